@@ -1,0 +1,64 @@
+/**
+ * `npm run bench [-- name ...]`: runs the benchmarks and writes docs/benchmarks.md.
+ * Every figure is a ratio against a baseline measured in the same run on the same machine.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { authOverhead } from './auth-overhead';
+import { benchDatabase, CONNECTIONS, DURATION_SECONDS, Figure, freshDatabase, Load, machine } from './lib';
+import { productsPage } from './products-page';
+
+const BENCHMARKS: Record<string, (databaseUrl: string) => Promise<Figure[]>> = {
+  auth: authOverhead,
+  products: productsPage,
+};
+
+function fmt(x: Load | { value: number; unit: string }): string {
+  if ('reqPerSec' in x) return `${x.reqPerSec.toLocaleString('en')} req/s, p50 ${x.p50} ms, p99 ${x.p99} ms`;
+  return `${x.value.toLocaleString('en', { maximumFractionDigits: 2 })} ${x.unit}`;
+}
+
+async function main(): Promise<void> {
+  const chosen = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const names = chosen.length ? chosen : Object.keys(BENCHMARKS);
+  for (const n of names) if (!BENCHMARKS[n]) throw new Error(`Unknown benchmark ${n}; known: ${Object.keys(BENCHMARKS).join(', ')}`);
+  const pg = await benchDatabase();
+  const figures: Figure[] = [];
+  try {
+    for (const name of names) {
+      process.stderr.write(`bench: ${name}\n`);
+      figures.push(...(await BENCHMARKS[name](await freshDatabase(pg.adminUrl, name))));
+    }
+  } finally {
+    await pg.stop();
+  }
+  const lines = [
+    '# Benchmarks',
+    '',
+    `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine()}.`,
+    `Load: autocannon, ${CONNECTIONS} connections, ${DURATION_SECONDS} s per measurement, from the benchmark process to the service on loopback.`,
+    'Database: a fresh embedded PostgreSQL 18 per run (or `DATABASE_URL`). Each ratio is subject ÷ baseline, both measured in this run.',
+    '',
+    '| Figure | Subject | Baseline | Ratio | Command |',
+    '|---|---|---|---|---|',
+    ...figures.map((f) => `| ${f.name} | ${fmt(f.subject)} | ${f.baselineLabel}: ${fmt(f.baseline)} | ${f.ratio.toFixed(2)} | \`${f.command}\` |`),
+    '',
+    ...figures.filter((f) => f.notes).map((f) => `- **${f.name}**: ${f.notes}`),
+    '',
+    'Re-run with `npm run bench` (all) or `npm run bench -- <name>` (one of: ' + Object.keys(BENCHMARKS).join(', ') + '). `BENCH_SECONDS` sets the duration.',
+    '',
+  ];
+  const out = path.resolve(__dirname, '../../docs/benchmarks.md');
+  if (chosen.length && fs.existsSync(out)) {
+    process.stdout.write(lines.join('\n'));
+    process.stderr.write('bench: a subset was run; docs/benchmarks.md left as it is (run without names to rewrite it).\n');
+  } else {
+    fs.writeFileSync(out, lines.join('\n'));
+    process.stdout.write(lines.join('\n'));
+  }
+}
+
+main().catch((err) => {
+  process.stderr.write(`bench failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

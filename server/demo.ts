@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Services } from './composition';
+
+const DEMO_EMAIL = 'demo@store-suppliers.local';
+const STAFF_EMAIL = 'staff@store-suppliers.local';
+const DEMO_PASSWORD = 'demo-password-123';
+
+export interface DemoInfo {
+  baseUrl: string;
+  apiKey: string;
+  storeId: string;
+  email: string;
+  password: string;
+  staffApiKey: string;
+  [more: string]: unknown;
+}
+
+/**
+ * The demo account (pro plan, Developer), its store, a staff member holding only suppliers.view,
+ * and a key for each. Created once; later starts find them and answer the same keys.
+ */
+export async function ensureDemo(s: Services, baseUrl: string): Promise<DemoInfo> {
+  const lockId = 727274002;
+  const runner = s.db.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query('SELECT pg_advisory_lock($1)', [lockId]);
+    let owner = await s.accounts.findByEmail(DEMO_EMAIL);
+    if (!owner) {
+      owner = (await s.accounts.signUp({ email: DEMO_EMAIL, password: DEMO_PASSWORD, name: 'Demo Merchant' })).account;
+      await s.accounts.changePlan(owner.id, 'pro');
+      await s.accounts.becomeDeveloper(owner.id);
+      await s.accounts.addCredits(owner.id, 10000);
+    }
+    let staff = await s.accounts.findByEmail(STAFF_EMAIL);
+    if (!staff) {
+      staff = (await s.accounts.signUp({ email: STAFF_EMAIL, password: DEMO_PASSWORD, name: 'Demo Staff' })).account;
+      await s.accounts.becomeDeveloper(staff.id);
+    }
+    let store = (await s.stores.listFor(owner.id)).find((st) => st.role === 'owner');
+    if (!store) {
+      const created = await s.stores.create(owner.id, { name: 'Demo Store', currency: 'USD' });
+      store = (await s.stores.listFor(owner.id)).find((st) => st.id === created.id)!;
+    }
+    await s.stores.setStaff(store.id, staff.id, ['suppliers.view']);
+    const keyFor = async (accountId: string, name: string) => {
+      const existing = (await s.apiKeys.list(accountId)).find((k) => k.name === name && !k.revokedAt);
+      if (existing) return s.apiKeys.reveal(accountId, existing.id);
+      return (await s.apiKeys.create(accountId, { name, recordScope: 'account' })).fullKey;
+    };
+    return {
+      baseUrl,
+      apiKey: await keyFor(owner.id, 'Demo key'),
+      storeId: store.id,
+      email: DEMO_EMAIL,
+      password: DEMO_PASSWORD,
+      staffApiKey: await keyFor(staff.id, 'Demo staff key'),
+    };
+  } finally {
+    await runner.query('SELECT pg_advisory_unlock($1)', [lockId]).catch(() => undefined);
+    await runner.release();
+  }
+}
+
+export function writeDemoFile(dataDir: string, info: DemoInfo): string {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const file = path.join(dataDir, 'demo.json');
+  fs.writeFileSync(file, JSON.stringify(info, null, 2) + '\n', { mode: 0o600 });
+  return file;
+}

@@ -1,0 +1,131 @@
+import crypto from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { hashPassword, randomBase62, Secrets, verifyPassword } from '../platform/crypto';
+import { errors } from '../platform/errors';
+import { Account, Plan, Session } from './entities';
+import { CreditService, SIGN_UP_CREDITS } from './credits';
+import { planIncludesDropshipping } from './permissions';
+
+const SESSION_PREFIX = 'sst_';
+// A fixed hash compared against when the e-mail is unknown, so both failures take the same time.
+const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+
+export interface AccountView {
+  id: string;
+  email: string;
+  name: string;
+  plan: Plan;
+  includesDropshipping: boolean;
+  isDeveloper: boolean;
+  credits: number;
+  createdAt: string;
+}
+
+export function accountView(a: Account): AccountView {
+  return {
+    id: a.id,
+    email: a.email,
+    name: a.name,
+    plan: a.plan,
+    includesDropshipping: planIncludesDropshipping(a.plan),
+    isDeveloper: a.isDeveloper,
+    credits: a.credits,
+    createdAt: a.createdAt.toISOString(),
+  };
+}
+
+export class AccountService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly secrets: Secrets,
+    private readonly credits: CreditService,
+    private readonly sessionTtlHours: number,
+  ) {}
+
+  async signUp(input: { email: string; password: string; name: string }): Promise<{ account: Account; sessionToken: string }> {
+    const existing = await this.findByEmail(input.email);
+    if (existing) throw errors.conflict('emailTaken', 'An account with this e-mail address already exists.');
+    const account = this.db.getRepository(Account).create({
+      id: crypto.randomUUID(),
+      email: input.email.trim(),
+      passwordHash: await hashPassword(input.password),
+      name: input.name,
+      plan: 'free',
+      isDeveloper: false,
+      credits: 0,
+    });
+    try {
+      await this.db.getRepository(Account).insert(account);
+    } catch (e) {
+      if ((e as { code?: string }).code === '23505') throw errors.conflict('emailTaken', 'An account with this e-mail address already exists.');
+      throw e;
+    }
+    await this.credits.credit(account.id, null, 'signUp.grant', SIGN_UP_CREDITS, null);
+    return { account: await this.get(account.id), sessionToken: await this.startSession(account.id) };
+  }
+
+  async signIn(email: string, password: string): Promise<{ account: Account; sessionToken: string }> {
+    const account = await this.findByEmail(email);
+    const ok = await verifyPassword(password, account?.passwordHash ?? DUMMY_HASH).catch(() => false);
+    if (!account || !ok) throw errors.invalidSignIn();
+    return { account, sessionToken: await this.startSession(account.id) };
+  }
+
+  async signOut(sessionId: string): Promise<void> {
+    await this.db.getRepository(Session).update({ id: sessionId }, { endedAt: new Date() });
+  }
+
+  async sessionAccount(token: string): Promise<{ accountId: string; sessionId: string } | null> {
+    if (!token.startsWith(SESSION_PREFIX)) return null;
+    const rows: Array<{ id: string; account_id: string }> = await this.db.query(
+      'SELECT id, account_id FROM sessions WHERE token_digest = $1 AND ended_at IS NULL AND expires_at > now()',
+      [this.secrets.digest(token)],
+    );
+    return rows[0] ? { accountId: rows[0].account_id, sessionId: rows[0].id } : null;
+  }
+
+  async get(id: string): Promise<Account> {
+    const account = await this.db.getRepository(Account).findOneBy({ id });
+    if (!account) throw errors.notFound('The account');
+    return account;
+  }
+
+  findByEmail(email: string): Promise<Account | null> {
+    return this.db.getRepository(Account).createQueryBuilder('a').where('lower(a.email) = lower(:email)', { email: email.trim() }).getOne();
+  }
+
+  /** Free and immediate; plan and credits stay as they are. */
+  async becomeDeveloper(id: string): Promise<Account> {
+    await this.db.getRepository(Account).update({ id }, { isDeveloper: true });
+    return this.get(id);
+  }
+
+  /** Stands in for the billing system: plan changes take effect at once. */
+  async changePlan(id: string, plan: Plan): Promise<Account> {
+    await this.db.getRepository(Account).update({ id }, { plan });
+    return this.get(id);
+  }
+
+  /** Stands in for a credit purchase through billing. */
+  async addCredits(id: string, amount: number): Promise<Account> {
+    await this.credits.credit(id, null, 'credits.purchase', amount, null);
+    return this.get(id);
+  }
+
+  private async startSession(accountId: string): Promise<string> {
+    const token = SESSION_PREFIX + randomBase62(32);
+    await this.db.getRepository(Session).insert({
+      id: crypto.randomUUID(),
+      accountId,
+      tokenDigest: this.secrets.digest(token),
+      expiresAt: new Date(Date.now() + this.sessionTtlHours * 3600_000),
+      endedAt: null,
+    });
+    return token;
+  }
+
+  async purgeExpiredSessions(): Promise<number> {
+    const res = await this.db.query(`DELETE FROM sessions WHERE expires_at < now() - interval '1 day' OR ended_at < now() - interval '1 day'`);
+    return Array.isArray(res) ? Number(res[1] ?? 0) : 0;
+  }
+}

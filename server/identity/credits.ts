@@ -1,0 +1,61 @@
+import type { DataSource } from 'typeorm';
+import { errors } from '../platform/errors';
+import { creditsCharged } from '../platform/metrics';
+
+/**
+ * One price per action, in credits, the same for a signed-in session and an API key.
+ * Reads, previews and key management are free.
+ */
+export const CREDIT_PRICES: Record<string, number> = {
+  'storeProduct.create': 1,
+  'supplierConnection.connect': 5,
+  'supplierProduct.import': 2,
+  'productLink.create': 1,
+  'supplierOrder.send': 3,
+};
+
+export const SIGN_UP_CREDITS = 100;
+
+export class CreditService {
+  constructor(private readonly db: DataSource) {}
+
+  price(action: string): number {
+    const price = CREDIT_PRICES[action];
+    if (price === undefined) throw new Error(`No credit price for action ${action}`);
+    return price;
+  }
+
+  /**
+   * Takes the credits in one conditional update so concurrent calls can never overdraw;
+   * answers a refund to run if the action then fails.
+   */
+  async charge(accountId: string, apiKeyId: string | null, action: string, quantity: number, requestId: string | null): Promise<() => Promise<void>> {
+    const amount = this.price(action) * quantity;
+    if (amount === 0) return async () => undefined;
+    const rows: Array<{ credits: number }> = await this.db.query(
+      `WITH charged AS (
+         UPDATE accounts SET credits = credits - $2 WHERE id = $1 AND credits >= $2 RETURNING credits
+       ), ledger AS (
+         INSERT INTO credit_ledger (account_id, api_key_id, action, amount, balance_after, request_id)
+         SELECT $1, $3, $4, -$2, credits, $5 FROM charged
+       )
+       SELECT credits FROM charged`,
+      [accountId, amount, apiKeyId, action, requestId],
+    );
+    if (!rows.length) {
+      const [acc] = await this.db.query('SELECT credits FROM accounts WHERE id = $1', [accountId]);
+      throw errors.insufficientCredits(amount, acc?.credits ?? 0);
+    }
+    creditsCharged.inc({ action }, amount);
+    return () => this.credit(accountId, apiKeyId, `${action}.refund`, amount, requestId);
+  }
+
+  async credit(accountId: string, apiKeyId: string | null, action: string, amount: number, requestId: string | null): Promise<void> {
+    await this.db.query(
+      `WITH credited AS (UPDATE accounts SET credits = credits + $2 WHERE id = $1 RETURNING credits)
+       INSERT INTO credit_ledger (account_id, api_key_id, action, amount, balance_after, request_id)
+       SELECT $1, $3, $4, $2, credits, $5 FROM credited`,
+      [accountId, amount, apiKeyId, action, requestId],
+    );
+  }
+}

@@ -1,0 +1,37 @@
+import type { Caller } from '../platform/http/route';
+import type { Plan } from './entities';
+
+/** Store permissions; the owner holds all of them, staff hold what they were granted. */
+export const PERMISSIONS = [
+  'suppliers.view',
+  'suppliers.manage',
+  'suppliers.import',
+  'suppliers.orders.manage',
+  'products.view',
+  'products.manage',
+  'orders.view',
+  'orders.manage',
+  'customers.view',
+  'staff.manage',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+const PLAN_RANK: Record<Plan, number> = { free: 0, starter: 1, pro: 2, business: 3 };
+export const DROPSHIPPING_PLAN: Plan = 'pro';
+
+export function planIncludesDropshipping(plan: string): boolean {
+  return (PLAN_RANK[plan as Plan] ?? -1) >= PLAN_RANK[DROPSHIPPING_PLAN];
+}
+
+/**
+ * Record scope: an `own` key reaches only records it created. Answers the key id to filter on,
+ * or null when the caller reaches every record of the store (an `account` key or a signed-in user).
+ */
+export function ownRecordsKeyId(caller: Caller | null): string | null {
+  return caller?.apiKey?.recordScope === 'own' ? caller.apiKey.id : null;
+}
+
+/** The creator stamp every record carries. */
+export function creatorOf(caller: Caller): { createdByAccountId: string; createdByKeyId: string | null } {
+  return { createdByAccountId: caller.accountId, createdByKeyId: caller.apiKey?.id ?? null };
+}

@@ -1,0 +1,247 @@
+import { accountView, AccountService } from './accounts';
+import { apiKeyView, ApiKeyService } from './api-keys';
+import { PLANS, RECORD_SCOPES } from './entities';
+import { planIncludesDropshipping } from './permissions';
+import { errors } from '../platform/errors';
+import { defineRoutes, Reply } from '../platform/http/route';
+import { dateTime, nullableDateTime, object, params, uuid } from '../platform/http/schemas';
+
+const accountSchema = object(
+  {
+    id: uuid,
+    email: { type: 'string' },
+    name: { type: 'string' },
+    plan: { enum: [...PLANS] },
+    includesDropshipping: { type: 'boolean' },
+    isDeveloper: { type: 'boolean' },
+    credits: { type: 'integer' },
+    createdAt: dateTime,
+  },
+  ['id', 'email', 'name', 'plan', 'includesDropshipping', 'isDeveloper', 'credits', 'createdAt'],
+);
+
+const apiKeySchema = object(
+  {
+    id: uuid,
+    name: { type: 'string' },
+    maskedKey: { type: 'string' },
+    recordScope: { enum: [...RECORD_SCOPES], description: '`own`: only records made with this key; `account`: all of the account' },
+    lastUsedAt: nullableDateTime,
+    revoked: { type: 'boolean' },
+    revokedAt: nullableDateTime,
+    createdAt: dateTime,
+  },
+  ['id', 'name', 'maskedKey', 'recordScope', 'lastUsedAt', 'revoked', 'revokedAt', 'createdAt'],
+);
+
+const email = { type: 'string', format: 'email', maxLength: 254 };
+const password = { type: 'string', minLength: 10, maxLength: 200 };
+const keyName = { type: 'string', minLength: 1, maxLength: 100 };
+const sessionAnswer = object({ sessionToken: { type: 'string' }, account: accountSchema }, ['sessionToken', 'account']);
+
+export function identityRoutes(accounts: AccountService, keys: ApiKeyService) {
+  return defineRoutes([
+    {
+      operationId: 'signUp',
+      method: 'post',
+      path: '/api/auth/sign-up',
+      summary: 'Create an account (free plan) and sign in',
+      tag: 'Accounts',
+      auth: 'none',
+      readOnly: false,
+      body: object({ email, password, name: { type: 'string', minLength: 1, maxLength: 100 } }, ['email', 'password', 'name']),
+      response: { status: 201, schema: sessionAnswer },
+      async handler({ body }) {
+        const { account, sessionToken } = await accounts.signUp(body);
+        return { sessionToken, account: accountView(account) };
+      },
+    },
+    {
+      operationId: 'signIn',
+      method: 'post',
+      path: '/api/auth/sign-in',
+      summary: 'Sign in with e-mail and password; answers a session token for `Authorization: Bearer`',
+      tag: 'Accounts',
+      auth: 'none',
+      readOnly: false,
+      body: object({ email, password: { type: 'string', minLength: 1, maxLength: 200 } }, ['email', 'password']),
+      response: { status: 200, schema: sessionAnswer },
+      async handler({ body }) {
+        const { account, sessionToken } = await accounts.signIn(body.email, body.password);
+        return { sessionToken, account: accountView(account) };
+      },
+    },
+    {
+      operationId: 'signOut',
+      method: 'post',
+      path: '/api/auth/sign-out',
+      summary: 'End the current session',
+      tag: 'Accounts',
+      auth: 'session',
+      readOnly: false,
+      response: { status: 204, schema: {} },
+      async handler({ caller }) {
+        await accounts.signOut(caller!.sessionId!);
+        return new Reply(204, undefined, true);
+      },
+    },
+    {
+      operationId: 'getAccount',
+      method: 'get',
+      path: '/api/account',
+      summary: 'The signed-in account',
+      tag: 'Accounts',
+      auth: 'session',
+      readOnly: true,
+      response: { status: 200, schema: accountSchema },
+      async handler({ caller }) {
+        return accountView(await accounts.get(caller!.accountId));
+      },
+    },
+    {
+      operationId: 'upgradeToDeveloper',
+      method: 'post',
+      path: '/api/account/developer',
+      summary: 'Upgrade to a Developer account (free, immediate; plan and credits unchanged)',
+      tag: 'Accounts',
+      auth: 'session',
+      readOnly: false,
+      response: { status: 200, schema: accountSchema },
+      async handler({ caller }) {
+        return accountView(await accounts.becomeDeveloper(caller!.accountId));
+      },
+    },
+    {
+      operationId: 'changePlan',
+      method: 'put',
+      path: '/api/account/plan',
+      summary: 'Change the plan (stands in for billing; immediate)',
+      tag: 'Accounts',
+      auth: 'session',
+      readOnly: false,
+      body: object({ plan: { enum: [...PLANS] } }, ['plan']),
+      response: { status: 200, schema: accountSchema },
+      async handler({ caller, body }) {
+        return accountView(await accounts.changePlan(caller!.accountId, body.plan));
+      },
+    },
+    {
+      operationId: 'buyCredits',
+      method: 'post',
+      path: '/api/account/credits',
+      summary: 'Add credits to the account (stands in for a purchase through billing)',
+      tag: 'Accounts',
+      auth: 'session',
+      readOnly: false,
+      body: object({ amount: { type: 'integer', minimum: 1, maximum: 1000000 } }, ['amount']),
+      response: { status: 200, schema: accountSchema },
+      async handler({ caller, body }) {
+        return accountView(await accounts.addCredits(caller!.accountId, body.amount));
+      },
+    },
+    {
+      operationId: 'createApiKey',
+      method: 'post',
+      path: '/api/api-keys',
+      summary: 'Create an API key (Developer accounts; signed-in users only). The full key is in the answer.',
+      tag: 'API keys',
+      auth: 'session',
+      readOnly: false,
+      body: object({ name: keyName, recordScope: { enum: [...RECORD_SCOPES], default: 'own' } }, ['name']),
+      response: { status: 201, schema: object({ key: { type: 'string' }, apiKey: apiKeySchema }, ['key', 'apiKey']) },
+      async handler({ caller, body }) {
+        const account = await accounts.get(caller!.accountId);
+        if (!account.isDeveloper) throw errors.developerRequired();
+        const { key, fullKey } = await keys.create(account.id, body);
+        return { key: fullKey, apiKey: apiKeyView(key) };
+      },
+    },
+    {
+      operationId: 'listApiKeys',
+      method: 'get',
+      path: '/api/api-keys',
+      summary: 'The account\'s API keys, masked (signed-in users only)',
+      tag: 'API keys',
+      auth: 'session',
+      readOnly: true,
+      response: { status: 200, schema: { type: 'array', items: apiKeySchema } },
+      async handler({ caller }) {
+        return (await keys.list(caller!.accountId)).map(apiKeyView);
+      },
+    },
+    {
+      operationId: 'copyApiKey',
+      method: 'get',
+      path: '/api/api-keys/:keyId/secret',
+      summary: 'The full key again, to copy (signed-in users only)',
+      tag: 'API keys',
+      auth: 'session',
+      readOnly: true,
+      params: params(['keyId']),
+      response: { status: 200, schema: object({ key: { type: 'string' } }, ['key']) },
+      async handler({ caller, params: p }) {
+        return { key: await keys.reveal(caller!.accountId, p.keyId) };
+      },
+    },
+    {
+      operationId: 'updateApiKey',
+      method: 'patch',
+      path: '/api/api-keys/:keyId',
+      summary: 'Rename a key or change its record scope (signed-in users only)',
+      tag: 'API keys',
+      auth: 'session',
+      readOnly: false,
+      params: params(['keyId']),
+      body: object({ name: keyName, recordScope: { enum: [...RECORD_SCOPES] } }, [], { minProperties: 1 }),
+      response: { status: 200, schema: apiKeySchema },
+      async handler({ caller, params: p, body }) {
+        return apiKeyView(await keys.update(caller!.accountId, p.keyId, body));
+      },
+    },
+    {
+      operationId: 'revokeApiKey',
+      method: 'delete',
+      path: '/api/api-keys/:keyId',
+      summary: 'Revoke a key; immediate and permanent (signed-in users only)',
+      tag: 'API keys',
+      auth: 'session',
+      readOnly: false,
+      params: params(['keyId']),
+      response: { status: 200, schema: apiKeySchema },
+      async handler({ caller, params: p }) {
+        return apiKeyView(await keys.revoke(caller!.accountId, p.keyId));
+      },
+    },
+    {
+      operationId: 'getCurrentApiKey',
+      method: 'get',
+      path: '/api/api-key/current',
+      summary: 'Describes the calling key: the key, its owner, the plan and the credits the account can spend',
+      tag: 'API keys',
+      auth: 'caller',
+      readOnly: true,
+      response: {
+        status: 200,
+        schema: object(
+          {
+            key: apiKeySchema,
+            owner: object({ accountId: uuid, email: { type: 'string' }, name: { type: 'string' }, isDeveloper: { type: 'boolean' } }, ['accountId', 'email', 'name', 'isDeveloper']),
+            plan: object({ name: { enum: [...PLANS] }, includesDropshipping: { type: 'boolean' } }, ['name', 'includesDropshipping']),
+            credits: object({ available: { type: 'integer' } }, ['available']),
+          },
+          ['key', 'owner', 'plan', 'credits'],
+        ),
+      },
+      async handler({ caller }) {
+        if (!caller!.apiKey) throw errors.badRequest('apiKeyRequired', 'This route describes the calling API key; send one in X-API-Key.');
+        const [key, account] = await Promise.all([keys.get(caller!.accountId, caller!.apiKey.id), accounts.get(caller!.accountId)]);
+        return {
+          key: apiKeyView(key),
+          owner: { accountId: account.id, email: account.email, name: account.name, isDeveloper: account.isDeveloper },
+          plan: { name: account.plan, includesDropshipping: planIncludesDropshipping(account.plan) },
+          credits: { available: account.credits },
+        };
+      },
+    },
+  ]);
+}

@@ -1,0 +1,94 @@
+import path from 'node:path';
+import type { Server } from 'node:http';
+import { ConfigError, loadConfig } from './platform/config';
+import { migrate } from './platform/db';
+import { EmbeddedDatabase, startEmbeddedPostgres } from './platform/embedded-postgres';
+import { closeServer, listen } from './platform/http/app';
+import { Boss, startBoss } from './platform/jobs';
+import { createLogger } from './platform/logger';
+import { buildHttpApp, buildServices, openDatabase } from './composition';
+import { ensureDemo, writeDemoFile } from './demo';
+import { QUEUES, registerWorkers } from './workers';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      process.stderr.write(`${e.message}\n`);
+      process.exit(2);
+    }
+    throw e;
+  }
+  const log = createLogger(config.logLevel);
+  const stops: Array<() => Promise<unknown>> = [];
+  let embedded: EmbeddedDatabase | null = null;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres({ dir: path.join(config.dataDir, 'pg'), port: config.embeddedPgPort, database: 'store_suppliers', log });
+    databaseUrl = embedded.url;
+    log.info({ port: config.embeddedPgPort, dataDir: config.dataDir }, 'embedded postgres started');
+  }
+
+  const db = openDatabase(databaseUrl);
+  await db.initialize();
+  await migrate(db, log);
+  const services = buildServices(config, db, log);
+
+  const runsWorkers = config.role !== 'api';
+  const boss: Boss = await startBoss(databaseUrl, QUEUES, log, { supervise: runsWorkers, schedule: runsWorkers });
+  if (runsWorkers) await registerWorkers(boss, services);
+
+  let server: Server | null = null;
+  if (config.role !== 'worker') {
+    const app = buildHttpApp(services);
+    server = await listen(app, config.port, config.host);
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.port;
+    const baseUrl = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+    log.info({ port, baseUrl, role: config.role }, 'listening');
+    if (config.seedDemo) {
+      const demo = await ensureDemo(services, baseUrl);
+      const file = writeDemoFile(config.dataDir, demo);
+      // Printed to the terminal for the newcomer, not logged: log lines never carry keys.
+      process.stderr.write(
+        [
+          '',
+          `Store Suppliers is running at ${baseUrl}`,
+          `  API key (demo store owner): ${demo.apiKey}`,
+          `  Store id:                   ${demo.storeId}`,
+          `  Try:  curl -s -H "X-API-Key: ${demo.apiKey}" ${baseUrl}/api/api-key/current`,
+          `  API reference: ${baseUrl}/api/store-suppliers/openapi.json`,
+          `  The same, as JSON: ${file}`,
+          '',
+        ].join('\n') + '\n',
+      );
+    }
+  } else {
+    log.info({ role: config.role }, 'worker started');
+  }
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const hardStop = setTimeout(() => process.exit(1), config.shutdownTimeoutMs + 5000);
+    hardStop.unref();
+    if (server) await closeServer(server, config.shutdownTimeoutMs);
+    await boss.stop({ graceful: true, timeout: config.shutdownTimeoutMs }).catch((err: unknown) => log.error({ err }, 'job queue stop failed'));
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    await db.destroy().catch(() => undefined);
+    if (embedded) await embedded.stop().catch(() => undefined);
+    log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`Failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

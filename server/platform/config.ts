@@ -1,0 +1,137 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+
+export type Role = 'api' | 'worker' | 'all';
+
+export interface Config {
+  role: Role;
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Empty when the embedded Postgres is to be used. */
+  databaseUrl: string;
+  embeddedPgPort: number;
+  appSecret: string;
+  publicBaseUrl: string;
+  logLevel: string;
+  jsonBodyLimit: string;
+  keyLastUsedIntervalSeconds: number;
+  sessionTtlHours: number;
+  /** Seed the demo account, store and keys (default: only with the embedded database). */
+  seedDemo: boolean;
+  /** Start the bundled sandbox supplier server (default: only with the embedded database). */
+  sandboxSupplier: boolean;
+  sandboxSupplierPort: number;
+  disabledSuppliers: string[];
+  shutdownTimeoutMs: number;
+  /** Mounts the bare baseline routes that `npm run bench` compares against. Never on in production. */
+  benchBaselines: boolean;
+}
+
+export class ConfigError extends Error {}
+
+function bad(name: string, why: string): never {
+  throw new ConfigError(`Invalid environment variable ${name}: ${why}`);
+}
+
+function intVar(env: NodeJS.ProcessEnv, name: string, dflt: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return dflt;
+  if (!/^\d+$/.test(raw)) bad(name, `expected a whole number, got "${raw}"`);
+  const n = Number(raw);
+  if (n < min || n > max) bad(name, `expected a number from ${min} to ${max}, got ${n}`);
+  return n;
+}
+
+function boolVar(env: NodeJS.ProcessEnv, name: string, dflt: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return dflt;
+  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  bad(name, `expected true or false, got "${raw}"`);
+}
+
+function urlVar(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string {
+  const raw = (env[name] ?? '').trim();
+  if (!raw) return '';
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    bad(name, `not a URL: "${redactUrl(raw)}"`);
+  }
+  if (!protocols.includes(u.protocol)) bad(name, `expected a ${protocols.join(' or ')} URL`);
+  return raw.replace(/\/+$/, '');
+}
+
+function redactUrl(raw: string): string {
+  return raw.replace(/\/\/[^@/]*@/, '//***@');
+}
+
+function parseRole(argv: string[]): Role {
+  const i = argv.indexOf('--role');
+  const inline = argv.find((a) => a.startsWith('--role='));
+  const value = inline ? inline.slice('--role='.length) : i >= 0 ? argv[i + 1] : 'all';
+  if (value !== 'api' && value !== 'worker' && value !== 'all') {
+    throw new ConfigError(`Invalid --role "${value}": expected api, worker or all`);
+  }
+  return value;
+}
+
+/** The secret is generated once and kept under DATA_DIR only for the embedded default. */
+function embeddedSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'app-secret');
+  if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
+  fs.mkdirSync(dataDir, { recursive: true });
+  const secret = crypto.randomBytes(32).toString('base64url');
+  fs.writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): Config {
+  const role = parseRole(argv);
+  const dataDir = path.resolve(env.DATA_DIR || '.data');
+  const databaseUrl = urlVar(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const embedded = !databaseUrl;
+  let appSecret = env.APP_SECRET ?? '';
+  if (!appSecret) {
+    if (!embedded) bad('APP_SECRET', 'required when DATABASE_URL is set (at least 32 characters)');
+    appSecret = embeddedSecret(dataDir);
+  } else if (appSecret.length < 32) {
+    bad('APP_SECRET', 'must be at least 32 characters');
+  }
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
+    bad('LOG_LEVEL', `expected one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
+  }
+  const jsonBodyLimit = env.JSON_BODY_LIMIT || '1mb';
+  if (!/^\d+(b|kb|mb)$/i.test(jsonBodyLimit)) bad('JSON_BODY_LIMIT', `expected a size such as 1mb, got "${jsonBodyLimit}"`);
+  const disabledSuppliers = (env.DISABLED_SUPPLIERS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const key of disabledSuppliers) {
+    if (!/^[a-z0-9-]+$/.test(key)) bad('DISABLED_SUPPLIERS', `"${key}" is not a supplier key`);
+  }
+  return {
+    role,
+    port: intVar(env, 'PORT', 3000, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    dataDir,
+    databaseUrl,
+    embeddedPgPort: intVar(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
+    appSecret,
+    publicBaseUrl: urlVar(env, 'PUBLIC_BASE_URL', ['http:', 'https:']),
+    logLevel,
+    jsonBodyLimit,
+    keyLastUsedIntervalSeconds: intVar(env, 'KEY_LAST_USED_INTERVAL_SECONDS', 300, 1, 86400),
+    sessionTtlHours: intVar(env, 'SESSION_TTL_HOURS', 24 * 14, 1, 24 * 365),
+    seedDemo: boolVar(env, 'SEED_DEMO', embedded),
+    sandboxSupplier: boolVar(env, 'SANDBOX_SUPPLIER', embedded),
+    sandboxSupplierPort: intVar(env, 'SANDBOX_SUPPLIER_PORT', 4010, 0, 65535),
+    disabledSuppliers,
+    shutdownTimeoutMs: intVar(env, 'SHUTDOWN_TIMEOUT_MS', 20000, 100, 600000),
+    benchBaselines: boolVar(env, 'BENCH_BASELINES', false),
+  };
+}

@@ -1,0 +1,224 @@
+import crypto from 'node:crypto';
+import type { Server } from 'node:http';
+import Koa from 'koa';
+import Router from '@koa/router';
+import { koaBody } from 'koa-body';
+import { ApiError, errors } from '../errors';
+import type { Logger } from '../logger';
+import { httpDuration, httpRequests, registry } from '../metrics';
+import type { Gate } from './gate';
+import { Reply, RequestContext, RouteDef } from './route';
+import { compileValidators } from './validation';
+
+export interface AppOptions {
+  routes: RouteDef[];
+  gate: Gate;
+  log: Logger;
+  jsonBodyLimit: string;
+  openApiDocument: () => unknown;
+  ready: () => Promise<boolean>;
+  /** Bare Koa routes mounted beside the table (benchmark baselines); nothing of the pipeline runs for them. */
+  bareRoutes?: (router: Router) => void;
+}
+
+const UNPARSED = Symbol.for('unparsedBody');
+const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function header(ctx: Koa.Context, name: string): string | undefined {
+  const v = ctx.get(name);
+  return v === '' ? undefined : v;
+}
+
+function bearer(ctx: Koa.Context): string | undefined {
+  const auth = header(ctx, 'authorization');
+  if (!auth) return undefined;
+  const m = /^Bearer\s+(.+)$/i.exec(auth);
+  return m ? m[1].trim() : auth; // anything else is a credential that will not validate
+}
+
+function hasBody(ctx: Koa.Context): boolean {
+  const len = ctx.get('content-length');
+  return (len !== '' && len !== '0') || ctx.get('transfer-encoding') !== '';
+}
+
+export function buildApp(opts: AppOptions): Koa {
+  const app = new Koa({ proxy: false });
+  const router = new Router();
+
+  // Request id, access log, metrics, and the one place errors become bodies.
+  app.use(async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    const requestId = (ctx.get('x-request-id') || '').slice(0, 64).replace(/[^\w.-]/g, '') || crypto.randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.state.log = opts.log.child({ requestId });
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw errors.notFound('The route');
+    } catch (err) {
+      const apiError = toApiError(err, ctx);
+      ctx.status = apiError.status;
+      ctx.body = apiError.status >= 500 ? { error: { code: apiError.code, message: apiError.message, requestId } } : apiError.toBody();
+      if (apiError.status >= 500) ctx.state.log.error({ err }, 'request failed');
+    } finally {
+      const route = (ctx.state.routePath as string | undefined) ?? 'unmatched';
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      httpRequests.inc({ method: ctx.method, route, status: String(ctx.status) });
+      httpDuration.observe({ method: ctx.method, route }, seconds);
+      ctx.state.log.info({ method: ctx.method, route, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1000) }, 'request');
+    }
+  });
+
+  // Only JSON bodies are accepted; a body of any other type is refused before parsing.
+  app.use(async (ctx, next) => {
+    if (WITH_BODY.has(ctx.method) && hasBody(ctx) && !ctx.is('application/json')) throw errors.unsupportedMediaType();
+    await next();
+  });
+
+  app.use(
+    koaBody({
+      json: true,
+      urlencoded: false,
+      text: false,
+      multipart: false,
+      jsonLimit: opts.jsonBodyLimit,
+      jsonStrict: true,
+      includeUnparsed: true,
+      parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+      onError: (err: Error & { status?: number; type?: string }) => {
+        if (err.status === 413 || err.type === 'entity.too.large') throw errors.payloadTooLarge();
+        if (err.status === 415) throw errors.unsupportedMediaType();
+        throw errors.malformedJson();
+      },
+    } as Parameters<typeof koaBody>[0]),
+  );
+
+  router.get('/healthz', (ctx) => {
+    ctx.body = { status: 'ok' };
+  });
+  router.get('/readyz', async (ctx) => {
+    const ok = await opts.ready().catch(() => false);
+    ctx.status = ok ? 200 : 503;
+    ctx.body = ok ? { status: 'ready' } : { error: { code: 'notReady', message: 'The database is not reachable.' } };
+  });
+  router.get('/metrics', async (ctx) => {
+    ctx.type = registry.contentType;
+    ctx.body = await registry.metrics();
+  });
+  router.get('/api/store-suppliers/openapi.json', (ctx) => {
+    ctx.body = opts.openApiDocument();
+  });
+
+  opts.bareRoutes?.(router);
+  for (const route of opts.routes) mountRoute(router, route, opts.gate);
+
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true, methodNotAllowed: () => errors.methodNotAllowed(), notImplemented: () => errors.methodNotAllowed() }));
+  return app;
+}
+
+function toApiError(err: unknown, ctx: Koa.Context): ApiError {
+  if (err instanceof ApiError) return err;
+  const e = err as { status?: number; expose?: boolean; message?: string; code?: string };
+  if (e && e.status === 405) return errors.methodNotAllowed();
+  if (e && e.status === 413) return errors.payloadTooLarge();
+  if (e && e.status === 415) return errors.unsupportedMediaType();
+  if (e && e.status && e.status >= 400 && e.status < 500) return new ApiError(e.status, 'badRequest', 'The request could not be handled.');
+  void ctx;
+  return new ApiError(500, 'internalError', 'Something went wrong on our side; quote the request id when you report it.');
+}
+
+function mountRoute(router: Router, route: RouteDef, gate: Gate): void {
+  const validate = compileValidators(route);
+  router[route.method](route.path, async (ctx) => {
+    ctx.state.routePath = route.path;
+    const requestId = ctx.state.requestId as string;
+    const log = ctx.state.log as Logger;
+    const params = { ...ctx.params };
+    const query: Record<string, unknown> = { ...(ctx.query as Record<string, unknown>) };
+
+    let caller = null;
+    if (route.auth !== 'none') {
+      caller = await gate.authenticate({ apiKey: header(ctx, 'x-api-key'), bearer: bearer(ctx) });
+      if (!caller) throw errors.unauthenticated();
+      if (route.auth === 'session' && caller.apiKey) throw errors.keysCannotManageKeys();
+      log.setBindings({ accountId: caller.accountId, apiKeyId: caller.apiKey?.id });
+    }
+
+    validate('params', params);
+
+    let store = null;
+    if (caller && params.storeId) {
+      store = await gate.storeAccess(params.storeId, caller);
+      if (!store) throw errors.notFound('The store');
+      if (route.permission && !store.permissions.has(route.permission)) throw errors.permissionDenied(route.permission);
+      if (route.planGated && !gate.planIncludesDropshipping(store.ownerPlan)) throw errors.planRequired(gate.requiredPlan);
+    }
+
+    validate('query', query);
+    const rawRequestBody = ctx.request.body as Record<string | symbol, unknown> | undefined;
+    const rawBody = rawRequestBody && typeof rawRequestBody === 'object' ? (rawRequestBody[UNPARSED] as string | undefined) : undefined;
+    let body: unknown = rawRequestBody;
+    if (body && typeof body === 'object' && !hasBody(ctx)) body = undefined;
+    if (route.body && body === undefined) body = {};
+    validate('body', body);
+
+    const refunds: Array<() => Promise<void>> = [];
+    const charge = async (action: string, quantity: number) => {
+      if (!caller || quantity <= 0) return;
+      refunds.push(await gate.charge(caller, action, quantity, requestId));
+    };
+    if (route.creditAction) await charge(route.creditAction, 1);
+
+    const rc: RequestContext = {
+      requestId,
+      params,
+      query,
+      body,
+      caller,
+      store,
+      log,
+      chargeCredits: charge,
+      rawBody: route.rawBody ? rawBody : undefined,
+      headers: ctx.headers,
+    };
+    let out: unknown;
+    try {
+      out = await route.handler(rc);
+    } catch (err) {
+      for (const refund of refunds.reverse()) await refund().catch((e) => log.error({ err: e }, 'credit refund failed'));
+      throw err;
+    }
+    if (out instanceof Reply) {
+      ctx.status = out.status;
+      ctx.body = out.raw ? out.result : { result: out.result };
+    } else {
+      ctx.status = route.response.status;
+      ctx.body = route.response.status === 204 ? undefined : { result: out };
+    }
+  });
+}
+
+/** Listens, and closes gracefully: stops accepting, lets in-flight requests finish. */
+export function listen(app: Koa, port: number, host: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host, () => resolve(server));
+    server.once('error', reject);
+    server.keepAliveTimeout = 5000;
+  });
+}
+
+export function closeServer(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      resolve();
+    }, timeoutMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}

@@ -1,0 +1,13 @@
+import type { Caller, StoreAccess } from './route';
+
+/** What the HTTP pipeline asks of the identity domain; implemented in server/identity. */
+export interface Gate {
+  /** null when no credential was sent; throws 401 when one was sent but is not valid. */
+  authenticate(headers: { apiKey?: string; bearer?: string }): Promise<Caller | null>;
+  /** null when the caller may not see the store at all (answered 404). */
+  storeAccess(storeId: string, caller: Caller): Promise<StoreAccess | null>;
+  planIncludesDropshipping(plan: string): boolean;
+  requiredPlan: string;
+  /** Charges the price of `action` × quantity; throws 402 when the account has too few credits. Returns a refund. */
+  charge(caller: Caller, action: string, quantity: number, requestId: string): Promise<() => Promise<void>>;
+}

@@ -1,0 +1,82 @@
+import type { JsonSchema, RouteDef } from './route';
+import { errorBody } from './schemas';
+
+function toOpenApiPath(path: string): string {
+  return path.replace(/:(\w+)/g, '{$1}');
+}
+
+function parameters(schema: JsonSchema | undefined, where: 'path' | 'query') {
+  if (!schema) return [];
+  const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((schema.required as string[]) ?? []);
+  return Object.entries(props).map(([name, s]) => ({
+    name,
+    in: where,
+    required: where === 'path' ? true : required.has(name),
+    ...(s.description ? { description: s.description } : {}),
+    schema: s,
+  }));
+}
+
+const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
+
+/** The OpenAPI 3.1 document, derived from the one route table. */
+export function buildOpenApi(routes: RouteDef[], opts: { version: string; creditPrice(action: string): number; serverUrl?: string }) {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const r of routes) {
+    const responses: Record<string, unknown> = {};
+    const ok = r.response;
+    responses[String(ok.status)] =
+      ok.status === 204
+        ? { description: ok.description ?? 'Done; no content' }
+        : {
+            description: ok.description ?? 'Success',
+            content: { 'application/json': { schema: ok.raw ? ok.schema : { type: 'object', properties: { result: ok.schema }, required: ['result'] } } },
+          };
+    for (const [status, text] of r.extraResponses ?? []) responses[String(status)] = text;
+    responses['400'] = errorResponse('validationFailed, malformedJson, invalidCursor or another stable code');
+    if (r.auth !== 'none') responses['401'] = errorResponse('unauthenticated: missing, unknown or revoked key or session');
+    if (r.creditAction) responses['402'] = errorResponse('insufficientCredits');
+    if (r.auth === 'session' || r.permission || r.planGated) responses['403'] = errorResponse('permissionDenied, planRequired or keysCannotManageKeys');
+    if (r.params) responses['404'] = errorResponse('notFound: unknown, outside the record scope, or in another store');
+    if (r.body) {
+      responses['413'] = errorResponse('payloadTooLarge');
+      responses['415'] = errorResponse('unsupportedMediaType');
+    }
+    const op: Record<string, unknown> = {
+      operationId: r.operationId,
+      summary: r.summary,
+      ...(r.description ? { description: r.description } : {}),
+      tags: [r.tag],
+      security: r.auth === 'none' ? [] : r.auth === 'session' ? [{ session: [] }] : [{ apiKey: [] }, { session: [] }],
+      parameters: [...parameters(r.params, 'path'), ...parameters(r.query, 'query')],
+      responses,
+      'x-read-only': r.readOnly,
+      ...(r.permission ? { 'x-permission': r.permission } : {}),
+      ...(r.planGated ? { 'x-plan-gated': true } : {}),
+      ...(r.creditAction ? { 'x-credit-action': r.creditAction, 'x-credit-price': opts.creditPrice(r.creditAction) } : {}),
+    };
+    if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: r.body } } };
+    const p = toOpenApiPath(r.path);
+    paths[p] = { ...(paths[p] ?? {}), [r.method]: op };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Store Suppliers API',
+      version: opts.version,
+      description:
+        'Supplier connections, supplier products, imports, product links and supplier orders of a store, plus the account, key, store and order routes they rely on. Send an API key in `X-API-Key`, or a session token as `Authorization: Bearer`.',
+    },
+    ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    components: {
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        session: { type: 'http', scheme: 'bearer', description: 'Session token from /api/auth/sign-in' },
+      },
+      schemas: { Error: errorBody },
+    },
+    paths,
+  };
+}

@@ -1,0 +1,48 @@
+import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import { errors, ErrorDetail } from '../errors';
+import type { JsonSchema } from './route';
+
+// Bodies are taken as sent; params and query arrive as strings and are coerced to the schema's types.
+const bodyAjv = addFormats(new Ajv({ allErrors: true, strict: false, removeAdditional: false }));
+const textAjv = addFormats(new Ajv({ allErrors: true, strict: false, coerceTypes: 'array', useDefaults: true }));
+bodyAjv.opts.useDefaults = true;
+
+function toDetails(where: string, list: ErrorObject[] | null | undefined): ErrorDetail[] {
+  return (list ?? []).map((e) => {
+    let field = `${where}${e.instancePath}`;
+    let message = e.message ?? 'is not valid';
+    if (e.keyword === 'additionalProperties') {
+      field = `${field}/${(e.params as { additionalProperty: string }).additionalProperty}`;
+      message = 'is not a known field';
+    } else if (e.keyword === 'required') {
+      field = `${field}/${(e.params as { missingProperty: string }).missingProperty}`;
+      message = 'is required';
+    }
+    return { field, message };
+  });
+}
+
+export interface RequestValidator {
+  (where: 'params' | 'query' | 'body', value: unknown): void;
+}
+
+export function compileValidators(schemas: { params?: JsonSchema; query?: JsonSchema; body?: JsonSchema }) {
+  const compiled: Partial<Record<'params' | 'query' | 'body', ValidateFunction>> = {};
+  if (schemas.params) compiled.params = textAjv.compile(schemas.params);
+  if (schemas.query) compiled.query = textAjv.compile(schemas.query);
+  if (schemas.body) compiled.body = bodyAjv.compile(schemas.body);
+  return (where: 'params' | 'query' | 'body', value: unknown): void => {
+    const fn = compiled[where];
+    if (!fn) {
+      if (where === 'body' && value !== undefined && !(typeof value === 'object' && value !== null && Object.keys(value).length === 0)) {
+        throw errors.validationFailed([{ field: 'body', message: 'this route takes no body' }]);
+      }
+      if (where === 'query' && value && Object.keys(value as object).length) {
+        throw errors.validationFailed(Object.keys(value as object).map((k) => ({ field: `query/${k}`, message: 'is not a known field' })));
+      }
+      return;
+    }
+    if (!fn(value)) throw errors.validationFailed(toDetails(where, fn.errors));
+  };
+}

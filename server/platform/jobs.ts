@@ -1,0 +1,27 @@
+import type { Logger } from './logger';
+
+// pg-boss is ESM-only; the type comes from a type-only import, the code from a real dynamic import.
+type PgBossModule = typeof import('pg-boss', { with: { 'resolution-mode': 'import' } });
+export type Boss = InstanceType<PgBossModule['PgBoss']>;
+
+export interface QueueSpec {
+  name: string;
+  /** pg-boss queue policy; `exclusive` admits one queued-or-active job per singleton key. */
+  policy?: 'standard' | 'short' | 'singleton' | 'stately' | 'exclusive';
+  retryLimit?: number;
+  retryDelay?: number;
+  retryBackoff?: boolean;
+  expireInSeconds?: number;
+}
+
+export async function startBoss(connectionString: string, queues: QueueSpec[], log: Logger, opts: { supervise: boolean; schedule: boolean }): Promise<Boss> {
+  const { PgBoss } = (await import('pg-boss')) as PgBossModule;
+  const boss = new PgBoss({ connectionString, max: 5, supervise: opts.supervise, schedule: opts.schedule, application_name: 'store-suppliers-jobs' } as ConstructorParameters<PgBossModule['PgBoss']>[0]);
+  boss.on('error', (err: unknown) => log.error({ err }, 'job queue error'));
+  await boss.start();
+  for (const q of queues) {
+    const { name, ...options } = q;
+    await boss.createQueue(name, options as never);
+  }
+  return boss;
+}

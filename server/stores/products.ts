@@ -1,0 +1,204 @@
+import crypto from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { Cursors, Page } from '../platform/pagination';
+import { keysetPage } from '../platform/pagination';
+import { errors } from '../platform/errors';
+import { StoreProduct, StoreVariant } from './entities';
+
+export interface VariantInput {
+  id?: string;
+  sku: string;
+  title: string;
+  priceMinor: number;
+  currency: string;
+  stock: number;
+}
+
+export interface ProductInput {
+  title: string;
+  description?: string;
+  status?: 'active' | 'draft' | 'archived';
+  variants: VariantInput[];
+}
+
+export interface ProductView {
+  id: string;
+  storeId: string;
+  title: string;
+  description: string;
+  status: string;
+  variants: Array<{ id: string; sku: string; title: string; priceMinor: number; currency: string; stock: number }>;
+  createdByKeyId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function productView(p: StoreProduct, variants: StoreVariant[]): ProductView {
+  return {
+    id: p.id,
+    storeId: p.storeId,
+    title: p.title,
+    description: p.description,
+    status: p.status,
+    variants: variants
+      .sort((a, b) => a.position - b.position)
+      .map((v) => ({ id: v.id, sku: v.sku, title: v.title, priceMinor: v.priceMinor, currency: v.currency, stock: v.stock })),
+    createdByKeyId: p.createdByKeyId,
+    createdAt: p.createdAt.toISOString(),
+    updatedAt: p.updatedAt.toISOString(),
+  };
+}
+
+function duplicateSku(e: unknown): boolean {
+  return (e as { code?: string; constraint?: string }).code === '23505' && (e as { constraint?: string }).constraint === 'store_variants_sku_key';
+}
+
+/** Store products with variants. `ownKeyId` (record scope) restricts every read and write. */
+export class ProductService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly cursors: Cursors,
+  ) {}
+
+  /** Inside a caller's transaction, so importers can create a product atomically with their own rows. */
+  async createIn(tx: EntityManager, storeId: string, input: ProductInput, creator: { createdByAccountId: string; createdByKeyId: string | null }): Promise<StoreProduct> {
+    const product = tx.getRepository(StoreProduct).create({
+      id: crypto.randomUUID(),
+      storeId,
+      title: input.title,
+      description: input.description ?? '',
+      status: input.status ?? 'active',
+      ...creator,
+    });
+    await tx.getRepository(StoreProduct).insert(product);
+    await tx.getRepository(StoreVariant).insert(
+      input.variants.map((v, i) => ({ id: crypto.randomUUID(), productId: product.id, storeId, sku: v.sku, title: v.title, priceMinor: v.priceMinor, currency: v.currency, stock: v.stock, position: i })),
+    );
+    return product;
+  }
+
+  async create(storeId: string, input: ProductInput, creator: { createdByAccountId: string; createdByKeyId: string | null }): Promise<ProductView> {
+    try {
+      const product = await this.db.transaction((tx) => this.createIn(tx, storeId, input, creator));
+      return this.get(storeId, product.id, null);
+    } catch (e) {
+      if (duplicateSku(e)) throw errors.conflict('skuTaken', 'A variant of this store already uses one of these SKUs.');
+      throw e;
+    }
+  }
+
+  private async findVisible(storeId: string, id: string, ownKeyId: string | null, tx: EntityManager = this.db.manager): Promise<StoreProduct> {
+    const product = await tx.getRepository(StoreProduct).findOneBy({ id, storeId });
+    if (!product || (ownKeyId && product.createdByKeyId !== ownKeyId)) throw errors.notFound('The product');
+    return product;
+  }
+
+  async get(storeId: string, id: string, ownKeyId: string | null): Promise<ProductView> {
+    const product = await this.findVisible(storeId, id, ownKeyId);
+    const variants = await this.db.getRepository(StoreVariant).findBy({ productId: id });
+    return productView(product, variants);
+  }
+
+  async list(storeId: string, ownKeyId: string | null, q: { cursor?: string; pageSize: number; status?: string }): Promise<Page<ProductView>> {
+    const filters = { storeId, ownKeyId, status: q.status ?? null };
+    const where = (alias: string) => {
+      const parts = [`${alias}.store_id = $1`];
+      const args: unknown[] = [storeId];
+      if (ownKeyId) {
+        args.push(ownKeyId);
+        parts.push(`${alias}.created_by_key_id = $${args.length}`);
+      }
+      if (q.status) {
+        args.push(q.status);
+        parts.push(`${alias}.status = $${args.length}`);
+      }
+      return { sql: parts.join(' AND '), args };
+    };
+    const page = await keysetPage<StoreProduct & { variants: StoreVariant[]; cursorAt: string }, ProductView>({
+      cursors: this.cursors,
+      list: 'storeProducts',
+      filters,
+      cursor: q.cursor,
+      pageSize: q.pageSize,
+      fetch: async (pos, limit) => {
+        const w = where('p');
+        let sql = `SELECT p.*, p.created_at::text AS cursor_at FROM store_products p WHERE ${w.sql}`;
+        if (pos) {
+          w.args.push(pos.createdAt, pos.id);
+          const op = pos.dir === 'next' ? '<' : '>';
+          sql += ` AND (p.created_at, p.id) ${op} ($${w.args.length - 1}::timestamptz, $${w.args.length}::uuid)`;
+        }
+        const order = pos?.dir === 'prev' ? 'ASC' : 'DESC';
+        sql += ` ORDER BY p.created_at ${order}, p.id ${order} LIMIT ${limit}`;
+        const rows: Array<Record<string, unknown>> = await this.db.query(sql, w.args);
+        const products = rows.map((r) =>
+          Object.assign(new StoreProduct(), {
+            id: r.id,
+            storeId: r.store_id,
+            title: r.title,
+            description: r.description,
+            status: r.status,
+            createdByAccountId: r.created_by_account_id,
+            createdByKeyId: r.created_by_key_id,
+            createdAt: r.created_at,
+            updatedAt: r.updated_at,
+            variants: [] as StoreVariant[],
+            cursorAt: r.cursor_at as string,
+          }),
+        );
+        if (products.length) {
+          const variants = await this.db.getRepository(StoreVariant).createQueryBuilder('v').where('v.product_id = ANY(:ids)', { ids: products.map((p) => p.id) }).getMany();
+          const byProduct = new Map(products.map((p) => [p.id, p]));
+          for (const v of variants) byProduct.get(v.productId)?.variants.push(v);
+        }
+        return products;
+      },
+      count: async () => {
+        const w = where('p');
+        const [row] = await this.db.query(`SELECT count(*)::int AS n FROM store_products p WHERE ${w.sql}`, w.args);
+        return row.n as number;
+      },
+      map: (p) => productView(p, p.variants),
+    });
+    return page;
+  }
+
+  /** Replaces the fields given; `variants` replaces the whole set (ids keep existing variants). */
+  async update(storeId: string, id: string, ownKeyId: string | null, changes: Partial<ProductInput>): Promise<ProductView> {
+    try {
+      await this.db.transaction(async (tx) => {
+        const product = await this.findVisible(storeId, id, ownKeyId, tx);
+        await tx.query('SELECT 1 FROM store_products WHERE id = $1 FOR UPDATE', [product.id]);
+        const fields: Partial<StoreProduct> = {};
+        if (changes.title !== undefined) fields.title = changes.title;
+        if (changes.description !== undefined) fields.description = changes.description;
+        if (changes.status !== undefined) fields.status = changes.status;
+        await tx.getRepository(StoreProduct).update({ id }, { ...fields, updatedAt: new Date() });
+        if (changes.variants) {
+          const existing = await tx.getRepository(StoreVariant).findBy({ productId: id });
+          const known = new Set(existing.map((v) => v.id));
+          for (const v of changes.variants) {
+            if (v.id && !known.has(v.id)) throw errors.validationFailed([{ field: 'body/variants', message: `variant ${v.id} does not belong to this product` }]);
+          }
+          const keep = new Set(changes.variants.map((v) => v.id).filter(Boolean));
+          const removed = existing.filter((v) => !keep.has(v.id)).map((v) => v.id);
+          if (removed.length) await tx.getRepository(StoreVariant).delete(removed);
+          for (const [i, v] of changes.variants.entries()) {
+            const row = { sku: v.sku, title: v.title, priceMinor: v.priceMinor, currency: v.currency, stock: v.stock, position: i };
+            if (v.id) await tx.getRepository(StoreVariant).update({ id: v.id }, row);
+            else await tx.getRepository(StoreVariant).insert({ id: crypto.randomUUID(), productId: id, storeId, ...row });
+          }
+        }
+      });
+    } catch (e) {
+      if (duplicateSku(e)) throw errors.conflict('skuTaken', 'A variant of this store already uses one of these SKUs.');
+      throw e;
+    }
+    return this.get(storeId, id, ownKeyId);
+  }
+
+  async remove(storeId: string, id: string, ownKeyId: string | null): Promise<void> {
+    const product = await this.findVisible(storeId, id, ownKeyId);
+    await this.db.getRepository(StoreProduct).delete({ id: product.id });
+  }
+}

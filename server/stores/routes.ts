@@ -1,0 +1,236 @@
+import { creatorOf, ownRecordsKeyId, PERMISSIONS } from '../identity/permissions';
+import type { AccountService } from '../identity/accounts';
+import { errors } from '../platform/errors';
+import { defineRoutes, Reply } from '../platform/http/route';
+import { currency, dateTime, minorUnits, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
+import type { ProductService } from './products';
+import { storeView, StoreService } from './stores';
+
+const storeSchema = object(
+  { id: uuid, name: { type: 'string' }, currency, ownerAccountId: uuid, createdAt: dateTime },
+  ['id', 'name', 'currency', 'ownerAccountId', 'createdAt'],
+);
+const permission = { enum: [...PERMISSIONS] };
+const staffSchema = object({ accountId: uuid, permissions: { type: 'array', items: permission }, createdAt: dateTime }, ['accountId', 'permissions', 'createdAt']);
+
+const variantIn = object(
+  {
+    id: uuid,
+    sku: { type: 'string', minLength: 1, maxLength: 100 },
+    title: { type: 'string', minLength: 1, maxLength: 200 },
+    priceMinor: minorUnits,
+    currency,
+    stock: { type: 'integer', minimum: 0, maximum: 100000000 },
+  },
+  ['sku', 'title', 'priceMinor', 'currency', 'stock'],
+);
+const productStatus = { enum: ['active', 'draft', 'archived'] };
+export const productSchema = object(
+  {
+    id: uuid,
+    storeId: uuid,
+    title: { type: 'string' },
+    description: { type: 'string' },
+    status: productStatus,
+    variants: {
+      type: 'array',
+      items: object({ id: uuid, sku: { type: 'string' }, title: { type: 'string' }, priceMinor: minorUnits, currency, stock: { type: 'integer' } }, [
+        'id',
+        'sku',
+        'title',
+        'priceMinor',
+        'currency',
+        'stock',
+      ]),
+    },
+    createdByKeyId: { type: ['string', 'null'], format: 'uuid' },
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  },
+  ['id', 'storeId', 'title', 'description', 'status', 'variants', 'createdByKeyId', 'createdAt', 'updatedAt'],
+);
+const productFields = {
+  title: { type: 'string', minLength: 1, maxLength: 300 },
+  description: { type: 'string', maxLength: 20000 },
+  status: productStatus,
+  variants: { type: 'array', minItems: 1, maxItems: 100, items: variantIn },
+};
+
+export function storeRoutes(stores: StoreService, products: ProductService, accounts: AccountService) {
+  return defineRoutes([
+    {
+      operationId: 'createStore',
+      method: 'post',
+      path: '/api/stores',
+      summary: 'Create a store owned by the calling account',
+      tag: 'Stores',
+      auth: 'caller',
+      readOnly: false,
+      body: object({ name: { type: 'string', minLength: 1, maxLength: 200 }, currency }, ['name', 'currency']),
+      response: { status: 201, schema: storeSchema },
+      async handler({ caller, body }) {
+        return storeView(await stores.create(caller!.accountId, body));
+      },
+    },
+    {
+      operationId: 'listStores',
+      method: 'get',
+      path: '/api/stores',
+      summary: 'Stores the caller owns or works on, with the permissions held there',
+      tag: 'Stores',
+      auth: 'caller',
+      readOnly: true,
+      response: {
+        status: 200,
+        schema: {
+          type: 'array',
+          items: object(
+            {
+              id: uuid,
+              name: { type: 'string' },
+              currency,
+              ownerAccountId: uuid,
+              createdAt: dateTime,
+              role: { enum: ['owner', 'staff'] },
+              permissions: { type: ['array', 'null'], items: permission },
+            },
+            ['id', 'name', 'currency', 'ownerAccountId', 'createdAt', 'role', 'permissions'],
+          ),
+        },
+      },
+      async handler({ caller }) {
+        return stores.listFor(caller!.accountId);
+      },
+    },
+    {
+      operationId: 'listStaff',
+      method: 'get',
+      path: '/api/stores/:storeId/staff',
+      summary: 'The store\'s staff and their permissions',
+      tag: 'Stores',
+      auth: 'caller',
+      permission: 'staff.manage',
+      readOnly: true,
+      params: params(['storeId']),
+      response: { status: 200, schema: { type: 'array', items: staffSchema } },
+      async handler({ params: p }) {
+        return (await stores.listStaff(p.storeId)).map((s) => ({ accountId: s.accountId, permissions: s.permissions, createdAt: s.createdAt.toISOString() }));
+      },
+    },
+    {
+      operationId: 'setStaffMember',
+      method: 'put',
+      path: '/api/stores/:storeId/staff',
+      summary: 'Add a staff member by e-mail, or replace their permissions',
+      tag: 'Stores',
+      auth: 'caller',
+      permission: 'staff.manage',
+      readOnly: false,
+      params: params(['storeId']),
+      body: object({ email: { type: 'string', format: 'email' }, permissions: { type: 'array', items: permission, uniqueItems: true } }, ['email', 'permissions']),
+      response: { status: 200, schema: staffSchema },
+      async handler({ params: p, body }) {
+        const account = await accounts.findByEmail(body.email);
+        if (!account) throw errors.badRequest('accountNotFound', 'No account has this e-mail address.');
+        const s = await stores.setStaff(p.storeId, account.id, body.permissions);
+        return { accountId: s.accountId, permissions: s.permissions, createdAt: s.createdAt.toISOString() };
+      },
+    },
+    {
+      operationId: 'removeStaffMember',
+      method: 'delete',
+      path: '/api/stores/:storeId/staff/:accountId',
+      summary: 'Remove a staff member',
+      tag: 'Stores',
+      auth: 'caller',
+      permission: 'staff.manage',
+      readOnly: false,
+      params: params(['storeId', 'accountId']),
+      response: { status: 204, schema: {} },
+      async handler({ params: p }) {
+        await stores.removeStaff(p.storeId, p.accountId);
+        return new Reply(204, undefined, true);
+      },
+    },
+    {
+      operationId: 'createStoreProduct',
+      method: 'post',
+      path: '/api/store-products/:storeId',
+      summary: 'Create a store product with its variants',
+      tag: 'Store products',
+      auth: 'caller',
+      permission: 'products.manage',
+      creditAction: 'storeProduct.create',
+      readOnly: false,
+      params: params(['storeId']),
+      body: object(productFields, ['title', 'variants']),
+      response: { status: 201, schema: productSchema },
+      async handler({ caller, params: p, body }) {
+        return products.create(p.storeId, body, creatorOf(caller!));
+      },
+    },
+    {
+      operationId: 'listStoreProducts',
+      method: 'get',
+      path: '/api/store-products/:storeId',
+      summary: 'Store products, newest first, paged by cursor',
+      tag: 'Store products',
+      auth: 'caller',
+      permission: 'products.view',
+      readOnly: true,
+      params: params(['storeId']),
+      query: object({ ...pageQuery, status: productStatus }),
+      response: { status: 200, schema: pageOf(productSchema) },
+      async handler({ caller, params: p, query }) {
+        return products.list(p.storeId, ownRecordsKeyId(caller), query);
+      },
+    },
+    {
+      operationId: 'getStoreProduct',
+      method: 'get',
+      path: '/api/store-products/:storeId/:productId',
+      summary: 'One store product with its variants',
+      tag: 'Store products',
+      auth: 'caller',
+      permission: 'products.view',
+      readOnly: true,
+      params: params(['storeId', 'productId']),
+      response: { status: 200, schema: productSchema },
+      async handler({ caller, params: p }) {
+        return products.get(p.storeId, p.productId, ownRecordsKeyId(caller));
+      },
+    },
+    {
+      operationId: 'updateStoreProduct',
+      method: 'put',
+      path: '/api/store-products/:storeId/:productId',
+      summary: 'Change a store product; `variants` replaces the set (give `id` to keep a variant)',
+      tag: 'Store products',
+      auth: 'caller',
+      permission: 'products.manage',
+      readOnly: false,
+      params: params(['storeId', 'productId']),
+      body: object(productFields, [], { minProperties: 1 }),
+      response: { status: 200, schema: productSchema },
+      async handler({ caller, params: p, body }) {
+        return products.update(p.storeId, p.productId, ownRecordsKeyId(caller), body);
+      },
+    },
+    {
+      operationId: 'deleteStoreProduct',
+      method: 'delete',
+      path: '/api/store-products/:storeId/:productId',
+      summary: 'Delete a store product',
+      tag: 'Store products',
+      auth: 'caller',
+      permission: 'products.manage',
+      readOnly: false,
+      params: params(['storeId', 'productId']),
+      response: { status: 204, schema: {} },
+      async handler({ caller, params: p }) {
+        await products.remove(p.storeId, p.productId, ownRecordsKeyId(caller));
+        return new Reply(204, undefined, true);
+      },
+    },
+  ]);
+}

@@ -1,0 +1,77 @@
+import crypto from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { errors } from '../platform/errors';
+import type { Permission } from '../identity/permissions';
+import { StaffMember, Store } from './entities';
+
+export interface StoreView {
+  id: string;
+  name: string;
+  currency: string;
+  ownerAccountId: string;
+  createdAt: string;
+}
+
+export const storeView = (s: Store): StoreView => ({
+  id: s.id,
+  name: s.name,
+  currency: s.currency,
+  ownerAccountId: s.ownerAccountId,
+  createdAt: s.createdAt.toISOString(),
+});
+
+export class StoreService {
+  constructor(private readonly db: DataSource) {}
+
+  async create(ownerAccountId: string, input: { name: string; currency: string }): Promise<Store> {
+    const store = this.db.getRepository(Store).create({ id: crypto.randomUUID(), ownerAccountId, ...input });
+    await this.db.getRepository(Store).insert(store);
+    return this.db.getRepository(Store).findOneByOrFail({ id: store.id });
+  }
+
+  /** Stores the account owns or works on, with the permissions it holds there. */
+  async listFor(accountId: string): Promise<Array<StoreView & { role: 'owner' | 'staff'; permissions: string[] | null }>> {
+    const rows: Array<{ id: string; name: string; currency: string; owner_account_id: string; created_at: Date; permissions: string[] | null }> = await this.db.query(
+      `SELECT s.id, s.name, s.currency, s.owner_account_id, s.created_at, st.permissions
+         FROM stores s LEFT JOIN store_staff st ON st.store_id = s.id AND st.account_id = $1
+        WHERE s.owner_account_id = $1 OR st.account_id IS NOT NULL
+        ORDER BY s.created_at DESC, s.id DESC`,
+      [accountId],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      currency: r.currency,
+      ownerAccountId: r.owner_account_id,
+      createdAt: r.created_at.toISOString(),
+      role: r.owner_account_id === accountId ? 'owner' : 'staff',
+      permissions: r.owner_account_id === accountId ? null : r.permissions,
+    }));
+  }
+
+  async get(id: string): Promise<Store> {
+    const store = await this.db.getRepository(Store).findOneBy({ id });
+    if (!store) throw errors.notFound('The store');
+    return store;
+  }
+
+  async setStaff(storeId: string, accountId: string, permissions: Permission[]): Promise<StaffMember> {
+    const store = await this.get(storeId);
+    if (store.ownerAccountId === accountId) throw errors.badRequest('ownerIsNotStaff', 'The store owner already holds every permission.');
+    await this.db.query(
+      `INSERT INTO store_staff (store_id, account_id, permissions) VALUES ($1, $2, $3)
+       ON CONFLICT (store_id, account_id) DO UPDATE SET permissions = EXCLUDED.permissions`,
+      [storeId, accountId, [...new Set(permissions)].sort()],
+    );
+    return this.db.getRepository(StaffMember).findOneByOrFail({ storeId, accountId });
+  }
+
+  listStaff(storeId: string): Promise<StaffMember[]> {
+    return this.db.getRepository(StaffMember).find({ where: { storeId }, order: { createdAt: 'ASC' } });
+  }
+
+  async removeStaff(storeId: string, accountId: string): Promise<void> {
+    const res = await this.db.getRepository(StaffMember).delete({ storeId, accountId });
+    if (!res.affected) throw errors.notFound('The staff member');
+  }
+}

@@ -1,0 +1,204 @@
+/**
+ * The authorisation matrix, generated from the route table (through the OpenAPI document it derives):
+ * every route is called with no key, a revoked key, an unknown key, another store, a missing permission,
+ * an owner plan without dropshipping, a record outside the key's scope and too few credits.
+ */
+import crypto from 'node:crypto';
+import { createKey, createStore, Developer, leakScanTest, newDeveloper, Service, startService } from '../support/harness';
+
+interface Operation {
+  operationId: string;
+  method: string;
+  path: string;
+  security: Array<Record<string, string[]>>;
+  permission?: string;
+  planGated: boolean;
+  creditPrice: number;
+}
+
+let svc: Service;
+let ops: Operation[];
+let owner: Developer;
+let ownScopeKey: string;
+let stranger: Developer;
+let freeOwner: Developer;
+let poorOwner: Developer;
+let revokedKey: string;
+let storeId: string;
+let strangerStoreId: string;
+let freeStoreId: string;
+let poorStoreId: string;
+const staffWithout = new Map<string, Developer>();
+const fixtures: Record<string, Record<string, string>> = {};
+
+const PERMISSIONS = ['suppliers.view', 'suppliers.manage', 'suppliers.import', 'suppliers.orders.manage', 'products.view', 'products.manage', 'orders.view', 'orders.manage', 'customers.view', 'staff.manage'];
+
+/** A body that passes validation, for routes whose credit charge must be reached. */
+const validBodies: Record<string, () => unknown> = {
+  createStoreProduct: () => ({ title: 'Mug', variants: [{ sku: `SKU-${crypto.randomUUID()}`, title: 'Default', priceMinor: 1200, currency: 'USD', stock: 3 }] }),
+};
+
+async function product(key: string, store: string): Promise<string> {
+  const res = await svc.call('POST', `/api/store-products/${store}`, { key, body: validBodies.createStoreProduct() });
+  if (res.status !== 201) throw new Error(res.text);
+  return res.body.result.id;
+}
+
+function urlFor(op: Operation, store: string, extra: Record<string, string> = {}): string {
+  return op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    if (name === 'storeId') return store;
+    const value = extra[name] ?? fixtures[store]?.[name];
+    if (!value) throw new Error(`The matrix has no fixture for path parameter ${name} (${op.operationId}); add one.`);
+    return value;
+  });
+}
+
+const acceptsKey = (op: Operation) => op.security.some((s) => 'apiKey' in s);
+const sessionOnly = (op: Operation) => op.security.length > 0 && !acceptsKey(op);
+
+beforeAll(async () => {
+  svc = await startService({ label: 'matrix' });
+  const doc = (await svc.call('GET', '/api/store-suppliers/openapi.json')).body;
+  ops = [];
+  for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+    for (const [method, op] of Object.entries(methods)) {
+      ops.push({
+        operationId: op.operationId,
+        method: method.toUpperCase(),
+        path,
+        security: op.security,
+        permission: op['x-permission'],
+        planGated: !!op['x-plan-gated'],
+        creditPrice: op['x-credit-price'] ?? 0,
+      });
+    }
+  }
+  owner = await newDeveloper(svc, { plan: 'pro', credits: 1000 });
+  ownScopeKey = (await createKey(svc, owner.session, 'own scope', 'own')).key;
+  const revoked = await createKey(svc, owner.session, 'to revoke', 'account');
+  await svc.call('DELETE', `/api/api-keys/${revoked.id}`, { session: owner.session });
+  revokedKey = revoked.key;
+  stranger = await newDeveloper(svc, { plan: 'pro' });
+  freeOwner = await newDeveloper(svc, { plan: 'free', credits: 1000 });
+  poorOwner = await newDeveloper(svc, { plan: 'pro' });
+  storeId = await createStore(svc, owner.key);
+  strangerStoreId = await createStore(svc, stranger.key);
+  freeStoreId = await createStore(svc, freeOwner.key);
+  poorStoreId = await createStore(svc, poorOwner.key);
+  for (const p of PERMISSIONS) {
+    const staff = await newDeveloper(svc);
+    const res = await svc.call('PUT', `/api/stores/${storeId}/staff`, { key: owner.key, body: { email: staff.email, permissions: PERMISSIONS.filter((x) => x !== p) } });
+    expect(res.status).toBe(200);
+    staffWithout.set(p, staff);
+  }
+  const someStaff = staffWithout.get('suppliers.view')!;
+  for (const [store, key] of [
+    [storeId, owner.key],
+    [strangerStoreId, stranger.key],
+    [freeStoreId, freeOwner.key],
+  ] as const) {
+    fixtures[store] = { productId: await product(key, store), keyId: owner.keyId, accountId: someStaff.accountId };
+  }
+  // The poor owner spends its sign-up credits so that it has none left.
+  await svc.db.query('UPDATE accounts SET credits = 0 WHERE id = $1', [poorOwner.accountId]);
+  fixtures[poorStoreId] = { productId: crypto.randomUUID(), accountId: someStaff.accountId };
+});
+
+afterAll(async () => {
+  await svc.stop();
+});
+
+test('the route table has operations to test', () => {
+  expect(ops.filter(acceptsKey).length).toBeGreaterThan(5);
+  expect(ops.some((o) => o.permission)).toBe(true);
+});
+
+test('no key, an unknown key and a revoked key: 401 unauthenticated with one identical body on every protected route', async () => {
+  let reference: string | undefined;
+  for (const op of ops.filter((o) => o.security.length > 0)) {
+    for (const key of [undefined, revokedKey, 'ssk_' + 'Z'.repeat(43)]) {
+      const res = await svc.call(op.method, urlFor(op, storeId), { key });
+      expect([op.operationId, res.status]).toEqual([op.operationId, 401]);
+      reference ??= res.text;
+      expect(res.text).toBe(reference);
+    }
+  }
+});
+
+test('key-management routes refuse API keys with 403 keysCannotManageKeys', async () => {
+  const list = ops.filter(sessionOnly);
+  expect(list.length).toBeGreaterThan(0);
+  for (const op of list) {
+    const res = await svc.call(op.method, urlFor(op, storeId), { key: owner.key });
+    expect([op.operationId, res.status, res.body?.error?.code]).toEqual([op.operationId, 403, 'keysCannotManageKeys']);
+  }
+});
+
+test('another store: 404 notFound, never revealing that it exists', async () => {
+  const list = ops.filter((o) => acceptsKey(o) && o.path.includes('{storeId}'));
+  expect(list.length).toBeGreaterThan(0);
+  for (const op of list) {
+    const res = await svc.call(op.method, urlFor(op, strangerStoreId), { key: owner.key });
+    expect([op.operationId, res.status, res.body?.error?.code]).toEqual([op.operationId, 404, 'notFound']);
+  }
+});
+
+test('a staff member without the route\'s permission: 403 permissionDenied naming it', async () => {
+  for (const op of ops.filter((o) => acceptsKey(o) && o.permission)) {
+    const staff = staffWithout.get(op.permission!);
+    expect(staff).toBeDefined();
+    const res = await svc.call(op.method, urlFor(op, storeId), { key: staff!.key });
+    expect([op.operationId, res.status, res.body?.error?.code, res.body?.error?.details?.[0]?.permission]).toEqual([op.operationId, 403, 'permissionDenied', op.permission]);
+  }
+});
+
+test('the owner\'s plan without dropshipping: 403 planRequired on exactly the gated routes', async () => {
+  for (const op of ops.filter((o) => acceptsKey(o) && o.path.includes('{storeId}'))) {
+    const res = await svc.call(op.method, urlFor(op, freeStoreId), { key: freeOwner.key, body: validBodies[op.operationId]?.() });
+    if (op.planGated) {
+      expect([op.operationId, res.status, res.body?.error?.code, res.body?.error?.details?.[0]?.plan]).toEqual([op.operationId, 403, 'planRequired', 'pro']);
+    } else {
+      expect([op.operationId, res.body?.error?.code]).not.toEqual([op.operationId, 'planRequired']);
+    }
+  }
+});
+
+test('a plan-gated route answers a staff member by the owner\'s plan, not the staff member\'s own', async () => {
+  const gated = ops.filter((o) => o.planGated);
+  for (const op of gated) {
+    const staff = await newDeveloper(svc, { plan: 'business' });
+    await svc.call('PUT', `/api/stores/${freeStoreId}/staff`, { key: freeOwner.key, body: { email: staff.email, permissions: PERMISSIONS.filter((p) => p !== 'staff.manage') } });
+    const res = await svc.call(op.method, urlFor(op, freeStoreId), { key: staff.key });
+    expect([op.operationId, res.status, res.body?.error?.code]).toEqual([op.operationId, 403, 'planRequired']);
+  }
+});
+
+test('a record outside an own-scope key\'s records: 404 notFound', async () => {
+  const list = ops.filter((o) => acceptsKey(o) && /\{(productId)\}/.test(o.path));
+  expect(list.length).toBeGreaterThan(0);
+  for (const op of list) {
+    const res = await svc.call(op.method, urlFor(op, storeId), { key: ownScopeKey, body: op.method === 'PUT' ? { title: 'x' } : undefined });
+    expect([op.operationId, res.status, res.body?.error?.code]).toEqual([op.operationId, 404, 'notFound']);
+  }
+  // The same record is reachable with the account-scope key of the same account.
+  const get = ops.find((o) => o.operationId === 'getStoreProduct')!;
+  expect((await svc.call('GET', urlFor(get, storeId), { key: owner.key })).status).toBe(200);
+});
+
+test('too few credits: 402 insufficientCredits, nothing done and nothing charged', async () => {
+  const priced = ops.filter((o) => o.creditPrice > 0 && acceptsKey(o));
+  expect(priced.length).toBeGreaterThan(0);
+  for (const op of priced) {
+    const body = validBodies[op.operationId];
+    if (!body) throw new Error(`The matrix has no valid body for ${op.operationId}; add one.`);
+    const before = (await svc.db.query('SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = $1', [poorOwner.accountId])).rows[0].n;
+    const res = await svc.call(op.method, urlFor(op, poorStoreId), { key: poorOwner.key, body: body() });
+    expect([op.operationId, res.status, res.body?.error?.code]).toEqual([op.operationId, 402, 'insufficientCredits']);
+    const after = (await svc.db.query('SELECT count(*)::int AS n FROM credit_ledger WHERE account_id = $1', [poorOwner.accountId])).rows[0].n;
+    expect(after).toBe(before);
+  }
+  const products = await svc.db.query('SELECT count(*)::int AS n FROM store_products WHERE store_id = $1', [poorStoreId]);
+  expect(products.rows[0].n).toBe(0);
+});
+
+leakScanTest();

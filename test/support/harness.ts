@@ -1,0 +1,222 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Pool } from 'pg';
+
+/** Everything a test saw: every response body and every log line, scanned for secrets at the end of each file. */
+export const seen = { responses: [] as Array<{ route: string; text: string }>, logLines: [] as string[], secrets: new Set<string>() };
+
+/** Responses whose purpose is to hand the full key to its signed-in owner. */
+const KEY_HANDOVER = [/^POST \/api\/auth\/sign-(up|in)$/, /^POST \/api\/api-keys$/, /^GET \/api\/api-keys\/[^/]+\/secret$/];
+
+export interface CallOptions {
+  key?: string;
+  session?: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+}
+
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  text: string;
+  headers: Headers;
+}
+
+export interface Service {
+  baseUrl: string;
+  databaseUrl: string;
+  db: Pool;
+  proc: ChildProcess;
+  call<T = any>(method: string, path: string, opts?: CallOptions): Promise<Answer<T>>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** Waits for a log line matching `pred`. */
+  waitForLog(pred: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
+  logs: Array<Record<string, unknown>>;
+}
+
+const root = path.resolve(__dirname, '../..');
+
+export function adminUrl(): string {
+  const url = process.env.TEST_ADMIN_DATABASE_URL;
+  if (!url) throw new Error('TEST_ADMIN_DATABASE_URL is not set: run the tests through jest (global setup starts Postgres).');
+  return url;
+}
+
+/** A fresh database of its own for one test file. */
+export async function createDatabase(label: string): Promise<string> {
+  const name = `t_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase().slice(0, 30)}_${crypto.randomBytes(4).toString('hex')}`;
+  const admin = new Pool({ connectionString: adminUrl(), max: 1 });
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const u = new URL(adminUrl());
+  u.pathname = `/${name}`;
+  return u.toString();
+}
+
+export async function call<T = any>(baseUrl: string, method: string, urlPath: string, opts: CallOptions = {}): Promise<Answer<T>> {
+  const headers: Record<string, string> = { ...(opts.headers ?? {}) };
+  if (opts.key !== undefined) headers['X-API-Key'] = opts.key;
+  if (opts.session !== undefined) headers.Authorization = `Bearer ${opts.session}`;
+  let payload: string | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    payload = JSON.stringify(opts.body);
+    headers['Content-Type'] ??= 'application/json';
+  }
+  const res = await fetch(baseUrl + urlPath, { method, headers, body: payload });
+  const text = await res.text();
+  let body: any = undefined;
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = text;
+  }
+  const route = `${method} ${urlPath.split('?')[0]}`;
+  if (!KEY_HANDOVER.some((re) => re.test(route))) seen.responses.push({ route, text });
+  return { status: res.status, body, text, headers: res.headers };
+}
+
+export async function startService(opts: { label: string; env?: Record<string, string>; databaseUrl?: string; role?: string; appSecret?: string } ): Promise<Service> {
+  const databaseUrl = opts.databaseUrl ?? (await createDatabase(opts.label));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-suppliers-svc-'));
+  const env = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    APP_SECRET: opts.appSecret ?? 'test-secret-'.padEnd(48, 'x'),
+    PORT: '0',
+    DATA_DIR: dataDir,
+    SEED_DEMO: 'false',
+    SANDBOX_SUPPLIER: 'false',
+    LOG_LEVEL: 'info',
+    ...(opts.env ?? {}),
+  };
+  const proc = spawn(process.execPath, [path.join(root, 'dist/server/main.js'), '--role', opts.role ?? 'all'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const logs: Array<Record<string, unknown>> = [];
+  const waiters: Array<{ pred: (l: Record<string, unknown>) => boolean; resolve: (l: Record<string, unknown>) => void }> = [];
+  let stderr = '';
+  let buffer = '';
+  proc.stdout!.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString('utf8');
+    let nl: number;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + 1);
+      if (!line.trim()) continue;
+      seen.logLines.push(line);
+      try {
+        const parsed = JSON.parse(line);
+        logs.push(parsed);
+        for (const w of [...waiters]) {
+          if (w.pred(parsed)) {
+            waiters.splice(waiters.indexOf(w), 1);
+            w.resolve(parsed);
+          }
+        }
+      } catch {
+        /* not JSON: kept for the scan only */
+      }
+    }
+  });
+  proc.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+    seen.logLines.push(chunk.toString('utf8'));
+  });
+  const exited = new Promise<number | null>((resolve) => proc.once('exit', (code) => resolve(code)));
+
+  const waitForLog = (pred: (l: Record<string, unknown>) => boolean, timeoutMs = 20000) =>
+    new Promise<Record<string, unknown>>((resolve, reject) => {
+      const found = logs.find(pred);
+      if (found) return resolve(found);
+      const timer = setTimeout(() => reject(new Error(`Timed out waiting for a log line. stderr:\n${stderr}`)), timeoutMs);
+      waiters.push({
+        pred,
+        resolve: (l) => {
+          clearTimeout(timer);
+          resolve(l);
+        },
+      });
+      void exited.then((code) => {
+        clearTimeout(timer);
+        reject(new Error(`Service exited with ${code}. stderr:\n${stderr}`));
+      });
+    });
+
+  const ready = opts.role === 'worker' ? await waitForLog((l) => l.msg === 'worker started') : await waitForLog((l) => l.msg === 'listening');
+  const baseUrl = String(ready.baseUrl ?? '');
+  const db = new Pool({ connectionString: databaseUrl, max: 4 });
+  return {
+    baseUrl,
+    databaseUrl,
+    db,
+    proc,
+    logs,
+    waitForLog,
+    call: (method, p, o) => call(baseUrl, method, p, o),
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
+      const code = await exited;
+      await db.end().catch(() => undefined);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+export interface Developer {
+  accountId: string;
+  email: string;
+  password: string;
+  session: string;
+  key: string;
+  keyId: string;
+}
+
+let counter = 0;
+
+/** Signs up, upgrades to Developer, sets the plan, and creates a key: the path a real user takes. */
+export async function newDeveloper(svc: Service, opts: { plan?: string; recordScope?: 'own' | 'account'; credits?: number } = {}): Promise<Developer> {
+  const email = `dev${++counter}-${crypto.randomBytes(3).toString('hex')}@example.test`;
+  const password = `pw-${crypto.randomBytes(12).toString('hex')}`;
+  seen.secrets.add(password);
+  const up = await svc.call('POST', '/api/auth/sign-up', { body: { email, password, name: 'Test Developer' } });
+  if (up.status !== 201) throw new Error(`sign-up failed: ${up.text}`);
+  const session = up.body.result.sessionToken as string;
+  seen.secrets.add(session);
+  await svc.call('POST', '/api/account/developer', { session });
+  if (opts.plan) await svc.call('PUT', '/api/account/plan', { session, body: { plan: opts.plan } });
+  if (opts.credits) await svc.call('POST', '/api/account/credits', { session, body: { amount: opts.credits } });
+  const k = await createKey(svc, session, 'test key', opts.recordScope ?? 'account');
+  return { accountId: up.body.result.account.id, email, password, session, key: k.key, keyId: k.id };
+}
+
+export async function createKey(svc: Service, session: string, name: string, recordScope: 'own' | 'account' = 'own'): Promise<{ key: string; id: string }> {
+  const res = await svc.call('POST', '/api/api-keys', { session, body: { name, recordScope } });
+  if (res.status !== 201) throw new Error(`key creation failed: ${res.text}`);
+  seen.secrets.add(res.body.result.key);
+  return { key: res.body.result.key, id: res.body.result.apiKey.id };
+}
+
+export async function createStore(svc: Service, key: string, name = 'Test Store'): Promise<string> {
+  const res = await svc.call('POST', '/api/stores', { key, body: { name, currency: 'USD' } });
+  if (res.status !== 201) throw new Error(`store creation failed: ${res.text}`);
+  return res.body.result.id;
+}
+
+/** The last test of every file: no full key, session token or password in any response or log line it saw. */
+export function leakScanTest(): void {
+  test('no API key, session token or password appears in any response body or log line of this file', () => {
+    expect(seen.secrets.size).toBeGreaterThan(0);
+    const leaks: string[] = [];
+    for (const secret of seen.secrets) {
+      for (const r of seen.responses) if (r.text.includes(secret)) leaks.push(`response of ${r.route}`);
+      for (const line of seen.logLines) if (line.includes(secret)) leaks.push(`log line ${line.slice(0, 120)}`);
+    }
+    expect(leaks).toEqual([]);
+  });
+}
