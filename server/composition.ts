@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { Config } from './platform/config';
 import { Secrets } from './platform/crypto';
 import { createDataSource } from './platform/db';
+import type { Boss } from './platform/jobs';
 import type { Logger } from './platform/logger';
 import { Cursors } from './platform/pagination';
 import { buildApp } from './platform/http/app';
@@ -17,19 +18,30 @@ import { StaffMember, Store, StoreProduct, StoreVariant } from './stores/entitie
 import { ProductService } from './stores/products';
 import { storeRoutes } from './stores/routes';
 import { StoreService } from './stores/stores';
+import { CircuitBreaker } from './connections/circuit-breaker';
+import { SupplierConnection } from './connections/entities';
+import { SupplierGateway } from './connections/gateway';
+import { connectionRoutes } from './connections/routes';
+import { ConnectionService } from './connections/service';
+import { SignInService } from './connections/sign-in';
+import { SupplierRegistry } from './suppliers/registry';
+import { createSandboxAdapters } from './suppliers/sandbox/adapter';
+import { NotificationService } from './webhooks/service';
+import { notificationRoutes } from './webhooks/routes';
 import { mountBenchBaselines } from './bench-baselines';
 import { Foundation1763769600000 } from './migrations/1763769600000-Foundation';
+import { SupplierConnections1763856000000 } from './migrations/1763856000000-SupplierConnections';
 
 export const VERSION = '4.4.0';
-export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, Store, StaffMember, StoreProduct, StoreVariant];
-export const MIGRATIONS = [Foundation1763769600000];
+export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, Store, StaffMember, StoreProduct, StoreVariant, SupplierConnection];
+export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000];
 
 export function openDatabase(url: string, poolSize?: number): DataSource {
   return createDataSource(url, ENTITIES, MIGRATIONS, poolSize);
 }
 
-/** Every service, built once per process from the configuration and the database. */
-export function buildServices(config: Config, db: DataSource, log: Logger) {
+/** Every service, built once per process from the configuration, the database and the job queue. */
+export function buildServices(config: Config, db: DataSource, log: Logger, boss: Boss) {
   const secrets = new Secrets(config.appSecret);
   const cursors = new Cursors(secrets);
   const credits = new CreditService(db);
@@ -38,20 +50,35 @@ export function buildServices(config: Config, db: DataSource, log: Logger) {
   const stores = new StoreService(db);
   const products = new ProductService(db, cursors);
   const gate = createGate(db, accounts, apiKeys, credits);
-  return { config, db, log, secrets, cursors, credits, accounts, apiKeys, stores, products, gate };
+
+  const registry = new SupplierRegistry(config.sandboxSupplierUrl ? createSandboxAdapters({ baseUrl: config.sandboxSupplierUrl }) : [], new Set(config.disabledSuppliers));
+  const breaker = new CircuitBreaker(db, { failureThreshold: config.circuitFailureThreshold, cooldownSeconds: config.circuitCooldownSeconds });
+  const gateway = new SupplierGateway(registry, secrets, breaker, config.supplierTimeoutMs);
+  const connections = new ConnectionService(db, registry, gateway, breaker, () => config.publicBaseUrl);
+  const signIn = new SignInService(db, secrets, registry, gateway, connections, async (storeId, accountId) => {
+    const access = await gate.storeAccess(storeId, { accountId });
+    return !!access && access.permissions.has('suppliers.manage') && gate.planIncludesDropshipping(access.ownerPlan);
+  });
+  const notifications = new NotificationService(db, registry, connections, gateway, () => boss);
+  return { config, db, log, boss, secrets, cursors, credits, accounts, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, notifications };
 }
 export type Services = ReturnType<typeof buildServices>;
 
 /** The one route table: routing, validation, permissions, plan gate, credits and OpenAPI all come from it. */
 export function routeTable(s: Services): RouteDef[] {
-  return [...identityRoutes(s.accounts, s.apiKeys), ...storeRoutes(s.stores, s.products, s.accounts)];
+  return [
+    // The notification address first: its path shape would otherwise also match /:storeId/:id/... routes.
+    ...notificationRoutes(s.notifications),
+    ...identityRoutes(s.accounts, s.apiKeys),
+    ...storeRoutes(s.stores, s.products, s.accounts),
+    ...connectionRoutes(s.connections, s.signIn, s.registry),
+  ];
 }
 
 export function buildHttpApp(s: Services) {
   const routes = routeTable(s);
   let doc: unknown;
-  const openApiDocument = () =>
-    (doc ??= buildOpenApi(routes, { version: VERSION, creditPrice: (a) => s.credits.price(a) }));
+  const openApiDocument = () => (doc ??= buildOpenApi(routes, { version: VERSION, creditPrice: (a) => s.credits.price(a) }));
   return buildApp({
     routes,
     gate: s.gate,

@@ -5,6 +5,8 @@ import type { Services } from './composition';
 const DEMO_EMAIL = 'demo@store-suppliers.local';
 const STAFF_EMAIL = 'staff@store-suppliers.local';
 const DEMO_PASSWORD = 'demo-password-123';
+/** The sandbox supplier's built-in demo account key (see docs/suppliers/sandbox.md). */
+const SANDBOX_DEMO_KEY = 'sbx_live_demo';
 
 export interface DemoInfo {
   baseUrl: string;
@@ -49,7 +51,7 @@ export async function ensureDemo(s: Services, baseUrl: string): Promise<DemoInfo
       if (existing) return s.apiKeys.reveal(accountId, existing.id);
       return (await s.apiKeys.create(accountId, { name, recordScope: 'account' })).fullKey;
     };
-    return {
+    const info: DemoInfo = {
       baseUrl,
       apiKey: await keyFor(owner.id, 'Demo key'),
       storeId: store.id,
@@ -57,10 +59,36 @@ export async function ensureDemo(s: Services, baseUrl: string): Promise<DemoInfo
       password: DEMO_PASSWORD,
       staffApiKey: await keyFor(staff.id, 'Demo staff key'),
     };
+    const sandboxUrl = s.config.sandboxSupplierUrl;
+    if (sandboxUrl && s.registry.find('sandbox')) {
+      info.connectionId = await ensureSandboxConnection(s, store.id, owner.id);
+      info.sandboxSupplier = {
+        baseUrl: sandboxUrl,
+        apiKey: SANDBOX_DEMO_KEY,
+        controlUrl: s.config.sandboxSupplierControl ? `${sandboxUrl}/control` : null,
+      };
+    }
+    return info;
   } finally {
     await runner.query('SELECT pg_advisory_unlock($1)', [lockId]).catch(() => undefined);
     await runner.release();
   }
+}
+
+/**
+ * The demo store's live connection to the bundled sandbox, made with the sandbox's built-in demo
+ * account (the sandbox keeps its state in memory, so only that account survives a restart).
+ * The notification address is registered again at every start for the same reason.
+ */
+async function ensureSandboxConnection(s: Services, storeId: string, ownerId: string): Promise<string> {
+  const existing = (await s.connections.list(storeId, null)).find((c) => c.supplierKey === 'sandbox' && c.mode === 'live');
+  if (existing) {
+    await s.connections.reregisterAddress(existing);
+    return existing.id;
+  }
+  const conn = await s.connections.connect(storeId, { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: SANDBOX_DEMO_KEY } }, { createdByAccountId: ownerId, createdByKeyId: null });
+  await s.connections.changeAutomation(conn, { level: 'manual' });
+  return conn.id;
 }
 
 export function writeDemoFile(dataDir: string, info: DemoInfo): string {

@@ -9,6 +9,7 @@ import { createLogger } from './platform/logger';
 import { buildHttpApp, buildServices, openDatabase } from './composition';
 import { ensureDemo, writeDemoFile } from './demo';
 import { QUEUES, registerWorkers } from './workers';
+import { startSandboxSupplier } from './suppliers/sandbox/server';
 
 async function main(): Promise<void> {
   let config;
@@ -31,13 +32,21 @@ async function main(): Promise<void> {
     log.info({ port: config.embeddedPgPort, dataDir: config.dataDir }, 'embedded postgres started');
   }
 
+  // The bundled sandbox supplier: its own Koa app on its own port, a real network peer.
+  if (config.sandboxSupplier && !config.sandboxSupplierUrl) {
+    const sandbox = await startSandboxSupplier({ port: config.sandboxSupplierPort, control: config.sandboxSupplierControl });
+    config.sandboxSupplierUrl = sandbox.baseUrl;
+    stops.push(() => sandbox.close());
+    log.info({ baseUrl: sandbox.baseUrl, control: config.sandboxSupplierControl }, 'sandbox supplier started');
+  }
+
   const db = openDatabase(databaseUrl);
   await db.initialize();
   await migrate(db, log);
-  const services = buildServices(config, db, log);
 
   const runsWorkers = config.role !== 'api';
   const boss: Boss = await startBoss(databaseUrl, QUEUES, log, { supervise: runsWorkers, schedule: runsWorkers });
+  const services = buildServices(config, db, log, boss);
   if (runsWorkers) await registerWorkers(boss, services);
 
   let server: Server | null = null;
@@ -47,6 +56,8 @@ async function main(): Promise<void> {
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const baseUrl = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
+    // Embedded default: the sandbox supplier on this machine can reach us at the local address.
+    if (!config.databaseUrl && !config.publicBaseUrl) config.publicBaseUrl = baseUrl;
     log.info({ port, baseUrl, role: config.role }, 'listening');
     if (config.seedDemo) {
       const demo = await ensureDemo(services, baseUrl);

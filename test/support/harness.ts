@@ -3,7 +3,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import net from 'node:net';
 import { Pool } from 'pg';
+import { RunningSandboxSupplier, startSandboxSupplier } from '../../server/suppliers/sandbox/server';
 
 /** Everything a test saw: every response body and every log line, scanned for secrets at the end of each file. */
 export const seen = { responses: [] as Array<{ route: string; text: string }>, logLines: [] as string[], secrets: new Set<string>() };
@@ -82,14 +84,38 @@ export async function call<T = any>(baseUrl: string, method: string, urlPath: st
   return { status: res.status, body, text, headers: res.headers };
 }
 
-export async function startService(opts: { label: string; env?: Record<string, string>; databaseUrl?: string; role?: string; appSecret?: string } ): Promise<Service> {
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+export async function startService(opts: {
+  label: string;
+  env?: Record<string, string>;
+  databaseUrl?: string;
+  role?: string;
+  appSecret?: string;
+  /** The sandbox supplier this service talks to. */
+  sandbox?: Sandbox;
+  /** Give the service a fixed port and a PUBLIC_BASE_URL pointing at it (so suppliers can notify it). */
+  publicBaseUrl?: boolean;
+}): Promise<Service> {
   const databaseUrl = opts.databaseUrl ?? (await createDatabase(opts.label));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-suppliers-svc-'));
+  const port = opts.publicBaseUrl ? await freePort() : 0;
   const env = {
     ...process.env,
     DATABASE_URL: databaseUrl,
     APP_SECRET: opts.appSecret ?? 'test-secret-'.padEnd(48, 'x'),
-    PORT: '0',
+    PORT: String(port),
+    ...(opts.publicBaseUrl ? { PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } : {}),
+    ...(opts.sandbox ? { SANDBOX_SUPPLIER_URL: opts.sandbox.baseUrl } : {}),
     DATA_DIR: dataDir,
     SEED_DEMO: 'false',
     SANDBOX_SUPPLIER: 'false',
@@ -150,6 +176,8 @@ export async function startService(opts: { label: string; env?: Record<string, s
   const ready = opts.role === 'worker' ? await waitForLog((l) => l.msg === 'worker started') : await waitForLog((l) => l.msg === 'listening');
   const baseUrl = String(ready.baseUrl ?? '');
   const db = new Pool({ connectionString: databaseUrl, max: 4 });
+  // Tests cut the database off on purpose; an idle client dropping then must not end the test process.
+  db.on('error', () => undefined);
   return {
     baseUrl,
     databaseUrl,
@@ -219,4 +247,40 @@ export function leakScanTest(): void {
     }
     expect(leaks).toEqual([]);
   });
+}
+
+export interface Sandbox extends RunningSandboxSupplier {
+  control<T = any>(method: string, path: string, body?: unknown): Promise<T>;
+  /** A new sandbox account; its keys are tracked as secrets for the leak scan. */
+  account(balanceMinor?: number): Promise<{ accountId: string; liveKey: string; testKey: string }>;
+  /** Calls the sandbox's own supplier API as a merchant would. */
+  v1<T = any>(key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: T }>;
+}
+
+/** The sandbox supplier as a real HTTP server on its own port, with its control API on. */
+export async function startSandbox(opts: { autoShipAfterMs?: number; createHangMs?: number } = {}): Promise<Sandbox> {
+  process.env.SANDBOX_LOG_LEVEL ??= 'silent';
+  const running = await startSandboxSupplier({ port: 0, control: true, ...opts });
+  const control = async (method: string, p: string, body?: unknown) => {
+    const res = await fetch(`${running.baseUrl}/control${p}`, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    if (res.status >= 400) throw new Error(`sandbox control ${method} ${p}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  return {
+    ...running,
+    close: () => running.close(),
+    control,
+    async account(balanceMinor = 100000) {
+      const acc = await control('POST', '/accounts', { balanceMinor, testBalanceMinor: balanceMinor });
+      seen.secrets.add(acc.liveKey);
+      seen.secrets.add(acc.testKey);
+      return acc;
+    },
+    async v1(key, method, p, body) {
+      const res = await fetch(`${running.baseUrl}/v1${p}`, { method, headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    },
+  };
 }

@@ -21,7 +21,23 @@ export interface AppOptions {
   bareRoutes?: (router: Router) => void;
 }
 
-const UNPARSED = Symbol.for('unparsedBody');
+const RAW_BODY_LIMIT = 256 * 1024;
+
+/** The body's text, or undefined when it is larger than `limit` bytes. */
+function readRawBody(req: NodeJS.ReadableStream, limit: number): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) over = true;
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(over ? undefined : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function header(ctx: Koa.Context, name: string): string | undefined {
@@ -69,29 +85,38 @@ export function buildApp(opts: AppOptions): Koa {
     }
   });
 
-  // Only JSON bodies are accepted; a body of any other type is refused before parsing.
+  // Routes that verify signatures take the raw bytes as they came, whatever their type, and answer for themselves.
+  const rawPrefixes = opts.routes.filter((r) => r.rawBody).map((r) => r.path.split('/:')[0] + '/');
   app.use(async (ctx, next) => {
-    if (WITH_BODY.has(ctx.method) && hasBody(ctx) && !ctx.is('application/json')) throw errors.unsupportedMediaType();
+    if (ctx.method === 'POST' && rawPrefixes.some((p) => ctx.path.startsWith(p))) {
+      ctx.state.rawBodyRoute = true;
+      ctx.state.rawBody = await readRawBody(ctx.req, RAW_BODY_LIMIT);
+    }
     await next();
   });
 
-  app.use(
-    koaBody({
+  // Only JSON bodies are accepted; a body of any other type is refused before parsing.
+  app.use(async (ctx, next) => {
+    if (!ctx.state.rawBodyRoute && WITH_BODY.has(ctx.method) && hasBody(ctx) && !ctx.is('application/json')) throw errors.unsupportedMediaType();
+    await next();
+  });
+
+  const parseJson = koaBody({
       json: true,
       urlencoded: false,
       text: false,
       multipart: false,
       jsonLimit: opts.jsonBodyLimit,
       jsonStrict: true,
-      includeUnparsed: true,
+      includeUnparsed: false,
       parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
       onError: (err: Error & { status?: number; type?: string }) => {
         if (err.status === 413 || err.type === 'entity.too.large') throw errors.payloadTooLarge();
         if (err.status === 415) throw errors.unsupportedMediaType();
         throw errors.malformedJson();
       },
-    } as Parameters<typeof koaBody>[0]),
-  );
+    } as Parameters<typeof koaBody>[0]);
+  app.use((ctx, next) => (ctx.state.rawBodyRoute ? next() : parseJson(ctx, next)));
 
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
@@ -152,15 +177,17 @@ function mountRoute(router: Router, route: RouteDef, gate: Gate): void {
       store = await gate.storeAccess(params.storeId, caller);
       if (!store) throw errors.notFound('The store');
       if (route.permission && !store.permissions.has(route.permission)) throw errors.permissionDenied(route.permission);
-      if (route.planGated && !gate.planIncludesDropshipping(store.ownerPlan)) throw errors.planRequired(gate.requiredPlan);
+      if (route.planGated === true && !gate.planIncludesDropshipping(store.ownerPlan)) throw errors.planRequired(gate.requiredPlan);
     }
 
     validate('query', query);
-    const rawRequestBody = ctx.request.body as Record<string | symbol, unknown> | undefined;
-    const rawBody = rawRequestBody && typeof rawRequestBody === 'object' ? (rawRequestBody[UNPARSED] as string | undefined) : undefined;
-    let body: unknown = rawRequestBody;
+    let body: unknown = ctx.state.rawBodyRoute ? undefined : ctx.request.body;
     if (body && typeof body === 'object' && !hasBody(ctx)) body = undefined;
     if (route.body && body === undefined) body = {};
+    // A conditional gate looks at the body, so it runs once the body is known to be well-formed JSON.
+    if (store && typeof route.planGated === 'object' && route.planGated.when(body ?? {}) && !gate.planIncludesDropshipping(store.ownerPlan)) {
+      throw errors.planRequired(gate.requiredPlan);
+    }
     validate('body', body);
 
     const refunds: Array<() => Promise<void>> = [];
@@ -179,8 +206,9 @@ function mountRoute(router: Router, route: RouteDef, gate: Gate): void {
       store,
       log,
       chargeCredits: charge,
-      rawBody: route.rawBody ? rawBody : undefined,
+      rawBody: route.rawBody ? (ctx.state.rawBody as string | undefined) : undefined,
       headers: ctx.headers,
+      origin: `${ctx.protocol}://${ctx.host}`,
     };
     let out: unknown;
     try {

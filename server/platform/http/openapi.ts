@@ -53,7 +53,7 @@ export function buildOpenApi(routes: RouteDef[], opts: { version: string; credit
       responses,
       'x-read-only': r.readOnly,
       ...(r.permission ? { 'x-permission': r.permission } : {}),
-      ...(r.planGated ? { 'x-plan-gated': true } : {}),
+      ...(r.planGated === true ? { 'x-plan-gated': true } : r.planGated ? { 'x-plan-gated': r.planGated.description } : {}),
       ...(r.creditAction ? { 'x-credit-action': r.creditAction, 'x-credit-price': opts.creditPrice(r.creditAction) } : {}),
     };
     if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: r.body } } };

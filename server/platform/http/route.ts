@@ -34,6 +34,8 @@ export interface RequestContext<P = Record<string, string>, Q = Record<string, u
   /** The raw request body, for routes that verify signatures over it. */
   rawBody?: string;
   headers: Record<string, string | string[] | undefined>;
+  /** The scheme, host and port this request came to (for addresses handed back to the caller). */
+  origin: string;
 }
 
 /** A handler's answer when it is not the route's usual status with `{ result }`. */
@@ -57,8 +59,8 @@ export interface RouteDef {
   auth: RouteAuth;
   /** Store permission checked against :storeId; owner holds all. */
   permission?: string;
-  /** Refused unless the store owner's plan includes dropshipping. */
-  planGated?: boolean;
+  /** Refused unless the store owner's plan includes dropshipping; a condition gates only some bodies. */
+  planGated?: boolean | { when(body: any): boolean; description: string };
   /** Credit price action (see identity/credits.ts); charged before the handler, refunded if it fails. */
   creditAction?: string;
   /** Whether the route changes anything (used by the OpenAPI document and assistant tools). */

@@ -1,0 +1,45 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import type { ConnectionMode } from '../suppliers/adapter';
+
+export type AutomationLevel = 'off' | 'manual' | 'automatic';
+
+/** How orders are sent to this supplier, and the limits that stop them. */
+export interface Automation {
+  level: AutomationLevel;
+  automaticPayment: boolean;
+  costLimit: { amountMinor: number; currency: string } | null;
+  excludedCountries: string[];
+  allowUnpaidOrders: boolean;
+}
+
+export const DEFAULT_AUTOMATION: Automation = { level: 'manual', automaticPayment: false, costLimit: null, excludedCountries: [], allowUnpaidOrders: false };
+
+export interface Health {
+  status: 'healthy' | 'unhealthy';
+  checkedAt: string;
+  latencyMs: number;
+  message: string;
+}
+
+@Entity('supplier_connections')
+export class SupplierConnection {
+  @PrimaryColumn('uuid') id: string;
+  @Column('uuid', { name: 'store_id' }) storeId: string;
+  @Column('text', { name: 'supplier_key' }) supplierKey: string;
+  @Column('text') mode: ConnectionMode;
+  @Column('boolean') enabled: boolean;
+  @Column('text', { name: 'credentials_sealed', nullable: true }) credentialsSealed: string | null;
+  @Column('text', { name: 'account_label' }) accountLabel: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  @Column('jsonb') settings: Record<string, any>;
+  @Column('jsonb') automation: Automation;
+  @Column('jsonb', { nullable: true }) health: Health | null;
+  @Column('integer', { name: 'consecutive_failures' }) consecutiveFailures: number;
+  @Column('timestamptz', { name: 'circuit_open_until', nullable: true }) circuitOpenUntil: Date | null;
+  @Column('timestamptz', { name: 'last_webhook_at', nullable: true }) lastWebhookAt: Date | null;
+  @Column('uuid', { name: 'created_by_account_id' }) createdByAccountId: string;
+  @Column('uuid', { name: 'created_by_key_id', nullable: true }) createdByKeyId: string | null;
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
+  @Column('timestamptz', { name: 'disconnected_at', nullable: true }) disconnectedAt: Date | null;
+}

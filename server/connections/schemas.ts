@@ -1,0 +1,73 @@
+import { currency, dateTime, minorUnits, nullableDateTime, object, uuid } from '../platform/http/schemas';
+
+export const modeSchema = { enum: ['test', 'live'], description: '`test` places orders in the supplier\'s test environment (where it has one)' };
+
+export const automationFields = {
+  level: { enum: ['off', 'manual', 'automatic'], description: '`automatic` sends a supplier part once the store order is confirmed; `manual` waits for submit; `off` never sends' },
+  automaticPayment: { type: 'boolean', description: 'Pay the supplier from the balance once the order is created (only when the shopper has paid, unless unpaid orders are allowed)' },
+  costLimit: {
+    oneOf: [object({ amountMinor: minorUnits, currency }, ['amountMinor', 'currency']), { type: 'null' }],
+    description: 'Orders costing more than this pause with costAboveLimit',
+  },
+  excludedCountries: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z]{2}$' }, maxItems: 250, uniqueItems: true, description: 'ISO 3166-1 alpha-2 codes; orders to them pause with destinationUnsupported' },
+  allowUnpaidOrders: { type: 'boolean', description: 'Send (and pay) orders whose shopper has not paid online, such as cash on delivery' },
+};
+
+export const automationSchema = object(automationFields, Object.keys(automationFields));
+
+export const healthSchema = {
+  oneOf: [
+    object({ status: { enum: ['healthy', 'unhealthy'] }, checkedAt: dateTime, latencyMs: { type: 'integer' }, message: { type: 'string' } }, ['status', 'checkedAt', 'latencyMs', 'message']),
+    { type: 'null' },
+  ],
+};
+
+export const connectionSchema = object(
+  {
+    id: uuid,
+    storeId: uuid,
+    supplierKey: { type: 'string' },
+    mode: modeSchema,
+    enabled: { type: 'boolean' },
+    hasCredentials: { type: 'boolean' },
+    accountLabel: { type: 'string', description: 'The supplier account the credentials belong to' },
+    settings: { type: 'object', description: 'The supplier\'s own settings; see `settingsSchema` in the catalogue' },
+    automation: automationSchema,
+    health: healthSchema,
+    isCircuitOpen: { type: 'boolean' },
+    circuitOpenUntil: nullableDateTime,
+    lastWebhookAt: nullableDateTime,
+    webhookUrl: { type: 'string', description: 'Where the supplier sends notifications; empty when no public address is configured' },
+    createdByKeyId: { type: ['string', 'null'], format: 'uuid' },
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  },
+  ['id', 'storeId', 'supplierKey', 'mode', 'enabled', 'hasCredentials', 'accountLabel', 'settings', 'automation', 'health', 'isCircuitOpen', 'circuitOpenUntil', 'lastWebhookAt', 'webhookUrl', 'createdByKeyId', 'createdAt', 'updatedAt'],
+);
+
+export const catalogueEntrySchema = object(
+  {
+    key: { type: 'string' },
+    name: { type: 'string' },
+    description: { type: 'string' },
+    available: { type: 'boolean', description: 'false when the operator of this service switched the supplier off' },
+    capabilities: object(
+      {
+        authKind: { enum: ['apiKey', 'signIn'] },
+        hasSandbox: { type: 'boolean' },
+        balance: { type: 'boolean' },
+        cancel: { type: 'boolean' },
+        notifications: { type: 'boolean' },
+        payment: { enum: ['balance', 'external'] },
+        syncFields: { type: 'array', items: { enum: ['cost', 'price', 'stock', 'title', 'availability'] } },
+      },
+      ['authKind', 'hasSandbox', 'balance', 'cancel', 'notifications', 'payment', 'syncFields'],
+    ),
+    settingsSchema: { type: 'object' },
+    defaultSettings: { type: 'object' },
+    credentialsSchema: { type: 'object' },
+  },
+  ['key', 'name', 'description', 'available', 'capabilities', 'settingsSchema', 'defaultSettings', 'credentialsSchema'],
+);
+
+export const moneySchema = object({ amountMinor: { type: 'integer' }, currency }, ['amountMinor', 'currency']);

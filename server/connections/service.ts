@@ -1,0 +1,270 @@
+import crypto from 'node:crypto';
+import type { DataSource } from 'typeorm';
+import { IsNull } from 'typeorm';
+import Ajv from 'ajv';
+import { errors } from '../platform/errors';
+import type { ConnectionMode, Money, SupplierAdapter } from '../suppliers/adapter';
+import { SupplierError } from '../suppliers/errors';
+import type { SupplierRegistry } from '../suppliers/registry';
+import { Automation, DEFAULT_AUTOMATION, SupplierConnection } from './entities';
+import type { SupplierGateway } from './gateway';
+import type { CircuitBreaker } from './circuit-breaker';
+import { orSupplierFailure } from './http-errors';
+
+export interface ConnectionView {
+  id: string;
+  storeId: string;
+  supplierKey: string;
+  mode: ConnectionMode;
+  enabled: boolean;
+  hasCredentials: boolean;
+  accountLabel: string;
+  settings: Record<string, unknown>;
+  automation: Automation;
+  health: SupplierConnection['health'];
+  isCircuitOpen: boolean;
+  circuitOpenUntil: string | null;
+  lastWebhookAt: string | null;
+  webhookUrl: string;
+  createdByKeyId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Creator {
+  createdByAccountId: string;
+  createdByKeyId: string | null;
+}
+
+/** Counts what disconnecting would affect; the catalogue and dispatch areas each add theirs. */
+export type ImpactCounter = (connectionId: string) => Promise<Record<string, number>>;
+
+const settingsAjv = new Ajv({ allErrors: true, useDefaults: true, strict: false });
+
+export class ConnectionService {
+  private readonly impactCounters: ImpactCounter[] = [];
+  private readonly settingsValidators = new Map<string, ReturnType<Ajv['compile']>>();
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly registry: SupplierRegistry,
+    private readonly gateway: SupplierGateway,
+    private readonly breaker: CircuitBreaker,
+    private readonly publicBaseUrl: () => string,
+  ) {}
+
+  addImpactCounter(counter: ImpactCounter): void {
+    this.impactCounters.push(counter);
+  }
+
+  /** The configured public address of this service, or '' when none is set. */
+  publicBase(): string {
+    return this.publicBaseUrl();
+  }
+
+  webhookUrlOf(conn: Pick<SupplierConnection, 'id' | 'supplierKey'>): string {
+    const base = this.publicBaseUrl();
+    return base ? `${base}/api/store-suppliers/webhook/${conn.supplierKey}/${conn.id}` : '';
+  }
+
+  view(c: SupplierConnection): ConnectionView {
+    const open = !!c.circuitOpenUntil && c.circuitOpenUntil.getTime() > Date.now();
+    return {
+      id: c.id,
+      storeId: c.storeId,
+      supplierKey: c.supplierKey,
+      mode: c.mode,
+      enabled: c.enabled,
+      hasCredentials: !!c.credentialsSealed,
+      accountLabel: c.accountLabel,
+      settings: c.settings,
+      automation: c.automation,
+      health: c.health,
+      isCircuitOpen: open,
+      circuitOpenUntil: open ? c.circuitOpenUntil!.toISOString() : null,
+      lastWebhookAt: c.lastWebhookAt ? c.lastWebhookAt.toISOString() : null,
+      webhookUrl: this.webhookUrlOf(c),
+      createdByKeyId: c.createdByKeyId,
+      createdAt: c.createdAt.toISOString(),
+      updatedAt: c.updatedAt.toISOString(),
+    };
+  }
+
+  list(storeId: string, ownKeyId: string | null): Promise<SupplierConnection[]> {
+    return this.db.getRepository(SupplierConnection).find({
+      where: { storeId, disconnectedAt: IsNull(), ...(ownKeyId ? { createdByKeyId: ownKeyId } : {}) },
+      order: { createdAt: 'DESC', id: 'DESC' },
+    });
+  }
+
+  /** A live connection of the store within the caller's record scope, or 404. */
+  async get(storeId: string, id: string, ownKeyId: string | null): Promise<SupplierConnection> {
+    const conn = await this.db.getRepository(SupplierConnection).findOneBy({ id, storeId, disconnectedAt: IsNull() });
+    if (!conn || (ownKeyId && conn.createdByKeyId !== ownKeyId)) throw errors.notFound('The connection');
+    return conn;
+  }
+
+  private adapter(supplierKey: string): SupplierAdapter {
+    const adapter = this.registry.find(supplierKey);
+    if (!adapter) throw errors.validationFailed([{ field: 'body/supplierKey', message: `no supplier ${supplierKey} in the catalogue` }]);
+    if (this.registry.isSwitchedOff(supplierKey)) throw errors.badRequest('supplierSwitchedOff', `The supplier ${supplierKey} is switched off by the operator of this service.`);
+    return adapter;
+  }
+
+  validateCredentials(adapter: SupplierAdapter, credentials: Record<string, unknown>): Record<string, string> {
+    if (adapter.entry.capabilities.authKind !== 'apiKey') throw errors.badRequest('signInRequired', `${adapter.entry.name} is connected through sign-in: use POST /:storeId/oauth/start.`);
+    const validate = settingsAjv.compile(adapter.entry.credentialsSchema);
+    if (!validate(credentials)) {
+      throw errors.validationFailed((validate.errors ?? []).map((e) => ({ field: `body/credentials${e.instancePath}`, message: e.message ?? 'is not valid' })));
+    }
+    return credentials as Record<string, string>;
+  }
+
+  private validateSettings(adapter: SupplierAdapter, settings: Record<string, unknown>): Record<string, unknown> {
+    let validate = this.settingsValidators.get(adapter.entry.key);
+    if (!validate) {
+      validate = settingsAjv.compile(adapter.entry.settingsSchema);
+      this.settingsValidators.set(adapter.entry.key, validate);
+    }
+    const copy = { ...adapter.entry.defaultSettings, ...settings };
+    if (!validate(copy)) {
+      throw errors.validationFailed((validate.errors ?? []).map((e) => ({ field: `body/settings${e.instancePath}`, message: e.message ?? 'is not valid' })));
+    }
+    return copy;
+  }
+
+  /** Verifies with the supplier first; nothing is stored when it refuses. */
+  async connect(
+    storeId: string,
+    input: { supplierKey: string; mode: ConnectionMode; credentials: Record<string, string>; settings?: Record<string, unknown>; automation?: Partial<Automation> },
+    creator: Creator,
+  ): Promise<SupplierConnection> {
+    const adapter = this.adapter(input.supplierKey);
+    const settings = this.validateSettings(adapter, input.settings ?? {});
+    const draft = { id: crypto.randomUUID(), mode: input.mode, settings };
+    const { accountLabel } = await orSupplierFailure(adapter.verifyCredentials(this.gateway.context(draft, input.credentials)));
+    await this.assertNotConnected(storeId, input.supplierKey, input.mode);
+    const credentials = { ...input.credentials, ...(await this.registerAddress(adapter, draft, input.credentials)) };
+    const conn = this.db.getRepository(SupplierConnection).create({
+      id: draft.id,
+      storeId,
+      supplierKey: input.supplierKey,
+      mode: input.mode,
+      enabled: true,
+      credentialsSealed: this.gateway.sealCredentials(credentials),
+      accountLabel,
+      settings,
+      automation: { ...DEFAULT_AUTOMATION, ...(input.automation ?? {}) },
+      health: null,
+      consecutiveFailures: 0,
+      circuitOpenUntil: null,
+      lastWebhookAt: null,
+      disconnectedAt: null,
+      ...creator,
+    });
+    try {
+      await this.db.getRepository(SupplierConnection).insert(conn);
+    } catch (e) {
+      if ((e as { code?: string }).code === '23505') throw this.alreadyConnected(input.supplierKey, input.mode);
+      throw e;
+    }
+    return this.db.getRepository(SupplierConnection).findOneByOrFail({ id: conn.id });
+  }
+
+  private alreadyConnected(supplierKey: string, mode: string) {
+    return errors.conflict('alreadyConnected', `The store already has a ${mode} connection to ${supplierKey}; replace its credentials instead.`);
+  }
+
+  private async assertNotConnected(storeId: string, supplierKey: string, mode: ConnectionMode): Promise<void> {
+    const existing = await this.db.getRepository(SupplierConnection).findOneBy({ storeId, supplierKey, mode, disconnectedAt: IsNull() });
+    if (existing) throw this.alreadyConnected(supplierKey, mode);
+  }
+
+  /** Registers the notification address with suppliers that take one; answers credential fields to keep. */
+  private async registerAddress(adapter: SupplierAdapter, conn: { id: string; mode: ConnectionMode; settings: Record<string, unknown> }, credentials: Record<string, string>): Promise<Record<string, string>> {
+    const url = this.webhookUrlOf({ id: conn.id, supplierKey: adapter.entry.key });
+    if (!url || !adapter.entry.capabilities.notifications || !adapter.registerNotificationAddress) return {};
+    return orSupplierFailure(adapter.registerNotificationAddress(this.gateway.context(conn, credentials), url));
+  }
+
+  async replaceCredentials(conn: SupplierConnection, credentials: Record<string, string>): Promise<SupplierConnection> {
+    const adapter = this.gateway.adapterFor(conn.supplierKey);
+    const { accountLabel } = await orSupplierFailure(adapter.verifyCredentials(this.gateway.context(conn, credentials)));
+    const kept = { ...credentials, ...(await this.registerAddress(adapter, conn, credentials)) };
+    await this.db.getRepository(SupplierConnection).update(
+      { id: conn.id },
+      { credentialsSealed: this.gateway.sealCredentials(kept), accountLabel, consecutiveFailures: 0, circuitOpenUntil: null },
+    );
+    return this.db.getRepository(SupplierConnection).findOneByOrFail({ id: conn.id });
+  }
+
+  /** Re-registers the notification address (for example after PUBLIC_BASE_URL changed). */
+  async reregisterAddress(conn: SupplierConnection): Promise<void> {
+    const adapter = this.gateway.adapterFor(conn.supplierKey);
+    const credentials = this.gateway.credentialsOf(conn);
+    const extra = await this.registerAddress(adapter, conn, credentials);
+    if (Object.keys(extra).length) {
+      await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { credentialsSealed: this.gateway.sealCredentials({ ...credentials, ...extra }) });
+    }
+  }
+
+  /** Checks now and records health; a healthy answer also closes the circuit. */
+  async test(conn: SupplierConnection): Promise<SupplierConnection> {
+    const adapter = this.gateway.adapterFor(conn.supplierKey);
+    const started = Date.now();
+    let result: { ok: boolean; latencyMs: number; message: string };
+    try {
+      result = await adapter.healthCheck(this.gateway.context(conn, this.gateway.credentialsOf(conn)));
+    } catch (err) {
+      result = { ok: false, latencyMs: Date.now() - started, message: err instanceof SupplierError ? err.message : 'The check failed.' };
+    }
+    if (result.ok) await this.breaker.recordSuccess(conn.id);
+    else await this.breaker.recordFailure(conn.id);
+    const health = { status: result.ok ? 'healthy' : 'unhealthy', checkedAt: new Date().toISOString(), latencyMs: result.latencyMs, message: result.message } as const;
+    await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { health });
+    return this.db.getRepository(SupplierConnection).findOneByOrFail({ id: conn.id });
+  }
+
+  async balance(conn: SupplierConnection): Promise<Money> {
+    const adapter = this.gateway.adapterFor(conn.supplierKey);
+    if (!adapter.entry.capabilities.balance) throw errors.badRequest('balanceNotSupported', `${adapter.entry.name} does not report a balance.`);
+    return orSupplierFailure(this.gateway.call(conn, (a, ctx) => a.getBalance(ctx)));
+  }
+
+  async impact(conn: SupplierConnection): Promise<Record<string, number>> {
+    const counts: Record<string, number> = { linkedProducts: 0, openSupplierOrders: 0 };
+    for (const counter of this.impactCounters) Object.assign(counts, await counter(conn.id));
+    return counts;
+  }
+
+  async changeSettings(conn: SupplierConnection, settings: Record<string, unknown>): Promise<SupplierConnection> {
+    const valid = this.validateSettings(this.gateway.adapterFor(conn.supplierKey), settings);
+    await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { settings: valid as SupplierConnection["settings"] });
+    return this.db.getRepository(SupplierConnection).findOneByOrFail({ id: conn.id });
+  }
+
+  /** Fields given are changed; the others keep their values. */
+  async changeAutomation(conn: SupplierConnection, changes: Partial<Automation>): Promise<SupplierConnection> {
+    const automation: Automation = { ...DEFAULT_AUTOMATION, ...conn.automation, ...changes };
+    automation.excludedCountries = [...new Set(automation.excludedCountries.map((c) => c.toUpperCase()))].sort();
+    await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { automation });
+    return this.db.getRepository(SupplierConnection).findOneByOrFail({ id: conn.id });
+  }
+
+  async setEnabled(conn: SupplierConnection, enabled: boolean): Promise<SupplierConnection> {
+    await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { enabled });
+    return this.db.getRepository(SupplierConnection).findOneByOrFail({ id: conn.id });
+  }
+
+  /** Credentials are deleted; the row stays (disconnected) so history that names it still resolves. */
+  async disconnect(conn: SupplierConnection): Promise<Record<string, number>> {
+    const impact = await this.impact(conn);
+    await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { credentialsSealed: null, enabled: false, disconnectedAt: new Date() });
+    return impact;
+  }
+
+  /** For the notification address: any state, so the caller can refuse disconnected ones alike. */
+  findById(id: string): Promise<SupplierConnection | null> {
+    return this.db.getRepository(SupplierConnection).findOneBy({ id });
+  }
+}

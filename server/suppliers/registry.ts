@@ -1,0 +1,26 @@
+import type { CatalogueEntry, SupplierAdapter } from './adapter';
+
+/** Looks adapters up by supplier key; the operator can switch a supplier off for everyone. */
+export class SupplierRegistry {
+  private readonly byKey = new Map<string, SupplierAdapter>();
+
+  constructor(
+    adapters: SupplierAdapter[],
+    private readonly switchedOff: ReadonlySet<string>,
+  ) {
+    for (const a of adapters) this.byKey.set(a.entry.key, a);
+  }
+
+  /** The adapter, or null when the key is unknown. Switched-off suppliers are still answered: callers decide. */
+  find(key: string): SupplierAdapter | null {
+    return this.byKey.get(key) ?? null;
+  }
+
+  isSwitchedOff(key: string): boolean {
+    return this.switchedOff.has(key);
+  }
+
+  entries(): Array<CatalogueEntry & { available: boolean }> {
+    return [...this.byKey.values()].map((a) => ({ ...a.entry, available: !this.switchedOff.has(a.entry.key) }));
+  }
+}

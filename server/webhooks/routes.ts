@@ -1,0 +1,37 @@
+import { ApiError } from '../platform/errors';
+import { defineRoutes, Reply } from '../platform/http/route';
+import { object } from '../platform/http/schemas';
+import type { NotificationService } from './service';
+
+/** One body for every refusal, so a caller learns nothing about why. */
+export const NOTIFICATION_REFUSED = { error: { code: 'notificationRefused', message: 'The notification was not accepted.' } };
+
+export function notificationRoutes(notifications: NotificationService) {
+  return defineRoutes([
+    {
+      operationId: 'receiveSupplierNotification',
+      method: 'post',
+      path: '/api/store-suppliers/webhook/:supplierKey/:integrationId',
+      summary: 'The supplier reports order status, tracking and stock; verified against the connection\'s own credentials',
+      description:
+        'Only prompts a read-back from the supplier; it never changes a status, money or stock itself. Every refusal answers 400 with the same body; 503 when the service cannot decide (the supplier should send again).',
+      tag: 'Supplier notifications',
+      auth: 'none',
+      readOnly: false,
+      rawBody: true,
+      params: object({ supplierKey: { type: 'string', maxLength: 100 }, integrationId: { type: 'string', maxLength: 100 } }, ['supplierKey', 'integrationId']),
+      response: { status: 200, schema: object({ received: { const: true } }, ['received']), raw: true },
+      extraResponses: [[503, { description: 'The service cannot decide now (for example the database is unreachable); send again later' }]],
+      async handler({ params, rawBody, headers, log }) {
+        let outcome: 'accepted' | 'refused';
+        try {
+          outcome = await notifications.receive(params.supplierKey, params.integrationId, rawBody, headers);
+        } catch (err) {
+          log.warn({ err }, 'notification could not be decided');
+          throw new ApiError(503, 'serviceUnavailable', 'The notification could not be handled now; send it again later.');
+        }
+        return outcome === 'accepted' ? new Reply(200, { received: true }, true) : new Reply(400, NOTIFICATION_REFUSED, true);
+      },
+    },
+  ]);
+}
