@@ -28,13 +28,20 @@ import { SupplierRegistry } from './suppliers/registry';
 import { createSandboxAdapters } from './suppliers/sandbox/adapter';
 import { NotificationService } from './webhooks/service';
 import { notificationRoutes } from './webhooks/routes';
+import { ImportJob, ImportJobItem, ProductLink, ProductLinkVariant } from './catalog/entities';
+import { ImportService } from './catalog/imports';
+import { LinkService } from './catalog/links';
+import { catalogRoutes } from './catalog/routes';
+import { SupplierProductService } from './catalog/supplier-products';
+import { CatalogSync } from './catalog/sync';
 import { mountBenchBaselines } from './bench-baselines';
 import { Foundation1763769600000 } from './migrations/1763769600000-Foundation';
 import { SupplierConnections1763856000000 } from './migrations/1763856000000-SupplierConnections';
+import { Catalog1763942400000 } from './migrations/1763942400000-Catalog';
 
 export const VERSION = '4.4.0';
-export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, Store, StaffMember, StoreProduct, StoreVariant, SupplierConnection];
-export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000];
+export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, Store, StaffMember, StoreProduct, StoreVariant, SupplierConnection, ProductLink, ProductLinkVariant, ImportJob, ImportJobItem];
+export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000];
 
 export function openDatabase(url: string, poolSize?: number): DataSource {
   return createDataSource(url, ENTITIES, MIGRATIONS, poolSize);
@@ -60,7 +67,14 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
     return !!access && access.permissions.has('suppliers.manage') && gate.planIncludesDropshipping(access.ownerPlan);
   });
   const notifications = new NotificationService(db, registry, connections, gateway, () => boss);
-  return { config, db, log, boss, secrets, cursors, credits, accounts, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, notifications };
+  const links = new LinkService(db, cursors, gateway);
+  const supplierProducts = new SupplierProductService(gateway, secrets);
+  const imports = new ImportService(db, gateway, links, products, credits, () => boss);
+  const catalogSync = new CatalogSync(db, gateway, links, () => boss, log);
+  connections.addImpactCounter(async (connectionId) => ({
+    linkedProducts: (await db.query('SELECT count(*)::int AS n FROM product_links WHERE connection_id = $1', [connectionId]))[0].n,
+  }));
+  return { config, db, log, boss, secrets, cursors, credits, accounts, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, notifications, links, supplierProducts, imports, catalogSync };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -72,6 +86,7 @@ export function routeTable(s: Services): RouteDef[] {
     ...identityRoutes(s.accounts, s.apiKeys),
     ...storeRoutes(s.stores, s.products, s.accounts),
     ...connectionRoutes(s.connections, s.signIn, s.registry),
+    ...catalogRoutes(s.connections, s.supplierProducts, s.imports, s.links),
   ];
 }
 

@@ -45,7 +45,7 @@ async function main(): Promise<void> {
   await migrate(db, log);
 
   const runsWorkers = config.role !== 'api';
-  const boss: Boss = await startBoss(databaseUrl, QUEUES, log, { supervise: runsWorkers, schedule: runsWorkers });
+  const boss: Boss = await startBoss(databaseUrl, QUEUES, log, { supervise: runsWorkers, schedule: runsWorkers, superviseSeconds: config.jobSuperviseSeconds });
   const services = buildServices(config, db, log, boss);
   if (runsWorkers) await registerWorkers(boss, services);
 

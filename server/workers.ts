@@ -1,9 +1,11 @@
 import type { Boss, QueueSpec } from './platform/jobs';
 import type { Services } from './composition';
-import { READBACK_QUEUES } from './webhooks/service';
+import { READBACK_QUEUES, ProductReadBack } from './webhooks/service';
+import { IMPORT_QUEUE } from './catalog/imports';
+import { SYNC_QUEUES } from './catalog/sync';
 
 export const QUEUE = {
-  housekeeping: 'housekeeping.sessions',
+  housekeeping: 'housekeeping',
 } as const;
 
 export const QUEUES: QueueSpec[] = [
@@ -11,13 +13,36 @@ export const QUEUES: QueueSpec[] = [
   // One read-back waiting per supplier order or product, however many notifications arrive.
   { name: READBACK_QUEUES.order, policy: 'stately', retryLimit: 5, retryDelay: 30, retryBackoff: true },
   { name: READBACK_QUEUES.product, policy: 'stately', retryLimit: 5, retryDelay: 30, retryBackoff: true },
+  // A worker that dies mid-import stops sending heartbeats; the job is retried and resumes at the first pending item.
+  { name: IMPORT_QUEUE, policy: 'singleton', retryLimit: 20, retryDelay: 1, heartbeatSeconds: 10 },
+  { name: SYNC_QUEUES.all, policy: 'singleton', retryLimit: 1 },
+  { name: SYNC_QUEUES.connection, policy: 'stately', retryLimit: 2, retryDelay: 60 },
 ];
 
 /** Handlers and schedules of the worker role. Job data carries ids, never entities. */
 export async function registerWorkers(boss: Boss, s: Services): Promise<void> {
   await boss.work(QUEUE.housekeeping, async () => {
     const removed = await s.accounts.purgeExpiredSessions();
-    s.log.info({ removed }, 'expired sessions purged');
+    await s.notifications.purgeReceipts();
+    s.log.info({ removed }, 'housekeeping done');
   });
   await boss.schedule(QUEUE.housekeeping, '17 * * * *');
+
+  await boss.work<{ importJobId: string }>(IMPORT_QUEUE, { localConcurrency: 2 }, async ([job]) => {
+    await s.imports.runJob(job.data.importJobId);
+  });
+
+  await boss.work(SYNC_QUEUES.all, async () => {
+    const n = await s.catalogSync.scheduleAll();
+    s.log.info({ connections: n }, 'hourly link sync fanned out');
+  });
+  await boss.schedule(SYNC_QUEUES.all, s.config.linkSyncCron);
+  await boss.work<{ connectionId: string }>(SYNC_QUEUES.connection, { localConcurrency: 2 }, async ([job]) => {
+    const result = await s.catalogSync.syncConnection(job.data.connectionId);
+    s.log.info({ connectionId: job.data.connectionId, ...result }, 'connection links synced');
+  });
+
+  await boss.work<ProductReadBack>(READBACK_QUEUES.product, async ([job]) => {
+    await s.catalogSync.readBackProduct(job.data.connectionId, job.data.supplierProductId);
+  });
 }

@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { errors } from '../platform/errors';
 import { creditsCharged } from '../platform/metrics';
 
@@ -29,10 +29,10 @@ export class CreditService {
    * Takes the credits in one conditional update so concurrent calls can never overdraw;
    * answers a refund to run if the action then fails.
    */
-  async charge(accountId: string, apiKeyId: string | null, action: string, quantity: number, requestId: string | null): Promise<() => Promise<void>> {
+  async charge(accountId: string, apiKeyId: string | null, action: string, quantity: number, requestId: string | null, tx?: EntityManager): Promise<() => Promise<void>> {
     const amount = this.price(action) * quantity;
     if (amount === 0) return async () => undefined;
-    const rows: Array<{ credits: number }> = await this.db.query(
+    const rows: Array<{ credits: number }> = await (tx ?? this.db).query(
       `WITH charged AS (
          UPDATE accounts SET credits = credits - $2 WHERE id = $1 AND credits >= $2 RETURNING credits
        ), ledger AS (
@@ -43,7 +43,7 @@ export class CreditService {
       [accountId, amount, apiKeyId, action, requestId],
     );
     if (!rows.length) {
-      const [acc] = await this.db.query('SELECT credits FROM accounts WHERE id = $1', [accountId]);
+      const [acc] = await (tx ?? this.db).query('SELECT credits FROM accounts WHERE id = $1', [accountId]);
       throw errors.insufficientCredits(amount, acc?.credits ?? 0);
     }
     creditsCharged.inc({ action }, amount);

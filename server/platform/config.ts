@@ -32,6 +32,10 @@ export interface Config {
   circuitFailureThreshold: number;
   circuitCooldownSeconds: number;
   shutdownTimeoutMs: number;
+  /** When the hourly sync of product links runs (cron, UTC). */
+  linkSyncCron: string;
+  /** How often pg-boss's monitor looks for jobs whose worker stopped sending heartbeats. */
+  jobSuperviseSeconds: number;
   /** Mounts the bare baseline routes that `npm run bench` compares against. Never on in production. */
   benchBaselines: boolean;
 }
@@ -74,6 +78,13 @@ function urlVar(env: NodeJS.ProcessEnv, name: string, protocols: string[]): stri
 
 function redactUrl(raw: string): string {
   return raw.replace(/\/\/[^@/]*@/, '//***@');
+}
+
+function cronVar(env: NodeJS.ProcessEnv, name: string, dflt: string): string {
+  const raw = (env[name] ?? '').trim();
+  if (!raw) return dflt;
+  if (!/^(\S+\s+){4}\S+$/.test(raw)) bad(name, `expected a cron expression of five fields, got "${raw}"`);
+  return raw;
 }
 
 function parseRole(argv: string[]): Role {
@@ -145,5 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     circuitCooldownSeconds: intVar(env, 'CIRCUIT_COOLDOWN_SECONDS', 60, 1, 86400),
     shutdownTimeoutMs: intVar(env, 'SHUTDOWN_TIMEOUT_MS', 20000, 100, 600000),
     benchBaselines: boolVar(env, 'BENCH_BASELINES', false),
+    linkSyncCron: cronVar(env, 'LINK_SYNC_CRON', '7 * * * *'),
+    jobSuperviseSeconds: intVar(env, 'JOB_SUPERVISE_SECONDS', 30, 1, 3600),
   };
 }

@@ -12,11 +12,20 @@ export interface QueueSpec {
   retryDelay?: number;
   retryBackoff?: boolean;
   expireInSeconds?: number;
+  heartbeatSeconds?: number;
 }
 
-export async function startBoss(connectionString: string, queues: QueueSpec[], log: Logger, opts: { supervise: boolean; schedule: boolean }): Promise<Boss> {
+export async function startBoss(connectionString: string, queues: QueueSpec[], log: Logger, opts: { supervise: boolean; schedule: boolean; superviseSeconds: number }): Promise<Boss> {
   const { PgBoss } = (await import('pg-boss')) as PgBossModule;
-  const boss = new PgBoss({ connectionString, max: 5, supervise: opts.supervise, schedule: opts.schedule, application_name: 'store-suppliers-jobs' } as ConstructorParameters<PgBossModule['PgBoss']>[0]);
+  const boss = new PgBoss({
+    connectionString,
+    max: 5,
+    supervise: opts.supervise,
+    schedule: opts.schedule,
+    superviseIntervalSeconds: opts.superviseSeconds,
+    monitorIntervalSeconds: opts.superviseSeconds,
+    application_name: 'store-suppliers-jobs',
+  } as ConstructorParameters<PgBossModule['PgBoss']>[0]);
   boss.on('error', (err: unknown) => log.error({ err }, 'job queue error'));
   await boss.start();
   for (const q of queues) {

@@ -45,6 +45,11 @@ const validBodies: Record<string, () => unknown> = {
   changeSupplierAutomation: () => ({ level: 'manual' }),
   startSupplierSignIn: () => ({ supplierKey: 'sandbox-signin', mode: 'live' }),
   updateStoreProduct: () => ({ title: 'Renamed' }),
+  resolveSupplierProductUrl: () => ({ url: 'https://shop.sandbox-supplier.test/p/SBX-P00001' }),
+  previewImport: () => ({ products: [{ supplierProductId: 'SBX-P00001' }] }),
+  importSupplierProducts: () => ({ products: [{ supplierProductId: 'SBX-P00002' }] }),
+  createProductLink: () => ({ productId: crypto.randomUUID(), connectionId: crypto.randomUUID(), supplierProductId: 'SBX-P00003', variants: [{ storeVariantId: crypto.randomUUID(), supplierVariantId: 'SBX-P00003-V1' }] }),
+  updateProductLink: () => ({ sync: { title: true } }),
   setStaffMember: () => ({ email: 'nobody@example.test', permissions: [] }),
 };
 
@@ -116,12 +121,22 @@ beforeAll(async () => {
     [strangerStoreId, stranger.key],
     [freeStoreId, freeOwner.key],
   ] as const) {
-    fixtures[store] = { productId: await product(key, store), keyId: owner.keyId, accountId: someStaff.accountId, id: await connection(key, store) };
+    fixtures[store] = { productId: await product(key, store), keyId: owner.keyId, accountId: someStaff.accountId, id: await connection(key, store), supplierProductId: 'SBX-P00001', linkId: crypto.randomUUID(), jobId: crypto.randomUUID() };
   }
+  // Records the own-scope key must not reach: a product link and an import job made with the account key.
+  const imported = await svc.call('POST', `/api/store-suppliers/${storeId}/${fixtures[storeId].id}/import`, { key: owner.key, body: { products: [{ supplierProductId: 'SBX-P00010' }] } });
+  expect(imported.status).toBe(201);
+  fixtures[storeId].linkId = imported.body.result.links[0].id;
+  const job = await svc.call('POST', `/api/store-suppliers/${storeId}/${fixtures[storeId].id}/import`, {
+    key: owner.key,
+    body: { products: Array.from({ length: 51 }, () => ({ supplierProductId: 'SBX-P00010' })) },
+  });
+  expect(job.status).toBe(202);
+  fixtures[storeId].jobId = job.body.result.id;
   await svc.call('PUT', '/api/account/plan', { session: freeOwner.session, body: { plan: 'free' } });
   // The poor owner spends its sign-up credits so that it has none left.
   await svc.db.query('UPDATE accounts SET credits = 0 WHERE id = $1', [poorOwner.accountId]);
-  fixtures[poorStoreId] = { productId: crypto.randomUUID(), accountId: someStaff.accountId, id: crypto.randomUUID() };
+  fixtures[poorStoreId] = { productId: crypto.randomUUID(), accountId: someStaff.accountId, id: crypto.randomUUID(), supplierProductId: 'SBX-P00001', linkId: crypto.randomUUID(), jobId: crypto.randomUUID() };
 });
 
 afterAll(async () => {
@@ -175,7 +190,19 @@ test('a staff member without the route\'s permission: 403 permissionDenied namin
 
 test('the owner\'s plan without dropshipping: 403 planRequired on exactly the gated routes', async () => {
   // The spec's list of gated operations that exist so far, by operation id.
-  const specGated = ['connectSupplier', 'startSupplierSignIn', 'replaceSupplierCredentials', 'changeSupplierAutomation', 'setSupplierConnectionEnabled'];
+  const specGated = [
+    'connectSupplier',
+    'startSupplierSignIn',
+    'replaceSupplierCredentials',
+    'changeSupplierAutomation',
+    'setSupplierConnectionEnabled',
+    'searchSupplierProducts',
+    'getSupplierProduct',
+    'resolveSupplierProductUrl',
+    'previewImport',
+    'importSupplierProducts',
+    'createProductLink',
+  ];
   expect(ops.filter((o) => o.planGated).map((o) => o.operationId).sort()).toEqual(specGated.sort());
   for (const op of ops.filter((o) => acceptsKey(o) && o.path.includes('{storeId}'))) {
     const res = await svc.call(op.method, urlFor(op, freeStoreId), { key: freeOwner.key, body: validBodies[op.operationId]?.() });
@@ -199,7 +226,7 @@ test('a plan-gated route answers a staff member by the owner\'s plan, not the st
 });
 
 test('a record outside an own-scope key\'s records: 404 notFound', async () => {
-  const list = ops.filter((o) => acceptsKey(o) && /\{(productId|id)\}/.test(o.path));
+  const list = ops.filter((o) => acceptsKey(o) && /\{(productId|id|linkId|jobId)\}/.test(o.path));
   expect(list.length).toBeGreaterThan(0);
   for (const op of list) {
     const res = await svc.call(op.method, urlFor(op, storeId), { key: ownScopeKey, body: validBodies[op.operationId]?.() });

@@ -631,6 +631,19 @@ describe('faults', () => {
     expect((await control('GET', '/faults')).body.failNext).toBe(0);
   });
 
+  test('unavailableAccounts takes one account down and leaves the others up', async () => {
+    const down = await newAccount();
+    const up = await newAccount();
+    await control('POST', '/faults', { unavailableAccounts: [down.accountId] });
+    try {
+      expect((await call(sbx.baseUrl, 'GET', '/v1/account', { key: down.liveKey })).status).toBe(503);
+      expect((await call(sbx.baseUrl, 'GET', '/v1/account', { key: up.liveKey })).status).toBe(200);
+    } finally {
+      await control('DELETE', '/faults');
+    }
+    expect((await call(sbx.baseUrl, 'GET', '/v1/account', { key: down.liveKey })).status).toBe(200);
+  });
+
   test('faults merge into the current set; DELETE clears them', async () => {
     await control('POST', '/faults', { failNext: 5 });
     const merged = await control('POST', '/faults', { refuseNext: { count: 2, message: 'nope' } });
@@ -640,9 +653,10 @@ describe('faults', () => {
       timeoutAfterCreateNext: 0,
       refuseNext: { count: 2, message: 'nope' },
       rejectKeys: false,
+      unavailableAccounts: [],
     });
     const cleared = await control('DELETE', '/faults');
-    expect(cleared.body).toEqual({ latencyMs: 0, failNext: 0, timeoutAfterCreateNext: 0, refuseNext: null, rejectKeys: false });
+    expect(cleared.body).toEqual({ latencyMs: 0, failNext: 0, timeoutAfterCreateNext: 0, refuseNext: null, rejectKeys: false, unavailableAccounts: [] });
     expect((await control('POST', '/faults', { failNext: -1 })).status).toBe(400);
   });
 

@@ -284,3 +284,24 @@ export async function startSandbox(opts: { autoShipAfterMs?: number; createHangM
     },
   };
 }
+
+/** Runs an operator command (server/cli.ts) against a service's database. */
+export function runCli(svc: Service, ...args: string[]): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
+  return execFileSync(process.execPath, [path.join(root, 'dist/server/cli.js'), ...args], {
+    env: { ...process.env, DATABASE_URL: svc.databaseUrl, APP_SECRET: 'test-secret-'.padEnd(48, 'x') },
+    encoding: 'utf8',
+  });
+}
+
+/** Polls until `check` answers a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

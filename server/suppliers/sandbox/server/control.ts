@@ -24,6 +24,10 @@ function mergeFaults(current: Faults, body: Json): Faults {
   if (timeoutAfterCreateNext !== undefined) next.timeoutAfterCreateNext = timeoutAfterCreateNext;
   const rejectKeys = optionalBool(body, 'rejectKeys');
   if (rejectKeys !== undefined) next.rejectKeys = rejectKeys;
+  if (body.unavailableAccounts !== undefined) {
+    if (!Array.isArray(body.unavailableAccounts) || !body.unavailableAccounts.every((a: unknown) => typeof a === 'string')) throw invalidRequest('unavailableAccounts must be an array of account ids');
+    next.unavailableAccounts = [...(body.unavailableAccounts as string[])];
+  }
   if (body.refuseNext !== undefined) {
     if (body.refuseNext === null) next.refuseNext = null;
     else {

@@ -83,7 +83,7 @@ export interface CreateOrderInput {
 }
 
 export function noFaults(): Faults {
-  return { latencyMs: 0, failNext: 0, timeoutAfterCreateNext: 0, refuseNext: null, rejectKeys: false };
+  return { latencyMs: 0, failNext: 0, timeoutAfterCreateNext: 0, refuseNext: null, rejectKeys: false, unavailableAccounts: [] };
 }
 
 function token(prefix: string, bytes: number): string {

@@ -74,6 +74,8 @@ export interface Faults {
   timeoutAfterCreateNext: number;
   refuseNext: { count: number; message: string } | null;
   rejectKeys: boolean;
+  /** Accounts whose every call answers 503, as if the supplier were down for them alone. */
+  unavailableAccounts: string[];
 }
 
 export type NotificationEvent =

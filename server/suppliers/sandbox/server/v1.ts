@@ -42,6 +42,7 @@ export function v1Gate(rt: SandboxRuntime): Middleware {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
     const caller = match ? rt.state.authenticate(match[1]) : null;
     if (!caller) throw unauthorized(ctx, match ? 'Unknown API key or access token' : 'Missing Authorization: Bearer header');
+    if (faults.unavailableAccounts.includes(caller.account.id)) throw new ApiError(503, 'unavailable', 'Sandbox supplier is temporarily unavailable for this account (injected fault)');
     (ctx.state as { caller?: Caller }).caller = caller;
     await next();
   };

@@ -1,0 +1,288 @@
+import crypto from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import { ApiError, errors } from '../platform/errors';
+import { settleLimit } from '../platform/concurrency';
+import type { Boss } from '../platform/jobs';
+import type { CreditService } from '../identity/credits';
+import type { ProductService, ProductView } from '../stores/products';
+import { Store } from '../stores/entities';
+import { SupplierConnection } from '../connections/entities';
+import type { SupplierGateway } from '../connections/gateway';
+import type { SupplierProduct } from '../suppliers/adapter';
+import { SupplierError } from '../suppliers/errors';
+import { ImportJob, ImportJobItem, SyncSwitches } from './entities';
+import type { LinkService, LinkView } from './links';
+import { applyPriceRule, PriceRule, PriceRuleError } from './price-rule';
+
+export const IMPORT_QUEUE = 'catalog.import';
+/** Imports up to this many products answer at once; larger ones run as a background job. */
+export const IMPORT_INLINE_LIMIT = 50;
+const FETCH_CONCURRENCY = 8;
+const IMPORT_ACTION = 'supplierProduct.import';
+
+export interface ImportItem {
+  supplierProductId: string;
+  variantIds?: string[];
+}
+
+export interface ImportFailure {
+  supplierProductId: string;
+  code: string;
+  message: string;
+}
+
+export interface Creator {
+  accountId: string;
+  apiKeyId: string | null;
+}
+
+class ItemError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function failureOf(item: ImportItem, err: unknown): ImportFailure {
+  if (err instanceof ItemError) return { supplierProductId: item.supplierProductId, code: err.code, message: err.message };
+  if (err instanceof ApiError) return { supplierProductId: item.supplierProductId, code: err.code, message: err.message };
+  if (err instanceof SupplierError) {
+    const code = err.kind === 'notFound' ? 'supplierProductNotFound' : err.isOutage ? 'supplierUnavailable' : 'supplierRefused';
+    return { supplierProductId: item.supplierProductId, code, message: err.message };
+  }
+  if (err instanceof PriceRuleError) return { supplierProductId: item.supplierProductId, code: 'priceRuleInvalid', message: err.message };
+  throw err;
+}
+
+export class ImportService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly gateway: SupplierGateway,
+    private readonly links: LinkService,
+    private readonly products: ProductService,
+    private readonly credits: CreditService,
+    private readonly boss: () => Boss,
+  ) {}
+
+  private async fetchAll(conn: SupplierConnection, items: ImportItem[]) {
+    return settleLimit(items, FETCH_CONCURRENCY, (item) => this.gateway.call(conn, (a, ctx) => a.getProduct(ctx, item.supplierProductId)));
+  }
+
+  private chosenVariants(product: SupplierProduct, item: ImportItem) {
+    if (!item.variantIds?.length) return product.variants;
+    const chosen = product.variants.filter((v) => item.variantIds!.includes(v.id));
+    const unknown = item.variantIds.filter((id) => !product.variants.some((v) => v.id === id));
+    if (unknown.length) throw new ItemError('variantNotFound', `Supplier product ${product.id} has no variant ${unknown.join(', ')}.`);
+    return chosen;
+  }
+
+  /** Prices the chosen products and names duplicates; writes and charges nothing. */
+  async preview(storeId: string, conn: SupplierConnection, items: ImportItem[], rule: PriceRule) {
+    const store = await this.db.getRepository(Store).findOneByOrFail({ id: storeId });
+    const fetched = await this.fetchAll(conn, items);
+    const duplicates = await this.links.duplicatesOf(storeId, conn.supplierKey, items.map((i) => i.supplierProductId));
+    const previews = [];
+    const failures: ImportFailure[] = [];
+    for (const [i, item] of items.entries()) {
+      const f = fetched[i];
+      try {
+        if (!f.ok) throw f.error;
+        const product = f.value;
+        const variants = this.chosenVariants(product, item).map((v) => {
+          const quote = applyPriceRule(rule, v.cost.amountMinor, v.cost.currency);
+          return { supplierVariantId: v.id, sku: v.sku, title: v.title, costMinor: v.cost.amountMinor, currency: v.cost.currency, priceMinor: quote.priceMinor, compareAtMinor: quote.compareAtMinor, profitMinor: quote.profitMinor, floorApplied: quote.floorApplied, stock: v.stock, available: v.available };
+        });
+        previews.push({
+          supplierProductId: product.id,
+          title: product.title,
+          currencyMatchesStore: variants.every((v) => v.currency === store.currency),
+          duplicateOf: duplicates.get(product.id) ?? [],
+          variants,
+        });
+      } catch (err) {
+        failures.push(failureOf(item, err));
+      }
+    }
+    return { items: previews, errors: failures };
+  }
+
+  /**
+   * One product, atomically: its store product, variants, link and (for jobs) the item's state and the
+   * credit charge commit together or not at all. An advisory lock per supplier product keeps two
+   * concurrent imports from both creating it.
+   */
+  private async importOne(
+    tx: EntityManager,
+    input: { store: Store; conn: SupplierConnection; product: SupplierProduct; item: ImportItem; rule: PriceRule; sync: SyncSwitches; status?: 'active' | 'draft' },
+    creator: Creator,
+  ): Promise<{ productId: string; linkId: string }> {
+    const { store, conn, product } = input;
+    const variants = this.chosenVariants(product, input.item);
+    if (!variants.length) throw new ItemError('noVariants', `Supplier product ${product.id} has no variants to import.`);
+    if (variants.some((v) => v.cost.currency !== store.currency)) {
+      throw new ItemError('currencyMismatch', `The supplier prices ${product.id} in ${variants[0].cost.currency}; the store sells in ${store.currency}.`);
+    }
+    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`import:${store.id}:${conn.supplierKey}:${product.id}`]);
+    const dup = await tx.query('SELECT product_id FROM product_links WHERE store_id = $1 AND supplier_key = $2 AND supplier_product_id = $3 LIMIT 1', [store.id, conn.supplierKey, product.id]);
+    if (dup.length) throw new ItemError('alreadyImported', `Supplier product ${product.id} is already linked to store product ${dup[0].product_id}.`);
+    const stamp = { createdByAccountId: creator.accountId, createdByKeyId: creator.apiKeyId };
+    const created = await this.products.createIn(
+      tx,
+      store.id,
+      {
+        title: product.title,
+        description: product.description,
+        status: input.status ?? 'active',
+        variants: variants.map((v) => ({
+          sku: v.sku,
+          title: v.title,
+          priceMinor: applyPriceRule(input.rule, v.cost.amountMinor, v.cost.currency).priceMinor,
+          currency: v.cost.currency,
+          stock: v.available ? v.stock : 0,
+        })),
+      },
+      stamp,
+    );
+    const storeVariants: Array<{ id: string; sku: string }> = await tx.query('SELECT id, sku FROM store_variants WHERE product_id = $1', [created.id]);
+    const link = await this.links.createIn(
+      tx,
+      {
+        storeId: store.id,
+        product: created,
+        conn,
+        supplierProduct: product,
+        mappings: storeVariants.map((sv) => ({ storeVariantId: sv.id, supplierVariantId: variants.find((v) => v.sku === sv.sku)!.id })),
+        priceRule: input.rule,
+        sync: input.sync,
+      },
+      stamp,
+    );
+    return { productId: created.id, linkId: link.id };
+  }
+
+  private async inTransaction<T>(fn: (tx: EntityManager) => Promise<T>): Promise<T> {
+    try {
+      return await this.db.transaction(fn);
+    } catch (e) {
+      if ((e as { code?: string; constraint?: string }).code === '23505' && (e as { constraint?: string }).constraint === 'store_variants_sku_key') {
+        throw new ItemError('skuTaken', 'A variant of this store already uses one of the supplier\'s SKUs.');
+      }
+      throw e;
+    }
+  }
+
+  /** Up to IMPORT_INLINE_LIMIT products at once. Charged up front for all; each failed product is refunded. */
+  async importNow(storeId: string, conn: SupplierConnection, items: ImportItem[], opts: { rule: PriceRule; sync: SyncSwitches; status?: 'active' | 'draft' }, creator: Creator, requestId: string) {
+    const store = await this.db.getRepository(Store).findOneByOrFail({ id: storeId });
+    await this.credits.charge(creator.accountId, creator.apiKeyId, IMPORT_ACTION, items.length, requestId);
+    const fetched = await this.fetchAll(conn, items);
+    const created: Array<{ productId: string; linkId: string }> = [];
+    const failures: ImportFailure[] = [];
+    for (const [i, item] of items.entries()) {
+      const f = fetched[i];
+      try {
+        if (!f.ok) throw f.error;
+        created.push(await this.inTransaction((tx) => this.importOne(tx, { store, conn, product: f.value, item, ...opts }, creator)));
+      } catch (err) {
+        failures.push(failureOf(item, err));
+      }
+    }
+    if (failures.length) await this.credits.credit(creator.accountId, creator.apiKeyId, `${IMPORT_ACTION}.refund`, this.credits.price(IMPORT_ACTION) * failures.length, requestId);
+    const products: ProductView[] = [];
+    for (const c of created) products.push(await this.products.get(storeId, c.productId, null));
+    const links: LinkView[] = await this.links.views(await Promise.all(created.map((c) => this.links.get(storeId, c.linkId, null))));
+    return { products, links, errors: failures };
+  }
+
+  /** Larger imports: the job and its items are written at once, then a pg-boss job works through them. */
+  async startJob(storeId: string, conn: SupplierConnection, items: ImportItem[], opts: { rule: PriceRule; sync: SyncSwitches }, creator: Creator): Promise<ImportJob> {
+    const job = this.db.getRepository(ImportJob).create({
+      id: crypto.randomUUID(),
+      storeId,
+      connectionId: conn.id,
+      status: 'queued',
+      priceRule: opts.rule,
+      sync: opts.sync,
+      total: items.length,
+      createdByAccountId: creator.accountId,
+      createdByKeyId: creator.apiKeyId,
+      finishedAt: null,
+    });
+    await this.db.transaction(async (tx) => {
+      await tx.getRepository(ImportJob).insert(job);
+      await tx.getRepository(ImportJobItem).insert(
+        items.map((item, position) => ({ jobId: job.id, position, supplierProductId: item.supplierProductId, variantIds: item.variantIds ?? null, status: 'pending' as const, productId: null, errorCode: null, errorMessage: null })),
+      );
+    });
+    await this.boss().send(IMPORT_QUEUE, { importJobId: job.id }, { singletonKey: job.id });
+    return this.db.getRepository(ImportJob).findOneByOrFail({ id: job.id });
+  }
+
+  /**
+   * Works through the pending items. Each item commits with its product, link and charge, so a worker
+   * killed half-way resumes (pg-boss retries the job) at the first item still pending, duplicating nothing.
+   */
+  async runJob(importJobId: string): Promise<void> {
+    const job = await this.db.getRepository(ImportJob).findOneBy({ id: importJobId });
+    if (!job || job.status === 'completed' || job.status === 'failed') return;
+    await this.db.getRepository(ImportJob).update({ id: job.id }, { status: 'running' });
+    const conn = await this.db.getRepository(SupplierConnection).findOneBy({ id: job.connectionId });
+    if (!conn || conn.disconnectedAt || !conn.credentialsSealed) {
+      await this.db.query(
+        `UPDATE import_job_items SET status = 'failed', error_code = 'connectionMissing', error_message = 'The connection was removed.' WHERE job_id = $1 AND status = 'pending'`,
+        [job.id],
+      );
+      await this.db.getRepository(ImportJob).update({ id: job.id }, { status: 'failed', finishedAt: new Date() });
+      return;
+    }
+    const store = await this.db.getRepository(Store).findOneByOrFail({ id: job.storeId });
+    const creator = { accountId: job.createdByAccountId, apiKeyId: job.createdByKeyId };
+    for (;;) {
+      const batch = await this.db.getRepository(ImportJobItem).find({ where: { jobId: job.id, status: 'pending' }, order: { position: 'ASC' }, take: FETCH_CONCURRENCY * 2 });
+      if (!batch.length) break;
+      const items = batch.map((b) => ({ supplierProductId: b.supplierProductId, variantIds: b.variantIds ?? undefined }));
+      const fetched = await this.fetchAll(conn, items);
+      for (const [i, row] of batch.entries()) {
+        const f = fetched[i];
+        try {
+          if (!f.ok) throw f.error;
+          await this.inTransaction(async (tx) => {
+            await this.credits.charge(creator.accountId, creator.apiKeyId, IMPORT_ACTION, 1, `import:${job.id}:${row.position}`, tx);
+            const out = await this.importOne(tx, { store, conn, product: f.value, item: items[i], rule: job.priceRule, sync: job.sync }, creator);
+            await tx.query(`UPDATE import_job_items SET status = 'done', product_id = $3 WHERE job_id = $1 AND position = $2`, [job.id, row.position, out.productId]);
+          });
+        } catch (err) {
+          const failure = failureOf(items[i], err);
+          await this.db.query(`UPDATE import_job_items SET status = 'failed', error_code = $3, error_message = $4 WHERE job_id = $1 AND position = $2 AND status = 'pending'`, [
+            job.id,
+            row.position,
+            failure.code,
+            failure.message,
+          ]);
+        }
+      }
+    }
+    await this.db.getRepository(ImportJob).update({ id: job.id }, { status: 'completed', finishedAt: new Date() });
+  }
+
+  async getJob(storeId: string, jobId: string, ownKeyId: string | null) {
+    const job = await this.db.getRepository(ImportJob).findOneBy({ id: jobId, storeId });
+    if (!job || (ownKeyId && job.createdByKeyId !== ownKeyId)) throw errors.notFound('The import job');
+    const items = await this.db.getRepository(ImportJobItem).find({ where: { jobId }, order: { position: 'ASC' } });
+    return {
+      id: job.id,
+      connectionId: job.connectionId,
+      status: job.status,
+      total: job.total,
+      done: items.filter((i) => i.status === 'done').length,
+      failed: items.filter((i) => i.status === 'failed').length,
+      errors: items.filter((i) => i.status === 'failed').map((i) => ({ supplierProductId: i.supplierProductId, code: i.errorCode ?? 'failed', message: i.errorMessage ?? '' })),
+      createdProductIds: items.filter((i) => i.productId).map((i) => i.productId!),
+      createdAt: job.createdAt.toISOString(),
+      updatedAt: job.updatedAt.toISOString(),
+      finishedAt: job.finishedAt ? job.finishedAt.toISOString() : null,
+    };
+  }
+}

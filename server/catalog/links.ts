@@ -1,0 +1,289 @@
+import crypto from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import { In } from 'typeorm';
+import { errors } from '../platform/errors';
+import { keysetPage, Page, Cursors } from '../platform/pagination';
+import { StoreProduct, StoreVariant } from '../stores/entities';
+import type { SupplierConnection } from '../connections/entities';
+import type { SupplierGateway } from '../connections/gateway';
+import type { SupplierProduct } from '../suppliers/adapter';
+import { SupplierError } from '../suppliers/errors';
+import { DEFAULT_SYNC, ProductLink, ProductLinkVariant, SyncSwitches } from './entities';
+import { applyPriceRule, normalisePriceRule, PriceRule } from './price-rule';
+
+export interface LinkView {
+  id: string;
+  storeId: string;
+  productId: string;
+  connectionId: string;
+  supplierKey: string;
+  supplierProductId: string;
+  variants: Array<{ storeVariantId: string; supplierVariantId: string; costMinor: number; currency: string; stock: number; available: boolean }>;
+  priceRule: PriceRule;
+  sync: SyncSwitches;
+  lastSyncAt: string | null;
+  lastSyncError: string | null;
+  createdByKeyId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface VariantMapping {
+  storeVariantId: string;
+  supplierVariantId: string;
+}
+
+export function linkView(l: ProductLink, variants: ProductLinkVariant[]): LinkView {
+  return {
+    id: l.id,
+    storeId: l.storeId,
+    productId: l.productId,
+    connectionId: l.connectionId,
+    supplierKey: l.supplierKey,
+    supplierProductId: l.supplierProductId,
+    variants: variants.map((v) => ({ storeVariantId: v.storeVariantId, supplierVariantId: v.supplierVariantId, costMinor: v.costMinor, currency: v.currency, stock: v.stock, available: v.available })),
+    priceRule: l.priceRule,
+    sync: l.sync,
+    lastSyncAt: l.lastSyncAt ? l.lastSyncAt.toISOString() : null,
+    lastSyncError: l.lastSyncError,
+    createdByKeyId: l.createdByKeyId,
+    createdAt: l.createdAt.toISOString(),
+    updatedAt: l.updatedAt.toISOString(),
+  };
+}
+
+/** Why a link could not sync, for `lastSyncError`: short, and free of anything the supplier should not echo. */
+function syncErrorText(err: unknown): string {
+  if (err instanceof SupplierError) return `${err.kind}: ${err.message}`.slice(0, 300);
+  return 'The sync failed.';
+}
+
+export class LinkService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly cursors: Cursors,
+    private readonly gateway: SupplierGateway,
+  ) {}
+
+  async view(link: ProductLink): Promise<LinkView> {
+    return (await this.views([link]))[0];
+  }
+
+  async get(storeId: string, id: string, ownKeyId: string | null): Promise<ProductLink> {
+    const link = await this.db.getRepository(ProductLink).findOneBy({ id, storeId });
+    if (!link || (ownKeyId && link.createdByKeyId !== ownKeyId)) throw errors.notFound('The product link');
+    return link;
+  }
+
+  async list(storeId: string, ownKeyId: string | null, q: { cursor?: string; pageSize: number; connectionId?: string; productId?: string }): Promise<Page<LinkView>> {
+    const filters = { storeId, ownKeyId, connectionId: q.connectionId ?? null, productId: q.productId ?? null };
+    const where = () => {
+      const parts = ['l.store_id = $1'];
+      const args: unknown[] = [storeId];
+      const add = (sql: string, v: unknown) => {
+        args.push(v);
+        parts.push(sql.replace('?', `$${args.length}`));
+      };
+      if (ownKeyId) add('l.created_by_key_id = ?', ownKeyId);
+      if (q.connectionId) add('l.connection_id = ?', q.connectionId);
+      if (q.productId) add('l.product_id = ?', q.productId);
+      return { sql: parts.join(' AND '), args };
+    };
+    const page = await keysetPage<ProductLink & { cursorAt: string }, ProductLink>({
+      cursors: this.cursors,
+      list: 'productLinks',
+      filters,
+      cursor: q.cursor,
+      pageSize: q.pageSize,
+      fetch: async (pos, limit) => {
+        const w = where();
+        let sql = `SELECT l.id, l.created_at::text AS cursor_at FROM product_links l WHERE ${w.sql}`;
+        if (pos) {
+          w.args.push(pos.createdAt, pos.id);
+          sql += ` AND (l.created_at, l.id) ${pos.dir === 'next' ? '<' : '>'} ($${w.args.length - 1}::timestamptz, $${w.args.length}::uuid)`;
+        }
+        const order = pos?.dir === 'prev' ? 'ASC' : 'DESC';
+        sql += ` ORDER BY l.created_at ${order}, l.id ${order} LIMIT ${limit}`;
+        const keys: Array<{ id: string; cursor_at: string }> = await this.db.query(sql, w.args);
+        const links = keys.length ? await this.db.getRepository(ProductLink).findBy({ id: In(keys.map((k) => k.id)) }) : [];
+        const byId = new Map(links.map((l) => [l.id, l]));
+        return keys.map((k) => Object.assign(byId.get(k.id)!, { cursorAt: k.cursor_at }));
+      },
+      count: async () => {
+        const w = where();
+        return (await this.db.query(`SELECT count(*)::int AS n FROM product_links l WHERE ${w.sql}`, w.args))[0].n;
+      },
+      map: (l) => l,
+    });
+    return { ...page, items: await this.views(page.items) };
+  }
+
+  /** Views of several links with one query for their variants. */
+  async views(links: ProductLink[]): Promise<LinkView[]> {
+    if (!links.length) return [];
+    // In the order of the store product's variants.
+    const rows: Array<{ link_id: string; store_variant_id: string; supplier_variant_id: string; cost_minor: string; currency: string; stock: number; available: boolean }> = await this.db.query(
+      `SELECT lv.* FROM product_link_variants lv JOIN store_variants sv ON sv.id = lv.store_variant_id
+        WHERE lv.link_id = ANY($1) ORDER BY sv.position`,
+      [links.map((l) => l.id)],
+    );
+    const variants = rows.map((r) =>
+      Object.assign(new ProductLinkVariant(), { linkId: r.link_id, storeVariantId: r.store_variant_id, supplierVariantId: r.supplier_variant_id, costMinor: Number(r.cost_minor), currency: r.currency, stock: r.stock, available: r.available }),
+    );
+    return links.map((l) => linkView(l, variants.filter((v) => v.linkId === l.id)));
+  }
+
+  /**
+   * Links inside the caller's transaction: every store variant of the product must map to a variant the
+   * supplier product really has. Answers the link.
+   */
+  async createIn(
+    tx: EntityManager,
+    input: { storeId: string; product: StoreProduct; conn: SupplierConnection; supplierProduct: SupplierProduct; mappings: VariantMapping[]; priceRule: PriceRule; sync: SyncSwitches },
+    creator: { createdByAccountId: string; createdByKeyId: string | null },
+  ): Promise<ProductLink> {
+    const storeVariants = await tx.getRepository(StoreVariant).findBy({ productId: input.product.id });
+    const rows = this.mapVariants(storeVariants, input.supplierProduct, input.mappings);
+    const link = tx.getRepository(ProductLink).create({
+      id: crypto.randomUUID(),
+      storeId: input.storeId,
+      productId: input.product.id,
+      connectionId: input.conn.id,
+      supplierKey: input.conn.supplierKey,
+      supplierProductId: input.supplierProduct.id,
+      priceRule: input.priceRule,
+      sync: input.sync,
+      lastSyncAt: new Date(),
+      lastSyncError: null,
+      ...creator,
+    });
+    try {
+      await tx.getRepository(ProductLink).insert(link);
+    } catch (e) {
+      if ((e as { code?: string }).code === '23505') throw errors.conflict('alreadyLinked', 'This store product is already linked to a supplier product.');
+      throw e;
+    }
+    await tx.getRepository(ProductLinkVariant).insert(rows.map((r) => ({ ...r, linkId: link.id })));
+    return tx.getRepository(ProductLink).findOneByOrFail({ id: link.id });
+  }
+
+  /** Every store variant mapped once, each to a supplier variant that exists; otherwise 400 naming the variant. */
+  private mapVariants(storeVariants: StoreVariant[], supplierProduct: SupplierProduct, mappings: VariantMapping[]): Array<Omit<ProductLinkVariant, 'linkId'>> {
+    const supplierVariants = new Map(supplierProduct.variants.map((v) => [v.id, v]));
+    const byStore = new Map(mappings.map((m) => [m.storeVariantId, m]));
+    const problems: Array<{ field: string; message: string; variantId: string }> = [];
+    for (const m of mappings) {
+      if (!storeVariants.some((v) => v.id === m.storeVariantId)) problems.push({ field: 'body/variants', message: `store variant ${m.storeVariantId} is not a variant of this product`, variantId: m.storeVariantId });
+      if (!supplierVariants.has(m.supplierVariantId)) problems.push({ field: 'body/variants', message: `supplier variant ${m.supplierVariantId} does not exist on supplier product ${supplierProduct.id}`, variantId: m.supplierVariantId });
+    }
+    for (const v of storeVariants) {
+      if (!byStore.has(v.id)) problems.push({ field: 'body/variants', message: `store variant ${v.id} (${v.sku}) is not mapped to a supplier variant`, variantId: v.id });
+    }
+    if (mappings.length !== byStore.size) problems.push({ field: 'body/variants', message: 'a store variant is mapped more than once', variantId: '' });
+    if (problems.length) throw errors.badRequest('variantMappingInvalid', 'Every store variant must map to a variant the supplier product has.', problems);
+    return storeVariants.map((sv) => {
+      const supplier = supplierVariants.get(byStore.get(sv.id)!.supplierVariantId)!;
+      return { storeVariantId: sv.id, supplierVariantId: supplier.id, costMinor: supplier.cost.amountMinor, currency: supplier.cost.currency, stock: supplier.stock, available: supplier.available };
+    });
+  }
+
+  async update(link: ProductLink, changes: { variants?: VariantMapping[]; priceRule?: Partial<PriceRule>; sync?: Partial<SyncSwitches> }, supplierProduct: () => Promise<SupplierProduct>): Promise<ProductLink> {
+    const fields: Partial<ProductLink> = {};
+    if (changes.priceRule) fields.priceRule = normalisePriceRule({ ...link.priceRule, ...changes.priceRule });
+    if (changes.sync) fields.sync = { ...DEFAULT_SYNC, ...link.sync, ...changes.sync };
+    const product = changes.variants ? await supplierProduct() : null;
+    await this.db.transaction(async (tx) => {
+      if (product) {
+        const storeVariants = await tx.getRepository(StoreVariant).findBy({ productId: link.productId });
+        const rows = this.mapVariants(storeVariants, product, changes.variants!);
+        await tx.getRepository(ProductLinkVariant).delete({ linkId: link.id });
+        await tx.getRepository(ProductLinkVariant).insert(rows.map((r) => ({ ...r, linkId: link.id })));
+      }
+      await tx.getRepository(ProductLink).update({ id: link.id }, { ...fields, updatedAt: new Date() });
+    });
+    return this.db.getRepository(ProductLink).findOneByOrFail({ id: link.id });
+  }
+
+  /** A store product in the caller's record scope, for linking. */
+  async storeProduct(storeId: string, productId: string, ownKeyId: string | null): Promise<StoreProduct> {
+    const product = await this.db.getRepository(StoreProduct).findOneBy({ id: productId, storeId });
+    if (!product || (ownKeyId && product.createdByKeyId !== ownKeyId)) throw errors.notFound('The product');
+    return product;
+  }
+
+  create(input: Parameters<LinkService['createIn']>[1], creator: { createdByAccountId: string; createdByKeyId: string | null }): Promise<ProductLink> {
+    return this.db.transaction((tx) => this.createIn(tx, input, creator));
+  }
+
+  /** Unlinks; the store product stays as the store's own. */
+  async remove(link: ProductLink): Promise<void> {
+    await this.db.getRepository(ProductLink).delete({ id: link.id });
+  }
+
+  /**
+   * Applies what the supplier says now to one link, within its sync switches. A variant the supplier
+   * dropped goes to stock 0. One implementation for the hourly sync, "sync now" and notification read-backs.
+   */
+  async applySupplierProduct(linkId: string, product: SupplierProduct): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const link = await tx.getRepository(ProductLink).findOne({ where: { id: linkId }, lock: { mode: 'pessimistic_write' } });
+      if (!link) return;
+      const variants = await tx.getRepository(ProductLinkVariant).findBy({ linkId });
+      const supplier = new Map(product.variants.map((v) => [v.id, v]));
+      for (const lv of variants) {
+        const sv = supplier.get(lv.supplierVariantId);
+        const available = !!sv && sv.available;
+        const stock = sv ? sv.stock : 0;
+        const cost = sv ? sv.cost.amountMinor : lv.costMinor;
+        await tx.getRepository(ProductLinkVariant).update(
+          { linkId, storeVariantId: lv.storeVariantId },
+          { stock, available, ...(link.sync.cost && sv ? { costMinor: cost, currency: sv.cost.currency } : {}) },
+        );
+        const storeChange: Partial<StoreVariant> = {};
+        if (link.sync.stock || (link.sync.availability && !available)) storeChange.stock = link.sync.availability && !available ? 0 : stock;
+        if (!sv) storeChange.stock = 0;
+        if (link.sync.price && sv) storeChange.priceMinor = applyPriceRule(link.priceRule, link.sync.cost ? cost : lv.costMinor, sv.cost.currency).priceMinor;
+        if (Object.keys(storeChange).length) await tx.getRepository(StoreVariant).update({ id: lv.storeVariantId }, storeChange);
+      }
+      if (link.sync.title && product.title) await tx.getRepository(StoreProduct).update({ id: link.productId }, { title: product.title, updatedAt: new Date() });
+      await tx.getRepository(ProductLink).update({ id: linkId }, { lastSyncAt: new Date(), lastSyncError: null });
+    });
+  }
+
+  async markSyncFailed(linkIds: string[], err: unknown): Promise<void> {
+    if (!linkIds.length) return;
+    await this.db.query('UPDATE product_links SET last_sync_at = now(), last_sync_error = $2 WHERE id = ANY($1)', [linkIds, syncErrorText(err)]);
+  }
+
+  /** Sync one link now, through the connection's gateway (circuit breaker and time-out). */
+  async syncOne(link: ProductLink, conn: SupplierConnection): Promise<void> {
+    try {
+      const product = await this.gateway.call(conn, (a, ctx) => a.getProduct(ctx, link.supplierProductId));
+      await this.applySupplierProduct(link.id, product);
+    } catch (err) {
+      if (err instanceof SupplierError && err.kind === 'notFound') {
+        // The supplier dropped the whole product: every variant goes to stock 0.
+        await this.applySupplierProduct(link.id, { id: link.supplierProductId, title: '', description: '', url: '', imageUrl: null, shipsTo: [], variants: [], updatedAt: null });
+        await this.markSyncFailed([link.id], err);
+        return;
+      }
+      await this.markSyncFailed([link.id], err);
+      if (!(err instanceof SupplierError)) throw err;
+    }
+  }
+
+  linksOfConnection(connectionId: string, supplierProductId?: string): Promise<ProductLink[]> {
+    return this.db.getRepository(ProductLink).find({ where: { connectionId, ...(supplierProductId ? { supplierProductId } : {}) }, order: { createdAt: 'ASC' } });
+  }
+
+  /** Store products already imported from or linked to this supplier product, for duplicate warnings. */
+  async duplicatesOf(storeId: string, supplierKey: string, supplierProductIds: string[]): Promise<Map<string, string[]>> {
+    const rows: Array<{ supplier_product_id: string; product_id: string }> = await this.db.query(
+      'SELECT supplier_product_id, product_id FROM product_links WHERE store_id = $1 AND supplier_key = $2 AND supplier_product_id = ANY($3)',
+      [storeId, supplierKey, supplierProductIds],
+    );
+    const out = new Map<string, string[]>();
+    for (const r of rows) out.set(r.supplier_product_id, [...(out.get(r.supplier_product_id) ?? []), r.product_id]);
+    return out;
+  }
+}

@@ -1,0 +1,112 @@
+import { currency, dateTime, minorUnits, nullableDateTime, object, uuid } from '../platform/http/schemas';
+import { priceRuleSchema } from './price-rule';
+
+export { priceRuleSchema };
+
+export const syncSchema = object(
+  {
+    cost: { type: 'boolean', description: 'Keep the recorded supplier cost of each variant current' },
+    price: { type: 'boolean', description: 'Re-price store variants from the cost through the price rule' },
+    stock: { type: 'boolean', description: 'Copy the supplier\'s stock to the store variants' },
+    title: { type: 'boolean', description: 'Copy the supplier\'s product title' },
+    availability: { type: 'boolean', description: 'Set stock to 0 for variants the supplier no longer offers' },
+  },
+  [],
+  { description: 'Sync switches: which fields the hourly sync may change' },
+);
+
+const supplierVariantSchema = object(
+  {
+    id: { type: 'string' },
+    sku: { type: 'string' },
+    title: { type: 'string' },
+    options: { type: 'object', additionalProperties: { type: 'string' } },
+    cost: object({ amountMinor: minorUnits, currency }, ['amountMinor', 'currency']),
+    stock: { type: 'integer' },
+    available: { type: 'boolean' },
+  },
+  ['id', 'sku', 'title', 'options', 'cost', 'stock', 'available'],
+);
+
+export const supplierProductSchema = object(
+  {
+    id: { type: 'string' },
+    title: { type: 'string' },
+    description: { type: 'string' },
+    url: { type: 'string' },
+    imageUrl: { type: ['string', 'null'] },
+    shipsTo: { type: 'array', items: { type: 'string' } },
+    variants: { type: 'array', items: supplierVariantSchema },
+    updatedAt: { type: ['string', 'null'] },
+  },
+  ['id', 'title', 'description', 'url', 'imageUrl', 'shipsTo', 'variants', 'updatedAt'],
+);
+
+export const supplierProductPageSchema = object(
+  {
+    items: { type: 'array', items: supplierProductSchema },
+    pagination: object(
+      {
+        nextCursor: { type: ['string', 'null'] },
+        previousCursor: { type: ['string', 'null'] },
+        hasMore: { type: 'boolean' },
+        totalCount: { type: ['integer', 'null'] },
+        pageSize: { type: 'integer' },
+      },
+      ['nextCursor', 'previousCursor', 'hasMore', 'totalCount', 'pageSize'],
+    ),
+  },
+  ['items', 'pagination'],
+);
+
+export const variantMappingSchema = object({ storeVariantId: uuid, supplierVariantId: { type: 'string', minLength: 1, maxLength: 200 } }, ['storeVariantId', 'supplierVariantId']);
+
+export const linkSchema = object(
+  {
+    id: uuid,
+    storeId: uuid,
+    productId: uuid,
+    connectionId: uuid,
+    supplierKey: { type: 'string' },
+    supplierProductId: { type: 'string' },
+    variants: {
+      type: 'array',
+      items: object(
+        { storeVariantId: uuid, supplierVariantId: { type: 'string' }, costMinor: minorUnits, currency, stock: { type: 'integer' }, available: { type: 'boolean' } },
+        ['storeVariantId', 'supplierVariantId', 'costMinor', 'currency', 'stock', 'available'],
+      ),
+    },
+    priceRule: priceRuleSchema,
+    sync: syncSchema,
+    lastSyncAt: nullableDateTime,
+    lastSyncError: { type: ['string', 'null'] },
+    createdByKeyId: { type: ['string', 'null'], format: 'uuid' },
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  },
+  ['id', 'storeId', 'productId', 'connectionId', 'supplierKey', 'supplierProductId', 'variants', 'priceRule', 'sync', 'lastSyncAt', 'lastSyncError', 'createdByKeyId', 'createdAt', 'updatedAt'],
+);
+
+export const importItemSchema = object(
+  { supplierProductId: { type: 'string', minLength: 1, maxLength: 200 }, variantIds: { type: 'array', items: { type: 'string', maxLength: 200 }, maxItems: 100, uniqueItems: true } },
+  ['supplierProductId'],
+);
+
+export const importFailureSchema = object({ supplierProductId: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' } }, ['supplierProductId', 'code', 'message']);
+
+export const importJobSchema = object(
+  {
+    id: uuid,
+    connectionId: uuid,
+    status: { enum: ['queued', 'running', 'completed', 'failed'] },
+    total: { type: 'integer' },
+    done: { type: 'integer' },
+    failed: { type: 'integer' },
+    errors: { type: 'array', items: importFailureSchema },
+    createdProductIds: { type: 'array', items: uuid },
+    createdAt: dateTime,
+    updatedAt: dateTime,
+    finishedAt: nullableDateTime,
+  },
+  ['id', 'connectionId', 'status', 'total', 'done', 'failed', 'errors', 'createdProductIds', 'createdAt', 'updatedAt', 'finishedAt'],
+);
