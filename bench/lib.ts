@@ -1,9 +1,12 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
+import { startSandboxSupplier } from '../server/suppliers/sandbox/server';
 // autocannon ships no types; this is the part of its result the benchmarks read.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<LoadResult>;
@@ -22,6 +25,8 @@ export interface Load {
   p99: number;
   total: number;
   non2xx: number;
+  /** Socket errors and time-outs: a request that never got an answer. */
+  errors: number;
 }
 
 export interface Figure {
@@ -40,7 +45,20 @@ const root = path.resolve(__dirname, '../..');
 export const CONNECTIONS = 50;
 export const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 
-export async function load(url: string, headers: Record<string, string> = {}, opts: { method?: string; body?: string; connections?: number; seconds?: number } = {}): Promise<Load> {
+/** One request autocannon sends; `setupRequest` may change it before each send (a fresh body, a fresh signature). */
+export interface LoadRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  setupRequest?: (req: { method: string; path: string; headers: Record<string, string>; body: string | Buffer }) => { method: string; path: string; headers: Record<string, string>; body: string | Buffer };
+}
+
+export async function load(
+  url: string,
+  headers: Record<string, string> = {},
+  opts: { method?: string; body?: string; connections?: number; seconds?: number; requests?: LoadRequest[] } = {},
+): Promise<Load> {
   const r = await autocannon({
     url,
     connections: opts.connections ?? CONNECTIONS,
@@ -48,14 +66,38 @@ export async function load(url: string, headers: Record<string, string> = {}, op
     headers,
     method: opts.method ?? 'GET',
     body: opts.body,
+    ...(opts.requests ? { requests: opts.requests } : {}),
   });
-  return { reqPerSec: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, non2xx: r.non2xx };
+  return { reqPerSec: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, non2xx: r.non2xx, errors: r.errors + r.timeouts };
 }
 
 export interface BenchService {
   baseUrl: string;
   db: Pool;
+  /** What the service was started with, for the operator CLI (`runCli`). */
+  databaseUrl: string;
+  appSecret: string;
   stop(): Promise<void>;
+}
+
+export interface BenchServiceOptions {
+  /** The sandbox supplier the service talks to (SANDBOX_SUPPLIER_URL). */
+  sandboxUrl?: string;
+  /** A fixed free port with PUBLIC_BASE_URL pointing at it, so the supplier can send notifications. */
+  publicAddress?: boolean;
+  /** Extra command-line arguments, e.g. ['--role', 'api']. The default role is `all` (HTTP and workers). */
+  args?: string[];
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
 }
 
 /** The database behind the benchmarks: DATABASE_URL, or a throw-away embedded Postgres. */
@@ -88,9 +130,14 @@ export async function freshDatabase(adminUrl: string, label: string): Promise<st
   return u.toString();
 }
 
-export async function startBenchService(databaseUrl: string, env: Record<string, string> = {}): Promise<BenchService> {
-  const proc: ChildProcess = spawn(process.execPath, [path.join(root, 'dist/server/main.js')], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: crypto.randomBytes(32).toString('hex'), PORT: '0', LOG_LEVEL: 'info', SEED_DEMO: 'false', SANDBOX_SUPPLIER: 'false', BENCH_BASELINES: 'true', ...env },
+export async function startBenchService(databaseUrl: string, env: Record<string, string> = {}, opts: BenchServiceOptions = {}): Promise<BenchService> {
+  const appSecret = env.APP_SECRET ?? crypto.randomBytes(32).toString('hex');
+  const port = opts.publicAddress ? await freePort() : 0;
+  const extra: Record<string, string> = {};
+  if (opts.sandboxUrl) extra.SANDBOX_SUPPLIER_URL = opts.sandboxUrl;
+  if (opts.publicAddress) extra.PUBLIC_BASE_URL = `http://127.0.0.1:${port}`;
+  const proc: ChildProcess = spawn(process.execPath, [path.join(root, 'dist/server/main.js'), ...(opts.args ?? [])], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: appSecret, PORT: String(port), LOG_LEVEL: 'info', SEED_DEMO: 'false', SANDBOX_SUPPLIER: 'false', BENCH_BASELINES: 'true', ...extra, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const baseUrl = await new Promise<string>((resolve, reject) => {
@@ -111,6 +158,8 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
   return {
     baseUrl,
     db,
+    databaseUrl,
+    appSecret,
     stop: async () => {
       proc.kill('SIGTERM');
       await new Promise((r) => proc.once('exit', r));
@@ -134,6 +183,66 @@ export async function developerKey(baseUrl: string): Promise<{ key: string; sess
   await post('/api/account/credits', { amount: 1000000 }, auth);
   const key = await post('/api/api-keys', { name: 'bench', recordScope: 'account' }, auth);
   return { key: key.result.key, session, accountId: up.result.account.id };
+}
+
+/** Runs an operator command (server/cli.ts) against the service's database; answers its stdout. */
+export function runCli(svc: BenchService, ...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, [path.join(root, 'dist/server/cli.js'), ...args], { env: { ...process.env, DATABASE_URL: svc.databaseUrl, APP_SECRET: svc.appSecret } }, (err, stdout, stderr) =>
+      err ? reject(new Error(`cli ${args.join(' ')} failed: ${err.message}\n${stderr}`)) : resolve(stdout),
+    );
+  });
+}
+
+export interface BenchSandbox {
+  baseUrl: string;
+  control<T = any>(method: string, path: string, body?: unknown): Promise<T>;
+  /** The sandbox's own supplier API, as a merchant calls it; throws on anything but 2xx. */
+  v1<T = any>(key: string, method: string, path: string, body?: unknown): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** The sandbox supplier in the bench process: a real HTTP server on its own port, control API on, logs off. */
+export async function startBenchSandbox(opts: { productCount?: number } = {}): Promise<BenchSandbox> {
+  process.env.SANDBOX_LOG_LEVEL = 'silent';
+  const running = await startSandboxSupplier({ port: 0, control: true, ...opts });
+  const send = async (url: string, method: string, headers: Record<string, string>, body?: unknown) => {
+    const res = await fetch(url, { method, headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`sandbox ${method} ${new URL(url).pathname}: ${res.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  return {
+    baseUrl: running.baseUrl,
+    control: (method, p, body) => send(`${running.baseUrl}/control${p}`, method, {}, body),
+    v1: (key, method, p, body) => send(`${running.baseUrl}/v1${p}`, method, { Authorization: `Bearer ${key}` }, body),
+    close: () => running.close(),
+  };
+}
+
+/** A store of the developer with a live `sandbox` connection to a new sandbox account, made through the API. */
+export async function connectedStore(
+  svc: BenchService,
+  sandbox: BenchSandbox,
+  key: string,
+  name = 'Bench',
+  account?: { liveKey: string },
+): Promise<{ storeId: string; connectionId: string; webhookUrl: string; liveKey: string }> {
+  const api = async (method: string, p: string, body: unknown) => {
+    const res = await fetch(svc.baseUrl + p, { method, headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${text}`);
+    return (JSON.parse(text) as { result: any }).result;
+  };
+  const store = await api('POST', '/api/stores', { name, currency: 'USD' });
+  const acc = account ?? (await sandbox.control<{ liveKey: string }>('POST', '/accounts', { balanceMinor: 1_000_000, testBalanceMinor: 1_000_000 }));
+  const conn = await api('POST', `/api/store-suppliers/${store.id}`, { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } });
+  return { storeId: store.id, connectionId: conn.id, webhookUrl: conn.webhookUrl, liveKey: acc.liveKey };
+}
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
 export function machine(): string {

@@ -5,12 +5,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { authOverhead } from './auth-overhead';
+import { importBench } from './import';
 import { benchDatabase, CONNECTIONS, DURATION_SECONDS, Figure, freshDatabase, Load, machine } from './lib';
+import { notifications } from './notifications';
 import { productsPage } from './products-page';
+import { syncBench } from './sync';
 
 const BENCHMARKS: Record<string, (databaseUrl: string) => Promise<Figure[]>> = {
   auth: authOverhead,
   products: productsPage,
+  notifications,
+  import: importBench,
+  sync: syncBench,
 };
 
 function fmt(x: Load | { value: number; unit: string }): string {

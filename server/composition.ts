@@ -34,14 +34,22 @@ import { LinkService } from './catalog/links';
 import { catalogRoutes } from './catalog/routes';
 import { SupplierProductService } from './catalog/supplier-products';
 import { CatalogSync } from './catalog/sync';
+import { FulfilmentGroup, StoreOrder, StoreOrderItem } from './orders/entities';
+import { OrderService } from './orders/service';
+import { storeOrderRoutes } from './orders/routes';
+import { SupplierOrder } from './dispatch/entities';
+import { DispatchService } from './dispatch/service';
+import { supplierOrderRoutes } from './dispatch/routes';
+import { SupplierOrderReads } from './dispatch/views';
 import { mountBenchBaselines } from './bench-baselines';
 import { Foundation1763769600000 } from './migrations/1763769600000-Foundation';
 import { SupplierConnections1763856000000 } from './migrations/1763856000000-SupplierConnections';
 import { Catalog1763942400000 } from './migrations/1763942400000-Catalog';
+import { Orders1764028800000 } from './migrations/1764028800000-Orders';
 
 export const VERSION = '4.4.0';
-export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, Store, StaffMember, StoreProduct, StoreVariant, SupplierConnection, ProductLink, ProductLinkVariant, ImportJob, ImportJobItem];
-export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000];
+export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, Store, StaffMember, StoreProduct, StoreVariant, SupplierConnection, ProductLink, ProductLinkVariant, ImportJob, ImportJobItem, StoreOrder, StoreOrderItem, FulfilmentGroup, SupplierOrder];
+export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000];
 
 export function openDatabase(url: string, poolSize?: number): DataSource {
   return createDataSource(url, ENTITIES, MIGRATIONS, poolSize);
@@ -74,7 +82,13 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   connections.addImpactCounter(async (connectionId) => ({
     linkedProducts: (await db.query('SELECT count(*)::int AS n FROM product_links WHERE connection_id = $1', [connectionId]))[0].n,
   }));
-  return { config, db, log, boss, secrets, cursors, credits, accounts, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, notifications, links, supplierProducts, imports, catalogSync };
+  const orders = new OrderService(db, cursors);
+  const dispatch = new DispatchService(db, gateway, registry, orders, () => boss, { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds, waitMs: config.dispatchWaitMs }, log);
+  const supplierOrderReads = new SupplierOrderReads(db, cursors);
+  connections.addImpactCounter(async (connectionId) => ({
+    openSupplierOrders: (await db.query(`SELECT count(*)::int AS n FROM supplier_orders WHERE connection_id = $1 AND status NOT IN ('delivered', 'cancelled')`, [connectionId]))[0].n,
+  }));
+  return { config, db, log, boss, secrets, cursors, credits, accounts, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, notifications, links, supplierProducts, imports, catalogSync, orders, dispatch, supplierOrderReads };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -87,6 +101,8 @@ export function routeTable(s: Services): RouteDef[] {
     ...storeRoutes(s.stores, s.products, s.accounts),
     ...connectionRoutes(s.connections, s.signIn, s.registry),
     ...catalogRoutes(s.connections, s.supplierProducts, s.imports, s.links),
+    ...supplierOrderRoutes(s.dispatch, s.supplierOrderReads, s.orders),
+    ...storeOrderRoutes(s.orders, s.dispatch, s.supplierOrderReads),
   ];
 }
 

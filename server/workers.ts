@@ -3,6 +3,8 @@ import type { Services } from './composition';
 import { READBACK_QUEUES, ProductReadBack } from './webhooks/service';
 import { IMPORT_QUEUE } from './catalog/imports';
 import { SYNC_QUEUES } from './catalog/sync';
+import { DISPATCH_QUEUE, RETRY_FAILED_QUEUE } from './dispatch/service';
+import type { OrderReadBack } from './webhooks/service';
 
 export const QUEUE = {
   housekeeping: 'housekeeping',
@@ -17,6 +19,9 @@ export const QUEUES: QueueSpec[] = [
   { name: IMPORT_QUEUE, policy: 'singleton', retryLimit: 20, retryDelay: 1, heartbeatSeconds: 10 },
   { name: SYNC_QUEUES.all, policy: 'singleton', retryLimit: 1 },
   { name: SYNC_QUEUES.connection, policy: 'stately', retryLimit: 2, retryDelay: 60 },
+  // One queued-or-active dispatch job per order part, whatever triggered it; a dead worker's job is retried.
+  { name: DISPATCH_QUEUE, policy: 'exclusive', retryLimit: 50, retryDelay: 2, retryBackoff: true, retryDelayMax: 300, heartbeatSeconds: 10 } as QueueSpec,
+  { name: RETRY_FAILED_QUEUE, policy: 'standard', retryLimit: 3, retryDelay: 10 },
 ];
 
 /** Handlers and schedules of the worker role. Job data carries ids, never entities. */
@@ -44,5 +49,16 @@ export async function registerWorkers(boss: Boss, s: Services): Promise<void> {
 
   await boss.work<ProductReadBack>(READBACK_QUEUES.product, async ([job]) => {
     await s.catalogSync.readBackProduct(job.data.connectionId, job.data.supplierProductId);
+  });
+
+  await boss.work<{ supplierOrderId: string }>(DISPATCH_QUEUE, { localConcurrency: 4 }, async ([job]) => {
+    await s.dispatch.work(job.data.supplierOrderId);
+  });
+  await boss.work<{ supplierOrderId?: string }>(RETRY_FAILED_QUEUE, async ([job]) => {
+    await s.dispatch.retryFailed(job.data?.supplierOrderId);
+  });
+  await boss.schedule(RETRY_FAILED_QUEUE, '* * * * *');
+  await boss.work<OrderReadBack>(READBACK_QUEUES.order, async ([job]) => {
+    await s.dispatch.readBack(job.data.connectionId, job.data.supplierOrderId);
   });
 }

@@ -32,6 +32,12 @@ export interface Config {
   circuitFailureThreshold: number;
   circuitCooldownSeconds: number;
   shutdownTimeoutMs: number;
+  /** Background retries of a `failed` supplier order before it pauses as connectionUnhealthy. */
+  dispatchRetryLimit: number;
+  /** First backoff of those retries; each next one doubles it. */
+  dispatchRetryBaseSeconds: number;
+  /** How long submit, retry, pay and cancel wait for the dispatch job before answering 202. */
+  dispatchWaitMs: number;
   /** When the hourly sync of product links runs (cron, UTC). */
   linkSyncCron: string;
   /** How often pg-boss's monitor looks for jobs whose worker stopped sending heartbeats. */
@@ -157,6 +163,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     shutdownTimeoutMs: intVar(env, 'SHUTDOWN_TIMEOUT_MS', 20000, 100, 600000),
     benchBaselines: boolVar(env, 'BENCH_BASELINES', false),
     linkSyncCron: cronVar(env, 'LINK_SYNC_CRON', '7 * * * *'),
+    dispatchRetryLimit: intVar(env, 'DISPATCH_RETRY_LIMIT', 5, 0, 100),
+    dispatchRetryBaseSeconds: intVar(env, 'DISPATCH_RETRY_BASE_SECONDS', 30, 1, 86400),
+    dispatchWaitMs: intVar(env, 'DISPATCH_WAIT_MS', 15000, 0, 120000),
     jobSuperviseSeconds: intVar(env, 'JOB_SUPERVISE_SECONDS', 30, 1, 3600),
   };
 }

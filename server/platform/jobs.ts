@@ -13,6 +13,7 @@ export interface QueueSpec {
   retryBackoff?: boolean;
   expireInSeconds?: number;
   heartbeatSeconds?: number;
+  retryDelayMax?: number;
 }
 
 export async function startBoss(connectionString: string, queues: QueueSpec[], log: Logger, opts: { supervise: boolean; schedule: boolean; superviseSeconds: number }): Promise<Boss> {

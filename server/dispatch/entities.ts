@@ -1,0 +1,56 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import type { Destination } from '../orders/entities';
+import type { SupplierOrderStatus } from './state-machine';
+import type { ReviewReason } from './review-reasons';
+
+const bigint = { to: (v: number | null) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
+
+export interface SupplierCosts {
+  itemsMinor: number;
+  shippingMinor: number;
+  totalMinor: number;
+  currency: string;
+}
+
+@Entity('supplier_orders')
+export class SupplierOrder {
+  @PrimaryColumn('uuid') id: string;
+  @Column('uuid', { name: 'store_id' }) storeId: string;
+  @Column('uuid', { name: 'order_id' }) orderId: string;
+  @Column('text', { name: 'group_key' }) groupKey: string;
+  @Column('uuid', { name: 'connection_id' }) connectionId: string;
+  @Column('text', { name: 'supplier_key' }) supplierKey: string;
+  @Column('text', { name: 'order_number' }) orderNumber: string;
+  @Column('text', { name: 'contract_model' }) contractModel: 'standard' | 'promiseToSell';
+  @Column('text') status: SupplierOrderStatus;
+  @Column('text', { name: 'review_reason', nullable: true }) reviewReason: ReviewReason | null;
+  @Column('text', { name: 'review_message', nullable: true }) reviewMessage: string | null;
+  @Column('boolean', { nullable: true }) retryable: boolean | null;
+  @Column('text', { name: 'supplier_order_number' }) supplierOrderNumber: string;
+  @Column('boolean', { name: 'number_known_absent' }) numberKnownAbsent: boolean;
+  @Column('text', { name: 'supplier_order_id', nullable: true }) supplierOrderId: string | null;
+  @Column('text', { name: 'supplier_status', nullable: true }) supplierStatus: string | null;
+  @Column('jsonb', { nullable: true }) costs: SupplierCosts | null;
+  @Column('text', { name: 'payment_status' }) paymentStatus: 'notRequired' | 'unpaid' | 'paid' | 'refunded';
+  @Column('jsonb', { nullable: true }) shipping: { carrier: string; trackingNumber: string; shippedAt: string | null } | null;
+  @Column('integer') attempt: number;
+  @Column('boolean', { name: 'pay_now' }) payNow: boolean;
+  /** Work asked of the dispatch job besides sending: the job clears each flag once it has acted on it. */
+  @Column('boolean', { name: 'pay_requested' }) payRequested: boolean;
+  @Column('boolean', { name: 'cancel_requested' }) cancelRequested: boolean;
+  /** Cancelled at the supplier because the store ships the part itself. */
+  @Column('boolean', { name: 'store_takes_over' }) storeTakesOver: boolean;
+  @Column('bigint', { name: 'accepted_cost_minor', nullable: true, transformer: bigint }) acceptedCostMinor: number | null;
+  @Column('jsonb') destination: Destination;
+  @Column('integer', { name: 'retries_used' }) retriesUsed: number;
+  @Column('timestamptz', { name: 'next_retry_at', nullable: true }) nextRetryAt: Date | null;
+  @Column('uuid', { name: 'created_by_account_id' }) createdByAccountId: string;
+  @Column('uuid', { name: 'created_by_key_id', nullable: true }) createdByKeyId: string | null;
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
+}
+
+export interface Actor {
+  kind: 'key' | 'user' | 'system';
+  id: string | null;
+}

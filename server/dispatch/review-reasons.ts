@@ -1,0 +1,32 @@
+/** The spec's review reasons and the `retryable` value the service sets for each. */
+export const REVIEW_REASONS = {
+  insufficientBalance: false,
+  variantUnavailable: false,
+  destinationUnsupported: false,
+  costAboveLimit: false,
+  costChanged: false,
+  customerPaymentPending: false,
+  customerPaymentNotSettled: false,
+  connectionUnhealthy: true,
+  supplierRefused: true,
+  connectionMissing: false,
+  supplierAlreadyShipped: false,
+  testMode: false,
+  customerCaptureFailed: false,
+} as const;
+
+export type ReviewReason = keyof typeof REVIEW_REASONS;
+
+/**
+ * The supplier's words with anything sensitive taken out: e-mail addresses, phone numbers,
+ * long tokens and street addresses.
+ */
+export function cleanReviewMessage(message: string): string {
+  return message
+    .replace(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, '[email]')
+    .replace(/\b(sk|pk|whsec|sbx|ssk|tok|key|bearer)[_-][\w-]{6,}\b/gi, '[token]')
+    .replace(/\b[A-Za-z0-9_-]{32,}\b/g, '[token]')
+    .replace(/\+?\d[\d\s().-]{7,}\d/g, '[phone]')
+    .replace(/\b\d{1,5}\s+(?:[A-Z][\w'-]*\s){0,4}(?:street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|way|court|ct|place|pl|square|sq|terrace|close)\b\.?/gi, '[address]')
+    .slice(0, 500);
+}

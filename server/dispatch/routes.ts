@@ -1,0 +1,173 @@
+import { ownRecordsKeyId } from '../identity/permissions';
+import { errors } from '../platform/errors';
+import { Caller, defineRoutes, Reply, RequestContext } from '../platform/http/route';
+import { object, pageOf, params, uuid } from '../platform/http/schemas';
+import type { OrderService } from '../orders/service';
+import type { Actor, SupplierOrder } from './entities';
+import type { DispatchService } from './service';
+import { supplierOrderSchema } from './schemas';
+import { SUPPLIER_ORDER_STATUSES } from './state-machine';
+import type { SupplierOrderReads } from './views';
+
+const BASE = '/api/store-suppliers';
+const TAG = 'Supplier orders';
+const groupParams = object({ storeId: uuid, orderId: uuid, groupKey: { type: 'string', pattern: '^(store|supplier:[0-9a-fA-F-]{36})$' } }, ['storeId', 'orderId', 'groupKey']);
+const soParams = params(['storeId', 'supplierOrderId']);
+const settled = {
+  status: 200,
+  schema: supplierOrderSchema,
+  description: 'The supplier order once the dispatch job acted on it; a paused one (status needsReview, with reviewReason, reviewMessage and retryable) also answers 200',
+};
+const stillWorking: [number, { description: string }] = [202, { description: 'The job is still working; read the supplier order again' }];
+
+export const actorOf = (caller: Caller): Actor => (caller.apiKey ? { kind: 'key', id: caller.apiKey.id } : { kind: 'user', id: caller.accountId });
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Ctx = RequestContext<any, any, any>;
+
+export function supplierOrderRoutes(dispatch: DispatchService, reads: SupplierOrderReads, orders: OrderService) {
+  const showCustomer = (ctx: Ctx) => !!ctx.store?.permissions.has('customers.view');
+  const answer = async (ctx: Ctx, out: { so: SupplierOrder; settled: boolean }) => {
+    const [view] = await reads.views([out.so], showCustomer(ctx));
+    return new Reply(out.settled ? 200 : 202, view);
+  };
+  const load = (ctx: Ctx) => reads.get(ctx.params.storeId, ctx.params.supplierOrderId, ownRecordsKeyId(ctx.caller));
+
+  return defineRoutes([
+    {
+      operationId: 'listSupplierOrders',
+      method: 'get',
+      path: `${BASE}/:storeId/orders`,
+      summary: 'Supplier orders, newest first, filtered and paged by cursor',
+      description: 'Repeat with the same filters and the previous nextCursor as cursor until hasMore is false. Read every page before acting on rows.',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'suppliers.view',
+      readOnly: true,
+      params: params(['storeId']),
+      query: object({
+        status: { enum: [...SUPPLIER_ORDER_STATUSES] },
+        needsReview: { type: 'boolean', description: 'true: only orders waiting for review' },
+        integrationId: uuid,
+        orderId: uuid,
+        contractModel: { enum: ['standard', 'promiseToSell'] },
+        cursor: { type: 'string', maxLength: 512 },
+        pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
+      }),
+      response: { status: 200, schema: pageOf(supplierOrderSchema) },
+      async handler(ctx) {
+        const page = await reads.list(ctx.params.storeId, ownRecordsKeyId(ctx.caller), ctx.query);
+        return { ...page, items: await reads.views(page.items, showCustomer(ctx)) };
+      },
+    },
+    {
+      operationId: 'getSupplierOrder',
+      method: 'get',
+      path: `${BASE}/:storeId/orders/:supplierOrderId`,
+      summary: 'One supplier order with its history',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'suppliers.view',
+      readOnly: true,
+      params: soParams,
+      response: { status: 200, schema: supplierOrderSchema },
+      async handler(ctx) {
+        return (await reads.views([await load(ctx)], showCustomer(ctx)))[0];
+      },
+    },
+    {
+      operationId: 'submitOrderPart',
+      method: 'post',
+      path: `${BASE}/:storeId/orders/:orderId/groups/:groupKey/submit`,
+      summary: 'Send one part of an order to its supplier now; called twice it still makes one supplier order',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'suppliers.orders.manage',
+      planGated: true,
+      creditAction: 'supplierOrder.send',
+      readOnly: false,
+      params: groupParams,
+      body: object({ payNow: { type: 'boolean', description: 'Also pay as soon as it is created, skipping the check that the shopper paid; recorded in the history' } }),
+      response: settled,
+      extraResponses: [stillWorking],
+      async handler(ctx) {
+        const order = await orders.get(ctx.params.storeId, ctx.params.orderId, ownRecordsKeyId(ctx.caller));
+        return answer(ctx, await dispatch.submit(order, ctx.params.groupKey, actorOf(ctx.caller!), !!ctx.body.payNow));
+      },
+    },
+    {
+      operationId: 'retrySupplierOrder',
+      method: 'post',
+      path: `${BASE}/:storeId/orders/:supplierOrderId/retry`,
+      summary: 'Try a queued, paused or failed supplier order again',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'suppliers.orders.manage',
+      planGated: true,
+      readOnly: false,
+      params: soParams,
+      body: object({ acceptCost: { type: 'boolean', description: 'Accept the supplier\'s new cost after a price change; recorded as the caller\'s decision' } }),
+      response: settled,
+      extraResponses: [stillWorking],
+      async handler(ctx) {
+        return answer(ctx, await dispatch.retry(await load(ctx), actorOf(ctx.caller!), !!ctx.body.acceptCost));
+      },
+    },
+    {
+      operationId: 'paySupplierOrder',
+      method: 'post',
+      path: `${BASE}/:storeId/orders/:supplierOrderId/pay`,
+      summary: 'Pay a supplier order that was created but not paid; one already paid at the supplier is recorded, not paid again',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'suppliers.orders.manage',
+      planGated: true,
+      readOnly: false,
+      params: soParams,
+      response: settled,
+      extraResponses: [stillWorking],
+      async handler(ctx) {
+        return answer(ctx, await dispatch.pay(await load(ctx), actorOf(ctx.caller!)));
+      },
+    },
+    {
+      operationId: 'cancelSupplierOrder',
+      method: 'post',
+      path: `${BASE}/:storeId/orders/:supplierOrderId/cancel`,
+      summary: 'Withdraw the order at the supplier where it still allows it; after the supplier shipped it pauses with supplierAlreadyShipped',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'suppliers.orders.manage',
+      readOnly: false,
+      params: soParams,
+      response: settled,
+      extraResponses: [stillWorking],
+      async handler(ctx) {
+        return answer(ctx, await dispatch.cancel(await load(ctx), actorOf(ctx.caller!)));
+      },
+    },
+    {
+      operationId: 'fulfilOrderPartManually',
+      method: 'post',
+      path: `${BASE}/:storeId/orders/:orderId/groups/:groupKey/fulfil-manually`,
+      summary: 'Take a part over so the store ships it itself (its supplier order, if any, is cancelled)',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'suppliers.orders.manage',
+      readOnly: false,
+      params: groupParams,
+      response: {
+        status: 200,
+        schema: object({ supplierOrder: { oneOf: [supplierOrderSchema, { type: 'null' }] }, part: { type: 'object' } }, ['supplierOrder', 'part']),
+      },
+      extraResponses: [stillWorking],
+      async handler(ctx) {
+        const order = await orders.get(ctx.params.storeId, ctx.params.orderId, ownRecordsKeyId(ctx.caller));
+        const out = await dispatch.fulfilManually(order, ctx.params.groupKey, actorOf(ctx.caller!));
+        if (!out.group) throw errors.notFound('The order part');
+        const so = out.so ? (await reads.views([out.so], showCustomer(ctx)))[0] : null;
+        return new Reply(out.settled ? 200 : 202, { supplierOrder: so, part: { groupKey: out.group.groupKey, status: out.group.status, fulfilledByStore: out.group.fulfilledByStore, shipment: out.group.shipment } });
+      },
+    },
+  ]);
+}

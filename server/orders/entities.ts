@@ -1,0 +1,75 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+
+const bigint = { to: (v: number | null) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
+
+export type PaymentMethod = 'online' | 'cashOnDelivery' | 'manual';
+export type PaymentStatus = 'none' | 'authorised' | 'paid' | 'failed' | 'refunded';
+export type ContractModel = 'standard' | 'promiseToSell';
+export type StoreOrderStatus = 'pending' | 'confirmed' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
+export type PartStatus = 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
+
+export interface Destination {
+  name: string;
+  line1: string;
+  line2?: string;
+  city: string;
+  region?: string;
+  postalCode: string;
+  country: string;
+  phone?: string;
+  email?: string;
+}
+
+export interface Shipment {
+  carrier: string;
+  trackingNumber: string;
+  shippedAt: string | null;
+  deliveredAt: string | null;
+}
+
+@Entity('store_orders')
+export class StoreOrder {
+  @PrimaryColumn('uuid') id: string;
+  @Column('uuid', { name: 'store_id' }) storeId: string;
+  @Column('text') number: string;
+  @Column('text') status: StoreOrderStatus;
+  @Column('text', { name: 'payment_method' }) paymentMethod: PaymentMethod;
+  @Column('text', { name: 'payment_status' }) paymentStatus: PaymentStatus;
+  @Column('text', { name: 'contract_model' }) contractModel: ContractModel;
+  @Column('char', { length: 3 }) currency: string;
+  @Column('bigint', { name: 'total_minor', transformer: bigint }) totalMinor: number;
+  @Column('jsonb') destination: Destination;
+  @Column('boolean', { name: 'needs_attention' }) needsAttention: boolean;
+  @Column('uuid', { name: 'created_by_account_id' }) createdByAccountId: string;
+  @Column('uuid', { name: 'created_by_key_id', nullable: true }) createdByKeyId: string | null;
+  @Column('timestamptz', { name: 'confirmed_at', nullable: true }) confirmedAt: Date | null;
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
+}
+
+@Entity('store_order_items')
+export class StoreOrderItem {
+  @PrimaryColumn('uuid') id: string;
+  @Column('uuid', { name: 'order_id' }) orderId: string;
+  @Column('integer') position: number;
+  @Column('uuid', { name: 'product_id' }) productId: string;
+  @Column('uuid', { name: 'variant_id' }) variantId: string;
+  @Column('text') sku: string;
+  @Column('text') title: string;
+  @Column('integer') quantity: number;
+  @Column('bigint', { name: 'unit_price_minor', transformer: bigint }) unitPriceMinor: number;
+  @Column('text', { name: 'group_key' }) groupKey: string;
+  @Column('text', { name: 'supplier_variant_id', nullable: true }) supplierVariantId: string | null;
+  @Column('bigint', { name: 'link_cost_minor', nullable: true, transformer: bigint }) linkCostMinor: number | null;
+}
+
+@Entity('fulfilment_groups')
+export class FulfilmentGroup {
+  @PrimaryColumn('uuid', { name: 'order_id' }) orderId: string;
+  @PrimaryColumn('text', { name: 'group_key' }) groupKey: string;
+  @Column('uuid', { name: 'connection_id', nullable: true }) connectionId: string | null;
+  @Column('text') status: PartStatus;
+  @Column('jsonb', { nullable: true }) shipment: Shipment | null;
+  @Column('boolean', { name: 'fulfilled_by_store' }) fulfilledByStore: boolean;
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
+}

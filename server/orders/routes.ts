@@ -1,0 +1,242 @@
+import { creatorOf, ownRecordsKeyId } from '../identity/permissions';
+import { defineRoutes, RequestContext } from '../platform/http/route';
+import { currency, dateTime, minorUnits, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
+import type { DispatchService } from '../dispatch/service';
+import { actorOf } from '../dispatch/routes';
+import { destinationSchema, supplierOrderSchema } from '../dispatch/schemas';
+import type { SupplierOrderReads } from '../dispatch/views';
+import { SupplierOrder } from '../dispatch/entities';
+import type { StoreOrder } from './entities';
+import type { OrderService } from './service';
+
+const BASE = '/api/store-orders';
+const TAG = 'Store orders';
+const orderParams = params(['storeId', 'orderId']);
+const groupParams = object({ storeId: uuid, orderId: uuid, groupKey: { type: 'string', pattern: '^(store|supplier:[0-9a-fA-F-]{36})$' } }, ['storeId', 'orderId', 'groupKey']);
+
+const partSchema = object(
+  {
+    groupKey: { type: 'string', description: '`store` for the store\'s own items, `supplier:<connectionId>` for each supplier' },
+    connectionId: { type: ['string', 'null'] },
+    status: { enum: ['pending', 'processing', 'shipped', 'delivered', 'cancelled'] },
+    fulfilledByStore: { type: 'boolean' },
+    items: { type: 'array', items: { type: 'string', format: 'uuid' }, description: 'Ids of the order items in this part' },
+    shipment: { type: ['object', 'null'] },
+  },
+  ['groupKey', 'connectionId', 'status', 'fulfilledByStore', 'items', 'shipment'],
+);
+const summarySchema = object({ parts: { type: 'integer' }, shipped: { type: 'integer' }, delivered: { type: 'integer' }, needingAttention: { type: 'integer' } }, ['parts', 'shipped', 'delivered', 'needingAttention']);
+const orderSchema = object(
+  {
+    id: uuid,
+    storeId: uuid,
+    number: { type: 'string' },
+    status: { enum: ['pending', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled'] },
+    paymentMethod: { enum: ['online', 'cashOnDelivery', 'manual'] },
+    paymentStatus: { enum: ['none', 'authorised', 'paid', 'failed', 'refunded'] },
+    contractModel: { enum: ['standard', 'promiseToSell'] },
+    currency,
+    totalMinor: minorUnits,
+    needsAttention: { type: 'boolean' },
+    destination: destinationSchema,
+    destinationRedacted: { type: 'boolean' },
+    items: { type: 'array', items: { type: 'object' } },
+    fulfilmentGroups: { type: 'array', items: partSchema },
+    fulfilmentSummary: summarySchema,
+    supplierOrders: { type: 'array', items: supplierOrderSchema, description: 'Only for a caller who also holds suppliers.view' },
+    confirmedAt: { type: ['string', 'null'] },
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  },
+  ['id', 'storeId', 'number', 'status', 'paymentMethod', 'paymentStatus', 'contractModel', 'currency', 'totalMinor', 'needsAttention', 'destinationRedacted', 'fulfilmentGroups', 'fulfilmentSummary', 'createdAt', 'updatedAt'],
+);
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Ctx = RequestContext<any, any, any>;
+
+export function storeOrderRoutes(orders: OrderService, dispatch: DispatchService, reads: SupplierOrderReads) {
+  /** Order details; supplier orders only for callers who also hold suppliers.view, the address only with customers.view. */
+  async function details(ctx: Ctx, list: StoreOrder[], full: boolean) {
+    const ids = list.map((o) => o.id);
+    const groups = await orders.groups(ids);
+    const supplierOrders = ids.length ? await supplierOrdersOf(ids) : [];
+    const canSeeSuppliers = !!ctx.store?.permissions.has('suppliers.view');
+    const showCustomer = !!ctx.store?.permissions.has('customers.view');
+    const soViews = canSeeSuppliers && full ? await reads.views(supplierOrders, showCustomer) : [];
+    const out = [];
+    for (const o of list) {
+      const items = full ? await orders.items(o.id) : [];
+      const parts = groups.filter((g) => g.orderId === o.id);
+      const attention = supplierOrders.filter((s) => s.orderId === o.id && (s.status === 'needsReview' || s.status === 'failed')).length;
+      out.push({
+        id: o.id,
+        storeId: o.storeId,
+        number: o.number,
+        status: o.status,
+        paymentMethod: o.paymentMethod,
+        paymentStatus: o.paymentStatus,
+        contractModel: o.contractModel,
+        currency: o.currency,
+        totalMinor: o.totalMinor,
+        needsAttention: o.needsAttention,
+        ...(showCustomer ? { destination: o.destination, destinationRedacted: false } : { destinationRedacted: true }),
+        ...(full ? { items: items.map((i) => ({ id: i.id, productId: i.productId, variantId: i.variantId, sku: i.sku, title: i.title, quantity: i.quantity, unitPriceMinor: i.unitPriceMinor, groupKey: i.groupKey })) } : {}),
+        fulfilmentGroups: parts.map((g) => ({
+          groupKey: g.groupKey,
+          connectionId: g.connectionId,
+          status: g.status,
+          fulfilledByStore: g.fulfilledByStore,
+          items: full ? items.filter((i) => i.groupKey === g.groupKey).map((i) => i.id) : [],
+          shipment: g.shipment,
+        })),
+        fulfilmentSummary: {
+          parts: parts.length,
+          shipped: parts.filter((g) => g.status === 'shipped' || g.status === 'delivered').length,
+          delivered: parts.filter((g) => g.status === 'delivered').length,
+          needingAttention: attention,
+        },
+        ...(canSeeSuppliers && full ? { supplierOrders: soViews.filter((s) => s.orderId === o.id) } : {}),
+        confirmedAt: o.confirmedAt ? o.confirmedAt.toISOString() : null,
+        createdAt: o.createdAt.toISOString(),
+        updatedAt: o.updatedAt.toISOString(),
+      });
+    }
+    return out;
+  }
+
+  async function supplierOrdersOf(orderIds: string[]): Promise<SupplierOrder[]> {
+    return dispatch.ofOrders(orderIds);
+  }
+
+  const load = (ctx: Ctx) => orders.get(ctx.params.storeId, ctx.params.orderId, ownRecordsKeyId(ctx.caller));
+  const one = async (ctx: Ctx, o: StoreOrder) => (await details(ctx, [o], true))[0];
+
+  return defineRoutes([
+    {
+      operationId: 'createStoreOrder',
+      method: 'post',
+      path: `${BASE}/:storeId`,
+      summary: 'Create a store order; its items are split into parts (the store\'s own, and one per supplier connection)',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'orders.manage',
+      readOnly: false,
+      params: params(['storeId']),
+      body: object(
+        {
+          items: { type: 'array', minItems: 1, maxItems: 200, items: object({ productId: uuid, variantId: uuid, quantity: { type: 'integer', minimum: 1, maximum: 10000 } }, ['productId', 'variantId', 'quantity']) },
+          destination: destinationSchema,
+          paymentMethod: { enum: ['online', 'cashOnDelivery', 'manual'] },
+          contractModel: { enum: ['standard', 'promiseToSell'], default: 'standard' },
+        },
+        ['items', 'destination', 'paymentMethod'],
+      ),
+      response: { status: 201, schema: orderSchema },
+      async handler(ctx) {
+        return one(ctx, await orders.create(ctx.params.storeId, ctx.body, creatorOf(ctx.caller!)));
+      },
+    },
+    {
+      operationId: 'listStoreOrders',
+      method: 'get',
+      path: `${BASE}/:storeId`,
+      summary: 'Store orders, newest first; each carries a summary of its parts; needsAttention=true keeps orders with a part needing attention',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'orders.view',
+      readOnly: true,
+      params: params(['storeId']),
+      query: object({ ...pageQuery, needsAttention: { type: 'boolean' }, status: { enum: ['pending', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled'] } }),
+      response: { status: 200, schema: pageOf(orderSchema) },
+      async handler(ctx) {
+        const page = await orders.list(ctx.params.storeId, ownRecordsKeyId(ctx.caller), ctx.query);
+        return { ...page, items: await details(ctx, page.items, false) };
+      },
+    },
+    {
+      operationId: 'getStoreOrder',
+      method: 'get',
+      path: `${BASE}/:storeId/:orderId`,
+      summary: 'Order details with its parts; for a caller who also holds suppliers.view, its supplier orders with costs',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'orders.view',
+      readOnly: true,
+      params: orderParams,
+      response: { status: 200, schema: orderSchema },
+      async handler(ctx) {
+        return one(ctx, await load(ctx));
+      },
+    },
+    {
+      operationId: 'confirmStoreOrder',
+      method: 'post',
+      path: `${BASE}/:storeId/:orderId/confirm`,
+      summary: 'Confirm the order (staff); supplier parts under an automatic level are sent now',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'orders.manage',
+      readOnly: false,
+      params: orderParams,
+      response: { status: 200, schema: orderSchema },
+      async handler(ctx) {
+        const order = await orders.confirm(await load(ctx));
+        await dispatch.afterConfirmation(order, actorOf(ctx.caller!));
+        return one(ctx, await load(ctx));
+      },
+    },
+    {
+      operationId: 'recordStorePayment',
+      method: 'post',
+      path: `${BASE}/:storeId/:orderId/payments`,
+      summary: 'Record a payment provider\'s event for the order: authorised, paid (settled), failed or refunded',
+      description: 'An online payment that is paid confirms a pending order. Under promise-to-sell, an authorisation starts sending.',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'orders.manage',
+      readOnly: false,
+      params: orderParams,
+      body: object({ kind: { enum: ['authorised', 'paid', 'failed', 'refunded'] }, amountMinor: minorUnits, reference: { type: 'string', maxLength: 200 } }, ['kind']),
+      response: { status: 200, schema: orderSchema },
+      async handler(ctx) {
+        const { order, confirmedNow } = await orders.recordPayment(await load(ctx), ctx.body);
+        if (confirmedNow) await dispatch.afterConfirmation(order, actorOf(ctx.caller!));
+        if (ctx.body.kind === 'authorised') await dispatch.afterAuthorisation(order, actorOf(ctx.caller!));
+        return one(ctx, await load(ctx));
+      },
+    },
+    {
+      operationId: 'shipStoreOrderPart',
+      method: 'post',
+      path: `${BASE}/:storeId/:orderId/groups/:groupKey/ship`,
+      summary: 'The store hands a part it fulfils itself to a carrier',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'orders.manage',
+      readOnly: false,
+      params: groupParams,
+      body: object({ carrier: { type: 'string', minLength: 1, maxLength: 100 }, trackingNumber: { type: 'string', minLength: 1, maxLength: 100 } }, ['carrier', 'trackingNumber']),
+      response: { status: 200, schema: orderSchema },
+      async handler(ctx) {
+        await orders.shipOwnPart(await load(ctx), ctx.params.groupKey, 'shipped', ctx.body);
+        return one(ctx, await load(ctx));
+      },
+    },
+    {
+      operationId: 'deliverStoreOrderPart',
+      method: 'post',
+      path: `${BASE}/:storeId/:orderId/groups/:groupKey/deliver`,
+      summary: 'A part the store fulfils itself was delivered',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'orders.manage',
+      readOnly: false,
+      params: groupParams,
+      response: { status: 200, schema: orderSchema },
+      async handler(ctx) {
+        await orders.shipOwnPart(await load(ctx), ctx.params.groupKey, 'delivered');
+        return one(ctx, await load(ctx));
+      },
+    },
+  ]);
+}

@@ -1,0 +1,255 @@
+import crypto from 'node:crypto';
+import type { DataSource, EntityManager } from 'typeorm';
+import { In } from 'typeorm';
+import { errors } from '../platform/errors';
+import { sqlRows } from '../platform/db';
+import { Cursors, keysetPage, Page } from '../platform/pagination';
+import { StoreVariant } from '../stores/entities';
+import { ContractModel, Destination, FulfilmentGroup, PartStatus, PaymentMethod, PaymentStatus, Shipment, StoreOrder, StoreOrderItem, StoreOrderStatus } from './entities';
+
+export const STORE_GROUP = 'store';
+export const supplierGroupKey = (connectionId: string) => `supplier:${connectionId}`;
+
+const PART_RANK: Record<Exclude<PartStatus, 'cancelled'>, number> = { pending: 0, processing: 1, shipped: 2, delivered: 3 };
+
+/** Rules of the spec: the order moves as its slowest part; shipped or delivered only when every part is. */
+export function orderStatusFromParts(parts: PartStatus[], confirmed: boolean): StoreOrderStatus {
+  const live = parts.filter((p): p is Exclude<PartStatus, 'cancelled'> => p !== 'cancelled');
+  if (!live.length) return parts.length ? 'cancelled' : confirmed ? 'confirmed' : 'pending';
+  const slowest = live.reduce((a, b) => (PART_RANK[a] <= PART_RANK[b] ? a : b));
+  if (slowest === 'pending') return confirmed ? 'confirmed' : 'pending';
+  return slowest;
+}
+
+export interface CreateOrderInput {
+  items: Array<{ productId: string; variantId: string; quantity: number }>;
+  destination: Destination;
+  paymentMethod: PaymentMethod;
+  contractModel?: ContractModel;
+}
+
+export interface OrderPaymentEvent {
+  kind: 'authorised' | 'paid' | 'failed' | 'refunded';
+  amountMinor?: number;
+  reference?: string;
+}
+
+export class OrderService {
+  constructor(
+    private readonly db: DataSource,
+    private readonly cursors: Cursors,
+  ) {}
+
+  /** Splits the items into parts: the store's own, and one per supplier connection of the linked items. */
+  async create(storeId: string, input: CreateOrderInput, creator: { createdByAccountId: string; createdByKeyId: string | null }): Promise<StoreOrder> {
+    return this.db.transaction(async (tx) => {
+      const variantIds = input.items.map((i) => i.variantId);
+      const variants = await tx.getRepository(StoreVariant).findBy({ id: In(variantIds), storeId });
+      const byId = new Map(variants.map((v) => [v.id, v]));
+      const problems = input.items.flatMap((item, i) => {
+        const v = byId.get(item.variantId);
+        return !v || v.productId !== item.productId ? [{ field: `body/items/${i}`, message: `variant ${item.variantId} of product ${item.productId} is not in this store` }] : [];
+      });
+      if (problems.length) throw errors.validationFailed(problems);
+      const currencies = new Set(variants.map((v) => v.currency));
+      if (currencies.size > 1) throw errors.badRequest('mixedCurrencies', 'All items of an order must be priced in one currency.');
+      const links: Array<{ store_variant_id: string; connection_id: string; supplier_variant_id: string; cost_minor: string }> = await tx.query(
+        `SELECT lv.store_variant_id, l.connection_id, lv.supplier_variant_id, lv.cost_minor
+           FROM product_link_variants lv JOIN product_links l ON l.id = lv.link_id
+           JOIN supplier_connections c ON c.id = l.connection_id AND c.disconnected_at IS NULL
+          WHERE lv.store_variant_id = ANY($1)`,
+        [variantIds],
+      );
+      const linkOf = new Map(links.map((l) => [l.store_variant_id, l]));
+      const [{ order_counter: n }] = await sqlRows<{ order_counter: number }>(tx, 'UPDATE stores SET order_counter = order_counter + 1 WHERE id = $1 RETURNING order_counter', [storeId]);
+      const order = tx.getRepository(StoreOrder).create({
+        id: crypto.randomUUID(),
+        storeId,
+        number: String(n),
+        status: 'pending',
+        paymentMethod: input.paymentMethod,
+        paymentStatus: 'none',
+        contractModel: input.contractModel ?? 'standard',
+        currency: [...currencies][0] ?? 'USD',
+        totalMinor: input.items.reduce((sum, i) => sum + byId.get(i.variantId)!.priceMinor * i.quantity, 0),
+        destination: { ...input.destination, country: input.destination.country.toUpperCase() },
+        needsAttention: false,
+        confirmedAt: null,
+        ...creator,
+      });
+      await tx.getRepository(StoreOrder).insert(order);
+      const items = input.items.map((item, position) => {
+        const v = byId.get(item.variantId)!;
+        const link = linkOf.get(v.id);
+        return {
+          id: crypto.randomUUID(),
+          orderId: order.id,
+          position,
+          productId: item.productId,
+          variantId: v.id,
+          sku: v.sku,
+          title: v.title,
+          quantity: item.quantity,
+          unitPriceMinor: v.priceMinor,
+          groupKey: link ? supplierGroupKey(link.connection_id) : STORE_GROUP,
+          supplierVariantId: link?.supplier_variant_id ?? null,
+          linkCostMinor: link ? Number(link.cost_minor) : null,
+        };
+      });
+      await tx.getRepository(StoreOrderItem).insert(items);
+      const groups = [...new Set(items.map((i) => i.groupKey))].map((groupKey) => ({
+        orderId: order.id,
+        groupKey,
+        connectionId: groupKey === STORE_GROUP ? null : groupKey.slice('supplier:'.length),
+        status: 'pending' as const,
+        shipment: null,
+        fulfilledByStore: groupKey === STORE_GROUP,
+      }));
+      await tx.getRepository(FulfilmentGroup).insert(groups);
+      return tx.getRepository(StoreOrder).findOneByOrFail({ id: order.id });
+    });
+  }
+
+  async get(storeId: string, id: string, ownKeyId: string | null): Promise<StoreOrder> {
+    const order = await this.db.getRepository(StoreOrder).findOneBy({ id, storeId });
+    if (!order || (ownKeyId && order.createdByKeyId !== ownKeyId)) throw errors.notFound('The order');
+    return order;
+  }
+
+  items(orderId: string, tx: EntityManager = this.db.manager): Promise<StoreOrderItem[]> {
+    return tx.getRepository(StoreOrderItem).find({ where: { orderId }, order: { position: 'ASC' } });
+  }
+
+  groups(orderIds: string[], tx: EntityManager = this.db.manager): Promise<FulfilmentGroup[]> {
+    return orderIds.length ? tx.getRepository(FulfilmentGroup).find({ where: { orderId: In(orderIds) }, order: { groupKey: 'ASC' } }) : Promise.resolve([]);
+  }
+
+  group(orderId: string, groupKey: string): Promise<FulfilmentGroup | null> {
+    return this.db.getRepository(FulfilmentGroup).findOneBy({ orderId, groupKey });
+  }
+
+  /** A staff member confirms; the store's own part starts being prepared. */
+  async confirm(order: StoreOrder): Promise<StoreOrder> {
+    if (order.status === 'cancelled') throw errors.invalidState('A cancelled order cannot be confirmed.');
+    if (order.confirmedAt) return order;
+    await this.db.transaction(async (tx) => {
+      await tx.query(`UPDATE store_orders SET confirmed_at = now() WHERE id = $1 AND confirmed_at IS NULL`, [order.id]);
+      await tx.query(`UPDATE fulfilment_groups SET status = 'processing', updated_at = now() WHERE order_id = $1 AND group_key = $2 AND status = 'pending'`, [order.id, STORE_GROUP]);
+      await this.recompute(tx, order.id);
+    });
+    return this.db.getRepository(StoreOrder).findOneByOrFail({ id: order.id });
+  }
+
+  /**
+   * A payment provider's event. The shopper's payment status follows it; an online payment that is paid
+   * also confirms a pending order. Answers the order and whether this event confirmed it.
+   */
+  async recordPayment(order: StoreOrder, event: OrderPaymentEvent): Promise<{ order: StoreOrder; confirmedNow: boolean }> {
+    const next: Record<OrderPaymentEvent['kind'], PaymentStatus> = { authorised: 'authorised', paid: 'paid', failed: 'failed', refunded: 'refunded' };
+    await this.db.transaction(async (tx) => {
+      await tx.query('INSERT INTO payment_events (order_id, kind, amount_minor, reference) VALUES ($1, $2, $3, $4)', [order.id, event.kind, event.amountMinor ?? null, event.reference ?? null]);
+      await tx.query('UPDATE store_orders SET payment_status = $2, updated_at = now() WHERE id = $1', [order.id, next[event.kind]]);
+    });
+    const confirmedNow = event.kind === 'paid' && order.paymentMethod === 'online' && !order.confirmedAt;
+    const updated = confirmedNow ? await this.confirm(await this.db.getRepository(StoreOrder).findOneByOrFail({ id: order.id })) : await this.db.getRepository(StoreOrder).findOneByOrFail({ id: order.id });
+    return { order: updated, confirmedNow };
+  }
+
+  /**
+   * Promise-to-sell: charges the authorised shopper payment once the supplier accepted. Answers false
+   * when the payment cannot be captured (no longer authorised).
+   */
+  async captureShopperPayment(orderId: string): Promise<boolean> {
+    return this.db.transaction(async (tx) => {
+      const [order] = await sqlRows<{ payment_status: PaymentStatus }>(tx, 'SELECT payment_status FROM store_orders WHERE id = $1 FOR UPDATE', [orderId]);
+      if (order.payment_status === 'paid') return true;
+      const ok = order.payment_status === 'authorised';
+      await tx.query('INSERT INTO payment_events (order_id, kind) VALUES ($1, $2)', [orderId, ok ? 'captured' : 'captureFailed']);
+      if (ok) await tx.query(`UPDATE store_orders SET payment_status = 'paid', updated_at = now() WHERE id = $1`, [orderId]);
+      return ok;
+    });
+  }
+
+  /** The part's status and shipment, then the order's status from all its parts. */
+  async setPart(tx: EntityManager, orderId: string, groupKey: string, change: { status?: PartStatus; shipment?: Shipment | null; fulfilledByStore?: boolean }): Promise<void> {
+    const fields: Partial<FulfilmentGroup> = {};
+    if (change.status) fields.status = change.status;
+    if (change.shipment !== undefined) fields.shipment = change.shipment;
+    if (change.fulfilledByStore !== undefined) fields.fulfilledByStore = change.fulfilledByStore;
+    await tx.getRepository(FulfilmentGroup).update({ orderId, groupKey }, { ...fields, updatedAt: new Date() });
+    await this.recompute(tx, orderId);
+  }
+
+  /** The store ships or delivers a part it fulfils itself (its own items, or a part taken over). */
+  async shipOwnPart(order: StoreOrder, groupKey: string, to: 'shipped' | 'delivered', shipment?: { carrier: string; trackingNumber: string }): Promise<void> {
+    const group = await this.group(order.id, groupKey);
+    if (!group) throw errors.notFound('The order part');
+    if (!group.fulfilledByStore) throw errors.invalidState('This part is fulfilled by its supplier; its status follows the supplier order.');
+    if (!order.confirmedAt) throw errors.invalidState('Confirm the order first.');
+    const allowed: Record<string, PartStatus[]> = { shipped: ['pending', 'processing'], delivered: ['shipped'] };
+    if (!allowed[to].includes(group.status)) throw errors.invalidState(`A ${group.status} part cannot become ${to}.`);
+    const now = new Date().toISOString();
+    const next: Shipment =
+      to === 'shipped'
+        ? { carrier: shipment!.carrier, trackingNumber: shipment!.trackingNumber, shippedAt: now, deliveredAt: null }
+        : { ...(group.shipment ?? { carrier: '', trackingNumber: '', shippedAt: null }), deliveredAt: now };
+    await this.db.transaction((tx) => this.setPart(tx, order.id, groupKey, { status: to, shipment: next }));
+  }
+
+  /** Recomputes status and needs-attention of a store order from its parts and supplier orders. */
+  async recompute(tx: EntityManager, orderId: string): Promise<void> {
+    await tx.query(
+      `UPDATE store_orders o SET
+         needs_attention = EXISTS (SELECT 1 FROM supplier_orders s WHERE s.order_id = o.id AND s.status IN ('needsReview', 'failed')),
+         updated_at = now()
+       WHERE o.id = $1`,
+      [orderId],
+    );
+    const [order] = await sqlRows<{ confirmed_at: Date | null; status: StoreOrderStatus }>(tx, 'SELECT confirmed_at, status FROM store_orders WHERE id = $1', [orderId]);
+    const parts = await sqlRows<{ status: PartStatus }>(tx, 'SELECT status FROM fulfilment_groups WHERE order_id = $1', [orderId]);
+    const status = orderStatusFromParts(parts.map((p) => p.status), !!order.confirmed_at);
+    if (status !== order.status) await tx.query('UPDATE store_orders SET status = $2 WHERE id = $1', [orderId, status]);
+  }
+
+  async list(storeId: string, ownKeyId: string | null, q: { cursor?: string; pageSize: number; needsAttention?: boolean; status?: string }): Promise<Page<StoreOrder>> {
+    const filters = { storeId, ownKeyId, needsAttention: q.needsAttention ?? null, status: q.status ?? null };
+    const where = () => {
+      const parts = ['o.store_id = $1'];
+      const args: unknown[] = [storeId];
+      const add = (sql: string, v: unknown) => {
+        args.push(v);
+        parts.push(sql.replace('?', `$${args.length}`));
+      };
+      if (ownKeyId) add('o.created_by_key_id = ?', ownKeyId);
+      if (q.needsAttention !== undefined) add('o.needs_attention = ?', q.needsAttention);
+      if (q.status) add('o.status = ?', q.status);
+      return { sql: parts.join(' AND '), args };
+    };
+    return keysetPage<StoreOrder & { cursorAt: string }, StoreOrder>({
+      cursors: this.cursors,
+      list: 'storeOrders',
+      filters,
+      cursor: q.cursor,
+      pageSize: q.pageSize,
+      fetch: async (pos, limit) => {
+        const w = where();
+        let sql = `SELECT o.id, o.created_at::text AS cursor_at FROM store_orders o WHERE ${w.sql}`;
+        if (pos) {
+          w.args.push(pos.createdAt, pos.id);
+          sql += ` AND (o.created_at, o.id) ${pos.dir === 'next' ? '<' : '>'} ($${w.args.length - 1}::timestamptz, $${w.args.length}::uuid)`;
+        }
+        const order = pos?.dir === 'prev' ? 'ASC' : 'DESC';
+        sql += ` ORDER BY o.created_at ${order}, o.id ${order} LIMIT ${limit}`;
+        const keys: Array<{ id: string; cursor_at: string }> = await this.db.query(sql, w.args);
+        const rows = keys.length ? await this.db.getRepository(StoreOrder).findBy({ id: In(keys.map((k) => k.id)) }) : [];
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        return keys.map((k) => Object.assign(byId.get(k.id)!, { cursorAt: k.cursor_at }));
+      },
+      count: async () => {
+        const w = where();
+        return (await this.db.query(`SELECT count(*)::int AS n FROM store_orders o WHERE ${w.sql}`, w.args))[0].n;
+      },
+      map: (o) => o,
+    });
+  }
+}
