@@ -66,7 +66,9 @@ function checked(what: string, l: Load): Load {
  */
 export async function notifications(databaseUrl: string): Promise<Figure[]> {
   const sandbox = await startBenchSandbox();
-  const svc = await startBenchService(databaseUrl, {}, { sandboxUrl: sandbox.baseUrl, publicAddress: true });
+  // Role `api`: the HTTP side alone, so the figure is the cost of accepting. With workers in the same process the
+  // order read-backs would run during the load (and take the waiting job the coalescing case relies on).
+  const svc = await startBenchService(databaseUrl, {}, { sandboxUrl: sandbox.baseUrl, publicAddress: true, args: ['--role', 'api'] });
   try {
     const { key } = await developerKey(svc.baseUrl);
     const conn = await connectedStore(svc, sandbox, key);
@@ -109,7 +111,7 @@ export async function notifications(databaseUrl: string): Promise<Figure[]> {
         command,
         notes:
           `Ratio = notifications accepted per second ÷ /healthz requests per second on the same server (1 would mean verifying and queueing is free). ` +
-          `Each request has its own event id and HMAC signature (pre-signed, timestamp = start of the run) and names a new supplier order, so every one loads the connection, verifies the signature, writes a receipt plus last_webhook_at and inserts a pg-boss read-back job; ${enqueued.toLocaleString('en')} jobs were queued, none refused.${lateNote}`,
+          `Each request has its own event id and HMAC signature (pre-signed, timestamp = start of the run) and names a new supplier order, so every one loads the connection, verifies the signature, writes a receipt plus last_webhook_at and inserts a pg-boss read-back job; ${enqueued.toLocaleString('en')} jobs were queued, none refused. The service runs role \`api\` (no worker draining the read-backs during the load).${lateNote}`,
       },
       {
         name: 'Supplier notifications accepted (all about one order: coalesced into the one waiting read-back)',

@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     '# Benchmarks',
     '',
     `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine()}.`,
-    `Load: autocannon, ${CONNECTIONS} connections, ${DURATION_SECONDS} s per measurement, from the benchmark process to the service on loopback.`,
+    `Load: autocannon, ${CONNECTIONS} connections, ${DURATION_SECONDS} s per measurement, from the benchmark process to the service on loopback. Timed figures (ms, links/s) are wall-clock from the benchmark process.`,
     'Database: a fresh embedded PostgreSQL 18 per run (or `DATABASE_URL`). Each ratio is subject ÷ baseline, both measured in this run.',
     '',
     '| Figure | Subject | Baseline | Ratio | Command |',

@@ -13,16 +13,22 @@ export const QUEUE = {
 export const QUEUES: QueueSpec[] = [
   { name: QUEUE.housekeeping, policy: 'singleton', retryLimit: 2 },
   // One read-back waiting per supplier order or product, however many notifications arrive.
-  { name: READBACK_QUEUES.order, policy: 'stately', retryLimit: 5, retryDelay: 30, retryBackoff: true },
-  { name: READBACK_QUEUES.product, policy: 'stately', retryLimit: 5, retryDelay: 30, retryBackoff: true },
+  { name: READBACK_QUEUES.order, policy: 'stately', retryLimit: 5, retryDelay: 30, retryBackoff: true, notify: true },
+  { name: READBACK_QUEUES.product, policy: 'stately', retryLimit: 5, retryDelay: 30, retryBackoff: true, notify: true },
   // A worker that dies mid-import stops sending heartbeats; the job is retried and resumes at the first pending item.
-  { name: IMPORT_QUEUE, policy: 'singleton', retryLimit: 20, retryDelay: 1, heartbeatSeconds: 10 },
+  { name: IMPORT_QUEUE, policy: 'singleton', retryLimit: 20, retryDelay: 1, heartbeatSeconds: 10, notify: true },
   { name: SYNC_QUEUES.all, policy: 'singleton', retryLimit: 1 },
   { name: SYNC_QUEUES.connection, policy: 'stately', retryLimit: 2, retryDelay: 60 },
   // One queued-or-active dispatch job per order part, whatever triggered it; a dead worker's job is retried.
-  { name: DISPATCH_QUEUE, policy: 'exclusive', retryLimit: 50, retryDelay: 2, retryBackoff: true, retryDelayMax: 300, heartbeatSeconds: 10 } as QueueSpec,
+  { name: DISPATCH_QUEUE, policy: 'exclusive', retryLimit: 50, retryDelay: 2, retryBackoff: true, retryDelayMax: 300, heartbeatSeconds: 10, notify: true },
   { name: RETRY_FAILED_QUEUE, policy: 'standard', retryLimit: 3, retryDelay: 10 },
 ];
+
+/**
+ * Polling stays short beside LISTEN/NOTIFY: a notification only wakes workers when a job is created,
+ * not when a delayed job or a retry becomes due.
+ */
+const POLLING = { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 2 };
 
 /** Handlers and schedules of the worker role. Job data carries ids, never entities. */
 export async function registerWorkers(boss: Boss, s: Services): Promise<void> {
@@ -33,7 +39,7 @@ export async function registerWorkers(boss: Boss, s: Services): Promise<void> {
   });
   await boss.schedule(QUEUE.housekeeping, '17 * * * *');
 
-  await boss.work<{ importJobId: string }>(IMPORT_QUEUE, { localConcurrency: 2 }, async ([job]) => {
+  await boss.work<{ importJobId: string }>(IMPORT_QUEUE, { localConcurrency: 2, ...POLLING }, async ([job]) => {
     await s.imports.runJob(job.data.importJobId);
   });
 
@@ -47,18 +53,18 @@ export async function registerWorkers(boss: Boss, s: Services): Promise<void> {
     s.log.info({ connectionId: job.data.connectionId, ...result }, 'connection links synced');
   });
 
-  await boss.work<ProductReadBack>(READBACK_QUEUES.product, async ([job]) => {
+  await boss.work<ProductReadBack>(READBACK_QUEUES.product, POLLING, async ([job]) => {
     await s.catalogSync.readBackProduct(job.data.connectionId, job.data.supplierProductId);
   });
 
-  await boss.work<{ supplierOrderId: string }>(DISPATCH_QUEUE, { localConcurrency: 4 }, async ([job]) => {
+  await boss.work<{ supplierOrderId: string }>(DISPATCH_QUEUE, { localConcurrency: 4, ...POLLING }, async ([job]) => {
     await s.dispatch.work(job.data.supplierOrderId);
   });
-  await boss.work<{ supplierOrderId?: string }>(RETRY_FAILED_QUEUE, async ([job]) => {
+  await boss.work<{ supplierOrderId?: string }>(RETRY_FAILED_QUEUE, POLLING, async ([job]) => {
     await s.dispatch.retryFailed(job.data?.supplierOrderId);
   });
   await boss.schedule(RETRY_FAILED_QUEUE, '* * * * *');
-  await boss.work<OrderReadBack>(READBACK_QUEUES.order, async ([job]) => {
+  await boss.work<OrderReadBack>(READBACK_QUEUES.order, POLLING, async ([job]) => {
     await s.dispatch.readBack(job.data.connectionId, job.data.supplierOrderId);
   });
 }

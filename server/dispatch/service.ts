@@ -3,7 +3,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { In } from 'typeorm';
 import { errors } from '../platform/errors';
 import { sqlRows } from '../platform/db';
-import type { Boss } from '../platform/jobs';
+import { Boss, jobPending } from '../platform/jobs';
 import type { Logger } from '../platform/logger';
 import { SupplierConnection } from '../connections/entities';
 import type { SupplierGateway } from '../connections/gateway';
@@ -153,12 +153,12 @@ export class DispatchService {
     }
   }
 
-  /** Waits (bounded) until the job has done what was asked; answers the record as it then is. */
+  /** Waits (bounded) until the job has done what was asked and no job is left for the part; answers the record as it then is. */
   async settle(id: string, done: (s: SupplierOrder) => boolean): Promise<{ so: SupplierOrder; settled: boolean }> {
     const deadline = Date.now() + this.settings.waitMs;
     for (;;) {
       const so = await this.load(id);
-      if (done(so)) return { so, settled: true };
+      if (done(so) && !(await jobPending(this.db, DISPATCH_QUEUE, singletonKeyOf(so)))) return { so, settled: true };
       if (Date.now() > deadline) return { so, settled: false };
       await new Promise((r) => setTimeout(r, 50));
     }

@@ -14,6 +14,8 @@ export interface QueueSpec {
   expireInSeconds?: number;
   heartbeatSeconds?: number;
   retryDelayMax?: number;
+  /** Wake workers through LISTEN/NOTIFY the moment a job is created, instead of at their next poll. */
+  notify?: boolean;
 }
 
 export async function startBoss(connectionString: string, queues: QueueSpec[], log: Logger, opts: { supervise: boolean; schedule: boolean; superviseSeconds: number }): Promise<Boss> {
@@ -26,6 +28,7 @@ export async function startBoss(connectionString: string, queues: QueueSpec[], l
     superviseIntervalSeconds: opts.superviseSeconds,
     monitorIntervalSeconds: opts.superviseSeconds,
     application_name: 'store-suppliers-jobs',
+    useListenNotify: true,
   } as ConstructorParameters<PgBossModule['PgBoss']>[0]);
   boss.on('error', (err: unknown) => log.error({ err }, 'job queue error'));
   await boss.start();
@@ -34,4 +37,10 @@ export async function startBoss(connectionString: string, queues: QueueSpec[], l
     await boss.createQueue(name, options as never);
   }
   return boss;
+}
+
+/** Whether a job for this singleton key is still waiting or running on the queue. */
+export async function jobPending(db: { query(sql: string, args: unknown[]): Promise<unknown[]> }, queue: string, singletonKey: string): Promise<boolean> {
+  const rows = await db.query(`SELECT 1 FROM pgboss.job WHERE name = $1 AND singleton_key = $2 AND state IN ('created', 'retry', 'active') LIMIT 1`, [queue, singletonKey]);
+  return rows.length > 0;
 }

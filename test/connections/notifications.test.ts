@@ -16,7 +16,8 @@ const ORDER_QUEUE = 'readback.supplier-order';
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  svc = await startService({ label: 'notify', sandbox, publicBaseUrl: true });
+  // The api role only: no worker takes the read-backs, so what waits on the queue can be counted.
+  svc = await startService({ label: 'notify', sandbox, publicBaseUrl: true, role: 'api' });
   owner = await newDeveloper(svc, { plan: 'pro' });
   storeId = await createStore(svc, owner.key);
   acc = await sandbox.account(1_000_000);

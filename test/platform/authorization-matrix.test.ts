@@ -50,6 +50,11 @@ const validBodies: Record<string, () => unknown> = {
   importSupplierProducts: () => ({ products: [{ supplierProductId: 'SBX-P00002' }] }),
   createProductLink: () => ({ productId: crypto.randomUUID(), connectionId: crypto.randomUUID(), supplierProductId: 'SBX-P00003', variants: [{ storeVariantId: crypto.randomUUID(), supplierVariantId: 'SBX-P00003-V1' }] }),
   updateProductLink: () => ({ sync: { title: true } }),
+  submitOrderPart: () => ({}),
+  retrySupplierOrder: () => ({}),
+  recordStorePayment: () => ({ kind: 'authorised' }),
+  shipStoreOrderPart: () => ({ carrier: 'Post', trackingNumber: 'T1' }),
+  createStoreOrder: () => ({ items: [{ productId: crypto.randomUUID(), variantId: crypto.randomUUID(), quantity: 1 }], destination: { name: 'A', line1: '1 Main', city: 'X', postalCode: '1', country: 'US' }, paymentMethod: 'manual' }),
   setStaffMember: () => ({ email: 'nobody@example.test', permissions: [] }),
 };
 
@@ -121,12 +126,24 @@ beforeAll(async () => {
     [strangerStoreId, stranger.key],
     [freeStoreId, freeOwner.key],
   ] as const) {
-    fixtures[store] = { productId: await product(key, store), keyId: owner.keyId, accountId: someStaff.accountId, id: await connection(key, store), supplierProductId: 'SBX-P00001', linkId: crypto.randomUUID(), jobId: crypto.randomUUID() };
+    fixtures[store] = { productId: await product(key, store), keyId: owner.keyId, accountId: someStaff.accountId, id: await connection(key, store), supplierProductId: 'SBX-P00001', linkId: crypto.randomUUID(), jobId: crypto.randomUUID(), orderId: crypto.randomUUID(), supplierOrderId: crypto.randomUUID(), groupKey: 'store' };
   }
   // Records the own-scope key must not reach: a product link and an import job made with the account key.
   const imported = await svc.call('POST', `/api/store-suppliers/${storeId}/${fixtures[storeId].id}/import`, { key: owner.key, body: { products: [{ supplierProductId: 'SBX-P00010' }] } });
   expect(imported.status).toBe(201);
   fixtures[storeId].linkId = imported.body.result.links[0].id;
+  // A store order of that product, and its supplier order: records the own-scope key must not reach either.
+  const bought = imported.body.result.products[0];
+  const order = await svc.call('POST', `/api/store-orders/${storeId}`, {
+    key: owner.key,
+    body: { items: [{ productId: bought.id, variantId: bought.variants[0].id, quantity: 1 }], destination: { name: 'A', line1: '1 Main', city: 'X', postalCode: '1', country: 'US' }, paymentMethod: 'manual' },
+  });
+  expect(order.status).toBe(201);
+  fixtures[storeId].orderId = order.body.result.id;
+  fixtures[storeId].groupKey = `supplier:${fixtures[storeId].id}`;
+  const sent = await svc.call('POST', `/api/store-suppliers/${storeId}/orders/${order.body.result.id}/groups/${fixtures[storeId].groupKey}/submit`, { key: owner.key, body: {} });
+  expect(sent.status).toBe(200);
+  fixtures[storeId].supplierOrderId = sent.body.result._id;
   const job = await svc.call('POST', `/api/store-suppliers/${storeId}/${fixtures[storeId].id}/import`, {
     key: owner.key,
     body: { products: Array.from({ length: 51 }, () => ({ supplierProductId: 'SBX-P00010' })) },
@@ -136,7 +153,7 @@ beforeAll(async () => {
   await svc.call('PUT', '/api/account/plan', { session: freeOwner.session, body: { plan: 'free' } });
   // The poor owner spends its sign-up credits so that it has none left.
   await svc.db.query('UPDATE accounts SET credits = 0 WHERE id = $1', [poorOwner.accountId]);
-  fixtures[poorStoreId] = { productId: crypto.randomUUID(), accountId: someStaff.accountId, id: crypto.randomUUID(), supplierProductId: 'SBX-P00001', linkId: crypto.randomUUID(), jobId: crypto.randomUUID() };
+  fixtures[poorStoreId] = { productId: crypto.randomUUID(), accountId: someStaff.accountId, id: crypto.randomUUID(), supplierProductId: 'SBX-P00001', linkId: crypto.randomUUID(), jobId: crypto.randomUUID(), orderId: crypto.randomUUID(), supplierOrderId: crypto.randomUUID(), groupKey: `supplier:${crypto.randomUUID()}` };
 });
 
 afterAll(async () => {
@@ -202,6 +219,9 @@ test('the owner\'s plan without dropshipping: 403 planRequired on exactly the ga
     'previewImport',
     'importSupplierProducts',
     'createProductLink',
+    'submitOrderPart',
+    'retrySupplierOrder',
+    'paySupplierOrder',
   ];
   expect(ops.filter((o) => o.planGated).map((o) => o.operationId).sort()).toEqual(specGated.sort());
   for (const op of ops.filter((o) => acceptsKey(o) && o.path.includes('{storeId}'))) {
@@ -226,7 +246,7 @@ test('a plan-gated route answers a staff member by the owner\'s plan, not the st
 });
 
 test('a record outside an own-scope key\'s records: 404 notFound', async () => {
-  const list = ops.filter((o) => acceptsKey(o) && /\{(productId|id|linkId|jobId)\}/.test(o.path));
+  const list = ops.filter((o) => acceptsKey(o) && /\{(productId|id|linkId|jobId|orderId|supplierOrderId)\}/.test(o.path));
   expect(list.length).toBeGreaterThan(0);
   for (const op of list) {
     const res = await svc.call(op.method, urlFor(op, storeId), { key: ownScopeKey, body: validBodies[op.operationId]?.() });

@@ -14,7 +14,7 @@ export interface Shop {
 
 /** A supplier product whose first variant is on sale, in stock and shipped to the US. */
 async function goodProducts(sandbox: Sandbox, page: number, n: number) {
-  const items = (await sandbox.v1('sbx_live_demo', 'GET', `/products?pageSize=100&page=${page}`)).body.items;
+  const items = (await sandbox.v1('sbx_live_demo', 'GET', `/products?pageSize=50&page=${page}`)).body.items;
   return items.filter((p: any) => p.shipsTo.includes('US') && p.variants[0].available && p.variants[0].stock >= 50).slice(0, n);
 }
 
