@@ -1,0 +1,81 @@
+import { assertMove, canMove, ImpossibleMoveError, MOVES, partStatusOf, PROGRESS_RANK, SUPPLIER_ORDER_STATUSES } from '../../server/dispatch/state-machine';
+import { cleanReviewMessage, REVIEW_REASONS } from '../../server/dispatch/review-reasons';
+import { orderStatusFromParts } from '../../server/orders/service';
+
+describe('supplier order state machine', () => {
+  test('every status has an entry, and every move names known statuses', () => {
+    expect(Object.keys(MOVES).sort()).toEqual([...SUPPLIER_ORDER_STATUSES].sort());
+    for (const targets of Object.values(MOVES)) for (const t of targets) expect(SUPPLIER_ORDER_STATUSES).toContain(t);
+  });
+
+  test('walks every pair: allowed moves pass, every other move throws', () => {
+    let allowed = 0;
+    for (const from of SUPPLIER_ORDER_STATUSES) {
+      for (const to of SUPPLIER_ORDER_STATUSES) {
+        if (from === to) continue;
+        if (MOVES[from].includes(to)) {
+          expect(() => assertMove(from, to)).not.toThrow();
+          allowed++;
+        } else {
+          expect(() => assertMove(from, to)).toThrow(ImpossibleMoveError);
+          expect(canMove(from, to)).toBe(false);
+        }
+      }
+    }
+    expect(allowed).toBe(Object.values(MOVES).reduce((n, t) => n + t.length, 0));
+  });
+
+  test('final statuses go nowhere; a paused order only goes back to the queue or is cancelled', () => {
+    expect(MOVES.delivered).toEqual([]);
+    expect(MOVES.cancelled).toEqual([]);
+    expect([...MOVES.needsReview].sort()).toEqual(['cancelled', 'queued']);
+    expect(canMove('shipped', 'confirmed')).toBe(false);
+    expect(canMove('delivered', 'shipped')).toBe(false);
+    expect(canMove('needsReview', 'submitted')).toBe(false);
+  });
+
+  test('the supplier\'s progress only moves forward', () => {
+    const forward = ['submitted', 'confirmed', 'processing', 'shipped', 'delivered'] as const;
+    for (let i = 1; i < forward.length; i++) {
+      expect(PROGRESS_RANK[forward[i]]).toBeGreaterThan(PROGRESS_RANK[forward[i - 1]]);
+      expect(canMove(forward[i], forward[i - 1])).toBe(false);
+    }
+  });
+
+  test('order part status follows the supplier order', () => {
+    expect(partStatusOf('queued')).toBe('pending');
+    expect(partStatusOf('needsReview')).toBe('pending');
+    expect(partStatusOf('confirmed')).toBe('processing');
+    expect(partStatusOf('shipped')).toBe('shipped');
+    expect(partStatusOf('cancelled')).toBe('cancelled');
+  });
+});
+
+describe('store order status from its parts', () => {
+  test('moves as its slowest part', () => {
+    expect(orderStatusFromParts(['processing', 'shipped'], true)).toBe('processing');
+    expect(orderStatusFromParts(['pending', 'delivered'], true)).toBe('confirmed');
+    expect(orderStatusFromParts(['pending'], false)).toBe('pending');
+  });
+  test('shipped only when every part shipped; delivered only when every part delivered', () => {
+    expect(orderStatusFromParts(['shipped', 'delivered'], true)).toBe('shipped');
+    expect(orderStatusFromParts(['delivered', 'delivered'], true)).toBe('delivered');
+    expect(orderStatusFromParts(['delivered', 'cancelled'], true)).toBe('delivered');
+    expect(orderStatusFromParts(['cancelled', 'cancelled'], true)).toBe('cancelled');
+  });
+});
+
+describe('review reasons', () => {
+  test('retryable as the spec sets it', () => {
+    expect(Object.entries(REVIEW_REASONS).filter(([, r]) => r).map(([k]) => k).sort()).toEqual(['connectionUnhealthy', 'supplierRefused']);
+    expect(Object.keys(REVIEW_REASONS)).toHaveLength(13);
+  });
+  test('messages lose e-mail addresses, phone numbers, tokens and street addresses', () => {
+    const cleaned = cleanReviewMessage('Refused for Ada (ada@example.com, +44 20 7946 0958) at 221 Baker Street: token sbx_live_abcdefgh12345 and 0123456789abcdef0123456789abcdef01; variant SBX-P00012-V1');
+    expect(cleaned).not.toMatch(/ada@|7946|Baker Street|sbx_live_abc|0123456789abcdef/);
+    expect(cleaned).toContain('SBX-P00012-V1');
+    expect(cleaned).toContain('[email]');
+    expect(cleaned).toContain('[phone]');
+    expect(cleaned).toContain('[address]');
+  });
+});
