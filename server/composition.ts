@@ -42,6 +42,7 @@ import { DispatchService } from './dispatch/service';
 import { supplierOrderRoutes } from './dispatch/routes';
 import { SupplierOrderReads } from './dispatch/views';
 import { mountBenchBaselines } from './bench-baselines';
+import { mountAssistant } from './assistant/mcp';
 import { Foundation1763769600000 } from './migrations/1763769600000-Foundation';
 import { SupplierConnections1763856000000 } from './migrations/1763856000000-SupplierConnections';
 import { Catalog1763942400000 } from './migrations/1763942400000-Catalog';
@@ -97,7 +98,7 @@ export function routeTable(s: Services): RouteDef[] {
   return [
     // The notification address first: its path shape would otherwise also match /:storeId/:id/... routes.
     ...notificationRoutes(s.notifications),
-    ...identityRoutes(s.accounts, s.apiKeys),
+    ...identityRoutes(s.accounts, s.apiKeys, () => s.config.publicBaseUrl),
     ...storeRoutes(s.stores, s.products, s.accounts),
     ...connectionRoutes(s.connections, s.signIn, s.registry),
     ...catalogRoutes(s.connections, s.supplierProducts, s.imports, s.links),
@@ -121,5 +122,6 @@ export function buildHttpApp(s: Services) {
       return true;
     },
     bareRoutes: s.config.benchBaselines ? (router) => mountBenchBaselines(router, s) : undefined,
+    extraRoutes: (router, runners) => mountAssistant(router, { runners, gate: s.gate, version: VERSION }),
   });
 }

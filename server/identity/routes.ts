@@ -1,5 +1,6 @@
 import { accountView, AccountService } from './accounts';
-import { apiKeyView, ApiKeyService } from './api-keys';
+import { apiKeyView, ApiKeyService, maskKey } from './api-keys';
+import { assistantLink } from '../assistant/link';
 import { PLANS, RECORD_SCOPES } from './entities';
 import { planIncludesDropshipping } from './permissions';
 import { errors } from '../platform/errors';
@@ -39,7 +40,18 @@ const password = { type: 'string', minLength: 10, maxLength: 200 };
 const keyName = { type: 'string', minLength: 1, maxLength: 100 };
 const sessionAnswer = object({ sessionToken: { type: 'string' }, account: accountSchema }, ['sessionToken', 'account']);
 
-export function identityRoutes(accounts: AccountService, keys: ApiKeyService) {
+const assistantLinkSchema = object(
+  {
+    url: { type: 'string', description: 'The MCP (Model Context Protocol) endpoint' },
+    transport: { const: 'streamable-http' },
+    headers: object({ 'X-API-Key': { type: 'string' } }, ['X-API-Key']),
+  },
+  ['url', 'transport', 'headers'],
+  { description: 'The key\'s assistant (MCP) link: the address and how to pass the key, ready to paste into an assistant\'s configuration. It uses the key\'s record scope and stops when the key is revoked.' },
+);
+
+export function identityRoutes(accounts: AccountService, keys: ApiKeyService, publicBaseUrl: () => string) {
+  const base = (origin: string) => publicBaseUrl() || origin;
   return defineRoutes([
     {
       operationId: 'signUp',
@@ -148,12 +160,12 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService) {
       auth: 'session',
       readOnly: false,
       body: object({ name: keyName, recordScope: { enum: [...RECORD_SCOPES], default: 'own' } }, ['name']),
-      response: { status: 201, schema: object({ key: { type: 'string' }, apiKey: apiKeySchema }, ['key', 'apiKey']) },
-      async handler({ caller, body }) {
+      response: { status: 201, schema: object({ key: { type: 'string' }, apiKey: apiKeySchema, assistantLink: assistantLinkSchema }, ['key', 'apiKey', 'assistantLink']) },
+      async handler({ caller, body, origin }) {
         const account = await accounts.get(caller!.accountId);
         if (!account.isDeveloper) throw errors.developerRequired();
         const { key, fullKey } = await keys.create(account.id, body);
-        return { key: fullKey, apiKey: apiKeyView(key) };
+        return { key: fullKey, apiKey: apiKeyView(key), assistantLink: assistantLink(base(origin), fullKey) };
       },
     },
     {
@@ -164,9 +176,9 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService) {
       tag: 'API keys',
       auth: 'session',
       readOnly: true,
-      response: { status: 200, schema: { type: 'array', items: apiKeySchema } },
-      async handler({ caller }) {
-        return (await keys.list(caller!.accountId)).map(apiKeyView);
+      response: { status: 200, schema: { type: 'array', items: { ...apiKeySchema, properties: { ...(apiKeySchema.properties as object), assistantLink: assistantLinkSchema }, required: [...(apiKeySchema.required as string[]), 'assistantLink'] } } },
+      async handler({ caller, origin }) {
+        return (await keys.list(caller!.accountId)).map((k) => ({ ...apiKeyView(k), assistantLink: assistantLink(base(origin), maskKey(k.keyLast4)) }));
       },
     },
     {
@@ -178,9 +190,10 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService) {
       auth: 'session',
       readOnly: true,
       params: params(['keyId']),
-      response: { status: 200, schema: object({ key: { type: 'string' } }, ['key']) },
-      async handler({ caller, params: p }) {
-        return { key: await keys.reveal(caller!.accountId, p.keyId) };
+      response: { status: 200, schema: object({ key: { type: 'string' }, assistantLink: assistantLinkSchema }, ['key', 'assistantLink']) },
+      async handler({ caller, params: p, origin }) {
+        const key = await keys.reveal(caller!.accountId, p.keyId);
+        return { key, assistantLink: assistantLink(base(origin), key) };
       },
     },
     {
@@ -228,11 +241,12 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService) {
             owner: object({ accountId: uuid, email: { type: 'string' }, name: { type: 'string' }, isDeveloper: { type: 'boolean' } }, ['accountId', 'email', 'name', 'isDeveloper']),
             plan: object({ name: { enum: [...PLANS] }, includesDropshipping: { type: 'boolean' } }, ['name', 'includesDropshipping']),
             credits: object({ available: { type: 'integer' } }, ['available']),
+            assistantLink: assistantLinkSchema,
           },
-          ['key', 'owner', 'plan', 'credits'],
+          ['key', 'owner', 'plan', 'credits', 'assistantLink'],
         ),
       },
-      async handler({ caller }) {
+      async handler({ caller, origin }) {
         if (!caller!.apiKey) throw errors.badRequest('apiKeyRequired', 'This route describes the calling API key; send one in X-API-Key.');
         const [key, account] = await Promise.all([keys.get(caller!.accountId, caller!.apiKey.id), accounts.get(caller!.accountId)]);
         return {
@@ -240,6 +254,7 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService) {
           owner: { accountId: account.id, email: account.email, name: account.name, isDeveloper: account.isDeveloper },
           plan: { name: account.plan, includesDropshipping: planIncludesDropshipping(account.plan) },
           credits: { available: account.credits },
+          assistantLink: assistantLink(base(origin), maskKey(key.keyLast4)),
         };
       },
     },

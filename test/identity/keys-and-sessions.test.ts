@@ -173,6 +173,7 @@ describe('API keys', () => {
       owner: { accountId: dev.accountId, email: dev.email, name: 'Test Developer', isDeveloper: true },
       plan: { name: 'pro', includesDropshipping: true },
       credits: { available: 150 },
+      assistantLink: { url: `${svc.baseUrl}/api/mcp`, transport: 'streamable-http', headers: { 'X-API-Key': `ssk_••••••••${dev.key.slice(-4)}` } },
     });
     const withSession = await svc.call('GET', '/api/api-key/current', { session: dev.session });
     expect(withSession.status).toBe(400);

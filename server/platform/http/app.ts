@@ -7,7 +7,7 @@ import { ApiError, errors } from '../errors';
 import type { Logger } from '../logger';
 import { httpDuration, httpRequests, registry } from '../metrics';
 import type { Gate } from './gate';
-import { Reply, RequestContext, RouteDef } from './route';
+import { Caller, Reply, RequestContext, RouteDef } from './route';
 import { compileValidators } from './validation';
 
 export interface AppOptions {
@@ -19,6 +19,8 @@ export interface AppOptions {
   ready: () => Promise<boolean>;
   /** Bare Koa routes mounted beside the table (benchmark baselines); nothing of the pipeline runs for them. */
   bareRoutes?: (router: Router) => void;
+  /** Routes with their own protocol on top of the table (the assistant link), given the compiled routes. */
+  extraRoutes?: (router: Router, runners: RouteRunner[]) => void;
 }
 
 const RAW_BODY_LIMIT = 256 * 1024;
@@ -135,7 +137,9 @@ export function buildApp(opts: AppOptions): Koa {
   });
 
   opts.bareRoutes?.(router);
-  for (const route of opts.routes) mountRoute(router, route, opts.gate);
+  const runners = opts.routes.map((route) => compileRoute(route, opts.gate));
+  opts.extraRoutes?.(router, runners);
+  for (const runner of runners) mountRoute(router, runner, opts.gate);
 
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true, methodNotAllowed: () => errors.methodNotAllowed(), notImplemented: () => errors.methodNotAllowed() }));
@@ -153,77 +157,103 @@ function toApiError(err: unknown, ctx: Koa.Context): ApiError {
   return new ApiError(500, 'internalError', 'Something went wrong on our side; quote the request id when you report it.');
 }
 
-function mountRoute(router: Router, route: RouteDef, gate: Gate): void {
+export interface RouteInput {
+  caller: Caller | null;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  /** undefined when no body was sent. */
+  body: unknown;
+  rawBody?: string;
+  headers: Record<string, string | string[] | undefined>;
+  origin: string;
+  requestId: string;
+  log: Logger;
+}
+
+/** A compiled route: the whole pipeline after authentication, callable from HTTP and from the assistant link alike. */
+export interface RouteRunner {
+  route: RouteDef;
+  run(input: RouteInput): Promise<{ status: number; body: unknown }>;
+}
+
+/**
+ * Path parameters, store access (404), permission (403), plan gate (403), query and body validation (400),
+ * credits (402, refunded if the handler fails), handler. Throws ApiError for every refusal.
+ */
+export function compileRoute(route: RouteDef, gate: Gate): RouteRunner {
   const validate = compileValidators(route);
+  return {
+    route,
+    async run(input) {
+      const { caller, params, query, log, requestId } = input;
+      validate('params', params);
+      let store = null;
+      if (caller && params.storeId) {
+        store = await gate.storeAccess(params.storeId, caller);
+        if (!store) throw errors.notFound('The store');
+        if (route.permission && !store.permissions.has(route.permission)) throw errors.permissionDenied(route.permission);
+        if (route.planGated === true && !gate.planIncludesDropshipping(store.ownerPlan)) throw errors.planRequired(gate.requiredPlan);
+      }
+      validate('query', query);
+      let body = input.body;
+      if (route.body && body === undefined) body = {};
+      // A conditional gate looks at the body, so it runs once the body is known to be well-formed JSON.
+      if (store && typeof route.planGated === 'object' && route.planGated.when(body ?? {}) && !gate.planIncludesDropshipping(store.ownerPlan)) {
+        throw errors.planRequired(gate.requiredPlan);
+      }
+      validate('body', body);
+
+      const refunds: Array<() => Promise<void>> = [];
+      const charge = async (action: string, quantity: number) => {
+        if (!caller || quantity <= 0) return;
+        refunds.push(await gate.charge(caller, action, quantity, requestId));
+      };
+      if (route.creditAction) await charge(route.creditAction, 1);
+
+      const rc: RequestContext = { requestId, params, query, body, caller, store, log, chargeCredits: charge, rawBody: input.rawBody, headers: input.headers, origin: input.origin };
+      let out: unknown;
+      try {
+        out = await route.handler(rc);
+      } catch (err) {
+        for (const refund of refunds.reverse()) await refund().catch((e) => log.error({ err: e }, 'credit refund failed'));
+        throw err;
+      }
+      if (out instanceof Reply) return { status: out.status, body: out.raw ? out.result : { result: out.result } };
+      return { status: route.response.status, body: route.response.status === 204 ? undefined : { result: out } };
+    },
+  };
+}
+
+/** Authenticates a request the way every route does; null when the route takes no credential. */
+export async function authenticateRequest(ctx: Koa.Context, gate: Gate, auth: RouteDef['auth']): Promise<Caller | null> {
+  if (auth === 'none') return null;
+  const caller = await gate.authenticate({ apiKey: header(ctx, 'x-api-key'), bearer: bearer(ctx) });
+  if (!caller) throw errors.unauthenticated();
+  if (auth === 'session' && caller.apiKey) throw errors.keysCannotManageKeys();
+  (ctx.state.log as Logger).setBindings({ accountId: caller.accountId, apiKeyId: caller.apiKey?.id });
+  return caller;
+}
+
+function mountRoute(router: Router, runner: RouteRunner, gate: Gate): void {
+  const { route } = runner;
   router[route.method](route.path, async (ctx) => {
     ctx.state.routePath = route.path;
-    const requestId = ctx.state.requestId as string;
-    const log = ctx.state.log as Logger;
-    const params = { ...ctx.params };
-    const query: Record<string, unknown> = { ...(ctx.query as Record<string, unknown>) };
-
-    let caller = null;
-    if (route.auth !== 'none') {
-      caller = await gate.authenticate({ apiKey: header(ctx, 'x-api-key'), bearer: bearer(ctx) });
-      if (!caller) throw errors.unauthenticated();
-      if (route.auth === 'session' && caller.apiKey) throw errors.keysCannotManageKeys();
-      log.setBindings({ accountId: caller.accountId, apiKeyId: caller.apiKey?.id });
-    }
-
-    validate('params', params);
-
-    let store = null;
-    if (caller && params.storeId) {
-      store = await gate.storeAccess(params.storeId, caller);
-      if (!store) throw errors.notFound('The store');
-      if (route.permission && !store.permissions.has(route.permission)) throw errors.permissionDenied(route.permission);
-      if (route.planGated === true && !gate.planIncludesDropshipping(store.ownerPlan)) throw errors.planRequired(gate.requiredPlan);
-    }
-
-    validate('query', query);
+    const caller = await authenticateRequest(ctx, gate, route.auth);
     let body: unknown = ctx.state.rawBodyRoute ? undefined : ctx.request.body;
     if (body && typeof body === 'object' && !hasBody(ctx)) body = undefined;
-    if (route.body && body === undefined) body = {};
-    // A conditional gate looks at the body, so it runs once the body is known to be well-formed JSON.
-    if (store && typeof route.planGated === 'object' && route.planGated.when(body ?? {}) && !gate.planIncludesDropshipping(store.ownerPlan)) {
-      throw errors.planRequired(gate.requiredPlan);
-    }
-    validate('body', body);
-
-    const refunds: Array<() => Promise<void>> = [];
-    const charge = async (action: string, quantity: number) => {
-      if (!caller || quantity <= 0) return;
-      refunds.push(await gate.charge(caller, action, quantity, requestId));
-    };
-    if (route.creditAction) await charge(route.creditAction, 1);
-
-    const rc: RequestContext = {
-      requestId,
-      params,
-      query,
-      body,
+    const out = await runner.run({
       caller,
-      store,
-      log,
-      chargeCredits: charge,
+      params: { ...ctx.params },
+      query: { ...(ctx.query as Record<string, unknown>) },
+      body,
       rawBody: route.rawBody ? (ctx.state.rawBody as string | undefined) : undefined,
       headers: ctx.headers,
       origin: `${ctx.protocol}://${ctx.host}`,
-    };
-    let out: unknown;
-    try {
-      out = await route.handler(rc);
-    } catch (err) {
-      for (const refund of refunds.reverse()) await refund().catch((e) => log.error({ err: e }, 'credit refund failed'));
-      throw err;
-    }
-    if (out instanceof Reply) {
-      ctx.status = out.status;
-      ctx.body = out.raw ? out.result : { result: out.result };
-    } else {
-      ctx.status = route.response.status;
-      ctx.body = route.response.status === 204 ? undefined : { result: out };
-    }
+      requestId: ctx.state.requestId as string,
+      log: ctx.state.log as Logger,
+    });
+    ctx.status = out.status;
+    ctx.body = out.body;
   });
 }
 

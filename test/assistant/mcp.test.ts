@@ -1,0 +1,134 @@
+import crypto from 'node:crypto';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createKey, createStore, Developer, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
+
+let sandbox: Sandbox;
+let svc: Service;
+let owner: Developer;
+let storeId: string;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  svc = await startService({ label: 'mcp', sandbox });
+  owner = await newDeveloper(svc, { plan: 'pro', credits: 500 });
+  storeId = await createStore(svc, owner.key);
+});
+afterAll(async () => {
+  for (const c of clients) await c.close().catch(() => undefined);
+  await svc.stop();
+  await sandbox.close();
+});
+
+/** The SDK's own client over real HTTP, configured from the key's assistant link. */
+async function connect(key: string): Promise<Client> {
+  const current = await svc.call('GET', '/api/api-key/current', { key });
+  const link = current.body.result.assistantLink;
+  expect(link).toMatchObject({ url: `${svc.baseUrl}/api/mcp`, transport: 'streamable-http' });
+  const client = new Client({ name: 'test-assistant', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(link.url), { requestInit: { headers: { 'X-API-Key': key } } }));
+  clients.push(client);
+  return client;
+}
+
+const result = (r: any) => JSON.parse(r.content[0].text);
+
+test('the assistant link is shown with the key in key management and in the key check', async () => {
+  const created = await svc.call('POST', '/api/api-keys', { session: owner.session, body: { name: 'assistant' } });
+  expect(created.body.result.assistantLink).toEqual({ url: `${svc.baseUrl}/api/mcp`, transport: 'streamable-http', headers: { 'X-API-Key': created.body.result.key } });
+  const listed = await svc.call('GET', '/api/api-keys', { session: owner.session });
+  expect(listed.body.result[0].assistantLink.headers['X-API-Key']).toMatch(/^ssk_•+/);
+});
+
+test('every supplier route is a tool, with read-only and changing tools marked', async () => {
+  const client = await connect(owner.key);
+  const { tools } = await client.listTools();
+  const doc = (await svc.call('GET', '/api/store-suppliers/openapi.json')).body;
+  const supplierOps: Array<{ id: string; readOnly: boolean }> = [];
+  for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+    if (!path.startsWith('/api/store-suppliers/')) continue;
+    for (const op of Object.values(methods)) if (op.security.some((s: object) => 'apiKey' in s)) supplierOps.push({ id: op.operationId, readOnly: op['x-read-only'] });
+  }
+  // The spec lists 12 connection, 11 product, import and link, and 7 supplier order routes.
+  expect(supplierOps.length).toBe(30);
+  expect(tools.map((t) => t.name).sort()).toEqual(supplierOps.map((o) => o.id).sort());
+  for (const op of supplierOps) {
+    const tool = tools.find((t) => t.name === op.id)!;
+    expect([op.id, tool.annotations?.readOnlyHint, tool.annotations?.destructiveHint]).toEqual([op.id, op.readOnly, !op.readOnly]);
+    expect(tool.inputSchema.type).toBe('object');
+    expect(tool.description).toBeTruthy();
+  }
+  const submit = tools.find((t) => t.name === 'submitOrderPart')!;
+  expect(submit.inputSchema.required).toEqual(expect.arrayContaining(['storeId', 'orderId', 'groupKey']));
+});
+
+test('a read tool and a write tool answer what the REST routes answer, and charge the same credits', async () => {
+  const client = await connect(owner.key);
+  const acc = await sandbox.account(4242);
+  const credits = async () => (await svc.db.query('SELECT credits FROM accounts WHERE id = $1', [owner.accountId])).rows[0].credits;
+  const before = await credits();
+  const connected = await client.callTool({ name: 'connectSupplier', arguments: { storeId, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } } } });
+  expect(connected.isError).toBe(false);
+  const conn = result(connected).result;
+  expect(conn).toMatchObject({ supplierKey: 'sandbox', hasCredentials: true, createdByKeyId: owner.keyId });
+  expect(before - (await credits())).toBe(5);
+
+  const viaTool = await client.callTool({ name: 'listSupplierConnections', arguments: { storeId } });
+  const viaRest = await svc.call('GET', `/api/store-suppliers/${storeId}`, { key: owner.key });
+  expect(result(viaTool)).toEqual(viaRest.body);
+  const balance = await client.callTool({ name: 'getSupplierBalance', arguments: { storeId, id: conn.id } });
+  expect(result(balance).result).toEqual({ amountMinor: 4242, currency: 'USD' });
+});
+
+test('validation, permission and plan errors come back as tool errors with the same codes', async () => {
+  const client = await connect(owner.key);
+  const bad = await client.callTool({ name: 'listSupplierOrders', arguments: { storeId, pageSize: 500 } });
+  expect(bad.isError).toBe(true);
+  expect(result(bad).error.code).toBe('validationFailed');
+
+  const viewer = await newDeveloper(svc);
+  await svc.call('PUT', `/api/stores/${storeId}/staff`, { key: owner.key, body: { email: viewer.email, permissions: ['suppliers.view'] } });
+  const viewerClient = await connect(viewer.key);
+  const denied = await viewerClient.callTool({ name: 'startSupplierSignIn', arguments: { storeId, body: { supplierKey: 'sandbox-signin', mode: 'live' } } });
+  expect(denied.isError).toBe(true);
+  expect(result(denied).error).toMatchObject({ code: 'permissionDenied', details: [expect.objectContaining({ permission: 'suppliers.manage' })] });
+
+  const free = await newDeveloper(svc, { plan: 'free' });
+  const freeStore = await createStore(svc, free.key);
+  const freeClient = await connect(free.key);
+  const gated = await freeClient.callTool({ name: 'searchSupplierProducts', arguments: { storeId: freeStore, id: crypto.randomUUID() } });
+  expect(result(gated).error.code).toBe('planRequired');
+});
+
+test('an own-scope key cannot see another key\'s records through the assistant; a scope change applies to the next call', async () => {
+  const own = await createKey(svc, owner.session, 'own assistant', 'own');
+  const client = await connect(own.key);
+  const listed = await client.callTool({ name: 'listSupplierConnections', arguments: { storeId } });
+  expect(result(listed).result).toEqual([]);
+  const [conn] = (await svc.call('GET', `/api/store-suppliers/${storeId}`, { key: owner.key })).body.result;
+  const hidden = await client.callTool({ name: 'getSupplierBalance', arguments: { storeId, id: conn.id } });
+  expect(hidden.isError).toBe(true);
+  expect(result(hidden).error.code).toBe('notFound');
+  await svc.call('PATCH', `/api/api-keys/${own.id}`, { session: owner.session, body: { recordScope: 'account' } });
+  const now = await client.callTool({ name: 'getSupplierBalance', arguments: { storeId, id: conn.id } });
+  expect(now.isError).toBe(false);
+});
+
+test('a revoked key\'s open session fails on its very next call', async () => {
+  const temp = await createKey(svc, owner.session, 'to revoke', 'account');
+  const client = await connect(temp.key);
+  expect((await client.callTool({ name: 'listSupplierCatalogue', arguments: { storeId } })).isError).toBe(false);
+  await svc.call('DELETE', `/api/api-keys/${temp.id}`, { session: owner.session });
+  await expect(client.callTool({ name: 'listSupplierCatalogue', arguments: { storeId } })).rejects.toThrow(/401|unauthenticated/i);
+  await expect(client.listTools()).rejects.toThrow();
+});
+
+test('without a key the endpoint answers the same 401 as every route', async () => {
+  const res = await svc.call('POST', '/api/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list' }, headers: { Accept: 'application/json, text/event-stream' } });
+  const rest = await svc.call('GET', '/api/api-key/current');
+  expect(res.status).toBe(401);
+  expect(res.text).toBe(rest.text);
+});
+
+leakScanTest();
