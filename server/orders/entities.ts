@@ -8,17 +8,9 @@ export type ContractModel = 'standard' | 'promiseToSell';
 export type StoreOrderStatus = 'pending' | 'confirmed' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
 export type PartStatus = 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
 
-export interface Destination {
-  name: string;
-  line1: string;
-  line2?: string;
-  city: string;
-  region?: string;
-  postalCode: string;
-  country: string;
-  phone?: string;
-  email?: string;
-}
+/** The shopper's delivery address, as suppliers receive it. */
+export type { Destination } from '../suppliers/adapter';
+import type { Destination } from '../suppliers/adapter';
 
 export interface Shipment {
   carrier: string;
