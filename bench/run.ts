@@ -5,9 +5,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { authOverhead } from './auth-overhead';
+import { dispatchBench } from './dispatch';
+import { dispatchLatencyBench } from './dispatch-latency';
 import { importBench } from './import';
 import { benchDatabase, CONNECTIONS, DURATION_SECONDS, Figure, freshDatabase, Load, machine } from './lib';
 import { notifications } from './notifications';
+import { ordersListBench } from './orders-list';
 import { productsPage } from './products-page';
 import { syncBench } from './sync';
 
@@ -17,6 +20,9 @@ const BENCHMARKS: Record<string, (databaseUrl: string) => Promise<Figure[]>> = {
   notifications,
   import: importBench,
   sync: syncBench,
+  dispatch: dispatchBench,
+  'dispatch-latency': dispatchLatencyBench,
+  'orders-list': ordersListBench,
 };
 
 function fmt(x: Load | { value: number; unit: string }): string {

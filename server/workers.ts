@@ -26,9 +26,11 @@ export const QUEUES: QueueSpec[] = [
 
 /**
  * Polling stays short beside LISTEN/NOTIFY: a notification only wakes workers when a job is created,
- * not when a delayed job or a retry becomes due.
+ * not when a delayed job or a retry becomes due. A worker otherwise waits an interval after every job,
+ * so a backlog (a burst of submits, work piled up during an outage) is fetched continuously until a
+ * fetch comes back empty.
  */
-const POLLING = { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 2 };
+const POLLING = { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 2, burstWhenReadyExceeds: 1 };
 
 /** Handlers and schedules of the worker role. Job data carries ids, never entities. */
 export async function registerWorkers(boss: Boss, s: Services): Promise<void> {

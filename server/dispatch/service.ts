@@ -563,6 +563,13 @@ export class DispatchService {
         await this.move(so, 'cancelled', system, 'cancelled', {}, { atSupplier: false });
         return finish();
       }
+      const reason = this.reasonFor(err);
+      if (reason) {
+        // The supplier refuses to withdraw it (for example once paid): a person decides.
+        await this.db.getRepository(SupplierOrder).update({ id: so.id }, { cancelRequested: false, storeTakesOver: false });
+        await this.pause(await this.load(so.id), new Pause(reason, `The supplier refused to cancel: ${err.message}`));
+        return;
+      }
       throw err; // a passing error: the queue retries the job
     }
   }

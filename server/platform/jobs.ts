@@ -27,6 +27,8 @@ export async function startBoss(connectionString: string, queues: QueueSpec[], l
     schedule: opts.schedule,
     superviseIntervalSeconds: opts.superviseSeconds,
     monitorIntervalSeconds: opts.superviseSeconds,
+    // The ready counts behind burst fetching come from this cache.
+    queueCacheIntervalSeconds: 5,
     application_name: 'store-suppliers-jobs',
     useListenNotify: true,
   } as ConstructorParameters<PgBossModule['PgBoss']>[0]);
