@@ -11,7 +11,8 @@ const PARTS = 10_000;
 /** IMPORT_INLINE_LIMIT: one inline import; the parts are spread round-robin over these products. */
 const PRODUCTS = 50;
 /** The dispatch worker of server/workers.ts, as shipped (role `all` runs it in the service process). */
-export const DISPATCH_WORK_OPTIONS = { localConcurrency: 4, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 2 };
+import { DISPATCH_WORK_OPTIONS } from '../server/workers';
+export { DISPATCH_WORK_OPTIONS };
 /** Jobs put on the queue at once by the benchmark, for the subject and the baseline alike. */
 const SEND_CONCURRENCY = 8;
 /** The longest one measurement runs: from the first send until every job is done, or this. */
@@ -339,7 +340,7 @@ export async function dispatchBench(databaseUrl: string): Promise<Figure[]> {
           `then one \`dispatch.supplier-order\` job per part (singleton key as requestWork() sends it) sent by the benchmark with its own pg-boss, ${SEND_CONCURRENCY} sends in flight; done = no longer \`queued\` (polled every 100 ms). ` +
           `Automation \`manual\`, no automatic payment: a dispatch reads the product, looks the number up and creates the order at the supplier (3 supplier calls); it stays unpaid (\`submitted\`). ` +
           `Checked after the service stopped (gracefully, running jobs finished): the ${dispatched.toLocaleString('en')} dispatched parts are \`submitted\` with exactly one sandbox order per supplier order number, the others none. ` +
-          `Service role \`all\`, dispatch worker as in server/workers.ts (localConcurrency 4, batch 1, notify on, polls every 1 s, 2 s while notify is on); no added supplier latency. ` +
+          `Service role \`all\`, dispatch worker as in server/workers.ts (localConcurrency 4, batch 1, notify on, burst fetching while a backlog waits); no added supplier latency. ` +
           `One job from start to completion (pg-boss timestamps, median): dispatch ${Math.round(dispatchJob.ms)} ms over ${dispatchJob.jobs.toLocaleString('en')} jobs, no-op ${noopJob.ms.toFixed(1)} ms over ${noopJob.jobs.toLocaleString('en')}.`,
       },
     ];
@@ -353,8 +354,7 @@ export async function dispatchBench(databaseUrl: string): Promise<Figure[]> {
         command,
         notes:
           `Ratio as above, counted from the last send until none was left or the window closed. ` +
-          `Near 1 and about ${f1(DISPATCH_WORK_OPTIONS.localConcurrency / DISPATCH_WORK_OPTIONS.notifyPollingIntervalSeconds)}/s for both: with no new job arriving, each of the ${DISPATCH_WORK_OPTIONS.localConcurrency} workers sleeps its poll interval (${DISPATCH_WORK_OPTIONS.notifyPollingIntervalSeconds} s with notify on) after every job, however many jobs wait ` +
-          `(pg-boss 12 fetches again at once only in burst mode, i.e. \`burstWhenReadyExceeds\`, or \`batchSize\` > 1 with \`burstWhenBatchFull\`, neither set by the dispatch worker). A backlog of dispatch jobs (after an outage, a bulk submit) therefore drains at about ${f1(DISPATCH_WORK_OPTIONS.localConcurrency / DISPATCH_WORK_OPTIONS.notifyPollingIntervalSeconds)} parts/s per process whatever the work costs.`,
+          `The workers fetch continuously while a backlog waits (\`burstWhenReadyExceeds\`), so both drain at what the work costs rather than one job per poll interval.`,
       });
     }
     return figures;

@@ -26,6 +26,7 @@ import { ConnectionService } from './connections/service';
 import { SignInService } from './connections/sign-in';
 import { SupplierRegistry } from './suppliers/registry';
 import { createSandboxAdapters } from './suppliers/sandbox/adapter';
+import { createCjAdapter } from './suppliers/cj/adapter';
 import { NotificationService } from './webhooks/service';
 import { notificationRoutes } from './webhooks/routes';
 import { ImportJob, ImportJobItem, ProductLink, ProductLinkVariant } from './catalog/entities';
@@ -67,9 +68,12 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   const products = new ProductService(db, cursors);
   const gate = createGate(db, accounts, apiKeys, credits);
 
-  const registry = new SupplierRegistry(config.sandboxSupplierUrl ? createSandboxAdapters({ baseUrl: config.sandboxSupplierUrl }) : [], new Set(config.disabledSuppliers));
+  const registry = new SupplierRegistry(
+    [...(config.sandboxSupplierUrl ? createSandboxAdapters({ baseUrl: config.sandboxSupplierUrl }) : []), createCjAdapter({ baseUrl: config.cjApiBaseUrl })],
+    new Set(config.disabledSuppliers),
+  );
   const breaker = new CircuitBreaker(db, { failureThreshold: config.circuitFailureThreshold, cooldownSeconds: config.circuitCooldownSeconds });
-  const gateway = new SupplierGateway(registry, secrets, breaker, config.supplierTimeoutMs);
+  const gateway = new SupplierGateway(registry, secrets, breaker, config.supplierTimeoutMs, db);
   const connections = new ConnectionService(db, registry, gateway, breaker, () => config.publicBaseUrl);
   const signIn = new SignInService(db, secrets, registry, gateway, connections, async (storeId, accountId) => {
     const access = await gate.storeAccess(storeId, { accountId });

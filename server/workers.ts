@@ -30,7 +30,9 @@ export const QUEUES: QueueSpec[] = [
  * so a backlog (a burst of submits, work piled up during an outage) is fetched continuously until a
  * fetch comes back empty.
  */
-const POLLING = { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 2, burstWhenReadyExceeds: 1 };
+export const POLLING = { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 2, burstWhenReadyExceeds: 1 };
+/** The dispatch worker's options; the benchmark's no-op baseline uses the same. */
+export const DISPATCH_WORK_OPTIONS = { localConcurrency: 4, ...POLLING };
 
 /** Handlers and schedules of the worker role. Job data carries ids, never entities. */
 export async function registerWorkers(boss: Boss, s: Services): Promise<void> {
@@ -59,7 +61,7 @@ export async function registerWorkers(boss: Boss, s: Services): Promise<void> {
     await s.catalogSync.readBackProduct(job.data.connectionId, job.data.supplierProductId);
   });
 
-  await boss.work<{ supplierOrderId: string }>(DISPATCH_QUEUE, { localConcurrency: 4, ...POLLING }, async ([job]) => {
+  await boss.work<{ supplierOrderId: string }>(DISPATCH_QUEUE, DISPATCH_WORK_OPTIONS, async ([job]) => {
     await s.dispatch.work(job.data.supplierOrderId);
   });
   await boss.work<{ supplierOrderId?: string }>(RETRY_FAILED_QUEUE, POLLING, async ([job]) => {

@@ -1,4 +1,6 @@
+import type { DataSource } from 'typeorm';
 import type { Secrets } from '../platform/crypto';
+import { sqlRows } from '../platform/db';
 import type { SupplierAdapter, SupplierCallContext } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
 import type { SupplierRegistry } from '../suppliers/registry';
@@ -18,6 +20,8 @@ export class SupplierGateway {
     private readonly secrets: Secrets,
     private readonly breaker: CircuitBreaker,
     private readonly timeoutMs: number,
+    /** Where credential changes made during a call are kept; without it they live only as long as the call. */
+    private readonly db?: DataSource,
   ) {}
 
   adapterFor(supplierKey: string): SupplierAdapter {
@@ -34,8 +38,37 @@ export class SupplierGateway {
     return this.secrets.encrypt(JSON.stringify(credentials));
   }
 
-  context(conn: Pick<SupplierConnection, 'id' | 'mode' | 'settings'>, credentials: Record<string, string>): SupplierCallContext {
-    return { connectionId: conn.id, mode: conn.mode, credentials, settings: conn.settings, timeoutMs: this.timeoutMs };
+  /**
+   * The adapter's view of a call. Credential changes the adapter reports go to `onCredentialsChanged` when one is
+   * given (credentials not stored yet); otherwise, for a stored connection, to an encrypted update of its row.
+   */
+  context(
+    conn: Pick<SupplierConnection, 'id' | 'mode' | 'settings'> & Partial<Pick<SupplierConnection, 'credentialsSealed'>>,
+    credentials: Record<string, string>,
+    onCredentialsChanged?: (changed: Record<string, string>) => Promise<void>,
+  ): SupplierCallContext {
+    const keep = onCredentialsChanged ?? this.keeper(conn, credentials);
+    return { connectionId: conn.id, mode: conn.mode, credentials, settings: conn.settings, timeoutMs: this.timeoutMs, ...(keep ? { onCredentialsChanged: keep } : {}) };
+  }
+
+  /**
+   * Writes the merged credentials, sealed, only while the row still holds what this call started from: a key
+   * replaced meanwhile, or another process's refresh, wins over this one. `credentials` reflects the change either way.
+   */
+  private keeper(conn: Partial<Pick<SupplierConnection, 'id' | 'credentialsSealed'>>, credentials: Record<string, string>) {
+    const db = this.db;
+    if (!db || !conn.id || !conn.credentialsSealed) return undefined;
+    let expected = conn.credentialsSealed;
+    return async (changed: Record<string, string>): Promise<void> => {
+      Object.assign(credentials, changed);
+      const sealed = this.sealCredentials(credentials);
+      const rows = await sqlRows(db, 'UPDATE supplier_connections SET credentials_sealed = $3 WHERE id = $1 AND credentials_sealed = $2 AND disconnected_at IS NULL RETURNING id', [conn.id, expected, sealed]);
+      if (rows.length) {
+        expected = sealed;
+        // Later calls through the same loaded row start from what is stored now.
+        conn.credentialsSealed = sealed;
+      }
+    };
   }
 
   async call<T>(conn: SupplierConnection, fn: (adapter: SupplierAdapter, ctx: SupplierCallContext) => Promise<T>): Promise<T> {

@@ -41,6 +41,12 @@ export type ImpactCounter = (connectionId: string) => Promise<Record<string, num
 
 const settingsAjv = new Ajv({ allErrors: true, useDefaults: true, strict: false });
 
+/** Credentials not stored yet: what the adapter obtains while verifying them (such as a token) joins them, to be stored with them. */
+function gathering(credentials: Record<string, string>) {
+  const working = { ...credentials };
+  return { working, onChanged: async (changed: Record<string, string>) => void Object.assign(working, changed) };
+}
+
 export class ConnectionService {
   private readonly impactCounters: ImpactCounter[] = [];
   private readonly settingsValidators = new Map<string, ReturnType<Ajv['compile']>>();
@@ -142,9 +148,10 @@ export class ConnectionService {
     const adapter = this.adapter(input.supplierKey);
     const settings = this.validateSettings(adapter, input.settings ?? {});
     const draft = { id: crypto.randomUUID(), mode: input.mode, settings };
-    const { accountLabel } = await orSupplierFailure(adapter.verifyCredentials(this.gateway.context(draft, input.credentials)));
+    const { working, onChanged } = gathering(input.credentials);
+    const { accountLabel } = await orSupplierFailure(adapter.verifyCredentials(this.gateway.context(draft, working, onChanged)));
     await this.assertNotConnected(storeId, input.supplierKey, input.mode);
-    const credentials = { ...input.credentials, ...(await this.registerAddress(adapter, draft, input.credentials)) };
+    const credentials = { ...working, ...(await this.registerAddress(adapter, draft, working, onChanged)) };
     const conn = this.db.getRepository(SupplierConnection).create({
       id: draft.id,
       storeId,
@@ -181,16 +188,23 @@ export class ConnectionService {
   }
 
   /** Registers the notification address with suppliers that take one; answers credential fields to keep. */
-  private async registerAddress(adapter: SupplierAdapter, conn: { id: string; mode: ConnectionMode; settings: Record<string, unknown> }, credentials: Record<string, string>): Promise<Record<string, string>> {
+  private async registerAddress(
+    adapter: SupplierAdapter,
+    conn: { id: string; mode: ConnectionMode; settings: Record<string, unknown>; credentialsSealed?: string | null },
+    credentials: Record<string, string>,
+    onChanged?: (changed: Record<string, string>) => Promise<void>,
+  ): Promise<Record<string, string>> {
     const url = this.webhookUrlOf({ id: conn.id, supplierKey: adapter.entry.key });
     if (!url || !adapter.entry.capabilities.notifications || !adapter.registerNotificationAddress) return {};
-    return orSupplierFailure(adapter.registerNotificationAddress(this.gateway.context(conn, credentials), url));
+    return orSupplierFailure(adapter.registerNotificationAddress(this.gateway.context(conn, credentials, onChanged), url));
   }
 
   async replaceCredentials(conn: SupplierConnection, credentials: Record<string, string>): Promise<SupplierConnection> {
     const adapter = this.gateway.adapterFor(conn.supplierKey);
-    const { accountLabel } = await orSupplierFailure(adapter.verifyCredentials(this.gateway.context(conn, credentials)));
-    const kept = { ...credentials, ...(await this.registerAddress(adapter, conn, credentials)) };
+    // The new credentials are gathered, not written into the row, until they are verified.
+    const { working, onChanged } = gathering(credentials);
+    const { accountLabel } = await orSupplierFailure(adapter.verifyCredentials(this.gateway.context(conn, working, onChanged)));
+    const kept = { ...working, ...(await this.registerAddress(adapter, conn, working, onChanged)) };
     await this.db.getRepository(SupplierConnection).update(
       { id: conn.id },
       { credentialsSealed: this.gateway.sealCredentials(kept), accountLabel, consecutiveFailures: 0, circuitOpenUntil: null },

@@ -28,6 +28,8 @@ export interface Config {
   /** Where the sandbox supplier answers; empty means the one this process starts (or none). */
   sandboxSupplierUrl: string;
   disabledSuppliers: string[];
+  /** CJ Dropshipping API 2.0 base address (tests point it at the local CJ-format server). */
+  cjApiBaseUrl: string;
   supplierTimeoutMs: number;
   circuitFailureThreshold: number;
   circuitCooldownSeconds: number;
@@ -45,6 +47,8 @@ export interface Config {
   /** Mounts the bare baseline routes that `npm run bench` compares against. Never on in production. */
   benchBaselines: boolean;
 }
+
+export const CJ_API_BASE_URL_DEFAULT = 'https://developers.cjdropshipping.com/api2.0/v1';
 
 export class ConfigError extends Error {}
 
@@ -157,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     sandboxSupplierControl: boolVar(env, 'SANDBOX_SUPPLIER_CONTROL', embedded),
     sandboxSupplierUrl: urlVar(env, 'SANDBOX_SUPPLIER_URL', ['http:', 'https:']),
     disabledSuppliers,
+    cjApiBaseUrl: urlVar(env, 'CJ_API_BASE_URL', ['http:', 'https:']) || CJ_API_BASE_URL_DEFAULT,
     supplierTimeoutMs: intVar(env, 'SUPPLIER_TIMEOUT_MS', 15000, 100, 300000),
     circuitFailureThreshold: intVar(env, 'CIRCUIT_FAILURE_THRESHOLD', 5, 1, 1000),
     circuitCooldownSeconds: intVar(env, 'CIRCUIT_COOLDOWN_SECONDS', 60, 1, 86400),

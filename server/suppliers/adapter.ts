@@ -40,6 +40,12 @@ export interface SupplierCallContext {
   settings: Record<string, unknown>;
   /** Abort after this long; adapters turn it into a `timeout` error. */
   timeoutMs: number;
+  /**
+   * Keeps credential fields an adapter obtained during a call (such as a refreshed access token): called with
+   * only the changed fields, which are stored encrypted with the connection (or with the credentials being
+   * verified), and merged into `credentials` afterwards. Absent when nothing can be kept; adapters then work without.
+   */
+  onCredentialsChanged?: (changed: Record<string, string>) => Promise<void>;
 }
 
 export interface Money {

@@ -120,6 +120,8 @@ export async function startService(opts: {
     SEED_DEMO: 'false',
     SANDBOX_SUPPLIER: 'false',
     LOG_LEVEL: 'info',
+    // Never the real CJ from a test: tests that use CJ point this at the local CJ-format server.
+    CJ_API_BASE_URL: 'http://127.0.0.1:9/api2.0/v1',
     ...(opts.env ?? {}),
   };
   const proc = spawn(process.execPath, [path.join(root, 'dist/server/main.js'), '--role', opts.role ?? 'all'], { env, stdio: ['ignore', 'pipe', 'pipe'] });

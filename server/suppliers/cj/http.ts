@@ -1,0 +1,221 @@
+/**
+ * HTTP to CJ API 2.0: one request, one envelope. Decides on the envelope's `code`, never on its message, and turns
+ * every failure into a SupplierError whose message carries no credential. Never retries by itself.
+ */
+import { SupplierError } from '../errors';
+
+// A broken or hostile endpoint must not make us buffer without bound.
+const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+const MAX_MESSAGE_LENGTH = 300;
+
+export type Obj = Record<string, unknown>;
+
+/** A 2xx body that does not have the documented shape; names the field, never its value. */
+export class ShapeError extends Error {}
+
+export interface CjCall {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path under the base address; also names the call in messages, so it holds no secret. */
+  path: string;
+  query?: Record<string, string | string[] | undefined>;
+  body?: unknown;
+  /** The `CJ-Access-Token` header; absent for the authentication calls. */
+  token?: string;
+  timeoutMs: number;
+  /** Values to scrub from any message built from CJ's answer. */
+  secrets: string[];
+}
+
+/** CJ's answer: code 200 is success; anything else is CJ saying no, with its code and message. */
+export interface CjAnswer {
+  httpStatus: number;
+  code: number;
+  message: string;
+  data: unknown;
+  /** The body as text, for values JSON numbers cannot hold exactly (a Long openId). */
+  text: string;
+  label: string;
+}
+
+/** Codes that say the access token itself is not (or no longer) good: obtain another and try once more. */
+export const TOKEN_REJECTED_CODES = new Set([1600001, 1600002]);
+export const QPS_CODE = 1600200;
+
+/** The credential codes of CJ's table: the key or token is refused (1600003 is a refused refresh token). */
+const CREDENTIAL_CODES = new Set([1600001, 1600002, 1600003, 1600004, 1600005, 1600008]);
+
+export function scrub(message: string, secrets: string[]): string {
+  let out = message;
+  // Short values would blank out ordinary words; keys, tokens and account ids are long.
+  for (const secret of secrets) if (secret.length >= 6) out = out.split(secret).join('[redacted]');
+  out = out
+    .replace(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, '[email]')
+    .replace(/\b[A-Za-z0-9_-]{32,}\b/g, '[token]')
+    .replace(/\+?\d[\d\s().-]{7,}\d/g, '[number]');
+  return out.length > MAX_MESSAGE_LENGTH ? `${out.slice(0, MAX_MESSAGE_LENGTH)}...` : out;
+}
+
+function errorCodeOf(err: unknown): string | undefined {
+  let cur: unknown = err;
+  // undici wraps the socket error: TypeError('fetch failed') { cause: { code: 'ECONNREFUSED' } }.
+  for (let depth = 0; cur && typeof cur === 'object' && depth < 4; depth++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+async function readCapped(res: Response, label: string): Promise<string> {
+  const declared = Number(res.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > MAX_ANSWER_BYTES) {
+    await res.body?.cancel();
+    throw new SupplierError('unavailable', `CJ answer to ${label} is too large`);
+  }
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      await reader.cancel();
+      throw new SupplierError('unavailable', `CJ answer to ${label} is too large`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export class CjHttp {
+  private readonly baseUrl: string;
+
+  constructor(baseUrl: string) {
+    this.baseUrl = baseUrl.replace(/\/+$/, '');
+  }
+
+  /**
+   * Answers CJ's envelope whatever its code; throws `timeout`/`unavailable` when no envelope arrived (no answer,
+   * 5xx, 429, a redirect, or a body that is not CJ's envelope).
+   */
+  async send(call: CjCall): Promise<CjAnswer> {
+    const label = `${call.method} ${call.path}`;
+    const timeoutMs = Number.isFinite(call.timeoutMs) && call.timeoutMs >= 1 ? Math.floor(call.timeoutMs) : 1;
+    const url = new URL(this.baseUrl + call.path);
+    for (const [key, value] of Object.entries(call.query ?? {})) {
+      if (value === undefined) continue;
+      for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(key, v);
+    }
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (call.token !== undefined) headers['CJ-Access-Token'] = call.token;
+    if (call.body !== undefined) headers['content-type'] = 'application/json';
+    let status: number;
+    let text: string;
+    try {
+      const res = await fetch(url, {
+        method: call.method,
+        headers,
+        body: call.body === undefined ? undefined : JSON.stringify(call.body),
+        signal: AbortSignal.timeout(timeoutMs),
+        // A redirect would carry the access token somewhere we did not choose.
+        redirect: 'manual',
+      });
+      status = res.status;
+      text = await readCapped(res, label);
+    } catch (err) {
+      if (err instanceof SupplierError) throw err;
+      const name = err && typeof err === 'object' ? (err as { name?: unknown }).name : undefined;
+      if (name === 'TimeoutError' || name === 'AbortError') throw new SupplierError('timeout', `CJ did not answer ${label} within ${timeoutMs} ms`);
+      throw new SupplierError('unavailable', `Could not reach CJ for ${label} (${errorCodeOf(err) ?? 'network error'})`);
+    }
+    let body: unknown;
+    try {
+      body = text ? JSON.parse(text) : undefined;
+    } catch {
+      body = undefined;
+    }
+    const envelope = body && typeof body === 'object' && !Array.isArray(body) ? (body as Obj) : null;
+    const rawCode = envelope?.code;
+    const code = typeof rawCode === 'number' ? rawCode : typeof rawCode === 'string' && /^\d{1,9}$/.test(rawCode) ? Number(rawCode) : NaN;
+    const message = envelope && typeof envelope.message === 'string' ? scrub(envelope.message, call.secrets) : '';
+    if (status === 429) return { httpStatus: status, code: Number.isFinite(code) ? code : 1600201, message: message || 'HTTP 429', data: null, text: '', label };
+    if (status >= 500) throw new SupplierError('unavailable', `CJ failed ${label} (HTTP ${status}${Number.isFinite(code) ? ` ${code}` : ''})`);
+    if (status >= 300 && status < 400) throw new SupplierError('unavailable', `CJ answered ${label} with an unexpected redirect (HTTP ${status})`);
+    if (!envelope || !Number.isFinite(code)) throw new SupplierError('unavailable', `CJ answered ${label} with something other than its envelope (HTTP ${status})`);
+    // Success is code 200 with result true; `result` missing is read as success, false as a refusal.
+    const ok = code === 200 && envelope.result !== false && envelope.success !== false;
+    return { httpStatus: status, code: ok ? 200 : code === 200 ? 1600000 : code, message, data: envelope.data ?? null, text, label };
+  }
+}
+
+/** What a failed call is about, so a product or variant code can be read in its context. */
+export type FailureContext = 'product' | 'order' | 'pay' | 'auth' | 'other';
+
+/** CJ's code table (docs/suppliers/cj.md) to the adapter's error kinds. */
+export function failureOf(answer: CjAnswer, context: FailureContext, subject?: Record<string, string>): SupplierError {
+  const { code, label } = answer;
+  const said = answer.message || `code ${code}`;
+  if (answer.httpStatus === 429 && code !== QPS_CODE) return new SupplierError('unavailable', `CJ refused ${label}: the daily API points are used up (HTTP 429, ${code})`);
+  switch (true) {
+    case code === 1600000:
+      return new SupplierError('unavailable', `CJ is busy and did not handle ${label} (${code})`);
+    case code === QPS_CODE:
+      return new SupplierError('unavailable', `CJ refused ${label}: too many requests per second for this account (${code})`);
+    case code === 1600201:
+      return new SupplierError('unavailable', `CJ refused ${label}: the account's request quota is used up (${code})`);
+    case code === 1600301:
+      return new SupplierError('timeout', `CJ timed out handling ${label} (${code})`);
+    case CREDENTIAL_CODES.has(code):
+      return new SupplierError('credentialsRejected', `CJ refused the API key or access token (${code}): ${said}`);
+    case code >= 1602000 && code <= 1602003:
+      if (context === 'product') return new SupplierError('notFound', `CJ does not offer this product (${code}): ${said}`, subject);
+      return new SupplierError('variantUnavailable', `CJ no longer offers a product or variant of this order (${code}): ${said}`, subject);
+    case code === 1603003:
+      return new SupplierError('orderNumberExists', `CJ already has an order with this number (${code})`, subject);
+    case code === 1603100:
+      return new SupplierError('notFound', `CJ has no such order (${code})`, subject);
+    case code === 1604000:
+      return new SupplierError('insufficientBalance', `The CJ balance is too low to pay this order (${code})`, subject);
+    case code >= 1605000 && code <= 1605002:
+      return new SupplierError('destinationUnsupported', `CJ does not deliver this order to its destination (${code}): ${said}`);
+    default:
+      // 1604001 (balance payment restricted), order create/confirm/delete failures, parameter errors and any other
+      // refusal: CJ will not do it as asked, and its own words are what the merchant needs to see.
+      return new SupplierError('refused', `CJ refused ${label} (${code}): ${said}`, subject);
+  }
+}
+
+// ---- reading answers ----
+
+export function asObj(value: unknown, at: string): Obj {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ShapeError(`${at} is not an object`);
+  return value as Obj;
+}
+
+export function list(value: unknown, at: string): unknown[] {
+  if (!Array.isArray(value)) throw new ShapeError(`${at} is not an array`);
+  return value;
+}
+
+/** A string, or a number turned into its text (CJ sends some ids as JSON numbers). */
+export function text(o: Obj, key: string, at: string): string {
+  const v = o[key];
+  if (typeof v === 'string' && v !== '') return v;
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
+  throw new ShapeError(`${at}.${key} is not a string`);
+}
+
+export function optionalText(o: Obj, key: string): string | null {
+  const v = o[key];
+  if (typeof v === 'string' && v !== '') return v;
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
+  return null;
+}
+
+export function count(v: unknown): number {
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return v;
+  if (typeof v === 'string' && /^\d{1,15}$/.test(v)) return Number(v);
+  return 0;
+}
