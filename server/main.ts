@@ -34,7 +34,7 @@ async function main(): Promise<void> {
 
   // The bundled sandbox supplier: its own Koa app on its own port, a real network peer.
   if (config.sandboxSupplier && !config.sandboxSupplierUrl) {
-    const sandbox = await startSandboxSupplier({ port: config.sandboxSupplierPort, control: config.sandboxSupplierControl });
+    const sandbox = await startSandboxSupplier({ port: config.sandboxSupplierPort, control: config.sandboxSupplierControl, autoShipAfterMs: config.sandboxSupplierAutoShipMs });
     config.sandboxSupplierUrl = sandbox.baseUrl;
     stops.push(() => sandbox.close());
     log.info({ baseUrl: sandbox.baseUrl, control: config.sandboxSupplierControl }, 'sandbox supplier started');
@@ -59,6 +59,11 @@ async function main(): Promise<void> {
     // Embedded default: the sandbox supplier on this machine can reach us at the local address.
     if (!config.databaseUrl && !config.publicBaseUrl) config.publicBaseUrl = baseUrl;
     log.info({ port, baseUrl, role: config.role }, 'listening');
+    // A changed public address is registered again with the suppliers; failures are logged, not fatal.
+    void services.connections
+      .reregisterChangedAddresses((connectionId, err) => log.warn({ connectionId, err: String(err) }, 'notification address not registered again'))
+      .then((n) => n && log.info({ connections: n }, 'notification addresses registered again'))
+      .catch((err) => log.warn({ err }, 'notification addresses not checked'));
     if (config.seedDemo) {
       const demo = await ensureDemo(services, baseUrl);
       const file = writeDemoFile(config.dataDir, demo);

@@ -42,4 +42,6 @@ export class SupplierConnection {
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
   @Column('timestamptz', { name: 'disconnected_at', nullable: true }) disconnectedAt: Date | null;
+  /** The notification address last registered with the supplier. */
+  @Column('text', { name: 'registered_webhook_url', nullable: true }) registeredWebhookUrl: string | null;
 }

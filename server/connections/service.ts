@@ -151,7 +151,8 @@ export class ConnectionService {
     const { working, onChanged } = gathering(input.credentials);
     const { accountLabel } = await orSupplierFailure(adapter.verifyCredentials(this.gateway.context(draft, working, onChanged)));
     await this.assertNotConnected(storeId, input.supplierKey, input.mode);
-    const credentials = { ...working, ...(await this.registerAddress(adapter, draft, working, onChanged)) };
+    const registered = await this.registerAddress(adapter, draft, working, onChanged);
+    const credentials = { ...working, ...registered.fields };
     const conn = this.db.getRepository(SupplierConnection).create({
       id: draft.id,
       storeId,
@@ -167,6 +168,7 @@ export class ConnectionService {
       circuitOpenUntil: null,
       lastWebhookAt: null,
       disconnectedAt: null,
+      registeredWebhookUrl: registered.url,
       ...creator,
     });
     try {
@@ -187,16 +189,16 @@ export class ConnectionService {
     if (existing) throw this.alreadyConnected(supplierKey, mode);
   }
 
-  /** Registers the notification address with suppliers that take one; answers credential fields to keep. */
+  /** Registers the notification address with suppliers that take one; answers credential fields to keep and the address registered. */
   private async registerAddress(
     adapter: SupplierAdapter,
     conn: { id: string; mode: ConnectionMode; settings: Record<string, unknown>; credentialsSealed?: string | null },
     credentials: Record<string, string>,
     onChanged?: (changed: Record<string, string>) => Promise<void>,
-  ): Promise<Record<string, string>> {
+  ): Promise<{ fields: Record<string, string>; url: string | null }> {
     const url = this.webhookUrlOf({ id: conn.id, supplierKey: adapter.entry.key });
-    if (!url || !adapter.entry.capabilities.notifications || !adapter.registerNotificationAddress) return {};
-    return orSupplierFailure(adapter.registerNotificationAddress(this.gateway.context(conn, credentials, onChanged), url));
+    if (!url || !adapter.entry.capabilities.notifications || !adapter.registerNotificationAddress) return { fields: {}, url: null };
+    return { fields: await orSupplierFailure(adapter.registerNotificationAddress(this.gateway.context(conn, credentials, onChanged), url)), url };
   }
 
   async replaceCredentials(conn: SupplierConnection, credentials: Record<string, string>): Promise<SupplierConnection> {
@@ -204,10 +206,11 @@ export class ConnectionService {
     // The new credentials are gathered, not written into the row, until they are verified.
     const { working, onChanged } = gathering(credentials);
     const { accountLabel } = await orSupplierFailure(adapter.verifyCredentials(this.gateway.context(conn, working, onChanged)));
-    const kept = { ...working, ...(await this.registerAddress(adapter, conn, working, onChanged)) };
+    const registered = await this.registerAddress(adapter, conn, working, onChanged);
+    const kept = { ...working, ...registered.fields };
     await this.db.getRepository(SupplierConnection).update(
       { id: conn.id },
-      { credentialsSealed: this.gateway.sealCredentials(kept), accountLabel, consecutiveFailures: 0, circuitOpenUntil: null },
+      { credentialsSealed: this.gateway.sealCredentials(kept), accountLabel, consecutiveFailures: 0, circuitOpenUntil: null, registeredWebhookUrl: registered.url },
     );
     return this.db.getRepository(SupplierConnection).findOneByOrFail({ id: conn.id });
   }
@@ -216,10 +219,30 @@ export class ConnectionService {
   async reregisterAddress(conn: SupplierConnection): Promise<void> {
     const adapter = this.gateway.adapterFor(conn.supplierKey);
     const credentials = this.gateway.credentialsOf(conn);
-    const extra = await this.registerAddress(adapter, conn, credentials);
-    if (Object.keys(extra).length) {
-      await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { credentialsSealed: this.gateway.sealCredentials({ ...credentials, ...extra }) });
+    const registered = await this.registerAddress(adapter, conn, credentials);
+    await this.db.getRepository(SupplierConnection).update(
+      { id: conn.id },
+      { registeredWebhookUrl: registered.url, ...(Object.keys(registered.fields).length ? { credentialsSealed: this.gateway.sealCredentials({ ...credentials, ...registered.fields }) } : {}) },
+    );
+  }
+
+  /** At start: registers the notification address again with every connection whose address changed since. */
+  async reregisterChangedAddresses(onError: (connectionId: string, err: unknown) => void): Promise<number> {
+    const live = await this.db.getRepository(SupplierConnection).find({ where: { disconnectedAt: IsNull() } });
+    let changed = 0;
+    for (const conn of live) {
+      const adapter = this.registry.find(conn.supplierKey);
+      if (!conn.credentialsSealed || !adapter?.entry.capabilities.notifications || this.registry.isSwitchedOff(conn.supplierKey)) continue;
+      const url = this.webhookUrlOf(conn) || null;
+      if (url === conn.registeredWebhookUrl) continue;
+      try {
+        await this.reregisterAddress(conn);
+        changed++;
+      } catch (err) {
+        onError(conn.id, err);
+      }
     }
+    return changed;
   }
 
   /** Checks now and records health; a healthy answer also closes the circuit. */

@@ -23,6 +23,8 @@ export interface Config {
   /** Start the bundled sandbox supplier server (default: only with the embedded database). */
   sandboxSupplier: boolean;
   sandboxSupplierPort: number;
+  /** The bundled sandbox supplier ships paid orders after this long (0: only on command). */
+  sandboxSupplierAutoShipMs: number;
   /** Mount the sandbox supplier's fault-injection control API (local testing only). */
   sandboxSupplierControl: boolean;
   /** Where the sandbox supplier answers; empty means the one this process starts (or none). */
@@ -159,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     sandboxSupplier: boolVar(env, 'SANDBOX_SUPPLIER', embedded),
     sandboxSupplierPort: intVar(env, 'SANDBOX_SUPPLIER_PORT', 4010, 0, 65535),
     sandboxSupplierControl: boolVar(env, 'SANDBOX_SUPPLIER_CONTROL', embedded),
+    sandboxSupplierAutoShipMs: intVar(env, 'SANDBOX_SUPPLIER_AUTO_SHIP_MS', 120000, 0, 86400000),
     sandboxSupplierUrl: urlVar(env, 'SANDBOX_SUPPLIER_URL', ['http:', 'https:']),
     disabledSuppliers,
     cjApiBaseUrl: urlVar(env, 'CJ_API_BASE_URL', ['http:', 'https:']) || CJ_API_BASE_URL_DEFAULT,

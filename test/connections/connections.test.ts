@@ -1,4 +1,4 @@
-import { createKey, createStore, Developer, leakScanTest, newDeveloper, Sandbox, seen, Service, startSandbox, startService } from '../support/harness';
+import { createDatabase, createKey, createStore, Developer, eventually, leakScanTest, newDeveloper, Sandbox, seen, Service, startSandbox, startService } from '../support/harness';
 
 let sandbox: Sandbox;
 let svc: Service;
@@ -243,6 +243,27 @@ test('without PUBLIC_BASE_URL the notification address is empty and nothing is r
     expect((await sandbox.v1(acc.liveKey, 'GET', '/webhook')).body.url).toBeNull();
   } finally {
     await plain.stop();
+  }
+});
+
+test('a changed public address is registered again with the supplier at the next start', async () => {
+  const databaseUrl = await createDatabase('readdress');
+  const first = await startService({ label: 'readdress', sandbox, databaseUrl, publicBaseUrl: true });
+  const dev = await newDeveloper(first, { plan: 'pro' });
+  const store = await createStore(first, dev.key);
+  const acc = await sandbox.account();
+  const conn = (await first.call('POST', `/api/store-suppliers/${store}`, { key: dev.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } } })).body.result;
+  expect((await sandbox.v1(acc.liveKey, 'GET', '/webhook')).body.url).toBe(`${first.baseUrl}/api/store-suppliers/webhook/sandbox/${conn.id}`);
+  await first.stop();
+  const second = await startService({ label: 'readdress', sandbox, databaseUrl, publicBaseUrl: true });
+  try {
+    expect(second.baseUrl).not.toBe(first.baseUrl);
+    const expected = `${second.baseUrl}/api/store-suppliers/webhook/sandbox/${conn.id}`;
+    await eventually(async () => ((await sandbox.v1(acc.liveKey, 'GET', '/webhook')).body.url === expected ? true : undefined), 10000, 'the address to be registered again');
+    const listed = (await second.call('GET', `/api/store-suppliers/${store}`, { key: dev.key })).body.result[0];
+    expect(listed.webhookUrl).toBe(expected);
+  } finally {
+    await second.stop();
   }
 });
 
