@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { Pool } from 'pg';
 import { signSandboxNotification } from '../../server/suppliers/sandbox/server';
-import { createStore, Developer, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
+import { createStore, Developer, eventually, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
 
 let sandbox: Sandbox;
 let svc: Service;
@@ -69,7 +69,11 @@ test('a real notification from the supplier is verified, recorded and queues a r
     waited += 50;
   }
   expect(await lastWebhookAt()).not.toBeNull();
-  const queued = await jobs(`${conn.id}:${order.body.id}`);
+  // The read-back is queued right after the receipt is written.
+  const queued = await eventually(async () => {
+    const rows = await jobs(`${conn.id}:${order.body.id}`);
+    return rows.length ? rows : undefined;
+  }, 5000, 'the read-back job');
   expect(queued).toHaveLength(1);
   expect(queued[0].data).toEqual({ connectionId: conn.id, supplierOrderId: order.body.id, orderNumber: 'REAL-1' });
   const listed = (await svc.call('GET', `/api/store-suppliers/${storeId}`, { key: owner.key })).body.result[0];
