@@ -12,6 +12,8 @@ const PARTS = 10_000;
 const PRODUCTS = 50;
 /** The dispatch worker of server/workers.ts, as shipped (role `all` runs it in the service process). */
 import { DISPATCH_WORK_OPTIONS } from '../server/workers';
+import { startBoss } from '../server/platform/jobs';
+import { createLogger } from '../server/platform/logger';
 export { DISPATCH_WORK_OPTIONS };
 /** Jobs put on the queue at once by the benchmark, for the subject and the baseline alike. */
 const SEND_CONCURRENCY = 8;
@@ -20,15 +22,12 @@ export const WINDOW_MS = Number(process.env.BENCH_DISPATCH_WINDOW_MS ?? 35_000);
 
 export const DESTINATION = { name: 'Ada Lovelace', line1: '12 Analytical Street', city: 'Springfield', postalCode: '62701', country: 'US', phone: '+1 555 010 0199', email: 'ada@example.test' };
 
-type PgBossModule = typeof import('pg-boss', { with: { 'resolution-mode': 'import' } });
-
-/** A pg-boss of the benchmark's own on the service's database: no supervision or schedules, the schema already made by the service. */
+/**
+ * A pg-boss of the benchmark's own on the service's database, made like a worker process's (supervised,
+ * with the same intervals, so its workers fetch a backlog the same way); no schedules.
+ */
 export async function benchBoss(databaseUrl: string): Promise<Boss> {
-  const { PgBoss } = (await import('pg-boss')) as PgBossModule;
-  const boss = new PgBoss({ connectionString: databaseUrl, max: 5, supervise: false, schedule: false, migrate: false, useListenNotify: true, application_name: 'bench' } as ConstructorParameters<PgBossModule['PgBoss']>[0]);
-  boss.on('error', (err: unknown) => process.stderr.write(`bench pg-boss: ${String(err)}\n`));
-  await boss.start();
-  return boss;
+  return startBoss(databaseUrl, [], createLogger('silent'), { supervise: true, schedule: false, superviseSeconds: 30 });
 }
 
 export interface DispatchShop {
