@@ -158,7 +158,8 @@ export class DispatchService {
     const deadline = Date.now() + this.settings.waitMs;
     for (;;) {
       const so = await this.load(id);
-      if (done(so) && !(await jobPending(this.db, DISPATCH_QUEUE, singletonKeyOf(so)))) return { so, settled: true };
+      // Read again once no job is left: the job may have finished between the first read and the check.
+      if (done(so) && !(await jobPending(this.db, DISPATCH_QUEUE, singletonKeyOf(so)))) return { so: await this.load(id), settled: true };
       if (Date.now() > deadline) return { so, settled: false };
       await new Promise((r) => setTimeout(r, 50));
     }

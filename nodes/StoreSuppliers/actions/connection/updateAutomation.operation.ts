@@ -1,0 +1,112 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { callRoute, type Route } from '../../transport';
+import { connectionRLC } from '../common.descriptions';
+import { commaList, connectionId, storeId } from '../helpers';
+
+export const routing: Route = {
+	operationId: 'changeSupplierAutomation',
+	method: 'PUT',
+	path: '/api/store-suppliers/{storeId}/{id}/automation',
+};
+
+const properties: INodeProperties[] = [
+	connectionRLC,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description: 'Fields left out keep their values',
+		options: [
+			{
+				displayName: 'Allow Unpaid Orders',
+				name: 'allowUnpaidOrders',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to send (and pay) orders whose shopper has not paid online, such as cash on delivery',
+			},
+			{
+				displayName: 'Automatic Payment',
+				name: 'automaticPayment',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to pay the supplier from the balance once the order is created',
+			},
+			{
+				displayName: 'Cost Limit (Minor Units)',
+				name: 'costLimitMinor',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 0,
+				description: 'Orders costing more than this pause with costAboveLimit; in minor units, e.g. cents',
+			},
+			{
+				displayName: 'Cost Limit Currency',
+				name: 'costLimitCurrency',
+				type: 'string',
+				default: 'USD',
+				description: 'ISO currency code of the cost limit',
+			},
+			{
+				displayName: 'Excluded Countries',
+				name: 'excludedCountries',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. FR, DE',
+				description:
+					'Comma-separated ISO 3166-1 alpha-2 codes; orders to them pause with destinationUnsupported. Replaces the list.',
+			},
+			{
+				displayName: 'Level',
+				name: 'level',
+				type: 'options',
+				options: [
+					{ name: 'Automatic', value: 'automatic', description: 'Send a supplier part once the store order is confirmed' },
+					{ name: 'Manual', value: 'manual', description: 'Wait for Submit' },
+					{ name: 'Off', value: 'off', description: 'Never send' },
+				],
+				default: 'manual',
+			},
+			{
+				displayName: 'Remove Cost Limit',
+				name: 'removeCostLimit',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to remove the cost limit',
+			},
+		],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['connection'], operation: ['updateAutomation'] } },
+	properties,
+);
+
+/** Changes how orders are sent and the limits that stop them; only the fields given change. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const body: IDataObject = {};
+	if (fields.level !== undefined) body.level = fields.level;
+	if (fields.automaticPayment !== undefined) body.automaticPayment = fields.automaticPayment;
+	if (fields.allowUnpaidOrders !== undefined) body.allowUnpaidOrders = fields.allowUnpaidOrders;
+	if (fields.excludedCountries !== undefined) {
+		body.excludedCountries = commaList(fields.excludedCountries).map((c) => c.toUpperCase());
+	}
+	if (fields.removeCostLimit === true) {
+		body.costLimit = null;
+	} else if (fields.costLimitMinor !== undefined) {
+		body.costLimit = {
+			amountMinor: fields.costLimitMinor,
+			currency: String(fields.costLimitCurrency ?? 'USD').toUpperCase(),
+		};
+	}
+	if (Object.keys(body).length === 0) {
+		throw new NodeOperationError(this.getNode(), 'Add at least one field to update', { itemIndex });
+	}
+	const params = { storeId: storeId.call(this, itemIndex), id: connectionId.call(this, itemIndex) };
+	return (await callRoute.call(this, routing, params, { body, itemIndex })) as IDataObject;
+}

@@ -1,0 +1,63 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { callRoute, type Route } from '../../transport';
+import { connectionRLC, priceRuleField, syncField, variantsField } from '../common.descriptions';
+import { compact, connectionId, idParameter, priceRuleOf, storeId, variantsOf } from '../helpers';
+
+export const routing: Route = {
+	operationId: 'createProductLink',
+	method: 'POST',
+	path: '/api/store-suppliers/{storeId}/links',
+};
+
+const properties: INodeProperties[] = [
+	connectionRLC,
+	{
+		displayName: 'Store Product ID',
+		name: 'productId',
+		type: 'string',
+		default: '',
+		required: true,
+		description: 'The product the store already has',
+	},
+	{
+		displayName: 'Supplier Product ID',
+		name: 'supplierProductId',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'e.g. SBX-P00017',
+	},
+	{ ...variantsField, required: true },
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		options: [priceRuleField, syncField],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['productLink'], operation: ['create'] } },
+	properties,
+);
+
+/** Links a store product to a supplier product; every store variant maps to one supplier variant. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const variants = variantsOf(this.getNodeParameter('variants', itemIndex, {}) as { variant?: IDataObject[] });
+	if (!variants.length) throw new NodeOperationError(this.getNode(), 'Map at least one variant', { itemIndex });
+	const sync = options.sync as IDataObject | undefined;
+	const body = compact({
+		productId: idParameter.call(this, 'productId', itemIndex, 'The store product ID'),
+		connectionId: connectionId.call(this, itemIndex),
+		supplierProductId: idParameter.call(this, 'supplierProductId', itemIndex, 'The supplier product ID'),
+		variants,
+		priceRule: priceRuleOf(options.priceRule as IDataObject | undefined),
+		sync: sync && Object.keys(sync).length ? sync : undefined,
+	});
+	return (await callRoute.call(this, routing, { storeId: storeId.call(this, itemIndex) }, { body, itemIndex })) as IDataObject;
+}

@@ -1,0 +1,48 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
+
+import { callRoute, type Route } from '../../transport';
+import { priceRuleField, syncField, variantsField } from '../common.descriptions';
+import { idParameter, priceRuleOf, storeId, variantsOf } from '../helpers';
+import { linkIdField } from './linkId';
+
+export const routing: Route = {
+	operationId: 'updateProductLink',
+	method: 'PUT',
+	path: '/api/store-suppliers/{storeId}/links/{linkId}',
+};
+
+const properties: INodeProperties[] = [
+	linkIdField,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		description: 'Fields left out keep their values',
+		options: [priceRuleField, syncField, variantsField],
+	},
+];
+
+export const description = updateDisplayOptions(
+	{ show: { resource: ['productLink'], operation: ['update'] } },
+	properties,
+);
+
+/** Changes a link's variant mapping, price rule or sync switches. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const body: IDataObject = {};
+	const priceRule = priceRuleOf(fields.priceRule as IDataObject | undefined);
+	if (priceRule) body.priceRule = priceRule;
+	const sync = fields.sync as IDataObject | undefined;
+	if (sync && Object.keys(sync).length) body.sync = sync;
+	const variants = variantsOf(fields.variants as { variant?: IDataObject[] } | undefined);
+	if (variants.length) body.variants = variants;
+	if (Object.keys(body).length === 0) {
+		throw new NodeOperationError(this.getNode(), 'Add at least one field to update', { itemIndex });
+	}
+	const params = { storeId: storeId.call(this, itemIndex), linkId: idParameter.call(this, 'linkId', itemIndex, 'The link ID') };
+	return (await callRoute.call(this, routing, params, { body, itemIndex })) as IDataObject;
+}

@@ -1,0 +1,85 @@
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+
+import { storeRLC } from '../StoreSuppliers/actions/common.descriptions';
+import { CONTRACT_MODEL_OPTIONS } from '../StoreSuppliers/actions/supplierOrder/getAll.operation';
+import { listSearch, loadOptions } from '../StoreSuppliers/methods';
+import { pollNeedsReview } from './poll';
+
+// A polling trigger has nothing to do as an AI agent's tool (it has no execute), so it does not set
+// usableAsTool; the action node Store Suppliers does.
+// eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool
+export class StoreSuppliersTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Store Suppliers Trigger',
+		name: 'storeSuppliersTrigger',
+		icon: 'file:../StoreSuppliers/storeSuppliers.svg',
+		group: ['trigger'],
+		version: 1,
+		subtitle: 'Supplier order needs review',
+		description: 'Starts the workflow when a supplier order stops and waits for review',
+		defaults: { name: 'Store Suppliers Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: ['main'],
+		credentials: [{ name: 'storeSuppliersApi', required: true }],
+		properties: [
+			{
+				displayName:
+					'Emits each supplier order once when it enters Needs Review (once per pause: an order that pauses again after a retry is emitted again)',
+				name: 'notice',
+				type: 'notice',
+				default: '',
+			},
+			storeRLC,
+			{
+				displayName: 'On First Activation',
+				name: 'firstActivation',
+				type: 'options',
+				options: [
+					{
+						name: 'Emit Orders Already Waiting',
+						value: 'emitWaiting',
+						description: 'The first poll emits every supplier order that already waits for review',
+					},
+					{
+						name: 'Only Note Orders Already Waiting',
+						value: 'baseline',
+						description: 'The first poll remembers the orders already waiting without emitting them',
+					},
+				],
+				default: 'emitWaiting',
+			},
+			{
+				displayName: 'Filters',
+				name: 'filters',
+				type: 'collection',
+				placeholder: 'Add Filter',
+				default: {},
+				options: [
+					{
+						displayName: 'Connection Name or ID',
+						name: 'integrationId',
+						type: 'options',
+						typeOptions: { loadOptionsMethod: 'getConnections', loadOptionsDependsOn: ['store.value'] },
+						default: '',
+						description:
+							'Only supplier orders of this connection. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+					},
+					{
+						displayName: 'Contract Model',
+						name: 'contractModel',
+						type: 'options',
+						options: CONTRACT_MODEL_OPTIONS,
+						default: 'standard',
+					},
+				],
+			},
+		],
+	};
+
+	methods = { listSearch, loadOptions };
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await pollNeedsReview.call(this);
+	}
+}

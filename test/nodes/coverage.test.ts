@@ -1,0 +1,95 @@
+/**
+ * The node covers every supplier route of the service: the list comes from the OpenAPI document a
+ * running service serves, and each operation names the route it calls (its `routing` export).
+ */
+import type { INodeProperties } from 'n8n-workflow';
+
+import type { OperationModule } from '../../nodes/StoreSuppliers/actions/helpers';
+import { resources } from '../../nodes/StoreSuppliers/actions/node.type';
+import { StoreSuppliers } from '../../nodes/StoreSuppliers/StoreSuppliers.node';
+import { leakScanTest, newDeveloper, Service, startService } from '../support/harness';
+
+let svc: Service;
+
+beforeAll(async () => {
+	svc = await startService({ label: 'node-coverage' });
+	await newDeveloper(svc);
+});
+afterAll(async () => {
+	await svc.stop();
+});
+
+interface DocRoute {
+	operationId: string;
+	method: string;
+	path: string;
+}
+
+const BASE = '/api/store-suppliers/';
+/** Not for developers: the supplier's notification address and the sign-in callback the supplier redirects to. */
+const notSupplierRoutes = (path: string) => path.startsWith(`${BASE}webhook/`) || path === `${BASE}oauth/callback`;
+
+function nodeOperations(): Array<{ resource: string; operation: string; op: OperationModule }> {
+	return Object.entries(resources).flatMap(([resource, ops]) =>
+		Object.entries(ops as Record<string, OperationModule>).map(([operation, op]) => ({ resource, operation, op })),
+	);
+}
+
+async function supplierRoutes(): Promise<DocRoute[]> {
+	const res = await svc.call('GET', '/api/store-suppliers/openapi.json');
+	expect(res.status).toBe(200);
+	const routes: DocRoute[] = [];
+	for (const [path, item] of Object.entries<Record<string, any>>(res.body.paths)) {
+		if (!path.startsWith(BASE) || notSupplierRoutes(path)) continue;
+		for (const [method, op] of Object.entries<any>(item)) {
+			if (op?.operationId) routes.push({ operationId: op.operationId, method: method.toUpperCase(), path });
+		}
+	}
+	return routes;
+}
+
+test('every supplier route in the OpenAPI document has an operation in the node, with the same method and path', async () => {
+	const doc = await supplierRoutes();
+	expect(doc.length).toBeGreaterThanOrEqual(30);
+	const byOperationId = new Map(nodeOperations().map((o) => [o.op.routing.operationId, o]));
+	const missing = doc.filter((r) => !byOperationId.has(r.operationId)).map((r) => `${r.method} ${r.path} (${r.operationId})`);
+	expect(missing).toEqual([]);
+	for (const route of doc) {
+		const { routing } = byOperationId.get(route.operationId)!.op;
+		expect(`${routing.method} ${routing.path}`).toBe(`${route.method} ${route.path}`);
+	}
+});
+
+test('every operation of the node calls a supplier route of the document, and no two call the same one', async () => {
+	const doc = new Set((await supplierRoutes()).map((r) => r.operationId));
+	const ops = nodeOperations();
+	expect(ops.filter((o) => !doc.has(o.op.routing.operationId)).map((o) => `${o.resource}.${o.operation}`)).toEqual([]);
+	expect(new Set(ops.map((o) => o.op.routing.operationId)).size).toBe(ops.length);
+});
+
+test('the resource and operation pickers offer exactly the operations the router dispatches', () => {
+	const { properties } = new StoreSuppliers().description;
+	const resourcePicker = properties.find((p) => p.name === 'resource')!;
+	expect(resourcePicker.options!.map((o: any) => o.value).sort()).toEqual(Object.keys(resources).sort());
+	for (const [resource, ops] of Object.entries(resources)) {
+		const picker = properties.find(
+			(p: INodeProperties) => p.name === 'operation' && p.displayOptions?.show?.resource?.includes(resource),
+		)!;
+		expect(picker).toBeDefined();
+		expect(picker.options!.map((o: any) => o.value).sort()).toEqual(Object.keys(ops).sort());
+		for (const option of picker.options as any[]) expect(option.action).toEqual(expect.any(String));
+	}
+});
+
+test('every field of an operation is shown only for its resource and operation, and every one has a store', () => {
+	const { properties } = new StoreSuppliers().description;
+	for (const { resource, operation, op } of nodeOperations()) {
+		for (const field of op.description) {
+			expect(field.displayOptions?.show).toMatchObject({ resource: [resource], operation: [operation] });
+		}
+		const stores = properties.filter((p) => p.name === 'store' && p.displayOptions?.show?.resource?.includes(resource));
+		expect(stores).toHaveLength(1);
+	}
+});
+
+leakScanTest();
