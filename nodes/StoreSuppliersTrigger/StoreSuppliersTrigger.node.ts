@@ -1,7 +1,7 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
 
 import { storeRLC } from '../StoreSuppliers/actions/common.descriptions';
-import { CONTRACT_MODEL_OPTIONS } from '../StoreSuppliers/actions/supplierOrder/getAll.operation';
+import { SHARED_ORDER_FILTERS } from '../StoreSuppliers/actions/supplierOrder/getAll.operation';
 import { listSearch, loadOptions } from '../StoreSuppliers/methods';
 import { pollNeedsReview } from './poll';
 
@@ -56,22 +56,7 @@ export class StoreSuppliersTrigger implements INodeType {
 				placeholder: 'Add Filter',
 				default: {},
 				options: [
-					{
-						displayName: 'Connection Name or ID',
-						name: 'integrationId',
-						type: 'options',
-						typeOptions: { loadOptionsMethod: 'getConnections', loadOptionsDependsOn: ['store.value'] },
-						default: '',
-						description:
-							'Only supplier orders of this connection. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-					},
-					{
-						displayName: 'Contract Model',
-						name: 'contractModel',
-						type: 'options',
-						options: CONTRACT_MODEL_OPTIONS,
-						default: 'standard',
-					},
+					...SHARED_ORDER_FILTERS,
 				],
 			},
 		],

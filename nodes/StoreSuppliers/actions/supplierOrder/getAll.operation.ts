@@ -28,6 +28,26 @@ export const CONTRACT_MODEL_OPTIONS = [
 	{ name: 'Standard', value: 'standard' },
 ];
 
+/** Filters the list and the trigger share. */
+export const SHARED_ORDER_FILTERS: INodeProperties[] = [
+	{
+		displayName: 'Connection Name or ID',
+		name: 'integrationId',
+		type: 'options',
+		typeOptions: { loadOptionsMethod: 'getConnections', loadOptionsDependsOn: ['store.value'] },
+		default: '',
+		description:
+			'Only supplier orders of this connection. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+	},
+	{
+		displayName: 'Contract Model',
+		name: 'contractModel',
+		type: 'options',
+		options: CONTRACT_MODEL_OPTIONS,
+		default: 'standard',
+	},
+];
+
 const properties: INodeProperties[] = [
 	...returnAllOrLimit(),
 	{
@@ -37,22 +57,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Filter',
 		default: {},
 		options: [
-			{
-				displayName: 'Connection Name or ID',
-				name: 'integrationId',
-				type: 'options',
-				typeOptions: { loadOptionsMethod: 'getConnections', loadOptionsDependsOn: ['store.value'] },
-				default: '',
-				description:
-					'Only supplier orders of this connection. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-			},
-			{
-				displayName: 'Contract Model',
-				name: 'contractModel',
-				type: 'options',
-				options: CONTRACT_MODEL_OPTIONS,
-				default: 'standard',
-			},
+			...SHARED_ORDER_FILTERS,
 			{
 				displayName: 'Needs Review',
 				name: 'needsReview',
