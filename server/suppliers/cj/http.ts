@@ -3,9 +3,9 @@
  * every failure into a SupplierError whose message carries no credential. Never retries by itself.
  */
 import { SupplierError } from '../errors';
+import { networkErrorCode, readCapped } from '../http';
 
 // A broken or hostile endpoint must not make us buffer without bound.
-const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 const MAX_MESSAGE_LENGTH = 300;
 
 export type Obj = Record<string, unknown>;
@@ -55,39 +55,7 @@ export function scrub(message: string, secrets: string[]): string {
   return out.length > MAX_MESSAGE_LENGTH ? `${out.slice(0, MAX_MESSAGE_LENGTH)}...` : out;
 }
 
-function errorCodeOf(err: unknown): string | undefined {
-  let cur: unknown = err;
-  // undici wraps the socket error: TypeError('fetch failed') { cause: { code: 'ECONNREFUSED' } }.
-  for (let depth = 0; cur && typeof cur === 'object' && depth < 4; depth++) {
-    const code = (cur as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
 
-async function readCapped(res: Response, label: string): Promise<string> {
-  const declared = Number(res.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > MAX_ANSWER_BYTES) {
-    await res.body?.cancel();
-    throw new SupplierError('unavailable', `CJ answer to ${label} is too large`);
-  }
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel();
-      throw new SupplierError('unavailable', `CJ answer to ${label} is too large`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 export class CjHttp {
   private readonly baseUrl: string;
@@ -123,12 +91,12 @@ export class CjHttp {
         redirect: 'manual',
       });
       status = res.status;
-      text = await readCapped(res, label);
+      text = await readCapped(res, `CJ answer to ${label}`);
     } catch (err) {
       if (err instanceof SupplierError) throw err;
       const name = err && typeof err === 'object' ? (err as { name?: unknown }).name : undefined;
       if (name === 'TimeoutError' || name === 'AbortError') throw new SupplierError('timeout', `CJ did not answer ${label} within ${timeoutMs} ms`);
-      throw new SupplierError('unavailable', `Could not reach CJ for ${label} (${errorCodeOf(err) ?? 'network error'})`);
+      throw new SupplierError('unavailable', `Could not reach CJ for ${label} (${networkErrorCode(err) ?? 'network error'})`);
     }
     let body: unknown;
     try {

@@ -3,6 +3,7 @@
  * over one HTTP client. Every failure leaves as a SupplierError whose message carries no secret.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { networkErrorCode, readCapped } from '../http';
 import type {
   CatalogueEntry,
   ConnectionMode,
@@ -27,7 +28,6 @@ const SIGNATURE_HEADER = 'x-sandbox-signature';
 const SIGNATURE_TOLERANCE_SECONDS = 300;
 const MAX_PAGE_SIZE = 100;
 // A broken or hostile endpoint must not make us buffer without bound.
-const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 const MAX_MESSAGE_LENGTH = 300;
 // Printable ASCII only: anything else could not be a sandbox token and would break the header.
 const TOKEN_SHAPE = /^[\x21-\x7e]{1,500}$/;
@@ -175,48 +175,16 @@ function timeoutOf(ms: number): number {
   return Number.isFinite(ms) && ms >= 1 ? Math.floor(ms) : 1;
 }
 
-function errorCodeOf(err: unknown): string | undefined {
-  let cur: unknown = err;
-  // undici wraps the socket error: TypeError('fetch failed') { cause: { code: 'ECONNREFUSED' } }.
-  for (let depth = 0; cur && typeof cur === 'object' && depth < 4; depth++) {
-    const code = (cur as { code?: unknown }).code;
-    if (typeof code === 'string') return code;
-    cur = (cur as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
 
 function transportFailure(err: unknown, label: string, timeoutMs: number): SupplierError {
   const name = err && typeof err === 'object' ? (err as { name?: unknown }).name : undefined;
   if (name === 'TimeoutError' || name === 'AbortError') {
     return new SupplierError('timeout', `Sandbox supplier did not answer ${label} within ${timeoutMs} ms`);
   }
-  const code = errorCodeOf(err);
+  const code = networkErrorCode(err);
   return new SupplierError('unavailable', `Could not reach the sandbox supplier for ${label} (${code ?? 'network error'})`);
 }
 
-async function readCapped(res: Response, label: string): Promise<string> {
-  const declared = Number(res.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > MAX_ANSWER_BYTES) {
-    await res.body?.cancel();
-    throw new SupplierError('unavailable', `Sandbox supplier answer to ${label} is too large`);
-  }
-  if (!res.body) return '';
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_ANSWER_BYTES) {
-      await reader.cancel();
-      throw new SupplierError('unavailable', `Sandbox supplier answer to ${label} is too large`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
 
 class SandboxHttp {
   private readonly baseUrl: string;
@@ -247,7 +215,7 @@ class SandboxHttp {
         // A redirect would carry the bearer token somewhere we did not choose.
         redirect: 'manual',
       });
-      const text = await readCapped(res, label);
+      const text = await readCapped(res, `Sandbox supplier answer to ${label}`);
       let body: unknown;
       try {
         body = text ? JSON.parse(text) : undefined;
