@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { authOverhead } from './auth-overhead';
 import { dispatchBench } from './dispatch';
-import { dispatchLatencyBench } from './dispatch-latency';
 import { importBench } from './import';
 import { benchDatabase, CONNECTIONS, DURATION_SECONDS, Figure, freshDatabase, Load, machine } from './lib';
 import { notifications } from './notifications';
@@ -21,7 +20,6 @@ const BENCHMARKS: Record<string, (databaseUrl: string) => Promise<Figure[]>> = {
   import: importBench,
   sync: syncBench,
   dispatch: dispatchBench,
-  'dispatch-latency': dispatchLatencyBench,
   'orders-list': ordersListBench,
 };
 

@@ -39,11 +39,21 @@ import { FulfilmentGroup, StoreOrder, StoreOrderItem } from './orders/entities';
 import { OrderService } from './orders/service';
 import { storeOrderRoutes } from './orders/routes';
 import { SupplierOrder } from './dispatch/entities';
-import { DispatchService } from './dispatch/service';
+import { createDispatch } from './dispatch';
+import { ListenFeed } from './platform/listen';
+import { CHANGE_CHANNEL } from './dispatch/records';
+import { WORK_CHANNEL } from './dispatch/queues';
+import { SupplierCallRates } from './connections/call-rate';
+import { sendInTransaction } from './platform/jobs';
+import { STORE_ORDER_EVENTS_QUEUE } from './orders/events';
 import { supplierOrderRoutes } from './dispatch/routes';
 import { SupplierOrderReads } from './dispatch/views';
 import { mountBenchBaselines } from './bench-baselines';
 import { mountAssistant } from './assistant/mcp';
+import { DispatchSteps1764288000000 } from './migrations/1764288000000-DispatchSteps';
+import { PartNeedsAttention1764288000001 } from './migrations/1764288000001-PartNeedsAttention';
+import { StoreOrderFromParts1764288000002 } from './migrations/1764288000002-StoreOrderFromParts';
+import { SupplierCallRates1764288000003 } from './migrations/1764288000003-SupplierCallRates';
 import { Foundation1763769600000 } from './migrations/1763769600000-Foundation';
 import { SupplierConnections1763856000000 } from './migrations/1763856000000-SupplierConnections';
 import { Catalog1763942400000 } from './migrations/1763942400000-Catalog';
@@ -52,14 +62,14 @@ import { RegisteredNotificationAddress1764115200000 } from './migrations/1764115
 
 export const VERSION = '4.4.0';
 export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, Store, StaffMember, StoreProduct, StoreVariant, SupplierConnection, ProductLink, ProductLinkVariant, ImportJob, ImportJobItem, StoreOrder, StoreOrderItem, FulfilmentGroup, SupplierOrder];
-export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000];
+export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003];
 
 export function openDatabase(url: string, poolSize?: number): DataSource {
   return createDataSource(url, ENTITIES, MIGRATIONS, poolSize);
 }
 
 /** Every service, built once per process from the configuration, the database and the job queue. */
-export function buildServices(config: Config, db: DataSource, log: Logger, boss: Boss) {
+export function buildServices(config: Config, db: DataSource, log: Logger, boss: Boss, databaseUrl: string) {
   const secrets = new Secrets(config.appSecret);
   const cursors = new Cursors(secrets);
   const credits = new CreditService(db);
@@ -70,11 +80,15 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   const gate = createGate(db, accounts, apiKeys, credits);
 
   const registry = new SupplierRegistry(
-    [...(config.sandboxSupplierUrl ? createSandboxAdapters({ baseUrl: config.sandboxSupplierUrl }) : []), createCjAdapter({ baseUrl: config.cjApiBaseUrl })],
+    [
+      ...(config.sandboxSupplierUrl ? createSandboxAdapters({ baseUrl: config.sandboxSupplierUrl, limits: { callsInFlight: config.sandboxSupplierCallsInFlight, requestsPerSecond: config.sandboxSupplierRequestsPerSecond } }) : []),
+      createCjAdapter({ baseUrl: config.cjApiBaseUrl }),
+    ],
     new Set(config.disabledSuppliers),
   );
   const breaker = new CircuitBreaker(db, { failureThreshold: config.circuitFailureThreshold, cooldownSeconds: config.circuitCooldownSeconds });
-  const gateway = new SupplierGateway(registry, secrets, breaker, config.supplierTimeoutMs, db);
+  const gateway = new SupplierGateway(registry, secrets, breaker, config.supplierTimeoutMs, db, new SupplierCallRates(db));
+  const feed = new ListenFeed(databaseUrl, [CHANGE_CHANNEL, WORK_CHANNEL], log);
   const connections = new ConnectionService(db, registry, gateway, breaker, () => config.publicBaseUrl);
   const signIn = new SignInService(db, secrets, registry, gateway, connections, async (storeId, accountId) => {
     const access = await gate.storeAccess(storeId, { accountId });
@@ -88,13 +102,17 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   connections.addImpactCounter(async (connectionId) => ({
     linkedProducts: (await db.query('SELECT count(*)::int AS n FROM product_links WHERE connection_id = $1', [connectionId]))[0].n,
   }));
-  const orders = new OrderService(db, cursors);
-  const dispatch = new DispatchService(db, gateway, registry, orders, () => boss, { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds, waitMs: config.dispatchWaitMs }, log);
+  const orders = new OrderService(db, cursors, (tx, event) => sendInTransaction(boss, tx, STORE_ORDER_EVENTS_QUEUE, event));
+  const dispatch = createDispatch({
+    db, gateway, registry, orders, boss: () => boss, feed, log,
+    config: { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds, waitMs: config.dispatchWaitMs, sweepIntervalMs: config.dispatchSweepSeconds * 1000, sweepStaleSeconds: config.dispatchSweepStaleSeconds },
+  });
   const supplierOrderReads = new SupplierOrderReads(db, cursors);
+  const supplierOrdersOfOrders = { ofOrders: async (ids: string[], showCustomer: boolean) => supplierOrderReads.views(await dispatch.records.ofOrders(ids), showCustomer) };
   connections.addImpactCounter(async (connectionId) => ({
     openSupplierOrders: (await db.query(`SELECT count(*)::int AS n FROM supplier_orders WHERE connection_id = $1 AND status NOT IN ('delivered', 'cancelled')`, [connectionId]))[0].n,
   }));
-  return { config, db, log, boss, secrets, cursors, credits, accounts, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, notifications, links, supplierProducts, imports, catalogSync, orders, dispatch, supplierOrderReads };
+  return { config, db, log, boss, feed, supplierOrdersOfOrders, secrets, cursors, credits, accounts, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, notifications, links, supplierProducts, imports, catalogSync, orders, dispatch, supplierOrderReads };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -107,8 +125,8 @@ export function routeTable(s: Services): RouteDef[] {
     ...storeRoutes(s.stores, s.products, s.accounts),
     ...connectionRoutes(s.connections, s.signIn, s.registry),
     ...catalogRoutes(s.connections, s.supplierProducts, s.imports, s.links),
-    ...supplierOrderRoutes(s.dispatch, s.supplierOrderReads, s.orders),
-    ...storeOrderRoutes(s.orders, s.dispatch, s.supplierOrderReads),
+    ...supplierOrderRoutes(s.dispatch.commands, s.supplierOrderReads, s.orders),
+    ...storeOrderRoutes(s.orders, s.supplierOrdersOfOrders),
   ];
 }
 

@@ -40,14 +40,14 @@ async function main(): Promise<void> {
     log.info({ baseUrl: sandbox.baseUrl, control: config.sandboxSupplierControl }, 'sandbox supplier started');
   }
 
-  const db = openDatabase(databaseUrl);
+  const db = openDatabase(databaseUrl, config.dbPoolSize);
   await db.initialize();
   await migrate(db, log);
 
   const runsWorkers = config.role !== 'api';
   const boss: Boss = await startBoss(databaseUrl, QUEUES, log, { supervise: runsWorkers, schedule: runsWorkers, superviseSeconds: config.jobSuperviseSeconds });
-  const services = buildServices(config, db, log, boss);
-  if (runsWorkers) await registerWorkers(boss, services);
+  const services = buildServices(config, db, log, boss, databaseUrl);
+  const stopWorkers = runsWorkers ? await registerWorkers(boss, services) : null;
 
   let server: Server | null = null;
   if (config.role !== 'worker') {
@@ -93,6 +93,8 @@ async function main(): Promise<void> {
     const hardStop = setTimeout(() => process.exit(1), config.shutdownTimeoutMs + 5000);
     hardStop.unref();
     if (server) await closeServer(server, config.shutdownTimeoutMs);
+    if (stopWorkers) await stopWorkers(config.shutdownTimeoutMs).catch((err: unknown) => log.error({ err }, 'dispatch stop failed'));
+    await services.feed.close();
     await boss.stop({ graceful: true, timeout: config.shutdownTimeoutMs }).catch((err: unknown) => log.error({ err }, 'job queue stop failed'));
     for (const stop of stops.reverse()) await stop().catch(() => undefined);
     await db.destroy().catch(() => undefined);

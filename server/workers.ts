@@ -3,7 +3,10 @@ import type { Services } from './composition';
 import { READBACK_QUEUES, ProductReadBack } from './webhooks/service';
 import { IMPORT_QUEUE } from './catalog/imports';
 import { SYNC_QUEUES } from './catalog/sync';
-import { DISPATCH_QUEUE, RETRY_FAILED_QUEUE } from './dispatch/service';
+import { DISPATCH_QUEUE, DISPATCH_QUEUES, WORK_CHANNEL } from './dispatch/queues';
+import { JobRunner, JobRunnerOptions } from './platform/job-runner';
+import { ORDER_QUEUES, STORE_ORDER_EVENTS_QUEUE, StoreOrderEvent } from './orders/events';
+import { nextStep } from './dispatch/steps';
 import type { OrderReadBack } from './webhooks/service';
 
 export const QUEUE = {
@@ -19,9 +22,8 @@ export const QUEUES: QueueSpec[] = [
   { name: IMPORT_QUEUE, policy: 'singleton', retryLimit: 20, retryDelay: 1, heartbeatSeconds: 10, notify: true },
   { name: SYNC_QUEUES.all, policy: 'singleton', retryLimit: 1 },
   { name: SYNC_QUEUES.connection, policy: 'stately', retryLimit: 2, retryDelay: 60 },
-  // One queued-or-active dispatch job per order part, whatever triggered it; a dead worker's job is retried.
-  { name: DISPATCH_QUEUE, policy: 'exclusive', retryLimit: 50, retryDelay: 2, retryBackoff: true, retryDelayMax: 300, heartbeatSeconds: 10, notify: true },
-  { name: RETRY_FAILED_QUEUE, policy: 'standard', retryLimit: 3, retryDelay: 10 },
+  ...DISPATCH_QUEUES,
+  ...ORDER_QUEUES,
 ];
 
 /**
@@ -31,11 +33,13 @@ export const QUEUES: QueueSpec[] = [
  * fetch comes back empty.
  */
 export const POLLING = { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 2, burstWhenReadyExceeds: 1 };
-/** The dispatch worker's options; the benchmark's no-op baseline uses the same. */
-export const DISPATCH_WORK_OPTIONS = { localConcurrency: 4, ...POLLING };
+/** The dispatch runner's options in a process; the benchmark's no-op baseline uses the same. */
+export function dispatchRunnerOptions(s: Pick<Services, 'config' | 'registry'>): JobRunnerOptions {
+  return { concurrency: s.config.dispatchConcurrency, groupConcurrency: { default: 4, tiers: s.registry.callsInFlight() }, pollMs: 2000, heartbeatSeconds: 10 };
+}
 
-/** Handlers and schedules of the worker role. Job data carries ids, never entities. */
-export async function registerWorkers(boss: Boss, s: Services): Promise<void> {
+/** Handlers and schedules of the worker role. Job data carries ids, never entities. Answers a graceful stop. */
+export async function registerWorkers(boss: Boss, s: Services): Promise<(timeoutMs: number) => Promise<void>> {
   await boss.work(QUEUE.housekeeping, async () => {
     const removed = await s.accounts.purgeExpiredSessions();
     await s.notifications.purgeReceipts();
@@ -61,14 +65,33 @@ export async function registerWorkers(boss: Boss, s: Services): Promise<void> {
     await s.catalogSync.readBackProduct(job.data.connectionId, job.data.supplierProductId);
   });
 
-  await boss.work<{ supplierOrderId: string }>(DISPATCH_QUEUE, DISPATCH_WORK_OPTIONS, async ([job]) => {
-    await s.dispatch.work(job.data.supplierOrderId);
+  // Dispatch: many slots, a per-connection limit enforced when jobs are claimed, woken by every send.
+  const runner = new JobRunner<{ supplierOrderId: string }>(
+    boss,
+    DISPATCH_QUEUE,
+    dispatchRunnerOptions(s),
+    async (job) => {
+      await s.dispatch.job.run(job.data.supplierOrderId);
+    },
+    s.log,
+    // Asked for while the job ran (a pay, a cancel) after it last looked: the job is settled now, so send another.
+    async (job) => {
+      const so = await s.dispatch.records.load(job.data.supplierOrderId);
+      if (so && nextStep(so)) await s.dispatch.queue.request(so);
+    },
+  );
+  const offWake = s.feed.on(WORK_CHANNEL, () => runner.poke());
+  runner.start();
+  s.dispatch.sweeper.start();
+  await boss.work<StoreOrderEvent>(STORE_ORDER_EVENTS_QUEUE, POLLING, async ([job]) => {
+    await s.dispatch.subscriptions.onStoreOrderEvent(job.data);
   });
-  await boss.work<{ supplierOrderId?: string }>(RETRY_FAILED_QUEUE, POLLING, async ([job]) => {
-    await s.dispatch.retryFailed(job.data?.supplierOrderId);
-  });
-  await boss.schedule(RETRY_FAILED_QUEUE, '* * * * *');
   await boss.work<OrderReadBack>(READBACK_QUEUES.order, POLLING, async ([job]) => {
-    await s.dispatch.readBack(job.data.connectionId, job.data.supplierOrderId);
+    await s.dispatch.job.readBack(job.data.connectionId, job.data.supplierOrderId);
   });
+  return async (timeoutMs) => {
+    s.dispatch.sweeper.stop();
+    offWake();
+    await runner.stop(timeoutMs);
+  };
 }

@@ -5,6 +5,7 @@ import type { SupplierAdapter, SupplierCallContext } from '../suppliers/adapter'
 import { SupplierError } from '../suppliers/errors';
 import type { SupplierRegistry } from '../suppliers/registry';
 import type { CircuitBreaker } from './circuit-breaker';
+import type { SupplierCallRates } from './call-rate';
 import type { SupplierConnection } from './entities';
 
 export class CircuitOpenError extends SupplierError {
@@ -13,7 +14,7 @@ export class CircuitOpenError extends SupplierError {
   }
 }
 
-/** The one way to call a supplier for a connection: decrypted credentials, a time-out, and the circuit breaker. */
+/** The one way to call a supplier for a connection: decrypted credentials, a time-out, the circuit breaker and the rate limit. */
 export class SupplierGateway {
   constructor(
     private readonly registry: SupplierRegistry,
@@ -22,6 +23,8 @@ export class SupplierGateway {
     private readonly timeoutMs: number,
     /** Where credential changes made during a call are kept; without it they live only as long as the call. */
     private readonly db?: DataSource,
+    /** The shared rate limit per connection; without it calls are not spaced. */
+    private readonly rates?: SupplierCallRates,
   ) {}
 
   adapterFor(supplierKey: string): SupplierAdapter {
@@ -43,12 +46,20 @@ export class SupplierGateway {
    * given (credentials not stored yet); otherwise, for a stored connection, to an encrypted update of its row.
    */
   context(
-    conn: Pick<SupplierConnection, 'id' | 'mode' | 'settings'> & Partial<Pick<SupplierConnection, 'credentialsSealed'>>,
+    conn: Pick<SupplierConnection, 'id' | 'mode' | 'settings'> & Partial<Pick<SupplierConnection, 'credentialsSealed' | 'supplierKey'>>,
     credentials: Record<string, string>,
     onCredentialsChanged?: (changed: Record<string, string>) => Promise<void>,
   ): SupplierCallContext {
     const keep = onCredentialsChanged ?? this.keeper(conn, credentials);
-    return { connectionId: conn.id, mode: conn.mode, credentials, settings: conn.settings, timeoutMs: this.timeoutMs, ...(keep ? { onCredentialsChanged: keep } : {}) };
+    const pace = this.pacer(conn);
+    return { connectionId: conn.id, mode: conn.mode, credentials, settings: conn.settings, timeoutMs: this.timeoutMs, ...(keep ? { onCredentialsChanged: keep } : {}), ...(pace ? { pace } : {}) };
+  }
+
+  /** The connection's shared rate limit, when its supplier declares one (a stored connection only). */
+  private pacer(conn: Pick<SupplierConnection, 'id' | 'settings'> & Partial<Pick<SupplierConnection, 'supplierKey'>>): (() => Promise<void>) | undefined {
+    const adapter = conn.supplierKey ? this.registry.find(conn.supplierKey) : null;
+    const spacing = this.rates && adapter && conn.id ? adapter.limits.callSpacingMs(conn.settings) : null;
+    return spacing ? () => this.rates!.take(conn.id, spacing) : undefined;
   }
 
   /**

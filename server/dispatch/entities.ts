@@ -38,6 +38,12 @@ export class SupplierOrder {
   /** Work asked of the dispatch job besides sending: the job clears each flag once it has acted on it. */
   @Column('boolean', { name: 'pay_requested' }) payRequested: boolean;
   @Column('boolean', { name: 'cancel_requested' }) cancelRequested: boolean;
+  /** Decided when the order is sent: pay now, or the connection's automatic payment at that moment. */
+  @Column('boolean', { name: 'payment_due' }) paymentDue: boolean;
+  /** Promise to sell: the shopper's authorised payment was charged once the supplier accepted. */
+  @Column('boolean', { name: 'shopper_captured' }) shopperCaptured: boolean;
+  /** Kept by the database (a generated column): some dispatch step is due for this record. */
+  @Column({ type: 'boolean', name: 'step_due', insert: false, update: false }) stepDue: boolean;
   /** Cancelled at the supplier because the store ships the part itself. */
   @Column('boolean', { name: 'store_takes_over' }) storeTakesOver: boolean;
   @Column('bigint', { name: 'accepted_cost_minor', nullable: true, transformer: bigint }) acceptedCostMinor: number | null;

@@ -1,10 +1,9 @@
-import { ownRecordsKeyId } from '../identity/permissions';
+import { actorOf, ownRecordsKeyId } from '../identity/permissions';
 import { errors } from '../platform/errors';
-import { Caller, defineRoutes, Reply, RequestContext } from '../platform/http/route';
+import { defineRoutes, Reply, RequestContext } from '../platform/http/route';
 import { object, pageOf, params, uuid } from '../platform/http/schemas';
 import type { OrderService } from '../orders/service';
-import type { Actor, SupplierOrder } from './entities';
-import type { DispatchService } from './service';
+import type { CommandOptions, DispatchCommands, Outcome } from './commands';
 import { supplierOrderSchema } from './schemas';
 import { SUPPLIER_ORDER_STATUSES } from './state-machine';
 import type { SupplierOrderReads } from './views';
@@ -16,18 +15,37 @@ const soParams = params(['storeId', 'supplierOrderId']);
 const settled = {
   status: 200,
   schema: supplierOrderSchema,
-  description: 'The supplier order once the dispatch job acted on it; a paused one (status needsReview, with reviewReason, reviewMessage and retryable) also answers 200',
+  description:
+    'The supplier order once the dispatch job acted on it (the service waits up to DISPATCH_WAIT_MS, woken the moment the record changes); a paused one (status needsReview, with reviewReason, reviewMessage and retryable) also answers 200',
 };
-const stillWorking: [number, { description: string }] = [202, { description: 'The job is still working; read the supplier order again' }];
-
-export const actorOf = (caller: Caller): Actor => (caller.apiKey ? { kind: 'key', id: caller.apiKey.id } : { kind: 'user', id: caller.accountId });
+const stillWorking: [number, { description: string; content: unknown }] = [
+  202,
+  {
+    description: 'The job had not finished within the wait, or the request asked not to wait (`Prefer: respond-async`): the supplier order as it is now; read it again to follow it',
+    content: { 'application/json': { schema: { type: 'object', properties: { result: supplierOrderSchema }, required: ['result'] } } },
+  },
+];
+const preferHeader = {
+  name: 'Prefer',
+  in: 'header',
+  required: false,
+  description: '`respond-async`: answer 202 at once with the supplier order as it is (status queued while the job waits), instead of waiting for the job',
+  schema: { type: 'string' },
+};
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Ctx = RequestContext<any, any, any>;
 
-export function supplierOrderRoutes(dispatch: DispatchService, reads: SupplierOrderReads, orders: OrderService) {
+/** RFC 7240: the caller prefers an answer at once to waiting for the job. */
+export function prefersAsync(headers: Record<string, string | string[] | undefined>): boolean {
+  const v = headers.prefer;
+  return (Array.isArray(v) ? v.join(',') : (v ?? '')).split(/[,;]/).some((p) => p.trim().toLowerCase() === 'respond-async');
+}
+
+export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierOrderReads, orders: OrderService) {
   const showCustomer = (ctx: Ctx) => !!ctx.store?.permissions.has('customers.view');
-  const answer = async (ctx: Ctx, out: { so: SupplierOrder; settled: boolean }) => {
+  const opts = (ctx: Ctx): CommandOptions => ({ respondAsync: prefersAsync(ctx.headers) });
+  const answer = async (ctx: Ctx, out: Outcome) => {
     const [view] = await reads.views([out.so], showCustomer(ctx));
     return new Reply(out.settled ? 200 : 202, view);
   };
@@ -80,19 +98,22 @@ export function supplierOrderRoutes(dispatch: DispatchService, reads: SupplierOr
       method: 'post',
       path: `${BASE}/:storeId/orders/:orderId/groups/:groupKey/submit`,
       summary: 'Send one part of an order to its supplier now; called twice it still makes one supplier order',
+      description: 'Charged once per supplier order made: a part that already has one answers it and charges nothing.',
       tag: TAG,
       auth: 'caller',
       permission: 'suppliers.orders.manage',
       planGated: true,
       creditAction: 'supplierOrder.send',
+      creditWhen: 'recordCreated',
       readOnly: false,
       params: groupParams,
+      headers: [preferHeader],
       body: object({ payNow: { type: 'boolean', description: 'Also pay as soon as it is created, skipping the check that the shopper paid; recorded in the history' } }),
       response: settled,
       extraResponses: [stillWorking],
       async handler(ctx) {
         const order = await orders.get(ctx.params.storeId, ctx.params.orderId, ownRecordsKeyId(ctx.caller));
-        return answer(ctx, await dispatch.submit(order, ctx.params.groupKey, actorOf(ctx.caller!), !!ctx.body.payNow));
+        return answer(ctx, await commands.submit(order, ctx.params.groupKey, actorOf(ctx.caller!), !!ctx.body.payNow, { ...opts(ctx), charge: ctx.chargeInTransaction }));
       },
     },
     {
@@ -106,11 +127,12 @@ export function supplierOrderRoutes(dispatch: DispatchService, reads: SupplierOr
       planGated: true,
       readOnly: false,
       params: soParams,
+      headers: [preferHeader],
       body: object({ acceptCost: { type: 'boolean', description: 'Accept the supplier\'s new cost after a price change; recorded as the caller\'s decision' } }),
       response: settled,
       extraResponses: [stillWorking],
       async handler(ctx) {
-        return answer(ctx, await dispatch.retry(await load(ctx), actorOf(ctx.caller!), !!ctx.body.acceptCost));
+        return answer(ctx, await commands.retry(await load(ctx), actorOf(ctx.caller!), !!ctx.body.acceptCost, opts(ctx)));
       },
     },
     {
@@ -124,10 +146,11 @@ export function supplierOrderRoutes(dispatch: DispatchService, reads: SupplierOr
       planGated: true,
       readOnly: false,
       params: soParams,
+      headers: [preferHeader],
       response: settled,
       extraResponses: [stillWorking],
       async handler(ctx) {
-        return answer(ctx, await dispatch.pay(await load(ctx), actorOf(ctx.caller!)));
+        return answer(ctx, await commands.pay(await load(ctx), actorOf(ctx.caller!), opts(ctx)));
       },
     },
     {
@@ -140,10 +163,11 @@ export function supplierOrderRoutes(dispatch: DispatchService, reads: SupplierOr
       permission: 'suppliers.orders.manage',
       readOnly: false,
       params: soParams,
+      headers: [preferHeader],
       response: settled,
       extraResponses: [stillWorking],
       async handler(ctx) {
-        return answer(ctx, await dispatch.cancel(await load(ctx), actorOf(ctx.caller!)));
+        return answer(ctx, await commands.cancel(await load(ctx), actorOf(ctx.caller!), opts(ctx)));
       },
     },
     {
@@ -156,6 +180,7 @@ export function supplierOrderRoutes(dispatch: DispatchService, reads: SupplierOr
       permission: 'suppliers.orders.manage',
       readOnly: false,
       params: groupParams,
+      headers: [preferHeader],
       response: {
         status: 200,
         schema: object({ supplierOrder: { oneOf: [supplierOrderSchema, { type: 'null' }] }, part: { type: 'object' } }, ['supplierOrder', 'part']),
@@ -163,7 +188,7 @@ export function supplierOrderRoutes(dispatch: DispatchService, reads: SupplierOr
       extraResponses: [stillWorking],
       async handler(ctx) {
         const order = await orders.get(ctx.params.storeId, ctx.params.orderId, ownRecordsKeyId(ctx.caller));
-        const out = await dispatch.fulfilManually(order, ctx.params.groupKey, actorOf(ctx.caller!));
+        const out = await commands.fulfilManually(order, ctx.params.groupKey, actorOf(ctx.caller!), opts(ctx));
         if (!out.group) throw errors.notFound('The order part');
         const so = out.so ? (await reads.views([out.so], showCustomer(ctx)))[0] : null;
         return new Reply(out.settled ? 200 : 202, { supplierOrder: so, part: { groupKey: out.group.groupKey, status: out.group.status, fulfilledByStore: out.group.fulfilledByStore, shipment: out.group.shipment } });

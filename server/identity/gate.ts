@@ -50,8 +50,8 @@ export function createGate(db: DataSource, accounts: AccountService, keys: ApiKe
     planIncludesDropshipping,
     requiredPlan: DROPSHIPPING_PLAN,
 
-    charge(caller, action, quantity, requestId) {
-      return credits.charge(caller.accountId, caller.apiKey?.id ?? null, action, quantity, requestId);
+    charge(caller, action, quantity, requestId, tx) {
+      return credits.charge(caller.accountId, caller.apiKey?.id ?? null, action, quantity, requestId, tx);
     },
   };
 }

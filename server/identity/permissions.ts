@@ -32,6 +32,11 @@ export function ownRecordsKeyId(caller: Caller | null): string | null {
 }
 
 /** The creator stamp every record carries. */
+/** Who did something, as a history event names it: the key, or the signed-in user. */
+export function actorOf(caller: Caller): { kind: 'key' | 'user'; id: string } {
+  return caller.apiKey ? { kind: 'key', id: caller.apiKey.id } : { kind: 'user', id: caller.accountId };
+}
+
 export function creatorOf(caller: Caller): { createdByAccountId: string; createdByKeyId: string | null } {
   return { createdByAccountId: caller.accountId, createdByKeyId: caller.apiKey?.id ?? null };
 }

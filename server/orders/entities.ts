@@ -63,5 +63,7 @@ export class FulfilmentGroup {
   @Column('text') status: PartStatus;
   @Column('jsonb', { nullable: true }) shipment: Shipment | null;
   @Column('boolean', { name: 'fulfilled_by_store' }) fulfilledByStore: boolean;
+  /** Its supplier order waits for review or for a retry: kept by dispatch, read by the order's summary. */
+  @Column('boolean', { name: 'needs_attention' }) needsAttention: boolean;
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }

@@ -1,11 +1,7 @@
-import { creatorOf, ownRecordsKeyId } from '../identity/permissions';
+import { actorOf, creatorOf, ownRecordsKeyId } from '../identity/permissions';
 import { defineRoutes, RequestContext } from '../platform/http/route';
 import { currency, dateTime, minorUnits, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
-import type { DispatchService } from '../dispatch/service';
-import { actorOf } from '../dispatch/routes';
 import { destinationSchema, supplierOrderSchema } from '../dispatch/schemas';
-import type { SupplierOrderReads } from '../dispatch/views';
-import { SupplierOrder } from '../dispatch/entities';
 import type { StoreOrder } from './entities';
 import type { OrderService } from './service';
 
@@ -54,20 +50,23 @@ const orderSchema = object(
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Ctx = RequestContext<any, any, any>;
 
-export function storeOrderRoutes(orders: OrderService, dispatch: DispatchService, reads: SupplierOrderReads) {
+/** The supplier orders behind some store orders, as the supplier-order routes show them (from the dispatch domain's reads). */
+export interface SupplierOrdersOfOrders {
+  ofOrders(orderIds: string[], showCustomer: boolean): Promise<Array<{ orderId: string } & Record<string, unknown>>>;
+}
+
+export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierOrdersOfOrders) {
   /** Order details; supplier orders only for callers who also hold suppliers.view, the address only with customers.view. */
   async function details(ctx: Ctx, list: StoreOrder[], full: boolean) {
     const ids = list.map((o) => o.id);
     const groups = await orders.groups(ids);
-    const supplierOrders = ids.length ? await supplierOrdersOf(ids) : [];
     const canSeeSuppliers = !!ctx.store?.permissions.has('suppliers.view');
     const showCustomer = !!ctx.store?.permissions.has('customers.view');
-    const soViews = canSeeSuppliers && full ? await reads.views(supplierOrders, showCustomer) : [];
+    const soViews = canSeeSuppliers && full && ids.length ? await supplierOrders.ofOrders(ids, showCustomer) : [];
     const out = [];
     for (const o of list) {
       const items = full ? await orders.items(o.id) : [];
       const parts = groups.filter((g) => g.orderId === o.id);
-      const attention = supplierOrders.filter((s) => s.orderId === o.id && (s.status === 'needsReview' || s.status === 'failed')).length;
       out.push({
         id: o.id,
         storeId: o.storeId,
@@ -93,7 +92,7 @@ export function storeOrderRoutes(orders: OrderService, dispatch: DispatchService
           parts: parts.length,
           shipped: parts.filter((g) => g.status === 'shipped' || g.status === 'delivered').length,
           delivered: parts.filter((g) => g.status === 'delivered').length,
-          needingAttention: attention,
+          needingAttention: parts.filter((g) => g.needsAttention).length,
         },
         ...(canSeeSuppliers && full ? { supplierOrders: soViews.filter((s) => s.orderId === o.id) } : {}),
         confirmedAt: o.confirmedAt ? o.confirmedAt.toISOString() : null,
@@ -102,10 +101,6 @@ export function storeOrderRoutes(orders: OrderService, dispatch: DispatchService
       });
     }
     return out;
-  }
-
-  async function supplierOrdersOf(orderIds: string[]): Promise<SupplierOrder[]> {
-    return dispatch.ofOrders(orderIds);
   }
 
   const load = (ctx: Ctx) => orders.get(ctx.params.storeId, ctx.params.orderId, ownRecordsKeyId(ctx.caller));
@@ -172,7 +167,8 @@ export function storeOrderRoutes(orders: OrderService, dispatch: DispatchService
       operationId: 'confirmStoreOrder',
       method: 'post',
       path: `${BASE}/:storeId/:orderId/confirm`,
-      summary: 'Confirm the order (staff); supplier parts under an automatic level are sent now',
+      summary: 'Confirm the order (staff); supplier parts under an automatic level are then sent in the background',
+      description: 'Answers once the confirmation is stored; it never waits for a supplier. The supplier orders of automatic parts appear (status queued, then onwards) as the dispatch jobs run.',
       tag: TAG,
       auth: 'caller',
       permission: 'orders.manage',
@@ -180,8 +176,7 @@ export function storeOrderRoutes(orders: OrderService, dispatch: DispatchService
       params: orderParams,
       response: { status: 200, schema: orderSchema },
       async handler(ctx) {
-        const order = await orders.confirm(await load(ctx));
-        await dispatch.afterConfirmation(order, actorOf(ctx.caller!));
+        await orders.confirm(await load(ctx), actorOf(ctx.caller!));
         return one(ctx, await load(ctx));
       },
     },
@@ -199,9 +194,7 @@ export function storeOrderRoutes(orders: OrderService, dispatch: DispatchService
       body: object({ kind: { enum: ['authorised', 'paid', 'failed', 'refunded'] }, amountMinor: minorUnits, reference: { type: 'string', maxLength: 200 } }, ['kind']),
       response: { status: 200, schema: orderSchema },
       async handler(ctx) {
-        const { order, confirmedNow } = await orders.recordPayment(await load(ctx), ctx.body);
-        if (confirmedNow) await dispatch.afterConfirmation(order, actorOf(ctx.caller!));
-        if (ctx.body.kind === 'authorised') await dispatch.afterAuthorisation(order, actorOf(ctx.caller!));
+        await orders.recordPayment(await load(ctx), ctx.body, actorOf(ctx.caller!));
         return one(ctx, await load(ctx));
       },
     },

@@ -5,21 +5,11 @@ import { errors } from '../platform/errors';
 import { sqlRows } from '../platform/db';
 import { Cursors, keysetPage, Page } from '../platform/pagination';
 import { StoreVariant } from '../stores/entities';
-import { ContractModel, Destination, FulfilmentGroup, PartStatus, PaymentMethod, PaymentStatus, Shipment, StoreOrder, StoreOrderItem, StoreOrderStatus } from './entities';
+import { ContractModel, Destination, FulfilmentGroup, PartStatus, PaymentMethod, PaymentStatus, Shipment, StoreOrder, StoreOrderItem } from './entities';
+import type { PublishStoreOrderEvent, StoreOrderEvent } from './events';
 
 export const STORE_GROUP = 'store';
 export const supplierGroupKey = (connectionId: string) => `supplier:${connectionId}`;
-
-const PART_RANK: Record<Exclude<PartStatus, 'cancelled'>, number> = { pending: 0, processing: 1, shipped: 2, delivered: 3 };
-
-/** Rules of the spec: the order moves as its slowest part; shipped or delivered only when every part is. */
-export function orderStatusFromParts(parts: PartStatus[], confirmed: boolean): StoreOrderStatus {
-  const live = parts.filter((p): p is Exclude<PartStatus, 'cancelled'> => p !== 'cancelled');
-  if (!live.length) return parts.length ? 'cancelled' : confirmed ? 'confirmed' : 'pending';
-  const slowest = live.reduce((a, b) => (PART_RANK[a] <= PART_RANK[b] ? a : b));
-  if (slowest === 'pending') return confirmed ? 'confirmed' : 'pending';
-  return slowest;
-}
 
 export interface CreateOrderInput {
   items: Array<{ productId: string; variantId: string; quantity: number }>;
@@ -34,11 +24,20 @@ export interface OrderPaymentEvent {
   reference?: string;
 }
 
+/**
+ * Store orders and their parts. The order's status and needs-attention flag follow its parts by database trigger
+ * (migration StoreOrderFromParts); other domains learn of confirmations and authorisations through published events.
+ */
 export class OrderService {
   constructor(
     private readonly db: DataSource,
     private readonly cursors: Cursors,
+    private readonly publish: PublishStoreOrderEvent,
   ) {}
+
+  byId(id: string): Promise<StoreOrder | null> {
+    return this.db.getRepository(StoreOrder).findOneBy({ id });
+  }
 
   /** Splits the items into parts: the store's own, and one per supplier connection of the linked items. */
   async create(storeId: string, input: CreateOrderInput, creator: { createdByAccountId: string; createdByKeyId: string | null }): Promise<StoreOrder> {
@@ -128,31 +127,35 @@ export class OrderService {
     return this.db.getRepository(FulfilmentGroup).findOneBy({ orderId, groupKey });
   }
 
-  /** A staff member confirms; the store's own part starts being prepared. */
-  async confirm(order: StoreOrder): Promise<StoreOrder> {
+  /** A staff member confirms; the store's own part starts being prepared. Answers once its own transaction commits. */
+  async confirm(order: StoreOrder, actor: StoreOrderEvent['actor']): Promise<StoreOrder> {
     if (order.status === 'cancelled') throw errors.invalidState('A cancelled order cannot be confirmed.');
     if (order.confirmedAt) return order;
-    await this.db.transaction(async (tx) => {
-      await tx.query(`UPDATE store_orders SET confirmed_at = now() WHERE id = $1 AND confirmed_at IS NULL`, [order.id]);
-      await tx.query(`UPDATE fulfilment_groups SET status = 'processing', updated_at = now() WHERE order_id = $1 AND group_key = $2 AND status = 'pending'`, [order.id, STORE_GROUP]);
-      await this.recompute(tx, order.id);
-    });
+    await this.db.transaction((tx) => this.confirmIn(tx, order.id, actor));
     return this.db.getRepository(StoreOrder).findOneByOrFail({ id: order.id });
+  }
+
+  private async confirmIn(tx: EntityManager, orderId: string, actor: StoreOrderEvent['actor']): Promise<void> {
+    const confirmed = await sqlRows(tx, `UPDATE store_orders SET confirmed_at = now() WHERE id = $1 AND confirmed_at IS NULL RETURNING id`, [orderId]);
+    if (!confirmed.length) return;
+    await tx.query(`UPDATE fulfilment_groups SET status = 'processing', updated_at = now() WHERE order_id = $1 AND group_key = $2 AND status = 'pending'`, [orderId, STORE_GROUP]);
+    await this.publish(tx, { orderId, kind: 'confirmed', actor });
   }
 
   /**
    * A payment provider's event. The shopper's payment status follows it; an online payment that is paid
    * also confirms a pending order. Answers the order and whether this event confirmed it.
    */
-  async recordPayment(order: StoreOrder, event: OrderPaymentEvent): Promise<{ order: StoreOrder; confirmedNow: boolean }> {
+  async recordPayment(order: StoreOrder, event: OrderPaymentEvent, actor: StoreOrderEvent['actor']): Promise<{ order: StoreOrder; confirmedNow: boolean }> {
     const next: Record<OrderPaymentEvent['kind'], PaymentStatus> = { authorised: 'authorised', paid: 'paid', failed: 'failed', refunded: 'refunded' };
+    const confirmedNow = event.kind === 'paid' && order.paymentMethod === 'online' && !order.confirmedAt && order.status !== 'cancelled';
     await this.db.transaction(async (tx) => {
       await tx.query('INSERT INTO payment_events (order_id, kind, amount_minor, reference) VALUES ($1, $2, $3, $4)', [order.id, event.kind, event.amountMinor ?? null, event.reference ?? null]);
       await tx.query('UPDATE store_orders SET payment_status = $2, updated_at = now() WHERE id = $1', [order.id, next[event.kind]]);
+      if (confirmedNow) await this.confirmIn(tx, order.id, actor);
+      if (event.kind === 'authorised') await this.publish(tx, { orderId: order.id, kind: 'authorised', actor });
     });
-    const confirmedNow = event.kind === 'paid' && order.paymentMethod === 'online' && !order.confirmedAt;
-    const updated = confirmedNow ? await this.confirm(await this.db.getRepository(StoreOrder).findOneByOrFail({ id: order.id })) : await this.db.getRepository(StoreOrder).findOneByOrFail({ id: order.id });
-    return { order: updated, confirmedNow };
+    return { order: await this.db.getRepository(StoreOrder).findOneByOrFail({ id: order.id }), confirmedNow };
   }
 
   /**
@@ -170,14 +173,20 @@ export class OrderService {
     });
   }
 
-  /** The part's status and shipment, then the order's status from all its parts. */
-  async setPart(tx: EntityManager, orderId: string, groupKey: string, change: { status?: PartStatus; shipment?: Shipment | null; fulfilledByStore?: boolean }): Promise<void> {
+  /** The part's status and shipment; the order follows by trigger. */
+  async setPart(tx: EntityManager, orderId: string, groupKey: string, change: { status?: PartStatus; shipment?: Shipment | null; fulfilledByStore?: boolean; needsAttention?: boolean }): Promise<void> {
     const fields: Partial<FulfilmentGroup> = {};
     if (change.status) fields.status = change.status;
     if (change.shipment !== undefined) fields.shipment = change.shipment;
     if (change.fulfilledByStore !== undefined) fields.fulfilledByStore = change.fulfilledByStore;
+    if (change.needsAttention !== undefined) fields.needsAttention = change.needsAttention;
     await tx.getRepository(FulfilmentGroup).update({ orderId, groupKey }, { ...fields, updatedAt: new Date() });
-    await this.recompute(tx, orderId);
+  }
+
+  /** The store takes a supplier part over: it ships the part itself from now on. */
+  async handPartToStore(tx: EntityManager, orderId: string, groupKey: string): Promise<void> {
+    const [order] = await sqlRows<{ confirmed_at: Date | null }>(tx, 'SELECT confirmed_at FROM store_orders WHERE id = $1', [orderId]);
+    await this.setPart(tx, orderId, groupKey, { fulfilledByStore: true, status: order?.confirmed_at ? 'processing' : 'pending', shipment: null, needsAttention: false });
   }
 
   /** The store ships or delivers a part it fulfils itself (its own items, or a part taken over). */
@@ -194,21 +203,6 @@ export class OrderService {
         ? { carrier: shipment!.carrier, trackingNumber: shipment!.trackingNumber, shippedAt: now, deliveredAt: null }
         : { ...(group.shipment ?? { carrier: '', trackingNumber: '', shippedAt: null }), deliveredAt: now };
     await this.db.transaction((tx) => this.setPart(tx, order.id, groupKey, { status: to, shipment: next }));
-  }
-
-  /** Recomputes status and needs-attention of a store order from its parts and supplier orders. */
-  async recompute(tx: EntityManager, orderId: string): Promise<void> {
-    await tx.query(
-      `UPDATE store_orders o SET
-         needs_attention = EXISTS (SELECT 1 FROM supplier_orders s WHERE s.order_id = o.id AND s.status IN ('needsReview', 'failed')),
-         updated_at = now()
-       WHERE o.id = $1`,
-      [orderId],
-    );
-    const [order] = await sqlRows<{ confirmed_at: Date | null; status: StoreOrderStatus }>(tx, 'SELECT confirmed_at, status FROM store_orders WHERE id = $1', [orderId]);
-    const parts = await sqlRows<{ status: PartStatus }>(tx, 'SELECT status FROM fulfilment_groups WHERE order_id = $1', [orderId]);
-    const status = orderStatusFromParts(parts.map((p) => p.status), !!order.confirmed_at);
-    if (status !== order.status) await tx.query('UPDATE store_orders SET status = $2 WHERE id = $1', [orderId, status]);
   }
 
   async list(storeId: string, ownKeyId: string | null, q: { cursor?: string; pageSize: number; needsAttention?: boolean; status?: string }): Promise<Page<StoreOrder>> {

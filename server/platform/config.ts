@@ -42,6 +42,17 @@ export interface Config {
   dispatchRetryBaseSeconds: number;
   /** How long submit, retry, pay and cancel wait for the dispatch job before answering 202. */
   dispatchWaitMs: number;
+  /** Dispatch jobs one worker process runs at once; sized for waiting on suppliers, not for CPU. */
+  dispatchConcurrency: number;
+  /** How often each worker sweeps for supplier orders with a step due and no job. */
+  dispatchSweepSeconds: number;
+  /** How long a record with a step due may go untouched before the sweeper gives it a job. */
+  dispatchSweepStaleSeconds: number;
+  /** Database connections per process (jobs hold one only while they write, not while they wait on a supplier). */
+  dbPoolSize: number;
+  /** The sandbox supplier's declared limits (it documents none): dispatch jobs per connection, and calls per second (0: none). */
+  sandboxSupplierCallsInFlight: number;
+  sandboxSupplierRequestsPerSecond: number;
   /** When the hourly sync of product links runs (cron, UTC). */
   linkSyncCron: string;
   /** How often pg-boss's monitor looks for jobs whose worker stopped sending heartbeats. */
@@ -174,6 +185,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     dispatchRetryLimit: intVar(env, 'DISPATCH_RETRY_LIMIT', 5, 0, 100),
     dispatchRetryBaseSeconds: intVar(env, 'DISPATCH_RETRY_BASE_SECONDS', 30, 1, 86400),
     dispatchWaitMs: intVar(env, 'DISPATCH_WAIT_MS', 15000, 0, 120000),
-    jobSuperviseSeconds: intVar(env, 'JOB_SUPERVISE_SECONDS', 30, 1, 3600),
+    jobSuperviseSeconds: intVar(env, 'JOB_SUPERVISE_SECONDS', 10, 1, 3600),
+    dispatchConcurrency: intVar(env, 'DISPATCH_CONCURRENCY', 200, 1, 2000),
+    dispatchSweepSeconds: intVar(env, 'DISPATCH_SWEEP_SECONDS', 5, 1, 3600),
+    dispatchSweepStaleSeconds: intVar(env, 'DISPATCH_SWEEP_STALE_SECONDS', 15, 1, 86400),
+    dbPoolSize: intVar(env, 'DB_POOL_SIZE', 20, 2, 500),
+    sandboxSupplierCallsInFlight: intVar(env, 'SANDBOX_SUPPLIER_CALLS_IN_FLIGHT', 10, 1, 1000),
+    sandboxSupplierRequestsPerSecond: intVar(env, 'SANDBOX_SUPPLIER_REQUESTS_PER_SECOND', 0, 0, 10000),
   };
 }

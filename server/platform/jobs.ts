@@ -1,3 +1,5 @@
+import type { EntityManager } from 'typeorm';
+import { sqlRows } from './db';
 import type { Logger } from './logger';
 
 // pg-boss is ESM-only; the type comes from a type-only import, the code from a real dynamic import.
@@ -41,8 +43,8 @@ export async function startBoss(connectionString: string, queues: QueueSpec[], l
   return boss;
 }
 
-/** Whether a job for this singleton key is still waiting or running on the queue. */
-export async function jobPending(db: { query(sql: string, args: unknown[]): Promise<unknown[]> }, queue: string, singletonKey: string): Promise<boolean> {
-  const rows = await db.query(`SELECT 1 FROM pgboss.job WHERE name = $1 AND singleton_key = $2 AND state IN ('created', 'retry', 'active') LIMIT 1`, [queue, singletonKey]);
-  return rows.length > 0;
+/** Sends a job inside the caller's transaction (the job exists exactly when the transaction commits). */
+export async function sendInTransaction(boss: Boss, tx: EntityManager, queue: string, data: object): Promise<void> {
+  const db = { executeSql: async (text: string, values?: unknown[]) => ({ rows: await sqlRows(tx, text, values ?? []) }) };
+  await boss.send(queue, data, { db } as never);
 }

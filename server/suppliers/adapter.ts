@@ -46,6 +46,11 @@ export interface SupplierCallContext {
    * verified), and merged into `credentials` afterwards. Absent when nothing can be kept; adapters then work without.
    */
   onCredentialsChanged?: (changed: Record<string, string>) => Promise<void>;
+  /**
+   * Waits for the connection's next call slot (the rate from `limits.callSpacingMs`, shared by every process of the
+   * service). Adapters call it before every request they send; absent when the supplier declares no rate.
+   */
+  pace?: () => Promise<void>;
 }
 
 export interface Money {
@@ -126,8 +131,17 @@ export interface HealthResult {
   message: string;
 }
 
+/** How hard a supplier may be called, from its documented limits; the service enforces them across every process. */
+export interface CallLimits {
+  /** Dispatch jobs of one connection running at once. */
+  callsInFlight: number;
+  /** The least time between the starts of two calls of one connection, from its settings; null for no limit. */
+  callSpacingMs(settings: Record<string, unknown>): number | null;
+}
+
 export interface SupplierAdapter {
   readonly entry: CatalogueEntry;
+  readonly limits: CallLimits;
 
   /** Checks the credentials with the supplier; throws `credentialsRejected` when it refuses them. */
   verifyCredentials(ctx: SupplierCallContext): Promise<{ accountLabel: string }>;

@@ -20,6 +20,11 @@ export class SupplierRegistry {
     return this.switchedOff.has(key);
   }
 
+  /** Dispatch jobs of one connection allowed at once, by supplier key, as each adapter declares. */
+  callsInFlight(): Record<string, number> {
+    return Object.fromEntries([...this.byKey.values()].map((a) => [a.entry.key, a.limits.callsInFlight]));
+  }
+
   entries(): Array<CatalogueEntry & { available: boolean }> {
     return [...this.byKey.values()].map((a) => ({ ...a.entry, available: !this.switchedOff.has(a.entry.key) }));
   }

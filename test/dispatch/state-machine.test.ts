@@ -1,6 +1,5 @@
 import { assertMove, canMove, ImpossibleMoveError, MOVES, partStatusOf, PROGRESS_RANK, SUPPLIER_ORDER_STATUSES } from '../../server/dispatch/state-machine';
 import { cleanReviewMessage, REVIEW_REASONS } from '../../server/dispatch/review-reasons';
-import { orderStatusFromParts } from '../../server/orders/service';
 
 describe('supplier order state machine', () => {
   test('every status has an entry, and every move names known statuses', () => {
@@ -48,20 +47,6 @@ describe('supplier order state machine', () => {
     expect(partStatusOf('confirmed')).toBe('processing');
     expect(partStatusOf('shipped')).toBe('shipped');
     expect(partStatusOf('cancelled')).toBe('cancelled');
-  });
-});
-
-describe('store order status from its parts', () => {
-  test('moves as its slowest part', () => {
-    expect(orderStatusFromParts(['processing', 'shipped'], true)).toBe('processing');
-    expect(orderStatusFromParts(['pending', 'delivered'], true)).toBe('confirmed');
-    expect(orderStatusFromParts(['pending'], false)).toBe('pending');
-  });
-  test('shipped only when every part shipped; delivered only when every part delivered', () => {
-    expect(orderStatusFromParts(['shipped', 'delivered'], true)).toBe('shipped');
-    expect(orderStatusFromParts(['delivered', 'delivered'], true)).toBe('delivered');
-    expect(orderStatusFromParts(['delivered', 'cancelled'], true)).toBe('delivered');
-    expect(orderStatusFromParts(['cancelled', 'cancelled'], true)).toBe('cancelled');
   });
 });
 

@@ -175,7 +175,8 @@ export async function startService(opts: {
       });
     });
 
-  const ready = opts.role === 'worker' ? await waitForLog((l) => l.msg === 'worker started') : await waitForLog((l) => l.msg === 'listening');
+  // Generous: a loaded two-core machine may take a while to start several services at once.
+  const ready = opts.role === 'worker' ? await waitForLog((l) => l.msg === 'worker started', 90000) : await waitForLog((l) => l.msg === 'listening', 90000);
   const baseUrl = String(ready.baseUrl ?? '');
   const db = new Pool({ connectionString: databaseUrl, max: 4 });
   // Tests cut the database off on purpose; an idle client dropping then must not end the test process.

@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import crypto from 'node:crypto';
 import type { Server } from 'node:http';
 import Koa from 'koa';
@@ -208,9 +209,12 @@ export function compileRoute(route: RouteDef, gate: Gate): RouteRunner {
         if (!caller || quantity <= 0) return;
         refunds.push(await gate.charge(caller, action, quantity, requestId));
       };
-      if (route.creditAction) await charge(route.creditAction, 1);
+      if (route.creditAction && route.creditWhen !== 'recordCreated') await charge(route.creditAction, 1);
+      const chargeInTransaction = async (tx: EntityManager) => {
+        if (caller && route.creditAction) await gate.charge(caller, route.creditAction, 1, requestId, tx);
+      };
 
-      const rc: RequestContext = { requestId, params, query, body, caller, store, log, chargeCredits: charge, rawBody: input.rawBody, headers: input.headers, origin: input.origin };
+      const rc: RequestContext = { requestId, params, query, body, caller, store, log, chargeCredits: charge, chargeInTransaction, rawBody: input.rawBody, headers: input.headers, origin: input.origin };
       let out: unknown;
       try {
         out = await route.handler(rc);

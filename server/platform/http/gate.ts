@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import type { Caller, StoreAccess } from './route';
 
 /** What the HTTP pipeline asks of the identity domain; implemented in server/identity. */
@@ -9,5 +10,5 @@ export interface Gate {
   planIncludesDropshipping(plan: string): boolean;
   requiredPlan: string;
   /** Charges the price of `action` × quantity; throws 402 when the account has too few credits. Returns a refund. */
-  charge(caller: Caller, action: string, quantity: number, requestId: string): Promise<() => Promise<void>>;
+  charge(caller: Caller, action: string, quantity: number, requestId: string, tx?: EntityManager): Promise<() => Promise<void>>;
 }

@@ -49,12 +49,12 @@ export function buildOpenApi(routes: RouteDef[], opts: { version: string; credit
       ...(r.description ? { description: r.description } : {}),
       tags: [r.tag],
       security: r.auth === 'none' ? [] : r.auth === 'session' ? [{ session: [] }] : [{ apiKey: [] }, { session: [] }],
-      parameters: [...parameters(r.params, 'path'), ...parameters(r.query, 'query')],
+      parameters: [...parameters(r.params, 'path'), ...parameters(r.query, 'query'), ...(r.headers ?? [])],
       responses,
       'x-read-only': r.readOnly,
       ...(r.permission ? { 'x-permission': r.permission } : {}),
       ...(r.planGated === true ? { 'x-plan-gated': true } : r.planGated ? { 'x-plan-gated': r.planGated.description } : {}),
-      ...(r.creditAction ? { 'x-credit-action': r.creditAction, 'x-credit-price': opts.creditPrice(r.creditAction) } : {}),
+      ...(r.creditAction ? { 'x-credit-action': r.creditAction, 'x-credit-price': opts.creditPrice(r.creditAction), 'x-credit-charged': r.creditWhen === 'recordCreated' ? 'once per record made' : 'per request' } : {}),
     };
     if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: r.body } } };
     const p = toOpenApiPath(r.path);

@@ -1,3 +1,4 @@
+import type { EntityManager } from 'typeorm';
 import type { Logger } from '../logger';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -31,6 +32,11 @@ export interface RequestContext<P = Record<string, string>, Q = Record<string, u
   log: Logger;
   /** Charges credits for a per-unit action inside the handler (for example per imported product). */
   chargeCredits(action: string, quantity: number): Promise<void>;
+  /**
+   * For routes whose credits are charged once per record made (`creditWhen: 'recordCreated'`): charges the route's
+   * price inside the transaction that makes the record, so a repeated call that makes nothing charges nothing.
+   */
+  chargeInTransaction(tx: EntityManager): Promise<void>;
   /** The raw request body, for routes that verify signatures over it. */
   rawBody?: string;
   headers: Record<string, string | string[] | undefined>;
@@ -63,10 +69,14 @@ export interface RouteDef {
   planGated?: boolean | { when(body: any): boolean; description: string };
   /** Credit price action (see identity/credits.ts); charged before the handler, refunded if it fails. */
   creditAction?: string;
+  /** `recordCreated`: charged only when the handler makes its record, in that record's transaction (idempotent routes). */
+  creditWhen?: 'request' | 'recordCreated';
   /** Whether the route changes anything (used by the OpenAPI document and assistant tools). */
   readOnly: boolean;
   params?: JsonSchema;
   query?: JsonSchema;
+  /** Request headers the route reads, as OpenAPI parameter objects (documentation only). */
+  headers?: Array<Record<string, unknown>>;
   body?: JsonSchema;
   /** Success status and the schema of `result`. */
   response: { status: number; schema: JsonSchema; description?: string; raw?: boolean };

@@ -4,6 +4,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type {
+  CallLimits,
   CatalogueEntry,
   CreateOrderInput,
   HealthResult,
@@ -21,7 +22,7 @@ import { SupplierError } from '../errors';
 import { countryName, ISO_COUNTRIES, isCountryCode } from './countries';
 import { asObj, CjAnswer, CjCall, CjHttp, count, failureOf, FailureContext, list, Obj, optionalText, QPS_CODE, ShapeError, text, TOKEN_REJECTED_CODES } from './http';
 import { MoneyFormatError, usdToMinor } from './money';
-import { accountKeyOf, DEFAULT_REQUESTS_PER_SECOND, RateLimiter, TOKEN_SHAPE, TokenKeeper, Tokens } from './session';
+import { DEFAULT_REQUESTS_PER_SECOND, requestsPerSecond, SPACING_MARGIN_MS, TOKEN_SHAPE, TokenKeeper, Tokens } from './session';
 import { cjProductIdFromUrl, cjProductUrl } from './urls';
 
 export { usdToMinor } from './money';
@@ -187,7 +188,8 @@ export interface CjAdapterOptions {
 export class CjAdapter implements SupplierAdapter {
   readonly entry = CJ_ENTRY;
   private readonly http: CjHttp;
-  private readonly limiter = new RateLimiter();
+  /** CJ allows 1 to 6 requests a second per account by its level (settings.requestsPerSecond, default 1). */
+  readonly limits: CallLimits = { callsInFlight: 2, callSpacingMs: (settings) => Math.ceil(1000 / requestsPerSecond(settings)) + SPACING_MARGIN_MS };
   readonly tokens: TokenKeeper;
   /** vid -> pid of every product read, for notifications that name a variant only. */
   private readonly productOfVariant = new Map<string, string>();
@@ -209,20 +211,15 @@ export class CjAdapter implements SupplierAdapter {
     return key;
   }
 
-  private rate(ctx: SupplierCallContext): number {
-    const r = ctx.settings.requestsPerSecond;
-    return typeof r === 'number' && Number.isInteger(r) && r >= 1 && r <= 10 ? r : DEFAULT_REQUESTS_PER_SECOND;
-  }
-
   private secrets(ctx: SupplierCallContext, tokens?: Tokens): string[] {
     const values = Object.values(ctx.credentials).filter((v): v is string => typeof v === 'string' && v !== '');
     if (tokens) values.push(tokens.accessToken, tokens.refreshToken, tokens.openId);
     return values;
   }
 
-  /** One turn of the account's rate limit, then the request. */
+  /** One turn of the connection's rate limit (kept by the service, see `limits`), then the request. */
   private async send(ctx: SupplierCallContext, apiKey: string, call: Omit<CjCall, 'timeoutMs' | 'secrets'>, tokens?: Tokens): Promise<CjAnswer> {
-    await this.limiter.take(accountKeyOf(apiKey), this.rate(ctx));
+    await ctx.pace?.();
     return this.http.send({ ...call, timeoutMs: ctx.timeoutMs, secrets: this.secrets(ctx, tokens) });
   }
 
@@ -242,7 +239,11 @@ export class CjAdapter implements SupplierAdapter {
         tokens = await this.tokens.get(ctx, apiKey, tokens.accessToken);
         continue;
       }
-      if (answer.code === QPS_CODE && attempt < QPS_RETRIES) continue;
+      if (answer.code === QPS_CODE && attempt < QPS_RETRIES) {
+        // CJ counted more calls than the spacing allows (another client on the account): wait one more turn.
+        await new Promise((r) => setTimeout(r, this.limits.callSpacingMs(ctx.settings) ?? 1000));
+        continue;
+      }
       throw failureOf(answer, context, subject);
     }
   }

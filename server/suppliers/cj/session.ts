@@ -13,9 +13,7 @@ import { SupplierError } from '../errors';
 
 export const DEFAULT_REQUESTS_PER_SECOND = 1;
 /** Added to the spacing between two calls so that network jitter does not put two in one of CJ's seconds. */
-const SPACING_MARGIN_MS = 20;
-/** How long a call may wait for its turn before it is refused on this side (it never reached CJ). */
-const MAX_QUEUE_WAIT_MS = 60_000;
+export const SPACING_MARGIN_MS = 20;
 const DAY_MS = 86_400_000;
 /** A token refused by CJ, or one this close to its end, is not used. */
 const EXPIRY_SAFETY_MS = 30_000;
@@ -24,21 +22,10 @@ export const TOKEN_SHAPE = /^[\x21-\x7e]{1,500}$/;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** One slot per account: calls start at least 1000/rate ms apart, in the order they asked. */
-export class RateLimiter {
-  private readonly next = new Map<string, number>();
-
-  async take(account: string, perSecond: number): Promise<void> {
-    const now = Date.now();
-    const gap = Math.ceil(1000 / perSecond) + SPACING_MARGIN_MS;
-    const slot = Math.max(now, this.next.get(account) ?? 0);
-    if (slot - now > MAX_QUEUE_WAIT_MS) {
-      throw new SupplierError('unavailable', `Too many CJ calls are waiting for this account (at most ${perSecond} per second); try again later`);
-    }
-    this.next.set(account, slot + gap);
-    if (this.next.size > 10_000) for (const [key, at] of this.next) if (at < now) this.next.delete(key);
-    if (slot > now) await sleep(slot - now);
-  }
+/** The account's requests per second as its CJ level allows (connection setting), 1 when unset. */
+export function requestsPerSecond(settings: Record<string, unknown>): number {
+  const r = settings.requestsPerSecond;
+  return typeof r === 'number' && Number.isInteger(r) && r >= 1 && r <= 10 ? r : DEFAULT_REQUESTS_PER_SECOND;
 }
 
 export interface Tokens {

@@ -5,6 +5,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { networkErrorCode, readCapped } from '../http';
 import type {
+  CallLimits,
   CatalogueEntry,
   ConnectionMode,
   CreateOrderInput,
@@ -393,8 +394,15 @@ const SIGN_IN_ENTRY: CatalogueEntry = {
   credentialsSchema: { type: 'object', properties: {}, additionalProperties: false },
 };
 
+/** The sandbox documents no limit; the operator can set one to rehearse a supplier that has. */
+export interface SandboxLimits {
+  callsInFlight?: number;
+  requestsPerSecond?: number;
+}
+
 abstract class SandboxAdapterBase implements SupplierAdapter {
   abstract readonly entry: CatalogueEntry;
+  limits: CallLimits = { callsInFlight: 10, callSpacingMs: () => null };
   /** The credential field that carries the bearer token. */
   protected abstract readonly tokenField: string;
 
@@ -411,7 +419,8 @@ abstract class SandboxAdapterBase implements SupplierAdapter {
     return token;
   }
 
-  protected send(ctx: SupplierCallContext, call: Omit<Call, 'token' | 'timeoutMs' | 'secrets'>): Promise<Answer> {
+  protected async send(ctx: SupplierCallContext, call: Omit<Call, 'token' | 'timeoutMs' | 'secrets'>): Promise<Answer> {
+    await ctx.pace?.();
     return this.http.send({ ...call, token: this.token(ctx), timeoutMs: ctx.timeoutMs, secrets: secretsOf(ctx) });
   }
 
@@ -586,7 +595,11 @@ class SandboxSignInAdapter extends SandboxAdapterBase {
   }
 }
 
-export function createSandboxAdapters(opts: { baseUrl: string; oauthClientId?: string }): SupplierAdapter[] {
+export function createSandboxAdapters(opts: { baseUrl: string; oauthClientId?: string; limits?: SandboxLimits }): SupplierAdapter[] {
   const http = new SandboxHttp(opts.baseUrl);
-  return [new SandboxApiKeyAdapter(http), new SandboxSignInAdapter(http, opts.oauthClientId ?? 'store-suppliers')];
+  const rps = opts.limits?.requestsPerSecond ?? 0;
+  const limits: CallLimits = { callsInFlight: opts.limits?.callsInFlight ?? 10, callSpacingMs: () => (rps > 0 ? Math.ceil(1000 / rps) : null) };
+  const adapters = [new SandboxApiKeyAdapter(http), new SandboxSignInAdapter(http, opts.oauthClientId ?? 'store-suppliers')];
+  for (const a of adapters) a.limits = limits;
+  return adapters;
 }

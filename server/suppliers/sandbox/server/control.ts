@@ -8,7 +8,7 @@ import { bodyObject, countryCode, environment, optionalBool, optionalInt, option
 const MAX_LATENCY_MS = 120_000;
 
 function faultView(faults: Faults): Faults {
-  return { ...faults, refuseNext: faults.refuseNext ? { ...faults.refuseNext } : null };
+  return { ...faults, refuseNext: faults.refuseNext ? { ...faults.refuseNext } : null, accountLatencyMs: { ...faults.accountLatencyMs } };
 }
 
 function mergeFaults(current: Faults, body: Json): Faults {
@@ -27,6 +27,14 @@ function mergeFaults(current: Faults, body: Json): Faults {
   if (body.unavailableAccounts !== undefined) {
     if (!Array.isArray(body.unavailableAccounts) || !body.unavailableAccounts.every((a: unknown) => typeof a === 'string')) throw invalidRequest('unavailableAccounts must be an array of account ids');
     next.unavailableAccounts = [...(body.unavailableAccounts as string[])];
+  }
+  if (body.accountLatencyMs !== undefined) {
+    const given = bodyObject(body.accountLatencyMs);
+    next.accountLatencyMs = {};
+    for (const [account, ms] of Object.entries(given)) {
+      if (!Number.isInteger(ms) || (ms as number) < 0 || (ms as number) > MAX_LATENCY_MS) throw invalidRequest(`accountLatencyMs.${account} must be an integer from 0 to ${MAX_LATENCY_MS}`);
+      next.accountLatencyMs[account] = ms as number;
+    }
   }
   if (body.refuseNext !== undefined) {
     if (body.refuseNext === null) next.refuseNext = null;
@@ -106,6 +114,11 @@ export function controlRouter(rt: SandboxRuntime): Router {
 
   router.post('/orders/:id/deliver', (ctx) => {
     ctx.body = state.deliver(state.anyOrder(ctx.params.id)).order;
+  });
+
+  router.delete('/call-load', (ctx) => {
+    state.resetCallLoad();
+    ctx.body = { reset: true };
   });
 
   router.get('/received', (ctx) => {

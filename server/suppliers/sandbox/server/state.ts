@@ -83,7 +83,7 @@ export interface CreateOrderInput {
 }
 
 export function noFaults(): Faults {
-  return { latencyMs: 0, failNext: 0, timeoutAfterCreateNext: 0, refuseNext: null, rejectKeys: false, unavailableAccounts: [] };
+  return { latencyMs: 0, failNext: 0, timeoutAfterCreateNext: 0, refuseNext: null, rejectKeys: false, unavailableAccounts: [], accountLatencyMs: {} };
 }
 
 function token(prefix: string, bytes: number): string {
@@ -115,6 +115,8 @@ export class SandboxState {
   private payments: MoneyMovement[] = [];
   private refunds: MoneyMovement[] = [];
   private createAttempts = 0;
+  /** Per account: calls being answered now, the most at once, and when the last calls arrived (for limit checks). */
+  private callLoad = new Map<string, { now: number; max: number; arrivals: number[] }>();
   private createdByNumber = new Map<string, number>();
   private unservedCountries = new Set<string>();
   private readonly orderTimers = new TimerBag();
@@ -432,8 +434,25 @@ export class SandboxState {
 
   // ---- control bookkeeping ----
 
+  /** Counts a call of an account while it is answered; answers the function that ends it. */
+  callStarted(accountId: string): () => void {
+    let load = this.callLoad.get(accountId);
+    if (!load) this.callLoad.set(accountId, (load = { now: 0, max: 0, arrivals: [] }));
+    load.now++;
+    load.max = Math.max(load.max, load.now);
+    load.arrivals.push(Date.now());
+    if (load.arrivals.length > 2000) load.arrivals.splice(0, 1000);
+    const l = load;
+    return () => void l.now--;
+  }
+
+  resetCallLoad(): void {
+    this.callLoad = new Map();
+  }
+
   received(): Record<string, unknown> {
     return {
+      callLoad: Object.fromEntries([...this.callLoad].map(([id, l]) => [id, { maxInFlight: l.max, arrivals: l.arrivals }])),
       orders: [...this.orders.values()].map(({ order, accountId, environment }) => ({
         id: order.id,
         accountId,
@@ -469,6 +488,7 @@ export class SandboxState {
     this.payments = [];
     this.refunds = [];
     this.createAttempts = 0;
+    this.callLoad = new Map();
     this.createdByNumber = new Map();
     this.unservedCountries = new Set();
     this.notifier.counters.sent = 0;

@@ -76,6 +76,8 @@ export interface Faults {
   rejectKeys: boolean;
   /** Accounts whose every call answers 503, as if the supplier were down for them alone. */
   unavailableAccounts: string[];
+  /** Extra latency for one account's calls, as if the supplier were slow for it alone. */
+  accountLatencyMs: Record<string, number>;
 }
 
 export type NotificationEvent =

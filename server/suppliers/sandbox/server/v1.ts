@@ -44,7 +44,14 @@ export function v1Gate(rt: SandboxRuntime): Middleware {
     if (!caller) throw unauthorized(ctx, match ? 'Unknown API key or access token' : 'Missing Authorization: Bearer header');
     if (faults.unavailableAccounts.includes(caller.account.id)) throw new ApiError(503, 'unavailable', 'Sandbox supplier is temporarily unavailable for this account (injected fault)');
     (ctx.state as { caller?: Caller }).caller = caller;
-    await next();
+    const done = rt.state.callStarted(caller.account.id);
+    try {
+      const own = faults.accountLatencyMs[caller.account.id] ?? 0;
+      if (own > 0) await rt.requestTimers.sleep(own);
+      await next();
+    } finally {
+      done();
+    }
   };
 }
 

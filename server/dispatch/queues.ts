@@ -1,0 +1,55 @@
+import type { DataSource } from 'typeorm';
+import type { Boss, QueueSpec } from '../platform/jobs';
+
+/** One dispatch job per order part, whatever triggers it. */
+export const DISPATCH_QUEUE = 'dispatch.supplier-order';
+/** Wakes the dispatch runners of every process when work is sent. */
+export const WORK_CHANNEL = 'dispatch_work';
+
+export const singletonKeyOf = (so: { orderId: string; groupKey: string }) => `supplier-order:${so.orderId}:${so.groupKey}`;
+
+/**
+ * The dispatch queue: `exclusive` admits one queued-or-active job per order part; a dead worker's job comes back
+ * once its heartbeat lapses. Jobs carry their connection as their group (and the supplier as its tier), so the
+ * per-connection limit is enforced when jobs are claimed, across every process.
+ */
+export const DISPATCH_QUEUES: QueueSpec[] = [
+  { name: DISPATCH_QUEUE, policy: 'exclusive', retryLimit: 50, retryDelay: 2, retryBackoff: true, retryDelayMax: 300, heartbeatSeconds: 10, notify: true },
+];
+
+export interface PartRef {
+  id: string;
+  orderId: string;
+  groupKey: string;
+  connectionId: string;
+  supplierKey: string;
+}
+
+/** Puts dispatch jobs on the queue and wakes the runners. */
+export class DispatchQueue {
+  constructor(
+    private readonly boss: () => Boss,
+    private readonly db: DataSource,
+  ) {}
+
+  /** True when a job was queued; false when one already waits or runs for the part (it will see the record as it is now). */
+  async request(so: PartRef): Promise<boolean> {
+    const id = await this.boss().send(DISPATCH_QUEUE, { supplierOrderId: so.id }, { singletonKey: singletonKeyOf(so), group: { id: so.connectionId, tier: so.supplierKey } } as never);
+    if (id) await this.wake();
+    return !!id;
+  }
+
+  /** Many at once (the sweeper): one statement; parts that already have a job are skipped by the queue. */
+  async requestMany(parts: PartRef[]): Promise<void> {
+    if (!parts.length) return;
+    await this.boss().insert(
+      DISPATCH_QUEUE,
+      parts.map((so) => ({ data: { supplierOrderId: so.id }, singletonKey: singletonKeyOf(so), group: { id: so.connectionId, tier: so.supplierKey } })) as never,
+    );
+    await this.wake();
+  }
+
+  private async wake(): Promise<void> {
+    await this.db.query(`SELECT pg_notify('${WORK_CHANNEL}', '')`);
+  }
+}

@@ -1,0 +1,17 @@
+import type { SupplierOrder } from './entities';
+
+/** The supplier-side steps of a supplier order. */
+export type Step = 'cancel' | 'send' | 'pay' | 'capture';
+
+/**
+ * What is due next, decided from the record alone (never from how the job was started), so a job re-run after any
+ * crash finishes the work. The same rule is the generated column `step_due` (migration DispatchSteps), which the
+ * sweeper's index uses; test/dispatch/steps.test.ts checks that the two agree.
+ */
+export function nextStep(so: Pick<SupplierOrder, 'status' | 'cancelRequested' | 'paymentStatus' | 'paymentDue' | 'payRequested' | 'contractModel' | 'shopperCaptured'>): Step | null {
+  if (so.cancelRequested) return 'cancel';
+  if (so.status === 'queued') return 'send';
+  if (so.status === 'submitted' && so.paymentStatus === 'unpaid' && (so.paymentDue || so.payRequested)) return 'pay';
+  if (so.contractModel === 'promiseToSell' && so.paymentStatus === 'paid' && !so.shopperCaptured && ['confirmed', 'processing', 'shipped', 'delivered'].includes(so.status)) return 'capture';
+  return null;
+}

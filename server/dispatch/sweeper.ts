@@ -1,0 +1,69 @@
+import type { Logger } from '../platform/logger';
+import type { Actor } from './entities';
+import type { DispatchQueue } from './queues';
+import { partOf, SupplierOrderRecords } from './records';
+
+const SYSTEM: Actor = { kind: 'system', id: null };
+
+export interface SweeperSettings {
+  /** How often each worker process sweeps (with up to a quarter of it added at random, so workers spread out). */
+  intervalMs: number;
+  /** A record with a step due that nothing touched for this long is given a job (the queue skips it if it has one). */
+  staleSeconds: number;
+}
+
+/**
+ * The safety net under the dispatch jobs: failed orders whose backoff passed go back to queued (the automatic
+ * retry), and every record with a step due and no recent change is given a job. Two indexed reads on an idle database.
+ */
+export class DispatchSweeper {
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly records: SupplierOrderRecords,
+    private readonly queue: DispatchQueue,
+    private readonly settings: SweeperSettings,
+    private readonly log: Logger,
+  ) {}
+
+  async sweep(): Promise<{ retried: number; requeued: number }> {
+    let retried = 0;
+    for (const { id } of await this.records.dueForRetry(200)) {
+      const so = await this.records.load(id);
+      if (so?.status !== 'failed') continue;
+      try {
+        await this.records.apply(id, { from: ['failed'], to: 'queued', fields: { nextRetryAt: null }, actor: SYSTEM, type: 'automaticRetry', details: { retriesUsed: so.retriesUsed }, part: partOf('queued', so.shipping) });
+      } catch {
+        continue; // moved meanwhile
+      }
+      await this.queue.request(so);
+      retried++;
+    }
+    const stale = await this.records.stale(this.settings.staleSeconds, 500);
+    await this.queue.requestMany(stale.map((r) => ({ id: r.id, orderId: r.order_id, groupKey: r.group_key, connectionId: r.connection_id, supplierKey: r.supplier_key })));
+    return { retried, requeued: stale.length };
+  }
+
+  start(): void {
+    const next = () => {
+      if (this.stopped) return;
+      this.timer = setTimeout(async () => {
+        try {
+          const out = await this.sweep();
+          if (out.retried || out.requeued) this.log.info(out, 'dispatch sweep');
+        } catch (err) {
+          this.log.warn({ err: String(err) }, 'dispatch sweep failed');
+        }
+        next();
+      }, this.settings.intervalMs * (1 + Math.random() / 4));
+      this.timer.unref();
+    };
+    next();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+  }
+}

@@ -1,0 +1,135 @@
+import type { Boss } from './jobs';
+import type { Logger } from './logger';
+
+export interface RunnerJob<T> {
+  id: string;
+  retryCount: number;
+  data: T;
+}
+
+export interface JobRunnerOptions {
+  /** Jobs run at once by this process. */
+  concurrency: number;
+  /** Jobs of one group (a supplier connection) running at once across every process, per group tier. */
+  groupConcurrency?: { default: number; tiers?: Record<string, number> };
+  /** How long an idle runner waits before it looks again (a wake-up cuts it short). */
+  pollMs: number;
+  /** The queue's heartbeat; active jobs are touched at a third of it. */
+  heartbeatSeconds: number;
+}
+
+/**
+ * Runs a queue's jobs with many slots for one fetch: a single loop claims as many jobs as there are free slots in
+ * one statement (pg-boss enforces the per-group limit in that statement, across processes), runs them side by side,
+ * settles each as it ends, and keeps their claims alive with one heartbeat statement for all. An idle runner costs
+ * one fetch per poll interval, whatever its concurrency; a wake-up (a job sent) or a freed slot fetches at once.
+ */
+export class JobRunner<T> {
+  private readonly active = new Map<string, RunnerJob<T>>();
+  private running = false;
+  private wake: (() => void) | null = null;
+  /** Set by a wake-up that came while no one slept (during a fetch): the loop then fetches again at once. */
+  private poked = false;
+  private loop: Promise<void> | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private drained: (() => void) | null = null;
+
+  constructor(
+    private readonly boss: Boss,
+    private readonly queue: string,
+    private readonly opts: JobRunnerOptions,
+    private readonly handler: (job: RunnerJob<T>) => Promise<void>,
+    private readonly log: Logger,
+    /** Runs after a job is settled (completed or failed), outside its claim. */
+    private readonly after?: (job: RunnerJob<T>) => Promise<void>,
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+    this.heartbeat = setInterval(() => void this.touch(), Math.max(1000, (this.opts.heartbeatSeconds * 1000) / 3));
+    this.heartbeat.unref();
+  }
+
+  /** Fetches now instead of at the next poll. */
+  poke(): void {
+    this.poked = true;
+    this.wake?.();
+  }
+
+  get inFlight(): number {
+    return this.active.size;
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      this.poked = false;
+      const free = this.opts.concurrency - this.active.size;
+      let fetched = 0;
+      if (free > 0) {
+        try {
+          const jobs = (await this.boss.fetch(this.queue, { batchSize: free, groupConcurrency: this.opts.groupConcurrency } as never)) as unknown as RunnerJob<T>[];
+          fetched = jobs.length;
+          for (const job of jobs) this.begin(job);
+        } catch (err) {
+          this.log.warn({ err: String(err), queue: this.queue }, 'job fetch failed');
+        }
+      }
+      // A full fetch means more may wait: fetch again at once. Otherwise sleep until woken or polled.
+      if (fetched > 0 && fetched === free) continue;
+      if (!this.running) break;
+      if (this.poked && this.active.size < this.opts.concurrency) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, this.opts.pollMs);
+        function done() {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.wake = done;
+      });
+      this.wake = null;
+    }
+  }
+
+  private begin(job: RunnerJob<T>): void {
+    this.active.set(job.id, job);
+    void (async () => {
+      try {
+        await this.handler(job);
+        await this.boss.complete(this.queue, [{ id: job.id, retryCount: job.retryCount }] as never);
+      } catch (err) {
+        this.log.warn({ err: err instanceof Error ? err.message : String(err), queue: this.queue, jobId: job.id }, 'job failed; the queue retries it');
+        await this.boss.fail(this.queue, [{ id: job.id, retryCount: job.retryCount }] as never, { message: err instanceof Error ? err.message : String(err) }).catch(() => undefined);
+      }
+      if (this.after) await this.after(job).catch((err: unknown) => this.log.warn({ err: String(err), queue: this.queue, jobId: job.id }, 'after-job check failed'));
+      this.active.delete(job.id);
+      if (!this.active.size) this.drained?.();
+      // A slot is free: fetch now rather than at the next poll.
+      this.poke();
+    })();
+  }
+
+  private async touch(): Promise<void> {
+    if (!this.active.size) return;
+    const held = [...this.active.values()].map((j) => ({ id: j.id, retryCount: j.retryCount }));
+    await this.boss.touch(this.queue, held as never).catch((err: unknown) => this.log.warn({ err: String(err), queue: this.queue }, 'job heartbeat failed'));
+  }
+
+  /** Stops fetching and waits (bounded) for the jobs in flight; what is left is retried by the queue after its heartbeat lapses. */
+  async stop(timeoutMs: number): Promise<void> {
+    this.running = false;
+    this.poke();
+    await this.loop;
+    if (this.active.size) {
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, timeoutMs);
+        this.drained = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    if (this.heartbeat) clearInterval(this.heartbeat);
+  }
+}
