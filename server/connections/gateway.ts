@@ -51,15 +51,17 @@ export class SupplierGateway {
     onCredentialsChanged?: (changed: Record<string, string>) => Promise<void>,
   ): SupplierCallContext {
     const keep = onCredentialsChanged ?? this.keeper(conn, credentials);
-    const pace = this.pacer(conn);
+    const pace = this.pacer(conn, credentials);
     return { connectionId: conn.id, mode: conn.mode, credentials, settings: conn.settings, timeoutMs: this.timeoutMs, ...(keep ? { onCredentialsChanged: keep } : {}), ...(pace ? { pace } : {}) };
   }
 
-  /** The connection's shared rate limit, when its supplier declares one (a stored connection only). */
-  private pacer(conn: Pick<SupplierConnection, 'id' | 'settings'> & Partial<Pick<SupplierConnection, 'supplierKey'>>): (() => Promise<void>) | undefined {
+  /** The shared rate limit of the supplier account (or connection), when its supplier declares one. */
+  private pacer(conn: Pick<SupplierConnection, 'id' | 'settings'> & Partial<Pick<SupplierConnection, 'supplierKey'>>, credentials: Record<string, string>): (() => Promise<void>) | undefined {
     const adapter = conn.supplierKey ? this.registry.find(conn.supplierKey) : null;
-    const spacing = this.rates && adapter && conn.id ? adapter.limits.callSpacingMs(conn.settings) : null;
-    return spacing ? () => this.rates!.take(conn.id, spacing) : undefined;
+    const spacing = this.rates && adapter ? adapter.limits.callSpacingMs(conn.settings) : null;
+    if (!spacing) return undefined;
+    const key = adapter!.limits.rateKey?.(credentials) ?? (conn.id ? `connection:${conn.id}` : null);
+    return key ? () => this.rates!.take(key, spacing) : undefined;
   }
 
   /**

@@ -147,7 +147,8 @@ export class ConnectionService {
   ): Promise<SupplierConnection> {
     const adapter = this.adapter(input.supplierKey);
     const settings = this.validateSettings(adapter, input.settings ?? {});
-    const draft = { id: crypto.randomUUID(), mode: input.mode, settings };
+    // The supplier key lets the checks made while connecting take their turns of the account's rate limit too.
+    const draft = { id: crypto.randomUUID(), mode: input.mode, settings, supplierKey: input.supplierKey };
     const { working, onChanged } = gathering(input.credentials);
     const { accountLabel } = await orSupplierFailure(adapter.verifyCredentials(this.gateway.context(draft, working, onChanged)));
     await this.assertNotConnected(storeId, input.supplierKey, input.mode);

@@ -11,7 +11,8 @@ export interface StoreOrderEvent {
   actor: { kind: 'key' | 'user' | 'system'; id: string | null };
 }
 
-export const ORDER_QUEUES: QueueSpec[] = [{ name: STORE_ORDER_EVENTS_QUEUE, policy: 'standard', retryLimit: 20, retryDelay: 5, retryBackoff: true, notify: true }];
+// Heartbeats: an event whose worker died is retried within seconds, not after the default expiry.
+export const ORDER_QUEUES: QueueSpec[] = [{ name: STORE_ORDER_EVENTS_QUEUE, policy: 'standard', retryLimit: 20, retryDelay: 2, retryBackoff: true, heartbeatSeconds: 10, notify: true }];
 
 /** Publishes an event inside the caller's transaction: it exists exactly when the change it reports committed. */
 export type PublishStoreOrderEvent = (tx: EntityManager, event: StoreOrderEvent) => Promise<void>;

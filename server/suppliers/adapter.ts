@@ -135,8 +135,13 @@ export interface HealthResult {
 export interface CallLimits {
   /** Dispatch jobs of one connection running at once. */
   callsInFlight: number;
-  /** The least time between the starts of two calls of one connection, from its settings; null for no limit. */
+  /** The least time between the starts of two calls of one supplier account, from its settings; null for no limit. */
   callSpacingMs(settings: Record<string, unknown>): number | null;
+  /**
+   * What the supplier counts calls by, from the credentials (an account): every connection and call on the same
+   * account shares one rate. Absent or null: each connection has its own.
+   */
+  rateKey?(credentials: Record<string, string>): string | null;
 }
 
 export interface SupplierAdapter {

@@ -22,7 +22,7 @@ import { SupplierError } from '../errors';
 import { countryName, ISO_COUNTRIES, isCountryCode } from './countries';
 import { asObj, CjAnswer, CjCall, CjHttp, count, failureOf, FailureContext, list, Obj, optionalText, QPS_CODE, ShapeError, text, TOKEN_REJECTED_CODES } from './http';
 import { MoneyFormatError, usdToMinor } from './money';
-import { DEFAULT_REQUESTS_PER_SECOND, requestsPerSecond, SPACING_MARGIN_MS, TOKEN_SHAPE, TokenKeeper, Tokens } from './session';
+import { accountKeyOf, DEFAULT_REQUESTS_PER_SECOND, requestsPerSecond, SPACING_MARGIN_MS, TOKEN_SHAPE, TokenKeeper, Tokens } from './session';
 import { cjProductIdFromUrl, cjProductUrl } from './urls';
 
 export { usdToMinor } from './money';
@@ -189,7 +189,12 @@ export class CjAdapter implements SupplierAdapter {
   readonly entry = CJ_ENTRY;
   private readonly http: CjHttp;
   /** CJ allows 1 to 6 requests a second per account by its level (settings.requestsPerSecond, default 1). */
-  readonly limits: CallLimits = { callsInFlight: 2, callSpacingMs: (settings) => Math.ceil(1000 / requestsPerSecond(settings)) + SPACING_MARGIN_MS };
+  readonly limits: CallLimits = {
+    callsInFlight: 2,
+    callSpacingMs: (settings) => Math.ceil(1000 / requestsPerSecond(settings)) + SPACING_MARGIN_MS,
+    // CJ counts per account: every connection (and the connect-time checks) on one API key shares the rate.
+    rateKey: (credentials) => (typeof credentials.apiKey === 'string' ? `cj:${accountKeyOf(credentials.apiKey)}` : null),
+  };
   readonly tokens: TokenKeeper;
   /** vid -> pid of every product read, for notifications that name a variant only. */
   private readonly productOfVariant = new Map<string, string>();
