@@ -9,8 +9,8 @@ export const SAFETY_NET_QUEUE = 'readback.safety-net';
 const SWEEP_KEY = 'sweep';
 export const SAFETY_NET_QUEUE_SPEC: QueueSpec = { name: SAFETY_NET_QUEUE, policy: 'stately', retryLimit: 1 };
 
-/** Statuses the supplier still moves on its own. Queued and failed orders belong to the dispatch job, which reads them itself. */
-const OPEN_AT_SUPPLIER = ['submitted', 'confirmed', 'processing', 'shipped', 'needsReview'];
+// Statuses the supplier still moves on its own (as in the partial index of migration ReadBackAskedAt). Queued and
+// failed orders belong to the dispatch job, which reads them itself.
 /** An order still open this long after it was made is one the supplier will not finish; it is no longer read on schedule. */
 const MAX_AGE_DAYS = 90;
 /** Per sweep: a connection with a large backlog cannot crowd the others out, and the queue stays bounded. */
@@ -53,36 +53,45 @@ export class SafetyNet {
     this.timing = safetyNetTiming(intervalSeconds);
   }
 
-  /** Orders due, oldest first, from live connections whose circuit is closed. */
-  async due(): Promise<OrderReadBack[]> {
-    const rows = await sqlRows<{ connection_id: string; supplier_order_id: string }>(
+  /**
+   * Orders due, oldest first, from live connections whose circuit is closed. Due: neither changed (every
+   * read-back writes the row) nor asked for by the safety net for the due age.
+   */
+  async due(): Promise<Array<OrderReadBack & { id: string }>> {
+    const rows = await sqlRows<{ id: string; connection_id: string; supplier_order_id: string }>(
       this.db,
-      `SELECT connection_id, supplier_order_id FROM (
-         SELECT so.connection_id, so.supplier_order_id, so.updated_at,
-                row_number() OVER (PARTITION BY so.connection_id ORDER BY so.updated_at) AS n
+      `SELECT id, connection_id, supplier_order_id FROM (
+         SELECT so.id, so.connection_id, so.supplier_order_id, GREATEST(so.updated_at, so.read_back_asked_at) AS seen,
+                row_number() OVER (PARTITION BY so.connection_id ORDER BY GREATEST(so.updated_at, so.read_back_asked_at)) AS n
            FROM supplier_orders so
            JOIN supplier_connections c ON c.id = so.connection_id
-          WHERE so.status = ANY($1) AND so.supplier_order_id IS NOT NULL
-            AND so.updated_at < now() - make_interval(secs => $2)
-            AND so.created_at > now() - make_interval(days => $3)
+          WHERE so.status IN ('submitted', 'confirmed', 'processing', 'shipped', 'needsReview') AND so.supplier_order_id IS NOT NULL
+            AND GREATEST(so.updated_at, so.read_back_asked_at) < now() - make_interval(secs => $1)
+            AND so.created_at > now() - make_interval(days => $2)
             AND c.disconnected_at IS NULL AND c.enabled AND c.credentials_sealed IS NOT NULL
             AND (c.circuit_open_until IS NULL OR c.circuit_open_until <= now())
        ) due
-       WHERE n <= $4 ORDER BY updated_at LIMIT $5`,
-      [OPEN_AT_SUPPLIER, this.timing.dueAfterSeconds, MAX_AGE_DAYS, PER_CONNECTION, PER_SWEEP],
+       WHERE n <= $3 ORDER BY seen LIMIT $4`,
+      [this.timing.dueAfterSeconds, MAX_AGE_DAYS, PER_CONNECTION, PER_SWEEP],
     );
-    return rows.map((r) => ({ connectionId: r.connection_id, supplierOrderId: r.supplier_order_id }));
+    return rows.map((r) => ({ id: r.id, connectionId: r.connection_id, supplierOrderId: r.supplier_order_id }));
   }
 
   /** One sweep: read-backs for every due order, spread over the jitter; then the next sweep. */
   async sweep(): Promise<number> {
     const due = await this.due();
     let queued = 0;
-    for (const data of due) {
+    for (const { connectionId, supplierOrderId } of due) {
       const startAfter = new Date(Date.now() + Math.floor(Math.random() * this.timing.jitterSeconds * 1000));
-      if (await this.boss.send(READBACK_QUEUES.order, data, { singletonKey: `${data.connectionId}:${data.supplierOrderId}`, startAfter })) queued++;
+      const data: OrderReadBack = { connectionId, supplierOrderId };
+      // null: a read-back for the order is already waiting (a notification's, say); it serves.
+      if (await this.boss.send(READBACK_QUEUES.order, data, { singletonKey: `${connectionId}:${supplierOrderId}`, startAfter })) queued++;
     }
-    if (due.length) this.log.info({ due: due.length, queued }, 'safety-net read-backs queued');
+    if (due.length) {
+      // A plain UPDATE: updated_at keeps meaning the last change, and no status moves.
+      await this.db.query('UPDATE supplier_orders SET read_back_asked_at = now() WHERE id = ANY($1)', [due.map((d) => d.id)]);
+      this.log.info({ due: due.length, queued }, 'safety-net read-backs queued');
+    }
     await this.next();
     return queued;
   }

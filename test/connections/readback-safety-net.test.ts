@@ -46,6 +46,9 @@ test('a shipment made at the supplier with its notifications switched off still 
     expect(shipped.shipping).toMatchObject({ carrier: 'SandboxPost', trackingNumber: 'SBX000000000777' });
     expect(shipped.events.at(-1)).toMatchObject({ type: 'readBack', from: 'confirmed', to: 'shipped', actor: { kind: 'system' } });
     expect((await received(sandbox)).all.notificationsSent).toBe(sentBefore);
+    // The sweep keeps when it asked, so an order the supplier cannot answer for is asked once an interval.
+    const [row] = (await svc.db.query('SELECT read_back_asked_at FROM supplier_orders WHERE id = $1', [so._id])).rows;
+    expect(row.read_back_asked_at).toBeInstanceOf(Date);
     // The store order's part carries the shipment too, as after a notification.
     const order = (await svc.call('GET', `/api/store-orders/${shop.storeId}/${so.orderId}`, { key: shop.owner.key })).body.result;
     expect(order.fulfilmentGroups.find((g: any) => g.groupKey === so.fulfilmentGroupKey).shipment).toMatchObject({ trackingNumber: 'SBX000000000777' });
