@@ -320,6 +320,8 @@ export class ConnectionService {
 
   async setEnabled(conn: SupplierConnection, enabled: boolean): Promise<SupplierConnection> {
     await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { enabled });
+    // A connection switched off refuses notifications: the account's other connections must not lose theirs.
+    if (!enabled && conn.enabled) await this.handOver(conn.supplierAccountKey, conn.id).catch(() => undefined);
     return this.db.getRepository(SupplierConnection).findOneByOrFail({ id: conn.id });
   }
 
@@ -342,8 +344,8 @@ export class ConnectionService {
   }
 
   /**
-   * Registers the address of the newest other live connection on the account, so the supplier's one address
-   * never points at a connection that stopped. When that fails, the address is registered again at the next start.
+   * Registers the address of the newest other connection on the account that is switched on, so the supplier's
+   * one address never points at a connection that stopped. When that fails, it is registered again at the next start.
    */
   async handOver(accountKey: string | null, leaving: string): Promise<void> {
     const next = await this.accounts.successor(accountKey, leaving);

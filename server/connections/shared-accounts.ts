@@ -30,12 +30,12 @@ export class SharedAccounts {
     return new Set(rows.map((r) => r.key));
   }
 
-  /** The live connection with credentials that should receive the account's notifications once `leaving` stops: the newest. */
+  /** The connection that should receive the account's notifications once `leaving` stops: the newest one switched on. */
   async successor(accountKey: string | null, leaving: string): Promise<string | null> {
     if (!accountKey) return null;
     const [row] = await sqlRows<{ id: string }>(
       this.db,
-      `SELECT id FROM supplier_connections WHERE supplier_account_key = $1 AND disconnected_at IS NULL AND credentials_sealed IS NOT NULL AND id <> $2
+      `SELECT id FROM supplier_connections WHERE supplier_account_key = $1 AND disconnected_at IS NULL AND enabled AND credentials_sealed IS NOT NULL AND id <> $2
         ORDER BY created_at DESC, id DESC LIMIT 1`,
       [accountKey, leaving],
     );

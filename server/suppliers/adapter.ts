@@ -126,8 +126,8 @@ export interface VerifiedAccount {
   /**
    * The supplier's own identity of that account (and of its environment, where notification addresses are
    * kept per environment), the same from every adapter that reaches that supplier. Connections that answer
-   * the same one share the supplier's one notification address. May be secret: the service keeps only a
-   * keyed digest of it. Absent when the supplier gives no way to tell.
+   * the same one share the supplier's one notification address. Never a secret itself (answer a digest of
+   * one); the service keeps only a keyed digest anyway. Absent when the supplier gives no way to tell.
    */
   accountId?: string;
 }

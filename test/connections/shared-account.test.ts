@@ -6,6 +6,7 @@ let sandbox: Sandbox;
 let svc: Service;
 let shop1: Shop;
 let shop2: Shop;
+let signedIn: { id: string; storeId: string; key: string; webhookUrl: string };
 
 const AUTOMATIC = { level: 'automatic', automaticPayment: true, allowUnpaidOrders: true };
 
@@ -101,9 +102,20 @@ test('sign-in to the same supplier account shares it too', async () => {
   expect(done.status).toBe(201);
   expect(done.body.result).toMatchObject({ supplierKey: 'sandbox-signin', sharedSupplierAccount: true });
   expect(await registeredUrl()).toBe(done.body.result.webhookUrl);
+  signedIn = { id: done.body.result.id, storeId, key: owner.key, webhookUrl: done.body.result.webhookUrl };
   // Shop 1's shipment arrives at the signed-in connection's address and is routed to shop 1.
   const shipped = await shipsThrough(shop1, 'SBX000000000104');
   expect(shipped).toMatchObject({ integrationId: shop1.connId, shipping: { trackingNumber: 'SBX000000000104' } });
+});
+
+test('switching the receiving connection off hands the address over too', async () => {
+  const [conn1] = await connections(shop1);
+  expect(await registeredUrl()).toBe(signedIn.webhookUrl);
+  const off = await svc.call('PUT', `/api/store-suppliers/${signedIn.storeId}/${signedIn.id}/enabled`, { key: signedIn.key, body: { enabled: false } });
+  expect([off.status, off.body.result.enabled]).toEqual([200, false]);
+  expect(await registeredUrl()).toBe(conn1.webhookUrl);
+  const shipped = await shipsThrough(shop1, 'SBX000000000105');
+  expect(shipped.shipping.trackingNumber).toBe('SBX000000000105');
 });
 
 test('a store on another supplier account is not shared', async () => {

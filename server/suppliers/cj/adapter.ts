@@ -2,7 +2,7 @@
  * The CJ Dropshipping adapter, over CJ API 2.0 (docs/suppliers/cj.md). Every failure leaves as a SupplierError
  * whose message carries no key, token or account id.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type {
   CatalogueEntry,
   CreateOrderInput,
@@ -307,8 +307,8 @@ export class CjAdapter implements SupplierAdapter {
     // The exchange proves the key; reading the balance proves the token works for the calls we make.
     await this.balance(ctx);
     const { openId } = await this.tokens.get(ctx, apiKey);
-    // Never the openId in the label: it is the key notifications are signed with (the service keeps only a digest of accountId).
-    return { accountLabel: `CJ account (API key ending ${apiKey.slice(-4)})`, accountId: `cj:${openId}` };
+    // Never the openId itself: it is the key notifications are signed with. Its digest still tells accounts apart.
+    return { accountLabel: `CJ account (API key ending ${apiKey.slice(-4)})`, accountId: `cj:${createHash('sha256').update(openId).digest('hex')}` };
   }
 
   async healthCheck(ctx: SupplierCallContext): Promise<HealthResult> {
