@@ -62,7 +62,7 @@ export class ConnectionService {
     private readonly breaker: CircuitBreaker,
     private readonly publicBaseUrl: () => string,
   ) {
-    this.accounts = new SharedAccounts(db);
+    this.accounts = new SharedAccounts(db, registry, gateway, (conn) => this.reregisterAddress(conn));
   }
 
   addImpactCounter(counter: ImpactCounter): void {
@@ -232,7 +232,7 @@ export class ConnectionService {
       { credentialsSealed: this.gateway.sealCredentials(kept), accountLabel, consecutiveFailures: 0, circuitOpenUntil: null, registeredWebhookUrl: registered.url, supplierAccountKey },
     );
     // Moved to another supplier account: the one it left may have been receiving through it.
-    if (conn.supplierAccountKey && conn.supplierAccountKey !== supplierAccountKey) await this.handOver(conn.supplierAccountKey, conn.id).catch(() => undefined);
+    if (conn.supplierAccountKey && conn.supplierAccountKey !== supplierAccountKey) await this.accounts.handOver(conn.supplierAccountKey, conn.id).catch(() => undefined);
     return this.db.getRepository(SupplierConnection).findOneByOrFail({ id: conn.id });
   }
 
@@ -255,7 +255,7 @@ export class ConnectionService {
       const adapter = this.registry.find(conn.supplierKey);
       if (!conn.credentialsSealed || !adapter || this.registry.isSwitchedOff(conn.supplierKey)) continue;
       // Connections made before accounts were told apart learn theirs once.
-      if (!conn.supplierAccountKey) await this.identify(conn, adapter).catch((err: unknown) => onError(conn.id, err));
+      if (!conn.supplierAccountKey) await this.accounts.identify(conn, adapter).catch((err: unknown) => onError(conn.id, err));
       if (!adapter.entry.capabilities.notifications) continue;
       const url = this.webhookUrlOf(conn) || null;
       if (url === conn.registeredWebhookUrl) continue;
@@ -267,12 +267,6 @@ export class ConnectionService {
       }
     }
     return changed;
-  }
-
-  private async identify(conn: SupplierConnection, adapter: SupplierAdapter): Promise<void> {
-    const { accountId } = await this.gateway.call(conn, (a, ctx) => adapter.verifyCredentials(ctx));
-    const supplierAccountKey = this.gateway.supplierAccountKey(accountId);
-    if (supplierAccountKey) await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { supplierAccountKey });
   }
 
   /** Checks now and records health; a healthy answer also closes the circuit. */
@@ -321,7 +315,7 @@ export class ConnectionService {
   async setEnabled(conn: SupplierConnection, enabled: boolean): Promise<SupplierConnection> {
     await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { enabled });
     // A connection switched off refuses notifications: the account's other connections must not lose theirs.
-    if (!enabled && conn.enabled) await this.handOver(conn.supplierAccountKey, conn.id).catch(() => undefined);
+    if (!enabled && conn.enabled) await this.accounts.handOver(conn.supplierAccountKey, conn.id).catch(() => undefined);
     return this.db.getRepository(SupplierConnection).findOneByOrFail({ id: conn.id });
   }
 
@@ -339,25 +333,8 @@ export class ConnectionService {
       return (await sqlRows(tx, 'DELETE FROM product_links WHERE connection_id = $1 RETURNING id', [conn.id])).length;
     });
     let handOverError: unknown = null;
-    await this.handOver(conn.supplierAccountKey, conn.id).catch((err: unknown) => void (handOverError = err));
+    await this.accounts.handOver(conn.supplierAccountKey, conn.id).catch((err: unknown) => void (handOverError = err));
     return { impact, removedLinks, handOverError };
-  }
-
-  /**
-   * Registers the address of the newest other connection on the account that is switched on, so the supplier's
-   * one address never points at a connection that stopped. When that fails, it is registered again at the next start.
-   */
-  async handOver(accountKey: string | null, leaving: string): Promise<void> {
-    const next = await this.accounts.successor(accountKey, leaving);
-    if (!next) return;
-    const conn = await this.db.getRepository(SupplierConnection).findOneByOrFail({ id: next });
-    if (this.registry.isSwitchedOff(conn.supplierKey)) return;
-    try {
-      await this.reregisterAddress(conn);
-    } catch (err) {
-      await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { registeredWebhookUrl: null });
-      throw err;
-    }
   }
 
   /** For the notification address: any state, so the caller can refuse disconnected ones alike. */

@@ -1,6 +1,9 @@
 import type { DataSource } from 'typeorm';
 import { sqlRows } from '../platform/db';
-import type { SupplierConnection } from './entities';
+import type { SupplierAdapter } from '../suppliers/adapter';
+import type { SupplierRegistry } from '../suppliers/registry';
+import { SupplierConnection } from './entities';
+import type { SupplierGateway } from './gateway';
 
 type Identified = Pick<SupplierConnection, 'id' | 'supplierAccountKey'>;
 
@@ -9,7 +12,13 @@ type Identified = Pick<SupplierConnection, 'id' | 'supplierAccountKey'>;
  * address: whichever of them registered last receives, and the service routes what arrives by who owns it.
  */
 export class SharedAccounts {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly registry: SupplierRegistry,
+    private readonly gateway: SupplierGateway,
+    /** Registers a connection's own address with its supplier (and keeps what the supplier answers). */
+    private readonly register: (conn: SupplierConnection) => Promise<void>,
+  ) {}
 
   /** Ids of the live connections on the same supplier account, the given one first. */
   async connectionIdsOf(conn: Identified): Promise<string[]> {
@@ -30,15 +39,33 @@ export class SharedAccounts {
     return new Set(rows.map((r) => r.key));
   }
 
-  /** The connection that should receive the account's notifications once `leaving` stops: the newest one switched on. */
-  async successor(accountKey: string | null, leaving: string): Promise<string | null> {
-    if (!accountKey) return null;
-    const [row] = await sqlRows<{ id: string }>(
+  /**
+   * Registers the address of the newest other connection on the account that is switched on, so the supplier's
+   * one address never points at a connection that stopped. When that fails, it is registered again at the next start.
+   */
+  async handOver(accountKey: string | null, leaving: string): Promise<void> {
+    if (!accountKey) return;
+    const [next] = await sqlRows<{ id: string }>(
       this.db,
       `SELECT id FROM supplier_connections WHERE supplier_account_key = $1 AND disconnected_at IS NULL AND enabled AND credentials_sealed IS NOT NULL AND id <> $2
         ORDER BY created_at DESC, id DESC LIMIT 1`,
       [accountKey, leaving],
     );
-    return row?.id ?? null;
+    if (!next) return;
+    const conn = await this.db.getRepository(SupplierConnection).findOneByOrFail({ id: next.id });
+    if (this.registry.isSwitchedOff(conn.supplierKey)) return;
+    try {
+      await this.register(conn);
+    } catch (err) {
+      await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { registeredWebhookUrl: null });
+      throw err;
+    }
+  }
+
+  /** For connections made before accounts were told apart: asks the supplier once which account they are on. */
+  async identify(conn: SupplierConnection, adapter: SupplierAdapter): Promise<void> {
+    const { accountId } = await this.gateway.call(conn, (a, ctx) => adapter.verifyCredentials(ctx));
+    const supplierAccountKey = this.gateway.supplierAccountKey(accountId);
+    if (supplierAccountKey) await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { supplierAccountKey });
   }
 }
