@@ -79,6 +79,15 @@ test('a second store on the same supplier account: both keep working, the answer
   // Both arrived at the second connection's address.
   const [conn2] = await connections(shop2);
   expect(conn2.lastWebhookAt).not.toBeNull();
+
+  // A product change arrives there too, and is read back into the store that links the product.
+  const p = shop1.products[0];
+  await sandbox.control('POST', `/variants/${p.supplierVariantId}`, { costMinor: p.costMinor + 123 });
+  const link = await eventually(async () => {
+    const [l] = (await svc.call('GET', `/api/store-suppliers/${shop1.storeId}/links?connectionId=${shop1.connId}`, { key: shop1.owner.key })).body.result.items;
+    return l.variants[0].costMinor === p.costMinor + 123 ? l : undefined;
+  }, 20000, 'the product change read back into store 1');
+  expect(link.lastSyncAt).not.toBeNull();
 });
 
 test('disconnecting the connection that receives hands the address to the other one, which is still notified', async () => {
