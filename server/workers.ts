@@ -8,6 +8,7 @@ import { JobRunner, JobRunnerOptions } from './platform/job-runner';
 import { ORDER_QUEUES, STORE_ORDER_EVENTS_QUEUE, StoreOrderEvent } from './orders/events';
 import { nextStep } from './dispatch/steps';
 import type { OrderReadBack } from './webhooks/service';
+import { SafetyNet, SAFETY_NET_QUEUE_SPEC } from './webhooks/safety-net';
 
 export const QUEUE = {
   housekeeping: 'housekeeping',
@@ -24,6 +25,7 @@ export const QUEUES: QueueSpec[] = [
   { name: SYNC_QUEUES.connection, policy: 'stately', retryLimit: 2, retryDelay: 60 },
   ...DISPATCH_QUEUES,
   ...ORDER_QUEUES,
+  SAFETY_NET_QUEUE_SPEC,
 ];
 
 /**
@@ -89,6 +91,8 @@ export async function registerWorkers(boss: Boss, s: Services): Promise<(timeout
   await boss.work<OrderReadBack>(READBACK_QUEUES.order, POLLING, async ([job]) => {
     await s.dispatch.job.readBack(job.data.connectionId, job.data.supplierOrderId);
   });
+  // Open supplier orders are read back on the queue above even when no notification comes.
+  await new SafetyNet(s.db, boss, s.log, s.config.readBackIntervalSeconds).start();
   return async (timeoutMs) => {
     s.dispatch.sweeper.stop();
     offWake();

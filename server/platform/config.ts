@@ -55,6 +55,8 @@ export interface Config {
   sandboxSupplierRequestsPerSecond: number;
   /** When the hourly sync of product links runs (cron, UTC). */
   linkSyncCron: string;
+  /** The read-back safety net: an open supplier order is read back from the supplier at least this often. */
+  readBackIntervalSeconds: number;
   /** How often pg-boss's monitor looks for jobs whose worker stopped sending heartbeats. */
   jobSuperviseSeconds: number;
   /** Mounts the bare baseline routes that `npm run bench` compares against. Never on in production. */
@@ -192,5 +194,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     dbPoolSize: intVar(env, 'DB_POOL_SIZE', 20, 2, 500),
     sandboxSupplierCallsInFlight: intVar(env, 'SANDBOX_SUPPLIER_CALLS_IN_FLIGHT', 10, 1, 1000),
     sandboxSupplierRequestsPerSecond: intVar(env, 'SANDBOX_SUPPLIER_REQUESTS_PER_SECOND', 0, 0, 10000),
+    readBackIntervalSeconds: intVar(env, 'SUPPLIER_READBACK_INTERVAL_SECONDS', 900, 2, 7 * 86400),
   };
 }

@@ -2,6 +2,7 @@
  * Contract tests of the CJ adapter over real HTTP against the local CJ-format server (server/suppliers/cj/fake-server).
  * What CJ "received" is read from the fake's /control/received, never from what the adapter believes it sent.
  */
+import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SupplierCallContext, SupplierOrderSnapshot } from '../../server/suppliers/adapter';
@@ -185,6 +186,8 @@ describe('tokens', () => {
     const label = await observe('verify', adapter.verifyCredentials(c.ctx));
     expect(label.accountLabel).toBe(`CJ account (API key ending ${acc.apiKey.slice(-4)})`);
     expect(label.accountLabel).not.toContain(acc.openId);
+    // The account is told apart by a digest of the openId, never the openId itself (CJ signs notifications with it).
+    expect(label.accountId).toBe(`cj:${createHash('sha256').update(acc.openId).digest('hex')}`);
     expect(c.changes).toHaveLength(1);
     expect(Object.keys(c.changes[0]).sort()).toEqual(['accessToken', 'accessTokenExpiresAt', 'accessTokenIssuedAt', 'openId', 'refreshToken', 'refreshTokenExpiresAt']);
     expect(c.changes[0].openId).toBe(acc.openId);

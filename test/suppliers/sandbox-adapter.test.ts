@@ -156,8 +156,8 @@ describe('catalogue entries', () => {
 describe('credentials', () => {
   test('live key on live and test key on test verify, labelled with account and environment', async () => {
     const k = await newAccount();
-    await expect(apiKey.verifyCredentials(live(k))).resolves.toEqual({ accountLabel: `${k.accountId} (live)` });
-    await expect(apiKey.verifyCredentials(test_(k))).resolves.toEqual({ accountLabel: `${k.accountId} (test)` });
+    await expect(apiKey.verifyCredentials(live(k))).resolves.toEqual({ accountLabel: `${k.accountId} (live)`, accountId: `sandbox:${k.accountId}:live` });
+    await expect(apiKey.verifyCredentials(test_(k))).resolves.toEqual({ accountLabel: `${k.accountId} (test)`, accountId: `sandbox:${k.accountId}:test` });
   });
 
   test('a key for the other environment is rejected, saying which key is needed', async () => {
@@ -187,7 +187,7 @@ describe('credentials', () => {
     expect(rejected.message).not.toContain(k.liveKey);
     expect((await failure(apiKey.getBalance(live(k)))).kind).toBe('credentialsRejected');
     await control('DELETE', '/faults');
-    await expect(apiKey.verifyCredentials(live(k))).resolves.toEqual({ accountLabel: `${k.accountId} (live)` });
+    await expect(apiKey.verifyCredentials(live(k))).resolves.toEqual({ accountLabel: `${k.accountId} (live)`, accountId: `sandbox:${k.accountId}:live` });
   });
 });
 
@@ -605,7 +605,7 @@ describe('sign-in', () => {
     const creds = await signIn.exchangeSignInCode!({ code, redirectUri, timeoutMs: 5000 });
     expect(creds).toEqual({ accessToken: expect.stringMatching(/^sbx_at_/), accountId: k.accountId });
     const c = ctx('live', creds);
-    await expect(signIn.verifyCredentials(c)).resolves.toEqual({ accountLabel: `${k.accountId} (live)` });
+    await expect(signIn.verifyCredentials(c)).resolves.toEqual({ accountLabel: `${k.accountId} (live)`, accountId: `sandbox:${k.accountId}:live` });
     await expect(signIn.getBalance(c)).resolves.toEqual({ amountMinor: 2_500, currency: 'USD' });
     expect((await signIn.healthCheck(c)).ok).toBe(true);
 

@@ -654,10 +654,11 @@ describe('faults', () => {
       refuseNext: { count: 2, message: 'nope' },
       rejectKeys: false,
       unavailableAccounts: [],
+      silentAccounts: [],
       accountLatencyMs: {},
     });
     const cleared = await control('DELETE', '/faults');
-    expect(cleared.body).toEqual({ latencyMs: 0, failNext: 0, timeoutAfterCreateNext: 0, refuseNext: null, rejectKeys: false, unavailableAccounts: [], accountLatencyMs: {} });
+    expect(cleared.body).toEqual({ latencyMs: 0, failNext: 0, timeoutAfterCreateNext: 0, refuseNext: null, rejectKeys: false, unavailableAccounts: [], silentAccounts: [], accountLatencyMs: {} });
     expect((await control('POST', '/faults', { failNext: -1 })).status).toBe(400);
   });
 
@@ -865,6 +866,31 @@ describe('signed notifications', () => {
     expect(updated.body.variants.find((v: Variant) => v.id === variant.id).costMinor).toBe(variant.costMinor + 100);
 
     expect((await received()).notificationsSent - sentBefore).toBeGreaterThanOrEqual(6);
+  });
+
+  test('silentAccounts: the order still changes, but no notification is sent for those accounts', async () => {
+    const quiet = await newAccount();
+    const loud = await newAccount();
+    await v1('PUT', '/webhook', quiet.liveKey, { url: `${receiverUrl}/quiet` });
+    await v1('PUT', '/webhook', loud.liveKey, { url: `${receiverUrl}/loud` });
+    const { variant } = await freshVariant();
+    const quietOrder = (await createOrder(quiet.liveKey, variant.id)).body as Order;
+    const loudOrder = (await createOrder(loud.liveKey, variant.id)).body as Order;
+    await control('POST', '/faults', { silentAccounts: [quiet.accountId] });
+    try {
+      expect((await control('GET', '/faults')).body.silentAccounts).toEqual([quiet.accountId]);
+      await v1('POST', `/orders/${quietOrder.id}/pay`, quiet.liveKey);
+      await v1('POST', `/orders/${loudOrder.id}/pay`, loud.liveKey);
+      // The loud one arrives; the quiet one was paid all the same, and nothing was sent for it.
+      await waitFor(() => hits.find((h) => h.body.data?.orderId === loudOrder.id));
+      expect((await v1('GET', `/orders/${quietOrder.id}`, quiet.liveKey)).body.status).toBe('paid');
+      expect(hits.filter((h) => h.body.data?.orderId === quietOrder.id)).toEqual([]);
+      expect((await control('POST', '/faults', { silentAccounts: 'all' })).status).toBe(400);
+    } finally {
+      await control('POST', '/faults', { silentAccounts: [] });
+    }
+    await control('POST', `/orders/${quietOrder.id}/ship`, {});
+    await waitFor(() => hits.find((h) => h.path === '/quiet' && h.body.data.status === 'shipped'));
   });
 });
 

@@ -2,7 +2,7 @@
  * The CJ Dropshipping adapter, over CJ API 2.0 (docs/suppliers/cj.md). Every failure leaves as a SupplierError
  * whose message carries no key, token or account id.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type {
   CallLimits,
   CatalogueEntry,
@@ -16,6 +16,7 @@ import type {
   SupplierOrderSnapshot,
   SupplierProduct,
   SupplierVariant,
+  VerifiedAccount,
   VerifiedNotification,
 } from '../adapter';
 import { SupplierError } from '../errors';
@@ -307,12 +308,13 @@ export class CjAdapter implements SupplierAdapter {
     return this.read(answer, (data) => ({ amountMinor: cents(asObj(data, 'balance').amount, 'balance.amount'), currency: CURRENCY }));
   }
 
-  async verifyCredentials(ctx: SupplierCallContext): Promise<{ accountLabel: string }> {
+  async verifyCredentials(ctx: SupplierCallContext): Promise<VerifiedAccount> {
     const apiKey = this.apiKey(ctx);
     // The exchange proves the key; reading the balance proves the token works for the calls we make.
     await this.balance(ctx);
-    // Never the openId: it is the key notifications are signed with.
-    return { accountLabel: `CJ account (API key ending ${apiKey.slice(-4)})` };
+    const { openId } = await this.tokens.get(ctx, apiKey);
+    // Never the openId itself: it is the key notifications are signed with. Its digest still tells accounts apart.
+    return { accountLabel: `CJ account (API key ending ${apiKey.slice(-4)})`, accountId: `cj:${createHash('sha256').update(openId).digest('hex')}` };
   }
 
   async healthCheck(ctx: SupplierCallContext): Promise<HealthResult> {

@@ -8,7 +8,7 @@ import { bodyObject, countryCode, environment, optionalBool, optionalInt, option
 const MAX_LATENCY_MS = 120_000;
 
 function faultView(faults: Faults): Faults {
-  return { ...faults, refuseNext: faults.refuseNext ? { ...faults.refuseNext } : null, accountLatencyMs: { ...faults.accountLatencyMs } };
+  return { ...faults, refuseNext: faults.refuseNext ? { ...faults.refuseNext } : null, unavailableAccounts: [...faults.unavailableAccounts], silentAccounts: [...faults.silentAccounts], accountLatencyMs: { ...faults.accountLatencyMs } };
 }
 
 function mergeFaults(current: Faults, body: Json): Faults {
@@ -35,6 +35,10 @@ function mergeFaults(current: Faults, body: Json): Faults {
       if (!Number.isInteger(ms) || (ms as number) < 0 || (ms as number) > MAX_LATENCY_MS) throw invalidRequest(`accountLatencyMs.${account} must be an integer from 0 to ${MAX_LATENCY_MS}`);
       next.accountLatencyMs[account] = ms as number;
     }
+  }
+  if (body.silentAccounts !== undefined) {
+    if (!Array.isArray(body.silentAccounts) || !body.silentAccounts.every((a: unknown) => typeof a === 'string')) throw invalidRequest('silentAccounts must be an array of account ids');
+    next.silentAccounts = [...(body.silentAccounts as string[])];
   }
   if (body.refuseNext !== undefined) {
     if (body.refuseNext === null) next.refuseNext = null;

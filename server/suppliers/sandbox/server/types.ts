@@ -78,6 +78,8 @@ export interface Faults {
   unavailableAccounts: string[];
   /** Extra latency for one account's calls, as if the supplier were slow for it alone. */
   accountLatencyMs: Record<string, number>;
+  /** Accounts whose notifications are never sent, as if the supplier had dropped them. */
+  silentAccounts: string[];
 }
 
 export type NotificationEvent =
