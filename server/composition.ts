@@ -44,6 +44,7 @@ import { supplierOrderRoutes } from './dispatch/routes';
 import { SupplierOrderReads } from './dispatch/views';
 import { mountBenchBaselines } from './bench-baselines';
 import { mountAssistant } from './assistant/mcp';
+import { mountConsole } from './console/serve';
 import { Foundation1763769600000 } from './migrations/1763769600000-Foundation';
 import { SupplierConnections1763856000000 } from './migrations/1763856000000-SupplierConnections';
 import { Catalog1763942400000 } from './migrations/1763942400000-Catalog';
@@ -127,6 +128,9 @@ export function buildHttpApp(s: Services) {
       return true;
     },
     bareRoutes: s.config.benchBaselines ? (router) => mountBenchBaselines(router, s) : undefined,
-    extraRoutes: (router, runners) => mountAssistant(router, { runners, gate: s.gate, version: VERSION }),
+    extraRoutes: (router, runners) => {
+      mountAssistant(router, { runners, gate: s.gate, version: VERSION });
+      mountConsole(router);
+    },
   });
 }

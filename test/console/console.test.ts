@@ -1,0 +1,232 @@
+/**
+ * The merchant console in a real browser (Debian's Chromium through playwright-core): sign in, manage a key,
+ * connect the sandbox supplier by signing in at it, and clear a paused order, checking each effect over HTTP.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { call, createStore, Developer, eventually, leakScanTest, newDeveloper, Sandbox, seen, Service, startSandbox, startService } from '../support/harness';
+import { US_ADDRESS, received } from '../support/orders';
+import { CHROMIUM_ARGS, findChromium } from './chromium';
+
+jest.setTimeout(120_000);
+
+const browserLookup = findChromium();
+// Said out loud, never a silent skip.
+if ('skip' in browserLookup) process.stderr.write(`\nBrowser test SKIPPED: ${browserLookup.skip}\n\n`);
+const suite = 'path' in browserLookup ? describe : describe.skip;
+
+const ROOT = path.resolve(__dirname, '../..');
+// `CONSOLE_SCREENSHOTS=docs` refreshes the pictures in docs/console; otherwise they go under dist, out of git's way.
+const SHOTS = process.env.CONSOLE_SCREENSHOTS === 'docs' ? path.join(ROOT, 'docs/console') : path.join(ROOT, 'dist/console-screenshots');
+
+let sandbox: Sandbox;
+let svc: Service;
+let owner: Developer;
+let storeId: string;
+let context: BrowserContext;
+let page: Page;
+let profile: string;
+const pageErrors: string[] = [];
+let supplierAccount: { accountId: string };
+let connectionId: string;
+let pausedId: string;
+
+async function shot(name: string, opts: { mask?: string[] } = {}) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, mask: (opts.mask ?? []).map((s) => page.locator(s)), animations: 'disabled' });
+}
+
+const go = async (hash: string, heading: string) => {
+  await page.click(`nav a[href="#${hash}"]`);
+  await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+};
+
+suite('merchant console in a browser', () => {
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    svc = await startService({ label: 'console', sandbox });
+    owner = await newDeveloper(svc, { plan: 'pro', credits: 5000 });
+    storeId = await createStore(svc, owner.key, 'Corner Shop');
+    supplierAccount = await sandbox.account(0);
+    profile = fs.mkdtempSync(path.join(os.tmpdir(), 'console-chromium-'));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: (browserLookup as { path: string }).path,
+      headless: true,
+      args: CHROMIUM_ARGS,
+      viewport: { width: 1280, height: 860 },
+      permissions: ['clipboard-read', 'clipboard-write'],
+      locale: 'en-US',
+      timezoneId: 'UTC',
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    context.setDefaultTimeout(15_000);
+    // API refusals show up as failed loads; what counts is a script error or a blocked resource (CSP).
+    page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && pageErrors.push(m.text()));
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+  });
+  afterAll(async () => {
+    await context?.close();
+    if (profile) fs.rmSync(profile, { recursive: true, force: true });
+    await svc?.stop();
+    await sandbox?.close();
+  });
+
+  test('the console is served with a strict Content-Security-Policy and small assets', async () => {
+    const res = await call(svc.baseUrl, 'GET', '/console');
+    expect(res.status).toBe(200);
+    const csp = res.headers.get('content-security-policy')!;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(res.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
+    expect(res.text).not.toMatch(/\sstyle=|<style/);
+    const dirs = [path.join(ROOT, 'console/static'), path.join(ROOT, 'dist/console')];
+    const bytes = dirs.flatMap((d) => fs.readdirSync(d).filter((f) => /\.(js|css|html|svg)$/.test(f)).map((f) => fs.statSync(path.join(d, f)).size)).reduce((a, b) => a + b, 0);
+    expect(bytes).toBeLessThan(200 * 1024);
+    for (const f of ['main.js', 'console.css']) expect((await call(svc.baseUrl, 'GET', `/console/${f}`)).status).toBe(200);
+    expect((await call(svc.baseUrl, 'GET', '/console/..%2Fpackage.json')).status).toBe(404);
+  });
+
+  test('signs in with e-mail and password', async () => {
+    await page.goto(`${svc.baseUrl}/console`);
+    await page.getByLabel('E-mail').fill(owner.email);
+    await page.getByLabel('Password').fill('wrong password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('That e-mail address and password do not match.').waitFor();
+    await page.getByLabel('Password').fill(owner.password);
+    await shot('sign-in', { mask: ['input[type=password]'] });
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Review queue' }).waitFor();
+    expect(await page.locator('header#top').innerText()).toContain(owner.email);
+  });
+
+  test('keys: create, copy, revoke; the revoked key is refused at once', async () => {
+    await go('keys', 'API keys');
+    await page.getByLabel('Name').fill('n8n production');
+    await page.getByLabel('Records it can see').selectOption('account');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = await page.locator('#secret-key').inputValue();
+    seen.secrets.add(key);
+    expect((await call(svc.baseUrl, 'GET', '/api/api-key/current', { key })).body.result.key).toMatchObject({ name: 'n8n production', recordScope: 'account' });
+    await page.getByRole('button', { name: 'Copy key' }).first().click();
+    await page.getByText('Key copied to the clipboard.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+    expect(await page.locator('pre').innerText()).toContain('/mcp');
+    await shot('keys', { mask: ['#secret-key', '#secret pre'] });
+
+    const row = page.locator('tr', { hasText: 'n8n production' });
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('This cannot be undone').waitFor();
+    await shot('keys-revoke');
+    await dialog.getByRole('button', { name: 'Revoke key' }).click();
+    await row.getByText('Revoked').waitFor();
+    const after = await call(svc.baseUrl, 'GET', '/api/api-key/current', { key });
+    expect(after.status).toBe(401);
+  });
+
+  test('connects the sandbox supplier by signing in at it', async () => {
+    await go('connections', 'Connections');
+    const card = page.locator('form.supplier', { hasText: 'Sandbox Supplier (sign-in)' });
+    await card.getByLabel('Environment').selectOption('live');
+    await shot('connections-catalogue');
+    const [popup] = await Promise.all([context.waitForEvent('page'), card.getByRole('button', { name: /Sign in at/ }).click()]);
+    await popup.waitForLoadState();
+    await popup.getByLabel('Account id or email').fill(supplierAccount.accountId);
+    await popup.getByRole('button', { name: 'Approve' }).click();
+    await popup.waitForURL(/\/api\/store-suppliers\/oauth\/callback/);
+    expect(await popup.textContent('body')).toContain('"hasCredentials":true');
+    await popup.close();
+    const conn = page.locator('article.connection', { hasText: 'Sandbox Supplier (sign-in)' });
+    await conn.waitFor();
+    connectionId = (await conn.getAttribute('data-connection-id'))!;
+    expect(await conn.innerText()).toContain(`${supplierAccount.accountId} (live)`);
+    const list = await svc.call('GET', `/api/store-suppliers/${storeId}`, { key: owner.key });
+    expect(list.body.result.map((c: any) => [c.id, c.supplierKey])).toEqual([[connectionId, 'sandbox-signin']]);
+    await conn.getByRole('button', { name: 'Test now' }).click();
+    await page.getByText('answers.').waitFor();
+    await shot('connections');
+    await page.locator('article.connection').getByRole('button', { name: 'Disconnect…' }).click();
+    await page.getByRole('dialog').getByText('linked product(s)').waitFor();
+    await shot('connections-disconnect');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    expect((await svc.call('GET', `/api/store-suppliers/${storeId}`, { key: owner.key })).body.result).toHaveLength(1);
+  });
+
+  test('a paused order (insufficient balance) is retried from the console after a top-up', async () => {
+    // A product from this supplier, an order for it, sent with payment while the supplier balance is zero.
+    const items = (await sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=50&page=2')).body.items;
+    const p = items.find((x: any) => x.shipsTo.includes('US') && x.variants[0].available && x.variants[0].stock >= 50);
+    const imported = await svc.call('POST', `/api/store-suppliers/${storeId}/${connectionId}/import`, { key: owner.key, body: { products: [{ supplierProductId: p.id, variantIds: [p.variants[0].id] }] } });
+    expect(imported.status).toBe(201);
+    const product = imported.body.result.products[0];
+    const order = await svc.call('POST', `/api/store-orders/${storeId}`, { key: owner.key, body: { items: [{ productId: product.id, variantId: product.variants[0].id, quantity: 1 }], destination: US_ADDRESS, paymentMethod: 'manual' } });
+    const sent = await svc.call('POST', `/api/store-suppliers/${storeId}/orders/${order.body.result.id}/groups/${encodeURIComponent(`supplier:${connectionId}`)}/submit`, { key: owner.key, body: { payNow: true } });
+    expect(sent.body.result).toMatchObject({ status: 'needsReview', reviewReason: 'insufficientBalance' });
+    pausedId = sent.body.result._id;
+
+    await go('review', 'Review queue');
+    const row = page.locator(`tr[data-supplier-order="${pausedId}"]`);
+    await row.waitFor();
+    expect(await row.innerText()).toContain('Your balance at the supplier is too low');
+    await row.getByRole('button', { name: 'Details' }).click();
+    const detail = page.locator('.so-details');
+    await detail.getByRole('button', { name: 'Retry', exact: true }).waitFor();
+    expect(await detail.innerText()).toContain('History');
+    await shot('review');
+
+    await sandbox.control('POST', `/accounts/${supplierAccount.accountId}/balance`, { balanceMinor: 1_000_000 });
+    await detail.getByRole('button', { name: 'Retry', exact: true }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('pays it').waitFor();
+    await shot('review-retry');
+    await dialog.getByRole('button', { name: 'Retry' }).click();
+    await page.getByText(`Order ${sent.body.result.orderNumber}: Confirmed.`).waitFor();
+    await page.getByText('Nothing waits for review.').waitFor();
+    await shot('review-cleared');
+
+    const so = await svc.call('GET', `/api/store-suppliers/${storeId}/orders/${pausedId}`, { key: owner.key });
+    expect(so.body.result).toMatchObject({ status: 'confirmed', payment: { status: 'paid' }, reviewReason: null });
+    expect(so.body.result.events.find((e: any) => e.type === 'retry').actor).toEqual({ kind: 'user', id: owner.accountId });
+    const r = await received(sandbox);
+    expect(r.all.payments.filter((x: any) => x.orderNumber === so.body.result.supplierOrderNumber)).toHaveLength(1);
+  });
+
+  test('imports, links and credits', async () => {
+    // A background import (more than the inline limit) to follow in the console.
+    const all = [1, 2].flatMap(() => []) as any[];
+    for (const n of [1, 3]) all.push(...(await sandbox.v1('sbx_live_demo', 'GET', `/products?pageSize=50&page=${n}`)).body.items);
+    const job = await svc.call('POST', `/api/store-suppliers/${storeId}/${connectionId}/import`, { key: owner.key, body: { products: all.slice(0, 51).map((x: any) => ({ supplierProductId: x.id })) } });
+    expect(job.status).toBe(202);
+    await go('catalog', 'Imports and links');
+    await page.getByLabel('Import job id').fill(job.body.result.id);
+    await page.getByRole('button', { name: 'Show progress' }).click();
+    await page.locator('td', { hasText: job.body.result.id }).waitFor();
+    await eventually(async () => (await svc.call('GET', `/api/store-suppliers/${storeId}/imports/${job.body.result.id}`, { key: owner.key })).body.result.finishedAt ?? undefined, 60_000, 'the import job');
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.locator('td', { hasText: 'imported' }).first().waitFor();
+    expect(await page.locator('section', { hasText: 'Product links' }).innerText()).toMatch(/Product links \(\d+\)/);
+    await shot('imports-and-links');
+
+    await go('credits', 'Credits');
+    const account = (await svc.call('GET', '/api/account', { session: owner.session })).body.result;
+    await page.getByText(`${account.credits} credits`, { exact: true }).waitFor();
+    const ledger = await page.locator('table').innerText();
+    expect(ledger).toContain('Order sent to a supplier');
+    expect(ledger).toContain('Supplier product imported');
+    await shot('credits');
+  });
+
+  test('nothing secret is kept in storage or URLs, and the page raised no error', async () => {
+    const storage = await page.evaluate(() => ({ local: { ...localStorage }, session: { ...sessionStorage }, url: location.href }));
+    expect(storage.local).toEqual({});
+    for (const secret of [owner.session, owner.password, owner.key]) {
+      expect(JSON.stringify(storage)).not.toContain(secret);
+    }
+    expect(pageErrors).toEqual([]);
+  });
+});
+
+if ('path' in browserLookup) leakScanTest();
+else test.skip(`browser test skipped: ${browserLookup.skip}`, () => undefined);
