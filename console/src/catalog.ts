@@ -1,6 +1,7 @@
 import { api, qs } from './api.js';
 import { act, clear, field, h, when } from './dom.js';
 import type { Ctx, Page } from './types.js';
+import { supplierNames } from './names.js';
 
 interface Link {
   id: string;
@@ -32,7 +33,11 @@ export async function catalogPage(root: HTMLElement, ctx: Ctx): Promise<void> {
   const base = `/api/store-suppliers/${ctx.store!.id}`;
   const render = () => catalogPage(root, ctx);
   for (const id of jobs.keys()) jobs.set(id, (await api<ImportJob>('GET', `${base}/imports/${id}`)).result);
-  const links = (await api<Page<Link>>('GET', `${base}/links${qs({ pageSize: 20, cursor })}`)).result;
+  const links = (await api<Page<Link>>('GET', `${base}/links${qs({ pageSize: 10, cursor })}`)).result;
+  const names = await supplierNames(ctx.store!.id);
+  // Product titles for the links on this page (the newest 100 products cover a fresh import).
+  const products = (await api<Page<{ id: string; title: string }>>('GET', `/api/store-products/${ctx.store!.id}?pageSize=100`)).result.items;
+  const title = new Map(products.map((p) => [p.id, p.title]));
 
   const jobId = h('input', { name: 'jobId', required: true, pattern: '[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}', placeholder: 'the id answered when the import started', class: 'mono' });
   const look = h('button', { type: 'submit', class: 'primary' }, 'Show progress');
@@ -80,7 +85,7 @@ export async function catalogPage(root: HTMLElement, ctx: Ctx): Promise<void> {
             'table',
             {},
             h('thead', {}, h('tr', {}, ...['Store product', 'Supplier product', 'Variants', 'Last sync', 'Last error'].map((t) => h('th', {}, t)))),
-            h('tbody', {}, ...links.items.map((l) => h('tr', {}, h('td', { class: 'mono' }, l.productId), h('td', {}, `${l.supplierKey} · `, h('span', { class: 'mono' }, l.supplierProductId)), h('td', {}, String(l.variants.length)), h('td', {}, when(l.lastSyncAt)), h('td', { class: l.lastSyncError ? 'message' : undefined }, l.lastSyncError ?? 'none')))),
+            h('tbody', {}, ...links.items.map((l) => h('tr', {}, h('td', {}, title.get(l.productId) ?? h('span', { class: 'mono' }, l.productId)), h('td', {}, `${names.get(l.supplierKey) ?? l.supplierKey} · `, h('span', { class: 'mono' }, l.supplierProductId)), h('td', {}, String(l.variants.length)), h('td', {}, when(l.lastSyncAt)), h('td', { class: l.lastSyncError ? 'message' : undefined }, l.lastSyncError ?? 'none')))),
           )
         : h('p', {}, 'No product is linked to a supplier yet.'),
       links.pagination.previousCursor || links.pagination.hasMore ? h('div', { class: 'actions' }, pager('Newer', links.pagination.previousCursor), pager('Older', links.pagination.hasMore ? links.pagination.nextCursor : null)) : null,

@@ -114,7 +114,7 @@ export async function connectionsPage(root: HTMLElement, ctx: Ctx): Promise<void
     root,
     h('h1', { id: 'connections-page' }, 'Connections'),
     waiting ? h('p', { class: 'notice waiting' }, 'Waiting for the sign-in at the supplier to finish… No window? ', h('a', { href: waiting.url, target: '_blank', rel: 'noopener noreferrer' }, 'Open the sign-in page'), '.') : null,
-    h('section', {}, h('h2', {}, 'Your suppliers'), list.length ? h('div', { class: 'grid' }, ...list.map((c) => connectionCard(c, entries.find((e) => e.key === c.supplierKey), base, render))) : h('p', {}, 'No supplier connected yet.')),
+    h('section', {}, h('h2', {}, 'Your suppliers'), list.length ? h('div', {}, ...list.map((c) => connectionCard(c, entries.find((e) => e.key === c.supplierKey), base, render))) : h('p', {}, 'No supplier connected yet.')),
     h('section', {}, h('h2', {}, 'Connect a supplier'), h('div', { class: 'grid' }, ...cards)),
   );
 }
@@ -138,7 +138,7 @@ function connectionCard(c: Connection, entry: CatalogueEntry | undefined, base: 
     'article',
     { class: 'card connection', 'data-connection-id': c.id },
     h('h3', {}, name, ' ', h('span', { class: `badge ${c.enabled ? 'ok' : 'bad'}` }, c.enabled ? 'On' : 'Off'), ' ', h('span', { class: 'badge' }, c.mode === 'live' ? 'Live' : 'Test')),
-    h('dl', {}, h('dt', {}, 'Account'), h('dd', {}, c.accountLabel), h('dt', {}, 'Health'), h('dd', {}, health, c.isCircuitOpen ? ` · paused until ${when(c.circuitOpenUntil)} after repeated failures` : ''), h('dt', {}, 'Balance'), h('dd', {}, balance), h('dt', {}, 'Connected'), h('dd', {}, when(c.createdAt))),
+    h('div', { class: 'columns' }, h('div', {}, h('dl', {}, h('dt', {}, 'Account'), h('dd', {}, c.accountLabel), h('dt', {}, 'Health'), h('dd', {}, health, c.isCircuitOpen ? ` · paused until ${when(c.circuitOpenUntil)} after repeated failures` : ''), h('dt', {}, 'Balance'), h('dd', {}, balance), h('dt', {}, 'Connected'), h('dd', {}, when(c.createdAt))),
     h(
       'div',
       { class: 'buttons' },
@@ -166,9 +166,9 @@ function connectionCard(c: Connection, entry: CatalogueEntry | undefined, base: 
         await render();
         notice(`${name} disconnected.`);
       }, 'danger'),
-    ),
+    )),
     automationForm(c, url, render),
-    entry ? settingsForm(entry, c, url, render) : null,
+    entry ? settingsForm(entry, c, url, render) : null),
   );
 }
 

@@ -12,6 +12,7 @@ interface LedgerEntry {
 
 const ACTIONS: Record<string, string> = {
   'credits.purchase': 'Credits bought',
+  'signUp.grant': 'Welcome credits',
   'storeProduct.create': 'Store product created',
   'supplierConnection.connect': 'Supplier connected',
   'supplierProduct.import': 'Supplier product imported',
@@ -21,9 +22,12 @@ const ACTIONS: Record<string, string> = {
 
 const describe = (action: string) => (action.endsWith('.refund') ? `Refund: ${ACTIONS[action.slice(0, -7)] ?? action.slice(0, -7)}` : (ACTIONS[action] ?? action));
 
+let limit = 25;
+
 export async function creditsPage(root: HTMLElement, ctx: Ctx): Promise<void> {
   await ctx.refreshAccount();
-  const ledger = (await api<LedgerEntry[]>('GET', '/api/account/credits/ledger?limit=100')).result;
+  const ledger = (await api<LedgerEntry[]>('GET', `/api/account/credits/ledger?limit=${limit}`)).result;
+  const more = ledger.length === limit && limit < 200 ? h('button', { type: 'button', class: 'secondary', onclick: () => ((limit = 200), void creditsPage(root, ctx)) }, 'Show up to 200') : null;
   clear(
     root,
     h('h1', {}, 'Credits'),
@@ -35,6 +39,7 @@ export async function creditsPage(root: HTMLElement, ctx: Ctx): Promise<void> {
       ledger.length
         ? h('table', {}, h('thead', {}, h('tr', {}, ...['When', 'What', 'Credits', 'Balance after', 'By'].map((t) => h('th', {}, t)))), h('tbody', {}, ...ledger.map((e) => h('tr', {}, h('td', {}, when(e.createdAt)), h('td', {}, describe(e.action)), h('td', { class: e.amount < 0 ? 'neg num' : 'pos num' }, e.amount > 0 ? `+${e.amount}` : String(e.amount)), h('td', { class: 'num' }, String(e.balanceAfter)), h('td', {}, e.apiKeyId ? 'an API key' : 'you, signed in')))))
         : h('p', {}, 'No movements yet.'),
+      more,
     ),
   );
 }

@@ -1,6 +1,7 @@
 import { api, qs } from './api.js';
 import { act, clear, confirmAction, h, money, notice, when } from './dom.js';
 import type { Ctx, Page } from './types.js';
+import { supplierNames } from './names.js';
 
 interface SupplierOrder {
   _id: string;
@@ -38,7 +39,23 @@ const REASONS: Record<string, string> = {
   customerCaptureFailed: 'The supplier was paid but charging the shopper failed',
 };
 const STATUS: Record<string, string> = { needsReview: 'Needs review', failed: 'Failed', confirmed: 'Confirmed', submitted: 'Sent', queued: 'Queued', cancelled: 'Cancelled', shipped: 'Shipped', delivered: 'Delivered' };
-const LISTS = { needsReview: { title: 'Waiting for you', query: { needsReview: true } }, failed: { title: 'Failed, automatic retries stopped or pending', query: { status: 'failed' } } };
+const LISTS = { needsReview: { title: 'Waiting for you', query: { needsReview: true } }, failed: { title: 'Failed (automatic retries pending or stopped)', query: { status: 'failed' } } };
+const EVENTS: Record<string, string> = {
+  created: 'Created',
+  paused: 'Stopped for review',
+  retry: 'Retried',
+  automaticRetry: 'Retried automatically',
+  createdAtSupplier: 'Created at the supplier',
+  foundAtSupplier: 'Found at the supplier',
+  payRequested: 'Payment asked for',
+  paid: 'Paid',
+  alreadyPaidAtSupplier: 'Already paid at the supplier',
+  failed: 'Failed',
+  cancelRequested: 'Cancellation asked for',
+  cancelled: 'Cancelled',
+  readBack: 'Read back from the supplier',
+};
+let names = new Map<string, string>();
 
 /** Cursor per list while the page is open. */
 const cursors: Record<string, string | undefined> = {};
@@ -47,6 +64,7 @@ let openId: string | null = null;
 export async function reviewPage(root: HTMLElement, ctx: Ctx): Promise<void> {
   const base = `/api/store-suppliers/${ctx.store!.id}`;
   const render = () => reviewPage(root, ctx);
+  names = await supplierNames(ctx.store!.id).catch(() => names);
   const sections = await Promise.all(
     Object.entries(LISTS).map(async ([id, list]) => {
       const page = (await api<Page<SupplierOrder>>('GET', `${base}/orders${qs({ ...list.query, pageSize: 10, cursor: cursors[id] })}`)).result;
@@ -73,7 +91,7 @@ function ordersTable(items: SupplierOrder[], base: string, render: () => Promise
         'tr',
         { 'data-supplier-order': so._id, 'data-status': so.status },
         h('td', {}, h('strong', {}, so.orderNumber), h('br'), h('small', { class: 'mono' }, so.supplierOrderNumber)),
-        h('td', {}, so.supplierKey),
+        h('td', {}, names.get(so.supplierKey) ?? so.supplierKey),
         h('td', {}, h('span', { class: `badge ${so.status === 'needsReview' || so.status === 'failed' ? 'bad' : 'ok'}` }, STATUS[so.status] ?? so.status)),
         h('td', {}, so.reviewReason ? h('strong', {}, REASONS[so.reviewReason] ?? so.reviewReason) : '', so.reviewMessage ? h('div', { class: 'message' }, so.reviewMessage) : null, so.reviewReason ? h('small', {}, `${so.reviewReason} · ${so.retryable ? 'may clear by itself on a retry' : 'retry only after the cause changed'}`) : null),
         h('td', {}, so.costs ? money(so.costs.totalMinor, so.costs.currency) : '—', h('br'), h('small', {}, `payment: ${so.payment.status}`)),
@@ -90,15 +108,16 @@ function ordersTable(items: SupplierOrder[], base: string, render: () => Promise
 function actionsFor(so: SupplierOrder): Array<{ label: string; does: string; path: string; body?: unknown; danger?: boolean }> {
   const id = so._id;
   const group = `orders/${so.orderId}/groups/${encodeURIComponent(so.fulfilmentGroupKey)}`;
+  const supplier = names.get(so.supplierKey) ?? so.supplierKey;
   const cost = so.costs ? money(so.costs.totalMinor, so.costs.currency) : 'the supplier\'s current cost';
   const out: Array<{ label: string; does: string; path: string; body?: unknown; danger?: boolean }> = [];
   if (['needsReview', 'failed', 'queued'].includes(so.status)) {
-    out.push({ label: 'Retry', does: so.supplierOrderId && so.payment.status === 'unpaid' ? `Asks ${so.supplierKey} again for the same order and pays it (${cost}) from your balance there. Do it once the cause is fixed, for example after a top-up.` : `Sends the order to ${so.supplierKey} again as it is. Do it once the cause is fixed.`, path: `orders/${id}/retry`, body: {} });
+    out.push({ label: 'Retry', does: so.supplierOrderId && so.payment.status === 'unpaid' ? `Asks ${supplier} again for the same order and pays it (${cost}) from your balance there. Do it once the cause is fixed, for example after a top-up.` : `Sends the order to ${supplier} again as it is. Do it once the cause is fixed.`, path: `orders/${id}/retry`, body: {} });
     if (so.reviewReason === 'costChanged' || so.reviewReason === 'costAboveLimit') out.push({ label: 'Retry accepting the new cost', does: `Sends the order at the supplier's current cost and records that you accepted it.`, path: `orders/${id}/retry`, body: { acceptCost: true } });
   }
-  if (so.supplierOrderId && so.payment.status === 'unpaid' && so.status !== 'cancelled') out.push({ label: 'Pay', does: `Pays ${so.supplierKey} for this order (${cost}). An order already paid there is recorded, not paid twice.`, path: `orders/${id}/pay` });
+  if (so.supplierOrderId && so.payment.status === 'unpaid' && so.status !== 'cancelled') out.push({ label: 'Pay', does: `Pays ${supplier} for this order (${cost}). An order already paid there is recorded, not paid twice.`, path: `orders/${id}/pay` });
   if (!['cancelled', 'delivered', 'shipped'].includes(so.status)) {
-    out.push({ label: 'Cancel', does: `Withdraws the order at ${so.supplierKey} where it still allows it. If the supplier already shipped, it stops for review again.`, path: `orders/${id}/cancel`, danger: true });
+    out.push({ label: 'Cancel', does: `Withdraws the order at ${supplier} where it still allows it. If the supplier already shipped, it stops for review again.`, path: `orders/${id}/cancel`, danger: true });
     out.push({ label: 'Fulfil it yourself', does: 'You ship this part from your own stock; its supplier order is cancelled.', path: `${group}/fulfil-manually`, danger: true });
   }
   return out;
@@ -123,6 +142,6 @@ function details(so: SupplierOrder, base: string, render: () => Promise<void>): 
     h('h4', {}, 'What you can do'),
     ...buttons,
     h('h4', {}, 'History'),
-    h('ol', { class: 'history' }, ...so.events.map((e) => h('li', {}, h('time', {}, when(e.at)), ` ${e.type}`, e.to ? ` → ${STATUS[e.to] ?? e.to}` : '', ` (by ${e.actor.kind === 'system' ? 'the service' : e.actor.kind === 'key' ? 'an API key' : 'a person'})`, Object.keys(e.details).length ? h('small', { class: 'mono' }, ` ${JSON.stringify(e.details)}`) : null))),
+    h('ol', { class: 'history' }, ...so.events.map((e) => h('li', {}, h('time', {}, when(e.at)), ` ${EVENTS[e.type] ?? e.type}`, e.to ? ` → ${STATUS[e.to] ?? e.to}` : '', ` (by ${e.actor.kind === 'system' ? 'the service' : e.actor.kind === 'key' ? 'an API key' : 'a person'})`, Object.keys(e.details).length ? h('small', { class: 'mono' }, ` ${JSON.stringify(e.details)}`) : null))),
   );
 }
