@@ -118,7 +118,7 @@ function keyRow(k: ApiKey, render: () => Promise<void>, showSecret: (t: string, 
     h('td', {}, when(k.lastUsedAt)),
     h('td', {}, when(k.createdAt)),
     h('td', {}, k.revoked ? h('span', { class: 'badge bad' }, `Revoked ${when(k.revokedAt)}`) : h('span', { class: 'badge ok' }, 'Active')),
-    h('td', { class: 'buttons' }, ...actions),
+    h('td', {}, h('div', { class: 'buttons' }, ...actions)),
   );
 }
 
@@ -164,7 +164,7 @@ function rotationCard(keys: ApiKey[], render: () => Promise<void>): HTMLElement 
       {},
       step(!!fresh, 'Create a new key with the same records. ', fresh ? `Done: "${fresh.name}".` : make),
       step(!!fresh?.lastUsedAt, 'Put the new key in your integration (n8n credential, server setting) in place of the old one.'),
-      step(!!fresh?.lastUsedAt, 'Wait until the new key has been used: ', h('strong', {}, fresh ? `last used ${when(fresh.lastUsedAt, 'not yet')}` : 'create it first'), ' ', fresh ? check : null, ` (the old key was last used ${when(old.lastUsedAt)}).`),
+      step(!!fresh?.lastUsedAt, 'Wait until the new key has been used: ', h('strong', {}, fresh ? `last used ${when(fresh.lastUsedAt, 'not yet')}` : 'create it first'), ' ', fresh ? check : null, ` (the old key: last used ${when(old.lastUsedAt)}).`),
       step(false, 'Revoke the old key. ', finish),
     ),
     stop,

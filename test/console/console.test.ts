@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { call, createStore, Developer, eventually, leakScanTest, newDeveloper, Sandbox, seen, Service, startSandbox, startService } from '../support/harness';
+import { call, createKey, createStore, Developer, eventually, leakScanTest, newDeveloper, Sandbox, seen, Service, startSandbox, startService } from '../support/harness';
 import { US_ADDRESS, received } from '../support/orders';
 import { CHROMIUM_ARGS, findChromium } from './chromium';
 
@@ -33,9 +33,10 @@ let supplierAccount: { accountId: string };
 let connectionId: string;
 let pausedId: string;
 
-async function shot(name: string) {
+/** A dialog is pictured over the visible part only, where its backdrop is. */
+async function shot(name: string, opts: { dialog?: boolean } = {}) {
   fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true, animations: 'disabled' });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: !opts.dialog, animations: 'disabled' });
 }
 
 /** The pictures go into the docs: the key on screen is replaced by dots first. */
@@ -130,11 +131,39 @@ suite('merchant console in a browser', () => {
     await row.getByRole('button', { name: 'Revoke' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('This cannot be undone').waitFor();
-    await shot('keys-revoke');
+    await shot('keys-revoke', { dialog: true });
     await dialog.getByRole('button', { name: 'Revoke key' }).click();
     await row.getByText('Revoked').waitFor();
     const after = await call(svc.baseUrl, 'GET', '/api/api-key/current', { key });
     expect(after.status).toBe(401);
+  });
+
+  test('keys: the guided rotation moves an integration to a new key, then revokes the old one', async () => {
+    const old = await createKey(svc, owner.session, 'shop sync', 'own');
+    await page.reload();
+    await page.getByLabel('E-mail').waitFor(); // a reload forgets the session: it lived in memory only
+    await page.getByLabel('E-mail').fill(owner.email);
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await go('keys', 'API keys');
+    await page.locator('tr', { has: page.getByRole('cell', { name: 'shop sync', exact: true }) }).getByRole('button', { name: 'Rotate' }).click();
+    const card = page.locator('section.rotation');
+    await card.getByRole('button', { name: 'Create the new key' }).click();
+    const fresh = await page.locator('#secret-key').inputValue();
+    seen.secrets.add(fresh);
+    expect(fresh).not.toBe(old.key);
+    expect(await card.getByRole('button', { name: 'Revoke "shop sync"' }).isDisabled()).toBe(true);
+    // The integration moves: its next call uses the new key, and the console sees the last-used time move.
+    expect((await call(svc.baseUrl, 'GET', '/api/api-key/current', { key: fresh })).body.result.key).toMatchObject({ name: 'shop sync (new)', recordScope: 'own' });
+    await card.getByRole('button', { name: 'Check again' }).click();
+    await card.getByRole('button', { name: 'Revoke "shop sync"' }).and(page.locator(':enabled')).waitFor();
+    await hideInPicture(fresh);
+    await shot('keys-rotation');
+    await card.getByRole('button', { name: 'Revoke "shop sync"' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke key' }).click();
+    await page.locator('tr', { has: page.getByRole('cell', { name: 'shop sync', exact: true }) }).getByText('Revoked').waitFor();
+    expect((await call(svc.baseUrl, 'GET', '/api/api-key/current', { key: old.key })).status).toBe(401);
+    expect((await call(svc.baseUrl, 'GET', '/api/api-key/current', { key: fresh })).status).toBe(200);
   });
 
   test('connects the sandbox supplier by signing in at it', async () => {
@@ -160,7 +189,7 @@ suite('merchant console in a browser', () => {
     await shot('connections');
     await page.locator('article.connection').getByRole('button', { name: 'Disconnect…' }).click();
     await page.getByRole('dialog').getByText('linked product(s)').waitFor();
-    await shot('connections-disconnect');
+    await shot('connections-disconnect', { dialog: true });
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     expect((await svc.call('GET', `/api/store-suppliers/${storeId}`, { key: owner.key })).body.result).toHaveLength(1);
   });
@@ -191,7 +220,7 @@ suite('merchant console in a browser', () => {
     await detail.getByRole('button', { name: 'Retry', exact: true }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText('pays it').waitFor();
-    await shot('review-retry');
+    await shot('review-retry', { dialog: true });
     await dialog.getByRole('button', { name: 'Retry' }).click();
     await page.getByText(`Order ${sent.body.result.orderNumber}: Confirmed.`).waitFor();
     await page.getByText('Nothing waits for review.').waitFor();
