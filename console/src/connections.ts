@@ -83,7 +83,7 @@ export async function connectionsPage(root: HTMLElement, ctx: Ctx): Promise<void
 
   const cards = entries.map((e) => {
     const mode = h('select', { name: 'mode', 'aria-label': 'Environment' }, h('option', { value: 'live' }, 'Live'), h('option', { value: 'test', selected: e.capabilities.hasSandbox }, e.capabilities.hasSandbox ? 'Test' : 'Test (orders stop for review)'));
-    const creds = Object.entries(e.credentialsSchema.properties ?? {}).map(([name]) => h('input', { name, type: 'password', autocomplete: 'off', required: true, 'aria-label': name }));
+    const creds = Object.entries(e.credentialsSchema.properties ?? {}).map(([name]) => h('input', { name, type: 'password', autocomplete: 'off', required: true }));
     const go = h('button', { type: 'submit', class: 'primary', disabled: !e.available }, e.capabilities.authKind === 'signIn' ? `Sign in at ${e.name}` : `Connect ${e.name}`);
     const submit = async () => {
       if (e.capabilities.authKind === 'signIn') {

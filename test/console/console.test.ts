@@ -233,6 +233,42 @@ suite('merchant console in a browser', () => {
     expect(r.all.payments.filter((x: any) => x.orderNumber === so.body.result.supplierOrderNumber)).toHaveLength(1);
   });
 
+  test('connections: connect by API key, balance, automation, switch off and on, disconnect after its impact', async () => {
+    const acc = await sandbox.account(123_45);
+    await go('connections', 'Connections');
+    const card = page.locator('form.supplier', { hasText: 'Sandbox Supplier' }).filter({ hasNotText: '(sign-in)' }).first();
+    await card.getByLabel('Environment').selectOption('live');
+    await card.getByLabel('Sandbox Supplier API key').fill(acc.liveKey);
+    await card.getByRole('button', { name: 'Connect Sandbox Supplier' }).click();
+    await page.getByText('Sandbox Supplier connected.').waitFor();
+    const conn = page.locator('article.connection').filter({ hasNotText: '(sign-in)' });
+    const id = (await conn.getAttribute('data-connection-id'))!;
+    await conn.getByText('$123.45').waitFor();
+
+    await conn.getByLabel('Stop orders costing more than').fill('50');
+    await conn.getByLabel('Never send to these countries').fill('ca, br');
+    await conn.getByRole('button', { name: 'Save automation' }).click();
+    await page.getByText('Automation saved.').waitFor();
+    const read = async () => (await svc.call('GET', `/api/store-suppliers/${storeId}`, { key: owner.key })).body.result.find((c: any) => c.id === id);
+    const saved = (await read()).automation;
+    expect(saved.costLimit).toEqual({ amountMinor: 5000, currency: 'USD' });
+    expect([...saved.excludedCountries].sort()).toEqual(['BR', 'CA']);
+
+    await page.locator(`article[data-connection-id="${id}"]`).getByRole('button', { name: 'Switch off' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Switch off' }).click();
+    await page.getByText('Sandbox Supplier is off.').waitFor();
+    expect((await read()).enabled).toBe(false);
+    await page.locator(`article[data-connection-id="${id}"]`).getByRole('button', { name: 'Switch on' }).click();
+    await page.getByText('Sandbox Supplier is on.').waitFor();
+    expect((await read()).enabled).toBe(true);
+
+    await page.locator(`article[data-connection-id="${id}"]`).getByRole('button', { name: 'Disconnect…' }).click();
+    await page.getByRole('dialog').getByText('0 linked product(s)').waitFor();
+    await page.getByRole('dialog').getByRole('button', { name: 'Disconnect' }).click();
+    await page.getByText('Sandbox Supplier disconnected.').waitFor();
+    expect(await read()).toBeUndefined();
+  });
+
   test('imports, links and credits', async () => {
     // A background import (more than the inline limit) to follow in the console.
     const all = [1, 2].flatMap(() => []) as any[];
