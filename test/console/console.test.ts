@@ -3,12 +3,13 @@
  * connect the sandbox supplier by signing in at it, and clear a paused order, checking each effect over HTTP.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { call, createKey, createStore, Developer, eventually, leakScanTest, newDeveloper, Sandbox, seen, Service, startSandbox, startService } from '../support/harness';
-import { US_ADDRESS, received } from '../support/orders';
-import { CHROMIUM_ARGS, findChromium } from './chromium';
+import { received } from '../support/orders';
+import { Browser, hideInPicture as hide, launchBrowser, shot as picture } from './browser';
+import { findChromium } from './chromium';
+import { backgroundImport, pausedOrder } from './shop';
 
 jest.setTimeout(120_000);
 
@@ -16,38 +17,20 @@ const browserLookup = findChromium();
 // Said out loud, never a silent skip.
 if ('skip' in browserLookup) process.stderr.write(`\nBrowser test SKIPPED: ${browserLookup.skip}\n\n`);
 const suite = 'path' in browserLookup ? describe : describe.skip;
-
 const ROOT = path.resolve(__dirname, '../..');
-// `CONSOLE_SCREENSHOTS=docs` refreshes the pictures in docs/console; otherwise they go under dist, out of git's way.
-const SHOTS = process.env.CONSOLE_SCREENSHOTS === 'docs' ? path.join(ROOT, 'docs/console') : path.join(ROOT, 'dist/console-screenshots');
 
 let sandbox: Sandbox;
 let svc: Service;
 let owner: Developer;
 let storeId: string;
-let context: BrowserContext;
+let browser: Browser;
 let page: Page;
-let profile: string;
-const pageErrors: string[] = [];
 let supplierAccount: { accountId: string };
 let connectionId: string;
 let pausedId: string;
 
-/** A dialog is pictured over the visible part only, where its backdrop is. */
-async function shot(name: string, opts: { dialog?: boolean } = {}) {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: !opts.dialog, animations: 'disabled' });
-}
-
-/** The pictures go into the docs: the key on screen is replaced by dots first. */
-async function hideInPicture(secret: string) {
-  await page.evaluate((s) => {
-    const dots = `${s.slice(0, 4)}${'•'.repeat(24)}`;
-    for (const i of Array.from(document.querySelectorAll('input'))) if (i.value === s) i.value = dots;
-    for (const p of Array.from(document.querySelectorAll('pre'))) p.textContent = (p.textContent ?? '').split(s).join(dots);
-  }, secret);
-}
-
+const shot = (name: string, opts?: { dialog?: boolean }) => picture(page, name, opts);
+const hideInPicture = (secret: string) => hide(page, secret);
 const go = async (hash: string, heading: string) => {
   await page.click(`nav a[href="#${hash}"]`);
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
@@ -60,25 +43,11 @@ suite('merchant console in a browser', () => {
     owner = await newDeveloper(svc, { plan: 'pro', credits: 5000 });
     storeId = await createStore(svc, owner.key, 'Corner Shop');
     supplierAccount = await sandbox.account(0);
-    profile = fs.mkdtempSync(path.join(os.tmpdir(), 'console-chromium-'));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: (browserLookup as { path: string }).path,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1280, height: 860 },
-      permissions: ['clipboard-read', 'clipboard-write'],
-      locale: 'en-US',
-      timezoneId: 'UTC',
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    context.setDefaultTimeout(15_000);
-    // API refusals show up as failed loads; what counts is a script error or a blocked resource (CSP).
-    page.on('console', (m) => m.type() === 'error' && !m.text().startsWith('Failed to load resource') && pageErrors.push(m.text()));
-    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    browser = await launchBrowser((browserLookup as { path: string }).path);
+    page = browser.page;
   });
   afterAll(async () => {
-    await context?.close();
-    if (profile) fs.rmSync(profile, { recursive: true, force: true });
+    await browser?.close();
     await svc?.stop();
     await sandbox?.close();
   });
@@ -171,7 +140,7 @@ suite('merchant console in a browser', () => {
     const card = page.locator('form.supplier', { hasText: 'Sandbox Supplier (sign-in)' });
     await card.getByLabel('Environment').selectOption('live');
     await shot('connections-catalogue');
-    const [popup] = await Promise.all([context.waitForEvent('page'), card.getByRole('button', { name: /Sign in at/ }).click()]);
+    const [popup] = await Promise.all([browser.context.waitForEvent('page'), card.getByRole('button', { name: /Sign in at/ }).click()]);
     await popup.waitForLoadState();
     await popup.getByLabel('Account id or email').fill(supplierAccount.accountId);
     await popup.getByRole('button', { name: 'Approve' }).click();
@@ -195,14 +164,7 @@ suite('merchant console in a browser', () => {
   });
 
   test('a paused order (insufficient balance) is retried from the console after a top-up', async () => {
-    // A product from this supplier, an order for it, sent with payment while the supplier balance is zero.
-    const items = (await sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=50&page=2')).body.items;
-    const p = items.find((x: any) => x.shipsTo.includes('US') && x.variants[0].available && x.variants[0].stock >= 50);
-    const imported = await svc.call('POST', `/api/store-suppliers/${storeId}/${connectionId}/import`, { key: owner.key, body: { products: [{ supplierProductId: p.id, variantIds: [p.variants[0].id] }] } });
-    expect(imported.status).toBe(201);
-    const product = imported.body.result.products[0];
-    const order = await svc.call('POST', `/api/store-orders/${storeId}`, { key: owner.key, body: { items: [{ productId: product.id, variantId: product.variants[0].id, quantity: 1 }], destination: US_ADDRESS, paymentMethod: 'manual' } });
-    const sent = await svc.call('POST', `/api/store-suppliers/${storeId}/orders/${order.body.result.id}/groups/${encodeURIComponent(`supplier:${connectionId}`)}/submit`, { key: owner.key, body: { payNow: true } });
+    const sent = await pausedOrder(svc, sandbox, storeId, owner.key, connectionId);
     expect(sent.body.result).toMatchObject({ status: 'needsReview', reviewReason: 'insufficientBalance' });
     pausedId = sent.body.result._id;
 
@@ -270,10 +232,7 @@ suite('merchant console in a browser', () => {
   });
 
   test('imports, links and credits', async () => {
-    // A background import (more than the inline limit) to follow in the console.
-    const all = [1, 2].flatMap(() => []) as any[];
-    for (const n of [1, 3]) all.push(...(await sandbox.v1('sbx_live_demo', 'GET', `/products?pageSize=50&page=${n}`)).body.items);
-    const job = await svc.call('POST', `/api/store-suppliers/${storeId}/${connectionId}/import`, { key: owner.key, body: { products: all.slice(0, 51).map((x: any) => ({ supplierProductId: x.id })) } });
+    const job = await backgroundImport(svc, sandbox, storeId, owner.key, connectionId);
     expect(job.status).toBe(202);
     await go('catalog', 'Imports and links');
     await page.getByLabel('Import job id').fill(job.body.result.id);
@@ -306,7 +265,7 @@ suite('merchant console in a browser', () => {
     for (const secret of [owner.session, owner.password, owner.key]) {
       expect(JSON.stringify(storage)).not.toContain(secret);
     }
-    expect(pageErrors).toEqual([]);
+    expect(browser.errors).toEqual([]);
   });
 });
 
