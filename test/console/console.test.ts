@@ -133,6 +133,18 @@ suite('merchant console in a browser', () => {
     await page.locator('tr', { has: page.getByRole('cell', { name: 'shop sync', exact: true }) }).getByText('Revoked').waitFor();
     expect((await call(svc.baseUrl, 'GET', '/api/api-key/current', { key: old.key })).status).toBe(401);
     expect((await call(svc.baseUrl, 'GET', '/api/api-key/current', { key: fresh })).status).toBe(200);
+
+    // Rename it and let it see the whole account: the key itself keeps working.
+    const row = page.locator('tr', { has: page.getByRole('cell', { name: 'shop sync (new)', exact: true }) });
+    await row.getByRole('button', { name: 'Rename' }).click();
+    await page.getByRole('dialog').getByLabel('New name').fill('shop sync 2');
+    await page.getByRole('dialog').getByRole('button', { name: 'Rename' }).click();
+    await page.getByText('Renamed to "shop sync 2".').waitFor();
+    await page.locator('tr', { has: page.getByRole('cell', { name: 'shop sync 2', exact: true }) }).getByRole('button', { name: 'Change records' }).click();
+    await page.getByRole('dialog').locator('select').selectOption('account');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await page.getByText('"shop sync 2" now sees: Everything in the account.').waitFor();
+    expect((await call(svc.baseUrl, 'GET', '/api/api-key/current', { key: fresh })).body.result.key).toMatchObject({ name: 'shop sync 2', recordScope: 'account' });
   });
 
   test('connects the sandbox supplier by signing in at it', async () => {
