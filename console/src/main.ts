@@ -58,7 +58,6 @@ async function start(account: Account): Promise<void> {
       header();
     },
   };
-  window.addEventListener('hashchange', () => void show());
   await show();
 }
 
@@ -135,4 +134,5 @@ function noStore(root: HTMLElement): void {
   );
 }
 
+window.addEventListener('hashchange', () => void show());
 signInForm();
