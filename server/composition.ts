@@ -54,6 +54,7 @@ import { DispatchSteps1764288000000 } from './migrations/1764288000000-DispatchS
 import { PartNeedsAttention1764288000001 } from './migrations/1764288000001-PartNeedsAttention';
 import { StoreOrderFromParts1764288000002 } from './migrations/1764288000002-StoreOrderFromParts';
 import { SupplierCallRates1764288000003 } from './migrations/1764288000003-SupplierCallRates';
+import { mountConsole } from './console/serve';
 import { Foundation1763769600000 } from './migrations/1763769600000-Foundation';
 import { SupplierConnections1763856000000 } from './migrations/1763856000000-SupplierConnections';
 import { Catalog1763942400000 } from './migrations/1763942400000-Catalog';
@@ -148,6 +149,9 @@ export function buildHttpApp(s: Services) {
       return true;
     },
     bareRoutes: s.config.benchBaselines ? (router) => mountBenchBaselines(router, s) : undefined,
-    extraRoutes: (router, runners) => mountAssistant(router, { runners, gate: s.gate, version: VERSION }),
+    extraRoutes: (router, runners) => {
+      mountAssistant(router, { runners, gate: s.gate, version: VERSION });
+      mountConsole(router);
+    },
   });
 }

@@ -72,6 +72,7 @@ async function main(): Promise<void> {
         [
           '',
           `Store Suppliers is running at ${baseUrl}`,
+          `  Console: ${baseUrl}/console  (sign in as ${demo.email} / ${demo.password})`,
           `  API key (demo store owner): ${demo.apiKey}`,
           `  Store id:                   ${demo.storeId}`,
           `  Try:  curl -s -H "X-API-Key: ${demo.apiKey}" ${baseUrl}/api/api-key/current`,

@@ -113,6 +113,11 @@ export class AccountService {
     return this.get(id);
   }
 
+  /** The account's newest credit movements (read-only). */
+  ledger(id: string, limit: number) {
+    return this.credits.ledger(id, limit);
+  }
+
   private async startSession(accountId: string): Promise<string> {
     const token = SESSION_PREFIX + randomBase62(32);
     await this.db.getRepository(Session).insert({

@@ -58,4 +58,22 @@ export class CreditService {
       [accountId, amount, apiKeyId, action, requestId],
     );
   }
+
+  /** The newest ledger entries of the account: charges, refunds and top-ups, each with the balance after it. */
+  async ledger(accountId: string, limit: number): Promise<CreditLedgerView[]> {
+    const rows: Array<{ id: string; action: string; amount: number; balance_after: number; api_key_id: string | null; request_id: string | null; created_at: Date }> = await this.db.query(
+      `SELECT id, action, amount, balance_after, api_key_id, request_id, created_at FROM credit_ledger WHERE account_id = $1 ORDER BY id DESC LIMIT $2`,
+      [accountId, limit],
+    );
+    return rows.map((r) => ({ action: r.action, amount: r.amount, balanceAfter: r.balance_after, apiKeyId: r.api_key_id, requestId: r.request_id, createdAt: r.created_at.toISOString() }));
+  }
+}
+
+export interface CreditLedgerView {
+  action: string;
+  amount: number;
+  balanceAfter: number;
+  apiKeyId: string | null;
+  requestId: string | null;
+  createdAt: string;
 }

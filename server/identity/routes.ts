@@ -152,6 +152,29 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService, pu
       },
     },
     {
+      operationId: 'listCreditLedger',
+      method: 'get',
+      path: '/api/account/credits/ledger',
+      summary: 'The account\'s newest credit movements: charges, refunds and purchases, each with the balance after it',
+      tag: 'Accounts',
+      auth: 'session',
+      readOnly: true,
+      query: object({ limit: { type: 'integer', minimum: 1, maximum: 200, default: 50 } }),
+      response: {
+        status: 200,
+        schema: {
+          type: 'array',
+          items: object(
+            { action: { type: 'string' }, amount: { type: 'integer', description: 'Negative for a charge' }, balanceAfter: { type: 'integer' }, apiKeyId: { type: ['string', 'null'] }, requestId: { type: ['string', 'null'] }, createdAt: dateTime },
+            ['action', 'amount', 'balanceAfter', 'apiKeyId', 'requestId', 'createdAt'],
+          ),
+        },
+      },
+      async handler({ caller, query }) {
+        return accounts.ledger(caller!.accountId, query.limit ?? 50);
+      },
+    },
+    {
       operationId: 'createApiKey',
       method: 'post',
       path: '/api/api-keys',

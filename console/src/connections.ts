@@ -1,0 +1,206 @@
+import { api, ApiFailure } from './api.js';
+import { act, clear, confirmAction, field, h, money, notice, when } from './dom.js';
+import type { Ctx, Money } from './types.js';
+import { settingsForm } from './settings.js';
+
+interface Capabilities {
+  authKind: 'apiKey' | 'signIn';
+  hasSandbox: boolean;
+  balance: boolean;
+  cancel: boolean;
+  notifications: boolean;
+  payment: 'balance' | 'external';
+  syncFields: string[];
+}
+export interface CatalogueEntry {
+  key: string;
+  name: string;
+  description: string;
+  available: boolean;
+  capabilities: Capabilities;
+  settingsSchema: { properties?: Record<string, Record<string, unknown>> };
+  credentialsSchema: { properties?: Record<string, Record<string, unknown>> };
+}
+interface Automation {
+  level: 'off' | 'manual' | 'automatic';
+  automaticPayment: boolean;
+  costLimit: Money | null;
+  excludedCountries: string[];
+  allowUnpaidOrders: boolean;
+}
+export interface Connection {
+  id: string;
+  supplierKey: string;
+  mode: 'test' | 'live';
+  enabled: boolean;
+  accountLabel: string;
+  settings: Record<string, unknown>;
+  automation: Automation;
+  health: { status: string; checkedAt: string; message: string } | null;
+  isCircuitOpen: boolean;
+  circuitOpenUntil: string | null;
+  createdAt: string;
+}
+
+const LEVELS = { automatic: 'Automatically, once the store order is confirmed', manual: 'Only when someone sends it', off: 'Never' };
+/** While the merchant signs in at a supplier in another window, the list is read again until the new connection shows. */
+let waiting: { supplierKey: string; known: Set<string>; until: number; url: string } | null = null;
+
+function capabilityList(c: Capabilities): HTMLElement {
+  return h(
+    'ul',
+    { class: 'caps' },
+    h('li', {}, c.authKind === 'signIn' ? 'Connect by signing in at the supplier' : 'Connect with an API key from the supplier'),
+    h('li', {}, c.hasSandbox ? 'Has a test environment' : 'No test environment'),
+    h('li', {}, c.balance ? 'Shows your balance' : 'Balance not shown here'),
+    h('li', {}, c.payment === 'balance' ? 'Orders are paid from your balance at the supplier' : 'Orders are paid at the supplier'),
+    h('li', {}, c.cancel ? 'Orders can be cancelled' : 'Orders cannot be cancelled from here'),
+    h('li', {}, c.notifications ? 'Sends updates as they happen' : 'Updates are read on a schedule'),
+    h('li', {}, `Keeps in sync: ${c.syncFields.join(', ') || 'nothing'}`),
+  );
+}
+
+export async function connectionsPage(root: HTMLElement, ctx: Ctx): Promise<void> {
+  const storeId = ctx.store!.id;
+  const base = `/api/store-suppliers/${storeId}`;
+  const render = () => connectionsPage(root, ctx);
+  const [catalogue, connections] = await Promise.all([api<CatalogueEntry[]>('GET', `${base}/catalogue`), api<Connection[]>('GET', base)]);
+  const entries = catalogue.result;
+  const list = connections.result;
+
+  if (waiting) {
+    const added = list.find((c) => c.supplierKey === waiting!.supplierKey && !waiting!.known.has(c.id));
+    if (added) {
+      waiting = null;
+      notice(`Connected: ${added.accountLabel}.`);
+    } else if (Date.now() > waiting.until) {
+      waiting = null;
+      notice('The sign-in at the supplier did not finish. Start it again when you are ready.', 'error');
+    } else {
+      setTimeout(() => void (document.getElementById('connections-page') === root.firstElementChild && render()), 1500);
+    }
+  }
+
+  const cards = entries.map((e) => {
+    const mode = h('select', { name: 'mode', 'aria-label': 'Environment' }, h('option', { value: 'live' }, 'Live'), h('option', { value: 'test', selected: e.capabilities.hasSandbox }, e.capabilities.hasSandbox ? 'Test' : 'Test (orders stop for review)'));
+    const creds = Object.entries(e.credentialsSchema.properties ?? {}).map(([name]) => h('input', { name, type: 'password', autocomplete: 'off', required: true }));
+    const go = h('button', { type: 'submit', class: 'primary', disabled: !e.available }, e.capabilities.authKind === 'signIn' ? `Sign in at ${e.name}` : `Connect ${e.name}`);
+    const submit = async () => {
+      if (e.capabilities.authKind === 'signIn') {
+        const res = await api<{ authorizationUrl: string }>('POST', `${base}/oauth/start`, { supplierKey: e.key, mode: mode.value });
+        waiting = { supplierKey: e.key, known: new Set(list.map((c) => c.id)), until: Date.now() + 10 * 60_000, url: res.result.authorizationUrl };
+        window.open(res.result.authorizationUrl, '_blank', 'noopener');
+        await render();
+        notice(`A ${e.name} window opened: sign in and approve there. This page shows the connection when it is done.`);
+        return;
+      }
+      const credentials = Object.fromEntries(creds.map((c) => [c.name, c.value.trim()]));
+      await api('POST', base, { supplierKey: e.key, mode: mode.value, credentials });
+      await render();
+      notice(`${e.name} connected.`);
+    };
+    return h(
+      'form',
+      { class: 'card supplier', onsubmit: (ev: Event) => (ev.preventDefault(), void act(go, submit)) },
+      h('h3', {}, e.name, e.available ? null : h('span', { class: 'badge bad' }, 'switched off by the operator')),
+      h('p', {}, e.description),
+      capabilityList(e.capabilities),
+      h('div', { class: 'row' }, field('Environment', mode), ...creds.map((c) => field(c.name === 'apiKey' ? `${e.name} API key` : c.name, c))),
+      h('div', { class: 'actions' }, go),
+    );
+  });
+
+  clear(
+    root,
+    h('h1', { id: 'connections-page' }, 'Connections'),
+    waiting ? h('p', { class: 'notice waiting' }, 'Waiting for the sign-in at the supplier to finish… No window? ', h('a', { href: waiting.url, target: '_blank', rel: 'noopener noreferrer' }, 'Open the sign-in page'), '.') : null,
+    h('section', {}, h('h2', {}, 'Your suppliers'), list.length ? h('div', {}, ...list.map((c) => connectionCard(c, entries.find((e) => e.key === c.supplierKey), base, render))) : h('p', {}, 'No supplier connected yet.')),
+    h('section', {}, h('h2', {}, 'Connect a supplier'), h('div', { class: 'grid' }, ...cards)),
+  );
+}
+
+function connectionCard(c: Connection, entry: CatalogueEntry | undefined, base: string, render: () => Promise<void>): HTMLElement {
+  const url = `${base}/${c.id}`;
+  const name = entry?.name ?? c.supplierKey;
+  const balance = h('span', {}, entry?.capabilities.balance ? '…' : 'not shown for this supplier');
+  if (entry?.capabilities.balance) {
+    api<Money>('GET', `${url}/balance`).then(
+      (r) => (balance.textContent = money(r.result.amountMinor, r.result.currency)),
+      (err: ApiFailure) => (balance.textContent = `not available (${err.message})`),
+    );
+  }
+  const btn = (label: string, run: () => Promise<unknown>, cls = 'secondary') => {
+    const b: HTMLButtonElement = h('button', { type: 'button', class: cls, onclick: () => void act(b, run) }, label);
+    return b;
+  };
+  const health = c.health ? `${c.health.status === 'healthy' ? 'Working' : 'Not working'} (checked ${when(c.health.checkedAt)}${c.health.message ? `: ${c.health.message}` : ''})` : 'Not checked yet';
+  return h(
+    'article',
+    { class: 'card connection', 'data-connection-id': c.id },
+    h('h3', {}, name, ' ', h('span', { class: `badge ${c.enabled ? 'ok' : 'bad'}` }, c.enabled ? 'On' : 'Off'), ' ', h('span', { class: 'badge' }, c.mode === 'live' ? 'Live' : 'Test')),
+    h('div', { class: 'columns' }, h('div', {}, h('dl', {}, h('dt', {}, 'Account'), h('dd', {}, c.accountLabel), h('dt', {}, 'Health'), h('dd', {}, health, c.isCircuitOpen ? ` · paused until ${when(c.circuitOpenUntil)} after repeated failures` : ''), h('dt', {}, 'Balance'), h('dd', {}, balance), h('dt', {}, 'Connected'), h('dd', {}, when(c.createdAt))),
+    h(
+      'div',
+      { class: 'buttons' },
+      btn('Test now', async () => {
+        const r = await api<Connection>('POST', `${url}/test`);
+        await render();
+        notice(r.result.health?.status === 'healthy' ? `${name} answers.` : `${name} does not answer: ${r.result.health?.message ?? ''}`, r.result.health?.status === 'healthy' ? 'ok' : 'error');
+      }),
+      btn(c.enabled ? 'Switch off' : 'Switch on', async () => {
+        if (c.enabled && !(await confirmAction({ title: `Switch ${name} off?`, body: ['No order is sent to it while it is off; orders that would go to it stop for review.'], action: 'Switch off', danger: true }))) return;
+        await api('PUT', `${url}/enabled`, { enabled: !c.enabled });
+        await render();
+        notice(`${name} is ${c.enabled ? 'off' : 'on'}.`);
+      }),
+      btn('Disconnect…', async () => {
+        const impact = (await api<{ linkedProducts: number; openSupplierOrders: number }>('GET', `${url}/impact`)).result;
+        const ok = await confirmAction({
+          title: `Disconnect ${name}?`,
+          body: [`${impact.linkedProducts} linked product(s) stay in your store as your own products, no longer synced.`, `${impact.openSupplierOrders} open supplier order(s) are no longer followed here.`, 'The stored credentials are deleted. This cannot be undone.'],
+          action: 'Disconnect',
+          danger: true,
+        });
+        if (!ok) return;
+        await api('DELETE', url);
+        await render();
+        notice(`${name} disconnected.`);
+      }, 'danger'),
+    )),
+    automationForm(c, url, render),
+    entry ? settingsForm(entry, c, url, render) : null),
+  );
+}
+
+function automationForm(c: Connection, url: string, render: () => Promise<void>): HTMLElement {
+  const a = c.automation;
+  const level = h('select', { name: 'level' }, ...Object.entries(LEVELS).map(([v, t]) => h('option', { value: v, selected: v === a.level }, t)));
+  const pay = h('input', { type: 'checkbox', name: 'automaticPayment', checked: a.automaticPayment });
+  const unpaid = h('input', { type: 'checkbox', name: 'allowUnpaidOrders', checked: a.allowUnpaidOrders });
+  const limit = h('input', { type: 'number', name: 'costLimit', min: 0, step: '0.01', value: a.costLimit ? (a.costLimit.amountMinor / 100).toFixed(2) : '', placeholder: 'no limit' });
+  const currency = h('input', { name: 'costLimitCurrency', value: a.costLimit?.currency ?? 'USD', maxlength: 3, pattern: '[A-Za-z]{3}', 'aria-label': 'Currency', class: 'short' });
+  const countries = h('input', { name: 'excludedCountries', value: a.excludedCountries.join(', '), placeholder: 'for example: CA, BR' });
+  const save = h('button', { type: 'submit', class: 'primary' }, 'Save automation');
+  return h(
+    'form',
+    { class: 'sub', onsubmit: (ev: Event) => (ev.preventDefault(), void act(save, async () => {
+      const body = {
+        level: level.value,
+        automaticPayment: pay.checked,
+        allowUnpaidOrders: unpaid.checked,
+        costLimit: limit.value === '' ? null : { amountMinor: Math.round(Number(limit.value) * 100), currency: currency.value.toUpperCase() },
+        excludedCountries: [...new Set(countries.value.split(/[\s,;]+/).filter(Boolean).map((x) => x.toUpperCase()))],
+      };
+      await api('PUT', `${url}/automation`, body);
+      await render();
+      notice('Automation saved.');
+    })) },
+    h('h4', {}, 'Automation'),
+    field('Send orders to the supplier', level),
+    h('label', { class: 'check' }, pay, 'Pay the supplier automatically once the order is created'),
+    h('label', { class: 'check' }, unpaid, 'Also send orders the shopper has not paid online (cash on delivery)'),
+    h('div', { class: 'row' }, field('Stop orders costing more than', limit, 'Leave empty for no limit'), field('Currency', currency)),
+    field('Never send to these countries', countries, 'Two-letter codes, separated by commas'),
+    h('div', { class: 'actions' }, save),
+  );
+}

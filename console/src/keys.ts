@@ -1,0 +1,172 @@
+import { api } from './api.js';
+import { act, clear, confirmAction, copyText, field, h, notice, when } from './dom.js';
+import type { Ctx } from './types.js';
+
+interface AssistantLink {
+  url: string;
+  transport: string;
+  headers: { 'X-API-Key': string };
+}
+interface ApiKey {
+  id: string;
+  name: string;
+  maskedKey: string;
+  recordScope: 'own' | 'account';
+  lastUsedAt: string | null;
+  revoked: boolean;
+  revokedAt: string | null;
+  createdAt: string;
+}
+
+const SCOPES = { own: 'Only what this key made', account: 'Everything in the account' };
+/** The rotation the spec describes, kept while the page is open: the key being replaced and its successor. */
+let rotation: { oldId: string; newId: string | null } | null = null;
+/** A key to show once after the page is drawn again (kept in memory only, dropped once shown). */
+let pending: { title: string; key: string; link: AssistantLink } | null = null;
+
+const scopeSelect = (value: string) => h('select', { name: 'recordScope' }, ...Object.entries(SCOPES).map(([v, label]) => h('option', { value: v, selected: v === value }, label)));
+
+export async function keysPage(root: HTMLElement, ctx: Ctx): Promise<void> {
+  const render = () => keysPage(root, ctx);
+  if (!ctx.account.isDeveloper) {
+    const up = h('button', { type: 'button', class: 'primary', onclick: () => void act(up, async () => (await api('POST', '/api/account/developer'), await ctx.refreshAccount(), await render())) }, 'Become a developer (free)');
+    clear(root, h('h1', {}, 'API keys'), h('section', { class: 'card' }, h('p', {}, 'API keys let your own programs, n8n or an assistant use the service. They need a Developer account; the upgrade is free and changes nothing else.'), up));
+    return;
+  }
+  const keys = (await api<ApiKey[]>('GET', '/api/api-keys')).result;
+  const secret = h('section', { id: 'secret', class: 'card', hidden: true });
+  const showSecret = (title: string, key: string, link: AssistantLink) => {
+    const input = h('input', { readonly: true, value: key, id: 'secret-key', 'aria-label': 'The full key', class: 'mono' });
+    const config = JSON.stringify({ url: link.url, transport: link.transport, headers: link.headers }, null, 2);
+    clear(
+      secret,
+      h('h2', {}, title),
+      h('p', {}, 'Keep it on a server only: never in a web page, an app or a shared document. You can copy it again here while signed in.'),
+      h('div', { class: 'row' }, input, h('button', { type: 'button', class: 'primary', onclick: () => void copyText(key, 'Key') }, 'Copy key')),
+      h('h3', {}, 'Assistant (MCP) link'),
+      h('p', {}, 'Paste this into an assistant\'s configuration to let it use the service with this key\'s rights.'),
+      h('pre', { class: 'mono' }, config),
+      h('div', { class: 'actions' }, h('button', { type: 'button', class: 'secondary', onclick: () => void copyText(config, 'Assistant link') }, 'Copy assistant link'), h('button', { type: 'button', class: 'secondary', onclick: () => (clear(secret), (secret.hidden = true)) }, 'Hide')),
+    );
+    secret.hidden = false;
+    input.select();
+  };
+
+  const name = h('input', { name: 'name', required: true, maxlength: 100, placeholder: 'for example: n8n production' });
+  const scope = scopeSelect('own');
+  const create = h('button', { type: 'submit', class: 'primary' }, 'Create key');
+  const form = h(
+    'form',
+    { class: 'card', onsubmit: (ev: Event) => (ev.preventDefault(), void act(create, async () => {
+      const res = await api<{ key: string; apiKey: ApiKey; assistantLink: AssistantLink }>('POST', '/api/api-keys', { name: name.value, recordScope: scope.value });
+      pending = { title: `Your new key "${res.result.apiKey.name}"`, key: res.result.key, link: res.result.assistantLink };
+      await render();
+      notice(`Key "${res.result.apiKey.name}" created.`);
+    })) },
+    h('h2', {}, 'New key'),
+    h('div', { class: 'row' }, field('Name', name), field('Records it can see', scope, 'A key that sees only its own records suits one integration.')),
+    h('div', { class: 'actions' }, create),
+  );
+
+  const rows = keys.map((k) => keyRow(k, render, showSecret));
+  const table = h('table', {}, h('thead', {}, h('tr', {}, ...['Name', 'Key', 'Records it can see', 'Last used', 'Created', 'Status', ''].map((t) => h('th', {}, t)))), h('tbody', {}, ...rows));
+  clear(root, h('h1', {}, 'API keys'), secret, rotationCard(keys, render), form, h('section', { class: 'card' }, h('h2', {}, 'Keys'), keys.length ? table : h('p', {}, 'No keys yet.')));
+  if (pending) showSecret(pending.title, pending.key, pending.link);
+  pending = null;
+}
+
+function keyRow(k: ApiKey, render: () => Promise<void>, showSecret: (t: string, key: string, link: AssistantLink) => void): HTMLElement {
+  const b = (label: string, run: (btn: HTMLButtonElement) => Promise<unknown>, cls = 'secondary') => {
+    const btn: HTMLButtonElement = h('button', { type: 'button', class: cls, onclick: () => void act(btn, () => run(btn)) }, label);
+    return btn;
+  };
+  const actions = k.revoked
+    ? []
+    : [
+        b('Copy key', async () => {
+          const res = await api<{ key: string; assistantLink: AssistantLink }>('GET', `/api/api-keys/${k.id}/secret`);
+          showSecret(`Key "${k.name}"`, res.result.key, res.result.assistantLink);
+        }),
+        b('Rename', async () => {
+          const input = h('input', { value: k.name, maxlength: 100, required: true, 'aria-label': 'New name' });
+          if (!(await confirmAction({ title: `Rename "${k.name}"`, body: ['The key itself does not change.'], action: 'Rename', input }))) return;
+          await api('PATCH', `/api/api-keys/${k.id}`, { name: input.value });
+          await render();
+          notice(`Renamed to "${input.value}".`);
+        }),
+        b('Change records', async () => {
+          const select = scopeSelect(k.recordScope);
+          if (!(await confirmAction({ title: `What "${k.name}" can see`, body: ['Applies from its next call.'], action: 'Save', input: select }))) return;
+          await api('PATCH', `/api/api-keys/${k.id}`, { recordScope: select.value });
+          await render();
+          notice(`"${k.name}" now sees: ${SCOPES[select.value as 'own']}.`);
+        }),
+        b('Rotate', async () => {
+          rotation = { oldId: k.id, newId: null };
+          await render();
+        }),
+        b('Revoke', async () => {
+          if (await revoke(k)) await render();
+        }, 'danger'),
+      ];
+  return h(
+    'tr',
+    { 'data-key-id': k.id },
+    h('td', {}, k.name),
+    h('td', { class: 'mono' }, k.maskedKey),
+    h('td', {}, SCOPES[k.recordScope]),
+    h('td', {}, when(k.lastUsedAt)),
+    h('td', {}, when(k.createdAt)),
+    h('td', {}, k.revoked ? h('span', { class: 'badge bad' }, `Revoked ${when(k.revokedAt)}`) : h('span', { class: 'badge ok' }, 'Active')),
+    h('td', {}, h('div', { class: 'buttons' }, ...actions)),
+  );
+}
+
+async function revoke(k: ApiKey): Promise<boolean> {
+  const ok = await confirmAction({
+    title: `Revoke "${k.name}"?`,
+    body: [`Every program using ${k.maskedKey} is refused from now on, including its assistant link. This cannot be undone.`],
+    action: 'Revoke key',
+    danger: true,
+  });
+  if (!ok) return false;
+  await api('DELETE', `/api/api-keys/${k.id}`);
+  notice(`"${k.name}" is revoked.`);
+  return true;
+}
+
+/** Create the new key, move the integration, watch its last-used time move, then revoke the old one. */
+function rotationCard(keys: ApiKey[], render: () => Promise<void>): HTMLElement | null {
+  const old = rotation && keys.find((k) => k.id === rotation!.oldId && !k.revoked);
+  if (!rotation || !old) return (rotation = null);
+  const fresh = rotation.newId ? keys.find((k) => k.id === rotation!.newId) : undefined;
+  const step = (done: boolean, ...c: Array<Node | string | null>) => h('li', { class: done ? 'done' : undefined }, ...c);
+  const make: HTMLButtonElement = h('button', { type: 'button', class: 'primary', onclick: () => void act(make, async () => {
+    const res = await api<{ key: string; apiKey: ApiKey; assistantLink: AssistantLink }>('POST', '/api/api-keys', { name: `${old.name} (new)`.slice(0, 100), recordScope: old.recordScope });
+    rotation!.newId = res.result.apiKey.id;
+    pending = { title: `The new key "${res.result.apiKey.name}"`, key: res.result.key, link: res.result.assistantLink };
+    await render();
+  }) }, 'Create the new key');
+  const check: HTMLButtonElement = h('button', { type: 'button', class: 'secondary', onclick: () => void act(check, render) }, 'Check again');
+  const finish: HTMLButtonElement = h('button', { type: 'button', class: 'danger', disabled: !fresh?.lastUsedAt, onclick: () => void act(finish, async () => {
+    if (await revoke(old)) {
+      rotation = null;
+      await render();
+    }
+  }) }, `Revoke "${old.name}"`);
+  const stop = h('button', { type: 'button', class: 'secondary', onclick: () => ((rotation = null), void render()) }, 'Stop rotating');
+  return h(
+    'section',
+    { class: 'card rotation' },
+    h('h2', {}, `Rotating "${old.name}"`),
+    h(
+      'ol',
+      {},
+      step(!!fresh, 'Create a new key with the same records. ', fresh ? `Done: "${fresh.name}".` : make),
+      step(!!fresh?.lastUsedAt, 'Put the new key in your integration (n8n credential, server setting) in place of the old one.'),
+      step(!!fresh?.lastUsedAt, 'Wait until the new key has been used: ', h('strong', {}, fresh ? `last used ${when(fresh.lastUsedAt, 'not yet')}` : 'create it first'), ' ', fresh ? check : null, ` (the old key: last used ${when(old.lastUsedAt)}).`),
+      step(false, 'Revoke the old key. ', finish),
+    ),
+    stop,
+  );
+}

@@ -1,0 +1,29 @@
+/** Finds Debian's Chromium for the browser test, installing it with apt when running as root; never a browser download. */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+
+const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => !!p);
+
+const found = () => CANDIDATES.find((p) => fs.existsSync(p));
+
+export type ChromiumLookup = { path: string } | { skip: string };
+
+export function findChromium(): ChromiumLookup {
+  const have = found();
+  if (have) return { path: have };
+  if (process.platform !== 'linux' || !fs.existsSync('/usr/bin/apt-get')) return { skip: 'Chromium is not installed and this machine has no apt-get to install Debian\'s chromium package.' };
+  if (process.getuid?.() !== 0) return { skip: 'Chromium is not installed and installing it needs root: run `apt-get install -y chromium` (or set CHROMIUM_PATH).' };
+  process.stderr.write('Browser test: installing Debian\'s chromium package (apt-get), once per machine...\n');
+  try {
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    execFileSync('apt-get', ['update'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    execFileSync('apt-get', ['install', '-y', 'chromium'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  } catch (err) {
+    return { skip: `Chromium is not installed and \`apt-get install -y chromium\` failed: ${String((err as { stderr?: Buffer }).stderr ?? err).slice(0, 400)}` };
+  }
+  const now = found();
+  return now ? { path: now } : { skip: 'apt-get installed chromium but no chromium executable was found.' };
+}
+
+/** Flags for a quiet, offline headless Chromium: no GPU, no sandbox (root in CI), nothing fetched in the background. */
+export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];

@@ -1,0 +1,22 @@
+/** What the console test sets up through the API, as an integration would: orders and imports. */
+import type { Sandbox, Service } from '../support/harness';
+import { US_ADDRESS } from '../support/orders';
+
+/** A product from the connection, an order for it, sent with payment: it pauses when the supplier balance is too low. */
+export async function pausedOrder(svc: Service, sandbox: Sandbox, storeId: string, key: string, connectionId: string) {
+  const items = (await sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=50&page=2')).body.items;
+  const p = items.find((x: any) => x.shipsTo.includes('US') && x.variants[0].available && x.variants[0].stock >= 50);
+  const imported = await svc.call('POST', `/api/store-suppliers/${storeId}/${connectionId}/import`, { key, body: { products: [{ supplierProductId: p.id, variantIds: [p.variants[0].id] }] } });
+  if (imported.status !== 201) throw new Error(imported.text);
+  const product = imported.body.result.products[0];
+  const order = await svc.call('POST', `/api/store-orders/${storeId}`, { key, body: { items: [{ productId: product.id, variantId: product.variants[0].id, quantity: 1 }], destination: US_ADDRESS, paymentMethod: 'manual' } });
+  if (order.status !== 201) throw new Error(order.text);
+  return svc.call('POST', `/api/store-suppliers/${storeId}/orders/${order.body.result.id}/groups/${encodeURIComponent(`supplier:${connectionId}`)}/submit`, { key, body: { payNow: true } });
+}
+
+/** More products than the inline limit, so the import runs as a background job. */
+export async function backgroundImport(svc: Service, sandbox: Sandbox, storeId: string, key: string, connectionId: string) {
+  const all: Array<{ id: string }> = [];
+  for (const n of [1, 3]) all.push(...(await sandbox.v1('sbx_live_demo', 'GET', `/products?pageSize=50&page=${n}`)).body.items);
+  return svc.call('POST', `/api/store-suppliers/${storeId}/${connectionId}/import`, { key, body: { products: all.slice(0, 51).map((x) => ({ supplierProductId: x.id })) } });
+}
