@@ -162,7 +162,8 @@ export async function dispatchShop(svc: BenchService, sandbox: BenchSandbox, par
 
 // ---------------------------------------------------------------- the figures
 
-const RUNNER_OPTIONS = { concurrency: 200, groupConcurrency: { default: 4, tiers: { sandbox: 10, 'sandbox-signin': 10, cj: 2 } }, pollMs: 2000, heartbeatSeconds: 10 };
+/** The service's dispatch runner options at their defaults (server/workers.ts dispatchRunnerOptions). */
+const RUNNER_OPTIONS = { concurrency: 400, groupConcurrency: { default: 4, tiers: { sandbox: 20, 'sandbox-signin': 20, cj: 2 } }, pollMs: 2000, heartbeatSeconds: 10 };
 
 type Part = DispatchShop['parts'][number] & { connectionId: string };
 const partsOf = (shops: DispatchShop[]): Part[] => shops.flatMap((s) => s.parts.map((p) => ({ ...p, connectionId: s.connectionId })));
@@ -224,6 +225,8 @@ async function supplierFloor(sandbox: BenchSandbox, shop: DispatchShop, parts: n
 }
 
 const f1 = (x: number) => Number(x.toFixed(1));
+/** `BENCH_DISPATCH_FIGURES=1,3` runs only those of the four (for a quick look; a full run writes them all). */
+const only = new Set((process.env.BENCH_DISPATCH_FIGURES ?? '1,2,3,4').split(',').map((x) => Number(x.trim())));
 
 /** The dispatch engine's figures (docs/benchmarks.md): throughput against the queue itself, under supplier latency, fairness, and store actions under load. */
 export async function dispatchBench(databaseUrl: string): Promise<Figure[]> {
@@ -237,6 +240,7 @@ export async function dispatchBench(databaseUrl: string): Promise<Figure[]> {
     const key = (await developerKey(svc.baseUrl)).key;
 
     // 1. 10,000 parts over 10 connections, no added latency, against 10,000 no-op jobs through the same runner.
+    if (only.has(1)) {
     const many = await shops(svc, sandbox, 10, 1000, { key, products: 10 });
     const noop = 'bench.noop';
     await boss.createQueue(noop, DISPATCH_QUEUES[0] as never);
@@ -255,7 +259,7 @@ export async function dispatchBench(databaseUrl: string): Promise<Figure[]> {
       name: 'Dispatch of 10,000 order parts (10 stores × 1,000), no added supplier latency',
       subject: { value: Math.round(subj.perSecond), unit: `parts/s (${subj.done.toLocaleString('en')} in ${(subj.ms / 1000).toFixed(1)} s)` },
       baseline: { value: Math.round(base.perSecond), unit: `jobs/s (${base.done.toLocaleString('en')} in ${(base.ms / 1000).toFixed(1)} s)` },
-      baselineLabel: '10,000 no-op jobs on a queue with the dispatch queue\'s options, through the same runner and options (200 slots, 10 per connection), in the bench process',
+      baselineLabel: '10,000 no-op jobs on a queue with the dispatch queue\'s options, through the same runner and options (400 slots, 20 per connection), in the bench process',
       ratio: subj.perSecond / base.perSecond,
       command,
       notes:
@@ -263,12 +267,13 @@ export async function dispatchBench(databaseUrl: string): Promise<Figure[]> {
         `Jobs are put on the queue in one go by the benchmark (groups = connections), then counted as they leave \`queued\` (polled every 100 ms). Checked afterwards: ${checked.toLocaleString('en')} parts sent, each exactly once at the sandbox. ` +
         `Service role \`all\` (HTTP and worker in one process); the sandbox supplier and the no-op runner share the bench process; all on the same ${os.cpus().length} cores.`,
     });
+    }
 
     // 2. 2,000 parts over 20 connections, 50 ms and 500 ms per supplier call, against the supplier's own floor.
-    for (const latency of [50, 500]) {
+    for (const latency of only.has(2) ? [50, 500] : []) {
       const twenty = await shops(svc, sandbox, 20, 100, { key });
       await sandbox.control('POST', '/faults', { latencyMs: latency });
-      const floor = await supplierFloor(sandbox, twenty[0], latency >= 500 ? 400 : 1000, 200);
+      const floor = await supplierFloor(sandbox, twenty[0], latency >= 500 ? 800 : 2000, 400);
       await queueParts(boss, svc.db, DISPATCH_QUEUE, partsOf(twenty));
       const run = await drain(sentOf(svc.db, twenty.map((s) => s.storeId)), 2000);
       await sandbox.control('DELETE', '/faults');
@@ -277,14 +282,15 @@ export async function dispatchBench(databaseUrl: string): Promise<Figure[]> {
         name: `Dispatch of 2,000 order parts over 20 connections, ${latency} ms per supplier call`,
         subject: { value: f1(run.perSecond), unit: `parts/s (${run.done.toLocaleString('en')} in ${(run.ms / 1000).toFixed(1)} s)` },
         baseline: { value: f1(floor), unit: 'parts/s' },
-        baselineLabel: `the same 3 calls per part straight against the sandbox, 200 parts at a time (the service's slots: 20 connections × 10)`,
+        baselineLabel: `the same 3 calls per part straight against the sandbox, 400 parts at a time (the service's slots: 20 connections × 20)`,
         ratio: run.perSecond / floor,
         command,
-        notes: `Goal ≥ ${latency >= 500 ? 100 : 200} parts/s. The sandbox adds ${latency} ms before every call; each connection may run 10 dispatch jobs at once (the sandbox's declared limit), the process 200. ${sent.toLocaleString('en')} parts sent, each exactly once.`,
+        notes: `Goal ≥ ${latency >= 500 ? 100 : 200} parts/s. The sandbox adds ${latency} ms before every call; each connection may run 20 dispatch jobs at once (the sandbox's declared limit), the process 400. ${sent.toLocaleString('en')} parts sent, each exactly once.`,
       });
     }
 
     // 3. Fairness: A's supplier times out on every call while B's answers at once.
+    if (only.has(3)) {
     const [bAlone] = await shops(svc, sandbox, 1, 1000, { key });
     await queueParts(boss, svc.db, DISPATCH_QUEUE, partsOf([bAlone]));
     const alone = await drain(sentOf(svc.db, [bAlone.storeId]), 1000);
@@ -300,10 +306,12 @@ export async function dispatchBench(databaseUrl: string): Promise<Figure[]> {
       baselineLabel: "B's 1,000 parts alone, same run",
       ratio: beside.perSecond / alone.perSecond,
       command,
-      notes: `Goal ≥ 0.8. A's calls wait until the service's supplier time-out (SUPPLIER_TIMEOUT_MS=3000 in this run); A holds at most its 10 slots, and once its circuit opens its parts pause at the pre-checks.`,
+      notes: `Goal ≥ 0.8. A's calls wait until the service's supplier time-out (SUPPLIER_TIMEOUT_MS=3000 in this run); A holds at most its 20 slots, and once its circuit opens its parts pause at the pre-checks.`,
     });
+    }
 
     // 4. Store actions under load: confirm orders while 1,000 parts wait on a supplier that takes 1.5 s a call.
+    if (only.has(4)) {
     const automatic = { level: 'automatic', automaticPayment: false, allowUnpaidOrders: true };
     const [busy] = await shops(svc, sandbox, 1, 1000, { key, automation: automatic });
     const [toConfirm] = await shops(svc, sandbox, 1, 3000, { key, automation: automatic, confirmed: false });
@@ -337,6 +345,7 @@ export async function dispatchBench(databaseUrl: string): Promise<Figure[]> {
       command,
       notes: 'Goal: p99 ≤ 100 ms. 10 connections for 5 s, each request confirming a different order whose supplier part is sent automatically; the confirmation answers once its own transaction commits (the dispatch follows from a published event).',
     });
+    }
     return figures;
   } finally {
     if (boss) await boss.stop({ graceful: false }).catch(() => undefined);

@@ -136,14 +136,18 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
   const extra: Record<string, string> = {};
   if (opts.sandboxUrl) extra.SANDBOX_SUPPLIER_URL = opts.sandboxUrl;
   if (opts.publicAddress) extra.PUBLIC_BASE_URL = `http://127.0.0.1:${port}`;
-  const proc: ChildProcess = spawn(process.execPath, [path.join(root, 'dist/server/main.js'), ...(opts.args ?? [])], {
+  // BENCH_PROFILE=<folder>: the service writes a CPU profile there when it stops.
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const proc: ChildProcess = spawn(process.execPath, [...profile, path.join(root, 'dist/server/main.js'), ...(opts.args ?? [])], {
     env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: appSecret, PORT: String(port), LOG_LEVEL: 'info', SEED_DEMO: 'false', SANDBOX_SUPPLIER: 'false', BENCH_BASELINES: 'true', ...extra, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const baseUrl = await new Promise<string>((resolve, reject) => {
     let buf: string | null = '';
     // Info-level request logs stay on, as in production; they are drained and dropped.
+    const tee = process.env.BENCH_SERVICE_LOG ? fs.createWriteStream(process.env.BENCH_SERVICE_LOG, { flags: 'a' }) : null;
     proc.stdout!.on('data', (c: Buffer) => {
+      tee?.write(c);
       if (buf === null) return;
       buf += c.toString();
       const m = /"baseUrl":"([^"]+)"/.exec(buf);

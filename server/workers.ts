@@ -78,6 +78,7 @@ export async function registerWorkers(boss: Boss, s: Services): Promise<(timeout
     s.log,
     // Asked for while the job ran (a pay, a cancel) after it last looked: the job is settled now, so send another.
     async (job) => {
+      if (!(await s.dispatch.records.stepDue(job.data.supplierOrderId))) return;
       const so = await s.dispatch.records.load(job.data.supplierOrderId);
       if (so && nextStep(so)) await s.dispatch.queue.request(so);
     },

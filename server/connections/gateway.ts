@@ -94,7 +94,8 @@ export class SupplierGateway {
     if (!(await this.breaker.admit(conn.id, conn.circuitOpenUntil))) throw new CircuitOpenError(conn.circuitOpenUntil);
     try {
       const result = await fn(adapter, this.context(conn, this.credentialsOf(conn)));
-      await this.breaker.recordSuccess(conn.id);
+      // Nothing to reset when the row, as read for this call, shows no failures and a closed circuit.
+      if (conn.consecutiveFailures !== 0 || conn.circuitOpenUntil) await this.breaker.recordSuccess(conn.id);
       return result;
     } catch (err) {
       if (err instanceof SupplierError && err.isOutage) await this.breaker.recordFailure(conn.id);

@@ -50,17 +50,21 @@ export class DispatchJob {
   ) {}
 
   async run(supplierOrderId: string): Promise<void> {
+    let so = await this.records.load(supplierOrderId);
     for (let round = 0; round < 8; round++) {
-      const work = await this.records.work(supplierOrderId);
-      const step = work && nextStep(work.so);
-      if (!work || !step) return;
+      const step = so && nextStep(so);
+      if (!so || !step) return;
+      const work = await this.records.work(supplierOrderId, so);
+      if (!work) return;
       try {
         await this.steps[step](work);
       } catch (err) {
         // Someone else moved the record meanwhile (a retry, a read-back): look again.
-        if (err instanceof ApiError && err.code === 'concurrentChange') continue;
-        throw err;
+        if (!(err instanceof ApiError && err.code === 'concurrentChange')) throw err;
       }
+      // One light read says whether anything more is due; the record is read again only then.
+      if (!(await this.records.stepDue(supplierOrderId))) return;
+      so = await this.records.load(supplierOrderId);
     }
   }
 

@@ -108,9 +108,15 @@ export class SupplierOrderRecords {
     return this.db.getRepository(SupplierConnection).findOneBy({ id });
   }
 
-  /** Everything a step needs, read side by side. */
-  async work(id: string): Promise<Work | null> {
-    const so = await this.load(id);
+  /** Whether some step is due (the generated column): one indexed read. */
+  async stepDue(id: string): Promise<boolean> {
+    const rows = await this.db.query('SELECT step_due FROM supplier_orders WHERE id = $1', [id]);
+    return !!rows[0]?.step_due;
+  }
+
+  /** Everything a step needs, read side by side; `so` when the caller has just read the record. */
+  async work(id: string, known?: SupplierOrder): Promise<Work | null> {
+    const so = known ?? (await this.load(id));
     if (!so) return null;
     const [conn, rows] = await Promise.all([
       this.db.getRepository(SupplierConnection).findOneByOrFail({ id: so.connectionId }),

@@ -188,11 +188,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     dispatchRetryBaseSeconds: intVar(env, 'DISPATCH_RETRY_BASE_SECONDS', 30, 1, 86400),
     dispatchWaitMs: intVar(env, 'DISPATCH_WAIT_MS', 15000, 0, 120000),
     jobSuperviseSeconds: intVar(env, 'JOB_SUPERVISE_SECONDS', 10, 1, 3600),
-    dispatchConcurrency: intVar(env, 'DISPATCH_CONCURRENCY', 200, 1, 2000),
+    dispatchConcurrency: intVar(env, 'DISPATCH_CONCURRENCY', 400, 1, 4000),
     dispatchSweepSeconds: intVar(env, 'DISPATCH_SWEEP_SECONDS', 5, 1, 3600),
     dispatchSweepStaleSeconds: intVar(env, 'DISPATCH_SWEEP_STALE_SECONDS', 15, 1, 86400),
     dbPoolSize: intVar(env, 'DB_POOL_SIZE', 20, 2, 500),
-    sandboxSupplierCallsInFlight: intVar(env, 'SANDBOX_SUPPLIER_CALLS_IN_FLIGHT', 10, 1, 1000),
+    sandboxSupplierCallsInFlight: intVar(env, 'SANDBOX_SUPPLIER_CALLS_IN_FLIGHT', 20, 1, 1000),
     sandboxSupplierRequestsPerSecond: intVar(env, 'SANDBOX_SUPPLIER_REQUESTS_PER_SECOND', 0, 0, 10000),
     readBackIntervalSeconds: intVar(env, 'SUPPLIER_READBACK_INTERVAL_SECONDS', 900, 2, 7 * 86400),
   };

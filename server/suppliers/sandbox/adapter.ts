@@ -408,7 +408,7 @@ function verifiedAccount(account: { accountId: string; environment: string }): V
 
 abstract class SandboxAdapterBase implements SupplierAdapter {
   abstract readonly entry: CatalogueEntry;
-  limits: CallLimits = { callsInFlight: 10, callSpacingMs: () => null };
+  limits: CallLimits = { callsInFlight: 20, callSpacingMs: () => null };
   /** The credential field that carries the bearer token. */
   protected abstract readonly tokenField: string;
 
@@ -603,7 +603,7 @@ class SandboxSignInAdapter extends SandboxAdapterBase {
 export function createSandboxAdapters(opts: { baseUrl: string; oauthClientId?: string; limits?: SandboxLimits }): SupplierAdapter[] {
   const http = new SandboxHttp(opts.baseUrl);
   const rps = opts.limits?.requestsPerSecond ?? 0;
-  const limits: CallLimits = { callsInFlight: opts.limits?.callsInFlight ?? 10, callSpacingMs: () => (rps > 0 ? Math.ceil(1000 / rps) : null) };
+  const limits: CallLimits = { callsInFlight: opts.limits?.callsInFlight ?? 20, callSpacingMs: () => (rps > 0 ? Math.ceil(1000 / rps) : null) };
   const adapters = [new SandboxApiKeyAdapter(http), new SandboxSignInAdapter(http, opts.oauthClientId ?? 'store-suppliers')];
   for (const a of adapters) a.limits = limits;
   return adapters;
