@@ -1,12 +1,15 @@
 /** client/src/generated/api.ts is what the served OpenAPI document gives; it fails when the route table moved on. */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { leakScanTest, newDeveloper, Service, startService } from '../support/harness';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { emitTypes } = require('../../client/scripts/emit-types.cjs') as { emitTypes(doc: unknown): string };
 
+// Child processes run async: a blocked test process stops reading the service's log pipe.
+const execFileAsync = promisify(execFile);
 const root = path.resolve(__dirname, '../..');
 const checkedIn = path.join(root, 'client/src/generated/api.ts');
 let svc: Service;
@@ -27,9 +30,9 @@ test('the checked-in types are exactly what the served document generates (run `
   expect(emitTypes(served)).toBe(fs.readFileSync(checkedIn, 'utf8'));
 });
 
-test('the generator script builds the same document in-process from the route table, and --check agrees', () => {
-  const out = execFileSync(process.execPath, [path.join(root, 'client/scripts/generate-types.cjs'), '--check'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  expect(out).toBe('');
+test('the generator script builds the same document in-process from the route table, and --check agrees', async () => {
+  const { stdout, stderr } = await execFileAsync(process.execPath, [path.join(root, 'client/scripts/generate-types.cjs'), '--check'], { encoding: 'utf8' });
+  expect([stdout, stderr]).toEqual(['', '']);
 });
 
 test('a changed schema in the document changes the generated text, so drift cannot pass unseen', () => {
@@ -60,9 +63,9 @@ test('every supplier route of the document has a method of the client', () => {
   expect(missing).toEqual([]);
 });
 
-test('the client tests type-check against the built declarations (the generated types are usable)', () => {
+test('the client tests type-check against the built declarations (the generated types are usable)', async () => {
   const tsc = require.resolve('typescript/bin/tsc');
-  execFileSync(process.execPath, [tsc, '-p', path.join(root, 'test/client/tsconfig.json')], { encoding: 'utf8' });
+  await execFileAsync(process.execPath, [tsc, '-p', path.join(root, 'test/client/tsconfig.json')], { encoding: 'utf8' });
 });
 
 leakScanTest();
