@@ -1,0 +1,24 @@
+export { StoreClient, type StoreClientOptions } from './client.js';
+export {
+  ApiError,
+  ConnectionError,
+  InsufficientCreditsError,
+  InvalidStateError,
+  NotFoundError,
+  PermissionDeniedError,
+  PlanRequiredError,
+  RateLimitedError,
+  ServiceUnavailableError,
+  StoreSuppliersError,
+  SupplierOrderPausedError,
+  TimeoutError,
+  UnauthenticatedError,
+  ValidationFailedError,
+  type ApiErrorCode,
+  type ErrorDetail,
+} from './errors.js';
+export { isImportJob, type ImportResult } from './suppliers/imports.js';
+export type { Connections, Imports, Links, Products, SupplierOrders, Suppliers } from './suppliers/index.js';
+export type { ApiKeys, StoreOrderPage, StoreOrders } from './store.js';
+export { VERSION } from './transport.js';
+export type * from './types.js';

@@ -1,0 +1,25 @@
+import type { Transport } from '../transport.js';
+import { Connections } from './connections.js';
+import { Imports } from './imports.js';
+import { Links } from './links.js';
+import { SupplierOrders } from './orders.js';
+import { Products } from './products.js';
+
+/** Every supplier route, grouped as the workflow node groups them. */
+export class Suppliers {
+  readonly connections: Connections;
+  readonly products: Products;
+  readonly imports: Imports;
+  readonly links: Links;
+  readonly orders: SupplierOrders;
+
+  constructor(t: Transport) {
+    this.connections = new Connections(t);
+    this.products = new Products(t);
+    this.imports = new Imports(t);
+    this.links = new Links(t);
+    this.orders = new SupplierOrders(t);
+  }
+}
+
+export { Connections, Imports, Links, Products, SupplierOrders };

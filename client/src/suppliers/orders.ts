@@ -1,0 +1,62 @@
+import { SupplierOrderPausedError } from '../errors.js';
+import { walkPages } from '../paging.js';
+import type { Answer, Transport } from '../transport.js';
+import type { Api, DispatchOptions, RequestOptions, SupplierOrder, SupplierOrderFilters, SupplierOrderPage } from '../types.js';
+
+/** Supplier orders: list, follow, submit, retry, pay, cancel, or take a part over by hand. */
+export class SupplierOrders {
+  constructor(private readonly t: Transport) {}
+
+  /** One page, newest first. Repeat with `cursor: page.pagination.nextCursor`, or use `iterate`. */
+  async list(storeId: string, query: Api.ListSupplierOrders['query'] = {}, options?: RequestOptions): Promise<SupplierOrderPage> {
+    return (await this.t.call('listSupplierOrders', { params: { storeId }, query }, options)).result;
+  }
+
+  /** Every supplier order matching the filters, page after page. Read them all before acting on rows. */
+  iterate(storeId: string, filters: SupplierOrderFilters = {}, options?: RequestOptions): AsyncGenerator<SupplierOrder, void, undefined> {
+    return walkPages((query, o) => this.list(storeId, query, o), filters, options);
+  }
+
+  /** One supplier order with its history. */
+  async get(storeId: string, supplierOrderId: string, options?: RequestOptions): Promise<SupplierOrder> {
+    return (await this.t.call('getSupplierOrder', { params: { storeId, supplierOrderId } }, options)).result;
+  }
+
+  /**
+   * Sends one part of an order to its supplier now. Called twice, the service still makes one supplier
+   * order, so the client retries it like a read. Throws SupplierOrderPausedError when the order paused.
+   */
+  async submit(storeId: string, orderId: string, groupKey: string, body: Api.SubmitOrderPart['body'] = {}, options?: DispatchOptions): Promise<SupplierOrder> {
+    return notPaused(await this.t.call('submitOrderPart', { params: { storeId, orderId, groupKey }, body, retrySafe: true, headers: prefer(options) }, options));
+  }
+
+  /** Tries a queued, paused or failed supplier order again. Throws SupplierOrderPausedError when it paused (again). */
+  async retry(storeId: string, supplierOrderId: string, body: Api.RetrySupplierOrder['body'] = {}, options?: DispatchOptions): Promise<SupplierOrder> {
+    return notPaused(await this.t.call('retrySupplierOrder', { params: { storeId, supplierOrderId }, body, headers: prefer(options) }, options));
+  }
+
+  /** Pays a supplier order that was created but not paid. Throws SupplierOrderPausedError when it paused. */
+  async pay(storeId: string, supplierOrderId: string, options?: DispatchOptions): Promise<SupplierOrder> {
+    return notPaused(await this.t.call('paySupplierOrder', { params: { storeId, supplierOrderId }, headers: prefer(options) }, options));
+  }
+
+  /** Withdraws the order at the supplier where it still allows it; after shipping it answers the order paused with supplierAlreadyShipped. */
+  async cancel(storeId: string, supplierOrderId: string, options?: DispatchOptions): Promise<SupplierOrder> {
+    return (await this.t.call('cancelSupplierOrder', { params: { storeId, supplierOrderId }, headers: prefer(options) }, options)).result;
+  }
+
+  /** Takes a part over so the store ships it itself. */
+  async fulfilManually(storeId: string, orderId: string, groupKey: string, options?: RequestOptions): Promise<Api.FulfilOrderPartManually['result']> {
+    return (await this.t.call('fulfilOrderPartManually', { params: { storeId, orderId, groupKey } }, options)).result;
+  }
+}
+
+function prefer(options: DispatchOptions | undefined): Record<string, string> | undefined {
+  return options?.respondAsync ? { Prefer: 'respond-async' } : undefined;
+}
+
+/** A paused order is an answer of 200, but a program must not take it for a sent one. */
+function notPaused(answer: Answer<SupplierOrder>): SupplierOrder {
+  if (answer.result?.status === 'needsReview') throw new SupplierOrderPausedError(answer.result);
+  return answer.result;
+}
