@@ -28,7 +28,7 @@ function documentInProcess() {
   const { createLogger } = require(path.join(dist, 'platform/logger.js'));
   const { buildOpenApi } = require(path.join(dist, 'platform/http/openapi.js'));
   const config = loadConfig();
-  const services = composition.buildServices(config, composition.openDatabase(config.databaseUrl), createLogger('silent'), null);
+  const services = composition.buildServices(config, composition.openDatabase(config.databaseUrl), createLogger('silent'), null, config.databaseUrl);
   const routes = composition.routeTable(services);
   return buildOpenApi(routes, { version: composition.VERSION, creditPrice: (a) => services.credits.price(a) });
 }

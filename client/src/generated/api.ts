@@ -44,7 +44,7 @@ export interface CancelSupplierOrder {
   };
   query: Record<string, never>;
   body: undefined;
-  /** 200: The supplier order once the dispatch job acted on it; a paused one (status needsReview, with reviewReason, reviewMessage and retryable) also answers 200 */
+  /** 200: The supplier order once the dispatch job acted on it (the service waits up to DISPATCH_WAIT_MS, woken the moment the record changes); a paused one (status needsReview, with reviewReason, reviewMessage and retryable) also answers 200 */
   result: {
     _id: string;
     storeId: string;
@@ -57,7 +57,8 @@ export interface CancelSupplierOrder {
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
     reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
     reviewMessage: string | null;
-    retryable: boolean | null;
+    /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+    retryable: boolean;
     supplierOrderNumber: string;
     supplierOrderId: string | null;
     supplierStatus: string | null;
@@ -109,8 +110,72 @@ export interface CancelSupplierOrder {
     createdAt: string;
     updatedAt: string;
   };
-  /** 202: The job is still working; read the supplier order again */
-  accepted: undefined;
+  /** 202: The job had not finished within the wait, or the request asked not to wait (`Prefer: respond-async`): the supplier order as it is now; read it again to follow it */
+  accepted: {
+    _id: string;
+    storeId: string;
+    orderId: string;
+    orderNumber: string;
+    fulfilmentGroupKey: string;
+    integrationId: string;
+    supplierKey: string;
+    contractModel: "standard" | "promiseToSell";
+    status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+    reviewMessage: string | null;
+    /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+    retryable: boolean;
+    supplierOrderNumber: string;
+    supplierOrderId: string | null;
+    supplierStatus: string | null;
+    costs: ({
+      /** Integer amount in minor units */
+      itemsMinor: number;
+      /** Integer amount in minor units */
+      shippingMinor: number;
+      /** Integer amount in minor units */
+      totalMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+    }) | null;
+    payment: {
+      status: "notRequired" | "unpaid" | "paid" | "refunded";
+    };
+    shipping: ({
+      carrier: string;
+      trackingNumber: string;
+      shippedAt: string | null;
+    }) | null;
+    attempt: number;
+    events: {
+      at: string;
+      actor: {
+        kind: "key" | "user" | "system";
+        id: string | null;
+      };
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      type: string;
+      from: string | null;
+      to: string | null;
+      /** Choices such as payNow and acceptCost, and what the service saw */
+      details: Record<string, unknown>;
+    }[];
+    destination?: {
+      name: string;
+      line1: string;
+      line2?: string;
+      city: string;
+      region?: string;
+      postalCode: string;
+      /** ISO 3166-1 alpha-2 */
+      country: string;
+      phone?: string;
+      email?: string;
+    };
+    destinationRedacted: boolean;
+    createdAt: string;
+    updatedAt: string;
+  };
 }
 
 /** Change the plan (stands in for billing; immediate) (PUT /api/account/plan) */
@@ -202,6 +267,8 @@ export interface ChangeSupplierAutomation {
     lastWebhookAt: string | null;
     /** Where the supplier sends notifications; empty when no public address is configured */
     webhookUrl: string;
+    /** Another live connection (of any store) is on the same supplier account; notifications reach each connection for its own orders and products */
+    sharedSupplierAccount: boolean;
     createdByKeyId: string | null;
     createdAt: string;
     updatedAt: string;
@@ -261,6 +328,8 @@ export interface ChangeSupplierSettings {
     lastWebhookAt: string | null;
     /** Where the supplier sends notifications; empty when no public address is configured */
     webhookUrl: string;
+    /** Another live connection (of any store) is on the same supplier account; notifications reach each connection for its own orders and products */
+    sharedSupplierAccount: boolean;
     createdByKeyId: string | null;
     createdAt: string;
     updatedAt: string;
@@ -319,13 +388,15 @@ export interface CompleteSupplierSignIn {
     lastWebhookAt: string | null;
     /** Where the supplier sends notifications; empty when no public address is configured */
     webhookUrl: string;
+    /** Another live connection (of any store) is on the same supplier account; notifications reach each connection for its own orders and products */
+    sharedSupplierAccount: boolean;
     createdByKeyId: string | null;
     createdAt: string;
     updatedAt: string;
   };
 }
 
-/** Confirm the order (staff); supplier parts under an automatic level are sent now (POST /api/store-orders/{storeId}/{orderId}/confirm) */
+/** Confirm the order (staff); supplier parts under an automatic level are then sent in the background (POST /api/store-orders/{storeId}/{orderId}/confirm) */
 export interface ConfirmStoreOrder {
   method: "POST";
   path: "/api/store-orders/{storeId}/{orderId}/confirm";
@@ -392,7 +463,8 @@ export interface ConfirmStoreOrder {
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
       reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
       reviewMessage: string | null;
-      retryable: boolean | null;
+      /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+      retryable: boolean;
       supplierOrderNumber: string;
       supplierOrderId: string | null;
       supplierStatus: string | null;
@@ -524,6 +596,8 @@ export interface ConnectSupplier {
     lastWebhookAt: string | null;
     /** Where the supplier sends notifications; empty when no public address is configured */
     webhookUrl: string;
+    /** Another live connection (of any store) is on the same supplier account; notifications reach each connection for its own orders and products */
+    sharedSupplierAccount: boolean;
     createdByKeyId: string | null;
     createdAt: string;
     updatedAt: string;
@@ -793,7 +867,8 @@ export interface CreateStoreOrder {
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
       reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
       reviewMessage: string | null;
-      retryable: boolean | null;
+      /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+      retryable: boolean;
       supplierOrderNumber: string;
       supplierOrderId: string | null;
       supplierStatus: string | null;
@@ -993,7 +1068,8 @@ export interface DeliverStoreOrderPart {
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
       reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
       reviewMessage: string | null;
-      retryable: boolean | null;
+      /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+      retryable: boolean;
       supplierOrderNumber: string;
       supplierOrderId: string | null;
       supplierStatus: string | null;
@@ -1051,7 +1127,7 @@ export interface DeliverStoreOrderPart {
   };
 }
 
-/** Disconnect: credentials are deleted; imported products stay as the store's own (DELETE /api/store-suppliers/{storeId}/{id}) */
+/** Disconnect: credentials and the connection's product links are deleted; imported products stay as the store's own (DELETE /api/store-suppliers/{storeId}/{id}) */
 export interface DisconnectSupplier {
   method: "DELETE";
   path: "/api/store-suppliers/{storeId}/{id}";
@@ -1065,7 +1141,10 @@ export interface DisconnectSupplier {
   result: {
     id: string;
     disconnected: true;
+    /** What the connection had when it was disconnected, as GET .../impact counts it */
     impact: Record<string, unknown>;
+    /** Product links removed with the connection; their products stay as the store's own, unlinked */
+    removedLinks: number;
   };
 }
 
@@ -1094,7 +1173,8 @@ export interface FulfilOrderPartManually {
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
       reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
       reviewMessage: string | null;
-      retryable: boolean | null;
+      /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+      retryable: boolean;
       supplierOrderNumber: string;
       supplierOrderId: string | null;
       supplierStatus: string | null;
@@ -1148,8 +1228,72 @@ export interface FulfilOrderPartManually {
     }) | null;
     part: Record<string, unknown>;
   };
-  /** 202: The job is still working; read the supplier order again */
-  accepted: undefined;
+  /** 202: The job had not finished within the wait, or the request asked not to wait (`Prefer: respond-async`): the supplier order as it is now; read it again to follow it */
+  accepted: {
+    _id: string;
+    storeId: string;
+    orderId: string;
+    orderNumber: string;
+    fulfilmentGroupKey: string;
+    integrationId: string;
+    supplierKey: string;
+    contractModel: "standard" | "promiseToSell";
+    status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+    reviewMessage: string | null;
+    /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+    retryable: boolean;
+    supplierOrderNumber: string;
+    supplierOrderId: string | null;
+    supplierStatus: string | null;
+    costs: ({
+      /** Integer amount in minor units */
+      itemsMinor: number;
+      /** Integer amount in minor units */
+      shippingMinor: number;
+      /** Integer amount in minor units */
+      totalMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+    }) | null;
+    payment: {
+      status: "notRequired" | "unpaid" | "paid" | "refunded";
+    };
+    shipping: ({
+      carrier: string;
+      trackingNumber: string;
+      shippedAt: string | null;
+    }) | null;
+    attempt: number;
+    events: {
+      at: string;
+      actor: {
+        kind: "key" | "user" | "system";
+        id: string | null;
+      };
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      type: string;
+      from: string | null;
+      to: string | null;
+      /** Choices such as payNow and acceptCost, and what the service saw */
+      details: Record<string, unknown>;
+    }[];
+    destination?: {
+      name: string;
+      line1: string;
+      line2?: string;
+      city: string;
+      region?: string;
+      postalCode: string;
+      /** ISO 3166-1 alpha-2 */
+      country: string;
+      phone?: string;
+      email?: string;
+    };
+    destinationRedacted: boolean;
+    createdAt: string;
+    updatedAt: string;
+  };
 }
 
 /** The signed-in account (GET /api/account) */
@@ -1331,7 +1475,8 @@ export interface GetStoreOrder {
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
       reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
       reviewMessage: string | null;
-      retryable: boolean | null;
+      /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+      retryable: boolean;
       supplierOrderNumber: string;
       supplierOrderId: string | null;
       supplierStatus: string | null;
@@ -1463,7 +1608,8 @@ export interface GetSupplierOrder {
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
     reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
     reviewMessage: string | null;
-    retryable: boolean | null;
+    /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+    retryable: boolean;
     supplierOrderNumber: string;
     supplierOrderId: string | null;
     supplierStatus: string | null;
@@ -1723,6 +1869,27 @@ export interface ListApiKeys {
   }[];
 }
 
+/** The account's newest credit movements: charges, refunds and purchases, each with the balance after it (GET /api/account/credits/ledger) */
+export interface ListCreditLedger {
+  method: "GET";
+  path: "/api/account/credits/ledger";
+  params: Record<string, never>;
+  query: {
+    limit?: number;
+  };
+  body: undefined;
+  /** 200: Success */
+  result: {
+    action: string;
+    /** Negative for a charge */
+    amount: number;
+    balanceAfter: number;
+    apiKeyId: string | null;
+    requestId: string | null;
+    createdAt: string;
+  }[];
+}
+
 /** The store's product links, newest first, paged by cursor (GET /api/store-suppliers/{storeId}/links) */
 export interface ListProductLinks {
   method: "GET";
@@ -1887,7 +2054,8 @@ export interface ListStoreOrders {
         status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
         reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
         reviewMessage: string | null;
-        retryable: boolean | null;
+        /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+        retryable: boolean;
         supplierOrderNumber: string;
         supplierOrderId: string | null;
         supplierStatus: string | null;
@@ -2099,6 +2267,8 @@ export interface ListSupplierConnections {
     lastWebhookAt: string | null;
     /** Where the supplier sends notifications; empty when no public address is configured */
     webhookUrl: string;
+    /** Another live connection (of any store) is on the same supplier account; notifications reach each connection for its own orders and products */
+    sharedSupplierAccount: boolean;
     createdByKeyId: string | null;
     createdAt: string;
     updatedAt: string;
@@ -2137,7 +2307,8 @@ export interface ListSupplierOrders {
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
       reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
       reviewMessage: string | null;
-      retryable: boolean | null;
+      /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+      retryable: boolean;
       supplierOrderNumber: string;
       supplierOrderId: string | null;
       supplierStatus: string | null;
@@ -2209,7 +2380,7 @@ export interface PaySupplierOrder {
   };
   query: Record<string, never>;
   body: undefined;
-  /** 200: The supplier order once the dispatch job acted on it; a paused one (status needsReview, with reviewReason, reviewMessage and retryable) also answers 200 */
+  /** 200: The supplier order once the dispatch job acted on it (the service waits up to DISPATCH_WAIT_MS, woken the moment the record changes); a paused one (status needsReview, with reviewReason, reviewMessage and retryable) also answers 200 */
   result: {
     _id: string;
     storeId: string;
@@ -2222,7 +2393,8 @@ export interface PaySupplierOrder {
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
     reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
     reviewMessage: string | null;
-    retryable: boolean | null;
+    /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+    retryable: boolean;
     supplierOrderNumber: string;
     supplierOrderId: string | null;
     supplierStatus: string | null;
@@ -2274,8 +2446,72 @@ export interface PaySupplierOrder {
     createdAt: string;
     updatedAt: string;
   };
-  /** 202: The job is still working; read the supplier order again */
-  accepted: undefined;
+  /** 202: The job had not finished within the wait, or the request asked not to wait (`Prefer: respond-async`): the supplier order as it is now; read it again to follow it */
+  accepted: {
+    _id: string;
+    storeId: string;
+    orderId: string;
+    orderNumber: string;
+    fulfilmentGroupKey: string;
+    integrationId: string;
+    supplierKey: string;
+    contractModel: "standard" | "promiseToSell";
+    status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+    reviewMessage: string | null;
+    /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+    retryable: boolean;
+    supplierOrderNumber: string;
+    supplierOrderId: string | null;
+    supplierStatus: string | null;
+    costs: ({
+      /** Integer amount in minor units */
+      itemsMinor: number;
+      /** Integer amount in minor units */
+      shippingMinor: number;
+      /** Integer amount in minor units */
+      totalMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+    }) | null;
+    payment: {
+      status: "notRequired" | "unpaid" | "paid" | "refunded";
+    };
+    shipping: ({
+      carrier: string;
+      trackingNumber: string;
+      shippedAt: string | null;
+    }) | null;
+    attempt: number;
+    events: {
+      at: string;
+      actor: {
+        kind: "key" | "user" | "system";
+        id: string | null;
+      };
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      type: string;
+      from: string | null;
+      to: string | null;
+      /** Choices such as payNow and acceptCost, and what the service saw */
+      details: Record<string, unknown>;
+    }[];
+    destination?: {
+      name: string;
+      line1: string;
+      line2?: string;
+      city: string;
+      region?: string;
+      postalCode: string;
+      /** ISO 3166-1 alpha-2 */
+      country: string;
+      phone?: string;
+      email?: string;
+    };
+    destinationRedacted: boolean;
+    createdAt: string;
+    updatedAt: string;
+  };
 }
 
 /** Price chosen products with the price rule and name duplicates; nothing is written or charged (POST /api/store-suppliers/{storeId}/{id}/import/preview) */
@@ -2412,7 +2648,8 @@ export interface RecordStorePayment {
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
       reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
       reviewMessage: string | null;
-      retryable: boolean | null;
+      /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+      retryable: boolean;
       supplierOrderNumber: string;
       supplierOrderId: string | null;
       supplierStatus: string | null;
@@ -2538,6 +2775,8 @@ export interface ReplaceSupplierCredentials {
     lastWebhookAt: string | null;
     /** Where the supplier sends notifications; empty when no public address is configured */
     webhookUrl: string;
+    /** Another live connection (of any store) is on the same supplier account; notifications reach each connection for its own orders and products */
+    sharedSupplierAccount: boolean;
     createdByKeyId: string | null;
     createdAt: string;
     updatedAt: string;
@@ -2598,7 +2837,7 @@ export interface RetrySupplierOrder {
     /** Accept the supplier's new cost after a price change; recorded as the caller's decision */
     acceptCost?: boolean;
   };
-  /** 200: The supplier order once the dispatch job acted on it; a paused one (status needsReview, with reviewReason, reviewMessage and retryable) also answers 200 */
+  /** 200: The supplier order once the dispatch job acted on it (the service waits up to DISPATCH_WAIT_MS, woken the moment the record changes); a paused one (status needsReview, with reviewReason, reviewMessage and retryable) also answers 200 */
   result: {
     _id: string;
     storeId: string;
@@ -2611,7 +2850,8 @@ export interface RetrySupplierOrder {
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
     reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
     reviewMessage: string | null;
-    retryable: boolean | null;
+    /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+    retryable: boolean;
     supplierOrderNumber: string;
     supplierOrderId: string | null;
     supplierStatus: string | null;
@@ -2663,8 +2903,72 @@ export interface RetrySupplierOrder {
     createdAt: string;
     updatedAt: string;
   };
-  /** 202: The job is still working; read the supplier order again */
-  accepted: undefined;
+  /** 202: The job had not finished within the wait, or the request asked not to wait (`Prefer: respond-async`): the supplier order as it is now; read it again to follow it */
+  accepted: {
+    _id: string;
+    storeId: string;
+    orderId: string;
+    orderNumber: string;
+    fulfilmentGroupKey: string;
+    integrationId: string;
+    supplierKey: string;
+    contractModel: "standard" | "promiseToSell";
+    status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+    reviewMessage: string | null;
+    /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+    retryable: boolean;
+    supplierOrderNumber: string;
+    supplierOrderId: string | null;
+    supplierStatus: string | null;
+    costs: ({
+      /** Integer amount in minor units */
+      itemsMinor: number;
+      /** Integer amount in minor units */
+      shippingMinor: number;
+      /** Integer amount in minor units */
+      totalMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+    }) | null;
+    payment: {
+      status: "notRequired" | "unpaid" | "paid" | "refunded";
+    };
+    shipping: ({
+      carrier: string;
+      trackingNumber: string;
+      shippedAt: string | null;
+    }) | null;
+    attempt: number;
+    events: {
+      at: string;
+      actor: {
+        kind: "key" | "user" | "system";
+        id: string | null;
+      };
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      type: string;
+      from: string | null;
+      to: string | null;
+      /** Choices such as payNow and acceptCost, and what the service saw */
+      details: Record<string, unknown>;
+    }[];
+    destination?: {
+      name: string;
+      line1: string;
+      line2?: string;
+      city: string;
+      region?: string;
+      postalCode: string;
+      /** ISO 3166-1 alpha-2 */
+      country: string;
+      phone?: string;
+      email?: string;
+    };
+    destinationRedacted: boolean;
+    createdAt: string;
+    updatedAt: string;
+  };
 }
 
 /** Revoke a key; immediate and permanent (signed-in users only) (DELETE /api/api-keys/{keyId}) */
@@ -2812,6 +3116,8 @@ export interface SetSupplierConnectionEnabled {
     lastWebhookAt: string | null;
     /** Where the supplier sends notifications; empty when no public address is configured */
     webhookUrl: string;
+    /** Another live connection (of any store) is on the same supplier account; notifications reach each connection for its own orders and products */
+    sharedSupplierAccount: boolean;
     createdByKeyId: string | null;
     createdAt: string;
     updatedAt: string;
@@ -2889,7 +3195,8 @@ export interface ShipStoreOrderPart {
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
       reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
       reviewMessage: string | null;
-      retryable: boolean | null;
+      /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+      retryable: boolean;
       supplierOrderNumber: string;
       supplierOrderId: string | null;
       supplierStatus: string | null;
@@ -3046,7 +3353,7 @@ export interface SubmitOrderPart {
     /** Also pay as soon as it is created, skipping the check that the shopper paid; recorded in the history */
     payNow?: boolean;
   };
-  /** 200: The supplier order once the dispatch job acted on it; a paused one (status needsReview, with reviewReason, reviewMessage and retryable) also answers 200 */
+  /** 200: The supplier order once the dispatch job acted on it (the service waits up to DISPATCH_WAIT_MS, woken the moment the record changes); a paused one (status needsReview, with reviewReason, reviewMessage and retryable) also answers 200 */
   result: {
     _id: string;
     storeId: string;
@@ -3059,7 +3366,8 @@ export interface SubmitOrderPart {
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
     reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
     reviewMessage: string | null;
-    retryable: boolean | null;
+    /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+    retryable: boolean;
     supplierOrderNumber: string;
     supplierOrderId: string | null;
     supplierStatus: string | null;
@@ -3111,8 +3419,72 @@ export interface SubmitOrderPart {
     createdAt: string;
     updatedAt: string;
   };
-  /** 202: The job is still working; read the supplier order again */
-  accepted: undefined;
+  /** 202: The job had not finished within the wait, or the request asked not to wait (`Prefer: respond-async`): the supplier order as it is now; read it again to follow it */
+  accepted: {
+    _id: string;
+    storeId: string;
+    orderId: string;
+    orderNumber: string;
+    fulfilmentGroupKey: string;
+    integrationId: string;
+    supplierKey: string;
+    contractModel: "standard" | "promiseToSell";
+    status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+    reviewMessage: string | null;
+    /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+    retryable: boolean;
+    supplierOrderNumber: string;
+    supplierOrderId: string | null;
+    supplierStatus: string | null;
+    costs: ({
+      /** Integer amount in minor units */
+      itemsMinor: number;
+      /** Integer amount in minor units */
+      shippingMinor: number;
+      /** Integer amount in minor units */
+      totalMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+    }) | null;
+    payment: {
+      status: "notRequired" | "unpaid" | "paid" | "refunded";
+    };
+    shipping: ({
+      carrier: string;
+      trackingNumber: string;
+      shippedAt: string | null;
+    }) | null;
+    attempt: number;
+    events: {
+      at: string;
+      actor: {
+        kind: "key" | "user" | "system";
+        id: string | null;
+      };
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      type: string;
+      from: string | null;
+      to: string | null;
+      /** Choices such as payNow and acceptCost, and what the service saw */
+      details: Record<string, unknown>;
+    }[];
+    destination?: {
+      name: string;
+      line1: string;
+      line2?: string;
+      city: string;
+      region?: string;
+      postalCode: string;
+      /** ISO 3166-1 alpha-2 */
+      country: string;
+      phone?: string;
+      email?: string;
+    };
+    destinationRedacted: boolean;
+    createdAt: string;
+    updatedAt: string;
+  };
 }
 
 /** Sync one link now, within its sync switches (POST /api/store-suppliers/{storeId}/links/{linkId}/sync) */
@@ -3228,6 +3600,8 @@ export interface TestSupplierConnection {
     lastWebhookAt: string | null;
     /** Where the supplier sends notifications; empty when no public address is configured */
     webhookUrl: string;
+    /** Another live connection (of any store) is on the same supplier account; notifications reach each connection for its own orders and products */
+    sharedSupplierAccount: boolean;
     createdByKeyId: string | null;
     createdAt: string;
     updatedAt: string;
@@ -3452,6 +3826,7 @@ export const routes = {
   getSupplierProduct: { method: "GET", path: "/api/store-suppliers/{storeId}/{id}/products/{supplierProductId}" },
   importSupplierProducts: { method: "POST", path: "/api/store-suppliers/{storeId}/{id}/import" },
   listApiKeys: { method: "GET", path: "/api/api-keys" },
+  listCreditLedger: { method: "GET", path: "/api/account/credits/ledger" },
   listProductLinks: { method: "GET", path: "/api/store-suppliers/{storeId}/links" },
   listStaff: { method: "GET", path: "/api/stores/{storeId}/staff" },
   listStoreOrders: { method: "GET", path: "/api/store-orders/{storeId}" },
@@ -3518,6 +3893,7 @@ export interface Operations {
   getSupplierProduct: GetSupplierProduct;
   importSupplierProducts: ImportSupplierProducts;
   listApiKeys: ListApiKeys;
+  listCreditLedger: ListCreditLedger;
   listProductLinks: ListProductLinks;
   listStaff: ListStaff;
   listStoreOrders: ListStoreOrders;
