@@ -33,7 +33,7 @@ export class RateLimiter {
     const gap = Math.ceil(1000 / perSecond) + SPACING_MARGIN_MS;
     const slot = Math.max(now, this.next.get(account) ?? 0);
     if (slot - now > MAX_QUEUE_WAIT_MS) {
-      throw new SupplierError('unavailable', `Too many CJ calls are waiting for this account (at most ${perSecond} per second); try again later`);
+      throw new SupplierError('unavailable', `Too many CJ calls are waiting for this account (at most ${perSecond} per second); try again later`, undefined, true);
     }
     this.next.set(account, slot + gap);
     if (this.next.size > 10_000) for (const [key, at] of this.next) if (at < now) this.next.delete(key);
@@ -185,7 +185,7 @@ export class TokenKeeper {
       // CJ would refuse (or answer the same tokens): say what the last exchange said instead of asking again.
       if (last.error && last.error.kind === 'credentialsRejected') throw last.error;
       const waitS = Math.ceil((last.at + this.limits.exchangeIntervalMs - now) / 1000);
-      throw new SupplierError('unavailable', `CJ allows one API key exchange every ${Math.round(this.limits.exchangeIntervalMs / 1000)} s; the next is possible in ${waitS} s`);
+      throw new SupplierError('unavailable', `CJ allows one API key exchange every ${Math.round(this.limits.exchangeIntervalMs / 1000)} s; the next is possible in ${waitS} s`, undefined, true);
     }
     this.exchanges.set(account, { at: now, error: null });
     if (this.exchanges.size > 10_000) for (const [key, e] of this.exchanges) if (now - e.at > this.limits.exchangeIntervalMs) this.exchanges.delete(key);
