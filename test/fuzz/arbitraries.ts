@@ -52,12 +52,12 @@ function unique<T>(xs: T[]): T[] {
 }
 
 /** A value that (mostly) satisfies `schema`, built so most requests get past validation into the handlers. */
-export function wellShaped(schema: Schema | undefined, known: (name: string) => string[], name = '', depth = 0): fc.Arbitrary<unknown> {
+export function wellShaped(schema: Schema | undefined, known: (name: string) => string[], name = '', depth = 0, hostile = true): fc.Arbitrary<unknown> {
   if (!schema || depth > 6) return fc.jsonValue({ maxDepth: 2 });
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...(schema.enum as unknown[]));
   const alternatives = (schema.oneOf ?? schema.anyOf) as Schema[] | undefined;
-  if (alternatives) return fc.oneof(...alternatives.map((s) => wellShaped(s, known, name, depth + 1)));
+  if (alternatives) return fc.oneof(...alternatives.map((s) => wellShaped(s, known, name, depth + 1, hostile)));
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   switch (type) {
     case 'string': {
@@ -82,14 +82,17 @@ export function wellShaped(schema: Schema | undefined, known: (name: string) => 
     case 'null':
       return fc.constant(null);
     case 'array': {
-      const item = wellShaped(schema.items, known, name, depth + 1);
+      const item = wellShaped(schema.items, known, name, depth + 1, hostile);
       return fc.array(item, { minLength: Math.min(schema.minItems ?? 0, 3), maxLength: Math.min(schema.maxItems ?? 3, 3) });
     }
     case 'object':
     default: {
       const props = (schema.properties ?? {}) as Record<string, Schema>;
       const required = new Set<string>(schema.required ?? []);
-      const entries = Object.entries(props).map(([k, s]) => [k, maybeHostile(wellShaped(s, known, k, depth + 1))] as const);
+      const entries = Object.entries(props).map(([k, s]) => {
+        const value = wellShaped(s, known, k, depth + 1, hostile);
+        return [k, hostile ? maybeHostile(value) : value] as const;
+      });
       if (!entries.length) return fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 });
       return fc.record(Object.fromEntries(entries), { requiredKeys: unique([...required].filter((k) => k in props)) });
     }
@@ -113,4 +116,31 @@ export function pathSegment(valid: fc.Arbitrary<string>): fc.Arbitrary<string> {
 /** encodeURIComponent that never throws: unpaired surrogates go out as their replacement character. */
 export function encode(s: string): string {
   return encodeURIComponent(s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'));
+}
+
+/** Text Postgres cannot store, or too much of it: what a valid body carries in one field to reach the database. */
+export const taint = fc.oneof(
+  fc.constantFrom((s: string) => `${s}\u0000`, (s: string) => `\u0000${s}`, (s: string) => `${s}\ud800`, (s: string) => `\udfff\ud800${s}`, (s: string) => `${s}\udc00x`),
+  fc.constantFrom((s: string) => s + 'y'.repeat(25_000), (s: string) => `${s}/../..`, (s: string) => `${s}%00`),
+);
+
+/** `value` with one of its string leaves (or field names) changed by `change`; chosen by `pick`. */
+export function tainted(value: unknown, pick: number, change: (s: string) => string, inKey: boolean): unknown {
+  const leaves: Array<(v: unknown) => unknown> = [];
+  const walk = (v: unknown, set: (x: unknown) => void): void => {
+    if (typeof v === 'string') leaves.push(() => set(change(v)));
+    else if (Array.isArray(v)) v.forEach((item, i) => walk(item, (x) => (v[i] = x)));
+    else if (v && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      for (const k of Object.keys(o)) {
+        if (inKey) leaves.push(() => { o[change(k)] = o[k]; delete o[k]; });
+        walk(o[k], (x) => (o[k] = x));
+      }
+    }
+  };
+  const copy = structuredClone(value);
+  let result = copy;
+  walk(copy, (x) => (result = x));
+  if (leaves.length) leaves[pick % leaves.length](undefined);
+  return result;
 }
