@@ -3,7 +3,7 @@
  * every failure into a SupplierError whose message carries no credential. Never retries by itself.
  */
 import { SupplierError } from '../errors';
-import { networkErrorCode, readCapped } from '../http';
+import { networkErrorCode, parseSupplierJson, readCapped } from '../http';
 
 // A broken or hostile endpoint must not make us buffer without bound.
 const MAX_MESSAGE_LENGTH = 300;
@@ -100,7 +100,7 @@ export class CjHttp {
     }
     let body: unknown;
     try {
-      body = text ? JSON.parse(text) : undefined;
+      body = text ? parseSupplierJson(text) : undefined;
     } catch {
       body = undefined;
     }

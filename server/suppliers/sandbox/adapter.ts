@@ -3,7 +3,7 @@
  * over one HTTP client. Every failure leaves as a SupplierError whose message carries no secret.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { networkErrorCode, readCapped } from '../http';
+import { networkErrorCode, parseSupplierJson, readCapped } from '../http';
 import type {
   CatalogueEntry,
   ConnectionMode,
@@ -218,7 +218,7 @@ class SandboxHttp {
       const text = await readCapped(res, `Sandbox supplier answer to ${label}`);
       let body: unknown;
       try {
-        body = text ? JSON.parse(text) : undefined;
+        body = text ? parseSupplierJson(text) : undefined;
       } catch {
         body = undefined;
       }
