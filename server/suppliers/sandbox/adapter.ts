@@ -341,7 +341,7 @@ function readNotification(secret: string | undefined, input: { rawBody: string; 
   const matches = parsed.signatures.some((given) => given.length === expected.length && timingSafeEqual(given, expected));
   if (!matches) return null;
 
-  const event: unknown = JSON.parse(input.rawBody);
+  const event: unknown = parseSupplierJson(input.rawBody);
   if (!event || typeof event !== 'object' || Array.isArray(event)) return null;
   const { id, type, data } = event as Obj;
   if (typeof type !== 'string' || !data || typeof data !== 'object' || Array.isArray(data)) return null;
