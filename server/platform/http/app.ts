@@ -273,7 +273,10 @@ export function listen(app: Koa, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host, () => resolve(server));
     server.once('error', reject);
-    server.keepAliveTimeout = 5000;
+    // Longer than any client keeps an idle socket: a client whose event loop was busy must not send on a
+    // socket we closed meanwhile ("other side closed"). Shutdown closes idle sockets itself.
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
   });
 }
 
