@@ -3,6 +3,7 @@ import type { Server } from 'node:http';
 import { ConfigError, loadConfig } from './platform/config';
 import { migrate } from './platform/db';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './platform/embedded-postgres';
+import { EnvironmentError, listenFailure } from './platform/environment';
 import { closeServer, listen } from './platform/http/app';
 import { Boss, startBoss } from './platform/jobs';
 import { createLogger } from './platform/logger';
@@ -27,14 +28,16 @@ async function main(): Promise<void> {
   let embedded: EmbeddedDatabase | null = null;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres({ dir: path.join(config.dataDir, 'pg'), port: config.embeddedPgPort, database: 'store_suppliers', log });
+    embedded = await startEmbeddedPostgres({ dir: path.join(config.dataDir, 'pg'), cacheDir: config.embeddedPgCacheDir, port: config.embeddedPgPort, database: 'store_suppliers', log });
     databaseUrl = embedded.url;
     log.info({ port: config.embeddedPgPort, dataDir: config.dataDir }, 'embedded postgres started');
   }
 
   // The bundled sandbox supplier: its own Koa app on its own port, a real network peer.
   if (config.sandboxSupplier && !config.sandboxSupplierUrl) {
-    const sandbox = await startSandboxSupplier({ port: config.sandboxSupplierPort, control: config.sandboxSupplierControl, autoShipAfterMs: config.sandboxSupplierAutoShipMs });
+    const sandbox = await startSandboxSupplier({ port: config.sandboxSupplierPort, control: config.sandboxSupplierControl, autoShipAfterMs: config.sandboxSupplierAutoShipMs }).catch((err: unknown) => {
+      throw listenFailure(err, 'SANDBOX_SUPPLIER_PORT', config.sandboxSupplierPort, 'the sandbox supplier');
+    });
     config.sandboxSupplierUrl = sandbox.baseUrl;
     stops.push(() => sandbox.close());
     log.info({ baseUrl: sandbox.baseUrl, control: config.sandboxSupplierControl }, 'sandbox supplier started');
@@ -50,9 +53,31 @@ async function main(): Promise<void> {
   const stopWorkers = runsWorkers ? await registerWorkers(boss, services) : null;
 
   let server: Server | null = null;
+  // Registered before anything announces it is up: a SIGTERM right after `listening` must shut down cleanly too.
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, 'shutting down');
+    const hardStop = setTimeout(() => process.exit(1), config.shutdownTimeoutMs + 5000);
+    hardStop.unref();
+    if (server) await closeServer(server, config.shutdownTimeoutMs);
+    if (stopWorkers) await stopWorkers(config.shutdownTimeoutMs).catch((err: unknown) => log.error({ err }, 'dispatch stop failed'));
+    await services.feed.close();
+    await boss.stop({ graceful: true, timeout: config.shutdownTimeoutMs }).catch((err: unknown) => log.error({ err }, 'job queue stop failed'));
+    for (const stop of stops.reverse()) await stop().catch(() => undefined);
+    await db.destroy().catch(() => undefined);
+    if (embedded) await embedded.stop().catch(() => undefined);
+    log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
   if (config.role !== 'worker') {
     const app = buildHttpApp(services);
-    server = await listen(app, config.port, config.host);
+    server = await listen(app, config.port, config.host).catch((err: unknown) => {
+      throw listenFailure(err, 'PORT', config.port, 'the service');
+    });
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : config.port;
     const baseUrl = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${port}`;
@@ -86,28 +111,14 @@ async function main(): Promise<void> {
     log.info({ role: config.role }, 'worker started');
   }
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    log.info({ signal }, 'shutting down');
-    const hardStop = setTimeout(() => process.exit(1), config.shutdownTimeoutMs + 5000);
-    hardStop.unref();
-    if (server) await closeServer(server, config.shutdownTimeoutMs);
-    if (stopWorkers) await stopWorkers(config.shutdownTimeoutMs).catch((err: unknown) => log.error({ err }, 'dispatch stop failed'));
-    await services.feed.close();
-    await boss.stop({ graceful: true, timeout: config.shutdownTimeoutMs }).catch((err: unknown) => log.error({ err }, 'job queue stop failed'));
-    for (const stop of stops.reverse()) await stop().catch(() => undefined);
-    await db.destroy().catch(() => undefined);
-    if (embedded) await embedded.stop().catch(() => undefined);
-    log.info('stopped');
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
 }
 
 main().catch((err) => {
+  // A machine problem is one sentence with what to do; anything else is a bug, with its stack.
+  if (err instanceof EnvironmentError) {
+    process.stderr.write(`Cannot start: ${err.message}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`Failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });

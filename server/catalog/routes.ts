@@ -1,7 +1,7 @@
 import { creatorOf, ownRecordsKeyId } from '../identity/permissions';
 import { errors } from '../platform/errors';
 import { defineRoutes, Reply, RequestContext } from '../platform/http/route';
-import { object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
+import { object, pageOf, pageQuery, params, supplierRef, uuid } from '../platform/http/schemas';
 import { productSchema } from '../stores/routes';
 import type { ConnectionService } from '../connections/service';
 import type { SupplierConnection } from '../connections/entities';
@@ -15,7 +15,7 @@ import type { SupplierProductService } from './supplier-products';
 const BASE = '/api/store-suppliers';
 const TAG_PRODUCTS = 'Supplier products and imports';
 const TAG_LINKS = 'Product links';
-const supplierProductIdParam = object({ storeId: uuid, id: uuid, supplierProductId: { type: 'string', minLength: 1, maxLength: 200 } }, ['storeId', 'id', 'supplierProductId']);
+const supplierProductIdParam = object({ storeId: uuid, id: uuid, supplierProductId: supplierRef }, ['storeId', 'id', 'supplierProductId']);
 
 function rule(input: unknown) {
   try {
@@ -199,7 +199,7 @@ export function catalogRoutes(connections: ConnectionService, supplierProducts: 
       readOnly: false,
       params: params(['storeId']),
       body: object(
-        { productId: uuid, connectionId: uuid, supplierProductId: { type: 'string', minLength: 1, maxLength: 200 }, variants: { type: 'array', items: variantMappingSchema, minItems: 1, maxItems: 100 }, priceRule: priceRuleSchema, sync: syncSchema },
+        { productId: uuid, connectionId: uuid, supplierProductId: supplierRef, variants: { type: 'array', items: variantMappingSchema, minItems: 1, maxItems: 100 }, priceRule: priceRuleSchema, sync: syncSchema },
         ['productId', 'connectionId', 'supplierProductId', 'variants'],
       ),
       response: { status: 201, schema: linkSchema },

@@ -1,4 +1,4 @@
-import { currency, dateTime, minorUnits, nullableDateTime, object, uuid } from '../platform/http/schemas';
+import { currency, dateTime, minorUnits, nullableDateTime, object, supplierRef, uuid } from '../platform/http/schemas';
 import { priceRuleSchema } from './price-rule';
 
 export { priceRuleSchema };
@@ -59,7 +59,7 @@ export const supplierProductPageSchema = object(
   ['items', 'pagination'],
 );
 
-export const variantMappingSchema = object({ storeVariantId: uuid, supplierVariantId: { type: 'string', minLength: 1, maxLength: 200 } }, ['storeVariantId', 'supplierVariantId']);
+export const variantMappingSchema = object({ storeVariantId: uuid, supplierVariantId: supplierRef }, ['storeVariantId', 'supplierVariantId']);
 
 export const linkSchema = object(
   {
@@ -88,7 +88,7 @@ export const linkSchema = object(
 );
 
 export const importItemSchema = object(
-  { supplierProductId: { type: 'string', minLength: 1, maxLength: 200 }, variantIds: { type: 'array', items: { type: 'string', maxLength: 200 }, maxItems: 100, uniqueItems: true } },
+  { supplierProductId: supplierRef, variantIds: { type: 'array', items: supplierRef, maxItems: 100, uniqueItems: true } },
   ['supplierProductId'],
 );
 

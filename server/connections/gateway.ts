@@ -98,7 +98,7 @@ export class SupplierGateway {
       if (conn.consecutiveFailures !== 0 || conn.circuitOpenUntil) await this.breaker.recordSuccess(conn.id);
       return result;
     } catch (err) {
-      if (err instanceof SupplierError && err.isOutage) await this.breaker.recordFailure(conn.id);
+      if (err instanceof SupplierError && err.isSupplierFault) await this.breaker.recordFailure(conn.id);
       throw err;
     }
   }

@@ -12,6 +12,8 @@ export interface Config {
   /** Empty when the embedded Postgres is to be used. */
   databaseUrl: string;
   embeddedPgPort: number;
+  /** Where the embedded Postgres gets binaries and data it can reach when run as root from a closed folder. */
+  embeddedPgCacheDir: string;
   appSecret: string;
   publicBaseUrl: string;
   logLevel: string;
@@ -164,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     dataDir,
     databaseUrl,
     embeddedPgPort: intVar(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
+    embeddedPgCacheDir: path.resolve(env.EMBEDDED_PG_CACHE_DIR || '/var/cache/store-suppliers'),
     appSecret,
     publicBaseUrl: urlVar(env, 'PUBLIC_BASE_URL', ['http:', 'https:']),
     logLevel,

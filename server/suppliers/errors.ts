@@ -19,6 +19,8 @@ export class SupplierError extends Error {
     message: string,
     /** Supplier ids the error names (variant, product, order), never secrets. */
     readonly subject?: Record<string, string>,
+    /** The supplier (or our own limit for it) asked us to slow down: unavailable for now, but not a fault of the supplier. */
+    readonly throttled = false,
   ) {
     super(message);
   }
@@ -26,5 +28,13 @@ export class SupplierError extends Error {
   /** Errors that say the supplier could not be reached or did not answer; they count towards the circuit breaker. */
   get isOutage(): boolean {
     return this.kind === 'timeout' || this.kind === 'unavailable';
+  }
+
+  /**
+   * What the circuit breaker counts: the supplier failed a well-formed request (no answer, a time-out, 5xx, an answer
+   * it could not have meant). Rate limits follow from our own volume, and refusals from the caller's input.
+   */
+  get isSupplierFault(): boolean {
+    return this.isOutage && !this.throttled;
   }
 }

@@ -38,3 +38,22 @@ export async function readCapped(res: Response, what: string): Promise<string> {
   }
   return Buffer.concat(chunks).toString('utf8');
 }
+
+const NUL = /\u0000/g;
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** `s` as text Postgres can store: NULs dropped, unpaired surrogates replaced by U+FFFD. */
+export function storable(s: string): string {
+  return s.replace(NUL, '').replace(LONE_SURROGATE, '\ufffd');
+}
+
+/** A supplier's JSON answer with every string and field name made storable, so no answer can break a write. */
+export function parseSupplierJson(text: string): unknown {
+  return JSON.parse(text, (_key, value: unknown) => {
+    if (typeof value === 'string') return storable(value);
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+    const keys = Object.keys(value);
+    if (keys.every((k) => storable(k) === k)) return value;
+    return Object.fromEntries(keys.map((k) => [storable(k), (value as Record<string, unknown>)[k]]));
+  });
+}

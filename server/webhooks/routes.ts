@@ -19,6 +19,7 @@ export function notificationRoutes(notifications: NotificationService) {
       auth: 'none',
       readOnly: false,
       rawBody: true,
+      refusal: NOTIFICATION_REFUSED,
       params: object({ supplierKey: { type: 'string', maxLength: 100 }, integrationId: { type: 'string', maxLength: 100 } }, ['supplierKey', 'integrationId']),
       response: { status: 200, schema: object({ received: { const: true } }, ['received']), raw: true },
       extraResponses: [[503, { description: 'The service cannot decide now (for example the database is unreachable); send again later' }]],

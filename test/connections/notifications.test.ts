@@ -114,6 +114,13 @@ test('forged, stale, unsigned, malformed and misaddressed notifications: one ide
     ['switched-off connection', `/api/store-suppliers/webhook/sandbox/${disabled.id}`, body, signed(body)],
     ['disconnected connection', `/api/store-suppliers/webhook/sandbox/${gone.id}`, body, signed(body, { secret: goneSecret })],
     ['oversized body', path, 'x'.repeat(300 * 1024), signed('x')],
+    ['over-long connection id', `/api/store-suppliers/webhook/sandbox/${'a'.repeat(101)}`, body, signed(body)],
+    ['over-long supplier key', `/api/store-suppliers/webhook/${'s'.repeat(101)}/${conn.id}`, body, signed(body)],
+    ['NUL in the supplier key', `/api/store-suppliers/webhook/sand%00box/${conn.id}`, body, signed(body)],
+    ['broken percent-encoding', `/api/store-suppliers/webhook/sandbox/%E0%A4%A`, body, signed(body)],
+    ['no connection id', `/api/store-suppliers/webhook/sandbox`, body, signed(body)],
+    ['extra path segment', `/api/store-suppliers/webhook/sandbox/${conn.id}/more`, body, signed(body)],
+    ['empty body', path, '', {}],
   ];
   for (const [name, p, b, h] of cases) {
     const res = await post(p, b, h);
@@ -121,6 +128,8 @@ test('forged, stale, unsigned, malformed and misaddressed notifications: one ide
   }
   const textPlain = await svc.call('POST', path, { rawBody: body, headers: { 'Content-Type': 'text/plain', 'X-Sandbox-Signature': 'nonsense' } });
   expect([textPlain.status, textPlain.text]).toEqual([400, refusal]);
+  const noType = await svc.call('POST', path, { rawBody: 'a=1&b=2', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+  expect([noType.status, noType.text]).toEqual([400, refusal]);
   expect(JSON.parse(refusal)).toEqual({ error: { code: 'notificationRefused', message: expect.any(String) } });
   expect(await lastWebhookAt()).toEqual(before);
   expect((await jobs()).length).toBe(jobsBefore);

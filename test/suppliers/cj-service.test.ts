@@ -467,6 +467,20 @@ describe('every mapped CJ code reaches its review reason through dispatch', () =
     expect((await received()).orders.filter((o: any) => o.openId === shop.cj.openId)).toHaveLength(0);
   }, 40000);
 
+  test.each([
+    ['too many requests (1600200)', 1600200],
+    ['request quota used up (1600201)', 1600201],
+  ])('rate limits answer reads 503 but never open the circuit: %s', async (_label, code) => {
+    const shop = await openCjShop();
+    const balance = () => svc.call('GET', `/api/store-suppliers/${shop.storeId}/${shop.connId}/balance`, { key: shop.owner.key });
+    await control('POST', '/faults', { failNext: { path: '*', code, message: 'Too Many Requests', count: 30 } });
+    for (let i = 0; i < 6; i++) expect([i, (await balance()).body.error?.code]).toEqual([i, 'supplierUnavailable']);
+    await control('DELETE', '/faults');
+    const [row] = (await svc.db.query('SELECT consecutive_failures, circuit_open_until FROM supplier_connections WHERE id = $1', [shop.connId])).rows;
+    expect(row).toEqual({ consecutive_failures: 0, circuit_open_until: null });
+    expect((await balance()).status).toBe(200);
+  });
+
   test('connectionUnhealthy when the daily points are used up (HTTP 429, 1600201)', async () => {
     // 10 points: the import's product read (10) uses them up; every later product read is refused.
     const shop = await openCjShop({ account: { points: 10 } });

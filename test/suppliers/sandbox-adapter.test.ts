@@ -536,6 +536,10 @@ describe('answers the sandbox would never give', () => {
       const json = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       if (req.url === '/v1/orders') return json(422, { error: { code: 'orderRefused', message: `refused for ${token}` } });
       if (req.url === '/v1/account') return json(200, { accountId: 'a', environment: 'live', balanceMinor: 12.5, currency: 'USD' });
+      if (req.url === '/v1/products/SBX-NUL') {
+        const variant = { id: 'V\u0000', sku: 's\ud800', title: 't', options: { 'size\u0000': 'L\udc00' }, costMinor: 100, stock: 1, available: true };
+        return json(200, { id: 'SBX-NUL', title: 'Mug\u0000', description: '\udfff\ud800', url: 'u', imageUrl: null, shipsTo: ['US'], currency: 'USD', variants: [variant], updatedAt: null });
+      }
       if (req.url?.startsWith('/v1/products?')) return res.writeHead(302, { location: '/elsewhere' }).end();
       if (req.url?.startsWith('/v1/orders/')) return res.writeHead(502, { 'content-type': 'text/html' }).end(`<h1>bad gateway ${token}</h1>`);
       return json(404, { error: { code: 'notFound', message: 'nope' } });
@@ -557,6 +561,23 @@ describe('answers the sandbox would never give', () => {
     expect(err.kind).toBe('refused');
     expect(err.message).toContain('refused for Bearer [redacted]');
     expect(err.message).not.toContain(key);
+  });
+
+  test('ids that cannot name one record are notFound without a request, and never a URIError', async () => {
+    const before = seen.length;
+    for (const id of ['.', '..', '', '\udfff\ud800']) expect([id, (await failure(fakeAdapter.getProduct(c(), id))).kind]).toEqual([id, 'notFound']);
+    for (const id of ['..', '\ud800']) expect((await failure(fakeAdapter.payOrder(c(), id))).kind).toBe('notFound');
+    expect(seen.length).toBe(before);
+    // Anything else goes out as one encoded segment.
+    await failure(fakeAdapter.getProduct(c(), 'a/../b c'));
+    expect(seen[seen.length - 1]).toBe('/v1/products/a%2F..%2Fb%20c');
+  });
+
+  test('text Postgres cannot store (NUL, unpaired surrogates) arrives storable', async () => {
+    const product = await fakeAdapter.getProduct(c(), 'SBX-NUL');
+    expect(product.title).toBe('Mug');
+    expect(product.description).toBe('\ufffd\ufffd');
+    expect(product.variants[0]).toMatchObject({ id: 'V', sku: 's\ufffd', options: { size: 'L\ufffd' } });
   });
 
   test('a fractional balance is an unexpected body, not a number we pass on', async () => {

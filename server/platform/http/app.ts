@@ -88,14 +88,25 @@ export function buildApp(opts: AppOptions): Koa {
     }
   });
 
-  // Routes that verify signatures take the raw bytes as they came, whatever their type, and answer for themselves.
-  const rawPrefixes = opts.routes.filter((r) => r.rawBody).map((r) => r.path.split('/:')[0] + '/');
+  // Routes that verify signatures take the raw bytes as they came, whatever their type, and answer for themselves:
+  // with a refusal body, every 4xx under their path (even a path that matches no route) is that one answer.
+  const rawRoutes = opts.routes.filter((r) => r.rawBody).map((r) => ({ prefix: r.path.split('/:')[0] + '/', refusal: r.refusal }));
   app.use(async (ctx, next) => {
-    if (ctx.method === 'POST' && rawPrefixes.some((p) => ctx.path.startsWith(p))) {
-      ctx.state.rawBodyRoute = true;
-      ctx.state.rawBody = await readRawBody(ctx.req, RAW_BODY_LIMIT);
+    const raw = ctx.method === 'POST' ? rawRoutes.find((r) => ctx.path.startsWith(r.prefix)) : undefined;
+    if (!raw) return next();
+    ctx.state.rawBodyRoute = true;
+    try {
+      ctx.state.rawBody = await readRawBody(ctx.req, RAW_BODY_LIMIT).catch(() => {
+        throw errors.badRequest('bodyUnreadable', 'The request body could not be read.');
+      });
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) throw errors.notFound('The route');
+    } catch (err) {
+      const status = err instanceof ApiError ? err.status : (err as { status?: unknown })?.status;
+      if (raw.refusal === undefined || typeof status !== 'number' || status < 400 || status >= 500) throw err;
+      ctx.status = 400;
+      ctx.body = raw.refusal;
     }
-    await next();
   });
 
   // Only JSON bodies are accepted; a body of any other type is refused before parsing.
@@ -266,7 +277,10 @@ export function listen(app: Koa, port: number, host: string): Promise<Server> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host, () => resolve(server));
     server.once('error', reject);
-    server.keepAliveTimeout = 5000;
+    // Longer than any client keeps an idle socket: a client whose event loop was busy must not send on a
+    // socket we closed meanwhile ("other side closed"). Shutdown closes idle sockets itself.
+    server.keepAliveTimeout = 65_000;
+    server.headersTimeout = 66_000;
   });
 }
 

@@ -1,5 +1,6 @@
 import type { JsonSchema, RouteDef } from './route';
 import { errorBody } from './schemas';
+import { boundStrings } from './text';
 
 function toOpenApiPath(path: string): string {
   return path.replace(/:(\w+)/g, '{$1}');
@@ -7,6 +8,7 @@ function toOpenApiPath(path: string): string {
 
 function parameters(schema: JsonSchema | undefined, where: 'path' | 'query') {
   if (!schema) return [];
+  schema = boundStrings(schema);
   const props = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required as string[]) ?? []);
   return Object.entries(props).map(([name, s]) => ({
@@ -56,7 +58,7 @@ export function buildOpenApi(routes: RouteDef[], opts: { version: string; credit
       ...(r.planGated === true ? { 'x-plan-gated': true } : r.planGated ? { 'x-plan-gated': r.planGated.description } : {}),
       ...(r.creditAction ? { 'x-credit-action': r.creditAction, 'x-credit-price': opts.creditPrice(r.creditAction), 'x-credit-charged': r.creditWhen === 'recordCreated' ? 'once per record made' : 'per request' } : {}),
     };
-    if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: r.body } } };
+    if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: boundStrings(r.body) } } };
     const p = toOpenApiPath(r.path);
     paths[p] = { ...(paths[p] ?? {}), [r.method]: op };
   }

@@ -84,6 +84,11 @@ export interface RouteDef {
   extraResponses?: Array<[number, { description: string; content?: unknown }]>;
   /** Keeps the raw body for signature checks. */
   rawBody?: boolean;
+  /**
+   * With rawBody: the one 400 body answered for every refusal on this path (parameters, size, unknown path),
+   * so a caller learns nothing about why.
+   */
+  refusal?: unknown;
   /** Answers the value of `result`, or a Reply. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   handler(ctx: RequestContext<any, any, any>): Promise<unknown>;

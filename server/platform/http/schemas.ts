@@ -6,6 +6,12 @@ export const nullableDateTime: JsonSchema = { type: ['string', 'null'], format: 
 export const currency: JsonSchema = { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' };
 export const minorUnits: JsonSchema = { type: 'integer', minimum: 0, maximum: 9007199254740991, description: 'Integer amount in minor units' };
 
+/**
+ * An id the supplier gave out (product, variant, order), which goes into the supplier's URL: letters, digits and
+ * `. _ : ~ -`, starting with a letter or digit, so never a `.` or `..` segment, a slash or a control character.
+ */
+export const supplierRef: JsonSchema = { type: 'string', minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9][A-Za-z0-9._:~-]*$' };
+
 export function object(properties: Record<string, JsonSchema>, required: string[] = [], extra: JsonSchema = {}): JsonSchema {
   return { type: 'object', properties, required, additionalProperties: false, ...extra };
 }

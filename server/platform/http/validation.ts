@@ -2,6 +2,7 @@ import Ajv, { ErrorObject, ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { errors, ErrorDetail } from '../errors';
 import type { JsonSchema } from './route';
+import { boundStrings, checkText } from './text';
 
 // Bodies are taken as sent; params and query arrive as strings and are coerced to the schema's types.
 const bodyAjv = addFormats(new Ajv({ allErrors: true, strict: false, removeAdditional: false }));
@@ -29,10 +30,11 @@ export interface RequestValidator {
 
 export function compileValidators(schemas: { params?: JsonSchema; query?: JsonSchema; body?: JsonSchema }) {
   const compiled: Partial<Record<'params' | 'query' | 'body', ValidateFunction>> = {};
-  if (schemas.params) compiled.params = textAjv.compile(schemas.params);
-  if (schemas.query) compiled.query = textAjv.compile(schemas.query);
-  if (schemas.body) compiled.body = bodyAjv.compile(schemas.body);
+  if (schemas.params) compiled.params = textAjv.compile(boundStrings(schemas.params));
+  if (schemas.query) compiled.query = textAjv.compile(boundStrings(schemas.query));
+  if (schemas.body) compiled.body = bodyAjv.compile(boundStrings(schemas.body));
   return (where: 'params' | 'query' | 'body', value: unknown): void => {
+    checkText(where, value);
     const fn = compiled[where];
     if (!fn) {
       if (where === 'body' && value !== undefined && !(typeof value === 'object' && value !== null && Object.keys(value).length === 0)) {

@@ -3,7 +3,7 @@
  * every failure into a SupplierError whose message carries no credential. Never retries by itself.
  */
 import { SupplierError } from '../errors';
-import { networkErrorCode, readCapped } from '../http';
+import { networkErrorCode, parseSupplierJson, readCapped } from '../http';
 
 // A broken or hostile endpoint must not make us buffer without bound.
 const MAX_MESSAGE_LENGTH = 300;
@@ -100,7 +100,7 @@ export class CjHttp {
     }
     let body: unknown;
     try {
-      body = text ? JSON.parse(text) : undefined;
+      body = text ? parseSupplierJson(text) : undefined;
     } catch {
       body = undefined;
     }
@@ -125,14 +125,14 @@ export type FailureContext = 'product' | 'order' | 'pay' | 'auth' | 'other';
 export function failureOf(answer: CjAnswer, context: FailureContext, subject?: Record<string, string>): SupplierError {
   const { code, label } = answer;
   const said = answer.message || `code ${code}`;
-  if (answer.httpStatus === 429 && code !== QPS_CODE) return new SupplierError('unavailable', `CJ refused ${label}: the daily API points are used up (HTTP 429, ${code})`);
+  if (answer.httpStatus === 429 && code !== QPS_CODE) return new SupplierError('unavailable', `CJ refused ${label}: the daily API points are used up (HTTP 429, ${code})`, undefined, true);
   switch (true) {
     case code === 1600000:
       return new SupplierError('unavailable', `CJ is busy and did not handle ${label} (${code})`);
     case code === QPS_CODE:
-      return new SupplierError('unavailable', `CJ refused ${label}: too many requests per second for this account (${code})`);
+      return new SupplierError('unavailable', `CJ refused ${label}: too many requests per second for this account (${code})`, undefined, true);
     case code === 1600201:
-      return new SupplierError('unavailable', `CJ refused ${label}: the account's request quota is used up (${code})`);
+      return new SupplierError('unavailable', `CJ refused ${label}: the account's request quota is used up (${code})`, undefined, true);
     case code === 1600301:
       return new SupplierError('timeout', `CJ timed out handling ${label} (${code})`);
     case CREDENTIAL_CODES.has(code):

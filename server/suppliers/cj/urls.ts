@@ -7,6 +7,8 @@
  * (`1745293574428463104`). Anything else (other hosts or ports, user info, other paths, a trailing slash) is
  * not a CJ product page.
  */
+import { storable } from '../http';
+
 const HOSTS = new Set(['cjdropshipping.com', 'www.cjdropshipping.com']);
 const PID = '[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}|[0-9]{6,25}';
 // The slug is everything up to the last "-p-": a GUID or a number cannot contain "p-", so the split is unambiguous.
@@ -28,5 +30,5 @@ export function cjProductUrl(pid: string, title: string): string {
     .replace(/^-+|-+$/g, '')
     .slice(0, 80)
     .replace(/-+$/, '');
-  return `https://cjdropshipping.com/product/${slug ? `${slug}-` : ''}p-${encodeURIComponent(pid)}.html`;
+  return `https://cjdropshipping.com/product/${slug ? `${slug}-` : ''}p-${encodeURIComponent(storable(pid))}.html`;
 }

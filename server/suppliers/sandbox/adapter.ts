@@ -3,7 +3,7 @@
  * over one HTTP client. Every failure leaves as a SupplierError whose message carries no secret.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { networkErrorCode, readCapped } from '../http';
+import { networkErrorCode, parseSupplierJson, readCapped } from '../http';
 import type {
   CallLimits,
   CatalogueEntry,
@@ -220,7 +220,7 @@ class SandboxHttp {
       const text = await readCapped(res, `Sandbox supplier answer to ${label}`);
       let body: unknown;
       try {
-        body = text ? JSON.parse(text) : undefined;
+        body = text ? parseSupplierJson(text) : undefined;
       } catch {
         body = undefined;
       }
@@ -252,7 +252,7 @@ function failureOf(answer: Answer, notFoundSubject?: Record<string, string>): Su
   const { code, message, extra } = errorBody(answer);
   const said = `Sandbox supplier refused ${label}: ${message}`;
   if (status >= 500) return new SupplierError('unavailable', `Sandbox supplier failed ${label} (HTTP ${status}${code ? ` ${code}` : ''})`);
-  if (status === 429) return new SupplierError('unavailable', `Sandbox supplier is rate limiting ${label}`);
+  if (status === 429) return new SupplierError('unavailable', `Sandbox supplier is rate limiting ${label}`, undefined, true);
   if (status >= 300 && status < 400) return new SupplierError('unavailable', `Sandbox supplier answered ${label} with an unexpected redirect (HTTP ${status})`);
   if (status === 401) return new SupplierError('credentialsRejected', `Sandbox supplier rejected the credentials: ${message}`);
   if (status === 404) return new SupplierError('notFound', `Sandbox supplier has no such resource for ${label}: ${message}`, notFoundSubject);
@@ -289,6 +289,21 @@ function okBody<T>(answer: Answer, read: (body: unknown) => T, notFoundSubject?:
     const what = err instanceof ShapeError ? err.message : 'unreadable body';
     throw new SupplierError('unavailable', `Sandbox supplier answered ${answer.label} with an unexpected body (${what})`);
   }
+}
+
+/**
+ * One path segment for an id, encoded. An id that cannot name one record (empty, `.`, `..`, not well-formed text)
+ * is a record the supplier does not have: asking would reach some other resource and read as a broken supplier.
+ */
+function segment(id: string, subject: Record<string, string>): string {
+  let encoded: string | undefined;
+  try {
+    encoded = id === '' || id === '.' || id === '..' ? undefined : encodeURIComponent(id);
+  } catch {
+    encoded = undefined; // URIError: an unpaired surrogate
+  }
+  if (encoded === undefined) throw new SupplierError('notFound', 'Sandbox supplier has no record with such an id', subject);
+  return encoded;
 }
 
 function secretsOf(ctx: SupplierCallContext): string[] {
@@ -328,7 +343,7 @@ function readNotification(secret: string | undefined, input: { rawBody: string; 
   const matches = parsed.signatures.some((given) => given.length === expected.length && timingSafeEqual(given, expected));
   if (!matches) return null;
 
-  const event: unknown = JSON.parse(input.rawBody);
+  const event: unknown = parseSupplierJson(input.rawBody);
   if (!event || typeof event !== 'object' || Array.isArray(event)) return null;
   const { id, type, data } = event as Obj;
   if (typeof type !== 'string' || !data || typeof data !== 'object' || Array.isArray(data)) return null;
@@ -473,8 +488,9 @@ abstract class SandboxAdapterBase implements SupplierAdapter {
   }
 
   async getProduct(ctx: SupplierCallContext, supplierProductId: string): Promise<SupplierProduct> {
-    const answer = await this.send(ctx, { method: 'GET', path: `/v1/products/${encodeURIComponent(supplierProductId)}` });
-    return okBody(answer, (body) => readProduct(body), { productId: supplierProductId });
+    const subject = { productId: supplierProductId };
+    const answer = await this.send(ctx, { method: 'GET', path: `/v1/products/${segment(supplierProductId, subject)}` });
+    return okBody(answer, (body) => readProduct(body), subject);
   }
 
   resolveProductUrl(url: URL): string | null {
@@ -520,17 +536,17 @@ abstract class SandboxAdapterBase implements SupplierAdapter {
   }
 
   async getOrder(ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot> {
-    const answer = await this.send(ctx, { method: 'GET', path: `/v1/orders/${encodeURIComponent(supplierOrderId)}` });
+    const answer = await this.send(ctx, { method: 'GET', path: `/v1/orders/${segment(supplierOrderId, { supplierOrderId })}` });
     return okBody(answer, (b) => readOrder(b), { supplierOrderId });
   }
 
   async payOrder(ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot> {
-    const answer = await this.send(ctx, { method: 'POST', path: `/v1/orders/${encodeURIComponent(supplierOrderId)}/pay` });
+    const answer = await this.send(ctx, { method: 'POST', path: `/v1/orders/${segment(supplierOrderId, { supplierOrderId })}/pay` });
     return okBody(answer, (b) => readOrder(b), { supplierOrderId });
   }
 
   async cancelOrder(ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot> {
-    const answer = await this.send(ctx, { method: 'POST', path: `/v1/orders/${encodeURIComponent(supplierOrderId)}/cancel` });
+    const answer = await this.send(ctx, { method: 'POST', path: `/v1/orders/${segment(supplierOrderId, { supplierOrderId })}/cancel` });
     return okBody(answer, (b) => readOrder(b), { supplierOrderId });
   }
 
