@@ -1,4 +1,5 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as connection from './actions/connection/Connection.resource';
 import * as importResource from './actions/import/Import.resource';
@@ -12,15 +13,15 @@ export class StoreSuppliers implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Store Suppliers',
 		name: 'storeSuppliers',
-		icon: 'file:storeSuppliers.svg',
+		icon: { light: 'file:storeSuppliers.svg', dark: 'file:storeSuppliers.dark.svg' },
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Connect dropshipping suppliers, import their products, and send, retry and pay supplier orders',
 		defaults: { name: 'Store Suppliers' },
 		usableAsTool: true,
-		inputs: ['main'],
-		outputs: ['main'],
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'storeSuppliersApi', required: true }],
 		properties: [
 			{

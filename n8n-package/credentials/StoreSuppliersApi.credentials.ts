@@ -6,7 +6,7 @@ export class StoreSuppliersApi implements ICredentialType {
 
 	displayName = 'Store Suppliers API';
 
-	icon = 'file:../nodes/StoreSuppliers/storeSuppliers.svg' as const;
+	icon = { light: 'file:../nodes/StoreSuppliers/storeSuppliers.svg', dark: 'file:../nodes/StoreSuppliers/storeSuppliers.dark.svg' } as const;
 
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-store-suppliers#credential';
 

@@ -93,6 +93,15 @@ export function toApiError(node: INode, statusCode: number, body: unknown, itemI
 	);
 }
 
+/**
+ * Whether a 404 came from one of the service's own routes: another server's page, or the service's
+ * answer for a route it does not have (a Base URL ending in /api doubles the prefix), is not.
+ */
+function isServiceAnswer(body: unknown): boolean {
+	const error = (body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+	return typeof error?.code === 'string' && error.message !== 'The route was not found.';
+}
+
 async function baseUrlOf(this: StoreSuppliersContext): Promise<string> {
 	const credentials = await this.getCredentials(CREDENTIAL_NAME);
 	return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
@@ -119,9 +128,22 @@ export async function apiRequest(
 	try {
 		response = await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, options);
 	} catch (error) {
-		throw new NodeApiError(this.getNode(), error as JsonObject, {
+		// A plain object, not the caught error: n8n would keep an error of its own as it is, or swap the
+		// message for its generic "refused the connection" text, and the Base URL would go unnamed.
+		const reason = (error as Error).message;
+		throw new NodeApiError(this.getNode(), { message: reason } as JsonObject, {
 			message: `Could not reach Store Suppliers at ${baseUrl}`,
-			description: `${(error as Error).message}. Check the Base URL of the Store Suppliers API credential.`,
+			description: `${reason}. Check the Base URL of the Store Suppliers API credential: the address of the service itself, without /api.`,
+			itemIndex,
+		});
+	}
+	if (response.statusCode === 404 && !isServiceAnswer(response.body)) {
+		throw new NodeApiError(this.getNode(), { message: 'No Store Suppliers route answered' } as JsonObject, {
+			message: `No Store Suppliers API answers at ${baseUrl}`,
+			description: /\/api$/i.test(baseUrl)
+				? 'The Base URL of the Store Suppliers API credential ends in /api: use the address of the service itself, without /api.'
+				: 'Check the Base URL of the Store Suppliers API credential: the address of the service itself, without /api.',
+			httpCode: '404',
 			itemIndex,
 		});
 	}

@@ -1,18 +1,16 @@
 import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { storeRLC } from '../StoreSuppliers/actions/common.descriptions';
 import { SHARED_ORDER_FILTERS } from '../StoreSuppliers/actions/supplierOrder/getAll.operation';
 import { listSearch, loadOptions } from '../StoreSuppliers/methods';
 import { pollNeedsReview } from './poll';
 
-// A polling trigger has nothing to do as an AI agent's tool (it has no execute), so it does not set
-// usableAsTool; the action node Store Suppliers does.
-// eslint-disable-next-line @n8n/community-nodes/node-usable-as-tool
 export class StoreSuppliersTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Store Suppliers Trigger',
 		name: 'storeSuppliersTrigger',
-		icon: 'file:../StoreSuppliers/storeSuppliers.svg',
+		icon: { light: 'file:../StoreSuppliers/storeSuppliers.svg', dark: 'file:../StoreSuppliers/storeSuppliers.dark.svg' },
 		group: ['trigger'],
 		version: 1,
 		subtitle: 'Supplier order needs review',
@@ -20,7 +18,7 @@ export class StoreSuppliersTrigger implements INodeType {
 		defaults: { name: 'Store Suppliers Trigger' },
 		polling: true,
 		inputs: [],
-		outputs: ['main'],
+		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'storeSuppliersApi', required: true }],
 		properties: [
 			{
