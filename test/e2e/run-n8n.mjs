@@ -2,7 +2,9 @@
 /**
  * End to end in a real n8n (npm run test:n8n).
  *
- *  1. Installs n8n 1.123.50 into test/e2e/n8n/ (ignored by git) unless it is there already.
+ *  1. Takes the n8n version to test (argument, default the newest of the matrix in runtimes.mjs: n8n
+ *     2.41.1 on Node 24, or 1.123.81 on the system's Node 20) and installs it, with the Node it needs,
+ *     into the cache folder outside the repository (runtimes.mjs) unless it is there already.
  *  2. Builds and packs the package (npm run pack:n8n) and installs the tarball the way n8n installs a
  *     community package: into <n8n user folder>/.n8n/nodes, so its nodes get their package type names
  *     (n8n-nodes-store-suppliers.storeSuppliers), the names the example workflows in docs/n8n use.
@@ -18,7 +20,7 @@
  *     across several polls (an order already waiting, a new one, and one that pauses again after a
  *     retry), and that the credential test in n8n passes and fails as it should.
  *
- * Prints a pass/fail summary, writes dist/n8n-e2e-results.json ({ passed, failed, checks }), exits non-zero
+ * Prints a pass/fail summary, writes dist/n8n-e2e-results-<version>.json ({ passed, failed, checks }), exits non-zero
  * on any failure, and stops everything it started.
  */
 import { spawn } from 'node:child_process';
@@ -30,12 +32,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { CACHE, ensureN8n, ensureNode, MATRIX } from './runtimes.mjs';
+
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const N8N_VERSION = '1.123.50';
-const N8N_DIR = path.join(ROOT, 'test/e2e/n8n');
-const N8N_BIN = path.join(N8N_DIR, 'node_modules/n8n/bin/n8n');
+const RUNTIME = process.argv[2] ? MATRIX.find((m) => m.n8n === process.argv[2]) : MATRIX[0];
+if (!RUNTIME) throw new Error(`n8n ${process.argv[2]} is not in the e2e matrix (${MATRIX.map((m) => m.n8n).join(', ')})`);
+const N8N_VERSION = RUNTIME.n8n;
+let N8N_BIN; // set by ensureRuntime
+let NODE_BIN; // the node n8n runs on
 const WORKFLOWS = path.join(ROOT, 'docs/n8n/workflows');
-const RESULT_FILE = path.join(ROOT, 'dist/n8n-e2e-results.json');
+const RESULT_FILE = path.join(ROOT, `dist/n8n-e2e-results-${N8N_VERSION}.json`);
 const TARBALL = path.join(ROOT, 'dist/n8n-nodes-store-suppliers-4.4.0.tgz');
 const CREDENTIAL_ID = 'StoreSuppliers01'; // the id the example workflows name
 const PG_PASSWORD = 'e2e-local';
@@ -49,6 +55,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // ---------------------------------------------------------------- checks and clean-up
 
 const checks = [];
+const resultExtras = {};
 const stops = [];
 let tmp;
 
@@ -87,8 +94,8 @@ function finish(fatal) {
 	const passed = checks.filter((c) => c.ok).length;
 	const failed = checks.length - passed;
 	fs.mkdirSync(path.dirname(RESULT_FILE), { recursive: true });
-	fs.writeFileSync(RESULT_FILE, `${JSON.stringify({ passed, failed, durationMs: Date.now() - started, n8nVersion: N8N_VERSION, checks }, null, 2)}\n`);
-	process.stdout.write(`\n==== n8n end-to-end: ${passed} passed, ${failed} failed (${elapsed()}) ====\n`);
+	fs.writeFileSync(RESULT_FILE, `${JSON.stringify({ passed, failed, durationMs: Date.now() - started, n8nVersion: N8N_VERSION, ...resultExtras, checks }, null, 2)}\n`);
+	process.stdout.write(`\n==== n8n ${N8N_VERSION} (Node ${resultExtras.nodeVersion ?? '?'}) end-to-end: ${passed} passed, ${failed} failed (${elapsed()}) ====\n`);
 	for (const c of checks) process.stdout.write(`  ${c.ok ? 'PASS' : 'FAIL'}  ${c.name}${c.ok ? '' : `\n        ${c.error.split('\n')[0]}`}\n`);
 	if (fatal) process.stdout.write(`\n${String(fatal?.stack ?? fatal)}\n`);
 	return failed === 0 && checks.length > 0 ? 0 : 1;
@@ -178,22 +185,13 @@ async function waitFor(what, fn, timeoutMs, intervalMs = 250) {
 
 // ---------------------------------------------------------------- set-up steps
 
-async function ensureN8n() {
-	const pkg = path.join(N8N_DIR, 'node_modules/n8n/package.json');
-	if (fs.existsSync(pkg) && JSON.parse(fs.readFileSync(pkg, 'utf8')).version === N8N_VERSION) {
-		log(`n8n ${N8N_VERSION} is installed in test/e2e/n8n`);
-		return;
-	}
-	log(`installing n8n ${N8N_VERSION} into test/e2e/n8n (a few minutes, about 1.7 GB)`);
-	fs.mkdirSync(N8N_DIR, { recursive: true });
-	fs.writeFileSync(
-		path.join(N8N_DIR, 'package.json'),
-		`${JSON.stringify({ name: 'store-suppliers-e2e-n8n', private: true, dependencies: { n8n: N8N_VERSION }, overrides: { xlsx: '0.18.5' } }, null, 2)}\n`,
-	);
-	// isolated-vm and sqlite3 do not build here; the run uses the legacy expression engine and Postgres.
-	const res = await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: N8N_DIR, timeoutMs: 15 * 60000 });
-	if (res.code !== 0 || !fs.existsSync(pkg)) throw new Error(`npm install of n8n failed (${res.code})\n${res.stderr.slice(-3000)}`);
-	log('n8n installed');
+async function ensureRuntime() {
+	const t = Date.now();
+	NODE_BIN = await ensureNode(RUNTIME.node);
+	N8N_BIN = await ensureN8n(N8N_VERSION, NODE_BIN);
+	const nodeVersion = (await run(NODE_BIN, ['--version'])).stdout.trim();
+	log(`n8n ${N8N_VERSION} on Node ${nodeVersion}, from ${CACHE} (${((Date.now() - t) / 1000).toFixed(0)}s)`);
+	return nodeVersion;
 }
 
 async function buildAndPack() {
@@ -360,7 +358,7 @@ function n8nEnvironment(pg, userFolder, port) {
 }
 
 async function n8n(args, timeoutMs = 120000) {
-	const res = await run(process.execPath, [N8N_BIN, ...args], { env: n8nEnv, timeoutMs });
+	const res = await run(NODE_BIN, [N8N_BIN, ...args], { env: n8nEnv, timeoutMs });
 	if (res.code !== 0) throw new Error(`n8n ${args.join(' ')} exited with ${res.code}\n${res.stdout.slice(-3000)}\n${res.stderr.slice(-3000)}`);
 	return res;
 }
@@ -399,7 +397,7 @@ function workflow(file, patch) {
 async function importAndExecute(file, patch) {
 	const wf = workflow(file, patch);
 	await n8n(['import:workflow', `--input=${wf.file}`]);
-	const res = await run(process.execPath, [N8N_BIN, 'execute', `--id=${wf.id}`, '--rawOutput'], { env: n8nEnv, timeoutMs: 180000 });
+	const res = await run(NODE_BIN, [N8N_BIN, 'execute', `--id=${wf.id}`, '--rawOutput'], { env: n8nEnv, timeoutMs: 180000 });
 	const start = res.stdout.search(/^\{/m);
 	let parsed;
 	try {
@@ -452,7 +450,8 @@ function pauseKey(so) {
 // ---------------------------------------------------------------- the run
 
 async function main() {
-	await ensureN8n();
+	const nodeVersion = await ensureRuntime();
+	resultExtras.nodeVersion = nodeVersion;
 	await buildAndPack();
 	tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'store-suppliers-n8n-e2e-'));
 	fs.chmodSync(tmp, 0o755);
@@ -587,7 +586,7 @@ async function main() {
 	const polls = () => proxy.seen.filter((r) => r.method === 'GET' && r.path === `/api/store-suppliers/${store.id}/orders` && r.query.needsReview === 'true');
 	const keysReceived = () => receiver.received.map((r) => pauseKey(r.body?.supplierOrder ?? {}));
 
-	const n8nProcess = startProcess('n8n', process.execPath, [N8N_BIN, 'start'], { env: n8nEnv });
+	const n8nProcess = startProcess('n8n', NODE_BIN, [N8N_BIN, 'start'], { env: n8nEnv });
 	const ready = await check('n8n starts with the package and activates the trigger workflow (its first poll emits the order already waiting)', async () => {
 		await waitFor('n8n to answer /healthz', async () => {
 			if (n8nProcess.child.exitCode !== null) throw new Error(`n8n exited (${n8nProcess.child.exitCode})\n${n8nProcess.log().slice(-3000)}`);

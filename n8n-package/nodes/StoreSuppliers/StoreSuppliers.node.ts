@@ -6,8 +6,10 @@ import * as importResource from './actions/import/Import.resource';
 import * as productLink from './actions/productLink/ProductLink.resource';
 import { router } from './actions/router';
 import * as supplierOrder from './actions/supplierOrder/SupplierOrder.resource';
+import * as storeOrder from './actions/storeOrder/StoreOrder.resource';
+import * as storeProduct from './actions/storeProduct/StoreProduct.resource';
 import * as supplierProduct from './actions/supplierProduct/SupplierProduct.resource';
-import { listSearch, loadOptions } from './methods';
+import { listSearch, loadOptions, recordSearch } from './methods';
 
 export class StoreSuppliers implements INodeType {
 	description: INodeTypeDescription = {
@@ -17,7 +19,7 @@ export class StoreSuppliers implements INodeType {
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Connect dropshipping suppliers, import their products, and send, retry and pay supplier orders',
+		description: 'Connect dropshipping suppliers, import their products, create and confirm store orders, and send, retry and pay supplier orders',
 		defaults: { name: 'Store Suppliers' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -33,6 +35,8 @@ export class StoreSuppliers implements INodeType {
 					{ name: 'Connection', value: 'connection' },
 					{ name: 'Import', value: 'import' },
 					{ name: 'Product Link', value: 'productLink' },
+					{ name: 'Store Order', value: 'storeOrder' },
+					{ name: 'Store Product', value: 'storeProduct' },
 					{ name: 'Supplier Order', value: 'supplierOrder' },
 					{ name: 'Supplier Product', value: 'supplierProduct' },
 				],
@@ -43,10 +47,12 @@ export class StoreSuppliers implements INodeType {
 			...importResource.description,
 			...productLink.description,
 			...supplierOrder.description,
+			...storeOrder.description,
+			...storeProduct.description,
 		],
 	};
 
-	methods = { listSearch, loadOptions };
+	methods = { listSearch: { ...listSearch, ...recordSearch }, loadOptions };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

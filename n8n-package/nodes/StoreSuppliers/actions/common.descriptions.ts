@@ -109,8 +109,11 @@ export const priceRuleField: INodeProperties = {
 	name: 'priceRule',
 	type: 'collection',
 	placeholder: 'Add Price Rule Field',
-	default: {},
-	description: "How the store's price is worked out from the supplier's cost (amounts in minor units, e.g. cents)",
+	// Shown in the editor from the start: twice the cost, rounded up to x.99 (the service's own default
+	// when no rule is sent). Removing every field sends no rule, which gives the same prices.
+	default: { multiplier: '2', endingMinor: 99 },
+	description:
+		"How the store's price is worked out from the supplier's cost (amounts in minor units, e.g. cents). Without a rule the service prices at twice the cost, rounded up to x.99.",
 	options: [
 		{
 			displayName: 'Compare-At Multiplier',

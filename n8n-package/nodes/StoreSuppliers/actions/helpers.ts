@@ -103,3 +103,29 @@ export function compact(body: IDataObject): IDataObject {
 	for (const [key, value] of Object.entries(body)) if (value !== undefined) out[key] = value;
 	return out;
 }
+
+/** The Simplify switch of reads: on by default for Get Many, off for Get. */
+export function simplifyField(resource: string, operation: string, byDefault: boolean): INodeProperties {
+	return {
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: byDefault,
+		displayOptions: { show: { resource: [resource], operation: [operation] } },
+		description: 'Whether to return a simplified version of the response instead of the raw data (leaves out the history, addresses and other bulky fields)',
+	};
+}
+
+/** The bulky fields Simplify leaves out, per kind of record. */
+export const BULKY_FIELDS = {
+	supplierOrder: ['events', 'destination'],
+	storeOrder: ['items', 'supplierOrders', 'destination'],
+	storeProduct: ['description'],
+} as const;
+
+export function simplified(this: IExecuteFunctions, itemIndex: number, kind: keyof typeof BULKY_FIELDS, row: IDataObject): IDataObject {
+	if (!(this.getNodeParameter('simplify', itemIndex, false) as boolean)) return row;
+	const out: IDataObject = { ...row };
+	for (const field of BULKY_FIELDS[kind]) delete out[field];
+	return out;
+}

@@ -1,6 +1,8 @@
 import * as connection from './connection/Connection.resource';
 import * as importResource from './import/Import.resource';
 import * as productLink from './productLink/ProductLink.resource';
+import * as storeOrder from './storeOrder/StoreOrder.resource';
+import * as storeProduct from './storeProduct/StoreProduct.resource';
 import * as supplierOrder from './supplierOrder/SupplierOrder.resource';
 import * as supplierProduct from './supplierProduct/SupplierProduct.resource';
 
@@ -9,6 +11,8 @@ export const resources = {
 	connection: connection.operations,
 	import: importResource.operations,
 	productLink: productLink.operations,
+	storeOrder: storeOrder.operations,
+	storeProduct: storeProduct.operations,
 	supplierOrder: supplierOrder.operations,
 	supplierProduct: supplierProduct.operations,
 };

@@ -25,5 +25,16 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		priceRule: priceRuleOf(this.getNodeParameter('priceRule', itemIndex, {}) as IDataObject),
 	});
 	const params = { storeId: storeId.call(this, itemIndex), id: connectionId.call(this, itemIndex) };
-	return (await callRoute.call(this, routing, params, { body, itemIndex })) as IDataObject;
+	const preview = (await callRoute.call(this, routing, params, { body, itemIndex })) as IDataObject;
+	return { ...preview, items: ((preview.items ?? []) as IDataObject[]).map(withMargins) };
+}
+
+/** Each variant's margin: profit as a percentage of the price, to one decimal (null without a price). */
+function withMargins(item: IDataObject): IDataObject {
+	const variants = ((item.variants ?? []) as IDataObject[]).map((v) => {
+		const price = Number(v.priceMinor);
+		const margin = price > 0 ? Math.round((Number(v.profitMinor) / price) * 1000) / 10 : null;
+		return { ...v, marginPercent: margin };
+	});
+	return { ...item, variants };
 }

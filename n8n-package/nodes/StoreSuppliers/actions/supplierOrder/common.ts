@@ -3,12 +3,17 @@ import type { INodeProperties } from 'n8n-workflow';
 import { connectionRLC } from '../common.descriptions';
 
 export const supplierOrderIdField: INodeProperties = {
-	displayName: 'Supplier Order ID',
+	displayName: 'Supplier Order',
 	name: 'supplierOrderId',
-	type: 'string',
-	default: '',
+	type: 'resourceLocator',
+	default: { mode: 'list', value: '' },
 	required: true,
-	description: 'The ID (_id) of the supplier order',
+	description: 'The supplier order (its _id); the list shows orders waiting for review first, with their reason',
+	typeOptions: { loadOptionsDependsOn: ['store.value'] },
+	modes: [
+		{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchSupplierOrders', searchable: true } },
+		{ displayName: 'ID', name: 'id', type: 'string', placeholder: 'e.g. 9a3c1f0e-5b2d-4c7a-8e61-0f4b2d9c7a15' },
+	],
 };
 
 export const orderIdField: INodeProperties = {

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../../transport';
-import { idParameter, storeId } from '../helpers';
+import { idParameter, simplified, simplifyField, storeId } from '../helpers';
 import { supplierOrderIdField } from './common';
 
 export const routing: Route = {
@@ -13,10 +13,10 @@ export const routing: Route = {
 
 const properties: INodeProperties[] = [supplierOrderIdField];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['supplierOrder'], operation: ['get'] } },
-	properties,
-);
+export const description = [
+	...updateDisplayOptions({ show: { resource: ['supplierOrder'], operation: ['get'] } }, properties),
+	simplifyField('supplierOrder', 'get', false),
+];
 
 /** One supplier order with its history. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
@@ -24,5 +24,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		storeId: storeId.call(this, itemIndex),
 		supplierOrderId: idParameter.call(this, 'supplierOrderId', itemIndex, 'The supplier order ID'),
 	};
-	return (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject;
+	return simplified.call(this, itemIndex, 'supplierOrder', (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject);
 }

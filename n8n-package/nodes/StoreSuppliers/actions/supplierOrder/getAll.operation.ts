@@ -3,7 +3,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callRouteAllItems, type Route } from '../../transport';
 import { returnAllOrLimit } from '../common.descriptions';
-import { listLimit, storeId } from '../helpers';
+import { listLimit, simplified, simplifyField, storeId } from '../helpers';
 
 export const routing: Route = {
 	operationId: 'listSupplierOrders',
@@ -43,8 +43,8 @@ export const SHARED_ORDER_FILTERS: INodeProperties[] = [
 		displayName: 'Contract Model',
 		name: 'contractModel',
 		type: 'options',
-		options: CONTRACT_MODEL_OPTIONS,
-		default: 'standard',
+		options: [{ name: 'Any', value: '' }, ...CONTRACT_MODEL_OPTIONS],
+		default: '',
 	},
 ];
 
@@ -69,8 +69,8 @@ const properties: INodeProperties[] = [
 				displayName: 'Status',
 				name: 'status',
 				type: 'options',
-				options: STATUS_OPTIONS,
-				default: 'needsReview',
+				options: [{ name: 'Any', value: '' }, ...STATUS_OPTIONS],
+				default: '',
 			},
 			{
 				displayName: 'Store Order ID',
@@ -83,15 +83,15 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['supplierOrder'], operation: ['getAll'] } },
-	properties,
-);
+export const description = [
+	...updateDisplayOptions({ show: { resource: ['supplierOrder'], operation: ['getAll'] } }, properties),
+	simplifyField('supplierOrder', 'getAll', true),
+];
 
 /** Supplier orders, newest first, filtered; with Return All every page is read before any is returned. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	return await callRouteAllItems.call(this, routing, { storeId: storeId.call(this, itemIndex) }, {
+	const rows = await callRouteAllItems.call(this, routing, { storeId: storeId.call(this, itemIndex) }, {
 		qs: {
 			status: filters.status,
 			needsReview: filters.needsReview === undefined ? undefined : Boolean(filters.needsReview),
@@ -102,4 +102,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		limit: listLimit.call(this, itemIndex),
 		itemIndex,
 	});
+	return rows.map((row) => simplified.call(this, itemIndex, 'supplierOrder', row));
 }
