@@ -106,14 +106,15 @@ export function compact(body: IDataObject): IDataObject {
 
 /** The Simplify switch of reads: on by default for Get Many, off for Get. */
 export function simplifyField(resource: string, operation: string, byDefault: boolean): INodeProperties {
-	return {
+	const field: INodeProperties = {
 		displayName: 'Simplify',
 		name: 'simplify',
 		type: 'boolean',
-		default: byDefault,
+		default: false,
 		displayOptions: { show: { resource: [resource], operation: [operation] } },
 		description: 'Whether to return a simplified version of the response instead of the raw data (leaves out the history, addresses and other bulky fields)',
 	};
+	return byDefault ? { ...field, default: true } : field;
 }
 
 /** The bulky fields Simplify leaves out, per kind of record. */

@@ -29,7 +29,7 @@ const properties: INodeProperties[] = [
 		placeholder: 'Add Field',
 		default: {},
 		options: [
-			{ displayName: 'Amount (Minor Units)', name: 'amountMinor', type: 'number', typeOptions: { minValue: 0 }, default: 0, description: 'E.g. 1999 for 19.99' },
+			{ displayName: 'Amount (Minor Units)', name: 'amountMinor', type: 'number', typeOptions: { minValue: 0 }, default: 0, description: 'E.g. 1999 for 19.99.' },
 			{ displayName: 'Reference', name: 'reference', type: 'string', default: '', description: "The provider's reference for the payment" },
 		],
 	},
