@@ -32,6 +32,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { nodeRunChecks } from './checks-node-runs.mjs';
 import { CACHE, ensureN8n, ensureNode, MATRIX } from './runtimes.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -412,6 +413,29 @@ async function importAndExecute(file, patch) {
 	return { code: res.code, items, error, raw: parsed };
 }
 
+/** Imports a workflow given as an object and runs it; answers the parsed run data (or the text printed). */
+async function runWorkflow(wf) {
+	const file = path.join(tmp, 'workflows', `${wf.id}.json`);
+	fs.mkdirSync(path.dirname(file), { recursive: true });
+	fs.writeFileSync(file, JSON.stringify(wf, null, 2));
+	await n8n(['import:workflow', `--input=${file}`]);
+	const res = await run(NODE_BIN, [N8N_BIN, 'execute', `--id=${wf.id}`, '--rawOutput'], { env: n8nEnv, timeoutMs: 180000 });
+	const start = res.stdout.search(/^\{/m);
+	let raw;
+	try {
+		raw = start >= 0 ? JSON.parse(res.stdout.slice(start)) : undefined;
+	} catch {
+		raw = undefined;
+	}
+	return { code: res.code, raw, error: raw?.data?.resultData?.error, stdout: res.stdout, stderr: res.stderr };
+}
+
+async function importCredentials(list) {
+	const file = path.join(tmp, `credentials-${crypto.randomUUID()}.json`);
+	fs.writeFileSync(file, JSON.stringify(list));
+	await n8n(['import:credentials', `--input=${file}`], 180000);
+}
+
 // ---------------------------------------------------------------- the service's REST API (what a shop would do)
 
 function client(baseUrl, key) {
@@ -559,13 +583,20 @@ async function main() {
 	await check('top up at the sandbox, retry: the supplier order is paid and confirmed (retry-supplier-order.json)', async () => {
 		expect(paused, 'a paused supplier order from the previous step');
 		await control('POST', `/accounts/${account.accountId}/balance`, { balanceMinor: 10_000_000 });
-		const out = await importAndExecute('retry-supplier-order.json', { 'Retry Supplier Order': { store: rl(store.id), supplierOrderId: paused._id } });
+		const out = await importAndExecute('retry-supplier-order.json', { 'Retry Supplier Order': { store: rl(store.id), supplierOrderId: rl(paused._id) } });
 		expect(out.code === 0 && !out.error, 'the workflow ran without error', out.error);
 		const [answer] = out.items['Retry Supplier Order'] ?? [];
 		expect(answer?._id === paused._id && ['submitted', 'confirmed'].includes(answer.status) && !answer.error, 'the retry answered the order submitted or confirmed', answer);
 		const so = await supplierOrderWhen(paused._id, (o) => o.status === 'confirmed' && o.payment?.status === 'paid', 'the order to be confirmed and paid');
 		const received = await control('GET', '/received');
 		expect(received.ordersByNumber[so.supplierOrderNumber] === 1, 'the sandbox received the order once');
+	});
+
+	// ---- error routing, Base URL messages and the store side, each in its own workflow
+	await nodeRunChecks({
+		check, expect, api, store, placeConfirmedOrder, runWorkflow, importCredentials, freePort,
+		connId: connected.connId, productId: connected.productId, variantId: connected.variantId,
+		credentialId: CREDENTIAL_ID, apiKey: demo.apiKey, serviceUrl: demo.baseUrl, address: US_ADDRESS,
 	});
 
 	// ---- the trigger, in a running n8n
@@ -578,16 +609,17 @@ async function main() {
 	const waiting = await submitPaused(); // already waiting when the workflow is activated
 
 	const alert = workflow('paused-orders-alert.json', {
-		'Supplier Order Needs Review': { store: rl(store.id), firstActivation: 'emitWaiting' },
+		'Supplier Order Needs Review': { store: rl(store.id), firstActivation: 'emitWaiting', events: ['needsReview', 'confirmed'] },
 		'Post to Webhook': { url: `${receiver.url}/paused` },
 	});
 	await n8n(['import:workflow', `--input=${alert.file}`]);
 	await n8n(['update:workflow', `--id=${alert.id}`, '--active=true']);
 	const polls = () => proxy.seen.filter((r) => r.method === 'GET' && r.path === `/api/store-suppliers/${store.id}/orders` && r.query.needsReview === 'true');
-	const keysReceived = () => receiver.received.map((r) => pauseKey(r.body?.supplierOrder ?? {}));
+	const postsOf = (event) => receiver.received.filter((r) => r.body?.supplierOrder?.event === event);
+	const keysReceived = () => postsOf('needsReview').map((r) => pauseKey(r.body?.supplierOrder ?? {}));
 
 	const n8nProcess = startProcess('n8n', NODE_BIN, [N8N_BIN, 'start'], { env: n8nEnv });
-	const ready = await check('n8n starts with the package and activates the trigger workflow (its first poll emits the order already waiting)', async () => {
+	const ready = await check('n8n starts with the package and activates the trigger workflow on two events (its first poll emits the order already waiting and the one already confirmed)', async () => {
 		await waitFor('n8n to answer /healthz', async () => {
 			if (n8nProcess.child.exitCode !== null) throw new Error(`n8n exited (${n8nProcess.child.exitCode})\n${n8nProcess.log().slice(-3000)}`);
 			try {
@@ -598,10 +630,13 @@ async function main() {
 		}, 120000, 500);
 		await waitFor('the first poll to post the waiting order', () => {
 			if (n8nProcess.child.exitCode !== null) throw new Error(`n8n exited (${n8nProcess.child.exitCode})\n${n8nProcess.log().slice(-3000)}`);
-			return receiver.received.length > 0;
-		}, 60000);
-		expect(receiver.received.length === 1 && receiver.received[0].body.supplierOrder._id === waiting._id, 'the order already waiting was posted', receiver.received.map((r) => r.body?.supplierOrder?._id));
-		expect(String(receiver.received[0].body.text).includes('insufficientBalance'), 'the post names the review reason', receiver.received[0].body.text);
+			return postsOf('needsReview').length > 0 && postsOf('confirmed').length > 0;
+		}, 90000);
+		const pauses = postsOf('needsReview');
+		expect(pauses.length === 1 && pauses[0].body.supplierOrder._id === waiting._id, 'the order already waiting was posted', pauses.map((r) => r.body?.supplierOrder?._id));
+		expect(String(pauses[0].body.text).includes('insufficientBalance'), 'the post names the review reason', pauses[0].body.text);
+		expect(postsOf('confirmed').map((r) => r.body.supplierOrder._id).join() === paused._id, 'the order confirmed after its retry was posted as confirmed', postsOf('confirmed').map((r) => r.body.supplierOrder));
+		expect(receiver.received.length === 2, 'nothing else was posted', receiver.received.map((r) => [r.body?.supplierOrder?._id, r.body?.supplierOrder?.event]));
 	});
 
 	if (ready) {
@@ -632,10 +667,11 @@ async function main() {
 			const wrongUrl = await test({ apiKey: demo.apiKey, baseUrl: receiver.url });
 			expect(wrongUrl.status === 'Error' && wrongUrl.message.startsWith('No Store Suppliers API answers at this Base URL'), 'a wrong Base URL fails clearly', wrongUrl);
 			const nobody = await test({ apiKey: demo.apiKey, baseUrl: `http://127.0.0.1:${await freePort()}` });
-			expect(nobody.status === 'Error' && /refused the connection/i.test(nobody.message), 'an address where nothing answers fails with the connection error', nobody);
+			// n8n's own connection error (1.x: "...refused the connection...", 2.x: "ECONNREFUSED").
+			expect(nobody.status === 'Error' && /refused the connection|ECONNREFUSED/i.test(nobody.message), 'an address where nothing answers fails with the connection error', nobody);
 		});
 
-		await check('a new pause and a pause again after a retry are each posted once; polls with nothing new post nothing', async () => {
+		const fresh = await check('a new pause and a pause again after a retry are each posted once; polls with nothing new post nothing', async () => {
 			const fresh = await submitPaused();
 			await api('POST', `/api/store-suppliers/${store.id}/orders/${waiting._id}/retry`, {});
 			const again = await supplierOrderWhen(waiting._id, (o) => o.status === 'needsReview' && pausedAt(o) > pausedAt(waiting), 'the retried order to pause again');
@@ -653,11 +689,27 @@ async function main() {
 			for (const k of keysReceived()) counts[k] = (counts[k] ?? 0) + 1;
 			expect(receiver.received.length === postsAfterEmit, 'the later poll posted nothing', keysReceived());
 			expect(Object.values(counts).every((n) => n === 1), 'no pause was posted twice', counts);
-			expect(receiver.received.length === 3 && [...expected].every((k) => counts[k] === 1), 'exactly the three pauses were posted', counts);
+			expect(postsOf('needsReview').length === 3 && [...expected].every((k) => counts[k] === 1), 'exactly the three pauses were posted', counts);
 			expect(polls().length >= 3, 'the trigger polled at least three times', polls().length);
-			const orderIds = receiver.received.map((r) => r.body.supplierOrder._id);
+			const orderIds = postsOf('needsReview').map((r) => r.body.supplierOrder._id);
 			expect(orderIds.filter((id) => id === waiting._id).length === 2 && orderIds.filter((id) => id === fresh._id).length === 1, 'the re-paused order twice, the new one once', orderIds);
 			log(`${polls().length} polls, ${receiver.received.length} posts`);
+			return fresh;
+		});
+	}
+
+	if (ready) {
+		await check('a paused order topped up and retried is posted once more, as confirmed, and only once', async () => {
+			expect(fresh, 'a paused order from the previous step');
+			await control('POST', `/accounts/${account.accountId}/balance`, { balanceMinor: 10_000_000 });
+			await api('POST', `/api/store-suppliers/${store.id}/orders/${fresh._id}/retry`, {});
+			await supplierOrderWhen(fresh._id, (o) => o.status === 'confirmed', 'the retried order to be confirmed');
+			await waitFor('the confirmation to be posted', () => postsOf('confirmed').some((r) => r.body.supplierOrder._id === fresh._id), 150000, 500);
+			const pollsAfter = polls().length;
+			await waitFor('another poll', () => polls().length > pollsAfter, 75000, 500);
+			await sleep(5000);
+			const confirmedIds = postsOf('confirmed').map((r) => r.body.supplierOrder._id);
+			expect(confirmedIds.filter((id) => id === fresh._id).length === 1 && confirmedIds.length === 2, 'each confirmation posted once', confirmedIds);
 		});
 	}
 
