@@ -37,7 +37,7 @@ export interface Run {
 export async function runNode(
 	credentials: Credentials,
 	parameters: Record<string, Param>,
-	opts: { items?: INodeExecutionData[]; continueOnFail?: boolean } = {},
+	opts: { items?: INodeExecutionData[]; continueOnFail?: boolean; onError?: 'continueErrorOutput' | 'continueRegularOutput' } = {},
 ): Promise<Run> {
 	const { ctx, rec } = executeContext({ credentials, parameters, ...opts });
 	const [out] = await new StoreSuppliers().execute.call(ctx);
