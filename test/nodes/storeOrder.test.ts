@@ -1,6 +1,8 @@
 /** The store side: store orders and products, From List pickers, Simplify, and the error output. */
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { StoreSuppliers } from '../../n8n-package/nodes/StoreSuppliers/StoreSuppliers.node';
+import { StoreSuppliersTrigger } from '../../n8n-package/nodes/StoreSuppliersTrigger/StoreSuppliersTrigger.node';
 import { recordSearch } from '../../n8n-package/nodes/StoreSuppliers/methods';
 import { leakScanTest } from '../support/harness';
 import { openShop, placeOrder, Shop, submit, US_ADDRESS } from '../support/orders';
@@ -134,6 +136,18 @@ test('node runs name the Base URL: nothing listening, or a Base URL ending in /a
 	expect(withApi.error.message).toBe(`No Store Suppliers API answers at ${world.svc.baseUrl}/api`);
 	expect(withApi.error.description).toContain('ends in /api');
 	expect(withApi.error.description).not.toContain('Check the IDs');
+});
+
+test('optional filters start at "any" on every list and the trigger', () => {
+	const lists = [...new StoreSuppliers().description.properties, ...new StoreSuppliersTrigger().description.properties].filter((p) => p.name === 'filters');
+	expect(lists.length).toBeGreaterThanOrEqual(4);
+	for (const filters of lists) {
+		for (const option of (filters.options ?? []) as INodeProperties[]) {
+			if (option.type !== 'options' || option.typeOptions?.loadOptionsMethod) continue;
+			expect([option.name, option.default]).toEqual([option.name, '']);
+			expect(option.options).toContainEqual({ name: 'Any', value: '' });
+		}
+	}
 });
 
 leakScanTest();
