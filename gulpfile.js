@@ -1,6 +1,6 @@
 // Assembles the n8n community package `n8n-nodes-store-suppliers` into package/ (gitignored), from what
-// tsc compiled into dist/nodes and dist/credentials: its own manifest, no dependencies, n8n-workflow as
-// the only peer. `npm pack ./package` (npm run pack:n8n) makes the tarball n8n installs.
+// tsc compiled into dist/n8n-package/{nodes,credentials} and the tracked n8n-package/ folder: its own
+// manifest, no dependencies, n8n-workflow as the only peer. `npm pack ./package` (npm run pack:n8n) makes the tarball n8n installs.
 // It also keeps copying the icons next to the compiled files in dist/, as before.
 const fs = require('node:fs');
 const path = require('node:path');
@@ -10,33 +10,13 @@ const ROOT = __dirname;
 // N8N_PACKAGE_OUT lets a test assemble the package somewhere of its own.
 const OUT = process.env.N8N_PACKAGE_OUT ? path.resolve(process.env.N8N_PACKAGE_OUT) : path.join(ROOT, 'package');
 
-const manifest = {
-	name: 'n8n-nodes-store-suppliers',
-	version: '4.4.0',
-	description:
-		'n8n nodes for Store Suppliers: connect dropshipping suppliers, import their products, send, retry and pay supplier orders, and a trigger for supplier orders that wait for review.',
-	keywords: ['n8n-community-node-package', 'n8n', 'dropshipping', 'suppliers', 'store-suppliers'],
-	license: 'MIT',
-	author: {
-		name: 'Store Suppliers maintainers',
-		email: 'maintainers@users.noreply.a-seed-90a2630d.example',
-	},
-	engines: { node: '>=20.15' },
-	files: ['dist'],
-	n8n: {
-		n8nNodesApiVersion: 1,
-		strict: true,
-		credentials: ['dist/credentials/StoreSuppliersApi.credentials.js'],
-		nodes: [
-			'dist/nodes/StoreSuppliers/StoreSuppliers.node.js',
-			'dist/nodes/StoreSuppliersTrigger/StoreSuppliersTrigger.node.js',
-		],
-	},
-	peerDependencies: { 'n8n-workflow': '*' },
-};
+// The package's own manifest, README and licence are tracked in n8n-package/ (the folder n8n's scanner
+// finds by the package name in the source repository, next to the nodes and credentials it lints).
+const PKG = path.join(ROOT, 'n8n-package');
+const manifest = JSON.parse(fs.readFileSync(path.join(PKG, 'package.json'), 'utf8'));
 
 function buildIcons() {
-	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], { base: '.', allowEmpty: true, encoding: false }).pipe(dest('dist'));
+	return src(['n8n-package/nodes/**/*.{png,svg}', 'n8n-package/credentials/**/*.{png,svg}'], { base: '.', allowEmpty: true, encoding: false }).pipe(dest('dist'));
 }
 
 function cleanPackage(done) {
@@ -47,15 +27,15 @@ function cleanPackage(done) {
 /** Compiled JavaScript only: no source maps, no TypeScript, nothing but nodes and credentials. */
 function packageCode() {
 	for (const file of [...manifest.n8n.credentials, ...manifest.n8n.nodes]) {
-		if (!fs.existsSync(path.join(ROOT, file))) throw new Error(`${file} is missing: run tsc first (npm run build does).`);
+		if (!fs.existsSync(path.join(ROOT, 'dist/n8n-package', file.replace(/^dist\//, '')))) throw new Error(`${file} is missing: run tsc first (npm run build does).`);
 	}
-	return src(['dist/nodes/**/*.js', 'dist/credentials/**/*.js'], { base: 'dist' }).pipe(dest(path.join(OUT, 'dist')));
+	return src(['dist/n8n-package/nodes/**/*.js', 'dist/n8n-package/credentials/**/*.js'], { base: 'dist/n8n-package' }).pipe(dest(path.join(OUT, 'dist')));
 }
 
 /** Icons and codex files (StoreSuppliers.node.json) next to the compiled node files. */
 function packageAssets() {
-	return src(['nodes/**/*.{svg,png}', 'nodes/**/*.node.json', 'credentials/**/*.{svg,png}'], {
-		base: '.',
+	return src(['n8n-package/nodes/**/*.{svg,png}', 'n8n-package/nodes/**/*.node.json', 'n8n-package/credentials/**/*.{svg,png}'], {
+		base: 'n8n-package',
 		allowEmpty: true,
 		encoding: false,
 	}).pipe(dest(path.join(OUT, 'dist')));
@@ -64,8 +44,8 @@ function packageAssets() {
 function packageFiles(done) {
 	fs.mkdirSync(OUT, { recursive: true });
 	fs.writeFileSync(path.join(OUT, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-	fs.copyFileSync(path.join(ROOT, 'docs/n8n/package-README.md'), path.join(OUT, 'README.md'));
-	fs.copyFileSync(path.join(ROOT, 'docs/n8n/LICENSE.md'), path.join(OUT, 'LICENSE.md'));
+	fs.copyFileSync(path.join(PKG, 'README.md'), path.join(OUT, 'README.md'));
+	fs.copyFileSync(path.join(PKG, 'LICENSE.md'), path.join(OUT, 'LICENSE.md'));
 	done();
 }
 

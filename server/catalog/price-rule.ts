@@ -52,6 +52,12 @@ export const DEFAULT_PRICE_RULE: PriceRule = Object.freeze({
   minimumProfitMinor: 0,
 });
 
+ /**
+ * The rule for a request that gives none (import, preview, a new link): twice the cost, rounded up to x.99.
+ * Not the field defaults above (which would sell at cost): see docs/decisions.md, "Price rule when none is given".
+ */
+export const DEFAULT_IMPORT_PRICE_RULE: PriceRule = Object.freeze({ ...DEFAULT_PRICE_RULE, multiplier: '2', endingMinor: 99 });
+
 const DECIMAL_PATTERN = '^\\d{1,4}(\\.\\d{1,4})?$';
 const DECIMAL_RE = new RegExp(DECIMAL_PATTERN);
 const MAX_AMOUNT = 1_000_000_000;
@@ -61,7 +67,8 @@ const SCALE = 10_000n;
 
 export const priceRuleSchema: Record<string, unknown> = {
   type: 'object',
-  description: 'How a store price is worked out from the supplier cost (all amounts in minor units of the store currency).',
+  description:
+    'How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). Without a priceRule the default import rule applies: multiplier "2", endingMinor 99 (twice the cost, rounded up to x.99); a rule that is given takes the field defaults below for fields it leaves out.',
   properties: {
     multiplier: {
       type: 'string',

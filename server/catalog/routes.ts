@@ -8,7 +8,7 @@ import type { SupplierConnection } from '../connections/entities';
 import { DEFAULT_SYNC } from './entities';
 import { IMPORT_INLINE_LIMIT, ImportService } from './imports';
 import type { LinkService } from './links';
-import { normalisePriceRule, PriceRuleError } from './price-rule';
+import { DEFAULT_IMPORT_PRICE_RULE, normalisePriceRule, PriceRuleError } from './price-rule';
 import { importFailureSchema, importItemSchema, importJobSchema, linkSchema, priceRuleSchema, supplierProductPageSchema, supplierProductSchema, syncSchema, variantMappingSchema } from './schemas';
 import type { SupplierProductService } from './supplier-products';
 
@@ -18,6 +18,7 @@ const TAG_LINKS = 'Product links';
 const supplierProductIdParam = object({ storeId: uuid, id: uuid, supplierProductId: supplierRef }, ['storeId', 'id', 'supplierProductId']);
 
 function rule(input: unknown) {
+  if (input === undefined) return DEFAULT_IMPORT_PRICE_RULE;
   try {
     return normalisePriceRule(input as never);
   } catch (e) {

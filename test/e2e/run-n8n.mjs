@@ -2,7 +2,9 @@
 /**
  * End to end in a real n8n (npm run test:n8n).
  *
- *  1. Installs n8n 1.123.50 into test/e2e/n8n/ (ignored by git) unless it is there already.
+ *  1. Takes the n8n version to test (argument, default the newest of the matrix in runtimes.mjs: n8n
+ *     2.41.1 on Node 24, or 1.123.81 on the system's Node 20) and installs it, with the Node it needs,
+ *     into the cache folder outside the repository (runtimes.mjs) unless it is there already.
  *  2. Builds and packs the package (npm run pack:n8n) and installs the tarball the way n8n installs a
  *     community package: into <n8n user folder>/.n8n/nodes, so its nodes get their package type names
  *     (n8n-nodes-store-suppliers.storeSuppliers), the names the example workflows in docs/n8n use.
@@ -18,7 +20,7 @@
  *     across several polls (an order already waiting, a new one, and one that pauses again after a
  *     retry), and that the credential test in n8n passes and fails as it should.
  *
- * Prints a pass/fail summary, writes dist/n8n-e2e-results.json ({ passed, failed, checks }), exits non-zero
+ * Prints a pass/fail summary, writes dist/n8n-e2e-results-<version>.json ({ passed, failed, checks }), exits non-zero
  * on any failure, and stops everything it started.
  */
 import { spawn } from 'node:child_process';
@@ -30,12 +32,17 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { nodeRunChecks } from './checks-node-runs.mjs';
+import { CACHE, ensureN8n, ensureNode, MATRIX } from './runtimes.mjs';
+
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const N8N_VERSION = '1.123.50';
-const N8N_DIR = path.join(ROOT, 'test/e2e/n8n');
-const N8N_BIN = path.join(N8N_DIR, 'node_modules/n8n/bin/n8n');
+const RUNTIME = process.argv[2] ? MATRIX.find((m) => m.n8n === process.argv[2]) : MATRIX[0];
+if (!RUNTIME) throw new Error(`n8n ${process.argv[2]} is not in the e2e matrix (${MATRIX.map((m) => m.n8n).join(', ')})`);
+const N8N_VERSION = RUNTIME.n8n;
+let N8N_BIN; // set by ensureRuntime
+let NODE_BIN; // the node n8n runs on
 const WORKFLOWS = path.join(ROOT, 'docs/n8n/workflows');
-const RESULT_FILE = path.join(ROOT, 'dist/n8n-e2e-results.json');
+const RESULT_FILE = path.join(ROOT, `dist/n8n-e2e-results-${N8N_VERSION}.json`);
 const TARBALL = path.join(ROOT, 'dist/n8n-nodes-store-suppliers-4.4.0.tgz');
 const CREDENTIAL_ID = 'StoreSuppliers01'; // the id the example workflows name
 const PG_PASSWORD = 'e2e-local';
@@ -49,6 +56,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 // ---------------------------------------------------------------- checks and clean-up
 
 const checks = [];
+const resultExtras = {};
 const stops = [];
 let tmp;
 
@@ -87,8 +95,8 @@ function finish(fatal) {
 	const passed = checks.filter((c) => c.ok).length;
 	const failed = checks.length - passed;
 	fs.mkdirSync(path.dirname(RESULT_FILE), { recursive: true });
-	fs.writeFileSync(RESULT_FILE, `${JSON.stringify({ passed, failed, durationMs: Date.now() - started, n8nVersion: N8N_VERSION, checks }, null, 2)}\n`);
-	process.stdout.write(`\n==== n8n end-to-end: ${passed} passed, ${failed} failed (${elapsed()}) ====\n`);
+	fs.writeFileSync(RESULT_FILE, `${JSON.stringify({ passed, failed, durationMs: Date.now() - started, n8nVersion: N8N_VERSION, ...resultExtras, checks }, null, 2)}\n`);
+	process.stdout.write(`\n==== n8n ${N8N_VERSION} (Node ${resultExtras.nodeVersion ?? '?'}) end-to-end: ${passed} passed, ${failed} failed (${elapsed()}) ====\n`);
 	for (const c of checks) process.stdout.write(`  ${c.ok ? 'PASS' : 'FAIL'}  ${c.name}${c.ok ? '' : `\n        ${c.error.split('\n')[0]}`}\n`);
 	if (fatal) process.stdout.write(`\n${String(fatal?.stack ?? fatal)}\n`);
 	return failed === 0 && checks.length > 0 ? 0 : 1;
@@ -178,22 +186,13 @@ async function waitFor(what, fn, timeoutMs, intervalMs = 250) {
 
 // ---------------------------------------------------------------- set-up steps
 
-async function ensureN8n() {
-	const pkg = path.join(N8N_DIR, 'node_modules/n8n/package.json');
-	if (fs.existsSync(pkg) && JSON.parse(fs.readFileSync(pkg, 'utf8')).version === N8N_VERSION) {
-		log(`n8n ${N8N_VERSION} is installed in test/e2e/n8n`);
-		return;
-	}
-	log(`installing n8n ${N8N_VERSION} into test/e2e/n8n (a few minutes, about 1.7 GB)`);
-	fs.mkdirSync(N8N_DIR, { recursive: true });
-	fs.writeFileSync(
-		path.join(N8N_DIR, 'package.json'),
-		`${JSON.stringify({ name: 'store-suppliers-e2e-n8n', private: true, dependencies: { n8n: N8N_VERSION }, overrides: { xlsx: '0.18.5' } }, null, 2)}\n`,
-	);
-	// isolated-vm and sqlite3 do not build here; the run uses the legacy expression engine and Postgres.
-	const res = await run('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: N8N_DIR, timeoutMs: 15 * 60000 });
-	if (res.code !== 0 || !fs.existsSync(pkg)) throw new Error(`npm install of n8n failed (${res.code})\n${res.stderr.slice(-3000)}`);
-	log('n8n installed');
+async function ensureRuntime() {
+	const t = Date.now();
+	NODE_BIN = await ensureNode(RUNTIME.node);
+	N8N_BIN = await ensureN8n(N8N_VERSION, NODE_BIN);
+	const nodeVersion = (await run(NODE_BIN, ['--version'])).stdout.trim();
+	log(`n8n ${N8N_VERSION} on Node ${nodeVersion}, from ${CACHE} (${((Date.now() - t) / 1000).toFixed(0)}s)`);
+	return nodeVersion;
 }
 
 async function buildAndPack() {
@@ -360,7 +359,7 @@ function n8nEnvironment(pg, userFolder, port) {
 }
 
 async function n8n(args, timeoutMs = 120000) {
-	const res = await run(process.execPath, [N8N_BIN, ...args], { env: n8nEnv, timeoutMs });
+	const res = await run(NODE_BIN, [N8N_BIN, ...args], { env: n8nEnv, timeoutMs });
 	if (res.code !== 0) throw new Error(`n8n ${args.join(' ')} exited with ${res.code}\n${res.stdout.slice(-3000)}\n${res.stderr.slice(-3000)}`);
 	return res;
 }
@@ -399,7 +398,7 @@ function workflow(file, patch) {
 async function importAndExecute(file, patch) {
 	const wf = workflow(file, patch);
 	await n8n(['import:workflow', `--input=${wf.file}`]);
-	const res = await run(process.execPath, [N8N_BIN, 'execute', `--id=${wf.id}`, '--rawOutput'], { env: n8nEnv, timeoutMs: 180000 });
+	const res = await run(NODE_BIN, [N8N_BIN, 'execute', `--id=${wf.id}`, '--rawOutput'], { env: n8nEnv, timeoutMs: 180000 });
 	const start = res.stdout.search(/^\{/m);
 	let parsed;
 	try {
@@ -412,6 +411,29 @@ async function importAndExecute(file, patch) {
 	const items = {};
 	for (const [nodeName, runs] of Object.entries(runData)) items[nodeName] = (runs[0]?.data?.main?.[0] ?? []).map((i) => i.json);
 	return { code: res.code, items, error, raw: parsed };
+}
+
+/** Imports a workflow given as an object and runs it; answers the parsed run data (or the text printed). */
+async function runWorkflow(wf) {
+	const file = path.join(tmp, 'workflows', `${wf.id}.json`);
+	fs.mkdirSync(path.dirname(file), { recursive: true });
+	fs.writeFileSync(file, JSON.stringify(wf, null, 2));
+	await n8n(['import:workflow', `--input=${file}`]);
+	const res = await run(NODE_BIN, [N8N_BIN, 'execute', `--id=${wf.id}`, '--rawOutput'], { env: n8nEnv, timeoutMs: 180000 });
+	const start = res.stdout.search(/^\{/m);
+	let raw;
+	try {
+		raw = start >= 0 ? JSON.parse(res.stdout.slice(start)) : undefined;
+	} catch {
+		raw = undefined;
+	}
+	return { code: res.code, raw, error: raw?.data?.resultData?.error, stdout: res.stdout, stderr: res.stderr };
+}
+
+async function importCredentials(list) {
+	const file = path.join(tmp, `credentials-${crypto.randomUUID()}.json`);
+	fs.writeFileSync(file, JSON.stringify(list));
+	await n8n(['import:credentials', `--input=${file}`], 180000);
 }
 
 // ---------------------------------------------------------------- the service's REST API (what a shop would do)
@@ -452,7 +474,8 @@ function pauseKey(so) {
 // ---------------------------------------------------------------- the run
 
 async function main() {
-	await ensureN8n();
+	const nodeVersion = await ensureRuntime();
+	resultExtras.nodeVersion = nodeVersion;
 	await buildAndPack();
 	tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'store-suppliers-n8n-e2e-'));
 	fs.chmodSync(tmp, 0o755);
@@ -560,13 +583,20 @@ async function main() {
 	await check('top up at the sandbox, retry: the supplier order is paid and confirmed (retry-supplier-order.json)', async () => {
 		expect(paused, 'a paused supplier order from the previous step');
 		await control('POST', `/accounts/${account.accountId}/balance`, { balanceMinor: 10_000_000 });
-		const out = await importAndExecute('retry-supplier-order.json', { 'Retry Supplier Order': { store: rl(store.id), supplierOrderId: paused._id } });
+		const out = await importAndExecute('retry-supplier-order.json', { 'Retry Supplier Order': { store: rl(store.id), supplierOrderId: rl(paused._id) } });
 		expect(out.code === 0 && !out.error, 'the workflow ran without error', out.error);
 		const [answer] = out.items['Retry Supplier Order'] ?? [];
 		expect(answer?._id === paused._id && ['submitted', 'confirmed'].includes(answer.status) && !answer.error, 'the retry answered the order submitted or confirmed', answer);
 		const so = await supplierOrderWhen(paused._id, (o) => o.status === 'confirmed' && o.payment?.status === 'paid', 'the order to be confirmed and paid');
 		const received = await control('GET', '/received');
 		expect(received.ordersByNumber[so.supplierOrderNumber] === 1, 'the sandbox received the order once');
+	});
+
+	// ---- error routing, Base URL messages and the store side, each in its own workflow
+	await nodeRunChecks({
+		check, expect, api, store, placeConfirmedOrder, runWorkflow, importCredentials, freePort,
+		connId: connected.connId, productId: connected.productId, variantId: connected.variantId,
+		credentialId: CREDENTIAL_ID, apiKey: demo.apiKey, serviceUrl: demo.baseUrl, address: US_ADDRESS,
 	});
 
 	// ---- the trigger, in a running n8n
@@ -579,16 +609,17 @@ async function main() {
 	const waiting = await submitPaused(); // already waiting when the workflow is activated
 
 	const alert = workflow('paused-orders-alert.json', {
-		'Supplier Order Needs Review': { store: rl(store.id), firstActivation: 'emitWaiting' },
+		'Supplier Order Needs Review': { store: rl(store.id), firstActivation: 'emitWaiting', events: ['needsReview', 'confirmed'] },
 		'Post to Webhook': { url: `${receiver.url}/paused` },
 	});
 	await n8n(['import:workflow', `--input=${alert.file}`]);
 	await n8n(['update:workflow', `--id=${alert.id}`, '--active=true']);
 	const polls = () => proxy.seen.filter((r) => r.method === 'GET' && r.path === `/api/store-suppliers/${store.id}/orders` && r.query.needsReview === 'true');
-	const keysReceived = () => receiver.received.map((r) => pauseKey(r.body?.supplierOrder ?? {}));
+	const postsOf = (event) => receiver.received.filter((r) => r.body?.supplierOrder?.event === event);
+	const keysReceived = () => postsOf('needsReview').map((r) => pauseKey(r.body?.supplierOrder ?? {}));
 
-	const n8nProcess = startProcess('n8n', process.execPath, [N8N_BIN, 'start'], { env: n8nEnv });
-	const ready = await check('n8n starts with the package and activates the trigger workflow (its first poll emits the order already waiting)', async () => {
+	const n8nProcess = startProcess('n8n', NODE_BIN, [N8N_BIN, 'start'], { env: n8nEnv });
+	const ready = await check('n8n starts with the package and activates the trigger workflow on two events (its first poll emits the order already waiting and the one already confirmed)', async () => {
 		await waitFor('n8n to answer /healthz', async () => {
 			if (n8nProcess.child.exitCode !== null) throw new Error(`n8n exited (${n8nProcess.child.exitCode})\n${n8nProcess.log().slice(-3000)}`);
 			try {
@@ -599,10 +630,13 @@ async function main() {
 		}, 120000, 500);
 		await waitFor('the first poll to post the waiting order', () => {
 			if (n8nProcess.child.exitCode !== null) throw new Error(`n8n exited (${n8nProcess.child.exitCode})\n${n8nProcess.log().slice(-3000)}`);
-			return receiver.received.length > 0;
-		}, 60000);
-		expect(receiver.received.length === 1 && receiver.received[0].body.supplierOrder._id === waiting._id, 'the order already waiting was posted', receiver.received.map((r) => r.body?.supplierOrder?._id));
-		expect(String(receiver.received[0].body.text).includes('insufficientBalance'), 'the post names the review reason', receiver.received[0].body.text);
+			return postsOf('needsReview').length > 0 && postsOf('confirmed').length > 0;
+		}, 90000);
+		const pauses = postsOf('needsReview');
+		expect(pauses.length === 1 && pauses[0].body.supplierOrder._id === waiting._id, 'the order already waiting was posted', pauses.map((r) => r.body?.supplierOrder?._id));
+		expect(String(pauses[0].body.text).includes('insufficientBalance'), 'the post names the review reason', pauses[0].body.text);
+		expect(postsOf('confirmed').map((r) => r.body.supplierOrder._id).join() === paused._id, 'the order confirmed after its retry was posted as confirmed', postsOf('confirmed').map((r) => r.body.supplierOrder));
+		expect(receiver.received.length === 2, 'nothing else was posted', receiver.received.map((r) => [r.body?.supplierOrder?._id, r.body?.supplierOrder?.event]));
 	});
 
 	if (ready) {
@@ -633,10 +667,11 @@ async function main() {
 			const wrongUrl = await test({ apiKey: demo.apiKey, baseUrl: receiver.url });
 			expect(wrongUrl.status === 'Error' && wrongUrl.message.startsWith('No Store Suppliers API answers at this Base URL'), 'a wrong Base URL fails clearly', wrongUrl);
 			const nobody = await test({ apiKey: demo.apiKey, baseUrl: `http://127.0.0.1:${await freePort()}` });
-			expect(nobody.status === 'Error' && /refused the connection/i.test(nobody.message), 'an address where nothing answers fails with the connection error', nobody);
+			// n8n's own connection error (1.x: "...refused the connection...", 2.x: "ECONNREFUSED").
+			expect(nobody.status === 'Error' && /refused the connection|ECONNREFUSED/i.test(nobody.message), 'an address where nothing answers fails with the connection error', nobody);
 		});
 
-		await check('a new pause and a pause again after a retry are each posted once; polls with nothing new post nothing', async () => {
+		const fresh = await check('a new pause and a pause again after a retry are each posted once; polls with nothing new post nothing', async () => {
 			const fresh = await submitPaused();
 			await api('POST', `/api/store-suppliers/${store.id}/orders/${waiting._id}/retry`, {});
 			const again = await supplierOrderWhen(waiting._id, (o) => o.status === 'needsReview' && pausedAt(o) > pausedAt(waiting), 'the retried order to pause again');
@@ -654,11 +689,27 @@ async function main() {
 			for (const k of keysReceived()) counts[k] = (counts[k] ?? 0) + 1;
 			expect(receiver.received.length === postsAfterEmit, 'the later poll posted nothing', keysReceived());
 			expect(Object.values(counts).every((n) => n === 1), 'no pause was posted twice', counts);
-			expect(receiver.received.length === 3 && [...expected].every((k) => counts[k] === 1), 'exactly the three pauses were posted', counts);
+			expect(postsOf('needsReview').length === 3 && [...expected].every((k) => counts[k] === 1), 'exactly the three pauses were posted', counts);
 			expect(polls().length >= 3, 'the trigger polled at least three times', polls().length);
-			const orderIds = receiver.received.map((r) => r.body.supplierOrder._id);
+			const orderIds = postsOf('needsReview').map((r) => r.body.supplierOrder._id);
 			expect(orderIds.filter((id) => id === waiting._id).length === 2 && orderIds.filter((id) => id === fresh._id).length === 1, 'the re-paused order twice, the new one once', orderIds);
 			log(`${polls().length} polls, ${receiver.received.length} posts`);
+			return fresh;
+		});
+	}
+
+	if (ready) {
+		await check('a paused order topped up and retried is posted once more, as confirmed, and only once', async () => {
+			expect(fresh, 'a paused order from the previous step');
+			await control('POST', `/accounts/${account.accountId}/balance`, { balanceMinor: 10_000_000 });
+			await api('POST', `/api/store-suppliers/${store.id}/orders/${fresh._id}/retry`, {});
+			await supplierOrderWhen(fresh._id, (o) => o.status === 'confirmed', 'the retried order to be confirmed');
+			await waitFor('the confirmation to be posted', () => postsOf('confirmed').some((r) => r.body.supplierOrder._id === fresh._id), 150000, 500);
+			const pollsAfter = polls().length;
+			await waitFor('another poll', () => polls().length > pollsAfter, 75000, 500);
+			await sleep(5000);
+			const confirmedIds = postsOf('confirmed').map((r) => r.body.supplierOrder._id);
+			expect(confirmedIds.filter((id) => id === fresh._id).length === 1 && confirmedIds.length === 2, 'each confirmation posted once', confirmedIds);
 		});
 	}
 

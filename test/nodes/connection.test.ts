@@ -1,7 +1,7 @@
 /** Connection operations, and the store and connection lists the editor loads, against a real service. */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { listSearch, loadOptions } from '../../nodes/StoreSuppliers/methods';
+import { listSearch, loadOptions } from '../../n8n-package/nodes/StoreSuppliers/methods';
 import { leakScanTest } from '../support/harness';
 import { openShop, Shop } from '../support/orders';
 import { loadOptionsContext, rl } from './support/context';
@@ -188,6 +188,11 @@ test('the store list searches the stores the key reaches; the connection list an
 	const suppliers = await loadOptions.getSuppliers.call(inStore.ctx);
 	expect(inStore.rec.last()).toMatchObject({ method: 'GET', path: `${base()}/catalogue` });
 	expect(suppliers.map((s) => s.value)).toEqual(expect.arrayContaining(['sandbox', 'sandbox-signin']));
+	// No doubled words: the catalogue's own "(sign-in)" is not repeated, nor the account label's "(live)".
+	expect(suppliers.find((s) => s.value === 'sandbox-signin')?.name).toBe('Sandbox Supplier (sign-in)');
+	expect(suppliers.find((s) => s.value === 'sandbox')?.name).toMatch(/^[^()]+ \(API key\)$/);
+	expect(conns.results[0].name).toMatch(/^sandbox \(live\) – \S+$/);
+	for (const name of [...suppliers.map((s) => s.name), conns.results[0].name]) expect(name).not.toMatch(/(\([^)]+\)).*\1/);
 
 	const none = loadOptionsContext({ credentials: creds(), parameters: {} });
 	expect((await listSearch.searchConnections.call(none.ctx)).results).toEqual([]);

@@ -1,6 +1,7 @@
 /** Import operations: preview, import, and the background job of a large import. */
 import { leakScanTest, Sandbox } from '../support/harness';
 import { openShop, Shop } from '../support/orders';
+import { StoreSuppliers } from '../../n8n-package/nodes/StoreSuppliers/StoreSuppliers.node';
 import { rl } from './support/context';
 import { credentialsOf, runNode, runNodeError, startWorld, World } from './support/world';
 
@@ -87,6 +88,31 @@ test('no product given is refused before any request', async () => {
 	const { error, rec } = await runNodeError(creds(), params({ operation: 'preview', products: { product: [{ supplierProductId: ' ' }] } }));
 	expect(error.message).toBe('Add at least one supplier product');
 	expect(rec.requests).toHaveLength(0);
+});
+
+test('the price rule is on purpose: the editor starts at twice the cost to x.99, a run without a rule gets the same, and preview shows each margin', async () => {
+	const fields = new StoreSuppliers().description.properties.filter((p) => p.name === 'priceRule');
+	expect(fields.length).toBeGreaterThan(0);
+	for (const f of fields) expect(f.default).toEqual({ multiplier: '2', endingMinor: 99 });
+
+	const [p] = await catalogue(world.sandbox, 9);
+	const product = { product: [{ supplierProductId: p.id, variantIds: '' }] };
+	const withDefault = await runNode(creds(), params({ operation: 'preview', products: product, priceRule: { multiplier: '2', endingMinor: 99 } }));
+	const withoutRule = await runNode(creds(), params({ operation: 'preview', products: product, priceRule: {} }));
+	expect(withoutRule.rec.last().body).toEqual({ products: [{ supplierProductId: p.id }] });
+	const variants = (withoutRule.json[0].items as any[])[0].variants as any[];
+	expect(variants.length).toBeGreaterThan(0);
+	expect(variants.map((v) => v.priceMinor)).toEqual(((withDefault.json[0].items as any[])[0].variants as any[]).map((v) => v.priceMinor));
+	for (const v of variants) {
+		// Twice the cost, rounded up to the next x.99: never at cost.
+		const twice = v.costMinor * 2;
+		expect(v.priceMinor % 100).toBe(99);
+		expect(v.priceMinor).toBeGreaterThanOrEqual(twice);
+		expect(v.priceMinor - twice).toBeLessThan(100);
+		expect(v.profitMinor).toBe(v.priceMinor - v.costMinor);
+		expect(v.marginPercent).toBe(Math.round((v.profitMinor / v.priceMinor) * 1000) / 10);
+		expect(v.marginPercent).toBeGreaterThan(45);
+	}
 });
 
 leakScanTest();

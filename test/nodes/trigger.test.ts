@@ -1,10 +1,10 @@
 /** The polling trigger: dedupe per pause, first activation, manual runs, filters, bounded state. */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { MAX_REMEMBERED, pausedAt, reviewKey } from '../../nodes/StoreSuppliersTrigger/poll';
-import { StoreSuppliersTrigger } from '../../nodes/StoreSuppliersTrigger/StoreSuppliersTrigger.node';
+import { enteredAt, MAX_REMEMBERED, pausedAt, reviewKey } from '../../n8n-package/nodes/StoreSuppliersTrigger/poll';
+import { StoreSuppliersTrigger } from '../../n8n-package/nodes/StoreSuppliersTrigger/StoreSuppliersTrigger.node';
 import { leakScanTest } from '../support/harness';
-import { openShop, Shop, soAction } from '../support/orders';
+import { openShop, placeOrder, Shop, soAction, submit } from '../support/orders';
 import { Param, pollContext, rl } from './support/context';
 import { credentialsOf, pausedOrder as pausedOrderOf, startWorld, supplierOrderWhen, World } from './support/world';
 
@@ -133,6 +133,42 @@ test('a manual run answers the newest paused order and neither reads nor changes
 	expect(run.changed).toBe(false);
 	expect(run.staticDataReads).toBe(0);
 	expect(state).toEqual({ keys: ['kept'] });
+});
+
+test('several events: each order is emitted once per event it reaches, named in `event`; each event keeps its own keys', async () => {
+	const rich = await openShop(world.svc, world.sandbox, { balanceMinor: 100_000_000, page: 5 });
+	const events = ['confirmed', 'needsReview', 'cancelled'];
+	const pollRich = (state: IDataObject, mode: 'trigger' | 'manual' = 'trigger') => {
+		const p = pollContext({
+			credentials: credentialsOf(world.svc, rich.owner.key),
+			parameters: { store: rl(rich.storeId, 'list'), firstActivation: 'emitWaiting', filters: {}, events },
+			staticData: state,
+			mode,
+		});
+		return (trigger.poll!.call(p.ctx) as Promise<INodeExecutionData[][] | null>).then((out) => ({ emitted: out ? out[0].map((i) => i.json) : [], rec: p.rec }));
+	};
+	const confirmedOrder = async () => {
+		const order = await placeOrder(world.svc, rich);
+		const res = await submit(world.svc, rich, order.id, { payNow: true });
+		return await supplierOrderWhen(world.svc, rich, res.body.result._id, (so) => so.status === 'confirmed', 'the supplier order to be confirmed');
+	};
+	const first = await confirmedOrder();
+	const state: IDataObject = {};
+	const p1 = await pollRich(state);
+	expect(p1.emitted.map((o) => [o._id, o.event])).toEqual([[first._id, 'confirmed']]);
+	expect(p1.rec.requests.map((r) => r.query.status ?? (r.query.needsReview ? 'needsReview' : '?')).sort()).toEqual(['cancelled', 'confirmed', 'needsReview']);
+	expect((state.byEvent as IDataObject).confirmed).toEqual([`${first._id}|${enteredAt(first, 'confirmed')}`]);
+	expect((await pollRich(state)).emitted).toEqual([]);
+	const second = await confirmedOrder();
+	expect((await pollRich(state)).emitted.map((o) => [o._id, o.event])).toEqual([[second._id, 'confirmed']]);
+	// Cancelled: the same order again, now for its new event.
+	const cancel = await soAction(world.svc, rich, second._id, 'cancel');
+	expect(cancel.status).toBeLessThan(300);
+	await supplierOrderWhen(world.svc, rich, second._id, (so) => so.status === 'cancelled', 'the supplier order to be cancelled');
+	expect((await pollRich(state)).emitted.map((o) => [o._id, o.event])).toEqual([[second._id, 'cancelled']]);
+	expect((await pollRich(state)).emitted).toEqual([]);
+	const manual = await pollRich({ keys: [] }, 'manual');
+	expect(manual.emitted.map((o) => o.event)).toEqual(['confirmed']);
 });
 
 test('filters: connection and contract model go to the list as query fields', async () => {

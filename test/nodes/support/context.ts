@@ -16,7 +16,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import { StoreSuppliersApi } from '../../../credentials/StoreSuppliersApi.credentials';
+import { StoreSuppliersApi } from '../../../n8n-package/credentials/StoreSuppliersApi.credentials';
 import { seen } from '../../support/harness';
 
 export interface RecordedRequest {
@@ -156,11 +156,13 @@ export function executeContext(opts: {
 	parameters: Record<string, Param>;
 	items?: INodeExecutionData[];
 	continueOnFail?: boolean;
+	/** The node's On Error setting (n8n sets continueOnFail for both continue settings). */
+	onError?: INode['onError'];
 }): { ctx: IExecuteFunctions; rec: Recorder } {
 	const rec = recorder();
 	const creds = credentialsOf(opts.credentials);
 	const items = opts.items ?? [{ json: {} }];
-	const node = nodeOf('storeSuppliers', opts.parameters);
+	const node = { ...nodeOf('storeSuppliers', opts.parameters), ...(opts.onError ? { onError: opts.onError } : {}) };
 	const ctx = {
 		getInputData: () => items,
 		getNodeParameter: (name: string, itemIndex: number, fallback?: unknown, options?: { extractValue?: boolean }) =>

@@ -1,0 +1,35 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { storeRLC } from '../common.descriptions';
+import type { OperationModule } from '../helpers';
+import * as confirm from './confirm.operation';
+import * as create from './create.operation';
+import * as get from './get.operation';
+import * as getAll from './getAll.operation';
+import * as recordPayment from './recordPayment.operation';
+
+export const operations = { confirm, create, get, getAll, recordPayment } satisfies Record<string, OperationModule>;
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['storeOrder'] } },
+		options: [
+			{ name: 'Confirm', value: 'confirm', description: 'Confirm a store order; parts under an automatic level are sent now', action: 'Confirm a store order' },
+			{ name: 'Create', value: 'create', description: 'Create a store order from store products', action: 'Create a store order' },
+			{ name: 'Get', value: 'get', description: 'Get a store order with its parts and supplier orders', action: 'Get a store order' },
+			{ name: 'Get Many', value: 'getAll', description: 'Get many store orders, newest first', action: 'Get many store orders' },
+			{ name: 'Record Payment', value: 'recordPayment', description: "Record a payment provider's event for an order", action: 'Record a payment event' },
+		],
+		default: 'getAll',
+	},
+	{ ...storeRLC, displayOptions: { show: { resource: ['storeOrder'] } } },
+	...create.description,
+	...get.description,
+	...getAll.description,
+	...confirm.description,
+	...recordPayment.description,
+];

@@ -1,0 +1,28 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+import { callRoute, type Route } from '../../transport';
+import { idParameter, simplified, simplifyField, storeId } from '../helpers';
+import { supplierOrderIdField } from './common';
+
+export const routing: Route = {
+	operationId: 'getSupplierOrder',
+	method: 'GET',
+	path: '/api/store-suppliers/{storeId}/orders/{supplierOrderId}',
+};
+
+const properties: INodeProperties[] = [supplierOrderIdField];
+
+export const description = [
+	...updateDisplayOptions({ show: { resource: ['supplierOrder'], operation: ['get'] } }, properties),
+	simplifyField('supplierOrder', 'get', false),
+];
+
+/** One supplier order with its history. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const params = {
+		storeId: storeId.call(this, itemIndex),
+		supplierOrderId: idParameter.call(this, 'supplierOrderId', itemIndex, 'The supplier order ID'),
+	};
+	return simplified.call(this, itemIndex, 'supplierOrder', (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject);
+}

