@@ -228,115 +228,117 @@ const f1 = (x: number) => Number(x.toFixed(1));
 /** `BENCH_DISPATCH_FIGURES=1,3` runs only those of the four (for a quick look; a full run writes them all). */
 const only = new Set((process.env.BENCH_DISPATCH_FIGURES ?? '1,2,3,4').split(',').map((x) => Number(x.trim())));
 
-/** The dispatch engine's figures (docs/benchmarks.md): throughput against the queue itself, under supplier latency, fairness, and store actions under load. */
-export async function dispatchBench(databaseUrl: string): Promise<Figure[]> {
-  const sandbox = await startBenchSandbox();
-  const svc = await startBenchService(databaseUrl, { SUPPLIER_TIMEOUT_MS: '3000' }, { sandboxUrl: sandbox.baseUrl });
-  let boss: Boss | null = null;
-  const figures: Figure[] = [];
-  const command = 'npm run bench -- dispatch';
-  try {
-    boss = await startBoss(svc.databaseUrl, [], createLogger('silent'), { supervise: false, schedule: false, superviseSeconds: 30 });
-    const key = (await developerKey(svc.baseUrl)).key;
+interface Ctx {
+  svc: BenchService;
+  sandbox: BenchSandbox;
+  boss: Boss;
+  key: string;
+}
+const command = 'npm run bench -- dispatch';
 
-    // 1. 10,000 parts over 10 connections, no added latency, against 10,000 no-op jobs through the same runner.
-    if (only.has(1)) {
-    const many = await shops(svc, sandbox, 10, 1000, { key, products: 10 });
-    const noop = 'bench.noop';
-    await boss.createQueue(noop, DISPATCH_QUEUES[0] as never);
-    let noopDone = 0;
-    const runner = new JobRunner<unknown>(boss, noop, RUNNER_OPTIONS, async () => undefined, createLogger('silent'), async () => void noopDone++);
-    runner.start();
-    const noopParts = partsOf(many).map((p) => ({ ...p, id: crypto.randomUUID(), orderId: crypto.randomUUID() }));
-    await queueParts(boss, svc.db, noop, noopParts);
-    runner.poke();
-    const base = await drain(async () => noopDone, noopParts.length);
-    await runner.stop(5000);
-    await queueParts(boss, svc.db, DISPATCH_QUEUE, partsOf(many));
-    const subj = await drain(sentOf(svc.db, many.map((s) => s.storeId)), 10_000);
-    const checked = await checkOnce(svc.db, sandbox, many);
-    figures.push({
+/** 1. 10,000 parts over 10 connections, no added latency, against 10,000 no-op jobs through the same runner. */
+async function throughput({ svc, sandbox, boss, key }: Ctx): Promise<Figure[]> {
+  const many = await shops(svc, sandbox, 10, 1000, { key, products: 10 });
+  const noop = 'bench.noop';
+  await boss.createQueue(noop, DISPATCH_QUEUES[0] as never);
+  let noopDone = 0;
+  const runner = new JobRunner<unknown>(boss, noop, RUNNER_OPTIONS, async () => undefined, createLogger('silent'), async () => void noopDone++);
+  runner.start();
+  const noopParts = partsOf(many).map((p) => ({ ...p, id: crypto.randomUUID(), orderId: crypto.randomUUID() }));
+  await queueParts(boss, svc.db, noop, noopParts);
+  runner.poke();
+  const base = await drain(async () => noopDone, noopParts.length);
+  await runner.stop(5000);
+  await queueParts(boss, svc.db, DISPATCH_QUEUE, partsOf(many));
+  const subj = await drain(sentOf(svc.db, many.map((s) => s.storeId)), 10_000);
+  const checked = await checkOnce(svc.db, sandbox, many);
+  return [
+    {
       name: 'Dispatch of 10,000 order parts (10 stores × 1,000), no added supplier latency',
       subject: { value: Math.round(subj.perSecond), unit: `parts/s (${subj.done.toLocaleString('en')} in ${(subj.ms / 1000).toFixed(1)} s)` },
       baseline: { value: Math.round(base.perSecond), unit: `jobs/s (${base.done.toLocaleString('en')} in ${(base.ms / 1000).toFixed(1)} s)` },
-      baselineLabel: '10,000 no-op jobs on a queue with the dispatch queue\'s options, through the same runner and options (400 slots, 20 per connection), in the bench process',
+      baselineLabel: "10,000 no-op jobs on a queue with the dispatch queue's options, through the same runner and options (400 slots, 20 per connection), in the bench process",
       ratio: subj.perSecond / base.perSecond,
       command,
       notes:
         `Goal ≥ 0.5. Each part: pre-checks with one product read, look-up by number, create at the sandbox (3 supplier calls), one statement to record it; automation manual, no payment. ` +
         `Jobs are put on the queue in one go by the benchmark (groups = connections), then counted as they leave \`queued\` (polled every 100 ms). Checked afterwards: ${checked.toLocaleString('en')} parts sent, each exactly once at the sandbox. ` +
         `Service role \`all\` (HTTP and worker in one process); the sandbox supplier and the no-op runner share the bench process; all on the same ${os.cpus().length} cores.`,
-    });
-    }
+    },
+  ];
+}
 
-    // 2. 2,000 parts over 20 connections, 50 ms and 500 ms per supplier call, against the supplier's own floor.
-    for (const latency of only.has(2) ? [50, 500] : []) {
-      const twenty = await shops(svc, sandbox, 20, 100, { key });
-      await sandbox.control('POST', '/faults', { latencyMs: latency });
-      const floor = await supplierFloor(sandbox, twenty[0], latency >= 500 ? 800 : 2000, 400);
-      await queueParts(boss, svc.db, DISPATCH_QUEUE, partsOf(twenty));
-      const run = await drain(sentOf(svc.db, twenty.map((s) => s.storeId)), 2000);
-      await sandbox.control('DELETE', '/faults');
-      const sent = await checkOnce(svc.db, sandbox, twenty);
-      figures.push({
-        name: `Dispatch of 2,000 order parts over 20 connections, ${latency} ms per supplier call`,
-        subject: { value: f1(run.perSecond), unit: `parts/s (${run.done.toLocaleString('en')} in ${(run.ms / 1000).toFixed(1)} s)` },
-        baseline: { value: f1(floor), unit: 'parts/s' },
-        baselineLabel: `the same 3 calls per part straight against the sandbox, 400 parts at a time (the service's slots: 20 connections × 20)`,
-        ratio: run.perSecond / floor,
-        command,
-        notes: `Goal ≥ ${latency >= 500 ? 100 : 200} parts/s. The sandbox adds ${latency} ms before every call; each connection may run 20 dispatch jobs at once (the sandbox's declared limit), the process 400. ${sent.toLocaleString('en')} parts sent, each exactly once.`,
-      });
-    }
-
-    // 3. Fairness: A's supplier times out on every call while B's answers at once.
-    if (only.has(3)) {
-    const [bAlone] = await shops(svc, sandbox, 1, 1000, { key });
-    await queueParts(boss, svc.db, DISPATCH_QUEUE, partsOf([bAlone]));
-    const alone = await drain(sentOf(svc.db, [bAlone.storeId]), 1000);
-    const [a, b] = await shops(svc, sandbox, 2, 1000, { key });
-    await sandbox.control('POST', '/faults', { accountLatencyMs: { [a.accountId]: 60_000 } });
-    await queueParts(boss, svc.db, DISPATCH_QUEUE, [...partsOf([a]), ...partsOf([b])]);
-    const beside = await drain(sentOf(svc.db, [b.storeId]), 1000);
+/** 2. 2,000 parts over 20 connections, 50 ms and 500 ms per supplier call, against the supplier's own floor. */
+async function underLatency({ svc, sandbox, boss, key }: Ctx): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  for (const latency of [50, 500]) {
+    const twenty = await shops(svc, sandbox, 20, 100, { key });
+    await sandbox.control('POST', '/faults', { latencyMs: latency });
+    const floor = await supplierFloor(sandbox, twenty[0], latency >= 500 ? 800 : 2000, 400);
+    await queueParts(boss, svc.db, DISPATCH_QUEUE, partsOf(twenty));
+    const run = await drain(sentOf(svc.db, twenty.map((s) => s.storeId)), 2000);
     await sandbox.control('DELETE', '/faults');
+    const sent = await checkOnce(svc.db, sandbox, twenty);
     figures.push({
+      name: `Dispatch of 2,000 order parts over 20 connections, ${latency} ms per supplier call`,
+      subject: { value: f1(run.perSecond), unit: `parts/s (${run.done.toLocaleString('en')} in ${(run.ms / 1000).toFixed(1)} s)` },
+      baseline: { value: f1(floor), unit: 'parts/s' },
+      baselineLabel: "the same 3 calls per part straight against the sandbox, 400 parts at a time (the service's slots: 20 connections × 20)",
+      ratio: run.perSecond / floor,
+      command,
+      notes: `Goal ≥ ${latency >= 500 ? 100 : 200} parts/s. The sandbox adds ${latency} ms before every call; each connection may run 20 dispatch jobs at once (the sandbox's declared limit), the process 400. ${sent.toLocaleString('en')} parts sent, each exactly once.`,
+    });
+  }
+  return figures;
+}
+
+/** 3. Fairness: A's supplier times out on every call while B's answers at once. */
+async function fairness({ svc, sandbox, boss, key }: Ctx): Promise<Figure[]> {
+  const [bAlone] = await shops(svc, sandbox, 1, 1000, { key });
+  await queueParts(boss, svc.db, DISPATCH_QUEUE, partsOf([bAlone]));
+  const alone = await drain(sentOf(svc.db, [bAlone.storeId]), 1000);
+  const [a, b] = await shops(svc, sandbox, 2, 1000, { key });
+  await sandbox.control('POST', '/faults', { accountLatencyMs: { [a.accountId]: 60_000 } });
+  await queueParts(boss, svc.db, DISPATCH_QUEUE, [...partsOf([a]), ...partsOf([b])]);
+  const beside = await drain(sentOf(svc.db, [b.storeId]), 1000);
+  await sandbox.control('DELETE', '/faults');
+  return [
+    {
       name: "Fairness: connection B's 1,000 parts while connection A's supplier times out on every call (1,000 parts)",
       subject: { value: f1(beside.perSecond), unit: `parts/s of B (${beside.done.toLocaleString('en')} in ${(beside.ms / 1000).toFixed(1)} s)` },
       baseline: { value: f1(alone.perSecond), unit: `parts/s (${alone.done.toLocaleString('en')} in ${(alone.ms / 1000).toFixed(1)} s)` },
       baselineLabel: "B's 1,000 parts alone, same run",
       ratio: beside.perSecond / alone.perSecond,
       command,
-      notes: `Goal ≥ 0.8. A's calls wait until the service's supplier time-out (SUPPLIER_TIMEOUT_MS=3000 in this run); A holds at most its 20 slots, and once its circuit opens its parts pause at the pre-checks.`,
-    });
-    }
+      notes:
+        "Goal ≥ 0.8. A's calls wait until the service's supplier time-out (SUPPLIER_TIMEOUT_MS=3000 in this run); A holds at most its 20 slots, and once its circuit opens its parts pause at the pre-checks. " +
+        "With B at no latency both connections are bound by the same two cores, so A's 1,000 pauses (each a read, the pre-checks and a write) take their share of the CPU beside B's dispatches.",
+    },
+  ];
+}
 
-    // 4. Store actions under load: confirm orders while 1,000 parts wait on a supplier that takes 1.5 s a call.
-    if (only.has(4)) {
-    const automatic = { level: 'automatic', automaticPayment: false, allowUnpaidOrders: true };
-    const [busy] = await shops(svc, sandbox, 1, 1000, { key, automation: automatic });
-    const [toConfirm] = await shops(svc, sandbox, 1, 3000, { key, automation: automatic, confirmed: false });
-    const [idle] = await shops(svc, sandbox, 1, 3000, { key, automation: automatic, confirmed: false });
-    const confirmLoad = (shop: DispatchShop) => {
-      let i = 0;
-      return load(svc.baseUrl, {}, {
-        connections: 10,
-        seconds: 5,
-        requests: [
-          {
-            method: 'POST',
-            headers: { 'X-API-Key': key },
-            setupRequest: (req) => ({ ...req, path: `/api/store-orders/${shop.storeId}/${shop.parts[i++ % shop.parts.length].orderId}/confirm` }),
-          },
-        ],
-      });
-    };
-    const calm = await confirmLoad(idle);
-    await sandbox.control('POST', '/faults', { accountLatencyMs: { [busy.accountId]: 1500, [toConfirm.accountId]: 1500 } });
-    await queueParts(boss, svc.db, DISPATCH_QUEUE, partsOf([busy]));
-    await new Promise((r) => setTimeout(r, 2000));
-    const loaded = await confirmLoad(toConfirm);
-    await sandbox.control('DELETE', '/faults');
-    figures.push({
+/** 4. Store actions under load: confirm orders while 1,000 parts wait on a supplier that takes 1.5 s a call. */
+async function confirmUnderLoad({ svc, sandbox, boss, key }: Ctx): Promise<Figure[]> {
+  const automatic = { level: 'automatic', automaticPayment: false, allowUnpaidOrders: true };
+  const [busy] = await shops(svc, sandbox, 1, 1000, { key, automation: automatic });
+  const [toConfirm] = await shops(svc, sandbox, 1, 3000, { key, automation: automatic, confirmed: false });
+  const [idle] = await shops(svc, sandbox, 1, 3000, { key, automation: automatic, confirmed: false });
+  const confirmLoad = (shop: DispatchShop) => {
+    let i = 0;
+    return load(svc.baseUrl, {}, {
+      connections: 10,
+      seconds: 5,
+      requests: [{ method: 'POST', headers: { 'X-API-Key': key }, setupRequest: (req) => ({ ...req, path: `/api/store-orders/${shop.storeId}/${shop.parts[i++ % shop.parts.length].orderId}/confirm` }) }],
+    });
+  };
+  const calm = await confirmLoad(idle);
+  await sandbox.control('POST', '/faults', { accountLatencyMs: { [busy.accountId]: 1500, [toConfirm.accountId]: 1500 } });
+  await queueParts(boss, svc.db, DISPATCH_QUEUE, partsOf([busy]));
+  await new Promise((r) => setTimeout(r, 2000));
+  const loaded = await confirmLoad(toConfirm);
+  await sandbox.control('DELETE', '/faults');
+  return [
+    {
       name: 'Confirm a store order while its supplier takes 1.5 s a call and 1,000 parts wait (p99)',
       subject: { value: loaded.p99, unit: `ms p99 (${loaded.reqPerSec} req/s, p50 ${loaded.p50} ms, ${loaded.non2xx} non-2xx)` },
       baseline: { value: calm.p99, unit: `ms p99 (${calm.reqPerSec} req/s, p50 ${calm.p50} ms)` },
@@ -344,11 +346,24 @@ export async function dispatchBench(databaseUrl: string): Promise<Figure[]> {
       ratio: loaded.p99 / Math.max(1, calm.p99),
       command,
       notes: 'Goal: p99 ≤ 100 ms. 10 connections for 5 s, each request confirming a different order whose supplier part is sent automatically; the confirmation answers once its own transaction commits (the dispatch follows from a published event).',
-    });
-    }
+    },
+  ];
+}
+
+const FIGURES = [throughput, underLatency, fairness, confirmUnderLoad];
+
+/** The dispatch engine's figures (docs/benchmarks.md): throughput against the queue itself, under supplier latency, fairness, and store actions under load. */
+export async function dispatchBench(databaseUrl: string): Promise<Figure[]> {
+  const sandbox = await startBenchSandbox();
+  const svc = await startBenchService(databaseUrl, { SUPPLIER_TIMEOUT_MS: '3000' }, { sandboxUrl: sandbox.baseUrl });
+  const boss = await startBoss(svc.databaseUrl, [], createLogger('silent'), { supervise: false, schedule: false, superviseSeconds: 30 });
+  try {
+    const ctx: Ctx = { svc, sandbox, boss, key: (await developerKey(svc.baseUrl)).key };
+    const figures: Figure[] = [];
+    for (const [i, figure] of FIGURES.entries()) if (only.has(i + 1)) figures.push(...(await figure(ctx)));
     return figures;
   } finally {
-    if (boss) await boss.stop({ graceful: false }).catch(() => undefined);
+    await boss.stop({ graceful: false }).catch(() => undefined);
     await svc.stop();
     await sandbox.close();
   }

@@ -30,7 +30,7 @@ const preferHeader = {
   in: 'header',
   required: false,
   description: '`respond-async`: answer 202 at once with the supplier order as it is (status queued while the job waits), instead of waiting for the job',
-  schema: { type: 'string' },
+  schema: { type: 'string', maxLength: 200 },
 };
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

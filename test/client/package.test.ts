@@ -123,6 +123,6 @@ export async function first(storeId: string): Promise<SupplierOrder | undefined>
     wrong = String((err as { stdout?: string }).stdout);
   }
   expect(wrong).toContain('needsReveiw');
-});
+}, 180000);
 
 leakScanTest();

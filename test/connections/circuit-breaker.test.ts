@@ -33,11 +33,14 @@ test('opens after repeated supplier errors, refuses without calling the supplier
   expect(listed.isCircuitOpen).toBe(true);
   expect(Date.parse(listed.circuitOpenUntil)).toBeGreaterThan(Date.now());
 
+  // The probe is held 1.5 s at the supplier, so the second call arrives while it is out, however busy the machine.
   await sandbox.control('DELETE', '/faults');
+  await sandbox.control('POST', '/faults', { latencyMs: 1500 });
   await new Promise((r) => setTimeout(r, 1100));
   // Two calls at once after the cool-down: only one probe goes through.
-  const [a, b] = await Promise.all([balance(), balance()]);
+  const [a, b] = await Promise.all([balance(), new Promise((r) => setTimeout(r, 300)).then(balance)]);
   expect([a.status, b.status].sort()).toEqual([200, 503]);
+  await sandbox.control('DELETE', '/faults');
   const after = await balance();
   expect(after.status).toBe(200);
   expect(after.body.result.amountMinor).toBe(100);

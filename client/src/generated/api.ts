@@ -680,7 +680,7 @@ export interface CreateProductLink {
       storeVariantId: string;
       supplierVariantId: string;
     }[];
-    /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). */
+    /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). Without a priceRule the default import rule applies: multiplier "2", endingMinor 99 (twice the cost, rounded up to x.99); a rule that is given takes the field defaults below for fields it leaves out. */
     priceRule?: {
       /** Multiplies the cost; decimal string with up to 4 decimals, greater than 0, e.g. "2.5". */
       multiplier?: string;
@@ -725,7 +725,7 @@ export interface CreateProductLink {
       stock: number;
       available: boolean;
     }[];
-    /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). */
+    /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). Without a priceRule the default import rule applies: multiplier "2", endingMinor 99 (twice the cost, rounded up to x.99); a rule that is given takes the field defaults below for fields it leaves out. */
     priceRule: {
       /** Multiplies the cost; decimal string with up to 4 decimals, greater than 0, e.g. "2.5". */
       multiplier?: string;
@@ -1714,7 +1714,7 @@ export interface ImportSupplierProducts {
       supplierProductId: string;
       variantIds?: string[];
     }[];
-    /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). */
+    /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). Without a priceRule the default import rule applies: multiplier "2", endingMinor 99 (twice the cost, rounded up to x.99); a rule that is given takes the field defaults below for fields it leaves out. */
     priceRule?: {
       /** Multiplies the cost; decimal string with up to 4 decimals, greater than 0, e.g. "2.5". */
       multiplier?: string;
@@ -1781,7 +1781,7 @@ export interface ImportSupplierProducts {
         stock: number;
         available: boolean;
       }[];
-      /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). */
+      /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). Without a priceRule the default import rule applies: multiplier "2", endingMinor 99 (twice the cost, rounded up to x.99); a rule that is given takes the field defaults below for fields it leaves out. */
       priceRule: {
         /** Multiplies the cost; decimal string with up to 4 decimals, greater than 0, e.g. "2.5". */
         multiplier?: string;
@@ -1923,7 +1923,7 @@ export interface ListProductLinks {
         stock: number;
         available: boolean;
       }[];
-      /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). */
+      /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). Without a priceRule the default import rule applies: multiplier "2", endingMinor 99 (twice the cost, rounded up to x.99); a rule that is given takes the field defaults below for fields it leaves out. */
       priceRule: {
         /** Multiplies the cost; decimal string with up to 4 decimals, greater than 0, e.g. "2.5". */
         multiplier?: string;
@@ -2528,7 +2528,7 @@ export interface PreviewImport {
       supplierProductId: string;
       variantIds?: string[];
     }[];
-    /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). */
+    /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). Without a priceRule the default import rule applies: multiplier "2", endingMinor 99 (twice the cost, rounded up to x.99); a rule that is given takes the field defaults below for fields it leaves out. */
     priceRule?: {
       /** Multiplies the cost; decimal string with up to 4 decimals, greater than 0, e.g. "2.5". */
       multiplier?: string;
@@ -3515,7 +3515,7 @@ export interface SyncProductLink {
       stock: number;
       available: boolean;
     }[];
-    /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). */
+    /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). Without a priceRule the default import rule applies: multiplier "2", endingMinor 99 (twice the cost, rounded up to x.99); a rule that is given takes the field defaults below for fields it leaves out. */
     priceRule: {
       /** Multiplies the cost; decimal string with up to 4 decimals, greater than 0, e.g. "2.5". */
       multiplier?: string;
@@ -3648,7 +3648,7 @@ export interface UpdateProductLink {
       storeVariantId: string;
       supplierVariantId: string;
     }[];
-    /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). */
+    /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). Without a priceRule the default import rule applies: multiplier "2", endingMinor 99 (twice the cost, rounded up to x.99); a rule that is given takes the field defaults below for fields it leaves out. */
     priceRule?: {
       /** Multiplies the cost; decimal string with up to 4 decimals, greater than 0, e.g. "2.5". */
       multiplier?: string;
@@ -3693,7 +3693,7 @@ export interface UpdateProductLink {
       stock: number;
       available: boolean;
     }[];
-    /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). */
+    /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). Without a priceRule the default import rule applies: multiplier "2", endingMinor 99 (twice the cost, rounded up to x.99); a rule that is given takes the field defaults below for fields it leaves out. */
     priceRule: {
       /** Multiplies the cost; decimal string with up to 4 decimals, greater than 0, e.g. "2.5". */
       multiplier?: string;
