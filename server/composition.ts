@@ -37,22 +37,23 @@ import { SupplierProductService } from './catalog/supplier-products';
 import { CatalogSync } from './catalog/sync';
 import { FulfilmentGroup, StoreOrder, StoreOrderItem } from './orders/entities';
 import { OrderService } from './orders/service';
+import { StoreOrderQueries } from './orders/queries';
 import { storeOrderRoutes } from './orders/routes';
 import { SupplierOrder } from './dispatch/entities';
 import { DispatchService } from './dispatch/service';
 import { supplierOrderRoutes } from './dispatch/routes';
 import { SupplierOrderReads } from './dispatch/views';
-import { mountBenchBaselines } from './bench-baselines';
 import { mountAssistant } from './assistant/mcp';
 import { Foundation1763769600000 } from './migrations/1763769600000-Foundation';
 import { SupplierConnections1763856000000 } from './migrations/1763856000000-SupplierConnections';
 import { Catalog1763942400000 } from './migrations/1763942400000-Catalog';
 import { Orders1764028800000 } from './migrations/1764028800000-Orders';
 import { RegisteredNotificationAddress1764115200000 } from './migrations/1764115200000-RegisteredNotificationAddress';
+import { ListCounts1764288000000 } from './migrations/1764288000000-ListCounts';
 
 export const VERSION = '4.4.0';
 export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, Store, StaffMember, StoreProduct, StoreVariant, SupplierConnection, ProductLink, ProductLinkVariant, ImportJob, ImportJobItem, StoreOrder, StoreOrderItem, FulfilmentGroup, SupplierOrder];
-export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000];
+export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, ListCounts1764288000000];
 
 export function openDatabase(url: string, poolSize?: number): DataSource {
   return createDataSource(url, ENTITIES, MIGRATIONS, poolSize);
@@ -89,12 +90,13 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
     linkedProducts: (await db.query('SELECT count(*)::int AS n FROM product_links WHERE connection_id = $1', [connectionId]))[0].n,
   }));
   const orders = new OrderService(db, cursors);
+  const orderQueries = new StoreOrderQueries(db, cursors);
   const dispatch = new DispatchService(db, gateway, registry, orders, () => boss, { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds, waitMs: config.dispatchWaitMs }, log);
   const supplierOrderReads = new SupplierOrderReads(db, cursors);
   connections.addImpactCounter(async (connectionId) => ({
     openSupplierOrders: (await db.query(`SELECT count(*)::int AS n FROM supplier_orders WHERE connection_id = $1 AND status NOT IN ('delivered', 'cancelled')`, [connectionId]))[0].n,
   }));
-  return { config, db, log, boss, secrets, cursors, credits, accounts, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, notifications, links, supplierProducts, imports, catalogSync, orders, dispatch, supplierOrderReads };
+  return { config, db, log, boss, secrets, cursors, credits, accounts, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, notifications, links, supplierProducts, imports, catalogSync, orders, orderQueries, dispatch, supplierOrderReads };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -108,7 +110,7 @@ export function routeTable(s: Services): RouteDef[] {
     ...connectionRoutes(s.connections, s.signIn, s.registry),
     ...catalogRoutes(s.connections, s.supplierProducts, s.imports, s.links),
     ...supplierOrderRoutes(s.dispatch, s.supplierOrderReads, s.orders),
-    ...storeOrderRoutes(s.orders, s.dispatch, s.supplierOrderReads),
+    ...storeOrderRoutes(s.orders, s.dispatch, s.supplierOrderReads, s.orderQueries),
   ];
 }
 
@@ -126,7 +128,6 @@ export function buildHttpApp(s: Services) {
       await s.db.query('SELECT 1');
       return true;
     },
-    bareRoutes: s.config.benchBaselines ? (router) => mountBenchBaselines(router, s) : undefined,
     extraRoutes: (router, runners) => mountAssistant(router, { runners, gate: s.gate, version: VERSION }),
   });
 }

@@ -8,6 +8,7 @@ import type { SupplierOrderReads } from '../dispatch/views';
 import { SupplierOrder } from '../dispatch/entities';
 import type { StoreOrder } from './entities';
 import type { OrderService } from './service';
+import type { StoreOrderQueries } from './queries';
 
 const BASE = '/api/store-orders';
 const TAG = 'Store orders';
@@ -54,7 +55,7 @@ const orderSchema = object(
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Ctx = RequestContext<any, any, any>;
 
-export function storeOrderRoutes(orders: OrderService, dispatch: DispatchService, reads: SupplierOrderReads) {
+export function storeOrderRoutes(orders: OrderService, dispatch: DispatchService, reads: SupplierOrderReads, listQueries: StoreOrderQueries) {
   /** Order details; supplier orders only for callers who also hold suppliers.view, the address only with customers.view. */
   async function details(ctx: Ctx, list: StoreOrder[], full: boolean) {
     const ids = list.map((o) => o.id);
@@ -149,8 +150,8 @@ export function storeOrderRoutes(orders: OrderService, dispatch: DispatchService
       query: object({ ...pageQuery, needsAttention: { type: 'boolean' }, status: { enum: ['pending', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled'] } }),
       response: { status: 200, schema: pageOf(orderSchema) },
       async handler(ctx) {
-        const page = await orders.list(ctx.params.storeId, ownRecordsKeyId(ctx.caller), ctx.query);
-        return { ...page, items: await details(ctx, page.items, false) };
+        // One statement: the page, its parts and their summary (server/orders/queries.ts).
+        return listQueries.list(ctx.params.storeId, ownRecordsKeyId(ctx.caller), ctx.query, !!ctx.store?.permissions.has('customers.view'));
       },
     },
     {
