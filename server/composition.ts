@@ -49,11 +49,24 @@ import { SupplierConnections1763856000000 } from './migrations/1763856000000-Sup
 import { Catalog1763942400000 } from './migrations/1763942400000-Catalog';
 import { Orders1764028800000 } from './migrations/1764028800000-Orders';
 import { RegisteredNotificationAddress1764115200000 } from './migrations/1764115200000-RegisteredNotificationAddress';
+import { SupplierAccountKey1764201600180 } from './migrations/1764201600180-SupplierAccountKey';
+import { ReadBackSafetyNetIndex1764201600181 } from './migrations/1764201600181-ReadBackSafetyNetIndex';
+import { UnlinkDisconnected1764201600182 } from './migrations/1764201600182-UnlinkDisconnected';
 import { ListCounts1764288000000 } from './migrations/1764288000000-ListCounts';
 
 export const VERSION = '4.4.0';
 export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, Store, StaffMember, StoreProduct, StoreVariant, SupplierConnection, ProductLink, ProductLinkVariant, ImportJob, ImportJobItem, StoreOrder, StoreOrderItem, FulfilmentGroup, SupplierOrder];
-export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, ListCounts1764288000000];
+export const MIGRATIONS = [
+  Foundation1763769600000,
+  SupplierConnections1763856000000,
+  Catalog1763942400000,
+  Orders1764028800000,
+  RegisteredNotificationAddress1764115200000,
+  SupplierAccountKey1764201600180,
+  ReadBackSafetyNetIndex1764201600181,
+  UnlinkDisconnected1764201600182,
+  ListCounts1764288000000,
+];
 
 export function openDatabase(url: string, poolSize?: number): DataSource {
   return createDataSource(url, ENTITIES, MIGRATIONS, poolSize);

@@ -5,6 +5,7 @@ import { IMPORT_QUEUE } from './catalog/imports';
 import { SYNC_QUEUES } from './catalog/sync';
 import { DISPATCH_QUEUE, RETRY_FAILED_QUEUE } from './dispatch/service';
 import type { OrderReadBack } from './webhooks/service';
+import { SafetyNet, SAFETY_NET_QUEUE_SPEC } from './webhooks/safety-net';
 
 export const QUEUE = {
   housekeeping: 'housekeeping',
@@ -22,6 +23,7 @@ export const QUEUES: QueueSpec[] = [
   // One queued-or-active dispatch job per order part, whatever triggered it; a dead worker's job is retried.
   { name: DISPATCH_QUEUE, policy: 'exclusive', retryLimit: 50, retryDelay: 2, retryBackoff: true, retryDelayMax: 300, heartbeatSeconds: 10, notify: true },
   { name: RETRY_FAILED_QUEUE, policy: 'standard', retryLimit: 3, retryDelay: 10 },
+  SAFETY_NET_QUEUE_SPEC,
 ];
 
 /**
@@ -71,4 +73,6 @@ export async function registerWorkers(boss: Boss, s: Services): Promise<void> {
   await boss.work<OrderReadBack>(READBACK_QUEUES.order, POLLING, async ([job]) => {
     await s.dispatch.readBack(job.data.connectionId, job.data.supplierOrderId);
   });
+  // Open supplier orders are read back on the queue above even when no notification comes.
+  await new SafetyNet(s.db, boss, s.log, s.config.readBackIntervalSeconds).start();
 }

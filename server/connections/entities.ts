@@ -44,4 +44,6 @@ export class SupplierConnection {
   @Column('timestamptz', { name: 'disconnected_at', nullable: true }) disconnectedAt: Date | null;
   /** The notification address last registered with the supplier. */
   @Column('text', { name: 'registered_webhook_url', nullable: true }) registeredWebhookUrl: string | null;
+  /** A keyed digest of the supplier's id of the account the credentials act on; null when the supplier gives none. */
+  @Column('text', { name: 'supplier_account_key', nullable: true }) supplierAccountKey: string | null;
 }

@@ -34,6 +34,11 @@ export class SupplierGateway {
     return conn.credentialsSealed ? (JSON.parse(this.secrets.decrypt(conn.credentialsSealed)) as Record<string, string>) : {};
   }
 
+  /** The supplier's account id as kept: a keyed digest, since some suppliers' ids are secrets (CJ signs notifications with it). */
+  supplierAccountKey(accountId: string | undefined): string | null {
+    return accountId ? this.secrets.sign(`supplier-account|${accountId}`) : null;
+  }
+
   sealCredentials(credentials: Record<string, string>): string {
     return this.secrets.encrypt(JSON.stringify(credentials));
   }

@@ -42,7 +42,7 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       params: params(['storeId']),
       response: { status: 200, schema: { type: 'array', items: connectionSchema } },
       async handler({ params: p, caller }) {
-        return (await connections.list(p.storeId, ownRecordsKeyId(caller))).map((c) => connections.view(c));
+        return connections.present(await connections.list(p.storeId, ownRecordsKeyId(caller)));
       },
     },
     {
@@ -50,6 +50,7 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       method: 'post',
       path: `${BASE}/:storeId`,
       summary: 'Connect a supplier with its API key; the key is verified with the supplier before it is stored',
+      description: 'A second connection to a supplier account that already has one (another store, or a reconnect) keeps both working and answers `sharedSupplierAccount: true`.',
       tag: TAG,
       auth: 'caller',
       permission: 'suppliers.manage',
@@ -65,7 +66,7 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       async handler({ params: p, body, caller }) {
         const adapter = registry.find(body.supplierKey);
         const creds = adapter ? connections.validateCredentials(adapter, body.credentials) : body.credentials;
-        return connections.view(await connections.connect(p.storeId, { ...body, credentials: creds }, creatorOf(caller!)));
+        return connections.present(await connections.connect(p.storeId, { ...body, credentials: creds }, creatorOf(caller!)));
       },
     },
     {
@@ -98,7 +99,7 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       query: object({ state: { type: 'string', maxLength: 400 }, code: { type: 'string', maxLength: 400 }, error: { type: 'string', maxLength: 200 } }, ['state']),
       response: { status: 201, schema: connectionSchema },
       async handler({ query }) {
-        return new Reply(201, connections.view(await signIn.complete(query)));
+        return new Reply(201, await connections.present(await signIn.complete(query)));
       },
     },
     {
@@ -117,7 +118,7 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       async handler(ctx) {
         const conn = await load(ctx);
         const creds = connections.validateCredentials(registry.find(conn.supplierKey)!, ctx.body.credentials);
-        return connections.view(await connections.replaceCredentials(conn, creds));
+        return connections.present(await connections.replaceCredentials(conn, creds));
       },
     },
     {
@@ -132,7 +133,7 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       params: storeAndConnection,
       response: { status: 200, schema: connectionSchema },
       async handler(ctx) {
-        return connections.view(await connections.test(await load(ctx)));
+        return connections.present(await connections.test(await load(ctx)));
       },
     },
     {
@@ -178,7 +179,7 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       body: object({ settings: { type: 'object' } }, ['settings']),
       response: { status: 200, schema: connectionSchema },
       async handler(ctx) {
-        return connections.view(await connections.changeSettings(await load(ctx), ctx.body.settings));
+        return connections.present(await connections.changeSettings(await load(ctx), ctx.body.settings));
       },
     },
     {
@@ -195,7 +196,7 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       body: object(automationFields, [], { minProperties: 1 }),
       response: { status: 200, schema: connectionSchema },
       async handler(ctx) {
-        return connections.view(await connections.changeAutomation(await load(ctx), ctx.body));
+        return connections.present(await connections.changeAutomation(await load(ctx), ctx.body));
       },
     },
     {
@@ -212,23 +213,36 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       body: object({ enabled: { type: 'boolean' } }, ['enabled']),
       response: { status: 200, schema: connectionSchema },
       async handler(ctx) {
-        return connections.view(await connections.setEnabled(await load(ctx), ctx.body.enabled));
+        return connections.present(await connections.setEnabled(await load(ctx), ctx.body.enabled));
       },
     },
     {
       operationId: 'disconnectSupplier',
       method: 'delete',
       path: `${BASE}/:storeId/:id`,
-      summary: 'Disconnect: credentials are deleted; imported products stay as the store\'s own',
+      summary: 'Disconnect: credentials and the connection\'s product links are deleted; imported products stay as the store\'s own',
       tag: TAG,
       auth: 'caller',
       permission: 'suppliers.manage',
       readOnly: false,
       params: storeAndConnection,
-      response: { status: 200, schema: object({ id: uuid, disconnected: { const: true }, impact: { type: 'object' } }, ['id', 'disconnected', 'impact']) },
+      response: {
+        status: 200,
+        schema: object(
+          {
+            id: uuid,
+            disconnected: { const: true },
+            impact: { type: 'object', description: 'What the connection had when it was disconnected, as GET .../impact counts it' },
+            removedLinks: { type: 'integer', description: 'Product links removed with the connection; their products stay as the store\'s own, unlinked' },
+          },
+          ['id', 'disconnected', 'impact', 'removedLinks'],
+        ),
+      },
       async handler(ctx) {
         const conn = await load(ctx);
-        return { id: conn.id, disconnected: true, impact: await connections.disconnect(conn) };
+        const { impact, removedLinks, handOverError } = await connections.disconnect(conn);
+        if (handOverError) ctx.log.warn({ connectionId: conn.id, err: String(handOverError) }, 'notification address not handed over to the account\'s other connection');
+        return { id: conn.id, disconnected: true, impact, removedLinks };
       },
     },
   ]);

@@ -38,11 +38,12 @@ export const connectionSchema = object(
     circuitOpenUntil: nullableDateTime,
     lastWebhookAt: nullableDateTime,
     webhookUrl: { type: 'string', description: 'Where the supplier sends notifications; empty when no public address is configured' },
+    sharedSupplierAccount: { type: 'boolean', description: 'Another live connection (of any store) is on the same supplier account; notifications reach each connection for its own orders and products' },
     createdByKeyId: { type: ['string', 'null'], format: 'uuid' },
     createdAt: dateTime,
     updatedAt: dateTime,
   },
-  ['id', 'storeId', 'supplierKey', 'mode', 'enabled', 'hasCredentials', 'accountLabel', 'settings', 'automation', 'health', 'isCircuitOpen', 'circuitOpenUntil', 'lastWebhookAt', 'webhookUrl', 'createdByKeyId', 'createdAt', 'updatedAt'],
+  ['id', 'storeId', 'supplierKey', 'mode', 'enabled', 'hasCredentials', 'accountLabel', 'settings', 'automation', 'health', 'isCircuitOpen', 'circuitOpenUntil', 'lastWebhookAt', 'webhookUrl', 'sharedSupplierAccount', 'createdByKeyId', 'createdAt', 'updatedAt'],
 );
 
 export const catalogueEntrySchema = object(

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { IsNull } from 'typeorm';
 import Ajv from 'ajv';
+import { sqlRows } from '../platform/db';
 import { errors } from '../platform/errors';
 import type { ConnectionMode, Money, SupplierAdapter } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
@@ -10,6 +11,7 @@ import { Automation, DEFAULT_AUTOMATION, SupplierConnection } from './entities';
 import type { SupplierGateway } from './gateway';
 import type { CircuitBreaker } from './circuit-breaker';
 import { orSupplierFailure } from './http-errors';
+import { SharedAccounts } from './shared-accounts';
 
 export interface ConnectionView {
   id: string;
@@ -26,6 +28,7 @@ export interface ConnectionView {
   circuitOpenUntil: string | null;
   lastWebhookAt: string | null;
   webhookUrl: string;
+  sharedSupplierAccount: boolean;
   createdByKeyId: string | null;
   createdAt: string;
   updatedAt: string;
@@ -48,6 +51,7 @@ function gathering(credentials: Record<string, string>) {
 }
 
 export class ConnectionService {
+  readonly accounts: SharedAccounts;
   private readonly impactCounters: ImpactCounter[] = [];
   private readonly settingsValidators = new Map<string, ReturnType<Ajv['compile']>>();
 
@@ -57,7 +61,9 @@ export class ConnectionService {
     private readonly gateway: SupplierGateway,
     private readonly breaker: CircuitBreaker,
     private readonly publicBaseUrl: () => string,
-  ) {}
+  ) {
+    this.accounts = new SharedAccounts(db);
+  }
 
   addImpactCounter(counter: ImpactCounter): void {
     this.impactCounters.push(counter);
@@ -73,7 +79,17 @@ export class ConnectionService {
     return base ? `${base}/api/store-suppliers/webhook/${conn.supplierKey}/${conn.id}` : '';
   }
 
-  view(c: SupplierConnection): ConnectionView {
+  /** Connections as answered, each saying whether another live connection is on the same supplier account. */
+  async present(c: SupplierConnection): Promise<ConnectionView>;
+  async present(c: SupplierConnection[]): Promise<ConnectionView[]>;
+  async present(c: SupplierConnection | SupplierConnection[]): Promise<ConnectionView | ConnectionView[]> {
+    const list = Array.isArray(c) ? c : [c];
+    const shared = await this.accounts.sharedKeys(list.map((x) => x.supplierAccountKey));
+    const views = list.map((x) => this.view(x, !!x.supplierAccountKey && shared.has(x.supplierAccountKey)));
+    return Array.isArray(c) ? views : views[0];
+  }
+
+  view(c: SupplierConnection, sharedSupplierAccount = false): ConnectionView {
     const open = !!c.circuitOpenUntil && c.circuitOpenUntil.getTime() > Date.now();
     return {
       id: c.id,
@@ -90,6 +106,7 @@ export class ConnectionService {
       circuitOpenUntil: open ? c.circuitOpenUntil!.toISOString() : null,
       lastWebhookAt: c.lastWebhookAt ? c.lastWebhookAt.toISOString() : null,
       webhookUrl: this.webhookUrlOf(c),
+      sharedSupplierAccount,
       createdByKeyId: c.createdByKeyId,
       createdAt: c.createdAt.toISOString(),
       updatedAt: c.updatedAt.toISOString(),
@@ -149,7 +166,7 @@ export class ConnectionService {
     const settings = this.validateSettings(adapter, input.settings ?? {});
     const draft = { id: crypto.randomUUID(), mode: input.mode, settings };
     const { working, onChanged } = gathering(input.credentials);
-    const { accountLabel } = await orSupplierFailure(adapter.verifyCredentials(this.gateway.context(draft, working, onChanged)));
+    const { accountLabel, accountId } = await orSupplierFailure(adapter.verifyCredentials(this.gateway.context(draft, working, onChanged)));
     await this.assertNotConnected(storeId, input.supplierKey, input.mode);
     const registered = await this.registerAddress(adapter, draft, working, onChanged);
     const credentials = { ...working, ...registered.fields };
@@ -169,6 +186,7 @@ export class ConnectionService {
       lastWebhookAt: null,
       disconnectedAt: null,
       registeredWebhookUrl: registered.url,
+      supplierAccountKey: this.gateway.supplierAccountKey(accountId),
       ...creator,
     });
     try {
@@ -205,13 +223,16 @@ export class ConnectionService {
     const adapter = this.gateway.adapterFor(conn.supplierKey);
     // The new credentials are gathered, not written into the row, until they are verified.
     const { working, onChanged } = gathering(credentials);
-    const { accountLabel } = await orSupplierFailure(adapter.verifyCredentials(this.gateway.context(conn, working, onChanged)));
+    const { accountLabel, accountId } = await orSupplierFailure(adapter.verifyCredentials(this.gateway.context(conn, working, onChanged)));
     const registered = await this.registerAddress(adapter, conn, working, onChanged);
     const kept = { ...working, ...registered.fields };
+    const supplierAccountKey = this.gateway.supplierAccountKey(accountId);
     await this.db.getRepository(SupplierConnection).update(
       { id: conn.id },
-      { credentialsSealed: this.gateway.sealCredentials(kept), accountLabel, consecutiveFailures: 0, circuitOpenUntil: null, registeredWebhookUrl: registered.url },
+      { credentialsSealed: this.gateway.sealCredentials(kept), accountLabel, consecutiveFailures: 0, circuitOpenUntil: null, registeredWebhookUrl: registered.url, supplierAccountKey },
     );
+    // Moved to another supplier account: the one it left may have been receiving through it.
+    if (conn.supplierAccountKey && conn.supplierAccountKey !== supplierAccountKey) await this.handOver(conn.supplierAccountKey, conn.id).catch(() => undefined);
     return this.db.getRepository(SupplierConnection).findOneByOrFail({ id: conn.id });
   }
 
@@ -232,7 +253,10 @@ export class ConnectionService {
     let changed = 0;
     for (const conn of live) {
       const adapter = this.registry.find(conn.supplierKey);
-      if (!conn.credentialsSealed || !adapter?.entry.capabilities.notifications || this.registry.isSwitchedOff(conn.supplierKey)) continue;
+      if (!conn.credentialsSealed || !adapter || this.registry.isSwitchedOff(conn.supplierKey)) continue;
+      // Connections made before accounts were told apart learn theirs once.
+      if (!conn.supplierAccountKey) await this.identify(conn, adapter).catch((err: unknown) => onError(conn.id, err));
+      if (!adapter.entry.capabilities.notifications) continue;
       const url = this.webhookUrlOf(conn) || null;
       if (url === conn.registeredWebhookUrl) continue;
       try {
@@ -243,6 +267,12 @@ export class ConnectionService {
       }
     }
     return changed;
+  }
+
+  private async identify(conn: SupplierConnection, adapter: SupplierAdapter): Promise<void> {
+    const { accountId } = await this.gateway.call(conn, (a, ctx) => adapter.verifyCredentials(ctx));
+    const supplierAccountKey = this.gateway.supplierAccountKey(accountId);
+    if (supplierAccountKey) await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { supplierAccountKey });
   }
 
   /** Checks now and records health; a healthy answer also closes the circuit. */
@@ -293,11 +323,39 @@ export class ConnectionService {
     return this.db.getRepository(SupplierConnection).findOneByOrFail({ id: conn.id });
   }
 
-  /** Credentials are deleted; the row stays (disconnected) so history that names it still resolves. */
-  async disconnect(conn: SupplierConnection): Promise<Record<string, number>> {
+  /**
+   * Credentials are deleted and the connection's product links removed, in one transaction; the row stays
+   * (disconnected) so history that names it still resolves, and the products stay as the store's own.
+   * Another connection on the same supplier account then takes over its notification address.
+   */
+  async disconnect(conn: SupplierConnection): Promise<{ impact: Record<string, number>; removedLinks: number; handOverError: unknown }> {
     const impact = await this.impact(conn);
-    await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { credentialsSealed: null, enabled: false, disconnectedAt: new Date() });
-    return impact;
+    const removedLinks = await this.db.transaction(async (tx) => {
+      const gone = await sqlRows(tx, 'UPDATE supplier_connections SET credentials_sealed = NULL, enabled = false, disconnected_at = now(), updated_at = now() WHERE id = $1 AND disconnected_at IS NULL RETURNING id', [conn.id]);
+      if (!gone.length) throw errors.notFound('The connection');
+      // Links to a supplier that is gone mean nothing; their variants go with them (ON DELETE CASCADE).
+      return (await sqlRows(tx, 'DELETE FROM product_links WHERE connection_id = $1 RETURNING id', [conn.id])).length;
+    });
+    let handOverError: unknown = null;
+    await this.handOver(conn.supplierAccountKey, conn.id).catch((err: unknown) => void (handOverError = err));
+    return { impact, removedLinks, handOverError };
+  }
+
+  /**
+   * Registers the address of the newest other live connection on the account, so the supplier's one address
+   * never points at a connection that stopped. When that fails, the address is registered again at the next start.
+   */
+  async handOver(accountKey: string | null, leaving: string): Promise<void> {
+    const next = await this.accounts.successor(accountKey, leaving);
+    if (!next) return;
+    const conn = await this.db.getRepository(SupplierConnection).findOneByOrFail({ id: next });
+    if (this.registry.isSwitchedOff(conn.supplierKey)) return;
+    try {
+      await this.reregisterAddress(conn);
+    } catch (err) {
+      await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { registeredWebhookUrl: null });
+      throw err;
+    }
   }
 
   /** For the notification address: any state, so the caller can refuse disconnected ones alike. */

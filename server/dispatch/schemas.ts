@@ -42,7 +42,7 @@ export const supplierOrderSchema = object(
     status: { enum: [...SUPPLIER_ORDER_STATUSES] },
     reviewReason: { enum: [...Object.keys(REVIEW_REASONS), null] },
     reviewMessage: { type: ['string', 'null'] },
-    retryable: { type: ['boolean', 'null'] },
+    retryable: { type: 'boolean', description: 'Whether trying again with nothing changed may succeed; false when the order is not paused' },
     supplierOrderNumber: { type: 'string' },
     supplierOrderId: { type: ['string', 'null'] },
     supplierStatus: { type: ['string', 'null'] },

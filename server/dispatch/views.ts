@@ -61,7 +61,7 @@ export class SupplierOrderReads {
       status: so.status,
       reviewReason: so.reviewReason,
       reviewMessage: so.reviewMessage,
-      retryable: so.retryable,
+      retryable: so.retryable ?? false,
       supplierOrderNumber: so.supplierOrderNumber,
       supplierOrderId: so.supplierOrderId,
       supplierStatus: so.supplierStatus,

@@ -44,6 +44,8 @@ export interface Config {
   dispatchWaitMs: number;
   /** When the hourly sync of product links runs (cron, UTC). */
   linkSyncCron: string;
+  /** The read-back safety net: an open supplier order is read back from the supplier at least this often. */
+  readBackIntervalSeconds: number;
   /** How often pg-boss's monitor looks for jobs whose worker stopped sending heartbeats. */
   jobSuperviseSeconds: number;
 }
@@ -172,5 +174,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     dispatchRetryBaseSeconds: intVar(env, 'DISPATCH_RETRY_BASE_SECONDS', 30, 1, 86400),
     dispatchWaitMs: intVar(env, 'DISPATCH_WAIT_MS', 15000, 0, 120000),
     jobSuperviseSeconds: intVar(env, 'JOB_SUPERVISE_SECONDS', 30, 1, 3600),
+    readBackIntervalSeconds: intVar(env, 'SUPPLIER_READBACK_INTERVAL_SECONDS', 900, 2, 7 * 86400),
   };
 }

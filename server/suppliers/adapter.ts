@@ -120,6 +120,18 @@ export interface VerifiedNotification {
   subjects: NotificationSubject[];
 }
 
+/** What verifying credentials tells the service about the account they act on. */
+export interface VerifiedAccount {
+  accountLabel: string;
+  /**
+   * The supplier's own identity of that account (and of its environment, where notification addresses are
+   * kept per environment), the same from every adapter that reaches that supplier. Connections that answer
+   * the same one share the supplier's one notification address. May be secret: the service keeps only a
+   * keyed digest of it. Absent when the supplier gives no way to tell.
+   */
+  accountId?: string;
+}
+
 export interface HealthResult {
   ok: boolean;
   latencyMs: number;
@@ -130,7 +142,7 @@ export interface SupplierAdapter {
   readonly entry: CatalogueEntry;
 
   /** Checks the credentials with the supplier; throws `credentialsRejected` when it refuses them. */
-  verifyCredentials(ctx: SupplierCallContext): Promise<{ accountLabel: string }>;
+  verifyCredentials(ctx: SupplierCallContext): Promise<VerifiedAccount>;
   /** Sign-in suppliers: the address to send the merchant to. */
   signInUrl?(input: { state: string; redirectUri: string; mode: ConnectionMode }): string;
   /** Sign-in suppliers: trades the code for credentials. */

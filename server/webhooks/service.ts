@@ -24,7 +24,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The supplier notification address. A notification is only a prompt: once verified against the
- * connection's own credentials it enqueues a read-back, one pending per supplier order or product.
+ * addressed connection's own credentials it enqueues a read-back, one pending per supplier order or
+ * product, for the connection (of any store on the same supplier account) that owns what it names.
  */
 export class NotificationService {
   constructor(
@@ -62,8 +63,24 @@ export class NotificationService {
       [conn.id, eventId.slice(0, 200)],
     );
     if (!fresh.length) return 'refused';
-    for (const subject of verified.subjects) await this.enqueue(conn.id, subject);
+    const account = await this.connections.accounts.connectionIdsOf(conn);
+    for (const subject of verified.subjects) {
+      for (const owner of await this.ownersOf(account, subject)) await this.enqueue(owner, subject);
+    }
     return 'accepted';
+  }
+
+  /**
+   * The supplier account's one address serves every connection on it (several stores): the read-back goes to
+   * the connections whose order or linked product it names, or to the addressed one when none is known here.
+   */
+  private async ownersOf(account: string[], subject: NotificationSubject): Promise<string[]> {
+    if (account.length === 1) return account;
+    const rows =
+      subject.kind === 'order'
+        ? await sqlRows<{ id: string }>(this.db, 'SELECT DISTINCT connection_id AS id FROM supplier_orders WHERE connection_id = ANY($1) AND supplier_order_id = $2', [account, subject.supplierOrderId])
+        : await sqlRows<{ id: string }>(this.db, 'SELECT DISTINCT connection_id AS id FROM product_links WHERE connection_id = ANY($1) AND supplier_product_id = $2', [account, subject.supplierProductId]);
+    return rows.length ? rows.map((r) => r.id) : [account[0]];
   }
 
   private async enqueue(connectionId: string, subject: NotificationSubject): Promise<void> {

@@ -193,7 +193,7 @@ describe('one connection', () => {
     const product = await svc.call('POST', `/api/store-products/${store2}`, { key: owner.key, body: { title: 'Stays', variants: [{ sku: 'STAY-1', title: 'V', priceMinor: 100, currency: 'USD', stock: 1 }] } });
     const res = await svc.call('DELETE', one(), { key: owner.key });
     expect(res.status).toBe(200);
-    expect(res.body.result).toEqual({ id, disconnected: true, impact: { linkedProducts: 0, openSupplierOrders: 0 } });
+    expect(res.body.result).toEqual({ id, disconnected: true, impact: { linkedProducts: 0, openSupplierOrders: 0 }, removedLinks: 0 });
     const [row] = (await svc.db.query('SELECT credentials_sealed, enabled, disconnected_at FROM supplier_connections WHERE id = $1', [id])).rows;
     expect(row).toMatchObject({ credentials_sealed: null, enabled: false });
     expect(row.disconnected_at).not.toBeNull();

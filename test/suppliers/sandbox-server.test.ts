@@ -654,9 +654,10 @@ describe('faults', () => {
       refuseNext: { count: 2, message: 'nope' },
       rejectKeys: false,
       unavailableAccounts: [],
+      silentAccounts: [],
     });
     const cleared = await control('DELETE', '/faults');
-    expect(cleared.body).toEqual({ latencyMs: 0, failNext: 0, timeoutAfterCreateNext: 0, refuseNext: null, rejectKeys: false, unavailableAccounts: [] });
+    expect(cleared.body).toEqual({ latencyMs: 0, failNext: 0, timeoutAfterCreateNext: 0, refuseNext: null, rejectKeys: false, unavailableAccounts: [], silentAccounts: [] });
     expect((await control('POST', '/faults', { failNext: -1 })).status).toBe(400);
   });
 

@@ -15,6 +15,7 @@ import type {
   SupplierOrderSnapshot,
   SupplierProduct,
   SupplierVariant,
+  VerifiedAccount,
   VerifiedNotification,
 } from '../adapter';
 import { SupplierError } from '../errors';
@@ -301,12 +302,13 @@ export class CjAdapter implements SupplierAdapter {
     return this.read(answer, (data) => ({ amountMinor: cents(asObj(data, 'balance').amount, 'balance.amount'), currency: CURRENCY }));
   }
 
-  async verifyCredentials(ctx: SupplierCallContext): Promise<{ accountLabel: string }> {
+  async verifyCredentials(ctx: SupplierCallContext): Promise<VerifiedAccount> {
     const apiKey = this.apiKey(ctx);
     // The exchange proves the key; reading the balance proves the token works for the calls we make.
     await this.balance(ctx);
-    // Never the openId: it is the key notifications are signed with.
-    return { accountLabel: `CJ account (API key ending ${apiKey.slice(-4)})` };
+    const { openId } = await this.tokens.get(ctx, apiKey);
+    // Never the openId in the label: it is the key notifications are signed with (the service keeps only a digest of accountId).
+    return { accountLabel: `CJ account (API key ending ${apiKey.slice(-4)})`, accountId: `cj:${openId}` };
   }
 
   async healthCheck(ctx: SupplierCallContext): Promise<HealthResult> {

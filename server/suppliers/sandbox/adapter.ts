@@ -11,6 +11,7 @@ import type {
   HealthResult,
   Money,
   NotificationSubject,
+  VerifiedAccount,
   VerifiedNotification,
   ProductSearchPage,
   SupplierAdapter,
@@ -393,6 +394,11 @@ const SIGN_IN_ENTRY: CatalogueEntry = {
   credentialsSchema: { type: 'object', properties: {}, additionalProperties: false },
 };
 
+/** The sandbox keeps one notification address per account and environment; key and sign-in connections reach the same one. */
+function verifiedAccount(account: { accountId: string; environment: string }): VerifiedAccount {
+  return { accountLabel: `${account.accountId} (${account.environment})`, accountId: `sandbox:${account.accountId}:${account.environment}` };
+}
+
 abstract class SandboxAdapterBase implements SupplierAdapter {
   abstract readonly entry: CatalogueEntry;
   /** The credential field that carries the bearer token. */
@@ -400,7 +406,7 @@ abstract class SandboxAdapterBase implements SupplierAdapter {
 
   constructor(protected readonly http: SandboxHttp) {}
 
-  abstract verifyCredentials(ctx: SupplierCallContext): Promise<{ accountLabel: string }>;
+  abstract verifyCredentials(ctx: SupplierCallContext): Promise<VerifiedAccount>;
 
   protected token(ctx: SupplierCallContext): string {
     const token = ctx.credentials[this.tokenField];
@@ -533,14 +539,14 @@ class SandboxApiKeyAdapter extends SandboxAdapterBase {
   readonly entry = API_KEY_ENTRY;
   protected readonly tokenField = 'apiKey';
 
-  async verifyCredentials(ctx: SupplierCallContext): Promise<{ accountLabel: string }> {
+  async verifyCredentials(ctx: SupplierCallContext): Promise<VerifiedAccount> {
     const account = await this.account(ctx);
     // A live key on a test connection would place real orders; the reverse would never fulfil any.
     if (account.environment !== ctx.mode) {
       const need = ctx.mode === 'test' ? 'a test key (sbx_test_...)' : 'a live key (sbx_live_...)';
       throw new SupplierError('credentialsRejected', `This is a ${account.environment} key; a ${ctx.mode} connection needs ${need}`);
     }
-    return { accountLabel: `${account.accountId} (${account.environment})` };
+    return verifiedAccount(account);
   }
 }
 
@@ -555,9 +561,8 @@ class SandboxSignInAdapter extends SandboxAdapterBase {
     super(http);
   }
 
-  async verifyCredentials(ctx: SupplierCallContext): Promise<{ accountLabel: string }> {
-    const account = await this.account(ctx);
-    return { accountLabel: `${account.accountId} (${account.environment})` };
+  async verifyCredentials(ctx: SupplierCallContext): Promise<VerifiedAccount> {
+    return verifiedAccount(await this.account(ctx));
   }
 
   signInUrl(input: { state: string; redirectUri: string; mode: ConnectionMode }): string {

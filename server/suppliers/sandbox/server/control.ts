@@ -8,7 +8,7 @@ import { bodyObject, countryCode, environment, optionalBool, optionalInt, option
 const MAX_LATENCY_MS = 120_000;
 
 function faultView(faults: Faults): Faults {
-  return { ...faults, refuseNext: faults.refuseNext ? { ...faults.refuseNext } : null };
+  return { ...faults, refuseNext: faults.refuseNext ? { ...faults.refuseNext } : null, unavailableAccounts: [...faults.unavailableAccounts], silentAccounts: [...faults.silentAccounts] };
 }
 
 function mergeFaults(current: Faults, body: Json): Faults {
@@ -27,6 +27,10 @@ function mergeFaults(current: Faults, body: Json): Faults {
   if (body.unavailableAccounts !== undefined) {
     if (!Array.isArray(body.unavailableAccounts) || !body.unavailableAccounts.every((a: unknown) => typeof a === 'string')) throw invalidRequest('unavailableAccounts must be an array of account ids');
     next.unavailableAccounts = [...(body.unavailableAccounts as string[])];
+  }
+  if (body.silentAccounts !== undefined) {
+    if (!Array.isArray(body.silentAccounts) || !body.silentAccounts.every((a: unknown) => typeof a === 'string')) throw invalidRequest('silentAccounts must be an array of account ids');
+    next.silentAccounts = [...(body.silentAccounts as string[])];
   }
   if (body.refuseNext !== undefined) {
     if (body.refuseNext === null) next.refuseNext = null;

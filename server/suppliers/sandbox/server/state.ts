@@ -83,7 +83,7 @@ export interface CreateOrderInput {
 }
 
 export function noFaults(): Faults {
-  return { latencyMs: 0, failNext: 0, timeoutAfterCreateNext: 0, refuseNext: null, rejectKeys: false, unavailableAccounts: [] };
+  return { latencyMs: 0, failNext: 0, timeoutAfterCreateNext: 0, refuseNext: null, rejectKeys: false, unavailableAccounts: [], silentAccounts: [] };
 }
 
 function token(prefix: string, bytes: number): string {
@@ -236,6 +236,7 @@ export class SandboxState {
     if (patch.available !== undefined) variant.available = patch.available;
     product.updatedAt = now();
     for (const account of this.accounts.values()) {
+      if (this.faults.silentAccounts.includes(account.id)) continue;
       for (const env of Object.values(account.envs)) {
         if (env.webhookUrl && env.signingSecret) {
           this.notifier.send(
@@ -494,7 +495,7 @@ export class SandboxState {
     order.updatedAt = now();
     this.log.debug({ orderId: order.id, status }, 'order status changed');
     const env = this.accounts.get(record.accountId)?.envs[record.environment];
-    if (env?.webhookUrl && env.signingSecret) {
+    if (env?.webhookUrl && env.signingSecret && !this.faults.silentAccounts.includes(record.accountId)) {
       this.notifier.send(
         { url: env.webhookUrl, secret: env.signingSecret },
         { type: 'order.updated', data: { orderId: order.id, orderNumber: order.orderNumber, status } },

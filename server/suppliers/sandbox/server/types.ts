@@ -76,6 +76,8 @@ export interface Faults {
   rejectKeys: boolean;
   /** Accounts whose every call answers 503, as if the supplier were down for them alone. */
   unavailableAccounts: string[];
+  /** Accounts whose notifications are never sent, as if the supplier had dropped them. */
+  silentAccounts: string[];
 }
 
 export type NotificationEvent =

@@ -1,0 +1,103 @@
+import type { DataSource } from 'typeorm';
+import { sqlRows } from '../platform/db';
+import type { Boss, QueueSpec } from '../platform/jobs';
+import type { Logger } from '../platform/logger';
+import { OrderReadBack, READBACK_QUEUES } from './service';
+
+export const SAFETY_NET_QUEUE = 'readback.safety-net';
+/** One sweep waiting and one running at most; the chain and the minutely schedule meet on this key. */
+const SWEEP_KEY = 'sweep';
+export const SAFETY_NET_QUEUE_SPEC: QueueSpec = { name: SAFETY_NET_QUEUE, policy: 'stately', retryLimit: 1 };
+
+/** Statuses the supplier still moves on its own. Queued and failed orders belong to the dispatch job, which reads them itself. */
+const OPEN_AT_SUPPLIER = ['submitted', 'confirmed', 'processing', 'shipped', 'needsReview'];
+/** An order still open this long after it was made is one the supplier will not finish; it is no longer read on schedule. */
+const MAX_AGE_DAYS = 90;
+/** Per sweep: a connection with a large backlog cannot crowd the others out, and the queue stays bounded. */
+const PER_CONNECTION = 200;
+const PER_SWEEP = 2000;
+
+export interface SafetyNetTiming {
+  /** How often a sweep looks for due orders. */
+  sweepSeconds: number;
+  /** Read-backs of one sweep are spread over this long. */
+  jitterSeconds: number;
+  /** An order not read (nor otherwise touched) for this long is due. */
+  dueAfterSeconds: number;
+}
+
+/**
+ * Sweeps, jitter and due age from the interval, so that an order is read back at most one interval after
+ * it was last read: due after (interval − sweep − jitter), found by the next sweep, read within the jitter.
+ */
+export function safetyNetTiming(intervalSeconds: number): SafetyNetTiming {
+  const sweepSeconds = Math.min(60, Math.max(1, Math.floor(intervalSeconds / 4)));
+  const jitterSeconds = Math.min(15, sweepSeconds);
+  return { sweepSeconds, jitterSeconds, dueAfterSeconds: Math.max(0, intervalSeconds - sweepSeconds - jitterSeconds) };
+}
+
+/**
+ * The read-back safety net: no supplier order depends on a notification arriving. Open orders not read for
+ * about an interval get a read-back job on the notifications' own queue (same singleton key, so it coalesces
+ * with one a notification asked for), which applies status, costs and shipping the one way a read-back does.
+ */
+export class SafetyNet {
+  readonly timing: SafetyNetTiming;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly boss: Boss,
+    private readonly log: Logger,
+    intervalSeconds: number,
+  ) {
+    this.timing = safetyNetTiming(intervalSeconds);
+  }
+
+  /** Orders due, oldest first, from live connections whose circuit is closed. */
+  async due(): Promise<OrderReadBack[]> {
+    const rows = await sqlRows<{ connection_id: string; supplier_order_id: string }>(
+      this.db,
+      `SELECT connection_id, supplier_order_id FROM (
+         SELECT so.connection_id, so.supplier_order_id, so.updated_at,
+                row_number() OVER (PARTITION BY so.connection_id ORDER BY so.updated_at) AS n
+           FROM supplier_orders so
+           JOIN supplier_connections c ON c.id = so.connection_id
+          WHERE so.status = ANY($1) AND so.supplier_order_id IS NOT NULL
+            AND so.updated_at < now() - make_interval(secs => $2)
+            AND so.created_at > now() - make_interval(days => $3)
+            AND c.disconnected_at IS NULL AND c.enabled AND c.credentials_sealed IS NOT NULL
+            AND (c.circuit_open_until IS NULL OR c.circuit_open_until <= now())
+       ) due
+       WHERE n <= $4 ORDER BY updated_at LIMIT $5`,
+      [OPEN_AT_SUPPLIER, this.timing.dueAfterSeconds, MAX_AGE_DAYS, PER_CONNECTION, PER_SWEEP],
+    );
+    return rows.map((r) => ({ connectionId: r.connection_id, supplierOrderId: r.supplier_order_id }));
+  }
+
+  /** One sweep: read-backs for every due order, spread over the jitter; then the next sweep. */
+  async sweep(): Promise<number> {
+    const due = await this.due();
+    let queued = 0;
+    for (const data of due) {
+      const startAfter = new Date(Date.now() + Math.floor(Math.random() * this.timing.jitterSeconds * 1000));
+      if (await this.boss.send(READBACK_QUEUES.order, data, { singletonKey: `${data.connectionId}:${data.supplierOrderId}`, startAfter })) queued++;
+    }
+    if (due.length) this.log.info({ due: due.length, queued }, 'safety-net read-backs queued');
+    await this.next();
+    return queued;
+  }
+
+  /** The chain of sweeps; a delayed job, so any worker process may run the next one. */
+  next(): Promise<string | null> {
+    return this.boss.send(SAFETY_NET_QUEUE, {}, { singletonKey: SWEEP_KEY, startAfter: this.timing.sweepSeconds });
+  }
+
+  /** The minutely schedule restarts the chain should it ever break (a crash between a sweep and its successor). */
+  async start(): Promise<void> {
+    await this.boss.work(SAFETY_NET_QUEUE, async () => {
+      await this.sweep();
+    });
+    await this.boss.schedule(SAFETY_NET_QUEUE, '* * * * *', {}, { singletonKey: SWEEP_KEY });
+    await this.next();
+  }
+}
