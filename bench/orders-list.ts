@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
 import { developerKey, Figure, Load, load, loadPair, median, startBaselineServer, startBenchService } from './lib';
 
-const TOTAL = 1_000_000;
+const TOTAL = Number(process.env.BENCH_ORDERS_TOTAL ?? 1_000_000);
 const STORES = 1_000;
 /** Supplier orders (and store orders) of the largest store, the one measured; the rest are spread over the other 999. */
 const LARGEST = 100_000;
@@ -145,7 +145,7 @@ function describePlan(plan: { 'Node Type': string; 'Index Name'?: string; Plans?
   return nodes.join(' → ');
 }
 
-async function seed(pg: Pool, accountId: string): Promise<void> {
+export async function seed(pg: Pool, accountId: string): Promise<void> {
   const t0 = performance.now();
   const step = (what: string) => process.env.BENCH_VERBOSE && process.stderr.write(`bench:   seed ${what} at ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
   await pg.query(
