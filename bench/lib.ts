@@ -236,7 +236,8 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
     proc.stdout!.on('data', (c: Buffer) => {
       if (buf === null) return;
       buf += c.toString();
-      const m = /"baseUrl":"([^"]+)"/.exec(buf);
+      // A worker-only process has no address: it is ready once its workers started.
+      const m = /"baseUrl":"([^"]+)"/.exec(buf) ?? (/"msg":"worker started"/.test(buf) ? ['', ''] : null);
       if (m) {
         buf = null;
         resolve(m[1]);

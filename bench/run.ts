@@ -12,6 +12,7 @@ import { benchDatabase, CONNECTIONS, DURATION_SECONDS, Figure, freshDatabase, Lo
 import { notifications } from './notifications';
 import { ordersListBench } from './orders-list';
 import { productsPage } from './products-page';
+import { scalingBench } from './scaling';
 import { syncBench } from './sync';
 
 const BENCHMARKS: Record<string, (databaseUrl: string) => Promise<Figure[]>> = {
@@ -23,6 +24,7 @@ const BENCHMARKS: Record<string, (databaseUrl: string) => Promise<Figure[]>> = {
   dispatch: dispatchBench,
   'dispatch-latency': dispatchLatencyBench,
   'orders-list': ordersListBench,
+  scaling: scalingBench,
 };
 
 function fmt(x: Load | { value: number; unit: string }): string {
