@@ -48,7 +48,7 @@ async function listLoad(t: Topology): Promise<{ load: Load; totalCounts: number[
   if (pages.some((p) => JSON.stringify(p.result.items.map((i) => i.id)) !== JSON.stringify(pages[0].result.items.map((i) => i.id)))) throw new Error('the API processes answer different pages');
   await Promise.all(urls.map((u) => load(u, { 'X-API-Key': key }, { seconds: 1, connections: Math.ceil(CONNECTIONS / urls.length) })));
   const loads = await Promise.all(urls.map((u) => load(u, { 'X-API-Key': key }, { connections: Math.ceil(CONNECTIONS / urls.length) })));
-  if (loads.some((l) => l.non2xx || l.errors)) throw new Error('non-2xx answers under load');
+  if (loads.some((l) => l.non2xx || l.errors || !l.total)) throw new Error(`the list under load: ${JSON.stringify(loads)}`);
   const sum = (f: (l: Load) => number) => loads.reduce((a, l) => a + f(l), 0);
   return {
     load: { reqPerSec: sum((l) => l.reqPerSec), p50: Math.max(...loads.map((l) => l.p50)), p99: Math.max(...loads.map((l) => l.p99)), total: sum((l) => l.total), non2xx: 0, errors: 0 },

@@ -94,7 +94,7 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
     const access = await gate.storeAccess(storeId, { accountId });
     return !!access && access.permissions.has('suppliers.manage') && gate.planIncludesDropshipping(access.ownerPlan);
   });
-  const notifications = new NotificationService(db, registry, connections, gateway, () => boss);
+  const notifications = new NotificationService(db, registry, gateway, () => boss);
   const links = new LinkService(db, cursors, gateway);
   const supplierProducts = new SupplierProductService(gateway, secrets);
   const imports = new ImportService(db, gateway, links, products, credits, () => boss);

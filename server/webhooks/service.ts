@@ -2,9 +2,9 @@ import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { sqlRows } from '../platform/db';
 import type { Boss } from '../platform/jobs';
-import { GroupCommit } from '../platform/group-commit';
+import { Batcher } from '../platform/batching';
+import { SupplierConnection } from '../connections/entities';
 import type { SupplierGateway } from '../connections/gateway';
-import type { ConnectionService } from '../connections/service';
 import type { NotificationSubject } from '../suppliers/adapter';
 import type { SupplierRegistry } from '../suppliers/registry';
 
@@ -25,6 +25,12 @@ interface ReadBackJob {
   queue: string;
   singletonKey: string;
   data: OrderReadBack | ProductReadBack;
+}
+
+interface Addressed {
+  conn: SupplierConnection;
+  /** The live connections on its supplier account, itself first. */
+  account: string[];
 }
 
 /** A verified notification waiting for its batch. */
@@ -52,12 +58,14 @@ export class NotificationService {
   constructor(
     private readonly db: DataSource,
     private readonly registry: SupplierRegistry,
-    private readonly connections: ConnectionService,
     private readonly gateway: SupplierGateway,
     private readonly boss: () => Boss,
   ) {}
 
-  private readonly batches = new GroupCommit<Notified, boolean>((items) => this.writeBatch(items));
+  /** Group commit of the verified notifications (see writeBatch). */
+  private readonly batches = new Batcher<Notified, boolean>((items) => this.writeBatch(items));
+  /** The addressed connections of concurrent requests, read in one statement with their supplier accounts' other live connections. */
+  private readonly lookups = new Batcher<string, Addressed | null>((ids) => this.lookUp(ids));
 
   /** Receipts are kept a day; the timestamp tolerance refuses anything older long before that. */
   async purgeReceipts(): Promise<void> {
@@ -69,8 +77,9 @@ export class NotificationService {
     if (!UUID.test(integrationId) || rawBody === undefined) return 'refused';
     const adapter = this.registry.find(supplierKey);
     if (!adapter || this.registry.isSwitchedOff(supplierKey)) return 'refused';
-    const conn = await this.connections.findById(integrationId);
-    if (!conn || conn.supplierKey !== supplierKey || conn.disconnectedAt || !conn.enabled || !conn.credentialsSealed) return 'refused';
+    const found = await this.lookups.submit(integrationId);
+    const conn = found?.conn;
+    if (!found || !conn || conn.supplierKey !== supplierKey || conn.disconnectedAt || !conn.enabled || !conn.credentialsSealed) return 'refused';
     const flat: Record<string, string | undefined> = {};
     for (const [k, v] of Object.entries(headers)) flat[k.toLowerCase()] = Array.isArray(v) ? v[0] : v;
     const verified = adapter.verifyNotification(this.gateway.context(conn, this.gateway.credentialsOf(conn)), { rawBody, headers: flat, now: new Date() });
@@ -78,12 +87,32 @@ export class NotificationService {
     const eventId = (verified.eventId ?? crypto.createHash('sha256').update(rawBody).digest('hex')).slice(0, 200);
     // Where each read-back goes is read first; the receipt and the read-backs are then written together,
     // with the notifications of other requests, in one transaction (group commit). Answered once durable.
-    const account = await this.connections.accounts.connectionIdsOf(conn);
+    const account = found.account;
     const jobs: ReadBackJob[] = [];
     for (const subject of verified.subjects) {
       for (const owner of await this.ownersOf(account, subject)) jobs.push(readBackJob(owner, subject));
     }
     return (await this.batches.submit({ connectionId: conn.id, eventId, jobs })) ? 'accepted' : 'refused';
+  }
+
+  /**
+   * Connections by id, each with the ids of the live connections on the same supplier account, itself first
+   * (as SharedAccounts.connectionIdsOf answers them), read after the requests arrived, so a disconnect holds.
+   */
+  private async lookUp(ids: string[]): Promise<Array<Addressed | null>> {
+    const { entities, raw } = await this.db
+      .getRepository(SupplierConnection)
+      .createQueryBuilder('c')
+      .addSelect(
+        `CASE WHEN c.supplier_account_key IS NULL THEN ARRAY[]::uuid[]
+              ELSE ARRAY(SELECT o.id FROM supplier_connections o WHERE o.supplier_account_key = c.supplier_account_key AND o.disconnected_at IS NULL AND o.id <> c.id) END`,
+        'others',
+      )
+      .where('c.id IN (:...ids)', { ids: [...new Set(ids)] })
+      .getRawAndEntities();
+    const others = new Map((raw as Array<{ c_id: string; others: string[] }>).map((r) => [r.c_id, r.others]));
+    const byId = new Map(entities.map((c) => [c.id, { conn: c, account: [c.id, ...(others.get(c.id) ?? [])] }]));
+    return ids.map((id) => byId.get(id) ?? null);
   }
 
   /**

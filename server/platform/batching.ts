@@ -1,14 +1,14 @@
 /**
- * Group commit: work items submitted while one batch is being written wait and go together in the next,
- * so many requests share one transaction and one commit. Each submitter is answered only once its batch
- * committed (or failed). At low load a batch holds one item and adds no waiting.
+ * Work items submitted while one batch runs wait and go together in the next, so many requests share one
+ * statement (a lookup) or one transaction and one commit (group commit). Each submitter is answered only
+ * once its batch finished (or failed). At low load a batch holds one item and adds no waiting.
  */
-export class GroupCommit<T, R> {
+export class Batcher<T, R> {
   private waiting: Array<{ item: T; resolve(r: R): void; reject(e: unknown): void }> = [];
   private writing = false;
 
   constructor(
-    /** Writes a batch in one transaction; answers one result per item, in order. */
+    /** Runs a batch; answers one result per item, in order. */
     private readonly write: (items: T[]) => Promise<R[]>,
     private readonly maxBatch = 500,
   ) {}
