@@ -166,10 +166,10 @@ export async function dispatchShop(svc: BenchService, sandbox: BenchSandbox, par
 const RUNNER_OPTIONS = { concurrency: 400, groupConcurrency: { default: 4, tiers: { sandbox: 20, 'sandbox-signin': 20, cj: 2 } }, pollMs: 2000, heartbeatSeconds: 10 };
 
 type Part = DispatchShop['parts'][number] & { connectionId: string };
-const partsOf = (shops: DispatchShop[]): Part[] => shops.flatMap((s) => s.parts.map((p) => ({ ...p, connectionId: s.connectionId })));
+export const partsOf = (shops: DispatchShop[]): Part[] => shops.flatMap((s) => s.parts.map((p) => ({ ...p, connectionId: s.connectionId })));
 
 /** Puts one dispatch job per part on `queue` (as the service's queue does: singleton key, the connection as group) and wakes the runners. */
-async function queueParts(boss: Boss, db: Pool, queue: string, parts: Part[]): Promise<void> {
+export async function queueParts(boss: Boss, db: Pool, queue: string, parts: Part[]): Promise<void> {
   for (let i = 0; i < parts.length; i += 500) {
     await boss.insert(
       queue,
@@ -180,7 +180,7 @@ async function queueParts(boss: Boss, db: Pool, queue: string, parts: Part[]): P
 }
 
 /** Polls `done()` every 100 ms from now until it reaches `total` or the window closes; answers the rate. */
-async function drain(done: () => Promise<number>, total: number): Promise<{ done: number; ms: number; perSecond: number }> {
+export async function drain(done: () => Promise<number>, total: number): Promise<{ done: number; ms: number; perSecond: number }> {
   const t0 = performance.now();
   let n = 0;
   while ((n = await done()) < total && performance.now() - t0 < WINDOW_MS) await new Promise((r) => setTimeout(r, 100));
@@ -188,11 +188,11 @@ async function drain(done: () => Promise<number>, total: number): Promise<{ done
   return { done: n, ms, perSecond: n / (ms / 1000) };
 }
 
-const sentOf = (db: Pool, storeIds: string[]) => async () =>
+export const sentOf = (db: Pool, storeIds: string[]) => async () =>
   (await db.query(`SELECT count(*)::int AS n FROM supplier_orders WHERE store_id = ANY($1) AND status <> 'queued'`, [storeIds])).rows[0].n as number;
 
 /** Every part of these shops that left `queued` is submitted with exactly one order at the sandbox. Answers how many. */
-async function checkOnce(db: Pool, sandbox: BenchSandbox, shops: DispatchShop[], warmUps = true): Promise<number> {
+export async function checkOnce(db: Pool, sandbox: BenchSandbox, shops: DispatchShop[], warmUps = true): Promise<number> {
   const { rows } = await db.query(`SELECT supplier_order_number AS number, status FROM supplier_orders WHERE store_id = ANY($1) AND status <> 'queued'`, [shops.map((s) => s.storeId)]);
   const got = await sandbox.control<{ ordersByNumber: Record<string, number> }>('GET', '/received');
   const wrong = rows.filter((r) => (got.ordersByNumber[r.number] ?? 0) !== (r.status === 'submitted' || r.status === 'confirmed' ? 1 : 0) && !(warmUps && r.status === 'needsReview'));
@@ -200,7 +200,7 @@ async function checkOnce(db: Pool, sandbox: BenchSandbox, shops: DispatchShop[],
   return rows.length;
 }
 
-async function shops(svc: BenchService, sandbox: BenchSandbox, n: number, parts: number, opts: Parameters<typeof dispatchShop>[3] = {}): Promise<DispatchShop[]> {
+export async function shops(svc: BenchService, sandbox: BenchSandbox, n: number, parts: number, opts: Parameters<typeof dispatchShop>[3] = {}): Promise<DispatchShop[]> {
   const key = opts.key ?? (await developerKey(svc.baseUrl)).key;
   const out: DispatchShop[] = [];
   for (let i = 0; i < n; i++) out.push(await dispatchShop(svc, sandbox, parts, { products: 5, ...opts, key }));

@@ -39,6 +39,55 @@ export interface Figure {
   ratio: number;
   command: string;
   notes?: string;
+  /** Peak resident memory of any service process while this figure's benchmark ran (sampled every 200 ms). */
+  rssMb?: number;
+}
+
+/** Service processes alive now, whose resident memory the runner samples. */
+const servicePids = new Set<number>();
+let peakRssKb = 0;
+let sampler: NodeJS.Timeout | null = null;
+
+function sampleRss(): void {
+  for (const pid of servicePids) {
+    try {
+      const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+      if (m) peakRssKb = Math.max(peakRssKb, Number(m[1]));
+    } catch {
+      // the process ended between two samples
+    }
+  }
+}
+
+/** Starts sampling the service processes' resident memory afresh; `stop` answers the peak in MB. */
+export function watchServiceMemory(): { stop(): number } {
+  peakRssKb = 0;
+  sampler = setInterval(sampleRss, 200);
+  sampler.unref();
+  return {
+    stop: () => {
+      sampleRss();
+      if (sampler) clearInterval(sampler);
+      sampler = null;
+      return Math.round(peakRssKb / 1024);
+    },
+  };
+}
+
+/** The bench's own bare routes (bench/baseline-server.ts), in a process of their own on the same database. */
+export async function startBaselineServer(databaseUrl: string, appSecret: string): Promise<{ baseUrl: string; stop(): Promise<void> }> {
+  const proc = spawn(process.execPath, [path.join(root, 'dist/bench/baseline-server.js')], { env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: appSecret }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    proc.stdout!.once('data', (c: Buffer) => resolve((JSON.parse(c.toString().split('\n')[0]) as { baseUrl: string }).baseUrl));
+    proc.once('exit', (code) => reject(new Error(`baseline server exited ${code}`)));
+  });
+  return {
+    baseUrl,
+    stop: async () => {
+      proc.kill('SIGTERM');
+      await new Promise((r) => proc.once('exit', r));
+    },
+  };
 }
 
 const root = path.resolve(__dirname, '../..');
@@ -69,6 +118,45 @@ export async function load(
     ...(opts.requests ? { requests: opts.requests } : {}),
   });
   return { reqPerSec: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+}
+
+/** One side of a comparison: the address, its headers and load options. */
+export interface LoadTarget {
+  url: string;
+  headers?: Record<string, string>;
+  opts?: Parameters<typeof load>[2];
+}
+
+/**
+ * Baseline and subject measured in alternating rounds (A B B A …), each side DURATION_SECONDS in all, so both
+ * see the same machine: on a shared machine the load moves within seconds. Rates are totals ÷ time; latencies
+ * the median of the rounds.
+ */
+export async function loadPair(baseline: LoadTarget, subject: LoadTarget, rounds = 4): Promise<{ baseline: Load; subject: Load }> {
+  const seconds = Math.max(1, Math.round(DURATION_SECONDS / rounds));
+  const runs: { baseline: Load[]; subject: Load[] } = { baseline: [], subject: [] };
+  const one = async (side: 'baseline' | 'subject') => {
+    const t = side === 'baseline' ? baseline : subject;
+    runs[side].push(await load(t.url, t.headers ?? {}, { ...t.opts, seconds }));
+  };
+  for (let i = 0; i < rounds; i++) {
+    if (i % 2 === 0) {
+      await one('baseline');
+      await one('subject');
+    } else {
+      await one('subject');
+      await one('baseline');
+    }
+  }
+  const merge = (xs: Load[]): Load => ({
+    reqPerSec: Math.round(xs.reduce((a, x) => a + x.total, 0) / (seconds * xs.length)),
+    p50: median(xs.map((x) => x.p50)),
+    p99: median(xs.map((x) => x.p99)),
+    total: xs.reduce((a, x) => a + x.total, 0),
+    non2xx: xs.reduce((a, x) => a + x.non2xx, 0),
+    errors: xs.reduce((a, x) => a + x.errors, 0),
+  });
+  return { baseline: merge(runs.baseline), subject: merge(runs.subject) };
 }
 
 export interface BenchService {
@@ -136,10 +224,10 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
   const extra: Record<string, string> = {};
   if (opts.sandboxUrl) extra.SANDBOX_SUPPLIER_URL = opts.sandboxUrl;
   if (opts.publicAddress) extra.PUBLIC_BASE_URL = `http://127.0.0.1:${port}`;
-  // BENCH_PROFILE=<folder>: the service writes a CPU profile there when it stops.
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const proc: ChildProcess = spawn(process.execPath, [...profile, path.join(root, 'dist/server/main.js'), ...(opts.args ?? [])], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: appSecret, PORT: String(port), LOG_LEVEL: 'info', SEED_DEMO: 'false', SANDBOX_SUPPLIER: 'false', BENCH_BASELINES: 'true', ...extra, ...env },
+  // BENCH_PROF=<dir> writes a CPU profile of each service process there, to see where its time goes.
+  const prof = process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [];
+  const proc: ChildProcess = spawn(process.execPath, [...prof, path.join(root, 'dist/server/main.js'), ...(opts.args ?? [])], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: appSecret, PORT: String(port), LOG_LEVEL: 'info', SEED_DEMO: 'false', SANDBOX_SUPPLIER: 'false', ...extra, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const baseUrl = await new Promise<string>((resolve, reject) => {
@@ -150,7 +238,8 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
       tee?.write(c);
       if (buf === null) return;
       buf += c.toString();
-      const m = /"baseUrl":"([^"]+)"/.exec(buf);
+      // A worker-only process has no address: it is ready once its workers started.
+      const m = /"baseUrl":"([^"]+)"/.exec(buf) ?? (/"msg":"worker started"/.test(buf) ? ['', ''] : null);
       if (m) {
         buf = null;
         resolve(m[1]);
@@ -159,12 +248,15 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
     proc.once('exit', (code) => reject(new Error(`service exited ${code}`)));
   });
   const db = new Pool({ connectionString: databaseUrl, max: 4 });
+  servicePids.add(proc.pid!);
   return {
     baseUrl,
     db,
     databaseUrl,
     appSecret,
     stop: async () => {
+      sampleRss();
+      servicePids.delete(proc.pid!);
       proc.kill('SIGTERM');
       await new Promise((r) => proc.once('exit', r));
       await db.end();

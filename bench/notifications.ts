@@ -111,7 +111,7 @@ export async function notifications(databaseUrl: string): Promise<Figure[]> {
         command,
         notes:
           `Ratio = notifications accepted per second ÷ /healthz requests per second on the same server (1 would mean verifying and queueing is free). ` +
-          `Each request has its own event id and HMAC signature (pre-signed, timestamp = start of the run) and names a new supplier order, so every one loads the connection, verifies the signature, writes a receipt plus last_webhook_at and inserts a pg-boss read-back job; ${enqueued.toLocaleString('en')} jobs were queued, none refused. The service runs role \`api\` (no worker draining the read-backs during the load).${lateNote}`,
+          `Each request has its own event id and HMAC signature (pre-signed, timestamp = start of the run) and names a new supplier order, so every one loads the connection, verifies the signature, and is answered only once its receipt, last_webhook_at and pg-boss read-back job are committed, written with the other requests waiting at that moment in one transaction (group commit); ${enqueued.toLocaleString('en')} jobs were queued, none refused. The service runs role \`api\` (no worker draining the read-backs during the load).${lateNote}`,
       },
       {
         name: 'Supplier notifications accepted (all about one order: coalesced into the one waiting read-back)',

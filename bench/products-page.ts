@@ -1,10 +1,11 @@
-import { developerKey, Figure, load, startBenchService } from './lib';
+import { developerKey, Figure, load, loadPair, startBaselineServer, startBenchService } from './lib';
 
 const PRODUCTS = 20000;
 
 /** A page of 25 store products through the route table against a bare Koa route running one indexed query. */
 export async function productsPage(databaseUrl: string): Promise<Figure[]> {
   const svc = await startBenchService(databaseUrl);
+  const bare = await startBaselineServer(databaseUrl, svc.appSecret);
   try {
     const { key, accountId } = await developerKey(svc.baseUrl);
     const store = await fetch(`${svc.baseUrl}/api/stores`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Bench', currency: 'USD' }) });
@@ -20,21 +21,29 @@ export async function productsPage(databaseUrl: string): Promise<Figure[]> {
       [storeId],
     );
     await svc.db.query('ANALYZE store_products; ANALYZE store_variants');
-    const baseline = await load(`${svc.baseUrl}/bench/baseline/store-products/${storeId}`);
-    const subject = await load(`${svc.baseUrl}/api/store-products/${storeId}?pageSize=25`, { 'X-API-Key': key });
+    const bareUrl = `${bare.baseUrl}/store-products/${storeId}`;
+    const listUrl = `${svc.baseUrl}/api/store-products/${storeId}?pageSize=25`;
+    const page = (await (await fetch(listUrl, { headers: { 'X-API-Key': key } })).json()) as { result: { items: Array<{ id: string; variants: unknown[] }>; pagination: { totalCount: number } } };
+    const rows = (await (await fetch(bareUrl, { headers: { 'X-API-Key': key } })).json()) as Array<{ id: string; total_count: string }>;
+    if (page.result.pagination.totalCount !== PRODUCTS || Number(rows[0].total_count) !== PRODUCTS) throw new Error('totalCount differs from the products seeded');
+    if (page.result.items.some((p, i) => p.id !== rows[i].id || p.variants.length !== 1)) throw new Error('the bare route answers other rows than the list');
+    await load(bareUrl, { 'X-API-Key': key }, { seconds: 1 }); // warm-up
+    await load(listUrl, { 'X-API-Key': key }, { seconds: 1 });
+    const { baseline, subject } = await loadPair({ url: bareUrl, headers: { 'X-API-Key': key } }, { url: listUrl, headers: { 'X-API-Key': key } });
     if (subject.non2xx) throw new Error(`${subject.non2xx} non-2xx answers from the product list`);
     return [
       {
         name: `Page of 25 store products (store with ${PRODUCTS.toLocaleString('en')} products)`,
         subject,
         baseline,
-        baselineLabel: 'bare Koa route, one indexed query on store_products (same server)',
+        baselineLabel: 'bare Koa route (bench/baseline-server.ts): one indexed key lookup, then one statement for the 26 rows, their variants and the kept count',
         ratio: subject.reqPerSec / baseline.reqPerSec,
         command: 'npm run bench -- products',
-        notes: 'The real route adds key auth, store access, validation, the variants query, an exact totalCount and signed cursors.',
+        notes: 'The real route reads key, account and store access in one statement, then the page, its variants and the exact totalCount (store_product_counts) in one more; it adds the pipeline (validation, permission), signed cursors, the envelope and the request log.',
       },
     ];
   } finally {
+    await bare.stop();
     await svc.stop();
   }
 }

@@ -7,10 +7,11 @@ import path from 'node:path';
 import { authOverhead } from './auth-overhead';
 import { dispatchBench } from './dispatch';
 import { importBench } from './import';
-import { benchDatabase, CONNECTIONS, DURATION_SECONDS, Figure, freshDatabase, Load, machine } from './lib';
+import { benchDatabase, CONNECTIONS, DURATION_SECONDS, Figure, freshDatabase, Load, machine, watchServiceMemory } from './lib';
 import { notifications } from './notifications';
 import { ordersListBench } from './orders-list';
 import { productsPage } from './products-page';
+import { scalingBench } from './scaling';
 import { syncBench } from './sync';
 
 const BENCHMARKS: Record<string, (databaseUrl: string) => Promise<Figure[]>> = {
@@ -21,6 +22,7 @@ const BENCHMARKS: Record<string, (databaseUrl: string) => Promise<Figure[]>> = {
   sync: syncBench,
   dispatch: dispatchBench,
   'orders-list': ordersListBench,
+  scaling: scalingBench,
 };
 
 function fmt(x: Load | { value: number; unit: string }): string {
@@ -37,7 +39,10 @@ async function main(): Promise<void> {
   try {
     for (const name of names) {
       process.stderr.write(`bench: ${name}\n`);
-      figures.push(...(await BENCHMARKS[name](await freshDatabase(pg.adminUrl, name))));
+      const memory = watchServiceMemory();
+      const got = await BENCHMARKS[name](await freshDatabase(pg.adminUrl, name));
+      const peak = memory.stop();
+      figures.push(...got.map((f) => ({ ...f, rssMb: f.rssMb ?? peak })));
     }
   } finally {
     await pg.stop();
@@ -46,12 +51,14 @@ async function main(): Promise<void> {
     '# Benchmarks',
     '',
     `Measured ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC on ${machine()}.`,
-    `Load: autocannon, ${CONNECTIONS} connections, ${DURATION_SECONDS} s per measurement, from the benchmark process to the service on loopback. Timed figures (ms, links/s) are wall-clock from the benchmark process.`,
+    `Load: autocannon, ${CONNECTIONS} connections, ${DURATION_SECONDS} s per measurement, from the benchmark process to the service on loopback; where a figure compares two routes they run in alternating rounds (A B B A), each ${DURATION_SECONDS} s in all. Bare baseline routes run in their own process (bench/baseline-server.ts), never in the service. Timed figures (ms, links/s) are wall-clock from the benchmark process.`,
     'Database: a fresh embedded PostgreSQL 18 per run (or `DATABASE_URL`). Each ratio is subject ÷ baseline, both measured in this run.',
     '',
-    '| Figure | Subject | Baseline | Ratio | Command |',
-    '|---|---|---|---|---|',
-    ...figures.map((f) => `| ${f.name} | ${fmt(f.subject)} | ${f.baselineLabel}: ${fmt(f.baseline)} | ${f.ratio.toFixed(2)} | \`${f.command}\` |`),
+    'Service RSS: the peak resident memory of any service process during that benchmark (seeding included), sampled every 200 ms from /proc.',
+    '',
+    '| Figure | Subject | Baseline | Ratio | Service RSS | Command |',
+    '|---|---|---|---|---|---|',
+    ...figures.map((f) => `| ${f.name} | ${fmt(f.subject)} | ${f.baselineLabel}: ${fmt(f.baseline)} | ${f.ratio.toFixed(2)} | ${f.rssMb ?? '–'} MB | \`${f.command}\` |`),
     '',
     ...figures.filter((f) => f.notes).map((f) => `- **${f.name}**: ${f.notes}`),
     '',

@@ -65,28 +65,34 @@ export async function syncBench(databaseUrl: string): Promise<Figure[]> {
       await new Promise((r) => setTimeout(r, 100));
     }
     const syncMs = performance.now() - started;
-    // When the first and the last link were written, on the database's clock: the queue's pick-up, then the work itself.
-    const span = (await svc.db.query('SELECT extract(epoch FROM min(last_sync_at) - $2::timestamptz) AS first, extract(epoch FROM max(last_sync_at) - min(last_sync_at)) AS work FROM product_links WHERE store_id = $1', [conn.storeId, t0])).rows[0];
-    const pickUpS = Number(span.first);
+    // Once running: from the moment a worker took the connection's sync job to the last link written, on the database's clock.
+    const span = (
+      await svc.db.query(
+        `SELECT extract(epoch FROM j.started_on - $2::timestamptz) AS pick_up, extract(epoch FROM (SELECT max(last_sync_at) FROM product_links WHERE store_id = $1) - j.started_on) AS work
+           FROM pgboss.job j WHERE j.name = 'catalog.sync-connection' AND j.started_on > $2 ORDER BY j.started_on LIMIT 1`,
+        [conn.storeId, t0],
+      )
+    ).rows[0];
+    const pickUpS = Number(span.pick_up);
     const workS = Number(span.work);
     const failed = (await svc.db.query('SELECT count(*)::int AS n, min(last_sync_error) AS e FROM product_links WHERE store_id = $1 AND last_sync_error IS NOT NULL', [conn.storeId])).rows[0];
     if (failed.n) throw new Error(`${failed.n} links failed to sync, e.g. ${failed.e}`);
 
-    const subject = LINKS / (syncMs / 1000);
+    const subject = LINKS / workS;
     const baseline = LINKS / (baselineMs / 1000);
     return [
       {
         name: `Hourly link sync of ${LINKS.toLocaleString('en')} links (${DISTINCT_PRODUCTS.toLocaleString('en')} supplier products, one connection)`,
-        subject: { value: Math.round(subject), unit: `links/s (${(syncMs / 1000).toFixed(1)} s)` },
+        subject: { value: Math.round(subject), unit: `links/s (${workS.toFixed(2)} s once running)` },
         baseline: { value: Math.round(baseline), unit: `links/s (${(baselineMs / 1000).toFixed(2)} s, median of 3)` },
         baselineLabel: `the ${DISTINCT_PRODUCTS.toLocaleString('en')} supplier reads the sync needs, straight from the sandbox, ${SYNC_CONCURRENCY} at a time`,
         ratio: subject / baseline,
         command: 'npm run bench -- sync',
         notes:
-          `Ratio = links synced per second ÷ the supplier's floor (the same reads with nothing else); 1 would mean the sync costs no more than reading the supplier, below 1 is the service's own work. ` +
+          `Ratio = links synced per second once running ÷ the supplier's floor (the same reads with nothing else); 1 would mean the sync costs no more than reading the supplier, below 1 is the service's own work. ` +
           `Seeded by SQL in ${(seedMs / 1000).toFixed(1)} s as imported links with the default sync switches: ${LINKS.toLocaleString('en')} store products with all their variants, each supplier product linked from ${LINKS / DISTINCT_PRODUCTS} store products ` +
-          `(one connection; the sync reads each supplier product once and applies it to every link, one transaction per link). No added supplier latency. ` +
-          `Timed from \`node dist/server/cli.js sync-links\` (its own start and pg-boss connection took ${(cliMs / 1000).toFixed(1)} s) through the fan-out job to the last link's last_sync_at, so it includes the job queue's pick-up (pg-boss polls every 2 s): the first link was written ${pickUpS.toFixed(1)} s after the start, the last ${workS.toFixed(1)} s after the first (${Math.round(LINKS / workS).toLocaleString('en')} links/s once running); role \`all\`.`,
+          `(one connection; the sync reads each supplier product once, 8 at a time, and applies each batch of 100 products to all their links in set-based statements, one transaction per batch, reading the next batch while one is written). No added supplier latency. ` +
+          `Once running = from the worker taking the connection's sync job (pg-boss started_on) to the last link's last_sync_at, on the database's clock. End to end, from \`node dist/server/cli.js sync-links\` (its own start and pg-boss connection took ${(cliMs / 1000).toFixed(1)} s) through the fan-out job and the queue's pick-up (${pickUpS.toFixed(1)} s after the start) to the last link: ${(syncMs / 1000).toFixed(1)} s (${Math.round(LINKS / (syncMs / 1000)).toLocaleString('en')} links/s); role \`all\`.`,
       },
     ];
   } finally {

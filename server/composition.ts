@@ -37,6 +37,7 @@ import { SupplierProductService } from './catalog/supplier-products';
 import { CatalogSync } from './catalog/sync';
 import { FulfilmentGroup, StoreOrder, StoreOrderItem } from './orders/entities';
 import { OrderService } from './orders/service';
+import { StoreOrderQueries } from './orders/queries';
 import { storeOrderRoutes } from './orders/routes';
 import { SupplierOrder } from './dispatch/entities';
 import { createDispatch } from './dispatch';
@@ -48,7 +49,6 @@ import { sendInTransaction } from './platform/jobs';
 import { STORE_ORDER_EVENTS_QUEUE } from './orders/events';
 import { supplierOrderRoutes } from './dispatch/routes';
 import { SupplierOrderReads } from './dispatch/views';
-import { mountBenchBaselines } from './bench-baselines';
 import { mountAssistant } from './assistant/mcp';
 import { DispatchSteps1764288000000 } from './migrations/1764288000000-DispatchSteps';
 import { PartNeedsAttention1764288000001 } from './migrations/1764288000001-PartNeedsAttention';
@@ -63,10 +63,11 @@ import { RegisteredNotificationAddress1764115200000 } from './migrations/1764115
 import { SupplierAccountKey1764201600180 } from './migrations/1764201600180-SupplierAccountKey';
 import { ReadBackAskedAt1764201600181 } from './migrations/1764201600181-ReadBackAskedAt';
 import { UnlinkDisconnected1764201600182 } from './migrations/1764201600182-UnlinkDisconnected';
+import { ListCounts1764288000010 } from './migrations/1764288000010-ListCounts';
 
 export const VERSION = '4.4.0';
 export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, Store, StaffMember, StoreProduct, StoreVariant, SupplierConnection, ProductLink, ProductLinkVariant, ImportJob, ImportJobItem, StoreOrder, StoreOrderItem, FulfilmentGroup, SupplierOrder];
-export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003];
+export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010];
 
 export function openDatabase(url: string, poolSize?: number): DataSource {
   return createDataSource(url, ENTITIES, MIGRATIONS, poolSize);
@@ -98,7 +99,7 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
     const access = await gate.storeAccess(storeId, { accountId });
     return !!access && access.permissions.has('suppliers.manage') && gate.planIncludesDropshipping(access.ownerPlan);
   });
-  const notifications = new NotificationService(db, registry, connections, gateway, () => boss);
+  const notifications = new NotificationService(db, registry, gateway, () => boss);
   const links = new LinkService(db, cursors, gateway);
   const supplierProducts = new SupplierProductService(gateway, secrets);
   const imports = new ImportService(db, gateway, links, products, credits, () => boss);
@@ -111,12 +112,13 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
     db, gateway, registry, orders, boss: () => boss, feed, log,
     config: { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds, waitMs: config.dispatchWaitMs, sweepIntervalMs: config.dispatchSweepSeconds * 1000, sweepStaleSeconds: config.dispatchSweepStaleSeconds },
   });
+  const orderQueries = new StoreOrderQueries(db, cursors);
   const supplierOrderReads = new SupplierOrderReads(db, cursors);
   const supplierOrdersOfOrders = { ofOrders: async (ids: string[], showCustomer: boolean) => supplierOrderReads.views(await dispatch.records.ofOrders(ids), showCustomer) };
   connections.addImpactCounter(async (connectionId) => ({
     openSupplierOrders: (await db.query(`SELECT count(*)::int AS n FROM supplier_orders WHERE connection_id = $1 AND status NOT IN ('delivered', 'cancelled')`, [connectionId]))[0].n,
   }));
-  return { config, db, log, boss, feed, supplierOrdersOfOrders, secrets, cursors, credits, accounts, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, notifications, links, supplierProducts, imports, catalogSync, orders, dispatch, supplierOrderReads };
+  return { config, db, log, boss, feed, supplierOrdersOfOrders, orderQueries, secrets, cursors, credits, accounts, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, notifications, links, supplierProducts, imports, catalogSync, orders, dispatch, supplierOrderReads };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -130,7 +132,7 @@ export function routeTable(s: Services): RouteDef[] {
     ...connectionRoutes(s.connections, s.signIn, s.registry),
     ...catalogRoutes(s.connections, s.supplierProducts, s.imports, s.links),
     ...supplierOrderRoutes(s.dispatch.commands, s.supplierOrderReads, s.orders),
-    ...storeOrderRoutes(s.orders, s.supplierOrdersOfOrders),
+    ...storeOrderRoutes(s.orders, s.supplierOrdersOfOrders, s.orderQueries),
   ];
 }
 
@@ -148,7 +150,6 @@ export function buildHttpApp(s: Services) {
       await s.db.query('SELECT 1');
       return true;
     },
-    bareRoutes: s.config.benchBaselines ? (router) => mountBenchBaselines(router, s) : undefined,
     extraRoutes: (router, runners) => {
       mountAssistant(router, { runners, gate: s.gate, version: VERSION });
       mountConsole(router);

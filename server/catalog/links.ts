@@ -2,14 +2,15 @@ import crypto from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { In } from 'typeorm';
 import { errors } from '../platform/errors';
-import { keysetPage, Page, Cursors } from '../platform/pagination';
+import { countsFor, Cursors, keysetPage, keysetStatement, ListFilter, Page, runKeyset } from '../platform/pagination';
 import { StoreProduct, StoreVariant } from '../stores/entities';
 import type { SupplierConnection } from '../connections/entities';
 import type { SupplierGateway } from '../connections/gateway';
 import type { SupplierProduct } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
 import { DEFAULT_SYNC, ProductLink, ProductLinkVariant, SyncSwitches } from './entities';
-import { applyPriceRule, normalisePriceRule, PriceRule } from './price-rule';
+import { normalisePriceRule, PriceRule } from './price-rule';
+import { applyOutcomes, DROPPED, syncErrorText } from './apply';
 
 export interface LinkView {
   id: string;
@@ -52,10 +53,22 @@ export function linkView(l: ProductLink, variants: ProductLinkVariant[]): LinkVi
   };
 }
 
-/** Why a link could not sync, for `lastSyncError`: short, and free of anything the supplier should not echo. */
-function syncErrorText(err: unknown): string {
-  if (err instanceof SupplierError) return `${err.kind}: ${err.message}`.slice(0, 300);
-  return 'The sync failed.';
+interface LinkRow {
+  id: string;
+  store_id: string;
+  product_id: string;
+  connection_id: string;
+  supplier_key: string;
+  supplier_product_id: string;
+  variants: LinkView['variants'];
+  price_rule: PriceRule;
+  sync: SyncSwitches;
+  last_sync_at: Date | null;
+  last_sync_error: string | null;
+  created_by_key_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+  cursorAt: string;
 }
 
 export class LinkService {
@@ -75,47 +88,54 @@ export class LinkService {
     return link;
   }
 
+  /** A page in one statement: the links, their variant mappings and the exact totalCount kept by the database. */
   async list(storeId: string, ownKeyId: string | null, q: { cursor?: string; pageSize: number; connectionId?: string; productId?: string }): Promise<Page<LinkView>> {
-    const filters = { storeId, ownKeyId, connectionId: q.connectionId ?? null, productId: q.productId ?? null };
-    const where = () => {
-      const parts = ['l.store_id = $1'];
-      const args: unknown[] = [storeId];
-      const add = (sql: string, v: unknown) => {
-        args.push(v);
-        parts.push(sql.replace('?', `$${args.length}`));
-      };
-      if (ownKeyId) add('l.created_by_key_id = ?', ownKeyId);
-      if (q.connectionId) add('l.connection_id = ?', q.connectionId);
-      if (q.productId) add('l.product_id = ?', q.productId);
-      return { sql: parts.join(' AND '), args };
-    };
-    const page = await keysetPage<ProductLink & { cursorAt: string }, ProductLink>({
+    const filters: ListFilter[] = [{ column: 'store_id', countColumn: 'store_id', value: storeId }];
+    if (ownKeyId) filters.push({ column: 'created_by_key_id', countColumn: 'key_id', value: ownKeyId });
+    if (q.connectionId) filters.push({ column: 'connection_id', countColumn: 'connection_id', value: q.connectionId });
+    // A product has at most one link: counting by its index is as cheap as the counts.
+    if (q.productId) filters.push({ column: 'product_id', value: q.productId });
+    return keysetPage<LinkRow, LinkView>({
       cursors: this.cursors,
       list: 'productLinks',
-      filters,
+      filters: { storeId, ownKeyId, connectionId: q.connectionId ?? null, productId: q.productId ?? null },
       cursor: q.cursor,
       pageSize: q.pageSize,
       fetch: async (pos, limit) => {
-        const w = where();
-        let sql = `SELECT l.id, l.created_at::text AS cursor_at FROM product_links l WHERE ${w.sql}`;
-        if (pos) {
-          w.args.push(pos.createdAt, pos.id);
-          sql += ` AND (l.created_at, l.id) ${pos.dir === 'next' ? '<' : '>'} ($${w.args.length - 1}::timestamptz, $${w.args.length}::uuid)`;
-        }
-        const order = pos?.dir === 'prev' ? 'ASC' : 'DESC';
-        sql += ` ORDER BY l.created_at ${order}, l.id ${order} LIMIT ${limit}`;
-        const keys: Array<{ id: string; cursor_at: string }> = await this.db.query(sql, w.args);
-        const links = keys.length ? await this.db.getRepository(ProductLink).findBy({ id: In(keys.map((k) => k.id)) }) : [];
-        const byId = new Map(links.map((l) => [l.id, l]));
-        return keys.map((k) => Object.assign(byId.get(k.id)!, { cursorAt: k.cursor_at }));
+        const { rows, totalCount } = await runKeyset<LinkRow & { cursor_at: string }>(
+          this.db,
+          keysetStatement({
+            table: 'product_links',
+            alias: 'l',
+            filters,
+            pos,
+            limit,
+            // In the order of the store product's variants.
+            columns: `l.*, (SELECT coalesce(json_agg(json_build_object('storeVariantId', lv.store_variant_id, 'supplierVariantId', lv.supplier_variant_id, 'costMinor', lv.cost_minor,
+                                      'currency', lv.currency, 'stock', lv.stock, 'available', lv.available) ORDER BY sv.position), '[]')
+                              FROM product_link_variants lv JOIN store_variants sv ON sv.id = lv.store_variant_id WHERE lv.link_id = l.id) AS variants`,
+            counts: countsFor(filters, { table: 'product_link_counts', sum: 'n' }),
+          }),
+        );
+        return { rows: rows.map((r) => Object.assign(r, { cursorAt: r.cursor_at })), totalCount };
       },
-      count: async () => {
-        const w = where();
-        return (await this.db.query(`SELECT count(*)::int AS n FROM product_links l WHERE ${w.sql}`, w.args))[0].n;
-      },
-      map: (l) => l,
+      map: (r) => ({
+        id: r.id,
+        storeId: r.store_id,
+        productId: r.product_id,
+        connectionId: r.connection_id,
+        supplierKey: r.supplier_key,
+        supplierProductId: r.supplier_product_id,
+        variants: r.variants,
+        priceRule: r.price_rule,
+        sync: r.sync,
+        lastSyncAt: r.last_sync_at ? r.last_sync_at.toISOString() : null,
+        lastSyncError: r.last_sync_error,
+        createdByKeyId: r.created_by_key_id,
+        createdAt: r.created_at.toISOString(),
+        updatedAt: r.updated_at.toISOString(),
+      }),
     });
-    return { ...page, items: await this.views(page.items) };
   }
 
   /** Views of several links with one query for their variants. */
@@ -221,33 +241,11 @@ export class LinkService {
   }
 
   /**
-   * Applies what the supplier says now to one link, within its sync switches. A variant the supplier
-   * dropped goes to stock 0. One implementation for the hourly sync, "sync now" and notification read-backs.
+   * Applies what the supplier says now to one link, within its sync switches (server/catalog/apply.ts: one
+   * implementation for the hourly sync, "sync now" and notification read-backs).
    */
-  async applySupplierProduct(linkId: string, product: SupplierProduct): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const link = await tx.getRepository(ProductLink).findOne({ where: { id: linkId }, lock: { mode: 'pessimistic_write' } });
-      if (!link) return;
-      const variants = await tx.getRepository(ProductLinkVariant).findBy({ linkId });
-      const supplier = new Map(product.variants.map((v) => [v.id, v]));
-      for (const lv of variants) {
-        const sv = supplier.get(lv.supplierVariantId);
-        const available = !!sv && sv.available;
-        const stock = sv ? sv.stock : 0;
-        const cost = sv ? sv.cost.amountMinor : lv.costMinor;
-        await tx.getRepository(ProductLinkVariant).update(
-          { linkId, storeVariantId: lv.storeVariantId },
-          { stock, available, ...(link.sync.cost && sv ? { costMinor: cost, currency: sv.cost.currency } : {}) },
-        );
-        const storeChange: Partial<StoreVariant> = {};
-        if (link.sync.stock || (link.sync.availability && !available)) storeChange.stock = link.sync.availability && !available ? 0 : stock;
-        if (!sv) storeChange.stock = 0;
-        if (link.sync.price && sv) storeChange.priceMinor = applyPriceRule(link.priceRule, link.sync.cost ? cost : lv.costMinor, sv.cost.currency).priceMinor;
-        if (Object.keys(storeChange).length) await tx.getRepository(StoreVariant).update({ id: lv.storeVariantId }, storeChange);
-      }
-      if (link.sync.title && product.title) await tx.getRepository(StoreProduct).update({ id: link.productId }, { title: product.title, updatedAt: new Date() });
-      await tx.getRepository(ProductLink).update({ id: linkId }, { lastSyncAt: new Date(), lastSyncError: null });
-    });
+  async applySupplierProduct(linkId: string, product: SupplierProduct, error?: unknown): Promise<void> {
+    await this.db.transaction((tx) => applyOutcomes(tx, [{ linkIds: [linkId], product, error }]));
   }
 
   async markSyncFailed(linkIds: string[], err: unknown): Promise<void> {
@@ -263,8 +261,7 @@ export class LinkService {
     } catch (err) {
       if (err instanceof SupplierError && err.kind === 'notFound') {
         // The supplier dropped the whole product: every variant goes to stock 0.
-        await this.applySupplierProduct(link.id, { id: link.supplierProductId, title: '', description: '', url: '', imageUrl: null, shipsTo: [], variants: [], updatedAt: null });
-        await this.markSyncFailed([link.id], err);
+        await this.applySupplierProduct(link.id, DROPPED(link.supplierProductId), err);
         return;
       }
       await this.markSyncFailed([link.id], err);

@@ -3,12 +3,15 @@ import type { Boss } from '../platform/jobs';
 import type { Logger } from '../platform/logger';
 import { SupplierConnection } from '../connections/entities';
 import type { SupplierGateway } from '../connections/gateway';
-import { settleLimit } from '../platform/concurrency';
+import { mapLimit } from '../platform/concurrency';
 import { SupplierError } from '../suppliers/errors';
 import type { LinkService } from './links';
+import { applyOutcomes, DROPPED, ProductOutcome } from './apply';
 
 export const SYNC_QUEUES = { all: 'catalog.sync-all', connection: 'catalog.sync-connection' } as const;
 const PRODUCT_CONCURRENCY = 8;
+/** Supplier products applied per transaction (their links: about ten times as many rows). */
+const PRODUCTS_PER_BATCH = 100;
 
 /**
  * The hourly sync: one job per connection with links, so a failing supplier marks its own links and
@@ -33,33 +36,46 @@ export class CatalogSync {
     return rows.length;
   }
 
-  /** Every link of one connection: each supplier product read once, applied to every link that uses it. */
+  /**
+   * Every link of one connection: each supplier product read once, then applied to all its links in
+   * set-based statements, one transaction per batch of products. The next batch is read while one is written.
+   */
   async syncConnection(connectionId: string): Promise<{ synced: number; failed: number }> {
     const conn = await this.db.getRepository(SupplierConnection).findOneBy({ id: connectionId });
-    const links = await this.links.linksOfConnection(connectionId);
+    const links: Array<{ id: string; supplier_product_id: string }> = await this.db.query('SELECT id, supplier_product_id FROM product_links WHERE connection_id = $1 ORDER BY created_at', [connectionId]);
     if (!links.length) return { synced: 0, failed: 0 };
     if (!conn || conn.disconnectedAt || !conn.enabled || !conn.credentialsSealed) {
       await this.links.markSyncFailed(links.map((l) => l.id), new SupplierError('unavailable', 'The connection is switched off or removed.'));
       return { synced: 0, failed: links.length };
     }
     const byProduct = new Map<string, string[]>();
-    for (const l of links) byProduct.set(l.supplierProductId, [...(byProduct.get(l.supplierProductId) ?? []), l.id]);
+    for (const l of links) byProduct.set(l.supplier_product_id, [...(byProduct.get(l.supplier_product_id) ?? []), l.id]);
+    const products = [...byProduct.entries()];
     let synced = 0;
     let failed = 0;
-    await settleLimit([...byProduct.entries()], PRODUCT_CONCURRENCY, async ([supplierProductId, linkIds]) => {
-      try {
-        const product = await this.gateway.call(conn, (a, ctx) => a.getProduct(ctx, supplierProductId));
-        for (const id of linkIds) await this.links.applySupplierProduct(id, product);
-        synced += linkIds.length;
-      } catch (err) {
-        if (err instanceof SupplierError && err.kind === 'notFound') {
-          for (const id of linkIds) await this.links.applySupplierProduct(id, { id: supplierProductId, title: '', description: '', url: '', imageUrl: null, shipsTo: [], variants: [], updatedAt: null });
+    const read = (batch: Array<[string, string[]]>) =>
+      mapLimit(batch, PRODUCT_CONCURRENCY, async ([supplierProductId, linkIds]): Promise<ProductOutcome> => {
+        try {
+          return { linkIds, product: await this.gateway.call(conn, (a, ctx) => a.getProduct(ctx, supplierProductId)) };
+        } catch (err) {
+          if (!(err instanceof SupplierError)) this.log.error({ err, connectionId }, 'link sync failed');
+          // The supplier dropped the whole product: every variant goes to stock 0, and the links say why.
+          return { linkIds, product: err instanceof SupplierError && err.kind === 'notFound' ? DROPPED(supplierProductId) : undefined, error: err };
         }
-        await this.links.markSyncFailed(linkIds, err);
-        failed += linkIds.length;
-        if (!(err instanceof SupplierError)) this.log.error({ err, connectionId }, 'link sync failed');
-      }
-    });
+      });
+    const write = async (outcomes: ProductOutcome[]) => {
+      await this.db.transaction((tx) => applyOutcomes(tx, outcomes));
+      for (const o of outcomes) (o.error === undefined ? (synced += o.linkIds.length) : (failed += o.linkIds.length));
+    };
+    let writing: Promise<unknown> = Promise.resolve(null);
+    for (let at = 0; at < products.length; at += PRODUCTS_PER_BATCH) {
+      const outcomes = await read(products.slice(at, at + PRODUCTS_PER_BATCH));
+      const previous = await writing;
+      if (previous instanceof Error) throw previous;
+      writing = write(outcomes).then(() => null, (err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+    }
+    const last = await writing;
+    if (last instanceof Error) throw last;
     return { synced, failed };
   }
 

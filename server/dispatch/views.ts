@@ -1,6 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { In } from 'typeorm';
-import { Cursors, keysetPage, Page } from '../platform/pagination';
+import { countsFor, Cursors, keysetPage, keysetStatement, ListFilter, Page, runKeyset } from '../platform/pagination';
 import { errors } from '../platform/errors';
 import type { SupplierOrder } from './entities';
 import { SupplierOrder as SupplierOrderEntity } from './entities';
@@ -28,6 +27,9 @@ export class SupplierOrderReads {
     private readonly db: DataSource,
     private readonly cursors: Cursors,
   ) {}
+
+  /** Events read by the list statement, keyed by the row objects it answered. */
+  private readonly prefetched = new WeakMap<SupplierOrder, SupplierOrderEvent[]>();
 
   async get(storeId: string, id: string, ownKeyId: string | null): Promise<SupplierOrder> {
     const so = await this.db.getRepository(SupplierOrderEntity).findOneBy({ id, storeId });
@@ -75,72 +77,134 @@ export class SupplierOrderReads {
   }
 
   async views(rows: SupplierOrder[], showCustomer: boolean) {
-    const events = await this.events(rows.map((r) => r.id));
+    // Rows of a list page brought their events along; others read them in one query.
+    const events = rows.every((r) => this.prefetched.has(r)) ? new Map(rows.map((r) => [r.id, this.prefetched.get(r)!])) : await this.events(rows.map((r) => r.id));
     return rows.map((r) => this.view(r, events.get(r.id)!, showCustomer));
   }
 
-  private where(storeId: string, ownKeyId: string | null, f: SupplierOrderFilters) {
-    const parts = ['s.store_id = $1'];
-    const args: unknown[] = [storeId];
-    const add = (sql: string, v: unknown) => {
-      args.push(v);
-      parts.push(sql.replace('?', `$${args.length}`));
-    };
-    if (ownKeyId) add('s.created_by_key_id = ?', ownKeyId);
-    if (f.needsReview === true) add('s.status = ?', 'needsReview');
-    if (f.needsReview === false) add('s.status <> ?', 'needsReview');
-    if (f.status) add('s.status = ?', f.status);
-    if (f.integrationId) add('s.connection_id = ?', f.integrationId);
-    if (f.orderId) add('s.order_id = ?', f.orderId);
-    if (f.contractModel) add('s.contract_model = ?', f.contractModel);
-    return { sql: parts.join(' AND '), args };
-  }
-
-  /** Exact, and cheap at any size: summed from the per-store counts kept by trigger (own-scope keys count directly). */
-  async count(storeId: string, ownKeyId: string | null, f: SupplierOrderFilters): Promise<number> {
-    if (ownKeyId || f.orderId) {
-      const w = this.where(storeId, ownKeyId, f);
-      return (await this.db.query(`SELECT count(*)::int AS n FROM supplier_orders s WHERE ${w.sql}`, w.args))[0].n;
-    }
-    const parts = ['store_id = $1'];
-    const args: unknown[] = [storeId];
-    const add = (sql: string, v: unknown) => {
-      args.push(v);
-      parts.push(sql.replace('?', `$${args.length}`));
-    };
-    if (f.needsReview === true) add('status = ?', 'needsReview');
-    if (f.needsReview === false) add('status <> ?', 'needsReview');
-    if (f.status) add('status = ?', f.status);
-    if (f.integrationId) add('connection_id = ?', f.integrationId);
-    if (f.contractModel) add('contract_model = ?', f.contractModel);
-    const [row] = await this.db.query(`SELECT coalesce(sum(n), 0)::bigint AS n FROM supplier_order_counts WHERE ${parts.join(' AND ')}`, args);
-    return Number(row.n);
-  }
-
+  /**
+   * A page in one statement: the supplier orders, their events and the exact totalCount (from the counts
+   * the database keeps; own-scope keys and orderId count their rows). The events ride along to `views`.
+   */
   async list(storeId: string, ownKeyId: string | null, f: SupplierOrderFilters & { cursor?: string; pageSize: number }): Promise<Page<SupplierOrder>> {
-    const filters = { storeId, ownKeyId, status: f.status ?? null, needsReview: f.needsReview ?? null, integrationId: f.integrationId ?? null, orderId: f.orderId ?? null, contractModel: f.contractModel ?? null };
-    return keysetPage<SupplierOrder & { cursorAt: string }, SupplierOrder>({
+    const filters: ListFilter[] = [{ column: 'store_id', countColumn: 'store_id', value: storeId }];
+    const add = (column: string, value: unknown, counted: boolean, op: '=' | '<>' = '=') => filters.push({ column, value, op, ...(counted ? { countColumn: column } : {}) });
+    if (ownKeyId) add('created_by_key_id', ownKeyId, false);
+    if (f.needsReview === true) add('status', 'needsReview', true);
+    if (f.needsReview === false) add('status', 'needsReview', true, '<>');
+    if (f.status) add('status', f.status, true);
+    if (f.integrationId) add('connection_id', f.integrationId, true);
+    if (f.orderId) add('order_id', f.orderId, false);
+    if (f.contractModel) add('contract_model', f.contractModel, true);
+    return keysetPage<SupplierOrderRow, SupplierOrder>({
       cursors: this.cursors,
       list: 'supplierOrders',
-      filters,
+      filters: { storeId, ownKeyId, status: f.status ?? null, needsReview: f.needsReview ?? null, integrationId: f.integrationId ?? null, orderId: f.orderId ?? null, contractModel: f.contractModel ?? null },
       cursor: f.cursor,
       pageSize: f.pageSize,
       fetch: async (pos, limit) => {
-        const w = this.where(storeId, ownKeyId, f);
-        let sql = `SELECT s.id, s.created_at::text AS cursor_at FROM supplier_orders s WHERE ${w.sql}`;
-        if (pos) {
-          w.args.push(pos.createdAt, pos.id);
-          sql += ` AND (s.created_at, s.id) ${pos.dir === 'next' ? '<' : '>'} ($${w.args.length - 1}::timestamptz, $${w.args.length}::uuid)`;
-        }
-        const order = pos?.dir === 'prev' ? 'ASC' : 'DESC';
-        sql += ` ORDER BY s.created_at ${order}, s.id ${order} LIMIT ${limit}`;
-        const keys: Array<{ id: string; cursor_at: string }> = await this.db.query(sql, w.args);
-        const rows = keys.length ? await this.db.getRepository(SupplierOrderEntity).findBy({ id: In(keys.map((k) => k.id)) }) : [];
-        const byId = new Map(rows.map((r) => [r.id, r]));
-        return keys.map((k) => Object.assign(byId.get(k.id)!, { cursorAt: k.cursor_at }));
+        const { rows, totalCount } = await runKeyset<SupplierOrderRow & { cursor_at: string }>(
+          this.db,
+          keysetStatement({
+            table: 'supplier_orders',
+            alias: 's',
+            filters,
+            pos,
+            limit,
+            columns: `s.*, (SELECT coalesce(json_agg(json_build_object('at', e.at, 'actor', json_build_object('kind', e.actor_kind, 'id', e.actor_id), 'type', e.type,
+                                      'from', e.from_status, 'to', e.to_status, 'details', e.details) ORDER BY e.id), '[]')
+                              FROM supplier_order_events e WHERE e.supplier_order_id = s.id) AS events`,
+            counts: countsFor(filters, { table: 'supplier_order_counts', sum: 'n' }),
+          }),
+        );
+        return { rows: rows.map((r) => Object.assign(r, { cursorAt: r.cursor_at })), totalCount };
       },
-      count: () => this.count(storeId, ownKeyId, f),
-      map: (s) => s,
+      map: (r) => {
+        const so = supplierOrderOf(r);
+        this.prefetched.set(so, r.events.map((e) => ({ ...e, at: new Date(e.at).toISOString() })));
+        return so;
+      },
     });
   }
+}
+
+interface SupplierOrderRow {
+  id: string;
+  store_id: string;
+  order_id: string;
+  group_key: string;
+  connection_id: string;
+  supplier_key: string;
+  order_number: string;
+  contract_model: SupplierOrder['contractModel'];
+  status: SupplierOrder['status'];
+  review_reason: SupplierOrder['reviewReason'];
+  review_message: string | null;
+  retryable: boolean | null;
+  supplier_order_number: string;
+  number_known_absent: boolean;
+  supplier_order_id: string | null;
+  supplier_status: string | null;
+  costs: SupplierOrder['costs'];
+  payment_status: SupplierOrder['paymentStatus'];
+  shipping: SupplierOrder['shipping'];
+  attempt: number;
+  pay_now: boolean;
+  pay_requested: boolean;
+  cancel_requested: boolean;
+  payment_due: boolean;
+  shopper_captured: boolean;
+  step_due: boolean;
+  store_takes_over: boolean;
+  accepted_cost_minor: string | null;
+  destination: SupplierOrder['destination'];
+  retries_used: number;
+  next_retry_at: Date | null;
+  created_by_account_id: string;
+  created_by_key_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+  events: SupplierOrderEvent[];
+  cursorAt: string;
+}
+
+/** A row of the list statement as the entity's shape, without TypeORM's hydration. */
+function supplierOrderOf(r: SupplierOrderRow): SupplierOrder {
+  return {
+    id: r.id,
+    storeId: r.store_id,
+    orderId: r.order_id,
+    groupKey: r.group_key,
+    connectionId: r.connection_id,
+    supplierKey: r.supplier_key,
+    orderNumber: r.order_number,
+    contractModel: r.contract_model,
+    status: r.status,
+    reviewReason: r.review_reason,
+    reviewMessage: r.review_message,
+    retryable: r.retryable,
+    supplierOrderNumber: r.supplier_order_number,
+    numberKnownAbsent: r.number_known_absent,
+    supplierOrderId: r.supplier_order_id,
+    supplierStatus: r.supplier_status,
+    costs: r.costs,
+    paymentStatus: r.payment_status,
+    shipping: r.shipping,
+    attempt: r.attempt,
+    payNow: r.pay_now,
+    payRequested: r.pay_requested,
+    cancelRequested: r.cancel_requested,
+    paymentDue: r.payment_due,
+    shopperCaptured: r.shopper_captured,
+    stepDue: r.step_due,
+    storeTakesOver: r.store_takes_over,
+    acceptedCostMinor: r.accepted_cost_minor === null ? null : Number(r.accepted_cost_minor),
+    destination: r.destination,
+    retriesUsed: r.retries_used,
+    nextRetryAt: r.next_retry_at,
+    createdByAccountId: r.created_by_account_id,
+    createdByKeyId: r.created_by_key_id,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
 }

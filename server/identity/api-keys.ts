@@ -34,18 +34,14 @@ export function apiKeyView(k: ApiKey): ApiKeyView {
   };
 }
 
-export interface AuthenticatedKey {
-  id: string;
-  accountId: string;
-  recordScope: RecordScope;
-}
-
 export class ApiKeyService {
   constructor(
     private readonly db: DataSource,
     private readonly secrets: Secrets,
-    private readonly lastUsedIntervalSeconds: number,
+    readonly lastUsedIntervalSeconds: number,
   ) {}
+
+  private readonly touching = new Map<string, Date>();
 
   async create(accountId: string, input: { name: string; recordScope?: RecordScope }): Promise<{ key: ApiKey; fullKey: string }> {
     const fullKey = API_KEY_PREFIX + randomBase62(32);
@@ -94,25 +90,25 @@ export class ApiKeyService {
     return this.get(accountId, id);
   }
 
-  /** One indexed lookup per request; `last_used_at` is written at most once per interval. */
-  async authenticate(fullKey: string): Promise<AuthenticatedKey | null> {
+  /** The digest a key is found by, or null when the text cannot be one of our keys. */
+  digestOf(fullKey: string): Buffer | null {
     if (!fullKey.startsWith(API_KEY_PREFIX) || fullKey.length > 200) return null;
-    const rows: Array<{ id: string; account_id: string; record_scope: RecordScope; stale: boolean }> = await this.db.query(
-      `SELECT id, account_id, record_scope,
-              (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => $2)) AS stale
-         FROM api_keys WHERE key_digest = $1 AND revoked_at IS NULL`,
-      [this.secrets.digest(fullKey), this.lastUsedIntervalSeconds],
-    );
-    const row = rows[0];
-    if (!row) return null;
-    if (row.stale) {
-      // The condition is repeated so concurrent requests write once.
-      await this.db.query(
-        `UPDATE api_keys SET last_used_at = now()
-          WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - make_interval(secs => $2))`,
-        [row.id, this.lastUsedIntervalSeconds],
-      );
-    }
-    return { id: row.id, accountId: row.account_id, recordScope: row.record_scope };
+    return this.secrets.digest(fullKey);
+  }
+
+  /**
+   * Writes `last_used_at` off the answer path: not awaited, at most one write in flight per key in this
+   * process, and the condition repeated so concurrent processes write once per interval. Answers the
+   * stamp this use gets, so the answer can show it before it is written.
+   */
+  touch(id: string, at: Date): Date {
+    const inFlight = this.touching.get(id);
+    if (inFlight) return inFlight;
+    this.touching.set(id, at);
+    this.db
+      .query(`UPDATE api_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - make_interval(secs => $3))`, [id, at, this.lastUsedIntervalSeconds])
+      .catch(() => undefined) // a missed stamp is written by a later request
+      .finally(() => this.touching.delete(id));
+    return at;
   }
 }

@@ -3,6 +3,7 @@ import { apiKeyView, ApiKeyService, maskKey } from './api-keys';
 import { assistantLink } from '../assistant/link';
 import { PLANS, RECORD_SCOPES } from './entities';
 import { planIncludesDropshipping } from './permissions';
+import type { KeyDescription } from './gate';
 import { errors } from '../platform/errors';
 import { defineRoutes, Reply } from '../platform/http/route';
 import { dateTime, nullableDateTime, object, params, uuid } from '../platform/http/schemas';
@@ -271,7 +272,9 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService, pu
       },
       async handler({ caller, origin }) {
         if (!caller!.apiKey) throw errors.badRequest('apiKeyRequired', 'This route describes the calling API key; send one in X-API-Key.');
-        const [key, account] = await Promise.all([keys.get(caller!.accountId, caller!.apiKey.id), accounts.get(caller!.accountId)]);
+        // Authentication read the key and its account in its one statement.
+        const described = caller!.described as KeyDescription | undefined;
+        const { key, account } = described ?? { key: await keys.get(caller!.accountId, caller!.apiKey.id), account: await accounts.get(caller!.accountId) };
         return {
           key: apiKeyView(key),
           owner: { accountId: account.id, email: account.email, name: account.name, isDeveloper: account.isDeveloper },

@@ -4,6 +4,7 @@ import { currency, dateTime, minorUnits, object, pageOf, pageQuery, params, uuid
 import { destinationSchema, supplierOrderSchema } from '../dispatch/schemas';
 import type { StoreOrder } from './entities';
 import type { OrderService } from './service';
+import type { StoreOrderQueries } from './queries';
 
 const BASE = '/api/store-orders';
 const TAG = 'Store orders';
@@ -55,7 +56,7 @@ export interface SupplierOrdersOfOrders {
   ofOrders(orderIds: string[], showCustomer: boolean): Promise<Array<{ orderId: string } & Record<string, unknown>>>;
 }
 
-export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierOrdersOfOrders) {
+export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierOrdersOfOrders, listQueries: StoreOrderQueries) {
   /** Order details; supplier orders only for callers who also hold suppliers.view, the address only with customers.view. */
   async function details(ctx: Ctx, list: StoreOrder[], full: boolean) {
     const ids = list.map((o) => o.id);
@@ -144,8 +145,8 @@ export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierO
       query: object({ ...pageQuery, needsAttention: { type: 'boolean' }, status: { enum: ['pending', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled'] } }),
       response: { status: 200, schema: pageOf(orderSchema) },
       async handler(ctx) {
-        const page = await orders.list(ctx.params.storeId, ownRecordsKeyId(ctx.caller), ctx.query);
-        return { ...page, items: await details(ctx, page.items, false) };
+        // One statement: the page, its parts and their summary (server/orders/queries.ts).
+        return listQueries.list(ctx.params.storeId, ownRecordsKeyId(ctx.caller), ctx.query, !!ctx.store?.permissions.has('customers.view'));
       },
     },
     {

@@ -3,7 +3,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { In } from 'typeorm';
 import { errors } from '../platform/errors';
 import { sqlRows } from '../platform/db';
-import { Cursors, keysetPage, Page } from '../platform/pagination';
+import type { Cursors } from '../platform/pagination';
 import { StoreVariant } from '../stores/entities';
 import { ContractModel, Destination, FulfilmentGroup, PartStatus, PaymentMethod, PaymentStatus, Shipment, StoreOrder, StoreOrderItem } from './entities';
 import type { PublishStoreOrderEvent, StoreOrderEvent } from './events';
@@ -203,47 +203,5 @@ export class OrderService {
         ? { carrier: shipment!.carrier, trackingNumber: shipment!.trackingNumber, shippedAt: now, deliveredAt: null }
         : { ...(group.shipment ?? { carrier: '', trackingNumber: '', shippedAt: null }), deliveredAt: now };
     await this.db.transaction((tx) => this.setPart(tx, order.id, groupKey, { status: to, shipment: next }));
-  }
-
-  async list(storeId: string, ownKeyId: string | null, q: { cursor?: string; pageSize: number; needsAttention?: boolean; status?: string }): Promise<Page<StoreOrder>> {
-    const filters = { storeId, ownKeyId, needsAttention: q.needsAttention ?? null, status: q.status ?? null };
-    const where = () => {
-      const parts = ['o.store_id = $1'];
-      const args: unknown[] = [storeId];
-      const add = (sql: string, v: unknown) => {
-        args.push(v);
-        parts.push(sql.replace('?', `$${args.length}`));
-      };
-      if (ownKeyId) add('o.created_by_key_id = ?', ownKeyId);
-      if (q.needsAttention !== undefined) add('o.needs_attention = ?', q.needsAttention);
-      if (q.status) add('o.status = ?', q.status);
-      return { sql: parts.join(' AND '), args };
-    };
-    return keysetPage<StoreOrder & { cursorAt: string }, StoreOrder>({
-      cursors: this.cursors,
-      list: 'storeOrders',
-      filters,
-      cursor: q.cursor,
-      pageSize: q.pageSize,
-      fetch: async (pos, limit) => {
-        const w = where();
-        let sql = `SELECT o.id, o.created_at::text AS cursor_at FROM store_orders o WHERE ${w.sql}`;
-        if (pos) {
-          w.args.push(pos.createdAt, pos.id);
-          sql += ` AND (o.created_at, o.id) ${pos.dir === 'next' ? '<' : '>'} ($${w.args.length - 1}::timestamptz, $${w.args.length}::uuid)`;
-        }
-        const order = pos?.dir === 'prev' ? 'ASC' : 'DESC';
-        sql += ` ORDER BY o.created_at ${order}, o.id ${order} LIMIT ${limit}`;
-        const keys: Array<{ id: string; cursor_at: string }> = await this.db.query(sql, w.args);
-        const rows = keys.length ? await this.db.getRepository(StoreOrder).findBy({ id: In(keys.map((k) => k.id)) }) : [];
-        const byId = new Map(rows.map((r) => [r.id, r]));
-        return keys.map((k) => Object.assign(byId.get(k.id)!, { cursorAt: k.cursor_at }));
-      },
-      count: async () => {
-        const w = where();
-        return (await this.db.query(`SELECT count(*)::int AS n FROM store_orders o WHERE ${w.sql}`, w.args))[0].n;
-      },
-      map: (o) => o,
-    });
   }
 }

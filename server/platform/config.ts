@@ -61,8 +61,6 @@ export interface Config {
   readBackIntervalSeconds: number;
   /** How often pg-boss's monitor looks for jobs whose worker stopped sending heartbeats. */
   jobSuperviseSeconds: number;
-  /** Mounts the bare baseline routes that `npm run bench` compares against. Never on in production. */
-  benchBaselines: boolean;
 }
 
 export const CJ_API_BASE_URL_DEFAULT = 'https://developers.cjdropshipping.com/api2.0/v1';
@@ -185,7 +183,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     circuitFailureThreshold: intVar(env, 'CIRCUIT_FAILURE_THRESHOLD', 5, 1, 1000),
     circuitCooldownSeconds: intVar(env, 'CIRCUIT_COOLDOWN_SECONDS', 60, 1, 86400),
     shutdownTimeoutMs: intVar(env, 'SHUTDOWN_TIMEOUT_MS', 20000, 100, 600000),
-    benchBaselines: boolVar(env, 'BENCH_BASELINES', false),
     linkSyncCron: cronVar(env, 'LINK_SYNC_CRON', '7 * * * *'),
     dispatchRetryLimit: intVar(env, 'DISPATCH_RETRY_LIMIT', 5, 0, 100),
     dispatchRetryBaseSeconds: intVar(env, 'DISPATCH_RETRY_BASE_SECONDS', 30, 1, 86400),

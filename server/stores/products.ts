@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { Cursors, Page } from '../platform/pagination';
-import { keysetPage } from '../platform/pagination';
+import type { Cursors, ListFilter, Page } from '../platform/pagination';
+import { keysetPage, keysetStatement, runKeyset } from '../platform/pagination';
 import { errors } from '../platform/errors';
 import { StoreProduct, StoreVariant } from './entities';
 
@@ -47,6 +47,19 @@ export function productView(p: StoreProduct, variants: StoreVariant[]): ProductV
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
   };
+}
+
+interface ProductRow {
+  id: string;
+  store_id: string;
+  title: string;
+  description: string;
+  status: string;
+  variants: ProductView['variants'];
+  created_by_key_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+  cursorAt: string;
 }
 
 function duplicateSku(e: unknown): boolean {
@@ -99,68 +112,45 @@ export class ProductService {
     return productView(product, variants);
   }
 
+  /** A page in one statement: the products, their variants and the exact totalCount kept by the database. */
   async list(storeId: string, ownKeyId: string | null, q: { cursor?: string; pageSize: number; status?: string }): Promise<Page<ProductView>> {
-    const filters = { storeId, ownKeyId, status: q.status ?? null };
-    const where = (alias: string) => {
-      const parts = [`${alias}.store_id = $1`];
-      const args: unknown[] = [storeId];
-      if (ownKeyId) {
-        args.push(ownKeyId);
-        parts.push(`${alias}.created_by_key_id = $${args.length}`);
-      }
-      if (q.status) {
-        args.push(q.status);
-        parts.push(`${alias}.status = $${args.length}`);
-      }
-      return { sql: parts.join(' AND '), args };
-    };
-    const page = await keysetPage<StoreProduct & { variants: StoreVariant[]; cursorAt: string }, ProductView>({
+    const filters: ListFilter[] = [{ column: 'store_id', countColumn: 'store_id', value: storeId }];
+    if (ownKeyId) filters.push({ column: 'created_by_key_id', countColumn: 'key_id', value: ownKeyId });
+    if (q.status) filters.push({ column: 'status', countColumn: 'status', value: q.status });
+    return keysetPage<ProductRow, ProductView>({
       cursors: this.cursors,
       list: 'storeProducts',
-      filters,
+      filters: { storeId, ownKeyId, status: q.status ?? null },
       cursor: q.cursor,
       pageSize: q.pageSize,
       fetch: async (pos, limit) => {
-        const w = where('p');
-        let sql = `SELECT p.*, p.created_at::text AS cursor_at FROM store_products p WHERE ${w.sql}`;
-        if (pos) {
-          w.args.push(pos.createdAt, pos.id);
-          const op = pos.dir === 'next' ? '<' : '>';
-          sql += ` AND (p.created_at, p.id) ${op} ($${w.args.length - 1}::timestamptz, $${w.args.length}::uuid)`;
-        }
-        const order = pos?.dir === 'prev' ? 'ASC' : 'DESC';
-        sql += ` ORDER BY p.created_at ${order}, p.id ${order} LIMIT ${limit}`;
-        const rows: Array<Record<string, unknown>> = await this.db.query(sql, w.args);
-        const products = rows.map((r) =>
-          Object.assign(new StoreProduct(), {
-            id: r.id,
-            storeId: r.store_id,
-            title: r.title,
-            description: r.description,
-            status: r.status,
-            createdByAccountId: r.created_by_account_id,
-            createdByKeyId: r.created_by_key_id,
-            createdAt: r.created_at,
-            updatedAt: r.updated_at,
-            variants: [] as StoreVariant[],
-            cursorAt: r.cursor_at as string,
+        const { rows, totalCount } = await runKeyset<ProductRow & { cursor_at: string }>(
+          this.db,
+          keysetStatement({
+            table: 'store_products',
+            alias: 'p',
+            filters,
+            pos,
+            limit,
+            columns: `p.*, (SELECT coalesce(json_agg(json_build_object('id', v.id, 'sku', v.sku, 'title', v.title, 'priceMinor', v.price_minor, 'currency', v.currency, 'stock', v.stock) ORDER BY v.position), '[]')
+                              FROM store_variants v WHERE v.product_id = p.id) AS variants`,
+            counts: { table: 'store_product_counts', sum: 'n' },
           }),
         );
-        if (products.length) {
-          const variants = await this.db.getRepository(StoreVariant).createQueryBuilder('v').where('v.product_id = ANY(:ids)', { ids: products.map((p) => p.id) }).getMany();
-          const byProduct = new Map(products.map((p) => [p.id, p]));
-          for (const v of variants) byProduct.get(v.productId)?.variants.push(v);
-        }
-        return products;
+        return { rows: rows.map((r) => Object.assign(r, { cursorAt: r.cursor_at })), totalCount };
       },
-      count: async () => {
-        const w = where('p');
-        const [row] = await this.db.query(`SELECT count(*)::int AS n FROM store_products p WHERE ${w.sql}`, w.args);
-        return row.n as number;
-      },
-      map: (p) => productView(p, p.variants),
+      map: (r) => ({
+        id: r.id,
+        storeId: r.store_id,
+        title: r.title,
+        description: r.description,
+        status: r.status,
+        variants: r.variants,
+        createdByKeyId: r.created_by_key_id,
+        createdAt: r.created_at.toISOString(),
+        updatedAt: r.updated_at.toISOString(),
+      }),
     });
-    return page;
   }
 
   /** Replaces the fields given; `variants` replaces the whole set (ids keep existing variants). */

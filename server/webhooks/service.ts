@@ -2,8 +2,9 @@ import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { sqlRows } from '../platform/db';
 import type { Boss } from '../platform/jobs';
+import { Batcher } from '../platform/batching';
+import { SupplierConnection } from '../connections/entities';
 import type { SupplierGateway } from '../connections/gateway';
-import type { ConnectionService } from '../connections/service';
 import type { NotificationSubject } from '../suppliers/adapter';
 import type { SupplierRegistry } from '../suppliers/registry';
 
@@ -20,6 +21,32 @@ export interface ProductReadBack {
   supplierProductId: string;
 }
 
+interface ReadBackJob {
+  queue: string;
+  singletonKey: string;
+  data: OrderReadBack | ProductReadBack;
+}
+
+interface Addressed {
+  conn: SupplierConnection;
+  /** The live connections on its supplier account, itself first. */
+  account: string[];
+}
+
+/** A verified notification waiting for its batch. */
+interface Notified {
+  connectionId: string;
+  eventId: string;
+  jobs: ReadBackJob[];
+}
+
+function readBackJob(connectionId: string, subject: NotificationSubject): ReadBackJob {
+  if (subject.kind === 'order') {
+    return { queue: READBACK_QUEUES.order, singletonKey: `${connectionId}:${subject.supplierOrderId}`, data: { connectionId, supplierOrderId: subject.supplierOrderId, orderNumber: subject.orderNumber } };
+  }
+  return { queue: READBACK_QUEUES.product, singletonKey: `${connectionId}:${subject.supplierProductId}`, data: { connectionId, supplierProductId: subject.supplierProductId } };
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -31,10 +58,14 @@ export class NotificationService {
   constructor(
     private readonly db: DataSource,
     private readonly registry: SupplierRegistry,
-    private readonly connections: ConnectionService,
     private readonly gateway: SupplierGateway,
     private readonly boss: () => Boss,
   ) {}
+
+  /** Group commit of the verified notifications (see writeBatch). */
+  private readonly batches = new Batcher<Notified, boolean>((items) => this.writeBatch(items));
+  /** The addressed connections of concurrent requests, read in one statement with their supplier accounts' other live connections. */
+  private readonly lookups = new Batcher<string, Addressed | null>((ids) => this.lookUp(ids));
 
   /** Receipts are kept a day; the timestamp tolerance refuses anything older long before that. */
   async purgeReceipts(): Promise<void> {
@@ -46,28 +77,103 @@ export class NotificationService {
     if (!UUID.test(integrationId) || rawBody === undefined) return 'refused';
     const adapter = this.registry.find(supplierKey);
     if (!adapter || this.registry.isSwitchedOff(supplierKey)) return 'refused';
-    const conn = await this.connections.findById(integrationId);
-    if (!conn || conn.supplierKey !== supplierKey || conn.disconnectedAt || !conn.enabled || !conn.credentialsSealed) return 'refused';
+    const found = await this.lookups.submit(integrationId);
+    const conn = found?.conn;
+    if (!found || !conn || conn.supplierKey !== supplierKey || conn.disconnectedAt || !conn.enabled || !conn.credentialsSealed) return 'refused';
     const flat: Record<string, string | undefined> = {};
     for (const [k, v] of Object.entries(headers)) flat[k.toLowerCase()] = Array.isArray(v) ? v[0] : v;
     const verified = adapter.verifyNotification(this.gateway.context(conn, this.gateway.credentialsOf(conn)), { rawBody, headers: flat, now: new Date() });
     if (!verified || verified.subjects.length === 0) return 'refused';
-    // The receipt and the time are written together; an event id seen before is a replay.
-    const eventId = verified.eventId ?? crypto.createHash('sha256').update(rawBody).digest('hex');
-    const fresh = await sqlRows(
-      this.db,
-      `WITH receipt AS (
-         INSERT INTO supplier_notification_receipts (connection_id, event_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1
-       )
-       UPDATE supplier_connections SET last_webhook_at = now() WHERE id = $1 AND EXISTS (SELECT 1 FROM receipt) RETURNING id`,
-      [conn.id, eventId.slice(0, 200)],
-    );
-    if (!fresh.length) return 'refused';
-    const account = await this.connections.accounts.connectionIdsOf(conn);
+    const eventId = (verified.eventId ?? crypto.createHash('sha256').update(rawBody).digest('hex')).slice(0, 200);
+    // Where each read-back goes is read first; the receipt and the read-backs are then written together,
+    // with the notifications of other requests, in one transaction (group commit). Answered once durable.
+    const account = found.account;
+    const jobs: ReadBackJob[] = [];
     for (const subject of verified.subjects) {
-      for (const owner of await this.ownersOf(account, subject)) await this.enqueue(owner, subject);
+      for (const owner of await this.ownersOf(account, subject)) jobs.push(readBackJob(owner, subject));
     }
-    return 'accepted';
+    return (await this.batches.submit({ connectionId: conn.id, eventId, jobs })) ? 'accepted' : 'refused';
+  }
+
+  /**
+   * Connections by id, each with the ids of the live connections on the same supplier account, itself first
+   * (as SharedAccounts.connectionIdsOf answers them), read after the requests arrived, so a disconnect holds.
+   */
+  private async lookUp(ids: string[]): Promise<Array<Addressed | null>> {
+    const { entities, raw } = await this.db
+      .getRepository(SupplierConnection)
+      .createQueryBuilder('c')
+      .addSelect(
+        `CASE WHEN c.supplier_account_key IS NULL THEN ARRAY[]::uuid[]
+              ELSE ARRAY(SELECT o.id FROM supplier_connections o WHERE o.supplier_account_key = c.supplier_account_key AND o.disconnected_at IS NULL AND o.id <> c.id) END`,
+        'others',
+      )
+      .where('c.id IN (:...ids)', { ids: [...new Set(ids)] })
+      .getRawAndEntities();
+    const others = new Map((raw as Array<{ c_id: string; others: string[] }>).map((r) => [r.c_id, r.others]));
+    const byId = new Map(entities.map((c) => [c.id, { conn: c, account: [c.id, ...(others.get(c.id) ?? [])] }]));
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  /**
+   * One batch of verified notifications in one transaction: the receipts (an event id seen before is a replay,
+   * refused) and the connections' last notification time in one statement, then the read-backs of the fresh
+   * ones through pg-boss in the same transaction (`stately` queues: one pending per supplier order or product).
+   */
+  private async writeBatch(items: Notified[]): Promise<boolean[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.writeBatchOnce(items);
+      } catch (err) {
+        // Two processes' batches touching the same connections in another order: once more.
+        if ((err as { code?: string }).code !== '40P01' || attempt > 2) throw err;
+      }
+    }
+  }
+
+  private async writeBatchOnce(items: Notified[]): Promise<boolean[]> {
+    const qr = this.db.createQueryRunner();
+    await qr.connect();
+    try {
+      await qr.startTransaction();
+      const fresh: Array<{ connection_id: string; event_id: string }> = (
+        await qr.query(
+          `WITH input AS (SELECT DISTINCT connection_id, event_id FROM unnest($1::uuid[], $2::text[]) AS u(connection_id, event_id)),
+                receipt AS (
+                  INSERT INTO supplier_notification_receipts (connection_id, event_id)
+                  SELECT i.connection_id, i.event_id FROM input i JOIN supplier_connections c ON c.id = i.connection_id ORDER BY 1, 2
+                  ON CONFLICT DO NOTHING RETURNING connection_id, event_id
+                ),
+                touched AS (UPDATE supplier_connections SET last_webhook_at = now() WHERE id IN (SELECT connection_id FROM receipt) RETURNING id)
+           SELECT connection_id, event_id FROM receipt`,
+          [items.map((n) => n.connectionId), items.map((n) => n.eventId)],
+          true,
+        )
+      ).records;
+      // Only the first of the same event inside a batch is fresh; a repeat is a replay like any other.
+      const unclaimed = new Set(fresh.map((r) => `${r.connection_id} ${r.event_id}`));
+      const accepted = items.map((n) => unclaimed.delete(`${n.connectionId} ${n.eventId}`));
+      const byQueue = new Map<string, Map<string, ReadBackJob>>();
+      items.forEach((n, i) => {
+        if (!accepted[i]) return;
+        for (const job of n.jobs) {
+          const queue = byQueue.get(job.queue) ?? new Map<string, ReadBackJob>();
+          if (!queue.has(job.singletonKey)) queue.set(job.singletonKey, job);
+          byQueue.set(job.queue, queue);
+        }
+      });
+      const inTransaction = { executeSql: async (text: string, values?: unknown[]) => ({ rows: (await qr.query(text, values, true)).records }) };
+      for (const [queue, jobs] of byQueue) {
+        await this.boss().insert(queue, [...jobs.values()].map((j) => ({ data: j.data, singletonKey: j.singletonKey })), { db: inTransaction } as never);
+      }
+      await qr.commitTransaction();
+      return accepted;
+    } catch (err) {
+      if (qr.isTransactionActive) await qr.rollbackTransaction().catch(() => undefined);
+      throw err;
+    } finally {
+      await qr.release();
+    }
   }
 
   /**
@@ -81,16 +187,5 @@ export class NotificationService {
         ? await sqlRows<{ id: string }>(this.db, 'SELECT DISTINCT connection_id AS id FROM supplier_orders WHERE connection_id = ANY($1) AND supplier_order_id = $2', [account, subject.supplierOrderId])
         : await sqlRows<{ id: string }>(this.db, 'SELECT DISTINCT connection_id AS id FROM product_links WHERE connection_id = ANY($1) AND supplier_product_id = $2', [account, subject.supplierProductId]);
     return rows.length ? rows.map((r) => r.id) : [account[0]];
-  }
-
-  private async enqueue(connectionId: string, subject: NotificationSubject): Promise<void> {
-    // The queues are `stately`: a second send while one read-back waits returns null, so notifications coalesce.
-    if (subject.kind === 'order') {
-      const data: OrderReadBack = { connectionId, supplierOrderId: subject.supplierOrderId, orderNumber: subject.orderNumber };
-      await this.boss().send(READBACK_QUEUES.order, data, { singletonKey: `${connectionId}:${subject.supplierOrderId}` });
-    } else {
-      const data: ProductReadBack = { connectionId, supplierProductId: subject.supplierProductId };
-      await this.boss().send(READBACK_QUEUES.product, data, { singletonKey: `${connectionId}:${subject.supplierProductId}` });
-    }
   }
 }

@@ -8,7 +8,7 @@ import { ApiError, errors } from '../errors';
 import type { Logger } from '../logger';
 import { httpDuration, httpRequests, registry } from '../metrics';
 import type { Gate } from './gate';
-import { Caller, Reply, RequestContext, RouteDef } from './route';
+import { Caller, Reply, RequestContext, RouteDef, StoreAccess } from './route';
 import { compileValidators } from './validation';
 
 export interface AppOptions {
@@ -18,8 +18,6 @@ export interface AppOptions {
   jsonBodyLimit: string;
   openApiDocument: () => unknown;
   ready: () => Promise<boolean>;
-  /** Bare Koa routes mounted beside the table (benchmark baselines); nothing of the pipeline runs for them. */
-  bareRoutes?: (router: Router) => void;
   /** Routes with their own protocol on top of the table (the assistant link), given the compiled routes. */
   extraRoutes?: (router: Router, runners: RouteRunner[]) => void;
 }
@@ -148,7 +146,6 @@ export function buildApp(opts: AppOptions): Koa {
     ctx.body = opts.openApiDocument();
   });
 
-  opts.bareRoutes?.(router);
   const runners = opts.routes.map((route) => compileRoute(route, opts.gate));
   opts.extraRoutes?.(router, runners);
   for (const runner of runners) mountRoute(router, runner, opts.gate);
@@ -180,6 +177,8 @@ export interface RouteInput {
   origin: string;
   requestId: string;
   log: Logger;
+  /** The caller's access to :storeId when authentication already read it; undefined: read it here. */
+  store?: StoreAccess | null;
 }
 
 /** A compiled route: the whole pipeline after authentication, callable from HTTP and from the assistant link alike. */
@@ -201,7 +200,7 @@ export function compileRoute(route: RouteDef, gate: Gate): RouteRunner {
       validate('params', params);
       let store = null;
       if (caller && params.storeId) {
-        store = await gate.storeAccess(params.storeId, caller);
+        store = input.store !== undefined ? input.store : await gate.storeAccess(params.storeId, caller);
         if (!store) throw errors.notFound('The store');
         if (route.permission && !store.permissions.has(route.permission)) throw errors.permissionDenied(route.permission);
         if (route.planGated === true && !gate.planIncludesDropshipping(store.ownerPlan)) throw errors.planRequired(gate.requiredPlan);
@@ -241,19 +240,27 @@ export function compileRoute(route: RouteDef, gate: Gate): RouteRunner {
 
 /** Authenticates a request the way every route does; null when the route takes no credential. */
 export async function authenticateRequest(ctx: Koa.Context, gate: Gate, auth: RouteDef['auth']): Promise<Caller | null> {
-  if (auth === 'none') return null;
-  const caller = await gate.authenticate({ apiKey: header(ctx, 'x-api-key'), bearer: bearer(ctx) });
-  if (!caller) throw errors.unauthenticated();
+  return (await authenticateForStore(ctx, gate, auth, null)).caller;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Authentication and, for a well-formed :storeId, the caller's access to that store, in one round trip. */
+async function authenticateForStore(ctx: Koa.Context, gate: Gate, auth: RouteDef['auth'], storeId: string | null): Promise<{ caller: Caller | null; store?: StoreAccess | null }> {
+  if (auth === 'none') return { caller: null };
+  const found = await gate.authenticateFor({ apiKey: header(ctx, 'x-api-key'), bearer: bearer(ctx) }, storeId && UUID.test(storeId) ? storeId : null);
+  if (!found) throw errors.unauthenticated();
+  const { caller } = found;
   if (auth === 'session' && caller.apiKey) throw errors.keysCannotManageKeys();
   (ctx.state.log as Logger).setBindings({ accountId: caller.accountId, apiKeyId: caller.apiKey?.id });
-  return caller;
+  return found;
 }
 
 function mountRoute(router: Router, runner: RouteRunner, gate: Gate): void {
   const { route } = runner;
   router[route.method](route.path, async (ctx) => {
     ctx.state.routePath = route.path;
-    const caller = await authenticateRequest(ctx, gate, route.auth);
+    const { caller, store } = await authenticateForStore(ctx, gate, route.auth, ctx.params.storeId ?? null);
     let body: unknown = ctx.state.rawBodyRoute ? undefined : ctx.request.body;
     if (body && typeof body === 'object' && !hasBody(ctx)) body = undefined;
     const out = await runner.run({
@@ -266,6 +273,7 @@ function mountRoute(router: Router, runner: RouteRunner, gate: Gate): void {
       origin: `${ctx.protocol}://${ctx.host}`,
       requestId: ctx.state.requestId as string,
       log: ctx.state.log as Logger,
+      store,
     });
     ctx.status = out.status;
     ctx.body = out.body;

@@ -1,10 +1,20 @@
 import type { EntityManager } from 'typeorm';
 import type { Caller, StoreAccess } from './route';
 
+export interface Credentials {
+  apiKey?: string;
+  bearer?: string;
+}
+
 /** What the HTTP pipeline asks of the identity domain; implemented in server/identity. */
 export interface Gate {
   /** null when no credential was sent; throws 401 when one was sent but is not valid. */
-  authenticate(headers: { apiKey?: string; bearer?: string }): Promise<Caller | null>;
+  authenticate(headers: Credentials): Promise<Caller | null>;
+  /**
+   * The caller and, when `storeId` is given, its access to that store (null: none, answered 404), in one
+   * round trip. null when no credential was sent; throws 401 when one was sent but is not valid.
+   */
+  authenticateFor(headers: Credentials, storeId: string | null): Promise<{ caller: Caller; store: StoreAccess | null | undefined } | null>;
   /** null when the caller may not see the store at all (answered 404). */
   storeAccess(storeId: string, caller: Caller): Promise<StoreAccess | null>;
   planIncludesDropshipping(plan: string): boolean;

@@ -12,6 +12,8 @@ export interface Caller {
   /** Set when the call is made with an API key. */
   apiKey?: { id: string; recordScope: 'own' | 'account' };
   sessionId?: string;
+  /** What authentication already read about the credential and its account (the identity domain's own shape). */
+  described?: unknown;
 }
 
 export interface StoreAccess {

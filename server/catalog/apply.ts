@@ -1,0 +1,126 @@
+import type { EntityManager } from 'typeorm';
+import type { SupplierProduct } from '../suppliers/adapter';
+import { SupplierError } from '../suppliers/errors';
+import type { SyncSwitches } from './entities';
+import { applyPriceRule, PriceRule } from './price-rule';
+
+/** Why a link could not sync, for `lastSyncError`: short, and free of anything the supplier should not echo. */
+export function syncErrorText(err: unknown): string {
+  if (err instanceof SupplierError) return `${err.kind}: ${err.message}`.slice(0, 300);
+  return 'The sync failed.';
+}
+
+/** What one supplier read gave for the links that use that supplier product. */
+export interface ProductOutcome {
+  linkIds: string[];
+  /** What the supplier says now; a product it dropped has no variants. Absent when the read failed. */
+  product?: SupplierProduct;
+  /** Set when the links end with an error (a failed read, or a dropped product after it was applied). */
+  error?: unknown;
+}
+
+export const DROPPED = (id: string): SupplierProduct => ({ id, title: '', description: '', url: '', imageUrl: null, shipsTo: [], variants: [], updatedAt: null });
+
+interface LinkRow {
+  id: string;
+  product_id: string;
+  sync: SyncSwitches;
+  price_rule: PriceRule;
+}
+interface VariantRow {
+  link_id: string;
+  store_variant_id: string;
+  supplier_variant_id: string;
+  cost_minor: string;
+  currency: string;
+}
+
+/**
+ * Applies what the supplier says now to many links, within each link's sync switches, in a fixed number of
+ * set-based statements. A variant the supplier dropped goes to stock 0. Every link gets `last_sync_at`; its
+ * `last_sync_error` is cleared, or set when its outcome carries an error. Runs inside the caller's transaction.
+ */
+export async function applyOutcomes(tx: EntityManager, outcomes: ProductOutcome[]): Promise<void> {
+  const productOf = new Map<string, ProductOutcome>();
+  for (const o of outcomes) for (const id of o.linkIds) productOf.set(id, o);
+  if (!productOf.size) return;
+  // Locked in one order, so concurrent batches and single-link syncs cannot deadlock.
+  const links: LinkRow[] = await tx.query('SELECT id, product_id, sync, price_rule FROM product_links WHERE id = ANY($1) ORDER BY id FOR UPDATE', [[...productOf.keys()]]);
+  const applied = links.filter((l) => productOf.get(l.id)!.product);
+  const variants: VariantRow[] = applied.length
+    ? await tx.query('SELECT link_id, store_variant_id, supplier_variant_id, cost_minor, currency FROM product_link_variants WHERE link_id = ANY($1)', [applied.map((l) => l.id)])
+    : [];
+  const variantsOf = new Map<string, VariantRow[]>();
+  for (const v of variants) variantsOf.set(v.link_id, [...(variantsOf.get(v.link_id) ?? []), v]);
+
+  const lv = { link: [] as string[], variant: [] as string[], stock: [] as number[], available: [] as boolean[], cost: [] as number[], currency: [] as string[] };
+  const sv = { id: [] as string[], stock: [] as Array<number | null>, price: [] as Array<number | null> };
+  const titles = { product: [] as string[], title: [] as string[] };
+  const failed = new Map<string, unknown>(); // link id → error
+  for (const link of links) {
+    const outcome = productOf.get(link.id)!;
+    if (outcome.error !== undefined) failed.set(link.id, outcome.error);
+    const product = outcome.product;
+    if (!product) continue;
+    const supplier = new Map(product.variants.map((v) => [v.id, v]));
+    try {
+      const rows = (variantsOf.get(link.id) ?? []).map((v) => {
+        const s = supplier.get(v.supplier_variant_id);
+        const available = !!s && s.available;
+        const stock = s ? s.stock : 0;
+        const known = Number(v.cost_minor);
+        const cost = s ? s.cost.amountMinor : known;
+        const costSynced = link.sync.cost && s;
+        let storeStock: number | null = null;
+        if (link.sync.stock || (link.sync.availability && !available)) storeStock = link.sync.availability && !available ? 0 : stock;
+        if (!s) storeStock = 0;
+        const price = link.sync.price && s ? applyPriceRule(link.price_rule, link.sync.cost ? cost : known, s.cost.currency).priceMinor : null;
+        return { v, stock, available, cost: costSynced ? cost : known, currency: costSynced ? s.cost.currency : v.currency, storeStock, price };
+      });
+      for (const r of rows) {
+        lv.link.push(link.id);
+        lv.variant.push(r.v.store_variant_id);
+        lv.stock.push(r.stock);
+        lv.available.push(r.available);
+        lv.cost.push(r.cost);
+        lv.currency.push(r.currency);
+        if (r.storeStock !== null || r.price !== null) {
+          sv.id.push(r.v.store_variant_id);
+          sv.stock.push(r.storeStock);
+          sv.price.push(r.price);
+        }
+      }
+      if (link.sync.title && product.title) {
+        titles.product.push(link.product_id);
+        titles.title.push(product.title);
+      }
+    } catch (err) {
+      failed.set(link.id, err); // this link's price rule cannot price the supplier's cost: nothing of it is applied
+    }
+  }
+  if (lv.link.length) {
+    await tx.query(
+      `UPDATE product_link_variants lv SET stock = u.stock, available = u.available, cost_minor = u.cost, currency = u.currency
+         FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::bool[], $5::bigint[], $6::text[]) AS u(link_id, store_variant_id, stock, available, cost, currency)
+        WHERE lv.link_id = u.link_id AND lv.store_variant_id = u.store_variant_id`,
+      [lv.link, lv.variant, lv.stock, lv.available, lv.cost, lv.currency],
+    );
+  }
+  if (sv.id.length) {
+    await tx.query(
+      `UPDATE store_variants v SET stock = coalesce(u.stock, v.stock), price_minor = coalesce(u.price, v.price_minor)
+         FROM unnest($1::uuid[], $2::int[], $3::bigint[]) AS u(id, stock, price) WHERE v.id = u.id`,
+      [sv.id, sv.stock, sv.price],
+    );
+  }
+  if (titles.product.length) {
+    await tx.query(`UPDATE store_products p SET title = u.title, updated_at = now() FROM unnest($1::uuid[], $2::text[]) AS u(id, title) WHERE p.id = u.id`, [titles.product, titles.title]);
+  }
+  const ok = links.filter((l) => !failed.has(l.id)).map((l) => l.id);
+  const bad = [...failed.entries()];
+  await tx.query(
+    `UPDATE product_links l SET last_sync_at = now(), last_sync_error = u.error
+       FROM unnest($1::uuid[], $2::text[]) AS u(id, error) WHERE l.id = u.id`,
+    [[...ok, ...bad.map(([id]) => id)], [...ok.map(() => null), ...bad.map(([, e]) => syncErrorText(e))]],
+  );
+}
