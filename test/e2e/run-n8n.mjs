@@ -639,6 +639,7 @@ async function main() {
 		expect(receiver.received.length === 2, 'nothing else was posted', receiver.received.map((r) => [r.body?.supplierOrder?._id, r.body?.supplierOrder?.event]));
 	});
 
+	let fresh;
 	if (ready) {
 		await check('the credential test in n8n: a good key passes; a wrong key or Base URL fails with a clear message', async () => {
 			const base = `http://127.0.0.1:${n8nEnv.N8N_PORT}`;
@@ -671,7 +672,7 @@ async function main() {
 			expect(nobody.status === 'Error' && /refused the connection|ECONNREFUSED/i.test(nobody.message), 'an address where nothing answers fails with the connection error', nobody);
 		});
 
-		const fresh = await check('a new pause and a pause again after a retry are each posted once; polls with nothing new post nothing', async () => {
+		fresh = await check('a new pause and a pause again after a retry are each posted once; polls with nothing new post nothing', async () => {
 			const fresh = await submitPaused();
 			await api('POST', `/api/store-suppliers/${store.id}/orders/${waiting._id}/retry`, {});
 			const again = await supplierOrderWhen(waiting._id, (o) => o.status === 'needsReview' && pausedAt(o) > pausedAt(waiting), 'the retried order to pause again');
