@@ -631,7 +631,9 @@ async function main() {
 		await waitFor('the first poll to post the waiting order', () => {
 			if (n8nProcess.child.exitCode !== null) throw new Error(`n8n exited (${n8nProcess.child.exitCode})\n${n8nProcess.log().slice(-3000)}`);
 			return postsOf('needsReview').length > 0 && postsOf('confirmed').length > 0;
-		}, 90000);
+		}, 180000).catch((error) => {
+			throw new Error(`${error.message}; posts so far: ${JSON.stringify(receiver.received.map((r) => [r.body?.supplierOrder?._id, r.body?.supplierOrder?.event]))}, polls: ${polls().length}`);
+		});
 		const pauses = postsOf('needsReview');
 		expect(pauses.length === 1 && pauses[0].body.supplierOrder._id === waiting._id, 'the order already waiting was posted', pauses.map((r) => r.body?.supplierOrder?._id));
 		expect(String(pauses[0].body.text).includes('insufficientBalance'), 'the post names the review reason', pauses[0].body.text);
