@@ -43,8 +43,10 @@ export async function nodeRunChecks(ctx) {
 			expect((success ?? []).length === 0, 'nothing on the success output', success);
 			expect(failure?.length === 1, 'one item on the error output', failure);
 			const [item] = failure;
-			expect(item.supplierOrder?.status === 'needsReview' && item.supplierOrder.reviewReason === 'costAboveLimit' && item.supplierOrder.orderId === order.id, 'it carries the paused supplier order', item);
-			expect(typeof item.error === 'string' && item.error.includes('costAboveLimit'), 'and the error naming the review reason', item);
+			const rawItems = run.raw?.data?.resultData?.runData?.['Store Suppliers']?.[0]?.data?.main;
+			const so = item.error?.supplierOrder;
+			expect(so?.status === 'needsReview' && so.reviewReason === 'costAboveLimit' && so.orderId === order.id, 'it carries the paused supplier order', rawItems);
+			expect(item.error.reviewReason === 'costAboveLimit' && String(item.error.message).includes('costAboveLimit'), 'and the review reason and message', item.error);
 			expect(outputsOf(run, 'Needs Review')[0]?.length === 1 && !run.raw.data.resultData.runData.Sent, 'the node on the error output ran, the one on the success output did not');
 		});
 

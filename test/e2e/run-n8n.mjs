@@ -631,7 +631,9 @@ async function main() {
 		await waitFor('the first poll to post the waiting order', () => {
 			if (n8nProcess.child.exitCode !== null) throw new Error(`n8n exited (${n8nProcess.child.exitCode})\n${n8nProcess.log().slice(-3000)}`);
 			return postsOf('needsReview').length > 0 && postsOf('confirmed').length > 0;
-		}, 90000);
+		}, 180000).catch((error) => {
+			throw new Error(`${error.message}; posts so far: ${JSON.stringify(receiver.received.map((r) => [r.body?.supplierOrder?._id, r.body?.supplierOrder?.event]))}, polls: ${polls().length}`);
+		});
 		const pauses = postsOf('needsReview');
 		expect(pauses.length === 1 && pauses[0].body.supplierOrder._id === waiting._id, 'the order already waiting was posted', pauses.map((r) => r.body?.supplierOrder?._id));
 		expect(String(pauses[0].body.text).includes('insufficientBalance'), 'the post names the review reason', pauses[0].body.text);
@@ -639,6 +641,7 @@ async function main() {
 		expect(receiver.received.length === 2, 'nothing else was posted', receiver.received.map((r) => [r.body?.supplierOrder?._id, r.body?.supplierOrder?.event]));
 	});
 
+	let fresh;
 	if (ready) {
 		await check('the credential test in n8n: a good key passes; a wrong key or Base URL fails with a clear message', async () => {
 			const base = `http://127.0.0.1:${n8nEnv.N8N_PORT}`;
@@ -671,7 +674,7 @@ async function main() {
 			expect(nobody.status === 'Error' && /refused the connection|ECONNREFUSED/i.test(nobody.message), 'an address where nothing answers fails with the connection error', nobody);
 		});
 
-		const fresh = await check('a new pause and a pause again after a retry are each posted once; polls with nothing new post nothing', async () => {
+		fresh = await check('a new pause and a pause again after a retry are each posted once; polls with nothing new post nothing', async () => {
 			const fresh = await submitPaused();
 			await api('POST', `/api/store-suppliers/${store.id}/orders/${waiting._id}/retry`, {});
 			const again = await supplierOrderWhen(waiting._id, (o) => o.status === 'needsReview' && pausedAt(o) > pausedAt(waiting), 'the retried order to pause again');

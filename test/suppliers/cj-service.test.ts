@@ -78,7 +78,7 @@ async function openCjShop(opts: { balance?: string; products?: number; automatio
   const connId = conn.body.result.id;
   if (opts.automation) await svc.call('PUT', `/api/store-suppliers/${storeId}/${connId}/automation`, { key: owner.key, body: opts.automation });
   const chosen = freshProducts(opts.products ?? 1);
-  const res = await svc.call('POST', `/api/store-suppliers/${storeId}/${connId}/import`, { key: owner.key, body: { products: chosen.map((p) => ({ supplierProductId: p.pid, variantIds: [p.variants[0].vid] })) } });
+  const res = await svc.call('POST', `/api/store-suppliers/${storeId}/${connId}/import`, { key: owner.key, body: { products: chosen.map((p) => ({ supplierProductId: p.pid, variantIds: [p.variants[0].vid] })), priceRule: { multiplier: '1' } } });
   if (res.status !== 201 || res.body.result.errors.length) throw new Error(res.text);
   const products = res.body.result.products.map((p: any, i: number) => ({
     productId: p.id,

@@ -22,8 +22,9 @@ function nodeErrorOf(this: IExecuteFunctions, caught: unknown, itemIndex: number
  *
  * Under Continue On Fail the item is `{ error, supplierOrder? }` (a pause carries its supplier order).
  * n8n sends an item to the error output (On Error: Continue (using error output)) only when it has an
- * item-level `error` or a json of nothing but error/message; a pause's json has more, so there the item
- * also carries the error itself, and n8n routes it to the error output with its json whole.
+ * item-level `error` (whose json n8n then replaces with the message alone) or a json of nothing but
+ * `error` (and `message`). So there a pause is `{ error: { message, reviewReason, supplierOrder } }`:
+ * it reaches the error output with the supplier order; other errors are `{ error: message }`.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -44,11 +45,11 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const nodeError = nodeErrorOf.call(this, caught, itemIndex);
 			if (!this.continueOnFail()) throw nodeError;
 			const supplierOrder = supplierOrderOf(nodeError);
-			returnData.push({
-				json: { error: nodeError.message, ...(supplierOrder ? { supplierOrder } : {}) },
-				...(toErrorOutput ? { error: nodeError } : {}),
-				pairedItem: { item: itemIndex },
-			});
+			const json: IDataObject =
+				toErrorOutput && supplierOrder
+					? { error: { message: nodeError.message, reviewReason: supplierOrder.reviewReason, supplierOrder } }
+					: { error: nodeError.message, ...(supplierOrder ? { supplierOrder } : {}) };
+			returnData.push({ json, pairedItem: { item: itemIndex } });
 		}
 	}
 	return [returnData];

@@ -20,8 +20,8 @@ const ADVICE: Record<string, string> = {
 
 /** The supplier order the error is about, when it is a pause (kept on the error for Continue On Fail). */
 export function supplierOrderOf(error: unknown): IDataObject | undefined {
-	if (!(error instanceof NodeOperationError)) return undefined;
-	const so = (error.context as IDataObject | undefined)?.supplierOrder;
+	// Read from the context, not by class: n8n may hand the node's error back as its own copy.
+	const so = ((error as { context?: IDataObject } | undefined)?.context as IDataObject | undefined)?.supplierOrder;
 	return typeof so === 'object' && so !== null ? (so as IDataObject) : undefined;
 }
 
