@@ -199,6 +199,8 @@ export async function seed(pg: Pool, accountId: string): Promise<void> {
       );
       step(`supplier orders ${from}`);
     }
+    // Counted from the rows themselves, whatever was counted on the way.
+    await pg.query('DELETE FROM supplier_order_counts');
     await pg.query(
       `INSERT INTO supplier_order_counts (store_id, connection_id, status, contract_model, n)
        SELECT store_id, connection_id, status, contract_model, count(*) FROM supplier_orders GROUP BY 1, 2, 3, 4`,
