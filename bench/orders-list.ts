@@ -32,7 +32,8 @@ function checked(what: string, l: Load): Load {
  * supplier_order_counts) against counting the rows.
  */
 export async function ordersListBench(databaseUrl: string): Promise<Figure[]> {
-  const svc = await startBenchService(databaseUrl);
+  // HTTP only: the seeded queued orders (of connections without credentials) must not be dispatched, and paused, by a worker's sweeper while the list is measured.
+  const svc = await startBenchService(databaseUrl, {}, { args: ['--role', 'api'] });
   const pg = new Pool({ connectionString: databaseUrl, max: 1 });
   const bareServer = await startBaselineServer(databaseUrl, svc.appSecret);
   try {
