@@ -68,14 +68,39 @@ export async function ensureN8n(version, nodeBin) {
 	return path.join(dir, 'node_modules/n8n/bin/n8n');
 }
 
+/**
+ * n8n's own linter, `n8n-node` of @n8n/node-cli, installed into the cache rather than with the project: it pulls
+ * platform packages the registry here lacks, which `npm ci` of the project would refuse. The package's
+ * eslint.config.mjs imports '@n8n/node-cli/eslint', so n8n-package/node_modules/@n8n/node-cli links to it.
+ */
+export const NODE_CLI_VERSION = '0.48.3';
+export async function ensureNodeCli() {
+	const dir = await ensure(`n8n-node-cli-${NODE_CLI_VERSION}`, { dependencies: { '@n8n/node-cli': NODE_CLI_VERSION } }, 'node_modules/@n8n/node-cli/bin/n8n-node.mjs');
+	const here = path.dirname(fileURLToPath(import.meta.url));
+	const link = path.resolve(here, '../../n8n-package/node_modules/@n8n/node-cli');
+	const target = path.join(dir, 'node_modules/@n8n/node-cli');
+	if (!fs.existsSync(link) || fs.realpathSync(link) !== fs.realpathSync(target)) {
+		fs.rmSync(link, { recursive: true, force: true });
+		fs.mkdirSync(path.dirname(link), { recursive: true });
+		fs.symlinkSync(target, link, 'dir');
+	}
+	return path.join(target, 'bin/n8n-node.mjs');
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	const what = process.argv[2];
-	if (what === 'node24') {
+	if (what === 'n8n-node') {
+		// `node test/e2e/runtimes.mjs n8n-node lint`: runs n8n-node in n8n-package/ with the given arguments.
+		const bin = await ensureNodeCli();
+		const here = path.dirname(fileURLToPath(import.meta.url));
+		const child = spawn(process.execPath, [bin, ...process.argv.slice(3)], { cwd: path.resolve(here, '../../n8n-package'), stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+		child.on('close', (code) => process.exit(code ?? 1));
+	} else if (what === 'node24') {
 		process.stdout.write(`${path.dirname(await ensureNode(NODE24_VERSION))}\n`);
 	} else if (what === 'all') {
 		for (const { n8n, node } of MATRIX) await ensureN8n(n8n, await ensureNode(node));
 	} else {
-		process.stderr.write('usage: node test/e2e/runtimes.mjs node24|all\n');
+		process.stderr.write('usage: node test/e2e/runtimes.mjs node24|all|n8n-node <args>\n');
 		process.exit(2);
 	}
 }
