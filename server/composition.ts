@@ -102,7 +102,7 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   const notifications = new NotificationService(db, registry, gateway, () => boss);
   const links = new LinkService(db, cursors, gateway);
   const supplierProducts = new SupplierProductService(gateway, secrets);
-  const imports = new ImportService(db, gateway, links, products, credits, () => boss);
+  const imports = new ImportService(db, gateway, links, products, credits, () => boss, cursors);
   const catalogSync = new CatalogSync(db, gateway, links, () => boss, log);
   connections.addImpactCounter(async (connectionId) => ({
     linkedProducts: (await db.query('SELECT count(*)::int AS n FROM product_links WHERE connection_id = $1', [connectionId]))[0].n,

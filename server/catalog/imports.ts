@@ -1,3 +1,4 @@
+import { Cursors, keysetPage, Page } from '../platform/pagination';
 import crypto from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { ApiError, errors } from '../platform/errors';
@@ -56,6 +57,18 @@ function failureOf(item: ImportItem, err: unknown): ImportFailure {
   throw err;
 }
 
+export interface ImportJobSummary {
+  id: string;
+  connectionId: string;
+  status: 'queued' | 'running' | 'completed' | 'failed';
+  total: number;
+  done: number;
+  failed: number;
+  createdAt: string;
+  updatedAt: string;
+  finishedAt: string | null;
+}
+
 export class ImportService {
   constructor(
     private readonly db: DataSource,
@@ -64,7 +77,58 @@ export class ImportService {
     private readonly products: ProductService,
     private readonly credits: CreditService,
     private readonly boss: () => Boss,
+    private readonly cursors?: Cursors,
   ) {}
+
+  /**
+   * The store's import jobs, newest first, paged by cursor, each with its progress. Import jobs are few per store,
+   * so the count is the store's rows on their index (no kept count).
+   */
+  async listJobs(storeId: string, ownKeyId: string | null, q: { cursor?: string; pageSize: number }): Promise<Page<ImportJobSummary>> {
+    return keysetPage<ImportJobSummary & { cursorAt: string }, ImportJobSummary>({
+      cursors: this.cursors!,
+      list: 'importJobs',
+      filters: { storeId, ownKeyId },
+      cursor: q.cursor,
+      pageSize: q.pageSize,
+      fetch: async (pos, limit) => {
+        const args: unknown[] = [storeId, ownKeyId];
+        let after = '';
+        if (pos) {
+          args.push(pos.createdAt, pos.id);
+          after = ` AND (j.created_at, j.id) ${pos.dir === 'next' ? '<' : '>'} ($3::timestamptz, $4::uuid)`;
+        }
+        const order = pos?.dir === 'prev' ? 'ASC' : 'DESC';
+        const rows: Array<Record<string, unknown>> = await this.db.query(
+          `SELECT j.id, j.connection_id, j.status, j.total, j.created_at, j.updated_at, j.finished_at, j.created_at::text AS cursor_at,
+                  (SELECT count(*) FROM import_job_items i WHERE i.job_id = j.id AND i.status = 'done')::int AS done,
+                  (SELECT count(*) FROM import_job_items i WHERE i.job_id = j.id AND i.status = 'failed')::int AS failed,
+                  (SELECT count(*) FROM import_jobs c WHERE c.store_id = $1 AND ($2::uuid IS NULL OR c.created_by_key_id = $2))::int AS total_count
+             FROM import_jobs j
+            WHERE j.store_id = $1 AND ($2::uuid IS NULL OR j.created_by_key_id = $2)${after}
+            ORDER BY j.created_at ${order}, j.id ${order} LIMIT ${limit}`,
+          args,
+        );
+        const totalCount = rows.length ? Number(rows[0].total_count) : Number((await this.db.query('SELECT count(*)::int AS n FROM import_jobs WHERE store_id = $1 AND ($2::uuid IS NULL OR created_by_key_id = $2)', [storeId, ownKeyId]))[0].n);
+        return {
+          totalCount,
+          rows: rows.map((r) => ({
+            id: String(r.id),
+            connectionId: String(r.connection_id),
+            status: r.status as ImportJobSummary['status'],
+            total: Number(r.total),
+            done: Number(r.done),
+            failed: Number(r.failed),
+            createdAt: (r.created_at as Date).toISOString(),
+            updatedAt: (r.updated_at as Date).toISOString(),
+            finishedAt: r.finished_at ? (r.finished_at as Date).toISOString() : null,
+            cursorAt: String(r.cursor_at),
+          })),
+        };
+      },
+      map: ({ cursorAt: _c, ...job }) => job,
+    });
+  }
 
   private async fetchAll(conn: SupplierConnection, items: ImportItem[]) {
     return settleLimit(items, FETCH_CONCURRENCY, (item) => this.gateway.call(conn, (a, ctx) => a.getProduct(ctx, item.supplierProductId)));

@@ -9,7 +9,7 @@ import { DEFAULT_SYNC } from './entities';
 import { IMPORT_INLINE_LIMIT, ImportService } from './imports';
 import type { LinkService } from './links';
 import { DEFAULT_IMPORT_PRICE_RULE, normalisePriceRule, PriceRuleError } from './price-rule';
-import { importFailureSchema, importItemSchema, importJobSchema, linkSchema, priceRuleSchema, supplierProductPageSchema, supplierProductSchema, syncSchema, variantMappingSchema } from './schemas';
+import { importFailureSchema, importItemSchema, importJobSchema, importJobSummarySchema, linkSchema, priceRuleSchema, supplierProductPageSchema, supplierProductSchema, syncSchema, variantMappingSchema } from './schemas';
 import type { SupplierProductService } from './supplier-products';
 
 const BASE = '/api/store-suppliers';
@@ -154,6 +154,23 @@ export function catalogRoutes(connections: ConnectionService, supplierProducts: 
         }
         const job = await imports.startJob(ctx.params.storeId, conn, ctx.body.products, opts, creator);
         return new Reply(202, await imports.getJob(ctx.params.storeId, job.id, null));
+      },
+    },
+    {
+      operationId: 'listImportJobs',
+      method: 'get',
+      path: `${BASE}/:storeId/imports`,
+      summary: 'The store\'s import jobs, newest first, paged by cursor, each with its progress',
+      description: 'Not in the spec\'s route list: it lets a person or a workflow find a background import without having kept its id.',
+      tag: TAG_PRODUCTS,
+      auth: 'caller',
+      permission: 'suppliers.import',
+      readOnly: true,
+      params: params(['storeId']),
+      query: object({ ...pageQuery }),
+      response: { status: 200, schema: pageOf(importJobSummarySchema) },
+      async handler(ctx) {
+        return imports.listJobs(ctx.params.storeId, ownRecordsKeyId(ctx.caller), ctx.query);
       },
     },
     {

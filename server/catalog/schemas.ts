@@ -94,6 +94,22 @@ export const importItemSchema = object(
 
 export const importFailureSchema = object({ supplierProductId: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' } }, ['supplierProductId', 'code', 'message']);
 
+/** An import job in the list: its progress, without the per-product errors and products (read the job for those). */
+export const importJobSummarySchema = object(
+  {
+    id: uuid,
+    connectionId: uuid,
+    status: { enum: ['queued', 'running', 'completed', 'failed'] },
+    total: { type: 'integer' },
+    done: { type: 'integer' },
+    failed: { type: 'integer' },
+    createdAt: dateTime,
+    updatedAt: dateTime,
+    finishedAt: nullableDateTime,
+  },
+  ['id', 'connectionId', 'status', 'total', 'done', 'failed', 'createdAt', 'updatedAt', 'finishedAt'],
+);
+
 export const importJobSchema = object(
   {
     id: uuid,

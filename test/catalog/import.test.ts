@@ -123,6 +123,13 @@ test('an import of 120 products runs as a job that reports progress until it com
   const other = await svc.call('POST', '/api/api-keys', { session: owner.session, body: { name: 'own', recordScope: 'own' } });
   const hidden = await svc.call('GET', `/api/store-suppliers/${storeId}/imports/${jobId}`, { key: other.body.result.key });
   expect(hidden.status).toBe(404);
+  // The store's jobs, newest first, with their progress; an own-scope key lists none it did not start.
+  const listed = await svc.call('GET', `/api/store-suppliers/${storeId}/imports?pageSize=1`, { key: owner.key });
+  expect(listed.status).toBe(200);
+  expect(listed.body.result.items[0]).toMatchObject({ id: jobId, status: 'completed', total: 120, done: 120, failed: 0 });
+  expect(listed.body.result.pagination).toMatchObject({ totalCount: 1, hasMore: false, pageSize: 1 });
+  const ownList = await svc.call('GET', `/api/store-suppliers/${storeId}/imports`, { key: other.body.result.key });
+  expect(ownList.body.result).toMatchObject({ items: [], pagination: { totalCount: 0, hasMore: false } });
 });
 
 leakScanTest();

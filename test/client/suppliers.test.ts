@@ -125,6 +125,8 @@ test('imports: preview prices without charging, run imports, a large run answers
   if (!isImportJob(job)) throw new Error('a large import answers a job');
   const read = await store.suppliers.imports.get(storeId, job.id);
   expect(read).toMatchObject({ id: job.id, total: 51 });
+  const listed = await store.suppliers.imports.list(storeId, { pageSize: 100 });
+  expect(listed.items.map((j) => j.id)).toContain(job.id);
 });
 
 test('links: create, list, update, sync, delete', async () => {

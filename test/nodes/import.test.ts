@@ -1,8 +1,9 @@
 /** Import operations: preview, import, and the background job of a large import. */
+import { recordSearch } from '../../n8n-package/nodes/StoreSuppliers/methods';
 import { leakScanTest, Sandbox } from '../support/harness';
 import { openShop, Shop } from '../support/orders';
 import { StoreSuppliers } from '../../n8n-package/nodes/StoreSuppliers/StoreSuppliers.node';
-import { rl } from './support/context';
+import { loadOptionsContext, rl } from './support/context';
 import { credentialsOf, runNode, runNodeError, startWorld, World } from './support/world';
 
 let world: World;
@@ -82,6 +83,13 @@ test('more than 50 products answer a background job; Get Job reads its progress'
 	const job = await runNode(creds(), { resource: 'import', operation: 'getJob', store: rl(shop.storeId), jobId: json[0].id });
 	expect(job.rec.last()).toMatchObject({ method: 'GET', path: `${base()}/imports/${json[0].id}` });
 	expect(job.json[0]).toMatchObject({ id: json[0].id, total: 51, connectionId: shop.connId });
+	// Get Many Jobs lists it, and the Import Job picker offers it.
+	const jobs = await runNode(creds(), { resource: 'import', operation: 'getJobs', store: rl(shop.storeId), returnAll: true });
+	expect(jobs.rec.last()).toMatchObject({ method: 'GET', path: `${base()}/imports` });
+	expect(jobs.json.map((j) => j.id)).toContain(json[0].id);
+	const picker = loadOptionsContext({ credentials: creds(), parameters: { store: rl(shop.storeId, 'list') } });
+	const offered = await recordSearch.searchImportJobs.call(picker.ctx);
+	expect(offered.results.map((r) => r.value)).toContain(json[0].id);
 });
 
 test('no product given is refused before any request', async () => {

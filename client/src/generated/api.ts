@@ -1890,6 +1890,41 @@ export interface ListCreditLedger {
   }[];
 }
 
+/** The store's import jobs, newest first, paged by cursor, each with its progress (GET /api/store-suppliers/{storeId}/imports) */
+export interface ListImportJobs {
+  method: "GET";
+  path: "/api/store-suppliers/{storeId}/imports";
+  params: {
+    storeId: string;
+  };
+  query: {
+    cursor?: string;
+    pageSize?: number;
+  };
+  body: undefined;
+  /** 200: Success */
+  result: {
+    items: {
+      id: string;
+      connectionId: string;
+      status: "queued" | "running" | "completed" | "failed";
+      total: number;
+      done: number;
+      failed: number;
+      createdAt: string;
+      updatedAt: string;
+      finishedAt: string | null;
+    }[];
+    pagination: {
+      nextCursor: string | null;
+      previousCursor: string | null;
+      hasMore: boolean;
+      totalCount: number;
+      pageSize: number;
+    };
+  };
+}
+
 /** The store's product links, newest first, paged by cursor (GET /api/store-suppliers/{storeId}/links) */
 export interface ListProductLinks {
   method: "GET";
@@ -3827,6 +3862,7 @@ export const routes = {
   importSupplierProducts: { method: "POST", path: "/api/store-suppliers/{storeId}/{id}/import" },
   listApiKeys: { method: "GET", path: "/api/api-keys" },
   listCreditLedger: { method: "GET", path: "/api/account/credits/ledger" },
+  listImportJobs: { method: "GET", path: "/api/store-suppliers/{storeId}/imports" },
   listProductLinks: { method: "GET", path: "/api/store-suppliers/{storeId}/links" },
   listStaff: { method: "GET", path: "/api/stores/{storeId}/staff" },
   listStoreOrders: { method: "GET", path: "/api/store-orders/{storeId}" },
@@ -3894,6 +3930,7 @@ export interface Operations {
   importSupplierProducts: ImportSupplierProducts;
   listApiKeys: ListApiKeys;
   listCreditLedger: ListCreditLedger;
+  listImportJobs: ListImportJobs;
   listProductLinks: ListProductLinks;
   listStaff: ListStaff;
   listStoreOrders: ListStoreOrders;

@@ -22,6 +22,11 @@ export class Imports {
     return (await this.t.call('importSupplierProducts', { params: { storeId, id }, body }, options)).result as ImportResult | ImportJob;
   }
 
+  /** The store's import jobs, newest first, one page (follow `pagination.nextCursor` with the same query). */
+  async list(storeId: string, query: Api.ListImportJobs['query'] = {}, options?: RequestOptions): Promise<Api.ListImportJobs['result']> {
+    return (await this.t.call('listImportJobs', { params: { storeId }, query }, options)).result;
+  }
+
   /** Progress of a background import. */
   async get(storeId: string, jobId: string, options?: RequestOptions): Promise<ImportJob> {
     return (await this.t.call('getImportJob', { params: { storeId, jobId } }, options)).result;

@@ -107,6 +107,16 @@ export const recordSearch = {
 		};
 	},
 
+	/** Import jobs, newest first, with their progress. */
+	async searchImportJobs(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+		const rows = await firstPage.call(this, '/api/store-suppliers/{storeId}/imports');
+		return {
+			results: rows
+				.filter((j) => matches(filter, text(j.id), text(j.status)))
+				.map((j) => ({ name: `${text(j.createdAt).slice(0, 16).replace('T', ' ')} · ${text(j.status)} · ${text(j.done)}/${text(j.total)}`, value: text(j.id) })),
+		};
+	},
+
 	/** Store orders: those needing attention first, then the newest others. */
 	async searchStoreOrders(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
 		const path = '/api/store-orders/{storeId}';

@@ -3,10 +3,11 @@ import type { INodeProperties } from 'n8n-workflow';
 import { storeRLC } from '../common.descriptions';
 import type { OperationModule } from '../helpers';
 import * as getJob from './getJob.operation';
+import * as getJobs from './getJobs.operation';
 import * as importProducts from './importProducts.operation';
 import * as preview from './preview.operation';
 
-export const operations = { getJob, importProducts, preview } satisfies Record<string, OperationModule>;
+export const operations = { getJob, getJobs, importProducts, preview } satisfies Record<string, OperationModule>;
 
 export const description: INodeProperties[] = [
 	{
@@ -21,6 +22,12 @@ export const description: INodeProperties[] = [
 				value: 'getJob',
 				description: 'Get the progress of a background import',
 				action: 'Get an import job',
+			},
+			{
+				name: 'Get Many Jobs',
+				value: 'getJobs',
+				description: 'Get the store\'s import jobs, newest first, with their progress',
+				action: 'Get many import jobs',
 			},
 			{
 				name: 'Import Products',
@@ -41,4 +48,5 @@ export const description: INodeProperties[] = [
 	...preview.description,
 	...importProducts.description,
 	...getJob.description,
+	...getJobs.description,
 ];

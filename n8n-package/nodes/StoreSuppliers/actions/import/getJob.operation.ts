@@ -12,12 +12,17 @@ export const routing: Route = {
 
 const properties: INodeProperties[] = [
 	{
-		displayName: 'Job ID',
+		displayName: 'Import Job',
 		name: 'jobId',
-		type: 'string',
-		default: '',
+		type: 'resourceLocator',
+		default: { mode: 'list', value: '' },
 		required: true,
-		description: 'The ID of a background import, as Import Products answered it',
+		description: 'A background import: pick it from the store\'s jobs, or give the ID Import Products answered',
+		typeOptions: { loadOptionsDependsOn: ['store.value'] },
+		modes: [
+			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchImportJobs', searchable: true } },
+			{ displayName: 'ID', name: 'id', type: 'string', placeholder: 'e.g. 5e8d2a1c-3f4b-4a6e-9c7d-1b0a2f3e4d5c' },
+		],
 	},
 ];
 
