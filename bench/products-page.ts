@@ -1,26 +1,32 @@
-import { developerKey, Figure, load, loadPair, startBaselineServer, startBenchService } from './lib';
+import { BenchService, developerKey, Figure, load, loadPair, startBaselineServer, startBenchService } from './lib';
 
 const PRODUCTS = 20000;
+
+/** A Developer's store with `n` products of one variant each, seeded by SQL; answers its key and store. */
+export async function seedProductStore(svc: BenchService, n: number): Promise<{ key: string; storeId: string }> {
+  const { key, accountId } = await developerKey(svc.baseUrl);
+  const store = await fetch(`${svc.baseUrl}/api/stores`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Bench', currency: 'USD' }) });
+  const storeId = ((await store.json()) as { result: { id: string } }).result.id;
+  await svc.db.query(
+    `INSERT INTO store_products (id, store_id, title, description, status, created_by_account_id, created_at)
+     SELECT gen_random_uuid(), $1, 'Product ' || g, '', 'active', $2, now() - g * interval '1 second' FROM generate_series(1, $3) g`,
+    [storeId, accountId, n],
+  );
+  await svc.db.query(
+    `INSERT INTO store_variants (id, product_id, store_id, sku, title, price_minor, currency, stock, position)
+     SELECT gen_random_uuid(), p.id, p.store_id, 'SKU-' || p.id, 'Default', 1999, 'USD', 5, 0 FROM store_products p WHERE p.store_id = $1`,
+    [storeId],
+  );
+  await svc.db.query('ANALYZE store_products; ANALYZE store_variants');
+  return { key, storeId };
+}
 
 /** A page of 25 store products through the route table against a bare Koa route running one indexed query. */
 export async function productsPage(databaseUrl: string): Promise<Figure[]> {
   const svc = await startBenchService(databaseUrl);
   const bare = await startBaselineServer(databaseUrl, svc.appSecret);
   try {
-    const { key, accountId } = await developerKey(svc.baseUrl);
-    const store = await fetch(`${svc.baseUrl}/api/stores`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Bench', currency: 'USD' }) });
-    const storeId = ((await store.json()) as { result: { id: string } }).result.id;
-    await svc.db.query(
-      `INSERT INTO store_products (id, store_id, title, description, status, created_by_account_id, created_at)
-       SELECT gen_random_uuid(), $1, 'Product ' || g, '', 'active', $2, now() - g * interval '1 second' FROM generate_series(1, $3) g`,
-      [storeId, accountId, PRODUCTS],
-    );
-    await svc.db.query(
-      `INSERT INTO store_variants (id, product_id, store_id, sku, title, price_minor, currency, stock, position)
-       SELECT gen_random_uuid(), p.id, p.store_id, 'SKU-' || p.id, 'Default', 1999, 'USD', 5, 0 FROM store_products p WHERE p.store_id = $1`,
-      [storeId],
-    );
-    await svc.db.query('ANALYZE store_products; ANALYZE store_variants');
+    const { key, storeId } = await seedProductStore(svc, PRODUCTS);
     const bareUrl = `${bare.baseUrl}/store-products/${storeId}`;
     const listUrl = `${svc.baseUrl}/api/store-products/${storeId}?pageSize=25`;
     const page = (await (await fetch(listUrl, { headers: { 'X-API-Key': key } })).json()) as { result: { items: Array<{ id: string; variants: unknown[] }>; pagination: { totalCount: number } } };

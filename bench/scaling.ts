@@ -3,8 +3,9 @@ import { performance } from 'node:perf_hooks';
 import { DISPATCH_QUEUE } from '../server/dispatch/queues';
 import { startBoss } from '../server/platform/jobs';
 import { createLogger } from '../server/platform/logger';
+import { seedProductStore } from './products-page';
 import { checkOnce, drain, partsOf, queueParts, sentOf, shops } from './dispatch';
-import { BenchService, CONNECTIONS, developerKey, DURATION_SECONDS, Figure, freshDatabase, load, Load, startBenchSandbox, startBenchService } from './lib';
+import { BenchService, CONNECTIONS, DURATION_SECONDS, Figure, freshDatabase, load, Load, startBenchSandbox, startBenchService } from './lib';
 
 const PRODUCTS = 20_000;
 const PARTS = Number(process.env.BENCH_SCALING_PARTS ?? 2_000);
@@ -31,20 +32,7 @@ const opts = (env: Record<string, string>) => (env.SANDBOX_SUPPLIER_URL ? { sand
 /** The product list under load spread over every API process (the connections split between them); requests summed. */
 async function listLoad(t: Topology): Promise<{ load: Load; totalCounts: number[] }> {
   const svc = t.api[0];
-  const { key, accountId } = await developerKey(svc.baseUrl);
-  const store = await fetch(`${svc.baseUrl}/api/stores`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Bench', currency: 'USD' }) });
-  const storeId = ((await store.json()) as { result: { id: string } }).result.id;
-  await svc.db.query(
-    `INSERT INTO store_products (id, store_id, title, description, status, created_by_account_id, created_at)
-     SELECT gen_random_uuid(), $1, 'Product ' || g, '', 'active', $2, now() - g * interval '1 second' FROM generate_series(1, $3) g`,
-    [storeId, accountId, PRODUCTS],
-  );
-  await svc.db.query(
-    `INSERT INTO store_variants (id, product_id, store_id, sku, title, price_minor, currency, stock, position)
-     SELECT gen_random_uuid(), p.id, p.store_id, 'SKU-' || p.id, 'Default', 1999, 'USD', 5, 0 FROM store_products p WHERE p.store_id = $1`,
-    [storeId],
-  );
-  await svc.db.query('ANALYZE store_products; ANALYZE store_variants');
+  const { key, storeId } = await seedProductStore(svc, PRODUCTS);
   const urls = t.api.map((a) => `${a.baseUrl}/api/store-products/${storeId}?pageSize=25`);
   // Correctness first: every process answers the same page and the exact count.
   const pages = await Promise.all(urls.map(async (u) => (await (await fetch(u, { headers: { 'X-API-Key': key } })).json()) as { result: { items: Array<{ id: string }>; pagination: { totalCount: number } } }));
