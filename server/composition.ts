@@ -7,7 +7,7 @@ import type { Logger } from './platform/logger';
 import { Cursors } from './platform/pagination';
 import { buildApp } from './platform/http/app';
 import { buildOpenApi } from './platform/http/openapi';
-import type { RouteDef } from './platform/http/route';
+import type { AnyRoute } from './platform/http/route';
 import { AccountService } from './identity/accounts';
 import { ApiKeyService } from './identity/api-keys';
 import { CreditService } from './identity/credits';
@@ -64,10 +64,11 @@ import { SupplierAccountKey1764201600180 } from './migrations/1764201600180-Supp
 import { ReadBackAskedAt1764201600181 } from './migrations/1764201600181-ReadBackAskedAt';
 import { UnlinkDisconnected1764201600182 } from './migrations/1764201600182-UnlinkDisconnected';
 import { ListCounts1764288000010 } from './migrations/1764288000010-ListCounts';
+import { ImportJobCredit1764374400000 } from './migrations/1764374400000-ImportJobCredit';
 
 export const VERSION = '4.4.0';
 export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, Store, StaffMember, StoreProduct, StoreVariant, SupplierConnection, ProductLink, ProductLinkVariant, ImportJob, ImportJobItem, StoreOrder, StoreOrderItem, FulfilmentGroup, SupplierOrder];
-export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010];
+export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010, ImportJobCredit1764374400000];
 
 export function openDatabase(url: string, poolSize?: number): DataSource {
   return createDataSource(url, ENTITIES, MIGRATIONS, poolSize);
@@ -95,10 +96,7 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   const gateway = new SupplierGateway(registry, secrets, breaker, config.supplierTimeoutMs, db, new SupplierCallRates(db));
   const feed = new ListenFeed(databaseUrl, [CHANGE_CHANNEL, WORK_CHANNEL], log);
   const connections = new ConnectionService(db, registry, gateway, breaker, () => config.publicBaseUrl);
-  const signIn = new SignInService(db, secrets, registry, gateway, connections, async (storeId, accountId) => {
-    const access = await gate.storeAccess(storeId, { accountId });
-    return !!access && access.permissions.has('suppliers.manage') && gate.planIncludesDropshipping(access.ownerPlan);
-  });
+  const signIn = new SignInService(db, secrets, registry, gateway, connections);
   const notifications = new NotificationService(db, registry, gateway, () => boss);
   const links = new LinkService(db, cursors, gateway);
   const supplierProducts = new SupplierProductService(gateway, secrets);
@@ -123,7 +121,7 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
 export type Services = ReturnType<typeof buildServices>;
 
 /** The one route table: routing, validation, permissions, plan gate, credits and OpenAPI all come from it. */
-export function routeTable(s: Services): RouteDef[] {
+export function routeTable(s: Services): AnyRoute[] {
   return [
     // The notification address first: its path shape would otherwise also match /:storeId/:id/... routes.
     ...notificationRoutes(s.notifications),
@@ -139,7 +137,7 @@ export function routeTable(s: Services): RouteDef[] {
 export function buildHttpApp(s: Services) {
   const routes = routeTable(s);
   let doc: unknown;
-  const openApiDocument = () => (doc ??= buildOpenApi(routes, { version: VERSION, creditPrice: (a) => s.credits.price(a) }));
+  const openApiDocument = () => (doc ??= buildOpenApi(routes, { version: VERSION }));
   return buildApp({
     routes,
     gate: s.gate,

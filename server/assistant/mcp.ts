@@ -6,7 +6,7 @@ import { ApiError, errors } from '../platform/errors';
 import type { Logger } from '../platform/logger';
 import { authenticateRequest, RouteRunner } from '../platform/http/app';
 import type { Gate } from '../platform/http/gate';
-import type { Caller, JsonSchema, RouteDef } from '../platform/http/route';
+import type { AnyRoute as RouteDef, Caller, JsonSchema } from '../platform/http/route';
 
 import { MCP_PATH } from './link';
 

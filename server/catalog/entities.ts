@@ -54,6 +54,8 @@ export class ImportJob {
   @Column('integer') total: number;
   @Column('uuid', { name: 'created_by_account_id' }) createdByAccountId: string;
   @Column('uuid', { name: 'created_by_key_id', nullable: true }) createdByKeyId: string | null;
+  /** What each imported product costs, as the import route stated it when the job was made. */
+  @Column('jsonb', { name: 'credit' }) credit: { action: string; price: number };
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
   @Column('timestamptz', { name: 'finished_at', nullable: true }) finishedAt: Date | null;

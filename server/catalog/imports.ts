@@ -5,6 +5,7 @@ import { ApiError, errors } from '../platform/errors';
 import { settleLimit } from '../platform/concurrency';
 import type { Boss } from '../platform/jobs';
 import type { CreditService } from '../identity/credits';
+import type { CreditTicket } from '../platform/http/route';
 import type { ProductService, ProductView } from '../stores/products';
 import { Store } from '../stores/entities';
 import { SupplierConnection } from '../connections/entities';
@@ -19,7 +20,6 @@ export const IMPORT_QUEUE = 'catalog.import';
 /** Imports up to this many products answer at once; larger ones run as a background job. */
 export const IMPORT_INLINE_LIMIT = 50;
 const FETCH_CONCURRENCY = 8;
-const IMPORT_ACTION = 'supplierProduct.import';
 
 export interface ImportItem {
   supplierProductId: string;
@@ -237,10 +237,9 @@ export class ImportService {
     }
   }
 
-  /** Up to IMPORT_INLINE_LIMIT products at once. Charged up front for all; each failed product is refunded. */
-  async importNow(storeId: string, conn: SupplierConnection, items: ImportItem[], opts: { rule: PriceRule; sync: SyncSwitches; status?: 'active' | 'draft' }, creator: Creator, requestId: string) {
+  /** Up to IMPORT_INLINE_LIMIT products at once (the route has charged for all; it refunds the ones in `errors`). */
+  async importNow(storeId: string, conn: SupplierConnection, items: ImportItem[], opts: { rule: PriceRule; sync: SyncSwitches; status?: 'active' | 'draft' }, creator: Creator) {
     const store = await this.db.getRepository(Store).findOneByOrFail({ id: storeId });
-    await this.credits.charge(creator.accountId, creator.apiKeyId, IMPORT_ACTION, items.length, requestId);
     const fetched = await this.fetchAll(conn, items);
     const created: Array<{ productId: string; linkId: string }> = [];
     const failures: ImportFailure[] = [];
@@ -253,7 +252,6 @@ export class ImportService {
         failures.push(failureOf(item, err));
       }
     }
-    if (failures.length) await this.credits.credit(creator.accountId, creator.apiKeyId, `${IMPORT_ACTION}.refund`, this.credits.price(IMPORT_ACTION) * failures.length, requestId);
     const products: ProductView[] = [];
     for (const c of created) products.push(await this.products.get(storeId, c.productId, null));
     const links: LinkView[] = await this.links.views(await Promise.all(created.map((c) => this.links.get(storeId, c.linkId, null))));
@@ -261,7 +259,7 @@ export class ImportService {
   }
 
   /** Larger imports: the job and its items are written at once, then a pg-boss job works through them. */
-  async startJob(storeId: string, conn: SupplierConnection, items: ImportItem[], opts: { rule: PriceRule; sync: SyncSwitches }, creator: Creator): Promise<ImportJob> {
+  async startJob(storeId: string, conn: SupplierConnection, items: ImportItem[], opts: { rule: PriceRule; sync: SyncSwitches }, creator: Creator, credit: CreditTicket): Promise<ImportJob> {
     const job = this.db.getRepository(ImportJob).create({
       id: crypto.randomUUID(),
       storeId,
@@ -272,6 +270,7 @@ export class ImportService {
       total: items.length,
       createdByAccountId: creator.accountId,
       createdByKeyId: creator.apiKeyId,
+      credit: { action: credit.action, price: credit.price },
       finishedAt: null,
     });
     await this.db.transaction(async (tx) => {
@@ -313,7 +312,7 @@ export class ImportService {
         try {
           if (!f.ok) throw f.error;
           await this.inTransaction(async (tx) => {
-            await this.credits.charge(creator.accountId, creator.apiKeyId, IMPORT_ACTION, 1, `import:${job.id}:${row.position}`, tx);
+            await this.credits.charge(creator, job.credit.action, job.credit.price, `import:${job.id}:${row.position}`, tx);
             const out = await this.importOne(tx, { store, conn, product: f.value, item: items[i], rule: job.priceRule, sync: job.sync }, creator);
             await tx.query(`UPDATE import_job_items SET status = 'done', product_id = $3 WHERE job_id = $1 AND position = $2`, [job.id, row.position, out.productId]);
           });

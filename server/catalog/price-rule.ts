@@ -65,7 +65,7 @@ const MAX_AMOUNT = 1_000_000_000;
 const MAX_ENDING = 999;
 const SCALE = 10_000n;
 
-export const priceRuleSchema: Record<string, unknown> = {
+export const priceRuleSchema = {
   type: 'object',
   description:
     'How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). Without a priceRule the default import rule applies: multiplier "2", endingMinor 99 (twice the cost, rounded up to x.99); a rule that is given takes the field defaults below for fields it leaves out.',
@@ -105,7 +105,7 @@ export const priceRuleSchema: Record<string, unknown> = {
     },
   },
   additionalProperties: false,
-};
+} as const;
 
 /** Decimal string → integer ten-thousandths, exactly (a float would drift). */
 function parseDecimal(field: string, value: unknown): bigint {

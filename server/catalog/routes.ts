@@ -1,6 +1,6 @@
 import { creatorOf, ownRecordsKeyId } from '../identity/permissions';
 import { errors } from '../platform/errors';
-import { defineRoutes, Reply, RequestContext } from '../platform/http/route';
+import { defineRoutes, route, Reply, RequestContext } from '../platform/http/route';
 import { object, pageOf, pageQuery, params, supplierRef, uuid } from '../platform/http/schemas';
 import { productSchema } from '../stores/routes';
 import type { ConnectionService } from '../connections/service';
@@ -29,14 +29,13 @@ function rule(input: unknown) {
 
 export function catalogRoutes(connections: ConnectionService, supplierProducts: SupplierProductService, imports: ImportService, links: LinkService) {
   /** The connection in the caller's scope, usable now (enabled, with credentials). */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  const usable = async (ctx: RequestContext<any, any, any>): Promise<SupplierConnection> => {
-    const conn = await connections.get(ctx.params.storeId, ctx.params.id ?? ctx.body?.connectionId, ownRecordsKeyId(ctx.caller));
+  const usable = async (ctx: RequestContext<{ storeId: string }, unknown, unknown>, connectionId: string): Promise<SupplierConnection> => {
+    const conn = await connections.get(ctx.params.storeId, connectionId, ownRecordsKeyId(ctx.caller));
     if (!conn.enabled) throw errors.invalidState('The connection is switched off.');
     return conn;
   };
   return defineRoutes([
-    {
+    route({
       operationId: 'searchSupplierProducts',
       method: 'get',
       path: `${BASE}/:storeId/:id/products`,
@@ -50,10 +49,10 @@ export function catalogRoutes(connections: ConnectionService, supplierProducts: 
       query: object({ query: { type: 'string', maxLength: 200 }, ...pageQuery }),
       response: { status: 200, schema: supplierProductPageSchema },
       async handler(ctx) {
-        return supplierProducts.search(await usable(ctx), ctx.query);
+        return supplierProducts.search(await usable(ctx, ctx.params.id), ctx.query);
       },
-    },
-    {
+    }),
+    route({
       operationId: 'resolveSupplierProductUrl',
       method: 'post',
       path: `${BASE}/:storeId/:id/products/resolve-url`,
@@ -67,10 +66,10 @@ export function catalogRoutes(connections: ConnectionService, supplierProducts: 
       body: object({ url: { type: 'string', minLength: 1, maxLength: 2000 } }, ['url']),
       response: { status: 200, schema: object({ supplierProductId: { type: 'string' }, product: supplierProductSchema }, ['supplierProductId', 'product']) },
       async handler(ctx) {
-        return supplierProducts.resolveUrl(await usable(ctx), ctx.body.url);
+        return supplierProducts.resolveUrl(await usable(ctx, ctx.params.id), ctx.body.url);
       },
-    },
-    {
+    }),
+    route({
       operationId: 'getSupplierProduct',
       method: 'get',
       path: `${BASE}/:storeId/:id/products/:supplierProductId`,
@@ -83,10 +82,10 @@ export function catalogRoutes(connections: ConnectionService, supplierProducts: 
       params: supplierProductIdParam,
       response: { status: 200, schema: supplierProductSchema },
       async handler(ctx) {
-        return supplierProducts.get(await usable(ctx), ctx.params.supplierProductId);
+        return supplierProducts.get(await usable(ctx, ctx.params.id), ctx.params.supplierProductId);
       },
-    },
-    {
+    }),
+    route({
       operationId: 'previewImport',
       method: 'post',
       path: `${BASE}/:storeId/:id/import/preview`,
@@ -121,10 +120,10 @@ export function catalogRoutes(connections: ConnectionService, supplierProducts: 
         ),
       },
       async handler(ctx) {
-        return imports.preview(ctx.params.storeId, await usable(ctx), ctx.body.products, rule(ctx.body.priceRule));
+        return imports.preview(ctx.params.storeId, await usable(ctx, ctx.params.id), ctx.body.products, rule(ctx.body.priceRule));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'importSupplierProducts',
       method: 'post',
       path: `${BASE}/:storeId/:id/import`,
@@ -134,6 +133,9 @@ export function catalogRoutes(connections: ConnectionService, supplierProducts: 
       auth: 'caller',
       permission: 'suppliers.import',
       planGated: true,
+      // Up to the inline limit, every product is paid at once and the ones that fail are refunded; a job pays
+      // for each product in the transaction that makes it.
+      credits: { action: 'supplierProduct.import', price: 2, unit: 'product', units: (body) => body.products.length, when: (body) => (body.products.length <= IMPORT_INLINE_LIMIT ? 'request' : 'recordCreated') },
       readOnly: false,
       params: params(['storeId', 'id']),
       body: object(
@@ -146,17 +148,19 @@ export function catalogRoutes(connections: ConnectionService, supplierProducts: 
       },
       extraResponses: [[202, { description: 'A background import job; poll it', content: { 'application/json': { schema: { type: 'object', properties: { result: importJobSchema } } } } }]],
       async handler(ctx) {
-        const conn = await usable(ctx);
+        const conn = await usable(ctx, ctx.params.id);
         const opts = { rule: rule(ctx.body.priceRule), sync: { ...DEFAULT_SYNC, ...(ctx.body.sync ?? {}) }, status: ctx.body.status };
         const creator = { accountId: ctx.caller!.accountId, apiKeyId: ctx.caller!.apiKey?.id ?? null };
         if (ctx.body.products.length <= IMPORT_INLINE_LIMIT) {
-          return new Reply(201, await imports.importNow(ctx.params.storeId, conn, ctx.body.products, opts, creator, ctx.requestId));
+          const done = await imports.importNow(ctx.params.storeId, conn, ctx.body.products, opts, creator);
+          ctx.credits.refundUnits(done.errors.length);
+          return new Reply(201, done);
         }
-        const job = await imports.startJob(ctx.params.storeId, conn, ctx.body.products, opts, creator);
+        const job = await imports.startJob(ctx.params.storeId, conn, ctx.body.products, opts, creator, ctx.credits.ticket());
         return new Reply(202, await imports.getJob(ctx.params.storeId, job.id, null));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'listImportJobs',
       method: 'get',
       path: `${BASE}/:storeId/imports`,
@@ -172,8 +176,8 @@ export function catalogRoutes(connections: ConnectionService, supplierProducts: 
       async handler(ctx) {
         return imports.listJobs(ctx.params.storeId, ownRecordsKeyId(ctx.caller), ctx.query);
       },
-    },
-    {
+    }),
+    route({
       operationId: 'getImportJob',
       method: 'get',
       path: `${BASE}/:storeId/imports/:jobId`,
@@ -187,8 +191,8 @@ export function catalogRoutes(connections: ConnectionService, supplierProducts: 
       async handler(ctx) {
         return imports.getJob(ctx.params.storeId, ctx.params.jobId, ownRecordsKeyId(ctx.caller));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'listProductLinks',
       method: 'get',
       path: `${BASE}/:storeId/links`,
@@ -203,8 +207,8 @@ export function catalogRoutes(connections: ConnectionService, supplierProducts: 
       async handler(ctx) {
         return links.list(ctx.params.storeId, ownRecordsKeyId(ctx.caller), ctx.query);
       },
-    },
-    {
+    }),
+    route({
       operationId: 'createProductLink',
       method: 'post',
       path: `${BASE}/:storeId/links`,
@@ -213,7 +217,7 @@ export function catalogRoutes(connections: ConnectionService, supplierProducts: 
       auth: 'caller',
       permission: 'suppliers.import',
       planGated: true,
-      creditAction: 'productLink.create',
+      credits: { action: 'productLink.create', price: 1 },
       readOnly: false,
       params: params(['storeId']),
       body: object(
@@ -222,7 +226,7 @@ export function catalogRoutes(connections: ConnectionService, supplierProducts: 
       ),
       response: { status: 201, schema: linkSchema },
       async handler(ctx) {
-        const conn = await usable(ctx);
+        const conn = await usable(ctx, ctx.body.connectionId);
         const product = await links.storeProduct(ctx.params.storeId, ctx.body.productId, ownRecordsKeyId(ctx.caller));
         const supplierProduct = await supplierProducts.get(conn, ctx.body.supplierProductId);
         const link = await links.create(
@@ -231,8 +235,8 @@ export function catalogRoutes(connections: ConnectionService, supplierProducts: 
         );
         return links.view(link);
       },
-    },
-    {
+    }),
+    route({
       operationId: 'updateProductLink',
       method: 'put',
       path: `${BASE}/:storeId/links/:linkId`,
@@ -250,8 +254,8 @@ export function catalogRoutes(connections: ConnectionService, supplierProducts: 
         const updated = await links.update(link, ctx.body, async () => supplierProducts.get(await connections.get(ctx.params.storeId, link.connectionId, null), link.supplierProductId));
         return links.view(updated);
       },
-    },
-    {
+    }),
+    route({
       operationId: 'deleteProductLink',
       method: 'delete',
       path: `${BASE}/:storeId/links/:linkId`,
@@ -266,8 +270,8 @@ export function catalogRoutes(connections: ConnectionService, supplierProducts: 
         await links.remove(await links.get(ctx.params.storeId, ctx.params.linkId, ownRecordsKeyId(ctx.caller)));
         return new Reply(204, undefined, true);
       },
-    },
-    {
+    }),
+    route({
       operationId: 'syncProductLink',
       method: 'post',
       path: `${BASE}/:storeId/links/:linkId/sync`,
@@ -285,6 +289,6 @@ export function catalogRoutes(connections: ConnectionService, supplierProducts: 
         await links.syncOne(link, conn);
         return links.view(await links.get(ctx.params.storeId, link.id, null));
       },
-    },
+    }),
   ]);
 }

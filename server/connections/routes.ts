@@ -1,21 +1,23 @@
 import { creatorOf, ownRecordsKeyId } from '../identity/permissions';
-import { defineRoutes, Reply, RequestContext } from '../platform/http/route';
+import { defineRoutes, route, Reply, RequestContext } from '../platform/http/route';
 import { object, params, uuid } from '../platform/http/schemas';
 import type { SupplierRegistry } from '../suppliers/registry';
 import { automationFields, catalogueEntrySchema, connectionSchema, modeSchema, moneySchema } from './schemas';
 import type { ConnectionService } from './service';
-import { SIGN_IN_CALLBACK_PATH, SignInService } from './sign-in';
+import { SIGN_IN_CALLBACK_PATH, SIGN_IN_REFUSED, SignInService } from './sign-in';
 
 const BASE = '/api/store-suppliers';
 const TAG = 'Supplier connections';
-const supplierKey = { type: 'string', pattern: '^[a-z0-9-]{1,40}$' };
-const credentials = { type: 'object', description: 'The supplier\'s credentials, as its `credentialsSchema` in the catalogue describes (for example `{ "apiKey": "..." }`)' };
+/** Connecting costs the same by key and by sign-in. */
+const CONNECT_CREDITS = { action: 'supplierConnection.connect', price: 5 };
+const supplierKey = { type: 'string', pattern: '^[a-z0-9-]{1,40}$' } as const;
+const credentials = { type: 'object', description: 'The supplier\'s credentials, as its `credentialsSchema` in the catalogue describes (for example `{ "apiKey": "..." }`)' } as const;
 const storeAndConnection = params(['storeId', 'id']);
 
 export function connectionRoutes(connections: ConnectionService, signIn: SignInService, registry: SupplierRegistry) {
   const load = (ctx: RequestContext) => connections.get(ctx.params.storeId, ctx.params.id, ownRecordsKeyId(ctx.caller));
   return defineRoutes([
-    {
+    route({
       operationId: 'listSupplierCatalogue',
       method: 'get',
       path: `${BASE}/:storeId/catalogue`,
@@ -29,8 +31,8 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       async handler() {
         return registry.entries();
       },
-    },
-    {
+    }),
+    route({
       operationId: 'listSupplierConnections',
       method: 'get',
       path: `${BASE}/:storeId`,
@@ -44,8 +46,8 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       async handler({ params: p, caller }) {
         return connections.present(await connections.list(p.storeId, ownRecordsKeyId(caller)));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'connectSupplier',
       method: 'post',
       path: `${BASE}/:storeId`,
@@ -55,7 +57,7 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       auth: 'caller',
       permission: 'suppliers.manage',
       planGated: true,
-      creditAction: 'supplierConnection.connect',
+      credits: CONNECT_CREDITS,
       readOnly: false,
       params: params(['storeId']),
       body: object(
@@ -65,11 +67,12 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       response: { status: 201, schema: connectionSchema },
       async handler({ params: p, body, caller }) {
         const adapter = registry.find(body.supplierKey);
-        const creds = adapter ? connections.validateCredentials(adapter, body.credentials) : body.credentials;
+        // Without an adapter, connect refuses the supplier key before it looks at credentials.
+        const creds = adapter ? connections.validateCredentials(adapter, body.credentials) : {};
         return connections.present(await connections.connect(p.storeId, { ...body, credentials: creds }, creatorOf(caller!)));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'startSupplierSignIn',
       method: 'post',
       path: `${BASE}/:storeId/oauth/start`,
@@ -86,23 +89,28 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       async handler({ params: p, body, caller, origin }) {
         return signIn.start(p.storeId, { accountId: caller!.accountId, apiKeyId: caller!.apiKey?.id ?? null }, body, connections.publicBase() || origin);
       },
-    },
-    {
+    }),
+    route({
       operationId: 'completeSupplierSignIn',
       method: 'get',
       path: SIGN_IN_CALLBACK_PATH,
       summary: 'Where the supplier sends the merchant back after sign-in; exchanges the code and creates the connection',
-      description: 'Authenticated by the signed, single-use state, not by a key.',
+      description: 'Authenticated by the signed, single-use state, not by a key: the user who started the sign-in must still hold the permission, on a plan with dropshipping; any refusal answers invalidSignInState.',
       tag: TAG,
-      auth: 'none',
+      auth: 'carried',
+      carriedCaller: (query) => signIn.consume(query.state),
+      refusal: SIGN_IN_REFUSED,
+      permission: 'suppliers.manage',
+      planGated: true,
+      credits: CONNECT_CREDITS,
       readOnly: false,
       query: object({ state: { type: 'string', maxLength: 400 }, code: { type: 'string', maxLength: 400 }, error: { type: 'string', maxLength: 200 } }, ['state']),
       response: { status: 201, schema: connectionSchema },
-      async handler({ query }) {
-        return new Reply(201, await connections.present(await signIn.complete(query)));
+      async handler({ query, carried, store, caller }) {
+        return new Reply(201, await connections.present(await signIn.complete(carried, query, store!.storeId, creatorOf(caller!))));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'replaceSupplierCredentials',
       method: 'put',
       path: `${BASE}/:storeId/:id`,
@@ -120,8 +128,8 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
         const creds = connections.validateCredentials(registry.find(conn.supplierKey)!, ctx.body.credentials);
         return connections.present(await connections.replaceCredentials(conn, creds));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'testSupplierConnection',
       method: 'post',
       path: `${BASE}/:storeId/:id/test`,
@@ -135,8 +143,8 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       async handler(ctx) {
         return connections.present(await connections.test(await load(ctx)));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'getSupplierBalance',
       method: 'get',
       path: `${BASE}/:storeId/:id/balance`,
@@ -150,8 +158,8 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       async handler(ctx) {
         return connections.balance(await load(ctx));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'getDisconnectImpact',
       method: 'get',
       path: `${BASE}/:storeId/:id/impact`,
@@ -165,8 +173,8 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       async handler(ctx) {
         return connections.impact(await load(ctx));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'changeSupplierSettings',
       method: 'put',
       path: `${BASE}/:storeId/:id/settings`,
@@ -181,8 +189,8 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       async handler(ctx) {
         return connections.present(await connections.changeSettings(await load(ctx), ctx.body.settings));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'changeSupplierAutomation',
       method: 'put',
       path: `${BASE}/:storeId/:id/automation`,
@@ -198,8 +206,8 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       async handler(ctx) {
         return connections.present(await connections.changeAutomation(await load(ctx), ctx.body));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'setSupplierConnectionEnabled',
       method: 'put',
       path: `${BASE}/:storeId/:id/enabled`,
@@ -215,8 +223,8 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       async handler(ctx) {
         return connections.present(await connections.setEnabled(await load(ctx), ctx.body.enabled));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'disconnectSupplier',
       method: 'delete',
       path: `${BASE}/:storeId/:id`,
@@ -244,7 +252,7 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
         if (handOverError) ctx.log.warn({ connectionId: conn.id, err: String(handOverError) }, 'notification address not handed over to the account\'s other connection');
         return { id: conn.id, disconnected: true, impact, removedLinks };
       },
-    },
+    }),
   ]);
 }
 

@@ -1,6 +1,6 @@
 import { currency, dateTime, minorUnits, nullableDateTime, object, uuid } from '../platform/http/schemas';
 
-export const modeSchema = { enum: ['test', 'live'], description: '`test` places orders in the supplier\'s test environment (where it has one)' };
+export const modeSchema = { enum: ['test', 'live'], description: '`test` places orders in the supplier\'s test environment (where it has one)' } as const;
 
 export const automationFields = {
   level: { enum: ['off', 'manual', 'automatic'], description: '`automatic` sends a supplier part once the store order is confirmed; `manual` waits for submit; `off` never sends' },
@@ -11,16 +11,16 @@ export const automationFields = {
   },
   excludedCountries: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z]{2}$' }, maxItems: 250, uniqueItems: true, description: 'ISO 3166-1 alpha-2 codes; orders to them pause with destinationUnsupported' },
   allowUnpaidOrders: { type: 'boolean', description: 'Send (and pay) orders whose shopper has not paid online, such as cash on delivery' },
-};
+} as const;
 
-export const automationSchema = object(automationFields, Object.keys(automationFields));
+export const automationSchema = object(automationFields, ['level', 'automaticPayment', 'costLimit', 'excludedCountries', 'allowUnpaidOrders']);
 
 export const healthSchema = {
   oneOf: [
     object({ status: { enum: ['healthy', 'unhealthy'] }, checkedAt: dateTime, latencyMs: { type: 'integer' }, message: { type: 'string' } }, ['status', 'checkedAt', 'latencyMs', 'message']),
     { type: 'null' },
   ],
-};
+} as const;
 
 export const connectionSchema = object(
   {

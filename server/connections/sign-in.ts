@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { Secrets } from '../platform/crypto';
 import { sqlRows } from '../platform/db';
 import { ApiError, errors } from '../platform/errors';
+import type { Caller } from '../platform/http/route';
 import type { ConnectionMode } from '../suppliers/adapter';
 import type { SupplierRegistry } from '../suppliers/registry';
 import type { SupplierConnection } from './entities';
@@ -13,7 +14,15 @@ import type { ConnectionService } from './service';
 const STATE_TTL_MINUTES = 10;
 export const SIGN_IN_CALLBACK_PATH = '/api/store-suppliers/oauth/callback';
 
-const invalidState = () => new ApiError(400, 'invalidSignInState', 'The sign-in state is unknown, expired, already used or not valid.');
+/** The one answer to a state that cannot complete a sign-in, whatever the reason. */
+export const SIGN_IN_REFUSED = new ApiError(400, 'invalidSignInState', 'The sign-in state is unknown, expired, already used or not valid.');
+
+/** A sign-in state, consumed: who started it, for which store and supplier. */
+export interface SignInStarted {
+  supplierKey: string;
+  mode: ConnectionMode;
+  redirectUri: string;
+}
 
 /**
  * Sign-in connections: the state is random, signed, stored against the store and the user who started,
@@ -26,8 +35,6 @@ export class SignInService {
     private readonly registry: SupplierRegistry,
     private readonly gateway: SupplierGateway,
     private readonly connections: ConnectionService,
-    /** Whether the account may still connect suppliers for the store (permission and owner's plan). */
-    private readonly mayConnect: (storeId: string, accountId: string) => Promise<boolean>,
   ) {}
 
   async start(storeId: string, caller: { accountId: string; apiKeyId: string | null }, input: { supplierKey: string; mode: ConnectionMode }, baseUrl: string) {
@@ -49,9 +56,13 @@ export class SignInService {
     return { authorizationUrl: adapter.signInUrl({ state, redirectUri, mode: input.mode }), state, expiresAt: expiresAt.toISOString() };
   }
 
-  async complete(input: { state: string; code?: string; error?: string }): Promise<SupplierConnection> {
-    const [nonce, sig] = input.state.split('.');
-    if (!nonce || !sig || !this.secrets.verifySignature(`sign-in|${nonce}`, sig)) throw invalidState();
+  /**
+   * Uses up a state and answers the user it was started by (with the key, if a key started it and is still
+   * live) and its store; null when it is not valid. The route's pipeline then checks that user as any caller.
+   */
+  async consume(state: string): Promise<{ caller: Caller; storeId: string; carried: SignInStarted } | null> {
+    const [nonce, sig] = state.split('.');
+    if (!nonce || !sig || !this.secrets.verifySignature(`sign-in|${nonce}`, sig)) return null;
     const rows = await sqlRows<{ store_id: string; account_id: string; api_key_id: string | null; supplier_key: string; mode: ConnectionMode; redirect_uri: string }>(
       this.db,
       `UPDATE supplier_sign_in_states SET used_at = now()
@@ -60,15 +71,21 @@ export class SignInService {
       [nonce],
     );
     const st = rows[0];
-    if (!st) throw invalidState();
-    if (input.error || !input.code) throw errors.badRequest('signInDeclined', 'The merchant did not authorise the connection at the supplier.');
-    if (!(await this.mayConnect(st.store_id, st.account_id))) throw invalidState();
+    if (!st) return null;
+    let apiKey: Caller['apiKey'];
     if (st.api_key_id) {
-      const live = await this.db.query('SELECT 1 FROM api_keys WHERE id = $1 AND revoked_at IS NULL', [st.api_key_id]);
-      if (!live.length) throw invalidState();
+      const [key] = await sqlRows<{ record_scope: 'own' | 'account' }>(this.db, 'SELECT record_scope FROM api_keys WHERE id = $1 AND revoked_at IS NULL', [st.api_key_id]);
+      if (!key) return null;
+      apiKey = { id: st.api_key_id, recordScope: key.record_scope };
     }
-    const adapter = this.gateway.adapterFor(st.supplier_key);
-    const credentials = await orSupplierFailure(adapter.exchangeSignInCode!({ code: input.code, redirectUri: st.redirect_uri, timeoutMs: 15000 }));
-    return this.connections.connect(st.store_id, { supplierKey: st.supplier_key, mode: st.mode, credentials }, { createdByAccountId: st.account_id, createdByKeyId: st.api_key_id });
+    return { caller: { accountId: st.account_id, apiKey }, storeId: st.store_id, carried: { supplierKey: st.supplier_key, mode: st.mode, redirectUri: st.redirect_uri } };
+  }
+
+  /** Exchanges the supplier's code and creates the connection, for a consumed state the pipeline has let through. */
+  async complete(started: SignInStarted, input: { code?: string; error?: string }, storeId: string, creator: { createdByAccountId: string; createdByKeyId: string | null }): Promise<SupplierConnection> {
+    if (input.error || !input.code) throw errors.badRequest('signInDeclined', 'The merchant did not authorise the connection at the supplier.');
+    const adapter = this.gateway.adapterFor(started.supplierKey);
+    const credentials = await orSupplierFailure(adapter.exchangeSignInCode!({ code: input.code, redirectUri: started.redirectUri, timeoutMs: 15000 }));
+    return this.connections.connect(storeId, { supplierKey: started.supplierKey, mode: started.mode, credentials }, creator);
   }
 }

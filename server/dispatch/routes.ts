@@ -1,6 +1,6 @@
 import { actorOf, ownRecordsKeyId } from '../identity/permissions';
 import { errors } from '../platform/errors';
-import { defineRoutes, Reply, RequestContext } from '../platform/http/route';
+import { defineRoutes, route, Reply, RequestContext } from '../platform/http/route';
 import { object, pageOf, params, uuid } from '../platform/http/schemas';
 import type { OrderService } from '../orders/service';
 import type { CommandOptions, DispatchCommands, Outcome } from './commands';
@@ -33,8 +33,7 @@ const preferHeader = {
   schema: { type: 'string', maxLength: 200 },
 };
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Ctx = RequestContext<any, any, any>;
+type Ctx = RequestContext<{ storeId: string }, unknown, unknown>;
 
 /** RFC 7240: the caller prefers an answer at once to waiting for the job. */
 export function prefersAsync(headers: Record<string, string | string[] | undefined>): boolean {
@@ -49,10 +48,10 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
     const [view] = await reads.views([out.so], showCustomer(ctx));
     return new Reply(out.settled ? 200 : 202, view);
   };
-  const load = (ctx: Ctx) => reads.get(ctx.params.storeId, ctx.params.supplierOrderId, ownRecordsKeyId(ctx.caller));
+  const load = (ctx: RequestContext<{ storeId: string; supplierOrderId: string }, unknown, unknown>) => reads.get(ctx.params.storeId, ctx.params.supplierOrderId, ownRecordsKeyId(ctx.caller));
 
   return defineRoutes([
-    {
+    route({
       operationId: 'listSupplierOrders',
       method: 'get',
       path: `${BASE}/:storeId/orders`,
@@ -77,8 +76,8 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
         const page = await reads.list(ctx.params.storeId, ownRecordsKeyId(ctx.caller), ctx.query);
         return { ...page, items: await reads.views(page.items, showCustomer(ctx)) };
       },
-    },
-    {
+    }),
+    route({
       operationId: 'getSupplierOrder',
       method: 'get',
       path: `${BASE}/:storeId/orders/:supplierOrderId`,
@@ -92,8 +91,8 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
       async handler(ctx) {
         return (await reads.views([await load(ctx)], showCustomer(ctx)))[0];
       },
-    },
-    {
+    }),
+    route({
       operationId: 'submitOrderPart',
       method: 'post',
       path: `${BASE}/:storeId/orders/:orderId/groups/:groupKey/submit`,
@@ -103,8 +102,7 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
       auth: 'caller',
       permission: 'suppliers.orders.manage',
       planGated: true,
-      creditAction: 'supplierOrder.send',
-      creditWhen: 'recordCreated',
+      credits: { action: 'supplierOrder.send', price: 3, when: 'recordCreated' },
       readOnly: false,
       params: groupParams,
       headers: [preferHeader],
@@ -113,10 +111,10 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
       extraResponses: [stillWorking],
       async handler(ctx) {
         const order = await orders.get(ctx.params.storeId, ctx.params.orderId, ownRecordsKeyId(ctx.caller));
-        return answer(ctx, await commands.submit(order, ctx.params.groupKey, actorOf(ctx.caller!), !!ctx.body.payNow, { ...opts(ctx), charge: ctx.chargeInTransaction }));
+        return answer(ctx, await commands.submit(order, ctx.params.groupKey, actorOf(ctx.caller!), !!ctx.body.payNow, { ...opts(ctx), charge: (tx) => ctx.credits.chargeInTransaction(tx) }));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'retrySupplierOrder',
       method: 'post',
       path: `${BASE}/:storeId/orders/:supplierOrderId/retry`,
@@ -134,8 +132,8 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
       async handler(ctx) {
         return answer(ctx, await commands.retry(await load(ctx), actorOf(ctx.caller!), !!ctx.body.acceptCost, opts(ctx)));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'paySupplierOrder',
       method: 'post',
       path: `${BASE}/:storeId/orders/:supplierOrderId/pay`,
@@ -152,8 +150,8 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
       async handler(ctx) {
         return answer(ctx, await commands.pay(await load(ctx), actorOf(ctx.caller!), opts(ctx)));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'cancelSupplierOrder',
       method: 'post',
       path: `${BASE}/:storeId/orders/:supplierOrderId/cancel`,
@@ -169,8 +167,8 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
       async handler(ctx) {
         return answer(ctx, await commands.cancel(await load(ctx), actorOf(ctx.caller!), opts(ctx)));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'fulfilOrderPartManually',
       method: 'post',
       path: `${BASE}/:storeId/orders/:orderId/groups/:groupKey/fulfil-manually`,
@@ -193,6 +191,6 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
         const so = out.so ? (await reads.views([out.so], showCustomer(ctx)))[0] : null;
         return new Reply(out.settled ? 200 : 202, { supplierOrder: so, part: { groupKey: out.group.groupKey, status: out.group.status, fulfilledByStore: out.group.fulfilledByStore, shipment: out.group.shipment } });
       },
-    },
+    }),
   ]);
 }

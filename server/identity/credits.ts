@@ -2,36 +2,20 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { errors } from '../platform/errors';
 import { creditsCharged } from '../platform/metrics';
 
-/**
- * One price per action, in credits, the same for a signed-in session and an API key.
- * Reads, previews and key management are free.
- */
-export const CREDIT_PRICES: Record<string, number> = {
-  'storeProduct.create': 1,
-  'supplierConnection.connect': 5,
-  'supplierProduct.import': 2,
-  'productLink.create': 1,
-  'supplierOrder.send': 3,
-};
+import type { Payer } from '../platform/http/route';
 
 export const SIGN_UP_CREDITS = 100;
 
 export class CreditService {
   constructor(private readonly db: DataSource) {}
 
-  price(action: string): number {
-    const price = CREDIT_PRICES[action];
-    if (price === undefined) throw new Error(`No credit price for action ${action}`);
-    return price;
-  }
-
   /**
-   * Takes the credits in one conditional update so concurrent calls can never overdraw;
-   * answers a refund to run if the action then fails.
+   * Takes `amount` credits in one conditional update so concurrent calls can never overdraw. Prices live on the
+   * routes (`RouteDef.credits`); this only moves credits and writes the ledger.
    */
-  async charge(accountId: string, apiKeyId: string | null, action: string, quantity: number, requestId: string | null, tx?: EntityManager): Promise<() => Promise<void>> {
-    const amount = this.price(action) * quantity;
-    if (amount === 0) return async () => undefined;
+  async charge(payer: Payer, action: string, amount: number, requestId: string | null, tx?: EntityManager): Promise<void> {
+    if (amount <= 0) return;
+    const { accountId, apiKeyId } = payer;
     const rows: Array<{ credits: number }> = await (tx ?? this.db).query(
       `WITH charged AS (
          UPDATE accounts SET credits = credits - $2 WHERE id = $1 AND credits >= $2 RETURNING credits
@@ -47,7 +31,11 @@ export class CreditService {
       throw errors.insufficientCredits(amount, acc?.credits ?? 0);
     }
     creditsCharged.inc({ action }, amount);
-    return () => this.credit(accountId, apiKeyId, `${action}.refund`, amount, requestId);
+  }
+
+  /** Gives back `amount` of a charge for `action`, as its own ledger row. */
+  async refund(payer: Payer, action: string, amount: number, requestId: string | null): Promise<void> {
+    if (amount > 0) await this.credit(payer.accountId, payer.apiKeyId, `${action}.refund`, amount, requestId);
   }
 
   async credit(accountId: string, apiKeyId: string | null, action: string, amount: number, requestId: string | null): Promise<void> {

@@ -118,9 +118,8 @@ export function createGate(db: DataSource, accounts: AccountService, keys: ApiKe
     planIncludesDropshipping,
     requiredPlan: DROPSHIPPING_PLAN,
 
-    charge(caller, action, quantity, requestId, tx) {
-      return credits.charge(caller.accountId, caller.apiKey?.id ?? null, action, quantity, requestId, tx);
-    },
+    charge: (payer, action, amount, requestId, tx) => credits.charge(payer, action, amount, requestId, tx),
+    refund: (payer, action, amount, requestId) => credits.refund(payer, action, amount, requestId),
   };
   return gate;
 }

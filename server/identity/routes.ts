@@ -5,7 +5,7 @@ import { PLANS, RECORD_SCOPES } from './entities';
 import { planIncludesDropshipping } from './permissions';
 import type { KeyDescription } from './gate';
 import { errors } from '../platform/errors';
-import { defineRoutes, Reply } from '../platform/http/route';
+import { defineRoutes, route, Reply } from '../platform/http/route';
 import { dateTime, nullableDateTime, object, params, uuid } from '../platform/http/schemas';
 
 const accountSchema = object(
@@ -36,9 +36,9 @@ const apiKeySchema = object(
   ['id', 'name', 'maskedKey', 'recordScope', 'lastUsedAt', 'revoked', 'revokedAt', 'createdAt'],
 );
 
-const email = { type: 'string', format: 'email', maxLength: 254 };
-const password = { type: 'string', minLength: 10, maxLength: 200 };
-const keyName = { type: 'string', minLength: 1, maxLength: 100 };
+const email = { type: 'string', format: 'email', maxLength: 254 } as const;
+const password = { type: 'string', minLength: 10, maxLength: 200 } as const;
+const keyName = { type: 'string', minLength: 1, maxLength: 100 } as const;
 const sessionAnswer = object({ sessionToken: { type: 'string' }, account: accountSchema }, ['sessionToken', 'account']);
 
 const assistantLinkSchema = object(
@@ -54,7 +54,7 @@ const assistantLinkSchema = object(
 export function identityRoutes(accounts: AccountService, keys: ApiKeyService, publicBaseUrl: () => string) {
   const base = (origin: string) => publicBaseUrl() || origin;
   return defineRoutes([
-    {
+    route({
       operationId: 'signUp',
       method: 'post',
       path: '/api/auth/sign-up',
@@ -68,8 +68,8 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService, pu
         const { account, sessionToken } = await accounts.signUp(body);
         return { sessionToken, account: accountView(account) };
       },
-    },
-    {
+    }),
+    route({
       operationId: 'signIn',
       method: 'post',
       path: '/api/auth/sign-in',
@@ -83,8 +83,8 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService, pu
         const { account, sessionToken } = await accounts.signIn(body.email, body.password);
         return { sessionToken, account: accountView(account) };
       },
-    },
-    {
+    }),
+    route({
       operationId: 'signOut',
       method: 'post',
       path: '/api/auth/sign-out',
@@ -97,8 +97,8 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService, pu
         await accounts.signOut(caller!.sessionId!);
         return new Reply(204, undefined, true);
       },
-    },
-    {
+    }),
+    route({
       operationId: 'getAccount',
       method: 'get',
       path: '/api/account',
@@ -110,8 +110,8 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService, pu
       async handler({ caller }) {
         return accountView(await accounts.get(caller!.accountId));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'upgradeToDeveloper',
       method: 'post',
       path: '/api/account/developer',
@@ -123,8 +123,8 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService, pu
       async handler({ caller }) {
         return accountView(await accounts.becomeDeveloper(caller!.accountId));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'changePlan',
       method: 'put',
       path: '/api/account/plan',
@@ -137,8 +137,8 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService, pu
       async handler({ caller, body }) {
         return accountView(await accounts.changePlan(caller!.accountId, body.plan));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'buyCredits',
       method: 'post',
       path: '/api/account/credits',
@@ -151,8 +151,8 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService, pu
       async handler({ caller, body }) {
         return accountView(await accounts.addCredits(caller!.accountId, body.amount));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'listCreditLedger',
       method: 'get',
       path: '/api/account/credits/ledger',
@@ -174,8 +174,8 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService, pu
       async handler({ caller, query }) {
         return accounts.ledger(caller!.accountId, query.limit ?? 50);
       },
-    },
-    {
+    }),
+    route({
       operationId: 'createApiKey',
       method: 'post',
       path: '/api/api-keys',
@@ -191,8 +191,8 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService, pu
         const { key, fullKey } = await keys.create(account.id, body);
         return { key: fullKey, apiKey: apiKeyView(key), assistantLink: assistantLink(base(origin), fullKey) };
       },
-    },
-    {
+    }),
+    route({
       operationId: 'listApiKeys',
       method: 'get',
       path: '/api/api-keys',
@@ -200,12 +200,12 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService, pu
       tag: 'API keys',
       auth: 'session',
       readOnly: true,
-      response: { status: 200, schema: { type: 'array', items: { ...apiKeySchema, properties: { ...(apiKeySchema.properties as object), assistantLink: assistantLinkSchema }, required: [...(apiKeySchema.required as string[]), 'assistantLink'] } } },
+      response: { status: 200, schema: { type: 'array', items: { ...apiKeySchema, properties: { ...(apiKeySchema.properties as object), assistantLink: assistantLinkSchema }, required: [...apiKeySchema.required, 'assistantLink'] } } },
       async handler({ caller, origin }) {
         return (await keys.list(caller!.accountId)).map((k) => ({ ...apiKeyView(k), assistantLink: assistantLink(base(origin), maskKey(k.keyLast4)) }));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'copyApiKey',
       method: 'get',
       path: '/api/api-keys/:keyId/secret',
@@ -219,8 +219,8 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService, pu
         const key = await keys.reveal(caller!.accountId, p.keyId);
         return { key, assistantLink: assistantLink(base(origin), key) };
       },
-    },
-    {
+    }),
+    route({
       operationId: 'updateApiKey',
       method: 'patch',
       path: '/api/api-keys/:keyId',
@@ -234,8 +234,8 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService, pu
       async handler({ caller, params: p, body }) {
         return apiKeyView(await keys.update(caller!.accountId, p.keyId, body));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'revokeApiKey',
       method: 'delete',
       path: '/api/api-keys/:keyId',
@@ -248,8 +248,8 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService, pu
       async handler({ caller, params: p }) {
         return apiKeyView(await keys.revoke(caller!.accountId, p.keyId));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'getCurrentApiKey',
       method: 'get',
       path: '/api/api-key/current',
@@ -283,6 +283,6 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService, pu
           assistantLink: assistantLink(base(origin), maskKey(key.keyLast4)),
         };
       },
-    },
+    }),
   ]);
 }

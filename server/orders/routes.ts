@@ -1,5 +1,5 @@
 import { actorOf, creatorOf, ownRecordsKeyId } from '../identity/permissions';
-import { defineRoutes, RequestContext } from '../platform/http/route';
+import { defineRoutes, route, RequestContext } from '../platform/http/route';
 import { currency, dateTime, minorUnits, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
 import { destinationSchema, supplierOrderSchema } from '../dispatch/schemas';
 import type { StoreOrder } from './entities';
@@ -48,8 +48,7 @@ const orderSchema = object(
   ['id', 'storeId', 'number', 'status', 'paymentMethod', 'paymentStatus', 'contractModel', 'currency', 'totalMinor', 'needsAttention', 'destinationRedacted', 'fulfilmentGroups', 'fulfilmentSummary', 'createdAt', 'updatedAt'],
 );
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Ctx = RequestContext<any, any, any>;
+type Ctx = RequestContext<{ storeId: string }, unknown, unknown>;
 
 /** The supplier orders behind some store orders, as the supplier-order routes show them (from the dispatch domain's reads). */
 export interface SupplierOrdersOfOrders {
@@ -104,11 +103,11 @@ export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierO
     return out;
   }
 
-  const load = (ctx: Ctx) => orders.get(ctx.params.storeId, ctx.params.orderId, ownRecordsKeyId(ctx.caller));
+  const load = (ctx: RequestContext<{ storeId: string; orderId: string }, unknown, unknown>) => orders.get(ctx.params.storeId, ctx.params.orderId, ownRecordsKeyId(ctx.caller));
   const one = async (ctx: Ctx, o: StoreOrder) => (await details(ctx, [o], true))[0];
 
   return defineRoutes([
-    {
+    route({
       operationId: 'createStoreOrder',
       method: 'post',
       path: `${BASE}/:storeId`,
@@ -131,8 +130,8 @@ export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierO
       async handler(ctx) {
         return one(ctx, await orders.create(ctx.params.storeId, ctx.body, creatorOf(ctx.caller!)));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'listStoreOrders',
       method: 'get',
       path: `${BASE}/:storeId`,
@@ -148,8 +147,8 @@ export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierO
         // One statement: the page, its parts and their summary (server/orders/queries.ts).
         return listQueries.list(ctx.params.storeId, ownRecordsKeyId(ctx.caller), ctx.query, !!ctx.store?.permissions.has('customers.view'));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'getStoreOrder',
       method: 'get',
       path: `${BASE}/:storeId/:orderId`,
@@ -163,8 +162,8 @@ export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierO
       async handler(ctx) {
         return one(ctx, await load(ctx));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'confirmStoreOrder',
       method: 'post',
       path: `${BASE}/:storeId/:orderId/confirm`,
@@ -180,8 +179,8 @@ export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierO
         await orders.confirm(await load(ctx), actorOf(ctx.caller!));
         return one(ctx, await load(ctx));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'recordStorePayment',
       method: 'post',
       path: `${BASE}/:storeId/:orderId/payments`,
@@ -198,8 +197,8 @@ export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierO
         await orders.recordPayment(await load(ctx), ctx.body, actorOf(ctx.caller!));
         return one(ctx, await load(ctx));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'shipStoreOrderPart',
       method: 'post',
       path: `${BASE}/:storeId/:orderId/groups/:groupKey/ship`,
@@ -215,8 +214,8 @@ export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierO
         await orders.shipOwnPart(await load(ctx), ctx.params.groupKey, 'shipped', ctx.body);
         return one(ctx, await load(ctx));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'deliverStoreOrderPart',
       method: 'post',
       path: `${BASE}/:storeId/:orderId/groups/:groupKey/deliver`,
@@ -231,6 +230,6 @@ export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierO
         await orders.shipOwnPart(await load(ctx), ctx.params.groupKey, 'delivered');
         return one(ctx, await load(ctx));
       },
-    },
+    }),
   ]);
 }

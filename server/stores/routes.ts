@@ -1,7 +1,7 @@
 import { creatorOf, ownRecordsKeyId, PERMISSIONS } from '../identity/permissions';
 import type { AccountService } from '../identity/accounts';
 import { errors } from '../platform/errors';
-import { defineRoutes, Reply } from '../platform/http/route';
+import { defineRoutes, route, Reply } from '../platform/http/route';
 import { currency, dateTime, minorUnits, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
 import type { ProductService } from './products';
 import { storeView, StoreService } from './stores';
@@ -10,7 +10,7 @@ const storeSchema = object(
   { id: uuid, name: { type: 'string' }, currency, ownerAccountId: uuid, createdAt: dateTime },
   ['id', 'name', 'currency', 'ownerAccountId', 'createdAt'],
 );
-const permission = { enum: [...PERMISSIONS] };
+const permission = { enum: PERMISSIONS } as const;
 const staffSchema = object({ accountId: uuid, permissions: { type: 'array', items: permission }, createdAt: dateTime }, ['accountId', 'permissions', 'createdAt']);
 
 const variantIn = object(
@@ -24,7 +24,7 @@ const variantIn = object(
   },
   ['sku', 'title', 'priceMinor', 'currency', 'stock'],
 );
-const productStatus = { enum: ['active', 'draft', 'archived'] };
+const productStatus = { enum: ['active', 'draft', 'archived'] } as const;
 export const productSchema = object(
   {
     id: uuid,
@@ -54,11 +54,11 @@ const productFields = {
   description: { type: 'string', maxLength: 20000 },
   status: productStatus,
   variants: { type: 'array', minItems: 1, maxItems: 100, items: variantIn },
-};
+} as const;
 
 export function storeRoutes(stores: StoreService, products: ProductService, accounts: AccountService) {
   return defineRoutes([
-    {
+    route({
       operationId: 'createStore',
       method: 'post',
       path: '/api/stores',
@@ -71,8 +71,8 @@ export function storeRoutes(stores: StoreService, products: ProductService, acco
       async handler({ caller, body }) {
         return storeView(await stores.create(caller!.accountId, body));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'listStores',
       method: 'get',
       path: '/api/stores',
@@ -101,8 +101,8 @@ export function storeRoutes(stores: StoreService, products: ProductService, acco
       async handler({ caller }) {
         return stores.listFor(caller!.accountId);
       },
-    },
-    {
+    }),
+    route({
       operationId: 'listStaff',
       method: 'get',
       path: '/api/stores/:storeId/staff',
@@ -116,8 +116,8 @@ export function storeRoutes(stores: StoreService, products: ProductService, acco
       async handler({ params: p }) {
         return (await stores.listStaff(p.storeId)).map((s) => ({ accountId: s.accountId, permissions: s.permissions, createdAt: s.createdAt.toISOString() }));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'setStaffMember',
       method: 'put',
       path: '/api/stores/:storeId/staff',
@@ -135,8 +135,8 @@ export function storeRoutes(stores: StoreService, products: ProductService, acco
         const s = await stores.setStaff(p.storeId, account.id, body.permissions);
         return { accountId: s.accountId, permissions: s.permissions, createdAt: s.createdAt.toISOString() };
       },
-    },
-    {
+    }),
+    route({
       operationId: 'removeStaffMember',
       method: 'delete',
       path: '/api/stores/:storeId/staff/:accountId',
@@ -151,8 +151,8 @@ export function storeRoutes(stores: StoreService, products: ProductService, acco
         await stores.removeStaff(p.storeId, p.accountId);
         return new Reply(204, undefined, true);
       },
-    },
-    {
+    }),
+    route({
       operationId: 'createStoreProduct',
       method: 'post',
       path: '/api/store-products/:storeId',
@@ -160,7 +160,7 @@ export function storeRoutes(stores: StoreService, products: ProductService, acco
       tag: 'Store products',
       auth: 'caller',
       permission: 'products.manage',
-      creditAction: 'storeProduct.create',
+      credits: { action: 'storeProduct.create', price: 1 },
       readOnly: false,
       params: params(['storeId']),
       body: object(productFields, ['title', 'variants']),
@@ -168,8 +168,8 @@ export function storeRoutes(stores: StoreService, products: ProductService, acco
       async handler({ caller, params: p, body }) {
         return products.create(p.storeId, body, creatorOf(caller!));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'listStoreProducts',
       method: 'get',
       path: '/api/store-products/:storeId',
@@ -184,8 +184,8 @@ export function storeRoutes(stores: StoreService, products: ProductService, acco
       async handler({ caller, params: p, query }) {
         return products.list(p.storeId, ownRecordsKeyId(caller), query);
       },
-    },
-    {
+    }),
+    route({
       operationId: 'getStoreProduct',
       method: 'get',
       path: '/api/store-products/:storeId/:productId',
@@ -199,8 +199,8 @@ export function storeRoutes(stores: StoreService, products: ProductService, acco
       async handler({ caller, params: p }) {
         return products.get(p.storeId, p.productId, ownRecordsKeyId(caller));
       },
-    },
-    {
+    }),
+    route({
       operationId: 'updateStoreProduct',
       method: 'put',
       path: '/api/store-products/:storeId/:productId',
@@ -215,8 +215,8 @@ export function storeRoutes(stores: StoreService, products: ProductService, acco
       async handler({ caller, params: p, body }) {
         return products.update(p.storeId, p.productId, ownRecordsKeyId(caller), body);
       },
-    },
-    {
+    }),
+    route({
       operationId: 'deleteStoreProduct',
       method: 'delete',
       path: '/api/store-products/:storeId/:productId',
@@ -231,6 +231,6 @@ export function storeRoutes(stores: StoreService, products: ProductService, acco
         await products.remove(p.storeId, p.productId, ownRecordsKeyId(caller));
         return new Reply(204, undefined, true);
       },
-    },
+    }),
   ]);
 }

@@ -1,5 +1,5 @@
 import { ApiError } from '../platform/errors';
-import { defineRoutes, Reply } from '../platform/http/route';
+import { defineRoutes, route, Reply } from '../platform/http/route';
 import { object } from '../platform/http/schemas';
 import type { NotificationService } from './service';
 
@@ -8,7 +8,7 @@ export const NOTIFICATION_REFUSED = { error: { code: 'notificationRefused', mess
 
 export function notificationRoutes(notifications: NotificationService) {
   return defineRoutes([
-    {
+    route({
       operationId: 'receiveSupplierNotification',
       method: 'post',
       path: '/api/store-suppliers/webhook/:supplierKey/:integrationId',
@@ -33,6 +33,6 @@ export function notificationRoutes(notifications: NotificationService) {
         }
         return outcome === 'accepted' ? new Reply(200, { received: true }, true) : new Reply(400, NOTIFICATION_REFUSED, true);
       },
-    },
+    }),
   ]);
 }

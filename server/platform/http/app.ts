@@ -1,4 +1,3 @@
-import type { EntityManager } from 'typeorm';
 import crypto from 'node:crypto';
 import type { Server } from 'node:http';
 import Koa from 'koa';
@@ -8,11 +7,11 @@ import { ApiError, errors } from '../errors';
 import type { Logger } from '../logger';
 import { httpDuration, httpRequests, registry } from '../metrics';
 import type { Gate } from './gate';
-import { Caller, Reply, RequestContext, RouteDef, StoreAccess } from './route';
+import { AnyRoute, Caller, CreditRule, CreditTicket, Payer, Reply, RequestContext, RouteCredits, RouteDef, StoreAccess } from './route';
 import { compileValidators } from './validation';
 
 export interface AppOptions {
-  routes: RouteDef[];
+  routes: AnyRoute[];
   gate: Gate;
   log: Logger;
   jsonBodyLimit: string;
@@ -183,7 +182,7 @@ export interface RouteInput {
 
 /** A compiled route: the whole pipeline after authentication, callable from HTTP and from the assistant link alike. */
 export interface RouteRunner {
-  route: RouteDef;
+  route: AnyRoute;
   run(input: RouteInput): Promise<{ status: number; body: unknown }>;
 }
 
@@ -191,50 +190,102 @@ export interface RouteRunner {
  * Path parameters, store access (404), permission (403), plan gate (403), query and body validation (400),
  * credits (402, refunded if the handler fails), handler. Throws ApiError for every refusal.
  */
-export function compileRoute(route: RouteDef, gate: Gate): RouteRunner {
+export function compileRoute(route: AnyRoute, gate: Gate): RouteRunner {
   const validate = compileValidators(route);
   return {
     route,
     async run(input) {
-      const { caller, params, query, log, requestId } = input;
-      validate('params', params);
-      let store = null;
-      if (caller && params.storeId) {
-        store = input.store !== undefined ? input.store : await gate.storeAccess(params.storeId, caller);
-        if (!store) throw errors.notFound('The store');
-        if (route.permission && !store.permissions.has(route.permission)) throw errors.permissionDenied(route.permission);
-        if (route.planGated === true && !gate.planIncludesDropshipping(store.ownerPlan)) throw errors.planRequired(gate.requiredPlan);
+      const { query, log, requestId } = input;
+      let { caller, params } = input;
+      let carried: unknown;
+      let store = input.store;
+      if (route.auth === 'carried') {
+        // The caller comes from a token in the request; every later refusal is the route's one refusal.
+        validate('query', query);
+        const found = await route.carriedCaller!(query as never);
+        if (!found) throw route.refusal;
+        ({ caller, carried } = found);
+        params = { ...params, storeId: found.storeId };
+        store = undefined;
       }
-      validate('query', query);
-      let body = input.body;
-      if (route.body && body === undefined) body = {};
-      // A conditional gate looks at the body, so it runs once the body is known to be well-formed JSON.
-      if (store && typeof route.planGated === 'object' && route.planGated.when(body ?? {}) && !gate.planIncludesDropshipping(store.ownerPlan)) {
-        throw errors.planRequired(gate.requiredPlan);
-      }
-      validate('body', body);
-
-      const refunds: Array<() => Promise<void>> = [];
-      const charge = async (action: string, quantity: number) => {
-        if (!caller || quantity <= 0) return;
-        refunds.push(await gate.charge(caller, action, quantity, requestId));
-      };
-      if (route.creditAction && route.creditWhen !== 'recordCreated') await charge(route.creditAction, 1);
-      const chargeInTransaction = async (tx: EntityManager) => {
-        if (caller && route.creditAction) await gate.charge(caller, route.creditAction, 1, requestId, tx);
-      };
-
-      const rc: RequestContext = { requestId, params, query, body, caller, store, log, chargeCredits: charge, chargeInTransaction, rawBody: input.rawBody, headers: input.headers, origin: input.origin };
-      let out: unknown;
       try {
-        out = await route.handler(rc);
+        return await runChecked(route, gate, { ...input, caller, params, store }, carried, validate, log, requestId);
       } catch (err) {
-        for (const refund of refunds.reverse()) await refund().catch((e) => log.error({ err: e }, 'credit refund failed'));
+        if (route.auth === 'carried' && err instanceof ApiError && (err.status === 403 || err.status === 404)) throw route.refusal;
         throw err;
       }
-      if (out instanceof Reply) return { status: out.status, body: out.raw ? out.result : { result: out.result } };
-      return { status: route.response.status, body: route.response.status === 204 ? undefined : { result: out } };
     },
+  };
+}
+
+async function runChecked(route: AnyRoute, gate: Gate, input: RouteInput, carried: unknown, validate: ReturnType<typeof compileValidators>, log: Logger, requestId: string) {
+  const { caller, params, query } = input;
+  if (route.auth !== 'carried') validate('params', params);
+  let store = null;
+  if (caller && params.storeId) {
+    store = input.store !== undefined ? input.store : await gate.storeAccess(params.storeId, caller);
+    if (!store) throw errors.notFound('The store');
+    if (route.permission && !store.permissions.has(route.permission)) throw errors.permissionDenied(route.permission);
+    if (route.planGated === true && !gate.planIncludesDropshipping(store.ownerPlan)) throw errors.planRequired(gate.requiredPlan);
+  }
+  if (route.auth !== 'carried') validate('query', query);
+  let body = input.body;
+  if (route.body && body === undefined) body = {};
+  // A conditional gate looks at the body, so it runs once the body is known to be well-formed JSON.
+  if (store && typeof route.planGated === 'object' && route.planGated.when((body ?? {}) as never) && !gate.planIncludesDropshipping(store.ownerPlan)) {
+    throw errors.planRequired(gate.requiredPlan);
+  }
+  validate('body', body);
+
+  const credits = routeCredits(route.credits, body, caller, gate, requestId);
+  await credits.chargeUpFront();
+  const rc: RequestContext = { requestId, params, query, body, caller, store, log, credits: credits.api, carried, rawBody: input.rawBody, headers: input.headers, origin: input.origin };
+  let out: unknown;
+  try {
+    out = await route.handler(rc as never);
+  } catch (err) {
+    await credits.refundAll().catch((e) => log.error({ err: e }, 'credit refund failed'));
+    throw err;
+  }
+  await credits.refundUndone().catch((e) => log.error({ err: e }, 'credit refund failed'));
+  if (out instanceof Reply) return { status: out.status, body: out.raw ? out.result : { result: out.result } };
+  return { status: route.response.status, body: route.response.status === 204 ? undefined : { result: out } };
+}
+
+/** The route's credit rule applied to one request: what is charged up front, what the handler may still do, and refunds. */
+function routeCredits(rule: CreditRule | undefined, body: unknown, caller: Caller | null, gate: Gate, requestId: string) {
+  const payer: Payer | null = caller ? { accountId: caller.accountId, apiKeyId: caller.apiKey?.id ?? null } : null;
+  const timing = !rule ? undefined : typeof rule.when === 'function' ? rule.when(body) : (rule.when ?? 'request');
+  const units = rule?.units ? rule.units(body) : 1;
+  let charged = 0;
+  let undone = 0;
+  const refund = async (n: number) => {
+    if (!rule || !payer || n <= 0) return;
+    await gate.refund(payer, rule.action, rule.price * n, requestId);
+  };
+  const api: RouteCredits = {
+    refundUnits(n) {
+      if (timing !== 'request') throw new Error('refundUnits is for credits charged per request');
+      undone = Math.min(charged, undone + n);
+    },
+    async chargeInTransaction(tx, n = 1, requestKey = requestId) {
+      if (timing !== 'recordCreated') throw new Error('chargeInTransaction is for credits charged per record made');
+      if (rule && payer) await gate.charge(payer, rule.action, rule.price * n, requestKey, tx);
+    },
+    ticket(): CreditTicket {
+      if (!rule || !payer || timing !== 'recordCreated') throw new Error('a credit ticket is for credits charged per record made');
+      return { action: rule.action, price: rule.price, payer };
+    },
+  };
+  return {
+    api,
+    async chargeUpFront() {
+      if (!rule || !payer || timing !== 'request' || units <= 0) return;
+      await gate.charge(payer, rule.action, rule.price * units, requestId);
+      charged = units;
+    },
+    refundAll: () => refund(charged),
+    refundUndone: () => refund(undone),
   };
 }
 
@@ -247,7 +298,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Authentication and, for a well-formed :storeId, the caller's access to that store, in one round trip. */
 async function authenticateForStore(ctx: Koa.Context, gate: Gate, auth: RouteDef['auth'], storeId: string | null): Promise<{ caller: Caller | null; store?: StoreAccess | null }> {
-  if (auth === 'none') return { caller: null };
+  if (auth === 'none' || auth === 'carried') return { caller: null };
   const found = await gate.authenticateFor({ apiKey: header(ctx, 'x-api-key'), bearer: bearer(ctx) }, storeId && UUID.test(storeId) ? storeId : null);
   if (!found) throw errors.unauthenticated();
   const { caller } = found;

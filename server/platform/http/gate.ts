@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { Caller, StoreAccess } from './route';
+import type { Caller, Payer, StoreAccess } from './route';
 
 export interface Credentials {
   apiKey?: string;
@@ -19,6 +19,8 @@ export interface Gate {
   storeAccess(storeId: string, caller: Caller): Promise<StoreAccess | null>;
   planIncludesDropshipping(plan: string): boolean;
   requiredPlan: string;
-  /** Charges the price of `action` × quantity; throws 402 when the account has too few credits. Returns a refund. */
-  charge(caller: Caller, action: string, quantity: number, requestId: string, tx?: EntityManager): Promise<() => Promise<void>>;
+  /** Takes `amount` credits for `action`; throws 402 when the account has too few. */
+  charge(payer: Payer, action: string, amount: number, requestId: string, tx?: EntityManager): Promise<void>;
+  /** Gives back `amount` credits of an earlier charge for `action`. */
+  refund(payer: Payer, action: string, amount: number, requestId: string): Promise<void>;
 }

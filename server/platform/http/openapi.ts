@@ -1,4 +1,4 @@
-import type { JsonSchema, RouteDef } from './route';
+import type { AnyRoute, JsonSchema } from './route';
 import { errorBody } from './schemas';
 import { boundStrings } from './text';
 
@@ -20,10 +20,16 @@ function parameters(schema: JsonSchema | undefined, where: 'path' | 'query') {
   }));
 }
 
+/** The route's price as the document states it; `x-credit-unit` says what one price buys when it is not a request. */
+function creditExtensions(rule: NonNullable<AnyRoute['credits']>) {
+  const charged = typeof rule.when === 'function' ? 'per unit: at once up to the inline limit, else once per record made' : rule.when === 'recordCreated' ? 'once per record made' : 'per request';
+  return { 'x-credit-action': rule.action, 'x-credit-price': rule.price, ...(rule.unit ? { 'x-credit-unit': rule.unit } : {}), 'x-credit-charged': charged };
+}
+
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
 
 /** The OpenAPI 3.1 document, derived from the one route table. */
-export function buildOpenApi(routes: RouteDef[], opts: { version: string; creditPrice(action: string): number; serverUrl?: string }) {
+export function buildOpenApi(routes: AnyRoute[], opts: { version: string; serverUrl?: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const responses: Record<string, unknown> = {};
@@ -37,9 +43,9 @@ export function buildOpenApi(routes: RouteDef[], opts: { version: string; credit
           };
     for (const [status, text] of r.extraResponses ?? []) responses[String(status)] = text;
     responses['400'] = errorResponse('validationFailed, malformedJson, invalidCursor or another stable code');
-    if (r.auth !== 'none') responses['401'] = errorResponse('unauthenticated: missing, unknown or revoked key or session');
-    if (r.creditAction) responses['402'] = errorResponse('insufficientCredits');
-    if (r.auth === 'session' || r.permission || r.planGated) responses['403'] = errorResponse('permissionDenied, planRequired or keysCannotManageKeys');
+    if (r.auth !== 'none' && r.auth !== 'carried') responses['401'] = errorResponse('unauthenticated: missing, unknown or revoked key or session');
+    if (r.credits) responses['402'] = errorResponse('insufficientCredits');
+    if (r.auth === 'session' || ((r.permission || r.planGated) && r.auth !== 'carried')) responses['403'] = errorResponse('permissionDenied, planRequired or keysCannotManageKeys');
     if (r.params) responses['404'] = errorResponse('notFound: unknown, outside the record scope, or in another store');
     if (r.body) {
       responses['413'] = errorResponse('payloadTooLarge');
@@ -50,13 +56,14 @@ export function buildOpenApi(routes: RouteDef[], opts: { version: string; credit
       summary: r.summary,
       ...(r.description ? { description: r.description } : {}),
       tags: [r.tag],
-      security: r.auth === 'none' ? [] : r.auth === 'session' ? [{ session: [] }] : [{ apiKey: [] }, { session: [] }],
+      security: r.auth === 'none' || r.auth === 'carried' ? [] : r.auth === 'session' ? [{ session: [] }] : [{ apiKey: [] }, { session: [] }],
       parameters: [...parameters(r.params, 'path'), ...parameters(r.query, 'query'), ...(r.headers ?? [])],
       responses,
       'x-read-only': r.readOnly,
-      ...(r.permission ? { 'x-permission': r.permission } : {}),
-      ...(r.planGated === true ? { 'x-plan-gated': true } : r.planGated ? { 'x-plan-gated': r.planGated.description } : {}),
-      ...(r.creditAction ? { 'x-credit-action': r.creditAction, 'x-credit-price': opts.creditPrice(r.creditAction), 'x-credit-charged': r.creditWhen === 'recordCreated' ? 'once per record made' : 'per request' } : {}),
+      // A carried caller never sees 403: its checks answer the route's one refusal (see the description).
+      ...(r.permission && r.auth !== 'carried' ? { 'x-permission': r.permission } : {}),
+      ...(r.auth === 'carried' ? {} : r.planGated === true ? { 'x-plan-gated': true } : r.planGated ? { 'x-plan-gated': r.planGated.description } : {}),
+      ...(r.credits ? creditExtensions(r.credits) : {}),
     };
     if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: boundStrings(r.body) } } };
     const p = toOpenApiPath(r.path);

@@ -1,11 +1,18 @@
+import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { EntityManager } from 'typeorm';
 import type { Logger } from '../logger';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type JsonSchema = Record<string, unknown>;
 
-/** Who may call: anyone, a signed-in user only (never a key), or a key or a session. */
-export type RouteAuth = 'none' | 'session' | 'caller';
+/**
+ * Who may call: anyone, a signed-in user only (never a key), a key or a session, or the user a request carries
+ * a token for (the sign-in callback: see `RouteDef.carriedCaller`).
+ */
+export type RouteAuth = 'none' | 'session' | 'caller' | 'carried';
+
+/** The value a request schema admits, as ajv leaves it (defaults filled in); `Otherwise` when there is no schema. */
+export type SchemaValue<S, Otherwise> = [S] extends [undefined] ? Otherwise : S extends JSONSchema ? FromSchema<S> : Otherwise;
 
 export interface Caller {
   accountId: string;
@@ -24,7 +31,7 @@ export interface StoreAccess {
   permissions: ReadonlySet<string>;
 }
 
-export interface RequestContext<P = Record<string, string>, Q = Record<string, unknown>, B = unknown> {
+export interface RequestContext<P = Record<string, string>, Q = Record<string, unknown>, B = unknown, C = unknown> {
   requestId: string;
   params: P;
   query: Q;
@@ -32,13 +39,10 @@ export interface RequestContext<P = Record<string, string>, Q = Record<string, u
   caller: Caller | null;
   store: StoreAccess | null;
   log: Logger;
-  /** Charges credits for a per-unit action inside the handler (for example per imported product). */
-  chargeCredits(action: string, quantity: number): Promise<void>;
-  /**
-   * For routes whose credits are charged once per record made (`creditWhen: 'recordCreated'`): charges the route's
-   * price inside the transaction that makes the record, so a repeated call that makes nothing charges nothing.
-   */
-  chargeInTransaction(tx: EntityManager): Promise<void>;
+  /** The route's credits as the pipeline charges them (see `CreditRule`). */
+  credits: RouteCredits;
+  /** What `carriedCaller` read from the request, for routes with `auth: 'carried'`. */
+  carried: C;
   /** The raw request body, for routes that verify signatures over it. */
   rawBody?: string;
   headers: Record<string, string | string[] | undefined>;
@@ -56,7 +60,47 @@ export class Reply {
   ) {}
 }
 
-export interface RouteDef {
+/** Whose credits a charge takes: the caller's account, naming the key when a key made the call. */
+export interface Payer {
+  accountId: string;
+  apiKeyId: string | null;
+}
+
+/** A route's price, stated once: the pipeline charges it, refunds it and documents it (with 402). */
+export interface CreditRule<B = unknown> {
+  /** The ledger's name for the action; a refund is `<action>.refund`. */
+  action: string;
+  /** Credits per unit. */
+  price: number;
+  /** What one unit is (`request` unless said) and how many a request asks for. */
+  unit?: string;
+  units?(body: B): number;
+  /**
+   * When the price is taken: `request` (the default) before the handler, refunded if it fails, with the units the
+   * handler reports undone refunded after it; `recordCreated` by the handler, inside the transaction that makes
+   * each record, so a repeated call that makes nothing pays nothing. A function chooses per request.
+   */
+  when?: CreditTiming | ((body: B) => CreditTiming);
+}
+export type CreditTiming = 'request' | 'recordCreated';
+
+/** A charge the handler hands to work that outlives the request (a background job): what to charge, and whom. */
+export interface CreditTicket {
+  action: string;
+  price: number;
+  payer: Payer;
+}
+
+export interface RouteCredits {
+  /** With `when: 'request'` and units: refunds this many of the units charged up front (work not done). */
+  refundUnits(units: number): void;
+  /** With `when: 'recordCreated'`: charges `units` inside `tx`; `requestKey` names the charge in the ledger. */
+  chargeInTransaction(tx: EntityManager, units?: number, requestKey?: string): Promise<void>;
+  /** With `when: 'recordCreated'`: the charge for records a background job makes later (see `CreditTicket`). */
+  ticket(): CreditTicket;
+}
+
+export interface RouteDef<P = unknown, Q = unknown, B = unknown, C = unknown> {
   operationId: string;
   method: HttpMethod;
   /** Koa-style path, e.g. /api/store-suppliers/:storeId/links/:linkId */
@@ -68,18 +112,21 @@ export interface RouteDef {
   /** Store permission checked against :storeId; owner holds all. */
   permission?: string;
   /** Refused unless the store owner's plan includes dropshipping; a condition gates only some bodies. */
-  planGated?: boolean | { when(body: any): boolean; description: string };
-  /** Credit price action (see identity/credits.ts); charged before the handler, refunded if it fails. */
-  creditAction?: string;
-  /** `recordCreated`: charged only when the handler makes its record, in that record's transaction (idempotent routes). */
-  creditWhen?: 'request' | 'recordCreated';
+  planGated?: boolean | { when(body: SchemaValue<B, undefined>): boolean; description: string };
+  /** What the route costs; absent: free. */
+  credits?: CreditRule<SchemaValue<B, undefined>>;
+  /**
+   * With `auth: 'carried'`: the user the request carries a token for, and the store it names, or null. Store
+   * access, permission, plan and credits are then checked as for any caller; any refusal answers `refusal`.
+   */
+  carriedCaller?(query: SchemaValue<Q, Record<string, unknown>>): Promise<{ caller: Caller; storeId: string; carried: C } | null>;
   /** Whether the route changes anything (used by the OpenAPI document and assistant tools). */
   readOnly: boolean;
-  params?: JsonSchema;
-  query?: JsonSchema;
+  params?: P;
+  query?: Q;
   /** Request headers the route reads, as OpenAPI parameter objects (documentation only). */
   headers?: Array<Record<string, unknown>>;
-  body?: JsonSchema;
+  body?: B;
   /** Success status and the schema of `result`. */
   response: { status: number; schema: JsonSchema; description?: string; raw?: boolean };
   /** Other documented answers, such as 202 for a background job. */
@@ -91,12 +138,20 @@ export interface RouteDef {
    * so a caller learns nothing about why.
    */
   refusal?: unknown;
-  /** Answers the value of `result`, or a Reply. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  handler(ctx: RequestContext<any, any, any>): Promise<unknown>;
+  /** Answers the value of `result`, or a Reply. Its input is typed from the route's own schemas. */
+  handler(ctx: RequestContext<SchemaValue<P, Record<string, never>>, SchemaValue<Q, Record<string, never>>, SchemaValue<B, undefined>, C>): Promise<unknown>;
 }
 
-/** Identity helper so route files get type checking without a class. */
-export function defineRoutes(routes: RouteDef[]): RouteDef[] {
+/** A route of the table, its schemas' types no longer needed. */
+export type AnyRoute = RouteDef<JsonSchema | undefined, JsonSchema | undefined, JsonSchema | undefined, unknown>;
+
+/** One route: the handler's params, query and body take their types from the schemas beside it. */
+export function route<const P extends JSONSchema | undefined = undefined, const Q extends JSONSchema | undefined = undefined, const B extends JSONSchema | undefined = undefined, C = unknown>(
+  def: RouteDef<P, Q, B, C>,
+): AnyRoute {
+  return def as unknown as AnyRoute;
+}
+
+export function defineRoutes(routes: AnyRoute[]): AnyRoute[] {
   return routes;
 }

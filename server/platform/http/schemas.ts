@@ -1,31 +1,40 @@
-import type { JsonSchema } from './route';
+import type { JSONSchema } from 'json-schema-to-ts';
 
-export const uuid: JsonSchema = { type: 'string', format: 'uuid' };
-export const dateTime: JsonSchema = { type: 'string', format: 'date-time' };
-export const nullableDateTime: JsonSchema = { type: ['string', 'null'], format: 'date-time' };
-export const currency: JsonSchema = { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' };
-export const minorUnits: JsonSchema = { type: 'integer', minimum: 0, maximum: 9007199254740991, description: 'Integer amount in minor units' };
+// Schemas are literal (`as const`, or built by the generic helpers below) so a route's handler can take its
+// input types from them (see `route()` in ./route).
+
+export const uuid = { type: 'string', format: 'uuid' } as const;
+export const dateTime = { type: 'string', format: 'date-time' } as const;
+export const nullableDateTime = { type: ['string', 'null'], format: 'date-time' } as const;
+export const currency = { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' } as const;
+export const minorUnits = { type: 'integer', minimum: 0, maximum: 9007199254740991, description: 'Integer amount in minor units' } as const;
 
 /**
  * An id the supplier gave out (product, variant, order), which goes into the supplier's URL: letters, digits and
  * `. _ : ~ -`, starting with a letter or digit, so never a `.` or `..` segment, a slash or a control character.
  */
-export const supplierRef: JsonSchema = { type: 'string', minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9][A-Za-z0-9._:~-]*$' };
+export const supplierRef = { type: 'string', minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9][A-Za-z0-9._:~-]*$' } as const;
 
-export function object(properties: Record<string, JsonSchema>, required: string[] = [], extra: JsonSchema = {}): JsonSchema {
-  return { type: 'object', properties, required, additionalProperties: false, ...extra };
+/** A closed object: only the named properties, `required` among them. */
+export function object<const P extends Record<string, JSONSchema>, const R extends readonly (keyof P & string)[] = []>(
+  properties: P,
+  required?: R,
+  extra?: { minProperties?: number; description?: string },
+): { type: 'object'; properties: P; required: NoInfer<R>; additionalProperties: false } {
+  return { type: 'object', properties, required: (required ?? []) as unknown as R, additionalProperties: false, ...extra };
 }
 
-export function params(names: string[]): JsonSchema {
-  return object(Object.fromEntries(names.map((n) => [n, uuid])), names);
+/** Path parameters, each a uuid. */
+export function params<const N extends readonly string[]>(names: N) {
+  return object(Object.fromEntries(names.map((n) => [n, uuid])) as { [K in N[number]]: typeof uuid }, names as unknown as readonly (N[number] & string)[] as N & readonly (N[number] & string)[]);
 }
 
-export const pageQuery: Record<string, JsonSchema> = {
+export const pageQuery = {
   cursor: { type: 'string', maxLength: 512 },
   pageSize: { type: 'integer', minimum: 1, maximum: 100, default: 25 },
-};
+} as const;
 
-export function pageOf(item: JsonSchema): JsonSchema {
+export function pageOf(item: JSONSchema) {
   return object(
     {
       items: { type: 'array', items: item },
@@ -44,7 +53,7 @@ export function pageOf(item: JsonSchema): JsonSchema {
   );
 }
 
-export const errorBody: JsonSchema = object(
+export const errorBody = object(
   {
     error: {
       type: 'object',
@@ -60,4 +69,4 @@ export const errorBody: JsonSchema = object(
   ['error'],
 );
 
-export const empty: JsonSchema = object({});
+export const empty = object({});
