@@ -8,7 +8,7 @@ import type { SupplierConnection } from '../connections/entities';
 import { DEFAULT_SYNC } from './entities';
 import { IMPORT_INLINE_LIMIT, ImportService } from './imports';
 import type { LinkService } from './links';
-import { DEFAULT_IMPORT_PRICE_RULE, normalisePriceRule, PriceRuleError } from './price-rule';
+import { DEFAULT_IMPORT_PRICE_RULE, normalisePriceRule, PriceRule, PriceRuleError } from './price-rule';
 import { importFailureSchema, importItemSchema, importJobSchema, importJobSummarySchema, linkSchema, priceRuleSchema, supplierProductPageSchema, supplierProductSchema, syncSchema, variantMappingSchema } from './schemas';
 import type { SupplierProductService } from './supplier-products';
 
@@ -17,10 +17,10 @@ const TAG_PRODUCTS = 'Supplier products and imports';
 const TAG_LINKS = 'Product links';
 const supplierProductIdParam = object({ storeId: uuid, id: uuid, supplierProductId: supplierRef }, ['storeId', 'id', 'supplierProductId']);
 
-function rule(input: unknown) {
+function rule(input: Partial<PriceRule> | undefined) {
   if (input === undefined) return DEFAULT_IMPORT_PRICE_RULE;
   try {
-    return normalisePriceRule(input as never);
+    return normalisePriceRule(input);
   } catch (e) {
     if (e instanceof PriceRuleError) throw errors.validationFailed([{ field: `body/priceRule/${e.field}`, message: e.message }]);
     throw e;
