@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { Secrets } from '../platform/crypto';
-import { sqlRows } from '../platform/db';
 import { ApiError, errors } from '../platform/errors';
 import type { ConnectionMode } from '../suppliers/adapter';
 import type { SupplierRegistry } from '../suppliers/registry';
@@ -9,6 +8,7 @@ import type { SupplierConnection } from './entities';
 import type { SupplierGateway } from './gateway';
 import { orSupplierFailure } from './http-errors';
 import type { ConnectionService } from './service';
+import * as sql from './sql';
 
 const STATE_TTL_MINUTES = 10;
 export const SIGN_IN_CALLBACK_PATH = '/api/store-suppliers/oauth/callback';
@@ -41,31 +41,19 @@ export class SignInService {
     const state = `${nonce}.${this.secrets.sign(`sign-in|${nonce}`)}`;
     const redirectUri = `${baseUrl}${SIGN_IN_CALLBACK_PATH}`;
     const expiresAt = new Date(Date.now() + STATE_TTL_MINUTES * 60_000);
-    await this.db.query(
-      `INSERT INTO supplier_sign_in_states (nonce, store_id, account_id, api_key_id, supplier_key, mode, redirect_uri, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [nonce, storeId, caller.accountId, caller.apiKeyId, input.supplierKey, input.mode, redirectUri, expiresAt],
-    );
+    await sql.saveSignInState(this.db, nonce, { store_id: storeId, account_id: caller.accountId, api_key_id: caller.apiKeyId, supplier_key: input.supplierKey, mode: input.mode, redirect_uri: redirectUri }, expiresAt);
     return { authorizationUrl: adapter.signInUrl({ state, redirectUri, mode: input.mode }), state, expiresAt: expiresAt.toISOString() };
   }
 
   async complete(input: { state: string; code?: string; error?: string }): Promise<SupplierConnection> {
     const [nonce, sig] = input.state.split('.');
     if (!nonce || !sig || !this.secrets.verifySignature(`sign-in|${nonce}`, sig)) throw invalidState();
-    const rows = await sqlRows<{ store_id: string; account_id: string; api_key_id: string | null; supplier_key: string; mode: ConnectionMode; redirect_uri: string }>(
-      this.db,
-      `UPDATE supplier_sign_in_states SET used_at = now()
-        WHERE nonce = $1 AND used_at IS NULL AND expires_at > now()
-        RETURNING store_id, account_id, api_key_id, supplier_key, mode, redirect_uri`,
-      [nonce],
-    );
-    const st = rows[0];
+    const st = await sql.useSignInState(this.db, nonce);
     if (!st) throw invalidState();
     if (input.error || !input.code) throw errors.badRequest('signInDeclined', 'The merchant did not authorise the connection at the supplier.');
     if (!(await this.mayConnect(st.store_id, st.account_id))) throw invalidState();
     if (st.api_key_id) {
-      const live = await this.db.query('SELECT 1 FROM api_keys WHERE id = $1 AND revoked_at IS NULL', [st.api_key_id]);
-      if (!live.length) throw invalidState();
+      if (!(await sql.apiKeyLive(this.db, st.api_key_id))) throw invalidState();
     }
     const adapter = this.gateway.adapterFor(st.supplier_key);
     const credentials = await orSupplierFailure(adapter.exchangeSignInCode!({ code: input.code, redirectUri: st.redirect_uri, timeoutMs: 15000 }));
