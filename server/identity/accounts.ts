@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { sqlRows } from '../platform/db';
+import * as sql from './sql';
 import { hashPassword, randomBase62, Secrets, verifyPassword } from '../platform/crypto';
 import { errors } from '../platform/errors';
 import { Account, Plan, Session } from './entities';
@@ -127,7 +127,6 @@ export class AccountService {
   }
 
   async purgeExpiredSessions(): Promise<number> {
-    const rows = await sqlRows(this.db, `DELETE FROM sessions WHERE expires_at < now() - interval '1 day' OR ended_at < now() - interval '1 day' RETURNING id`);
-    return rows.length;
+    return sql.purgeExpiredSessions(this.db);
   }
 }
