@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { sqlRows } from './db';
+import { rows } from './db';
 import type { Logger } from './logger';
 
 // pg-boss is ESM-only; the type comes from a type-only import, the code from a real dynamic import.
@@ -45,6 +45,6 @@ export async function startBoss(connectionString: string, queues: QueueSpec[], l
 
 /** Sends a job inside the caller's transaction (the job exists exactly when the transaction commits). */
 export async function sendInTransaction(boss: Boss, tx: EntityManager, queue: string, data: object): Promise<void> {
-  const db = { executeSql: async (text: string, values?: unknown[]) => ({ rows: await sqlRows(tx, text, values ?? []) }) };
+  const db = { executeSql: async (text: string, values?: unknown[]) => ({ rows: await rows(tx, text, values ?? []) }) };
   await boss.send(queue, data, { db } as never);
 }
