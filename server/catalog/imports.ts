@@ -14,9 +14,9 @@ import { SupplierError } from '../suppliers/errors';
 import { ImportJob, ImportJobItem, SyncSwitches } from './entities';
 import type { LinkService, LinkView } from './links';
 import { applyPriceRule, PriceRule, PriceRuleError } from './price-rule';
+import { sendImport } from './queues';
 import * as sql from './sql';
 
-export const IMPORT_QUEUE = 'catalog.import';
 /** Imports up to this many products answer at once; larger ones run as a background job. */
 export const IMPORT_INLINE_LIMIT = 50;
 const FETCH_CONCURRENCY = 8;
@@ -249,7 +249,7 @@ export class ImportService {
         items.map((item, position) => ({ jobId: job.id, position, supplierProductId: item.supplierProductId, variantIds: item.variantIds ?? null, status: 'pending' as const, productId: null, errorCode: null, errorMessage: null })),
       );
     });
-    await this.boss().send(IMPORT_QUEUE, { importJobId: job.id }, { singletonKey: job.id });
+    await sendImport(this.boss(), job.id);
     return this.db.getRepository(ImportJob).findOneByOrFail({ id: job.id });
   }
 

@@ -7,9 +7,9 @@ import { mapLimit } from '../platform/concurrency';
 import { SupplierError } from '../suppliers/errors';
 import type { LinkService } from './links';
 import { applyOutcomes, DROPPED, ProductOutcome } from './apply';
+import { sendConnectionSync } from './queues';
 import * as sql from './sql';
 
-export const SYNC_QUEUES = { all: 'catalog.sync-all', connection: 'catalog.sync-connection' } as const;
 const PRODUCT_CONCURRENCY = 8;
 /** Supplier products applied per transaction (their links: about ten times as many rows). */
 const PRODUCTS_PER_BATCH = 100;
@@ -30,7 +30,7 @@ export class CatalogSync {
   /** Fans out: one sync job per live connection that has links. */
   async scheduleAll(): Promise<number> {
     const ids = await sql.connectionsWithLinks(this.db);
-    for (const id of ids) await this.boss().send(SYNC_QUEUES.connection, { connectionId: id }, { singletonKey: id });
+    for (const id of ids) await sendConnectionSync(this.boss(), id);
     return ids.length;
   }
 

@@ -1,13 +1,9 @@
 import type { DataSource } from 'typeorm';
-import type { Boss, QueueSpec } from '../platform/jobs';
+import type { Boss } from '../platform/jobs';
 import type { Logger } from '../platform/logger';
-import { OrderReadBack, READBACK_QUEUES } from './service';
+import type { OrderReadBack } from './service';
+import { READBACK_QUEUES, readBackKey, SAFETY_NET_QUEUE, SWEEP_KEY } from './queues';
 import * as sql from './sql';
-
-export const SAFETY_NET_QUEUE = 'readback.safety-net';
-/** One sweep waiting and one running at most; the chain and the minutely schedule meet on this key. */
-const SWEEP_KEY = 'sweep';
-export const SAFETY_NET_QUEUE_SPEC: QueueSpec = { name: SAFETY_NET_QUEUE, policy: 'stately', retryLimit: 1 };
 
 /** An order still open this long after it was made is one the supplier will not finish; it is no longer read on schedule. */
 const MAX_AGE_DAYS = 90;
@@ -68,7 +64,7 @@ export class SafetyNet {
       const startAfter = new Date(Date.now() + Math.floor(Math.random() * this.timing.jitterSeconds * 1000));
       const data: OrderReadBack = { connectionId, supplierOrderId };
       // null: a read-back for the order is already waiting (a notification's, say); it serves.
-      if (await this.boss.send(READBACK_QUEUES.order, data, { singletonKey: `${connectionId}:${supplierOrderId}`, startAfter })) queued++;
+      if (await this.boss.send(READBACK_QUEUES.order, data, { singletonKey: readBackKey(connectionId, supplierOrderId), startAfter })) queued++;
     }
     if (due.length) {
       await sql.markReadBackAsked(this.db, due.map((d) => d.id));

@@ -7,9 +7,9 @@ import { SupplierConnection } from '../connections/entities';
 import type { SupplierGateway } from '../connections/gateway';
 import type { NotificationSubject } from '../suppliers/adapter';
 import type { SupplierRegistry } from '../suppliers/registry';
+import { READBACK_QUEUES, readBackKey } from './queues';
 import * as sql from './sql';
 
-export const READBACK_QUEUES = { order: 'readback.supplier-order', product: 'readback.supplier-product' } as const;
 
 export interface OrderReadBack {
   connectionId: string;
@@ -43,9 +43,9 @@ interface Notified {
 
 function readBackJob(connectionId: string, subject: NotificationSubject): ReadBackJob {
   if (subject.kind === 'order') {
-    return { queue: READBACK_QUEUES.order, singletonKey: `${connectionId}:${subject.supplierOrderId}`, data: { connectionId, supplierOrderId: subject.supplierOrderId, orderNumber: subject.orderNumber } };
+    return { queue: READBACK_QUEUES.order, singletonKey: readBackKey(connectionId, subject.supplierOrderId), data: { connectionId, supplierOrderId: subject.supplierOrderId, orderNumber: subject.orderNumber } };
   }
-  return { queue: READBACK_QUEUES.product, singletonKey: `${connectionId}:${subject.supplierProductId}`, data: { connectionId, supplierProductId: subject.supplierProductId } };
+  return { queue: READBACK_QUEUES.product, singletonKey: readBackKey(connectionId, subject.supplierProductId), data: { connectionId, supplierProductId: subject.supplierProductId } };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
