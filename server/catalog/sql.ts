@@ -1,5 +1,5 @@
 import { affected, Queryable, rows } from '../platform/db';
-import type { KeysetListStatement, ListFilter } from '../platform/pagination';
+import { KeysetListStatement, storeScope } from '../platform/pagination';
 import type { SyncSwitches } from './entities';
 import type { PriceRule } from './price-rule';
 
@@ -26,17 +26,11 @@ export interface LinkListRow {
 
 /** The product link list: each link with its variant mappings in the order of the store product's variants. */
 export function linkList(f: { storeId: string; ownKeyId: string | null; connectionId?: string; productId?: string }): KeysetListStatement {
-  const filters: ListFilter[] = [{ column: 'store_id', countColumn: 'store_id', value: f.storeId }];
-  if (f.ownKeyId) filters.push({ column: 'created_by_key_id', countColumn: 'key_id', value: f.ownKeyId });
+  const filters = storeScope(f.storeId, f.ownKeyId);
   if (f.connectionId) filters.push({ column: 'connection_id', countColumn: 'connection_id', value: f.connectionId });
   // A product has at most one link: counting by its index is as cheap as the counts.
   if (f.productId) filters.push({ column: 'product_id', value: f.productId });
-  return {
-    list: 'productLinks',
-    binding: { storeId: f.storeId, ownKeyId: f.ownKeyId, connectionId: f.connectionId ?? null, productId: f.productId ?? null },
-    table: 'product_links',
-    alias: 'l',
-    filters,
+  return { list: 'productLinks', binding: f, table: 'product_links', alias: 'l', filters,
     columns: `l.*, (SELECT coalesce(json_agg(json_build_object('storeVariantId', lv.store_variant_id, 'supplierVariantId', lv.supplier_variant_id, 'costMinor', lv.cost_minor,
                               'currency', lv.currency, 'stock', lv.stock, 'available', lv.available) ORDER BY sv.position), '[]')
                       FROM product_link_variants lv JOIN store_variants sv ON sv.id = lv.store_variant_id WHERE lv.link_id = l.id) AS variants`,
@@ -162,14 +156,8 @@ export interface ImportJobListRow {
 
 /** A store's import jobs with their progress. Import jobs are few per store, so their rows are counted (no kept count). */
 export function importJobList(f: { storeId: string; ownKeyId: string | null }): KeysetListStatement {
-  const filters: ListFilter[] = [{ column: 'store_id', value: f.storeId }];
-  if (f.ownKeyId) filters.push({ column: 'created_by_key_id', value: f.ownKeyId });
-  return {
-    list: 'importJobs',
-    binding: { storeId: f.storeId, ownKeyId: f.ownKeyId },
-    table: 'import_jobs',
-    alias: 'j',
-    filters,
+  const filters = storeScope(f.storeId, f.ownKeyId);
+  return { list: 'importJobs', binding: f, table: 'import_jobs', alias: 'j', filters,
     columns: `j.*,
       (SELECT count(*) FROM import_job_items i WHERE i.job_id = j.id AND i.status = 'done')::int AS done,
       (SELECT count(*) FROM import_job_items i WHERE i.job_id = j.id AND i.status = 'failed')::int AS failed`,

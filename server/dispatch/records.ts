@@ -9,7 +9,7 @@ import * as sql from './sql';
 
 export { CHANGE_CHANNEL } from './sql';
 
-export type Fields = Partial<Pick<SupplierOrder, keyof typeof sql.COLUMNS>>;
+export type Fields = Partial<Pick<SupplierOrder, sql.ChangeableField>>;
 
 export interface Change {
   /** The statuses the record may be in for the change to apply (compare and set: anything else is a conflict). */

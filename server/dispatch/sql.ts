@@ -1,5 +1,5 @@
 import { affected, Queryable, rows } from '../platform/db';
-import type { KeysetListStatement, ListFilter } from '../platform/pagination';
+import { KeysetListStatement, storeScope } from '../platform/pagination';
 import type { PaymentMethod, PaymentStatus } from '../orders/entities';
 import type { SupplierOrder } from './entities';
 import type { Change, WorkItem } from './records';
@@ -11,30 +11,6 @@ import type { SupplierOrderFilters } from './views';
 export const CHANGE_CHANNEL = 'supplier_order_changed';
 /** Wakes the dispatch runners of every process when work is sent. */
 export const WORK_CHANNEL = 'dispatch_work';
-
-/** The fields a dispatch step may write, and their columns. */
-export const COLUMNS = {
-  reviewReason: 'review_reason',
-  reviewMessage: 'review_message',
-  retryable: 'retryable',
-  supplierOrderId: 'supplier_order_id',
-  supplierStatus: 'supplier_status',
-  costs: 'costs',
-  paymentStatus: 'payment_status',
-  shipping: 'shipping',
-  attempt: 'attempt',
-  supplierOrderNumber: 'supplier_order_number',
-  numberKnownAbsent: 'number_known_absent',
-  payRequested: 'pay_requested',
-  cancelRequested: 'cancel_requested',
-  storeTakesOver: 'store_takes_over',
-  acceptedCostMinor: 'accepted_cost_minor',
-  retriesUsed: 'retries_used',
-  nextRetryAt: 'next_retry_at',
-  paymentDue: 'payment_due',
-  shopperCaptured: 'shopper_captured',
-} as const satisfies Partial<Record<keyof SupplierOrder, string>>;
-const JSON_COLUMNS = new Set(['costs', 'shipping']);
 
 /** Whether some step is due (the generated column): one indexed read. */
 export async function stepDue(db: Queryable, id: string): Promise<boolean> {
@@ -58,6 +34,31 @@ export async function orderOfPart(db: Queryable, orderId: string, groupKey: stri
   );
   return o;
 }
+
+/** The fields a dispatch step may write, and their columns. */
+const COLUMNS = {
+  reviewReason: 'review_reason',
+  reviewMessage: 'review_message',
+  retryable: 'retryable',
+  supplierOrderId: 'supplier_order_id',
+  supplierStatus: 'supplier_status',
+  costs: 'costs',
+  paymentStatus: 'payment_status',
+  shipping: 'shipping',
+  attempt: 'attempt',
+  supplierOrderNumber: 'supplier_order_number',
+  numberKnownAbsent: 'number_known_absent',
+  payRequested: 'pay_requested',
+  cancelRequested: 'cancel_requested',
+  storeTakesOver: 'store_takes_over',
+  acceptedCostMinor: 'accepted_cost_minor',
+  retriesUsed: 'retries_used',
+  nextRetryAt: 'next_retry_at',
+  paymentDue: 'payment_due',
+  shopperCaptured: 'shopper_captured',
+} as const satisfies Partial<Record<keyof SupplierOrder, string>>;
+const JSON_COLUMNS = new Set(['costs', 'shipping']);
+export type ChangeableField = keyof typeof COLUMNS;
 
 /**
  * The one way a supplier order changes, in one statement: compare and set on its status, the history event,
@@ -170,9 +171,9 @@ export function eventsOf(db: Queryable, ids: string[]): Promise<Array<{ supplier
  * orderId count their rows.
  */
 export function supplierOrderList(storeId: string, ownKeyId: string | null, f: SupplierOrderFilters): KeysetListStatement {
-  const filters: ListFilter[] = [{ column: 'store_id', countColumn: 'store_id', value: storeId }];
+  // The counts do not keep the creating key: an own key's list counts its rows.
+  const filters = storeScope(storeId, ownKeyId, false);
   const add = (column: string, value: unknown, counted: boolean, op: '=' | '<>' = '=') => filters.push({ column, value, op, ...(counted ? { countColumn: column } : {}) });
-  if (ownKeyId) add('created_by_key_id', ownKeyId, false);
   if (f.needsReview === true) add('status', 'needsReview', true);
   if (f.needsReview === false) add('status', 'needsReview', true, '<>');
   if (f.status) add('status', f.status, true);

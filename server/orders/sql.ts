@@ -1,5 +1,5 @@
 import { affected, Queryable, rows } from '../platform/db';
-import type { KeysetListStatement, ListFilter } from '../platform/pagination';
+import { KeysetListStatement, storeScope } from '../platform/pagination';
 import type { Destination, FulfilmentGroup, PaymentStatus, StoreOrder } from './entities';
 
 // The orders domain's SQL statements; its services call these and hold no SQL text of their own.
@@ -25,16 +25,10 @@ export interface OrderListRow {
 
 /** The store order list: each order with its parts and how many of them need attention. */
 export function orderList(f: { storeId: string; ownKeyId: string | null; needsAttention?: boolean; status?: string }): KeysetListStatement {
-  const filters: ListFilter[] = [{ column: 'store_id', countColumn: 'store_id', value: f.storeId }];
-  if (f.ownKeyId) filters.push({ column: 'created_by_key_id', countColumn: 'key_id', value: f.ownKeyId });
+  const filters = storeScope(f.storeId, f.ownKeyId);
   if (f.needsAttention !== undefined) filters.push({ column: 'needs_attention', countColumn: 'needs_attention', value: f.needsAttention });
   if (f.status) filters.push({ column: 'status', countColumn: 'status', value: f.status });
-  return {
-    list: 'storeOrders',
-    binding: { storeId: f.storeId, ownKeyId: f.ownKeyId, needsAttention: f.needsAttention ?? null, status: f.status ?? null },
-    table: 'store_orders',
-    alias: 'o',
-    filters,
+  return { list: 'storeOrders', binding: f, table: 'store_orders', alias: 'o', filters,
     // attention: the order's parts waiting for review or failed.
     columns: `o.*,
       (SELECT coalesce(json_agg(json_build_object('groupKey', g.group_key, 'connectionId', g.connection_id, 'status', g.status,

@@ -57,9 +57,19 @@ export interface ListFilter {
   op?: '=' | '<>';
 }
 
+/**
+ * The filters every store list starts with: its store, and for an `own` key the records that key made
+ * (`keyCounted`: the list's counts table keeps the creating key as `key_id`).
+ */
+export function storeScope(storeId: string, ownKeyId: string | null, keyCounted = true): ListFilter[] {
+  const filters: ListFilter[] = [{ column: 'store_id', countColumn: 'store_id', value: storeId }];
+  if (ownKeyId) filters.push({ column: 'created_by_key_id', ...(keyCounted ? { countColumn: 'key_id' } : {}), value: ownKeyId });
+  return filters;
+}
+
 /** A keyset-paged list's statement, as its domain's SQL module declares it. */
 export interface KeysetListStatement {
-  /** The list's name and the filters as the caller gave them: a cursor is valid only for the same. */
+  /** The list's name and the filters as the caller gave them (absent ones count as null): a cursor is valid only for the same. */
   list: string;
   binding: Record<string, unknown>;
   table: string;

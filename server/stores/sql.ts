@@ -1,5 +1,5 @@
 import { Queryable, rows } from '../platform/db';
-import type { KeysetListStatement, ListFilter } from '../platform/pagination';
+import { KeysetListStatement, storeScope } from '../platform/pagination';
 import type { ProductView } from './products';
 
 // The stores domain's SQL statements; its services call these and hold no SQL text of their own.
@@ -53,15 +53,9 @@ export interface ProductListRow {
 
 /** The store product list: each product with its variants in position order; counted by store_product_counts. */
 export function productList(f: { storeId: string; ownKeyId: string | null; status?: string }): KeysetListStatement {
-  const filters: ListFilter[] = [{ column: 'store_id', countColumn: 'store_id', value: f.storeId }];
-  if (f.ownKeyId) filters.push({ column: 'created_by_key_id', countColumn: 'key_id', value: f.ownKeyId });
+  const filters = storeScope(f.storeId, f.ownKeyId);
   if (f.status) filters.push({ column: 'status', countColumn: 'status', value: f.status });
-  return {
-    list: 'storeProducts',
-    binding: { storeId: f.storeId, ownKeyId: f.ownKeyId, status: f.status ?? null },
-    table: 'store_products',
-    alias: 'p',
-    filters,
+  return { list: 'storeProducts', binding: f, table: 'store_products', alias: 'p', filters,
     columns: `p.*, (SELECT coalesce(json_agg(json_build_object('id', v.id, 'sku', v.sku, 'title', v.title, 'priceMinor', v.price_minor, 'currency', v.currency, 'stock', v.stock) ORDER BY v.position), '[]')
                       FROM store_variants v WHERE v.product_id = p.id) AS variants`,
     counts: { table: 'store_product_counts', sum: 'n' },
