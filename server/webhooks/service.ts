@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { rows } from '../platform/db';
+import { jobDb } from '../platform/jobs';
 import type { Boss } from '../platform/jobs';
 import { Batcher } from '../platform/batching';
 import { SupplierConnection } from '../connections/entities';
@@ -9,7 +9,6 @@ import type { NotificationSubject } from '../suppliers/adapter';
 import type { SupplierRegistry } from '../suppliers/registry';
 import { READBACK_QUEUES, readBackKey } from './queues';
 import * as sql from './sql';
-
 
 export interface OrderReadBack {
   connectionId: string;
@@ -144,9 +143,8 @@ export class NotificationService {
           byQueue.set(job.queue, queue);
         }
       });
-      const inTransaction = { executeSql: async (text: string, values?: unknown[]) => ({ rows: await rows(qr, text, values ?? []) }) };
       for (const [queue, jobs] of byQueue) {
-        await this.boss().insert(queue, [...jobs.values()].map((j) => ({ data: j.data, singletonKey: j.singletonKey })), { db: inTransaction } as never);
+        await this.boss().insert(queue, [...jobs.values()].map((j) => ({ data: j.data, singletonKey: j.singletonKey })), { db: jobDb(qr) } as never);
       }
       await qr.commitTransaction();
       return accepted;
