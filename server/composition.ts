@@ -48,7 +48,7 @@ import { CHANGE_CHANNEL } from './dispatch/records';
 import { WORK_CHANNEL } from './dispatch/queues';
 import { SupplierCallRates } from './connections/call-rate';
 import { sendInTransaction } from './platform/jobs';
-import { STORE_ORDER_EVENTS_QUEUE } from './orders/events';
+import { STORE_ORDER_EVENTS_QUEUE } from './orders/queues';
 import { supplierOrderRoutes } from './dispatch/routes';
 import { SupplierOrderReads } from './dispatch/views';
 import { mountAssistant } from './assistant/mcp';

@@ -6,7 +6,8 @@ import { CATALOG_QUEUES, IMPORT_QUEUE, SYNC_QUEUES } from './catalog/queues';
 import { DISPATCH_QUEUE, DISPATCH_QUEUES, WORK_CHANNEL } from './dispatch/queues';
 import { HOUSEKEEPING_QUEUE, IDENTITY_QUEUES } from './identity/queues';
 import { JobRunner, JobRunnerOptions } from './platform/job-runner';
-import { ORDER_QUEUES, STORE_ORDER_EVENTS_QUEUE, StoreOrderEvent } from './orders/events';
+import type { StoreOrderEvent } from './orders/events';
+import { ORDER_QUEUES, STORE_ORDER_EVENTS_QUEUE } from './orders/queues';
 import { nextStep } from './dispatch/steps';
 import { SafetyNet } from './webhooks/safety-net';
 
