@@ -1,7 +1,7 @@
 import type { Boss, QueueSpec } from './platform/jobs';
 import type { Services } from './composition';
 import type { OrderReadBack, ProductReadBack } from './webhooks/service';
-import { NOTIFICATION_QUEUES, READBACK_QUEUES } from './webhooks/queues';
+import { NOTIFICATION_QUEUES, READBACK_QUEUES, SAFETY_NET_QUEUE, SWEEP_KEY } from './webhooks/queues';
 import { CATALOG_QUEUES, IMPORT_QUEUE, SYNC_QUEUES } from './catalog/queues';
 import { DISPATCH_QUEUE, DISPATCH_QUEUES, WORK_CHANNEL } from './dispatch/queues';
 import { HOUSEKEEPING_QUEUE, IDENTITY_QUEUES } from './identity/queues';
@@ -78,8 +78,14 @@ export async function registerWorkers(boss: Boss, s: Services): Promise<(timeout
   await boss.work<OrderReadBack>(READBACK_QUEUES.order, POLLING, async ([job]) => {
     await s.dispatch.job.readBack(job.data.connectionId, job.data.supplierOrderId);
   });
-  // Open supplier orders are read back on the queue above even when no notification comes.
-  await new SafetyNet(s.db, boss, s.log, s.config.readBackIntervalSeconds).start();
+  // Open supplier orders are read back on the queue above even when no notification comes: a chain of sweeps,
+  // which the minutely schedule restarts should it ever break (a crash between a sweep and its successor).
+  const safetyNet = new SafetyNet(s.db, boss, s.log, s.config.readBackIntervalSeconds);
+  await boss.work(SAFETY_NET_QUEUE, async () => {
+    await safetyNet.sweep();
+  });
+  await boss.schedule(SAFETY_NET_QUEUE, '* * * * *', {}, { singletonKey: SWEEP_KEY });
+  await safetyNet.next();
   return async (timeoutMs) => {
     s.dispatch.sweeper.stop();
     offWake();

@@ -78,13 +78,4 @@ export class SafetyNet {
   next(): Promise<string | null> {
     return this.boss.send(SAFETY_NET_QUEUE, {}, { singletonKey: SWEEP_KEY, startAfter: this.timing.sweepSeconds });
   }
-
-  /** The minutely schedule restarts the chain should it ever break (a crash between a sweep and its successor). */
-  async start(): Promise<void> {
-    await this.boss.work(SAFETY_NET_QUEUE, async () => {
-      await this.sweep();
-    });
-    await this.boss.schedule(SAFETY_NET_QUEUE, '* * * * *', {}, { singletonKey: SWEEP_KEY });
-    await this.next();
-  }
 }
