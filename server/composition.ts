@@ -35,18 +35,20 @@ import { LinkService } from './catalog/links';
 import { catalogRoutes } from './catalog/routes';
 import { SupplierProductService } from './catalog/supplier-products';
 import { CatalogSync } from './catalog/sync';
+import { linkCountOfConnection } from './catalog/sql';
 import { FulfilmentGroup, StoreOrder, StoreOrderItem } from './orders/entities';
 import { OrderService } from './orders/service';
 import { StoreOrderQueries } from './orders/queries';
 import { storeOrderRoutes } from './orders/routes';
 import { SupplierOrder } from './dispatch/entities';
 import { createDispatch } from './dispatch';
+import { openSupplierOrderCount } from './dispatch/sql';
 import { ListenFeed } from './platform/listen';
 import { CHANGE_CHANNEL } from './dispatch/records';
 import { WORK_CHANNEL } from './dispatch/queues';
 import { SupplierCallRates } from './connections/call-rate';
 import { sendInTransaction } from './platform/jobs';
-import { STORE_ORDER_EVENTS_QUEUE } from './orders/events';
+import { STORE_ORDER_EVENTS_QUEUE } from './orders/queues';
 import { supplierOrderRoutes } from './dispatch/routes';
 import { SupplierOrderReads } from './dispatch/views';
 import { mountAssistant } from './assistant/mcp';
@@ -103,7 +105,7 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   const imports = new ImportService(db, gateway, links, products, credits, () => boss, cursors);
   const catalogSync = new CatalogSync(db, gateway, links, () => boss, log);
   connections.addImpactCounter(async (connectionId) => ({
-    linkedProducts: (await db.query('SELECT count(*)::int AS n FROM product_links WHERE connection_id = $1', [connectionId]))[0].n,
+    linkedProducts: await linkCountOfConnection(db, connectionId),
   }));
   const orders = new OrderService(db, cursors, (tx, event) => sendInTransaction(boss, tx, STORE_ORDER_EVENTS_QUEUE, event));
   const dispatch = createDispatch({
@@ -114,7 +116,7 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   const supplierOrderReads = new SupplierOrderReads(db, cursors);
   const supplierOrdersOfOrders = { ofOrders: async (ids: string[], showCustomer: boolean) => supplierOrderReads.views(await dispatch.records.ofOrders(ids), showCustomer) };
   connections.addImpactCounter(async (connectionId) => ({
-    openSupplierOrders: (await db.query(`SELECT count(*)::int AS n FROM supplier_orders WHERE connection_id = $1 AND status NOT IN ('delivered', 'cancelled')`, [connectionId]))[0].n,
+    openSupplierOrders: await openSupplierOrderCount(db, connectionId),
   }));
   return { config, db, log, boss, feed, supplierOrdersOfOrders, orderQueries, secrets, cursors, credits, accounts, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, notifications, links, supplierProducts, imports, catalogSync, orders, dispatch, supplierOrderReads };
 }

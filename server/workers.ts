@@ -1,32 +1,18 @@
 import type { Boss, QueueSpec } from './platform/jobs';
 import type { Services } from './composition';
-import { READBACK_QUEUES, ProductReadBack } from './webhooks/service';
-import { IMPORT_QUEUE } from './catalog/imports';
-import { SYNC_QUEUES } from './catalog/sync';
+import type { OrderReadBack, ProductReadBack } from './webhooks/service';
+import { NOTIFICATION_QUEUES, READBACK_QUEUES, SAFETY_NET_QUEUE, SWEEP_KEY } from './webhooks/queues';
+import { CATALOG_QUEUES, IMPORT_QUEUE, SYNC_QUEUES } from './catalog/queues';
 import { DISPATCH_QUEUE, DISPATCH_QUEUES, WORK_CHANNEL } from './dispatch/queues';
+import { HOUSEKEEPING_QUEUE, IDENTITY_QUEUES } from './identity/queues';
 import { JobRunner, JobRunnerOptions } from './platform/job-runner';
-import { ORDER_QUEUES, STORE_ORDER_EVENTS_QUEUE, StoreOrderEvent } from './orders/events';
+import type { StoreOrderEvent } from './orders/events';
+import { ORDER_QUEUES, STORE_ORDER_EVENTS_QUEUE } from './orders/queues';
 import { nextStep } from './dispatch/steps';
-import type { OrderReadBack } from './webhooks/service';
-import { SafetyNet, SAFETY_NET_QUEUE_SPEC } from './webhooks/safety-net';
+import { SafetyNet } from './webhooks/safety-net';
 
-export const QUEUE = {
-  housekeeping: 'housekeeping',
-} as const;
-
-export const QUEUES: QueueSpec[] = [
-  { name: QUEUE.housekeeping, policy: 'singleton', retryLimit: 2 },
-  // One read-back waiting per supplier order or product, however many notifications arrive.
-  { name: READBACK_QUEUES.order, policy: 'stately', retryLimit: 5, retryDelay: 30, retryBackoff: true, notify: true },
-  { name: READBACK_QUEUES.product, policy: 'stately', retryLimit: 5, retryDelay: 30, retryBackoff: true, notify: true },
-  // A worker that dies mid-import stops sending heartbeats; the job is retried and resumes at the first pending item.
-  { name: IMPORT_QUEUE, policy: 'singleton', retryLimit: 20, retryDelay: 1, heartbeatSeconds: 10, notify: true },
-  { name: SYNC_QUEUES.all, policy: 'singleton', retryLimit: 1 },
-  { name: SYNC_QUEUES.connection, policy: 'stately', retryLimit: 2, retryDelay: 60 },
-  ...DISPATCH_QUEUES,
-  ...ORDER_QUEUES,
-  SAFETY_NET_QUEUE_SPEC,
-];
+/** Every queue, as each domain declares it (name, policy, retries): created at start by platform/jobs. */
+export const QUEUES: QueueSpec[] = [...IDENTITY_QUEUES, ...NOTIFICATION_QUEUES, ...CATALOG_QUEUES, ...DISPATCH_QUEUES, ...ORDER_QUEUES];
 
 /**
  * Polling stays short beside LISTEN/NOTIFY: a notification only wakes workers when a job is created,
@@ -42,12 +28,12 @@ export function dispatchRunnerOptions(s: Pick<Services, 'config' | 'registry'>):
 
 /** Handlers and schedules of the worker role. Job data carries ids, never entities. Answers a graceful stop. */
 export async function registerWorkers(boss: Boss, s: Services): Promise<(timeoutMs: number) => Promise<void>> {
-  await boss.work(QUEUE.housekeeping, async () => {
+  await boss.work(HOUSEKEEPING_QUEUE, async () => {
     const removed = await s.accounts.purgeExpiredSessions();
     await s.notifications.purgeReceipts();
     s.log.info({ removed }, 'housekeeping done');
   });
-  await boss.schedule(QUEUE.housekeeping, '17 * * * *');
+  await boss.schedule(HOUSEKEEPING_QUEUE, '17 * * * *');
 
   await boss.work<{ importJobId: string }>(IMPORT_QUEUE, { localConcurrency: 2, ...POLLING }, async ([job]) => {
     await s.imports.runJob(job.data.importJobId);
@@ -92,8 +78,14 @@ export async function registerWorkers(boss: Boss, s: Services): Promise<(timeout
   await boss.work<OrderReadBack>(READBACK_QUEUES.order, POLLING, async ([job]) => {
     await s.dispatch.job.readBack(job.data.connectionId, job.data.supplierOrderId);
   });
-  // Open supplier orders are read back on the queue above even when no notification comes.
-  await new SafetyNet(s.db, boss, s.log, s.config.readBackIntervalSeconds).start();
+  // Open supplier orders are read back on the queue above even when no notification comes: a chain of sweeps,
+  // which the minutely schedule restarts should it ever break (a crash between a sweep and its successor).
+  const safetyNet = new SafetyNet(s.db, boss, s.log, s.config.readBackIntervalSeconds);
+  await boss.work(SAFETY_NET_QUEUE, async () => {
+    await safetyNet.sweep();
+  });
+  await boss.schedule(SAFETY_NET_QUEUE, '* * * * *', {}, { singletonKey: SWEEP_KEY });
+  await safetyNet.next();
   return async (timeoutMs) => {
     s.dispatch.sweeper.stop();
     offWake();

@@ -1,8 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import type { SupplierProduct } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
-import type { SyncSwitches } from './entities';
-import { applyPriceRule, PriceRule } from './price-rule';
+import { applyPriceRule } from './price-rule';
+import * as sql from './sql';
 
 /** Why a link could not sync, for `lastSyncError`: short, and free of anything the supplier should not echo. */
 export function syncErrorText(err: unknown): string {
@@ -21,20 +21,6 @@ export interface ProductOutcome {
 
 export const DROPPED = (id: string): SupplierProduct => ({ id, title: '', description: '', url: '', imageUrl: null, shipsTo: [], variants: [], updatedAt: null });
 
-interface LinkRow {
-  id: string;
-  product_id: string;
-  sync: SyncSwitches;
-  price_rule: PriceRule;
-}
-interface VariantRow {
-  link_id: string;
-  store_variant_id: string;
-  supplier_variant_id: string;
-  cost_minor: string;
-  currency: string;
-}
-
 /**
  * Applies what the supplier says now to many links, within each link's sync switches, in a fixed number of
  * set-based statements. A variant the supplier dropped goes to stock 0. Every link gets `last_sync_at`; its
@@ -44,13 +30,10 @@ export async function applyOutcomes(tx: EntityManager, outcomes: ProductOutcome[
   const productOf = new Map<string, ProductOutcome>();
   for (const o of outcomes) for (const id of o.linkIds) productOf.set(id, o);
   if (!productOf.size) return;
-  // Locked in one order, so concurrent batches and single-link syncs cannot deadlock.
-  const links: LinkRow[] = await tx.query('SELECT id, product_id, sync, price_rule FROM product_links WHERE id = ANY($1) ORDER BY id FOR UPDATE', [[...productOf.keys()]]);
+  const links = await sql.lockLinks(tx, [...productOf.keys()]);
   const applied = links.filter((l) => productOf.get(l.id)!.product);
-  const variants: VariantRow[] = applied.length
-    ? await tx.query('SELECT link_id, store_variant_id, supplier_variant_id, cost_minor, currency FROM product_link_variants WHERE link_id = ANY($1)', [applied.map((l) => l.id)])
-    : [];
-  const variantsOf = new Map<string, VariantRow[]>();
+  const variants = applied.length ? await sql.variantCostsOfLinks(tx, applied.map((l) => l.id)) : [];
+  const variantsOf = new Map<string, typeof variants>();
   for (const v of variants) variantsOf.set(v.link_id, [...(variantsOf.get(v.link_id) ?? []), v]);
 
   const lv = { link: [] as string[], variant: [] as string[], stock: [] as number[], available: [] as boolean[], cost: [] as number[], currency: [] as string[] };
@@ -98,29 +81,10 @@ export async function applyOutcomes(tx: EntityManager, outcomes: ProductOutcome[
       failed.set(link.id, err); // this link's price rule cannot price the supplier's cost: nothing of it is applied
     }
   }
-  if (lv.link.length) {
-    await tx.query(
-      `UPDATE product_link_variants lv SET stock = u.stock, available = u.available, cost_minor = u.cost, currency = u.currency
-         FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::bool[], $5::bigint[], $6::text[]) AS u(link_id, store_variant_id, stock, available, cost, currency)
-        WHERE lv.link_id = u.link_id AND lv.store_variant_id = u.store_variant_id`,
-      [lv.link, lv.variant, lv.stock, lv.available, lv.cost, lv.currency],
-    );
-  }
-  if (sv.id.length) {
-    await tx.query(
-      `UPDATE store_variants v SET stock = coalesce(u.stock, v.stock), price_minor = coalesce(u.price, v.price_minor)
-         FROM unnest($1::uuid[], $2::int[], $3::bigint[]) AS u(id, stock, price) WHERE v.id = u.id`,
-      [sv.id, sv.stock, sv.price],
-    );
-  }
-  if (titles.product.length) {
-    await tx.query(`UPDATE store_products p SET title = u.title, updated_at = now() FROM unnest($1::uuid[], $2::text[]) AS u(id, title) WHERE p.id = u.id`, [titles.product, titles.title]);
-  }
+  if (lv.link.length) await sql.updateLinkVariants(tx, lv);
+  if (sv.id.length) await sql.updateStoreVariants(tx, sv);
+  if (titles.product.length) await sql.updateProductTitles(tx, titles);
   const ok = links.filter((l) => !failed.has(l.id)).map((l) => l.id);
   const bad = [...failed.entries()];
-  await tx.query(
-    `UPDATE product_links l SET last_sync_at = now(), last_sync_error = u.error
-       FROM unnest($1::uuid[], $2::text[]) AS u(id, error) WHERE l.id = u.id`,
-    [[...ok, ...bad.map(([id]) => id)], [...ok.map(() => null), ...bad.map(([, e]) => syncErrorText(e))]],
-  );
+  await sql.setSyncResults(tx, [...ok, ...bad.map(([id]) => id)], [...ok.map(() => null), ...bad.map(([, e]) => syncErrorText(e))]);
 }

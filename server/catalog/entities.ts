@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { bigintNumber, StoreRecord } from '../platform/entity-columns';
 import type { PriceRule } from './price-rule';
 
 /** Which fields the hourly sync may change on the store side. */
@@ -12,12 +13,8 @@ export interface SyncSwitches {
 
 export const DEFAULT_SYNC: SyncSwitches = { cost: true, price: true, stock: true, title: false, availability: true };
 
-const bigint = { to: (v: number) => v, from: (v: string) => Number(v) };
-
 @Entity('product_links')
-export class ProductLink {
-  @PrimaryColumn('uuid') id: string;
-  @Column('uuid', { name: 'store_id' }) storeId: string;
+export class ProductLink extends StoreRecord {
   @Column('uuid', { name: 'product_id' }) productId: string;
   @Column('uuid', { name: 'connection_id' }) connectionId: string;
   @Column('text', { name: 'supplier_key' }) supplierKey: string;
@@ -26,10 +23,6 @@ export class ProductLink {
   @Column('jsonb') sync: SyncSwitches;
   @Column('timestamptz', { name: 'last_sync_at', nullable: true }) lastSyncAt: Date | null;
   @Column('text', { name: 'last_sync_error', nullable: true }) lastSyncError: string | null;
-  @Column('uuid', { name: 'created_by_account_id' }) createdByAccountId: string;
-  @Column('uuid', { name: 'created_by_key_id', nullable: true }) createdByKeyId: string | null;
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }
 
 @Entity('product_link_variants')
@@ -37,27 +30,21 @@ export class ProductLinkVariant {
   @PrimaryColumn('uuid', { name: 'link_id' }) linkId: string;
   @PrimaryColumn('uuid', { name: 'store_variant_id' }) storeVariantId: string;
   @Column('text', { name: 'supplier_variant_id' }) supplierVariantId: string;
-  @Column('bigint', { name: 'cost_minor', transformer: bigint }) costMinor: number;
+  @Column('bigint', { name: 'cost_minor', transformer: bigintNumber }) costMinor: number;
   @Column('char', { length: 3 }) currency: string;
   @Column('integer') stock: number;
   @Column('boolean') available: boolean;
 }
 
 @Entity('import_jobs')
-export class ImportJob {
-  @PrimaryColumn('uuid') id: string;
-  @Column('uuid', { name: 'store_id' }) storeId: string;
+export class ImportJob extends StoreRecord {
   @Column('uuid', { name: 'connection_id' }) connectionId: string;
   @Column('text') status: 'queued' | 'running' | 'completed' | 'failed';
   @Column('jsonb', { name: 'price_rule' }) priceRule: PriceRule;
   @Column('jsonb') sync: SyncSwitches;
   @Column('integer') total: number;
-  @Column('uuid', { name: 'created_by_account_id' }) createdByAccountId: string;
-  @Column('uuid', { name: 'created_by_key_id', nullable: true }) createdByKeyId: string | null;
   /** What each imported product costs, as the import route stated it when the job was made. */
   @Column('jsonb', { name: 'credit' }) credit: { action: string; price: number };
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
   @Column('timestamptz', { name: 'finished_at', nullable: true }) finishedAt: Date | null;
 }
 

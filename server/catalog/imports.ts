@@ -1,4 +1,4 @@
-import { Cursors, keysetPage, Page } from '../platform/pagination';
+import { Cursors, keysetList, Page } from '../platform/pagination';
 import crypto from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { ApiError, errors } from '../platform/errors';
@@ -15,8 +15,9 @@ import { SupplierError } from '../suppliers/errors';
 import { ImportJob, ImportJobItem, SyncSwitches } from './entities';
 import type { LinkService, LinkView } from './links';
 import { applyPriceRule, PriceRule, PriceRuleError } from './price-rule';
+import { sendImport } from './queues';
+import * as sql from './sql';
 
-export const IMPORT_QUEUE = 'catalog.import';
 /** Imports up to this many products answer at once; larger ones run as a background job. */
 export const IMPORT_INLINE_LIMIT = 50;
 const FETCH_CONCURRENCY = 8;
@@ -85,49 +86,17 @@ export class ImportService {
    * so the count is the store's rows on their index (no kept count).
    */
   async listJobs(storeId: string, ownKeyId: string | null, q: { cursor?: string; pageSize: number }): Promise<Page<ImportJobSummary>> {
-    return keysetPage<ImportJobSummary & { cursorAt: string }, ImportJobSummary>({
-      cursors: this.cursors!,
-      list: 'importJobs',
-      filters: { storeId, ownKeyId },
-      cursor: q.cursor,
-      pageSize: q.pageSize,
-      fetch: async (pos, limit) => {
-        const args: unknown[] = [storeId, ownKeyId];
-        let after = '';
-        if (pos) {
-          args.push(pos.createdAt, pos.id);
-          after = ` AND (j.created_at, j.id) ${pos.dir === 'next' ? '<' : '>'} ($3::timestamptz, $4::uuid)`;
-        }
-        const order = pos?.dir === 'prev' ? 'ASC' : 'DESC';
-        const rows: Array<Record<string, unknown>> = await this.db.query(
-          `SELECT j.id, j.connection_id, j.status, j.total, j.created_at, j.updated_at, j.finished_at, j.created_at::text AS cursor_at,
-                  (SELECT count(*) FROM import_job_items i WHERE i.job_id = j.id AND i.status = 'done')::int AS done,
-                  (SELECT count(*) FROM import_job_items i WHERE i.job_id = j.id AND i.status = 'failed')::int AS failed,
-                  (SELECT count(*) FROM import_jobs c WHERE c.store_id = $1 AND ($2::uuid IS NULL OR c.created_by_key_id = $2))::int AS total_count
-             FROM import_jobs j
-            WHERE j.store_id = $1 AND ($2::uuid IS NULL OR j.created_by_key_id = $2)${after}
-            ORDER BY j.created_at ${order}, j.id ${order} LIMIT ${limit}`,
-          args,
-        );
-        const totalCount = rows.length ? Number(rows[0].total_count) : Number((await this.db.query('SELECT count(*)::int AS n FROM import_jobs WHERE store_id = $1 AND ($2::uuid IS NULL OR created_by_key_id = $2)', [storeId, ownKeyId]))[0].n);
-        return {
-          totalCount,
-          rows: rows.map((r) => ({
-            id: String(r.id),
-            connectionId: String(r.connection_id),
-            status: r.status as ImportJobSummary['status'],
-            total: Number(r.total),
-            done: Number(r.done),
-            failed: Number(r.failed),
-            createdAt: (r.created_at as Date).toISOString(),
-            updatedAt: (r.updated_at as Date).toISOString(),
-            finishedAt: r.finished_at ? (r.finished_at as Date).toISOString() : null,
-            cursorAt: String(r.cursor_at),
-          })),
-        };
-      },
-      map: ({ cursorAt: _c, ...job }) => job,
-    });
+    return keysetList<sql.ImportJobListRow, ImportJobSummary>(this.db, this.cursors!, q, sql.importJobList({ storeId, ownKeyId }), (r) => ({
+      id: r.id,
+      connectionId: r.connection_id,
+      status: r.status,
+      total: Number(r.total),
+      done: Number(r.done),
+      failed: Number(r.failed),
+      createdAt: r.created_at.toISOString(),
+      updatedAt: r.updated_at.toISOString(),
+      finishedAt: r.finished_at ? r.finished_at.toISOString() : null,
+    }));
   }
 
   private async fetchAll(conn: SupplierConnection, items: ImportItem[]) {
@@ -188,9 +157,9 @@ export class ImportService {
     if (variants.some((v) => v.cost.currency !== store.currency)) {
       throw new ItemError('currencyMismatch', `The supplier prices ${product.id} in ${variants[0].cost.currency}; the store sells in ${store.currency}.`);
     }
-    await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`import:${store.id}:${conn.supplierKey}:${product.id}`]);
-    const dup = await tx.query('SELECT product_id FROM product_links WHERE store_id = $1 AND supplier_key = $2 AND supplier_product_id = $3 LIMIT 1', [store.id, conn.supplierKey, product.id]);
-    if (dup.length) throw new ItemError('alreadyImported', `Supplier product ${product.id} is already linked to store product ${dup[0].product_id}.`);
+    await sql.lockImportOf(tx, `import:${store.id}:${conn.supplierKey}:${product.id}`);
+    const dup = await sql.linkedProduct(tx, store.id, conn.supplierKey, product.id);
+    if (dup) throw new ItemError('alreadyImported', `Supplier product ${product.id} is already linked to store product ${dup}.`);
     const stamp = { createdByAccountId: creator.accountId, createdByKeyId: creator.apiKeyId };
     const created = await this.products.createIn(
       tx,
@@ -209,7 +178,7 @@ export class ImportService {
       },
       stamp,
     );
-    const storeVariants: Array<{ id: string; sku: string }> = await tx.query('SELECT id, sku FROM store_variants WHERE product_id = $1', [created.id]);
+    const storeVariants = await sql.variantSkusOfProduct(tx, created.id);
     const link = await this.links.createIn(
       tx,
       {
@@ -279,7 +248,7 @@ export class ImportService {
         items.map((item, position) => ({ jobId: job.id, position, supplierProductId: item.supplierProductId, variantIds: item.variantIds ?? null, status: 'pending' as const, productId: null, errorCode: null, errorMessage: null })),
       );
     });
-    await this.boss().send(IMPORT_QUEUE, { importJobId: job.id }, { singletonKey: job.id });
+    await sendImport(this.boss(), job.id);
     return this.db.getRepository(ImportJob).findOneByOrFail({ id: job.id });
   }
 
@@ -293,10 +262,7 @@ export class ImportService {
     await this.db.getRepository(ImportJob).update({ id: job.id }, { status: 'running' });
     const conn = await this.db.getRepository(SupplierConnection).findOneBy({ id: job.connectionId });
     if (!conn || conn.disconnectedAt || !conn.credentialsSealed) {
-      await this.db.query(
-        `UPDATE import_job_items SET status = 'failed', error_code = 'connectionMissing', error_message = 'The connection was removed.' WHERE job_id = $1 AND status = 'pending'`,
-        [job.id],
-      );
+      await sql.failPendingItems(this.db, job.id, 'connectionMissing', 'The connection was removed.');
       await this.db.getRepository(ImportJob).update({ id: job.id }, { status: 'failed', finishedAt: new Date() });
       return;
     }
@@ -314,16 +280,11 @@ export class ImportService {
           await this.inTransaction(async (tx) => {
             await this.credits.charge(creator, job.credit.action, job.credit.price, `import:${job.id}:${row.position}`, tx);
             const out = await this.importOne(tx, { store, conn, product: f.value, item: items[i], rule: job.priceRule, sync: job.sync }, creator);
-            await tx.query(`UPDATE import_job_items SET status = 'done', product_id = $3 WHERE job_id = $1 AND position = $2`, [job.id, row.position, out.productId]);
+            await sql.itemDone(tx, job.id, row.position, out.productId);
           });
         } catch (err) {
           const failure = failureOf(items[i], err);
-          await this.db.query(`UPDATE import_job_items SET status = 'failed', error_code = $3, error_message = $4 WHERE job_id = $1 AND position = $2 AND status = 'pending'`, [
-            job.id,
-            row.position,
-            failure.code,
-            failure.message,
-          ]);
+          await sql.itemFailed(this.db, job.id, row.position, failure.code, failure.message);
         }
       }
     }

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { In } from 'typeorm';
 import { errors } from '../platform/errors';
-import { countsFor, Cursors, keysetPage, keysetStatement, ListFilter, Page, runKeyset } from '../platform/pagination';
+import { Cursors, keysetList, Page } from '../platform/pagination';
 import { StoreProduct, StoreVariant } from '../stores/entities';
 import type { SupplierConnection } from '../connections/entities';
 import type { SupplierGateway } from '../connections/gateway';
@@ -11,6 +11,7 @@ import { SupplierError } from '../suppliers/errors';
 import { DEFAULT_SYNC, ProductLink, ProductLinkVariant, SyncSwitches } from './entities';
 import { normalisePriceRule, PriceRule } from './price-rule';
 import { applyOutcomes, DROPPED, syncErrorText } from './apply';
+import * as sql from './sql';
 
 export interface LinkView {
   id: string;
@@ -53,24 +54,6 @@ export function linkView(l: ProductLink, variants: ProductLinkVariant[]): LinkVi
   };
 }
 
-interface LinkRow {
-  id: string;
-  store_id: string;
-  product_id: string;
-  connection_id: string;
-  supplier_key: string;
-  supplier_product_id: string;
-  variants: LinkView['variants'];
-  price_rule: PriceRule;
-  sync: SyncSwitches;
-  last_sync_at: Date | null;
-  last_sync_error: string | null;
-  created_by_key_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-  cursorAt: string;
-}
-
 export class LinkService {
   constructor(
     private readonly db: DataSource,
@@ -90,63 +73,28 @@ export class LinkService {
 
   /** A page in one statement: the links, their variant mappings and the exact totalCount kept by the database. */
   async list(storeId: string, ownKeyId: string | null, q: { cursor?: string; pageSize: number; connectionId?: string; productId?: string }): Promise<Page<LinkView>> {
-    const filters: ListFilter[] = [{ column: 'store_id', countColumn: 'store_id', value: storeId }];
-    if (ownKeyId) filters.push({ column: 'created_by_key_id', countColumn: 'key_id', value: ownKeyId });
-    if (q.connectionId) filters.push({ column: 'connection_id', countColumn: 'connection_id', value: q.connectionId });
-    // A product has at most one link: counting by its index is as cheap as the counts.
-    if (q.productId) filters.push({ column: 'product_id', value: q.productId });
-    return keysetPage<LinkRow, LinkView>({
-      cursors: this.cursors,
-      list: 'productLinks',
-      filters: { storeId, ownKeyId, connectionId: q.connectionId ?? null, productId: q.productId ?? null },
-      cursor: q.cursor,
-      pageSize: q.pageSize,
-      fetch: async (pos, limit) => {
-        const { rows, totalCount } = await runKeyset<LinkRow & { cursor_at: string }>(
-          this.db,
-          keysetStatement({
-            table: 'product_links',
-            alias: 'l',
-            filters,
-            pos,
-            limit,
-            // In the order of the store product's variants.
-            columns: `l.*, (SELECT coalesce(json_agg(json_build_object('storeVariantId', lv.store_variant_id, 'supplierVariantId', lv.supplier_variant_id, 'costMinor', lv.cost_minor,
-                                      'currency', lv.currency, 'stock', lv.stock, 'available', lv.available) ORDER BY sv.position), '[]')
-                              FROM product_link_variants lv JOIN store_variants sv ON sv.id = lv.store_variant_id WHERE lv.link_id = l.id) AS variants`,
-            counts: countsFor(filters, { table: 'product_link_counts', sum: 'n' }),
-          }),
-        );
-        return { rows: rows.map((r) => Object.assign(r, { cursorAt: r.cursor_at })), totalCount };
-      },
-      map: (r) => ({
-        id: r.id,
-        storeId: r.store_id,
-        productId: r.product_id,
-        connectionId: r.connection_id,
-        supplierKey: r.supplier_key,
-        supplierProductId: r.supplier_product_id,
-        variants: r.variants,
-        priceRule: r.price_rule,
-        sync: r.sync,
-        lastSyncAt: r.last_sync_at ? r.last_sync_at.toISOString() : null,
-        lastSyncError: r.last_sync_error,
-        createdByKeyId: r.created_by_key_id,
-        createdAt: r.created_at.toISOString(),
-        updatedAt: r.updated_at.toISOString(),
-      }),
-    });
+    return keysetList<sql.LinkListRow, LinkView>(this.db, this.cursors, q, sql.linkList({ storeId, ownKeyId, connectionId: q.connectionId, productId: q.productId }), (r) => ({
+      id: r.id,
+      storeId: r.store_id,
+      productId: r.product_id,
+      connectionId: r.connection_id,
+      supplierKey: r.supplier_key,
+      supplierProductId: r.supplier_product_id,
+      variants: r.variants,
+      priceRule: r.price_rule,
+      sync: r.sync,
+      lastSyncAt: r.last_sync_at ? r.last_sync_at.toISOString() : null,
+      lastSyncError: r.last_sync_error,
+      createdByKeyId: r.created_by_key_id,
+      createdAt: r.created_at.toISOString(),
+      updatedAt: r.updated_at.toISOString(),
+    }));
   }
 
   /** Views of several links with one query for their variants. */
   async views(links: ProductLink[]): Promise<LinkView[]> {
     if (!links.length) return [];
-    // In the order of the store product's variants.
-    const rows: Array<{ link_id: string; store_variant_id: string; supplier_variant_id: string; cost_minor: string; currency: string; stock: number; available: boolean }> = await this.db.query(
-      `SELECT lv.* FROM product_link_variants lv JOIN store_variants sv ON sv.id = lv.store_variant_id
-        WHERE lv.link_id = ANY($1) ORDER BY sv.position`,
-      [links.map((l) => l.id)],
-    );
+    const rows = await sql.variantsOfLinks(this.db, links.map((l) => l.id));
     const variants = rows.map((r) =>
       Object.assign(new ProductLinkVariant(), { linkId: r.link_id, storeVariantId: r.store_variant_id, supplierVariantId: r.supplier_variant_id, costMinor: Number(r.cost_minor), currency: r.currency, stock: r.stock, available: r.available }),
     );
@@ -250,7 +198,7 @@ export class LinkService {
 
   async markSyncFailed(linkIds: string[], err: unknown): Promise<void> {
     if (!linkIds.length) return;
-    await this.db.query('UPDATE product_links SET last_sync_at = now(), last_sync_error = $2 WHERE id = ANY($1)', [linkIds, syncErrorText(err)]);
+    await sql.markLinksFailed(this.db, linkIds, syncErrorText(err));
   }
 
   /** Sync one link now, through the connection's gateway (circuit breaker and time-out). */
@@ -275,10 +223,7 @@ export class LinkService {
 
   /** Store products already imported from or linked to this supplier product, for duplicate warnings. */
   async duplicatesOf(storeId: string, supplierKey: string, supplierProductIds: string[]): Promise<Map<string, string[]>> {
-    const rows: Array<{ supplier_product_id: string; product_id: string }> = await this.db.query(
-      'SELECT supplier_product_id, product_id FROM product_links WHERE store_id = $1 AND supplier_key = $2 AND supplier_product_id = ANY($3)',
-      [storeId, supplierKey, supplierProductIds],
-    );
+    const rows = await sql.linkedProducts(this.db, storeId, supplierKey, supplierProductIds);
     const out = new Map<string, string[]>();
     for (const r of rows) out.set(r.supplier_product_id, [...(out.get(r.supplier_product_id) ?? []), r.product_id]);
     return out;

@@ -7,8 +7,9 @@ import { mapLimit } from '../platform/concurrency';
 import { SupplierError } from '../suppliers/errors';
 import type { LinkService } from './links';
 import { applyOutcomes, DROPPED, ProductOutcome } from './apply';
+import { sendConnectionSync } from './queues';
+import * as sql from './sql';
 
-export const SYNC_QUEUES = { all: 'catalog.sync-all', connection: 'catalog.sync-connection' } as const;
 const PRODUCT_CONCURRENCY = 8;
 /** Supplier products applied per transaction (their links: about ten times as many rows). */
 const PRODUCTS_PER_BATCH = 100;
@@ -28,12 +29,9 @@ export class CatalogSync {
 
   /** Fans out: one sync job per live connection that has links. */
   async scheduleAll(): Promise<number> {
-    const rows: Array<{ connection_id: string }> = await this.db.query(
-      `SELECT DISTINCT l.connection_id FROM product_links l JOIN supplier_connections c ON c.id = l.connection_id
-        WHERE c.disconnected_at IS NULL AND c.enabled`,
-    );
-    for (const r of rows) await this.boss().send(SYNC_QUEUES.connection, { connectionId: r.connection_id }, { singletonKey: r.connection_id });
-    return rows.length;
+    const ids = await sql.connectionsWithLinks(this.db);
+    for (const id of ids) await sendConnectionSync(this.boss(), id);
+    return ids.length;
   }
 
   /**
@@ -42,7 +40,7 @@ export class CatalogSync {
    */
   async syncConnection(connectionId: string): Promise<{ synced: number; failed: number }> {
     const conn = await this.db.getRepository(SupplierConnection).findOneBy({ id: connectionId });
-    const links: Array<{ id: string; supplier_product_id: string }> = await this.db.query('SELECT id, supplier_product_id FROM product_links WHERE connection_id = $1 ORDER BY created_at', [connectionId]);
+    const links = await sql.linksOfConnection(this.db, connectionId);
     if (!links.length) return { synced: 0, failed: 0 };
     if (!conn || conn.disconnectedAt || !conn.enabled || !conn.credentialsSealed) {
       await this.links.markSyncFailed(links.map((l) => l.id), new SupplierError('unavailable', 'The connection is switched off or removed.'));

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { sqlRows } from '../platform/db';
+import * as sql from './sql';
 
 export interface CircuitSettings {
   failureThreshold: number;
@@ -21,30 +21,14 @@ export class CircuitBreaker {
   async admit(connectionId: string, openUntil: Date | null): Promise<boolean> {
     if (!openUntil) return true;
     if (openUntil.getTime() > Date.now()) return false;
-    const claimed = await sqlRows(
-      this.db,
-      `UPDATE supplier_connections SET circuit_open_until = now() + make_interval(secs => $2)
-        WHERE id = $1 AND circuit_open_until IS NOT NULL AND circuit_open_until <= now() RETURNING id`,
-      [connectionId, this.settings.cooldownSeconds],
-    );
-    return claimed.length > 0;
+    return sql.claimTrialCall(this.db, connectionId, this.settings.cooldownSeconds);
   }
 
   async recordSuccess(connectionId: string): Promise<void> {
-    await this.db.query(
-      `UPDATE supplier_connections SET consecutive_failures = 0, circuit_open_until = NULL
-        WHERE id = $1 AND (consecutive_failures <> 0 OR circuit_open_until IS NOT NULL)`,
-      [connectionId],
-    );
+    await sql.closeCircuit(this.db, connectionId);
   }
 
   async recordFailure(connectionId: string): Promise<void> {
-    await this.db.query(
-      `UPDATE supplier_connections
-          SET consecutive_failures = consecutive_failures + 1,
-              circuit_open_until = CASE WHEN consecutive_failures + 1 >= $2 THEN now() + make_interval(secs => $3) ELSE circuit_open_until END
-        WHERE id = $1`,
-      [connectionId, this.settings.failureThreshold, this.settings.cooldownSeconds],
-    );
+    await sql.countFailure(this.db, connectionId, this.settings.failureThreshold, this.settings.cooldownSeconds);
   }
 }

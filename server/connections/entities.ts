@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { StoreRecord } from '../platform/entity-columns';
 import type { ConnectionMode } from '../suppliers/adapter';
 
 export type AutomationLevel = 'off' | 'manual' | 'automatic';
@@ -22,9 +23,7 @@ export interface Health {
 }
 
 @Entity('supplier_connections')
-export class SupplierConnection {
-  @PrimaryColumn('uuid') id: string;
-  @Column('uuid', { name: 'store_id' }) storeId: string;
+export class SupplierConnection extends StoreRecord {
   @Column('text', { name: 'supplier_key' }) supplierKey: string;
   @Column('text') mode: ConnectionMode;
   @Column('boolean') enabled: boolean;
@@ -37,10 +36,6 @@ export class SupplierConnection {
   @Column('integer', { name: 'consecutive_failures' }) consecutiveFailures: number;
   @Column('timestamptz', { name: 'circuit_open_until', nullable: true }) circuitOpenUntil: Date | null;
   @Column('timestamptz', { name: 'last_webhook_at', nullable: true }) lastWebhookAt: Date | null;
-  @Column('uuid', { name: 'created_by_account_id' }) createdByAccountId: string;
-  @Column('uuid', { name: 'created_by_key_id', nullable: true }) createdByKeyId: string | null;
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
   @Column('timestamptz', { name: 'disconnected_at', nullable: true }) disconnectedAt: Date | null;
   /** The notification address last registered with the supplier. */
   @Column('text', { name: 'registered_webhook_url', nullable: true }) registeredWebhookUrl: string | null;

@@ -1,12 +1,12 @@
 import type { DataSource } from 'typeorm';
 import type { Secrets } from '../platform/crypto';
-import { sqlRows } from '../platform/db';
 import type { SupplierAdapter, SupplierCallContext } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
 import type { SupplierRegistry } from '../suppliers/registry';
 import type { CircuitBreaker } from './circuit-breaker';
 import type { SupplierCallRates } from './call-rate';
 import type { SupplierConnection } from './entities';
+import { replaceCredentials } from './sql';
 
 export class CircuitOpenError extends SupplierError {
   constructor(readonly until: Date | null) {
@@ -80,8 +80,7 @@ export class SupplierGateway {
     return async (changed: Record<string, string>): Promise<void> => {
       Object.assign(credentials, changed);
       const sealed = this.sealCredentials(credentials);
-      const rows = await sqlRows(db, 'UPDATE supplier_connections SET credentials_sealed = $3 WHERE id = $1 AND credentials_sealed = $2 AND disconnected_at IS NULL RETURNING id', [conn.id, expected, sealed]);
-      if (rows.length) {
+      if (await replaceCredentials(db, conn.id!, expected, sealed)) {
         expected = sealed;
         // Later calls through the same loaded row start from what is stored now.
         conn.credentialsSealed = sealed;

@@ -2,7 +2,6 @@ import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { IsNull } from 'typeorm';
 import Ajv from 'ajv';
-import { sqlRows } from '../platform/db';
 import { errors } from '../platform/errors';
 import type { ConnectionMode, Money, SupplierAdapter } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
@@ -11,6 +10,7 @@ import { Automation, DEFAULT_AUTOMATION, SupplierConnection } from './entities';
 import type { SupplierGateway } from './gateway';
 import type { CircuitBreaker } from './circuit-breaker';
 import { orSupplierFailure } from './http-errors';
+import * as sql from './sql';
 import { SharedAccounts } from './shared-accounts';
 
 export interface ConnectionView {
@@ -328,10 +328,9 @@ export class ConnectionService {
   async disconnect(conn: SupplierConnection): Promise<{ impact: Record<string, number>; removedLinks: number; handOverError: unknown }> {
     const impact = await this.impact(conn);
     const removedLinks = await this.db.transaction(async (tx) => {
-      const gone = await sqlRows(tx, 'UPDATE supplier_connections SET credentials_sealed = NULL, enabled = false, disconnected_at = now(), updated_at = now() WHERE id = $1 AND disconnected_at IS NULL RETURNING id', [conn.id]);
-      if (!gone.length) throw errors.notFound('The connection');
-      // Links to a supplier that is gone mean nothing; their variants go with them (ON DELETE CASCADE).
-      return (await sqlRows(tx, 'DELETE FROM product_links WHERE connection_id = $1 RETURNING id', [conn.id])).length;
+      if (!(await sql.disconnect(tx, conn.id))) throw errors.notFound('The connection');
+      // Links to a supplier that is gone mean nothing.
+      return sql.deleteLinksOfConnection(tx, conn.id);
     });
     let handOverError: unknown = null;
     await this.accounts.handOver(conn.supplierAccountKey, conn.id).catch((err: unknown) => void (handOverError = err));

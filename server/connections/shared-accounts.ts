@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
-import { sqlRows } from '../platform/db';
 import type { SupplierAdapter } from '../suppliers/adapter';
 import type { SupplierRegistry } from '../suppliers/registry';
 import { SupplierConnection } from './entities';
 import type { SupplierGateway } from './gateway';
+import * as sql from './sql';
 
 type Identified = Pick<SupplierConnection, 'id' | 'supplierAccountKey'>;
 
@@ -23,20 +23,14 @@ export class SharedAccounts {
   /** Ids of the live connections on the same supplier account, the given one first. */
   async connectionIdsOf(conn: Identified): Promise<string[]> {
     if (!conn.supplierAccountKey) return [conn.id];
-    const rows = await sqlRows<{ id: string }>(this.db, 'SELECT id FROM supplier_connections WHERE supplier_account_key = $1 AND disconnected_at IS NULL AND id <> $2', [conn.supplierAccountKey, conn.id]);
-    return [conn.id, ...rows.map((r) => r.id)];
+    return [conn.id, ...(await sql.otherLiveConnections(this.db, conn.supplierAccountKey, conn.id))];
   }
 
   /** Which of these account keys have more than one live connection. */
   async sharedKeys(keys: Array<string | null>): Promise<Set<string>> {
     const wanted = [...new Set(keys.filter((k): k is string => !!k))];
     if (!wanted.length) return new Set();
-    const rows = await sqlRows<{ key: string }>(
-      this.db,
-      'SELECT supplier_account_key AS key FROM supplier_connections WHERE supplier_account_key = ANY($1) AND disconnected_at IS NULL GROUP BY 1 HAVING count(*) > 1',
-      [wanted],
-    );
-    return new Set(rows.map((r) => r.key));
+    return new Set(await sql.sharedAccountKeys(this.db, wanted));
   }
 
   /**
@@ -45,14 +39,9 @@ export class SharedAccounts {
    */
   async handOver(accountKey: string | null, leaving: string): Promise<void> {
     if (!accountKey) return;
-    const [next] = await sqlRows<{ id: string }>(
-      this.db,
-      `SELECT id FROM supplier_connections WHERE supplier_account_key = $1 AND disconnected_at IS NULL AND enabled AND credentials_sealed IS NOT NULL AND id <> $2
-        ORDER BY created_at DESC, id DESC LIMIT 1`,
-      [accountKey, leaving],
-    );
+    const next = await sql.successorOnAccount(this.db, accountKey, leaving);
     if (!next) return;
-    const conn = await this.db.getRepository(SupplierConnection).findOneByOrFail({ id: next.id });
+    const conn = await this.db.getRepository(SupplierConnection).findOneByOrFail({ id: next });
     if (this.registry.isSwitchedOff(conn.supplierKey)) return;
     try {
       await this.register(conn);

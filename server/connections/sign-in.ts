@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { Secrets } from '../platform/crypto';
-import { sqlRows } from '../platform/db';
 import { ApiError, errors } from '../platform/errors';
 import type { Caller } from '../platform/http/route';
 import type { ConnectionMode } from '../suppliers/adapter';
@@ -10,6 +9,7 @@ import type { SupplierConnection } from './entities';
 import type { SupplierGateway } from './gateway';
 import { orSupplierFailure } from './http-errors';
 import type { ConnectionService } from './service';
+import * as sql from './sql';
 
 const STATE_TTL_MINUTES = 10;
 export const SIGN_IN_CALLBACK_PATH = '/api/store-suppliers/oauth/callback';
@@ -48,11 +48,7 @@ export class SignInService {
     const state = `${nonce}.${this.secrets.sign(`sign-in|${nonce}`)}`;
     const redirectUri = `${baseUrl}${SIGN_IN_CALLBACK_PATH}`;
     const expiresAt = new Date(Date.now() + STATE_TTL_MINUTES * 60_000);
-    await this.db.query(
-      `INSERT INTO supplier_sign_in_states (nonce, store_id, account_id, api_key_id, supplier_key, mode, redirect_uri, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [nonce, storeId, caller.accountId, caller.apiKeyId, input.supplierKey, input.mode, redirectUri, expiresAt],
-    );
+    await sql.saveSignInState(this.db, nonce, { store_id: storeId, account_id: caller.accountId, api_key_id: caller.apiKeyId, supplier_key: input.supplierKey, mode: input.mode, redirect_uri: redirectUri }, expiresAt);
     return { authorizationUrl: adapter.signInUrl({ state, redirectUri, mode: input.mode }), state, expiresAt: expiresAt.toISOString() };
   }
 
@@ -63,20 +59,13 @@ export class SignInService {
   async consume(state: string): Promise<{ caller: Caller; storeId: string; carried: SignInStarted } | null> {
     const [nonce, sig] = state.split('.');
     if (!nonce || !sig || !this.secrets.verifySignature(`sign-in|${nonce}`, sig)) return null;
-    const rows = await sqlRows<{ store_id: string; account_id: string; api_key_id: string | null; supplier_key: string; mode: ConnectionMode; redirect_uri: string }>(
-      this.db,
-      `UPDATE supplier_sign_in_states SET used_at = now()
-        WHERE nonce = $1 AND used_at IS NULL AND expires_at > now()
-        RETURNING store_id, account_id, api_key_id, supplier_key, mode, redirect_uri`,
-      [nonce],
-    );
-    const st = rows[0];
+    const st = await sql.useSignInState(this.db, nonce);
     if (!st) return null;
     let apiKey: Caller['apiKey'];
     if (st.api_key_id) {
-      const [key] = await sqlRows<{ record_scope: 'own' | 'account' }>(this.db, 'SELECT record_scope FROM api_keys WHERE id = $1 AND revoked_at IS NULL', [st.api_key_id]);
-      if (!key) return null;
-      apiKey = { id: st.api_key_id, recordScope: key.record_scope };
+      const recordScope = await sql.liveKeyScope(this.db, st.api_key_id);
+      if (!recordScope) return null;
+      apiKey = { id: st.api_key_id, recordScope };
     }
     return { caller: { accountId: st.account_id, apiKey }, storeId: st.store_id, carried: { supplierKey: st.supplier_key, mode: st.mode, redirectUri: st.redirect_uri } };
   }

@@ -1,9 +1,8 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity } from 'typeorm';
+import { bigintNumber, StoreRecord } from '../platform/entity-columns';
 import type { Destination } from '../orders/entities';
 import type { SupplierOrderStatus } from './state-machine';
 import type { ReviewReason } from './review-reasons';
-
-const bigint = { to: (v: number | null) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
 
 export interface SupplierCosts {
   itemsMinor: number;
@@ -13,9 +12,7 @@ export interface SupplierCosts {
 }
 
 @Entity('supplier_orders')
-export class SupplierOrder {
-  @PrimaryColumn('uuid') id: string;
-  @Column('uuid', { name: 'store_id' }) storeId: string;
+export class SupplierOrder extends StoreRecord {
   @Column('uuid', { name: 'order_id' }) orderId: string;
   @Column('text', { name: 'group_key' }) groupKey: string;
   @Column('uuid', { name: 'connection_id' }) connectionId: string;
@@ -46,14 +43,10 @@ export class SupplierOrder {
   @Column({ type: 'boolean', name: 'step_due', insert: false, update: false }) stepDue: boolean;
   /** Cancelled at the supplier because the store ships the part itself. */
   @Column('boolean', { name: 'store_takes_over' }) storeTakesOver: boolean;
-  @Column('bigint', { name: 'accepted_cost_minor', nullable: true, transformer: bigint }) acceptedCostMinor: number | null;
+  @Column('bigint', { name: 'accepted_cost_minor', nullable: true, transformer: bigintNumber }) acceptedCostMinor: number | null;
   @Column('jsonb') destination: Destination;
   @Column('integer', { name: 'retries_used' }) retriesUsed: number;
   @Column('timestamptz', { name: 'next_retry_at', nullable: true }) nextRetryAt: Date | null;
-  @Column('uuid', { name: 'created_by_account_id' }) createdByAccountId: string;
-  @Column('uuid', { name: 'created_by_key_id', nullable: true }) createdByKeyId: string | null;
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }
 
 export interface Actor {

@@ -1,10 +1,10 @@
 import type { DataSource } from 'typeorm';
 import type { Boss, QueueSpec } from '../platform/jobs';
+import { wakeRunners } from './sql';
 
 /** One dispatch job per order part, whatever triggers it. */
 export const DISPATCH_QUEUE = 'dispatch.supplier-order';
-/** Wakes the dispatch runners of every process when work is sent. */
-export const WORK_CHANNEL = 'dispatch_work';
+export { WORK_CHANNEL } from './sql';
 
 export const singletonKeyOf = (so: { orderId: string; groupKey: string }) => `supplier-order:${so.orderId}:${so.groupKey}`;
 
@@ -50,6 +50,6 @@ export class DispatchQueue {
   }
 
   private async wake(): Promise<void> {
-    await this.db.query(`SELECT pg_notify('${WORK_CHANNEL}', '')`);
+    await wakeRunners(this.db);
   }
 }

@@ -1,8 +1,9 @@
 import type { DataSource } from 'typeorm';
-import { countsFor, Cursors, keysetPage, keysetStatement, ListFilter, Page, runKeyset } from '../platform/pagination';
+import { Cursors, keysetList, Page } from '../platform/pagination';
 import { errors } from '../platform/errors';
 import type { SupplierOrder } from './entities';
 import { SupplierOrder as SupplierOrderEntity } from './entities';
+import * as sql from './sql';
 
 export interface SupplierOrderEvent {
   at: string;
@@ -40,10 +41,7 @@ export class SupplierOrderReads {
   async events(ids: string[]): Promise<Map<string, SupplierOrderEvent[]>> {
     const out = new Map<string, SupplierOrderEvent[]>(ids.map((id) => [id, []]));
     if (!ids.length) return out;
-    const rows: Array<{ supplier_order_id: string; at: Date; actor_kind: string; actor_id: string | null; type: string; from_status: string | null; to_status: string | null; details: Record<string, unknown> }> = await this.db.query(
-      'SELECT * FROM supplier_order_events WHERE supplier_order_id = ANY($1) ORDER BY id',
-      [ids],
-    );
+    const rows = await sql.eventsOf(this.db, ids);
     for (const r of rows) out.get(r.supplier_order_id)!.push({ at: r.at.toISOString(), actor: { kind: r.actor_kind, id: r.actor_id }, type: r.type, from: r.from_status, to: r.to_status, details: r.details });
     return out;
   }
@@ -87,43 +85,10 @@ export class SupplierOrderReads {
    * the database keeps; own-scope keys and orderId count their rows). The events ride along to `views`.
    */
   async list(storeId: string, ownKeyId: string | null, f: SupplierOrderFilters & { cursor?: string; pageSize: number }): Promise<Page<SupplierOrder>> {
-    const filters: ListFilter[] = [{ column: 'store_id', countColumn: 'store_id', value: storeId }];
-    const add = (column: string, value: unknown, counted: boolean, op: '=' | '<>' = '=') => filters.push({ column, value, op, ...(counted ? { countColumn: column } : {}) });
-    if (ownKeyId) add('created_by_key_id', ownKeyId, false);
-    if (f.needsReview === true) add('status', 'needsReview', true);
-    if (f.needsReview === false) add('status', 'needsReview', true, '<>');
-    if (f.status) add('status', f.status, true);
-    if (f.integrationId) add('connection_id', f.integrationId, true);
-    if (f.orderId) add('order_id', f.orderId, false);
-    if (f.contractModel) add('contract_model', f.contractModel, true);
-    return keysetPage<SupplierOrderRow, SupplierOrder>({
-      cursors: this.cursors,
-      list: 'supplierOrders',
-      filters: { storeId, ownKeyId, status: f.status ?? null, needsReview: f.needsReview ?? null, integrationId: f.integrationId ?? null, orderId: f.orderId ?? null, contractModel: f.contractModel ?? null },
-      cursor: f.cursor,
-      pageSize: f.pageSize,
-      fetch: async (pos, limit) => {
-        const { rows, totalCount } = await runKeyset<SupplierOrderRow & { cursor_at: string }>(
-          this.db,
-          keysetStatement({
-            table: 'supplier_orders',
-            alias: 's',
-            filters,
-            pos,
-            limit,
-            columns: `s.*, (SELECT coalesce(json_agg(json_build_object('at', e.at, 'actor', json_build_object('kind', e.actor_kind, 'id', e.actor_id), 'type', e.type,
-                                      'from', e.from_status, 'to', e.to_status, 'details', e.details) ORDER BY e.id), '[]')
-                              FROM supplier_order_events e WHERE e.supplier_order_id = s.id) AS events`,
-            counts: countsFor(filters, { table: 'supplier_order_counts', sum: 'n' }),
-          }),
-        );
-        return { rows: rows.map((r) => Object.assign(r, { cursorAt: r.cursor_at })), totalCount };
-      },
-      map: (r) => {
-        const so = supplierOrderOf(r);
-        this.prefetched.set(so, r.events.map((e) => ({ ...e, at: new Date(e.at).toISOString() })));
-        return so;
-      },
+    return keysetList<SupplierOrderRow, SupplierOrder>(this.db, this.cursors, f, sql.supplierOrderList(storeId, ownKeyId, f), (r) => {
+      const so = supplierOrderOf(r);
+      this.prefetched.set(so, r.events.map((e) => ({ ...e, at: new Date(e.at).toISOString() })));
+      return so;
     });
   }
 }
@@ -165,7 +130,6 @@ interface SupplierOrderRow {
   created_at: Date;
   updated_at: Date;
   events: SupplierOrderEvent[];
-  cursorAt: string;
 }
 
 /** A row of the list statement as the entity's shape, without TypeORM's hydration. */

@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { sqlRows } from '../platform/db';
 import { hashPassword, randomBase62, Secrets, verifyPassword } from '../platform/crypto';
 import { errors } from '../platform/errors';
 import { Account, Plan, Session } from './entities';
 import { CreditService, SIGN_UP_CREDITS } from './credits';
 import { planIncludesDropshipping } from './permissions';
+import * as sql from './sql';
 
 const SESSION_PREFIX = 'sst_';
 // A fixed hash compared against when the e-mail is unknown, so both failures take the same time.
@@ -127,7 +127,6 @@ export class AccountService {
   }
 
   async purgeExpiredSessions(): Promise<number> {
-    const rows = await sqlRows(this.db, `DELETE FROM sessions WHERE expires_at < now() - interval '1 day' OR ended_at < now() - interval '1 day' RETURNING id`);
-    return rows.length;
+    return sql.purgeExpiredSessions(this.db);
   }
 }

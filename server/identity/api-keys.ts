@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { randomBase62, Secrets } from '../platform/crypto';
 import { errors } from '../platform/errors';
 import { ApiKey, RecordScope } from './entities';
+import * as sql from './sql';
 
 export const API_KEY_PREFIX = 'ssk_';
 
@@ -86,7 +87,7 @@ export class ApiKeyService {
   /** Immediate and permanent: the next request with this key is refused. */
   async revoke(accountId: string, id: string): Promise<ApiKey> {
     await this.get(accountId, id);
-    await this.db.query('UPDATE api_keys SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 AND account_id = $2', [id, accountId]);
+    await sql.revokeKey(this.db, id, accountId);
     return this.get(accountId, id);
   }
 
@@ -105,8 +106,8 @@ export class ApiKeyService {
     const inFlight = this.touching.get(id);
     if (inFlight) return inFlight;
     this.touching.set(id, at);
-    this.db
-      .query(`UPDATE api_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - make_interval(secs => $3))`, [id, at, this.lastUsedIntervalSeconds])
+    sql
+      .stampKeyUse(this.db, id, at, this.lastUsedIntervalSeconds)
       .catch(() => undefined) // a missed stamp is written by a later request
       .finally(() => this.touching.delete(id));
     return at;

@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import { createdAtColumn } from '../platform/entity-columns';
 
 export const PLANS = ['free', 'starter', 'pro', 'business'] as const;
 export type Plan = (typeof PLANS)[number];
@@ -14,7 +15,7 @@ export class Account {
   @Column('text') plan: Plan;
   @Column('boolean', { name: 'is_developer' }) isDeveloper: boolean;
   @Column('integer') credits: number;
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
+  @createdAtColumn() createdAt: Date;
 }
 
 @Entity('sessions')
@@ -24,7 +25,7 @@ export class Session {
   @Column('bytea', { name: 'token_digest' }) tokenDigest: Buffer;
   @Column('timestamptz', { name: 'expires_at' }) expiresAt: Date;
   @Column('timestamptz', { name: 'ended_at', nullable: true }) endedAt: Date | null;
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
+  @createdAtColumn() createdAt: Date;
 }
 
 @Entity('api_keys')
@@ -38,7 +39,7 @@ export class ApiKey {
   @Column('text', { name: 'key_last4' }) keyLast4: string;
   @Column('timestamptz', { name: 'last_used_at', nullable: true }) lastUsedAt: Date | null;
   @Column('timestamptz', { name: 'revoked_at', nullable: true }) revokedAt: Date | null;
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
+  @createdAtColumn() createdAt: Date;
 }
 
 @Entity('credit_ledger')
@@ -51,5 +52,5 @@ export class CreditLedgerEntry {
   @Column('integer') amount: number;
   @Column('integer', { name: 'balance_after' }) balanceAfter: number;
   @Column('text', { name: 'request_id', nullable: true }) requestId: string | null;
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
+  @createdAtColumn() createdAt: Date;
 }

@@ -1,6 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
-
-const bigint = { to: (v: number | null) => v, from: (v: string | null) => (v === null ? null : Number(v)) };
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { bigintNumber, StoreRecord, updatedAtColumn } from '../platform/entity-columns';
 
 export type PaymentMethod = 'online' | 'cashOnDelivery' | 'manual';
 export type PaymentStatus = 'none' | 'authorised' | 'paid' | 'failed' | 'refunded';
@@ -20,23 +19,17 @@ export interface Shipment {
 }
 
 @Entity('store_orders')
-export class StoreOrder {
-  @PrimaryColumn('uuid') id: string;
-  @Column('uuid', { name: 'store_id' }) storeId: string;
+export class StoreOrder extends StoreRecord {
   @Column('text') number: string;
   @Column('text') status: StoreOrderStatus;
   @Column('text', { name: 'payment_method' }) paymentMethod: PaymentMethod;
   @Column('text', { name: 'payment_status' }) paymentStatus: PaymentStatus;
   @Column('text', { name: 'contract_model' }) contractModel: ContractModel;
   @Column('char', { length: 3 }) currency: string;
-  @Column('bigint', { name: 'total_minor', transformer: bigint }) totalMinor: number;
+  @Column('bigint', { name: 'total_minor', transformer: bigintNumber }) totalMinor: number;
   @Column('jsonb') destination: Destination;
   @Column('boolean', { name: 'needs_attention' }) needsAttention: boolean;
-  @Column('uuid', { name: 'created_by_account_id' }) createdByAccountId: string;
-  @Column('uuid', { name: 'created_by_key_id', nullable: true }) createdByKeyId: string | null;
   @Column('timestamptz', { name: 'confirmed_at', nullable: true }) confirmedAt: Date | null;
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }
 
 @Entity('store_order_items')
@@ -49,10 +42,10 @@ export class StoreOrderItem {
   @Column('text') sku: string;
   @Column('text') title: string;
   @Column('integer') quantity: number;
-  @Column('bigint', { name: 'unit_price_minor', transformer: bigint }) unitPriceMinor: number;
+  @Column('bigint', { name: 'unit_price_minor', transformer: bigintNumber }) unitPriceMinor: number;
   @Column('text', { name: 'group_key' }) groupKey: string;
   @Column('text', { name: 'supplier_variant_id', nullable: true }) supplierVariantId: string | null;
-  @Column('bigint', { name: 'link_cost_minor', nullable: true, transformer: bigint }) linkCostMinor: number | null;
+  @Column('bigint', { name: 'link_cost_minor', nullable: true, transformer: bigintNumber }) linkCostMinor: number | null;
 }
 
 @Entity('fulfilment_groups')
@@ -65,5 +58,5 @@ export class FulfilmentGroup {
   @Column('boolean', { name: 'fulfilled_by_store' }) fulfilledByStore: boolean;
   /** Its supplier order waits for review or for a retry: kept by dispatch, read by the order's summary. */
   @Column('boolean', { name: 'needs_attention' }) needsAttention: boolean;
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
+  @updatedAtColumn() updatedAt: Date;
 }

@@ -2,11 +2,11 @@ import crypto from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { In } from 'typeorm';
 import { errors } from '../platform/errors';
-import { sqlRows } from '../platform/db';
 import type { Cursors } from '../platform/pagination';
 import { StoreVariant } from '../stores/entities';
 import { ContractModel, Destination, FulfilmentGroup, PartStatus, PaymentMethod, PaymentStatus, Shipment, StoreOrder, StoreOrderItem } from './entities';
 import type { PublishStoreOrderEvent, StoreOrderEvent } from './events';
+import * as sql from './sql';
 
 export const STORE_GROUP = 'store';
 export const supplierGroupKey = (connectionId: string) => `supplier:${connectionId}`;
@@ -52,15 +52,9 @@ export class OrderService {
       if (problems.length) throw errors.validationFailed(problems);
       const currencies = new Set(variants.map((v) => v.currency));
       if (currencies.size > 1) throw errors.badRequest('mixedCurrencies', 'All items of an order must be priced in one currency.');
-      const links: Array<{ store_variant_id: string; connection_id: string; supplier_variant_id: string; cost_minor: string }> = await tx.query(
-        `SELECT lv.store_variant_id, l.connection_id, lv.supplier_variant_id, lv.cost_minor
-           FROM product_link_variants lv JOIN product_links l ON l.id = lv.link_id
-           JOIN supplier_connections c ON c.id = l.connection_id AND c.disconnected_at IS NULL
-          WHERE lv.store_variant_id = ANY($1)`,
-        [variantIds],
-      );
+      const links = await sql.liveLinksOfVariants(tx, variantIds);
       const linkOf = new Map(links.map((l) => [l.store_variant_id, l]));
-      const [{ order_counter: n }] = await sqlRows<{ order_counter: number }>(tx, 'UPDATE stores SET order_counter = order_counter + 1 WHERE id = $1 RETURNING order_counter', [storeId]);
+      const n = await sql.nextOrderNumber(tx, storeId);
       const order = tx.getRepository(StoreOrder).create({
         id: crypto.randomUUID(),
         storeId,
@@ -136,9 +130,8 @@ export class OrderService {
   }
 
   private async confirmIn(tx: EntityManager, orderId: string, actor: StoreOrderEvent['actor']): Promise<void> {
-    const confirmed = await sqlRows(tx, `UPDATE store_orders SET confirmed_at = now() WHERE id = $1 AND confirmed_at IS NULL RETURNING id`, [orderId]);
-    if (!confirmed.length) return;
-    await tx.query(`UPDATE fulfilment_groups SET status = 'processing', updated_at = now() WHERE order_id = $1 AND group_key = $2 AND status = 'pending'`, [orderId, STORE_GROUP]);
+    if (!(await sql.confirmOrder(tx, orderId))) return;
+    await sql.startStorePart(tx, orderId, STORE_GROUP);
     await this.publish(tx, { orderId, kind: 'confirmed', actor });
   }
 
@@ -150,8 +143,8 @@ export class OrderService {
     const next: Record<OrderPaymentEvent['kind'], PaymentStatus> = { authorised: 'authorised', paid: 'paid', failed: 'failed', refunded: 'refunded' };
     const confirmedNow = event.kind === 'paid' && order.paymentMethod === 'online' && !order.confirmedAt && order.status !== 'cancelled';
     await this.db.transaction(async (tx) => {
-      await tx.query('INSERT INTO payment_events (order_id, kind, amount_minor, reference) VALUES ($1, $2, $3, $4)', [order.id, event.kind, event.amountMinor ?? null, event.reference ?? null]);
-      await tx.query('UPDATE store_orders SET payment_status = $2, updated_at = now() WHERE id = $1', [order.id, next[event.kind]]);
+      await sql.insertPaymentEvent(tx, order.id, event.kind, event.amountMinor ?? null, event.reference ?? null);
+      await sql.setPaymentStatus(tx, order.id, next[event.kind]);
       if (confirmedNow) await this.confirmIn(tx, order.id, actor);
       if (event.kind === 'authorised') await this.publish(tx, { orderId: order.id, kind: 'authorised', actor });
     });
@@ -164,11 +157,11 @@ export class OrderService {
    */
   async captureShopperPayment(orderId: string): Promise<boolean> {
     return this.db.transaction(async (tx) => {
-      const [order] = await sqlRows<{ payment_status: PaymentStatus }>(tx, 'SELECT payment_status FROM store_orders WHERE id = $1 FOR UPDATE', [orderId]);
-      if (order.payment_status === 'paid') return true;
-      const ok = order.payment_status === 'authorised';
-      await tx.query('INSERT INTO payment_events (order_id, kind) VALUES ($1, $2)', [orderId, ok ? 'captured' : 'captureFailed']);
-      if (ok) await tx.query(`UPDATE store_orders SET payment_status = 'paid', updated_at = now() WHERE id = $1`, [orderId]);
+      const status = await sql.lockPaymentStatus(tx, orderId);
+      if (status === 'paid') return true;
+      const ok = status === 'authorised';
+      await sql.insertPaymentEvent(tx, orderId, ok ? 'captured' : 'captureFailed');
+      if (ok) await sql.setPaymentStatus(tx, orderId, 'paid');
       return ok;
     });
   }
@@ -185,8 +178,8 @@ export class OrderService {
 
   /** The store takes a supplier part over: it ships the part itself from now on. */
   async handPartToStore(tx: EntityManager, orderId: string, groupKey: string): Promise<void> {
-    const [order] = await sqlRows<{ confirmed_at: Date | null }>(tx, 'SELECT confirmed_at FROM store_orders WHERE id = $1', [orderId]);
-    await this.setPart(tx, orderId, groupKey, { fulfilledByStore: true, status: order?.confirmed_at ? 'processing' : 'pending', shipment: null, needsAttention: false });
+    const confirmed = await sql.confirmedAt(tx, orderId);
+    await this.setPart(tx, orderId, groupKey, { fulfilledByStore: true, status: confirmed ? 'processing' : 'pending', shipment: null, needsAttention: false });
   }
 
   /** The store ships or delivers a part it fulfils itself (its own items, or a part taken over). */

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { DataSource, EntityManager } from 'typeorm';
+import type { QueryResult, QueryRunner } from 'typeorm';
 import type { Logger } from './logger';
 
 export type Db = DataSource;
@@ -37,9 +38,30 @@ export async function migrate(ds: DataSource, log: Logger): Promise<void> {
   }
 }
 
-/** Runs SQL and answers its rows: TypeORM answers `[rows, count]` for UPDATE and DELETE, rows otherwise. */
-export async function sqlRows<T = Record<string, unknown>>(db: DataSource | EntityManager, text: string, params: unknown[] = []): Promise<T[]> {
-  const res = await db.query(text, params);
-  if (Array.isArray(res) && res.length === 2 && Array.isArray(res[0]) && typeof res[1] === 'number') return res[0] as T[];
-  return res as T[];
+/** What runs a statement: the data source, a transaction's entity manager, or a query runner. */
+export type Queryable = DataSource | EntityManager | QueryRunner;
+
+/** Runs one statement and answers TypeORM's structured result (records and affected count), whatever runs it. */
+async function run(db: Queryable, text: string, values: unknown[]): Promise<QueryResult> {
+  if (db instanceof DataSource || db instanceof EntityManager) {
+    const own = db instanceof EntityManager ? db.queryRunner : undefined;
+    if (own) return own.query(text, values, true);
+    const runner = (db instanceof DataSource ? db : db.connection).createQueryRunner();
+    try {
+      return await runner.query(text, values, true);
+    } finally {
+      await runner.release();
+    }
+  }
+  return db.query(text, values, true);
+}
+
+/** The rows a statement answers (a SELECT, or a write's RETURNING). */
+export async function rows<T = Record<string, unknown>>(db: Queryable, text: string, values: unknown[] = []): Promise<T[]> {
+  return (await run(db, text, values)).records as T[];
+}
+
+/** How many rows a write touched. */
+export async function affected(db: Queryable, text: string, values: unknown[] = []): Promise<number> {
+  return (await run(db, text, values)).affected ?? 0;
 }

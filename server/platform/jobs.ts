@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { sqlRows } from './db';
+import { Queryable, rows } from './db';
 import type { Logger } from './logger';
 
 // pg-boss is ESM-only; the type comes from a type-only import, the code from a real dynamic import.
@@ -43,8 +43,12 @@ export async function startBoss(connectionString: string, queues: QueueSpec[], l
   return boss;
 }
 
+/** pg-boss's `db` option over the caller's transaction: what pg-boss writes commits or rolls back with it. */
+export function jobDb(tx: Queryable): { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } {
+  return { executeSql: async (text, values) => ({ rows: await rows(tx, text, values ?? []) }) };
+}
+
 /** Sends a job inside the caller's transaction (the job exists exactly when the transaction commits). */
 export async function sendInTransaction(boss: Boss, tx: EntityManager, queue: string, data: object): Promise<void> {
-  const db = { executeSql: async (text: string, values?: unknown[]) => ({ rows: await sqlRows(tx, text, values ?? []) }) };
-  await boss.send(queue, data, { db } as never);
+  await boss.send(queue, data, { db: jobDb(tx) } as never);
 }

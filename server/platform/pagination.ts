@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { errors } from './errors';
 import type { Secrets } from './crypto';
+import { Queryable, rows } from './db';
 
 /** The spec's page envelope, used by every cursor-paged list. */
 export interface Page<T> {
@@ -57,27 +58,42 @@ export interface ListFilter {
 }
 
 /**
+ * The filters every store list starts with: its store, and for an `own` key the records that key made
+ * (`keyCounted`: the list's counts table keeps the creating key as `key_id`).
+ */
+export function storeScope(storeId: string, ownKeyId: string | null, keyCounted = true): ListFilter[] {
+  const filters: ListFilter[] = [{ column: 'store_id', countColumn: 'store_id', value: storeId }];
+  if (ownKeyId) filters.push({ column: 'created_by_key_id', ...(keyCounted ? { countColumn: 'key_id' } : {}), value: ownKeyId });
+  return filters;
+}
+
+/** A keyset-paged list's statement, as its domain's SQL module declares it. */
+export interface KeysetListStatement {
+  /** The list's name and the filters as the caller gave them (absent ones count as null): a cursor is valid only for the same. */
+  list: string;
+  binding: Record<string, unknown>;
+  table: string;
+  alias: string;
+  filters: ListFilter[];
+  /** The output columns over the page, e.g. `p.*, (SELECT json_agg(...) ...) AS variants`. */
+  columns: string;
+  /** Counts table and the column summed, used when it keeps every filter; otherwise (and when null) rows are counted. */
+  counts: { table: string; sum: string } | null;
+}
+
+/**
  * One statement for a page of a keyset-paged list (created_at desc, id desc): the page's rows with the
  * nested parts `columns` adds (aliased as the table), and `total_count` from the counts table the
  * database keeps, so a page costs one round trip. Answers a row with only total_count when the page is empty.
  */
-export function keysetStatement(o: {
-  table: string;
-  alias: string;
-  filters: ListFilter[];
-  pos: CursorPosition | null;
-  limit: number;
-  /** The output columns over the page, e.g. `p.*, (SELECT json_agg(...) ...) AS variants`. */
-  columns: string;
-  /** Counts table and the column summed; null counts the rows (for filters the counts do not keep). */
-  counts: { table: string; sum: string } | null;
-}): { sql: string; args: unknown[] } {
+function keysetStatement(o: KeysetListStatement & { pos: CursorPosition | null; limit: number }): { sql: string; args: unknown[] } {
   const a = o.alias;
   const args: unknown[] = [];
   const arg = (v: unknown) => `$${args.push(v)}`;
   const rowWhere = o.filters.map((f) => `${a}.${f.column} ${f.op ?? '='} ${arg(f.value)}`);
-  const countWhere = o.counts ? o.filters.map((f, i) => `${f.countColumn} ${f.op ?? '='} $${i + 1}`) : rowWhere;
-  const countSql = o.counts ? `SELECT coalesce(sum(${o.counts.sum}), 0)::bigint FROM ${o.counts.table} WHERE ${countWhere.join(' AND ')}` : `SELECT count(*) FROM ${o.table} ${a} WHERE ${rowWhere.join(' AND ')}`;
+  const counts = o.counts && o.filters.every((f) => f.countColumn) ? o.counts : null;
+  const countWhere = counts ? o.filters.map((f, i) => `${f.countColumn} ${f.op ?? '='} $${i + 1}`) : rowWhere;
+  const countSql = counts ? `SELECT coalesce(sum(${counts.sum}), 0)::bigint FROM ${counts.table} WHERE ${countWhere.join(' AND ')}` : `SELECT count(*) FROM ${o.table} ${a} WHERE ${rowWhere.join(' AND ')}`;
   const pageWhere = [...rowWhere];
   if (o.pos) pageWhere.push(`(${a}.created_at, ${a}.id) ${o.pos.dir === 'next' ? '<' : '>'} (${arg(o.pos.createdAt)}::timestamptz, ${arg(o.pos.id)}::uuid)`);
   const dir = o.pos?.dir === 'prev' ? 'ASC' : 'DESC';
@@ -91,18 +107,13 @@ export function keysetStatement(o: {
   return { sql, args };
 }
 
-/** Every filter must be kept by the counts table for the counts to answer; otherwise rows are counted. */
-export function countsFor(filters: ListFilter[], counts: { table: string; sum: string }): { table: string; sum: string } | null {
-  return filters.every((f) => f.countColumn) ? counts : null;
-}
-
 /**
  * Keyset paging on (created_at desc, id desc). `fetch` gets the position and a limit of pageSize+1
  * and answers rows in list order (newest first) for 'next', oldest first for 'prev', with the list's
  * exact totalCount. Rows carry `cursorAt`, the exact created_at as Postgres text (microseconds; a JS
  * Date would lose them).
  */
-export async function keysetPage<Row extends { cursorAt: string; id: string }, Out>(opts: {
+async function keysetPage<Row extends { cursorAt: string; id: string }, Out>(opts: {
   cursors: Cursors;
   list: string;
   filters: Record<string, unknown>;
@@ -134,8 +145,31 @@ export async function keysetPage<Row extends { cursorAt: string; id: string }, O
   };
 }
 
-/** Runs a keysetStatement: its rows (none when the page is empty) and the total count. */
-export async function runKeyset<R extends { id: string | null }>(db: { query(sql: string, args: unknown[]): Promise<unknown> }, st: { sql: string; args: unknown[] }): Promise<{ rows: R[]; totalCount: number }> {
-  const rows = (await db.query(st.sql, st.args)) as Array<R & { total_count: string }>;
-  return { rows: rows.filter((r) => r.id !== null), totalCount: rows.length ? Number(rows[0].total_count) : 0 };
+/**
+ * A page of a keyset-paged list in one statement: the cursor decoded (bound to the list and its filters),
+ * the domain's statement run for the page, the rows mapped, the cursors made.
+ */
+export async function keysetList<Row extends { id: string }, Out>(
+  db: Queryable,
+  cursors: Cursors,
+  q: { cursor?: string; pageSize: number },
+  statement: KeysetListStatement,
+  map: (row: Row) => Out,
+): Promise<Page<Out>> {
+  return keysetPage<Row & { cursorAt: string }, Out>({
+    cursors,
+    list: statement.list,
+    filters: statement.binding,
+    cursor: q.cursor,
+    pageSize: q.pageSize,
+    fetch: async (pos, limit) => {
+      const st = keysetStatement({ ...statement, pos, limit });
+      const found = await rows<Row & { cursor_at: string; total_count: string }>(db, st.sql, st.args);
+      return {
+        rows: found.filter((r) => r.id !== null).map((r) => Object.assign(r, { cursorAt: r.cursor_at })),
+        totalCount: found.length ? Number(found[0].total_count) : 0,
+      };
+    },
+    map,
+  });
 }

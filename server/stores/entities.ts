@@ -1,4 +1,5 @@
-import { Column, CreateDateColumn, Entity, PrimaryColumn, UpdateDateColumn } from 'typeorm';
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import { bigintNumber, createdAtColumn, StoreRecord } from '../platform/entity-columns';
 
 @Entity('stores')
 export class Store {
@@ -6,7 +7,7 @@ export class Store {
   @Column('uuid', { name: 'owner_account_id' }) ownerAccountId: string;
   @Column('text') name: string;
   @Column('char', { length: 3 }) currency: string;
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
+  @createdAtColumn() createdAt: Date;
 }
 
 @Entity('store_staff')
@@ -14,20 +15,14 @@ export class StaffMember {
   @PrimaryColumn('uuid', { name: 'store_id' }) storeId: string;
   @PrimaryColumn('uuid', { name: 'account_id' }) accountId: string;
   @Column('text', { array: true }) permissions: string[];
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
+  @createdAtColumn() createdAt: Date;
 }
 
 @Entity('store_products')
-export class StoreProduct {
-  @PrimaryColumn('uuid') id: string;
-  @Column('uuid', { name: 'store_id' }) storeId: string;
+export class StoreProduct extends StoreRecord {
   @Column('text') title: string;
   @Column('text') description: string;
   @Column('text') status: 'active' | 'draft' | 'archived';
-  @Column('uuid', { name: 'created_by_account_id' }) createdByAccountId: string;
-  @Column('uuid', { name: 'created_by_key_id', nullable: true }) createdByKeyId: string | null;
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' }) updatedAt: Date;
 }
 
 @Entity('store_variants')
@@ -37,7 +32,7 @@ export class StoreVariant {
   @Column('uuid', { name: 'store_id' }) storeId: string;
   @Column('text') sku: string;
   @Column('text') title: string;
-  @Column('bigint', { name: 'price_minor', transformer: { to: (v: number) => v, from: (v: string) => Number(v) } }) priceMinor: number;
+  @Column('bigint', { name: 'price_minor', transformer: bigintNumber }) priceMinor: number;
   @Column('char', { length: 3 }) currency: string;
   @Column('integer') stock: number;
   @Column('integer') position: number;

@@ -1,9 +1,10 @@
 import crypto from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import type { Cursors, ListFilter, Page } from '../platform/pagination';
-import { keysetPage, keysetStatement, runKeyset } from '../platform/pagination';
+import type { Cursors, Page } from '../platform/pagination';
+import { keysetList } from '../platform/pagination';
 import { errors } from '../platform/errors';
 import { StoreProduct, StoreVariant } from './entities';
+import * as sql from './sql';
 
 export interface VariantInput {
   id?: string;
@@ -47,19 +48,6 @@ export function productView(p: StoreProduct, variants: StoreVariant[]): ProductV
     createdAt: p.createdAt.toISOString(),
     updatedAt: p.updatedAt.toISOString(),
   };
-}
-
-interface ProductRow {
-  id: string;
-  store_id: string;
-  title: string;
-  description: string;
-  status: string;
-  variants: ProductView['variants'];
-  created_by_key_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-  cursorAt: string;
 }
 
 function duplicateSku(e: unknown): boolean {
@@ -114,43 +102,17 @@ export class ProductService {
 
   /** A page in one statement: the products, their variants and the exact totalCount kept by the database. */
   async list(storeId: string, ownKeyId: string | null, q: { cursor?: string; pageSize: number; status?: string }): Promise<Page<ProductView>> {
-    const filters: ListFilter[] = [{ column: 'store_id', countColumn: 'store_id', value: storeId }];
-    if (ownKeyId) filters.push({ column: 'created_by_key_id', countColumn: 'key_id', value: ownKeyId });
-    if (q.status) filters.push({ column: 'status', countColumn: 'status', value: q.status });
-    return keysetPage<ProductRow, ProductView>({
-      cursors: this.cursors,
-      list: 'storeProducts',
-      filters: { storeId, ownKeyId, status: q.status ?? null },
-      cursor: q.cursor,
-      pageSize: q.pageSize,
-      fetch: async (pos, limit) => {
-        const { rows, totalCount } = await runKeyset<ProductRow & { cursor_at: string }>(
-          this.db,
-          keysetStatement({
-            table: 'store_products',
-            alias: 'p',
-            filters,
-            pos,
-            limit,
-            columns: `p.*, (SELECT coalesce(json_agg(json_build_object('id', v.id, 'sku', v.sku, 'title', v.title, 'priceMinor', v.price_minor, 'currency', v.currency, 'stock', v.stock) ORDER BY v.position), '[]')
-                              FROM store_variants v WHERE v.product_id = p.id) AS variants`,
-            counts: { table: 'store_product_counts', sum: 'n' },
-          }),
-        );
-        return { rows: rows.map((r) => Object.assign(r, { cursorAt: r.cursor_at })), totalCount };
-      },
-      map: (r) => ({
-        id: r.id,
-        storeId: r.store_id,
-        title: r.title,
-        description: r.description,
-        status: r.status,
-        variants: r.variants,
-        createdByKeyId: r.created_by_key_id,
-        createdAt: r.created_at.toISOString(),
-        updatedAt: r.updated_at.toISOString(),
-      }),
-    });
+    return keysetList<sql.ProductListRow, ProductView>(this.db, this.cursors, q, sql.productList({ storeId, ownKeyId, status: q.status }), (r) => ({
+      id: r.id,
+      storeId: r.store_id,
+      title: r.title,
+      description: r.description,
+      status: r.status,
+      variants: r.variants,
+      createdByKeyId: r.created_by_key_id,
+      createdAt: r.created_at.toISOString(),
+      updatedAt: r.updated_at.toISOString(),
+    }));
   }
 
   /** Replaces the fields given; `variants` replaces the whole set (ids keep existing variants). */
@@ -158,7 +120,7 @@ export class ProductService {
     try {
       await this.db.transaction(async (tx) => {
         const product = await this.findVisible(storeId, id, ownKeyId, tx);
-        await tx.query('SELECT 1 FROM store_products WHERE id = $1 FOR UPDATE', [product.id]);
+        await sql.lockProduct(tx, product.id);
         const fields: Partial<StoreProduct> = {};
         if (changes.title !== undefined) fields.title = changes.title;
         if (changes.description !== undefined) fields.description = changes.description;

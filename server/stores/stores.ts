@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { errors } from '../platform/errors';
 import type { Permission } from '../identity/permissions';
 import { StaffMember, Store } from './entities';
+import * as sql from './sql';
 
 export interface StoreView {
   id: string;
@@ -31,13 +32,7 @@ export class StoreService {
 
   /** Stores the account owns or works on, with the permissions it holds there. */
   async listFor(accountId: string): Promise<Array<StoreView & { role: 'owner' | 'staff'; permissions: string[] | null }>> {
-    const rows: Array<{ id: string; name: string; currency: string; owner_account_id: string; created_at: Date; permissions: string[] | null }> = await this.db.query(
-      `SELECT s.id, s.name, s.currency, s.owner_account_id, s.created_at, st.permissions
-         FROM stores s LEFT JOIN store_staff st ON st.store_id = s.id AND st.account_id = $1
-        WHERE s.owner_account_id = $1 OR st.account_id IS NOT NULL
-        ORDER BY s.created_at DESC, s.id DESC`,
-      [accountId],
-    );
+    const rows = await sql.storesOfAccount(this.db, accountId);
     return rows.map((r) => ({
       id: r.id,
       name: r.name,
@@ -58,11 +53,7 @@ export class StoreService {
   async setStaff(storeId: string, accountId: string, permissions: Permission[]): Promise<StaffMember> {
     const store = await this.get(storeId);
     if (store.ownerAccountId === accountId) throw errors.badRequest('ownerIsNotStaff', 'The store owner already holds every permission.');
-    await this.db.query(
-      `INSERT INTO store_staff (store_id, account_id, permissions) VALUES ($1, $2, $3)
-       ON CONFLICT (store_id, account_id) DO UPDATE SET permissions = EXCLUDED.permissions`,
-      [storeId, accountId, [...new Set(permissions)].sort()],
-    );
+    await sql.upsertStaff(this.db, storeId, accountId, [...new Set(permissions)].sort());
     return this.db.getRepository(StaffMember).findOneByOrFail({ storeId, accountId });
   }
 

@@ -1,16 +1,10 @@
 import type { DataSource } from 'typeorm';
-import { sqlRows } from '../platform/db';
-import type { Boss, QueueSpec } from '../platform/jobs';
+import type { Boss } from '../platform/jobs';
 import type { Logger } from '../platform/logger';
-import { OrderReadBack, READBACK_QUEUES } from './service';
+import type { OrderReadBack } from './service';
+import { READBACK_QUEUES, readBackKey, SAFETY_NET_QUEUE, SWEEP_KEY } from './queues';
+import * as sql from './sql';
 
-export const SAFETY_NET_QUEUE = 'readback.safety-net';
-/** One sweep waiting and one running at most; the chain and the minutely schedule meet on this key. */
-const SWEEP_KEY = 'sweep';
-export const SAFETY_NET_QUEUE_SPEC: QueueSpec = { name: SAFETY_NET_QUEUE, policy: 'stately', retryLimit: 1 };
-
-// Statuses the supplier still moves on its own (as in the partial index of migration ReadBackAskedAt). Queued and
-// failed orders belong to the dispatch job, which reads them itself.
 /** An order still open this long after it was made is one the supplier will not finish; it is no longer read on schedule. */
 const MAX_AGE_DAYS = 90;
 /** Per sweep: a connection with a large backlog cannot crowd the others out, and the queue stays bounded. */
@@ -58,22 +52,7 @@ export class SafetyNet {
    * read-back writes the row) nor asked for by the safety net for the due age.
    */
   async due(): Promise<Array<OrderReadBack & { id: string }>> {
-    const rows = await sqlRows<{ id: string; connection_id: string; supplier_order_id: string }>(
-      this.db,
-      `SELECT id, connection_id, supplier_order_id FROM (
-         SELECT so.id, so.connection_id, so.supplier_order_id, GREATEST(so.updated_at, so.read_back_asked_at) AS seen,
-                row_number() OVER (PARTITION BY so.connection_id ORDER BY GREATEST(so.updated_at, so.read_back_asked_at)) AS n
-           FROM supplier_orders so
-           JOIN supplier_connections c ON c.id = so.connection_id
-          WHERE so.status IN ('submitted', 'confirmed', 'processing', 'shipped', 'needsReview') AND so.supplier_order_id IS NOT NULL
-            AND GREATEST(so.updated_at, so.read_back_asked_at) < now() - make_interval(secs => $1)
-            AND so.created_at > now() - make_interval(days => $2)
-            AND c.disconnected_at IS NULL AND c.enabled AND c.credentials_sealed IS NOT NULL
-            AND (c.circuit_open_until IS NULL OR c.circuit_open_until <= now())
-       ) due
-       WHERE n <= $3 ORDER BY seen LIMIT $4`,
-      [this.timing.dueAfterSeconds, MAX_AGE_DAYS, PER_CONNECTION, PER_SWEEP],
-    );
+    const rows = await sql.dueOrders(this.db, { dueAfterSeconds: this.timing.dueAfterSeconds, maxAgeDays: MAX_AGE_DAYS, perConnection: PER_CONNECTION, perSweep: PER_SWEEP });
     return rows.map((r) => ({ id: r.id, connectionId: r.connection_id, supplierOrderId: r.supplier_order_id }));
   }
 
@@ -85,11 +64,10 @@ export class SafetyNet {
       const startAfter = new Date(Date.now() + Math.floor(Math.random() * this.timing.jitterSeconds * 1000));
       const data: OrderReadBack = { connectionId, supplierOrderId };
       // null: a read-back for the order is already waiting (a notification's, say); it serves.
-      if (await this.boss.send(READBACK_QUEUES.order, data, { singletonKey: `${connectionId}:${supplierOrderId}`, startAfter })) queued++;
+      if (await this.boss.send(READBACK_QUEUES.order, data, { singletonKey: readBackKey(connectionId, supplierOrderId), startAfter })) queued++;
     }
     if (due.length) {
-      // A plain UPDATE: updated_at keeps meaning the last change, and no status moves.
-      await this.db.query('UPDATE supplier_orders SET read_back_asked_at = now() WHERE id = ANY($1)', [due.map((d) => d.id)]);
+      await sql.markReadBackAsked(this.db, due.map((d) => d.id));
       this.log.info({ due: due.length, queued }, 'safety-net read-backs queued');
     }
     await this.next();
@@ -99,14 +77,5 @@ export class SafetyNet {
   /** The chain of sweeps; a delayed job, so any worker process may run the next one. */
   next(): Promise<string | null> {
     return this.boss.send(SAFETY_NET_QUEUE, {}, { singletonKey: SWEEP_KEY, startAfter: this.timing.sweepSeconds });
-  }
-
-  /** The minutely schedule restarts the chain should it ever break (a crash between a sweep and its successor). */
-  async start(): Promise<void> {
-    await this.boss.work(SAFETY_NET_QUEUE, async () => {
-      await this.sweep();
-    });
-    await this.boss.schedule(SAFETY_NET_QUEUE, '* * * * *', {}, { singletonKey: SWEEP_KEY });
-    await this.next();
   }
 }

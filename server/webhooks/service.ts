@@ -1,14 +1,14 @@
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { sqlRows } from '../platform/db';
+import { jobDb } from '../platform/jobs';
 import type { Boss } from '../platform/jobs';
 import { Batcher } from '../platform/batching';
 import { SupplierConnection } from '../connections/entities';
 import type { SupplierGateway } from '../connections/gateway';
 import type { NotificationSubject } from '../suppliers/adapter';
 import type { SupplierRegistry } from '../suppliers/registry';
-
-export const READBACK_QUEUES = { order: 'readback.supplier-order', product: 'readback.supplier-product' } as const;
+import { READBACK_QUEUES, readBackKey } from './queues';
+import * as sql from './sql';
 
 export interface OrderReadBack {
   connectionId: string;
@@ -42,9 +42,9 @@ interface Notified {
 
 function readBackJob(connectionId: string, subject: NotificationSubject): ReadBackJob {
   if (subject.kind === 'order') {
-    return { queue: READBACK_QUEUES.order, singletonKey: `${connectionId}:${subject.supplierOrderId}`, data: { connectionId, supplierOrderId: subject.supplierOrderId, orderNumber: subject.orderNumber } };
+    return { queue: READBACK_QUEUES.order, singletonKey: readBackKey(connectionId, subject.supplierOrderId), data: { connectionId, supplierOrderId: subject.supplierOrderId, orderNumber: subject.orderNumber } };
   }
-  return { queue: READBACK_QUEUES.product, singletonKey: `${connectionId}:${subject.supplierProductId}`, data: { connectionId, supplierProductId: subject.supplierProductId } };
+  return { queue: READBACK_QUEUES.product, singletonKey: readBackKey(connectionId, subject.supplierProductId), data: { connectionId, supplierProductId: subject.supplierProductId } };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -69,7 +69,7 @@ export class NotificationService {
 
   /** Receipts are kept a day; the timestamp tolerance refuses anything older long before that. */
   async purgeReceipts(): Promise<void> {
-    await this.db.query(`DELETE FROM supplier_notification_receipts WHERE received_at < now() - interval '1 day'`);
+    await sql.purgeReceipts(this.db);
   }
 
   /** 'refused' for every reason alike; throws (answered 503) only when it cannot decide. */
@@ -100,18 +100,8 @@ export class NotificationService {
    * (as SharedAccounts.connectionIdsOf answers them), read after the requests arrived, so a disconnect holds.
    */
   private async lookUp(ids: string[]): Promise<Array<Addressed | null>> {
-    const { entities, raw } = await this.db
-      .getRepository(SupplierConnection)
-      .createQueryBuilder('c')
-      .addSelect(
-        `CASE WHEN c.supplier_account_key IS NULL THEN ARRAY[]::uuid[]
-              ELSE ARRAY(SELECT o.id FROM supplier_connections o WHERE o.supplier_account_key = c.supplier_account_key AND o.disconnected_at IS NULL AND o.id <> c.id) END`,
-        'others',
-      )
-      .where('c.id IN (:...ids)', { ids: [...new Set(ids)] })
-      .getRawAndEntities();
-    const others = new Map((raw as Array<{ c_id: string; others: string[] }>).map((r) => [r.c_id, r.others]));
-    const byId = new Map(entities.map((c) => [c.id, { conn: c, account: [c.id, ...(others.get(c.id) ?? [])] }]));
+    const found = await sql.connectionsWithAccount(this.db, [...new Set(ids)]);
+    const byId = new Map(found.map(({ conn, others }) => [conn.id, { conn, account: [conn.id, ...others] }]));
     return ids.map((id) => byId.get(id) ?? null);
   }
 
@@ -136,20 +126,11 @@ export class NotificationService {
     await qr.connect();
     try {
       await qr.startTransaction();
-      const fresh: Array<{ connection_id: string; event_id: string }> = (
-        await qr.query(
-          `WITH input AS (SELECT DISTINCT connection_id, event_id FROM unnest($1::uuid[], $2::text[]) AS u(connection_id, event_id)),
-                receipt AS (
-                  INSERT INTO supplier_notification_receipts (connection_id, event_id)
-                  SELECT i.connection_id, i.event_id FROM input i JOIN supplier_connections c ON c.id = i.connection_id ORDER BY 1, 2
-                  ON CONFLICT DO NOTHING RETURNING connection_id, event_id
-                ),
-                touched AS (UPDATE supplier_connections SET last_webhook_at = now() WHERE id IN (SELECT connection_id FROM receipt) RETURNING id)
-           SELECT connection_id, event_id FROM receipt`,
-          [items.map((n) => n.connectionId), items.map((n) => n.eventId)],
-          true,
-        )
-      ).records;
+      const fresh = await sql.writeReceipts(
+        qr,
+        items.map((n) => n.connectionId),
+        items.map((n) => n.eventId),
+      );
       // Only the first of the same event inside a batch is fresh; a repeat is a replay like any other.
       const unclaimed = new Set(fresh.map((r) => `${r.connection_id} ${r.event_id}`));
       const accepted = items.map((n) => unclaimed.delete(`${n.connectionId} ${n.eventId}`));
@@ -162,9 +143,8 @@ export class NotificationService {
           byQueue.set(job.queue, queue);
         }
       });
-      const inTransaction = { executeSql: async (text: string, values?: unknown[]) => ({ rows: (await qr.query(text, values, true)).records }) };
       for (const [queue, jobs] of byQueue) {
-        await this.boss().insert(queue, [...jobs.values()].map((j) => ({ data: j.data, singletonKey: j.singletonKey })), { db: inTransaction } as never);
+        await this.boss().insert(queue, [...jobs.values()].map((j) => ({ data: j.data, singletonKey: j.singletonKey })), { db: jobDb(qr) } as never);
       }
       await qr.commitTransaction();
       return accepted;
@@ -182,10 +162,7 @@ export class NotificationService {
    */
   private async ownersOf(account: string[], subject: NotificationSubject): Promise<string[]> {
     if (account.length === 1) return account;
-    const rows =
-      subject.kind === 'order'
-        ? await sqlRows<{ id: string }>(this.db, 'SELECT DISTINCT connection_id AS id FROM supplier_orders WHERE connection_id = ANY($1) AND supplier_order_id = $2', [account, subject.supplierOrderId])
-        : await sqlRows<{ id: string }>(this.db, 'SELECT DISTINCT connection_id AS id FROM product_links WHERE connection_id = ANY($1) AND supplier_product_id = $2', [account, subject.supplierProductId]);
-    return rows.length ? rows.map((r) => r.id) : [account[0]];
+    const owners = subject.kind === 'order' ? await sql.connectionsWithOrder(this.db, account, subject.supplierOrderId) : await sql.connectionsWithProduct(this.db, account, subject.supplierProductId);
+    return owners.length ? owners : [account[0]];
   }
 }

@@ -1,0 +1,23 @@
+import type { Boss, QueueSpec } from '../platform/jobs';
+
+// The catalog's queues: names, policies, retries and how each job's singleton key is made, declared once.
+
+export const IMPORT_QUEUE = 'catalog.import';
+export const SYNC_QUEUES = { all: 'catalog.sync-all', connection: 'catalog.sync-connection' } as const;
+
+export const CATALOG_QUEUES: QueueSpec[] = [
+  // A worker that dies mid-import stops sending heartbeats; the job is retried and resumes at the first pending item.
+  { name: IMPORT_QUEUE, policy: 'singleton', retryLimit: 20, retryDelay: 1, heartbeatSeconds: 10, notify: true },
+  { name: SYNC_QUEUES.all, policy: 'singleton', retryLimit: 1 },
+  { name: SYNC_QUEUES.connection, policy: 'stately', retryLimit: 2, retryDelay: 60 },
+];
+
+/** One job per import job, keyed by it. */
+export function sendImport(boss: Boss, importJobId: string): Promise<string | null> {
+  return boss.send(IMPORT_QUEUE, { importJobId }, { singletonKey: importJobId });
+}
+
+/** One sync waiting per connection, keyed by it. */
+export function sendConnectionSync(boss: Boss, connectionId: string): Promise<string | null> {
+  return boss.send(SYNC_QUEUES.connection, { connectionId }, { singletonKey: connectionId });
+}
