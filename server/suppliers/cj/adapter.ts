@@ -1,6 +1,7 @@
 /**
- * The CJ Dropshipping adapter, over CJ API 2.0 (docs/suppliers/cj.md). Every failure leaves as a SupplierError
- * whose message carries no key, token or account id.
+ * The CJ Dropshipping adapter, over CJ API 2.0 (docs/suppliers/cj.md): requests through http.ts, tokens by session.ts,
+ * answers read by readers.ts, notifications by signature.ts. Every failure leaves as a SupplierError whose message
+ * carries no key, token or account id.
  */
 import { createHash } from 'node:crypto';
 import { catalogueEntry } from '../adapter';
@@ -84,7 +85,10 @@ export class CjAdapter implements SupplierAdapter {
     rateKey: (credentials) => (typeof credentials.apiKey === 'string' ? `cj:${accountKeyOf(credentials.apiKey)}` : null),
   };
   readonly tokens: TokenKeeper;
-  /** vid -> pid of every product read, for notifications that name a variant only. */
+  /**
+   * vid -> pid of every product this process read, for notifications that name a variant only. A hint, not state:
+   * another process without it refuses such a push (docs/decisions.md, Supplier contract).
+   */
   private readonly productOfVariant = new Map<string, string>();
 
   constructor(opts: CjAdapterOptions) {

@@ -10,7 +10,6 @@ import { cjProductUrl } from './urls';
 export const CURRENCY = 'USD';
 
 /** CJ's order statuses in the service's terms (docs/suppliers/cj.md). */
-/** CJ's order statuses in the service's terms (docs/suppliers/cj.md). */
 const ORDER_STATUS: Record<string, SupplierOrderSnapshot['status']> = {
   CREATED: 'created',
   IN_CART: 'created',
@@ -47,7 +46,6 @@ export function count(v: unknown): number {
   if (typeof v === 'string' && /^\d{1,15}$/.test(v)) return Number(v);
   return 0;
 }
-
 
 /** CJ dates: ISO (tokens, "+08:00") or "yyyy-MM-dd HH:mm:ss" in China time; epoch milliseconds also taken. */
 export function parseCjDate(value: unknown): number {
