@@ -5,14 +5,15 @@
  */
 import { createHash } from 'node:crypto';
 import { catalogueEntry } from '../adapter';
-import type { CallLimits, CatalogueEntry, HealthResult, Money, ProductSearchPage, SupplierAdapter, SupplierCallContext, SupplierDescription, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
+import type { CallLimits, CatalogueEntry, HealthResult, Money, ProductSearchPage, SupplierAdapter, SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
 import { SupplierError } from '../errors';
 import { healthFrom } from '../health';
 import { asObj, ShapeError } from '../http';
 import { countryName, isCountryCode } from './countries';
 import { CjAnswer, CjCall, CjHttp, failureOf, FailureContext, QPS_CODE, TOKEN_REJECTED_CODES } from './http';
 import { cents, count, CURRENCY, imageOf, list, optionalText, parseCjDate, readOrder, readProduct, readTokens, rowStock, snapshotOf, text, titleOf, WORLD } from './readers';
-import { accountKeyOf, DEFAULT_REQUESTS_PER_SECOND, requestsPerSecond, SPACING_MARGIN_MS, TOKEN_SHAPE, TokenKeeper, Tokens } from './session';
+import { accountKeyOf, requestsPerSecond, SPACING_MARGIN_MS, TOKEN_SHAPE, TokenKeeper, Tokens } from './session';
+import { CJ_DESCRIPTION } from './description';
 import { readNotification } from './signature';
 import { cjProductIdFromUrl, cjProductUrl } from './urls';
 
@@ -27,42 +28,6 @@ const QPS_RETRIES = 2;
 const MAX_REMEMBERED_VARIANTS = 20_000;
 const LIST_PAGE_SIZE = 50;
 const CANCELLABLE_STATUSES = new Set(['CREATED', 'IN_CART', 'UNPAID']);
-
-const CJ_DESCRIPTION: SupplierDescription = {
-  key: 'cj',
-  name: 'CJ Dropshipping',
-  description:
-    'CJ Dropshipping through its API 2.0. Connect with the API key from My CJ > Authorization > API. Orders are created at CJ and paid from the CJ balance; cost, stock and availability are synced.',
-  capabilities: {
-    // CJ's only test switch (isSandbox on create) cannot be paid from the balance: test connections place nothing.
-    hasSandbox: false,
-    balance: true,
-    cancel: true,
-    payment: 'balance',
-    syncFields: ['cost', 'stock', 'availability'],
-  },
-  settingsSchema: {
-    type: 'object',
-    properties: {
-      requestsPerSecond: {
-        type: 'integer',
-        minimum: 1,
-        maximum: 10,
-        default: DEFAULT_REQUESTS_PER_SECOND,
-        description: 'Calls per second this CJ account may make (CJ: Free 1, Plus 2, Prime 4, Advanced 6)',
-      },
-      fromCountryCode: { type: 'string', pattern: '^[A-Z]{2}$', default: 'CN', description: 'The CJ warehouse country orders ship from (ISO code)' },
-    },
-    additionalProperties: false,
-  },
-  defaultSettings: { requestsPerSecond: DEFAULT_REQUESTS_PER_SECOND, fromCountryCode: 'CN' },
-  credentialsSchema: {
-    type: 'object',
-    properties: { apiKey: { type: 'string', minLength: 8, maxLength: 200, pattern: '^[\\x21-\\x7e]+$', description: 'The CJ API key (My CJ > Authorization > API)' } },
-    required: ['apiKey'],
-    additionalProperties: false,
-  },
-};
 
 // ---- the adapter ----
 

@@ -4,64 +4,19 @@
  * SupplierError whose message carries no secret.
  */
 import { catalogueEntry } from '../adapter';
-import type { CallLimits, CatalogueEntry, ConnectionMode, HealthResult, Money, ProductSearchPage, SupplierAdapter, SupplierCallContext, SupplierDescription, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
+import type { CallLimits, CatalogueEntry, ConnectionMode, HealthResult, Money, ProductSearchPage, SupplierAdapter, SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
 import { SupplierError } from '../errors';
 import { healthFrom } from '../health';
 import { asObj, secretsOf, ShapeError } from '../http';
 import { Answer, Call, errorBody, okBody, SandboxHttp, segment } from './http';
 import { int, list, readAccount, readOrder, readProduct, readSignInToken, str, TOKEN_SHAPE } from './readers';
+import { API_KEY_DESCRIPTION, SIGN_IN_DESCRIPTION } from './description';
 import { readNotification } from './signature';
 
 const PRODUCT_HOST = 'shop.sandbox-supplier.test';
 const PRODUCT_PATH = /^\/p\/(SBX-P\d+)\/?$/;
 const MAX_PAGE_SIZE = 100;
 
-
-const CAPABILITIES: SupplierDescription['capabilities'] = {
-  hasSandbox: true,
-  balance: true,
-  cancel: true,
-  payment: 'balance',
-  syncFields: ['cost', 'price', 'stock', 'title', 'availability'],
-};
-
-function settingsSchema(): Record<string, unknown> {
-  return {
-    type: 'object',
-    properties: {
-      shippingSpeed: { type: 'string', enum: ['standard', 'express'], default: 'standard' },
-      orderNotePrefix: { type: 'string', maxLength: 40 },
-    },
-    additionalProperties: false,
-  };
-}
-
-const API_KEY_DESCRIPTION: SupplierDescription = {
-  key: 'sandbox',
-  name: 'Sandbox Supplier',
-  description: 'The fake supplier that ships with Store Suppliers, for trying the service end to end. Connect with an sbx_live_ or sbx_test_ API key.',
-  capabilities: CAPABILITIES,
-  settingsSchema: settingsSchema(),
-  defaultSettings: { shippingSpeed: 'standard', orderNotePrefix: '' },
-  credentialsSchema: {
-    type: 'object',
-    properties: { apiKey: { type: 'string', pattern: '^sbx_(live|test)_[A-Za-z0-9_]+$', maxLength: 200 } },
-    required: ['apiKey'],
-    additionalProperties: false,
-  },
-};
-
-const SIGN_IN_DESCRIPTION: SupplierDescription = {
-  key: 'sandbox-signin',
-  name: 'Sandbox Supplier (sign-in)',
-  description: 'The sandbox supplier connected by signing in to it instead of pasting a key. Sign-in tokens act in its live environment.',
-  // No test environment and no balance through the API: the catalogue shows suppliers that differ.
-  capabilities: { ...CAPABILITIES, syncFields: [...CAPABILITIES.syncFields], hasSandbox: false, balance: false },
-  settingsSchema: settingsSchema(),
-  defaultSettings: { shippingSpeed: 'standard', orderNotePrefix: '' },
-  // Sign-in only: nothing may be connected by pasting credentials.
-  credentialsSchema: { type: 'object', properties: {}, additionalProperties: false },
-};
 
 /** The sandbox documents no limit; the operator can set one to rehearse a supplier that has. */
 export interface SandboxLimits {
