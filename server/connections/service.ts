@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { IsNull } from 'typeorm';
 import Ajv from 'ajv';
 import { errors } from '../platform/errors';
-import type { ConnectionMode, Money, SupplierAdapter } from '../suppliers/adapter';
+import { sendsNotifications, supportsSignIn, type ConnectionMode, type Money, type SupplierAdapter } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
 import type { SupplierRegistry } from '../suppliers/registry';
 import { Automation, DEFAULT_AUTOMATION, SupplierConnection } from './entities';
@@ -135,7 +135,7 @@ export class ConnectionService {
   }
 
   validateCredentials(adapter: SupplierAdapter, credentials: Record<string, unknown>): Record<string, string> {
-    if (adapter.entry.capabilities.authKind !== 'apiKey') throw errors.badRequest('signInRequired', `${adapter.entry.name} is connected through sign-in: use POST /:storeId/oauth/start.`);
+    if (supportsSignIn(adapter)) throw errors.badRequest('signInRequired', `${adapter.entry.name} is connected through sign-in: use POST /:storeId/oauth/start.`);
     const validate = settingsAjv.compile(adapter.entry.credentialsSchema);
     if (!validate(credentials)) {
       throw errors.validationFailed((validate.errors ?? []).map((e) => ({ field: `body/credentials${e.instancePath}`, message: e.message ?? 'is not valid' })));
@@ -216,7 +216,7 @@ export class ConnectionService {
     onChanged?: (changed: Record<string, string>) => Promise<void>,
   ): Promise<{ fields: Record<string, string>; url: string | null }> {
     const url = this.webhookUrlOf({ id: conn.id, supplierKey: adapter.entry.key });
-    if (!url || !adapter.entry.capabilities.notifications || !adapter.registerNotificationAddress) return { fields: {}, url: null };
+    if (!url || !sendsNotifications(adapter)) return { fields: {}, url: null };
     return { fields: await orSupplierFailure(adapter.registerNotificationAddress(this.gateway.context(conn, credentials, onChanged), url)), url };
   }
 
@@ -257,7 +257,7 @@ export class ConnectionService {
       if (!conn.credentialsSealed || !adapter || this.registry.isSwitchedOff(conn.supplierKey)) continue;
       // Connections made before accounts were told apart learn theirs once.
       if (!conn.supplierAccountKey) await this.accounts.identify(conn, adapter).catch((err: unknown) => onError(conn.id, err));
-      if (!adapter.entry.capabilities.notifications) continue;
+      if (!sendsNotifications(adapter)) continue;
       const url = this.webhookUrlOf(conn) || null;
       if (url === conn.registeredWebhookUrl) continue;
       try {

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { Secrets } from '../platform/crypto';
 import { ApiError, errors } from '../platform/errors';
 import type { Caller } from '../platform/http/route';
-import type { ConnectionMode } from '../suppliers/adapter';
+import { supportsSignIn, type ConnectionMode } from '../suppliers/adapter';
 import type { SupplierRegistry } from '../suppliers/registry';
 import type { SupplierConnection } from './entities';
 import type { SupplierGateway } from './gateway';
@@ -41,7 +41,7 @@ export class SignInService {
     const adapter = this.registry.find(input.supplierKey);
     if (!adapter) throw errors.validationFailed([{ field: 'body/supplierKey', message: `no supplier ${input.supplierKey} in the catalogue` }]);
     if (this.registry.isSwitchedOff(input.supplierKey)) throw errors.badRequest('supplierSwitchedOff', `The supplier ${input.supplierKey} is switched off by the operator of this service.`);
-    if (adapter.entry.capabilities.authKind !== 'signIn' || !adapter.signInUrl) {
+    if (!supportsSignIn(adapter)) {
       throw errors.badRequest('apiKeyRequired', `${adapter.entry.name} is connected with an API key: use POST /:storeId.`);
     }
     const nonce = crypto.randomBytes(24).toString('base64url');

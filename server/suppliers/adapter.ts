@@ -2,34 +2,45 @@
  * The contract every supplier implements. The rest of the service knows suppliers only through
  * this interface and the registry; adapters know nothing of stores, keys or the database.
  */
-import type { JsonSchema } from '../platform/http/route';
+
+/** A JSON Schema document, as the service's validator takes it. */
+export type JsonSchema = Record<string, unknown>;
 
 export type AuthKind = 'apiKey' | 'signIn';
 export type ConnectionMode = 'test' | 'live';
 export type SyncField = 'cost' | 'price' | 'stock' | 'title' | 'availability';
 
+/** What the catalogue (GET /:storeId/catalogue) shows each supplier can do. */
 export interface SupplierCapabilities {
+  /** Follows from the adapter: `signIn` when it implements the sign-in methods (see `supportsSignIn`). */
   authKind: AuthKind;
   /** The supplier has a test environment of its own, so `test` connections can really place orders. */
   hasSandbox: boolean;
   balance: boolean;
+  /** Shown to the merchant; the adapter's `cancelOrder` answers `refused` for what the supplier will not cancel. */
   cancel: boolean;
+  /** Follows from the adapter: true when it implements `registerNotificationAddress` (see `sendsNotifications`). */
   notifications: boolean;
-  /** How supplier orders are paid: from a balance held at the supplier, or not through the API at all. */
+  /** How supplier orders are paid: from a balance held at the supplier, or not through the API at all. Shown only. */
   payment: 'balance' | 'external';
   syncFields: SyncField[];
 }
 
-export interface CatalogueEntry {
+/** What an adapter states about itself; sign-in and notifications it states by implementing their methods. */
+export interface SupplierDescription {
   key: string;
   name: string;
   description: string;
-  capabilities: SupplierCapabilities;
+  capabilities: Omit<SupplierCapabilities, 'authKind' | 'notifications'>;
   /** JSON Schema of the supplier's own settings (validated by PUT /:storeId/:id/settings). */
   settingsSchema: JsonSchema;
   defaultSettings: Record<string, unknown>;
   /** JSON Schema of the credentials taken by connect and replace (API-key suppliers). */
   credentialsSchema: JsonSchema;
+}
+
+export interface CatalogueEntry extends Omit<SupplierDescription, 'capabilities'> {
+  capabilities: SupplierCapabilities;
 }
 
 /** What an adapter gets for each call: never a database row, only what it needs. */
@@ -86,19 +97,24 @@ export interface ProductSearchPage {
   total: number | null;
 }
 
+/** Where a supplier order ships; empty optional fields are left out. */
 export interface Destination {
+  /** The recipient. */
   name: string;
   line1: string;
   line2?: string;
   city: string;
+  /** State or province. */
   region?: string;
   postalCode: string;
+  /** ISO 3166-1 alpha-2. */
   country: string;
   phone?: string;
   email?: string;
 }
 
-export interface CreateOrderInput {
+/** One supplier order to place (not the store's order, orders/service's CreateOrderInput). */
+export interface SupplierOrderInput {
   /** The service's own number for this attempt, sent as the supplier's order number. */
   orderNumber: string;
   items: Array<{ variantId: string; quantity: number }>;
@@ -162,9 +178,10 @@ export interface SupplierAdapter {
 
   /** Checks the credentials with the supplier; throws `credentialsRejected` when it refuses them. */
   verifyCredentials(ctx: SupplierCallContext): Promise<VerifiedAccount>;
-  /** Sign-in suppliers: the address to send the merchant to. */
+  /** Sign-in suppliers implement both sign-in methods; having them is what makes a supplier sign-in. */
+  /** The address to send the merchant to. */
   signInUrl?(input: { state: string; redirectUri: string; mode: ConnectionMode }): string;
-  /** Sign-in suppliers: trades the code for credentials. */
+  /** Trades the code for credentials. */
   exchangeSignInCode?(input: { code: string; redirectUri: string; timeoutMs: number }): Promise<Record<string, string>>;
   healthCheck(ctx: SupplierCallContext): Promise<HealthResult>;
   getBalance(ctx: SupplierCallContext): Promise<Money>;
@@ -172,11 +189,14 @@ export interface SupplierAdapter {
   getProduct(ctx: SupplierCallContext, supplierProductId: string): Promise<SupplierProduct>;
   /** Pure: answers the product id for a URL this supplier recognises, or null. Never fetches anything. */
   resolveProductUrl(url: URL): string | null;
-  /** Registers the notification address; answers credential fields to keep (such as a signing secret). */
+  /**
+   * Suppliers that send notifications implement it (having it is the `notifications` capability): registers the
+   * notification address; answers credential fields to keep (such as a signing secret).
+   */
   registerNotificationAddress?(ctx: SupplierCallContext, url: string): Promise<Record<string, string>>;
   findOrderByNumber(ctx: SupplierCallContext, orderNumber: string): Promise<SupplierOrderSnapshot | null>;
   /** After any outage error (timeout or unavailable) the order may exist: look it up by number before trying again. */
-  createOrder(ctx: SupplierCallContext, input: CreateOrderInput): Promise<SupplierOrderSnapshot>;
+  createOrder(ctx: SupplierCallContext, input: SupplierOrderInput): Promise<SupplierOrderSnapshot>;
   getOrder(ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot>;
   payOrder(ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot>;
   cancelOrder(ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot>;
@@ -185,4 +205,29 @@ export interface SupplierAdapter {
    * Answers what to read back, or null for any refusal (the caller answers every refusal alike).
    */
   verifyNotification(ctx: SupplierCallContext, input: { rawBody: string; headers: Record<string, string | undefined>; now: Date }): VerifiedNotification | null;
+}
+
+/** A supplier connected by signing in rather than by pasting credentials. */
+export type SignInAdapter = SupplierAdapter & Required<Pick<SupplierAdapter, 'signInUrl' | 'exchangeSignInCode'>>;
+
+export function supportsSignIn(adapter: SupplierAdapter): adapter is SignInAdapter {
+  return typeof adapter.signInUrl === 'function' && typeof adapter.exchangeSignInCode === 'function';
+}
+
+/** A supplier that notifies the service of changes at an address it registers. */
+export type NotifyingAdapter = SupplierAdapter & Required<Pick<SupplierAdapter, 'registerNotificationAddress'>>;
+
+export function sendsNotifications(adapter: SupplierAdapter): adapter is NotifyingAdapter {
+  return typeof adapter.registerNotificationAddress === 'function';
+}
+
+/** The catalogue entry of an adapter: its description, with the capabilities its methods show. */
+export function catalogueEntry(description: SupplierDescription, adapter: Pick<SupplierAdapter, 'signInUrl' | 'exchangeSignInCode' | 'registerNotificationAddress'>): CatalogueEntry {
+  const { hasSandbox, balance, cancel, payment, syncFields } = description.capabilities;
+  const signIn = typeof adapter.signInUrl === 'function' && typeof adapter.exchangeSignInCode === 'function';
+  return {
+    ...description,
+    // In the order the catalogue has always shown them.
+    capabilities: { authKind: signIn ? 'signIn' : 'apiKey', hasSandbox, balance, cancel, notifications: typeof adapter.registerNotificationAddress === 'function', payment, syncFields },
+  };
 }

@@ -57,3 +57,91 @@ export function parseSupplierJson(text: string): unknown {
     return Object.fromEntries(keys.map((k) => [storable(k), (value as Record<string, unknown>)[k]]));
   });
 }
+
+// ---- one request, for every adapter's HTTP client ----
+
+export type Obj = Record<string, unknown>;
+
+/** A 2xx body that does not have the documented shape; names the field, never its value. */
+export class ShapeError extends Error {}
+
+export function asObj(value: unknown, at: string): Obj {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ShapeError(`${at} is not an object`);
+  return value as Obj;
+}
+
+/** A caller's time limit as fetch takes it: whole milliseconds, at least 1. */
+export function timeoutOf(ms: number): number {
+  return Number.isFinite(ms) && ms >= 1 ? Math.floor(ms) : 1;
+}
+
+/** Parsed (storable) JSON, or undefined when the text is empty or not JSON. */
+export function jsonOrUndefined(text: string): unknown {
+  try {
+    return text ? parseSupplierJson(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** How messages name the supplier: as a subject ("CJ did not answer") and as an object ("Could not reach CJ"). */
+export interface SupplierNames {
+  subject: string;
+  object: string;
+}
+
+export interface SupplierRequest {
+  method: string;
+  /** Base address (no trailing slash) and path; the path also names the call in messages, so it holds no secret. */
+  baseUrl: string;
+  path: string;
+  /** Several values of one name are sent as repeated parameters. */
+  query?: Record<string, string | string[] | undefined>;
+  /** The credential header(s); accept and content-type are added here. */
+  headers?: Record<string, string>;
+  body?: unknown;
+  timeoutMs: number;
+}
+
+/**
+ * Sends one JSON request and reads the answer's text (capped), whatever its status. Throws `timeout` or `unavailable`
+ * only when no answer arrived. Never retries, never follows a redirect (it would carry the credential elsewhere).
+ */
+export async function sendRequest(req: SupplierRequest, names: SupplierNames): Promise<{ status: number; text: string; label: string }> {
+  const label = `${req.method} ${req.path}`;
+  const timeoutMs = timeoutOf(req.timeoutMs);
+  const url = new URL(req.baseUrl + req.path);
+  for (const [key, value] of Object.entries(req.query ?? {})) {
+    if (value === undefined) continue;
+    for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(key, v);
+  }
+  const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
+  if (req.body !== undefined) headers['content-type'] = 'application/json';
+  try {
+    const res = await fetch(url, {
+      method: req.method,
+      headers,
+      body: req.body === undefined ? undefined : JSON.stringify(req.body),
+      signal: AbortSignal.timeout(timeoutMs),
+      redirect: 'manual',
+    });
+    return { status: res.status, text: await readCapped(res, `${names.subject} answer to ${label}`), label };
+  } catch (err) {
+    if (err instanceof SupplierError) throw err;
+    const name = err && typeof err === 'object' ? (err as { name?: unknown }).name : undefined;
+    if (name === 'TimeoutError' || name === 'AbortError') throw new SupplierError('timeout', `${names.subject} did not answer ${label} within ${timeoutMs} ms`);
+    throw new SupplierError('unavailable', `Could not reach ${names.object} for ${label} (${networkErrorCode(err) ?? 'network error'})`);
+  }
+}
+
+/** `message` without the secrets; values shorter than 6 characters are left, as they would blank out ordinary words. */
+export function scrubSecrets(message: string, secrets: string[]): string {
+  let out = message;
+  for (const secret of secrets) if (secret.length >= 6) out = out.split(secret).join('[redacted]');
+  return out;
+}
+
+/** Every non-empty credential value: what a message built from the supplier's answer must not repeat. */
+export function secretsOf(credentials: Record<string, string>): string[] {
+  return Object.values(credentials).filter((v): v is string => typeof v === 'string' && v !== '');
+}

@@ -1,5 +1,5 @@
 /**
- * Contract tests of the CJ adapter over real HTTP against the local CJ-format server (server/suppliers/cj/fake-server).
+ * Contract tests of the CJ adapter over real HTTP against the local CJ-format server (test/fakes/cj).
  * What CJ "received" is read from the fake's /control/received, never from what the adapter believes it sent.
  */
 import { createHash } from 'node:crypto';
@@ -10,7 +10,7 @@ import { SupplierError } from '../../server/suppliers/errors';
 import { CjAdapter, CJ_ENTRY, createCjAdapter } from '../../server/suppliers/cj/adapter';
 import { cjProductIdFromUrl } from '../../server/suppliers/cj/urls';
 import { MoneyFormatError, usdToMinor } from '../../server/suppliers/cj/money';
-import { RunningFakeCj, signCjNotification, startFakeCj } from '../../server/suppliers/cj/fake-server';
+import { RunningFakeCj, signCjNotification, startFakeCj } from '../fakes/cj';
 import { CJ_API_BASE_URL_DEFAULT, ConfigError, loadConfig } from '../../server/platform/config';
 import { leakScanTest, seen } from '../support/harness';
 

@@ -4,7 +4,7 @@
  * What CJ "received" is read from the fake's /control/received.
  */
 import { Secrets } from '../../server/platform/crypto';
-import { RunningFakeCj, startFakeCj } from '../../server/suppliers/cj/fake-server';
+import { RunningFakeCj, startFakeCj } from '../fakes/cj';
 import { usdToMinor } from '../../server/suppliers/cj/money';
 import { createStore, eventually, leakScanTest, newDeveloper, seen, Service, startService } from '../support/harness';
 import { placeOrder, Shop, soAction, submit, US_ADDRESS } from '../support/orders';

@@ -3,15 +3,11 @@
  * every failure into a SupplierError whose message carries no credential. Never retries by itself.
  */
 import { SupplierError } from '../errors';
-import { networkErrorCode, parseSupplierJson, readCapped } from '../http';
+import { jsonOrUndefined, Obj, scrubSecrets, sendRequest } from '../http';
 
 // A broken or hostile endpoint must not make us buffer without bound.
 const MAX_MESSAGE_LENGTH = 300;
-
-export type Obj = Record<string, unknown>;
-
-/** A 2xx body that does not have the documented shape; names the field, never its value. */
-export class ShapeError extends Error {}
+const NAMES = { subject: 'CJ', object: 'CJ' };
 
 export interface CjCall {
   method: 'GET' | 'POST' | 'DELETE';
@@ -45,17 +41,12 @@ export const QPS_CODE = 1600200;
 const CREDENTIAL_CODES = new Set([1600001, 1600002, 1600003, 1600004, 1600005, 1600008]);
 
 export function scrub(message: string, secrets: string[]): string {
-  let out = message;
-  // Short values would blank out ordinary words; keys, tokens and account ids are long.
-  for (const secret of secrets) if (secret.length >= 6) out = out.split(secret).join('[redacted]');
-  out = out
+  const out = scrubSecrets(message, secrets)
     .replace(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, '[email]')
     .replace(/\b[A-Za-z0-9_-]{32,}\b/g, '[token]')
     .replace(/\+?\d[\d\s().-]{7,}\d/g, '[number]');
   return out.length > MAX_MESSAGE_LENGTH ? `${out.slice(0, MAX_MESSAGE_LENGTH)}...` : out;
 }
-
-
 
 export class CjHttp {
   private readonly baseUrl: string;
@@ -69,41 +60,9 @@ export class CjHttp {
    * 5xx, 429, a redirect, or a body that is not CJ's envelope).
    */
   async send(call: CjCall): Promise<CjAnswer> {
-    const label = `${call.method} ${call.path}`;
-    const timeoutMs = Number.isFinite(call.timeoutMs) && call.timeoutMs >= 1 ? Math.floor(call.timeoutMs) : 1;
-    const url = new URL(this.baseUrl + call.path);
-    for (const [key, value] of Object.entries(call.query ?? {})) {
-      if (value === undefined) continue;
-      for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(key, v);
-    }
-    const headers: Record<string, string> = { accept: 'application/json' };
-    if (call.token !== undefined) headers['CJ-Access-Token'] = call.token;
-    if (call.body !== undefined) headers['content-type'] = 'application/json';
-    let status: number;
-    let text: string;
-    try {
-      const res = await fetch(url, {
-        method: call.method,
-        headers,
-        body: call.body === undefined ? undefined : JSON.stringify(call.body),
-        signal: AbortSignal.timeout(timeoutMs),
-        // A redirect would carry the access token somewhere we did not choose.
-        redirect: 'manual',
-      });
-      status = res.status;
-      text = await readCapped(res, `CJ answer to ${label}`);
-    } catch (err) {
-      if (err instanceof SupplierError) throw err;
-      const name = err && typeof err === 'object' ? (err as { name?: unknown }).name : undefined;
-      if (name === 'TimeoutError' || name === 'AbortError') throw new SupplierError('timeout', `CJ did not answer ${label} within ${timeoutMs} ms`);
-      throw new SupplierError('unavailable', `Could not reach CJ for ${label} (${networkErrorCode(err) ?? 'network error'})`);
-    }
-    let body: unknown;
-    try {
-      body = text ? parseSupplierJson(text) : undefined;
-    } catch {
-      body = undefined;
-    }
+    const headers = call.token === undefined ? undefined : { 'CJ-Access-Token': call.token };
+    const { status, text, label } = await sendRequest({ method: call.method, baseUrl: this.baseUrl, path: call.path, query: call.query, headers, body: call.body, timeoutMs: call.timeoutMs }, NAMES);
+    const body = jsonOrUndefined(text);
     const envelope = body && typeof body === 'object' && !Array.isArray(body) ? (body as Obj) : null;
     const rawCode = envelope?.code;
     const code = typeof rawCode === 'number' ? rawCode : typeof rawCode === 'string' && /^\d{1,9}$/.test(rawCode) ? Number(rawCode) : NaN;
@@ -153,37 +112,4 @@ export function failureOf(answer: CjAnswer, context: FailureContext, subject?: R
       // refusal: CJ will not do it as asked, and its own words are what the merchant needs to see.
       return new SupplierError('refused', `CJ refused ${label} (${code}): ${said}`, subject);
   }
-}
-
-// ---- reading answers ----
-
-export function asObj(value: unknown, at: string): Obj {
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ShapeError(`${at} is not an object`);
-  return value as Obj;
-}
-
-export function list(value: unknown, at: string): unknown[] {
-  if (!Array.isArray(value)) throw new ShapeError(`${at} is not an array`);
-  return value;
-}
-
-/** A string, or a number turned into its text (CJ sends some ids as JSON numbers). */
-export function text(o: Obj, key: string, at: string): string {
-  const v = o[key];
-  if (typeof v === 'string' && v !== '') return v;
-  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
-  throw new ShapeError(`${at}.${key} is not a string`);
-}
-
-export function optionalText(o: Obj, key: string): string | null {
-  const v = o[key];
-  if (typeof v === 'string' && v !== '') return v;
-  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
-  return null;
-}
-
-export function count(v: unknown): number {
-  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return v;
-  if (typeof v === 'string' && /^\d{1,15}$/.test(v)) return Number(v);
-  return 0;
 }

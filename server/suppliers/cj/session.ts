@@ -1,5 +1,5 @@
 /**
- * Per-account state of this process: the client-side rate limit and the access tokens.
+ * The access tokens of CJ accounts. (The call rate is kept by the service for every process: `limits` in adapter.ts.)
  *
  * Tokens: CJ trades the API key for an access token (15 days) and a refresh token (180 days). The connection's
  * credentials keep the latest pair (stored encrypted by the service through `onCredentialsChanged`); this process
@@ -19,8 +19,6 @@ const DAY_MS = 86_400_000;
 const EXPIRY_SAFETY_MS = 30_000;
 // Printable ASCII only: anything else could not be a CJ key or token and would break the header.
 export const TOKEN_SHAPE = /^[\x21-\x7e]{1,500}$/;
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The account's requests per second as its CJ level allows (connection setting), 1 when unset. */
 export function requestsPerSecond(settings: Record<string, unknown>): number {

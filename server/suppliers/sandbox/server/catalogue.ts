@@ -25,21 +25,19 @@ const MATERIALS = [
 ];
 
 type SizeKind = 'apparel' | 'scale';
+const SCALE_NOUNS = [
+  'Lamp', 'Mug', 'Chair', 'Table', 'Vase', 'Bowl', 'Planter', 'Shelf', 'Clock', 'Mirror', 'Rug', 'Cushion',
+  'Blanket', 'Basket', 'Tray', 'Candle', 'Backpack', 'Wallet', 'Notebook', 'Bottle', 'Teapot', 'Cutting Board',
+  'Speaker', 'Headphones', 'Desk Organizer', 'Picture Frame', 'Stool',
+];
+const APPAREL_NOUNS = [
+  'T-Shirt', 'Hoodie', 'Jacket', 'Scarf', 'Beanie', 'Apron', 'Tote Bag', 'Sneakers', 'Gloves', 'Socks', 'Dress',
+  'Belt', 'Cap',
+];
+// In this order: seeded catalogues depend on it.
 const NOUNS: ReadonlyArray<{ name: string; sizes: SizeKind }> = [
-  { name: 'Lamp', sizes: 'scale' }, { name: 'Mug', sizes: 'scale' }, { name: 'Chair', sizes: 'scale' },
-  { name: 'Table', sizes: 'scale' }, { name: 'Vase', sizes: 'scale' }, { name: 'Bowl', sizes: 'scale' },
-  { name: 'Planter', sizes: 'scale' }, { name: 'Shelf', sizes: 'scale' }, { name: 'Clock', sizes: 'scale' },
-  { name: 'Mirror', sizes: 'scale' }, { name: 'Rug', sizes: 'scale' }, { name: 'Cushion', sizes: 'scale' },
-  { name: 'Blanket', sizes: 'scale' }, { name: 'Basket', sizes: 'scale' }, { name: 'Tray', sizes: 'scale' },
-  { name: 'Candle', sizes: 'scale' }, { name: 'Backpack', sizes: 'scale' }, { name: 'Wallet', sizes: 'scale' },
-  { name: 'Notebook', sizes: 'scale' }, { name: 'Bottle', sizes: 'scale' }, { name: 'Teapot', sizes: 'scale' },
-  { name: 'Cutting Board', sizes: 'scale' }, { name: 'Speaker', sizes: 'scale' }, { name: 'Headphones', sizes: 'scale' },
-  { name: 'Desk Organizer', sizes: 'scale' }, { name: 'Picture Frame', sizes: 'scale' }, { name: 'Stool', sizes: 'scale' },
-  { name: 'T-Shirt', sizes: 'apparel' }, { name: 'Hoodie', sizes: 'apparel' }, { name: 'Jacket', sizes: 'apparel' },
-  { name: 'Scarf', sizes: 'apparel' }, { name: 'Beanie', sizes: 'apparel' }, { name: 'Apron', sizes: 'apparel' },
-  { name: 'Tote Bag', sizes: 'apparel' }, { name: 'Sneakers', sizes: 'apparel' }, { name: 'Gloves', sizes: 'apparel' },
-  { name: 'Socks', sizes: 'apparel' }, { name: 'Dress', sizes: 'apparel' }, { name: 'Belt', sizes: 'apparel' },
-  { name: 'Cap', sizes: 'apparel' },
+  ...SCALE_NOUNS.map((name) => ({ name, sizes: 'scale' as const })),
+  ...APPAREL_NOUNS.map((name) => ({ name, sizes: 'apparel' as const })),
 ];
 const COLORS = ['Black', 'White', 'Red', 'Navy', 'Olive', 'Sand', 'Grey', 'Teal', 'Mustard', 'Blush'];
 const SIZES: Record<SizeKind, string[]> = {

@@ -76,7 +76,8 @@ export interface StateOptions {
   autoShipAfterMs: number;
 }
 
-export interface CreateOrderInput {
+/** The body of POST /v1/orders, checked. */
+export interface OrderRequest {
   orderNumber: string;
   items: Array<{ variantId: string; quantity: number }>;
   destination: Destination;
@@ -257,7 +258,7 @@ export class SandboxState {
     this.createAttempts++;
   }
 
-  createOrder(caller: Caller, input: CreateOrderInput): OrderRecord {
+  createOrder(caller: Caller, input: OrderRequest): OrderRecord {
     const { env } = caller;
     const existing = env.ordersByNumber.get(input.orderNumber);
     if (existing) {

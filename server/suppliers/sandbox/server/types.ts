@@ -1,4 +1,5 @@
 /** Shapes the sandbox supplier speaks on the wire. Money is integer USD cents. */
+import type { Destination } from '../../adapter';
 
 export type Environment = 'live' | 'test';
 
@@ -31,17 +32,8 @@ export interface Product {
   updatedAt: string;
 }
 
-export interface Destination {
-  name: string;
-  line1: string;
-  line2?: string;
-  city: string;
-  region?: string;
-  postalCode: string;
-  country: string;
-  phone?: string;
-  email?: string;
-}
+/** Addresses are taken in the supplier contract's own shape: the sandbox exists to rehearse that contract. */
+export type { Destination } from '../../adapter';
 
 export interface OrderItem {
   variantId: string;

@@ -1,5 +1,5 @@
 import { ApiError, invalidRequest } from './errors';
-import type { CreateOrderInput } from './state';
+import type { OrderRequest } from './state';
 import type { Destination, Environment } from './types';
 
 export type Json = Record<string, unknown>;
@@ -89,7 +89,7 @@ export function queryString(value: unknown): string {
 
 const MAX_LINES = 100;
 
-export function parseCreateOrder(body: unknown): CreateOrderInput {
+export function parseCreateOrder(body: unknown): OrderRequest {
   const obj = bodyObject(body);
   const orderNumber = obj.orderNumber;
   if (typeof orderNumber !== 'string' || orderNumber.length < 1 || orderNumber.length > 64) {

@@ -3,8 +3,8 @@
  * everything here answers or throws a CjFail carrying CJ's code.
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { isCountryCode, countryName } from '../countries';
-import { minorToUsd, usdToMinor } from '../money';
+import { isCountryCode, countryName } from '../../../server/suppliers/cj/countries';
+import { minorToUsd, usdToMinor } from '../../../server/suppliers/cj/money';
 import { buildCatalogue, FakeProduct, FakeVariant } from './catalogue';
 
 export class CjFail extends Error {

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import Koa, { type Context, type Next } from 'koa';
 import { koaBody } from 'koa-body';
 import { Router } from '@koa/router';
-import { usdToMinor } from '../money';
+import { usdToMinor } from '../../../server/suppliers/cj/money';
 import { Account, CjFail, FakeCjState, FailRule, noFaults, Faults } from './state';
 
 export const API_PREFIX = '/api2.0/v1';
