@@ -1,15 +1,15 @@
 import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { mapLimit } from '../server/platform/concurrency';
-import { DEFAULT_PRICE_RULE } from '../server/catalog/price-rule';
+import { DEFAULT_PRICE_RULE } from '../server/catalogue/price-rule';
 import { connectedStore, developerKey, Figure, median, runCli, startBenchSandbox, startBenchService } from './lib';
 
 const LINKS = 10_000;
 const DISTINCT_PRODUCTS = 1_000;
-/** PRODUCT_CONCURRENCY in server/catalog/sync.ts: supplier products read at once by one connection's sync. */
+/** PRODUCT_CONCURRENCY in server/catalogue/sync.ts: supplier products read at once by one connection's sync. */
 const SYNC_CONCURRENCY = 8;
 const TIMEOUT_MS = 120_000;
-/** The import switches of a link made with the defaults (DEFAULT_SYNC in server/catalog/entities.ts). */
+/** The import switches of a link made with the defaults (DEFAULT_SYNC in server/catalogue/entities.ts). */
 const SYNC_SWITCHES = { cost: true, price: true, stock: true, title: false, availability: true };
 
 interface SandboxProduct {

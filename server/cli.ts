@@ -5,7 +5,7 @@
 import { loadConfig } from './platform/config';
 import { startBoss } from './platform/jobs';
 import { createLogger } from './platform/logger';
-import { SYNC_QUEUES } from './catalog/queues';
+import { SYNC_QUEUES } from './catalogue/queues';
 import { QUEUES } from './workers';
 
 async function main(): Promise<void> {

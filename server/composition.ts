@@ -27,15 +27,15 @@ import { SignInService } from './connections/sign-in';
 import { SupplierRegistry } from './suppliers/registry';
 import { createSandboxAdapters } from './suppliers/sandbox/adapter';
 import { createCjAdapter } from './suppliers/cj/adapter';
-import { NotificationService } from './webhooks/service';
-import { notificationRoutes } from './webhooks/routes';
-import { ImportJob, ImportJobItem, ProductLink, ProductLinkVariant } from './catalog/entities';
-import { ImportService } from './catalog/imports';
-import { LinkService } from './catalog/links';
-import { catalogRoutes } from './catalog/routes';
-import { SupplierProductService } from './catalog/supplier-products';
-import { CatalogSync } from './catalog/sync';
-import { linkCountOfConnection } from './catalog/sql';
+import { NotificationService } from './notifications/service';
+import { notificationRoutes } from './notifications/routes';
+import { ImportJob, ImportJobItem, ProductLink, ProductLinkVariant } from './catalogue/entities';
+import { ImportService } from './catalogue/imports';
+import { LinkService } from './catalogue/links';
+import { catalogueRoutes } from './catalogue/routes';
+import { SupplierProductService } from './catalogue/supplier-products';
+import { CatalogueSync } from './catalogue/sync';
+import { linkCountOfConnection } from './catalogue/sql';
 import { FulfilmentGroup, StoreOrder, StoreOrderItem } from './orders/entities';
 import { OrderService } from './orders/service';
 import { StoreOrderQueries } from './orders/queries';
@@ -67,10 +67,11 @@ import { ReadBackAskedAt1764201600181 } from './migrations/1764201600181-ReadBac
 import { UnlinkDisconnected1764201600182 } from './migrations/1764201600182-UnlinkDisconnected';
 import { ListCounts1764288000010 } from './migrations/1764288000010-ListCounts';
 import { ImportJobCredit1764374400000 } from './migrations/1764374400000-ImportJobCredit';
+import { RenameRegisteredWebhookUrl1764374400001 } from './migrations/1764374400001-RenameRegisteredWebhookUrl';
 
 export const VERSION = '4.4.0';
 export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, Store, StaffMember, StoreProduct, StoreVariant, SupplierConnection, ProductLink, ProductLinkVariant, ImportJob, ImportJobItem, StoreOrder, StoreOrderItem, FulfilmentGroup, SupplierOrder];
-export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010, ImportJobCredit1764374400000];
+export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010, ImportJobCredit1764374400000, RenameRegisteredWebhookUrl1764374400001];
 
 export function openDatabase(url: string, poolSize?: number): DataSource {
   return createDataSource(url, ENTITIES, MIGRATIONS, poolSize);
@@ -103,7 +104,7 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   const links = new LinkService(db, cursors, gateway);
   const supplierProducts = new SupplierProductService(gateway, secrets);
   const imports = new ImportService(db, gateway, links, products, credits, () => boss, cursors);
-  const catalogSync = new CatalogSync(db, gateway, links, () => boss, log);
+  const catalogueSync = new CatalogueSync(db, gateway, links, () => boss, log);
   connections.addImpactCounter(async (connectionId) => ({
     linkedProducts: await linkCountOfConnection(db, connectionId),
   }));
@@ -118,7 +119,7 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   connections.addImpactCounter(async (connectionId) => ({
     openSupplierOrders: await openSupplierOrderCount(db, connectionId),
   }));
-  return { config, db, log, boss, feed, supplierOrdersOfOrders, orderQueries, secrets, cursors, credits, accounts, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, notifications, links, supplierProducts, imports, catalogSync, orders, dispatch, supplierOrderReads };
+  return { config, db, log, boss, feed, supplierOrdersOfOrders, orderQueries, secrets, cursors, credits, accounts, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, notifications, links, supplierProducts, imports, catalogueSync, orders, dispatch, supplierOrderReads };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -130,7 +131,7 @@ export function routeTable(s: Services): AnyRoute[] {
     ...identityRoutes(s.accounts, s.apiKeys, () => s.config.publicBaseUrl),
     ...storeRoutes(s.stores, s.products, s.accounts),
     ...connectionRoutes(s.connections, s.signIn, s.registry),
-    ...catalogRoutes(s.connections, s.supplierProducts, s.imports, s.links),
+    ...catalogueRoutes(s.connections, s.supplierProducts, s.imports, s.links),
     ...supplierOrderRoutes(s.dispatch.commands, s.supplierOrderReads, s.orders),
     ...storeOrderRoutes(s.orders, s.supplierOrdersOfOrders, s.orderQueries),
   ];

@@ -1,18 +1,18 @@
 import type { Boss, QueueSpec } from './platform/jobs';
 import type { Services } from './composition';
-import type { OrderReadBack, ProductReadBack } from './webhooks/service';
-import { NOTIFICATION_QUEUES, READBACK_QUEUES, SAFETY_NET_QUEUE, SWEEP_KEY } from './webhooks/queues';
-import { CATALOG_QUEUES, IMPORT_QUEUE, SYNC_QUEUES } from './catalog/queues';
+import type { OrderReadBack, ProductReadBack } from './notifications/service';
+import { NOTIFICATION_QUEUES, READBACK_QUEUES, SAFETY_NET_QUEUE, SWEEP_KEY } from './notifications/queues';
+import { CATALOGUE_QUEUES, IMPORT_QUEUE, SYNC_QUEUES } from './catalogue/queues';
 import { DISPATCH_QUEUE, DISPATCH_QUEUES, WORK_CHANNEL } from './dispatch/queues';
 import { HOUSEKEEPING_QUEUE, IDENTITY_QUEUES } from './identity/queues';
 import { JobRunner, JobRunnerOptions } from './platform/job-runner';
 import type { StoreOrderEvent } from './orders/events';
 import { ORDER_QUEUES, STORE_ORDER_EVENTS_QUEUE } from './orders/queues';
 import { nextStep } from './dispatch/steps';
-import { SafetyNet } from './webhooks/safety-net';
+import { SafetyNet } from './notifications/safety-net';
 
 /** Every queue, as each domain declares it (name, policy, retries): created at start by platform/jobs. */
-export const QUEUES: QueueSpec[] = [...IDENTITY_QUEUES, ...NOTIFICATION_QUEUES, ...CATALOG_QUEUES, ...DISPATCH_QUEUES, ...ORDER_QUEUES];
+export const QUEUES: QueueSpec[] = [...IDENTITY_QUEUES, ...NOTIFICATION_QUEUES, ...CATALOGUE_QUEUES, ...DISPATCH_QUEUES, ...ORDER_QUEUES];
 
 /**
  * Polling stays short beside LISTEN/NOTIFY: a notification only wakes workers when a job is created,
@@ -40,17 +40,17 @@ export async function registerWorkers(boss: Boss, s: Services): Promise<(timeout
   });
 
   await boss.work(SYNC_QUEUES.all, async () => {
-    const n = await s.catalogSync.scheduleAll();
+    const n = await s.catalogueSync.scheduleAll();
     s.log.info({ connections: n }, 'hourly link sync fanned out');
   });
   await boss.schedule(SYNC_QUEUES.all, s.config.linkSyncCron);
   await boss.work<{ connectionId: string }>(SYNC_QUEUES.connection, { localConcurrency: 2 }, async ([job]) => {
-    const result = await s.catalogSync.syncConnection(job.data.connectionId);
+    const result = await s.catalogueSync.syncConnection(job.data.connectionId);
     s.log.info({ connectionId: job.data.connectionId, ...result }, 'connection links synced');
   });
 
   await boss.work<ProductReadBack>(READBACK_QUEUES.product, POLLING, async ([job]) => {
-    await s.catalogSync.readBackProduct(job.data.connectionId, job.data.supplierProductId);
+    await s.catalogueSync.readBackProduct(job.data.connectionId, job.data.supplierProductId);
   });
 
   // Dispatch: many slots, a per-connection limit enforced when jobs are claimed, woken by every send.

@@ -4,13 +4,13 @@ import type { Account, Ctx, Store } from './types.js';
 import { keysPage } from './keys.js';
 import { connectionsPage } from './connections.js';
 import { reviewPage } from './review.js';
-import { catalogPage } from './catalog.js';
+import { cataloguePage } from './catalogue.js';
 import { creditsPage } from './credits.js';
 
 const PAGES: Record<string, { title: string; render: (root: HTMLElement, ctx: Ctx) => Promise<void>; needsStore: boolean }> = {
   review: { title: 'Review queue', render: reviewPage, needsStore: true },
   connections: { title: 'Connections', render: connectionsPage, needsStore: true },
-  catalog: { title: 'Imports and links', render: catalogPage, needsStore: true },
+  catalog: { title: 'Imports and links', render: cataloguePage, needsStore: true },
   keys: { title: 'API keys', render: keysPage, needsStore: false },
   credits: { title: 'Credits', render: creditsPage, needsStore: false },
 };

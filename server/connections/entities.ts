@@ -38,7 +38,7 @@ export class SupplierConnection extends StoreRecord {
   @Column('timestamptz', { name: 'last_webhook_at', nullable: true }) lastWebhookAt: Date | null;
   @Column('timestamptz', { name: 'disconnected_at', nullable: true }) disconnectedAt: Date | null;
   /** The notification address last registered with the supplier. */
-  @Column('text', { name: 'registered_webhook_url', nullable: true }) registeredWebhookUrl: string | null;
+  @Column('text', { name: 'registered_notification_address', nullable: true }) registeredNotificationAddress: string | null;
   /** A keyed digest of the supplier's id of the account the credentials act on; null when the supplier gives none. */
   @Column('text', { name: 'supplier_account_key', nullable: true }) supplierAccountKey: string | null;
 }

@@ -1,3 +1,4 @@
+import type { Creator } from '../identity/permissions';
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { IsNull } from 'typeorm';
@@ -34,10 +35,6 @@ export interface ConnectionView {
   updatedAt: string;
 }
 
-export interface Creator {
-  createdByAccountId: string;
-  createdByKeyId: string | null;
-}
 
 /** Counts what disconnecting would affect; the catalogue and dispatch areas each add theirs. */
 export type ImpactCounter = (connectionId: string) => Promise<Record<string, number>>;
@@ -74,7 +71,7 @@ export class ConnectionService {
     return this.publicBaseUrl();
   }
 
-  webhookUrlOf(conn: Pick<SupplierConnection, 'id' | 'supplierKey'>): string {
+  notificationAddressOf(conn: Pick<SupplierConnection, 'id' | 'supplierKey'>): string {
     const base = this.publicBaseUrl();
     return base ? `${base}/api/store-suppliers/webhook/${conn.supplierKey}/${conn.id}` : '';
   }
@@ -105,7 +102,7 @@ export class ConnectionService {
       isCircuitOpen: open,
       circuitOpenUntil: open ? c.circuitOpenUntil!.toISOString() : null,
       lastWebhookAt: c.lastWebhookAt ? c.lastWebhookAt.toISOString() : null,
-      webhookUrl: this.webhookUrlOf(c),
+      webhookUrl: this.notificationAddressOf(c),
       sharedSupplierAccount,
       createdByKeyId: c.createdByKeyId,
       createdAt: c.createdAt.toISOString(),
@@ -186,7 +183,7 @@ export class ConnectionService {
       circuitOpenUntil: null,
       lastWebhookAt: null,
       disconnectedAt: null,
-      registeredWebhookUrl: registered.url,
+      registeredNotificationAddress: registered.url,
       supplierAccountKey: this.gateway.supplierAccountKey(accountId),
       ...creator,
     });
@@ -215,7 +212,7 @@ export class ConnectionService {
     credentials: Record<string, string>,
     onChanged?: (changed: Record<string, string>) => Promise<void>,
   ): Promise<{ fields: Record<string, string>; url: string | null }> {
-    const url = this.webhookUrlOf({ id: conn.id, supplierKey: adapter.entry.key });
+    const url = this.notificationAddressOf({ id: conn.id, supplierKey: adapter.entry.key });
     if (!url || !sendsNotifications(adapter)) return { fields: {}, url: null };
     return { fields: await orSupplierFailure(adapter.registerNotificationAddress(this.gateway.context(conn, credentials, onChanged), url)), url };
   }
@@ -230,7 +227,7 @@ export class ConnectionService {
     const supplierAccountKey = this.gateway.supplierAccountKey(accountId);
     await this.db.getRepository(SupplierConnection).update(
       { id: conn.id },
-      { credentialsSealed: this.gateway.sealCredentials(kept), accountLabel, consecutiveFailures: 0, circuitOpenUntil: null, registeredWebhookUrl: registered.url, supplierAccountKey },
+      { credentialsSealed: this.gateway.sealCredentials(kept), accountLabel, consecutiveFailures: 0, circuitOpenUntil: null, registeredNotificationAddress: registered.url, supplierAccountKey },
     );
     // Moved to another supplier account: the one it left may have been receiving through it.
     if (conn.supplierAccountKey && conn.supplierAccountKey !== supplierAccountKey) await this.accounts.handOver(conn.supplierAccountKey, conn.id).catch(() => undefined);
@@ -244,7 +241,7 @@ export class ConnectionService {
     const registered = await this.registerAddress(adapter, conn, credentials);
     await this.db.getRepository(SupplierConnection).update(
       { id: conn.id },
-      { registeredWebhookUrl: registered.url, ...(Object.keys(registered.fields).length ? { credentialsSealed: this.gateway.sealCredentials({ ...credentials, ...registered.fields }) } : {}) },
+      { registeredNotificationAddress: registered.url, ...(Object.keys(registered.fields).length ? { credentialsSealed: this.gateway.sealCredentials({ ...credentials, ...registered.fields }) } : {}) },
     );
   }
 
@@ -258,8 +255,8 @@ export class ConnectionService {
       // Connections made before accounts were told apart learn theirs once.
       if (!conn.supplierAccountKey) await this.accounts.identify(conn, adapter).catch((err: unknown) => onError(conn.id, err));
       if (!sendsNotifications(adapter)) continue;
-      const url = this.webhookUrlOf(conn) || null;
-      if (url === conn.registeredWebhookUrl) continue;
+      const url = this.notificationAddressOf(conn) || null;
+      if (url === conn.registeredNotificationAddress) continue;
       try {
         await this.reregisterAddress(conn);
         changed++;

@@ -46,7 +46,7 @@ export class SharedAccounts {
     try {
       await this.register(conn);
     } catch (err) {
-      await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { registeredWebhookUrl: null });
+      await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { registeredNotificationAddress: null });
       throw err;
     }
   }

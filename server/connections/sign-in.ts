@@ -1,3 +1,4 @@
+import type { Creator } from '../identity/permissions';
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { Secrets } from '../platform/crypto';
@@ -71,7 +72,7 @@ export class SignInService {
   }
 
   /** Exchanges the supplier's code and creates the connection, for a consumed state the pipeline has let through. */
-  async complete(started: SignInStarted, input: { code?: string; error?: string }, storeId: string, creator: { createdByAccountId: string; createdByKeyId: string | null }): Promise<SupplierConnection> {
+  async complete(started: SignInStarted, input: { code?: string; error?: string }, storeId: string, creator: Creator): Promise<SupplierConnection> {
     if (input.error || !input.code) throw errors.badRequest('signInDeclined', 'The merchant did not authorise the connection at the supplier.');
     const adapter = this.gateway.adapterFor(started.supplierKey);
     const credentials = await orSupplierFailure(adapter.exchangeSignInCode!({ code: input.code, redirectUri: started.redirectUri, timeoutMs: 15000 }));

@@ -48,8 +48,3 @@ export class SupplierOrder extends StoreRecord {
   @Column('integer', { name: 'retries_used' }) retriesUsed: number;
   @Column('timestamptz', { name: 'next_retry_at', nullable: true }) nextRetryAt: Date | null;
 }
-
-export interface Actor {
-  kind: 'key' | 'user' | 'system';
-  id: string | null;
-}

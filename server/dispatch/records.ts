@@ -3,7 +3,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { errors } from '../platform/errors';
 import { SupplierConnection } from '../connections/entities';
 import type { Destination, PartStatus, PaymentMethod, PaymentStatus, Shipment } from '../orders/entities';
-import { Actor, SupplierOrder } from './entities';
+import type { Actor } from '../identity/permissions';
+import { SupplierOrder } from './entities';
 import { partStatusOf, SupplierOrderStatus } from './state-machine';
 import * as sql from './sql';
 

@@ -1,5 +1,6 @@
 import type { SupplierOrderSnapshot } from '../suppliers/adapter';
-import type { Actor, SupplierOrder } from './entities';
+import type { Actor } from '../identity/permissions';
+import type { SupplierOrder } from './entities';
 import { Change, Fields, partOf } from './records';
 import { assertMove, PROGRESS_RANK, SupplierOrderStatus } from './state-machine';
 

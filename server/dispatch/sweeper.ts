@@ -1,5 +1,5 @@
 import type { Logger } from '../platform/logger';
-import type { Actor } from './entities';
+import type { Actor } from '../identity/permissions';
 import type { DispatchQueue } from './queues';
 import { partOf, SupplierOrderRecords } from './records';
 

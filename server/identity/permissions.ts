@@ -31,12 +31,22 @@ export function ownRecordsKeyId(caller: Caller | null): string | null {
   return caller?.apiKey?.recordScope === 'own' ? caller.apiKey.id : null;
 }
 
-/** The creator stamp every record carries. */
-/** Who did something, as a history event names it: the key, or the signed-in user. */
-export function actorOf(caller: Caller): { kind: 'key' | 'user'; id: string } {
+/** Who did something, as a history event names it: a key, a signed-in user, or the service itself. */
+export interface Actor {
+  kind: 'key' | 'user' | 'system';
+  id: string | null;
+}
+
+/** Who made a record: the stamp every record carries (the account, and the key when a key made it). */
+export interface Creator {
+  createdByAccountId: string;
+  createdByKeyId: string | null;
+}
+
+export function actorOf(caller: Caller): Actor {
   return caller.apiKey ? { kind: 'key', id: caller.apiKey.id } : { kind: 'user', id: caller.accountId };
 }
 
-export function creatorOf(caller: Caller): { createdByAccountId: string; createdByKeyId: string | null } {
+export function creatorOf(caller: Caller): Creator {
   return { createdByAccountId: caller.accountId, createdByKeyId: caller.apiKey?.id ?? null };
 }

@@ -1,11 +1,12 @@
 import type { EntityManager } from 'typeorm';
+import type { Actor } from '../identity/permissions';
 
 /** A store order change other domains act on, published in the transaction that made it (an outbox on the job queue, ./queues). */
 export interface StoreOrderEvent {
   orderId: string;
   /** confirmed: by a staff member or by an online payment; authorised: the shopper's payment was authorised. */
   kind: 'confirmed' | 'authorised';
-  actor: { kind: 'key' | 'user' | 'system'; id: string | null };
+  actor: Actor;
 }
 
 /** Publishes an event inside the caller's transaction: it exists exactly when the change it reports committed. */

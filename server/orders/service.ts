@@ -1,3 +1,4 @@
+import type { Creator } from '../identity/permissions';
 import crypto from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { In } from 'typeorm';
@@ -40,7 +41,7 @@ export class OrderService {
   }
 
   /** Splits the items into parts: the store's own, and one per supplier connection of the linked items. */
-  async create(storeId: string, input: CreateOrderInput, creator: { createdByAccountId: string; createdByKeyId: string | null }): Promise<StoreOrder> {
+  async create(storeId: string, input: CreateOrderInput, creator: Creator): Promise<StoreOrder> {
     return this.db.transaction(async (tx) => {
       const variantIds = input.items.map((i) => i.variantId);
       const variants = await tx.getRepository(StoreVariant).findBy({ id: In(variantIds), storeId });

@@ -1,3 +1,4 @@
+import type { Creator } from '../identity/permissions';
 import crypto from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Cursors, Page } from '../platform/pagination';
@@ -62,7 +63,7 @@ export class ProductService {
   ) {}
 
   /** Inside a caller's transaction, so importers can create a product atomically with their own rows. */
-  async createIn(tx: EntityManager, storeId: string, input: ProductInput, creator: { createdByAccountId: string; createdByKeyId: string | null }): Promise<StoreProduct> {
+  async createIn(tx: EntityManager, storeId: string, input: ProductInput, creator: Creator): Promise<StoreProduct> {
     const product = tx.getRepository(StoreProduct).create({
       id: crypto.randomUUID(),
       storeId,
@@ -78,7 +79,7 @@ export class ProductService {
     return product;
   }
 
-  async create(storeId: string, input: ProductInput, creator: { createdByAccountId: string; createdByKeyId: string | null }): Promise<ProductView> {
+  async create(storeId: string, input: ProductInput, creator: Creator): Promise<ProductView> {
     try {
       const product = await this.db.transaction((tx) => this.createIn(tx, storeId, input, creator));
       return this.get(storeId, product.id, null);

@@ -1,3 +1,4 @@
+import type { Creator } from '../identity/permissions';
 import crypto from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { In } from 'typeorm';
@@ -108,7 +109,7 @@ export class LinkService {
   async createIn(
     tx: EntityManager,
     input: { storeId: string; product: StoreProduct; conn: SupplierConnection; supplierProduct: SupplierProduct; mappings: VariantMapping[]; priceRule: PriceRule; sync: SyncSwitches },
-    creator: { createdByAccountId: string; createdByKeyId: string | null },
+    creator: Creator,
   ): Promise<ProductLink> {
     const storeVariants = await tx.getRepository(StoreVariant).findBy({ productId: input.product.id });
     const rows = this.mapVariants(storeVariants, input.supplierProduct, input.mappings);
@@ -179,7 +180,7 @@ export class LinkService {
     return product;
   }
 
-  create(input: Parameters<LinkService['createIn']>[1], creator: { createdByAccountId: string; createdByKeyId: string | null }): Promise<ProductLink> {
+  create(input: Parameters<LinkService['createIn']>[1], creator: Creator): Promise<ProductLink> {
     return this.db.transaction((tx) => this.createIn(tx, input, creator));
   }
 
@@ -189,7 +190,7 @@ export class LinkService {
   }
 
   /**
-   * Applies what the supplier says now to one link, within its sync switches (server/catalog/apply.ts: one
+   * Applies what the supplier says now to one link, within its sync switches (server/catalogue/apply.ts: one
    * implementation for the hourly sync, "sync now" and notification read-backs).
    */
   async applySupplierProduct(linkId: string, product: SupplierProduct, error?: unknown): Promise<void> {

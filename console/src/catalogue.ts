@@ -29,9 +29,9 @@ let cursor: string | undefined;
 /** Import jobs looked up while the page is open (the API has no list of jobs, only one job by its id). */
 const jobs = new Map<string, ImportJob>();
 
-export async function catalogPage(root: HTMLElement, ctx: Ctx): Promise<void> {
+export async function cataloguePage(root: HTMLElement, ctx: Ctx): Promise<void> {
   const base = `/api/store-suppliers/${ctx.store!.id}`;
-  const render = () => catalogPage(root, ctx);
+  const render = () => cataloguePage(root, ctx);
   for (const id of jobs.keys()) jobs.set(id, (await api<ImportJob>('GET', `${base}/imports/${id}`)).result);
   const links = (await api<Page<Link>>('GET', `${base}/links${qs({ pageSize: 10, cursor })}`)).result;
   const names = await supplierNames(ctx.store!.id);

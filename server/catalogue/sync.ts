@@ -18,7 +18,7 @@ const PRODUCTS_PER_BATCH = 100;
  * The hourly sync: one job per connection with links, so a failing supplier marks its own links and
  * stops nothing else. Links keep syncing whatever became of the key that made them.
  */
-export class CatalogSync {
+export class CatalogueSync {
   constructor(
     private readonly db: DataSource,
     private readonly gateway: SupplierGateway,

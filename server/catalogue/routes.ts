@@ -27,7 +27,7 @@ function rule(input: Partial<PriceRule> | undefined) {
   }
 }
 
-export function catalogRoutes(connections: ConnectionService, supplierProducts: SupplierProductService, imports: ImportService, links: LinkService) {
+export function catalogueRoutes(connections: ConnectionService, supplierProducts: SupplierProductService, imports: ImportService, links: LinkService) {
   /** The connection in the caller's scope, usable now (enabled, with credentials). */
   const usable = async (ctx: RequestContext<{ storeId: string }, unknown, unknown>, connectionId: string): Promise<SupplierConnection> => {
     const conn = await connections.get(ctx.params.storeId, connectionId, ownRecordsKeyId(ctx.caller));
@@ -150,7 +150,7 @@ export function catalogRoutes(connections: ConnectionService, supplierProducts: 
       async handler(ctx) {
         const conn = await usable(ctx, ctx.params.id);
         const opts = { rule: rule(ctx.body.priceRule), sync: { ...DEFAULT_SYNC, ...(ctx.body.sync ?? {}) }, status: ctx.body.status };
-        const creator = { accountId: ctx.caller!.accountId, apiKeyId: ctx.caller!.apiKey?.id ?? null };
+        const creator = creatorOf(ctx.caller!);
         if (ctx.body.products.length <= IMPORT_INLINE_LIMIT) {
           const done = await imports.importNow(ctx.params.storeId, conn, ctx.body.products, opts, creator);
           ctx.credits.refundUnits(done.errors.length);

@@ -10,7 +10,7 @@ import {
   PriceRuleError,
   priceRuleSchema,
   type PriceRule,
-} from '../../server/catalog/price-rule';
+} from '../../server/catalogue/price-rule';
 
 function rule(overrides: Partial<PriceRule> = {}): PriceRule {
   return { ...DEFAULT_PRICE_RULE, ...overrides };

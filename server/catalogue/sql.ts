@@ -3,7 +3,7 @@ import { KeysetListStatement, storeScope } from '../platform/pagination';
 import type { SyncSwitches } from './entities';
 import type { PriceRule } from './price-rule';
 
-// The catalog domain's SQL statements; its services call these and hold no SQL text of their own.
+// The catalogue domain's SQL statements; its services call these and hold no SQL text of their own.
 
 // --- Product links
 

@@ -1,3 +1,4 @@
+import type { Creator } from '../identity/permissions';
 import { Cursors, keysetList, Page } from '../platform/pagination';
 import crypto from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -33,10 +34,6 @@ export interface ImportFailure {
   message: string;
 }
 
-export interface Creator {
-  accountId: string;
-  apiKeyId: string | null;
-}
 
 class ItemError extends Error {
   constructor(
@@ -160,7 +157,6 @@ export class ImportService {
     await sql.lockImportOf(tx, `import:${store.id}:${conn.supplierKey}:${product.id}`);
     const dup = await sql.linkedProduct(tx, store.id, conn.supplierKey, product.id);
     if (dup) throw new ItemError('alreadyImported', `Supplier product ${product.id} is already linked to store product ${dup}.`);
-    const stamp = { createdByAccountId: creator.accountId, createdByKeyId: creator.apiKeyId };
     const created = await this.products.createIn(
       tx,
       store.id,
@@ -176,7 +172,7 @@ export class ImportService {
           stock: v.available ? v.stock : 0,
         })),
       },
-      stamp,
+      creator,
     );
     const storeVariants = await sql.variantSkusOfProduct(tx, created.id);
     const link = await this.links.createIn(
@@ -190,7 +186,7 @@ export class ImportService {
         priceRule: input.rule,
         sync: input.sync,
       },
-      stamp,
+      creator,
     );
     return { productId: created.id, linkId: link.id };
   }
@@ -237,8 +233,7 @@ export class ImportService {
       priceRule: opts.rule,
       sync: opts.sync,
       total: items.length,
-      createdByAccountId: creator.accountId,
-      createdByKeyId: creator.apiKeyId,
+      ...creator,
       credit: { action: credit.action, price: credit.price },
       finishedAt: null,
     });
@@ -267,7 +262,7 @@ export class ImportService {
       return;
     }
     const store = await this.db.getRepository(Store).findOneByOrFail({ id: job.storeId });
-    const creator = { accountId: job.createdByAccountId, apiKeyId: job.createdByKeyId };
+    const creator: Creator = { createdByAccountId: job.createdByAccountId, createdByKeyId: job.createdByKeyId };
     for (;;) {
       const batch = await this.db.getRepository(ImportJobItem).find({ where: { jobId: job.id, status: 'pending' }, order: { position: 'ASC' }, take: FETCH_CONCURRENCY * 2 });
       if (!batch.length) break;
@@ -278,7 +273,7 @@ export class ImportService {
         try {
           if (!f.ok) throw f.error;
           await this.inTransaction(async (tx) => {
-            await this.credits.charge(creator, job.credit.action, job.credit.price, `import:${job.id}:${row.position}`, tx);
+            await this.credits.charge({ accountId: creator.createdByAccountId, apiKeyId: creator.createdByKeyId }, job.credit.action, job.credit.price, `import:${job.id}:${row.position}`, tx);
             const out = await this.importOne(tx, { store, conn, product: f.value, item: items[i], rule: job.priceRule, sync: job.sync }, creator);
             await sql.itemDone(tx, job.id, row.position, out.productId);
           });

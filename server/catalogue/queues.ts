@@ -1,11 +1,11 @@
 import type { Boss, QueueSpec } from '../platform/jobs';
 
-// The catalog's queues: names, policies, retries and how each job's singleton key is made, declared once.
+// The catalogue's queues: names, policies, retries and how each job's singleton key is made, declared once.
 
 export const IMPORT_QUEUE = 'catalog.import';
 export const SYNC_QUEUES = { all: 'catalog.sync-all', connection: 'catalog.sync-connection' } as const;
 
-export const CATALOG_QUEUES: QueueSpec[] = [
+export const CATALOGUE_QUEUES: QueueSpec[] = [
   // A worker that dies mid-import stops sending heartbeats; the job is retried and resumes at the first pending item.
   { name: IMPORT_QUEUE, policy: 'singleton', retryLimit: 20, retryDelay: 1, heartbeatSeconds: 10, notify: true },
   { name: SYNC_QUEUES.all, policy: 'singleton', retryLimit: 1 },
