@@ -177,12 +177,12 @@ export function supplierOrderList(storeId: string, ownKeyId: string | null, f: S
   if (f.needsReview === true) add('status', 'needsReview', true);
   if (f.needsReview === false) add('status', 'needsReview', true, '<>');
   if (f.status) add('status', f.status, true);
-  if (f.integrationId) add('connection_id', f.integrationId, true);
+  if (f.connectionId) add('connection_id', f.connectionId, true);
   if (f.orderId) add('order_id', f.orderId, false);
   if (f.contractModel) add('contract_model', f.contractModel, true);
   return {
     list: 'supplierOrders',
-    binding: { storeId, ownKeyId, status: f.status ?? null, needsReview: f.needsReview ?? null, integrationId: f.integrationId ?? null, orderId: f.orderId ?? null, contractModel: f.contractModel ?? null },
+    binding: { storeId, ownKeyId, status: f.status ?? null, needsReview: f.needsReview ?? null, connectionId: f.connectionId ?? null, orderId: f.orderId ?? null, contractModel: f.contractModel ?? null },
     table: 'supplier_orders',
     alias: 's',
     filters,

@@ -14,13 +14,17 @@ export interface SupplierOrderEvent {
   details: Record<string, unknown>;
 }
 
-export interface SupplierOrderFilters {
+/** The list's filters as the API names them (the spec calls a connection's id `integrationId`). */
+export interface SupplierOrderQuery {
   status?: string;
   needsReview?: boolean;
   integrationId?: string;
   orderId?: string;
   contractModel?: string;
 }
+
+/** The same filters in the code's words. */
+export type SupplierOrderFilters = Omit<SupplierOrderQuery, 'integrationId'> & { connectionId?: string };
 
 /** Reads of supplier orders: one, and the cursor-paged list with its exact totalCount. */
 export class SupplierOrderReads {
@@ -84,7 +88,9 @@ export class SupplierOrderReads {
    * A page in one statement: the supplier orders, their events and the exact totalCount (from the counts
    * the database keeps; own-scope keys and orderId count their rows). The events ride along to `views`.
    */
-  async list(storeId: string, ownKeyId: string | null, f: SupplierOrderFilters & { cursor?: string; pageSize: number }): Promise<Page<SupplierOrder>> {
+  async list(storeId: string, ownKeyId: string | null, q: SupplierOrderQuery & { cursor?: string; pageSize: number }): Promise<Page<SupplierOrder>> {
+    const { integrationId, ...rest } = q;
+    const f = { ...rest, connectionId: integrationId };
     return keysetList<SupplierOrderRow, SupplierOrder>(this.db, this.cursors, f, sql.supplierOrderList(storeId, ownKeyId, f), (r) => {
       const so = supplierOrderOf(r);
       this.prefetched.set(so, r.events.map((e) => ({ ...e, at: new Date(e.at).toISOString() })));

@@ -73,11 +73,11 @@ export class NotificationService {
   }
 
   /** 'refused' for every reason alike; throws (answered 503) only when it cannot decide. */
-  async receive(supplierKey: string, integrationId: string, rawBody: string | undefined, headers: Record<string, string | string[] | undefined>): Promise<'accepted' | 'refused'> {
-    if (!UUID.test(integrationId) || rawBody === undefined) return 'refused';
+  async receive(supplierKey: string, connectionId: string, rawBody: string | undefined, headers: Record<string, string | string[] | undefined>): Promise<'accepted' | 'refused'> {
+    if (!UUID.test(connectionId) || rawBody === undefined) return 'refused';
     const adapter = this.registry.find(supplierKey);
     if (!adapter || this.registry.isSwitchedOff(supplierKey)) return 'refused';
-    const found = await this.lookups.submit(integrationId);
+    const found = await this.lookups.submit(connectionId);
     const conn = found?.conn;
     if (!found || !conn || conn.supplierKey !== supplierKey || conn.disconnectedAt || !conn.enabled || !conn.credentialsSealed) return 'refused';
     const flat: Record<string, string | undefined> = {};
