@@ -94,35 +94,20 @@ export const importItemSchema = object(
 
 export const importFailureSchema = object({ supplierProductId: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' } }, ['supplierProductId', 'code', 'message']);
 
+const jobProgress = {
+  id: uuid,
+  connectionId: uuid,
+  status: { enum: ['queued', 'running', 'completed', 'failed'] },
+  total: { type: 'integer' },
+  done: { type: 'integer' },
+  failed: { type: 'integer' },
+} as const;
+const jobTimes = { createdAt: dateTime, updatedAt: dateTime, finishedAt: nullableDateTime } as const;
+
 /** An import job in the list: its progress, without the per-product errors and products (read the job for those). */
-export const importJobSummarySchema = object(
-  {
-    id: uuid,
-    connectionId: uuid,
-    status: { enum: ['queued', 'running', 'completed', 'failed'] },
-    total: { type: 'integer' },
-    done: { type: 'integer' },
-    failed: { type: 'integer' },
-    createdAt: dateTime,
-    updatedAt: dateTime,
-    finishedAt: nullableDateTime,
-  },
-  ['id', 'connectionId', 'status', 'total', 'done', 'failed', 'createdAt', 'updatedAt', 'finishedAt'],
-);
+export const importJobSummarySchema = object({ ...jobProgress, ...jobTimes }, ['id', 'connectionId', 'status', 'total', 'done', 'failed', 'createdAt', 'updatedAt', 'finishedAt']);
 
 export const importJobSchema = object(
-  {
-    id: uuid,
-    connectionId: uuid,
-    status: { enum: ['queued', 'running', 'completed', 'failed'] },
-    total: { type: 'integer' },
-    done: { type: 'integer' },
-    failed: { type: 'integer' },
-    errors: { type: 'array', items: importFailureSchema },
-    createdProductIds: { type: 'array', items: uuid },
-    createdAt: dateTime,
-    updatedAt: dateTime,
-    finishedAt: nullableDateTime,
-  },
+  { ...jobProgress, errors: { type: 'array', items: importFailureSchema }, createdProductIds: { type: 'array', items: uuid }, ...jobTimes },
   ['id', 'connectionId', 'status', 'total', 'done', 'failed', 'errors', 'createdProductIds', 'createdAt', 'updatedAt', 'finishedAt'],
 );
