@@ -75,7 +75,8 @@ export class SignInService {
   async complete(started: SignInStarted, input: { code?: string; error?: string }, storeId: string, creator: Creator): Promise<SupplierConnection> {
     if (input.error || !input.code) throw errors.badRequest('signInDeclined', 'The merchant did not authorise the connection at the supplier.');
     const adapter = this.gateway.adapterFor(started.supplierKey);
-    const credentials = await orSupplierFailure(adapter.exchangeSignInCode!({ code: input.code, redirectUri: started.redirectUri, timeoutMs: 15000 }));
+    if (!supportsSignIn(adapter)) throw SIGN_IN_REFUSED;
+    const credentials = await orSupplierFailure(adapter.exchangeSignInCode({ code: input.code, redirectUri: started.redirectUri, timeoutMs: 15000 }));
     return this.connections.connect(storeId, { supplierKey: started.supplierKey, mode: started.mode, credentials }, creator);
   }
 }

@@ -17,8 +17,6 @@ import { CJ_DESCRIPTION } from './description';
 import { readNotification } from './signature';
 import { cjProductIdFromUrl, cjProductUrl } from './urls';
 
-export { usdToMinor } from './money';
-export { cjProductIdFromUrl } from './urls';
 
 const MAX_PAGE = 1000;
 const MAX_PAGE_SIZE = 100;
