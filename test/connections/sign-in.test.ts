@@ -121,4 +121,34 @@ test('a test connection to a supplier without a test environment is allowed', as
   expect(done.body.result.mode).toBe('test');
 });
 
+
+test('a sign-in connection costs what a key connection costs: charged once, refunded when declined, 402 when too few credits', async () => {
+  const payer = await newDeveloper(svc, { plan: 'pro', credits: 20 });
+  const store = await createStore(svc, payer.key, 'Paid');
+  const ledger = async () => (await svc.db.query(`SELECT action, amount FROM credit_ledger WHERE account_id = $1 AND action LIKE 'supplierConnection.connect%' ORDER BY id`, [payer.accountId])).rows;
+  const credits = async () => (await svc.db.query('SELECT credits FROM accounts WHERE id = $1', [payer.accountId])).rows[0].credits as number;
+  const acc = await sandbox.account();
+
+  const before = await credits();
+  const back = await approve((await start(payer.key, store)).authorizationUrl, acc.accountId);
+  const done = await call(svc.baseUrl, 'GET', back.pathname + back.search);
+  expect(done.status).toBe(201);
+  expect(await credits()).toBe(before - 5);
+  expect(await ledger()).toEqual([{ action: 'supplierConnection.connect', amount: -5 }]);
+
+  // Declined at the supplier: charged by the pipeline, then refunded when the handler refuses.
+  const declined = await start(payer.key, store);
+  const no = await call(svc.baseUrl, 'GET', `/api/store-suppliers/oauth/callback?state=${encodeURIComponent(declined.state)}&error=access_denied`);
+  expect(no.body.error.code).toBe('signInDeclined');
+  expect(await credits()).toBe(before - 5);
+
+  await svc.db.query('UPDATE accounts SET credits = 4 WHERE id = $1', [payer.accountId]);
+  const poor = await approve((await start(payer.key, store)).authorizationUrl, acc.accountId);
+  const refused = await call(svc.baseUrl, 'GET', poor.pathname + poor.search);
+  expect([refused.status, refused.body.error.code]).toEqual([402, 'insufficientCredits']);
+  expect(await credits()).toBe(4);
+  const n = await svc.db.query(`SELECT count(*)::int AS n FROM supplier_connections WHERE store_id = $1`, [store]);
+  expect(n.rows[0].n).toBe(1);
+});
+
 leakScanTest();

@@ -1,0 +1,56 @@
+/**
+ * One home per concern (docs/decisions.md, "Code layout"): checked on the source itself, so a change that
+ * puts SQL, a fake, a platform import or an `any` back in the wrong place fails here.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+const SERVER = path.join(__dirname, '../../server');
+
+function sources(dir = SERVER): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? sources(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
+const rel = (p: string) => path.relative(SERVER, p).split(path.sep).join('/');
+const files = sources().map((p) => ({ name: rel(p), text: fs.readFileSync(p, 'utf8') }));
+
+test('route files hold no any: handlers are typed from their schemas', () => {
+  const routeFiles = files.filter((f) => /^[a-z-]+\/routes\.ts$/.test(f.name));
+  expect(routeFiles.length).toBeGreaterThanOrEqual(7);
+  const offending = routeFiles.filter((f) => /(:\s*any\b|<any\b|\bany>|as any\b|no-explicit-any)/.test(f.text)).map((f) => f.name);
+  expect(offending).toEqual([]);
+});
+
+test('raw SQL lives in each domain\'s sql.ts (and the platform, migrations and the sandbox supplier program)', () => {
+  // composition.ts: the readiness probe's SELECT 1; demo.ts: the advisory lock that keeps two starts from seeding twice.
+  const allowed = (name: string) =>
+    name.endsWith('/sql.ts') || name.startsWith('platform/') || name.startsWith('migrations/') || name.startsWith('suppliers/sandbox/server/') || name === 'composition.ts' || name === 'demo.ts';
+  const offending = files.filter((f) => !allowed(f.name) && /(\.query\(|\brows(<[^>]*>)?\(|\baffected\()/.test(f.text)).map((f) => f.name);
+  expect(offending).toEqual([]);
+  expect(files.some((f) => f.name.endsWith('/sql.ts'))).toBe(true);
+});
+
+test('nothing in the service reads pg-boss\'s own tables', () => {
+  expect(files.filter((f) => /\bpgboss\./.test(f.text)).map((f) => f.name)).toEqual([]);
+});
+
+test('the supplier contract stands alone, and test fakes are not shipped', () => {
+  const contract = files.find((f) => f.name === 'suppliers/adapter.ts')!;
+  expect(contract.text).not.toMatch(/from '\.\.\/platform/);
+  expect(files.filter((f) => /fake/i.test(f.name)).map((f) => f.name)).toEqual([]);
+});
+
+test('one word per concept: catalogue and notifications folders; integrationId only at the wire', () => {
+  expect(fs.existsSync(path.join(SERVER, 'catalog'))).toBe(false);
+  expect(fs.existsSync(path.join(SERVER, 'webhooks'))).toBe(false);
+  const wire = (name: string) => name.endsWith('/routes.ts') || name.endsWith('/schemas.ts') || name === 'dispatch/views.ts';
+  expect(files.filter((f) => !wire(f.name) && /integrationId/.test(f.text)).map((f) => f.name)).toEqual([]);
+});
+
+test('each queue is declared once, in its domain\'s queues.ts', () => {
+  const declared = files.filter((f) => /name: [A-Z_.]+,\s*policy:/.test(f.text)).map((f) => f.name);
+  expect(declared.length).toBeGreaterThan(0);
+  expect(declared.filter((n) => !n.endsWith('/queues.ts'))).toEqual([]);
+});
