@@ -9,7 +9,7 @@ import type { CallLimits, CatalogueEntry, HealthResult, Money, ProductSearchPage
 import { SupplierError } from '../errors';
 import { healthFrom } from '../health';
 import { asObj, ShapeError } from '../http';
-import { countryName, isCountryCode } from './countries';
+import { countryName, isCountryCode } from '../countries';
 import { CjAnswer, CjCall, CjHttp, failureOf, FailureContext, QPS_CODE, TOKEN_REJECTED_CODES } from './http';
 import { cents, count, CURRENCY, imageOf, list, optionalText, parseCjDate, readOrder, readProduct, readTokens, rowStock, snapshotOf, text, titleOf, WORLD } from './readers';
 import { accountKeyOf, requestsPerSecond, SPACING_MARGIN_MS, TOKEN_SHAPE, TokenKeeper, Tokens } from './session';

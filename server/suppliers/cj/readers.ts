@@ -1,7 +1,7 @@
 /** CJ's JSON (docs/suppliers/cj.md) in the contract's types; a wrong shape is a ShapeError. */
 import type { SupplierOrderSnapshot, SupplierProduct, SupplierVariant } from '../adapter';
 import { asObj, Obj, ShapeError } from '../http';
-import { ISO_COUNTRIES } from './countries';
+import { ISO_COUNTRIES } from '../countries';
 import type { CjAnswer } from './http';
 import { MoneyFormatError, usdToMinor } from './money';
 import { TOKEN_SHAPE, Tokens } from './session';
