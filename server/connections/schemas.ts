@@ -59,7 +59,7 @@ export const catalogueEntrySchema = object(
         balance: { type: 'boolean' },
         cancel: { type: 'boolean' },
         notifications: { type: 'boolean' },
-        payment: { enum: ['balance', 'external'] },
+        payment: { enum: ['balance', 'atCreate', 'external'], description: '`balance`: paid from a balance at the supplier (pay); `atCreate`: paid only as the order is created, with automatic payment on; `external`: not through the API' },
         syncFields: { type: 'array', items: { enum: ['cost', 'price', 'stock', 'title', 'availability'] } },
       },
       ['authKind', 'hasSandbox', 'balance', 'cancel', 'notifications', 'payment', 'syncFields'],
