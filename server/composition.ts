@@ -68,10 +68,12 @@ import { UnlinkDisconnected1764201600182 } from './migrations/1764201600182-Unli
 import { ListCounts1764288000010 } from './migrations/1764288000010-ListCounts';
 import { ImportJobCredit1764374400000 } from './migrations/1764374400000-ImportJobCredit';
 import { RenameRegisteredWebhookUrl1764374400001 } from './migrations/1764374400001-RenameRegisteredWebhookUrl';
+import { SupplierOrderNumbers1764460800250 } from './migrations/1764460800250-SupplierOrderNumbers';
+import { AutomationShippingMethod1764460800251 } from './migrations/1764460800251-AutomationShippingMethod';
 
 export const VERSION = '4.4.0';
 export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, Store, StaffMember, StoreProduct, StoreVariant, SupplierConnection, ProductLink, ProductLinkVariant, ImportJob, ImportJobItem, StoreOrder, StoreOrderItem, FulfilmentGroup, SupplierOrder];
-export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010, ImportJobCredit1764374400000, RenameRegisteredWebhookUrl1764374400001];
+export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010, ImportJobCredit1764374400000, RenameRegisteredWebhookUrl1764374400001, SupplierOrderNumbers1764460800250, AutomationShippingMethod1764460800251];
 
 export function openDatabase(url: string, poolSize?: number): DataSource {
   return createDataSource(url, ENTITIES, MIGRATIONS, poolSize);
