@@ -41,16 +41,25 @@ export function refusalOf(r: AeRefusal, context: AeContext, subject?: Record<str
   return new SupplierError('refused', `AliExpress refused ${r.label} (${named(r)})${said(r)}`, subject);
 }
 
-/** `aliexpress.ds.order.create`'s `error_code` to the review reason the note names (REPEATED_ORDER_ERROR is read back instead). */
+/**
+ * `aliexpress.ds.order.create`'s `error_code` to the review reason the note names (REPEATED_ORDER_ERROR is read back
+ * instead). Each says what happened in words too: codes of 32 characters or more read as tokens to the review
+ * message's cleaning and are blanked there.
+ */
 export function createRefusalOf(code: string, words: string, subject?: Record<string, string>): SupplierError {
   const w = words ? `: ${words}` : '';
-  if (code.startsWith('B_DROPSHIPPER_DELIVERY_ADDRESS') || code.endsWith('CPF_CN_INVALID') || code.endsWith('CPF_NOT_MATCH') || code === 'DELIVERY_METHOD_NOT_EXIST') {
-    return new SupplierError('destinationUnsupported', `AliExpress refused the order's delivery (${code})${w}`, subject);
+  const c = code || 'no code';
+  if (code.endsWith('CPF_CN_INVALID') || code.endsWith('CPF_NOT_MATCH')) {
+    return new SupplierError('destinationUnsupported', `AliExpress refused the recipient's Brazilian tax number (CPF), which it needs for Brazil (${c})${w}`, subject);
   }
-  if (code === 'INVENTORY_HOLD_ERROR') return new SupplierError('variantUnavailable', `AliExpress could not hold stock for this order (${code})${w}`, subject);
+  if (code.startsWith('B_DROPSHIPPER_DELIVERY_ADDRESS')) return new SupplierError('destinationUnsupported', `AliExpress refused the delivery address (${c})${w}`, subject);
+  if (code === 'DELIVERY_METHOD_NOT_EXIST') return new SupplierError('destinationUnsupported', `AliExpress has no such shipping service for this order's delivery (${c})${w}`, subject);
+  if (code === 'INVENTORY_HOLD_ERROR') return new SupplierError('variantUnavailable', `AliExpress could not hold stock for this order (${c})${w}`, subject);
   if (code === 'BLACKLIST_BUYER_IN_LIST' || code === 'USER_ACCOUNT_DISABLED') {
-    return new SupplierError('accountUnusable', `AliExpress will not take orders from this buyer account (${code}); the merchant settles it with AliExpress, then switches the connection on again${w}`, subject);
+    return new SupplierError('accountUnusable', `AliExpress will not take orders from this buyer account (${c}); the merchant settles it with AliExpress, then switches the connection on again${w}`, subject);
   }
-  // PRICE_PAY_CURRENCY_ERROR, ERROR_WHEN_BUILD_FOR_PLACE_ORDER, A001-A006 and anything unlisted: AliExpress's own words decide.
-  return new SupplierError('refused', `AliExpress refused the order (${code || 'no code'})${w}`, subject);
+  if (code === 'PRICE_PAY_CURRENCY_ERROR') return new SupplierError('refused', `AliExpress refused the order's price or payment currency (${c})${w}`, subject);
+  if (code === 'ERROR_WHEN_BUILD_FOR_PLACE_ORDER') return new SupplierError('refused', `AliExpress could not build the order (${c})${w}`, subject);
+  // A001-A006 and anything unlisted: AliExpress's own words decide.
+  return new SupplierError('refused', `AliExpress refused the order (${c})${w}`, subject);
 }
