@@ -24,9 +24,11 @@ import { SupplierGateway } from './connections/gateway';
 import { connectionRoutes } from './connections/routes';
 import { ConnectionService } from './connections/service';
 import { SignInService } from './connections/sign-in';
+import { CredentialRenewal } from './connections/credential-renewal';
 import { SupplierRegistry } from './suppliers/registry';
 import { createSandboxAdapters } from './suppliers/sandbox/adapter';
 import { createCjAdapter } from './suppliers/cj/adapter';
+import { createAliExpressAdapter } from './suppliers/aliexpress/adapter';
 import { NotificationService } from './notifications/service';
 import { notificationRoutes } from './notifications/routes';
 import { ImportJob, ImportJobItem, ProductLink, ProductLinkVariant } from './catalogue/entities';
@@ -94,6 +96,8 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
     [
       ...(config.sandboxSupplierUrl ? createSandboxAdapters({ baseUrl: config.sandboxSupplierUrl, limits: { callsInFlight: config.sandboxSupplierCallsInFlight, requestsPerSecond: config.sandboxSupplierRequestsPerSecond } }) : []),
       createCjAdapter({ baseUrl: config.cjApiBaseUrl }),
+      // Without the operator's app nothing can be signed: AliExpress is then not in the catalogue at all.
+      ...(config.aliExpress ? [createAliExpressAdapter({ app: { appKey: config.aliExpress.appKey, appSecret: config.aliExpress.appSecret, baseUrl: config.aliExpress.apiBaseUrl } })] : []),
     ],
     new Set(config.disabledSuppliers),
   );
@@ -102,6 +106,7 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   const feed = new ListenFeed(databaseUrl, [CHANGE_CHANNEL, WORK_CHANNEL], log);
   const connections = new ConnectionService(db, registry, gateway, breaker, () => config.publicBaseUrl);
   const signIn = new SignInService(db, secrets, registry, gateway, connections);
+  const credentialRenewal = new CredentialRenewal(db, registry, gateway, log);
   const notifications = new NotificationService(db, registry, gateway, () => boss);
   const links = new LinkService(db, cursors, gateway);
   const supplierProducts = new SupplierProductService(gateway, secrets);
@@ -121,7 +126,7 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   connections.addImpactCounter(async (connectionId) => ({
     openSupplierOrders: await openSupplierOrderCount(db, connectionId),
   }));
-  return { config, db, log, boss, feed, supplierOrdersOfOrders, orderQueries, secrets, cursors, credits, accounts, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, notifications, links, supplierProducts, imports, catalogueSync, orders, dispatch, supplierOrderReads };
+  return { config, db, log, boss, feed, supplierOrdersOfOrders, orderQueries, secrets, cursors, credits, accounts, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, credentialRenewal, notifications, links, supplierProducts, imports, catalogueSync, orders, dispatch, supplierOrderReads };
 }
 export type Services = ReturnType<typeof buildServices>;
 
