@@ -65,6 +65,21 @@ export type Obj = Record<string, unknown>;
 /** A 2xx body that does not have the documented shape; names the field, never its value. */
 export class ShapeError extends Error {}
 
+/** A string, or a safe integer as its text (suppliers send some ids as JSON numbers). */
+export function text(o: Obj, key: string, at: string): string {
+  const v = o[key];
+  if (typeof v === 'string' && v !== '') return v;
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
+  throw new ShapeError(`${at}.${key} is not a string`);
+}
+
+export function optionalText(o: Obj, key: string): string | null {
+  const v = o[key];
+  if (typeof v === 'string' && v !== '') return v;
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
+  return null;
+}
+
 export function asObj(value: unknown, at: string): Obj {
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ShapeError(`${at} is not an object`);
   return value as Obj;

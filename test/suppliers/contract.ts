@@ -30,14 +30,15 @@ export function memory(): NonNullable<SupplierCallContext['orderNumbers']> {
   return { remember: async (n, id) => void kept.set(n, id), recall: async (n) => kept.get(n) ?? null };
 }
 
-async function failure(p: Promise<unknown>): Promise<SupplierError> {
+/** The SupplierError a call fails with; any other outcome fails the test. */
+export async function failure(p: Promise<unknown>): Promise<SupplierError> {
   try {
     await p;
   } catch (err) {
     if (err instanceof SupplierError) return err;
     throw err;
   }
-  throw new Error('expected a SupplierError');
+  throw new Error('expected a SupplierError, but the call succeeded');
 }
 
 let seq = 0;

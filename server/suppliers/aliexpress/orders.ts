@@ -4,8 +4,8 @@
  * (cancelled only once all are), paid once all are paid, its costs their sum.
  */
 import type { SupplierOrderSnapshot } from '../adapter';
-import { asObj, Obj, ShapeError } from '../http';
-import { count, listOf, minor, optionalText, text } from './readers';
+import { asObj, Obj, optionalText, ShapeError, text } from '../http';
+import { count, listOf, minor } from './readers';
 
 type Status = SupplierOrderSnapshot['status'];
 

@@ -7,12 +7,12 @@
 import type { Destination, SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot } from '../adapter';
 import { isCountryCode } from '../countries';
 import { SupplierError } from '../errors';
-import { asObj, cleanSupplierWords, Obj, ShapeError } from '../http';
+import { asObj, cleanSupplierWords, Obj, optionalText, ShapeError } from '../http';
 import { chooseShipping, CHEAPEST, describeRule } from '../shipping';
 import type { AliExpressAdapter } from './adapter';
 import { createRefusalOf, REPEATED_ORDER } from './codes';
 import { joinIds, justCreated, splitIds } from './orders';
-import { AeSku, optionalText, readFreight, splitVariantId } from './readers';
+import { AeSku, readFreight, splitVariantId } from './readers';
 
 const setting = (ctx: SupplierCallContext, key: string, fallback: string) => (typeof ctx.settings[key] === 'string' && ctx.settings[key] ? (ctx.settings[key] as string) : fallback);
 const truthy = (v: unknown) => v === true || v === 'true';

@@ -4,7 +4,7 @@
  */
 import type { SupplierProduct, SupplierVariant } from '../adapter';
 import { ISO_COUNTRIES } from '../countries';
-import { asObj, Obj, ShapeError } from '../http';
+import { asObj, Obj, optionalText, ShapeError, text } from '../http';
 import { decimalToMinor, MoneyFormatError } from '../money';
 import { maxDaysOf, ShippingOption } from '../shipping';
 
@@ -17,20 +17,6 @@ export function splitVariantId(variantId: string): { productId: string; skuId: s
 }
 
 export const productUrl = (productId: string) => `https://www.aliexpress.com/item/${productId}.html`;
-
-export function text(o: Obj, key: string, at: string): string {
-  const v = o[key];
-  if (typeof v === 'string' && v !== '') return v;
-  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
-  throw new ShapeError(`${at}.${key} is not a string`);
-}
-
-export function optionalText(o: Obj, key: string): string | null {
-  const v = o[key];
-  if (typeof v === 'string' && v !== '') return v;
-  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
-  return null;
-}
 
 /** A list, bare or wrapped once in an object with one array inside. Absent or empty: []. */
 export function listOf(value: unknown, at: string): unknown[] {

@@ -4,8 +4,7 @@
  * 60; `refresh_expires_in = 0` means the sign-in cannot be renewed. The service renews it on schedule once a
  * quarter of the access token's life (at most a day) is left; the adapter itself never renews.
  */
-import { Obj, ShapeError } from '../http';
-import { optionalText, text } from './readers';
+import { Obj, optionalText, ShapeError, text } from '../http';
 
 const DAY_MS = 86_400_000;
 // Printable ASCII only: anything else could not be a token and would break the form.

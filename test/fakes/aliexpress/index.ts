@@ -4,9 +4,9 @@
  * steer it through `/control`.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createFakeAeApp, FakeRuntime } from './app';
 import { FakeAeState } from './state';
+import { serve } from '../run';
 
 export type { FailRule, Faults } from './state';
 export type { FakeOrder, CreateRecord } from './orders';
@@ -63,31 +63,9 @@ export async function startFakeAliExpress(opts: FakeAliExpressOptions = {}): Pro
   );
   const rt: FakeRuntime = { state, createHangMs: opts.createHangMs ?? 15_000, held: new Set() };
   const server = http.createServer(createFakeAeApp(rt, opts.control ?? true).callback());
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
+  const served = await serve(server, opts.port ?? 0, host, () => {
+    for (const t of rt.held) clearTimeout(t);
+    rt.held.clear();
   });
-  const port = (server.address() as AddressInfo).port;
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  let closing: Promise<void> | undefined;
-  return {
-    baseUrl: origin,
-    controlUrl: `${origin}/control`,
-    appKey,
-    appSecret,
-    port,
-    state,
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        for (const t of rt.held) clearTimeout(t);
-        rt.held.clear();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      return closing;
-    },
-  };
+  return { baseUrl: served.origin, controlUrl: `${served.origin}/control`, appKey, appSecret, port: served.port, state, close: served.close };
 }
