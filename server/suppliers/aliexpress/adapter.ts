@@ -1,6 +1,7 @@
 /**
  * The AliExpress Dropshipping adapter (docs/suppliers/aliexpress.md): signed calls through http.ts, the sign-in in
- * tokens.ts, answers read by readers.ts and orders.ts, codes mapped by codes.ts, orders placed by placing.ts. Every
+ * tokens.ts, answers read by readers.ts and orders.ts, codes mapped by codes.ts, orders placed by placing.ts and read
+ * back by reading.ts. Every
  * failure leaves as a SupplierError whose message carries no token or secret.
  */
 import { catalogueEntry } from '../adapter';
@@ -9,10 +10,10 @@ import { SupplierError } from '../errors';
 import { healthFrom } from '../health';
 import { asObj, Obj, secretsOf, ShapeError } from '../http';
 import { AeContext, CALL_LIMIT, refusalOf } from './codes';
-import { ALIEXPRESS_DESCRIPTION, DEFAULT_REQUESTS_PER_SECOND } from './description';
+import { ALIEXPRESS_DESCRIPTION, DEFAULT_REQUESTS_PER_SECOND, setting } from './description';
 import { AeApp, AeHttp, AeRefusal } from './http';
-import { AeOrder, combine, justCreated, readOrder, readTracking, splitIds } from './orders';
 import { placeOrder } from './placing';
+import { findByNumber, readOrders } from './reading';
 import { count, listOf, readProduct, readSearchItem } from './readers';
 import { AeTokens, readTokenAnswer, renewable, renewalTime, storedTokens, tokenFields } from './tokens';
 
@@ -20,17 +21,8 @@ const MAX_PAGE = 100;
 const MAX_PAGE_SIZE = 50;
 /** A call refused with ApiCallLimit is made again this many times, each after the ban (1 s) and in its own turn. */
 const CALL_LIMIT_RETRIES = 2;
-/** What order.get answers for an order it does not show (yet: orders are readable about 10 s after they are made). */
-const NOT_SHOWN = new Set(['ORDER_NOT_FOUND', 'ORDER_NOT_EXIST', 'isv.order-not-exist']);
 const PRODUCT_HOST = /^(?:[a-z]{2,3}\.|www\.|m\.)?aliexpress\.(?:com|us)$/;
 const PRODUCT_PATH = /^\/(?:item|i)\/(\d{6,30})\.html$/;
-
-/** An order AliExpress named in its create answer but does not show yet: passing, and not AliExpress's fault. */
-class NotShownYet extends SupplierError {
-  constructor(subject: Record<string, string>) {
-    super('unavailable', 'AliExpress does not show this order yet (orders are readable about 10 s after they are made)', subject, true);
-  }
-}
 
 export interface AliExpressAdapterOptions {
   app: AeApp;
@@ -43,7 +35,6 @@ export function requestsPerSecond(settings: Record<string, unknown>): number {
   return typeof r === 'number' && Number.isInteger(r) && r >= 1 && r <= 50 ? r : DEFAULT_REQUESTS_PER_SECOND;
 }
 
-const setting = (ctx: SupplierCallContext, key: string, fallback: string) => (typeof ctx.settings[key] === 'string' && ctx.settings[key] ? (ctx.settings[key] as string) : fallback);
 
 export class AliExpressAdapter implements SupplierAdapter {
   readonly entry: CatalogueEntry = ALIEXPRESS_ENTRY;
@@ -206,51 +197,16 @@ export class AliExpressAdapter implements SupplierAdapter {
 
   // ---- orders
 
-  /**
-   * AliExpress cannot look an order up by our number: the ids it answered are kept by the service (ctx.orderNumbers).
-   * An order it does not show yet is still there: its own create answer named it.
-   */
-  async findOrderByNumber(ctx: SupplierCallContext, orderNumber: string): Promise<SupplierOrderSnapshot | null> {
-    const known = await ctx.orderNumbers?.recall(orderNumber);
-    const ids = known ? splitIds(known) : null;
-    if (!known || !ids) return null;
-    try {
-      return { ...(await this.getOrder(ctx, known)), orderNumber };
-    } catch (err) {
-      if (err instanceof NotShownYet) return justCreated(orderNumber, ids);
-      throw err;
-    }
+  findOrderByNumber(ctx: SupplierCallContext, orderNumber: string): Promise<SupplierOrderSnapshot | null> {
+    return findByNumber(this, ctx, orderNumber);
   }
 
   createOrder(ctx: SupplierCallContext, input: SupplierOrderInput): Promise<SupplierOrderSnapshot> {
     return placeOrder(this, ctx, input);
   }
 
-  private async one(ctx: SupplierCallContext, id: string): Promise<AeOrder> {
-    const subject = { supplierOrderId: id };
-    // Our ids come from AliExpress's own create answer: an order it does not show is one it does not show yet.
-    const notYet = (r: AeRefusal) => (NOT_SHOWN.has(r.code) || NOT_SHOWN.has(r.subCode) ? new NotShownYet(subject) : refusalOf(r, 'order', subject));
-    const answer = await this.call(ctx, 'aliexpress.trade.ds.order.get', { single_order_query: `{"order_id":${id}}` }, 'order', subject, notYet);
-    return this.read('aliexpress.trade.ds.order.get', () => readOrder(id, answer.result));
-  }
-
-  async getOrder(ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot> {
-    const ids = splitIds(supplierOrderId);
-    if (!ids) throw new SupplierError('notFound', 'Not an AliExpress order id', { supplierOrderId });
-    const orders: AeOrder[] = [];
-    for (const id of ids) orders.push(await this.one(ctx, id));
-    const tracking = new Map<string, NonNullable<ReturnType<typeof readTracking>>>();
-    for (const o of orders.filter((x) => x.status === 'shipped' || x.status === 'delivered')) {
-      try {
-        const body = await this.call(ctx, 'aliexpress.ds.order.tracking.get', { ae_order_id: o.id, language: setting(ctx, 'language', 'en').slice(0, 2) }, 'order');
-        const t = this.read('aliexpress.ds.order.tracking.get', () => readTracking(body.result));
-        if (t) tracking.set(o.id, t);
-      } catch (err) {
-        // Tracking is a detail: the order's own logistics numbers stand in, and the next read-back asks again.
-        if (!(err instanceof SupplierError)) throw err;
-      }
-    }
-    return combine('', orders, tracking);
+  getOrder(ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot> {
+    return readOrders(this, ctx, supplierOrderId);
   }
 
   /** AliExpress takes payment only as it creates an order (with automatic payment on); there is no payment call. */

@@ -1,5 +1,5 @@
 /** What the AliExpress catalogue entry says about AliExpress (sign-in, no notifications: adapter.ts). */
-import type { SupplierDescription } from '../adapter';
+import type { SupplierCallContext, SupplierDescription } from '../adapter';
 
 export const DEFAULT_REQUESTS_PER_SECOND = 5;
 /** Two-decimal currencies AliExpress prices in (the shared money reading takes two decimals). */
@@ -33,3 +33,9 @@ export const ALIEXPRESS_DESCRIPTION: SupplierDescription = {
   // Sign-in only: nothing may be connected by pasting credentials.
   credentialsSchema: { type: 'object', properties: {}, additionalProperties: false },
 };
+
+/** A text setting of the connection, or its default when unset. */
+export function setting(ctx: SupplierCallContext, key: string, fallback: string): string {
+  const v = ctx.settings[key];
+  return typeof v === 'string' && v ? v : fallback;
+}

@@ -11,10 +11,10 @@ import { asObj, cleanSupplierWords, Obj, optionalText, ShapeError } from '../htt
 import { chooseShipping, CHEAPEST, describeRule } from '../shipping';
 import type { AliExpressAdapter } from './adapter';
 import { createRefusalOf, REPEATED_ORDER } from './codes';
+import { setting } from './description';
 import { joinIds, justCreated, splitIds } from './orders';
 import { AeSku, readFreight, splitVariantId } from './readers';
 
-const setting = (ctx: SupplierCallContext, key: string, fallback: string) => (typeof ctx.settings[key] === 'string' && ctx.settings[key] ? (ctx.settings[key] as string) : fallback);
 const truthy = (v: unknown) => v === true || v === 'true';
 
 /** AliExpress's address fields; a phone written "+<code> <number>" gives its country code. CPF (Brazil) is not asked for. */
