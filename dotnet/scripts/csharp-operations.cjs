@@ -64,7 +64,8 @@ function selectOperations(openapi) {
   nameMethods(ops);
   for (const o of ops) {
     o.pauseThrows = PAUSE_THROWS.has(o.id);
-    o.retrySafe = o.method === 'GET' || RETRY_SAFE.has(o.id);
+    // Reads (the table's x-read-only, which also marks preview and resolve-url) and submit.
+    o.retrySafe = o.op['x-read-only'] === true || RETRY_SAFE.has(o.id);
   }
   return ops;
 }

@@ -462,6 +462,7 @@ public sealed partial class ImportsService
         var request = new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/import/preview", options)
         {
             Body = StoreHttp.Json(body, StoreJsonContext.Default.PreviewImportRequest),
+            RetrySafe = true,
         };
         var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.PreviewImportResult);
         return result;
@@ -654,6 +655,7 @@ public sealed partial class SupplierProductsService
         var request = new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/products/resolve-url", options)
         {
             Body = StoreHttp.Json(body, StoreJsonContext.Default.ResolveSupplierProductUrlRequest),
+            RetrySafe = true,
         };
         var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.ResolveSupplierProductUrlResult);
         return result;
