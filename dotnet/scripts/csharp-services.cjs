@@ -33,33 +33,31 @@ function methodFor(o) {
   const optionsType = o.dispatch ? 'DispatchOptions' : 'RequestOptions';
   args.push(`${optionsType}? options = null`, 'CancellationToken cancellationToken = default');
   const fields = [
-    ...(o.query ? ['            Query = query?.ToQuery(),'] : []),
-    ...(o.body ? [`            Body = ${o.body.required ? '' : 'body is null ? StoreHttp.EmptyObject : '}StoreHttp.Json(body, ${info(o.body.type)}),`] : []),
-    ...(o.retrySafe ? ['            RetrySafe = true,'] : []),
+    ...(o.query ? ['Query = query?.ToQuery()'] : []),
+    ...(o.body ? [`Body = ${o.body.required ? '' : 'body is null ? StoreHttp.EmptyObject : '}StoreHttp.Json(body, ${info(o.body.type)})`] : []),
+    ...(o.retrySafe ? ['RetrySafe = true'] : []),
   ];
-  const create = `        var request = new StoreRequest(${JSON.stringify(o.method)}, ${pathExpression(o)}, options)`;
-  const request = fields.length ? [create, '        {', ...fields, '        };'] : [create + ';'];
+  const request = `new StoreRequest(${JSON.stringify(o.method)}, ${pathExpression(o)}, options)${fields.length ? ` { ${fields.join(', ')} }` : ''}`;
   const head = summary(o.op.summary, '    ') + remarks(o);
-  let body;
-  let returns;
+  let text;
   if (!o.result) {
-    returns = 'Task';
-    body = ['        await _http.SendAsync(request, cancellationToken).ConfigureAwait(false);'];
+    text = `    public Task ${o.name}Async(${args.join(', ')})\n        => _http.SendAsync(${request}, cancellationToken);\n`;
   } else if (o.answer) {
-    returns = `Task<${o.answer.name}>`;
-    body = [
-      '        var response = await _http.SendAsync(request, cancellationToken).ConfigureAwait(false);',
-      `        return response.StatusCode == 202`,
+    text = [
+      `    public async Task<${o.answer.name}> ${o.name}Async(${args.join(', ')})`,
+      '    {',
+      `        var response = await _http.SendAsync(${request}, cancellationToken).ConfigureAwait(false);`,
+      '        return response.StatusCode == 202',
       `            ? new ${o.answer.name}(response.StatusCode, null, response.Read(${info(o.answer.accepted)}))`,
       `            : new ${o.answer.name}(response.StatusCode, response.Read(${info(o.result)}), null);`,
-    ];
+      '    }',
+      '',
+    ].join('\n');
   } else {
-    returns = `Task<${o.result}>`;
-    body = [`        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(${info(o.result)});`];
-    if (o.pauseThrows) body.push('        SupplierOrderPausedException.ThrowIfPaused(result);');
-    body.push('        return result;');
+    const call = `_http.SendAsync(${request}, ${info(o.result)}, cancellationToken)`;
+    text = `    public Task<${o.result}> ${o.name}Async(${args.join(', ')})\n        => ${o.pauseThrows ? `SupplierOrderPausedException.NotPausedAsync(${call})` : call};\n`;
   }
-  let text = head + `    public async ${returns} ${o.name}Async(${args.join(', ')})\n    {\n${request.join('\n')}\n${body.join('\n')}\n    }\n`;
+  text = head + text;
   if (o.page) {
     const callArgs = [...o.params, ...(o.body ? ['body'] : []), 'q', 'options', 'ct'].join(', ');
     text +=

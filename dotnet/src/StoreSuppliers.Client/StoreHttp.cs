@@ -83,6 +83,9 @@ internal sealed class StoreHttp
 
     public static byte[] Json<T>(T value, JsonTypeInfo<T> info) => JsonSerializer.SerializeToUtf8Bytes(value, info);
 
+    public async Task<T> SendAsync<T>(StoreRequest request, JsonTypeInfo<T> info, CancellationToken cancellationToken) =>
+        (await SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(info);
+
     public async Task<StoreResponse> SendAsync(StoreRequest request, CancellationToken cancellationToken)
     {
         var url = Url(request);

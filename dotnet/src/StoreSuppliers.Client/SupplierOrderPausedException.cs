@@ -1,3 +1,5 @@
+using System.Threading.Tasks;
+
 namespace StoreSuppliers;
 
 /// <summary>
@@ -26,8 +28,11 @@ public sealed class SupplierOrderPausedException : StoreException
     /// <summary>Whether trying again with nothing changed may succeed (set by the service).</summary>
     public bool Retryable => SupplierOrder.Retryable;
 
-    internal static void ThrowIfPaused(SupplierOrder order)
+    /// <summary>The order as answered, unless it is paused: a paused order is an answer of 200, but not a sent one.</summary>
+    internal static async Task<SupplierOrder> NotPausedAsync(Task<SupplierOrder> answer)
     {
+        var order = await answer.ConfigureAwait(false);
         if (order.Status == SupplierOrderStatus.NeedsReview) throw new SupplierOrderPausedException(order, order.ReviewReason ?? ReviewReason.SupplierRefused);
+        return order;
     }
 }

@@ -3,18 +3,13 @@ using System.Text.Json.Nodes;
 namespace StoreSuppliers.Tests;
 
 /// <summary>Connect, browse, import, link, order, submit, a pause from a supplier fault, retry, pay.</summary>
-[Collection("service")]
-public sealed class OrderWalkTests(ServiceFixture svc) : IAsyncLifetime
+public sealed class OrderWalkTests(ServiceFixture svc) : FaultTests(svc)
 {
-    public Task InitializeAsync() => Task.CompletedTask;
-
-    public async Task DisposeAsync() => await svc.Sandbox.ClearFaultsAsync();
-
     [Fact]
     public async Task Connect_browse_import_link_order_submit_pause_retry_and_pay()
     {
-        using var store = svc.Client();
-        var shop = await Shop.OpenAsync(svc, store);
+        using var store = Svc.Client();
+        var shop = await Shop.OpenAsync(Svc, store);
 
         // Connect and browse.
         var catalogue = await store.Suppliers.Connections.ListCatalogueAsync(shop.StoreId);
@@ -34,7 +29,7 @@ public sealed class OrderWalkTests(ServiceFixture svc) : IAsyncLifetime
         // An order, and its supplier part sent while the supplier refuses the next order.
         var order = await shop.PlaceOrderAsync(store);
         Assert.Contains(order.FulfilmentGroups, g => g.GroupKey == shop.GroupKey);
-        await svc.Sandbox.FaultsAsync(new { refuseNext = new { count = 1, message = "Warehouse closed for inventory" } });
+        await Svc.Sandbox.FaultsAsync(new { refuseNext = new { count = 1, message = "Warehouse closed for inventory" } });
         var paused = await Assert.ThrowsAsync<SupplierOrderPausedException>(() => store.Suppliers.Orders.SubmitAsync(shop.StoreId, order.Id, shop.GroupKey));
         Assert.Equal(ReviewReason.SupplierRefused, paused.ReviewReason);
         Assert.True(paused.ReviewReason.IsKnown);
@@ -57,7 +52,7 @@ public sealed class OrderWalkTests(ServiceFixture svc) : IAsyncLifetime
         Assert.Null(paid.ReviewReason);
 
         // What the supplier really holds: one order under the service's number, paid once.
-        var received = await svc.Sandbox.ReceivedAsync();
+        var received = await Svc.Sandbox.ReceivedAsync();
         Assert.Equal(1, (int)received["ordersByNumber"]![paid.SupplierOrderNumber]!);
         Assert.Single(received["payments"]!.AsArray(), p => (string)p!["orderNumber"]! == paid.SupplierOrderNumber);
 
@@ -69,10 +64,10 @@ public sealed class OrderWalkTests(ServiceFixture svc) : IAsyncLifetime
     [Fact]
     public async Task RespondAsync_returns_the_queued_order_at_once_and_does_not_throw()
     {
-        using var store = svc.Client();
-        var shop = await Shop.OpenAsync(svc, store);
+        using var store = Svc.Client();
+        var shop = await Shop.OpenAsync(Svc, store);
         var order = await shop.PlaceOrderAsync(store);
-        await svc.Sandbox.FaultsAsync(new { refuseNext = new { count = 1, message = "Refused later" } });
+        await Svc.Sandbox.FaultsAsync(new { refuseNext = new { count = 1, message = "Refused later" } });
         var queued = await store.Suppliers.Orders.SubmitAsync(shop.StoreId, order.Id, shop.GroupKey, options: new DispatchOptions { RespondAsync = true });
         Assert.Equal(SupplierOrderStatus.Queued, queued.Status);
         // The job pauses it afterwards: a program sees that by reading it again.
@@ -90,14 +85,14 @@ public sealed class OrderWalkTests(ServiceFixture svc) : IAsyncLifetime
     [Fact]
     public async Task Submit_twice_gives_one_supplier_order()
     {
-        using var store = svc.Client();
-        var shop = await Shop.OpenAsync(svc, store);
+        using var store = Svc.Client();
+        var shop = await Shop.OpenAsync(Svc, store);
         var order = await shop.PlaceOrderAsync(store);
         var first = await store.Suppliers.Orders.SubmitAsync(shop.StoreId, order.Id, shop.GroupKey, new SubmitOrderPartRequest { PayNow = true });
         var second = await store.Suppliers.Orders.SubmitAsync(shop.StoreId, order.Id, shop.GroupKey, new SubmitOrderPartRequest { PayNow = true });
         Assert.Equal(first.Id, second.Id);
         Assert.Equal(SupplierOrderPaymentStatus.Paid, second.Payment.Status);
-        var received = await svc.Sandbox.ReceivedAsync();
+        var received = await Svc.Sandbox.ReceivedAsync();
         Assert.Equal(1, (int)received["ordersByNumber"]![first.SupplierOrderNumber]!);
     }
 }

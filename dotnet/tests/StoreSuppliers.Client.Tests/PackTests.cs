@@ -6,13 +6,8 @@ using System.Xml.Linq;
 namespace StoreSuppliers.Tests;
 
 /// <summary>`dotnet pack` makes dist/StoreSuppliers.Client.3.2.0.nupkg; a fresh console project installs it from a folder and runs the README's first program.</summary>
-[Collection("service")]
-public sealed class PackTests(ServiceFixture svc) : IAsyncLifetime
+public sealed class PackTests(ServiceFixture svc) : FaultTests(svc)
 {
-    public Task InitializeAsync() => Task.CompletedTask;
-
-    public async Task DisposeAsync() => await svc.Sandbox.ClearFaultsAsync();
-
     [Fact]
     public async Task The_package_installs_from_a_folder_and_the_README_first_program_runs_paused_and_sent()
     {
@@ -68,9 +63,9 @@ public sealed class PackTests(ServiceFixture svc) : IAsyncLifetime
             await File.WriteAllTextAsync(Path.Combine(project, "Program.cs"), ReadmeFirstProgram());
             // Its own packages folder: never a copy of an earlier 3.2.0 from the machine's cache.
             await RunAsync("dotnet", ["build", "--nologo", "-v", "quiet", "--packages", Path.Combine(work, "packages")], project);
-            var env = new Dictionary<string, string> { ["STORE_API_KEY"] = svc.ApiKey, ["STORE_BASE_URL"] = svc.BaseUrl, ["STORE_ID"] = svc.StoreId };
+            var env = new Dictionary<string, string> { ["STORE_API_KEY"] = Svc.ApiKey, ["STORE_BASE_URL"] = Svc.BaseUrl, ["STORE_ID"] = Svc.StoreId };
 
-            await svc.Sandbox.FaultsAsync(new { refuseNext = new { count = 1, message = "Out of stock at the warehouse" } });
+            await Svc.Sandbox.FaultsAsync(new { refuseNext = new { count = 1, message = "Out of stock at the warehouse" } });
             var paused = await RunAsync("dotnet", ["run", "--no-build"], project, env);
             Assert.Matches(@"Key ssk_\S+ of demo@store-suppliers\.local, plan pro, \d+ credits", paused);
             Assert.Matches(@"Order \S+: paused \(supplierRefused, retryable: True\): Out of stock at the warehouse", paused);

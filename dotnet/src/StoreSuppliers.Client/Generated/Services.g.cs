@@ -24,15 +24,8 @@ public sealed partial class ApiKeyService
 
     /// <summary>Describes the calling key: the key, its owner, the plan and the credits the account can spend</summary>
     /// <remarks><c>GET /api/api-key/current</c></remarks>
-    public async Task<CurrentApiKey> GetCurrentAsync(RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("GET", "/api/api-key/current", options)
-        {
-            RetrySafe = true,
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.CurrentApiKey);
-        return result;
-    }
+    public Task<CurrentApiKey> GetCurrentAsync(RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/api-key/current", options) { RetrySafe = true }, StoreJsonContext.Default.CurrentApiKey, cancellationToken);
 }
 
 /// <summary>Store orders: <c>store.Orders</c>.</summary>
@@ -44,58 +37,28 @@ public sealed partial class StoreOrdersService
 
     /// <summary>Confirm the order (staff); supplier parts under an automatic level are then sent in the background</summary>
     /// <remarks><c>POST /api/store-orders/{storeId}/{orderId}/confirm</c> Permission: <c>orders.manage</c>.</remarks>
-    public async Task<StoreOrder> ConfirmAsync(string storeId, string orderId, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/confirm", options);
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.StoreOrder);
-        return result;
-    }
+    public Task<StoreOrder> ConfirmAsync(string storeId, string orderId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/confirm", options), StoreJsonContext.Default.StoreOrder, cancellationToken);
 
     /// <summary>Create a store order; its items are split into parts (the store's own, and one per supplier connection)</summary>
     /// <remarks><c>POST /api/store-orders/{storeId}</c> Permission: <c>orders.manage</c>.</remarks>
-    public async Task<StoreOrder> CreateAsync(string storeId, CreateStoreOrderRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)), options)
-        {
-            Body = StoreHttp.Json(body, StoreJsonContext.Default.CreateStoreOrderRequest),
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.StoreOrder);
-        return result;
-    }
+    public Task<StoreOrder> CreateAsync(string storeId, CreateStoreOrderRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)), options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.CreateStoreOrderRequest) }, StoreJsonContext.Default.StoreOrder, cancellationToken);
 
     /// <summary>A part the store fulfils itself was delivered</summary>
     /// <remarks><c>POST /api/store-orders/{storeId}/{orderId}/groups/{groupKey}/deliver</c> Permission: <c>orders.manage</c>.</remarks>
-    public async Task<StoreOrder> DeliverPartAsync(string storeId, string orderId, string groupKey, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/groups/" + StoreHttp.Segment(groupKey, nameof(groupKey)) + "/deliver", options);
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.StoreOrder);
-        return result;
-    }
+    public Task<StoreOrder> DeliverPartAsync(string storeId, string orderId, string groupKey, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/groups/" + StoreHttp.Segment(groupKey, nameof(groupKey)) + "/deliver", options), StoreJsonContext.Default.StoreOrder, cancellationToken);
 
     /// <summary>Order details with its parts; for a caller who also holds suppliers.view, its supplier orders with costs</summary>
     /// <remarks><c>GET /api/store-orders/{storeId}/{orderId}</c> Permission: <c>orders.view</c>.</remarks>
-    public async Task<StoreOrder> GetAsync(string storeId, string orderId, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("GET", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)), options)
-        {
-            RetrySafe = true,
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.StoreOrder);
-        return result;
-    }
+    public Task<StoreOrder> GetAsync(string storeId, string orderId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)), options) { RetrySafe = true }, StoreJsonContext.Default.StoreOrder, cancellationToken);
 
     /// <summary>Store orders, newest first; each carries a summary of its parts; needsAttention=true keeps orders with a part needing attention</summary>
     /// <remarks><c>GET /api/store-orders/{storeId}</c> Permission: <c>orders.view</c>.</remarks>
-    public async Task<StoreOrderPage> ListAsync(string storeId, ListStoreOrdersQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("GET", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)), options)
-        {
-            Query = query?.ToQuery(),
-            RetrySafe = true,
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.StoreOrderPage);
-        return result;
-    }
+    public Task<StoreOrderPage> ListAsync(string storeId, ListStoreOrdersQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)), options) { Query = query?.ToQuery(), RetrySafe = true }, StoreJsonContext.Default.StoreOrderPage, cancellationToken);
 
     /// <summary>Every item of ListAsync, page after page: the same filters each time, the previous nextCursor as cursor, until hasMore is false.</summary>
     public IAsyncEnumerable<StoreOrder> ListAutoPagingAsync(string storeId, ListStoreOrdersQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
@@ -103,27 +66,13 @@ public sealed partial class StoreOrdersService
 
     /// <summary>Record a payment provider's event for the order: authorised, paid (settled), failed or refunded</summary>
     /// <remarks><c>POST /api/store-orders/{storeId}/{orderId}/payments</c> Permission: <c>orders.manage</c>.</remarks>
-    public async Task<StoreOrder> RecordPaymentAsync(string storeId, string orderId, RecordStorePaymentRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/payments", options)
-        {
-            Body = StoreHttp.Json(body, StoreJsonContext.Default.RecordStorePaymentRequest),
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.StoreOrder);
-        return result;
-    }
+    public Task<StoreOrder> RecordPaymentAsync(string storeId, string orderId, RecordStorePaymentRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/payments", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.RecordStorePaymentRequest) }, StoreJsonContext.Default.StoreOrder, cancellationToken);
 
     /// <summary>The store hands a part it fulfils itself to a carrier</summary>
     /// <remarks><c>POST /api/store-orders/{storeId}/{orderId}/groups/{groupKey}/ship</c> Permission: <c>orders.manage</c>.</remarks>
-    public async Task<StoreOrder> ShipPartAsync(string storeId, string orderId, string groupKey, ShipStoreOrderPartRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/groups/" + StoreHttp.Segment(groupKey, nameof(groupKey)) + "/ship", options)
-        {
-            Body = StoreHttp.Json(body, StoreJsonContext.Default.ShipStoreOrderPartRequest),
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.StoreOrder);
-        return result;
-    }
+    public Task<StoreOrder> ShipPartAsync(string storeId, string orderId, string groupKey, ShipStoreOrderPartRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/groups/" + StoreHttp.Segment(groupKey, nameof(groupKey)) + "/ship", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.ShipStoreOrderPartRequest) }, StoreJsonContext.Default.StoreOrder, cancellationToken);
 }
 
 /// <summary>Store products: <c>store.Products</c>.</summary>
@@ -135,48 +84,23 @@ public sealed partial class StoreProductsService
 
     /// <summary>Create a store product with its variants</summary>
     /// <remarks><c>POST /api/store-products/{storeId}</c> Permission: <c>products.manage</c>. Costs 1 credit(s) per request.</remarks>
-    public async Task<StoreProduct> CreateAsync(string storeId, CreateStoreProductRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("POST", "/api/store-products/" + StoreHttp.Segment(storeId, nameof(storeId)), options)
-        {
-            Body = StoreHttp.Json(body, StoreJsonContext.Default.CreateStoreProductRequest),
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.StoreProduct);
-        return result;
-    }
+    public Task<StoreProduct> CreateAsync(string storeId, CreateStoreProductRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-products/" + StoreHttp.Segment(storeId, nameof(storeId)), options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.CreateStoreProductRequest) }, StoreJsonContext.Default.StoreProduct, cancellationToken);
 
     /// <summary>Delete a store product</summary>
     /// <remarks><c>DELETE /api/store-products/{storeId}/{productId}</c> Permission: <c>products.manage</c>.</remarks>
-    public async Task DeleteAsync(string storeId, string productId, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("DELETE", "/api/store-products/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(productId, nameof(productId)), options);
-        await _http.SendAsync(request, cancellationToken).ConfigureAwait(false);
-    }
+    public Task DeleteAsync(string storeId, string productId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("DELETE", "/api/store-products/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(productId, nameof(productId)), options), cancellationToken);
 
     /// <summary>One store product with its variants</summary>
     /// <remarks><c>GET /api/store-products/{storeId}/{productId}</c> Permission: <c>products.view</c>.</remarks>
-    public async Task<StoreProduct> GetAsync(string storeId, string productId, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("GET", "/api/store-products/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(productId, nameof(productId)), options)
-        {
-            RetrySafe = true,
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.StoreProduct);
-        return result;
-    }
+    public Task<StoreProduct> GetAsync(string storeId, string productId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-products/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(productId, nameof(productId)), options) { RetrySafe = true }, StoreJsonContext.Default.StoreProduct, cancellationToken);
 
     /// <summary>Store products, newest first, paged by cursor</summary>
     /// <remarks><c>GET /api/store-products/{storeId}</c> Permission: <c>products.view</c>.</remarks>
-    public async Task<StoreProductPage> ListAsync(string storeId, ListStoreProductsQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("GET", "/api/store-products/" + StoreHttp.Segment(storeId, nameof(storeId)), options)
-        {
-            Query = query?.ToQuery(),
-            RetrySafe = true,
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.StoreProductPage);
-        return result;
-    }
+    public Task<StoreProductPage> ListAsync(string storeId, ListStoreProductsQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-products/" + StoreHttp.Segment(storeId, nameof(storeId)), options) { Query = query?.ToQuery(), RetrySafe = true }, StoreJsonContext.Default.StoreProductPage, cancellationToken);
 
     /// <summary>Every item of ListAsync, page after page: the same filters each time, the previous nextCursor as cursor, until hasMore is false.</summary>
     public IAsyncEnumerable<StoreProduct> ListAutoPagingAsync(string storeId, ListStoreProductsQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
@@ -184,15 +108,8 @@ public sealed partial class StoreProductsService
 
     /// <summary>Change a store product; `variants` replaces the set (give `id` to keep a variant)</summary>
     /// <remarks><c>PUT /api/store-products/{storeId}/{productId}</c> Permission: <c>products.manage</c>.</remarks>
-    public async Task<StoreProduct> UpdateAsync(string storeId, string productId, UpdateStoreProductRequest? body = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("PUT", "/api/store-products/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(productId, nameof(productId)), options)
-        {
-            Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.UpdateStoreProductRequest),
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.StoreProduct);
-        return result;
-    }
+    public Task<StoreProduct> UpdateAsync(string storeId, string productId, UpdateStoreProductRequest? body = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("PUT", "/api/store-products/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(productId, nameof(productId)), options) { Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.UpdateStoreProductRequest) }, StoreJsonContext.Default.StoreProduct, cancellationToken);
 }
 
 /// <summary>Stores: <c>store.Stores</c>.</summary>
@@ -204,59 +121,28 @@ public sealed partial class StoresService
 
     /// <summary>Create a store owned by the calling account</summary>
     /// <remarks><c>POST /api/stores</c></remarks>
-    public async Task<CreateStoreResult> CreateAsync(CreateStoreRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("POST", "/api/stores", options)
-        {
-            Body = StoreHttp.Json(body, StoreJsonContext.Default.CreateStoreRequest),
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.CreateStoreResult);
-        return result;
-    }
+    public Task<CreateStoreResult> CreateAsync(CreateStoreRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/stores", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.CreateStoreRequest) }, StoreJsonContext.Default.CreateStoreResult, cancellationToken);
 
     /// <summary>Stores the caller owns or works on, with the permissions held there</summary>
     /// <remarks><c>GET /api/stores</c></remarks>
-    public async Task<List<Store>> ListAsync(RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("GET", "/api/stores", options)
-        {
-            RetrySafe = true,
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.StoreList);
-        return result;
-    }
+    public Task<List<Store>> ListAsync(RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/stores", options) { RetrySafe = true }, StoreJsonContext.Default.StoreList, cancellationToken);
 
     /// <summary>The store's staff and their permissions</summary>
     /// <remarks><c>GET /api/stores/{storeId}/staff</c> Permission: <c>staff.manage</c>.</remarks>
-    public async Task<List<StaffMember>> ListStaffAsync(string storeId, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("GET", "/api/stores/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/staff", options)
-        {
-            RetrySafe = true,
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.StaffMemberList);
-        return result;
-    }
+    public Task<List<StaffMember>> ListStaffAsync(string storeId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/stores/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/staff", options) { RetrySafe = true }, StoreJsonContext.Default.StaffMemberList, cancellationToken);
 
     /// <summary>Remove a staff member</summary>
     /// <remarks><c>DELETE /api/stores/{storeId}/staff/{accountId}</c> Permission: <c>staff.manage</c>.</remarks>
-    public async Task RemoveStaffMemberAsync(string storeId, string accountId, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("DELETE", "/api/stores/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/staff/" + StoreHttp.Segment(accountId, nameof(accountId)), options);
-        await _http.SendAsync(request, cancellationToken).ConfigureAwait(false);
-    }
+    public Task RemoveStaffMemberAsync(string storeId, string accountId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("DELETE", "/api/stores/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/staff/" + StoreHttp.Segment(accountId, nameof(accountId)), options), cancellationToken);
 
     /// <summary>Add a staff member by e-mail, or replace their permissions</summary>
     /// <remarks><c>PUT /api/stores/{storeId}/staff</c> Permission: <c>staff.manage</c>.</remarks>
-    public async Task<StaffMember> SetStaffMemberAsync(string storeId, SetStaffMemberRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("PUT", "/api/stores/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/staff", options)
-        {
-            Body = StoreHttp.Json(body, StoreJsonContext.Default.SetStaffMemberRequest),
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.StaffMember);
-        return result;
-    }
+    public Task<StaffMember> SetStaffMemberAsync(string storeId, SetStaffMemberRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("PUT", "/api/stores/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/staff", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.SetStaffMemberRequest) }, StoreJsonContext.Default.StaffMember, cancellationToken);
 }
 
 /// <summary>Supplier connections: <c>store.Suppliers.Connections</c>.</summary>
@@ -268,141 +154,63 @@ public sealed partial class SupplierConnectionsService
 
     /// <summary>Change how orders are sent and the limits that stop them; fields left out keep their values</summary>
     /// <remarks><c>PUT /api/store-suppliers/{storeId}/{id}/automation</c> Permission: <c>suppliers.manage</c>. Needs a plan with dropshipping.</remarks>
-    public async Task<SupplierConnection> ChangeAutomationAsync(string storeId, string id, ChangeSupplierAutomationRequest? body = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("PUT", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/automation", options)
-        {
-            Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.ChangeSupplierAutomationRequest),
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.SupplierConnection);
-        return result;
-    }
+    public Task<SupplierConnection> ChangeAutomationAsync(string storeId, string id, ChangeSupplierAutomationRequest? body = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("PUT", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/automation", options) { Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.ChangeSupplierAutomationRequest) }, StoreJsonContext.Default.SupplierConnection, cancellationToken);
 
     /// <summary>Change the supplier's own settings (validated against its settings schema)</summary>
     /// <remarks><c>PUT /api/store-suppliers/{storeId}/{id}/settings</c> Permission: <c>suppliers.manage</c>.</remarks>
-    public async Task<SupplierConnection> ChangeSettingsAsync(string storeId, string id, ChangeSupplierSettingsRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("PUT", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/settings", options)
-        {
-            Body = StoreHttp.Json(body, StoreJsonContext.Default.ChangeSupplierSettingsRequest),
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.SupplierConnection);
-        return result;
-    }
+    public Task<SupplierConnection> ChangeSettingsAsync(string storeId, string id, ChangeSupplierSettingsRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("PUT", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/settings", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.ChangeSupplierSettingsRequest) }, StoreJsonContext.Default.SupplierConnection, cancellationToken);
 
     /// <summary>Connect a supplier with its API key; the key is verified with the supplier before it is stored</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}</c> Permission: <c>suppliers.manage</c>. Needs a plan with dropshipping. Costs 5 credit(s) per request.</remarks>
-    public async Task<SupplierConnection> ConnectAsync(string storeId, ConnectSupplierRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)), options)
-        {
-            Body = StoreHttp.Json(body, StoreJsonContext.Default.ConnectSupplierRequest),
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.SupplierConnection);
-        return result;
-    }
+    public Task<SupplierConnection> ConnectAsync(string storeId, ConnectSupplierRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)), options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.ConnectSupplierRequest) }, StoreJsonContext.Default.SupplierConnection, cancellationToken);
 
     /// <summary>Disconnect: credentials and the connection's product links are deleted; imported products stay as the store's own</summary>
     /// <remarks><c>DELETE /api/store-suppliers/{storeId}/{id}</c> Permission: <c>suppliers.manage</c>.</remarks>
-    public async Task<DisconnectSupplierResult> DisconnectAsync(string storeId, string id, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("DELETE", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)), options);
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.DisconnectSupplierResult);
-        return result;
-    }
+    public Task<DisconnectSupplierResult> DisconnectAsync(string storeId, string id, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("DELETE", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)), options), StoreJsonContext.Default.DisconnectSupplierResult, cancellationToken);
 
     /// <summary>Account balance at the supplier, where the supplier reports one</summary>
     /// <remarks><c>GET /api/store-suppliers/{storeId}/{id}/balance</c> Permission: <c>suppliers.view</c>.</remarks>
-    public async Task<Money> GetBalanceAsync(string storeId, string id, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/balance", options)
-        {
-            RetrySafe = true,
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.Money);
-        return result;
-    }
+    public Task<Money> GetBalanceAsync(string storeId, string id, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/balance", options) { RetrySafe = true }, StoreJsonContext.Default.Money, cancellationToken);
 
     /// <summary>What disconnecting would affect: linked products and open supplier orders</summary>
     /// <remarks><c>GET /api/store-suppliers/{storeId}/{id}/impact</c> Permission: <c>suppliers.view</c>.</remarks>
-    public async Task<DisconnectImpact> GetDisconnectImpactAsync(string storeId, string id, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/impact", options)
-        {
-            RetrySafe = true,
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.DisconnectImpact);
-        return result;
-    }
+    public Task<DisconnectImpact> GetDisconnectImpactAsync(string storeId, string id, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/impact", options) { RetrySafe = true }, StoreJsonContext.Default.DisconnectImpact, cancellationToken);
 
     /// <summary>The store's connections with health and automation; credentials are never returned</summary>
     /// <remarks><c>GET /api/store-suppliers/{storeId}</c> Permission: <c>suppliers.view</c>.</remarks>
-    public async Task<List<SupplierConnection>> ListAsync(string storeId, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)), options)
-        {
-            RetrySafe = true,
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.SupplierConnectionList);
-        return result;
-    }
+    public Task<List<SupplierConnection>> ListAsync(string storeId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)), options) { RetrySafe = true }, StoreJsonContext.Default.SupplierConnectionList, cancellationToken);
 
     /// <summary>Suppliers the store can connect, with what each can do</summary>
     /// <remarks><c>GET /api/store-suppliers/{storeId}/catalogue</c> Permission: <c>suppliers.view</c>.</remarks>
-    public async Task<List<SupplierCatalogueItem>> ListCatalogueAsync(string storeId, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/catalogue", options)
-        {
-            RetrySafe = true,
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.SupplierCatalogueItemList);
-        return result;
-    }
+    public Task<List<SupplierCatalogueItem>> ListCatalogueAsync(string storeId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/catalogue", options) { RetrySafe = true }, StoreJsonContext.Default.SupplierCatalogueItemList, cancellationToken);
 
     /// <summary>Replace the connection's credentials; verified with the supplier first</summary>
     /// <remarks><c>PUT /api/store-suppliers/{storeId}/{id}</c> Permission: <c>suppliers.manage</c>. Needs a plan with dropshipping.</remarks>
-    public async Task<SupplierConnection> ReplaceCredentialsAsync(string storeId, string id, ReplaceSupplierCredentialsRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("PUT", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)), options)
-        {
-            Body = StoreHttp.Json(body, StoreJsonContext.Default.ReplaceSupplierCredentialsRequest),
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.SupplierConnection);
-        return result;
-    }
+    public Task<SupplierConnection> ReplaceCredentialsAsync(string storeId, string id, ReplaceSupplierCredentialsRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("PUT", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)), options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.ReplaceSupplierCredentialsRequest) }, StoreJsonContext.Default.SupplierConnection, cancellationToken);
 
     /// <summary>Switch the connection on or off (switching on needs the owner's plan to include dropshipping)</summary>
     /// <remarks><c>PUT /api/store-suppliers/{storeId}/{id}/enabled</c> Permission: <c>suppliers.manage</c>. Needs a plan with dropshipping when enabled is true.</remarks>
-    public async Task<SupplierConnection> SetEnabledAsync(string storeId, string id, SetSupplierConnectionEnabledRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("PUT", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/enabled", options)
-        {
-            Body = StoreHttp.Json(body, StoreJsonContext.Default.SetSupplierConnectionEnabledRequest),
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.SupplierConnection);
-        return result;
-    }
+    public Task<SupplierConnection> SetEnabledAsync(string storeId, string id, SetSupplierConnectionEnabledRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("PUT", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/enabled", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.SetSupplierConnectionEnabledRequest) }, StoreJsonContext.Default.SupplierConnection, cancellationToken);
 
     /// <summary>Start connecting a supplier that uses sign-in; answers the address to send the merchant to</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/oauth/start</c> Permission: <c>suppliers.manage</c>. Needs a plan with dropshipping.</remarks>
-    public async Task<StartSupplierSignInResult> StartSignInAsync(string storeId, StartSupplierSignInRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/oauth/start", options)
-        {
-            Body = StoreHttp.Json(body, StoreJsonContext.Default.StartSupplierSignInRequest),
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.StartSupplierSignInResult);
-        return result;
-    }
+    public Task<StartSupplierSignInResult> StartSignInAsync(string storeId, StartSupplierSignInRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/oauth/start", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.StartSupplierSignInRequest) }, StoreJsonContext.Default.StartSupplierSignInResult, cancellationToken);
 
     /// <summary>Check the connection now and record its health</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/{id}/test</c> Permission: <c>suppliers.manage</c>.</remarks>
-    public async Task<SupplierConnection> TestAsync(string storeId, string id, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/test", options);
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.SupplierConnection);
-        return result;
-    }
+    public Task<SupplierConnection> TestAsync(string storeId, string id, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/test", options), StoreJsonContext.Default.SupplierConnection, cancellationToken);
 }
 
 /// <summary>Supplier products and imports: <c>store.Suppliers.Imports</c>.</summary>
@@ -414,25 +222,14 @@ public sealed partial class ImportsService
 
     /// <summary>Progress of a background import: status, total, done, failed, per-product errors and created products</summary>
     /// <remarks><c>GET /api/store-suppliers/{storeId}/imports/{jobId}</c> Permission: <c>suppliers.import</c>.</remarks>
-    public async Task<ImportJob> GetJobAsync(string storeId, string jobId, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/imports/" + StoreHttp.Segment(jobId, nameof(jobId)), options)
-        {
-            RetrySafe = true,
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.ImportJob);
-        return result;
-    }
+    public Task<ImportJob> GetJobAsync(string storeId, string jobId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/imports/" + StoreHttp.Segment(jobId, nameof(jobId)), options) { RetrySafe = true }, StoreJsonContext.Default.ImportJob, cancellationToken);
 
     /// <summary>Import supplier products as store products with links; up to 50 at once, more as a background job to poll</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/{id}/import</c> Permission: <c>suppliers.import</c>. Needs a plan with dropshipping. Costs 2 credit(s) per unit: at once up to the inline limit, else once per record made.</remarks>
     public async Task<ImportSupplierProductsAnswer> ImportAsync(string storeId, string id, ImportSupplierProductsRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
     {
-        var request = new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/import", options)
-        {
-            Body = StoreHttp.Json(body, StoreJsonContext.Default.ImportSupplierProductsRequest),
-        };
-        var response = await _http.SendAsync(request, cancellationToken).ConfigureAwait(false);
+        var response = await _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/import", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.ImportSupplierProductsRequest) }, cancellationToken).ConfigureAwait(false);
         return response.StatusCode == 202
             ? new ImportSupplierProductsAnswer(response.StatusCode, null, response.Read(StoreJsonContext.Default.ImportJob))
             : new ImportSupplierProductsAnswer(response.StatusCode, response.Read(StoreJsonContext.Default.ImportSupplierProductsResult), null);
@@ -440,16 +237,8 @@ public sealed partial class ImportsService
 
     /// <summary>The store's import jobs, newest first, paged by cursor, each with its progress</summary>
     /// <remarks><c>GET /api/store-suppliers/{storeId}/imports</c> Permission: <c>suppliers.import</c>.</remarks>
-    public async Task<ImportJobPage> ListJobsAsync(string storeId, ListImportJobsQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/imports", options)
-        {
-            Query = query?.ToQuery(),
-            RetrySafe = true,
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.ImportJobPage);
-        return result;
-    }
+    public Task<ImportJobPage> ListJobsAsync(string storeId, ListImportJobsQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/imports", options) { Query = query?.ToQuery(), RetrySafe = true }, StoreJsonContext.Default.ImportJobPage, cancellationToken);
 
     /// <summary>Every item of ListJobsAsync, page after page: the same filters each time, the previous nextCursor as cursor, until hasMore is false.</summary>
     public IAsyncEnumerable<ListImportJobsItem> ListJobsAutoPagingAsync(string storeId, ListImportJobsQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
@@ -457,16 +246,8 @@ public sealed partial class ImportsService
 
     /// <summary>Price chosen products with the price rule and name duplicates; nothing is written or charged</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/{id}/import/preview</c> Permission: <c>suppliers.import</c>. Needs a plan with dropshipping.</remarks>
-    public async Task<PreviewImportResult> PreviewAsync(string storeId, string id, PreviewImportRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/import/preview", options)
-        {
-            Body = StoreHttp.Json(body, StoreJsonContext.Default.PreviewImportRequest),
-            RetrySafe = true,
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.PreviewImportResult);
-        return result;
-    }
+    public Task<PreviewImportResult> PreviewAsync(string storeId, string id, PreviewImportRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/import/preview", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.PreviewImportRequest), RetrySafe = true }, StoreJsonContext.Default.PreviewImportResult, cancellationToken);
 }
 
 /// <summary>Product links: <c>store.Suppliers.Links</c>.</summary>
@@ -478,36 +259,18 @@ public sealed partial class ProductLinksService
 
     /// <summary>Link a product the store already has to a supplier product; every store variant maps to a supplier variant</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/links</c> Permission: <c>suppliers.import</c>. Needs a plan with dropshipping. Costs 1 credit(s) per request.</remarks>
-    public async Task<ProductLink> CreateAsync(string storeId, CreateProductLinkRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/links", options)
-        {
-            Body = StoreHttp.Json(body, StoreJsonContext.Default.CreateProductLinkRequest),
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.ProductLink);
-        return result;
-    }
+    public Task<ProductLink> CreateAsync(string storeId, CreateProductLinkRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/links", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.CreateProductLinkRequest) }, StoreJsonContext.Default.ProductLink, cancellationToken);
 
     /// <summary>Unlink; the product stays as the store's own</summary>
     /// <remarks><c>DELETE /api/store-suppliers/{storeId}/links/{linkId}</c> Permission: <c>suppliers.import</c>.</remarks>
-    public async Task DeleteAsync(string storeId, string linkId, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("DELETE", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/links/" + StoreHttp.Segment(linkId, nameof(linkId)), options);
-        await _http.SendAsync(request, cancellationToken).ConfigureAwait(false);
-    }
+    public Task DeleteAsync(string storeId, string linkId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("DELETE", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/links/" + StoreHttp.Segment(linkId, nameof(linkId)), options), cancellationToken);
 
     /// <summary>The store's product links, newest first, paged by cursor</summary>
     /// <remarks><c>GET /api/store-suppliers/{storeId}/links</c> Permission: <c>suppliers.view</c>.</remarks>
-    public async Task<ProductLinkPage> ListAsync(string storeId, ListProductLinksQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/links", options)
-        {
-            Query = query?.ToQuery(),
-            RetrySafe = true,
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.ProductLinkPage);
-        return result;
-    }
+    public Task<ProductLinkPage> ListAsync(string storeId, ListProductLinksQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/links", options) { Query = query?.ToQuery(), RetrySafe = true }, StoreJsonContext.Default.ProductLinkPage, cancellationToken);
 
     /// <summary>Every item of ListAsync, page after page: the same filters each time, the previous nextCursor as cursor, until hasMore is false.</summary>
     public IAsyncEnumerable<ProductLink> ListAutoPagingAsync(string storeId, ListProductLinksQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
@@ -515,24 +278,13 @@ public sealed partial class ProductLinksService
 
     /// <summary>Sync one link now, within its sync switches</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/links/{linkId}/sync</c> Permission: <c>suppliers.import</c>.</remarks>
-    public async Task<ProductLink> SyncAsync(string storeId, string linkId, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/links/" + StoreHttp.Segment(linkId, nameof(linkId)) + "/sync", options);
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.ProductLink);
-        return result;
-    }
+    public Task<ProductLink> SyncAsync(string storeId, string linkId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/links/" + StoreHttp.Segment(linkId, nameof(linkId)) + "/sync", options), StoreJsonContext.Default.ProductLink, cancellationToken);
 
     /// <summary>Change a link's variant mapping, price rule or sync switches (fields left out keep their values)</summary>
     /// <remarks><c>PUT /api/store-suppliers/{storeId}/links/{linkId}</c> Permission: <c>suppliers.import</c>.</remarks>
-    public async Task<ProductLink> UpdateAsync(string storeId, string linkId, UpdateProductLinkRequest? body = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("PUT", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/links/" + StoreHttp.Segment(linkId, nameof(linkId)), options)
-        {
-            Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.UpdateProductLinkRequest),
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.ProductLink);
-        return result;
-    }
+    public Task<ProductLink> UpdateAsync(string storeId, string linkId, UpdateProductLinkRequest? body = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("PUT", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/links/" + StoreHttp.Segment(linkId, nameof(linkId)), options) { Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.UpdateProductLinkRequest) }, StoreJsonContext.Default.ProductLink, cancellationToken);
 }
 
 /// <summary>Supplier orders: <c>store.Suppliers.Orders</c>.</summary>
@@ -544,19 +296,14 @@ public sealed partial class SupplierOrdersService
 
     /// <summary>Withdraw the order at the supplier where it still allows it; after the supplier shipped it pauses with supplierAlreadyShipped</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/cancel</c> Permission: <c>suppliers.orders.manage</c>.</remarks>
-    public async Task<SupplierOrder> CancelAsync(string storeId, string supplierOrderId, DispatchOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/cancel", options);
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.SupplierOrder);
-        return result;
-    }
+    public Task<SupplierOrder> CancelAsync(string storeId, string supplierOrderId, DispatchOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/cancel", options), StoreJsonContext.Default.SupplierOrder, cancellationToken);
 
     /// <summary>Take a part over so the store ships it itself (its supplier order, if any, is cancelled)</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{orderId}/groups/{groupKey}/fulfil-manually</c> Permission: <c>suppliers.orders.manage</c>.</remarks>
     public async Task<FulfilOrderPartManuallyAnswer> FulfilManuallyAsync(string storeId, string orderId, string groupKey, DispatchOptions? options = null, CancellationToken cancellationToken = default)
     {
-        var request = new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/groups/" + StoreHttp.Segment(groupKey, nameof(groupKey)) + "/fulfil-manually", options);
-        var response = await _http.SendAsync(request, cancellationToken).ConfigureAwait(false);
+        var response = await _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/groups/" + StoreHttp.Segment(groupKey, nameof(groupKey)) + "/fulfil-manually", options), cancellationToken).ConfigureAwait(false);
         return response.StatusCode == 202
             ? new FulfilOrderPartManuallyAnswer(response.StatusCode, null, response.Read(StoreJsonContext.Default.SupplierOrder))
             : new FulfilOrderPartManuallyAnswer(response.StatusCode, response.Read(StoreJsonContext.Default.FulfilOrderPartManuallyResult), null);
@@ -564,28 +311,13 @@ public sealed partial class SupplierOrdersService
 
     /// <summary>One supplier order with its history</summary>
     /// <remarks><c>GET /api/store-suppliers/{storeId}/orders/{supplierOrderId}</c> Permission: <c>suppliers.view</c>.</remarks>
-    public async Task<SupplierOrder> GetAsync(string storeId, string supplierOrderId, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)), options)
-        {
-            RetrySafe = true,
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.SupplierOrder);
-        return result;
-    }
+    public Task<SupplierOrder> GetAsync(string storeId, string supplierOrderId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)), options) { RetrySafe = true }, StoreJsonContext.Default.SupplierOrder, cancellationToken);
 
     /// <summary>Supplier orders, newest first, filtered and paged by cursor</summary>
     /// <remarks><c>GET /api/store-suppliers/{storeId}/orders</c> Permission: <c>suppliers.view</c>.</remarks>
-    public async Task<SupplierOrderPage> ListAsync(string storeId, ListSupplierOrdersQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders", options)
-        {
-            Query = query?.ToQuery(),
-            RetrySafe = true,
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.SupplierOrderPage);
-        return result;
-    }
+    public Task<SupplierOrderPage> ListAsync(string storeId, ListSupplierOrdersQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders", options) { Query = query?.ToQuery(), RetrySafe = true }, StoreJsonContext.Default.SupplierOrderPage, cancellationToken);
 
     /// <summary>Every item of ListAsync, page after page: the same filters each time, the previous nextCursor as cursor, until hasMore is false.</summary>
     public IAsyncEnumerable<SupplierOrder> ListAutoPagingAsync(string storeId, ListSupplierOrdersQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
@@ -593,40 +325,18 @@ public sealed partial class SupplierOrdersService
 
     /// <summary>Pay a supplier order that was created but not paid; one already paid at the supplier is recorded, not paid again</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/pay</c> Permission: <c>suppliers.orders.manage</c>. Needs a plan with dropshipping. Throws <see cref="SupplierOrderPausedException"/> when the supplier order it answers is paused for review.</remarks>
-    public async Task<SupplierOrder> PayAsync(string storeId, string supplierOrderId, DispatchOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/pay", options);
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.SupplierOrder);
-        SupplierOrderPausedException.ThrowIfPaused(result);
-        return result;
-    }
+    public Task<SupplierOrder> PayAsync(string storeId, string supplierOrderId, DispatchOptions? options = null, CancellationToken cancellationToken = default)
+        => SupplierOrderPausedException.NotPausedAsync(_http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/pay", options), StoreJsonContext.Default.SupplierOrder, cancellationToken));
 
     /// <summary>Try a queued, paused or failed supplier order again</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/retry</c> Permission: <c>suppliers.orders.manage</c>. Needs a plan with dropshipping. Throws <see cref="SupplierOrderPausedException"/> when the supplier order it answers is paused for review.</remarks>
-    public async Task<SupplierOrder> RetryAsync(string storeId, string supplierOrderId, RetrySupplierOrderRequest? body = null, DispatchOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/retry", options)
-        {
-            Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.RetrySupplierOrderRequest),
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.SupplierOrder);
-        SupplierOrderPausedException.ThrowIfPaused(result);
-        return result;
-    }
+    public Task<SupplierOrder> RetryAsync(string storeId, string supplierOrderId, RetrySupplierOrderRequest? body = null, DispatchOptions? options = null, CancellationToken cancellationToken = default)
+        => SupplierOrderPausedException.NotPausedAsync(_http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/retry", options) { Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.RetrySupplierOrderRequest) }, StoreJsonContext.Default.SupplierOrder, cancellationToken));
 
     /// <summary>Send one part of an order to its supplier now; called twice it still makes one supplier order</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{orderId}/groups/{groupKey}/submit</c> Permission: <c>suppliers.orders.manage</c>. Needs a plan with dropshipping. Costs 3 credit(s) once per record made. Throws <see cref="SupplierOrderPausedException"/> when the supplier order it answers is paused for review.</remarks>
-    public async Task<SupplierOrder> SubmitAsync(string storeId, string orderId, string groupKey, SubmitOrderPartRequest? body = null, DispatchOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/groups/" + StoreHttp.Segment(groupKey, nameof(groupKey)) + "/submit", options)
-        {
-            Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.SubmitOrderPartRequest),
-            RetrySafe = true,
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.SupplierOrder);
-        SupplierOrderPausedException.ThrowIfPaused(result);
-        return result;
-    }
+    public Task<SupplierOrder> SubmitAsync(string storeId, string orderId, string groupKey, SubmitOrderPartRequest? body = null, DispatchOptions? options = null, CancellationToken cancellationToken = default)
+        => SupplierOrderPausedException.NotPausedAsync(_http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/groups/" + StoreHttp.Segment(groupKey, nameof(groupKey)) + "/submit", options) { Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.SubmitOrderPartRequest), RetrySafe = true }, StoreJsonContext.Default.SupplierOrder, cancellationToken));
 }
 
 /// <summary>Supplier products and imports: <c>store.Suppliers.Products</c>.</summary>
@@ -638,41 +348,18 @@ public sealed partial class SupplierProductsService
 
     /// <summary>One supplier product with variants, costs and stock</summary>
     /// <remarks><c>GET /api/store-suppliers/{storeId}/{id}/products/{supplierProductId}</c> Permission: <c>suppliers.import</c>. Needs a plan with dropshipping.</remarks>
-    public async Task<SupplierProduct> GetAsync(string storeId, string id, string supplierProductId, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/products/" + StoreHttp.Segment(supplierProductId, nameof(supplierProductId)), options)
-        {
-            RetrySafe = true,
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.SupplierProduct);
-        return result;
-    }
+    public Task<SupplierProduct> GetAsync(string storeId, string id, string supplierProductId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/products/" + StoreHttp.Segment(supplierProductId, nameof(supplierProductId)), options) { RetrySafe = true }, StoreJsonContext.Default.SupplierProduct, cancellationToken);
 
     /// <summary>Turn a pasted product link into the supplier's product id (the address itself is never fetched)</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/{id}/products/resolve-url</c> Permission: <c>suppliers.import</c>. Needs a plan with dropshipping.</remarks>
-    public async Task<ResolveSupplierProductUrlResult> ResolveUrlAsync(string storeId, string id, ResolveSupplierProductUrlRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/products/resolve-url", options)
-        {
-            Body = StoreHttp.Json(body, StoreJsonContext.Default.ResolveSupplierProductUrlRequest),
-            RetrySafe = true,
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.ResolveSupplierProductUrlResult);
-        return result;
-    }
+    public Task<ResolveSupplierProductUrlResult> ResolveUrlAsync(string storeId, string id, ResolveSupplierProductUrlRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/products/resolve-url", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.ResolveSupplierProductUrlRequest), RetrySafe = true }, StoreJsonContext.Default.ResolveSupplierProductUrlResult, cancellationToken);
 
     /// <summary>Browse or search the supplier's catalogue, paged by cursor</summary>
     /// <remarks><c>GET /api/store-suppliers/{storeId}/{id}/products</c> Permission: <c>suppliers.import</c>. Needs a plan with dropshipping.</remarks>
-    public async Task<SupplierProductPage> SearchAsync(string storeId, string id, SearchSupplierProductsQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var request = new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/products", options)
-        {
-            Query = query?.ToQuery(),
-            RetrySafe = true,
-        };
-        var result = (await _http.SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(StoreJsonContext.Default.SupplierProductPage);
-        return result;
-    }
+    public Task<SupplierProductPage> SearchAsync(string storeId, string id, SearchSupplierProductsQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/products", options) { Query = query?.ToQuery(), RetrySafe = true }, StoreJsonContext.Default.SupplierProductPage, cancellationToken);
 
     /// <summary>Every item of SearchAsync, page after page: the same filters each time, the previous nextCursor as cursor, until hasMore is false.</summary>
     public IAsyncEnumerable<SupplierProduct> SearchAutoPagingAsync(string storeId, string id, SearchSupplierProductsQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
