@@ -123,9 +123,10 @@ internal sealed class StoreHttp
         {
             response = await _http.SendAsync(message, HttpCompletionOption.ResponseContentRead, timer.Token).ConfigureAwait(false);
         }
-        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        catch (OperationCanceledException e) when (cancellationToken.IsCancellationRequested)
         {
-            throw;
+            // The caller's own cancellation, carrying the caller's token.
+            throw new OperationCanceledException(e.Message, e, cancellationToken);
         }
         catch (OperationCanceledException e)
         {

@@ -94,6 +94,11 @@ public sealed class TransportTests(ServiceFixture svc) : FaultTests(svc)
         await Assert.ThrowsAnyAsync<OperationCanceledException>(() => client.Suppliers.Connections.GetBalanceAsync(Svc.StoreId, Svc.ConnectionId, cancellationToken: cts.Token));
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(4), $"took {clock.Elapsed}");
         Assert.Single(handler.Sent);
+
+        // With no retries to fall back on, the caller's cancellation is still a cancellation, not a time-out.
+        using var again = new CancellationTokenSource(TimeSpan.FromMilliseconds(300));
+        var e = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => client.Suppliers.Connections.GetBalanceAsync(Svc.StoreId, Svc.ConnectionId, new RequestOptions { MaxRetries = 0 }, again.Token));
+        Assert.True(again.Token == e.CancellationToken, e.ToString());
     }
 
     [Fact]
@@ -118,7 +123,8 @@ public sealed class TransportTests(ServiceFixture svc) : FaultTests(svc)
                 {
                     ctx.Response.StatusCode = 429;
                     ctx.Response.Headers["Retry-After"] = "2";
-                    body = """{"error":{"code":"rateLimited","message":"Slow down","details":[]}}""";
+                    // A stand-in that echoes the key it was sent: the client must cut it out of the message.
+                    body = new JsonObject { ["error"] = new JsonObject { ["code"] = "rateLimited", ["message"] = $"Slow down, {ctx.Request.Headers["X-API-Key"]}", ["details"] = new JsonArray() } }.ToJsonString();
                 }
                 else
                 {
@@ -137,7 +143,8 @@ public sealed class TransportTests(ServiceFixture svc) : FaultTests(svc)
         // With no retries left the 429 is thrown, carrying its Retry-After.
         var e = await Assert.ThrowsAsync<RateLimitedException>(() => client.Suppliers.Connections.GetBalanceAsync("s", "c", new RequestOptions { MaxRetries = 0 }));
         await serve;
-        Assert.Equal((429, "rateLimited", "Slow down", (TimeSpan?)TimeSpan.FromSeconds(2)), (e.StatusCode, e.Code, e.Message, e.RetryAfter));
+        Assert.Equal((429, "rateLimited", "Slow down, [redacted]", (TimeSpan?)TimeSpan.FromSeconds(2)), (e.StatusCode, e.Code, e.Message, e.RetryAfter));
+        Assert.IsType<RateLimitedException>(e);
     }
 
     [Fact]
