@@ -44,13 +44,8 @@ function methodFor(o) {
     text = `    public Task ${o.name}Async(${args.join(', ')})\n        => _http.SendAsync(${request}, cancellationToken);\n`;
   } else if (o.answer) {
     text = [
-      `    public async Task<${o.answer.name}> ${o.name}Async(${args.join(', ')})`,
-      '    {',
-      `        var response = await _http.SendAsync(${request}, cancellationToken).ConfigureAwait(false);`,
-      '        return response.StatusCode == 202',
-      `            ? new ${o.answer.name}(response.StatusCode, null, response.Read(${info(o.answer.accepted)}))`,
-      `            : new ${o.answer.name}(response.StatusCode, response.Read(${info(o.result)}), null);`,
-      '    }',
+      `    public Task<${o.answer.name}> ${o.name}Async(${args.join(', ')})`,
+      `        => _http.SendAsync(${request}, ${info(o.result)}, ${info(o.answer.accepted)}, cancellationToken);`,
       '',
     ].join('\n');
   } else {
@@ -69,29 +64,6 @@ function methodFor(o) {
   return text;
 }
 
-function emitAnswer(o) {
-  return [
-    `/// <summary>The answer of ${o.id}: <see cref="Result"/> (${o.answer.mainStatus}) or, for work left to a background job, <see cref="Accepted"/> (202).</summary>`,
-    `public sealed class ${o.answer.name}`,
-    '{',
-    `    internal ${o.answer.name}(int statusCode, ${o.result}? result, ${o.answer.accepted}? accepted)`,
-    '    {',
-    '        StatusCode = statusCode;',
-    '        Result = result;',
-    '        Accepted = accepted;',
-    '    }',
-    '',
-    '    /// <summary>The HTTP status the service answered.</summary>',
-    '    public int StatusCode { get; }',
-    summary(o.op.responses[o.answer.mainStatus]?.description ?? 'Done at once.', '    ').trimEnd(),
-    `    public ${o.result}? Result { get; }`,
-    summary(o.op.responses['202']?.description ?? 'Left to a background job.', '    ').trimEnd(),
-    `    public ${o.answer.accepted}? Accepted { get; }`,
-    '}',
-    '',
-  ].join('\n');
-}
-
 /** Service classes, the Suppliers group, and the part of StoreClient that builds them. */
 function emitServices(ops) {
   const services = new Map();
@@ -107,7 +79,6 @@ function emitServices(ops) {
     for (const o of s.ops.slice().sort((a, b) => a.name.localeCompare(b.name))) out += '\n' + methodFor(o);
     out += '}\n\n';
   }
-  for (const o of ops) if (o.answer) out += emitAnswer(o) + '\n';
   const groups = sorted.filter((s) => s.path.startsWith('Suppliers.'));
   const roots = sorted.filter((s) => !s.path.includes('.'));
   out += '/// <summary>Every supplier route of the store: <c>store.Suppliers</c>.</summary>\npublic sealed partial class SuppliersService\n{\n    internal SuppliersService(StoreHttp http)\n    {\n';

@@ -10,7 +10,7 @@ const { emitModels } = require('./csharp-models.cjs');
 const { emitServices, emitContext } = require('./csharp-services.cjs');
 
 /** Hand-written types of the library; generated ones never take these names. */
-const RESERVED = ['StoreClient', 'StoreClientOptions', 'RequestOptions', 'DispatchOptions', 'StoreHttp', 'StoreRequest', 'StoreResponse', 'Paging', 'SuppliersService', 'StoreJsonContext', 'StringValueConverter'];
+const RESERVED = ['StoreClient', 'StoreClientOptions', 'RequestOptions', 'DispatchOptions', 'StoreHttp', 'StoreRequest', 'StoreResponse', 'StoreAnswer', 'Paging', 'SuppliersService', 'StoreJsonContext', 'StringValueConverter'];
 
 const json = (response) => response?.content?.['application/json']?.schema;
 /** The schema inside `{ result }`; null when the answer has no body or is not enveloped. */
@@ -56,7 +56,7 @@ function visitResult(reg, o) {
   const accepted = statuses.includes('202') && main !== '202' ? resultOf(o.op.responses['202']) : null;
   if (accepted) {
     const type = reg.type(accepted, { names: [`${pascal(o.id)}Accepted`] });
-    if (type !== o.result) o.answer = { name: `${pascal(o.id)}Answer`, accepted: type, mainStatus: main };
+    if (type !== o.result) o.answer = { name: `StoreAnswer<${o.result}, ${type}>`, accepted: type };
   }
 }
 

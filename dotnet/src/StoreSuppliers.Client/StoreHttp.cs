@@ -11,52 +11,6 @@ using System.Threading.Tasks;
 
 namespace StoreSuppliers;
 
-/// <summary>One request as a generated service method describes it.</summary>
-internal sealed class StoreRequest
-{
-    public StoreRequest(string method, string path, RequestOptions? options)
-    {
-        Method = method;
-        Path = path;
-        Options = options;
-    }
-
-    public string Method { get; }
-    public string Path { get; }
-    public RequestOptions? Options { get; }
-    public IEnumerable<KeyValuePair<string, string>>? Query { get; set; }
-    public byte[]? Body { get; set; }
-
-    /// <summary>Safe to send again after a time-out, 429 or 503 (reads, and submit which is idempotent per part).</summary>
-    public bool RetrySafe { get; set; }
-}
-
-/// <summary>A successful answer: its status and the value inside <c>{ result }</c>.</summary>
-internal readonly struct StoreResponse
-{
-    public StoreResponse(int statusCode, JsonElement result)
-    {
-        StatusCode = statusCode;
-        Result = result;
-    }
-
-    public int StatusCode { get; }
-    public JsonElement Result { get; }
-
-    public T Read<T>(JsonTypeInfo<T> info)
-    {
-        if (Result.ValueKind == JsonValueKind.Undefined) throw new StoreException($"The service answered {StatusCode} with no body where {typeof(T).Name} was expected.");
-        try
-        {
-            return JsonSerializer.Deserialize(Result, info) ?? throw new StoreException($"The service answered null where {typeof(T).Name} was expected.");
-        }
-        catch (JsonException e)
-        {
-            throw new StoreException($"The service's answer does not fit {typeof(T).Name}: {e.Message}", e);
-        }
-    }
-}
-
 /// <summary>The one place that sends requests: key header, time-outs, retries, and refusals as exceptions.</summary>
 internal sealed class StoreHttp
 {
@@ -85,6 +39,17 @@ internal sealed class StoreHttp
 
     public async Task<T> SendAsync<T>(StoreRequest request, JsonTypeInfo<T> info, CancellationToken cancellationToken) =>
         (await SendAsync(request, cancellationToken).ConfigureAwait(false)).Read(info);
+
+    /// <summary>An operation whose 202 answers another type than its other success (see StoreAnswer).</summary>
+    public async Task<StoreAnswer<TResult, TAccepted>> SendAsync<TResult, TAccepted>(StoreRequest request, JsonTypeInfo<TResult> result, JsonTypeInfo<TAccepted> accepted, CancellationToken cancellationToken)
+        where TResult : class
+        where TAccepted : class
+    {
+        var response = await SendAsync(request, cancellationToken).ConfigureAwait(false);
+        return response.StatusCode == 202
+            ? new StoreAnswer<TResult, TAccepted>(response.StatusCode, null, response.Read(accepted))
+            : new StoreAnswer<TResult, TAccepted>(response.StatusCode, response.Read(result), null);
+    }
 
     public async Task<StoreResponse> SendAsync(StoreRequest request, CancellationToken cancellationToken)
     {

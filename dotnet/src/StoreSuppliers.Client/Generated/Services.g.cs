@@ -227,13 +227,8 @@ public sealed partial class ImportsService
 
     /// <summary>Import supplier products as store products with links; up to 50 at once, more as a background job to poll</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/{id}/import</c> Permission: <c>suppliers.import</c>. Needs a plan with dropshipping. Costs 2 credit(s) per unit: at once up to the inline limit, else once per record made.</remarks>
-    public async Task<ImportSupplierProductsAnswer> ImportAsync(string storeId, string id, ImportSupplierProductsRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var response = await _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/import", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.ImportSupplierProductsRequest) }, cancellationToken).ConfigureAwait(false);
-        return response.StatusCode == 202
-            ? new ImportSupplierProductsAnswer(response.StatusCode, null, response.Read(StoreJsonContext.Default.ImportJob))
-            : new ImportSupplierProductsAnswer(response.StatusCode, response.Read(StoreJsonContext.Default.ImportSupplierProductsResult), null);
-    }
+    public Task<StoreAnswer<ImportSupplierProductsResult, ImportJob>> ImportAsync(string storeId, string id, ImportSupplierProductsRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/import", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.ImportSupplierProductsRequest) }, StoreJsonContext.Default.ImportSupplierProductsResult, StoreJsonContext.Default.ImportJob, cancellationToken);
 
     /// <summary>The store's import jobs, newest first, paged by cursor, each with its progress</summary>
     /// <remarks><c>GET /api/store-suppliers/{storeId}/imports</c> Permission: <c>suppliers.import</c>.</remarks>
@@ -301,13 +296,8 @@ public sealed partial class SupplierOrdersService
 
     /// <summary>Take a part over so the store ships it itself (its supplier order, if any, is cancelled)</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{orderId}/groups/{groupKey}/fulfil-manually</c> Permission: <c>suppliers.orders.manage</c>.</remarks>
-    public async Task<FulfilOrderPartManuallyAnswer> FulfilManuallyAsync(string storeId, string orderId, string groupKey, DispatchOptions? options = null, CancellationToken cancellationToken = default)
-    {
-        var response = await _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/groups/" + StoreHttp.Segment(groupKey, nameof(groupKey)) + "/fulfil-manually", options), cancellationToken).ConfigureAwait(false);
-        return response.StatusCode == 202
-            ? new FulfilOrderPartManuallyAnswer(response.StatusCode, null, response.Read(StoreJsonContext.Default.SupplierOrder))
-            : new FulfilOrderPartManuallyAnswer(response.StatusCode, response.Read(StoreJsonContext.Default.FulfilOrderPartManuallyResult), null);
-    }
+    public Task<StoreAnswer<FulfilOrderPartManuallyResult, SupplierOrder>> FulfilManuallyAsync(string storeId, string orderId, string groupKey, DispatchOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/groups/" + StoreHttp.Segment(groupKey, nameof(groupKey)) + "/fulfil-manually", options), StoreJsonContext.Default.FulfilOrderPartManuallyResult, StoreJsonContext.Default.SupplierOrder, cancellationToken);
 
     /// <summary>One supplier order with its history</summary>
     /// <remarks><c>GET /api/store-suppliers/{storeId}/orders/{supplierOrderId}</c> Permission: <c>suppliers.view</c>.</remarks>
@@ -364,42 +354,6 @@ public sealed partial class SupplierProductsService
     /// <summary>Every item of SearchAsync, page after page: the same filters each time, the previous nextCursor as cursor, until hasMore is false.</summary>
     public IAsyncEnumerable<SupplierProduct> SearchAutoPagingAsync(string storeId, string id, SearchSupplierProductsQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
         => Paging.WalkAsync(query ?? new SearchSupplierProductsQuery(), (q, ct) => SearchAsync(storeId, id, q, options, ct), (q, cursor) => q.WithCursor(cursor), page => page.Items, page => page.Pagination.NextCursor, page => page.Pagination.HasMore, cancellationToken);
-}
-
-/// <summary>The answer of fulfilOrderPartManually: <see cref="Result"/> (200) or, for work left to a background job, <see cref="Accepted"/> (202).</summary>
-public sealed class FulfilOrderPartManuallyAnswer
-{
-    internal FulfilOrderPartManuallyAnswer(int statusCode, FulfilOrderPartManuallyResult? result, SupplierOrder? accepted)
-    {
-        StatusCode = statusCode;
-        Result = result;
-        Accepted = accepted;
-    }
-
-    /// <summary>The HTTP status the service answered.</summary>
-    public int StatusCode { get; }
-    /// <summary>Success</summary>
-    public FulfilOrderPartManuallyResult? Result { get; }
-    /// <summary>The job had not finished within the wait, or the request asked not to wait (`Prefer: respond-async`): the supplier order as it is now; read it again to follow it</summary>
-    public SupplierOrder? Accepted { get; }
-}
-
-/// <summary>The answer of importSupplierProducts: <see cref="Result"/> (201) or, for work left to a background job, <see cref="Accepted"/> (202).</summary>
-public sealed class ImportSupplierProductsAnswer
-{
-    internal ImportSupplierProductsAnswer(int statusCode, ImportSupplierProductsResult? result, ImportJob? accepted)
-    {
-        StatusCode = statusCode;
-        Result = result;
-        Accepted = accepted;
-    }
-
-    /// <summary>The HTTP status the service answered.</summary>
-    public int StatusCode { get; }
-    /// <summary>Success</summary>
-    public ImportSupplierProductsResult? Result { get; }
-    /// <summary>A background import job; poll it</summary>
-    public ImportJob? Accepted { get; }
 }
 
 /// <summary>Every supplier route of the store: <c>store.Suppliers</c>.</summary>
