@@ -1543,6 +1543,7 @@ public sealed partial class SupplierCatalogueItemCapabilities
     [JsonPropertyName("notifications")]
     public bool Notifications { get; set; }
 
+    /// <summary>`balance`: paid from a balance at the supplier (pay); `atCreate`: paid only as the order is created, with automatic payment on; `external`: not through the API</summary>
     [JsonPropertyName("payment")]
     public SupplierCatalogueItemCapabilitiesPayment Payment { get; set; }
 
@@ -1586,7 +1587,7 @@ public readonly partial struct AuthKind : IEquatable<AuthKind>
     }
 }
 
-/// <summary>One of balance, external; a value this version does not know is kept as it is (see IsKnown).</summary>
+/// <summary>`balance`: paid from a balance at the supplier (pay); `atCreate`: paid only as the order is created, with automatic payment on; `external`: not through the API</summary>
 [JsonConverter(typeof(SupplierCatalogueItemCapabilitiesPayment.Converter))]
 public readonly partial struct SupplierCatalogueItemCapabilitiesPayment : IEquatable<SupplierCatalogueItemCapabilitiesPayment>
 {
@@ -1598,14 +1599,17 @@ public readonly partial struct SupplierCatalogueItemCapabilitiesPayment : IEquat
     /// <summary><c>balance</c></summary>
     public static SupplierCatalogueItemCapabilitiesPayment Balance { get; } = new SupplierCatalogueItemCapabilitiesPayment("balance");
 
+    /// <summary><c>atCreate</c></summary>
+    public static SupplierCatalogueItemCapabilitiesPayment AtCreate { get; } = new SupplierCatalogueItemCapabilitiesPayment("atCreate");
+
     /// <summary><c>external</c></summary>
     public static SupplierCatalogueItemCapabilitiesPayment External { get; } = new SupplierCatalogueItemCapabilitiesPayment("external");
 
     /// <summary>Every value this version of the client knows.</summary>
-    public static IReadOnlyList<SupplierCatalogueItemCapabilitiesPayment> Known { get; } = new[] { Balance, External };
+    public static IReadOnlyList<SupplierCatalogueItemCapabilitiesPayment> Known { get; } = new[] { Balance, AtCreate, External };
 
     /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
-    public bool IsKnown => _value == "balance" || _value == "external";
+    public bool IsKnown => _value == "balance" || _value == "atCreate" || _value == "external";
 
     /// <summary>The value as the service spells it.</summary>
     public override string ToString() => _value ?? string.Empty;
@@ -1791,6 +1795,11 @@ public sealed partial class SupplierConnectionAutomation
     /// <summary>Send (and pay) orders whose shopper has not paid online, such as cash on delivery</summary>
     [JsonPropertyName("allowUnpaidOrders")]
     public bool AllowUnpaidOrders { get; set; }
+
+    /// <summary>Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it.</summary>
+    [JsonPropertyName("shippingMethod")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public JsonNode? ShippingMethod { get; set; }
 }
 
 /// <summary>`automatic` sends a supplier part once the store order is confirmed; `manual` waits for submit; `off` never sends</summary>
@@ -2050,6 +2059,10 @@ public sealed partial class ChangeSupplierAutomationRequest
     /// <summary>Send (and pay) orders whose shopper has not paid online, such as cash on delivery</summary>
     [JsonPropertyName("allowUnpaidOrders")]
     public bool? AllowUnpaidOrders { get; set; }
+
+    /// <summary>Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it.</summary>
+    [JsonPropertyName("shippingMethod")]
+    public JsonNode? ShippingMethod { get; set; }
 }
 
 public sealed partial class ChangeSupplierSettingsRequest
@@ -2099,6 +2112,10 @@ public sealed partial class ConnectSupplierRequestAutomation
     /// <summary>Send (and pay) orders whose shopper has not paid online, such as cash on delivery</summary>
     [JsonPropertyName("allowUnpaidOrders")]
     public bool? AllowUnpaidOrders { get; set; }
+
+    /// <summary>Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it.</summary>
+    [JsonPropertyName("shippingMethod")]
+    public JsonNode? ShippingMethod { get; set; }
 }
 
 public sealed partial class CreateProductLinkRequest
