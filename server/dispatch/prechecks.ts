@@ -1,3 +1,4 @@
+import { formatMoney } from '../platform/money';
 import { SupplierError } from '../suppliers/errors';
 import type { SupplierProduct } from '../suppliers/adapter';
 import type { SupplierGateway } from '../connections/gateway';
@@ -66,6 +67,7 @@ const supplierOffers: Check = async ({ work: { so, conn, items }, gateway }) => 
   const products = new Map<string, SupplierProduct>();
   let current = 0;
   let recorded = 0;
+  let currency = conn.automation.costLimit?.currency ?? 'USD';
   for (const item of items) {
     const pid = item.supplierProductId;
     if (!pid) throw new Pause('variantUnavailable', `The item ${item.sku} is no longer linked to a supplier variant.`);
@@ -82,16 +84,17 @@ const supplierOffers: Check = async ({ work: { so, conn, items }, gateway }) => 
     if (!variant || !variant.available) throw new Pause('variantUnavailable', `The supplier no longer offers variant ${item.supplierVariantId} (${item.sku}).`);
     if (variant.stock < item.quantity) throw new Pause('variantUnavailable', `The supplier has ${variant.stock} of variant ${item.supplierVariantId} (${item.sku}); the order needs ${item.quantity}.`);
     if (!product.shipsTo.includes(country)) throw new Pause('destinationUnsupported', `The supplier does not deliver product ${pid} to ${country}.`);
+    currency = variant.cost.currency;
     current += variant.cost.amountMinor * item.quantity;
     recorded += (item.linkCostMinor ?? variant.cost.amountMinor) * item.quantity;
   }
   const accepted = so.acceptedCostMinor !== null && so.acceptedCostMinor === current;
   if (current !== recorded && !accepted) {
-    throw new Pause('costChanged', `The supplier's cost moved from ${recorded} to ${current} (minor units) since import.`, { recordedCostMinor: recorded, currentCostMinor: current });
+    throw new Pause('costChanged', `The supplier's cost moved from ${formatMoney(recorded, currency)} to ${formatMoney(current, currency)} since import.`, { recordedCostMinor: recorded, currentCostMinor: current });
   }
   const limit = conn.automation.costLimit;
   if (limit && current > limit.amountMinor && !accepted) {
-    throw new Pause('costAboveLimit', `The items cost ${current} (minor units), above the store's limit of ${limit.amountMinor} ${limit.currency}.`, { currentCostMinor: current, limitMinor: limit.amountMinor });
+    throw new Pause('costAboveLimit', `The items cost ${formatMoney(current, currency)}, above the store's limit of ${formatMoney(limit.amountMinor, limit.currency)}.`, { currentCostMinor: current, limitMinor: limit.amountMinor });
   }
 };
 
