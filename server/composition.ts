@@ -6,7 +6,7 @@ import type { Boss } from './platform/jobs';
 import type { Logger } from './platform/logger';
 import { Cursors } from './platform/pagination';
 import { buildApp } from './platform/http/app';
-import { buildOpenApi } from './platform/http/openapi';
+import { buildOpenApi, withServer } from './platform/http/openapi';
 import type { AnyRoute } from './platform/http/route';
 import { AccountService } from './identity/accounts';
 import { ApiKeyService } from './identity/api-keys';
@@ -146,8 +146,9 @@ export function routeTable(s: Services): AnyRoute[] {
 
 export function buildHttpApp(s: Services) {
   const routes = routeTable(s);
-  let doc: unknown;
-  const openApiDocument = () => (doc ??= buildOpenApi(routes, { version: VERSION }));
+  let doc: ReturnType<typeof buildOpenApi> | undefined;
+  // Built once; only `servers` follows the request (or PUBLIC_BASE_URL), since a reader calls the address it read from.
+  const openApiDocument = (origin: string) => withServer((doc ??= buildOpenApi(routes, { version: VERSION })), s.config.publicBaseUrl || origin);
   return buildApp({
     routes,
     gate: s.gate,
