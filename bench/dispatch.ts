@@ -1,12 +1,14 @@
 import crypto from 'node:crypto';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { Pool as PgPool } from 'pg';
 import type { Pool } from 'pg';
 import { mapLimit } from '../server/platform/concurrency';
 import type { Boss } from '../server/platform/jobs';
 import { JobRunner } from '../server/platform/job-runner';
 import { DISPATCH_QUEUE, DISPATCH_QUEUES, singletonKeyOf, WORK_CHANNEL } from '../server/dispatch/queues';
-import { BenchSandbox, BenchService, connectedStore, developerKey, Figure, load, startBenchSandbox, startBenchService } from './lib';
+import { countedRole, cpuSplit, meter, topStatements } from './cost';
+import { BenchSandbox, BenchService, benchPostgres, connectedStore, developerKey, Figure, load, startBenchSandbox, startBenchService } from './lib';
 
 import { startBoss } from '../server/platform/jobs';
 import { createLogger } from '../server/platform/logger';
@@ -180,10 +182,10 @@ export async function queueParts(boss: Boss, db: Pool, queue: string, parts: Par
 }
 
 /** Polls `done()` every 100 ms from now until it reaches `total` or the window closes; answers the rate. */
-export async function drain(done: () => Promise<number>, total: number): Promise<{ done: number; ms: number; perSecond: number }> {
+export async function drain(done: () => Promise<number>, total: number, windowMs = WINDOW_MS): Promise<{ done: number; ms: number; perSecond: number }> {
   const t0 = performance.now();
   let n = 0;
-  while ((n = await done()) < total && performance.now() - t0 < WINDOW_MS) await new Promise((r) => setTimeout(r, 100));
+  while ((n = await done()) < total && performance.now() - t0 < windowMs) await new Promise((r) => setTimeout(r, 100));
   const ms = performance.now() - t0;
   return { done: n, ms, perSecond: n / (ms / 1000) };
 }
@@ -233,25 +235,50 @@ interface Ctx {
   sandbox: BenchSandbox;
   boss: Boss;
   key: string;
+  /** The benchmark's own connection, under the administrator's role (not counted). */
+  admin: Pool;
 }
 const command = 'npm run bench -- dispatch';
 
-/** 1. 10,000 parts over 10 connections, no added latency, against 10,000 no-op jobs through the same runner. */
-async function throughput({ svc, sandbox, boss, key }: Ctx): Promise<Figure[]> {
+/** The cost measures of the 10,000-part run count only the statements made under these roles (bench/cost.ts). */
+const SERVICE_ROLE = 'bench_dispatch_service';
+const NOOP_ROLE = 'bench_dispatch_noop';
+/** The 10,000-part run goes on until every part is sent (up to this), so its costs per part are of whole parts. */
+const FULL_RUN_MS = Number(process.env.BENCH_DISPATCH_FULL_RUN_MS ?? 900_000);
+const ms = (seconds: number, n: number) => Number(((seconds * 1000) / Math.max(1, n)).toFixed(2));
+const perPart = (x: number | null, n: number) => (x === null ? NaN : Number((x / Math.max(1, n)).toFixed(2)));
+
+/**
+ * 1. 10,000 parts over 10 connections, no added latency, against 10,000 no-op jobs through the same runner: the
+ * rate, and what each costs: CPU time of the process that runs it and SQL statements counted by Postgres.
+ */
+async function throughput({ svc, sandbox, boss, key, admin }: Ctx): Promise<Figure[]> {
   const many = await shops(svc, sandbox, 10, 1000, { key, products: 10 });
   const noop = 'bench.noop';
   await boss.createQueue(noop, DISPATCH_QUEUES[0] as never);
+  // The no-op runner gets a pg-boss of its own, under its own role, so its statements are counted apart.
+  const noopBoss = await startBoss(await countedRole(admin, svc.databaseUrl, NOOP_ROLE), [], createLogger('silent'), { supervise: false, schedule: false, superviseSeconds: 30 });
   let noopDone = 0;
-  const runner = new JobRunner<unknown>(boss, noop, RUNNER_OPTIONS, async () => undefined, createLogger('silent'), async () => void noopDone++);
+  const runner = new JobRunner<unknown>(noopBoss, noop, RUNNER_OPTIONS, async () => undefined, createLogger('silent'), async () => void noopDone++);
   runner.start();
   const noopParts = partsOf(many).map((p) => ({ ...p, id: crypto.randomUUID(), orderId: crypto.randomUUID() }));
   await queueParts(boss, svc.db, noop, noopParts);
+  const noopMeter = await meter({ postmasterPid: benchPostgres.postmasterPid, db: svc.db, role: NOOP_ROLE });
   runner.poke();
-  const base = await drain(async () => noopDone, noopParts.length);
+  const base = await drain(async () => noopDone, noopParts.length, FULL_RUN_MS);
+  const noopCost = await noopMeter.stop();
   await runner.stop(5000);
+  await noopBoss.stop({ graceful: false }).catch(() => undefined);
+
+  if (process.env.BENCH_STATEMENTS) await svc.db.query('SELECT pg_stat_statements_reset()');
+  const partsMeter = await meter({ pid: svc.pid, postmasterPid: benchPostgres.postmasterPid, db: svc.db, role: SERVICE_ROLE });
   await queueParts(boss, svc.db, DISPATCH_QUEUE, partsOf(many));
-  const subj = await drain(sentOf(svc.db, many.map((s) => s.storeId)), 10_000);
+  const subj = await drain(sentOf(svc.db, many.map((s) => s.storeId)), 10_000, FULL_RUN_MS);
+  const cost = await partsMeter.stop();
+  if (process.env.BENCH_STATEMENTS) process.stderr.write(`${JSON.stringify(await topStatements(svc.db, SERVICE_ROLE, 25), null, 1)}\n`);
   const checked = await checkOnce(svc.db, sandbox, many);
+  const cores = os.cpus().length;
+  const where = `Where the time went: dispatch: ${cpuSplit(cost, cores)}; no-op jobs: ${cpuSplit(noopCost, cores, 'bench process (runner)')}.`;
   return [
     {
       name: 'Dispatch of 10,000 order parts (10 stores × 1,000), no added supplier latency',
@@ -263,7 +290,29 @@ async function throughput({ svc, sandbox, boss, key }: Ctx): Promise<Figure[]> {
       notes:
         `Goal ≥ 0.5. Each part: pre-checks with one product read, look-up by number, create at the sandbox (3 supplier calls), one statement to record it; automation manual, no payment. ` +
         `Jobs are put on the queue in one go by the benchmark (groups = connections), then counted as they leave \`queued\` (polled every 100 ms). Checked afterwards: ${checked.toLocaleString('en')} parts sent, each exactly once at the sandbox. ` +
-        `Service role \`all\` (HTTP and worker in one process); the sandbox supplier and the no-op runner share the bench process; all on the same ${os.cpus().length} cores.`,
+        `Service role \`all\` (HTTP and worker in one process); the sandbox supplier and the no-op runner share the bench process; all on the same ${cores} cores. ${where}`,
+    },
+    {
+      name: 'CPU time of the service per dispatched part (10,000 parts, no added supplier latency)',
+      subject: { value: ms(cost.cpuSeconds, subj.done), unit: `ms per part (${cost.cpuSeconds.toFixed(1)} s for ${subj.done.toLocaleString('en')})` },
+      baseline: { value: ms(noopCost.cpuSeconds, base.done), unit: `ms per job (${noopCost.cpuSeconds.toFixed(1)} s for ${base.done.toLocaleString('en')})` },
+      baselineLabel: 'the no-op jobs above: CPU time of the process running them through the same runner',
+      ratio: cost.cpuSeconds / Math.max(1, subj.done) / Math.max(1e-9, noopCost.cpuSeconds / Math.max(1, base.done)),
+      command,
+      notes:
+        'utime + stime of the service process from /proc/<pid>/stat, before the first job and after the last part was sent (stable on a shared machine, unlike wall time). ' +
+        `Postgres used ${ms(cost.postgresCpuSeconds, subj.done)} ms per part beside it (the postmaster and its backends). The baseline's process also hosts the sandbox supplier, idle then.`,
+    },
+    {
+      name: 'SQL statements of the service per dispatched part (10,000 parts, no added supplier latency)',
+      subject: { value: perPart(cost.statements, subj.done), unit: `statements per part (${cost.statements?.toLocaleString('en') ?? 'n/a'} for ${subj.done.toLocaleString('en')})` },
+      baseline: { value: perPart(noopCost.statements, base.done), unit: `statements per job (${noopCost.statements?.toLocaleString('en') ?? 'n/a'})` },
+      baselineLabel: "the no-op jobs above: statements of the runner's pg-boss (fetch, complete, heartbeat)",
+      ratio: perPart(cost.statements, subj.done) / Math.max(1e-9, perPart(noopCost.statements, base.done)),
+      command,
+      notes:
+        "Counted by Postgres (pg_stat_statements, every statement sent: queries, BEGIN, COMMIT) under the service's own database role, so the benchmark's polling and seeding are not in it. " +
+        'Everything the service ran meanwhile counts: the jobs, their completions, the runner\'s fetches and heartbeats, the sweeper.',
     },
   ];
 }
@@ -355,16 +404,20 @@ const FIGURES = [throughput, underLatency, fairness, confirmUnderLoad];
 /** The dispatch engine's figures (docs/benchmarks.md): throughput against the queue itself, under supplier latency, fairness, and store actions under load. */
 export async function dispatchBench(databaseUrl: string): Promise<Figure[]> {
   const sandbox = await startBenchSandbox();
-  const svc = await startBenchService(databaseUrl, { SUPPLIER_TIMEOUT_MS: '3000' }, { sandboxUrl: sandbox.baseUrl });
+  const admin = new PgPool({ connectionString: databaseUrl, max: 1 });
+  // The service connects under a role of its own, so Postgres counts its statements apart from the benchmark's.
+  const serviceUrl = await countedRole(admin, databaseUrl, SERVICE_ROLE);
+  const svc = await startBenchService(databaseUrl, { SUPPLIER_TIMEOUT_MS: '3000', DATABASE_URL: serviceUrl }, { sandboxUrl: sandbox.baseUrl });
   const boss = await startBoss(svc.databaseUrl, [], createLogger('silent'), { supervise: false, schedule: false, superviseSeconds: 30 });
   try {
-    const ctx: Ctx = { svc, sandbox, boss, key: (await developerKey(svc.baseUrl)).key };
+    const ctx: Ctx = { svc, sandbox, boss, admin, key: (await developerKey(svc.baseUrl)).key };
     const figures: Figure[] = [];
     for (const [i, figure] of FIGURES.entries()) if (only.has(i + 1)) figures.push(...(await figure(ctx)));
     return figures;
   } finally {
     await boss.stop({ graceful: false }).catch(() => undefined);
     await svc.stop();
+    await admin.end();
     await sandbox.close();
   }
 }
