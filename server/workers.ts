@@ -8,7 +8,6 @@ import { HOUSEKEEPING_QUEUE, IDENTITY_QUEUES } from './identity/queues';
 import { JobRunner, JobRunnerOptions } from './platform/job-runner';
 import type { StoreOrderEvent } from './orders/events';
 import { ORDER_QUEUES, STORE_ORDER_EVENTS_QUEUE } from './orders/queues';
-import { nextStep } from './dispatch/steps';
 import { SafetyNet } from './notifications/safety-net';
 
 /** Every queue, as each domain declares it (name, policy, retries): created at start by platform/jobs. */
@@ -64,9 +63,7 @@ export async function registerWorkers(boss: Boss, s: Services): Promise<(timeout
     s.log,
     // Asked for while the job ran (a pay, a cancel) after it last looked: the job is settled now, so send another.
     async (job) => {
-      if (!(await s.dispatch.records.stepDue(job.data.supplierOrderId))) return;
-      const so = await s.dispatch.records.load(job.data.supplierOrderId);
-      if (so && nextStep(so)) await s.dispatch.queue.request(so);
+      await s.dispatch.queue.requestMany(await s.dispatch.records.stepDueAmong([job.data.supplierOrderId]));
     },
   );
   const offWake = s.feed.on(WORK_CHANNEL, () => runner.poke());

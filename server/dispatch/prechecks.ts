@@ -16,7 +16,7 @@ export class Pause extends Error {
   }
 }
 
-interface CheckContext {
+export interface CheckContext {
   work: Work;
   registry: SupplierRegistry;
   gateway: SupplierGateway;

@@ -65,3 +65,21 @@ export async function rows<T = Record<string, unknown>>(db: Queryable, text: str
 export async function affected(db: Queryable, text: string, values: unknown[] = []): Promise<number> {
   return (await run(db, text, values)).affected ?? 0;
 }
+
+/**
+ * The parameters of a statement written in pieces (a write and the steps other domains add to it): each piece adds
+ * its values here and writes the placeholder it gets back.
+ */
+export class Params {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+
+  /** A JSON value (or null) for a jsonb column. */
+  json(value: unknown): string {
+    return `${this.add(value === null || value === undefined ? null : JSON.stringify(value))}::jsonb`;
+  }
+}
