@@ -259,7 +259,7 @@ async function throughput({ svc, sandbox, boss, key, admin }: Ctx): Promise<Figu
   // The no-op runner gets a pg-boss of its own, under its own role, so its statements are counted apart.
   const noopBoss = await startBoss(await countedRole(admin, svc.databaseUrl, NOOP_ROLE), [], createLogger('silent'), { supervise: false, schedule: false, superviseSeconds: 30 });
   let noopDone = 0;
-  const runner = new JobRunner<unknown>(noopBoss, noop, RUNNER_OPTIONS, async () => undefined, createLogger('silent'), async () => void noopDone++);
+  const runner = new JobRunner<unknown>(noopBoss, noop, RUNNER_OPTIONS, async () => undefined, createLogger('silent'), async (jobs) => void (noopDone += jobs.length));
   runner.start();
   const noopParts = partsOf(many).map((p) => ({ ...p, id: crypto.randomUUID(), orderId: crypto.randomUUID() }));
   await queueParts(boss, svc.db, noop, noopParts);

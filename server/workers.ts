@@ -61,9 +61,10 @@ export async function registerWorkers(boss: Boss, s: Services): Promise<(timeout
       await s.dispatch.job.run(job.data.supplierOrderId);
     },
     s.log,
-    // Asked for while the job ran (a pay, a cancel) after it last looked: the job is settled now, so send another.
-    async (job) => {
-      await s.dispatch.queue.requestMany(await s.dispatch.records.stepDueAmong([job.data.supplierOrderId]));
+    // Asked for while a job ran (a pay, a cancel) after its last look: its job is completed now, so send another.
+    // One read for the whole batch of completed jobs.
+    async (jobs) => {
+      await s.dispatch.queue.requestMany(await s.dispatch.records.stepDueAmong(jobs.map((j) => j.data.supplierOrderId)));
     },
   );
   const offWake = s.feed.on(WORK_CHANNEL, () => runner.poke());
