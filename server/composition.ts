@@ -52,6 +52,8 @@ import { SupplierOrderReads } from './dispatch/views';
 import { supplierOrderSchema } from './dispatch/schemas';
 import { mountAssistant } from './assistant/mcp';
 import { DispatchSteps1764288000000 } from './migrations/1764288000000-DispatchSteps';
+import { SupplierOrderCountSlots1764460800240 } from './migrations/1764460800240-SupplierOrderCountSlots';
+import { StoreOrderCountSlots1764460800241 } from './migrations/1764460800241-StoreOrderCountSlots';
 import { PartNeedsAttention1764288000001 } from './migrations/1764288000001-PartNeedsAttention';
 import { StoreOrderFromParts1764288000002 } from './migrations/1764288000002-StoreOrderFromParts';
 import { SupplierCallRates1764288000003 } from './migrations/1764288000003-SupplierCallRates';
@@ -70,7 +72,7 @@ import { RenameRegisteredWebhookUrl1764374400001 } from './migrations/1764374400
 
 export const VERSION = '4.4.0';
 export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, Store, StaffMember, StoreProduct, StoreVariant, SupplierConnection, ProductLink, ProductLinkVariant, ImportJob, ImportJobItem];
-export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010, ImportJobCredit1764374400000, RenameRegisteredWebhookUrl1764374400001];
+export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010, ImportJobCredit1764374400000, RenameRegisteredWebhookUrl1764374400001, SupplierOrderCountSlots1764460800240, StoreOrderCountSlots1764460800241];
 
 export function openDatabase(url: string, poolSize?: number): DataSource {
   return createDataSource(url, ENTITIES, MIGRATIONS, poolSize);
