@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { DataSource, EntityManager } from 'typeorm';
-import type { QueryResult, QueryRunner } from 'typeorm';
+import type { QueryRunner } from 'typeorm';
 import type { Logger } from './logger';
 
 export type Db = DataSource;
@@ -41,19 +41,32 @@ export async function migrate(ds: DataSource, log: Logger): Promise<void> {
 /** What runs a statement: the data source, a transaction's entity manager, or a query runner. */
 export type Queryable = DataSource | EntityManager | QueryRunner;
 
-/** Runs one statement and answers TypeORM's structured result (records and affected count), whatever runs it. */
-async function run(db: Queryable, text: string, values: unknown[]): Promise<QueryResult> {
-  if (db instanceof DataSource || db instanceof EntityManager) {
-    const own = db instanceof EntityManager ? db.queryRunner : undefined;
-    if (own) return own.query(text, values, true);
-    const runner = (db instanceof DataSource ? db : db.connection).createQueryRunner();
-    try {
-      return await runner.query(text, values, true);
-    } finally {
-      await runner.release();
-    }
+/** What node-postgres answers for a statement. */
+interface PgResult {
+  rows: unknown[];
+  rowCount: number | null;
+}
+interface PgQueryable {
+  query(text: string, values: unknown[]): Promise<PgResult>;
+}
+
+/**
+ * Runs one statement straight on node-postgres, whatever runs it: the pool behind the data source, or the connection
+ * a transaction (or query runner) holds. TypeORM's query runner would be made and released around every statement,
+ * which costs more than a short statement itself; errors are node-postgres's own (code, constraint, detail).
+ */
+async function run(db: Queryable, text: string, values: unknown[]): Promise<{ records: unknown[]; affected: number }> {
+  const runner = db instanceof DataSource ? undefined : db instanceof EntityManager ? db.queryRunner : db;
+  let result: PgResult;
+  if (runner) {
+    // The transaction's own connection (connected on first use, as TypeORM does).
+    const connection = ((runner as unknown as { databaseConnection?: PgQueryable }).databaseConnection ?? ((await runner.connect()) as PgQueryable));
+    result = await connection.query(text, values);
+  } else {
+    const source = db instanceof DataSource ? db : db.connection;
+    result = await (source.driver as unknown as { master: PgQueryable }).master.query(text, values);
   }
-  return db.query(text, values, true);
+  return { records: result.rows ?? [], affected: result.rowCount ?? 0 };
 }
 
 /** The rows a statement answers (a SELECT, or a write's RETURNING). */
