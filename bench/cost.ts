@@ -57,6 +57,7 @@ export function postgresCpuSeconds(postmasterPid: number): number {
 /** The role a benchmark's process connects as, so that Postgres counts its statements apart. */
 export async function countedRole(admin: Pool, databaseUrl: string, role: string): Promise<string> {
   await admin.query(`DO $$ BEGIN CREATE ROLE ${role} LOGIN SUPERUSER PASSWORD 'bench'; EXCEPTION WHEN duplicate_object THEN NULL; END $$`);
+  if (process.env.BENCH_STATEMENTS === 'all') await admin.query(`ALTER ROLE ${role} SET pg_stat_statements.track = 'all'`);
   await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements').catch(() => undefined);
   const u = new URL(databaseUrl);
   u.username = role;
@@ -122,12 +123,39 @@ export function cpuSplit(c: Cost, cores: number, label = 'service'): string {
   return `${label} ${s(c.cpuSeconds)} CPU (${s(c.systemSeconds)} of it in the kernel), Postgres ${s(c.postgresCpuSeconds)}, bench process ${s(c.benchCpuSeconds)}, in ${s(c.wallSeconds)} wall (${cores} cores: ${s(c.wallSeconds * cores)} available)`;
 }
 
-/** The statements a role ran most often (for a look at where they come from: BENCH_STATEMENTS=1). */
-export async function topStatements(db: Pool, role: string, n = 15): Promise<Array<{ calls: number; query: string }>> {
+/**
+ * The statements a role ran, by the time Postgres spent on them (for a look at where it goes: BENCH_STATEMENTS=1;
+ * BENCH_STATEMENTS=all also counts the statements triggers and functions run, see countedRole).
+ */
+export async function topStatements(db: Pool, role: string, n = 15): Promise<Array<{ calls: number; ms: number; query: string }>> {
   const { rows } = await db.query(
-    `SELECT calls::int, left(regexp_replace(query, '\\s+', ' ', 'g'), 160) AS query FROM pg_stat_statements s JOIN pg_roles r ON r.oid = s.userid
-      WHERE r.rolname = $1 AND s.dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY calls DESC LIMIT $2`,
+    `SELECT calls::int, round(total_exec_time)::int AS ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 140) AS query
+       FROM pg_stat_statements s JOIN pg_roles r ON r.oid = s.userid
+      WHERE r.rolname = $1 AND s.dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY total_exec_time DESC LIMIT $2`,
     [role, n],
   );
   return rows;
+}
+
+/** Resident memory of a process now, in MB. */
+export function rssMbOf(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Math.round(Number(m[1]) / 1024) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Samples a process's resident memory every 200 ms; `stop` answers the peak in MB. */
+export function rssPeak(pid: number): { stop(): number } {
+  let peak = rssMbOf(pid);
+  const timer = setInterval(() => (peak = Math.max(peak, rssMbOf(pid))), 200);
+  timer.unref();
+  return {
+    stop: () => {
+      clearInterval(timer);
+      return Math.max(peak, rssMbOf(pid));
+    },
+  };
 }
