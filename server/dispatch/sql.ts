@@ -1,4 +1,4 @@
-import { affected, Params, Queryable, rows } from '../platform/db';
+import { affected, Params, preparedRows, Queryable, rows } from '../platform/db';
 import { KeysetListStatement, storeScope } from '../platform/pagination';
 import { ConnectionRow, connectionOf } from '../connections/sql';
 import { movePart } from '../orders/sql';
@@ -54,6 +54,13 @@ export interface SupplierOrderRow {
   updated_at: Date;
 }
 
+/** A supplier order's columns, named (the hot statements are prepared: their result may not change with the table). */
+const COLUMNS_READ = `id, store_id, order_id, group_key, connection_id, supplier_key, order_number, contract_model, status, review_reason, review_message,
+  retryable, supplier_order_number, number_known_absent, supplier_order_id, supplier_status, costs, payment_status, shipping, attempt, pay_now, pay_requested,
+  cancel_requested, payment_due, shopper_captured, store_takes_over, accepted_cost_minor, destination, retries_used, next_retry_at, created_by_account_id,
+  created_by_key_id, created_at, updated_at`;
+const OF_S = COLUMNS_READ.split(',').map((c) => `s.${c.trim()}`).join(', ');
+
 /** The columns of the fields a change may write, and which hold JSON. */
 const COLUMNS: Record<string, string> = {
   reviewReason: 'review_reason', reviewMessage: 'review_message', retryable: 'retryable', supplierOrderId: 'supplier_order_id', supplierStatus: 'supplier_status',
@@ -91,7 +98,7 @@ export async function writeChange(db: Queryable, c: Change): Promise<SupplierOrd
                                        payment_status, pay_now, destination, created_by_account_id, created_by_key_id)
           VALUES (${[a.id, a.storeId, a.orderId, a.groupKey, a.connectionId, a.supplierKey, a.orderNumber, a.contractModel, a.status, a.supplierOrderNumber, a.paymentStatus, a.payNow].map((v) => p.add(v)).join(', ')},
                   ${p.json(a.destination)}, ${p.add(a.createdByAccountId)}, ${p.add(a.createdByKeyId)})
-          ON CONFLICT (order_id, group_key) DO NOTHING RETURNING *, NULL::text AS from_status`;
+          ON CONFLICT (order_id, group_key) DO NOTHING RETURNING ${COLUMNS_READ}, NULL::text AS from_status`;
   } else {
     const sets = Object.entries(c.fields).map(([key, value]) => {
       if (!COLUMNS[key]) throw new Error(`not a dispatch field: ${key}`);
@@ -99,16 +106,16 @@ export async function writeChange(db: Queryable, c: Change): Promise<SupplierOrd
     });
     const from = p.add(c.from);
     so = `UPDATE supplier_orders SET status = ${p.add(c.to)}, updated_at = now()${sets.map((x) => `, ${x}`).join('')}
-           WHERE id = ${p.add(c.id)} AND status = ${from} RETURNING *, ${from}::text AS from_status`;
+           WHERE id = ${p.add(c.id)} AND status = ${from} RETURNING ${COLUMNS_READ}, ${from}::text AS from_status`;
   }
   const h = c.history;
-  const changed = await rows<SupplierOrderRow>(
+  const changed = await preparedRows<SupplierOrderRow>(
     db,
     `WITH so AS (${so}),
      ev AS (INSERT INTO supplier_order_events (supplier_order_id, actor_kind, actor_id, type, from_status, to_status, details)
             SELECT id, ${p.add(h.actor.kind)}, ${p.add(h.actor.id)}, ${p.add(h.type)}, from_status, status, ${p.json(h.details)} FROM so)
      ${c.part ? `, part AS (${movePart(p, 'so', c.part)})` : ''}
-     SELECT so.*, pg_notify('${CHANGE_CHANNEL}', so.id::text) AS notified FROM so`,
+     SELECT ${COLUMNS_READ}, pg_notify('${CHANGE_CHANNEL}', id::text) AS notified FROM so`,
     p.values,
   );
   return changed.length ? supplierOrderOf(changed[0]) : null;
@@ -117,12 +124,12 @@ export async function writeChange(db: Queryable, c: Change): Promise<SupplierOrd
 // --- Reads
 
 export async function supplierOrderById(db: Queryable, id: string, storeId?: string): Promise<SupplierOrder | null> {
-  const [r] = await rows<SupplierOrderRow>(db, `SELECT * FROM supplier_orders WHERE id = $1${storeId ? ' AND store_id = $2' : ''}`, storeId ? [id, storeId] : [id]);
+  const [r] = await preparedRows<SupplierOrderRow>(db, `SELECT ${COLUMNS_READ} FROM supplier_orders WHERE id = $1${storeId ? ' AND store_id = $2' : ''}`, storeId ? [id, storeId] : [id]);
   return r ? supplierOrderOf(r) : null;
 }
 
 export async function supplierOrderOfPart(db: Queryable, orderId: string, groupKey: string): Promise<SupplierOrder | null> {
-  const [r] = await rows<SupplierOrderRow>(db, 'SELECT * FROM supplier_orders WHERE order_id = $1 AND group_key = $2', [orderId, groupKey]);
+  const [r] = await preparedRows<SupplierOrderRow>(db, `SELECT ${COLUMNS_READ} FROM supplier_orders WHERE order_id = $1 AND group_key = $2`, [orderId, groupKey]);
   return r ? supplierOrderOf(r) : null;
 }
 
@@ -140,9 +147,9 @@ export async function supplierOrdersOfOrders(db: Queryable, orderIds: string[]):
  * it), the store order's payment, and the part's items with the supplier product each is linked to now.
  */
 export async function workOf(db: Queryable, id: string): Promise<Work | null> {
-  const [r] = await rows<SupplierOrderRow & { connection: ConnectionRow; order_payment_method: PaymentMethod; order_payment_status: PaymentStatus; order_confirmed: boolean; items: WorkItem[] }>(
+  const [r] = await preparedRows<SupplierOrderRow & { connection: ConnectionRow; order_payment_method: PaymentMethod; order_payment_status: PaymentStatus; order_confirmed: boolean; items: WorkItem[] }>(
     db,
-    `SELECT s.*, to_jsonb(c.*) AS connection, o.payment_method AS order_payment_method, o.payment_status AS order_payment_status, o.confirmed_at IS NOT NULL AS order_confirmed,
+    `SELECT ${OF_S}, to_jsonb(c.*) AS connection, o.payment_method AS order_payment_method, o.payment_status AS order_payment_status, o.confirmed_at IS NOT NULL AS order_confirmed,
             COALESCE((SELECT json_agg(json_build_object('id', i.id, 'sku', i.sku, 'quantity', i.quantity, 'supplierVariantId', i.supplier_variant_id,
                                                         'linkCostMinor', i.link_cost_minor, 'supplierProductId', l.supplier_product_id) ORDER BY i.position)
                         FROM store_order_items i
@@ -166,7 +173,7 @@ const PART_REF = `id, order_id AS "orderId", group_key AS "groupKey", connection
 
 /** Which of these records have a step due (the generated column): the runner's one look after a batch of jobs. */
 export function stepDueAmong(db: Queryable, ids: string[]): Promise<PartRef[]> {
-  return rows(db, `SELECT ${PART_REF} FROM supplier_orders WHERE id = ANY($1) AND step_due`, [ids]);
+  return preparedRows(db, `SELECT ${PART_REF} FROM supplier_orders WHERE id = ANY($1) AND step_due`, [ids]);
 }
 
 /** Records with a step due that nothing touched for a while (a lost job, a crash between commit and send). */

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryRunner } from 'typeorm';
 import type { Logger } from './logger';
@@ -47,7 +48,7 @@ interface PgResult {
   rowCount: number | null;
 }
 interface PgQueryable {
-  query(text: string, values: unknown[]): Promise<PgResult>;
+  query(q: { text: string; values: unknown[]; name?: string }): Promise<PgResult>;
 }
 
 /**
@@ -55,16 +56,17 @@ interface PgQueryable {
  * a transaction (or query runner) holds. TypeORM's query runner would be made and released around every statement,
  * which costs more than a short statement itself; errors are node-postgres's own (code, constraint, detail).
  */
-async function run(db: Queryable, text: string, values: unknown[]): Promise<{ records: unknown[]; affected: number }> {
+async function run(db: Queryable, text: string, values: unknown[], name?: string): Promise<{ records: unknown[]; affected: number }> {
+  const q = { text, values, ...(name ? { name } : {}) };
   const runner = db instanceof DataSource ? undefined : db instanceof EntityManager ? db.queryRunner : db;
   let result: PgResult;
   if (runner) {
     // The transaction's own connection (connected on first use, as TypeORM does).
     const connection = ((runner as unknown as { databaseConnection?: PgQueryable }).databaseConnection ?? ((await runner.connect()) as PgQueryable));
-    result = await connection.query(text, values);
+    result = await connection.query(q);
   } else {
     const source = db instanceof DataSource ? db : db.connection;
-    result = await (source.driver as unknown as { master: PgQueryable }).master.query(text, values);
+    result = await (source.driver as unknown as { master: PgQueryable }).master.query(q);
   }
   return { records: result.rows ?? [], affected: result.rowCount ?? 0 };
 }
@@ -73,6 +75,22 @@ async function run(db: Queryable, text: string, values: unknown[]): Promise<{ re
 export async function rows<T = Record<string, unknown>>(db: Queryable, text: string, values: unknown[] = []): Promise<T[]> {
   return (await run(db, text, values)).records as T[];
 }
+
+/**
+ * `rows` for a statement run very often: prepared once per connection (named by its text), so Postgres plans it once
+ * instead of at every run. Its result must name its columns (no `*`): a prepared statement's result type may not
+ * change under it when a migration adds a column.
+ */
+export async function preparedRows<T = Record<string, unknown>>(db: Queryable, text: string, values: unknown[] = []): Promise<T[]> {
+  let name = statementNames.get(text);
+  if (!name) {
+    if (/(SELECT|RETURNING|,)\s*(\w+\.)?\*/i.test(text)) throw new Error('a prepared statement names its columns');
+    name = `s${crypto.createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    if (statementNames.size < 1000) statementNames.set(text, name);
+  }
+  return (await run(db, text, values, name)).records as T[];
+}
+const statementNames = new Map<string, string>();
 
 /** How many rows a write touched. */
 export async function affected(db: Queryable, text: string, values: unknown[] = []): Promise<number> {
