@@ -57,7 +57,7 @@ export function postgresCpuSeconds(postmasterPid: number): number {
 /** The role a benchmark's process connects as, so that Postgres counts its statements apart. */
 export async function countedRole(admin: Pool, databaseUrl: string, role: string): Promise<string> {
   await admin.query(`DO $$ BEGIN CREATE ROLE ${role} LOGIN SUPERUSER PASSWORD 'bench'; EXCEPTION WHEN duplicate_object THEN NULL; END $$`);
-  if (process.env.BENCH_STATEMENTS === 'all') await admin.query(`ALTER ROLE ${role} SET pg_stat_statements.track = 'all'`);
+  if (process.env.BENCH_STATEMENTS === 'all') await admin.query(`ALTER ROLE ${role} SET pg_stat_statements.track = 'all'; ALTER ROLE ${role} SET pg_stat_statements.track_planning = on`);
   await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements').catch(() => undefined);
   const u = new URL(databaseUrl);
   u.username = role;
@@ -127,9 +127,9 @@ export function cpuSplit(c: Cost, cores: number, label = 'service'): string {
  * The statements a role ran, by the time Postgres spent on them (for a look at where it goes: BENCH_STATEMENTS=1;
  * BENCH_STATEMENTS=all also counts the statements triggers and functions run, see countedRole).
  */
-export async function topStatements(db: Pool, role: string, n = 15): Promise<Array<{ calls: number; ms: number; query: string }>> {
+export async function topStatements(db: Pool, role: string, n = 15): Promise<Array<{ calls: number; ms: number; planMs: number; query: string }>> {
   const { rows } = await db.query(
-    `SELECT calls::int, round(total_exec_time)::int AS ms, left(regexp_replace(query, '\\s+', ' ', 'g'), 140) AS query
+    `SELECT calls::int, round(total_exec_time)::int AS ms, round(total_plan_time)::int AS "planMs", left(regexp_replace(query, '\\s+', ' ', 'g'), 140) AS query
        FROM pg_stat_statements s JOIN pg_roles r ON r.oid = s.userid
       WHERE r.rolname = $1 AND s.dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY total_exec_time DESC LIMIT $2`,
     [role, n],

@@ -162,10 +162,12 @@ async function fairness(ctx: Ctx): Promise<Figure[]> {
   const aloneCost = await aloneMeter.stop();
   const [a, b] = await shops(svc, sandbox, 2, 1000, { key });
   await sandbox.control('POST', '/faults', { accountLatencyMs: { [a.accountId]: 60_000 } });
+  if (process.env.BENCH_STATEMENTS) await svc.db.query('SELECT pg_stat_statements_reset()');
   const besideMeter = await metered(ctx);
   await queueParts(boss, svc.db, DISPATCH_QUEUE, [...partsOf([a]), ...partsOf([b])]);
   const beside = await drain(sentOf(svc.db, [b]), 1000);
   const besideCost = await besideMeter.stop();
+  if (process.env.BENCH_STATEMENTS) process.stderr.write(`${JSON.stringify(await topStatements(svc.db, SERVICE_ROLE, 25), null, 1)}\n`);
   await sandbox.control('DELETE', '/faults');
   const { rows: ofA } = await svc.db.query(`SELECT status, count(*)::int AS n FROM supplier_orders WHERE store_id = $1 AND supplier_order_number <> $2 GROUP BY status ORDER BY status`, [a.storeId, a.warmUpNumber]);
   return [
