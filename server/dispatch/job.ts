@@ -7,7 +7,7 @@ import type { SupplierOrderSnapshot } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
 import type { SupplierRegistry } from '../suppliers/registry';
 import type { OrderService } from '../orders/service';
-import { Pause, runPreChecks } from './prechecks';
+import { ConnectionPause, Pause, runPreChecks } from './prechecks';
 import type { SupplierOrderRecords, Work } from './records';
 import type { ReviewReason } from './review-reasons';
 import { FINAL } from './state-machine';
@@ -83,9 +83,11 @@ export class DispatchJob {
     return this.change(so, { type: 'supplierAnswered', answer, history, details, ...more });
   }
 
-  /** A passing error: failed and retried later while retries remain, then paused. */
+  /** A passing error: failed and retried later while retries remain, then paused; an open circuit pauses the connection's waiting parts. */
   private fail(so: SupplierOrder, err: SupplierError): Promise<SupplierOrder> {
-    return this.change(so, failure(so, { kind: err.kind, message: err.message, circuitOpen: err instanceof CircuitOpenError }, this.settings));
+    const circuitOpen = err instanceof CircuitOpenError;
+    const e = failure(so, { kind: err.kind, message: err.message, circuitOpen }, this.settings);
+    return circuitOpen ? this.records.changeWithConnection(so, e) : this.change(so, e);
   }
 
   /** Pre-checks, then the number is looked up (a create that timed out after succeeding is found), then created. */
@@ -93,7 +95,10 @@ export class DispatchJob {
     try {
       await runPreChecks({ work: { so, conn, ...rest }, registry: this.registry, gateway: this.gateway });
     } catch (err) {
-      if (err instanceof Pause) return this.change(so, { type: 'paused', reason: err.reason, message: err.message, details: err.details });
+      if (err instanceof Pause) {
+        const paused: DispatchEvent = { type: 'paused', reason: err.reason, message: err.message, details: err.details };
+        return err instanceof ConnectionPause ? this.records.changeWithConnection(so, paused) : this.change(so, paused);
+      }
       if (err instanceof SupplierError) return this.fail(so, err);
       throw err;
     }

@@ -54,7 +54,25 @@ export class SupplierOrderRecords {
    * it was read with. Answers the record as written; one that moved meanwhile is a `concurrentChange` conflict.
    */
   async change(so: SupplierOrder, e: DispatchEvent, tx: Queryable = this.db): Promise<SupplierOrder> {
-    const written = await sql.writeChange(tx, transition(so, e));
+    const [written] = await sql.writeChange(tx, transition(so, e));
+    if (!written) throw errors.conflict('concurrentChange', 'The supplier order changed meanwhile; read it again.');
+    return written;
+  }
+
+  /**
+   * A pause decided from the connection alone (it is off or removed, in test mode without a sandbox, or its circuit
+   * is open) holds for every part waiting on it: `so` and the connection's other queued parts (no cancel asked) are
+   * paused by the same change in one write, as each would be when its own job ran, each with its own history. Their
+   * jobs then find nothing due. Answers `so` as written.
+   */
+  async changeWithConnection(so: SupplierOrder, e: DispatchEvent): Promise<SupplierOrder> {
+    const change = transition(so, e);
+    const same = (o: SupplierOrder) => {
+      const c = transition(o, e);
+      return c.to === change.to && JSON.stringify([c.fields, c.part, c.history]) === JSON.stringify([change.fields, change.part, change.history]);
+    };
+    const alike = (await sql.queuedOfConnection(this.db, so, 499)).filter(same).map((o) => o.id);
+    const written = (await sql.writeChange(this.db, change, alike)).find((w) => w.id === so.id);
     if (!written) throw errors.conflict('concurrentChange', 'The supplier order changed meanwhile; read it again.');
     return written;
   }
@@ -65,10 +83,10 @@ export class SupplierOrderRecords {
    */
   async create(record: NewSupplierOrder, actor: Actor, trigger: string, charge?: (tx: EntityManager) => Promise<void>): Promise<{ so: SupplierOrder; created: boolean }> {
     const change = transition(null, { type: 'create', record, actor, trigger });
-    const made = charge
+    const [made] = charge
       ? await this.db.transaction(async (tx) => {
           const so = await sql.writeChange(tx, change);
-          if (so) await charge(tx);
+          if (so.length) await charge(tx);
           return so;
         })
       : await sql.writeChange(this.db, change);

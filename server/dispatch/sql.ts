@@ -85,10 +85,11 @@ export function supplierOrderOf(r: SupplierOrderRow): SupplierOrder {
 /**
  * The one write of a supplier order, for every change (./transition.ts made `c`): in one statement, the record made
  * or changed by compare and set on its status, its history event, its order part moved (orders' `movePart`), and the
- * notification waiters listen for. The move is checked against the table again here. Answers the record as written,
- * or null when it was not in `c.from` (or, for a new one, the part already had one).
+ * notification waiters listen for. The move is checked against the table again here. `alike` names other records
+ * that the same change moves in the same statement (each by compare and set, each with its own history and part).
+ * Answers the records as written; a record not in `c.from` (or, for a new one, a part that already had one) is not.
  */
-export async function writeChange(db: Queryable, c: Change): Promise<SupplierOrder | null> {
+export async function writeChange(db: Queryable, c: Change, alike: string[] = []): Promise<SupplierOrder[]> {
   assertMove(c.from, c.to);
   const p = new Params();
   const a = c.after;
@@ -106,7 +107,7 @@ export async function writeChange(db: Queryable, c: Change): Promise<SupplierOrd
     });
     const from = p.add(c.from);
     so = `UPDATE supplier_orders SET status = ${p.add(c.to)}, updated_at = now()${sets.map((x) => `, ${x}`).join('')}
-           WHERE id = ${p.add(c.id)} AND status = ${from} RETURNING ${COLUMNS_READ}, ${from}::text AS from_status`;
+           WHERE id = ANY(${p.add([c.id, ...alike])}::uuid[]) AND status = ${from} RETURNING ${COLUMNS_READ}, ${from}::text AS from_status`;
   }
   const h = c.history;
   const changed = await preparedRows<SupplierOrderRow>(
@@ -118,7 +119,7 @@ export async function writeChange(db: Queryable, c: Change): Promise<SupplierOrd
      SELECT ${COLUMNS_READ}, pg_notify('${CHANGE_CHANNEL}', id::text) AS notified FROM so`,
     p.values,
   );
-  return changed.length ? supplierOrderOf(changed[0]) : null;
+  return changed.map(supplierOrderOf);
 }
 
 // --- Reads
@@ -131,6 +132,16 @@ export async function supplierOrderById(db: Queryable, id: string, storeId?: str
 export async function supplierOrderOfPart(db: Queryable, orderId: string, groupKey: string): Promise<SupplierOrder | null> {
   const [r] = await preparedRows<SupplierOrderRow>(db, `SELECT ${COLUMNS_READ} FROM supplier_orders WHERE order_id = $1 AND group_key = $2`, [orderId, groupKey]);
   return r ? supplierOrderOf(r) : null;
+}
+
+/** Other queued records of a connection with no cancel asked (the store's queued ones, by the status index), oldest first. */
+export async function queuedOfConnection(db: Queryable, so: Pick<SupplierOrder, 'id' | 'storeId' | 'connectionId'>, limit: number): Promise<SupplierOrder[]> {
+  const found = await preparedRows<SupplierOrderRow>(
+    db,
+    `SELECT ${COLUMNS_READ} FROM supplier_orders WHERE store_id = $1 AND status = 'queued' AND connection_id = $2 AND id <> $3 AND NOT cancel_requested ORDER BY created_at LIMIT $4`,
+    [so.storeId, so.connectionId, so.id, limit],
+  );
+  return found.map(supplierOrderOf);
 }
 
 export async function supplierOrderBySupplierId(db: Queryable, connectionId: string, supplierOrderId: string): Promise<SupplierOrder | null> {

@@ -38,8 +38,10 @@ test("a supplier order's status is written in one place: writeChange, which chec
   const callers = files.filter((f) => /\bwriteChange\(/.test(read(f)) && f !== 'dispatch/sql.ts');
   expect(callers).toEqual(['dispatch/records.ts']);
   const records = read('dispatch/records.ts');
-  expect(records.match(/writeChange\(/g)).toHaveLength(3);
+  expect(records.match(/writeChange\(/g)).toHaveLength(4);
   expect(records).toContain('sql.writeChange(tx, transition(so, e))');
+  expect(records).toContain('sql.writeChange(this.db, change, alike)');
+  expect(records).toContain('const change = transition(so, e);');
   expect(records).toContain("const change = transition(null, { type: 'create', record, actor, trigger });");
 });
 
