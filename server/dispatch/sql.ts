@@ -150,7 +150,7 @@ export async function supplierOrderBySupplierId(db: Queryable, connectionId: str
 }
 
 export async function supplierOrdersOfOrders(db: Queryable, orderIds: string[]): Promise<SupplierOrder[]> {
-  return (await rows<SupplierOrderRow>(db, 'SELECT * FROM supplier_orders WHERE order_id = ANY($1) ORDER BY created_at', [orderIds])).map(supplierOrderOf);
+  return (await preparedRows<SupplierOrderRow>(db, `SELECT ${COLUMNS_READ} FROM supplier_orders WHERE order_id = ANY($1) ORDER BY created_at`, [orderIds])).map(supplierOrderOf);
 }
 
 /**

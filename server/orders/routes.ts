@@ -183,8 +183,7 @@ export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierO
       params: orderParams,
       response: { status: 200, schema: orderSchema },
       async handler(ctx) {
-        await orders.confirm(await load(ctx), actorOf(ctx.caller!));
-        return one(ctx, await load(ctx));
+        return one(ctx, await orders.confirm(await load(ctx), actorOf(ctx.caller!)));
       },
     }),
     route({

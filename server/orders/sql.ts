@@ -1,4 +1,4 @@
-import { affected, Params, Queryable, rows } from '../platform/db';
+import { affected, Params, preparedRows, Queryable, rows } from '../platform/db';
 import { KeysetListStatement, storeScope } from '../platform/pagination';
 import type { Destination, FulfilmentGroup, PartMove, PaymentStatus, StoreOrder, StoreOrderItem } from './types';
 
@@ -45,6 +45,9 @@ const storeOrderOf = (r: OrderRow): StoreOrder => ({
   updatedAt: r.updated_at,
 });
 
+/** A store order's columns, named: its reads are prepared (a prepared result may not change with the table). */
+const ORDER_COLUMNS = `id, store_id, number, status, payment_method, payment_status, contract_model, currency, total_minor, destination, needs_attention,
+  confirmed_at, created_by_account_id, created_by_key_id, created_at, updated_at`;
 const ITEM_COLUMNS = `id, order_id AS "orderId", position, product_id AS "productId", variant_id AS "variantId", sku, title, quantity,
   unit_price_minor::float8 AS "unitPriceMinor", group_key AS "groupKey", supplier_variant_id AS "supplierVariantId", link_cost_minor::float8 AS "linkCostMinor"`;
 const GROUP_COLUMNS = `order_id AS "orderId", group_key AS "groupKey", connection_id AS "connectionId", status, shipment,
@@ -53,25 +56,25 @@ const GROUP_COLUMNS = `order_id AS "orderId", group_key AS "groupKey", connectio
 // --- Reads
 
 export async function orderById(db: Queryable, id: string): Promise<StoreOrder | null> {
-  const [r] = await rows<OrderRow>(db, 'SELECT * FROM store_orders WHERE id = $1', [id]);
+  const [r] = await preparedRows<OrderRow>(db, `SELECT ${ORDER_COLUMNS} FROM store_orders WHERE id = $1`, [id]);
   return r ? storeOrderOf(r) : null;
 }
 
 export async function orderInStore(db: Queryable, storeId: string, id: string): Promise<StoreOrder | null> {
-  const [r] = await rows<OrderRow>(db, 'SELECT * FROM store_orders WHERE id = $1 AND store_id = $2', [id, storeId]);
+  const [r] = await preparedRows<OrderRow>(db, `SELECT ${ORDER_COLUMNS} FROM store_orders WHERE id = $1 AND store_id = $2`, [id, storeId]);
   return r ? storeOrderOf(r) : null;
 }
 
 export function itemsOf(db: Queryable, orderId: string): Promise<StoreOrderItem[]> {
-  return rows<StoreOrderItem>(db, `SELECT ${ITEM_COLUMNS} FROM store_order_items WHERE order_id = $1 ORDER BY position`, [orderId]);
+  return preparedRows<StoreOrderItem>(db, `SELECT ${ITEM_COLUMNS} FROM store_order_items WHERE order_id = $1 ORDER BY position`, [orderId]);
 }
 
 export function groupsOf(db: Queryable, orderIds: string[]): Promise<FulfilmentGroup[]> {
-  return rows<FulfilmentGroup>(db, `SELECT ${GROUP_COLUMNS} FROM fulfilment_groups WHERE order_id = ANY($1) ORDER BY group_key`, [orderIds]);
+  return preparedRows<FulfilmentGroup>(db, `SELECT ${GROUP_COLUMNS} FROM fulfilment_groups WHERE order_id = ANY($1) ORDER BY group_key`, [orderIds]);
 }
 
 export async function groupOf(db: Queryable, orderId: string, groupKey: string): Promise<FulfilmentGroup | null> {
-  const [g] = await rows<FulfilmentGroup>(db, `SELECT ${GROUP_COLUMNS} FROM fulfilment_groups WHERE order_id = $1 AND group_key = $2`, [orderId, groupKey]);
+  const [g] = await preparedRows<FulfilmentGroup>(db, `SELECT ${GROUP_COLUMNS} FROM fulfilment_groups WHERE order_id = $1 AND group_key = $2`, [orderId, groupKey]);
   return g ?? null;
 }
 
