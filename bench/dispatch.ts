@@ -196,13 +196,16 @@ async function confirmUnderLoad(ctx: Ctx): Promise<Figure[]> {
   const [idle] = await shops(svc, sandbox, 1, 3000, { key, automation: automatic, confirmed: false });
   const confirmLoad = async (shop: DispatchShop) => {
     let i = 0;
+    if (process.env.BENCH_STATEMENTS) await svc.db.query('SELECT pg_stat_statements_reset()');
     const m = await metered(ctx);
     const got = await load(svc.baseUrl, {}, {
       connections: 10,
       seconds: 5,
       requests: [{ method: 'POST', headers: { 'X-API-Key': key }, setupRequest: (req) => ({ ...req, path: `/api/store-orders/${shop.storeId}/${shop.parts[i++ % shop.parts.length].orderId}/confirm` }) }],
     });
-    return { got, cost: await m.stop() };
+    const cost = await m.stop();
+    if (process.env.BENCH_STATEMENTS) process.stderr.write(`${JSON.stringify(await topStatements(svc.db, SERVICE_ROLE, 30), null, 1)}\n`);
+    return { got, cost };
   };
   const calm = await confirmLoad(idle);
   await sandbox.control('POST', '/faults', { accountLatencyMs: { [busy.accountId]: 1500, [toConfirm.accountId]: 1500 } });
