@@ -65,20 +65,10 @@ export interface SupplierOrder {
 }
 
 /** What a new supplier order is made from: the part, its connection, and who asked. */
-export interface NewSupplierOrder {
-  id: string;
-  storeId: string;
-  orderId: string;
-  groupKey: string;
-  connectionId: string;
-  supplierKey: string;
-  orderNumber: string;
-  contractModel: ContractModel;
-  destination: Destination;
-  payNow: boolean;
-  createdByAccountId: string;
-  createdByKeyId: string | null;
-}
+export type NewSupplierOrder = Pick<
+  SupplierOrder,
+  'id' | 'storeId' | 'orderId' | 'groupKey' | 'connectionId' | 'supplierKey' | 'orderNumber' | 'contractModel' | 'destination' | 'payNow' | 'createdByAccountId' | 'createdByKeyId'
+>;
 
 export interface WorkItem {
   id: string;

@@ -1,5 +1,25 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
+const KEYS = 'store_id, connection_id, status, contract_model';
+
+/** The row trigger of supplier_order_counts (migration Orders): each record counted in `slot` (or in the one row, without). */
+function track(slot: string | null): string {
+  const cols = slot === null ? KEYS : `${KEYS}, slot`;
+  const upsert = (row: 'OLD' | 'NEW', d: string) => `
+          INSERT INTO supplier_order_counts AS c (${cols}, n)
+          VALUES (${row}.store_id, ${row}.connection_id, ${row}.status, ${row}.contract_model${slot === null ? '' : `, ${slot.replace(/ROW/g, row)}`}, ${d})
+          ON CONFLICT (${cols}) DO UPDATE SET n = c.n + excluded.n;`;
+  return `
+      CREATE OR REPLACE FUNCTION supplier_order_counts_track() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF TG_OP IN ('UPDATE', 'DELETE') THEN ${upsert('OLD', '-1')}
+        END IF;
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN ${upsert('NEW', '1')}
+        END IF;
+        RETURN NULL;
+      END $$;`;
+}
+
 /**
  * The supplier order list's counts spread over 64 rows per filter combination (a slot from the record's id): every
  * status change of a connection's orders updated one row, so concurrent dispatch writes waited on each other's lock.
@@ -12,43 +32,18 @@ export class SupplierOrderCountSlots1764460800240 implements MigrationInterface 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
       ALTER TABLE supplier_order_counts ADD COLUMN slot smallint NOT NULL DEFAULT 0;
-      ALTER TABLE supplier_order_counts DROP CONSTRAINT supplier_order_counts_pkey, ADD PRIMARY KEY (store_id, connection_id, status, contract_model, slot);
-      CREATE OR REPLACE FUNCTION supplier_order_counts_track() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF TG_OP IN ('UPDATE', 'DELETE') THEN
-          INSERT INTO supplier_order_counts AS c (store_id, connection_id, status, contract_model, slot, n)
-          VALUES (OLD.store_id, OLD.connection_id, OLD.status, OLD.contract_model, hashtext(OLD.id::text) & 63, -1)
-          ON CONFLICT (store_id, connection_id, status, contract_model, slot) DO UPDATE SET n = c.n - 1;
-        END IF;
-        IF TG_OP IN ('INSERT', 'UPDATE') THEN
-          INSERT INTO supplier_order_counts AS c (store_id, connection_id, status, contract_model, slot, n)
-          VALUES (NEW.store_id, NEW.connection_id, NEW.status, NEW.contract_model, hashtext(NEW.id::text) & 63, 1)
-          ON CONFLICT (store_id, connection_id, status, contract_model, slot) DO UPDATE SET n = c.n + 1;
-        END IF;
-        RETURN NULL;
-      END $$;
+      ALTER TABLE supplier_order_counts DROP CONSTRAINT supplier_order_counts_pkey, ADD PRIMARY KEY (${KEYS}, slot);
+      ${track('hashtext(ROW.id::text) & 63')}
     `);
   }
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`
-      CREATE TEMP TABLE merged ON COMMIT DROP AS SELECT store_id, connection_id, status, contract_model, sum(n) AS n FROM supplier_order_counts GROUP BY 1, 2, 3, 4;
+      CREATE TEMP TABLE merged ON COMMIT DROP AS SELECT ${KEYS}, sum(n) AS n FROM supplier_order_counts GROUP BY ${KEYS};
       DELETE FROM supplier_order_counts;
-      ALTER TABLE supplier_order_counts DROP CONSTRAINT supplier_order_counts_pkey, DROP COLUMN slot, ADD PRIMARY KEY (store_id, connection_id, status, contract_model);
-      INSERT INTO supplier_order_counts SELECT store_id, connection_id, status, contract_model, n FROM merged;
-      CREATE OR REPLACE FUNCTION supplier_order_counts_track() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF TG_OP IN ('UPDATE', 'DELETE') THEN
-          UPDATE supplier_order_counts SET n = n - 1
-           WHERE store_id = OLD.store_id AND connection_id = OLD.connection_id AND status = OLD.status AND contract_model = OLD.contract_model;
-        END IF;
-        IF TG_OP IN ('INSERT', 'UPDATE') THEN
-          INSERT INTO supplier_order_counts (store_id, connection_id, status, contract_model, n)
-          VALUES (NEW.store_id, NEW.connection_id, NEW.status, NEW.contract_model, 1)
-          ON CONFLICT (store_id, connection_id, status, contract_model) DO UPDATE SET n = supplier_order_counts.n + 1;
-        END IF;
-        RETURN NULL;
-      END $$;
+      ALTER TABLE supplier_order_counts DROP CONSTRAINT supplier_order_counts_pkey, DROP COLUMN slot, ADD PRIMARY KEY (${KEYS});
+      INSERT INTO supplier_order_counts (${KEYS}, n) SELECT ${KEYS}, n FROM merged;
+      ${track(null)}
     `);
   }
 }
