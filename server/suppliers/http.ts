@@ -47,6 +47,21 @@ export type Obj = Record<string, unknown>;
 /** A 2xx body that does not have the documented shape; names the field, never its value. */
 export class ShapeError extends Error {}
 
+/** A string, or a safe integer as its text (suppliers send some ids as JSON numbers). */
+export function text(o: Obj, key: string, at: string): string {
+  const v = o[key];
+  if (typeof v === 'string' && v !== '') return v;
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
+  throw new ShapeError(`${at}.${key} is not a string`);
+}
+
+export function optionalText(o: Obj, key: string): string | null {
+  const v = o[key];
+  if (typeof v === 'string' && v !== '') return v;
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
+  return null;
+}
+
 export function asObj(value: unknown, at: string): Obj {
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ShapeError(`${at} is not an object`);
   return value as Obj;
@@ -82,6 +97,8 @@ export interface SupplierRequest {
   /** The credential header(s); accept and content-type are added here. */
   headers?: Record<string, string>;
   body?: unknown;
+  /** Sent as application/x-www-form-urlencoded instead of a JSON body. */
+  form?: Record<string, string>;
   timeoutMs: number;
 }
 
@@ -89,7 +106,7 @@ export interface SupplierRequest {
 const AGENTS = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new https.Agent({ keepAlive: true }) };
 
 /**
- * Sends one JSON request and reads the answer's text (capped), whatever its status. Throws `timeout` or `unavailable`
+ * Sends one JSON (or form) request and reads the answer's text (capped), whatever its status. Throws `timeout` or `unavailable`
  * only when no answer arrived. Never retries, never follows a redirect (it would carry the credential elsewhere).
  * Plain node:http(s) rather than fetch: a dispatch makes several calls per part, and fetch's streams and signals
  * cost more CPU than the call itself against a fast supplier.
@@ -103,8 +120,11 @@ export function sendRequest(req: SupplierRequest, names: SupplierNames): Promise
     for (const v of Array.isArray(value) ? value : [value]) url.searchParams.append(key, v);
   }
   const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
-  const body = req.body === undefined ? undefined : Buffer.from(JSON.stringify(req.body));
-  if (body) Object.assign(headers, { 'content-type': 'application/json', 'content-length': String(body.length) });
+  if (req.body !== undefined) headers['content-type'] = 'application/json';
+  if (req.form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded;charset=utf-8';
+  const text = req.form !== undefined ? new URLSearchParams(req.form).toString() : req.body === undefined ? undefined : JSON.stringify(req.body);
+  const body = text === undefined ? undefined : Buffer.from(text);
+  if (body) headers['content-length'] = String(body.length);
   const client = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : null;
   if (!client) return Promise.reject(new SupplierError('unavailable', `Could not reach ${names.object} for ${label} (unsupported address)`));
   return new Promise((resolve, reject) => {
@@ -144,6 +164,18 @@ export function scrubSecrets(message: string, secrets: string[]): string {
   let out = message;
   for (const secret of secrets) if (secret.length >= 6) out = out.split(secret).join('[redacted]');
   return out;
+}
+
+// A broken or hostile endpoint must not make us carry its words without bound.
+const MAX_WORDS_LENGTH = 300;
+
+/** A supplier's own words for a message: the secrets out, then e-mail addresses, long tokens and phone numbers; capped. */
+export function cleanSupplierWords(message: string, secrets: string[]): string {
+  const out = scrubSecrets(message, secrets)
+    .replace(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, '[email]')
+    .replace(/\b[A-Za-z0-9_-]{32,}\b/g, '[token]')
+    .replace(/\+?\d[\d\s().-]{7,}\d/g, '[number]');
+  return out.length > MAX_WORDS_LENGTH ? `${out.slice(0, MAX_WORDS_LENGTH)}...` : out;
 }
 
 /** Every non-empty credential value: what a message built from the supplier's answer must not repeat. */

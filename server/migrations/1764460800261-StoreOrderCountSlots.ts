@@ -23,8 +23,8 @@ function functions(slot: string): string {
  * confirmation or part change of a store's orders updated the same row, so concurrent confirmations and dispatch
  * writes waited on each other's lock. The list sums the matching rows, whatever their slot.
  */
-export class StoreOrderCountSlots1764460800241 implements MigrationInterface {
-  name = 'StoreOrderCountSlots1764460800241';
+export class StoreOrderCountSlots1764460800261 implements MigrationInterface {
+  name = 'StoreOrderCountSlots1764460800261';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`

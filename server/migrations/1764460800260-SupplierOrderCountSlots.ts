@@ -26,8 +26,8 @@ function track(slot: string | null): string {
  * The list sums the matching rows, whatever their slot. A record adds and removes itself in its own slot (an upsert
  * both ways, so counts kept in slot 0 before stay right).
  */
-export class SupplierOrderCountSlots1764460800240 implements MigrationInterface {
-  name = 'SupplierOrderCountSlots1764460800240';
+export class SupplierOrderCountSlots1764460800260 implements MigrationInterface {
+  name = 'SupplierOrderCountSlots1764460800260';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`
