@@ -1,5 +1,4 @@
-import { currency, dateTime, minorUnits, object, uuid } from '../platform/http/schemas';
-import { destinationSchema } from '../suppliers/schemas';
+import { currency, dateTime, destinationSchema, minorUnits, object, uuid } from '../platform/http/schemas';
 import { REVIEW_REASONS } from './review-reasons';
 import { SUPPLIER_ORDER_STATUSES } from './state-machine';
 

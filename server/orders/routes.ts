@@ -1,8 +1,7 @@
 import { actorOf, creatorOf, ownRecordsKeyId } from '../identity/permissions';
 import { defineRoutes, route, RequestContext } from '../platform/http/route';
-import { currency, dateTime, minorUnits, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
+import { currency, dateTime, destinationSchema, minorUnits, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
 import type { JsonSchema } from '../platform/http/route';
-import { destinationSchema } from '../suppliers/schemas';
 import type { StoreOrder } from './types';
 import type { OrderService } from './service';
 import type { StoreOrderQueries } from './queries';
