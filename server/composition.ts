@@ -123,7 +123,7 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   });
   const orderQueries = new StoreOrderQueries(db, cursors);
   const supplierOrderReads = new SupplierOrderReads(db, cursors);
-  const supplierOrdersOfOrders = { schema: supplierOrderSchema, ofOrders: async (ids: string[], showCustomer: boolean) => supplierOrderReads.views(await dispatch.records.ofOrders(ids), showCustomer) };
+  const supplierOrdersOfOrders = { schema: supplierOrderSchema, ofOrders: (ids: string[], showCustomer: boolean) => supplierOrderReads.ofOrders(ids, showCustomer) };
   connections.addImpactCounter(async (connectionId) => ({
     openSupplierOrders: await openSupplierOrderCount(db, connectionId),
   }));

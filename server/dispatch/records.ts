@@ -36,10 +36,6 @@ export class SupplierOrderRecords {
     return sql.supplierOrderBySupplierId(this.db, connectionId, supplierOrderId);
   }
 
-  ofOrders(orderIds: string[]): Promise<SupplierOrder[]> {
-    return orderIds.length ? sql.supplierOrdersOfOrders(this.db, orderIds) : Promise.resolve([]);
-  }
-
   connection(id: string): Promise<SupplierConnection | null> {
     return connectionById(this.db, id);
   }

@@ -4,7 +4,7 @@ import { ConnectionRow, connectionOf } from '../connections/sql';
 import { movePart } from '../orders/sql';
 import type { PaymentMethod, PaymentStatus } from '../orders/types';
 import { assertMove } from './state-machine';
-import type { PartRef, SupplierOrder, Work, WorkItem } from './supplier-order';
+import type { PartRef, SupplierOrder, SupplierOrderEvent, Work, WorkItem } from './supplier-order';
 import type { Change } from './transition';
 import type { SupplierOrderFilters } from './views';
 
@@ -60,6 +60,11 @@ const COLUMNS_READ = `id, store_id, order_id, group_key, connection_id, supplier
   cancel_requested, payment_due, shopper_captured, store_takes_over, accepted_cost_minor, destination, retries_used, next_retry_at, created_by_account_id,
   created_by_key_id, created_at, updated_at`;
 const OF_S = COLUMNS_READ.split(',').map((c) => `s.${c.trim()}`).join(', ');
+
+/** A supplier order's history as JSON, oldest first (for `s`, a supplier order row). */
+const EVENTS_OF_S = `(SELECT coalesce(json_agg(json_build_object('at', e.at, 'actor', json_build_object('kind', e.actor_kind, 'id', e.actor_id), 'type', e.type,
+                              'from', e.from_status, 'to', e.to_status, 'details', e.details) ORDER BY e.id), '[]')
+                      FROM supplier_order_events e WHERE e.supplier_order_id = s.id)`;
 
 /** The columns of the fields a change may write, and which hold JSON. */
 const COLUMNS: Record<string, string> = {
@@ -149,8 +154,9 @@ export async function supplierOrderBySupplierId(db: Queryable, connectionId: str
   return r ? supplierOrderOf(r) : null;
 }
 
-export async function supplierOrdersOfOrders(db: Queryable, orderIds: string[]): Promise<SupplierOrder[]> {
-  return (await preparedRows<SupplierOrderRow>(db, `SELECT ${COLUMNS_READ} FROM supplier_orders WHERE order_id = ANY($1) ORDER BY created_at`, [orderIds])).map(supplierOrderOf);
+/** The supplier orders of some store orders, oldest first, each with its events (the list's shape), in one read. */
+export function supplierOrdersOfOrders(db: Queryable, orderIds: string[]): Promise<Array<SupplierOrderRow & { events: SupplierOrderEvent[] }>> {
+  return preparedRows(db, `SELECT ${OF_S}, ${EVENTS_OF_S} AS events FROM supplier_orders s WHERE s.order_id = ANY($1) ORDER BY s.created_at`, [orderIds]);
 }
 
 /**
@@ -237,9 +243,7 @@ export function supplierOrderList(storeId: string, ownKeyId: string | null, f: S
     table: 'supplier_orders',
     alias: 's',
     filters,
-    columns: `s.*, (SELECT coalesce(json_agg(json_build_object('at', e.at, 'actor', json_build_object('kind', e.actor_kind, 'id', e.actor_id), 'type', e.type,
-                              'from', e.from_status, 'to', e.to_status, 'details', e.details) ORDER BY e.id), '[]')
-                      FROM supplier_order_events e WHERE e.supplier_order_id = s.id) AS events`,
+    columns: `s.*, ${EVENTS_OF_S} AS events`,
     counts: { table: 'supplier_order_counts', sum: 'n' },
   };
 }

@@ -64,6 +64,16 @@ export interface SupplierOrder {
   updatedAt: Date;
 }
 
+/** One entry of a supplier order's history (`events[]`), as the API shows it. */
+export interface SupplierOrderEvent {
+  at: string;
+  actor: { kind: string; id: string | null };
+  type: string;
+  from: string | null;
+  to: string | null;
+  details: Record<string, unknown>;
+}
+
 /** What a new supplier order is made from: the part, its connection, and who asked. */
 export type NewSupplierOrder = Pick<
   SupplierOrder,

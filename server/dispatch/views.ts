@@ -2,16 +2,9 @@ import type { DataSource } from 'typeorm';
 import { Cursors, keysetList, Page } from '../platform/pagination';
 import { errors } from '../platform/errors';
 import * as sql from './sql';
-import type { SupplierOrder } from './supplier-order';
+import type { SupplierOrder, SupplierOrderEvent } from './supplier-order';
 
-export interface SupplierOrderEvent {
-  at: string;
-  actor: { kind: string; id: string | null };
-  type: string;
-  from: string | null;
-  to: string | null;
-  details: Record<string, unknown>;
-}
+export type { SupplierOrderEvent } from './supplier-order';
 
 /** The list's filters as the API names them (the spec calls a connection's id `integrationId`). */
 export interface SupplierOrderQuery {
@@ -81,6 +74,13 @@ export class SupplierOrderReads {
     // Rows of a list page brought their events along; others read them in one query.
     const events = rows.every((r) => this.prefetched.has(r)) ? new Map(rows.map((r) => [r.id, this.prefetched.get(r)!])) : await this.events(rows.map((r) => r.id));
     return rows.map((r) => this.view(r, events.get(r.id)!, showCustomer));
+  }
+
+  /** The supplier orders of some store orders, with their events, as the routes show them: one read. */
+  async ofOrders(orderIds: string[], showCustomer: boolean) {
+    if (!orderIds.length) return [];
+    const found = await sql.supplierOrdersOfOrders(this.db, orderIds);
+    return found.map((r) => this.view(sql.supplierOrderOf(r), r.events.map((e) => ({ ...e, at: new Date(e.at).toISOString() })), showCustomer));
   }
 
   /**

@@ -127,8 +127,7 @@ export class OrderService {
   }
 
   private async confirmIn(tx: EntityManager, orderId: string, actor: StoreOrderEvent['actor']): Promise<void> {
-    if (!(await sql.confirmOrder(tx, orderId))) return;
-    await sql.movePartNow(tx, orderId, STORE_GROUP, { kind: 'byStore', status: 'processing', shipment: null, from: ['pending'] });
+    if (!(await sql.confirmOrder(tx, orderId, STORE_GROUP))) return;
     await this.publish(tx, { orderId, kind: 'confirmed', actor });
   }
 

@@ -112,9 +112,12 @@ export async function insertOrder(tx: Queryable, o: Omit<StoreOrder, 'createdAt'
 
 // --- Confirmation and payments
 
-/** True when this call confirmed the order (it was not confirmed before). */
-export async function confirmOrder(tx: Queryable, orderId: string): Promise<boolean> {
-  return (await affected(tx, `UPDATE store_orders SET confirmed_at = now() WHERE id = $1 AND confirmed_at IS NULL`, [orderId])) > 0;
+/** Confirms the order and starts its own part (`storeGroup`, if pending), in one statement; true when this call confirmed it. */
+export async function confirmOrder(tx: Queryable, orderId: string, storeGroup: string): Promise<boolean> {
+  const p = new Params();
+  const confirmed = `UPDATE store_orders SET confirmed_at = now() WHERE id = ${p.add(orderId)} AND confirmed_at IS NULL RETURNING id AS order_id, ${p.add(storeGroup)}::text AS group_key`;
+  const start = movePart(p, 'o', { kind: 'byStore', status: 'processing', shipment: null, from: ['pending'] });
+  return (await preparedRows(tx, `WITH o AS (${confirmed}), part AS (${start}) SELECT order_id FROM o`, p.values)).length > 0;
 }
 
 export async function insertPaymentEvent(tx: Queryable, orderId: string, kind: string, amountMinor: number | null = null, reference: string | null = null): Promise<void> {
