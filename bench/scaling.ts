@@ -4,7 +4,7 @@ import { DISPATCH_QUEUE } from '../server/dispatch/queues';
 import { startBoss } from '../server/platform/jobs';
 import { createLogger } from '../server/platform/logger';
 import { seedProductStore } from './products-page';
-import { checkOnce, drain, partsOf, queueParts, sentOf, shops } from './dispatch';
+import { checkOnce, drain, partsOf, queueParts, sentOf, shops } from './dispatch-shop';
 import { BenchService, CONNECTIONS, DURATION_SECONDS, Figure, freshDatabase, load, Load, startBenchSandbox, startBenchService } from './lib';
 
 const PRODUCTS = 20_000;

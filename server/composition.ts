@@ -38,11 +38,9 @@ import { catalogueRoutes } from './catalogue/routes';
 import { SupplierProductService } from './catalogue/supplier-products';
 import { CatalogueSync } from './catalogue/sync';
 import { linkCountOfConnection } from './catalogue/sql';
-import { FulfilmentGroup, StoreOrder, StoreOrderItem } from './orders/entities';
 import { OrderService } from './orders/service';
 import { StoreOrderQueries } from './orders/queries';
 import { storeOrderRoutes } from './orders/routes';
-import { SupplierOrder } from './dispatch/entities';
 import { createDispatch } from './dispatch';
 import { openSupplierOrderCount } from './dispatch/sql';
 import { ListenFeed } from './platform/listen';
@@ -53,8 +51,11 @@ import { sendInTransaction } from './platform/jobs';
 import { STORE_ORDER_EVENTS_QUEUE } from './orders/queues';
 import { supplierOrderRoutes } from './dispatch/routes';
 import { SupplierOrderReads } from './dispatch/views';
+import { supplierOrderSchema } from './dispatch/schemas';
 import { mountAssistant } from './assistant/mcp';
 import { DispatchSteps1764288000000 } from './migrations/1764288000000-DispatchSteps';
+import { SupplierOrderCountSlots1764460800260 } from './migrations/1764460800260-SupplierOrderCountSlots';
+import { StoreOrderCountSlots1764460800261 } from './migrations/1764460800261-StoreOrderCountSlots';
 import { PartNeedsAttention1764288000001 } from './migrations/1764288000001-PartNeedsAttention';
 import { StoreOrderFromParts1764288000002 } from './migrations/1764288000002-StoreOrderFromParts';
 import { SupplierCallRates1764288000003 } from './migrations/1764288000003-SupplierCallRates';
@@ -74,8 +75,8 @@ import { SupplierOrderNumbers1764460800250 } from './migrations/1764460800250-Su
 import { AutomationShippingMethod1764460800251 } from './migrations/1764460800251-AutomationShippingMethod';
 
 export const VERSION = '4.4.0';
-export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, Store, StaffMember, StoreProduct, StoreVariant, SupplierConnection, ProductLink, ProductLinkVariant, ImportJob, ImportJobItem, StoreOrder, StoreOrderItem, FulfilmentGroup, SupplierOrder];
-export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010, ImportJobCredit1764374400000, RenameRegisteredWebhookUrl1764374400001, SupplierOrderNumbers1764460800250, AutomationShippingMethod1764460800251];
+export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, Store, StaffMember, StoreProduct, StoreVariant, SupplierConnection, ProductLink, ProductLinkVariant, ImportJob, ImportJobItem];
+export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010, ImportJobCredit1764374400000, RenameRegisteredWebhookUrl1764374400001, SupplierOrderNumbers1764460800250, AutomationShippingMethod1764460800251, SupplierOrderCountSlots1764460800260, StoreOrderCountSlots1764460800261];
 
 export function openDatabase(url: string, poolSize?: number): DataSource {
   return createDataSource(url, ENTITIES, MIGRATIONS, poolSize);
@@ -115,14 +116,14 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   connections.addImpactCounter(async (connectionId) => ({
     linkedProducts: await linkCountOfConnection(db, connectionId),
   }));
-  const orders = new OrderService(db, cursors, (tx, event) => sendInTransaction(boss, tx, STORE_ORDER_EVENTS_QUEUE, event));
+  const orders = new OrderService(db, (tx, event) => sendInTransaction(boss, tx, STORE_ORDER_EVENTS_QUEUE, event));
   const dispatch = createDispatch({
     db, gateway, registry, orders, boss: () => boss, feed, log,
     config: { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds, waitMs: config.dispatchWaitMs, sweepIntervalMs: config.dispatchSweepSeconds * 1000, sweepStaleSeconds: config.dispatchSweepStaleSeconds },
   });
   const orderQueries = new StoreOrderQueries(db, cursors);
   const supplierOrderReads = new SupplierOrderReads(db, cursors);
-  const supplierOrdersOfOrders = { ofOrders: async (ids: string[], showCustomer: boolean) => supplierOrderReads.views(await dispatch.records.ofOrders(ids), showCustomer) };
+  const supplierOrdersOfOrders = { schema: supplierOrderSchema, ofOrders: (ids: string[], showCustomer: boolean) => supplierOrderReads.ofOrders(ids, showCustomer) };
   connections.addImpactCounter(async (connectionId) => ({
     openSupplierOrders: await openSupplierOrderCount(db, connectionId),
   }));

@@ -8,7 +8,6 @@ import { HOUSEKEEPING_QUEUE, IDENTITY_QUEUES } from './identity/queues';
 import { JobRunner, JobRunnerOptions } from './platform/job-runner';
 import type { StoreOrderEvent } from './orders/events';
 import { ORDER_QUEUES, STORE_ORDER_EVENTS_QUEUE } from './orders/queues';
-import { nextStep } from './dispatch/steps';
 import { SafetyNet } from './notifications/safety-net';
 import { CONNECTION_QUEUES, CREDENTIAL_RENEWAL_QUEUE, nextRenewalSweep, RENEWAL_SWEEP_KEY } from './connections/queues';
 
@@ -74,11 +73,10 @@ export async function registerWorkers(boss: Boss, s: Services): Promise<(timeout
       await s.dispatch.job.run(job.data.supplierOrderId);
     },
     s.log,
-    // Asked for while the job ran (a pay, a cancel) after it last looked: the job is settled now, so send another.
-    async (job) => {
-      if (!(await s.dispatch.records.stepDue(job.data.supplierOrderId))) return;
-      const so = await s.dispatch.records.load(job.data.supplierOrderId);
-      if (so && nextStep(so)) await s.dispatch.queue.request(so);
+    // Asked for while a job ran (a pay, a cancel) after its last look: its job is completed now, so send another.
+    // One read for the whole batch of completed jobs.
+    async (jobs) => {
+      await s.dispatch.queue.requestMany(await s.dispatch.records.stepDueAmong(jobs.map((j) => j.data.supplierOrderId)));
     },
   );
   const offWake = s.feed.on(WORK_CHANNEL, () => runner.poke());

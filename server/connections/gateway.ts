@@ -49,8 +49,19 @@ export class SupplierGateway {
     return adapter;
   }
 
+  /** Credentials opened lately, by their sealed text (which changes whenever they do): a dispatch calls several times per part. */
+  private readonly opened = new Map<string, Readonly<Record<string, string>>>();
+
   credentialsOf(conn: Pick<SupplierConnection, 'credentialsSealed'>): Record<string, string> {
-    return conn.credentialsSealed ? (JSON.parse(this.secrets.decrypt(conn.credentialsSealed)) as Record<string, string>) : {};
+    if (!conn.credentialsSealed) return {};
+    let credentials = this.opened.get(conn.credentialsSealed);
+    if (!credentials) {
+      credentials = JSON.parse(this.secrets.decrypt(conn.credentialsSealed)) as Record<string, string>;
+      if (this.opened.size >= 1000) this.opened.delete(this.opened.keys().next().value!);
+      this.opened.set(conn.credentialsSealed, credentials);
+    }
+    // A copy: a call may add to its credentials (a refreshed token) before they are sealed again.
+    return { ...credentials };
   }
 
   /** The supplier's account id as kept: a keyed digest, since some suppliers' ids are secrets (CJ signs notifications with it). */

@@ -17,7 +17,10 @@ export class Pause extends Error {
   }
 }
 
-interface CheckContext {
+/** A pause decided from the connection alone: it holds for every part waiting on that connection. */
+export class ConnectionPause extends Pause {}
+
+export interface CheckContext {
   work: Work;
   registry: SupplierRegistry;
   gateway: SupplierGateway;
@@ -28,18 +31,18 @@ type Check = (c: CheckContext) => void | Promise<void>;
 
 const connectionPresent: Check = ({ work: { conn }, registry }) => {
   const adapter = registry.find(conn.supplierKey);
-  if (!adapter || registry.isSwitchedOff(conn.supplierKey)) throw new Pause('connectionMissing', `The supplier ${conn.supplierKey} is switched off by the operator of this service.`);
-  if (conn.disconnectedAt || !conn.credentialsSealed) throw new Pause('connectionMissing', 'The connection was removed.');
-  if (!conn.enabled) throw new Pause('connectionMissing', 'The connection is switched off.');
+  if (!adapter || registry.isSwitchedOff(conn.supplierKey)) throw new ConnectionPause('connectionMissing', `The supplier ${conn.supplierKey} is switched off by the operator of this service.`);
+  if (conn.disconnectedAt || !conn.credentialsSealed) throw new ConnectionPause('connectionMissing', 'The connection was removed.');
+  if (!conn.enabled) throw new ConnectionPause('connectionMissing', 'The connection is switched off.');
 };
 
 const liveOrSandbox: Check = ({ work: { conn }, registry }) => {
   const adapter = registry.find(conn.supplierKey)!;
-  if (conn.mode === 'test' && !adapter.entry.capabilities.hasSandbox) throw new Pause('testMode', `${adapter.entry.name} has no test environment; no order was placed while the connection is in test mode.`);
+  if (conn.mode === 'test' && !adapter.entry.capabilities.hasSandbox) throw new ConnectionPause('testMode', `${adapter.entry.name} has no test environment; no order was placed while the connection is in test mode.`);
 };
 
 const circuitClosed: Check = ({ work: { conn } }) => {
-  if (conn.circuitOpenUntil && conn.circuitOpenUntil.getTime() > Date.now()) throw new Pause('connectionUnhealthy', 'The connection is paused after repeated supplier errors.');
+  if (conn.circuitOpenUntil && conn.circuitOpenUntil.getTime() > Date.now()) throw new ConnectionPause('connectionUnhealthy', 'The connection is paused after repeated supplier errors.');
 };
 
 const countryAllowed: Check = ({ work: { so, conn } }) => {

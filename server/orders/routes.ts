@@ -1,8 +1,8 @@
 import { actorOf, creatorOf, ownRecordsKeyId } from '../identity/permissions';
 import { defineRoutes, route, RequestContext } from '../platform/http/route';
-import { currency, dateTime, minorUnits, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
-import { destinationSchema, supplierOrderSchema } from '../dispatch/schemas';
-import type { StoreOrder } from './entities';
+import { currency, dateTime, destinationSchema, minorUnits, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
+import type { JsonSchema } from '../platform/http/route';
+import type { StoreOrder } from './types';
 import type { OrderService } from './service';
 import type { StoreOrderQueries } from './queries';
 
@@ -23,7 +23,8 @@ const partSchema = object(
   ['groupKey', 'connectionId', 'status', 'fulfilledByStore', 'items', 'shipment'],
 );
 const summarySchema = object({ parts: { type: 'integer' }, shipped: { type: 'integer' }, delivered: { type: 'integer' }, needingAttention: { type: 'integer' } }, ['parts', 'shipped', 'delivered', 'needingAttention']);
-const orderSchema = object(
+/** A store order as the routes answer it; its supplier orders are described by the reader that brings them. */
+const orderSchemaWith = (supplierOrder: JsonSchema) => object(
   {
     id: uuid,
     storeId: uuid,
@@ -40,7 +41,7 @@ const orderSchema = object(
     items: { type: 'array', items: { type: 'object' } },
     fulfilmentGroups: { type: 'array', items: partSchema },
     fulfilmentSummary: summarySchema,
-    supplierOrders: { type: 'array', items: supplierOrderSchema, description: 'Only for a caller who also holds suppliers.view' },
+    supplierOrders: { type: 'array', items: supplierOrder, description: 'Only for a caller who also holds suppliers.view' },
     confirmedAt: { type: ['string', 'null'] },
     createdAt: dateTime,
     updatedAt: dateTime,
@@ -50,12 +51,17 @@ const orderSchema = object(
 
 type Ctx = RequestContext<{ storeId: string }, unknown, unknown>;
 
-/** The supplier orders behind some store orders, as the supplier-order routes show them (from the dispatch domain's reads). */
+/**
+ * The supplier orders behind some store orders, as the supplier-order routes show them: the dispatch domain's reader,
+ * injected (orders imports nothing of dispatch), with the schema of one supplier order for the document.
+ */
 export interface SupplierOrdersOfOrders {
+  schema: JsonSchema;
   ofOrders(orderIds: string[], showCustomer: boolean): Promise<Array<{ orderId: string } & Record<string, unknown>>>;
 }
 
 export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierOrdersOfOrders, listQueries: StoreOrderQueries) {
+  const orderSchema = orderSchemaWith(supplierOrders.schema);
   /** Order details; supplier orders only for callers who also hold suppliers.view, the address only with customers.view. */
   async function details(ctx: Ctx, list: StoreOrder[], full: boolean) {
     const ids = list.map((o) => o.id);
@@ -176,8 +182,7 @@ export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierO
       params: orderParams,
       response: { status: 200, schema: orderSchema },
       async handler(ctx) {
-        await orders.confirm(await load(ctx), actorOf(ctx.caller!));
-        return one(ctx, await load(ctx));
+        return one(ctx, await orders.confirm(await load(ctx), actorOf(ctx.caller!)));
       },
     }),
     route({

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
+import crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import type { QueryResult, QueryRunner } from 'typeorm';
+import type { QueryRunner } from 'typeorm';
 import type { Logger } from './logger';
 
 export type Db = DataSource;
@@ -41,19 +42,33 @@ export async function migrate(ds: DataSource, log: Logger): Promise<void> {
 /** What runs a statement: the data source, a transaction's entity manager, or a query runner. */
 export type Queryable = DataSource | EntityManager | QueryRunner;
 
-/** Runs one statement and answers TypeORM's structured result (records and affected count), whatever runs it. */
-async function run(db: Queryable, text: string, values: unknown[]): Promise<QueryResult> {
-  if (db instanceof DataSource || db instanceof EntityManager) {
-    const own = db instanceof EntityManager ? db.queryRunner : undefined;
-    if (own) return own.query(text, values, true);
-    const runner = (db instanceof DataSource ? db : db.connection).createQueryRunner();
-    try {
-      return await runner.query(text, values, true);
-    } finally {
-      await runner.release();
-    }
+/** What node-postgres answers for a statement. */
+interface PgResult {
+  rows: unknown[];
+  rowCount: number | null;
+}
+interface PgQueryable {
+  query(q: { text: string; values: unknown[]; name?: string }): Promise<PgResult>;
+}
+
+/**
+ * Runs one statement straight on node-postgres, whatever runs it: the pool behind the data source, or the connection
+ * a transaction (or query runner) holds. TypeORM's query runner would be made and released around every statement,
+ * which costs more than a short statement itself; errors are node-postgres's own (code, constraint, detail).
+ */
+async function run(db: Queryable, text: string, values: unknown[], name?: string): Promise<{ records: unknown[]; affected: number }> {
+  const q = { text, values, ...(name ? { name } : {}) };
+  const runner = db instanceof DataSource ? undefined : db instanceof EntityManager ? db.queryRunner : db;
+  let result: PgResult;
+  if (runner) {
+    // The transaction's own connection (connected on first use, as TypeORM does).
+    const connection = ((runner as unknown as { databaseConnection?: PgQueryable }).databaseConnection ?? ((await runner.connect()) as PgQueryable));
+    result = await connection.query(q);
+  } else {
+    const source = db instanceof DataSource ? db : db.connection;
+    result = await (source.driver as unknown as { master: PgQueryable }).master.query(q);
   }
-  return db.query(text, values, true);
+  return { records: result.rows ?? [], affected: result.rowCount ?? 0 };
 }
 
 /** The rows a statement answers (a SELECT, or a write's RETURNING). */
@@ -61,7 +76,41 @@ export async function rows<T = Record<string, unknown>>(db: Queryable, text: str
   return (await run(db, text, values)).records as T[];
 }
 
+/**
+ * `rows` for a statement run very often: prepared once per connection (named by its text), so Postgres plans it once
+ * instead of at every run. Its result must name its columns (no `*`): a prepared statement's result type may not
+ * change under it when a migration adds a column.
+ */
+export async function preparedRows<T = Record<string, unknown>>(db: Queryable, text: string, values: unknown[] = []): Promise<T[]> {
+  let name = statementNames.get(text);
+  if (!name) {
+    if (/(SELECT|RETURNING|,)\s*(\w+\.)?\*/i.test(text)) throw new Error('a prepared statement names its columns');
+    name = `s${crypto.createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    if (statementNames.size < 1000) statementNames.set(text, name);
+  }
+  return (await run(db, text, values, name)).records as T[];
+}
+const statementNames = new Map<string, string>();
+
 /** How many rows a write touched. */
 export async function affected(db: Queryable, text: string, values: unknown[] = []): Promise<number> {
   return (await run(db, text, values)).affected ?? 0;
+}
+
+/**
+ * The parameters of a statement written in pieces (a write and the steps other domains add to it): each piece adds
+ * its values here and writes the placeholder it gets back.
+ */
+export class Params {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+
+  /** A JSON value (or null) for a jsonb column. */
+  json(value: unknown): string {
+    return `${this.add(value === null || value === undefined ? null : JSON.stringify(value))}::jsonb`;
+  }
 }

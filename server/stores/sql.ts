@@ -61,3 +61,18 @@ export function productList(f: { storeId: string; ownKeyId: string | null; statu
     counts: { table: 'store_product_counts', sum: 'n' },
   };
 }
+
+/** The store's next order number (the counter is the store's; the orders domain asks for it). */
+export async function nextOrderNumber(tx: Queryable, storeId: string): Promise<number> {
+  const [{ order_counter: n }] = await rows<{ order_counter: number }>(tx, 'UPDATE stores SET order_counter = order_counter + 1 WHERE id = $1 RETURNING order_counter', [storeId]);
+  return n;
+}
+
+/** These variants of the store (others' or unknown ids are left out), as an order line needs them. */
+export function variantsInStore(db: Queryable, storeId: string, ids: string[]): Promise<Array<{ id: string; productId: string; sku: string; title: string; priceMinor: number; currency: string }>> {
+  return rows(
+    db,
+    `SELECT id, product_id AS "productId", sku, title, price_minor::float8 AS "priceMinor", currency FROM store_variants WHERE id = ANY($1) AND store_id = $2`,
+    [ids, storeId],
+  );
+}
