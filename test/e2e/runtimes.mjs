@@ -11,6 +11,7 @@
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -70,14 +71,14 @@ export async function ensureN8n(version, nodeBin) {
 
 /**
  * n8n's own linter, `n8n-node` of @n8n/node-cli, installed into the cache rather than with the project: it pulls
- * platform packages the registry here lacks, which `npm ci` of the project would refuse. The package's
- * eslint.config.mjs imports '@n8n/node-cli/eslint', so n8n-package/node_modules/@n8n/node-cli links to it.
+ * platform packages the registry here lacks, which `npm ci` of the project would refuse. It runs in the
+ * package's source view (gulpfile.js `build:source`, dist/n8n-source/), whose eslint.config.mjs imports
+ * '@n8n/node-cli/eslint': dist/n8n-source/node_modules/@n8n/node-cli links to it.
  */
 export const NODE_CLI_VERSION = '0.48.3';
-export async function ensureNodeCli() {
+export async function ensureNodeCli(sourceView) {
 	const dir = await ensure(`n8n-node-cli-${NODE_CLI_VERSION}`, { dependencies: { '@n8n/node-cli': NODE_CLI_VERSION } }, 'node_modules/@n8n/node-cli/bin/n8n-node.mjs');
-	const here = path.dirname(fileURLToPath(import.meta.url));
-	const link = path.resolve(here, '../../n8n-package/node_modules/@n8n/node-cli');
+	const link = path.join(sourceView, 'node_modules/@n8n/node-cli');
 	const target = path.join(dir, 'node_modules/@n8n/node-cli');
 	if (!fs.existsSync(link) || fs.realpathSync(link) !== fs.realpathSync(target)) {
 		fs.rmSync(link, { recursive: true, force: true });
@@ -90,10 +91,12 @@ export async function ensureNodeCli() {
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
 	const what = process.argv[2];
 	if (what === 'n8n-node') {
-		// `node test/e2e/runtimes.mjs n8n-node lint`: runs n8n-node in n8n-package/ with the given arguments.
-		const bin = await ensureNodeCli();
-		const here = path.dirname(fileURLToPath(import.meta.url));
-		const child = spawn(process.execPath, [bin, ...process.argv.slice(3)], { cwd: path.resolve(here, '../../n8n-package'), stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
+		// `node test/e2e/runtimes.mjs n8n-node lint`: assembles the source view afresh (nodes/ and credentials/
+		// beside the package's manifest and lint config) and runs n8n-node in it with the given arguments.
+		const gulpfile = createRequire(import.meta.url)('../../gulpfile.js');
+		await new Promise((resolve) => gulpfile['build:source'](resolve));
+		const bin = await ensureNodeCli(gulpfile.SOURCE_OUT);
+		const child = spawn(process.execPath, [bin, ...process.argv.slice(3)], { cwd: gulpfile.SOURCE_OUT, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
 		child.on('close', (code) => process.exit(code ?? 1));
 	} else if (what === 'node24') {
 		process.stdout.write(`${path.dirname(await ensureNode(NODE24_VERSION))}\n`);

@@ -1,7 +1,7 @@
 /** Connection operations, and the store and connection lists the editor loads, against a real service. */
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { listSearch, loadOptions } from '../../n8n-package/nodes/StoreSuppliers/methods';
+import { listSearch, loadOptions } from '../../nodes/StoreSuppliers/methods';
 import { leakScanTest } from '../support/harness';
 import { openShop, Shop } from '../support/orders';
 import { loadOptionsContext, rl } from './support/context';

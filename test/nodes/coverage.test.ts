@@ -4,9 +4,9 @@
  */
 import type { INodeProperties } from 'n8n-workflow';
 
-import type { OperationModule } from '../../n8n-package/nodes/StoreSuppliers/actions/helpers';
-import { resources } from '../../n8n-package/nodes/StoreSuppliers/actions/node.type';
-import { StoreSuppliers } from '../../n8n-package/nodes/StoreSuppliers/StoreSuppliers.node';
+import type { OperationModule } from '../../nodes/StoreSuppliers/actions/helpers';
+import { resources } from '../../nodes/StoreSuppliers/actions/node.type';
+import { StoreSuppliers } from '../../nodes/StoreSuppliers/StoreSuppliers.node';
 import { leakScanTest, newDeveloper, Service, startService } from '../support/harness';
 
 let svc: Service;

@@ -5,7 +5,7 @@
  */
 import net from 'node:net';
 
-import { StoreSuppliersApi } from '../../n8n-package/credentials/StoreSuppliersApi.credentials';
+import { StoreSuppliersApi } from '../../credentials/StoreSuppliersApi.credentials';
 import { freePort, leakScanTest, newDeveloper, Service, startService } from '../support/harness';
 
 let svc: Service;

@@ -1,8 +1,8 @@
 /** Import operations: preview, import, and the background job of a large import. */
-import { recordSearch } from '../../n8n-package/nodes/StoreSuppliers/methods';
+import { recordSearch } from '../../nodes/StoreSuppliers/methods';
 import { leakScanTest, Sandbox } from '../support/harness';
 import { openShop, Shop } from '../support/orders';
-import { StoreSuppliers } from '../../n8n-package/nodes/StoreSuppliers/StoreSuppliers.node';
+import { StoreSuppliers } from '../../nodes/StoreSuppliers/StoreSuppliers.node';
 import { loadOptionsContext, rl } from './support/context';
 import { credentialsOf, runNode, runNodeError, startWorld, World } from './support/world';
 

@@ -1,15 +1,15 @@
 /**
  * n8n's own gates for community packages, run on this package: the scanner's analysis
  * (@n8n/scan-community-package, what n8n runs before verifying a package) on the packed tarball and on
- * the source folder it would find by name in this repository (n8n-package/), and `n8n-node lint`
- * (@n8n/node-cli) with no error and no warning. Needs dist/ compiled (npm test builds first).
+ * the package's source view (nodes/ and credentials/ beside the manifest, as the scanner's source patterns
+ * expect; gulpfile.js `build:source`), and `n8n-node lint` (@n8n/node-cli) with no error and no warning.
+ * Needs dist/ compiled (npm test builds first).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(__dirname, '../..');
-const source = path.join(root, 'n8n-package');
 fs.mkdirSync(path.join(root, 'dist'), { recursive: true });
 const work = fs.mkdtempSync(path.join(root, 'dist', 'scan-test-'));
 const pkgDir = path.join(work, 'assembled');
@@ -26,9 +26,14 @@ const scan = (folder: string, mode?: 'source'): Analysis =>
 	JSON.parse(node([path.join(__dirname, 'support/scan.mjs'), folder, ...(mode ? [mode] : [])]).trim().split('\n').pop()!);
 
 let unpacked: string;
+let source: string;
 
 beforeAll(() => {
 	node([path.join(root, 'node_modules/gulp/bin/gulp.js'), 'build:package']);
+	// The source view, copied away so that a concurrent `npm run lint` (which rebuilds it) cannot pull it away.
+	node([path.join(root, 'node_modules/gulp/bin/gulp.js'), 'build:source']);
+	source = path.join(work, 'source');
+	fs.cpSync(path.join(root, 'dist/n8n-source'), source, { recursive: true, filter: (from) => !from.includes('node_modules') });
 	const out = execFileSync('npm', ['pack', '--json', '--pack-destination', work, pkgDir], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
 	const [{ filename }] = JSON.parse(out);
 	unpacked = path.join(work, 'unpacked');
@@ -42,7 +47,8 @@ test("the packed tarball passes the scanner's analysis", () => {
 	expect(scan(unpacked)).toEqual({ passed: true, message: null, details: null });
 }, 120000);
 
-test("the source folder (n8n-package/, found by the package name) passes the scanner's analysis", () => {
+test("the source view (nodes/, credentials/ and the manifest) passes the scanner's analysis", () => {
+	expect(fs.existsSync(path.join(source, 'nodes/StoreSuppliers/StoreSuppliers.node.ts'))).toBe(true);
 	expect(JSON.parse(fs.readFileSync(path.join(source, 'package.json'), 'utf8')).name).toBe('n8n-nodes-store-suppliers');
 	expect(scan(source, 'source')).toEqual({ passed: true, message: null, details: null });
 }, 120000);
@@ -55,6 +61,15 @@ test('the analysis does look at the files: a console call in the compiled node f
 	const result = scan(broken);
 	expect(result.passed).toBe(false);
 	expect(result.details).toContain('no-console');
+}, 120000);
+
+test('the source view holds the TypeScript sources the analysis lints: a console call in a node source fails it', () => {
+	const broken = path.join(work, 'broken-source');
+	fs.cpSync(source, broken, { recursive: true });
+	fs.appendFileSync(path.join(broken, 'nodes/StoreSuppliersTrigger/poll.ts'), '\nconsole.log("hello");\n');
+	const result = scan(broken, 'source');
+	expect(result.passed).toBe(false);
+	expect(result.details).toContain('poll.ts');
 }, 120000);
 
 test('n8n-node lint (the strict default config) reports no error and no warning', () => {

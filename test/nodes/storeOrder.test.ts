@@ -1,9 +1,9 @@
 /** The store side: store orders and products, From List pickers, Simplify, and the error output. */
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import { StoreSuppliers } from '../../n8n-package/nodes/StoreSuppliers/StoreSuppliers.node';
-import { StoreSuppliersTrigger } from '../../n8n-package/nodes/StoreSuppliersTrigger/StoreSuppliersTrigger.node';
-import { recordSearch } from '../../n8n-package/nodes/StoreSuppliers/methods';
+import { StoreSuppliers } from '../../nodes/StoreSuppliers/StoreSuppliers.node';
+import { StoreSuppliersTrigger } from '../../nodes/StoreSuppliersTrigger/StoreSuppliersTrigger.node';
+import { recordSearch } from '../../nodes/StoreSuppliers/methods';
 import { leakScanTest } from '../support/harness';
 import { openShop, placeOrder, Shop, submit, US_ADDRESS } from '../support/orders';
 import { loadOptionsContext, rl } from './support/context';

@@ -1,7 +1,7 @@
 /** The trigger reads every page of the orders waiting for review before it emits anything. */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { StoreSuppliersTrigger } from '../../n8n-package/nodes/StoreSuppliersTrigger/StoreSuppliersTrigger.node';
+import { StoreSuppliersTrigger } from '../../nodes/StoreSuppliersTrigger/StoreSuppliersTrigger.node';
 import { eventually, leakScanTest } from '../support/harness';
 import { openShop, placeOrder, Shop, submit } from '../support/orders';
 import { pollContext, rl } from './support/context';

@@ -1,8 +1,8 @@
 /** The polling trigger: dedupe per pause, first activation, manual runs, filters, bounded state. */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { enteredAt, MAX_REMEMBERED, pausedAt, reviewKey } from '../../n8n-package/nodes/StoreSuppliersTrigger/poll';
-import { StoreSuppliersTrigger } from '../../n8n-package/nodes/StoreSuppliersTrigger/StoreSuppliersTrigger.node';
+import { enteredAt, MAX_REMEMBERED, pausedAt, reviewKey } from '../../nodes/StoreSuppliersTrigger/poll';
+import { StoreSuppliersTrigger } from '../../nodes/StoreSuppliersTrigger/StoreSuppliersTrigger.node';
 import { leakScanTest } from '../support/harness';
 import { openShop, placeOrder, Shop, soAction, submit } from '../support/orders';
 import { Param, pollContext, rl } from './support/context';

@@ -54,3 +54,18 @@ test('each queue is declared once, in its domain\'s queues.ts', () => {
   expect(declared.length).toBeGreaterThan(0);
   expect(declared.filter((n) => !n.endsWith('/queues.ts'))).toEqual([]);
 });
+
+test('the specified top level: nodes/ and credentials/ at the root, the README\'s map names every entry', () => {
+  const ROOT = path.join(__dirname, '../..');
+  for (const entry of ['package.json', 'tsconfig.json', 'nodes', 'credentials', 'server', 'test', 'gulpfile.js', 'README.md']) {
+    expect(fs.existsSync(path.join(ROOT, entry))).toBe(true);
+  }
+  // n8n-package/ keeps only the package's own files; the sources are at the root.
+  expect(fs.readdirSync(path.join(ROOT, 'n8n-package')).filter((e) => e !== 'node_modules').sort()).toEqual(['LICENSE.md', 'README.md', 'eslint.config.mjs', 'package.json']);
+  const ignored = new Set(['.git', 'node_modules', 'dist', 'package', '.data', '.gitignore']);
+  const present = fs.readdirSync(ROOT, { withFileTypes: true }).filter((e) => !ignored.has(e.name)).map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
+  const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const map = /## Map of the tree\s+```\n([\s\S]*?)```/.exec(readme)![1];
+  const named = map.split('\n').filter(Boolean).map((line) => line.split(/\s+/)[0]);
+  expect(named.sort()).toEqual(present.sort());
+});

@@ -16,7 +16,7 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
-import { StoreSuppliersApi } from '../../../n8n-package/credentials/StoreSuppliersApi.credentials';
+import { StoreSuppliersApi } from '../../../credentials/StoreSuppliersApi.credentials';
 import { seen } from '../../support/harness';
 
 export interface RecordedRequest {

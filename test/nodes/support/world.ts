@@ -1,7 +1,7 @@
 /** A real service and sandbox supplier for the node tests, and a way to run the node against them. */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { StoreSuppliers } from '../../../n8n-package/nodes/StoreSuppliers/StoreSuppliers.node';
+import { StoreSuppliers } from '../../../nodes/StoreSuppliers/StoreSuppliers.node';
 import { eventually, Sandbox, Service, startSandbox, startService } from '../../support/harness';
 import { placeOrder, Shop, submit } from '../../support/orders';
 import { Credentials, executeContext, Param, Recorder } from './context';
