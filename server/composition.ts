@@ -53,6 +53,10 @@ import { supplierOrderRoutes } from './dispatch/routes';
 import { SupplierOrderReads } from './dispatch/views';
 import { supplierOrderSchema } from './dispatch/schemas';
 import { mountAssistant } from './assistant/mcp';
+import { eventsDomain } from './events';
+import { supplierOrderRenderer } from './dispatch/events';
+import { orderPartRenderer } from './orders/part-events';
+import { ownerAccess } from './identity/owner-access';
 import { DispatchSteps1764288000000 } from './migrations/1764288000000-DispatchSteps';
 import { SupplierOrderCountSlots1764460800260 } from './migrations/1764460800260-SupplierOrderCountSlots';
 import { StoreOrderCountSlots1764460800261 } from './migrations/1764460800261-StoreOrderCountSlots';
@@ -73,10 +77,14 @@ import { ImportJobCredit1764374400000 } from './migrations/1764374400000-ImportJ
 import { RenameRegisteredWebhookUrl1764374400001 } from './migrations/1764374400001-RenameRegisteredWebhookUrl';
 import { SupplierOrderNumbers1764460800250 } from './migrations/1764460800250-SupplierOrderNumbers';
 import { AutomationShippingMethod1764460800251 } from './migrations/1764460800251-AutomationShippingMethod';
+import { EventOutbox1764547200000 } from './migrations/1764547200000-EventOutbox';
+import { EventSubscriptions1764547200001 } from './migrations/1764547200001-EventSubscriptions';
+import { EventDeliveries1764547200002 } from './migrations/1764547200002-EventDeliveries';
+import { EventOutboxNotify1764547200003 } from './migrations/1764547200003-EventOutboxNotify';
 
 export const VERSION = '4.4.0';
 export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, Store, StaffMember, StoreProduct, StoreVariant, SupplierConnection, ProductLink, ProductLinkVariant, ImportJob, ImportJobItem];
-export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010, ImportJobCredit1764374400000, RenameRegisteredWebhookUrl1764374400001, SupplierOrderNumbers1764460800250, AutomationShippingMethod1764460800251, SupplierOrderCountSlots1764460800260, StoreOrderCountSlots1764460800261];
+export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010, ImportJobCredit1764374400000, RenameRegisteredWebhookUrl1764374400001, SupplierOrderNumbers1764460800250, AutomationShippingMethod1764460800251, SupplierOrderCountSlots1764460800260, StoreOrderCountSlots1764460800261, EventOutbox1764547200000, EventSubscriptions1764547200001, EventDeliveries1764547200002, EventOutboxNotify1764547200003];
 
 export function openDatabase(url: string, poolSize?: number): DataSource {
   return createDataSource(url, ENTITIES, MIGRATIONS, poolSize);
@@ -127,7 +135,10 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   connections.addImpactCounter(async (connectionId) => ({
     openSupplierOrders: await openSupplierOrderCount(db, connectionId),
   }));
-  return { config, db, log, boss, feed, supplierOrdersOfOrders, orderQueries, secrets, cursors, credits, accounts, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, credentialRenewal, notifications, links, supplierProducts, imports, catalogueSync, orders, dispatch, supplierOrderReads };
+  const events = eventsDomain({ config, db, databaseUrl, log, boss, secrets, cursors }, { ownerAccess: ownerAccess(gate, apiKeys) });
+  events.renderers.register('supplierOrder', supplierOrderRenderer(supplierOrderReads));
+  events.renderers.register('orderPart', orderPartRenderer(db));
+  return { config, db, log, boss, feed, events, supplierOrdersOfOrders, orderQueries, secrets, cursors, credits, accounts, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, credentialRenewal, notifications, links, supplierProducts, imports, catalogueSync, orders, dispatch, supplierOrderReads };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -142,6 +153,7 @@ export function routeTable(s: Services): AnyRoute[] {
     ...catalogueRoutes(s.connections, s.supplierProducts, s.imports, s.links),
     ...supplierOrderRoutes(s.dispatch.commands, s.supplierOrderReads, s.orders),
     ...storeOrderRoutes(s.orders, s.supplierOrdersOfOrders, s.orderQueries),
+    ...s.events.routes,
   ];
 }
 

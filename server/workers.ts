@@ -31,7 +31,8 @@ export async function registerWorkers(boss: Boss, s: Services): Promise<(timeout
   await boss.work(HOUSEKEEPING_QUEUE, async () => {
     const removed = await s.accounts.purgeExpiredSessions();
     await s.notifications.purgeReceipts();
-    s.log.info({ removed }, 'housekeeping done');
+    const events = await s.events.housekeeping();
+    s.log.info({ removed, ...events }, 'housekeeping done');
   });
   await boss.schedule(HOUSEKEEPING_QUEUE, '17 * * * *');
 
@@ -96,9 +97,11 @@ export async function registerWorkers(boss: Boss, s: Services): Promise<(timeout
   });
   await boss.schedule(SAFETY_NET_QUEUE, '* * * * *', {}, { singletonKey: SWEEP_KEY });
   await safetyNet.next();
+  const stopEvents = await s.events.work();
   return async (timeoutMs) => {
     s.dispatch.sweeper.stop();
     offWake();
     await runner.stop(timeoutMs);
+    await stopEvents(timeoutMs);
   };
 }
