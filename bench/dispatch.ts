@@ -6,7 +6,8 @@ import { mapLimit } from '../server/platform/concurrency';
 import type { Boss } from '../server/platform/jobs';
 import { JobRunner } from '../server/platform/job-runner';
 import { DISPATCH_QUEUE, DISPATCH_QUEUES, singletonKeyOf, WORK_CHANNEL } from '../server/dispatch/queues';
-import { BenchSandbox, BenchService, connectedStore, developerKey, Figure, load, startBenchSandbox, startBenchService } from './lib';
+import { BenchSandbox, BenchService, connectedStore, developerKey, Figure, startBenchSandbox, startBenchService } from './lib';
+import { load } from './load';
 
 import { startBoss } from '../server/platform/jobs';
 import { createLogger } from '../server/platform/logger';

