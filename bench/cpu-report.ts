@@ -6,13 +6,18 @@ import { breakdown, describe, Spent } from './profile';
 
 const us = (x: number | null): string => (x === null ? '–' : `${x.toLocaleString('en', { maximumFractionDigits: x < 100 ? 1 : 0 })} µs`);
 
-/** The profile's breakdown of one side (its folder removed once read, unless BENCH_PROF keeps it). */
+/** The profile's breakdown of one side (figures of one service share its profile, cut to their own windows). */
 function spent(use: CpuUse | undefined): Spent | null {
   if (!use?.profileDir || !use.requests) return null;
   const shares = breakdown(use.profileDir, use.windows);
-  if (!process.env.BENCH_PROF) fs.rmSync(use.profileDir, { recursive: true, force: true });
   if (!shares) return null;
   return { shares, userUs: (use.processUs - use.processSystemUs) / use.requests, systemUs: use.processSystemUs / use.requests };
+}
+
+/** Profiles written into folders of the benchmark's own are removed once read (BENCH_PROF keeps them). */
+function removeProfiles(figures: Figure[]): void {
+  if (process.env.BENCH_PROF) return;
+  for (const f of figures) for (const use of [f.cpu?.service, f.cpu?.bare]) if (use?.profileDir) fs.rmSync(use.profileDir, { recursive: true, force: true });
 }
 
 export function cpuSection(figures: Figure[]): string[] {
@@ -34,6 +39,7 @@ export function cpuSection(figures: Figure[]): string[] {
     if (!own) return `- **${f.name}**: no profile.`;
     return `- **${f.name}**: the service's ${us(perRequest(service, 'processUs'))} per ${per}: ${describe(own, theirs)}.`;
   });
+  removeProfiles(figures);
   return [
     '## CPU per unit of work',
     '',

@@ -83,7 +83,7 @@ export async function notifications(databaseUrl: string): Promise<Figure[]> {
     const res = await fetch(conn.webhookUrl, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Sandbox-Signature': probe.signature }, body: probe.body });
     if (res.status !== 200) throw new Error(`a signed notification was answered ${res.status}: ${await res.text()}`);
 
-    const baseline = checked('GET /healthz', await loadOn({ url: `${svc.baseUrl}/healthz`, pid: svc.pid }));
+    const baseline = checked('GET /healthz', await loadOn({ url: `${svc.baseUrl}/healthz`, ...svc }));
 
     const count = DURATION_SECONDS * SIGNED_PER_SECOND;
     const distinct = (i: number) => `SBX-O-BENCH-${i}`;
@@ -96,7 +96,7 @@ export async function notifications(databaseUrl: string): Promise<Figure[]> {
 
     const same = () => 'SBX-O-BENCH-SAME';
     const coalesced = notificationRequests(path, signingSecret, signedPool(signingSecret, count, same), same);
-    const sameOrder = checked('notifications, one order', await loadOn({ url: svc.baseUrl, opts: { requests: coalesced.requests }, pid: svc.pid }));
+    const sameOrder = checked('notifications, one order', await loadOn({ url: svc.baseUrl, opts: { requests: coalesced.requests }, ...svc }));
     const late = Math.max(0, spread.used() - count) + Math.max(0, coalesced.used() - count);
 
     const baselineLabel = 'GET /healthz (unauthenticated Koa route, same server)';

@@ -103,7 +103,7 @@ export interface Spent {
   systemUs: number;
 }
 
-/** "kernel 120 (bare 50), logging 31 (bare 0), …": µs per unit of each category, sorted by the difference to the bare side. */
+/** "kernel 120 (baseline 50), logging 31 (baseline 0), …": µs per unit of each category, sorted by the difference to the baseline. */
 export function describe(service: Spent, bare: Spent | null): string {
   const parts = (x: Spent): Record<string, number> => ({ 'kernel (system time)': x.systemUs, ...Object.fromEntries(CATEGORIES.map((c) => [c, x.shares[c] * x.userUs])) });
   const s = parts(service);
@@ -111,6 +111,6 @@ export function describe(service: Spent, bare: Spent | null): string {
   return Object.keys(s)
     .filter((c) => s[c] >= 0.5 || (b?.[c] ?? 0) >= 0.5)
     .sort((x, y) => s[y] - (b?.[y] ?? 0) - (s[x] - (b?.[x] ?? 0)))
-    .map((c) => `${c} ${s[c].toFixed(0)}${b ? ` (bare ${b[c].toFixed(0)})` : ''}`)
+    .map((c) => `${c} ${s[c].toFixed(0)}${b ? ` (baseline ${b[c].toFixed(0)})` : ''}`)
     .join(', ');
 }
