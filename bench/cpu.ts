@@ -42,16 +42,25 @@ export function cpuUs(pid: number, withReaped = false): number {
   return user + system;
 }
 
+let postgresDataDir: string | null = null;
 let postmaster: number | null = null;
 
 /** Points database CPU figures at the embedded Postgres whose data lives in `dataDir` (none with DATABASE_URL). */
 export function watchPostgres(dataDir: string | null): void {
+  postgresDataDir = dataDir;
   postmaster = null;
-  if (!dataDir) return;
+}
+
+/** The postmaster: the `postgres` process started on that data directory (looked for until found). */
+function findPostmaster(): number | null {
+  if (postmaster !== null && statFields(postmaster)) return postmaster;
+  postmaster = null;
+  if (!postgresDataDir) return null;
   for (const pid of processes()) {
     const cmd = readCmdline(pid);
-    if (cmd[0]?.endsWith('/postgres') && cmd.includes(dataDir)) postmaster = pid;
+    if (cmd[0]?.endsWith('/postgres') && cmd.includes(postgresDataDir)) postmaster = pid;
   }
+  return postmaster;
 }
 
 function processes(): number[] {
@@ -68,11 +77,12 @@ function readCmdline(pid: number): string[] {
 
 /** CPU the whole Postgres server has used so far (postmaster, its live backends, and those that ended), in µs. */
 export function databaseCpuUs(): number | null {
-  if (postmaster === null) return null;
-  let total = cpuUs(postmaster, true);
+  const server = findPostmaster();
+  if (server === null) return null;
+  let total = cpuUs(server, true);
   for (const pid of processes()) {
     const f = statFields(pid);
-    if (f && Number(f[1]) === postmaster) total += cpuUs(pid);
+    if (f && Number(f[1]) === server) total += cpuUs(pid);
   }
   return total;
 }

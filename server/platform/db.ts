@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { DataSource, EntityManager } from 'typeorm';
-import type { QueryResult, QueryRunner } from 'typeorm';
+import type { QueryRunner } from 'typeorm';
 import type { Logger } from './logger';
 
 export type Db = DataSource;
@@ -41,27 +41,42 @@ export async function migrate(ds: DataSource, log: Logger): Promise<void> {
 /** What runs a statement: the data source, a transaction's entity manager, or a query runner. */
 export type Queryable = DataSource | EntityManager | QueryRunner;
 
-/** Runs one statement and answers TypeORM's structured result (records and affected count), whatever runs it. */
-async function run(db: Queryable, text: string, values: unknown[]): Promise<QueryResult> {
-  if (db instanceof DataSource || db instanceof EntityManager) {
-    const own = db instanceof EntityManager ? db.queryRunner : undefined;
-    if (own) return own.query(text, values, true);
-    const runner = (db instanceof DataSource ? db : db.connection).createQueryRunner();
-    try {
-      return await runner.query(text, values, true);
-    } finally {
-      await runner.release();
-    }
-  }
-  return db.query(text, values, true);
+/**
+ * A statement's text, or a named one: Postgres parses and plans a named statement once per connection and
+ * then reuses the plan. For hot statements with an explicit column list (a changed `*` would break the plan).
+ */
+export type Statement = string | { name: string; text: string };
+
+interface PgResult {
+  rows: unknown[];
+  rowCount: number | null;
+}
+interface PgRunner {
+  query(config: { text: string; values: unknown[]; name?: string }): Promise<PgResult>;
+}
+
+/**
+ * pg's own pool or connection under a Queryable. Statements go to it straight, not through TypeORM's query
+ * runner (which would wrap each in a runner, a connect and a release); TypeORM still owns the pool and the
+ * transactions, and a transaction's statements run on its connection.
+ */
+async function pgOf(db: Queryable): Promise<PgRunner> {
+  if (db instanceof DataSource) return (db.driver as unknown as { master: PgRunner }).master;
+  if (db instanceof EntityManager) return db.queryRunner ? pgOf(db.queryRunner) : pgOf(db.connection);
+  return (await db.connect()) as PgRunner;
+}
+
+async function run(db: Queryable, statement: Statement, values: unknown[]): Promise<PgResult> {
+  const pg = await pgOf(db);
+  return pg.query(typeof statement === 'string' ? { text: statement, values } : { name: statement.name, text: statement.text, values });
 }
 
 /** The rows a statement answers (a SELECT, or a write's RETURNING). */
-export async function rows<T = Record<string, unknown>>(db: Queryable, text: string, values: unknown[] = []): Promise<T[]> {
-  return (await run(db, text, values)).records as T[];
+export async function rows<T = Record<string, unknown>>(db: Queryable, statement: Statement, values: unknown[] = []): Promise<T[]> {
+  return (await run(db, statement, values)).rows as T[];
 }
 
 /** How many rows a write touched. */
-export async function affected(db: Queryable, text: string, values: unknown[] = []): Promise<number> {
-  return (await run(db, text, values)).affected ?? 0;
+export async function affected(db: Queryable, statement: Statement, values: unknown[] = []): Promise<number> {
+  return (await run(db, statement, values)).rowCount ?? 0;
 }

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { errors } from './errors';
 import type { Secrets } from './crypto';
-import { Queryable, rows } from './db';
+import { Queryable, rows, Statement } from './db';
 
 /** The spec's page envelope, used by every cursor-paged list. */
 export interface Page<T> {
@@ -102,9 +102,19 @@ function keysetStatement(o: KeysetListStatement & { pos: CursorPosition | null; 
        WHERE ${pageWhere.join(' AND ')} ORDER BY ${a}.created_at ${dir}, ${a}.id ${dir} LIMIT ${Number(o.limit)}
     )
     SELECT t.total_count, r.* FROM (${countSql}) t(total_count)
-      LEFT JOIN LATERAL (SELECT ${o.columns} FROM page ${a}) r ON true
+      LEFT JOIN LATERAL (SELECT ${a}.cursor_at, ${o.columns} FROM page ${a}) r ON true
      ORDER BY r.created_at ${dir}, r.id ${dir}`;
   return { sql, args };
+}
+
+/**
+ * A list whose output columns are all named (no `alias.*`) keeps its result shape through a migration that adds
+ * a column, so its statement is named (Postgres plans it once per connection): by a digest of its text, which
+ * the list's shape decides (filters present, direction, page size), so there are few.
+ */
+function listStatement(columns: string, sql: string): Statement {
+  if (/\b[a-z_]+\.\*/.test(columns)) return sql;
+  return { name: `list.${crypto.createHash('sha1').update(sql).digest('base64url').slice(0, 20)}`, text: sql };
 }
 
 /**
@@ -164,7 +174,7 @@ export async function keysetList<Row extends { id: string }, Out>(
     pageSize: q.pageSize,
     fetch: async (pos, limit) => {
       const st = keysetStatement({ ...statement, pos, limit });
-      const found = await rows<Row & { cursor_at: string; total_count: string }>(db, st.sql, st.args);
+      const found = await rows<Row & { cursor_at: string; total_count: string }>(db, listStatement(statement.columns, st.sql), st.args);
       return {
         rows: found.filter((r) => r.id !== null).map((r) => Object.assign(r, { cursorAt: r.cursor_at })),
         totalCount: found.length ? Number(found[0].total_count) : 0,

@@ -56,7 +56,7 @@ export function productList(f: { storeId: string; ownKeyId: string | null; statu
   const filters = storeScope(f.storeId, f.ownKeyId);
   if (f.status) filters.push({ column: 'status', countColumn: 'status', value: f.status });
   return { list: 'storeProducts', binding: f, table: 'store_products', alias: 'p', filters,
-    columns: `p.*, (SELECT coalesce(json_agg(json_build_object('id', v.id, 'sku', v.sku, 'title', v.title, 'priceMinor', v.price_minor, 'currency', v.currency, 'stock', v.stock) ORDER BY v.position), '[]')
+    columns: `p.id, p.store_id, p.title, p.description, p.status, p.created_by_key_id, p.created_at, p.updated_at, (SELECT coalesce(json_agg(json_build_object('id', v.id, 'sku', v.sku, 'title', v.title, 'priceMinor', v.price_minor, 'currency', v.currency, 'stock', v.stock) ORDER BY v.position), '[]')
                       FROM store_variants v WHERE v.product_id = p.id) AS variants`,
     counts: { table: 'store_product_counts', sum: 'n' },
   };
