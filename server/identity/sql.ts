@@ -1,4 +1,4 @@
-import { affected, Queryable, rows, Statement } from '../platform/db';
+import { affected, preparedRows, Queryable, rows } from '../platform/db';
 import type { Plan } from './entities';
 
 // The identity domain's SQL statements; its services call these and hold no SQL text of their own.
@@ -35,32 +35,26 @@ const STORE_ACCESS = (credential: string, storeParam: string) => `
   LEFT JOIN accounts o ON o.id = s.owner_account_id
   LEFT JOIN store_staff st ON st.store_id = s.id AND st.account_id = ${credential}.account_id`;
 
-// Every request authenticates with one of these two: named, so Postgres plans each once per connection.
-const KEY_ACCESS: Statement = {
-  name: 'identity.keyAccess',
-  text: `SELECT k.id, k.account_id, k.record_scope, k.name, k.key_last4, k.last_used_at, k.created_at, now() AS now,
+// Every request authenticates with one of these two: prepared, so Postgres plans each once per connection.
+const KEY_ACCESS = `SELECT k.id, k.account_id, k.record_scope, k.name, k.key_last4, k.last_used_at, k.created_at, now() AS now,
             (k.last_used_at IS NULL OR k.last_used_at < now() - make_interval(secs => $2)) AS stale,
             a.email, a.name AS account_name, a.plan AS account_plan, a.is_developer, a.credits,
             s.owner_account_id, o.plan, st.permissions
        FROM api_keys k JOIN accounts a ON a.id = k.account_id ${STORE_ACCESS('k', '$3')}
-      WHERE k.key_digest = $1 AND k.revoked_at IS NULL`,
-};
-const SESSION_ACCESS: Statement = {
-  name: 'identity.sessionAccess',
-  text: `SELECT se.id, se.account_id, s.owner_account_id, o.plan, st.permissions
+      WHERE k.key_digest = $1 AND k.revoked_at IS NULL`;
+const SESSION_ACCESS = `SELECT se.id, se.account_id, s.owner_account_id, o.plan, st.permissions
        FROM sessions se ${STORE_ACCESS('se', '$2')}
-      WHERE se.token_digest = $1 AND se.ended_at IS NULL AND se.expires_at > now()`,
-};
+      WHERE se.token_digest = $1 AND se.ended_at IS NULL AND se.expires_at > now()`;
 
 /** The live key by digest, its account, whether its last-used stamp is stale, and the account's access to the store. */
 export async function keyAccess(db: Queryable, digest: Buffer, lastUsedIntervalSeconds: number, storeId: string | null): Promise<(AccessRow & KeyRow) | null> {
-  const [row] = await rows<AccessRow & KeyRow>(db, KEY_ACCESS, [digest, lastUsedIntervalSeconds, storeId]);
+  const [row] = await preparedRows<AccessRow & KeyRow>(db, KEY_ACCESS, [digest, lastUsedIntervalSeconds, storeId]);
   return row ?? null;
 }
 
 /** The live session by digest and the account's access to the store. */
 export async function sessionAccess(db: Queryable, digest: Buffer, storeId: string | null): Promise<(AccessRow & { id: string; account_id: string }) | null> {
-  const [row] = await rows<AccessRow & { id: string; account_id: string }>(db, SESSION_ACCESS, [digest, storeId]);
+  const [row] = await preparedRows<AccessRow & { id: string; account_id: string }>(db, SESSION_ACCESS, [digest, storeId]);
   return row ?? null;
 }
 

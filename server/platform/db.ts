@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryRunner } from 'typeorm';
 import type { Logger } from './logger';
@@ -41,42 +42,75 @@ export async function migrate(ds: DataSource, log: Logger): Promise<void> {
 /** What runs a statement: the data source, a transaction's entity manager, or a query runner. */
 export type Queryable = DataSource | EntityManager | QueryRunner;
 
-/**
- * A statement's text, or a named one: Postgres parses and plans a named statement once per connection and
- * then reuses the plan. For hot statements with an explicit column list (a changed `*` would break the plan).
- */
-export type Statement = string | { name: string; text: string };
-
+/** What node-postgres answers for a statement. */
 interface PgResult {
   rows: unknown[];
   rowCount: number | null;
 }
-interface PgRunner {
-  query(config: { text: string; values: unknown[]; name?: string }): Promise<PgResult>;
+interface PgQueryable {
+  query(q: { text: string; values: unknown[]; name?: string }): Promise<PgResult>;
 }
 
 /**
- * pg's own pool or connection under a Queryable. Statements go to it straight, not through TypeORM's query
- * runner (which would wrap each in a runner, a connect and a release); TypeORM still owns the pool and the
- * transactions, and a transaction's statements run on its connection.
+ * Runs one statement straight on node-postgres, whatever runs it: the pool behind the data source, or the connection
+ * a transaction (or query runner) holds. TypeORM's query runner would be made and released around every statement,
+ * which costs more than a short statement itself; errors are node-postgres's own (code, constraint, detail).
  */
-async function pgOf(db: Queryable): Promise<PgRunner> {
-  if (db instanceof DataSource) return (db.driver as unknown as { master: PgRunner }).master;
-  if (db instanceof EntityManager) return db.queryRunner ? pgOf(db.queryRunner) : pgOf(db.connection);
-  return (await db.connect()) as PgRunner;
-}
-
-async function run(db: Queryable, statement: Statement, values: unknown[]): Promise<PgResult> {
-  const pg = await pgOf(db);
-  return pg.query(typeof statement === 'string' ? { text: statement, values } : { name: statement.name, text: statement.text, values });
+async function run(db: Queryable, text: string, values: unknown[], name?: string): Promise<{ records: unknown[]; affected: number }> {
+  const q = { text, values, ...(name ? { name } : {}) };
+  const runner = db instanceof DataSource ? undefined : db instanceof EntityManager ? db.queryRunner : db;
+  let result: PgResult;
+  if (runner) {
+    // The transaction's own connection (connected on first use, as TypeORM does).
+    const connection = ((runner as unknown as { databaseConnection?: PgQueryable }).databaseConnection ?? ((await runner.connect()) as PgQueryable));
+    result = await connection.query(q);
+  } else {
+    const source = db instanceof DataSource ? db : db.connection;
+    result = await (source.driver as unknown as { master: PgQueryable }).master.query(q);
+  }
+  return { records: result.rows ?? [], affected: result.rowCount ?? 0 };
 }
 
 /** The rows a statement answers (a SELECT, or a write's RETURNING). */
-export async function rows<T = Record<string, unknown>>(db: Queryable, statement: Statement, values: unknown[] = []): Promise<T[]> {
-  return (await run(db, statement, values)).rows as T[];
+export async function rows<T = Record<string, unknown>>(db: Queryable, text: string, values: unknown[] = []): Promise<T[]> {
+  return (await run(db, text, values)).records as T[];
 }
 
+/**
+ * `rows` for a statement run very often: prepared once per connection (named by its text), so Postgres plans it once
+ * instead of at every run. Its result must name its columns (no `*`): a prepared statement's result type may not
+ * change under it when a migration adds a column.
+ */
+export async function preparedRows<T = Record<string, unknown>>(db: Queryable, text: string, values: unknown[] = []): Promise<T[]> {
+  let name = statementNames.get(text);
+  if (!name) {
+    if (/(SELECT|RETURNING|,)\s*(\w+\.)?\*/i.test(text)) throw new Error('a prepared statement names its columns');
+    name = `s${crypto.createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    if (statementNames.size < 1000) statementNames.set(text, name);
+  }
+  return (await run(db, text, values, name)).records as T[];
+}
+const statementNames = new Map<string, string>();
+
 /** How many rows a write touched. */
-export async function affected(db: Queryable, statement: Statement, values: unknown[] = []): Promise<number> {
-  return (await run(db, statement, values)).rowCount ?? 0;
+export async function affected(db: Queryable, text: string, values: unknown[] = []): Promise<number> {
+  return (await run(db, text, values)).affected ?? 0;
+}
+
+/**
+ * The parameters of a statement written in pieces (a write and the steps other domains add to it): each piece adds
+ * its values here and writes the placeholder it gets back.
+ */
+export class Params {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+
+  /** A JSON value (or null) for a jsonb column. */
+  json(value: unknown): string {
+    return `${this.add(value === null || value === undefined ? null : JSON.stringify(value))}::jsonb`;
+  }
 }
