@@ -11,7 +11,7 @@ const DISTINCT_PRODUCTS = 1_000;
 /** PRODUCT_CONCURRENCY in server/catalogue/sync.ts: supplier products read at once by one connection's sync. */
 const SYNC_CONCURRENCY = 8;
 const TIMEOUT_MS = 120_000;
-/** The import switches of a link made with the defaults (DEFAULT_SYNC in server/catalogue/entities.ts). */
+/** The import switches of a link made with the defaults (DEFAULT_SYNC in server/catalogue/types.ts). */
 const SYNC_SWITCHES = { cost: true, price: true, stock: true, title: false, availability: true };
 
 interface SandboxProduct {

@@ -5,7 +5,7 @@ import { object, pageOf, pageQuery, params, supplierRef, uuid } from '../platfor
 import { productSchema } from '../stores/routes';
 import type { ConnectionService } from '../connections/service';
 import type { SupplierConnection } from '../connections/entities';
-import { DEFAULT_SYNC } from './entities';
+import { DEFAULT_SYNC } from './types';
 import { IMPORT_INLINE_LIMIT, ImportService } from './imports';
 import type { LinkService } from './links';
 import { DEFAULT_IMPORT_PRICE_RULE, normalisePriceRule, PriceRule, PriceRuleError } from './price-rule';

@@ -1,8 +1,67 @@
 import { affected, Queryable, rows } from '../platform/db';
 import type { ConnectionMode } from '../suppliers/adapter';
-import type { Health } from './entities';
+import type { Health, SupplierConnection } from './entities';
 
 // The connections domain's SQL statements; its services call these and hold no SQL text of their own.
+
+// --- Reads
+
+/** A connection row, as the table has it or as `to_jsonb` gives it inside another statement (times as text). */
+export interface ConnectionRow {
+  id: string;
+  store_id: string;
+  created_by_account_id: string;
+  created_by_key_id: string | null;
+  created_at: Date | string;
+  updated_at: Date | string;
+  supplier_key: string;
+  mode: ConnectionMode;
+  enabled: boolean;
+  credentials_sealed: string | null;
+  account_label: string;
+  settings: SupplierConnection['settings'];
+  automation: SupplierConnection['automation'];
+  health: SupplierConnection['health'];
+  consecutive_failures: number;
+  circuit_open_until: Date | string | null;
+  last_webhook_at: Date | string | null;
+  disconnected_at: Date | string | null;
+  registered_notification_address: string | null;
+  supplier_account_key: string | null;
+}
+
+const at = (v: Date | string | null): Date | null => (v === null ? null : v instanceof Date ? v : new Date(v));
+
+/** A connection row as the domain's type, without TypeORM's hydration. */
+export function connectionOf(r: ConnectionRow): SupplierConnection {
+  return {
+    id: r.id,
+    storeId: r.store_id,
+    createdByAccountId: r.created_by_account_id,
+    createdByKeyId: r.created_by_key_id,
+    createdAt: at(r.created_at)!,
+    updatedAt: at(r.updated_at)!,
+    supplierKey: r.supplier_key,
+    mode: r.mode,
+    enabled: r.enabled,
+    credentialsSealed: r.credentials_sealed,
+    accountLabel: r.account_label,
+    settings: r.settings,
+    automation: r.automation,
+    health: r.health,
+    consecutiveFailures: r.consecutive_failures,
+    circuitOpenUntil: at(r.circuit_open_until),
+    lastWebhookAt: at(r.last_webhook_at),
+    disconnectedAt: at(r.disconnected_at),
+    registeredNotificationAddress: r.registered_notification_address,
+    supplierAccountKey: r.supplier_account_key,
+  };
+}
+
+export async function connectionById(db: Queryable, id: string): Promise<SupplierConnection | null> {
+  const [r] = await rows<ConnectionRow>(db, 'SELECT * FROM supplier_connections WHERE id = $1', [id]);
+  return r ? connectionOf(r) : null;
+}
 
 // --- Circuit breaker (kept in the connection row, so every process sees the same state)
 

@@ -1,4 +1,5 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import type { Queryable } from '../platform/db';
 import { errors } from '../platform/errors';
 import { creditsCharged } from '../platform/metrics';
 import type { Payer } from '../platform/http/route';
@@ -13,7 +14,7 @@ export class CreditService {
    * Takes `amount` credits in one conditional update so concurrent calls can never overdraw. Prices live on the
    * routes (`RouteDef.credits`); this only moves credits and writes the ledger.
    */
-  async charge(payer: Payer, action: string, amount: number, requestId: string | null, tx?: EntityManager): Promise<void> {
+  async charge(payer: Payer, action: string, amount: number, requestId: string | null, tx?: Queryable): Promise<void> {
     if (amount <= 0) return;
     const { accountId, apiKeyId } = payer;
     const left = await sql.takeCredits(tx ?? this.db, { accountId, apiKeyId, action, amount, requestId });

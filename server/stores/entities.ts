@@ -1,30 +1,9 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import { bigintNumber, createdAtColumn, StoreRecord } from '../platform/entity-columns';
+import { bigintNumber } from '../platform/entity-columns';
 
-@Entity('stores')
-export class Store {
-  @PrimaryColumn('uuid') id: string;
-  @Column('uuid', { name: 'owner_account_id' }) ownerAccountId: string;
-  @Column('text') name: string;
-  @Column('char', { length: 3 }) currency: string;
-  @createdAtColumn() createdAt: Date;
-}
-
-@Entity('store_staff')
-export class StaffMember {
-  @PrimaryColumn('uuid', { name: 'store_id' }) storeId: string;
-  @PrimaryColumn('uuid', { name: 'account_id' }) accountId: string;
-  @Column('text', { array: true }) permissions: string[];
-  @createdAtColumn() createdAt: Date;
-}
-
-@Entity('store_products')
-export class StoreProduct extends StoreRecord {
-  @Column('text') title: string;
-  @Column('text') description: string;
-  @Column('text') status: 'active' | 'draft' | 'archived';
-}
-
+// The one entity left of the stores domain: the orders domain still reads variants through a TypeORM
+// repository until it reads them through stores' sql.ts (variantsInStore; issue 24). The domain's own code
+// uses ./types.ts.
 @Entity('store_variants')
 export class StoreVariant {
   @PrimaryColumn('uuid') id: string;

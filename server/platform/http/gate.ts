@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Queryable } from '../db';
 import type { Caller, Payer, StoreAccess } from './route';
 
 export interface Credentials {
@@ -20,7 +20,7 @@ export interface Gate {
   planIncludesDropshipping(plan: string): boolean;
   requiredPlan: string;
   /** Takes `amount` credits for `action`; throws 402 when the account has too few. */
-  charge(payer: Payer, action: string, amount: number, requestId: string, tx?: EntityManager): Promise<void>;
+  charge(payer: Payer, action: string, amount: number, requestId: string, tx?: Queryable): Promise<void>;
   /** Gives back `amount` credits of an earlier charge for `action`. */
   refund(payer: Payer, action: string, amount: number, requestId: string): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import type { EntityManager } from 'typeorm';
+import type { Queryable } from '../db';
 import type { Logger } from '../logger';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
@@ -95,7 +95,7 @@ export interface RouteCredits {
   /** With `when: 'request'` and units: refunds this many of the units charged up front (work not done). */
   refundUnits(units: number): void;
   /** With `when: 'recordCreated'`: charges `units` inside `tx`; `requestKey` names the charge in the ledger. */
-  chargeInTransaction(tx: EntityManager, units?: number, requestKey?: string): Promise<void>;
+  chargeInTransaction(tx: Queryable, units?: number, requestKey?: string): Promise<void>;
   /** With `when: 'recordCreated'`: the charge for records a background job makes later (see `CreditTicket`). */
   ticket(): CreditTicket;
 }
