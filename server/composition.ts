@@ -11,7 +11,6 @@ import type { AnyRoute } from './platform/http/route';
 import { AccountService } from './identity/accounts';
 import { ApiKeyService } from './identity/api-keys';
 import { CreditService } from './identity/credits';
-import { Account, ApiKey, CreditLedgerEntry, Session } from './identity/entities';
 import { createGate } from './identity/gate';
 import { identityRoutes } from './identity/routes';
 import { StoreVariant } from './stores/entities';
@@ -74,7 +73,7 @@ import { SupplierOrderNumbers1764460800250 } from './migrations/1764460800250-Su
 import { AutomationShippingMethod1764460800251 } from './migrations/1764460800251-AutomationShippingMethod';
 
 export const VERSION = '4.4.0';
-export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, StoreVariant, SupplierConnection, StoreOrder, StoreOrderItem, FulfilmentGroup, SupplierOrder];
+export const ENTITIES = [StoreVariant, SupplierConnection, StoreOrder, StoreOrderItem, FulfilmentGroup, SupplierOrder];
 export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010, ImportJobCredit1764374400000, RenameRegisteredWebhookUrl1764374400001, SupplierOrderNumbers1764460800250, AutomationShippingMethod1764460800251];
 
 export function openDatabase(url: string, poolSize?: number): DataSource {

@@ -1,5 +1,5 @@
 import type { Caller } from '../platform/http/route';
-import type { Plan } from './entities';
+import type { Plan } from './types';
 
 /** Store permissions; the owner holds all of them, staff hold what they were granted. */
 export const PERMISSIONS = [

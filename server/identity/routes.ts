@@ -1,7 +1,7 @@
 import { accountView, AccountService } from './accounts';
 import { apiKeyView, ApiKeyService, maskKey } from './api-keys';
 import { assistantLink } from '../assistant/link';
-import { PLANS, RECORD_SCOPES } from './entities';
+import { PLANS, RECORD_SCOPES } from './types';
 import { planIncludesDropshipping } from './permissions';
 import type { KeyDescription } from './gate';
 import { errors } from '../platform/errors';

@@ -32,6 +32,17 @@ test('raw SQL lives in each domain\'s sql.ts (and the platform, migrations and t
   expect(files.some((f) => f.name.endsWith('/sql.ts'))).toBe(true);
 });
 
+test('each domain reaches its tables only through its data module: no repository, query builder or entity-manager finder elsewhere', () => {
+  // Dispatch and orders follow once issue 24 (their own rewrite to this style) is merged.
+  const pending = (name: string) => name.startsWith('dispatch/') || name.startsWith('orders/');
+  const home = (name: string) => name.endsWith('/sql.ts') || name.startsWith('migrations/') || name === 'platform/db.ts';
+  const typeormFinder = /\.getRepository\(|createQueryBuilder\(|\.manager\b|\b(?:tx|em|manager|trx)\.(?:find\w*|save|insert|update|delete|remove|count\w*|exists\w*|increment|decrement|upsert|preload|merge|create)\(|import \{[^}]*\b(?:In|IsNull|Not|Repository|FindOptionsWhere)\b[^}]*\} from 'typeorm'/;
+  const offending = files.filter((f) => !home(f.name) && !pending(f.name) && typeormFinder.test(f.text)).map((f) => f.name);
+  expect(offending).toEqual([]);
+  // The rule can see what it looks for.
+  expect(typeormFinder.test("await tx.getRepository(Store).findOneBy({ id })")).toBe(true);
+});
+
 test('nothing in the service reads pg-boss\'s own tables', () => {
   expect(files.filter((f) => /\bpgboss\./.test(f.text)).map((f) => f.name)).toEqual([]);
 });
