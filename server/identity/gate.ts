@@ -32,10 +32,6 @@ function describeKey(r: KeyRow, lastUsedAt: Date | null): KeyDescription {
 
 export function createGate(db: DataSource, accounts: AccountService, keys: ApiKeyService, credits: CreditService): Gate {
   const gate: Gate = {
-    async authenticate(headers) {
-      return (await gate.authenticateFor(headers, null))?.caller ?? null;
-    },
-
     /**
      * One statement: the key (by digest, not revoked) or the session, its account, and that account's
      * access to `storeId`. Nothing is cached, so a revocation holds on the next request in every process.

@@ -4,9 +4,6 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { QueryRunner } from 'typeorm';
 import type { Logger } from './logger';
 
-export type Db = DataSource;
-export type Tx = EntityManager;
-
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type Ctor = Function[];
 

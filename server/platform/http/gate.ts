@@ -8,8 +8,6 @@ export interface Credentials {
 
 /** What the HTTP pipeline asks of the identity domain; implemented in server/identity. */
 export interface Gate {
-  /** null when no credential was sent; throws 401 when one was sent but is not valid. */
-  authenticate(headers: Credentials): Promise<Caller | null>;
   /**
    * The caller and, when `storeId` is given, its access to that store (null: none, answered 404), in one
    * round trip. null when no credential was sent; throws 401 when one was sent but is not valid.
