@@ -15,44 +15,27 @@ import { normalisePriceRule, PriceRule } from './price-rule';
 import { applyOutcomes, DROPPED, syncErrorText } from './apply';
 import * as sql from './sql';
 
-export interface LinkView {
-  id: string;
-  storeId: string;
-  productId: string;
-  connectionId: string;
-  supplierKey: string;
-  supplierProductId: string;
-  variants: Array<{ storeVariantId: string; supplierVariantId: string; costMinor: number; currency: string; stock: number; available: boolean }>;
-  priceRule: PriceRule;
-  sync: SyncSwitches;
+/** A link as the API shows it: times as text, its variant mappings without the link's id. */
+export type LinkView = Omit<ProductLink, 'createdByAccountId' | 'lastSyncAt' | 'createdAt' | 'updatedAt'> & {
+  variants: Array<Omit<ProductLinkVariant, 'linkId'>>;
   lastSyncAt: string | null;
-  lastSyncError: string | null;
-  createdByKeyId: string | null;
   createdAt: string;
   updatedAt: string;
-}
+};
 
 export interface VariantMapping {
   storeVariantId: string;
   supplierVariantId: string;
 }
 
-export function linkView(l: ProductLink, variants: ProductLinkVariant[]): LinkView {
+export function linkView(l: ProductLink, variants: Array<Omit<ProductLinkVariant, 'linkId'>>): LinkView {
+  const { createdByAccountId: _account, lastSyncAt, createdAt, updatedAt, ...rest } = l;
   return {
-    id: l.id,
-    storeId: l.storeId,
-    productId: l.productId,
-    connectionId: l.connectionId,
-    supplierKey: l.supplierKey,
-    supplierProductId: l.supplierProductId,
+    ...rest,
     variants: variants.map((v) => ({ storeVariantId: v.storeVariantId, supplierVariantId: v.supplierVariantId, costMinor: v.costMinor, currency: v.currency, stock: v.stock, available: v.available })),
-    priceRule: l.priceRule,
-    sync: l.sync,
-    lastSyncAt: l.lastSyncAt ? l.lastSyncAt.toISOString() : null,
-    lastSyncError: l.lastSyncError,
-    createdByKeyId: l.createdByKeyId,
-    createdAt: l.createdAt.toISOString(),
-    updatedAt: l.updatedAt.toISOString(),
+    lastSyncAt: lastSyncAt ? lastSyncAt.toISOString() : null,
+    createdAt: createdAt.toISOString(),
+    updatedAt: updatedAt.toISOString(),
   };
 }
 
@@ -75,22 +58,9 @@ export class LinkService {
 
   /** A page in one statement: the links, their variant mappings and the exact totalCount kept by the database. */
   async list(storeId: string, ownKeyId: string | null, q: { cursor?: string; pageSize: number; connectionId?: string; productId?: string }): Promise<Page<LinkView>> {
-    return keysetList<sql.LinkListRow, LinkView>(this.db, this.cursors, q, sql.linkList({ storeId, ownKeyId, connectionId: q.connectionId, productId: q.productId }), (r) => ({
-      id: r.id,
-      storeId: r.store_id,
-      productId: r.product_id,
-      connectionId: r.connection_id,
-      supplierKey: r.supplier_key,
-      supplierProductId: r.supplier_product_id,
-      variants: r.variants,
-      priceRule: r.price_rule,
-      sync: r.sync,
-      lastSyncAt: r.last_sync_at ? r.last_sync_at.toISOString() : null,
-      lastSyncError: r.last_sync_error,
-      createdByKeyId: r.created_by_key_id,
-      createdAt: r.created_at.toISOString(),
-      updatedAt: r.updated_at.toISOString(),
-    }));
+    return keysetList<sql.LinkListRow, LinkView>(this.db, this.cursors, q, sql.linkList({ storeId, ownKeyId, connectionId: q.connectionId, productId: q.productId }), (r) =>
+      linkView(sql.linkOf(r), r.variants),
+    );
   }
 
   /** Views of several links with one query for their variants. */

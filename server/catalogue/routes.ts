@@ -2,7 +2,7 @@ import { creatorOf, ownRecordsKeyId } from '../identity/permissions';
 import { errors } from '../platform/errors';
 import { defineRoutes, route, Reply, RequestContext } from '../platform/http/route';
 import { object, pageOf, pageQuery, params, supplierRef, uuid } from '../platform/http/schemas';
-import { productSchema } from '../stores/routes';
+import { productSchema } from '../stores/schemas';
 import type { ConnectionService } from '../connections/service';
 import type { SupplierConnection } from '../connections/entities';
 import { DEFAULT_SYNC } from './types';

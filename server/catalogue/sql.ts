@@ -7,23 +7,6 @@ import type { PriceRule } from './price-rule';
 
 // --- Product links
 
-export interface LinkListRow {
-  id: string;
-  store_id: string;
-  product_id: string;
-  connection_id: string;
-  supplier_key: string;
-  supplier_product_id: string;
-  variants: Array<{ storeVariantId: string; supplierVariantId: string; costMinor: number; currency: string; stock: number; available: boolean }>;
-  price_rule: PriceRule;
-  sync: SyncSwitches;
-  last_sync_at: Date | null;
-  last_sync_error: string | null;
-  created_by_key_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
-
 /** The product link list: each link with its variant mappings in the order of the store product's variants. */
 export function linkList(f: { storeId: string; ownKeyId: string | null; connectionId?: string; productId?: string }): KeysetListStatement {
   const filters = storeScope(f.storeId, f.ownKeyId);
@@ -54,7 +37,7 @@ interface LinkRow {
   created_at: Date;
   updated_at: Date;
 }
-const linkOf = (r: LinkRow): ProductLink => ({
+export const linkOf = (r: LinkRow): ProductLink => ({
   id: r.id,
   storeId: r.store_id,
   productId: r.product_id,
@@ -70,6 +53,9 @@ const linkOf = (r: LinkRow): ProductLink => ({
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
+
+/** A row of the link list: the link and its variant mappings, in the order of the store product's variants. */
+export type LinkListRow = LinkRow & { variants: Array<Omit<ProductLinkVariant, 'linkId'>> };
 
 /** The link, if it is one of the store's. */
 export async function linkInStore(db: Queryable, storeId: string, id: string): Promise<ProductLink | null> {
