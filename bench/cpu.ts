@@ -2,89 +2,19 @@
  * CPU time of the processes a benchmark drives, read from /proc/<pid>/stat before and after a load: unlike
  * requests per second, the CPU a request costs holds on a machine other work shares.
  */
-import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
 import { Pool } from 'pg';
+import { postgresCpuSeconds, systemSecondsOf, cpuSecondsOf } from './cost';
+import { benchPostgres } from './lib';
 
-let tickUs: number | undefined;
-/** One clock tick of /proc/<pid>/stat in µs (CLK_TCK, 100 on Linux). */
-function tick(): number {
-  if (tickUs === undefined) {
-    const hz = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
-    tickUs = 1e6 / (hz > 0 ? hz : 100);
-  }
-  return tickUs;
+/** User and system CPU time the process has used so far, in µs (bench/cost.ts reads /proc). */
+function cpuSplit(pid: number): { user: number; system: number } {
+  const system = systemSecondsOf(pid) * 1e6;
+  return { user: cpuSecondsOf(pid) * 1e6 - system, system };
 }
 
-/** Fields 3 on of /proc/<pid>/stat (after the command name, which may hold spaces), or null once the process is gone. */
-function statFields(pid: number): string[] | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return null;
-  }
-}
-
-/** User and system CPU time the process has used so far, in µs (`withReaped`: plus its children that ended). */
-function cpuSplit(pid: number, withReaped = false): { user: number; system: number } {
-  const f = statFields(pid);
-  if (!f) return { user: 0, system: 0 };
-  // utime, stime (fields 14, 15); cutime, cstime (16, 17): children that ended and were waited for.
-  const user = Number(f[11]) + (withReaped ? Number(f[13]) : 0);
-  const system = Number(f[12]) + (withReaped ? Number(f[14]) : 0);
-  return { user: user * tick(), system: system * tick() };
-}
-
-/** User + system CPU time the process has used so far, in µs. */
-export function cpuUs(pid: number, withReaped = false): number {
-  const { user, system } = cpuSplit(pid, withReaped);
-  return user + system;
-}
-
-let postgresDataDir: string | null = null;
-let postmaster: number | null = null;
-
-/** Points database CPU figures at the embedded Postgres whose data lives in `dataDir` (none with DATABASE_URL). */
-export function watchPostgres(dataDir: string | null): void {
-  postgresDataDir = dataDir;
-  postmaster = null;
-}
-
-/** The postmaster: the `postgres` process started on that data directory (looked for until found). */
-function findPostmaster(): number | null {
-  if (postmaster !== null && statFields(postmaster)) return postmaster;
-  postmaster = null;
-  if (!postgresDataDir) return null;
-  for (const pid of processes()) {
-    const cmd = readCmdline(pid);
-    if (cmd[0]?.endsWith('/postgres') && cmd.includes(postgresDataDir)) postmaster = pid;
-  }
-  return postmaster;
-}
-
-function processes(): number[] {
-  return fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
-}
-
-function readCmdline(pid: number): string[] {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-  } catch {
-    return [];
-  }
-}
-
-/** CPU the whole Postgres server has used so far (postmaster, its live backends, and those that ended), in µs. */
-export function databaseCpuUs(): number | null {
-  const server = findPostmaster();
-  if (server === null) return null;
-  let total = cpuUs(server, true);
-  for (const pid of processes()) {
-    const f = statFields(pid);
-    if (f && Number(f[1]) === server) total += cpuUs(pid);
-  }
-  return total;
+/** CPU the whole embedded Postgres has used so far, in µs; null with DATABASE_URL (no postmaster of ours). */
+function databaseCpuUs(): number | null {
+  return benchPostgres.postmasterPid ? postgresCpuSeconds(benchPostgres.postmasterPid) * 1e6 : null;
 }
 
 let statementsDb: Pool | null = null;

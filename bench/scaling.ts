@@ -4,7 +4,7 @@ import { DISPATCH_QUEUE } from '../server/dispatch/queues';
 import { startBoss } from '../server/platform/jobs';
 import { createLogger } from '../server/platform/logger';
 import { seedProductStore } from './products-page';
-import { checkOnce, drain, partsOf, queueParts, sentOf, shops } from './dispatch';
+import { checkOnce, drain, partsOf, queueParts, sentOf, shops } from './dispatch-shop';
 import { BenchService, Figure, freshDatabase, startBenchSandbox, startBenchService } from './lib';
 import { CONNECTIONS, DURATION_SECONDS, load, Load } from './load';
 

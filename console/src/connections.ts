@@ -1,5 +1,6 @@
 import { api, ApiFailure } from './api.js';
-import { act, clear, confirmAction, field, h, money, notice, when } from './dom.js';
+import { act, clear, confirmAction, field, h, notice } from './dom.js';
+import { money, when } from './format.js';
 import type { Ctx, Money } from './types.js';
 import { settingsForm } from './settings.js';
 
@@ -82,7 +83,8 @@ export async function connectionsPage(root: HTMLElement, ctx: Ctx): Promise<void
   }
 
   const cards = entries.map((e) => {
-    const mode = h('select', { name: 'mode', 'aria-label': 'Environment' }, h('option', { value: 'live' }, 'Live'), h('option', { value: 'test', selected: e.capabilities.hasSandbox }, e.capabilities.hasSandbox ? 'Test' : 'Test (orders stop for review)'));
+    // A supplier without a test environment is connected live only: a test connection to it could place no order at all.
+    const mode = h('select', { name: 'mode', 'aria-label': 'Environment' }, h('option', { value: 'live' }, 'Live'), e.capabilities.hasSandbox ? h('option', { value: 'test', selected: true }, 'Test') : null);
     const creds = Object.entries(e.credentialsSchema.properties ?? {}).map(([name]) => h('input', { name, type: 'password', autocomplete: 'off', required: true }));
     const go = h('button', { type: 'submit', class: 'primary', disabled: !e.available }, e.capabilities.authKind === 'signIn' ? `Sign in at ${e.name}` : `Connect ${e.name}`);
     const submit = async () => {
@@ -105,7 +107,7 @@ export async function connectionsPage(root: HTMLElement, ctx: Ctx): Promise<void
       h('h3', {}, e.name, e.available ? null : h('span', { class: 'badge bad' }, 'switched off by the operator')),
       h('p', {}, e.description),
       capabilityList(e.capabilities),
-      h('div', { class: 'row' }, field('Environment', mode), ...creds.map((c) => field(c.name === 'apiKey' ? `${e.name} API key` : c.name, c))),
+      h('div', { class: 'row' }, field('Environment', mode, e.capabilities.hasSandbox ? undefined : 'No test environment: it connects live only.'), ...creds.map((c) => field(c.name === 'apiKey' ? `${e.name} API key` : c.name, c))),
       h('div', { class: 'actions' }, go),
     );
   });
@@ -133,7 +135,8 @@ function connectionCard(c: Connection, entry: CatalogueEntry | undefined, base: 
     const b: HTMLButtonElement = h('button', { type: 'button', class: cls, onclick: () => void act(b, run) }, label);
     return b;
   };
-  const health = c.health ? `${c.health.status === 'healthy' ? 'Working' : 'Not working'} (checked ${when(c.health.checkedAt)}${c.health.message ? `: ${c.health.message}` : ''})` : 'Not checked yet';
+  // The latest known: a test, or the last call to the supplier (the service records both).
+  const health = c.health ? `${c.health.status === 'healthy' ? 'Working' : 'Not working'}, as of ${when(c.health.checkedAt)}${c.health.message ? `: ${c.health.message}` : ''}` : 'Nothing known yet: no call has been made. Use "Test now".';
   return h(
     'article',
     { class: 'card connection', 'data-connection-id': c.id },

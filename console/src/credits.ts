@@ -1,5 +1,6 @@
 import { api } from './api.js';
-import { clear, h, when } from './dom.js';
+import { clear, h } from './dom.js';
+import { when } from './format.js';
 import type { Ctx } from './types.js';
 
 interface LedgerEntry {

@@ -23,20 +23,8 @@ export function clear(el: Element, ...children: Child[]): void {
   append(el, ...children);
 }
 
-export function money(amountMinor: number, currency: string): string {
-  try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(amountMinor / 100);
-  } catch {
-    return `${(amountMinor / 100).toFixed(2)} ${currency}`;
-  }
-}
-
-export function when(iso: string | null | undefined, never = 'never'): string {
-  return iso ? new Date(iso).toLocaleString() : never;
-}
-
 /** The page's status line: what just happened, or what went wrong. */
-export function notice(text: string, kind: 'ok' | 'error' = 'ok'): void {
+export function notice(text: string, kind: 'ok' | 'error' | 'waiting' = 'ok'): void {
   const bar = document.getElementById('notice');
   if (!bar) return;
   bar.className = `notice ${kind}`;
@@ -61,8 +49,8 @@ export async function act(button: HTMLButtonElement | null, run: () => Promise<u
   }
 }
 
-/** A modal dialog in the page: answers true only when the person chose the action. */
-export function confirmAction(opts: { title: string; body: Child[]; action: string; danger?: boolean; input?: HTMLInputElement | HTMLSelectElement }): Promise<boolean> {
+/** A modal dialog in the page: answers true only when the person chose the action. `input` holds any fields to fill in. */
+export function confirmAction(opts: { title: string; body: Child[]; action: string; danger?: boolean; input?: HTMLElement }): Promise<boolean> {
   return new Promise((resolve) => {
     const dialog = h('dialog', { class: 'confirm', 'aria-labelledby': 'confirm-title' });
     const done = (ok: boolean) => {
@@ -87,7 +75,8 @@ export function confirmAction(opts: { title: string; body: Child[]; action: stri
     dialog.append(form);
     document.body.append(dialog);
     dialog.showModal();
-    (opts.input ?? (form.querySelector('button.secondary') as HTMLElement)).focus();
+    const first = opts.input && (opts.input.matches('input, select') ? opts.input : opts.input.querySelector<HTMLElement>('input, select'));
+    (first ?? (form.querySelector('button.secondary') as HTMLElement)).focus();
   });
 }
 
@@ -96,11 +85,14 @@ export function field(label: string, control: HTMLElement, hint?: string): HTMLE
   return h('label', { class: 'field' }, h('span', {}, label), control, hint ? h('small', {}, hint) : null);
 }
 
-export async function copyText(text: string, what: string): Promise<void> {
+/** Copies to the clipboard and says so; answers false (and says why) when the browser does not allow it. */
+export async function copyText(text: string, what: string): Promise<boolean> {
   try {
     await navigator.clipboard.writeText(text);
     notice(`${what} copied to the clipboard.`);
+    return true;
   } catch {
     notice(`The browser did not allow copying; select the ${what.toLowerCase()} and copy it by hand.`, 'error');
+    return false;
   }
 }

@@ -1,5 +1,6 @@
 import { api } from './api.js';
-import { act, clear, confirmAction, copyText, field, h, notice, when } from './dom.js';
+import { act, clear, confirmAction, copyText, field, h, notice } from './dom.js';
+import { when } from './format.js';
 import type { Ctx } from './types.js';
 
 interface AssistantLink {
@@ -68,9 +69,24 @@ export async function keysPage(root: HTMLElement, ctx: Ctx): Promise<void> {
     h('div', { class: 'actions' }, create),
   );
 
-  const rows = keys.map((k) => keyRow(k, render, showSecret));
-  const table = h('table', {}, h('thead', {}, h('tr', {}, ...['Name', 'Key', 'Records it can see', 'Last used', 'Created', 'Status', ''].map((t) => h('th', {}, t)))), h('tbody', {}, ...rows));
-  clear(root, h('h1', {}, 'API keys'), secret, rotationCard(keys, render), form, h('section', { class: 'card' }, h('h2', {}, 'Keys'), keys.length ? table : h('p', {}, 'No keys yet.')));
+  const table = (list: ApiKey[]) => h('table', {}, h('thead', {}, h('tr', {}, ...['Name', 'Key', 'Records it can see', 'Last used', 'Created', 'Status', ''].map((t) => h('th', {}, t)))), h('tbody', {}, ...list.map((k) => keyRow(k, render, showSecret))));
+  const active = keys.filter((k) => !k.revoked);
+  // Revoked keys are kept for the record but fold away: they can do nothing any more.
+  const revoked = keys.filter((k) => k.revoked);
+  clear(
+    root,
+    h('h1', {}, 'API keys'),
+    secret,
+    rotationCard(keys, render),
+    form,
+    h(
+      'section',
+      { class: 'card' },
+      h('h2', {}, `Keys (${active.length})`),
+      active.length ? table(active) : h('p', {}, 'No active key.'),
+      revoked.length ? h('details', { class: 'revoked' }, h('summary', {}, `Revoked keys (${revoked.length})`), table(revoked)) : null,
+    ),
+  );
   if (pending) showSecret(pending.title, pending.key, pending.link);
   pending = null;
 }
@@ -84,6 +100,11 @@ function keyRow(k: ApiKey, render: () => Promise<void>, showSecret: (t: string, 
     ? []
     : [
         b('Copy key', async () => {
+          const res = await api<{ key: string; assistantLink: AssistantLink }>('GET', `/api/api-keys/${k.id}/secret`);
+          // Straight to the clipboard; only when the browser refuses is the key shown to copy by hand.
+          if (!(await copyText(res.result.key, `Key "${k.name}"`))) showSecret(`Key "${k.name}"`, res.result.key, res.result.assistantLink);
+        }),
+        b('Assistant link', async () => {
           const res = await api<{ key: string; assistantLink: AssistantLink }>('GET', `/api/api-keys/${k.id}/secret`);
           showSecret(`Key "${k.name}"`, res.result.key, res.result.assistantLink);
         }),

@@ -5,12 +5,18 @@ import { keysPage } from './keys.js';
 import { connectionsPage } from './connections.js';
 import { reviewPage } from './review.js';
 import { cataloguePage } from './catalogue.js';
+import { ordersPage } from './orders.js';
+import { orderPage } from './order.js';
+import { productsPage } from './products.js';
 import { creditsPage } from './credits.js';
 
-const PAGES: Record<string, { title: string; render: (root: HTMLElement, ctx: Ctx) => Promise<void>; needsStore: boolean }> = {
+/** The pages, by their address (`#orders/<id>` is one order: the part after the slash goes to the page). */
+const PAGES: Record<string, { title: string; render: (root: HTMLElement, ctx: Ctx, id?: string) => Promise<void>; needsStore: boolean }> = {
   review: { title: 'Review queue', render: reviewPage, needsStore: true },
-  connections: { title: 'Connections', render: connectionsPage, needsStore: true },
+  orders: { title: 'Orders', render: (root, ctx, id) => (id ? orderPage(root, ctx, id) : ordersPage(root, ctx)), needsStore: true },
+  products: { title: 'Supplier products', render: productsPage, needsStore: true },
   catalog: { title: 'Imports and links', render: cataloguePage, needsStore: true },
+  connections: { title: 'Connections', render: connectionsPage, needsStore: true },
   keys: { title: 'API keys', render: keysPage, needsStore: false },
   credits: { title: 'Credits', render: creditsPage, needsStore: false },
 };
@@ -99,14 +105,15 @@ function nav(current: string): HTMLElement {
 
 async function show(): Promise<void> {
   if (!ctx) return;
-  const id = location.hash.slice(1) in PAGES ? location.hash.slice(1) : 'review';
+  const [address, sub] = location.hash.slice(1).split('/');
+  const id = address in PAGES ? address : 'review';
   const page = PAGES[id];
   const root = h('main', { id: 'page' });
   clear(app, header(), nav(id), h('div', { id: 'notice', class: 'notice', hidden: true, role: 'status' }), root);
   document.title = `${page.title} · Store Suppliers`;
   if (page.needsStore && !ctx.store) return noStore(root);
   try {
-    await page.render(root, ctx);
+    await page.render(root, ctx, sub ? decodeURIComponent(sub) : undefined);
   } catch (err) {
     notice(errorText(err), 'error');
   }

@@ -33,3 +33,37 @@ export interface Ctx {
   store: Store | null;
   refreshAccount(): Promise<void>;
 }
+
+/** A part of a store order: the store's own items, or one supplier connection's. */
+export interface OrderPart {
+  groupKey: string;
+  connectionId: string | null;
+  status: string;
+  fulfilledByStore: boolean;
+  items: string[];
+  shipment: { carrier: string; trackingNumber: string; shippedAt: string | null; deliveredAt?: string | null } | null;
+}
+
+export interface StoreOrder {
+  id: string;
+  number: string;
+  status: string;
+  paymentMethod: string;
+  paymentStatus: string;
+  currency: string;
+  totalMinor: number;
+  needsAttention: boolean;
+  destination?: { name: string; line1: string; line2?: string; city: string; region?: string; postalCode: string; country: string; email?: string; phone?: string };
+  items?: Array<{ id: string; productId: string; variantId: string; sku: string; title: string; quantity: number; unitPriceMinor: number; groupKey: string }>;
+  fulfilmentGroups: OrderPart[];
+  fulfilmentSummary: { parts: number; shipped: number; delivered: number; needingAttention: number };
+  confirmedAt: string | null;
+  createdAt: string;
+}
+
+export interface StoreProduct {
+  id: string;
+  title: string;
+  status: string;
+  variants: Array<{ id: string; sku: string; title: string; priceMinor: number; currency: string; stock: number }>;
+}

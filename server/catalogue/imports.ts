@@ -3,7 +3,7 @@ import { Cursors, keysetList, Page } from '../platform/pagination';
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { Queryable } from '../platform/db';
-import { ApiError, errors } from '../platform/errors';
+import { errors } from '../platform/errors';
 import { settleLimit } from '../platform/concurrency';
 import type { Boss } from '../platform/jobs';
 import type { CreditService } from '../identity/credits';
@@ -11,14 +11,14 @@ import type { CreditTicket } from '../platform/http/route';
 import type { ProductService, ProductView } from '../stores/products';
 import { storeById } from '../stores/sql';
 import type { Store } from '../stores/types';
-import type { SupplierConnection } from '../connections/entities';
+import type { SupplierConnection } from '../connections/types';
 import { connectionById } from '../connections/sql';
 import type { SupplierGateway } from '../connections/gateway';
 import type { SupplierProduct } from '../suppliers/adapter';
-import { SupplierError } from '../suppliers/errors';
 import type { ImportJob, SyncSwitches } from './types';
 import type { LinkService, LinkView } from './links';
-import { applyPriceRule, PriceRule, PriceRuleError } from './price-rule';
+import { failureOf, ImportFailure, ItemError } from './import-failures';
+import { applyPriceRule, PriceRule } from './price-rule';
 import { sendImport } from './queues';
 import * as sql from './sql';
 
@@ -29,33 +29,6 @@ const FETCH_CONCURRENCY = 8;
 export interface ImportItem {
   supplierProductId: string;
   variantIds?: string[];
-}
-
-export interface ImportFailure {
-  supplierProductId: string;
-  code: string;
-  message: string;
-}
-
-
-class ItemError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-function failureOf(item: ImportItem, err: unknown): ImportFailure {
-  if (err instanceof ItemError) return { supplierProductId: item.supplierProductId, code: err.code, message: err.message };
-  if (err instanceof ApiError) return { supplierProductId: item.supplierProductId, code: err.code, message: err.message };
-  if (err instanceof SupplierError) {
-    const code = err.kind === 'notFound' ? 'supplierProductNotFound' : err.isOutage ? 'supplierUnavailable' : 'supplierRefused';
-    return { supplierProductId: item.supplierProductId, code, message: err.message };
-  }
-  if (err instanceof PriceRuleError) return { supplierProductId: item.supplierProductId, code: 'priceRuleInvalid', message: err.message };
-  throw err;
 }
 
 export interface ImportJobSummary {
@@ -97,6 +70,10 @@ export class ImportService {
       updatedAt: r.updated_at.toISOString(),
       finishedAt: r.finished_at ? r.finished_at.toISOString() : null,
     }));
+  }
+
+  private supplierName(conn: SupplierConnection): string {
+    return this.gateway.adapterFor(conn.supplierKey).entry.name;
   }
 
   private async fetchAll(conn: SupplierConnection, items: ImportItem[]) {
@@ -141,7 +118,7 @@ export class ImportService {
           variants,
         });
       } catch (err) {
-        failures.push(failureOf(item, err));
+        failures.push(failureOf(item, err, this.supplierName(conn)));
       }
     }
     return { items: previews, errors: failures };
@@ -223,7 +200,7 @@ export class ImportService {
         if (!f.ok) throw f.error;
         created.push(await this.inTransaction((tx) => this.importOne(tx, { store, conn, product: f.value, item, ...opts }, creator)));
       } catch (err) {
-        failures.push(failureOf(item, err));
+        failures.push(failureOf(item, err, this.supplierName(conn)));
       }
     }
     const products: ProductView[] = [];
@@ -276,7 +253,7 @@ export class ImportService {
             await sql.itemDone(tx, job.id, row.position, out.productId);
           });
         } catch (err) {
-          const failure = failureOf(items[i], err);
+          const failure = failureOf(items[i], err, this.supplierName(conn));
           await sql.itemFailed(this.db, job.id, row.position, failure.code, failure.message);
         }
       }

@@ -6,7 +6,7 @@ import { errors } from '../platform/errors';
 import { Cursors, keysetList, Page } from '../platform/pagination';
 import { productInStore, variantsOfProduct } from '../stores/sql';
 import type { StoreProduct, StoreVariant } from '../stores/types';
-import type { SupplierConnection } from '../connections/entities';
+import type { SupplierConnection } from '../connections/types';
 import type { SupplierGateway } from '../connections/gateway';
 import type { SupplierProduct } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';

@@ -1,11 +1,12 @@
 import { creatorOf, ownRecordsKeyId } from '../identity/permissions';
-import { errors } from '../platform/errors';
+import { ApiError, errors } from '../platform/errors';
 import { defineRoutes, route, Reply, RequestContext } from '../platform/http/route';
 import { object, pageOf, pageQuery, params, supplierRef, uuid } from '../platform/http/schemas';
 import { productSchema } from '../stores/schemas';
 import type { ConnectionService } from '../connections/service';
-import type { SupplierConnection } from '../connections/entities';
+import type { SupplierConnection } from '../connections/types';
 import { DEFAULT_SYNC } from './types';
+import type { ImportFailure } from './import-failures';
 import { IMPORT_INLINE_LIMIT, ImportService } from './imports';
 import type { LinkService } from './links';
 import { DEFAULT_IMPORT_PRICE_RULE, normalisePriceRule, PriceRule, PriceRuleError } from './price-rule';
@@ -16,6 +17,12 @@ const BASE = '/api/store-suppliers';
 const TAG_PRODUCTS = 'Supplier products and imports';
 const TAG_LINKS = 'Product links';
 const supplierProductIdParam = object({ storeId: uuid, id: uuid, supplierProductId: supplierRef }, ['storeId', 'id', 'supplierProductId']);
+
+function nothingImported(failures: ImportFailure[]): ApiError {
+  const [first] = failures;
+  const message = failures.length === 1 ? `Nothing was imported: ${first.message}` : `None of the ${failures.length} products was imported; details gives each one's reason.`;
+  return new ApiError(422, 'nothingImported', message, failures.map((f) => ({ ...f })));
+}
 
 function rule(input: Partial<PriceRule> | undefined) {
   if (input === undefined) return DEFAULT_IMPORT_PRICE_RULE;
@@ -128,7 +135,7 @@ export function catalogueRoutes(connections: ConnectionService, supplierProducts
       method: 'post',
       path: `${BASE}/:storeId/:id/import`,
       summary: `Import supplier products as store products with links; up to ${IMPORT_INLINE_LIMIT} at once, more as a background job to poll`,
-      description: `Each product is created atomically with its variants and link, and costs the credits of one import. Up to ${IMPORT_INLINE_LIMIT} products answer 201 with what was created; more answer 202 with the job to poll at GET /:storeId/imports/:jobId.`,
+      description: `Each product is created atomically with its variants and link, and costs the credits of one import. Up to ${IMPORT_INLINE_LIMIT} products answer 201 with what was created (and \`errors\` for the products that were not) or, when none was created, 422 \`nothingImported\` with each product's code and message in \`details\`; more answer 202 with the job to poll at GET /:storeId/imports/:jobId.`,
       tag: TAG_PRODUCTS,
       auth: 'caller',
       permission: 'suppliers.import',
@@ -146,13 +153,18 @@ export function catalogueRoutes(connections: ConnectionService, supplierProducts
         status: 201,
         schema: object({ products: { type: 'array', items: productSchema }, links: { type: 'array', items: linkSchema }, errors: { type: 'array', items: importFailureSchema } }, ['products', 'links', 'errors']),
       },
-      extraResponses: [[202, { description: 'A background import job; poll it', content: { 'application/json': { schema: { type: 'object', properties: { result: importJobSchema } } } } }]],
+      extraResponses: [
+        [202, { description: 'A background import job; poll it', content: { 'application/json': { schema: { type: 'object', properties: { result: importJobSchema } } } } }],
+        [422, { description: 'nothingImported: no product was created; `details` holds each product\'s `supplierProductId`, `code` and `message`', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }],
+      ],
       async handler(ctx) {
         const conn = await usable(ctx, ctx.params.id);
         const opts = { rule: rule(ctx.body.priceRule), sync: { ...DEFAULT_SYNC, ...(ctx.body.sync ?? {}) }, status: ctx.body.status };
         const creator = creatorOf(ctx.caller!);
         if (ctx.body.products.length <= IMPORT_INLINE_LIMIT) {
           const done = await imports.importNow(ctx.params.storeId, conn, ctx.body.products, opts, creator);
+          // Nothing made: an error answer (the whole charge is refunded), each product's reason in the details.
+          if (!done.products.length) throw nothingImported(done.errors);
           ctx.credits.refundUnits(done.errors.length);
           return new Reply(201, done);
         }

@@ -5,8 +5,11 @@ import { SupplierError } from '../suppliers/errors';
 import type { SupplierRegistry } from '../suppliers/registry';
 import type { CircuitBreaker } from './circuit-breaker';
 import type { SupplierCallRates } from './call-rate';
-import type { SupplierConnection } from './entities';
-import { recallOrderNumber, rememberOrderNumber, replaceCredentials, switchOffForSupplier } from './sql';
+import type { Health, SupplierConnection } from './types';
+import { recallOrderNumber, recordHealth, rememberOrderNumber, replaceCredentials, switchOffForSupplier } from './sql';
+
+/** How often a call's outcome refreshes a connection's health while it stays the same. */
+const HEALTH_REFRESH_MS = 5 * 60_000;
 
 export class CircuitOpenError extends SupplierError {
   constructor(
@@ -46,8 +49,19 @@ export class SupplierGateway {
     return adapter;
   }
 
+  /** Credentials opened lately, by their sealed text (which changes whenever they do): a dispatch calls several times per part. */
+  private readonly opened = new Map<string, Readonly<Record<string, string>>>();
+
   credentialsOf(conn: Pick<SupplierConnection, 'credentialsSealed'>): Record<string, string> {
-    return conn.credentialsSealed ? (JSON.parse(this.secrets.decrypt(conn.credentialsSealed)) as Record<string, string>) : {};
+    if (!conn.credentialsSealed) return {};
+    let credentials = this.opened.get(conn.credentialsSealed);
+    if (!credentials) {
+      credentials = JSON.parse(this.secrets.decrypt(conn.credentialsSealed)) as Record<string, string>;
+      if (this.opened.size >= 1000) this.opened.delete(this.opened.keys().next().value!);
+      this.opened.set(conn.credentialsSealed, credentials);
+    }
+    // A copy: a call may add to its credentials (a refreshed token) before they are sealed again.
+    return { ...credentials };
   }
 
   /** The supplier's account id as kept: a keyed digest, since some suppliers' ids are secrets (CJ signs notifications with it). */
@@ -126,19 +140,45 @@ export class SupplierGateway {
     };
   }
 
+  /** When this process last wrote each connection's health from a call, and what it said. */
+  private readonly noted = new Map<string, { status: Health['status']; at: number }>();
+
+  /**
+   * The health shown is the latest known: a call's outcome counts like a check. Written when the status changes, and
+   * otherwise at most once per HEALTH_REFRESH_MS per connection and process, so busy connections cost no extra writes.
+   */
+  private async noteHealth(conn: SupplierConnection, ok: boolean, latencyMs: number, message: string): Promise<void> {
+    if (!this.db) return;
+    const status = ok ? ('healthy' as const) : ('unhealthy' as const);
+    const now = Date.now();
+    // The newer of what the row said when read (a check may have written since) and what this process wrote last.
+    const row = conn.health ? { status: conn.health.status, at: Date.parse(conn.health.checkedAt) } : null;
+    const memo = this.noted.get(conn.id);
+    const last = !memo || (row && row.at > memo.at) ? row : memo;
+    if (last && last.status === status && now - last.at < HEALTH_REFRESH_MS) return;
+    this.noted.set(conn.id, { status, at: now });
+    conn.health = { status, checkedAt: new Date(now).toISOString(), latencyMs, message };
+    await recordHealth(this.db, conn.id, conn.health);
+  }
+
   async call<T>(conn: SupplierConnection, fn: (adapter: SupplierAdapter, ctx: SupplierCallContext) => Promise<T>): Promise<T> {
     const adapter = this.adapterFor(conn.supplierKey);
     const credentials = this.credentialsOf(conn);
     const lapsed = this.lapse(credentials);
     if (lapsed) throw new SignInLapsedError(lapsed);
     if (!(await this.breaker.admit(conn.id, conn.circuitOpenUntil))) throw new CircuitOpenError(conn.circuitOpenUntil);
+    const started = Date.now();
     try {
       const result = await fn(adapter, this.context(conn, credentials));
       // Nothing to reset when the row, as read for this call, shows no failures and a closed circuit.
       if (conn.consecutiveFailures !== 0 || conn.circuitOpenUntil) await this.breaker.recordSuccess(conn.id);
+      await this.noteHealth(conn, true, Date.now() - started, `${adapter.entry.name} answered the last call.`);
       return result;
     } catch (err) {
-      if (err instanceof SupplierError && err.isSupplierFault) await this.breaker.recordFailure(conn.id);
+      if (err instanceof SupplierError && err.isSupplierFault) {
+        await this.breaker.recordFailure(conn.id);
+        await this.noteHealth(conn, false, Date.now() - started, `${adapter.entry.name} did not answer the last call in time, or answered with a server error.`);
+      }
       // Nothing can be ordered on that account: switched off, so its orders pause as connectionMissing until a person acts.
       if (err instanceof SupplierError && err.kind === 'accountUnusable' && this.db) {
         await switchOffForSupplier(this.db, conn.id, { status: 'unhealthy', checkedAt: new Date().toISOString(), latencyMs: 0, message: err.message });

@@ -14,11 +14,12 @@ export function supplierFailure(err: unknown): unknown {
   switch (err.kind) {
     case 'timeout':
     case 'unavailable':
-      return new ApiError(503, 'supplierUnavailable', `The supplier did not answer: ${err.message}`);
+      // The supplier's own request (method, path) is no part of the merchant's answer.
+      return new ApiError(503, 'supplierUnavailable', 'The supplier did not answer in time; try again in a few minutes.');
     case 'credentialsRejected':
       return new ApiError(400, 'credentialsRejected', `The supplier refused the credentials: ${err.message}`);
     case 'notFound':
-      return new ApiError(404, 'notFound', `The supplier does not know this record: ${err.message}`);
+      return new ApiError(404, 'notFound', err.subject?.productId ? `The supplier has no product ${err.subject.productId}.` : 'The supplier has no such record.');
     case 'notSupported':
       return new ApiError(400, 'notSupported', err.message);
     default:

@@ -6,7 +6,7 @@ import { errors } from '../platform/errors';
 import { sendsNotifications, supportsSignIn, type ConnectionMode, type Money, type SupplierAdapter } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
 import type { SupplierRegistry } from '../suppliers/registry';
-import { Automation, DEFAULT_AUTOMATION, SupplierConnection } from './entities';
+import { Automation, DEFAULT_AUTOMATION, SupplierConnection } from './types';
 import type { SupplierGateway } from './gateway';
 import type { CircuitBreaker } from './circuit-breaker';
 import { orSupplierFailure } from './http-errors';

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { SupplierAdapter } from '../suppliers/adapter';
 import type { SupplierRegistry } from '../suppliers/registry';
-import type { SupplierConnection } from './entities';
+import type { SupplierConnection } from './types';
 import type { SupplierGateway } from './gateway';
 import * as sql from './sql';
 

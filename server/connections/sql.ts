@@ -1,6 +1,6 @@
 import { affected, Queryable, rows } from '../platform/db';
 import type { ConnectionMode } from '../suppliers/adapter';
-import type { Health, SupplierConnection } from './entities';
+import type { Health, SupplierConnection } from './types';
 
 // The connections domain's SQL statements; its services call these and hold no SQL text of their own.
 

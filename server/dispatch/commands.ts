@@ -1,13 +1,15 @@
+import crypto from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { errors } from '../platform/errors';
+import { ApiError, errors } from '../platform/errors';
 import type { OrderService } from '../orders/service';
-import { STORE_GROUP } from '../orders/service';
-import type { FulfilmentGroup, StoreOrder } from '../orders/entities';
+import type { FulfilmentGroup, StoreOrder } from '../orders/types';
 import type { Actor } from '../identity/permissions';
-import type { SupplierOrder } from './entities';
 import type { DispatchQueue } from './queues';
-import { Fields, partOf, SupplierOrderRecords, supplierOrderNumber } from './records';
-import { FINAL, SupplierOrderStatus, SUPPLIER_ORDER_STATUSES } from './state-machine';
+import type { SupplierOrderRecords } from './records';
+import { ImpossibleMoveError } from './state-machine';
+import { nextStep } from './steps';
+import type { SupplierOrder } from './supplier-order';
+import type { DispatchEvent } from './transition';
 import type { SupplierOrderWaiter } from './waiter';
 
 export interface Outcome {
@@ -21,7 +23,12 @@ export interface CommandOptions {
   respondAsync?: boolean;
 }
 
-const CANCELLABLE = SUPPLIER_ORDER_STATUSES.filter((s) => !FINAL.has(s) && s !== 'shipped');
+/** What a request says when the table refuses it for the record's status. */
+const REFUSED: Record<'retry' | 'payRequested' | 'cancelRequested', (so: SupplierOrder) => string> = {
+  retry: (so) => `A ${so.status} supplier order cannot be retried.`,
+  payRequested: (so) => `Only a submitted supplier order (created, not paid) can be paid; this one is ${so.status}.`,
+  cancelRequested: (so) => `A ${so.status} supplier order cannot be cancelled.`,
+};
 
 /** What a caller asks of a supplier order: each writes its request on the record, asks for the job, and waits (bounded). */
 export class DispatchCommands {
@@ -29,12 +36,29 @@ export class DispatchCommands {
     private readonly records: SupplierOrderRecords,
     private readonly queue: DispatchQueue,
     private readonly waiter: SupplierOrderWaiter,
-    private readonly orders: OrderService,
+    /** The orders domain's parts, injected: dispatch reads a part and hands one to the store through it. */
+    private readonly parts: Pick<OrderService, 'group' | 'handPartToStore'>,
   ) {}
 
   private async answer(so: SupplierOrder, opts: CommandOptions): Promise<Outcome> {
-    if (so.status === 'queued' || so.stepDue) await this.queue.request(so);
-    return opts.respondAsync ? { so: (await this.records.load(so.id)) ?? so, settled: false } : this.waiter.until(so.id);
+    if (nextStep(so)) await this.queue.request(so);
+    return opts.respondAsync ? { so, settled: false } : this.waiter.until(so.id);
+  }
+
+  /**
+   * A caller's request, through the transition table (a move it does not allow is 409 invalidState). A job that
+   * moved the record meanwhile does not make the request fail: it is made again on the record as it now is.
+   */
+  private async request(so: SupplierOrder, e: Extract<DispatchEvent, { type: keyof typeof REFUSED }>): Promise<SupplierOrder> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.records.change(so, e);
+      } catch (err) {
+        if (err instanceof ImpossibleMoveError) throw errors.invalidState(REFUSED[e.type](so));
+        if (!(err instanceof ApiError && err.code === 'concurrentChange') || attempt >= 4) throw err;
+        so = await this.records.loadOrFail(so.id);
+      }
+    }
   }
 
   /**
@@ -54,9 +78,9 @@ export class DispatchCommands {
   async ensure(order: StoreOrder, group: FulfilmentGroup, actor: Actor, o: { payNow: boolean; trigger: string; charge?: (tx: EntityManager) => Promise<void> }) {
     const conn = await this.records.connection(group.connectionId!);
     if (!conn) throw errors.notFound('The order part');
-    return this.records.insert(
+    return this.records.create(
       {
-        storeId: order.storeId, orderId: order.id, groupKey: group.groupKey, connectionId: conn.id, supplierKey: conn.supplierKey, orderNumber: order.number,
+        id: crypto.randomUUID(), storeId: order.storeId, orderId: order.id, groupKey: group.groupKey, connectionId: conn.id, supplierKey: conn.supplierKey, orderNumber: order.number,
         contractModel: order.contractModel, destination: order.destination, payNow: o.payNow, createdByAccountId: order.createdByAccountId,
         createdByKeyId: actor.kind === 'key' ? actor.id : order.createdByKeyId,
       },
@@ -66,61 +90,39 @@ export class DispatchCommands {
     );
   }
 
-  /** Retry: back to queued; with acceptCost the caller's acceptance of the new cost is recorded. */
+  /** Retry: back to queued; with acceptCost the caller's acceptance of the last cost seen is recorded. */
   async retry(so: SupplierOrder, actor: Actor, acceptCost: boolean, opts: CommandOptions = {}): Promise<Outcome> {
-    if (!['queued', 'needsReview', 'failed'].includes(so.status)) throw errors.invalidState(`A ${so.status} supplier order cannot be retried.`);
-    const fields: Fields = { reviewReason: null, reviewMessage: null, retryable: false, nextRetryAt: null };
-    const details: Record<string, unknown> = {};
-    if (acceptCost) {
-      const seen = await this.records.lastSeenCost(so.id);
-      fields.acceptedCostMinor = seen;
-      Object.assign(details, { acceptCost: true, acceptedCostMinor: seen });
-    }
-    // A new attempt, with a new number, only once the previous number is known not to exist at the supplier.
-    if (so.numberKnownAbsent) {
-      Object.assign(fields, { attempt: so.attempt + 1, supplierOrderNumber: supplierOrderNumber(so.id, so.attempt + 1), numberKnownAbsent: false });
-      details.newAttempt = so.attempt + 1;
-    }
-    if (so.status !== 'queued') fields.retriesUsed = 0;
-    await this.records.apply(so.id, { from: [so.status], to: 'queued', fields, actor, type: 'retry', details, part: partOf('queued', so.shipping) });
-    return this.answer(await this.records.loadOrFail(so.id), opts);
+    const accepted = acceptCost ? { costMinor: await this.records.lastSeenCost(so.id) } : undefined;
+    return this.answer(await this.request(so, { type: 'retry', actor, acceptCost: accepted }), opts);
   }
 
   async pay(so: SupplierOrder, actor: Actor, opts: CommandOptions = {}): Promise<Outcome> {
-    if (so.status !== 'submitted') throw errors.invalidState(`Only a submitted supplier order (created, not paid) can be paid; this one is ${so.status}.`);
-    await this.records.apply(so.id, { from: ['submitted'], fields: { payRequested: true }, actor, type: 'payRequested' });
-    return this.answer(await this.records.loadOrFail(so.id), opts);
+    return this.answer(await this.request(so, { type: 'payRequested', actor }), opts);
   }
 
+  /** Asks the job to withdraw the order; one the supplier already shipped ends paused as supplierAlreadyShipped. */
   async cancel(so: SupplierOrder, actor: Actor, opts: CommandOptions & { storeTakesOver?: boolean } = {}): Promise<Outcome> {
-    if (!CANCELLABLE.includes(so.status)) throw errors.invalidState(`A ${so.status} supplier order cannot be cancelled.`);
-    await this.records.apply(so.id, {
-      from: CANCELLABLE as SupplierOrderStatus[],
-      fields: { cancelRequested: true, ...(opts.storeTakesOver ? { storeTakesOver: true } : {}) },
-      actor,
-      type: opts.storeTakesOver ? 'fulfilManuallyRequested' : 'cancelRequested',
-    });
-    return this.answer(await this.records.loadOrFail(so.id), opts);
+    return this.answer(await this.request(so, { type: 'cancelRequested', actor, storeTakesOver: !!opts.storeTakesOver }), opts);
   }
 
   /** The store takes a part over: its supplier order (if any) is cancelled and the store ships the part. */
   async fulfilManually(order: StoreOrder, groupKey: string, actor: Actor, opts: CommandOptions = {}) {
-    const group = await this.orders.group(order.id, groupKey);
-    if (!group || groupKey === STORE_GROUP) throw errors.notFound('The supplier part');
+    const group = await this.parts.group(order.id, groupKey);
+    if (!group || !groupKey.startsWith('supplier:')) throw errors.notFound('The supplier part');
     if (group.fulfilledByStore) throw errors.invalidState('The store already fulfils this part.');
     const so = await this.records.forPart(order.id, groupKey);
     if (so && (so.status === 'shipped' || so.status === 'delivered')) throw errors.invalidState('The supplier already shipped this part.');
     if (so && so.status !== 'cancelled') {
       const out = await this.cancel(so, actor, { ...opts, storeTakesOver: true });
-      return { so: out.so, group: await this.orders.group(order.id, groupKey), settled: out.settled };
+      return { so: out.so, group: await this.parts.group(order.id, groupKey), settled: out.settled };
     }
-    await this.records.transaction((tx) => this.orders.handPartToStore(tx, order.id, groupKey));
-    return { so, group: await this.orders.group(order.id, groupKey), settled: true };
+    await this.parts.handPartToStore(order.id, groupKey);
+    return { so, group: await this.parts.group(order.id, groupKey), settled: true };
   }
 
   private async supplierPart(order: StoreOrder, groupKey: string): Promise<FulfilmentGroup> {
     if (!groupKey.startsWith('supplier:')) throw errors.badRequest('notASupplierPart', "This part holds the store's own items; it has no supplier.");
-    const group = await this.orders.group(order.id, groupKey);
+    const group = await this.parts.group(order.id, groupKey);
     if (!group || !group.connectionId) throw errors.notFound('The order part');
     return group;
   }

@@ -1,3 +1,4 @@
+import { formatMoney } from '../platform/money';
 import { SupplierError } from '../suppliers/errors';
 import type { SupplierProduct } from '../suppliers/adapter';
 import type { SupplierGateway } from '../connections/gateway';
@@ -16,7 +17,10 @@ export class Pause extends Error {
   }
 }
 
-interface CheckContext {
+/** A pause decided from the connection alone: it holds for every part waiting on that connection. */
+export class ConnectionPause extends Pause {}
+
+export interface CheckContext {
   work: Work;
   registry: SupplierRegistry;
   gateway: SupplierGateway;
@@ -27,18 +31,18 @@ type Check = (c: CheckContext) => void | Promise<void>;
 
 const connectionPresent: Check = ({ work: { conn }, registry }) => {
   const adapter = registry.find(conn.supplierKey);
-  if (!adapter || registry.isSwitchedOff(conn.supplierKey)) throw new Pause('connectionMissing', `The supplier ${conn.supplierKey} is switched off by the operator of this service.`);
-  if (conn.disconnectedAt || !conn.credentialsSealed) throw new Pause('connectionMissing', 'The connection was removed.');
-  if (!conn.enabled) throw new Pause('connectionMissing', 'The connection is switched off.');
+  if (!adapter || registry.isSwitchedOff(conn.supplierKey)) throw new ConnectionPause('connectionMissing', `The supplier ${conn.supplierKey} is switched off by the operator of this service.`);
+  if (conn.disconnectedAt || !conn.credentialsSealed) throw new ConnectionPause('connectionMissing', 'The connection was removed.');
+  if (!conn.enabled) throw new ConnectionPause('connectionMissing', 'The connection is switched off.');
 };
 
 const liveOrSandbox: Check = ({ work: { conn }, registry }) => {
   const adapter = registry.find(conn.supplierKey)!;
-  if (conn.mode === 'test' && !adapter.entry.capabilities.hasSandbox) throw new Pause('testMode', `${adapter.entry.name} has no test environment; no order was placed while the connection is in test mode.`);
+  if (conn.mode === 'test' && !adapter.entry.capabilities.hasSandbox) throw new ConnectionPause('testMode', `${adapter.entry.name} has no test environment; no order was placed while the connection is in test mode.`);
 };
 
 const circuitClosed: Check = ({ work: { conn } }) => {
-  if (conn.circuitOpenUntil && conn.circuitOpenUntil.getTime() > Date.now()) throw new Pause('connectionUnhealthy', 'The connection is paused after repeated supplier errors.');
+  if (conn.circuitOpenUntil && conn.circuitOpenUntil.getTime() > Date.now()) throw new ConnectionPause('connectionUnhealthy', 'The connection is paused after repeated supplier errors.');
 };
 
 const countryAllowed: Check = ({ work: { so, conn } }) => {
@@ -66,6 +70,7 @@ const supplierOffers: Check = async ({ work: { so, conn, items }, gateway }) => 
   const products = new Map<string, SupplierProduct>();
   let current = 0;
   let recorded = 0;
+  let currency = conn.automation.costLimit?.currency ?? 'USD';
   for (const item of items) {
     const pid = item.supplierProductId;
     if (!pid) throw new Pause('variantUnavailable', `The item ${item.sku} is no longer linked to a supplier variant.`);
@@ -82,16 +87,17 @@ const supplierOffers: Check = async ({ work: { so, conn, items }, gateway }) => 
     if (!variant || !variant.available) throw new Pause('variantUnavailable', `The supplier no longer offers variant ${item.supplierVariantId} (${item.sku}).`);
     if (variant.stock < item.quantity) throw new Pause('variantUnavailable', `The supplier has ${variant.stock} of variant ${item.supplierVariantId} (${item.sku}); the order needs ${item.quantity}.`);
     if (!product.shipsTo.includes(country)) throw new Pause('destinationUnsupported', `The supplier does not deliver product ${pid} to ${country}.`);
+    currency = variant.cost.currency;
     current += variant.cost.amountMinor * item.quantity;
     recorded += (item.linkCostMinor ?? variant.cost.amountMinor) * item.quantity;
   }
   const accepted = so.acceptedCostMinor !== null && so.acceptedCostMinor === current;
   if (current !== recorded && !accepted) {
-    throw new Pause('costChanged', `The supplier's cost moved from ${recorded} to ${current} (minor units) since import.`, { recordedCostMinor: recorded, currentCostMinor: current });
+    throw new Pause('costChanged', `The supplier's cost moved from ${formatMoney(recorded, currency)} to ${formatMoney(current, currency)} since import.`, { recordedCostMinor: recorded, currentCostMinor: current });
   }
   const limit = conn.automation.costLimit;
   if (limit && current > limit.amountMinor && !accepted) {
-    throw new Pause('costAboveLimit', `The items cost ${current} (minor units), above the store's limit of ${limit.amountMinor} ${limit.currency}.`, { currentCostMinor: current, limitMinor: limit.amountMinor });
+    throw new Pause('costAboveLimit', `The items cost ${formatMoney(current, currency)}, above the store's limit of ${formatMoney(limit.amountMinor, limit.currency)}.`, { currentCostMinor: current, limitMinor: limit.amountMinor });
   }
 };
 

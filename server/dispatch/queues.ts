@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Boss, QueueSpec } from '../platform/jobs';
 import { wakeRunners } from './sql';
+import type { PartRef } from './supplier-order';
 
 /** One dispatch job per order part, whatever triggers it. */
 export const DISPATCH_QUEUE = 'dispatch.supplier-order';
@@ -17,13 +18,7 @@ export const DISPATCH_QUEUES: QueueSpec[] = [
   { name: DISPATCH_QUEUE, policy: 'exclusive', retryLimit: 50, retryDelay: 2, retryBackoff: true, retryDelayMax: 300, heartbeatSeconds: 10, notify: true },
 ];
 
-export interface PartRef {
-  id: string;
-  orderId: string;
-  groupKey: string;
-  connectionId: string;
-  supplierKey: string;
-}
+export type { PartRef } from './supplier-order';
 
 /** Puts dispatch jobs on the queue and wakes the runners. */
 export class DispatchQueue {

@@ -1,64 +1,25 @@
-import crypto from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
+import type { Queryable } from '../platform/db';
 import { errors } from '../platform/errors';
-import { SupplierConnection } from '../connections/entities';
-import type { Destination, PartStatus, PaymentMethod, PaymentStatus, Shipment } from '../orders/entities';
+import { connectionById } from '../connections/sql';
+import type { SupplierConnection } from '../connections/types';
 import type { Actor } from '../identity/permissions';
-import { SupplierOrder } from './entities';
-import { partStatusOf, SupplierOrderStatus } from './state-machine';
 import * as sql from './sql';
+import type { NewSupplierOrder, PartRef, SupplierOrder, Work } from './supplier-order';
+import { DispatchEvent, transition } from './transition';
 
 export { CHANGE_CHANNEL } from './sql';
+export type { PartRef, Work, WorkItem } from './supplier-order';
 
-export type Fields = Partial<Pick<SupplierOrder, sql.ChangeableField>>;
-
-export interface Change {
-  /** The statuses the record may be in for the change to apply (compare and set: anything else is a conflict). */
-  from: SupplierOrderStatus[];
-  /** The new status; absent keeps it. */
-  to?: SupplierOrderStatus;
-  fields?: Fields;
-  actor: Actor;
-  type: string;
-  details?: Record<string, unknown>;
-  /** The order part after the change, when the change moves it. */
-  part?: { status: PartStatus; shipment: Shipment | null; needsAttention: boolean };
-}
-
-/** The order part that follows from a supplier order: its status, its shipment, whether it needs a person. */
-export function partOf(status: SupplierOrderStatus, shipping: SupplierOrder['shipping']): NonNullable<Change['part']> {
-  const shipment = shipping ? { carrier: shipping.carrier, trackingNumber: shipping.trackingNumber, shippedAt: shipping.shippedAt, deliveredAt: status === 'delivered' ? new Date().toISOString() : null } : null;
-  return { status: partStatusOf(status), shipment, needsAttention: status === 'needsReview' || status === 'failed' };
-}
-
-export interface WorkItem {
-  id: string;
-  sku: string;
-  quantity: number;
-  supplierVariantId: string | null;
-  linkCostMinor: number | null;
-  /** The supplier product the item's variant is linked to now; null once unlinked. */
-  supplierProductId: string | null;
-}
-
-/** What a dispatch step reads: the record, its connection, the store order's payment, the part's items. */
-export interface Work {
-  so: SupplierOrder;
-  conn: SupplierConnection;
-  order: { paymentMethod: PaymentMethod; paymentStatus: PaymentStatus; confirmed: boolean };
-  items: WorkItem[];
-}
-
-/** Supplier order records: reading a record for a step, and the one way a record changes (statements in ./sql). */
+/**
+ * Supplier order records: the reads, and `change`, where every status change starts (`transition` decides it) and
+ * ends (`sql.writeChange` writes it, with its history, its part and its notification, in one statement).
+ */
 export class SupplierOrderRecords {
   constructor(private readonly db: DataSource) {}
 
-  transaction<T>(fn: (tx: EntityManager) => Promise<T>): Promise<T> {
-    return this.db.transaction(fn);
-  }
-
-  load(id: string, tx: EntityManager = this.db.manager): Promise<SupplierOrder | null> {
-    return tx.getRepository(SupplierOrder).findOneBy({ id });
+  load(id: string): Promise<SupplierOrder | null> {
+    return sql.supplierOrderById(this.db, id);
   }
 
   async loadOrFail(id: string): Promise<SupplierOrder> {
@@ -68,84 +29,86 @@ export class SupplierOrderRecords {
   }
 
   forPart(orderId: string, groupKey: string): Promise<SupplierOrder | null> {
-    return this.db.getRepository(SupplierOrder).findOneBy({ orderId, groupKey });
+    return sql.supplierOrderOfPart(this.db, orderId, groupKey);
   }
 
   bySupplierId(connectionId: string, supplierOrderId: string): Promise<SupplierOrder | null> {
-    return this.db.getRepository(SupplierOrder).findOneBy({ connectionId, supplierOrderId });
-  }
-
-  ofOrders(orderIds: string[]): Promise<SupplierOrder[]> {
-    if (!orderIds.length) return Promise.resolve([]);
-    return this.db.getRepository(SupplierOrder).createQueryBuilder('s').where('s.order_id = ANY(:ids)', { ids: orderIds }).orderBy('s.created_at', 'ASC').getMany();
+    return sql.supplierOrderBySupplierId(this.db, connectionId, supplierOrderId);
   }
 
   connection(id: string): Promise<SupplierConnection | null> {
-    return this.db.getRepository(SupplierConnection).findOneBy({ id });
+    return connectionById(this.db, id);
   }
 
-  /** Whether some step is due (the generated column): one indexed read. */
-  async stepDue(id: string): Promise<boolean> {
-    return sql.stepDue(this.db, id);
-  }
-
-  /** Everything a step needs, read side by side; `so` when the caller has just read the record. */
-  async work(id: string, known?: SupplierOrder): Promise<Work | null> {
-    const so = known ?? (await this.load(id));
-    if (!so) return null;
-    const [conn, o] = await Promise.all([this.db.getRepository(SupplierConnection).findOneByOrFail({ id: so.connectionId }), sql.orderOfPart(this.db, so.orderId, so.groupKey)]);
-    const items = o.items.map((i) => ({ ...i, linkCostMinor: i.linkCostMinor === null ? null : Number(i.linkCostMinor) }));
-    return { so, conn, order: { paymentMethod: o.payment_method, paymentStatus: o.payment_status, confirmed: o.confirmed }, items };
+  /** Everything a step needs, in one read. */
+  work(id: string): Promise<Work | null> {
+    return sql.workOf(this.db, id);
   }
 
   /**
-   * The one way a supplier order changes, in one statement: compare and set on its status, the history event,
-   * the order part (the store order follows it by trigger), and the notification waiters listen for.
+   * The one way a supplier order changes: the transition of `so` by `e`, written by compare and set on the status
+   * it was read with. Answers the record as written; one that moved meanwhile is a `concurrentChange` conflict.
    */
-  async apply(id: string, c: Change, tx?: EntityManager): Promise<void> {
-    if (!(await sql.applyChange(tx ?? this.db, id, c))) throw errors.conflict('concurrentChange', 'The supplier order changed meanwhile; read it again.');
+  async change(so: SupplierOrder, e: DispatchEvent, tx: Queryable = this.db): Promise<SupplierOrder> {
+    const [written] = await sql.writeChange(tx, transition(so, e));
+    if (!written) throw errors.conflict('concurrentChange', 'The supplier order changed meanwhile; read it again.');
+    return written;
+  }
+
+  /**
+   * A pause decided from the connection alone (it is off or removed, in test mode without a sandbox, or its circuit
+   * is open) holds for every part waiting on it: `so` and the connection's other queued parts (no cancel asked) are
+   * paused by the same change in one write, as each would be when its own job ran, each with its own history. Their
+   * jobs then find nothing due. Answers `so` as written.
+   */
+  async changeWithConnection(so: SupplierOrder, e: DispatchEvent): Promise<SupplierOrder> {
+    const change = transition(so, e);
+    const same = (o: SupplierOrder) => {
+      const c = transition(o, e);
+      return c.to === change.to && JSON.stringify([c.fields, c.part, c.history]) === JSON.stringify([change.fields, change.part, change.history]);
+    };
+    const alike = (await sql.queuedOfConnection(this.db, so, 499)).filter(same).map((o) => o.id);
+    const written = (await sql.writeChange(this.db, change, alike)).find((w) => w.id === so.id);
+    if (!written) throw errors.conflict('concurrentChange', 'The supplier order changed meanwhile; read it again.');
+    return written;
   }
 
   /**
    * Exactly one supplier order per order part (unique index), written before any call to the supplier, with its
    * first event and the part's new state; `charge` runs in the same transaction only when this call made the record.
    */
-  async insert(
-    input: { storeId: string; orderId: string; groupKey: string; connectionId: string; supplierKey: string; orderNumber: string; contractModel: string; destination: Destination; payNow: boolean; createdByAccountId: string; createdByKeyId: string | null },
-    actor: Actor,
-    trigger: string,
-    charge?: (tx: EntityManager) => Promise<void>,
-  ): Promise<{ so: SupplierOrder; created: boolean }> {
-    const id = crypto.randomUUID();
-    return this.db.transaction(async (tx) => {
-      const inserted = await sql.insertSupplierOrder(
-        tx,
-        { id, ...input, supplierOrderNumber: supplierOrderNumber(id, 1) },
-        { actorKind: actor.kind, actorId: actor.id, details: { trigger, ...(input.payNow ? { payNow: true } : {}) } },
-      );
-      if (inserted && charge) await charge(tx);
-      const so = await tx.getRepository(SupplierOrder).findOneByOrFail({ orderId: input.orderId, groupKey: input.groupKey });
-      return { so, created: inserted };
-    });
+  async create(record: NewSupplierOrder, actor: Actor, trigger: string, charge?: (tx: EntityManager) => Promise<void>): Promise<{ so: SupplierOrder; created: boolean }> {
+    const change = transition(null, { type: 'create', record, actor, trigger });
+    const [made] = charge
+      ? await this.db.transaction(async (tx) => {
+          const so = await sql.writeChange(tx, change);
+          if (so.length) await charge(tx);
+          return so;
+        })
+      : await sql.writeChange(this.db, change);
+    if (made) return { so: made, created: true };
+    const existing = await this.forPart(record.orderId, record.groupKey);
+    if (!existing) throw errors.conflict('concurrentChange', 'The order part changed meanwhile; try again.');
+    return { so: existing, created: false };
+  }
+
+  /** Which of these records still have a step due: one read for a batch of finished jobs. */
+  stepDueAmong(ids: string[]): Promise<PartRef[]> {
+    return ids.length ? sql.stepDueAmong(this.db, ids) : Promise.resolve([]);
   }
 
   /** Records with a step due that nothing touched for a while (a lost job, a crash between commit and send). */
-  stale(olderThanSeconds: number, limit: number): Promise<Array<{ id: string; order_id: string; group_key: string; connection_id: string; supplier_key: string }>> {
+  stale(olderThanSeconds: number, limit: number): Promise<PartRef[]> {
     return sql.staleWithStepDue(this.db, olderThanSeconds, limit);
   }
 
   /** Failed records whose backoff has passed. */
-  dueForRetry(limit: number): Promise<Array<{ id: string }>> {
+  dueForRetry(limit: number): Promise<SupplierOrder[]> {
     return sql.dueForRetry(this.db, limit);
   }
 
   /** The last cost the pre-checks saw, offered for acceptance by retry with acceptCost. */
-  async lastSeenCost(soId: string): Promise<number | null> {
+  lastSeenCost(soId: string): Promise<number | null> {
     return sql.lastSeenCost(this.db, soId);
   }
-}
-
-/** The service's own number for an attempt, sent to the supplier as its order number. */
-export function supplierOrderNumber(id: string, attempt: number): string {
-  return `ss-${id.replace(/-/g, '').slice(0, 20)}-${attempt}`;
 }

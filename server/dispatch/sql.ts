@@ -1,147 +1,206 @@
-import { affected, Queryable, rows } from '../platform/db';
+import { affected, Params, preparedRows, Queryable, rows } from '../platform/db';
 import { KeysetListStatement, storeScope } from '../platform/pagination';
-import type { PaymentMethod, PaymentStatus } from '../orders/entities';
-import type { SupplierOrder } from './entities';
-import type { Change, WorkItem } from './records';
+import { ConnectionRow, connectionOf } from '../connections/sql';
+import { movePart } from '../orders/sql';
+import type { PaymentMethod, PaymentStatus } from '../orders/types';
+import { assertMove } from './state-machine';
+import type { PartRef, SupplierOrder, SupplierOrderEvent, Work, WorkItem } from './supplier-order';
+import type { Change } from './transition';
 import type { SupplierOrderFilters } from './views';
 
-// The dispatch domain's SQL statements; its services call these and hold no SQL text of their own.
+// The dispatch domain's data module: every statement on its tables (supplier orders and their history), rows turned
+// into its types by the mappers below. Reads may join another domain's tables where one statement serves a step;
+// the only write outside its own tables is orders' `movePart`, run inside `writeChange`.
 
 /** Every change of a supplier order is announced here (in the same statement), for callers waiting on it. */
 export const CHANGE_CHANNEL = 'supplier_order_changed';
 /** Wakes the dispatch runners of every process when work is sent. */
 export const WORK_CHANNEL = 'dispatch_work';
 
-/** Whether some step is due (the generated column): one indexed read. */
-export async function stepDue(db: Queryable, id: string): Promise<boolean> {
-  const [row] = await rows<{ step_due: boolean }>(db, 'SELECT step_due FROM supplier_orders WHERE id = $1', [id]);
-  return !!row?.step_due;
+export interface SupplierOrderRow {
+  id: string;
+  store_id: string;
+  order_id: string;
+  group_key: string;
+  connection_id: string;
+  supplier_key: string;
+  order_number: string;
+  contract_model: SupplierOrder['contractModel'];
+  status: SupplierOrder['status'];
+  review_reason: SupplierOrder['reviewReason'];
+  review_message: string | null;
+  retryable: boolean | null;
+  supplier_order_number: string;
+  number_known_absent: boolean;
+  supplier_order_id: string | null;
+  supplier_status: string | null;
+  costs: SupplierOrder['costs'];
+  payment_status: SupplierOrder['paymentStatus'];
+  shipping: SupplierOrder['shipping'];
+  attempt: number;
+  pay_now: boolean;
+  pay_requested: boolean;
+  cancel_requested: boolean;
+  payment_due: boolean;
+  shopper_captured: boolean;
+  store_takes_over: boolean;
+  accepted_cost_minor: string | null;
+  destination: SupplierOrder['destination'];
+  retries_used: number;
+  next_retry_at: Date | null;
+  created_by_account_id: string;
+  created_by_key_id: string | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
-/** The store order's payment and the part's items, with the supplier product each item's variant is linked to now. */
-export async function orderOfPart(db: Queryable, orderId: string, groupKey: string): Promise<{ payment_method: PaymentMethod; payment_status: PaymentStatus; confirmed: boolean; items: WorkItem[] }> {
-  const [o] = await rows<{ payment_method: PaymentMethod; payment_status: PaymentStatus; confirmed: boolean; items: WorkItem[] }>(
+/** A supplier order's columns, named (the hot statements are prepared: their result may not change with the table). */
+const COLUMNS_READ = `id, store_id, order_id, group_key, connection_id, supplier_key, order_number, contract_model, status, review_reason, review_message,
+  retryable, supplier_order_number, number_known_absent, supplier_order_id, supplier_status, costs, payment_status, shipping, attempt, pay_now, pay_requested,
+  cancel_requested, payment_due, shopper_captured, store_takes_over, accepted_cost_minor, destination, retries_used, next_retry_at, created_by_account_id,
+  created_by_key_id, created_at, updated_at`;
+const OF_S = COLUMNS_READ.split(',').map((c) => `s.${c.trim()}`).join(', ');
+
+/** A supplier order's history as JSON, oldest first (for `s`, a supplier order row). */
+const EVENTS_OF_S = `(SELECT coalesce(json_agg(json_build_object('at', e.at, 'actor', json_build_object('kind', e.actor_kind, 'id', e.actor_id), 'type', e.type,
+                              'from', e.from_status, 'to', e.to_status, 'details', e.details) ORDER BY e.id), '[]')
+                      FROM supplier_order_events e WHERE e.supplier_order_id = s.id)`;
+
+/** The columns of the fields a change may write, and which hold JSON. */
+const COLUMNS: Record<string, string> = {
+  reviewReason: 'review_reason', reviewMessage: 'review_message', retryable: 'retryable', supplierOrderId: 'supplier_order_id', supplierStatus: 'supplier_status',
+  costs: 'costs', paymentStatus: 'payment_status', shipping: 'shipping', attempt: 'attempt', supplierOrderNumber: 'supplier_order_number',
+  numberKnownAbsent: 'number_known_absent', payRequested: 'pay_requested', cancelRequested: 'cancel_requested', storeTakesOver: 'store_takes_over',
+  acceptedCostMinor: 'accepted_cost_minor', retriesUsed: 'retries_used', nextRetryAt: 'next_retry_at', paymentDue: 'payment_due', shopperCaptured: 'shopper_captured',
+};
+const JSON_FIELDS = new Set(['costs', 'shipping']);
+
+export function supplierOrderOf(r: SupplierOrderRow): SupplierOrder {
+  return {
+    id: r.id, storeId: r.store_id, orderId: r.order_id, groupKey: r.group_key, connectionId: r.connection_id, supplierKey: r.supplier_key, orderNumber: r.order_number,
+    contractModel: r.contract_model, status: r.status, reviewReason: r.review_reason, reviewMessage: r.review_message, retryable: r.retryable,
+    supplierOrderNumber: r.supplier_order_number, numberKnownAbsent: r.number_known_absent, supplierOrderId: r.supplier_order_id, supplierStatus: r.supplier_status,
+    costs: r.costs, paymentStatus: r.payment_status, shipping: r.shipping, attempt: r.attempt, payNow: r.pay_now, payRequested: r.pay_requested,
+    cancelRequested: r.cancel_requested, paymentDue: r.payment_due, shopperCaptured: r.shopper_captured, storeTakesOver: r.store_takes_over,
+    acceptedCostMinor: r.accepted_cost_minor === null ? null : Number(r.accepted_cost_minor), destination: r.destination, retriesUsed: r.retries_used,
+    nextRetryAt: r.next_retry_at, createdByAccountId: r.created_by_account_id, createdByKeyId: r.created_by_key_id, createdAt: r.created_at, updatedAt: r.updated_at,
+  };
+}
+
+/**
+ * The one write of a supplier order, for every change (./transition.ts made `c`): in one statement, the record made
+ * or changed by compare and set on its status, its history event, its order part moved (orders' `movePart`), and the
+ * notification waiters listen for. The move is checked against the table again here. `alike` names other records
+ * that the same change moves in the same statement (each by compare and set, each with its own history and part).
+ * Answers the records as written; a record not in `c.from` (or, for a new one, a part that already had one) is not.
+ */
+export async function writeChange(db: Queryable, c: Change, alike: string[] = []): Promise<SupplierOrder[]> {
+  assertMove(c.from, c.to);
+  const p = new Params();
+  const a = c.after;
+  let so: string;
+  if (c.from === null) {
+    so = `INSERT INTO supplier_orders (id, store_id, order_id, group_key, connection_id, supplier_key, order_number, contract_model, status, supplier_order_number,
+                                       payment_status, pay_now, destination, created_by_account_id, created_by_key_id)
+          VALUES (${[a.id, a.storeId, a.orderId, a.groupKey, a.connectionId, a.supplierKey, a.orderNumber, a.contractModel, a.status, a.supplierOrderNumber, a.paymentStatus, a.payNow].map((v) => p.add(v)).join(', ')},
+                  ${p.json(a.destination)}, ${p.add(a.createdByAccountId)}, ${p.add(a.createdByKeyId)})
+          ON CONFLICT (order_id, group_key) DO NOTHING RETURNING ${COLUMNS_READ}, NULL::text AS from_status`;
+  } else {
+    const sets = Object.entries(c.fields).map(([key, value]) => {
+      if (!COLUMNS[key]) throw new Error(`not a dispatch field: ${key}`);
+      return `${COLUMNS[key]} = ${JSON_FIELDS.has(key) ? p.json(value) : p.add(value)}`;
+    });
+    const from = p.add(c.from);
+    so = `UPDATE supplier_orders SET status = ${p.add(c.to)}, updated_at = now()${sets.map((x) => `, ${x}`).join('')}
+           WHERE id = ANY(${p.add([c.id, ...alike])}::uuid[]) AND status = ${from} RETURNING ${COLUMNS_READ}, ${from}::text AS from_status`;
+  }
+  const h = c.history;
+  const changed = await preparedRows<SupplierOrderRow>(
     db,
-    `SELECT o.payment_method, o.payment_status, o.confirmed_at IS NOT NULL AS confirmed,
+    `WITH so AS (${so}),
+     ev AS (INSERT INTO supplier_order_events (supplier_order_id, actor_kind, actor_id, type, from_status, to_status, details)
+            SELECT id, ${p.add(h.actor.kind)}, ${p.add(h.actor.id)}, ${p.add(h.type)}, from_status, status, ${p.json(h.details)} FROM so)
+     ${c.part ? `, part AS (${movePart(p, 'so', c.part)})` : ''}
+     SELECT ${COLUMNS_READ}, pg_notify('${CHANGE_CHANNEL}', id::text) AS notified FROM so`,
+    p.values,
+  );
+  return changed.map(supplierOrderOf);
+}
+
+// --- Reads
+
+export async function supplierOrderById(db: Queryable, id: string, storeId?: string): Promise<SupplierOrder | null> {
+  const [r] = await preparedRows<SupplierOrderRow>(db, `SELECT ${COLUMNS_READ} FROM supplier_orders WHERE id = $1${storeId ? ' AND store_id = $2' : ''}`, storeId ? [id, storeId] : [id]);
+  return r ? supplierOrderOf(r) : null;
+}
+
+export async function supplierOrderOfPart(db: Queryable, orderId: string, groupKey: string): Promise<SupplierOrder | null> {
+  const [r] = await preparedRows<SupplierOrderRow>(db, `SELECT ${COLUMNS_READ} FROM supplier_orders WHERE order_id = $1 AND group_key = $2`, [orderId, groupKey]);
+  return r ? supplierOrderOf(r) : null;
+}
+
+/** Other queued records of a connection with no cancel asked (the store's queued ones, by the status index), oldest first. */
+export async function queuedOfConnection(db: Queryable, so: Pick<SupplierOrder, 'id' | 'storeId' | 'connectionId'>, limit: number): Promise<SupplierOrder[]> {
+  const found = await preparedRows<SupplierOrderRow>(
+    db,
+    `SELECT ${COLUMNS_READ} FROM supplier_orders WHERE store_id = $1 AND status = 'queued' AND connection_id = $2 AND id <> $3 AND NOT cancel_requested ORDER BY created_at LIMIT $4`,
+    [so.storeId, so.connectionId, so.id, limit],
+  );
+  return found.map(supplierOrderOf);
+}
+
+export async function supplierOrderBySupplierId(db: Queryable, connectionId: string, supplierOrderId: string): Promise<SupplierOrder | null> {
+  const [r] = await rows<SupplierOrderRow>(db, 'SELECT * FROM supplier_orders WHERE connection_id = $1 AND supplier_order_id = $2', [connectionId, supplierOrderId]);
+  return r ? supplierOrderOf(r) : null;
+}
+
+/** The supplier orders of some store orders, oldest first, each with its events (the list's shape), in one read. */
+export function supplierOrdersOfOrders(db: Queryable, orderIds: string[]): Promise<Array<SupplierOrderRow & { events: SupplierOrderEvent[] }>> {
+  return preparedRows(db, `SELECT ${OF_S}, ${EVENTS_OF_S} AS events FROM supplier_orders s WHERE s.order_id = ANY($1) ORDER BY s.created_at`, [orderIds]);
+}
+
+/**
+ * Everything a dispatch step reads, in one statement: the record, its connection (as the connections domain maps
+ * it), the store order's payment, and the part's items with the supplier product each is linked to now.
+ */
+export async function workOf(db: Queryable, id: string): Promise<Work | null> {
+  const [r] = await preparedRows<SupplierOrderRow & { connection: ConnectionRow; order_payment_method: PaymentMethod; order_payment_status: PaymentStatus; order_confirmed: boolean; items: WorkItem[] }>(
+    db,
+    `SELECT ${OF_S}, to_jsonb(c.*) AS connection, o.payment_method AS order_payment_method, o.payment_status AS order_payment_status, o.confirmed_at IS NOT NULL AS order_confirmed,
             COALESCE((SELECT json_agg(json_build_object('id', i.id, 'sku', i.sku, 'quantity', i.quantity, 'supplierVariantId', i.supplier_variant_id,
                                                         'linkCostMinor', i.link_cost_minor, 'supplierProductId', l.supplier_product_id) ORDER BY i.position)
                         FROM store_order_items i
                         LEFT JOIN product_link_variants lv ON lv.store_variant_id = i.variant_id
                         LEFT JOIN product_links l ON l.id = lv.link_id
-                       WHERE i.order_id = o.id AND i.group_key = $2), '[]') AS items
-       FROM store_orders o WHERE o.id = $1`,
-    [orderId, groupKey],
+                       WHERE i.order_id = s.order_id AND i.group_key = s.group_key), '[]') AS items
+       FROM supplier_orders s JOIN supplier_connections c ON c.id = s.connection_id JOIN store_orders o ON o.id = s.order_id
+      WHERE s.id = $1`,
+    [id],
   );
-  return o;
+  if (!r) return null;
+  return {
+    so: supplierOrderOf(r),
+    conn: connectionOf(r.connection),
+    order: { paymentMethod: r.order_payment_method, paymentStatus: r.order_payment_status, confirmed: r.order_confirmed },
+    items: r.items.map((i) => ({ ...i, linkCostMinor: i.linkCostMinor === null ? null : Number(i.linkCostMinor) })),
+  };
 }
 
-/** The fields a dispatch step may write, and their columns. */
-const COLUMNS = {
-  reviewReason: 'review_reason',
-  reviewMessage: 'review_message',
-  retryable: 'retryable',
-  supplierOrderId: 'supplier_order_id',
-  supplierStatus: 'supplier_status',
-  costs: 'costs',
-  paymentStatus: 'payment_status',
-  shipping: 'shipping',
-  attempt: 'attempt',
-  supplierOrderNumber: 'supplier_order_number',
-  numberKnownAbsent: 'number_known_absent',
-  payRequested: 'pay_requested',
-  cancelRequested: 'cancel_requested',
-  storeTakesOver: 'store_takes_over',
-  acceptedCostMinor: 'accepted_cost_minor',
-  retriesUsed: 'retries_used',
-  nextRetryAt: 'next_retry_at',
-  paymentDue: 'payment_due',
-  shopperCaptured: 'shopper_captured',
-} as const satisfies Partial<Record<keyof SupplierOrder, string>>;
-const JSON_COLUMNS = new Set(['costs', 'shipping']);
-export type ChangeableField = keyof typeof COLUMNS;
+const PART_REF = `id, order_id AS "orderId", group_key AS "groupKey", connection_id AS "connectionId", supplier_key AS "supplierKey"`;
 
-/**
- * The one way a supplier order changes, in one statement: compare and set on its status, the history event,
- * the order part (the store order follows it by trigger), and the notification waiters listen for. False when
- * the record was not in a `from` status.
- */
-export async function applyChange(db: Queryable, id: string, c: Change): Promise<boolean> {
-  const args: unknown[] = [id, c.from, c.to ?? null, c.actor.kind, c.actor.id, c.type, JSON.stringify(c.details ?? {})];
-  const sets: string[] = [];
-  for (const [key, value] of Object.entries(c.fields ?? {})) {
-    const column = COLUMNS[key as keyof typeof COLUMNS];
-    if (!column) throw new Error(`not a dispatch field: ${key}`);
-    args.push(JSON_COLUMNS.has(column) && value !== null ? JSON.stringify(value) : value);
-    sets.push(`${column} = $${args.length}${JSON_COLUMNS.has(column) ? '::jsonb' : ''}`);
-  }
-  let part = '';
-  if (c.part) {
-    args.push(c.part.status, c.part.shipment ? JSON.stringify(c.part.shipment) : null, c.part.needsAttention);
-    const n = args.length;
-    part = `, part AS (
-      UPDATE fulfilment_groups g SET status = $${n - 2}, shipment = $${n - 1}::jsonb, needs_attention = $${n}, updated_at = now()
-        FROM so WHERE g.order_id = so.order_id AND g.group_key = so.group_key AND NOT g.fulfilled_by_store)`;
-  }
-  const changed = await rows(
-    db,
-    `WITH cur AS (SELECT id, status FROM supplier_orders WHERE id = $1 AND status = ANY($2::text[]) FOR UPDATE),
-     so AS (
-       UPDATE supplier_orders s SET status = COALESCE($3, s.status), updated_at = now()${sets.map((x) => `, ${x}`).join('')}
-         FROM cur WHERE s.id = cur.id
-       RETURNING s.id, s.order_id, s.group_key, s.status, cur.status AS from_status
-     ), ev AS (
-       INSERT INTO supplier_order_events (supplier_order_id, actor_kind, actor_id, type, from_status, to_status, details)
-       SELECT id, $4, $5, $6, from_status, status, $7::jsonb FROM so
-     )${part}
-     SELECT so.id, pg_notify('${CHANGE_CHANNEL}', so.id::text) FROM so`,
-    args,
-  );
-  return changed.length > 0;
-}
-
-/** The part's supplier order, its first event and the part's reset, unless the part has one already; true when this made it. */
-export async function insertSupplierOrder(
-  tx: Queryable,
-  r: { id: string; storeId: string; orderId: string; groupKey: string; connectionId: string; supplierKey: string; orderNumber: string; contractModel: string; supplierOrderNumber: string; payNow: boolean; destination: unknown; createdByAccountId: string; createdByKeyId: string | null },
-  event: { actorKind: string; actorId: string | null; details: Record<string, unknown> },
-): Promise<boolean> {
-  const inserted = await rows(
-    tx,
-    `WITH so AS (
-       INSERT INTO supplier_orders (id, store_id, order_id, group_key, connection_id, supplier_key, order_number, contract_model, status, supplier_order_number,
-                                    payment_status, pay_now, destination, created_by_account_id, created_by_key_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'queued', $9, 'unpaid', $10, $11, $12, $13)
-       ON CONFLICT (order_id, group_key) DO NOTHING RETURNING id
-     ), ev AS (
-       INSERT INTO supplier_order_events (supplier_order_id, actor_kind, actor_id, type, from_status, to_status, details)
-       SELECT id, $14, $15, 'created', NULL, 'queued', $16::jsonb FROM so
-     ), part AS (
-       UPDATE fulfilment_groups SET status = 'pending', needs_attention = false, updated_at = now()
-        WHERE order_id = $3 AND group_key = $4 AND EXISTS (SELECT 1 FROM so) AND (status <> 'pending' OR needs_attention)
-     )
-     SELECT id FROM so`,
-    [
-      r.id, r.storeId, r.orderId, r.groupKey, r.connectionId, r.supplierKey, r.orderNumber, r.contractModel, r.supplierOrderNumber,
-      r.payNow, JSON.stringify(r.destination), r.createdByAccountId, r.createdByKeyId,
-      event.actorKind, event.actorId, JSON.stringify(event.details),
-    ],
-  );
-  return inserted.length > 0;
+/** Which of these records have a step due (the generated column): the runner's one look after a batch of jobs. */
+export function stepDueAmong(db: Queryable, ids: string[]): Promise<PartRef[]> {
+  return preparedRows(db, `SELECT ${PART_REF} FROM supplier_orders WHERE id = ANY($1) AND step_due`, [ids]);
 }
 
 /** Records with a step due that nothing touched for a while (a lost job, a crash between commit and send). */
-export function staleWithStepDue(db: Queryable, olderThanSeconds: number, limit: number): Promise<Array<{ id: string; order_id: string; group_key: string; connection_id: string; supplier_key: string }>> {
-  return rows(
-    db,
-    `SELECT id, order_id, group_key, connection_id, supplier_key FROM supplier_orders
-      WHERE step_due AND updated_at < now() - make_interval(secs => $1) ORDER BY updated_at LIMIT $2`,
-    [olderThanSeconds, limit],
-  );
+export function staleWithStepDue(db: Queryable, olderThanSeconds: number, limit: number): Promise<PartRef[]> {
+  return rows(db, `SELECT ${PART_REF} FROM supplier_orders WHERE step_due AND updated_at < now() - make_interval(secs => $1) ORDER BY updated_at LIMIT $2`, [olderThanSeconds, limit]);
 }
 
 /** Failed records whose backoff has passed. */
-export function dueForRetry(db: Queryable, limit: number): Promise<Array<{ id: string }>> {
-  return rows(db, `SELECT id FROM supplier_orders WHERE status = 'failed' AND next_retry_at <= now() ORDER BY next_retry_at LIMIT $1`, [limit]);
+export async function dueForRetry(db: Queryable, limit: number): Promise<SupplierOrder[]> {
+  return (await rows<SupplierOrderRow>(db, `SELECT * FROM supplier_orders WHERE status = 'failed' AND next_retry_at <= now() ORDER BY next_retry_at LIMIT $1`, [limit])).map(supplierOrderOf);
 }
 
 /** The last cost the pre-checks saw. */
@@ -159,8 +218,6 @@ export async function openSupplierOrderCount(db: Queryable, connectionId: string
 export async function wakeRunners(db: Queryable): Promise<void> {
   await affected(db, `SELECT pg_notify('${WORK_CHANNEL}', '')`);
 }
-
-// --- Reads
 
 export function eventsOf(db: Queryable, ids: string[]): Promise<Array<{ supplier_order_id: string; at: Date; actor_kind: string; actor_id: string | null; type: string; from_status: string | null; to_status: string | null; details: Record<string, unknown> }>> {
   return rows(db, 'SELECT * FROM supplier_order_events WHERE supplier_order_id = ANY($1) ORDER BY id', [ids]);
@@ -186,9 +243,7 @@ export function supplierOrderList(storeId: string, ownKeyId: string | null, f: S
     table: 'supplier_orders',
     alias: 's',
     filters,
-    columns: `s.*, (SELECT coalesce(json_agg(json_build_object('at', e.at, 'actor', json_build_object('kind', e.actor_kind, 'id', e.actor_id), 'type', e.type,
-                              'from', e.from_status, 'to', e.to_status, 'details', e.details) ORDER BY e.id), '[]')
-                      FROM supplier_order_events e WHERE e.supplier_order_id = s.id) AS events`,
+    columns: `s.*, ${EVENTS_OF_S} AS events`,
     counts: { table: 'supplier_order_counts', sum: 'n' },
   };
 }

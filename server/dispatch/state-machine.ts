@@ -1,28 +1,93 @@
 /**
- * Supplier order statuses and the only moves between them. Every write of a status goes through
- * `assertMove`, so an impossible move cannot be written; the tests walk this table.
+ * Supplier order statuses and the one table of moves between them. Each row names the statuses an event may find a
+ * supplier order in and the status it leaves it in; an event a row does not list for the record's status is refused.
+ * `transition` (./transition.ts) reads this table for every change, and the one SQL write (./sql.ts `writeChange`)
+ * checks the same table again before it writes; test/dispatch/transition.test.ts walks every status and event.
  */
+import type { SupplierPaymentStatus } from './supplier-order';
+
 export const SUPPLIER_ORDER_STATUSES = ['queued', 'needsReview', 'submitted', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled', 'failed'] as const;
 export type SupplierOrderStatus = (typeof SUPPLIER_ORDER_STATUSES)[number];
 
-export const MOVES: Readonly<Record<SupplierOrderStatus, readonly SupplierOrderStatus[]>> = {
-  // Waiting to be sent: the dispatch job either places it, pauses it, or meets a passing error.
-  queued: ['submitted', 'confirmed', 'processing', 'shipped', 'delivered', 'needsReview', 'failed', 'cancelled'],
-  // Paused: only a retry (back to queued) or a cancel moves it; it never clears by itself.
-  needsReview: ['queued', 'cancelled'],
-  // A passing error: the background retry or a caller's retry queues it again; retries run out into review.
-  failed: ['queued', 'needsReview', 'cancelled'],
-  // Created at the supplier, not paid: paid (confirmed), paused (a payment refused), or read back further on.
-  submitted: ['confirmed', 'processing', 'shipped', 'delivered', 'needsReview', 'cancelled'],
-  confirmed: ['processing', 'shipped', 'delivered', 'needsReview', 'cancelled'],
-  processing: ['shipped', 'delivered', 'needsReview', 'cancelled'],
-  // After shipping only delivery remains; a cancel that comes too late pauses the order elsewhere, not here.
-  shipped: ['delivered'],
-  delivered: [],
-  cancelled: [],
-};
+/**
+ * What may happen to a supplier order. Requests (create, retry, pay, cancel) come from callers, the sweeper and the
+ * order events; the rest are what the dispatch job learnt: the supplier's answer (one event per status the supplier
+ * reports), a pause with its review reason, a passing error, the shopper charged, or the end of a cancel.
+ */
+export const EVENTS = [
+  'create', 'retry', 'automaticRetry', 'payRequested', 'cancelRequested',
+  'supplierCreated', 'supplierPaid', 'supplierProcessing', 'supplierShipped', 'supplierDelivered', 'supplierCancelled',
+  'paused', 'failed', 'shopperCharged', 'captureFailed', 'cancelled', 'cancelRefused', 'cancelTooLate', 'cancelRequestCleared',
+] as const;
+export type MoveEvent = (typeof EVENTS)[number];
 
-/** How far along the supplier's own progress is; a read-back never moves an order to a lower rank. */
+/** Before the record exists. */
+export const NONE = 'none';
+/** The status does not change (only the record's fields, or a request flag). */
+export const SAME = 'same';
+
+export interface Move {
+  from: ReadonlyArray<SupplierOrderStatus | typeof NONE>;
+  event: MoveEvent;
+  to: SupplierOrderStatus | typeof SAME;
+  /** The payment statuses the record must have for the move; absent: any. */
+  payment?: readonly SupplierPaymentStatus[];
+}
+
+const row = (from: Move['from'], event: MoveEvent, to: Move['to'], payment?: Move['payment']): Move => ({ from, event, to, ...(payment ? { payment } : {}) });
+
+/** Not final, not shipped, not paused or failed: where the supplier's progress and the dispatch job's work happen. */
+const OPEN = ['queued', 'submitted', 'confirmed', 'processing'] as const;
+/** Still withdrawable: everything before the supplier ships. */
+const CANCELLABLE = ['queued', 'needsReview', 'failed', 'submitted', 'confirmed', 'processing'] as const;
+
+export const MOVE_TABLE: readonly Move[] = [
+  // from                                                                   event                   to              payment
+  row([NONE],                                                               'create',               'queued'),
+  row(['queued', 'needsReview', 'failed'],                                  'retry',                'queued'),
+  row(['failed'],                                                           'automaticRetry',       'queued'),
+  row(['submitted'],                                                        'payRequested',         SAME,           ['unpaid']),
+  // A cancel is asked of anything not final; after the supplier shipped it ends in a pause (cancelTooLate).
+  row([...CANCELLABLE, 'shipped'],                                          'cancelRequested',      SAME),
+
+  // The supplier's answer moves the status forwards only; a paused or failed order keeps its status (a paused
+  // order never clears by itself), and so does one already further on: only the supplier's fields are refreshed.
+  row(['queued'],                                                           'supplierCreated',      'submitted'),
+  row(['submitted', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled', 'needsReview', 'failed'], 'supplierCreated', SAME),
+  row(['queued', 'submitted'],                                              'supplierPaid',         'confirmed'),
+  row(['confirmed', 'processing', 'shipped', 'delivered', 'cancelled', 'needsReview', 'failed'], 'supplierPaid', SAME),
+  row(['queued', 'submitted', 'confirmed'],                                 'supplierProcessing',   'processing'),
+  row(['processing', 'shipped', 'delivered', 'cancelled', 'needsReview', 'failed'], 'supplierProcessing', SAME),
+  row(OPEN,                                                                 'supplierShipped',      'shipped'),
+  row(['shipped', 'delivered', 'cancelled', 'needsReview', 'failed'],       'supplierShipped',      SAME),
+  row([...OPEN, 'shipped'],                                                 'supplierDelivered',    'delivered'),
+  row(['delivered', 'cancelled', 'needsReview', 'failed'],                  'supplierDelivered',    SAME),
+  row(OPEN,                                                                 'supplierCancelled',    'cancelled'),
+  row(['shipped', 'delivered', 'cancelled', 'needsReview', 'failed'],       'supplierCancelled',    SAME),
+
+  // What the dispatch job decided.
+  row(OPEN,                                                                 'paused',               'needsReview'),
+  row(['queued'],                                                           'failed',               'failed'),
+  row(['confirmed', 'processing', 'shipped', 'delivered'],                  'shopperCharged',       SAME,           ['paid']),
+  row(['confirmed', 'processing', 'shipped'],                               'captureFailed',        'needsReview',  ['paid']),
+  row(CANCELLABLE,                                                          'cancelled',            'cancelled'),
+  row(CANCELLABLE,                                                          'cancelRefused',        'needsReview'),
+  row([...CANCELLABLE, 'shipped'],                                          'cancelTooLate',        'needsReview'),
+  row(['delivered', 'cancelled'],                                           'cancelRequestCleared', SAME),
+];
+
+/** The row of the table for this status, payment status and event; undefined when the move is not allowed. */
+export function moveOf(from: SupplierOrderStatus | null, payment: SupplierPaymentStatus | null, event: MoveEvent): Move | undefined {
+  const status = from ?? NONE;
+  return MOVE_TABLE.find((m) => m.event === event && m.from.includes(status) && (!m.payment || (payment !== null && m.payment.includes(payment))));
+}
+
+/** Every status each status may move to (a status kept is not a move), read from the table. */
+export const MOVES: Readonly<Record<SupplierOrderStatus, readonly SupplierOrderStatus[]>> = Object.fromEntries(
+  SUPPLIER_ORDER_STATUSES.map((from) => [from, [...new Set(MOVE_TABLE.filter((m) => m.from.includes(from) && m.to !== SAME && m.to !== from).map((m) => m.to as SupplierOrderStatus))]]),
+) as Record<SupplierOrderStatus, SupplierOrderStatus[]>;
+
+/** How far along the supplier's own progress is; the table never moves an order to a lower rank on a supplier's answer. */
 export const PROGRESS_RANK: Readonly<Record<SupplierOrderStatus, number>> = {
   queued: 0,
   needsReview: 0,
@@ -37,18 +102,20 @@ export const PROGRESS_RANK: Readonly<Record<SupplierOrderStatus, number>> = {
 
 export class ImpossibleMoveError extends Error {
   constructor(
-    readonly from: SupplierOrderStatus,
-    readonly to: SupplierOrderStatus,
+    readonly from: SupplierOrderStatus | null,
+    readonly to: SupplierOrderStatus | MoveEvent,
   ) {
-    super(`A supplier order cannot move from ${from} to ${to}.`);
+    super(`A supplier order cannot move from ${from ?? 'nothing'} ${SUPPLIER_ORDER_STATUSES.includes(to as SupplierOrderStatus) ? 'to' : 'on'} ${to}.`);
   }
 }
 
-export function canMove(from: SupplierOrderStatus, to: SupplierOrderStatus): boolean {
-  return MOVES[from].includes(to);
+/** Whether the table has a move from `from` to `to` (keeping a status is always allowed). */
+export function canMove(from: SupplierOrderStatus | null, to: SupplierOrderStatus): boolean {
+  if (from === null) return MOVE_TABLE.some((m) => m.from.includes(NONE) && m.to === to);
+  return from === to || MOVES[from].includes(to);
 }
 
-export function assertMove(from: SupplierOrderStatus, to: SupplierOrderStatus): void {
+export function assertMove(from: SupplierOrderStatus | null, to: SupplierOrderStatus): void {
   if (!canMove(from, to)) throw new ImpossibleMoveError(from, to);
 }
 

@@ -1,12 +1,13 @@
-import type { SupplierOrder } from './entities';
+import type { SupplierOrder } from './supplier-order';
 
 /** The supplier-side steps of a supplier order. */
 export type Step = 'cancel' | 'send' | 'pay' | 'capture';
 
 /**
  * What is due next, decided from the record alone (never from how the job was started), so a job re-run after any
- * crash finishes the work. The same rule is the generated column `step_due` (migration DispatchSteps), which the
- * sweeper's index uses; test/dispatch/steps.test.ts checks that the two agree.
+ * crash finishes the work. The only place the code decides it: the job, the waiter and `transition` ask here. The
+ * same rule is the generated column `step_due` (migration DispatchSteps), which the sweeper's index and the runner's
+ * look after a batch read; test/dispatch/rules-in-the-database.test.ts checks that the two agree for every state.
  */
 export function nextStep(so: Pick<SupplierOrder, 'status' | 'cancelRequested' | 'paymentStatus' | 'paymentDue' | 'payRequested' | 'contractModel' | 'shopperCaptured'>): Step | null {
   if (so.cancelRequested) return 'cancel';

@@ -1,9 +1,6 @@
 import type { Logger } from '../platform/logger';
-import type { Actor } from '../identity/permissions';
 import type { DispatchQueue } from './queues';
-import { partOf, SupplierOrderRecords } from './records';
-
-const SYSTEM: Actor = { kind: 'system', id: null };
+import type { SupplierOrderRecords } from './records';
 
 export interface SweeperSettings {
   /** How often each worker process sweeps (with up to a quarter of it added at random, so workers spread out). */
@@ -29,19 +26,18 @@ export class DispatchSweeper {
 
   async sweep(): Promise<{ retried: number; requeued: number }> {
     let retried = 0;
-    for (const { id } of await this.records.dueForRetry(200)) {
-      const so = await this.records.load(id);
-      if (so?.status !== 'failed') continue;
+    for (const so of await this.records.dueForRetry(200)) {
+      let queued;
       try {
-        await this.records.apply(id, { from: ['failed'], to: 'queued', fields: { nextRetryAt: null }, actor: SYSTEM, type: 'automaticRetry', details: { retriesUsed: so.retriesUsed }, part: partOf('queued', so.shipping) });
+        queued = await this.records.change(so, { type: 'automaticRetry' });
       } catch {
         continue; // moved meanwhile
       }
-      await this.queue.request(so);
+      await this.queue.request(queued);
       retried++;
     }
     const stale = await this.records.stale(this.settings.staleSeconds, 500);
-    await this.queue.requestMany(stale.map((r) => ({ id: r.id, orderId: r.order_id, groupKey: r.group_key, connectionId: r.connection_id, supplierKey: r.supplier_key })));
+    await this.queue.requestMany(stale);
     return { retried, requeued: stale.length };
   }
 

@@ -1,18 +1,10 @@
 import type { DataSource } from 'typeorm';
 import { Cursors, keysetList, Page } from '../platform/pagination';
 import { errors } from '../platform/errors';
-import type { SupplierOrder } from './entities';
-import { SupplierOrder as SupplierOrderEntity } from './entities';
 import * as sql from './sql';
+import type { SupplierOrder, SupplierOrderEvent } from './supplier-order';
 
-export interface SupplierOrderEvent {
-  at: string;
-  actor: { kind: string; id: string | null };
-  type: string;
-  from: string | null;
-  to: string | null;
-  details: Record<string, unknown>;
-}
+export type { SupplierOrderEvent } from './supplier-order';
 
 /** The list's filters as the API names them (the spec calls a connection's id `integrationId`). */
 export interface SupplierOrderQuery {
@@ -37,7 +29,7 @@ export class SupplierOrderReads {
   private readonly prefetched = new WeakMap<SupplierOrder, SupplierOrderEvent[]>();
 
   async get(storeId: string, id: string, ownKeyId: string | null): Promise<SupplierOrder> {
-    const so = await this.db.getRepository(SupplierOrderEntity).findOneBy({ id, storeId });
+    const so = await sql.supplierOrderById(this.db, id, storeId);
     if (!so || (ownKeyId && so.createdByKeyId !== ownKeyId)) throw errors.notFound('The supplier order');
     return so;
   }
@@ -84,6 +76,13 @@ export class SupplierOrderReads {
     return rows.map((r) => this.view(r, events.get(r.id)!, showCustomer));
   }
 
+  /** The supplier orders of some store orders, with their events, as the routes show them: one read. */
+  async ofOrders(orderIds: string[], showCustomer: boolean) {
+    if (!orderIds.length) return [];
+    const found = await sql.supplierOrdersOfOrders(this.db, orderIds);
+    return found.map((r) => this.view(sql.supplierOrderOf(r), r.events.map((e) => ({ ...e, at: new Date(e.at).toISOString() })), showCustomer));
+  }
+
   /**
    * A page in one statement: the supplier orders, their events and the exact totalCount (from the counts
    * the database keeps; own-scope keys and orderId count their rows). The events ride along to `views`.
@@ -91,90 +90,10 @@ export class SupplierOrderReads {
   async list(storeId: string, ownKeyId: string | null, q: SupplierOrderQuery & { cursor?: string; pageSize: number }): Promise<Page<SupplierOrder>> {
     const { integrationId, ...rest } = q;
     const f = { ...rest, connectionId: integrationId };
-    return keysetList<SupplierOrderRow, SupplierOrder>(this.db, this.cursors, f, sql.supplierOrderList(storeId, ownKeyId, f), (r) => {
-      const so = supplierOrderOf(r);
+    return keysetList<sql.SupplierOrderRow & { events: SupplierOrderEvent[] }, SupplierOrder>(this.db, this.cursors, f, sql.supplierOrderList(storeId, ownKeyId, f), (r) => {
+      const so = sql.supplierOrderOf(r);
       this.prefetched.set(so, r.events.map((e) => ({ ...e, at: new Date(e.at).toISOString() })));
       return so;
     });
   }
-}
-
-interface SupplierOrderRow {
-  id: string;
-  store_id: string;
-  order_id: string;
-  group_key: string;
-  connection_id: string;
-  supplier_key: string;
-  order_number: string;
-  contract_model: SupplierOrder['contractModel'];
-  status: SupplierOrder['status'];
-  review_reason: SupplierOrder['reviewReason'];
-  review_message: string | null;
-  retryable: boolean | null;
-  supplier_order_number: string;
-  number_known_absent: boolean;
-  supplier_order_id: string | null;
-  supplier_status: string | null;
-  costs: SupplierOrder['costs'];
-  payment_status: SupplierOrder['paymentStatus'];
-  shipping: SupplierOrder['shipping'];
-  attempt: number;
-  pay_now: boolean;
-  pay_requested: boolean;
-  cancel_requested: boolean;
-  payment_due: boolean;
-  shopper_captured: boolean;
-  step_due: boolean;
-  store_takes_over: boolean;
-  accepted_cost_minor: string | null;
-  destination: SupplierOrder['destination'];
-  retries_used: number;
-  next_retry_at: Date | null;
-  created_by_account_id: string;
-  created_by_key_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-  events: SupplierOrderEvent[];
-}
-
-/** A row of the list statement as the entity's shape, without TypeORM's hydration. */
-function supplierOrderOf(r: SupplierOrderRow): SupplierOrder {
-  return {
-    id: r.id,
-    storeId: r.store_id,
-    orderId: r.order_id,
-    groupKey: r.group_key,
-    connectionId: r.connection_id,
-    supplierKey: r.supplier_key,
-    orderNumber: r.order_number,
-    contractModel: r.contract_model,
-    status: r.status,
-    reviewReason: r.review_reason,
-    reviewMessage: r.review_message,
-    retryable: r.retryable,
-    supplierOrderNumber: r.supplier_order_number,
-    numberKnownAbsent: r.number_known_absent,
-    supplierOrderId: r.supplier_order_id,
-    supplierStatus: r.supplier_status,
-    costs: r.costs,
-    paymentStatus: r.payment_status,
-    shipping: r.shipping,
-    attempt: r.attempt,
-    payNow: r.pay_now,
-    payRequested: r.pay_requested,
-    cancelRequested: r.cancel_requested,
-    paymentDue: r.payment_due,
-    shopperCaptured: r.shopper_captured,
-    stepDue: r.step_due,
-    storeTakesOver: r.store_takes_over,
-    acceptedCostMinor: r.accepted_cost_minor === null ? null : Number(r.accepted_cost_minor),
-    destination: r.destination,
-    retriesUsed: r.retries_used,
-    nextRetryAt: r.next_retry_at,
-    createdByAccountId: r.created_by_account_id,
-    createdByKeyId: r.created_by_key_id,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-  };
 }

@@ -1,6 +1,6 @@
 import type { ListenFeed } from '../platform/listen';
-import type { SupplierOrder } from './entities';
 import { CHANGE_CHANNEL, SupplierOrderRecords } from './records';
+import type { SupplierOrder } from './supplier-order';
 import { nextStep } from './steps';
 
 /** Nothing is due: the job has done everything the record asks for (sent, paid, cancelled, or paused). */
@@ -11,7 +11,7 @@ const RECHECK_MS = 1000;
 
 /**
  * Waits, bounded, until a supplier order is settled, woken by the database notification every change of the record
- * sends (records.apply); answers the record as it then is.
+ * sends (sql.ts writeChange); answers the record as it then is.
  */
 export class SupplierOrderWaiter {
   constructor(

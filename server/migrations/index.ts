@@ -16,6 +16,8 @@ import { ImportJobCredit1764374400000 } from './1764374400000-ImportJobCredit';
 import { RenameRegisteredWebhookUrl1764374400001 } from './1764374400001-RenameRegisteredWebhookUrl';
 import { SupplierOrderNumbers1764460800250 } from './1764460800250-SupplierOrderNumbers';
 import { AutomationShippingMethod1764460800251 } from './1764460800251-AutomationShippingMethod';
+import { SupplierOrderCountSlots1764460800260 } from './1764460800260-SupplierOrderCountSlots';
+import { StoreOrderCountSlots1764460800261 } from './1764460800261-StoreOrderCountSlots';
 
 export const MIGRATIONS = [
   Foundation1763769600000,
@@ -35,4 +37,6 @@ export const MIGRATIONS = [
   RenameRegisteredWebhookUrl1764374400001,
   SupplierOrderNumbers1764460800250,
   AutomationShippingMethod1764460800251,
+  SupplierOrderCountSlots1764460800260,
+  StoreOrderCountSlots1764460800261,
 ];

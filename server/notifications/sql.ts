@@ -1,5 +1,5 @@
 import { affected, Queryable, rows } from '../platform/db';
-import type { SupplierConnection } from '../connections/entities';
+import type { SupplierConnection } from '../connections/types';
 import { connectionOf, type ConnectionRow } from '../connections/sql';
 
 // The notifications domain's SQL statements; its services call these and hold no SQL text of their own.

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { Cursors, keysetList, Page } from '../platform/pagination';
-import type { Destination, FulfilmentGroup, StoreOrder } from './entities';
+import type { Destination, FulfilmentGroup, StoreOrder } from './types';
 import * as sql from './sql';
 
 /** A store order as the list shows it: its parts and their summary, without items or supplier orders. */

@@ -1,61 +1,27 @@
 import { actorOf, creatorOf, ownRecordsKeyId } from '../identity/permissions';
 import { defineRoutes, route, RequestContext } from '../platform/http/route';
-import { currency, dateTime, minorUnits, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
-import { destinationSchema, supplierOrderSchema } from '../dispatch/schemas';
-import type { StoreOrder } from './entities';
+import { currency, destinationSchema, minorUnits, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
+import type { JsonSchema } from '../platform/http/route';
+import type { StoreOrder } from './types';
+import { groupParams, orderParams, orderSchemaWith } from './schemas';
 import type { OrderService } from './service';
 import type { StoreOrderQueries } from './queries';
 
 const BASE = '/api/store-orders';
 const TAG = 'Store orders';
-const orderParams = params(['storeId', 'orderId']);
-const groupParams = object({ storeId: uuid, orderId: uuid, groupKey: { type: 'string', pattern: '^(store|supplier:[0-9a-fA-F-]{36})$' } }, ['storeId', 'orderId', 'groupKey']);
-
-const partSchema = object(
-  {
-    groupKey: { type: 'string', description: '`store` for the store\'s own items, `supplier:<connectionId>` for each supplier' },
-    connectionId: { type: ['string', 'null'] },
-    status: { enum: ['pending', 'processing', 'shipped', 'delivered', 'cancelled'] },
-    fulfilledByStore: { type: 'boolean' },
-    items: { type: 'array', items: { type: 'string', format: 'uuid' }, description: 'Ids of the order items in this part' },
-    shipment: { type: ['object', 'null'] },
-  },
-  ['groupKey', 'connectionId', 'status', 'fulfilledByStore', 'items', 'shipment'],
-);
-const summarySchema = object({ parts: { type: 'integer' }, shipped: { type: 'integer' }, delivered: { type: 'integer' }, needingAttention: { type: 'integer' } }, ['parts', 'shipped', 'delivered', 'needingAttention']);
-const orderSchema = object(
-  {
-    id: uuid,
-    storeId: uuid,
-    number: { type: 'string' },
-    status: { enum: ['pending', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled'] },
-    paymentMethod: { enum: ['online', 'cashOnDelivery', 'manual'] },
-    paymentStatus: { enum: ['none', 'authorised', 'paid', 'failed', 'refunded'] },
-    contractModel: { enum: ['standard', 'promiseToSell'] },
-    currency,
-    totalMinor: minorUnits,
-    needsAttention: { type: 'boolean' },
-    destination: destinationSchema,
-    destinationRedacted: { type: 'boolean' },
-    items: { type: 'array', items: { type: 'object' } },
-    fulfilmentGroups: { type: 'array', items: partSchema },
-    fulfilmentSummary: summarySchema,
-    supplierOrders: { type: 'array', items: supplierOrderSchema, description: 'Only for a caller who also holds suppliers.view' },
-    confirmedAt: { type: ['string', 'null'] },
-    createdAt: dateTime,
-    updatedAt: dateTime,
-  },
-  ['id', 'storeId', 'number', 'status', 'paymentMethod', 'paymentStatus', 'contractModel', 'currency', 'totalMinor', 'needsAttention', 'destinationRedacted', 'fulfilmentGroups', 'fulfilmentSummary', 'createdAt', 'updatedAt'],
-);
-
 type Ctx = RequestContext<{ storeId: string }, unknown, unknown>;
 
-/** The supplier orders behind some store orders, as the supplier-order routes show them (from the dispatch domain's reads). */
+/**
+ * The supplier orders behind some store orders, as the supplier-order routes show them: the dispatch domain's reader,
+ * injected (orders imports nothing of dispatch), with the schema of one supplier order for the document.
+ */
 export interface SupplierOrdersOfOrders {
+  schema: JsonSchema;
   ofOrders(orderIds: string[], showCustomer: boolean): Promise<Array<{ orderId: string } & Record<string, unknown>>>;
 }
 
 export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierOrdersOfOrders, listQueries: StoreOrderQueries) {
+  const orderSchema = orderSchemaWith(supplierOrders.schema);
   /** Order details; supplier orders only for callers who also hold suppliers.view, the address only with customers.view. */
   async function details(ctx: Ctx, list: StoreOrder[], full: boolean) {
     const ids = list.map((o) => o.id);
@@ -176,8 +142,7 @@ export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierO
       params: orderParams,
       response: { status: 200, schema: orderSchema },
       async handler(ctx) {
-        await orders.confirm(await load(ctx), actorOf(ctx.caller!));
-        return one(ctx, await load(ctx));
+        return one(ctx, await orders.confirm(await load(ctx), actorOf(ctx.caller!)));
       },
     }),
     route({

@@ -1,11 +1,10 @@
 import type { Creator } from '../identity/permissions';
 import crypto from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { In } from 'typeorm';
 import { errors } from '../platform/errors';
-import type { Cursors } from '../platform/pagination';
-import { StoreVariant } from '../stores/entities';
-import { ContractModel, Destination, FulfilmentGroup, PartStatus, PaymentMethod, PaymentStatus, Shipment, StoreOrder, StoreOrderItem } from './entities';
+import type { Queryable } from '../platform/db';
+import { nextOrderNumber, variantsInStore } from '../stores/sql';
+import type { ContractModel, Destination, FulfilmentGroup, PartStatus, PaymentMethod, PaymentStatus, Shipment, StoreOrder, StoreOrderItem } from './types';
 import type { PublishStoreOrderEvent, StoreOrderEvent } from './events';
 import * as sql from './sql';
 
@@ -28,23 +27,23 @@ export interface OrderPaymentEvent {
 /**
  * Store orders and their parts. The order's status and needs-attention flag follow its parts by database trigger
  * (migration StoreOrderFromParts); other domains learn of confirmations and authorisations through published events.
+ * A part's status is written only through `sql.movePart` (the dispatch domain runs it inside its own write).
  */
 export class OrderService {
   constructor(
     private readonly db: DataSource,
-    private readonly cursors: Cursors,
     private readonly publish: PublishStoreOrderEvent,
   ) {}
 
   byId(id: string): Promise<StoreOrder | null> {
-    return this.db.getRepository(StoreOrder).findOneBy({ id });
+    return sql.orderById(this.db, id);
   }
 
   /** Splits the items into parts: the store's own, and one per supplier connection of the linked items. */
   async create(storeId: string, input: CreateOrderInput, creator: Creator): Promise<StoreOrder> {
-    return this.db.transaction(async (tx) => {
+    const id = await this.db.transaction(async (tx) => {
       const variantIds = input.items.map((i) => i.variantId);
-      const variants = await tx.getRepository(StoreVariant).findBy({ id: In(variantIds), storeId });
+      const variants = await variantsInStore(tx, storeId, variantIds);
       const byId = new Map(variants.map((v) => [v.id, v]));
       const problems = input.items.flatMap((item, i) => {
         const v = byId.get(item.variantId);
@@ -55,29 +54,13 @@ export class OrderService {
       if (currencies.size > 1) throw errors.badRequest('mixedCurrencies', 'All items of an order must be priced in one currency.');
       const links = await sql.liveLinksOfVariants(tx, variantIds);
       const linkOf = new Map(links.map((l) => [l.store_variant_id, l]));
-      const n = await sql.nextOrderNumber(tx, storeId);
-      const order = tx.getRepository(StoreOrder).create({
-        id: crypto.randomUUID(),
-        storeId,
-        number: String(n),
-        status: 'pending',
-        paymentMethod: input.paymentMethod,
-        paymentStatus: 'none',
-        contractModel: input.contractModel ?? 'standard',
-        currency: [...currencies][0] ?? 'USD',
-        totalMinor: input.items.reduce((sum, i) => sum + byId.get(i.variantId)!.priceMinor * i.quantity, 0),
-        destination: { ...input.destination, country: input.destination.country.toUpperCase() },
-        needsAttention: false,
-        confirmedAt: null,
-        ...creator,
-      });
-      await tx.getRepository(StoreOrder).insert(order);
-      const items = input.items.map((item, position) => {
+      const orderId = crypto.randomUUID();
+      const items: StoreOrderItem[] = input.items.map((item, position) => {
         const v = byId.get(item.variantId)!;
         const link = linkOf.get(v.id);
         return {
           id: crypto.randomUUID(),
-          orderId: order.id,
+          orderId,
           position,
           productId: item.productId,
           variantId: v.id,
@@ -90,36 +73,49 @@ export class OrderService {
           linkCostMinor: link ? Number(link.cost_minor) : null,
         };
       });
-      await tx.getRepository(StoreOrderItem).insert(items);
       const groups = [...new Set(items.map((i) => i.groupKey))].map((groupKey) => ({
-        orderId: order.id,
         groupKey,
         connectionId: groupKey === STORE_GROUP ? null : groupKey.slice('supplier:'.length),
-        status: 'pending' as const,
-        shipment: null,
         fulfilledByStore: groupKey === STORE_GROUP,
       }));
-      await tx.getRepository(FulfilmentGroup).insert(groups);
-      return tx.getRepository(StoreOrder).findOneByOrFail({ id: order.id });
+      await sql.insertOrder(
+        tx,
+        {
+          id: orderId,
+          storeId,
+          number: String(await nextOrderNumber(tx, storeId)),
+          paymentMethod: input.paymentMethod,
+          paymentStatus: 'none',
+          contractModel: input.contractModel ?? 'standard',
+          currency: [...currencies][0] ?? 'USD',
+          totalMinor: input.items.reduce((sum, i) => sum + byId.get(i.variantId)!.priceMinor * i.quantity, 0),
+          destination: { ...input.destination, country: input.destination.country.toUpperCase() },
+          ...creator,
+        },
+        items,
+        groups,
+      );
+      return orderId;
     });
+    return (await sql.orderById(this.db, id))!;
   }
 
   async get(storeId: string, id: string, ownKeyId: string | null): Promise<StoreOrder> {
-    const order = await this.db.getRepository(StoreOrder).findOneBy({ id, storeId });
+    const order = await sql.orderInStore(this.db, storeId, id);
     if (!order || (ownKeyId && order.createdByKeyId !== ownKeyId)) throw errors.notFound('The order');
     return order;
   }
 
-  items(orderId: string, tx: EntityManager = this.db.manager): Promise<StoreOrderItem[]> {
-    return tx.getRepository(StoreOrderItem).find({ where: { orderId }, order: { position: 'ASC' } });
+  items(orderId: string, tx: Queryable = this.db): Promise<StoreOrderItem[]> {
+    return sql.itemsOf(tx, orderId);
   }
 
-  groups(orderIds: string[], tx: EntityManager = this.db.manager): Promise<FulfilmentGroup[]> {
-    return orderIds.length ? tx.getRepository(FulfilmentGroup).find({ where: { orderId: In(orderIds) }, order: { groupKey: 'ASC' } }) : Promise.resolve([]);
+  groups(orderIds: string[], tx: Queryable = this.db): Promise<FulfilmentGroup[]> {
+    return orderIds.length ? sql.groupsOf(tx, orderIds) : Promise.resolve([]);
   }
 
   group(orderId: string, groupKey: string): Promise<FulfilmentGroup | null> {
-    return this.db.getRepository(FulfilmentGroup).findOneBy({ orderId, groupKey });
+    return sql.groupOf(this.db, orderId, groupKey);
   }
 
   /** A staff member confirms; the store's own part starts being prepared. Answers once its own transaction commits. */
@@ -127,12 +123,11 @@ export class OrderService {
     if (order.status === 'cancelled') throw errors.invalidState('A cancelled order cannot be confirmed.');
     if (order.confirmedAt) return order;
     await this.db.transaction((tx) => this.confirmIn(tx, order.id, actor));
-    return this.db.getRepository(StoreOrder).findOneByOrFail({ id: order.id });
+    return (await sql.orderById(this.db, order.id))!;
   }
 
   private async confirmIn(tx: EntityManager, orderId: string, actor: StoreOrderEvent['actor']): Promise<void> {
-    if (!(await sql.confirmOrder(tx, orderId))) return;
-    await sql.startStorePart(tx, orderId, STORE_GROUP);
+    if (!(await sql.confirmOrder(tx, orderId, STORE_GROUP))) return;
     await this.publish(tx, { orderId, kind: 'confirmed', actor });
   }
 
@@ -149,7 +144,7 @@ export class OrderService {
       if (confirmedNow) await this.confirmIn(tx, order.id, actor);
       if (event.kind === 'authorised') await this.publish(tx, { orderId: order.id, kind: 'authorised', actor });
     });
-    return { order: await this.db.getRepository(StoreOrder).findOneByOrFail({ id: order.id }), confirmedNow };
+    return { order: (await sql.orderById(this.db, order.id))!, confirmedNow };
   }
 
   /**
@@ -167,20 +162,9 @@ export class OrderService {
     });
   }
 
-  /** The part's status and shipment; the order follows by trigger. */
-  async setPart(tx: EntityManager, orderId: string, groupKey: string, change: { status?: PartStatus; shipment?: Shipment | null; fulfilledByStore?: boolean; needsAttention?: boolean }): Promise<void> {
-    const fields: Partial<FulfilmentGroup> = {};
-    if (change.status) fields.status = change.status;
-    if (change.shipment !== undefined) fields.shipment = change.shipment;
-    if (change.fulfilledByStore !== undefined) fields.fulfilledByStore = change.fulfilledByStore;
-    if (change.needsAttention !== undefined) fields.needsAttention = change.needsAttention;
-    await tx.getRepository(FulfilmentGroup).update({ orderId, groupKey }, { ...fields, updatedAt: new Date() });
-  }
-
-  /** The store takes a supplier part over: it ships the part itself from now on. */
-  async handPartToStore(tx: EntityManager, orderId: string, groupKey: string): Promise<void> {
-    const confirmed = await sql.confirmedAt(tx, orderId);
-    await this.setPart(tx, orderId, groupKey, { fulfilledByStore: true, status: confirmed ? 'processing' : 'pending', shipment: null, needsAttention: false });
+  /** The store takes a supplier part over (it has no supplier order left): it ships the part itself from now on. */
+  async handPartToStore(orderId: string, groupKey: string): Promise<void> {
+    await sql.movePartNow(this.db, orderId, groupKey, { kind: 'handToStore' });
   }
 
   /** The store ships or delivers a part it fulfils itself (its own items, or a part taken over). */
@@ -196,6 +180,6 @@ export class OrderService {
       to === 'shipped'
         ? { carrier: shipment!.carrier, trackingNumber: shipment!.trackingNumber, shippedAt: now, deliveredAt: null }
         : { ...(group.shipment ?? { carrier: '', trackingNumber: '', shippedAt: null }), deliveredAt: now };
-    await this.db.transaction((tx) => this.setPart(tx, order.id, groupKey, { status: to, shipment: next }));
+    if (!(await sql.movePartNow(this.db, order.id, groupKey, { kind: 'byStore', status: to, shipment: next, from: allowed[to] }))) throw errors.invalidState('The part changed meanwhile; read the order again.');
   }
 }

@@ -1,10 +1,13 @@
-import { affected, Queryable, rows } from '../platform/db';
+import { affected, Params, preparedRows, Queryable, rows } from '../platform/db';
 import { KeysetListStatement, storeScope } from '../platform/pagination';
-import type { Destination, FulfilmentGroup, PaymentStatus, StoreOrder } from './entities';
+import type { Destination, FulfilmentGroup, PartMove, PaymentStatus, StoreOrder, StoreOrderItem } from './types';
 
-// The orders domain's SQL statements; its services call these and hold no SQL text of their own.
+// The orders domain's data module: every statement on its tables (store orders, their items and parts, payment
+// events), rows turned into its types by the mappers below. Its services hold no SQL and no TypeORM calls.
 
-export interface OrderListRow {
+// --- Rows and mappers
+
+interface OrderRow {
   id: string;
   store_id: string;
   number: string;
@@ -14,11 +17,161 @@ export interface OrderListRow {
   contract_model: StoreOrder['contractModel'];
   currency: string;
   total_minor: string;
-  needs_attention: boolean;
   destination: Destination;
+  needs_attention: boolean;
   confirmed_at: Date | null;
+  created_by_account_id: string;
+  created_by_key_id: string | null;
   created_at: Date;
   updated_at: Date;
+}
+
+const storeOrderOf = (r: OrderRow): StoreOrder => ({
+  id: r.id,
+  storeId: r.store_id,
+  number: r.number,
+  status: r.status,
+  paymentMethod: r.payment_method,
+  paymentStatus: r.payment_status,
+  contractModel: r.contract_model,
+  currency: r.currency,
+  totalMinor: Number(r.total_minor),
+  destination: r.destination,
+  needsAttention: r.needs_attention,
+  confirmedAt: r.confirmed_at,
+  createdByAccountId: r.created_by_account_id,
+  createdByKeyId: r.created_by_key_id,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+/** A store order's columns, named: its reads are prepared (a prepared result may not change with the table). */
+const ORDER_COLUMNS = `id, store_id, number, status, payment_method, payment_status, contract_model, currency, total_minor, destination, needs_attention,
+  confirmed_at, created_by_account_id, created_by_key_id, created_at, updated_at`;
+const ITEM_COLUMNS = `id, order_id AS "orderId", position, product_id AS "productId", variant_id AS "variantId", sku, title, quantity,
+  unit_price_minor::float8 AS "unitPriceMinor", group_key AS "groupKey", supplier_variant_id AS "supplierVariantId", link_cost_minor::float8 AS "linkCostMinor"`;
+const GROUP_COLUMNS = `order_id AS "orderId", group_key AS "groupKey", connection_id AS "connectionId", status, shipment,
+  fulfilled_by_store AS "fulfilledByStore", needs_attention AS "needsAttention", updated_at AS "updatedAt"`;
+
+// --- Reads
+
+export async function orderById(db: Queryable, id: string): Promise<StoreOrder | null> {
+  const [r] = await preparedRows<OrderRow>(db, `SELECT ${ORDER_COLUMNS} FROM store_orders WHERE id = $1`, [id]);
+  return r ? storeOrderOf(r) : null;
+}
+
+export async function orderInStore(db: Queryable, storeId: string, id: string): Promise<StoreOrder | null> {
+  const [r] = await preparedRows<OrderRow>(db, `SELECT ${ORDER_COLUMNS} FROM store_orders WHERE id = $1 AND store_id = $2`, [id, storeId]);
+  return r ? storeOrderOf(r) : null;
+}
+
+export function itemsOf(db: Queryable, orderId: string): Promise<StoreOrderItem[]> {
+  return preparedRows<StoreOrderItem>(db, `SELECT ${ITEM_COLUMNS} FROM store_order_items WHERE order_id = $1 ORDER BY position`, [orderId]);
+}
+
+export function groupsOf(db: Queryable, orderIds: string[]): Promise<FulfilmentGroup[]> {
+  return preparedRows<FulfilmentGroup>(db, `SELECT ${GROUP_COLUMNS} FROM fulfilment_groups WHERE order_id = ANY($1) ORDER BY group_key`, [orderIds]);
+}
+
+export async function groupOf(db: Queryable, orderId: string, groupKey: string): Promise<FulfilmentGroup | null> {
+  const [g] = await preparedRows<FulfilmentGroup>(db, `SELECT ${GROUP_COLUMNS} FROM fulfilment_groups WHERE order_id = $1 AND group_key = $2`, [orderId, groupKey]);
+  return g ?? null;
+}
+
+// --- A new order
+
+/** The links of these store variants through live connections. */
+export function liveLinksOfVariants(tx: Queryable, variantIds: string[]): Promise<Array<{ store_variant_id: string; connection_id: string; supplier_variant_id: string; cost_minor: string }>> {
+  return rows(
+    tx,
+    `SELECT lv.store_variant_id, l.connection_id, lv.supplier_variant_id, lv.cost_minor
+       FROM product_link_variants lv JOIN product_links l ON l.id = lv.link_id
+       JOIN supplier_connections c ON c.id = l.connection_id AND c.disconnected_at IS NULL
+      WHERE lv.store_variant_id = ANY($1)`,
+    [variantIds],
+  );
+}
+
+/** The order, its items and its parts (each part pending), in one statement. */
+export async function insertOrder(tx: Queryable, o: Omit<StoreOrder, 'createdAt' | 'updatedAt' | 'status' | 'needsAttention' | 'confirmedAt'>, items: StoreOrderItem[], groups: Array<Pick<FulfilmentGroup, 'groupKey' | 'connectionId' | 'fulfilledByStore'>>): Promise<void> {
+  await affected(
+    tx,
+    `WITH o AS (
+       INSERT INTO store_orders (id, store_id, number, status, payment_method, payment_status, contract_model, currency, total_minor, destination, needs_attention, created_by_account_id, created_by_key_id)
+       VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, $9, false, $10, $11) RETURNING id
+     ), i AS (
+       INSERT INTO store_order_items (id, order_id, position, product_id, variant_id, sku, title, quantity, unit_price_minor, group_key, supplier_variant_id, link_cost_minor)
+       SELECT x.id, o.id, x.position, x."productId", x."variantId", x.sku, x.title, x.quantity, x."unitPriceMinor", x."groupKey", x."supplierVariantId", x."linkCostMinor"
+         FROM o, jsonb_to_recordset($12::jsonb) AS x(id uuid, position int, "productId" uuid, "variantId" uuid, sku text, title text, quantity int, "unitPriceMinor" bigint, "groupKey" text, "supplierVariantId" text, "linkCostMinor" bigint)
+     )
+     INSERT INTO fulfilment_groups (order_id, group_key, connection_id, status, shipment, fulfilled_by_store)
+     SELECT o.id, g."groupKey", g."connectionId", 'pending', NULL, g."fulfilledByStore" FROM o, jsonb_to_recordset($13::jsonb) AS g("groupKey" text, "connectionId" uuid, "fulfilledByStore" boolean)`,
+    [o.id, o.storeId, o.number, o.paymentMethod, o.paymentStatus, o.contractModel, o.currency, o.totalMinor, JSON.stringify(o.destination), o.createdByAccountId, o.createdByKeyId, JSON.stringify(items), JSON.stringify(groups)],
+  );
+}
+
+// --- Confirmation and payments
+
+/** Confirms the order and starts its own part (`storeGroup`, if pending), in one statement; true when this call confirmed it. */
+export async function confirmOrder(tx: Queryable, orderId: string, storeGroup: string): Promise<boolean> {
+  const p = new Params();
+  const confirmed = `UPDATE store_orders SET confirmed_at = now() WHERE id = ${p.add(orderId)} AND confirmed_at IS NULL RETURNING id AS order_id, ${p.add(storeGroup)}::text AS group_key`;
+  const start = movePart(p, 'o', { kind: 'byStore', status: 'processing', shipment: null, from: ['pending'] });
+  return (await preparedRows(tx, `WITH o AS (${confirmed}), part AS (${start}) SELECT order_id FROM o`, p.values)).length > 0;
+}
+
+export async function insertPaymentEvent(tx: Queryable, orderId: string, kind: string, amountMinor: number | null = null, reference: string | null = null): Promise<void> {
+  await affected(tx, 'INSERT INTO payment_events (order_id, kind, amount_minor, reference) VALUES ($1, $2, $3, $4)', [orderId, kind, amountMinor, reference]);
+}
+
+export async function setPaymentStatus(tx: Queryable, orderId: string, status: PaymentStatus): Promise<void> {
+  await affected(tx, 'UPDATE store_orders SET payment_status = $2, updated_at = now() WHERE id = $1', [orderId, status]);
+}
+
+/** The order's payment status, the row held for the rest of the caller's transaction. */
+export async function lockPaymentStatus(tx: Queryable, orderId: string): Promise<PaymentStatus> {
+  const [order] = await rows<{ payment_status: PaymentStatus }>(tx, 'SELECT payment_status FROM store_orders WHERE id = $1 FOR UPDATE', [orderId]);
+  return order.payment_status;
+}
+
+// --- Parts
+
+/**
+ * The one write of an order part's status (the store order follows its parts by trigger, migration
+ * StoreOrderFromParts). It moves the parts named by the rows of `parts` (a table expression with `order_id` and
+ * `group_key`), and is written as one statement step, so that a caller may run it inside its own statement: a
+ * supplier order's change and its part's move then commit together in one round trip (dispatch's `writeChange`).
+ * A part that follows its supplier order is written only when something changes, and never once the store took it over.
+ */
+export function movePart(p: Params, parts: string, move: PartMove): string {
+  const match = 'g.order_id = x.order_id AND g.group_key = x.group_key';
+  switch (move.kind) {
+    case 'follow': {
+      const [status, shipment, attention] = [p.add(move.status), p.json(move.shipment), p.add(move.needsAttention)];
+      return `UPDATE fulfilment_groups g SET status = ${status}, shipment = ${shipment}, needs_attention = ${attention}, updated_at = now()
+                FROM ${parts} x WHERE ${match} AND NOT g.fulfilled_by_store
+                 AND (g.status IS DISTINCT FROM ${status} OR g.shipment IS DISTINCT FROM ${shipment} OR g.needs_attention IS DISTINCT FROM ${attention})`;
+    }
+    case 'handToStore':
+      return `UPDATE fulfilment_groups g SET fulfilled_by_store = true, shipment = NULL, needs_attention = false, updated_at = now(),
+                     status = CASE WHEN o.confirmed_at IS NULL THEN 'pending' ELSE 'processing' END
+                FROM ${parts} x JOIN store_orders o ON o.id = x.order_id WHERE ${match}`;
+    case 'byStore':
+      return `UPDATE fulfilment_groups g SET status = ${p.add(move.status)}, shipment = COALESCE(${p.json(move.shipment)}, g.shipment), updated_at = now()
+                FROM ${parts} x WHERE ${match} AND g.fulfilled_by_store AND g.status = ANY(${p.add(move.from)}::text[])`;
+  }
+}
+
+/** `movePart` as a statement of its own, for one part; true when the part moved. */
+export async function movePartNow(db: Queryable, orderId: string, groupKey: string, move: PartMove): Promise<boolean> {
+  const p = new Params();
+  const one = `(SELECT ${p.add(orderId)}::uuid AS order_id, ${p.add(groupKey)}::text AS group_key)`;
+  return (await affected(db, movePart(p, one, move), p.values)) > 0;
+}
+
+// --- The list
+
+export interface OrderListRow extends OrderRow {
   parts: Array<{ groupKey: string; connectionId: string | null; status: FulfilmentGroup['status']; fulfilledByStore: boolean; shipment: FulfilmentGroup['shipment'] }>;
   attention: number;
 }
@@ -37,51 +190,4 @@ export function orderList(f: { storeId: string; ownKeyId: string | null; needsAt
       (SELECT count(*)::int FROM fulfilment_groups g WHERE g.order_id = o.id AND g.needs_attention) AS attention`,
     counts: { table: 'store_order_counts', sum: 'n' },
   };
-}
-
-/** The links of these store variants through live connections. */
-export function liveLinksOfVariants(tx: Queryable, variantIds: string[]): Promise<Array<{ store_variant_id: string; connection_id: string; supplier_variant_id: string; cost_minor: string }>> {
-  return rows(
-    tx,
-    `SELECT lv.store_variant_id, l.connection_id, lv.supplier_variant_id, lv.cost_minor
-       FROM product_link_variants lv JOIN product_links l ON l.id = lv.link_id
-       JOIN supplier_connections c ON c.id = l.connection_id AND c.disconnected_at IS NULL
-      WHERE lv.store_variant_id = ANY($1)`,
-    [variantIds],
-  );
-}
-
-/** The store's next order number. */
-export async function nextOrderNumber(tx: Queryable, storeId: string): Promise<number> {
-  const [{ order_counter: n }] = await rows<{ order_counter: number }>(tx, 'UPDATE stores SET order_counter = order_counter + 1 WHERE id = $1 RETURNING order_counter', [storeId]);
-  return n;
-}
-
-/** True when this call confirmed the order (it was not confirmed before). */
-export async function confirmOrder(tx: Queryable, orderId: string): Promise<boolean> {
-  return (await affected(tx, `UPDATE store_orders SET confirmed_at = now() WHERE id = $1 AND confirmed_at IS NULL`, [orderId])) > 0;
-}
-
-/** The store's own pending part starts being prepared. */
-export async function startStorePart(tx: Queryable, orderId: string, storeGroup: string): Promise<void> {
-  await affected(tx, `UPDATE fulfilment_groups SET status = 'processing', updated_at = now() WHERE order_id = $1 AND group_key = $2 AND status = 'pending'`, [orderId, storeGroup]);
-}
-
-export async function insertPaymentEvent(tx: Queryable, orderId: string, kind: string, amountMinor: number | null = null, reference: string | null = null): Promise<void> {
-  await affected(tx, 'INSERT INTO payment_events (order_id, kind, amount_minor, reference) VALUES ($1, $2, $3, $4)', [orderId, kind, amountMinor, reference]);
-}
-
-export async function setPaymentStatus(tx: Queryable, orderId: string, status: PaymentStatus): Promise<void> {
-  await affected(tx, 'UPDATE store_orders SET payment_status = $2, updated_at = now() WHERE id = $1', [orderId, status]);
-}
-
-/** The order's payment status, the row held for the rest of the caller's transaction. */
-export async function lockPaymentStatus(tx: Queryable, orderId: string): Promise<PaymentStatus> {
-  const [order] = await rows<{ payment_status: PaymentStatus }>(tx, 'SELECT payment_status FROM store_orders WHERE id = $1 FOR UPDATE', [orderId]);
-  return order.payment_status;
-}
-
-export async function confirmedAt(tx: Queryable, orderId: string): Promise<Date | null> {
-  const [order] = await rows<{ confirmed_at: Date | null }>(tx, 'SELECT confirmed_at FROM store_orders WHERE id = $1', [orderId]);
-  return order?.confirmed_at ?? null;
 }

@@ -10,6 +10,8 @@ import type { AnyRoute } from './http/route';
 export interface Platform {
   config: Config;
   db: DataSource;
+  /** The database's address (the embedded one's when DATABASE_URL is unset), for connections of their own (LISTEN). */
+  databaseUrl: string;
   log: Logger;
   boss: Boss;
   secrets: Secrets;

@@ -21,11 +21,17 @@ export interface JobRunnerOptions {
 /**
  * Runs a queue's jobs with many slots for one fetch: a single loop claims as many jobs as there are free slots in
  * one statement (pg-boss enforces the per-group limit in that statement, across processes), runs them side by side,
- * settles each as it ends, and keeps their claims alive with one heartbeat statement for all. An idle runner costs
- * one fetch per poll interval, whatever its concurrency; a wake-up (a job sent) or a freed slot fetches at once.
+ * and keeps their claims alive with one heartbeat statement for all. Jobs that ended are completed together, in one
+ * statement, right before the loop's next fetch (so their slots are free for it), then handed to `after` as one
+ * batch. An idle runner costs one fetch per poll interval, whatever its concurrency; a wake-up (a job sent) or a
+ * freed slot fetches at once.
  */
 export class JobRunner<T> {
+  /** Claimed and not yet completed or failed at the queue. */
   private readonly active = new Map<string, RunnerJob<T>>();
+  /** Ended well, waiting to be completed with the next batch. */
+  private finished: RunnerJob<T>[] = [];
+  private handlersRunning = 0;
   private running = false;
   private wake: (() => void) | null = null;
   /** Set by a wake-up that came while no one slept (during a fetch): the loop then fetches again at once. */
@@ -40,8 +46,8 @@ export class JobRunner<T> {
     private readonly opts: JobRunnerOptions,
     private readonly handler: (job: RunnerJob<T>) => Promise<void>,
     private readonly log: Logger,
-    /** Runs after a job is settled (completed or failed), outside its claim. */
-    private readonly after?: (job: RunnerJob<T>) => Promise<void>,
+    /** Runs after a batch of jobs was completed, outside their claims. */
+    private readonly after?: (jobs: RunnerJob<T>[]) => Promise<void>,
   ) {}
 
   start(): void {
@@ -65,6 +71,7 @@ export class JobRunner<T> {
   private async run(): Promise<void> {
     while (this.running) {
       this.poked = false;
+      await this.settle();
       const free = this.opts.concurrency - this.active.size;
       let fetched = 0;
       if (free > 0) {
@@ -79,7 +86,7 @@ export class JobRunner<T> {
       // A full fetch means more may wait: fetch again at once. Otherwise sleep until woken or polled.
       if (fetched > 0 && fetched === free) continue;
       if (!this.running) break;
-      if (this.poked && this.active.size < this.opts.concurrency) continue;
+      if (this.poked && (this.finished.length > 0 || this.active.size < this.opts.concurrency)) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(done, this.opts.pollMs);
         function done() {
@@ -94,20 +101,32 @@ export class JobRunner<T> {
 
   private begin(job: RunnerJob<T>): void {
     this.active.set(job.id, job);
+    this.handlersRunning++;
     void (async () => {
       try {
         await this.handler(job);
-        await this.boss.complete(this.queue, [{ id: job.id, retryCount: job.retryCount }] as never);
+        this.finished.push(job);
       } catch (err) {
         this.log.warn({ err: err instanceof Error ? err.message : String(err), queue: this.queue, jobId: job.id }, 'job failed; the queue retries it');
         await this.boss.fail(this.queue, [{ id: job.id, retryCount: job.retryCount }] as never, { message: err instanceof Error ? err.message : String(err) }).catch(() => undefined);
+        this.active.delete(job.id);
       }
-      if (this.after) await this.after(job).catch((err: unknown) => this.log.warn({ err: String(err), queue: this.queue, jobId: job.id }, 'after-job check failed'));
-      this.active.delete(job.id);
-      if (!this.active.size) this.drained?.();
-      // A slot is free: fetch now rather than at the next poll.
+      if (--this.handlersRunning === 0) this.drained?.();
+      // A slot is free once this job is completed: the loop completes it and fetches now rather than at the next poll.
       this.poke();
     })();
+  }
+
+  /** Completes the jobs that ended, in one statement, then runs `after` on them. */
+  private async settle(): Promise<void> {
+    if (!this.finished.length) return;
+    const batch = this.finished;
+    this.finished = [];
+    await this.boss
+      .complete(this.queue, batch.map((j) => ({ id: j.id, retryCount: j.retryCount })) as never)
+      .catch((err: unknown) => this.log.warn({ err: String(err), queue: this.queue, jobs: batch.length }, 'job completion failed; the queue retries those jobs'));
+    for (const j of batch) this.active.delete(j.id);
+    if (this.after) await this.after(batch).catch((err: unknown) => this.log.warn({ err: String(err), queue: this.queue, jobs: batch.length }, 'after-job check failed'));
   }
 
   private async touch(): Promise<void> {
@@ -121,7 +140,7 @@ export class JobRunner<T> {
     this.running = false;
     this.poke();
     await this.loop;
-    if (this.active.size) {
+    if (this.handlersRunning) {
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, timeoutMs);
         this.drained = () => {
@@ -130,6 +149,7 @@ export class JobRunner<T> {
         };
       });
     }
+    await this.settle();
     if (this.heartbeat) clearInterval(this.heartbeat);
   }
 }

@@ -55,7 +55,7 @@ test('one supplier product with variants, costs and stock; an unknown one is 404
   expect(res.body.result.variants.map((v: any) => [v.id, v.cost.amountMinor, v.stock, v.available])).toEqual(direct.body.variants.map((v: any) => [v.id, v.costMinor, v.stock, v.available]));
   const missing = await svc.call('GET', path('/products/SBX-P99999'), { key: owner.key });
   expect(missing.status).toBe(404);
-  expect(missing.body.error.code).toBe('notFound');
+  expect(missing.body.error).toEqual({ code: 'notFound', message: 'The supplier has no product SBX-P99999.' });
 });
 
 test('resolve-url turns a product page address into the supplier product id', async () => {

@@ -75,6 +75,29 @@ test('import of up to 50: products, variants and links created at once, priced b
   expect(await credits()).toBe(before - 4 * 2);
 });
 
+test('an unknown product: 422 nothingImported with its own code and a message in the merchant\'s words; a mix answers 201 with what was made', async () => {
+  const before = { credits: await credits(), products: await count('store_products') };
+  const res = await svc.call('POST', path('/import'), { key: owner.key, body: { products: [{ supplierProductId: 'SBX-P99999' }] } });
+  expect(res.status).toBe(422);
+  expect(res.body.error).toEqual({
+    code: 'nothingImported',
+    message: 'Nothing was imported: Sandbox Supplier has no product SBX-P99999. Check the id, or paste the product\'s link instead.',
+    details: [{ supplierProductId: 'SBX-P99999', code: 'supplierProductNotFound', message: 'Sandbox Supplier has no product SBX-P99999. Check the id, or paste the product\'s link instead.' }],
+  });
+  expect(res.text).not.toMatch(/\/v1\/|GET |HTTP \d/);
+  expect({ credits: await credits(), products: await count('store_products') }).toEqual(before);
+
+  const mixed = await svc.call('POST', path('/import'), { key: owner.key, body: { products: [{ supplierProductId: catalogue[30].id }, { supplierProductId: 'SBX-P99998' }] } });
+  expect(mixed.status).toBe(201);
+  expect(mixed.body.result.products).toHaveLength(1);
+  expect(mixed.body.result.errors).toEqual([{ supplierProductId: 'SBX-P99998', code: 'supplierProductNotFound', message: expect.stringContaining('has no product SBX-P99998') }]);
+  expect(mixed.text).not.toMatch(/\/v1\//);
+  expect({ credits: await credits(), products: await count('store_products') }).toEqual({ credits: before.credits - 2, products: before.products + 1 });
+
+  const preview = await svc.call('POST', path('/import/preview'), { key: owner.key, body: { products: [{ supplierProductId: 'SBX-P99999' }] } });
+  expect(preview.body.result.errors[0].message).toBe(res.body.error.details[0].message);
+});
+
 test('too few credits for the whole import: 402 and nothing created', async () => {
   const poor = await newDeveloper(svc, { plan: 'pro' });
   const store = await createStore(svc, poor.key);
@@ -91,7 +114,8 @@ test('a product that cannot be imported leaves nothing half-written (variant SKU
   await svc.call('POST', `/api/store-products/${storeId}`, { key: owner.key, body: { title: 'Mine', variants: [{ sku: p.variants[p.variants.length - 1].sku, title: 'x', priceMinor: 1, currency: 'USD', stock: 1 }] } });
   const products = await count('store_products');
   const res = await svc.call('POST', path('/import'), { key: owner.key, body: { products: [{ supplierProductId: p.id }] } });
-  expect(res.body.result.errors).toEqual([{ supplierProductId: p.id, code: 'skuTaken', message: expect.any(String) }]);
+  expect(res.status).toBe(422);
+  expect(res.body.error).toMatchObject({ code: 'nothingImported', details: [{ supplierProductId: p.id, code: 'skuTaken', message: expect.any(String) }] });
   expect(await count('store_products')).toBe(products);
   expect((await svc.db.query('SELECT count(*)::int AS n FROM product_links WHERE supplier_product_id = $1', [p.id])).rows[0].n).toBe(0);
 });

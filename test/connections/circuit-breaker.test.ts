@@ -67,6 +67,24 @@ test('a failed probe opens the circuit again; a healthy test closes it', async (
   expect((await balance()).status).toBe(200);
 });
 
+test('the health shown is the latest known: a successful call counts, and so does a call the supplier failed', async () => {
+  const dev = await newDeveloper(svc, { plan: 'pro' });
+  const storeId = await createStore(svc, dev.key);
+  const acc = await sandbox.account(100);
+  const conn = (await svc.call('POST', `/api/store-suppliers/${storeId}`, { key: dev.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } } })).body.result;
+  expect(conn.health).toBeNull();
+  const balance = () => svc.call('GET', `/api/store-suppliers/${storeId}/${conn.id}/balance`, { key: dev.key });
+  const health = async () => (await svc.call('GET', `/api/store-suppliers/${storeId}`, { key: dev.key })).body.result[0].health;
+  expect((await balance()).status).toBe(200);
+  expect(await health()).toMatchObject({ status: 'healthy', message: 'Sandbox Supplier answered the last call.' });
+  await sandbox.control('POST', '/faults', { failNext: 1 });
+  expect((await balance()).body.error).toMatchObject({ code: 'supplierUnavailable', message: 'The supplier did not answer in time; try again in a few minutes.' });
+  const failed = await health();
+  expect(failed).toMatchObject({ status: 'unhealthy', message: 'Sandbox Supplier did not answer the last call in time, or answered with a server error.' });
+  expect((await balance()).status).toBe(200);
+  expect((await health()).status).toBe('healthy');
+});
+
 test('refusals that are not outages do not open the circuit', async () => {
   const dev = await newDeveloper(svc, { plan: 'pro' });
   const storeId = await createStore(svc, dev.key);

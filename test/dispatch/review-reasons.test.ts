@@ -38,6 +38,9 @@ function expectPaused(so: any, reason: string) {
   reached.add(reason);
 }
 
+/** Review messages say money as a person reads it, with its currency, never bare minor units. */
+const usd = (minor: number) => `$${(minor / 100).toFixed(2)}`;
+
 const payment = (shop: any, orderId: string, kind: string) => svc.call('POST', `/api/store-orders/${shop.storeId}/${orderId}/payments`, { key: shop.owner.key, body: { kind } });
 
 test('insufficientBalance: created but not paid; after a top-up a retry pays the same order', async () => {
@@ -47,6 +50,7 @@ test('insufficientBalance: created but not paid; after a top-up a retry pays the
   expect(res.status).toBe(200);
   expectPaused(res.body.result, 'insufficientBalance');
   expect(res.body.result.supplierOrderId).toMatch(/^SBX-O/);
+  expect(res.body.result.reviewMessage).toContain(`Balance $0.00 is below the order total ${usd(res.body.result.costs.totalMinor)}`);
   expect(res.body.result.events.find((e: any) => e.type === 'created').details).toMatchObject({ payNow: true });
   await sandbox.control('POST', `/accounts/${shop.account.accountId}/balance`, { balanceMinor: 1_000_000 });
   const retried = await soAction(svc, shop, res.body.result._id, 'retry');
@@ -77,6 +81,7 @@ test('costAboveLimit, then sent when a person accepts the cost', async () => {
   const shop = await openShop(svc, sandbox, { page: 5, automation: { costLimit: { amountMinor: 1, currency: 'USD' } } });
   const res = await submit(svc, shop, (await placeOrder(svc, shop)).id);
   expectPaused(res.body.result, 'costAboveLimit');
+  expect(res.body.result.reviewMessage).toBe(`The items cost ${usd(shop.products[0].costMinor)}, above the store's limit of $0.01.`);
   const plain = await soAction(svc, shop, res.body.result._id, 'retry');
   expectPaused(plain.body.result, 'costAboveLimit');
   const accepted = await soAction(svc, shop, res.body.result._id, 'retry', { acceptCost: true });
@@ -89,6 +94,7 @@ test('costChanged: paused until a retry with acceptCost, recorded as the caller\
   await sandbox.control('POST', `/variants/${shop.products[0].supplierVariantId}`, { costMinor: shop.products[0].costMinor + 333 });
   const res = await submit(svc, shop, order.id);
   expectPaused(res.body.result, 'costChanged');
+  expect(res.body.result.reviewMessage).toBe(`The supplier's cost moved from ${usd(shop.products[0].costMinor)} to ${usd(shop.products[0].costMinor + 333)} since import.`);
   const accepted = await soAction(svc, shop, res.body.result._id, 'retry', { acceptCost: true });
   expect(accepted.body.result.status).toBe('submitted');
   expect(accepted.body.result.costs.itemsMinor).toBe(shop.products[0].costMinor + 333);

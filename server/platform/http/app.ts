@@ -15,7 +15,8 @@ export interface AppOptions {
   gate: Gate;
   log: Logger;
   jsonBodyLimit: string;
-  openApiDocument: () => unknown;
+  /** The OpenAPI document, given the scheme, host and port the request came to (for `servers`). */
+  openApiDocument: (origin: string) => unknown;
   ready: () => Promise<boolean>;
   /** Routes with their own protocol on top of the table (the assistant link), given the compiled routes. */
   extraRoutes?: (router: Router, runners: RouteRunner[]) => void;
@@ -125,7 +126,7 @@ export function buildApp(opts: AppOptions): Koa {
     ctx.body = await registry.metrics();
   });
   router.get('/api/store-suppliers/openapi.json', (ctx) => {
-    ctx.body = opts.openApiDocument();
+    ctx.body = opts.openApiDocument(`${ctx.protocol}://${ctx.host}`);
   });
 
   const runners = opts.routes.map((route) => compileRoute(route, opts.gate));

@@ -29,7 +29,7 @@ function creditExtensions(rule: NonNullable<AnyRoute['credits']>) {
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
 
 /** The OpenAPI 3.1 document, derived from the one route table. */
-export function buildOpenApi(routes: AnyRoute[], opts: { version: string; serverUrl?: string }) {
+export function buildOpenApi(routes: AnyRoute[], opts: { version: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const r of routes) {
     const responses: Record<string, unknown> = {};
@@ -76,8 +76,8 @@ export function buildOpenApi(routes: AnyRoute[], opts: { version: string; server
       version: opts.version,
       description:
         'Supplier connections, supplier products, imports, product links and supplier orders of a store, plus the account, key, store and order routes they rely on. Send an API key in `X-API-Key`, or a session token as `Authorization: Bearer`.',
+      license: { name: 'MIT', identifier: 'MIT' },
     },
-    ...(opts.serverUrl ? { servers: [{ url: opts.serverUrl }] } : {}),
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     components: {
       securitySchemes: {
@@ -88,4 +88,10 @@ export function buildOpenApi(routes: AnyRoute[], opts: { version: string; server
     },
     paths,
   };
+}
+
+/** The document with the one server it is served from, placed after `info` where readers look for it. */
+export function withServer(doc: ReturnType<typeof buildOpenApi>, url: string) {
+  const { openapi, info, ...rest } = doc;
+  return { openapi, info, servers: [{ url, description: 'This service' }], ...rest };
 }

@@ -6,6 +6,9 @@ import type { Notifier } from './notifier';
 import { TimerBag } from './timers';
 import type { Destination, Environment, Faults, Order, OrderItem, OrderStatus, Product } from './types';
 
+/** The sandbox sells and keeps balances in US dollars; its messages say amounts as a person reads them. */
+const dollars = (minor: number) => `$${(minor / 100).toFixed(2)}`;
+
 export const DEFAULT_BALANCE_MINOR = 100_000;
 export const CODE_TTL_MS = 5 * 60 * 1000;
 export const ACCESS_TOKEN_TTL_SECONDS = 86_400;
@@ -359,7 +362,7 @@ export class SandboxState {
     if (order.status === 'cancelled') throw new ApiError(409, 'orderCancelled', `Order ${id} is cancelled`);
     const total = order.costs.totalMinor;
     if (caller.env.balanceMinor < total) {
-      throw new ApiError(402, 'insufficientBalance', `Balance ${caller.env.balanceMinor} is below the order total ${total}`, {
+      throw new ApiError(402, 'insufficientBalance', `Balance ${dollars(caller.env.balanceMinor)} is below the order total ${dollars(total)}`, {
         balanceMinor: caller.env.balanceMinor,
         requiredMinor: total,
       });

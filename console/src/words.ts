@@ -1,0 +1,95 @@
+/** The service's codes said for a person: statuses, review reasons with what to do next, and history in sentences. */
+import { money } from './format.js';
+import type { SupplierOrder } from './supplier-order.js';
+
+export const SUPPLIER_ORDER_STATUS: Record<string, string> = {
+  queued: 'Waiting to be sent',
+  needsReview: 'Needs review',
+  submitted: 'Created at the supplier, not paid',
+  confirmed: 'Accepted and paid',
+  processing: 'Being prepared',
+  shipped: 'Shipped',
+  delivered: 'Delivered',
+  cancelled: 'Cancelled',
+  failed: 'Failed for now (retried automatically)',
+};
+export const PART_STATUS: Record<string, string> = { pending: 'Not started', processing: 'Being prepared', shipped: 'Shipped', delivered: 'Delivered', cancelled: 'Cancelled' };
+export const ORDER_STATUS: Record<string, string> = { pending: 'Waiting for confirmation', confirmed: 'Confirmed', processing: 'Being prepared', shipped: 'Shipped', delivered: 'Delivered', cancelled: 'Cancelled' };
+export const SUPPLIER_PAYMENT: Record<string, string> = { notRequired: 'nothing to pay', unpaid: 'not paid yet', paid: 'paid', refunded: 'refunded' };
+export const SHOPPER_PAYMENT: Record<string, string> = { none: 'not paid', authorised: 'authorised, not settled', paid: 'paid', failed: 'payment failed', refunded: 'refunded' };
+export const PAYMENT_METHOD: Record<string, string> = { online: 'Online payment', cashOnDelivery: 'Cash on delivery', manual: 'Outside the store (bank transfer, cash)' };
+
+/** The spec's review reasons: why the order stopped, and what a person can do about it. */
+export const REASONS: Record<string, { why: string; next: string }> = {
+  insufficientBalance: { why: 'Your balance at the supplier is too low to pay for it', next: 'Top up your balance at the supplier, then retry.' },
+  variantUnavailable: { why: 'The supplier no longer offers this item, or not in this quantity', next: 'Fulfil the part yourself, or cancel it and tell the shopper.' },
+  destinationUnsupported: { why: 'The supplier or your settings do not ship to this country', next: 'Fulfil the part yourself, or change the excluded countries in Connections and retry.' },
+  costAboveLimit: { why: 'It costs more than the limit you set', next: 'Retry accepting the cost if you agree, or fulfil it yourself.' },
+  costChanged: { why: 'The supplier\'s price changed since you imported the product', next: 'Check the new cost, then retry accepting it if you agree.' },
+  customerPaymentPending: { why: 'The shopper has not paid yet', next: 'Wait for the payment, or retry if you decide to send it anyway.' },
+  customerPaymentNotSettled: { why: 'The shopper\'s payment is authorised but not settled yet', next: 'Retry once the payment is settled.' },
+  connectionUnhealthy: { why: 'The supplier could not be reached, even after automatic retries', next: 'Check the connection in Connections ("Test now"), then retry.' },
+  supplierRefused: { why: 'The supplier refused the order', next: 'Read the supplier\'s message, fix the cause, then retry.' },
+  connectionMissing: { why: 'The supplier connection is off or gone', next: 'Switch the connection on (or connect the supplier again) in Connections, then retry.' },
+  supplierAlreadyShipped: { why: 'The supplier shipped it before it could be cancelled', next: 'Handle it as a return with the shopper.' },
+  testMode: { why: 'The connection is in test mode and this supplier has no test environment', next: 'Connect the supplier live to send real orders.' },
+  customerCaptureFailed: { why: 'The supplier was paid but charging the shopper failed', next: 'Contact the shopper about the payment now.' },
+};
+
+export const reasonWords = (reason: string | null) => (reason ? (REASONS[reason]?.why ?? reason) : '');
+
+type HistoryEvent = SupplierOrder['events'][number];
+
+const TRIGGERS: Record<string, string> = { submit: 'someone sent the part', confirmation: 'the store order was confirmed', authorisation: 'the shopper\'s payment was authorised', payment: 'the shopper paid' };
+
+/** One history entry as a sentence, amounts with their currency; nothing is shown as raw JSON. */
+export function eventSentence(e: HistoryEvent, currency: string): string {
+  const d = e.details;
+  const amount = (v: unknown) => (typeof v === 'number' ? money(v, currency) : '');
+  const supplierSays = typeof d.supplierStatus === 'string' && d.supplierStatus ? ` (the supplier says "${d.supplierStatus}")` : '';
+  const sentence = (() => {
+    switch (e.type) {
+      case 'created':
+        return `Created because ${TRIGGERS[String(d.trigger)] ?? 'it was sent'}${d.payNow ? ', to be paid at once (pay now, without waiting for the shopper\'s payment)' : ''}.`;
+      case 'paused': {
+        const costs = typeof d.currentCostMinor === 'number' ? ` It costs ${amount(d.currentCostMinor)} now${typeof d.recordedCostMinor === 'number' ? `, ${amount(d.recordedCostMinor)} when imported` : ''}${typeof d.limitMinor === 'number' ? `; your limit is ${amount(d.limitMinor)}` : ''}.` : '';
+        return `Stopped for review: ${reasonWords(typeof d.reason === 'string' ? d.reason : null) || 'see the message'}.${costs}`;
+      }
+      case 'retry':
+        return `Tried again${d.acceptCost ? `, accepting the new cost of ${amount(d.acceptedCostMinor)}` : ''}${typeof d.newAttempt === 'number' ? ` as attempt ${d.newAttempt}, with a new order number` : ''}.`;
+      case 'automaticRetry':
+        return `Tried again automatically (retry ${d.retriesUsed}).`;
+      case 'payRequested':
+        return 'Payment to the supplier asked for.';
+      case 'createdAtSupplier':
+        return `Created at the supplier under our number ${d.supplierOrderNumber ?? ''}${supplierSays}.`;
+      case 'foundAtSupplier':
+        return `Found already created at the supplier under our number ${d.supplierOrderNumber ?? ''}, so not created twice${supplierSays}.`;
+      case 'paid':
+        return `Paid to the supplier${d.payNow ? ' (pay now)' : ''}${supplierSays}.`;
+      case 'alreadyPaidAtSupplier':
+        return `Already paid at the supplier: recorded, not paid twice${supplierSays}.`;
+      case 'failed':
+        return `The supplier could not be reached${typeof d.message === 'string' ? ` (${d.message})` : ''}; tried again automatically${typeof d.retryInSeconds === 'number' ? ` after ${d.retryInSeconds} s` : ''}.`;
+      case 'readBack':
+        return `Read again from the supplier${supplierSays}.`;
+      case 'shopperCharged':
+        return 'The shopper was charged.';
+      case 'cancelRequested':
+        return 'Cancellation asked for.';
+      case 'fulfilManuallyRequested':
+        return 'Taken over by the store, to ship it itself.';
+      case 'cancelled':
+        return d.atSupplier === false ? 'Cancelled; nothing was placed at the supplier.' : 'Cancelled.';
+      case 'cancelledAtSupplier':
+        return `Cancelled at the supplier${supplierSays}.`;
+      default: {
+        const words = e.type.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+        return `${words.charAt(0).toUpperCase()}${words.slice(1)}.`;
+      }
+    }
+  })();
+  const by = e.actor.kind === 'system' ? 'the service' : e.actor.kind === 'key' ? 'an API key' : 'a person in the console or API';
+  const moved = e.to && e.to !== e.from ? ` Now: ${(SUPPLIER_ORDER_STATUS[e.to] ?? e.to).toLowerCase()}.` : '';
+  return `${sentence}${moved} (By ${by}.)`;
+}

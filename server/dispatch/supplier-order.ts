@@ -1,0 +1,111 @@
+import type { SupplierConnection } from '../connections/types';
+import type { PaymentMethod, PaymentStatus } from '../orders/types';
+import type { Destination } from '../suppliers/adapter';
+import type { ReviewReason } from './review-reasons';
+import type { SupplierOrderStatus } from './state-machine';
+
+export interface SupplierCosts {
+  itemsMinor: number;
+  shippingMinor: number;
+  totalMinor: number;
+  currency: string;
+}
+
+export type SupplierPaymentStatus = 'notRequired' | 'unpaid' | 'paid' | 'refunded';
+
+export interface Shipping {
+  carrier: string;
+  trackingNumber: string;
+  shippedAt: string | null;
+}
+
+export type ContractModel = 'standard' | 'promiseToSell';
+
+/** A supplier order as the dispatch domain reads it (./sql.ts maps the row). */
+export interface SupplierOrder {
+  id: string;
+  storeId: string;
+  orderId: string;
+  groupKey: string;
+  connectionId: string;
+  supplierKey: string;
+  orderNumber: string;
+  contractModel: ContractModel;
+  status: SupplierOrderStatus;
+  reviewReason: ReviewReason | null;
+  reviewMessage: string | null;
+  retryable: boolean | null;
+  supplierOrderNumber: string;
+  /** The supplier refused the last create: the number was never used, so a retry may take a new one. */
+  numberKnownAbsent: boolean;
+  supplierOrderId: string | null;
+  supplierStatus: string | null;
+  costs: SupplierCosts | null;
+  paymentStatus: SupplierPaymentStatus;
+  shipping: Shipping | null;
+  attempt: number;
+  payNow: boolean;
+  /** Work asked of the dispatch job besides sending: the job clears each flag once it has acted on it. */
+  payRequested: boolean;
+  cancelRequested: boolean;
+  /** Decided when the order is sent: pay now, or the connection's automatic payment at that moment. */
+  paymentDue: boolean;
+  /** Promise to sell: the shopper's authorised payment was charged once the supplier accepted. */
+  shopperCaptured: boolean;
+  /** Cancelled at the supplier because the store ships the part itself. */
+  storeTakesOver: boolean;
+  acceptedCostMinor: number | null;
+  destination: Destination;
+  retriesUsed: number;
+  nextRetryAt: Date | null;
+  createdByAccountId: string;
+  createdByKeyId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** One entry of a supplier order's history (`events[]`), as the API shows it. */
+export interface SupplierOrderEvent {
+  at: string;
+  actor: { kind: string; id: string | null };
+  type: string;
+  from: string | null;
+  to: string | null;
+  details: Record<string, unknown>;
+}
+
+/** What a new supplier order is made from: the part, its connection, and who asked. */
+export type NewSupplierOrder = Pick<
+  SupplierOrder,
+  'id' | 'storeId' | 'orderId' | 'groupKey' | 'connectionId' | 'supplierKey' | 'orderNumber' | 'contractModel' | 'destination' | 'payNow' | 'createdByAccountId' | 'createdByKeyId'
+>;
+
+export interface WorkItem {
+  id: string;
+  sku: string;
+  quantity: number;
+  supplierVariantId: string | null;
+  linkCostMinor: number | null;
+  /** The supplier product the item's variant is linked to now; null once unlinked. */
+  supplierProductId: string | null;
+}
+
+/** What a dispatch step reads: the record, its connection, the store order's payment, the part's items. */
+export interface Work {
+  so: SupplierOrder;
+  conn: SupplierConnection;
+  order: { paymentMethod: PaymentMethod; paymentStatus: PaymentStatus; confirmed: boolean };
+  items: WorkItem[];
+}
+
+export interface PartRef {
+  id: string;
+  orderId: string;
+  groupKey: string;
+  connectionId: string;
+  supplierKey: string;
+}
+/** The service's own number for an attempt, sent to the supplier as its order number. */
+export function supplierOrderNumber(id: string, attempt: number): string {
+  return `ss-${id.replace(/-/g, '').slice(0, 20)}-${attempt}`;
+}

@@ -1,0 +1,177 @@
+import type { Actor } from '../identity/permissions';
+import type { PartMove } from '../orders/types';
+import type { SupplierOrderSnapshot } from '../suppliers/adapter';
+import { cleanReviewMessage, REVIEW_REASONS, ReviewReason } from './review-reasons';
+import { ImpossibleMoveError, moveOf, MoveEvent, partStatusOf, SAME, SupplierOrderStatus } from './state-machine';
+import { nextStep, Step } from './steps';
+import { NewSupplierOrder, SupplierOrder, supplierOrderNumber } from './supplier-order';
+
+export const SYSTEM: Actor = { kind: 'system', id: null };
+
+/** Something that happens to a supplier order: a request, or what the dispatch job learnt (see MOVE_TABLE). */
+export type DispatchEvent =
+  | { type: 'create'; record: NewSupplierOrder; actor: Actor; trigger: string }
+  | { type: 'retry'; actor: Actor; acceptCost?: { costMinor: number | null } }
+  | { type: 'automaticRetry' }
+  | { type: 'payRequested'; actor: Actor }
+  | { type: 'cancelRequested'; actor: Actor; storeTakesOver: boolean }
+  /** The supplier's view of our order; `history` names how we learnt it (createdAtSupplier, paid, readBack, ...). */
+  | { type: 'supplierAnswered'; answer: SupplierOrderSnapshot; history: string; details?: Record<string, unknown>; paymentDue?: boolean; payRequestDone?: boolean }
+  /** `numberUnused`: the supplier refused the create, so the number was never used. */
+  | { type: 'paused'; reason: ReviewReason; message: string; details?: Record<string, unknown>; numberUnused?: boolean }
+  | { type: 'failed'; error: string; message: string; retryInSeconds: number }
+  | { type: 'shopperCharged' }
+  | { type: 'captureFailed' }
+  /** `withdrawn`: cancelled at the supplier just now; otherwise the supplier had it cancelled, or never had it. */
+  | { type: 'cancelled'; answer: SupplierOrderSnapshot | null; withdrawn: boolean }
+  | { type: 'cancelRefused'; reason: ReviewReason; message: string }
+  | { type: 'cancelTooLate'; answer: SupplierOrderSnapshot | null }
+  | { type: 'cancelRequestCleared' };
+
+export type Fields = Partial<Omit<SupplierOrder, 'id' | 'status' | 'storeId' | 'orderId' | 'groupKey' | 'createdAt' | 'updatedAt'>>;
+
+/** One change of a supplier order, as ./sql.ts `writeChange` writes it in one statement. */
+export interface Change {
+  id: string;
+  /** The status the record must still have (compare and set); null: the change makes the record. */
+  from: SupplierOrderStatus | null;
+  to: SupplierOrderStatus;
+  /** The columns that change besides the status. */
+  fields: Fields;
+  history: { actor: Actor; type: string; details: Record<string, unknown> };
+  /** How the order part moves with it (orders' `movePart`, in the same statement); null: it does not. */
+  part: PartMove | null;
+  /** The record as it reads once written, and the step then due. */
+  after: SupplierOrder;
+  next: Step | null;
+}
+
+/** The supplier's order status, as the table's event. */
+const ANSWER_EVENT: Record<SupplierOrderSnapshot['status'], MoveEvent> = {
+  created: 'supplierCreated',
+  paid: 'supplierPaid',
+  processing: 'supplierProcessing',
+  shipped: 'supplierShipped',
+  delivered: 'supplierDelivered',
+  cancelled: 'supplierCancelled',
+};
+
+/**
+ * The one transition: what `e` does to `so` (null before the record exists). Refuses (ImpossibleMoveError) any
+ * event the table does not allow for the record's status and payment status; otherwise answers the next status,
+ * the fields that change (payment status included), the history event, the part's move and the step then due.
+ */
+export function transition(so: SupplierOrder | null, e: DispatchEvent, now = new Date()): Change {
+  const event = e.type === 'supplierAnswered' ? ANSWER_EVENT[e.answer.status] : e.type;
+  const move = moveOf(so?.status ?? null, so?.paymentStatus ?? null, event);
+  if (!move) throw new ImpossibleMoveError(so?.status ?? null, event);
+  const base = so ?? newRecord((e as Extract<DispatchEvent, { type: 'create' }>).record, now);
+  const to = move.to === SAME ? base.status : move.to;
+  const { fields, history } = effect(base, e, now);
+  const after: SupplierOrder = { ...base, ...fields, status: to, updatedAt: now };
+  return { id: base.id, from: so?.status ?? null, to, fields, history, part: partMove(base, e, after), after, next: nextStep(after) };
+}
+
+/** A passing error: failed, retried after a backoff while retries remain; then, or with the circuit open, a pause. */
+export function failure(so: SupplierOrder, err: { kind: string; message: string; circuitOpen: boolean }, settings: { retryLimit: number; retryBaseSeconds: number }): DispatchEvent {
+  const used = so.retriesUsed + 1;
+  if (err.circuitOpen) return { type: 'paused', reason: 'connectionUnhealthy', message: 'The connection is paused after repeated supplier errors.' };
+  if (used > settings.retryLimit) return { type: 'paused', reason: 'connectionUnhealthy', message: `The supplier did not answer after ${settings.retryLimit} retries: ${err.message}` };
+  return { type: 'failed', error: err.kind, message: err.message, retryInSeconds: settings.retryBaseSeconds * 2 ** (used - 1) };
+}
+
+function newRecord(r: NewSupplierOrder, now: Date): SupplierOrder {
+  return {
+    ...r, status: 'queued', reviewReason: null, reviewMessage: null, retryable: null, supplierOrderNumber: supplierOrderNumber(r.id, 1), numberKnownAbsent: false,
+    supplierOrderId: null, supplierStatus: null, costs: null, paymentStatus: 'unpaid', shipping: null, attempt: 1, payRequested: false, cancelRequested: false,
+    paymentDue: false, shopperCaptured: false, storeTakesOver: false, acceptedCostMinor: null, retriesUsed: 0, nextRetryAt: null, createdAt: now, updatedAt: now,
+  };
+}
+
+/** What the supplier says of our order: its ids, status, costs, shipping and payment. */
+function answerFields(so: SupplierOrder, a: SupplierOrderSnapshot): Fields {
+  const paymentStatus = a.paid ? 'paid' : a.status === 'cancelled' && so.paymentStatus === 'paid' ? 'refunded' : so.paymentStatus;
+  return { supplierOrderId: a.supplierOrderId, supplierStatus: a.supplierStatus, costs: a.costs, shipping: a.shipping, paymentStatus, numberKnownAbsent: false };
+}
+
+const review = (reason: ReviewReason, message: string): Fields => ({ reviewReason: reason, reviewMessage: cleanReviewMessage(message), retryable: REVIEW_REASONS[reason], payRequested: false });
+const WITHDRAWN: Fields = { cancelRequested: false, storeTakesOver: false };
+const TOO_LATE = 'The cancel came after the supplier shipped the order; handle it as a return.';
+
+function effect(so: SupplierOrder, e: DispatchEvent, now: Date): { fields: Fields; history: Change['history'] } {
+  const by = (actor: Actor, type: string, details: Record<string, unknown> = {}) => ({ actor, type, details });
+  switch (e.type) {
+    case 'create':
+      return { fields: {}, history: by(e.actor, 'created', { trigger: e.trigger, ...(e.record.payNow ? { payNow: true } : {}) }) };
+    case 'retry': {
+      const fields: Fields = { reviewReason: null, reviewMessage: null, retryable: false, nextRetryAt: null };
+      const details: Record<string, unknown> = {};
+      if (e.acceptCost) {
+        fields.acceptedCostMinor = e.acceptCost.costMinor;
+        Object.assign(details, { acceptCost: true, acceptedCostMinor: e.acceptCost.costMinor });
+      }
+      // A new attempt, with a new number, only once the previous number is known not to exist at the supplier.
+      if (so.numberKnownAbsent) {
+        Object.assign(fields, { attempt: so.attempt + 1, supplierOrderNumber: supplierOrderNumber(so.id, so.attempt + 1), numberKnownAbsent: false });
+        details.newAttempt = so.attempt + 1;
+      }
+      if (so.status !== 'queued') fields.retriesUsed = 0;
+      return { fields, history: by(e.actor, 'retry', details) };
+    }
+    case 'automaticRetry':
+      return { fields: { nextRetryAt: null }, history: by(SYSTEM, 'automaticRetry', { retriesUsed: so.retriesUsed }) };
+    case 'payRequested':
+      return { fields: { payRequested: true }, history: by(e.actor, 'payRequested') };
+    case 'cancelRequested':
+      return { fields: { cancelRequested: true, ...(e.storeTakesOver ? { storeTakesOver: true } : {}) }, history: by(e.actor, e.storeTakesOver ? 'fulfilManuallyRequested' : 'cancelRequested') };
+    case 'supplierAnswered': {
+      const fields = { ...answerFields(so, e.answer), ...(e.paymentDue !== undefined ? { paymentDue: e.paymentDue } : {}), ...(e.payRequestDone ? { payRequested: false } : {}) };
+      return { fields, history: by(SYSTEM, e.history, { supplierStatus: e.answer.supplierStatus, ...e.details }) };
+    }
+    case 'paused':
+      return { fields: { ...review(e.reason, e.message), ...(e.numberUnused ? { numberKnownAbsent: true } : {}) }, history: by(SYSTEM, 'paused', { reason: e.reason, ...e.details }) };
+    case 'failed':
+      return {
+        fields: { retriesUsed: so.retriesUsed + 1, nextRetryAt: new Date(now.getTime() + e.retryInSeconds * 1000) },
+        history: by(SYSTEM, 'failed', { error: e.error, message: cleanReviewMessage(e.message), retryInSeconds: e.retryInSeconds }),
+      };
+    case 'shopperCharged':
+      return { fields: { shopperCaptured: true }, history: by(SYSTEM, 'shopperCharged') };
+    case 'captureFailed':
+      return { fields: review('customerCaptureFailed', 'The supplier was paid, but charging the shopper failed.'), history: by(SYSTEM, 'paused', { reason: 'customerCaptureFailed' }) };
+    case 'cancelled': {
+      const fields = { ...(e.answer ? answerFields(so, e.answer) : {}), cancelRequested: false };
+      return { fields, history: e.withdrawn ? by(SYSTEM, 'cancelledAtSupplier', { supplierStatus: e.answer?.supplierStatus }) : by(SYSTEM, 'cancelled', { atSupplier: !!e.answer }) };
+    }
+    case 'cancelRefused':
+      return { fields: { ...review(e.reason, e.message), ...WITHDRAWN }, history: by(SYSTEM, 'paused', { reason: e.reason }) };
+    case 'cancelTooLate':
+      return { fields: { ...(e.answer ? answerFields(so, e.answer) : {}), ...review('supplierAlreadyShipped', TOO_LATE), ...WITHDRAWN }, history: by(SYSTEM, 'paused', { reason: 'supplierAlreadyShipped' }) };
+    case 'cancelRequestCleared':
+      return { fields: { cancelRequested: false }, history: by(SYSTEM, 'cancelRequestCleared') };
+  }
+}
+
+/**
+ * The order part after the change: it follows its supplier order (a late cancel's pause shows the part shipped, as
+ * the goods are on their way, and needing a person for the return), or goes to the store once it took the part over.
+ */
+function partMove(before: SupplierOrder, e: DispatchEvent, after: SupplierOrder): PartMove | null {
+  switch (e.type) {
+    case 'payRequested':
+    case 'cancelRequested':
+    case 'shopperCharged':
+      return null;
+    case 'cancelRequestCleared':
+      return before.storeTakesOver && after.status === 'cancelled' ? { kind: 'handToStore' } : null;
+    case 'cancelled':
+      if (before.storeTakesOver) return { kind: 'handToStore' };
+  }
+  const shippedAnyway = after.status === 'needsReview' && after.reviewReason === 'supplierAlreadyShipped';
+  return {
+    kind: 'follow',
+    status: shippedAnyway ? 'shipped' : partStatusOf(after.status),
+    shipment: after.shipping ? { ...after.shipping, deliveredAt: after.status === 'delivered' ? after.updatedAt.toISOString() : null } : null,
+    needsAttention: after.status === 'needsReview' || after.status === 'failed',
+  };
+}

@@ -1,0 +1,75 @@
+// The orders domain's types; ./sql.ts maps its rows into them.
+
+export type PaymentMethod = 'online' | 'cashOnDelivery' | 'manual';
+export type PaymentStatus = 'none' | 'authorised' | 'paid' | 'failed' | 'refunded';
+export type ContractModel = 'standard' | 'promiseToSell';
+export type StoreOrderStatus = 'pending' | 'confirmed' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
+export type PartStatus = 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
+
+/** The shopper's delivery address, as suppliers receive it. */
+export type { Destination } from '../suppliers/adapter';
+import type { Destination } from '../suppliers/adapter';
+
+export interface Shipment {
+  carrier: string;
+  trackingNumber: string;
+  shippedAt: string | null;
+  deliveredAt: string | null;
+}
+
+export interface StoreOrder {
+  id: string;
+  storeId: string;
+  number: string;
+  status: StoreOrderStatus;
+  paymentMethod: PaymentMethod;
+  paymentStatus: PaymentStatus;
+  contractModel: ContractModel;
+  currency: string;
+  totalMinor: number;
+  destination: Destination;
+  needsAttention: boolean;
+  confirmedAt: Date | null;
+  createdByAccountId: string;
+  createdByKeyId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface StoreOrderItem {
+  id: string;
+  orderId: string;
+  position: number;
+  productId: string;
+  variantId: string;
+  sku: string;
+  title: string;
+  quantity: number;
+  unitPriceMinor: number;
+  groupKey: string;
+  supplierVariantId: string | null;
+  linkCostMinor: number | null;
+}
+
+/** An order part: the store's own items, or one supplier connection's. */
+export interface FulfilmentGroup {
+  orderId: string;
+  groupKey: string;
+  connectionId: string | null;
+  status: PartStatus;
+  shipment: Shipment | null;
+  fulfilledByStore: boolean;
+  /** Its supplier order waits for review or for a retry: kept with the part's status, read by the order's summary. */
+  needsAttention: boolean;
+  updatedAt: Date;
+}
+
+/**
+ * How a part moves (./sql.ts `movePart`, the one write of a part's status): it follows its supplier order (status,
+ * shipment, whether a person is needed), the store takes it over, or the store moves a part it fulfils itself (from
+ * one of the statuses `from`; a shipment of null keeps the one it has).
+ */
+export type PartMove =
+  | { kind: 'follow'; status: PartStatus; shipment: Shipment | null; needsAttention: boolean }
+  | { kind: 'handToStore' }
+  | { kind: 'byStore'; status: PartStatus; shipment: Shipment | null; from: PartStatus[] };

@@ -1,0 +1,71 @@
+/**
+ * Where a supplier order's status is written, and who owns the order part, checked on the source itself: one SQL
+ * write of a supplier order's status (dispatch's `writeChange`), one of an order part's (orders' `movePart`), no
+ * TypeORM repository or query builder in either domain, dispatch importing from orders only `movePart` and types,
+ * orders importing nothing of dispatch, and no dispatch file a newcomer cannot read at one sitting.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+
+const SERVER = path.join(__dirname, '../../server');
+const read = (rel: string) => fs.readFileSync(path.join(SERVER, rel), 'utf8');
+function sources(dir = SERVER): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? sources(p) : p.endsWith('.ts') ? [path.relative(SERVER, p).split(path.sep).join('/')] : [];
+  });
+}
+const files = sources().filter((f) => !f.startsWith('migrations/'));
+const domain = (d: string) => files.filter((f) => f.startsWith(`${d}/`));
+
+/** The text of one exported function, from its declaration to the next top-level declaration. */
+function body(rel: string, name: string): string {
+  const text = read(rel);
+  const start = text.indexOf(`export async function ${name}(`) >= 0 ? text.indexOf(`export async function ${name}(`) : text.indexOf(`export function ${name}(`);
+  expect(start).toBeGreaterThanOrEqual(0);
+  const next = text.slice(start + 1).search(/\n(export |function |const |interface |\/\/ ---)/);
+  return text.slice(start, next < 0 ? undefined : start + 1 + next);
+}
+
+test("a supplier order's status is written in one place: writeChange, which checks the move against the table", () => {
+  const writes = files.flatMap((f) => [...read(f).matchAll(/(INSERT INTO supplier_orders\b|UPDATE supplier_orders SET[^`]*?\bstatus\s*=)/g)].map((m) => `${f}: ${m[1].slice(0, 40)}`));
+  expect(writes).toEqual(['dispatch/sql.ts: INSERT INTO supplier_orders', 'dispatch/sql.ts: UPDATE supplier_orders SET status =']);
+  const write = body('dispatch/sql.ts', 'writeChange');
+  expect(write).toContain('INSERT INTO supplier_orders');
+  expect(write).toContain('UPDATE supplier_orders SET status');
+  expect(write).toMatch(/assertMove\(c\.from, c\.to\)/);
+  // Nothing else in the service calls it but the records' change and create (both through transition).
+  const callers = files.filter((f) => /\bwriteChange\(/.test(read(f)) && f !== 'dispatch/sql.ts');
+  expect(callers).toEqual(['dispatch/records.ts']);
+  const records = read('dispatch/records.ts');
+  expect(records.match(/writeChange\(/g)).toHaveLength(4);
+  expect(records).toContain('sql.writeChange(tx, transition(so, e))');
+  expect(records).toContain('sql.writeChange(this.db, change, alike)');
+  expect(records).toContain('const change = transition(so, e);');
+  expect(records).toContain("const change = transition(null, { type: 'create', record, actor, trigger });");
+});
+
+test("an order part's status is written only by orders' movePart; dispatch never writes fulfilment_groups", () => {
+  const writes = files.flatMap((f) => [...read(f).matchAll(/(UPDATE fulfilment_groups|INSERT INTO fulfilment_groups|DELETE FROM fulfilment_groups)/g)].map(() => f));
+  expect([...new Set(writes)]).toEqual(['orders/sql.ts']);
+  const text = read('orders/sql.ts');
+  const updates = [...text.matchAll(/UPDATE fulfilment_groups/g)].length;
+  expect([...body('orders/sql.ts', 'movePart').matchAll(/UPDATE fulfilment_groups/g)].length).toBe(updates);
+});
+
+test('dispatch and orders read and write through their own sql.ts: no repository, query builder or entity manager calls', () => {
+  for (const f of [...domain('dispatch'), ...domain('orders')]) expect({ f, calls: read(f).match(/getRepository|createQueryBuilder|\.manager\.|findOneBy|findBy\(|\.save\(/g) ?? [] }).toEqual({ f, calls: [] });
+});
+
+test('dispatch imports from orders only movePart and types; orders imports nothing of dispatch', () => {
+  const fromOrders = domain('dispatch').flatMap((f) => [...read(f).matchAll(/^import (type )?\{([^}]*)\} from '\.\.\/orders\/([\w-]+)';/gm)].map((m) => ({ f, type: !!m[1], names: m[2].trim(), module: m[3] })));
+  expect(fromOrders.filter((i) => !i.type)).toEqual([{ f: 'dispatch/sql.ts', type: false, names: 'movePart', module: 'sql' }]);
+  expect(domain('orders').filter((f) => /from '\.\.\/dispatch\//.test(read(f)))).toEqual([]);
+});
+
+test('no dispatch file over 250 lines; the move table is one file, one row per move', () => {
+  for (const f of domain('dispatch')) expect({ f, lines: read(f).split('\n').length <= 252 }).toEqual({ f, lines: true });
+  const table = read('dispatch/state-machine.ts');
+  expect(table).toContain('export const MOVE_TABLE');
+  expect(files.filter((f) => /\browc?\(\[/.test(read(f)) && f !== 'dispatch/state-machine.ts')).toEqual([]);
+});
