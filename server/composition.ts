@@ -39,8 +39,9 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   const { gateway } = connections;
   const notifications = notificationsDomain(p, { registry, gateway });
   const catalogue = catalogueDomain(p, { gateway, connections: connections.connections, products: stores.products, credits: identity.credits });
-  // A store order's answer shows its supplier orders, which dispatch (built next, from the orders) reads.
-  const orders = ordersDomain(p, { supplierOrders: { schema: supplierOrderSchema, ofOrders: (ids, showCustomer) => dispatch.reads.ofOrders(ids, showCustomer) } });
+  // Dispatch is built from the orders; the orders' answers and events reach dispatch when they happen.
+  const supplierOrders = { schema: supplierOrderSchema, ofOrders: (ids: string[], showCustomer: boolean) => dispatch.reads.ofOrders(ids, showCustomer) };
+  const orders = ordersDomain(p, { supplierOrders, onEvent: (event) => dispatch.subscriptions.onStoreOrderEvent(event) });
   const dispatch = dispatchDomain(p, { gateway, registry, orders: orders.orders, connections: connections.connections });
   // In route-table order: the notification address first, since its path shape would also match /:storeId/:id/... routes.
   const domains: Domain[] = [notifications, identity, stores, connections, catalogue, dispatch, orders];

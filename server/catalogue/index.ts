@@ -23,10 +23,7 @@ export function catalogueDomain(p: Platform, deps: { gateway: SupplierGateway; c
   const catalogueSync = new CatalogueSync(db, deps.gateway, links, () => p.boss, log);
   deps.connections.addImpactCounter(async (connectionId) => ({ linkedProducts: await linkCountOfConnection(db, connectionId) }));
   return domain({
-    links,
-    supplierProducts,
-    imports,
-    catalogueSync,
+    links, supplierProducts, imports, catalogueSync,
     routes: catalogueRoutes(deps.connections, supplierProducts, imports, links),
     async work(boss) {
       await boss.work<{ importJobId: string }>(IMPORT_QUEUE, { localConcurrency: 2, ...POLLING }, async ([job]) => {

@@ -2,8 +2,6 @@ import type { ConnectionService } from '../connections/service';
 import type { SupplierGateway } from '../connections/gateway';
 import { READBACK_QUEUES } from '../notifications/queues';
 import type { OrderReadBack } from '../notifications/service';
-import type { StoreOrderEvent } from '../orders/events';
-import { STORE_ORDER_EVENTS_QUEUE } from '../orders/queues';
 import type { OrderService } from '../orders/service';
 import { domain, type Platform } from '../platform/domain';
 import { POLLING } from '../platform/jobs';
@@ -27,8 +25,9 @@ export function dispatchRunnerOptions(p: Pick<Platform, 'config'>, registry: Sup
 }
 
 /**
- * Supplier orders: commands for routes, the dispatch job and its runner, the sweeper, the store-order event
- * subscriber and the supplier-order read-back, with the LISTEN feed that wakes waiters and runners.
+ * Supplier orders: commands for routes, the dispatch job and its runner, the sweeper, the supplier-order read-back
+ * and the subscriber to store-order events (which the orders domain delivers), with the LISTEN feed that wakes
+ * waiters and runners.
  */
 export function dispatchDomain(p: Platform, deps: { gateway: SupplierGateway; registry: SupplierRegistry; orders: OrderService; connections: ConnectionService }) {
   const { config, db, log } = p;
@@ -43,12 +42,7 @@ export function dispatchDomain(p: Platform, deps: { gateway: SupplierGateway; re
   const reads = new SupplierOrderReads(db, p.cursors);
   deps.connections.addImpactCounter(async (connectionId) => ({ openSupplierOrders: await openSupplierOrderCount(db, connectionId) }));
   return domain({
-    feed,
-    records,
-    queue,
-    commands,
-    job,
-    reads,
+    feed, records, queue, commands, job, reads, subscriptions,
     routes: supplierOrderRoutes(commands, reads, deps.orders),
     async work(boss) {
       // Many slots, a per-connection limit enforced when jobs are claimed, woken by every send.
@@ -69,9 +63,6 @@ export function dispatchDomain(p: Platform, deps: { gateway: SupplierGateway; re
       const offWake = feed.on(WORK_CHANNEL, () => runner.poke());
       runner.start();
       sweeper.start();
-      await boss.work<StoreOrderEvent>(STORE_ORDER_EVENTS_QUEUE, POLLING, async ([j]) => {
-        await subscriptions.onStoreOrderEvent(j.data);
-      });
       await boss.work<OrderReadBack>(READBACK_QUEUES.order, POLLING, async ([j]) => {
         await job.readBack(j.data.connectionId, j.data.supplierOrderId);
       });
