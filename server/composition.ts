@@ -14,6 +14,8 @@ import { CreditService } from './identity/credits';
 import { Account, ApiKey, CreditLedgerEntry, Session } from './identity/entities';
 import { createGate } from './identity/gate';
 import { identityRoutes } from './identity/routes';
+import { OperatorService } from './operator/service';
+import { operatorRoutes } from './operator/routes';
 import { StaffMember, Store, StoreProduct, StoreVariant } from './stores/entities';
 import { ProductService } from './stores/products';
 import { storeRoutes } from './stores/routes';
@@ -68,10 +70,11 @@ import { UnlinkDisconnected1764201600182 } from './migrations/1764201600182-Unli
 import { ListCounts1764288000010 } from './migrations/1764288000010-ListCounts';
 import { ImportJobCredit1764374400000 } from './migrations/1764374400000-ImportJobCredit';
 import { RenameRegisteredWebhookUrl1764374400001 } from './migrations/1764374400001-RenameRegisteredWebhookUrl';
+import { CreditLedgerReason1764460800100 } from './migrations/1764460800100-CreditLedgerReason';
 
 export const VERSION = '4.4.0';
 export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, Store, StaffMember, StoreProduct, StoreVariant, SupplierConnection, ProductLink, ProductLinkVariant, ImportJob, ImportJobItem, StoreOrder, StoreOrderItem, FulfilmentGroup, SupplierOrder];
-export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010, ImportJobCredit1764374400000, RenameRegisteredWebhookUrl1764374400001];
+export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010, ImportJobCredit1764374400000, RenameRegisteredWebhookUrl1764374400001, CreditLedgerReason1764460800100];
 
 export function openDatabase(url: string, poolSize?: number): DataSource {
   return createDataSource(url, ENTITIES, MIGRATIONS, poolSize);
@@ -87,6 +90,7 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   const stores = new StoreService(db);
   const products = new ProductService(db, cursors);
   const gate = createGate(db, accounts, apiKeys, credits);
+  const operator = new OperatorService(accounts, log);
 
   const registry = new SupplierRegistry(
     [
@@ -119,7 +123,7 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   connections.addImpactCounter(async (connectionId) => ({
     openSupplierOrders: await openSupplierOrderCount(db, connectionId),
   }));
-  return { config, db, log, boss, feed, supplierOrdersOfOrders, orderQueries, secrets, cursors, credits, accounts, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, notifications, links, supplierProducts, imports, catalogueSync, orders, dispatch, supplierOrderReads };
+  return { config, db, log, boss, feed, supplierOrdersOfOrders, orderQueries, secrets, cursors, credits, accounts, operator, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, notifications, links, supplierProducts, imports, catalogueSync, orders, dispatch, supplierOrderReads };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -129,6 +133,7 @@ export function routeTable(s: Services): AnyRoute[] {
     // The notification address first: its path shape would otherwise also match /:storeId/:id/... routes.
     ...notificationRoutes(s.notifications),
     ...identityRoutes(s.accounts, s.apiKeys, () => s.config.publicBaseUrl),
+    ...operatorRoutes(s.operator),
     ...storeRoutes(s.stores, s.products, s.accounts),
     ...connectionRoutes(s.connections, s.signIn, s.registry),
     ...catalogueRoutes(s.connections, s.supplierProducts, s.imports, s.links),
@@ -146,6 +151,7 @@ export function buildHttpApp(s: Services) {
     gate: s.gate,
     log: s.log,
     jsonBodyLimit: s.config.jsonBodyLimit,
+    operatorToken: s.config.operatorToken,
     openApiDocument,
     ready: async () => {
       await s.db.query('SELECT 1');

@@ -31,9 +31,9 @@ export async function ensureDemo(s: Services, baseUrl: string): Promise<DemoInfo
     let owner = await s.accounts.findByEmail(DEMO_EMAIL);
     if (!owner) {
       owner = (await s.accounts.signUp({ email: DEMO_EMAIL, password: DEMO_PASSWORD, name: 'Demo Merchant' })).account;
-      await s.accounts.changePlan(owner.id, 'pro');
+      await s.operator.setPlan(owner.id, 'pro');
       await s.accounts.becomeDeveloper(owner.id);
-      await s.accounts.addCredits(owner.id, 10000);
+      await s.operator.grantCredits(owner.id, 10000, 'Demo account', null);
     }
     let staff = await s.accounts.findByEmail(STAFF_EMAIL);
     if (!staff) {
@@ -58,6 +58,8 @@ export async function ensureDemo(s: Services, baseUrl: string): Promise<DemoInfo
       email: DEMO_EMAIL,
       password: DEMO_PASSWORD,
       staffApiKey: await keyFor(staff.id, 'Demo staff key'),
+      // The operator API's token (plans, credit grants), generated for the embedded default only.
+      ...(s.config.operatorToken ? { operatorToken: s.config.operatorToken } : {}),
     };
     const sandboxUrl = s.config.sandboxSupplierUrl;
     if (sandboxUrl && s.registry.find('sandbox')) {

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Server } from 'node:http';
 import { ConfigError, loadConfig } from './platform/config';
 import { migrate } from './platform/db';
-import { EmbeddedDatabase, startEmbeddedPostgres } from './platform/embedded-postgres';
+import { EMBEDDED_DATABASE, EmbeddedDatabase, startEmbeddedPostgres } from './platform/embedded-postgres';
 import { EnvironmentError, listenFailure } from './platform/environment';
 import { closeServer, listen } from './platform/http/app';
 import { Boss, startBoss } from './platform/jobs';
@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   let embedded: EmbeddedDatabase | null = null;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres({ dir: path.join(config.dataDir, 'pg'), cacheDir: config.embeddedPgCacheDir, port: config.embeddedPgPort, database: 'store_suppliers', log });
+    embedded = await startEmbeddedPostgres({ dir: path.join(config.dataDir, 'pg'), cacheDir: config.embeddedPgCacheDir, port: config.embeddedPgPort, database: EMBEDDED_DATABASE, log });
     databaseUrl = embedded.url;
     log.info({ port: config.embeddedPgPort, dataDir: config.dataDir }, 'embedded postgres started');
   }

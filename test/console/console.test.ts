@@ -264,6 +264,10 @@ suite('merchant console in a browser', () => {
     await page.getByRole('button', { name: 'Show up to 200' }).click();
     await page.getByText('Welcome credits').waitFor();
     const ledger = await page.locator('table').innerText();
+    // The operator's grant (test/support/harness.ts newDeveloper) with its reason; no button adds credits.
+    expect(ledger).toContain('Credits added by the operator: test set-up');
+    expect(await page.locator('main').innerText()).toContain('contact the operator of this service');
+    expect(await page.getByRole('button', { name: /buy|add credits/i }).count()).toBe(0);
     expect(ledger).toContain('Order sent to a supplier');
     expect(ledger).toContain('Supplier product imported');
     const entries = (await svc.call('GET', '/api/account/credits/ledger?limit=200', { session: owner.session })).body.result;

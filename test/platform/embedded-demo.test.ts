@@ -48,6 +48,11 @@ test('first start creates the demo once; a restart finds the same account, store
   expect((await call(demo.baseUrl, 'GET', '/console')).status).toBe(200);
   expect(fs.existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
   expect(fs.readFileSync(path.join(dataDir, 'app-secret'), 'utf8').length).toBeGreaterThanOrEqual(32);
+  // The operator API is on in the embedded default, with the generated token written for the newcomer.
+  seen.secrets.add(demo.operatorToken);
+  expect(demo.operatorToken).toMatch(/^sso_[\w-]{40,}$/);
+  const staff = await call(demo.baseUrl, 'GET', `/api/operator/accounts?email=${encodeURIComponent(demo.email)}`, { headers: { 'X-Operator-Token': demo.operatorToken } });
+  expect(staff.body.result).toMatchObject({ email: demo.email, plan: 'pro' });
 
   const current = await call(demo.baseUrl, 'GET', '/api/api-key/current', { key: demo.apiKey });
   expect(current.status).toBe(200);

@@ -12,28 +12,6 @@ export type Error = {
   };
 };
 
-/** Add credits to the account (stands in for a purchase through billing) (POST /api/account/credits) */
-export interface BuyCredits {
-  method: "POST";
-  path: "/api/account/credits";
-  params: Record<string, never>;
-  query: Record<string, never>;
-  body: {
-    amount: number;
-  };
-  /** 200: Success */
-  result: {
-    id: string;
-    email: string;
-    name: string;
-    plan: "free" | "starter" | "pro" | "business";
-    includesDropshipping: boolean;
-    isDeveloper: boolean;
-    credits: number;
-    createdAt: string;
-  };
-}
-
 /** Withdraw the order at the supplier where it still allows it; after the supplier shipped it pauses with supplierAlreadyShipped (POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/cancel) */
 export interface CancelSupplierOrder {
   method: "POST";
@@ -175,28 +153,6 @@ export interface CancelSupplierOrder {
     destinationRedacted: boolean;
     createdAt: string;
     updatedAt: string;
-  };
-}
-
-/** Change the plan (stands in for billing; immediate) (PUT /api/account/plan) */
-export interface ChangePlan {
-  method: "PUT";
-  path: "/api/account/plan";
-  params: Record<string, never>;
-  query: Record<string, never>;
-  body: {
-    plan: "free" | "starter" | "pro" | "business";
-  };
-  /** 200: Success */
-  result: {
-    id: string;
-    email: string;
-    name: string;
-    plan: "free" | "starter" | "pro" | "business";
-    includesDropshipping: boolean;
-    isDeveloper: boolean;
-    credits: number;
-    createdAt: string;
   };
 }
 
@@ -1869,7 +1825,7 @@ export interface ListApiKeys {
   }[];
 }
 
-/** The account's newest credit movements: charges, refunds and purchases, each with the balance after it (GET /api/account/credits/ledger) */
+/** The account's newest credit movements: charges, refunds and the operator's grants, each with the balance after it (GET /api/account/credits/ledger) */
 export interface ListCreditLedger {
   method: "GET";
   path: "/api/account/credits/ledger";
@@ -1886,6 +1842,8 @@ export interface ListCreditLedger {
     balanceAfter: number;
     apiKeyId: string | null;
     requestId: string | null;
+    /** Why the operator granted these credits */
+    reason: string | null;
     createdAt: string;
   }[];
 }
@@ -3831,9 +3789,7 @@ export interface UpgradeToDeveloper {
 
 /** Method and path of every operation: the client builds its requests from these. */
 export const routes = {
-  buyCredits: { method: "POST", path: "/api/account/credits" },
   cancelSupplierOrder: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/cancel" },
-  changePlan: { method: "PUT", path: "/api/account/plan" },
   changeSupplierAutomation: { method: "PUT", path: "/api/store-suppliers/{storeId}/{id}/automation" },
   changeSupplierSettings: { method: "PUT", path: "/api/store-suppliers/{storeId}/{id}/settings" },
   completeSupplierSignIn: { method: "GET", path: "/api/store-suppliers/oauth/callback" },
@@ -3899,9 +3855,7 @@ export const routes = {
 
 /** Every operation of the document by its operationId. */
 export interface Operations {
-  buyCredits: BuyCredits;
   cancelSupplierOrder: CancelSupplierOrder;
-  changePlan: ChangePlan;
   changeSupplierAutomation: ChangeSupplierAutomation;
   changeSupplierSettings: ChangeSupplierSettings;
   completeSupplierSignIn: CompleteSupplierSignIn;
