@@ -24,6 +24,8 @@ async function main(): Promise<void> {
     throw e;
   }
   const log = createLogger(config.logLevel);
+  /** Lines the start-up banner adds about what is switched on (printed once the service listens). */
+  const banner: string[] = [];
   const stops: Array<() => Promise<unknown>> = [];
   let embedded: EmbeddedDatabase | null = null;
   let databaseUrl = config.databaseUrl;
@@ -41,6 +43,11 @@ async function main(): Promise<void> {
     config.sandboxSupplierUrl = sandbox.baseUrl;
     stops.push(() => sandbox.close());
     log.info({ baseUrl: sandbox.baseUrl, control: config.sandboxSupplierControl }, 'sandbox supplier started');
+    // Anyone who reaches it can inject faults and move balances: said out loud whenever it is on.
+    if (config.sandboxSupplierControl) {
+      log.warn({ controlUrl: `${sandbox.baseUrl}/control` }, 'sandbox supplier control API is on');
+      banner.push(`  Sandbox supplier control API is ON at ${sandbox.baseUrl}/control (fault injection, for local trials; SANDBOX_SUPPLIER_CONTROL=0 turns it off)`);
+    }
   }
 
   const db = openDatabase(databaseUrl, config.dbPoolSize);
@@ -103,9 +110,12 @@ async function main(): Promise<void> {
           `  Try:  curl -s -H "X-API-Key: ${demo.apiKey}" ${baseUrl}/api/api-key/current`,
           `  API reference: ${baseUrl}/api/store-suppliers/openapi.json`,
           `  The same, as JSON: ${file}`,
+          ...banner,
           '',
         ].join('\n') + '\n',
       );
+    } else if (banner.length) {
+      process.stderr.write(`${banner.join('\n')}\n`);
     }
   } else {
     log.info({ role: config.role }, 'worker started');

@@ -45,6 +45,8 @@ test('first start creates the demo once; a restart finds the same account, store
   expect(Object.keys(demo).sort()).toEqual(expect.arrayContaining(['apiKey', 'baseUrl', 'email', 'password', 'staffApiKey', 'storeId']));
   expect(first.stderr()).toContain(`curl -s -H "X-API-Key: ${demo.apiKey}" ${demo.baseUrl}/api/api-key/current`);
   expect(first.stderr()).toContain(`Console: ${demo.baseUrl}/console  (sign in as ${demo.email} / ${demo.password})`);
+  // Local trials get the sandbox's fault-injection API, and the banner says it is on.
+  expect(first.stderr()).toContain(`Sandbox supplier control API is ON at ${demo.sandboxSupplier.baseUrl}/control`);
   expect((await call(demo.baseUrl, 'GET', '/console')).status).toBe(200);
   expect(fs.existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
   expect(fs.readFileSync(path.join(dataDir, 'app-secret'), 'utf8').length).toBeGreaterThanOrEqual(32);

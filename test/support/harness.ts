@@ -40,6 +40,8 @@ export interface Service {
   /** Waits for a log line matching `pred`. */
   waitForLog(pred: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
   logs: Array<Record<string, unknown>>;
+  /** What the process wrote to stderr so far (the start-up banner goes there). */
+  stderr(): string;
 }
 
 const root = path.resolve(__dirname, '../..');
@@ -196,6 +198,7 @@ export async function startService(opts: {
     proc,
     logs,
     waitForLog,
+    stderr: () => stderr,
     call: (method, p, o) => call(baseUrl, method, p, o),
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
