@@ -11,6 +11,7 @@ import { buildHttpApp, buildServices, openDatabase } from './composition';
 import { ensureDemo, writeDemoFile } from './demo';
 import { QUEUES, registerWorkers } from './workers';
 import { startSandboxSupplier } from './suppliers/sandbox/server';
+import { startSandboxPayments } from './payments/sandbox';
 
 async function main(): Promise<void> {
   let config;
@@ -48,6 +49,16 @@ async function main(): Promise<void> {
       log.warn({ controlUrl: `${sandbox.baseUrl}/control` }, 'sandbox supplier control API is on');
       banner.push(`  Sandbox supplier control API is ON at ${sandbox.baseUrl}/control (fault injection, for local trials; SANDBOX_SUPPLIER_CONTROL=0 turns it off)`);
     }
+  }
+
+  // The bundled sandbox payment provider: the demo store's shopper payments arrive from it, signed.
+  if (config.sandboxPayments && !config.sandboxPaymentsUrl) {
+    const payments = await startSandboxPayments({ port: config.sandboxPaymentsPort }).catch((err: unknown) => {
+      throw listenFailure(err, 'SANDBOX_PAYMENTS_PORT', config.sandboxPaymentsPort, 'the sandbox payment provider');
+    });
+    config.sandboxPaymentsUrl = payments.baseUrl;
+    stops.push(() => payments.close());
+    log.info({ baseUrl: payments.baseUrl }, 'sandbox payment provider started');
   }
 
   const db = openDatabase(databaseUrl, config.dbPoolSize);
@@ -108,6 +119,7 @@ async function main(): Promise<void> {
           `  API key (demo store owner): ${demo.apiKey}`,
           `  Store id:                   ${demo.storeId}`,
           `  Try:  curl -s -H "X-API-Key: ${demo.apiKey}" ${baseUrl}/api/api-key/current`,
+          ...(demo.paymentProvider ? [`  Shoppers pay at the sandbox payment provider: ${demo.paymentProvider.checkoutUrl}&orderId=<order id>&amountMinor=<total>&currency=USD`] : []),
           `  API reference: ${baseUrl}/api/store-suppliers/openapi.json`,
           `  The same, as JSON: ${file}`,
           ...banner,

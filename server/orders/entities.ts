@@ -30,6 +30,8 @@ export class StoreOrder extends StoreRecord {
   @Column('jsonb') destination: Destination;
   @Column('boolean', { name: 'needs_attention' }) needsAttention: boolean;
   @Column('timestamptz', { name: 'confirmed_at', nullable: true }) confirmedAt: Date | null;
+  /** A staff member marked it paid by hand; `paymentStatus` is only ever the payment provider's word. */
+  @Column('timestamptz', { name: 'marked_paid_at', nullable: true }) markedPaidAt: Date | null;
 }
 
 @Entity('store_order_items')

@@ -5,7 +5,7 @@ import { In } from 'typeorm';
 import { errors } from '../platform/errors';
 import type { Cursors } from '../platform/pagination';
 import { StoreVariant } from '../stores/entities';
-import { ContractModel, Destination, FulfilmentGroup, PartStatus, PaymentMethod, PaymentStatus, Shipment, StoreOrder, StoreOrderItem } from './entities';
+import { ContractModel, Destination, FulfilmentGroup, PartStatus, PaymentMethod, Shipment, StoreOrder, StoreOrderItem } from './entities';
 import type { PublishStoreOrderEvent, StoreOrderEvent } from './events';
 import * as sql from './sql';
 
@@ -17,12 +17,6 @@ export interface CreateOrderInput {
   destination: Destination;
   paymentMethod: PaymentMethod;
   contractModel?: ContractModel;
-}
-
-export interface OrderPaymentEvent {
-  kind: 'authorised' | 'paid' | 'failed' | 'refunded';
-  amountMinor?: number;
-  reference?: string;
 }
 
 /**
@@ -69,6 +63,7 @@ export class OrderService {
         destination: { ...input.destination, country: input.destination.country.toUpperCase() },
         needsAttention: false,
         confirmedAt: null,
+        markedPaidAt: null,
         ...creator,
       });
       await tx.getRepository(StoreOrder).insert(order);
@@ -130,26 +125,11 @@ export class OrderService {
     return this.db.getRepository(StoreOrder).findOneByOrFail({ id: order.id });
   }
 
-  private async confirmIn(tx: EntityManager, orderId: string, actor: StoreOrderEvent['actor']): Promise<void> {
+  /** Confirms inside the caller's transaction (a staff member, or a payment that confirms: ./payments). */
+  async confirmIn(tx: EntityManager, orderId: string, actor: StoreOrderEvent['actor']): Promise<void> {
     if (!(await sql.confirmOrder(tx, orderId))) return;
     await sql.startStorePart(tx, orderId, STORE_GROUP);
     await this.publish(tx, { orderId, kind: 'confirmed', actor });
-  }
-
-  /**
-   * A payment provider's event. The shopper's payment status follows it; an online payment that is paid
-   * also confirms a pending order. Answers the order and whether this event confirmed it.
-   */
-  async recordPayment(order: StoreOrder, event: OrderPaymentEvent, actor: StoreOrderEvent['actor']): Promise<{ order: StoreOrder; confirmedNow: boolean }> {
-    const next: Record<OrderPaymentEvent['kind'], PaymentStatus> = { authorised: 'authorised', paid: 'paid', failed: 'failed', refunded: 'refunded' };
-    const confirmedNow = event.kind === 'paid' && order.paymentMethod === 'online' && !order.confirmedAt && order.status !== 'cancelled';
-    await this.db.transaction(async (tx) => {
-      await sql.insertPaymentEvent(tx, order.id, event.kind, event.amountMinor ?? null, event.reference ?? null);
-      await sql.setPaymentStatus(tx, order.id, next[event.kind]);
-      if (confirmedNow) await this.confirmIn(tx, order.id, actor);
-      if (event.kind === 'authorised') await this.publish(tx, { orderId: order.id, kind: 'authorised', actor });
-    });
-    return { order: await this.db.getRepository(StoreOrder).findOneByOrFail({ id: order.id }), confirmedNow };
   }
 
   /**
@@ -161,7 +141,7 @@ export class OrderService {
       const status = await sql.lockPaymentStatus(tx, orderId);
       if (status === 'paid') return true;
       const ok = status === 'authorised';
-      await sql.insertPaymentEvent(tx, orderId, ok ? 'captured' : 'captureFailed');
+      await sql.insertPaymentEvent(tx, { orderId, kind: ok ? 'captured' : 'captureFailed', source: 'service' });
       if (ok) await sql.setPaymentStatus(tx, orderId, 'paid');
       return ok;
     });

@@ -1,5 +1,6 @@
 import { affected, Queryable, rows } from '../platform/db';
 import { KeysetListStatement, storeScope } from '../platform/pagination';
+import type { Actor } from '../identity/permissions';
 import type { Destination, FulfilmentGroup, PaymentStatus, StoreOrder } from './entities';
 
 // The orders domain's SQL statements; its services call these and hold no SQL text of their own.
@@ -17,6 +18,7 @@ export interface OrderListRow {
   needs_attention: boolean;
   destination: Destination;
   confirmed_at: Date | null;
+  marked_paid_at: Date | null;
   created_at: Date;
   updated_at: Date;
   parts: Array<{ groupKey: string; connectionId: string | null; status: FulfilmentGroup['status']; fulfilledByStore: boolean; shipment: FulfilmentGroup['shipment'] }>;
@@ -67,8 +69,38 @@ export async function startStorePart(tx: Queryable, orderId: string, storeGroup:
   await affected(tx, `UPDATE fulfilment_groups SET status = 'processing', updated_at = now() WHERE order_id = $1 AND group_key = $2 AND status = 'pending'`, [orderId, storeGroup]);
 }
 
-export async function insertPaymentEvent(tx: Queryable, orderId: string, kind: string, amountMinor: number | null = null, reference: string | null = null): Promise<void> {
-  await affected(tx, 'INSERT INTO payment_events (order_id, kind, amount_minor, reference) VALUES ($1, $2, $3, $4)', [orderId, kind, amountMinor, reference]);
+export interface PaymentEventRow {
+  orderId: string;
+  kind: string;
+  /** Who said so: the payment provider (signed), a staff member by hand, or the service (a capture). */
+  source: 'provider' | 'manual' | 'service';
+  amountMinor?: number | null;
+  reference?: string | null;
+  /** The provider's event id: an event already recorded for the order is not recorded again. */
+  providerEventId?: string | null;
+  actor?: Actor | null;
+}
+
+/** False when the provider's event was recorded for this order before. */
+export async function insertPaymentEvent(tx: Queryable, e: PaymentEventRow): Promise<boolean> {
+  return (
+    (await affected(
+      tx,
+      `INSERT INTO payment_events (order_id, kind, source, amount_minor, reference, provider_event_id, actor) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (order_id, provider_event_id) WHERE provider_event_id IS NOT NULL DO NOTHING`,
+      [e.orderId, e.kind, e.source, e.amountMinor ?? null, e.reference ?? null, e.providerEventId ?? null, e.actor ? JSON.stringify(e.actor) : null],
+    )) > 0
+  );
+}
+
+/** The payment history of these orders, oldest first. */
+export function paymentEventsOf(db: Queryable, orderIds: string[]): Promise<Array<{ order_id: string; kind: string; source: PaymentEventRow['source']; amount_minor: string | null; reference: string | null; actor: Actor | null; created_at: Date }>> {
+  return rows(db, 'SELECT order_id, kind, source, amount_minor, reference, actor, created_at FROM payment_events WHERE order_id = ANY($1) ORDER BY id', [orderIds]);
+}
+
+/** True when this call marked the order paid by hand (it was not marked before). */
+export async function markPaid(tx: Queryable, orderId: string): Promise<boolean> {
+  return (await affected(tx, 'UPDATE store_orders SET marked_paid_at = now(), updated_at = now() WHERE id = $1 AND marked_paid_at IS NULL', [orderId])) > 0;
 }
 
 export async function setPaymentStatus(tx: Queryable, orderId: string, status: PaymentStatus): Promise<void> {

@@ -34,6 +34,8 @@ export interface Config {
   /** Start the bundled sandbox payment provider (default: only with the embedded database). */
   sandboxPayments: boolean;
   sandboxPaymentsPort: number;
+  /** Where the sandbox payment provider answers (for the demo store); empty means the one this process starts (or none). */
+  sandboxPaymentsUrl: string;
   /** Where the sandbox supplier answers; empty means the one this process starts (or none). */
   sandboxSupplierUrl: string;
   disabledSuppliers: string[];
@@ -187,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     sandboxSupplierControl: boolVar(env, 'SANDBOX_SUPPLIER_CONTROL', embedded),
     sandboxPayments: boolVar(env, 'SANDBOX_PAYMENTS', embedded),
     sandboxPaymentsPort: intVar(env, 'SANDBOX_PAYMENTS_PORT', 4020, 0, 65535),
+    sandboxPaymentsUrl: urlVar(env, 'SANDBOX_PAYMENTS_URL', ['http:', 'https:']),
     sandboxSupplierAutoShipMs: intVar(env, 'SANDBOX_SUPPLIER_AUTO_SHIP_MS', 120000, 0, 86400000),
     sandboxSupplierUrl: urlVar(env, 'SANDBOX_SUPPLIER_URL', ['http:', 'https:']),
     disabledSuppliers,

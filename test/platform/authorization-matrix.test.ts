@@ -33,7 +33,7 @@ let poorStoreId: string;
 const staffWithout = new Map<string, Developer>();
 const fixtures: Record<string, Record<string, string>> = {};
 
-const PERMISSIONS = ['suppliers.view', 'suppliers.manage', 'suppliers.import', 'suppliers.orders.manage', 'products.view', 'products.manage', 'orders.view', 'orders.manage', 'customers.view', 'staff.manage'];
+const PERMISSIONS = ['suppliers.view', 'suppliers.manage', 'suppliers.import', 'suppliers.orders.manage', 'products.view', 'products.manage', 'orders.view', 'orders.manage', 'customers.view', 'staff.manage', 'payments.manage'];
 
 /** A body that passes validation, for routes whose credit charge must be reached. */
 const validBodies: Record<string, () => unknown> = {
@@ -53,7 +53,8 @@ const validBodies: Record<string, () => unknown> = {
   updateProductLink: () => ({ sync: { title: true } }),
   submitOrderPart: () => ({}),
   retrySupplierOrder: () => ({}),
-  recordStorePayment: () => ({ kind: 'authorised' }),
+  markStoreOrderPaid: () => ({ reference: 'cash' }),
+  setPaymentProvider: () => ({ provider: 'sandbox', signingSecret: `whsec_${crypto.randomBytes(24).toString('base64')}` }),
   shipStoreOrderPart: () => ({ carrier: 'Post', trackingNumber: 'T1' }),
   createStoreOrder: () => ({ items: [{ productId: crypto.randomUUID(), variantId: crypto.randomUUID(), quantity: 1 }], destination: { name: 'A', line1: '1 Main', city: 'X', postalCode: '1', country: 'US' }, paymentMethod: 'manual' }),
   setStaffMember: () => ({ email: 'nobody@example.test', permissions: [] }),
