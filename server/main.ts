@@ -7,6 +7,7 @@ import { EnvironmentError, listenFailure } from './platform/environment';
 import { closeServer, listen } from './platform/http/app';
 import { Boss, startBoss } from './platform/jobs';
 import { createLogger } from './platform/logger';
+import { unsupportedNodeSentence } from './platform/node-support';
 import { buildHttpApp, buildServices, openDatabase } from './composition';
 import { ensureDemo, writeDemoFile } from './demo';
 import { QUEUES, registerWorkers } from './workers';
@@ -14,6 +15,8 @@ import { startSandboxSupplier } from './suppliers/sandbox/server';
 import { startSandboxPayments } from './payments/sandbox';
 
 async function main(): Promise<void> {
+  const unsupported = unsupportedNodeSentence();
+  if (unsupported) process.stderr.write(`${unsupported}\n`);
   let config;
   try {
     config = loadConfig();
