@@ -26,9 +26,11 @@ import { SupplierGateway } from './connections/gateway';
 import { connectionRoutes } from './connections/routes';
 import { ConnectionService } from './connections/service';
 import { SignInService } from './connections/sign-in';
+import { CredentialRenewal } from './connections/credential-renewal';
 import { SupplierRegistry } from './suppliers/registry';
 import { createSandboxAdapters } from './suppliers/sandbox/adapter';
 import { createCjAdapter } from './suppliers/cj/adapter';
+import { createAliExpressAdapter } from './suppliers/aliexpress/adapter';
 import { NotificationService } from './notifications/service';
 import { notificationRoutes } from './notifications/routes';
 import { ImportJob, ImportJobItem, ProductLink, ProductLinkVariant } from './catalogue/entities';
@@ -79,10 +81,12 @@ import { CreditLedgerReason1764460800100 } from './migrations/1764460800100-Cred
 import { PaymentProviders1764460800110 } from './migrations/1764460800110-PaymentProviders';
 import { PaymentEventSource1764460800111 } from './migrations/1764460800111-PaymentEventSource';
 import { OrderMarkedPaid1764460800112 } from './migrations/1764460800112-OrderMarkedPaid';
+import { SupplierOrderNumbers1764460800250 } from './migrations/1764460800250-SupplierOrderNumbers';
+import { AutomationShippingMethod1764460800251 } from './migrations/1764460800251-AutomationShippingMethod';
 
 export const VERSION = '4.4.0';
 export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, Store, StaffMember, StoreProduct, StoreVariant, SupplierConnection, ProductLink, ProductLinkVariant, ImportJob, ImportJobItem, StoreOrder, StoreOrderItem, FulfilmentGroup, SupplierOrder];
-export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010, ImportJobCredit1764374400000, RenameRegisteredWebhookUrl1764374400001, CreditLedgerReason1764460800100, PaymentProviders1764460800110, PaymentEventSource1764460800111, OrderMarkedPaid1764460800112];
+export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010, ImportJobCredit1764374400000, RenameRegisteredWebhookUrl1764374400001, CreditLedgerReason1764460800100, PaymentProviders1764460800110, PaymentEventSource1764460800111, OrderMarkedPaid1764460800112, SupplierOrderNumbers1764460800250, AutomationShippingMethod1764460800251];
 
 export function openDatabase(url: string, poolSize?: number): DataSource {
   return createDataSource(url, ENTITIES, MIGRATIONS, poolSize);
@@ -104,6 +108,8 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
     [
       ...(config.sandboxSupplierUrl ? createSandboxAdapters({ baseUrl: config.sandboxSupplierUrl, limits: { callsInFlight: config.sandboxSupplierCallsInFlight, requestsPerSecond: config.sandboxSupplierRequestsPerSecond } }) : []),
       createCjAdapter({ baseUrl: config.cjApiBaseUrl }),
+      // Without the operator's app nothing can be signed: AliExpress is then not in the catalogue at all.
+      ...(config.aliExpress ? [createAliExpressAdapter({ app: { appKey: config.aliExpress.appKey, appSecret: config.aliExpress.appSecret, baseUrl: config.aliExpress.apiBaseUrl } })] : []),
     ],
     new Set(config.disabledSuppliers),
   );
@@ -112,6 +118,7 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   const feed = new ListenFeed(databaseUrl, [CHANGE_CHANNEL, WORK_CHANNEL], log);
   const connections = new ConnectionService(db, registry, gateway, breaker, () => config.publicBaseUrl);
   const signIn = new SignInService(db, secrets, registry, gateway, connections);
+  const credentialRenewal = new CredentialRenewal(db, registry, gateway, log);
   const notifications = new NotificationService(db, registry, gateway, () => boss);
   const links = new LinkService(db, cursors, gateway);
   const supplierProducts = new SupplierProductService(gateway, secrets);
@@ -135,7 +142,7 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   connections.addImpactCounter(async (connectionId) => ({
     openSupplierOrders: await openSupplierOrderCount(db, connectionId),
   }));
-  return { config, db, log, boss, feed, supplierOrdersOfOrders, orderQueries, secrets, cursors, credits, accounts, operator, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, notifications, links, supplierProducts, imports, catalogueSync, orders, orderPayments, paymentProviders, paymentNotifications, dispatch, supplierOrderReads };
+  return { config, db, log, boss, feed, supplierOrdersOfOrders, orderQueries, secrets, cursors, credits, accounts, operator, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, credentialRenewal, notifications, links, supplierProducts, imports, catalogueSync, orders, orderPayments, paymentProviders, paymentNotifications, dispatch, supplierOrderReads };
 }
 export type Services = ReturnType<typeof buildServices>;
 

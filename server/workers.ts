@@ -10,9 +10,10 @@ import type { StoreOrderEvent } from './orders/events';
 import { ORDER_QUEUES, STORE_ORDER_EVENTS_QUEUE } from './orders/queues';
 import { nextStep } from './dispatch/steps';
 import { SafetyNet } from './notifications/safety-net';
+import { CONNECTION_QUEUES, CREDENTIAL_RENEWAL_QUEUE, nextRenewalSweep, RENEWAL_SWEEP_KEY } from './connections/queues';
 
 /** Every queue, as each domain declares it (name, policy, retries): created at start by platform/jobs. */
-export const QUEUES: QueueSpec[] = [...IDENTITY_QUEUES, ...NOTIFICATION_QUEUES, ...CATALOGUE_QUEUES, ...DISPATCH_QUEUES, ...ORDER_QUEUES];
+export const QUEUES: QueueSpec[] = [...IDENTITY_QUEUES, ...CONNECTION_QUEUES, ...NOTIFICATION_QUEUES, ...CATALOGUE_QUEUES, ...DISPATCH_QUEUES, ...ORDER_QUEUES];
 
 /**
  * Polling stays short beside LISTEN/NOTIFY: a notification only wakes workers when a job is created,
@@ -34,6 +35,17 @@ export async function registerWorkers(boss: Boss, s: Services): Promise<(timeout
     s.log.info({ removed }, 'housekeeping done');
   });
   await boss.schedule(HOUSEKEEPING_QUEUE, '17 * * * *');
+
+  // Sign-ins that expire are renewed before they end: a chain of sweeps, which the minutely schedule restarts if it breaks.
+  await boss.work(CREDENTIAL_RENEWAL_QUEUE, async () => {
+    try {
+      await s.credentialRenewal.sweep();
+    } finally {
+      await nextRenewalSweep(boss, s.config.credentialRenewalSeconds);
+    }
+  });
+  await boss.schedule(CREDENTIAL_RENEWAL_QUEUE, '* * * * *', {}, { singletonKey: RENEWAL_SWEEP_KEY });
+  await nextRenewalSweep(boss, s.config.credentialRenewalSeconds);
 
   await boss.work<{ importJobId: string }>(IMPORT_QUEUE, { localConcurrency: 2, ...POLLING }, async ([job]) => {
     await s.imports.runJob(job.data.importJobId);

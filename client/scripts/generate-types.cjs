@@ -11,38 +11,13 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { emitTypes } = require('./emit-types.cjs');
+const { documentForArgs, root } = require('./openapi-document.cjs');
 
-const root = path.resolve(__dirname, '../..');
 const target = path.join(root, 'client/src/generated/api.ts');
-
-/** The document the service would serve, built from the same route table without starting it. */
-function documentInProcess() {
-  const dist = path.join(root, 'dist/server');
-  if (!fs.existsSync(path.join(dist, 'composition.js'))) throw new Error('dist/server is missing: run `npm run build:server` first.');
-  // The route table needs services, and services need a configuration; nothing here connects anywhere.
-  process.env.APP_SECRET ||= 'generate-types-only-'.padEnd(48, 'x');
-  process.env.DATABASE_URL ||= 'postgres://generate-types@127.0.0.1:1/none';
-  process.env.LOG_LEVEL = 'silent';
-  const composition = require(path.join(dist, 'composition.js'));
-  const { loadConfig } = require(path.join(dist, 'platform/config.js'));
-  const { createLogger } = require(path.join(dist, 'platform/logger.js'));
-  const { buildOpenApi } = require(path.join(dist, 'platform/http/openapi.js'));
-  const config = loadConfig();
-  const services = composition.buildServices(config, composition.openDatabase(config.databaseUrl), createLogger('silent'), null, config.databaseUrl);
-  const routes = composition.routeTable(services);
-  return buildOpenApi(routes, { version: composition.VERSION, creditPrice: (a) => services.credits.price(a) });
-}
-
-async function documentFrom(url) {
-  const res = await fetch(url.endsWith('.json') ? url : `${url.replace(/\/$/, '')}/api/store-suppliers/openapi.json`);
-  if (!res.ok) throw new Error(`GET ${url}: ${res.status}`);
-  return res.json();
-}
 
 async function main() {
   const args = process.argv.slice(2);
-  const from = args.includes('--from') ? args[args.indexOf('--from') + 1] : undefined;
-  const text = emitTypes(from ? await documentFrom(from) : documentInProcess());
+  const text = emitTypes(await documentForArgs(args));
   const current = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : '';
   if (args.includes('--check')) {
     if (current !== text) {

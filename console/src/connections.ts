@@ -9,7 +9,7 @@ interface Capabilities {
   balance: boolean;
   cancel: boolean;
   notifications: boolean;
-  payment: 'balance' | 'external';
+  payment: 'balance' | 'atCreate' | 'external';
   syncFields: string[];
 }
 export interface CatalogueEntry {
@@ -53,7 +53,7 @@ function capabilityList(c: Capabilities): HTMLElement {
     h('li', {}, c.authKind === 'signIn' ? 'Connect by signing in at the supplier' : 'Connect with an API key from the supplier'),
     h('li', {}, c.hasSandbox ? 'Has a test environment' : 'No test environment'),
     h('li', {}, c.balance ? 'Shows your balance' : 'Balance not shown here'),
-    h('li', {}, c.payment === 'balance' ? 'Orders are paid from your balance at the supplier' : 'Orders are paid at the supplier'),
+    h('li', {}, c.payment === 'balance' ? 'Orders are paid from your balance at the supplier' : c.payment === 'atCreate' ? 'Orders are paid as they are created (with automatic payment on), or on the supplier\'s website' : 'Orders are paid at the supplier'),
     h('li', {}, c.cancel ? 'Orders can be cancelled' : 'Orders cannot be cancelled from here'),
     h('li', {}, c.notifications ? 'Sends updates as they happen' : 'Updates are read on a schedule'),
     h('li', {}, `Keeps in sync: ${c.syncFields.join(', ') || 'nothing'}`),

@@ -1,6 +1,6 @@
 import { Column, Entity } from 'typeorm';
 import { StoreRecord } from '../platform/entity-columns';
-import type { ConnectionMode } from '../suppliers/adapter';
+import type { ConnectionMode, ShippingMethodRule } from '../suppliers/adapter';
 
 export type AutomationLevel = 'off' | 'manual' | 'automatic';
 
@@ -11,9 +11,11 @@ export interface Automation {
   costLimit: { amountMinor: number; currency: string } | null;
   excludedCountries: string[];
   allowUnpaidOrders: boolean;
+  /** Which of the supplier's shipping services orders take, for suppliers that offer several. */
+  shippingMethod: ShippingMethodRule;
 }
 
-export const DEFAULT_AUTOMATION: Automation = { level: 'manual', automaticPayment: false, costLimit: null, excludedCountries: [], allowUnpaidOrders: false };
+export const DEFAULT_AUTOMATION: Automation = { level: 'manual', automaticPayment: false, costLimit: null, excludedCountries: [], allowUnpaidOrders: false, shippingMethod: { rule: 'cheapest' } };
 
 export interface Health {
   status: 'healthy' | 'unhealthy';

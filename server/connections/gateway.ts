@@ -6,11 +6,24 @@ import type { SupplierRegistry } from '../suppliers/registry';
 import type { CircuitBreaker } from './circuit-breaker';
 import type { SupplierCallRates } from './call-rate';
 import type { SupplierConnection } from './entities';
-import { replaceCredentials } from './sql';
+import { recallOrderNumber, rememberOrderNumber, replaceCredentials, switchOffForSupplier } from './sql';
 
 export class CircuitOpenError extends SupplierError {
-  constructor(readonly until: Date | null) {
-    super('unavailable', 'The connection is paused after repeated supplier errors.');
+  constructor(
+    readonly until: Date | null,
+    message = 'The connection is paused after repeated supplier errors.',
+  ) {
+    super('unavailable', message);
+  }
+}
+
+/** The credential field a sign-in that could not be renewed is marked with; only a new sign-in (new credentials) clears it. */
+export const SIGN_IN_LAPSED = 'signInLapsed';
+
+/** The connection's sign-in ended and was not renewed: paused (connectionUnhealthy) until the merchant signs in again. */
+export class SignInLapsedError extends CircuitOpenError {
+  constructor(message: string) {
+    super(null, message);
   }
 }
 
@@ -33,7 +46,7 @@ export class SupplierGateway {
     return adapter;
   }
 
-  credentialsOf(conn: SupplierConnection): Record<string, string> {
+  credentialsOf(conn: Pick<SupplierConnection, 'credentialsSealed'>): Record<string, string> {
     return conn.credentialsSealed ? (JSON.parse(this.secrets.decrypt(conn.credentialsSealed)) as Record<string, string>) : {};
   }
 
@@ -51,13 +64,38 @@ export class SupplierGateway {
    * given (credentials not stored yet); otherwise, for a stored connection, to an encrypted update of its row.
    */
   context(
-    conn: Pick<SupplierConnection, 'id' | 'mode' | 'settings'> & Partial<Pick<SupplierConnection, 'credentialsSealed' | 'supplierKey'>>,
+    conn: Pick<SupplierConnection, 'id' | 'mode' | 'settings'> & Partial<Pick<SupplierConnection, 'credentialsSealed' | 'supplierKey' | 'automation'>>,
     credentials: Record<string, string>,
     onCredentialsChanged?: (changed: Record<string, string>) => Promise<void>,
   ): SupplierCallContext {
     const keep = onCredentialsChanged ?? this.keeper(conn, credentials);
     const pace = this.pacer(conn, credentials);
-    return { connectionId: conn.id, mode: conn.mode, credentials, settings: conn.settings, timeoutMs: this.timeoutMs, ...(keep ? { onCredentialsChanged: keep } : {}), ...(pace ? { pace } : {}) };
+    const ordering = conn.automation ? { shippingMethod: conn.automation.shippingMethod ?? { rule: 'cheapest' as const }, payOnCreate: conn.automation.automaticPayment } : undefined;
+    const orderNumbers = this.memoryOf(conn);
+    return {
+      connectionId: conn.id,
+      mode: conn.mode,
+      credentials,
+      settings: conn.settings,
+      timeoutMs: this.timeoutMs,
+      ...(keep ? { onCredentialsChanged: keep } : {}),
+      ...(pace ? { pace } : {}),
+      ...(ordering ? { ordering } : {}),
+      ...(orderNumbers ? { orderNumbers } : {}),
+    };
+  }
+
+  /** A stored connection's order-number memory (credentials being verified have no row to keep it under). */
+  private memoryOf(conn: Partial<Pick<SupplierConnection, 'id' | 'credentialsSealed'>>): SupplierCallContext['orderNumbers'] {
+    const db = this.db;
+    if (!db || !conn.id || !conn.credentialsSealed) return undefined;
+    const id = conn.id;
+    return { remember: (n, supplierOrderId) => rememberOrderNumber(db, id, n, supplierOrderId), recall: (n) => recallOrderNumber(db, id, n) };
+  }
+
+  /** Why the connection's sign-in lapsed, or null while it stands. */
+  lapse(credentials: Record<string, string>): string | null {
+    return credentials[SIGN_IN_LAPSED] || null;
   }
 
   /** The shared rate limit of the supplier account (or connection), when its supplier declares one. */
@@ -90,14 +128,21 @@ export class SupplierGateway {
 
   async call<T>(conn: SupplierConnection, fn: (adapter: SupplierAdapter, ctx: SupplierCallContext) => Promise<T>): Promise<T> {
     const adapter = this.adapterFor(conn.supplierKey);
+    const credentials = this.credentialsOf(conn);
+    const lapsed = this.lapse(credentials);
+    if (lapsed) throw new SignInLapsedError(lapsed);
     if (!(await this.breaker.admit(conn.id, conn.circuitOpenUntil))) throw new CircuitOpenError(conn.circuitOpenUntil);
     try {
-      const result = await fn(adapter, this.context(conn, this.credentialsOf(conn)));
+      const result = await fn(adapter, this.context(conn, credentials));
       // Nothing to reset when the row, as read for this call, shows no failures and a closed circuit.
       if (conn.consecutiveFailures !== 0 || conn.circuitOpenUntil) await this.breaker.recordSuccess(conn.id);
       return result;
     } catch (err) {
       if (err instanceof SupplierError && err.isSupplierFault) await this.breaker.recordFailure(conn.id);
+      // Nothing can be ordered on that account: switched off, so its orders pause as connectionMissing until a person acts.
+      if (err instanceof SupplierError && err.kind === 'accountUnusable' && this.db) {
+        await switchOffForSupplier(this.db, conn.id, { status: 'unhealthy', checkedAt: new Date().toISOString(), latencyMs: 0, message: err.message });
+      }
       throw err;
     }
   }

@@ -1,10 +1,11 @@
 import { ApiError } from '../platform/errors';
 import { SupplierError } from '../suppliers/errors';
-import { CircuitOpenError } from './gateway';
+import { CircuitOpenError, SignInLapsedError } from './gateway';
 
 /** How a supplier failure reads to an API caller of a connection or catalogue route. */
 export function supplierFailure(err: unknown): unknown {
   if (!(err instanceof SupplierError)) return err;
+  if (err instanceof SignInLapsedError) return new ApiError(409, 'signInExpired', err.message);
   if (err instanceof CircuitOpenError) {
     return new ApiError(503, 'circuitOpen', 'The connection is paused after repeated supplier errors; try again later.', undefined, {
       circuitOpenUntil: err.until ? err.until.toISOString() : null,

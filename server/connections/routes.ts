@@ -94,7 +94,7 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       operationId: 'completeSupplierSignIn',
       method: 'get',
       path: SIGN_IN_CALLBACK_PATH,
-      summary: 'Where the supplier sends the merchant back after sign-in; exchanges the code and creates the connection',
+      summary: 'Where the supplier sends the merchant back after sign-in; exchanges the code and creates the connection (or signs the existing one in again)',
       description: 'Authenticated by the signed, single-use state, not by a key: the user who started the sign-in must still hold the permission, on a plan with dropshipping; any refusal answers invalidSignInState.',
       tag: TAG,
       auth: 'carried',
@@ -106,8 +106,11 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       readOnly: false,
       query: object({ state: { type: 'string', maxLength: 400 }, code: { type: 'string', maxLength: 400 }, error: { type: 'string', maxLength: 200 } }, ['state']),
       response: { status: 201, schema: connectionSchema },
-      async handler({ query, carried, store, caller }) {
-        return new Reply(201, await connections.present(await signIn.complete(carried, query, store!.storeId, creatorOf(caller!))));
+      async handler({ query, carried, store, caller, credits }) {
+        const { conn, renewed } = await signIn.complete(carried, query, store!.storeId, creatorOf(caller!), ownRecordsKeyId(caller));
+        // Signing in again renews an existing connection, which (like replacing its credentials) costs nothing.
+        if (renewed) credits.refundUnits(1);
+        return new Reply(201, await connections.present(conn));
       },
     }),
     route({

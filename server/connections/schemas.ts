@@ -11,9 +11,17 @@ export const automationFields = {
   },
   excludedCountries: { type: 'array', items: { type: 'string', pattern: '^[A-Za-z]{2}$' }, maxItems: 250, uniqueItems: true, description: 'ISO 3166-1 alpha-2 codes; orders to them pause with destinationUnsupported' },
   allowUnpaidOrders: { type: 'boolean', description: 'Send (and pay) orders whose shopper has not paid online, such as cash on delivery' },
+  shippingMethod: {
+    oneOf: [
+      object({ rule: { enum: ['cheapest', 'fastest'] } }, ['rule']),
+      object({ rule: { const: 'named' }, service: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[\\x20-\\x7e]+$', description: "The supplier's name of the service, as its freight quote names it (for example CAINIAO_STANDARD)" } }, ['rule', 'service']),
+    ],
+    description:
+      "Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it.",
+  },
 } as const;
 
-export const automationSchema = object(automationFields, ['level', 'automaticPayment', 'costLimit', 'excludedCountries', 'allowUnpaidOrders']);
+export const automationSchema = object(automationFields, ['level', 'automaticPayment', 'costLimit', 'excludedCountries', 'allowUnpaidOrders', 'shippingMethod']);
 
 export const healthSchema = {
   oneOf: [
@@ -59,7 +67,7 @@ export const catalogueEntrySchema = object(
         balance: { type: 'boolean' },
         cancel: { type: 'boolean' },
         notifications: { type: 'boolean' },
-        payment: { enum: ['balance', 'external'] },
+        payment: { enum: ['balance', 'atCreate', 'external'], description: '`balance`: paid from a balance at the supplier (pay); `atCreate`: paid only as the order is created, with automatic payment on; `external`: not through the API' },
         syncFields: { type: 'array', items: { enum: ['cost', 'price', 'stock', 'title', 'availability'] } },
       },
       ['authKind', 'hasSandbox', 'balance', 'cancel', 'notifications', 'payment', 'syncFields'],

@@ -200,9 +200,13 @@ export class ConnectionService {
     return errors.conflict('alreadyConnected', `The store already has a ${mode} connection to ${supplierKey}; replace its credentials instead.`);
   }
 
+  /** The store's live connection to the supplier in that mode, if it has one (there is at most one). */
+  liveOf(storeId: string, supplierKey: string, mode: ConnectionMode): Promise<SupplierConnection | null> {
+    return this.db.getRepository(SupplierConnection).findOneBy({ storeId, supplierKey, mode, disconnectedAt: IsNull() });
+  }
+
   private async assertNotConnected(storeId: string, supplierKey: string, mode: ConnectionMode): Promise<void> {
-    const existing = await this.db.getRepository(SupplierConnection).findOneBy({ storeId, supplierKey, mode, disconnectedAt: IsNull() });
-    if (existing) throw this.alreadyConnected(supplierKey, mode);
+    if (await this.liveOf(storeId, supplierKey, mode)) throw this.alreadyConnected(supplierKey, mode);
   }
 
   /** Registers the notification address with suppliers that take one; answers credential fields to keep and the address registered. */
@@ -272,8 +276,11 @@ export class ConnectionService {
     const adapter = this.gateway.adapterFor(conn.supplierKey);
     const started = Date.now();
     let result: { ok: boolean; latencyMs: number; message: string };
+    const credentials = this.gateway.credentialsOf(conn);
+    const lapsed = this.gateway.lapse(credentials);
     try {
-      result = await adapter.healthCheck(this.gateway.context(conn, this.gateway.credentialsOf(conn)));
+      // A sign-in that lapsed stays lapsed whatever the supplier answers now: only signing in again clears it.
+      result = lapsed ? { ok: false, latencyMs: 0, message: lapsed } : await adapter.healthCheck(this.gateway.context(conn, credentials));
     } catch (err) {
       result = { ok: false, latencyMs: Date.now() - started, message: err instanceof SupplierError ? err.message : 'The check failed.' };
     }

@@ -71,12 +71,22 @@ export class SignInService {
     return { caller: { accountId: st.account_id, apiKey }, storeId: st.store_id, carried: { supplierKey: st.supplier_key, mode: st.mode, redirectUri: st.redirect_uri } };
   }
 
-  /** Exchanges the supplier's code and creates the connection, for a consumed state the pipeline has let through. */
-  async complete(started: SignInStarted, input: { code?: string; error?: string }, storeId: string, creator: Creator): Promise<SupplierConnection> {
+  /**
+   * Exchanges the supplier's code, for a consumed state the pipeline has let through, and creates the connection; or,
+   * when the store already has one to this supplier in this mode (within the caller's record scope), signs it in again:
+   * its credentials are replaced (as PUT /:storeId/:id would) and a sign-in that had lapsed stands again.
+   */
+  async complete(started: SignInStarted, input: { code?: string; error?: string }, storeId: string, creator: Creator, ownKeyId: string | null): Promise<{ conn: SupplierConnection; renewed: boolean }> {
     if (input.error || !input.code) throw errors.badRequest('signInDeclined', 'The merchant did not authorise the connection at the supplier.');
     const adapter = this.gateway.adapterFor(started.supplierKey);
     if (!supportsSignIn(adapter)) throw SIGN_IN_REFUSED;
     const credentials = await orSupplierFailure(adapter.exchangeSignInCode({ code: input.code, redirectUri: started.redirectUri, timeoutMs: 15000 }));
-    return this.connections.connect(storeId, { supplierKey: started.supplierKey, mode: started.mode, credentials }, creator);
+    const existing = await this.connections.liveOf(storeId, started.supplierKey, started.mode);
+    if (existing && (!ownKeyId || existing.createdByKeyId === ownKeyId)) {
+      const conn = await this.connections.replaceCredentials(existing, credentials);
+      await sql.recordHealth(this.db, conn.id, { status: 'healthy', checkedAt: new Date().toISOString(), latencyMs: 0, message: `Signed in again as ${conn.accountLabel}` });
+      return { conn: await this.connections.get(storeId, conn.id, null), renewed: true };
+    }
+    return { conn: await this.connections.connect(storeId, { supplierKey: started.supplierKey, mode: started.mode, credentials }, creator), renewed: false };
   }
 }

@@ -1,5 +1,6 @@
 import { affected, Queryable, rows } from '../platform/db';
 import type { ConnectionMode } from '../suppliers/adapter';
+import type { Health } from './entities';
 
 // The connections domain's SQL statements; its services call these and hold no SQL text of their own.
 
@@ -65,6 +66,63 @@ export async function disconnect(tx: Queryable, connectionId: string): Promise<b
 /** Answers how many links went; their variants go with them (ON DELETE CASCADE). */
 export function deleteLinksOfConnection(tx: Queryable, connectionId: string): Promise<number> {
   return affected(tx, 'DELETE FROM product_links WHERE connection_id = $1', [connectionId]);
+}
+
+// --- What a connection's state says of its supplier
+
+export async function recordHealth(db: Queryable, connectionId: string, health: Health): Promise<void> {
+  await affected(db, 'UPDATE supplier_connections SET health = $2, updated_at = now() WHERE id = $1', [connectionId, JSON.stringify(health)]);
+}
+
+/** The supplier will not take orders from the account: the connection is switched off, and its health says why. */
+export async function switchOffForSupplier(db: Queryable, connectionId: string, health: Health): Promise<void> {
+  await affected(db, 'UPDATE supplier_connections SET enabled = false, health = $2, updated_at = now() WHERE id = $1 AND disconnected_at IS NULL', [connectionId, JSON.stringify(health)]);
+}
+
+// --- Sign-ins renewed on schedule
+
+/** A live connection as the renewal needs it. */
+export interface RenewableConnection {
+  id: string;
+  supplierKey: string;
+  mode: ConnectionMode;
+  settings: Record<string, unknown>;
+  credentialsSealed: string;
+}
+
+export async function liveConnectionsOf(db: Queryable, supplierKeys: string[]): Promise<RenewableConnection[]> {
+  return rows<RenewableConnection>(
+    db,
+    `SELECT id, supplier_key AS "supplierKey", mode, settings, credentials_sealed AS "credentialsSealed" FROM supplier_connections
+      WHERE supplier_key = ANY($1) AND disconnected_at IS NULL AND credentials_sealed IS NOT NULL ORDER BY id`,
+    [supplierKeys],
+  );
+}
+
+/** Sealed credentials and health in one write, only while the row still holds `expected` (a new sign-in wins). */
+export async function replaceCredentialsWithHealth(db: Queryable, connectionId: string, expected: string, sealed: string, health: Health): Promise<boolean> {
+  const n = await affected(
+    db,
+    'UPDATE supplier_connections SET credentials_sealed = $3, health = $4, updated_at = now() WHERE id = $1 AND credentials_sealed = $2 AND disconnected_at IS NULL',
+    [connectionId, expected, sealed, JSON.stringify(health)],
+  );
+  return n > 0;
+}
+
+// --- Supplier order ids under our numbers (for suppliers that cannot look an order up by our number)
+
+export async function rememberOrderNumber(db: Queryable, connectionId: string, orderNumber: string, supplierOrderId: string): Promise<void> {
+  await affected(
+    db,
+    `INSERT INTO supplier_order_numbers (connection_id, order_number, supplier_order_id) VALUES ($1, $2, $3)
+     ON CONFLICT (connection_id, order_number) DO UPDATE SET supplier_order_id = EXCLUDED.supplier_order_id`,
+    [connectionId, orderNumber, supplierOrderId],
+  );
+}
+
+export async function recallOrderNumber(db: Queryable, connectionId: string, orderNumber: string): Promise<string | null> {
+  const [row] = await rows<{ supplier_order_id: string }>(db, 'SELECT supplier_order_id FROM supplier_order_numbers WHERE connection_id = $1 AND order_number = $2', [connectionId, orderNumber]);
+  return row?.supplier_order_id ?? null;
 }
 
 // --- Shared supplier accounts

@@ -41,6 +41,10 @@ export interface Config {
   disabledSuppliers: string[];
   /** CJ Dropshipping API 2.0 base address (tests point it at the local CJ-format server). */
   cjApiBaseUrl: string;
+  /** The operator's AliExpress Open Platform app; null when none is configured (AliExpress is then not offered). */
+  aliExpress: { appKey: string; appSecret: string; apiBaseUrl: string } | null;
+  /** How often sign-ins that expire (AliExpress) are looked at and renewed before they end. */
+  credentialRenewalSeconds: number;
   supplierTimeoutMs: number;
   circuitFailureThreshold: number;
   circuitCooldownSeconds: number;
@@ -71,6 +75,7 @@ export interface Config {
 }
 
 export const CJ_API_BASE_URL_DEFAULT = 'https://developers.cjdropshipping.com/api2.0/v1';
+export const ALIEXPRESS_API_BASE_URL_DEFAULT = 'https://api-sg.aliexpress.com';
 
 export class ConfigError extends Error {}
 
@@ -117,6 +122,18 @@ function cronVar(env: NodeJS.ProcessEnv, name: string, dflt: string): string {
   if (!raw) return dflt;
   if (!/^(\S+\s+){4}\S+$/.test(raw)) bad(name, `expected a cron expression of five fields, got "${raw}"`);
   return raw;
+}
+
+/** Both or neither: an app key without its secret (or the reverse) cannot sign anything. */
+function aliExpressApp(env: NodeJS.ProcessEnv): Config['aliExpress'] {
+  const appKey = (env.ALIEXPRESS_APP_KEY ?? '').trim();
+  const appSecret = env.ALIEXPRESS_APP_SECRET ?? '';
+  if (!appKey && !appSecret) return null;
+  if (!appKey) bad('ALIEXPRESS_APP_KEY', 'required when ALIEXPRESS_APP_SECRET is set');
+  if (!appSecret) bad('ALIEXPRESS_APP_SECRET', 'required when ALIEXPRESS_APP_KEY is set');
+  if (!/^[0-9A-Za-z]{4,64}$/.test(appKey)) bad('ALIEXPRESS_APP_KEY', 'expected the app key of the AliExpress Open Platform console (letters and digits)');
+  if (!/^[\x21-\x7e]{16,128}$/.test(appSecret)) bad('ALIEXPRESS_APP_SECRET', 'expected the app secret of the AliExpress Open Platform console (16 to 128 printable characters)');
+  return { appKey, appSecret, apiBaseUrl: urlVar(env, 'ALIEXPRESS_API_BASE_URL', ['http:', 'https:']) || ALIEXPRESS_API_BASE_URL_DEFAULT };
 }
 
 function parseRole(argv: string[]): Role {
@@ -194,6 +211,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     sandboxSupplierUrl: urlVar(env, 'SANDBOX_SUPPLIER_URL', ['http:', 'https:']),
     disabledSuppliers,
     cjApiBaseUrl: urlVar(env, 'CJ_API_BASE_URL', ['http:', 'https:']) || CJ_API_BASE_URL_DEFAULT,
+    aliExpress: aliExpressApp(env),
+    credentialRenewalSeconds: intVar(env, 'SUPPLIER_CREDENTIAL_RENEWAL_SECONDS', 300, 1, 86400),
     supplierTimeoutMs: intVar(env, 'SUPPLIER_TIMEOUT_MS', 15000, 100, 300000),
     circuitFailureThreshold: intVar(env, 'CIRCUIT_FAILURE_THRESHOLD', 5, 1, 1000),
     circuitCooldownSeconds: intVar(env, 'CIRCUIT_COOLDOWN_SECONDS', 60, 1, 86400),

@@ -21,8 +21,11 @@ export interface SupplierCapabilities {
   cancel: boolean;
   /** Follows from the adapter: true when it implements `registerNotificationAddress` (see `sendsNotifications`). */
   notifications: boolean;
-  /** How supplier orders are paid: from a balance held at the supplier, or not through the API at all. Shown only. */
-  payment: 'balance' | 'external';
+  /**
+   * How supplier orders are paid: from a balance held at the supplier (`payOrder`), only when the order is created (the
+   * connection's automatic payment; `payOrder` refuses), or not through the API at all. Shown only.
+   */
+  payment: 'balance' | 'atCreate' | 'external';
   syncFields: SyncField[];
 }
 
@@ -41,6 +44,25 @@ export interface SupplierDescription {
 
 export interface CatalogueEntry extends Omit<SupplierDescription, 'capabilities'> {
   capabilities: SupplierCapabilities;
+}
+
+/** Which of the supplier's shipping services an order takes: the cheapest, the fastest, or one named by the store. */
+export type ShippingMethodRule = { rule: 'cheapest' } | { rule: 'fastest' } | { rule: 'named'; service: string };
+
+/** What the connection's automation says about placing orders, for adapters whose supplier decides it per order. */
+export interface OrderingRules {
+  shippingMethod: ShippingMethodRule;
+  /** Automatic payment is on: a supplier that takes payment only when an order is created is asked to pay then. */
+  payOnCreate: boolean;
+}
+
+/**
+ * Where the service keeps the supplier's order ids under our order numbers, for suppliers that cannot look an order up
+ * by our number. Kept per connection, in the database; `remember` after every create the supplier answered.
+ */
+export interface OrderNumberMemory {
+  remember(orderNumber: string, supplierOrderId: string): Promise<void>;
+  recall(orderNumber: string): Promise<string | null>;
 }
 
 /** What an adapter gets for each call: never a database row, only what it needs. */
@@ -62,6 +84,10 @@ export interface SupplierCallContext {
    * service). Adapters call it before every request they send; absent when the supplier declares no rate.
    */
   pace?: () => Promise<void>;
+  /** From the connection's automation; absent outside a stored connection (adapters then take the cheapest service, no payment). */
+  ordering?: OrderingRules;
+  /** Absent where nothing can be kept; adapters that need it then find nothing by number. */
+  orderNumbers?: OrderNumberMemory;
 }
 
 export interface Money {
@@ -123,6 +149,7 @@ export interface SupplierOrderInput {
 
 /** The supplier's view of an order, in the service's terms plus the supplier's own status spelling. */
 export interface SupplierOrderSnapshot {
+  /** Several supplier orders made by one create (one per seller) are one id here, as the adapter spells it; `getOrder` takes it back. */
   supplierOrderId: string;
   orderNumber: string;
   supplierStatus: string;
@@ -183,6 +210,13 @@ export interface SupplierAdapter {
   signInUrl?(input: { state: string; redirectUri: string; mode: ConnectionMode }): string;
   /** Trades the code for credentials. */
   exchangeSignInCode?(input: { code: string; redirectUri: string; timeoutMs: number }): Promise<Record<string, string>>;
+  /**
+   * Sign-in suppliers whose tokens expire implement both renewal methods: when the stored credentials are due for
+   * renewal (null: never), and the renewal, answering the changed fields. A scheduled job of the service calls them;
+   * a renewal the supplier refuses (`credentialsRejected`) means the merchant must sign in again.
+   */
+  credentialsRenewAt?(credentials: Record<string, string>): Date | null;
+  renewCredentials?(ctx: SupplierCallContext): Promise<Record<string, string>>;
   healthCheck(ctx: SupplierCallContext): Promise<HealthResult>;
   getBalance(ctx: SupplierCallContext): Promise<Money>;
   searchProducts(ctx: SupplierCallContext, q: { query?: string; cursor?: string; pageSize: number }): Promise<ProductSearchPage>;
@@ -212,6 +246,13 @@ export type SignInAdapter = SupplierAdapter & Required<Pick<SupplierAdapter, 'si
 
 export function supportsSignIn(adapter: SupplierAdapter): adapter is SignInAdapter {
   return typeof adapter.signInUrl === 'function' && typeof adapter.exchangeSignInCode === 'function';
+}
+
+/** A supplier whose credentials the service renews on schedule. */
+export type RenewingAdapter = SupplierAdapter & Required<Pick<SupplierAdapter, 'credentialsRenewAt' | 'renewCredentials'>>;
+
+export function renewsCredentials(adapter: SupplierAdapter): adapter is RenewingAdapter {
+  return typeof adapter.credentialsRenewAt === 'function' && typeof adapter.renewCredentials === 'function';
 }
 
 /** A supplier that notifies the service of changes at an address it registers. */

@@ -11,7 +11,9 @@ export type SupplierErrorKind =
   | 'alreadyPaid'
   | 'alreadyShipped'
   | 'orderNumberExists'
-  | 'notSupported';
+  | 'notSupported'
+  /** The supplier account behind the connection may not order at all (disabled, blacklisted): a person must act. */
+  | 'accountUnusable';
 
 export class SupplierError extends Error {
   constructor(

@@ -65,6 +65,21 @@ export type Obj = Record<string, unknown>;
 /** A 2xx body that does not have the documented shape; names the field, never its value. */
 export class ShapeError extends Error {}
 
+/** A string, or a safe integer as its text (suppliers send some ids as JSON numbers). */
+export function text(o: Obj, key: string, at: string): string {
+  const v = o[key];
+  if (typeof v === 'string' && v !== '') return v;
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
+  throw new ShapeError(`${at}.${key} is not a string`);
+}
+
+export function optionalText(o: Obj, key: string): string | null {
+  const v = o[key];
+  if (typeof v === 'string' && v !== '') return v;
+  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
+  return null;
+}
+
 export function asObj(value: unknown, at: string): Obj {
   if (!value || typeof value !== 'object' || Array.isArray(value)) throw new ShapeError(`${at} is not an object`);
   return value as Obj;
@@ -100,11 +115,13 @@ export interface SupplierRequest {
   /** The credential header(s); accept and content-type are added here. */
   headers?: Record<string, string>;
   body?: unknown;
+  /** Sent as application/x-www-form-urlencoded instead of a JSON body. */
+  form?: Record<string, string>;
   timeoutMs: number;
 }
 
 /**
- * Sends one JSON request and reads the answer's text (capped), whatever its status. Throws `timeout` or `unavailable`
+ * Sends one JSON (or form) request and reads the answer's text (capped), whatever its status. Throws `timeout` or `unavailable`
  * only when no answer arrived. Never retries, never follows a redirect (it would carry the credential elsewhere).
  */
 export async function sendRequest(req: SupplierRequest, names: SupplierNames): Promise<{ status: number; text: string; label: string }> {
@@ -117,11 +134,13 @@ export async function sendRequest(req: SupplierRequest, names: SupplierNames): P
   }
   const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
   if (req.body !== undefined) headers['content-type'] = 'application/json';
+  if (req.form !== undefined) headers['content-type'] = 'application/x-www-form-urlencoded;charset=utf-8';
+  const body = req.form !== undefined ? new URLSearchParams(req.form).toString() : req.body === undefined ? undefined : JSON.stringify(req.body);
   try {
     const res = await fetch(url, {
       method: req.method,
       headers,
-      body: req.body === undefined ? undefined : JSON.stringify(req.body),
+      body,
       signal: AbortSignal.timeout(timeoutMs),
       redirect: 'manual',
     });
@@ -139,6 +158,18 @@ export function scrubSecrets(message: string, secrets: string[]): string {
   let out = message;
   for (const secret of secrets) if (secret.length >= 6) out = out.split(secret).join('[redacted]');
   return out;
+}
+
+// A broken or hostile endpoint must not make us carry its words without bound.
+const MAX_WORDS_LENGTH = 300;
+
+/** A supplier's own words for a message: the secrets out, then e-mail addresses, long tokens and phone numbers; capped. */
+export function cleanSupplierWords(message: string, secrets: string[]): string {
+  const out = scrubSecrets(message, secrets)
+    .replace(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, '[email]')
+    .replace(/\b[A-Za-z0-9_-]{32,}\b/g, '[token]')
+    .replace(/\+?\d[\d\s().-]{7,}\d/g, '[number]');
+  return out.length > MAX_WORDS_LENGTH ? `${out.slice(0, MAX_WORDS_LENGTH)}...` : out;
 }
 
 /** Every non-empty credential value: what a message built from the supplier's answer must not repeat. */

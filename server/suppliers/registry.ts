@@ -16,6 +16,11 @@ export class SupplierRegistry {
     return this.byKey.get(key) ?? null;
   }
 
+  /** Every adapter, switched off or not. */
+  adapters(): SupplierAdapter[] {
+    return [...this.byKey.values()];
+  }
+
   isSwitchedOff(key: string): boolean {
     return this.switchedOff.has(key);
   }

@@ -6,8 +6,8 @@ import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { ConnectionMode, SupplierAdapter, SupplierCallContext } from '../../server/suppliers/adapter';
-import { SupplierError } from '../../server/suppliers/errors';
 import { createSandboxAdapters } from '../../server/suppliers/sandbox/adapter';
+import { failure } from './contract';
 import { DEMO_ACCOUNT, startSandboxSupplier, type Product, type RunningSandboxSupplier, type Variant } from '../../server/suppliers/sandbox/server';
 
 // Webhook deliveries to receivers that have gone would otherwise be logged to stderr.
@@ -75,16 +75,6 @@ async function freshVariant(opts: { country?: string; notShippedTo?: string; sto
     }
   }
   throw new Error('catalogue exhausted');
-}
-
-async function failure(p: Promise<unknown>): Promise<SupplierError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof SupplierError) return err;
-    throw err;
-  }
-  throw new Error('expected a SupplierError, but the call succeeded');
 }
 
 async function waitFor<T>(probe: () => T | undefined | false, timeoutMs = 3000): Promise<T> {

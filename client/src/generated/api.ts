@@ -181,6 +181,14 @@ export interface ChangeSupplierAutomation {
     excludedCountries?: string[];
     /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
     allowUnpaidOrders?: boolean;
+    /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+    shippingMethod?: ({
+      rule: "cheapest" | "fastest";
+    }) | ({
+      rule: "named";
+      /** The supplier's name of the service, as its freight quote names it (for example CAINIAO_STANDARD) */
+      service: string;
+    });
   };
   /** 200: Success */
   result: {
@@ -211,6 +219,14 @@ export interface ChangeSupplierAutomation {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      shippingMethod: ({
+        rule: "cheapest" | "fastest";
+      }) | ({
+        rule: "named";
+        /** The supplier's name of the service, as its freight quote names it (for example CAINIAO_STANDARD) */
+        service: string;
+      });
     };
     health: ({
       status: "healthy" | "unhealthy";
@@ -272,6 +288,14 @@ export interface ChangeSupplierSettings {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      shippingMethod: ({
+        rule: "cheapest" | "fastest";
+      }) | ({
+        rule: "named";
+        /** The supplier's name of the service, as its freight quote names it (for example CAINIAO_STANDARD) */
+        service: string;
+      });
     };
     health: ({
       status: "healthy" | "unhealthy";
@@ -292,7 +316,7 @@ export interface ChangeSupplierSettings {
   };
 }
 
-/** Where the supplier sends the merchant back after sign-in; exchanges the code and creates the connection (GET /api/store-suppliers/oauth/callback) */
+/** Where the supplier sends the merchant back after sign-in; exchanges the code and creates the connection (or signs the existing one in again) (GET /api/store-suppliers/oauth/callback) */
 export interface CompleteSupplierSignIn {
   method: "GET";
   path: "/api/store-suppliers/oauth/callback";
@@ -332,6 +356,14 @@ export interface CompleteSupplierSignIn {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      shippingMethod: ({
+        rule: "cheapest" | "fastest";
+      }) | ({
+        rule: "named";
+        /** The supplier's name of the service, as its freight quote names it (for example CAINIAO_STANDARD) */
+        service: string;
+      });
     };
     health: ({
       status: "healthy" | "unhealthy";
@@ -523,6 +555,14 @@ export interface ConnectSupplier {
       excludedCountries?: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders?: boolean;
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      shippingMethod?: ({
+        rule: "cheapest" | "fastest";
+      }) | ({
+        rule: "named";
+        /** The supplier's name of the service, as its freight quote names it (for example CAINIAO_STANDARD) */
+        service: string;
+      });
     };
   };
   /** 201: Success */
@@ -554,6 +594,14 @@ export interface ConnectSupplier {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      shippingMethod: ({
+        rule: "cheapest" | "fastest";
+      }) | ({
+        rule: "named";
+        /** The supplier's name of the service, as its freight quote names it (for example CAINIAO_STANDARD) */
+        service: string;
+      });
     };
     health: ({
       status: "healthy" | "unhealthy";
@@ -2290,7 +2338,8 @@ export interface ListSupplierCatalogue {
       balance: boolean;
       cancel: boolean;
       notifications: boolean;
-      payment: "balance" | "external";
+      /** `balance`: paid from a balance at the supplier (pay); `atCreate`: paid only as the order is created, with automatic payment on; `external`: not through the API */
+      payment: "balance" | "atCreate" | "external";
       syncFields: Array<"cost" | "price" | "stock" | "title" | "availability">;
     };
     settingsSchema: Record<string, unknown>;
@@ -2337,6 +2386,14 @@ export interface ListSupplierConnections {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      shippingMethod: ({
+        rule: "cheapest" | "fastest";
+      }) | ({
+        rule: "named";
+        /** The supplier's name of the service, as its freight quote names it (for example CAINIAO_STANDARD) */
+        service: string;
+      });
     };
     health: ({
       status: "healthy" | "unhealthy";
@@ -2890,6 +2947,14 @@ export interface ReplaceSupplierCredentials {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      shippingMethod: ({
+        rule: "cheapest" | "fastest";
+      }) | ({
+        rule: "named";
+        /** The supplier's name of the service, as its freight quote names it (for example CAINIAO_STANDARD) */
+        service: string;
+      });
     };
     health: ({
       status: "healthy" | "unhealthy";
@@ -3254,6 +3319,14 @@ export interface SetSupplierConnectionEnabled {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      shippingMethod: ({
+        rule: "cheapest" | "fastest";
+      }) | ({
+        rule: "named";
+        /** The supplier's name of the service, as its freight quote names it (for example CAINIAO_STANDARD) */
+        service: string;
+      });
     };
     health: ({
       status: "healthy" | "unhealthy";
@@ -3752,6 +3825,14 @@ export interface TestSupplierConnection {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      shippingMethod: ({
+        rule: "cheapest" | "fastest";
+      }) | ({
+        rule: "named";
+        /** The supplier's name of the service, as its freight quote names it (for example CAINIAO_STANDARD) */
+        service: string;
+      });
     };
     health: ({
       status: "healthy" | "unhealthy";

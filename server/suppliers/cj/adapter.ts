@@ -8,10 +8,11 @@ import { catalogueEntry } from '../adapter';
 import type { CallLimits, CatalogueEntry, HealthResult, Money, ProductSearchPage, SupplierAdapter, SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
 import { SupplierError } from '../errors';
 import { healthFrom } from '../health';
-import { asObj, ShapeError } from '../http';
-import { countryName, isCountryCode } from './countries';
+import { asObj, optionalText, ShapeError, text } from '../http';
+import { chooseShipping, describeRule, maxDaysOf } from '../shipping';
+import { countryName, isCountryCode } from '../countries';
 import { CjAnswer, CjCall, CjHttp, failureOf, FailureContext, QPS_CODE, TOKEN_REJECTED_CODES } from './http';
-import { cents, count, CURRENCY, imageOf, list, optionalText, parseCjDate, readOrder, readProduct, readTokens, rowStock, snapshotOf, text, titleOf, WORLD } from './readers';
+import { cents, count, CURRENCY, imageOf, list, parseCjDate, readOrder, readProduct, readTokens, rowStock, snapshotOf, titleOf, WORLD } from './readers';
 import { accountKeyOf, requestsPerSecond, SPACING_MARGIN_MS, TOKEN_SHAPE, TokenKeeper, Tokens } from './session';
 import { CJ_DESCRIPTION } from './description';
 import { readNotification } from './signature';
@@ -280,8 +281,8 @@ export class CjAdapter implements SupplierAdapter {
     return snapshotOf((live[0] ?? matches.sort(byAge)[0]).order);
   }
 
-  /** CJ's freight quote for the order; the cheapest method is the one used. */
-  private async cheapestLogistic(ctx: SupplierCallContext, input: SupplierOrderInput, from: string): Promise<string> {
+  /** CJ's freight quote for the order; the connection's shipping rule picks the method (the cheapest by default). */
+  private async chooseLogistic(ctx: SupplierCallContext, input: SupplierOrderInput, from: string): Promise<string> {
     const answer = await this.request(
       ctx,
       {
@@ -295,11 +296,15 @@ export class CjAdapter implements SupplierAdapter {
     const options = this.read(answer, (data) =>
       (data === null ? [] : list(data, 'freight')).map((raw, i) => {
         const o = asObj(raw, `freight[${i}]`);
-        return { name: text(o, 'logisticName', `freight[${i}]`), price: cents(o.logisticPrice, `freight[${i}].logisticPrice`) };
+        return { service: text(o, 'logisticName', `freight[${i}]`), costMinor: cents(o.logisticPrice, `freight[${i}].logisticPrice`), maxDays: maxDaysOf(o.logisticAging) };
       }),
     );
-    if (!options.length) throw new SupplierError('destinationUnsupported', `CJ has no shipping method from ${from} to ${input.destination.country.toUpperCase()} for this order`);
-    return options.reduce((best, o) => (o.price < best.price ? o : best)).name;
+    const to = input.destination.country.toUpperCase();
+    if (!options.length) throw new SupplierError('destinationUnsupported', `CJ has no shipping method from ${from} to ${to} for this order`);
+    const rule = ctx.ordering?.shippingMethod;
+    const chosen = chooseShipping(options, rule);
+    if (!chosen) throw new SupplierError('destinationUnsupported', `CJ does not offer ${describeRule(rule)} from ${from} to ${to} for this order (it offers ${options.map((o) => o.service).join(', ')})`);
+    return chosen.service;
   }
 
   async createOrder(ctx: SupplierCallContext, input: SupplierOrderInput): Promise<SupplierOrderSnapshot> {
@@ -308,7 +313,7 @@ export class CjAdapter implements SupplierAdapter {
     if (!isCountryCode(country)) throw new SupplierError('destinationUnsupported', `${country} is not a country CJ knows`);
     if (!input.items.length) throw new SupplierError('refused', 'An order needs at least one item');
     const from = typeof ctx.settings.fromCountryCode === 'string' && isCountryCode(ctx.settings.fromCountryCode) ? ctx.settings.fromCountryCode : 'CN';
-    const logisticName = await this.cheapestLogistic(ctx, input, from);
+    const logisticName = await this.chooseLogistic(ctx, input, from);
     // Right before creating: CJ would take the same number again.
     const existing = await this.findOrderByNumber(ctx, input.orderNumber);
     if (existing) return existing;

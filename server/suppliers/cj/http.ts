@@ -3,10 +3,8 @@
  * every failure into a SupplierError whose message carries no credential. Never retries by itself.
  */
 import { SupplierError } from '../errors';
-import { jsonOrUndefined, Obj, scrubSecrets, sendRequest } from '../http';
+import { cleanSupplierWords as scrub, jsonOrUndefined, Obj, sendRequest } from '../http';
 
-// A broken or hostile endpoint must not make us buffer without bound.
-const MAX_MESSAGE_LENGTH = 300;
 const NAMES = { subject: 'CJ', object: 'CJ' };
 
 export interface CjCall {
@@ -39,14 +37,6 @@ export const QPS_CODE = 1600200;
 
 /** The credential codes of CJ's table: the key or token is refused (1600003 is a refused refresh token). */
 const CREDENTIAL_CODES = new Set([1600001, 1600002, 1600003, 1600004, 1600005, 1600008]);
-
-export function scrub(message: string, secrets: string[]): string {
-  const out = scrubSecrets(message, secrets)
-    .replace(/[\w.+-]+@[\w-]+(\.[\w-]+)+/g, '[email]')
-    .replace(/\b[A-Za-z0-9_-]{32,}\b/g, '[token]')
-    .replace(/\+?\d[\d\s().-]{7,}\d/g, '[number]');
-  return out.length > MAX_MESSAGE_LENGTH ? `${out.slice(0, MAX_MESSAGE_LENGTH)}...` : out;
-}
 
 export class CjHttp {
   private readonly baseUrl: string;

@@ -1,7 +1,7 @@
 /** CJ's JSON (docs/suppliers/cj.md) in the contract's types; a wrong shape is a ShapeError. */
 import type { SupplierOrderSnapshot, SupplierProduct, SupplierVariant } from '../adapter';
-import { asObj, Obj, ShapeError } from '../http';
-import { ISO_COUNTRIES } from './countries';
+import { asObj, Obj, optionalText, ShapeError, text } from '../http';
+import { ISO_COUNTRIES } from '../countries';
 import type { CjAnswer } from './http';
 import { MoneyFormatError, usdToMinor } from './money';
 import { TOKEN_SHAPE, Tokens } from './session';
@@ -24,21 +24,6 @@ const PAID_STATUSES = new Set(['UNSHIPPED', 'SHIPPED', 'DELIVERED']);
 export function list(value: unknown, at: string): unknown[] {
   if (!Array.isArray(value)) throw new ShapeError(`${at} is not an array`);
   return value;
-}
-
-/** A string, or a number turned into its text (CJ sends some ids as JSON numbers). */
-export function text(o: Obj, key: string, at: string): string {
-  const v = o[key];
-  if (typeof v === 'string' && v !== '') return v;
-  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
-  throw new ShapeError(`${at}.${key} is not a string`);
-}
-
-export function optionalText(o: Obj, key: string): string | null {
-  const v = o[key];
-  if (typeof v === 'string' && v !== '') return v;
-  if (typeof v === 'number' && Number.isSafeInteger(v)) return String(v);
-  return null;
 }
 
 export function count(v: unknown): number {

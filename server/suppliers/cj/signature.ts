@@ -1,8 +1,7 @@
 /** CJ's notifications: a `sign` header, the base64 HMAC-SHA256 of the raw body keyed by the account's openId. */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { NotificationSubject, VerifiedNotification } from '../adapter';
-import type { Obj } from '../http';
-import { optionalText } from './readers';
+import { optionalText, type Obj } from '../http';
 
 const SIGN_HEADER = 'sign';
 

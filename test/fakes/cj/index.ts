@@ -3,9 +3,9 @@
  * its own Koa app on its own port. The adapter is pointed at `baseUrl`; tests steer it through `/control`.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { API_PREFIX, createFakeCjApp, FakeRuntime } from './app';
 import { FakeCjState, Notification, signCjNotification } from './state';
+import { serve } from '../run';
 
 export { signCjNotification } from './state';
 export type { Faults, FailRule, FakeOrder, OrderStatus } from './state';
@@ -105,30 +105,10 @@ export async function startFakeCj(opts: FakeCjOptions = {}): Promise<RunningFake
   state.report.notifications = counters;
   const rt: FakeRuntime = { state, createHangMs: nonNegative(opts.createHangMs, 15_000, 'createHangMs'), held: new Set() };
   const server = http.createServer(createFakeCjApp(rt, opts.control ?? true).callback());
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(nonNegative(opts.port, 0, 'port'), host, () => {
-      server.off('error', reject);
-      resolve();
-    });
+  const served = await serve(server, nonNegative(opts.port, 0, 'port'), host, () => {
+    notifier.close();
+    for (const t of rt.held) clearTimeout(t);
+    rt.held.clear();
   });
-  const port = (server.address() as AddressInfo).port;
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  let closing: Promise<void> | undefined;
-  return {
-    baseUrl: origin + API_PREFIX,
-    controlUrl: `${origin}/control`,
-    port,
-    state,
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        notifier.close();
-        for (const t of rt.held) clearTimeout(t);
-        rt.held.clear();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      return closing;
-    },
-  };
+  return { baseUrl: served.origin + API_PREFIX, controlUrl: `${served.origin}/control`, port: served.port, state, close: served.close };
 }

@@ -3,7 +3,7 @@
  * everything here answers or throws a CjFail carrying CJ's code.
  */
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { isCountryCode, countryName } from '../../../server/suppliers/cj/countries';
+import { isCountryCode, countryName } from '../../../server/suppliers/countries';
 import { minorToUsd, usdToMinor } from '../../../server/suppliers/cj/money';
 import { buildCatalogue, FakeProduct, FakeVariant } from './catalogue';
 

@@ -1,7 +1,8 @@
 /**
- * ISO 3166-1 alpha-2 codes. CJ ships from its warehouses to most of the world and publishes no per-product list,
- * so every CJ product reports all of these as `shipsTo`; whether a destination is really served is decided by
- * CJ's freight quote at order time (an empty quote or 1605000-1605002 is `destinationUnsupported`).
+ * ISO 3166-1 alpha-2 codes. CJ and AliExpress ship to most of the world and publish no per-product list, so their
+ * products report all of these as `shipsTo`; whether a destination is really served is decided by the supplier's
+ * freight quote at order time (CJ: an empty quote or 1605000-1605002; AliExpress: 505 or no service), which is
+ * `destinationUnsupported`.
  */
 export const ISO_COUNTRIES: readonly string[] = (
   'AD AE AF AG AI AL AM AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BL BM BN BO BQ BR BS BT BV BW BY BZ ' +
