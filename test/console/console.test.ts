@@ -39,13 +39,14 @@ const go = async (hash: string, heading: string) => {
 suite('merchant console in a browser', () => {
   beforeAll(async () => {
     if ('skip' in browserLookup) throw new Error(`CI=true needs the browser suite to run, and there is no Chromium to run it: ${browserLookup.skip}`);
+    // The browser first: one that cannot start fails the suite before anything else is set up.
+    browser = await launchBrowser(browserLookup.path);
+    page = browser.page;
     sandbox = await startSandbox();
     svc = await startService({ label: 'console', sandbox });
     owner = await newDeveloper(svc, { plan: 'pro', credits: 5000 });
     storeId = await createStore(svc, owner.key, 'Corner Shop');
     supplierAccount = await sandbox.account(0);
-    browser = await launchBrowser((browserLookup as { path: string }).path);
-    page = browser.page;
   });
   afterAll(async () => {
     await browser?.close();

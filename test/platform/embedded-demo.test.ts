@@ -1,5 +1,5 @@
 /** `npm start` with nothing configured: embedded Postgres under DATA_DIR, migrations, the demo account and keys. */
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -80,6 +80,13 @@ test('first start creates the demo once; a restart finds the same account, store
   expect((await call(demo.baseUrl, 'GET', '/console')).status).toBe(200);
   expect(fs.existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
   expect(fs.readFileSync(path.join(dataDir, 'app-secret'), 'utf8').length).toBeGreaterThanOrEqual(32);
+  // The operator's CLI reaches the embedded database while the service runs (no DATABASE_URL needed).
+  const cliEnv: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort) };
+  delete cliEnv.DATABASE_URL;
+  delete cliEnv.APP_SECRET;
+  const cli = spawnSync(process.execPath, [path.resolve(__dirname, '../../dist/server/cli.js'), 'account', demo.email], { env: cliEnv, encoding: 'utf8' });
+  expect([cli.status, cli.stderr]).toEqual([0, '']);
+  expect(JSON.parse(cli.stdout)).toMatchObject({ email: demo.email, plan: 'pro', isDeveloper: true });
   // The operator API is on in the embedded default, with the generated token written for the newcomer.
   seen.secrets.add(demo.operatorToken);
   expect(demo.operatorToken).toMatch(/^sso_[\w-]{40,}$/);

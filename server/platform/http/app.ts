@@ -3,11 +3,11 @@ import type { Server } from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
-import { sameSecret } from '../crypto';
 import { ApiError, errors } from '../errors';
 import type { Logger } from '../logger';
 import { httpDuration, httpRequests, registry } from '../metrics';
 import type { Gate } from './gate';
+import { checkOperatorToken } from './operator-auth';
 import { AnyRoute, Caller, CreditRule, CreditTicket, Payer, Reply, RequestContext, RouteCredits, RouteDef, StoreAccess } from './route';
 import { compileValidators } from './validation';
 
@@ -310,22 +310,14 @@ async function authenticateForStore(ctx: Koa.Context, gate: Gate, auth: RouteDef
   return found;
 }
 
-/**
- * The operator API exists only when a token is configured (otherwise it answers like any unknown path); a
- * missing or wrong token is 401.
- */
-function authenticateOperator(ctx: Koa.Context, operatorToken: string): void {
-  if (!operatorToken) throw errors.notFound('The route');
-  const given = header(ctx, 'x-operator-token');
-  if (given === undefined || !sameSecret(operatorToken, given)) throw errors.operatorUnauthenticated();
-  (ctx.state.log as Logger).setBindings({ operator: true });
-}
-
 function mountRoute(router: Router, runner: RouteRunner, gate: Gate, operatorToken: string): void {
   const { route } = runner;
   router[route.method](route.path, async (ctx) => {
     ctx.state.routePath = route.path;
-    if (route.auth === 'operator') authenticateOperator(ctx, operatorToken);
+    if (route.auth === 'operator') {
+      checkOperatorToken(operatorToken, header(ctx, 'x-operator-token'));
+      (ctx.state.log as Logger).setBindings({ operator: true });
+    }
     const { caller, store } = route.auth === 'operator' ? { caller: null, store: undefined } : await authenticateForStore(ctx, gate, route.auth, ctx.params.storeId ?? null);
     let body: unknown = ctx.state.rawBodyRoute ? undefined : ctx.request.body;
     if (body && typeof body === 'object' && !hasBody(ctx)) body = undefined;
