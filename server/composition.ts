@@ -14,6 +14,8 @@ import { CreditService } from './identity/credits';
 import { Account, ApiKey, CreditLedgerEntry, Session } from './identity/entities';
 import { createGate } from './identity/gate';
 import { identityRoutes } from './identity/routes';
+import { OperatorService } from './operator/service';
+import { operatorRoutes } from './operator/routes';
 import { StaffMember, Store, StoreProduct, StoreVariant } from './stores/entities';
 import { ProductService } from './stores/products';
 import { storeRoutes } from './stores/routes';
@@ -39,6 +41,10 @@ import { SupplierProductService } from './catalogue/supplier-products';
 import { CatalogueSync } from './catalogue/sync';
 import { linkCountOfConnection } from './catalogue/sql';
 import { OrderService } from './orders/service';
+import { OrderPayments } from './orders/payments';
+import { PaymentProviders } from './payments/providers';
+import { PaymentNotifications } from './payments/service';
+import { paymentRoutes } from './payments/routes';
 import { StoreOrderQueries } from './orders/queries';
 import { storeOrderRoutes } from './orders/routes';
 import { createDispatch } from './dispatch';
@@ -49,6 +55,7 @@ import { WORK_CHANNEL } from './dispatch/queues';
 import { SupplierCallRates } from './connections/call-rate';
 import { sendInTransaction } from './platform/jobs';
 import { STORE_ORDER_EVENTS_QUEUE } from './orders/queues';
+import type { PublishStoreOrderEvent } from './orders/events';
 import { supplierOrderRoutes } from './dispatch/routes';
 import { SupplierOrderReads } from './dispatch/views';
 import { supplierOrderSchema } from './dispatch/schemas';
@@ -71,12 +78,16 @@ import { UnlinkDisconnected1764201600182 } from './migrations/1764201600182-Unli
 import { ListCounts1764288000010 } from './migrations/1764288000010-ListCounts';
 import { ImportJobCredit1764374400000 } from './migrations/1764374400000-ImportJobCredit';
 import { RenameRegisteredWebhookUrl1764374400001 } from './migrations/1764374400001-RenameRegisteredWebhookUrl';
+import { CreditLedgerReason1764460800100 } from './migrations/1764460800100-CreditLedgerReason';
+import { PaymentProviders1764460800110 } from './migrations/1764460800110-PaymentProviders';
+import { PaymentEventSource1764460800111 } from './migrations/1764460800111-PaymentEventSource';
+import { OrderMarkedPaid1764460800112 } from './migrations/1764460800112-OrderMarkedPaid';
 import { SupplierOrderNumbers1764460800250 } from './migrations/1764460800250-SupplierOrderNumbers';
 import { AutomationShippingMethod1764460800251 } from './migrations/1764460800251-AutomationShippingMethod';
 
 export const VERSION = '4.4.0';
 export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, Store, StaffMember, StoreProduct, StoreVariant, SupplierConnection, ProductLink, ProductLinkVariant, ImportJob, ImportJobItem];
-export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010, ImportJobCredit1764374400000, RenameRegisteredWebhookUrl1764374400001, SupplierOrderNumbers1764460800250, AutomationShippingMethod1764460800251, SupplierOrderCountSlots1764460800260, StoreOrderCountSlots1764460800261];
+export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010, ImportJobCredit1764374400000, RenameRegisteredWebhookUrl1764374400001, CreditLedgerReason1764460800100, PaymentProviders1764460800110, PaymentEventSource1764460800111, OrderMarkedPaid1764460800112, SupplierOrderNumbers1764460800250, AutomationShippingMethod1764460800251, SupplierOrderCountSlots1764460800260, StoreOrderCountSlots1764460800261];
 
 export function openDatabase(url: string, poolSize?: number): DataSource {
   return createDataSource(url, ENTITIES, MIGRATIONS, poolSize);
@@ -92,6 +103,7 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   const stores = new StoreService(db);
   const products = new ProductService(db, cursors);
   const gate = createGate(db, accounts, apiKeys, credits);
+  const operator = new OperatorService(accounts, log);
 
   const registry = new SupplierRegistry(
     [
@@ -116,7 +128,11 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   connections.addImpactCounter(async (connectionId) => ({
     linkedProducts: await linkCountOfConnection(db, connectionId),
   }));
-  const orders = new OrderService(db, (tx, event) => sendInTransaction(boss, tx, STORE_ORDER_EVENTS_QUEUE, event));
+  const publishOrderEvent: PublishStoreOrderEvent = (tx, event) => sendInTransaction(boss, tx, STORE_ORDER_EVENTS_QUEUE, event);
+  const orders = new OrderService(db, publishOrderEvent);
+  const orderPayments = new OrderPayments(db, orders, publishOrderEvent);
+  const paymentProviders = new PaymentProviders(db, secrets);
+  const paymentNotifications = new PaymentNotifications(paymentProviders, orders, orderPayments, log);
   const dispatch = createDispatch({
     db, gateway, registry, orders, boss: () => boss, feed, log,
     config: { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds, waitMs: config.dispatchWaitMs, sweepIntervalMs: config.dispatchSweepSeconds * 1000, sweepStaleSeconds: config.dispatchSweepStaleSeconds },
@@ -127,7 +143,7 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   connections.addImpactCounter(async (connectionId) => ({
     openSupplierOrders: await openSupplierOrderCount(db, connectionId),
   }));
-  return { config, db, log, boss, feed, supplierOrdersOfOrders, orderQueries, secrets, cursors, credits, accounts, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, credentialRenewal, notifications, links, supplierProducts, imports, catalogueSync, orders, dispatch, supplierOrderReads };
+  return { config, db, log, boss, feed, supplierOrdersOfOrders, orderQueries, secrets, cursors, credits, accounts, operator, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, credentialRenewal, notifications, links, supplierProducts, imports, catalogueSync, orders, orderPayments, paymentProviders, paymentNotifications, dispatch, supplierOrderReads };
 }
 export type Services = ReturnType<typeof buildServices>;
 
@@ -136,12 +152,14 @@ export function routeTable(s: Services): AnyRoute[] {
   return [
     // The notification address first: its path shape would otherwise also match /:storeId/:id/... routes.
     ...notificationRoutes(s.notifications),
+    ...paymentRoutes(s.paymentProviders, s.paymentNotifications, () => s.config.publicBaseUrl),
     ...identityRoutes(s.accounts, s.apiKeys, () => s.config.publicBaseUrl),
+    ...operatorRoutes(s.operator),
     ...storeRoutes(s.stores, s.products, s.accounts),
     ...connectionRoutes(s.connections, s.signIn, s.registry),
     ...catalogueRoutes(s.connections, s.supplierProducts, s.imports, s.links),
     ...supplierOrderRoutes(s.dispatch.commands, s.supplierOrderReads, s.orders),
-    ...storeOrderRoutes(s.orders, s.supplierOrdersOfOrders, s.orderQueries),
+    ...storeOrderRoutes(s.orders, s.orderPayments, s.supplierOrdersOfOrders, s.orderQueries),
   ];
 }
 
@@ -155,6 +173,7 @@ export function buildHttpApp(s: Services) {
     gate: s.gate,
     log: s.log,
     jsonBodyLimit: s.config.jsonBodyLimit,
+    operatorToken: s.config.operatorToken,
     openApiDocument,
     ready: async () => {
       await s.db.query('SELECT 1');

@@ -52,5 +52,7 @@ export class CreditLedgerEntry {
   @Column('integer') amount: number;
   @Column('integer', { name: 'balance_after' }) balanceAfter: number;
   @Column('text', { name: 'request_id', nullable: true }) requestId: string | null;
+  /** Why the operator granted credits; null for charges and refunds. */
+  @Column('text', { nullable: true }) reason: string | null;
   @createdAtColumn() createdAt: Date;
 }

@@ -3,6 +3,7 @@ import { defineRoutes, route, RequestContext } from '../platform/http/route';
 import { currency, dateTime, destinationSchema, minorUnits, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
 import type { JsonSchema } from '../platform/http/route';
 import type { StoreOrder } from './types';
+import type { OrderPayments } from './payments';
 import type { OrderService } from './service';
 import type { StoreOrderQueries } from './queries';
 
@@ -22,6 +23,17 @@ const partSchema = object(
   },
   ['groupKey', 'connectionId', 'status', 'fulfilledByStore', 'items', 'shipment'],
 );
+const paymentEntrySchema = object(
+  {
+    kind: { enum: ['authorised', 'paid', 'failed', 'refunded', 'captured', 'captureFailed'] },
+    source: { enum: ['provider', 'manual', 'service'], description: '`provider`: a signed payment provider notification; `manual`: a staff member; `service`: a promise-to-sell capture' },
+    amountMinor: { type: ['integer', 'null'] },
+    reference: { type: ['string', 'null'] },
+    actor: { type: ['object', 'null'], description: 'Who marked it (manual only): a key or a user' },
+    at: dateTime,
+  },
+  ['kind', 'source', 'amountMinor', 'reference', 'actor', 'at'],
+);
 const summarySchema = object({ parts: { type: 'integer' }, shipped: { type: 'integer' }, delivered: { type: 'integer' }, needingAttention: { type: 'integer' } }, ['parts', 'shipped', 'delivered', 'needingAttention']);
 /** A store order as the routes answer it; its supplier orders are described by the reader that brings them. */
 const orderSchemaWith = (supplierOrder: JsonSchema) => object(
@@ -31,7 +43,9 @@ const orderSchemaWith = (supplierOrder: JsonSchema) => object(
     number: { type: 'string' },
     status: { enum: ['pending', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled'] },
     paymentMethod: { enum: ['online', 'cashOnDelivery', 'manual'] },
-    paymentStatus: { enum: ['none', 'authorised', 'paid', 'failed', 'refunded'] },
+    paymentStatus: { enum: ['none', 'authorised', 'paid', 'failed', 'refunded'], description: 'The shopper\'s payment as the payment provider reported it (signed notifications only)' },
+    markedPaidAt: { type: ['string', 'null'], format: 'date-time', description: 'When a staff member marked the order paid by hand (not the provider\'s word)' },
+    payments: { type: 'array', items: paymentEntrySchema, description: 'Payment history, oldest first (order details only)' },
     contractModel: { enum: ['standard', 'promiseToSell'] },
     currency,
     totalMinor: minorUnits,
@@ -46,7 +60,7 @@ const orderSchemaWith = (supplierOrder: JsonSchema) => object(
     createdAt: dateTime,
     updatedAt: dateTime,
   },
-  ['id', 'storeId', 'number', 'status', 'paymentMethod', 'paymentStatus', 'contractModel', 'currency', 'totalMinor', 'needsAttention', 'destinationRedacted', 'fulfilmentGroups', 'fulfilmentSummary', 'createdAt', 'updatedAt'],
+  ['id', 'storeId', 'number', 'status', 'paymentMethod', 'paymentStatus', 'markedPaidAt', 'contractModel', 'currency', 'totalMinor', 'needsAttention', 'destinationRedacted', 'fulfilmentGroups', 'fulfilmentSummary', 'createdAt', 'updatedAt'],
 );
 
 type Ctx = RequestContext<{ storeId: string }, unknown, unknown>;
@@ -60,7 +74,7 @@ export interface SupplierOrdersOfOrders {
   ofOrders(orderIds: string[], showCustomer: boolean): Promise<Array<{ orderId: string } & Record<string, unknown>>>;
 }
 
-export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierOrdersOfOrders, listQueries: StoreOrderQueries) {
+export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, supplierOrders: SupplierOrdersOfOrders, listQueries: StoreOrderQueries) {
   const orderSchema = orderSchemaWith(supplierOrders.schema);
   /** Order details; supplier orders only for callers who also hold suppliers.view, the address only with customers.view. */
   async function details(ctx: Ctx, list: StoreOrder[], full: boolean) {
@@ -69,6 +83,7 @@ export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierO
     const canSeeSuppliers = !!ctx.store?.permissions.has('suppliers.view');
     const showCustomer = !!ctx.store?.permissions.has('customers.view');
     const soViews = canSeeSuppliers && full && ids.length ? await supplierOrders.ofOrders(ids, showCustomer) : [];
+    const history = full ? await payments.history(ids) : new Map();
     const out = [];
     for (const o of list) {
       const items = full ? await orders.items(o.id) : [];
@@ -80,10 +95,12 @@ export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierO
         status: o.status,
         paymentMethod: o.paymentMethod,
         paymentStatus: o.paymentStatus,
+        markedPaidAt: o.markedPaidAt ? o.markedPaidAt.toISOString() : null,
         contractModel: o.contractModel,
         currency: o.currency,
         totalMinor: o.totalMinor,
         needsAttention: o.needsAttention,
+        ...(full ? { payments: history.get(o.id) ?? [] } : {}),
         ...(showCustomer ? { destination: o.destination, destinationRedacted: false } : { destinationRedacted: true }),
         ...(full ? { items: items.map((i) => ({ id: i.id, productId: i.productId, variantId: i.variantId, sku: i.sku, title: i.title, quantity: i.quantity, unitPriceMinor: i.unitPriceMinor, groupKey: i.groupKey })) } : {}),
         fulfilmentGroups: parts.map((g) => ({
@@ -186,20 +203,21 @@ export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierO
       },
     }),
     route({
-      operationId: 'recordStorePayment',
+      operationId: 'markStoreOrderPaid',
       method: 'post',
-      path: `${BASE}/:storeId/:orderId/payments`,
-      summary: 'Record a payment provider\'s event for the order: authorised, paid (settled), failed or refunded',
-      description: 'An online payment that is paid confirms a pending order. Under promise-to-sell, an authorisation starts sending.',
+      path: `${BASE}/:storeId/:orderId/mark-paid`,
+      summary: 'Mark the order paid by hand (cash, bank transfer): confirms it; recorded as manual, not as the payment provider\'s word',
+      description:
+        'The shopper\'s `paymentStatus` moves only on the payment provider\'s signed notifications (POST /api/payment-notifications/:storeId). A manual mark confirms the order and shows in its payment history with who made it, but does not count as provider-confirmed for automatic supplier payment: that still needs the connection\'s allowUnpaidOrders (orders without online payment) or payNow. 409 when the provider already reported the order paid or refunded; marking twice changes nothing.',
       tag: TAG,
       auth: 'caller',
       permission: 'orders.manage',
       readOnly: false,
       params: orderParams,
-      body: object({ kind: { enum: ['authorised', 'paid', 'failed', 'refunded'] }, amountMinor: minorUnits, reference: { type: 'string', maxLength: 200 } }, ['kind']),
+      body: object({ reference: { type: 'string', maxLength: 200, description: 'A receipt or transfer reference' }, amountMinor: minorUnits }),
       response: { status: 200, schema: orderSchema },
       async handler(ctx) {
-        await orders.recordPayment(await load(ctx), ctx.body, actorOf(ctx.caller!));
+        await payments.markPaid(await load(ctx), ctx.body ?? {}, actorOf(ctx.caller!));
         return one(ctx, await load(ctx));
       },
     }),
