@@ -10,7 +10,7 @@ export async function authOverhead(databaseUrl: string): Promise<Figure[]> {
   const svc = await startBenchService(databaseUrl, {}, { args: ['--role', 'api'], profile: true });
   const bare = await startBaselineServer(databaseUrl, svc.appSecret, { profile: true });
   try {
-    const { key } = await developerKey(svc.baseUrl);
+    const { key } = await developerKey(svc);
     const check = await fetch(`${bare.baseUrl}/api-key/current`, { headers: { 'X-API-Key': key } });
     if (check.status !== 200) throw new Error(`the bare key route answered ${check.status}`);
     await load(`${bare.baseUrl}/api-key/current`, { 'X-API-Key': key }, { seconds: 1 }); // warm-up

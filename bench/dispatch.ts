@@ -241,7 +241,7 @@ export async function dispatchBench(databaseUrl: string): Promise<Figure[]> {
   const svc = await startBenchService(databaseUrl, { SUPPLIER_TIMEOUT_MS: '3000', DATABASE_URL: serviceUrl }, { sandboxUrl: sandbox.baseUrl });
   const boss = await startBoss(svc.databaseUrl, [], createLogger('silent'), { supervise: false, schedule: false, superviseSeconds: 30 });
   try {
-    const ctx: Ctx = { svc, sandbox, boss, admin, key: (await developerKey(svc.baseUrl)).key };
+    const ctx: Ctx = { svc, sandbox, boss, admin, key: (await developerKey(svc)).key };
     const figures: Figure[] = [];
     for (const [i, figure] of FIGURES.entries()) if (only.has(i + 1)) figures.push(...(await figure(ctx)));
     return figures;

@@ -104,6 +104,8 @@ export interface BenchService extends Metered {
   /** What the service was started with, for the operator CLI (`runCli`). */
   databaseUrl: string;
   appSecret: string;
+  /** For the operator API, which gives bench accounts their plan and credits. */
+  operatorToken: string;
   stop(): Promise<void>;
 }
 
@@ -170,13 +172,14 @@ export async function freshDatabase(adminUrl: string, label: string): Promise<st
 
 export async function startBenchService(databaseUrl: string, env: Record<string, string> = {}, opts: BenchServiceOptions = {}): Promise<BenchService> {
   const appSecret = env.APP_SECRET ?? crypto.randomBytes(32).toString('hex');
+  const operatorToken = env.OPERATOR_TOKEN ?? `sso_${crypto.randomBytes(24).toString('hex')}`;
   const port = opts.publicAddress ? await freePort() : 0;
   const extra: Record<string, string> = {};
   if (opts.sandboxUrl) extra.SANDBOX_SUPPLIER_URL = opts.sandboxUrl;
   if (opts.publicAddress) extra.PUBLIC_BASE_URL = `http://127.0.0.1:${port}`;
   const prof = profiling(opts.profile);
   const proc: ChildProcess = spawn(process.execPath, [...prof.args, path.join(root, 'dist/server/main.js'), ...(opts.args ?? [])], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: appSecret, PORT: String(port), LOG_LEVEL: 'info', SEED_DEMO: 'false', SANDBOX_SUPPLIER: 'false', ...extra, ...env },
+    env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: appSecret, OPERATOR_TOKEN: operatorToken, PORT: String(port), LOG_LEVEL: 'info', SEED_DEMO: 'false', SANDBOX_SUPPLIER: 'false', ...extra, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const baseUrl = await new Promise<string>((resolve, reject) => {
@@ -205,6 +208,7 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
     db,
     databaseUrl,
     appSecret,
+    operatorToken,
     stop: async () => {
       sampleRss();
       servicePids.delete(proc.pid!);
@@ -215,21 +219,24 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
   };
 }
 
-/** Signs up a Developer on the pro plan with credits and answers its key. */
-export async function developerKey(baseUrl: string): Promise<{ key: string; session: string; accountId: string }> {
-  const post = async (p: string, body: unknown, auth: Record<string, string> = {}) => {
-    const res = await fetch(baseUrl + p, { method: p === '/api/account/plan' ? 'PUT' : 'POST', headers: { 'Content-Type': 'application/json', ...auth }, body: JSON.stringify(body) });
+/** Signs up a Developer and answers its key; the operator (token `operatorToken`) puts it on pro with credits. */
+export async function developerKey({ baseUrl, operatorToken }: Pick<BenchService, 'baseUrl' | 'operatorToken'>): Promise<{ key: string; session: string; accountId: string }> {
+  const send = async (method: string, p: string, body: unknown, auth: Record<string, string> = {}) => {
+    const res = await fetch(baseUrl + p, { method, headers: { 'Content-Type': 'application/json', ...auth }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
     return (await res.json()) as { result: any };
   };
   const email = `bench-${crypto.randomBytes(4).toString('hex')}@example.test`;
-  const up = await post('/api/auth/sign-up', { email, password: crypto.randomBytes(12).toString('hex'), name: 'Bench' });
+  const up = await send('POST', '/api/auth/sign-up', { email, password: crypto.randomBytes(12).toString('hex'), name: 'Bench' });
   const session = up.result.sessionToken as string;
+  const accountId = up.result.account.id as string;
   const auth = { Authorization: `Bearer ${session}` };
-  await post('/api/account/developer', {}, auth);
-  await post('/api/account/plan', { plan: 'pro' }, auth);
-  await post('/api/account/credits', { amount: 1000000 }, auth);
-  const key = await post('/api/api-keys', { name: 'bench', recordScope: 'account' }, auth);
-  return { key: key.result.key, session, accountId: up.result.account.id };
+  const operator = { 'X-Operator-Token': operatorToken };
+  await send('POST', '/api/account/developer', {}, auth);
+  await send('PUT', `/api/operator/accounts/${accountId}/plan`, { plan: 'pro' }, operator);
+  await send('POST', `/api/operator/accounts/${accountId}/credits`, { amount: 1000000, reason: 'benchmark' }, operator);
+  const key = await send('POST', '/api/api-keys', { name: 'bench', recordScope: 'account' }, auth);
+  return { key: key.result.key, session, accountId };
 }
 
 /** Runs an operator command (server/cli.ts) against the service's database; answers its stdout. */

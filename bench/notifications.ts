@@ -71,7 +71,7 @@ export async function notifications(databaseUrl: string): Promise<Figure[]> {
   // order read-backs would run during the load (and take the waiting job the coalescing case relies on).
   const svc = await startBenchService(databaseUrl, {}, { sandboxUrl: sandbox.baseUrl, publicAddress: true, args: ['--role', 'api'], profile: true });
   try {
-    const { key } = await developerKey(svc.baseUrl);
+    const { key } = await developerKey(svc);
     const conn = await connectedStore(svc, sandbox, key);
     if (!conn.webhookUrl) throw new Error('the connection has no webhook address (PUBLIC_BASE_URL not set?)');
     // Registering the same address again answers the secret the sandbox already signs with.

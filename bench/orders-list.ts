@@ -38,7 +38,7 @@ export async function ordersListBench(databaseUrl: string): Promise<Figure[]> {
   const pg = new Pool({ connectionString: databaseUrl, max: 1 });
   const bareServer = await startBaselineServer(databaseUrl, svc.appSecret, { profile: true });
   try {
-    const { key, accountId } = await developerKey(svc.baseUrl);
+    const { key, accountId } = await developerKey(svc);
     const seedStarted = performance.now();
     await seed(pg, accountId);
     const seedMs = performance.now() - seedStarted;

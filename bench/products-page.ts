@@ -5,7 +5,7 @@ const PRODUCTS = 20000;
 
 /** A Developer's store with `n` products of one variant each, seeded by SQL; answers its key and store. */
 export async function seedProductStore(svc: BenchService, n: number): Promise<{ key: string; storeId: string }> {
-  const { key, accountId } = await developerKey(svc.baseUrl);
+  const { key, accountId } = await developerKey(svc);
   const store = await fetch(`${svc.baseUrl}/api/stores`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Bench', currency: 'USD' }) });
   const storeId = ((await store.json()) as { result: { id: string } }).result.id;
   await svc.db.query(

@@ -30,7 +30,7 @@ export async function syncBench(databaseUrl: string): Promise<Figure[]> {
   // The hourly cron is moved out of the way so it cannot start a second sync during the measurement.
   const svc = await startBenchService(databaseUrl, { LINK_SYNC_CRON: '0 0 1 1 *' }, { sandboxUrl: sandbox.baseUrl, profile: true });
   try {
-    const { key, accountId } = await developerKey(svc.baseUrl);
+    const { key, accountId } = await developerKey(svc);
     const conn = await connectedStore(svc, sandbox, key, 'Bench sync');
     const products: SandboxProduct[] = [];
     for (let page = 1; products.length < DISTINCT_PRODUCTS; page++) {

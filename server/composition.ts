@@ -11,12 +11,14 @@ import { buildOpenApi, withServer } from './platform/http/openapi';
 import type { AnyRoute } from './platform/http/route';
 import { MIGRATIONS } from './migrations';
 import { identityDomain } from './identity';
+import { operatorDomain } from './operator';
 import { storesDomain } from './stores';
 import { supplierRegistry } from './suppliers';
 import { connectionsDomain } from './connections';
 import { notificationsDomain } from './notifications';
 import { catalogueDomain } from './catalogue';
 import { ordersDomain } from './orders';
+import { paymentsDomain } from './payments';
 import { dispatchDomain } from './dispatch';
 import { supplierOrderSchema } from './dispatch/schemas';
 import { mountAssistant } from './assistant/mcp';
@@ -24,15 +26,14 @@ import { mountConsole } from './console/serve';
 
 export const VERSION = '4.4.0';
 
-export function openDatabase(url: string, poolSize?: number): DataSource {
-  return createDataSource(url, MIGRATIONS, poolSize);
-}
+export const openDatabase = (url: string, poolSize?: number): DataSource => createDataSource(url, MIGRATIONS, poolSize);
 
 /** Every domain, built once per process, each from the platform and the domains it needs. */
 export function buildServices(config: Config, db: DataSource, log: Logger, boss: Boss, databaseUrl: string) {
   const secrets = new Secrets(config.appSecret);
   const p: Platform = { config, db, databaseUrl, log, boss, secrets, cursors: new Cursors(secrets) };
   const identity = identityDomain(p);
+  const operator = operatorDomain(p, identity);
   const stores = storesDomain(p, identity);
   const registry = supplierRegistry(config);
   const connections = connectionsDomain(p, { registry });
@@ -43,17 +44,16 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   const supplierOrders = { schema: supplierOrderSchema, ofOrders: (ids: string[], showCustomer: boolean) => dispatch.reads.ofOrders(ids, showCustomer) };
   const orders = ordersDomain(p, { supplierOrders, onEvent: (event) => dispatch.subscriptions.onStoreOrderEvent(event) });
   const dispatch = dispatchDomain(p, { gateway, registry, orders: orders.orders, connections: connections.connections });
-  // In route-table order: the notification address first, since its path shape would also match /:storeId/:id/... routes.
-  const domains: Domain[] = [notifications, identity, stores, connections, catalogue, dispatch, orders];
+  const payments = paymentsDomain(p, orders);
+  // In route-table order: the notification addresses first, since their path shapes would also match /:storeId/:id/... routes.
+  const domains: Domain[] = [notifications, payments, identity, operator, stores, connections, catalogue, dispatch, orders];
   const { gate, accounts, apiKeys } = identity;
-  return { ...p, registry, domains, feed: dispatch.feed, gate, accounts, apiKeys, stores: stores.stores, connections: connections.connections };
+  return { ...p, registry, domains, feed: dispatch.feed, gate, accounts, apiKeys, operator: operator.operator, stores: stores.stores, connections: connections.connections, paymentProviders: payments.providers };
 }
 export type Services = ReturnType<typeof buildServices>;
 
 /** The one route table: routing, validation, permissions, plan gate, credits and OpenAPI all come from it. */
-export function routeTable(s: Services): AnyRoute[] {
-  return s.domains.flatMap((d) => d.routes);
-}
+export const routeTable = (s: Services): AnyRoute[] => s.domains.flatMap((d) => d.routes);
 
 export function buildHttpApp(s: Services) {
   const routes = routeTable(s);
@@ -65,6 +65,7 @@ export function buildHttpApp(s: Services) {
     gate: s.gate,
     log: s.log,
     jsonBodyLimit: s.config.jsonBodyLimit,
+    operatorToken: s.config.operatorToken,
     openApiDocument,
     ready: async () => {
       await s.db.query('SELECT 1');

@@ -84,7 +84,7 @@ export class SupplierGateway {
   ): SupplierCallContext {
     const keep = onCredentialsChanged ?? this.keeper(conn, credentials);
     const pace = this.pacer(conn, credentials);
-    const ordering = conn.automation ? { shippingMethod: conn.automation.shippingMethod ?? { rule: 'cheapest' as const }, payOnCreate: conn.automation.automaticPayment } : undefined;
+    const ordering = conn.automation ? { shippingMethod: conn.automation.shippingMethod ?? { rule: 'cheapest' as const } } : undefined;
     const orderNumbers = this.memoryOf(conn);
     return {
       connectionId: conn.id,

@@ -8,6 +8,8 @@ import { planIncludesDropshipping } from './permissions';
 import * as sql from './sql';
 
 const SESSION_PREFIX = 'sst_';
+/** The ledger's action for credits the operator granted. */
+export const OPERATOR_GRANT = 'operator.grant';
 // A fixed hash compared against when the e-mail is unknown, so both failures take the same time.
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
@@ -89,15 +91,15 @@ export class AccountService {
     return this.get(id);
   }
 
-  /** Stands in for the billing system: plan changes take effect at once. */
+  /** An operator action (server/operator): takes effect at once. */
   async changePlan(id: string, plan: Plan): Promise<Account> {
     await sql.setPlan(this.db, id, plan);
     return this.get(id);
   }
 
-  /** Stands in for a credit purchase through billing. */
-  async addCredits(id: string, amount: number): Promise<Account> {
-    await this.credits.credit(id, null, 'credits.purchase', amount, null);
+  /** An operator action (server/operator): credits granted, the reason kept in the ledger. */
+  async grantCredits(id: string, amount: number, reason: string, requestId: string | null): Promise<Account> {
+    await this.credits.credit(id, null, OPERATOR_GRANT, amount, requestId, reason);
     return this.get(id);
   }
 

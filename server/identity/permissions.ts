@@ -13,6 +13,8 @@ export const PERMISSIONS = [
   'orders.manage',
   'customers.view',
   'staff.manage',
+  // The payment provider's signing secret: whoever sets it decides which payment events the store believes.
+  'payments.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -83,38 +83,10 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService, pu
       },
     }),
     route({
-      operationId: 'changePlan',
-      method: 'put',
-      path: '/api/account/plan',
-      summary: 'Change the plan (stands in for billing; immediate)',
-      tag: 'Accounts',
-      auth: 'session',
-      readOnly: false,
-      body: object({ plan: { enum: [...PLANS] } }, ['plan']),
-      response: { status: 200, schema: accountSchema },
-      async handler({ caller, body }) {
-        return accountView(await accounts.changePlan(caller!.accountId, body.plan));
-      },
-    }),
-    route({
-      operationId: 'buyCredits',
-      method: 'post',
-      path: '/api/account/credits',
-      summary: 'Add credits to the account (stands in for a purchase through billing)',
-      tag: 'Accounts',
-      auth: 'session',
-      readOnly: false,
-      body: object({ amount: { type: 'integer', minimum: 1, maximum: 1000000 } }, ['amount']),
-      response: { status: 200, schema: accountSchema },
-      async handler({ caller, body }) {
-        return accountView(await accounts.addCredits(caller!.accountId, body.amount));
-      },
-    }),
-    route({
       operationId: 'listCreditLedger',
       method: 'get',
       path: '/api/account/credits/ledger',
-      summary: 'The account\'s newest credit movements: charges, refunds and purchases, each with the balance after it',
+      summary: 'The account\'s newest credit movements: charges, refunds and the operator\'s grants, each with the balance after it',
       tag: 'Accounts',
       auth: 'session',
       readOnly: true,
@@ -124,8 +96,8 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService, pu
         schema: {
           type: 'array',
           items: object(
-            { action: { type: 'string' }, amount: { type: 'integer', description: 'Negative for a charge' }, balanceAfter: { type: 'integer' }, apiKeyId: { type: ['string', 'null'] }, requestId: { type: ['string', 'null'] }, createdAt: dateTime },
-            ['action', 'amount', 'balanceAfter', 'apiKeyId', 'requestId', 'createdAt'],
+            { action: { type: 'string' }, amount: { type: 'integer', description: 'Negative for a charge' }, balanceAfter: { type: 'integer' }, apiKeyId: { type: ['string', 'null'] }, requestId: { type: ['string', 'null'] }, reason: { type: ['string', 'null'], description: 'Why the operator granted these credits' }, createdAt: dateTime },
+            ['action', 'amount', 'balanceAfter', 'apiKeyId', 'requestId', 'reason', 'createdAt'],
           ),
         },
       },

@@ -14,6 +14,10 @@ import { SupplierCallRates1764288000003 } from './1764288000003-SupplierCallRate
 import { ListCounts1764288000010 } from './1764288000010-ListCounts';
 import { ImportJobCredit1764374400000 } from './1764374400000-ImportJobCredit';
 import { RenameRegisteredWebhookUrl1764374400001 } from './1764374400001-RenameRegisteredWebhookUrl';
+import { CreditLedgerReason1764460800100 } from './1764460800100-CreditLedgerReason';
+import { PaymentProviders1764460800110 } from './1764460800110-PaymentProviders';
+import { PaymentEventSource1764460800111 } from './1764460800111-PaymentEventSource';
+import { OrderMarkedPaid1764460800112 } from './1764460800112-OrderMarkedPaid';
 import { SupplierOrderNumbers1764460800250 } from './1764460800250-SupplierOrderNumbers';
 import { AutomationShippingMethod1764460800251 } from './1764460800251-AutomationShippingMethod';
 import { SupplierOrderCountSlots1764460800260 } from './1764460800260-SupplierOrderCountSlots';
@@ -35,6 +39,10 @@ export const MIGRATIONS = [
   ListCounts1764288000010,
   ImportJobCredit1764374400000,
   RenameRegisteredWebhookUrl1764374400001,
+  CreditLedgerReason1764460800100,
+  PaymentProviders1764460800110,
+  PaymentEventSource1764460800111,
+  OrderMarkedPaid1764460800112,
   SupplierOrderNumbers1764460800250,
   AutomationShippingMethod1764460800251,
   SupplierOrderCountSlots1764460800260,

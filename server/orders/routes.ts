@@ -4,6 +4,7 @@ import { currency, destinationSchema, minorUnits, object, pageOf, pageQuery, par
 import type { JsonSchema } from '../platform/http/route';
 import type { StoreOrder } from './types';
 import { groupParams, orderParams, orderSchemaWith } from './schemas';
+import type { OrderPayments } from './payments';
 import type { OrderService } from './service';
 import type { StoreOrderQueries } from './queries';
 
@@ -20,7 +21,7 @@ export interface SupplierOrdersOfOrders {
   ofOrders(orderIds: string[], showCustomer: boolean): Promise<Array<{ orderId: string } & Record<string, unknown>>>;
 }
 
-export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierOrdersOfOrders, listQueries: StoreOrderQueries) {
+export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, supplierOrders: SupplierOrdersOfOrders, listQueries: StoreOrderQueries) {
   const orderSchema = orderSchemaWith(supplierOrders.schema);
   /** Order details; supplier orders only for callers who also hold suppliers.view, the address only with customers.view. */
   async function details(ctx: Ctx, list: StoreOrder[], full: boolean) {
@@ -29,6 +30,7 @@ export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierO
     const canSeeSuppliers = !!ctx.store?.permissions.has('suppliers.view');
     const showCustomer = !!ctx.store?.permissions.has('customers.view');
     const soViews = canSeeSuppliers && full && ids.length ? await supplierOrders.ofOrders(ids, showCustomer) : [];
+    const history = full ? await payments.history(ids) : new Map();
     const out = [];
     for (const o of list) {
       const items = full ? await orders.items(o.id) : [];
@@ -40,10 +42,12 @@ export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierO
         status: o.status,
         paymentMethod: o.paymentMethod,
         paymentStatus: o.paymentStatus,
+        markedPaidAt: o.markedPaidAt ? o.markedPaidAt.toISOString() : null,
         contractModel: o.contractModel,
         currency: o.currency,
         totalMinor: o.totalMinor,
         needsAttention: o.needsAttention,
+        ...(full ? { payments: history.get(o.id) ?? [] } : {}),
         ...(showCustomer ? { destination: o.destination, destinationRedacted: false } : { destinationRedacted: true }),
         ...(full ? { items: items.map((i) => ({ id: i.id, productId: i.productId, variantId: i.variantId, sku: i.sku, title: i.title, quantity: i.quantity, unitPriceMinor: i.unitPriceMinor, groupKey: i.groupKey })) } : {}),
         fulfilmentGroups: parts.map((g) => ({
@@ -146,20 +150,21 @@ export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierO
       },
     }),
     route({
-      operationId: 'recordStorePayment',
+      operationId: 'markStoreOrderPaid',
       method: 'post',
-      path: `${BASE}/:storeId/:orderId/payments`,
-      summary: 'Record a payment provider\'s event for the order: authorised, paid (settled), failed or refunded',
-      description: 'An online payment that is paid confirms a pending order. Under promise-to-sell, an authorisation starts sending.',
+      path: `${BASE}/:storeId/:orderId/mark-paid`,
+      summary: 'Mark the order paid by hand (cash, bank transfer): confirms it; recorded as manual, not as the payment provider\'s word',
+      description:
+        'The shopper\'s `paymentStatus` moves only on the payment provider\'s signed notifications (POST /api/payment-notifications/:storeId). A manual mark confirms the order and shows in its payment history with who made it, but does not count as provider-confirmed for automatic supplier payment: that still needs the connection\'s allowUnpaidOrders (orders without online payment) or payNow. 409 when the provider already reported the order paid or refunded; marking twice changes nothing.',
       tag: TAG,
       auth: 'caller',
       permission: 'orders.manage',
       readOnly: false,
       params: orderParams,
-      body: object({ kind: { enum: ['authorised', 'paid', 'failed', 'refunded'] }, amountMinor: minorUnits, reference: { type: 'string', maxLength: 200 } }, ['kind']),
+      body: object({ reference: { type: 'string', maxLength: 200, description: 'A receipt or transfer reference' }, amountMinor: minorUnits }),
       response: { status: 200, schema: orderSchema },
       async handler(ctx) {
-        await orders.recordPayment(await load(ctx), ctx.body, actorOf(ctx.caller!));
+        await payments.markPaid(await load(ctx), ctx.body ?? {}, actorOf(ctx.caller!));
         return one(ctx, await load(ctx));
       },
     }),

@@ -17,6 +17,17 @@ export const partSchema = object(
   },
   ['groupKey', 'connectionId', 'status', 'fulfilledByStore', 'items', 'shipment'],
 );
+export const paymentEntrySchema = object(
+  {
+    kind: { enum: ['authorised', 'paid', 'failed', 'refunded', 'captured', 'captureFailed'] },
+    source: { enum: ['provider', 'manual', 'service'], description: '`provider`: a signed payment provider notification; `manual`: a staff member; `service`: a promise-to-sell capture' },
+    amountMinor: { type: ['integer', 'null'] },
+    reference: { type: ['string', 'null'] },
+    actor: { type: ['object', 'null'], description: 'Who marked it (manual only): a key or a user' },
+    at: dateTime,
+  },
+  ['kind', 'source', 'amountMinor', 'reference', 'actor', 'at'],
+);
 export const summarySchema = object({ parts: { type: 'integer' }, shipped: { type: 'integer' }, delivered: { type: 'integer' }, needingAttention: { type: 'integer' } }, ['parts', 'shipped', 'delivered', 'needingAttention']);
 /** A store order as the routes answer it; its supplier orders are described by the reader that brings them. */
 export const orderSchemaWith = (supplierOrder: JsonSchema) => object(
@@ -26,7 +37,9 @@ export const orderSchemaWith = (supplierOrder: JsonSchema) => object(
     number: { type: 'string' },
     status: { enum: ['pending', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled'] },
     paymentMethod: { enum: ['online', 'cashOnDelivery', 'manual'] },
-    paymentStatus: { enum: ['none', 'authorised', 'paid', 'failed', 'refunded'] },
+    paymentStatus: { enum: ['none', 'authorised', 'paid', 'failed', 'refunded'], description: 'The shopper\'s payment as the payment provider reported it (signed notifications only)' },
+    markedPaidAt: { type: ['string', 'null'], format: 'date-time', description: 'When a staff member marked the order paid by hand (not the provider\'s word)' },
+    payments: { type: 'array', items: paymentEntrySchema, description: 'Payment history, oldest first (order details only)' },
     contractModel: { enum: ['standard', 'promiseToSell'] },
     currency,
     totalMinor: minorUnits,
@@ -41,5 +54,5 @@ export const orderSchemaWith = (supplierOrder: JsonSchema) => object(
     createdAt: dateTime,
     updatedAt: dateTime,
   },
-  ['id', 'storeId', 'number', 'status', 'paymentMethod', 'paymentStatus', 'contractModel', 'currency', 'totalMinor', 'needsAttention', 'destinationRedacted', 'fulfilmentGroups', 'fulfilmentSummary', 'createdAt', 'updatedAt'],
+  ['id', 'storeId', 'number', 'status', 'paymentMethod', 'paymentStatus', 'markedPaidAt', 'contractModel', 'currency', 'totalMinor', 'needsAttention', 'destinationRedacted', 'fulfilmentGroups', 'fulfilmentSummary', 'createdAt', 'updatedAt'],
 );

@@ -2,13 +2,19 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 
-const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => !!p);
+const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser'];
 
 const found = () => CANDIDATES.find((p) => fs.existsSync(p));
 
 export type ChromiumLookup = { path: string } | { skip: string };
 
+/** CI=true (as .ci/run sets it): the browser suite must run, so a missing or broken Chromium fails it. */
+export const BROWSER_REQUIRED = ['true', '1'].includes(process.env.CI ?? '');
+
 export function findChromium(): ChromiumLookup {
+  // CHROMIUM_PATH names the one browser to use, and nothing else is looked for.
+  const chosen = process.env.CHROMIUM_PATH;
+  if (chosen) return fs.existsSync(chosen) ? { path: chosen } : { skip: `CHROMIUM_PATH is ${chosen}, which does not exist.` };
   const have = found();
   if (have) return { path: have };
   if (process.platform !== 'linux' || !fs.existsSync('/usr/bin/apt-get')) return { skip: 'Chromium is not installed and this machine has no apt-get to install Debian\'s chromium package.' };

@@ -81,7 +81,7 @@ test('the specified top level: nodes/ and credentials/ at the root, the README\'
 });
 
 test('every domain assembles itself (index.ts) and keeps its schemas (schemas.ts); the migrations are listed in one index', () => {
-  const domains = ['identity', 'stores', 'connections', 'catalogue', 'notifications', 'dispatch', 'orders'];
+  const domains = ['identity', 'operator', 'stores', 'connections', 'catalogue', 'notifications', 'dispatch', 'orders', 'payments'];
   const missing = domains.flatMap((d) => ['index.ts', 'schemas.ts'].map((f) => `${d}/${f}`)).filter((f) => !files.some((x) => x.name === f));
   expect(missing).toEqual([]);
   const index = files.find((f) => f.name === 'migrations/index.ts')!.text;

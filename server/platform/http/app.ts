@@ -7,6 +7,7 @@ import { ApiError, errors } from '../errors';
 import { accessLogger, type Logger, RequestLog } from '../logger';
 import { recordRequest, registry } from '../metrics';
 import type { Gate } from './gate';
+import { checkOperatorToken } from './operator-auth';
 import { AnyRoute, Caller, CreditRule, CreditTicket, Payer, Reply, RequestContext, RouteCredits, RouteDef, StoreAccess } from './route';
 import { compileValidators } from './validation';
 
@@ -18,6 +19,8 @@ export interface AppOptions {
   /** The OpenAPI document, given the scheme, host and port the request came to (for `servers`). */
   openApiDocument: (origin: string) => unknown;
   ready: () => Promise<boolean>;
+  /** The operator token routes with `auth: 'operator'` take in `X-Operator-Token`; empty: those routes answer 404. */
+  operatorToken: string;
   /** Routes with their own protocol on top of the table (the assistant link), given the compiled routes. */
   extraRoutes?: (router: Router, runners: RouteRunner[]) => void;
 }
@@ -131,7 +134,7 @@ export function buildApp(opts: AppOptions): Koa {
 
   const runners = opts.routes.map((route) => compileRoute(route, opts.gate));
   opts.extraRoutes?.(router, runners);
-  for (const runner of runners) mountRoute(router, runner, opts.gate);
+  for (const runner of runners) mountRoute(router, runner, opts.gate, opts.operatorToken);
 
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true, methodNotAllowed: () => errors.methodNotAllowed(), notImplemented: () => errors.methodNotAllowed() }));
@@ -342,7 +345,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Authentication and, for a well-formed :storeId, the caller's access to that store, in one round trip. */
 async function authenticateForStore(ctx: Koa.Context, gate: Gate, auth: RouteDef['auth'], storeId: string | null): Promise<{ caller: Caller | null; store?: StoreAccess | null }> {
-  if (auth === 'none' || auth === 'carried') return { caller: null };
+  if (auth === 'none' || auth === 'carried' || auth === 'operator') return { caller: null };
   const found = await gate.authenticateFor({ apiKey: header(ctx, 'x-api-key'), bearer: bearer(ctx) }, storeId && UUID.test(storeId) ? storeId : null);
   if (!found) throw errors.unauthenticated();
   const { caller } = found;
@@ -351,11 +354,15 @@ async function authenticateForStore(ctx: Koa.Context, gate: Gate, auth: RouteDef
   return found;
 }
 
-function mountRoute(router: Router, runner: RouteRunner, gate: Gate): void {
+function mountRoute(router: Router, runner: RouteRunner, gate: Gate, operatorToken: string): void {
   const { route } = runner;
   router[route.method](route.path, async (ctx) => {
     ctx.state.routePath = route.path;
-    const { caller, store } = await authenticateForStore(ctx, gate, route.auth, ctx.params.storeId ?? null);
+    if (route.auth === 'operator') {
+      checkOperatorToken(operatorToken, header(ctx, 'x-operator-token'));
+      (ctx.state.log as Logger).setBindings({ operator: true });
+    }
+    const { caller, store } = route.auth === 'operator' ? { caller: null, store: undefined } : await authenticateForStore(ctx, gate, route.auth, ctx.params.storeId ?? null);
     let body: unknown = ctx.state.rawBodyRoute ? undefined : ctx.request.body;
     if (body && typeof body === 'object' && !hasBody(ctx)) body = undefined;
     const request = ctx.state.request as RequestLog;

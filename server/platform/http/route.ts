@@ -6,10 +6,11 @@ export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type JsonSchema = Record<string, unknown>;
 
 /**
- * Who may call: anyone, a signed-in user only (never a key), a key or a session, or the user a request carries
- * a token for (the sign-in callback: see `RouteDef.carriedCaller`).
+ * Who may call: anyone, a signed-in user only (never a key), a key or a session, the user a request carries
+ * a token for (the sign-in callback: see `RouteDef.carriedCaller`), or the operator of the service (the
+ * operator token; with none configured these routes do not exist).
  */
-export type RouteAuth = 'none' | 'session' | 'caller' | 'carried';
+export type RouteAuth = 'none' | 'session' | 'caller' | 'carried' | 'operator';
 
 /** The value a request schema admits, as ajv leaves it (defaults filled in); `Otherwise` when there is no schema. */
 export type SchemaValue<S, Otherwise> = [S] extends [undefined] ? Otherwise : S extends JSONSchema ? FromSchema<S> : Otherwise;
