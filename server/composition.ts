@@ -84,10 +84,11 @@ import { PaymentEventSource1764460800111 } from './migrations/1764460800111-Paym
 import { OrderMarkedPaid1764460800112 } from './migrations/1764460800112-OrderMarkedPaid';
 import { SupplierOrderNumbers1764460800250 } from './migrations/1764460800250-SupplierOrderNumbers';
 import { AutomationShippingMethod1764460800251 } from './migrations/1764460800251-AutomationShippingMethod';
+import { PaymentProviderCheckout1764460800270 } from './migrations/1764460800270-PaymentProviderCheckout';
 
 export const VERSION = '4.4.0';
 export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, Store, StaffMember, StoreProduct, StoreVariant, SupplierConnection, ProductLink, ProductLinkVariant, ImportJob, ImportJobItem];
-export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010, ImportJobCredit1764374400000, RenameRegisteredWebhookUrl1764374400001, CreditLedgerReason1764460800100, PaymentProviders1764460800110, PaymentEventSource1764460800111, OrderMarkedPaid1764460800112, SupplierOrderNumbers1764460800250, AutomationShippingMethod1764460800251, SupplierOrderCountSlots1764460800260, StoreOrderCountSlots1764460800261];
+export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010, ImportJobCredit1764374400000, RenameRegisteredWebhookUrl1764374400001, CreditLedgerReason1764460800100, PaymentProviders1764460800110, PaymentEventSource1764460800111, OrderMarkedPaid1764460800112, SupplierOrderNumbers1764460800250, AutomationShippingMethod1764460800251, SupplierOrderCountSlots1764460800260, StoreOrderCountSlots1764460800261, PaymentProviderCheckout1764460800270];
 
 export function openDatabase(url: string, poolSize?: number): DataSource {
   return createDataSource(url, ENTITIES, MIGRATIONS, poolSize);

@@ -13,9 +13,10 @@ const providerSchema = object(
     provider: { enum: [...PAYMENT_PROVIDERS, null] },
     notificationUrl: { type: 'string', description: 'Enter this address at the payment provider: the store\'s payment events are sent there' },
     configured: { type: 'boolean' },
+    checkoutUrl: { type: ['string', 'null'], description: 'Where shoppers pay this store\'s orders at the provider, as the store gave it (null: not given)' },
     updatedAt: { type: ['string', 'null'], format: 'date-time' },
   },
-  ['provider', 'notificationUrl', 'configured', 'updatedAt'],
+  ['provider', 'notificationUrl', 'configured', 'checkoutUrl', 'updatedAt'],
 );
 
 export function paymentRoutes(providers: PaymentProviders, notifications: PaymentNotifications, publicBaseUrl: () => string) {
@@ -73,10 +74,17 @@ export function paymentRoutes(providers: PaymentProviders, notifications: Paymen
       permission: 'payments.manage',
       readOnly: false,
       params: params(['storeId']),
-      body: object({ provider: { enum: [...PAYMENT_PROVIDERS] }, signingSecret: { type: 'string', minLength: 1, maxLength: 200, description: '`whsec_` and base64' } }, ['provider', 'signingSecret']),
+      body: object(
+        {
+          provider: { enum: [...PAYMENT_PROVIDERS] },
+          signingSecret: { type: 'string', minLength: 1, maxLength: 200, description: '`whsec_` and base64' },
+          checkoutUrl: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 500, description: 'Optional: the provider\'s hosted checkout for this store (the sandbox payment provider\'s `/checkout?merchant=<id>`), where the console sends a person to pay an order as its shopper' },
+        },
+        ['provider', 'signingSecret'],
+      ),
       response: { status: 200, schema: providerSchema },
       async handler({ params: p, body, origin }) {
-        await providers.configure(p.storeId, body.provider, body.signingSecret);
+        await providers.configure(p.storeId, body.provider, body.signingSecret, body.checkoutUrl ?? null);
         return providers.view(p.storeId, base(origin));
       },
     }),
