@@ -5,20 +5,17 @@
  * effect is checked over HTTP, at the payment provider and at the sandbox supplier.
  */
 import type { Page } from 'playwright-core';
-import { eventually, leakScanTest } from '../support/harness';
+import { eventually } from '../support/harness';
 import { received, US_ADDRESS } from '../support/orders';
 import { connectPayments, PaymentSandbox, startPaymentSandbox, StorePayments } from '../support/payments';
-import { BROWSER_REQUIRED, findChromium } from './chromium';
+import { browserSuite } from './chromium';
 import { ConsoleWorld, openConsole } from './session';
+import { usd } from './shop';
 
 jest.setTimeout(180_000);
 
-const browserLookup = findChromium();
 // Said out loud, never a silent skip; in CI never a skip at all: the suite runs and fails.
-if ('skip' in browserLookup && !BROWSER_REQUIRED) process.stderr.write(`\nBrowser test SKIPPED: ${browserLookup.skip}\n\n`);
-const suite = 'path' in browserLookup || BROWSER_REQUIRED ? describe : describe.skip;
-
-const usd = (minor: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(minor / 100);
+const browser = browserSuite();
 
 let w: ConsoleWorld;
 let page: Page;
@@ -43,10 +40,9 @@ async function openOrder(order: { id: string; number: string }) {
   await page.getByRole('heading', { level: 1, name: new RegExp(`^Order ${order.number}\\b`) }).waitFor();
 }
 
-suite('the shopper\'s payment in the console', () => {
+browser.describe('the shopper\'s payment in the console', () => {
   beforeAll(async () => {
-    if ('skip' in browserLookup) throw new Error(`CI=true needs the browser suite to run, and there is no Chromium to run it: ${browserLookup.skip}`);
-    w = await openConsole(browserLookup.path, { label: 'console_pay', publicBaseUrl: true });
+    w = await openConsole(browser.chromium(), { label: 'console_pay', publicBaseUrl: true });
     page = w.page;
     provider = await startPaymentSandbox();
     payments = await connectPayments(w.svc, provider, w.storeId, w.owner.key);
@@ -156,5 +152,4 @@ suite('the shopper\'s payment in the console', () => {
   });
 });
 
-if ('path' in browserLookup) leakScanTest();
-else if (!BROWSER_REQUIRED) test.skip(`browser test skipped: ${browserLookup.skip}`, () => undefined);
+browser.end();
