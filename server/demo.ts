@@ -116,8 +116,9 @@ async function ensureSandboxPayments(s: Services, storeId: string, baseUrl: stri
   });
   if (!res.ok) throw new Error(`the sandbox payment provider answered ${res.status}`);
   const { signingSecret } = (await res.json()) as { signingSecret: string };
-  await s.paymentProviders.configure(storeId, 'sandbox', signingSecret);
-  return { baseUrl: url, apiKey: DEMO_MERCHANT.apiKey, merchantId: DEMO_MERCHANT.id, checkoutUrl: `${url}/checkout?merchant=${DEMO_MERCHANT.id}` };
+  const checkoutUrl = `${url}/checkout?merchant=${DEMO_MERCHANT.id}`;
+  await s.paymentProviders.configure(storeId, 'sandbox', signingSecret, checkoutUrl);
+  return { baseUrl: url, apiKey: DEMO_MERCHANT.apiKey, merchantId: DEMO_MERCHANT.id, checkoutUrl };
 }
 
 export function writeDemoFile(dataDir: string, info: DemoInfo): string {

@@ -22,6 +22,7 @@ import { SupplierOrderNumbers1764460800250 } from './1764460800250-SupplierOrder
 import { AutomationShippingMethod1764460800251 } from './1764460800251-AutomationShippingMethod';
 import { SupplierOrderCountSlots1764460800260 } from './1764460800260-SupplierOrderCountSlots';
 import { StoreOrderCountSlots1764460800261 } from './1764460800261-StoreOrderCountSlots';
+import { PaymentProviderCheckout1764460800270 } from './1764460800270-PaymentProviderCheckout';
 
 export const MIGRATIONS = [
   Foundation1763769600000,
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   AutomationShippingMethod1764460800251,
   SupplierOrderCountSlots1764460800260,
   StoreOrderCountSlots1764460800261,
+  PaymentProviderCheckout1764460800270,
 ];

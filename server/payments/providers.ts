@@ -13,6 +13,8 @@ export interface PaymentProviderView {
   /** Where the provider sends the store's payment events; enter it at the provider. */
   notificationUrl: string;
   configured: boolean;
+  /** The provider's hosted checkout for this store, if the store gave it (the console's "Pay as the shopper"). */
+  checkoutUrl: string | null;
   updatedAt: string | null;
 }
 
@@ -27,13 +29,13 @@ export class PaymentProviders {
 
   async view(storeId: string, baseUrl: string): Promise<PaymentProviderView> {
     const row = await sql.providerOf(this.db, storeId);
-    return { provider: (row?.provider as PaymentProvider) ?? null, notificationUrl: baseUrl + notificationPath(storeId), configured: !!row, updatedAt: row ? row.updated_at.toISOString() : null };
+    return { provider: (row?.provider as PaymentProvider) ?? null, notificationUrl: baseUrl + notificationPath(storeId), configured: !!row, checkoutUrl: row?.checkout_url ?? null, updatedAt: row ? row.updated_at.toISOString() : null };
   }
 
   /** Sets or replaces the provider and its signing secret; events signed with the old secret are refused from now on. */
-  async configure(storeId: string, provider: PaymentProvider, signingSecret: string): Promise<void> {
+  async configure(storeId: string, provider: PaymentProvider, signingSecret: string, checkoutUrl: string | null = null): Promise<void> {
     if (!signingKeyOf(signingSecret)) throw errors.validationFailed([{ field: 'body/signingSecret', message: 'must be the provider\'s signing secret: whsec_ followed by 24 to 64 bytes in base64' }]);
-    await sql.saveProvider(this.db, storeId, provider, this.secrets.encrypt(signingSecret));
+    await sql.saveProvider(this.db, storeId, provider, this.secrets.encrypt(signingSecret), checkoutUrl);
   }
 
   async remove(storeId: string): Promise<void> {

@@ -61,10 +61,17 @@ export function paymentRoutes(providers: PaymentProviders, notifications: Paymen
       permission: 'payments.manage',
       readOnly: false,
       params: params(['storeId']),
-      body: object({ provider: { enum: [...PAYMENT_PROVIDERS] }, signingSecret: { type: 'string', minLength: 1, maxLength: 200, description: '`whsec_` and base64' } }, ['provider', 'signingSecret']),
+      body: object(
+        {
+          provider: { enum: [...PAYMENT_PROVIDERS] },
+          signingSecret: { type: 'string', minLength: 1, maxLength: 200, description: '`whsec_` and base64' },
+          checkoutUrl: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 500, description: 'Optional: the provider\'s hosted checkout for this store (the sandbox payment provider\'s `/checkout?merchant=<id>`), where the console sends a person to pay an order as its shopper' },
+        },
+        ['provider', 'signingSecret'],
+      ),
       response: { status: 200, schema: providerSchema },
       async handler({ params: p, body, origin }) {
-        await providers.configure(p.storeId, body.provider, body.signingSecret);
+        await providers.configure(p.storeId, body.provider, body.signingSecret, body.checkoutUrl ?? null);
         return providers.view(p.storeId, base(origin));
       },
     }),

@@ -11,7 +11,8 @@ export const providerSchema = object(
     provider: { enum: [...PAYMENT_PROVIDERS, null] },
     notificationUrl: { type: 'string', description: 'Enter this address at the payment provider: the store\'s payment events are sent there' },
     configured: { type: 'boolean' },
+    checkoutUrl: { type: ['string', 'null'], description: 'Where shoppers pay this store\'s orders at the provider, as the store gave it (null: not given)' },
     updatedAt: { type: ['string', 'null'], format: 'date-time' },
   },
-  ['provider', 'notificationUrl', 'configured', 'updatedAt'],
+  ['provider', 'notificationUrl', 'configured', 'checkoutUrl', 'updatedAt'],
 );

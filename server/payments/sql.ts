@@ -6,21 +6,22 @@ export interface ProviderRow {
   store_id: string;
   provider: string;
   signing_secret_sealed: string;
+  checkout_url: string | null;
   updated_at: Date;
 }
 
 export async function providerOf(db: Queryable, storeId: string): Promise<ProviderRow | null> {
-  const [row] = await rows<ProviderRow>(db, 'SELECT store_id, provider, signing_secret_sealed, updated_at FROM payment_providers WHERE store_id = $1', [storeId]);
+  const [row] = await rows<ProviderRow>(db, 'SELECT store_id, provider, signing_secret_sealed, checkout_url, updated_at FROM payment_providers WHERE store_id = $1', [storeId]);
   return row ?? null;
 }
 
-export async function saveProvider(db: Queryable, storeId: string, provider: string, sealed: string): Promise<ProviderRow> {
+export async function saveProvider(db: Queryable, storeId: string, provider: string, sealed: string, checkoutUrl: string | null): Promise<ProviderRow> {
   const [row] = await rows<ProviderRow>(
     db,
-    `INSERT INTO payment_providers (store_id, provider, signing_secret_sealed) VALUES ($1, $2, $3)
-     ON CONFLICT (store_id) DO UPDATE SET provider = EXCLUDED.provider, signing_secret_sealed = EXCLUDED.signing_secret_sealed, updated_at = now()
-     RETURNING store_id, provider, signing_secret_sealed, updated_at`,
-    [storeId, provider, sealed],
+    `INSERT INTO payment_providers (store_id, provider, signing_secret_sealed, checkout_url) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (store_id) DO UPDATE SET provider = EXCLUDED.provider, signing_secret_sealed = EXCLUDED.signing_secret_sealed, checkout_url = EXCLUDED.checkout_url, updated_at = now()
+     RETURNING store_id, provider, signing_secret_sealed, checkout_url, updated_at`,
+    [storeId, provider, sealed, checkoutUrl],
   );
   return row;
 }

@@ -6,18 +6,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { call, createKey, leakScanTest, seen } from '../support/harness';
+import { call, createKey, seen } from '../support/harness';
 import { received } from '../support/orders';
-import { BROWSER_REQUIRED, findChromium } from './chromium';
+import { browserSuite } from './chromium';
 import { ConsoleWorld, openConsole } from './session';
 import { pausedOrder } from './shop';
 
 jest.setTimeout(120_000);
 
-const browserLookup = findChromium();
 // Said out loud, never a silent skip; in CI never a skip at all: the suite runs and fails.
-if ('skip' in browserLookup && !BROWSER_REQUIRED) process.stderr.write(`\nBrowser test SKIPPED: ${browserLookup.skip}\n\n`);
-const suite = 'path' in browserLookup || BROWSER_REQUIRED ? describe : describe.skip;
+const browser = browserSuite();
 const ROOT = path.resolve(__dirname, '../..');
 
 let w: ConsoleWorld;
@@ -26,10 +24,9 @@ let supplierAccount: { accountId: string };
 let connectionId: string;
 let pausedId: string;
 
-suite('merchant console in a browser', () => {
+browser.describe('merchant console in a browser', () => {
   beforeAll(async () => {
-    if ('skip' in browserLookup) throw new Error(`CI=true needs the browser suite to run, and there is no Chromium to run it: ${browserLookup.skip}`);
-    w = await openConsole(browserLookup.path, { label: 'console' });
+    w = await openConsole(browser.chromium(), { label: 'console' });
     page = w.page;
     supplierAccount = await w.sandbox.account(0);
   });
@@ -273,5 +270,4 @@ suite('merchant console in a browser', () => {
   });
 });
 
-if ('path' in browserLookup) leakScanTest();
-else if (!BROWSER_REQUIRED) test.skip(`browser test skipped: ${browserLookup.skip}`, () => undefined);
+browser.end();

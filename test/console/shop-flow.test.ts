@@ -4,21 +4,16 @@
  * and its tracking arrive; read the credits. Every effect is checked over HTTP and at the sandbox supplier.
  */
 import type { Page } from 'playwright-core';
-import { eventually, leakScanTest } from '../support/harness';
+import { eventually } from '../support/harness';
 import { received, US_ADDRESS } from '../support/orders';
-import { BROWSER_REQUIRED, findChromium } from './chromium';
+import { browserSuite } from './chromium';
 import { ConsoleWorld, openConsole } from './session';
-import { backgroundImport } from './shop';
+import { backgroundImport, usd } from './shop';
 
 jest.setTimeout(180_000);
 
-const browserLookup = findChromium();
 // Said out loud, never a silent skip; in CI never a skip at all: the suite runs and fails.
-if ('skip' in browserLookup && !BROWSER_REQUIRED) process.stderr.write(`\nBrowser test SKIPPED: ${browserLookup.skip}\n\n`);
-const suite = 'path' in browserLookup || BROWSER_REQUIRED ? describe : describe.skip;
-
-/** Amounts as the console shows them (en-US, as the test browser is set). */
-const usd = (minor: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(minor / 100);
+const browser = browserSuite();
 
 let w: ConsoleWorld;
 let page: Page;
@@ -30,10 +25,9 @@ const api = (method: string, path: string, body?: unknown) => w.svc.call(method,
 const linkOf = async (supplierProductId: string) => (await api('GET', `/api/store-suppliers/${w.storeId}/links?pageSize=100`)).body.result.items.find((l: any) => l.supplierProductId === supplierProductId);
 const notice = () => page.locator('#notice');
 
-suite('selling from the console', () => {
+browser.describe('selling from the console', () => {
   beforeAll(async () => {
-    if ('skip' in browserLookup) throw new Error(`CI=true needs the browser suite to run, and there is no Chromium to run it: ${browserLookup.skip}`);
-    w = await openConsole(browserLookup.path, { label: 'console_shop', publicBaseUrl: true });
+    w = await openConsole(browser.chromium(), { label: 'console_shop', publicBaseUrl: true });
     page = w.page;
     account = await w.sandbox.account(0);
     connId = (await api('POST', `/api/store-suppliers/${w.storeId}`, { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: account.liveKey } })).body.result.id;
@@ -233,5 +227,4 @@ suite('selling from the console', () => {
   });
 });
 
-if ('path' in browserLookup) leakScanTest();
-else if (!BROWSER_REQUIRED) test.skip(`browser test skipped: ${browserLookup.skip}`, () => undefined);
+browser.end();

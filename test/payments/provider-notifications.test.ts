@@ -42,10 +42,13 @@ const send = (storeId: string, n: { rawBody: string; headers: Record<string, str
 
 test('the store\'s provider settings: the address to enter at the provider, a secret that is checked and never answered', async () => {
   const view = await svc.call('GET', `/api/stores/${shop.storeId}/payment-provider`, { key: shop.owner.key });
-  expect(view.body.result).toEqual({ provider: 'sandbox', notificationUrl: `${svc.baseUrl}/api/payment-notifications/${shop.storeId}`, configured: true, updatedAt: expect.any(String) });
+  expect(view.body.result).toEqual({ provider: 'sandbox', notificationUrl: `${svc.baseUrl}/api/payment-notifications/${shop.storeId}`, configured: true, checkoutUrl: `${provider.baseUrl}/checkout?merchant=${payments.merchantId}`, updatedAt: expect.any(String) });
   expect(view.text).not.toContain(payments.signingSecret);
   const bad = await svc.call('PUT', `/api/stores/${shop.storeId}/payment-provider`, { key: shop.owner.key, body: { provider: 'sandbox', signingSecret: 'not-a-secret' } });
   expect([bad.status, bad.body.error.code, bad.body.error.details[0].field]).toEqual([400, 'validationFailed', 'body/signingSecret']);
+  // The console opens the checkout address: only an http(s) address is taken.
+  const script = await svc.call('PUT', `/api/stores/${shop.storeId}/payment-provider`, { key: shop.owner.key, body: { provider: 'sandbox', signingSecret: payments.signingSecret, checkoutUrl: 'javascript:alert(1)' } });
+  expect([script.status, script.body.error.code, script.body.error.details[0].field]).toEqual([400, 'validationFailed', 'body/checkoutUrl']);
   // The stored secret is sealed, not kept as text.
   const row = (await svc.db.query('SELECT signing_secret_sealed FROM payment_providers WHERE store_id = $1', [shop.storeId])).rows[0];
   expect(row.signing_secret_sealed).toMatch(/^v1\./);

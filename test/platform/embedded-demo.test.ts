@@ -110,7 +110,7 @@ test('first start creates the demo once; a restart finds the same account, store
   // The demo store takes its shopper payments from the bundled sandbox payment provider.
   expect(demo.paymentProvider).toEqual({ baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), apiKey: 'spk_demo', merchantId: 'mer_demo', checkoutUrl: `${demo.paymentProvider.baseUrl}/checkout?merchant=mer_demo` });
   const provider = await call(demo.baseUrl, 'GET', `/api/stores/${demo.storeId}/payment-provider`, { key: demo.apiKey });
-  expect(provider.body.result).toMatchObject({ provider: 'sandbox', configured: true, notificationUrl: `${demo.baseUrl}/api/payment-notifications/${demo.storeId}` });
+  expect(provider.body.result).toMatchObject({ provider: 'sandbox', configured: true, notificationUrl: `${demo.baseUrl}/api/payment-notifications/${demo.storeId}`, checkoutUrl: demo.paymentProvider.checkoutUrl });
   expect(first.stderr()).toContain(`Shoppers pay at the sandbox payment provider: ${demo.paymentProvider.checkoutUrl}&orderId=`);
   await payAtCheckout(demo);
   const staffView = await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}`, { key: demo.staffApiKey });

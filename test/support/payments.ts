@@ -53,7 +53,7 @@ export async function connectPayments(svc: Service, pay: PaymentSandbox, storeId
   const address = await pay.v1(merchant.apiKey, 'PUT', '/notification-address', { url: `${svc.baseUrl}/api/payment-notifications/${storeId}` });
   const signingSecret = address.body.signingSecret as string;
   seen.secrets.add(signingSecret);
-  const set = await svc.call('PUT', `/api/stores/${storeId}/payment-provider`, { key, body: { provider: 'sandbox', signingSecret } });
+  const set = await svc.call('PUT', `/api/stores/${storeId}/payment-provider`, { key, body: { provider: 'sandbox', signingSecret, checkoutUrl: `${pay.baseUrl}/checkout?merchant=${merchant.merchantId}` } });
   if (set.status !== 200) throw new Error(`payment provider not set: ${set.text}`);
   const payments = new Map<string, { id: string; status: string }>();
   return {

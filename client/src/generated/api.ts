@@ -1469,6 +1469,8 @@ export interface GetPaymentProvider {
     /** Enter this address at the payment provider: the store's payment events are sent there */
     notificationUrl: string;
     configured: boolean;
+    /** Where shoppers pay this store's orders at the provider, as the store gave it (null: not given) */
+    checkoutUrl: string | null;
     updatedAt: string | null;
   };
 }
@@ -3247,6 +3249,8 @@ export interface SetPaymentProvider {
     provider: "sandbox";
     /** `whsec_` and base64 */
     signingSecret: string;
+    /** Optional: the provider's hosted checkout for this store (the sandbox payment provider's `/checkout?merchant=<id>`), where the console sends a person to pay an order as its shopper */
+    checkoutUrl?: string;
   };
   /** 200: Success */
   result: {
@@ -3254,6 +3258,8 @@ export interface SetPaymentProvider {
     /** Enter this address at the payment provider: the store's payment events are sent there */
     notificationUrl: string;
     configured: boolean;
+    /** Where shoppers pay this store's orders at the provider, as the store gave it (null: not given) */
+    checkoutUrl: string | null;
     updatedAt: string | null;
   };
 }

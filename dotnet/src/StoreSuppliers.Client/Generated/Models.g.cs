@@ -304,6 +304,11 @@ public sealed partial class PaymentProvider
     [JsonPropertyName("configured")]
     public bool Configured { get; set; }
 
+    /// <summary>Where shoppers pay this store's orders at the provider, as the store gave it (null: not given)</summary>
+    [JsonPropertyName("checkoutUrl")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? CheckoutUrl { get; set; }
+
     [JsonPropertyName("updatedAt")]
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public DateTimeOffset? UpdatedAt { get; set; }
@@ -2522,6 +2527,10 @@ public sealed partial class SetPaymentProviderRequest
     /// <summary>`whsec_` and base64</summary>
     [JsonPropertyName("signingSecret")]
     public string SigningSecret { get; set; } = default!;
+
+    /// <summary>Optional: the provider's hosted checkout for this store (the sandbox payment provider's `/checkout?merchant=&lt;id&gt;`), where the console sends a person to pay an order as its shopper</summary>
+    [JsonPropertyName("checkoutUrl")]
+    public string? CheckoutUrl { get; set; }
 }
 
 public sealed partial class SetStaffMemberRequest
