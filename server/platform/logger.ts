@@ -33,7 +33,7 @@ export function createLogger(level: string, name = 'store-suppliers'): Logger {
  */
 export class RequestLog {
   private child: Logger | undefined;
-  private readonly bindings: { requestId: string; accountId?: string; apiKeyId?: string };
+  private readonly bindings: { requestId: string; accountId?: string; apiKeyId?: string; operator?: true };
 
   constructor(
     private readonly base: Logger,
@@ -54,9 +54,15 @@ export class RequestLog {
     this.child?.setBindings({ accountId, apiKeyId });
   }
 
+  /** The operator's token was taken: this request's lines say so. */
+  asOperator(): void {
+    this.bindings.operator = true;
+    this.child?.setBindings({ operator: true });
+  }
+
   access(method: string, route: string, path: string, status: number, ms: number): void {
-    const { requestId, accountId, apiKeyId } = this.bindings;
-    this.accessLog.info({ requestId, accountId, apiKeyId, method, route, path, status, ms }, 'request');
+    const { requestId, accountId, apiKeyId, operator } = this.bindings;
+    this.accessLog.info({ requestId, accountId, apiKeyId, operator, method, route, path, status, ms }, 'request');
   }
 }
 

@@ -360,7 +360,7 @@ function mountRoute(router: Router, runner: RouteRunner, gate: Gate, operatorTok
     ctx.state.routePath = route.path;
     if (route.auth === 'operator') {
       checkOperatorToken(operatorToken, header(ctx, 'x-operator-token'));
-      (ctx.state.log as Logger).setBindings({ operator: true });
+      (ctx.state.request as RequestLog).asOperator();
     }
     const { caller, store } = route.auth === 'operator' ? { caller: null, store: undefined } : await authenticateForStore(ctx, gate, route.auth, ctx.params.storeId ?? null);
     let body: unknown = ctx.state.rawBodyRoute ? undefined : ctx.request.body;
