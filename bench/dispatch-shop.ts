@@ -50,7 +50,7 @@ async function api(svc: BenchService, key: string, method: string, p: string, bo
  */
 export async function dispatchShop(svc: BenchService, sandbox: BenchSandbox, parts: number, opts: { products?: number; key?: string; automation?: Record<string, unknown>; confirmed?: boolean } = {}): Promise<DispatchShop> {
   const PRODUCTS = opts.products ?? 50;
-  const key = opts.key ?? (await developerKey(svc.baseUrl)).key;
+  const key = opts.key ?? (await developerKey(svc)).key;
   const account = await sandbox.control<{ accountId: string; liveKey: string }>('POST', '/accounts', { balanceMinor: 1_000_000_000, testBalanceMinor: 1_000_000 });
   // Products that ship to the US with a first variant on sale; its stock raised so that no part runs out.
   const chosen: Array<{ id: string; variantId: string }> = [];
@@ -157,7 +157,7 @@ export async function dispatchShop(svc: BenchService, sandbox: BenchSandbox, par
   }
 }
 
-/** The service's dispatch runner options at their defaults (server/workers.ts dispatchRunnerOptions). */
+/** The service's dispatch runner options at their defaults (dispatchRunnerOptions in server/dispatch/index.ts). */
 export const RUNNER_OPTIONS = { concurrency: 400, groupConcurrency: { default: 4, tiers: { sandbox: 20, 'sandbox-signin': 20, cj: 2 } }, pollMs: 2000, heartbeatSeconds: 10 };
 
 export type Part = DispatchShop['parts'][number] & { connectionId: string };
@@ -201,7 +201,7 @@ export async function checkOnce(db: Pool, sandbox: BenchSandbox, shops: Dispatch
 }
 
 export async function shops(svc: BenchService, sandbox: BenchSandbox, n: number, parts: number, opts: Parameters<typeof dispatchShop>[3] = {}): Promise<DispatchShop[]> {
-  const key = opts.key ?? (await developerKey(svc.baseUrl)).key;
+  const key = opts.key ?? (await developerKey(svc)).key;
   const out: DispatchShop[] = [];
   for (let i = 0; i < n; i++) out.push(await dispatchShop(svc, sandbox, parts, { products: 5, ...opts, key }));
   return out;

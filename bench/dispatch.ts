@@ -14,7 +14,8 @@ import { createLogger } from '../server/platform/logger';
 import { DISPATCH_QUEUE, DISPATCH_QUEUES } from '../server/dispatch/queues';
 import { Cost, countedRole, cpuSplit, meter, rssMbOf, rssPeak, topStatements } from './cost';
 import { checkOnce, DispatchShop, drain, partsOf, queueParts, RUNNER_OPTIONS, sentOf, shops, supplierFloor } from './dispatch-shop';
-import { BenchSandbox, BenchService, benchPostgres, developerKey, Figure, load, startBenchSandbox, startBenchService } from './lib';
+import { BenchSandbox, BenchService, benchPostgres, developerKey, Figure, startBenchSandbox, startBenchService } from './lib';
+import { load } from './load';
 
 const command = 'npm run bench -- dispatch';
 const CORES = os.cpus().length;
@@ -240,7 +241,7 @@ export async function dispatchBench(databaseUrl: string): Promise<Figure[]> {
   const svc = await startBenchService(databaseUrl, { SUPPLIER_TIMEOUT_MS: '3000', DATABASE_URL: serviceUrl }, { sandboxUrl: sandbox.baseUrl });
   const boss = await startBoss(svc.databaseUrl, [], createLogger('silent'), { supervise: false, schedule: false, superviseSeconds: 30 });
   try {
-    const ctx: Ctx = { svc, sandbox, boss, admin, key: (await developerKey(svc.baseUrl)).key };
+    const ctx: Ctx = { svc, sandbox, boss, admin, key: (await developerKey(svc)).key };
     const figures: Figure[] = [];
     for (const [i, figure] of FIGURES.entries()) if (only.has(i + 1)) figures.push(...(await figure(ctx)));
     return figures;

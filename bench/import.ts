@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
-import { connectedStore, developerKey, Figure, median, startBenchSandbox, startBenchService } from './lib';
+import { connectedStore, developerKey, Figure, startBenchSandbox, startBenchService } from './lib';
+import { median } from './load';
 
 const PRODUCTS = 50;
 const LATENCY_MS = 20;
@@ -13,7 +14,7 @@ export async function importBench(databaseUrl: string): Promise<Figure[]> {
   const sandbox = await startBenchSandbox();
   const svc = await startBenchService(databaseUrl, {}, { sandboxUrl: sandbox.baseUrl });
   try {
-    const { key } = await developerKey(svc.baseUrl);
+    const { key } = await developerKey(svc);
     const account = await sandbox.control<{ liveKey: string }>('POST', '/accounts', { balanceMinor: 1_000_000, testBalanceMinor: 1_000_000 });
     // 50 distinct products that have something to import (variants priced in USD, as every sandbox product is).
     const page = await sandbox.v1<{ items: Array<{ id: string; variants: unknown[] }> }>(account.liveKey, 'GET', '/products?page=2&pageSize=100');

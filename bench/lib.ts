@@ -7,28 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { startSandboxSupplier } from '../server/suppliers/sandbox/server';
-// autocannon ships no types; this is the part of its result the benchmarks read.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<LoadResult>;
-
-interface LoadResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number; average: number };
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-}
-
-export interface Load {
-  reqPerSec: number;
-  p50: number;
-  p99: number;
-  total: number;
-  non2xx: number;
-  /** Socket errors and time-outs: a request that never got an answer. */
-  errors: number;
-}
-
+import { countStatements, CpuUse } from './cpu';
+import type { Load } from './load';
 export interface Figure {
   name: string;
   /** What was measured, and against what. */
@@ -41,6 +21,11 @@ export interface Figure {
   notes?: string;
   /** Peak resident memory of any service process while this figure's benchmark ran (sampled every 200 ms). */
   rssMb?: number;
+  /**
+   * CPU per unit of work (a request, a link): the service's, and the bare route's where there is one; `per`
+   * names the unit. bench/run.ts prints them, their ratio (bare ÷ service) and the profile's breakdown.
+   */
+  cpu?: { service: CpuUse; bare?: CpuUse; per: string };
 }
 
 /** Service processes alive now, whose resident memory the runner samples. */
@@ -74,15 +59,36 @@ export function watchServiceMemory(): { stop(): number } {
   };
 }
 
+/** A process the benchmark started: its pid (for /proc) and, when profiled, the folder of its CPU profile. */
+export interface Metered {
+  pid: number;
+  profileDir?: string;
+}
+
+/**
+ * `--cpu-prof` into a folder of its own, when `profile`; BENCH_PROF=<dir> profiles every process, into folders
+ * under <dir> that are kept (otherwise bench/cpu-report.ts removes them once read).
+ */
+function profiling(profile: boolean | undefined): { args: string[]; dir?: string } {
+  if (!profile && !process.env.BENCH_PROF) return { args: [] };
+  const base = process.env.BENCH_PROF ?? os.tmpdir();
+  fs.mkdirSync(base, { recursive: true });
+  const dir = fs.mkdtempSync(path.join(base, 'store-suppliers-prof-'));
+  return { args: ['--cpu-prof', `--cpu-prof-dir=${dir}`], dir };
+}
+
 /** The bench's own bare routes (bench/baseline-server.ts), in a process of their own on the same database. */
-export async function startBaselineServer(databaseUrl: string, appSecret: string): Promise<{ baseUrl: string; stop(): Promise<void> }> {
-  const proc = spawn(process.execPath, [path.join(root, 'dist/bench/baseline-server.js')], { env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: appSecret }, stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startBaselineServer(databaseUrl: string, appSecret: string, opts: { profile?: boolean } = {}): Promise<Metered & { baseUrl: string; stop(): Promise<void> }> {
+  const prof = profiling(opts.profile);
+  const proc = spawn(process.execPath, [...prof.args, path.join(root, 'dist/bench/baseline-server.js')], { env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: appSecret }, stdio: ['ignore', 'pipe', 'inherit'] });
   const baseUrl = await new Promise<string>((resolve, reject) => {
     proc.stdout!.once('data', (c: Buffer) => resolve((JSON.parse(c.toString().split('\n')[0]) as { baseUrl: string }).baseUrl));
     proc.once('exit', (code) => reject(new Error(`baseline server exited ${code}`)));
   });
   return {
     baseUrl,
+    pid: proc.pid!,
+    profileDir: prof.dir,
     stop: async () => {
       proc.kill('SIGTERM');
       await new Promise((r) => proc.once('exit', r));
@@ -91,81 +97,15 @@ export async function startBaselineServer(databaseUrl: string, appSecret: string
 }
 
 const root = path.resolve(__dirname, '../..');
-export const CONNECTIONS = 50;
-export const DURATION_SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-
-/** One request autocannon sends; `setupRequest` may change it before each send (a fresh body, a fresh signature). */
-export interface LoadRequest {
-  method?: string;
-  path?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  setupRequest?: (req: { method: string; path: string; headers: Record<string, string>; body: string | Buffer }) => { method: string; path: string; headers: Record<string, string>; body: string | Buffer };
-}
-
-export async function load(
-  url: string,
-  headers: Record<string, string> = {},
-  opts: { method?: string; body?: string; connections?: number; seconds?: number; requests?: LoadRequest[] } = {},
-): Promise<Load> {
-  const r = await autocannon({
-    url,
-    connections: opts.connections ?? CONNECTIONS,
-    duration: opts.seconds ?? DURATION_SECONDS,
-    headers,
-    method: opts.method ?? 'GET',
-    body: opts.body,
-    ...(opts.requests ? { requests: opts.requests } : {}),
-  });
-  return { reqPerSec: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, non2xx: r.non2xx, errors: r.errors + r.timeouts };
-}
-
-/** One side of a comparison: the address, its headers and load options. */
-export interface LoadTarget {
-  url: string;
-  headers?: Record<string, string>;
-  opts?: Parameters<typeof load>[2];
-}
-
-/**
- * Baseline and subject measured in alternating rounds (A B B A …), each side DURATION_SECONDS in all, so both
- * see the same machine: on a shared machine the load moves within seconds. Rates are totals ÷ time; latencies
- * the median of the rounds.
- */
-export async function loadPair(baseline: LoadTarget, subject: LoadTarget, rounds = 4): Promise<{ baseline: Load; subject: Load }> {
-  const seconds = Math.max(1, Math.round(DURATION_SECONDS / rounds));
-  const runs: { baseline: Load[]; subject: Load[] } = { baseline: [], subject: [] };
-  const one = async (side: 'baseline' | 'subject') => {
-    const t = side === 'baseline' ? baseline : subject;
-    runs[side].push(await load(t.url, t.headers ?? {}, { ...t.opts, seconds }));
-  };
-  for (let i = 0; i < rounds; i++) {
-    if (i % 2 === 0) {
-      await one('baseline');
-      await one('subject');
-    } else {
-      await one('subject');
-      await one('baseline');
-    }
-  }
-  const merge = (xs: Load[]): Load => ({
-    reqPerSec: Math.round(xs.reduce((a, x) => a + x.total, 0) / (seconds * xs.length)),
-    p50: median(xs.map((x) => x.p50)),
-    p99: median(xs.map((x) => x.p99)),
-    total: xs.reduce((a, x) => a + x.total, 0),
-    non2xx: xs.reduce((a, x) => a + x.non2xx, 0),
-    errors: xs.reduce((a, x) => a + x.errors, 0),
-  });
-  return { baseline: merge(runs.baseline), subject: merge(runs.subject) };
-}
-
-export interface BenchService {
+export interface BenchService extends Metered {
   baseUrl: string;
   pid: number;
   db: Pool;
   /** What the service was started with, for the operator CLI (`runCli`). */
   databaseUrl: string;
   appSecret: string;
+  /** For the operator API, which gives bench accounts their plan and credits. */
+  operatorToken: string;
   stop(): Promise<void>;
 }
 
@@ -176,6 +116,8 @@ export interface BenchServiceOptions {
   publicAddress?: boolean;
   /** Extra command-line arguments, e.g. ['--role', 'api']. The default role is `all` (HTTP and workers). */
   args?: string[];
+  /** Run with --cpu-prof, so bench/run.ts can say where its CPU went during the load. */
+  profile?: boolean;
 }
 
 export function freePort(): Promise<number> {
@@ -224,19 +166,20 @@ export async function freshDatabase(adminUrl: string, label: string): Promise<st
   await admin.end();
   const u = new URL(adminUrl);
   u.pathname = `/${name}`;
+  await countStatements(u.toString());
   return u.toString();
 }
 
 export async function startBenchService(databaseUrl: string, env: Record<string, string> = {}, opts: BenchServiceOptions = {}): Promise<BenchService> {
   const appSecret = env.APP_SECRET ?? crypto.randomBytes(32).toString('hex');
+  const operatorToken = env.OPERATOR_TOKEN ?? `sso_${crypto.randomBytes(24).toString('hex')}`;
   const port = opts.publicAddress ? await freePort() : 0;
   const extra: Record<string, string> = {};
   if (opts.sandboxUrl) extra.SANDBOX_SUPPLIER_URL = opts.sandboxUrl;
   if (opts.publicAddress) extra.PUBLIC_BASE_URL = `http://127.0.0.1:${port}`;
-  // BENCH_PROF=<dir> writes a CPU profile of each service process there, to see where its time goes.
-  const prof = process.env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROF}`] : [];
-  const proc: ChildProcess = spawn(process.execPath, [...prof, path.join(root, 'dist/server/main.js'), ...(opts.args ?? [])], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: appSecret, PORT: String(port), LOG_LEVEL: 'info', SEED_DEMO: 'false', SANDBOX_SUPPLIER: 'false', ...extra, ...env },
+  const prof = profiling(opts.profile);
+  const proc: ChildProcess = spawn(process.execPath, [...prof.args, path.join(root, 'dist/server/main.js'), ...(opts.args ?? [])], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: appSecret, OPERATOR_TOKEN: operatorToken, PORT: String(port), LOG_LEVEL: 'info', SEED_DEMO: 'false', SANDBOX_SUPPLIER: 'false', ...extra, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const baseUrl = await new Promise<string>((resolve, reject) => {
@@ -261,9 +204,11 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
   return {
     baseUrl,
     pid: proc.pid!,
+    profileDir: prof.dir,
     db,
     databaseUrl,
     appSecret,
+    operatorToken,
     stop: async () => {
       sampleRss();
       servicePids.delete(proc.pid!);
@@ -274,21 +219,24 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
   };
 }
 
-/** Signs up a Developer on the pro plan with credits and answers its key. */
-export async function developerKey(baseUrl: string): Promise<{ key: string; session: string; accountId: string }> {
-  const post = async (p: string, body: unknown, auth: Record<string, string> = {}) => {
-    const res = await fetch(baseUrl + p, { method: p === '/api/account/plan' ? 'PUT' : 'POST', headers: { 'Content-Type': 'application/json', ...auth }, body: JSON.stringify(body) });
+/** Signs up a Developer and answers its key; the operator (token `operatorToken`) puts it on pro with credits. */
+export async function developerKey({ baseUrl, operatorToken }: Pick<BenchService, 'baseUrl' | 'operatorToken'>): Promise<{ key: string; session: string; accountId: string }> {
+  const send = async (method: string, p: string, body: unknown, auth: Record<string, string> = {}) => {
+    const res = await fetch(baseUrl + p, { method, headers: { 'Content-Type': 'application/json', ...auth }, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
     return (await res.json()) as { result: any };
   };
   const email = `bench-${crypto.randomBytes(4).toString('hex')}@example.test`;
-  const up = await post('/api/auth/sign-up', { email, password: crypto.randomBytes(12).toString('hex'), name: 'Bench' });
+  const up = await send('POST', '/api/auth/sign-up', { email, password: crypto.randomBytes(12).toString('hex'), name: 'Bench' });
   const session = up.result.sessionToken as string;
+  const accountId = up.result.account.id as string;
   const auth = { Authorization: `Bearer ${session}` };
-  await post('/api/account/developer', {}, auth);
-  await post('/api/account/plan', { plan: 'pro' }, auth);
-  await post('/api/account/credits', { amount: 1000000 }, auth);
-  const key = await post('/api/api-keys', { name: 'bench', recordScope: 'account' }, auth);
-  return { key: key.result.key, session, accountId: up.result.account.id };
+  const operator = { 'X-Operator-Token': operatorToken };
+  await send('POST', '/api/account/developer', {}, auth);
+  await send('PUT', `/api/operator/accounts/${accountId}/plan`, { plan: 'pro' }, operator);
+  await send('POST', `/api/operator/accounts/${accountId}/credits`, { amount: 1000000, reason: 'benchmark' }, operator);
+  const key = await send('POST', '/api/api-keys', { name: 'bench', recordScope: 'account' }, auth);
+  return { key: key.result.key, session, accountId };
 }
 
 /** Runs an operator command (server/cli.ts) against the service's database; answers its stdout. */
@@ -344,11 +292,6 @@ export async function connectedStore(
   const acc = account ?? (await sandbox.control<{ liveKey: string }>('POST', '/accounts', { balanceMinor: 1_000_000, testBalanceMinor: 1_000_000 }));
   const conn = await api('POST', `/api/store-suppliers/${store.id}`, { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } });
   return { storeId: store.id, connectionId: conn.id, webhookUrl: conn.webhookUrl, liveKey: acc.liveKey };
-}
-
-export function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
 export function machine(): string {

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { signSandboxNotification } from '../server/suppliers/sandbox/server';
-import { connectedStore, developerKey, DURATION_SECONDS, Figure, Load, load, LoadRequest, startBenchSandbox, startBenchService } from './lib';
+import { connectedStore, developerKey, Figure, startBenchSandbox, startBenchService } from './lib';
+import { DURATION_SECONDS, Load, LoadRequest, loadOn } from './load';
 
 /** Pre-signed per second of load; more than this machine's service answers, so the pool never runs dry. */
 const SIGNED_PER_SECOND = 10_000;
@@ -68,9 +69,9 @@ export async function notifications(databaseUrl: string): Promise<Figure[]> {
   const sandbox = await startBenchSandbox();
   // Role `api`: the HTTP side alone, so the figure is the cost of accepting. With workers in the same process the
   // order read-backs would run during the load (and take the waiting job the coalescing case relies on).
-  const svc = await startBenchService(databaseUrl, {}, { sandboxUrl: sandbox.baseUrl, publicAddress: true, args: ['--role', 'api'] });
+  const svc = await startBenchService(databaseUrl, {}, { sandboxUrl: sandbox.baseUrl, publicAddress: true, args: ['--role', 'api'], profile: true });
   try {
-    const { key } = await developerKey(svc.baseUrl);
+    const { key } = await developerKey(svc);
     const conn = await connectedStore(svc, sandbox, key);
     if (!conn.webhookUrl) throw new Error('the connection has no webhook address (PUBLIC_BASE_URL not set?)');
     // Registering the same address again answers the secret the sandbox already signs with.
@@ -82,20 +83,20 @@ export async function notifications(databaseUrl: string): Promise<Figure[]> {
     const res = await fetch(conn.webhookUrl, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Sandbox-Signature': probe.signature }, body: probe.body });
     if (res.status !== 200) throw new Error(`a signed notification was answered ${res.status}: ${await res.text()}`);
 
-    const baseline = checked('GET /healthz', await load(`${svc.baseUrl}/healthz`));
+    const baseline = checked('GET /healthz', await loadOn({ url: `${svc.baseUrl}/healthz`, ...svc }));
 
     const count = DURATION_SECONDS * SIGNED_PER_SECOND;
     const distinct = (i: number) => `SBX-O-BENCH-${i}`;
     const spread = notificationRequests(path, signingSecret, signedPool(signingSecret, count, distinct), distinct);
     const jobsBefore = await orderJobs(svc.db, conn.connectionId);
-    const subject = checked('notifications, one order each', await load(svc.baseUrl, {}, { requests: spread.requests }));
+    const subject = checked('notifications, one order each', await loadOn({ url: svc.baseUrl, opts: { requests: spread.requests }, ...svc }));
     const enqueued = (await orderJobs(svc.db, conn.connectionId)) - jobsBefore;
     // Every accepted notification about a new order must have queued its own read-back.
     if (enqueued < subject.total) throw new Error(`${subject.total} notifications accepted but only ${enqueued} read-backs queued`);
 
     const same = () => 'SBX-O-BENCH-SAME';
     const coalesced = notificationRequests(path, signingSecret, signedPool(signingSecret, count, same), same);
-    const sameOrder = checked('notifications, one order', await load(svc.baseUrl, {}, { requests: coalesced.requests }));
+    const sameOrder = checked('notifications, one order', await loadOn({ url: svc.baseUrl, opts: { requests: coalesced.requests }, ...svc }));
     const late = Math.max(0, spread.used() - count) + Math.max(0, coalesced.used() - count);
 
     const baselineLabel = 'GET /healthz (unauthenticated Koa route, same server)';
@@ -109,6 +110,7 @@ export async function notifications(databaseUrl: string): Promise<Figure[]> {
         baselineLabel,
         ratio: subject.reqPerSec / baseline.reqPerSec,
         command,
+        cpu: { service: subject.cpu!, bare: baseline.cpu!, per: 'notification' },
         notes:
           `Ratio = notifications accepted per second ÷ /healthz requests per second on the same server (1 would mean verifying and queueing is free). ` +
           `Each request has its own event id and HMAC signature (pre-signed, timestamp = start of the run) and names a new supplier order, so every one loads the connection, verifies the signature, and is answered only once its receipt, last_webhook_at and pg-boss read-back job are committed, written with the other requests waiting at that moment in one transaction (group commit); ${enqueued.toLocaleString('en')} jobs were queued, none refused. The service runs role \`api\` (no worker draining the read-backs during the load).${lateNote}`,
@@ -120,6 +122,7 @@ export async function notifications(databaseUrl: string): Promise<Figure[]> {
         baselineLabel,
         ratio: sameOrder.reqPerSec / baseline.reqPerSec,
         command,
+        cpu: { service: sameOrder.cpu!, bare: baseline.cpu!, per: 'notification' },
         notes: 'Ratio as above. Same work except the read-back insert: the `stately` queue already holds a job for the order, so pg-boss answers null instead of queueing another.',
       },
     ];

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
-import { developerKey, Figure, Load, load, loadPair, median, startBaselineServer, startBenchService } from './lib';
+import { developerKey, Figure, startBaselineServer, startBenchService } from './lib';
+import { Load, load, loadPair, median } from './load';
 
 const TOTAL = Number(process.env.BENCH_ORDERS_TOTAL ?? 1_000_000);
 const STORES = 1_000;
@@ -33,11 +34,11 @@ function checked(what: string, l: Load): Load {
  */
 export async function ordersListBench(databaseUrl: string): Promise<Figure[]> {
   // HTTP only: the seeded queued orders (of connections without credentials) must not be dispatched, and paused, by a worker's sweeper while the list is measured.
-  const svc = await startBenchService(databaseUrl, {}, { args: ['--role', 'api'] });
+  const svc = await startBenchService(databaseUrl, {}, { args: ['--role', 'api'], profile: true });
   const pg = new Pool({ connectionString: databaseUrl, max: 1 });
-  const bareServer = await startBaselineServer(databaseUrl, svc.appSecret);
+  const bareServer = await startBaselineServer(databaseUrl, svc.appSecret, { profile: true });
   try {
-    const { key, accountId } = await developerKey(svc.baseUrl);
+    const { key, accountId } = await developerKey(svc);
     const seedStarted = performance.now();
     await seed(pg, accountId);
     const seedMs = performance.now() - seedStarted;
@@ -58,7 +59,7 @@ export async function ordersListBench(databaseUrl: string): Promise<Figure[]> {
 
     await load(baseUrl, { 'X-API-Key': key }, { seconds: 1 }); // warm-up
     await load(listUrl, { 'X-API-Key': key }, { seconds: 1 });
-    const pair = await loadPair({ url: baseUrl, headers: { 'X-API-Key': key } }, { url: listUrl, headers: { 'X-API-Key': key } });
+    const pair = await loadPair({ url: baseUrl, headers: { 'X-API-Key': key }, ...bareServer }, { url: listUrl, headers: { 'X-API-Key': key }, ...svc });
     const baseline = checked('bare supplier order page', pair.baseline);
     const subject = checked('supplier order list', pair.subject);
 
@@ -107,6 +108,7 @@ export async function ordersListBench(databaseUrl: string): Promise<Figure[]> {
         baselineLabel: 'bare Koa route (bench/baseline-server.ts): one indexed key lookup, then one statement for the keyset page (LIMIT 26), its events and the kept count',
         ratio: subject.reqPerSec / baseline.reqPerSec,
         command,
+        cpu: { service: subject.cpu!, bare: baseline.cpu!, per: 'request' },
         notes:
           `Ratio = list requests per second ÷ bare-route requests per second. The real route reads key, account and store access in one statement, then the page, its events and the exact totalCount (supplier_order_counts) in one more, ` +
           `mapped without entity hydration; it adds the pipeline (validation, permission), signed cursors, the envelope and the request log. ` +

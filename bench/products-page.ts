@@ -1,10 +1,11 @@
-import { BenchService, developerKey, Figure, load, loadPair, startBaselineServer, startBenchService } from './lib';
+import { BenchService, developerKey, Figure, startBaselineServer, startBenchService } from './lib';
+import { load, loadPair } from './load';
 
 const PRODUCTS = 20000;
 
 /** A Developer's store with `n` products of one variant each, seeded by SQL; answers its key and store. */
 export async function seedProductStore(svc: BenchService, n: number): Promise<{ key: string; storeId: string }> {
-  const { key, accountId } = await developerKey(svc.baseUrl);
+  const { key, accountId } = await developerKey(svc);
   const store = await fetch(`${svc.baseUrl}/api/stores`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Bench', currency: 'USD' }) });
   const storeId = ((await store.json()) as { result: { id: string } }).result.id;
   await svc.db.query(
@@ -23,8 +24,9 @@ export async function seedProductStore(svc: BenchService, n: number): Promise<{ 
 
 /** A page of 25 store products through the route table against a bare Koa route running one indexed query. */
 export async function productsPage(databaseUrl: string): Promise<Figure[]> {
-  const svc = await startBenchService(databaseUrl);
-  const bare = await startBaselineServer(databaseUrl, svc.appSecret);
+  // Role `api`: the request path's process alone, no workers polling beside it while its CPU is metered.
+  const svc = await startBenchService(databaseUrl, {}, { args: ['--role', 'api'], profile: true });
+  const bare = await startBaselineServer(databaseUrl, svc.appSecret, { profile: true });
   try {
     const { key, storeId } = await seedProductStore(svc, PRODUCTS);
     const bareUrl = `${bare.baseUrl}/store-products/${storeId}`;
@@ -35,7 +37,7 @@ export async function productsPage(databaseUrl: string): Promise<Figure[]> {
     if (page.result.items.some((p, i) => p.id !== rows[i].id || p.variants.length !== 1)) throw new Error('the bare route answers other rows than the list');
     await load(bareUrl, { 'X-API-Key': key }, { seconds: 1 }); // warm-up
     await load(listUrl, { 'X-API-Key': key }, { seconds: 1 });
-    const { baseline, subject } = await loadPair({ url: bareUrl, headers: { 'X-API-Key': key } }, { url: listUrl, headers: { 'X-API-Key': key } });
+    const { baseline, subject } = await loadPair({ url: bareUrl, headers: { 'X-API-Key': key }, ...bare }, { url: listUrl, headers: { 'X-API-Key': key }, ...svc });
     if (subject.non2xx) throw new Error(`${subject.non2xx} non-2xx answers from the product list`);
     return [
       {
@@ -45,6 +47,7 @@ export async function productsPage(databaseUrl: string): Promise<Figure[]> {
         baselineLabel: 'bare Koa route (bench/baseline-server.ts): one indexed key lookup, then one statement for the 26 rows, their variants and the kept count',
         ratio: subject.reqPerSec / baseline.reqPerSec,
         command: 'npm run bench -- products',
+        cpu: { service: subject.cpu!, bare: baseline.cpu!, per: 'request' },
         notes: 'The real route reads key, account and store access in one statement, then the page, its variants and the exact totalCount (store_product_counts) in one more; it adds the pipeline (validation, permission), signed cursors, the envelope and the request log.',
       },
     ];

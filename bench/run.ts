@@ -7,7 +7,10 @@ import path from 'node:path';
 import { authOverhead } from './auth-overhead';
 import { dispatchBench } from './dispatch';
 import { importBench } from './import';
-import { benchDatabase, CONNECTIONS, DURATION_SECONDS, Figure, freshDatabase, Load, machine, watchServiceMemory } from './lib';
+import { stopCountingStatements } from './cpu';
+import { cpuSection } from './cpu-report';
+import { benchDatabase, Figure, freshDatabase, machine, watchServiceMemory } from './lib';
+import { CONNECTIONS, DURATION_SECONDS, Load } from './load';
 import { notifications } from './notifications';
 import { ordersListBench } from './orders-list';
 import { productsPage } from './products-page';
@@ -45,6 +48,7 @@ async function main(): Promise<void> {
       figures.push(...got.map((f) => ({ ...f, rssMb: f.rssMb ?? peak })));
     }
   } finally {
+    await stopCountingStatements();
     await pg.stop();
   }
   const lines = [
@@ -62,6 +66,7 @@ async function main(): Promise<void> {
     '',
     ...figures.filter((f) => f.notes).map((f) => `- **${f.name}**: ${f.notes}`),
     '',
+    ...cpuSection(figures),
     'Re-run with `npm run bench` (all) or `npm run bench -- <name>` (one of: ' + Object.keys(BENCHMARKS).join(', ') + '). `BENCH_SECONDS` sets the duration.',
     '',
   ];

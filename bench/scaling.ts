@@ -5,7 +5,8 @@ import { startBoss } from '../server/platform/jobs';
 import { createLogger } from '../server/platform/logger';
 import { seedProductStore } from './products-page';
 import { checkOnce, drain, partsOf, queueParts, sentOf, shops } from './dispatch-shop';
-import { BenchService, CONNECTIONS, DURATION_SECONDS, Figure, freshDatabase, load, Load, startBenchSandbox, startBenchService } from './lib';
+import { BenchService, Figure, freshDatabase, startBenchSandbox, startBenchService } from './lib';
+import { CONNECTIONS, DURATION_SECONDS, load, Load } from './load';
 
 const PRODUCTS = 20_000;
 const PARTS = Number(process.env.BENCH_SCALING_PARTS ?? 2_000);

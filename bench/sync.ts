@@ -2,14 +2,16 @@ import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { mapLimit } from '../server/platform/concurrency';
 import { DEFAULT_PRICE_RULE } from '../server/catalogue/price-rule';
-import { connectedStore, developerKey, Figure, median, runCli, startBenchSandbox, startBenchService } from './lib';
+import { connectedStore, developerKey, Figure, runCli, startBenchSandbox, startBenchService } from './lib';
+import { emptyUse, metered } from './cpu';
+import { median } from './load';
 
 const LINKS = 10_000;
 const DISTINCT_PRODUCTS = 1_000;
 /** PRODUCT_CONCURRENCY in server/catalogue/sync.ts: supplier products read at once by one connection's sync. */
 const SYNC_CONCURRENCY = 8;
 const TIMEOUT_MS = 120_000;
-/** The import switches of a link made with the defaults (DEFAULT_SYNC in server/catalogue/entities.ts). */
+/** The import switches of a link made with the defaults (DEFAULT_SYNC in server/catalogue/types.ts). */
 const SYNC_SWITCHES = { cost: true, price: true, stock: true, title: false, availability: true };
 
 interface SandboxProduct {
@@ -26,9 +28,9 @@ interface SandboxProduct {
 export async function syncBench(databaseUrl: string): Promise<Figure[]> {
   const sandbox = await startBenchSandbox();
   // The hourly cron is moved out of the way so it cannot start a second sync during the measurement.
-  const svc = await startBenchService(databaseUrl, { LINK_SYNC_CRON: '0 0 1 1 *' }, { sandboxUrl: sandbox.baseUrl });
+  const svc = await startBenchService(databaseUrl, { LINK_SYNC_CRON: '0 0 1 1 *' }, { sandboxUrl: sandbox.baseUrl, profile: true });
   try {
-    const { key, accountId } = await developerKey(svc.baseUrl);
+    const { key, accountId } = await developerKey(svc);
     const conn = await connectedStore(svc, sandbox, key, 'Bench sync');
     const products: SandboxProduct[] = [];
     for (let page = 1; products.length < DISTINCT_PRODUCTS; page++) {
@@ -55,15 +57,19 @@ export async function syncBench(databaseUrl: string): Promise<Figure[]> {
     // Subject: from the operator command to the last link synced (the database's clock decides "later").
     const t0: Date = (await svc.db.query('SELECT clock_timestamp() AS t')).rows[0].t;
     const started = performance.now();
-    await runCli(svc, 'sync-links');
-    const cliMs = performance.now() - started;
-    let synced = 0;
-    for (;;) {
-      synced = (await svc.db.query('SELECT count(*)::int AS n FROM product_links WHERE store_id = $1 AND last_sync_at > $2', [conn.storeId, t0])).rows[0].n;
-      if (synced >= LINKS) break;
-      if (performance.now() - started > TIMEOUT_MS) throw new Error(`only ${synced} of ${LINKS} links synced after ${TIMEOUT_MS / 1000} s`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    let cliMs = 0;
+    // The service's CPU (and the database's) from the command to the last link, per link synced.
+    const cpu = emptyUse(svc.profileDir);
+    await metered(svc.pid, cpu, async () => {
+      await runCli(svc, 'sync-links');
+      cliMs = performance.now() - started;
+      for (;;) {
+        const synced = (await svc.db.query('SELECT count(*)::int AS n FROM product_links WHERE store_id = $1 AND last_sync_at > $2', [conn.storeId, t0])).rows[0].n;
+        if (synced >= LINKS) return { total: synced };
+        if (performance.now() - started > TIMEOUT_MS) throw new Error(`only ${synced} of ${LINKS} links synced after ${TIMEOUT_MS / 1000} s`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    });
     const syncMs = performance.now() - started;
     // Once running: from the moment a worker took the connection's sync job to the last link written, on the database's clock.
     const span = (
@@ -88,6 +94,7 @@ export async function syncBench(databaseUrl: string): Promise<Figure[]> {
         baselineLabel: `the ${DISTINCT_PRODUCTS.toLocaleString('en')} supplier reads the sync needs, straight from the sandbox, ${SYNC_CONCURRENCY} at a time`,
         ratio: subject / baseline,
         command: 'npm run bench -- sync',
+        cpu: { service: cpu, per: 'link' },
         notes:
           `Ratio = links synced per second once running ÷ the supplier's floor (the same reads with nothing else); 1 would mean the sync costs no more than reading the supplier, below 1 is the service's own work. ` +
           `Seeded by SQL in ${(seedMs / 1000).toFixed(1)} s as imported links with the default sync switches: ${LINKS.toLocaleString('en')} store products with all their variants, each supplier product linked from ${LINKS / DISTINCT_PRODUCTS} store products ` +

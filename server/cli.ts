@@ -1,35 +1,100 @@
 /**
- * Operator commands against the configured database: `node dist/server/cli.js <command>`.
- *   sync-links   queue the hourly product-link sync now
+ * Operator commands against the service's database: `node dist/server/cli.js <command>`. With DATABASE_URL
+ * unset they use the embedded database, which must be running (`npm start`).
+ *   sync-links                                          queue the hourly product-link sync now
+ *   account <email>                                     the account: plan, credits, Developer or not
+ *   set-plan <email> <free|starter|pro|business>        change the account's plan (immediate)
+ *   grant-credits <email> <amount> --reason "<why>"     grant credits; the reason is kept in the ledger
  */
+import type { DataSource } from 'typeorm';
 import { loadConfig } from './platform/config';
+import { Secrets } from './platform/crypto';
+import { embeddedDatabaseUrl } from './platform/embedded-postgres';
 import { startBoss } from './platform/jobs';
-import { createLogger } from './platform/logger';
+import { createLogger, Logger } from './platform/logger';
+import { ApiError } from './platform/errors';
 import { SYNC_QUEUES } from './catalogue/queues';
+import { AccountService } from './identity/accounts';
+import { CreditService } from './identity/credits';
+import { PLANS, Plan } from './identity/types';
+import { OperatorService } from './operator/service';
+import { GRANT_LIMIT } from './operator/schemas';
 import { QUEUES } from './workers';
+import { openDatabase } from './composition';
+
+const USAGE = 'known: sync-links, account <email>, set-plan <email> <plan>, grant-credits <email> <amount> --reason "<why>"';
+
+/** `--name value` or `--name=value`; the words left are the command and its arguments. */
+function parseArgs(argv: string[]): { words: string[]; options: Record<string, string> } {
+  const words: string[] = [];
+  const options: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i]);
+    if (!m) words.push(argv[i]);
+    else if (m[2] !== undefined) options[m[1]] = m[2];
+    else options[m[1]] = argv[++i] ?? '';
+  }
+  return { words, options };
+}
+
+function print(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value)}\n`);
+}
+
+async function withOperator<T>(db: DataSource, appSecret: string, log: Logger, act: (op: OperatorService) => Promise<T>): Promise<T> {
+  await db.initialize();
+  try {
+    const accounts = new AccountService(db, new Secrets(appSecret), new CreditService(db), 1);
+    return await act(new OperatorService(accounts, log));
+  } finally {
+    await db.destroy();
+  }
+}
 
 async function main(): Promise<void> {
-  const [command] = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+  const { words, options } = parseArgs(process.argv.slice(2));
+  const [command, ...args] = words;
   const config = loadConfig(process.env, []);
-  if (!config.databaseUrl) throw new Error('Set DATABASE_URL to the service\'s database.');
+  const databaseUrl = config.databaseUrl || embeddedDatabaseUrl(config.embeddedPgPort);
   const log = createLogger('warn');
-  const boss = await startBoss(config.databaseUrl, QUEUES, log, { supervise: false, schedule: false, superviseSeconds: 60 });
-  try {
-    switch (command) {
-      case 'sync-links': {
-        const id = await boss.send(SYNC_QUEUES.all, {});
-        process.stdout.write(`${JSON.stringify({ queued: SYNC_QUEUES.all, jobId: id })}\n`);
-        break;
+  const operate = <T>(act: (op: OperatorService) => Promise<T>) => withOperator(openDatabase(databaseUrl, 2), config.appSecret, log, act);
+  switch (command) {
+    case 'sync-links': {
+      const boss = await startBoss(databaseUrl, QUEUES, log, { supervise: false, schedule: false, superviseSeconds: 60 });
+      try {
+        print({ queued: SYNC_QUEUES.all, jobId: await boss.send(SYNC_QUEUES.all, {}) });
+      } finally {
+        await boss.stop({ graceful: false });
       }
-      default:
-        throw new Error(`Unknown command "${command ?? ''}"; known: sync-links`);
+      return;
     }
-  } finally {
-    await boss.stop({ graceful: false });
+    case 'account': {
+      if (args.length !== 1) throw new Error('Usage: account <email>');
+      print(await operate((op) => op.findByEmail(args[0])));
+      return;
+    }
+    case 'set-plan': {
+      const [email, plan] = args;
+      if (args.length !== 2 || !(PLANS as readonly string[]).includes(plan)) throw new Error(`Usage: set-plan <email> <${PLANS.join('|')}>`);
+      print(await operate(async (op) => op.setPlan((await op.findByEmail(email)).id, plan as Plan)));
+      return;
+    }
+    case 'grant-credits': {
+      const [email, amountText] = args;
+      const amount = Number(amountText);
+      const reason = (options.reason ?? '').trim();
+      if (args.length !== 2 || !Number.isSafeInteger(amount) || amount < 1 || amount > GRANT_LIMIT || !reason || reason.length > 500) {
+        throw new Error(`Usage: grant-credits <email> <1 to ${GRANT_LIMIT}> --reason "<why, up to 500 characters>"`);
+      }
+      print(await operate(async (op) => op.grantCredits((await op.findByEmail(email)).id, amount, reason, null)));
+      return;
+    }
+    default:
+      throw new Error(`Unknown command "${command ?? ''}"; ${USAGE}`);
   }
 }
 
 main().catch((err) => {
-  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`${err instanceof ApiError ? err.message : err instanceof Error ? err.message : String(err)}\n`);
   process.exit(2);
 });

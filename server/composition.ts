@@ -2,160 +2,59 @@ import type { DataSource } from 'typeorm';
 import type { Config } from './platform/config';
 import { Secrets } from './platform/crypto';
 import { createDataSource } from './platform/db';
+import type { Domain, Platform } from './platform/domain';
 import type { Boss } from './platform/jobs';
 import type { Logger } from './platform/logger';
 import { Cursors } from './platform/pagination';
 import { buildApp } from './platform/http/app';
 import { buildOpenApi, withServer } from './platform/http/openapi';
 import type { AnyRoute } from './platform/http/route';
-import { AccountService } from './identity/accounts';
-import { ApiKeyService } from './identity/api-keys';
-import { CreditService } from './identity/credits';
-import { Account, ApiKey, CreditLedgerEntry, Session } from './identity/entities';
-import { createGate } from './identity/gate';
-import { identityRoutes } from './identity/routes';
-import { StaffMember, Store, StoreProduct, StoreVariant } from './stores/entities';
-import { ProductService } from './stores/products';
-import { storeRoutes } from './stores/routes';
-import { StoreService } from './stores/stores';
-import { CircuitBreaker } from './connections/circuit-breaker';
-import { SupplierConnection } from './connections/entities';
-import { SupplierGateway } from './connections/gateway';
-import { connectionRoutes } from './connections/routes';
-import { ConnectionService } from './connections/service';
-import { SignInService } from './connections/sign-in';
-import { CredentialRenewal } from './connections/credential-renewal';
-import { SupplierRegistry } from './suppliers/registry';
-import { createSandboxAdapters } from './suppliers/sandbox/adapter';
-import { createCjAdapter } from './suppliers/cj/adapter';
-import { createAliExpressAdapter } from './suppliers/aliexpress/adapter';
-import { NotificationService } from './notifications/service';
-import { notificationRoutes } from './notifications/routes';
-import { ImportJob, ImportJobItem, ProductLink, ProductLinkVariant } from './catalogue/entities';
-import { ImportService } from './catalogue/imports';
-import { LinkService } from './catalogue/links';
-import { catalogueRoutes } from './catalogue/routes';
-import { SupplierProductService } from './catalogue/supplier-products';
-import { CatalogueSync } from './catalogue/sync';
-import { linkCountOfConnection } from './catalogue/sql';
-import { OrderService } from './orders/service';
-import { StoreOrderQueries } from './orders/queries';
-import { storeOrderRoutes } from './orders/routes';
-import { createDispatch } from './dispatch';
-import { openSupplierOrderCount } from './dispatch/sql';
-import { ListenFeed } from './platform/listen';
-import { CHANGE_CHANNEL } from './dispatch/records';
-import { WORK_CHANNEL } from './dispatch/queues';
-import { SupplierCallRates } from './connections/call-rate';
-import { sendInTransaction } from './platform/jobs';
-import { STORE_ORDER_EVENTS_QUEUE } from './orders/queues';
-import { supplierOrderRoutes } from './dispatch/routes';
-import { SupplierOrderReads } from './dispatch/views';
+import { MIGRATIONS } from './migrations';
+import { identityDomain } from './identity';
+import { operatorDomain } from './operator';
+import { storesDomain } from './stores';
+import { supplierRegistry } from './suppliers';
+import { connectionsDomain } from './connections';
+import { notificationsDomain } from './notifications';
+import { catalogueDomain } from './catalogue';
+import { ordersDomain } from './orders';
+import { paymentsDomain } from './payments';
+import { dispatchDomain } from './dispatch';
+import { eventsDomain } from './events';
 import { supplierOrderSchema } from './dispatch/schemas';
 import { mountAssistant } from './assistant/mcp';
-import { eventsDomain } from './events';
-import { supplierOrderRenderer } from './dispatch/events';
-import { orderPartRenderer } from './orders/part-events';
-import { ownerAccess } from './identity/owner-access';
-import { DispatchSteps1764288000000 } from './migrations/1764288000000-DispatchSteps';
-import { SupplierOrderCountSlots1764460800260 } from './migrations/1764460800260-SupplierOrderCountSlots';
-import { StoreOrderCountSlots1764460800261 } from './migrations/1764460800261-StoreOrderCountSlots';
-import { PartNeedsAttention1764288000001 } from './migrations/1764288000001-PartNeedsAttention';
-import { StoreOrderFromParts1764288000002 } from './migrations/1764288000002-StoreOrderFromParts';
-import { SupplierCallRates1764288000003 } from './migrations/1764288000003-SupplierCallRates';
 import { mountConsole } from './console/serve';
-import { Foundation1763769600000 } from './migrations/1763769600000-Foundation';
-import { SupplierConnections1763856000000 } from './migrations/1763856000000-SupplierConnections';
-import { Catalog1763942400000 } from './migrations/1763942400000-Catalog';
-import { Orders1764028800000 } from './migrations/1764028800000-Orders';
-import { RegisteredNotificationAddress1764115200000 } from './migrations/1764115200000-RegisteredNotificationAddress';
-import { SupplierAccountKey1764201600180 } from './migrations/1764201600180-SupplierAccountKey';
-import { ReadBackAskedAt1764201600181 } from './migrations/1764201600181-ReadBackAskedAt';
-import { UnlinkDisconnected1764201600182 } from './migrations/1764201600182-UnlinkDisconnected';
-import { ListCounts1764288000010 } from './migrations/1764288000010-ListCounts';
-import { ImportJobCredit1764374400000 } from './migrations/1764374400000-ImportJobCredit';
-import { RenameRegisteredWebhookUrl1764374400001 } from './migrations/1764374400001-RenameRegisteredWebhookUrl';
-import { SupplierOrderNumbers1764460800250 } from './migrations/1764460800250-SupplierOrderNumbers';
-import { AutomationShippingMethod1764460800251 } from './migrations/1764460800251-AutomationShippingMethod';
-import { EventOutbox1764547200000 } from './migrations/1764547200000-EventOutbox';
-import { EventSubscriptions1764547200001 } from './migrations/1764547200001-EventSubscriptions';
-import { EventDeliveries1764547200002 } from './migrations/1764547200002-EventDeliveries';
-import { EventOutboxNotify1764547200003 } from './migrations/1764547200003-EventOutboxNotify';
 
 export const VERSION = '4.4.0';
-export const ENTITIES = [Account, Session, ApiKey, CreditLedgerEntry, Store, StaffMember, StoreProduct, StoreVariant, SupplierConnection, ProductLink, ProductLinkVariant, ImportJob, ImportJobItem];
-export const MIGRATIONS = [Foundation1763769600000, SupplierConnections1763856000000, Catalog1763942400000, Orders1764028800000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, ReadBackAskedAt1764201600181, UnlinkDisconnected1764201600182, DispatchSteps1764288000000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, SupplierCallRates1764288000003, ListCounts1764288000010, ImportJobCredit1764374400000, RenameRegisteredWebhookUrl1764374400001, SupplierOrderNumbers1764460800250, AutomationShippingMethod1764460800251, SupplierOrderCountSlots1764460800260, StoreOrderCountSlots1764460800261, EventOutbox1764547200000, EventSubscriptions1764547200001, EventDeliveries1764547200002, EventOutboxNotify1764547200003];
+export const openDatabase = (url: string, poolSize?: number): DataSource => createDataSource(url, MIGRATIONS, poolSize);
 
-export function openDatabase(url: string, poolSize?: number): DataSource {
-  return createDataSource(url, ENTITIES, MIGRATIONS, poolSize);
-}
-
-/** Every service, built once per process from the configuration, the database and the job queue. */
+/** Every domain, built once per process, each from the platform and the domains it needs. */
 export function buildServices(config: Config, db: DataSource, log: Logger, boss: Boss, databaseUrl: string) {
   const secrets = new Secrets(config.appSecret);
-  const cursors = new Cursors(secrets);
-  const credits = new CreditService(db);
-  const accounts = new AccountService(db, secrets, credits, config.sessionTtlHours);
-  const apiKeys = new ApiKeyService(db, secrets, config.keyLastUsedIntervalSeconds);
-  const stores = new StoreService(db);
-  const products = new ProductService(db, cursors);
-  const gate = createGate(db, accounts, apiKeys, credits);
-
-  const registry = new SupplierRegistry(
-    [
-      ...(config.sandboxSupplierUrl ? createSandboxAdapters({ baseUrl: config.sandboxSupplierUrl, limits: { callsInFlight: config.sandboxSupplierCallsInFlight, requestsPerSecond: config.sandboxSupplierRequestsPerSecond } }) : []),
-      createCjAdapter({ baseUrl: config.cjApiBaseUrl }),
-      // Without the operator's app nothing can be signed: AliExpress is then not in the catalogue at all.
-      ...(config.aliExpress ? [createAliExpressAdapter({ app: { appKey: config.aliExpress.appKey, appSecret: config.aliExpress.appSecret, baseUrl: config.aliExpress.apiBaseUrl } })] : []),
-    ],
-    new Set(config.disabledSuppliers),
-  );
-  const breaker = new CircuitBreaker(db, { failureThreshold: config.circuitFailureThreshold, cooldownSeconds: config.circuitCooldownSeconds });
-  const gateway = new SupplierGateway(registry, secrets, breaker, config.supplierTimeoutMs, db, new SupplierCallRates(db));
-  const feed = new ListenFeed(databaseUrl, [CHANGE_CHANNEL, WORK_CHANNEL], log);
-  const connections = new ConnectionService(db, registry, gateway, breaker, () => config.publicBaseUrl);
-  const signIn = new SignInService(db, secrets, registry, gateway, connections);
-  const credentialRenewal = new CredentialRenewal(db, registry, gateway, log);
-  const notifications = new NotificationService(db, registry, gateway, () => boss);
-  const links = new LinkService(db, cursors, gateway);
-  const supplierProducts = new SupplierProductService(gateway, secrets);
-  const imports = new ImportService(db, gateway, links, products, credits, () => boss, cursors);
-  const catalogueSync = new CatalogueSync(db, gateway, links, () => boss, log);
-  connections.addImpactCounter(async (connectionId) => ({
-    linkedProducts: await linkCountOfConnection(db, connectionId),
-  }));
-  const orders = new OrderService(db, (tx, event) => sendInTransaction(boss, tx, STORE_ORDER_EVENTS_QUEUE, event));
-  const dispatch = createDispatch({
-    db, gateway, registry, orders, boss: () => boss, feed, log,
-    config: { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds, waitMs: config.dispatchWaitMs, sweepIntervalMs: config.dispatchSweepSeconds * 1000, sweepStaleSeconds: config.dispatchSweepStaleSeconds },
-  });
-  const orderQueries = new StoreOrderQueries(db, cursors);
-  const supplierOrderReads = new SupplierOrderReads(db, cursors);
-  const supplierOrdersOfOrders = { schema: supplierOrderSchema, ofOrders: (ids: string[], showCustomer: boolean) => supplierOrderReads.ofOrders(ids, showCustomer) };
-  connections.addImpactCounter(async (connectionId) => ({
-    openSupplierOrders: await openSupplierOrderCount(db, connectionId),
-  }));
-  const events = eventsDomain({ config, db, databaseUrl, log, boss, secrets, cursors }, { ownerAccess: ownerAccess(gate, apiKeys) });
-  events.renderers.register('supplierOrder', supplierOrderRenderer(supplierOrderReads));
-  events.renderers.register('orderPart', orderPartRenderer(db));
-  return { config, db, log, boss, feed, events, supplierOrdersOfOrders, orderQueries, secrets, cursors, credits, accounts, apiKeys, stores, products, gate, registry, breaker, gateway, connections, signIn, credentialRenewal, notifications, links, supplierProducts, imports, catalogueSync, orders, dispatch, supplierOrderReads };
+  const p: Platform = { config, db, databaseUrl, log, boss, secrets, cursors: new Cursors(secrets) };
+  const identity = identityDomain(p);
+  const operator = operatorDomain(p, identity);
+  const stores = storesDomain(p, identity);
+  const registry = supplierRegistry(config);
+  const connections = connectionsDomain(p, { registry });
+  const { gateway } = connections;
+  const notifications = notificationsDomain(p, { registry, gateway });
+  const catalogue = catalogueDomain(p, { gateway, connections: connections.connections, products: stores.products, credits: identity.credits });
+  // Dispatch is built from the orders; the orders' answers and events reach dispatch when they happen.
+  const supplierOrders = { schema: supplierOrderSchema, ofOrders: (ids: string[], showCustomer: boolean) => dispatch.reads.ofOrders(ids, showCustomer) };
+  const orders = ordersDomain(p, { supplierOrders, onEvent: (event) => dispatch.subscriptions.onStoreOrderEvent(event) });
+  const dispatch = dispatchDomain(p, { gateway, registry, orders: orders.orders, connections: connections.connections });
+  const payments = paymentsDomain(p, orders);
+  const events = eventsDomain(p, { ownerAccess: identity.ownerAccess, renderers: { ...dispatch.eventRenderers, ...orders.eventRenderers } });
+  // In route-table order: the notification addresses first, since their path shapes would also match /:storeId/:id/... routes.
+  const domains: Domain[] = [notifications, events, payments, identity, operator, stores, connections, catalogue, dispatch, orders];
+  const { gate, accounts, apiKeys } = identity;
+  return { ...p, registry, domains, feed: dispatch.feed, gate, accounts, apiKeys, operator: operator.operator, stores: stores.stores, connections: connections.connections, paymentProviders: payments.providers };
 }
 export type Services = ReturnType<typeof buildServices>;
 
 /** The one route table: routing, validation, permissions, plan gate, credits and OpenAPI all come from it. */
-export function routeTable(s: Services): AnyRoute[] {
-  return [
-    // The notification address first: its path shape would otherwise also match /:storeId/:id/... routes.
-    ...notificationRoutes(s.notifications),
-    ...identityRoutes(s.accounts, s.apiKeys, () => s.config.publicBaseUrl),
-    ...storeRoutes(s.stores, s.products, s.accounts),
-    ...connectionRoutes(s.connections, s.signIn, s.registry),
-    ...catalogueRoutes(s.connections, s.supplierProducts, s.imports, s.links),
-    ...supplierOrderRoutes(s.dispatch.commands, s.supplierOrderReads, s.orders),
-    ...storeOrderRoutes(s.orders, s.supplierOrdersOfOrders, s.orderQueries),
-    ...s.events.routes,
-  ];
-}
+export const routeTable = (s: Services): AnyRoute[] => s.domains.flatMap((d) => d.routes);
 
 export function buildHttpApp(s: Services) {
   const routes = routeTable(s);
@@ -167,6 +66,7 @@ export function buildHttpApp(s: Services) {
     gate: s.gate,
     log: s.log,
     jsonBodyLimit: s.config.jsonBodyLimit,
+    operatorToken: s.config.operatorToken,
     openApiDocument,
     ready: async () => {
       await s.db.query('SELECT 1');

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Services } from './composition';
+import { notificationPath } from './payments/providers';
+import { DEMO_MERCHANT } from './payments/sandbox/state';
 
 const DEMO_EMAIL = 'demo@store-suppliers.local';
 const STAFF_EMAIL = 'staff@store-suppliers.local';
@@ -15,6 +17,7 @@ export interface DemoInfo {
   email: string;
   password: string;
   staffApiKey: string;
+  paymentProvider?: { baseUrl: string; apiKey: string; merchantId: string; checkoutUrl: string };
   [more: string]: unknown;
 }
 
@@ -31,9 +34,9 @@ export async function ensureDemo(s: Services, baseUrl: string): Promise<DemoInfo
     let owner = await s.accounts.findByEmail(DEMO_EMAIL);
     if (!owner) {
       owner = (await s.accounts.signUp({ email: DEMO_EMAIL, password: DEMO_PASSWORD, name: 'Demo Merchant' })).account;
-      await s.accounts.changePlan(owner.id, 'pro');
+      await s.operator.setPlan(owner.id, 'pro');
       await s.accounts.becomeDeveloper(owner.id);
-      await s.accounts.addCredits(owner.id, 10000);
+      await s.operator.grantCredits(owner.id, 10000, 'Demo account', null);
     }
     let staff = await s.accounts.findByEmail(STAFF_EMAIL);
     if (!staff) {
@@ -58,6 +61,8 @@ export async function ensureDemo(s: Services, baseUrl: string): Promise<DemoInfo
       email: DEMO_EMAIL,
       password: DEMO_PASSWORD,
       staffApiKey: await keyFor(staff.id, 'Demo staff key'),
+      // The operator API's token (plans, credit grants), generated for the embedded default only.
+      ...(s.config.operatorToken ? { operatorToken: s.config.operatorToken } : {}),
     };
     const sandboxUrl = s.config.sandboxSupplierUrl;
     if (sandboxUrl && s.registry.find('sandbox')) {
@@ -67,6 +72,12 @@ export async function ensureDemo(s: Services, baseUrl: string): Promise<DemoInfo
         apiKey: SANDBOX_DEMO_KEY,
         controlUrl: s.config.sandboxSupplierControl ? `${sandboxUrl}/control` : null,
       };
+    }
+    if (s.config.sandboxPaymentsUrl) {
+      info.paymentProvider = await ensureSandboxPayments(s, store.id, baseUrl).catch((err: unknown) => {
+        s.log.warn({ err: String(err) }, 'the demo store could not be set up with the sandbox payment provider');
+        return undefined;
+      });
     }
     return info;
   } finally {
@@ -89,6 +100,25 @@ async function ensureSandboxConnection(s: Services, storeId: string, ownerId: st
   const conn = await s.connections.connect(storeId, { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: SANDBOX_DEMO_KEY } }, { createdByAccountId: ownerId, createdByKeyId: null });
   await s.connections.changeAutomation(conn, { level: 'manual' });
   return conn.id;
+}
+
+/**
+ * The demo store takes its shopper payments from the sandbox payment provider's built-in demo merchant: the address
+ * is registered there at every start (the sandbox keeps state in memory), and the fresh secret it answers is stored.
+ */
+async function ensureSandboxPayments(s: Services, storeId: string, baseUrl: string): Promise<NonNullable<DemoInfo['paymentProvider']>> {
+  const url = s.config.sandboxPaymentsUrl;
+  const res = await fetch(`${url}/v1/notification-address`, {
+    method: 'PUT',
+    headers: { Authorization: `Bearer ${DEMO_MERCHANT.apiKey}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ url: (s.config.publicBaseUrl || baseUrl) + notificationPath(storeId) }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (!res.ok) throw new Error(`the sandbox payment provider answered ${res.status}`);
+  const { signingSecret } = (await res.json()) as { signingSecret: string };
+  const checkoutUrl = `${url}/checkout?merchant=${DEMO_MERCHANT.id}`;
+  await s.paymentProviders.configure(storeId, 'sandbox', signingSecret, checkoutUrl);
+  return { baseUrl: url, apiKey: DEMO_MERCHANT.apiKey, merchantId: DEMO_MERCHANT.id, checkoutUrl };
 }
 
 export function writeDemoFile(dataDir: string, info: DemoInfo): string {

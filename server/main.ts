@@ -2,17 +2,21 @@ import path from 'node:path';
 import type { Server } from 'node:http';
 import { ConfigError, loadConfig } from './platform/config';
 import { migrate } from './platform/db';
-import { EmbeddedDatabase, startEmbeddedPostgres } from './platform/embedded-postgres';
+import { EMBEDDED_DATABASE, EmbeddedDatabase, startEmbeddedPostgres } from './platform/embedded-postgres';
 import { EnvironmentError, listenFailure } from './platform/environment';
 import { closeServer, listen } from './platform/http/app';
 import { Boss, startBoss } from './platform/jobs';
 import { createLogger } from './platform/logger';
+import { unsupportedNodeSentence } from './platform/node-support';
 import { buildHttpApp, buildServices, openDatabase } from './composition';
 import { ensureDemo, writeDemoFile } from './demo';
 import { QUEUES, registerWorkers } from './workers';
 import { startSandboxSupplier } from './suppliers/sandbox/server';
+import { startSandboxPayments } from './payments/sandbox';
 
 async function main(): Promise<void> {
+  const unsupported = unsupportedNodeSentence();
+  if (unsupported) process.stderr.write(`${unsupported}\n`);
   let config;
   try {
     config = loadConfig();
@@ -24,11 +28,13 @@ async function main(): Promise<void> {
     throw e;
   }
   const log = createLogger(config.logLevel);
+  /** Lines the start-up banner adds about what is switched on (printed once the service listens). */
+  const banner: string[] = [];
   const stops: Array<() => Promise<unknown>> = [];
   let embedded: EmbeddedDatabase | null = null;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres({ dir: path.join(config.dataDir, 'pg'), cacheDir: config.embeddedPgCacheDir, port: config.embeddedPgPort, database: 'store_suppliers', log });
+    embedded = await startEmbeddedPostgres({ dir: path.join(config.dataDir, 'pg'), cacheDir: config.embeddedPgCacheDir, port: config.embeddedPgPort, database: EMBEDDED_DATABASE, log });
     databaseUrl = embedded.url;
     log.info({ port: config.embeddedPgPort, dataDir: config.dataDir }, 'embedded postgres started');
   }
@@ -41,6 +47,21 @@ async function main(): Promise<void> {
     config.sandboxSupplierUrl = sandbox.baseUrl;
     stops.push(() => sandbox.close());
     log.info({ baseUrl: sandbox.baseUrl, control: config.sandboxSupplierControl }, 'sandbox supplier started');
+    // Anyone who reaches it can inject faults and move balances: said out loud whenever it is on.
+    if (config.sandboxSupplierControl) {
+      log.warn({ controlUrl: `${sandbox.baseUrl}/control` }, 'sandbox supplier control API is on');
+      banner.push(`  Sandbox supplier control API is ON at ${sandbox.baseUrl}/control (fault injection, for local trials; SANDBOX_SUPPLIER_CONTROL=0 turns it off)`);
+    }
+  }
+
+  // The bundled sandbox payment provider: the demo store's shopper payments arrive from it, signed.
+  if (config.sandboxPayments && !config.sandboxPaymentsUrl) {
+    const payments = await startSandboxPayments({ port: config.sandboxPaymentsPort }).catch((err: unknown) => {
+      throw listenFailure(err, 'SANDBOX_PAYMENTS_PORT', config.sandboxPaymentsPort, 'the sandbox payment provider');
+    });
+    config.sandboxPaymentsUrl = payments.baseUrl;
+    stops.push(() => payments.close());
+    log.info({ baseUrl: payments.baseUrl }, 'sandbox payment provider started');
   }
 
   const db = openDatabase(databaseUrl, config.dbPoolSize);
@@ -101,11 +122,15 @@ async function main(): Promise<void> {
           `  API key (demo store owner): ${demo.apiKey}`,
           `  Store id:                   ${demo.storeId}`,
           `  Try:  curl -s -H "X-API-Key: ${demo.apiKey}" ${baseUrl}/api/api-key/current`,
+          ...(demo.paymentProvider ? [`  Shoppers pay at the sandbox payment provider: ${demo.paymentProvider.checkoutUrl}&orderId=<order id>&amountMinor=<total>&currency=USD`] : []),
           `  API reference: ${baseUrl}/api/store-suppliers/openapi.json`,
           `  The same, as JSON: ${file}`,
+          ...banner,
           '',
         ].join('\n') + '\n',
       );
+    } else if (banner.length) {
+      process.stderr.write(`${banner.join('\n')}\n`);
     }
   } else {
     log.info({ role: config.role }, 'worker started');

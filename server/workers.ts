@@ -1,107 +1,33 @@
 import type { Boss, QueueSpec } from './platform/jobs';
+import type { StopWork } from './platform/domain';
 import type { Services } from './composition';
-import type { OrderReadBack, ProductReadBack } from './notifications/service';
-import { NOTIFICATION_QUEUES, READBACK_QUEUES, SAFETY_NET_QUEUE, SWEEP_KEY } from './notifications/queues';
-import { CATALOGUE_QUEUES, IMPORT_QUEUE, SYNC_QUEUES } from './catalogue/queues';
-import { DISPATCH_QUEUE, DISPATCH_QUEUES, WORK_CHANNEL } from './dispatch/queues';
-import { HOUSEKEEPING_QUEUE, IDENTITY_QUEUES } from './identity/queues';
-import { JobRunner, JobRunnerOptions } from './platform/job-runner';
-import type { StoreOrderEvent } from './orders/events';
-import { ORDER_QUEUES, STORE_ORDER_EVENTS_QUEUE } from './orders/queues';
-import { SafetyNet } from './notifications/safety-net';
-import { CONNECTION_QUEUES, CREDENTIAL_RENEWAL_QUEUE, nextRenewalSweep, RENEWAL_SWEEP_KEY } from './connections/queues';
+import { IDENTITY_QUEUES, HOUSEKEEPING_QUEUE } from './identity/queues';
+import { CONNECTION_QUEUES } from './connections/queues';
+import { NOTIFICATION_QUEUES } from './notifications/queues';
+import { CATALOGUE_QUEUES } from './catalogue/queues';
+import { DISPATCH_QUEUES } from './dispatch/queues';
+import { ORDER_QUEUES } from './orders/queues';
 
-/** Every queue, as each domain declares it (name, policy, retries): created at start by platform/jobs. */
+/** Every queue, as each domain declares it in its queues.ts (name, policy, retries): created at start by platform/jobs. */
 export const QUEUES: QueueSpec[] = [...IDENTITY_QUEUES, ...CONNECTION_QUEUES, ...NOTIFICATION_QUEUES, ...CATALOGUE_QUEUES, ...DISPATCH_QUEUES, ...ORDER_QUEUES];
 
 /**
- * Polling stays short beside LISTEN/NOTIFY: a notification only wakes workers when a job is created,
- * not when a delayed job or a retry becomes due. A worker otherwise waits an interval after every job,
- * so a backlog (a burst of submits, work piled up during an outage) is fetched continuously until a
- * fetch comes back empty.
+ * The worker role: every domain's handlers and schedules, and the hourly housekeeping that runs each domain's
+ * clean-up. Job data carries ids, never entities. Answers a graceful stop.
  */
-export const POLLING = { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 2, burstWhenReadyExceeds: 1 };
-/** The dispatch runner's options in a process; the benchmark's no-op baseline uses the same. */
-export function dispatchRunnerOptions(s: Pick<Services, 'config' | 'registry'>): JobRunnerOptions {
-  return { concurrency: s.config.dispatchConcurrency, groupConcurrency: { default: 4, tiers: s.registry.callsInFlight() }, pollMs: 2000, heartbeatSeconds: 10 };
-}
-
-/** Handlers and schedules of the worker role. Job data carries ids, never entities. Answers a graceful stop. */
-export async function registerWorkers(boss: Boss, s: Services): Promise<(timeoutMs: number) => Promise<void>> {
+export async function registerWorkers(boss: Boss, s: Services): Promise<StopWork> {
   await boss.work(HOUSEKEEPING_QUEUE, async () => {
-    const removed = await s.accounts.purgeExpiredSessions();
-    await s.notifications.purgeReceipts();
-    const events = await s.events.housekeeping();
-    s.log.info({ removed, ...events }, 'housekeeping done');
+    const removed: Record<string, number> = {};
+    for (const d of s.domains) Object.assign(removed, await d.housekeeping?.());
+    s.log.info({ removed }, 'housekeeping done');
   });
   await boss.schedule(HOUSEKEEPING_QUEUE, '17 * * * *');
-
-  // Sign-ins that expire are renewed before they end: a chain of sweeps, which the minutely schedule restarts if it breaks.
-  await boss.work(CREDENTIAL_RENEWAL_QUEUE, async () => {
-    try {
-      await s.credentialRenewal.sweep();
-    } finally {
-      await nextRenewalSweep(boss, s.config.credentialRenewalSeconds);
-    }
-  });
-  await boss.schedule(CREDENTIAL_RENEWAL_QUEUE, '* * * * *', {}, { singletonKey: RENEWAL_SWEEP_KEY });
-  await nextRenewalSweep(boss, s.config.credentialRenewalSeconds);
-
-  await boss.work<{ importJobId: string }>(IMPORT_QUEUE, { localConcurrency: 2, ...POLLING }, async ([job]) => {
-    await s.imports.runJob(job.data.importJobId);
-  });
-
-  await boss.work(SYNC_QUEUES.all, async () => {
-    const n = await s.catalogueSync.scheduleAll();
-    s.log.info({ connections: n }, 'hourly link sync fanned out');
-  });
-  await boss.schedule(SYNC_QUEUES.all, s.config.linkSyncCron);
-  await boss.work<{ connectionId: string }>(SYNC_QUEUES.connection, { localConcurrency: 2 }, async ([job]) => {
-    const result = await s.catalogueSync.syncConnection(job.data.connectionId);
-    s.log.info({ connectionId: job.data.connectionId, ...result }, 'connection links synced');
-  });
-
-  await boss.work<ProductReadBack>(READBACK_QUEUES.product, POLLING, async ([job]) => {
-    await s.catalogueSync.readBackProduct(job.data.connectionId, job.data.supplierProductId);
-  });
-
-  // Dispatch: many slots, a per-connection limit enforced when jobs are claimed, woken by every send.
-  const runner = new JobRunner<{ supplierOrderId: string }>(
-    boss,
-    DISPATCH_QUEUE,
-    dispatchRunnerOptions(s),
-    async (job) => {
-      await s.dispatch.job.run(job.data.supplierOrderId);
-    },
-    s.log,
-    // Asked for while a job ran (a pay, a cancel) after its last look: its job is completed now, so send another.
-    // One read for the whole batch of completed jobs.
-    async (jobs) => {
-      await s.dispatch.queue.requestMany(await s.dispatch.records.stepDueAmong(jobs.map((j) => j.data.supplierOrderId)));
-    },
-  );
-  const offWake = s.feed.on(WORK_CHANNEL, () => runner.poke());
-  runner.start();
-  s.dispatch.sweeper.start();
-  await boss.work<StoreOrderEvent>(STORE_ORDER_EVENTS_QUEUE, POLLING, async ([job]) => {
-    await s.dispatch.subscriptions.onStoreOrderEvent(job.data);
-  });
-  await boss.work<OrderReadBack>(READBACK_QUEUES.order, POLLING, async ([job]) => {
-    await s.dispatch.job.readBack(job.data.connectionId, job.data.supplierOrderId);
-  });
-  // Open supplier orders are read back on the queue above even when no notification comes: a chain of sweeps,
-  // which the minutely schedule restarts should it ever break (a crash between a sweep and its successor).
-  const safetyNet = new SafetyNet(s.db, boss, s.log, s.config.readBackIntervalSeconds);
-  await boss.work(SAFETY_NET_QUEUE, async () => {
-    await safetyNet.sweep();
-  });
-  await boss.schedule(SAFETY_NET_QUEUE, '* * * * *', {}, { singletonKey: SWEEP_KEY });
-  await safetyNet.next();
-  const stopEvents = await s.events.work();
+  const stops: StopWork[] = [];
+  for (const d of s.domains) {
+    const stop = await d.work?.(boss);
+    if (stop) stops.push(stop);
+  }
   return async (timeoutMs) => {
-    s.dispatch.sweeper.stop();
-    offWake();
-    await runner.stop(timeoutMs);
-    await stopEvents(timeoutMs);
+    for (const stop of stops) await stop(timeoutMs);
   };
 }

@@ -107,6 +107,8 @@ function emitTypes(openapi) {
   const ops = [];
   for (const [path, methods] of Object.entries(openapi.paths ?? {})) {
     for (const [method, op] of Object.entries(/** @type {Record<string, any>} */ (methods))) {
+      // The operator API is the service operator's, not a merchant's: the client has no types for it.
+      if ((op.security ?? []).some((s) => 'operatorToken' in s)) continue;
       ops.push({ path, method, op });
     }
   }

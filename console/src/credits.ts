@@ -8,11 +8,13 @@ interface LedgerEntry {
   amount: number;
   balanceAfter: number;
   apiKeyId: string | null;
+  reason: string | null;
   createdAt: string;
 }
 
 const ACTIONS: Record<string, string> = {
   'credits.purchase': 'Credits bought',
+  'operator.grant': 'Credits added by the operator',
   'signUp.grant': 'Welcome credits',
   'storeProduct.create': 'Store product created',
   'supplierConnection.connect': 'Supplier connected',
@@ -21,7 +23,8 @@ const ACTIONS: Record<string, string> = {
   'supplierOrder.send': 'Order sent to a supplier',
 };
 
-const describe = (action: string) => (action.endsWith('.refund') ? `Refund: ${ACTIONS[action.slice(0, -7)] ?? action.slice(0, -7)}` : (ACTIONS[action] ?? action));
+const label = (action: string) => (action.endsWith('.refund') ? `Refund: ${ACTIONS[action.slice(0, -7)] ?? action.slice(0, -7)}` : (ACTIONS[action] ?? action));
+const describe = (e: LedgerEntry) => (e.reason ? `${label(e.action)}: ${e.reason}` : label(e.action));
 
 let limit = 25;
 
@@ -32,13 +35,20 @@ export async function creditsPage(root: HTMLElement, ctx: Ctx): Promise<void> {
   clear(
     root,
     h('h1', {}, 'Credits'),
-    h('section', { class: 'card' }, h('p', { class: 'big' }, `${ctx.account.credits} credits`), h('p', {}, 'Actions that create something (connecting a supplier, importing, sending an order) use credits; reading is free. A failed action gives its credits back.')),
+    h(
+      'section',
+      { class: 'card' },
+      h('p', { class: 'big' }, `${ctx.account.credits} credits`),
+      h('p', {}, 'Actions that create something (connecting a supplier, importing, sending an order) use credits; reading is free. A failed action gives its credits back.'),
+      // Credits and plans are the operator's to give: no page here adds them.
+      h('p', { class: 'how-to-buy' }, 'To buy credits or change your plan, contact the operator of this service (your billing contact). Credits they add show below with their reason.'),
+    ),
     h(
       'section',
       { class: 'card' },
       h('h2', {}, 'Latest movements'),
       ledger.length
-        ? h('table', {}, h('thead', {}, h('tr', {}, ...['When', 'What', 'Credits', 'Balance after', 'By'].map((t) => h('th', {}, t)))), h('tbody', {}, ...ledger.map((e) => h('tr', {}, h('td', {}, when(e.createdAt)), h('td', {}, describe(e.action)), h('td', { class: e.amount < 0 ? 'neg num' : 'pos num' }, e.amount > 0 ? `+${e.amount}` : String(e.amount)), h('td', { class: 'num' }, String(e.balanceAfter)), h('td', {}, e.apiKeyId ? 'an API key' : 'you, signed in')))))
+        ? h('table', {}, h('thead', {}, h('tr', {}, ...['When', 'What', 'Credits', 'Balance after', 'By'].map((t) => h('th', {}, t)))), h('tbody', {}, ...ledger.map((e) => h('tr', {}, h('td', {}, when(e.createdAt)), h('td', {}, describe(e)), h('td', { class: e.amount < 0 ? 'neg num' : 'pos num' }, e.amount > 0 ? `+${e.amount}` : String(e.amount)), h('td', { class: 'num' }, String(e.balanceAfter)), h('td', {}, e.apiKeyId ? 'an API key' : 'you, signed in')))))
         : h('p', {}, 'No movements yet.'),
       more,
     ),

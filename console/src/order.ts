@@ -1,11 +1,12 @@
-/** One store order: its parts, each part's supplier order (status, costs, payment), shipments and tracking, and history. */
+/** One store order: the shopper's payment, its parts, each part's supplier order (status, costs, payment), shipments and tracking, and history. */
 import { api } from './api.js';
 import { act, clear, confirmAction, h, notice } from './dom.js';
 import { money, when } from './format.js';
 import { supplierNames } from './names.js';
+import { paymentCard } from './order-payment.js';
 import { reportOutcome, statusBadge, supplierOrderDetails, whyStopped, type SupplierOrder } from './supplier-order.js';
-import type { Ctx, OrderPart, StoreOrder } from './types.js';
-import { ORDER_STATUS, PART_STATUS, PAYMENT_METHOD, SHOPPER_PAYMENT } from './words.js';
+import type { Ctx, OrderPart, PaymentProviderView, StoreOrder } from './types.js';
+import { ORDER_STATUS, PART_STATUS } from './words.js';
 
 type FullOrder = StoreOrder & { supplierOrders?: SupplierOrder[] };
 
@@ -13,8 +14,10 @@ export async function orderPage(root: HTMLElement, ctx: Ctx, orderId: string): P
   const storeId = ctx.store!.id;
   const url = `/api/store-orders/${storeId}/${orderId}`;
   const render = () => orderPage(root, ctx, orderId);
-  const [order, connections, names] = await Promise.all([
+  const [order, provider, connections, names] = await Promise.all([
     api<FullOrder>('GET', url).then((r) => r.result),
+    // Needs payments.manage: without it the page says where payments come from, without the checkout.
+    api<PaymentProviderView>('GET', `/api/stores/${storeId}/payment-provider`).then((r) => r.result, () => null),
     api<Array<{ id: string; supplierKey: string; accountLabel: string }>>('GET', `/api/store-suppliers/${storeId}`).then((r) => r.result, () => []),
     supplierNames(storeId).catch(() => new Map<string, string>()),
   ]);
@@ -46,12 +49,12 @@ export async function orderPage(root: HTMLElement, ctx: Ctx, orderId: string): P
         'dl',
         {},
         h('dt', {}, 'Total'), h('dd', {}, money(order.totalMinor, order.currency)),
-        h('dt', {}, 'Shopper\'s payment'), h('dd', {}, `${PAYMENT_METHOD[order.paymentMethod] ?? order.paymentMethod}: ${SHOPPER_PAYMENT[order.paymentStatus] ?? order.paymentStatus}`),
         h('dt', {}, 'Created'), h('dd', {}, when(order.createdAt), order.confirmedAt ? ` · confirmed ${when(order.confirmedAt)}` : ' · not confirmed yet'),
         h('dt', {}, 'Deliver to'), h('dd', {}, d ? `${d.name}, ${d.line1}, ${d.postalCode} ${d.city}, ${d.country}` : 'hidden (your access does not include customer data)'),
       ),
       h('div', { class: 'actions' }, confirm, btn('Read again', render, 'secondary')),
     ),
+    paymentCard(order, provider, ctx, { url, render }),
     ...order.fulfilmentGroups.map((part) => partCard(order, part, part.groupKey === 'store' ? 'Your own items' : supplierOf(part), { storeId, render })),
   );
 }
@@ -81,7 +84,7 @@ function notSent(order: FullOrder, part: OrderPart, supplier: string, base: stri
   const payNow = h('input', { type: 'checkbox', name: 'payNow' });
   const send: HTMLButtonElement = h('button', { type: 'button', class: 'primary', onclick: () => void act(send, async () => {
     const choice = h('label', { class: 'check' }, payNow, 'Pay the supplier at once from your balance there (pay now), without waiting for the shopper\'s payment');
-    if (!(await confirmAction({ title: `Send order ${order.number} to ${supplier}?`, body: ['Creates the supplier order for this part. Calling it twice still makes one supplier order.'], action: 'Send', input: choice }))) return;
+    if (!(await confirmAction({ title: `Send order ${order.number} to ${supplier}?`, body: ['Creates the supplier order for this part. Calling it twice still makes one supplier order.', order.paymentStatus === 'paid' ? 'The payment provider confirmed the shopper\'s payment.' : 'The payment provider has not confirmed the shopper\'s payment (a mark by hand does not count): without pay now, a connection that pays the supplier automatically stops it for review.'], action: 'Send', input: choice }))) return;
     const res = await api<SupplierOrder>('POST', `${base}/orders/${order.id}/groups/${encodeURIComponent(part.groupKey)}/submit`, { payNow: payNow.checked });
     await render();
     reportOutcome(order.number, res);

@@ -44,12 +44,36 @@ export interface OrderPart {
   shipment: { carrier: string; trackingNumber: string; shippedAt: string | null; deliveredAt?: string | null } | null;
 }
 
+/** One entry of an order's payment history: who said what about the shopper's payment. */
+export interface PaymentEntry {
+  kind: string;
+  /** `provider`: a signed notification; `manual`: a person (or a key) by hand; `service`: a promise-to-sell capture. */
+  source: 'provider' | 'manual' | 'service';
+  amountMinor: number | null;
+  reference: string | null;
+  actor: { kind: string; id: string | null } | null;
+  at: string;
+}
+
+/** The store's payment provider as `GET /api/stores/:storeId/payment-provider` answers it (the secret never is). */
+export interface PaymentProviderView {
+  provider: string | null;
+  notificationUrl: string;
+  configured: boolean;
+  checkoutUrl: string | null;
+  updatedAt: string | null;
+}
+
 export interface StoreOrder {
   id: string;
   number: string;
   status: string;
   paymentMethod: string;
+  /** The shopper's payment as the payment provider reported it; nothing else moves it. */
   paymentStatus: string;
+  /** When a person marked it paid by hand (their word, not the provider's). */
+  markedPaidAt: string | null;
+  payments?: PaymentEntry[];
   currency: string;
   totalMinor: number;
   needsAttention: boolean;

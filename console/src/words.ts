@@ -1,6 +1,7 @@
 /** The service's codes said for a person: statuses, review reasons with what to do next, and history in sentences. */
 import { money } from './format.js';
 import type { SupplierOrder } from './supplier-order.js';
+import type { PaymentEntry } from './types.js';
 
 export const SUPPLIER_ORDER_STATUS: Record<string, string> = {
   queued: 'Waiting to be sent',
@@ -19,6 +20,29 @@ export const SUPPLIER_PAYMENT: Record<string, string> = { notRequired: 'nothing 
 export const SHOPPER_PAYMENT: Record<string, string> = { none: 'not paid', authorised: 'authorised, not settled', paid: 'paid', failed: 'payment failed', refunded: 'refunded' };
 export const PAYMENT_METHOD: Record<string, string> = { online: 'Online payment', cashOnDelivery: 'Cash on delivery', manual: 'Outside the store (bank transfer, cash)' };
 
+/** What the payment provider said, for the history ("The payment provider <said>"); `m` is the amount or ''. */
+const PROVIDER_SAID: Record<string, (m: string) => string> = {
+  authorised: (m) => `authorised the shopper's payment${m && ` of ${m}`} (not settled yet)`,
+  paid: (m) => `confirmed the shopper paid${m && ` ${m}`}`,
+  failed: (m) => `reported the shopper's payment${m && ` of ${m}`} failed`,
+  refunded: (m) => `refunded the shopper's payment${m && ` of ${m}`}`,
+};
+
+/** One payment history entry as a sentence: who said it (the provider, a person by hand, the service), money with its currency. */
+export function paymentSentence(e: PaymentEntry, currency: string, you: string): string {
+  const m = e.amountMinor === null ? '' : money(e.amountMinor, currency);
+  const ref = e.reference ? ` (${e.source === 'provider' ? 'its payment id' : 'reference'} ${e.reference})` : '';
+  if (e.source === 'provider') return `The payment provider ${PROVIDER_SAID[e.kind]?.(m) ?? `reported the payment ${e.kind}`}${ref}, in a signed notification.`;
+  if (e.source === 'service') {
+    return e.kind === 'captured'
+      ? `The service charged the shopper's authorised payment${m && ` of ${m}`} once the supplier accepted the order.`
+      : `The service could not charge the shopper's authorised payment${m && ` of ${m}`}: the authorisation no longer holds.`;
+  }
+  const who = e.actor?.kind === 'user' ? (e.actor.id === you ? 'You' : 'Another person of the store') : e.actor?.kind === 'key' ? 'A program with an API key' : 'Someone';
+  const what = e.kind === 'paid' ? 'marked it paid by hand' : `recorded the payment as ${SHOPPER_PAYMENT[e.kind] ?? e.kind} by hand`;
+  return `${who} ${what}${m && `: the shopper paid ${m}`}${ref}. A person's word, not the provider's: it confirms the order but does not let the service pay the supplier automatically.`;
+}
+
 /** The spec's review reasons: why the order stopped, and what a person can do about it. */
 export const REASONS: Record<string, { why: string; next: string }> = {
   insufficientBalance: { why: 'Your balance at the supplier is too low to pay for it', next: 'Top up your balance at the supplier, then retry.' },
@@ -26,7 +50,7 @@ export const REASONS: Record<string, { why: string; next: string }> = {
   destinationUnsupported: { why: 'The supplier or your settings do not ship to this country', next: 'Fulfil the part yourself, or change the excluded countries in Connections and retry.' },
   costAboveLimit: { why: 'It costs more than the limit you set', next: 'Retry accepting the cost if you agree, or fulfil it yourself.' },
   costChanged: { why: 'The supplier\'s price changed since you imported the product', next: 'Check the new cost, then retry accepting it if you agree.' },
-  customerPaymentPending: { why: 'The shopper has not paid yet', next: 'Wait for the payment, or retry if you decide to send it anyway.' },
+  customerPaymentPending: { why: 'The shopper has not paid yet', next: 'Retry once the payment provider confirmed the shopper\'s payment (a mark by hand does not count), or fulfil the part yourself.' },
   customerPaymentNotSettled: { why: 'The shopper\'s payment is authorised but not settled yet', next: 'Retry once the payment is settled.' },
   connectionUnhealthy: { why: 'The supplier could not be reached, even after automatic retries', next: 'Check the connection in Connections ("Test now"), then retry.' },
   supplierRefused: { why: 'The supplier refused the order', next: 'Read the supplier\'s message, fix the cause, then retry.' },

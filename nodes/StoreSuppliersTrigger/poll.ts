@@ -72,10 +72,6 @@ export async function ordersIn(this: IPollFunctions, event: TriggerEvent): Promi
 	return rows.filter((o) => o.status === event).sort(newestFirst(event)).slice(0, MAX_REMEMBERED);
 }
 
-export async function ordersWaitingForReview(this: IPollFunctions): Promise<IDataObject[]> {
-	return await ordersIn.call(this, 'needsReview');
-}
-
 function selectedEvents(this: IPollFunctions): TriggerEvent[] {
 	const raw = this.getNodeParameter('events', ['needsReview']) as unknown;
 	const chosen = (Array.isArray(raw) ? raw : [raw]).map(String);

@@ -3,8 +3,8 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError, errors } from '../platform/errors';
-import type { Logger } from '../platform/logger';
-import { authenticateRequest, RouteRunner } from '../platform/http/app';
+import type { Logger, RequestLog } from '../platform/logger';
+import { authenticateRequest, originOf, RouteRunner } from '../platform/http/app';
 import type { Gate } from '../platform/http/gate';
 import type { AnyRoute as RouteDef, Caller, JsonSchema } from '../platform/http/route';
 
@@ -85,7 +85,7 @@ export function mountAssistant(router: Router, opts: { runners: RouteRunner[]; g
   router.post(MCP_PATH, async (ctx) => {
     ctx.state.routePath = MCP_PATH;
     const caller = await authenticateRequest(ctx, opts.gate, 'caller');
-    const server = serverFor(caller!, { origin: `${ctx.protocol}://${ctx.host}`, requestId: ctx.state.requestId, log: ctx.state.log, headers: ctx.headers });
+    const server = serverFor(caller!, { origin: originOf(ctx), requestId: ctx.state.requestId, log: (ctx.state.request as RequestLog).log, headers: ctx.headers });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     // The transport answers on the raw response; Koa must leave it alone.

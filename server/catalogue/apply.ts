@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Queryable } from '../platform/db';
 import type { SupplierProduct } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
 import { applyPriceRule } from './price-rule';
@@ -26,7 +26,7 @@ export const DROPPED = (id: string): SupplierProduct => ({ id, title: '', descri
  * set-based statements. A variant the supplier dropped goes to stock 0. Every link gets `last_sync_at`; its
  * `last_sync_error` is cleared, or set when its outcome carries an error. Runs inside the caller's transaction.
  */
-export async function applyOutcomes(tx: EntityManager, outcomes: ProductOutcome[]): Promise<void> {
+export async function applyOutcomes(tx: Queryable, outcomes: ProductOutcome[]): Promise<void> {
   const productOf = new Map<string, ProductOutcome>();
   for (const o of outcomes) for (const id of o.linkIds) productOf.set(id, o);
   if (!productOf.size) return;

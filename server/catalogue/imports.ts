@@ -1,18 +1,21 @@
 import type { Creator } from '../identity/permissions';
 import { Cursors, keysetList, Page } from '../platform/pagination';
 import crypto from 'node:crypto';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import type { Queryable } from '../platform/db';
 import { errors } from '../platform/errors';
 import { settleLimit } from '../platform/concurrency';
 import type { Boss } from '../platform/jobs';
 import type { CreditService } from '../identity/credits';
 import type { CreditTicket } from '../platform/http/route';
 import type { ProductService, ProductView } from '../stores/products';
-import { Store } from '../stores/entities';
-import { SupplierConnection } from '../connections/entities';
+import { storeById } from '../stores/sql';
+import type { Store } from '../stores/types';
+import type { SupplierConnection } from '../connections/types';
+import { connectionById } from '../connections/sql';
 import type { SupplierGateway } from '../connections/gateway';
 import type { SupplierProduct } from '../suppliers/adapter';
-import { ImportJob, ImportJobItem, SyncSwitches } from './entities';
+import type { ImportJob, SyncSwitches } from './types';
 import type { LinkService, LinkView } from './links';
 import { failureOf, ImportFailure, ItemError } from './import-failures';
 import { applyPriceRule, PriceRule } from './price-rule';
@@ -85,9 +88,15 @@ export class ImportService {
     return chosen;
   }
 
+  private async store(id: string): Promise<Store> {
+    const store = await storeById(this.db, id);
+    if (!store) throw errors.notFound('The store');
+    return store;
+  }
+
   /** Prices the chosen products and names duplicates; writes and charges nothing. */
   async preview(storeId: string, conn: SupplierConnection, items: ImportItem[], rule: PriceRule) {
-    const store = await this.db.getRepository(Store).findOneByOrFail({ id: storeId });
+    const store = await this.store(storeId);
     const fetched = await this.fetchAll(conn, items);
     const duplicates = await this.links.duplicatesOf(storeId, conn.supplierKey, items.map((i) => i.supplierProductId));
     const previews = [];
@@ -121,7 +130,7 @@ export class ImportService {
    * concurrent imports from both creating it.
    */
   private async importOne(
-    tx: EntityManager,
+    tx: Queryable,
     input: { store: Store; conn: SupplierConnection; product: SupplierProduct; item: ImportItem; rule: PriceRule; sync: SyncSwitches; status?: 'active' | 'draft' },
     creator: Creator,
   ): Promise<{ productId: string; linkId: string }> {
@@ -168,7 +177,7 @@ export class ImportService {
     return { productId: created.id, linkId: link.id };
   }
 
-  private async inTransaction<T>(fn: (tx: EntityManager) => Promise<T>): Promise<T> {
+  private async inTransaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     try {
       return await this.db.transaction(fn);
     } catch (e) {
@@ -181,7 +190,7 @@ export class ImportService {
 
   /** Up to IMPORT_INLINE_LIMIT products at once (the route has charged for all; it refunds the ones in `errors`). */
   async importNow(storeId: string, conn: SupplierConnection, items: ImportItem[], opts: { rule: PriceRule; sync: SyncSwitches; status?: 'active' | 'draft' }, creator: Creator) {
-    const store = await this.db.getRepository(Store).findOneByOrFail({ id: storeId });
+    const store = await this.store(storeId);
     const fetched = await this.fetchAll(conn, items);
     const created: Array<{ productId: string; linkId: string }> = [];
     const failures: ImportFailure[] = [];
@@ -202,26 +211,15 @@ export class ImportService {
 
   /** Larger imports: the job and its items are written at once, then a pg-boss job works through them. */
   async startJob(storeId: string, conn: SupplierConnection, items: ImportItem[], opts: { rule: PriceRule; sync: SyncSwitches }, creator: Creator, credit: CreditTicket): Promise<ImportJob> {
-    const job = this.db.getRepository(ImportJob).create({
-      id: crypto.randomUUID(),
-      storeId,
-      connectionId: conn.id,
-      status: 'queued',
-      priceRule: opts.rule,
-      sync: opts.sync,
-      total: items.length,
-      ...creator,
-      credit: { action: credit.action, price: credit.price },
-      finishedAt: null,
-    });
-    await this.db.transaction(async (tx) => {
-      await tx.getRepository(ImportJob).insert(job);
-      await tx.getRepository(ImportJobItem).insert(
-        items.map((item, position) => ({ jobId: job.id, position, supplierProductId: item.supplierProductId, variantIds: item.variantIds ?? null, status: 'pending' as const, productId: null, errorCode: null, errorMessage: null })),
-      );
-    });
+    const job = await this.db.transaction((tx) =>
+      sql.insertImportJob(
+        tx,
+        { id: crypto.randomUUID(), storeId, connectionId: conn.id, priceRule: opts.rule, sync: opts.sync, total: items.length, ...creator, credit: { action: credit.action, price: credit.price } },
+        items.map((item) => ({ supplierProductId: item.supplierProductId, variantIds: item.variantIds ?? null })),
+      ),
+    );
     await sendImport(this.boss(), job.id);
-    return this.db.getRepository(ImportJob).findOneByOrFail({ id: job.id });
+    return job;
   }
 
   /**
@@ -229,19 +227,19 @@ export class ImportService {
    * killed half-way resumes (pg-boss retries the job) at the first item still pending, duplicating nothing.
    */
   async runJob(importJobId: string): Promise<void> {
-    const job = await this.db.getRepository(ImportJob).findOneBy({ id: importJobId });
+    const job = await sql.importJobById(this.db, importJobId);
     if (!job || job.status === 'completed' || job.status === 'failed') return;
-    await this.db.getRepository(ImportJob).update({ id: job.id }, { status: 'running' });
-    const conn = await this.db.getRepository(SupplierConnection).findOneBy({ id: job.connectionId });
+    await sql.setImportJobStatus(this.db, job.id, 'running');
+    const conn = await connectionById(this.db, job.connectionId);
     if (!conn || conn.disconnectedAt || !conn.credentialsSealed) {
       await sql.failPendingItems(this.db, job.id, 'connectionMissing', 'The connection was removed.');
-      await this.db.getRepository(ImportJob).update({ id: job.id }, { status: 'failed', finishedAt: new Date() });
+      await sql.setImportJobStatus(this.db, job.id, 'failed');
       return;
     }
-    const store = await this.db.getRepository(Store).findOneByOrFail({ id: job.storeId });
+    const store = await this.store(job.storeId);
     const creator: Creator = { createdByAccountId: job.createdByAccountId, createdByKeyId: job.createdByKeyId };
     for (;;) {
-      const batch = await this.db.getRepository(ImportJobItem).find({ where: { jobId: job.id, status: 'pending' }, order: { position: 'ASC' }, take: FETCH_CONCURRENCY * 2 });
+      const batch = await sql.importItems(this.db, job.id, { pendingOnly: true, limit: FETCH_CONCURRENCY * 2 });
       if (!batch.length) break;
       const items = batch.map((b) => ({ supplierProductId: b.supplierProductId, variantIds: b.variantIds ?? undefined }));
       const fetched = await this.fetchAll(conn, items);
@@ -260,13 +258,13 @@ export class ImportService {
         }
       }
     }
-    await this.db.getRepository(ImportJob).update({ id: job.id }, { status: 'completed', finishedAt: new Date() });
+    await sql.setImportJobStatus(this.db, job.id, 'completed');
   }
 
   async getJob(storeId: string, jobId: string, ownKeyId: string | null) {
-    const job = await this.db.getRepository(ImportJob).findOneBy({ id: jobId, storeId });
+    const job = await sql.importJobInStore(this.db, storeId, jobId);
     if (!job || (ownKeyId && job.createdByKeyId !== ownKeyId)) throw errors.notFound('The import job');
-    const items = await this.db.getRepository(ImportJobItem).find({ where: { jobId }, order: { position: 'ASC' } });
+    const items = await sql.importItems(this.db, jobId);
     return {
       id: job.id,
       connectionId: job.connectionId,

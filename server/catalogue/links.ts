@@ -1,57 +1,41 @@
 import type { Creator } from '../identity/permissions';
 import crypto from 'node:crypto';
-import type { DataSource, EntityManager } from 'typeorm';
-import { In } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import type { Queryable } from '../platform/db';
 import { errors } from '../platform/errors';
 import { Cursors, keysetList, Page } from '../platform/pagination';
-import { StoreProduct, StoreVariant } from '../stores/entities';
-import type { SupplierConnection } from '../connections/entities';
+import { productInStore, variantsOfProduct } from '../stores/sql';
+import type { StoreProduct, StoreVariant } from '../stores/types';
+import type { SupplierConnection } from '../connections/types';
 import type { SupplierGateway } from '../connections/gateway';
 import type { SupplierProduct } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
-import { DEFAULT_SYNC, ProductLink, ProductLinkVariant, SyncSwitches } from './entities';
+import { DEFAULT_SYNC, ProductLink, ProductLinkVariant, SyncSwitches } from './types';
 import { normalisePriceRule, PriceRule } from './price-rule';
 import { applyOutcomes, DROPPED, syncErrorText } from './apply';
 import * as sql from './sql';
 
-export interface LinkView {
-  id: string;
-  storeId: string;
-  productId: string;
-  connectionId: string;
-  supplierKey: string;
-  supplierProductId: string;
-  variants: Array<{ storeVariantId: string; supplierVariantId: string; costMinor: number; currency: string; stock: number; available: boolean }>;
-  priceRule: PriceRule;
-  sync: SyncSwitches;
+/** A link as the API shows it: times as text, its variant mappings without the link's id. */
+export type LinkView = Omit<ProductLink, 'createdByAccountId' | 'lastSyncAt' | 'createdAt' | 'updatedAt'> & {
+  variants: Array<Omit<ProductLinkVariant, 'linkId'>>;
   lastSyncAt: string | null;
-  lastSyncError: string | null;
-  createdByKeyId: string | null;
   createdAt: string;
   updatedAt: string;
-}
+};
 
 export interface VariantMapping {
   storeVariantId: string;
   supplierVariantId: string;
 }
 
-export function linkView(l: ProductLink, variants: ProductLinkVariant[]): LinkView {
+export function linkView(l: ProductLink, variants: Array<Omit<ProductLinkVariant, 'linkId'>>): LinkView {
+  const { createdByAccountId: _account, lastSyncAt, createdAt, updatedAt, ...rest } = l;
   return {
-    id: l.id,
-    storeId: l.storeId,
-    productId: l.productId,
-    connectionId: l.connectionId,
-    supplierKey: l.supplierKey,
-    supplierProductId: l.supplierProductId,
+    ...rest,
     variants: variants.map((v) => ({ storeVariantId: v.storeVariantId, supplierVariantId: v.supplierVariantId, costMinor: v.costMinor, currency: v.currency, stock: v.stock, available: v.available })),
-    priceRule: l.priceRule,
-    sync: l.sync,
-    lastSyncAt: l.lastSyncAt ? l.lastSyncAt.toISOString() : null,
-    lastSyncError: l.lastSyncError,
-    createdByKeyId: l.createdByKeyId,
-    createdAt: l.createdAt.toISOString(),
-    updatedAt: l.updatedAt.toISOString(),
+    lastSyncAt: lastSyncAt ? lastSyncAt.toISOString() : null,
+    createdAt: createdAt.toISOString(),
+    updatedAt: updatedAt.toISOString(),
   };
 }
 
@@ -67,38 +51,22 @@ export class LinkService {
   }
 
   async get(storeId: string, id: string, ownKeyId: string | null): Promise<ProductLink> {
-    const link = await this.db.getRepository(ProductLink).findOneBy({ id, storeId });
+    const link = await sql.linkInStore(this.db, storeId, id);
     if (!link || (ownKeyId && link.createdByKeyId !== ownKeyId)) throw errors.notFound('The product link');
     return link;
   }
 
   /** A page in one statement: the links, their variant mappings and the exact totalCount kept by the database. */
   async list(storeId: string, ownKeyId: string | null, q: { cursor?: string; pageSize: number; connectionId?: string; productId?: string }): Promise<Page<LinkView>> {
-    return keysetList<sql.LinkListRow, LinkView>(this.db, this.cursors, q, sql.linkList({ storeId, ownKeyId, connectionId: q.connectionId, productId: q.productId }), (r) => ({
-      id: r.id,
-      storeId: r.store_id,
-      productId: r.product_id,
-      connectionId: r.connection_id,
-      supplierKey: r.supplier_key,
-      supplierProductId: r.supplier_product_id,
-      variants: r.variants,
-      priceRule: r.price_rule,
-      sync: r.sync,
-      lastSyncAt: r.last_sync_at ? r.last_sync_at.toISOString() : null,
-      lastSyncError: r.last_sync_error,
-      createdByKeyId: r.created_by_key_id,
-      createdAt: r.created_at.toISOString(),
-      updatedAt: r.updated_at.toISOString(),
-    }));
+    return keysetList<sql.LinkListRow, LinkView>(this.db, this.cursors, q, sql.linkList({ storeId, ownKeyId, connectionId: q.connectionId, productId: q.productId }), (r) =>
+      linkView(sql.linkOf(r), r.variants),
+    );
   }
 
   /** Views of several links with one query for their variants. */
   async views(links: ProductLink[]): Promise<LinkView[]> {
     if (!links.length) return [];
-    const rows = await sql.variantsOfLinks(this.db, links.map((l) => l.id));
-    const variants = rows.map((r) =>
-      Object.assign(new ProductLinkVariant(), { linkId: r.link_id, storeVariantId: r.store_variant_id, supplierVariantId: r.supplier_variant_id, costMinor: Number(r.cost_minor), currency: r.currency, stock: r.stock, available: r.available }),
-    );
+    const variants = await sql.variantsOfLinks(this.db, links.map((l) => l.id));
     return links.map((l) => linkView(l, variants.filter((v) => v.linkId === l.id)));
   }
 
@@ -107,33 +75,32 @@ export class LinkService {
    * supplier product really has. Answers the link.
    */
   async createIn(
-    tx: EntityManager,
+    tx: Queryable,
     input: { storeId: string; product: StoreProduct; conn: SupplierConnection; supplierProduct: SupplierProduct; mappings: VariantMapping[]; priceRule: PriceRule; sync: SyncSwitches },
     creator: Creator,
   ): Promise<ProductLink> {
-    const storeVariants = await tx.getRepository(StoreVariant).findBy({ productId: input.product.id });
-    const rows = this.mapVariants(storeVariants, input.supplierProduct, input.mappings);
-    const link = tx.getRepository(ProductLink).create({
-      id: crypto.randomUUID(),
-      storeId: input.storeId,
-      productId: input.product.id,
-      connectionId: input.conn.id,
-      supplierKey: input.conn.supplierKey,
-      supplierProductId: input.supplierProduct.id,
-      priceRule: input.priceRule,
-      sync: input.sync,
-      lastSyncAt: new Date(),
-      lastSyncError: null,
-      ...creator,
-    });
+    const mapped = this.mapVariants(await variantsOfProduct(tx, input.product.id), input.supplierProduct, input.mappings);
+    let link: ProductLink;
     try {
-      await tx.getRepository(ProductLink).insert(link);
+      link = await sql.insertLink(tx, {
+        id: crypto.randomUUID(),
+        storeId: input.storeId,
+        productId: input.product.id,
+        connectionId: input.conn.id,
+        supplierKey: input.conn.supplierKey,
+        supplierProductId: input.supplierProduct.id,
+        priceRule: input.priceRule,
+        sync: input.sync,
+        lastSyncAt: new Date(),
+        lastSyncError: null,
+        ...creator,
+      });
     } catch (e) {
       if ((e as { code?: string }).code === '23505') throw errors.conflict('alreadyLinked', 'This store product is already linked to a supplier product.');
       throw e;
     }
-    await tx.getRepository(ProductLinkVariant).insert(rows.map((r) => ({ ...r, linkId: link.id })));
-    return tx.getRepository(ProductLink).findOneByOrFail({ id: link.id });
+    await sql.replaceLinkVariants(tx, link.id, mapped);
+    return link;
   }
 
   /** Every store variant mapped once, each to a supplier variant that exists; otherwise 400 naming the variant. */
@@ -157,25 +124,18 @@ export class LinkService {
   }
 
   async update(link: ProductLink, changes: { variants?: VariantMapping[]; priceRule?: Partial<PriceRule>; sync?: Partial<SyncSwitches> }, supplierProduct: () => Promise<SupplierProduct>): Promise<ProductLink> {
-    const fields: Partial<ProductLink> = {};
-    if (changes.priceRule) fields.priceRule = normalisePriceRule({ ...link.priceRule, ...changes.priceRule });
-    if (changes.sync) fields.sync = { ...DEFAULT_SYNC, ...link.sync, ...changes.sync };
+    const priceRule = changes.priceRule ? normalisePriceRule({ ...link.priceRule, ...changes.priceRule }) : undefined;
+    const sync = changes.sync ? { ...DEFAULT_SYNC, ...link.sync, ...changes.sync } : undefined;
     const product = changes.variants ? await supplierProduct() : null;
-    await this.db.transaction(async (tx) => {
-      if (product) {
-        const storeVariants = await tx.getRepository(StoreVariant).findBy({ productId: link.productId });
-        const rows = this.mapVariants(storeVariants, product, changes.variants!);
-        await tx.getRepository(ProductLinkVariant).delete({ linkId: link.id });
-        await tx.getRepository(ProductLinkVariant).insert(rows.map((r) => ({ ...r, linkId: link.id })));
-      }
-      await tx.getRepository(ProductLink).update({ id: link.id }, { ...fields, updatedAt: new Date() });
+    return this.db.transaction(async (tx) => {
+      if (product) await sql.replaceLinkVariants(tx, link.id, this.mapVariants(await variantsOfProduct(tx, link.productId), product, changes.variants!));
+      return sql.updateLink(tx, link.id, { priceRule, sync });
     });
-    return this.db.getRepository(ProductLink).findOneByOrFail({ id: link.id });
   }
 
   /** A store product in the caller's record scope, for linking. */
   async storeProduct(storeId: string, productId: string, ownKeyId: string | null): Promise<StoreProduct> {
-    const product = await this.db.getRepository(StoreProduct).findOneBy({ id: productId, storeId });
+    const product = await productInStore(this.db, storeId, productId);
     if (!product || (ownKeyId && product.createdByKeyId !== ownKeyId)) throw errors.notFound('The product');
     return product;
   }
@@ -186,7 +146,7 @@ export class LinkService {
 
   /** Unlinks; the store product stays as the store's own. */
   async remove(link: ProductLink): Promise<void> {
-    await this.db.getRepository(ProductLink).delete({ id: link.id });
+    await sql.deleteLink(this.db, link.id);
   }
 
   /**
@@ -219,7 +179,7 @@ export class LinkService {
   }
 
   linksOfConnection(connectionId: string, supplierProductId?: string): Promise<ProductLink[]> {
-    return this.db.getRepository(ProductLink).find({ where: { connectionId, ...(supplierProductId ? { supplierProductId } : {}) }, order: { createdAt: 'ASC' } });
+    return sql.linksOf(this.db, connectionId, supplierProductId);
   }
 
   /** Store products already imported from or linked to this supplier product, for duplicate warnings. */

@@ -1,28 +1,11 @@
 import { affected, Queryable, rows } from '../platform/db';
 import { KeysetListStatement, storeScope } from '../platform/pagination';
-import type { SyncSwitches } from './entities';
+import type { ImportJob, ImportJobItem, ImportJobStatus, ProductLink, ProductLinkVariant, SyncSwitches } from './types';
 import type { PriceRule } from './price-rule';
 
 // The catalogue domain's SQL statements; its services call these and hold no SQL text of their own.
 
 // --- Product links
-
-export interface LinkListRow {
-  id: string;
-  store_id: string;
-  product_id: string;
-  connection_id: string;
-  supplier_key: string;
-  supplier_product_id: string;
-  variants: Array<{ storeVariantId: string; supplierVariantId: string; costMinor: number; currency: string; stock: number; available: boolean }>;
-  price_rule: PriceRule;
-  sync: SyncSwitches;
-  last_sync_at: Date | null;
-  last_sync_error: string | null;
-  created_by_key_id: string | null;
-  created_at: Date;
-  updated_at: Date;
-}
 
 /** The product link list: each link with its variant mappings in the order of the store product's variants. */
 export function linkList(f: { storeId: string; ownKeyId: string | null; connectionId?: string; productId?: string }): KeysetListStatement {
@@ -38,7 +21,97 @@ export function linkList(f: { storeId: string; ownKeyId: string | null; connecti
   };
 }
 
-export interface LinkVariantRow {
+interface LinkRow {
+  id: string;
+  store_id: string;
+  product_id: string;
+  connection_id: string;
+  supplier_key: string;
+  supplier_product_id: string;
+  price_rule: PriceRule;
+  sync: SyncSwitches;
+  last_sync_at: Date | null;
+  last_sync_error: string | null;
+  created_by_account_id: string;
+  created_by_key_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+export const linkOf = (r: LinkRow): ProductLink => ({
+  id: r.id,
+  storeId: r.store_id,
+  productId: r.product_id,
+  connectionId: r.connection_id,
+  supplierKey: r.supplier_key,
+  supplierProductId: r.supplier_product_id,
+  priceRule: r.price_rule,
+  sync: r.sync,
+  lastSyncAt: r.last_sync_at,
+  lastSyncError: r.last_sync_error,
+  createdByAccountId: r.created_by_account_id,
+  createdByKeyId: r.created_by_key_id,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+/** A row of the link list: the link and its variant mappings, in the order of the store product's variants. */
+export type LinkListRow = LinkRow & { variants: Array<Omit<ProductLinkVariant, 'linkId'>> };
+
+/** The link, if it is one of the store's. */
+export async function linkInStore(db: Queryable, storeId: string, id: string): Promise<ProductLink | null> {
+  const [r] = await rows<LinkRow>(db, 'SELECT * FROM product_links WHERE id = $1 AND store_id = $2', [id, storeId]);
+  return r ? linkOf(r) : null;
+}
+
+/** The connection's links (to one supplier product, when given), oldest first. */
+export async function linksOf(db: Queryable, connectionId: string, supplierProductId?: string): Promise<ProductLink[]> {
+  const found = await rows<LinkRow>(
+    db,
+    'SELECT * FROM product_links WHERE connection_id = $1 AND ($2::text IS NULL OR supplier_product_id = $2) ORDER BY created_at',
+    [connectionId, supplierProductId ?? null],
+  );
+  return found.map(linkOf);
+}
+
+/** A product has one link at most: a second raises the unique violation (23505). */
+export async function insertLink(tx: Queryable, l: Omit<ProductLink, 'createdAt' | 'updatedAt'>): Promise<ProductLink> {
+  const [r] = await rows<LinkRow>(
+    tx,
+    `INSERT INTO product_links (id, store_id, product_id, connection_id, supplier_key, supplier_product_id, price_rule, sync, last_sync_at, last_sync_error, created_by_account_id, created_by_key_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *`,
+    [l.id, l.storeId, l.productId, l.connectionId, l.supplierKey, l.supplierProductId, JSON.stringify(l.priceRule), JSON.stringify(l.sync), l.lastSyncAt, l.lastSyncError, l.createdByAccountId, l.createdByKeyId],
+  );
+  return linkOf(r);
+}
+
+/** Sets the price rule and switches given (the others stay) and stamps the change. */
+export async function updateLink(tx: Queryable, id: string, f: { priceRule?: PriceRule; sync?: SyncSwitches }): Promise<ProductLink> {
+  const [r] = await rows<LinkRow>(
+    tx,
+    'UPDATE product_links SET price_rule = coalesce($2::jsonb, price_rule), sync = coalesce($3::jsonb, sync), updated_at = now() WHERE id = $1 RETURNING *',
+    [id, f.priceRule ? JSON.stringify(f.priceRule) : null, f.sync ? JSON.stringify(f.sync) : null],
+  );
+  return linkOf(r);
+}
+
+export async function deleteLink(db: Queryable, id: string): Promise<void> {
+  await affected(db, 'DELETE FROM product_links WHERE id = $1', [id]);
+}
+
+/** Replaces the link's variant mappings. */
+export async function replaceLinkVariants(tx: Queryable, linkId: string, variants: Array<Omit<ProductLinkVariant, 'linkId'>>): Promise<void> {
+  await affected(tx, 'DELETE FROM product_link_variants WHERE link_id = $1', [linkId]);
+  if (!variants.length) return;
+  const col = <K extends keyof Omit<ProductLinkVariant, 'linkId'>>(k: K) => variants.map((v) => v[k]);
+  await affected(
+    tx,
+    `INSERT INTO product_link_variants (link_id, store_variant_id, supplier_variant_id, cost_minor, currency, stock, available)
+     SELECT $1, u.* FROM unnest($2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::int[], $7::bool[]) AS u`,
+    [linkId, col('storeVariantId'), col('supplierVariantId'), col('costMinor'), col('currency'), col('stock'), col('available')],
+  );
+}
+
+interface LinkVariantRow {
   link_id: string;
   store_variant_id: string;
   supplier_variant_id: string;
@@ -49,8 +122,9 @@ export interface LinkVariantRow {
 }
 
 /** The variant mappings of these links, in the order of the store product's variants. */
-export function variantsOfLinks(db: Queryable, linkIds: string[]): Promise<LinkVariantRow[]> {
-  return rows(db, 'SELECT lv.* FROM product_link_variants lv JOIN store_variants sv ON sv.id = lv.store_variant_id WHERE lv.link_id = ANY($1) ORDER BY sv.position', [linkIds]);
+export async function variantsOfLinks(db: Queryable, linkIds: string[]): Promise<ProductLinkVariant[]> {
+  const found = await rows<LinkVariantRow>(db, 'SELECT lv.* FROM product_link_variants lv JOIN store_variants sv ON sv.id = lv.store_variant_id WHERE lv.link_id = ANY($1) ORDER BY sv.position', [linkIds]);
+  return found.map((r) => ({ linkId: r.link_id, storeVariantId: r.store_variant_id, supplierVariantId: r.supplier_variant_id, costMinor: Number(r.cost_minor), currency: r.currency, stock: r.stock, available: r.available }));
 }
 
 export async function markLinksFailed(db: Queryable, linkIds: string[], error: string): Promise<void> {
@@ -101,7 +175,7 @@ export function lockLinks(tx: Queryable, linkIds: string[]): Promise<LinkSyncRow
   return rows(tx, 'SELECT id, product_id, sync, price_rule FROM product_links WHERE id = ANY($1) ORDER BY id FOR UPDATE', [linkIds]);
 }
 
-export function variantCostsOfLinks(tx: Queryable, linkIds: string[]): Promise<Array<Omit<LinkVariantRow, 'stock' | 'available'>>> {
+export function variantCostsOfLinks(tx: Queryable, linkIds: string[]): Promise<Array<{ link_id: string; store_variant_id: string; supplier_variant_id: string; cost_minor: string; currency: string }>> {
   return rows(tx, 'SELECT link_id, store_variant_id, supplier_variant_id, cost_minor, currency FROM product_link_variants WHERE link_id = ANY($1)', [linkIds]);
 }
 
@@ -184,4 +258,104 @@ export async function itemDone(tx: Queryable, jobId: string, position: number, p
 
 export async function itemFailed(db: Queryable, jobId: string, position: number, code: string, message: string): Promise<void> {
   await affected(db, `UPDATE import_job_items SET status = 'failed', error_code = $3, error_message = $4 WHERE job_id = $1 AND position = $2 AND status = 'pending'`, [jobId, position, code, message]);
+}
+
+interface ImportJobRow {
+  id: string;
+  store_id: string;
+  connection_id: string;
+  status: ImportJobStatus;
+  price_rule: PriceRule;
+  sync: SyncSwitches;
+  total: number;
+  credit: { action: string; price: number };
+  finished_at: Date | null;
+  created_by_account_id: string;
+  created_by_key_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+const importJobOf = (r: ImportJobRow): ImportJob => ({
+  id: r.id,
+  storeId: r.store_id,
+  connectionId: r.connection_id,
+  status: r.status,
+  priceRule: r.price_rule,
+  sync: r.sync,
+  total: r.total,
+  credit: r.credit,
+  finishedAt: r.finished_at,
+  createdByAccountId: r.created_by_account_id,
+  createdByKeyId: r.created_by_key_id,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+/** The job and its pending items, written together. */
+export async function insertImportJob(tx: Queryable, j: Omit<ImportJob, 'createdAt' | 'updatedAt' | 'finishedAt' | 'status'>, items: Array<Pick<ImportJobItem, 'supplierProductId' | 'variantIds'>>): Promise<ImportJob> {
+  const [r] = await rows<ImportJobRow>(
+    tx,
+    `INSERT INTO import_jobs (id, store_id, connection_id, status, price_rule, sync, total, credit, created_by_account_id, created_by_key_id)
+     VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $8, $9) RETURNING *`,
+    [j.id, j.storeId, j.connectionId, JSON.stringify(j.priceRule), JSON.stringify(j.sync), j.total, JSON.stringify(j.credit), j.createdByAccountId, j.createdByKeyId],
+  );
+  // Each item's variant choice is a list (or none): as jsonb, since unnest would flatten a text[][].
+  await affected(
+    tx,
+    `INSERT INTO import_job_items (job_id, position, supplier_product_id, variant_ids, status)
+     SELECT $1, u.position - 1, u.product, CASE WHEN jsonb_typeof(u.variants) = 'array' THEN ARRAY(SELECT jsonb_array_elements_text(u.variants)) END, 'pending'
+       FROM unnest($2::text[], $3::jsonb[]) WITH ORDINALITY AS u(product, variants, position)`,
+    [j.id, items.map((i) => i.supplierProductId), items.map((i) => JSON.stringify(i.variantIds))],
+  );
+  return importJobOf(r);
+}
+
+export async function importJobById(db: Queryable, id: string): Promise<ImportJob | null> {
+  const [r] = await rows<ImportJobRow>(db, 'SELECT * FROM import_jobs WHERE id = $1', [id]);
+  return r ? importJobOf(r) : null;
+}
+
+export async function importJobInStore(db: Queryable, storeId: string, id: string): Promise<ImportJob | null> {
+  const [r] = await rows<ImportJobRow>(db, 'SELECT * FROM import_jobs WHERE id = $1 AND store_id = $2', [id, storeId]);
+  return r ? importJobOf(r) : null;
+}
+
+/** Moves the job on; a finished job gets its finishing time. */
+export async function setImportJobStatus(db: Queryable, id: string, status: ImportJobStatus): Promise<void> {
+  await affected(
+    db,
+    `UPDATE import_jobs SET status = $2, finished_at = CASE WHEN $2 IN ('completed', 'failed') THEN now() ELSE finished_at END, updated_at = now() WHERE id = $1`,
+    [id, status],
+  );
+}
+
+interface ImportItemRow {
+  job_id: string;
+  position: number;
+  supplier_product_id: string;
+  variant_ids: string[] | null;
+  status: ImportJobItem['status'];
+  product_id: string | null;
+  error_code: string | null;
+  error_message: string | null;
+}
+const importItemOf = (r: ImportItemRow): ImportJobItem => ({
+  jobId: r.job_id,
+  position: r.position,
+  supplierProductId: r.supplier_product_id,
+  variantIds: r.variant_ids,
+  status: r.status,
+  productId: r.product_id,
+  errorCode: r.error_code,
+  errorMessage: r.error_message,
+});
+
+/** The job's items in order; `pendingOnly` and `limit`: the next ones still to do. */
+export async function importItems(db: Queryable, jobId: string, opts: { pendingOnly?: boolean; limit?: number } = {}): Promise<ImportJobItem[]> {
+  const found = await rows<ImportItemRow>(
+    db,
+    `SELECT * FROM import_job_items WHERE job_id = $1 AND (NOT $2 OR status = 'pending') ORDER BY position LIMIT $3`,
+    [jobId, opts.pendingOnly ?? false, opts.limit ?? null],
+  );
+  return found.map(importItemOf);
 }

@@ -1,6 +1,6 @@
 import { errors } from '../platform/errors';
 import type { Secrets } from '../platform/crypto';
-import type { SupplierConnection } from '../connections/entities';
+import type { SupplierConnection } from '../connections/types';
 import type { SupplierGateway } from '../connections/gateway';
 import { orSupplierFailure } from '../connections/http-errors';
 import type { SupplierProduct } from '../suppliers/adapter';

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Boss } from '../platform/jobs';
 import type { Logger } from '../platform/logger';
-import { SupplierConnection } from '../connections/entities';
+import { connectionById } from '../connections/sql';
 import type { SupplierGateway } from '../connections/gateway';
 import { mapLimit } from '../platform/concurrency';
 import { SupplierError } from '../suppliers/errors';
@@ -39,7 +39,7 @@ export class CatalogueSync {
    * set-based statements, one transaction per batch of products. The next batch is read while one is written.
    */
   async syncConnection(connectionId: string): Promise<{ synced: number; failed: number }> {
-    const conn = await this.db.getRepository(SupplierConnection).findOneBy({ id: connectionId });
+    const conn = await connectionById(this.db, connectionId);
     const links = await sql.linksOfConnection(this.db, connectionId);
     if (!links.length) return { synced: 0, failed: 0 };
     if (!conn || conn.disconnectedAt || !conn.enabled || !conn.credentialsSealed) {
@@ -79,7 +79,7 @@ export class CatalogueSync {
 
   /** The read-back of a stock or price notification: the same sync code, for the links of one product. */
   async readBackProduct(connectionId: string, supplierProductId: string): Promise<number> {
-    const conn = await this.db.getRepository(SupplierConnection).findOneBy({ id: connectionId });
+    const conn = await connectionById(this.db, connectionId);
     if (!conn || conn.disconnectedAt) return 0;
     const links = await this.links.linksOfConnection(connectionId, supplierProductId);
     for (const link of links) await this.links.syncOne(link, conn);

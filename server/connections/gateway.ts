@@ -5,7 +5,7 @@ import { SupplierError } from '../suppliers/errors';
 import type { SupplierRegistry } from '../suppliers/registry';
 import type { CircuitBreaker } from './circuit-breaker';
 import type { SupplierCallRates } from './call-rate';
-import type { Health, SupplierConnection } from './entities';
+import type { Health, SupplierConnection } from './types';
 import { recallOrderNumber, recordHealth, rememberOrderNumber, replaceCredentials, switchOffForSupplier } from './sql';
 
 /** How often a call's outcome refreshes a connection's health while it stays the same. */
@@ -84,7 +84,7 @@ export class SupplierGateway {
   ): SupplierCallContext {
     const keep = onCredentialsChanged ?? this.keeper(conn, credentials);
     const pace = this.pacer(conn, credentials);
-    const ordering = conn.automation ? { shippingMethod: conn.automation.shippingMethod ?? { rule: 'cheapest' as const }, payOnCreate: conn.automation.automaticPayment } : undefined;
+    const ordering = conn.automation ? { shippingMethod: conn.automation.shippingMethod ?? { rule: 'cheapest' as const } } : undefined;
     const orderNumbers = this.memoryOf(conn);
     return {
       connectionId: conn.id,

@@ -1,13 +1,12 @@
 import type { Creator } from '../identity/permissions';
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { IsNull } from 'typeorm';
 import Ajv from 'ajv';
 import { errors } from '../platform/errors';
 import { sendsNotifications, supportsSignIn, type ConnectionMode, type Money, type SupplierAdapter } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
 import type { SupplierRegistry } from '../suppliers/registry';
-import { Automation, DEFAULT_AUTOMATION, SupplierConnection } from './entities';
+import { Automation, DEFAULT_AUTOMATION, SupplierConnection } from './types';
 import type { SupplierGateway } from './gateway';
 import type { CircuitBreaker } from './circuit-breaker';
 import { orSupplierFailure } from './http-errors';
@@ -111,15 +110,12 @@ export class ConnectionService {
   }
 
   list(storeId: string, ownKeyId: string | null): Promise<SupplierConnection[]> {
-    return this.db.getRepository(SupplierConnection).find({
-      where: { storeId, disconnectedAt: IsNull(), ...(ownKeyId ? { createdByKeyId: ownKeyId } : {}) },
-      order: { createdAt: 'DESC', id: 'DESC' },
-    });
+    return sql.liveConnectionsOfStore(this.db, storeId, ownKeyId);
   }
 
   /** A live connection of the store within the caller's record scope, or 404. */
   async get(storeId: string, id: string, ownKeyId: string | null): Promise<SupplierConnection> {
-    const conn = await this.db.getRepository(SupplierConnection).findOneBy({ id, storeId, disconnectedAt: IsNull() });
+    const conn = await sql.liveConnectionInStore(this.db, storeId, id);
     if (!conn || (ownKeyId && conn.createdByKeyId !== ownKeyId)) throw errors.notFound('The connection');
     return conn;
   }
@@ -168,7 +164,7 @@ export class ConnectionService {
     await this.assertNotConnected(storeId, input.supplierKey, input.mode);
     const registered = await this.registerAddress(adapter, draft, working, onChanged);
     const credentials = { ...working, ...registered.fields };
-    const conn = this.db.getRepository(SupplierConnection).create({
+    const fields = {
       id: draft.id,
       storeId,
       supplierKey: input.supplierKey,
@@ -186,14 +182,13 @@ export class ConnectionService {
       registeredNotificationAddress: registered.url,
       supplierAccountKey: this.gateway.supplierAccountKey(accountId),
       ...creator,
-    });
+    };
     try {
-      await this.db.getRepository(SupplierConnection).insert(conn);
+      return await sql.insertConnection(this.db, fields);
     } catch (e) {
       if ((e as { code?: string }).code === '23505') throw this.alreadyConnected(input.supplierKey, input.mode);
       throw e;
     }
-    return this.db.getRepository(SupplierConnection).findOneByOrFail({ id: conn.id });
   }
 
   private alreadyConnected(supplierKey: string, mode: string) {
@@ -202,7 +197,7 @@ export class ConnectionService {
 
   /** The store's live connection to the supplier in that mode, if it has one (there is at most one). */
   liveOf(storeId: string, supplierKey: string, mode: ConnectionMode): Promise<SupplierConnection | null> {
-    return this.db.getRepository(SupplierConnection).findOneBy({ storeId, supplierKey, mode, disconnectedAt: IsNull() });
+    return sql.liveConnectionTo(this.db, storeId, supplierKey, mode);
   }
 
   private async assertNotConnected(storeId: string, supplierKey: string, mode: ConnectionMode): Promise<void> {
@@ -229,13 +224,17 @@ export class ConnectionService {
     const registered = await this.registerAddress(adapter, conn, working, onChanged);
     const kept = { ...working, ...registered.fields };
     const supplierAccountKey = this.gateway.supplierAccountKey(accountId);
-    await this.db.getRepository(SupplierConnection).update(
-      { id: conn.id },
-      { credentialsSealed: this.gateway.sealCredentials(kept), accountLabel, consecutiveFailures: 0, circuitOpenUntil: null, registeredNotificationAddress: registered.url, supplierAccountKey },
-    );
+    const replaced = await sql.updateConnection(this.db, conn.id, {
+      credentialsSealed: this.gateway.sealCredentials(kept),
+      accountLabel,
+      consecutiveFailures: 0,
+      circuitOpenUntil: null,
+      registeredNotificationAddress: registered.url,
+      supplierAccountKey,
+    });
     // Moved to another supplier account: the one it left may have been receiving through it.
     if (conn.supplierAccountKey && conn.supplierAccountKey !== supplierAccountKey) await this.accounts.handOver(conn.supplierAccountKey, conn.id).catch(() => undefined);
-    return this.db.getRepository(SupplierConnection).findOneByOrFail({ id: conn.id });
+    return replaced;
   }
 
   /** Re-registers the notification address (for example after PUBLIC_BASE_URL changed). */
@@ -243,15 +242,15 @@ export class ConnectionService {
     const adapter = this.gateway.adapterFor(conn.supplierKey);
     const credentials = this.gateway.credentialsOf(conn);
     const registered = await this.registerAddress(adapter, conn, credentials);
-    await this.db.getRepository(SupplierConnection).update(
-      { id: conn.id },
-      { registeredNotificationAddress: registered.url, ...(Object.keys(registered.fields).length ? { credentialsSealed: this.gateway.sealCredentials({ ...credentials, ...registered.fields }) } : {}) },
-    );
+    await sql.updateConnection(this.db, conn.id, {
+      registeredNotificationAddress: registered.url,
+      ...(Object.keys(registered.fields).length ? { credentialsSealed: this.gateway.sealCredentials({ ...credentials, ...registered.fields }) } : {}),
+    });
   }
 
   /** At start: registers the notification address again with every connection whose address changed since. */
   async reregisterChangedAddresses(onError: (connectionId: string, err: unknown) => void): Promise<number> {
-    const live = await this.db.getRepository(SupplierConnection).find({ where: { disconnectedAt: IsNull() } });
+    const live = await sql.liveConnections(this.db);
     let changed = 0;
     for (const conn of live) {
       const adapter = this.registry.find(conn.supplierKey);
@@ -287,8 +286,7 @@ export class ConnectionService {
     if (result.ok) await this.breaker.recordSuccess(conn.id);
     else await this.breaker.recordFailure(conn.id);
     const health = { status: result.ok ? 'healthy' : 'unhealthy', checkedAt: new Date().toISOString(), latencyMs: result.latencyMs, message: result.message } as const;
-    await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { health });
-    return this.db.getRepository(SupplierConnection).findOneByOrFail({ id: conn.id });
+    return sql.updateConnection(this.db, conn.id, { health });
   }
 
   async balance(conn: SupplierConnection): Promise<Money> {
@@ -305,23 +303,21 @@ export class ConnectionService {
 
   async changeSettings(conn: SupplierConnection, settings: Record<string, unknown>): Promise<SupplierConnection> {
     const valid = this.validateSettings(this.gateway.adapterFor(conn.supplierKey), settings);
-    await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { settings: valid as SupplierConnection["settings"] });
-    return this.db.getRepository(SupplierConnection).findOneByOrFail({ id: conn.id });
+    return sql.updateConnection(this.db, conn.id, { settings: valid as SupplierConnection['settings'] });
   }
 
   /** Fields given are changed; the others keep their values. */
   async changeAutomation(conn: SupplierConnection, changes: Partial<Automation>): Promise<SupplierConnection> {
     const automation: Automation = { ...DEFAULT_AUTOMATION, ...conn.automation, ...changes };
     automation.excludedCountries = [...new Set(automation.excludedCountries.map((c) => c.toUpperCase()))].sort();
-    await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { automation });
-    return this.db.getRepository(SupplierConnection).findOneByOrFail({ id: conn.id });
+    return sql.updateConnection(this.db, conn.id, { automation });
   }
 
   async setEnabled(conn: SupplierConnection, enabled: boolean): Promise<SupplierConnection> {
-    await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { enabled });
+    const changed = await sql.updateConnection(this.db, conn.id, { enabled });
     // A connection switched off refuses notifications: the account's other connections must not lose theirs.
     if (!enabled && conn.enabled) await this.accounts.handOver(conn.supplierAccountKey, conn.id).catch(() => undefined);
-    return this.db.getRepository(SupplierConnection).findOneByOrFail({ id: conn.id });
+    return changed;
   }
 
   /**
@@ -343,6 +339,6 @@ export class ConnectionService {
 
   /** For the notification address: any state, so the caller can refuse disconnected ones alike. */
   findById(id: string): Promise<SupplierConnection | null> {
-    return this.db.getRepository(SupplierConnection).findOneBy({ id });
+    return sql.connectionById(this.db, id);
   }
 }

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { SupplierAdapter } from '../suppliers/adapter';
 import type { SupplierRegistry } from '../suppliers/registry';
-import { SupplierConnection } from './entities';
+import type { SupplierConnection } from './types';
 import type { SupplierGateway } from './gateway';
 import * as sql from './sql';
 
@@ -41,12 +41,12 @@ export class SharedAccounts {
     if (!accountKey) return;
     const next = await sql.successorOnAccount(this.db, accountKey, leaving);
     if (!next) return;
-    const conn = await this.db.getRepository(SupplierConnection).findOneByOrFail({ id: next });
-    if (this.registry.isSwitchedOff(conn.supplierKey)) return;
+    const conn = await sql.connectionById(this.db, next);
+    if (!conn || this.registry.isSwitchedOff(conn.supplierKey)) return;
     try {
       await this.register(conn);
     } catch (err) {
-      await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { registeredNotificationAddress: null });
+      await sql.updateConnection(this.db, conn.id, { registeredNotificationAddress: null });
       throw err;
     }
   }
@@ -55,6 +55,6 @@ export class SharedAccounts {
   async identify(conn: SupplierConnection, adapter: SupplierAdapter): Promise<void> {
     const { accountId } = await this.gateway.call(conn, (a, ctx) => adapter.verifyCredentials(ctx));
     const supplierAccountKey = this.gateway.supplierAccountKey(accountId);
-    if (supplierAccountKey) await this.db.getRepository(SupplierConnection).update({ id: conn.id }, { supplierAccountKey });
+    if (supplierAccountKey) await sql.updateConnection(this.db, conn.id, { supplierAccountKey });
   }
 }

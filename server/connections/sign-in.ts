@@ -6,7 +6,7 @@ import { ApiError, errors } from '../platform/errors';
 import type { Caller } from '../platform/http/route';
 import { supportsSignIn, type ConnectionMode } from '../suppliers/adapter';
 import type { SupplierRegistry } from '../suppliers/registry';
-import type { SupplierConnection } from './entities';
+import type { SupplierConnection } from './types';
 import type { SupplierGateway } from './gateway';
 import { orSupplierFailure } from './http-errors';
 import type { ConnectionService } from './service';

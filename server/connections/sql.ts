@@ -1,6 +1,6 @@
 import { affected, Queryable, rows } from '../platform/db';
 import type { ConnectionMode } from '../suppliers/adapter';
-import type { Health, SupplierConnection } from './entities';
+import type { Health, SupplierConnection } from './types';
 
 // The connections domain's SQL statements; its services call these and hold no SQL text of their own.
 
@@ -245,4 +245,81 @@ export async function useSignInState(db: Queryable, nonce: string): Promise<Sign
 export async function liveKeyScope(db: Queryable, apiKeyId: string): Promise<'own' | 'account' | null> {
   const [key] = await rows<{ record_scope: 'own' | 'account' }>(db, 'SELECT record_scope FROM api_keys WHERE id = $1 AND revoked_at IS NULL', [apiKeyId]);
   return key?.record_scope ?? null;
+}
+
+// --- The connection row, for the domain's services
+
+/** The store's live connections in the caller's record scope, newest first. */
+export async function liveConnectionsOfStore(db: Queryable, storeId: string, ownKeyId: string | null): Promise<SupplierConnection[]> {
+  const found = await rows<ConnectionRow>(
+    db,
+    `SELECT * FROM supplier_connections WHERE store_id = $1 AND disconnected_at IS NULL AND ($2::uuid IS NULL OR created_by_key_id = $2)
+      ORDER BY created_at DESC, id DESC`,
+    [storeId, ownKeyId],
+  );
+  return found.map(connectionOf);
+}
+
+/** A live connection of the store. */
+export async function liveConnectionInStore(db: Queryable, storeId: string, id: string): Promise<SupplierConnection | null> {
+  const [r] = await rows<ConnectionRow>(db, 'SELECT * FROM supplier_connections WHERE id = $1 AND store_id = $2 AND disconnected_at IS NULL', [id, storeId]);
+  return r ? connectionOf(r) : null;
+}
+
+/** The store's live connection to the supplier in that mode (there is at most one). */
+export async function liveConnectionTo(db: Queryable, storeId: string, supplierKey: string, mode: ConnectionMode): Promise<SupplierConnection | null> {
+  const [r] = await rows<ConnectionRow>(
+    db,
+    'SELECT * FROM supplier_connections WHERE store_id = $1 AND supplier_key = $2 AND mode = $3 AND disconnected_at IS NULL',
+    [storeId, supplierKey, mode],
+  );
+  return r ? connectionOf(r) : null;
+}
+
+export async function liveConnections(db: Queryable): Promise<SupplierConnection[]> {
+  return (await rows<ConnectionRow>(db, 'SELECT * FROM supplier_connections WHERE disconnected_at IS NULL ORDER BY created_at')).map(connectionOf);
+}
+
+/** A second live connection of the store to the same supplier and mode raises the unique violation (23505). */
+export async function insertConnection(db: Queryable, c: Omit<SupplierConnection, 'createdAt' | 'updatedAt'>): Promise<SupplierConnection> {
+  const [r] = await rows<ConnectionRow>(
+    db,
+    `INSERT INTO supplier_connections (id, store_id, supplier_key, mode, enabled, credentials_sealed, account_label, settings, automation, health, consecutive_failures,
+                                       circuit_open_until, last_webhook_at, disconnected_at, registered_notification_address, supplier_account_key, created_by_account_id, created_by_key_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING *`,
+    [
+      c.id, c.storeId, c.supplierKey, c.mode, c.enabled, c.credentialsSealed, c.accountLabel, JSON.stringify(c.settings), JSON.stringify(c.automation),
+      c.health === null ? null : JSON.stringify(c.health), c.consecutiveFailures, c.circuitOpenUntil, c.lastWebhookAt, c.disconnectedAt,
+      c.registeredNotificationAddress, c.supplierAccountKey, c.createdByAccountId, c.createdByKeyId,
+    ],
+  );
+  return connectionOf(r);
+}
+
+/** The fields of a connection its services change, and their columns (jsonb ones are written as JSON). */
+const CHANGEABLE = {
+  enabled: 'enabled',
+  credentialsSealed: 'credentials_sealed',
+  accountLabel: 'account_label',
+  settings: 'settings',
+  automation: 'automation',
+  health: 'health',
+  consecutiveFailures: 'consecutive_failures',
+  circuitOpenUntil: 'circuit_open_until',
+  registeredNotificationAddress: 'registered_notification_address',
+  supplierAccountKey: 'supplier_account_key',
+} as const;
+const JSON_FIELDS = new Set(['settings', 'automation', 'health']);
+
+/** Sets the fields given (the others stay), stamps the change, and answers the connection as it is now. */
+export async function updateConnection(db: Queryable, id: string, changes: Partial<Pick<SupplierConnection, keyof typeof CHANGEABLE>>): Promise<SupplierConnection> {
+  const values: unknown[] = [id];
+  const sets = Object.entries(changes)
+    .filter(([field, value]) => value !== undefined && field in CHANGEABLE)
+    .map(([field, value]) => {
+      values.push(JSON_FIELDS.has(field) && value !== null ? JSON.stringify(value) : value);
+      return `${CHANGEABLE[field as keyof typeof CHANGEABLE]} = $${values.length}`;
+    });
+  const [r] = await rows<ConnectionRow>(db, `UPDATE supplier_connections SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1 RETURNING *`, values);
+  return connectionOf(r);
 }

@@ -31,6 +31,9 @@ export function reasonFor(err: SupplierError): ReviewReason | null {
     case 'credentialsRejected':
     case 'notSupported':
       return 'supplierRefused';
+    // Nothing can be ordered on that supplier account (the gateway switched the connection off): a person acts.
+    case 'accountUnusable':
+      return 'connectionMissing';
     default:
       return null;
   }
@@ -117,7 +120,7 @@ export class DispatchJob {
     let created: SupplierOrderSnapshot;
     try {
       created = await this.gateway.call(conn, (a, ctx) =>
-        a.createOrder(ctx, { orderNumber: so.supplierOrderNumber, items: rest.items.map((i) => ({ variantId: i.supplierVariantId!, quantity: i.quantity })), destination: so.destination }),
+        a.createOrder(ctx, { orderNumber: so.supplierOrderNumber, items: rest.items.map((i) => ({ variantId: i.supplierVariantId!, quantity: i.quantity })), destination: so.destination, paymentDue: sent.paymentDue }),
       );
     } catch (err) {
       if (!(err instanceof SupplierError)) throw err;

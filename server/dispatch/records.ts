@@ -2,7 +2,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import type { Queryable } from '../platform/db';
 import { errors } from '../platform/errors';
 import { connectionById } from '../connections/sql';
-import type { SupplierConnection } from '../connections/entities';
+import type { SupplierConnection } from '../connections/types';
 import type { Actor } from '../identity/permissions';
 import * as sql from './sql';
 import type { NewSupplierOrder, PartRef, SupplierOrder, Work } from './supplier-order';

@@ -1,4 +1,4 @@
-import type { SupplierConnection } from '../connections/entities';
+import type { SupplierConnection } from '../connections/types';
 import type { PaymentMethod, PaymentStatus } from '../orders/types';
 import type { Destination } from '../suppliers/adapter';
 import type { ReviewReason } from './review-reasons';

@@ -75,7 +75,7 @@ export function transition(so: SupplierOrder | null, e: DispatchEvent, now = new
 /** A passing error: failed, retried after a backoff while retries remain; then, or with the circuit open, a pause. */
 export function failure(so: SupplierOrder, err: { kind: string; message: string; circuitOpen: boolean }, settings: { retryLimit: number; retryBaseSeconds: number }): DispatchEvent {
   const used = so.retriesUsed + 1;
-  if (err.circuitOpen) return { type: 'paused', reason: 'connectionUnhealthy', message: 'The connection is paused after repeated supplier errors.' };
+  if (err.circuitOpen) return { type: 'paused', reason: 'connectionUnhealthy', message: err.message };
   if (used > settings.retryLimit) return { type: 'paused', reason: 'connectionUnhealthy', message: `The supplier did not answer after ${settings.retryLimit} retries: ${err.message}` };
   return { type: 'failed', error: err.kind, message: err.message, retryInSeconds: settings.retryBaseSeconds * 2 ** (used - 1) };
 }

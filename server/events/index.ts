@@ -1,20 +1,20 @@
 import { domain, type Platform } from '../platform/domain';
 import { ListenFeed } from '../platform/listen';
 import { DeliveryLoop, type OwnerAccess } from './delivery';
-import { Renderers } from './render';
+import { type EventRenderer, Renderers } from './render';
 import { eventRoutes } from './routes';
 import { Sender } from './sender';
 import { OUTBOX_CHANNEL, purgeOld } from './sql';
 import { SubscriptionService } from './subscriptions';
 
-
 /**
  * Events to developers: the outbox the other domains write into with their changes, the store's subscriptions, and
- * (in a worker) the delivery loop. Each domain whose events it carries registers how their data is rendered.
+ * (in a worker) the delivery loop. Each domain whose events it carries gives how their data is rendered (by resource kind).
  */
-export function eventsDomain(p: Platform, deps: { ownerAccess: OwnerAccess }) {
+export function eventsDomain(p: Platform, deps: { ownerAccess: OwnerAccess; renderers: Record<string, EventRenderer> }) {
   const c = p.config;
   const renderers = new Renderers();
+  for (const [kind, renderer] of Object.entries(deps.renderers)) renderers.register(kind, renderer);
   const subscriptions = new SubscriptionService(p.db, p.secrets, p.cursors, c.eventTargetsAllowPrivate);
   return domain({
     subscriptions,

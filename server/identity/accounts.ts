@@ -2,12 +2,14 @@ import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { hashPassword, randomBase62, Secrets, verifyPassword } from '../platform/crypto';
 import { errors } from '../platform/errors';
-import { Account, Plan, Session } from './entities';
+import type { Account, Plan } from './types';
 import { CreditService, SIGN_UP_CREDITS } from './credits';
 import { planIncludesDropshipping } from './permissions';
 import * as sql from './sql';
 
 const SESSION_PREFIX = 'sst_';
+/** The ledger's action for credits the operator granted. */
+export const OPERATOR_GRANT = 'operator.grant';
 // A fixed hash compared against when the e-mail is unknown, so both failures take the same time.
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
@@ -46,17 +48,9 @@ export class AccountService {
   async signUp(input: { email: string; password: string; name: string }): Promise<{ account: Account; sessionToken: string }> {
     const existing = await this.findByEmail(input.email);
     if (existing) throw errors.conflict('emailTaken', 'An account with this e-mail address already exists.');
-    const account = this.db.getRepository(Account).create({
-      id: crypto.randomUUID(),
-      email: input.email.trim(),
-      passwordHash: await hashPassword(input.password),
-      name: input.name,
-      plan: 'free',
-      isDeveloper: false,
-      credits: 0,
-    });
+    const account = { id: crypto.randomUUID(), email: input.email.trim(), passwordHash: await hashPassword(input.password), name: input.name };
     try {
-      await this.db.getRepository(Account).insert(account);
+      await sql.insertAccount(this.db, account);
     } catch (e) {
       if ((e as { code?: string }).code === '23505') throw errors.conflict('emailTaken', 'An account with this e-mail address already exists.');
       throw e;
@@ -73,7 +67,7 @@ export class AccountService {
   }
 
   async signOut(sessionId: string): Promise<void> {
-    await this.db.getRepository(Session).update({ id: sessionId }, { endedAt: new Date() });
+    await sql.endSession(this.db, sessionId);
   }
 
   /** The digest a session token is found by, or null when the text cannot be one of our tokens. */
@@ -82,30 +76,30 @@ export class AccountService {
   }
 
   async get(id: string): Promise<Account> {
-    const account = await this.db.getRepository(Account).findOneBy({ id });
+    const account = await sql.accountById(this.db, id);
     if (!account) throw errors.notFound('The account');
     return account;
   }
 
   findByEmail(email: string): Promise<Account | null> {
-    return this.db.getRepository(Account).createQueryBuilder('a').where('lower(a.email) = lower(:email)', { email: email.trim() }).getOne();
+    return sql.accountByEmail(this.db, email.trim());
   }
 
   /** Free and immediate; plan and credits stay as they are. */
   async becomeDeveloper(id: string): Promise<Account> {
-    await this.db.getRepository(Account).update({ id }, { isDeveloper: true });
+    await sql.setDeveloper(this.db, id);
     return this.get(id);
   }
 
-  /** Stands in for the billing system: plan changes take effect at once. */
+  /** An operator action (server/operator): takes effect at once. */
   async changePlan(id: string, plan: Plan): Promise<Account> {
-    await this.db.getRepository(Account).update({ id }, { plan });
+    await sql.setPlan(this.db, id, plan);
     return this.get(id);
   }
 
-  /** Stands in for a credit purchase through billing. */
-  async addCredits(id: string, amount: number): Promise<Account> {
-    await this.credits.credit(id, null, 'credits.purchase', amount, null);
+  /** An operator action (server/operator): credits granted, the reason kept in the ledger. */
+  async grantCredits(id: string, amount: number, reason: string, requestId: string | null): Promise<Account> {
+    await this.credits.credit(id, null, OPERATOR_GRANT, amount, requestId, reason);
     return this.get(id);
   }
 
@@ -116,13 +110,7 @@ export class AccountService {
 
   private async startSession(accountId: string): Promise<string> {
     const token = SESSION_PREFIX + randomBase62(32);
-    await this.db.getRepository(Session).insert({
-      id: crypto.randomUUID(),
-      accountId,
-      tokenDigest: this.secrets.digest(token),
-      expiresAt: new Date(Date.now() + this.sessionTtlHours * 3600_000),
-      endedAt: null,
-    });
+    await sql.insertSession(this.db, { id: crypto.randomUUID(), accountId, tokenDigest: this.secrets.digest(token), expiresAt: new Date(Date.now() + this.sessionTtlHours * 3600_000) });
     return token;
   }
 

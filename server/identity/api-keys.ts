@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { randomBase62, Secrets } from '../platform/crypto';
 import { errors } from '../platform/errors';
-import { ApiKey, RecordScope } from './entities';
+import type { ApiKey, RecordScope } from './types';
 import * as sql from './sql';
 
 export const API_KEY_PREFIX = 'ssk_';
@@ -22,7 +22,7 @@ export function maskKey(last4: string): string {
   return `${API_KEY_PREFIX}${'•'.repeat(8)}${last4}`;
 }
 
-export function apiKeyView(k: ApiKey): ApiKeyView {
+export function apiKeyView(k: Omit<ApiKey, 'keyDigest' | 'keySealed'>): ApiKeyView {
   return {
     id: k.id,
     name: k.name,
@@ -46,7 +46,7 @@ export class ApiKeyService {
 
   async create(accountId: string, input: { name: string; recordScope?: RecordScope }): Promise<{ key: ApiKey; fullKey: string }> {
     const fullKey = API_KEY_PREFIX + randomBase62(32);
-    const key = this.db.getRepository(ApiKey).create({
+    const key = await sql.insertApiKey(this.db, {
       id: crypto.randomUUID(),
       accountId,
       name: input.name,
@@ -54,19 +54,16 @@ export class ApiKeyService {
       keyDigest: this.secrets.digest(fullKey),
       keySealed: this.secrets.encrypt(fullKey),
       keyLast4: fullKey.slice(-4),
-      lastUsedAt: null,
-      revokedAt: null,
     });
-    await this.db.getRepository(ApiKey).insert(key);
-    return { key: await this.get(accountId, key.id), fullKey };
+    return { key, fullKey };
   }
 
   list(accountId: string): Promise<ApiKey[]> {
-    return this.db.getRepository(ApiKey).find({ where: { accountId }, order: { createdAt: 'DESC', id: 'DESC' } });
+    return sql.keysOfAccount(this.db, accountId);
   }
 
   async get(accountId: string, id: string): Promise<ApiKey> {
-    const key = await this.db.getRepository(ApiKey).findOneBy({ id, accountId });
+    const key = await sql.keyOfAccount(this.db, accountId, id);
     if (!key) throw errors.notFound('The API key');
     return key;
   }
@@ -80,7 +77,7 @@ export class ApiKeyService {
   async update(accountId: string, id: string, changes: { name?: string; recordScope?: RecordScope }): Promise<ApiKey> {
     const key = await this.get(accountId, id);
     if (key.revokedAt) throw errors.invalidState('A revoked key cannot be changed.');
-    await this.db.getRepository(ApiKey).update({ id, accountId }, changes);
+    await sql.updateApiKey(this.db, accountId, id, changes);
     return this.get(accountId, id);
   }
 

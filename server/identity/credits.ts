@@ -1,4 +1,5 @@
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import type { Queryable } from '../platform/db';
 import { errors } from '../platform/errors';
 import { creditsCharged } from '../platform/metrics';
 import type { Payer } from '../platform/http/route';
@@ -13,7 +14,7 @@ export class CreditService {
    * Takes `amount` credits in one conditional update so concurrent calls can never overdraw. Prices live on the
    * routes (`RouteDef.credits`); this only moves credits and writes the ledger.
    */
-  async charge(payer: Payer, action: string, amount: number, requestId: string | null, tx?: EntityManager): Promise<void> {
+  async charge(payer: Payer, action: string, amount: number, requestId: string | null, tx?: Queryable): Promise<void> {
     if (amount <= 0) return;
     const { accountId, apiKeyId } = payer;
     const left = await sql.takeCredits(tx ?? this.db, { accountId, apiKeyId, action, amount, requestId });
@@ -26,14 +27,14 @@ export class CreditService {
     if (amount > 0) await this.credit(payer.accountId, payer.apiKeyId, `${action}.refund`, amount, requestId);
   }
 
-  async credit(accountId: string, apiKeyId: string | null, action: string, amount: number, requestId: string | null): Promise<void> {
-    await sql.addCredits(this.db, { accountId, apiKeyId, action, amount, requestId });
+  async credit(accountId: string, apiKeyId: string | null, action: string, amount: number, requestId: string | null, reason: string | null = null): Promise<void> {
+    await sql.addCredits(this.db, { accountId, apiKeyId, action, amount, requestId, reason });
   }
 
   /** The newest ledger entries of the account: charges, refunds and top-ups, each with the balance after it. */
   async ledger(accountId: string, limit: number): Promise<CreditLedgerView[]> {
     const rows = await sql.ledgerOf(this.db, accountId, limit);
-    return rows.map((r) => ({ action: r.action, amount: r.amount, balanceAfter: r.balance_after, apiKeyId: r.api_key_id, requestId: r.request_id, createdAt: r.created_at.toISOString() }));
+    return rows.map((r) => ({ action: r.action, amount: r.amount, balanceAfter: r.balance_after, apiKeyId: r.api_key_id, requestId: r.request_id, reason: r.reason, createdAt: r.created_at.toISOString() }));
   }
 }
 
@@ -43,5 +44,6 @@ export interface CreditLedgerView {
   balanceAfter: number;
   apiKeyId: string | null;
   requestId: string | null;
+  reason: string | null;
   createdAt: string;
 }

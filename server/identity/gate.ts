@@ -5,7 +5,7 @@ import type { Caller, StoreAccess } from '../platform/http/route';
 import type { AccountService } from './accounts';
 import type { ApiKeyService } from './api-keys';
 import type { CreditService } from './credits';
-import { Account, ApiKey } from './entities';
+import type { Account, ApiKey } from './types';
 import * as sql from './sql';
 import type { AccessRow, KeyRow } from './sql';
 import { DROPSHIPPING_PLAN, PERMISSIONS, planIncludesDropshipping } from './permissions';
@@ -21,21 +21,17 @@ function accessOf(storeId: string, accountId: string, row: AccessRow): StoreAcce
 
 /** The calling key and its account as read by authentication, for GET /api/api-key/current. */
 export interface KeyDescription {
-  key: ApiKey;
+  key: Omit<ApiKey, 'keyDigest' | 'keySealed'>;
   account: Pick<Account, 'id' | 'email' | 'name' | 'plan' | 'isDeveloper' | 'credits'>;
 }
 
 function describeKey(r: KeyRow, lastUsedAt: Date | null): KeyDescription {
-  const key = Object.assign(new ApiKey(), { id: r.id, accountId: r.account_id, name: r.name, recordScope: r.record_scope, keyLast4: r.key_last4, lastUsedAt, revokedAt: null, createdAt: r.created_at });
+  const key = { id: r.id, accountId: r.account_id, name: r.name, recordScope: r.record_scope, keyLast4: r.key_last4, lastUsedAt, revokedAt: null, createdAt: r.created_at };
   return { key, account: { id: r.account_id, email: r.email, name: r.account_name, plan: r.account_plan, isDeveloper: r.is_developer, credits: Number(r.credits) } };
 }
 
 export function createGate(db: DataSource, accounts: AccountService, keys: ApiKeyService, credits: CreditService): Gate {
   const gate: Gate = {
-    async authenticate(headers) {
-      return (await gate.authenticateFor(headers, null))?.caller ?? null;
-    },
-
     /**
      * One statement: the key (by digest, not revoked) or the session, its account, and that account's
      * access to `storeId`. Nothing is cached, so a revocation holds on the next request in every process.

@@ -1,5 +1,5 @@
 import type { Caller } from '../platform/http/route';
-import type { Plan } from './entities';
+import type { Plan } from './types';
 
 /** Store permissions; the owner holds all of them, staff hold what they were granted. */
 export const PERMISSIONS = [
@@ -13,6 +13,8 @@ export const PERMISSIONS = [
   'orders.manage',
   'customers.view',
   'staff.manage',
+  // The payment provider's signing secret: whoever sets it decides which payment events the store believes.
+  'payments.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -1,55 +1,13 @@
 import { accountView, AccountService } from './accounts';
 import { apiKeyView, ApiKeyService, maskKey } from './api-keys';
 import { assistantLink } from '../assistant/link';
-import { PLANS, RECORD_SCOPES } from './entities';
+import { PLANS, RECORD_SCOPES } from './types';
+import { accountSchema, apiKeySchema, assistantLinkSchema, email, keyName, password, sessionAnswer } from './schemas';
 import { planIncludesDropshipping } from './permissions';
 import type { KeyDescription } from './gate';
 import { errors } from '../platform/errors';
 import { defineRoutes, route, Reply } from '../platform/http/route';
-import { dateTime, nullableDateTime, object, params, uuid } from '../platform/http/schemas';
-
-const accountSchema = object(
-  {
-    id: uuid,
-    email: { type: 'string' },
-    name: { type: 'string' },
-    plan: { enum: [...PLANS] },
-    includesDropshipping: { type: 'boolean' },
-    isDeveloper: { type: 'boolean' },
-    credits: { type: 'integer' },
-    createdAt: dateTime,
-  },
-  ['id', 'email', 'name', 'plan', 'includesDropshipping', 'isDeveloper', 'credits', 'createdAt'],
-);
-
-const apiKeySchema = object(
-  {
-    id: uuid,
-    name: { type: 'string' },
-    maskedKey: { type: 'string' },
-    recordScope: { enum: [...RECORD_SCOPES], description: '`own`: only records made with this key; `account`: all of the account' },
-    lastUsedAt: nullableDateTime,
-    revoked: { type: 'boolean' },
-    revokedAt: nullableDateTime,
-    createdAt: dateTime,
-  },
-  ['id', 'name', 'maskedKey', 'recordScope', 'lastUsedAt', 'revoked', 'revokedAt', 'createdAt'],
-);
-
-const email = { type: 'string', format: 'email', maxLength: 254 } as const;
-const password = { type: 'string', minLength: 10, maxLength: 200 } as const;
-const keyName = { type: 'string', minLength: 1, maxLength: 100 } as const;
-const sessionAnswer = object({ sessionToken: { type: 'string' }, account: accountSchema }, ['sessionToken', 'account']);
-
-const assistantLinkSchema = object(
-  {
-    url: { type: 'string', description: 'The MCP (Model Context Protocol) endpoint' },
-    transport: { const: 'streamable-http' },
-    headers: object({ 'X-API-Key': { type: 'string' } }, ['X-API-Key']),
-  },
-  ['url', 'transport', 'headers'],
-  { description: 'The key\'s assistant (MCP) link: the address and how to pass the key, ready to paste into an assistant\'s configuration. It uses the key\'s record scope and stops when the key is revoked.' },
-);
+import { dateTime, object, params, uuid } from '../platform/http/schemas';
 
 export function identityRoutes(accounts: AccountService, keys: ApiKeyService, publicBaseUrl: () => string) {
   const base = (origin: string) => publicBaseUrl() || origin;
@@ -125,38 +83,10 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService, pu
       },
     }),
     route({
-      operationId: 'changePlan',
-      method: 'put',
-      path: '/api/account/plan',
-      summary: 'Change the plan (stands in for billing; immediate)',
-      tag: 'Accounts',
-      auth: 'session',
-      readOnly: false,
-      body: object({ plan: { enum: [...PLANS] } }, ['plan']),
-      response: { status: 200, schema: accountSchema },
-      async handler({ caller, body }) {
-        return accountView(await accounts.changePlan(caller!.accountId, body.plan));
-      },
-    }),
-    route({
-      operationId: 'buyCredits',
-      method: 'post',
-      path: '/api/account/credits',
-      summary: 'Add credits to the account (stands in for a purchase through billing)',
-      tag: 'Accounts',
-      auth: 'session',
-      readOnly: false,
-      body: object({ amount: { type: 'integer', minimum: 1, maximum: 1000000 } }, ['amount']),
-      response: { status: 200, schema: accountSchema },
-      async handler({ caller, body }) {
-        return accountView(await accounts.addCredits(caller!.accountId, body.amount));
-      },
-    }),
-    route({
       operationId: 'listCreditLedger',
       method: 'get',
       path: '/api/account/credits/ledger',
-      summary: 'The account\'s newest credit movements: charges, refunds and purchases, each with the balance after it',
+      summary: 'The account\'s newest credit movements: charges, refunds and the operator\'s grants, each with the balance after it',
       tag: 'Accounts',
       auth: 'session',
       readOnly: true,
@@ -166,8 +96,8 @@ export function identityRoutes(accounts: AccountService, keys: ApiKeyService, pu
         schema: {
           type: 'array',
           items: object(
-            { action: { type: 'string' }, amount: { type: 'integer', description: 'Negative for a charge' }, balanceAfter: { type: 'integer' }, apiKeyId: { type: ['string', 'null'] }, requestId: { type: ['string', 'null'] }, createdAt: dateTime },
-            ['action', 'amount', 'balanceAfter', 'apiKeyId', 'requestId', 'createdAt'],
+            { action: { type: 'string' }, amount: { type: 'integer', description: 'Negative for a charge' }, balanceAfter: { type: 'integer' }, apiKeyId: { type: ['string', 'null'] }, requestId: { type: ['string', 'null'] }, reason: { type: ['string', 'null'], description: 'Why the operator granted these credits' }, createdAt: dateTime },
+            ['action', 'amount', 'balanceAfter', 'apiKeyId', 'requestId', 'reason', 'createdAt'],
           ),
         },
       },

@@ -1,10 +1,7 @@
 import { ApiError } from '../platform/errors';
 import { defineRoutes, route, Reply } from '../platform/http/route';
-import { object } from '../platform/http/schemas';
+import { NOTIFICATION_REFUSED, notificationParams, notificationReceived } from './schemas';
 import type { NotificationService } from './service';
-
-/** One body for every refusal, so a caller learns nothing about why. */
-export const NOTIFICATION_REFUSED = { error: { code: 'notificationRefused', message: 'The notification was not accepted.' } };
 
 export function notificationRoutes(notifications: NotificationService) {
   return defineRoutes([
@@ -20,8 +17,8 @@ export function notificationRoutes(notifications: NotificationService) {
       readOnly: false,
       rawBody: true,
       refusal: NOTIFICATION_REFUSED,
-      params: object({ supplierKey: { type: 'string', maxLength: 100 }, integrationId: { type: 'string', maxLength: 100 } }, ['supplierKey', 'integrationId']),
-      response: { status: 200, schema: object({ received: { const: true } }, ['received']), raw: true },
+      params: notificationParams,
+      response: { status: 200, schema: notificationReceived, raw: true },
       extraResponses: [[503, { description: 'The service cannot decide now (for example the database is unreachable); send again later' }]],
       async handler({ params, rawBody, headers, log }) {
         let outcome: 'accepted' | 'refused';

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { jobDb } from '../platform/jobs';
 import type { Boss } from '../platform/jobs';
 import { Batcher } from '../platform/batching';
-import { SupplierConnection } from '../connections/entities';
+import { SupplierConnection } from '../connections/types';
 import type { SupplierGateway } from '../connections/gateway';
 import type { NotificationSubject } from '../suppliers/adapter';
 import type { SupplierRegistry } from '../suppliers/registry';

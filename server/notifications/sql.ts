@@ -1,6 +1,6 @@
-import type { DataSource } from 'typeorm';
 import { affected, Queryable, rows } from '../platform/db';
-import { SupplierConnection } from '../connections/entities';
+import type { SupplierConnection } from '../connections/types';
+import { connectionOf, type ConnectionRow } from '../connections/sql';
 
 // The notifications domain's SQL statements; its services call these and hold no SQL text of their own.
 
@@ -12,19 +12,15 @@ export async function purgeReceipts(db: Queryable): Promise<void> {
 /**
  * Connections by id, each with the ids of the other live connections on its supplier account.
  */
-export async function connectionsWithAccount(db: DataSource, ids: string[]): Promise<Array<{ conn: SupplierConnection; others: string[] }>> {
-  const { entities, raw } = await db
-    .getRepository(SupplierConnection)
-    .createQueryBuilder('c')
-    .addSelect(
-      `CASE WHEN c.supplier_account_key IS NULL THEN ARRAY[]::uuid[]
-            ELSE ARRAY(SELECT o.id FROM supplier_connections o WHERE o.supplier_account_key = c.supplier_account_key AND o.disconnected_at IS NULL AND o.id <> c.id) END`,
-      'others',
-    )
-    .where('c.id IN (:...ids)', { ids })
-    .getRawAndEntities();
-  const others = new Map((raw as Array<{ c_id: string; others: string[] }>).map((r) => [r.c_id, r.others]));
-  return entities.map((conn) => ({ conn, others: others.get(conn.id) ?? [] }));
+export async function connectionsWithAccount(db: Queryable, ids: string[]): Promise<Array<{ conn: SupplierConnection; others: string[] }>> {
+  const found = await rows<ConnectionRow & { others: string[] }>(
+    db,
+    `SELECT c.*, CASE WHEN c.supplier_account_key IS NULL THEN ARRAY[]::uuid[]
+                      ELSE ARRAY(SELECT o.id FROM supplier_connections o WHERE o.supplier_account_key = c.supplier_account_key AND o.disconnected_at IS NULL AND o.id <> c.id) END AS others
+       FROM supplier_connections c WHERE c.id = ANY($1)`,
+    [ids],
+  );
+  return found.map((r) => ({ conn: connectionOf(r), others: r.others }));
 }
 
 /**

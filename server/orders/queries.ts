@@ -11,6 +11,7 @@ export interface StoreOrderListItem {
   status: StoreOrder['status'];
   paymentMethod: StoreOrder['paymentMethod'];
   paymentStatus: StoreOrder['paymentStatus'];
+  markedPaidAt: string | null;
   contractModel: StoreOrder['contractModel'];
   currency: string;
   totalMinor: number;
@@ -44,6 +45,7 @@ export class StoreOrderQueries {
       status: o.status,
       paymentMethod: o.payment_method,
       paymentStatus: o.payment_status,
+      markedPaidAt: o.marked_paid_at ? o.marked_paid_at.toISOString() : null,
       contractModel: o.contract_model,
       currency: o.currency,
       totalMinor: Number(o.total_minor),

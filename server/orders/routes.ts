@@ -1,54 +1,15 @@
 import { actorOf, creatorOf, ownRecordsKeyId } from '../identity/permissions';
 import { defineRoutes, route, RequestContext } from '../platform/http/route';
-import { currency, dateTime, destinationSchema, minorUnits, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
+import { currency, destinationSchema, minorUnits, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
 import type { JsonSchema } from '../platform/http/route';
 import type { StoreOrder } from './types';
+import { groupParams, orderParams, orderSchemaWith } from './schemas';
+import type { OrderPayments } from './payments';
 import type { OrderService } from './service';
 import type { StoreOrderQueries } from './queries';
 
 const BASE = '/api/store-orders';
 const TAG = 'Store orders';
-const orderParams = params(['storeId', 'orderId']);
-const groupParams = object({ storeId: uuid, orderId: uuid, groupKey: { type: 'string', pattern: '^(store|supplier:[0-9a-fA-F-]{36})$' } }, ['storeId', 'orderId', 'groupKey']);
-
-const partSchema = object(
-  {
-    groupKey: { type: 'string', description: '`store` for the store\'s own items, `supplier:<connectionId>` for each supplier' },
-    connectionId: { type: ['string', 'null'] },
-    status: { enum: ['pending', 'processing', 'shipped', 'delivered', 'cancelled'] },
-    fulfilledByStore: { type: 'boolean' },
-    items: { type: 'array', items: { type: 'string', format: 'uuid' }, description: 'Ids of the order items in this part' },
-    shipment: { type: ['object', 'null'] },
-  },
-  ['groupKey', 'connectionId', 'status', 'fulfilledByStore', 'items', 'shipment'],
-);
-const summarySchema = object({ parts: { type: 'integer' }, shipped: { type: 'integer' }, delivered: { type: 'integer' }, needingAttention: { type: 'integer' } }, ['parts', 'shipped', 'delivered', 'needingAttention']);
-/** A store order as the routes answer it; its supplier orders are described by the reader that brings them. */
-const orderSchemaWith = (supplierOrder: JsonSchema) => object(
-  {
-    id: uuid,
-    storeId: uuid,
-    number: { type: 'string' },
-    status: { enum: ['pending', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled'] },
-    paymentMethod: { enum: ['online', 'cashOnDelivery', 'manual'] },
-    paymentStatus: { enum: ['none', 'authorised', 'paid', 'failed', 'refunded'] },
-    contractModel: { enum: ['standard', 'promiseToSell'] },
-    currency,
-    totalMinor: minorUnits,
-    needsAttention: { type: 'boolean' },
-    destination: destinationSchema,
-    destinationRedacted: { type: 'boolean' },
-    items: { type: 'array', items: { type: 'object' } },
-    fulfilmentGroups: { type: 'array', items: partSchema },
-    fulfilmentSummary: summarySchema,
-    supplierOrders: { type: 'array', items: supplierOrder, description: 'Only for a caller who also holds suppliers.view' },
-    confirmedAt: { type: ['string', 'null'] },
-    createdAt: dateTime,
-    updatedAt: dateTime,
-  },
-  ['id', 'storeId', 'number', 'status', 'paymentMethod', 'paymentStatus', 'contractModel', 'currency', 'totalMinor', 'needsAttention', 'destinationRedacted', 'fulfilmentGroups', 'fulfilmentSummary', 'createdAt', 'updatedAt'],
-);
-
 type Ctx = RequestContext<{ storeId: string }, unknown, unknown>;
 
 /**
@@ -60,7 +21,7 @@ export interface SupplierOrdersOfOrders {
   ofOrders(orderIds: string[], showCustomer: boolean): Promise<Array<{ orderId: string } & Record<string, unknown>>>;
 }
 
-export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierOrdersOfOrders, listQueries: StoreOrderQueries) {
+export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, supplierOrders: SupplierOrdersOfOrders, listQueries: StoreOrderQueries) {
   const orderSchema = orderSchemaWith(supplierOrders.schema);
   /** Order details; supplier orders only for callers who also hold suppliers.view, the address only with customers.view. */
   async function details(ctx: Ctx, list: StoreOrder[], full: boolean) {
@@ -69,6 +30,7 @@ export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierO
     const canSeeSuppliers = !!ctx.store?.permissions.has('suppliers.view');
     const showCustomer = !!ctx.store?.permissions.has('customers.view');
     const soViews = canSeeSuppliers && full && ids.length ? await supplierOrders.ofOrders(ids, showCustomer) : [];
+    const history = full ? await payments.history(ids) : new Map();
     const out = [];
     for (const o of list) {
       const items = full ? await orders.items(o.id) : [];
@@ -80,10 +42,12 @@ export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierO
         status: o.status,
         paymentMethod: o.paymentMethod,
         paymentStatus: o.paymentStatus,
+        markedPaidAt: o.markedPaidAt ? o.markedPaidAt.toISOString() : null,
         contractModel: o.contractModel,
         currency: o.currency,
         totalMinor: o.totalMinor,
         needsAttention: o.needsAttention,
+        ...(full ? { payments: history.get(o.id) ?? [] } : {}),
         ...(showCustomer ? { destination: o.destination, destinationRedacted: false } : { destinationRedacted: true }),
         ...(full ? { items: items.map((i) => ({ id: i.id, productId: i.productId, variantId: i.variantId, sku: i.sku, title: i.title, quantity: i.quantity, unitPriceMinor: i.unitPriceMinor, groupKey: i.groupKey })) } : {}),
         fulfilmentGroups: parts.map((g) => ({
@@ -186,20 +150,21 @@ export function storeOrderRoutes(orders: OrderService, supplierOrders: SupplierO
       },
     }),
     route({
-      operationId: 'recordStorePayment',
+      operationId: 'markStoreOrderPaid',
       method: 'post',
-      path: `${BASE}/:storeId/:orderId/payments`,
-      summary: 'Record a payment provider\'s event for the order: authorised, paid (settled), failed or refunded',
-      description: 'An online payment that is paid confirms a pending order. Under promise-to-sell, an authorisation starts sending.',
+      path: `${BASE}/:storeId/:orderId/mark-paid`,
+      summary: 'Mark the order paid by hand (cash, bank transfer): confirms it; recorded as manual, not as the payment provider\'s word',
+      description:
+        'The shopper\'s `paymentStatus` moves only on the payment provider\'s signed notifications (POST /api/payment-notifications/:storeId). A manual mark confirms the order and shows in its payment history with who made it, but does not count as provider-confirmed for automatic supplier payment: that still needs the connection\'s allowUnpaidOrders (orders without online payment) or payNow. 409 when the provider already reported the order paid or refunded; marking twice changes nothing.',
       tag: TAG,
       auth: 'caller',
       permission: 'orders.manage',
       readOnly: false,
       params: orderParams,
-      body: object({ kind: { enum: ['authorised', 'paid', 'failed', 'refunded'] }, amountMinor: minorUnits, reference: { type: 'string', maxLength: 200 } }, ['kind']),
+      body: object({ reference: { type: 'string', maxLength: 200, description: 'A receipt or transfer reference' }, amountMinor: minorUnits }),
       response: { status: 200, schema: orderSchema },
       async handler(ctx) {
-        await orders.recordPayment(await load(ctx), ctx.body, actorOf(ctx.caller!));
+        await payments.markPaid(await load(ctx), ctx.body ?? {}, actorOf(ctx.caller!));
         return one(ctx, await load(ctx));
       },
     }),

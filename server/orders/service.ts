@@ -4,7 +4,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { errors } from '../platform/errors';
 import type { Queryable } from '../platform/db';
 import { nextOrderNumber, variantsInStore } from '../stores/sql';
-import type { ContractModel, Destination, FulfilmentGroup, PartStatus, PaymentMethod, PaymentStatus, Shipment, StoreOrder, StoreOrderItem } from './types';
+import type { ContractModel, Destination, FulfilmentGroup, PartStatus, PaymentMethod, Shipment, StoreOrder, StoreOrderItem } from './types';
 import type { PublishStoreOrderEvent, StoreOrderEvent } from './events';
 import * as sql from './sql';
 
@@ -16,12 +16,6 @@ export interface CreateOrderInput {
   destination: Destination;
   paymentMethod: PaymentMethod;
   contractModel?: ContractModel;
-}
-
-export interface OrderPaymentEvent {
-  kind: 'authorised' | 'paid' | 'failed' | 'refunded';
-  amountMinor?: number;
-  reference?: string;
 }
 
 /**
@@ -126,25 +120,10 @@ export class OrderService {
     return (await sql.orderById(this.db, order.id))!;
   }
 
-  private async confirmIn(tx: EntityManager, orderId: string, actor: StoreOrderEvent['actor']): Promise<void> {
+  /** Confirms inside the caller's transaction (a staff member, or a payment that confirms: ./payments). */
+  async confirmIn(tx: EntityManager, orderId: string, actor: StoreOrderEvent['actor']): Promise<void> {
     if (!(await sql.confirmOrder(tx, orderId, STORE_GROUP))) return;
     await this.publish(tx, { orderId, kind: 'confirmed', actor });
-  }
-
-  /**
-   * A payment provider's event. The shopper's payment status follows it; an online payment that is paid
-   * also confirms a pending order. Answers the order and whether this event confirmed it.
-   */
-  async recordPayment(order: StoreOrder, event: OrderPaymentEvent, actor: StoreOrderEvent['actor']): Promise<{ order: StoreOrder; confirmedNow: boolean }> {
-    const next: Record<OrderPaymentEvent['kind'], PaymentStatus> = { authorised: 'authorised', paid: 'paid', failed: 'failed', refunded: 'refunded' };
-    const confirmedNow = event.kind === 'paid' && order.paymentMethod === 'online' && !order.confirmedAt && order.status !== 'cancelled';
-    await this.db.transaction(async (tx) => {
-      await sql.insertPaymentEvent(tx, order.id, event.kind, event.amountMinor ?? null, event.reference ?? null);
-      await sql.setPaymentStatus(tx, order.id, next[event.kind]);
-      if (confirmedNow) await this.confirmIn(tx, order.id, actor);
-      if (event.kind === 'authorised') await this.publish(tx, { orderId: order.id, kind: 'authorised', actor });
-    });
-    return { order: (await sql.orderById(this.db, order.id))!, confirmedNow };
   }
 
   /**
@@ -156,7 +135,7 @@ export class OrderService {
       const status = await sql.lockPaymentStatus(tx, orderId);
       if (status === 'paid') return true;
       const ok = status === 'authorised';
-      await sql.insertPaymentEvent(tx, orderId, ok ? 'captured' : 'captureFailed');
+      await sql.insertPaymentEvent(tx, { orderId, kind: ok ? 'captured' : 'captureFailed', source: 'service' });
       if (ok) await sql.setPaymentStatus(tx, orderId, 'paid');
       return ok;
     });

@@ -1,6 +1,7 @@
 import { affected, Params, preparedRows, Queryable, rows } from '../platform/db';
 import { recordEvents } from '../events/sql';
 import { KeysetListStatement, storeScope } from '../platform/pagination';
+import type { Actor } from '../identity/permissions';
 import type { Destination, FulfilmentGroup, PartMove, PaymentStatus, StoreOrder, StoreOrderItem } from './types';
 
 // The orders domain's data module: every statement on its tables (store orders, their items and parts, payment
@@ -21,6 +22,7 @@ interface OrderRow {
   destination: Destination;
   needs_attention: boolean;
   confirmed_at: Date | null;
+  marked_paid_at: Date | null;
   created_by_account_id: string;
   created_by_key_id: string | null;
   created_at: Date;
@@ -40,6 +42,7 @@ const storeOrderOf = (r: OrderRow): StoreOrder => ({
   destination: r.destination,
   needsAttention: r.needs_attention,
   confirmedAt: r.confirmed_at,
+  markedPaidAt: r.marked_paid_at,
   createdByAccountId: r.created_by_account_id,
   createdByKeyId: r.created_by_key_id,
   createdAt: r.created_at,
@@ -48,7 +51,7 @@ const storeOrderOf = (r: OrderRow): StoreOrder => ({
 
 /** A store order's columns, named: its reads are prepared (a prepared result may not change with the table). */
 const ORDER_COLUMNS = `id, store_id, number, status, payment_method, payment_status, contract_model, currency, total_minor, destination, needs_attention,
-  confirmed_at, created_by_account_id, created_by_key_id, created_at, updated_at`;
+  confirmed_at, marked_paid_at, created_by_account_id, created_by_key_id, created_at, updated_at`;
 const ITEM_COLUMNS = `id, order_id AS "orderId", position, product_id AS "productId", variant_id AS "variantId", sku, title, quantity,
   unit_price_minor::float8 AS "unitPriceMinor", group_key AS "groupKey", supplier_variant_id AS "supplierVariantId", link_cost_minor::float8 AS "linkCostMinor"`;
 const GROUP_COLUMNS = `order_id AS "orderId", group_key AS "groupKey", connection_id AS "connectionId", status, shipment,
@@ -94,7 +97,7 @@ export function liveLinksOfVariants(tx: Queryable, variantIds: string[]): Promis
 }
 
 /** The order, its items and its parts (each part pending), in one statement. */
-export async function insertOrder(tx: Queryable, o: Omit<StoreOrder, 'createdAt' | 'updatedAt' | 'status' | 'needsAttention' | 'confirmedAt'>, items: StoreOrderItem[], groups: Array<Pick<FulfilmentGroup, 'groupKey' | 'connectionId' | 'fulfilledByStore'>>): Promise<void> {
+export async function insertOrder(tx: Queryable, o: Omit<StoreOrder, 'createdAt' | 'updatedAt' | 'status' | 'needsAttention' | 'confirmedAt' | 'markedPaidAt'>, items: StoreOrderItem[], groups: Array<Pick<FulfilmentGroup, 'groupKey' | 'connectionId' | 'fulfilledByStore'>>): Promise<void> {
   await affected(
     tx,
     `WITH o AS (
@@ -121,8 +124,38 @@ export async function confirmOrder(tx: Queryable, orderId: string, storeGroup: s
   return (await preparedRows(tx, `WITH o AS (${confirmed}), ${start} SELECT order_id FROM o`, p.values)).length > 0;
 }
 
-export async function insertPaymentEvent(tx: Queryable, orderId: string, kind: string, amountMinor: number | null = null, reference: string | null = null): Promise<void> {
-  await affected(tx, 'INSERT INTO payment_events (order_id, kind, amount_minor, reference) VALUES ($1, $2, $3, $4)', [orderId, kind, amountMinor, reference]);
+export interface PaymentEventRow {
+  orderId: string;
+  kind: string;
+  /** Who said so: the payment provider (signed), a staff member by hand, or the service (a capture). */
+  source: 'provider' | 'manual' | 'service';
+  amountMinor?: number | null;
+  reference?: string | null;
+  /** The provider's event id: an event already recorded for the order is not recorded again. */
+  providerEventId?: string | null;
+  actor?: Actor | null;
+}
+
+/** False when the provider's event was recorded for this order before. */
+export async function insertPaymentEvent(tx: Queryable, e: PaymentEventRow): Promise<boolean> {
+  return (
+    (await affected(
+      tx,
+      `INSERT INTO payment_events (order_id, kind, source, amount_minor, reference, provider_event_id, actor) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (order_id, provider_event_id) WHERE provider_event_id IS NOT NULL DO NOTHING`,
+      [e.orderId, e.kind, e.source, e.amountMinor ?? null, e.reference ?? null, e.providerEventId ?? null, e.actor ? JSON.stringify(e.actor) : null],
+    )) > 0
+  );
+}
+
+/** The payment history of these orders, oldest first. */
+export function paymentEventsOf(db: Queryable, orderIds: string[]): Promise<Array<{ order_id: string; kind: string; source: PaymentEventRow['source']; amount_minor: string | null; reference: string | null; actor: Actor | null; created_at: Date }>> {
+  return rows(db, 'SELECT order_id, kind, source, amount_minor, reference, actor, created_at FROM payment_events WHERE order_id = ANY($1) ORDER BY id', [orderIds]);
+}
+
+/** True when this call marked the order paid by hand (it was not marked before). */
+export async function markPaid(tx: Queryable, orderId: string): Promise<boolean> {
+  return (await affected(tx, 'UPDATE store_orders SET marked_paid_at = now(), updated_at = now() WHERE id = $1 AND marked_paid_at IS NULL', [orderId])) > 0;
 }
 
 export async function setPaymentStatus(tx: Queryable, orderId: string, status: PaymentStatus): Promise<void> {

@@ -30,6 +30,8 @@ export interface StoreOrder {
   destination: Destination;
   needsAttention: boolean;
   confirmedAt: Date | null;
+  /** A staff member marked it paid by hand; `paymentStatus` is only ever the payment provider's word. */
+  markedPaidAt: Date | null;
   createdByAccountId: string;
   createdByKeyId: string | null;
   createdAt: Date;

@@ -15,6 +15,8 @@ export interface Config {
   /** Where the embedded Postgres gets binaries and data it can reach when run as root from a closed folder. */
   embeddedPgCacheDir: string;
   appSecret: string;
+  /** Token of the operator API (`X-Operator-Token`); empty: the operator API does not exist (404). */
+  operatorToken: string;
   publicBaseUrl: string;
   logLevel: string;
   jsonBodyLimit: string;
@@ -29,6 +31,11 @@ export interface Config {
   sandboxSupplierAutoShipMs: number;
   /** Mount the sandbox supplier's fault-injection control API (local testing only). */
   sandboxSupplierControl: boolean;
+  /** Start the bundled sandbox payment provider (default: only with the embedded database). */
+  sandboxPayments: boolean;
+  sandboxPaymentsPort: number;
+  /** Where the sandbox payment provider answers (for the demo store); empty means the one this process starts (or none). */
+  sandboxPaymentsUrl: string;
   /** Where the sandbox supplier answers; empty means the one this process starts (or none). */
   sandboxSupplierUrl: string;
   disabledSuppliers: string[];
@@ -151,12 +158,12 @@ function parseRole(argv: string[]): Role {
   return value;
 }
 
-/** The secret is generated once and kept under DATA_DIR only for the embedded default. */
-function embeddedSecret(dataDir: string): string {
-  const file = path.join(dataDir, 'app-secret');
+/** A secret generated once and kept under DATA_DIR, for the embedded default only. */
+function embeddedSecret(dataDir: string, name: string, prefix = ''): string {
+  const file = path.join(dataDir, name);
   if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8').trim();
   fs.mkdirSync(dataDir, { recursive: true });
-  const secret = crypto.randomBytes(32).toString('base64url');
+  const secret = prefix + crypto.randomBytes(32).toString('base64url');
   fs.writeFileSync(file, secret, { mode: 0o600 });
   return secret;
 }
@@ -169,10 +176,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   let appSecret = env.APP_SECRET ?? '';
   if (!appSecret) {
     if (!embedded) bad('APP_SECRET', 'required when DATABASE_URL is set (at least 32 characters)');
-    appSecret = embeddedSecret(dataDir);
+    appSecret = embeddedSecret(dataDir, 'app-secret');
   } else if (appSecret.length < 32) {
     bad('APP_SECRET', 'must be at least 32 characters');
   }
+  // No token configured outside the embedded default: the operator API does not exist.
+  let operatorToken = env.OPERATOR_TOKEN ?? '';
+  if (!operatorToken && embedded) operatorToken = embeddedSecret(dataDir, 'operator-token', 'sso_');
+  else if (operatorToken && (operatorToken.length < 32 || operatorToken.length > 512 || /\s/.test(operatorToken))) bad('OPERATOR_TOKEN', 'must be 32 to 512 characters without spaces');
   const logLevel = env.LOG_LEVEL || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     bad('LOG_LEVEL', `expected one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
@@ -195,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     embeddedPgPort: intVar(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
     embeddedPgCacheDir: path.resolve(env.EMBEDDED_PG_CACHE_DIR || '/var/cache/store-suppliers'),
     appSecret,
+    operatorToken,
     publicBaseUrl: urlVar(env, 'PUBLIC_BASE_URL', ['http:', 'https:']),
     logLevel,
     jsonBodyLimit,
@@ -204,6 +216,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     sandboxSupplier: boolVar(env, 'SANDBOX_SUPPLIER', embedded),
     sandboxSupplierPort: intVar(env, 'SANDBOX_SUPPLIER_PORT', 4010, 0, 65535),
     sandboxSupplierControl: boolVar(env, 'SANDBOX_SUPPLIER_CONTROL', embedded),
+    sandboxPayments: boolVar(env, 'SANDBOX_PAYMENTS', embedded),
+    sandboxPaymentsPort: intVar(env, 'SANDBOX_PAYMENTS_PORT', 4020, 0, 65535),
+    sandboxPaymentsUrl: urlVar(env, 'SANDBOX_PAYMENTS_URL', ['http:', 'https:']),
     sandboxSupplierAutoShipMs: intVar(env, 'SANDBOX_SUPPLIER_AUTO_SHIP_MS', 120000, 0, 86400000),
     sandboxSupplierUrl: urlVar(env, 'SANDBOX_SUPPLIER_URL', ['http:', 'https:']),
     disabledSuppliers,

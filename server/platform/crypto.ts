@@ -18,6 +18,13 @@ export function randomBase62(bytes: number): string {
   return out;
 }
 
+/** Whether `given` is `expected`, in time that does not depend on where they differ (or on their lengths). */
+export function sameSecret(expected: string, given: string): boolean {
+  const a = crypto.createHash('sha256').update(expected).digest();
+  const b = crypto.createHash('sha256').update(given).digest();
+  return crypto.timingSafeEqual(a, b) && expected.length > 0;
+}
+
 /** Keys derived per purpose so one leaked derived key does not expose the others. */
 export class Secrets {
   private readonly digestKey: Buffer;

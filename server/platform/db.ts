@@ -4,17 +4,15 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { QueryRunner } from 'typeorm';
 import type { Logger } from './logger';
 
-export type Db = DataSource;
-export type Tx = EntityManager;
-
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type Ctor = Function[];
 
-export function createDataSource(url: string, entities: Ctor, migrations: Ctor, poolSize = 10): DataSource {
+/** TypeORM for the pool, transactions and migrations only: no entities, every domain maps its own rows (sql.ts). */
+export function createDataSource(url: string, migrations: Ctor, poolSize = 10): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
-    entities,
+    entities: [],
     migrations,
     synchronize: false,
     migrationsRun: false,

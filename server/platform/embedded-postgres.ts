@@ -67,7 +67,7 @@ export async function startEmbeddedPostgres(opts: { dir: string; cacheDir: strin
   const place = placeForPostgres({ dir: opts.dir, cacheDir: opts.cacheDir });
   if (place.dir !== opts.dir || place.entry) opts.log.info({ dataDir: place.dir, copiedBinaries: Boolean(place.entry) }, 'embedded postgres placed where the postgres user can reach it');
   const EmbeddedPostgres = await loadEmbeddedPostgres(place.entry);
-  const password = 'store-suppliers-local';
+  const password = EMBEDDED_PASSWORD;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   fs.mkdirSync(path.dirname(place.dir), { recursive: true });
   const said: string[] = [];
@@ -99,7 +99,7 @@ export async function startEmbeddedPostgres(opts: { dir: string; cacheDir: strin
     await client.end();
   }
   return {
-    url: `postgres://postgres:${password}@127.0.0.1:${opts.port}/${opts.database}`,
+    url: embeddedDatabaseUrl(opts.port, opts.database),
     stop: () => pg.stop(),
   };
 }
@@ -115,4 +115,12 @@ function startFailure(err: unknown, said: string[], port: number): Error {
   if (/Address already in use|could not create any TCP\/IP sockets/i.test(text)) return listenFailure({ code: 'EADDRINUSE' }, 'EMBEDDED_PG_PORT', port, 'the embedded Postgres') as Error;
   const last = said.map((l) => l.trim()).filter(Boolean).pop();
   return new EnvironmentError(`The embedded Postgres did not start${last ? ` (it said: ${last.slice(0, 300)})` : ''}: set DATABASE_URL to a Postgres server, or remove the data folder if it is damaged.`);
+}
+
+const EMBEDDED_PASSWORD = 'store-suppliers-local';
+export const EMBEDDED_DATABASE = 'store_suppliers';
+
+/** The embedded database's address (on this machine only), for the service and for the CLI while it runs. */
+export function embeddedDatabaseUrl(port: number, database = EMBEDDED_DATABASE): string {
+  return `postgres://postgres:${EMBEDDED_PASSWORD}@127.0.0.1:${port}/${database}`;
 }

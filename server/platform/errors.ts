@@ -34,6 +34,7 @@ export const errors = {
   invalidCursor: () => new ApiError(400, 'invalidCursor', 'The cursor is not valid for this list and these filters.'),
   malformedJson: () => new ApiError(400, 'malformedJson', 'The request body is not valid JSON.'),
   unauthenticated: () => new ApiError(401, 'unauthenticated', 'A valid API key or session is required.'),
+  operatorUnauthenticated: () => new ApiError(401, 'unauthenticated', 'A valid operator token is required in X-Operator-Token.'),
   invalidSignIn: () => new ApiError(401, 'invalidCredentials', 'The e-mail address or password is not correct.'),
   insufficientCredits: (needed: number, available: number) =>
     new ApiError(402, 'insufficientCredits', `This action costs ${needed} credits; the account has ${available}.`, [

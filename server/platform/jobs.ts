@@ -20,6 +20,14 @@ export interface QueueSpec {
   notify?: boolean;
 }
 
+/**
+ * Polling stays short beside LISTEN/NOTIFY: a notification only wakes workers when a job is created,
+ * not when a delayed job or a retry becomes due. A worker otherwise waits an interval after every job,
+ * so a backlog (a burst of submits, work piled up during an outage) is fetched continuously until a
+ * fetch comes back empty.
+ */
+export const POLLING = { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 2, burstWhenReadyExceeds: 1 };
+
 export async function startBoss(connectionString: string, queues: QueueSpec[], log: Logger, opts: { supervise: boolean; schedule: boolean; superviseSeconds: number }): Promise<Boss> {
   const { PgBoss } = (await import('pg-boss')) as PgBossModule;
   const boss = new PgBoss({

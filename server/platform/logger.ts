@@ -24,3 +24,49 @@ export function createLogger(level: string, name = 'store-suppliers'): Logger {
     redact: { paths: redactPaths, censor: '[redacted]' },
   });
 }
+
+/**
+ * One request's logging: its access line, and a child logger (bound to the request id and, once known, the
+ * caller) made on first use, since most requests log nothing else. The access line holds only fields the
+ * pipeline sets, none of them secret, so it is written by a child that skips redaction (the costliest step of
+ * a log line; every other line keeps it).
+ */
+export class RequestLog {
+  private child: Logger | undefined;
+  private readonly bindings: { requestId: string; accountId?: string; apiKeyId?: string; operator?: true };
+
+  constructor(
+    private readonly base: Logger,
+    private readonly accessLog: Logger,
+    requestId: string,
+  ) {
+    this.bindings = { requestId };
+  }
+
+  get log(): Logger {
+    return (this.child ??= this.base.child(this.bindings));
+  }
+
+  /** The authenticated caller, on this request's lines from now on. */
+  identify(accountId: string, apiKeyId: string | undefined): void {
+    this.bindings.accountId = accountId;
+    this.bindings.apiKeyId = apiKeyId;
+    this.child?.setBindings({ accountId, apiKeyId });
+  }
+
+  /** The operator's token was taken: this request's lines say so. */
+  asOperator(): void {
+    this.bindings.operator = true;
+    this.child?.setBindings({ operator: true });
+  }
+
+  access(method: string, route: string, path: string, status: number, ms: number): void {
+    const { requestId, accountId, apiKeyId, operator } = this.bindings;
+    this.accessLog.info({ requestId, accountId, apiKeyId, operator, method, route, path, status, ms }, 'request');
+  }
+}
+
+/** The logger of access lines: `base` without redaction (see RequestLog). */
+export function accessLogger(base: Logger): Logger {
+  return base.child({}, { redact: [] });
+}

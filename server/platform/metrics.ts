@@ -3,14 +3,14 @@ import client from 'prom-client';
 export const registry = new client.Registry();
 client.collectDefaultMetrics({ register: registry });
 
-export const httpRequests = new client.Counter({
+const httpRequests = new client.Counter({
   name: 'http_requests_total',
   help: 'HTTP requests answered, by route and status',
   labelNames: ['method', 'route', 'status'] as const,
   registers: [registry],
 });
 
-export const httpDuration = new client.Histogram({
+const httpDuration = new client.Histogram({
   name: 'http_request_duration_seconds',
   help: 'HTTP request duration, by route',
   labelNames: ['method', 'route'] as const,
@@ -24,3 +24,18 @@ export const creditsCharged = new client.Counter({
   labelNames: ['action'] as const,
   registers: [registry],
 });
+
+// The label-bound series of each (method, route, status), kept: prom-client hashes the labels on every call otherwise.
+const requestSeries = new Map<string, { count: { inc(): void }; duration: { observe(v: number): void } }>();
+
+/** One answered request: counted, and its duration observed, under its route's template (a bounded set). */
+export function recordRequest(method: string, route: string, status: number, seconds: number): void {
+  const key = `${method} ${status} ${route}`;
+  let series = requestSeries.get(key);
+  if (!series) {
+    series = { count: httpRequests.labels(method, route, String(status)), duration: httpDuration.labels(method, route) };
+    requestSeries.set(key, series);
+  }
+  series.count.inc();
+  series.duration.observe(seconds);
+}

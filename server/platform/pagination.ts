@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { errors } from './errors';
 import type { Secrets } from './crypto';
-import { Queryable, rows } from './db';
+import { preparedRows, Queryable, rows } from './db';
 
 /** The spec's page envelope, used by every cursor-paged list. */
 export interface Page<T> {
@@ -82,9 +82,10 @@ export interface KeysetListStatement {
 }
 
 /**
- * One statement for a page of a keyset-paged list (created_at desc, id desc): the page's rows with the
- * nested parts `columns` adds (aliased as the table), and `total_count` from the counts table the
+ * One statement for a page of a keyset-paged list (created_at desc, id desc): the page's keys, joined back to
+ * the table for the output `columns` (with their nested parts) and `total_count` from the counts table the
  * database keeps, so a page costs one round trip. Answers a row with only total_count when the page is empty.
+ * The statement itself names no `*`, so a list whose columns are named can be prepared.
  */
 function keysetStatement(o: KeysetListStatement & { pos: CursorPosition | null; limit: number }): { sql: string; args: unknown[] } {
   const a = o.alias;
@@ -98,12 +99,13 @@ function keysetStatement(o: KeysetListStatement & { pos: CursorPosition | null; 
   if (o.pos) pageWhere.push(`(${a}.created_at, ${a}.id) ${o.pos.dir === 'next' ? '<' : '>'} (${arg(o.pos.createdAt)}::timestamptz, ${arg(o.pos.id)}::uuid)`);
   const dir = o.pos?.dir === 'prev' ? 'ASC' : 'DESC';
   const sql = `WITH page AS (
-      SELECT ${a}.*, ${a}.created_at::text AS cursor_at FROM ${o.table} ${a}
+      SELECT ${a}.id, ${a}.created_at::text AS cursor_at FROM ${o.table} ${a}
        WHERE ${pageWhere.join(' AND ')} ORDER BY ${a}.created_at ${dir}, ${a}.id ${dir} LIMIT ${Number(o.limit)}
     )
-    SELECT t.total_count, r.* FROM (${countSql}) t(total_count)
-      LEFT JOIN LATERAL (SELECT ${o.columns} FROM page ${a}) r ON true
-     ORDER BY r.created_at ${dir}, r.id ${dir}`;
+    SELECT t.total_count, page.cursor_at, ${o.columns}
+      FROM (${countSql}) t(total_count)
+      LEFT JOIN (page JOIN ${o.table} ${a} ON ${a}.id = page.id) ON true
+     ORDER BY ${a}.created_at ${dir}, ${a}.id ${dir}`;
   return { sql, args };
 }
 
@@ -164,7 +166,9 @@ export async function keysetList<Row extends { id: string }, Out>(
     pageSize: q.pageSize,
     fetch: async (pos, limit) => {
       const st = keysetStatement({ ...statement, pos, limit });
-      const found = await rows<Row & { cursor_at: string; total_count: string }>(db, st.sql, st.args);
+      // A list whose columns are all named keeps its result's shape when a migration adds a column: prepared.
+      const run = /\b\w+\.\*/.test(statement.columns) ? rows : preparedRows;
+      const found = await run<Row & { cursor_at: string; total_count: string }>(db, st.sql, st.args);
       return {
         rows: found.filter((r) => r.id !== null).map((r) => Object.assign(r, { cursorAt: r.cursor_at })),
         totalCount: found.length ? Number(found[0].total_count) : 0,

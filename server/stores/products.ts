@@ -1,10 +1,11 @@
 import type { Creator } from '../identity/permissions';
 import crypto from 'node:crypto';
-import type { DataSource, EntityManager } from 'typeorm';
+import type { DataSource } from 'typeorm';
+import type { Queryable } from '../platform/db';
 import type { Cursors, Page } from '../platform/pagination';
 import { keysetList } from '../platform/pagination';
 import { errors } from '../platform/errors';
-import { StoreProduct, StoreVariant } from './entities';
+import type { StoreProduct, StoreVariant } from './types';
 import * as sql from './sql';
 
 export interface VariantInput {
@@ -42,7 +43,7 @@ export function productView(p: StoreProduct, variants: StoreVariant[]): ProductV
     title: p.title,
     description: p.description,
     status: p.status,
-    variants: variants
+    variants: [...variants]
       .sort((a, b) => a.position - b.position)
       .map((v) => ({ id: v.id, sku: v.sku, title: v.title, priceMinor: v.priceMinor, currency: v.currency, stock: v.stock })),
     createdByKeyId: p.createdByKeyId,
@@ -63,8 +64,8 @@ export class ProductService {
   ) {}
 
   /** Inside a caller's transaction, so importers can create a product atomically with their own rows. */
-  async createIn(tx: EntityManager, storeId: string, input: ProductInput, creator: Creator): Promise<StoreProduct> {
-    const product = tx.getRepository(StoreProduct).create({
+  async createIn(tx: Queryable, storeId: string, input: ProductInput, creator: Creator): Promise<StoreProduct> {
+    const product = await sql.insertProduct(tx, {
       id: crypto.randomUUID(),
       storeId,
       title: input.title,
@@ -72,8 +73,8 @@ export class ProductService {
       status: input.status ?? 'active',
       ...creator,
     });
-    await tx.getRepository(StoreProduct).insert(product);
-    await tx.getRepository(StoreVariant).insert(
+    await sql.insertVariants(
+      tx,
       input.variants.map((v, i) => ({ id: crypto.randomUUID(), productId: product.id, storeId, sku: v.sku, title: v.title, priceMinor: v.priceMinor, currency: v.currency, stock: v.stock, position: i })),
     );
     return product;
@@ -89,16 +90,15 @@ export class ProductService {
     }
   }
 
-  private async findVisible(storeId: string, id: string, ownKeyId: string | null, tx: EntityManager = this.db.manager): Promise<StoreProduct> {
-    const product = await tx.getRepository(StoreProduct).findOneBy({ id, storeId });
+  private async findVisible(storeId: string, id: string, ownKeyId: string | null, db: Queryable = this.db): Promise<StoreProduct> {
+    const product = await sql.productInStore(db, storeId, id);
     if (!product || (ownKeyId && product.createdByKeyId !== ownKeyId)) throw errors.notFound('The product');
     return product;
   }
 
   async get(storeId: string, id: string, ownKeyId: string | null): Promise<ProductView> {
     const product = await this.findVisible(storeId, id, ownKeyId);
-    const variants = await this.db.getRepository(StoreVariant).findBy({ productId: id });
-    return productView(product, variants);
+    return productView(product, await sql.variantsOfProduct(this.db, id));
   }
 
   /** A page in one statement: the products, their variants and the exact totalCount kept by the database. */
@@ -122,24 +122,20 @@ export class ProductService {
       await this.db.transaction(async (tx) => {
         const product = await this.findVisible(storeId, id, ownKeyId, tx);
         await sql.lockProduct(tx, product.id);
-        const fields: Partial<StoreProduct> = {};
-        if (changes.title !== undefined) fields.title = changes.title;
-        if (changes.description !== undefined) fields.description = changes.description;
-        if (changes.status !== undefined) fields.status = changes.status;
-        await tx.getRepository(StoreProduct).update({ id }, { ...fields, updatedAt: new Date() });
+        await sql.updateProduct(tx, id, { title: changes.title, description: changes.description, status: changes.status });
         if (changes.variants) {
-          const existing = await tx.getRepository(StoreVariant).findBy({ productId: id });
+          const existing = await sql.variantsOfProduct(tx, id);
           const known = new Set(existing.map((v) => v.id));
           for (const v of changes.variants) {
             if (v.id && !known.has(v.id)) throw errors.validationFailed([{ field: 'body/variants', message: `variant ${v.id} does not belong to this product` }]);
           }
           const keep = new Set(changes.variants.map((v) => v.id).filter(Boolean));
           const removed = existing.filter((v) => !keep.has(v.id)).map((v) => v.id);
-          if (removed.length) await tx.getRepository(StoreVariant).delete(removed);
+          if (removed.length) await sql.deleteVariants(tx, removed);
           for (const [i, v] of changes.variants.entries()) {
             const row = { sku: v.sku, title: v.title, priceMinor: v.priceMinor, currency: v.currency, stock: v.stock, position: i };
-            if (v.id) await tx.getRepository(StoreVariant).update({ id: v.id }, row);
-            else await tx.getRepository(StoreVariant).insert({ id: crypto.randomUUID(), productId: id, storeId, ...row });
+            if (v.id) await sql.updateVariant(tx, v.id, row);
+            else await sql.insertVariants(tx, [{ id: crypto.randomUUID(), productId: id, storeId, ...row }]);
           }
         }
       });
@@ -152,6 +148,6 @@ export class ProductService {
 
   async remove(storeId: string, id: string, ownKeyId: string | null): Promise<void> {
     const product = await this.findVisible(storeId, id, ownKeyId);
-    await this.db.getRepository(StoreProduct).delete({ id: product.id });
+    await sql.deleteProduct(this.db, product.id);
   }
 }

@@ -1,60 +1,11 @@
-import { creatorOf, ownRecordsKeyId, PERMISSIONS } from '../identity/permissions';
+import { creatorOf, ownRecordsKeyId } from '../identity/permissions';
 import type { AccountService } from '../identity/accounts';
 import { errors } from '../platform/errors';
 import { defineRoutes, route, Reply } from '../platform/http/route';
-import { currency, dateTime, minorUnits, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
+import { currency, dateTime, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
+import { permission, productFields, productSchema, productStatus, staffSchema, storeSchema } from './schemas';
 import type { ProductService } from './products';
 import { storeView, StoreService } from './stores';
-
-const storeSchema = object(
-  { id: uuid, name: { type: 'string' }, currency, ownerAccountId: uuid, createdAt: dateTime },
-  ['id', 'name', 'currency', 'ownerAccountId', 'createdAt'],
-);
-const permission = { enum: PERMISSIONS } as const;
-const staffSchema = object({ accountId: uuid, permissions: { type: 'array', items: permission }, createdAt: dateTime }, ['accountId', 'permissions', 'createdAt']);
-
-const variantIn = object(
-  {
-    id: uuid,
-    sku: { type: 'string', minLength: 1, maxLength: 100 },
-    title: { type: 'string', minLength: 1, maxLength: 200 },
-    priceMinor: minorUnits,
-    currency,
-    stock: { type: 'integer', minimum: 0, maximum: 100000000 },
-  },
-  ['sku', 'title', 'priceMinor', 'currency', 'stock'],
-);
-const productStatus = { enum: ['active', 'draft', 'archived'] } as const;
-export const productSchema = object(
-  {
-    id: uuid,
-    storeId: uuid,
-    title: { type: 'string' },
-    description: { type: 'string' },
-    status: productStatus,
-    variants: {
-      type: 'array',
-      items: object({ id: uuid, sku: { type: 'string' }, title: { type: 'string' }, priceMinor: minorUnits, currency, stock: { type: 'integer' } }, [
-        'id',
-        'sku',
-        'title',
-        'priceMinor',
-        'currency',
-        'stock',
-      ]),
-    },
-    createdByKeyId: { type: ['string', 'null'], format: 'uuid' },
-    createdAt: dateTime,
-    updatedAt: dateTime,
-  },
-  ['id', 'storeId', 'title', 'description', 'status', 'variants', 'createdByKeyId', 'createdAt', 'updatedAt'],
-);
-const productFields = {
-  title: { type: 'string', minLength: 1, maxLength: 300 },
-  description: { type: 'string', maxLength: 20000 },
-  status: productStatus,
-  variants: { type: 'array', minItems: 1, maxItems: 100, items: variantIn },
-} as const;
 
 export function storeRoutes(stores: StoreService, products: ProductService, accounts: AccountService) {
   return defineRoutes([

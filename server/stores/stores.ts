@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { errors } from '../platform/errors';
 import type { Permission } from '../identity/permissions';
-import { StaffMember, Store } from './entities';
+import type { StaffMember, Store } from './types';
 import * as sql from './sql';
 
 export interface StoreView {
@@ -24,10 +24,8 @@ export const storeView = (s: Store): StoreView => ({
 export class StoreService {
   constructor(private readonly db: DataSource) {}
 
-  async create(ownerAccountId: string, input: { name: string; currency: string }): Promise<Store> {
-    const store = this.db.getRepository(Store).create({ id: crypto.randomUUID(), ownerAccountId, ...input });
-    await this.db.getRepository(Store).insert(store);
-    return this.db.getRepository(Store).findOneByOrFail({ id: store.id });
+  create(ownerAccountId: string, input: { name: string; currency: string }): Promise<Store> {
+    return sql.insertStore(this.db, { id: crypto.randomUUID(), ownerAccountId, name: input.name, currency: input.currency });
   }
 
   /** Stores the account owns or works on, with the permissions it holds there. */
@@ -45,7 +43,7 @@ export class StoreService {
   }
 
   async get(id: string): Promise<Store> {
-    const store = await this.db.getRepository(Store).findOneBy({ id });
+    const store = await sql.storeById(this.db, id);
     if (!store) throw errors.notFound('The store');
     return store;
   }
@@ -53,16 +51,14 @@ export class StoreService {
   async setStaff(storeId: string, accountId: string, permissions: Permission[]): Promise<StaffMember> {
     const store = await this.get(storeId);
     if (store.ownerAccountId === accountId) throw errors.badRequest('ownerIsNotStaff', 'The store owner already holds every permission.');
-    await sql.upsertStaff(this.db, storeId, accountId, [...new Set(permissions)].sort());
-    return this.db.getRepository(StaffMember).findOneByOrFail({ storeId, accountId });
+    return sql.upsertStaff(this.db, storeId, accountId, [...new Set(permissions)].sort());
   }
 
   listStaff(storeId: string): Promise<StaffMember[]> {
-    return this.db.getRepository(StaffMember).find({ where: { storeId }, order: { createdAt: 'ASC' } });
+    return sql.staffOfStore(this.db, storeId);
   }
 
   async removeStaff(storeId: string, accountId: string): Promise<void> {
-    const res = await this.db.getRepository(StaffMember).delete({ storeId, accountId });
-    if (!res.affected) throw errors.notFound('The staff member');
+    if (!(await sql.deleteStaff(this.db, storeId, accountId))) throw errors.notFound('The staff member');
   }
 }

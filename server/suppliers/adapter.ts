@@ -52,8 +52,6 @@ export type ShippingMethodRule = { rule: 'cheapest' } | { rule: 'fastest' } | { 
 /** What the connection's automation says about placing orders, for adapters whose supplier decides it per order. */
 export interface OrderingRules {
   shippingMethod: ShippingMethodRule;
-  /** Automatic payment is on: a supplier that takes payment only when an order is created is asked to pay then. */
-  payOnCreate: boolean;
 }
 
 /**
@@ -145,6 +143,11 @@ export interface SupplierOrderInput {
   orderNumber: string;
   items: Array<{ variantId: string; quantity: number }>;
   destination: Destination;
+  /**
+   * The service will pay this order (pay now, or automatic payment as the order is sent). Suppliers paid only when an
+   * order is created are asked to pay then; the others are paid by `payOrder` and ignore it. Absent: not paid at create.
+   */
+  paymentDue?: boolean;
 }
 
 /** The supplier's view of an order, in the service's terms plus the supplier's own status spelling. */

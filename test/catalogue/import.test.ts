@@ -1,4 +1,4 @@
-import { createStore, Developer, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
+import { createStore, Developer, eventually, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
 
 let sandbox: Sandbox;
 let svc: Service;
@@ -124,20 +124,32 @@ test('an import of 120 products runs as a job that reports progress until it com
   const all = (await sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=100&page=5')).body.items.concat((await sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=100&page=6')).body.items);
   const chosen = all.slice(0, 120);
   const before = await credits();
+  // Each supplier read takes 100 ms, so the job runs for seconds and its progress can be watched.
+  await sandbox.control('POST', '/faults', { latencyMs: 100 });
   const res = await svc.call('POST', path('/import'), { key: owner.key, body: { products: chosen.map((p: any) => ({ supplierProductId: p.id })) } });
   expect(res.status).toBe(202);
   expect(res.body.result).toMatchObject({ total: 120, done: 0, failed: 0, errors: [], createdProductIds: [] });
   expect(['queued', 'running']).toContain(res.body.result.status);
   const jobId = res.body.result.id;
   let job: any;
-  const seenDone = new Set<number>();
-  for (let i = 0; i < 300; i++) {
-    job = (await svc.call('GET', `/api/store-suppliers/${storeId}/imports/${jobId}`, { key: owner.key })).body.result;
-    seenDone.add(job.done);
-    if (job.status === 'completed') break;
-    await new Promise((r) => setTimeout(r, 100));
+  const seenDone: number[] = [];
+  try {
+    job = await eventually(
+      async () => {
+        const now = (await svc.call('GET', `/api/store-suppliers/${storeId}/imports/${jobId}`, { key: owner.key })).body.result;
+        seenDone.push(now.done);
+        return now.status === 'completed' ? now : undefined;
+      },
+      120000,
+      'the import job to complete',
+    );
+  } finally {
+    await sandbox.control('DELETE', '/faults');
   }
   expect(job).toMatchObject({ status: 'completed', total: 120, done: 120, failed: 0, errors: [] });
+  // Progress was reported on the way: counts in between, never going back.
+  expect(seenDone.some((n) => n > 0 && n < 120)).toBe(true);
+  expect(seenDone).toEqual([...seenDone].sort((a, b) => a - b));
   expect(new Set(job.createdProductIds).size).toBe(120);
   expect(job.finishedAt).not.toBeNull();
   const linked = await svc.db.query('SELECT count(DISTINCT supplier_product_id)::int AS n FROM product_links WHERE store_id = $1 AND supplier_product_id = ANY($2)', [storeId, chosen.map((p: any) => p.id)]);

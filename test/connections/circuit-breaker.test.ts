@@ -1,4 +1,4 @@
-import { createStore, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
+import { createStore, eventually, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
 
 let sandbox: Sandbox;
 let svc: Service;
@@ -33,13 +33,19 @@ test('opens after repeated supplier errors, refuses without calling the supplier
   expect(listed.isCircuitOpen).toBe(true);
   expect(Date.parse(listed.circuitOpenUntil)).toBeGreaterThan(Date.now());
 
-  // The probe is held 1.5 s at the supplier, so the second call arrives while it is out, however busy the machine.
+  // The probe is held 3 s at the supplier, so a second call sent once the probe is out arrives while it is.
   await sandbox.control('DELETE', '/faults');
-  await sandbox.control('POST', '/faults', { latencyMs: 1500 });
-  await new Promise((r) => setTimeout(r, 1100));
-  // Two calls at once after the cool-down: only one probe goes through.
-  const [a, b] = await Promise.all([balance(), new Promise((r) => setTimeout(r, 300)).then(balance)]);
-  expect([a.status, b.status].sort()).toEqual([200, 503]);
+  await sandbox.control('POST', '/faults', { latencyMs: 3000 });
+  const openUntil = async () => (await svc.db.query('SELECT circuit_open_until AS t, circuit_open_until <= now() AS due FROM supplier_connections WHERE id = $1', [conn.id])).rows[0];
+  const opened = await eventually(async () => {
+    const row = await openUntil();
+    return row.due ? row.t : undefined;
+  }, 20000, 'the cool-down to pass');
+  // After the cool-down: one call takes the probe (it moves the circuit's time on); a call sent while it is out is refused.
+  const a = balance();
+  await eventually(async () => ((await openUntil()).t > opened ? true : undefined), 20000, 'the probe to be claimed');
+  const b = await balance();
+  expect([(await a).status, b.status, b.body.error?.code]).toEqual([200, 503, 'circuitOpen']);
   await sandbox.control('DELETE', '/faults');
   const after = await balance();
   expect(after.status).toBe(200);
@@ -58,7 +64,7 @@ test('a failed probe opens the circuit again; a healthy test closes it', async (
   const balance = () => svc.call('GET', `/api/store-suppliers/${storeId}/${conn.id}/balance`, { key: dev.key });
   await sandbox.control('POST', '/faults', { failNext: 4 });
   for (let i = 0; i < 3; i++) await balance();
-  await new Promise((r) => setTimeout(r, 1100));
+  await eventually(async () => ((await svc.db.query('SELECT circuit_open_until <= now() AS due FROM supplier_connections WHERE id = $1', [conn.id])).rows[0].due ? true : undefined), 20000, 'the cool-down to pass');
   const probe = await balance();
   expect(probe.body.error.code).toBe('supplierUnavailable');
   expect((await balance()).body.error.code).toBe('circuitOpen');

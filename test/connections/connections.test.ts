@@ -267,8 +267,30 @@ test('a changed public address is registered again with the supplier at the next
   }
 });
 
-test('credentials never appear in a response or log line', () => {
-  expect([...seen.secrets].some((s) => s.startsWith('sbx_live_'))).toBe(true);
+test('credentials never appear in a response or log line, and are kept sealed', async () => {
+  // The supplier keys this file connected with (every sandbox account's keys are registered as secrets).
+  const credentials = [...seen.secrets].filter((s) => /^sbx_(live|test)_/.test(s));
+  expect(credentials.length).toBeGreaterThan(3);
+  const leaks: string[] = [];
+  for (const c of credentials) {
+    for (const r of seen.responses) if (r.text.includes(c)) leaks.push(`${c.slice(0, 12)}… in the response of ${r.route}`);
+    for (const line of seen.logLines) if (line.includes(c)) leaks.push(`${c.slice(0, 12)}… in a log line`);
+  }
+  expect(leaks).toEqual([]);
+  // The connections this file listed answered with only whether credentials are stored.
+  const listed = await svc.call('GET', base(), { key: owner.key });
+  expect(listed.body.result.length).toBeGreaterThan(0);
+  for (const conn of listed.body.result) {
+    expect(conn.hasCredentials).toBe(true);
+    expect(Object.keys(conn)).not.toEqual(expect.arrayContaining(['credentials']));
+  }
+  // At rest: sealed, never the key itself.
+  const rows = (await svc.db.query('SELECT credentials_sealed FROM supplier_connections WHERE credentials_sealed IS NOT NULL')).rows;
+  expect(rows.length).toBeGreaterThan(0);
+  for (const row of rows) {
+    expect(row.credentials_sealed).toMatch(/^v1\./);
+    for (const c of credentials) expect(row.credentials_sealed).not.toContain(c);
+  }
 });
 
 leakScanTest();

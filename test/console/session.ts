@@ -20,11 +20,12 @@ export interface ConsoleWorld {
 }
 
 export async function openConsole(chromium: string, opts: { label: string; publicBaseUrl?: boolean }): Promise<ConsoleWorld> {
+  // The browser first: one that cannot start fails the suite before anything else is set up.
+  const browser = await launchBrowser(chromium);
   const sandbox = await startSandbox();
   const svc = await startService({ label: opts.label, sandbox, publicBaseUrl: opts.publicBaseUrl });
   const owner = await newDeveloper(svc, { plan: 'pro', credits: 5000 });
   const storeId = await createStore(svc, owner.key, 'Corner Shop');
-  const browser = await launchBrowser(chromium);
   const page = browser.page;
   return {
     sandbox,

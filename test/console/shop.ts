@@ -2,6 +2,9 @@
 import type { Sandbox, Service } from '../support/harness';
 import { US_ADDRESS } from '../support/orders';
 
+/** Amounts as the console shows them (en-US, as the test browser is set). */
+export const usd = (minor: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(minor / 100);
+
 /** A product from the connection, an order for it, sent with payment: it pauses when the supplier balance is too low. */
 export async function pausedOrder(svc: Service, sandbox: Sandbox, storeId: string, key: string, connectionId: string) {
   const items = (await sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=50&page=2')).body.items;

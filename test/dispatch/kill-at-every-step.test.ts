@@ -7,6 +7,7 @@
  */
 import { createDatabase, eventually, Sandbox, Service, startSandbox, startService } from '../support/harness';
 import { openShop, placeOrder, received, Shop } from '../support/orders';
+import { connectPayments, PaymentSandbox, startPaymentSandbox } from '../support/payments';
 
 const PARTS = 4;
 const CRASHES = 3;
@@ -14,12 +15,16 @@ const WORKER_ENV = { JOB_SUPERVISE_SECONDS: '1', DISPATCH_SWEEP_SECONDS: '1', DI
 
 let sandbox: Sandbox;
 const started: Service[] = [];
+let paymentProvider: PaymentSandbox;
+
 beforeAll(async () => {
   sandbox = await startSandbox();
+  paymentProvider = await startPaymentSandbox();
 });
 afterAll(async () => {
   for (const s of started.reverse()) await s.stop('SIGKILL').catch(() => undefined);
   await sandbox?.close();
+  await paymentProvider?.close();
 });
 
 function exitOf(svc: Service, ms: number): Promise<boolean> {
@@ -61,12 +66,11 @@ test.each(POINTS)('killed at %s (%s), again and again: every part ordered once, 
   const shop: Shop = await openShop(api, sandbox, { automation: { level: 'automatic', automaticPayment: true, allowUnpaidOrders: true } });
   const orders = [];
   for (let i = 0; i < PARTS; i++) orders.push(await placeOrder(api, shop, model === 'promiseToSell' ? { paymentMethod: 'online', contractModel: 'promiseToSell' } : {}));
+  // Promise to sell starts on the shopper's authorisation, which the payment provider reports.
+  const payments = model === 'promiseToSell' ? await connectPayments(api, paymentProvider, shop.storeId, shop.owner.key) : null;
   for (const o of orders) {
-    const res =
-      model === 'promiseToSell'
-        ? await api.call('POST', `/api/store-orders/${shop.storeId}/${o.id}/payments`, { key: shop.owner.key, body: { kind: 'authorised' } })
-        : await api.call('POST', `/api/store-orders/${shop.storeId}/${o.id}/confirm`, { key: shop.owner.key });
-    expect(res.status).toBe(200);
+    if (payments) await payments.pay(o.id, 'authorised');
+    else expect((await api.call('POST', `/api/store-orders/${shop.storeId}/${o.id}/confirm`, { key: shop.owner.key })).status).toBe(200);
   }
 
   // A worker with the crash point armed dies on reaching it; a new one (armed again) resumes and dies again.

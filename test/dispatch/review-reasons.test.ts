@@ -1,18 +1,22 @@
 /** Every review reason of the spec is reachable, each with the spec's retryable value. */
 import { call, eventually, leakScanTest, Sandbox, Service, startSandbox, startService } from '../support/harness';
 import { groupOf, openShop, placeOrder, received, soAction, submit } from '../support/orders';
+import { PaymentKind, PaymentSandbox, shopperPayments, startPaymentSandbox } from '../support/payments';
 
 let sandbox: Sandbox;
+let paymentProvider: PaymentSandbox;
 let svc: Service;
 
 beforeAll(async () => {
   sandbox = await startSandbox();
+  paymentProvider = await startPaymentSandbox();
   // No public address: nothing is read back by notification here, so the service's view stays as the tests leave it.
   svc = await startService({ label: 'reasons', sandbox, env: { DISPATCH_RETRY_LIMIT: '1', DISPATCH_RETRY_BASE_SECONDS: '1', JOB_SUPERVISE_SECONDS: '1' } });
 });
 afterAll(async () => {
   await svc.stop();
   await sandbox.close();
+  await paymentProvider.close();
 });
 
 const RETRYABLE: Record<string, boolean> = {
@@ -41,7 +45,9 @@ function expectPaused(so: any, reason: string) {
 /** Review messages say money as a person reads it, with its currency, never bare minor units. */
 const usd = (minor: number) => `$${(minor / 100).toFixed(2)}`;
 
-const payment = (shop: any, orderId: string, kind: string) => svc.call('POST', `/api/store-orders/${shop.storeId}/${orderId}/payments`, { key: shop.owner.key, body: { kind } });
+// The shopper's payment, as the payment provider reports it (signed notifications).
+let shopperPays: ReturnType<typeof shopperPayments>;
+const payment = (shop: any, orderId: string, kind: PaymentKind) => (shopperPays ??= shopperPayments(svc, paymentProvider))(shop, orderId, kind);
 
 test('insufficientBalance: created but not paid; after a top-up a retry pays the same order', async () => {
   const shop = await openShop(svc, sandbox, { page: 2, balanceMinor: 0 });

@@ -108,7 +108,7 @@ export async function nodeRunChecks(ctx) {
 		const orderRef = { __rl: true, mode: 'id', value: "={{ $('Store Suppliers').item.json.id }}" };
 		wf.nodes.push(
 			step('Confirm', 2, { resource: 'storeOrder', operation: 'confirm', store: rl(store.id), storeOrderId: orderRef }),
-			step('Payment', 3, { resource: 'storeOrder', operation: 'recordPayment', store: rl(store.id), storeOrderId: orderRef, kind: 'paid', additionalFields: { reference: 'e2e-1' } }),
+			step('Payment', 3, { resource: 'storeOrder', operation: 'markPaid', store: rl(store.id), storeOrderId: orderRef, additionalFields: { reference: 'e2e-1' } }),
 			step('Get', 4, { resource: 'storeOrder', operation: 'get', store: rl(store.id), storeOrderId: orderRef }),
 			step('Many', 5, { resource: 'storeOrder', operation: 'getAll', store: rl(store.id), returnAll: true, filters: {} }),
 			step('Products', 6, { resource: 'storeProduct', operation: 'getAll', store: rl(store.id), returnAll: true, filters: {} }),
@@ -125,7 +125,7 @@ export async function nodeRunChecks(ctx) {
 		const [got] = outputsOf(run, 'Get')[0];
 		expect(created?.status === 'pending' && created.fulfilmentGroups.some((g) => g.groupKey === `supplier:${connId}`), 'created, with a part for the connection', created);
 		expect(confirmed?.id === created.id && confirmed.status !== 'pending', 'confirmed', confirmed);
-		expect(paid?.paymentStatus === 'paid', 'the payment recorded', paid);
+		expect(paid?.markedPaidAt && paid.payments?.some((p) => p.source === 'manual' && p.reference === 'e2e-1'), 'the manual payment recorded', paid);
 		expect(got?.id === created.id && Array.isArray(got.items) && Array.isArray(got.supplierOrders), 'Get answers the whole order (Simplify off)', got);
 		const many = outputsOf(run, 'Many')[0];
 		expect(many.some((o) => o.id === created.id) && many.every((o) => !('destination' in o) && !('items' in o)), 'Get Many answers simplified orders', many.slice(0, 2));

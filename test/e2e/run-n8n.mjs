@@ -3,7 +3,7 @@
  * End to end in a real n8n (npm run test:n8n).
  *
  *  1. Takes the n8n version to test (argument, default the newest of the matrix in runtimes.mjs: n8n
- *     2.41.1 on Node 24, or 1.123.81 on the system's Node 20) and installs it, with the Node it needs,
+ *     2.41.1 on Node 24, or 1.123.81 on Node 22) and installs it, with the Node it needs,
  *     into the cache folder outside the repository (runtimes.mjs) unless it is there already.
  *  2. Builds and packs the package (npm run pack:n8n) and installs the tarball the way n8n installs a
  *     community package: into <n8n user folder>/.n8n/nodes, so its nodes get their package type names

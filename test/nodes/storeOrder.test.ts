@@ -50,16 +50,18 @@ test('create, confirm, record a payment and get a store order with the node alon
 	expect(confirmed.rec.last()).toMatchObject({ method: 'POST', path: `/api/store-orders/${shop.storeId}/${order.id}/confirm`, status: 200 });
 	expect(confirmed.json[0]).toMatchObject({ id: order.id, status: 'confirmed' });
 
-	const paid = await runNode(creds(), orders({ operation: 'recordPayment', storeOrderId: rl(order.id as string), kind: 'paid', additionalFields: { amountMinor: 1999, reference: 'psp-1' } }));
-	expect(paid.rec.last().body).toEqual({ kind: 'paid', amountMinor: 1999, reference: 'psp-1' });
-	expect(paid.json[0]).toMatchObject({ id: order.id, paymentStatus: 'paid' });
+	const paid = await runNode(creds(), orders({ operation: 'markPaid', storeOrderId: rl(order.id as string), additionalFields: { amountMinor: 1999, reference: 'transfer-1' } }));
+	expect(paid.rec.last()).toMatchObject({ method: 'POST', path: `/api/store-orders/${shop.storeId}/${order.id}/mark-paid`, status: 200, body: { amountMinor: 1999, reference: 'transfer-1' } });
+	// Recorded as manual: the provider's payment status stays as it was.
+	expect(paid.json[0]).toMatchObject({ id: order.id, paymentStatus: 'none', markedPaidAt: expect.any(String) });
+	expect(paid.json[0].payments).toEqual([expect.objectContaining({ kind: 'paid', source: 'manual', reference: 'transfer-1' })]);
 
 	const full = await runNode(creds(), orders({ operation: 'get', storeOrderId: rl(order.id as string) }));
 	expect(full.json[0]).toMatchObject({ id: order.id, destination: expect.objectContaining({ city: US_ADDRESS.city }) });
 	expect(full.json[0].items).toHaveLength(1);
 	const simple = await runNode(creds(), orders({ operation: 'get', storeOrderId: rl(order.id as string), simplify: true }));
 	for (const field of ['items', 'supplierOrders', 'destination']) expect(simple.json[0]).not.toHaveProperty(field);
-	expect(simple.json[0]).toMatchObject({ id: order.id, paymentStatus: 'paid' });
+	expect(simple.json[0]).toMatchObject({ id: order.id, markedPaidAt: expect.any(String) });
 
 	const bad = await runNodeError(creds(), orders({ operation: 'create', items: { item: [] }, destination: '{}' }));
 	expect(bad.error.message).toBe('Add at least one item');

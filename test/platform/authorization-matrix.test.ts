@@ -4,7 +4,7 @@
  * an owner plan without dropshipping, a record outside the key's scope and too few credits.
  */
 import crypto from 'node:crypto';
-import { createKey, createStore, Developer, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
+import { createKey, createStore, Developer, leakScanTest, newDeveloper, operatorOf, Sandbox, Service, startSandbox, startService } from '../support/harness';
 
 interface Operation {
   operationId: string;
@@ -33,7 +33,7 @@ let poorStoreId: string;
 const staffWithout = new Map<string, Developer>();
 const fixtures: Record<string, Record<string, string>> = {};
 
-const PERMISSIONS = ['suppliers.view', 'suppliers.manage', 'suppliers.import', 'suppliers.orders.manage', 'products.view', 'products.manage', 'orders.view', 'orders.manage', 'customers.view', 'staff.manage'];
+const PERMISSIONS = ['suppliers.view', 'suppliers.manage', 'suppliers.import', 'suppliers.orders.manage', 'products.view', 'products.manage', 'orders.view', 'orders.manage', 'customers.view', 'staff.manage', 'payments.manage'];
 
 /** A body that passes validation, for routes whose credit charge must be reached. */
 const validBodies: Record<string, () => unknown> = {
@@ -53,7 +53,8 @@ const validBodies: Record<string, () => unknown> = {
   updateProductLink: () => ({ sync: { title: true } }),
   submitOrderPart: () => ({}),
   retrySupplierOrder: () => ({}),
-  recordStorePayment: () => ({ kind: 'authorised' }),
+  markStoreOrderPaid: () => ({ reference: 'cash' }),
+  setPaymentProvider: () => ({ provider: 'sandbox', signingSecret: `whsec_${crypto.randomBytes(24).toString('base64')}` }),
   shipStoreOrderPart: () => ({ carrier: 'Post', trackingNumber: 'T1' }),
   createStoreOrder: () => ({ items: [{ productId: crypto.randomUUID(), variantId: crypto.randomUUID(), quantity: 1 }], destination: { name: 'A', line1: '1 Main', city: 'X', postalCode: '1', country: 'US' }, paymentMethod: 'manual' }),
   setStaffMember: () => ({ email: 'nobody@example.test', permissions: [] }),
@@ -91,6 +92,8 @@ beforeAll(async () => {
   ops = [];
   for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
     for (const [method, op] of Object.entries(methods)) {
+      // The operator API has its own token and its own test (test/identity/operator-billing.test.ts).
+      if (op.security.some((s: Record<string, unknown>) => 'operatorToken' in s)) continue;
       ops.push({
         operationId: op.operationId,
         method: method.toUpperCase(),
@@ -152,7 +155,7 @@ beforeAll(async () => {
   });
   expect(job.status).toBe(202);
   fixtures[storeId].jobId = job.body.result.id;
-  await svc.call('PUT', '/api/account/plan', { session: freeOwner.session, body: { plan: 'free' } });
+  await operatorOf(svc).setPlan(freeOwner.accountId, 'free');
   // The poor owner spends its sign-up credits so that it has none left.
   await svc.db.query('UPDATE accounts SET credits = 0 WHERE id = $1', [poorOwner.accountId]);
   fixtures[poorStoreId] = { productId: crypto.randomUUID(), accountId: someStaff.accountId, id: crypto.randomUUID(), supplierProductId: 'SBX-P00001', linkId: crypto.randomUUID(), jobId: crypto.randomUUID(), orderId: crypto.randomUUID(), supplierOrderId: crypto.randomUUID(), groupKey: `supplier:${crypto.randomUUID()}` };

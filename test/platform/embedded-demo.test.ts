@@ -1,22 +1,33 @@
 /** `npm start` with nothing configured: embedded Postgres under DATA_DIR, migrations, the demo account and keys. */
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { call, freePort, leakScanTest, seen } from '../support/harness';
+import { call, eventually, freePort, leakScanTest, seen } from '../support/harness';
 
 const main = path.resolve(__dirname, '../../dist/server/main.js');
 
+/** Started services still running: a failed test must not leave one behind (jest would wait for it). */
+const running = new Set<ChildProcess>();
+afterAll(() => {
+  for (const proc of running) proc.kill('SIGTERM');
+});
+
 async function startDefault(dataDir: string, pgPort: number): Promise<{ proc: ChildProcess; stderr: () => string; exited: Promise<number | null> }> {
-  const env = { ...process.env, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), PORT: '0', SANDBOX_SUPPLIER_PORT: '0' };
+  const env = { ...process.env, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), PORT: '0', SANDBOX_SUPPLIER_PORT: '0', SANDBOX_PAYMENTS_PORT: '0' };
   delete env.DATABASE_URL;
   delete env.APP_SECRET;
   delete env.SEED_DEMO;
   delete env.SANDBOX_SUPPLIER;
   delete env.SANDBOX_SUPPLIER_URL;
+  delete env.SANDBOX_PAYMENTS;
+  delete env.SANDBOX_PAYMENTS_URL;
+  delete env.OPERATOR_TOKEN;
   delete env.PUBLIC_BASE_URL;
   const proc = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(proc);
+  proc.once('exit', () => running.delete(proc));
   let out = '';
   let err = '';
   proc.stdout!.on('data', (c: Buffer) => {
@@ -33,6 +44,25 @@ async function startDefault(dataDir: string, pgPort: number): Promise<{ proc: Ch
   return { proc, stderr: () => err, exited };
 }
 
+/** A store order of a new store product, paid by a "shopper" at the sandbox provider's checkout page; waits until the order is paid. */
+async function payAtCheckout(demo: any): Promise<void> {
+  const product = await call(demo.baseUrl, 'POST', `/api/store-products/${demo.storeId}`, { key: demo.apiKey, body: { title: 'Mug', variants: [{ sku: `MUG-${Date.now()}`, title: 'Default', priceMinor: 1250, currency: 'USD', stock: 5 }] } });
+  expect(product.status).toBe(201);
+  const order = await call(demo.baseUrl, 'POST', `/api/store-orders/${demo.storeId}`, {
+    key: demo.apiKey,
+    body: { items: [{ productId: product.body.result.id, variantId: product.body.result.variants[0].id, quantity: 2 }], destination: { name: 'A', line1: '1 Main', city: 'X', postalCode: '1', country: 'US' }, paymentMethod: 'online' },
+  });
+  const page = await fetch(`${demo.paymentProvider.checkoutUrl}&orderId=${order.body.result.id}&amountMinor=2500&currency=USD`);
+  expect(await page.text()).toContain('Pay 25.00 USD');
+  const form = new URLSearchParams({ merchant: demo.paymentProvider.merchantId, orderId: order.body.result.id, amountMinor: '2500', currency: 'USD' });
+  const paid = await fetch(`${demo.paymentProvider.baseUrl}/checkout`, { method: 'POST', body: form });
+  expect(await paid.text()).toContain('Paid');
+  await eventually(async () => {
+    const o = await call(demo.baseUrl, 'GET', `/api/store-orders/${demo.storeId}/${order.body.result.id}`, { key: demo.apiKey });
+    return o.body.result.paymentStatus === 'paid' && o.body.result.confirmedAt ? true : undefined;
+  }, 20000, 'the checkout payment to reach the store');
+}
+
 test('first start creates the demo once; a restart finds the same account, store and keys', async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-suppliers-demo-'));
   fs.chmodSync(dataDir, 0o755);
@@ -45,9 +75,23 @@ test('first start creates the demo once; a restart finds the same account, store
   expect(Object.keys(demo).sort()).toEqual(expect.arrayContaining(['apiKey', 'baseUrl', 'email', 'password', 'staffApiKey', 'storeId']));
   expect(first.stderr()).toContain(`curl -s -H "X-API-Key: ${demo.apiKey}" ${demo.baseUrl}/api/api-key/current`);
   expect(first.stderr()).toContain(`Console: ${demo.baseUrl}/console  (sign in as ${demo.email} / ${demo.password})`);
+  // Local trials get the sandbox's fault-injection API, and the banner says it is on.
+  expect(first.stderr()).toContain(`Sandbox supplier control API is ON at ${demo.sandboxSupplier.baseUrl}/control`);
   expect((await call(demo.baseUrl, 'GET', '/console')).status).toBe(200);
   expect(fs.existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
   expect(fs.readFileSync(path.join(dataDir, 'app-secret'), 'utf8').length).toBeGreaterThanOrEqual(32);
+  // The operator's CLI reaches the embedded database while the service runs (no DATABASE_URL needed).
+  const cliEnv: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort) };
+  delete cliEnv.DATABASE_URL;
+  delete cliEnv.APP_SECRET;
+  const cli = spawnSync(process.execPath, [path.resolve(__dirname, '../../dist/server/cli.js'), 'account', demo.email], { env: cliEnv, encoding: 'utf8' });
+  expect([cli.status, cli.stderr]).toEqual([0, '']);
+  expect(JSON.parse(cli.stdout)).toMatchObject({ email: demo.email, plan: 'pro', isDeveloper: true });
+  // The operator API is on in the embedded default, with the generated token written for the newcomer.
+  seen.secrets.add(demo.operatorToken);
+  expect(demo.operatorToken).toMatch(/^sso_[\w-]{40,}$/);
+  const staff = await call(demo.baseUrl, 'GET', `/api/operator/accounts?email=${encodeURIComponent(demo.email)}`, { headers: { 'X-Operator-Token': demo.operatorToken } });
+  expect(staff.body.result).toMatchObject({ email: demo.email, plan: 'pro' });
 
   const current = await call(demo.baseUrl, 'GET', '/api/api-key/current', { key: demo.apiKey });
   expect(current.status).toBe(200);
@@ -63,6 +107,12 @@ test('first start creates the demo once; a restart finds the same account, store
   ]);
   const balance = await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}/${demo.connectionId}/balance`, { key: demo.apiKey });
   expect(balance.body.result).toEqual({ amountMinor: expect.any(Number), currency: 'USD' });
+  // The demo store takes its shopper payments from the bundled sandbox payment provider.
+  expect(demo.paymentProvider).toEqual({ baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), apiKey: 'spk_demo', merchantId: 'mer_demo', checkoutUrl: `${demo.paymentProvider.baseUrl}/checkout?merchant=mer_demo` });
+  const provider = await call(demo.baseUrl, 'GET', `/api/stores/${demo.storeId}/payment-provider`, { key: demo.apiKey });
+  expect(provider.body.result).toMatchObject({ provider: 'sandbox', configured: true, notificationUrl: `${demo.baseUrl}/api/payment-notifications/${demo.storeId}`, checkoutUrl: demo.paymentProvider.checkoutUrl });
+  expect(first.stderr()).toContain(`Shoppers pay at the sandbox payment provider: ${demo.paymentProvider.checkoutUrl}&orderId=`);
+  await payAtCheckout(demo);
   const staffView = await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}`, { key: demo.staffApiKey });
   expect(staffView.status).toBe(200);
   const staffManage = await call(demo.baseUrl, 'POST', `/api/store-suppliers/${demo.storeId}/${demo.connectionId}/test`, { key: demo.staffApiKey });
@@ -78,11 +128,13 @@ test('first start creates the demo once; a restart finds the same account, store
 
   const second = await startDefault(dataDir, pgPort);
   const again = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
-  const strip = (d: any) => ({ ...d, baseUrl: '', sandboxSupplier: { ...d.sandboxSupplier, baseUrl: '', controlUrl: '' } });
+  const strip = (d: any) => ({ ...d, baseUrl: '', sandboxSupplier: { ...d.sandboxSupplier, baseUrl: '', controlUrl: '' }, paymentProvider: { ...d.paymentProvider, baseUrl: '', checkoutUrl: '' } });
   expect(strip(again)).toEqual(strip(demo));
   // The sandbox started afresh; the demo connection still works against it.
   const balanceAgain = await call(again.baseUrl, 'GET', `/api/store-suppliers/${again.storeId}/${again.connectionId}/balance`, { key: again.apiKey });
   expect(balanceAgain.status).toBe(200);
+  // The sandbox payment provider started afresh too; the demo store was set up with it again.
+  await payAtCheckout(again);
   const accounts = await call(again.baseUrl, 'GET', '/api/api-keys', { session: signIn.body.result.sessionToken });
   expect(accounts.body.result.filter((k: { name: string }) => k.name === 'Demo key')).toHaveLength(1);
   second.proc.kill('SIGTERM');

@@ -23,7 +23,7 @@ interface Run {
 /** Runs the service until it exits, or until `until` matches a log line (then stops it). */
 function run(main: string, env: Record<string, string>, until?: RegExp, timeoutMs = 120_000): Promise<Run & { matched: boolean }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [main], { env: { ...process.env, LOG_LEVEL: 'info', SEED_DEMO: 'false', SANDBOX_SUPPLIER: 'false', CJ_API_BASE_URL: 'http://127.0.0.1:9/x', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [main], { env: { ...process.env, LOG_LEVEL: 'info', SEED_DEMO: 'false', SANDBOX_SUPPLIER: 'false', SANDBOX_PAYMENTS: 'false', CJ_API_BASE_URL: 'http://127.0.0.1:9/x', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let matched = false;
@@ -41,7 +41,8 @@ function run(main: string, env: Record<string, string>, until?: RegExp, timeoutM
     proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
     proc.on('exit', (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, signal, stderr, stdout, matched });
+      // On a Node the service does not support, its one sentence about that comes first (test/platform/node-support.test.ts).
+      resolve({ code, signal, stderr: stderr.replace(/^Node\.js \S+ is not supported .*\n/, ''), stdout, matched });
     });
   });
 }
@@ -57,6 +58,7 @@ const MAIN = path.join(root, 'dist/server/main.js');
 test.each([
   ['PORT', 'the service', (port: number) => ({ PORT: String(port) })],
   ['SANDBOX_SUPPLIER_PORT', 'the sandbox supplier', (port: number) => ({ SANDBOX_SUPPLIER: 'true', SANDBOX_SUPPLIER_PORT: String(port), PORT: '0' })],
+  ['SANDBOX_PAYMENTS_PORT', 'the sandbox payment provider', (port: number) => ({ SANDBOX_PAYMENTS: 'true', SANDBOX_PAYMENTS_PORT: String(port), PORT: '0' })],
 ])('a taken %s stops the start with one sentence naming the variable, exit code 2', async (variable, what, env) => {
   const busy = await taken();
   try {

@@ -32,6 +32,16 @@ test('raw SQL lives in each domain\'s sql.ts (and the platform, migrations and t
   expect(files.some((f) => f.name.endsWith('/sql.ts'))).toBe(true);
 });
 
+test('each domain reaches its tables only through its data module: no repository, query builder or entity-manager finder elsewhere, and no entities', () => {
+  const home = (name: string) => name.endsWith('/sql.ts') || name.startsWith('migrations/') || name === 'platform/db.ts';
+  const typeormFinder = /\.getRepository\(|createQueryBuilder\(|\.manager\b|\b(?:tx|em|manager|trx)\.(?:find\w*|save|insert|update|delete|remove|count\w*|exists\w*|increment|decrement|upsert|preload|merge|create)\(|import \{[^}]*\b(?:In|IsNull|Not|Repository|FindOptionsWhere)\b[^}]*\} from 'typeorm'/;
+  const offending = files.filter((f) => !home(f.name) && typeormFinder.test(f.text)).map((f) => f.name);
+  expect(offending).toEqual([]);
+  expect(files.filter((f) => /@Entity\(|from '\.\.?\/.*entities'/.test(f.text)).map((f) => f.name)).toEqual([]);
+  // The rule can see what it looks for.
+  expect(typeormFinder.test("await tx.getRepository(Store).findOneBy({ id })")).toBe(true);
+});
+
 test('nothing in the service reads pg-boss\'s own tables', () => {
   expect(files.filter((f) => /\bpgboss\./.test(f.text)).map((f) => f.name)).toEqual([]);
 });
@@ -68,4 +78,23 @@ test('the specified top level: nodes/ and credentials/ at the root, the README\'
   const map = /## Map of the tree\s+```\n([\s\S]*?)```/.exec(readme)![1];
   const named = map.split('\n').filter(Boolean).map((line) => line.split(/\s+/)[0]);
   expect(named.sort()).toEqual(present.sort());
+});
+
+test('every domain assembles itself (index.ts) and keeps its schemas (schemas.ts); the migrations are listed in one index', () => {
+  const domains = ['identity', 'operator', 'stores', 'connections', 'catalogue', 'notifications', 'dispatch', 'orders', 'payments'];
+  const missing = domains.flatMap((d) => ['index.ts', 'schemas.ts'].map((f) => `${d}/${f}`)).filter((f) => !files.some((x) => x.name === f));
+  expect(missing).toEqual([]);
+  const index = files.find((f) => f.name === 'migrations/index.ts')!.text;
+  const migrations = files.filter((f) => /^migrations\/\d+-\w+\.ts$/.test(f.name)).map((f) => f.name.slice('migrations/'.length, -3));
+  expect(migrations.length).toBeGreaterThan(10);
+  expect(migrations.filter((m) => !index.includes(`'./${m}'`))).toEqual([]);
+});
+
+test('the composition and the workers are lists of domains', () => {
+  const composition = files.find((f) => f.name === 'composition.ts')!.text;
+  expect(composition.split('\n').length).toBeLessThanOrEqual(80);
+  // No service is built there: each domain's index builds its own.
+  expect(composition.match(/\bnew [A-Z]\w+\(/g)).toEqual(['new Secrets(', 'new Cursors(']);
+  const workers = files.find((f) => f.name === 'workers.ts')!.text;
+  expect(workers).not.toMatch(/\bnew [A-Z]|\.work</);
 });

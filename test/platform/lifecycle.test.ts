@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { Pool } from 'pg';
-import { call, createDatabase, createStore, leakScanTest, newDeveloper, startService } from '../support/harness';
+import { call, createDatabase, createStore, eventually, leakScanTest, newDeveloper, startService } from '../support/harness';
 
 const main = path.resolve(__dirname, '../../dist/server/main.js');
 
@@ -37,7 +37,13 @@ test('SIGTERM: no new requests, the in-flight request finishes, the process exit
     key: dev.key,
     body: { title: 'Late', variants: [{ sku: 'L1', title: 'V', priceMinor: 1, currency: 'USD', stock: 1 }] },
   });
-  await new Promise((r) => setTimeout(r, 300));
+  // In flight for sure: Postgres shows the request's statement waiting on the held row.
+  const watcher = new Pool({ connectionString: svc.databaseUrl, max: 1 });
+  await eventually(async () => {
+    const r = await watcher.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+    return r.rows[0].n > 0 ? true : undefined;
+  }, 30000, 'the request to wait on the held account row');
+  await watcher.end();
   const exit = svc.stop('SIGTERM');
   await svc.waitForLog((l) => l.msg === 'shutting down');
   await expect(fetch(`${svc.baseUrl}/healthz`)).rejects.toThrow();

@@ -49,6 +49,8 @@ describe('every create error code of the note reaches the review reason it names
     const res = await submit(w.svc, shop, (await placeOrder(w.svc, shop)).id);
     const so = await w.pausedAs(shop, res.body.result._id, 'connectionMissing');
     expect(so.retryable).toBe(false);
+    // Paused at the supplier's first answer, never failed and retried first: nothing on that account can be ordered.
+    expect(types(so)).not.toContain('failed');
     const conn = (await w.svc.call('GET', `/api/store-suppliers/${shop.storeId}`, { key: shop.owner.key })).body.result[0];
     expect(conn).toMatchObject({ enabled: false, health: { status: 'unhealthy', message: expect.stringContaining(code) } });
     expect(await w.ordersAt(so.supplierOrderNumber)).toHaveLength(0);
@@ -126,6 +128,8 @@ describe('the sign-in, renewed on schedule', () => {
     const res = await submit(w.svc, shop, (await placeOrder(w.svc, shop)).id);
     const so = await w.pausedAs(shop, res.body.result._id, 'connectionUnhealthy');
     expect(so.retryable).toBe(true);
+    // The paused order tells the merchant what to do, in the connection's own words.
+    expect(so.reviewMessage).toMatch(/Sign in to AliExpress Dropshipping again/);
     const read = await w.svc.call('GET', `/api/store-suppliers/${shop.storeId}/${shop.connId}/products/${shop.products[0].supplierProductId}`, { key: shop.owner.key });
     expect([read.status, read.body.error.code]).toEqual([409, 'signInExpired']);
     expect(read.body.error.message).toMatch(/Sign in to AliExpress Dropshipping again/);

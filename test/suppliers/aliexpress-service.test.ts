@@ -154,6 +154,17 @@ describe('dispatch through AliExpress', () => {
     expect((await soAction(w.svc, shop, so._id, 'pay')).status).toBe(409);
   });
 
+  test('pay now without automatic payment: the create pays (try_to_pay), recorded as the caller\'s choice, never paid again', async () => {
+    const shop = await w.openShop({ automation: { automaticPayment: false, allowUnpaidOrders: true } });
+    const res = await submit(w.svc, shop, (await placeOrder(w.svc, shop)).id, { payNow: true });
+    const so = await w.settles(shop, res.body.result._id, 'confirmed');
+    expect(so.payment.status).toBe('paid');
+    const [made] = await creates(so.supplierOrderNumber);
+    expect(made).toMatchObject({ tryToPay: true, accepted: true });
+    expect(so.events.map((e: any) => e.type)).not.toContain('paid');
+    expect(await w.ordersAt(so.supplierOrderNumber)).toHaveLength(1);
+  });
+
   test('without automatic payment, pay is refused with AliExpress\'s way (the website); once paid there a retry reads it back, no second order', async () => {
     const shop = await w.openShop();
     const res = await submit(w.svc, shop, (await placeOrder(w.svc, shop)).id);

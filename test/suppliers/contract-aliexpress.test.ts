@@ -25,7 +25,7 @@ function aliExpressFixture(): ContractFixture {
     get adapter() {
       return adapter!;
     },
-    async connect(opts = {}) {
+    async connect() {
       const f = await started;
       adapter ??= adapterFor(f);
       const buyer = await aeControl(f, 'POST', '/buyers', {});
@@ -41,7 +41,7 @@ function aliExpressFixture(): ContractFixture {
         credentials,
         settings: { ...ALIEXPRESS_DESCRIPTION.defaultSettings },
         timeoutMs: 5000,
-        ordering: { shippingMethod: { rule: 'cheapest' }, payOnCreate: !!opts.payOnCreate },
+        ordering: { shippingMethod: { rule: 'cheapest' } },
         orderNumbers: memory(),
       };
       return ctx;

@@ -11,7 +11,7 @@ import { eventually } from '../support/harness';
 export interface ContractFixture {
   adapter: SupplierAdapter;
   /** A working connection on a fresh supplier account: its call context, with the service's order-number memory. */
-  connect(opts?: { payOnCreate?: boolean }): Promise<SupplierCallContext>;
+  connect(): Promise<SupplierCallContext>;
   /** The same connection's context with credentials the supplier refuses. */
   refused(ctx: SupplierCallContext): SupplierCallContext;
   /** A variant on sale, in stock and shipped to `destination`, that no other test of the file uses. */
@@ -149,14 +149,14 @@ export function supplierContract(name: string, fixture: () => ContractFixture): 
     test('payment as the catalogue says: from the balance once, or only at create', async () => {
       const { variantId } = await f.freshVariant();
       const payment = f.adapter.entry.capabilities.payment;
-      const payCtx = payment === 'atCreate' ? await f.connect({ payOnCreate: true }) : ctx;
-      const created = await f.adapter.createOrder(payCtx, { orderNumber: orderNumber(), items: [{ variantId, quantity: 1 }], destination: f.destination });
+      // Payment due at create: suppliers paid only then are paid by the create; the others ignore it.
+      const created = await f.adapter.createOrder(ctx, { orderNumber: orderNumber(), items: [{ variantId, quantity: 1 }], destination: f.destination, paymentDue: true });
       if (payment === 'balance') {
-        expect((await f.adapter.payOrder(payCtx, created.supplierOrderId)).paid).toBe(true);
+        expect((await f.adapter.payOrder(ctx, created.supplierOrderId)).paid).toBe(true);
       } else {
-        expect((await readable(f.adapter, payCtx, created.supplierOrderId)).paid).toBe(true);
+        expect((await readable(f.adapter, ctx, created.supplierOrderId)).paid).toBe(true);
       }
-      expect((await failure(f.adapter.payOrder(payCtx, created.supplierOrderId))).kind).toBe('alreadyPaid');
+      expect((await failure(f.adapter.payOrder(ctx, created.supplierOrderId))).kind).toBe('alreadyPaid');
       if (payment === 'atCreate') {
         const { variantId: other } = await f.freshVariant();
         const unpaid = await f.adapter.createOrder(ctx, { orderNumber: orderNumber(), items: [{ variantId: other, quantity: 1 }], destination: f.destination });

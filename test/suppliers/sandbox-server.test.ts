@@ -605,15 +605,18 @@ describe('faults', () => {
       expect(r.status).toBe(200);
       return performance.now() - started;
     };
+    // The injected latency is a floor, so it is checked exactly; the calls without it only need to be well under it
+    // (3 s: a local call on a loaded machine never takes that long), not under some guess of a fast machine.
     const baseline = await timed();
-    const set = await control('POST', '/faults', { latencyMs: 400 });
-    expect(set.body).toMatchObject({ latencyMs: 400, failNext: 0, rejectKeys: false });
+    const set = await control('POST', '/faults', { latencyMs: 3000 });
+    expect(set.body).toMatchObject({ latencyMs: 3000, failNext: 0, rejectKeys: false });
     const slow = await timed();
-    expect(slow).toBeGreaterThanOrEqual(390);
+    expect(slow).toBeGreaterThanOrEqual(2990);
     await control('DELETE', '/faults');
+    expect((await control('GET', '/faults')).body.latencyMs).toBe(0);
     const fast = await timed();
-    expect(fast).toBeLessThan(300);
-    expect(baseline).toBeLessThan(300);
+    expect(fast).toBeLessThan(3000);
+    expect(baseline).toBeLessThan(3000);
   });
 
   test('failNext answers exactly N calls with 503 unavailable', async () => {

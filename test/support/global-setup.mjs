@@ -20,6 +20,10 @@ function freePort() {
 
 export default async function globalSetup() {
   if (!fs.existsSync(path.resolve('dist/server/main.js'))) throw new Error('Build first: npm test runs the build before jest.');
+  // The same sentence npm start prints on a Node the service does not support; the tests run anyway.
+  const { unsupportedNodeSentence } = createRequire(import.meta.url)(path.resolve('dist/server/platform/node-support.js'));
+  const unsupported = unsupportedNodeSentence();
+  if (unsupported) process.stderr.write(`\n${unsupported}\n`);
   if (process.env.DATABASE_URL) {
     process.env.TEST_ADMIN_DATABASE_URL = process.env.DATABASE_URL;
     return;

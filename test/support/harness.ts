@@ -36,6 +36,8 @@ export interface Answer<T = any> {
 export interface Service {
   baseUrl: string;
   databaseUrl: string;
+  /** The operator token the service was started with (empty: the operator API is off). */
+  operatorToken: string;
   db: Pool;
   proc: ChildProcess;
   call<T = any>(method: string, path: string, opts?: CallOptions): Promise<Answer<T>>;
@@ -43,9 +45,15 @@ export interface Service {
   /** Waits for a log line matching `pred`. */
   waitForLog(pred: (line: Record<string, unknown>) => boolean, timeoutMs?: number): Promise<Record<string, unknown>>;
   logs: Array<Record<string, unknown>>;
+  /** What the process wrote to stderr so far (the start-up banner goes there). */
+  stderr(): string;
 }
 
 const root = path.resolve(__dirname, '../..');
+
+/** The operator token every test service gets unless a test turns the operator API off (OPERATOR_TOKEN: ''). */
+export const TEST_OPERATOR_TOKEN = 'sso_test-operator-token-'.padEnd(48, 'o');
+seen.secrets.add(TEST_OPERATOR_TOKEN);
 
 export function adminUrl(): string {
   const url = process.env.TEST_ADMIN_DATABASE_URL;
@@ -127,6 +135,7 @@ export async function startService(opts: {
     LOG_LEVEL: 'info',
     // Never the real CJ from a test: tests that use CJ point this at the local CJ-format server.
     CJ_API_BASE_URL: 'http://127.0.0.1:9/api2.0/v1',
+    OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
     ...(opts.env ?? {}),
   };
   const proc = spawn(process.execPath, [path.join(root, 'dist/server/main.js'), '--role', opts.role ?? 'all'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -189,10 +198,12 @@ export async function startService(opts: {
   return {
     baseUrl,
     databaseUrl,
+    operatorToken: env.OPERATOR_TOKEN ?? '',
     db,
     proc,
     logs,
     waitForLog,
+    stderr: () => stderr,
     call: (method, p, o) => call(baseUrl, method, p, o),
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal);
@@ -215,7 +226,21 @@ export interface Developer {
 
 let counter = 0;
 
-/** Signs up, upgrades to Developer, sets the plan, and creates a key: the path a real user takes. */
+/** The operator API (plans, credit grants) as the operator of the service calls it. */
+export function operatorOf(svc: Service) {
+  const send = async (method: string, p: string, body?: unknown) => {
+    const res = await svc.call(method, p, { body, headers: { 'X-Operator-Token': svc.operatorToken } });
+    if (res.status !== 200) throw new Error(`operator ${method} ${p}: ${res.status} ${res.text}`);
+    return res.body.result;
+  };
+  return {
+    setPlan: (accountId: string, plan: string) => send('PUT', `/api/operator/accounts/${accountId}/plan`, { plan }),
+    grant: (accountId: string, amount: number, reason = 'test set-up') => send('POST', `/api/operator/accounts/${accountId}/credits`, { amount, reason }),
+    find: (email: string) => send('GET', `/api/operator/accounts?email=${encodeURIComponent(email)}`),
+  };
+}
+
+/** Signs up and upgrades to Developer, as a real user does; the operator sets the plan and grants credits; then a key. */
 export async function newDeveloper(svc: Service, opts: { plan?: string; recordScope?: 'own' | 'account'; credits?: number } = {}): Promise<Developer> {
   const email = `dev${++counter}-${crypto.randomBytes(3).toString('hex')}@example.test`;
   const password = `pw-${crypto.randomBytes(12).toString('hex')}`;
@@ -225,10 +250,11 @@ export async function newDeveloper(svc: Service, opts: { plan?: string; recordSc
   const session = up.body.result.sessionToken as string;
   seen.secrets.add(session);
   await svc.call('POST', '/api/account/developer', { session });
-  if (opts.plan) await svc.call('PUT', '/api/account/plan', { session, body: { plan: opts.plan } });
-  if (opts.credits) await svc.call('POST', '/api/account/credits', { session, body: { amount: opts.credits } });
+  const accountId = up.body.result.account.id as string;
+  if (opts.plan) await operatorOf(svc).setPlan(accountId, opts.plan);
+  if (opts.credits) await operatorOf(svc).grant(accountId, opts.credits);
   const k = await createKey(svc, session, 'test key', opts.recordScope ?? 'account');
-  return { accountId: up.body.result.account.id, email, password, session, key: k.key, keyId: k.id };
+  return { accountId, email, password, session, key: k.key, keyId: k.id };
 }
 
 export async function createKey(svc: Service, session: string, name: string, recordScope: 'own' | 'account' = 'own'): Promise<{ key: string; id: string }> {

@@ -12,28 +12,6 @@ export type Error = {
   };
 };
 
-/** Add credits to the account (stands in for a purchase through billing) (POST /api/account/credits) */
-export interface BuyCredits {
-  method: "POST";
-  path: "/api/account/credits";
-  params: Record<string, never>;
-  query: Record<string, never>;
-  body: {
-    amount: number;
-  };
-  /** 200: Success */
-  result: {
-    id: string;
-    email: string;
-    name: string;
-    plan: "free" | "starter" | "pro" | "business";
-    includesDropshipping: boolean;
-    isDeveloper: boolean;
-    credits: number;
-    createdAt: string;
-  };
-}
-
 /** Withdraw the order at the supplier where it still allows it; after the supplier shipped it pauses with supplierAlreadyShipped (POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/cancel) */
 export interface CancelSupplierOrder {
   method: "POST";
@@ -175,28 +153,6 @@ export interface CancelSupplierOrder {
     destinationRedacted: boolean;
     createdAt: string;
     updatedAt: string;
-  };
-}
-
-/** Change the plan (stands in for billing; immediate) (PUT /api/account/plan) */
-export interface ChangePlan {
-  method: "PUT";
-  path: "/api/account/plan";
-  params: Record<string, never>;
-  query: Record<string, never>;
-  body: {
-    plan: "free" | "starter" | "pro" | "business";
-  };
-  /** 200: Success */
-  result: {
-    id: string;
-    email: string;
-    name: string;
-    plan: "free" | "starter" | "pro" | "business";
-    includesDropshipping: boolean;
-    isDeveloper: boolean;
-    credits: number;
-    createdAt: string;
   };
 }
 
@@ -445,7 +401,21 @@ export interface ConfirmStoreOrder {
     number: string;
     status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
     paymentMethod: "online" | "cashOnDelivery" | "manual";
+    /** The shopper's payment as the payment provider reported it (signed notifications only) */
     paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+    /** When a staff member marked the order paid by hand (not the provider's word) */
+    markedPaidAt: string | null;
+    /** Payment history, oldest first (order details only) */
+    payments?: {
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed";
+      /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: a promise-to-sell capture */
+      source: "provider" | "manual" | "service";
+      amountMinor: number | null;
+      reference: string | null;
+      /** Who marked it (manual only): a key or a user */
+      actor: Record<string, unknown> | null;
+      at: string;
+    }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
     currency: string;
@@ -865,7 +835,21 @@ export interface CreateStoreOrder {
     number: string;
     status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
     paymentMethod: "online" | "cashOnDelivery" | "manual";
+    /** The shopper's payment as the payment provider reported it (signed notifications only) */
     paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+    /** When a staff member marked the order paid by hand (not the provider's word) */
+    markedPaidAt: string | null;
+    /** Payment history, oldest first (order details only) */
+    payments?: {
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed";
+      /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: a promise-to-sell capture */
+      source: "provider" | "manual" | "service";
+      amountMinor: number | null;
+      reference: string | null;
+      /** Who marked it (manual only): a key or a user */
+      actor: Record<string, unknown> | null;
+      at: string;
+    }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
     currency: string;
@@ -1066,7 +1050,21 @@ export interface DeliverStoreOrderPart {
     number: string;
     status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
     paymentMethod: "online" | "cashOnDelivery" | "manual";
+    /** The shopper's payment as the payment provider reported it (signed notifications only) */
     paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+    /** When a staff member marked the order paid by hand (not the provider's word) */
+    markedPaidAt: string | null;
+    /** Payment history, oldest first (order details only) */
+    payments?: {
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed";
+      /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: a promise-to-sell capture */
+      source: "provider" | "manual" | "service";
+      amountMinor: number | null;
+      reference: string | null;
+      /** Who marked it (manual only): a key or a user */
+      actor: Record<string, unknown> | null;
+      at: string;
+    }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
     currency: string;
@@ -1456,6 +1454,27 @@ export interface GetImportJob {
   };
 }
 
+/** The store's payment provider and the notification address to enter there; the signing secret is never answered (GET /api/stores/{storeId}/payment-provider) */
+export interface GetPaymentProvider {
+  method: "GET";
+  path: "/api/stores/{storeId}/payment-provider";
+  params: {
+    storeId: string;
+  };
+  query: Record<string, never>;
+  body: undefined;
+  /** 200: Success */
+  result: {
+    provider: "sandbox" | null;
+    /** Enter this address at the payment provider: the store's payment events are sent there */
+    notificationUrl: string;
+    configured: boolean;
+    /** Where shoppers pay this store's orders at the provider, as the store gave it (null: not given) */
+    checkoutUrl: string | null;
+    updatedAt: string | null;
+  };
+}
+
 /** Order details with its parts; for a caller who also holds suppliers.view, its supplier orders with costs (GET /api/store-orders/{storeId}/{orderId}) */
 export interface GetStoreOrder {
   method: "GET";
@@ -1473,7 +1492,21 @@ export interface GetStoreOrder {
     number: string;
     status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
     paymentMethod: "online" | "cashOnDelivery" | "manual";
+    /** The shopper's payment as the payment provider reported it (signed notifications only) */
     paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+    /** When a staff member marked the order paid by hand (not the provider's word) */
+    markedPaidAt: string | null;
+    /** Payment history, oldest first (order details only) */
+    payments?: {
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed";
+      /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: a promise-to-sell capture */
+      source: "provider" | "manual" | "service";
+      amountMinor: number | null;
+      reference: string | null;
+      /** Who marked it (manual only): a key or a user */
+      actor: Record<string, unknown> | null;
+      at: string;
+    }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
     currency: string;
@@ -1917,7 +1950,7 @@ export interface ListApiKeys {
   }[];
 }
 
-/** The account's newest credit movements: charges, refunds and purchases, each with the balance after it (GET /api/account/credits/ledger) */
+/** The account's newest credit movements: charges, refunds and the operator's grants, each with the balance after it (GET /api/account/credits/ledger) */
 export interface ListCreditLedger {
   method: "GET";
   path: "/api/account/credits/ledger";
@@ -1934,6 +1967,8 @@ export interface ListCreditLedger {
     balanceAfter: number;
     apiKeyId: string | null;
     requestId: string | null;
+    /** Why the operator granted these credits */
+    reason: string | null;
     createdAt: string;
   }[];
 }
@@ -2060,7 +2095,7 @@ export interface ListStaff {
   /** 200: Success */
   result: {
     accountId: string;
-    permissions: Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage">;
+    permissions: Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage" | "payments.manage">;
     createdAt: string;
   }[];
 }
@@ -2087,7 +2122,21 @@ export interface ListStoreOrders {
       number: string;
       status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
       paymentMethod: "online" | "cashOnDelivery" | "manual";
+      /** The shopper's payment as the payment provider reported it (signed notifications only) */
       paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+      /** When a staff member marked the order paid by hand (not the provider's word) */
+      markedPaidAt: string | null;
+      /** Payment history, oldest first (order details only) */
+      payments?: {
+        kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed";
+        /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: a promise-to-sell capture */
+        source: "provider" | "manual" | "service";
+        amountMinor: number | null;
+        reference: string | null;
+        /** Who marked it (manual only): a key or a user */
+        actor: Record<string, unknown> | null;
+        at: string;
+      }[];
       contractModel: "standard" | "promiseToSell";
       /** ISO 4217 code */
       currency: string;
@@ -2265,7 +2314,7 @@ export interface ListStores {
     ownerAccountId: string;
     createdAt: string;
     role: "owner" | "staff";
-    permissions: (Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage">) | null;
+    permissions: (Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage" | "payments.manage">) | null;
   }[];
 }
 
@@ -2462,6 +2511,151 @@ export interface ListSupplierOrders {
   };
 }
 
+/** Mark the order paid by hand (cash, bank transfer): confirms it; recorded as manual, not as the payment provider's word (POST /api/store-orders/{storeId}/{orderId}/mark-paid) */
+export interface MarkStoreOrderPaid {
+  method: "POST";
+  path: "/api/store-orders/{storeId}/{orderId}/mark-paid";
+  params: {
+    storeId: string;
+    orderId: string;
+  };
+  query: Record<string, never>;
+  body: {
+    /** A receipt or transfer reference */
+    reference?: string;
+    /** Integer amount in minor units */
+    amountMinor?: number;
+  };
+  /** 200: Success */
+  result: {
+    id: string;
+    storeId: string;
+    number: string;
+    status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
+    paymentMethod: "online" | "cashOnDelivery" | "manual";
+    /** The shopper's payment as the payment provider reported it (signed notifications only) */
+    paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+    /** When a staff member marked the order paid by hand (not the provider's word) */
+    markedPaidAt: string | null;
+    /** Payment history, oldest first (order details only) */
+    payments?: {
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed";
+      /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: a promise-to-sell capture */
+      source: "provider" | "manual" | "service";
+      amountMinor: number | null;
+      reference: string | null;
+      /** Who marked it (manual only): a key or a user */
+      actor: Record<string, unknown> | null;
+      at: string;
+    }[];
+    contractModel: "standard" | "promiseToSell";
+    /** ISO 4217 code */
+    currency: string;
+    /** Integer amount in minor units */
+    totalMinor: number;
+    needsAttention: boolean;
+    destination?: {
+      name: string;
+      line1: string;
+      line2?: string;
+      city: string;
+      region?: string;
+      postalCode: string;
+      /** ISO 3166-1 alpha-2 */
+      country: string;
+      phone?: string;
+      email?: string;
+    };
+    destinationRedacted: boolean;
+    items?: Array<Record<string, unknown>>;
+    fulfilmentGroups: {
+      /** `store` for the store's own items, `supplier:<connectionId>` for each supplier */
+      groupKey: string;
+      connectionId: string | null;
+      status: "pending" | "processing" | "shipped" | "delivered" | "cancelled";
+      fulfilledByStore: boolean;
+      /** Ids of the order items in this part */
+      items: string[];
+      shipment: Record<string, unknown> | null;
+    }[];
+    fulfilmentSummary: {
+      parts: number;
+      shipped: number;
+      delivered: number;
+      needingAttention: number;
+    };
+    /** Only for a caller who also holds suppliers.view */
+    supplierOrders?: {
+      _id: string;
+      storeId: string;
+      orderId: string;
+      orderNumber: string;
+      fulfilmentGroupKey: string;
+      integrationId: string;
+      supplierKey: string;
+      contractModel: "standard" | "promiseToSell";
+      status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+      reviewMessage: string | null;
+      /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+      retryable: boolean;
+      supplierOrderNumber: string;
+      supplierOrderId: string | null;
+      supplierStatus: string | null;
+      costs: ({
+        /** Integer amount in minor units */
+        itemsMinor: number;
+        /** Integer amount in minor units */
+        shippingMinor: number;
+        /** Integer amount in minor units */
+        totalMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+      }) | null;
+      payment: {
+        status: "notRequired" | "unpaid" | "paid" | "refunded";
+      };
+      shipping: ({
+        carrier: string;
+        trackingNumber: string;
+        shippedAt: string | null;
+      }) | null;
+      attempt: number;
+      events: {
+        at: string;
+        actor: {
+          kind: "key" | "user" | "system";
+          id: string | null;
+        };
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+        type: string;
+        from: string | null;
+        to: string | null;
+        /** Choices such as payNow and acceptCost, and what the service saw */
+        details: Record<string, unknown>;
+      }[];
+      destination?: {
+        name: string;
+        line1: string;
+        line2?: string;
+        city: string;
+        region?: string;
+        postalCode: string;
+        /** ISO 3166-1 alpha-2 */
+        country: string;
+        phone?: string;
+        email?: string;
+      };
+      destinationRedacted: boolean;
+      createdAt: string;
+      updatedAt: string;
+    }[];
+    confirmedAt?: string | null;
+    createdAt: string;
+    updatedAt: string;
+  };
+}
+
 /** Pay a supplier order that was created but not paid; one already paid at the supplier is recorded, not paid again (POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/pay) */
 export interface PaySupplierOrder {
   method: "POST";
@@ -2652,6 +2846,21 @@ export interface PreviewImport {
   };
 }
 
+/** The store's payment provider reports a shopper payment (authorised, paid, failed, refunded), signed with the store's secret (POST /api/payment-notifications/{storeId}) */
+export interface ReceivePaymentNotification {
+  method: "POST";
+  path: "/api/payment-notifications/{storeId}";
+  params: {
+    storeId: string;
+  };
+  query: Record<string, never>;
+  body: undefined;
+  /** 200 (not enveloped): Success */
+  result: {
+    received: true;
+  };
+}
+
 /** The supplier reports order status, tracking and stock; verified against the connection's own credentials (POST /api/store-suppliers/webhook/{supplierKey}/{integrationId}) */
 export interface ReceiveSupplierNotification {
   method: "POST";
@@ -2668,134 +2877,19 @@ export interface ReceiveSupplierNotification {
   };
 }
 
-/** Record a payment provider's event for the order: authorised, paid (settled), failed or refunded (POST /api/store-orders/{storeId}/{orderId}/payments) */
-export interface RecordStorePayment {
-  method: "POST";
-  path: "/api/store-orders/{storeId}/{orderId}/payments";
+/** Forget the store's payment provider and its secret: its notifications are refused from now on (DELETE /api/stores/{storeId}/payment-provider) */
+export interface RemovePaymentProvider {
+  method: "DELETE";
+  path: "/api/stores/{storeId}/payment-provider";
   params: {
     storeId: string;
-    orderId: string;
   };
   query: Record<string, never>;
-  body: {
-    kind: "authorised" | "paid" | "failed" | "refunded";
-    /** Integer amount in minor units */
-    amountMinor?: number;
-    reference?: string;
-  };
+  body: undefined;
   /** 200: Success */
   result: {
-    id: string;
     storeId: string;
-    number: string;
-    status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
-    paymentMethod: "online" | "cashOnDelivery" | "manual";
-    paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
-    contractModel: "standard" | "promiseToSell";
-    /** ISO 4217 code */
-    currency: string;
-    /** Integer amount in minor units */
-    totalMinor: number;
-    needsAttention: boolean;
-    destination?: {
-      name: string;
-      line1: string;
-      line2?: string;
-      city: string;
-      region?: string;
-      postalCode: string;
-      /** ISO 3166-1 alpha-2 */
-      country: string;
-      phone?: string;
-      email?: string;
-    };
-    destinationRedacted: boolean;
-    items?: Array<Record<string, unknown>>;
-    fulfilmentGroups: {
-      /** `store` for the store's own items, `supplier:<connectionId>` for each supplier */
-      groupKey: string;
-      connectionId: string | null;
-      status: "pending" | "processing" | "shipped" | "delivered" | "cancelled";
-      fulfilledByStore: boolean;
-      /** Ids of the order items in this part */
-      items: string[];
-      shipment: Record<string, unknown> | null;
-    }[];
-    fulfilmentSummary: {
-      parts: number;
-      shipped: number;
-      delivered: number;
-      needingAttention: number;
-    };
-    /** Only for a caller who also holds suppliers.view */
-    supplierOrders?: {
-      _id: string;
-      storeId: string;
-      orderId: string;
-      orderNumber: string;
-      fulfilmentGroupKey: string;
-      integrationId: string;
-      supplierKey: string;
-      contractModel: "standard" | "promiseToSell";
-      status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
-      reviewMessage: string | null;
-      /** Whether trying again with nothing changed may succeed; false when the order is not paused */
-      retryable: boolean;
-      supplierOrderNumber: string;
-      supplierOrderId: string | null;
-      supplierStatus: string | null;
-      costs: ({
-        /** Integer amount in minor units */
-        itemsMinor: number;
-        /** Integer amount in minor units */
-        shippingMinor: number;
-        /** Integer amount in minor units */
-        totalMinor: number;
-        /** ISO 4217 code */
-        currency: string;
-      }) | null;
-      payment: {
-        status: "notRequired" | "unpaid" | "paid" | "refunded";
-      };
-      shipping: ({
-        carrier: string;
-        trackingNumber: string;
-        shippedAt: string | null;
-      }) | null;
-      attempt: number;
-      events: {
-        at: string;
-        actor: {
-          kind: "key" | "user" | "system";
-          id: string | null;
-        };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
-        type: string;
-        from: string | null;
-        to: string | null;
-        /** Choices such as payNow and acceptCost, and what the service saw */
-        details: Record<string, unknown>;
-      }[];
-      destination?: {
-        name: string;
-        line1: string;
-        line2?: string;
-        city: string;
-        region?: string;
-        postalCode: string;
-        /** ISO 3166-1 alpha-2 */
-        country: string;
-        phone?: string;
-        email?: string;
-      };
-      destinationRedacted: boolean;
-      createdAt: string;
-      updatedAt: string;
-    }[];
-    confirmedAt?: string | null;
-    createdAt: string;
-    updatedAt: string;
+    removedAt: string;
   };
 }
 
@@ -3143,6 +3237,33 @@ export interface SearchSupplierProducts {
   };
 }
 
+/** Set the store's payment provider and the secret it signs notifications with (from the provider's dashboard) (PUT /api/stores/{storeId}/payment-provider) */
+export interface SetPaymentProvider {
+  method: "PUT";
+  path: "/api/stores/{storeId}/payment-provider";
+  params: {
+    storeId: string;
+  };
+  query: Record<string, never>;
+  body: {
+    provider: "sandbox";
+    /** `whsec_` and base64 */
+    signingSecret: string;
+    /** Optional: the provider's hosted checkout for this store (the sandbox payment provider's `/checkout?merchant=<id>`), where the console sends a person to pay an order as its shopper */
+    checkoutUrl?: string;
+  };
+  /** 200: Success */
+  result: {
+    provider: "sandbox" | null;
+    /** Enter this address at the payment provider: the store's payment events are sent there */
+    notificationUrl: string;
+    configured: boolean;
+    /** Where shoppers pay this store's orders at the provider, as the store gave it (null: not given) */
+    checkoutUrl: string | null;
+    updatedAt: string | null;
+  };
+}
+
 /** Add a staff member by e-mail, or replace their permissions (PUT /api/stores/{storeId}/staff) */
 export interface SetStaffMember {
   method: "PUT";
@@ -3153,12 +3274,12 @@ export interface SetStaffMember {
   query: Record<string, never>;
   body: {
     email: string;
-    permissions: Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage">;
+    permissions: Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage" | "payments.manage">;
   };
   /** 200: Success */
   result: {
     accountId: string;
-    permissions: Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage">;
+    permissions: Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage" | "payments.manage">;
     createdAt: string;
   };
 }
@@ -3253,7 +3374,21 @@ export interface ShipStoreOrderPart {
     number: string;
     status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
     paymentMethod: "online" | "cashOnDelivery" | "manual";
+    /** The shopper's payment as the payment provider reported it (signed notifications only) */
     paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+    /** When a staff member marked the order paid by hand (not the provider's word) */
+    markedPaidAt: string | null;
+    /** Payment history, oldest first (order details only) */
+    payments?: {
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed";
+      /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: a promise-to-sell capture */
+      source: "provider" | "manual" | "service";
+      amountMinor: number | null;
+      reference: string | null;
+      /** Who marked it (manual only): a key or a user */
+      actor: Record<string, unknown> | null;
+      at: string;
+    }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
     currency: string;
@@ -3912,9 +4047,7 @@ export interface UpgradeToDeveloper {
 
 /** Method and path of every operation: the client builds its requests from these. */
 export const routes = {
-  buyCredits: { method: "POST", path: "/api/account/credits" },
   cancelSupplierOrder: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/cancel" },
-  changePlan: { method: "PUT", path: "/api/account/plan" },
   changeSupplierAutomation: { method: "PUT", path: "/api/store-suppliers/{storeId}/{id}/automation" },
   changeSupplierSettings: { method: "PUT", path: "/api/store-suppliers/{storeId}/{id}/settings" },
   completeSupplierSignIn: { method: "GET", path: "/api/store-suppliers/oauth/callback" },
@@ -3935,6 +4068,7 @@ export const routes = {
   getCurrentApiKey: { method: "GET", path: "/api/api-key/current" },
   getDisconnectImpact: { method: "GET", path: "/api/store-suppliers/{storeId}/{id}/impact" },
   getImportJob: { method: "GET", path: "/api/store-suppliers/{storeId}/imports/{jobId}" },
+  getPaymentProvider: { method: "GET", path: "/api/stores/{storeId}/payment-provider" },
   getStoreOrder: { method: "GET", path: "/api/store-orders/{storeId}/{orderId}" },
   getStoreProduct: { method: "GET", path: "/api/store-products/{storeId}/{productId}" },
   getSupplierBalance: { method: "GET", path: "/api/store-suppliers/{storeId}/{id}/balance" },
@@ -3952,16 +4086,19 @@ export const routes = {
   listSupplierCatalogue: { method: "GET", path: "/api/store-suppliers/{storeId}/catalogue" },
   listSupplierConnections: { method: "GET", path: "/api/store-suppliers/{storeId}" },
   listSupplierOrders: { method: "GET", path: "/api/store-suppliers/{storeId}/orders" },
+  markStoreOrderPaid: { method: "POST", path: "/api/store-orders/{storeId}/{orderId}/mark-paid" },
   paySupplierOrder: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/pay" },
   previewImport: { method: "POST", path: "/api/store-suppliers/{storeId}/{id}/import/preview" },
+  receivePaymentNotification: { method: "POST", path: "/api/payment-notifications/{storeId}" },
   receiveSupplierNotification: { method: "POST", path: "/api/store-suppliers/webhook/{supplierKey}/{integrationId}" },
-  recordStorePayment: { method: "POST", path: "/api/store-orders/{storeId}/{orderId}/payments" },
+  removePaymentProvider: { method: "DELETE", path: "/api/stores/{storeId}/payment-provider" },
   removeStaffMember: { method: "DELETE", path: "/api/stores/{storeId}/staff/{accountId}" },
   replaceSupplierCredentials: { method: "PUT", path: "/api/store-suppliers/{storeId}/{id}" },
   resolveSupplierProductUrl: { method: "POST", path: "/api/store-suppliers/{storeId}/{id}/products/resolve-url" },
   retrySupplierOrder: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/retry" },
   revokeApiKey: { method: "DELETE", path: "/api/api-keys/{keyId}" },
   searchSupplierProducts: { method: "GET", path: "/api/store-suppliers/{storeId}/{id}/products" },
+  setPaymentProvider: { method: "PUT", path: "/api/stores/{storeId}/payment-provider" },
   setStaffMember: { method: "PUT", path: "/api/stores/{storeId}/staff" },
   setSupplierConnectionEnabled: { method: "PUT", path: "/api/store-suppliers/{storeId}/{id}/enabled" },
   shipStoreOrderPart: { method: "POST", path: "/api/store-orders/{storeId}/{orderId}/groups/{groupKey}/ship" },
@@ -3980,9 +4117,7 @@ export const routes = {
 
 /** Every operation of the document by its operationId. */
 export interface Operations {
-  buyCredits: BuyCredits;
   cancelSupplierOrder: CancelSupplierOrder;
-  changePlan: ChangePlan;
   changeSupplierAutomation: ChangeSupplierAutomation;
   changeSupplierSettings: ChangeSupplierSettings;
   completeSupplierSignIn: CompleteSupplierSignIn;
@@ -4003,6 +4138,7 @@ export interface Operations {
   getCurrentApiKey: GetCurrentApiKey;
   getDisconnectImpact: GetDisconnectImpact;
   getImportJob: GetImportJob;
+  getPaymentProvider: GetPaymentProvider;
   getStoreOrder: GetStoreOrder;
   getStoreProduct: GetStoreProduct;
   getSupplierBalance: GetSupplierBalance;
@@ -4020,16 +4156,19 @@ export interface Operations {
   listSupplierCatalogue: ListSupplierCatalogue;
   listSupplierConnections: ListSupplierConnections;
   listSupplierOrders: ListSupplierOrders;
+  markStoreOrderPaid: MarkStoreOrderPaid;
   paySupplierOrder: PaySupplierOrder;
   previewImport: PreviewImport;
+  receivePaymentNotification: ReceivePaymentNotification;
   receiveSupplierNotification: ReceiveSupplierNotification;
-  recordStorePayment: RecordStorePayment;
+  removePaymentProvider: RemovePaymentProvider;
   removeStaffMember: RemoveStaffMember;
   replaceSupplierCredentials: ReplaceSupplierCredentials;
   resolveSupplierProductUrl: ResolveSupplierProductUrl;
   retrySupplierOrder: RetrySupplierOrder;
   revokeApiKey: RevokeApiKey;
   searchSupplierProducts: SearchSupplierProducts;
+  setPaymentProvider: SetPaymentProvider;
   setStaffMember: SetStaffMember;
   setSupplierConnectionEnabled: SetSupplierConnectionEnabled;
   shipStoreOrderPart: ShipStoreOrderPart;

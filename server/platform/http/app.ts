@@ -4,9 +4,10 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import { ApiError, errors } from '../errors';
-import type { Logger } from '../logger';
-import { httpDuration, httpRequests, registry } from '../metrics';
+import { accessLogger, type Logger, RequestLog } from '../logger';
+import { recordRequest, registry } from '../metrics';
 import type { Gate } from './gate';
+import { checkOperatorToken } from './operator-auth';
 import { AnyRoute, Caller, CreditRule, CreditTicket, Payer, Reply, RequestContext, RouteCredits, RouteDef, StoreAccess } from './route';
 import { compileValidators } from './validation';
 
@@ -18,6 +19,8 @@ export interface AppOptions {
   /** The OpenAPI document, given the scheme, host and port the request came to (for `servers`). */
   openApiDocument: (origin: string) => unknown;
   ready: () => Promise<boolean>;
+  /** The operator token routes with `auth: 'operator'` take in `X-Operator-Token`; empty: those routes answer 404. */
+  operatorToken: string;
   /** Routes with their own protocol on top of the table (the assistant link), given the compiled routes. */
   extraRoutes?: (router: Router, runners: RouteRunner[]) => void;
 }
@@ -63,11 +66,13 @@ export function buildApp(opts: AppOptions): Koa {
   const router = new Router();
 
   // Request id, access log, metrics, and the one place errors become bodies.
+  const accessLog = accessLogger(opts.log);
   app.use(async (ctx, next) => {
     const started = process.hrtime.bigint();
     const requestId = (ctx.get('x-request-id') || '').slice(0, 64).replace(/[^\w.-]/g, '') || crypto.randomUUID();
+    const request = new RequestLog(opts.log, accessLog, requestId);
     ctx.state.requestId = requestId;
-    ctx.state.log = opts.log.child({ requestId });
+    ctx.state.request = request;
     ctx.set('X-Request-Id', requestId);
     try {
       await next();
@@ -76,43 +81,18 @@ export function buildApp(opts: AppOptions): Koa {
       const apiError = toApiError(err, ctx);
       ctx.status = apiError.status;
       ctx.body = apiError.status >= 500 ? { error: { code: apiError.code, message: apiError.message, requestId } } : apiError.toBody();
-      if (apiError.status >= 500) ctx.state.log.error({ err }, 'request failed');
+      if (apiError.status >= 500) request.log.error({ err }, 'request failed');
     } finally {
       const route = (ctx.state.routePath as string | undefined) ?? 'unmatched';
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
-      httpRequests.inc({ method: ctx.method, route, status: String(ctx.status) });
-      httpDuration.observe({ method: ctx.method, route }, seconds);
-      ctx.state.log.info({ method: ctx.method, route, path: ctx.path, status: ctx.status, ms: Math.round(seconds * 1000) }, 'request');
+      recordRequest(ctx.method, route, ctx.status, seconds);
+      request.access(ctx.method, route, ctx.path, ctx.status, Math.round(seconds * 1000));
     }
   });
 
-  // Routes that verify signatures take the raw bytes as they came, whatever their type, and answer for themselves:
-  // with a refusal body, every 4xx under their path (even a path that matches no route) is that one answer.
+  // Bodies: only methods that carry one get past the first line. Routes that verify signatures take the raw
+  // bytes as they came, whatever their type; every other body must be JSON, refused before parsing otherwise.
   const rawRoutes = opts.routes.filter((r) => r.rawBody).map((r) => ({ prefix: r.path.split('/:')[0] + '/', refusal: r.refusal }));
-  app.use(async (ctx, next) => {
-    const raw = ctx.method === 'POST' ? rawRoutes.find((r) => ctx.path.startsWith(r.prefix)) : undefined;
-    if (!raw) return next();
-    ctx.state.rawBodyRoute = true;
-    try {
-      ctx.state.rawBody = await readRawBody(ctx.req, RAW_BODY_LIMIT).catch(() => {
-        throw errors.badRequest('bodyUnreadable', 'The request body could not be read.');
-      });
-      await next();
-      if (ctx.status === 404 && ctx.body === undefined) throw errors.notFound('The route');
-    } catch (err) {
-      const status = err instanceof ApiError ? err.status : (err as { status?: unknown })?.status;
-      if (raw.refusal === undefined || typeof status !== 'number' || status < 400 || status >= 500) throw err;
-      ctx.status = 400;
-      ctx.body = raw.refusal;
-    }
-  });
-
-  // Only JSON bodies are accepted; a body of any other type is refused before parsing.
-  app.use(async (ctx, next) => {
-    if (!ctx.state.rawBodyRoute && WITH_BODY.has(ctx.method) && hasBody(ctx) && !ctx.is('application/json')) throw errors.unsupportedMediaType();
-    await next();
-  });
-
   const parseJson = koaBody({
       json: true,
       urlencoded: false,
@@ -128,7 +108,13 @@ export function buildApp(opts: AppOptions): Koa {
         throw errors.malformedJson();
       },
     } as Parameters<typeof koaBody>[0]);
-  app.use((ctx, next) => (ctx.state.rawBodyRoute ? next() : parseJson(ctx, next)));
+  app.use((ctx, next) => {
+    if (!WITH_BODY.has(ctx.method)) return next();
+    const raw = ctx.method === 'POST' ? rawRoutes.find((r) => ctx.path.startsWith(r.prefix)) : undefined;
+    if (raw) return withRawBody(ctx, next, raw.refusal);
+    if (hasBody(ctx) && !ctx.is('application/json')) throw errors.unsupportedMediaType();
+    return parseJson(ctx, next);
+  });
 
   router.get('/healthz', (ctx) => {
     ctx.body = { status: 'ok' };
@@ -148,11 +134,28 @@ export function buildApp(opts: AppOptions): Koa {
 
   const runners = opts.routes.map((route) => compileRoute(route, opts.gate));
   opts.extraRoutes?.(router, runners);
-  for (const runner of runners) mountRoute(router, runner, opts.gate);
+  for (const runner of runners) mountRoute(router, runner, opts.gate, opts.operatorToken);
 
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true, methodNotAllowed: () => errors.methodNotAllowed(), notImplemented: () => errors.methodNotAllowed() }));
   return app;
+}
+
+/** The raw body for a route that verifies it; with a refusal body, every 4xx under its path (even one that matches no route) is that one answer. */
+async function withRawBody(ctx: Koa.Context, next: Koa.Next, refusal: unknown): Promise<void> {
+  ctx.state.rawBodyRoute = true;
+  try {
+    ctx.state.rawBody = await readRawBody(ctx.req, RAW_BODY_LIMIT).catch(() => {
+      throw errors.badRequest('bodyUnreadable', 'The request body could not be read.');
+    });
+    await next();
+    if (ctx.status === 404 && ctx.body === undefined) throw errors.notFound('The route');
+  } catch (err) {
+    const status = err instanceof ApiError ? err.status : (err as { status?: unknown })?.status;
+    if (refusal === undefined || typeof status !== 'number' || status < 400 || status >= 500) throw err;
+    ctx.status = 400;
+    ctx.body = refusal;
+  }
 }
 
 function toApiError(err: unknown, ctx: Koa.Context): ApiError {
@@ -196,21 +199,20 @@ export function compileRoute(route: AnyRoute, gate: Gate): RouteRunner {
   return {
     route,
     async run(input) {
-      const { query, log, requestId } = input;
       let { caller, params } = input;
       let carried: unknown;
       let store = input.store;
       if (route.auth === 'carried') {
         // The caller comes from a token in the request; every later refusal is the route's one refusal.
-        validate('query', query);
-        const found = await route.carriedCaller!(query as never);
+        validate('query', input.query);
+        const found = await route.carriedCaller!(input.query as never);
         if (!found) throw route.refusal;
         ({ caller, carried } = found);
         params = { ...params, storeId: found.storeId };
         store = undefined;
       }
       try {
-        return await runChecked(route, gate, { ...input, caller, params, store }, carried, validate, log, requestId);
+        return await runChecked(route, gate, input, { caller, params, store, carried }, validate);
       } catch (err) {
         if (route.auth === 'carried' && err instanceof ApiError && (err.status === 403 || err.status === 404)) throw route.refusal;
         throw err;
@@ -219,12 +221,22 @@ export function compileRoute(route: AnyRoute, gate: Gate): RouteRunner {
   };
 }
 
-async function runChecked(route: AnyRoute, gate: Gate, input: RouteInput, carried: unknown, validate: ReturnType<typeof compileValidators>, log: Logger, requestId: string) {
-  const { caller, params, query } = input;
+/** Who calls and where: the input's, or what a carried token said. */
+interface Resolved {
+  caller: Caller | null;
+  params: Record<string, string>;
+  store: StoreAccess | null | undefined;
+  carried: unknown;
+}
+
+// `input` is read field by field, never spread: its log and origin are made only when a handler reads them.
+async function runChecked(route: AnyRoute, gate: Gate, input: RouteInput, resolved: Resolved, validate: ReturnType<typeof compileValidators>) {
+  const { caller, params, carried } = resolved;
+  const { query, requestId } = input;
   if (route.auth !== 'carried') validate('params', params);
   let store = null;
   if (caller && params.storeId) {
-    store = input.store !== undefined ? input.store : await gate.storeAccess(params.storeId, caller);
+    store = resolved.store !== undefined ? resolved.store : await gate.storeAccess(params.storeId, caller);
     if (!store) throw errors.notFound('The store');
     if (route.permission && !store.permissions.has(route.permission)) throw errors.permissionDenied(route.permission);
     if (route.planGated === true && !gate.planIncludesDropshipping(store.ownerPlan)) throw errors.planRequired(gate.requiredPlan);
@@ -240,21 +252,50 @@ async function runChecked(route: AnyRoute, gate: Gate, input: RouteInput, carrie
 
   const credits = routeCredits(route.credits, body, caller, gate, requestId);
   await credits.chargeUpFront();
-  const rc: RequestContext = { requestId, params, query, body, caller, store, log, credits: credits.api, carried, rawBody: input.rawBody, headers: input.headers, origin: input.origin };
+  const rc: RequestContext = {
+    requestId,
+    params,
+    query,
+    body,
+    caller,
+    store,
+    get log() {
+      return input.log;
+    },
+    credits: credits.api,
+    carried,
+    rawBody: input.rawBody,
+    headers: input.headers,
+    get origin() {
+      return input.origin;
+    },
+  };
   let out: unknown;
   try {
     out = await route.handler(rc as never);
   } catch (err) {
-    await credits.refundAll().catch((e) => log.error({ err: e }, 'credit refund failed'));
+    await credits.refundAll().catch((e) => input.log.error({ err: e }, 'credit refund failed'));
     throw err;
   }
-  await credits.refundUndone().catch((e) => log.error({ err: e }, 'credit refund failed'));
+  await credits.refundUndone().catch((e) => input.log.error({ err: e }, 'credit refund failed'));
   if (out instanceof Reply) return { status: out.status, body: out.raw ? out.result : { result: out.result } };
   return { status: route.response.status, body: route.response.status === 204 ? undefined : { result: out } };
 }
 
+const noCredits = (): never => {
+  throw new Error('this route charges no credits');
+};
+/** A route without a credit rule: nothing to charge or refund, and no credit API for its handler. */
+const NO_CREDITS = {
+  api: { refundUnits: noCredits, chargeInTransaction: async () => noCredits(), ticket: noCredits } as RouteCredits,
+  chargeUpFront: async () => undefined,
+  refundAll: async () => undefined,
+  refundUndone: async () => undefined,
+};
+
 /** The route's credit rule applied to one request: what is charged up front, what the handler may still do, and refunds. */
 function routeCredits(rule: CreditRule | undefined, body: unknown, caller: Caller | null, gate: Gate, requestId: string) {
+  if (!rule) return NO_CREDITS;
   const payer: Payer | null = caller ? { accountId: caller.accountId, apiKeyId: caller.apiKey?.id ?? null } : null;
   const timing = !rule ? undefined : typeof rule.when === 'function' ? rule.when(body) : (rule.when ?? 'request');
   const units = rule?.units ? rule.units(body) : 1;
@@ -295,26 +336,36 @@ export async function authenticateRequest(ctx: Koa.Context, gate: Gate, auth: Ro
   return (await authenticateForStore(ctx, gate, auth, null)).caller;
 }
 
+/** The scheme and host the caller used, for addresses in answers. */
+export function originOf(ctx: Koa.Context): string {
+  return `${ctx.protocol}://${ctx.host}`;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Authentication and, for a well-formed :storeId, the caller's access to that store, in one round trip. */
 async function authenticateForStore(ctx: Koa.Context, gate: Gate, auth: RouteDef['auth'], storeId: string | null): Promise<{ caller: Caller | null; store?: StoreAccess | null }> {
-  if (auth === 'none' || auth === 'carried') return { caller: null };
+  if (auth === 'none' || auth === 'carried' || auth === 'operator') return { caller: null };
   const found = await gate.authenticateFor({ apiKey: header(ctx, 'x-api-key'), bearer: bearer(ctx) }, storeId && UUID.test(storeId) ? storeId : null);
   if (!found) throw errors.unauthenticated();
   const { caller } = found;
   if (auth === 'session' && caller.apiKey) throw errors.keysCannotManageKeys();
-  (ctx.state.log as Logger).setBindings({ accountId: caller.accountId, apiKeyId: caller.apiKey?.id });
+  (ctx.state.request as RequestLog).identify(caller.accountId, caller.apiKey?.id);
   return found;
 }
 
-function mountRoute(router: Router, runner: RouteRunner, gate: Gate): void {
+function mountRoute(router: Router, runner: RouteRunner, gate: Gate, operatorToken: string): void {
   const { route } = runner;
   router[route.method](route.path, async (ctx) => {
     ctx.state.routePath = route.path;
-    const { caller, store } = await authenticateForStore(ctx, gate, route.auth, ctx.params.storeId ?? null);
+    if (route.auth === 'operator') {
+      checkOperatorToken(operatorToken, header(ctx, 'x-operator-token'));
+      (ctx.state.request as RequestLog).asOperator();
+    }
+    const { caller, store } = route.auth === 'operator' ? { caller: null, store: undefined } : await authenticateForStore(ctx, gate, route.auth, ctx.params.storeId ?? null);
     let body: unknown = ctx.state.rawBodyRoute ? undefined : ctx.request.body;
     if (body && typeof body === 'object' && !hasBody(ctx)) body = undefined;
+    const request = ctx.state.request as RequestLog;
     const out = await runner.run({
       caller,
       params: { ...ctx.params },
@@ -322,9 +373,14 @@ function mountRoute(router: Router, runner: RouteRunner, gate: Gate): void {
       body,
       rawBody: route.rawBody ? (ctx.state.rawBody as string | undefined) : undefined,
       headers: ctx.headers,
-      origin: `${ctx.protocol}://${ctx.host}`,
+      // Read when a handler asks: most never do.
+      get origin() {
+        return originOf(ctx);
+      },
       requestId: ctx.state.requestId as string,
-      log: ctx.state.log as Logger,
+      get log() {
+        return request.log;
+      },
       store,
     });
     ctx.status = out.status;

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { Queryable } from '../db';
 import type { Caller, Payer, StoreAccess } from './route';
 
 export interface Credentials {
@@ -8,8 +8,6 @@ export interface Credentials {
 
 /** What the HTTP pipeline asks of the identity domain; implemented in server/identity. */
 export interface Gate {
-  /** null when no credential was sent; throws 401 when one was sent but is not valid. */
-  authenticate(headers: Credentials): Promise<Caller | null>;
   /**
    * The caller and, when `storeId` is given, its access to that store (null: none, answered 404), in one
    * round trip. null when no credential was sent; throws 401 when one was sent but is not valid.
@@ -20,7 +18,7 @@ export interface Gate {
   planIncludesDropshipping(plan: string): boolean;
   requiredPlan: string;
   /** Takes `amount` credits for `action`; throws 402 when the account has too few. */
-  charge(payer: Payer, action: string, amount: number, requestId: string, tx?: EntityManager): Promise<void>;
+  charge(payer: Payer, action: string, amount: number, requestId: string, tx?: Queryable): Promise<void>;
   /** Gives back `amount` credits of an earlier charge for `action`. */
   refund(payer: Payer, action: string, amount: number, requestId: string): Promise<void>;
 }

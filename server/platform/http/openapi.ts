@@ -26,6 +26,14 @@ function creditExtensions(rule: NonNullable<AnyRoute['credits']>) {
   return { 'x-credit-action': rule.action, 'x-credit-price': rule.price, ...(rule.unit ? { 'x-credit-unit': rule.unit } : {}), 'x-credit-charged': charged };
 }
 
+const SECURITY: Record<AnyRoute['auth'], Array<Record<string, string[]>>> = {
+  none: [],
+  carried: [],
+  session: [{ session: [] }],
+  caller: [{ apiKey: [] }, { session: [] }],
+  operator: [{ operatorToken: [] }],
+};
+
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
 
 /** The OpenAPI 3.1 document, derived from the one route table. */
@@ -43,7 +51,8 @@ export function buildOpenApi(routes: AnyRoute[], opts: { version: string }) {
           };
     for (const [status, text] of r.extraResponses ?? []) responses[String(status)] = text;
     responses['400'] = errorResponse('validationFailed, malformedJson, invalidCursor or another stable code');
-    if (r.auth !== 'none' && r.auth !== 'carried') responses['401'] = errorResponse('unauthenticated: missing, unknown or revoked key or session');
+    if (r.auth === 'operator') responses['401'] = errorResponse('unauthenticated: missing or wrong operator token');
+    else if (r.auth !== 'none' && r.auth !== 'carried') responses['401'] = errorResponse('unauthenticated: missing, unknown or revoked key or session');
     if (r.credits) responses['402'] = errorResponse('insufficientCredits');
     if (r.auth === 'session' || ((r.permission || r.planGated) && r.auth !== 'carried')) responses['403'] = errorResponse('permissionDenied, planRequired or keysCannotManageKeys');
     if (r.params) responses['404'] = errorResponse('notFound: unknown, outside the record scope, or in another store');
@@ -56,7 +65,7 @@ export function buildOpenApi(routes: AnyRoute[], opts: { version: string }) {
       summary: r.summary,
       ...(r.description ? { description: r.description } : {}),
       tags: [r.tag],
-      security: r.auth === 'none' || r.auth === 'carried' ? [] : r.auth === 'session' ? [{ session: [] }] : [{ apiKey: [] }, { session: [] }],
+      security: SECURITY[r.auth],
       parameters: [...parameters(r.params, 'path'), ...parameters(r.query, 'query'), ...(r.headers ?? [])],
       responses,
       'x-read-only': r.readOnly,
@@ -83,6 +92,7 @@ export function buildOpenApi(routes: AnyRoute[], opts: { version: string }) {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
         session: { type: 'http', scheme: 'bearer', description: 'Session token from /api/auth/sign-in' },
+        operatorToken: { type: 'apiKey', in: 'header', name: 'X-Operator-Token', description: 'The operator of the service (OPERATOR_TOKEN); without one configured the operator API answers 404' },
       },
       schemas: { Error: errorBody },
     },

@@ -1,15 +1,16 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
-import type { EntityManager } from 'typeorm';
+import type { Queryable } from '../db';
 import type { Logger } from '../logger';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type JsonSchema = Record<string, unknown>;
 
 /**
- * Who may call: anyone, a signed-in user only (never a key), a key or a session, or the user a request carries
- * a token for (the sign-in callback: see `RouteDef.carriedCaller`).
+ * Who may call: anyone, a signed-in user only (never a key), a key or a session, the user a request carries
+ * a token for (the sign-in callback: see `RouteDef.carriedCaller`), or the operator of the service (the
+ * operator token; with none configured these routes do not exist).
  */
-export type RouteAuth = 'none' | 'session' | 'caller' | 'carried';
+export type RouteAuth = 'none' | 'session' | 'caller' | 'carried' | 'operator';
 
 /** The value a request schema admits, as ajv leaves it (defaults filled in); `Otherwise` when there is no schema. */
 export type SchemaValue<S, Otherwise> = [S] extends [undefined] ? Otherwise : S extends JSONSchema ? FromSchema<S> : Otherwise;
@@ -95,7 +96,7 @@ export interface RouteCredits {
   /** With `when: 'request'` and units: refunds this many of the units charged up front (work not done). */
   refundUnits(units: number): void;
   /** With `when: 'recordCreated'`: charges `units` inside `tx`; `requestKey` names the charge in the ledger. */
-  chargeInTransaction(tx: EntityManager, units?: number, requestKey?: string): Promise<void>;
+  chargeInTransaction(tx: Queryable, units?: number, requestKey?: string): Promise<void>;
   /** With `when: 'recordCreated'`: the charge for records a background job makes later (see `CreditTicket`). */
   ticket(): CreditTicket;
 }

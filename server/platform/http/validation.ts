@@ -24,10 +24,6 @@ function toDetails(where: string, list: ErrorObject[] | null | undefined): Error
   });
 }
 
-export interface RequestValidator {
-  (where: 'params' | 'query' | 'body', value: unknown): void;
-}
-
 export function compileValidators(schemas: { params?: JsonSchema; query?: JsonSchema; body?: JsonSchema }) {
   const compiled: Partial<Record<'params' | 'query' | 'body', ValidateFunction>> = {};
   if (schemas.params) compiled.params = textAjv.compile(boundStrings(schemas.params));

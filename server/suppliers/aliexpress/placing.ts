@@ -92,7 +92,7 @@ export async function placeOrder(ae: AliExpressAdapter, ctx: SupplierCallContext
     productItems.push({ product_id: ids.productId, product_count: item.quantity, sku_attr: sku.skuAttr, logistics_service_name: service, order_memo: '' });
   }
   const place = { out_order_id: input.orderNumber, logistics_address: addressOf(input.destination, country), product_items: productItems };
-  const extend = { payment: { pay_currency: setting(ctx, 'currency', 'USD'), try_to_pay: String(!!ctx.ordering?.payOnCreate) }, trade_extra_param: { business_model: 'retail' } };
+  const extend = { payment: { pay_currency: setting(ctx, 'currency', 'USD'), try_to_pay: String(!!input.paymentDue) }, trade_extra_param: { business_model: 'retail' } };
   const subject = input.items.length === 1 ? { variantId: input.items[0].variantId } : undefined;
   // Never retried here: after a time-out the order may exist; the retry's create meets AliExpress's duplicate guard.
   const { body, text } = await ae.callWithText(ctx, 'aliexpress.ds.order.create', { param_place_order_request4_open_api_d_t_o: JSON.stringify(place), ds_extend_request: JSON.stringify(extend) }, 'order', subject);

@@ -291,6 +291,62 @@ public sealed partial class ImportJobError
     public string Message { get; set; } = default!;
 }
 
+public sealed partial class PaymentProvider
+{
+    [JsonPropertyName("provider")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public PaymentProviderProvider? Provider { get; set; }
+
+    /// <summary>Enter this address at the payment provider: the store's payment events are sent there</summary>
+    [JsonPropertyName("notificationUrl")]
+    public string NotificationUrl { get; set; } = default!;
+
+    [JsonPropertyName("configured")]
+    public bool Configured { get; set; }
+
+    /// <summary>Where shoppers pay this store's orders at the provider, as the store gave it (null: not given)</summary>
+    [JsonPropertyName("checkoutUrl")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? CheckoutUrl { get; set; }
+
+    [JsonPropertyName("updatedAt")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public DateTimeOffset? UpdatedAt { get; set; }
+}
+
+/// <summary>One of sandbox; a value this version does not know is kept as it is (see IsKnown).</summary>
+[JsonConverter(typeof(PaymentProviderProvider.Converter))]
+public readonly partial struct PaymentProviderProvider : IEquatable<PaymentProviderProvider>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public PaymentProviderProvider(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>sandbox</c></summary>
+    public static PaymentProviderProvider Sandbox { get; } = new PaymentProviderProvider("sandbox");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<PaymentProviderProvider> Known { get; } = new[] { Sandbox };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "sandbox";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(PaymentProviderProvider other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is PaymentProviderProvider other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(PaymentProviderProvider left, PaymentProviderProvider right) => left.Equals(right);
+    public static bool operator !=(PaymentProviderProvider left, PaymentProviderProvider right) => !left.Equals(right);
+    public static implicit operator PaymentProviderProvider(string value) => new PaymentProviderProvider(value);
+
+    internal sealed class Converter : StringValueConverter<PaymentProviderProvider>
+    {
+        protected override PaymentProviderProvider FromString(string value) => new PaymentProviderProvider(value);
+    }
+}
+
 public sealed partial class StoreOrder
 {
     [JsonPropertyName("id")]
@@ -308,8 +364,18 @@ public sealed partial class StoreOrder
     [JsonPropertyName("paymentMethod")]
     public PaymentMethod PaymentMethod { get; set; }
 
+    /// <summary>The shopper's payment as the payment provider reported it (signed notifications only)</summary>
     [JsonPropertyName("paymentStatus")]
     public PaymentStatus PaymentStatus { get; set; }
+
+    /// <summary>When a staff member marked the order paid by hand (not the provider's word)</summary>
+    [JsonPropertyName("markedPaidAt")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public DateTimeOffset? MarkedPaidAt { get; set; }
+
+    /// <summary>Payment history, oldest first (order details only)</summary>
+    [JsonPropertyName("payments")]
+    public List<StoreOrderPayment>? Payments { get; set; }
 
     [JsonPropertyName("contractModel")]
     public ContractModel ContractModel { get; set; }
@@ -441,7 +507,7 @@ public readonly partial struct PaymentMethod : IEquatable<PaymentMethod>
     }
 }
 
-/// <summary>One of none, authorised, paid, failed, refunded; a value this version does not know is kept as it is (see IsKnown).</summary>
+/// <summary>The shopper's payment as the payment provider reported it (signed notifications only)</summary>
 [JsonConverter(typeof(PaymentStatus.Converter))]
 public readonly partial struct PaymentStatus : IEquatable<PaymentStatus>
 {
@@ -483,6 +549,119 @@ public readonly partial struct PaymentStatus : IEquatable<PaymentStatus>
     internal sealed class Converter : StringValueConverter<PaymentStatus>
     {
         protected override PaymentStatus FromString(string value) => new PaymentStatus(value);
+    }
+}
+
+public sealed partial class StoreOrderPayment
+{
+    [JsonPropertyName("kind")]
+    public StoreOrderPaymentKind Kind { get; set; }
+
+    /// <summary>`provider`: a signed payment provider notification; `manual`: a staff member; `service`: a promise-to-sell capture</summary>
+    [JsonPropertyName("source")]
+    public StoreOrderPaymentSource Source { get; set; }
+
+    [JsonPropertyName("amountMinor")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public long? AmountMinor { get; set; }
+
+    [JsonPropertyName("reference")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? Reference { get; set; }
+
+    /// <summary>Who marked it (manual only): a key or a user</summary>
+    [JsonPropertyName("actor")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public JsonObject? Actor { get; set; }
+
+    [JsonPropertyName("at")]
+    public DateTimeOffset At { get; set; }
+}
+
+/// <summary>One of authorised, paid, failed, refunded, captured, captureFailed; a value this version does not know is kept as it is (see IsKnown).</summary>
+[JsonConverter(typeof(StoreOrderPaymentKind.Converter))]
+public readonly partial struct StoreOrderPaymentKind : IEquatable<StoreOrderPaymentKind>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public StoreOrderPaymentKind(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>authorised</c></summary>
+    public static StoreOrderPaymentKind Authorised { get; } = new StoreOrderPaymentKind("authorised");
+
+    /// <summary><c>paid</c></summary>
+    public static StoreOrderPaymentKind Paid { get; } = new StoreOrderPaymentKind("paid");
+
+    /// <summary><c>failed</c></summary>
+    public static StoreOrderPaymentKind Failed { get; } = new StoreOrderPaymentKind("failed");
+
+    /// <summary><c>refunded</c></summary>
+    public static StoreOrderPaymentKind Refunded { get; } = new StoreOrderPaymentKind("refunded");
+
+    /// <summary><c>captured</c></summary>
+    public static StoreOrderPaymentKind Captured { get; } = new StoreOrderPaymentKind("captured");
+
+    /// <summary><c>captureFailed</c></summary>
+    public static StoreOrderPaymentKind CaptureFailed { get; } = new StoreOrderPaymentKind("captureFailed");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<StoreOrderPaymentKind> Known { get; } = new[] { Authorised, Paid, Failed, Refunded, Captured, CaptureFailed };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "authorised" || _value == "paid" || _value == "failed" || _value == "refunded" || _value == "captured" || _value == "captureFailed";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(StoreOrderPaymentKind other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is StoreOrderPaymentKind other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(StoreOrderPaymentKind left, StoreOrderPaymentKind right) => left.Equals(right);
+    public static bool operator !=(StoreOrderPaymentKind left, StoreOrderPaymentKind right) => !left.Equals(right);
+    public static implicit operator StoreOrderPaymentKind(string value) => new StoreOrderPaymentKind(value);
+
+    internal sealed class Converter : StringValueConverter<StoreOrderPaymentKind>
+    {
+        protected override StoreOrderPaymentKind FromString(string value) => new StoreOrderPaymentKind(value);
+    }
+}
+
+/// <summary>`provider`: a signed payment provider notification; `manual`: a staff member; `service`: a promise-to-sell capture</summary>
+[JsonConverter(typeof(StoreOrderPaymentSource.Converter))]
+public readonly partial struct StoreOrderPaymentSource : IEquatable<StoreOrderPaymentSource>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public StoreOrderPaymentSource(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>provider</c></summary>
+    public static StoreOrderPaymentSource Provider { get; } = new StoreOrderPaymentSource("provider");
+
+    /// <summary><c>manual</c></summary>
+    public static StoreOrderPaymentSource Manual { get; } = new StoreOrderPaymentSource("manual");
+
+    /// <summary><c>service</c></summary>
+    public static StoreOrderPaymentSource Service { get; } = new StoreOrderPaymentSource("service");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<StoreOrderPaymentSource> Known { get; } = new[] { Provider, Manual, Service };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "provider" || _value == "manual" || _value == "service";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(StoreOrderPaymentSource other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is StoreOrderPaymentSource other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(StoreOrderPaymentSource left, StoreOrderPaymentSource right) => left.Equals(right);
+    public static bool operator !=(StoreOrderPaymentSource left, StoreOrderPaymentSource right) => !left.Equals(right);
+    public static implicit operator StoreOrderPaymentSource(string value) => new StoreOrderPaymentSource(value);
+
+    internal sealed class Converter : StringValueConverter<StoreOrderPaymentSource>
+    {
+        protected override StoreOrderPaymentSource FromString(string value) => new StoreOrderPaymentSource(value);
     }
 }
 
@@ -1358,7 +1537,7 @@ public sealed partial class StaffMember
     public DateTimeOffset CreatedAt { get; set; }
 }
 
-/// <summary>One of suppliers.view, suppliers.manage, suppliers.import, suppliers.orders.manage, products.view, products.manage, orders.view, orders.manage, customers.view, staff.manage; a value this version does not know is kept as it is (see IsKnown).</summary>
+/// <summary>One of suppliers.view, suppliers.manage, suppliers.import, suppliers.orders.manage, products.view, products.manage, orders.view, orders.manage, customers.view, staff.manage, payments.manage; a value this version does not know is kept as it is (see IsKnown).</summary>
 [JsonConverter(typeof(StaffMemberPermission.Converter))]
 public readonly partial struct StaffMemberPermission : IEquatable<StaffMemberPermission>
 {
@@ -1397,11 +1576,14 @@ public readonly partial struct StaffMemberPermission : IEquatable<StaffMemberPer
     /// <summary><c>staff.manage</c></summary>
     public static StaffMemberPermission StaffManage { get; } = new StaffMemberPermission("staff.manage");
 
+    /// <summary><c>payments.manage</c></summary>
+    public static StaffMemberPermission PaymentsManage { get; } = new StaffMemberPermission("payments.manage");
+
     /// <summary>Every value this version of the client knows.</summary>
-    public static IReadOnlyList<StaffMemberPermission> Known { get; } = new[] { SuppliersView, SuppliersManage, SuppliersImport, SuppliersOrdersManage, ProductsView, ProductsManage, OrdersView, OrdersManage, CustomersView, StaffManage };
+    public static IReadOnlyList<StaffMemberPermission> Known { get; } = new[] { SuppliersView, SuppliersManage, SuppliersImport, SuppliersOrdersManage, ProductsView, ProductsManage, OrdersView, OrdersManage, CustomersView, StaffManage, PaymentsManage };
 
     /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
-    public bool IsKnown => _value == "suppliers.view" || _value == "suppliers.manage" || _value == "suppliers.import" || _value == "suppliers.orders.manage" || _value == "products.view" || _value == "products.manage" || _value == "orders.view" || _value == "orders.manage" || _value == "customers.view" || _value == "staff.manage";
+    public bool IsKnown => _value == "suppliers.view" || _value == "suppliers.manage" || _value == "suppliers.import" || _value == "suppliers.orders.manage" || _value == "products.view" || _value == "products.manage" || _value == "orders.view" || _value == "orders.manage" || _value == "customers.view" || _value == "staff.manage" || _value == "payments.manage";
 
     /// <summary>The value as the service spells it.</summary>
     public override string ToString() => _value ?? string.Empty;
@@ -2017,6 +2199,15 @@ public sealed partial class PreviewImportResultItem
     public List<JsonObject> Variants { get; set; } = new();
 }
 
+public sealed partial class RemovePaymentProviderResult
+{
+    [JsonPropertyName("storeId")]
+    public string StoreId { get; set; } = default!;
+
+    [JsonPropertyName("removedAt")]
+    public DateTimeOffset RemovedAt { get; set; }
+}
+
 public sealed partial class ResolveSupplierProductUrlResult
 {
     [JsonPropertyName("supplierProductId")]
@@ -2287,6 +2478,17 @@ public readonly partial struct ImportSupplierProductsRequestStatus : IEquatable<
     }
 }
 
+public sealed partial class MarkStoreOrderPaidRequest
+{
+    /// <summary>A receipt or transfer reference</summary>
+    [JsonPropertyName("reference")]
+    public string? Reference { get; set; }
+
+    /// <summary>Integer amount in minor units</summary>
+    [JsonPropertyName("amountMinor")]
+    public long? AmountMinor { get; set; }
+}
+
 public sealed partial class PreviewImportRequest
 {
     [JsonPropertyName("products")]
@@ -2295,61 +2497,6 @@ public sealed partial class PreviewImportRequest
     /// <summary>How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). Without a priceRule the default import rule applies: multiplier "2", endingMinor 99 (twice the cost, rounded up to x.99); a rule that is given takes the field defaults below for fields it leaves out.</summary>
     [JsonPropertyName("priceRule")]
     public PriceRule? PriceRule { get; set; }
-}
-
-public sealed partial class RecordStorePaymentRequest
-{
-    [JsonPropertyName("kind")]
-    public RecordStorePaymentRequestKind Kind { get; set; }
-
-    /// <summary>Integer amount in minor units</summary>
-    [JsonPropertyName("amountMinor")]
-    public long? AmountMinor { get; set; }
-
-    [JsonPropertyName("reference")]
-    public string? Reference { get; set; }
-}
-
-/// <summary>One of authorised, paid, failed, refunded; a value this version does not know is kept as it is (see IsKnown).</summary>
-[JsonConverter(typeof(RecordStorePaymentRequestKind.Converter))]
-public readonly partial struct RecordStorePaymentRequestKind : IEquatable<RecordStorePaymentRequestKind>
-{
-    private readonly string? _value;
-
-    /// <summary>A value as the service spells it.</summary>
-    public RecordStorePaymentRequestKind(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
-
-    /// <summary><c>authorised</c></summary>
-    public static RecordStorePaymentRequestKind Authorised { get; } = new RecordStorePaymentRequestKind("authorised");
-
-    /// <summary><c>paid</c></summary>
-    public static RecordStorePaymentRequestKind Paid { get; } = new RecordStorePaymentRequestKind("paid");
-
-    /// <summary><c>failed</c></summary>
-    public static RecordStorePaymentRequestKind Failed { get; } = new RecordStorePaymentRequestKind("failed");
-
-    /// <summary><c>refunded</c></summary>
-    public static RecordStorePaymentRequestKind Refunded { get; } = new RecordStorePaymentRequestKind("refunded");
-
-    /// <summary>Every value this version of the client knows.</summary>
-    public static IReadOnlyList<RecordStorePaymentRequestKind> Known { get; } = new[] { Authorised, Paid, Failed, Refunded };
-
-    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
-    public bool IsKnown => _value == "authorised" || _value == "paid" || _value == "failed" || _value == "refunded";
-
-    /// <summary>The value as the service spells it.</summary>
-    public override string ToString() => _value ?? string.Empty;
-    public bool Equals(RecordStorePaymentRequestKind other) => string.Equals(_value, other._value, StringComparison.Ordinal);
-    public override bool Equals(object? obj) => obj is RecordStorePaymentRequestKind other && Equals(other);
-    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
-    public static bool operator ==(RecordStorePaymentRequestKind left, RecordStorePaymentRequestKind right) => left.Equals(right);
-    public static bool operator !=(RecordStorePaymentRequestKind left, RecordStorePaymentRequestKind right) => !left.Equals(right);
-    public static implicit operator RecordStorePaymentRequestKind(string value) => new RecordStorePaymentRequestKind(value);
-
-    internal sealed class Converter : StringValueConverter<RecordStorePaymentRequestKind>
-    {
-        protected override RecordStorePaymentRequestKind FromString(string value) => new RecordStorePaymentRequestKind(value);
-    }
 }
 
 public sealed partial class ReplaceSupplierCredentialsRequest
@@ -2370,6 +2517,20 @@ public sealed partial class RetrySupplierOrderRequest
     /// <summary>Accept the supplier's new cost after a price change; recorded as the caller's decision</summary>
     [JsonPropertyName("acceptCost")]
     public bool? AcceptCost { get; set; }
+}
+
+public sealed partial class SetPaymentProviderRequest
+{
+    [JsonPropertyName("provider")]
+    public PaymentProviderProvider Provider { get; set; }
+
+    /// <summary>`whsec_` and base64</summary>
+    [JsonPropertyName("signingSecret")]
+    public string SigningSecret { get; set; } = default!;
+
+    /// <summary>Optional: the provider's hosted checkout for this store (the sandbox payment provider's `/checkout?merchant=&lt;id&gt;`), where the console sends a person to pay an order as its shopper</summary>
+    [JsonPropertyName("checkoutUrl")]
+    public string? CheckoutUrl { get; set; }
 }
 
 public sealed partial class SetStaffMemberRequest

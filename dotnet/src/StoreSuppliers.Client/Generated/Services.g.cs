@@ -64,15 +64,38 @@ public sealed partial class StoreOrdersService
     public IAsyncEnumerable<StoreOrder> ListAutoPagingAsync(string storeId, ListStoreOrdersQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
         => Paging.WalkAsync(query ?? new ListStoreOrdersQuery(), (q, ct) => ListAsync(storeId, q, options, ct), (q, cursor) => q.WithCursor(cursor), page => page.Items, page => page.Pagination.NextCursor, page => page.Pagination.HasMore, cancellationToken);
 
-    /// <summary>Record a payment provider's event for the order: authorised, paid (settled), failed or refunded</summary>
-    /// <remarks><c>POST /api/store-orders/{storeId}/{orderId}/payments</c> Permission: <c>orders.manage</c>.</remarks>
-    public Task<StoreOrder> RecordPaymentAsync(string storeId, string orderId, RecordStorePaymentRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-        => _http.SendAsync(new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/payments", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.RecordStorePaymentRequest) }, StoreJsonContext.Default.StoreOrder, cancellationToken);
+    /// <summary>Mark the order paid by hand (cash, bank transfer): confirms it; recorded as manual, not as the payment provider's word</summary>
+    /// <remarks><c>POST /api/store-orders/{storeId}/{orderId}/mark-paid</c> Permission: <c>orders.manage</c>.</remarks>
+    public Task<StoreOrder> MarkPaidAsync(string storeId, string orderId, MarkStoreOrderPaidRequest? body = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/mark-paid", options) { Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.MarkStoreOrderPaidRequest) }, StoreJsonContext.Default.StoreOrder, cancellationToken);
 
     /// <summary>The store hands a part it fulfils itself to a carrier</summary>
     /// <remarks><c>POST /api/store-orders/{storeId}/{orderId}/groups/{groupKey}/ship</c> Permission: <c>orders.manage</c>.</remarks>
     public Task<StoreOrder> ShipPartAsync(string storeId, string orderId, string groupKey, ShipStoreOrderPartRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
         => _http.SendAsync(new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/groups/" + StoreHttp.Segment(groupKey, nameof(groupKey)) + "/ship", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.ShipStoreOrderPartRequest) }, StoreJsonContext.Default.StoreOrder, cancellationToken);
+}
+
+/// <summary>Payments: <c>store.Payments</c>.</summary>
+public sealed partial class PaymentsService
+{
+    private readonly StoreHttp _http;
+
+    internal PaymentsService(StoreHttp http) => _http = http;
+
+    /// <summary>The store's payment provider and the notification address to enter there; the signing secret is never answered</summary>
+    /// <remarks><c>GET /api/stores/{storeId}/payment-provider</c> Permission: <c>payments.manage</c>.</remarks>
+    public Task<PaymentProvider> GetProviderAsync(string storeId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/stores/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/payment-provider", options) { RetrySafe = true }, StoreJsonContext.Default.PaymentProvider, cancellationToken);
+
+    /// <summary>Forget the store's payment provider and its secret: its notifications are refused from now on</summary>
+    /// <remarks><c>DELETE /api/stores/{storeId}/payment-provider</c> Permission: <c>payments.manage</c>.</remarks>
+    public Task<RemovePaymentProviderResult> RemoveProviderAsync(string storeId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("DELETE", "/api/stores/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/payment-provider", options), StoreJsonContext.Default.RemovePaymentProviderResult, cancellationToken);
+
+    /// <summary>Set the store's payment provider and the secret it signs notifications with (from the provider's dashboard)</summary>
+    /// <remarks><c>PUT /api/stores/{storeId}/payment-provider</c> Permission: <c>payments.manage</c>.</remarks>
+    public Task<PaymentProvider> SetProviderAsync(string storeId, SetPaymentProviderRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("PUT", "/api/stores/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/payment-provider", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.SetPaymentProviderRequest) }, StoreJsonContext.Default.PaymentProvider, cancellationToken);
 }
 
 /// <summary>Store products: <c>store.Products</c>.</summary>
@@ -395,6 +418,9 @@ public sealed partial class StoreClient
     /// <summary>Store orders.</summary>
     public StoreOrdersService Orders { get; private set; } = null!;
 
+    /// <summary>Payments.</summary>
+    public PaymentsService Payments { get; private set; } = null!;
+
     /// <summary>Store products.</summary>
     public StoreProductsService Products { get; private set; } = null!;
 
@@ -406,6 +432,7 @@ public sealed partial class StoreClient
         Suppliers = new SuppliersService(http);
         ApiKey = new ApiKeyService(http);
         Orders = new StoreOrdersService(http);
+        Payments = new PaymentsService(http);
         Products = new StoreProductsService(http);
         Stores = new StoresService(http);
     }

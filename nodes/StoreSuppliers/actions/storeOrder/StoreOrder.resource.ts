@@ -6,9 +6,9 @@ import * as confirm from './confirm.operation';
 import * as create from './create.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
-import * as recordPayment from './recordPayment.operation';
+import * as markPaid from './markPaid.operation';
 
-export const operations = { confirm, create, get, getAll, recordPayment } satisfies Record<string, OperationModule>;
+export const operations = { confirm, create, get, getAll, markPaid } satisfies Record<string, OperationModule>;
 
 export const description: INodeProperties[] = [
 	{
@@ -22,7 +22,7 @@ export const description: INodeProperties[] = [
 			{ name: 'Create', value: 'create', description: 'Create a store order from store products', action: 'Create a store order' },
 			{ name: 'Get', value: 'get', description: 'Get a store order with its parts and supplier orders', action: 'Get a store order' },
 			{ name: 'Get Many', value: 'getAll', description: 'Get many store orders, newest first', action: 'Get many store orders' },
-			{ name: 'Record Payment', value: 'recordPayment', description: "Record a payment provider's event for an order", action: 'Record a payment event' },
+			{ name: 'Mark as Paid', value: 'markPaid', description: 'Record that the shopper paid by hand (cash, bank transfer); confirms the order', action: 'Mark an order as paid' },
 		],
 		default: 'getAll',
 	},
@@ -31,5 +31,5 @@ export const description: INodeProperties[] = [
 	...get.description,
 	...getAll.description,
 	...confirm.description,
-	...recordPayment.description,
+	...markPaid.description,
 ];

@@ -42,7 +42,7 @@ const properties: INodeProperties[] = [
 		options: [
 			{ name: 'Cash on Delivery', value: 'cashOnDelivery' },
 			{ name: 'Manual', value: 'manual', description: 'Paid outside the store (e.g. bank transfer); staff confirm the order' },
-			{ name: 'Online', value: 'online', description: 'A payment provider; record its events with Record Payment' },
+			{ name: 'Online', value: 'online', description: "A payment provider: its signed notifications report the shopper's payment" },
 		],
 		default: 'manual',
 	},

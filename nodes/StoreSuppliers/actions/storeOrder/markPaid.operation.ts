@@ -5,23 +5,10 @@ import { callRoute, type Route } from '../../transport';
 import { compact, idParameter, storeId } from '../helpers';
 import { storeOrderRLC } from './common';
 
-export const routing: Route = { operationId: 'recordStorePayment', method: 'POST', path: '/api/store-orders/{storeId}/{orderId}/payments' };
+export const routing: Route = { operationId: 'markStoreOrderPaid', method: 'POST', path: '/api/store-orders/{storeId}/{orderId}/mark-paid' };
 
 const properties: INodeProperties[] = [
 	storeOrderRLC,
-	{
-		displayName: 'Event',
-		name: 'kind',
-		type: 'options',
-		options: [
-			{ name: 'Authorised', value: 'authorised', description: 'Under promise-to-sell, this starts sending' },
-			{ name: 'Failed', value: 'failed' },
-			{ name: 'Paid', value: 'paid', description: 'Settled; confirms a pending online order' },
-			{ name: 'Refunded', value: 'refunded' },
-		],
-		default: 'paid',
-		description: "The payment provider's event",
-	},
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -30,19 +17,18 @@ const properties: INodeProperties[] = [
 		default: {},
 		options: [
 			{ displayName: 'Amount (Minor Units)', name: 'amountMinor', type: 'number', typeOptions: { minValue: 0 }, default: 0, description: 'E.g. 1999 for 19.99.' },
-			{ displayName: 'Reference', name: 'reference', type: 'string', default: '', description: "The provider's reference for the payment" },
+			{ displayName: 'Reference', name: 'reference', type: 'string', default: '', description: 'A receipt or bank transfer reference' },
 		],
 	},
 ];
 
-export const description = updateDisplayOptions({ show: { resource: ['storeOrder'], operation: ['recordPayment'] } }, properties);
+export const description = updateDisplayOptions({ show: { resource: ['storeOrder'], operation: ['markPaid'] } }, properties);
 
-/** Records a payment provider's event for the order. */
+/** Marks the order paid by hand (cash, bank transfer): confirms it; online payments come from the payment provider itself. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const params = { storeId: storeId.call(this, itemIndex), orderId: idParameter.call(this, 'storeOrderId', itemIndex, 'The store order') };
 	const extra = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const body = compact({
-		kind: this.getNodeParameter('kind', itemIndex) as string,
 		amountMinor: extra.amountMinor === undefined ? undefined : Number(extra.amountMinor),
 		reference: extra.reference ? String(extra.reference) : undefined,
 	});

@@ -1,0 +1,71 @@
+import type { PriceRule } from './price-rule';
+
+// The catalogue domain's types; ./sql.ts maps its rows into them.
+
+/** Which fields the hourly sync may change on the store side. */
+export interface SyncSwitches {
+  cost: boolean;
+  price: boolean;
+  stock: boolean;
+  title: boolean;
+  availability: boolean;
+}
+
+export const DEFAULT_SYNC: SyncSwitches = { cost: true, price: true, stock: true, title: false, availability: true };
+
+export interface ProductLink {
+  id: string;
+  storeId: string;
+  productId: string;
+  connectionId: string;
+  supplierKey: string;
+  supplierProductId: string;
+  priceRule: PriceRule;
+  sync: SyncSwitches;
+  lastSyncAt: Date | null;
+  lastSyncError: string | null;
+  createdByAccountId: string;
+  createdByKeyId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ProductLinkVariant {
+  linkId: string;
+  storeVariantId: string;
+  supplierVariantId: string;
+  costMinor: number;
+  currency: string;
+  stock: number;
+  available: boolean;
+}
+
+export type ImportJobStatus = 'queued' | 'running' | 'completed' | 'failed';
+
+export interface ImportJob {
+  id: string;
+  storeId: string;
+  connectionId: string;
+  status: ImportJobStatus;
+  priceRule: PriceRule;
+  sync: SyncSwitches;
+  total: number;
+  /** What each imported product costs, as the import route stated it when the job was made. */
+  credit: { action: string; price: number };
+  finishedAt: Date | null;
+  createdByAccountId: string;
+  createdByKeyId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface ImportJobItem {
+  jobId: string;
+  position: number;
+  supplierProductId: string;
+  variantIds: string[] | null;
+  status: 'pending' | 'done' | 'failed';
+  productId: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+}

@@ -1,0 +1,40 @@
+import { domain, type Platform } from '../platform/domain';
+import type { SupplierRegistry } from '../suppliers/registry';
+import { SupplierCallRates } from './call-rate';
+import { CircuitBreaker } from './circuit-breaker';
+import { CredentialRenewal } from './credential-renewal';
+import { SupplierGateway } from './gateway';
+import { CREDENTIAL_RENEWAL_QUEUE, nextRenewalSweep, RENEWAL_SWEEP_KEY } from './queues';
+import { connectionRoutes } from './routes';
+import { ConnectionService } from './service';
+import { SignInService } from './sign-in';
+
+/** Supplier connections, the gateway every supplier call goes through, and the renewal of sign-ins. */
+export function connectionsDomain(p: Platform, deps: { registry: SupplierRegistry }) {
+  const { config, db } = p;
+  const breaker = new CircuitBreaker(db, { failureThreshold: config.circuitFailureThreshold, cooldownSeconds: config.circuitCooldownSeconds });
+  const gateway = new SupplierGateway(deps.registry, p.secrets, breaker, config.supplierTimeoutMs, db, new SupplierCallRates(db));
+  const connections = new ConnectionService(db, deps.registry, gateway, breaker, () => config.publicBaseUrl);
+  const signIn = new SignInService(db, p.secrets, deps.registry, gateway, connections);
+  const credentialRenewal = new CredentialRenewal(db, deps.registry, gateway, p.log);
+  return domain({
+    breaker,
+    gateway,
+    connections,
+    signIn,
+    credentialRenewal,
+    routes: connectionRoutes(connections, signIn, deps.registry),
+    async work(boss) {
+      // Sign-ins that expire are renewed before they end: a chain of sweeps, which the minutely schedule restarts if it breaks.
+      await boss.work(CREDENTIAL_RENEWAL_QUEUE, async () => {
+        try {
+          await credentialRenewal.sweep();
+        } finally {
+          await nextRenewalSweep(boss, config.credentialRenewalSeconds);
+        }
+      });
+      await boss.schedule(CREDENTIAL_RENEWAL_QUEUE, '* * * * *', {}, { singletonKey: RENEWAL_SWEEP_KEY });
+      await nextRenewalSweep(boss, config.credentialRenewalSeconds);
+    },
+  });
+}

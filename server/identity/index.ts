@@ -1,0 +1,24 @@
+import { domain, type Platform } from '../platform/domain';
+import { AccountService } from './accounts';
+import { ApiKeyService } from './api-keys';
+import { CreditService } from './credits';
+import { createGate } from './gate';
+import { ownerAccess } from './owner-access';
+import { identityRoutes } from './routes';
+
+/** Accounts, sessions, API keys, credits and the gate every request passes. */
+export function identityDomain(p: Platform) {
+  const credits = new CreditService(p.db);
+  const accounts = new AccountService(p.db, p.secrets, credits, p.config.sessionTtlHours);
+  const apiKeys = new ApiKeyService(p.db, p.secrets, p.config.keyLastUsedIntervalSeconds);
+  const gate = createGate(p.db, accounts, apiKeys, credits);
+  return domain({
+    credits,
+    accounts,
+    apiKeys,
+    gate,
+    ownerAccess: ownerAccess(gate, apiKeys),
+    routes: identityRoutes(accounts, apiKeys, () => p.config.publicBaseUrl),
+    housekeeping: async () => ({ sessions: await accounts.purgeExpiredSessions() }),
+  });
+}

@@ -1,0 +1,93 @@
+import type { DataSource } from 'typeorm';
+import type { Actor } from '../identity/permissions';
+import { errors } from '../platform/errors';
+import type { PaymentStatus, StoreOrder } from './types';
+import type { PublishStoreOrderEvent } from './events';
+import type { OrderService } from './service';
+import * as sql from './sql';
+
+/** A payment event as the payment provider reported it in a signed notification (server/payments). */
+export interface ProviderPaymentEvent {
+  kind: 'authorised' | 'paid' | 'failed' | 'refunded';
+  amountMinor: number;
+  currency: string;
+  /** The provider's own id of the payment. */
+  reference: string | null;
+  /** The provider's id of this event: an event recorded before is not applied again. */
+  eventId: string;
+}
+
+export type ProviderEventOutcome = 'applied' | 'duplicate' | 'amountMismatch';
+
+/**
+ * The shopper's payment status after a provider event: a refund is final, and nothing but a refund moves a paid
+ * payment (events may arrive out of order: an authorisation after the capture changes nothing).
+ */
+export function nextPaymentStatus(current: PaymentStatus, kind: ProviderPaymentEvent['kind']): PaymentStatus | null {
+  if (current === 'refunded') return null;
+  if (kind === 'refunded') return 'refunded';
+  if (current === 'paid') return null;
+  return kind === current ? null : kind;
+}
+
+const PROVIDER: Actor = { kind: 'system', id: null };
+
+/**
+ * The shopper's payment on a store order. `paymentStatus` moves only on the payment provider's signed events: that
+ * is the "confirmed by the payment provider" automatic supplier payment requires (dispatch reads it). A staff
+ * member's mark is recorded as `manual`: it confirms the order and shows in its history, and moves nothing else.
+ */
+export class OrderPayments {
+  constructor(
+    private readonly db: DataSource,
+    private readonly orders: OrderService,
+    private readonly publish: PublishStoreOrderEvent,
+  ) {}
+
+  async recordProviderEvent(order: StoreOrder, event: ProviderPaymentEvent): Promise<ProviderEventOutcome> {
+    // An authorisation or capture for another amount is not this order's payment.
+    if ((event.kind === 'paid' || event.kind === 'authorised') && (event.amountMinor !== order.totalMinor || event.currency !== order.currency)) return 'amountMismatch';
+    return this.db.transaction(async (tx) => {
+      const current = await sql.lockPaymentStatus(tx, order.id);
+      const fresh = await sql.insertPaymentEvent(tx, { orderId: order.id, kind: event.kind, source: 'provider', amountMinor: event.amountMinor, reference: event.reference, providerEventId: event.eventId });
+      if (!fresh) return 'duplicate';
+      const next = nextPaymentStatus(current, event.kind);
+      if (!next) return 'applied';
+      await sql.setPaymentStatus(tx, order.id, next);
+      // An online payment that is paid confirms a pending order; under promise to sell an authorisation starts sending.
+      if (next === 'paid' && order.paymentMethod === 'online' && order.status !== 'cancelled') await this.orders.confirmIn(tx, order.id, PROVIDER);
+      if (next === 'authorised') await this.publish(tx, { orderId: order.id, kind: 'authorised', actor: PROVIDER });
+      return 'applied';
+    });
+  }
+
+  /** Cash, a bank transfer: a person says the shopper paid. Marking twice changes nothing the second time. */
+  async markPaid(order: StoreOrder, input: { reference?: string; amountMinor?: number }, actor: Actor): Promise<void> {
+    if (order.status === 'cancelled') throw errors.invalidState('A cancelled order cannot be marked paid.');
+    if (order.paymentStatus === 'paid' || order.paymentStatus === 'refunded') throw errors.invalidState(`The payment provider already reported this order ${order.paymentStatus}.`);
+    await this.db.transaction(async (tx) => {
+      if (!(await sql.markPaid(tx, order.id))) return;
+      await sql.insertPaymentEvent(tx, { orderId: order.id, kind: 'paid', source: 'manual', amountMinor: input.amountMinor ?? null, reference: input.reference ?? null, actor });
+      await this.orders.confirmIn(tx, order.id, actor);
+    });
+  }
+
+  /** Each order's payment history, oldest first: who said what, when. */
+  async history(orderIds: string[]): Promise<Map<string, PaymentHistoryEntry[]>> {
+    const out = new Map<string, PaymentHistoryEntry[]>(orderIds.map((id) => [id, []]));
+    if (!orderIds.length) return out;
+    for (const r of await sql.paymentEventsOf(this.db, orderIds)) {
+      out.get(r.order_id)!.push({ kind: r.kind, source: r.source, amountMinor: r.amount_minor === null ? null : Number(r.amount_minor), reference: r.reference, actor: r.actor, at: r.created_at.toISOString() });
+    }
+    return out;
+  }
+}
+
+export interface PaymentHistoryEntry {
+  kind: string;
+  source: 'provider' | 'manual' | 'service';
+  amountMinor: number | null;
+  reference: string | null;
+  actor: Actor | null;
+  at: string;
+}

@@ -1,0 +1,58 @@
+import { currency, dateTime, destinationSchema, minorUnits, object, params, uuid } from '../platform/http/schemas';
+import type { JsonSchema } from '../platform/http/route';
+
+// The orders domain's schemas: what its routes take and answer.
+
+export const orderParams = params(['storeId', 'orderId']);
+export const groupParams = object({ storeId: uuid, orderId: uuid, groupKey: { type: 'string', pattern: '^(store|supplier:[0-9a-fA-F-]{36})$' } }, ['storeId', 'orderId', 'groupKey']);
+
+export const partSchema = object(
+  {
+    groupKey: { type: 'string', description: '`store` for the store\'s own items, `supplier:<connectionId>` for each supplier' },
+    connectionId: { type: ['string', 'null'] },
+    status: { enum: ['pending', 'processing', 'shipped', 'delivered', 'cancelled'] },
+    fulfilledByStore: { type: 'boolean' },
+    items: { type: 'array', items: { type: 'string', format: 'uuid' }, description: 'Ids of the order items in this part' },
+    shipment: { type: ['object', 'null'] },
+  },
+  ['groupKey', 'connectionId', 'status', 'fulfilledByStore', 'items', 'shipment'],
+);
+export const paymentEntrySchema = object(
+  {
+    kind: { enum: ['authorised', 'paid', 'failed', 'refunded', 'captured', 'captureFailed'] },
+    source: { enum: ['provider', 'manual', 'service'], description: '`provider`: a signed payment provider notification; `manual`: a staff member; `service`: a promise-to-sell capture' },
+    amountMinor: { type: ['integer', 'null'] },
+    reference: { type: ['string', 'null'] },
+    actor: { type: ['object', 'null'], description: 'Who marked it (manual only): a key or a user' },
+    at: dateTime,
+  },
+  ['kind', 'source', 'amountMinor', 'reference', 'actor', 'at'],
+);
+export const summarySchema = object({ parts: { type: 'integer' }, shipped: { type: 'integer' }, delivered: { type: 'integer' }, needingAttention: { type: 'integer' } }, ['parts', 'shipped', 'delivered', 'needingAttention']);
+/** A store order as the routes answer it; its supplier orders are described by the reader that brings them. */
+export const orderSchemaWith = (supplierOrder: JsonSchema) => object(
+  {
+    id: uuid,
+    storeId: uuid,
+    number: { type: 'string' },
+    status: { enum: ['pending', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled'] },
+    paymentMethod: { enum: ['online', 'cashOnDelivery', 'manual'] },
+    paymentStatus: { enum: ['none', 'authorised', 'paid', 'failed', 'refunded'], description: 'The shopper\'s payment as the payment provider reported it (signed notifications only)' },
+    markedPaidAt: { type: ['string', 'null'], format: 'date-time', description: 'When a staff member marked the order paid by hand (not the provider\'s word)' },
+    payments: { type: 'array', items: paymentEntrySchema, description: 'Payment history, oldest first (order details only)' },
+    contractModel: { enum: ['standard', 'promiseToSell'] },
+    currency,
+    totalMinor: minorUnits,
+    needsAttention: { type: 'boolean' },
+    destination: destinationSchema,
+    destinationRedacted: { type: 'boolean' },
+    items: { type: 'array', items: { type: 'object' } },
+    fulfilmentGroups: { type: 'array', items: partSchema },
+    fulfilmentSummary: summarySchema,
+    supplierOrders: { type: 'array', items: supplierOrder, description: 'Only for a caller who also holds suppliers.view' },
+    confirmedAt: { type: ['string', 'null'] },
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  },
+  ['id', 'storeId', 'number', 'status', 'paymentMethod', 'paymentStatus', 'markedPaidAt', 'contractModel', 'currency', 'totalMinor', 'needsAttention', 'destinationRedacted', 'fulfilmentGroups', 'fulfilmentSummary', 'createdAt', 'updatedAt'],
+);

@@ -1,0 +1,95 @@
+import { ApiError } from '../platform/errors';
+import { defineRoutes, route, Reply } from '../platform/http/route';
+import { dateTime, object, params, uuid } from '../platform/http/schemas';
+import { PAYMENT_PROVIDERS, type PaymentProviders } from './providers';
+import { PAYMENT_NOTIFICATION_REFUSED, providerSchema } from './schemas';
+import type { PaymentNotifications } from './service';
+
+const TAG = 'Payments';
+export function paymentRoutes(providers: PaymentProviders, notifications: PaymentNotifications, publicBaseUrl: () => string) {
+  const base = (origin: string) => publicBaseUrl() || origin;
+  return defineRoutes([
+    route({
+      operationId: 'receivePaymentNotification',
+      method: 'post',
+      path: '/api/payment-notifications/:storeId',
+      summary: 'The store\'s payment provider reports a shopper payment (authorised, paid, failed, refunded), signed with the store\'s secret',
+      description:
+        'Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature` over the raw body). Only these events move an order\'s `paymentStatus`. An event id already recorded is acknowledged and changes nothing. Every refusal answers 400 with the same body; 503 when the service cannot decide (the provider should send again).',
+      tag: TAG,
+      auth: 'none',
+      readOnly: false,
+      rawBody: true,
+      refusal: PAYMENT_NOTIFICATION_REFUSED,
+      params: object({ storeId: { type: 'string', maxLength: 100 } }, ['storeId']),
+      response: { status: 200, schema: object({ received: { const: true } }, ['received']), raw: true },
+      extraResponses: [[503, { description: 'The service cannot decide now; send again later' }]],
+      async handler({ params: p, rawBody, headers, log }) {
+        let outcome: 'accepted' | 'refused';
+        try {
+          outcome = await notifications.receive(p.storeId, rawBody, headers);
+        } catch (err) {
+          log.warn({ err }, 'payment notification could not be decided');
+          throw new ApiError(503, 'serviceUnavailable', 'The notification could not be handled now; send it again later.');
+        }
+        return outcome === 'accepted' ? new Reply(200, { received: true }, true) : new Reply(400, PAYMENT_NOTIFICATION_REFUSED, true);
+      },
+    }),
+    route({
+      operationId: 'getPaymentProvider',
+      method: 'get',
+      path: '/api/stores/:storeId/payment-provider',
+      summary: 'The store\'s payment provider and the notification address to enter there; the signing secret is never answered',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'payments.manage',
+      readOnly: true,
+      params: params(['storeId']),
+      response: { status: 200, schema: providerSchema },
+      async handler({ params: p, origin }) {
+        return providers.view(p.storeId, base(origin));
+      },
+    }),
+    route({
+      operationId: 'setPaymentProvider',
+      method: 'put',
+      path: '/api/stores/:storeId/payment-provider',
+      summary: 'Set the store\'s payment provider and the secret it signs notifications with (from the provider\'s dashboard)',
+      description: 'Replaces any earlier secret at once: events signed with the old one are refused from then on.',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'payments.manage',
+      readOnly: false,
+      params: params(['storeId']),
+      body: object(
+        {
+          provider: { enum: [...PAYMENT_PROVIDERS] },
+          signingSecret: { type: 'string', minLength: 1, maxLength: 200, description: '`whsec_` and base64' },
+          checkoutUrl: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 500, description: 'Optional: the provider\'s hosted checkout for this store (the sandbox payment provider\'s `/checkout?merchant=<id>`), where the console sends a person to pay an order as its shopper' },
+        },
+        ['provider', 'signingSecret'],
+      ),
+      response: { status: 200, schema: providerSchema },
+      async handler({ params: p, body, origin }) {
+        await providers.configure(p.storeId, body.provider, body.signingSecret, body.checkoutUrl ?? null);
+        return providers.view(p.storeId, base(origin));
+      },
+    }),
+    route({
+      operationId: 'removePaymentProvider',
+      method: 'delete',
+      path: '/api/stores/:storeId/payment-provider',
+      summary: 'Forget the store\'s payment provider and its secret: its notifications are refused from now on',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'payments.manage',
+      readOnly: false,
+      params: params(['storeId']),
+      response: { status: 200, schema: object({ storeId: uuid, removedAt: dateTime }, ['storeId', 'removedAt']) },
+      async handler({ params: p }) {
+        await providers.remove(p.storeId);
+        return { storeId: p.storeId, removedAt: new Date().toISOString() };
+      },
+    }),
+  ]);
+}

@@ -1,0 +1,69 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { createPaymentsApp, Payments } from './app';
+import { EventSender } from './sender';
+import { PaymentsState } from './state';
+
+export { DEMO_MERCHANT } from './state';
+export { signedHeaders } from './sender';
+
+export interface SandboxPaymentsOptions {
+  /** 0 = a free port (the default). */
+  port?: number;
+  host?: string;
+  /** Delays before sending an undelivered event again (default 1, 2, 4, 8, 16 s). */
+  retryDelaysMs?: number[];
+}
+
+export interface RunningSandboxPayments {
+  baseUrl: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/**
+ * The sandbox payment provider: ships beside the sandbox supplier, its own HTTP server, so the demo, the tests and
+ * a person at its checkout page can pay a store order as a shopper would, and the store hears of it only through
+ * signed notifications.
+ */
+export async function startSandboxPayments(opts: SandboxPaymentsOptions = {}): Promise<RunningSandboxPayments> {
+  const log = pino({ name: 'sandbox-payments', level: process.env.SANDBOX_LOG_LEVEL ?? 'info' }, pino.destination({ dest: 2, sync: true }));
+  const state = new PaymentsState();
+  const sender = new EventSender(log, opts.retryDelaysMs ?? [1000, 2000, 4000, 8000, 16000]);
+  const payments: Payments = {
+    state,
+    sender,
+    emit(merchant, payment, status) {
+      payment.status = status;
+      const event = state.eventFor(payment, `payment.${status}`);
+      sender.send(merchant, event);
+      return event.id;
+    },
+  };
+  const server = http.createServer(createPaymentsApp(payments, log).callback());
+  const host = opts.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const baseUrl = `http://${host}:${port}`;
+  log.info({ baseUrl }, 'sandbox payment provider listening');
+  let closing: Promise<void> | undefined;
+  return {
+    baseUrl,
+    port,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        sender.close();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

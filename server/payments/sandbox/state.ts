@@ -1,0 +1,88 @@
+import { randomBytes } from 'node:crypto';
+
+/** A merchant account at the sandbox payment provider: one per store (the demo store uses DEMO_MERCHANT). */
+export interface Merchant {
+  id: string;
+  apiKey: string;
+  notificationUrl: string | null;
+  signingSecret: string | null;
+}
+
+export interface Payment {
+  id: string;
+  merchantId: string;
+  orderId: string;
+  amountMinor: number;
+  currency: string;
+  status: 'authorised' | 'paid' | 'failed' | 'refunded';
+}
+
+export type EventType = 'payment.authorised' | 'payment.paid' | 'payment.failed' | 'payment.refunded';
+
+export interface SentEvent {
+  id: string;
+  merchantId: string;
+  type: EventType;
+  /** The exact bytes sent, the same on every attempt (only the timestamp and signature change). */
+  body: string;
+  attempts: Array<{ at: string; status: number | null; error?: string }>;
+  /** A 2xx answer came back. */
+  delivered: boolean;
+}
+
+/** The built-in merchant account, so the demo survives restarts of this in-memory sandbox. */
+export const DEMO_MERCHANT = { id: 'mer_demo', apiKey: 'spk_demo' } as const;
+
+const id = (prefix: string, bytes = 12) => `${prefix}_${randomBytes(bytes).toString('hex')}`;
+
+/** Everything the sandbox payment provider knows, in memory: it forgets all but the demo merchant on restart. */
+export class PaymentsState {
+  readonly merchants = new Map<string, Merchant>();
+  readonly payments = new Map<string, Payment>();
+  readonly events = new Map<string, SentEvent>();
+
+  constructor() {
+    this.merchants.set(DEMO_MERCHANT.apiKey, { ...DEMO_MERCHANT, notificationUrl: null, signingSecret: null });
+  }
+
+  createMerchant(): Merchant {
+    const m: Merchant = { id: id('mer', 8), apiKey: id('spk', 24), notificationUrl: null, signingSecret: null };
+    this.merchants.set(m.apiKey, m);
+    return m;
+  }
+
+  merchantByKey(apiKey: string): Merchant | undefined {
+    return this.merchants.get(apiKey);
+  }
+
+  merchantById(merchantId: string): Merchant | undefined {
+    return [...this.merchants.values()].find((m) => m.id === merchantId);
+  }
+
+  /** A new signing secret each time: setting the address again rotates it. */
+  setNotificationAddress(m: Merchant, url: string): string {
+    m.notificationUrl = url;
+    m.signingSecret = `whsec_${randomBytes(24).toString('base64')}`;
+    return m.signingSecret;
+  }
+
+  addPayment(p: Omit<Payment, 'id'>): Payment {
+    const payment = { ...p, id: id('pay') };
+    this.payments.set(payment.id, payment);
+    return payment;
+  }
+
+  /** The event for a payment as it is now; its body never changes afterwards. */
+  eventFor(payment: Payment, type: EventType): SentEvent {
+    const event: SentEvent = {
+      id: id('evt'),
+      merchantId: payment.merchantId,
+      type,
+      body: JSON.stringify({ type, timestamp: new Date().toISOString(), data: { orderId: payment.orderId, paymentId: payment.id, amountMinor: payment.amountMinor, currency: payment.currency } }),
+      attempts: [],
+      delivered: false,
+    };
+    this.events.set(event.id, event);
+    return event;
+  }
+}

@@ -1,0 +1,62 @@
+import type { OrderService } from '../orders/service';
+import type { OrderPayments, ProviderPaymentEvent } from '../orders/payments';
+import type { Logger } from '../platform/logger';
+import type { PaymentProviders } from './providers';
+import { verifySignedNotification } from './signature';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const KINDS: Record<string, ProviderPaymentEvent['kind']> = { 'payment.authorised': 'authorised', 'payment.paid': 'paid', 'payment.failed': 'failed', 'payment.refunded': 'refunded' };
+
+type Headers = Record<string, string | string[] | undefined>;
+const one = (h: Headers, name: string) => {
+  const v = h[name];
+  return Array.isArray(v) ? v[0] : v;
+};
+
+/** The event a verified body describes, or null when it is not one we know. */
+function readEvent(rawBody: string, eventId: string): (ProviderPaymentEvent & { orderId: string }) | null {
+  let body: unknown;
+  try {
+    body = JSON.parse(rawBody);
+  } catch {
+    return null;
+  }
+  const { type, data } = (body ?? {}) as { type?: unknown; data?: Record<string, unknown> };
+  const kind = typeof type === 'string' ? KINDS[type] : undefined;
+  if (!kind || !data || typeof data !== 'object') return null;
+  const { orderId, amountMinor, currency, paymentId } = data;
+  if (typeof orderId !== 'string' || !UUID.test(orderId)) return null;
+  if (typeof amountMinor !== 'number' || !Number.isSafeInteger(amountMinor) || amountMinor < 0) return null;
+  if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) return null;
+  if (paymentId !== undefined && (typeof paymentId !== 'string' || paymentId.length > 200)) return null;
+  return { kind, orderId, amountMinor, currency, reference: paymentId ?? null, eventId };
+}
+
+/**
+ * The payment provider's notification address: a store's shopper payments arrive here, signed with the store's
+ * own secret. Every refusal is the same answer; an error while deciding is thrown (answered 503: the provider sends
+ * again). A verified event is recorded once per event id (a repeat is acknowledged and changes nothing).
+ */
+export class PaymentNotifications {
+  constructor(
+    private readonly providers: PaymentProviders,
+    private readonly orders: OrderService,
+    private readonly payments: OrderPayments,
+    private readonly log: Logger,
+  ) {}
+
+  async receive(storeId: string, rawBody: string | undefined, headers: Headers): Promise<'accepted' | 'refused'> {
+    if (!UUID.test(storeId) || rawBody === undefined) return 'refused';
+    const secret = await this.providers.signingSecretOf(storeId);
+    if (!secret) return 'refused';
+    const eventId = verifySignedNotification(secret, rawBody, { id: one(headers, 'webhook-id'), timestamp: one(headers, 'webhook-timestamp'), signature: one(headers, 'webhook-signature') });
+    if (!eventId) return 'refused';
+    const event = readEvent(rawBody, eventId);
+    if (!event) return 'refused';
+    const order = await this.orders.byId(event.orderId);
+    if (!order || order.storeId !== storeId) return 'refused';
+    const outcome = await this.payments.recordProviderEvent(order, event);
+    this.log.info({ storeId, orderId: order.id, eventId, kind: event.kind, outcome }, 'payment notification');
+    return outcome === 'amountMismatch' ? 'refused' : 'accepted';
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * The shopper's payment on the console's order page, in a real browser: "Pay as the shopper" opens the store's checkout
+ * at the sandbox payment provider, and the page shows the payment once the provider's signed notification arrived;
+ * "Mark as paid…" records a person's word, which confirms the order but never pays the supplier by itself. Every
+ * effect is checked over HTTP, at the payment provider and at the sandbox supplier.
+ */
+import type { Page } from 'playwright-core';
+import { eventually } from '../support/harness';
+import { received, US_ADDRESS } from '../support/orders';
+import { connectPayments, PaymentSandbox, startPaymentSandbox, StorePayments } from '../support/payments';
+import { browserSuite } from './chromium';
+import { ConsoleWorld, openConsole } from './session';
+import { usd } from './shop';
+
+jest.setTimeout(180_000);
+
+// Said out loud, never a silent skip; in CI never a skip at all: the suite runs and fails.
+const browser = browserSuite();
+
+let w: ConsoleWorld;
+let page: Page;
+let provider: PaymentSandbox;
+let payments: StorePayments;
+let connId: string;
+let product: { id: string; variantId: string };
+const api = (method: string, path: string, body?: unknown) => w.svc.call(method, path, { key: w.owner.key, body });
+const storeOrder = async (id: string) => (await api('GET', `/api/store-orders/${w.storeId}/${id}`)).body.result;
+const supplierOrderOf = async (orderId: string) => (await api('GET', `/api/store-suppliers/${w.storeId}/orders?orderId=${orderId}`)).body.result.items[0];
+const card = () => page.locator('section.payment');
+
+/** An online order, as a storefront would send it when a shopper checks out: it waits for the shopper's payment. */
+async function onlineOrder() {
+  const res = await api('POST', `/api/store-orders/${w.storeId}`, { items: [{ productId: product.id, variantId: product.variantId, quantity: 1 }], destination: US_ADDRESS, paymentMethod: 'online' });
+  if (res.status !== 201) throw new Error(res.text);
+  return res.body.result;
+}
+
+async function openOrder(order: { id: string; number: string }) {
+  await page.evaluate((id) => (location.hash = `#orders/${id}`), order.id);
+  await page.getByRole('heading', { level: 1, name: new RegExp(`^Order ${order.number}\\b`) }).waitFor();
+}
+
+browser.describe('the shopper\'s payment in the console', () => {
+  beforeAll(async () => {
+    w = await openConsole(browser.chromium(), { label: 'console_pay', publicBaseUrl: true });
+    page = w.page;
+    provider = await startPaymentSandbox();
+    payments = await connectPayments(w.svc, provider, w.storeId, w.owner.key);
+    // A connection that sends on confirmation and pays the supplier by itself: only the provider's word lets it pay.
+    const account = await w.sandbox.account(10_000_000);
+    connId = (await api('POST', `/api/store-suppliers/${w.storeId}`, { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: account.liveKey } })).body.result.id;
+    expect((await api('PUT', `/api/store-suppliers/${w.storeId}/${connId}/automation`, { level: 'automatic', automaticPayment: true, allowUnpaidOrders: false })).status).toBe(200);
+    const items = (await w.sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=50&page=7')).body.items;
+    const p = items.find((x: any) => x.shipsTo.includes('US') && x.variants[0].available && x.variants[0].stock >= 50);
+    const imported = (await api('POST', `/api/store-suppliers/${w.storeId}/${connId}/import`, { products: [{ supplierProductId: p.id, variantIds: [p.variants[0].id] }] })).body.result.products[0];
+    product = { id: imported.id, variantId: imported.variants[0].id };
+    await w.signIn();
+  });
+  afterAll(async () => {
+    await w?.close();
+    await provider?.close();
+  });
+
+  test('pay as the shopper: the checkout opens with the order\'s amount, and the page shows the payment once the provider\'s signed notification arrived', async () => {
+    const order = await onlineOrder();
+    await openOrder(order);
+    await card().getByText('Nothing yet: no word from the payment provider and no mark by hand.').waitFor();
+    expect(await card().innerText()).toContain('Shoppers pay at the store\'s payment provider checkout; only its signed notification moves this order\'s payment.');
+
+    const [checkout] = await Promise.all([page.context().waitForEvent('page'), card().getByRole('button', { name: 'Pay as the shopper' }).click()]);
+    await checkout.waitForLoadState();
+    expect(new URL(checkout.url()).searchParams.get('merchant')).toBe(payments.merchantId);
+    await checkout.getByRole('heading', { name: `Pay ${(order.totalMinor / 100).toFixed(2)} USD` }).waitFor();
+    await page.locator('#notice.waiting').getByText(`Order ${order.number}: waiting for the payment provider's signed notification.`, { exact: false }).waitFor();
+    // Opening the checkout moved nothing: only the provider's event does.
+    expect(await storeOrder(order.id)).toMatchObject({ status: 'pending', paymentStatus: 'none', markedPaidAt: null, payments: [] });
+
+    await checkout.getByRole('button', { name: 'Pay' }).click();
+    await checkout.getByRole('heading', { name: 'Paid' }).waitFor();
+    const paymentId = await checkout.locator('code').first().innerText();
+    await checkout.close();
+    // The page follows by itself (no "Read again") until the signed notification has arrived.
+    await page.locator('#notice.ok').getByText(`Order ${order.number}: the payment provider confirmed the payment of ${usd(order.totalMinor)} (paid).`).waitFor({ timeout: 60_000 });
+    const history = await card().locator('ol.payments').innerText();
+    expect(history).toContain(`The payment provider confirmed the shopper paid ${usd(order.totalMinor)} (its payment id ${paymentId}), in a signed notification.`);
+    const paid = await storeOrder(order.id);
+    // Confirmed by the payment (its part may already be on its way: processing).
+    expect(['confirmed', 'processing']).toContain(paid.status);
+    expect(paid).toMatchObject({ paymentStatus: 'paid', markedPaidAt: null, payments: [expect.objectContaining({ source: 'provider', kind: 'paid', amountMinor: order.totalMinor, reference: paymentId })] });
+    expect(await card().locator('.badge').innerText()).toBe('paid');
+    expect(await card().getByRole('button', { name: /Pay as the shopper|Mark as paid/ }).count()).toBe(0);
+
+    // The provider's word is what automatic payment trusts: the confirmed order's part is sent and the supplier paid, once.
+    const so = await eventually(async () => {
+      const s = await supplierOrderOf(order.id);
+      return s?.payment.status === 'paid' ? s : undefined;
+    }, 60_000, 'the supplier paid after the provider\'s payment');
+    expect((await received(w.sandbox)).all.payments.filter((x: any) => x.orderNumber === so.supplierOrderNumber)).toHaveLength(1);
+    await page.getByRole('button', { name: 'Read again' }).click();
+    await page.locator(`section.part[data-part="supplier:${connId}"] .supplier-order .badge`).getByText('Accepted and paid', { exact: true }).waitFor();
+    await w.shot('order-paid');
+  });
+
+  test('mark as paid by hand: says what it does not do, confirms the order, and the supplier is not paid automatically', async () => {
+    const order = await onlineOrder();
+    await openOrder(order);
+    await card().getByRole('button', { name: 'Mark as paid…' }).click();
+    const dialog = page.getByRole('dialog');
+    expect(await dialog.innerText()).toContain('does not by itself let the service pay the supplier automatically: for that, send the supplier part with "pay now", or allow unpaid orders');
+    expect(await dialog.innerText()).toContain(`Records that the shopper paid ${usd(order.totalMinor)} outside the payment provider`);
+    await dialog.getByLabel('Receipt or transfer reference (optional)').fill('BANK-7731');
+    await w.shot('order-mark-paid', { dialog: true });
+    await dialog.getByRole('button', { name: 'Mark as paid' }).click();
+    await page.locator('#notice.ok').getByText(`Order ${order.number} is marked paid by hand and confirmed. The supplier is not paid automatically because of it`, { exact: false }).waitFor();
+
+    const marked = await storeOrder(order.id);
+    expect(marked).toMatchObject({ status: 'confirmed', paymentStatus: 'none', markedPaidAt: expect.any(String) });
+    expect(marked.payments).toEqual([expect.objectContaining({ source: 'manual', kind: 'paid', amountMinor: order.totalMinor, reference: 'BANK-7731', actor: { kind: 'user', id: w.owner.accountId } })]);
+    expect(await card().locator('ol.payments').innerText()).toContain(`You marked it paid by hand: the shopper paid ${usd(order.totalMinor)} (reference BANK-7731). A person's word, not the provider's`);
+    expect(await card().innerText()).toMatch(/Payment provider says\s+nothing yet/);
+
+    // The confirmation sends the part, but a mark by hand is not the provider's word: it stops before any payment.
+    const so = await eventually(async () => {
+      const s = await supplierOrderOf(order.id);
+      return s?.status === 'needsReview' ? s : undefined;
+    }, 60_000, 'the part sent on confirmation and stopped for the shopper\'s payment');
+    expect(so).toMatchObject({ reviewReason: 'customerPaymentPending', payment: { status: 'unpaid' } });
+    expect((await received(w.sandbox)).all.payments.filter((x: any) => x.orderNumber === so.supplierOrderNumber)).toHaveLength(0);
+    expect((await storeOrder(order.id)).paymentStatus).toBe('none');
+    await page.getByRole('button', { name: 'Read again' }).click();
+    await page.locator(`section.part[data-part="supplier:${connId}"]`).getByText('The shopper has not paid yet', { exact: true }).waitFor();
+    await page.getByText('What to do: Retry once the payment provider confirmed the shopper\'s payment (a mark by hand does not count), or fulfil the part yourself.').waitFor();
+    expect(await card().getByRole('button', { name: 'Mark as paid…' }).count()).toBe(0);
+    await w.shot('order-marked-paid');
+
+    // The provider's word is what counts: once the shopper paid at the checkout, a retry pays the supplier, once.
+    const [checkout] = await Promise.all([page.context().waitForEvent('page'), card().getByRole('button', { name: 'Pay as the shopper' }).click()]);
+    await checkout.getByRole('button', { name: 'Pay' }).click();
+    await checkout.getByRole('heading', { name: 'Paid' }).waitFor();
+    await checkout.close();
+    await page.locator('#notice.ok').getByText(`Order ${order.number}: the payment provider confirmed the payment of ${usd(order.totalMinor)} (paid).`).waitFor({ timeout: 60_000 });
+    expect(await card().locator('ol.payments > li').allInnerTexts()).toEqual([expect.stringContaining('You marked it paid by hand'), expect.stringContaining('The payment provider confirmed the shopper paid')]);
+    expect((await storeOrder(order.id)).paymentStatus).toBe('paid');
+    await page.locator(`section.part[data-part="supplier:${connId}"]`).getByRole('button', { name: 'Retry', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Retry' }).click();
+    await page.locator('#notice.ok').getByText(`Order ${order.number}: accepted and paid.`).waitFor();
+    expect((await received(w.sandbox)).all.payments.filter((x: any) => x.orderNumber === so.supplierOrderNumber)).toHaveLength(1);
+  });
+
+  test('the pages raised no script error', () => {
+    expect(w.browser.errors).toEqual([]);
+  });
+});
+
+browser.end();
