@@ -48,8 +48,7 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   const events = eventsDomain(p, { ownerAccess: identity.ownerAccess, renderers: { ...dispatch.eventRenderers, ...orders.eventRenderers } });
   // In route-table order: the notification addresses first, since their path shapes would also match /:storeId/:id/... routes.
   const domains: Domain[] = [notifications, events, payments, identity, operator, stores, connections, catalogue, dispatch, orders];
-  const { gate, accounts, apiKeys } = identity;
-  return { ...p, registry, domains, feed: dispatch.feed, gate, accounts, apiKeys, operator: operator.operator, stores: stores.stores, connections: connections.connections, paymentProviders: payments.providers };
+  return { ...p, registry, domains, feed: dispatch.feed, gate: identity.gate, accounts: identity.accounts, apiKeys: identity.apiKeys, operator: operator.operator, stores: stores.stores, connections: connections.connections, paymentProviders: payments.providers };
 }
 export type Services = ReturnType<typeof buildServices>;
 

@@ -99,8 +99,9 @@ test('an own-scope key\'s subscription receives only the events of records that 
   const receiver = await Receiver.start();
   await subscribe(svc, own.key, shop.storeId, receiver.url, ['supplierOrder.created']);
   const others = await pause(); // made with the account key
-  const order = await placeOrder(svc, shop);
+  const order = await placeOrder(svc, shop, { key: own.key });
   const mine = await submit(svc, shop, order.id, { payNow: true }, own.key);
+  expect(mine.status).toBeLessThan(300);
   await receiver.until((r) => r.some((x) => x.json?.data?._id === mine.body.result._id), 20000, 'the own key\'s order');
   await new Promise((r) => setTimeout(r, 1000));
   expect(receiver.received.map((x) => x.json.data._id)).toEqual([mine.body.result._id]);
