@@ -45,7 +45,7 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   const orders = ordersDomain(p, { supplierOrders, onEvent: (event) => dispatch.subscriptions.onStoreOrderEvent(event) });
   const dispatch = dispatchDomain(p, { gateway, registry, orders: orders.orders, connections: connections.connections });
   const payments = paymentsDomain(p, orders);
-  const events = eventsDomain(p, { ownerAccess: identity.ownerAccess, renderers: { ...dispatch.eventRenderers, ...orders.eventRenderers } });
+  const events = eventsDomain(p, { ownerAccess: identity.ownerAccess, renderers: { ...dispatch.eventRenderers, ...orders.eventRenderers, ...catalogue.eventRenderers, ...connections.eventRenderers } });
   // In route-table order: the notification addresses first, since their path shapes would also match /:storeId/:id/... routes.
   const domains: Domain[] = [notifications, events, payments, identity, operator, stores, connections, catalogue, dispatch, orders];
   return { ...p, registry, domains, feed: dispatch.feed, gate: identity.gate, accounts: identity.accounts, apiKeys: identity.apiKeys, operator: operator.operator, stores: stores.stores, connections: connections.connections, paymentProviders: payments.providers };

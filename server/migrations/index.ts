@@ -27,6 +27,7 @@ import { EventOutbox1764547200000 } from './1764547200000-EventOutbox';
 import { EventSubscriptions1764547200001 } from './1764547200001-EventSubscriptions';
 import { EventDeliveries1764547200002 } from './1764547200002-EventDeliveries';
 import { EventOutboxNotify1764547200003 } from './1764547200003-EventOutboxNotify';
+import { EventTriggers1764547200004 } from './1764547200004-EventTriggers';
 
 export const MIGRATIONS = [
   Foundation1763769600000,
@@ -57,4 +58,5 @@ export const MIGRATIONS = [
   EventSubscriptions1764547200001,
   EventDeliveries1764547200002,
   EventOutboxNotify1764547200003,
+  EventTriggers1764547200004,
 ];
