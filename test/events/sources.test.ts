@@ -45,7 +45,8 @@ test('a connection whose health check fails, then passes, reports each change of
   expect(JSON.stringify(got)).not.toMatch(/credentials|sealed/);
   expect(got[1].data.hasCredentials).toBe(true);
   const kept = await svc.db.query(`SELECT snapshot->>'credentials_sealed' AS c FROM event_outbox WHERE resource_key = $1`, [`connection:${shop.connId}`]);
-  expect(kept.rows.map((r) => r.c)).toEqual(['sealed', 'sealed']);
+  expect(kept.rows.length).toBeGreaterThanOrEqual(2);
+  expect(kept.rows.every((r) => r.c === 'sealed')).toBe(true);
 });
 
 test('a connection whose circuit opens reports it, with the time calls wait until', async () => {
