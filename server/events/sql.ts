@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { affected, Params, preparedRows, Queryable, rows } from '../platform/db';
 import { KeysetListStatement, storeScope } from '../platform/pagination';
 import { ALL_TYPES, TEST_EVENT_TYPE, type Delivery, type DisabledReason, type OutboxEvent, type Subscription } from './types';
@@ -237,7 +238,8 @@ export async function redeliver(db: Queryable, id: string): Promise<void> {
 /** A test event for one subscription, and its delivery, in one statement; answers the delivery's id. */
 export async function insertTestEvent(db: Queryable, s: Pick<Subscription, 'id' | 'storeId'>, snapshot: Record<string, unknown>): Promise<string> {
   const p = new Params();
-  const key = p.add(`subscription:${s.id}`);
+  // Each test event is a resource of its own: test events need no order among themselves.
+  const key = p.add(`subscription:${s.id}:${crypto.randomUUID()}`);
   const [r] = await rows<{ id: string }>(
     db,
     `WITH ev AS (INSERT INTO event_outbox (store_id, type, resource_key, snapshot, fanned_out) VALUES (${p.add(s.storeId)}, '${TEST_EVENT_TYPE}', ${key}, ${p.json(snapshot)}, true) RETURNING seq)
