@@ -1,5 +1,5 @@
+import type { DataSource } from 'typeorm';
 import type { Secrets } from '../platform/crypto';
-import type { Queryable } from '../platform/db';
 import type { Logger } from '../platform/logger';
 import type { Reader, Renderers } from './render';
 import type { Sender } from './sender';
@@ -48,7 +48,7 @@ export class DeliveryLoop {
   private drained: (() => void) | null = null;
 
   constructor(
-    private readonly db: Queryable,
+    private readonly db: DataSource,
     private readonly secrets: Secrets,
     private readonly renderers: Renderers,
     private readonly sender: Sender,
