@@ -399,10 +399,13 @@ async function importAndExecute(file, patch) {
 	const wf = workflow(file, patch);
 	await n8n(['import:workflow', `--input=${wf.file}`]);
 	const res = await run(NODE_BIN, [N8N_BIN, 'execute', `--id=${wf.id}`, '--rawOutput'], { env: n8nEnv, timeoutMs: 180000 });
+	// The run data is one pretty-printed object from a `{` to a `}` at the start of a line; n8n may log more after it
+	// (its task runner registering), so the object is cut out rather than parsed to the end of the output.
 	const start = res.stdout.search(/^\{/m);
+	const end = start < 0 ? -1 : res.stdout.slice(start).search(/^\}/m);
 	let parsed;
 	try {
-		parsed = JSON.parse(res.stdout.slice(start));
+		parsed = JSON.parse(res.stdout.slice(start, end < 0 ? undefined : start + end + 1));
 	} catch {
 		throw new Error(`n8n execute ${wf.id} did not print run data (exit ${res.code})\n${res.stdout.slice(-3000)}\n${res.stderr.slice(-3000)}`);
 	}
