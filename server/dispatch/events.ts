@@ -1,7 +1,10 @@
+import type { Params } from '../platform/db';
 import type { EventRenderer } from '../events/render';
+import { recordEvents } from '../events/sql';
 import type { EventType } from '../events/types';
 import { supplierOrderOf, SupplierOrderRow } from './sql';
 import type { SupplierOrderStatus } from './state-machine';
+import type { Change } from './transition';
 import type { SupplierOrderReads } from './views';
 
 /** The event a change of a supplier order records: one per new record or status change (none when the status stays). */
@@ -19,6 +22,17 @@ export function supplierOrderEventType(from: SupplierOrderStatus | null, to: Sup
     default:
       return 'supplierOrder.statusChanged';
   }
+}
+
+/** The change's event as a step of `writeChange`'s statement (./sql.ts), written with it: the record as written and the history entry it reached. */
+export function eventStep(p: Params, c: Change): string {
+  const type = supplierOrderEventType(c.from, c.to);
+  if (!type) return '';
+  const event = recordEvents({
+    from: 'so JOIN ev ON ev.supplier_order_id = so.id', type: p.add(type), storeId: 'so.store_id', resourceKey: `'supplierOrder:' || so.id`,
+    recordKeyId: 'so.created_by_key_id', snapshot: `jsonb_build_object('record', to_jsonb(so), 'historyId', ev.id)`,
+  });
+  return `, so_event AS (${event})`;
 }
 
 /** What `writeChange` keeps of a change for its event: the row as written (JSON) and the history entry it made. */

@@ -1,10 +1,9 @@
 import { affected, Params, preparedRows, Queryable, rows } from '../platform/db';
 import { KeysetListStatement, storeScope } from '../platform/pagination';
 import { ConnectionRow, connectionOf } from '../connections/sql';
-import { recordEvents } from '../events/sql';
 import { movePart } from '../orders/sql';
 import type { PaymentMethod, PaymentStatus } from '../orders/types';
-import { supplierOrderEventType } from './events';
+import { eventStep } from './events';
 import { assertMove } from './state-machine';
 import type { PartRef, SupplierOrder, SupplierOrderEvent, Work, WorkItem } from './supplier-order';
 import type { Change } from './transition';
@@ -128,17 +127,6 @@ export async function writeChange(db: Queryable, c: Change, alike: string[] = []
     p.values,
   );
   return changed.map(supplierOrderOf);
-}
-
-/** The change's event (./events.ts names it), written with it: the record as written and the history entry it reached. */
-function eventStep(p: Params, c: Change): string {
-  const type = supplierOrderEventType(c.from, c.to);
-  if (!type) return '';
-  const event = recordEvents({
-    from: 'so JOIN ev ON ev.supplier_order_id = so.id', type: p.add(type), storeId: 'so.store_id', resourceKey: `'supplierOrder:' || so.id`,
-    recordKeyId: 'so.created_by_key_id', snapshot: `jsonb_build_object('record', to_jsonb(so), 'historyId', ev.id)`,
-  });
-  return `, so_event AS (${event})`;
 }
 
 // --- Reads

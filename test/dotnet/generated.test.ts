@@ -66,13 +66,13 @@ test('exposed: every route a key may call, by its tag; not operator, notificatio
   });
   doc.paths['/api/operator/accounts/{storeId}/plan'] = { put: op('setAccountPlan', 'Operator', [{ operatorToken: [] }]) };
   doc.paths['/api/payment-notifications/{storeId}'] = { post: op('receivePaymentNotification', 'Payment notifications', []) };
-  doc.paths['/api/store-suppliers/{storeId}/subscriptions'] = { get: op('listEventSubscriptions', 'Event subscriptions', [{ apiKey: [] }, { session: [] }]) };
+  doc.paths['/api/store-suppliers/{storeId}/audit-entries'] = { get: op('listAuditEntries', 'Audit entries', [{ apiKey: [] }, { session: [] }]) };
   const emitted = emitCSharp(doc);
   const ids = emitted.operations.map((o) => o.operationId);
   expect(ids).not.toContain('setAccountPlan');
   expect(ids).not.toContain('receivePaymentNotification');
-  expect(emitted.operations.find((o) => o.operationId === 'listEventSubscriptions')).toEqual({ operationId: 'listEventSubscriptions', service: 'Suppliers.EventSubscriptions', method: 'ListAsync', autoPaging: null });
-  expect(emitted['Services.g.cs']).toContain('public EventSubscriptionsService EventSubscriptions { get; }');
+  expect(emitted.operations.find((o) => o.operationId === 'listAuditEntries')).toEqual({ operationId: 'listAuditEntries', service: 'Suppliers.AuditEntries', method: 'ListAsync', autoPaging: null });
+  expect(emitted['Services.g.cs']).toContain('public AuditEntriesService AuditEntries { get; }');
 
   // The served table: every operation a key may call is there, and nothing else.
   const byKey: string[] = [];
