@@ -90,8 +90,7 @@ export class DeliveryLoop {
   }
 
   private async claimAndSend(free: number): Promise<number> {
-    const busy = [...this.inFlight].filter(([, n]) => n >= this.config.perSubscription).map(([id]) => id);
-    const claimed = await sql.claim(this.db, { limit: free, perSubscription: this.config.perSubscription, busy, leaseMs: leaseMsOf(this.config.timeoutMs) });
+    const claimed = await sql.claim(this.db, { limit: free, perSubscription: this.config.perSubscription, inFlight: this.inFlight, leaseMs: leaseMsOf(this.config.timeoutMs) });
     const bySubscription = new Map<string, sql.Claimed[]>();
     for (const c of claimed) bySubscription.set(c.subscription.id, [...(bySubscription.get(c.subscription.id) ?? []), c]);
     for (const batch of bySubscription.values()) {

@@ -82,10 +82,11 @@ export interface Claimed {
 
 /**
  * Claims due deliveries (chain heads) under a lease, which also moves them out of the due ones until it lapses: at
- * most `perSubscription` of each subscription and none of the `busy` ones (a slow receiver holds only its own),
+ * most `perSubscription` of each subscription counting the ones this process has `inFlight` (a slow receiver holds only its own),
  * `limit` in all, oldest due first. Another process's claim of the same row fails its re-check.
  */
-export async function claim(db: Queryable, o: { limit: number; perSubscription: number; busy: string[]; leaseMs: number }): Promise<Claimed[]> {
+export async function claim(db: Queryable, o: { limit: number; perSubscription: number; inFlight: Map<string, number>; leaseMs: number }): Promise<Claimed[]> {
+  const busy = [...o.inFlight].filter(([, n]) => n >= o.perSubscription).map(([id]) => id);
   const found = await preparedRows<Record<string, any>>(
     db,
     `WITH cand AS (
@@ -93,14 +94,15 @@ export async function claim(db: Queryable, o: { limit: number; perSubscription: 
         WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND NOT (d.subscription_id = ANY($3::uuid[]))
         ORDER BY d.next_attempt_at LIMIT $1 * 4),
      picked AS (
-       SELECT id FROM (SELECT c.id, c.next_attempt_at, row_number() OVER (PARTITION BY c.subscription_id ORDER BY c.next_attempt_at) AS n FROM cand c) r
-        WHERE n <= $2 ORDER BY next_attempt_at LIMIT $1)
+       SELECT id FROM (SELECT c.id, c.subscription_id, c.next_attempt_at, row_number() OVER (PARTITION BY c.subscription_id ORDER BY c.next_attempt_at) AS n FROM cand c) r
+         LEFT JOIN unnest($5::uuid[], $6::int[]) AS f(subscription_id, n) ON f.subscription_id = r.subscription_id
+        WHERE r.n <= $2 - coalesce(f.n, 0) ORDER BY next_attempt_at LIMIT $1)
      UPDATE event_deliveries d SET leased_until = now() + make_interval(secs => $4), next_attempt_at = now() + make_interval(secs => $4), attempts = d.attempts + 1, last_attempt_at = now()
        FROM picked, event_outbox o, event_subscriptions s
       WHERE d.id = picked.id AND o.seq = d.event_seq AND s.id = d.subscription_id AND d.status = 'pending' AND d.next_attempt_at <= now()
      RETURNING d.id, d.attempts, d.pending_since, o.seq, o.id AS event_id, o.store_id, o.type, o.resource_key, o.snapshot, o.created_at,
                s.id AS subscription_id, s.url, s.secret_sealed, s.previous_secret_sealed, s.previous_secret_until, s.created_by_account_id, s.created_by_key_id`,
-    [o.limit, o.perSubscription, o.busy, o.leaseMs / 1000],
+    [o.limit, o.perSubscription, busy, o.leaseMs / 1000, [...o.inFlight.keys()], [...o.inFlight.values()]],
   );
   return found.map((r) => ({
     delivery: { id: r.id, attempts: r.attempts, pendingSince: r.pending_since },
