@@ -21,7 +21,7 @@ export class Cursors {
 
   private bind(list: string, filters: Record<string, unknown>): string {
     const canonical = JSON.stringify(Object.keys(filters).sort().map((k) => [k, filters[k] ?? null]));
-    return crypto.createHash('sha256').update(`${list}|${canonical}`).digest('base64url').slice(0, 16);
+    return crypto.hash('sha256', `${list}|${canonical}`, 'base64url').slice(0, 16);
   }
 
   encode(list: string, filters: Record<string, unknown>, pos: CursorPosition): string {
@@ -66,6 +66,12 @@ export function storeScope(storeId: string, ownKeyId: string | null, keyCounted 
   if (ownKeyId) filters.push({ column: 'created_by_key_id', ...(keyCounted ? { countColumn: 'key_id' } : {}), value: ownKeyId });
   return filters;
 }
+
+/**
+ * A timestamptz column as the answer shows it (`Date#toISOString`: UTC, milliseconds cut, not rounded, as pg's
+ * parser does), made by Postgres: a list then parses no Date per row only to print it again.
+ */
+export const isoTime = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** A keyset-paged list's statement, as its domain's SQL module declares it. */
 export interface KeysetListStatement {
