@@ -1,5 +1,5 @@
 import { affected, Params, preparedRows, Queryable, rows } from '../platform/db';
-import { KeysetListStatement, storeScope } from '../platform/pagination';
+import { isoTime, KeysetListStatement, storeScope } from '../platform/pagination';
 import { ConnectionRow, connectionOf } from '../connections/sql';
 import { movePart } from '../orders/sql';
 import type { PaymentMethod, PaymentStatus } from '../orders/types';
@@ -61,8 +61,8 @@ const COLUMNS_READ = `id, store_id, order_id, group_key, connection_id, supplier
   created_by_key_id, created_at, updated_at`;
 const OF_S = COLUMNS_READ.split(',').map((c) => `s.${c.trim()}`).join(', ');
 
-/** A supplier order's history as JSON, oldest first (for `s`, a supplier order row). */
-const EVENTS_OF_S = `(SELECT coalesce(json_agg(json_build_object('at', e.at, 'actor', json_build_object('kind', e.actor_kind, 'id', e.actor_id), 'type', e.type,
+/** A supplier order's history as JSON, oldest first, each `at` in ISO 8601 as answered (for `s`, a supplier order row). */
+const EVENTS_OF_S = `(SELECT coalesce(json_agg(json_build_object('at', ${isoTime('e.at')}, 'actor', json_build_object('kind', e.actor_kind, 'id', e.actor_id), 'type', e.type,
                               'from', e.from_status, 'to', e.to_status, 'details', e.details) ORDER BY e.id), '[]')
                       FROM supplier_order_events e WHERE e.supplier_order_id = s.id)`;
 
@@ -223,6 +223,16 @@ export function eventsOf(db: Queryable, ids: string[]): Promise<Array<{ supplier
   return rows(db, 'SELECT * FROM supplier_order_events WHERE supplier_order_id = ANY($1) ORDER BY id', [ids]);
 }
 
+/** A supplier order as a list page shows it: the fields its view reads, times as ISO 8601 text (see `LISTED_OF_S`). */
+export type ListedSupplierOrder = Pick<SupplierOrder, 'id' | 'storeId' | 'orderId' | 'orderNumber' | 'groupKey' | 'connectionId' | 'supplierKey' | 'contractModel' | 'status' | 'reviewReason'
+  | 'reviewMessage' | 'retryable' | 'supplierOrderNumber' | 'supplierOrderId' | 'supplierStatus' | 'costs' | 'paymentStatus' | 'shipping' | 'attempt' | 'destination'> & { createdAt: string; updatedAt: string };
+
+/** The list's columns, named as `ListedSupplierOrder`: its rows need no mapping and no Date per row. */
+const LISTED_OF_S = `s.id, s.store_id AS "storeId", s.order_id AS "orderId", s.order_number AS "orderNumber", s.group_key AS "groupKey", s.connection_id AS "connectionId",
+  s.supplier_key AS "supplierKey", s.contract_model AS "contractModel", s.status, s.review_reason AS "reviewReason", s.review_message AS "reviewMessage", s.retryable,
+  s.supplier_order_number AS "supplierOrderNumber", s.supplier_order_id AS "supplierOrderId", s.supplier_status AS "supplierStatus", s.costs, s.payment_status AS "paymentStatus",
+  s.shipping, s.attempt, s.destination, ${isoTime('s.created_at')} AS "createdAt", ${isoTime('s.updated_at')} AS "updatedAt"`;
+
 /**
  * The supplier order list: each record with its events. Counted by supplier_order_counts; own-scope keys and
  * orderId count their rows.
@@ -243,7 +253,7 @@ export function supplierOrderList(storeId: string, ownKeyId: string | null, f: S
     table: 'supplier_orders',
     alias: 's',
     filters,
-    columns: `s.*, ${EVENTS_OF_S} AS events`,
+    columns: `${LISTED_OF_S}, ${EVENTS_OF_S} AS events`,
     counts: { table: 'supplier_order_counts', sum: 'n' },
   };
 }
