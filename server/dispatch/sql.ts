@@ -223,9 +223,10 @@ export function eventsOf(db: Queryable, ids: string[]): Promise<Array<{ supplier
   return rows(db, 'SELECT * FROM supplier_order_events WHERE supplier_order_id = ANY($1) ORDER BY id', [ids]);
 }
 
-/** A supplier order as a list page shows it: the fields its view reads, times as ISO 8601 text (see `LISTED_OF_S`). */
+/** A supplier order as a list page shows it: the fields its view reads, times as ISO 8601 text, its history (see `LISTED_OF_S`). */
 export type ListedSupplierOrder = Pick<SupplierOrder, 'id' | 'storeId' | 'orderId' | 'orderNumber' | 'groupKey' | 'connectionId' | 'supplierKey' | 'contractModel' | 'status' | 'reviewReason'
-  | 'reviewMessage' | 'retryable' | 'supplierOrderNumber' | 'supplierOrderId' | 'supplierStatus' | 'costs' | 'paymentStatus' | 'shipping' | 'attempt' | 'destination'> & { createdAt: string; updatedAt: string };
+  | 'reviewMessage' | 'retryable' | 'supplierOrderNumber' | 'supplierOrderId' | 'supplierStatus' | 'costs' | 'paymentStatus' | 'shipping' | 'attempt' | 'destination'>
+  & { createdAt: string; updatedAt: string; events: SupplierOrderEvent[] };
 
 /** The list's columns, named as `ListedSupplierOrder`: its rows need no mapping and no Date per row. */
 const LISTED_OF_S = `s.id, s.store_id AS "storeId", s.order_id AS "orderId", s.order_number AS "orderNumber", s.group_key AS "groupKey", s.connection_id AS "connectionId",

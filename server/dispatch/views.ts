@@ -18,7 +18,7 @@ export interface SupplierOrderQuery {
 /** The same filters in the code's words. */
 export type SupplierOrderFilters = Omit<SupplierOrderQuery, 'integrationId'> & { connectionId?: string };
 
-/** What a view of a supplier order reads: a whole record, or a list page's row (times already ISO text). */
+/** What a view of a supplier order reads: a whole record, or a list page's row (times already ISO text, its history along). */
 type Shown = SupplierOrder | sql.ListedSupplierOrder;
 const iso = (at: Date | string): string => (typeof at === 'string' ? at : at.toISOString());
 
@@ -28,9 +28,6 @@ export class SupplierOrderReads {
     private readonly db: DataSource,
     private readonly cursors: Cursors,
   ) {}
-
-  /** Events read by the list statement, keyed by the row objects it answered. */
-  private readonly prefetched = new WeakMap<Shown, SupplierOrderEvent[]>();
 
   async get(storeId: string, id: string, ownKeyId: string | null): Promise<SupplierOrder> {
     const so = await sql.supplierOrderById(this.db, id, storeId);
@@ -76,8 +73,8 @@ export class SupplierOrderReads {
 
   async views(rows: Shown[], showCustomer: boolean) {
     // Rows of a list page brought their events along; others read them in one query.
-    const events = rows.every((r) => this.prefetched.has(r)) ? new Map(rows.map((r) => [r.id, this.prefetched.get(r)!])) : await this.events(rows.map((r) => r.id));
-    return rows.map((r) => this.view(r, events.get(r.id)!, showCustomer));
+    const read = rows.every((r) => 'events' in r) ? null : await this.events(rows.map((r) => r.id));
+    return rows.map((r) => this.view(r, 'events' in r ? r.events : read!.get(r.id)!, showCustomer));
   }
 
   /** The supplier orders of some store orders, with their events, as the routes show them: one read. */
@@ -94,9 +91,6 @@ export class SupplierOrderReads {
   async list(storeId: string, ownKeyId: string | null, q: SupplierOrderQuery & { cursor?: string; pageSize: number }): Promise<Page<sql.ListedSupplierOrder>> {
     const { integrationId, ...rest } = q;
     const f = { ...rest, connectionId: integrationId };
-    return keysetList<sql.ListedSupplierOrder & { events: SupplierOrderEvent[] }, sql.ListedSupplierOrder>(this.db, this.cursors, f, sql.supplierOrderList(storeId, ownKeyId, f), (r) => {
-      this.prefetched.set(r, r.events);
-      return r;
-    });
+    return keysetList<sql.ListedSupplierOrder, sql.ListedSupplierOrder>(this.db, this.cursors, f, sql.supplierOrderList(storeId, ownKeyId, f), (r) => r);
   }
 }
