@@ -60,6 +60,8 @@ const COLUMNS_READ = `id, store_id, order_id, group_key, connection_id, supplier
   cancel_requested, payment_due, shopper_captured, store_takes_over, accepted_cost_minor, destination, retries_used, next_retry_at, created_by_account_id,
   created_by_key_id, created_at, updated_at`;
 const OF_S = COLUMNS_READ.split(',').map((c) => `s.${c.trim()}`).join(', ');
+const LISTED_OF_S = `${'id store_id order_id order_number group_key connection_id supplier_key contract_model status review_reason review_message retryable supplier_order_number supplier_order_id supplier_status costs payment_status shipping attempt destination'
+  .split(' ').map((c) => `s.${c} AS "${c.replace(/_(\w)/g, (_, x: string) => x.toUpperCase())}"`).join(', ')}, ${isoTime('s.created_at')} AS "createdAt", ${isoTime('s.updated_at')} AS "updatedAt"`;
 
 /** A supplier order's history as JSON, oldest first, each `at` in ISO 8601 as answered (for `s`, a supplier order row). */
 const EVENTS_OF_S = `(SELECT coalesce(json_agg(json_build_object('at', ${isoTime('e.at')}, 'actor', json_build_object('kind', e.actor_kind, 'id', e.actor_id), 'type', e.type,
@@ -223,20 +225,9 @@ export function eventsOf(db: Queryable, ids: string[]): Promise<Array<{ supplier
   return rows(db, 'SELECT * FROM supplier_order_events WHERE supplier_order_id = ANY($1) ORDER BY id', [ids]);
 }
 
-/** A supplier order as a list page shows it: the fields its view reads, times as ISO 8601 text, its history (see `LISTED_OF_S`). */
-export type ListedSupplierOrder = Pick<SupplierOrder, 'id' | 'storeId' | 'orderId' | 'orderNumber' | 'groupKey' | 'connectionId' | 'supplierKey' | 'contractModel' | 'status' | 'reviewReason'
-  | 'reviewMessage' | 'retryable' | 'supplierOrderNumber' | 'supplierOrderId' | 'supplierStatus' | 'costs' | 'paymentStatus' | 'shipping' | 'attempt' | 'destination'>
-  & { createdAt: string; updatedAt: string; events: SupplierOrderEvent[] };
-
-/** The list's columns, named as `ListedSupplierOrder`: its rows need no mapping and no Date per row. */
-const LISTED_OF_S = `s.id, s.store_id AS "storeId", s.order_id AS "orderId", s.order_number AS "orderNumber", s.group_key AS "groupKey", s.connection_id AS "connectionId",
-  s.supplier_key AS "supplierKey", s.contract_model AS "contractModel", s.status, s.review_reason AS "reviewReason", s.review_message AS "reviewMessage", s.retryable,
-  s.supplier_order_number AS "supplierOrderNumber", s.supplier_order_id AS "supplierOrderId", s.supplier_status AS "supplierStatus", s.costs, s.payment_status AS "paymentStatus",
-  s.shipping, s.attempt, s.destination, ${isoTime('s.created_at')} AS "createdAt", ${isoTime('s.updated_at')} AS "updatedAt"`;
-
 /**
- * The supplier order list: each record with its events. Counted by supplier_order_counts; own-scope keys and
- * orderId count their rows.
+ * The supplier order list: each record with its events, in the columns its view shows named as it reads them (`LISTED_OF_S`,
+ * `ListedSupplierOrder` in ./views; times as ISO text). Counted by supplier_order_counts; own-scope keys and orderId count their rows.
  */
 export function supplierOrderList(storeId: string, ownKeyId: string | null, f: SupplierOrderFilters): KeysetListStatement {
   // The counts do not keep the creating key: an own key's list counts its rows.

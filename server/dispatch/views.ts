@@ -18,8 +18,13 @@ export interface SupplierOrderQuery {
 /** The same filters in the code's words. */
 export type SupplierOrderFilters = Omit<SupplierOrderQuery, 'integrationId'> & { connectionId?: string };
 
+/** A supplier order as a list page answers it (sql.ts, `LISTED_OF_S`): the fields its view reads, times as ISO 8601 text, its history. */
+export type ListedSupplierOrder = Pick<SupplierOrder, 'id' | 'storeId' | 'orderId' | 'orderNumber' | 'groupKey' | 'connectionId' | 'supplierKey' | 'contractModel' | 'status' | 'reviewReason'
+  | 'reviewMessage' | 'retryable' | 'supplierOrderNumber' | 'supplierOrderId' | 'supplierStatus' | 'costs' | 'paymentStatus' | 'shipping' | 'attempt' | 'destination'>
+  & { createdAt: string; updatedAt: string; events: SupplierOrderEvent[] };
+
 /** What a view of a supplier order reads: a whole record, or a list page's row (times already ISO text, its history along). */
-type Shown = SupplierOrder | sql.ListedSupplierOrder;
+type Shown = SupplierOrder | ListedSupplierOrder;
 const iso = (at: Date | string): string => (typeof at === 'string' ? at : at.toISOString());
 
 /** Reads of supplier orders: one, and the cursor-paged list with its exact totalCount. */
@@ -88,9 +93,9 @@ export class SupplierOrderReads {
    * A page in one statement: the supplier orders, their events and the exact totalCount (from the counts
    * the database keeps; own-scope keys and orderId count their rows). The events ride along to `views`.
    */
-  async list(storeId: string, ownKeyId: string | null, q: SupplierOrderQuery & { cursor?: string; pageSize: number }): Promise<Page<sql.ListedSupplierOrder>> {
+  async list(storeId: string, ownKeyId: string | null, q: SupplierOrderQuery & { cursor?: string; pageSize: number }): Promise<Page<ListedSupplierOrder>> {
     const { integrationId, ...rest } = q;
     const f = { ...rest, connectionId: integrationId };
-    return keysetList<sql.ListedSupplierOrder, sql.ListedSupplierOrder>(this.db, this.cursors, f, sql.supplierOrderList(storeId, ownKeyId, f), (r) => r);
+    return keysetList<ListedSupplierOrder, ListedSupplierOrder>(this.db, this.cursors, f, sql.supplierOrderList(storeId, ownKeyId, f), (r) => r);
   }
 }
