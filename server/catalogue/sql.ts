@@ -179,23 +179,25 @@ export function variantCostsOfLinks(tx: Queryable, linkIds: string[]): Promise<A
   return rows(tx, 'SELECT link_id, store_variant_id, supplier_variant_id, cost_minor, currency FROM product_link_variants WHERE link_id = ANY($1)', [linkIds]);
 }
 
-/** Set-based: one row per link variant (the arrays are columns). */
+/** Set-based: one row per link variant (the arrays are columns). Rows already as given are not written again (no new row version). */
 export async function updateLinkVariants(tx: Queryable, v: { link: string[]; variant: string[]; stock: number[]; available: boolean[]; cost: number[]; currency: string[] }): Promise<void> {
   await affected(
     tx,
     `UPDATE product_link_variants lv SET stock = u.stock, available = u.available, cost_minor = u.cost, currency = u.currency
        FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::bool[], $5::bigint[], $6::text[]) AS u(link_id, store_variant_id, stock, available, cost, currency)
-      WHERE lv.link_id = u.link_id AND lv.store_variant_id = u.store_variant_id`,
+      WHERE lv.link_id = u.link_id AND lv.store_variant_id = u.store_variant_id
+        AND (lv.stock, lv.available, lv.cost_minor, lv.currency) IS DISTINCT FROM (u.stock, u.available, u.cost, u.currency)`,
     [v.link, v.variant, v.stock, v.available, v.cost, v.currency],
   );
 }
 
-/** Set-based: a null stock or price keeps the variant's own. */
+/** Set-based: a null stock or price keeps the variant's own; variants already so are not written again. */
 export async function updateStoreVariants(tx: Queryable, v: { id: string[]; stock: Array<number | null>; price: Array<number | null> }): Promise<void> {
   await affected(
     tx,
     `UPDATE store_variants v SET stock = coalesce(u.stock, v.stock), price_minor = coalesce(u.price, v.price_minor)
-       FROM unnest($1::uuid[], $2::int[], $3::bigint[]) AS u(id, stock, price) WHERE v.id = u.id`,
+       FROM unnest($1::uuid[], $2::int[], $3::bigint[]) AS u(id, stock, price)
+      WHERE v.id = u.id AND (v.stock, v.price_minor) IS DISTINCT FROM (coalesce(u.stock, v.stock), coalesce(u.price, v.price_minor))`,
     [v.id, v.stock, v.price],
   );
 }

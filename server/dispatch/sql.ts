@@ -1,5 +1,5 @@
 import { affected, Params, preparedRows, Queryable, rows } from '../platform/db';
-import { KeysetListStatement, storeScope } from '../platform/pagination';
+import { isoTime, KeysetListStatement, storeScope } from '../platform/pagination';
 import { ConnectionRow, connectionOf } from '../connections/sql';
 import { movePart } from '../orders/sql';
 import type { PaymentMethod, PaymentStatus } from '../orders/types';
@@ -9,9 +9,8 @@ import type { PartRef, SupplierOrder, SupplierOrderEvent, Work, WorkItem } from 
 import type { Change } from './transition';
 import type { SupplierOrderFilters } from './views';
 
-// The dispatch domain's data module: every statement on its tables (supplier orders and their history), rows turned
-// into its types by the mappers below. Reads may join another domain's tables where one statement serves a step;
-// the only writes outside its own tables are orders' `movePart` and the events' outbox, run inside `writeChange`.
+// The dispatch domain's data module: every statement on its tables (supplier orders, their history), rows mapped to its types below.
+// Reads may join other domains' tables for one step; the only writes outside are orders' `movePart` and the events' outbox (`writeChange`).
 
 /** Every change of a supplier order is announced here (in the same statement), for callers waiting on it. */
 export const CHANGE_CHANNEL = 'supplier_order_changed';
@@ -61,9 +60,11 @@ const COLUMNS_READ = `id, store_id, order_id, group_key, connection_id, supplier
   cancel_requested, payment_due, shopper_captured, store_takes_over, accepted_cost_minor, destination, retries_used, next_retry_at, created_by_account_id,
   created_by_key_id, created_at, updated_at`;
 const OF_S = COLUMNS_READ.split(',').map((c) => `s.${c.trim()}`).join(', ');
+const LISTED_OF_S = `${'id store_id order_id order_number group_key connection_id supplier_key contract_model status review_reason review_message retryable supplier_order_number supplier_order_id supplier_status costs payment_status shipping attempt destination'
+  .split(' ').map((c) => `s.${c} AS "${c.replace(/_(\w)/g, (_, x: string) => x.toUpperCase())}"`).join(', ')}, ${isoTime('s.created_at')} AS "createdAt", ${isoTime('s.updated_at')} AS "updatedAt"`;
 
-/** A supplier order's history as JSON, oldest first (for `s`, a supplier order row). */
-const EVENTS_OF_S = `(SELECT coalesce(json_agg(json_build_object('at', e.at, 'actor', json_build_object('kind', e.actor_kind, 'id', e.actor_id), 'type', e.type,
+/** A supplier order's history as JSON, oldest first, each `at` in ISO 8601 as answered (for `s`, a supplier order row). */
+const EVENTS_OF_S = `(SELECT coalesce(json_agg(json_build_object('at', ${isoTime('e.at')}, 'actor', json_build_object('kind', e.actor_kind, 'id', e.actor_id), 'type', e.type,
                               'from', e.from_status, 'to', e.to_status, 'details', e.details) ORDER BY e.id), '[]')
                       FROM supplier_order_events e WHERE e.supplier_order_id = s.id)`;
 
@@ -121,8 +122,7 @@ export async function writeChange(db: Queryable, c: Change, alike: string[] = []
     `WITH so AS (${so}),
      ev AS (INSERT INTO supplier_order_events (supplier_order_id, actor_kind, actor_id, type, from_status, to_status, details)
             SELECT id, ${p.add(h.actor.kind)}, ${p.add(h.actor.id)}, ${p.add(h.type)}, from_status, status, ${p.json(h.details)} FROM so RETURNING id, supplier_order_id)
-     ${eventStep(p, c)}
-     ${c.part ? `, ${movePart(p, 'so', c.part)}` : ''}
+     ${eventStep(p, c)} ${c.part ? `, ${movePart(p, 'so', c.part)}` : ''}
      SELECT ${COLUMNS_READ}, pg_notify('${CHANGE_CHANNEL}', id::text) AS notified FROM so`,
     p.values,
   );
@@ -226,8 +226,8 @@ export function eventsOf(db: Queryable, ids: string[]): Promise<Array<{ id: stri
 }
 
 /**
- * The supplier order list: each record with its events. Counted by supplier_order_counts; own-scope keys and
- * orderId count their rows.
+ * The supplier order list: each record with its events, in the columns its view shows named as it reads them (`LISTED_OF_S`,
+ * `ListedSupplierOrder` in ./views; times as ISO text). Counted by supplier_order_counts; own-scope keys and orderId count their rows.
  */
 export function supplierOrderList(storeId: string, ownKeyId: string | null, f: SupplierOrderFilters): KeysetListStatement {
   // The counts do not keep the creating key: an own key's list counts its rows.
@@ -245,7 +245,7 @@ export function supplierOrderList(storeId: string, ownKeyId: string | null, f: S
     table: 'supplier_orders',
     alias: 's',
     filters,
-    columns: `s.*, ${EVENTS_OF_S} AS events`,
+    columns: `${LISTED_OF_S}, ${EVENTS_OF_S} AS events`,
     counts: { table: 'supplier_order_counts', sum: 'n' },
   };
 }

@@ -18,15 +18,21 @@ export interface SupplierOrderQuery {
 /** The same filters in the code's words. */
 export type SupplierOrderFilters = Omit<SupplierOrderQuery, 'integrationId'> & { connectionId?: string };
 
+/** A supplier order as a list page answers it (sql.ts, `LISTED_OF_S`): the fields its view reads, times as ISO 8601 text, its history. */
+export type ListedSupplierOrder = Pick<SupplierOrder, 'id' | 'storeId' | 'orderId' | 'orderNumber' | 'groupKey' | 'connectionId' | 'supplierKey' | 'contractModel' | 'status' | 'reviewReason'
+  | 'reviewMessage' | 'retryable' | 'supplierOrderNumber' | 'supplierOrderId' | 'supplierStatus' | 'costs' | 'paymentStatus' | 'shipping' | 'attempt' | 'destination'>
+  & { createdAt: string; updatedAt: string; events: SupplierOrderEvent[] };
+
+/** What a view of a supplier order reads: a whole record, or a list page's row (times already ISO text, its history along). */
+type Shown = SupplierOrder | ListedSupplierOrder;
+const iso = (at: Date | string): string => (typeof at === 'string' ? at : at.toISOString());
+
 /** Reads of supplier orders: one, and the cursor-paged list with its exact totalCount. */
 export class SupplierOrderReads {
   constructor(
     private readonly db: DataSource,
     private readonly cursors: Cursors,
   ) {}
-
-  /** Events read by the list statement, keyed by the row objects it answered. */
-  private readonly prefetched = new WeakMap<SupplierOrder, SupplierOrderEvent[]>();
 
   async get(storeId: string, id: string, ownKeyId: string | null): Promise<SupplierOrder> {
     const so = await sql.supplierOrderById(this.db, id, storeId);
@@ -55,7 +61,7 @@ export class SupplierOrderReads {
     return written.map((w) => this.view(w.so, history.get(w.so.id)!.filter(([id]) => id <= w.historyId).map(([, e]) => e), showCustomer));
   }
 
-  view(so: SupplierOrder, events: SupplierOrderEvent[], showCustomer: boolean) {
+  view(so: Shown, events: SupplierOrderEvent[], showCustomer: boolean) {
     return {
       _id: so.id,
       storeId: so.storeId,
@@ -78,35 +84,31 @@ export class SupplierOrderReads {
       attempt: so.attempt,
       events,
       ...(showCustomer ? { destination: so.destination, destinationRedacted: false } : { destinationRedacted: true }),
-      createdAt: so.createdAt.toISOString(),
-      updatedAt: so.updatedAt.toISOString(),
+      createdAt: iso(so.createdAt),
+      updatedAt: iso(so.updatedAt),
     };
   }
 
-  async views(rows: SupplierOrder[], showCustomer: boolean) {
+  async views(rows: Shown[], showCustomer: boolean) {
     // Rows of a list page brought their events along; others read them in one query.
-    const events = rows.every((r) => this.prefetched.has(r)) ? new Map(rows.map((r) => [r.id, this.prefetched.get(r)!])) : await this.events(rows.map((r) => r.id));
-    return rows.map((r) => this.view(r, events.get(r.id)!, showCustomer));
+    const read = rows.every((r) => 'events' in r) ? null : await this.events(rows.map((r) => r.id));
+    return rows.map((r) => this.view(r, 'events' in r ? r.events : read!.get(r.id)!, showCustomer));
   }
 
   /** The supplier orders of some store orders, with their events, as the routes show them: one read. */
   async ofOrders(orderIds: string[], showCustomer: boolean) {
     if (!orderIds.length) return [];
     const found = await sql.supplierOrdersOfOrders(this.db, orderIds);
-    return found.map((r) => this.view(sql.supplierOrderOf(r), r.events.map((e) => ({ ...e, at: new Date(e.at).toISOString() })), showCustomer));
+    return found.map((r) => this.view(sql.supplierOrderOf(r), r.events, showCustomer));
   }
 
   /**
    * A page in one statement: the supplier orders, their events and the exact totalCount (from the counts
    * the database keeps; own-scope keys and orderId count their rows). The events ride along to `views`.
    */
-  async list(storeId: string, ownKeyId: string | null, q: SupplierOrderQuery & { cursor?: string; pageSize: number }): Promise<Page<SupplierOrder>> {
+  async list(storeId: string, ownKeyId: string | null, q: SupplierOrderQuery & { cursor?: string; pageSize: number }): Promise<Page<ListedSupplierOrder>> {
     const { integrationId, ...rest } = q;
     const f = { ...rest, connectionId: integrationId };
-    return keysetList<sql.SupplierOrderRow & { events: SupplierOrderEvent[] }, SupplierOrder>(this.db, this.cursors, f, sql.supplierOrderList(storeId, ownKeyId, f), (r) => {
-      const so = sql.supplierOrderOf(r);
-      this.prefetched.set(so, r.events.map((e) => ({ ...e, at: new Date(e.at).toISOString() })));
-      return so;
-    });
+    return keysetList<ListedSupplierOrder, ListedSupplierOrder>(this.db, this.cursors, f, sql.supplierOrderList(storeId, ownKeyId, f), (r) => r);
   }
 }

@@ -20,12 +20,14 @@ export function notificationRoutes(notifications: NotificationService) {
       params: notificationParams,
       response: { status: 200, schema: notificationReceived, raw: true },
       extraResponses: [[503, { description: 'The service cannot decide now (for example the database is unreachable); send again later' }]],
-      async handler({ params, rawBody, headers, log }) {
+      // `rc.log` is read only when needed: the request's child logger is made on first read.
+      async handler(rc) {
+        const { params, rawBody, headers } = rc;
         let outcome: 'accepted' | 'refused';
         try {
           outcome = await notifications.receive(params.supplierKey, params.integrationId, rawBody, headers);
         } catch (err) {
-          log.warn({ err }, 'notification could not be decided');
+          rc.log.warn({ err }, 'notification could not be decided');
           throw new ApiError(503, 'serviceUnavailable', 'The notification could not be handled now; send it again later.');
         }
         return outcome === 'accepted' ? new Reply(200, { received: true }, true) : new Reply(400, NOTIFICATION_REFUSED, true);

@@ -24,12 +24,13 @@ export function paymentRoutes(providers: PaymentProviders, notifications: Paymen
       params: object({ storeId: { type: 'string', maxLength: 100 } }, ['storeId']),
       response: { status: 200, schema: object({ received: { const: true } }, ['received']), raw: true },
       extraResponses: [[503, { description: 'The service cannot decide now; send again later' }]],
-      async handler({ params: p, rawBody, headers, log }) {
+      // `rc.log` is read only when needed: the request's child logger is made on first read.
+      async handler(rc) {
         let outcome: 'accepted' | 'refused';
         try {
-          outcome = await notifications.receive(p.storeId, rawBody, headers);
+          outcome = await notifications.receive(rc.params.storeId, rc.rawBody, rc.headers);
         } catch (err) {
-          log.warn({ err }, 'payment notification could not be decided');
+          rc.log.warn({ err }, 'payment notification could not be decided');
           throw new ApiError(503, 'serviceUnavailable', 'The notification could not be handled now; send it again later.');
         }
         return outcome === 'accepted' ? new Reply(200, { received: true }, true) : new Reply(400, PAYMENT_NOTIFICATION_REFUSED, true);

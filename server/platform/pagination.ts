@@ -21,7 +21,7 @@ export class Cursors {
 
   private bind(list: string, filters: Record<string, unknown>): string {
     const canonical = JSON.stringify(Object.keys(filters).sort().map((k) => [k, filters[k] ?? null]));
-    return crypto.createHash('sha256').update(`${list}|${canonical}`).digest('base64url').slice(0, 16);
+    return crypto.hash('sha256', `${list}|${canonical}`, 'base64url').slice(0, 16);
   }
 
   encode(list: string, filters: Record<string, unknown>, pos: CursorPosition): string {
@@ -66,6 +66,12 @@ export function storeScope(storeId: string, ownKeyId: string | null, keyCounted 
   if (ownKeyId) filters.push({ column: 'created_by_key_id', ...(keyCounted ? { countColumn: 'key_id' } : {}), value: ownKeyId });
   return filters;
 }
+
+/**
+ * A timestamptz column as the answer shows it (`Date#toISOString`: UTC, milliseconds cut, not rounded, as pg's
+ * parser does), made by Postgres: a list then parses no Date per row only to print it again.
+ */
+export const isoTime = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /** A keyset-paged list's statement, as its domain's SQL module declares it. */
 export interface KeysetListStatement {
@@ -112,10 +118,10 @@ function keysetStatement(o: KeysetListStatement & { pos: CursorPosition | null; 
 /**
  * Keyset paging on (created_at desc, id desc). `fetch` gets the position and a limit of pageSize+1
  * and answers rows in list order (newest first) for 'next', oldest first for 'prev', with the list's
- * exact totalCount. Rows carry `cursorAt`, the exact created_at as Postgres text (microseconds; a JS
+ * exact totalCount. Rows carry `cursor_at`, the exact created_at as Postgres text (microseconds; a JS
  * Date would lose them).
  */
-async function keysetPage<Row extends { cursorAt: string; id: string }, Out>(opts: {
+async function keysetPage<Row extends { cursor_at: string; id: string }, Out>(opts: {
   cursors: Cursors;
   list: string;
   filters: Record<string, unknown>;
@@ -129,7 +135,7 @@ async function keysetPage<Row extends { cursorAt: string; id: string }, Out>(opt
   const extra = rows.length > opts.pageSize;
   let page = rows.slice(0, opts.pageSize);
   if (pos?.dir === 'prev') page = page.reverse();
-  const at = (r: Row, dir: 'next' | 'prev') => opts.cursors.encode(opts.list, opts.filters, { dir, createdAt: r.cursorAt, id: r.id });
+  const at = (r: Row, dir: 'next' | 'prev') => opts.cursors.encode(opts.list, opts.filters, { dir, createdAt: r.cursor_at, id: r.id });
   const first = page[0];
   const last = page[page.length - 1];
   // Going forward: more rows exist after this page if we fetched one extra; rows before exist if we came by a cursor.
@@ -158,7 +164,7 @@ export async function keysetList<Row extends { id: string }, Out>(
   statement: KeysetListStatement,
   map: (row: Row) => Out,
 ): Promise<Page<Out>> {
-  return keysetPage<Row & { cursorAt: string }, Out>({
+  return keysetPage<Row & { cursor_at: string }, Out>({
     cursors,
     list: statement.list,
     filters: statement.binding,
@@ -167,10 +173,11 @@ export async function keysetList<Row extends { id: string }, Out>(
     fetch: async (pos, limit) => {
       const st = keysetStatement({ ...statement, pos, limit });
       // A list whose columns are all named keeps its result's shape when a migration adds a column: prepared.
-      const run = /\b\w+\.\*/.test(statement.columns) ? rows : preparedRows;
+      const run = statement.columns.includes('.*') ? rows : preparedRows;
       const found = await run<Row & { cursor_at: string; total_count: string }>(db, st.sql, st.args);
       return {
-        rows: found.filter((r) => r.id !== null).map((r) => Object.assign(r, { cursorAt: r.cursor_at })),
+        // The rows as pg made them: adding a field to each would change every row's shape.
+        rows: found.filter((r) => r.id !== null),
         totalCount: found.length ? Number(found[0].total_count) : 0,
       };
     },

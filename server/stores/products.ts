@@ -111,8 +111,8 @@ export class ProductService {
       status: r.status,
       variants: r.variants,
       createdByKeyId: r.created_by_key_id,
-      createdAt: r.created_at.toISOString(),
-      updatedAt: r.updated_at.toISOString(),
+      createdAt: r.created_at,
+      updatedAt: r.updated_at,
     }));
   }
 

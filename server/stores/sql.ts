@@ -1,5 +1,5 @@
 import { affected, Queryable, rows } from '../platform/db';
-import { KeysetListStatement, storeScope } from '../platform/pagination';
+import { isoTime, KeysetListStatement, storeScope } from '../platform/pagination';
 import type { ProductView } from './products';
 import type { ProductStatus, StaffMember, Store, StoreProduct, StoreVariant } from './types';
 
@@ -39,8 +39,9 @@ export interface ProductListRow {
   status: string;
   variants: ProductView['variants'];
   created_by_key_id: string | null;
-  created_at: Date;
-  updated_at: Date;
+  /** ISO 8601, as answered. */
+  created_at: string;
+  updated_at: string;
 }
 
 /** The store product list: each product with its variants in position order; counted by store_product_counts. */
@@ -48,7 +49,8 @@ export function productList(f: { storeId: string; ownKeyId: string | null; statu
   const filters = storeScope(f.storeId, f.ownKeyId);
   if (f.status) filters.push({ column: 'status', countColumn: 'status', value: f.status });
   return { list: 'storeProducts', binding: f, table: 'store_products', alias: 'p', filters,
-    columns: `p.*, (SELECT coalesce(json_agg(json_build_object('id', v.id, 'sku', v.sku, 'title', v.title, 'priceMinor', v.price_minor, 'currency', v.currency, 'stock', v.stock) ORDER BY v.position), '[]')
+    columns: `p.id, p.store_id, p.title, p.description, p.status, p.created_by_key_id, ${isoTime('p.created_at')} AS created_at, ${isoTime('p.updated_at')} AS updated_at,
+              (SELECT coalesce(json_agg(json_build_object('id', v.id, 'sku', v.sku, 'title', v.title, 'priceMinor', v.price_minor, 'currency', v.currency, 'stock', v.stock) ORDER BY v.position), '[]')
                       FROM store_variants v WHERE v.product_id = p.id) AS variants`,
     counts: { table: 'store_product_counts', sum: 'n' },
   };

@@ -88,6 +88,27 @@ test('link an existing product: every store variant must map to a variant the su
     { sku: 'L-B', price: sp.variants[0].costMinor + 250, stock: sp.variants[0].stock },
   ]);
   expect((await svc.db.query('SELECT title FROM store_products WHERE id = $1', [own.id])).rows[0].title).toBe(sp.title);
+
+  // Synced again with nothing changed at the supplier: the link is stamped, its variants are not written again (same row versions).
+  const versions = async () =>
+    (
+      await svc.db.query(
+        `SELECT (SELECT array_agg(xmin::text ORDER BY id) FROM store_variants WHERE product_id = $1) AS store,
+                (SELECT array_agg(xmin::text ORDER BY store_variant_id) FROM product_link_variants WHERE link_id = $2) AS link,
+                (SELECT last_sync_at FROM product_links WHERE id = $2) AS at`,
+        [own.id, ok.body.result.id],
+      )
+    ).rows[0];
+  const before = await versions();
+  expect((await svc.call('POST', links(`/${ok.body.result.id}/sync`), { key: owner.key })).body.result.lastSyncError).toBeNull();
+  const after = await versions();
+  expect(after.at.getTime()).toBeGreaterThan(before.at.getTime());
+  expect(after.store).toEqual(before.store);
+  expect(after.link).toEqual(before.link);
+  expect(await variantsOf(own.id)).toEqual([
+    { sku: 'L-A', price: sp.variants[1].costMinor + 250, stock: sp.variants[1].stock },
+    { sku: 'L-B', price: sp.variants[0].costMinor + 250, stock: sp.variants[0].stock },
+  ]);
 });
 
 test('list pages by cursor; update changes mapping, rule and switches; delete keeps the product', async () => {

@@ -137,6 +137,16 @@ describe('cursor paging', () => {
     expect(back.body.result.items.map((p: { id: string }) => p.id)).toEqual(pages[1].items.map((p: { id: string }) => p.id));
   });
 
+  test('a listed product is what reading it alone answers: every field, its times to the millisecond', async () => {
+    // The list prints its times in SQL, the single read through Date: both must cut the microseconds the same way.
+    const items = (await svc.call('GET', `/api/store-products/${pageStore}?pageSize=10`, { key: dev.key })).body.result.items;
+    expect(items).toHaveLength(7);
+    for (const item of items) {
+      expect(item.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      expect(item).toEqual((await svc.call('GET', `/api/store-products/${pageStore}/${item.id}`, { key: dev.key })).body.result);
+    }
+  });
+
   test('a cursor used with other filters, tampered with, or made up: 400 invalidCursor', async () => {
     const first = await svc.call('GET', `/api/store-products/${pageStore}?pageSize=2`, { key: dev.key });
     const cursor = first.body.result.pagination.nextCursor as string;
