@@ -20,12 +20,12 @@ import { catalogueDomain } from './catalogue';
 import { ordersDomain } from './orders';
 import { paymentsDomain } from './payments';
 import { dispatchDomain } from './dispatch';
+import { eventsDomain } from './events';
 import { supplierOrderSchema } from './dispatch/schemas';
 import { mountAssistant } from './assistant/mcp';
 import { mountConsole } from './console/serve';
 
 export const VERSION = '4.4.0';
-
 export const openDatabase = (url: string, poolSize?: number): DataSource => createDataSource(url, MIGRATIONS, poolSize);
 
 /** Every domain, built once per process, each from the platform and the domains it needs. */
@@ -45,10 +45,10 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   const orders = ordersDomain(p, { supplierOrders, onEvent: (event) => dispatch.subscriptions.onStoreOrderEvent(event) });
   const dispatch = dispatchDomain(p, { gateway, registry, orders: orders.orders, connections: connections.connections });
   const payments = paymentsDomain(p, orders);
+  const events = eventsDomain(p, { ownerAccess: identity.ownerAccess, renderers: { ...dispatch.eventRenderers, ...orders.eventRenderers, ...catalogue.eventRenderers, ...connections.eventRenderers } });
   // In route-table order: the notification addresses first, since their path shapes would also match /:storeId/:id/... routes.
-  const domains: Domain[] = [notifications, payments, identity, operator, stores, connections, catalogue, dispatch, orders];
-  const { gate, accounts, apiKeys } = identity;
-  return { ...p, registry, domains, feed: dispatch.feed, gate, accounts, apiKeys, operator: operator.operator, stores: stores.stores, connections: connections.connections, paymentProviders: payments.providers };
+  const domains: Domain[] = [notifications, events, payments, identity, operator, stores, connections, catalogue, dispatch, orders];
+  return { ...p, registry, domains, feed: dispatch.feed, gate: identity.gate, accounts: identity.accounts, apiKeys: identity.apiKeys, operator: operator.operator, stores: stores.stores, connections: connections.connections, paymentProviders: payments.providers };
 }
 export type Services = ReturnType<typeof buildServices>;
 

@@ -21,4 +21,5 @@ export { isImportJob, type ImportResult } from './suppliers/imports.js';
 export type { Connections, Imports, Links, Products, SupplierOrders, Suppliers } from './suppliers/index.js';
 export type { ApiKeys, StoreOrderPage, StoreOrders } from './store.js';
 export { VERSION } from './transport.js';
+export { webhooks, WebhookVerificationError, type VerifyOptions, type WebhookEvent, type WebhookHeaders, type WebhookVerificationFailure } from './webhooks.js';
 export type * from './types.js';

@@ -6,6 +6,7 @@ import type { ProductReadBack } from '../notifications/service';
 import { domain, type Platform } from '../platform/domain';
 import { POLLING } from '../platform/jobs';
 import type { ProductService } from '../stores/products';
+import { catalogueEventRenderers } from './events';
 import { ImportService } from './imports';
 import { LinkService } from './links';
 import { IMPORT_QUEUE, SYNC_QUEUES } from './queues';
@@ -24,6 +25,7 @@ export function catalogueDomain(p: Platform, deps: { gateway: SupplierGateway; c
   deps.connections.addImpactCounter(async (connectionId) => ({ linkedProducts: await linkCountOfConnection(db, connectionId) }));
   return domain({
     links, supplierProducts, imports, catalogueSync,
+    eventRenderers: catalogueEventRenderers(imports, links),
     routes: catalogueRoutes(deps.connections, supplierProducts, imports, links),
     async work(boss) {
       await boss.work<{ importJobId: string }>(IMPORT_QUEUE, { localConcurrency: 2, ...POLLING }, async ([job]) => {

@@ -21,7 +21,7 @@ export function linkList(f: { storeId: string; ownKeyId: string | null; connecti
   };
 }
 
-interface LinkRow {
+export interface LinkRow {
   id: string;
   store_id: string;
   product_id: string;

@@ -3,6 +3,7 @@ import type { SupplierRegistry } from '../suppliers/registry';
 import { SupplierCallRates } from './call-rate';
 import { CircuitBreaker } from './circuit-breaker';
 import { CredentialRenewal } from './credential-renewal';
+import { connectionEventRenderer } from './events';
 import { SupplierGateway } from './gateway';
 import { CREDENTIAL_RENEWAL_QUEUE, nextRenewalSweep, RENEWAL_SWEEP_KEY } from './queues';
 import { connectionRoutes } from './routes';
@@ -23,6 +24,7 @@ export function connectionsDomain(p: Platform, deps: { registry: SupplierRegistr
     connections,
     signIn,
     credentialRenewal,
+    eventRenderers: { connection: connectionEventRenderer(connections) },
     routes: connectionRoutes(connections, signIn, deps.registry),
     async work(boss) {
       // Sign-ins that expire are renewed before they end: a chain of sweeps, which the minutely schedule restarts if it breaks.

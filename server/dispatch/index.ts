@@ -9,6 +9,7 @@ import { JobRunner, type JobRunnerOptions } from '../platform/job-runner';
 import { ListenFeed } from '../platform/listen';
 import type { SupplierRegistry } from '../suppliers/registry';
 import { DispatchCommands } from './commands';
+import { supplierOrderRenderer } from './events';
 import { DispatchJob } from './job';
 import { DISPATCH_QUEUE, DispatchQueue, WORK_CHANNEL } from './queues';
 import { CHANGE_CHANNEL, SupplierOrderRecords } from './records';
@@ -43,6 +44,7 @@ export function dispatchDomain(p: Platform, deps: { gateway: SupplierGateway; re
   deps.connections.addImpactCounter(async (connectionId) => ({ openSupplierOrders: await openSupplierOrderCount(db, connectionId) }));
   return domain({
     feed, records, queue, commands, job, reads, subscriptions,
+    eventRenderers: { supplierOrder: supplierOrderRenderer(reads) },
     routes: supplierOrderRoutes(commands, reads, deps.orders),
     async work(boss) {
       // Many slots, a per-connection limit enforced when jobs are claimed, woken by every send.

@@ -1,8 +1,10 @@
 import { affected, Params, preparedRows, Queryable, rows } from '../platform/db';
 import { KeysetListStatement, storeScope } from '../platform/pagination';
 import { ConnectionRow, connectionOf } from '../connections/sql';
+import { recordEvents } from '../events/sql';
 import { movePart } from '../orders/sql';
 import type { PaymentMethod, PaymentStatus } from '../orders/types';
+import { supplierOrderEventType } from './events';
 import { assertMove } from './state-machine';
 import type { PartRef, SupplierOrder, SupplierOrderEvent, Work, WorkItem } from './supplier-order';
 import type { Change } from './transition';
@@ -10,7 +12,7 @@ import type { SupplierOrderFilters } from './views';
 
 // The dispatch domain's data module: every statement on its tables (supplier orders and their history), rows turned
 // into its types by the mappers below. Reads may join another domain's tables where one statement serves a step;
-// the only write outside its own tables is orders' `movePart`, run inside `writeChange`.
+// the only writes outside its own tables are orders' `movePart` and the events' outbox, run inside `writeChange`.
 
 /** Every change of a supplier order is announced here (in the same statement), for callers waiting on it. */
 export const CHANGE_CHANNEL = 'supplier_order_changed';
@@ -119,12 +121,24 @@ export async function writeChange(db: Queryable, c: Change, alike: string[] = []
     db,
     `WITH so AS (${so}),
      ev AS (INSERT INTO supplier_order_events (supplier_order_id, actor_kind, actor_id, type, from_status, to_status, details)
-            SELECT id, ${p.add(h.actor.kind)}, ${p.add(h.actor.id)}, ${p.add(h.type)}, from_status, status, ${p.json(h.details)} FROM so)
-     ${c.part ? `, part AS (${movePart(p, 'so', c.part)})` : ''}
+            SELECT id, ${p.add(h.actor.kind)}, ${p.add(h.actor.id)}, ${p.add(h.type)}, from_status, status, ${p.json(h.details)} FROM so RETURNING id, supplier_order_id)
+     ${eventStep(p, c)}
+     ${c.part ? `, ${movePart(p, 'so', c.part)}` : ''}
      SELECT ${COLUMNS_READ}, pg_notify('${CHANGE_CHANNEL}', id::text) AS notified FROM so`,
     p.values,
   );
   return changed.map(supplierOrderOf);
+}
+
+/** The change's event (./events.ts names it), written with it: the record as written and the history entry it reached. */
+function eventStep(p: Params, c: Change): string {
+  const type = supplierOrderEventType(c.from, c.to);
+  if (!type) return '';
+  const event = recordEvents({
+    from: 'so JOIN ev ON ev.supplier_order_id = so.id', type: p.add(type), storeId: 'so.store_id', resourceKey: `'supplierOrder:' || so.id`,
+    recordKeyId: 'so.created_by_key_id', snapshot: `jsonb_build_object('record', to_jsonb(so), 'historyId', ev.id)`,
+  });
+  return `, so_event AS (${event})`;
 }
 
 // --- Reads
@@ -219,7 +233,7 @@ export async function wakeRunners(db: Queryable): Promise<void> {
   await affected(db, `SELECT pg_notify('${WORK_CHANNEL}', '')`);
 }
 
-export function eventsOf(db: Queryable, ids: string[]): Promise<Array<{ supplier_order_id: string; at: Date; actor_kind: string; actor_id: string | null; type: string; from_status: string | null; to_status: string | null; details: Record<string, unknown> }>> {
+export function eventsOf(db: Queryable, ids: string[]): Promise<Array<{ id: string; supplier_order_id: string; at: Date; actor_kind: string; actor_id: string | null; type: string; from_status: string | null; to_status: string | null; details: Record<string, unknown> }>> {
   return rows(db, 'SELECT * FROM supplier_order_events WHERE supplier_order_id = ANY($1) ORDER BY id', [ids]);
 }
 

@@ -34,12 +34,25 @@ export class SupplierOrderReads {
     return so;
   }
 
-  async events(ids: string[]): Promise<Map<string, SupplierOrderEvent[]>> {
-    const out = new Map<string, SupplierOrderEvent[]>(ids.map((id) => [id, []]));
+  /** Each record's history, oldest first, as (history id, entry). */
+  private async history(ids: string[]): Promise<Map<string, Array<[number, SupplierOrderEvent]>>> {
+    const out = new Map<string, Array<[number, SupplierOrderEvent]>>(ids.map((id) => [id, []]));
     if (!ids.length) return out;
-    const rows = await sql.eventsOf(this.db, ids);
-    for (const r of rows) out.get(r.supplier_order_id)!.push({ at: r.at.toISOString(), actor: { kind: r.actor_kind, id: r.actor_id }, type: r.type, from: r.from_status, to: r.to_status, details: r.details });
+    for (const r of await sql.eventsOf(this.db, ids)) {
+      out.get(r.supplier_order_id)!.push([Number(r.id), { at: r.at.toISOString(), actor: { kind: r.actor_kind, id: r.actor_id }, type: r.type, from: r.from_status, to: r.to_status, details: r.details }]);
+    }
     return out;
+  }
+
+  async events(ids: string[]): Promise<Map<string, SupplierOrderEvent[]>> {
+    const history = await this.history(ids);
+    return new Map([...history].map(([id, entries]) => [id, entries.map(([, e]) => e)]));
+  }
+
+  /** Supplier orders as one write left them, each with its history up to the entry that write made (an event's data), in one read. */
+  async asWritten(written: Array<{ so: SupplierOrder; historyId: number }>, showCustomer: boolean) {
+    const history = await this.history([...new Set(written.map((w) => w.so.id))]);
+    return written.map((w) => this.view(w.so, history.get(w.so.id)!.filter(([id]) => id <= w.historyId).map(([, e]) => e), showCustomer));
   }
 
   view(so: SupplierOrder, events: SupplierOrderEvent[], showCustomer: boolean) {

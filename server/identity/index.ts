@@ -3,6 +3,7 @@ import { AccountService } from './accounts';
 import { ApiKeyService } from './api-keys';
 import { CreditService } from './credits';
 import { createGate } from './gate';
+import { ownerAccess } from './owner-access';
 import { identityRoutes } from './routes';
 
 /** Accounts, sessions, API keys, credits and the gate every request passes. */
@@ -16,6 +17,7 @@ export function identityDomain(p: Platform) {
     accounts,
     apiKeys,
     gate,
+    ownerAccess: ownerAccess(gate, apiKeys),
     routes: identityRoutes(accounts, apiKeys, () => p.config.publicBaseUrl),
     housekeeping: async () => ({ sessions: await accounts.purgeExpiredSessions() }),
   });

@@ -23,6 +23,11 @@ import { AutomationShippingMethod1764460800251 } from './1764460800251-Automatio
 import { SupplierOrderCountSlots1764460800260 } from './1764460800260-SupplierOrderCountSlots';
 import { StoreOrderCountSlots1764460800261 } from './1764460800261-StoreOrderCountSlots';
 import { PaymentProviderCheckout1764460800270 } from './1764460800270-PaymentProviderCheckout';
+import { EventOutbox1764547200000 } from './1764547200000-EventOutbox';
+import { EventSubscriptions1764547200001 } from './1764547200001-EventSubscriptions';
+import { EventDeliveries1764547200002 } from './1764547200002-EventDeliveries';
+import { EventOutboxNotify1764547200003 } from './1764547200003-EventOutboxNotify';
+import { EventTriggers1764547200004 } from './1764547200004-EventTriggers';
 
 export const MIGRATIONS = [
   Foundation1763769600000,
@@ -49,4 +54,9 @@ export const MIGRATIONS = [
   SupplierOrderCountSlots1764460800260,
   StoreOrderCountSlots1764460800261,
   PaymentProviderCheckout1764460800270,
+  EventOutbox1764547200000,
+  EventSubscriptions1764547200001,
+  EventDeliveries1764547200002,
+  EventOutboxNotify1764547200003,
+  EventTriggers1764547200004,
 ];

@@ -1,4 +1,5 @@
 import { affected, Params, preparedRows, Queryable, rows } from '../platform/db';
+import { recordEvents } from '../events/sql';
 import { KeysetListStatement, storeScope } from '../platform/pagination';
 import type { Actor } from '../identity/permissions';
 import type { Destination, FulfilmentGroup, PartMove, PaymentStatus, StoreOrder, StoreOrderItem } from './types';
@@ -120,7 +121,7 @@ export async function confirmOrder(tx: Queryable, orderId: string, storeGroup: s
   const p = new Params();
   const confirmed = `UPDATE store_orders SET confirmed_at = now() WHERE id = ${p.add(orderId)} AND confirmed_at IS NULL RETURNING id AS order_id, ${p.add(storeGroup)}::text AS group_key`;
   const start = movePart(p, 'o', { kind: 'byStore', status: 'processing', shipment: null, from: ['pending'] });
-  return (await preparedRows(tx, `WITH o AS (${confirmed}), part AS (${start}) SELECT order_id FROM o`, p.values)).length > 0;
+  return (await preparedRows(tx, `WITH o AS (${confirmed}), ${start} SELECT order_id FROM o`, p.values)).length > 0;
 }
 
 export interface PaymentEventRow {
@@ -169,37 +170,63 @@ export async function lockPaymentStatus(tx: Queryable, orderId: string): Promise
 
 // --- Parts
 
+/** What a part's move answers: the part as written, its status before, and its order's store, number and creating key. */
+const MOVED = `g.order_id, g.group_key, g.connection_id, g.status, g.shipment, g.fulfilled_by_store, g.updated_at, was.status AS was_status,
+  ord.store_id, ord.number AS order_number, ord.created_by_key_id`;
+
 /**
  * The one write of an order part's status (the store order follows its parts by trigger, migration
- * StoreOrderFromParts). It moves the parts named by the rows of `parts` (a table expression with `order_id` and
- * `group_key`), and is written as one statement step, so that a caller may run it inside its own statement: a
- * supplier order's change and its part's move then commit together in one round trip (dispatch's `writeChange`).
- * A part that follows its supplier order is written only when something changes, and never once the store took it over.
+ * StoreOrderFromParts), with the `orderPart.statusChanged` event of each part whose status it changed. It moves the
+ * parts named by the rows of `parts` (a table expression with `order_id` and `group_key`), and is written as two
+ * steps of a statement (`part` and `part_event`), so that a caller may run it inside its own: a supplier order's
+ * change, its part's move and their events then commit together in one round trip (dispatch's `writeChange`). A part
+ * that follows its supplier order is written only when something changes, and never once the store took it over.
  */
 export function movePart(p: Params, parts: string, move: PartMove): string {
-  const match = 'g.order_id = x.order_id AND g.group_key = x.group_key';
+  const from = `FROM ${parts} x JOIN fulfilment_groups was ON was.order_id = x.order_id AND was.group_key = x.group_key JOIN store_orders ord ON ord.id = x.order_id
+               WHERE g.order_id = x.order_id AND g.group_key = x.group_key`;
+  let update: string;
   switch (move.kind) {
     case 'follow': {
       const [status, shipment, attention] = [p.add(move.status), p.json(move.shipment), p.add(move.needsAttention)];
-      return `UPDATE fulfilment_groups g SET status = ${status}, shipment = ${shipment}, needs_attention = ${attention}, updated_at = now()
-                FROM ${parts} x WHERE ${match} AND NOT g.fulfilled_by_store
-                 AND (g.status IS DISTINCT FROM ${status} OR g.shipment IS DISTINCT FROM ${shipment} OR g.needs_attention IS DISTINCT FROM ${attention})`;
+      update = `UPDATE fulfilment_groups g SET status = ${status}, shipment = ${shipment}, needs_attention = ${attention}, updated_at = now()
+                  ${from} AND NOT g.fulfilled_by_store
+                   AND (g.status IS DISTINCT FROM ${status} OR g.shipment IS DISTINCT FROM ${shipment} OR g.needs_attention IS DISTINCT FROM ${attention})`;
+      break;
     }
     case 'handToStore':
-      return `UPDATE fulfilment_groups g SET fulfilled_by_store = true, shipment = NULL, needs_attention = false, updated_at = now(),
-                     status = CASE WHEN o.confirmed_at IS NULL THEN 'pending' ELSE 'processing' END
-                FROM ${parts} x JOIN store_orders o ON o.id = x.order_id WHERE ${match}`;
+      update = `UPDATE fulfilment_groups g SET fulfilled_by_store = true, shipment = NULL, needs_attention = false, updated_at = now(),
+                       status = CASE WHEN ord.confirmed_at IS NULL THEN 'pending' ELSE 'processing' END
+                  ${from}`;
+      break;
     case 'byStore':
-      return `UPDATE fulfilment_groups g SET status = ${p.add(move.status)}, shipment = COALESCE(${p.json(move.shipment)}, g.shipment), updated_at = now()
-                FROM ${parts} x WHERE ${match} AND g.fulfilled_by_store AND g.status = ANY(${p.add(move.from)}::text[])`;
+      update = `UPDATE fulfilment_groups g SET status = ${p.add(move.status)}, shipment = COALESCE(${p.json(move.shipment)}, g.shipment), updated_at = now()
+                  ${from} AND g.fulfilled_by_store AND g.status = ANY(${p.add(move.from)}::text[])`;
   }
+  const event = recordEvents({
+    from: 'part', type: `'orderPart.statusChanged'`, storeId: 'part.store_id', resourceKey: `'orderPart:' || part.order_id || ':' || part.group_key`,
+    recordKeyId: 'part.created_by_key_id', snapshot: 'to_jsonb(part)', where: 'part.status IS DISTINCT FROM part.was_status',
+  });
+  return `part AS (${update} RETURNING ${MOVED}), part_event AS (${event})`;
 }
 
 /** `movePart` as a statement of its own, for one part; true when the part moved. */
 export async function movePartNow(db: Queryable, orderId: string, groupKey: string, move: PartMove): Promise<boolean> {
   const p = new Params();
   const one = `(SELECT ${p.add(orderId)}::uuid AS order_id, ${p.add(groupKey)}::text AS group_key)`;
-  return (await affected(db, movePart(p, one, move), p.values)) > 0;
+  return (await rows(db, `WITH ${movePart(p, one, move)} SELECT order_id FROM part`, p.values)).length > 0;
+}
+
+/** Part rows as `movePart` wrote them into events, with their items, for the events' data (the part as the API shows it). */
+export async function partsWithItems(db: Queryable, parts: Array<{ order_id: string; group_key: string }>): Promise<Map<string, string[]>> {
+  const found = await rows<{ order_id: string; group_key: string; items: string[] }>(
+    db,
+    `SELECT x.order_id, x.group_key, coalesce(array_agg(i.id ORDER BY i.position) FILTER (WHERE i.id IS NOT NULL), '{}') AS items
+       FROM unnest($1::uuid[], $2::text[]) AS x(order_id, group_key) LEFT JOIN store_order_items i ON i.order_id = x.order_id AND i.group_key = x.group_key
+      GROUP BY x.order_id, x.group_key`,
+    [parts.map((t) => t.order_id), parts.map((t) => t.group_key)],
+  );
+  return new Map(found.map((r) => [`${r.order_id}:${r.group_key}`, r.items]));
 }
 
 // --- The list

@@ -72,6 +72,18 @@ export interface Config {
   readBackIntervalSeconds: number;
   /** How often pg-boss's monitor looks for jobs whose worker stopped sending heartbeats. */
   jobSuperviseSeconds: number;
+  /** Events to developers: the time limit of one delivery, its retries (base, cap, give-up), slots, body limit, idle poll, retention. */
+  eventDeliveryTimeoutMs: number;
+  eventRetryBaseMs: number;
+  eventRetryMaxMs: number;
+  eventGiveUpSeconds: number;
+  eventDeliveryConcurrency: number;
+  eventSubscriptionConcurrency: number;
+  eventBodyLimitBytes: number;
+  eventPollMs: number;
+  eventRetentionDays: number;
+  /** Subscriptions may target loopback and private addresses (default: only with the embedded database, the local default). */
+  eventTargetsAllowPrivate: boolean;
 }
 
 export const CJ_API_BASE_URL_DEFAULT = 'https://developers.cjdropshipping.com/api2.0/v1';
@@ -229,5 +241,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     sandboxSupplierCallsInFlight: intVar(env, 'SANDBOX_SUPPLIER_CALLS_IN_FLIGHT', 20, 1, 1000),
     sandboxSupplierRequestsPerSecond: intVar(env, 'SANDBOX_SUPPLIER_REQUESTS_PER_SECOND', 0, 0, 10000),
     readBackIntervalSeconds: intVar(env, 'SUPPLIER_READBACK_INTERVAL_SECONDS', 900, 2, 7 * 86400),
+    eventDeliveryTimeoutMs: intVar(env, 'EVENT_DELIVERY_TIMEOUT_MS', 5000, 100, 30000),
+    eventRetryBaseMs: intVar(env, 'EVENT_RETRY_BASE_MS', 10000, 10, 3600000),
+    eventRetryMaxMs: intVar(env, 'EVENT_RETRY_MAX_MS', 6 * 3600000, 10, 7 * 86400000),
+    eventGiveUpSeconds: intVar(env, 'EVENT_GIVE_UP_SECONDS', 3 * 86400, 1, 30 * 86400),
+    eventDeliveryConcurrency: intVar(env, 'EVENT_DELIVERY_CONCURRENCY', 200, 1, 2000),
+    eventSubscriptionConcurrency: intVar(env, 'EVENT_SUBSCRIPTION_CONCURRENCY', 32, 1, 500),
+    eventBodyLimitBytes: intVar(env, 'EVENT_BODY_LIMIT_BYTES', 256 * 1024, 1024, 8 * 1024 * 1024),
+    eventPollMs: intVar(env, 'EVENT_POLL_MS', 1000, 50, 60000),
+    eventRetentionDays: intVar(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
+    eventTargetsAllowPrivate: boolVar(env, 'EVENT_TARGETS_ALLOW_PRIVATE', embedded),
   };
 }

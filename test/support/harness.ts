@@ -10,8 +10,13 @@ import { RunningSandboxSupplier, startSandboxSupplier } from '../../server/suppl
 /** Everything a test saw: every response body and every log line, scanned for secrets at the end of each file. */
 export const seen = { responses: [] as Array<{ route: string; text: string }>, logLines: [] as string[], secrets: new Set<string>() };
 
-/** Responses whose purpose is to hand the full key to its signed-in owner. */
-const KEY_HANDOVER = [/^POST \/api\/auth\/sign-(up|in)$/, /^POST \/api\/api-keys$/, /^GET \/api\/api-keys\/[^/]+\/secret$/];
+/** Responses whose purpose is to hand the full key (or an event subscription's signing secret) to its owner. */
+const KEY_HANDOVER = [
+  /^POST \/api\/auth\/sign-(up|in)$/,
+  /^POST \/api\/api-keys$/,
+  /^GET \/api\/api-keys\/[^/]+\/secret$/,
+  /^POST \/api\/store-suppliers\/[^/]+\/event-subscriptions(\/[^/]+\/rotate-secret)?$/,
+];
 
 export interface CallOptions {
   key?: string;

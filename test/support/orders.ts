@@ -40,12 +40,12 @@ export async function openShop(svc: Service, sandbox: Sandbox, opts: { page?: nu
   return { owner, storeId, connId, account, products };
 }
 
-export async function placeOrder(svc: Service, shop: Shop, opts: { paymentMethod?: string; contractModel?: string; quantity?: number; productIndex?: number; destination?: Record<string, string>; ownItem?: { productId: string; variantId: string } } = {}) {
+export async function placeOrder(svc: Service, shop: Shop, opts: { paymentMethod?: string; contractModel?: string; quantity?: number; productIndex?: number; destination?: Record<string, string>; ownItem?: { productId: string; variantId: string }; key?: string } = {}) {
   const p = shop.products[opts.productIndex ?? 0];
   const items = [{ productId: p.productId, variantId: p.variantId, quantity: opts.quantity ?? 1 }];
   if (opts.ownItem) items.push({ ...opts.ownItem, quantity: 1 });
   const res = await svc.call('POST', `/api/store-orders/${shop.storeId}`, {
-    key: shop.owner.key,
+    key: opts.key ?? shop.owner.key,
     body: { items, destination: opts.destination ?? US_ADDRESS, paymentMethod: opts.paymentMethod ?? 'manual', contractModel: opts.contractModel ?? 'standard' },
   });
   if (res.status !== 201) throw new Error(res.text);

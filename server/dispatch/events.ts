@@ -1,0 +1,43 @@
+import type { EventRenderer } from '../events/render';
+import type { EventType } from '../events/types';
+import { supplierOrderOf, SupplierOrderRow } from './sql';
+import type { SupplierOrderStatus } from './state-machine';
+import type { SupplierOrderReads } from './views';
+
+/** The event a change of a supplier order records: one per new record or status change (none when the status stays). */
+export function supplierOrderEventType(from: SupplierOrderStatus | null, to: SupplierOrderStatus): EventType | null {
+  if (from === null) return 'supplierOrder.created';
+  if (from === to) return null;
+  switch (to) {
+    case 'needsReview':
+      return 'supplierOrder.paused';
+    case 'shipped':
+    case 'delivered':
+    case 'cancelled':
+    case 'failed':
+      return `supplierOrder.${to}`;
+    default:
+      return 'supplierOrder.statusChanged';
+  }
+}
+
+/** What `writeChange` keeps of a change for its event: the row as written (JSON) and the history entry it made. */
+interface Snapshot {
+  record: Omit<SupplierOrderRow, 'created_at' | 'updated_at' | 'next_retry_at'> & { created_at: string; updated_at: string; next_retry_at: string | null };
+  historyId: number;
+}
+
+/** Supplier order events' data: the supplier order as the supplier-order routes answer it, as that change left it. */
+export function supplierOrderRenderer(reads: SupplierOrderReads): EventRenderer {
+  return {
+    permission: 'suppliers.view',
+    async render(events, showCustomer) {
+      const written = events.map((e) => {
+        const { record: r, historyId } = e.snapshot as unknown as Snapshot;
+        const row = { ...r, created_at: new Date(r.created_at), updated_at: new Date(r.updated_at), next_retry_at: r.next_retry_at ? new Date(r.next_retry_at) : null };
+        return { so: supplierOrderOf(row as SupplierOrderRow), historyId: Number(historyId) };
+      });
+      return reads.asWritten(written, showCustomer);
+    },
+  };
+}

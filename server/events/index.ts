@@ -1,0 +1,42 @@
+import { domain, type Platform } from '../platform/domain';
+import { ListenFeed } from '../platform/listen';
+import { DeliveryLoop, type OwnerAccess } from './delivery';
+import { type EventRenderer, Renderers } from './render';
+import { eventRoutes } from './routes';
+import { Sender } from './sender';
+import { OUTBOX_CHANNEL, purgeOld } from './sql';
+import { SubscriptionService } from './subscriptions';
+
+/**
+ * Events to developers: the outbox the other domains write into with their changes, the store's subscriptions, and
+ * (in a worker) the delivery loop. Each domain whose events it carries gives how their data is rendered (by resource kind).
+ */
+export function eventsDomain(p: Platform, deps: { ownerAccess: OwnerAccess; renderers: Record<string, EventRenderer> }) {
+  const c = p.config;
+  const renderers = new Renderers();
+  for (const [kind, renderer] of Object.entries(deps.renderers)) renderers.register(kind, renderer);
+  const subscriptions = new SubscriptionService(p.db, p.secrets, p.cursors, c.eventTargetsAllowPrivate);
+  return domain({
+    subscriptions,
+    renderers,
+    routes: eventRoutes(subscriptions),
+    housekeeping: async () => ({ events: await purgeOld(p.db, c.eventRetentionDays) }),
+    async work() {
+      const sender = new Sender(c.eventDeliveryTimeoutMs, c.eventTargetsAllowPrivate);
+      const loop = new DeliveryLoop(p.db, p.secrets, renderers, sender, deps.ownerAccess, {
+        concurrency: c.eventDeliveryConcurrency, perSubscription: c.eventSubscriptionConcurrency, timeoutMs: c.eventDeliveryTimeoutMs, retryBaseMs: c.eventRetryBaseMs,
+        retryMaxMs: c.eventRetryMaxMs, giveUpMs: c.eventGiveUpSeconds * 1000, bodyLimitBytes: c.eventBodyLimitBytes, pollMs: c.eventPollMs,
+      }, p.log);
+      // Woken when a statement wrote events (and by its own freed slots); polls for retries falling due.
+      const feed = new ListenFeed(p.databaseUrl, [OUTBOX_CHANNEL], p.log);
+      feed.on(OUTBOX_CHANNEL, () => loop.poke());
+      loop.start();
+      return async (timeoutMs: number) => {
+        await feed.close();
+        await loop.stop(timeoutMs);
+        sender.close();
+      };
+    },
+  });
+}
+export type EventsDomain = ReturnType<typeof eventsDomain>;

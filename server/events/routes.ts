@@ -1,0 +1,166 @@
+import { creatorOf, ownRecordsKeyId } from '../identity/permissions';
+import { defineRoutes, Reply, route } from '../platform/http/route';
+import { object, pageOf, pageQuery, params } from '../platform/http/schemas';
+import { deliverySchema, deliveryView, eventTypes, subscriptionSchema, subscriptionView, targetUrl } from './schemas';
+import type { SubscriptionService } from './subscriptions';
+
+const BASE = '/api/store-suppliers/:storeId/event-subscriptions';
+const TAG = 'Event subscriptions';
+const one = params(['storeId', 'subscriptionId']);
+const description = { type: ['string', 'null'], maxLength: 500 } as const;
+const signing =
+  'Every delivery is a POST of `{ id, type, createdAt, storeId, data }` (data: the resource as the API answers it to the subscription\'s owner) with the Standard Webhooks headers `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the secret). Answer 2xx within a few seconds; anything else is retried with growing delays for about three days.';
+
+export function eventRoutes(subscriptions: SubscriptionService) {
+  return defineRoutes([
+    route({
+      operationId: 'createEventSubscription',
+      method: 'post',
+      path: BASE,
+      summary: 'Subscribe an address to the store\'s events',
+      description: `${signing} The answer carries the signing secret; it is shown again only when rotated.`,
+      tag: TAG,
+      auth: 'caller',
+      permission: 'suppliers.manage',
+      readOnly: false,
+      params: params(['storeId']),
+      body: object({ url: targetUrl, eventTypes, description }, ['url', 'eventTypes']),
+      response: { status: 201, schema: subscriptionSchema },
+      async handler(ctx) {
+        const made = await subscriptions.create(ctx.params.storeId, creatorOf(ctx.caller!), ctx.body);
+        return subscriptionView(made.subscription, made.secret);
+      },
+    }),
+    route({
+      operationId: 'listEventSubscriptions',
+      method: 'get',
+      path: BASE,
+      summary: 'The store\'s event subscriptions, newest first',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'suppliers.view',
+      readOnly: true,
+      params: params(['storeId']),
+      query: object({ ...pageQuery }),
+      response: { status: 200, schema: pageOf(subscriptionSchema) },
+      async handler(ctx) {
+        const page = await subscriptions.list(ctx.params.storeId, ownRecordsKeyId(ctx.caller), ctx.query);
+        return { ...page, items: page.items.map((s) => subscriptionView(s)) };
+      },
+    }),
+    route({
+      operationId: 'getEventSubscription',
+      method: 'get',
+      path: `${BASE}/:subscriptionId`,
+      summary: 'One event subscription',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'suppliers.view',
+      readOnly: true,
+      params: one,
+      response: { status: 200, schema: subscriptionSchema },
+      async handler(ctx) {
+        return subscriptionView(await subscriptions.get(ctx.params.storeId, ctx.params.subscriptionId, ownRecordsKeyId(ctx.caller)));
+      },
+    }),
+    route({
+      operationId: 'updateEventSubscription',
+      method: 'patch',
+      path: `${BASE}/:subscriptionId`,
+      summary: 'Change the address, event types or description, or switch the subscription on or off',
+      description: 'Switching a subscription on clears the reason it was switched off and gives its waiting deliveries a fresh retry period.',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'suppliers.manage',
+      readOnly: false,
+      params: one,
+      body: object({ url: targetUrl, eventTypes, description, enabled: { type: 'boolean' } }, [], { minProperties: 1 }),
+      response: { status: 200, schema: subscriptionSchema },
+      async handler(ctx) {
+        return subscriptionView(await subscriptions.update(ctx.params.storeId, ctx.params.subscriptionId, ownRecordsKeyId(ctx.caller), ctx.body));
+      },
+    }),
+    route({
+      operationId: 'deleteEventSubscription',
+      method: 'delete',
+      path: `${BASE}/:subscriptionId`,
+      summary: 'Delete an event subscription and its delivery log',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'suppliers.manage',
+      readOnly: false,
+      params: one,
+      response: { status: 204, schema: {} },
+      async handler(ctx) {
+        await subscriptions.delete(ctx.params.storeId, ctx.params.subscriptionId, ownRecordsKeyId(ctx.caller));
+        return new Reply(204, undefined, true);
+      },
+    }),
+    route({
+      operationId: 'rotateEventSubscriptionSecret',
+      method: 'post',
+      path: `${BASE}/:subscriptionId/rotate-secret`,
+      summary: 'Replace the signing secret',
+      description: 'Answers the new secret. The old one keeps signing beside it (two signatures in webhook-signature) for keepOldSeconds (default a day; 0: not at all).',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'suppliers.manage',
+      readOnly: false,
+      params: one,
+      body: object({ keepOldSeconds: { type: 'integer', minimum: 0, maximum: 7 * 86400, default: 86400 } }),
+      response: { status: 200, schema: subscriptionSchema },
+      async handler(ctx) {
+        const rotated = await subscriptions.rotate(ctx.params.storeId, ctx.params.subscriptionId, ownRecordsKeyId(ctx.caller), ctx.body?.keepOldSeconds ?? 86400);
+        return subscriptionView(rotated.subscription, rotated.secret);
+      },
+    }),
+    route({
+      operationId: 'testEventSubscription',
+      method: 'post',
+      path: `${BASE}/:subscriptionId/test`,
+      summary: 'Send a subscription.test event to this subscription',
+      description: 'Answers 202 with its delivery; follow it in the delivery log.',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'suppliers.manage',
+      readOnly: false,
+      params: one,
+      response: { status: 202, schema: deliverySchema },
+      async handler(ctx) {
+        return new Reply(202, deliveryView(await subscriptions.test(ctx.params.storeId, ctx.params.subscriptionId, ownRecordsKeyId(ctx.caller))));
+      },
+    }),
+    route({
+      operationId: 'listEventDeliveries',
+      method: 'get',
+      path: `${BASE}/:subscriptionId/deliveries`,
+      summary: 'The subscription\'s deliveries, newest first, with status, attempts and the last answer',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'suppliers.view',
+      readOnly: true,
+      params: one,
+      query: object({ status: { enum: ['pending', 'delivered', 'failed'] }, ...pageQuery }),
+      response: { status: 200, schema: pageOf(deliverySchema) },
+      async handler(ctx) {
+        const page = await subscriptions.deliveries(ctx.params.storeId, ctx.params.subscriptionId, ownRecordsKeyId(ctx.caller), ctx.query);
+        return { ...page, items: page.items.map(deliveryView) };
+      },
+    }),
+    route({
+      operationId: 'redeliverEvent',
+      method: 'post',
+      path: `${BASE}/:subscriptionId/deliveries/:deliveryId/redeliver`,
+      summary: 'Send a delivery\'s event again now (same webhook-id)',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'suppliers.manage',
+      readOnly: false,
+      params: params(['storeId', 'subscriptionId', 'deliveryId']),
+      response: { status: 202, schema: deliverySchema },
+      async handler(ctx) {
+        return new Reply(202, deliveryView(await subscriptions.redeliver(ctx.params.storeId, ctx.params.subscriptionId, ctx.params.deliveryId, ownRecordsKeyId(ctx.caller))));
+      },
+    }),
+  ]);
+}

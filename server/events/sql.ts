@@ -1,0 +1,258 @@
+import { affected, Params, preparedRows, Queryable, rows } from '../platform/db';
+import { KeysetListStatement, storeScope } from '../platform/pagination';
+import { ALL_TYPES, TEST_EVENT_TYPE, type Delivery, type DisabledReason, type OutboxEvent, type Subscription } from './types';
+
+// The events domain's data module: every statement on its tables (the outbox, subscriptions, deliveries). Fan-out
+// reads the subscription's key (record scope) from identity's api_keys in the same statement; nothing else outside.
+
+/** Notified (by trigger, migration EventOutboxNotify) when a statement wrote events. */
+export const OUTBOX_CHANNEL = 'event_outbox';
+const FAN_OUT_LOCK = 727274101;
+
+/**
+ * The events a change writes, as one step of the producing domain's own statement (so they commit with it): rows of
+ * `from` (a table expression of that statement) that pass `where`, each given as SQL expressions over `from`.
+ */
+export interface EventRows {
+  from: string;
+  type: string;
+  storeId: string;
+  resourceKey: string;
+  recordKeyId: string;
+  snapshot: string;
+  where?: string;
+}
+
+export function recordEvents(e: EventRows): string {
+  return `INSERT INTO event_outbox (store_id, type, resource_key, record_key_id, snapshot)
+          SELECT ${e.storeId}, ${e.type}, ${e.resourceKey}, ${e.recordKeyId}, ${e.snapshot} FROM ${e.from}${e.where ? ` WHERE ${e.where}` : ''}`;
+}
+
+/**
+ * Fan-out, one process at a time (a transaction lock; others skip): the oldest events not yet fanned out, in order,
+ * become deliveries for each subscription of their store that takes the type, existed when the event was written,
+ * and whose key may see the record (an `own` key: only records it made). Answers how many events it took.
+ */
+export async function fanOut(db: Queryable, limit: number): Promise<number> {
+  const [r] = await preparedRows<{ events: number }>(
+    db,
+    `WITH lock AS (SELECT pg_try_advisory_xact_lock(${FAN_OUT_LOCK}) AS got),
+     ev AS (SELECT seq, store_id, type, resource_key, record_key_id, created_at FROM event_outbox WHERE NOT fanned_out AND (SELECT got FROM lock) ORDER BY seq LIMIT $1),
+     made AS (INSERT INTO event_deliveries (event_seq, subscription_id, resource_key)
+              SELECT ev.seq, s.id, ev.resource_key FROM ev
+                JOIN event_subscriptions s ON s.store_id = ev.store_id AND s.enabled AND s.created_at <= ev.created_at AND (ev.type = ANY(s.event_types) OR '${ALL_TYPES}' = ANY(s.event_types))
+                LEFT JOIN api_keys k ON k.id = s.created_by_key_id
+               WHERE s.created_by_key_id IS NULL OR k.record_scope = 'account' OR ev.record_key_id = s.created_by_key_id
+              ON CONFLICT (event_seq, subscription_id) DO NOTHING RETURNING 1),
+     done AS (UPDATE event_outbox o SET fanned_out = true FROM ev WHERE o.seq = ev.seq RETURNING 1)
+     SELECT (SELECT count(*) FROM done)::int AS events, (SELECT count(*) FROM made)::int AS deliveries`,
+    [limit],
+  );
+  return r.events;
+}
+
+/** A claimed delivery with its event and subscription: everything a send needs, from one statement. */
+export interface Claimed {
+  delivery: Pick<Delivery, 'id' | 'attempts' | 'pendingSince'>;
+  event: OutboxEvent;
+  subscription: Pick<Subscription, 'id' | 'storeId' | 'url' | 'secretSealed' | 'previousSecretSealed' | 'previousSecretUntil' | 'createdByAccountId' | 'createdByKeyId'>;
+}
+
+/**
+ * Claims due deliveries under a lease: only the first pending one of each subscription and resource (order per
+ * resource), at most `perSubscription` of each subscription and none of the `busy` ones (a slow receiver holds only
+ * its own), `limit` in all, oldest due first. Another process's claim of the same row fails its re-check.
+ */
+export async function claim(db: Queryable, o: { limit: number; perSubscription: number; busy: string[]; leaseMs: number }): Promise<Claimed[]> {
+  const found = await preparedRows<Record<string, any>>(
+    db,
+    `WITH cand AS (
+       SELECT d.id, d.subscription_id, d.next_attempt_at FROM event_deliveries d
+        WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.leased_until IS NULL OR d.leased_until < now()) AND NOT (d.subscription_id = ANY($3::uuid[]))
+          AND NOT EXISTS (SELECT 1 FROM event_deliveries e WHERE e.subscription_id = d.subscription_id AND e.resource_key = d.resource_key AND e.status = 'pending' AND e.event_seq < d.event_seq)
+        ORDER BY d.next_attempt_at LIMIT $1 * 4),
+     picked AS (
+       SELECT id FROM (SELECT c.id, c.next_attempt_at, row_number() OVER (PARTITION BY c.subscription_id ORDER BY c.next_attempt_at) AS n
+                         FROM cand c JOIN event_subscriptions s ON s.id = c.subscription_id AND s.enabled) r
+        WHERE n <= $2 ORDER BY next_attempt_at LIMIT $1)
+     UPDATE event_deliveries d SET leased_until = now() + make_interval(secs => $4), attempts = d.attempts + 1, last_attempt_at = now()
+       FROM picked, event_outbox o, event_subscriptions s
+      WHERE d.id = picked.id AND o.seq = d.event_seq AND s.id = d.subscription_id
+        AND d.status = 'pending' AND d.next_attempt_at <= now() AND (d.leased_until IS NULL OR d.leased_until < now())
+     RETURNING d.id, d.attempts, d.pending_since, o.seq, o.id AS event_id, o.store_id, o.type, o.resource_key, o.snapshot, o.created_at,
+               s.id AS subscription_id, s.url, s.secret_sealed, s.previous_secret_sealed, s.previous_secret_until, s.created_by_account_id, s.created_by_key_id`,
+    [o.limit, o.perSubscription, o.busy, o.leaseMs / 1000],
+  );
+  return found.map((r) => ({
+    delivery: { id: r.id, attempts: r.attempts, pendingSince: r.pending_since },
+    event: { seq: Number(r.seq), id: r.event_id, storeId: r.store_id, type: r.type, resourceKey: r.resource_key, snapshot: r.snapshot, createdAt: r.created_at },
+    subscription: {
+      id: r.subscription_id, storeId: r.store_id, url: r.url, secretSealed: r.secret_sealed, previousSecretSealed: r.previous_secret_sealed,
+      previousSecretUntil: r.previous_secret_until, createdByAccountId: r.created_by_account_id, createdByKeyId: r.created_by_key_id,
+    },
+  }));
+}
+
+/** What an attempt came to: delivered, due again at `nextAt`, or given up (failed). */
+export interface Outcome {
+  id: string;
+  status: 'delivered' | 'pending' | 'failed';
+  nextAt: Date | null;
+  responseStatus: number | null;
+  error: string | null;
+}
+
+/** Writes a batch of outcomes in one statement (lease released), and stamps the subscriptions that received. */
+export async function complete(db: Queryable, outcomes: Outcome[]): Promise<void> {
+  if (!outcomes.length) return;
+  await preparedRows(
+    db,
+    `WITH d AS (UPDATE event_deliveries d SET status = x.status, leased_until = NULL, next_attempt_at = coalesce(x.next_at, d.next_attempt_at), response_status = x.code,
+                  last_error = x.err, delivered_at = CASE WHEN x.status = 'delivered' THEN now() ELSE d.delivered_at END
+             FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::int[], $5::text[]) AS x(id, status, next_at, code, err)
+            WHERE d.id = x.id RETURNING d.subscription_id, x.status)
+     UPDATE event_subscriptions s SET last_success_at = now() FROM (SELECT DISTINCT subscription_id FROM d WHERE status = 'delivered') ok
+      WHERE s.id = ok.subscription_id AND (s.last_success_at IS NULL OR s.last_success_at < now() - interval '5 seconds') RETURNING s.id`,
+    [outcomes.map((o) => o.id), outcomes.map((o) => o.status), outcomes.map((o) => o.nextAt), outcomes.map((o) => o.responseStatus), outcomes.map((o) => o.error)],
+  );
+}
+
+/** Switches a subscription off with its reason; `unlessSuccessSince`: only if nothing was delivered since then. */
+export async function switchOff(db: Queryable, id: string, reason: DisabledReason, unlessSuccessSince?: Date): Promise<boolean> {
+  return (
+    (await affected(
+      db,
+      `UPDATE event_subscriptions SET enabled = false, disabled_reason = $2, updated_at = now()
+        WHERE id = $1 AND enabled AND ($3::timestamptz IS NULL OR last_success_at IS NULL OR last_success_at < $3)`,
+      [id, JSON.stringify(reason), unlessSuccessSince ?? null],
+    )) > 0
+  );
+}
+
+// --- Subscriptions
+
+interface SubscriptionRow {
+  id: string;
+  store_id: string;
+  url: string;
+  description: string | null;
+  event_types: string[];
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_until: Date | null;
+  enabled: boolean;
+  disabled_reason: DisabledReason | null;
+  last_success_at: Date | null;
+  created_by_account_id: string;
+  created_by_key_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export const subscriptionOf = (r: SubscriptionRow): Subscription => ({
+  id: r.id, storeId: r.store_id, url: r.url, description: r.description, eventTypes: r.event_types, secretSealed: r.secret_sealed,
+  previousSecretSealed: r.previous_secret_sealed, previousSecretUntil: r.previous_secret_until, enabled: r.enabled, disabledReason: r.disabled_reason,
+  lastSuccessAt: r.last_success_at, createdByAccountId: r.created_by_account_id, createdByKeyId: r.created_by_key_id, createdAt: r.created_at, updatedAt: r.updated_at,
+});
+
+export async function insertSubscription(db: Queryable, s: Pick<Subscription, 'id' | 'storeId' | 'url' | 'description' | 'eventTypes' | 'secretSealed' | 'createdByAccountId' | 'createdByKeyId'>): Promise<Subscription> {
+  const [r] = await rows<SubscriptionRow>(
+    db,
+    `INSERT INTO event_subscriptions (id, store_id, url, description, event_types, secret_sealed, created_by_account_id, created_by_key_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
+    [s.id, s.storeId, s.url, s.description, s.eventTypes, s.secretSealed, s.createdByAccountId, s.createdByKeyId],
+  );
+  return subscriptionOf(r);
+}
+
+/** One subscription of a store; with `ownKeyId`, only one that key made. */
+export async function subscriptionInStore(db: Queryable, storeId: string, id: string, ownKeyId: string | null): Promise<Subscription | null> {
+  const [r] = await rows<SubscriptionRow>(db, 'SELECT * FROM event_subscriptions WHERE id = $1 AND store_id = $2 AND ($3::uuid IS NULL OR created_by_key_id = $3)', [id, storeId, ownKeyId]);
+  return r ? subscriptionOf(r) : null;
+}
+
+export function subscriptionList(storeId: string, ownKeyId: string | null): KeysetListStatement {
+  return { list: 'eventSubscriptions', binding: { storeId, ownKeyId }, table: 'event_subscriptions', alias: 's', filters: storeScope(storeId, ownKeyId, false), columns: 's.*', counts: null };
+}
+
+/** Changes the given fields; switching on clears the reason and gives the waiting deliveries a fresh retry period. */
+export async function updateSubscription(db: Queryable, id: string, c: { url?: string; description?: string | null; eventTypes?: string[]; enabled?: boolean }): Promise<Subscription> {
+  const [r] = await rows<SubscriptionRow>(
+    db,
+    `WITH s AS (UPDATE event_subscriptions SET url = coalesce($2, url), description = CASE WHEN $3 THEN $4 ELSE description END, event_types = coalesce($5, event_types),
+                       enabled = coalesce($6, enabled), disabled_reason = CASE WHEN $6 IS NULL THEN disabled_reason WHEN $6 THEN NULL ELSE $7::jsonb END, updated_at = now()
+                 WHERE id = $1 RETURNING *),
+     fresh AS (UPDATE event_deliveries d SET pending_since = now() FROM s WHERE $6::boolean AND d.subscription_id = s.id AND d.status = 'pending')
+     SELECT * FROM s`,
+    [id, c.url ?? null, 'description' in c, c.description ?? null, c.eventTypes ?? null, c.enabled ?? null, JSON.stringify({ code: 'switchedOff', message: 'Switched off by its owner.', at: new Date().toISOString() })],
+  );
+  return subscriptionOf(r);
+}
+
+/** A new secret; the one it replaces keeps signing beside it until `previousUntil` (null: not at all). */
+export async function rotateSecret(db: Queryable, id: string, secretSealed: string, previousUntil: Date | null): Promise<Subscription> {
+  const [r] = await rows<SubscriptionRow>(
+    db,
+    `UPDATE event_subscriptions SET previous_secret_sealed = CASE WHEN $3::timestamptz IS NULL THEN NULL ELSE secret_sealed END, previous_secret_until = $3,
+            secret_sealed = $2, updated_at = now() WHERE id = $1 RETURNING *`,
+    [id, secretSealed, previousUntil],
+  );
+  return subscriptionOf(r);
+}
+
+export async function deleteSubscription(db: Queryable, id: string): Promise<void> {
+  await affected(db, 'DELETE FROM event_subscriptions WHERE id = $1', [id]);
+}
+
+// --- Deliveries
+
+const DELIVERY_COLUMNS = `d.*, o.id AS event_id, o.type AS event_type`;
+
+type DeliveryRow = Record<string, any>;
+export const deliveryOf = (r: DeliveryRow): Delivery => ({
+  id: r.id, eventSeq: Number(r.event_seq), eventId: r.event_id, eventType: r.event_type, subscriptionId: r.subscription_id, resourceKey: r.resource_key,
+  status: r.status, attempts: r.attempts, nextAttemptAt: r.status === 'pending' ? r.next_attempt_at : null, pendingSince: r.pending_since, lastAttemptAt: r.last_attempt_at,
+  responseStatus: r.response_status, lastError: r.last_error, deliveredAt: r.delivered_at, createdAt: r.created_at,
+});
+
+export function deliveryList(subscriptionId: string, status: string | null): KeysetListStatement {
+  const filters = [{ column: 'subscription_id', value: subscriptionId }, ...(status ? [{ column: 'status', value: status }] : [])];
+  return {
+    list: 'eventDeliveries', binding: { subscriptionId, status }, table: 'event_deliveries', alias: 'd', filters, counts: null,
+    columns: `d.*, (SELECT o.id FROM event_outbox o WHERE o.seq = d.event_seq) AS event_id, (SELECT o.type FROM event_outbox o WHERE o.seq = d.event_seq) AS event_type`,
+  };
+}
+
+export async function deliveryOfSubscription(db: Queryable, subscriptionId: string, id: string): Promise<Delivery | null> {
+  const [r] = await rows(db, `SELECT ${DELIVERY_COLUMNS} FROM event_deliveries d JOIN event_outbox o ON o.seq = d.event_seq WHERE d.id = $1 AND d.subscription_id = $2`, [id, subscriptionId]);
+  return r ? deliveryOf(r) : null;
+}
+
+/** Due again now, with a fresh retry period (one in flight keeps its lease); the delivery loops are woken. */
+export async function redeliver(db: Queryable, id: string): Promise<void> {
+  await rows(db, `WITH d AS (UPDATE event_deliveries SET status = 'pending', next_attempt_at = now(), pending_since = now() WHERE id = $1 RETURNING id)
+                  SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM d`, [id]);
+}
+
+/** A test event for one subscription, and its delivery, in one statement; answers the delivery's id. */
+export async function insertTestEvent(db: Queryable, s: Pick<Subscription, 'id' | 'storeId'>, snapshot: Record<string, unknown>): Promise<string> {
+  const p = new Params();
+  const key = p.add(`subscription:${s.id}`);
+  const [r] = await rows<{ id: string }>(
+    db,
+    `WITH ev AS (INSERT INTO event_outbox (store_id, type, resource_key, snapshot, fanned_out) VALUES (${p.add(s.storeId)}, '${TEST_EVENT_TYPE}', ${key}, ${p.json(snapshot)}, true) RETURNING seq)
+     INSERT INTO event_deliveries (event_seq, subscription_id, resource_key) SELECT seq, ${p.add(s.id)}, ${key} FROM ev RETURNING id`,
+    p.values,
+  );
+  return r.id;
+}
+
+/** Events older than `days` with nothing left to deliver go, their deliveries with them; answers how many. */
+export function purgeOld(db: Queryable, days: number): Promise<number> {
+  return affected(
+    db,
+    `DELETE FROM event_outbox WHERE seq IN (SELECT o.seq FROM event_outbox o WHERE o.created_at < now() - make_interval(days => $1) AND o.fanned_out
+        AND NOT EXISTS (SELECT 1 FROM event_deliveries d WHERE d.event_seq = o.seq AND d.status = 'pending') LIMIT 20000)`,
+    [days],
+  );
+}

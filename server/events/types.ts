@@ -1,0 +1,83 @@
+// The events domain's words: the event types a subscription may choose, and the records it keeps.
+
+/** Every event type, with what it reports: the route table's enum, the n8n trigger's picker and the docs read it. */
+export const EVENT_TYPES = {
+  'supplierOrder.created': 'A supplier order was made for an order part (status queued).',
+  'supplierOrder.statusChanged': 'A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again).',
+  'supplierOrder.paused': 'A supplier order stopped for review: reviewReason, reviewMessage and retryable say why.',
+  'supplierOrder.shipped': 'The supplier shipped the order: carrier and tracking number in shipping.',
+  'supplierOrder.delivered': 'The supplier order was delivered.',
+  'supplierOrder.cancelled': 'The supplier order was cancelled.',
+  'supplierOrder.failed': 'Sending the supplier order failed for now; a background job retries it.',
+  'orderPart.statusChanged': "An order part's status changed (pending, processing, shipped, delivered, cancelled).",
+  'importJob.finished': 'An import job finished (completed or failed): counts, errors and the products it made.',
+  'productLink.syncFailed': "A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated.",
+  'connection.circuitOpened': "Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil.",
+  'connection.healthChanged': "The connection's health status changed (healthy or unhealthy), with the check's message.",
+} as const;
+export type EventType = keyof typeof EVENT_TYPES;
+
+/** Sent only by the test route, to the one subscription it names; never chosen in eventTypes. */
+export const TEST_EVENT_TYPE = 'subscription.test';
+
+/** Chosen instead of a list: every event type, including types added later. */
+export const ALL_TYPES = '*';
+
+/** What a resource's events are ordered by: one key per resource (a supplier order, an order part). */
+export type ResourceKind = 'supplierOrder' | 'orderPart' | 'importJob' | 'productLink' | 'connection' | 'subscription';
+
+/** An event as the outbox keeps it: the owning domain renders `data` from `snapshot` (see ./render.ts). */
+export interface OutboxEvent {
+  seq: number;
+  id: string;
+  storeId: string;
+  type: string;
+  resourceKey: string;
+  snapshot: Record<string, unknown>;
+  createdAt: Date;
+}
+
+export interface DisabledReason {
+  code: 'deliveriesFailing' | 'ownerAccessEnded' | 'keyRevoked' | 'switchedOff';
+  message: string;
+  at: string;
+}
+
+export interface Subscription {
+  id: string;
+  storeId: string;
+  url: string;
+  description: string | null;
+  eventTypes: string[];
+  /** Sealed (platform/crypto); the current secret, and the one it replaced while both sign. */
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  previousSecretUntil: Date | null;
+  enabled: boolean;
+  disabledReason: DisabledReason | null;
+  lastSuccessAt: Date | null;
+  createdByAccountId: string;
+  createdByKeyId: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+
+export interface Delivery {
+  id: string;
+  eventSeq: number;
+  eventId: string;
+  eventType: string;
+  subscriptionId: string;
+  resourceKey: string;
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: Date | null;
+  pendingSince: Date;
+  lastAttemptAt: Date | null;
+  responseStatus: number | null;
+  lastError: string | null;
+  deliveredAt: Date | null;
+  createdAt: Date;
+}

@@ -1,0 +1,30 @@
+import type { Queryable } from '../platform/db';
+import type { EventRenderer } from '../events/render';
+import { partsWithItems } from './sql';
+import type { PartStatus, Shipment } from './types';
+
+/** What `movePart` keeps of a move for its event: the part as written, with its order's number. */
+interface Snapshot {
+  order_id: string;
+  order_number: string;
+  group_key: string;
+  connection_id: string | null;
+  status: PartStatus;
+  shipment: Shipment | null;
+  fulfilled_by_store: boolean;
+}
+
+/** Order part events' data: the part as a store order's `fulfilmentGroups[]` shows it, with its order's id and number. */
+export function orderPartRenderer(db: Queryable): EventRenderer {
+  return {
+    permission: 'orders.view',
+    async render(events) {
+      const parts = events.map((e) => e.snapshot as unknown as Snapshot);
+      const items = await partsWithItems(db, parts);
+      return parts.map((g) => ({
+        orderId: g.order_id, orderNumber: g.order_number, groupKey: g.group_key, connectionId: g.connection_id, status: g.status,
+        fulfilledByStore: g.fulfilled_by_store, items: items.get(`${g.order_id}:${g.group_key}`) ?? [], shipment: g.shipment,
+      }));
+    },
+  };
+}
