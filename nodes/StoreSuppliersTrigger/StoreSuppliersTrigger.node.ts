@@ -42,7 +42,7 @@ export class StoreSuppliersTrigger implements INodeType {
 					{
 						name: 'Polling',
 						value: 'polling',
-						description: 'n8n asks the service every poll interval; for instances the service cannot reach',
+						description: 'The trigger asks the service every poll interval; for instances the service cannot reach',
 					},
 				],
 				default: 'webhook',
@@ -61,7 +61,7 @@ export class StoreSuppliersTrigger implements INodeType {
 			},
 			{
 				displayName:
-					'On activation n8n subscribes this workflow to the chosen events (and unsubscribes on deactivation); every delivery\'s signature is checked. Each item is the event: id, type, createdAt, storeId and data (the resource as the API answers it). The Poll Times setting is unused in this mode.',
+					'On activation n8n subscribes this workflow to the chosen events (and unsubscribes on deactivation); every delivery\'s signature is checked. Each item is the event: its ID, type, createdAt, storeId and data (the resource as the API answers it). The Poll Times setting is unused in this mode.',
 				name: 'webhookNotice',
 				type: 'notice',
 				default: '',

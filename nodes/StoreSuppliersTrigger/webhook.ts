@@ -1,4 +1,5 @@
-import type { IDataObject, IHookFunctions, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { IDataObject, IHookFunctions, IWebhookFunctions, IWebhookResponseData, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../StoreSuppliers/transport';
 import { modeOf } from './mode';
@@ -59,7 +60,7 @@ export const subscriptionMethods = {
 			return sub.url === this.getNodeWebhookUrl('default') && sub.enabled !== false && types.join() === chosenTypes(this).join();
 		} catch (error) {
 			if (notFound(error)) return false;
-			throw error;
+			throw new NodeApiError(this.getNode(), error as JsonObject); // hands back the transport's own error
 		}
 	},
 
@@ -84,7 +85,7 @@ export const subscriptionMethods = {
 			try {
 				await callRoute.call(this, SUBSCRIPTION_ROUTES.delete, { storeId: storeOf(this), subscriptionId: state.subscriptionId });
 			} catch (error) {
-				if (!notFound(error)) throw error;
+				if (!notFound(error)) throw new NodeApiError(this.getNode(), error as JsonObject);
 			}
 		}
 		delete state.subscriptionId;
