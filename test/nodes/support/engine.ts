@@ -29,6 +29,8 @@ import { seen } from '../../support/harness';
 
 // n8n-core keeps its instance settings (an encryption key) in the user folder: a fresh one per test run.
 process.env.N8N_USER_FOLDER ??= fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-core-'));
+// n8n logs every node error it handles; the tests assert on them instead.
+process.env.N8N_LOG_LEVEL ??= 'silent';
 
 export interface RecordedRequest {
 	method: string;
