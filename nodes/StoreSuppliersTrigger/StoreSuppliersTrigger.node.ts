@@ -1,4 +1,4 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
+import type { INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription, IPollFunctions, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { storeRLC } from '../StoreSuppliers/actions/common.descriptions';
@@ -7,6 +7,27 @@ import { listSearch, loadOptions } from '../StoreSuppliers/methods';
 import { modeOf } from './mode';
 import { pollNeedsReview } from './poll';
 import { EVENT_TYPES, receiveEvent, subscriptionMethods } from './webhook';
+
+/** The mode picker; its default depends on the node's version (1: polling, as saved before webhook mode). */
+const modeProperty = (version: number, fallback: 'webhook' | 'polling'): INodeProperties => ({
+	displayName: 'Mode',
+	name: 'mode',
+	type: 'options',
+	options: [
+		{
+			name: 'Webhook (Instant)',
+			value: 'webhook',
+			description: 'The service sends each event as it happens; n8n must be reachable from the service',
+		},
+		{
+			name: 'Polling',
+			value: 'polling',
+			description: 'The trigger asks the service every poll interval; for instances the service cannot reach',
+		},
+	],
+	default: fallback,
+	displayOptions: { show: { '@version': [version] } },
+});
 
 /** Polling-mode parameters show only in polling mode. */
 const polling = { show: { mode: ['polling'] } };
@@ -29,36 +50,8 @@ export class StoreSuppliersTrigger implements INodeType {
 		credentials: [{ name: 'storeSuppliersApi', required: true }],
 		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
 		properties: [
-			{
-				displayName: 'Mode',
-				name: 'mode',
-				type: 'options',
-				options: [
-					{
-						name: 'Webhook (Instant)',
-						value: 'webhook',
-						description: 'The service sends each event as it happens; n8n must be reachable from the service',
-					},
-					{
-						name: 'Polling',
-						value: 'polling',
-						description: 'The trigger asks the service every poll interval; for instances the service cannot reach',
-					},
-				],
-				default: 'webhook',
-				displayOptions: { show: { '@version': [1.1] } },
-			},
-			{
-				displayName: 'Mode',
-				name: 'mode',
-				type: 'options',
-				options: [
-					{ name: 'Webhook (Instant)', value: 'webhook' },
-					{ name: 'Polling', value: 'polling' },
-				],
-				default: 'polling',
-				displayOptions: { show: { '@version': [1] } },
-			},
+			modeProperty(1.1, 'webhook'),
+			modeProperty(1, 'polling'),
 			{
 				displayName:
 					'On activation n8n subscribes this workflow to the chosen events (and unsubscribes on deactivation); every delivery\'s signature is checked. Each item is the event: its ID, type, createdAt, storeId and data (the resource as the API answers it). The Poll Times setting is unused in this mode.',

@@ -7,7 +7,7 @@ import net from 'node:net';
 
 import { StoreSuppliersApi } from '../../credentials/StoreSuppliersApi.credentials';
 import { freePort, leakScanTest, newDeveloper, Service, startService } from '../support/harness';
-import { testCredential } from './support/engine';
+import { testCredential } from './support/credential-test';
 
 let svc: Service;
 let key: string;
@@ -22,7 +22,7 @@ afterAll(async () => {
 
 const credential = new StoreSuppliersApi();
 
-/** The credential's test, run as n8n's credential tester runs it (see testCredential in support/engine.ts). */
+/** The credential's test, run as n8n's credential tester runs it (see support/credential-test.ts). */
 const runCredentialTest = (data: { apiKey: string; baseUrl: string }) => testCredential(credential, data);
 
 test('the credential has the API Key (a password) and Base URL fields and sends X-API-Key', () => {
