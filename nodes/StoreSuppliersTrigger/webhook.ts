@@ -67,7 +67,9 @@ export const subscriptionMethods = {
 	async create(this: IHookFunctions): Promise<boolean> {
 		if (!isWebhookMode(this)) return true;
 		const state = this.getWorkflowStaticData('node') as WebhookState;
-		if (state.subscriptionId) await subscriptionMethods.delete.call(this);
+		// A stale subscription goes first; not when the editor listens for a test event: the static data
+		// then still names the active workflow's subscription, which must stay.
+		if (state.subscriptionId && this.getMode() !== 'manual') await subscriptionMethods.delete.call(this);
 		const url = this.getNodeWebhookUrl('default')!;
 		const made = (await callRoute.call(
 			this,

@@ -108,6 +108,27 @@ test('activation subscribes through the service, checkExists sees it, a change o
 	expect(await methods.delete.call(hooks({ subscriptionId: id, secret: SECRET }))).toBe(true);
 });
 
+test('listening for a test event in the editor subscribes the test URL and leaves the active workflow\'s subscription alone', async () => {
+	const methods = trigger.webhookMethods!.default;
+	const state: IDataObject = {};
+	await methods.create.call(hooks(state));
+	const active = state.subscriptionId;
+	const testUrl = `${receiver.url}-test`;
+	const manual = () => hookContext({ credentials: creds(), parameters: params(), staticData: state, webhookUrl: testUrl, mode: 'manual' }).ctx;
+	expect(await methods.checkExists.call(manual())).toBe(false); // it points at the production URL
+	await methods.create.call(manual());
+	expect(state.subscriptionId).not.toBe(active);
+	const get = async (id: unknown) => await svc.call('GET', `/api/store-suppliers/${shop.storeId}/event-subscriptions/${String(id)}`, { key: shop.owner.key });
+	expect((await get(active)).status).toBe(200);
+	expect((await get(state.subscriptionId)).body.result.url).toBe(testUrl);
+	const testId = state.subscriptionId;
+	await methods.delete.call(manual());
+	expect((await get(testId)).status).toBe(404);
+	expect((await get(active)).status).toBe(200);
+	await methods.delete.call(hooks({ subscriptionId: active }));
+	expect((await get(active)).status).toBe(404);
+});
+
 test('polling mode makes no subscription', async () => {
 	const state: IDataObject = {};
 	const { ctx, rec } = hookContext({ credentials: creds(), parameters: params({ mode: 'polling' }), staticData: state, webhookUrl: receiver.url });

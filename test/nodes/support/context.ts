@@ -119,13 +119,20 @@ function webhookDataOf(one: OneNode): IWebhookData {
 }
 
 /** The trigger's webhook lifecycle (checkExists / create / delete), with n8n's HookContext. */
-export function hookContext(opts: { credentials: Credentials; parameters: Record<string, Param>; staticData: IDataObject; webhookUrl: string }): {
+export function hookContext(opts: {
+	credentials: Credentials;
+	parameters: Record<string, Param>;
+	staticData: IDataObject;
+	webhookUrl: string;
+	/** manual: the editor listening for a test event. */
+	mode?: 'trigger' | 'manual';
+}): {
 	ctx: IHookFunctions;
 	rec: Recorder;
 } {
 	const one = oneNode('trigger', opts.credentials, opts.parameters, opts.staticData);
 	one.additionalData.webhookBaseUrl = opts.webhookUrl;
-	const ctx = new HookContext(one.workflow, one.node, one.additionalData, 'trigger', 'activate', webhookDataOf(one));
+	const ctx = new HookContext(one.workflow, one.node, one.additionalData, opts.mode ?? 'trigger', opts.mode === 'manual' ? 'manual' : 'activate', webhookDataOf(one));
 	// n8n answers the webhook's full address from the base URL and the webhook's path.
 	ctx.getNodeWebhookUrl = () => opts.webhookUrl;
 	recordAnswers(ctx.helpers, one.rec);
