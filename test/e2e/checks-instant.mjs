@@ -12,7 +12,7 @@ export async function instantChecks(ctx) {
 
 	const subscription = await check('webhook mode: activating the workflow subscribed its n8n webhook to supplierOrder.paused', async () => {
 		const subs = await api('GET', `/api/store-suppliers/${store.id}/event-subscriptions`);
-		const ours = (subs ?? []).filter((s) => String(s.url).startsWith(webhookBase));
+		const ours = (subs?.items ?? []).filter((s) => String(s.url).startsWith(webhookBase));
 		expect(ours.length === 1, 'one subscription points at the n8n webhook', subs);
 		expect(ours[0].enabled === true && ours[0].eventTypes.join() === 'supplierOrder.paused', 'enabled, for supplierOrder.paused', ours[0]);
 		expect(!('secret' in ours[0]), 'the list does not show the secret', ours[0]);

@@ -253,6 +253,9 @@ async function startService(pg) {
 		LOG_LEVEL: 'warn',
 		// n8n's webhook listens on loopback here; the event address guard allows it only when told.
 		EVENT_TARGETS_ALLOW_PRIVATE: 'true',
+		// Paid orders stay confirmed: the trigger checks expect the retried order still confirmed at n8n's
+		// first poll, minutes later on a loaded machine (the default ships paid orders after 2 minutes).
+		SANDBOX_SUPPLIER_AUTO_SHIP_MS: '0',
 	};
 	const proc = startProcess('service', process.execPath, [path.join(ROOT, 'dist/server/main.js')], { env });
 	const demoFile = path.join(dataDir, 'demo.json');
@@ -570,7 +573,7 @@ async function main() {
 			return ready(so) ? so : undefined;
 		}, 30000);
 
-	const paused = await check('submit the part of a confirmed store order with payNow: it pauses, Continue On Fail gives { error, supplierOrder } (submit-order-part.json)', async () => {
+	const paused = await check('submit the part of a confirmed store order with payNow: it pauses, Continue On Fail gives { error, reviewReason, retryable, supplierOrder } (submit-order-part.json)', async () => {
 		const order = await placeConfirmedOrder();
 		expect(order.fulfilmentGroups.some((g) => g.groupKey === groupKey), 'the order has a part for the connection', order.fulfilmentGroups);
 		const out = await importAndExecute('submit-order-part.json', {
@@ -584,6 +587,7 @@ async function main() {
 		expect(typeof item?.error === 'string' && item.error.includes('insufficientBalance'), 'the item carries an error naming the reason', item);
 		expect(item.supplierOrder?.status === 'needsReview' && item.supplierOrder.reviewReason === 'insufficientBalance', 'and the paused supplier order', item.supplierOrder);
 		expect(item.error.includes(item.supplierOrder.reviewMessage), 'the error names the review message too', item);
+		expect(item.reviewReason === 'insufficientBalance' && item.retryable === item.supplierOrder.retryable, 'reviewReason and retryable beside the error', item);
 		const call = proxy.seen.find((r) => r.method === 'POST' && r.path === `/api/store-suppliers/${store.id}/orders/${order.id}/groups/${encodeURIComponent(groupKey)}/submit`);
 		expect(call?.body?.payNow === true, 'n8n sent payNow: true', call);
 		return item.supplierOrder;
