@@ -1,10 +1,8 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from './sql-migration';
 
-export class Foundation1763769600000 implements MigrationInterface {
-  name = 'Foundation1763769600000';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`
+export const Foundation1763769600000 = sqlMigration('Foundation1763769600000', {
+  up: [
+    `
       CREATE TABLE accounts (
         id uuid PRIMARY KEY,
         email text NOT NULL,
@@ -98,10 +96,9 @@ export class Foundation1763769600000 implements MigrationInterface {
       );
       CREATE INDEX store_variants_product_idx ON store_variants (product_id, position);
       CREATE UNIQUE INDEX store_variants_sku_key ON store_variants (store_id, sku);
-    `);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP TABLE store_variants, store_products, store_staff, stores, credit_ledger, api_keys, sessions, accounts`);
-  }
-}
+    `,
+  ],
+  down: [
+    `DROP TABLE store_variants, store_products, store_staff, stores, credit_ledger, api_keys, sessions, accounts`,
+  ],
+});

@@ -1,10 +1,8 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from './sql-migration';
 
-export class SupplierConnections1763856000000 implements MigrationInterface {
-  name = 'SupplierConnections1763856000000';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`
+export const SupplierConnections1763856000000 = sqlMigration('SupplierConnections1763856000000', {
+  up: [
+    `
       CREATE TABLE supplier_connections (
         id uuid PRIMARY KEY,
         store_id uuid NOT NULL REFERENCES stores(id) ON DELETE CASCADE,
@@ -49,10 +47,7 @@ export class SupplierConnections1763856000000 implements MigrationInterface {
         PRIMARY KEY (connection_id, event_id)
       );
       CREATE INDEX supplier_notification_receipts_age_idx ON supplier_notification_receipts (received_at);
-    `);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE supplier_notification_receipts, supplier_sign_in_states, supplier_connections');
-  }
-}
+    `,
+  ],
+  down: ['DROP TABLE supplier_notification_receipts, supplier_sign_in_states, supplier_connections'],
+});

@@ -1,10 +1,8 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from './sql-migration';
 
-export class Catalog1763942400000 implements MigrationInterface {
-  name = 'Catalog1763942400000';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`
+export const Catalog1763942400000 = sqlMigration('Catalog1763942400000', {
+  up: [
+    `
       CREATE TABLE product_links (
         id uuid PRIMARY KEY,
         store_id uuid NOT NULL REFERENCES stores(id) ON DELETE CASCADE,
@@ -63,10 +61,7 @@ export class Catalog1763942400000 implements MigrationInterface {
         error_message text,
         PRIMARY KEY (job_id, position)
       );
-    `);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE import_job_items, import_jobs, product_link_variants, product_links');
-  }
-}
+    `,
+  ],
+  down: ['DROP TABLE import_job_items, import_jobs, product_link_variants, product_links'],
+});

@@ -1,16 +1,13 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from './sql-migration';
 
 /** Which supplier account a connection is on (a keyed digest of the supplier's own id), so connections on one account share its notifications. */
-export class SupplierAccountKey1764201600180 implements MigrationInterface {
-  name = 'SupplierAccountKey1764201600180';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query('ALTER TABLE supplier_connections ADD COLUMN supplier_account_key text');
-    await q.query('CREATE INDEX supplier_connections_account_idx ON supplier_connections (supplier_account_key) WHERE disconnected_at IS NULL');
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP INDEX supplier_connections_account_idx');
-    await q.query('ALTER TABLE supplier_connections DROP COLUMN supplier_account_key');
-  }
-}
+export const SupplierAccountKey1764201600180 = sqlMigration('SupplierAccountKey1764201600180', {
+  up: [
+    'ALTER TABLE supplier_connections ADD COLUMN supplier_account_key text',
+    'CREATE INDEX supplier_connections_account_idx ON supplier_connections (supplier_account_key) WHERE disconnected_at IS NULL',
+  ],
+  down: [
+    'DROP INDEX supplier_connections_account_idx',
+    'ALTER TABLE supplier_connections DROP COLUMN supplier_account_key',
+  ],
+});

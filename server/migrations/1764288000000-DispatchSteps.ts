@@ -1,15 +1,13 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from './sql-migration';
 
 /**
  * What a supplier order still needs, kept on the record: whether payment is due (decided when it is sent, from pay
  * now and the automation of that moment), whether the shopper was charged (promise to sell), and `step_due`, the
  * one definition of "a dispatch step is due" that the sweeper's index and the job's next-step choice share.
  */
-export class DispatchSteps1764288000000 implements MigrationInterface {
-  name = 'DispatchSteps1764288000000';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`
+export const DispatchSteps1764288000000 = sqlMigration('DispatchSteps1764288000000', {
+  up: [
+    `
       ALTER TABLE supplier_orders
         ADD COLUMN payment_due boolean NOT NULL DEFAULT false,
         ADD COLUMN shopper_captured boolean NOT NULL DEFAULT false;
@@ -23,11 +21,10 @@ export class DispatchSteps1764288000000 implements MigrationInterface {
             AND status IN ('confirmed', 'processing', 'shipped', 'delivered'))
       ) STORED;
       CREATE INDEX supplier_orders_step_due_idx ON supplier_orders (updated_at) WHERE step_due;
-    `);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP INDEX supplier_orders_step_due_idx');
-    await q.query('ALTER TABLE supplier_orders DROP COLUMN step_due, DROP COLUMN shopper_captured, DROP COLUMN payment_due');
-  }
-}
+    `,
+  ],
+  down: [
+    'DROP INDEX supplier_orders_step_due_idx',
+    'ALTER TABLE supplier_orders DROP COLUMN step_due, DROP COLUMN shopper_captured, DROP COLUMN payment_due',
+  ],
+});

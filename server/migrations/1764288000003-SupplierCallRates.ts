@@ -1,19 +1,14 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from './sql-migration';
 
 /** The next free call slot per supplier account (or connection): a rate limit that every process on the database shares. */
-export class SupplierCallRates1764288000003 implements MigrationInterface {
-  name = 'SupplierCallRates1764288000003';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`
+export const SupplierCallRates1764288000003 = sqlMigration('SupplierCallRates1764288000003', {
+  up: [
+    `
       CREATE TABLE supplier_call_rates (
         rate_key text PRIMARY KEY,
         next_at timestamptz NOT NULL
       )
-    `);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE supplier_call_rates');
-  }
-}
+    `,
+  ],
+  down: ['DROP TABLE supplier_call_rates'],
+});

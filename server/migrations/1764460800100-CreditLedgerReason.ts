@@ -1,14 +1,7 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from './sql-migration';
 
 /** Why the operator granted credits (an operator grant names its reason in the ledger). */
-export class CreditLedgerReason1764460800100 implements MigrationInterface {
-  name = 'CreditLedgerReason1764460800100';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query('ALTER TABLE credit_ledger ADD COLUMN reason text');
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query('ALTER TABLE credit_ledger DROP COLUMN reason');
-  }
-}
+export const CreditLedgerReason1764460800100 = sqlMigration('CreditLedgerReason1764460800100', {
+  up: ['ALTER TABLE credit_ledger ADD COLUMN reason text'],
+  down: ['ALTER TABLE credit_ledger DROP COLUMN reason'],
+});

@@ -1,20 +1,15 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from './sql-migration';
 
 /** Each store's payment provider and the secret its notifications are signed with (sealed under APP_SECRET). */
-export class PaymentProviders1764460800110 implements MigrationInterface {
-  name = 'PaymentProviders1764460800110';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`
+export const PaymentProviders1764460800110 = sqlMigration('PaymentProviders1764460800110', {
+  up: [
+    `
       CREATE TABLE payment_providers (
         store_id uuid PRIMARY KEY REFERENCES stores(id) ON DELETE CASCADE,
         provider text NOT NULL,
         signing_secret_sealed text NOT NULL,
         updated_at timestamptz NOT NULL DEFAULT now()
-      )`);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE payment_providers');
-  }
-}
+      )`,
+  ],
+  down: ['DROP TABLE payment_providers'],
+});

@@ -1,14 +1,7 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from './sql-migration';
 
 /** Where shoppers pay the store's orders at its payment provider (a hosted checkout), when the store gave it. */
-export class PaymentProviderCheckout1764460800270 implements MigrationInterface {
-  name = 'PaymentProviderCheckout1764460800270';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query('ALTER TABLE payment_providers ADD COLUMN checkout_url text');
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query('ALTER TABLE payment_providers DROP COLUMN checkout_url');
-  }
-}
+export const PaymentProviderCheckout1764460800270 = sqlMigration('PaymentProviderCheckout1764460800270', {
+  up: ['ALTER TABLE payment_providers ADD COLUMN checkout_url text'],
+  down: ['ALTER TABLE payment_providers DROP COLUMN checkout_url'],
+});

@@ -2,7 +2,7 @@
 import { ConfigError, loadConfig } from '../../server/platform/config';
 import { safetyNetTiming } from '../../server/notifications/safety-net';
 import { eventually, leakScanTest, Sandbox, Service, startSandbox, startService } from '../support/harness';
-import { openShop, placeOrder, received, Shop } from '../support/orders';
+import { openShop, placeOrder, readBacksDone, received, Shop } from '../support/orders';
 
 let sandbox: Sandbox;
 let svc: Service;
@@ -36,6 +36,8 @@ test('a shipment made at the supplier with its notifications switched off still 
   const so = await confirmedOrder();
   await sandbox.control('POST', '/faults', { silentAccounts: [shop.account.accountId] });
   try {
+    // Only the sweep may learn of the shipment: a read-back the confirmation's notifications queued must be done.
+    await readBacksDone(svc, so.supplierOrderId);
     const sentBefore = (await received(sandbox)).all.notificationsSent;
     await sandbox.control('POST', `/orders/${so.supplierOrderId}/ship`, { carrier: 'SandboxPost', trackingNumber: 'SBX000000000777' });
     // Generous bound: the interval is 4 s; this only proves it comes without any notification.

@@ -406,15 +406,25 @@ function workflow(file, patch) {
 	return { id: wf.id, file: out };
 }
 
+/**
+ * The run data `n8n execute --rawOutput` prints: one pretty-printed object from a `{` to a `}` at the start of a
+ * line. n8n may log more after it (its task runner registering), so the object is cut out, not parsed to the end.
+ */
+function runData(stdout) {
+	const start = stdout.search(/^\{/m);
+	if (start < 0) throw new Error('no run data');
+	const end = stdout.slice(start).search(/^\}/m);
+	return JSON.parse(stdout.slice(start, end < 0 ? undefined : start + end + 1));
+}
+
 /** Imports a workflow and runs it with `n8n execute --rawOutput`; answers the items each node put out. */
 async function importAndExecute(file, patch) {
 	const wf = workflow(file, patch);
 	await n8n(['import:workflow', `--input=${wf.file}`]);
 	const res = await run(NODE_BIN, [N8N_BIN, 'execute', `--id=${wf.id}`, '--rawOutput'], { env: n8nEnv, timeoutMs: 180000 });
-	const start = res.stdout.search(/^\{/m);
 	let parsed;
 	try {
-		parsed = JSON.parse(res.stdout.slice(start));
+		parsed = runData(res.stdout);
 	} catch {
 		throw new Error(`n8n execute ${wf.id} did not print run data (exit ${res.code})\n${res.stdout.slice(-3000)}\n${res.stderr.slice(-3000)}`);
 	}
@@ -432,10 +442,9 @@ async function runWorkflow(wf) {
 	fs.writeFileSync(file, JSON.stringify(wf, null, 2));
 	await n8n(['import:workflow', `--input=${file}`]);
 	const res = await run(NODE_BIN, [N8N_BIN, 'execute', `--id=${wf.id}`, '--rawOutput'], { env: n8nEnv, timeoutMs: 180000 });
-	const start = res.stdout.search(/^\{/m);
 	let raw;
 	try {
-		raw = start >= 0 ? JSON.parse(res.stdout.slice(start)) : undefined;
+		raw = runData(res.stdout);
 	} catch {
 		raw = undefined;
 	}

@@ -1,5 +1,5 @@
 /** Shared set-up for order and dispatch tests: a store with a sandbox connection, imported products, and orders. */
-import { createStore, Developer, newDeveloper, Sandbox, Service } from './harness';
+import { createStore, Developer, eventually, newDeveloper, Sandbox, Service } from './harness';
 
 export const US_ADDRESS = { name: 'Ada Lovelace', line1: '12 Analytical Street', city: 'Springfield', postalCode: '62701', country: 'US', phone: '+1 555 010 0199', email: 'ada@example.test' };
 
@@ -67,4 +67,20 @@ export async function received(sandbox: Sandbox, orderNumberPrefix?: string) {
   const count = (n: string) => r.ordersByNumber[n] ?? 0;
   const orders = orderNumberPrefix ? r.orders.filter((o: any) => o.orderNumber.startsWith(orderNumberPrefix)) : r.orders;
   return { all: r, count, orders, payments: orderNumberPrefix ? r.payments.filter((p: any) => p.orderNumber.startsWith(orderNumberPrefix)) : r.payments };
+}
+
+/**
+ * Waits out the read-backs already queued for a supplier order (by notifications sent before a test silenced the
+ * account): one running after the test changes the order at the supplier would learn of it first. Checked twice,
+ * apart, so a notification in flight when the account went silent is waited for too.
+ */
+export async function readBacksDone(svc: Service, supplierOrderId: string): Promise<void> {
+  const waiting = () =>
+    svc.db
+      .query(`SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'readback.supplier-order' AND state IN ('created', 'retry', 'active') AND data->>'supplierOrderId' = $1`, [supplierOrderId])
+      .then((r) => (r.rows[0].n === 0 ? true : undefined));
+  for (let i = 0; i < 2; i++) {
+    await new Promise((r) => setTimeout(r, 300));
+    await eventually(waiting, 20000, 'the read-backs queued before');
+  }
 }
