@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { authOverhead } from './auth-overhead';
 import { dispatchBench } from './dispatch';
+import { eventsBench } from './events';
 import { importBench } from './import';
 import { stopCountingStatements } from './cpu';
 import { cpuSection } from './cpu-report';
@@ -26,6 +27,7 @@ const BENCHMARKS: Record<string, (databaseUrl: string) => Promise<Figure[]>> = {
   dispatch: dispatchBench,
   'orders-list': ordersListBench,
   scaling: scalingBench,
+  events: eventsBench,
 };
 
 function fmt(x: Load | { value: number; unit: string }): string {

@@ -1,5 +1,6 @@
+import type { DataSource } from 'typeorm';
 import type { Secrets } from '../platform/crypto';
-import type { Queryable } from '../platform/db';
+import { boundedWait } from '../platform/bounded-wait';
 import type { Logger } from '../platform/logger';
 import type { Reader, Renderers } from './render';
 import type { Sender } from './sender';
@@ -48,7 +49,7 @@ export class DeliveryLoop {
   private drained: (() => void) | null = null;
 
   constructor(
-    private readonly db: Queryable,
+    private readonly db: DataSource,
     private readonly secrets: Secrets,
     private readonly renderers: Renderers,
     private readonly sender: Sender,
@@ -83,14 +84,7 @@ export class DeliveryLoop {
       }
       if (!this.active) break;
       if ((claimed > 0 && claimed === free) || this.poked) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, this.config.pollMs);
-        function done() {
-          clearTimeout(timer);
-          resolve();
-        }
-        this.wake = done;
-      });
+      await boundedWait(this.config.pollMs, (done) => (this.wake = done));
       this.wake = null;
     }
   }
@@ -174,15 +168,7 @@ export class DeliveryLoop {
     this.active = false;
     this.poke();
     await this.loop;
-    if (this.running) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, timeoutMs);
-        this.drained = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
+    if (this.running) await boundedWait(timeoutMs, (done) => (this.drained = done));
     await this.settle();
   }
 }

@@ -1,3 +1,5 @@
+import crypto from 'node:crypto';
+import type { DataSource } from 'typeorm';
 import { affected, Params, preparedRows, Queryable, rows } from '../platform/db';
 import { KeysetListStatement, storeScope } from '../platform/pagination';
 import { ALL_TYPES, TEST_EVENT_TYPE, type Delivery, type DisabledReason, type OutboxEvent, type Subscription } from './types';
@@ -7,7 +9,6 @@ import { ALL_TYPES, TEST_EVENT_TYPE, type Delivery, type DisabledReason, type Ou
 
 /** Notified (by trigger, migration EventOutboxNotify) when a statement wrote events. */
 export const OUTBOX_CHANNEL = 'event_outbox';
-const FAN_OUT_LOCK = 727274101;
 
 /**
  * The events a change writes, as one step of the producing domain's own statement (so they commit with it): rows of
@@ -29,26 +30,47 @@ export function recordEvents(e: EventRows): string {
 }
 
 /**
- * Fan-out, one process at a time (a transaction lock; others skip): the oldest events not yet fanned out, in order,
- * become deliveries for each subscription of their store that takes the type, existed when the event was written,
- * and whose key may see the record (an `own` key: only records it made). Answers how many events it took.
+ * Deliveries of one subscription about one resource form a chain, sent one at a time in event order: only the chain's
+ * head is due (`next_attempt_at` a time); the ones behind it wait at 'infinity' and the head's end releases the next.
+ * So the claim reads due rows alone, never wading through waiting ones. Fan-out and completion take this lock, so a
+ * delivery added behind a head that is ending at that moment is released by one or the other.
  */
-export async function fanOut(db: Queryable, limit: number): Promise<number> {
-  const [r] = await preparedRows<{ events: number }>(
-    db,
-    `WITH lock AS (SELECT pg_try_advisory_xact_lock(${FAN_OUT_LOCK}) AS got),
-     ev AS (SELECT seq, store_id, type, resource_key, record_key_id, created_at FROM event_outbox WHERE NOT fanned_out AND (SELECT got FROM lock) ORDER BY seq LIMIT $1),
-     made AS (INSERT INTO event_deliveries (event_seq, subscription_id, resource_key)
-              SELECT ev.seq, s.id, ev.resource_key FROM ev
-                JOIN event_subscriptions s ON s.store_id = ev.store_id AND s.enabled AND s.created_at <= ev.created_at AND (ev.type = ANY(s.event_types) OR '${ALL_TYPES}' = ANY(s.event_types))
-                LEFT JOIN api_keys k ON k.id = s.created_by_key_id
-               WHERE s.created_by_key_id IS NULL OR k.record_scope = 'account' OR ev.record_key_id = s.created_by_key_id
-              ON CONFLICT (event_seq, subscription_id) DO NOTHING RETURNING 1),
-     done AS (UPDATE event_outbox o SET fanned_out = true FROM ev WHERE o.seq = ev.seq RETURNING 1)
-     SELECT (SELECT count(*) FROM done)::int AS events, (SELECT count(*) FROM made)::int AS deliveries`,
-    [limit],
-  );
-  return r.events;
+const CHAIN_LOCK = 727274101;
+const WAITING = `'infinity'::timestamptz`;
+
+async function underChainLock<T>(db: DataSource, work: (tx: Queryable) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    await rows(tx, 'SELECT pg_advisory_xact_lock($1)', [CHAIN_LOCK]);
+    return work(tx);
+  });
+}
+
+/**
+ * Fan-out: the oldest events not yet fanned out, in order, become deliveries for each subscription of their store
+ * that takes the type, existed when the event was written, and whose key may see the record (an `own` key: only
+ * records it made); each joins its chain (due now when the chain was empty). Answers how many events it took.
+ */
+export async function fanOut(db: DataSource, limit: number): Promise<number> {
+  return underChainLock(db, async (tx) => {
+    const [r] = await preparedRows<{ events: number }>(
+      tx,
+      `WITH ev AS (SELECT seq, store_id, type, resource_key, record_key_id, created_at FROM event_outbox WHERE NOT fanned_out ORDER BY seq LIMIT $1),
+       pairs AS (SELECT ev.seq, s.id AS subscription_id, ev.resource_key, row_number() OVER (PARTITION BY s.id, ev.resource_key ORDER BY ev.seq) AS n FROM ev
+                   JOIN event_subscriptions s ON s.store_id = ev.store_id AND s.enabled AND s.created_at <= ev.created_at AND (ev.type = ANY(s.event_types) OR '${ALL_TYPES}' = ANY(s.event_types))
+                   LEFT JOIN api_keys k ON k.id = s.created_by_key_id
+                  WHERE s.created_by_key_id IS NULL OR k.record_scope = 'account' OR ev.record_key_id = s.created_by_key_id),
+       made AS (INSERT INTO event_deliveries (event_seq, subscription_id, resource_key, next_attempt_at)
+                SELECT p.seq, p.subscription_id, p.resource_key,
+                       CASE WHEN p.n > 1 OR EXISTS (SELECT 1 FROM event_deliveries e WHERE e.subscription_id = p.subscription_id AND e.resource_key = p.resource_key AND e.status = 'pending')
+                            THEN ${WAITING} ELSE now() END
+                  FROM pairs p
+                ON CONFLICT (event_seq, subscription_id) DO NOTHING RETURNING 1),
+       done AS (UPDATE event_outbox o SET fanned_out = true FROM ev WHERE o.seq = ev.seq RETURNING 1)
+       SELECT (SELECT count(*) FROM done)::int AS events, (SELECT count(*) FROM made)::int AS deliveries`,
+      [limit],
+    );
+    return r.events;
+  });
 }
 
 /** A claimed delivery with its event and subscription: everything a send needs, from one statement. */
@@ -59,26 +81,23 @@ export interface Claimed {
 }
 
 /**
- * Claims due deliveries under a lease: only the first pending one of each subscription and resource (order per
- * resource), at most `perSubscription` of each subscription and none of the `busy` ones (a slow receiver holds only
- * its own), `limit` in all, oldest due first. Another process's claim of the same row fails its re-check.
+ * Claims due deliveries (chain heads) under a lease, which also moves them out of the due ones until it lapses: at
+ * most `perSubscription` of each subscription and none of the `busy` ones (a slow receiver holds only its own),
+ * `limit` in all, oldest due first. Another process's claim of the same row fails its re-check.
  */
 export async function claim(db: Queryable, o: { limit: number; perSubscription: number; busy: string[]; leaseMs: number }): Promise<Claimed[]> {
   const found = await preparedRows<Record<string, any>>(
     db,
     `WITH cand AS (
-       SELECT d.id, d.subscription_id, d.next_attempt_at FROM event_deliveries d
-        WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.leased_until IS NULL OR d.leased_until < now()) AND NOT (d.subscription_id = ANY($3::uuid[]))
-          AND NOT EXISTS (SELECT 1 FROM event_deliveries e WHERE e.subscription_id = d.subscription_id AND e.resource_key = d.resource_key AND e.status = 'pending' AND e.event_seq < d.event_seq)
+       SELECT d.id, d.subscription_id, d.next_attempt_at FROM event_deliveries d JOIN event_subscriptions s ON s.id = d.subscription_id AND s.enabled
+        WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND NOT (d.subscription_id = ANY($3::uuid[]))
         ORDER BY d.next_attempt_at LIMIT $1 * 4),
      picked AS (
-       SELECT id FROM (SELECT c.id, c.next_attempt_at, row_number() OVER (PARTITION BY c.subscription_id ORDER BY c.next_attempt_at) AS n
-                         FROM cand c JOIN event_subscriptions s ON s.id = c.subscription_id AND s.enabled) r
+       SELECT id FROM (SELECT c.id, c.next_attempt_at, row_number() OVER (PARTITION BY c.subscription_id ORDER BY c.next_attempt_at) AS n FROM cand c) r
         WHERE n <= $2 ORDER BY next_attempt_at LIMIT $1)
-     UPDATE event_deliveries d SET leased_until = now() + make_interval(secs => $4), attempts = d.attempts + 1, last_attempt_at = now()
+     UPDATE event_deliveries d SET leased_until = now() + make_interval(secs => $4), next_attempt_at = now() + make_interval(secs => $4), attempts = d.attempts + 1, last_attempt_at = now()
        FROM picked, event_outbox o, event_subscriptions s
-      WHERE d.id = picked.id AND o.seq = d.event_seq AND s.id = d.subscription_id
-        AND d.status = 'pending' AND d.next_attempt_at <= now() AND (d.leased_until IS NULL OR d.leased_until < now())
+      WHERE d.id = picked.id AND o.seq = d.event_seq AND s.id = d.subscription_id AND d.status = 'pending' AND d.next_attempt_at <= now()
      RETURNING d.id, d.attempts, d.pending_since, o.seq, o.id AS event_id, o.store_id, o.type, o.resource_key, o.snapshot, o.created_at,
                s.id AS subscription_id, s.url, s.secret_sealed, s.previous_secret_sealed, s.previous_secret_until, s.created_by_account_id, s.created_by_key_id`,
     [o.limit, o.perSubscription, o.busy, o.leaseMs / 1000],
@@ -102,18 +121,29 @@ export interface Outcome {
   error: string | null;
 }
 
-/** Writes a batch of outcomes in one statement (lease released), and stamps the subscriptions that received. */
-export async function complete(db: Queryable, outcomes: Outcome[]): Promise<void> {
+/**
+ * Writes a batch of outcomes (lease released), releases the next delivery of each chain whose head ended, and stamps
+ * the subscriptions that received.
+ */
+export async function complete(db: DataSource, outcomes: Outcome[]): Promise<void> {
   if (!outcomes.length) return;
-  await preparedRows(
-    db,
-    `WITH d AS (UPDATE event_deliveries d SET status = x.status, leased_until = NULL, next_attempt_at = coalesce(x.next_at, d.next_attempt_at), response_status = x.code,
-                  last_error = x.err, delivered_at = CASE WHEN x.status = 'delivered' THEN now() ELSE d.delivered_at END
-             FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::int[], $5::text[]) AS x(id, status, next_at, code, err)
-            WHERE d.id = x.id RETURNING d.subscription_id, x.status)
-     UPDATE event_subscriptions s SET last_success_at = now() FROM (SELECT DISTINCT subscription_id FROM d WHERE status = 'delivered') ok
-      WHERE s.id = ok.subscription_id AND (s.last_success_at IS NULL OR s.last_success_at < now() - interval '5 seconds') RETURNING s.id`,
-    [outcomes.map((o) => o.id), outcomes.map((o) => o.status), outcomes.map((o) => o.nextAt), outcomes.map((o) => o.responseStatus), outcomes.map((o) => o.error)],
+  await underChainLock(db, (tx) =>
+    preparedRows(
+      tx,
+      `WITH d AS (UPDATE event_deliveries d SET status = x.status, leased_until = NULL, next_attempt_at = coalesce(x.next_at, d.next_attempt_at), response_status = x.code,
+                    last_error = x.err, delivered_at = CASE WHEN x.status = 'delivered' THEN now() ELSE d.delivered_at END
+               FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::int[], $5::text[]) AS x(id, status, next_at, code, err)
+              WHERE d.id = x.id RETURNING d.id, d.subscription_id, d.resource_key, x.status),
+       ended AS (SELECT DISTINCT subscription_id, resource_key FROM d WHERE status <> 'pending'),
+       released AS (UPDATE event_deliveries n SET next_attempt_at = now() FROM ended c
+                     WHERE n.id = (SELECT e.id FROM event_deliveries e WHERE e.subscription_id = c.subscription_id AND e.resource_key = c.resource_key AND e.status = 'pending'
+                                      AND e.id NOT IN (SELECT id FROM d) ORDER BY e.event_seq LIMIT 1)
+                       AND n.next_attempt_at = ${WAITING} RETURNING 1),
+       ok AS (UPDATE event_subscriptions s SET last_success_at = now() FROM (SELECT DISTINCT subscription_id FROM d WHERE status = 'delivered') ok
+               WHERE s.id = ok.subscription_id AND (s.last_success_at IS NULL OR s.last_success_at < now() - interval '5 seconds') RETURNING 1)
+       SELECT (SELECT count(*) FROM released)::int AS released`,
+      [outcomes.map((o) => o.id), outcomes.map((o) => o.status), outcomes.map((o) => o.nextAt), outcomes.map((o) => o.responseStatus), outcomes.map((o) => o.error)],
+    ),
   );
 }
 
@@ -211,7 +241,7 @@ const DELIVERY_COLUMNS = `d.*, o.id AS event_id, o.type AS event_type`;
 type DeliveryRow = Record<string, any>;
 export const deliveryOf = (r: DeliveryRow): Delivery => ({
   id: r.id, eventSeq: Number(r.event_seq), eventId: r.event_id, eventType: r.event_type, subscriptionId: r.subscription_id, resourceKey: r.resource_key,
-  status: r.status, attempts: r.attempts, nextAttemptAt: r.status === 'pending' ? r.next_attempt_at : null, pendingSince: r.pending_since, lastAttemptAt: r.last_attempt_at,
+  status: r.status, attempts: r.attempts, nextAttemptAt: r.status === 'pending' && Number.isFinite(new Date(r.next_attempt_at).getTime()) ? r.next_attempt_at : null, pendingSince: r.pending_since, lastAttemptAt: r.last_attempt_at,
   responseStatus: r.response_status, lastError: r.last_error, deliveredAt: r.delivered_at, createdAt: r.created_at,
 });
 
@@ -230,14 +260,16 @@ export async function deliveryOfSubscription(db: Queryable, subscriptionId: stri
 
 /** Due again now, with a fresh retry period (one in flight keeps its lease); the delivery loops are woken. */
 export async function redeliver(db: Queryable, id: string): Promise<void> {
-  await rows(db, `WITH d AS (UPDATE event_deliveries SET status = 'pending', next_attempt_at = now(), pending_since = now() WHERE id = $1 RETURNING id)
+  await rows(db, `WITH d AS (UPDATE event_deliveries SET status = 'pending', next_attempt_at = CASE WHEN leased_until > now() THEN next_attempt_at ELSE now() END, pending_since = now()
+                   WHERE id = $1 RETURNING id)
                   SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM d`, [id]);
 }
 
 /** A test event for one subscription, and its delivery, in one statement; answers the delivery's id. */
 export async function insertTestEvent(db: Queryable, s: Pick<Subscription, 'id' | 'storeId'>, snapshot: Record<string, unknown>): Promise<string> {
   const p = new Params();
-  const key = p.add(`subscription:${s.id}`);
+  // Each test event is a resource of its own: test events need no order among themselves.
+  const key = p.add(`subscription:${s.id}:${crypto.randomUUID()}`);
   const [r] = await rows<{ id: string }>(
     db,
     `WITH ev AS (INSERT INTO event_outbox (store_id, type, resource_key, snapshot, fanned_out) VALUES (${p.add(s.storeId)}, '${TEST_EVENT_TYPE}', ${key}, ${p.json(snapshot)}, true) RETURNING seq)

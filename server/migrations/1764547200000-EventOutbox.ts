@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from './sql-migration';
 
 /**
  * Events to developers, written by each domain in the transaction of the change they report (an outbox). `seq`
@@ -6,11 +6,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * row lock), which is what delivery in order per resource rests on; `created_at` is the clock at the write, after that
  * lock, so it grows along a resource's events too. Rows wait for fan-out to the subscriptions.
  */
-export class EventOutbox1764547200000 implements MigrationInterface {
-  name = 'EventOutbox1764547200000';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`
+export const EventOutbox1764547200000 = sqlMigration('EventOutbox1764547200000', {
+  up: [
+    `
       CREATE TABLE event_outbox (
         seq bigserial PRIMARY KEY,
         id uuid NOT NULL DEFAULT gen_random_uuid() UNIQUE,
@@ -24,10 +22,7 @@ export class EventOutbox1764547200000 implements MigrationInterface {
       );
       CREATE INDEX event_outbox_waiting ON event_outbox (seq) WHERE NOT fanned_out;
       CREATE INDEX event_outbox_created ON event_outbox (created_at);
-    `);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE event_outbox');
-  }
-}
+    `,
+  ],
+  down: ['DROP TABLE event_outbox'],
+});

@@ -1,11 +1,9 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from './sql-migration';
 
 /** A store's event subscriptions: where events go, which types, and the sealed signing secrets. */
-export class EventSubscriptions1764547200001 implements MigrationInterface {
-  name = 'EventSubscriptions1764547200001';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`
+export const EventSubscriptions1764547200001 = sqlMigration('EventSubscriptions1764547200001', {
+  up: [
+    `
       CREATE TABLE event_subscriptions (
         id uuid PRIMARY KEY,
         store_id uuid NOT NULL REFERENCES stores(id) ON DELETE CASCADE,
@@ -24,10 +22,7 @@ export class EventSubscriptions1764547200001 implements MigrationInterface {
         updated_at timestamptz NOT NULL DEFAULT now()
       );
       CREATE INDEX event_subscriptions_store ON event_subscriptions (store_id, created_at DESC, id DESC);
-    `);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE event_subscriptions');
-  }
-}
+    `,
+  ],
+  down: ['DROP TABLE event_subscriptions'],
+});

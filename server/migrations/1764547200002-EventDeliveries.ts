@@ -1,14 +1,12 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from './sql-migration';
 
 /**
  * One row per event and subscription: its attempts, the last answer, and when it is next due. A worker claims a
  * pending row with a lease (`leased_until`), so one that dies mid-delivery leaves it to be sent again once it lapses.
  */
-export class EventDeliveries1764547200002 implements MigrationInterface {
-  name = 'EventDeliveries1764547200002';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`
+export const EventDeliveries1764547200002 = sqlMigration('EventDeliveries1764547200002', {
+  up: [
+    `
       CREATE TABLE event_deliveries (
         id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
         event_seq bigint NOT NULL REFERENCES event_outbox(seq) ON DELETE CASCADE,
@@ -29,10 +27,7 @@ export class EventDeliveries1764547200002 implements MigrationInterface {
       CREATE INDEX event_deliveries_due ON event_deliveries (next_attempt_at) WHERE status = 'pending';
       CREATE INDEX event_deliveries_chain ON event_deliveries (subscription_id, resource_key, event_seq) WHERE status = 'pending';
       CREATE INDEX event_deliveries_list ON event_deliveries (subscription_id, created_at DESC, id DESC);
-    `);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE event_deliveries');
-  }
-}
+    `,
+  ],
+  down: ['DROP TABLE event_deliveries'],
+});

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { sqlMigration } from './sql-migration';
 
 /**
  * Events of the catalogue and the connections, written by triggers in the transaction of the change: these changes
@@ -7,11 +7,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * one again each hour), a connection's circuit that opened (from closed) or its health status that changed. The
  * snapshot is the row as written; a connection's sealed credentials stay out of it (only whether there are any).
  */
-export class EventTriggers1764547200004 implements MigrationInterface {
-  name = 'EventTriggers1764547200004';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`
+export const EventTriggers1764547200004 = sqlMigration('EventTriggers1764547200004', {
+  up: [
+    `
       CREATE FUNCTION event_of_row() RETURNS trigger LANGUAGE plpgsql AS $$
         DECLARE snap jsonb := to_jsonb(NEW);
         BEGIN
@@ -34,14 +32,13 @@ export class EventTriggers1764547200004 implements MigrationInterface {
       CREATE TRIGGER connection_health_changed AFTER UPDATE OF health ON supplier_connections FOR EACH ROW
         WHEN (NEW.health IS NOT NULL AND OLD.health->>'status' IS DISTINCT FROM NEW.health->>'status')
         EXECUTE FUNCTION event_of_row('connection.healthChanged', 'connection');
-    `);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(`
+    `,
+  ],
+  down: [
+    `
       DROP TRIGGER import_job_finished ON import_jobs; DROP TRIGGER product_link_sync_failed ON product_links;
       DROP TRIGGER connection_circuit_opened ON supplier_connections; DROP TRIGGER connection_health_changed ON supplier_connections;
       DROP FUNCTION event_of_row();
-    `);
-  }
-}
+    `,
+  ],
+});

@@ -1,5 +1,6 @@
 import type { Boss } from './jobs';
 import type { Logger } from './logger';
+import { boundedWait } from './bounded-wait';
 
 export interface RunnerJob<T> {
   id: string;
@@ -140,15 +141,7 @@ export class JobRunner<T> {
     this.running = false;
     this.poke();
     await this.loop;
-    if (this.handlersRunning) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, timeoutMs);
-        this.drained = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
+    if (this.handlersRunning) await boundedWait(timeoutMs, (done) => (this.drained = done));
     await this.settle();
     if (this.heartbeat) clearInterval(this.heartbeat);
   }

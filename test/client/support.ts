@@ -1,7 +1,7 @@
 /** Shared by the client tests: the built client, a fetch that records what went over the wire, and key checks. */
 import util from 'node:util';
 import { StoreClient, type StoreClientOptions } from '../../client/dist/cjs';
-import { seen, Service } from '../support/harness';
+import { isKeyHandover, seen, Service } from '../support/harness';
 
 export * from '../../client/dist/cjs';
 
@@ -27,7 +27,8 @@ export function watchedFetch(): { fetch: typeof fetch; sent: Sent[] } {
     try {
       const res = await fetch(input, init);
       entry.status = res.status;
-      seen.responses.push({ route: `${entry.method} ${url.pathname}`, text: await res.clone().text() });
+      const route = `${entry.method} ${url.pathname}`;
+      if (!isKeyHandover(route)) seen.responses.push({ route, text: await res.clone().text() });
       return res;
     } catch (err) {
       entry.error = String(err);

@@ -145,4 +145,21 @@ test('a receiver down for ten minutes, then up, receives every event once, in or
   await receiver.down();
 });
 
+test('a supplier order whose creation is rolled back (its charge refused) records no event; its event number is spent unused', async () => {
+  const order = await placeOrder(svc, shop);
+  const lastSeq = async () => Number((await svc.db.query('SELECT last_value FROM event_outbox_seq_seq')).rows[0].last_value);
+  const eventsOf = async () => (await svc.db.query(`SELECT type FROM event_outbox WHERE snapshot->'record'->>'order_id' = $1 OR snapshot->>'order_id' = $1`, [order.id])).rows.map((r) => r.type);
+  await svc.db.query('UPDATE accounts SET credits = 1 WHERE id = $1', [shop.owner.accountId]);
+  const seqBefore = await lastSeq();
+  const refused = await submit(svc, shop, order.id, { payNow: true });
+  expect([refused.status, refused.body.error?.code]).toEqual([402, 'insufficientCredits']);
+  // The statement wrote its events (their numbers were taken) and the charge rolled them back with the record.
+  expect(await lastSeq()).toBeGreaterThan(seqBefore);
+  expect(await eventsOf()).toEqual([]);
+  expect((await svc.db.query('SELECT count(*)::int AS n FROM supplier_orders WHERE order_id = $1', [order.id])).rows[0].n).toBe(0);
+  await svc.db.query('UPDATE accounts SET credits = 5000 WHERE id = $1', [shop.owner.accountId]);
+  expect((await submit(svc, shop, order.id, { payNow: true })).status).toBeLessThan(300);
+  expect(await eventsOf()).toEqual(expect.arrayContaining(['supplierOrder.created', 'orderPart.statusChanged']));
+});
+
 leakScanTest();

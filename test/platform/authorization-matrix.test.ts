@@ -4,7 +4,7 @@
  * an owner plan without dropshipping, a record outside the key's scope and too few credits.
  */
 import crypto from 'node:crypto';
-import { createKey, createStore, Developer, leakScanTest, newDeveloper, operatorOf, Sandbox, Service, startSandbox, startService } from '../support/harness';
+import { createKey, createStore, Developer, leakScanTest, newDeveloper, operatorOf, Sandbox, seen, Service, startSandbox, startService } from '../support/harness';
 
 interface Operation {
   operationId: string;
@@ -131,7 +131,7 @@ beforeAll(async () => {
     [strangerStoreId, stranger.key],
     [freeStoreId, freeOwner.key],
   ] as const) {
-    fixtures[store] = { productId: await product(key, store), keyId: owner.keyId, accountId: someStaff.accountId, id: await connection(key, store), supplierProductId: 'SBX-P00001', linkId: crypto.randomUUID(), jobId: crypto.randomUUID(), orderId: crypto.randomUUID(), supplierOrderId: crypto.randomUUID(), groupKey: 'store' };
+    fixtures[store] = { productId: await product(key, store), keyId: owner.keyId, accountId: someStaff.accountId, id: await connection(key, store), supplierProductId: 'SBX-P00001', linkId: crypto.randomUUID(), jobId: crypto.randomUUID(), orderId: crypto.randomUUID(), supplierOrderId: crypto.randomUUID(), subscriptionId: crypto.randomUUID(), deliveryId: crypto.randomUUID(), groupKey: 'store' };
   }
   // Records the own-scope key must not reach: a product link and an import job made with the account key.
   const imported = await svc.call('POST', `/api/store-suppliers/${storeId}/${fixtures[storeId].id}/import`, { key: owner.key, body: { products: [{ supplierProductId: 'SBX-P00010' }] } });
@@ -155,10 +155,14 @@ beforeAll(async () => {
   });
   expect(job.status).toBe(202);
   fixtures[storeId].jobId = job.body.result.id;
+  const subscribed = await svc.call('POST', `/api/store-suppliers/${storeId}/event-subscriptions`, { key: owner.key, body: { url: 'https://93.184.216.34/hooks', eventTypes: ['*'] } });
+  expect(subscribed.status).toBe(201);
+  seen.secrets.add(subscribed.body.result.secret);
+  fixtures[storeId].subscriptionId = subscribed.body.result.id;
   await operatorOf(svc).setPlan(freeOwner.accountId, 'free');
   // The poor owner spends its sign-up credits so that it has none left.
   await svc.db.query('UPDATE accounts SET credits = 0 WHERE id = $1', [poorOwner.accountId]);
-  fixtures[poorStoreId] = { productId: crypto.randomUUID(), accountId: someStaff.accountId, id: crypto.randomUUID(), supplierProductId: 'SBX-P00001', linkId: crypto.randomUUID(), jobId: crypto.randomUUID(), orderId: crypto.randomUUID(), supplierOrderId: crypto.randomUUID(), groupKey: `supplier:${crypto.randomUUID()}` };
+  fixtures[poorStoreId] = { productId: crypto.randomUUID(), accountId: someStaff.accountId, id: crypto.randomUUID(), supplierProductId: 'SBX-P00001', linkId: crypto.randomUUID(), jobId: crypto.randomUUID(), orderId: crypto.randomUUID(), supplierOrderId: crypto.randomUUID(), subscriptionId: crypto.randomUUID(), deliveryId: crypto.randomUUID(), groupKey: `supplier:${crypto.randomUUID()}` };
 });
 
 afterAll(async () => {

@@ -682,6 +682,43 @@ export interface CreateApiKey {
   };
 }
 
+/** Subscribe an address to the store's events (POST /api/store-suppliers/{storeId}/event-subscriptions) */
+export interface CreateEventSubscription {
+  method: "POST";
+  path: "/api/store-suppliers/{storeId}/event-subscriptions";
+  params: {
+    storeId: string;
+  };
+  query: Record<string, never>;
+  body: {
+    /** Where events are POSTed: an http(s) address on the public internet */
+    url: string;
+    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
+    eventTypes: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.failed" | "orderPart.statusChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
+    description?: string | null;
+  };
+  /** 201: Success */
+  result: {
+    id: string;
+    storeId: string;
+    url: string;
+    description: string | null;
+    eventTypes: string[];
+    enabled: boolean;
+    /** Why the subscription is switched off (null while it is on) */
+    disabledReason: ({
+      code: "deliveriesFailing" | "ownerAccessEnded" | "keyRevoked" | "switchedOff";
+      message: string;
+      at: string;
+    }) | null;
+    lastSuccessAt: string | null;
+    /** The signing secret (`whsec_…`): only in the answers of create and rotate-secret */
+    secret?: string;
+    createdAt: string;
+    updatedAt: string;
+  };
+}
+
 /** Link a product the store already has to a supplier product; every store variant maps to a supplier variant (POST /api/store-suppliers/{storeId}/links) */
 export interface CreateProductLink {
   method: "POST";
@@ -1002,6 +1039,20 @@ export interface CreateStoreProduct {
     createdAt: string;
     updatedAt: string;
   };
+}
+
+/** Delete an event subscription and its delivery log (DELETE /api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}) */
+export interface DeleteEventSubscription {
+  method: "DELETE";
+  path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}";
+  params: {
+    storeId: string;
+    subscriptionId: string;
+  };
+  query: Record<string, never>;
+  body: undefined;
+  /** 204: Done; no content */
+  result: undefined;
 }
 
 /** Unlink; the product stays as the store's own (DELETE /api/store-suppliers/{storeId}/links/{linkId}) */
@@ -1421,6 +1472,38 @@ export interface GetDisconnectImpact {
   result: {
     linkedProducts: number;
     openSupplierOrders: number;
+  };
+}
+
+/** One event subscription (GET /api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}) */
+export interface GetEventSubscription {
+  method: "GET";
+  path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}";
+  params: {
+    storeId: string;
+    subscriptionId: string;
+  };
+  query: Record<string, never>;
+  body: undefined;
+  /** 200: Success */
+  result: {
+    id: string;
+    storeId: string;
+    url: string;
+    description: string | null;
+    eventTypes: string[];
+    enabled: boolean;
+    /** Why the subscription is switched off (null while it is on) */
+    disabledReason: ({
+      code: "deliveriesFailing" | "ownerAccessEnded" | "keyRevoked" | "switchedOff";
+      message: string;
+      at: string;
+    }) | null;
+    lastSuccessAt: string | null;
+    /** The signing secret (`whsec_…`): only in the answers of create and rotate-secret */
+    secret?: string;
+    createdAt: string;
+    updatedAt: string;
   };
 }
 
@@ -1971,6 +2054,91 @@ export interface ListCreditLedger {
     reason: string | null;
     createdAt: string;
   }[];
+}
+
+/** The subscription's deliveries, newest first, with status, attempts and the last answer (GET /api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/deliveries) */
+export interface ListEventDeliveries {
+  method: "GET";
+  path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/deliveries";
+  params: {
+    storeId: string;
+    subscriptionId: string;
+  };
+  query: {
+    status?: "pending" | "delivered" | "failed";
+    cursor?: string;
+    pageSize?: number;
+  };
+  body: undefined;
+  /** 200: Success */
+  result: {
+    items: {
+      id: string;
+      /** The event's id: the `webhook-id` header of every attempt */
+      eventId: string;
+      /** An event type, or `subscription.test` */
+      eventType: string;
+      status: "pending" | "delivered" | "failed";
+      attempts: number;
+      /** The HTTP status of the last answer (null: no answer) */
+      responseStatus: number | null;
+      lastError: string | null;
+      nextAttemptAt: string | null;
+      lastAttemptAt: string | null;
+      deliveredAt: string | null;
+      createdAt: string;
+    }[];
+    pagination: {
+      nextCursor: string | null;
+      previousCursor: string | null;
+      hasMore: boolean;
+      totalCount: number;
+      pageSize: number;
+    };
+  };
+}
+
+/** The store's event subscriptions, newest first (GET /api/store-suppliers/{storeId}/event-subscriptions) */
+export interface ListEventSubscriptions {
+  method: "GET";
+  path: "/api/store-suppliers/{storeId}/event-subscriptions";
+  params: {
+    storeId: string;
+  };
+  query: {
+    cursor?: string;
+    pageSize?: number;
+  };
+  body: undefined;
+  /** 200: Success */
+  result: {
+    items: {
+      id: string;
+      storeId: string;
+      url: string;
+      description: string | null;
+      eventTypes: string[];
+      enabled: boolean;
+      /** Why the subscription is switched off (null while it is on) */
+      disabledReason: ({
+        code: "deliveriesFailing" | "ownerAccessEnded" | "keyRevoked" | "switchedOff";
+        message: string;
+        at: string;
+      }) | null;
+      lastSuccessAt: string | null;
+      /** The signing secret (`whsec_…`): only in the answers of create and rotate-secret */
+      secret?: string;
+      createdAt: string;
+      updatedAt: string;
+    }[];
+    pagination: {
+      nextCursor: string | null;
+      previousCursor: string | null;
+      hasMore: boolean;
+      totalCount: number;
+      pageSize: number;
+    };
+  };
 }
 
 /** The store's import jobs, newest first, paged by cursor, each with its progress (GET /api/store-suppliers/{storeId}/imports) */
@@ -2877,6 +3045,36 @@ export interface ReceiveSupplierNotification {
   };
 }
 
+/** Send a delivery's event again now (same webhook-id) (POST /api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/redeliver) */
+export interface RedeliverEvent {
+  method: "POST";
+  path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/redeliver";
+  params: {
+    storeId: string;
+    subscriptionId: string;
+    deliveryId: string;
+  };
+  query: Record<string, never>;
+  body: undefined;
+  /** 202: Success */
+  result: {
+    id: string;
+    /** The event's id: the `webhook-id` header of every attempt */
+    eventId: string;
+    /** An event type, or `subscription.test` */
+    eventType: string;
+    status: "pending" | "delivered" | "failed";
+    attempts: number;
+    /** The HTTP status of the last answer (null: no answer) */
+    responseStatus: number | null;
+    lastError: string | null;
+    nextAttemptAt: string | null;
+    lastAttemptAt: string | null;
+    deliveredAt: string | null;
+    createdAt: string;
+  };
+}
+
 /** Forget the store's payment provider and its secret: its notifications are refused from now on (DELETE /api/stores/{storeId}/payment-provider) */
 export interface RemovePaymentProvider {
   method: "DELETE";
@@ -3185,6 +3383,40 @@ export interface RevokeApiKey {
     revoked: boolean;
     revokedAt: string | null;
     createdAt: string;
+  };
+}
+
+/** Replace the signing secret (POST /api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/rotate-secret) */
+export interface RotateEventSubscriptionSecret {
+  method: "POST";
+  path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/rotate-secret";
+  params: {
+    storeId: string;
+    subscriptionId: string;
+  };
+  query: Record<string, never>;
+  body: {
+    keepOldSeconds?: number;
+  };
+  /** 200: Success */
+  result: {
+    id: string;
+    storeId: string;
+    url: string;
+    description: string | null;
+    eventTypes: string[];
+    enabled: boolean;
+    /** Why the subscription is switched off (null while it is on) */
+    disabledReason: ({
+      code: "deliveriesFailing" | "ownerAccessEnded" | "keyRevoked" | "switchedOff";
+      message: string;
+      at: string;
+    }) | null;
+    lastSuccessAt: string | null;
+    /** The signing secret (`whsec_…`): only in the answers of create and rotate-secret */
+    secret?: string;
+    createdAt: string;
+    updatedAt: string;
   };
 }
 
@@ -3792,6 +4024,35 @@ export interface SyncProductLink {
   };
 }
 
+/** Send a subscription.test event to this subscription (POST /api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/test) */
+export interface TestEventSubscription {
+  method: "POST";
+  path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/test";
+  params: {
+    storeId: string;
+    subscriptionId: string;
+  };
+  query: Record<string, never>;
+  body: undefined;
+  /** 202: Success */
+  result: {
+    id: string;
+    /** The event's id: the `webhook-id` header of every attempt */
+    eventId: string;
+    /** An event type, or `subscription.test` */
+    eventType: string;
+    status: "pending" | "delivered" | "failed";
+    attempts: number;
+    /** The HTTP status of the last answer (null: no answer) */
+    responseStatus: number | null;
+    lastError: string | null;
+    nextAttemptAt: string | null;
+    lastAttemptAt: string | null;
+    deliveredAt: string | null;
+    createdAt: string;
+  };
+}
+
 /** Check the connection now and record its health (POST /api/store-suppliers/{storeId}/{id}/test) */
 export interface TestSupplierConnection {
   method: "POST";
@@ -3882,6 +4143,45 @@ export interface UpdateApiKey {
     revoked: boolean;
     revokedAt: string | null;
     createdAt: string;
+  };
+}
+
+/** Change the address, event types or description, or switch the subscription on or off (PATCH /api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}) */
+export interface UpdateEventSubscription {
+  method: "PATCH";
+  path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}";
+  params: {
+    storeId: string;
+    subscriptionId: string;
+  };
+  query: Record<string, never>;
+  body: {
+    /** Where events are POSTed: an http(s) address on the public internet */
+    url?: string;
+    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
+    eventTypes?: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.failed" | "orderPart.statusChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
+    description?: string | null;
+    enabled?: boolean;
+  };
+  /** 200: Success */
+  result: {
+    id: string;
+    storeId: string;
+    url: string;
+    description: string | null;
+    eventTypes: string[];
+    enabled: boolean;
+    /** Why the subscription is switched off (null while it is on) */
+    disabledReason: ({
+      code: "deliveriesFailing" | "ownerAccessEnded" | "keyRevoked" | "switchedOff";
+      message: string;
+      at: string;
+    }) | null;
+    lastSuccessAt: string | null;
+    /** The signing secret (`whsec_…`): only in the answers of create and rotate-secret */
+    secret?: string;
+    createdAt: string;
+    updatedAt: string;
   };
 }
 
@@ -4055,10 +4355,12 @@ export const routes = {
   connectSupplier: { method: "POST", path: "/api/store-suppliers/{storeId}" },
   copyApiKey: { method: "GET", path: "/api/api-keys/{keyId}/secret" },
   createApiKey: { method: "POST", path: "/api/api-keys" },
+  createEventSubscription: { method: "POST", path: "/api/store-suppliers/{storeId}/event-subscriptions" },
   createProductLink: { method: "POST", path: "/api/store-suppliers/{storeId}/links" },
   createStore: { method: "POST", path: "/api/stores" },
   createStoreOrder: { method: "POST", path: "/api/store-orders/{storeId}" },
   createStoreProduct: { method: "POST", path: "/api/store-products/{storeId}" },
+  deleteEventSubscription: { method: "DELETE", path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}" },
   deleteProductLink: { method: "DELETE", path: "/api/store-suppliers/{storeId}/links/{linkId}" },
   deleteStoreProduct: { method: "DELETE", path: "/api/store-products/{storeId}/{productId}" },
   deliverStoreOrderPart: { method: "POST", path: "/api/store-orders/{storeId}/{orderId}/groups/{groupKey}/deliver" },
@@ -4067,6 +4369,7 @@ export const routes = {
   getAccount: { method: "GET", path: "/api/account" },
   getCurrentApiKey: { method: "GET", path: "/api/api-key/current" },
   getDisconnectImpact: { method: "GET", path: "/api/store-suppliers/{storeId}/{id}/impact" },
+  getEventSubscription: { method: "GET", path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}" },
   getImportJob: { method: "GET", path: "/api/store-suppliers/{storeId}/imports/{jobId}" },
   getPaymentProvider: { method: "GET", path: "/api/stores/{storeId}/payment-provider" },
   getStoreOrder: { method: "GET", path: "/api/store-orders/{storeId}/{orderId}" },
@@ -4077,6 +4380,8 @@ export const routes = {
   importSupplierProducts: { method: "POST", path: "/api/store-suppliers/{storeId}/{id}/import" },
   listApiKeys: { method: "GET", path: "/api/api-keys" },
   listCreditLedger: { method: "GET", path: "/api/account/credits/ledger" },
+  listEventDeliveries: { method: "GET", path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/deliveries" },
+  listEventSubscriptions: { method: "GET", path: "/api/store-suppliers/{storeId}/event-subscriptions" },
   listImportJobs: { method: "GET", path: "/api/store-suppliers/{storeId}/imports" },
   listProductLinks: { method: "GET", path: "/api/store-suppliers/{storeId}/links" },
   listStaff: { method: "GET", path: "/api/stores/{storeId}/staff" },
@@ -4091,12 +4396,14 @@ export const routes = {
   previewImport: { method: "POST", path: "/api/store-suppliers/{storeId}/{id}/import/preview" },
   receivePaymentNotification: { method: "POST", path: "/api/payment-notifications/{storeId}" },
   receiveSupplierNotification: { method: "POST", path: "/api/store-suppliers/webhook/{supplierKey}/{integrationId}" },
+  redeliverEvent: { method: "POST", path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/redeliver" },
   removePaymentProvider: { method: "DELETE", path: "/api/stores/{storeId}/payment-provider" },
   removeStaffMember: { method: "DELETE", path: "/api/stores/{storeId}/staff/{accountId}" },
   replaceSupplierCredentials: { method: "PUT", path: "/api/store-suppliers/{storeId}/{id}" },
   resolveSupplierProductUrl: { method: "POST", path: "/api/store-suppliers/{storeId}/{id}/products/resolve-url" },
   retrySupplierOrder: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/retry" },
   revokeApiKey: { method: "DELETE", path: "/api/api-keys/{keyId}" },
+  rotateEventSubscriptionSecret: { method: "POST", path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/rotate-secret" },
   searchSupplierProducts: { method: "GET", path: "/api/store-suppliers/{storeId}/{id}/products" },
   setPaymentProvider: { method: "PUT", path: "/api/stores/{storeId}/payment-provider" },
   setStaffMember: { method: "PUT", path: "/api/stores/{storeId}/staff" },
@@ -4108,8 +4415,10 @@ export const routes = {
   startSupplierSignIn: { method: "POST", path: "/api/store-suppliers/{storeId}/oauth/start" },
   submitOrderPart: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{orderId}/groups/{groupKey}/submit" },
   syncProductLink: { method: "POST", path: "/api/store-suppliers/{storeId}/links/{linkId}/sync" },
+  testEventSubscription: { method: "POST", path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/test" },
   testSupplierConnection: { method: "POST", path: "/api/store-suppliers/{storeId}/{id}/test" },
   updateApiKey: { method: "PATCH", path: "/api/api-keys/{keyId}" },
+  updateEventSubscription: { method: "PATCH", path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}" },
   updateProductLink: { method: "PUT", path: "/api/store-suppliers/{storeId}/links/{linkId}" },
   updateStoreProduct: { method: "PUT", path: "/api/store-products/{storeId}/{productId}" },
   upgradeToDeveloper: { method: "POST", path: "/api/account/developer" },
@@ -4125,10 +4434,12 @@ export interface Operations {
   connectSupplier: ConnectSupplier;
   copyApiKey: CopyApiKey;
   createApiKey: CreateApiKey;
+  createEventSubscription: CreateEventSubscription;
   createProductLink: CreateProductLink;
   createStore: CreateStore;
   createStoreOrder: CreateStoreOrder;
   createStoreProduct: CreateStoreProduct;
+  deleteEventSubscription: DeleteEventSubscription;
   deleteProductLink: DeleteProductLink;
   deleteStoreProduct: DeleteStoreProduct;
   deliverStoreOrderPart: DeliverStoreOrderPart;
@@ -4137,6 +4448,7 @@ export interface Operations {
   getAccount: GetAccount;
   getCurrentApiKey: GetCurrentApiKey;
   getDisconnectImpact: GetDisconnectImpact;
+  getEventSubscription: GetEventSubscription;
   getImportJob: GetImportJob;
   getPaymentProvider: GetPaymentProvider;
   getStoreOrder: GetStoreOrder;
@@ -4147,6 +4459,8 @@ export interface Operations {
   importSupplierProducts: ImportSupplierProducts;
   listApiKeys: ListApiKeys;
   listCreditLedger: ListCreditLedger;
+  listEventDeliveries: ListEventDeliveries;
+  listEventSubscriptions: ListEventSubscriptions;
   listImportJobs: ListImportJobs;
   listProductLinks: ListProductLinks;
   listStaff: ListStaff;
@@ -4161,12 +4475,14 @@ export interface Operations {
   previewImport: PreviewImport;
   receivePaymentNotification: ReceivePaymentNotification;
   receiveSupplierNotification: ReceiveSupplierNotification;
+  redeliverEvent: RedeliverEvent;
   removePaymentProvider: RemovePaymentProvider;
   removeStaffMember: RemoveStaffMember;
   replaceSupplierCredentials: ReplaceSupplierCredentials;
   resolveSupplierProductUrl: ResolveSupplierProductUrl;
   retrySupplierOrder: RetrySupplierOrder;
   revokeApiKey: RevokeApiKey;
+  rotateEventSubscriptionSecret: RotateEventSubscriptionSecret;
   searchSupplierProducts: SearchSupplierProducts;
   setPaymentProvider: SetPaymentProvider;
   setStaffMember: SetStaffMember;
@@ -4178,8 +4494,10 @@ export interface Operations {
   startSupplierSignIn: StartSupplierSignIn;
   submitOrderPart: SubmitOrderPart;
   syncProductLink: SyncProductLink;
+  testEventSubscription: TestEventSubscription;
   testSupplierConnection: TestSupplierConnection;
   updateApiKey: UpdateApiKey;
+  updateEventSubscription: UpdateEventSubscription;
   updateProductLink: UpdateProductLink;
   updateStoreProduct: UpdateStoreProduct;
   upgradeToDeveloper: UpgradeToDeveloper;

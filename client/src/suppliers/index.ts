@@ -1,5 +1,6 @@
 import type { Transport } from '../transport.js';
 import { Connections } from './connections.js';
+import { EventSubscriptions } from './events.js';
 import { Imports } from './imports.js';
 import { Links } from './links.js';
 import { SupplierOrders } from './orders.js';
@@ -12,6 +13,7 @@ export class Suppliers {
   readonly imports: Imports;
   readonly links: Links;
   readonly orders: SupplierOrders;
+  readonly events: EventSubscriptions;
 
   constructor(t: Transport) {
     this.connections = new Connections(t);
@@ -19,7 +21,8 @@ export class Suppliers {
     this.imports = new Imports(t);
     this.links = new Links(t);
     this.orders = new SupplierOrders(t);
+    this.events = new EventSubscriptions(t);
   }
 }
 
-export { Connections, Imports, Links, Products, SupplierOrders };
+export { Connections, EventSubscriptions, Imports, Links, Products, SupplierOrders };

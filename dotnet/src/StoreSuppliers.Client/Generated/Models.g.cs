@@ -200,6 +200,102 @@ public sealed partial class DisconnectImpact
     public long OpenSupplierOrders { get; set; }
 }
 
+public sealed partial class EventSubscription
+{
+    [JsonPropertyName("id")]
+    public string Id { get; set; } = default!;
+
+    [JsonPropertyName("storeId")]
+    public string StoreId { get; set; } = default!;
+
+    [JsonPropertyName("url")]
+    public string Url { get; set; } = default!;
+
+    [JsonPropertyName("description")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? Description { get; set; }
+
+    [JsonPropertyName("eventTypes")]
+    public List<string> EventTypes { get; set; } = new();
+
+    [JsonPropertyName("enabled")]
+    public bool Enabled { get; set; }
+
+    /// <summary>Why the subscription is switched off (null while it is on)</summary>
+    [JsonPropertyName("disabledReason")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public DisabledReason? DisabledReason { get; set; }
+
+    [JsonPropertyName("lastSuccessAt")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public DateTimeOffset? LastSuccessAt { get; set; }
+
+    /// <summary>The signing secret (`whsec_…`): only in the answers of create and rotate-secret</summary>
+    [JsonPropertyName("secret")]
+    public string? Secret { get; set; }
+
+    [JsonPropertyName("createdAt")]
+    public DateTimeOffset CreatedAt { get; set; }
+
+    [JsonPropertyName("updatedAt")]
+    public DateTimeOffset UpdatedAt { get; set; }
+}
+
+/// <summary>Why the subscription is switched off (null while it is on)</summary>
+public sealed partial class DisabledReason
+{
+    [JsonPropertyName("code")]
+    public DisabledReasonCode Code { get; set; }
+
+    [JsonPropertyName("message")]
+    public string Message { get; set; } = default!;
+
+    [JsonPropertyName("at")]
+    public DateTimeOffset At { get; set; }
+}
+
+/// <summary>One of deliveriesFailing, ownerAccessEnded, keyRevoked, switchedOff; a value this version does not know is kept as it is (see IsKnown).</summary>
+[JsonConverter(typeof(DisabledReasonCode.Converter))]
+public readonly partial struct DisabledReasonCode : IEquatable<DisabledReasonCode>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public DisabledReasonCode(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>deliveriesFailing</c></summary>
+    public static DisabledReasonCode DeliveriesFailing { get; } = new DisabledReasonCode("deliveriesFailing");
+
+    /// <summary><c>ownerAccessEnded</c></summary>
+    public static DisabledReasonCode OwnerAccessEnded { get; } = new DisabledReasonCode("ownerAccessEnded");
+
+    /// <summary><c>keyRevoked</c></summary>
+    public static DisabledReasonCode KeyRevoked { get; } = new DisabledReasonCode("keyRevoked");
+
+    /// <summary><c>switchedOff</c></summary>
+    public static DisabledReasonCode SwitchedOff { get; } = new DisabledReasonCode("switchedOff");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<DisabledReasonCode> Known { get; } = new[] { DeliveriesFailing, OwnerAccessEnded, KeyRevoked, SwitchedOff };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "deliveriesFailing" || _value == "ownerAccessEnded" || _value == "keyRevoked" || _value == "switchedOff";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(DisabledReasonCode other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is DisabledReasonCode other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(DisabledReasonCode left, DisabledReasonCode right) => left.Equals(right);
+    public static bool operator !=(DisabledReasonCode left, DisabledReasonCode right) => !left.Equals(right);
+    public static implicit operator DisabledReasonCode(string value) => new DisabledReasonCode(value);
+
+    internal sealed class Converter : StringValueConverter<DisabledReasonCode>
+    {
+        protected override DisabledReasonCode FromString(string value) => new DisabledReasonCode(value);
+    }
+}
+
 public sealed partial class ImportJob
 {
     [JsonPropertyName("id")]
@@ -1335,6 +1431,127 @@ public sealed partial class SupplierProductVariant
     public bool Available { get; set; }
 }
 
+public sealed partial class EventDelivery
+{
+    [JsonPropertyName("id")]
+    public string Id { get; set; } = default!;
+
+    /// <summary>The event's id: the `webhook-id` header of every attempt</summary>
+    [JsonPropertyName("eventId")]
+    public string EventId { get; set; } = default!;
+
+    /// <summary>An event type, or `subscription.test`</summary>
+    [JsonPropertyName("eventType")]
+    public string EventType { get; set; } = default!;
+
+    [JsonPropertyName("status")]
+    public EventDeliveryStatus Status { get; set; }
+
+    [JsonPropertyName("attempts")]
+    public long Attempts { get; set; }
+
+    /// <summary>The HTTP status of the last answer (null: no answer)</summary>
+    [JsonPropertyName("responseStatus")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public long? ResponseStatus { get; set; }
+
+    [JsonPropertyName("lastError")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? LastError { get; set; }
+
+    [JsonPropertyName("nextAttemptAt")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public DateTimeOffset? NextAttemptAt { get; set; }
+
+    [JsonPropertyName("lastAttemptAt")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public DateTimeOffset? LastAttemptAt { get; set; }
+
+    [JsonPropertyName("deliveredAt")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public DateTimeOffset? DeliveredAt { get; set; }
+
+    [JsonPropertyName("createdAt")]
+    public DateTimeOffset CreatedAt { get; set; }
+}
+
+/// <summary>One of pending, delivered, failed; a value this version does not know is kept as it is (see IsKnown).</summary>
+[JsonConverter(typeof(EventDeliveryStatus.Converter))]
+public readonly partial struct EventDeliveryStatus : IEquatable<EventDeliveryStatus>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public EventDeliveryStatus(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>pending</c></summary>
+    public static EventDeliveryStatus Pending { get; } = new EventDeliveryStatus("pending");
+
+    /// <summary><c>delivered</c></summary>
+    public static EventDeliveryStatus Delivered { get; } = new EventDeliveryStatus("delivered");
+
+    /// <summary><c>failed</c></summary>
+    public static EventDeliveryStatus Failed { get; } = new EventDeliveryStatus("failed");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<EventDeliveryStatus> Known { get; } = new[] { Pending, Delivered, Failed };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "pending" || _value == "delivered" || _value == "failed";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(EventDeliveryStatus other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is EventDeliveryStatus other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(EventDeliveryStatus left, EventDeliveryStatus right) => left.Equals(right);
+    public static bool operator !=(EventDeliveryStatus left, EventDeliveryStatus right) => !left.Equals(right);
+    public static implicit operator EventDeliveryStatus(string value) => new EventDeliveryStatus(value);
+
+    internal sealed class Converter : StringValueConverter<EventDeliveryStatus>
+    {
+        protected override EventDeliveryStatus FromString(string value) => new EventDeliveryStatus(value);
+    }
+}
+
+public sealed partial class EventDeliveryPage
+{
+    [JsonPropertyName("items")]
+    public List<EventDelivery> Items { get; set; } = new();
+
+    [JsonPropertyName("pagination")]
+    public Pagination Pagination { get; set; } = default!;
+}
+
+public sealed partial class Pagination
+{
+    [JsonPropertyName("nextCursor")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? NextCursor { get; set; }
+
+    [JsonPropertyName("previousCursor")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? PreviousCursor { get; set; }
+
+    [JsonPropertyName("hasMore")]
+    public bool HasMore { get; set; }
+
+    [JsonPropertyName("totalCount")]
+    public long TotalCount { get; set; }
+
+    [JsonPropertyName("pageSize")]
+    public long PageSize { get; set; }
+}
+
+public sealed partial class EventSubscriptionPage
+{
+    [JsonPropertyName("items")]
+    public List<EventSubscription> Items { get; set; } = new();
+
+    [JsonPropertyName("pagination")]
+    public Pagination Pagination { get; set; } = default!;
+}
+
 public sealed partial class ListImportJobsItem
 {
     [JsonPropertyName("id")]
@@ -1373,26 +1590,6 @@ public sealed partial class ImportJobPage
 
     [JsonPropertyName("pagination")]
     public Pagination Pagination { get; set; } = default!;
-}
-
-public sealed partial class Pagination
-{
-    [JsonPropertyName("nextCursor")]
-    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
-    public string? NextCursor { get; set; }
-
-    [JsonPropertyName("previousCursor")]
-    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
-    public string? PreviousCursor { get; set; }
-
-    [JsonPropertyName("hasMore")]
-    public bool HasMore { get; set; }
-
-    [JsonPropertyName("totalCount")]
-    public long TotalCount { get; set; }
-
-    [JsonPropertyName("pageSize")]
-    public long PageSize { get; set; }
 }
 
 public sealed partial class ProductLink
@@ -2309,6 +2506,89 @@ public sealed partial class ConnectSupplierRequestAutomation
     public JsonNode? ShippingMethod { get; set; }
 }
 
+public sealed partial class CreateEventSubscriptionRequest
+{
+    /// <summary>Where events are POSTed: an http(s) address on the public internet</summary>
+    [JsonPropertyName("url")]
+    public string Url { get; set; } = default!;
+
+    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
+    [JsonPropertyName("eventTypes")]
+    public List<EventType> EventTypes { get; set; } = new();
+
+    [JsonPropertyName("description")]
+    public string? Description { get; set; }
+}
+
+/// <summary>One of supplierOrder.created, supplierOrder.statusChanged, supplierOrder.paused, supplierOrder.shipped, supplierOrder.delivered, supplierOrder.cancelled, supplierOrder.failed, orderPart.statusChanged, importJob.finished, productLink.syncFailed, connection.circuitOpened, connection.healthChanged, *; a value this version does not know is kept as it is (see IsKnown).</summary>
+[JsonConverter(typeof(EventType.Converter))]
+public readonly partial struct EventType : IEquatable<EventType>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public EventType(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>supplierOrder.created</c></summary>
+    public static EventType SupplierOrderCreated { get; } = new EventType("supplierOrder.created");
+
+    /// <summary><c>supplierOrder.statusChanged</c></summary>
+    public static EventType SupplierOrderStatusChanged { get; } = new EventType("supplierOrder.statusChanged");
+
+    /// <summary><c>supplierOrder.paused</c></summary>
+    public static EventType SupplierOrderPaused { get; } = new EventType("supplierOrder.paused");
+
+    /// <summary><c>supplierOrder.shipped</c></summary>
+    public static EventType SupplierOrderShipped { get; } = new EventType("supplierOrder.shipped");
+
+    /// <summary><c>supplierOrder.delivered</c></summary>
+    public static EventType SupplierOrderDelivered { get; } = new EventType("supplierOrder.delivered");
+
+    /// <summary><c>supplierOrder.cancelled</c></summary>
+    public static EventType SupplierOrderCancelled { get; } = new EventType("supplierOrder.cancelled");
+
+    /// <summary><c>supplierOrder.failed</c></summary>
+    public static EventType SupplierOrderFailed { get; } = new EventType("supplierOrder.failed");
+
+    /// <summary><c>orderPart.statusChanged</c></summary>
+    public static EventType OrderPartStatusChanged { get; } = new EventType("orderPart.statusChanged");
+
+    /// <summary><c>importJob.finished</c></summary>
+    public static EventType ImportJobFinished { get; } = new EventType("importJob.finished");
+
+    /// <summary><c>productLink.syncFailed</c></summary>
+    public static EventType ProductLinkSyncFailed { get; } = new EventType("productLink.syncFailed");
+
+    /// <summary><c>connection.circuitOpened</c></summary>
+    public static EventType ConnectionCircuitOpened { get; } = new EventType("connection.circuitOpened");
+
+    /// <summary><c>connection.healthChanged</c></summary>
+    public static EventType ConnectionHealthChanged { get; } = new EventType("connection.healthChanged");
+
+    /// <summary><c>*</c></summary>
+    public static EventType Value { get; } = new EventType("*");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<EventType> Known { get; } = new[] { SupplierOrderCreated, SupplierOrderStatusChanged, SupplierOrderPaused, SupplierOrderShipped, SupplierOrderDelivered, SupplierOrderCancelled, SupplierOrderFailed, OrderPartStatusChanged, ImportJobFinished, ProductLinkSyncFailed, ConnectionCircuitOpened, ConnectionHealthChanged, Value };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "supplierOrder.created" || _value == "supplierOrder.statusChanged" || _value == "supplierOrder.paused" || _value == "supplierOrder.shipped" || _value == "supplierOrder.delivered" || _value == "supplierOrder.cancelled" || _value == "supplierOrder.failed" || _value == "orderPart.statusChanged" || _value == "importJob.finished" || _value == "productLink.syncFailed" || _value == "connection.circuitOpened" || _value == "connection.healthChanged" || _value == "*";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(EventType other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is EventType other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(EventType left, EventType right) => left.Equals(right);
+    public static bool operator !=(EventType left, EventType right) => !left.Equals(right);
+    public static implicit operator EventType(string value) => new EventType(value);
+
+    internal sealed class Converter : StringValueConverter<EventType>
+    {
+        protected override EventType FromString(string value) => new EventType(value);
+    }
+}
+
 public sealed partial class CreateProductLinkRequest
 {
     [JsonPropertyName("productId")]
@@ -2519,6 +2799,12 @@ public sealed partial class RetrySupplierOrderRequest
     public bool? AcceptCost { get; set; }
 }
 
+public sealed partial class RotateEventSubscriptionSecretRequest
+{
+    [JsonPropertyName("keepOldSeconds")]
+    public int? KeepOldSeconds { get; set; }
+}
+
 public sealed partial class SetPaymentProviderRequest
 {
     [JsonPropertyName("provider")]
@@ -2574,6 +2860,23 @@ public sealed partial class SubmitOrderPartRequest
     public bool? PayNow { get; set; }
 }
 
+public sealed partial class UpdateEventSubscriptionRequest
+{
+    /// <summary>Where events are POSTed: an http(s) address on the public internet</summary>
+    [JsonPropertyName("url")]
+    public string? Url { get; set; }
+
+    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
+    [JsonPropertyName("eventTypes")]
+    public List<EventType>? EventTypes { get; set; }
+
+    [JsonPropertyName("description")]
+    public string? Description { get; set; }
+
+    [JsonPropertyName("enabled")]
+    public bool? Enabled { get; set; }
+}
+
 public sealed partial class UpdateProductLinkRequest
 {
     [JsonPropertyName("variants")]
@@ -2601,6 +2904,51 @@ public sealed partial class UpdateStoreProductRequest
 
     [JsonPropertyName("variants")]
     public List<CreateStoreProductRequestVariant>? Variants { get; set; }
+}
+
+/// <summary>Query of listEventDeliveries.</summary>
+public sealed partial class ListEventDeliveriesQuery
+{
+    public EventDeliveryStatus? Status { get; set; }
+
+    public string? Cursor { get; set; }
+
+    public int? PageSize { get; set; }
+
+    internal IEnumerable<KeyValuePair<string, string>> ToQuery()
+    {
+        if (Status is { } statusValue) yield return new KeyValuePair<string, string>("status", statusValue.ToString()!);
+        if (Cursor is { } cursorValue) yield return new KeyValuePair<string, string>("cursor", cursorValue);
+        if (PageSize is { } pageSizeValue) yield return new KeyValuePair<string, string>("pageSize", pageSizeValue.ToString(CultureInfo.InvariantCulture));
+    }
+
+    internal ListEventDeliveriesQuery WithCursor(string? cursor)
+    {
+        var copy = (ListEventDeliveriesQuery)MemberwiseClone();
+        copy.Cursor = cursor;
+        return copy;
+    }
+}
+
+/// <summary>Query of listEventSubscriptions.</summary>
+public sealed partial class ListEventSubscriptionsQuery
+{
+    public string? Cursor { get; set; }
+
+    public int? PageSize { get; set; }
+
+    internal IEnumerable<KeyValuePair<string, string>> ToQuery()
+    {
+        if (Cursor is { } cursorValue) yield return new KeyValuePair<string, string>("cursor", cursorValue);
+        if (PageSize is { } pageSizeValue) yield return new KeyValuePair<string, string>("pageSize", pageSizeValue.ToString(CultureInfo.InvariantCulture));
+    }
+
+    internal ListEventSubscriptionsQuery WithCursor(string? cursor)
+    {
+        var copy = (ListEventSubscriptionsQuery)MemberwiseClone();
+        copy.Cursor = cursor;
+        return copy;
+    }
 }
 
 /// <summary>Query of listImportJobs.</summary>

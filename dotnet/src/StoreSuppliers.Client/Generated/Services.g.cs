@@ -236,6 +236,67 @@ public sealed partial class SupplierConnectionsService
         => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/test", options), StoreJsonContext.Default.SupplierConnection, cancellationToken);
 }
 
+/// <summary>Event subscriptions: <c>store.Suppliers.EventSubscriptions</c>.</summary>
+public sealed partial class EventSubscriptionsService
+{
+    private readonly StoreHttp _http;
+
+    internal EventSubscriptionsService(StoreHttp http) => _http = http;
+
+    /// <summary>Subscribe an address to the store's events</summary>
+    /// <remarks><c>POST /api/store-suppliers/{storeId}/event-subscriptions</c> Permission: <c>suppliers.manage</c>.</remarks>
+    public Task<EventSubscription> CreateAsync(string storeId, CreateEventSubscriptionRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/event-subscriptions", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.CreateEventSubscriptionRequest) }, StoreJsonContext.Default.EventSubscription, cancellationToken);
+
+    /// <summary>Delete an event subscription and its delivery log</summary>
+    /// <remarks><c>DELETE /api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}</c> Permission: <c>suppliers.manage</c>.</remarks>
+    public Task DeleteAsync(string storeId, string subscriptionId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("DELETE", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/event-subscriptions/" + StoreHttp.Segment(subscriptionId, nameof(subscriptionId)), options), cancellationToken);
+
+    /// <summary>One event subscription</summary>
+    /// <remarks><c>GET /api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}</c> Permission: <c>suppliers.view</c>.</remarks>
+    public Task<EventSubscription> GetAsync(string storeId, string subscriptionId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/event-subscriptions/" + StoreHttp.Segment(subscriptionId, nameof(subscriptionId)), options) { RetrySafe = true }, StoreJsonContext.Default.EventSubscription, cancellationToken);
+
+    /// <summary>The store's event subscriptions, newest first</summary>
+    /// <remarks><c>GET /api/store-suppliers/{storeId}/event-subscriptions</c> Permission: <c>suppliers.view</c>.</remarks>
+    public Task<EventSubscriptionPage> ListAsync(string storeId, ListEventSubscriptionsQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/event-subscriptions", options) { Query = query?.ToQuery(), RetrySafe = true }, StoreJsonContext.Default.EventSubscriptionPage, cancellationToken);
+
+    /// <summary>Every item of ListAsync, page after page: the same filters each time, the previous nextCursor as cursor, until hasMore is false.</summary>
+    public IAsyncEnumerable<EventSubscription> ListAutoPagingAsync(string storeId, ListEventSubscriptionsQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => Paging.WalkAsync(query ?? new ListEventSubscriptionsQuery(), (q, ct) => ListAsync(storeId, q, options, ct), (q, cursor) => q.WithCursor(cursor), page => page.Items, page => page.Pagination.NextCursor, page => page.Pagination.HasMore, cancellationToken);
+
+    /// <summary>The subscription's deliveries, newest first, with status, attempts and the last answer</summary>
+    /// <remarks><c>GET /api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/deliveries</c> Permission: <c>suppliers.view</c>.</remarks>
+    public Task<EventDeliveryPage> ListDeliveriesAsync(string storeId, string subscriptionId, ListEventDeliveriesQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/event-subscriptions/" + StoreHttp.Segment(subscriptionId, nameof(subscriptionId)) + "/deliveries", options) { Query = query?.ToQuery(), RetrySafe = true }, StoreJsonContext.Default.EventDeliveryPage, cancellationToken);
+
+    /// <summary>Every item of ListDeliveriesAsync, page after page: the same filters each time, the previous nextCursor as cursor, until hasMore is false.</summary>
+    public IAsyncEnumerable<EventDelivery> ListDeliveriesAutoPagingAsync(string storeId, string subscriptionId, ListEventDeliveriesQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => Paging.WalkAsync(query ?? new ListEventDeliveriesQuery(), (q, ct) => ListDeliveriesAsync(storeId, subscriptionId, q, options, ct), (q, cursor) => q.WithCursor(cursor), page => page.Items, page => page.Pagination.NextCursor, page => page.Pagination.HasMore, cancellationToken);
+
+    /// <summary>Send a delivery's event again now (same webhook-id)</summary>
+    /// <remarks><c>POST /api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/redeliver</c> Permission: <c>suppliers.manage</c>.</remarks>
+    public Task<EventDelivery> RedeliverAsync(string storeId, string subscriptionId, string deliveryId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/event-subscriptions/" + StoreHttp.Segment(subscriptionId, nameof(subscriptionId)) + "/deliveries/" + StoreHttp.Segment(deliveryId, nameof(deliveryId)) + "/redeliver", options), StoreJsonContext.Default.EventDelivery, cancellationToken);
+
+    /// <summary>Replace the signing secret</summary>
+    /// <remarks><c>POST /api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/rotate-secret</c> Permission: <c>suppliers.manage</c>.</remarks>
+    public Task<EventSubscription> RotateSecretAsync(string storeId, string subscriptionId, RotateEventSubscriptionSecretRequest? body = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/event-subscriptions/" + StoreHttp.Segment(subscriptionId, nameof(subscriptionId)) + "/rotate-secret", options) { Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.RotateEventSubscriptionSecretRequest) }, StoreJsonContext.Default.EventSubscription, cancellationToken);
+
+    /// <summary>Send a subscription.test event to this subscription</summary>
+    /// <remarks><c>POST /api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/test</c> Permission: <c>suppliers.manage</c>.</remarks>
+    public Task<EventDelivery> TestAsync(string storeId, string subscriptionId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/event-subscriptions/" + StoreHttp.Segment(subscriptionId, nameof(subscriptionId)) + "/test", options), StoreJsonContext.Default.EventDelivery, cancellationToken);
+
+    /// <summary>Change the address, event types or description, or switch the subscription on or off</summary>
+    /// <remarks><c>PATCH /api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}</c> Permission: <c>suppliers.manage</c>.</remarks>
+    public Task<EventSubscription> UpdateAsync(string storeId, string subscriptionId, UpdateEventSubscriptionRequest? body = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("PATCH", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/event-subscriptions/" + StoreHttp.Segment(subscriptionId, nameof(subscriptionId)), options) { Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.UpdateEventSubscriptionRequest) }, StoreJsonContext.Default.EventSubscription, cancellationToken);
+}
+
 /// <summary>Supplier products and imports: <c>store.Suppliers.Imports</c>.</summary>
 public sealed partial class ImportsService
 {
@@ -385,6 +446,7 @@ public sealed partial class SuppliersService
     internal SuppliersService(StoreHttp http)
     {
         Connections = new SupplierConnectionsService(http);
+        EventSubscriptions = new EventSubscriptionsService(http);
         Imports = new ImportsService(http);
         Links = new ProductLinksService(http);
         Orders = new SupplierOrdersService(http);
@@ -393,6 +455,9 @@ public sealed partial class SuppliersService
 
     /// <summary>Supplier connections.</summary>
     public SupplierConnectionsService Connections { get; }
+
+    /// <summary>Event subscriptions.</summary>
+    public EventSubscriptionsService EventSubscriptions { get; }
 
     /// <summary>Supplier products and imports.</summary>
     public ImportsService Imports { get; }
