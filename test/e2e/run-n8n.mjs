@@ -426,12 +426,15 @@ async function importAndExecute(file, patch) {
 	try {
 		parsed = runData(res.stdout);
 	} catch {
-		throw new Error(`n8n execute ${wf.id} did not print run data (exit ${res.code})\n${res.stdout.slice(-3000)}\n${res.stderr.slice(-3000)}`);
+		const kept = path.join(ROOT, 'dist', `n8n-execute-${wf.id}.out`);
+		fs.writeFileSync(kept, `${res.stdout}\n---- stderr\n${res.stderr}`);
+		throw new Error(`n8n execute ${wf.id} did not print run data (exit ${res.code}; whole output in ${path.relative(ROOT, kept)})\n${res.stdout.slice(-3000)}\n${res.stderr.slice(-3000)}`);
 	}
-	const runData = parsed?.data?.resultData?.runData ?? {};
+	// Not named runData: a local of that name would shadow the function above (and throw before its line).
+	const nodeRuns = parsed?.data?.resultData?.runData ?? {};
 	const error = parsed?.data?.resultData?.error;
 	const items = {};
-	for (const [nodeName, runs] of Object.entries(runData)) items[nodeName] = (runs[0]?.data?.main?.[0] ?? []).map((i) => i.json);
+	for (const [nodeName, runs] of Object.entries(nodeRuns)) items[nodeName] = (runs[0]?.data?.main?.[0] ?? []).map((i) => i.json);
 	return { code: res.code, items, error, raw: parsed };
 }
 
