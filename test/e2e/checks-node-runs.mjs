@@ -44,10 +44,10 @@ export async function nodeRunChecks(ctx) {
 			expect(failure?.length === 1, 'one item on the error output', failure);
 			const [item] = failure;
 			const rawItems = run.raw?.data?.resultData?.runData?.['Store Suppliers']?.[0]?.data?.main;
-			// n8n routes only a json of error/message/details to the error output: the pause rides under details.
-			const so = item.details?.supplierOrder;
+			// n8n 1.x routes only a json of error and message to the error output (2.x also details): the pause rides under message.
+			const so = item.message?.supplierOrder;
 			expect(so?.status === 'needsReview' && so.reviewReason === 'costAboveLimit' && so.orderId === order.id, 'it carries the paused supplier order', rawItems);
-			expect(typeof item.error === 'string' && item.error.includes('costAboveLimit') && item.details.reviewReason === 'costAboveLimit', 'and the message string and review reason', item);
+			expect(typeof item.error === 'string' && item.error.includes('costAboveLimit') && item.message.reviewReason === 'costAboveLimit' && typeof item.message.retryable === 'boolean', 'and the message string, with the review reason and retryable', item);
 			expect(outputsOf(run, 'Needs Review')[0]?.length === 1 && !run.raw.data.resultData.runData.Sent, 'the node on the error output ran, the one on the success output did not');
 		});
 

@@ -114,7 +114,7 @@ test('From List pickers: supplier orders (paused first, with the reason), produc
 	expect(products.results.map((p) => p.value).sort()).toEqual(limited.products.map((p) => p.productId).sort());
 });
 
-test('a paused submit under "Continue (using error output)" reaches n8n\'s error output as { error: message, details: { reviewReason, retryable, supplierOrder } }; under regular output { error, reviewReason, retryable, supplierOrder }', async () => {
+test('a paused submit under "Continue (using error output)" reaches n8n\'s error output as { error: message, message: { reviewReason, retryable, supplierOrder } } (the one shape n8n 1.x and 2.x both route with its data); under regular output { error, reviewReason, retryable, supplierOrder }', async () => {
 	const params = (orderId: string) => ({ resource: 'supplierOrder', operation: 'submit', store: rl(limited.storeId), orderId, connection: rl(limited.connId), options: {} });
 	const a = await placeOrder(world.svc, limited);
 	const toErrorOutput = await runNode(creds(limited), params(a.id), { onError: 'continueErrorOutput' });
@@ -124,7 +124,7 @@ test('a paused submit under "Continue (using error output)" reaches n8n\'s error
 	const [item] = toErrorOutput.errorOutput;
 	expect(item.json).toEqual({
 		error: expect.stringContaining('costAboveLimit'),
-		details: { reviewReason: 'costAboveLimit', retryable: expect.any(Boolean), supplierOrder: expect.objectContaining({ orderId: a.id, reviewReason: 'costAboveLimit' }) },
+		message: { reviewReason: 'costAboveLimit', retryable: expect.any(Boolean), supplierOrder: expect.objectContaining({ orderId: a.id, reviewReason: 'costAboveLimit' }) },
 	});
 	expect(typeof item.json.error).toBe('string');
 	expect(item.pairedItem).toEqual({ item: 0 });

@@ -21,10 +21,10 @@ function nodeErrorOf(this: IExecuteFunctions, caught: unknown, itemIndex: number
  * the input item it came from (pairedItem), error items under Continue On Fail too.
  *
  * Under Continue On Fail, `error` is the message string, as in n8n's own nodes, and a pause carries
- * `reviewReason`, `retryable` and `supplierOrder` beside it. n8n sends an item to the error output (On
- * Error: Continue (using error output)) only when it has an item-level `error` (whose json n8n then
- * replaces with the message alone) or a json of nothing but `error`, `message` and, since n8n 2.x,
- * `details`; so there the pause's fields go under `details`.
+ * `reviewReason`, `retryable` and `supplierOrder` beside it. On the error output (On Error: Continue (using
+ * error output)) n8n takes an item only when its json holds nothing but `error` and `message` (1.x; 2.x also
+ * `details`), and it replaces the json of an item with an item-level error by the message alone; so there the
+ * pause's fields ride under `message`, the one name both lines route with its data intact.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -49,7 +49,7 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const json: IDataObject = !pause
 				? { error: nodeError.message }
 				: toErrorOutput
-					? { error: nodeError.message, details: pause }
+					? { error: nodeError.message, message: pause }
 					: { error: nodeError.message, ...pause };
 			returnData.push({ json, pairedItem: { item: itemIndex } });
 		}
