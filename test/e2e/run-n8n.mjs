@@ -19,6 +19,8 @@
  *  5. Activates the trigger workflow, runs `n8n start`, and checks that each pause is posted exactly once
  *     across several polls (an order already waiting, a new one, and one that pauses again after a
  *     retry), and that the credential test in n8n passes and fails as it should.
+ *  6. The webhook-mode trigger workflow (instant-paused-alert.json), active beside it: its activation
+ *     subscribed it, a new pause reaches it within 2 s, a forged delivery is refused (checks-instant.mjs).
  *
  * Prints a pass/fail summary, writes dist/n8n-e2e-results-<version>.json ({ passed, failed, checks }), exits non-zero
  * on any failure, and stops everything it started.
@@ -32,6 +34,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { instantChecks } from './checks-instant.mjs';
 import { nodeRunChecks } from './checks-node-runs.mjs';
 import { CACHE, ensureN8n, ensureNode, MATRIX } from './runtimes.mjs';
 
@@ -248,6 +251,11 @@ async function startService(pg) {
 		SANDBOX_SUPPLIER_CONTROL: 'true',
 		SANDBOX_LOG_LEVEL: 'silent',
 		LOG_LEVEL: 'warn',
+		// n8n's webhook listens on loopback here; the event address guard allows it only when told.
+		EVENT_TARGETS_ALLOW_PRIVATE: 'true',
+		// Paid orders stay confirmed: the trigger checks expect the retried order still confirmed at n8n's
+		// first poll, minutes later on a loaded machine (the default ships paid orders after 2 minutes).
+		SANDBOX_SUPPLIER_AUTO_SHIP_MS: '0',
 	};
 	const proc = startProcess('service', process.execPath, [path.join(ROOT, 'dist/server/main.js')], { env });
 	const demoFile = path.join(dataDir, 'demo.json');
@@ -301,14 +309,17 @@ async function startProxy(target) {
 /** Where the trigger workflow posts each supplier order that needs review. */
 async function startReceiver() {
 	const received = [];
+	const instant = []; // the webhook-mode workflow's posts
+
 	const server = http.createServer(async (req, res) => {
 		const chunks = [];
 		for await (const c of req) chunks.push(c);
-		if (req.method === 'POST' && req.url === '/paused') {
+		if (req.method === 'POST' && (req.url === '/paused' || req.url === '/instant')) {
+			const list = req.url === '/paused' ? received : instant;
 			try {
-				received.push({ at: Date.now(), body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+				list.push({ at: Date.now(), body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
 			} catch (error) {
-				received.push({ at: Date.now(), body: null, error: String(error) });
+				list.push({ at: Date.now(), body: null, error: String(error) });
 			}
 			res.writeHead(200, { 'content-type': 'application/json' });
 			res.end('{"ok":true}');
@@ -319,7 +330,7 @@ async function startReceiver() {
 	});
 	await new Promise((r) => server.listen(0, '127.0.0.1', r));
 	stops.push({ name: 'receiver', stop: () => new Promise((r) => { server.closeAllConnections?.(); server.close(() => r()); }) });
-	return { url: `http://127.0.0.1:${server.address().port}`, received };
+	return { url: `http://127.0.0.1:${server.address().port}`, received, instant };
 }
 
 // ---------------------------------------------------------------- n8n
@@ -348,6 +359,7 @@ function n8nEnvironment(pg, userFolder, port) {
 		N8N_HIRING_BANNER_ENABLED: 'false',
 		N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '5',
 		N8N_PORT: String(port),
+		WEBHOOK_URL: `http://127.0.0.1:${port}/`,
 		N8N_LISTEN_ADDRESS: '127.0.0.1',
 		N8N_HOST: '127.0.0.1',
 		N8N_SECURE_COOKIE: 'false',
@@ -414,12 +426,15 @@ async function importAndExecute(file, patch) {
 	try {
 		parsed = runData(res.stdout);
 	} catch {
-		throw new Error(`n8n execute ${wf.id} did not print run data (exit ${res.code})\n${res.stdout.slice(-3000)}\n${res.stderr.slice(-3000)}`);
+		const kept = path.join(ROOT, 'dist', `n8n-execute-${wf.id}.out`);
+		fs.writeFileSync(kept, `${res.stdout}\n---- stderr\n${res.stderr}`);
+		throw new Error(`n8n execute ${wf.id} did not print run data (exit ${res.code}; whole output in ${path.relative(ROOT, kept)})\n${res.stdout.slice(-3000)}\n${res.stderr.slice(-3000)}`);
 	}
-	const runData = parsed?.data?.resultData?.runData ?? {};
+	// Not named runData: a local of that name would shadow the function above (and throw before its line).
+	const nodeRuns = parsed?.data?.resultData?.runData ?? {};
 	const error = parsed?.data?.resultData?.error;
 	const items = {};
-	for (const [nodeName, runs] of Object.entries(runData)) items[nodeName] = (runs[0]?.data?.main?.[0] ?? []).map((i) => i.json);
+	for (const [nodeName, runs] of Object.entries(nodeRuns)) items[nodeName] = (runs[0]?.data?.main?.[0] ?? []).map((i) => i.json);
 	return { code: res.code, items, error, raw: parsed };
 }
 
@@ -570,7 +585,7 @@ async function main() {
 			return ready(so) ? so : undefined;
 		}, 30000);
 
-	const paused = await check('submit the part of a confirmed store order with payNow: it pauses, Continue On Fail gives { error, supplierOrder } (submit-order-part.json)', async () => {
+	const paused = await check('submit the part of a confirmed store order with payNow: it pauses, Continue On Fail gives { error, reviewReason, retryable, supplierOrder } (submit-order-part.json)', async () => {
 		const order = await placeConfirmedOrder();
 		expect(order.fulfilmentGroups.some((g) => g.groupKey === groupKey), 'the order has a part for the connection', order.fulfilmentGroups);
 		const out = await importAndExecute('submit-order-part.json', {
@@ -584,6 +599,7 @@ async function main() {
 		expect(typeof item?.error === 'string' && item.error.includes('insufficientBalance'), 'the item carries an error naming the reason', item);
 		expect(item.supplierOrder?.status === 'needsReview' && item.supplierOrder.reviewReason === 'insufficientBalance', 'and the paused supplier order', item.supplierOrder);
 		expect(item.error.includes(item.supplierOrder.reviewMessage), 'the error names the review message too', item);
+		expect(item.reviewReason === 'insufficientBalance' && item.retryable === item.supplierOrder.retryable, 'reviewReason and retryable beside the error', item);
 		const call = proxy.seen.find((r) => r.method === 'POST' && r.path === `/api/store-suppliers/${store.id}/orders/${order.id}/groups/${encodeURIComponent(groupKey)}/submit`);
 		expect(call?.body?.payNow === true, 'n8n sent payNow: true', call);
 		return item.supplierOrder;
@@ -623,6 +639,13 @@ async function main() {
 	});
 	await n8n(['import:workflow', `--input=${alert.file}`]);
 	await n8n(['update:workflow', `--id=${alert.id}`, '--active=true']);
+	// The same pauses, pushed: the trigger in webhook mode subscribes on activation (see instantChecks).
+	const instantAlert = workflow('instant-paused-alert.json', {
+		'Supplier Order Paused': { store: rl(store.id) },
+		'Post to Webhook': { url: `${receiver.url}/instant` },
+	});
+	await n8n(['import:workflow', `--input=${instantAlert.file}`]);
+	await n8n(['update:workflow', `--id=${instantAlert.id}`, '--active=true']);
 	const polls = () => proxy.seen.filter((r) => r.method === 'GET' && r.path === `/api/store-suppliers/${store.id}/orders` && r.query.needsReview === 'true');
 	const postsOf = (event) => receiver.received.filter((r) => r.body?.supplierOrder?.event === event);
 	const keysReceived = () => postsOf('needsReview').map((r) => pauseKey(r.body?.supplierOrder ?? {}));
@@ -723,6 +746,10 @@ async function main() {
 			const confirmedIds = postsOf('confirmed').map((r) => r.body.supplierOrder._id);
 			expect(confirmedIds.filter((id) => id === fresh._id).length === 1 && confirmedIds.length === 2, 'each confirmation posted once', confirmedIds);
 		});
+	}
+
+	if (ready) {
+		await instantChecks({ check, expect, api, control, account, store, receiver, submitPaused, pausedAt, n8nPort: n8nEnv.N8N_PORT, resultExtras, waitFor });
 	}
 
 	await n8nProcess.stop();

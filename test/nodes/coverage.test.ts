@@ -7,6 +7,8 @@ import type { INodeProperties } from 'n8n-workflow';
 import type { OperationModule } from '../../nodes/StoreSuppliers/actions/helpers';
 import { resources } from '../../nodes/StoreSuppliers/actions/node.type';
 import { StoreSuppliers } from '../../nodes/StoreSuppliers/StoreSuppliers.node';
+import { EVENT_TYPES, SUBSCRIPTION_ROUTES } from '../../nodes/StoreSuppliersTrigger/webhook';
+import { EVENT_TYPES as SERVICE_EVENT_TYPES } from '../../server/events/types';
 import { leakScanTest, newDeveloper, Service, startService } from '../support/harness';
 
 let svc: Service;
@@ -25,9 +27,13 @@ interface DocRoute {
 	path: string;
 }
 
+
 const BASE = '/api/store-suppliers/';
-/** Not for developers: the supplier's notification address and the sign-in callback the supplier redirects to. */
-const notSupplierRoutes = (path: string) => path.startsWith(`${BASE}webhook/`) || path === `${BASE}oauth/callback`;
+/**
+ * Not node operations: the supplier's notification address and the sign-in callback the supplier
+ * redirects to (not for developers), and the event subscriptions, which the trigger manages itself.
+ */
+const notSupplierRoutes = (path: string) => path.startsWith(`${BASE}webhook/`) || path === `${BASE}oauth/callback` || path.includes('/event-subscriptions');
 
 function nodeOperations(): Array<{ resource: string; operation: string; op: OperationModule }> {
 	return Object.entries(resources).flatMap(([resource, ops]) =>
@@ -68,6 +74,19 @@ test('every supplier route in the OpenAPI document (and the store-side routes it
 		const { routing } = byOperationId.get(route.operationId)!.op;
 		expect(`${routing.method} ${routing.path}`).toBe(`${route.method} ${route.path}`);
 	}
+});
+
+test('the subscription routes the trigger\'s webhook mode calls are the document\'s, with the same method and path', async () => {
+	const res = await svc.call('GET', '/api/store-suppliers/openapi.json');
+	const byOperationId = new Map<string, string>();
+	for (const [path, item] of Object.entries<Record<string, any>>(res.body.paths)) {
+		for (const [method, op] of Object.entries<any>(item)) if (op?.operationId) byOperationId.set(op.operationId, `${method.toUpperCase()} ${path}`);
+	}
+	for (const route of Object.values(SUBSCRIPTION_ROUTES)) expect(byOperationId.get(route.operationId)).toBe(`${route.method} ${route.path}`);
+});
+
+test('the trigger offers exactly the service\'s event types', () => {
+	expect(EVENT_TYPES.map((t) => t.value).sort()).toEqual(Object.keys(SERVICE_EVENT_TYPES).sort());
 });
 
 test('every operation of the node calls a supplier route (or a covered store-side route) of the document, and no two call the same one', async () => {

@@ -1,12 +1,13 @@
 /**
  * The credential: its authenticate block sends X-API-Key (every other test goes through it), and its test
- * request, run the way n8n's credential tester runs it (request, then the responseCode rules on a
- * failure), passes with a good key and fails with a clear message for a wrong key or address.
+ * request, run through n8n-core's RoutingNode as n8n's credential tester runs it, passes with a good key
+ * and fails with a clear message for a wrong key or address.
  */
 import net from 'node:net';
 
 import { StoreSuppliersApi } from '../../credentials/StoreSuppliersApi.credentials';
 import { freePort, leakScanTest, newDeveloper, Service, startService } from '../support/harness';
+import { testCredential } from './support/credential-test';
 
 let svc: Service;
 let key: string;
@@ -21,44 +22,8 @@ afterAll(async () => {
 
 const credential = new StoreSuppliersApi();
 
-function resolve(value: string, data: Record<string, string>): string {
-	return value.startsWith('=') ? value.slice(1).replace(/\{\{\s*\$credentials\.(\w+)\s*\}\}/g, (_, n: string) => data[n] ?? '') : value;
-}
-
-const get = (obj: unknown, key: string): unknown => key.split('.').reduce<any>((o, k) => (o === null || o === undefined ? undefined : o[k]), obj);
-
-/**
- * n8n's credential test for a request-based test (services/credentials-tester): the request, then, on an
- * answer, the responseSuccessBody rules in order; no answer at all is n8n's connection error.
- */
-async function runCredentialTest(data: { apiKey: string; baseUrl: string }): Promise<{ status: 'OK' | 'Error'; message: string }> {
-	const { request, rules } = credential.test;
-	const baseURL = resolve(String(request.baseURL), data);
-	// axios joins baseURL and url with exactly one slash
-	const url = `${baseURL.replace(/\/?\/$/, '')}/${String(request.url).replace(/^\/+/, '')}`;
-	const headers: Record<string, string> = {};
-	for (const [name, value] of Object.entries(credential.authenticate.properties.headers ?? {})) headers[name] = resolve(String(value), data);
-	let res: Response;
-	try {
-		res = await fetch(url, { method: request.method ?? 'GET', headers });
-	} catch (error) {
-		return { status: 'Error', message: String((error as { cause?: { code?: string } }).cause?.code ?? error) };
-	}
-	if (!request.ignoreHttpStatusErrors && res.status >= 400) return { status: 'Error', message: `Received HTTP status code: ${res.status}` };
-	const text = await res.text();
-	let body: unknown = {};
-	try {
-		body = JSON.parse(text);
-	} catch {
-		body = { data: text };
-	}
-	for (const rule of rules ?? []) {
-		if (rule.type === 'responseSuccessBody' && get(body, rule.properties.key) === rule.properties.value) {
-			return { status: 'Error', message: rule.properties.message };
-		}
-	}
-	return { status: 'OK', message: 'Connection successful!' };
-}
+/** The credential's test, run as n8n's credential tester runs it (see support/credential-test.ts). */
+const runCredentialTest = (data: { apiKey: string; baseUrl: string }) => testCredential(credential, data);
 
 test('the credential has the API Key (a password) and Base URL fields and sends X-API-Key', () => {
 	expect(credential.name).toBe('storeSuppliersApi');

@@ -114,21 +114,29 @@ test('From List pickers: supplier orders (paused first, with the reason), produc
 	expect(products.results.map((p) => p.value).sort()).toEqual(limited.products.map((p) => p.productId).sort());
 });
 
-test('a paused submit under "Continue (using error output)" is { error: { message, reviewReason, supplierOrder } } (n8n routes it to the error output); under regular output { error, supplierOrder }', async () => {
+test('a paused submit under "Continue (using error output)" reaches n8n\'s error output as { error: message, message: { reviewReason, retryable, supplierOrder } } (the one shape n8n 1.x and 2.x both route with its data); under regular output { error, reviewReason, retryable, supplierOrder }', async () => {
 	const params = (orderId: string) => ({ resource: 'supplierOrder', operation: 'submit', store: rl(limited.storeId), orderId, connection: rl(limited.connId), options: {} });
 	const a = await placeOrder(world.svc, limited);
-	const toErrorOutput = await runNode(creds(limited), params(a.id), { continueOnFail: true, onError: 'continueErrorOutput' });
-	const [item] = toErrorOutput.out;
-	// A json of nothing but `error`: n8n sends it to the error output whole.
+	const toErrorOutput = await runNode(creds(limited), params(a.id), { onError: 'continueErrorOutput' });
+	// Routed by n8n's engine: nothing on the success output, the pause on the error output.
+	expect(toErrorOutput.out).toEqual([]);
+	expect(toErrorOutput.errorOutput).toHaveLength(1);
+	const [item] = toErrorOutput.errorOutput;
 	expect(item.json).toEqual({
-		error: { message: expect.stringContaining('costAboveLimit'), reviewReason: 'costAboveLimit', supplierOrder: expect.objectContaining({ orderId: a.id, reviewReason: 'costAboveLimit' }) },
+		error: expect.stringContaining('costAboveLimit'),
+		message: { reviewReason: 'costAboveLimit', retryable: expect.any(Boolean), supplierOrder: expect.objectContaining({ orderId: a.id, reviewReason: 'costAboveLimit' }) },
 	});
-	expect(item.error).toBeUndefined();
+	expect(typeof item.json.error).toBe('string');
 	expect(item.pairedItem).toEqual({ item: 0 });
 	const b = await placeOrder(world.svc, limited);
-	const regular = await runNode(creds(limited), params(b.id), { continueOnFail: true, onError: 'continueRegularOutput' });
-	expect(regular.out[0].error).toBeUndefined();
-	expect(Object.keys(regular.out[0].json).sort()).toEqual(['error', 'supplierOrder']);
+	const regular = await runNode(creds(limited), params(b.id), { onError: 'continueRegularOutput' });
+	expect(regular.errorOutput).toEqual([]);
+	expect(regular.out[0].json).toEqual({
+		error: expect.stringContaining('costAboveLimit'),
+		reviewReason: 'costAboveLimit',
+		retryable: expect.any(Boolean),
+		supplierOrder: expect.objectContaining({ orderId: b.id, status: 'needsReview' }),
+	});
 });
 
 test('node runs name the Base URL: nothing listening, or a Base URL ending in /api', async () => {

@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { OperationModule } from './helpers';
 import { resources, type StoreSuppliersResource } from './node.type';
-import { supplierOrderOf } from './supplierOrder/paused';
+import { pauseOf, supplierOrderOf } from './supplierOrder/paused';
 
 export function operationFor(resource: string, operation: string): OperationModule | undefined {
 	const byOperation = resources[resource as StoreSuppliersResource] as Record<string, OperationModule> | undefined;
@@ -20,11 +20,11 @@ function nodeErrorOf(this: IExecuteFunctions, caught: unknown, itemIndex: number
  * Runs the chosen operation once per input item, each in its own try/catch. Every output item names
  * the input item it came from (pairedItem), error items under Continue On Fail too.
  *
- * Under Continue On Fail the item is `{ error, supplierOrder? }` (a pause carries its supplier order).
- * n8n sends an item to the error output (On Error: Continue (using error output)) only when it has an
- * item-level `error` (whose json n8n then replaces with the message alone) or a json of nothing but
- * `error` (and `message`). So there a pause is `{ error: { message, reviewReason, supplierOrder } }`:
- * it reaches the error output with the supplier order; other errors are `{ error: message }`.
+ * Under Continue On Fail, `error` is the message string, as in n8n's own nodes, and a pause carries
+ * `reviewReason`, `retryable` and `supplierOrder` beside it. On the error output (On Error: Continue (using
+ * error output)) n8n takes an item only when its json holds nothing but `error` and `message` (1.x; 2.x also
+ * `details`), and it replaces the json of an item with an item-level error by the message alone; so there the
+ * pause's fields ride under `message`, the one name both lines route with its data intact.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -45,10 +45,12 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 			const nodeError = nodeErrorOf.call(this, caught, itemIndex);
 			if (!this.continueOnFail()) throw nodeError;
 			const supplierOrder = supplierOrderOf(nodeError);
-			const json: IDataObject =
-				toErrorOutput && supplierOrder
-					? { error: { message: nodeError.message, reviewReason: supplierOrder.reviewReason, supplierOrder } }
-					: { error: nodeError.message, ...(supplierOrder ? { supplierOrder } : {}) };
+			const pause = supplierOrder ? pauseOf(supplierOrder) : undefined;
+			const json: IDataObject = !pause
+				? { error: nodeError.message }
+				: toErrorOutput
+					? { error: nodeError.message, message: pause }
+					: { error: nodeError.message, ...pause };
 			returnData.push({ json, pairedItem: { item: itemIndex } });
 		}
 	}

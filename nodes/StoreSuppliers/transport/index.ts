@@ -5,13 +5,14 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 	INode,
+	IHookFunctions,
 	IPollFunctions,
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 /** Every context that talks to the service: the node, the trigger and the list loaders. */
-export type StoreSuppliersContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions;
+export type StoreSuppliersContext = IExecuteFunctions | IPollFunctions | ILoadOptionsFunctions | IHookFunctions;
 
 export const CREDENTIAL_NAME = 'storeSuppliersApi';
 

@@ -25,6 +25,11 @@ export function supplierOrderOf(error: unknown): IDataObject | undefined {
 	return typeof so === 'object' && so !== null ? (so as IDataObject) : undefined;
 }
 
+/** What a pause item carries beside its error message. */
+export function pauseOf(so: IDataObject): IDataObject {
+	return { reviewReason: so.reviewReason ?? null, retryable: so.retryable ?? null, supplierOrder: so };
+}
+
 /**
  * Submit, retry and pay answer 200 even when the supplier order stopped for review; as the spec asks of
  * SDKs, that is an error here, naming the reason and the supplier's message.
