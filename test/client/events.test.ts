@@ -1,5 +1,5 @@
 /** The client's event subscriptions group and its verify helper, against the real service and a real receiver. */
-import { leakScanTest, newDeveloper, createStore, seen, Service, startService } from '../support/harness';
+import { createStore, eventually, leakScanTest, newDeveloper, seen, Service, startService } from '../support/harness';
 import { Receiver } from '../support/receiver';
 import { FAST_EVENTS } from '../events/support';
 import { clientFor, NotFoundError, webhooks, WebhookVerificationError } from './support';
@@ -37,7 +37,11 @@ test('create, test, read the delivery log, redeliver, rotate and delete through 
     seen.secrets.add(other.secret!);
     await expect(webhooks.verify(got.body, got.headers, other.secret!)).rejects.toMatchObject({ reason: 'invalidSignature' });
 
-    const page = await store.suppliers.events.deliveries(storeId, sub.id, { status: 'delivered' });
+    // The receiver's answer is recorded just after it reaches the receiver: wait for the log to say so.
+    const page = await eventually(async () => {
+      const p = await store.suppliers.events.deliveries(storeId, sub.id, { status: 'delivered' });
+      return p.items.length ? p : undefined;
+    }, 20000, 'the delivery logged as delivered');
     expect(page.items[0]).toMatchObject({ id: delivery.id, status: 'delivered', attempts: 1, responseStatus: 200 });
     const again = await store.suppliers.events.redeliver(storeId, sub.id, delivery.id);
     expect(again.status).toBe('pending');
