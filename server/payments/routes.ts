@@ -55,7 +55,7 @@ export function paymentRoutes(providers: PaymentProviders, notifications: Paymen
       operationId: 'setPaymentProvider',
       method: 'put',
       path: '/api/stores/:storeId/payment-provider',
-      summary: 'Set the store\'s payment provider and the secret it signs notifications with (from the provider\'s dashboard)',
+      summary: 'Set the store\'s payment provider, the secret it signs notifications with and the store\'s API key there (from the provider\'s dashboard)',
       description: 'Replaces any earlier secret at once: events signed with the old one are refused from then on.',
       tag: TAG,
       auth: 'caller',
@@ -67,12 +67,13 @@ export function paymentRoutes(providers: PaymentProviders, notifications: Paymen
           provider: { enum: [...PAYMENT_PROVIDERS] },
           signingSecret: { type: 'string', minLength: 1, maxLength: 200, description: '`whsec_` and base64' },
           checkoutUrl: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 500, description: 'Optional: the provider\'s hosted checkout for this store (the sandbox payment provider\'s `/checkout?merchant=<id>`), where the console sends a person to pay an order as its shopper' },
+          apiKey: { type: ['string', 'null'], minLength: 1, maxLength: 500, description: 'The store\'s API key at the provider, which the service uses to capture promise-to-sell payments when the supplier accepts. Kept sealed, never answered. Omitted: the key stored before is kept; null: removed' },
         },
         ['provider', 'signingSecret'],
       ),
       response: { status: 200, schema: providerSchema },
       async handler({ params: p, body, origin }) {
-        await providers.configure(p.storeId, body.provider, body.signingSecret, body.checkoutUrl ?? null);
+        await providers.configure(p.storeId, body);
         return providers.view(p.storeId, base(origin));
       },
     }),
