@@ -50,8 +50,7 @@ export interface SupplierOrderRow {
   next_retry_at: Date | null;
   created_by_account_id: string;
   created_by_key_id: string | null;
-  created_at: Date;
-  updated_at: Date;
+  created_at: Date; updated_at: Date;
 }
 
 /** A supplier order's columns, named (the hot statements are prepared: their result may not change with the table). */
