@@ -3,7 +3,7 @@ import { defineRoutes, route, Reply } from '../platform/http/route';
 import { dateTime, object, params, uuid } from '../platform/http/schemas';
 import { PAYMENT_PROVIDERS, type PaymentProviders } from './providers';
 import { PAYMENT_NOTIFICATION_REFUSED, providerSchema } from './schemas';
-import type { PaymentNotifications } from './service';
+import { PAYMENT_EVENT_TYPES, type PaymentNotifications } from './service';
 
 const TAG = 'Payments';
 export function paymentRoutes(providers: PaymentProviders, notifications: PaymentNotifications, publicBaseUrl: () => string) {
@@ -13,9 +13,11 @@ export function paymentRoutes(providers: PaymentProviders, notifications: Paymen
       operationId: 'receivePaymentNotification',
       method: 'post',
       path: '/api/payment-notifications/:storeId',
-      summary: 'The store\'s payment provider reports a shopper payment (authorised, paid, failed, refunded), signed with the store\'s secret',
+      summary: 'The store\'s payment provider reports a shopper payment (authorised, paid, captured, capture failed, failed, refunded), signed with the store\'s secret',
       description:
-        'Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature` over the raw body). Only these events move an order\'s `paymentStatus`. An event id already recorded is acknowledged and changes nothing. Every refusal answers 400 with the same body; 503 when the service cannot decide (the provider should send again).',
+        'Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature` over the raw body); the body is `{ type, timestamp, data: { orderId, paymentId, amountMinor, currency } }` with `type` one of ' +
+        Object.keys(PAYMENT_EVENT_TYPES).map((t) => `\`${t}\``).join(', ') +
+        '. Only these events move an order\'s `paymentStatus`; a failure or refund after the order was paid also sets `paymentAttention`. An event id already recorded is acknowledged and changes nothing. Every refusal answers 400 with the same body; 503 when the service cannot decide (the provider should send again).',
       tag: TAG,
       auth: 'none',
       readOnly: false,

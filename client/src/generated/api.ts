@@ -3058,7 +3058,7 @@ export interface PreviewImport {
   };
 }
 
-/** The store's payment provider reports a shopper payment (authorised, paid, failed, refunded), signed with the store's secret (POST /api/payment-notifications/{storeId}) */
+/** The store's payment provider reports a shopper payment (authorised, paid, captured, capture failed, failed, refunded), signed with the store's secret (POST /api/payment-notifications/{storeId}) */
 export interface ReceivePaymentNotification {
   method: "POST";
   path: "/api/payment-notifications/{storeId}";
