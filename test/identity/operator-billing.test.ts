@@ -158,6 +158,11 @@ test('without an operator token configured, every operator route answers 404, ex
         expect([op.operationId, res.status, res.body.error.code, res.body.error.message]).toEqual([op.operationId, 404, 'notFound', unknown.body.error.message]);
       }
     }
+    // Metrics take the operator token too: without one they are not served at all.
+    for (const headers of [{}, asOperator(), { Authorization: `Bearer ${TEST_OPERATOR_TOKEN}` }]) {
+      const res = await off.call('GET', '/metrics', { headers });
+      expect([res.status, res.body.error.message]).toEqual([404, unknown.body.error.message]);
+    }
   } finally {
     await off.stop();
   }

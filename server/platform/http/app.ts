@@ -7,7 +7,7 @@ import { ApiError, errors } from '../errors';
 import { accessLogger, type Logger, RequestLog } from '../logger';
 import { recordRequest, registry } from '../metrics';
 import type { Gate } from './gate';
-import { checkOperatorToken } from './operator-auth';
+import { checkMetricsToken, checkOperatorToken, METRICS_CHALLENGE } from './operator-auth';
 import { AnyRoute, Caller, CreditRule, CreditTicket, Payer, Reply, RequestContext, RouteCredits, RouteDef, StoreAccess } from './route';
 import { compileValidators } from './validation';
 
@@ -125,6 +125,8 @@ export function buildApp(opts: AppOptions): Koa {
     ctx.body = ok ? { status: 'ready' } : { error: { code: 'notReady', message: 'The database is not reachable.' } };
   });
   router.get('/metrics', async (ctx) => {
+    ctx.state.routePath = '/metrics';
+    checkMetricsToken(opts.operatorToken, header(ctx, 'x-operator-token'), bearer(ctx), () => ctx.set('WWW-Authenticate', METRICS_CHALLENGE));
     ctx.type = registry.contentType;
     ctx.body = await registry.metrics();
   });
