@@ -94,13 +94,16 @@ export class SignInService {
   async open(storeId: string, id: string, accountId: string, secure: boolean) {
     const st = await sql.signInToOpen(this.db, storeId, id);
     if (!st) throw errors.notFound('The sign-in');
-    if (st.spent) throw errors.badRequest('invalidSignInState', 'This sign-in has expired or was already used; start it again.');
+    if (st.spent) throw SIGN_IN_SPENT;
     if (st.opened_by_account_id && st.opened_by_account_id !== accountId) throw SIGN_IN_OPENED_BY_ANOTHER;
     const adapter = this.registry.find(st.supplier_key);
     if (!adapter || !supportsSignIn(adapter)) throw SIGN_IN_REFUSED;
     if (this.registry.isSwitchedOff(st.supplier_key)) throw errors.badRequest('supplierSwitchedOff', `The supplier ${st.supplier_key} is switched off by the operator of this service.`);
     const value = crypto.randomBytes(32).toString('base64url');
-    if (!(await sql.bindSignInBrowser(this.db, id, accountId, this.secrets.sign(`sign-in-browser|${id}|${value}`)))) throw SIGN_IN_OPENED_BY_ANOTHER;
+    if (!(await sql.bindSignInBrowser(this.db, id, accountId, this.secrets.sign(`sign-in-browser|${id}|${value}`)))) {
+      // Lost a race since the read: used or expired meanwhile, or another member opened it first.
+      throw (await sql.signInToOpen(this.db, storeId, id))?.spent ? SIGN_IN_SPENT : SIGN_IN_OPENED_BY_ANOTHER;
+    }
     const maxAge = Math.max(1, Math.floor((st.expires_at.getTime() - Date.now()) / 1000));
     return {
       opened: {
@@ -164,6 +167,8 @@ export class SignInService {
     return `${nonce}.${this.secrets.sign(`sign-in|${nonce}`)}`;
   }
 }
+
+const SIGN_IN_SPENT = new ApiError(400, 'invalidSignInState', 'This sign-in has expired or was already used; start it again.');
 
 const SIGN_IN_OPENED_BY_ANOTHER = errors.conflict('signInOpenedByAnother', 'Another member of the store opened this sign-in; only their browser can complete it. Start a new sign-in.');
 
