@@ -32,6 +32,7 @@ import { SignInAddress1764633600310 } from './1764633600310-SignInAddress';
 import { SignInOpenedBy1764633600311 } from './1764633600311-SignInOpenedBy';
 import { SignInBrowserDigest1764633600312 } from './1764633600312-SignInBrowserDigest';
 import { CaptureThroughProvider1764633600500 } from './1764633600500-CaptureThroughProvider';
+import { OrderItemProductTitle1764720000320 } from './1764720000320-OrderItemProductTitle';
 
 export const MIGRATIONS = [
   Foundation1763769600000,
@@ -67,4 +68,5 @@ export const MIGRATIONS = [
   SignInOpenedBy1764633600311,
   SignInBrowserDigest1764633600312,
   CaptureThroughProvider1764633600500,
+  OrderItemProductTitle1764720000320,
 ];
