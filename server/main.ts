@@ -64,12 +64,16 @@ async function main(): Promise<void> {
     log.info({ baseUrl: payments.baseUrl }, 'sandbox payment provider started');
   }
 
-  const db = openDatabase(databaseUrl, config.dbPoolSize);
+  // Migrations may run long: on connections of their own, without the statement time-out the service's pool has.
+  const waits = { connectMs: config.dbConnectTimeoutMs, statementMs: config.dbStatementTimeoutMs };
+  const migrator = openDatabase(databaseUrl, 2, { connectMs: waits.connectMs });
+  await migrator.initialize();
+  await migrate(migrator, log).finally(() => migrator.destroy());
+  const db = openDatabase(databaseUrl, config.dbPoolSize, waits);
   await db.initialize();
-  await migrate(db, log);
 
   const runsWorkers = config.role !== 'api';
-  const boss: Boss = await startBoss(databaseUrl, QUEUES, log, { supervise: runsWorkers, schedule: runsWorkers, superviseSeconds: config.jobSuperviseSeconds });
+  const boss: Boss = await startBoss(databaseUrl, QUEUES, log, { supervise: runsWorkers, schedule: runsWorkers, superviseSeconds: config.jobSuperviseSeconds, waits });
   const services = buildServices(config, db, log, boss, databaseUrl);
   const stopWorkers = runsWorkers ? await registerWorkers(boss, services) : null;
 

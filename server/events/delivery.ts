@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Secrets } from '../platform/crypto';
 import { boundedWait } from '../platform/bounded-wait';
-import type { Logger } from '../platform/logger';
+import { type Logger, Throttle } from '../platform/logger';
 import type { Reader, Renderers } from './render';
 import type { Sender } from './sender';
 import { webhookHeaders } from './signing';
@@ -47,6 +47,9 @@ export class DeliveryLoop {
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   private drained: (() => void) | null = null;
+  /** Passes failed in a row (the database away): the loop waits longer each time, up to 10 s, and says so once per window. */
+  private failures = 0;
+  private readonly throttle = new Throttle();
 
   constructor(
     private readonly db: DataSource,
@@ -79,12 +82,15 @@ export class DeliveryLoop {
         while ((await sql.fanOut(this.db, 1000)) === 1000);
         free = this.config.concurrency - this.running;
         if (free > 0) claimed = await this.claimAndSend(free);
+        if (this.failures) this.log.info({ failures: this.failures }, 'event delivery works again');
+        this.failures = 0;
       } catch (err) {
-        this.log.warn({ err: String(err) }, 'event delivery pass failed');
+        this.failures++;
+        this.throttle.warn(this.log, { err: String(err) }, 'event delivery pass failed');
       }
       if (!this.active) break;
-      if ((claimed > 0 && claimed === free) || this.poked) continue;
-      await boundedWait(this.config.pollMs, (done) => (this.wake = done));
+      if (!this.failures && ((claimed > 0 && claimed === free) || this.poked)) continue;
+      await boundedWait(this.failures ? Math.min(10_000, this.config.pollMs * 2 ** Math.min(this.failures, 5)) : this.config.pollMs, (done) => (this.wake = done));
       this.wake = null;
     }
   }
@@ -145,7 +151,7 @@ export class DeliveryLoop {
       await sql.complete(this.db, batch);
     } catch (err) {
       // Left leased: sent again once the lease lapses (at least once).
-      this.log.warn({ err: String(err), deliveries: batch.length }, 'event delivery outcomes not written');
+      this.throttle.warn(this.log, { err: String(err), deliveries: batch.length }, 'event delivery outcomes not written');
       return;
     }
     for (const g of givenUp) {
