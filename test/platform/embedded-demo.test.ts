@@ -1,48 +1,13 @@
 /** `npm start` with nothing configured: embedded Postgres under DATA_DIR, migrations, the demo account and keys. */
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { startDefault, stopStartedDefaults } from '../support/embedded';
 import { call, eventually, freePort, leakScanTest, seen } from '../support/harness';
 
-const main = path.resolve(__dirname, '../../dist/server/main.js');
-
-/** Started services still running: a failed test must not leave one behind (jest would wait for it). */
-const running = new Set<ChildProcess>();
-afterAll(() => {
-  for (const proc of running) proc.kill('SIGTERM');
-});
-
-async function startDefault(dataDir: string, pgPort: number): Promise<{ proc: ChildProcess; stderr: () => string; exited: Promise<number | null> }> {
-  const env = { ...process.env, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), PORT: '0', SANDBOX_SUPPLIER_PORT: '0', SANDBOX_PAYMENTS_PORT: '0' };
-  delete env.DATABASE_URL;
-  delete env.APP_SECRET;
-  delete env.SEED_DEMO;
-  delete env.SANDBOX_SUPPLIER;
-  delete env.SANDBOX_SUPPLIER_URL;
-  delete env.SANDBOX_PAYMENTS;
-  delete env.SANDBOX_PAYMENTS_URL;
-  delete env.OPERATOR_TOKEN;
-  delete env.PUBLIC_BASE_URL;
-  const proc = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(proc);
-  proc.once('exit', () => running.delete(proc));
-  let out = '';
-  let err = '';
-  proc.stdout!.on('data', (c: Buffer) => {
-    out += c;
-    seen.logLines.push(c.toString());
-  });
-  proc.stderr!.on('data', (c: Buffer) => (err += c));
-  const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
-  const deadline = Date.now() + 60000;
-  while (!err.includes('API key (demo store owner)')) {
-    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`did not start: ${err}\n${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { proc, stderr: () => err, exited };
-}
+afterAll(stopStartedDefaults);
 
 /** A store order of a new store product, paid by a "shopper" at the sandbox provider's checkout page; waits until the order is paid. */
 async function payAtCheckout(demo: any): Promise<void> {
