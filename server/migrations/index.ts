@@ -28,6 +28,7 @@ import { EventSubscriptions1764547200001 } from './1764547200001-EventSubscripti
 import { EventDeliveries1764547200002 } from './1764547200002-EventDeliveries';
 import { EventOutboxNotify1764547200003 } from './1764547200003-EventOutboxNotify';
 import { EventTriggers1764547200004 } from './1764547200004-EventTriggers';
+import { LookupKeys1764633600700 } from './1764633600700-LookupKeys';
 
 export const MIGRATIONS = [
   Foundation1763769600000,
@@ -59,4 +60,5 @@ export const MIGRATIONS = [
   EventDeliveries1764547200002,
   EventOutboxNotify1764547200003,
   EventTriggers1764547200004,
+  LookupKeys1764633600700,
 ];

@@ -29,3 +29,9 @@ export async function saveProvider(db: Queryable, storeId: string, provider: str
 export async function removeProvider(db: Queryable, storeId: string): Promise<boolean> {
   return (await affected(db, 'DELETE FROM payment_providers WHERE store_id = $1', [storeId])) > 0;
 }
+
+/** Signing secrets as sealed, for the keyring's reseal; a value is replaced only while unchanged. */
+export const sealedSecrets = (db: Queryable, limit?: number) =>
+  rows<{ id: string; sealed: string }>(db, 'SELECT store_id::text AS id, signing_secret_sealed AS sealed FROM payment_providers ORDER BY store_id LIMIT $1', [limit ?? null]);
+export const replaceSealedSecret = async (db: Queryable, storeId: string, was: string, now: string) =>
+  (await affected(db, 'UPDATE payment_providers SET signing_secret_sealed = $3 WHERE store_id = $1 AND signing_secret_sealed = $2', [storeId, was, now])) > 0;
