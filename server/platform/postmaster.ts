@@ -41,20 +41,31 @@ function alive(pid: number): boolean {
   }
 }
 
-/** The pid postmaster.pid names, when that process is a postgres working in `dir` (Postgres's working folder is its data folder). */
-export function runningPostmaster(dir: string): number | null {
-  let pid: number;
+/** The pid the folder's postmaster.pid names (null: no file, or no number in it). */
+function namedPid(dir: string): number | null {
   try {
-    pid = Number(fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const pid = Number(fs.readFileSync(path.join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    return pid > 0 ? pid : null;
   } catch {
     return null;
   }
-  if (!(pid > 0) || !alive(pid)) return null;
+}
+
+/** Whether `pid` is a live postgres working in `dir` (Postgres's working folder is its data folder); null where /proc cannot tell. */
+function worksIn(pid: number, dir: string): boolean | null {
+  if (!fs.existsSync('/proc/self/cwd')) return null;
+  if (!alive(pid)) return false;
   try {
-    return fs.realpathSync(`/proc/${pid}/cwd`) === fs.realpathSync(dir) ? pid : null;
+    return fs.realpathSync(`/proc/${pid}/cwd`) === fs.realpathSync(dir);
   } catch {
-    return null; // not ours to look into, or gone: not a postmaster of this folder
+    return false; // gone meanwhile, or not ours to look into: not a postmaster of this folder
   }
+}
+
+/** The postmaster running on `dir`, by its postmaster.pid. */
+export function runningPostmaster(dir: string): number | null {
+  const pid = namedPid(dir);
+  return pid !== null && worksIn(pid, dir) ? pid : null;
 }
 
 /** Written once Postgres runs: this process started it. */
@@ -97,8 +108,16 @@ export async function stopPostmaster(pid: number, fastMs = 30_000): Promise<void
  * it is gone (it was killed), and refused when that service still runs (two services on one DATA_DIR).
  */
 export async function stopLeftover(dir: string, log: Logger): Promise<void> {
-  const pid = runningPostmaster(dir);
-  if (!pid) return;
+  const pid = namedPid(dir);
+  if (pid === null) return;
+  const running = worksIn(pid, dir);
+  if (running === false) {
+    // Left by a crash; after a reboot its pid may name another process, and Postgres would then refuse to start.
+    fs.rmSync(path.join(dir, 'postmaster.pid'), { force: true });
+    log.info({ pid }, 'stale postmaster.pid removed (no postgres runs on this folder)');
+    return;
+  }
+  if (running === null) return;
   const owner = ownerAlive(dir, pid);
   if (owner) throw new EnvironmentError(`Another Store Suppliers process (pid ${owner.pid}) runs the embedded Postgres on this DATA_DIR: stop it first, or set DATA_DIR to another folder.`);
   log.warn({ pid }, 'embedded postgres left running by a killed run: stopping it');

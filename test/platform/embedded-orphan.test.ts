@@ -73,6 +73,14 @@ test('SIGKILL of the node process alone: its Postgres stops by itself, or the ne
   expect(await third.exited).toBe(0);
   // A graceful stop stops the Postgres too, and leaves no watcher behind to act later.
   expect(fs.existsSync(path.join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+
+  // 3. A lock file left by a crash whose pid now names another live process (after a reboot): removed, and the start goes on.
+  fs.writeFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), `${process.pid}\n${path.join(dataDir, 'pg')}\n`);
+  const fourth = await startDefault(dataDir, pgPort);
+  expect(fourth.stdout()).toContain('stale postmaster.pid removed');
+  await demoIntact(dataDir, demo);
+  fourth.proc.kill('SIGTERM');
+  expect(await fourth.exited).toBe(0);
   fs.rmSync(dataDir, { recursive: true, force: true });
 }, 240000);
 
