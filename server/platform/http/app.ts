@@ -7,8 +7,9 @@ import { ApiError, databaseUnavailable, databaseUnavailableError, errors, retryA
 import { accessLogger, type Logger, RequestLog, Throttle } from '../logger';
 import { recordRequest, registry } from '../metrics';
 import type { Gate } from './gate';
-import { checkOperatorToken } from './operator-auth';
+import { checkMetricsToken, checkOperatorToken, METRICS_CHALLENGE } from './operator-auth';
 import { compileRoute, RouteRunner } from './pipeline';
+import { withRawBody } from './raw-body';
 import { AnyRoute, Caller, RouteDef, StoreAccess } from './route';
 
 export { compileRoute, type RouteInput, type RouteRunner } from './pipeline';
@@ -27,23 +28,6 @@ export interface AppOptions {
   extraRoutes?: (router: Router, runners: RouteRunner[]) => void;
 }
 
-const RAW_BODY_LIMIT = 256 * 1024;
-
-/** The body's text, or undefined when it is larger than `limit` bytes. */
-function readRawBody(req: NodeJS.ReadableStream, limit: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) over = true;
-      else chunks.push(c);
-    });
-    req.on('end', () => resolve(over ? undefined : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function header(ctx: Koa.Context, name: string): string | undefined {
@@ -134,6 +118,8 @@ export function buildApp(opts: AppOptions): Koa {
     ctx.body = ok ? { status: 'ready' } : { error: { code: 'notReady', message: 'The database is not reachable.' } };
   });
   router.get('/metrics', async (ctx) => {
+    ctx.state.routePath = '/metrics';
+    checkMetricsToken(opts.operatorToken, header(ctx, 'x-operator-token'), bearer(ctx), () => ctx.set('WWW-Authenticate', METRICS_CHALLENGE));
     ctx.type = registry.contentType;
     ctx.body = await registry.metrics();
   });
@@ -148,23 +134,6 @@ export function buildApp(opts: AppOptions): Koa {
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true, methodNotAllowed: () => errors.methodNotAllowed(), notImplemented: () => errors.methodNotAllowed() }));
   return app;
-}
-
-/** The raw body for a route that verifies it; with a refusal body, every 4xx under its path (even one that matches no route) is that one answer. */
-async function withRawBody(ctx: Koa.Context, next: Koa.Next, refusal: unknown): Promise<void> {
-  ctx.state.rawBodyRoute = true;
-  try {
-    ctx.state.rawBody = await readRawBody(ctx.req, RAW_BODY_LIMIT).catch(() => {
-      throw errors.badRequest('bodyUnreadable', 'The request body could not be read.');
-    });
-    await next();
-    if (ctx.status === 404 && ctx.body === undefined) throw errors.notFound('The route');
-  } catch (err) {
-    const status = err instanceof ApiError ? err.status : (err as { status?: unknown })?.status;
-    if (refusal === undefined || typeof status !== 'number' || status < 400 || status >= 500) throw err;
-    ctx.status = 400;
-    ctx.body = refusal;
-  }
 }
 
 function toApiError(err: unknown): ApiError {
@@ -190,12 +159,12 @@ export function originOf(ctx: Koa.Context): string {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Authentication and, for a well-formed :storeId, the caller's access to that store, in one round trip. */
-async function authenticateForStore(ctx: Koa.Context, gate: Gate, auth: RouteDef['auth'], storeId: string | null): Promise<{ caller: Caller | null; store?: StoreAccess | null }> {
+async function authenticateForStore(ctx: Koa.Context, gate: Gate, auth: RouteDef['auth'], storeId: string | null, keyRefusal?: unknown): Promise<{ caller: Caller | null; store?: StoreAccess | null }> {
   if (auth === 'none' || auth === 'carried' || auth === 'operator') return { caller: null };
   const found = await gate.authenticateFor({ apiKey: header(ctx, 'x-api-key'), bearer: bearer(ctx) }, storeId && UUID.test(storeId) ? storeId : null);
   if (!found) throw errors.unauthenticated();
   const { caller } = found;
-  if (auth === 'session' && caller.apiKey) throw errors.keysCannotManageKeys();
+  if (auth === 'session' && caller.apiKey) throw keyRefusal ?? errors.keysCannotManageKeys();
   (ctx.state.request as RequestLog).identify(caller.accountId, caller.apiKey?.id);
   return found;
 }
@@ -208,7 +177,7 @@ function mountRoute(router: Router, runner: RouteRunner, gate: Gate, operatorTok
       checkOperatorToken(operatorToken, header(ctx, 'x-operator-token'));
       (ctx.state.request as RequestLog).asOperator();
     }
-    const { caller, store } = route.auth === 'operator' ? { caller: null, store: undefined } : await authenticateForStore(ctx, gate, route.auth, ctx.params.storeId ?? null);
+    const { caller, store } = route.auth === 'operator' ? { caller: null, store: undefined } : await authenticateForStore(ctx, gate, route.auth, ctx.params.storeId ?? null, route.keyRefusal);
     let body: unknown = ctx.state.rawBodyRoute ? undefined : ctx.request.body;
     if (body && typeof body === 'object' && !hasBody(ctx)) body = undefined;
     const request = ctx.state.request as RequestLog;
@@ -229,6 +198,7 @@ function mountRoute(router: Router, runner: RouteRunner, gate: Gate, operatorTok
       },
       store,
     });
+    if (out.headers) ctx.set(out.headers);
     ctx.status = out.status;
     ctx.body = out.body;
   });

@@ -23,7 +23,7 @@ export interface RouteInput {
 /** A compiled route: the whole pipeline after authentication, callable from HTTP and from the assistant link alike. */
 export interface RouteRunner {
   route: AnyRoute;
-  run(input: RouteInput): Promise<{ status: number; body: unknown }>;
+  run(input: RouteInput): Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
 }
 
 /**
@@ -41,7 +41,7 @@ export function compileRoute(route: AnyRoute, gate: Gate): RouteRunner {
       if (route.auth === 'carried') {
         // The caller comes from a token in the request; every later refusal is the route's one refusal.
         validate('query', input.query);
-        const found = await route.carriedCaller!(input.query as never);
+        const found = await route.carriedCaller!(input.query as never, input.headers);
         if (!found) throw route.refusal;
         ({ caller, carried } = found);
         params = { ...params, storeId: found.storeId };
@@ -114,7 +114,7 @@ async function runChecked(route: AnyRoute, gate: Gate, input: RouteInput, resolv
     throw err;
   }
   await credits.refundUndone().catch((e) => input.log.error({ err: e }, 'credit refund failed'));
-  if (out instanceof Reply) return { status: out.status, body: out.raw ? out.result : { result: out.result } };
+  if (out instanceof Reply) return { status: out.status, body: out.raw ? out.result : { result: out.result }, headers: out.headers };
   return { status: route.response.status, body: route.response.status === 204 ? undefined : { result: out } };
 }
 
