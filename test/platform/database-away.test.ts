@@ -4,7 +4,7 @@
  * back off without flooding the log, and once Postgres is back orders and events go on.
  */
 import { Pool } from 'pg';
-import { leakScanTest, Sandbox, Service, startSandbox, startService, TEST_OPERATOR_TOKEN } from '../support/harness';
+import { leakScanTest, Sandbox, seen, Service, startSandbox, startService, TEST_OPERATOR_TOKEN } from '../support/harness';
 import { OwnPostgres } from '../support/own-postgres';
 import { openShop, placeOrder, received, Shop, submit } from '../support/orders';
 import { Receiver } from '../support/receiver';
@@ -78,6 +78,7 @@ test('Postgres stopped: every route answers 503 with Retry-After, in time; Postg
   await receiver.until((r) => r.length >= 1, 20000, 'a refused delivery');
 
   await pg.stop();
+  const stoppedAt = Date.now();
   // A keyed route, a session route, an unauthenticated route, and both notification addresses.
   expectUnavailable(await svc.call('GET', '/api/api-key/current', { key: shop.owner.key }));
   expectUnavailable(await svc.call('GET', '/api/api-keys', { session: shop.owner.session }));
@@ -96,12 +97,17 @@ test('Postgres stopped: every route answers 503 with Retry-After, in time; Postg
 
   // A few seconds of every worker polling a stopped database: no crash, and no line per poll.
   const linesBefore = svc.logs.length;
+  const outputBefore = seen.logLines.length;
   await new Promise((r) => setTimeout(r, 6000));
   expect(svc.proc.exitCode).toBeNull();
   const warnings = svc.logs.slice(linesBefore).filter((l) => l.level === 40 || l.level === 50);
   expect(warnings.length).toBeLessThan(15);
+  // Nor anything else printed (a library's own console lines): everything the process wrote meanwhile.
+  expect(seen.logLines.length - outputBefore).toBeLessThan(25);
 
   await pg.start();
+  // The LISTEN connections (dispatch's and the delivery loop's) come back by themselves.
+  await svc.waitForLog((l) => l.msg === 'listen connection back' && typeof l.time === 'string' && Date.parse(l.time as string) > stoppedAt, 30000);
   receiver.answer = () => 200;
   // The queued event is delivered: the very one refused before the outage.
   const refusedId = receiver.received[0].headers['webhook-id'];
