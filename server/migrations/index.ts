@@ -31,6 +31,7 @@ import { EventTriggers1764547200004 } from './1764547200004-EventTriggers';
 import { SignInAddress1764633600310 } from './1764633600310-SignInAddress';
 import { SignInOpenedBy1764633600311 } from './1764633600311-SignInOpenedBy';
 import { SignInBrowserDigest1764633600312 } from './1764633600312-SignInBrowserDigest';
+import { CaptureThroughProvider1764633600500 } from './1764633600500-CaptureThroughProvider';
 import { LookupKeys1764633600700 } from './1764633600700-LookupKeys';
 
 export const MIGRATIONS = [
@@ -66,5 +67,6 @@ export const MIGRATIONS = [
   SignInAddress1764633600310,
   SignInOpenedBy1764633600311,
   SignInBrowserDigest1764633600312,
+  CaptureThroughProvider1764633600500,
   LookupKeys1764633600700,
 ];

@@ -13,7 +13,7 @@ import { FAST_EVENTS, subscribe, verifiedEvents } from '../events/support';
 const OLD = 'rotation-old-secret-'.padEnd(48, 'o');
 const NEW = 'rotation-new-secret-'.padEnd(48, 'n');
 const WRONG = 'rotation-wrong-secret-'.padEnd(48, 'w');
-for (const s of [OLD, NEW, WRONG]) seen.secrets.add(s);
+for (const s of [OLD, NEW, WRONG, 'spk_rotation_test_key', 'whsec_cm90YXRpb24tdGVzdC1zaWduaW5n']) seen.secrets.add(s);
 const main = path.resolve(__dirname, '../../dist/server/main.js');
 const cli = path.resolve(__dirname, '../../dist/server/cli.js');
 
@@ -67,6 +67,8 @@ test('rotate with the earlier secret in the ring, reseal, then run without it; a
   const shop = await openShop(first, sandbox);
   const second = await createKey(first, shop.owner.session, 'second key');
   const subscription = await subscribe(first, shop.owner.key, shop.storeId, receiver.url, ['*']);
+  const provider = await first.call('PUT', `/api/stores/${shop.storeId}/payment-provider`, { key: shop.owner.key, body: { provider: 'sandbox', signingSecret: 'whsec_cm90YXRpb24tdGVzdC1zaWduaW5n', apiKey: 'spk_rotation_test_key' } });
+  expect(provider.status).toBe(200);
   const cursor = await cursorOf(first, shop);
   expect(typeof cursor).toBe('string');
   await stop(first);
@@ -85,6 +87,8 @@ test('rotate with the earlier secret in the ring, reseal, then run without it; a
   expect(report.apiKeys).toMatchObject({ resealed: 2, current: 1, unreadable: 0 });
   expect(report.supplierCredentials).toMatchObject({ resealed: 1, unreadable: 0 });
   expect(report.subscriptionSecrets).toMatchObject({ resealed: 1, unreadable: 0 });
+  expect(report.paymentProviderSecrets).toEqual({ resealed: 1, current: 0, unreadable: 0 });
+  expect(report.paymentProviderApiKeys).toEqual({ resealed: 1, current: 0, unreadable: 0 });
   const twice = JSON.parse(run(cli, NEW, OLD, ['reseal']).stdout);
   expect(Object.values(twice).every((c: any) => c.resealed === 0 && c.unreadable === 0)).toBe(true);
 

@@ -121,6 +121,8 @@ export async function startService(opts: {
   sandbox?: Sandbox;
   /** Give the service a fixed port and a PUBLIC_BASE_URL pointing at it (so suppliers can notify it). */
   publicBaseUrl?: boolean;
+  /** The sandbox payment provider the service asks for captures (SANDBOX_PAYMENTS_URL). */
+  payments?: { baseUrl: string };
 }): Promise<Service> {
   const databaseUrl = opts.databaseUrl ?? (await createDatabase(opts.label));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-suppliers-svc-'));
@@ -132,6 +134,7 @@ export async function startService(opts: {
     PORT: String(port),
     ...(opts.publicBaseUrl ? { PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } : {}),
     ...(opts.sandbox ? { SANDBOX_SUPPLIER_URL: opts.sandbox.baseUrl } : {}),
+    ...(opts.payments ? { SANDBOX_PAYMENTS_URL: opts.payments.baseUrl } : {}),
     DATA_DIR: dataDir,
     SEED_DEMO: 'false',
     SANDBOX_SUPPLIER: 'false',
