@@ -28,6 +28,8 @@ import { EventSubscriptions1764547200001 } from './1764547200001-EventSubscripti
 import { EventDeliveries1764547200002 } from './1764547200002-EventDeliveries';
 import { EventOutboxNotify1764547200003 } from './1764547200003-EventOutboxNotify';
 import { EventTriggers1764547200004 } from './1764547200004-EventTriggers';
+import { EventSubscriptionOwner1764633600310 } from './1764633600310-EventSubscriptionOwner';
+import { RateLimits1764633600311 } from './1764633600311-RateLimits';
 
 export const MIGRATIONS = [
   Foundation1763769600000,
@@ -59,4 +61,6 @@ export const MIGRATIONS = [
   EventDeliveries1764547200002,
   EventOutboxNotify1764547200003,
   EventTriggers1764547200004,
+  EventSubscriptionOwner1764633600310,
+  RateLimits1764633600311,
 ];
