@@ -36,7 +36,7 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   const operator = operatorDomain(p, identity);
   const stores = storesDomain(p, identity);
   const registry = supplierRegistry(config);
-  const connections = connectionsDomain(p, { registry });
+  const connections = connectionsDomain(p, { registry, members: identity.gate });
   const { gateway } = connections;
   const notifications = notificationsDomain(p, { registry, gateway });
   const catalogue = catalogueDomain(p, { gateway, connections: connections.connections, products: stores.products, credits: identity.credits });

@@ -48,7 +48,7 @@ export async function ensureDemo(s: Services, baseUrl: string): Promise<DemoInfo
       const created = await s.stores.create(owner.id, { name: 'Demo Store', currency: 'USD' });
       store = (await s.stores.listFor(owner.id)).find((st) => st.id === created.id)!;
     }
-    await s.stores.setStaff(store.id, staff.id, ['suppliers.view']);
+    await s.stores.setStaff(store.id, staff.id, ['suppliers.view'], { isOwner: true, permissions: new Set() });
     const keyFor = async (accountId: string, name: string) => {
       const existing = (await s.apiKeys.list(accountId)).find((k) => k.name === name && !k.revokedAt);
       if (existing) return s.apiKeys.reveal(accountId, existing.id);

@@ -2824,6 +2824,27 @@ export interface MarkStoreOrderPaid {
   };
 }
 
+/** Open a sign-in in this browser and answer the supplier's page to go to (the console does this at a sign-in's address) (POST /api/store-suppliers/{storeId}/oauth/{signInId}/open) */
+export interface OpenSupplierSignIn {
+  method: "POST";
+  path: "/api/store-suppliers/{storeId}/oauth/{signInId}/open";
+  params: {
+    storeId: string;
+    signInId: string;
+  };
+  query: Record<string, never>;
+  body: undefined;
+  /** 200: Success */
+  result: {
+    supplierKey: string;
+    /** `test` places orders in the supplier's test environment (where it has one) */
+    mode: "test" | "live";
+    /** The supplier's sign-in page, for this browser */
+    supplierUrl: string;
+    expiresAt: string;
+  };
+}
+
 /** Pay a supplier order that was created but not paid; one already paid at the supplier is recorded, not paid again (POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/pay) */
 export interface PaySupplierOrder {
   method: "POST";
@@ -3808,7 +3829,9 @@ export interface StartSupplierSignIn {
   };
   /** 200: Success */
   result: {
+    /** The sign-in's address at this service, for a member of the store to open in their browser */
     authorizationUrl: string;
+    /** What the supplier carries back to the callback; it completes nothing without the browser that opened the address */
     state: string;
     expiresAt: string;
   };
@@ -4392,6 +4415,7 @@ export const routes = {
   listSupplierConnections: { method: "GET", path: "/api/store-suppliers/{storeId}" },
   listSupplierOrders: { method: "GET", path: "/api/store-suppliers/{storeId}/orders" },
   markStoreOrderPaid: { method: "POST", path: "/api/store-orders/{storeId}/{orderId}/mark-paid" },
+  openSupplierSignIn: { method: "POST", path: "/api/store-suppliers/{storeId}/oauth/{signInId}/open" },
   paySupplierOrder: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/pay" },
   previewImport: { method: "POST", path: "/api/store-suppliers/{storeId}/{id}/import/preview" },
   receivePaymentNotification: { method: "POST", path: "/api/payment-notifications/{storeId}" },
@@ -4471,6 +4495,7 @@ export interface Operations {
   listSupplierConnections: ListSupplierConnections;
   listSupplierOrders: ListSupplierOrders;
   markStoreOrderPaid: MarkStoreOrderPaid;
+  openSupplierSignIn: OpenSupplierSignIn;
   paySupplierOrder: PaySupplierOrder;
   previewImport: PreviewImport;
   receivePaymentNotification: ReceivePaymentNotification;

@@ -59,6 +59,8 @@ export class Reply {
     readonly result: unknown,
     /** Send `body` as it is, without the `{ result }` envelope. */
     readonly raw = false,
+    /** Response headers (a sign-in's browser cookie); only HTTP answers carry them. */
+    readonly headers?: Record<string, string>,
   ) {}
 }
 
@@ -125,7 +127,9 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, C = unknown> {
    * With `auth: 'carried'`: the user the request carries a token for, and the store it names, or null. Store
    * access, permission, plan and credits are then checked as for any caller; any refusal answers `refusal`.
    */
-  carriedCaller?(query: SchemaValue<Q, Record<string, unknown>>): Promise<{ caller: Caller; storeId: string; carried: C } | null>;
+  carriedCaller?(query: SchemaValue<Q, Record<string, unknown>>, headers: Record<string, string | string[] | undefined>): Promise<{ caller: Caller; storeId: string; carried: C } | null>;
+  /** With `auth: 'session'`: the 403 an API key gets (`keysCannotManageKeys` unless said). */
+  keyRefusal?: unknown;
   /** Whether the route changes anything (used by the OpenAPI document and assistant tools). */
   readOnly: boolean;
   params?: P;

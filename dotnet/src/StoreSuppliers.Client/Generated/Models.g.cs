@@ -2416,9 +2416,11 @@ public sealed partial class ResolveSupplierProductUrlResult
 
 public sealed partial class StartSupplierSignInResult
 {
+    /// <summary>The sign-in's address at this service, for a member of the store to open in their browser</summary>
     [JsonPropertyName("authorizationUrl")]
     public string AuthorizationUrl { get; set; } = default!;
 
+    /// <summary>What the supplier carries back to the callback; it completes nothing without the browser that opened the address</summary>
     [JsonPropertyName("state")]
     public string State { get; set; } = default!;
 

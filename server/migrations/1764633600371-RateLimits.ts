@@ -1,7 +1,7 @@
 import { sqlMigration } from './sql-migration';
 
 /** Per-key rate limits every process on the database shares (server/platform/rate-limit.ts): the next theoretical arrival. */
-export const RateLimits1764633600311 = sqlMigration('RateLimits1764633600311', {
+export const RateLimits1764633600371 = sqlMigration('RateLimits1764633600371', {
   up: [
     `
       CREATE TABLE rate_limits (
