@@ -43,8 +43,8 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   // Dispatch is built from the orders; the orders' answers and events reach dispatch when they happen.
   const supplierOrders = { schema: supplierOrderSchema, ofOrders: (ids: string[], showCustomer: boolean) => dispatch.reads.ofOrders(ids, showCustomer) };
   const orders = ordersDomain(p, { supplierOrders, onEvent: (event) => dispatch.subscriptions.onStoreOrderEvent(event) });
-  const dispatch = dispatchDomain(p, { gateway, registry, orders: orders.orders, connections: connections.connections });
   const payments = paymentsDomain(p, orders);
+  const dispatch = dispatchDomain(p, { gateway, registry, orders: orders.orders, connections: connections.connections, captures: payments.captures });
   const events = eventsDomain(p, { ownerAccess: identity.ownerAccess, renderers: { ...dispatch.eventRenderers, ...orders.eventRenderers, ...catalogue.eventRenderers, ...connections.eventRenderers } });
   // In route-table order: the notification addresses first, since their path shapes would also match /:storeId/:id/... routes.
   const domains: Domain[] = [notifications, events, payments, identity, operator, stores, connections, catalogue, dispatch, orders];

@@ -117,7 +117,8 @@ async function ensureSandboxPayments(s: Services, storeId: string, baseUrl: stri
   if (!res.ok) throw new Error(`the sandbox payment provider answered ${res.status}`);
   const { signingSecret } = (await res.json()) as { signingSecret: string };
   const checkoutUrl = `${url}/checkout?merchant=${DEMO_MERCHANT.id}`;
-  await s.paymentProviders.configure(storeId, 'sandbox', signingSecret, checkoutUrl);
+  // With the demo merchant's key the service can capture promise-to-sell payments there.
+  await s.paymentProviders.configure(storeId, { provider: 'sandbox', signingSecret, checkoutUrl, apiKey: DEMO_MERCHANT.apiKey });
   return { baseUrl: url, apiKey: DEMO_MERCHANT.apiKey, merchantId: DEMO_MERCHANT.id, checkoutUrl };
 }
 

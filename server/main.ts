@@ -71,12 +71,18 @@ async function main(): Promise<void> {
 
   // The bundled sandbox payment provider: the demo store's shopper payments arrive from it, signed.
   if (config.sandboxPayments && !config.sandboxPaymentsUrl) {
-    const payments = await startSandboxPayments({ port: config.sandboxPaymentsPort }).catch((err: unknown) => {
+    // One switch for both sandboxes' fault injection (local trials only).
+    const control = config.sandboxSupplierControl;
+    const payments = await startSandboxPayments({ port: config.sandboxPaymentsPort, control }).catch((err: unknown) => {
       throw listenFailure(err, 'SANDBOX_PAYMENTS_PORT', config.sandboxPaymentsPort, 'the sandbox payment provider');
     });
     config.sandboxPaymentsUrl = payments.baseUrl;
     stops.push(() => payments.close());
-    log.info({ baseUrl: payments.baseUrl }, 'sandbox payment provider started');
+    log.info({ baseUrl: payments.baseUrl, control }, 'sandbox payment provider started');
+    if (control) {
+      log.warn({ controlUrl: `${payments.baseUrl}/control` }, 'sandbox payment provider control API is on');
+      banner.push(`  Sandbox payment provider control API is ON at ${payments.baseUrl}/control (capture faults, for local trials; SANDBOX_SUPPLIER_CONTROL=0 turns it off)`);
+    }
   }
 
   const db = openDatabase(databaseUrl, config.dbPoolSize);

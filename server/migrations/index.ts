@@ -33,6 +33,7 @@ import { SignInOpenedBy1764633600311 } from './1764633600311-SignInOpenedBy';
 import { SignInBrowserDigest1764633600312 } from './1764633600312-SignInBrowserDigest';
 import { EventSubscriptionOwner1764633600370 } from './1764633600370-EventSubscriptionOwner';
 import { RateLimits1764633600371 } from './1764633600371-RateLimits';
+import { CaptureThroughProvider1764633600500 } from './1764633600500-CaptureThroughProvider';
 
 export const MIGRATIONS = [
   Foundation1763769600000,
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   SignInBrowserDigest1764633600312,
   EventSubscriptionOwner1764633600370,
   RateLimits1764633600371,
+  CaptureThroughProvider1764633600500,
 ];

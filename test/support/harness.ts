@@ -123,6 +123,8 @@ export async function startService(opts: {
   publicBaseUrl?: boolean;
   /** Event subscriptions may target loopback (the tests' receivers run on this machine); off unless asked, as in production. */
   privateTargets?: boolean;
+  /** The sandbox payment provider the service asks for captures (SANDBOX_PAYMENTS_URL). */
+  payments?: { baseUrl: string };
 }): Promise<Service> {
   const databaseUrl = opts.databaseUrl ?? (await createDatabase(opts.label));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-suppliers-svc-'));
@@ -134,6 +136,7 @@ export async function startService(opts: {
     PORT: String(port),
     ...(opts.publicBaseUrl ? { PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } : {}),
     ...(opts.sandbox ? { SANDBOX_SUPPLIER_URL: opts.sandbox.baseUrl } : {}),
+    ...(opts.payments ? { SANDBOX_PAYMENTS_URL: opts.payments.baseUrl } : {}),
     DATA_DIR: dataDir,
     SEED_DEMO: 'false',
     SANDBOX_SUPPLIER: 'false',
