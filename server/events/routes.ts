@@ -9,7 +9,7 @@ const TAG = 'Event subscriptions';
 const one = params(['storeId', 'subscriptionId']);
 const description = { type: ['string', 'null'], maxLength: 500 } as const;
 const takeOver =
-  'Changing its url, or rotating its secret, makes the caller the subscription\'s owner (whose access renders its data from then on), and needs every permission its data needs (of the store owner\'s grant: suppliers.view; supplierOrder.*: customers.view; orderPart.*: orders.view; importJob.*: suppliers.import; `*`: all of them); a member missing any answers 403 `subscriptionOwnerPermissionsMissing` naming them.';
+  'Changing its url, or rotating its secret, makes the caller the subscription\'s owner (whose access renders its data from then on), and needs every permission its data needs (of the store owner\'s grant: suppliers.view; supplierOrder.*: customers.view; orderPart.* and storeOrder.*: orders.view; importJob.*: suppliers.import; `*`: all of them); a member missing any answers 403 `subscriptionOwnerPermissionsMissing` naming them.';
 /** The caller as the owner they would become, with their store permissions now. */
 const changerOf = (ctx: RequestContext<unknown, unknown, unknown, unknown>): Changer => {
   const { createdByAccountId, createdByKeyId } = creatorOf(ctx.caller!);
