@@ -80,6 +80,7 @@ export function buildApp(opts: AppOptions): Koa {
     } catch (err) {
       const apiError = toApiError(err, ctx);
       ctx.status = apiError.status;
+      if (apiError.headers) ctx.set(apiError.headers);
       ctx.body = apiError.status >= 500 ? { error: { code: apiError.code, message: apiError.message, requestId } } : apiError.toBody();
       if (apiError.status >= 500) request.log.error({ err }, 'request failed');
     } finally {
