@@ -1,4 +1,4 @@
-/** The rows of the events tables as the domain reads them: claimed deliveries, outcomes, subscriptions, deliveries. */
+/** The rows of the events tables as the domain reads and writes them: event steps, claims, outcomes, subscriptions, deliveries. */
 import type { Delivery, DisabledReason, OutboxEvent, Subscription } from './types';
 
 /**
@@ -19,7 +19,13 @@ export interface EventRows {
 export interface Claimed {
   delivery: Pick<Delivery, 'id' | 'attempts' | 'pendingSince'>;
   event: OutboxEvent;
-  subscription: Pick<Subscription, 'id' | 'storeId' | 'url' | 'secretSealed' | 'previousSecretSealed' | 'previousSecretUntil' | 'createdByAccountId' | 'createdByKeyId'>;
+  subscription: Pick<Subscription, 'id' | 'storeId' | 'url' | 'secretSealed' | 'previousSecretSealed' | 'previousSecretUntil' | 'ownerAccountId' | 'ownerKeyId'>;
+}
+
+/** Deliveries this process has in flight, by subscription and by store. */
+export interface InFlight {
+  subscriptions: Map<string, number>;
+  stores: Map<string, number>;
 }
 
 /** What an attempt came to: delivered, due again at `nextAt`, or given up (failed). */
@@ -43,8 +49,8 @@ export interface SubscriptionRow {
   enabled: boolean;
   disabled_reason: DisabledReason | null;
   last_success_at: Date | null;
-  created_by_account_id: string;
-  created_by_key_id: string | null;
+  owner_account_id: string;
+  owner_key_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -52,7 +58,7 @@ export interface SubscriptionRow {
 export const subscriptionOf = (r: SubscriptionRow): Subscription => ({
   id: r.id, storeId: r.store_id, url: r.url, description: r.description, eventTypes: r.event_types, secretSealed: r.secret_sealed,
   previousSecretSealed: r.previous_secret_sealed, previousSecretUntil: r.previous_secret_until, enabled: r.enabled, disabledReason: r.disabled_reason,
-  lastSuccessAt: r.last_success_at, createdByAccountId: r.created_by_account_id, createdByKeyId: r.created_by_key_id, createdAt: r.created_at, updatedAt: r.updated_at,
+  lastSuccessAt: r.last_success_at, ownerAccountId: r.owner_account_id, ownerKeyId: r.owner_key_id, createdAt: r.created_at, updatedAt: r.updated_at,
 });
 
 export type DeliveryRow = Record<string, any>;

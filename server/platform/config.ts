@@ -1,7 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { bad, boolVar, ConfigError, cronVar, intVar, urlVar } from './config-vars';
+import { bad, boolVar, ConfigError, cronVar, intVar, urlVar } from './env-vars';
+
+export { ConfigError } from './env-vars';
 
 export type Role = 'api' | 'worker' | 'all';
 
@@ -89,14 +91,16 @@ export interface Config {
   eventBodyLimitBytes: number;
   eventPollMs: number;
   eventRetentionDays: number;
-  /** Subscriptions may target loopback and private addresses (default: only with the embedded database, the local default). */
+  /** Subscriptions may target loopback and private addresses: off unless the operator sets it (`npm start` does for the embedded default). */
   eventTargetsAllowPrivate: boolean;
+  /** What one store may take of what all share: subscriptions, test and redeliver calls a minute, delivery slots per worker. */
+  eventSubscriptionsPerStore: number;
+  eventSendsPerMinute: number;
+  eventStoreConcurrency: number;
 }
 
 export const CJ_API_BASE_URL_DEFAULT = 'https://developers.cjdropshipping.com/api2.0/v1';
 export const ALIEXPRESS_API_BASE_URL_DEFAULT = 'https://api-sg.aliexpress.com';
-
-export { ConfigError } from './config-vars';
 
 /** Both or neither: an app key without its secret (or the reverse) cannot sign anything. */
 function aliExpressApp(env: NodeJS.ProcessEnv): Config['aliExpress'] {
@@ -225,6 +229,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     eventBodyLimitBytes: intVar(env, 'EVENT_BODY_LIMIT_BYTES', 256 * 1024, 1024, 8 * 1024 * 1024),
     eventPollMs: intVar(env, 'EVENT_POLL_MS', 1000, 50, 60000),
     eventRetentionDays: intVar(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
-    eventTargetsAllowPrivate: boolVar(env, 'EVENT_TARGETS_ALLOW_PRIVATE', embedded),
+    eventTargetsAllowPrivate: boolVar(env, 'EVENT_TARGETS_ALLOW_PRIVATE', false),
+    eventSubscriptionsPerStore: intVar(env, 'EVENT_SUBSCRIPTIONS_PER_STORE', 25, 1, 10000),
+    eventSendsPerMinute: intVar(env, 'EVENT_SENDS_PER_MINUTE', 60, 1, 100000),
+    eventStoreConcurrency: intVar(env, 'EVENT_STORE_CONCURRENCY', 50, 1, 2000),
   };
 }

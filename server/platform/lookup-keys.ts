@@ -4,7 +4,7 @@
  * Opening them is also the start's check that the keyring opens this database's data at all.
  */
 import { LookupKeys, SealedUnreadable, Secrets } from './crypto';
-import { ConfigError } from './config-vars';
+import { ConfigError } from './env-vars';
 import { affected, Queryable, rows } from './db';
 import { type SealedValues, sealedSamples } from './sealed';
 

@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 const serviceWith = async (secret: string, previous = '') => {
-  const svc = await startService({ label: 'rotation', databaseUrl, sandbox, appSecret: secret, env: { ...FAST_EVENTS, APP_SECRET_PREVIOUS: previous } });
+  const svc = await startService({ label: 'rotation', databaseUrl, sandbox, appSecret: secret, privateTargets: true, env: { ...FAST_EVENTS, APP_SECRET_PREVIOUS: previous } });
   running.push(svc);
   return svc;
 };

@@ -37,6 +37,7 @@ beforeAll(async () => {
     databaseUrl: pg.url('away'),
     sandbox,
     publicBaseUrl: true,
+    privateTargets: true,
     env: { ...FAST_EVENTS, DB_CONNECT_TIMEOUT_MS: String(CONNECT_MS), DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_MS), DISPATCH_RETRY_BASE_SECONDS: '1', JOB_SUPERVISE_SECONDS: '1' },
   });
   receiver = await Receiver.start();

@@ -70,6 +70,7 @@ export function buildApp(opts: AppOptions): Koa {
       const unreachable = databaseUnavailable(err);
       const apiError = err instanceof ApiError ? err : unreachable ? databaseUnavailableError() : toApiError(err);
       ctx.status = apiError.status;
+      if (apiError.headers) ctx.set(apiError.headers);
       ctx.body = apiError.status >= 500 ? { error: { code: apiError.code, message: apiError.message, requestId } } : apiError.toBody();
       if (apiError.status === 503) ctx.set('Retry-After', String(retryAfterSeconds(apiError)));
       if (unreachable) throttle.warn(opts.log, { requestId, err: String(err) }, 'requests answered 503: the database cannot be reached');

@@ -1,4 +1,5 @@
-/** Reading one environment variable of a kind, or stopping the start with a sentence naming it. */
+// Reading one environment variable each: a bad value stops the start with a sentence naming the variable.
+
 export class ConfigError extends Error {}
 
 export function bad(name: string, why: string): never {
