@@ -2,7 +2,8 @@ import type { DataSource } from 'typeorm';
 import type { Secrets } from '../platform/crypto';
 import { boundedWait } from '../platform/bounded-wait';
 import { failpoint } from '../platform/failpoints';
-import { type Logger, Throttle } from '../platform/logger';
+import { FailureStreak } from '../platform/failure-streak';
+import type { Logger } from '../platform/logger';
 import { BASE_PERMISSION, type Reader, type Renderers } from './render';
 import { answered, type Sender } from './sender';
 import { webhookHeaders } from './signing';
@@ -67,9 +68,7 @@ export class DeliveryLoop {
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   private drained: (() => void) | null = null;
-  /** Passes failed in a row (the database away): the loop waits longer each time, up to 10 s, and says so once per window. */
-  private failures = 0;
-  private readonly throttle = new Throttle();
+  private readonly streak = new FailureStreak();
 
   constructor(
     private readonly db: DataSource,
@@ -96,21 +95,16 @@ export class DeliveryLoop {
     while (this.active) {
       this.poked = false;
       let claimed = 0;
-      try {
+      await this.streak.attempt(this.log, {}, { failed: 'event delivery pass failed', back: 'event delivery works again' }, async () => {
         await this.settle();
         while ((await sql.fanOut(this.db, 1000)) === 1000);
         const free = this.config.concurrency - this.running;
         if (free > 0) claimed = await this.claimAndSend(free);
-        if (this.failures) this.log.info({ failures: this.failures }, 'event delivery works again');
-        this.failures = 0;
-      } catch (err) {
-        this.failures++;
-        this.throttle.warn(this.log, { err: String(err) }, 'event delivery pass failed');
-      }
+      });
       if (!this.active) break;
       // More may be due beyond what the caps let this claim take (a store at its share is left out of the next one).
-      if (!this.failures && ((claimed > 0 && this.running < this.config.concurrency) || this.poked)) continue;
-      await boundedWait(this.failures ? Math.min(10_000, this.config.pollMs * 2 ** Math.min(this.failures, 5)) : this.config.pollMs, (done) => (this.wake = done));
+      if (!this.streak.failing && ((claimed > 0 && this.running < this.config.concurrency) || this.poked)) continue;
+      await boundedWait(this.streak.waitMs(this.config.pollMs), (done) => (this.wake = done));
       this.wake = null;
     }
   }
@@ -226,7 +220,7 @@ export class DeliveryLoop {
       await sql.complete(this.db, batch);
     } catch (err) {
       // Left leased: sent again once the lease lapses (at least once).
-      this.throttle.warn(this.log, { err: String(err), deliveries: batch.length }, 'event delivery outcomes not written');
+      this.streak.throttle.warn(this.log, { err: String(err), deliveries: batch.length }, 'event delivery outcomes not written');
       return;
     }
     for (const g of givenUp) {

@@ -1,6 +1,7 @@
 import type { Boss } from './jobs';
 import { databaseUnavailable } from './errors';
-import { type Logger, Throttle } from './logger';
+import { FailureStreak } from './failure-streak';
+import type { Logger } from './logger';
 import { boundedWait } from './bounded-wait';
 
 export interface RunnerJob<T> {
@@ -41,9 +42,8 @@ export class JobRunner<T> {
   private loop: Promise<void> | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private drained: (() => void) | null = null;
-  /** Fetches failed in a row (the database away): the loop waits longer each time, up to 10 s, and says so once per window. */
-  private failures = 0;
-  private readonly throttle = new Throttle();
+  private readonly streak = new FailureStreak();
+  private readonly throttle = this.streak.throttle;
 
   constructor(
     private readonly boss: Boss,
@@ -84,11 +84,9 @@ export class JobRunner<T> {
           const jobs = (await this.boss.fetch(this.queue, { batchSize: free, groupConcurrency: this.opts.groupConcurrency } as never)) as unknown as RunnerJob<T>[];
           fetched = jobs.length;
           for (const job of jobs) this.begin(job);
-          if (this.failures) this.log.info({ queue: this.queue, failures: this.failures }, 'job fetch works again');
-          this.failures = 0;
+          this.streak.ok(this.log, { queue: this.queue }, 'job fetch works again');
         } catch (err) {
-          this.failures++;
-          this.throttle.warn(this.log, { err: String(err), queue: this.queue }, 'job fetch failed');
+          this.streak.failed(this.log, { err: String(err), queue: this.queue }, 'job fetch failed');
         }
       }
       // A full fetch means more may wait: fetch again at once. Otherwise sleep until woken or polled.
@@ -96,7 +94,7 @@ export class JobRunner<T> {
       if (!this.running) break;
       if (this.poked && (this.finished.length > 0 || this.active.size < this.opts.concurrency)) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, this.failures ? Math.min(10_000, this.opts.pollMs * 2 ** Math.min(this.failures, 5)) : this.opts.pollMs);
+        const timer = setTimeout(done, this.streak.waitMs(this.opts.pollMs));
         function done() {
           clearTimeout(timer);
           resolve();
