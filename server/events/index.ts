@@ -1,12 +1,17 @@
 import { domain, type Platform } from '../platform/domain';
+import type { SealedValues } from '../platform/sealed';
 import { ListenFeed } from '../platform/listen';
 import { purgeSpentRates } from '../platform/rate-limit';
 import { DeliveryLoop, type OwnerAccess } from './delivery';
 import { type EventRenderer, Renderers } from './render';
 import { eventRoutes } from './routes';
 import { Sender } from './sender';
-import { OUTBOX_CHANNEL, purgeOld } from './sql';
+import { OUTBOX_CHANNEL, purgeOld, replaceSealedSecret, sealedSecrets, type SecretColumn } from './sql';
 import { SubscriptionService } from './subscriptions';
+
+const sealedColumn = (name: string, column: SecretColumn): SealedValues => ({ name, list: (db, limit) => sealedSecrets(db, column, limit), replace: (db, ...v) => replaceSealedSecret(db, column, ...v) });
+/** Each subscription's signing secret, and the previous one kept beside it after a rotation. */
+export const EVENT_SEALED: SealedValues[] = [sealedColumn('subscriptionSecrets', 'secret_sealed'), sealedColumn('subscriptionPreviousSecrets', 'previous_secret_sealed')];
 
 /**
  * Events to developers: the outbox the other domains write into with their changes, the store's subscriptions, and
