@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Config } from './platform/config';
-import { Secrets } from './platform/crypto';
-import { createDataSource } from './platform/db';
+import { type LookupKeys, Secrets } from './platform/crypto';
+import { createDataSource, type DbTimeouts } from './platform/db';
 import type { Domain, Platform } from './platform/domain';
 import type { Boss } from './platform/jobs';
 import type { Logger } from './platform/logger';
@@ -26,11 +26,11 @@ import { mountAssistant } from './assistant/mcp';
 import { mountConsole } from './console/serve';
 
 export const VERSION = '4.4.0';
-export const openDatabase = (url: string, poolSize?: number): DataSource => createDataSource(url, MIGRATIONS, poolSize);
+export const openDatabase = (url: string, poolSize?: number, timeouts?: DbTimeouts): DataSource => createDataSource(url, MIGRATIONS, poolSize, timeouts);
 
-/** Every domain, built once per process, each from the platform and the domains it needs. */
-export function buildServices(config: Config, db: DataSource, log: Logger, boss: Boss, databaseUrl: string) {
-  const secrets = new Secrets(config.appSecret);
+/** Every domain, built once per process, each from the platform and the domains it needs (`lookup`: the database's, platform/lookup-keys.ts). */
+export function buildServices(config: Config, db: DataSource, log: Logger, boss: Boss, databaseUrl: string, lookup?: LookupKeys) {
+  const secrets = new Secrets([config.appSecret, ...config.appSecretsPrevious], lookup);
   const p: Platform = { config, db, databaseUrl, log, boss, secrets, cursors: new Cursors(secrets) };
   const identity = identityDomain(p);
   const operator = operatorDomain(p, identity);

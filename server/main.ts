@@ -2,6 +2,9 @@ import path from 'node:path';
 import type { Server } from 'node:http';
 import { ConfigError, loadConfig } from './platform/config';
 import { migrate } from './platform/db';
+import { failpoint } from './platform/failpoints';
+import { openLookupKeys } from './platform/lookup-keys';
+import { SEALED } from './keyring';
 import { EMBEDDED_DATABASE, EmbeddedDatabase, startEmbeddedPostgres } from './platform/embedded-postgres';
 import { EnvironmentError, listenFailure } from './platform/environment';
 import { closeServer, listen } from './platform/http/app';
@@ -28,6 +31,14 @@ async function main(): Promise<void> {
     throw e;
   }
   const log = createLogger(config.logLevel);
+  // Every async path catches its own faults; one that slips through is a bug, logged, and the process serves on: what
+  // acts later is durable (outbox, leases, jobs), so nothing is half-done, while exiting would drop every store's
+  // requests in flight for one store's fault. A thrown exception (synchronous state may be torn) exits for the supervisor.
+  process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled promise rejection'));
+  process.on('uncaughtException', (err) => {
+    log.fatal({ err }, 'uncaught exception; exiting');
+    process.exit(1);
+  });
   /** Lines the start-up banner adds about what is switched on (printed once the service listens). */
   const banner: string[] = [];
   const stops: Array<() => Promise<unknown>> = [];
@@ -54,6 +65,12 @@ async function main(): Promise<void> {
     }
   }
 
+  // Event subscriptions to loopback and private addresses: the operator's explicit choice, said out loud like the above.
+  if (config.eventTargetsAllowPrivate) {
+    log.warn({ variable: 'EVENT_TARGETS_ALLOW_PRIVATE' }, 'private event targets are allowed');
+    banner.push('  Event subscriptions may target loopback and private addresses (EVENT_TARGETS_ALLOW_PRIVATE=true, set by npm start for local trials; unset it where others can sign up)');
+  }
+
   // The bundled sandbox payment provider: the demo store's shopper payments arrive from it, signed.
   if (config.sandboxPayments && !config.sandboxPaymentsUrl) {
     // One switch for both sandboxes' fault injection (local trials only).
@@ -70,13 +87,19 @@ async function main(): Promise<void> {
     }
   }
 
-  const db = openDatabase(databaseUrl, config.dbPoolSize);
+  // Migrations may run long: on connections of their own, without the statement time-out the service's pool has.
+  const waits = { connectMs: config.dbConnectTimeoutMs, statementMs: config.dbStatementTimeoutMs };
+  const migrator = openDatabase(databaseUrl, 2, { connectMs: waits.connectMs });
+  await migrator.initialize();
+  await migrate(migrator, log).finally(() => migrator.destroy());
+  const db = openDatabase(databaseUrl, config.dbPoolSize, waits);
   await db.initialize();
-  await migrate(db, log);
+  // Refuses (exit 2) when the keyring opens none of the data: before anything could seal or look up under a wrong secret.
+  const lookup = await openLookupKeys(db, [config.appSecret, ...config.appSecretsPrevious], SEALED);
 
   const runsWorkers = config.role !== 'api';
-  const boss: Boss = await startBoss(databaseUrl, QUEUES, log, { supervise: runsWorkers, schedule: runsWorkers, superviseSeconds: config.jobSuperviseSeconds });
-  const services = buildServices(config, db, log, boss, databaseUrl);
+  const boss: Boss = await startBoss(databaseUrl, QUEUES, log, { supervise: runsWorkers, schedule: runsWorkers, superviseSeconds: config.jobSuperviseSeconds, waits });
+  const services = buildServices(config, db, log, boss, databaseUrl, lookup);
   const stopWorkers = runsWorkers ? await registerWorkers(boss, services) : null;
 
   let server: Server | null = null;
@@ -111,6 +134,8 @@ async function main(): Promise<void> {
     // Embedded default: the sandbox supplier on this machine can reach us at the local address.
     if (!config.databaseUrl && !config.publicBaseUrl) config.publicBaseUrl = baseUrl;
     log.info({ port, baseUrl, role: config.role }, 'listening');
+    // Fault drill: a rejection nobody handles (FAILPOINTS=main.unhandledRejection=throw), met by the handler at the top.
+    void Promise.resolve().then(() => failpoint('main.unhandledRejection'));
     // A changed public address is registered again with the suppliers; failures are logged, not fatal.
     void services.connections
       .reregisterChangedAddresses((connectionId, err) => log.warn({ connectionId, err: String(err) }, 'notification address not registered again'))
@@ -146,6 +171,10 @@ async function main(): Promise<void> {
 
 main().catch((err) => {
   // A machine problem is one sentence with what to do; anything else is a bug, with its stack.
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(2);
+  }
   if (err instanceof EnvironmentError) {
     process.stderr.write(`Cannot start: ${err.message}\n`);
     process.exit(2);

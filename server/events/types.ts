@@ -34,12 +34,17 @@ export interface OutboxEvent {
   storeId: string;
   type: string;
   resourceKey: string;
+  /** The key that made the record the event is about (an own key's subscription receives only those). */
+  recordKeyId: string | null;
   snapshot: Record<string, unknown>;
   createdAt: Date;
 }
 
+export const DISABLED_CODES = ['deliveriesFailing', 'ownerAccessEnded', 'keyRevoked', 'switchedOff'] as const;
+export type DisabledCode = (typeof DISABLED_CODES)[number];
+
 export interface DisabledReason {
-  code: 'deliveriesFailing' | 'ownerAccessEnded' | 'keyRevoked' | 'switchedOff';
+  code: DisabledCode;
   message: string;
   at: string;
 }
@@ -57,8 +62,9 @@ export interface Subscription {
   enabled: boolean;
   disabledReason: DisabledReason | null;
   lastSuccessAt: Date | null;
-  createdByAccountId: string;
-  createdByKeyId: string | null;
+  /** Whose authority it acts on: its creator, or whoever last changed its address or rotated its secret. */
+  ownerAccountId: string;
+  ownerKeyId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

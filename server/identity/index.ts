@@ -1,10 +1,15 @@
 import { domain, type Platform } from '../platform/domain';
+import type { SealedValues } from '../platform/sealed';
 import { AccountService } from './accounts';
 import { ApiKeyService } from './api-keys';
 import { CreditService } from './credits';
 import { createGate } from './gate';
 import { ownerAccess } from './owner-access';
 import { identityRoutes } from './routes';
+import { replaceSealedKey, sealedKeys } from './sql';
+
+/** API keys are kept sealed so their owner can copy them again. */
+export const IDENTITY_SEALED: SealedValues[] = [{ name: 'apiKeys', list: sealedKeys, replace: replaceSealedKey }];
 
 /** Accounts, sessions, API keys, credits and the gate every request passes. */
 export function identityDomain(p: Platform) {

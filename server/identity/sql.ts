@@ -235,3 +235,7 @@ export async function updateApiKey(db: Queryable, accountId: string, id: string,
     c.recordScope ?? null,
   ]);
 }
+
+/** API keys as sealed for copying, for the keyring's reseal; a value is replaced only while unchanged. */
+export const sealedKeys = (db: Queryable, limit?: number) => rows<{ id: string; sealed: string }>(db, 'SELECT id::text, key_sealed AS sealed FROM api_keys ORDER BY id LIMIT $1', [limit ?? null]);
+export const replaceSealedKey = async (db: Queryable, id: string, was: string, now: string) => (await affected(db, 'UPDATE api_keys SET key_sealed = $3 WHERE id = $1 AND key_sealed = $2', [id, was, now])) > 0;

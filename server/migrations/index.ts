@@ -31,7 +31,10 @@ import { EventTriggers1764547200004 } from './1764547200004-EventTriggers';
 import { SignInAddress1764633600310 } from './1764633600310-SignInAddress';
 import { SignInOpenedBy1764633600311 } from './1764633600311-SignInOpenedBy';
 import { SignInBrowserDigest1764633600312 } from './1764633600312-SignInBrowserDigest';
+import { EventSubscriptionOwner1764633600370 } from './1764633600370-EventSubscriptionOwner';
+import { RateLimits1764633600371 } from './1764633600371-RateLimits';
 import { CaptureThroughProvider1764633600500 } from './1764633600500-CaptureThroughProvider';
+import { LookupKeys1764633600700 } from './1764633600700-LookupKeys';
 import { OrderItemProductTitle1764720000320 } from './1764720000320-OrderItemProductTitle';
 
 export const MIGRATIONS = [
@@ -67,6 +70,9 @@ export const MIGRATIONS = [
   SignInAddress1764633600310,
   SignInOpenedBy1764633600311,
   SignInBrowserDigest1764633600312,
+  EventSubscriptionOwner1764633600370,
+  RateLimits1764633600371,
   CaptureThroughProvider1764633600500,
+  LookupKeys1764633600700,
   OrderItemProductTitle1764720000320,
 ];

@@ -23,7 +23,7 @@ beforeAll(async () => {
   sandbox = await startSandbox();
   provider = await startPaymentSandbox();
   receiver = await Receiver.start();
-  svc = await startService({ label: 'capture', sandbox, payments: provider, env: { ...FAST_EVENTS, DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '3' } });
+  svc = await startService({ label: 'capture', sandbox, payments: provider, privateTargets: true, env: { ...FAST_EVENTS, DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '3' } });
   // Sent on the authorisation, and the supplier paid at once: the capture is then due.
   shop = await openShop(svc, sandbox, { page: 4, automation: { level: 'manual', automaticPayment: true } });
   payments = await connectPayments(svc, provider, shop.storeId, shop.owner.key, { apiKey: false });

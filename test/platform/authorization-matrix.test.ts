@@ -275,6 +275,28 @@ test('a record outside an own-scope key\'s records: 404 notFound', async () => {
   expect((await svc.call('GET', urlFor(get, storeId), { key: owner.key })).status).toBe(200);
 });
 
+test('changing a subscription\'s target or rotating its secret: 403 subscriptionOwnerPermissionsMissing naming what the member lacks of its data; holding it all makes them its owner', async () => {
+  const sub = `/api/store-suppliers/${storeId}/event-subscriptions/${fixtures[storeId].subscriptionId}`;
+  const ownerNow = async () => (await svc.db.query('SELECT owner_account_id FROM event_subscriptions WHERE id = $1', [fixtures[storeId].subscriptionId])).rows[0].owner_account_id;
+  // The fixture subscribes to `*`: its data needs every permission any event type's data needs.
+  for (const missing of ['suppliers.view', 'customers.view', 'orders.view', 'suppliers.import']) {
+    const staff = staffWithout.get(missing)!;
+    const changeTarget = await svc.call('PATCH', sub, { key: staff.key, body: { url: 'https://93.184.216.34/elsewhere' } });
+    const rotateSecret = await svc.call('POST', `${sub}/rotate-secret`, { key: staff.key, body: {} });
+    for (const [row, res] of [['change target', changeTarget], ['rotate secret', rotateSecret]] as const) {
+      expect([row, missing, res.status, res.body?.error?.code, res.body?.error?.details]).toEqual([row, missing, 403, 'subscriptionOwnerPermissionsMissing', [expect.objectContaining({ permission: missing })]]);
+    }
+  }
+  expect(await ownerNow()).toBe(owner.accountId);
+  // A member without staff.manage holds everything the data needs: the change is theirs, and so is the subscription.
+  const full = staffWithout.get('staff.manage')!;
+  const moved = await svc.call('PATCH', sub, { key: full.key, body: { url: 'https://93.184.216.34/elsewhere' } });
+  expect([moved.status, await ownerNow()]).toEqual([200, full.accountId]);
+  const back = await svc.call('POST', `${sub}/rotate-secret`, { key: owner.key, body: {} });
+  expect([back.status, await ownerNow()]).toEqual([200, owner.accountId]);
+  seen.secrets.add(back.body.result.secret);
+});
+
 test('staff grants: a member grants or takes away only what they hold, never staff.manage or payments.manage; with a key or a session', async () => {
   const grantee = await newDeveloper(svc);
   const put = (as: object, email: string, permissions: string[]) => svc.call('PUT', `/api/stores/${storeId}/staff`, { ...as, body: { email, permissions } });

@@ -8,11 +8,11 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startDefault, stopDefaultStarts } from '../support/default-start';
+import { startDefault, stopStartedDefaults } from '../support/embedded';
 import { freePort, leakScanTest, seen } from '../support/harness';
 
 jest.setTimeout(1_000_000);
-afterAll(stopDefaultStarts);
+afterAll(stopStartedDefaults);
 
 const SECTION = '## A whole order, with curl';
 /** Far more than a run takes (seconds): the walk's own waits give up long before. */
@@ -99,7 +99,8 @@ test('the README\'s whole order with curl runs as written, twice in a row, and p
   fs.chmodSync(folder, 0o755);
   const dataDir = path.join(folder, '.data');
   fs.mkdirSync(dataDir, { mode: 0o755 });
-  const started = await startDefault(dataDir, await freePort());
+  // As `npm start` runs the embedded default (package.json's start script).
+  const started = await startDefault(dataDir, await freePort(), { EVENT_TARGETS_ALLOW_PRIVATE: 'true' });
   const demo = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
   for (const secret of [demo.apiKey, demo.staffApiKey, demo.password, demo.operatorToken]) seen.secrets.add(secret);
 

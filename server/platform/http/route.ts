@@ -1,6 +1,7 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { Queryable } from '../db';
 import type { Logger } from '../logger';
+import type { RateLimit } from '../rate-limit';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type JsonSchema = Record<string, unknown>;
@@ -116,6 +117,10 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, C = unknown> {
   permission?: string;
   /** Refused unless the store owner's plan includes dropshipping; a condition gates only some bodies. */
   planGated?: boolean | { when(body: SchemaValue<B, undefined>): boolean; description: string };
+  /** A rate limit its handler takes (429 `rateLimited` with Retry-After): stated here for the document (`x-rate-limit`). */
+  rateLimit?: RateLimit;
+  /** How many of what it makes one store may have (409 `code` beyond): stated for the document (`x-limit`). */
+  countLimit?: { limit: number; per: 'store'; of: string; code: string };
   /** What the route costs; absent: free. */
   credits?: CreditRule<SchemaValue<B, undefined>>;
   /**
