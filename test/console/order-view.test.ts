@@ -89,9 +89,17 @@ browser.describe('reading orders in the console', () => {
 
     await part().getByRole('button', { name: 'Send to the supplier…' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
-    await page.locator('#notice.ok').getByText(`Order ${order.number}: created at the supplier, not paid.`).waitFor();
-    const so = (await storeOrder(order.id)).supplierOrders[0];
-    expect(so).toMatchObject({ status: 'submitted', payment: { status: 'unpaid' }, costs: { currency: 'USD' } });
+    // On a busy machine the send may answer "still working" (202): the page is read again until it shows the cost.
+    const so = await eventually(async () => {
+      const s = (await storeOrder(order.id)).supplierOrders[0];
+      return s?.status === 'submitted' ? s : undefined;
+    }, 60_000, 'the part created at the supplier');
+    expect(so).toMatchObject({ payment: { status: 'unpaid' }, costs: { currency: 'USD' } });
+    await eventually(async () => {
+      await page.getByRole('button', { name: 'Read again' }).click();
+      await page.getByRole('heading', { level: 1, name: new RegExp(`^Order ${order.number}\\b`) }).waitFor();
+      return (await part().locator('p.margin').getAttribute('data-cost')) === 'known' || undefined;
+    }, 60_000, 'the cost on the order page');
     const sold = product.variant.priceMinor;
     const cost = so.costs.totalMinor;
     expect(await part().locator('p.margin').innerText()).toBe(`Sold for ${usd(sold)} · supplier cost ${usd(cost)} · ${margin(sold, cost)}`);
@@ -118,10 +126,14 @@ browser.describe('reading orders in the console', () => {
     expect(link.status).toBe(201);
     const order = await newOrder('manual', US_ADDRESS, { productId: made.id, variantId: made.variants[0].id });
     expect(order).toMatchObject({ currency: 'EUR', totalMinor: 9900 });
-    const sent = await api('POST', `/api/store-suppliers/${w.storeId}/orders/${order.id}/groups/${encodeURIComponent(`supplier:${connId}`)}/submit`, {});
-    expect(sent.body.result).toMatchObject({ status: 'submitted', costs: { currency: 'USD' } });
+    expect((await api('POST', `/api/store-suppliers/${w.storeId}/orders/${order.id}/groups/${encodeURIComponent(`supplier:${connId}`)}/submit`, {})).status).toBeLessThan(300);
+    const so = await eventually(async () => {
+      const s = (await storeOrder(order.id)).supplierOrders[0];
+      return s?.status === 'submitted' ? s : undefined;
+    }, 60_000, 'the part created at the supplier');
+    expect(so.costs).toMatchObject({ currency: 'USD' });
     await openOrder(order);
-    expect(await part().locator('p.margin').innerText()).toBe(`Sold for ${eur(9900)} · the supplier charges ${usd(sent.body.result.costs.totalMinor)}, in USD, and the order is in EUR: the two are not added up, so no margin is shown.`);
+    expect(await part().locator('p.margin').innerText()).toBe(`Sold for ${eur(9900)} · the supplier charges ${usd(so.costs.totalMinor)}, in USD, and the order is in EUR: the two are not added up, so no margin is shown.`);
     expect(await page.locator('dd .margin').innerText()).toBe('Not added up: USD supplier costs and an order in EUR (see each part).');
     await w.shot('order-currencies');
   });
