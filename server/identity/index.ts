@@ -4,6 +4,8 @@ import { ApiKeyService } from './api-keys';
 import { CreditService } from './credits';
 import { createGate } from './gate';
 import { ownerAccess } from './owner-access';
+import { planIncludesDropshipping } from './permissions';
+import { storeOwnerPlan } from './sql';
 import { identityRoutes } from './routes';
 
 /** Accounts, sessions, API keys, credits and the gate every request passes. */
@@ -18,6 +20,8 @@ export function identityDomain(p: Platform) {
     apiKeys,
     gate,
     ownerAccess: ownerAccess(gate, apiKeys),
+    /** Whether the store owner's plan includes dropshipping now: automatic sends check it when they would act. */
+    storeDropshipping: async (storeId: string) => planIncludesDropshipping((await storeOwnerPlan(p.db, storeId)) ?? ''),
     routes: identityRoutes(accounts, apiKeys, () => p.config.publicBaseUrl),
     housekeeping: async () => ({ sessions: await accounts.purgeExpiredSessions() }),
   });
