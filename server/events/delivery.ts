@@ -8,6 +8,7 @@ import { BASE_PERMISSION, type Reader, type Renderers } from './render';
 import { answered, type Sender } from './sender';
 import { webhookHeaders } from './signing';
 import * as sql from './sql';
+import { OWNER_ENDED } from './types';
 
 export interface DeliveryConfig {
   /** Deliveries in flight in this process, of one subscription and of one store (a slow receiver holds only its own, a store only its share). */
@@ -232,7 +233,7 @@ export class DeliveryLoop {
 
   /** The owner can no longer act: switched off with the reason; its deliveries wait, not attempted, for someone to take it over. */
   private async switchOff(subscriptionId: string, code: 'keyRevoked' | 'ownerAccessEnded', batch: sql.Claimed[]): Promise<void> {
-    const message = code === 'keyRevoked' ? 'The API key of the subscription\'s owner was revoked.' : 'The subscription\'s owner may no longer read this store\'s supplier data.';
+    const message = OWNER_ENDED[code];
     await sql.switchOff(this.db, subscriptionId, { code, message, at: new Date().toISOString() });
     for (const c of batch) this.finished.push({ id: c.delivery.id, status: 'pending', nextAt: new Date(), responseStatus: null, error: message });
     this.log.warn({ subscriptionId, code }, 'event subscription switched off');

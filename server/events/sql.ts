@@ -1,14 +1,15 @@
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { affected, Params, preparedRows, Queryable, rows } from '../platform/db';
-import type { KeysetListStatement } from '../platform/pagination';
+import { isoTime, type KeysetListStatement } from '../platform/pagination';
 import { type Claimed, deliveryOf, type EventRows, type InFlight, type Outcome, type SubscriptionRow, subscriptionOf } from './rows';
-import { ALL_TYPES, TEST_EVENT_TYPE, type Delivery, type DisabledReason, type Subscription } from './types';
+import { ALL_TYPES, OWNER_ENDED, TEST_EVENT_TYPE, type Delivery, type DisabledReason, type Subscription } from './types';
 
 export { type Claimed, deliveryOf, type EventRows, type InFlight, type Outcome, subscriptionOf } from './rows';
 
 // The events domain's data module: every statement on its tables (the outbox, subscriptions, deliveries). Fan-out
-// reads the subscription's key (record scope) from identity's api_keys in the same statement; nothing else outside.
+// reads the subscription's key (record scope) from identity's api_keys in the same statement, and the owner check
+// reads the store's owner and staff; it writes nothing outside.
 
 /** Notified (by trigger, migration EventOutboxNotify) when a statement wrote events. */
 export const OUTBOX_CHANNEL = 'event_outbox';
@@ -138,6 +139,32 @@ export async function switchOff(db: Queryable, id: string, reason: DisabledReaso
         WHERE id = $1 AND enabled AND ($3::timestamptz IS NULL OR last_success_at IS NULL OR last_success_at < $3)`,
       [id, JSON.stringify(reason), unlessSuccessSince ?? null],
     )) > 0
+  );
+}
+
+/**
+ * Switches off, with the reason, every subscription on whose owner's authority nothing may be sent any more: the
+ * owner is neither the store's owner nor staff holding suppliers.view, or the key they acted with is revoked. One
+ * statement for all stores; answers the subscriptions switched off.
+ */
+export async function switchOffOwnerless(db: Queryable): Promise<Array<{ id: string; code: 'keyRevoked' | 'ownerAccessEnded' }>> {
+  return rows(
+    db,
+    `WITH ownerless AS (
+       SELECT es.id, CASE WHEN es.owner_key_id IS NOT NULL AND (k.id IS NULL OR k.revoked_at IS NOT NULL) THEN 'keyRevoked' ELSE 'ownerAccessEnded' END AS code
+         FROM event_subscriptions es
+         JOIN stores s ON s.id = es.store_id
+         LEFT JOIN store_staff st ON st.store_id = es.store_id AND st.account_id = es.owner_account_id
+         LEFT JOIN api_keys k ON k.id = es.owner_key_id AND k.account_id = es.owner_account_id
+        WHERE es.enabled
+          AND ((es.owner_key_id IS NOT NULL AND (k.id IS NULL OR k.revoked_at IS NOT NULL))
+               OR (s.owner_account_id <> es.owner_account_id AND NOT coalesce('suppliers.view' = ANY(st.permissions), false))))
+     UPDATE event_subscriptions es
+        SET enabled = false, updated_at = now(),
+            disabled_reason = jsonb_build_object('code', o.code, 'message', CASE o.code WHEN 'keyRevoked' THEN $1::text ELSE $2::text END, 'at', ${isoTime('now()')})
+       FROM ownerless o WHERE es.id = o.id
+     RETURNING es.id, o.code`,
+    [OWNER_ENDED.keyRevoked, OWNER_ENDED.ownerAccessEnded],
   );
 }
 

@@ -5,6 +5,8 @@ import { ApiKeyService } from './api-keys';
 import { CreditService } from './credits';
 import { createGate } from './gate';
 import { ownerAccess } from './owner-access';
+import { planIncludesDropshipping } from './permissions';
+import { storeOwnerPlan } from './sql';
 import { identityRoutes } from './routes';
 import { replaceSealedKey, sealedKeys } from './sql';
 
@@ -23,6 +25,8 @@ export function identityDomain(p: Platform) {
     apiKeys,
     gate,
     ownerAccess: ownerAccess(gate, apiKeys),
+    /** Whether the store owner's plan includes dropshipping now: automatic sends check it when they would act. */
+    storeDropshipping: async (storeId: string) => planIncludesDropshipping((await storeOwnerPlan(p.db, storeId)) ?? ''),
     routes: identityRoutes(accounts, apiKeys, () => p.config.publicBaseUrl),
     housekeeping: async () => ({ sessions: await accounts.purgeExpiredSessions() }),
   });

@@ -71,6 +71,12 @@ export async function storeAccess(db: Queryable, storeId: string, accountId: str
   return row ?? null;
 }
 
+/** The plan of the store's owner now (null: no such store): it decides plan-gated work done for the store later. */
+export async function storeOwnerPlan(db: Queryable, storeId: string): Promise<string | null> {
+  const [row] = await rows<{ plan: string }>(db, 'SELECT o.plan FROM stores s JOIN accounts o ON o.id = s.owner_account_id WHERE s.id = $1', [storeId]);
+  return row?.plan ?? null;
+}
+
 // --- Sessions and keys
 
 /** Answers how many sessions went. */

@@ -97,6 +97,8 @@ export interface Config {
   eventSubscriptionsPerStore: number;
   eventSendsPerMinute: number;
   eventStoreConcurrency: number;
+  /** How often a worker switches off subscriptions whose owner lost access (deliveries check it anyway as they go). */
+  eventOwnerCheckSeconds: number;
 }
 
 export const CJ_API_BASE_URL_DEFAULT = 'https://developers.cjdropshipping.com/api2.0/v1';
@@ -233,5 +235,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     eventSubscriptionsPerStore: intVar(env, 'EVENT_SUBSCRIPTIONS_PER_STORE', 25, 1, 10000),
     eventSendsPerMinute: intVar(env, 'EVENT_SENDS_PER_MINUTE', 60, 1, 100000),
     eventStoreConcurrency: intVar(env, 'EVENT_STORE_CONCURRENCY', 50, 1, 2000),
+    eventOwnerCheckSeconds: intVar(env, 'EVENT_OWNER_CHECK_SECONDS', 30, 1, 3600),
   };
 }
