@@ -1,9 +1,9 @@
-import type { EventRenderer } from '../events/render';
+import type { EventRenderer } from '../events';
 import type { ImportService } from './imports';
 import type { LinkService } from './links';
-import { LinkRow, linkOf } from './sql';
+import { type LinkRow, linkOf } from './sql/links';
 
-/** A row as the outbox trigger kept it (JSON): its timestamps back to dates. */
+/** A link row as its event keeps it (JSON, ./sql/links.ts `setSyncResults`): its timestamps back to dates. */
 const linkOfSnapshot = (s: Record<string, unknown>) => {
   const r = s as unknown as Record<string, string | null>;
   const at = (v: string | null) => (v === null ? null : new Date(v));

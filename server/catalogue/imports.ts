@@ -10,27 +10,23 @@ import type { CreditService } from '../identity/credits';
 import type { MemberAccess } from '../identity/owner-access';
 import type { CreditTicket } from '../platform/http/route';
 import type { ProductService, ProductView } from '../stores/products';
-import { storeById } from '../stores/sql';
+import type { StoreService } from '../stores/stores';
 import type { Store } from '../stores/types';
-import type { SupplierConnection } from '../connections/types';
-import { connectionById } from '../connections/sql';
-import type { SupplierGateway } from '../connections/gateway';
+import type { ConnectionService, SupplierConnection, SupplierGateway } from '../connections';
 import type { SupplierProduct } from '../suppliers/adapter';
-import type { ImportJob, SyncSwitches } from './types';
+import type { ImportItem, ImportJob, SyncSwitches } from './types';
+
+export type { ImportItem } from './types';
 import type { LinkService, LinkView } from './links';
 import { failureOf, ImportFailure, ItemError } from './import-failures';
 import { applyPriceRule, PriceRule } from './price-rule';
 import { sendImport } from './queues';
-import * as sql from './sql';
+import * as sql from './sql/imports';
+import { linkedProduct } from './sql/links';
 
 /** Imports up to this many products answer at once; larger ones run as a background job. */
 export const IMPORT_INLINE_LIMIT = 50;
 const FETCH_CONCURRENCY = 8;
-
-export interface ImportItem {
-  supplierProductId: string;
-  variantIds?: string[];
-}
 
 export interface ImportJobSummary {
   id: string;
@@ -50,6 +46,8 @@ export class ImportService {
     private readonly gateway: SupplierGateway,
     private readonly links: LinkService,
     private readonly products: ProductService,
+    private readonly stores: Pick<StoreService, 'find'>,
+    private readonly connections: Pick<ConnectionService, 'findById'>,
     private readonly credits: CreditService,
     private readonly boss: () => Boss,
     private readonly cursors: Cursors,
@@ -91,7 +89,7 @@ export class ImportService {
   }
 
   private async store(id: string): Promise<Store> {
-    const store = await storeById(this.db, id);
+    const store = await this.stores.find(id);
     if (!store) throw errors.notFound('The store');
     return store;
   }
@@ -143,7 +141,7 @@ export class ImportService {
       throw new ItemError('currencyMismatch', `The supplier prices ${product.id} in ${variants[0].cost.currency}; the store sells in ${store.currency}.`);
     }
     await sql.lockImportOf(tx, `import:${store.id}:${conn.supplierKey}:${product.id}`);
-    const dup = await sql.linkedProduct(tx, store.id, conn.supplierKey, product.id);
+    const dup = await linkedProduct(tx, store.id, conn.supplierKey, product.id);
     if (dup) throw new ItemError('alreadyImported', `Supplier product ${product.id} is already linked to store product ${dup}.`);
     const created = await this.products.createIn(
       tx,
@@ -162,7 +160,7 @@ export class ImportService {
       },
       creator,
     );
-    const storeVariants = await sql.variantSkusOfProduct(tx, created.id);
+    const storeVariants = await this.products.variantsOf(created.id, tx);
     const link = await this.links.createIn(
       tx,
       {
@@ -232,7 +230,7 @@ export class ImportService {
     const job = await sql.importJobById(this.db, importJobId);
     if (!job || job.status === 'completed' || job.status === 'failed') return;
     await sql.setImportJobStatus(this.db, job.id, 'running');
-    const conn = await connectionById(this.db, job.connectionId);
+    const conn = await this.connections.findById(job.connectionId);
     if (!conn || conn.disconnectedAt || !conn.credentialsSealed) {
       await sql.failPendingItems(this.db, job.id, 'connectionMissing', 'The connection was removed.');
       await sql.setImportJobStatus(this.db, job.id, 'failed');

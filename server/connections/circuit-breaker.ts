@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import * as sql from './sql';
+import * as sql from './sql/health';
 
 export interface CircuitSettings {
   failureThreshold: number;

@@ -1,6 +1,7 @@
 import type { Creator } from '../identity/permissions';
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import type { Queryable } from '../platform/db';
 import Ajv from 'ajv';
 import { errors } from '../platform/errors';
 import { sendsNotifications, supportsSignIn, type ConnectionMode, type Money, type SupplierAdapter } from '../suppliers/adapter';
@@ -10,7 +11,8 @@ import { Automation, DEFAULT_AUTOMATION, SupplierConnection } from './types';
 import type { SupplierGateway } from './gateway';
 import type { CircuitBreaker } from './circuit-breaker';
 import { orSupplierFailure } from './http-errors';
-import * as sql from './sql';
+import * as sql from './sql/connections';
+import { setHealth } from './sql/health';
 import { SharedAccounts } from './shared-accounts';
 
 export interface ConnectionView {
@@ -37,6 +39,8 @@ export interface ConnectionView {
 
 /** Counts what disconnecting would affect; the catalogue and dispatch areas each add theirs. */
 export type ImpactCounter = (connectionId: string) => Promise<Record<string, number>>;
+/** Removes what another domain keeps of a connection, inside the disconnect's transaction; answers how many links went. */
+export type DisconnectStep = (tx: Queryable, connectionId: string) => Promise<number>;
 
 const settingsAjv = new Ajv({ allErrors: true, useDefaults: true, strict: false });
 
@@ -49,6 +53,7 @@ function gathering(credentials: Record<string, string>) {
 export class ConnectionService {
   readonly accounts: SharedAccounts;
   private readonly impactCounters: ImpactCounter[] = [];
+  private readonly disconnectSteps: DisconnectStep[] = [];
   private readonly settingsValidators = new Map<string, ReturnType<Ajv['compile']>>();
 
   constructor(
@@ -63,6 +68,11 @@ export class ConnectionService {
 
   addImpactCounter(counter: ImpactCounter): void {
     this.impactCounters.push(counter);
+  }
+
+  /** What another domain removes with a connection, in the transaction that disconnects it (answers how many links went). */
+  onDisconnect(step: DisconnectStep): void {
+    this.disconnectSteps.push(step);
   }
 
   /** The configured public address of this service, or '' when none is set. */
@@ -286,7 +296,7 @@ export class ConnectionService {
     if (result.ok) await this.breaker.recordSuccess(conn.id);
     else await this.breaker.recordFailure(conn.id);
     const health = { status: result.ok ? 'healthy' : 'unhealthy', checkedAt: new Date().toISOString(), latencyMs: result.latencyMs, message: result.message } as const;
-    return sql.updateConnection(this.db, conn.id, { health });
+    return (await setHealth(this.db, conn.id, health)) ?? conn;
   }
 
   async balance(conn: SupplierConnection): Promise<Money> {
@@ -329,8 +339,10 @@ export class ConnectionService {
     const impact = await this.impact(conn);
     const removedLinks = await this.db.transaction(async (tx) => {
       if (!(await sql.disconnect(tx, conn.id))) throw errors.notFound('The connection');
-      // Links to a supplier that is gone mean nothing.
-      return sql.deleteLinksOfConnection(tx, conn.id);
+      // Links to a supplier that is gone mean nothing: the catalogue removes them in the same transaction.
+      let removed = 0;
+      for (const step of this.disconnectSteps) removed += await step(tx, conn.id);
+      return removed;
     });
     let handOverError: unknown = null;
     await this.accounts.handOver(conn.supplierAccountKey, conn.id).catch((err: unknown) => void (handOverError = err));

@@ -1,8 +1,6 @@
 import type { Params } from '../platform/db';
-import type { EventRenderer } from '../events/render';
-import { recordEvents } from '../events/sql';
-import type { EventType } from '../events/types';
-import { supplierOrderOf, SupplierOrderRow } from './sql';
+import { type EventRenderer, type EventType, outboxStep } from '../events';
+import { supplierOrderOf, type SupplierOrderRow } from './sql/rows';
 import type { SupplierOrderStatus } from './state-machine';
 import type { Change } from './transition';
 import type { SupplierOrderReads } from './views';
@@ -24,11 +22,11 @@ export function supplierOrderEventType(from: SupplierOrderStatus | null, to: Sup
   }
 }
 
-/** The change's event as a step of `writeChange`'s statement (./sql.ts), written with it: the record as written and the history entry it reached. */
+/** The change's event as a step of `writeChange`'s statement (./sql/write.ts), written with it: the record as written and the history entry it reached. */
 export function eventStep(p: Params, c: Change): string {
   const type = supplierOrderEventType(c.from, c.to);
   if (!type) return '';
-  const event = recordEvents({
+  const event = outboxStep({
     from: 'so JOIN ev ON ev.supplier_order_id = so.id', type: p.add(type), storeId: 'so.store_id', resourceKey: `'supplierOrder:' || so.id`,
     recordKeyId: 'so.created_by_key_id', snapshot: `jsonb_build_object('record', to_jsonb(so), 'historyId', ev.id)`,
   });

@@ -1,7 +1,7 @@
 import { formatMoney } from '../platform/money';
 import { SupplierError } from '../suppliers/errors';
 import type { SupplierProduct } from '../suppliers/adapter';
-import type { SupplierGateway } from '../connections/gateway';
+import type { SupplierGateway } from '../connections';
 import type { SupplierRegistry } from '../suppliers/registry';
 import type { ReviewReason } from './review-reasons';
 import type { Work } from './records';

@@ -1,11 +1,15 @@
 import type { DataSource } from 'typeorm';
 import type { Boss, QueueSpec } from '../platform/jobs';
-import { wakeRunners } from './sql';
+import { wakeRunners } from './sql/reads';
 import type { PartRef } from './supplier-order';
 
 /** One dispatch job per order part, whatever triggers it. */
 export const DISPATCH_QUEUE = 'dispatch.supplier-order';
-export { WORK_CHANNEL } from './sql';
+export { WORK_CHANNEL } from './sql/reads';
+/** The read-back safety net's sweeps (./safety-net.ts). */
+export const SAFETY_NET_QUEUE = 'readback.safety-net';
+/** One sweep waiting and one running at most; the chain and the minutely schedule meet on this key. */
+export const SWEEP_KEY = 'sweep';
 
 export const singletonKeyOf = (so: { orderId: string; groupKey: string }) => `supplier-order:${so.orderId}:${so.groupKey}`;
 
@@ -16,6 +20,7 @@ export const singletonKeyOf = (so: { orderId: string; groupKey: string }) => `su
  */
 export const DISPATCH_QUEUES: QueueSpec[] = [
   { name: DISPATCH_QUEUE, policy: 'exclusive', retryLimit: 50, retryDelay: 2, retryBackoff: true, retryDelayMax: 300, heartbeatSeconds: 10, notify: true },
+  { name: SAFETY_NET_QUEUE, policy: 'stately', retryLimit: 1 },
 ];
 
 export type { PartRef } from './supplier-order';

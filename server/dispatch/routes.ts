@@ -2,7 +2,7 @@ import { actorOf, ownRecordsKeyId } from '../identity/permissions';
 import { errors } from '../platform/errors';
 import { defineRoutes, route, Reply, RequestContext } from '../platform/http/route';
 import { object, pageOf, params, uuid } from '../platform/http/schemas';
-import type { OrderService } from '../orders/service';
+import type { OrderService } from '../orders';
 import type { CommandOptions, DispatchCommands, Outcome } from './commands';
 import { supplierOrderSchema } from './schemas';
 import { SUPPLIER_ORDER_STATUSES } from './state-machine';

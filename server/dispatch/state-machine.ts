@@ -4,7 +4,6 @@
  * `transition` (./transition.ts) reads this table for every change, and the one SQL write (./sql.ts `writeChange`)
  * checks the same table again before it writes; test/dispatch/transition.test.ts walks every status and event.
  */
-import type { SupplierPaymentStatus } from './supplier-order';
 
 export const SUPPLIER_ORDER_STATUSES = ['queued', 'needsReview', 'submitted', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled', 'failed'] as const;
 export type SupplierOrderStatus = (typeof SUPPLIER_ORDER_STATUSES)[number];
@@ -139,3 +138,6 @@ export function partStatusOf(status: SupplierOrderStatus): 'pending' | 'processi
       return status;
   }
 }
+
+/** The supplier's side of the payment of a supplier order. */
+export type SupplierPaymentStatus = 'notRequired' | 'unpaid' | 'paid' | 'refunded';

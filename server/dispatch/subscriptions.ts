@@ -1,5 +1,6 @@
-import type { OrderService } from '../orders/service';
-import type { StoreOrderEvent } from '../orders/events';
+import type { OutboxEvent } from '../events';
+import type { Actor } from '../identity/permissions';
+import type { OrderService } from '../orders';
 import { ApiError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
 import { moveOf } from './state-machine';
@@ -7,9 +8,27 @@ import type { DispatchCommands } from './commands';
 import type { DispatchQueue } from './queues';
 import type { SupplierOrderRecords } from './records';
 
+/** The store order events dispatch reacts to (recorded by the orders domain with the change), and its reaction's name. */
+export const STORE_ORDER_REACTIONS = ['storeOrder.confirmed', 'storeOrder.authorised', 'storeOrder.captureFailed'];
+export const SEND_ON_ORDER_EVENTS = 'dispatch.storeOrder';
+
+/** A store order event as the orders domain records it: the order, what happened, and who did it. */
+export interface StoreOrderEvent {
+  orderId: string;
+  kind: 'confirmed' | 'authorised' | 'captureFailed';
+  actor: Actor;
+}
+
+/** The event as the outbox keeps it (orders' `storeOrderEvent`: its type names the kind, its snapshot the order and actor). */
+export function storeOrderEventOf(e: OutboxEvent): StoreOrderEvent {
+  const { orderId, actor } = e.snapshot as { orderId: string; actor: Actor };
+  return { orderId, actor, kind: e.type.slice('storeOrder.'.length) as StoreOrderEvent['kind'] };
+}
+
 /**
- * What dispatch does when a store order changes (the orders domain publishes the event in the transaction that
- * changed the order): with an automatic level a supplier part is sent once the order is confirmed; under promise to
+ * What dispatch does when a store order changes (an internal subscriber of the events domain, at least once: a
+ * reaction that runs twice makes nothing twice, since `ensure` makes one supplier order per part and the queue holds
+ * one job per part): with an automatic level a supplier part is sent once the order is confirmed; under promise to
  * sell, once the shopper's payment is authorised; and when the provider fails that payment, a supplier order already
  * paid on the promise pauses with customerCaptureFailed.
  */

@@ -1,8 +1,10 @@
-import type { SupplierConnection } from '../connections/types';
-import type { PaymentMethod, PaymentStatus } from '../orders/types';
+import type { SupplierConnection } from '../connections';
+import type { PaymentMethod, PaymentStatus } from '../orders';
 import type { Destination } from '../suppliers/adapter';
 import type { ReviewReason } from './review-reasons';
-import type { SupplierOrderStatus } from './state-machine';
+import type { SupplierOrderStatus, SupplierPaymentStatus } from './state-machine';
+
+export type { SupplierPaymentStatus } from './state-machine';
 
 export interface SupplierCosts {
   itemsMinor: number;
@@ -10,8 +12,6 @@ export interface SupplierCosts {
   totalMinor: number;
   currency: string;
 }
-
-export type SupplierPaymentStatus = 'notRequired' | 'unpaid' | 'paid' | 'refunded';
 
 export interface Shipping {
   carrier: string;
@@ -109,3 +109,15 @@ export interface PartRef {
 export function supplierOrderNumber(id: string, attempt: number): string {
   return `ss-${id.replace(/-/g, '').slice(0, 20)}-${attempt}`;
 }
+
+/** The list's filters as the API names them (the spec calls a connection's id `integrationId`). */
+export interface SupplierOrderQuery {
+  status?: string;
+  needsReview?: boolean;
+  integrationId?: string;
+  orderId?: string;
+  contractModel?: string;
+}
+
+/** The same filters in the code's words. */
+export type SupplierOrderFilters = Omit<SupplierOrderQuery, 'integrationId'> & { connectionId?: string };

@@ -1,6 +1,6 @@
 import type { Queryable } from '../platform/db';
-import type { EventRenderer } from '../events/render';
-import { partsWithItems } from './sql';
+import type { EventRenderer } from '../events';
+import { partsWithItems } from './sql/parts';
 import type { PartStatus, Shipment } from './types';
 
 /** What `movePart` keeps of a move for its event: the part as written, with its order's number. */

@@ -1,4 +1,4 @@
-import type { OrderPayments } from '../orders/payments';
+import type { OrderPayments } from '../orders';
 import type { Logger } from '../platform/logger';
 import type { PaymentProvider, PaymentProviders } from './providers';
 

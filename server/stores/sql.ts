@@ -1,7 +1,7 @@
 import { affected, Queryable, rows } from '../platform/db';
 import { isoTime, KeysetListStatement, storeScope } from '../platform/pagination';
-import type { ProductView } from './products';
-import type { ProductStatus, StaffMember, Store, StoreProduct, StoreVariant } from './types';
+
+import type { ProductStatus, StaffMember, Store, StoreProduct, StoreVariant, ProductView } from './types';
 
 // The stores domain's SQL statements; its services call these and hold no SQL text of their own.
 
@@ -241,4 +241,21 @@ export async function updateVariant(tx: Queryable, id: string, v: Pick<StoreVari
 
 export async function deleteVariants(tx: Queryable, ids: string[]): Promise<void> {
   await affected(tx, 'DELETE FROM store_variants WHERE id = ANY($1)', [ids]);
+}
+
+// --- What the catalogue's link sync applies (through ProductService.applySupplierChanges)
+
+/** Set-based: a null stock or price keeps the variant's own; variants already so are not written again. */
+export async function updateStoreVariants(tx: Queryable, v: { id: string[]; stock: Array<number | null>; price: Array<number | null> }): Promise<void> {
+  await affected(
+    tx,
+    `UPDATE store_variants v SET stock = coalesce(u.stock, v.stock), price_minor = coalesce(u.price, v.price_minor)
+       FROM unnest($1::uuid[], $2::int[], $3::bigint[]) AS u(id, stock, price)
+      WHERE v.id = u.id AND (v.stock, v.price_minor) IS DISTINCT FROM (coalesce(u.stock, v.stock), coalesce(u.price, v.price_minor))`,
+    [v.id, v.stock, v.price],
+  );
+}
+
+export async function updateProductTitles(tx: Queryable, t: { product: string[]; title: string[] }): Promise<void> {
+  await affected(tx, `UPDATE store_products p SET title = u.title, updated_at = now() FROM unnest($1::uuid[], $2::text[]) AS u(id, title) WHERE p.id = u.id`, [t.product, t.title]);
 }

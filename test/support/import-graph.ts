@@ -1,7 +1,7 @@
 /**
  * The service's import graph, read from the source text (relative imports and re-exports of server/): its cycles,
- * and the imports that run from a lower layer back up. Layers, lowest first: platform, the suppliers and sandboxes,
- * then each domain in the order server/composition.ts builds them, then everything that assembles them (the top-level
+ * and the imports that run from a lower layer back up. Layers, lowest first: platform, the migration files, the
+ * suppliers and sandboxes, then each domain in the order server/composition.ts builds them, then everything that assembles them (the top-level
  * files, the console and the assistant). A domain may import from the layers below it and from itself only.
  *
  *   node --no-warnings test/support/import-graph.ts [serverDir] [--order identity,operator,...]   (Node 24; on 22: --experimental-strip-types)
@@ -32,7 +32,7 @@ export interface ImportReport {
   order: string[];
 }
 
-const BOTTOM = ['platform', 'suppliers', 'sandboxes'];
+const BOTTOM = ['platform', 'migrations', 'suppliers', 'sandboxes'];
 
 function sources(dir: string, root = dir): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -52,8 +52,8 @@ export function compositionOrder(serverDir: string): string[] {
   const text = fs.readFileSync(path.join(serverDir, 'composition.ts'), 'utf8');
   const list = /DOMAIN_MODULES\s*=\s*\[([^\]]*)\]/.exec(text);
   if (!list) return [];
-  const imported = new Map([...text.matchAll(/import \{([^}]*)\} from '\.\/([\w-]+)(?:\/[\w-]+)?'/g)].flatMap((m) => m[1].split(',').map((n) => [n.trim().replace(/^type /, ''), m[2]] as const)));
-  return list[1].split(',').map((n) => n.trim()).filter(Boolean).map((n) => imported.get(n) ?? n);
+  // Each module is named for its folder: identityModule is server/identity.
+  return list[1].split(',').map((n) => n.trim()).filter(Boolean).map((n) => n.replace(/Module$/, ''));
 }
 
 function stronglyConnected(nodes: string[], next: Map<string, string[]>): string[][] {

@@ -1,5 +1,5 @@
 /** The rows of the events tables as the domain reads and writes them: event steps, claims, outcomes, subscriptions, deliveries. */
-import type { Delivery, DisabledReason, OutboxEvent, Subscription } from './types';
+import type { Delivery, DisabledReason, OutboxEvent, Subscription } from '../types';
 
 /**
  * The events a change writes, as one step of the producing domain's own statement (so they commit with it): rows of
@@ -13,6 +13,21 @@ export interface EventRows {
   recordKeyId: string;
   snapshot: string;
   where?: string;
+}
+
+/** Which handler reacts to events of which type (a handler may take several types). */
+export interface ReactionRoute {
+  type: string;
+  handler: string;
+}
+
+/** A claimed reaction with its event: what its handler is given. */
+export interface ClaimedReaction {
+  id: string;
+  handler: string;
+  attempts: number;
+  pendingSince: Date;
+  event: OutboxEvent;
 }
 
 /** A claimed delivery with its event and subscription: everything a send needs, from one statement. */

@@ -1,9 +1,9 @@
 import type { DataSource } from 'typeorm';
 import type { Boss } from '../platform/jobs';
 import type { Logger } from '../platform/logger';
-import type { OrderReadBack } from './service';
-import { READBACK_QUEUES, readBackKey, SAFETY_NET_QUEUE, SWEEP_KEY } from './queues';
-import * as sql from './sql';
+import { type OrderReadBack, READBACK_QUEUES, readBackKey } from '../notifications';
+import { SAFETY_NET_QUEUE, SWEEP_KEY } from './queues';
+import * as sql from './sql/safety-net';
 
 /** An order still open this long after it was made is one the supplier will not finish; it is no longer read on schedule. */
 const MAX_AGE_DAYS = 90;
@@ -32,7 +32,7 @@ export function safetyNetTiming(intervalSeconds: number): SafetyNetTiming {
 
 /**
  * The read-back safety net: no supplier order depends on a notification arriving. Open orders not read for
- * about an interval get a read-back job on the notifications' own queue (same singleton key, so it coalesces
+ * about an interval get a read-back job on the notifications' read-back queue (same singleton key, so it coalesces
  * with one a notification asked for), which applies status, costs and shipping the one way a read-back does.
  */
 export class SafetyNet {
