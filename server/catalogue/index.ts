@@ -40,7 +40,7 @@ export const catalogueModule = domainModule({
     const links = new LinkService(db, p.cursors, gateway, products);
     const supplierProducts = new SupplierProductService(gateway, p.secrets);
     const imports = new ImportService(db, gateway, links, products, deps.stores.stores, connections, deps.identity.credits, () => p.boss, p.cursors, deps.identity.ownerAccess);
-    const catalogueSync = new CatalogueSync(db, gateway, connections, products, links, () => p.boss, log);
+    const catalogueSync = new CatalogueSync(db, gateway, links, connections, products, () => p.boss, log);
     connections.addImpactCounter(async (connectionId) => ({ linkedProducts: await linkCountOfConnection(db, connectionId) }));
     // Links to a supplier that is gone mean nothing: they go with the connection, in its disconnect's transaction.
     connections.onDisconnect(deleteLinksOfConnection);

@@ -22,9 +22,9 @@ export class CatalogueSync {
   constructor(
     private readonly db: DataSource,
     private readonly gateway: SupplierGateway,
+    private readonly links: LinkService,
     private readonly connections: Pick<ConnectionService, 'findById'>,
     private readonly products: Pick<ProductService, 'applySupplierChanges'>,
-    private readonly links: LinkService,
     private readonly boss: () => Boss,
     private readonly log: Logger,
   ) {}

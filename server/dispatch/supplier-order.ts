@@ -110,14 +110,11 @@ export function supplierOrderNumber(id: string, attempt: number): string {
   return `ss-${id.replace(/-/g, '').slice(0, 20)}-${attempt}`;
 }
 
-/** The list's filters as the API names them (the spec calls a connection's id `integrationId`). */
-export interface SupplierOrderQuery {
+/** The supplier order list's filters, in the code's words (./views.ts turns the API's into these). */
+export interface SupplierOrderFilters {
   status?: string;
   needsReview?: boolean;
-  integrationId?: string;
+  connectionId?: string;
   orderId?: string;
   contractModel?: string;
 }
-
-/** The same filters in the code's words. */
-export type SupplierOrderFilters = Omit<SupplierOrderQuery, 'integrationId'> & { connectionId?: string };

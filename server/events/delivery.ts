@@ -4,43 +4,17 @@ import { boundedWait } from '../platform/bounded-wait';
 import { failpoint } from '../platform/failpoints';
 import { FailureStreak } from '../platform/failure-streak';
 import type { Logger } from '../platform/logger';
-import { BASE_PERMISSION, type Reader, type Renderers } from './render';
+import { BASE_PERMISSION, type Renderers } from './render';
 import { type ReactionConfig, ReactionRunner, type Reactions } from './reactions';
-import { leaseMsOf, retryDelayMs } from './retry';
+import { type DeliveryConfig, FAULTS, GIVEN_UP, leaseMsOf, NOT_PERMITTED, type OwnerAccess, RETRIED, retryDelayMs } from './delivery-rules';
+
+export type { DeliveryConfig, OwnerAccess } from './delivery-rules';
 import { answered, type Sender } from './sender';
 import { webhookHeaders } from './signing';
 import { claim, complete, fanOut } from './sql/deliveries';
 import type { Claimed, InFlight, Outcome } from './sql/rows';
 import { switchOff } from './sql/subscriptions';
 import { OWNER_ENDED } from './types';
-
-export interface DeliveryConfig {
-  /** Deliveries in flight in this process, of one subscription and of one store (a slow receiver holds only its own, a store only its share). */
-  concurrency: number;
-  perSubscription: number;
-  perStore: number;
-  timeoutMs: number;
-  retryBaseMs: number;
-  retryMaxMs: number;
-  /** A delivery failing this long is given up; a subscription with nothing delivered meanwhile is switched off. */
-  giveUpMs: number;
-  bodyLimitBytes: number;
-  pollMs: number;
-}
-
-/** The subscription owner's access to the store now (null: none left), and whether the owner's key is revoked. */
-export type OwnerAccess = (storeId: string, accountId: string, keyId: string | null) => Promise<(Reader & { keyRevoked: boolean }) | null>;
-
-/** Why a delivery could not be built or sent on our side: retried like a failed send, then given up with the reason. */
-export const FAULTS = {
-  renderFailed: 'The event could not be rendered',
-  ownerUnreadable: 'The subscription owner\'s access could not be read',
-  secretUnreadable: 'The signing secret could not be read (rotate the secret)',
-  internal: 'The delivery could not be sent (an error on our side)',
-} as const;
-export const NOT_PERMITTED = 'The subscription\'s owner may not read this resource.';
-const RETRIED = '; it is retried.';
-const GIVEN_UP = '; it was retried until its retry period ended.';
 
 const count = (m: Map<string, number>, key: string, by: number) => {
   const n = (m.get(key) ?? 0) + by;
@@ -50,8 +24,8 @@ const count = (m: Map<string, number>, key: string, by: number) => {
 
 /**
  * The delivery loop of one worker process: fan-out, the internal reactions it made, then as many due deliveries as
- * there are free slots, each sent on its own; outcomes are written together right before the next claim. Woken by the outbox's notification and by a
- * freed slot; otherwise it looks again every `pollMs` (retries falling due). Nothing one delivery does (its owner's
+ * there are free slots, each sent on its own; outcomes are written together right before the next claim. Woken by the
+ * outbox's notification and by a freed slot; otherwise it looks again every `pollMs` (retries falling due). Nothing one delivery does (its owner's
  * access, its rendering, its secret, its send) can stop the others: each fault becomes that delivery's outcome.
  */
 export class DeliveryLoop {

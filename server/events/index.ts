@@ -14,7 +14,7 @@ import { EventsWrittenInCode1764806400332 } from '../migrations/1764806400332-Ev
 import { DeliveryLoop, type OwnerAccess } from './delivery';
 import { Reactions } from './reactions';
 import { Renderers } from './render';
-import { leaseMsOf } from './retry';
+import { leaseMsOf } from './delivery-rules';
 import { eventRoutes } from './routes';
 import { Sender } from './sender';
 import { OUTBOX_CHANNEL, purgeOld } from './sql/outbox';

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { boundedWait } from '../platform/bounded-wait';
 import type { Logger } from '../platform/logger';
-import { retryDelayMs } from './retry';
+import { retryDelayMs } from './delivery-rules';
 import type { ClaimedReaction, ReactionRoute } from './sql/rows';
 import { claimReactions, endReaction } from './sql/reactions';
 import type { OutboxEvent } from './types';

@@ -9,10 +9,8 @@ export const EventReactions1764806400330 = sqlMigration('EventReactions176480640
   up: [
     `
       CREATE TABLE event_reactions (
-        id bigserial PRIMARY KEY,
-        event_seq bigint NOT NULL REFERENCES event_outbox(seq) ON DELETE CASCADE,
-        handler text NOT NULL,
-        resource_key text NOT NULL,
+        id bigserial PRIMARY KEY, event_seq bigint NOT NULL REFERENCES event_outbox(seq) ON DELETE CASCADE,
+        handler text NOT NULL, resource_key text NOT NULL,
         status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'failed')),
         attempts int NOT NULL DEFAULT 0,
         next_attempt_at timestamptz NOT NULL DEFAULT now(),

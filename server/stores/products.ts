@@ -8,7 +8,7 @@ import { errors } from '../platform/errors';
 import type { ProductView, StoreProduct, StoreVariant } from './types';
 
 export type { ProductView } from './types';
-import * as sql from './sql';
+import * as sql from './sql/products';
 
 export interface VariantInput {
   id?: string;

@@ -5,7 +5,7 @@ import { ApiError, errors } from '../platform/errors';
 import type { Caller, StoreAccess } from '../platform/http/route';
 import { grantsBeyond, OWNER_GRANTS, ownRecordsKeyId, type Grantor, type Permission } from '../identity/permissions';
 import type { StaffMember, Store } from './types';
-import * as sql from './sql';
+import * as sql from './sql/stores';
 
 export interface StoreView {
   id: string;
