@@ -24,7 +24,7 @@ import * as sql from './sql/imports';
 /** Imports up to this many products answer at once; larger ones run as a background job. */
 export const IMPORT_INLINE_LIMIT = 50;
 
-export interface ImportJobSummary {
+interface ImportJobSummary {
   id: string;
   connectionId: string;
   status: 'queued' | 'running' | 'completed' | 'failed';

@@ -22,12 +22,12 @@ export type LinkView = Omit<ProductLink, 'createdByAccountId' | 'lastSyncAt' | '
   updatedAt: string;
 };
 
-export interface VariantMapping {
+interface VariantMapping {
   storeVariantId: string;
   supplierVariantId: string;
 }
 
-export function linkView(l: ProductLink, variants: Array<Omit<ProductLinkVariant, 'linkId'>>): LinkView {
+function linkView(l: ProductLink, variants: Array<Omit<ProductLinkVariant, 'linkId'>>): LinkView {
   const { createdByAccountId: _account, lastSyncAt, createdAt, updatedAt, ...rest } = l;
   return {
     ...rest,

@@ -20,9 +20,9 @@ import { type ConnectionView, connectionView } from './views';
 export type { ConnectionView } from './views';
 
 /** Counts what disconnecting would affect; the catalogue and dispatch areas each add theirs. */
-export type ImpactCounter = (connectionId: string) => Promise<Record<string, number>>;
+type ImpactCounter = (connectionId: string) => Promise<Record<string, number>>;
 /** Removes what another domain keeps of a connection, inside the disconnect's transaction; answers how many links went. */
-export type DisconnectStep = (tx: Queryable, connectionId: string) => Promise<number>;
+type DisconnectStep = (tx: Queryable, connectionId: string) => Promise<number>;
 
 export class ConnectionService {
   readonly accounts: SharedAccounts;

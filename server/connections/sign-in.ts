@@ -27,14 +27,14 @@ export const signInAddress = (storeId: string, id: string) => `/console#connect/
 export const SIGN_IN_REFUSED = new ApiError(400, 'invalidSignInState', 'The sign-in state is unknown, expired, already used or not valid.');
 
 /** The supplier's way back, in a browser that did not open the sign-in at this service (or lost its cookie). */
-export const SIGN_IN_OTHER_BROWSER = new ApiError(
+const SIGN_IN_OTHER_BROWSER = new ApiError(
   400,
   'signInBrowserMismatch',
   'This sign-in can be completed only in the browser that opened it at this service; nothing was connected. Start the sign-in again from the store\'s console.',
 );
 
 /** A sign-in state, consumed: for which supplier, and where the supplier sent the browser back. */
-export interface SignInStarted {
+interface SignInStarted {
   signInId: string;
   supplierKey: string;
   mode: ConnectionMode;
@@ -43,7 +43,7 @@ export interface SignInStarted {
 
 /** The store access the callback checks its opener against (the identity domain's gate), and the key that started it. */
 export type MemberAccess = Pick<Gate, 'storeAccess' | 'planIncludesDropshipping'>;
-export type StartingKeys = Pick<ApiKeyService, 'get'>;
+type StartingKeys = Pick<ApiKeyService, 'get'>;
 
 /** The cookie, as `Set-Cookie` writes it: for the callback only, never readable by scripts, sent on the supplier's redirect. */
 function browserCookie(id: string, value: string, maxAgeSeconds: number, secure: boolean): string {

@@ -1,12 +1,12 @@
 import type { Params } from '../platform/db';
-import { type EventRenderer, type EventType, outboxStep } from '../events';
+import { type EventRenderer, type EventType, outboxStep, snapshotOf } from '../events';
 import { supplierOrderOf, type SupplierOrderRow } from './sql/rows';
 import type { SupplierOrderStatus } from './state-machine';
 import type { Change } from './transition';
 import type { SupplierOrderReads } from './views';
 
 /** The event a change of a supplier order records: one per new record or status change (none when the status stays). */
-export function supplierOrderEventType(from: SupplierOrderStatus | null, to: SupplierOrderStatus): EventType | null {
+function supplierOrderEventType(from: SupplierOrderStatus | null, to: SupplierOrderStatus): EventType | null {
   if (from === null) return 'supplierOrder.created';
   if (from === to) return null;
   switch (to) {
@@ -47,9 +47,9 @@ export function supplierOrderRenderer(reads: SupplierOrderReads): EventRenderer 
     customerData: true,
     async render(events, showCustomer) {
       const written = events.map((e) => {
-        const { record: r, historyId } = e.snapshot as unknown as Snapshot;
+        const { record: r, historyId } = snapshotOf<Snapshot>(e);
         const row = { ...r, created_at: new Date(r.created_at), updated_at: new Date(r.updated_at), next_retry_at: r.next_retry_at ? new Date(r.next_retry_at) : null };
-        return { so: supplierOrderOf(row as SupplierOrderRow), historyId: Number(historyId) };
+        return { so: supplierOrderOf(row), historyId: Number(historyId) };
       });
       return reads.asWritten(written, showCustomer);
     },

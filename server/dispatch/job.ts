@@ -15,13 +15,13 @@ import { nextStep, Step } from './steps';
 import type { SupplierOrder } from './supplier-order';
 import { DispatchEvent, failure } from './transition';
 
-export interface DispatchSettings {
+interface DispatchSettings {
   retryLimit: number;
   retryBaseSeconds: number;
 }
 
 /** Supplier answers that pause an order for a person, by error kind. */
-export function reasonFor(err: SupplierError): ReviewReason | null {
+function reasonFor(err: SupplierError): ReviewReason | null {
   switch (err.kind) {
     case 'insufficientBalance':
     case 'variantUnavailable':

@@ -34,7 +34,7 @@ export class DispatchQueue {
 
   /** True when a job was queued; false when one already waits or runs for the part (it will see the record as it is now). */
   async request(so: PartRef): Promise<boolean> {
-    const id = await this.boss().send(DISPATCH_QUEUE, { supplierOrderId: so.id }, { singletonKey: singletonKeyOf(so), group: { id: so.connectionId, tier: so.supplierKey } } as never);
+    const id = await this.boss().send(DISPATCH_QUEUE, { supplierOrderId: so.id }, { singletonKey: singletonKeyOf(so), group: { id: so.connectionId, tier: so.supplierKey } });
     if (id) await this.wake();
     return !!id;
   }
@@ -44,7 +44,7 @@ export class DispatchQueue {
     if (!parts.length) return;
     await this.boss().insert(
       DISPATCH_QUEUE,
-      parts.map((so) => ({ data: { supplierOrderId: so.id }, singletonKey: singletonKeyOf(so), group: { id: so.connectionId, tier: so.supplierKey } })) as never,
+      parts.map((so) => ({ data: { supplierOrderId: so.id }, singletonKey: singletonKeyOf(so), group: { id: so.connectionId, tier: so.supplierKey } })),
     );
     await this.wake();
   }

@@ -36,7 +36,7 @@ const preferHeader = {
 type Ctx = RequestContext<{ storeId: string }, unknown, unknown>;
 
 /** RFC 7240: the caller prefers an answer at once to waiting for the job. */
-export function prefersAsync(headers: Record<string, string | string[] | undefined>): boolean {
+function prefersAsync(headers: Record<string, string | string[] | undefined>): boolean {
   const v = headers.prefer;
   return (Array.isArray(v) ? v.join(',') : (v ?? '')).split(/[,;]/).some((p) => p.trim().toLowerCase() === 'respond-async');
 }

@@ -11,7 +11,7 @@ const MAX_AGE_DAYS = 90;
 const PER_CONNECTION = 200;
 const PER_SWEEP = 2000;
 
-export interface SafetyNetTiming {
+interface SafetyNetTiming {
   /** How often a sweep looks for due orders. */
   sweepSeconds: number;
   /** Read-backs of one sweep are spread over this long. */

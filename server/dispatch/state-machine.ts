@@ -22,7 +22,7 @@ export const EVENTS = [
 export type MoveEvent = (typeof EVENTS)[number];
 
 /** Before the record exists. */
-export const NONE = 'none';
+const NONE = 'none';
 /** The status does not change (only the record's fields, or a request flag). */
 export const SAME = 'same';
 

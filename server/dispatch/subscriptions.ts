@@ -1,4 +1,4 @@
-import type { OutboxEvent } from '../events';
+import { type OutboxEvent, snapshotOf } from '../events';
 import type { Actor } from '../identity/permissions';
 import type { OrderService } from '../orders';
 import { ApiError } from '../platform/errors';
@@ -13,7 +13,7 @@ export const STORE_ORDER_REACTIONS = ['storeOrder.confirmed', 'storeOrder.author
 export const SEND_ON_ORDER_EVENTS = 'dispatch.storeOrder';
 
 /** A store order event as the orders domain records it: the order, what happened, and who did it. */
-export interface StoreOrderEvent {
+interface StoreOrderEvent {
   orderId: string;
   kind: 'confirmed' | 'authorised' | 'captureFailed';
   actor: Actor;
@@ -21,7 +21,7 @@ export interface StoreOrderEvent {
 
 /** The event as the outbox keeps it (orders' `storeOrderEvent`: its type names the kind, its snapshot the order and actor). */
 export function storeOrderEventOf(e: OutboxEvent): StoreOrderEvent {
-  const { orderId, actor } = e.snapshot as { orderId: string; actor: Actor };
+  const { orderId, actor } = snapshotOf<{ orderId: string; actor: Actor }>(e);
   return { orderId, actor, kind: e.type.slice('storeOrder.'.length) as StoreOrderEvent['kind'] };
 }
 

@@ -6,7 +6,7 @@ import type { SupplierOrderStatus, SupplierPaymentStatus } from './state-machine
 
 export type { SupplierPaymentStatus } from './state-machine';
 
-export interface SupplierCosts {
+interface SupplierCosts {
   itemsMinor: number;
   shippingMinor: number;
   totalMinor: number;

@@ -8,7 +8,7 @@ import type { SupplierOrder, SupplierOrderEvent, SupplierOrderFilters } from './
 export type { SupplierOrderEvent } from './supplier-order';
 
 /** The list's filters as the API names them (the spec calls a connection's id `integrationId`). */
-export type SupplierOrderQuery = Omit<SupplierOrderFilters, 'connectionId'> & { integrationId?: string };
+type SupplierOrderQuery = Omit<SupplierOrderFilters, 'connectionId'> & { integrationId?: string };
 
 /** A supplier order as a list page answers it (./sql/rows.ts, `LISTED_OF_S`): the fields its view reads, times as ISO 8601 text, its history. */
 export type ListedSupplierOrder = Pick<SupplierOrder, 'id' | 'storeId' | 'orderId' | 'orderNumber' | 'groupKey' | 'connectionId' | 'supplierKey' | 'contractModel' | 'status' | 'reviewReason'

@@ -25,10 +25,9 @@ import { INTERNAL_EVENT_TYPES } from './types';
 // What the other domains use of the events domain: the step that writes their events into the outbox (inside their
 // own statements), the renderers and reactions they register, and the words of events.
 export { outboxStep } from './sql/outbox';
-export type { EventRows } from './sql/rows';
 export type { EventRenderer } from './render';
 export type { ReactionHandler } from './reactions';
-export type { EventType, InternalEventType, OutboxEvent } from './types';
+export { type EventType, type InternalEventType, type OutboxEvent, snapshotOf } from './types';
 
 const sealedColumn = (name: string, column: SecretColumn): SealedValues => ({ name, list: (db, limit) => sealedSecrets(db, column, limit), replace: (db, ...v) => replaceSealedSecret(db, column, ...v) });
 

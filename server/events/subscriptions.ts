@@ -14,7 +14,7 @@ import { deliveryOf, subscriptionOf } from './sql/rows';
 import * as sql from './sql/subscriptions';
 import type { Delivery, Subscription } from './types';
 
-export interface SubscriptionInput {
+interface SubscriptionInput {
   url: string;
   eventTypes: string[];
   description?: string | null;
@@ -26,7 +26,7 @@ export interface Changer extends sql.Owner {
 }
 
 /** What one store may have and do: subscriptions, and test or redeliver calls (one budget). */
-export interface SubscriptionLimits {
+interface SubscriptionLimits {
   perStore: number;
   sends: RateLimit;
 }

@@ -48,8 +48,14 @@ export interface OutboxEvent {
   createdAt: Date;
 }
 
+/**
+ * An event's snapshot as the domain that wrote it shaped it. The outbox keeps it as JSON for every domain alike, so
+ * only that domain knows its type: it names the type it wrote (its renderer and its reactions read it back).
+ */
+export const snapshotOf = <T>(e: OutboxEvent): T => e.snapshot as unknown as T;
+
 export const DISABLED_CODES = ['deliveriesFailing', 'ownerAccessEnded', 'keyRevoked', 'switchedOff'] as const;
-export type DisabledCode = (typeof DISABLED_CODES)[number];
+type DisabledCode = (typeof DISABLED_CODES)[number];
 
 /** What a subscription shows when its owner can no longer act for it. */
 export const OWNER_ENDED = {
@@ -83,7 +89,7 @@ export interface Subscription {
   updatedAt: Date;
 }
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 export interface Delivery {
   id: string;

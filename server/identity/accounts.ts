@@ -9,7 +9,7 @@ import * as sql from './sql';
 
 const SESSION_PREFIX = 'sst_';
 /** The ledger's action for credits the operator granted. */
-export const OPERATOR_GRANT = 'operator.grant';
+const OPERATOR_GRANT = 'operator.grant';
 // A fixed hash compared against when the e-mail is unknown, so both failures take the same time.
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 

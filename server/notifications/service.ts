@@ -143,7 +143,7 @@ export class NotificationService {
         }
       });
       for (const [queue, jobs] of byQueue) {
-        await this.boss().insert(queue, [...jobs.values()].map((j) => ({ data: j.data, singletonKey: j.singletonKey })), { db: jobDb(qr) } as never);
+        await this.boss().insert(queue, [...jobs.values()].map((j) => ({ data: j.data, singletonKey: j.singletonKey })), { db: jobDb(qr) });
       }
       await qr.commitTransaction();
       return accepted;

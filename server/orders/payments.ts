@@ -18,7 +18,7 @@ export interface ProviderPaymentEvent {
   eventId: string;
 }
 
-export type ProviderEventOutcome = 'applied' | 'duplicate' | 'amountMismatch';
+type ProviderEventOutcome = 'applied' | 'duplicate' | 'amountMismatch';
 
 const STATUS_OF: Record<ProviderPaymentEvent['kind'], PaymentStatus> = { authorised: 'authorised', paid: 'paid', captured: 'paid', captureFailed: 'failed', failed: 'failed', refunded: 'refunded' };
 
@@ -26,7 +26,7 @@ const STATUS_OF: Record<ProviderPaymentEvent['kind'], PaymentStatus> = { authori
  * The shopper's payment status after a provider event: a refund is final; a paid payment moves only when the provider
  * takes it back (failed or refunded); events may arrive out of order, so an authorisation after the capture changes nothing.
  */
-export function nextPaymentStatus(current: PaymentStatus, kind: ProviderPaymentEvent['kind']): PaymentStatus | null {
+function nextPaymentStatus(current: PaymentStatus, kind: ProviderPaymentEvent['kind']): PaymentStatus | null {
   const next = STATUS_OF[kind];
   if (current === 'refunded' || next === current) return null;
   if (current === 'paid' && next !== 'failed' && next !== 'refunded') return null;
@@ -104,7 +104,7 @@ export class OrderPayments {
   }
 }
 
-export interface PaymentHistoryEntry {
+interface PaymentHistoryEntry {
   kind: string;
   source: 'provider' | 'manual' | 'service';
   amountMinor: number | null;

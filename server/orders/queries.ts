@@ -4,7 +4,7 @@ import type { Destination, FulfilmentGroup, StoreOrder } from './types';
 import * as sql from './sql/orders';
 
 /** A store order as the list shows it: its parts and their summary, without items or supplier orders. */
-export interface StoreOrderListItem {
+interface StoreOrderListItem {
   id: string;
   storeId: string;
   number: string;

@@ -10,8 +10,8 @@ import type { ContractModel, Destination, FulfilmentGroup, PartStatus, PaymentMe
 import * as sql from './sql/orders';
 import { confirmOrder, movePartNow } from './sql/parts';
 
-export const STORE_GROUP = 'store';
-export const supplierGroupKey = (connectionId: string) => `supplier:${connectionId}`;
+const STORE_GROUP = 'store';
+const supplierGroupKey = (connectionId: string) => `supplier:${connectionId}`;
 
 export interface CreateOrderInput {
   items: Array<{ productId: string; variantId: string; quantity: number }>;

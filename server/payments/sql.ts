@@ -2,7 +2,7 @@ import { affected, Queryable, rows } from '../platform/db';
 
 // The payments concern's SQL statements: each store's payment provider and its sealed signing secret.
 
-export interface ProviderRow {
+interface ProviderRow {
   store_id: string;
   provider: string;
   signing_secret_sealed: string;

@@ -5,9 +5,6 @@ import { ProductService } from './products';
 import { storeRoutes } from './routes';
 import { StoreService } from './stores';
 
-export type { ProductService } from './products';
-export type { StoreService } from './stores';
-
 /** Stores, their staff and their products. */
 export const storesModule = domainModule({
   name: 'stores',

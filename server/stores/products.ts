@@ -10,7 +10,7 @@ import type { ProductView, StoreProduct, StoreVariant } from './types';
 export type { ProductView } from './types';
 import * as sql from './sql/products';
 
-export interface VariantInput {
+interface VariantInput {
   id?: string;
   sku: string;
   title: string;
@@ -19,7 +19,7 @@ export interface VariantInput {
   stock: number;
 }
 
-export interface ProductInput {
+interface ProductInput {
   title: string;
   description?: string;
   status?: 'active' | 'draft' | 'archived';
@@ -27,7 +27,7 @@ export interface ProductInput {
 }
 
 
-export function productView(p: StoreProduct, variants: StoreVariant[]): ProductView {
+function productView(p: StoreProduct, variants: StoreVariant[]): ProductView {
   return {
     id: p.id,
     storeId: p.storeId,

@@ -7,7 +7,7 @@ import { grantsBeyond, OWNER_GRANTS, ownRecordsKeyId, type Grantor, type Permiss
 import type { StaffMember, Store } from './types';
 import * as sql from './sql/stores';
 
-export interface StoreView {
+interface StoreView {
   id: string;
   name: string;
   currency: string;

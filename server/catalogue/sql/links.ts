@@ -182,7 +182,7 @@ export function linksOfConnection(db: Queryable, connectionId: string): Promise<
   return rows(db, 'SELECT id, supplier_product_id FROM product_links WHERE connection_id = $1 ORDER BY created_at', [connectionId]);
 }
 
-export interface LinkSyncRow {
+interface LinkSyncRow {
   id: string;
   product_id: string;
   sync: SyncSwitches;

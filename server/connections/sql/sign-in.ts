@@ -3,7 +3,7 @@ import type { ConnectionMode } from '../../suppliers/adapter';
 
 // Supplier sign-ins in progress (supplier_sign_in_states).
 
-export interface SignInState {
+interface SignInState {
   store_id: string;
   account_id: string;
   api_key_id: string | null;
@@ -12,13 +12,13 @@ export interface SignInState {
   redirect_uri: string;
 }
 /** A sign-in as its callback finds it: the address's id, and the member and browser it was opened by (if it was). */
-export interface UsedSignIn extends SignInState {
+interface UsedSignIn extends SignInState {
   id: string;
   opened_by_account_id: string | null;
   browser_digest: string | null;
 }
 /** A sign-in as its address finds it; `spent` once used or expired. */
-export interface SignInToOpen extends SignInState {
+interface SignInToOpen extends SignInState {
   nonce: string;
   expires_at: Date;
   spent: boolean;

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { preparedRows, type Queryable, rows } from '../../platform/db';
 import type { KeysetListStatement } from '../../platform/pagination';
 import { ALL_TYPES, type Delivery } from '../types';
-import { type Claimed, deliveryOf, type InFlight, type Outcome, type ReactionRoute } from './rows';
+import { type Claimed, type ClaimRow, deliveryOf, type DeliveryRow, type InFlight, type Outcome, type ReactionRoute } from './rows';
 import { OUTBOX_CHANNEL } from './outbox';
 
 // Deliveries to the subscriptions' addresses: fan-out (with the internal reactions), claims, outcomes, the list.
@@ -66,7 +66,7 @@ export async function fanOut(db: DataSource, limit: number, reactions: ReactionR
 export async function claim(db: Queryable, o: { limit: number; perSubscription: number; perStore: number; inFlight: InFlight; leaseMs: number }): Promise<Claimed[]> {
   const busy = (m: Map<string, number>, cap: number) => [...m].filter(([, n]) => n >= cap).map(([id]) => id);
   const { subscriptions: subs, stores } = o.inFlight;
-  const found = await preparedRows<Record<string, any>>(
+  const found = await preparedRows<ClaimRow>(
     db,
     `WITH cand AS (
        SELECT d.id, d.subscription_id, s.store_id, d.next_attempt_at FROM event_deliveries d JOIN event_subscriptions s ON s.id = d.subscription_id AND s.enabled
@@ -135,7 +135,7 @@ export function deliveryList(subscriptionId: string, status: string | null): Key
 }
 
 export async function deliveryOfSubscription(db: Queryable, subscriptionId: string, id: string): Promise<Delivery | null> {
-  const [r] = await rows(db, `SELECT ${DELIVERY_COLUMNS} FROM event_deliveries d JOIN event_outbox o ON o.seq = d.event_seq WHERE d.id = $1 AND d.subscription_id = $2`, [id, subscriptionId]);
+  const [r] = await rows<DeliveryRow>(db, `SELECT ${DELIVERY_COLUMNS} FROM event_deliveries d JOIN event_outbox o ON o.seq = d.event_seq WHERE d.id = $1 AND d.subscription_id = $2`, [id, subscriptionId]);
   return r ? deliveryOf(r) : null;
 }
 

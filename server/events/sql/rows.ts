@@ -76,7 +76,47 @@ export const subscriptionOf = (r: SubscriptionRow): Subscription => ({
   lastSuccessAt: r.last_success_at, ownerAccountId: r.owner_account_id, ownerKeyId: r.owner_key_id, createdAt: r.created_at, updatedAt: r.updated_at,
 });
 
-export type DeliveryRow = Record<string, any>;
+/** A delivery row with its event's id and type (the list and the single read join them). */
+export interface DeliveryRow {
+  id: string;
+  event_seq: string | number;
+  event_id: string;
+  event_type: string;
+  subscription_id: string;
+  resource_key: string;
+  status: Delivery['status'];
+  attempts: number;
+  next_attempt_at: Date;
+  pending_since: Date;
+  last_attempt_at: Date | null;
+  response_status: number | null;
+  last_error: string | null;
+  delivered_at: Date | null;
+  created_at: Date;
+}
+
+/** A claimed delivery as the claim statement answers it: the delivery, its event and its subscription. */
+export interface ClaimRow {
+  id: string;
+  attempts: number;
+  pending_since: Date;
+  seq: string | number;
+  event_id: string;
+  store_id: string;
+  type: string;
+  resource_key: string;
+  record_key_id: string | null;
+  snapshot: OutboxEvent['snapshot'];
+  created_at: Date;
+  subscription_id: string;
+  url: string;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_until: Date | null;
+  owner_account_id: string;
+  owner_key_id: string | null;
+}
+
 export const deliveryOf = (r: DeliveryRow): Delivery => ({
   id: r.id, eventSeq: Number(r.event_seq), eventId: r.event_id, eventType: r.event_type, subscriptionId: r.subscription_id, resourceKey: r.resource_key,
   status: r.status, attempts: r.attempts, nextAttemptAt: r.status === 'pending' && Number.isFinite(new Date(r.next_attempt_at).getTime()) ? r.next_attempt_at : null, pendingSince: r.pending_since, lastAttemptAt: r.last_attempt_at,

@@ -6,14 +6,14 @@ import type { Destination, FulfilmentGroup, PaymentAttentionReason, StoreOrder, 
 // payment events), rows turned into its types by the mappers below. This file: orders, items, parts read, the list.
 // A new order reads the catalogue's links of its variants (and their connections) in one statement; it writes none.
 
-export interface OrderRow {
+interface OrderRow {
   id: string; store_id: string; number: string; status: StoreOrder['status']; payment_method: StoreOrder['paymentMethod']; payment_status: StoreOrder['paymentStatus'];
   contract_model: StoreOrder['contractModel']; currency: string; total_minor: string; destination: Destination; needs_attention: boolean;
   payment_attention: PaymentAttentionReason | null; payment_attention_at: Date | null; confirmed_at: Date | null; marked_paid_at: Date | null;
   created_by_account_id: string; created_by_key_id: string | null; created_at: Date; updated_at: Date;
 }
 
-export const storeOrderOf = (r: OrderRow): StoreOrder => ({
+const storeOrderOf = (r: OrderRow): StoreOrder => ({
   id: r.id, storeId: r.store_id, number: r.number, status: r.status, paymentMethod: r.payment_method, paymentStatus: r.payment_status,
   contractModel: r.contract_model, currency: r.currency, totalMinor: Number(r.total_minor), destination: r.destination, needsAttention: r.needs_attention,
   paymentAttention: r.payment_attention ? { reason: r.payment_attention, since: r.payment_attention_at! } : null,
@@ -21,7 +21,7 @@ export const storeOrderOf = (r: OrderRow): StoreOrder => ({
 });
 
 /** A store order's columns, named: its reads are prepared (a prepared result may not change with the table). */
-export const ORDER_COLUMNS = `id, store_id, number, status, payment_method, payment_status, contract_model, currency, total_minor, destination, needs_attention,
+const ORDER_COLUMNS = `id, store_id, number, status, payment_method, payment_status, contract_model, currency, total_minor, destination, needs_attention,
   payment_attention, payment_attention_at, confirmed_at, marked_paid_at, created_by_account_id, created_by_key_id, created_at, updated_at`;
 const ITEM_COLUMNS = `id, order_id AS "orderId", position, product_id AS "productId", variant_id AS "variantId", sku, title, product_title AS "productTitle", quantity,
   unit_price_minor::float8 AS "unitPriceMinor", group_key AS "groupKey", supplier_variant_id AS "supplierVariantId", link_cost_minor::float8 AS "linkCostMinor"`;

@@ -6,7 +6,7 @@ import type { PaymentAttentionReason, PaymentStatus } from '../types';
 
 // The shopper's payment of a store order: its history (payment_events) and its status, with the events they make.
 
-export interface PaymentEventRow {
+interface PaymentEventRow {
   orderId: string;
   kind: string;
   /** Who said so: the payment provider (signed), a staff member by hand, or the service (a capture it asked for). */

@@ -4,7 +4,7 @@ import type { StaffMember, Store } from '../types';
 // The stores domain's data module (this folder): every statement on its tables (stores, staff, products, variants).
 // This file: stores and their staff.
 
-export interface StoreOfAccountRow {
+interface StoreOfAccountRow {
   id: string;
   name: string;
   currency: string;
