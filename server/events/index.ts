@@ -1,5 +1,4 @@
 import { domainModule, type Platform } from '../platform/domain';
-import type { SealedValues } from '../platform/sealed';
 import { ListenFeed } from '../platform/listen';
 import { purgeSpentRates } from '../platform/rate-limit';
 import { EventOutbox1764547200000 } from '../migrations/1764547200000-EventOutbox';
@@ -18,7 +17,7 @@ import { leaseMsOf } from './delivery-rules';
 import { eventRoutes } from './routes';
 import { Sender } from './sender';
 import { OUTBOX_CHANNEL, purgeOld } from './sql/outbox';
-import { replaceSealedSecret, sealedSecrets, type SecretColumn, switchOffOwnerless } from './sql/subscriptions';
+import { SUBSCRIPTION_SECRETS, switchOffOwnerless } from './sql/subscriptions';
 import { SubscriptionService } from './subscriptions';
 import { INTERNAL_EVENT_TYPES } from './types';
 
@@ -28,8 +27,6 @@ export { outboxStep } from './sql/outbox';
 export type { EventRenderer } from './render';
 export type { ReactionHandler } from './reactions';
 export { type EventType, type InternalEventType, type OutboxEvent, snapshotOf } from './types';
-
-const sealedColumn = (name: string, column: SecretColumn): SealedValues => ({ name, list: (db, limit) => sealedSecrets(db, column, limit), replace: (db, ...v) => replaceSealedSecret(db, column, ...v) });
 
 /**
  * Events: the outbox every domain writes its events into with its changes, the store's subscriptions and (in a worker)
@@ -42,8 +39,7 @@ export const eventsModule = domainModule({
   needs: ['identity'],
   provides: ['renderers', 'reactions'],
   migrations: [EventOutbox1764547200000, EventSubscriptions1764547200001, EventDeliveries1764547200002, EventOutboxNotify1764547200003, EventTriggers1764547200004, EventSubscriptionOwner1764633600370, RateLimits1764633600371, EventReactions1764806400330, EventsWrittenInCode1764806400332],
-  // Each subscription's signing secret, and the previous one kept beside it after a rotation.
-  sealed: [sealedColumn('subscriptionSecrets', 'secret_sealed'), sealedColumn('subscriptionPreviousSecrets', 'previous_secret_sealed')],
+  sealed: SUBSCRIPTION_SECRETS,
   build(p: Platform, deps: { identity: { ownerAccess: OwnerAccess } }) {
     const c = p.config;
     const renderers = new Renderers();

@@ -3,16 +3,13 @@ import { PaymentProviderCheckout1764460800270 } from '../migrations/176446080027
 import { CaptureThroughProvider1764633600500 } from '../migrations/1764633600500-CaptureThroughProvider';
 import type { OrderPayments, OrderService } from '../orders';
 import { domainModule, type Platform } from '../platform/domain';
-import type { SealedValues } from '../platform/sealed';
 import { ShopperCaptures } from './capture';
 import { PaymentProviders } from './providers';
 import { paymentRoutes } from './routes';
 import { PaymentNotifications } from './service';
-import { replaceSealedValue, type SealedColumn, sealedValues } from './sql';
+import { PROVIDER_SECRETS } from './sql';
 
 export type { CaptureOutcome } from './capture';
-
-const sealedColumn = (name: string, column: SealedColumn): SealedValues => ({ name, list: (db, limit) => sealedValues(db, column, limit), replace: (db, ...v) => replaceSealedValue(db, column, ...v) });
 
 /**
  * Each store's payment provider, the signed payment events it sends (which the orders domain records), and the
@@ -23,8 +20,7 @@ export const paymentsModule = domainModule({
   needs: ['orders'],
   provides: ['providers', 'captures'],
   migrations: [PaymentProviders1764460800110, PaymentProviderCheckout1764460800270, CaptureThroughProvider1764633600500],
-  // The secret each store's payment provider signs its notifications with, and the store's API key there (captures).
-  sealed: [sealedColumn('paymentProviderSecrets', 'signing_secret_sealed'), sealedColumn('paymentProviderApiKeys', 'api_key_sealed')],
+  sealed: PROVIDER_SECRETS,
   // The provider's notification address.
   routesFirst: true,
   build(p: Platform, deps: { orders: { orders: OrderService; orderPayments: OrderPayments } }) {

@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { preparedRows, type Queryable, rows } from '../../platform/db';
 import type { KeysetListStatement } from '../../platform/pagination';
 import { ALL_TYPES, type Delivery } from '../types';
-import { type Claimed, type ClaimRow, deliveryOf, type DeliveryRow, type InFlight, type Outcome, type ReactionRoute } from './rows';
+import { type Claimed, type ClaimRow, deliveryOf, type DeliveryRow, type InFlight, type Outcome, outboxEventOf, type ReactionRoute } from './rows';
 import { OUTBOX_CHANNEL } from './outbox';
 
 // Deliveries to the subscriptions' addresses: fan-out (with the internal reactions), claims, outcomes, the list.
@@ -90,7 +90,7 @@ export async function claim(db: Queryable, o: { limit: number; perSubscription: 
   );
   return found.map((r) => ({
     delivery: { id: r.id, attempts: r.attempts, pendingSince: r.pending_since },
-    event: { seq: Number(r.seq), id: r.event_id, storeId: r.store_id, type: r.type, resourceKey: r.resource_key, recordKeyId: r.record_key_id, snapshot: r.snapshot, createdAt: r.created_at },
+    event: outboxEventOf(r),
     subscription: {
       id: r.subscription_id, storeId: r.store_id, url: r.url, secretSealed: r.secret_sealed, previousSecretSealed: r.previous_secret_sealed,
       previousSecretUntil: r.previous_secret_until, ownerAccountId: r.owner_account_id, ownerKeyId: r.owner_key_id,

@@ -1,22 +1,14 @@
 import { preparedRows, type Queryable, rows } from '../../platform/db';
-import type { OutboxEvent } from '../types';
-import type { ClaimedReaction } from './rows';
+import { type ClaimedReaction, type EventColumns, outboxEventOf } from './rows';
 
 // Internal reactions (event_reactions): fan-out makes them (./deliveries.ts), the delivery loop claims and ends them.
 
-interface ClaimRow {
+/** A claimed reaction as its claim answers it: the reaction and its event. */
+interface ClaimRow extends EventColumns {
   id: string;
   handler: string;
   attempts: number;
   pending_since: Date;
-  seq: string;
-  event_id: string;
-  store_id: string;
-  type: string;
-  resource_key: string;
-  record_key_id: string | null;
-  snapshot: OutboxEvent['snapshot'];
-  created_at: Date;
 }
 
 /**
@@ -39,7 +31,7 @@ export async function claimReactions(db: Queryable, limit: number, leaseMs: numb
   );
   return found.map((r) => ({
     id: r.id, handler: r.handler, attempts: r.attempts, pendingSince: r.pending_since,
-    event: { seq: Number(r.seq), id: r.event_id, storeId: r.store_id, type: r.type, resourceKey: r.resource_key, recordKeyId: r.record_key_id, snapshot: r.snapshot, createdAt: r.created_at },
+    event: outboxEventOf(r),
   }));
 }
 

@@ -95,11 +95,8 @@ export interface DeliveryRow {
   created_at: Date;
 }
 
-/** A claimed delivery as the claim statement answers it: the delivery, its event and its subscription. */
-export interface ClaimRow {
-  id: string;
-  attempts: number;
-  pending_since: Date;
+/** An event as a claim answers it beside what it claimed (the columns both claims name the same way). */
+export interface EventColumns {
   seq: string | number;
   event_id: string;
   store_id: string;
@@ -108,6 +105,17 @@ export interface ClaimRow {
   record_key_id: string | null;
   snapshot: OutboxEvent['snapshot'];
   created_at: Date;
+}
+
+export const outboxEventOf = (r: EventColumns): OutboxEvent => ({
+  seq: Number(r.seq), id: r.event_id, storeId: r.store_id, type: r.type, resourceKey: r.resource_key, recordKeyId: r.record_key_id, snapshot: r.snapshot, createdAt: r.created_at,
+});
+
+/** A claimed delivery as the claim statement answers it: the delivery, its event and its subscription. */
+export interface ClaimRow extends EventColumns {
+  id: string;
+  attempts: number;
+  pending_since: Date;
   subscription_id: string;
   url: string;
   secret_sealed: string;

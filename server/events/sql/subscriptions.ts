@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { affected, type Queryable, rows } from '../../platform/db';
 import { isoTime, type KeysetListStatement } from '../../platform/pagination';
+import type { SealedValues } from '../../platform/sealed';
 import { OWNER_ENDED, type DisabledReason, type Subscription } from '../types';
 import { type SubscriptionRow, subscriptionOf } from './rows';
 
@@ -110,12 +111,14 @@ export async function rotateSecret(db: Queryable, id: string, secretSealed: stri
   return subscriptionOf(r);
 }
 
-/** Signing secrets as sealed (the current one, or the previous one kept beside it), for the keyring's reseal. */
-export type SecretColumn = 'secret_sealed' | 'previous_secret_sealed';
-export const sealedSecrets = (db: Queryable, column: SecretColumn, limit?: number) =>
-  rows<{ id: string; sealed: string }>(db, `SELECT id::text, ${column} AS sealed FROM event_subscriptions WHERE ${column} IS NOT NULL ORDER BY id LIMIT $1`, [limit ?? null]);
-export const replaceSealedSecret = async (db: Queryable, column: SecretColumn, id: string, was: string, now: string) =>
-  (await affected(db, `UPDATE event_subscriptions SET ${column} = $3 WHERE id = $1 AND ${column} = $2`, [id, was, now])) > 0;
+/** Each subscription's signing secret, and the previous one kept beside it after a rotation: the keyring's reseal reads and replaces them. */
+export const SUBSCRIPTION_SECRETS: SealedValues[] = (
+  [['subscriptionSecrets', 'secret_sealed'], ['subscriptionPreviousSecrets', 'previous_secret_sealed']] as const
+).map(([name, column]) => ({
+  name,
+  list: (db, limit) => rows<{ id: string; sealed: string }>(db, `SELECT id::text, ${column} AS sealed FROM event_subscriptions WHERE ${column} IS NOT NULL ORDER BY id LIMIT $1`, [limit ?? null]),
+  replace: async (db, id, was, now) => (await affected(db, `UPDATE event_subscriptions SET ${column} = $3 WHERE id = $1 AND ${column} = $2`, [id, was, now])) > 0,
+}));
 
 export async function deleteSubscription(db: Queryable, id: string): Promise<void> {
   await affected(db, 'DELETE FROM event_subscriptions WHERE id = $1', [id]);
