@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { boundedWait } from '../platform/bounded-wait';
+import { failpoint } from '../platform/failpoints';
 import type { Logger } from '../platform/logger';
 import { retryDelayMs } from './delivery-rules';
 import type { ClaimedReaction, ReactionRoute } from './sql/rows';
@@ -81,6 +82,7 @@ export class ReactionRunner {
     try {
       const handle = this.reactions.handlerOf(r.handler);
       if (!handle) throw new Error(`no handler ${r.handler} in this process`);
+      failpoint('events.react');
       await handle(r.event);
     } catch (err) {
       const over = Date.now() - r.pendingSince.getTime() >= this.config.giveUpMs;
