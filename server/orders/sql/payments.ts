@@ -5,6 +5,7 @@ import { affected, Params, type Queryable, rows } from '../../platform/db';
 import type { PaymentAttentionReason, PaymentStatus } from '../types';
 
 // The shopper's payment of a store order: its history (payment_events) and its status, with the events they make.
+// The events other domains react to carry the store owner's plan, read in their statement (stores', identity's rows).
 
 interface PaymentEventRow {
   orderId: string;
@@ -47,11 +48,16 @@ export async function markPaid(tx: Queryable, orderId: string): Promise<boolean>
   return (await affected(tx, 'UPDATE store_orders SET marked_paid_at = now(), updated_at = now() WHERE id = $1 AND marked_paid_at IS NULL', [orderId])) > 0;
 }
 
-/** The event other domains react to (an internal type: never sent to subscriptions), for `order` (a row of the statement). */
+/**
+ * The event other domains react to (an internal type: never sent to subscriptions), for `order` (a row of the
+ * statement): the order, who acted, and the store owner's plan at that moment (read from the stores' and identity's
+ * rows in the same statement), since work done later on the store's behalf acts under the plan as it was then.
+ */
 export const storeOrderEvent = (p: Params, order: string, type: InternalEventType, actor: Actor) =>
   outboxStep({
     from: order, type: `'${type}'`, storeId: `${order}.store_id`, resourceKey: `'storeOrder:' || ${order}.id`, recordKeyId: `${order}.created_by_key_id`,
-    snapshot: `jsonb_build_object('orderId', ${order}.id, 'actor', ${p.json(actor)})`,
+    snapshot: `jsonb_build_object('orderId', ${order}.id, 'actor', ${p.json(actor)},
+                 'ownerPlan', (SELECT a.plan FROM stores st JOIN accounts a ON a.id = st.owner_account_id WHERE st.id = ${order}.store_id))`,
   });
 
 /**
