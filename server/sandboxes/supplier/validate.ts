@@ -1,5 +1,5 @@
 import { ApiError, invalidRequest } from './errors';
-import type { OrderRequest } from './state';
+import type { OrderRequest } from './orders';
 import type { Destination, Environment } from './types';
 
 export type Json = Record<string, unknown>;
