@@ -6,7 +6,7 @@ import type { Records } from './records';
 import { TimerBag } from './timers';
 import type { Destination, Environment, Faults, Order, OrderItem, OrderStatus } from './types';
 
-export const AUTO_SHIP_CARRIER = 'SandboxPost';
+const AUTO_SHIP_CARRIER = 'SandboxPost';
 
 /** The sandbox sells and keeps balances in US dollars; its messages say amounts as a person reads them. */
 const dollars = (minor: number) => `$${(minor / 100).toFixed(2)}`;

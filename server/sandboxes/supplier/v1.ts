@@ -18,7 +18,7 @@ function unauthorized(ctx: Context, message: string): ApiError {
   return new ApiError(401, 'invalidCredentials', message);
 }
 
-export function isV1Path(path: string): boolean {
+function isV1Path(path: string): boolean {
   return path === '/v1' || path.startsWith('/v1/');
 }
 

@@ -9,6 +9,7 @@ import type { CallLimits, CatalogueEntry, ConnectionMode, HealthResult, Money, P
 import { SupplierError } from '../errors';
 import { healthFrom } from '../health';
 import { asObj, Obj, secretsOf, ShapeError } from '../http';
+import { pageOfCursor, pageSizeWithin } from '../paging';
 import { AeContext, CALL_LIMIT, refusalOf } from './codes';
 import { ALIEXPRESS_DESCRIPTION, DEFAULT_REQUESTS_PER_SECOND, setting } from './description';
 import { AeApp, AeHttp, AeRefusal } from './http';
@@ -160,12 +161,8 @@ export class AliExpressAdapter implements SupplierAdapter {
   }
 
   async searchProducts(ctx: SupplierCallContext, q: { query?: string; cursor?: string; pageSize: number }): Promise<ProductSearchPage> {
-    let page = 1;
-    if (q.cursor !== undefined) {
-      if (!/^[1-9]\d{0,2}$/.test(q.cursor) || Number(q.cursor) > MAX_PAGE) throw new SupplierError('refused', 'Not a cursor this supplier gave out');
-      page = Number(q.cursor);
-    }
-    const size = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(q.pageSize) || 1));
+    const page = pageOfCursor(q.cursor, MAX_PAGE);
+    const size = pageSizeWithin(q.pageSize, MAX_PAGE_SIZE);
     const { items, total } = await this.search(ctx, q.query?.trim() || undefined, page, size);
     const more = items.length > 0 && page * size < total && page < MAX_PAGE;
     return { items, nextCursor: more ? String(page + 1) : null, total };
