@@ -1,7 +1,8 @@
 import http from 'node:http';
 import pino from 'pino';
 import { serve, type Listening } from '../program';
-import { createPaymentsApp, Payments } from './app';
+import { createPaymentsApp } from './app';
+import type { Payments } from './runtime';
 import { EventSender } from './sender';
 import { PaymentsState, STATUS_AFTER } from './state';
 

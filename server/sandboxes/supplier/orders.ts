@@ -1,10 +1,10 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Caller, EnvState } from './accounts';
-import type { Catalogue } from './catalogue';
 import { ApiError } from './errors';
+import { type LineChecks, takeLines } from './order-lines';
 import type { Records } from './records';
 import { TimerBag } from './timers';
-import type { Destination, Environment, Faults, Order, OrderItem, OrderStatus } from './types';
+import type { Environment, Order, OrderRequest, OrderStatus } from './types';
 
 const AUTO_SHIP_CARRIER = 'SandboxPost';
 
@@ -18,20 +18,9 @@ export interface OrderRecord {
   environment: Environment;
 }
 
-/** The body of POST /v1/orders, checked. */
-export interface OrderRequest {
-  orderNumber: string;
-  items: Array<{ variantId: string; quantity: number }>;
-  destination: Destination;
-}
-
 /** What orders need from the rest of the sandbox. */
-export interface OrderWorld {
-  catalogue: Catalogue;
+export interface OrderWorld extends LineChecks {
   records: Records;
-  /** Read at each use: the control API replaces the fault set. */
-  faults(): Faults;
-  isCountryServed(country: string): boolean;
   /** Tells the order's account of its new status. */
   notify(record: OrderRecord): void;
   /** Paid orders ship after this long (0: only on command). */
@@ -70,7 +59,7 @@ export class Orders {
     const scope = this.scope(caller.env);
     const existing = scope.byNumber.get(input.orderNumber);
     if (existing) throw new ApiError(409, 'orderNumberExists', `Order number ${input.orderNumber} already exists as ${existing.order.id}`, { orderId: existing.order.id });
-    const items = this.take(input);
+    const items = takeLines(this.world, input);
     const itemsMinor = items.reduce((sum, i) => sum + i.unitCostMinor * i.quantity, 0);
     const units = items.reduce((sum, i) => sum + i.quantity, 0);
     const shippingMinor = 499 + 100 * (units - 1);
@@ -93,37 +82,6 @@ export class Orders {
     this.byId.set(order.id, record);
     this.world.records.orderCreated(order.orderNumber);
     return record;
-  }
-
-  /** Checks every line (it exists, is sold, ships there, is in stock: summed over lines), then takes the stock. */
-  private take(input: OrderRequest): OrderItem[] {
-    const { catalogue } = this.world;
-    const lines = input.items.map((item) => {
-      const found = catalogue.getVariant(item.variantId);
-      if (!found) throw new ApiError(422, 'variantUnavailable', `Variant ${item.variantId} does not exist`, { variantId: item.variantId });
-      if (!found.variant.available) throw new ApiError(422, 'variantUnavailable', `Variant ${item.variantId} is no longer available`, { variantId: item.variantId });
-      return { item, ...found };
-    });
-    const country = input.destination.country;
-    for (const { product } of lines) {
-      if (!product.shipsTo.includes(country)) throw new ApiError(422, 'destinationUnsupported', `Product ${product.id} does not ship to ${country}`, { productId: product.id });
-    }
-    if (!this.world.isCountryServed(country)) throw new ApiError(422, 'destinationUnsupported', `Shipping to ${country} is currently suspended`);
-    const wanted = new Map<string, number>();
-    for (const { item } of lines) wanted.set(item.variantId, (wanted.get(item.variantId) ?? 0) + item.quantity);
-    for (const [variantId, quantity] of wanted) {
-      const { variant } = catalogue.getVariant(variantId)!;
-      if (variant.stock < quantity) throw new ApiError(422, 'variantUnavailable', `Variant ${variantId} has ${variant.stock} in stock, ${quantity} requested`, { variantId });
-    }
-    const faults = this.world.faults();
-    const refusal = faults.refuseNext;
-    if (refusal) {
-      refusal.count--;
-      if (refusal.count <= 0) faults.refuseNext = null;
-      throw new ApiError(422, 'orderRefused', refusal.message);
-    }
-    for (const [variantId, quantity] of wanted) catalogue.getVariant(variantId)!.variant.stock -= quantity;
-    return lines.map(({ item, variant }) => ({ variantId: item.variantId, quantity: item.quantity, unitCostMinor: variant.costMinor }));
   }
 
   get(caller: Caller, id: string): OrderRecord {

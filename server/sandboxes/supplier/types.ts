@@ -82,3 +82,10 @@ export interface Faults {
 export type NotificationEvent =
   | { id: string; type: 'order.updated'; createdAt: string; data: { orderId: string; orderNumber: string; status: OrderStatus } }
   | { id: string; type: 'product.updated'; createdAt: string; data: { productId: string; variantIds: string[] } };
+
+/** The body of POST /v1/orders, checked. */
+export interface OrderRequest {
+  orderNumber: string;
+  items: Array<{ variantId: string; quantity: number }>;
+  destination: Destination;
+}

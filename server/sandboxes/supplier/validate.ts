@@ -1,6 +1,5 @@
 import { ApiError, invalidRequest } from './errors';
-import type { OrderRequest } from './orders';
-import type { Destination, Environment } from './types';
+import type { Destination, Environment, OrderRequest } from './types';
 
 export type Json = Record<string, unknown>;
 
