@@ -38,21 +38,22 @@ export async function startSandboxPrograms(config: Config, log: Logger): Promise
       : null;
   // Both start at once; a failure of the second is said after the first's (a failed start exits the service anyway).
   void payments?.catch(() => undefined);
-  const started = async (running: Promise<ChildProgram>, variable: string, port: number, what: string) => {
+  const started = async (running: Promise<ChildProgram>, name: string, variable: string, port: number) => {
     const program = await running.catch((err: unknown) => {
-      throw listenFailure(err, variable, port, what);
+      throw listenFailure(err, variable, port, `the ${name}`);
     });
     stops.push(() => program.stop());
-    log.info({ baseUrl: program.baseUrl, control }, `${what.slice('the '.length)} started`);
-    if (control) log.warn({ controlUrl: `${program.baseUrl}/control` }, `${what.slice('the '.length)} control API is on`);
+    log.info({ baseUrl: program.baseUrl, control }, `${name} started`);
+    // Anyone who reaches a control API can inject faults and move money: said out loud whenever it is on.
+    if (control) log.warn({ controlUrl: `${program.baseUrl}/control` }, `${name} control API is on`);
     return program.baseUrl;
   };
   if (supplier) {
-    config.sandboxSupplierUrl = await started(supplier, 'SANDBOX_SUPPLIER_PORT', config.sandboxSupplierPort, 'the sandbox supplier');
+    config.sandboxSupplierUrl = await started(supplier, 'sandbox supplier', 'SANDBOX_SUPPLIER_PORT', config.sandboxSupplierPort);
     if (control) banner.push(`  Sandbox supplier control API is ON at ${config.sandboxSupplierUrl}/control (fault injection, for local trials; SANDBOX_SUPPLIER_CONTROL=0 turns it off)`);
   }
   if (payments) {
-    config.sandboxPaymentsUrl = await started(payments, 'SANDBOX_PAYMENTS_PORT', config.sandboxPaymentsPort, 'the sandbox payment provider');
+    config.sandboxPaymentsUrl = await started(payments, 'sandbox payment provider', 'SANDBOX_PAYMENTS_PORT', config.sandboxPaymentsPort);
     if (control) banner.push(`  Sandbox payment provider control API is ON at ${config.sandboxPaymentsUrl}/control (capture faults, for local trials; SANDBOX_SUPPLIER_CONTROL=0 turns it off)`);
   }
   return { banner, stops };
