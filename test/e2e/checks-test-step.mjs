@@ -39,22 +39,31 @@ export async function importTestStepWorkflows({ dir, storeId, credentialId, n8n 
 
 /**
  * Signs in to n8n's REST API as the owner (setting the owner up the first time); answers a caller with the
- * cookie. n8n answers /healthz, and runs active workflows, before its REST API is up: until it is ready,
- * every REST call is answered 200 "n8n is starting up" (and the set-up with no cookie).
+ * cookie. n8n answers /healthz, and runs active workflows, before its REST API is up: until then a REST
+ * call is answered 200 "n8n is starting up" (the set-up with no cookie) or 404, so this tries until a
+ * set-up or a sign-in gives the session cookie.
  */
 export async function ownerSession(base) {
-	const deadline = Date.now() + 120000;
-	while (!(await fetch(`${base}/healthz/readiness`).then((r) => r.ok, () => false))) {
-		if (Date.now() > deadline) throw new Error('n8n was not ready after 120 s (/healthz/readiness)');
-		await new Promise((r) => setTimeout(r, 500));
-	}
 	const headers = { 'Content-Type': 'application/json', 'browser-id': 'e2e-browser' };
 	const owner = { email: 'owner@example.test', password: 'E2e-password-123' };
-	let res = await fetch(`${base}/rest/owner/setup`, { method: 'POST', headers, body: JSON.stringify({ ...owner, firstName: 'E2E', lastName: 'Owner' }) });
-	if (!res.ok) res = await fetch(`${base}/rest/login`, { method: 'POST', headers, body: JSON.stringify({ emailOrLdapLoginId: owner.email, email: owner.email, password: owner.password }) });
-	if (!res.ok) throw new Error(`n8n owner set-up and sign-in answered ${res.status}: ${await res.text()}`);
-	const cookie = (res.headers.get('set-cookie') ?? '').split(';')[0];
-	if (!cookie.startsWith('n8n-auth=')) throw new Error(`n8n signed the owner in without a session cookie: ${res.status} ${(await res.text()).slice(0, 300)}`);
+	const post = (p, body) => fetch(`${base}${p}`, { method: 'POST', headers, body: JSON.stringify(body) }).catch((error) => ({ ok: false, status: 0, headers: new Headers(), text: async () => String(error) }));
+	const cookieOf = (res) => (res.ok ? (res.headers.get('set-cookie') ?? '').split(';')[0] : '');
+	const deadline = Date.now() + 120000;
+	let cookie = '';
+	let last = '';
+	while (!cookie.startsWith('n8n-auth=')) {
+		if (Date.now() > deadline) throw new Error(`n8n gave no owner session within 120 s; last answer: ${last}`);
+		let res = await post('/rest/owner/setup', { ...owner, firstName: 'E2E', lastName: 'Owner' });
+		cookie = cookieOf(res);
+		if (!cookie) {
+			res = await post('/rest/login', { emailOrLdapLoginId: owner.email, email: owner.email, password: owner.password });
+			cookie = cookieOf(res);
+		}
+		if (!cookie) {
+			last = `${res.status} ${(await res.text()).slice(0, 200)}`;
+			await new Promise((r) => setTimeout(r, 1000));
+		}
+	}
 	return async (method, p, body) => {
 		const answer = await fetch(`${base}${p}`, { method, headers: { ...headers, Cookie: cookie }, body: body === undefined ? undefined : JSON.stringify(body) });
 		const text = await answer.text();
