@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import http from 'node:http';
 import { Client } from 'pg';
 import { emptyUse, metered } from './cpu';
+import { storeFairness } from './events-fairness';
+import { FLIP, p99, receiver, resources, subscribeHealth, waitFor } from './events-lib';
 import { connectedStore, developerKey, Figure, startBenchSandbox, startBenchService } from './lib';
 import { DURATION_SECONDS } from './load';
 
@@ -10,46 +12,6 @@ const RATE = 1000;
 /** Connections whose health the changes flip: the resources, each with its own order of delivery. */
 const RESOURCES = 200;
 const BURST = 20_000;
-
-interface Arrival {
-  marker: string;
-  at: number;
-}
-
-/** A local receiver that answers 204 at once and keeps each delivery's marker (the health message) and arrival time. */
-async function receiver(): Promise<{ url: string; arrivals: Arrival[]; close(): Promise<void> }> {
-  const arrivals: Arrival[] = [];
-  const server = http.createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const at = performance.now();
-      const event = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      arrivals.push({ marker: String(event.data?.health?.message ?? ''), at });
-      res.writeHead(204).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}/hooks`, arrivals, close: () => new Promise((r) => server.close(() => r())) };
-}
-
-/** One committed change per resource named: its health status flips, and its message carries the batch marker. */
-const FLIP = `UPDATE supplier_connections SET health = jsonb_build_object('status', CASE WHEN health->>'status' = 'healthy' THEN 'unhealthy' ELSE 'healthy' END,
-               'checkedAt', now(), 'latencyMs', 0, 'message', $2::text) WHERE id = ANY($1)`;
-
-const p99 = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? Math.round(s[Math.min(s.length - 1, Math.ceil(s.length * 0.99) - 1)]) : NaN;
-};
-
-async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`bench events: timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /**
  * Events to a local receiver: changes (a connection's health flips, recorded by its trigger in the change's own
@@ -60,7 +22,8 @@ async function waitFor(check: () => boolean, ms: number, what: string): Promise<
 export async function eventsBench(databaseUrl: string): Promise<Figure[]> {
   const sandbox = await startBenchSandbox();
   const sink = await receiver();
-  const svc = await startBenchService(databaseUrl, { EVENT_TARGETS_ALLOW_PRIVATE: 'true', EVENT_POLL_MS: '1000', ...(process.env.BENCH_EVENTS_SLOTS ? { EVENT_SUBSCRIPTION_CONCURRENCY: process.env.BENCH_EVENTS_SLOTS } : {}) }, { sandboxUrl: sandbox.baseUrl, profile: true });
+  // Test events make store A's backlog in the fairness figure: more than a store's usual budget of them.
+  const svc = await startBenchService(databaseUrl, { EVENT_TARGETS_ALLOW_PRIVATE: 'true', EVENT_POLL_MS: '1000', EVENT_SENDS_PER_MINUTE: '100000', ...(process.env.BENCH_EVENTS_SLOTS ? { EVENT_SUBSCRIPTION_CONCURRENCY: process.env.BENCH_EVENTS_SLOTS } : {}) }, { sandboxUrl: sandbox.baseUrl, profile: true });
   const listener = new Client({ connectionString: databaseUrl });
   // The service's own processes end first; idle clients cut then must not end the benchmark.
   svc.db.on('error', () => undefined);
@@ -68,18 +31,8 @@ export async function eventsBench(databaseUrl: string): Promise<Figure[]> {
   try {
     const { key } = await developerKey(svc);
     const { storeId, connectionId } = await connectedStore(svc, sandbox, key);
-    // More resources of the same store: copies of the connection (disconnected, so the one-active rule holds).
-    await svc.db.query(
-      `INSERT INTO supplier_connections SELECT (jsonb_populate_record(NULL::supplier_connections, to_jsonb(c) || jsonb_build_object('id', gen_random_uuid(), 'disconnected_at', now()))).*
-         FROM supplier_connections c, generate_series(2, $2) WHERE c.id = $1`,
-      [connectionId, RESOURCES],
-    );
-    const ids = (await svc.db.query('SELECT id FROM supplier_connections WHERE store_id = $1', [storeId])).rows.map((r) => r.id as string);
-    const sub = await fetch(`${svc.baseUrl}/api/store-suppliers/${storeId}/event-subscriptions`, {
-      method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify({ url: sink.url, eventTypes: ['connection.healthChanged'] }),
-    });
-    if (sub.status !== 201) throw new Error(`subscribe: ${sub.status} ${await sub.text()}`);
-    const secret = ((await sub.json()) as { result: { secret: string } }).result.secret;
+    const ids = await resources(svc, storeId, connectionId, RESOURCES);
+    const { secret } = await subscribeHealth(svc, key, storeId, sink.url);
 
     process.stderr.write(`bench events: ${ids.length} resources, subscribed\n`);
     const committed = new Map<string, { at: number; n: number }>();
@@ -155,6 +108,8 @@ export async function eventsBench(databaseUrl: string): Promise<Figure[]> {
     agent.destroy();
 
     const command = 'npm run bench -- events';
+    process.stderr.write('bench events: one store beside another\'s hanging receivers\n');
+    const fairness = await storeFairness(svc, sandbox, command);
     const cpu = (u: typeof paced) => `${Math.round(u.processUs / u.requests)} µs`;
     return [
       {
@@ -179,6 +134,7 @@ export async function eventsBench(databaseUrl: string): Promise<Figure[]> {
         cpu: { service: burst, per: 'event' },
         notes: `${BURST.toLocaleString('en')} changes committed at once over ${RESOURCES} resources (in order per resource, at most 32 in flight for the subscription); events/s from the first arrival to the last. Service CPU ${cpu(burst)} per event: fan-out, claim, render, sign, send and the outcome, batched.`,
       },
+      fairness,
     ];
   } finally {
     await listener.end().catch(() => undefined);

@@ -36,15 +36,15 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   const operator = operatorDomain(p, identity);
   const stores = storesDomain(p, identity);
   const registry = supplierRegistry(config);
-  const connections = connectionsDomain(p, { registry });
+  const connections = connectionsDomain(p, { registry, members: identity.gate });
   const { gateway } = connections;
   const notifications = notificationsDomain(p, { registry, gateway });
   const catalogue = catalogueDomain(p, { gateway, connections: connections.connections, products: stores.products, credits: identity.credits });
   // Dispatch is built from the orders; the orders' answers and events reach dispatch when they happen.
   const supplierOrders = { schema: supplierOrderSchema, ofOrders: (ids: string[], showCustomer: boolean) => dispatch.reads.ofOrders(ids, showCustomer) };
   const orders = ordersDomain(p, { supplierOrders, onEvent: (event) => dispatch.subscriptions.onStoreOrderEvent(event) });
-  const dispatch = dispatchDomain(p, { gateway, registry, orders: orders.orders, connections: connections.connections });
   const payments = paymentsDomain(p, orders);
+  const dispatch = dispatchDomain(p, { gateway, registry, orders: orders.orders, connections: connections.connections, captures: payments.captures });
   const events = eventsDomain(p, { ownerAccess: identity.ownerAccess, renderers: { ...dispatch.eventRenderers, ...orders.eventRenderers, ...catalogue.eventRenderers, ...connections.eventRenderers } });
   // In route-table order: the notification addresses first, since their path shapes would also match /:storeId/:id/... routes.
   const domains: Domain[] = [notifications, events, payments, identity, operator, stores, connections, catalogue, dispatch, orders];

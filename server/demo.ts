@@ -48,7 +48,7 @@ export async function ensureDemo(s: Services, baseUrl: string): Promise<DemoInfo
       const created = await s.stores.create(owner.id, { name: 'Demo Store', currency: 'USD' });
       store = (await s.stores.listFor(owner.id)).find((st) => st.id === created.id)!;
     }
-    await s.stores.setStaff(store.id, staff.id, ['suppliers.view']);
+    await s.stores.setStaff(store.id, staff.id, ['suppliers.view'], { isOwner: true, permissions: new Set() });
     const keyFor = async (accountId: string, name: string) => {
       const existing = (await s.apiKeys.list(accountId)).find((k) => k.name === name && !k.revokedAt);
       if (existing) return s.apiKeys.reveal(accountId, existing.id);
@@ -117,7 +117,8 @@ async function ensureSandboxPayments(s: Services, storeId: string, baseUrl: stri
   if (!res.ok) throw new Error(`the sandbox payment provider answered ${res.status}`);
   const { signingSecret } = (await res.json()) as { signingSecret: string };
   const checkoutUrl = `${url}/checkout?merchant=${DEMO_MERCHANT.id}`;
-  await s.paymentProviders.configure(storeId, 'sandbox', signingSecret, checkoutUrl);
+  // With the demo merchant's key the service can capture promise-to-sell payments there.
+  await s.paymentProviders.configure(storeId, { provider: 'sandbox', signingSecret, checkoutUrl, apiKey: DEMO_MERCHANT.apiKey });
   return { baseUrl: url, apiKey: DEMO_MERCHANT.apiKey, merchantId: DEMO_MERCHANT.id, checkoutUrl };
 }
 

@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Server } from 'node:http';
 import { ConfigError, loadConfig } from './platform/config';
 import { migrate } from './platform/db';
+import { failpoint } from './platform/failpoints';
 import { EMBEDDED_DATABASE, EmbeddedDatabase, startEmbeddedPostgres } from './platform/embedded-postgres';
 import { EnvironmentError, listenFailure } from './platform/environment';
 import { closeServer, listen } from './platform/http/app';
@@ -28,6 +29,14 @@ async function main(): Promise<void> {
     throw e;
   }
   const log = createLogger(config.logLevel);
+  // Every async path catches its own faults; one that slips through is a bug, logged, and the process serves on: what
+  // acts later is durable (outbox, leases, jobs), so nothing is half-done, while exiting would drop every store's
+  // requests in flight for one store's fault. A thrown exception (synchronous state may be torn) exits for the supervisor.
+  process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled promise rejection'));
+  process.on('uncaughtException', (err) => {
+    log.fatal({ err }, 'uncaught exception; exiting');
+    process.exit(1);
+  });
   /** Lines the start-up banner adds about what is switched on (printed once the service listens). */
   const banner: string[] = [];
   const stops: Array<() => Promise<unknown>> = [];
@@ -54,14 +63,26 @@ async function main(): Promise<void> {
     }
   }
 
+  // Event subscriptions to loopback and private addresses: the operator's explicit choice, said out loud like the above.
+  if (config.eventTargetsAllowPrivate) {
+    log.warn({ variable: 'EVENT_TARGETS_ALLOW_PRIVATE' }, 'private event targets are allowed');
+    banner.push('  Event subscriptions may target loopback and private addresses (EVENT_TARGETS_ALLOW_PRIVATE=true, set by npm start for local trials; unset it where others can sign up)');
+  }
+
   // The bundled sandbox payment provider: the demo store's shopper payments arrive from it, signed.
   if (config.sandboxPayments && !config.sandboxPaymentsUrl) {
-    const payments = await startSandboxPayments({ port: config.sandboxPaymentsPort }).catch((err: unknown) => {
+    // One switch for both sandboxes' fault injection (local trials only).
+    const control = config.sandboxSupplierControl;
+    const payments = await startSandboxPayments({ port: config.sandboxPaymentsPort, control }).catch((err: unknown) => {
       throw listenFailure(err, 'SANDBOX_PAYMENTS_PORT', config.sandboxPaymentsPort, 'the sandbox payment provider');
     });
     config.sandboxPaymentsUrl = payments.baseUrl;
     stops.push(() => payments.close());
-    log.info({ baseUrl: payments.baseUrl }, 'sandbox payment provider started');
+    log.info({ baseUrl: payments.baseUrl, control }, 'sandbox payment provider started');
+    if (control) {
+      log.warn({ controlUrl: `${payments.baseUrl}/control` }, 'sandbox payment provider control API is on');
+      banner.push(`  Sandbox payment provider control API is ON at ${payments.baseUrl}/control (capture faults, for local trials; SANDBOX_SUPPLIER_CONTROL=0 turns it off)`);
+    }
   }
 
   const db = openDatabase(databaseUrl, config.dbPoolSize);
@@ -105,6 +126,8 @@ async function main(): Promise<void> {
     // Embedded default: the sandbox supplier on this machine can reach us at the local address.
     if (!config.databaseUrl && !config.publicBaseUrl) config.publicBaseUrl = baseUrl;
     log.info({ port, baseUrl, role: config.role }, 'listening');
+    // Fault drill: a rejection nobody handles (FAILPOINTS=main.unhandledRejection=throw), met by the handler at the top.
+    void Promise.resolve().then(() => failpoint('main.unhandledRejection'));
     // A changed public address is registered again with the suppliers; failures are logged, not fatal.
     void services.connections
       .reregisterChangedAddresses((connectionId, err) => log.warn({ connectionId, err: String(err) }, 'notification address not registered again'))

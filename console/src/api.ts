@@ -27,11 +27,16 @@ export interface Answer<T> {
   result: T;
 }
 
-export async function api<T = unknown>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
+/**
+ * `cookies`: keep a cookie the answer sets (opening a supplier sign-in binds it to this browser with one). Every other
+ * call sends and keeps none.
+ */
+export async function api<T = unknown>(method: string, path: string, body?: unknown, opts: { cookies?: boolean } = {}): Promise<Answer<T>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (session) headers.Authorization = `Bearer ${session}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials: 'omit', cache: 'no-store' });
+  const credentials = opts.cookies ? 'same-origin' : 'omit';
+  const res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), credentials, cache: 'no-store' });
   const text = await res.text();
   let parsed: { result?: T; error?: { code?: string; message?: string; details?: unknown } } = {};
   try {

@@ -3,6 +3,7 @@ import { act, clear, confirmAction, field, h, notice } from './dom.js';
 import { money, when } from './format.js';
 import type { Ctx, Money } from './types.js';
 import { settingsForm } from './settings.js';
+import { openSignIn, signInOf } from './sign-in.js';
 
 interface Capabilities {
   authKind: 'apiKey' | 'signIn';
@@ -89,9 +90,11 @@ export async function connectionsPage(root: HTMLElement, ctx: Ctx): Promise<void
     const go = h('button', { type: 'submit', class: 'primary', disabled: !e.available }, e.capabilities.authKind === 'signIn' ? `Sign in at ${e.name}` : `Connect ${e.name}`);
     const submit = async () => {
       if (e.capabilities.authKind === 'signIn') {
+        // Signed in here already: open the sign-in in this browser at once and go on to the supplier in a new window.
         const res = await api<{ authorizationUrl: string }>('POST', `${base}/oauth/start`, { supplierKey: e.key, mode: mode.value });
-        waiting = { supplierKey: e.key, known: new Set(list.map((c) => c.id)), until: Date.now() + 10 * 60_000, url: res.result.authorizationUrl };
-        window.open(res.result.authorizationUrl, '_blank', 'noopener');
+        const opened = await openSignIn(storeId, signInOf(res.result.authorizationUrl).signInId);
+        waiting = { supplierKey: e.key, known: new Set(list.map((c) => c.id)), until: Date.now() + 10 * 60_000, url: opened.supplierUrl };
+        window.open(opened.supplierUrl, '_blank', 'noopener');
         await render();
         notice(`A ${e.name} window opened: sign in and approve there. This page shows the connection when it is done.`);
         return;

@@ -9,6 +9,7 @@ import { ordersPage } from './orders.js';
 import { orderPage } from './order.js';
 import { productsPage } from './products.js';
 import { creditsPage } from './credits.js';
+import { connectPage } from './sign-in.js';
 
 /** The pages, by their address (`#orders/<id>` is one order: the part after the slash goes to the page). */
 const PAGES: Record<string, { title: string; render: (root: HTMLElement, ctx: Ctx, id?: string) => Promise<void>; needsStore: boolean }> = {
@@ -34,6 +35,7 @@ function signInForm(message?: string, knownEmail = ''): void {
     { class: 'card signin', onsubmit: (ev: Event) => (ev.preventDefault(), void act(submit, () => signIn(email.value, password.value))) },
     h('h1', {}, 'Store Suppliers console'),
     h('p', {}, 'Sign in with your account\'s e-mail address and password. The console never asks for an API key.'),
+    location.hash.startsWith('#connect/') ? h('p', { class: 'notice waiting' }, 'Sign in to go on connecting a supplier to your store.') : null,
     message ? h('p', { class: 'notice error' }, message) : null,
     field('E-mail', email),
     field('Password', password),
@@ -105,15 +107,22 @@ function nav(current: string): HTMLElement {
 
 async function show(): Promise<void> {
   if (!ctx) return;
-  const [address, sub] = location.hash.slice(1).split('/');
+  const [address, sub, more] = location.hash.slice(1).split('/');
+  // A supplier sign-in's address (`#connect/<storeId>/<signInId>`): not a page of the navigation.
+  if (address === 'connect') return showPage('Connect a supplier · Store Suppliers', '', (root) => connectPage(root, ctx!, sub ?? '', more ?? ''));
   const id = address in PAGES ? address : 'review';
   const page = PAGES[id];
+  const c = ctx;
+  if (page.needsStore && !c.store) return showPage(`${page.title} · Store Suppliers`, id, async (root) => noStore(root));
+  await showPage(`${page.title} · Store Suppliers`, id, (root) => page.render(root, c, sub ? decodeURIComponent(sub) : undefined));
+}
+
+async function showPage(title: string, current: string, render: (root: HTMLElement) => Promise<void>): Promise<void> {
   const root = h('main', { id: 'page' });
-  clear(app, header(), nav(id), h('div', { id: 'notice', class: 'notice', hidden: true, role: 'status' }), root);
-  document.title = `${page.title} · Store Suppliers`;
-  if (page.needsStore && !ctx.store) return noStore(root);
+  clear(app, header(), nav(current), h('div', { id: 'notice', class: 'notice', hidden: true, role: 'status' }), root);
+  document.title = title;
   try {
-    await page.render(root, ctx, sub ? decodeURIComponent(sub) : undefined);
+    await render(root);
   } catch (err) {
     notice(errorText(err), 'error');
   }

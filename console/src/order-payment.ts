@@ -61,6 +61,7 @@ export function paymentCard(order: StoreOrder, provider: PaymentProviderView | n
     : null;
 
   const history = order.payments ?? [];
+  const capture = captureStage(order);
   append(
     card,
     h('h2', {}, 'Shopper\'s payment ', h('span', { class: `badge ${order.paymentStatus === 'paid' ? 'ok' : order.paymentStatus === 'failed' ? 'bad' : ''}` }, SHOPPER_PAYMENT[order.paymentStatus] ?? order.paymentStatus)),
@@ -70,7 +71,9 @@ export function paymentCard(order: StoreOrder, provider: PaymentProviderView | n
       h('dt', {}, 'How the shopper pays'), h('dd', {}, PAYMENT_METHOD[order.paymentMethod] ?? order.paymentMethod),
       h('dt', {}, 'Payment provider says'), h('dd', {}, order.paymentMethod !== 'online' && order.paymentStatus === 'none' ? 'nothing (not paid online)' : providerSays(order, total)),
       h('dt', {}, 'Marked paid by hand'), h('dd', {}, order.markedPaidAt ? `${when(order.markedPaidAt)} (a person's word, not the provider's)` : 'no'),
+      ...(capture ? [h('dt', {}, 'Charging the shopper (promise to sell)'), h('dd', { class: 'capture', 'data-capture': capture.stage }, h('span', { class: `badge ${capture.stage === 'captured' ? 'ok' : capture.stage === 'failed' ? 'bad' : ''}` }, CAPTURE_BADGE[capture.stage]), ' ', capture.words)] : []),
     ),
+    order.paymentAttention ? h('p', { class: 'message attention' }, ATTENTION[order.paymentAttention.reason] ?? `Needs attention: ${order.paymentAttention.reason}.`) : null,
     h('p', { class: 'message' }, providerLine(order, provider)),
     wait,
     pay || mark ? h('div', { class: 'actions' }, pay, mark) : null,
@@ -83,10 +86,30 @@ export function paymentCard(order: StoreOrder, provider: PaymentProviderView | n
   return card;
 }
 
+const CAPTURE_BADGE: Record<CaptureStage, string> = { waiting: 'waiting', authorised: 'authorised', asked: 'capture asked', captured: 'captured', failed: 'capture failed' };
+const ATTENTION: Record<string, string> = {
+  paymentFailedAfterPaid: 'Needs attention: the payment provider reported the shopper\'s payment failed after it was paid. The supplier may be paid and the goods on their way: decide with the shopper what happens to the order.',
+  refundedAfterPaid: 'Needs attention: the payment provider refunded the shopper\'s payment after it was paid. The supplier may be paid and the goods on their way: decide what happens to the order.',
+};
+type CaptureStage = 'waiting' | 'authorised' | 'asked' | 'captured' | 'failed';
+
+/** Promise to sell: where charging the shopper stands, read from the payment history (the provider's word and the service's requests). */
+export function captureStage(order: StoreOrder): { stage: CaptureStage; words: string } | null {
+  if (order.contractModel !== 'promiseToSell') return null;
+  const said = (source: string, ...kinds: string[]) => (order.payments ?? []).some((p) => p.source === source && kinds.includes(p.kind));
+  if (said('provider', 'captured', 'paid')) return { stage: 'captured', words: 'the payment provider charged the shopper once the supplier accepted (its signed notification).' };
+  if (said('provider', 'captureFailed') || said('service', 'captureFailed') || (order.paymentStatus === 'failed' && said('service', 'captureRequested'))) {
+    return { stage: 'failed', words: 'the supplier accepted, but the payment provider refused to charge the shopper. Tell a person at once.' };
+  }
+  if (said('service', 'captureRequested')) return { stage: 'asked', words: 'the supplier accepted; the payment provider took the request to charge the shopper, and its signed notification will confirm it.' };
+  if (order.paymentStatus === 'authorised') return { stage: 'authorised', words: 'the shopper\'s payment is authorised; the shopper is charged when the supplier accepts the order.' };
+  return { stage: 'waiting', words: 'the part is sent once the payment provider authorises the shopper\'s payment.' };
+}
+
 function providerSays(order: StoreOrder, total: string): string {
   switch (order.paymentStatus) {
     case 'paid': return `paid ${total}: the service may pay the supplier automatically`;
-    case 'authorised': return `authorised ${total}, not settled yet`;
+    case 'authorised': return order.contractModel === 'promiseToSell' ? `authorised ${total}: charged when the supplier accepts` : `authorised ${total}, not settled yet`;
     case 'failed': return 'the payment failed';
     case 'refunded': return 'refunded';
     default: return 'nothing yet';
@@ -98,6 +121,7 @@ function providerLine(order: StoreOrder, provider: PaymentProviderView | null): 
   if (order.paymentMethod !== 'online') return 'Not paid online: nothing comes from the payment provider. Mark it paid by hand once the shopper paid.';
   if (!provider) return 'Shoppers pay at the store\'s payment provider; its signed notification moves this order. (Your access does not include the store\'s payment settings.)';
   if (!provider.configured) return 'This store has no payment provider set up, so no online payment can be confirmed: set it up (PUT /api/stores/:storeId/payment-provider), or mark the order paid by hand.';
+  if (order.contractModel === 'promiseToSell' && provider.hasApiKey === false) return 'The store gave no API key for its payment provider, so the service cannot charge the shopper when the supplier accepts: add it (PUT /api/stores/:storeId/payment-provider, apiKey).';
   if (!provider.checkoutUrl) return 'Shoppers pay at the store\'s payment provider; its signed notification moves this order. The store gave no checkout address, so the console cannot open it.';
   return 'Shoppers pay at the store\'s payment provider checkout; only its signed notification moves this order\'s payment.';
 }

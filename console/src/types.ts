@@ -47,7 +47,7 @@ export interface OrderPart {
 /** One entry of an order's payment history: who said what about the shopper's payment. */
 export interface PaymentEntry {
   kind: string;
-  /** `provider`: a signed notification; `manual`: a person (or a key) by hand; `service`: a promise-to-sell capture. */
+  /** `provider`: a signed notification; `manual`: a person (or a key) by hand; `service`: a promise-to-sell capture asked (or refused in the provider's answer). */
   source: 'provider' | 'manual' | 'service';
   amountMinor: number | null;
   reference: string | null;
@@ -61,6 +61,8 @@ export interface PaymentProviderView {
   notificationUrl: string;
   configured: boolean;
   checkoutUrl: string | null;
+  /** The store gave its API key at the provider (never answered): needed to charge promise-to-sell orders. */
+  hasApiKey?: boolean;
   updatedAt: string | null;
 }
 
@@ -74,9 +76,12 @@ export interface StoreOrder {
   /** When a person marked it paid by hand (their word, not the provider's). */
   markedPaidAt: string | null;
   payments?: PaymentEntry[];
+  contractModel?: string;
   currency: string;
   totalMinor: number;
   needsAttention: boolean;
+  /** The provider took the payment back after it was paid: a person decides. */
+  paymentAttention?: { reason: string; since: string } | null;
   destination?: { name: string; line1: string; line2?: string; city: string; region?: string; postalCode: string; country: string; email?: string; phone?: string };
   items?: Array<{ id: string; productId: string; variantId: string; sku: string; title: string; quantity: number; unitPriceMinor: number; groupKey: string }>;
   fulfilmentGroups: OrderPart[];

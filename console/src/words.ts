@@ -24,6 +24,8 @@ export const PAYMENT_METHOD: Record<string, string> = { online: 'Online payment'
 const PROVIDER_SAID: Record<string, (m: string) => string> = {
   authorised: (m) => `authorised the shopper's payment${m && ` of ${m}`} (not settled yet)`,
   paid: (m) => `confirmed the shopper paid${m && ` ${m}`}`,
+  captured: (m) => `captured the shopper's authorised payment${m && ` of ${m}`}: the shopper is charged`,
+  captureFailed: (m) => `refused to capture the shopper's payment${m && ` of ${m}`}: the shopper is not charged`,
   failed: (m) => `reported the shopper's payment${m && ` of ${m}`} failed`,
   refunded: (m) => `refunded the shopper's payment${m && ` of ${m}`}`,
 };
@@ -34,9 +36,10 @@ export function paymentSentence(e: PaymentEntry, currency: string, you: string):
   const ref = e.reference ? ` (${e.source === 'provider' ? 'its payment id' : 'reference'} ${e.reference})` : '';
   if (e.source === 'provider') return `The payment provider ${PROVIDER_SAID[e.kind]?.(m) ?? `reported the payment ${e.kind}`}${ref}, in a signed notification.`;
   if (e.source === 'service') {
-    return e.kind === 'captured'
-      ? `The service charged the shopper's authorised payment${m && ` of ${m}`} once the supplier accepted the order.`
-      : `The service could not charge the shopper's authorised payment${m && ` of ${m}`}: the authorisation no longer holds.`;
+    if (e.kind === 'captureRequested') return `The supplier accepted the order, so the service asked the payment provider to capture the shopper's payment${ref}; the provider's signed notification confirms the charge.`;
+    if (e.kind === 'captureFailed') return `The service asked the payment provider to capture the shopper's payment${ref}, and the provider refused: the shopper is not charged.`;
+    // Recorded by earlier versions without asking the provider; asked of the provider since.
+    return `An earlier version of the service recorded the shopper as charged${m && ` ${m}`} without the payment provider's word.`;
   }
   const who = e.actor?.kind === 'user' ? (e.actor.id === you ? 'You' : 'Another person of the store') : e.actor?.kind === 'key' ? 'A program with an API key' : 'Someone';
   const what = e.kind === 'paid' ? 'marked it paid by hand' : `recorded the payment as ${SHOPPER_PAYMENT[e.kind] ?? e.kind} by hand`;
@@ -97,8 +100,12 @@ export function eventSentence(e: HistoryEvent, currency: string): string {
         return `The supplier could not be reached${typeof d.message === 'string' ? ` (${d.message})` : ''}; tried again automatically${typeof d.retryInSeconds === 'number' ? ` after ${d.retryInSeconds} s` : ''}.`;
       case 'readBack':
         return `Read again from the supplier${supplierSays}.`;
+      case 'captureRequested':
+        return 'The payment provider was asked to capture the shopper\'s payment, and took the request (its signed notification confirms the charge).';
+      case 'captureFailed':
+        return `The payment provider refused to charge the shopper${typeof d.message === 'string' ? ` (${d.message})` : ''}.`;
       case 'shopperCharged':
-        return 'The shopper was charged.';
+        return 'Recorded as charged by an earlier version of the service, without the payment provider\'s word.';
       case 'cancelRequested':
         return 'Cancellation asked for.';
       case 'fulfilManuallyRequested':

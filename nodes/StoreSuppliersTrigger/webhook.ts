@@ -13,6 +13,7 @@ export const EVENT_TYPES: Array<{ name: string; value: string; description: stri
 	{ name: 'Import Job Finished', value: 'importJob.finished', description: 'An import job finished (completed or failed)' },
 	{ name: 'Order Part Status Changed', value: 'orderPart.statusChanged', description: 'An order part\'s status changed' },
 	{ name: 'Product Link Sync Failed', value: 'productLink.syncFailed', description: 'A product link\'s sync failed with a new error' },
+	{ name: 'Store Order Payment Changed', value: 'storeOrder.paymentChanged', description: 'A store order\'s payment status changed on the payment provider\'s word; taken back after paid, it needs attention' },
 	{ name: 'Supplier Order Cancelled', value: 'supplierOrder.cancelled', description: 'The supplier order was cancelled' },
 	{ name: 'Supplier Order Created', value: 'supplierOrder.created', description: 'A supplier order was made for an order part' },
 	{ name: 'Supplier Order Delivered', value: 'supplierOrder.delivered', description: 'The supplier order was delivered' },

@@ -8,15 +8,15 @@ import { SupplierGateway } from './gateway';
 import { CREDENTIAL_RENEWAL_QUEUE, nextRenewalSweep, RENEWAL_SWEEP_KEY } from './queues';
 import { connectionRoutes } from './routes';
 import { ConnectionService } from './service';
-import { SignInService } from './sign-in';
+import { SignInService, type MemberAccess } from './sign-in';
 
 /** Supplier connections, the gateway every supplier call goes through, and the renewal of sign-ins. */
-export function connectionsDomain(p: Platform, deps: { registry: SupplierRegistry }) {
+export function connectionsDomain(p: Platform, deps: { registry: SupplierRegistry; members: MemberAccess }) {
   const { config, db } = p;
   const breaker = new CircuitBreaker(db, { failureThreshold: config.circuitFailureThreshold, cooldownSeconds: config.circuitCooldownSeconds });
   const gateway = new SupplierGateway(deps.registry, p.secrets, breaker, config.supplierTimeoutMs, db, new SupplierCallRates(db));
   const connections = new ConnectionService(db, deps.registry, gateway, breaker, () => config.publicBaseUrl);
-  const signIn = new SignInService(db, p.secrets, deps.registry, gateway, connections);
+  const signIn = new SignInService(db, p.secrets, deps.registry, gateway, connections, deps.members);
   const credentialRenewal = new CredentialRenewal(db, deps.registry, gateway, p.log);
   return domain({
     breaker,

@@ -1,17 +1,14 @@
-import { creatorOf, ownRecordsKeyId } from '../identity/permissions';
-import { defineRoutes, route, Reply, RequestContext } from '../platform/http/route';
-import { object, params, uuid } from '../platform/http/schemas';
+import { ownRecordsKeyId } from '../identity/permissions';
+import { defineRoutes, route, RequestContext } from '../platform/http/route';
+import { object, params } from '../platform/http/schemas';
 import type { SupplierRegistry } from '../suppliers/registry';
-import { automationFields, catalogueEntrySchema, connectionSchema, modeSchema, moneySchema } from './schemas';
+import { automationFields, catalogueEntrySchema, connectionSchema, credentials, disconnectedSchema, impactSchema, moneySchema } from './schemas';
 import type { ConnectionService } from './service';
-import { SIGN_IN_CALLBACK_PATH, SIGN_IN_REFUSED, SignInService } from './sign-in';
+import type { SignInService } from './sign-in';
+import { connectRoutes } from './connect-routes';
 
 const BASE = '/api/store-suppliers';
 const TAG = 'Supplier connections';
-/** Connecting costs the same by key and by sign-in. */
-const CONNECT_CREDITS = { action: 'supplierConnection.connect', price: 5 };
-const supplierKey = { type: 'string', pattern: '^[a-z0-9-]{1,40}$' } as const;
-const credentials = { type: 'object', description: 'The supplier\'s credentials, as its `credentialsSchema` in the catalogue describes (for example `{ "apiKey": "..." }`)' } as const;
 const storeAndConnection = params(['storeId', 'id']);
 
 export function connectionRoutes(connections: ConnectionService, signIn: SignInService, registry: SupplierRegistry) {
@@ -47,72 +44,7 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
         return connections.present(await connections.list(p.storeId, ownRecordsKeyId(caller)));
       },
     }),
-    route({
-      operationId: 'connectSupplier',
-      method: 'post',
-      path: `${BASE}/:storeId`,
-      summary: 'Connect a supplier with its API key; the key is verified with the supplier before it is stored',
-      description: 'A second connection to a supplier account that already has one (another store, or a reconnect) keeps both working and answers `sharedSupplierAccount: true`.',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.manage',
-      planGated: true,
-      credits: CONNECT_CREDITS,
-      readOnly: false,
-      params: params(['storeId']),
-      body: object(
-        { supplierKey, mode: modeSchema, credentials, settings: { type: 'object' }, automation: object(automationFields) },
-        ['supplierKey', 'mode', 'credentials'],
-      ),
-      response: { status: 201, schema: connectionSchema },
-      async handler({ params: p, body, caller }) {
-        const adapter = registry.find(body.supplierKey);
-        // Without an adapter, connect refuses the supplier key before it looks at credentials.
-        const creds = adapter ? connections.validateCredentials(adapter, body.credentials) : {};
-        return connections.present(await connections.connect(p.storeId, { ...body, credentials: creds }, creatorOf(caller!)));
-      },
-    }),
-    route({
-      operationId: 'startSupplierSignIn',
-      method: 'post',
-      path: `${BASE}/:storeId/oauth/start`,
-      summary: 'Start connecting a supplier that uses sign-in; answers the address to send the merchant to',
-      description: `The supplier sends the merchant back to ${SIGN_IN_CALLBACK_PATH} with a code; that call creates the connection. The state expires after 10 minutes and works once.`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.manage',
-      planGated: true,
-      readOnly: false,
-      params: params(['storeId']),
-      body: object({ supplierKey, mode: modeSchema }, ['supplierKey', 'mode']),
-      response: { status: 200, schema: object({ authorizationUrl: { type: 'string' }, state: { type: 'string' }, expiresAt: { type: 'string', format: 'date-time' } }, ['authorizationUrl', 'state', 'expiresAt']) },
-      async handler({ params: p, body, caller, origin }) {
-        return signIn.start(p.storeId, { accountId: caller!.accountId, apiKeyId: caller!.apiKey?.id ?? null }, body, connections.publicBase() || origin);
-      },
-    }),
-    route({
-      operationId: 'completeSupplierSignIn',
-      method: 'get',
-      path: SIGN_IN_CALLBACK_PATH,
-      summary: 'Where the supplier sends the merchant back after sign-in; exchanges the code and creates the connection (or signs the existing one in again)',
-      description: 'Authenticated by the signed, single-use state, not by a key: the user who started the sign-in must still hold the permission, on a plan with dropshipping; any refusal answers invalidSignInState.',
-      tag: TAG,
-      auth: 'carried',
-      carriedCaller: (query) => signIn.consume(query.state),
-      refusal: SIGN_IN_REFUSED,
-      permission: 'suppliers.manage',
-      planGated: true,
-      credits: CONNECT_CREDITS,
-      readOnly: false,
-      query: object({ state: { type: 'string', maxLength: 400 }, code: { type: 'string', maxLength: 400 }, error: { type: 'string', maxLength: 200 } }, ['state']),
-      response: { status: 201, schema: connectionSchema },
-      async handler({ query, carried, store, caller, credits }) {
-        const { conn, renewed } = await signIn.complete(carried, query, store!.storeId, creatorOf(caller!), ownRecordsKeyId(caller));
-        // Signing in again renews an existing connection, which (like replacing its credentials) costs nothing.
-        if (renewed) credits.refundUnits(1);
-        return new Reply(201, await connections.present(conn));
-      },
-    }),
+    ...connectRoutes(connections, signIn, registry),
     route({
       operationId: 'replaceSupplierCredentials',
       method: 'put',
@@ -172,7 +104,7 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       permission: 'suppliers.view',
       readOnly: true,
       params: storeAndConnection,
-      response: { status: 200, schema: object({ linkedProducts: { type: 'integer' }, openSupplierOrders: { type: 'integer' } }, ['linkedProducts', 'openSupplierOrders']) },
+      response: { status: 200, schema: impactSchema },
       async handler(ctx) {
         return connections.impact(await load(ctx));
       },
@@ -237,18 +169,7 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       permission: 'suppliers.manage',
       readOnly: false,
       params: storeAndConnection,
-      response: {
-        status: 200,
-        schema: object(
-          {
-            id: uuid,
-            disconnected: { const: true },
-            impact: { type: 'object', description: 'What the connection had when it was disconnected, as GET .../impact counts it' },
-            removedLinks: { type: 'integer', description: 'Product links removed with the connection; their products stay as the store\'s own, unlinked' },
-          },
-          ['id', 'disconnected', 'impact', 'removedLinks'],
-        ),
-      },
+      response: { status: 200, schema: disconnectedSchema },
       async handler(ctx) {
         const conn = await load(ctx);
         const { impact, removedLinks, handOverError } = await connections.disconnect(conn);

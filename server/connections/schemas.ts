@@ -1,5 +1,21 @@
 import { currency, dateTime, minorUnits, nullableDateTime, object, uuid } from '../platform/http/schemas';
 
+export const supplierKeySchema = { type: 'string', pattern: '^[a-z0-9-]{1,40}$' } as const;
+
+export const credentials = { type: 'object', description: 'The supplier\'s credentials, as its `credentialsSchema` in the catalogue describes (for example `{ "apiKey": "..." }`)' } as const;
+
+export const impactSchema = object({ linkedProducts: { type: 'integer' }, openSupplierOrders: { type: 'integer' } }, ['linkedProducts', 'openSupplierOrders']);
+
+export const disconnectedSchema = object(
+  {
+    id: uuid,
+    disconnected: { const: true },
+    impact: { type: 'object', description: 'What the connection had when it was disconnected, as GET .../impact counts it' },
+    removedLinks: { type: 'integer', description: 'Product links removed with the connection; their products stay as the store\'s own, unlinked' },
+  },
+  ['id', 'disconnected', 'impact', 'removedLinks'],
+);
+
 export const modeSchema = { enum: ['test', 'live'], description: '`test` places orders in the supplier\'s test environment (where it has one)' } as const;
 
 export const automationFields = {

@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { Secrets } from '../platform/crypto';
 import { ApiError, errors } from '../platform/errors';
+import type { Gate } from '../platform/http/gate';
 import type { Caller } from '../platform/http/route';
 import { supportsSignIn, type ConnectionMode } from '../suppliers/adapter';
 import type { SupplierRegistry } from '../suppliers/registry';
@@ -14,20 +15,52 @@ import * as sql from './sql';
 
 const STATE_TTL_MINUTES = 10;
 export const SIGN_IN_CALLBACK_PATH = '/api/store-suppliers/oauth/callback';
+/** The browser's one-time value, one cookie per sign-in (so two sign-ins in one browser do not clash). */
+const BROWSER_COOKIE = 'ss_sign_in_';
+
+/** The sign-in's address at this service: the console opens it for a signed-in member of the store. */
+export const signInAddress = (storeId: string, id: string) => `/console#connect/${storeId}/${id}`;
 
 /** The one answer to a state that cannot complete a sign-in, whatever the reason. */
 export const SIGN_IN_REFUSED = new ApiError(400, 'invalidSignInState', 'The sign-in state is unknown, expired, already used or not valid.');
 
-/** A sign-in state, consumed: who started it, for which store and supplier. */
+/** The supplier's way back, in a browser that did not open the sign-in at this service (or lost its cookie). */
+export const SIGN_IN_OTHER_BROWSER = new ApiError(
+  400,
+  'signInBrowserMismatch',
+  'This sign-in can be completed only in the browser that opened it at this service; nothing was connected. Start the sign-in again from the store\'s console.',
+);
+
+/** A sign-in state, consumed: for which supplier, and where the supplier sent the browser back. */
 export interface SignInStarted {
+  signInId: string;
   supplierKey: string;
   mode: ConnectionMode;
   redirectUri: string;
 }
 
+/** The store access the callback checks its opener against (the identity domain's gate). */
+export type MemberAccess = Pick<Gate, 'storeAccess' | 'planIncludesDropshipping'>;
+
+/** The cookie, as `Set-Cookie` writes it: for the callback only, never readable by scripts, sent on the supplier's redirect. */
+function browserCookie(id: string, value: string, maxAgeSeconds: number, secure: boolean): string {
+  return `${BROWSER_COOKIE}${id}=${value}; Path=${SIGN_IN_CALLBACK_PATH}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+
+function cookieOf(header: string | string[] | undefined, name: string): string | undefined {
+  for (const part of [header ?? ''].flat().join(';').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}
+
 /**
- * Sign-in connections: the state is random, signed, stored against the store and the user who started,
- * expires after ten minutes and is consumed by the first callback that presents it.
+ * Sign-in connections. Started (through the API) for a store, a sign-in answers an address at this service; a member
+ * of the store who manages its suppliers opens it in their browser, which gets a one-time value (a cookie whose HMAC is
+ * stored) and is sent on to the supplier. The supplier's way back completes it only in that browser, and only while the
+ * member, and whoever started it, may still connect suppliers to the store. A state is random, signed, expires after
+ * ten minutes and is consumed by the first callback that presents it, whatever that callback's outcome.
  */
 export class SignInService {
   constructor(
@@ -36,6 +69,7 @@ export class SignInService {
     private readonly registry: SupplierRegistry,
     private readonly gateway: SupplierGateway,
     private readonly connections: ConnectionService,
+    private readonly members: MemberAccess,
   ) {}
 
   async start(storeId: string, caller: { accountId: string; apiKeyId: string | null }, input: { supplierKey: string; mode: ConnectionMode }, baseUrl: string) {
@@ -46,29 +80,68 @@ export class SignInService {
       throw errors.badRequest('apiKeyRequired', `${adapter.entry.name} is connected with an API key: use POST /:storeId.`);
     }
     const nonce = crypto.randomBytes(24).toString('base64url');
-    const state = `${nonce}.${this.secrets.sign(`sign-in|${nonce}`)}`;
     const redirectUri = `${baseUrl}${SIGN_IN_CALLBACK_PATH}`;
     const expiresAt = new Date(Date.now() + STATE_TTL_MINUTES * 60_000);
-    await sql.saveSignInState(this.db, nonce, { store_id: storeId, account_id: caller.accountId, api_key_id: caller.apiKeyId, supplier_key: input.supplierKey, mode: input.mode, redirect_uri: redirectUri }, expiresAt);
-    return { authorizationUrl: adapter.signInUrl({ state, redirectUri, mode: input.mode }), state, expiresAt: expiresAt.toISOString() };
+    const id = await sql.saveSignInState(this.db, nonce, { store_id: storeId, account_id: caller.accountId, api_key_id: caller.apiKeyId, supplier_key: input.supplierKey, mode: input.mode, redirect_uri: redirectUri }, expiresAt);
+    return { authorizationUrl: `${baseUrl}${signInAddress(storeId, id)}`, state: this.stateOf(nonce), expiresAt: expiresAt.toISOString() };
   }
 
   /**
-   * Uses up a state and answers the user it was started by (with the key, if a key started it and is still
-   * live) and its store; null when it is not valid. The route's pipeline then checks that user as any caller.
+   * Opens a sign-in in the browser of `accountId`, a member the route let through (suppliers.manage, a plan with
+   * dropshipping): answers the supplier's page to go to and the cookie that binds the sign-in to this browser. The same
+   * member may open it again (the newest browser wins); another member may not.
    */
-  async consume(state: string): Promise<{ caller: Caller; storeId: string; carried: SignInStarted } | null> {
+  async open(storeId: string, id: string, accountId: string, secure: boolean) {
+    const st = await sql.signInToOpen(this.db, storeId, id);
+    if (!st) throw errors.notFound('The sign-in');
+    if (st.spent) throw SIGN_IN_SPENT;
+    if (st.opened_by_account_id && st.opened_by_account_id !== accountId) throw SIGN_IN_OPENED_BY_ANOTHER;
+    const adapter = this.registry.find(st.supplier_key);
+    if (!adapter || !supportsSignIn(adapter)) throw SIGN_IN_REFUSED;
+    if (this.registry.isSwitchedOff(st.supplier_key)) throw errors.badRequest('supplierSwitchedOff', `The supplier ${st.supplier_key} is switched off by the operator of this service.`);
+    const value = crypto.randomBytes(32).toString('base64url');
+    if (!(await sql.bindSignInBrowser(this.db, id, accountId, this.secrets.sign(`sign-in-browser|${id}|${value}`)))) {
+      // Lost a race since the read: used or expired meanwhile, or another member opened it first.
+      throw (await sql.signInToOpen(this.db, storeId, id))?.spent ? SIGN_IN_SPENT : SIGN_IN_OPENED_BY_ANOTHER;
+    }
+    const maxAge = Math.max(1, Math.floor((st.expires_at.getTime() - Date.now()) / 1000));
+    return {
+      opened: {
+        supplierKey: st.supplier_key,
+        mode: st.mode,
+        supplierUrl: adapter.signInUrl({ state: this.stateOf(st.nonce), redirectUri: st.redirect_uri, mode: st.mode }),
+        expiresAt: st.expires_at.toISOString(),
+      },
+      cookie: browserCookie(id, value, maxAge, secure),
+    };
+  }
+
+  /** The `Set-Cookie` that removes a completed sign-in's value from the browser. */
+  clearCookie(id: string, secure: boolean): string {
+    return browserCookie(id, '', 0, secure);
+  }
+
+  /**
+   * Uses up a state and answers the user it was started by (with the key, if a key started it and is still live) and
+   * its store; null when it is not valid. Throws when the browser is not the one that opened it, or the member who did
+   * may no longer connect suppliers to the store. The route's pipeline then checks the starter as any caller.
+   */
+  async consume(state: string, cookies: string | string[] | undefined): Promise<{ caller: Caller; storeId: string; carried: SignInStarted } | null> {
     const [nonce, sig] = state.split('.');
     if (!nonce || !sig || !this.secrets.verifySignature(`sign-in|${nonce}`, sig)) return null;
     const st = await sql.useSignInState(this.db, nonce);
     if (!st) return null;
+    const value = cookieOf(cookies, `${BROWSER_COOKIE}${st.id}`);
+    if (!st.opened_by_account_id || !st.browser_digest || !value || !this.secrets.verifySignature(`sign-in-browser|${st.id}|${value}`, st.browser_digest)) throw SIGN_IN_OTHER_BROWSER;
+    const opener = await this.members.storeAccess(st.store_id, { accountId: st.opened_by_account_id });
+    if (!opener || !opener.permissions.has('suppliers.manage') || !this.members.planIncludesDropshipping(opener.ownerPlan)) throw SIGN_IN_OPENER_LOST_ACCESS;
     let apiKey: Caller['apiKey'];
     if (st.api_key_id) {
       const recordScope = await sql.liveKeyScope(this.db, st.api_key_id);
       if (!recordScope) return null;
       apiKey = { id: st.api_key_id, recordScope };
     }
-    return { caller: { accountId: st.account_id, apiKey }, storeId: st.store_id, carried: { supplierKey: st.supplier_key, mode: st.mode, redirectUri: st.redirect_uri } };
+    return { caller: { accountId: st.account_id, apiKey }, storeId: st.store_id, carried: { signInId: st.id, supplierKey: st.supplier_key, mode: st.mode, redirectUri: st.redirect_uri } };
   }
 
   /**
@@ -89,4 +162,18 @@ export class SignInService {
     }
     return { conn: await this.connections.connect(storeId, { supplierKey: started.supplierKey, mode: started.mode, credentials }, creator), renewed: false };
   }
+
+  private stateOf(nonce: string): string {
+    return `${nonce}.${this.secrets.sign(`sign-in|${nonce}`)}`;
+  }
 }
+
+const SIGN_IN_SPENT = new ApiError(400, 'invalidSignInState', 'This sign-in has expired or was already used; start it again.');
+
+const SIGN_IN_OPENED_BY_ANOTHER = errors.conflict('signInOpenedByAnother', 'Another member of the store opened this sign-in; only their browser can complete it. Start a new sign-in.');
+
+const SIGN_IN_OPENER_LOST_ACCESS = new ApiError(
+  400,
+  'invalidSignInState',
+  'The member who opened this sign-in no longer holds suppliers.manage on the store, or the store owner\'s plan no longer includes dropshipping; nothing was connected.',
+);

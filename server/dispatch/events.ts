@@ -45,6 +45,8 @@ interface Snapshot {
 export function supplierOrderRenderer(reads: SupplierOrderReads): EventRenderer {
   return {
     permission: 'suppliers.view',
+    // The destination: the shopper's name, address and contact.
+    customerData: true,
     async render(events, showCustomer) {
       const written = events.map((e) => {
         const { record: r, historyId } = e.snapshot as unknown as Snapshot;

@@ -10,7 +10,7 @@ import { ListenFeed } from '../platform/listen';
 import type { SupplierRegistry } from '../suppliers/registry';
 import { DispatchCommands } from './commands';
 import { supplierOrderRenderer } from './events';
-import { DispatchJob } from './job';
+import { DispatchJob, type ShopperCapture } from './job';
 import { DISPATCH_QUEUE, DispatchQueue, WORK_CHANNEL } from './queues';
 import { CHANGE_CHANNEL, SupplierOrderRecords } from './records';
 import { supplierOrderRoutes } from './routes';
@@ -30,16 +30,16 @@ export function dispatchRunnerOptions(p: Pick<Platform, 'config'>, registry: Sup
  * and the subscriber to store-order events (which the orders domain delivers), with the LISTEN feed that wakes
  * waiters and runners.
  */
-export function dispatchDomain(p: Platform, deps: { gateway: SupplierGateway; registry: SupplierRegistry; orders: OrderService; connections: ConnectionService }) {
+export function dispatchDomain(p: Platform, deps: { gateway: SupplierGateway; registry: SupplierRegistry; orders: OrderService; connections: ConnectionService; captures: ShopperCapture }) {
   const { config, db, log } = p;
   const feed = new ListenFeed(p.databaseUrl, [CHANGE_CHANNEL, WORK_CHANNEL], log);
   const records = new SupplierOrderRecords(db);
   const queue = new DispatchQueue(() => p.boss, db);
   const waiter = new SupplierOrderWaiter(records, feed, config.dispatchWaitMs);
   const commands = new DispatchCommands(records, queue, waiter, deps.orders);
-  const job = new DispatchJob(records, deps.gateway, deps.registry, deps.orders, { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds }, log);
+  const job = new DispatchJob(records, deps.gateway, deps.registry, deps.captures, { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds }, log);
   const sweeper = new DispatchSweeper(records, queue, { intervalMs: config.dispatchSweepSeconds * 1000, staleSeconds: config.dispatchSweepStaleSeconds }, log);
-  const subscriptions = new DispatchSubscriptions(deps.orders, records, commands, queue);
+  const subscriptions = new DispatchSubscriptions(deps.orders, records, commands, queue, log);
   const reads = new SupplierOrderReads(db, p.cursors);
   deps.connections.addImpactCounter(async (connectionId) => ({ openSupplierOrders: await openSupplierOrderCount(db, connectionId) }));
   return domain({

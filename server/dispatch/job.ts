@@ -6,7 +6,7 @@ import { CircuitOpenError } from '../connections/gateway';
 import type { SupplierOrderSnapshot } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
 import type { SupplierRegistry } from '../suppliers/registry';
-import type { OrderService } from '../orders/service';
+import type { CaptureOutcome } from '../payments/capture';
 import { ConnectionPause, Pause, runPreChecks } from './prechecks';
 import type { SupplierOrderRecords, Work } from './records';
 import type { ReviewReason } from './review-reasons';
@@ -41,6 +41,11 @@ export function reasonFor(err: SupplierError): ReviewReason | null {
 
 const isConflict = (err: unknown) => err instanceof ApiError && err.code === 'concurrentChange';
 
+/** Asks the store's payment provider to capture the shopper's payment (the payments domain); throws when it cannot be reached. */
+export interface ShopperCapture {
+  capture(storeId: string, orderId: string): Promise<CaptureOutcome>;
+}
+
 /**
  * The dispatch job: does whatever step the record says is due, again and again, until none is. It reads the record
  * and what the steps need once; each step's one write answers the record as written, which says what is due next.
@@ -50,7 +55,7 @@ export class DispatchJob {
     private readonly records: SupplierOrderRecords,
     private readonly gateway: SupplierGateway,
     private readonly registry: SupplierRegistry,
-    private readonly shopper: Pick<OrderService, 'captureShopperPayment'>,
+    private readonly shopper: ShopperCapture,
     private readonly settings: DispatchSettings,
     private readonly log: Logger,
   ) {}
@@ -153,10 +158,16 @@ export class DispatchJob {
     }
   }
 
-  /** Promise to sell: the shopper is charged once the supplier accepted; a failed charge pauses at once. */
+  /**
+   * Promise to sell: once the supplier accepted, the payment provider is asked to capture the shopper's payment. Its
+   * idempotency key makes a request repeated after a crash between asking and recording charge once; a refusal
+   * pauses at once; a provider that cannot be reached throws, and the queue asks again after a backoff.
+   */
   private async capture({ so }: Work): Promise<SupplierOrder> {
     failpoint('dispatch.beforeCapture');
-    return this.change(so, (await this.shopper.captureShopperPayment(so.orderId)) ? { type: 'shopperCharged' } : { type: 'captureFailed' });
+    const outcome = await this.shopper.capture(so.storeId, so.orderId);
+    failpoint('dispatch.afterCapture');
+    return this.change(so, outcome.kind === 'requested' ? { type: 'captureRequested', reference: outcome.reference } : { type: 'captureFailed', message: outcome.message });
   }
 
   /**

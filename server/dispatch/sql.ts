@@ -42,7 +42,7 @@ export interface SupplierOrderRow {
   pay_requested: boolean;
   cancel_requested: boolean;
   payment_due: boolean;
-  shopper_captured: boolean;
+  capture_requested: boolean;
   store_takes_over: boolean;
   accepted_cost_minor: string | null;
   destination: SupplierOrder['destination'];
@@ -50,14 +50,13 @@ export interface SupplierOrderRow {
   next_retry_at: Date | null;
   created_by_account_id: string;
   created_by_key_id: string | null;
-  created_at: Date;
-  updated_at: Date;
+  created_at: Date; updated_at: Date;
 }
 
 /** A supplier order's columns, named (the hot statements are prepared: their result may not change with the table). */
 const COLUMNS_READ = `id, store_id, order_id, group_key, connection_id, supplier_key, order_number, contract_model, status, review_reason, review_message,
   retryable, supplier_order_number, number_known_absent, supplier_order_id, supplier_status, costs, payment_status, shipping, attempt, pay_now, pay_requested,
-  cancel_requested, payment_due, shopper_captured, store_takes_over, accepted_cost_minor, destination, retries_used, next_retry_at, created_by_account_id,
+  cancel_requested, payment_due, capture_requested, store_takes_over, accepted_cost_minor, destination, retries_used, next_retry_at, created_by_account_id,
   created_by_key_id, created_at, updated_at`;
 const OF_S = COLUMNS_READ.split(',').map((c) => `s.${c.trim()}`).join(', ');
 const LISTED_OF_S = `${'id store_id order_id order_number group_key connection_id supplier_key contract_model status review_reason review_message retryable supplier_order_number supplier_order_id supplier_status costs payment_status shipping attempt destination'
@@ -73,7 +72,7 @@ const COLUMNS: Record<string, string> = {
   reviewReason: 'review_reason', reviewMessage: 'review_message', retryable: 'retryable', supplierOrderId: 'supplier_order_id', supplierStatus: 'supplier_status',
   costs: 'costs', paymentStatus: 'payment_status', shipping: 'shipping', attempt: 'attempt', supplierOrderNumber: 'supplier_order_number',
   numberKnownAbsent: 'number_known_absent', payRequested: 'pay_requested', cancelRequested: 'cancel_requested', storeTakesOver: 'store_takes_over',
-  acceptedCostMinor: 'accepted_cost_minor', retriesUsed: 'retries_used', nextRetryAt: 'next_retry_at', paymentDue: 'payment_due', shopperCaptured: 'shopper_captured',
+  acceptedCostMinor: 'accepted_cost_minor', retriesUsed: 'retries_used', nextRetryAt: 'next_retry_at', paymentDue: 'payment_due', captureRequested: 'capture_requested',
 };
 const JSON_FIELDS = new Set(['costs', 'shipping']);
 
@@ -83,7 +82,7 @@ export function supplierOrderOf(r: SupplierOrderRow): SupplierOrder {
     contractModel: r.contract_model, status: r.status, reviewReason: r.review_reason, reviewMessage: r.review_message, retryable: r.retryable,
     supplierOrderNumber: r.supplier_order_number, numberKnownAbsent: r.number_known_absent, supplierOrderId: r.supplier_order_id, supplierStatus: r.supplier_status,
     costs: r.costs, paymentStatus: r.payment_status, shipping: r.shipping, attempt: r.attempt, payNow: r.pay_now, payRequested: r.pay_requested,
-    cancelRequested: r.cancel_requested, paymentDue: r.payment_due, shopperCaptured: r.shopper_captured, storeTakesOver: r.store_takes_over,
+    cancelRequested: r.cancel_requested, paymentDue: r.payment_due, captureRequested: r.capture_requested, storeTakesOver: r.store_takes_over,
     acceptedCostMinor: r.accepted_cost_minor === null ? null : Number(r.accepted_cost_minor), destination: r.destination, retriesUsed: r.retries_used,
     nextRetryAt: r.next_retry_at, createdByAccountId: r.created_by_account_id, createdByKeyId: r.created_by_key_id, createdAt: r.created_at, updatedAt: r.updated_at,
   };

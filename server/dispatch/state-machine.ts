@@ -12,12 +12,13 @@ export type SupplierOrderStatus = (typeof SUPPLIER_ORDER_STATUSES)[number];
 /**
  * What may happen to a supplier order. Requests (create, retry, pay, cancel) come from callers, the sweeper and the
  * order events; the rest are what the dispatch job learnt: the supplier's answer (one event per status the supplier
- * reports), a pause with its review reason, a passing error, the shopper charged, or the end of a cancel.
+ * reports), a pause with its review reason, a passing error, the shopper's capture asked of the payment provider
+ * (or refused by it), or the end of a cancel.
  */
 export const EVENTS = [
   'create', 'retry', 'automaticRetry', 'payRequested', 'cancelRequested',
   'supplierCreated', 'supplierPaid', 'supplierProcessing', 'supplierShipped', 'supplierDelivered', 'supplierCancelled',
-  'paused', 'failed', 'shopperCharged', 'captureFailed', 'cancelled', 'cancelRefused', 'cancelTooLate', 'cancelRequestCleared',
+  'paused', 'failed', 'captureRequested', 'captureFailed', 'cancelled', 'cancelRefused', 'cancelTooLate', 'cancelRequestCleared',
 ] as const;
 export type MoveEvent = (typeof EVENTS)[number];
 
@@ -68,8 +69,10 @@ export const MOVE_TABLE: readonly Move[] = [
   // What the dispatch job decided.
   row(OPEN,                                                                 'paused',               'needsReview'),
   row(['queued'],                                                           'failed',               'failed'),
-  row(['confirmed', 'processing', 'shipped', 'delivered'],                  'shopperCharged',       SAME,           ['paid']),
+  row(['confirmed', 'processing', 'shipped', 'delivered'],                  'captureRequested',     SAME,           ['paid']),
+  // The supplier was paid but the shopper cannot be charged: a person is told at once (a delivered order stays final).
   row(['confirmed', 'processing', 'shipped'],                               'captureFailed',        'needsReview',  ['paid']),
+  row(['delivered'],                                                        'captureFailed',        SAME,           ['paid']),
   row(CANCELLABLE,                                                          'cancelled',            'cancelled'),
   row(CANCELLABLE,                                                          'cancelRefused',        'needsReview'),
   row([...CANCELLABLE, 'shipped'],                                          'cancelTooLate',        'needsReview'),

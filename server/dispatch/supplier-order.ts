@@ -50,8 +50,8 @@ export interface SupplierOrder {
   cancelRequested: boolean;
   /** Decided when the order is sent: pay now, or the connection's automatic payment at that moment. */
   paymentDue: boolean;
-  /** Promise to sell: the shopper's authorised payment was charged once the supplier accepted. */
-  shopperCaptured: boolean;
+  /** Promise to sell: the payment provider took the service's request to capture the shopper's payment (the supplier accepted). */
+  captureRequested: boolean;
   /** Cancelled at the supplier because the store ships the part itself. */
   storeTakesOver: boolean;
   acceptedCostMinor: number | null;

@@ -20,8 +20,10 @@ export type DispatchEvent =
   /** `numberUnused`: the supplier refused the create, so the number was never used. */
   | { type: 'paused'; reason: ReviewReason; message: string; details?: Record<string, unknown>; numberUnused?: boolean }
   | { type: 'failed'; error: string; message: string; retryInSeconds: number }
-  | { type: 'shopperCharged' }
-  | { type: 'captureFailed' }
+  /** The payment provider took the request to capture the shopper's payment (`reference`: its payment id). */
+  | { type: 'captureRequested'; reference: string | null }
+  /** The shopper cannot be charged: the provider refused the capture (its answer or its signed event). */
+  | { type: 'captureFailed'; message: string }
   /** `withdrawn`: cancelled at the supplier just now; otherwise the supplier had it cancelled, or never had it. */
   | { type: 'cancelled'; answer: SupplierOrderSnapshot | null; withdrawn: boolean }
   | { type: 'cancelRefused'; reason: ReviewReason; message: string }
@@ -84,7 +86,7 @@ function newRecord(r: NewSupplierOrder, now: Date): SupplierOrder {
   return {
     ...r, status: 'queued', reviewReason: null, reviewMessage: null, retryable: null, supplierOrderNumber: supplierOrderNumber(r.id, 1), numberKnownAbsent: false,
     supplierOrderId: null, supplierStatus: null, costs: null, paymentStatus: 'unpaid', shipping: null, attempt: 1, payRequested: false, cancelRequested: false,
-    paymentDue: false, shopperCaptured: false, storeTakesOver: false, acceptedCostMinor: null, retriesUsed: 0, nextRetryAt: null, createdAt: now, updatedAt: now,
+    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, retriesUsed: 0, nextRetryAt: null, createdAt: now, updatedAt: now,
   };
 }
 
@@ -135,10 +137,13 @@ function effect(so: SupplierOrder, e: DispatchEvent, now: Date): { fields: Field
         fields: { retriesUsed: so.retriesUsed + 1, nextRetryAt: new Date(now.getTime() + e.retryInSeconds * 1000) },
         history: by(SYSTEM, 'failed', { error: e.error, message: cleanReviewMessage(e.message), retryInSeconds: e.retryInSeconds }),
       };
-    case 'shopperCharged':
-      return { fields: { shopperCaptured: true }, history: by(SYSTEM, 'shopperCharged') };
+    case 'captureRequested':
+      return { fields: { captureRequested: true }, history: by(SYSTEM, 'captureRequested', e.reference ? { reference: e.reference } : {}) };
     case 'captureFailed':
-      return { fields: review('customerCaptureFailed', 'The supplier was paid, but charging the shopper failed.'), history: by(SYSTEM, 'paused', { reason: 'customerCaptureFailed' }) };
+      // Final stays final: a delivered order only records it (the order's payment history and status say the rest).
+      if (so.status === 'delivered') return { fields: { captureRequested: true }, history: by(SYSTEM, 'captureFailed', { message: cleanReviewMessage(e.message) }) };
+      // Not asked any more: a retry (once the shopper paid again) asks the provider anew.
+      return { fields: { ...review('customerCaptureFailed', `The supplier was paid, but charging the shopper failed. ${e.message}`), captureRequested: false }, history: by(SYSTEM, 'paused', { reason: 'customerCaptureFailed' }) };
     case 'cancelled': {
       const fields = { ...(e.answer ? answerFields(so, e.answer) : {}), cancelRequested: false };
       return { fields, history: e.withdrawn ? by(SYSTEM, 'cancelledAtSupplier', { supplierStatus: e.answer?.supplierStatus }) : by(SYSTEM, 'cancelled', { atSupplier: !!e.answer }) };
@@ -160,7 +165,7 @@ function partMove(before: SupplierOrder, e: DispatchEvent, after: SupplierOrder)
   switch (e.type) {
     case 'payRequested':
     case 'cancelRequested':
-    case 'shopperCharged':
+    case 'captureRequested':
       return null;
     case 'cancelRequestCleared':
       return before.storeTakesOver && after.status === 'cancelled' ? { kind: 'handToStore' } : null;
@@ -168,9 +173,11 @@ function partMove(before: SupplierOrder, e: DispatchEvent, after: SupplierOrder)
       if (before.storeTakesOver) return { kind: 'handToStore' };
   }
   const shippedAnyway = after.status === 'needsReview' && after.reviewReason === 'supplierAlreadyShipped';
+  // The supplier was paid, so the goods go on (prepared, or shipped); it is the shopper's charge that waits for a person.
+  const goodsGoOn = after.status === 'needsReview' && after.reviewReason === 'customerCaptureFailed';
   return {
     kind: 'follow',
-    status: shippedAnyway ? 'shipped' : partStatusOf(after.status),
+    status: shippedAnyway || (goodsGoOn && after.shipping) ? 'shipped' : goodsGoOn ? 'processing' : partStatusOf(after.status),
     shipment: after.shipping ? { ...after.shipping, deliveredAt: after.status === 'delivered' ? after.updatedAt.toISOString() : null } : null,
     needsAttention: after.status === 'needsReview' || after.status === 'failed',
   };

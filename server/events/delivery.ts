@@ -1,16 +1,18 @@
 import type { DataSource } from 'typeorm';
 import type { Secrets } from '../platform/crypto';
 import { boundedWait } from '../platform/bounded-wait';
+import { failpoint } from '../platform/failpoints';
 import type { Logger } from '../platform/logger';
-import type { Reader, Renderers } from './render';
-import type { Sender } from './sender';
+import { BASE_PERMISSION, type Reader, type Renderers } from './render';
+import { answered, type Sender } from './sender';
 import { webhookHeaders } from './signing';
 import * as sql from './sql';
 
 export interface DeliveryConfig {
-  /** Deliveries in flight in this process, and of one subscription (a slow receiver holds only its own). */
+  /** Deliveries in flight in this process, of one subscription and of one store (a slow receiver holds only its own, a store only its share). */
   concurrency: number;
   perSubscription: number;
+  perStore: number;
   timeoutMs: number;
   retryBaseMs: number;
   retryMaxMs: number;
@@ -20,8 +22,19 @@ export interface DeliveryConfig {
   pollMs: number;
 }
 
-/** The subscription owner's access to the store now (null: none left), and whether the key it was made with is revoked. */
+/** The subscription owner's access to the store now (null: none left), and whether the owner's key is revoked. */
 export type OwnerAccess = (storeId: string, accountId: string, keyId: string | null) => Promise<(Reader & { keyRevoked: boolean }) | null>;
+
+/** Why a delivery could not be built or sent on our side: retried like a failed send, then given up with the reason. */
+export const FAULTS = {
+  renderFailed: 'The event could not be rendered',
+  ownerUnreadable: 'The subscription owner\'s access could not be read',
+  secretUnreadable: 'The signing secret could not be read (rotate the secret)',
+  internal: 'The delivery could not be sent (an error on our side)',
+} as const;
+export const NOT_PERMITTED = 'The subscription\'s owner may not read this resource.';
+const RETRIED = '; it is retried.';
+const GIVEN_UP = '; it was retried until its retry period ended.';
 
 /** Exponential backoff with equal jitter: half of base × 2ⁿ⁻¹ (at most the cap), plus up to as much again at random. */
 export function retryDelayMs(failures: number, baseMs: number, maxMs: number, random = Math.random): number {
@@ -32,13 +45,20 @@ export function retryDelayMs(failures: number, baseMs: number, maxMs: number, ra
 /** How long a claim holds: longer than any attempt, so only a dead process's claims lapse. */
 export const leaseMsOf = (timeoutMs: number) => 2 * timeoutMs + 5000;
 
+const count = (m: Map<string, number>, key: string, by: number) => {
+  const n = (m.get(key) ?? 0) + by;
+  if (n > 0) m.set(key, n);
+  else m.delete(key);
+};
+
 /**
  * The delivery loop of one worker process: fan-out, then as many due deliveries as there are free slots, each sent
  * on its own; outcomes are written together right before the next claim. Woken by the outbox's notification and by a
- * freed slot; otherwise it looks again every `pollMs` (retries falling due).
+ * freed slot; otherwise it looks again every `pollMs` (retries falling due). Nothing one delivery does (its owner's
+ * access, its rendering, its secret, its send) can stop the others: each fault becomes that delivery's outcome.
  */
 export class DeliveryLoop {
-  private readonly inFlight = new Map<string, number>();
+  private readonly inFlight: sql.InFlight = { subscriptions: new Map(), stores: new Map() };
   private running = 0;
   private finished: sql.Outcome[] = [];
   private givenUp: Array<{ subscriptionId: string; since: Date }> = [];
@@ -73,67 +93,122 @@ export class DeliveryLoop {
     while (this.active) {
       this.poked = false;
       let claimed = 0;
-      let free = 0;
       try {
         await this.settle();
         while ((await sql.fanOut(this.db, 1000)) === 1000);
-        free = this.config.concurrency - this.running;
+        const free = this.config.concurrency - this.running;
         if (free > 0) claimed = await this.claimAndSend(free);
       } catch (err) {
         this.log.warn({ err: String(err) }, 'event delivery pass failed');
       }
       if (!this.active) break;
-      if ((claimed > 0 && claimed === free) || this.poked) continue;
+      // More may be due beyond what the caps let this claim take (a store at its share is left out of the next one).
+      if ((claimed > 0 && this.running < this.config.concurrency) || this.poked) continue;
       await boundedWait(this.config.pollMs, (done) => (this.wake = done));
       this.wake = null;
     }
   }
 
   private async claimAndSend(free: number): Promise<number> {
-    const claimed = await sql.claim(this.db, { limit: free, perSubscription: this.config.perSubscription, inFlight: this.inFlight, leaseMs: leaseMsOf(this.config.timeoutMs) });
+    const { perSubscription, perStore, timeoutMs } = this.config;
+    const claimed = await sql.claim(this.db, { limit: free, perSubscription, perStore, inFlight: this.inFlight, leaseMs: leaseMsOf(timeoutMs) });
     const bySubscription = new Map<string, sql.Claimed[]>();
     for (const c of claimed) bySubscription.set(c.subscription.id, [...(bySubscription.get(c.subscription.id) ?? []), c]);
     for (const batch of bySubscription.values()) {
-      const s = batch[0].subscription;
-      const access = await this.ownerAccess(s.storeId, s.createdByAccountId, s.createdByKeyId);
-      if (!access || access.keyRevoked || !access.permissions.has('suppliers.view')) {
-        await this.switchOff(s.id, access?.keyRevoked ? 'keyRevoked' : 'ownerAccessEnded', batch);
-        continue;
+      try {
+        await this.prepare(batch);
+      } catch (err) {
+        this.log.error({ err, subscriptionId: batch[0].subscription.id }, 'event deliveries not prepared');
+        for (const c of batch) this.fault(c, 'internal');
       }
-      const bodies = await this.renderers.bodies(batch.map((c) => c.event), access, this.config.bodyLimitBytes);
-      const secrets = [this.secrets.decrypt(s.secretSealed), ...(s.previousSecretSealed && s.previousSecretUntil && s.previousSecretUntil > new Date() ? [this.secrets.decrypt(s.previousSecretSealed)] : [])];
-      batch.forEach((c, i) => {
-        const body = bodies[i];
-        if (body === null) this.finished.push({ id: c.delivery.id, status: 'failed', nextAt: null, responseStatus: null, error: 'The subscription\'s owner may not read this resource.' });
-        else this.begin(c, secrets, body);
-      });
     }
     return claimed.length;
   }
 
-  private begin(c: sql.Claimed, secrets: string[], body: string): void {
-    const sub = c.subscription.id;
-    this.running++;
-    this.inFlight.set(sub, (this.inFlight.get(sub) ?? 0) + 1);
-    void (async () => {
-      const r = await this.sender.send(c.subscription.url, webhookHeaders(secrets, c.event.id, body), body);
-      const ok = r.status !== null && r.status >= 200 && r.status < 300;
-      if (ok) this.finished.push({ id: c.delivery.id, status: 'delivered', nextAt: null, responseStatus: r.status, error: null });
-      else if (Date.now() - c.delivery.pendingSince.getTime() >= this.config.giveUpMs) {
-        this.finished.push({ id: c.delivery.id, status: 'failed', nextAt: null, responseStatus: r.status, error: r.error ?? `The receiver answered ${r.status}.` });
-        this.givenUp.push({ subscriptionId: sub, since: c.delivery.pendingSince });
-      } else {
-        const wait = Math.max(retryDelayMs(c.delivery.attempts, this.config.retryBaseMs, this.config.retryMaxMs), Math.min(r.retryAfterMs ?? 0, this.config.retryMaxMs));
-        this.finished.push({ id: c.delivery.id, status: 'pending', nextAt: new Date(Date.now() + wait), responseStatus: r.status, error: r.error ?? `The receiver answered ${r.status}.` });
-      }
-      this.running--;
-      const left = this.inFlight.get(sub)! - 1;
-      if (left) this.inFlight.set(sub, left);
-      else this.inFlight.delete(sub);
-      if (this.running === 0) this.drained?.();
-      this.poke();
-    })();
+  /** One subscription's claimed deliveries: its owner's access now, its secrets, the bodies; then each is sent. */
+  private async prepare(batch: sql.Claimed[]): Promise<void> {
+    const s = batch[0].subscription;
+    const access = await this.ownerAccess(s.storeId, s.ownerAccountId, s.ownerKeyId).catch((err: unknown) => {
+      this.log.error({ err, subscriptionId: s.id }, 'event subscription owner\'s access not read');
+      return undefined;
+    });
+    if (access === undefined) return batch.forEach((c) => this.fault(c, 'ownerUnreadable'));
+    if (!access || access.keyRevoked || !access.permissions.has(BASE_PERMISSION)) return this.switchOff(s.id, access?.keyRevoked ? 'keyRevoked' : 'ownerAccessEnded', batch);
+    const secrets = this.secretsOf(s);
+    if (!secrets) return batch.forEach((c) => this.fault(c, 'secretUnreadable'));
+    const bodies = await this.renderers.bodies(batch.map((c) => c.event), access, this.config.bodyLimitBytes, (err, e) =>
+      this.log.error({ err, subscriptionId: s.id, eventId: e.id, resourceKey: e.resourceKey }, 'event not rendered'),
+    );
+    batch.forEach((c, i) => {
+      const r = bodies[i];
+      if ('body' in r) this.begin(c, secrets, r.body);
+      else if (r.refused === 'renderFailed') this.fault(c, 'renderFailed');
+      else this.finished.push({ id: c.delivery.id, status: 'failed', nextAt: null, responseStatus: null, error: NOT_PERMITTED });
+    });
   }
+
+  /** The current secret (null when it cannot be opened), and the previous one while it still signs (skipped if unreadable). */
+  private secretsOf(s: sql.Claimed['subscription']): string[] | null {
+    const open = (sealed: string) => {
+      try {
+        return this.secrets.decrypt(sealed);
+      } catch (err) {
+        this.log.error({ err: String(err), subscriptionId: s.id }, 'event subscription secret not readable');
+        return null;
+      }
+    };
+    const current = open(s.secretSealed);
+    if (current === null) return null;
+    const previous = s.previousSecretSealed && s.previousSecretUntil && s.previousSecretUntil > new Date() ? open(s.previousSecretSealed) : null;
+    return previous === null ? [current] : [current, previous];
+  }
+
+  private begin(c: sql.Claimed, secrets: string[], body: string): void {
+    const { id: sub, storeId } = c.subscription;
+    this.running++;
+    count(this.inFlight.subscriptions, sub, 1);
+    count(this.inFlight.stores, storeId, 1);
+    void this.attempt(c, secrets, body)
+      .catch((err: unknown) => {
+        this.log.error({ err, deliveryId: c.delivery.id }, 'event delivery attempt failed');
+        this.fault(c, 'internal');
+      })
+      .finally(() => {
+        this.running--;
+        count(this.inFlight.subscriptions, sub, -1);
+        count(this.inFlight.stores, storeId, -1);
+        if (this.running === 0) this.drained?.();
+        this.poke();
+      });
+  }
+
+  private async attempt(c: sql.Claimed, secrets: string[], body: string): Promise<void> {
+    failpoint('events.send');
+    const r = await this.sender.send(c.subscription.url, webhookHeaders(secrets, c.event.id, body), body);
+    if (r.status !== null && r.status >= 200 && r.status < 300) {
+      this.finished.push({ id: c.delivery.id, status: 'delivered', nextAt: null, responseStatus: r.status, error: null });
+      return;
+    }
+    if (r.cause) this.log.debug({ deliveryId: c.delivery.id, subscriptionId: c.subscription.id, cause: r.cause }, 'event delivery attempt refused');
+    const error = r.error ?? answered(r.status!);
+    if (this.retryPeriodOver(c)) {
+      this.finished.push({ id: c.delivery.id, status: 'failed', nextAt: null, responseStatus: r.status, error });
+      this.givenUp.push({ subscriptionId: c.subscription.id, since: c.delivery.pendingSince });
+    } else {
+      const wait = Math.max(this.backoff(c), Math.min(r.retryAfterMs ?? 0, this.config.retryMaxMs));
+      this.finished.push({ id: c.delivery.id, status: 'pending', nextAt: new Date(Date.now() + wait), responseStatus: r.status, error });
+    }
+  }
+
+  /** A fault on our side: retried like a failed send, then given up with the reason (its chain moves on then). */
+  private fault(c: sql.Claimed, fault: keyof typeof FAULTS): void {
+    const over = this.retryPeriodOver(c);
+    const outcome = over ? { status: 'failed' as const, nextAt: null } : { status: 'pending' as const, nextAt: new Date(Date.now() + this.backoff(c)) };
+    this.finished.push({ id: c.delivery.id, ...outcome, responseStatus: null, error: FAULTS[fault] + (over ? GIVEN_UP : RETRIED) });
+  }
+
+  private retryPeriodOver = (c: sql.Claimed) => Date.now() - c.delivery.pendingSince.getTime() >= this.config.giveUpMs;
+  private backoff = (c: sql.Claimed) => retryDelayMs(c.delivery.attempts, this.config.retryBaseMs, this.config.retryMaxMs);
 
   /** Writes the outcomes that came in; a subscription whose delivery was given up is switched off if nothing got through. */
   private async settle(): Promise<void> {
@@ -150,14 +225,15 @@ export class DeliveryLoop {
     }
     for (const g of givenUp) {
       const reason = { code: 'deliveriesFailing' as const, message: 'No delivery succeeded for the whole retry period; fix the receiver, then switch the subscription on.', at: new Date().toISOString() };
-      if (await sql.switchOff(this.db, g.subscriptionId, reason, g.since)) this.log.warn({ subscriptionId: g.subscriptionId }, 'event subscription switched off: deliveries failing');
+      const off = await sql.switchOff(this.db, g.subscriptionId, reason, g.since).catch((err: unknown) => this.log.warn({ err: String(err), subscriptionId: g.subscriptionId }, 'event subscription not switched off'));
+      if (off) this.log.warn({ subscriptionId: g.subscriptionId }, 'event subscription switched off: deliveries failing');
     }
   }
 
+  /** The owner can no longer act: switched off with the reason; its deliveries wait, not attempted, for someone to take it over. */
   private async switchOff(subscriptionId: string, code: 'keyRevoked' | 'ownerAccessEnded', batch: sql.Claimed[]): Promise<void> {
-    const message = code === 'keyRevoked' ? 'The API key that made the subscription was revoked.' : 'The owner of the subscription may no longer read this store\'s supplier data.';
+    const message = code === 'keyRevoked' ? 'The API key of the subscription\'s owner was revoked.' : 'The subscription\'s owner may no longer read this store\'s supplier data.';
     await sql.switchOff(this.db, subscriptionId, { code, message, at: new Date().toISOString() });
-    // Left pending (not attempted): sent if the subscription is switched on again.
     for (const c of batch) this.finished.push({ id: c.delivery.id, status: 'pending', nextAt: new Date(), responseStatus: null, error: message });
     this.log.warn({ subscriptionId, code }, 'event subscription switched off');
   }

@@ -1,5 +1,6 @@
 import { domain, type Platform } from '../platform/domain';
 import { ListenFeed } from '../platform/listen';
+import { purgeSpentRates } from '../platform/rate-limit';
 import { DeliveryLoop, type OwnerAccess } from './delivery';
 import { type EventRenderer, Renderers } from './render';
 import { eventRoutes } from './routes';
@@ -15,16 +16,18 @@ export function eventsDomain(p: Platform, deps: { ownerAccess: OwnerAccess; rend
   const c = p.config;
   const renderers = new Renderers();
   for (const [kind, renderer] of Object.entries(deps.renderers)) renderers.register(kind, renderer);
-  const subscriptions = new SubscriptionService(p.db, p.secrets, p.cursors, c.eventTargetsAllowPrivate);
+  const sends = { bucket: 'eventSends', limit: c.eventSendsPerMinute, windowSeconds: 60, per: 'store' as const, shared: ['testEventSubscription', 'redeliverEvent'] };
+  const subscriptions = new SubscriptionService(p.db, p.secrets, p.cursors, c.eventTargetsAllowPrivate, renderers, deps.ownerAccess, { perStore: c.eventSubscriptionsPerStore, sends });
   return domain({
     subscriptions,
     renderers,
     routes: eventRoutes(subscriptions),
-    housekeeping: async () => ({ events: await purgeOld(p.db, c.eventRetentionDays) }),
+    // The send budgets' spent rows (the platform's rate-limit table) go with the events: this domain is their one user.
+    housekeeping: async () => ({ events: await purgeOld(p.db, c.eventRetentionDays), rateLimits: await purgeSpentRates(p.db) }),
     async work() {
       const sender = new Sender(c.eventDeliveryTimeoutMs, c.eventTargetsAllowPrivate);
       const loop = new DeliveryLoop(p.db, p.secrets, renderers, sender, deps.ownerAccess, {
-        concurrency: c.eventDeliveryConcurrency, perSubscription: c.eventSubscriptionConcurrency, timeoutMs: c.eventDeliveryTimeoutMs, retryBaseMs: c.eventRetryBaseMs,
+        concurrency: c.eventDeliveryConcurrency, perSubscription: c.eventSubscriptionConcurrency, perStore: Math.min(c.eventStoreConcurrency, c.eventDeliveryConcurrency), timeoutMs: c.eventDeliveryTimeoutMs, retryBaseMs: c.eventRetryBaseMs,
         retryMaxMs: c.eventRetryMaxMs, giveUpMs: c.eventGiveUpSeconds * 1000, bodyLimitBytes: c.eventBodyLimitBytes, pollMs: c.eventPollMs,
       }, p.log);
       // Woken when a statement wrote events (and by its own freed slots); polls for retries falling due.

@@ -1,13 +1,20 @@
 import { creatorOf, ownRecordsKeyId } from '../identity/permissions';
-import { defineRoutes, Reply, route } from '../platform/http/route';
+import { defineRoutes, Reply, route, type RequestContext } from '../platform/http/route';
 import { object, pageOf, pageQuery, params } from '../platform/http/schemas';
 import { deliverySchema, deliveryView, eventTypes, subscriptionSchema, subscriptionView, targetUrl } from './schemas';
-import type { SubscriptionService } from './subscriptions';
+import type { Changer, SubscriptionService } from './subscriptions';
 
 const BASE = '/api/store-suppliers/:storeId/event-subscriptions';
 const TAG = 'Event subscriptions';
 const one = params(['storeId', 'subscriptionId']);
 const description = { type: ['string', 'null'], maxLength: 500 } as const;
+const takeOver =
+  'Changing its url, or rotating its secret, makes the caller the subscription\'s owner (whose access renders its data from then on), and needs every permission its data needs (of the store owner\'s grant: suppliers.view; supplierOrder.*: customers.view; orderPart.* and storeOrder.*: orders.view; importJob.*: suppliers.import; `*`: all of them); a member missing any answers 403 `subscriptionOwnerPermissionsMissing` naming them.';
+/** The caller as the owner they would become, with their store permissions now. */
+const changerOf = (ctx: RequestContext<unknown, unknown, unknown, unknown>): Changer => {
+  const { createdByAccountId, createdByKeyId } = creatorOf(ctx.caller!);
+  return { accountId: createdByAccountId, keyId: createdByKeyId, permissions: ctx.store!.permissions };
+};
 const signing =
   'Every delivery is a POST of `{ id, type, createdAt, storeId, data }` (data: the resource as the API answers it to the subscription\'s owner) with the Standard Webhooks headers `webhook-id` (the event id, the same on every attempt), `webhook-timestamp` and `webhook-signature` (`v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the secret). Answer 2xx within a few seconds; anything else is retried with growing delays for about three days.';
 
@@ -18,7 +25,7 @@ export function eventRoutes(subscriptions: SubscriptionService) {
       method: 'post',
       path: BASE,
       summary: 'Subscribe an address to the store\'s events',
-      description: `${signing} The answer carries the signing secret; it is shown again only when rotated.`,
+      description: `${signing} The answer carries the signing secret; it is shown again only when rotated. Its creator owns it: deliveries are rendered with the owner's access as it is when each goes out, and stop (the subscription switched off, with the reason) once the owner leaves the store or the owner's key is revoked. A store has at most ${subscriptions.limits.perStore} subscriptions (409 \`subscriptionLimitReached\` beyond).`,
       tag: TAG,
       auth: 'caller',
       permission: 'suppliers.manage',
@@ -26,8 +33,9 @@ export function eventRoutes(subscriptions: SubscriptionService) {
       params: params(['storeId']),
       body: object({ url: targetUrl, eventTypes, description }, ['url', 'eventTypes']),
       response: { status: 201, schema: subscriptionSchema },
+      countLimit: { limit: subscriptions.limits.perStore, per: 'store', of: 'event subscriptions', code: 'subscriptionLimitReached' },
       async handler(ctx) {
-        const made = await subscriptions.create(ctx.params.storeId, creatorOf(ctx.caller!), ctx.body);
+        const made = await subscriptions.create(ctx.params.storeId, changerOf(ctx), ctx.body);
         return subscriptionView(made.subscription, made.secret);
       },
     }),
@@ -68,7 +76,7 @@ export function eventRoutes(subscriptions: SubscriptionService) {
       method: 'patch',
       path: `${BASE}/:subscriptionId`,
       summary: 'Change the address, event types or description, or switch the subscription on or off',
-      description: 'Switching a subscription on clears the reason it was switched off and gives its waiting deliveries a fresh retry period.',
+      description: `${takeOver} The event types, description and switch may be changed by any member with suppliers.manage: deliveries still go to the owner's address, rendered for the owner. Switching a subscription on clears the reason it was switched off and gives its waiting deliveries a fresh retry period; with an owner who can no longer act in the store it answers 409 \`subscriptionOwnerAccessEnded\` (take it over first).`,
       tag: TAG,
       auth: 'caller',
       permission: 'suppliers.manage',
@@ -77,7 +85,7 @@ export function eventRoutes(subscriptions: SubscriptionService) {
       body: object({ url: targetUrl, eventTypes, description, enabled: { type: 'boolean' } }, [], { minProperties: 1 }),
       response: { status: 200, schema: subscriptionSchema },
       async handler(ctx) {
-        return subscriptionView(await subscriptions.update(ctx.params.storeId, ctx.params.subscriptionId, ownRecordsKeyId(ctx.caller), ctx.body));
+        return subscriptionView(await subscriptions.update(ctx.params.storeId, ctx.params.subscriptionId, ownRecordsKeyId(ctx.caller), changerOf(ctx), ctx.body));
       },
     }),
     route({
@@ -101,7 +109,7 @@ export function eventRoutes(subscriptions: SubscriptionService) {
       method: 'post',
       path: `${BASE}/:subscriptionId/rotate-secret`,
       summary: 'Replace the signing secret',
-      description: 'Answers the new secret. The old one keeps signing beside it (two signatures in webhook-signature) for keepOldSeconds (default a day; 0: not at all).',
+      description: `Answers the new secret. The old one keeps signing beside it (two signatures in webhook-signature) for keepOldSeconds (default a day; 0: not at all). ${takeOver}`,
       tag: TAG,
       auth: 'caller',
       permission: 'suppliers.manage',
@@ -110,7 +118,7 @@ export function eventRoutes(subscriptions: SubscriptionService) {
       body: object({ keepOldSeconds: { type: 'integer', minimum: 0, maximum: 7 * 86400, default: 86400 } }),
       response: { status: 200, schema: subscriptionSchema },
       async handler(ctx) {
-        const rotated = await subscriptions.rotate(ctx.params.storeId, ctx.params.subscriptionId, ownRecordsKeyId(ctx.caller), ctx.body?.keepOldSeconds ?? 86400);
+        const rotated = await subscriptions.rotate(ctx.params.storeId, ctx.params.subscriptionId, ownRecordsKeyId(ctx.caller), changerOf(ctx), ctx.body?.keepOldSeconds ?? 86400);
         return subscriptionView(rotated.subscription, rotated.secret);
       },
     }),
@@ -119,13 +127,14 @@ export function eventRoutes(subscriptions: SubscriptionService) {
       method: 'post',
       path: `${BASE}/:subscriptionId/test`,
       summary: 'Send a subscription.test event to this subscription',
-      description: 'Answers 202 with its delivery; follow it in the delivery log.',
+      description: `Answers 202 with its delivery; follow it in the delivery log. ${sendsLimit(subscriptions)}`,
       tag: TAG,
       auth: 'caller',
       permission: 'suppliers.manage',
       readOnly: false,
       params: one,
       response: { status: 202, schema: deliverySchema },
+      rateLimit: subscriptions.limits.sends,
       async handler(ctx) {
         return new Reply(202, deliveryView(await subscriptions.test(ctx.params.storeId, ctx.params.subscriptionId, ownRecordsKeyId(ctx.caller))));
       },
@@ -152,15 +161,20 @@ export function eventRoutes(subscriptions: SubscriptionService) {
       method: 'post',
       path: `${BASE}/:subscriptionId/deliveries/:deliveryId/redeliver`,
       summary: 'Send a delivery\'s event again now (same webhook-id)',
+      description: sendsLimit(subscriptions),
       tag: TAG,
       auth: 'caller',
       permission: 'suppliers.manage',
       readOnly: false,
       params: params(['storeId', 'subscriptionId', 'deliveryId']),
       response: { status: 202, schema: deliverySchema },
+      rateLimit: subscriptions.limits.sends,
       async handler(ctx) {
         return new Reply(202, deliveryView(await subscriptions.redeliver(ctx.params.storeId, ctx.params.subscriptionId, ctx.params.deliveryId, ownRecordsKeyId(ctx.caller))));
       },
     }),
   ]);
 }
+
+const sendsLimit = (s: SubscriptionService) =>
+  `Test and redeliver share one budget per store: ${s.limits.sends.limit} calls in any ${s.limits.sends.windowSeconds} seconds, then 429 \`rateLimited\` with Retry-After.`;

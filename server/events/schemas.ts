@@ -1,5 +1,5 @@
 import { dateTime, nullableDateTime, object, uuid } from '../platform/http/schemas';
-import { ALL_TYPES, EVENT_TYPES, TEST_EVENT_TYPE } from './types';
+import { ALL_TYPES, DISABLED_CODES, EVENT_TYPES, TEST_EVENT_TYPE } from './types';
 import type { Delivery, Subscription } from './types';
 
 const typeList = Object.entries(EVENT_TYPES).map(([t, what]) => `\`${t}\`: ${what}`).join(' ');
@@ -24,7 +24,7 @@ export const subscriptionSchema = object(
     eventTypes: { type: 'array', items: { type: 'string' } },
     enabled: { type: 'boolean' },
     disabledReason: {
-      oneOf: [object({ code: { enum: ['deliveriesFailing', 'ownerAccessEnded', 'keyRevoked', 'switchedOff'] }, message: { type: 'string' }, at: dateTime }, ['code', 'message', 'at']), { type: 'null' }],
+      oneOf: [object({ code: { enum: [...DISABLED_CODES] }, message: { type: 'string' }, at: dateTime }, ['code', 'message', 'at']), { type: 'null' }],
       description: 'Why the subscription is switched off (null while it is on)',
     },
     lastSuccessAt: nullableDateTime,

@@ -8,7 +8,16 @@ export interface SendResult {
   status: number | null;
   error: string | null;
   retryAfterMs: number | null;
+  /** For the operator's log only (an errno code, never an address): the merchant sees `error`. */
+  cause?: string;
 }
+
+/**
+ * All the merchant's delivery log says of an attempt without an answer: refused or timed out, never why (an errno, a
+ * resolved address, a TLS or DNS detail would map the network behind the service for whoever reads the log).
+ */
+export const SEND_ERRORS = { refused: 'The connection was refused.', timedOut: 'The receiver did not answer in time.' } as const;
+export const answered = (status: number) => `The receiver answered ${status}.`;
 
 /**
  * POSTs a delivery with node:http (kept-alive sockets per receiver): a time limit over the whole exchange, no
@@ -29,7 +38,7 @@ export class Sender {
   send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
     const target = new URL(url);
     const host = target.hostname.replace(/^\[|\]$/g, '');
-    if (!this.allowPrivate && net.isIP(host) && !isPublicAddress(host)) return Promise.resolve({ status: null, error: 'The address is not a public internet address.', retryAfterMs: null });
+    if (!this.allowPrivate && net.isIP(host) && !isPublicAddress(host)) return Promise.resolve({ status: null, error: SEND_ERRORS.refused, retryAfterMs: null, cause: 'ENOTPUBLIC' });
     const secure = target.protocol === 'https:';
     return new Promise((resolve) => {
       let settled = false;
@@ -44,8 +53,8 @@ export class Sender {
         agent: secure ? this.agents.https : this.agents.http,
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'StoreSuppliers-Webhooks/1', ...headers },
       });
-      const timer = setTimeout(() => req.destroy(new Error(`no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
-      req.on('error', (err: NodeJS.ErrnoException) => done({ status: null, error: describe(err), retryAfterMs: null }));
+      const timer = setTimeout(() => req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })), this.timeoutMs);
+      req.on('error', (err: NodeJS.ErrnoException) => done({ status: null, error: err.code === 'ETIMEDOUT' ? SEND_ERRORS.timedOut : SEND_ERRORS.refused, retryAfterMs: null, cause: err.code ?? 'unknown' }));
       req.on('response', (res) => {
         let read = 0;
         res.on('data', (chunk: Buffer) => {
@@ -65,13 +74,6 @@ export class Sender {
     this.agents.http.destroy();
     this.agents.https.destroy();
   }
-}
-
-function describe(err: NodeJS.ErrnoException): string {
-  if (err.code === 'ECONNREFUSED') return 'The connection was refused.';
-  if (err.code === 'ENOTFOUND') return 'The host was not found.';
-  if (err.code === 'ENOTPUBLIC') return 'The host does not resolve to a public internet address.';
-  return err.message.slice(0, 300);
 }
 
 function retryAfter(value: string | string[] | undefined): number | null {

@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { affected, Params, preparedRows, Queryable, rows } from '../platform/db';
-import { KeysetListStatement, storeScope } from '../platform/pagination';
+import type { KeysetListStatement } from '../platform/pagination';
 import { ALL_TYPES, TEST_EVENT_TYPE, type Delivery, type DisabledReason, type OutboxEvent, type Subscription } from './types';
 
 // The events domain's data module: every statement on its tables (the outbox, subscriptions, deliveries). Fan-out
@@ -57,8 +57,8 @@ export async function fanOut(db: DataSource, limit: number): Promise<number> {
       `WITH ev AS (SELECT seq, store_id, type, resource_key, record_key_id, created_at FROM event_outbox WHERE NOT fanned_out ORDER BY seq LIMIT $1),
        pairs AS (SELECT ev.seq, s.id AS subscription_id, ev.resource_key, row_number() OVER (PARTITION BY s.id, ev.resource_key ORDER BY ev.seq) AS n FROM ev
                    JOIN event_subscriptions s ON s.store_id = ev.store_id AND s.enabled AND s.created_at <= ev.created_at AND (ev.type = ANY(s.event_types) OR '${ALL_TYPES}' = ANY(s.event_types))
-                   LEFT JOIN api_keys k ON k.id = s.created_by_key_id
-                  WHERE s.created_by_key_id IS NULL OR k.record_scope = 'account' OR ev.record_key_id = s.created_by_key_id),
+                   LEFT JOIN api_keys k ON k.id = s.owner_key_id
+                  WHERE s.owner_key_id IS NULL OR k.record_scope = 'account' OR ev.record_key_id = s.owner_key_id),
        made AS (INSERT INTO event_deliveries (event_seq, subscription_id, resource_key, next_attempt_at)
                 SELECT p.seq, p.subscription_id, p.resource_key,
                        CASE WHEN p.n > 1 OR EXISTS (SELECT 1 FROM event_deliveries e WHERE e.subscription_id = p.subscription_id AND e.resource_key = p.resource_key AND e.status = 'pending')
@@ -77,39 +77,52 @@ export async function fanOut(db: DataSource, limit: number): Promise<number> {
 export interface Claimed {
   delivery: Pick<Delivery, 'id' | 'attempts' | 'pendingSince'>;
   event: OutboxEvent;
-  subscription: Pick<Subscription, 'id' | 'storeId' | 'url' | 'secretSealed' | 'previousSecretSealed' | 'previousSecretUntil' | 'createdByAccountId' | 'createdByKeyId'>;
+  subscription: Pick<Subscription, 'id' | 'storeId' | 'url' | 'secretSealed' | 'previousSecretSealed' | 'previousSecretUntil' | 'ownerAccountId' | 'ownerKeyId'>;
+}
+
+/** Deliveries this process has in flight, by subscription and by store. */
+export interface InFlight {
+  subscriptions: Map<string, number>;
+  stores: Map<string, number>;
 }
 
 /**
  * Claims due deliveries (chain heads) under a lease, which also moves them out of the due ones until it lapses: at
- * most `perSubscription` of each subscription counting the ones this process has `inFlight` (a slow receiver holds only its own),
- * `limit` in all, oldest due first. Another process's claim of the same row fails its re-check.
+ * most `perSubscription` of a subscription and `perStore` of a store counting what this process has in flight (a slow
+ * receiver holds only its own, a store's dead receivers only the store's share), `limit` in all. Stores take turns:
+ * each store's oldest due first, then each one's next. Another process's claim of the same row fails its re-check.
  */
-export async function claim(db: Queryable, o: { limit: number; perSubscription: number; inFlight: Map<string, number>; leaseMs: number }): Promise<Claimed[]> {
-  const busy = [...o.inFlight].filter(([, n]) => n >= o.perSubscription).map(([id]) => id);
+export async function claim(db: Queryable, o: { limit: number; perSubscription: number; perStore: number; inFlight: InFlight; leaseMs: number }): Promise<Claimed[]> {
+  const busy = (m: Map<string, number>, cap: number) => [...m].filter(([, n]) => n >= cap).map(([id]) => id);
+  const { subscriptions: subs, stores } = o.inFlight;
   const found = await preparedRows<Record<string, any>>(
     db,
     `WITH cand AS (
-       SELECT d.id, d.subscription_id, d.next_attempt_at FROM event_deliveries d JOIN event_subscriptions s ON s.id = d.subscription_id AND s.enabled
-        WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND NOT (d.subscription_id = ANY($3::uuid[]))
+       SELECT d.id, d.subscription_id, s.store_id, d.next_attempt_at FROM event_deliveries d JOIN event_subscriptions s ON s.id = d.subscription_id AND s.enabled
+        WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND NOT (d.subscription_id = ANY($3::uuid[])) AND NOT (s.store_id = ANY($4::uuid[]))
         ORDER BY d.next_attempt_at LIMIT $1 * 4),
+     by_sub AS (
+       SELECT c.id, c.subscription_id, c.store_id, c.next_attempt_at, row_number() OVER (PARTITION BY c.subscription_id ORDER BY c.next_attempt_at) AS n FROM cand c),
+     by_store AS (
+       SELECT r.id, r.store_id, r.next_attempt_at, row_number() OVER (PARTITION BY r.store_id ORDER BY r.next_attempt_at) AS turn FROM by_sub r
+         LEFT JOIN unnest($6::uuid[], $7::int[]) AS f(subscription_id, n) ON f.subscription_id = r.subscription_id
+        WHERE r.n <= $2 - coalesce(f.n, 0)),
      picked AS (
-       SELECT id FROM (SELECT c.id, c.subscription_id, c.next_attempt_at, row_number() OVER (PARTITION BY c.subscription_id ORDER BY c.next_attempt_at) AS n FROM cand c) r
-         LEFT JOIN unnest($5::uuid[], $6::int[]) AS f(subscription_id, n) ON f.subscription_id = r.subscription_id
-        WHERE r.n <= $2 - coalesce(f.n, 0) ORDER BY next_attempt_at LIMIT $1)
-     UPDATE event_deliveries d SET leased_until = now() + make_interval(secs => $4), next_attempt_at = now() + make_interval(secs => $4), attempts = d.attempts + 1, last_attempt_at = now()
+       SELECT r.id FROM by_store r LEFT JOIN unnest($8::uuid[], $9::int[]) AS g(store_id, n) ON g.store_id = r.store_id
+        WHERE r.turn <= $10 - coalesce(g.n, 0) ORDER BY r.turn, r.next_attempt_at LIMIT $1)
+     UPDATE event_deliveries d SET leased_until = now() + make_interval(secs => $5), next_attempt_at = now() + make_interval(secs => $5), attempts = d.attempts + 1, last_attempt_at = now()
        FROM picked, event_outbox o, event_subscriptions s
       WHERE d.id = picked.id AND o.seq = d.event_seq AND s.id = d.subscription_id AND d.status = 'pending' AND d.next_attempt_at <= now()
-     RETURNING d.id, d.attempts, d.pending_since, o.seq, o.id AS event_id, o.store_id, o.type, o.resource_key, o.snapshot, o.created_at,
-               s.id AS subscription_id, s.url, s.secret_sealed, s.previous_secret_sealed, s.previous_secret_until, s.created_by_account_id, s.created_by_key_id`,
-    [o.limit, o.perSubscription, busy, o.leaseMs / 1000, [...o.inFlight.keys()], [...o.inFlight.values()]],
+     RETURNING d.id, d.attempts, d.pending_since, o.seq, o.id AS event_id, o.store_id, o.type, o.resource_key, o.record_key_id, o.snapshot, o.created_at,
+               s.id AS subscription_id, s.url, s.secret_sealed, s.previous_secret_sealed, s.previous_secret_until, s.owner_account_id, s.owner_key_id`,
+    [o.limit, o.perSubscription, busy(subs, o.perSubscription), busy(stores, o.perStore), o.leaseMs / 1000, [...subs.keys()], [...subs.values()], [...stores.keys()], [...stores.values()], o.perStore],
   );
   return found.map((r) => ({
     delivery: { id: r.id, attempts: r.attempts, pendingSince: r.pending_since },
-    event: { seq: Number(r.seq), id: r.event_id, storeId: r.store_id, type: r.type, resourceKey: r.resource_key, snapshot: r.snapshot, createdAt: r.created_at },
+    event: { seq: Number(r.seq), id: r.event_id, storeId: r.store_id, type: r.type, resourceKey: r.resource_key, recordKeyId: r.record_key_id, snapshot: r.snapshot, createdAt: r.created_at },
     subscription: {
       id: r.subscription_id, storeId: r.store_id, url: r.url, secretSealed: r.secret_sealed, previousSecretSealed: r.previous_secret_sealed,
-      previousSecretUntil: r.previous_secret_until, createdByAccountId: r.created_by_account_id, createdByKeyId: r.created_by_key_id,
+      previousSecretUntil: r.previous_secret_until, ownerAccountId: r.owner_account_id, ownerKeyId: r.owner_key_id,
     },
   }));
 }
@@ -175,8 +188,8 @@ interface SubscriptionRow {
   enabled: boolean;
   disabled_reason: DisabledReason | null;
   last_success_at: Date | null;
-  created_by_account_id: string;
-  created_by_key_id: string | null;
+  owner_account_id: string;
+  owner_key_id: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -184,50 +197,70 @@ interface SubscriptionRow {
 export const subscriptionOf = (r: SubscriptionRow): Subscription => ({
   id: r.id, storeId: r.store_id, url: r.url, description: r.description, eventTypes: r.event_types, secretSealed: r.secret_sealed,
   previousSecretSealed: r.previous_secret_sealed, previousSecretUntil: r.previous_secret_until, enabled: r.enabled, disabledReason: r.disabled_reason,
-  lastSuccessAt: r.last_success_at, createdByAccountId: r.created_by_account_id, createdByKeyId: r.created_by_key_id, createdAt: r.created_at, updatedAt: r.updated_at,
+  lastSuccessAt: r.last_success_at, ownerAccountId: r.owner_account_id, ownerKeyId: r.owner_key_id, createdAt: r.created_at, updatedAt: r.updated_at,
 });
 
-export async function insertSubscription(db: Queryable, s: Pick<Subscription, 'id' | 'storeId' | 'url' | 'description' | 'eventTypes' | 'secretSealed' | 'createdByAccountId' | 'createdByKeyId'>): Promise<Subscription> {
-  const [r] = await rows<SubscriptionRow>(
-    db,
-    `INSERT INTO event_subscriptions (id, store_id, url, description, event_types, secret_sealed, created_by_account_id, created_by_key_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING *`,
-    [s.id, s.storeId, s.url, s.description, s.eventTypes, s.secretSealed, s.createdByAccountId, s.createdByKeyId],
-  );
-  return subscriptionOf(r);
+/** A store's subscriptions are counted and added under this lock (with the store): the limit holds across processes. */
+const SUBSCRIPTIONS_LOCK = 727274102;
+
+/** The new subscription, or null when the store already has `limit`. */
+export async function insertSubscription(
+  db: DataSource,
+  s: Pick<Subscription, 'id' | 'storeId' | 'url' | 'description' | 'eventTypes' | 'secretSealed' | 'ownerAccountId' | 'ownerKeyId'>,
+  limit: number,
+): Promise<Subscription | null> {
+  return db.transaction(async (tx) => {
+    await rows(tx, 'SELECT pg_advisory_xact_lock($1, hashtext($2))', [SUBSCRIPTIONS_LOCK, s.storeId]);
+    const [r] = await rows<SubscriptionRow>(
+      tx,
+      `INSERT INTO event_subscriptions (id, store_id, url, description, event_types, secret_sealed, owner_account_id, owner_key_id)
+       SELECT $1, $2, $3, $4, $5, $6, $7, $8 WHERE (SELECT count(*) FROM event_subscriptions WHERE store_id = $2) < $9 RETURNING *`,
+      [s.id, s.storeId, s.url, s.description, s.eventTypes, s.secretSealed, s.ownerAccountId, s.ownerKeyId, limit],
+    );
+    return r ? subscriptionOf(r) : null;
+  });
 }
 
-/** One subscription of a store; with `ownKeyId`, only one that key made. */
+/** One subscription of a store; with `ownKeyId`, only one that key owns. */
 export async function subscriptionInStore(db: Queryable, storeId: string, id: string, ownKeyId: string | null): Promise<Subscription | null> {
-  const [r] = await rows<SubscriptionRow>(db, 'SELECT * FROM event_subscriptions WHERE id = $1 AND store_id = $2 AND ($3::uuid IS NULL OR created_by_key_id = $3)', [id, storeId, ownKeyId]);
+  const [r] = await rows<SubscriptionRow>(db, 'SELECT * FROM event_subscriptions WHERE id = $1 AND store_id = $2 AND ($3::uuid IS NULL OR owner_key_id = $3)', [id, storeId, ownKeyId]);
   return r ? subscriptionOf(r) : null;
 }
 
 export function subscriptionList(storeId: string, ownKeyId: string | null): KeysetListStatement {
-  return { list: 'eventSubscriptions', binding: { storeId, ownKeyId }, table: 'event_subscriptions', alias: 's', filters: storeScope(storeId, ownKeyId, false), columns: 's.*', counts: null };
+  const filters = [{ column: 'store_id', value: storeId }, ...(ownKeyId ? [{ column: 'owner_key_id', value: ownKeyId }] : [])];
+  return { list: 'eventSubscriptions', binding: { storeId, ownKeyId }, table: 'event_subscriptions', alias: 's', filters, columns: 's.*', counts: null };
 }
 
-/** Changes the given fields; switching on clears the reason and gives the waiting deliveries a fresh retry period. */
-export async function updateSubscription(db: Queryable, id: string, c: { url?: string; description?: string | null; eventTypes?: string[]; enabled?: boolean }): Promise<Subscription> {
+/** Who a subscription acts for from now on (its new owner), set with a change of its address or secret. */
+export interface Owner {
+  accountId: string;
+  keyId: string | null;
+}
+
+const ownerSet = (n: number) => `owner_account_id = coalesce($${n}, owner_account_id), owner_key_id = CASE WHEN $${n}::uuid IS NULL THEN owner_key_id ELSE $${n + 1}::uuid END`;
+
+/** Changes the given fields (and the owner); switching on clears the reason and gives the waiting deliveries a fresh retry period. */
+export async function updateSubscription(db: Queryable, id: string, c: { url?: string; description?: string | null; eventTypes?: string[]; enabled?: boolean }, owner: Owner | null): Promise<Subscription> {
   const [r] = await rows<SubscriptionRow>(
     db,
     `WITH s AS (UPDATE event_subscriptions SET url = coalesce($2, url), description = CASE WHEN $3 THEN $4 ELSE description END, event_types = coalesce($5, event_types),
-                       enabled = coalesce($6, enabled), disabled_reason = CASE WHEN $6 IS NULL THEN disabled_reason WHEN $6 THEN NULL ELSE $7::jsonb END, updated_at = now()
+                       enabled = coalesce($6, enabled), disabled_reason = CASE WHEN $6 IS NULL THEN disabled_reason WHEN $6 THEN NULL ELSE $7::jsonb END, ${ownerSet(8)}, updated_at = now()
                  WHERE id = $1 RETURNING *),
      fresh AS (UPDATE event_deliveries d SET pending_since = now() FROM s WHERE $6::boolean AND d.subscription_id = s.id AND d.status = 'pending')
      SELECT * FROM s`,
-    [id, c.url ?? null, 'description' in c, c.description ?? null, c.eventTypes ?? null, c.enabled ?? null, JSON.stringify({ code: 'switchedOff', message: 'Switched off by its owner.', at: new Date().toISOString() })],
+    [id, c.url ?? null, 'description' in c, c.description ?? null, c.eventTypes ?? null, c.enabled ?? null, JSON.stringify({ code: 'switchedOff', message: 'Switched off by a member of the store.', at: new Date().toISOString() }), owner?.accountId ?? null, owner?.keyId ?? null],
   );
   return subscriptionOf(r);
 }
 
-/** A new secret; the one it replaces keeps signing beside it until `previousUntil` (null: not at all). */
-export async function rotateSecret(db: Queryable, id: string, secretSealed: string, previousUntil: Date | null): Promise<Subscription> {
+/** A new secret, and its new owner; the one it replaces keeps signing beside it until `previousUntil` (null: not at all). */
+export async function rotateSecret(db: Queryable, id: string, secretSealed: string, previousUntil: Date | null, owner: Owner): Promise<Subscription> {
   const [r] = await rows<SubscriptionRow>(
     db,
     `UPDATE event_subscriptions SET previous_secret_sealed = CASE WHEN $3::timestamptz IS NULL THEN NULL ELSE secret_sealed END, previous_secret_until = $3,
-            secret_sealed = $2, updated_at = now() WHERE id = $1 RETURNING *`,
-    [id, secretSealed, previousUntil],
+            secret_sealed = $2, ${ownerSet(4)}, updated_at = now() WHERE id = $1 RETURNING *`,
+    [id, secretSealed, previousUntil, owner.accountId, owner.keyId],
   );
   return subscriptionOf(r);
 }

@@ -2,9 +2,11 @@ import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { checkTarget } from '../platform/address-guard';
 import type { Secrets } from '../platform/crypto';
-import { errors } from '../platform/errors';
+import { ApiError, errors } from '../platform/errors';
 import { Cursors, keysetList, Page } from '../platform/pagination';
-import type { Creator } from '../identity/permissions';
+import { type RateLimit, takeRate } from '../platform/rate-limit';
+import type { OwnerAccess } from './delivery';
+import { BASE_PERMISSION, type Renderers } from './render';
 import { newSecret } from './signing';
 import * as sql from './sql';
 import type { Delivery, Subscription } from './types';
@@ -15,23 +17,44 @@ export interface SubscriptionInput {
   description?: string | null;
 }
 
-/** A store's event subscriptions and their deliveries; every read and change is within the caller's record scope. */
+/** Who asks: the owner they would become (their account, and their key with its record scope) and their store permissions now. */
+export interface Changer extends sql.Owner {
+  permissions: ReadonlySet<string>;
+}
+
+/** What one store may have and do: subscriptions, and test or redeliver calls (one budget). */
+export interface SubscriptionLimits {
+  perStore: number;
+  sends: RateLimit;
+}
+
+/**
+ * A store's event subscriptions and their deliveries; every read and change is within the caller's record scope. A
+ * subscription acts for its owner: whoever changes its address or its secret must be able to read all its data, and
+ * becomes its owner.
+ */
 export class SubscriptionService {
   constructor(
     private readonly db: DataSource,
     private readonly secrets: Secrets,
     private readonly cursors: Cursors,
-    /** Loopback and private targets allowed (the local default). */
+    /** Loopback and private targets allowed (the operator's explicit choice). */
     private readonly allowPrivateTargets: boolean,
+    private readonly renderers: Renderers,
+    private readonly ownerAccess: OwnerAccess,
+    readonly limits: SubscriptionLimits,
   ) {}
 
-  /** Answers the new subscription and its signing secret, shown only here and when it is rotated. */
-  async create(storeId: string, creator: Creator, input: SubscriptionInput): Promise<{ subscription: Subscription; secret: string }> {
+  /** Answers the new subscription and its signing secret, shown only here and when it is rotated. Its creator owns it. */
+  async create(storeId: string, owner: sql.Owner, input: SubscriptionInput): Promise<{ subscription: Subscription; secret: string }> {
     await checkTarget(input.url, this.allowPrivateTargets);
     const secret = newSecret();
-    const subscription = await sql.insertSubscription(this.db, {
-      id: crypto.randomUUID(), storeId, url: input.url, description: input.description ?? null, eventTypes: unique(input.eventTypes), secretSealed: this.secrets.encrypt(secret), ...creator,
-    });
+    const subscription = await sql.insertSubscription(
+      this.db,
+      { id: crypto.randomUUID(), storeId, url: input.url, description: input.description ?? null, eventTypes: unique(input.eventTypes), secretSealed: this.secrets.encrypt(secret), ownerAccountId: owner.accountId, ownerKeyId: owner.keyId },
+      this.limits.perStore,
+    );
+    if (!subscription) throw limitReached(this.limits.perStore);
     return { subscription, secret };
   }
 
@@ -45,10 +68,18 @@ export class SubscriptionService {
     return s;
   }
 
-  async update(storeId: string, id: string, ownKeyId: string | null, changes: Partial<SubscriptionInput> & { enabled?: boolean }): Promise<Subscription> {
-    await this.get(storeId, id, ownKeyId);
+  /**
+   * A new address makes the changer its owner (refused unless they may read all its data). The types, description and
+   * switch may be changed by any member who may manage it: deliveries still go to the owner's address, rendered for
+   * the owner. Switching on needs an owner who still has the store.
+   */
+  async update(storeId: string, id: string, ownKeyId: string | null, changer: Changer, changes: Partial<SubscriptionInput> & { enabled?: boolean }): Promise<Subscription> {
+    const s = await this.get(storeId, id, ownKeyId);
+    const eventTypes = changes.eventTypes ? unique(changes.eventTypes) : undefined;
+    const owner = changes.url !== undefined ? this.takeOver(s, changer, eventTypes ?? s.eventTypes) : null;
     if (changes.url !== undefined) await checkTarget(changes.url, this.allowPrivateTargets);
-    return sql.updateSubscription(this.db, id, { ...changes, ...(changes.eventTypes ? { eventTypes: unique(changes.eventTypes) } : {}) });
+    if (changes.enabled) await this.ownerStillActs(storeId, owner ?? { accountId: s.ownerAccountId, keyId: s.ownerKeyId });
+    return sql.updateSubscription(this.db, id, { ...changes, ...(eventTypes ? { eventTypes } : {}) }, owner);
   }
 
   async delete(storeId: string, id: string, ownKeyId: string | null): Promise<void> {
@@ -56,17 +87,19 @@ export class SubscriptionService {
     await sql.deleteSubscription(this.db, id);
   }
 
-  /** A new secret; the old one keeps signing beside it for `keepOldSeconds`, so receivers can move without a gap. */
-  async rotate(storeId: string, id: string, ownKeyId: string | null, keepOldSeconds: number): Promise<{ subscription: Subscription; secret: string }> {
-    await this.get(storeId, id, ownKeyId);
+  /** A new secret, and the changer its owner; the old one keeps signing beside it for `keepOldSeconds`, so receivers can move without a gap. */
+  async rotate(storeId: string, id: string, ownKeyId: string | null, changer: Changer, keepOldSeconds: number): Promise<{ subscription: Subscription; secret: string }> {
+    const s = await this.get(storeId, id, ownKeyId);
+    const owner = this.takeOver(s, changer, s.eventTypes);
     const secret = newSecret();
     const until = keepOldSeconds > 0 ? new Date(Date.now() + keepOldSeconds * 1000) : null;
-    return { subscription: await sql.rotateSecret(this.db, id, this.secrets.encrypt(secret), until), secret };
+    return { subscription: await sql.rotateSecret(this.db, id, this.secrets.encrypt(secret), until, owner), secret };
   }
 
   /** A `subscription.test` event for this subscription alone, delivered like any other; answers its delivery. */
   async test(storeId: string, id: string, ownKeyId: string | null): Promise<Delivery> {
     const s = await this.get(storeId, id, ownKeyId);
+    await takeRate(this.db, this.limits.sends, storeId);
     const deliveryId = await sql.insertTestEvent(this.db, s, { subscriptionId: s.id, message: 'A test event from Store Suppliers: the subscription reaches this address.' });
     return (await sql.deliveryOfSubscription(this.db, s.id, deliveryId))!;
   }
@@ -86,9 +119,36 @@ export class SubscriptionService {
   /** Sends the delivery's event again (same webhook-id), due now with a fresh retry period. */
   async redeliver(storeId: string, id: string, deliveryId: string, ownKeyId: string | null): Promise<Delivery> {
     await this.delivery(storeId, id, deliveryId, ownKeyId);
+    await takeRate(this.db, this.limits.sends, storeId);
     await sql.redeliver(this.db, deliveryId);
     return (await sql.deliveryOfSubscription(this.db, id, deliveryId))!;
   }
+
+  /**
+   * The changer as the new owner, if they may read everything the data of these types carries; its owner moving it
+   * takes nothing from anyone (it stays rendered for them), so only someone else needs all of it.
+   */
+  private takeOver(s: Subscription, changer: Changer, eventTypes: string[]): sql.Owner {
+    const missing = this.renderers.needs(eventTypes).filter((p) => !changer.permissions.has(p));
+    if (missing.length && changer.accountId !== s.ownerAccountId) {
+      throw new ApiError(
+        403,
+        'subscriptionOwnerPermissionsMissing',
+        `Changing where this subscription sends, or its secret, makes you its owner and needs every permission its data needs; missing: ${missing.join(', ')}.`,
+        missing.map((permission) => ({ message: 'Missing store permission', permission })),
+      );
+    }
+    return { accountId: changer.accountId, keyId: changer.keyId };
+  }
+
+  private async ownerStillActs(storeId: string, owner: sql.Owner): Promise<void> {
+    const access = await this.ownerAccess(storeId, owner.accountId, owner.keyId);
+    if (access && !access.keyRevoked && access.permissions.has(BASE_PERMISSION)) return;
+    throw errors.conflict('subscriptionOwnerAccessEnded', 'The subscription\'s owner can no longer act in this store; change its url or rotate its secret to take it over, then switch it on.');
+  }
 }
+
+const limitReached = (limit: number) =>
+  new ApiError(409, 'subscriptionLimitReached', `A store has at most ${limit} event subscriptions; delete one first.`, [{ message: 'Subscription limit reached', limit }]);
 
 const unique = (types: string[]) => [...new Set(types)];

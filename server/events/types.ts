@@ -10,6 +10,7 @@ export const EVENT_TYPES = {
   'supplierOrder.cancelled': 'The supplier order was cancelled.',
   'supplierOrder.failed': 'Sending the supplier order failed for now; a background job retries it.',
   'orderPart.statusChanged': "An order part's status changed (pending, processing, shipped, delivered, cancelled).",
+  'storeOrder.paymentChanged': "A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it was paid also sets needsAttention and paymentAttention.",
   'importJob.finished': 'An import job finished (completed or failed): counts, errors and the products it made.',
   'productLink.syncFailed': "A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated.",
   'connection.circuitOpened': "Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil.",
@@ -24,7 +25,7 @@ export const TEST_EVENT_TYPE = 'subscription.test';
 export const ALL_TYPES = '*';
 
 /** What a resource's events are ordered by: one key per resource (a supplier order, an order part). */
-export type ResourceKind = 'supplierOrder' | 'orderPart' | 'importJob' | 'productLink' | 'connection' | 'subscription';
+export type ResourceKind = 'supplierOrder' | 'orderPart' | 'storeOrder' | 'importJob' | 'productLink' | 'connection' | 'subscription';
 
 /** An event as the outbox keeps it: the owning domain renders `data` from `snapshot` (see ./render.ts). */
 export interface OutboxEvent {
@@ -33,12 +34,17 @@ export interface OutboxEvent {
   storeId: string;
   type: string;
   resourceKey: string;
+  /** The key that made the record the event is about (an own key's subscription receives only those). */
+  recordKeyId: string | null;
   snapshot: Record<string, unknown>;
   createdAt: Date;
 }
 
+export const DISABLED_CODES = ['deliveriesFailing', 'ownerAccessEnded', 'keyRevoked', 'switchedOff'] as const;
+export type DisabledCode = (typeof DISABLED_CODES)[number];
+
 export interface DisabledReason {
-  code: 'deliveriesFailing' | 'ownerAccessEnded' | 'keyRevoked' | 'switchedOff';
+  code: DisabledCode;
   message: string;
   at: string;
 }
@@ -56,8 +62,9 @@ export interface Subscription {
   enabled: boolean;
   disabledReason: DisabledReason | null;
   lastSuccessAt: Date | null;
-  createdByAccountId: string;
-  createdByKeyId: string | null;
+  /** Whose authority it acts on: its creator, or whoever last changed its address or rotated its secret. */
+  ownerAccountId: string;
+  ownerKeyId: string | null;
   createdAt: Date;
   updatedAt: Date;
 }

@@ -18,6 +18,35 @@ export const PERMISSIONS = [
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
+/**
+ * Granted or taken away by the store owner only: whoever holds staff.manage changes who works on the store, and
+ * whoever holds payments.manage decides which payment events the store believes.
+ */
+export const OWNER_GRANTS: ReadonlySet<string> = new Set<Permission>(['staff.manage', 'payments.manage']);
+
+/** Who changes a member's permissions: the owner, or a staff member with the permissions they hold. */
+export interface Grantor {
+  isOwner: boolean;
+  permissions: ReadonlySet<string>;
+}
+
+/**
+ * The permissions a grantor may not change in a move from `before` to `after` (granted or taken away), each with
+ * why: a staff member changes only permissions they hold, never the owner's grants. Empty: the change may be made.
+ */
+export function grantsBeyond(grantor: Grantor, before: readonly string[], after: readonly string[]): GrantBeyond[] {
+  if (grantor.isOwner) return [];
+  const changed = new Set([...after.filter((p) => !before.includes(p)), ...before.filter((p) => !after.includes(p))]);
+  return [...changed].sort().flatMap((permission): GrantBeyond[] => {
+    if (OWNER_GRANTS.has(permission)) return [{ permission, reason: 'ownerOnly' }];
+    return grantor.permissions.has(permission) ? [] : [{ permission, reason: 'notHeld' }];
+  });
+}
+export interface GrantBeyond {
+  permission: string;
+  reason: 'notHeld' | 'ownerOnly';
+}
+
 const PLAN_RANK: Record<Plan, number> = { free: 0, starter: 1, pro: 2, business: 3 };
 export const DROPSHIPPING_PLAN: Plan = 'pro';
 

@@ -28,6 +28,12 @@ import { EventSubscriptions1764547200001 } from './1764547200001-EventSubscripti
 import { EventDeliveries1764547200002 } from './1764547200002-EventDeliveries';
 import { EventOutboxNotify1764547200003 } from './1764547200003-EventOutboxNotify';
 import { EventTriggers1764547200004 } from './1764547200004-EventTriggers';
+import { SignInAddress1764633600310 } from './1764633600310-SignInAddress';
+import { SignInOpenedBy1764633600311 } from './1764633600311-SignInOpenedBy';
+import { SignInBrowserDigest1764633600312 } from './1764633600312-SignInBrowserDigest';
+import { EventSubscriptionOwner1764633600370 } from './1764633600370-EventSubscriptionOwner';
+import { RateLimits1764633600371 } from './1764633600371-RateLimits';
+import { CaptureThroughProvider1764633600500 } from './1764633600500-CaptureThroughProvider';
 
 export const MIGRATIONS = [
   Foundation1763769600000,
@@ -59,4 +65,10 @@ export const MIGRATIONS = [
   EventDeliveries1764547200002,
   EventOutboxNotify1764547200003,
   EventTriggers1764547200004,
+  SignInAddress1764633600310,
+  SignInOpenedBy1764633600311,
+  SignInBrowserDigest1764633600312,
+  EventSubscriptionOwner1764633600370,
+  RateLimits1764633600371,
+  CaptureThroughProvider1764633600500,
 ];

@@ -4,8 +4,11 @@ import type { Actor } from '../identity/permissions';
 /** A store order change other domains act on, published in the transaction that made it (an outbox on the job queue, ./queues). */
 export interface StoreOrderEvent {
   orderId: string;
-  /** confirmed: by a staff member or by an online payment; authorised: the shopper's payment was authorised. */
-  kind: 'confirmed' | 'authorised';
+  /**
+   * confirmed: by a staff member or by an online payment; authorised: the shopper's payment was authorised;
+   * captureFailed: the provider failed the authorised payment of a promise-to-sell order (a capture it refused).
+   */
+  kind: 'confirmed' | 'authorised' | 'captureFailed';
   actor: Actor;
 }
 

@@ -1,7 +1,7 @@
 import { domain, type Platform } from '../platform/domain';
 import { POLLING, sendInTransaction } from '../platform/jobs';
 import type { PublishStoreOrderEvent, StoreOrderEvent } from './events';
-import { orderPartRenderer } from './part-events';
+import { orderPartRenderer, storeOrderPaymentRenderer } from './part-events';
 import { OrderPayments } from './payments';
 import { StoreOrderQueries } from './queries';
 import { STORE_ORDER_EVENTS_QUEUE } from './queues';
@@ -20,7 +20,7 @@ export function ordersDomain(p: Platform, deps: { supplierOrders: SupplierOrders
   const queries = new StoreOrderQueries(p.db, p.cursors);
   return domain({
     orders, orderPayments, queries,
-    eventRenderers: { orderPart: orderPartRenderer(p.db) },
+    eventRenderers: { orderPart: orderPartRenderer(p.db), storeOrder: storeOrderPaymentRenderer },
     routes: storeOrderRoutes(orders, orderPayments, deps.supplierOrders, queries),
     async work(boss) {
       await boss.work<StoreOrderEvent>(STORE_ORDER_EVENTS_QUEUE, POLLING, async ([job]) => {

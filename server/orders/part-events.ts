@@ -28,3 +28,12 @@ export function orderPartRenderer(db: Queryable): EventRenderer {
     },
   };
 }
+
+/**
+ * `storeOrder.paymentChanged` data: the order's id and number, its payment status now and before, the provider's event
+ * kind that moved it, and whether the order needs a person (no customer data: the order's payment only).
+ */
+export const storeOrderPaymentRenderer: EventRenderer = {
+  permission: 'orders.view',
+  render: async (events) => events.map((e) => e.snapshot),
+};

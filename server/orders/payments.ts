@@ -1,14 +1,15 @@
 import type { DataSource } from 'typeorm';
 import type { Actor } from '../identity/permissions';
 import { errors } from '../platform/errors';
-import type { PaymentStatus, StoreOrder } from './types';
+import type { PaymentAttentionReason, PaymentStatus, StoreOrder } from './types';
 import type { PublishStoreOrderEvent } from './events';
 import type { OrderService } from './service';
 import * as sql from './sql';
 
 /** A payment event as the payment provider reported it in a signed notification (server/payments). */
 export interface ProviderPaymentEvent {
-  kind: 'authorised' | 'paid' | 'failed' | 'refunded';
+  /** captured: an authorisation charged (paid); captureFailed: a capture the provider refused (the payment failed). */
+  kind: 'authorised' | 'paid' | 'captured' | 'captureFailed' | 'failed' | 'refunded';
   amountMinor: number;
   currency: string;
   /** The provider's own id of the payment. */
@@ -19,16 +20,22 @@ export interface ProviderPaymentEvent {
 
 export type ProviderEventOutcome = 'applied' | 'duplicate' | 'amountMismatch';
 
+const STATUS_OF: Record<ProviderPaymentEvent['kind'], PaymentStatus> = { authorised: 'authorised', paid: 'paid', captured: 'paid', captureFailed: 'failed', failed: 'failed', refunded: 'refunded' };
+
 /**
- * The shopper's payment status after a provider event: a refund is final, and nothing but a refund moves a paid
- * payment (events may arrive out of order: an authorisation after the capture changes nothing).
+ * The shopper's payment status after a provider event: a refund is final; a paid payment moves only when the provider
+ * takes it back (failed or refunded); events may arrive out of order, so an authorisation after the capture changes nothing.
  */
 export function nextPaymentStatus(current: PaymentStatus, kind: ProviderPaymentEvent['kind']): PaymentStatus | null {
-  if (current === 'refunded') return null;
-  if (kind === 'refunded') return 'refunded';
-  if (current === 'paid') return null;
-  return kind === current ? null : kind;
+  const next = STATUS_OF[kind];
+  if (current === 'refunded' || next === current) return null;
+  if (current === 'paid' && next !== 'failed' && next !== 'refunded') return null;
+  return next;
 }
+
+/** A payment taken back after it was paid needs a person: the supplier may be paid, the goods on their way. */
+const attentionFor = (from: PaymentStatus, to: PaymentStatus): PaymentAttentionReason | null =>
+  from !== 'paid' ? null : to === 'failed' ? 'paymentFailedAfterPaid' : to === 'refunded' ? 'refundedAfterPaid' : null;
 
 const PROVIDER: Actor = { kind: 'system', id: null };
 
@@ -36,6 +43,8 @@ const PROVIDER: Actor = { kind: 'system', id: null };
  * The shopper's payment on a store order. `paymentStatus` moves only on the payment provider's signed events: that
  * is the "confirmed by the payment provider" automatic supplier payment requires (dispatch reads it). A staff
  * member's mark is recorded as `manual`: it confirms the order and shows in its history, and moves nothing else.
+ * Under promise to sell the service asks the provider to capture (server/payments/capture.ts); it records that it
+ * asked (or that the provider refused), but the payment is paid only once the provider's signed event says so.
  */
 export class OrderPayments {
   constructor(
@@ -46,19 +55,32 @@ export class OrderPayments {
 
   async recordProviderEvent(order: StoreOrder, event: ProviderPaymentEvent): Promise<ProviderEventOutcome> {
     // An authorisation or capture for another amount is not this order's payment.
-    if ((event.kind === 'paid' || event.kind === 'authorised') && (event.amountMinor !== order.totalMinor || event.currency !== order.currency)) return 'amountMismatch';
+    if (['paid', 'captured', 'authorised'].includes(event.kind) && (event.amountMinor !== order.totalMinor || event.currency !== order.currency)) return 'amountMismatch';
     return this.db.transaction(async (tx) => {
       const current = await sql.lockPaymentStatus(tx, order.id);
       const fresh = await sql.insertPaymentEvent(tx, { orderId: order.id, kind: event.kind, source: 'provider', amountMinor: event.amountMinor, reference: event.reference, providerEventId: event.eventId });
       if (!fresh) return 'duplicate';
       const next = nextPaymentStatus(current, event.kind);
       if (!next) return 'applied';
-      await sql.setPaymentStatus(tx, order.id, next);
+      await sql.setPaymentStatus(tx, order.id, current, next, { reportedAs: event.kind, attention: attentionFor(current, next) });
       // An online payment that is paid confirms a pending order; under promise to sell an authorisation starts sending.
       if (next === 'paid' && order.paymentMethod === 'online' && order.status !== 'cancelled') await this.orders.confirmIn(tx, order.id, PROVIDER);
       if (next === 'authorised') await this.publish(tx, { orderId: order.id, kind: 'authorised', actor: PROVIDER });
+      // The shopper cannot be charged: a supplier already paid on the promise waits for a person.
+      if (next === 'failed' && current === 'authorised' && order.contractModel === 'promiseToSell') await this.publish(tx, { orderId: order.id, kind: 'captureFailed', actor: PROVIDER });
       return 'applied';
     });
+  }
+
+  /** What a capture of the order's payment needs: its status as the provider reported it, and the provider's payment id. */
+  async capturable(orderId: string): Promise<{ status: PaymentStatus; reference: string | null } | null> {
+    const order = await this.orders.byId(orderId);
+    return order ? { status: order.paymentStatus, reference: await sql.authorisedReference(this.db, orderId) } : null;
+  }
+
+  /** The service asked the provider to capture (or the provider refused in its answer): recorded once per payment. */
+  async recordCapture(orderId: string, kind: 'captureRequested' | 'captureFailed', reference: string | null): Promise<void> {
+    await sql.insertPaymentEvent(this.db, { orderId, kind, source: 'service', reference });
   }
 
   /** Cash, a bank transfer: a person says the shopper paid. Marking twice changes nothing the second time. */

@@ -16,6 +16,7 @@ export interface StoreOrderListItem {
   currency: string;
   totalMinor: number;
   needsAttention: boolean;
+  paymentAttention: { reason: string; since: string } | null;
   destination?: Destination;
   destinationRedacted: boolean;
   fulfilmentGroups: Array<{ groupKey: string; connectionId: string | null; status: FulfilmentGroup['status']; fulfilledByStore: boolean; items: string[]; shipment: FulfilmentGroup['shipment'] }>;
@@ -50,6 +51,7 @@ export class StoreOrderQueries {
       currency: o.currency,
       totalMinor: Number(o.total_minor),
       needsAttention: o.needs_attention,
+      paymentAttention: o.payment_attention ? { reason: o.payment_attention, since: o.payment_attention_at!.toISOString() } : null,
       ...(showCustomer ? { destination: o.destination, destinationRedacted: false } : { destinationRedacted: true }),
       fulfilmentGroups: o.parts.map((g) => ({ groupKey: g.groupKey, connectionId: g.connectionId, status: g.status, fulfilledByStore: g.fulfilledByStore, items: [], shipment: g.shipment })),
       fulfilmentSummary: {

@@ -19,8 +19,11 @@ export const partSchema = object(
 );
 export const paymentEntrySchema = object(
   {
-    kind: { enum: ['authorised', 'paid', 'failed', 'refunded', 'captured', 'captureFailed'] },
-    source: { enum: ['provider', 'manual', 'service'], description: '`provider`: a signed payment provider notification; `manual`: a staff member; `service`: a promise-to-sell capture' },
+    kind: {
+      enum: ['authorised', 'paid', 'failed', 'refunded', 'captured', 'captureFailed', 'captureRequested'],
+      description: 'From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider\'s signed `captured`) or `captureFailed` (the provider refused it in its answer)',
+    },
+    source: { enum: ['provider', 'manual', 'service'], description: '`provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service\'s capture request under promise to sell and the provider\'s answer to it' },
     amountMinor: { type: ['integer', 'null'] },
     reference: { type: ['string', 'null'] },
     actor: { type: ['object', 'null'], description: 'Who marked it (manual only): a key or a user' },
@@ -43,7 +46,14 @@ export const orderSchemaWith = (supplierOrder: JsonSchema) => object(
     contractModel: { enum: ['standard', 'promiseToSell'] },
     currency,
     totalMinor: minorUnits,
-    needsAttention: { type: 'boolean' },
+    needsAttention: { type: 'boolean', description: 'A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention)' },
+    paymentAttention: {
+      type: ['object', 'null'],
+      description: 'The payment provider took the payment back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`): a person decides what happens to the order',
+      properties: { reason: { enum: ['paymentFailedAfterPaid', 'refundedAfterPaid'] }, since: dateTime },
+      required: ['reason', 'since'],
+      additionalProperties: false,
+    },
     destination: destinationSchema,
     destinationRedacted: { type: 'boolean' },
     items: { type: 'array', items: { type: 'object' } },
@@ -54,5 +64,5 @@ export const orderSchemaWith = (supplierOrder: JsonSchema) => object(
     createdAt: dateTime,
     updatedAt: dateTime,
   },
-  ['id', 'storeId', 'number', 'status', 'paymentMethod', 'paymentStatus', 'markedPaidAt', 'contractModel', 'currency', 'totalMinor', 'needsAttention', 'destinationRedacted', 'fulfilmentGroups', 'fulfilmentSummary', 'createdAt', 'updatedAt'],
+  ['id', 'storeId', 'number', 'status', 'paymentMethod', 'paymentStatus', 'markedPaidAt', 'contractModel', 'currency', 'totalMinor', 'needsAttention', 'paymentAttention', 'destinationRedacted', 'fulfilmentGroups', 'fulfilmentSummary', 'createdAt', 'updatedAt'],
 );

@@ -126,21 +126,6 @@ export class OrderService {
     await this.publish(tx, { orderId, kind: 'confirmed', actor });
   }
 
-  /**
-   * Promise-to-sell: charges the authorised shopper payment once the supplier accepted. Answers false
-   * when the payment cannot be captured (no longer authorised).
-   */
-  async captureShopperPayment(orderId: string): Promise<boolean> {
-    return this.db.transaction(async (tx) => {
-      const status = await sql.lockPaymentStatus(tx, orderId);
-      if (status === 'paid') return true;
-      const ok = status === 'authorised';
-      await sql.insertPaymentEvent(tx, { orderId, kind: ok ? 'captured' : 'captureFailed', source: 'service' });
-      if (ok) await sql.setPaymentStatus(tx, orderId, 'paid');
-      return ok;
-    });
-  }
-
   /** The store takes a supplier part over (it has no supplier order left): it ships the part itself from now on. */
   async handPartToStore(orderId: string, groupKey: string): Promise<void> {
     await sql.movePartNow(this.db, orderId, groupKey, { kind: 'handToStore' });

@@ -2,7 +2,7 @@ import { affected, Params, preparedRows, Queryable, rows } from '../platform/db'
 import { recordEvents } from '../events/sql';
 import { KeysetListStatement, storeScope } from '../platform/pagination';
 import type { Actor } from '../identity/permissions';
-import type { Destination, FulfilmentGroup, PartMove, PaymentStatus, StoreOrder, StoreOrderItem } from './types';
+import type { Destination, FulfilmentGroup, PartMove, PaymentAttentionReason, PaymentStatus, StoreOrder, StoreOrderItem } from './types';
 
 // The orders domain's data module: every statement on its tables (store orders, their items and parts, payment
 // events), rows turned into its types by the mappers below. Its services hold no SQL and no TypeORM calls.
@@ -10,48 +10,22 @@ import type { Destination, FulfilmentGroup, PartMove, PaymentStatus, StoreOrder,
 // --- Rows and mappers
 
 interface OrderRow {
-  id: string;
-  store_id: string;
-  number: string;
-  status: StoreOrder['status'];
-  payment_method: StoreOrder['paymentMethod'];
-  payment_status: StoreOrder['paymentStatus'];
-  contract_model: StoreOrder['contractModel'];
-  currency: string;
-  total_minor: string;
-  destination: Destination;
-  needs_attention: boolean;
-  confirmed_at: Date | null;
-  marked_paid_at: Date | null;
-  created_by_account_id: string;
-  created_by_key_id: string | null;
-  created_at: Date;
-  updated_at: Date;
+  id: string; store_id: string; number: string; status: StoreOrder['status']; payment_method: StoreOrder['paymentMethod']; payment_status: StoreOrder['paymentStatus'];
+  contract_model: StoreOrder['contractModel']; currency: string; total_minor: string; destination: Destination; needs_attention: boolean;
+  payment_attention: PaymentAttentionReason | null; payment_attention_at: Date | null; confirmed_at: Date | null; marked_paid_at: Date | null;
+  created_by_account_id: string; created_by_key_id: string | null; created_at: Date; updated_at: Date;
 }
 
 const storeOrderOf = (r: OrderRow): StoreOrder => ({
-  id: r.id,
-  storeId: r.store_id,
-  number: r.number,
-  status: r.status,
-  paymentMethod: r.payment_method,
-  paymentStatus: r.payment_status,
-  contractModel: r.contract_model,
-  currency: r.currency,
-  totalMinor: Number(r.total_minor),
-  destination: r.destination,
-  needsAttention: r.needs_attention,
-  confirmedAt: r.confirmed_at,
-  markedPaidAt: r.marked_paid_at,
-  createdByAccountId: r.created_by_account_id,
-  createdByKeyId: r.created_by_key_id,
-  createdAt: r.created_at,
-  updatedAt: r.updated_at,
+  id: r.id, storeId: r.store_id, number: r.number, status: r.status, paymentMethod: r.payment_method, paymentStatus: r.payment_status,
+  contractModel: r.contract_model, currency: r.currency, totalMinor: Number(r.total_minor), destination: r.destination, needsAttention: r.needs_attention,
+  paymentAttention: r.payment_attention ? { reason: r.payment_attention, since: r.payment_attention_at! } : null,
+  confirmedAt: r.confirmed_at, markedPaidAt: r.marked_paid_at, createdByAccountId: r.created_by_account_id, createdByKeyId: r.created_by_key_id, createdAt: r.created_at, updatedAt: r.updated_at,
 });
 
 /** A store order's columns, named: its reads are prepared (a prepared result may not change with the table). */
 const ORDER_COLUMNS = `id, store_id, number, status, payment_method, payment_status, contract_model, currency, total_minor, destination, needs_attention,
-  confirmed_at, marked_paid_at, created_by_account_id, created_by_key_id, created_at, updated_at`;
+  payment_attention, payment_attention_at, confirmed_at, marked_paid_at, created_by_account_id, created_by_key_id, created_at, updated_at`;
 const ITEM_COLUMNS = `id, order_id AS "orderId", position, product_id AS "productId", variant_id AS "variantId", sku, title, quantity,
   unit_price_minor::float8 AS "unitPriceMinor", group_key AS "groupKey", supplier_variant_id AS "supplierVariantId", link_cost_minor::float8 AS "linkCostMinor"`;
 const GROUP_COLUMNS = `order_id AS "orderId", group_key AS "groupKey", connection_id AS "connectionId", status, shipment,
@@ -97,7 +71,7 @@ export function liveLinksOfVariants(tx: Queryable, variantIds: string[]): Promis
 }
 
 /** The order, its items and its parts (each part pending), in one statement. */
-export async function insertOrder(tx: Queryable, o: Omit<StoreOrder, 'createdAt' | 'updatedAt' | 'status' | 'needsAttention' | 'confirmedAt' | 'markedPaidAt'>, items: StoreOrderItem[], groups: Array<Pick<FulfilmentGroup, 'groupKey' | 'connectionId' | 'fulfilledByStore'>>): Promise<void> {
+export async function insertOrder(tx: Queryable, o: Omit<StoreOrder, 'createdAt' | 'updatedAt' | 'status' | 'needsAttention' | 'paymentAttention' | 'confirmedAt' | 'markedPaidAt'>, items: StoreOrderItem[], groups: Array<Pick<FulfilmentGroup, 'groupKey' | 'connectionId' | 'fulfilledByStore'>>): Promise<void> {
   await affected(
     tx,
     `WITH o AS (
@@ -127,7 +101,7 @@ export async function confirmOrder(tx: Queryable, orderId: string, storeGroup: s
 export interface PaymentEventRow {
   orderId: string;
   kind: string;
-  /** Who said so: the payment provider (signed), a staff member by hand, or the service (a capture). */
+  /** Who said so: the payment provider (signed), a staff member by hand, or the service (a capture it asked for). */
   source: 'provider' | 'manual' | 'service';
   amountMinor?: number | null;
   reference?: string | null;
@@ -136,16 +110,23 @@ export interface PaymentEventRow {
   actor?: Actor | null;
 }
 
-/** False when the provider's event was recorded for this order before. */
+/** False when the provider's event was recorded for this order before (or, for the service, the same kind for the same payment). */
 export async function insertPaymentEvent(tx: Queryable, e: PaymentEventRow): Promise<boolean> {
+  const once = e.source === 'service' ? 'WHERE NOT EXISTS (SELECT 1 FROM payment_events WHERE order_id = $1 AND source = $3 AND kind = $2 AND reference IS NOT DISTINCT FROM $5)' : '';
   return (
     (await affected(
       tx,
-      `INSERT INTO payment_events (order_id, kind, source, amount_minor, reference, provider_event_id, actor) VALUES ($1, $2, $3, $4, $5, $6, $7)
+      `INSERT INTO payment_events (order_id, kind, source, amount_minor, reference, provider_event_id, actor) SELECT $1::uuid, $2::text, $3::text, $4::bigint, $5::text, $6::text, $7::jsonb ${once}
        ON CONFLICT (order_id, provider_event_id) WHERE provider_event_id IS NOT NULL DO NOTHING`,
       [e.orderId, e.kind, e.source, e.amountMinor ?? null, e.reference ?? null, e.providerEventId ?? null, e.actor ? JSON.stringify(e.actor) : null],
     )) > 0
   );
+}
+
+/** The provider's id of the order's latest authorised payment (what a capture takes), or null. */
+export async function authorisedReference(db: Queryable, orderId: string): Promise<string | null> {
+  const [r] = await rows<{ reference: string }>(db, `SELECT reference FROM payment_events WHERE order_id = $1 AND source = 'provider' AND kind = 'authorised' AND reference IS NOT NULL ORDER BY id DESC LIMIT 1`, [orderId]);
+  return r?.reference ?? null;
 }
 
 /** The payment history of these orders, oldest first. */
@@ -158,8 +139,23 @@ export async function markPaid(tx: Queryable, orderId: string): Promise<boolean>
   return (await affected(tx, 'UPDATE store_orders SET marked_paid_at = now(), updated_at = now() WHERE id = $1 AND marked_paid_at IS NULL', [orderId])) > 0;
 }
 
-export async function setPaymentStatus(tx: Queryable, orderId: string, status: PaymentStatus): Promise<void> {
-  await affected(tx, 'UPDATE store_orders SET payment_status = $2, updated_at = now() WHERE id = $1', [orderId, status]);
+/**
+ * The payment status moves (the provider's word), with its `storeOrder.paymentChanged` event, in one statement; with
+ * `attention`, the order needs a person (a payment taken back after it was paid).
+ */
+export async function setPaymentStatus(tx: Queryable, orderId: string, from: PaymentStatus, to: PaymentStatus, e: { reportedAs: string; attention: PaymentAttentionReason | null }): Promise<void> {
+  const p = new Params();
+  const attention = `${p.add(e.attention)}::text`;
+  const update = `UPDATE store_orders SET payment_status = ${p.add(to)}, updated_at = now(), payment_attention = COALESCE(${attention}, payment_attention),
+      payment_attention_at = CASE WHEN ${attention} IS NULL THEN payment_attention_at ELSE now() END, needs_attention = needs_attention OR ${attention} IS NOT NULL
+    WHERE id = ${p.add(orderId)} RETURNING id, store_id, number, payment_status, needs_attention, payment_attention, payment_attention_at, created_by_key_id`;
+  const event = recordEvents({
+    from: 'o', type: `'storeOrder.paymentChanged'`, storeId: 'o.store_id', resourceKey: `'storeOrder:' || o.id`, recordKeyId: 'o.created_by_key_id',
+    snapshot: `jsonb_build_object('orderId', o.id, 'orderNumber', o.number, 'paymentStatus', o.payment_status, 'previousPaymentStatus', ${p.add(from)}::text,
+      'reportedAs', ${p.add(e.reportedAs)}::text, 'needsAttention', o.needs_attention,
+      'paymentAttention', CASE WHEN o.payment_attention IS NULL THEN NULL ELSE jsonb_build_object('reason', o.payment_attention, 'since', to_char(o.payment_attention_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END)`,
+  });
+  await rows(tx, `WITH o AS (${update}), ev AS (${event}) SELECT 1`, p.values);
 }
 
 /** The order's payment status, the row held for the rest of the caller's transaction. */

@@ -2,6 +2,8 @@
 
 export type PaymentMethod = 'online' | 'cashOnDelivery' | 'manual';
 export type PaymentStatus = 'none' | 'authorised' | 'paid' | 'failed' | 'refunded';
+/** Why a payment needs a person: the provider took back a payment after it was paid. */
+export type PaymentAttentionReason = 'paymentFailedAfterPaid' | 'refundedAfterPaid';
 export type ContractModel = 'standard' | 'promiseToSell';
 export type StoreOrderStatus = 'pending' | 'confirmed' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
 export type PartStatus = 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
@@ -28,7 +30,9 @@ export interface StoreOrder {
   currency: string;
   totalMinor: number;
   destination: Destination;
+  /** A part needs a person, or the payment does (`paymentAttention`). */
   needsAttention: boolean;
+  paymentAttention: { reason: PaymentAttentionReason; since: Date } | null;
   confirmedAt: Date | null;
   /** A staff member marked it paid by hand; `paymentStatus` is only ever the payment provider's word. */
   markedPaidAt: Date | null;

@@ -1,13 +1,19 @@
 import type { OrderPayments } from '../orders/payments';
 import type { OrderService } from '../orders/service';
 import { domain, type Platform } from '../platform/domain';
+import { ShopperCaptures } from './capture';
 import { PaymentProviders } from './providers';
 import { paymentRoutes } from './routes';
 import { PaymentNotifications } from './service';
 
-/** Each store's payment provider and the signed payment events it sends, which the orders domain records. */
+/**
+ * Each store's payment provider, the signed payment events it sends (which the orders domain records), and the
+ * captures the service asks of it (promise to sell; dispatch calls them when the supplier accepts).
+ */
 export function paymentsDomain(p: Platform, deps: { orders: OrderService; orderPayments: OrderPayments }) {
   const providers = new PaymentProviders(p.db, p.secrets);
   const notifications = new PaymentNotifications(providers, deps.orders, deps.orderPayments, p.log);
-  return domain({ providers, notifications, routes: paymentRoutes(providers, notifications, () => p.config.publicBaseUrl) });
+  // Read when asked: the bundled sandbox provider's address is known only once main started it.
+  const captures = new ShopperCaptures(providers, deps.orderPayments, (provider) => (provider === 'sandbox' ? p.config.sandboxPaymentsUrl : ''), p.log);
+  return domain({ providers, notifications, captures, routes: paymentRoutes(providers, notifications, () => p.config.publicBaseUrl) });
 }

@@ -3,7 +3,7 @@ import { defineRoutes, route, Reply } from '../platform/http/route';
 import { dateTime, object, params, uuid } from '../platform/http/schemas';
 import { PAYMENT_PROVIDERS, type PaymentProviders } from './providers';
 import { PAYMENT_NOTIFICATION_REFUSED, providerSchema } from './schemas';
-import type { PaymentNotifications } from './service';
+import { PAYMENT_EVENT_TYPES, type PaymentNotifications } from './service';
 
 const TAG = 'Payments';
 export function paymentRoutes(providers: PaymentProviders, notifications: PaymentNotifications, publicBaseUrl: () => string) {
@@ -13,9 +13,11 @@ export function paymentRoutes(providers: PaymentProviders, notifications: Paymen
       operationId: 'receivePaymentNotification',
       method: 'post',
       path: '/api/payment-notifications/:storeId',
-      summary: 'The store\'s payment provider reports a shopper payment (authorised, paid, failed, refunded), signed with the store\'s secret',
+      summary: 'The store\'s payment provider reports a shopper payment (authorised, paid, captured, capture failed, failed, refunded), signed with the store\'s secret',
       description:
-        'Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature` over the raw body). Only these events move an order\'s `paymentStatus`. An event id already recorded is acknowledged and changes nothing. Every refusal answers 400 with the same body; 503 when the service cannot decide (the provider should send again).',
+        'Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature` over the raw body); the body is `{ type, timestamp, data: { orderId, paymentId, amountMinor, currency } }` with `type` one of ' +
+        Object.keys(PAYMENT_EVENT_TYPES).map((t) => `\`${t}\``).join(', ') +
+        '. Only these events move an order\'s `paymentStatus`; a failure or refund after the order was paid also sets `paymentAttention`. An event id already recorded is acknowledged and changes nothing. Every refusal answers 400 with the same body; 503 when the service cannot decide (the provider should send again).',
       tag: TAG,
       auth: 'none',
       readOnly: false,
@@ -55,7 +57,7 @@ export function paymentRoutes(providers: PaymentProviders, notifications: Paymen
       operationId: 'setPaymentProvider',
       method: 'put',
       path: '/api/stores/:storeId/payment-provider',
-      summary: 'Set the store\'s payment provider and the secret it signs notifications with (from the provider\'s dashboard)',
+      summary: 'Set the store\'s payment provider, the secret it signs notifications with and the store\'s API key there (from the provider\'s dashboard)',
       description: 'Replaces any earlier secret at once: events signed with the old one are refused from then on.',
       tag: TAG,
       auth: 'caller',
@@ -67,12 +69,13 @@ export function paymentRoutes(providers: PaymentProviders, notifications: Paymen
           provider: { enum: [...PAYMENT_PROVIDERS] },
           signingSecret: { type: 'string', minLength: 1, maxLength: 200, description: '`whsec_` and base64' },
           checkoutUrl: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 500, description: 'Optional: the provider\'s hosted checkout for this store (the sandbox payment provider\'s `/checkout?merchant=<id>`), where the console sends a person to pay an order as its shopper' },
+          apiKey: { type: ['string', 'null'], minLength: 1, maxLength: 500, description: 'The store\'s API key at the provider, which the service uses to capture promise-to-sell payments when the supplier accepts. Kept sealed, never answered. Omitted: the key stored before is kept; null: removed' },
         },
         ['provider', 'signingSecret'],
       ),
       response: { status: 200, schema: providerSchema },
       async handler({ params: p, body, origin }) {
-        await providers.configure(p.storeId, body.provider, body.signingSecret, body.checkoutUrl ?? null);
+        await providers.configure(p.storeId, body);
         return providers.view(p.storeId, base(origin));
       },
     }),

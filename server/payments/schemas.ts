@@ -12,7 +12,8 @@ export const providerSchema = object(
     notificationUrl: { type: 'string', description: 'Enter this address at the payment provider: the store\'s payment events are sent there' },
     configured: { type: 'boolean' },
     checkoutUrl: { type: ['string', 'null'], description: 'Where shoppers pay this store\'s orders at the provider, as the store gave it (null: not given)' },
+    hasApiKey: { type: 'boolean', description: 'The store gave its API key at the provider (never answered): without it promise-to-sell payments cannot be captured' },
     updatedAt: { type: ['string', 'null'], format: 'date-time' },
   },
-  ['provider', 'notificationUrl', 'configured', 'checkoutUrl', 'updatedAt'],
+  ['provider', 'notificationUrl', 'configured', 'checkoutUrl', 'hasApiKey', 'updatedAt'],
 );

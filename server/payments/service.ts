@@ -5,7 +5,10 @@ import type { PaymentProviders } from './providers';
 import { verifySignedNotification } from './signature';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const KINDS: Record<string, ProviderPaymentEvent['kind']> = { 'payment.authorised': 'authorised', 'payment.paid': 'paid', 'payment.failed': 'failed', 'payment.refunded': 'refunded' };
+/** The provider's event types (Standard Webhooks `type`) and what each reports. */
+export const PAYMENT_EVENT_TYPES: Record<string, ProviderPaymentEvent['kind']> = {
+  'payment.authorised': 'authorised', 'payment.paid': 'paid', 'payment.captured': 'captured', 'payment.captureFailed': 'captureFailed', 'payment.failed': 'failed', 'payment.refunded': 'refunded',
+};
 
 type Headers = Record<string, string | string[] | undefined>;
 const one = (h: Headers, name: string) => {
@@ -22,7 +25,7 @@ function readEvent(rawBody: string, eventId: string): (ProviderPaymentEvent & { 
     return null;
   }
   const { type, data } = (body ?? {}) as { type?: unknown; data?: Record<string, unknown> };
-  const kind = typeof type === 'string' ? KINDS[type] : undefined;
+  const kind = typeof type === 'string' && Object.hasOwn(PAYMENT_EVENT_TYPES, type) ? PAYMENT_EVENT_TYPES[type] : undefined;
   if (!kind || !data || typeof data !== 'object') return null;
   const { orderId, amountMinor, currency, paymentId } = data;
   if (typeof orderId !== 'string' || !UUID.test(orderId)) return null;

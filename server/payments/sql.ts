@@ -6,22 +6,25 @@ export interface ProviderRow {
   store_id: string;
   provider: string;
   signing_secret_sealed: string;
+  api_key_sealed: string | null;
   checkout_url: string | null;
   updated_at: Date;
 }
 
 export async function providerOf(db: Queryable, storeId: string): Promise<ProviderRow | null> {
-  const [row] = await rows<ProviderRow>(db, 'SELECT store_id, provider, signing_secret_sealed, checkout_url, updated_at FROM payment_providers WHERE store_id = $1', [storeId]);
+  const [row] = await rows<ProviderRow>(db, 'SELECT store_id, provider, signing_secret_sealed, api_key_sealed, checkout_url, updated_at FROM payment_providers WHERE store_id = $1', [storeId]);
   return row ?? null;
 }
 
-export async function saveProvider(db: Queryable, storeId: string, provider: string, sealed: string, checkoutUrl: string | null): Promise<ProviderRow> {
+/** Sets the store's provider; an API key of undefined keeps the one stored (null removes it). */
+export async function saveProvider(db: Queryable, storeId: string, provider: string, sealed: string, apiKeySealed: string | null | undefined, checkoutUrl: string | null): Promise<ProviderRow> {
   const [row] = await rows<ProviderRow>(
     db,
-    `INSERT INTO payment_providers (store_id, provider, signing_secret_sealed, checkout_url) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (store_id) DO UPDATE SET provider = EXCLUDED.provider, signing_secret_sealed = EXCLUDED.signing_secret_sealed, checkout_url = EXCLUDED.checkout_url, updated_at = now()
-     RETURNING store_id, provider, signing_secret_sealed, checkout_url, updated_at`,
-    [storeId, provider, sealed, checkoutUrl],
+    `INSERT INTO payment_providers (store_id, provider, signing_secret_sealed, api_key_sealed, checkout_url) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (store_id) DO UPDATE SET provider = EXCLUDED.provider, signing_secret_sealed = EXCLUDED.signing_secret_sealed,
+       api_key_sealed = CASE WHEN $6 THEN payment_providers.api_key_sealed ELSE EXCLUDED.api_key_sealed END, checkout_url = EXCLUDED.checkout_url, updated_at = now()
+     RETURNING store_id, provider, signing_secret_sealed, api_key_sealed, checkout_url, updated_at`,
+    [storeId, provider, sealed, apiKeySealed ?? null, checkoutUrl, apiKeySealed === undefined],
   );
   return row;
 }

@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import { bad, boolVar, ConfigError, cronVar, intVar, urlVar } from './env-vars';
+
+export { ConfigError } from './env-vars';
 
 export type Role = 'api' | 'worker' | 'all';
 
@@ -82,59 +85,16 @@ export interface Config {
   eventBodyLimitBytes: number;
   eventPollMs: number;
   eventRetentionDays: number;
-  /** Subscriptions may target loopback and private addresses (default: only with the embedded database, the local default). */
+  /** Subscriptions may target loopback and private addresses: off unless the operator sets it (`npm start` does for the embedded default). */
   eventTargetsAllowPrivate: boolean;
+  /** What one store may take of what all share: subscriptions, test and redeliver calls a minute, delivery slots per worker. */
+  eventSubscriptionsPerStore: number;
+  eventSendsPerMinute: number;
+  eventStoreConcurrency: number;
 }
 
 export const CJ_API_BASE_URL_DEFAULT = 'https://developers.cjdropshipping.com/api2.0/v1';
 export const ALIEXPRESS_API_BASE_URL_DEFAULT = 'https://api-sg.aliexpress.com';
-
-export class ConfigError extends Error {}
-
-function bad(name: string, why: string): never {
-  throw new ConfigError(`Invalid environment variable ${name}: ${why}`);
-}
-
-function intVar(env: NodeJS.ProcessEnv, name: string, dflt: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return dflt;
-  if (!/^\d+$/.test(raw)) bad(name, `expected a whole number, got "${raw}"`);
-  const n = Number(raw);
-  if (n < min || n > max) bad(name, `expected a number from ${min} to ${max}, got ${n}`);
-  return n;
-}
-
-function boolVar(env: NodeJS.ProcessEnv, name: string, dflt: boolean): boolean {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return dflt;
-  if (['1', 'true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
-  if (['0', 'false', 'no', 'off'].includes(raw.toLowerCase())) return false;
-  bad(name, `expected true or false, got "${raw}"`);
-}
-
-function urlVar(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string {
-  const raw = (env[name] ?? '').trim();
-  if (!raw) return '';
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    bad(name, `not a URL: "${redactUrl(raw)}"`);
-  }
-  if (!protocols.includes(u.protocol)) bad(name, `expected a ${protocols.join(' or ')} URL`);
-  return raw.replace(/\/+$/, '');
-}
-
-function redactUrl(raw: string): string {
-  return raw.replace(/\/\/[^@/]*@/, '//***@');
-}
-
-function cronVar(env: NodeJS.ProcessEnv, name: string, dflt: string): string {
-  const raw = (env[name] ?? '').trim();
-  if (!raw) return dflt;
-  if (!/^(\S+\s+){4}\S+$/.test(raw)) bad(name, `expected a cron expression of five fields, got "${raw}"`);
-  return raw;
-}
 
 /** Both or neither: an app key without its secret (or the reverse) cannot sign anything. */
 function aliExpressApp(env: NodeJS.ProcessEnv): Config['aliExpress'] {
@@ -250,6 +210,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     eventBodyLimitBytes: intVar(env, 'EVENT_BODY_LIMIT_BYTES', 256 * 1024, 1024, 8 * 1024 * 1024),
     eventPollMs: intVar(env, 'EVENT_POLL_MS', 1000, 50, 60000),
     eventRetentionDays: intVar(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
-    eventTargetsAllowPrivate: boolVar(env, 'EVENT_TARGETS_ALLOW_PRIVATE', embedded),
+    eventTargetsAllowPrivate: boolVar(env, 'EVENT_TARGETS_ALLOW_PRIVATE', false),
+    eventSubscriptionsPerStore: intVar(env, 'EVENT_SUBSCRIPTIONS_PER_STORE', 25, 1, 10000),
+    eventSendsPerMinute: intVar(env, 'EVENT_SENDS_PER_MINUTE', 60, 1, 100000),
+    eventStoreConcurrency: intVar(env, 'EVENT_STORE_CONCURRENCY', 50, 1, 2000),
   };
 }

@@ -12,6 +12,8 @@ export class ApiError extends Error {
     message: string,
     readonly details?: ErrorDetail[],
     readonly extra?: Record<string, unknown>,
+    /** Response headers the refusal carries (Retry-After). */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
@@ -56,6 +58,15 @@ export const errors = {
   methodNotAllowed: () => new ApiError(405, 'methodNotAllowed', 'This method is not allowed on this path.'),
   conflict: (code: string, message: string) => new ApiError(409, code, message),
   invalidState: (message: string) => new ApiError(409, 'invalidState', message),
+  rateLimited: (limit: number, windowSeconds: number, retryAfterSeconds: number) =>
+    new ApiError(
+      429,
+      'rateLimited',
+      `This store may do this ${limit} times in ${windowSeconds} seconds; try again in ${retryAfterSeconds} s.`,
+      [{ message: 'Rate limit reached', limit, windowSeconds, retryAfterSeconds }],
+      undefined,
+      { 'Retry-After': String(retryAfterSeconds) },
+    ),
   payloadTooLarge: () => new ApiError(413, 'payloadTooLarge', 'The request body is too large.'),
   unsupportedMediaType: () => new ApiError(415, 'unsupportedMediaType', 'Request bodies must be JSON (Content-Type: application/json).'),
   unavailable: (message = 'The service cannot answer right now.') => new ApiError(503, 'serviceUnavailable', message),

@@ -5,7 +5,7 @@ import { defineRoutes, route, Reply } from '../platform/http/route';
 import { currency, dateTime, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
 import { permission, productFields, productSchema, productStatus, staffSchema, storeSchema } from './schemas';
 import type { ProductService } from './products';
-import { storeView, StoreService } from './stores';
+import { grantorOf, storeView, StoreService } from './stores';
 
 export function storeRoutes(stores: StoreService, products: ProductService, accounts: AccountService) {
   return defineRoutes([
@@ -64,7 +64,8 @@ export function storeRoutes(stores: StoreService, products: ProductService, acco
       readOnly: true,
       params: params(['storeId']),
       response: { status: 200, schema: { type: 'array', items: staffSchema } },
-      async handler({ params: p }) {
+      async handler({ params: p, caller, store }) {
+        grantorOf(caller!, store!);
         return (await stores.listStaff(p.storeId)).map((s) => ({ accountId: s.accountId, permissions: s.permissions, createdAt: s.createdAt.toISOString() }));
       },
     }),
@@ -73,6 +74,7 @@ export function storeRoutes(stores: StoreService, products: ProductService, acco
       method: 'put',
       path: '/api/stores/:storeId/staff',
       summary: 'Add a staff member by e-mail, or replace their permissions',
+      description: 'A staff member grants or takes away only permissions they hold; staff.manage and payments.manage only the store owner (403 grantExceedsOwnPermissions, naming them).',
       tag: 'Stores',
       auth: 'caller',
       permission: 'staff.manage',
@@ -80,10 +82,11 @@ export function storeRoutes(stores: StoreService, products: ProductService, acco
       params: params(['storeId']),
       body: object({ email: { type: 'string', format: 'email' }, permissions: { type: 'array', items: permission, uniqueItems: true } }, ['email', 'permissions']),
       response: { status: 200, schema: staffSchema },
-      async handler({ params: p, body }) {
+      async handler({ params: p, body, caller, store }) {
+        const grantor = grantorOf(caller!, store!);
         const account = await accounts.findByEmail(body.email);
         if (!account) throw errors.badRequest('accountNotFound', 'No account has this e-mail address.');
-        const s = await stores.setStaff(p.storeId, account.id, body.permissions);
+        const s = await stores.setStaff(p.storeId, account.id, body.permissions, grantor);
         return { accountId: s.accountId, permissions: s.permissions, createdAt: s.createdAt.toISOString() };
       },
     }),
@@ -98,8 +101,8 @@ export function storeRoutes(stores: StoreService, products: ProductService, acco
       readOnly: false,
       params: params(['storeId', 'accountId']),
       response: { status: 204, schema: {} },
-      async handler({ params: p }) {
-        await stores.removeStaff(p.storeId, p.accountId);
+      async handler({ params: p, caller, store }) {
+        await stores.removeStaff(p.storeId, p.accountId, grantorOf(caller!, store!));
         return new Reply(204, undefined, true);
       },
     }),

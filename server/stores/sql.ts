@@ -115,6 +115,19 @@ export async function staffOfStore(db: Queryable, storeId: string): Promise<Staf
   return (await rows<StaffRow>(db, 'SELECT * FROM store_staff WHERE store_id = $1 ORDER BY created_at', [storeId])).map(staffOf);
 }
 
+/** The store, its row locked until the transaction ends so that staff changes to it happen one at a time; null: none. */
+export async function lockStoreStaff(tx: Queryable, id: string): Promise<Store | null> {
+  // NO KEY UPDATE: rows that refer to the store (products, orders) can still be written meanwhile.
+  const [r] = await rows<StoreRow>(tx, 'SELECT * FROM stores WHERE id = $1 FOR NO KEY UPDATE', [id]);
+  return r ? storeOf(r) : null;
+}
+
+/** A member's permissions; null when the account is not on the store's staff. */
+export async function staffPermissions(db: Queryable, storeId: string, accountId: string): Promise<string[] | null> {
+  const [r] = await rows<{ permissions: string[] }>(db, 'SELECT permissions FROM store_staff WHERE store_id = $1 AND account_id = $2', [storeId, accountId]);
+  return r?.permissions ?? null;
+}
+
 /** Answers whether there was such a member. */
 export async function deleteStaff(db: Queryable, storeId: string, accountId: string): Promise<boolean> {
   return (await affected(db, 'DELETE FROM store_staff WHERE store_id = $1 AND account_id = $2', [storeId, accountId])) > 0;

@@ -1,7 +1,8 @@
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { errors } from '../platform/errors';
-import type { Permission } from '../identity/permissions';
+import { ApiError, errors } from '../platform/errors';
+import type { Caller, StoreAccess } from '../platform/http/route';
+import { grantsBeyond, OWNER_GRANTS, ownRecordsKeyId, type Grantor, type Permission } from '../identity/permissions';
 import type { StaffMember, Store } from './types';
 import * as sql from './sql';
 
@@ -48,17 +49,52 @@ export class StoreService {
     return store;
   }
 
-  async setStaff(storeId: string, accountId: string, permissions: Permission[]): Promise<StaffMember> {
-    const store = await this.get(storeId);
-    if (store.ownerAccountId === accountId) throw errors.badRequest('ownerIsNotStaff', 'The store owner already holds every permission.');
-    return sql.upsertStaff(this.db, storeId, accountId, [...new Set(permissions)].sort());
+  /** Adds a member or replaces their permissions, as far as the grantor may: see `grantsBeyond`. */
+  setStaff(storeId: string, accountId: string, permissions: Permission[], grantor: Grantor): Promise<StaffMember> {
+    const after = [...new Set(permissions)].sort();
+    return this.db.transaction(async (tx) => {
+      const store = await sql.lockStoreStaff(tx, storeId);
+      if (!store) throw errors.notFound('The store');
+      if (store.ownerAccountId === accountId) throw errors.badRequest('ownerIsNotStaff', 'The store owner already holds every permission.');
+      refuseBeyond(grantor, (await sql.staffPermissions(tx, storeId, accountId)) ?? [], after);
+      return sql.upsertStaff(tx, storeId, accountId, after);
+    });
   }
 
   listStaff(storeId: string): Promise<StaffMember[]> {
     return sql.staffOfStore(this.db, storeId);
   }
 
-  async removeStaff(storeId: string, accountId: string): Promise<void> {
-    if (!(await sql.deleteStaff(this.db, storeId, accountId))) throw errors.notFound('The staff member');
+  /** Removing a member takes away every permission they hold: the grantor must be able to take each one. */
+  async removeStaff(storeId: string, accountId: string, grantor: Grantor): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      if (!(await sql.lockStoreStaff(tx, storeId))) throw errors.notFound('The store');
+      const before = await sql.staffPermissions(tx, storeId, accountId);
+      if (!before) throw errors.notFound('The staff member');
+      refuseBeyond(grantor, before, []);
+      await sql.deleteStaff(tx, storeId, accountId);
+    });
   }
+}
+
+function refuseBeyond(grantor: Grantor, before: string[], after: string[]): void {
+  const beyond = grantsBeyond(grantor, before, after);
+  if (!beyond.length) return;
+  throw new ApiError(
+    403,
+    'grantExceedsOwnPermissions',
+    `A staff member grants or takes away only permissions they hold, and never ${[...OWNER_GRANTS].join(' or ')}: the store owner does. Not yours to change: ${beyond.map((b) => b.permission).join(', ')}.`,
+    beyond.map((b) => ({ message: b.reason === 'ownerOnly' ? 'Granted and taken away by the store owner only' : 'Not held by the caller', permission: b.permission, reason: b.reason })),
+  );
+}
+
+/**
+ * Who manages staff on this request. A key that reaches only its own records cannot: a member reaches every record of
+ * the store, so a grant would carry the key past its record scope.
+ */
+export function grantorOf(caller: Caller, store: StoreAccess): Grantor {
+  if (ownRecordsKeyId(caller)) {
+    throw errors.forbidden('recordScopeTooNarrow', 'Staff reach every record of the store; a key that reaches only its own records cannot manage them. Use a key that reaches all the account\'s records, or sign in.');
+  }
+  return { isOwner: store.isOwner, permissions: store.permissions };
 }

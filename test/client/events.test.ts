@@ -7,7 +7,7 @@ import { clientFor, NotFoundError, webhooks, WebhookVerificationError } from './
 let svc: Service;
 
 beforeAll(async () => {
-  svc = await startService({ label: 'client_events', env: FAST_EVENTS });
+  svc = await startService({ label: 'client_events', privateTargets: true, env: FAST_EVENTS });
 });
 afterAll(async () => {
   await svc.stop();

@@ -80,12 +80,12 @@ test('connections: catalogue, connect, list, test, balance, impact, settings, au
   expect({ status: refused.status, code: refused.code }).toEqual({ status: 400, code: 'credentialsRejected' });
 });
 
-test('connections: startSignIn answers the address to send the merchant to', async () => {
+test('connections: startSignIn answers the address to send the merchant to, at the service (the console opens it)', async () => {
   const { store } = clientFor(svc, owner.key);
   const started = await store.suppliers.connections.startSignIn(storeId, { supplierKey: 'sandbox-signin', mode: 'live' });
-  const url = new URL(started.authorizationUrl);
-  expect(url.origin).toBe(new URL(sandbox.baseUrl).origin);
-  expect(url.searchParams.get('redirect_uri')).toBe(`${svc.baseUrl}/api/store-suppliers/oauth/callback`);
+  expect(started.authorizationUrl).toMatch(new RegExp(`^${svc.baseUrl}/console#connect/${storeId}/[0-9a-f-]{36}$`));
+  expect(typeof started.state).toBe('string');
+  expect(Date.parse(started.expiresAt)).toBeGreaterThan(Date.now());
 });
 
 test('products: search pages through the catalogue, get answers variants, resolveUrl finds the id', async () => {

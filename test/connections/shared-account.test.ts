@@ -1,5 +1,6 @@
 /** Several stores on one supplier account: the supplier's one notification address serves them all. */
 import { call, createStore, eventually, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
+import { sandboxApproval, signInInBrowser } from '../support/sign-in-browser';
 import { openShop, placeOrder, Shop } from '../support/orders';
 
 let sandbox: Sandbox;
@@ -105,9 +106,7 @@ test('sign-in to the same supplier account shares it too', async () => {
   const owner = await newDeveloper(svc, { plan: 'pro', credits: 100 });
   const storeId = await createStore(svc, owner.key, 'Signed-in store');
   const started = (await svc.call('POST', `/api/store-suppliers/${storeId}/oauth/start`, { key: owner.key, body: { supplierKey: 'sandbox-signin', mode: 'live' } })).body.result;
-  const approved = await fetch(`${started.authorizationUrl}&accountId=${encodeURIComponent(shop1.account.accountId)}&approve=1`, { redirect: 'manual' });
-  const back = new URL(approved.headers.get('location')!);
-  const done = await call(svc.baseUrl, 'GET', back.pathname + back.search);
+  const done = await signInInBrowser(svc, started.authorizationUrl, owner.session, sandboxApproval(shop1.account.accountId));
   expect(done.status).toBe(201);
   expect(done.body.result).toMatchObject({ supplierKey: 'sandbox-signin', sharedSupplierAccount: true });
   expect(await registeredUrl()).toBe(done.body.result.webhookUrl);

@@ -1,8 +1,10 @@
 /**
  * The shopper's payment on the console's order page, in a real browser: "Pay as the shopper" opens the store's checkout
  * at the sandbox payment provider, and the page shows the payment once the provider's signed notification arrived;
- * "Mark as paid…" records a person's word, which confirms the order but never pays the supplier by itself. Every
- * effect is checked over HTTP, at the payment provider and at the sandbox supplier.
+ * "Mark as paid…" records a person's word, which confirms the order but never pays the supplier by itself; under
+ * promise to sell the page follows the capture (authorised, asked of the provider, captured or failed), and a payment
+ * taken back after it was paid shows as needing attention. Every effect is checked over HTTP, at the payment provider
+ * and at the sandbox supplier.
  */
 import type { Page } from 'playwright-core';
 import { eventually } from '../support/harness';
@@ -29,8 +31,8 @@ const supplierOrderOf = async (orderId: string) => (await api('GET', `/api/store
 const card = () => page.locator('section.payment');
 
 /** An online order, as a storefront would send it when a shopper checks out: it waits for the shopper's payment. */
-async function onlineOrder() {
-  const res = await api('POST', `/api/store-orders/${w.storeId}`, { items: [{ productId: product.id, variantId: product.variantId, quantity: 1 }], destination: US_ADDRESS, paymentMethod: 'online' });
+async function onlineOrder(contractModel = 'standard') {
+  const res = await api('POST', `/api/store-orders/${w.storeId}`, { items: [{ productId: product.id, variantId: product.variantId, quantity: 1 }], destination: US_ADDRESS, paymentMethod: 'online', contractModel });
   if (res.status !== 201) throw new Error(res.text);
   return res.body.result;
 }
@@ -42,9 +44,9 @@ async function openOrder(order: { id: string; number: string }) {
 
 browser.describe('the shopper\'s payment in the console', () => {
   beforeAll(async () => {
-    w = await openConsole(browser.chromium(), { label: 'console_pay', publicBaseUrl: true });
-    page = w.page;
     provider = await startPaymentSandbox();
+    w = await openConsole(browser.chromium(), { label: 'console_pay', publicBaseUrl: true, payments: provider });
+    page = w.page;
     payments = await connectPayments(w.svc, provider, w.storeId, w.owner.key);
     // A connection that sends on confirmation and pays the supplier by itself: only the provider's word lets it pay.
     const account = await w.sandbox.account(10_000_000);
@@ -145,6 +147,50 @@ browser.describe('the shopper\'s payment in the console', () => {
     await page.getByRole('dialog').getByRole('button', { name: 'Retry' }).click();
     await page.locator('#notice.ok').getByText(`Order ${order.number}: accepted and paid.`).waitFor();
     expect((await received(w.sandbox)).all.payments.filter((x: any) => x.orderNumber === so.supplierOrderNumber)).toHaveLength(1);
+  });
+
+  test('promise to sell: the page shows the shopper\'s payment authorised, the capture asked of the provider, then captured on its signed word; a refused capture shows capture failed', async () => {
+    // The provider's capture event waits at the provider, so the page can be seen between the ask and the provider's word.
+    await provider.control('POST', '/deliveries', { held: true, types: ['payment.captured'] });
+    const order = await onlineOrder('promiseToSell');
+    await openOrder(order);
+    expect(await card().locator('dd.capture').getAttribute('data-capture')).toBe('waiting');
+    await payments.pay(order.id, 'authorised');
+    await eventually(async () => ((await storeOrder(order.id)).payments.some((p: { kind: string }) => p.kind === 'captureRequested') ? true : undefined), 60_000, 'the capture asked');
+    expect((await provider.paymentsOf(order.id))[0].captures).toHaveLength(1);
+    await page.getByRole('button', { name: 'Read again' }).click();
+    const stage = card().locator('dd.capture[data-capture="asked"]');
+    await stage.waitFor();
+    expect(await stage.innerText()).toContain('capture asked');
+    expect(await card().locator('h2 .badge').innerText()).toBe('authorised, not settled');
+    expect(await card().locator('ol.payments').innerText()).toContain('the service asked the payment provider to capture the shopper\'s payment');
+    await w.shot('order-capture-asked');
+
+    await provider.control('POST', '/deliveries', { held: false });
+    await eventually(async () => ((await storeOrder(order.id)).paymentStatus === 'paid' ? true : undefined), 60_000, 'the signed capture');
+    await page.getByRole('button', { name: 'Read again' }).click();
+    await card().locator('dd.capture[data-capture="captured"]').waitFor();
+    expect(await card().locator('h2 .badge').innerText()).toBe('paid');
+    expect(await card().locator('ol.payments').innerText()).toContain('The payment provider captured the shopper\'s authorised payment');
+
+    await provider.control('POST', '/faults', { refuseCapture: { count: 1, message: 'The card issuer declined', mode: 'answer' } });
+    const refused = await onlineOrder('promiseToSell');
+    await payments.pay(refused.id, 'authorised');
+    await eventually(async () => ((await supplierOrderOf(refused.id))?.reviewReason === 'customerCaptureFailed' ? true : undefined), 60_000, 'the refused capture');
+    await openOrder(refused);
+    await card().locator('dd.capture[data-capture="failed"]').waitFor();
+    expect(await card().locator('dd.capture').innerText()).toContain('Tell a person at once');
+    await page.getByRole('heading', { level: 1 }).locator('.badge.bad').getByText('needs attention').waitFor();
+    await page.locator(`section.part[data-part="supplier:${connId}"]`).getByText('The supplier was paid but charging the shopper failed', { exact: true }).waitFor();
+  });
+
+  test('a payment the provider takes back after it was paid shows as needing attention', async () => {
+    const order = await onlineOrder();
+    await payments.pay(order.id, 'paid');
+    await payments.pay(order.id, 'refunded');
+    await openOrder(order);
+    expect(await card().locator('p.attention').innerText()).toContain('Needs attention: the payment provider refunded the shopper\'s payment after it was paid.');
+    await page.getByRole('heading', { level: 1 }).locator('.badge.bad').getByText('needs attention').waitFor();
   });
 
   test('the pages raised no script error', () => {

@@ -1,9 +1,11 @@
 /**
  * Resumable steps: a worker is killed with SIGKILL at each step boundary of dispatch (before create, after the
  * supplier created it but before we recorded it, after that record before pay, after the supplier took the payment
- * but before we recorded it, before charging the shopper under promise to sell), several times over, each time
- * restarted with the same crash point armed. Then a worker without it finishes. Counted at the sandbox: every part
- * has exactly one supplier order, paid exactly once, and none is left with a step due.
+ * but before we recorded it; under promise to sell, before asking the payment provider to capture the shopper's
+ * payment, and after the provider captured it but before we recorded the request), several times over, each time
+ * restarted with the same crash point armed. Then a worker without it finishes. Counted at the sandbox supplier and
+ * at the payment provider: every part has exactly one supplier order, paid exactly once; every shopper is captured
+ * exactly once (the provider's own records); and none is left with a step due.
  */
 import { createDatabase, eventually, Sandbox, Service, startSandbox, startService } from '../support/harness';
 import { openShop, placeOrder, received, Shop } from '../support/orders';
@@ -40,7 +42,7 @@ function exitOf(svc: Service, ms: number): Promise<boolean> {
 
 async function worker(label: string, databaseUrl: string, failpoint?: string): Promise<Service | 'crashed'> {
   try {
-    const w = await startService({ label, sandbox, databaseUrl, role: 'worker', env: { ...WORKER_ENV, ...(failpoint ? { FAILPOINTS: failpoint } : {}) } });
+    const w = await startService({ label, sandbox, payments: paymentProvider, databaseUrl, role: 'worker', env: { ...WORKER_ENV, ...(failpoint ? { FAILPOINTS: failpoint } : {}) } });
     started.push(w);
     return w;
   } catch (err) {
@@ -56,12 +58,13 @@ const POINTS: Array<[string, 'standard' | 'promiseToSell']> = [
   ['dispatch.beforePay', 'standard'],
   ['dispatch.afterPay', 'standard'],
   ['dispatch.beforeCapture', 'promiseToSell'],
+  ['dispatch.afterCapture', 'promiseToSell'],
 ];
 
 test.each(POINTS)('killed at %s (%s), again and again: every part ordered once, paid once, none stuck', async (point, model) => {
   const label = `kill-${point.split('.')[1]}`;
   const databaseUrl = await createDatabase(label);
-  const api = await startService({ label, sandbox, databaseUrl, role: 'api', env: { DISPATCH_WAIT_MS: '0' } });
+  const api = await startService({ label, sandbox, payments: paymentProvider, databaseUrl, role: 'api', env: { DISPATCH_WAIT_MS: '0' } });
   started.push(api);
   const shop: Shop = await openShop(api, sandbox, { automation: { level: 'automatic', automaticPayment: true, allowUnpaidOrders: true } });
   const orders = [];
@@ -88,7 +91,7 @@ test.each(POINTS)('killed at %s (%s), again and again: every part ordered once, 
   const rows = await eventually(
     async () => {
       const { rows } = await api.db.query(
-        `SELECT id, status, payment_status, shopper_captured, step_due, supplier_order_number, review_reason, review_message FROM supplier_orders WHERE store_id = $1`,
+        `SELECT id, status, payment_status, capture_requested, step_due, supplier_order_number, review_reason, review_message FROM supplier_orders WHERE store_id = $1`,
         [shop.storeId],
       );
       last = rows;
@@ -109,15 +112,23 @@ test.each(POINTS)('killed at %s (%s), again and again: every part ordered once, 
     expect(r.all.payments.filter((p: any) => p.orderNumber === row.supplier_order_number)).toHaveLength(1);
   }
   if (model === 'promiseToSell') {
-    expect(rows.every((row) => row.shopper_captured)).toBe(true);
+    expect(rows.every((row) => row.capture_requested)).toBe(true);
+    // The payment provider's own records: each shopper's payment captured exactly once, however often it was asked.
+    for (const o of orders) {
+      const atProvider = await paymentProvider.paymentsOf(o.id);
+      expect(atProvider.map((p) => [p.status, p.captures.length])).toEqual([['paid', 1]]);
+    }
+    // Paid only on the provider's signed capture event, one per order.
+    await eventually(async () => {
+      const { rows: paid } = await api.db.query(`SELECT count(*)::int AS n FROM store_orders WHERE id = ANY($1) AND payment_status = 'paid'`, [orders.map((o) => o.id)]);
+      return paid[0].n === PARTS ? true : undefined;
+    }, 30000, 'every order paid on the provider\'s signed event');
     const { rows: captures } = await api.db.query(
-      `SELECT order_id, count(*) FILTER (WHERE kind = 'captured')::int AS captured, count(*) FILTER (WHERE kind = 'captureFailed')::int AS failed
+      `SELECT order_id, count(*) FILTER (WHERE kind = 'captured' AND source = 'provider')::int AS captured, count(*) FILTER (WHERE kind = 'captureFailed')::int AS failed
          FROM payment_events WHERE order_id = ANY($1) GROUP BY order_id`,
       [orders.map((o) => o.id)],
     );
     expect(captures).toHaveLength(PARTS);
     for (const c of captures) expect(c).toMatchObject({ captured: 1, failed: 0 });
-    const { rows: paid } = await api.db.query(`SELECT count(*)::int AS n FROM store_orders WHERE id = ANY($1) AND payment_status = 'paid'`, [orders.map((o) => o.id)]);
-    expect(paid[0].n).toBe(PARTS);
   }
 }, 300000);

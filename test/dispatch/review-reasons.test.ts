@@ -1,5 +1,6 @@
 /** Every review reason of the spec is reachable, each with the spec's retryable value. */
 import { call, eventually, leakScanTest, Sandbox, Service, startSandbox, startService } from '../support/harness';
+import { sandboxApproval, signInInBrowser } from '../support/sign-in-browser';
 import { groupOf, openShop, placeOrder, received, soAction, submit } from '../support/orders';
 import { PaymentKind, PaymentSandbox, shopperPayments, startPaymentSandbox } from '../support/payments';
 
@@ -11,7 +12,7 @@ beforeAll(async () => {
   sandbox = await startSandbox();
   paymentProvider = await startPaymentSandbox();
   // No public address: nothing is read back by notification here, so the service's view stays as the tests leave it.
-  svc = await startService({ label: 'reasons', sandbox, env: { DISPATCH_RETRY_LIMIT: '1', DISPATCH_RETRY_BASE_SECONDS: '1', JOB_SUPERVISE_SECONDS: '1' } });
+  svc = await startService({ label: 'reasons', sandbox, payments: paymentProvider, env: { DISPATCH_RETRY_LIMIT: '1', DISPATCH_RETRY_BASE_SECONDS: '1', JOB_SUPERVISE_SECONDS: '1' } });
 });
 afterAll(async () => {
   await svc.stop();
@@ -179,9 +180,7 @@ test('supplierAlreadyShipped: a cancel that comes after the supplier shipped', a
 test('testMode: a test connection to a supplier without a test environment places nothing', async () => {
   const shop = await openShop(svc, sandbox, { page: 12 });
   const started = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/oauth/start`, { key: shop.owner.key, body: { supplierKey: 'sandbox-signin', mode: 'test' } });
-  const approve = await fetch(`${started.body.result.authorizationUrl}&accountId=${shop.account.accountId}&approve=1`, { redirect: 'manual' });
-  const back = new URL(approve.headers.get('location')!);
-  const conn = await call(svc.baseUrl, 'GET', back.pathname + back.search);
+  const conn = await signInInBrowser(svc, started.body.result.authorizationUrl, shop.owner.session, sandboxApproval(shop.account.accountId));
   expect(conn.status).toBe(201);
   // Link a store product to the sign-in connection and order it.
   const sp = shop.products[1];

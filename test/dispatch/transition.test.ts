@@ -21,7 +21,7 @@ function record(status: SupplierOrderStatus, paymentStatus: SupplierPaymentStatu
     id: '00000000-0000-4000-8000-000000000001', storeId: 's', orderId: 'o', groupKey: 'supplier:c', connectionId: 'c', supplierKey: 'sandbox', orderNumber: '1',
     contractModel: 'promiseToSell', status, reviewReason: null, reviewMessage: null, retryable: null, supplierOrderNumber: 'ss-1-1', numberKnownAbsent: false,
     supplierOrderId: null, supplierStatus: null, costs: null, paymentStatus, shipping: null, attempt: 1, payNow: false, payRequested: false, cancelRequested: false,
-    paymentDue: false, shopperCaptured: false, storeTakesOver: false, acceptedCostMinor: null, destination: { name: 'A', line1: '1', city: 'X', postalCode: '1', country: 'US' },
+    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, destination: { name: 'A', line1: '1', city: 'X', postalCode: '1', country: 'US' },
     retriesUsed: 0, nextRetryAt: null, createdByAccountId: 'a', createdByKeyId: null, createdAt: at, updatedAt: at, ...more,
   };
 }
@@ -46,8 +46,8 @@ const SAMPLES: Record<MoveEvent, DispatchEvent> = {
   supplierCancelled: { type: 'supplierAnswered', answer: answer('cancelled'), history: 'readBack' },
   paused: { type: 'paused', reason: 'variantUnavailable', message: 'gone' },
   failed: { type: 'failed', error: 'timeout', message: 'slow', retryInSeconds: 2 },
-  shopperCharged: { type: 'shopperCharged' },
-  captureFailed: { type: 'captureFailed' },
+  captureRequested: { type: 'captureRequested', reference: 'pay_1' },
+  captureFailed: { type: 'captureFailed', message: 'The card issuer declined.' },
   cancelled: { type: 'cancelled', answer: answer('cancelled'), withdrawn: true },
   cancelRefused: { type: 'cancelRefused', reason: 'supplierRefused', message: 'no' },
   cancelTooLate: { type: 'cancelTooLate', answer: answer('shipped') },
@@ -81,7 +81,7 @@ test('every (status × payment status × event): applied exactly as its row says
     expect(change.after.status).toBe(change.to);
     expect(change.next).toBe(nextStep(change.after));
     expect(change.history.type).toMatch(/^[a-zA-Z]+$/);
-    if (change.part?.kind === 'follow' && event !== 'cancelTooLate') expect(change.part.status).toBe(partStatusOf(change.to));
+    if (change.part?.kind === 'follow' && event !== 'cancelTooLate' && !(event === 'captureFailed' && change.to === 'needsReview')) expect(change.part.status).toBe(partStatusOf(change.to));
   }
   // A record is made only from nothing, queued, with its part pending.
   const made = transition(null, SAMPLES.create);
@@ -138,6 +138,22 @@ test('a cancel that comes after the supplier shipped pauses with supplierAlready
   }
   // Asking for the cancel of a shipped order is taken (the job then pauses it); a delivered or cancelled one is refused.
   expect(fromsOf('cancelRequested')).toEqual(['confirmed', 'failed', 'needsReview', 'processing', 'queued', 'shipped', 'submitted']);
+});
+
+test('promise to sell: the capture is due once the supplier was paid, asked once, and a refusal pauses the part while its goods go on', () => {
+  const accepted = record('confirmed', 'paid', { contractModel: 'promiseToSell' });
+  expect(nextStep(accepted)).toBe('capture');
+  const asked = transition(accepted, SAMPLES.captureRequested);
+  expect({ to: asked.to, captureRequested: asked.after.captureRequested, history: asked.history.type, next: asked.next, part: asked.part }).toEqual({ to: 'confirmed', captureRequested: true, history: 'captureRequested', next: null, part: null });
+  const refused = transition(accepted, SAMPLES.captureFailed);
+  expect(refused.after).toMatchObject({ status: 'needsReview', reviewReason: 'customerCaptureFailed', retryable: false, captureRequested: false });
+  expect(refused.after.reviewMessage).toContain('The card issuer declined.');
+  // The supplier was paid: the goods are being prepared (or shipped), the shopper's charge waits for a person.
+  expect(refused.part).toEqual({ kind: 'follow', status: 'processing', shipment: null, needsAttention: true });
+  expect(transition(record('shipped', 'paid', { contractModel: 'promiseToSell', shipping: SHIPPED }), SAMPLES.captureFailed).part).toMatchObject({ status: 'shipped', needsAttention: true });
+  // Final stays final: a delivered order records the refusal and stops asking.
+  const late = transition(record('delivered', 'paid', { contractModel: 'promiseToSell' }), SAMPLES.captureFailed);
+  expect({ to: late.to, captureRequested: late.after.captureRequested, history: late.history.type, next: late.next }).toEqual({ to: 'delivered', captureRequested: true, history: 'captureFailed', next: null });
 });
 
 test('a passing error is retried after a backoff while retries remain, then pauses as connectionUnhealthy', () => {

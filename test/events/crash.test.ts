@@ -16,7 +16,7 @@ const workers: Service[] = [];
 beforeAll(async () => {
   sandbox = await startSandbox();
   const databaseUrl = await createDatabase('events-crash');
-  api = await startService({ label: 'events-crash', sandbox, databaseUrl, role: 'api', env: FAST_EVENTS });
+  api = await startService({ label: 'events-crash', sandbox, databaseUrl, role: 'api', privateTargets: true, env: FAST_EVENTS });
   shop = await openShop(api, sandbox, { page: 6 });
 }, 120000);
 afterAll(async () => {
@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 const startWorker = async () => {
-  const w = await startService({ label: 'events-crash', sandbox, databaseUrl: api.databaseUrl, role: 'worker', env: FAST_EVENTS });
+  const w = await startService({ label: 'events-crash', sandbox, databaseUrl: api.databaseUrl, role: 'worker', privateTargets: true, env: FAST_EVENTS });
   workers.push(w);
   return w;
 };

@@ -16,7 +16,7 @@ let shop: Shop; // sandbox balance 0: a payNow submit pauses with insufficientBa
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  svc = await startService({ label: 'events-delivery', sandbox, env: FAST_EVENTS });
+  svc = await startService({ label: 'events-delivery', sandbox, privateTargets: true, env: FAST_EVENTS });
   shop = await openShop(svc, sandbox, { balanceMinor: 0, page: 3 });
 }, 120000);
 afterAll(async () => {

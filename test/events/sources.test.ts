@@ -16,7 +16,7 @@ let secret: string;
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  svc = await startService({ label: 'events-sources', sandbox, env: { ...FAST_EVENTS, CIRCUIT_FAILURE_THRESHOLD: '3', CIRCUIT_COOLDOWN_SECONDS: '600' } });
+  svc = await startService({ label: 'events-sources', sandbox, privateTargets: true, env: { ...FAST_EVENTS, CIRCUIT_FAILURE_THRESHOLD: '3', CIRCUIT_COOLDOWN_SECONDS: '600' } });
   shop = await openShop(svc, sandbox, { page: 4 });
   receiver = await Receiver.start();
   secret = (await subscribe(svc, shop.owner.key, shop.storeId, receiver.url, ['importJob.finished', 'productLink.syncFailed', 'connection.circuitOpened', 'connection.healthChanged'])).secret;

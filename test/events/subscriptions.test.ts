@@ -6,34 +6,29 @@
 import { webhooks } from '../../client/dist/cjs';
 import { createKey, eventually, leakScanTest, newDeveloper, Sandbox, seen, Service, startSandbox, startService } from '../support/harness';
 import { openShop, Shop } from '../support/orders';
-import { Receiver } from '../support/receiver';
-import { FAST_EVENTS, subscribe } from './support';
+import { FAST_EVENTS, receiverPool, subscribe } from './support';
 
 let sandbox: Sandbox;
 let svc: Service;
 let shop: Shop;
-const receivers: Receiver[] = [];
+const receivers = receiverPool();
 
 beforeAll(async () => {
   sandbox = await startSandbox();
   // Given up after 3 s of failing (the default is three days), so the switch-off is seen here; 4 delivery slots, at
   // most 2 for one subscription, so a hanging receiver could take them all without the per-subscription limit.
   const env = { ...FAST_EVENTS, EVENT_GIVE_UP_SECONDS: '3', EVENT_DELIVERY_CONCURRENCY: '4', EVENT_SUBSCRIPTION_CONCURRENCY: '2' };
-  svc = await startService({ label: 'events-subscriptions', sandbox, env });
+  svc = await startService({ label: 'events-subscriptions', sandbox, privateTargets: true, env });
   shop = await openShop(svc, sandbox, { page: 5 });
 }, 120000);
 afterAll(async () => {
-  for (const r of receivers) await r.down();
+  await receivers.downAll();
   await svc.stop();
   await sandbox.close();
 });
 
 const base = () => `/api/store-suppliers/${shop.storeId}/event-subscriptions`;
-async function receiver() {
-  const r = await Receiver.start();
-  receivers.push(r);
-  return r;
-}
+const receiver = () => receivers.start();
 
 test('reading takes suppliers.view, changing takes suppliers.manage; a key without either is refused', async () => {
   const viewer = await newDeveloper(svc);
@@ -167,7 +162,7 @@ test('a subscription whose deliveries fail for the whole retry period is switche
 });
 
 test('the address guard refuses loopback, private and link-local targets outside the local default', async () => {
-  const guarded = await startService({ label: 'events-guard', databaseUrl: svc.databaseUrl, env: { EVENT_TARGETS_ALLOW_PRIVATE: 'false' } });
+  const guarded = await startService({ label: 'events-guard', databaseUrl: svc.databaseUrl });
   try {
     for (const url of ['http://127.0.0.1:8080/hook', 'http://localhost/hook', 'http://10.1.2.3/hook', 'http://192.168.1.1/hook', 'http://169.254.169.254/latest', 'http://[::1]/hook', 'http://[::ffff:127.0.0.1]/hook']) {
       const res = await guarded.call('POST', base(), { key: shop.owner.key, body: { url, eventTypes: ['*'] } });

@@ -1,11 +1,13 @@
 /** Shared by the event tests: a subscription made over HTTP, and checks on what a receiver got. */
 import { webhooks } from '../../client/dist/cjs';
-import { seen, Service } from '../support/harness';
-import type { Received } from '../support/receiver';
+import { createStore, Developer, newDeveloper, seen, Service } from '../support/harness';
+import { Received, Receiver } from '../support/receiver';
 
-/** Retries a hundred times faster than the defaults (10 s doubling, at most 6 h), a short time limit, a quick idle poll. */
+/**
+ * Retries a hundred times faster than the defaults (10 s doubling, at most 6 h), a short time limit, a quick idle poll.
+ * Services that deliver to the tests' loopback receivers are started with `privateTargets: true` besides.
+ */
 export const FAST_EVENTS = {
-  EVENT_TARGETS_ALLOW_PRIVATE: 'true',
   EVENT_RETRY_BASE_MS: '100',
   EVENT_RETRY_MAX_MS: '216000',
   EVENT_DELIVERY_TIMEOUT_MS: '2000',
@@ -17,6 +19,28 @@ export async function subscribe(svc: Service, key: string, storeId: string, url:
   if (res.status !== 201) throw new Error(`subscribe answered ${res.status}: ${res.text}`);
   seen.secrets.add(res.body.result.secret);
   return { id: res.body.result.id, secret: res.body.result.secret };
+}
+
+/** The receivers a test file starts (`start`), all taken down at its end (`downAll`). */
+export function receiverPool() {
+  const started: Receiver[] = [];
+  return {
+    async start(): Promise<Receiver & { url: string }> {
+      const r = await Receiver.start();
+      started.push(r);
+      return r;
+    },
+    async downAll(): Promise<void> {
+      for (const r of started.splice(0)) await r.down();
+    },
+  };
+}
+
+/** A new developer's own store, and its subscriptions' base path. */
+export async function ownStore(svc: Service): Promise<{ dev: Developer; storeId: string; base: string }> {
+  const dev = await newDeveloper(svc);
+  const storeId = await createStore(svc, dev.key);
+  return { dev, storeId, base: `/api/store-suppliers/${storeId}/event-subscriptions` };
 }
 
 /** The events a receiver accepted, each verified with the JavaScript client's helper (a bad one throws). */

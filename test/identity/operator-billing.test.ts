@@ -88,7 +88,9 @@ test('a free account cannot become Pro, gain credits or reach a Pro-only operati
   const incoming = await svc.db.query(`SELECT action FROM credit_ledger WHERE account_id = $1 AND amount > 0`, [free.accountId]);
   expect(incoming.rows.map((r) => r.action).filter((a: string) => a !== 'signUp.grant' && !a.endsWith('.refund'))).toEqual([]);
   for (const op of ops.filter((o) => o.planGated)) {
-    const res = await svc.call(op.method, urlOf(op, ids), { key: free.key, body: op.operationId === 'setSupplierConnectionEnabled' ? { enabled: true } : op.hasBody ? {} : undefined });
+    // Opening a supplier sign-in is a signed-in person's step (a key is refused before the plan is looked at).
+    const auth = op.security.some((s) => 'apiKey' in s) ? { key: free.key } : { session };
+    const res = await svc.call(op.method, urlOf(op, ids), { ...auth, body: op.operationId === 'setSupplierConnectionEnabled' ? { enabled: true } : op.hasBody ? {} : undefined });
     expect([op.operationId, res.status, res.body?.error?.code]).toEqual([op.operationId, 403, 'planRequired']);
   }
 });
@@ -157,6 +159,11 @@ test('without an operator token configured, every operator route answers 404, ex
         const res = await off.call(op.method, urlOf(op, {}), { headers, body: op.hasBody ? { plan: 'pro', amount: 5, reason: 'x' } : undefined });
         expect([op.operationId, res.status, res.body.error.code, res.body.error.message]).toEqual([op.operationId, 404, 'notFound', unknown.body.error.message]);
       }
+    }
+    // Metrics take the operator token too: without one they are not served at all.
+    for (const headers of [{}, asOperator(), { Authorization: `Bearer ${TEST_OPERATOR_TOKEN}` }]) {
+      const res = await off.call('GET', '/metrics', { headers });
+      expect([res.status, res.body.error.message]).toEqual([404, unknown.body.error.message]);
     }
   } finally {
     await off.stop();

@@ -162,7 +162,7 @@ test('enable or disable, start sign-in, and disconnect', async () => {
 
 	const signIn = await runNode(creds(), conn({ operation: 'startSignIn', supplierKey: 'sandbox-signin', mode: 'live' }));
 	expect(signIn.rec.last()).toMatchObject({ method: 'POST', path: `${base()}/oauth/start`, body: { supplierKey: 'sandbox-signin', mode: 'live' } });
-	expect(signIn.json[0]).toMatchObject({ authorizationUrl: expect.stringContaining('/oauth/authorize'), state: expect.any(String), expiresAt: expect.any(String) });
+	expect(signIn.json[0]).toMatchObject({ authorizationUrl: expect.stringContaining('/console#connect/'), state: expect.any(String), expiresAt: expect.any(String) });
 
 	const gone = await runNode(creds(), conn({ operation: 'disconnect', connection: rl(testConnId) }));
 	expect(gone.rec.last()).toMatchObject({ method: 'DELETE', path: `${base()}/${testConnId}`, body: undefined });

@@ -57,6 +57,8 @@ async function supplierRoutes(withStoreSide = false): Promise<DocRoute[]> {
 		}
 		if (!path.startsWith(BASE) || notSupplierRoutes(path)) continue;
 		for (const [method, op] of Object.entries<any>(item)) {
+			// The node calls with a key: a signed-in person's step (opening a sign-in in their browser) is not its.
+			if (!op?.security?.some((s: object) => 'apiKey' in s)) continue;
 			if (op?.operationId) routes.push({ operationId: op.operationId, method: method.toUpperCase(), path });
 		}
 	}

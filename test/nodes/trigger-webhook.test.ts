@@ -21,7 +21,7 @@ let receiver: Receiver & { url: string };
 
 beforeAll(async () => {
 	sandbox = await startSandbox();
-	svc = await startService({ label: 'node-trigger-webhook', sandbox, env: { EVENT_TARGETS_ALLOW_PRIVATE: 'true', EVENT_POLL_MS: '200' } });
+	svc = await startService({ label: 'node-trigger-webhook', sandbox, privateTargets: true, env: { EVENT_POLL_MS: '200' } });
 	shop = await openShop(svc, sandbox, { balanceMinor: 0 });
 	receiver = await Receiver.start('/webhook/store-suppliers');
 });

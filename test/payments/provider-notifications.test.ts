@@ -42,8 +42,9 @@ const send = (storeId: string, n: { rawBody: string; headers: Record<string, str
 
 test('the store\'s provider settings: the address to enter at the provider, a secret that is checked and never answered', async () => {
   const view = await svc.call('GET', `/api/stores/${shop.storeId}/payment-provider`, { key: shop.owner.key });
-  expect(view.body.result).toEqual({ provider: 'sandbox', notificationUrl: `${svc.baseUrl}/api/payment-notifications/${shop.storeId}`, configured: true, checkoutUrl: `${provider.baseUrl}/checkout?merchant=${payments.merchantId}`, updatedAt: expect.any(String) });
+  expect(view.body.result).toEqual({ provider: 'sandbox', notificationUrl: `${svc.baseUrl}/api/payment-notifications/${shop.storeId}`, configured: true, checkoutUrl: `${provider.baseUrl}/checkout?merchant=${payments.merchantId}`, hasApiKey: true, updatedAt: expect.any(String) });
   expect(view.text).not.toContain(payments.signingSecret);
+  expect(view.text).not.toContain(payments.apiKey);
   const bad = await svc.call('PUT', `/api/stores/${shop.storeId}/payment-provider`, { key: shop.owner.key, body: { provider: 'sandbox', signingSecret: 'not-a-secret' } });
   expect([bad.status, bad.body.error.code, bad.body.error.details[0].field]).toEqual([400, 'validationFailed', 'body/signingSecret']);
   // The console opens the checkout address: only an http(s) address is taken.
@@ -127,14 +128,22 @@ test('events out of order never move a payment back: an authorisation after the 
   const order = await placeOrder(svc, shop, { paymentMethod: 'online' });
   await payments.pay(order.id, 'paid');
   expect((await send(shop.storeId, notification(order, { type: 'payment.authorised' }))).status).toBe(200);
-  expect((await send(shop.storeId, notification(order, { type: 'payment.failed' }))).status).toBe(200);
-  expect((await getOrder(order.id)).paymentStatus).toBe('paid');
+  expect((await send(shop.storeId, notification(order, { type: 'payment.captured' }))).status).toBe(200);
+  expect(await getOrder(order.id)).toMatchObject({ paymentStatus: 'paid', needsAttention: false, paymentAttention: null });
   await payments.pay(order.id, 'refunded');
   expect((await send(shop.storeId, notification(order, { type: 'payment.paid' }))).status).toBe(200);
+  expect((await send(shop.storeId, notification(order, { type: 'payment.failed' }))).status).toBe(200);
   const after = await getOrder(order.id);
   expect(after.paymentStatus).toBe('refunded');
-  // All five are in the history, as the provider sent them.
-  expect(after.payments.map((p: { kind: string }) => p.kind)).toEqual(['paid', 'authorised', 'failed', 'refunded', 'paid']);
+  // Every event is in the history, as the provider sent them.
+  expect(after.payments.map((p: { kind: string }) => p.kind)).toEqual(['paid', 'authorised', 'captured', 'refunded', 'paid', 'failed']);
+});
+
+test('a failure the provider reports after the payment was paid is not ignored: the payment fails and the order needs attention', async () => {
+  const order = await placeOrder(svc, shop, { paymentMethod: 'online' });
+  await payments.pay(order.id, 'paid');
+  expect((await send(shop.storeId, notification(order, { type: 'payment.failed' }))).status).toBe(200);
+  expect(await getOrder(order.id)).toMatchObject({ paymentStatus: 'failed', needsAttention: true, paymentAttention: { reason: 'paymentFailedAfterPaid', since: expect.any(String) } });
 });
 
 test('a new secret takes over at once: events signed with the old one are refused', async () => {

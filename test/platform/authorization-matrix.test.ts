@@ -84,6 +84,12 @@ function urlFor(op: Operation, store: string, extra: Record<string, string> = {}
 
 const acceptsKey = (op: Operation) => op.security.some((s) => 'apiKey' in s);
 const sessionOnly = (op: Operation) => op.security.length > 0 && !acceptsKey(op);
+/** The credential a route takes: the developer's key, or their session on a route keys may not call. */
+const credentialOf = (op: Operation, dev: Developer) => (acceptsKey(op) ? { key: dev.key } : { session: dev.session });
+/** Store routes a person calls: every one a key may call, and the signed-in steps (opening a supplier sign-in). */
+const storeRoutes = () => ops.filter((o) => o.security.length > 0 && o.path.includes('{storeId}'));
+/** What a key gets on a signed-in-only route: key management, and opening a supplier sign-in in a browser. */
+const KEY_REFUSALS: Record<string, string> = { openSupplierSignIn: 'consoleSessionRequired' };
 
 beforeAll(async () => {
   sandbox = await startSandbox();
@@ -131,7 +137,7 @@ beforeAll(async () => {
     [strangerStoreId, stranger.key],
     [freeStoreId, freeOwner.key],
   ] as const) {
-    fixtures[store] = { productId: await product(key, store), keyId: owner.keyId, accountId: someStaff.accountId, id: await connection(key, store), supplierProductId: 'SBX-P00001', linkId: crypto.randomUUID(), jobId: crypto.randomUUID(), orderId: crypto.randomUUID(), supplierOrderId: crypto.randomUUID(), subscriptionId: crypto.randomUUID(), deliveryId: crypto.randomUUID(), groupKey: 'store' };
+    fixtures[store] = { productId: await product(key, store), keyId: owner.keyId, accountId: someStaff.accountId, id: await connection(key, store), supplierProductId: 'SBX-P00001', linkId: crypto.randomUUID(), jobId: crypto.randomUUID(), orderId: crypto.randomUUID(), supplierOrderId: crypto.randomUUID(), subscriptionId: crypto.randomUUID(), deliveryId: crypto.randomUUID(), groupKey: 'store', signInId: crypto.randomUUID() };
   }
   // Records the own-scope key must not reach: a product link and an import job made with the account key.
   const imported = await svc.call('POST', `/api/store-suppliers/${storeId}/${fixtures[storeId].id}/import`, { key: owner.key, body: { products: [{ supplierProductId: 'SBX-P00010' }] } });
@@ -162,7 +168,7 @@ beforeAll(async () => {
   await operatorOf(svc).setPlan(freeOwner.accountId, 'free');
   // The poor owner spends its sign-up credits so that it has none left.
   await svc.db.query('UPDATE accounts SET credits = 0 WHERE id = $1', [poorOwner.accountId]);
-  fixtures[poorStoreId] = { productId: crypto.randomUUID(), accountId: someStaff.accountId, id: crypto.randomUUID(), supplierProductId: 'SBX-P00001', linkId: crypto.randomUUID(), jobId: crypto.randomUUID(), orderId: crypto.randomUUID(), supplierOrderId: crypto.randomUUID(), subscriptionId: crypto.randomUUID(), deliveryId: crypto.randomUUID(), groupKey: `supplier:${crypto.randomUUID()}` };
+  fixtures[poorStoreId] = { productId: crypto.randomUUID(), accountId: someStaff.accountId, id: crypto.randomUUID(), supplierProductId: 'SBX-P00001', linkId: crypto.randomUUID(), jobId: crypto.randomUUID(), orderId: crypto.randomUUID(), supplierOrderId: crypto.randomUUID(), subscriptionId: crypto.randomUUID(), deliveryId: crypto.randomUUID(), groupKey: `supplier:${crypto.randomUUID()}`, signInId: crypto.randomUUID() };
 });
 
 afterAll(async () => {
@@ -187,29 +193,30 @@ test('no key, an unknown key and a revoked key: 401 unauthenticated with one ide
   }
 });
 
-test('key-management routes refuse API keys with 403 keysCannotManageKeys', async () => {
+test('signed-in-only routes refuse API keys with 403: keysCannotManageKeys, consoleSessionRequired to open a sign-in', async () => {
   const list = ops.filter(sessionOnly);
   expect(list.length).toBeGreaterThan(0);
+  expect(list.map((o) => o.operationId)).toContain('openSupplierSignIn');
   for (const op of list) {
     const res = await svc.call(op.method, urlFor(op, storeId), { key: owner.key });
-    expect([op.operationId, res.status, res.body?.error?.code]).toEqual([op.operationId, 403, 'keysCannotManageKeys']);
+    expect([op.operationId, res.status, res.body?.error?.code]).toEqual([op.operationId, 403, KEY_REFUSALS[op.operationId] ?? 'keysCannotManageKeys']);
   }
 });
 
 test('another store: 404 notFound, never revealing that it exists', async () => {
-  const list = ops.filter((o) => acceptsKey(o) && o.path.includes('{storeId}'));
+  const list = storeRoutes();
   expect(list.length).toBeGreaterThan(0);
   for (const op of list) {
-    const res = await svc.call(op.method, urlFor(op, strangerStoreId), { key: owner.key });
+    const res = await svc.call(op.method, urlFor(op, strangerStoreId), credentialOf(op, owner));
     expect([op.operationId, res.status, res.body?.error?.code]).toEqual([op.operationId, 404, 'notFound']);
   }
 });
 
 test('a staff member without the route\'s permission: 403 permissionDenied naming it', async () => {
-  for (const op of ops.filter((o) => acceptsKey(o) && o.permission)) {
+  for (const op of ops.filter((o) => o.security.length > 0 && o.permission)) {
     const staff = staffWithout.get(op.permission!);
     expect(staff).toBeDefined();
-    const res = await svc.call(op.method, urlFor(op, storeId), { key: staff!.key });
+    const res = await svc.call(op.method, urlFor(op, storeId), credentialOf(op, staff!));
     expect([op.operationId, res.status, res.body?.error?.code, res.body?.error?.details?.[0]?.permission]).toEqual([op.operationId, 403, 'permissionDenied', op.permission]);
   }
 });
@@ -231,10 +238,12 @@ test('the owner\'s plan without dropshipping: 403 planRequired on exactly the ga
     'submitOrderPart',
     'retrySupplierOrder',
     'paySupplierOrder',
+    // Connecting by sign-in: the member's step in their browser, as well as its start.
+    'openSupplierSignIn',
   ];
   expect(ops.filter((o) => o.planGated).map((o) => o.operationId).sort()).toEqual(specGated.sort());
-  for (const op of ops.filter((o) => acceptsKey(o) && o.path.includes('{storeId}'))) {
-    const res = await svc.call(op.method, urlFor(op, freeStoreId), { key: freeOwner.key, body: validBodies[op.operationId]?.() });
+  for (const op of storeRoutes()) {
+    const res = await svc.call(op.method, urlFor(op, freeStoreId), { ...credentialOf(op, freeOwner), body: validBodies[op.operationId]?.() });
     if (op.planGated) {
       expect([op.operationId, res.status, res.body?.error?.code, res.body?.error?.details?.[0]?.plan]).toEqual([op.operationId, 403, 'planRequired', 'pro']);
     } else {
@@ -249,7 +258,7 @@ test('a plan-gated route answers a staff member by the owner\'s plan, not the st
   for (const op of gated) {
     const staff = await newDeveloper(svc, { plan: 'business' });
     await svc.call('PUT', `/api/stores/${freeStoreId}/staff`, { key: freeOwner.key, body: { email: staff.email, permissions: PERMISSIONS.filter((p) => p !== 'staff.manage') } });
-    const res = await svc.call(op.method, urlFor(op, freeStoreId), { key: staff.key, body: validBodies[op.operationId]?.() });
+    const res = await svc.call(op.method, urlFor(op, freeStoreId), { ...credentialOf(op, staff), body: validBodies[op.operationId]?.() });
     expect([op.operationId, res.status, res.body?.error?.code]).toEqual([op.operationId, 403, 'planRequired']);
   }
 });
@@ -264,6 +273,58 @@ test('a record outside an own-scope key\'s records: 404 notFound', async () => {
   // The same record is reachable with the account-scope key of the same account.
   const get = ops.find((o) => o.operationId === 'getStoreProduct')!;
   expect((await svc.call('GET', urlFor(get, storeId), { key: owner.key })).status).toBe(200);
+});
+
+test('changing a subscription\'s target or rotating its secret: 403 subscriptionOwnerPermissionsMissing naming what the member lacks of its data; holding it all makes them its owner', async () => {
+  const sub = `/api/store-suppliers/${storeId}/event-subscriptions/${fixtures[storeId].subscriptionId}`;
+  const ownerNow = async () => (await svc.db.query('SELECT owner_account_id FROM event_subscriptions WHERE id = $1', [fixtures[storeId].subscriptionId])).rows[0].owner_account_id;
+  // The fixture subscribes to `*`: its data needs every permission any event type's data needs.
+  for (const missing of ['suppliers.view', 'customers.view', 'orders.view', 'suppliers.import']) {
+    const staff = staffWithout.get(missing)!;
+    const changeTarget = await svc.call('PATCH', sub, { key: staff.key, body: { url: 'https://93.184.216.34/elsewhere' } });
+    const rotateSecret = await svc.call('POST', `${sub}/rotate-secret`, { key: staff.key, body: {} });
+    for (const [row, res] of [['change target', changeTarget], ['rotate secret', rotateSecret]] as const) {
+      expect([row, missing, res.status, res.body?.error?.code, res.body?.error?.details]).toEqual([row, missing, 403, 'subscriptionOwnerPermissionsMissing', [expect.objectContaining({ permission: missing })]]);
+    }
+  }
+  expect(await ownerNow()).toBe(owner.accountId);
+  // A member without staff.manage holds everything the data needs: the change is theirs, and so is the subscription.
+  const full = staffWithout.get('staff.manage')!;
+  const moved = await svc.call('PATCH', sub, { key: full.key, body: { url: 'https://93.184.216.34/elsewhere' } });
+  expect([moved.status, await ownerNow()]).toEqual([200, full.accountId]);
+  const back = await svc.call('POST', `${sub}/rotate-secret`, { key: owner.key, body: {} });
+  expect([back.status, await ownerNow()]).toEqual([200, owner.accountId]);
+  seen.secrets.add(back.body.result.secret);
+});
+
+test('staff grants: a member grants or takes away only what they hold, never staff.manage or payments.manage; with a key or a session', async () => {
+  const grantee = await newDeveloper(svc);
+  const put = (as: object, email: string, permissions: string[]) => svc.call('PUT', `/api/stores/${storeId}/staff`, { ...as, body: { email, permissions } });
+  const OWNER_ONLY = ['staff.manage', 'payments.manage'];
+  for (const p of PERMISSIONS.filter((x) => x !== 'staff.manage')) {
+    const grantor = staffWithout.get(p)!; // holds staff.manage and everything but p
+    for (const as of [{ key: grantor.key }, { session: grantor.session }]) {
+      for (const [row, res] of [
+        [`grant ${p} to another`, await put(as, grantee.email, [p])],
+        [`raise themselves with ${p}`, await put(as, grantor.email, PERMISSIONS)],
+      ] as const) {
+        expect([row, res.status, res.body.error?.code, res.body.error?.details]).toEqual([row, 403, 'grantExceedsOwnPermissions', [expect.objectContaining({ permission: p, reason: OWNER_ONLY.includes(p) ? 'ownerOnly' : 'notHeld' })]]);
+      }
+    }
+  }
+  // Held, but the owner's to give: refused to a member holding both.
+  const holder = staffWithout.get('suppliers.view')!;
+  for (const p of OWNER_ONLY) {
+    const res = await put({ key: holder.key }, grantee.email, [p]);
+    expect([p, res.status, res.body.error?.code, res.body.error?.details?.[0]]).toEqual([p, 403, 'grantExceedsOwnPermissions', expect.objectContaining({ permission: p, reason: 'ownerOnly' })]);
+  }
+  expect((await svc.db.query('SELECT count(*)::int AS n FROM store_staff WHERE account_id = $1', [grantee.accountId])).rows[0].n).toBe(0);
+  // What the grantor holds, they grant; an own-scope key of the owner manages no staff at all.
+  expect((await put({ key: holder.key }, grantee.email, ['orders.view'])).status).toBe(200);
+  for (const res of [await put({ key: ownScopeKey }, grantee.email, ['customers.view']), await svc.call('DELETE', `/api/stores/${storeId}/staff/${grantee.accountId}`, { key: ownScopeKey })]) {
+    expect([res.status, res.body.error.code]).toEqual([403, 'recordScopeTooNarrow']);
+  }
+  expect((await svc.call('DELETE', `/api/stores/${storeId}/staff/${grantee.accountId}`, { session: owner.session })).status).toBe(204);
 });
 
 test('too few credits: 402 insufficientCredits, nothing done and nothing charged', async () => {

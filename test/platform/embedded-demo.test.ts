@@ -14,8 +14,17 @@ afterAll(() => {
   for (const proc of running) proc.kill('SIGTERM');
 });
 
-async function startDefault(dataDir: string, pgPort: number): Promise<{ proc: ChildProcess; stderr: () => string; exited: Promise<number | null> }> {
-  const env = { ...process.env, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), PORT: '0', SANDBOX_SUPPLIER_PORT: '0', SANDBOX_PAYMENTS_PORT: '0' };
+/** `npm start`'s environment, as its script in package.json sets it: private event targets only for the embedded default. */
+function npmStartSets(env: Record<string, string | undefined>): string {
+  const script: string = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')).scripts.start;
+  const probe = script.replace('npm run build:server --silent && ', '').replace('node dist/server/main.js', 'node -e "process.stdout.write(String(process.env.EVENT_TARGETS_ALLOW_PRIVATE))"');
+  return spawnSync('sh', ['-c', probe], { env: env as NodeJS.ProcessEnv, encoding: 'utf8' }).stdout;
+}
+
+async function startDefault(dataDir: string, pgPort: number, extra: Record<string, string> = {}): Promise<{ proc: ChildProcess; stderr: () => string; stdout: () => string; exited: Promise<number | null> }> {
+  const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), PORT: '0', SANDBOX_SUPPLIER_PORT: '0', SANDBOX_PAYMENTS_PORT: '0' };
+  delete env.EVENT_TARGETS_ALLOW_PRIVATE;
+  Object.assign(env, extra);
   delete env.DATABASE_URL;
   delete env.APP_SECRET;
   delete env.SEED_DEMO;
@@ -41,8 +50,15 @@ async function startDefault(dataDir: string, pgPort: number): Promise<{ proc: Ch
     if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`did not start: ${err}\n${out}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return { proc, stderr: () => err, exited };
+  return { proc, stderr: () => err, stdout: () => out, exited };
 }
+
+test('npm start sets EVENT_TARGETS_ALLOW_PRIVATE for the embedded default only, and leaves an explicit value alone', () => {
+  const base = { PATH: process.env.PATH };
+  expect(npmStartSets(base)).toBe('true');
+  expect(npmStartSets({ ...base, DATABASE_URL: 'postgres://db.example.test/shop' })).toBe('undefined');
+  expect(npmStartSets({ ...base, EVENT_TARGETS_ALLOW_PRIVATE: 'false' })).toBe('false');
+});
 
 /** A store order of a new store product, paid by a "shopper" at the sandbox provider's checkout page; waits until the order is paid. */
 async function payAtCheckout(demo: any): Promise<void> {
@@ -120,13 +136,28 @@ test('first start creates the demo once; a restart finds the same account, store
   const signIn = await call(demo.baseUrl, 'POST', '/api/auth/sign-in', { body: { email: demo.email, password: demo.password } });
   expect(signIn.status).toBe(200);
   seen.secrets.add(signIn.body.result.sessionToken);
+  // Started without EVENT_TARGETS_ALLOW_PRIVATE, the embedded database allows no private event targets: an account
+  // signed up a minute ago cannot make the service POST to the sandbox's loopback control API.
+  expect(first.stderr()).not.toContain('EVENT_TARGETS_ALLOW_PRIVATE');
+  const newcomer = await call(demo.baseUrl, 'POST', '/api/auth/sign-up', { body: { email: 'newcomer@example.test', password: 'newcomer-password-1', name: 'New' } });
+  seen.secrets.add(newcomer.body.result.sessionToken);
+  seen.secrets.add('newcomer-password-1');
+  const ownStore = await call(demo.baseUrl, 'POST', '/api/stores', { session: newcomer.body.result.sessionToken, body: { name: 'Mine', currency: 'USD' } });
+  const toControl = await call(demo.baseUrl, 'POST', `/api/store-suppliers/${ownStore.body.result.id}/event-subscriptions`, {
+    session: newcomer.body.result.sessionToken,
+    body: { url: `${demo.sandboxSupplier.controlUrl}/reset`, eventTypes: ['*'] },
+  });
+  expect([toControl.status, toControl.body.error?.code]).toEqual([400, 'targetNotAllowed']);
 
   first.proc.kill('SIGTERM');
   expect(await first.exited).toBe(0);
   // The embedded server stopped with the process: its port is free again.
   await expect(new Promise((resolve, reject) => net.connect(pgPort, '127.0.0.1').on('connect', resolve).on('error', reject))).rejects.toThrow();
 
-  const second = await startDefault(dataDir, pgPort);
+  // `npm start` sets it for the embedded default: the banner and a warning log line say so, and a local receiver works.
+  const second = await startDefault(dataDir, pgPort, { EVENT_TARGETS_ALLOW_PRIVATE: npmStartSets({ PATH: process.env.PATH }) });
+  expect(second.stderr()).toContain('Event subscriptions may target loopback and private addresses (EVENT_TARGETS_ALLOW_PRIVATE=true');
+  expect(second.stdout().split('\n').filter((l) => l.includes('"private event targets are allowed"'))).toEqual([expect.stringContaining('"level":40')]);
   const again = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
   const strip = (d: any) => ({ ...d, baseUrl: '', sandboxSupplier: { ...d.sandboxSupplier, baseUrl: '', controlUrl: '' }, paymentProvider: { ...d.paymentProvider, baseUrl: '', checkoutUrl: '' } });
   expect(strip(again)).toEqual(strip(demo));
@@ -135,6 +166,9 @@ test('first start creates the demo once; a restart finds the same account, store
   expect(balanceAgain.status).toBe(200);
   // The sandbox payment provider started afresh too; the demo store was set up with it again.
   await payAtCheckout(again);
+  const local = await call(again.baseUrl, 'POST', `/api/store-suppliers/${again.storeId}/event-subscriptions`, { key: again.apiKey, body: { url: `${again.baseUrl}/healthz`, eventTypes: ['connection.healthChanged'] } });
+  expect(local.status).toBe(201);
+  seen.secrets.add(local.body.result.secret);
   const accounts = await call(again.baseUrl, 'GET', '/api/api-keys', { session: signIn.body.result.sessionToken });
   expect(accounts.body.result.filter((k: { name: string }) => k.name === 'Demo key')).toHaveLength(1);
   second.proc.kill('SIGTERM');

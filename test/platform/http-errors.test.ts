@@ -1,4 +1,4 @@
-import { createStore, leakScanTest, newDeveloper, Developer, Service, startService } from '../support/harness';
+import { createStore, leakScanTest, newDeveloper, Developer, seen, Service, startService } from '../support/harness';
 
 let svc: Service;
 let dev: Developer;
@@ -97,14 +97,30 @@ test('every answer carries a request id; a given one is echoed', async () => {
   expect(logged).toMatchObject({ status: 200, route: '/api/api-key/current' });
 });
 
-test('healthz, readyz and metrics', async () => {
+test('healthz and readyz answer anyone', async () => {
   expect((await svc.call('GET', '/healthz')).body).toEqual({ status: 'ok' });
   expect((await svc.call('GET', '/readyz')).body).toEqual({ status: 'ready' });
-  const metrics = await fetch(`${svc.baseUrl}/metrics`);
-  const text = await metrics.text();
-  expect(metrics.headers.get('content-type')).toContain('text/plain');
-  expect(text).toMatch(/http_requests_total\{method="GET",route="\/api\/api-key\/current",status="200"\} \d+/);
-  expect(text).toContain('process_cpu_seconds_total');
+});
+
+test('metrics answer only the operator token, as X-Operator-Token or as a bearer token (what scrapers send)', async () => {
+  const wrong = 'sso_not-the-operator-token-'.padEnd(48, 'n');
+  seen.secrets.add(wrong);
+  for (const headers of [{}, { 'X-Operator-Token': wrong }, { Authorization: `Bearer ${wrong}` }, { 'X-API-Key': dev.key }, { Authorization: `Bearer ${dev.session}` }, { 'X-Operator-Token': '' }]) {
+    const res = await svc.call('GET', '/metrics', { headers });
+    expect([Object.keys(headers).join(), res.status, res.body?.error?.code]).toEqual([Object.keys(headers).join(), 401, 'unauthenticated']);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+    expect(res.text).not.toContain('http_requests_total');
+  }
+  for (const headers of [{ 'X-Operator-Token': svc.operatorToken }, { Authorization: `Bearer ${svc.operatorToken}` }]) {
+    const metrics = await fetch(`${svc.baseUrl}/metrics`, { headers });
+    const text = await metrics.text();
+    expect(metrics.status).toBe(200);
+    expect(metrics.headers.get('content-type')).toContain('text/plain');
+    expect(text).toMatch(/http_requests_total\{method="GET",route="\/api\/api-key\/current",status="200"\} \d+/);
+    expect(text).toContain('process_cpu_seconds_total');
+    // Refused scrapes are counted too, under the route's own name.
+    expect(text).toMatch(/http_requests_total\{method="GET",route="\/metrics",status="401"\} [1-9]/);
+  }
 });
 
 test('log lines are JSON with a request id and never carry the key header', async () => {

@@ -4,14 +4,18 @@
  */
 import { leakScanTest, Service, startService } from '../support/harness';
 
-async function sandboxOf(svc: Service): Promise<{ baseUrl: string; control: boolean }> {
-  const line = await svc.waitForLog((l) => l.msg === 'sandbox supplier started');
+async function sandboxOf(svc: Service, which = 'sandbox supplier'): Promise<{ baseUrl: string; control: boolean }> {
+  const line = await svc.waitForLog((l) => l.msg === `${which} started`);
   return { baseUrl: String(line.baseUrl), control: Boolean(line.control) };
 }
+const BOTH = { SANDBOX_SUPPLIER: '1', SANDBOX_SUPPLIER_PORT: '0', SANDBOX_PAYMENTS: '1', SANDBOX_PAYMENTS_PORT: '0' };
 
-test('with DATABASE_URL, a bundled sandbox supplier starts without its control API, and the start says nothing of one', async () => {
-  const svc = await startService({ label: 'defaults-off', env: { SANDBOX_SUPPLIER: '1', SANDBOX_SUPPLIER_PORT: '0' } });
+test('with DATABASE_URL, the bundled sandboxes start without their control APIs, and the start says nothing of one', async () => {
+  const svc = await startService({ label: 'defaults-off', env: BOTH });
   try {
+    const payments = await sandboxOf(svc, 'sandbox payment provider');
+    expect(payments.control).toBe(false);
+    expect((await fetch(`${payments.baseUrl}/control/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"refuseCapture":{"count":1}}' })).status).toBe(404);
     const sandbox = await sandboxOf(svc);
     expect(sandbox.control).toBe(false);
     const faults = await fetch(`${sandbox.baseUrl}/control/faults`);
@@ -26,9 +30,13 @@ test('with DATABASE_URL, a bundled sandbox supplier starts without its control A
   }
 });
 
-test('SANDBOX_SUPPLIER_CONTROL=1 turns it on, and both the banner and the log say so', async () => {
-  const svc = await startService({ label: 'defaults-on', env: { SANDBOX_SUPPLIER: '1', SANDBOX_SUPPLIER_PORT: '0', SANDBOX_SUPPLIER_CONTROL: '1' } });
+test('SANDBOX_SUPPLIER_CONTROL=1 turns both on, and both the banner and the log say so', async () => {
+  const svc = await startService({ label: 'defaults-on', env: { ...BOTH, SANDBOX_SUPPLIER_CONTROL: '1' } });
   try {
+    const payments = await sandboxOf(svc, 'sandbox payment provider');
+    expect((await fetch(`${payments.baseUrl}/control/faults`)).status).toBe(200);
+    expect(await svc.waitForLog((l) => l.msg === 'sandbox payment provider control API is on')).toMatchObject({ level: 40, controlUrl: `${payments.baseUrl}/control` });
+    expect(svc.stderr()).toContain(`Sandbox payment provider control API is ON at ${payments.baseUrl}/control`);
     const sandbox = await sandboxOf(svc);
     expect(sandbox.control).toBe(true);
     expect((await fetch(`${sandbox.baseUrl}/control/faults`)).status).toBe(200);

@@ -5,6 +5,7 @@
 import { RunningFakeAliExpress, startFakeAliExpress } from '../fakes/aliexpress';
 import { createStore, eventually, newDeveloper, seen, Service, startService } from '../support/harness';
 import type { Shop } from '../support/orders';
+import { aliExpressApproval, approveAt, CookieBrowser, openSignIn } from '../support/sign-in-browser';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -18,8 +19,11 @@ export interface AeWorld {
   control(method: string, path: string, body?: unknown): Promise<any>;
   /** A store signed in to a new AliExpress buyer, with `products` imported (first sku of each, one test each). */
   openShop(opts?: { products?: number; automation?: Record<string, unknown>; buyer?: Record<string, unknown>; filter?: (p: any) => boolean }): Promise<AeShop>;
-  /** Signs the store in to the buyer through the service's sign-in routes; answers the callback's answer. */
-  signIn(owner: { key: string }, storeId: string, userId: string): Promise<{ status: number; body: any; text: string }>;
+  /**
+   * Signs the store in to the buyer through the service's sign-in routes: started with the owner's key, opened in the
+   * owner's browser (signed in), approved at AliExpress, and back in that browser; answers the callback's answer.
+   */
+  signIn(owner: { key: string; session: string }, storeId: string, userId: string): Promise<{ status: number; body: any; text: string }>;
   getSo(shop: AeShop, soId: string): Promise<any>;
   settles(shop: AeShop, soId: string, status: string, timeoutMs?: number): Promise<any>;
   pausedAs(shop: AeShop, soId: string, reason: string, timeoutMs?: number): Promise<any>;
@@ -54,13 +58,14 @@ export async function startAeWorld(label: string, env: Record<string, string> = 
     return text ? JSON.parse(text) : undefined;
   };
 
-  const signIn = async (owner: { key: string }, storeId: string, userId: string) => {
+  const signIn = async (owner: { key: string; session: string }, storeId: string, userId: string) => {
     const started = await svc.call('POST', `/api/store-suppliers/${storeId}/oauth/start`, { key: owner.key, body: { supplierKey: 'aliexpress', mode: 'live' } });
     if (started.status !== 200) throw new Error(started.text);
+    const browser = new CookieBrowser();
+    const opened = await openSignIn(browser, svc, started.body.result.authorizationUrl, owner.session);
+    if (!opened.supplierUrl) throw new Error(`sign-in not opened: ${opened.status} ${JSON.stringify(opened.body)}`);
     // The merchant approves on AliExpress's page, which sends the browser back to the service with a code.
-    const res = await fetch(`${started.body.result.authorizationUrl}&user=${userId}`, { redirect: 'manual' });
-    const back = new URL(res.headers.get('location')!);
-    const answer = await svc.call('GET', back.pathname + back.search);
+    const answer = await browser.navigate(await approveAt(opened.supplierUrl, aliExpressApproval(userId)));
     const buyer = await control('GET', `/buyers/${userId}`);
     for (const t of buyer.issued) seen.secrets.add(t);
     return answer;

@@ -121,6 +121,10 @@ export async function startService(opts: {
   sandbox?: Sandbox;
   /** Give the service a fixed port and a PUBLIC_BASE_URL pointing at it (so suppliers can notify it). */
   publicBaseUrl?: boolean;
+  /** Event subscriptions may target loopback (the tests' receivers run on this machine); off unless asked, as in production. */
+  privateTargets?: boolean;
+  /** The sandbox payment provider the service asks for captures (SANDBOX_PAYMENTS_URL). */
+  payments?: { baseUrl: string };
 }): Promise<Service> {
   const databaseUrl = opts.databaseUrl ?? (await createDatabase(opts.label));
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-suppliers-svc-'));
@@ -132,6 +136,7 @@ export async function startService(opts: {
     PORT: String(port),
     ...(opts.publicBaseUrl ? { PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } : {}),
     ...(opts.sandbox ? { SANDBOX_SUPPLIER_URL: opts.sandbox.baseUrl } : {}),
+    ...(opts.payments ? { SANDBOX_PAYMENTS_URL: opts.payments.baseUrl } : {}),
     DATA_DIR: dataDir,
     SEED_DEMO: 'false',
     SANDBOX_SUPPLIER: 'false',
@@ -139,6 +144,7 @@ export async function startService(opts: {
     // Never the real CJ from a test: tests that use CJ point this at the local CJ-format server.
     CJ_API_BASE_URL: 'http://127.0.0.1:9/api2.0/v1',
     OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
+    EVENT_TARGETS_ALLOW_PRIVATE: opts.privateTargets ? 'true' : 'false',
     ...(opts.env ?? {}),
   };
   const proc = spawn(process.execPath, [path.join(root, 'dist/server/main.js'), '--role', opts.role ?? 'all'], { env, stdio: ['ignore', 'pipe', 'pipe'] });

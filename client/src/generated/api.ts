@@ -407,8 +407,9 @@ export interface ConfirmStoreOrder {
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed";
-      /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: a promise-to-sell capture */
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "captureRequested";
+      /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
       reference: string | null;
@@ -421,7 +422,13 @@ export interface ConfirmStoreOrder {
     currency: string;
     /** Integer amount in minor units */
     totalMinor: number;
+    /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
     needsAttention: boolean;
+    /** The payment provider took the payment back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`): a person decides what happens to the order */
+    paymentAttention: ({
+      reason: "paymentFailedAfterPaid" | "refundedAfterPaid";
+      since: string;
+    }) | null;
     destination?: {
       name: string;
       line1: string;
@@ -693,8 +700,8 @@ export interface CreateEventSubscription {
   body: {
     /** Where events are POSTed: an http(s) address on the public internet */
     url: string;
-    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
-    eventTypes: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.failed" | "orderPart.statusChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
+    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it was paid also sets needsAttention and paymentAttention. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
+    eventTypes: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
     description?: string | null;
   };
   /** 201: Success */
@@ -878,8 +885,9 @@ export interface CreateStoreOrder {
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed";
-      /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: a promise-to-sell capture */
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "captureRequested";
+      /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
       reference: string | null;
@@ -892,7 +900,13 @@ export interface CreateStoreOrder {
     currency: string;
     /** Integer amount in minor units */
     totalMinor: number;
+    /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
     needsAttention: boolean;
+    /** The payment provider took the payment back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`): a person decides what happens to the order */
+    paymentAttention: ({
+      reason: "paymentFailedAfterPaid" | "refundedAfterPaid";
+      since: string;
+    }) | null;
     destination?: {
       name: string;
       line1: string;
@@ -1107,8 +1121,9 @@ export interface DeliverStoreOrderPart {
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed";
-      /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: a promise-to-sell capture */
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "captureRequested";
+      /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
       reference: string | null;
@@ -1121,7 +1136,13 @@ export interface DeliverStoreOrderPart {
     currency: string;
     /** Integer amount in minor units */
     totalMinor: number;
+    /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
     needsAttention: boolean;
+    /** The payment provider took the payment back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`): a person decides what happens to the order */
+    paymentAttention: ({
+      reason: "paymentFailedAfterPaid" | "refundedAfterPaid";
+      since: string;
+    }) | null;
     destination?: {
       name: string;
       line1: string;
@@ -1554,6 +1575,8 @@ export interface GetPaymentProvider {
     configured: boolean;
     /** Where shoppers pay this store's orders at the provider, as the store gave it (null: not given) */
     checkoutUrl: string | null;
+    /** The store gave its API key at the provider (never answered): without it promise-to-sell payments cannot be captured */
+    hasApiKey: boolean;
     updatedAt: string | null;
   };
 }
@@ -1581,8 +1604,9 @@ export interface GetStoreOrder {
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed";
-      /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: a promise-to-sell capture */
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "captureRequested";
+      /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
       reference: string | null;
@@ -1595,7 +1619,13 @@ export interface GetStoreOrder {
     currency: string;
     /** Integer amount in minor units */
     totalMinor: number;
+    /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
     needsAttention: boolean;
+    /** The payment provider took the payment back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`): a person decides what happens to the order */
+    paymentAttention: ({
+      reason: "paymentFailedAfterPaid" | "refundedAfterPaid";
+      since: string;
+    }) | null;
     destination?: {
       name: string;
       line1: string;
@@ -2268,7 +2298,7 @@ export interface ListStaff {
   }[];
 }
 
-/** Store orders, newest first; each carries a summary of its parts; needsAttention=true keeps orders with a part needing attention (GET /api/store-orders/{storeId}) */
+/** Store orders, newest first; each carries a summary of its parts; needsAttention=true keeps orders with a part (or the payment) needing attention (GET /api/store-orders/{storeId}) */
 export interface ListStoreOrders {
   method: "GET";
   path: "/api/store-orders/{storeId}";
@@ -2296,8 +2326,9 @@ export interface ListStoreOrders {
       markedPaidAt: string | null;
       /** Payment history, oldest first (order details only) */
       payments?: {
-        kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed";
-        /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: a promise-to-sell capture */
+        /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer) */
+        kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "captureRequested";
+        /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
         source: "provider" | "manual" | "service";
         amountMinor: number | null;
         reference: string | null;
@@ -2310,7 +2341,13 @@ export interface ListStoreOrders {
       currency: string;
       /** Integer amount in minor units */
       totalMinor: number;
+      /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
       needsAttention: boolean;
+      /** The payment provider took the payment back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`): a person decides what happens to the order */
+      paymentAttention: ({
+        reason: "paymentFailedAfterPaid" | "refundedAfterPaid";
+        since: string;
+      }) | null;
       destination?: {
         name: string;
         line1: string;
@@ -2707,8 +2744,9 @@ export interface MarkStoreOrderPaid {
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed";
-      /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: a promise-to-sell capture */
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "captureRequested";
+      /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
       reference: string | null;
@@ -2721,7 +2759,13 @@ export interface MarkStoreOrderPaid {
     currency: string;
     /** Integer amount in minor units */
     totalMinor: number;
+    /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
     needsAttention: boolean;
+    /** The payment provider took the payment back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`): a person decides what happens to the order */
+    paymentAttention: ({
+      reason: "paymentFailedAfterPaid" | "refundedAfterPaid";
+      since: string;
+    }) | null;
     destination?: {
       name: string;
       line1: string;
@@ -2821,6 +2865,27 @@ export interface MarkStoreOrderPaid {
     confirmedAt?: string | null;
     createdAt: string;
     updatedAt: string;
+  };
+}
+
+/** Open a sign-in in this browser and answer the supplier's page to go to (the console does this at a sign-in's address) (POST /api/store-suppliers/{storeId}/oauth/{signInId}/open) */
+export interface OpenSupplierSignIn {
+  method: "POST";
+  path: "/api/store-suppliers/{storeId}/oauth/{signInId}/open";
+  params: {
+    storeId: string;
+    signInId: string;
+  };
+  query: Record<string, never>;
+  body: undefined;
+  /** 200: Success */
+  result: {
+    supplierKey: string;
+    /** `test` places orders in the supplier's test environment (where it has one) */
+    mode: "test" | "live";
+    /** The supplier's sign-in page, for this browser */
+    supplierUrl: string;
+    expiresAt: string;
   };
 }
 
@@ -3014,7 +3079,7 @@ export interface PreviewImport {
   };
 }
 
-/** The store's payment provider reports a shopper payment (authorised, paid, failed, refunded), signed with the store's secret (POST /api/payment-notifications/{storeId}) */
+/** The store's payment provider reports a shopper payment (authorised, paid, captured, capture failed, failed, refunded), signed with the store's secret (POST /api/payment-notifications/{storeId}) */
 export interface ReceivePaymentNotification {
   method: "POST";
   path: "/api/payment-notifications/{storeId}";
@@ -3469,7 +3534,7 @@ export interface SearchSupplierProducts {
   };
 }
 
-/** Set the store's payment provider and the secret it signs notifications with (from the provider's dashboard) (PUT /api/stores/{storeId}/payment-provider) */
+/** Set the store's payment provider, the secret it signs notifications with and the store's API key there (from the provider's dashboard) (PUT /api/stores/{storeId}/payment-provider) */
 export interface SetPaymentProvider {
   method: "PUT";
   path: "/api/stores/{storeId}/payment-provider";
@@ -3483,6 +3548,8 @@ export interface SetPaymentProvider {
     signingSecret: string;
     /** Optional: the provider's hosted checkout for this store (the sandbox payment provider's `/checkout?merchant=<id>`), where the console sends a person to pay an order as its shopper */
     checkoutUrl?: string;
+    /** The store's API key at the provider, which the service uses to capture promise-to-sell payments when the supplier accepts. Kept sealed, never answered. Omitted: the key stored before is kept; null: removed */
+    apiKey?: string | null;
   };
   /** 200: Success */
   result: {
@@ -3492,6 +3559,8 @@ export interface SetPaymentProvider {
     configured: boolean;
     /** Where shoppers pay this store's orders at the provider, as the store gave it (null: not given) */
     checkoutUrl: string | null;
+    /** The store gave its API key at the provider (never answered): without it promise-to-sell payments cannot be captured */
+    hasApiKey: boolean;
     updatedAt: string | null;
   };
 }
@@ -3612,8 +3681,9 @@ export interface ShipStoreOrderPart {
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed";
-      /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: a promise-to-sell capture */
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "captureRequested";
+      /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
       reference: string | null;
@@ -3626,7 +3696,13 @@ export interface ShipStoreOrderPart {
     currency: string;
     /** Integer amount in minor units */
     totalMinor: number;
+    /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
     needsAttention: boolean;
+    /** The payment provider took the payment back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`): a person decides what happens to the order */
+    paymentAttention: ({
+      reason: "paymentFailedAfterPaid" | "refundedAfterPaid";
+      since: string;
+    }) | null;
     destination?: {
       name: string;
       line1: string;
@@ -3808,7 +3884,9 @@ export interface StartSupplierSignIn {
   };
   /** 200: Success */
   result: {
+    /** The sign-in's address at this service, for a member of the store to open in their browser */
     authorizationUrl: string;
+    /** What the supplier carries back to the callback; it completes nothing without the browser that opened the address */
     state: string;
     expiresAt: string;
   };
@@ -4158,8 +4236,8 @@ export interface UpdateEventSubscription {
   body: {
     /** Where events are POSTed: an http(s) address on the public internet */
     url?: string;
-    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
-    eventTypes?: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.failed" | "orderPart.statusChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
+    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it was paid also sets needsAttention and paymentAttention. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
+    eventTypes?: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
     description?: string | null;
     enabled?: boolean;
   };
@@ -4392,6 +4470,7 @@ export const routes = {
   listSupplierConnections: { method: "GET", path: "/api/store-suppliers/{storeId}" },
   listSupplierOrders: { method: "GET", path: "/api/store-suppliers/{storeId}/orders" },
   markStoreOrderPaid: { method: "POST", path: "/api/store-orders/{storeId}/{orderId}/mark-paid" },
+  openSupplierSignIn: { method: "POST", path: "/api/store-suppliers/{storeId}/oauth/{signInId}/open" },
   paySupplierOrder: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/pay" },
   previewImport: { method: "POST", path: "/api/store-suppliers/{storeId}/{id}/import/preview" },
   receivePaymentNotification: { method: "POST", path: "/api/payment-notifications/{storeId}" },
@@ -4471,6 +4550,7 @@ export interface Operations {
   listSupplierConnections: ListSupplierConnections;
   listSupplierOrders: ListSupplierOrders;
   markStoreOrderPaid: MarkStoreOrderPaid;
+  openSupplierSignIn: OpenSupplierSignIn;
   paySupplierOrder: PaySupplierOrder;
   previewImport: PreviewImport;
   receivePaymentNotification: ReceivePaymentNotification;

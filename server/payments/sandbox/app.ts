@@ -3,18 +3,11 @@ import Router from '@koa/router';
 import { koaBody } from 'koa-body';
 import type { Logger } from 'pino';
 import type { EventSender } from './sender';
-import { Merchant, Payment, PaymentsState } from './state';
+import type { EventType, Merchant, Payment, PaymentsState } from './state';
 import { checkoutRouter } from './checkout';
-
-class Refusal extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { captureRoutes } from './capture';
+import { controlRouter } from './control';
+import { Refusal } from './refusal';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -31,8 +24,10 @@ export function chargeInput(body: Record<string, unknown>): { orderId: string; a
 export interface Payments {
   state: PaymentsState;
   sender: EventSender;
-  /** Records a change of the payment and sends its event; answers the event's id. */
-  emit(merchant: Merchant, payment: Payment, status: Payment['status']): string;
+  /** Mount /control/* (fault injection, held deliveries, the provider's records); off unless asked. */
+  control: boolean;
+  /** Records a change of the payment (a charge in its captures) and sends its event; answers the event's id. */
+  emit(merchant: Merchant, payment: Payment, type: EventType, idempotencyKey?: string | null): string;
 }
 
 export function createPaymentsApp(p: Payments, log: Logger): Koa {
@@ -75,30 +70,27 @@ export function createPaymentsApp(p: Payments, log: Logger): Koa {
     const input = chargeInput(body(ctx));
     const { capture = true, decline = false } = body(ctx);
     const payment = p.state.addPayment({ ...input, merchantId: merchant.id, status: 'authorised' });
-    const eventId = p.emit(merchant, payment, decline === true ? 'failed' : capture === false ? 'authorised' : 'paid');
+    const eventId = p.emit(merchant, payment, decline === true ? 'payment.failed' : capture === false ? 'payment.authorised' : 'payment.paid');
     ctx.status = 201;
     ctx.body = { id: payment.id, status: payment.status, eventId };
   });
-  const paymentOf = (ctx: Context, merchant: Merchant, from: Payment['status']) => {
+  const paymentOf = (ctx: Context, merchant: Merchant, from?: Payment['status'][]) => {
     const payment = p.state.payments.get(ctx.params.id);
     if (!payment || payment.merchantId !== merchant.id) throw new Refusal(404, 'notFound', 'No such payment');
-    if (payment.status !== from) throw new Refusal(409, 'invalidState', `The payment is ${payment.status}`);
+    if (from && !from.includes(payment.status)) throw new Refusal(409, 'invalidState', `The payment is ${payment.status}`);
     return payment;
   };
-  v1.post('/payments/:id/capture', (ctx) => {
-    const merchant = merchantOf(ctx);
-    const payment = paymentOf(ctx, merchant, 'authorised');
-    ctx.body = { id: payment.id, status: 'paid', eventId: p.emit(merchant, payment, 'paid') };
-  });
+  captureRoutes(v1, p, merchantOf, paymentOf);
+  // An authorisation that lapses fails; a captured payment can fail later too (a reversal): the store hears of both.
   v1.post('/payments/:id/fail', (ctx) => {
     const merchant = merchantOf(ctx);
-    const payment = paymentOf(ctx, merchant, 'authorised');
-    ctx.body = { id: payment.id, status: 'failed', eventId: p.emit(merchant, payment, 'failed') };
+    const payment = paymentOf(ctx, merchant, ['authorised', 'paid']);
+    ctx.body = { id: payment.id, status: 'failed', eventId: p.emit(merchant, payment, 'payment.failed') };
   });
   v1.post('/payments/:id/refund', (ctx) => {
     const merchant = merchantOf(ctx);
-    const payment = paymentOf(ctx, merchant, 'paid');
-    ctx.body = { id: payment.id, status: 'refunded', eventId: p.emit(merchant, payment, 'refunded') };
+    const payment = paymentOf(ctx, merchant, ['paid']);
+    ctx.body = { id: payment.id, status: 'refunded', eventId: p.emit(merchant, payment, 'payment.refunded') };
   });
   const eventOf = (ctx: Context) => {
     const merchant = merchantOf(ctx);
@@ -118,7 +110,7 @@ export function createPaymentsApp(p: Payments, log: Logger): Koa {
     ctx.body = { id: event.id };
   });
 
-  for (const router of [v1, checkoutRouter(p)]) app.use(router.routes());
+  for (const router of [v1, checkoutRouter(p), ...(p.control ? [controlRouter(p)] : [])]) app.use(router.routes());
   app.use(async (ctx) => {
     if (ctx.body === undefined) {
       ctx.status = 404;

@@ -33,7 +33,7 @@ export function checkoutRouter(p: Payments): Router {
     const input = chargeInput(form);
     const merchant = merchantFor(p, form.merchant);
     const payment = p.state.addPayment({ ...input, merchantId: merchant.id, status: 'authorised' });
-    const eventId = p.emit(merchant, payment, 'paid');
+    const eventId = p.emit(merchant, payment, 'payment.paid');
     ctx.type = 'html';
     ctx.body = page('Paid', `<p>Payment <code>${escape(payment.id)}</code> for order ${escape(input.orderId)}; the store was sent event <code>${escape(eventId)}</code>.</p>`);
   });

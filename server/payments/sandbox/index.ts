@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { createPaymentsApp, Payments } from './app';
 import { EventSender } from './sender';
-import { PaymentsState } from './state';
+import { PaymentsState, STATUS_AFTER } from './state';
 
 export { DEMO_MERCHANT } from './state';
 export { signedHeaders } from './sender';
@@ -14,6 +14,8 @@ export interface SandboxPaymentsOptions {
   host?: string;
   /** Delays before sending an undelivered event again (default 1, 2, 4, 8, 16 s). */
   retryDelaysMs?: number[];
+  /** Mount /control/* (fault injection for tests and local trials; default false). */
+  control?: boolean;
 }
 
 export interface RunningSandboxPayments {
@@ -34,9 +36,11 @@ export async function startSandboxPayments(opts: SandboxPaymentsOptions = {}): P
   const payments: Payments = {
     state,
     sender,
-    emit(merchant, payment, status) {
-      payment.status = status;
-      const event = state.eventFor(payment, `payment.${status}`);
+    control: opts.control ?? false,
+    emit(merchant, payment, type, idempotencyKey = null) {
+      payment.status = STATUS_AFTER[type];
+      if (type === 'payment.paid' || type === 'payment.captured') payment.captures.push({ at: new Date().toISOString(), idempotencyKey, amountMinor: payment.amountMinor });
+      const event = state.eventFor(payment, type);
       sender.send(merchant, event);
       return event.id;
     },
@@ -52,7 +56,7 @@ export async function startSandboxPayments(opts: SandboxPaymentsOptions = {}): P
   });
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://${host}:${port}`;
-  log.info({ baseUrl }, 'sandbox payment provider listening');
+  log.info({ baseUrl, control: payments.control }, 'sandbox payment provider listening');
   let closing: Promise<void> | undefined;
   return {
     baseUrl,

@@ -18,6 +18,9 @@ export function signedHeaders(secret: string, eventId: string, body: string, tim
 export class EventSender {
   private readonly timers = new Set<NodeJS.Timeout>();
   private closed = false;
+  /** While held (the control API), events (of the held types, or all) wait here, undelivered, until released. */
+  private held: Array<[Merchant, SentEvent]> | null = null;
+  private heldTypes: ReadonlySet<string> | null = null;
 
   constructor(
     private readonly log: Logger,
@@ -26,6 +29,10 @@ export class EventSender {
 
   send(merchant: Merchant, event: SentEvent, attempt = 0): void {
     if (this.closed || !merchant.notificationUrl || !merchant.signingSecret) return;
+    if (this.held && (!this.heldTypes || this.heldTypes.has(event.type))) {
+      this.held.push([merchant, event]);
+      return;
+    }
     void this.post(merchant.notificationUrl, merchant.signingSecret, event).then((status) => {
       if (status !== null && status >= 200 && status < 300) return;
       const final = status !== null && status >= 400 && status < 500 && status !== 408 && status !== 429;
@@ -37,6 +44,13 @@ export class EventSender {
       }, delay);
       this.timers.add(timer);
     });
+  }
+
+  hold(on: boolean, types: string[] | null = null): void {
+    const waiting = this.held ?? [];
+    this.held = on ? waiting : null;
+    this.heldTypes = on && types ? new Set(types) : null;
+    if (!on) for (const [merchant, event] of waiting) this.send(merchant, event);
   }
 
   close(): void {

@@ -15,9 +15,35 @@ export interface Payment {
   amountMinor: number;
   currency: string;
   status: 'authorised' | 'paid' | 'failed' | 'refunded';
+  /** The provider's own record of what it charged: one entry per capture it made (never two for one payment). */
+  captures: Array<{ at: string; idempotencyKey: string | null; amountMinor: number }>;
+  /** Every capture request it received, with the status it answered (replays and refusals included). */
+  captureRequests: Array<{ at: string; idempotencyKey: string | null; status: number; replayed: boolean }>;
 }
 
-export type EventType = 'payment.authorised' | 'payment.paid' | 'payment.failed' | 'payment.refunded';
+export type EventType = 'payment.authorised' | 'payment.paid' | 'payment.captured' | 'payment.captureFailed' | 'payment.failed' | 'payment.refunded';
+
+/** The payment's status after each event. */
+export const STATUS_AFTER: Record<EventType, Payment['status']> = {
+  'payment.authorised': 'authorised',
+  'payment.paid': 'paid',
+  'payment.captured': 'paid',
+  'payment.captureFailed': 'failed',
+  'payment.failed': 'failed',
+  'payment.refunded': 'refunded',
+};
+
+/**
+ * Faults for the next capture requests (the control API sets them): refused (declined in the answer, or accepted
+ * and then failed in a signed event), unavailable (503, nothing done), or captured with the answer lost on the way.
+ */
+export interface CaptureFaults {
+  refuse: { count: number; message: string; mode: 'answer' | 'event' } | null;
+  unavailable: number;
+  loseAnswer: number;
+}
+
+export const noCaptureFaults = (): CaptureFaults => ({ refuse: null, unavailable: 0, loseAnswer: 0 });
 
 export interface SentEvent {
   id: string;
@@ -40,6 +66,9 @@ export class PaymentsState {
   readonly merchants = new Map<string, Merchant>();
   readonly payments = new Map<string, Payment>();
   readonly events = new Map<string, SentEvent>();
+  /** Answers kept per merchant and idempotency key: the same key is answered the same, and acts once. */
+  readonly idempotent = new Map<string, { paymentId: string; status: number; body: unknown }>();
+  faults: CaptureFaults = noCaptureFaults();
 
   constructor() {
     this.merchants.set(DEMO_MERCHANT.apiKey, { ...DEMO_MERCHANT, notificationUrl: null, signingSecret: null });
@@ -66,8 +95,8 @@ export class PaymentsState {
     return m.signingSecret;
   }
 
-  addPayment(p: Omit<Payment, 'id'>): Payment {
-    const payment = { ...p, id: id('pay') };
+  addPayment(p: Omit<Payment, 'id' | 'captures' | 'captureRequests'>): Payment {
+    const payment: Payment = { ...p, id: id('pay'), captures: [], captureRequests: [] };
     this.payments.set(payment.id, payment);
     return payment;
   }

@@ -7,7 +7,7 @@ import { ApiError, errors } from '../errors';
 import { accessLogger, type Logger, RequestLog } from '../logger';
 import { recordRequest, registry } from '../metrics';
 import type { Gate } from './gate';
-import { checkOperatorToken } from './operator-auth';
+import { checkMetricsToken, checkOperatorToken, METRICS_CHALLENGE } from './operator-auth';
 import { AnyRoute, Caller, CreditRule, CreditTicket, Payer, Reply, RequestContext, RouteCredits, RouteDef, StoreAccess } from './route';
 import { compileValidators } from './validation';
 
@@ -80,6 +80,7 @@ export function buildApp(opts: AppOptions): Koa {
     } catch (err) {
       const apiError = toApiError(err, ctx);
       ctx.status = apiError.status;
+      if (apiError.headers) ctx.set(apiError.headers);
       ctx.body = apiError.status >= 500 ? { error: { code: apiError.code, message: apiError.message, requestId } } : apiError.toBody();
       if (apiError.status >= 500) request.log.error({ err }, 'request failed');
     } finally {
@@ -125,6 +126,8 @@ export function buildApp(opts: AppOptions): Koa {
     ctx.body = ok ? { status: 'ready' } : { error: { code: 'notReady', message: 'The database is not reachable.' } };
   });
   router.get('/metrics', async (ctx) => {
+    ctx.state.routePath = '/metrics';
+    checkMetricsToken(opts.operatorToken, header(ctx, 'x-operator-token'), bearer(ctx), () => ctx.set('WWW-Authenticate', METRICS_CHALLENGE));
     ctx.type = registry.contentType;
     ctx.body = await registry.metrics();
   });
@@ -187,7 +190,7 @@ export interface RouteInput {
 /** A compiled route: the whole pipeline after authentication, callable from HTTP and from the assistant link alike. */
 export interface RouteRunner {
   route: AnyRoute;
-  run(input: RouteInput): Promise<{ status: number; body: unknown }>;
+  run(input: RouteInput): Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
 }
 
 /**
@@ -205,7 +208,7 @@ export function compileRoute(route: AnyRoute, gate: Gate): RouteRunner {
       if (route.auth === 'carried') {
         // The caller comes from a token in the request; every later refusal is the route's one refusal.
         validate('query', input.query);
-        const found = await route.carriedCaller!(input.query as never);
+        const found = await route.carriedCaller!(input.query as never, input.headers);
         if (!found) throw route.refusal;
         ({ caller, carried } = found);
         params = { ...params, storeId: found.storeId };
@@ -278,7 +281,7 @@ async function runChecked(route: AnyRoute, gate: Gate, input: RouteInput, resolv
     throw err;
   }
   await credits.refundUndone().catch((e) => input.log.error({ err: e }, 'credit refund failed'));
-  if (out instanceof Reply) return { status: out.status, body: out.raw ? out.result : { result: out.result } };
+  if (out instanceof Reply) return { status: out.status, body: out.raw ? out.result : { result: out.result }, headers: out.headers };
   return { status: route.response.status, body: route.response.status === 204 ? undefined : { result: out } };
 }
 
@@ -344,12 +347,12 @@ export function originOf(ctx: Koa.Context): string {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Authentication and, for a well-formed :storeId, the caller's access to that store, in one round trip. */
-async function authenticateForStore(ctx: Koa.Context, gate: Gate, auth: RouteDef['auth'], storeId: string | null): Promise<{ caller: Caller | null; store?: StoreAccess | null }> {
+async function authenticateForStore(ctx: Koa.Context, gate: Gate, auth: RouteDef['auth'], storeId: string | null, keyRefusal?: unknown): Promise<{ caller: Caller | null; store?: StoreAccess | null }> {
   if (auth === 'none' || auth === 'carried' || auth === 'operator') return { caller: null };
   const found = await gate.authenticateFor({ apiKey: header(ctx, 'x-api-key'), bearer: bearer(ctx) }, storeId && UUID.test(storeId) ? storeId : null);
   if (!found) throw errors.unauthenticated();
   const { caller } = found;
-  if (auth === 'session' && caller.apiKey) throw errors.keysCannotManageKeys();
+  if (auth === 'session' && caller.apiKey) throw keyRefusal ?? errors.keysCannotManageKeys();
   (ctx.state.request as RequestLog).identify(caller.accountId, caller.apiKey?.id);
   return found;
 }
@@ -362,7 +365,7 @@ function mountRoute(router: Router, runner: RouteRunner, gate: Gate, operatorTok
       checkOperatorToken(operatorToken, header(ctx, 'x-operator-token'));
       (ctx.state.request as RequestLog).asOperator();
     }
-    const { caller, store } = route.auth === 'operator' ? { caller: null, store: undefined } : await authenticateForStore(ctx, gate, route.auth, ctx.params.storeId ?? null);
+    const { caller, store } = route.auth === 'operator' ? { caller: null, store: undefined } : await authenticateForStore(ctx, gate, route.auth, ctx.params.storeId ?? null, route.keyRefusal);
     let body: unknown = ctx.state.rawBodyRoute ? undefined : ctx.request.body;
     if (body && typeof body === 'object' && !hasBody(ctx)) body = undefined;
     const request = ctx.state.request as RequestLog;
@@ -383,6 +386,7 @@ function mountRoute(router: Router, runner: RouteRunner, gate: Gate, operatorTok
       },
       store,
     });
+    if (out.headers) ctx.set(out.headers);
     ctx.status = out.status;
     ctx.body = out.body;
   });

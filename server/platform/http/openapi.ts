@@ -36,6 +36,14 @@ const SECURITY: Record<AnyRoute['auth'], Array<Record<string, string[]>>> = {
 
 const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } });
 
+function rateLimitedResponse(rule: NonNullable<AnyRoute['rateLimit']>) {
+  const shared = rule.shared ? ` (one budget shared by ${rule.shared.join(' and ')})` : '';
+  return {
+    ...errorResponse(`rateLimited: at most ${rule.limit} calls per ${rule.per} in any ${rule.windowSeconds} seconds${shared}; wait Retry-After seconds`),
+    headers: { 'Retry-After': { description: 'Seconds until a call is allowed again', schema: { type: 'integer', minimum: 1 } } },
+  };
+}
+
 /** The OpenAPI 3.1 document, derived from the one route table. */
 export function buildOpenApi(routes: AnyRoute[], opts: { version: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -56,6 +64,8 @@ export function buildOpenApi(routes: AnyRoute[], opts: { version: string }) {
     if (r.credits) responses['402'] = errorResponse('insufficientCredits');
     if (r.auth === 'session' || ((r.permission || r.planGated) && r.auth !== 'carried')) responses['403'] = errorResponse('permissionDenied, planRequired or keysCannotManageKeys');
     if (r.params) responses['404'] = errorResponse('notFound: unknown, outside the record scope, or in another store');
+    if (r.countLimit) responses['409'] = errorResponse(`${r.countLimit.code}: the store already has ${r.countLimit.limit} ${r.countLimit.of}`);
+    if (r.rateLimit) responses['429'] = rateLimitedResponse(r.rateLimit);
     if (r.body) {
       responses['413'] = errorResponse('payloadTooLarge');
       responses['415'] = errorResponse('unsupportedMediaType');
@@ -73,6 +83,8 @@ export function buildOpenApi(routes: AnyRoute[], opts: { version: string }) {
       ...(r.permission && r.auth !== 'carried' ? { 'x-permission': r.permission } : {}),
       ...(r.auth === 'carried' ? {} : r.planGated === true ? { 'x-plan-gated': true } : r.planGated ? { 'x-plan-gated': r.planGated.description } : {}),
       ...(r.credits ? creditExtensions(r.credits) : {}),
+      ...(r.rateLimit ? { 'x-rate-limit': { limit: r.rateLimit.limit, windowSeconds: r.rateLimit.windowSeconds, per: r.rateLimit.per, ...(r.rateLimit.shared ? { shared: r.rateLimit.shared } : {}) } } : {}),
+      ...(r.countLimit ? { 'x-limit': { limit: r.countLimit.limit, per: r.countLimit.per, of: r.countLimit.of } } : {}),
     };
     if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: boundStrings(r.body) } } };
     const p = toOpenApiPath(r.path);

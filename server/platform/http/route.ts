@@ -1,6 +1,7 @@
 import type { FromSchema, JSONSchema } from 'json-schema-to-ts';
 import type { Queryable } from '../db';
 import type { Logger } from '../logger';
+import type { RateLimit } from '../rate-limit';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type JsonSchema = Record<string, unknown>;
@@ -58,6 +59,8 @@ export class Reply {
     readonly result: unknown,
     /** Send `body` as it is, without the `{ result }` envelope. */
     readonly raw = false,
+    /** Response headers (a sign-in's browser cookie); only HTTP answers carry them. */
+    readonly headers?: Record<string, string>,
   ) {}
 }
 
@@ -114,13 +117,19 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, C = unknown> {
   permission?: string;
   /** Refused unless the store owner's plan includes dropshipping; a condition gates only some bodies. */
   planGated?: boolean | { when(body: SchemaValue<B, undefined>): boolean; description: string };
+  /** A rate limit its handler takes (429 `rateLimited` with Retry-After): stated here for the document (`x-rate-limit`). */
+  rateLimit?: RateLimit;
+  /** How many of what it makes one store may have (409 `code` beyond): stated for the document (`x-limit`). */
+  countLimit?: { limit: number; per: 'store'; of: string; code: string };
   /** What the route costs; absent: free. */
   credits?: CreditRule<SchemaValue<B, undefined>>;
   /**
    * With `auth: 'carried'`: the user the request carries a token for, and the store it names, or null. Store
    * access, permission, plan and credits are then checked as for any caller; any refusal answers `refusal`.
    */
-  carriedCaller?(query: SchemaValue<Q, Record<string, unknown>>): Promise<{ caller: Caller; storeId: string; carried: C } | null>;
+  carriedCaller?(query: SchemaValue<Q, Record<string, unknown>>, headers: Record<string, string | string[] | undefined>): Promise<{ caller: Caller; storeId: string; carried: C } | null>;
+  /** With `auth: 'session'`: the 403 an API key gets (`keysCannotManageKeys` unless said). */
+  keyRefusal?: unknown;
   /** Whether the route changes anything (used by the OpenAPI document and assistant tools). */
   readOnly: boolean;
   params?: P;

@@ -405,6 +405,10 @@ public sealed partial class PaymentProvider
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public string? CheckoutUrl { get; set; }
 
+    /// <summary>The store gave its API key at the provider (never answered): without it promise-to-sell payments cannot be captured</summary>
+    [JsonPropertyName("hasApiKey")]
+    public bool HasApiKey { get; set; }
+
     [JsonPropertyName("updatedAt")]
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public DateTimeOffset? UpdatedAt { get; set; }
@@ -484,8 +488,14 @@ public sealed partial class StoreOrder
     [JsonPropertyName("totalMinor")]
     public long TotalMinor { get; set; }
 
+    /// <summary>A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention)</summary>
     [JsonPropertyName("needsAttention")]
     public bool NeedsAttention { get; set; }
+
+    /// <summary>The payment provider took the payment back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`): a person decides what happens to the order</summary>
+    [JsonPropertyName("paymentAttention")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public PaymentAttention? PaymentAttention { get; set; }
 
     [JsonPropertyName("destination")]
     public StoreOrderDestination? Destination { get; set; }
@@ -650,10 +660,11 @@ public readonly partial struct PaymentStatus : IEquatable<PaymentStatus>
 
 public sealed partial class StoreOrderPayment
 {
+    /// <summary>From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer)</summary>
     [JsonPropertyName("kind")]
     public StoreOrderPaymentKind Kind { get; set; }
 
-    /// <summary>`provider`: a signed payment provider notification; `manual`: a staff member; `service`: a promise-to-sell capture</summary>
+    /// <summary>`provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it</summary>
     [JsonPropertyName("source")]
     public StoreOrderPaymentSource Source { get; set; }
 
@@ -674,7 +685,7 @@ public sealed partial class StoreOrderPayment
     public DateTimeOffset At { get; set; }
 }
 
-/// <summary>One of authorised, paid, failed, refunded, captured, captureFailed; a value this version does not know is kept as it is (see IsKnown).</summary>
+/// <summary>From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer)</summary>
 [JsonConverter(typeof(StoreOrderPaymentKind.Converter))]
 public readonly partial struct StoreOrderPaymentKind : IEquatable<StoreOrderPaymentKind>
 {
@@ -701,11 +712,14 @@ public readonly partial struct StoreOrderPaymentKind : IEquatable<StoreOrderPaym
     /// <summary><c>captureFailed</c></summary>
     public static StoreOrderPaymentKind CaptureFailed { get; } = new StoreOrderPaymentKind("captureFailed");
 
+    /// <summary><c>captureRequested</c></summary>
+    public static StoreOrderPaymentKind CaptureRequested { get; } = new StoreOrderPaymentKind("captureRequested");
+
     /// <summary>Every value this version of the client knows.</summary>
-    public static IReadOnlyList<StoreOrderPaymentKind> Known { get; } = new[] { Authorised, Paid, Failed, Refunded, Captured, CaptureFailed };
+    public static IReadOnlyList<StoreOrderPaymentKind> Known { get; } = new[] { Authorised, Paid, Failed, Refunded, Captured, CaptureFailed, CaptureRequested };
 
     /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
-    public bool IsKnown => _value == "authorised" || _value == "paid" || _value == "failed" || _value == "refunded" || _value == "captured" || _value == "captureFailed";
+    public bool IsKnown => _value == "authorised" || _value == "paid" || _value == "failed" || _value == "refunded" || _value == "captured" || _value == "captureFailed" || _value == "captureRequested";
 
     /// <summary>The value as the service spells it.</summary>
     public override string ToString() => _value ?? string.Empty;
@@ -722,7 +736,7 @@ public readonly partial struct StoreOrderPaymentKind : IEquatable<StoreOrderPaym
     }
 }
 
-/// <summary>`provider`: a signed payment provider notification; `manual`: a staff member; `service`: a promise-to-sell capture</summary>
+/// <summary>`provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it</summary>
 [JsonConverter(typeof(StoreOrderPaymentSource.Converter))]
 public readonly partial struct StoreOrderPaymentSource : IEquatable<StoreOrderPaymentSource>
 {
@@ -794,6 +808,52 @@ public readonly partial struct ContractModel : IEquatable<ContractModel>
     internal sealed class Converter : StringValueConverter<ContractModel>
     {
         protected override ContractModel FromString(string value) => new ContractModel(value);
+    }
+}
+
+/// <summary>The payment provider took the payment back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`): a person decides what happens to the order</summary>
+public sealed partial class PaymentAttention
+{
+    [JsonPropertyName("reason")]
+    public PaymentAttentionReason Reason { get; set; }
+
+    [JsonPropertyName("since")]
+    public DateTimeOffset Since { get; set; }
+}
+
+/// <summary>One of paymentFailedAfterPaid, refundedAfterPaid; a value this version does not know is kept as it is (see IsKnown).</summary>
+[JsonConverter(typeof(PaymentAttentionReason.Converter))]
+public readonly partial struct PaymentAttentionReason : IEquatable<PaymentAttentionReason>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public PaymentAttentionReason(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>paymentFailedAfterPaid</c></summary>
+    public static PaymentAttentionReason PaymentFailedAfterPaid { get; } = new PaymentAttentionReason("paymentFailedAfterPaid");
+
+    /// <summary><c>refundedAfterPaid</c></summary>
+    public static PaymentAttentionReason RefundedAfterPaid { get; } = new PaymentAttentionReason("refundedAfterPaid");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<PaymentAttentionReason> Known { get; } = new[] { PaymentFailedAfterPaid, RefundedAfterPaid };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "paymentFailedAfterPaid" || _value == "refundedAfterPaid";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(PaymentAttentionReason other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is PaymentAttentionReason other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(PaymentAttentionReason left, PaymentAttentionReason right) => left.Equals(right);
+    public static bool operator !=(PaymentAttentionReason left, PaymentAttentionReason right) => !left.Equals(right);
+    public static implicit operator PaymentAttentionReason(string value) => new PaymentAttentionReason(value);
+
+    internal sealed class Converter : StringValueConverter<PaymentAttentionReason>
+    {
+        protected override PaymentAttentionReason FromString(string value) => new PaymentAttentionReason(value);
     }
 }
 
@@ -2416,9 +2476,11 @@ public sealed partial class ResolveSupplierProductUrlResult
 
 public sealed partial class StartSupplierSignInResult
 {
+    /// <summary>The sign-in's address at this service, for a member of the store to open in their browser</summary>
     [JsonPropertyName("authorizationUrl")]
     public string AuthorizationUrl { get; set; } = default!;
 
+    /// <summary>What the supplier carries back to the callback; it completes nothing without the browser that opened the address</summary>
     [JsonPropertyName("state")]
     public string State { get; set; } = default!;
 
@@ -2512,7 +2574,7 @@ public sealed partial class CreateEventSubscriptionRequest
     [JsonPropertyName("url")]
     public string Url { get; set; } = default!;
 
-    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
+    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it was paid also sets needsAttention and paymentAttention. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
     [JsonPropertyName("eventTypes")]
     public List<EventType> EventTypes { get; set; } = new();
 
@@ -2520,7 +2582,7 @@ public sealed partial class CreateEventSubscriptionRequest
     public string? Description { get; set; }
 }
 
-/// <summary>One of supplierOrder.created, supplierOrder.statusChanged, supplierOrder.paused, supplierOrder.shipped, supplierOrder.delivered, supplierOrder.cancelled, supplierOrder.failed, orderPart.statusChanged, importJob.finished, productLink.syncFailed, connection.circuitOpened, connection.healthChanged, *; a value this version does not know is kept as it is (see IsKnown).</summary>
+/// <summary>One of supplierOrder.created, supplierOrder.statusChanged, supplierOrder.paused, supplierOrder.shipped, supplierOrder.delivered, supplierOrder.cancelled, supplierOrder.failed, orderPart.statusChanged, storeOrder.paymentChanged, importJob.finished, productLink.syncFailed, connection.circuitOpened, connection.healthChanged, *; a value this version does not know is kept as it is (see IsKnown).</summary>
 [JsonConverter(typeof(EventType.Converter))]
 public readonly partial struct EventType : IEquatable<EventType>
 {
@@ -2553,6 +2615,9 @@ public readonly partial struct EventType : IEquatable<EventType>
     /// <summary><c>orderPart.statusChanged</c></summary>
     public static EventType OrderPartStatusChanged { get; } = new EventType("orderPart.statusChanged");
 
+    /// <summary><c>storeOrder.paymentChanged</c></summary>
+    public static EventType StoreOrderPaymentChanged { get; } = new EventType("storeOrder.paymentChanged");
+
     /// <summary><c>importJob.finished</c></summary>
     public static EventType ImportJobFinished { get; } = new EventType("importJob.finished");
 
@@ -2569,10 +2634,10 @@ public readonly partial struct EventType : IEquatable<EventType>
     public static EventType Value { get; } = new EventType("*");
 
     /// <summary>Every value this version of the client knows.</summary>
-    public static IReadOnlyList<EventType> Known { get; } = new[] { SupplierOrderCreated, SupplierOrderStatusChanged, SupplierOrderPaused, SupplierOrderShipped, SupplierOrderDelivered, SupplierOrderCancelled, SupplierOrderFailed, OrderPartStatusChanged, ImportJobFinished, ProductLinkSyncFailed, ConnectionCircuitOpened, ConnectionHealthChanged, Value };
+    public static IReadOnlyList<EventType> Known { get; } = new[] { SupplierOrderCreated, SupplierOrderStatusChanged, SupplierOrderPaused, SupplierOrderShipped, SupplierOrderDelivered, SupplierOrderCancelled, SupplierOrderFailed, OrderPartStatusChanged, StoreOrderPaymentChanged, ImportJobFinished, ProductLinkSyncFailed, ConnectionCircuitOpened, ConnectionHealthChanged, Value };
 
     /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
-    public bool IsKnown => _value == "supplierOrder.created" || _value == "supplierOrder.statusChanged" || _value == "supplierOrder.paused" || _value == "supplierOrder.shipped" || _value == "supplierOrder.delivered" || _value == "supplierOrder.cancelled" || _value == "supplierOrder.failed" || _value == "orderPart.statusChanged" || _value == "importJob.finished" || _value == "productLink.syncFailed" || _value == "connection.circuitOpened" || _value == "connection.healthChanged" || _value == "*";
+    public bool IsKnown => _value == "supplierOrder.created" || _value == "supplierOrder.statusChanged" || _value == "supplierOrder.paused" || _value == "supplierOrder.shipped" || _value == "supplierOrder.delivered" || _value == "supplierOrder.cancelled" || _value == "supplierOrder.failed" || _value == "orderPart.statusChanged" || _value == "storeOrder.paymentChanged" || _value == "importJob.finished" || _value == "productLink.syncFailed" || _value == "connection.circuitOpened" || _value == "connection.healthChanged" || _value == "*";
 
     /// <summary>The value as the service spells it.</summary>
     public override string ToString() => _value ?? string.Empty;
@@ -2817,6 +2882,10 @@ public sealed partial class SetPaymentProviderRequest
     /// <summary>Optional: the provider's hosted checkout for this store (the sandbox payment provider's `/checkout?merchant=&lt;id&gt;`), where the console sends a person to pay an order as its shopper</summary>
     [JsonPropertyName("checkoutUrl")]
     public string? CheckoutUrl { get; set; }
+
+    /// <summary>The store's API key at the provider, which the service uses to capture promise-to-sell payments when the supplier accepts. Kept sealed, never answered. Omitted: the key stored before is kept; null: removed</summary>
+    [JsonPropertyName("apiKey")]
+    public string? ApiKey { get; set; }
 }
 
 public sealed partial class SetStaffMemberRequest
@@ -2866,7 +2935,7 @@ public sealed partial class UpdateEventSubscriptionRequest
     [JsonPropertyName("url")]
     public string? Url { get; set; }
 
-    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
+    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it was paid also sets needsAttention and paymentAttention. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
     [JsonPropertyName("eventTypes")]
     public List<EventType>? EventTypes { get; set; }
 

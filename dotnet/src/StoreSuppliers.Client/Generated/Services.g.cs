@@ -55,7 +55,7 @@ public sealed partial class StoreOrdersService
     public Task<StoreOrder> GetAsync(string storeId, string orderId, RequestOptions? options = null, CancellationToken cancellationToken = default)
         => _http.SendAsync(new StoreRequest("GET", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)), options) { RetrySafe = true }, StoreJsonContext.Default.StoreOrder, cancellationToken);
 
-    /// <summary>Store orders, newest first; each carries a summary of its parts; needsAttention=true keeps orders with a part needing attention</summary>
+    /// <summary>Store orders, newest first; each carries a summary of its parts; needsAttention=true keeps orders with a part (or the payment) needing attention</summary>
     /// <remarks><c>GET /api/store-orders/{storeId}</c> Permission: <c>orders.view</c>.</remarks>
     public Task<StoreOrderPage> ListAsync(string storeId, ListStoreOrdersQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
         => _http.SendAsync(new StoreRequest("GET", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)), options) { Query = query?.ToQuery(), RetrySafe = true }, StoreJsonContext.Default.StoreOrderPage, cancellationToken);
@@ -92,7 +92,7 @@ public sealed partial class PaymentsService
     public Task<RemovePaymentProviderResult> RemoveProviderAsync(string storeId, RequestOptions? options = null, CancellationToken cancellationToken = default)
         => _http.SendAsync(new StoreRequest("DELETE", "/api/stores/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/payment-provider", options), StoreJsonContext.Default.RemovePaymentProviderResult, cancellationToken);
 
-    /// <summary>Set the store's payment provider and the secret it signs notifications with (from the provider's dashboard)</summary>
+    /// <summary>Set the store's payment provider, the secret it signs notifications with and the store's API key there (from the provider's dashboard)</summary>
     /// <remarks><c>PUT /api/stores/{storeId}/payment-provider</c> Permission: <c>payments.manage</c>.</remarks>
     public Task<PaymentProvider> SetProviderAsync(string storeId, SetPaymentProviderRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
         => _http.SendAsync(new StoreRequest("PUT", "/api/stores/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/payment-provider", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.SetPaymentProviderRequest) }, StoreJsonContext.Default.PaymentProvider, cancellationToken);

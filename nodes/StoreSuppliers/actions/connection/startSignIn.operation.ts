@@ -18,7 +18,10 @@ export const description = updateDisplayOptions(
 	properties,
 );
 
-/** Answers the address to send the merchant to; the supplier's callback then creates the connection. */
+/**
+ * Answers the sign-in's address at the service, for a store member with suppliers.manage to open in their browser
+ * (signed in to the console); the supplier's callback in that browser then creates the connection.
+ */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const body = {
 		supplierKey: this.getNodeParameter('supplierKey', itemIndex) as string,
