@@ -5,10 +5,14 @@
  *   account <email>                                     the account: plan, credits, Developer or not
  *   set-plan <email> <free|starter|pro|business>        change the account's plan (immediate)
  *   grant-credits <email> <amount> --reason "<why>"     grant credits; the reason is kept in the ledger
+ *   reseal                                              seal every stored secret again with APP_SECRET (after a rotation)
  */
 import type { DataSource } from 'typeorm';
 import { loadConfig } from './platform/config';
 import { Secrets } from './platform/crypto';
+import { LOOKUP_KEYS_SEALED, openLookupKeys } from './platform/lookup-keys';
+import { type ResealCount, resealAll } from './platform/sealed';
+import { SEALED } from './keyring';
 import { embeddedDatabaseUrl } from './platform/embedded-postgres';
 import { startBoss } from './platform/jobs';
 import { createLogger, Logger } from './platform/logger';
@@ -22,7 +26,7 @@ import { GRANT_LIMIT } from './operator/schemas';
 import { QUEUES } from './workers';
 import { openDatabase } from './composition';
 
-const USAGE = 'known: sync-links, account <email>, set-plan <email> <plan>, grant-credits <email> <amount> --reason "<why>"';
+const USAGE = 'known: sync-links, account <email>, set-plan <email> <plan>, grant-credits <email> <amount> --reason "<why>", reseal';
 
 /** `--name value` or `--name=value`; the words left are the command and its arguments. */
 function parseArgs(argv: string[]): { words: string[]; options: Record<string, string> } {
@@ -46,6 +50,21 @@ async function withOperator<T>(db: DataSource, appSecret: string, log: Logger, a
   try {
     const accounts = new AccountService(db, new Secrets(appSecret), new CreditService(db), 1);
     return await act(new OperatorService(accounts, log));
+  } finally {
+    await db.destroy();
+  }
+}
+
+/**
+ * Seals every stored secret again with the newest secret of the keyring, and the lookup keys with them: run after
+ * APP_SECRET was rotated (the old one in APP_SECRET_PREVIOUS); then the old one can go. Idempotent, and safe while
+ * the service runs (each value is replaced only while unchanged).
+ */
+async function reseal(db: DataSource, ring: string[]): Promise<Record<string, ResealCount>> {
+  await db.initialize();
+  try {
+    await openLookupKeys(db, ring, SEALED);
+    return await resealAll(db, new Secrets(ring), [LOOKUP_KEYS_SEALED, ...SEALED]);
   } finally {
     await db.destroy();
   }
@@ -87,6 +106,13 @@ async function main(): Promise<void> {
         throw new Error(`Usage: grant-credits <email> <1 to ${GRANT_LIMIT}> --reason "<why, up to 500 characters>"`);
       }
       print(await operate(async (op) => op.grantCredits((await op.findByEmail(email)).id, amount, reason, null)));
+      return;
+    }
+    case 'reseal': {
+      const report = await reseal(openDatabase(databaseUrl, 2), [config.appSecret, ...config.appSecretsPrevious]);
+      print(report);
+      // A value no secret opens stays as it was: said, and not a success.
+      if (Object.values(report).some((c) => c.unreadable > 0)) process.exitCode = 1;
       return;
     }
     default:

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Config } from './platform/config';
-import { Secrets } from './platform/crypto';
-import { createDataSource } from './platform/db';
+import { type LookupKeys, Secrets } from './platform/crypto';
+import { createDataSource, type DbTimeouts } from './platform/db';
 import type { Domain, Platform } from './platform/domain';
 import type { Boss } from './platform/jobs';
 import type { Logger } from './platform/logger';
@@ -26,11 +26,11 @@ import { mountAssistant } from './assistant/mcp';
 import { mountConsole } from './console/serve';
 
 export const VERSION = '4.4.0';
-export const openDatabase = (url: string, poolSize?: number): DataSource => createDataSource(url, MIGRATIONS, poolSize);
+export const openDatabase = (url: string, poolSize?: number, timeouts?: DbTimeouts): DataSource => createDataSource(url, MIGRATIONS, poolSize, timeouts);
 
-/** Every domain, built once per process, each from the platform and the domains it needs. */
-export function buildServices(config: Config, db: DataSource, log: Logger, boss: Boss, databaseUrl: string) {
-  const secrets = new Secrets(config.appSecret);
+/** Every domain, built once per process, each from the platform and the domains it needs (`lookup`: the database's, platform/lookup-keys.ts). */
+export function buildServices(config: Config, db: DataSource, log: Logger, boss: Boss, databaseUrl: string, lookup?: LookupKeys) {
+  const secrets = new Secrets([config.appSecret, ...config.appSecretsPrevious], lookup);
   const p: Platform = { config, db, databaseUrl, log, boss, secrets, cursors: new Cursors(secrets) };
   const identity = identityDomain(p);
   const operator = operatorDomain(p, identity);
@@ -39,12 +39,12 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   const connections = connectionsDomain(p, { registry, members: identity.gate });
   const { gateway } = connections;
   const notifications = notificationsDomain(p, { registry, gateway });
-  const catalogue = catalogueDomain(p, { gateway, connections: connections.connections, products: stores.products, credits: identity.credits });
+  const catalogue = catalogueDomain(p, { gateway, connections: connections.connections, products: stores.products, credits: identity.credits, memberAccess: identity.ownerAccess });
   // Dispatch is built from the orders; the orders' answers and events reach dispatch when they happen.
   const supplierOrders = { schema: supplierOrderSchema, ofOrders: (ids: string[], showCustomer: boolean) => dispatch.reads.ofOrders(ids, showCustomer) };
   const orders = ordersDomain(p, { supplierOrders, onEvent: (event) => dispatch.subscriptions.onStoreOrderEvent(event) });
   const payments = paymentsDomain(p, orders);
-  const dispatch = dispatchDomain(p, { gateway, registry, orders: orders.orders, connections: connections.connections, captures: payments.captures });
+  const dispatch = dispatchDomain(p, { gateway, registry, orders: orders.orders, connections: connections.connections, captures: payments.captures, storeDropshipping: identity.storeDropshipping });
   const events = eventsDomain(p, { ownerAccess: identity.ownerAccess, renderers: { ...dispatch.eventRenderers, ...orders.eventRenderers, ...catalogue.eventRenderers, ...connections.eventRenderers } });
   // In route-table order: the notification addresses first, since their path shapes would also match /:storeId/:id/... routes.
   const domains: Domain[] = [notifications, events, payments, identity, operator, stores, connections, catalogue, dispatch, orders];

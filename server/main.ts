@@ -3,6 +3,8 @@ import type { Server } from 'node:http';
 import { ConfigError, loadConfig } from './platform/config';
 import { migrate } from './platform/db';
 import { failpoint } from './platform/failpoints';
+import { openLookupKeys } from './platform/lookup-keys';
+import { SEALED } from './keyring';
 import { EMBEDDED_DATABASE, EmbeddedDatabase, startEmbeddedPostgres } from './platform/embedded-postgres';
 import { EnvironmentError, listenFailure } from './platform/environment';
 import { closeServer, listen } from './platform/http/app';
@@ -85,13 +87,19 @@ async function main(): Promise<void> {
     }
   }
 
-  const db = openDatabase(databaseUrl, config.dbPoolSize);
+  // Migrations may run long: on connections of their own, without the statement time-out the service's pool has.
+  const waits = { connectMs: config.dbConnectTimeoutMs, statementMs: config.dbStatementTimeoutMs };
+  const migrator = openDatabase(databaseUrl, 2, { connectMs: waits.connectMs });
+  await migrator.initialize();
+  await migrate(migrator, log).finally(() => migrator.destroy());
+  const db = openDatabase(databaseUrl, config.dbPoolSize, waits);
   await db.initialize();
-  await migrate(db, log);
+  // Refuses (exit 2) when the keyring opens none of the data: before anything could seal or look up under a wrong secret.
+  const lookup = await openLookupKeys(db, [config.appSecret, ...config.appSecretsPrevious], SEALED);
 
   const runsWorkers = config.role !== 'api';
-  const boss: Boss = await startBoss(databaseUrl, QUEUES, log, { supervise: runsWorkers, schedule: runsWorkers, superviseSeconds: config.jobSuperviseSeconds });
-  const services = buildServices(config, db, log, boss, databaseUrl);
+  const boss: Boss = await startBoss(databaseUrl, QUEUES, log, { supervise: runsWorkers, schedule: runsWorkers, superviseSeconds: config.jobSuperviseSeconds, waits });
+  const services = buildServices(config, db, log, boss, databaseUrl, lookup);
   const stopWorkers = runsWorkers ? await registerWorkers(boss, services) : null;
 
   let server: Server | null = null;
@@ -163,6 +171,10 @@ async function main(): Promise<void> {
 
 main().catch((err) => {
   // A machine problem is one sentence with what to do; anything else is a bug, with its stack.
+  if (err instanceof ConfigError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(2);
+  }
   if (err instanceof EnvironmentError) {
     process.stderr.write(`Cannot start: ${err.message}\n`);
     process.exit(2);

@@ -2,7 +2,7 @@ import type Router from '@koa/router';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { ApiError, errors } from '../platform/errors';
+import { ApiError, databaseUnavailable, databaseUnavailableError, errors } from '../platform/errors';
 import type { Logger, RequestLog } from '../platform/logger';
 import { authenticateRequest, originOf, RouteRunner } from '../platform/http/app';
 import type { Gate } from '../platform/http/gate';
@@ -71,7 +71,9 @@ export function mountAssistant(router: Router, opts: { runners: RouteRunner[]; g
         const out = await runner.run({ caller, params, query, body: args.body, headers: base.headers, origin: base.origin, requestId: base.requestId, log: base.log });
         const payload = (out.body ?? { result: null }) as Record<string, unknown>;
         return { content: [{ type: 'text' as const, text: JSON.stringify(payload) }], structuredContent: payload, isError: out.status >= 400 };
-      } catch (err) {
+      } catch (caught) {
+        // A database away is a refusal the assistant can retry, as over HTTP (503), not a failed tool.
+        const err = !(caught instanceof ApiError) && databaseUnavailable(caught) ? databaseUnavailableError() : caught;
         if (!(err instanceof ApiError)) {
           base.log.error({ err, tool: req.params.name }, 'assistant tool failed');
           throw err;

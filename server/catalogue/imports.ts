@@ -7,6 +7,7 @@ import { errors } from '../platform/errors';
 import { settleLimit } from '../platform/concurrency';
 import type { Boss } from '../platform/jobs';
 import type { CreditService } from '../identity/credits';
+import type { MemberAccess } from '../identity/owner-access';
 import type { CreditTicket } from '../platform/http/route';
 import type { ProductService, ProductView } from '../stores/products';
 import { storeById } from '../stores/sql';
@@ -51,7 +52,8 @@ export class ImportService {
     private readonly products: ProductService,
     private readonly credits: CreditService,
     private readonly boss: () => Boss,
-    private readonly cursors?: Cursors,
+    private readonly cursors: Cursors,
+    private readonly memberAccess: MemberAccess,
   ) {}
 
   /**
@@ -59,7 +61,7 @@ export class ImportService {
    * so the count is the store's rows on their index (no kept count).
    */
   async listJobs(storeId: string, ownKeyId: string | null, q: { cursor?: string; pageSize: number }): Promise<Page<ImportJobSummary>> {
-    return keysetList<sql.ImportJobListRow, ImportJobSummary>(this.db, this.cursors!, q, sql.importJobList({ storeId, ownKeyId }), (r) => ({
+    return keysetList<sql.ImportJobListRow, ImportJobSummary>(this.db, this.cursors, q, sql.importJobList({ storeId, ownKeyId }), (r) => ({
       id: r.id,
       connectionId: r.connection_id,
       status: r.status,
@@ -241,6 +243,12 @@ export class ImportService {
     for (;;) {
       const batch = await sql.importItems(this.db, job.id, { pendingOnly: true, limit: FETCH_CONCURRENCY * 2 });
       if (!batch.length) break;
+      const ended = await this.authorityEnded(job.storeId, creator);
+      if (ended) {
+        await sql.failPendingItems(this.db, job.id, 'importAuthorityEnded', ended);
+        await sql.setImportJobStatus(this.db, job.id, 'failed');
+        return;
+      }
       const items = batch.map((b) => ({ supplierProductId: b.supplierProductId, variantIds: b.variantIds ?? undefined }));
       const fetched = await this.fetchAll(conn, items);
       for (const [i, row] of batch.entries()) {
@@ -259,6 +267,18 @@ export class ImportService {
       }
     }
     await sql.setImportJobStatus(this.db, job.id, 'completed');
+  }
+
+  /**
+   * A job imports on the authority of the member who started it, checked again before every batch: they must still
+   * hold suppliers.import on the store, and the owner's plan must still include dropshipping. Their key being revoked
+   * does not stop it (the spec: a revoked key's earlier scheduled work is unaffected). Answers why it must stop, or null.
+   */
+  private async authorityEnded(storeId: string, creator: Creator): Promise<string | null> {
+    const access = await this.memberAccess(storeId, creator.createdByAccountId, null);
+    if (!access || !access.permissions.has('suppliers.import')) return 'The member who started the import may no longer import products into this store.';
+    if (!access.dropshipping) return 'The store owner\'s plan no longer includes dropshipping.';
+    return null;
   }
 
   async getJob(storeId: string, jobId: string, ownKeyId: string | null) {

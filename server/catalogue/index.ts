@@ -1,6 +1,7 @@
 import type { SupplierGateway } from '../connections/gateway';
 import type { ConnectionService } from '../connections/service';
 import type { CreditService } from '../identity/credits';
+import type { MemberAccess } from '../identity/owner-access';
 import { READBACK_QUEUES } from '../notifications/queues';
 import type { ProductReadBack } from '../notifications/service';
 import { domain, type Platform } from '../platform/domain';
@@ -16,11 +17,11 @@ import { SupplierProductService } from './supplier-products';
 import { CatalogueSync } from './sync';
 
 /** Supplier products, imports, product links and their sync. */
-export function catalogueDomain(p: Platform, deps: { gateway: SupplierGateway; connections: ConnectionService; products: ProductService; credits: CreditService }) {
+export function catalogueDomain(p: Platform, deps: { gateway: SupplierGateway; connections: ConnectionService; products: ProductService; credits: CreditService; memberAccess: MemberAccess }) {
   const { db, log } = p;
   const links = new LinkService(db, p.cursors, deps.gateway);
   const supplierProducts = new SupplierProductService(deps.gateway, p.secrets);
-  const imports = new ImportService(db, deps.gateway, links, deps.products, deps.credits, () => p.boss, p.cursors);
+  const imports = new ImportService(db, deps.gateway, links, deps.products, deps.credits, () => p.boss, p.cursors, deps.memberAccess);
   const catalogueSync = new CatalogueSync(db, deps.gateway, links, () => p.boss, log);
   deps.connections.addImpactCounter(async (connectionId) => ({ linkedProducts: await linkCountOfConnection(db, connectionId) }));
   return domain({

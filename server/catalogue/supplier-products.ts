@@ -22,7 +22,7 @@ export class SupplierProductService {
 
   private unwrap(conn: SupplierConnection, query: string, cursor: string): string {
     const [payload, sig] = cursor.split('.');
-    if (!payload || !sig || this.secrets.sign(payload).slice(0, 22) !== sig) throw errors.invalidCursor();
+    if (!payload || !sig || !this.secrets.verifySignature(payload, sig, 22)) throw errors.invalidCursor();
     const [connId, q, inner] = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8')) as string[];
     if (connId !== conn.id || q !== query) throw errors.invalidCursor();
     return inner;

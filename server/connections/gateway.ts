@@ -66,7 +66,7 @@ export class SupplierGateway {
 
   /** The supplier's account id as kept: a keyed digest, since some suppliers' ids are secrets (CJ signs notifications with it). */
   supplierAccountKey(accountId: string | undefined): string | null {
-    return accountId ? this.secrets.sign(`supplier-account|${accountId}`) : null;
+    return accountId ? this.secrets.supplierAccountKey(accountId) : null;
   }
 
   sealCredentials(credentials: Record<string, string>): string {

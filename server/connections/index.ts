@@ -1,4 +1,5 @@
 import { domain, type Platform } from '../platform/domain';
+import type { SealedValues } from '../platform/sealed';
 import type { SupplierRegistry } from '../suppliers/registry';
 import { SupplierCallRates } from './call-rate';
 import { CircuitBreaker } from './circuit-breaker';
@@ -9,6 +10,16 @@ import { CREDENTIAL_RENEWAL_QUEUE, nextRenewalSweep, RENEWAL_SWEEP_KEY } from '.
 import { connectionRoutes } from './routes';
 import { ConnectionService } from './service';
 import { SignInService, type MemberAccess } from './sign-in';
+import { liveConnections, replaceCredentials } from './sql';
+
+/** Each live connection's supplier credentials (a disconnected one keeps none). */
+export const CONNECTION_SEALED: SealedValues[] = [
+  {
+    name: 'supplierCredentials',
+    list: async (db, limit) => (await liveConnections(db)).flatMap((c) => (c.credentialsSealed ? [{ id: c.id, sealed: c.credentialsSealed }] : [])).slice(0, limit),
+    replace: replaceCredentials,
+  },
+];
 
 /** Supplier connections, the gateway every supplier call goes through, and the renewal of sign-ins. */
 export function connectionsDomain(p: Platform, deps: { registry: SupplierRegistry; members: MemberAccess }) {

@@ -30,7 +30,7 @@ export function dispatchRunnerOptions(p: Pick<Platform, 'config'>, registry: Sup
  * and the subscriber to store-order events (which the orders domain delivers), with the LISTEN feed that wakes
  * waiters and runners.
  */
-export function dispatchDomain(p: Platform, deps: { gateway: SupplierGateway; registry: SupplierRegistry; orders: OrderService; connections: ConnectionService; captures: ShopperCapture }) {
+export function dispatchDomain(p: Platform, deps: { gateway: SupplierGateway; registry: SupplierRegistry; orders: OrderService; connections: ConnectionService; captures: ShopperCapture; storeDropshipping: (storeId: string) => Promise<boolean> }) {
   const { config, db, log } = p;
   const feed = new ListenFeed(p.databaseUrl, [CHANGE_CHANNEL, WORK_CHANNEL], log);
   const records = new SupplierOrderRecords(db);
@@ -39,7 +39,7 @@ export function dispatchDomain(p: Platform, deps: { gateway: SupplierGateway; re
   const commands = new DispatchCommands(records, queue, waiter, deps.orders);
   const job = new DispatchJob(records, deps.gateway, deps.registry, deps.captures, { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds }, log);
   const sweeper = new DispatchSweeper(records, queue, { intervalMs: config.dispatchSweepSeconds * 1000, staleSeconds: config.dispatchSweepStaleSeconds }, log);
-  const subscriptions = new DispatchSubscriptions(deps.orders, records, commands, queue, log);
+  const subscriptions = new DispatchSubscriptions(deps.orders, records, commands, queue, deps.storeDropshipping, log);
   const reads = new SupplierOrderReads(db, p.cursors);
   deps.connections.addImpactCounter(async (connectionId) => ({ openSupplierOrders: await openSupplierOrderCount(db, connectionId) }));
   return domain({

@@ -19,6 +19,7 @@ export class DispatchSubscriptions {
     private readonly records: SupplierOrderRecords,
     private readonly commands: DispatchCommands,
     private readonly queue: DispatchQueue,
+    private readonly storeDropshipping: (storeId: string) => Promise<boolean>,
     private readonly log: Logger,
   ) {}
 
@@ -28,11 +29,18 @@ export class DispatchSubscriptions {
     if (e.kind === 'captureFailed') return this.captureFailed(order.id);
     if (e.kind === 'confirmed' && order.contractModel === 'promiseToSell') return; // sent on authorisation instead
     if (e.kind === 'authorised' && order.contractModel !== 'promiseToSell') return;
+    let planChecked = false;
     for (const group of await this.orders.groups([order.id])) {
       if (!group.connectionId || group.fulfilledByStore) continue;
       const conn = await this.records.connection(group.connectionId);
       if (!conn) continue;
       if (e.kind === 'confirmed' ? conn.automation.level !== 'automatic' : conn.automation.level === 'off') continue;
+      // Sending is plan-gated: an automatic send acts for the store, so the owner's plan is read now, not when the automation was set.
+      if (!planChecked && !(await this.storeDropshipping(order.storeId))) {
+        this.log.warn({ orderId: order.id, storeId: order.storeId }, 'automatic send skipped: the store owner\'s plan does not include dropshipping');
+        return;
+      }
+      planChecked = true;
       const { so } = await this.commands.ensure(order, group, e.actor, { payNow: false, trigger: e.kind === 'confirmed' ? 'confirmation' : 'authorisation' });
       if (so.status === 'queued') await this.queue.request(so);
     }

@@ -1,4 +1,4 @@
-import type { Logger } from '../platform/logger';
+import { type Logger, Throttle } from '../platform/logger';
 import type { DispatchQueue } from './queues';
 import type { SupplierOrderRecords } from './records';
 
@@ -16,6 +16,7 @@ export interface SweeperSettings {
 export class DispatchSweeper {
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
+  private readonly throttle = new Throttle();
 
   constructor(
     private readonly records: SupplierOrderRecords,
@@ -49,7 +50,7 @@ export class DispatchSweeper {
           const out = await this.sweep();
           if (out.retried || out.requeued) this.log.info(out, 'dispatch sweep');
         } catch (err) {
-          this.log.warn({ err: String(err) }, 'dispatch sweep failed');
+          this.throttle.warn(this.log, { err: String(err) }, 'dispatch sweep failed');
         }
         next();
       }, this.settings.intervalMs * (1 + Math.random() / 4));

@@ -2,11 +2,13 @@ import type { DataSource } from 'typeorm';
 import type { Secrets } from '../platform/crypto';
 import { boundedWait } from '../platform/bounded-wait';
 import { failpoint } from '../platform/failpoints';
+import { FailureStreak } from '../platform/failure-streak';
 import type { Logger } from '../platform/logger';
 import { BASE_PERMISSION, type Reader, type Renderers } from './render';
 import { answered, type Sender } from './sender';
 import { webhookHeaders } from './signing';
 import * as sql from './sql';
+import { OWNER_ENDED } from './types';
 
 export interface DeliveryConfig {
   /** Deliveries in flight in this process, of one subscription and of one store (a slow receiver holds only its own, a store only its share). */
@@ -67,6 +69,7 @@ export class DeliveryLoop {
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   private drained: (() => void) | null = null;
+  private readonly streak = new FailureStreak();
 
   constructor(
     private readonly db: DataSource,
@@ -93,18 +96,16 @@ export class DeliveryLoop {
     while (this.active) {
       this.poked = false;
       let claimed = 0;
-      try {
+      await this.streak.attempt(this.log, {}, { failed: 'event delivery pass failed', back: 'event delivery works again' }, async () => {
         await this.settle();
         while ((await sql.fanOut(this.db, 1000)) === 1000);
         const free = this.config.concurrency - this.running;
         if (free > 0) claimed = await this.claimAndSend(free);
-      } catch (err) {
-        this.log.warn({ err: String(err) }, 'event delivery pass failed');
-      }
+      });
       if (!this.active) break;
       // More may be due beyond what the caps let this claim take (a store at its share is left out of the next one).
-      if ((claimed > 0 && this.running < this.config.concurrency) || this.poked) continue;
-      await boundedWait(this.config.pollMs, (done) => (this.wake = done));
+      if (!this.streak.failing && ((claimed > 0 && this.running < this.config.concurrency) || this.poked)) continue;
+      await boundedWait(this.streak.waitMs(this.config.pollMs), (done) => (this.wake = done));
       this.wake = null;
     }
   }
@@ -220,7 +221,7 @@ export class DeliveryLoop {
       await sql.complete(this.db, batch);
     } catch (err) {
       // Left leased: sent again once the lease lapses (at least once).
-      this.log.warn({ err: String(err), deliveries: batch.length }, 'event delivery outcomes not written');
+      this.streak.throttle.warn(this.log, { err: String(err), deliveries: batch.length }, 'event delivery outcomes not written');
       return;
     }
     for (const g of givenUp) {
@@ -232,7 +233,7 @@ export class DeliveryLoop {
 
   /** The owner can no longer act: switched off with the reason; its deliveries wait, not attempted, for someone to take it over. */
   private async switchOff(subscriptionId: string, code: 'keyRevoked' | 'ownerAccessEnded', batch: sql.Claimed[]): Promise<void> {
-    const message = code === 'keyRevoked' ? 'The API key of the subscription\'s owner was revoked.' : 'The subscription\'s owner may no longer read this store\'s supplier data.';
+    const message = OWNER_ENDED[code];
     await sql.switchOff(this.db, subscriptionId, { code, message, at: new Date().toISOString() });
     for (const c of batch) this.finished.push({ id: c.delivery.id, status: 'pending', nextAt: new Date(), responseStatus: null, error: message });
     this.log.warn({ subscriptionId, code }, 'event subscription switched off');

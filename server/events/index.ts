@@ -1,12 +1,17 @@
 import { domain, type Platform } from '../platform/domain';
+import type { SealedValues } from '../platform/sealed';
 import { ListenFeed } from '../platform/listen';
 import { purgeSpentRates } from '../platform/rate-limit';
 import { DeliveryLoop, type OwnerAccess } from './delivery';
 import { type EventRenderer, Renderers } from './render';
 import { eventRoutes } from './routes';
 import { Sender } from './sender';
-import { OUTBOX_CHANNEL, purgeOld } from './sql';
+import { OUTBOX_CHANNEL, purgeOld, replaceSealedSecret, sealedSecrets, type SecretColumn, switchOffOwnerless } from './sql';
 import { SubscriptionService } from './subscriptions';
+
+const sealedColumn = (name: string, column: SecretColumn): SealedValues => ({ name, list: (db, limit) => sealedSecrets(db, column, limit), replace: (db, ...v) => replaceSealedSecret(db, column, ...v) });
+/** Each subscription's signing secret, and the previous one kept beside it after a rotation. */
+export const EVENT_SEALED: SealedValues[] = [sealedColumn('subscriptionSecrets', 'secret_sealed'), sealedColumn('subscriptionPreviousSecrets', 'previous_secret_sealed')];
 
 /**
  * Events to developers: the outbox the other domains write into with their changes, the store's subscriptions, and
@@ -34,7 +39,16 @@ export function eventsDomain(p: Platform, deps: { ownerAccess: OwnerAccess; rend
       const feed = new ListenFeed(p.databaseUrl, [OUTBOX_CHANNEL], p.log);
       feed.on(OUTBOX_CHANNEL, () => loop.poke());
       loop.start();
+      // Deliveries check their owner as they go; this switches off, with the reason, what has nothing to send yet.
+      const ownerCheck = setInterval(() => {
+        switchOffOwnerless(p.db).then(
+          (off) => off.length && p.log.warn({ subscriptions: off }, 'event subscriptions switched off: their owner can no longer act'),
+          (err: unknown) => p.log.warn({ err: String(err) }, 'event subscription owner check failed'),
+        );
+      }, c.eventOwnerCheckSeconds * 1000);
+      ownerCheck.unref();
       return async (timeoutMs: number) => {
+        clearInterval(ownerCheck);
         await feed.close();
         await loop.stop(timeoutMs);
         sender.close();

@@ -1,28 +1,18 @@
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import { affected, Params, preparedRows, Queryable, rows } from '../platform/db';
-import type { KeysetListStatement } from '../platform/pagination';
-import { ALL_TYPES, TEST_EVENT_TYPE, type Delivery, type DisabledReason, type OutboxEvent, type Subscription } from './types';
+import { isoTime, type KeysetListStatement } from '../platform/pagination';
+import { type Claimed, deliveryOf, type EventRows, type InFlight, type Outcome, type SubscriptionRow, subscriptionOf } from './rows';
+import { ALL_TYPES, OWNER_ENDED, TEST_EVENT_TYPE, type Delivery, type DisabledReason, type Subscription } from './types';
+
+export { type Claimed, deliveryOf, type EventRows, type InFlight, type Outcome, subscriptionOf } from './rows';
 
 // The events domain's data module: every statement on its tables (the outbox, subscriptions, deliveries). Fan-out
-// reads the subscription's key (record scope) from identity's api_keys in the same statement; nothing else outside.
+// reads the subscription's key (record scope) from identity's api_keys in the same statement, and the owner check
+// reads the store's owner and staff; it writes nothing outside.
 
 /** Notified (by trigger, migration EventOutboxNotify) when a statement wrote events. */
 export const OUTBOX_CHANNEL = 'event_outbox';
-
-/**
- * The events a change writes, as one step of the producing domain's own statement (so they commit with it): rows of
- * `from` (a table expression of that statement) that pass `where`, each given as SQL expressions over `from`.
- */
-export interface EventRows {
-  from: string;
-  type: string;
-  storeId: string;
-  resourceKey: string;
-  recordKeyId: string;
-  snapshot: string;
-  where?: string;
-}
 
 export function recordEvents(e: EventRows): string {
   return `INSERT INTO event_outbox (store_id, type, resource_key, record_key_id, snapshot)
@@ -73,19 +63,6 @@ export async function fanOut(db: DataSource, limit: number): Promise<number> {
   });
 }
 
-/** A claimed delivery with its event and subscription: everything a send needs, from one statement. */
-export interface Claimed {
-  delivery: Pick<Delivery, 'id' | 'attempts' | 'pendingSince'>;
-  event: OutboxEvent;
-  subscription: Pick<Subscription, 'id' | 'storeId' | 'url' | 'secretSealed' | 'previousSecretSealed' | 'previousSecretUntil' | 'ownerAccountId' | 'ownerKeyId'>;
-}
-
-/** Deliveries this process has in flight, by subscription and by store. */
-export interface InFlight {
-  subscriptions: Map<string, number>;
-  stores: Map<string, number>;
-}
-
 /**
  * Claims due deliveries (chain heads) under a lease, which also moves them out of the due ones until it lapses: at
  * most `perSubscription` of a subscription and `perStore` of a store counting what this process has in flight (a slow
@@ -127,15 +104,6 @@ export async function claim(db: Queryable, o: { limit: number; perSubscription: 
   }));
 }
 
-/** What an attempt came to: delivered, due again at `nextAt`, or given up (failed). */
-export interface Outcome {
-  id: string;
-  status: 'delivered' | 'pending' | 'failed';
-  nextAt: Date | null;
-  responseStatus: number | null;
-  error: string | null;
-}
-
 /**
  * Writes a batch of outcomes (lease released), releases the next delivery of each chain whose head ended, and stamps
  * the subscriptions that received.
@@ -174,31 +142,33 @@ export async function switchOff(db: Queryable, id: string, reason: DisabledReaso
   );
 }
 
-// --- Subscriptions
-
-interface SubscriptionRow {
-  id: string;
-  store_id: string;
-  url: string;
-  description: string | null;
-  event_types: string[];
-  secret_sealed: string;
-  previous_secret_sealed: string | null;
-  previous_secret_until: Date | null;
-  enabled: boolean;
-  disabled_reason: DisabledReason | null;
-  last_success_at: Date | null;
-  owner_account_id: string;
-  owner_key_id: string | null;
-  created_at: Date;
-  updated_at: Date;
+/**
+ * Switches off, with the reason, every subscription on whose owner's authority nothing may be sent any more: the
+ * owner is neither the store's owner nor staff holding suppliers.view, or the key they acted with is revoked. One
+ * statement for all stores; answers the subscriptions switched off.
+ */
+export async function switchOffOwnerless(db: Queryable): Promise<Array<{ id: string; code: 'keyRevoked' | 'ownerAccessEnded' }>> {
+  return rows(
+    db,
+    `WITH ownerless AS (
+       SELECT es.id, CASE WHEN es.owner_key_id IS NOT NULL AND (k.id IS NULL OR k.revoked_at IS NOT NULL) THEN 'keyRevoked' ELSE 'ownerAccessEnded' END AS code
+         FROM event_subscriptions es
+         JOIN stores s ON s.id = es.store_id
+         LEFT JOIN store_staff st ON st.store_id = es.store_id AND st.account_id = es.owner_account_id
+         LEFT JOIN api_keys k ON k.id = es.owner_key_id AND k.account_id = es.owner_account_id
+        WHERE es.enabled
+          AND ((es.owner_key_id IS NOT NULL AND (k.id IS NULL OR k.revoked_at IS NOT NULL))
+               OR (s.owner_account_id <> es.owner_account_id AND NOT coalesce('suppliers.view' = ANY(st.permissions), false))))
+     UPDATE event_subscriptions es
+        SET enabled = false, updated_at = now(),
+            disabled_reason = jsonb_build_object('code', o.code, 'message', CASE o.code WHEN 'keyRevoked' THEN $1::text ELSE $2::text END, 'at', ${isoTime('now()')})
+       FROM ownerless o WHERE es.id = o.id
+     RETURNING es.id, o.code`,
+    [OWNER_ENDED.keyRevoked, OWNER_ENDED.ownerAccessEnded],
+  );
 }
 
-export const subscriptionOf = (r: SubscriptionRow): Subscription => ({
-  id: r.id, storeId: r.store_id, url: r.url, description: r.description, eventTypes: r.event_types, secretSealed: r.secret_sealed,
-  previousSecretSealed: r.previous_secret_sealed, previousSecretUntil: r.previous_secret_until, enabled: r.enabled, disabledReason: r.disabled_reason,
-  lastSuccessAt: r.last_success_at, ownerAccountId: r.owner_account_id, ownerKeyId: r.owner_key_id, createdAt: r.created_at, updatedAt: r.updated_at,
-});
+// --- Subscriptions
 
 /** A store's subscriptions are counted and added under this lock (with the store): the limit holds across processes. */
 const SUBSCRIPTIONS_LOCK = 727274102;
@@ -265,6 +235,13 @@ export async function rotateSecret(db: Queryable, id: string, secretSealed: stri
   return subscriptionOf(r);
 }
 
+/** Signing secrets as sealed (the current one, or the previous one kept beside it), for the keyring's reseal. */
+export type SecretColumn = 'secret_sealed' | 'previous_secret_sealed';
+export const sealedSecrets = (db: Queryable, column: SecretColumn, limit?: number) =>
+  rows<{ id: string; sealed: string }>(db, `SELECT id::text, ${column} AS sealed FROM event_subscriptions WHERE ${column} IS NOT NULL ORDER BY id LIMIT $1`, [limit ?? null]);
+export const replaceSealedSecret = async (db: Queryable, column: SecretColumn, id: string, was: string, now: string) =>
+  (await affected(db, `UPDATE event_subscriptions SET ${column} = $3 WHERE id = $1 AND ${column} = $2`, [id, was, now])) > 0;
+
 export async function deleteSubscription(db: Queryable, id: string): Promise<void> {
   await affected(db, 'DELETE FROM event_subscriptions WHERE id = $1', [id]);
 }
@@ -272,13 +249,6 @@ export async function deleteSubscription(db: Queryable, id: string): Promise<voi
 // --- Deliveries
 
 const DELIVERY_COLUMNS = `d.*, o.id AS event_id, o.type AS event_type`;
-
-type DeliveryRow = Record<string, any>;
-export const deliveryOf = (r: DeliveryRow): Delivery => ({
-  id: r.id, eventSeq: Number(r.event_seq), eventId: r.event_id, eventType: r.event_type, subscriptionId: r.subscription_id, resourceKey: r.resource_key,
-  status: r.status, attempts: r.attempts, nextAttemptAt: r.status === 'pending' && Number.isFinite(new Date(r.next_attempt_at).getTime()) ? r.next_attempt_at : null, pendingSince: r.pending_since, lastAttemptAt: r.last_attempt_at,
-  responseStatus: r.response_status, lastError: r.last_error, deliveredAt: r.delivered_at, createdAt: r.created_at,
-});
 
 export function deliveryList(subscriptionId: string, status: string | null): KeysetListStatement {
   const filters = [{ column: 'subscription_id', value: subscriptionId }, ...(status ? [{ column: 'status', value: status }] : [])];

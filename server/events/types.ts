@@ -43,6 +43,12 @@ export interface OutboxEvent {
 export const DISABLED_CODES = ['deliveriesFailing', 'ownerAccessEnded', 'keyRevoked', 'switchedOff'] as const;
 export type DisabledCode = (typeof DISABLED_CODES)[number];
 
+/** What a subscription shows when its owner can no longer act for it. */
+export const OWNER_ENDED = {
+  keyRevoked: 'The API key of the subscription\'s owner was revoked.',
+  ownerAccessEnded: 'The subscription\'s owner may no longer read this store\'s supplier data.',
+} as const;
+
 export interface DisabledReason {
   code: DisabledCode;
   message: string;

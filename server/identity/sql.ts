@@ -71,6 +71,12 @@ export async function storeAccess(db: Queryable, storeId: string, accountId: str
   return row ?? null;
 }
 
+/** The plan of the store's owner now (null: no such store): it decides plan-gated work done for the store later. */
+export async function storeOwnerPlan(db: Queryable, storeId: string): Promise<string | null> {
+  const [row] = await rows<{ plan: string }>(db, 'SELECT o.plan FROM stores s JOIN accounts o ON o.id = s.owner_account_id WHERE s.id = $1', [storeId]);
+  return row?.plan ?? null;
+}
+
 // --- Sessions and keys
 
 /** Answers how many sessions went. */
@@ -235,3 +241,7 @@ export async function updateApiKey(db: Queryable, accountId: string, id: string,
     c.recordScope ?? null,
   ]);
 }
+
+/** API keys as sealed for copying, for the keyring's reseal; a value is replaced only while unchanged. */
+export const sealedKeys = (db: Queryable, limit?: number) => rows<{ id: string; sealed: string }>(db, 'SELECT id::text, key_sealed AS sealed FROM api_keys ORDER BY id LIMIT $1', [limit ?? null]);
+export const replaceSealedKey = async (db: Queryable, id: string, was: string, now: string) => (await affected(db, 'UPDATE api_keys SET key_sealed = $3 WHERE id = $1 AND key_sealed = $2', [id, was, now])) > 0;

@@ -34,6 +34,7 @@ import { SignInBrowserDigest1764633600312 } from './1764633600312-SignInBrowserD
 import { EventSubscriptionOwner1764633600370 } from './1764633600370-EventSubscriptionOwner';
 import { RateLimits1764633600371 } from './1764633600371-RateLimits';
 import { CaptureThroughProvider1764633600500 } from './1764633600500-CaptureThroughProvider';
+import { LookupKeys1764633600700 } from './1764633600700-LookupKeys';
 
 export const MIGRATIONS = [
   Foundation1763769600000,
@@ -71,4 +72,5 @@ export const MIGRATIONS = [
   EventSubscriptionOwner1764633600370,
   RateLimits1764633600371,
   CaptureThroughProvider1764633600500,
+  LookupKeys1764633600700,
 ];

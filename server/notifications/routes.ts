@@ -1,4 +1,4 @@
-import { ApiError } from '../platform/errors';
+import { ApiError, databaseUnavailable } from '../platform/errors';
 import { defineRoutes, route, Reply } from '../platform/http/route';
 import { NOTIFICATION_REFUSED, notificationParams, notificationReceived } from './schemas';
 import type { NotificationService } from './service';
@@ -27,8 +27,9 @@ export function notificationRoutes(notifications: NotificationService) {
         try {
           outcome = await notifications.receive(params.supplierKey, params.integrationId, rawBody, headers);
         } catch (err) {
-          rc.log.warn({ err }, 'notification could not be decided');
-          throw new ApiError(503, 'serviceUnavailable', 'The notification could not be handled now; send it again later.');
+          // A database out of reach is logged where the answer is made, once per window.
+          if (!databaseUnavailable(err)) rc.log.warn({ err }, 'notification could not be decided');
+          throw Object.assign(new ApiError(503, 'serviceUnavailable', 'The notification could not be handled now; send it again later.'), { cause: err });
         }
         return outcome === 'accepted' ? new Reply(200, { received: true }, true) : new Reply(400, NOTIFICATION_REFUSED, true);
       },

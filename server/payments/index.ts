@@ -1,10 +1,16 @@
 import type { OrderPayments } from '../orders/payments';
 import type { OrderService } from '../orders/service';
 import { domain, type Platform } from '../platform/domain';
+import type { SealedValues } from '../platform/sealed';
 import { ShopperCaptures } from './capture';
 import { PaymentProviders } from './providers';
 import { paymentRoutes } from './routes';
 import { PaymentNotifications } from './service';
+import { replaceSealedValue, type SealedColumn, sealedValues } from './sql';
+
+const sealedColumn = (name: string, column: SealedColumn): SealedValues => ({ name, list: (db, limit) => sealedValues(db, column, limit), replace: (db, ...v) => replaceSealedValue(db, column, ...v) });
+/** The secret each store's payment provider signs its notifications with, and the store's API key there (captures). */
+export const PAYMENT_SEALED: SealedValues[] = [sealedColumn('paymentProviderSecrets', 'signing_secret_sealed'), sealedColumn('paymentProviderApiKeys', 'api_key_sealed')];
 
 /**
  * Each store's payment provider, the signed payment events it sends (which the orders domain records), and the

@@ -1,4 +1,4 @@
-import { ApiError } from '../platform/errors';
+import { ApiError, databaseUnavailable } from '../platform/errors';
 import { defineRoutes, route, Reply } from '../platform/http/route';
 import { dateTime, object, params, uuid } from '../platform/http/schemas';
 import { PAYMENT_PROVIDERS, type PaymentProviders } from './providers';
@@ -32,8 +32,9 @@ export function paymentRoutes(providers: PaymentProviders, notifications: Paymen
         try {
           outcome = await notifications.receive(rc.params.storeId, rc.rawBody, rc.headers);
         } catch (err) {
-          rc.log.warn({ err }, 'payment notification could not be decided');
-          throw new ApiError(503, 'serviceUnavailable', 'The notification could not be handled now; send it again later.');
+          // A database out of reach is logged where the answer is made, once per window.
+          if (!databaseUnavailable(err)) rc.log.warn({ err }, 'payment notification could not be decided');
+          throw Object.assign(new ApiError(503, 'serviceUnavailable', 'The notification could not be handled now; send it again later.'), { cause: err });
         }
         return outcome === 'accepted' ? new Reply(200, { received: true }, true) : new Reply(400, PAYMENT_NOTIFICATION_REFUSED, true);
       },

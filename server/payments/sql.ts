@@ -32,3 +32,10 @@ export async function saveProvider(db: Queryable, storeId: string, provider: str
 export async function removeProvider(db: Queryable, storeId: string): Promise<boolean> {
   return (await affected(db, 'DELETE FROM payment_providers WHERE store_id = $1', [storeId])) > 0;
 }
+
+/** A provider's sealed values (its signing secret, or the store's API key there), for the keyring's reseal; a value is replaced only while unchanged. */
+export type SealedColumn = 'signing_secret_sealed' | 'api_key_sealed';
+export const sealedValues = (db: Queryable, column: SealedColumn, limit?: number) =>
+  rows<{ id: string; sealed: string }>(db, `SELECT store_id::text AS id, ${column} AS sealed FROM payment_providers WHERE ${column} IS NOT NULL ORDER BY store_id LIMIT $1`, [limit ?? null]);
+export const replaceSealedValue = async (db: Queryable, column: SealedColumn, storeId: string, was: string, now: string) =>
+  (await affected(db, `UPDATE payment_providers SET ${column} = $3 WHERE store_id = $1 AND ${column} = $2`, [storeId, was, now])) > 0;

@@ -17,7 +17,10 @@ export interface Config {
   embeddedPgPort: number;
   /** Where the embedded Postgres gets binaries and data it can reach when run as root from a closed folder. */
   embeddedPgCacheDir: string;
+  /** The newest secret of the keyring: new seals and signatures use it. */
   appSecret: string;
+  /** Earlier secrets still read (APP_SECRET_PREVIOUS, newest first) while a rotation is under way. */
+  appSecretsPrevious: string[];
   /** Token of the operator API (`X-Operator-Token`); empty: the operator API does not exist (404). */
   operatorToken: string;
   publicBaseUrl: string;
@@ -66,6 +69,9 @@ export interface Config {
   dispatchSweepStaleSeconds: number;
   /** Database connections per process (jobs hold one only while they write, not while they wait on a supplier). */
   dbPoolSize: number;
+  /** How long a connection may take to be had (made, or freed in the pool), and one statement to answer, before the request answers 503. */
+  dbConnectTimeoutMs: number;
+  dbStatementTimeoutMs: number;
   /** The sandbox supplier's declared limits (it documents none): dispatch jobs per connection, and calls per second (0: none). */
   sandboxSupplierCallsInFlight: number;
   sandboxSupplierRequestsPerSecond: number;
@@ -91,6 +97,8 @@ export interface Config {
   eventSubscriptionsPerStore: number;
   eventSendsPerMinute: number;
   eventStoreConcurrency: number;
+  /** How often a worker switches off subscriptions whose owner lost access (deliveries check it anyway as they go). */
+  eventOwnerCheckSeconds: number;
 }
 
 export const CJ_API_BASE_URL_DEFAULT = 'https://developers.cjdropshipping.com/api2.0/v1';
@@ -128,6 +136,15 @@ function embeddedSecret(dataDir: string, name: string, prefix = ''): string {
   return secret;
 }
 
+/** APP_SECRET_PREVIOUS: the secrets a rotation left behind, comma-separated, newest first; each opens what it sealed. */
+function previousSecrets(env: NodeJS.ProcessEnv, current: string): string[] {
+  const raw = env.APP_SECRET_PREVIOUS ?? '';
+  if (!raw.trim()) return [];
+  const list = raw.split(',').map((s) => s.trim());
+  if (list.some((s) => s.length < 32)) bad('APP_SECRET_PREVIOUS', 'each earlier secret must be at least 32 characters, separated by commas');
+  return [...new Set(list)].filter((s) => s !== current);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] = process.argv.slice(2)): Config {
   const role = parseRole(argv);
   const dataDir = path.resolve(env.DATA_DIR || '.data');
@@ -144,6 +161,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   let operatorToken = env.OPERATOR_TOKEN ?? '';
   if (!operatorToken && embedded) operatorToken = embeddedSecret(dataDir, 'operator-token', 'sso_');
   else if (operatorToken && (operatorToken.length < 32 || operatorToken.length > 512 || /\s/.test(operatorToken))) bad('OPERATOR_TOKEN', 'must be 32 to 512 characters without spaces');
+  const appSecretsPrevious = previousSecrets(env, appSecret);
   const logLevel = env.LOG_LEVEL || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
     bad('LOG_LEVEL', `expected one of fatal, error, warn, info, debug, trace, silent, got "${logLevel}"`);
@@ -166,6 +184,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     embeddedPgPort: intVar(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
     embeddedPgCacheDir: path.resolve(env.EMBEDDED_PG_CACHE_DIR || '/var/cache/store-suppliers'),
     appSecret,
+    appSecretsPrevious,
     operatorToken,
     publicBaseUrl: urlVar(env, 'PUBLIC_BASE_URL', ['http:', 'https:']),
     logLevel,
@@ -198,6 +217,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     dispatchSweepSeconds: intVar(env, 'DISPATCH_SWEEP_SECONDS', 5, 1, 3600),
     dispatchSweepStaleSeconds: intVar(env, 'DISPATCH_SWEEP_STALE_SECONDS', 15, 1, 86400),
     dbPoolSize: intVar(env, 'DB_POOL_SIZE', 20, 2, 500),
+    dbConnectTimeoutMs: intVar(env, 'DB_CONNECT_TIMEOUT_MS', 10000, 100, 120000),
+    dbStatementTimeoutMs: intVar(env, 'DB_STATEMENT_TIMEOUT_MS', 15000, 100, 3600000),
     sandboxSupplierCallsInFlight: intVar(env, 'SANDBOX_SUPPLIER_CALLS_IN_FLIGHT', 20, 1, 1000),
     sandboxSupplierRequestsPerSecond: intVar(env, 'SANDBOX_SUPPLIER_REQUESTS_PER_SECOND', 0, 0, 10000),
     readBackIntervalSeconds: intVar(env, 'SUPPLIER_READBACK_INTERVAL_SECONDS', 900, 2, 7 * 86400),
@@ -214,5 +235,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     eventSubscriptionsPerStore: intVar(env, 'EVENT_SUBSCRIPTIONS_PER_STORE', 25, 1, 10000),
     eventSendsPerMinute: intVar(env, 'EVENT_SENDS_PER_MINUTE', 60, 1, 100000),
     eventStoreConcurrency: intVar(env, 'EVENT_STORE_CONCURRENCY', 50, 1, 2000),
+    eventOwnerCheckSeconds: intVar(env, 'EVENT_OWNER_CHECK_SECONDS', 30, 1, 3600),
   };
 }

@@ -7,8 +7,27 @@ import type { Logger } from './logger';
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 type Ctor = Function[];
 
+/** How long a connection may take to be had, and a statement to answer; none for migrations, which may run long. */
+export interface DbTimeouts {
+  connectMs: number;
+  statementMs?: number;
+}
+
+/**
+ * node-postgres settings that bound every wait on the database: a connection (made, or freed in the pool), and a
+ * statement, which the server cancels itself (statement_timeout) and the client gives up on a second later in case
+ * the server cannot even say so (a database that hangs). Those errors read as "the database is out of reach" (503).
+ */
+export function boundedWaits(t: DbTimeouts): Record<string, unknown> {
+  return {
+    connectionTimeoutMillis: t.connectMs,
+    keepAlive: true,
+    ...(t.statementMs ? { statement_timeout: t.statementMs, query_timeout: t.statementMs + 1000 } : {}),
+  };
+}
+
 /** TypeORM for the pool, transactions and migrations only: no entities, every domain maps its own rows (sql.ts). */
-export function createDataSource(url: string, migrations: Ctor, poolSize = 10): DataSource {
+export function createDataSource(url: string, migrations: Ctor, poolSize = 10, timeouts?: DbTimeouts): DataSource {
   return new DataSource({
     type: 'postgres',
     url,
@@ -17,7 +36,7 @@ export function createDataSource(url: string, migrations: Ctor, poolSize = 10): 
     synchronize: false,
     migrationsRun: false,
     migrationsTransactionMode: 'all',
-    extra: { max: poolSize, application_name: 'store-suppliers' },
+    extra: { max: poolSize, application_name: 'store-suppliers', ...(timeouts ? boundedWaits(timeouts) : {}) },
   });
 }
 

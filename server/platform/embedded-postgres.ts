@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { EnvironmentError, listenFailure, probePort } from './environment';
 import type { Logger } from './logger';
 import { canReach, postgresUser, reachableCopy, reachableDataDir } from './postgres-reach';
+import { recordOwner, runningPostmaster, stopLeftover, stopPostmaster, watchOverPostmaster } from './postmaster';
 
 export interface EmbeddedDatabase {
   url: string;
@@ -45,26 +46,17 @@ async function loadEmbeddedPostgres(entry?: string) {
   return mod.default;
 }
 
-function clearStalePid(dir: string): void {
-  const pidFile = path.join(dir, 'postmaster.pid');
-  if (!fs.existsSync(pidFile)) return;
-  const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
-  try {
-    if (pid > 0) process.kill(pid, 0);
-  } catch {
-    fs.rmSync(pidFile); // left behind by a killed run
-  }
-}
-
 /**
  * Starts PostgreSQL from the binaries shipped in the npm package, with data under `dir` (or, as root when the OS
  * user postgres cannot reach `dir`, under `cacheDir`). Machine problems leave as one-sentence EnvironmentErrors.
  */
 export async function startEmbeddedPostgres(opts: { dir: string; cacheDir: string; port: number; database: string; log: Logger; persistent?: boolean }): Promise<EmbeddedDatabase> {
+  const place = placeForPostgres({ dir: opts.dir, cacheDir: opts.cacheDir });
+  // A Postgres a killed run left on this folder holds its port and its lock file: stopped first (never its data).
+  await stopLeftover(place.dir, opts.log);
   await probePort(opts.port).catch((err: unknown) => {
     throw listenFailure(err, 'EMBEDDED_PG_PORT', opts.port, 'the embedded Postgres');
   });
-  const place = placeForPostgres({ dir: opts.dir, cacheDir: opts.cacheDir });
   if (place.dir !== opts.dir || place.entry) opts.log.info({ dataDir: place.dir, copiedBinaries: Boolean(place.entry) }, 'embedded postgres placed where the postgres user can reach it');
   const EmbeddedPostgres = await loadEmbeddedPostgres(place.entry);
   const password = EMBEDDED_PASSWORD;
@@ -85,11 +77,12 @@ export async function startEmbeddedPostgres(opts: { dir: string; cacheDir: strin
   const initialised = fs.existsSync(path.join(place.dir, 'PG_VERSION'));
   try {
     if (!initialised) await pg.initialise();
-    else clearStalePid(place.dir);
     await pg.start();
   } catch (err) {
     throw startFailure(err, said, opts.port);
   }
+  recordOwner(place.dir);
+  const watcher = watchOverPostmaster(place.dir);
   const client = pg.getPgClient();
   await client.connect();
   try {
@@ -100,7 +93,12 @@ export async function startEmbeddedPostgres(opts: { dir: string; cacheDir: strin
   }
   return {
     url: embeddedDatabaseUrl(opts.port, opts.database),
-    stop: () => pg.stop(),
+    // Whatever runs on the folder now (the one started here, or one restarted by hand), stopped cleanly; the watcher first.
+    async stop() {
+      watcher.kill('SIGKILL');
+      const pid = runningPostmaster(place.dir);
+      if (pid) await stopPostmaster(pid);
+    },
   };
 }
 
@@ -113,8 +111,11 @@ function startFailure(err: unknown, said: string[], port: number): Error {
     );
   }
   if (/Address already in use|could not create any TCP\/IP sockets/i.test(text)) return listenFailure({ code: 'EADDRINUSE' }, 'EMBEDDED_PG_PORT', port, 'the embedded Postgres') as Error;
-  const last = said.map((l) => l.trim()).filter(Boolean).pop();
-  return new EnvironmentError(`The embedded Postgres did not start${last ? ` (it said: ${last.slice(0, 300)})` : ''}: set DATABASE_URL to a Postgres server, or remove the data folder if it is damaged.`);
+  // Never passed on: a line that advises removing or deleting something (the data folder holds the store's data).
+  const last = said.flatMap((l) => l.split('\n')).map((l) => l.trim()).filter((l) => l && !/\b(remove|delete|rm)\b/i.test(l)).pop();
+  return new EnvironmentError(
+    `The embedded Postgres did not start${last ? ` (it said: ${last.slice(0, 300)})` : ''}: keep the data folder under DATA_DIR as it is (it holds the store's data), see "The embedded database" in docs/operations.md, or set DATABASE_URL to a Postgres server.`,
+  );
 }
 
 const EMBEDDED_PASSWORD = 'store-suppliers-local';

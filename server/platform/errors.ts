@@ -71,3 +71,34 @@ export const errors = {
   unsupportedMediaType: () => new ApiError(415, 'unsupportedMediaType', 'Request bodies must be JSON (Content-Type: application/json).'),
   unavailable: (message = 'The service cannot answer right now.') => new ApiError(503, 'serviceUnavailable', message),
 };
+
+/** Socket errors of a database that cannot be reached (refused, reset, unreachable, not resolvable now). */
+const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENOTFOUND', 'EAI_AGAIN']);
+/**
+ * SQLSTATEs that say the server cannot serve now, not that the statement was wrong: class 08 (connection exception),
+ * 57P01-57P03 (shut down by an administrator, crash shutdown, cannot connect now), 53300 (too many connections),
+ * 57014 (cancelled: our statement time-out).
+ */
+const UNAVAILABLE_STATES = /^(08[0-9A-Z]{3}|57P0[123]|53300|57014)$/;
+/** What node-postgres and pg-pool say when the connection went away or could not be had in time. */
+const UNAVAILABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|timeout expired|Client has encountered a connection error|Client was closed and is not queryable)/;
+
+/** Whether `err` (or what it wraps: TypeORM's driverError, a cause, an AggregateError's errors) says the database is out of reach. */
+export function databaseUnavailable(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 4) return false;
+  const e = err as { code?: unknown; message?: unknown; driverError?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === 'string' && (UNREACHABLE.has(e.code) || UNAVAILABLE_STATES.test(e.code))) return true;
+  if (typeof e.message === 'string' && UNAVAILABLE_MESSAGES.test(e.message)) return true;
+  const inner = [e.driverError, e.cause, ...(Array.isArray(e.errors) ? e.errors : [])];
+  return inner.some((x) => x !== err && databaseUnavailable(x, depth + 1));
+}
+
+/** The answer while the database is out of reach: a 503 clients retry (after Retry-After) on calls safe to repeat. */
+export const databaseUnavailableError = () => errors.unavailable('The database cannot be reached right now; try again shortly.');
+
+/** Seconds a 503's Retry-After asks for: until an open circuit closes, else a few seconds. */
+export function retryAfterSeconds(err: ApiError, now = Date.now()): number {
+  const until = typeof err.extra?.circuitOpenUntil === 'string' ? Date.parse(err.extra.circuitOpenUntil) : NaN;
+  if (Number.isFinite(until)) return Math.min(3600, Math.max(1, Math.ceil((until - now) / 1000)));
+  return 5;
+}

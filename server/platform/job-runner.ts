@@ -1,4 +1,6 @@
 import type { Boss } from './jobs';
+import { databaseUnavailable } from './errors';
+import { FailureStreak } from './failure-streak';
 import type { Logger } from './logger';
 import { boundedWait } from './bounded-wait';
 
@@ -40,6 +42,8 @@ export class JobRunner<T> {
   private loop: Promise<void> | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
   private drained: (() => void) | null = null;
+  private readonly streak = new FailureStreak();
+  private readonly throttle = this.streak.throttle;
 
   constructor(
     private readonly boss: Boss,
@@ -80,8 +84,9 @@ export class JobRunner<T> {
           const jobs = (await this.boss.fetch(this.queue, { batchSize: free, groupConcurrency: this.opts.groupConcurrency } as never)) as unknown as RunnerJob<T>[];
           fetched = jobs.length;
           for (const job of jobs) this.begin(job);
+          this.streak.ok(this.log, { queue: this.queue }, 'job fetch works again');
         } catch (err) {
-          this.log.warn({ err: String(err), queue: this.queue }, 'job fetch failed');
+          this.streak.failed(this.log, { err: String(err), queue: this.queue }, 'job fetch failed');
         }
       }
       // A full fetch means more may wait: fetch again at once. Otherwise sleep until woken or polled.
@@ -89,7 +94,7 @@ export class JobRunner<T> {
       if (!this.running) break;
       if (this.poked && (this.finished.length > 0 || this.active.size < this.opts.concurrency)) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, this.opts.pollMs);
+        const timer = setTimeout(done, this.streak.waitMs(this.opts.pollMs));
         function done() {
           clearTimeout(timer);
           resolve();
@@ -108,7 +113,9 @@ export class JobRunner<T> {
         await this.handler(job);
         this.finished.push(job);
       } catch (err) {
-        this.log.warn({ err: err instanceof Error ? err.message : String(err), queue: this.queue, jobId: job.id }, 'job failed; the queue retries it');
+        const fields = { err: err instanceof Error ? err.message : String(err), queue: this.queue, jobId: job.id };
+        if (databaseUnavailable(err)) this.throttle.warn(this.log, fields, 'job failed; the queue retries it');
+        else this.log.warn(fields, 'job failed; the queue retries it');
         await this.boss.fail(this.queue, [{ id: job.id, retryCount: job.retryCount }] as never, { message: err instanceof Error ? err.message : String(err) }).catch(() => undefined);
         this.active.delete(job.id);
       }
@@ -125,15 +132,15 @@ export class JobRunner<T> {
     this.finished = [];
     await this.boss
       .complete(this.queue, batch.map((j) => ({ id: j.id, retryCount: j.retryCount })) as never)
-      .catch((err: unknown) => this.log.warn({ err: String(err), queue: this.queue, jobs: batch.length }, 'job completion failed; the queue retries those jobs'));
+      .catch((err: unknown) => this.throttle.warn(this.log, { err: String(err), queue: this.queue, jobs: batch.length }, 'job completion failed; the queue retries those jobs'));
     for (const j of batch) this.active.delete(j.id);
-    if (this.after) await this.after(batch).catch((err: unknown) => this.log.warn({ err: String(err), queue: this.queue, jobs: batch.length }, 'after-job check failed'));
+    if (this.after) await this.after(batch).catch((err: unknown) => this.throttle.warn(this.log, { err: String(err), queue: this.queue, jobs: batch.length }, 'after-job check failed'));
   }
 
   private async touch(): Promise<void> {
     if (!this.active.size) return;
     const held = [...this.active.values()].map((j) => ({ id: j.id, retryCount: j.retryCount }));
-    await this.boss.touch(this.queue, held as never).catch((err: unknown) => this.log.warn({ err: String(err), queue: this.queue }, 'job heartbeat failed'));
+    await this.boss.touch(this.queue, held as never).catch((err: unknown) => this.throttle.warn(this.log, { err: String(err), queue: this.queue }, 'job heartbeat failed'));
   }
 
   /** Stops fetching and waits (bounded) for the jobs in flight; what is left is retried by the queue after its heartbeat lapses. */

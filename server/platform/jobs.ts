@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
-import { Queryable, rows } from './db';
-import type { Logger } from './logger';
+import { type DbTimeouts, Queryable, rows } from './db';
+import { databaseUnavailable } from './errors';
+import { type Logger, Throttle } from './logger';
 
 // pg-boss is ESM-only; the type comes from a type-only import, the code from a real dynamic import.
 type PgBossModule = typeof import('pg-boss', { with: { 'resolution-mode': 'import' } });
@@ -28,7 +29,7 @@ export interface QueueSpec {
  */
 export const POLLING = { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 2, burstWhenReadyExceeds: 1 };
 
-export async function startBoss(connectionString: string, queues: QueueSpec[], log: Logger, opts: { supervise: boolean; schedule: boolean; superviseSeconds: number }): Promise<Boss> {
+export async function startBoss(connectionString: string, queues: QueueSpec[], log: Logger, opts: { supervise: boolean; schedule: boolean; superviseSeconds: number; waits?: DbTimeouts }): Promise<Boss> {
   const { PgBoss } = (await import('pg-boss')) as PgBossModule;
   const boss = new PgBoss({
     connectionString,
@@ -41,8 +42,15 @@ export async function startBoss(connectionString: string, queues: QueueSpec[], l
     queueCacheIntervalSeconds: 5,
     application_name: 'store-suppliers-jobs',
     useListenNotify: true,
+    // Bounded like the service's own pool, but client-side only: pg-boss's maintenance may run longer than a request.
+    ...(opts.waits ? { connectionTimeoutMillis: opts.waits.connectMs, keepAlive: true, query_timeout: opts.waits.statementMs ? opts.waits.statementMs + 1000 : undefined } : {}),
   } as ConstructorParameters<PgBossModule['PgBoss']>[0]);
-  boss.on('error', (err: unknown) => log.error({ err }, 'job queue error'));
+  // Every worker polls: a database away would fail each poll of each queue, so that is said once per window.
+  const throttle = new Throttle();
+  boss.on('error', (err: unknown) => {
+    if (databaseUnavailable(err)) throttle.warn(log, { err: String((err as Error)?.message ?? err) }, 'job queue cannot reach the database');
+    else log.error({ err }, 'job queue error');
+  });
   await boss.start();
   for (const q of queues) {
     const { name, ...options } = q;

@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { Client } from 'pg';
-import type { Logger } from './logger';
+import { type Logger, Throttle } from './logger';
 
 /**
  * One LISTEN connection per process, shared by everything that waits for a database notification. It reconnects
@@ -12,6 +12,10 @@ export class ListenFeed {
   private connecting: Promise<void> | null = null;
   private readonly events = new EventEmitter();
   private closed = false;
+  private retry: NodeJS.Timeout | null = null;
+  /** Connects failed (or dropped) in a row: the wait before the next grows with it. */
+  private failures = 0;
+  private readonly throttle = new Throttle();
 
   constructor(
     private readonly connectionString: string,
@@ -50,28 +54,43 @@ export class ListenFeed {
     return this.connecting;
   }
 
+  /** Tries again after a drop or a failed connect, waiting longer each time it fails in a row (1 s, 2 s ... 10 s). */
+  private again(): void {
+    if (this.closed || this.retry) return;
+    const wait = Math.min(10_000, 1000 * 2 ** Math.min(this.failures++, 4));
+    this.retry = setTimeout(() => {
+      this.retry = null;
+      void this.ensure();
+    }, wait);
+    this.retry.unref();
+  }
+
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.connectionString, application_name: 'store-suppliers-listen' });
+    const client = new Client({ connectionString: this.connectionString, application_name: 'store-suppliers-listen', connectionTimeoutMillis: 10_000, keepAlive: true });
     client.on('notification', (n) => this.events.emit(n.channel, n.payload ?? ''));
     client.on('error', (err) => {
-      this.log.warn({ err: String(err) }, 'listen connection lost');
+      this.throttle.warn(this.log, { err: String(err) }, 'listen connection lost');
       if (this.client === client) this.client = null;
-      if (!this.closed) setTimeout(() => void this.ensure(), 1000).unref();
+      void client.end().catch(() => undefined);
+      this.again();
     });
     try {
       await client.connect();
       for (const channel of this.channels) await client.query(`LISTEN "${channel}"`);
       if (this.closed) return void (await client.end().catch(() => undefined));
       this.client = client;
+      if (this.failures) this.log.info({ channels: this.channels }, 'listen connection back');
+      this.failures = 0;
     } catch (err) {
-      this.log.warn({ err: String(err) }, 'listen connection failed');
+      this.throttle.warn(this.log, { err: String(err) }, 'listen connection failed');
       await client.end().catch(() => undefined);
-      if (!this.closed) setTimeout(() => void this.ensure(), 1000).unref();
+      this.again();
     }
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.retry) clearTimeout(this.retry);
     const c = this.client;
     this.client = null;
     if (c) await c.end().catch(() => undefined);

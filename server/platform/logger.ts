@@ -70,3 +70,24 @@ export class RequestLog {
 export function accessLogger(base: Logger): Logger {
   return base.child({}, { redact: [] });
 }
+
+/**
+ * Warnings that repeat while a fault lasts (a database away fails every poll of every loop) go out at most once per
+ * window per kind; the next line of that kind says how many were held back (`heldBack`).
+ */
+export class Throttle {
+  private readonly seen = new Map<string, { at: number; held: number }>();
+
+  constructor(private readonly windowMs = 30_000) {}
+
+  warn(log: Logger, fields: Record<string, unknown>, msg: string, kind = msg): void {
+    const now = Date.now();
+    const last = this.seen.get(kind);
+    if (last && now - last.at < this.windowMs) {
+      last.held++;
+      return;
+    }
+    this.seen.set(kind, { at: now, held: 0 });
+    log.warn(last?.held ? { ...fields, heldBack: last.held } : fields, msg);
+  }
+}

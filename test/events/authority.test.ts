@@ -18,7 +18,7 @@ const ALL_DATA = ['suppliers.view', 'suppliers.manage', 'customers.view', 'order
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  svc = await startService({ label: 'events-authority', sandbox, privateTargets: true, env: FAST_EVENTS });
+  svc = await startService({ label: 'events-authority', sandbox, privateTargets: true, env: { ...FAST_EVENTS, EVENT_OWNER_CHECK_SECONDS: '1' } });
   shop = await openShop(svc, sandbox, { balanceMinor: 0, page: 7 });
 }, 120000);
 afterAll(async () => {
@@ -153,6 +153,28 @@ test('a revoked key that owns a subscription switches it off with keyRevoked', a
   }, 20000, 'the switch-off');
   expect(off.disabledReason.code).toBe('keyRevoked');
   expect(r.received).toEqual([]);
+});
+
+test('with nothing to send, an owner removed from the store or a revoked owning key is switched off at once, the reason shown', async () => {
+  const quiet = ['connection.circuitOpened'];
+  const removedOwner = await staff(ALL_DATA);
+  const byRemoved = await subscribe(svc, removedOwner.key, shop.storeId, (await receiver()).url, quiet);
+  const revokedOwner = await staff(ALL_DATA);
+  const byRevoked = await subscribe(svc, revokedOwner.key, shop.storeId, (await receiver()).url, quiet);
+  const kept = await subscribe(svc, shop.owner.key, shop.storeId, (await receiver()).url, quiet);
+
+  expect((await svc.call('DELETE', `/api/stores/${shop.storeId}/staff/${removedOwner.accountId}`, { key: shop.owner.key })).status).toBe(204);
+  expect((await svc.call('DELETE', `/api/api-keys/${revokedOwner.keyId}`, { session: revokedOwner.session })).status).toBe(200);
+  const read = async (id: string) => (await svc.call('GET', `${base()}/${id}`, { key: shop.owner.key })).body.result;
+  const off = await eventually(async () => {
+    const [a, b] = [await read(byRemoved.id), await read(byRevoked.id)];
+    return a.enabled || b.enabled ? undefined : [a, b];
+  }, 15000, 'both switched off');
+  expect(off[0].disabledReason).toMatchObject({ code: 'ownerAccessEnded', message: expect.stringMatching(/may no longer read/) });
+  expect(off[1].disabledReason).toMatchObject({ code: 'keyRevoked', message: expect.stringMatching(/revoked/) });
+  expect(Date.parse(off[0].disabledReason.at)).not.toBeNaN();
+  // The store owner's own subscription, and a member who only lost an unrelated permission, are left alone.
+  expect(await read(kept.id)).toMatchObject({ enabled: true, disabledReason: null });
 });
 
 test('a member who is not the owner may change the types, description and switch, which still deliver to the owner\'s address with the owner\'s access', async () => {

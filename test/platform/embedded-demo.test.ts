@@ -1,56 +1,19 @@
 /** `npm start` with nothing configured: embedded Postgres under DATA_DIR, migrations, the demo account and keys. */
-import { ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { startDefault, stopStartedDefaults } from '../support/embedded';
 import { call, eventually, freePort, leakScanTest, seen } from '../support/harness';
 
-const main = path.resolve(__dirname, '../../dist/server/main.js');
-
-/** Started services still running: a failed test must not leave one behind (jest would wait for it). */
-const running = new Set<ChildProcess>();
-afterAll(() => {
-  for (const proc of running) proc.kill('SIGTERM');
-});
+afterAll(stopStartedDefaults);
 
 /** `npm start`'s environment, as its script in package.json sets it: private event targets only for the embedded default. */
 function npmStartSets(env: Record<string, string | undefined>): string {
   const script: string = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')).scripts.start;
   const probe = script.replace('npm run build:server --silent && ', '').replace('node dist/server/main.js', 'node -e "process.stdout.write(String(process.env.EVENT_TARGETS_ALLOW_PRIVATE))"');
   return spawnSync('sh', ['-c', probe], { env: env as NodeJS.ProcessEnv, encoding: 'utf8' }).stdout;
-}
-
-async function startDefault(dataDir: string, pgPort: number, extra: Record<string, string> = {}): Promise<{ proc: ChildProcess; stderr: () => string; stdout: () => string; exited: Promise<number | null> }> {
-  const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), PORT: '0', SANDBOX_SUPPLIER_PORT: '0', SANDBOX_PAYMENTS_PORT: '0' };
-  delete env.EVENT_TARGETS_ALLOW_PRIVATE;
-  Object.assign(env, extra);
-  delete env.DATABASE_URL;
-  delete env.APP_SECRET;
-  delete env.SEED_DEMO;
-  delete env.SANDBOX_SUPPLIER;
-  delete env.SANDBOX_SUPPLIER_URL;
-  delete env.SANDBOX_PAYMENTS;
-  delete env.SANDBOX_PAYMENTS_URL;
-  delete env.OPERATOR_TOKEN;
-  delete env.PUBLIC_BASE_URL;
-  const proc = spawn(process.execPath, [main], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  running.add(proc);
-  proc.once('exit', () => running.delete(proc));
-  let out = '';
-  let err = '';
-  proc.stdout!.on('data', (c: Buffer) => {
-    out += c;
-    seen.logLines.push(c.toString());
-  });
-  proc.stderr!.on('data', (c: Buffer) => (err += c));
-  const exited = new Promise<number | null>((r) => proc.once('exit', (code) => r(code)));
-  const deadline = Date.now() + 60000;
-  while (!err.includes('API key (demo store owner)')) {
-    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`did not start: ${err}\n${out}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { proc, stderr: () => err, stdout: () => out, exited };
 }
 
 test('npm start sets EVENT_TARGETS_ALLOW_PRIVATE for the embedded default only, and leaves an explicit value alone', () => {

@@ -28,6 +28,9 @@ public sealed class ServiceFixture : IAsyncLifetime
     public string Email { get; private set; } = "";
     public string Password { get; private set; } = "";
     public Sandbox Sandbox { get; private set; } = null!;
+    /// <summary>The service's DATA_DIR (its embedded Postgres's data is under pg/), and that Postgres's port.</summary>
+    public string DataDir => _dataDir;
+    public int PgPort { get; private set; }
 
     /// <summary>Plain HTTP for what the client does not cover on purpose: sign-in and key management.</summary>
     public HttpClient Raw { get; } = new() { Timeout = TimeSpan.FromSeconds(60) };
@@ -55,7 +58,8 @@ public sealed class ServiceFixture : IAsyncLifetime
         start.Environment.Remove("DATABASE_URL");
         start.Environment["DATA_DIR"] = _dataDir;
         start.Environment["PORT"] = "0";
-        start.Environment["EMBEDDED_PG_PORT"] = FreePort().ToString();
+        PgPort = FreePort();
+        start.Environment["EMBEDDED_PG_PORT"] = PgPort.ToString();
         start.Environment["SANDBOX_SUPPLIER_PORT"] = "0";
         start.Environment["SANDBOX_PAYMENTS_PORT"] = "0";
         start.Environment["SANDBOX_SUPPLIER_AUTO_SHIP_MS"] = "0";

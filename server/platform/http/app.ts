@@ -3,13 +3,16 @@ import type { Server } from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
-import { ApiError, errors } from '../errors';
-import { accessLogger, type Logger, RequestLog } from '../logger';
+import { ApiError, databaseUnavailable, databaseUnavailableError, errors, retryAfterSeconds } from '../errors';
+import { accessLogger, type Logger, RequestLog, Throttle } from '../logger';
 import { recordRequest, registry } from '../metrics';
 import type { Gate } from './gate';
 import { checkMetricsToken, checkOperatorToken, METRICS_CHALLENGE } from './operator-auth';
-import { AnyRoute, Caller, CreditRule, CreditTicket, Payer, Reply, RequestContext, RouteCredits, RouteDef, StoreAccess } from './route';
-import { compileValidators } from './validation';
+import { compileRoute, RouteRunner } from './pipeline';
+import { withRawBody } from './raw-body';
+import { AnyRoute, Caller, RouteDef, StoreAccess } from './route';
+
+export { compileRoute, type RouteInput, type RouteRunner } from './pipeline';
 
 export interface AppOptions {
   routes: AnyRoute[];
@@ -25,23 +28,6 @@ export interface AppOptions {
   extraRoutes?: (router: Router, runners: RouteRunner[]) => void;
 }
 
-const RAW_BODY_LIMIT = 256 * 1024;
-
-/** The body's text, or undefined when it is larger than `limit` bytes. */
-function readRawBody(req: NodeJS.ReadableStream, limit: number): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) over = true;
-      else chunks.push(c);
-    });
-    req.on('end', () => resolve(over ? undefined : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 const WITH_BODY = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 function header(ctx: Koa.Context, name: string): string | undefined {
@@ -67,6 +53,8 @@ export function buildApp(opts: AppOptions): Koa {
 
   // Request id, access log, metrics, and the one place errors become bodies.
   const accessLog = accessLogger(opts.log);
+  // A database away fails every request alike: said once per window, not once per request.
+  const throttle = new Throttle();
   app.use(async (ctx, next) => {
     const started = process.hrtime.bigint();
     const requestId = (ctx.get('x-request-id') || '').slice(0, 64).replace(/[^\w.-]/g, '') || crypto.randomUUID();
@@ -78,11 +66,15 @@ export function buildApp(opts: AppOptions): Koa {
       await next();
       if (ctx.status === 404 && ctx.body === undefined) throw errors.notFound('The route');
     } catch (err) {
-      const apiError = toApiError(err, ctx);
+      // Whatever it became (a notification address keeps its own 503), a database out of reach is said once per window.
+      const unreachable = databaseUnavailable(err);
+      const apiError = err instanceof ApiError ? err : unreachable ? databaseUnavailableError() : toApiError(err);
       ctx.status = apiError.status;
       if (apiError.headers) ctx.set(apiError.headers);
       ctx.body = apiError.status >= 500 ? { error: { code: apiError.code, message: apiError.message, requestId } } : apiError.toBody();
-      if (apiError.status >= 500) request.log.error({ err }, 'request failed');
+      if (apiError.status === 503) ctx.set('Retry-After', String(retryAfterSeconds(apiError)));
+      if (unreachable) throttle.warn(opts.log, { requestId, err: String(err) }, 'requests answered 503: the database cannot be reached');
+      else if (apiError.status === 500) request.log.error({ err }, 'request failed');
     } finally {
       const route = (ctx.state.routePath as string | undefined) ?? 'unmatched';
       const seconds = Number(process.hrtime.bigint() - started) / 1e9;
@@ -123,6 +115,7 @@ export function buildApp(opts: AppOptions): Koa {
   router.get('/readyz', async (ctx) => {
     const ok = await opts.ready().catch(() => false);
     ctx.status = ok ? 200 : 503;
+    if (!ok) ctx.set('Retry-After', '5');
     ctx.body = ok ? { status: 'ready' } : { error: { code: 'notReady', message: 'The database is not reachable.' } };
   });
   router.get('/metrics', async (ctx) => {
@@ -144,194 +137,14 @@ export function buildApp(opts: AppOptions): Koa {
   return app;
 }
 
-/** The raw body for a route that verifies it; with a refusal body, every 4xx under its path (even one that matches no route) is that one answer. */
-async function withRawBody(ctx: Koa.Context, next: Koa.Next, refusal: unknown): Promise<void> {
-  ctx.state.rawBodyRoute = true;
-  try {
-    ctx.state.rawBody = await readRawBody(ctx.req, RAW_BODY_LIMIT).catch(() => {
-      throw errors.badRequest('bodyUnreadable', 'The request body could not be read.');
-    });
-    await next();
-    if (ctx.status === 404 && ctx.body === undefined) throw errors.notFound('The route');
-  } catch (err) {
-    const status = err instanceof ApiError ? err.status : (err as { status?: unknown })?.status;
-    if (refusal === undefined || typeof status !== 'number' || status < 400 || status >= 500) throw err;
-    ctx.status = 400;
-    ctx.body = refusal;
-  }
-}
-
-function toApiError(err: unknown, ctx: Koa.Context): ApiError {
+function toApiError(err: unknown): ApiError {
   if (err instanceof ApiError) return err;
   const e = err as { status?: number; expose?: boolean; message?: string; code?: string };
   if (e && e.status === 405) return errors.methodNotAllowed();
   if (e && e.status === 413) return errors.payloadTooLarge();
   if (e && e.status === 415) return errors.unsupportedMediaType();
   if (e && e.status && e.status >= 400 && e.status < 500) return new ApiError(e.status, 'badRequest', 'The request could not be handled.');
-  void ctx;
   return new ApiError(500, 'internalError', 'Something went wrong on our side; quote the request id when you report it.');
-}
-
-export interface RouteInput {
-  caller: Caller | null;
-  params: Record<string, string>;
-  query: Record<string, unknown>;
-  /** undefined when no body was sent. */
-  body: unknown;
-  rawBody?: string;
-  headers: Record<string, string | string[] | undefined>;
-  origin: string;
-  requestId: string;
-  log: Logger;
-  /** The caller's access to :storeId when authentication already read it; undefined: read it here. */
-  store?: StoreAccess | null;
-}
-
-/** A compiled route: the whole pipeline after authentication, callable from HTTP and from the assistant link alike. */
-export interface RouteRunner {
-  route: AnyRoute;
-  run(input: RouteInput): Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
-}
-
-/**
- * Path parameters, store access (404), permission (403), plan gate (403), query and body validation (400),
- * credits (402, refunded if the handler fails), handler. Throws ApiError for every refusal.
- */
-export function compileRoute(route: AnyRoute, gate: Gate): RouteRunner {
-  const validate = compileValidators(route);
-  return {
-    route,
-    async run(input) {
-      let { caller, params } = input;
-      let carried: unknown;
-      let store = input.store;
-      if (route.auth === 'carried') {
-        // The caller comes from a token in the request; every later refusal is the route's one refusal.
-        validate('query', input.query);
-        const found = await route.carriedCaller!(input.query as never, input.headers);
-        if (!found) throw route.refusal;
-        ({ caller, carried } = found);
-        params = { ...params, storeId: found.storeId };
-        store = undefined;
-      }
-      try {
-        return await runChecked(route, gate, input, { caller, params, store, carried }, validate);
-      } catch (err) {
-        if (route.auth === 'carried' && err instanceof ApiError && (err.status === 403 || err.status === 404)) throw route.refusal;
-        throw err;
-      }
-    },
-  };
-}
-
-/** Who calls and where: the input's, or what a carried token said. */
-interface Resolved {
-  caller: Caller | null;
-  params: Record<string, string>;
-  store: StoreAccess | null | undefined;
-  carried: unknown;
-}
-
-// `input` is read field by field, never spread: its log and origin are made only when a handler reads them.
-async function runChecked(route: AnyRoute, gate: Gate, input: RouteInput, resolved: Resolved, validate: ReturnType<typeof compileValidators>) {
-  const { caller, params, carried } = resolved;
-  const { query, requestId } = input;
-  if (route.auth !== 'carried') validate('params', params);
-  let store = null;
-  if (caller && params.storeId) {
-    store = resolved.store !== undefined ? resolved.store : await gate.storeAccess(params.storeId, caller);
-    if (!store) throw errors.notFound('The store');
-    if (route.permission && !store.permissions.has(route.permission)) throw errors.permissionDenied(route.permission);
-    if (route.planGated === true && !gate.planIncludesDropshipping(store.ownerPlan)) throw errors.planRequired(gate.requiredPlan);
-  }
-  if (route.auth !== 'carried') validate('query', query);
-  let body = input.body;
-  if (route.body && body === undefined) body = {};
-  // A conditional gate looks at the body, so it runs once the body is known to be well-formed JSON.
-  if (store && typeof route.planGated === 'object' && route.planGated.when((body ?? {}) as never) && !gate.planIncludesDropshipping(store.ownerPlan)) {
-    throw errors.planRequired(gate.requiredPlan);
-  }
-  validate('body', body);
-
-  const credits = routeCredits(route.credits, body, caller, gate, requestId);
-  await credits.chargeUpFront();
-  const rc: RequestContext = {
-    requestId,
-    params,
-    query,
-    body,
-    caller,
-    store,
-    get log() {
-      return input.log;
-    },
-    credits: credits.api,
-    carried,
-    rawBody: input.rawBody,
-    headers: input.headers,
-    get origin() {
-      return input.origin;
-    },
-  };
-  let out: unknown;
-  try {
-    out = await route.handler(rc as never);
-  } catch (err) {
-    await credits.refundAll().catch((e) => input.log.error({ err: e }, 'credit refund failed'));
-    throw err;
-  }
-  await credits.refundUndone().catch((e) => input.log.error({ err: e }, 'credit refund failed'));
-  if (out instanceof Reply) return { status: out.status, body: out.raw ? out.result : { result: out.result }, headers: out.headers };
-  return { status: route.response.status, body: route.response.status === 204 ? undefined : { result: out } };
-}
-
-const noCredits = (): never => {
-  throw new Error('this route charges no credits');
-};
-/** A route without a credit rule: nothing to charge or refund, and no credit API for its handler. */
-const NO_CREDITS = {
-  api: { refundUnits: noCredits, chargeInTransaction: async () => noCredits(), ticket: noCredits } as RouteCredits,
-  chargeUpFront: async () => undefined,
-  refundAll: async () => undefined,
-  refundUndone: async () => undefined,
-};
-
-/** The route's credit rule applied to one request: what is charged up front, what the handler may still do, and refunds. */
-function routeCredits(rule: CreditRule | undefined, body: unknown, caller: Caller | null, gate: Gate, requestId: string) {
-  if (!rule) return NO_CREDITS;
-  const payer: Payer | null = caller ? { accountId: caller.accountId, apiKeyId: caller.apiKey?.id ?? null } : null;
-  const timing = !rule ? undefined : typeof rule.when === 'function' ? rule.when(body) : (rule.when ?? 'request');
-  const units = rule?.units ? rule.units(body) : 1;
-  let charged = 0;
-  let undone = 0;
-  const refund = async (n: number) => {
-    if (!rule || !payer || n <= 0) return;
-    await gate.refund(payer, rule.action, rule.price * n, requestId);
-  };
-  const api: RouteCredits = {
-    refundUnits(n) {
-      if (timing !== 'request') throw new Error('refundUnits is for credits charged per request');
-      undone = Math.min(charged, undone + n);
-    },
-    async chargeInTransaction(tx, n = 1, requestKey = requestId) {
-      if (timing !== 'recordCreated') throw new Error('chargeInTransaction is for credits charged per record made');
-      if (rule && payer) await gate.charge(payer, rule.action, rule.price * n, requestKey, tx);
-    },
-    ticket(): CreditTicket {
-      if (!rule || !payer || timing !== 'recordCreated') throw new Error('a credit ticket is for credits charged per record made');
-      return { action: rule.action, price: rule.price, payer };
-    },
-  };
-  return {
-    api,
-    async chargeUpFront() {
-      if (!rule || !payer || timing !== 'request' || units <= 0) return;
-      await gate.charge(payer, rule.action, rule.price * units, requestId);
-      charged = units;
-    },
-    refundAll: () => refund(charged),
-    refundUndone: () => refund(undone),
-  };
 }
 
 /** Authenticates a request the way every route does; null when the route takes no credential. */

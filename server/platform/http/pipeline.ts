@@ -1,0 +1,169 @@
+import { ApiError, errors } from '../errors';
+import type { Logger } from '../logger';
+import type { Gate } from './gate';
+import { AnyRoute, Caller, CreditRule, CreditTicket, Payer, Reply, RequestContext, RouteCredits, StoreAccess } from './route';
+import { compileValidators } from './validation';
+
+/** What one request brings to its route's pipeline, from HTTP or from the assistant link. */
+export interface RouteInput {
+  caller: Caller | null;
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  /** undefined when no body was sent. */
+  body: unknown;
+  rawBody?: string;
+  headers: Record<string, string | string[] | undefined>;
+  origin: string;
+  requestId: string;
+  log: Logger;
+  /** The caller's access to :storeId when authentication already read it; undefined: read it here. */
+  store?: StoreAccess | null;
+}
+
+/** A compiled route: the whole pipeline after authentication, callable from HTTP and from the assistant link alike. */
+export interface RouteRunner {
+  route: AnyRoute;
+  run(input: RouteInput): Promise<{ status: number; body: unknown; headers?: Record<string, string> }>;
+}
+
+/**
+ * Path parameters, store access (404), permission (403), plan gate (403), query and body validation (400),
+ * credits (402, refunded if the handler fails), handler. Throws ApiError for every refusal.
+ */
+export function compileRoute(route: AnyRoute, gate: Gate): RouteRunner {
+  const validate = compileValidators(route);
+  return {
+    route,
+    async run(input) {
+      let { caller, params } = input;
+      let carried: unknown;
+      let store = input.store;
+      if (route.auth === 'carried') {
+        // The caller comes from a token in the request; every later refusal is the route's one refusal.
+        validate('query', input.query);
+        const found = await route.carriedCaller!(input.query as never, input.headers);
+        if (!found) throw route.refusal;
+        ({ caller, carried } = found);
+        params = { ...params, storeId: found.storeId };
+        store = undefined;
+      }
+      try {
+        return await runChecked(route, gate, input, { caller, params, store, carried }, validate);
+      } catch (err) {
+        if (route.auth === 'carried' && err instanceof ApiError && (err.status === 403 || err.status === 404)) throw route.refusal;
+        throw err;
+      }
+    },
+  };
+}
+
+/** Who calls and where: the input's, or what a carried token said. */
+interface Resolved {
+  caller: Caller | null;
+  params: Record<string, string>;
+  store: StoreAccess | null | undefined;
+  carried: unknown;
+}
+
+// `input` is read field by field, never spread: its log and origin are made only when a handler reads them.
+async function runChecked(route: AnyRoute, gate: Gate, input: RouteInput, resolved: Resolved, validate: ReturnType<typeof compileValidators>) {
+  const { caller, params, carried } = resolved;
+  const { query, requestId } = input;
+  if (route.auth !== 'carried') validate('params', params);
+  let store = null;
+  if (caller && params.storeId) {
+    store = resolved.store !== undefined ? resolved.store : await gate.storeAccess(params.storeId, caller);
+    if (!store) throw errors.notFound('The store');
+    if (route.permission && !store.permissions.has(route.permission)) throw errors.permissionDenied(route.permission);
+    if (route.planGated === true && !gate.planIncludesDropshipping(store.ownerPlan)) throw errors.planRequired(gate.requiredPlan);
+  }
+  if (route.auth !== 'carried') validate('query', query);
+  let body = input.body;
+  if (route.body && body === undefined) body = {};
+  // A conditional gate looks at the body, so it runs once the body is known to be well-formed JSON.
+  if (store && typeof route.planGated === 'object' && route.planGated.when((body ?? {}) as never) && !gate.planIncludesDropshipping(store.ownerPlan)) {
+    throw errors.planRequired(gate.requiredPlan);
+  }
+  validate('body', body);
+
+  const credits = routeCredits(route.credits, body, caller, gate, requestId);
+  await credits.chargeUpFront();
+  const rc: RequestContext = {
+    requestId,
+    params,
+    query,
+    body,
+    caller,
+    store,
+    get log() {
+      return input.log;
+    },
+    credits: credits.api,
+    carried,
+    rawBody: input.rawBody,
+    headers: input.headers,
+    get origin() {
+      return input.origin;
+    },
+  };
+  let out: unknown;
+  try {
+    out = await route.handler(rc as never);
+  } catch (err) {
+    await credits.refundAll().catch((e) => input.log.error({ err: e }, 'credit refund failed'));
+    throw err;
+  }
+  await credits.refundUndone().catch((e) => input.log.error({ err: e }, 'credit refund failed'));
+  if (out instanceof Reply) return { status: out.status, body: out.raw ? out.result : { result: out.result }, headers: out.headers };
+  return { status: route.response.status, body: route.response.status === 204 ? undefined : { result: out } };
+}
+
+const noCredits = (): never => {
+  throw new Error('this route charges no credits');
+};
+/** A route without a credit rule: nothing to charge or refund, and no credit API for its handler. */
+const NO_CREDITS = {
+  api: { refundUnits: noCredits, chargeInTransaction: async () => noCredits(), ticket: noCredits } as RouteCredits,
+  chargeUpFront: async () => undefined,
+  refundAll: async () => undefined,
+  refundUndone: async () => undefined,
+};
+
+/** The route's credit rule applied to one request: what is charged up front, what the handler may still do, and refunds. */
+function routeCredits(rule: CreditRule | undefined, body: unknown, caller: Caller | null, gate: Gate, requestId: string) {
+  if (!rule) return NO_CREDITS;
+  const payer: Payer | null = caller ? { accountId: caller.accountId, apiKeyId: caller.apiKey?.id ?? null } : null;
+  const timing = !rule ? undefined : typeof rule.when === 'function' ? rule.when(body) : (rule.when ?? 'request');
+  const units = rule?.units ? rule.units(body) : 1;
+  let charged = 0;
+  let undone = 0;
+  const refund = async (n: number) => {
+    if (!rule || !payer || n <= 0) return;
+    await gate.refund(payer, rule.action, rule.price * n, requestId);
+  };
+  const api: RouteCredits = {
+    refundUnits(n) {
+      if (timing !== 'request') throw new Error('refundUnits is for credits charged per request');
+      undone = Math.min(charged, undone + n);
+    },
+    async chargeInTransaction(tx, n = 1, requestKey = requestId) {
+      if (timing !== 'recordCreated') throw new Error('chargeInTransaction is for credits charged per record made');
+      if (rule && payer) await gate.charge(payer, rule.action, rule.price * n, requestKey, tx);
+    },
+    ticket(): CreditTicket {
+      if (!rule || !payer || timing !== 'recordCreated') throw new Error('a credit ticket is for credits charged per record made');
+      return { action: rule.action, price: rule.price, payer };
+    },
+  };
+  return {
+    api,
+    async chargeUpFront() {
+      if (!rule || !payer || timing !== 'request' || units <= 0) return;
+      await gate.charge(payer, rule.action, rule.price * units, requestId);
+      charged = units;
+    },
+    refundAll: () => refund(charged),
+    refundUndone: () => refund(undone),
+  };
+}
+
