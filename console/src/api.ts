@@ -1,4 +1,6 @@
 /** The public API, called with the session token kept in this page's memory only (never stored, never in a URL). */
+import type { Store } from './types.js';
+
 let session: string | null = null;
 let onSignedOut: () => void = () => undefined;
 
@@ -62,3 +64,6 @@ export function qs(values: Record<string, string | number | boolean | null | und
   const s = p.toString();
   return s ? `?${s}` : '';
 }
+
+/** The owner holds every permission; staff hold the ones granted (`permissions`). */
+export const may = (store: Store | null, permission: string): boolean => !!store && (store.role === 'owner' || !!store.permissions?.includes(permission));

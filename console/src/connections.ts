@@ -1,4 +1,5 @@
 import { api, ApiFailure } from './api.js';
+import { automationForm, type Automation } from './automation.js';
 import { act, clear, confirmAction, field, h, notice } from './dom.js';
 import { money, when } from './format.js';
 import type { Ctx, Money } from './types.js';
@@ -23,13 +24,6 @@ export interface CatalogueEntry {
   settingsSchema: { properties?: Record<string, Record<string, unknown>> };
   credentialsSchema: { properties?: Record<string, Record<string, unknown>> };
 }
-interface Automation {
-  level: 'off' | 'manual' | 'automatic';
-  automaticPayment: boolean;
-  costLimit: Money | null;
-  excludedCountries: string[];
-  allowUnpaidOrders: boolean;
-}
 export interface Connection {
   id: string;
   supplierKey: string;
@@ -44,7 +38,6 @@ export interface Connection {
   createdAt: string;
 }
 
-const LEVELS = { automatic: 'Automatically, once the store order is confirmed', manual: 'Only when someone sends it', off: 'Never' };
 /** While the merchant signs in at a supplier in another window, the list is read again until the new connection shows. */
 let waiting: { supplierKey: string; known: Set<string>; until: number; url: string } | null = null;
 
@@ -173,40 +166,7 @@ function connectionCard(c: Connection, entry: CatalogueEntry | undefined, base: 
         notice(`${name} disconnected.`);
       }, 'danger'),
     )),
-    automationForm(c, url, render),
+    automationForm(c.automation, url, render),
     entry ? settingsForm(entry, c, url, render) : null),
-  );
-}
-
-function automationForm(c: Connection, url: string, render: () => Promise<void>): HTMLElement {
-  const a = c.automation;
-  const level = h('select', { name: 'level' }, ...Object.entries(LEVELS).map(([v, t]) => h('option', { value: v, selected: v === a.level }, t)));
-  const pay = h('input', { type: 'checkbox', name: 'automaticPayment', checked: a.automaticPayment });
-  const unpaid = h('input', { type: 'checkbox', name: 'allowUnpaidOrders', checked: a.allowUnpaidOrders });
-  const limit = h('input', { type: 'number', name: 'costLimit', min: 0, step: '0.01', value: a.costLimit ? (a.costLimit.amountMinor / 100).toFixed(2) : '', placeholder: 'no limit' });
-  const currency = h('input', { name: 'costLimitCurrency', value: a.costLimit?.currency ?? 'USD', maxlength: 3, pattern: '[A-Za-z]{3}', 'aria-label': 'Currency', class: 'short' });
-  const countries = h('input', { name: 'excludedCountries', value: a.excludedCountries.join(', '), placeholder: 'for example: CA, BR' });
-  const save = h('button', { type: 'submit', class: 'primary' }, 'Save automation');
-  return h(
-    'form',
-    { class: 'sub', onsubmit: (ev: Event) => (ev.preventDefault(), void act(save, async () => {
-      const body = {
-        level: level.value,
-        automaticPayment: pay.checked,
-        allowUnpaidOrders: unpaid.checked,
-        costLimit: limit.value === '' ? null : { amountMinor: Math.round(Number(limit.value) * 100), currency: currency.value.toUpperCase() },
-        excludedCountries: [...new Set(countries.value.split(/[\s,;]+/).filter(Boolean).map((x) => x.toUpperCase()))],
-      };
-      await api('PUT', `${url}/automation`, body);
-      await render();
-      notice('Automation saved.');
-    })) },
-    h('h4', {}, 'Automation'),
-    field('Send orders to the supplier', level),
-    h('label', { class: 'check' }, pay, 'Pay the supplier automatically once the order is created'),
-    h('label', { class: 'check' }, unpaid, 'Also send orders the shopper has not paid online (cash on delivery)'),
-    h('div', { class: 'row' }, field('Stop orders costing more than', limit, 'Leave empty for no limit'), field('Currency', currency)),
-    field('Never send to these countries', countries, 'Two-letter codes, separated by commas'),
-    h('div', { class: 'actions' }, save),
   );
 }

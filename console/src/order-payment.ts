@@ -3,6 +3,7 @@
  * payment trusts), a person's mark by hand, paying as the shopper at the store's checkout, and the history.
  */
 import { api } from './api.js';
+import { paysByItself, type Automation } from './automation.js';
 import { act, append, confirmAction, field, h, notice } from './dom.js';
 import { money, when } from './format.js';
 import type { Ctx, PaymentProviderView, StoreOrder } from './types.js';
@@ -10,7 +11,12 @@ import { PAYMENT_METHOD, paymentSentence, SHOPPER_PAYMENT } from './words.js';
 
 const WAIT_MS = 10 * 60_000;
 const LOOK_EVERY_MS = 1500;
-const MANUAL_RULE = 'A mark by hand confirms the order but does not by itself let the service pay the supplier automatically: for that, send the supplier part with "pay now", or allow unpaid orders in the connection\'s automation (Connections).';
+type SupplierPart = { supplier: string; automation?: Automation };
+/** What a mark by hand does about paying the supplier, as the order's connections are set. */
+const manualRule = (autoPay: boolean) =>
+  autoPay
+    ? 'A mark by hand confirms the order but does not by itself let the service pay the supplier automatically: for that, send the supplier part with "pay now", or allow unpaid orders in the connection\'s automation (Connections).'
+    : 'A mark by hand confirms the order. The supplier is paid only when you pay it: send the supplier part with "pay now", or press Pay on its supplier order.';
 
 /** After "Pay as the shopper": the order whose provider notification the page waits for, and how many it had. */
 let waiting: { orderId: string; seen: number; until: number } | null = null;
@@ -29,8 +35,9 @@ export function checkoutFor(provider: PaymentProviderView | null, order: StoreOr
 }
 
 /** The payment card; `render` reads the order again (the card follows a pending checkout by calling it). */
-export function paymentCard(order: StoreOrder, provider: PaymentProviderView | null, ctx: Ctx, opts: { url: string; render: () => Promise<void> }): HTMLElement {
+export function paymentCard(order: StoreOrder, provider: PaymentProviderView | null, ctx: Ctx, opts: { url: string; render: () => Promise<void>; supplierParts: SupplierPart[] }): HTMLElement {
   const total = money(order.totalMinor, order.currency);
+  const autoPay = opts.supplierParts.some((p) => paysByItself(p.automation));
   const open = order.status !== 'cancelled' && order.paymentStatus !== 'paid' && order.paymentStatus !== 'refunded';
   const checkout = order.paymentMethod === 'online' && open && order.paymentStatus !== 'authorised' ? checkoutFor(provider, order) : null;
   const card: HTMLElement = h('section', { class: 'card payment', 'data-payment': order.paymentStatus });
@@ -49,14 +56,14 @@ export function paymentCard(order: StoreOrder, provider: PaymentProviderView | n
     ? h('button', { type: 'button', class: 'secondary', onclick: () => void act(mark, async () => {
         const asked = await confirmAction({
           title: `Mark order ${order.number} paid by hand?`,
-          body: [`Records that the shopper paid ${total} outside the payment provider (cash, bank transfer), as your word, and confirms the order.`, MANUAL_RULE],
+          body: [`Records that the shopper paid ${total} outside the payment provider (cash, bank transfer), as your word, and confirms the order.`, manualRule(autoPay)],
           action: 'Mark as paid',
           input: field('Receipt or transfer reference (optional)', reference),
         });
         if (!asked) return;
         await api('POST', `${opts.url}/mark-paid`, { amountMinor: order.totalMinor, ...(reference.value.trim() ? { reference: reference.value.trim() } : {}) });
         await opts.render();
-        notice(`Order ${order.number} is marked paid by hand and confirmed. The supplier is not paid automatically because of it: send its part with pay now, or allow unpaid orders on the connection.`);
+        notice(`Order ${order.number} is marked paid by hand and confirmed. ${autoPay ? 'The supplier is not paid automatically because of it: send its part with pay now, or allow unpaid orders on the connection.' : 'Pay the supplier yourself: send its part with pay now, or press Pay on its supplier order.'}`);
       }) }, 'Mark as paid…')
     : null;
 
@@ -69,7 +76,7 @@ export function paymentCard(order: StoreOrder, provider: PaymentProviderView | n
       'dl',
       {},
       h('dt', {}, 'How the shopper pays'), h('dd', {}, PAYMENT_METHOD[order.paymentMethod] ?? order.paymentMethod),
-      h('dt', {}, 'Payment provider says'), h('dd', {}, order.paymentMethod !== 'online' && order.paymentStatus === 'none' ? 'nothing (not paid online)' : providerSays(order, total)),
+      h('dt', {}, 'Payment provider says'), h('dd', {}, order.paymentMethod !== 'online' && order.paymentStatus === 'none' ? 'nothing (not paid online)' : providerSays(order, total, opts.supplierParts)),
       h('dt', {}, 'Marked paid by hand'), h('dd', {}, order.markedPaidAt ? `${when(order.markedPaidAt)} (a person's word, not the provider's)` : 'no'),
       ...(capture ? [h('dt', {}, 'Charging the shopper (promise to sell)'), h('dd', { class: 'capture', 'data-capture': capture.stage }, h('span', { class: `badge ${capture.stage === 'captured' ? 'ok' : capture.stage === 'failed' ? 'bad' : ''}` }, CAPTURE_BADGE[capture.stage]), ' ', capture.words)] : []),
     ),
@@ -77,10 +84,10 @@ export function paymentCard(order: StoreOrder, provider: PaymentProviderView | n
     h('p', { class: 'message' }, providerLine(order, provider)),
     wait,
     pay || mark ? h('div', { class: 'actions' }, pay, mark) : null,
-    mark || order.markedPaidAt ? h('p', { class: 'message rule' }, MANUAL_RULE) : null,
+    mark || order.markedPaidAt ? h('p', { class: 'message rule' }, manualRule(autoPay)) : null,
     h('h3', {}, 'Payment history'),
     history.length
-      ? h('ol', { class: 'history payments' }, ...history.map((e) => h('li', {}, h('time', {}, when(e.at)), ' ', paymentSentence(e, order.currency, ctx.account.id))))
+      ? h('ol', { class: 'history payments' }, ...history.map((e) => h('li', {}, h('time', {}, when(e.at)), ' ', paymentSentence(e, order.currency, ctx.account.id, autoPay))))
       : h('p', {}, 'Nothing yet: no word from the payment provider and no mark by hand.'),
   );
   return card;
@@ -106,9 +113,19 @@ export function captureStage(order: StoreOrder): { stage: CaptureStage; words: s
   return { stage: 'waiting', words: 'the part is sent once the payment provider authorises the shopper\'s payment.' };
 }
 
-function providerSays(order: StoreOrder, total: string): string {
+/** After "paid": who pays each supplier now, as its connection is set. */
+function whoPays(parts: SupplierPart[]): string {
+  const auto = parts.filter((p) => paysByItself(p.automation)).map((p) => p.supplier);
+  const byHand = parts.filter((p) => !paysByItself(p.automation)).map((p) => p.supplier);
+  if (!parts.length) return '';
+  if (!byHand.length) return ': the service may pay the supplier automatically';
+  if (!auto.length) return `: the supplier is paid only when you pay it (${parts.length === 1 ? 'its connection does not' : 'their connections do not'} pay automatically)`;
+  return `: the service may pay ${auto.join(', ')} automatically; ${byHand.join(', ')} only when you pay it`;
+}
+
+function providerSays(order: StoreOrder, total: string, parts: SupplierPart[]): string {
   switch (order.paymentStatus) {
-    case 'paid': return `paid ${total}: the service may pay the supplier automatically`;
+    case 'paid': return `paid ${total}${whoPays(parts)}`;
     case 'authorised': return order.contractModel === 'promiseToSell' ? `authorised ${total}: charged when the supplier accepts` : `authorised ${total}, not settled yet`;
     case 'failed': return 'the payment failed';
     case 'refunded': return 'refunded';

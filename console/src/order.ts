@@ -1,7 +1,10 @@
 /** One store order: the shopper's payment, its parts, each part's supplier order (status, costs, payment), shipments and tracking, and history. */
 import { api } from './api.js';
 import { act, clear, confirmAction, h, notice } from './dom.js';
+import { automationWords, paysByItself, type Automation } from './automation.js';
+import type { Connection } from './connections.js';
 import { money, when } from './format.js';
+import { orderMargin, partMarginLine } from './margin.js';
 import { supplierNames } from './names.js';
 import { paymentCard } from './order-payment.js';
 import { reportOutcome, statusBadge, supplierOrderDetails, whyStopped, type SupplierOrder } from './supplier-order.js';
@@ -9,6 +12,8 @@ import type { Ctx, OrderPart, PaymentProviderView, StoreOrder } from './types.js
 import { ORDER_STATUS, PART_STATUS } from './words.js';
 
 type FullOrder = StoreOrder & { supplierOrders?: SupplierOrder[] };
+/** A part's supplier and its connection's automation as it is set now (none for the store's own part or a removed connection). */
+type PartOf = (part: OrderPart) => { supplier: string; automation?: Automation };
 
 export async function orderPage(root: HTMLElement, ctx: Ctx, orderId: string): Promise<void> {
   const storeId = ctx.store!.id;
@@ -18,20 +23,22 @@ export async function orderPage(root: HTMLElement, ctx: Ctx, orderId: string): P
     api<FullOrder>('GET', url).then((r) => r.result),
     // Needs payments.manage: without it the page says where payments come from, without the checkout.
     api<PaymentProviderView>('GET', `/api/stores/${storeId}/payment-provider`).then((r) => r.result, () => null),
-    api<Array<{ id: string; supplierKey: string; accountLabel: string }>>('GET', `/api/store-suppliers/${storeId}`).then((r) => r.result, () => []),
+    api<Connection[]>('GET', `/api/store-suppliers/${storeId}`).then((r) => r.result, () => []),
     supplierNames(storeId).catch(() => new Map<string, string>()),
   ]);
-  const supplierOf = (part: OrderPart) => {
+  const partOf: PartOf = (part) => {
+    if (part.groupKey === 'store') return { supplier: 'Your own items' };
     const conn = connections.find((c) => c.id === part.connectionId);
-    return conn ? `${names.get(conn.supplierKey) ?? conn.supplierKey} · ${conn.accountLabel}` : 'a supplier connection that was removed';
+    return conn ? { supplier: `${names.get(conn.supplierKey) ?? conn.supplierKey} · ${conn.accountLabel}`, automation: conn.automation } : { supplier: 'a supplier connection that was removed' };
   };
+  const supplierParts = order.fulfilmentGroups.filter((p) => p.groupKey !== 'store').map(partOf);
   const btn = (label: string, run: () => Promise<unknown>, cls = 'primary') => {
     const b: HTMLButtonElement = h('button', { type: 'button', class: cls, onclick: () => void act(b, run) }, label);
     return b;
   };
   const confirm = order.status === 'pending'
     ? btn('Confirm the order', async () => {
-        if (!(await confirmAction({ title: `Confirm order ${order.number}?`, body: ['The order is accepted. Supplier parts whose connection sends orders automatically go to their supplier now; the others wait for you to send them.'], action: 'Confirm' }))) return;
+        if (!(await confirmAction({ title: `Confirm order ${order.number}?`, body: ['The order is accepted.', ...supplierParts.map(onConfirm)], action: 'Confirm' }))) return;
         await api('POST', `${url}/confirm`);
         await render();
         notice(`Order ${order.number} is confirmed.`);
@@ -49,17 +56,25 @@ export async function orderPage(root: HTMLElement, ctx: Ctx, orderId: string): P
         'dl',
         {},
         h('dt', {}, 'Total'), h('dd', {}, money(order.totalMinor, order.currency)),
+        h('dt', {}, 'Cost and margin'), h('dd', {}, orderMargin(order)),
         h('dt', {}, 'Created'), h('dd', {}, when(order.createdAt), order.confirmedAt ? ` · confirmed ${when(order.confirmedAt)}` : ' · not confirmed yet'),
-        h('dt', {}, 'Deliver to'), h('dd', {}, d ? `${d.name}, ${d.line1}, ${d.postalCode} ${d.city}, ${d.country}` : 'hidden (your access does not include customer data)'),
+        h('dt', {}, 'Deliver to'), h('dd', {}, d ? `${d.name}${d.email ? ` <${d.email}>` : ''}, ${d.line1}, ${d.postalCode} ${d.city}, ${d.country}` : 'hidden (your access does not include customer data)'),
       ),
       h('div', { class: 'actions' }, confirm, btn('Read again', render, 'secondary')),
     ),
-    paymentCard(order, provider, ctx, { url, render }),
-    ...order.fulfilmentGroups.map((part) => partCard(order, part, part.groupKey === 'store' ? 'Your own items' : supplierOf(part), { storeId, render })),
+    paymentCard(order, provider, ctx, { url, render, supplierParts }),
+    ...order.fulfilmentGroups.map((part) => partCard(order, part, partOf(part), { storeId, render })),
   );
 }
 
-function partCard(order: FullOrder, part: OrderPart, title: string, opts: { storeId: string; render: () => Promise<void> }): HTMLElement {
+/** What confirming does to a supplier part, as its connection is set. */
+function onConfirm(p: { supplier: string; automation?: Automation }): string {
+  if (!p.automation || p.automation.level === 'off') return `${p.supplier}: not sent (its connection sends no orders).`;
+  return p.automation.level === 'automatic' ? `${p.supplier}: sent to the supplier now.` : `${p.supplier}: waits for you to send it.`;
+}
+
+function partCard(order: FullOrder, part: OrderPart, of: { supplier: string; automation?: Automation }, opts: { storeId: string; render: () => Promise<void> }): HTMLElement {
+  const title = of.supplier;
   const items = (order.items ?? []).filter((i) => i.groupKey === part.groupKey);
   const so = order.supplierOrders?.find((s) => s.fulfilmentGroupKey === part.groupKey);
   const base = `/api/store-suppliers/${opts.storeId}`;
@@ -68,9 +83,12 @@ function partCard(order: FullOrder, part: OrderPart, title: string, opts: { stor
     'section',
     { class: 'card part', 'data-part': part.groupKey },
     h('h2', {}, `${title} `, h('span', { class: `badge ${part.status === 'cancelled' ? '' : 'ok'}` }, PART_STATUS[part.status] ?? part.status), part.fulfilledByStore && part.groupKey !== 'store' ? h('span', { class: 'badge' }, 'you ship it yourself') : null),
-    h('ul', { class: 'items' }, ...items.map((i) => h('li', {}, `${i.quantity} × ${i.title} (${i.sku}) at ${money(i.unitPriceMinor, order.currency)}`))),
+    h('ul', { class: 'items' }, ...items.map((i) => h('li', {}, `${i.quantity} × `, h('strong', {}, i.productTitle ?? 'a product deleted since'), ` — ${i.title} (${i.sku}) at ${money(i.unitPriceMinor, order.currency)}`))),
+    partMarginLine(order, part),
+    // How its connection sends and pays, while that is still to come: before the part is sent, or while it is unpaid.
+    of.automation && !part.fulfilledByStore && (!so || so.payment.status === 'unpaid') ? h('p', { class: 'message automation' }, automationWords(of.automation)) : null,
     h('p', { class: 'tracking' }, s ? `Shipped with ${s.carrier}, tracking number ${s.trackingNumber}${s.shippedAt ? ` (${when(s.shippedAt)})` : ''}${s.deliveredAt ? `; delivered ${when(s.deliveredAt)}` : ''}.` : 'No shipment yet.'),
-    part.groupKey === 'store' ? null : so ? supplierOrderCard(so, { base, supplier: title, render: opts.render }) : notSent(order, part, title, base, opts.render),
+    part.groupKey === 'store' ? null : so ? supplierOrderCard(so, { base, supplier: title, render: opts.render }) : notSent(order, part, of, base, opts.render),
   );
 }
 
@@ -79,15 +97,26 @@ function supplierOrderCard(so: SupplierOrder, opts: { base: string; supplier: st
 }
 
 /** A supplier part with no supplier order yet: sending it creates the one supplier order of the part. */
-function notSent(order: FullOrder, part: OrderPart, supplier: string, base: string, render: () => Promise<void>): HTMLElement {
+function notSent(order: FullOrder, part: OrderPart, of: { supplier: string; automation?: Automation }, base: string, render: () => Promise<void>): HTMLElement {
+  const supplier = of.supplier;
   if (part.status === 'cancelled' || part.fulfilledByStore) return h('p', {}, 'Nothing is sent to the supplier for this part.');
   const payNow = h('input', { type: 'checkbox', name: 'payNow' });
   const send: HTMLButtonElement = h('button', { type: 'button', class: 'primary', onclick: () => void act(send, async () => {
     const choice = h('label', { class: 'check' }, payNow, 'Pay the supplier at once from your balance there (pay now), without waiting for the shopper\'s payment');
-    if (!(await confirmAction({ title: `Send order ${order.number} to ${supplier}?`, body: ['Creates the supplier order for this part. Calling it twice still makes one supplier order.', order.paymentStatus === 'paid' ? 'The payment provider confirmed the shopper\'s payment.' : 'The payment provider has not confirmed the shopper\'s payment (a mark by hand does not count): without pay now, a connection that pays the supplier automatically stops it for review.'], action: 'Send', input: choice }))) return;
+    if (!(await confirmAction({ title: `Send order ${order.number} to ${supplier}?`, body: ['Creates the supplier order for this part. Calling it twice still makes one supplier order.', withoutPayNow(order, of.automation)], action: 'Send', input: choice }))) return;
     const res = await api<SupplierOrder>('POST', `${base}/orders/${order.id}/groups/${encodeURIComponent(part.groupKey)}/submit`, { payNow: payNow.checked });
     await render();
     reportOutcome(order.number, res);
   }) }, 'Send to the supplier…');
   return h('div', { class: 'supplier-order' }, h('p', {}, 'Not sent to the supplier yet.'), h('div', { class: 'actions' }, send));
+}
+
+/** What happens to the supplier's payment without "pay now", as the part's connection is set. */
+function withoutPayNow(order: FullOrder, a: Automation | undefined): string {
+  const paid = order.paymentStatus === 'paid';
+  const shopper = paid ? 'The payment provider confirmed the shopper\'s payment' : 'The payment provider has not confirmed the shopper\'s payment (a mark by hand does not count)';
+  if (!paysByItself(a)) return `${shopper}. This connection does not pay the supplier by itself: without pay now, the supplier order waits unpaid until you pay it.`;
+  if (paid) return `${shopper}: without pay now, the service pays the supplier automatically once the order is created.`;
+  if (a!.allowUnpaidOrders && order.paymentMethod !== 'online') return `${shopper}. This connection allows unpaid orders: without pay now, the service still pays the supplier automatically.`;
+  return `${shopper}: without pay now, this connection stops it for review until the provider confirms it.`;
 }

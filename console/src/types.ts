@@ -82,8 +82,11 @@ export interface StoreOrder {
   needsAttention: boolean;
   /** The provider took the payment back after it was paid: a person decides. */
   paymentAttention?: { reason: string; since: string } | null;
+  /** Only for staff allowed to see customer data (customers.view); `destinationRedacted` otherwise. */
   destination?: { name: string; line1: string; line2?: string; city: string; region?: string; postalCode: string; country: string; email?: string; phone?: string };
-  items?: Array<{ id: string; productId: string; variantId: string; sku: string; title: string; quantity: number; unitPriceMinor: number; groupKey: string }>;
+  destinationRedacted: boolean;
+  /** `title` is the variant's, `productTitle` its product's, both as sold. */
+  items?: Array<{ id: string; productId: string; variantId: string; sku: string; title: string; productTitle: string | null; quantity: number; unitPriceMinor: number; groupKey: string }>;
   fulfilmentGroups: OrderPart[];
   fulfilmentSummary: { parts: number; shipped: number; delivered: number; needingAttention: number };
   confirmedAt: string | null;

@@ -31,7 +31,8 @@ const PROVIDER_SAID: Record<string, (m: string) => string> = {
 };
 
 /** One payment history entry as a sentence: who said it (the provider, a person by hand, the service), money with its currency. */
-export function paymentSentence(e: PaymentEntry, currency: string, you: string): string {
+/** `autoPay`: a connection of the order pays its supplier by itself (a mark by hand never lets it). */
+export function paymentSentence(e: PaymentEntry, currency: string, you: string, autoPay: boolean): string {
   const m = e.amountMinor === null ? '' : money(e.amountMinor, currency);
   const ref = e.reference ? ` (${e.source === 'provider' ? 'its payment id' : 'reference'} ${e.reference})` : '';
   if (e.source === 'provider') return `The payment provider ${PROVIDER_SAID[e.kind]?.(m) ?? `reported the payment ${e.kind}`}${ref}, in a signed notification.`;
@@ -43,7 +44,7 @@ export function paymentSentence(e: PaymentEntry, currency: string, you: string):
   }
   const who = e.actor?.kind === 'user' ? (e.actor.id === you ? 'You' : 'Another person of the store') : e.actor?.kind === 'key' ? 'A program with an API key' : 'Someone';
   const what = e.kind === 'paid' ? 'marked it paid by hand' : `recorded the payment as ${SHOPPER_PAYMENT[e.kind] ?? e.kind} by hand`;
-  return `${who} ${what}${m && `: the shopper paid ${m}`}${ref}. A person's word, not the provider's: it confirms the order but does not let the service pay the supplier automatically.`;
+  return `${who} ${what}${m && `: the shopper paid ${m}`}${ref}. A person's word, not the provider's: it confirms the order${autoPay ? ' but does not let the service pay the supplier automatically' : ''}.`;
 }
 
 /** The spec's review reasons: why the order stopped, and what a person can do about it. */

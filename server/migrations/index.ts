@@ -35,6 +35,7 @@ import { EventSubscriptionOwner1764633600370 } from './1764633600370-EventSubscr
 import { RateLimits1764633600371 } from './1764633600371-RateLimits';
 import { CaptureThroughProvider1764633600500 } from './1764633600500-CaptureThroughProvider';
 import { LookupKeys1764633600700 } from './1764633600700-LookupKeys';
+import { OrderItemProductTitle1764720000320 } from './1764720000320-OrderItemProductTitle';
 
 export const MIGRATIONS = [
   Foundation1763769600000,
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   RateLimits1764633600371,
   CaptureThroughProvider1764633600500,
   LookupKeys1764633600700,
+  OrderItemProductTitle1764720000320,
 ];

@@ -5,7 +5,8 @@ import { orderPartRenderer, storeOrderPaymentRenderer } from './part-events';
 import { OrderPayments } from './payments';
 import { StoreOrderQueries } from './queries';
 import { STORE_ORDER_EVENTS_QUEUE } from './queues';
-import { storeOrderRoutes, type SupplierOrdersOfOrders } from './routes';
+import { storeOrderRoutes } from './routes';
+import type { SupplierOrdersOfOrders } from './views';
 import { OrderService } from './service';
 
 /**

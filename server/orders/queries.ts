@@ -36,10 +36,11 @@ export class StoreOrderQueries {
   async list(
     storeId: string,
     ownKeyId: string | null,
-    q: { cursor?: string; pageSize: number; needsAttention?: boolean; status?: string },
+    q: { cursor?: string; pageSize: number; needsAttention?: boolean; status?: string; customer?: string },
     showCustomer: boolean,
   ): Promise<Page<StoreOrderListItem>> {
-    return keysetList<sql.OrderListRow, StoreOrderListItem>(this.db, this.cursors, q, sql.orderList({ storeId, ownKeyId, needsAttention: q.needsAttention, status: q.status }), (o) => ({
+    const statement = sql.orderList({ storeId, ownKeyId, needsAttention: q.needsAttention, status: q.status, customer: q.customer });
+    return keysetList<sql.OrderListRow, StoreOrderListItem>(this.db, this.cursors, q, statement, (o) => ({
       id: o.id,
       storeId: o.store_id,
       number: o.number,

@@ -1,73 +1,21 @@
 import { actorOf, creatorOf, ownRecordsKeyId } from '../identity/permissions';
+import { errors } from '../platform/errors';
 import { defineRoutes, route, RequestContext } from '../platform/http/route';
 import { currency, destinationSchema, minorUnits, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
-import type { JsonSchema } from '../platform/http/route';
 import type { StoreOrder } from './types';
 import { groupParams, orderParams, orderSchemaWith } from './schemas';
 import type { OrderPayments } from './payments';
 import type { OrderService } from './service';
 import type { StoreOrderQueries } from './queries';
+import { orderViews, type SupplierOrdersOfOrders } from './views';
 
 const BASE = '/api/store-orders';
 const TAG = 'Store orders';
 type Ctx = RequestContext<{ storeId: string }, unknown, unknown>;
 
-/**
- * The supplier orders behind some store orders, as the supplier-order routes show them: the dispatch domain's reader,
- * injected (orders imports nothing of dispatch), with the schema of one supplier order for the document.
- */
-export interface SupplierOrdersOfOrders {
-  schema: JsonSchema;
-  ofOrders(orderIds: string[], showCustomer: boolean): Promise<Array<{ orderId: string } & Record<string, unknown>>>;
-}
-
 export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, supplierOrders: SupplierOrdersOfOrders, listQueries: StoreOrderQueries) {
   const orderSchema = orderSchemaWith(supplierOrders.schema);
-  /** Order details; supplier orders only for callers who also hold suppliers.view, the address only with customers.view. */
-  async function details(ctx: Ctx, list: StoreOrder[], full: boolean) {
-    const ids = list.map((o) => o.id);
-    const groups = await orders.groups(ids);
-    const canSeeSuppliers = !!ctx.store?.permissions.has('suppliers.view');
-    const showCustomer = !!ctx.store?.permissions.has('customers.view');
-    const soViews = canSeeSuppliers && full && ids.length ? await supplierOrders.ofOrders(ids, showCustomer) : [];
-    const history = full ? await payments.history(ids) : new Map();
-    const out = [];
-    for (const o of list) {
-      const items = full ? await orders.items(o.id) : [];
-      const parts = groups.filter((g) => g.orderId === o.id);
-      out.push({
-        id: o.id,
-        storeId: o.storeId,
-        number: o.number,
-        status: o.status,
-        paymentMethod: o.paymentMethod,
-        paymentStatus: o.paymentStatus,
-        markedPaidAt: o.markedPaidAt ? o.markedPaidAt.toISOString() : null,
-        contractModel: o.contractModel,
-        currency: o.currency,
-        totalMinor: o.totalMinor,
-        needsAttention: o.needsAttention,
-        paymentAttention: o.paymentAttention ? { reason: o.paymentAttention.reason, since: o.paymentAttention.since.toISOString() } : null,
-        ...(full ? { payments: history.get(o.id) ?? [] } : {}),
-        ...(showCustomer ? { destination: o.destination, destinationRedacted: false } : { destinationRedacted: true }),
-        ...(full ? { items: items.map((i) => ({ id: i.id, productId: i.productId, variantId: i.variantId, sku: i.sku, title: i.title, quantity: i.quantity, unitPriceMinor: i.unitPriceMinor, groupKey: i.groupKey })) } : {}),
-        fulfilmentGroups: parts.map((g) => ({
-          groupKey: g.groupKey, connectionId: g.connectionId, status: g.status, fulfilledByStore: g.fulfilledByStore,
-          items: full ? items.filter((i) => i.groupKey === g.groupKey).map((i) => i.id) : [], shipment: g.shipment,
-        })),
-        fulfilmentSummary: {
-          parts: parts.length, shipped: parts.filter((g) => g.status === 'shipped' || g.status === 'delivered').length,
-          delivered: parts.filter((g) => g.status === 'delivered').length, needingAttention: parts.filter((g) => g.needsAttention).length,
-        },
-        ...(canSeeSuppliers && full ? { supplierOrders: soViews.filter((s) => s.orderId === o.id) } : {}),
-        confirmedAt: o.confirmedAt ? o.confirmedAt.toISOString() : null,
-        createdAt: o.createdAt.toISOString(),
-        updatedAt: o.updatedAt.toISOString(),
-      });
-    }
-    return out;
-  }
-
+  const details = orderViews(orders, payments, supplierOrders);
   const load = (ctx: RequestContext<{ storeId: string; orderId: string }, unknown, unknown>) => orders.get(ctx.params.storeId, ctx.params.orderId, ownRecordsKeyId(ctx.caller));
   const one = async (ctx: Ctx, o: StoreOrder) => (await details(ctx, [o], true))[0];
 
@@ -101,16 +49,26 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
       method: 'get',
       path: `${BASE}/:storeId`,
       summary: 'Store orders, newest first; each carries a summary of its parts; needsAttention=true keeps orders with a part (or the payment) needing attention',
+      description:
+        '`customer` keeps the orders whose delivery name or e-mail contains it (letter case aside). It searches customer data, so it needs `customers.view` as well: without it the answer is 403 `permissionDenied`.',
       tag: TAG,
       auth: 'caller',
       permission: 'orders.view',
       readOnly: true,
       params: params(['storeId']),
-      query: object({ ...pageQuery, needsAttention: { type: 'boolean' }, status: { enum: ['pending', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled'] } }),
+      query: object({
+        ...pageQuery,
+        needsAttention: { type: 'boolean' },
+        status: { enum: ['pending', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled'] },
+        customer: { type: 'string', minLength: 1, maxLength: 200, description: 'Part of the delivery name or e-mail, letter case aside (needs customers.view)' },
+      }),
       response: { status: 200, schema: pageOf(orderSchema) },
       async handler(ctx) {
+        const showCustomer = !!ctx.store?.permissions.has('customers.view');
+        // Which orders match would tell a caller without customers.view who bought what: the search is theirs only.
+        if (ctx.query.customer !== undefined && !showCustomer) throw errors.permissionDenied('customers.view');
         // One statement: the page, its parts and their summary (server/orders/queries.ts).
-        return listQueries.list(ctx.params.storeId, ownRecordsKeyId(ctx.caller), ctx.query, !!ctx.store?.permissions.has('customers.view'));
+        return listQueries.list(ctx.params.storeId, ownRecordsKeyId(ctx.caller), ctx.query, showCustomer);
       },
     }),
     route({

@@ -31,6 +31,20 @@ export const paymentEntrySchema = object(
   },
   ['kind', 'source', 'amountMinor', 'reference', 'actor', 'at'],
 );
+export const orderItemSchema = object(
+  {
+    id: uuid,
+    productId: uuid,
+    variantId: uuid,
+    sku: { type: 'string' },
+    title: { type: 'string', description: 'The variant\'s title as sold (for example "Teal / Small")' },
+    productTitle: { type: ['string', 'null'], description: 'The product\'s title as sold; null only for an item of an order made before titles were kept whose product was deleted since' },
+    quantity: { type: 'integer', minimum: 1 },
+    unitPriceMinor: minorUnits,
+    groupKey: { type: 'string', description: 'The part the item belongs to' },
+  },
+  ['id', 'productId', 'variantId', 'sku', 'title', 'productTitle', 'quantity', 'unitPriceMinor', 'groupKey'],
+);
 export const summarySchema = object({ parts: { type: 'integer' }, shipped: { type: 'integer' }, delivered: { type: 'integer' }, needingAttention: { type: 'integer' } }, ['parts', 'shipped', 'delivered', 'needingAttention']);
 /** A store order as the routes answer it; its supplier orders are described by the reader that brings them. */
 export const orderSchemaWith = (supplierOrder: JsonSchema) => object(
@@ -56,7 +70,7 @@ export const orderSchemaWith = (supplierOrder: JsonSchema) => object(
     },
     destination: destinationSchema,
     destinationRedacted: { type: 'boolean' },
-    items: { type: 'array', items: { type: 'object' } },
+    items: { type: 'array', items: orderItemSchema, description: 'The order\'s items (order details only)' },
     fulfilmentGroups: { type: 'array', items: partSchema },
     fulfilmentSummary: summarySchema,
     supplierOrders: { type: 'array', items: supplierOrder, description: 'Only for a caller who also holds suppliers.view' },

@@ -60,6 +60,7 @@ export class OrderService {
           variantId: v.id,
           sku: v.sku,
           title: v.title,
+          productTitle: v.productTitle,
           quantity: item.quantity,
           unitPriceMinor: v.priceMinor,
           groupKey: link ? supplierGroupKey(link.connection_id) : STORE_GROUP,

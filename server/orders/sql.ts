@@ -26,7 +26,7 @@ const storeOrderOf = (r: OrderRow): StoreOrder => ({
 /** A store order's columns, named: its reads are prepared (a prepared result may not change with the table). */
 const ORDER_COLUMNS = `id, store_id, number, status, payment_method, payment_status, contract_model, currency, total_minor, destination, needs_attention,
   payment_attention, payment_attention_at, confirmed_at, marked_paid_at, created_by_account_id, created_by_key_id, created_at, updated_at`;
-const ITEM_COLUMNS = `id, order_id AS "orderId", position, product_id AS "productId", variant_id AS "variantId", sku, title, quantity,
+const ITEM_COLUMNS = `id, order_id AS "orderId", position, product_id AS "productId", variant_id AS "variantId", sku, title, product_title AS "productTitle", quantity,
   unit_price_minor::float8 AS "unitPriceMinor", group_key AS "groupKey", supplier_variant_id AS "supplierVariantId", link_cost_minor::float8 AS "linkCostMinor"`;
 const GROUP_COLUMNS = `order_id AS "orderId", group_key AS "groupKey", connection_id AS "connectionId", status, shipment,
   fulfilled_by_store AS "fulfilledByStore", needs_attention AS "needsAttention", updated_at AS "updatedAt"`;
@@ -78,9 +78,9 @@ export async function insertOrder(tx: Queryable, o: Omit<StoreOrder, 'createdAt'
        INSERT INTO store_orders (id, store_id, number, status, payment_method, payment_status, contract_model, currency, total_minor, destination, needs_attention, created_by_account_id, created_by_key_id)
        VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, $9, false, $10, $11) RETURNING id
      ), i AS (
-       INSERT INTO store_order_items (id, order_id, position, product_id, variant_id, sku, title, quantity, unit_price_minor, group_key, supplier_variant_id, link_cost_minor)
-       SELECT x.id, o.id, x.position, x."productId", x."variantId", x.sku, x.title, x.quantity, x."unitPriceMinor", x."groupKey", x."supplierVariantId", x."linkCostMinor"
-         FROM o, jsonb_to_recordset($12::jsonb) AS x(id uuid, position int, "productId" uuid, "variantId" uuid, sku text, title text, quantity int, "unitPriceMinor" bigint, "groupKey" text, "supplierVariantId" text, "linkCostMinor" bigint)
+       INSERT INTO store_order_items (id, order_id, position, product_id, variant_id, sku, title, product_title, quantity, unit_price_minor, group_key, supplier_variant_id, link_cost_minor)
+       SELECT x.id, o.id, x.position, x."productId", x."variantId", x.sku, x.title, x."productTitle", x.quantity, x."unitPriceMinor", x."groupKey", x."supplierVariantId", x."linkCostMinor"
+         FROM o, jsonb_to_recordset($12::jsonb) AS x(id uuid, position int, "productId" uuid, "variantId" uuid, sku text, title text, "productTitle" text, quantity int, "unitPriceMinor" bigint, "groupKey" text, "supplierVariantId" text, "linkCostMinor" bigint)
      )
      INSERT INTO fulfilment_groups (order_id, group_key, connection_id, status, shipment, fulfilled_by_store)
      SELECT o.id, g."groupKey", g."connectionId", 'pending', NULL, g."fulfilledByStore" FROM o, jsonb_to_recordset($13::jsonb) AS g("groupKey" text, "connectionId" uuid, "fulfilledByStore" boolean)`,
@@ -232,11 +232,12 @@ export interface OrderListRow extends OrderRow {
   attention: number;
 }
 
-/** The store order list: each order with its parts and how many of them need attention. */
-export function orderList(f: { storeId: string; ownKeyId: string | null; needsAttention?: boolean; status?: string }): KeysetListStatement {
+/** The store order list: each order with its parts and how many of them need attention; `customer`: in the delivery name or e-mail. */
+export function orderList(f: { storeId: string; ownKeyId: string | null; needsAttention?: boolean; status?: string; customer?: string }): KeysetListStatement {
   const filters = storeScope(f.storeId, f.ownKeyId);
   if (f.needsAttention !== undefined) filters.push({ column: 'needs_attention', countColumn: 'needs_attention', value: f.needsAttention });
   if (f.status) filters.push({ column: 'status', countColumn: 'status', value: f.status });
+  if (f.customer) filters.push({ column: "destination->>'name'", orColumns: ["destination->>'email'"], op: 'contains', value: f.customer });
   return { list: 'storeOrders', binding: f, table: 'store_orders', alias: 'o', filters,
     // attention: the order's parts waiting for review or failed.
     columns: `o.*,

@@ -49,7 +49,9 @@ export interface StoreOrderItem {
   productId: string;
   variantId: string;
   sku: string;
+  /** The variant's title; `productTitle` is its product's, as sold (null for an old item whose product was deleted). */
   title: string;
+  productTitle: string | null;
   quantity: number;
   unitPriceMinor: number;
   groupKey: string;

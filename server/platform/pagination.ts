@@ -48,11 +48,21 @@ export class Cursors {
 
 /** One filter of a list: a column of the listed table, and of its counts table when it has one there. */
 export interface ListFilter {
+  /** A column of the listed table, or an expression over its row (`destination->>'name'`). */
   column: string;
   value: unknown;
   /** The column in the counts table; omit when the counts table does not keep this filter. */
   countColumn?: string;
-  op?: '=' | '<>';
+  /** `contains`: the text value, letter case aside and taken literally (no wildcards), is in `column` or in any of `orColumns`. */
+  op?: '=' | '<>' | 'contains';
+  orColumns?: string[];
+}
+
+/** A filter's condition on the row aliased `a`, its value given to `arg`. */
+function rowCondition(a: string, f: ListFilter, arg: (v: unknown) => string): string {
+  if (f.op !== 'contains') return `${a}.${f.column} ${f.op ?? '='} ${arg(f.value)}`;
+  const pattern = arg(`%${String(f.value).replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+  return `(${[f.column, ...(f.orColumns ?? [])].map((c) => `(${a}.${c}) ILIKE ${pattern}`).join(' OR ')})`;
 }
 
 /**
@@ -95,7 +105,7 @@ function keysetStatement(o: KeysetListStatement & { pos: CursorPosition | null; 
   const a = o.alias;
   const args: unknown[] = [];
   const arg = (v: unknown) => `$${args.push(v)}`;
-  const rowWhere = o.filters.map((f) => `${a}.${f.column} ${f.op ?? '='} ${arg(f.value)}`);
+  const rowWhere = o.filters.map((f) => rowCondition(a, f, arg));
   const counts = o.counts && o.filters.every((f) => f.countColumn) ? o.counts : null;
   const countWhere = counts ? o.filters.map((f, i) => `${f.countColumn} ${f.op ?? '='} $${i + 1}`) : rowWhere;
   const countSql = counts ? `SELECT coalesce(sum(${counts.sum}), 0)::bigint FROM ${counts.table} WHERE ${countWhere.join(' AND ')}` : `SELECT count(*) FROM ${o.table} ${a} WHERE ${rowWhere.join(' AND ')}`;

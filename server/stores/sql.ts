@@ -63,10 +63,11 @@ export async function nextOrderNumber(tx: Queryable, storeId: string): Promise<n
 }
 
 /** These variants of the store (others' or unknown ids are left out), as an order line needs them. */
-export function variantsInStore(db: Queryable, storeId: string, ids: string[]): Promise<Array<{ id: string; productId: string; sku: string; title: string; priceMinor: number; currency: string }>> {
+export function variantsInStore(db: Queryable, storeId: string, ids: string[]): Promise<Array<{ id: string; productId: string; productTitle: string; sku: string; title: string; priceMinor: number; currency: string }>> {
   return rows(
     db,
-    `SELECT id, product_id AS "productId", sku, title, price_minor::float8 AS "priceMinor", currency FROM store_variants WHERE id = ANY($1) AND store_id = $2`,
+    `SELECT v.id, v.product_id AS "productId", p.title AS "productTitle", v.sku, v.title, v.price_minor::float8 AS "priceMinor", v.currency
+       FROM store_variants v JOIN store_products p ON p.id = v.product_id WHERE v.id = ANY($1) AND v.store_id = $2`,
     [ids, storeId],
   );
 }

@@ -8,11 +8,11 @@
  */
 import type { Page } from 'playwright-core';
 import { eventually } from '../support/harness';
-import { received, US_ADDRESS } from '../support/orders';
+import { received } from '../support/orders';
 import { connectPayments, PaymentSandbox, startPaymentSandbox, StorePayments } from '../support/payments';
 import { browserSuite } from './chromium';
 import { ConsoleWorld, openConsole } from './session';
-import { usd } from './shop';
+import { connectAndImport, placeOrder, usd } from './shop';
 
 jest.setTimeout(180_000);
 
@@ -31,16 +31,8 @@ const supplierOrderOf = async (orderId: string) => (await api('GET', `/api/store
 const card = () => page.locator('section.payment');
 
 /** An online order, as a storefront would send it when a shopper checks out: it waits for the shopper's payment. */
-async function onlineOrder(contractModel = 'standard') {
-  const res = await api('POST', `/api/store-orders/${w.storeId}`, { items: [{ productId: product.id, variantId: product.variantId, quantity: 1 }], destination: US_ADDRESS, paymentMethod: 'online', contractModel });
-  if (res.status !== 201) throw new Error(res.text);
-  return res.body.result;
-}
-
-async function openOrder(order: { id: string; number: string }) {
-  await page.evaluate((id) => (location.hash = `#orders/${id}`), order.id);
-  await page.getByRole('heading', { level: 1, name: new RegExp(`^Order ${order.number}\\b`) }).waitFor();
-}
+const onlineOrder = (contractModel = 'standard') => placeOrder(w, { productId: product.id, variantId: product.variantId }, { paymentMethod: 'online', contractModel });
+const openOrder = (order: { id: string; number: string }) => w.openOrder(order);
 
 browser.describe('the shopper\'s payment in the console', () => {
   beforeAll(async () => {
@@ -49,13 +41,7 @@ browser.describe('the shopper\'s payment in the console', () => {
     page = w.page;
     payments = await connectPayments(w.svc, provider, w.storeId, w.owner.key);
     // A connection that sends on confirmation and pays the supplier by itself: only the provider's word lets it pay.
-    const account = await w.sandbox.account(10_000_000);
-    connId = (await api('POST', `/api/store-suppliers/${w.storeId}`, { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: account.liveKey } })).body.result.id;
-    expect((await api('PUT', `/api/store-suppliers/${w.storeId}/${connId}/automation`, { level: 'automatic', automaticPayment: true, allowUnpaidOrders: false })).status).toBe(200);
-    const items = (await w.sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=50&page=7')).body.items;
-    const p = items.find((x: any) => x.shipsTo.includes('US') && x.variants[0].available && x.variants[0].stock >= 50);
-    const imported = (await api('POST', `/api/store-suppliers/${w.storeId}/${connId}/import`, { products: [{ supplierProductId: p.id, variantIds: [p.variants[0].id] }] })).body.result.products[0];
-    product = { id: imported.id, variantId: imported.variants[0].id };
+    ({ connId, product } = await connectAndImport(w, { page: 7, automation: { level: 'automatic', automaticPayment: true, allowUnpaidOrders: false } }));
     await w.signIn();
   });
   afterAll(async () => {

@@ -14,6 +14,8 @@ export interface ConsoleWorld {
   signIn(): Promise<void>;
   /** Clicks a page in the navigation and waits for its heading. */
   go(hash: string, heading: string): Promise<void>;
+  /** Opens one order's page by its address and waits for its heading. */
+  openOrder(order: { id: string; number: string }): Promise<void>;
   shot(name: string, opts?: { dialog?: boolean }): Promise<void>;
   hideInPicture(secret: string): Promise<void>;
   close(): Promise<void>;
@@ -44,6 +46,10 @@ export async function openConsole(chromium: string, opts: { label: string; publi
     async go(hash, heading) {
       await page.click(`nav a[href="#${hash}"]`);
       await page.getByRole('heading', { level: 1, name: heading }).waitFor();
+    },
+    async openOrder(order) {
+      await page.evaluate((id) => (location.hash = `#orders/${id}`), order.id);
+      await page.getByRole('heading', { level: 1, name: new RegExp(`^Order ${order.number}\\b`) }).waitFor();
     },
     shot: (name, o) => shot(page, name, o),
     hideInPicture: (secret) => hideInPicture(page, secret),

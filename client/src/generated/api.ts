@@ -442,7 +442,22 @@ export interface ConfirmStoreOrder {
       email?: string;
     };
     destinationRedacted: boolean;
-    items?: Array<Record<string, unknown>>;
+    /** The order's items (order details only) */
+    items?: {
+      id: string;
+      productId: string;
+      variantId: string;
+      sku: string;
+      /** The variant's title as sold (for example "Teal / Small") */
+      title: string;
+      /** The product's title as sold; null only for an item of an order made before titles were kept whose product was deleted since */
+      productTitle: string | null;
+      quantity: number;
+      /** Integer amount in minor units */
+      unitPriceMinor: number;
+      /** The part the item belongs to */
+      groupKey: string;
+    }[];
     fulfilmentGroups: {
       /** `store` for the store's own items, `supplier:<connectionId>` for each supplier */
       groupKey: string;
@@ -920,7 +935,22 @@ export interface CreateStoreOrder {
       email?: string;
     };
     destinationRedacted: boolean;
-    items?: Array<Record<string, unknown>>;
+    /** The order's items (order details only) */
+    items?: {
+      id: string;
+      productId: string;
+      variantId: string;
+      sku: string;
+      /** The variant's title as sold (for example "Teal / Small") */
+      title: string;
+      /** The product's title as sold; null only for an item of an order made before titles were kept whose product was deleted since */
+      productTitle: string | null;
+      quantity: number;
+      /** Integer amount in minor units */
+      unitPriceMinor: number;
+      /** The part the item belongs to */
+      groupKey: string;
+    }[];
     fulfilmentGroups: {
       /** `store` for the store's own items, `supplier:<connectionId>` for each supplier */
       groupKey: string;
@@ -1156,7 +1186,22 @@ export interface DeliverStoreOrderPart {
       email?: string;
     };
     destinationRedacted: boolean;
-    items?: Array<Record<string, unknown>>;
+    /** The order's items (order details only) */
+    items?: {
+      id: string;
+      productId: string;
+      variantId: string;
+      sku: string;
+      /** The variant's title as sold (for example "Teal / Small") */
+      title: string;
+      /** The product's title as sold; null only for an item of an order made before titles were kept whose product was deleted since */
+      productTitle: string | null;
+      quantity: number;
+      /** Integer amount in minor units */
+      unitPriceMinor: number;
+      /** The part the item belongs to */
+      groupKey: string;
+    }[];
     fulfilmentGroups: {
       /** `store` for the store's own items, `supplier:<connectionId>` for each supplier */
       groupKey: string;
@@ -1639,7 +1684,22 @@ export interface GetStoreOrder {
       email?: string;
     };
     destinationRedacted: boolean;
-    items?: Array<Record<string, unknown>>;
+    /** The order's items (order details only) */
+    items?: {
+      id: string;
+      productId: string;
+      variantId: string;
+      sku: string;
+      /** The variant's title as sold (for example "Teal / Small") */
+      title: string;
+      /** The product's title as sold; null only for an item of an order made before titles were kept whose product was deleted since */
+      productTitle: string | null;
+      quantity: number;
+      /** Integer amount in minor units */
+      unitPriceMinor: number;
+      /** The part the item belongs to */
+      groupKey: string;
+    }[];
     fulfilmentGroups: {
       /** `store` for the store's own items, `supplier:<connectionId>` for each supplier */
       groupKey: string;
@@ -2310,6 +2370,8 @@ export interface ListStoreOrders {
     pageSize?: number;
     needsAttention?: boolean;
     status?: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
+    /** Part of the delivery name or e-mail, letter case aside (needs customers.view) */
+    customer?: string;
   };
   body: undefined;
   /** 200: Success */
@@ -2361,7 +2423,22 @@ export interface ListStoreOrders {
         email?: string;
       };
       destinationRedacted: boolean;
-      items?: Array<Record<string, unknown>>;
+      /** The order's items (order details only) */
+      items?: {
+        id: string;
+        productId: string;
+        variantId: string;
+        sku: string;
+        /** The variant's title as sold (for example "Teal / Small") */
+        title: string;
+        /** The product's title as sold; null only for an item of an order made before titles were kept whose product was deleted since */
+        productTitle: string | null;
+        quantity: number;
+        /** Integer amount in minor units */
+        unitPriceMinor: number;
+        /** The part the item belongs to */
+        groupKey: string;
+      }[];
       fulfilmentGroups: {
         /** `store` for the store's own items, `supplier:<connectionId>` for each supplier */
         groupKey: string;
@@ -2779,7 +2856,22 @@ export interface MarkStoreOrderPaid {
       email?: string;
     };
     destinationRedacted: boolean;
-    items?: Array<Record<string, unknown>>;
+    /** The order's items (order details only) */
+    items?: {
+      id: string;
+      productId: string;
+      variantId: string;
+      sku: string;
+      /** The variant's title as sold (for example "Teal / Small") */
+      title: string;
+      /** The product's title as sold; null only for an item of an order made before titles were kept whose product was deleted since */
+      productTitle: string | null;
+      quantity: number;
+      /** Integer amount in minor units */
+      unitPriceMinor: number;
+      /** The part the item belongs to */
+      groupKey: string;
+    }[];
     fulfilmentGroups: {
       /** `store` for the store's own items, `supplier:<connectionId>` for each supplier */
       groupKey: string;
@@ -3716,7 +3808,22 @@ export interface ShipStoreOrderPart {
       email?: string;
     };
     destinationRedacted: boolean;
-    items?: Array<Record<string, unknown>>;
+    /** The order's items (order details only) */
+    items?: {
+      id: string;
+      productId: string;
+      variantId: string;
+      sku: string;
+      /** The variant's title as sold (for example "Teal / Small") */
+      title: string;
+      /** The product's title as sold; null only for an item of an order made before titles were kept whose product was deleted since */
+      productTitle: string | null;
+      quantity: number;
+      /** Integer amount in minor units */
+      unitPriceMinor: number;
+      /** The part the item belongs to */
+      groupKey: string;
+    }[];
     fulfilmentGroups: {
       /** `store` for the store's own items, `supplier:<connectionId>` for each supplier */
       groupKey: string;

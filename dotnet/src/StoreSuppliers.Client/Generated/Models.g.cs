@@ -503,8 +503,9 @@ public sealed partial class StoreOrder
     [JsonPropertyName("destinationRedacted")]
     public bool DestinationRedacted { get; set; }
 
+    /// <summary>The order's items (order details only)</summary>
     [JsonPropertyName("items")]
-    public List<JsonObject>? Items { get; set; }
+    public List<StoreOrderItem>? Items { get; set; }
 
     [JsonPropertyName("fulfilmentGroups")]
     public List<FulfilmentGroup> FulfilmentGroups { get; set; } = new();
@@ -886,6 +887,41 @@ public sealed partial class StoreOrderDestination
 
     [JsonPropertyName("email")]
     public string? Email { get; set; }
+}
+
+public sealed partial class StoreOrderItem
+{
+    [JsonPropertyName("id")]
+    public string Id { get; set; } = default!;
+
+    [JsonPropertyName("productId")]
+    public string ProductId { get; set; } = default!;
+
+    [JsonPropertyName("variantId")]
+    public string VariantId { get; set; } = default!;
+
+    [JsonPropertyName("sku")]
+    public string Sku { get; set; } = default!;
+
+    /// <summary>The variant's title as sold (for example "Teal / Small")</summary>
+    [JsonPropertyName("title")]
+    public string Title { get; set; } = default!;
+
+    /// <summary>The product's title as sold; null only for an item of an order made before titles were kept whose product was deleted since</summary>
+    [JsonPropertyName("productTitle")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? ProductTitle { get; set; }
+
+    [JsonPropertyName("quantity")]
+    public long Quantity { get; set; }
+
+    /// <summary>Integer amount in minor units</summary>
+    [JsonPropertyName("unitPriceMinor")]
+    public long UnitPriceMinor { get; set; }
+
+    /// <summary>The part the item belongs to</summary>
+    [JsonPropertyName("groupKey")]
+    public string GroupKey { get; set; } = default!;
 }
 
 public sealed partial class FulfilmentGroup
@@ -3079,12 +3115,16 @@ public sealed partial class ListStoreOrdersQuery
 
     public StoreOrderStatus? Status { get; set; }
 
+    /// <summary>Part of the delivery name or e-mail, letter case aside (needs customers.view)</summary>
+    public string? Customer { get; set; }
+
     internal IEnumerable<KeyValuePair<string, string>> ToQuery()
     {
         if (Cursor is { } cursorValue) yield return new KeyValuePair<string, string>("cursor", cursorValue);
         if (PageSize is { } pageSizeValue) yield return new KeyValuePair<string, string>("pageSize", pageSizeValue.ToString(CultureInfo.InvariantCulture));
         if (NeedsAttention is { } needsAttentionValue) yield return new KeyValuePair<string, string>("needsAttention", needsAttentionValue ? "true" : "false");
         if (Status is { } statusValue) yield return new KeyValuePair<string, string>("status", statusValue.ToString()!);
+        if (Customer is { } customerValue) yield return new KeyValuePair<string, string>("customer", customerValue);
     }
 
     internal ListStoreOrdersQuery WithCursor(string? cursor)

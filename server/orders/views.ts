@@ -1,0 +1,61 @@
+import type { RequestContext, JsonSchema } from '../platform/http/route';
+import type { OrderPayments } from './payments';
+import type { OrderService } from './service';
+import type { StoreOrder } from './types';
+
+/**
+ * The supplier orders behind some store orders, as the supplier-order routes show them: the dispatch domain's reader,
+ * injected (orders imports nothing of dispatch), with the schema of one supplier order for the document.
+ */
+export interface SupplierOrdersOfOrders {
+  schema: JsonSchema;
+  ofOrders(orderIds: string[], showCustomer: boolean): Promise<Array<{ orderId: string } & Record<string, unknown>>>;
+}
+
+/** A store order as its routes answer it, items and history included when `full`. */
+export function orderViews(orders: OrderService, payments: OrderPayments, supplierOrders: SupplierOrdersOfOrders) {
+  /** Order details; supplier orders only for callers who also hold suppliers.view, the address only with customers.view. */
+  return async function details(ctx: Pick<RequestContext<unknown, unknown, unknown>, 'store'>, list: StoreOrder[], full: boolean) {
+    const ids = list.map((o) => o.id);
+    const groups = await orders.groups(ids);
+    const canSeeSuppliers = !!ctx.store?.permissions.has('suppliers.view');
+    const showCustomer = !!ctx.store?.permissions.has('customers.view');
+    const soViews = canSeeSuppliers && full && ids.length ? await supplierOrders.ofOrders(ids, showCustomer) : [];
+    const history = full ? await payments.history(ids) : new Map();
+    const out = [];
+    for (const o of list) {
+      const items = full ? await orders.items(o.id) : [];
+      const parts = groups.filter((g) => g.orderId === o.id);
+      out.push({
+        id: o.id,
+        storeId: o.storeId,
+        number: o.number,
+        status: o.status,
+        paymentMethod: o.paymentMethod,
+        paymentStatus: o.paymentStatus,
+        markedPaidAt: o.markedPaidAt ? o.markedPaidAt.toISOString() : null,
+        contractModel: o.contractModel,
+        currency: o.currency,
+        totalMinor: o.totalMinor,
+        needsAttention: o.needsAttention,
+        paymentAttention: o.paymentAttention ? { reason: o.paymentAttention.reason, since: o.paymentAttention.since.toISOString() } : null,
+        ...(full ? { payments: history.get(o.id) ?? [] } : {}),
+        ...(showCustomer ? { destination: o.destination, destinationRedacted: false } : { destinationRedacted: true }),
+        ...(full ? { items: items.map((i) => ({ id: i.id, productId: i.productId, variantId: i.variantId, sku: i.sku, title: i.title, productTitle: i.productTitle, quantity: i.quantity, unitPriceMinor: i.unitPriceMinor, groupKey: i.groupKey })) } : {}),
+        fulfilmentGroups: parts.map((g) => ({
+          groupKey: g.groupKey, connectionId: g.connectionId, status: g.status, fulfilledByStore: g.fulfilledByStore,
+          items: full ? items.filter((i) => i.groupKey === g.groupKey).map((i) => i.id) : [], shipment: g.shipment,
+        })),
+        fulfilmentSummary: {
+          parts: parts.length, shipped: parts.filter((g) => g.status === 'shipped' || g.status === 'delivered').length,
+          delivered: parts.filter((g) => g.status === 'delivered').length, needingAttention: parts.filter((g) => g.needsAttention).length,
+        },
+        ...(canSeeSuppliers && full ? { supplierOrders: soViews.filter((s) => s.orderId === o.id) } : {}),
+        confirmedAt: o.confirmedAt ? o.confirmedAt.toISOString() : null,
+        createdAt: o.createdAt.toISOString(),
+        updatedAt: o.updatedAt.toISOString(),
+      });
+    }
+    return out;
+  };
+}
