@@ -24,8 +24,8 @@ const usedCj = new Set<string>();
  * A store whose sandbox product has the CJ variant as its one alternate, priced like the primary (times `priceFactor`).
  * `page`: the sandbox catalogue page the product comes from (one per test: variant changes at the sandbox are global).
  */
-export async function openRerouteShop(svc: Service, sandbox: Sandbox, fake: RunningFakeCj, opts: { page: number; automation?: Record<string, unknown>; priceFactor?: number; plan?: string }): Promise<RerouteShop> {
-  const shop = await openShop(svc, sandbox, { page: opts.page, products: 1, plan: opts.plan, automation: { level: 'automatic', allowUnpaidOrders: true, ...(opts.automation ?? {}) } });
+export async function openRerouteShop(svc: Service, sandbox: Sandbox, fake: RunningFakeCj, opts: { page: number; automation?: Record<string, unknown>; priceFactor?: number; plan?: string; balanceMinor?: number }): Promise<RerouteShop> {
+  const shop = await openShop(svc, sandbox, { page: opts.page, products: 1, plan: opts.plan, balanceMinor: opts.balanceMinor, automation: { level: 'automatic', allowUnpaidOrders: true, ...(opts.automation ?? {}) } });
   const acc = await cjControl(fake, 'POST', '/accounts', { balance: '10000.00', qps: 6 });
   seen.secrets.add(acc.apiKey);
   seen.secrets.add(acc.openId);
