@@ -53,17 +53,22 @@ export class Rerouter {
     const proof = await this.proveAbsent(w);
     if (!('absent' in proof)) return proof.ended;
     const alternates = await this.records.alternatesOfPart(so);
-    const done = new Set([so.connectionId, ...so.rerouteTried.map((t) => t.connectionId)]);
-    const candidates = [...new Set(alternates.map((a) => a.connectionId))].filter((id) => !done.has(id) && (!request.connectionId || id === request.connectionId));
+    // Each alternate in the order listed (a connection with several, each of its places), once across the chain.
+    const done = new Set(so.rerouteTried.map((t) => `${t.connectionId}#${t.position}`));
+    const candidates = [...new Map(alternates.map((a) => [`${a.connectionId}#${a.position}`, a])).values()].filter(
+      (a) => !done.has(`${a.connectionId}#${a.position}`) && a.connectionId !== so.connectionId && (!request.connectionId || a.connectionId === request.connectionId),
+    );
     const tried: RerouteTry[] = [];
-    for (const connectionId of candidates) {
+    for (const { connectionId, position } of candidates) {
       const conn = await this.records.connection(connectionId);
       try {
-        const plan = await this.check(w, conn, alternates.filter((a) => a.connectionId === connectionId));
+        // Each item's alternate on that connection: the one at this place, else its first there.
+        const onConn = alternates.filter((a) => a.connectionId === connectionId).sort((a, b) => Number(b.position === position) - Number(a.position === position) || a.position - b.position);
+        const plan = await this.check(w, conn, onConn);
         return await this.move(w, plan, proof.answer, tried);
       } catch (err) {
         if (!(err instanceof Refusal)) throw err;
-        tried.push({ connectionId, supplierKey: conn?.supplierKey ?? 'unknown', why: err.message });
+        tried.push({ connectionId, position, supplierKey: conn?.supplierKey ?? 'unknown', why: err.message });
       }
     }
     return this.end(so, tried, candidates.length ? 'Not rerouted: no alternate could take the part.' : 'Not rerouted: no alternate is left to try.');

@@ -81,6 +81,8 @@ export interface RerouteRequest {
 
 export interface RerouteTry {
   connectionId: string;
+  /** Its place among the store variant's alternates. */
+  position: number;
   supplierKey: string;
   why: string;
 }

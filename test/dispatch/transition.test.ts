@@ -56,7 +56,7 @@ const SAMPLES: Record<MoveEvent, DispatchEvent> = {
   cancelRequestCleared: { type: 'cancelRequestCleared' },
   rerouteRequested: { type: 'rerouteRequested', actor: KEY, request: REROUTE },
   rerouted: { type: 'rerouted', actor: KEY, to: '00000000-0000-4000-8000-000000000002', details: { reason: 'variantUnavailable', costDifferenceMinor: 12 }, answer: null },
-  rerouteEnded: { type: 'rerouteEnded', tried: [{ connectionId: 'c2', supplierKey: 'cj', why: 'it has 0 of SKU-1; the order needs 1' }], message: 'Not rerouted: no alternate could take the part.' },
+  rerouteEnded: { type: 'rerouteEnded', tried: [{ connectionId: 'c2', position: 0, supplierKey: 'cj', why: 'it has 0 of SKU-1; the order needs 1' }], message: 'Not rerouted: no alternate could take the part.' },
 };
 
 /** Every (status, payment status, event) and what the transition made of it: a change, or null when refused. */

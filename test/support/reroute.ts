@@ -20,6 +20,30 @@ export async function cjControl(fake: RunningFakeCj, method: string, path: strin
 
 const usedCj = new Set<string>();
 
+/** Another CJ product on the store's CJ connection, priced at `priceMinor` with `stock`. */
+async function cjProduct(fake: RunningFakeCj, shop: RerouteShop, priceMinor: number, stock: number) {
+  const catalogue = await cjControl(fake, 'GET', '/catalogue');
+  const product = catalogue.find((p: any) => p.status === 3 && !usedCj.has(p.pid));
+  usedCj.add(product.pid);
+  const vid = product.variants[0].vid;
+  await cjControl(fake, 'POST', `/variants/${vid}`, { sellPrice: (priceMinor / 100).toFixed(2), stock });
+  return { connectionId: shop.cjConnId, supplierProductId: product.pid as string, supplierVariantId: vid as string };
+}
+
+/** Names the link's alternates, in this order. */
+export async function setAlternates(svc: Service, shop: RerouteShop, alternates: Array<{ connectionId: string; supplierProductId: string; supplierVariantId: string }>) {
+  const set = await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/links/${shop.linkId}`, { key: shop.owner.key, body: { alternates: alternates.map((a) => ({ storeVariantId: shop.products[0].variantId, ...a })) } });
+  if (set.status !== 200) throw new Error(set.text);
+  return set.body.result;
+}
+
+/** A second alternate after the first, another CJ product: `stock` and `priceFactor` of its own. */
+export async function secondAlternate(svc: Service, fake: RunningFakeCj, shop: RerouteShop, opts: { stock?: number; priceFactor?: number } = {}) {
+  const second = await cjProduct(fake, shop, Math.round(shop.products[0].costMinor * (opts.priceFactor ?? 1)), opts.stock ?? 500);
+  await setAlternates(svc, shop, [{ connectionId: shop.cjConnId, supplierProductId: shop.cj.pid, supplierVariantId: shop.cj.vid }, second]);
+  return second;
+}
+
 /**
  * A store whose sandbox product has the CJ variant as its one alternate, priced like the primary (times `priceFactor`).
  * `page`: the sandbox catalogue page the product comes from (one per test: variant changes at the sandbox are global).
