@@ -2,8 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../../transport';
-import { connectionRLC } from '../common.descriptions';
-import { priceRuleField, productsField } from '../link.descriptions';
+import { connectionRLC, priceRuleField, productsField } from '../common.descriptions';
 import { compact, connectionId, priceRuleOf, productsOf, storeId } from '../helpers';
 
 export const routing: Route = {

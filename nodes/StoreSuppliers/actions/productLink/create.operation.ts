@@ -2,8 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../../transport';
-import { connectionRLC } from '../common.descriptions';
-import { priceRuleField, syncField, variantsField } from '../link.descriptions';
+import { connectionRLC, priceRuleField, syncField, variantsField } from '../common.descriptions';
 import { compact, connectionId, idParameter, priceRuleOf, storeId, variantsOf } from '../helpers';
 
 export const routing: Route = {

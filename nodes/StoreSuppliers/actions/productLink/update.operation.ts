@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../../transport';
-import { priceRuleField, syncField, variantsField } from '../link.descriptions';
+import { priceRuleField, syncField, variantsField } from '../common.descriptions';
 import { idParameter, priceRuleOf, storeId, variantsOf } from '../helpers';
 import { linkIdField } from './linkId';
 
