@@ -6,7 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
-import { startSandboxSupplier } from '../server/suppliers/sandbox/server';
+import { startSandboxSupplier } from '../server/sandboxes/supplier';
 import { countStatements, CpuUse } from './cpu';
 import type { Load } from './load';
 export interface Figure {

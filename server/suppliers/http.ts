@@ -3,10 +3,10 @@ import https from 'node:https';
 import { SupplierError } from './errors';
 
 /** Supplier answers larger than this are refused rather than read into memory. */
-export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 /** The socket error code behind a failed request (also when wrapped, as fetch wraps it: TypeError('fetch failed') { cause: { code } }). */
-export function networkErrorCode(err: unknown): string | undefined {
+function networkErrorCode(err: unknown): string | undefined {
   let cur: unknown = err;
   for (let depth = 0; cur && typeof cur === 'object' && depth < 4; depth++) {
     const code = (cur as { code?: unknown }).code;
@@ -68,7 +68,7 @@ export function asObj(value: unknown, at: string): Obj {
 }
 
 /** A caller's time limit as fetch takes it: whole milliseconds, at least 1. */
-export function timeoutOf(ms: number): number {
+function timeoutOf(ms: number): number {
   return Number.isFinite(ms) && ms >= 1 ? Math.floor(ms) : 1;
 }
 
