@@ -16,7 +16,7 @@ import { call, createDatabase, Sandbox, sandboxAt, ServiceClient, ServiceOptions
 
 const root = path.resolve(__dirname, '../../..');
 const SERVICE_MAIN = path.join(root, 'dist/server/main.js');
-const SANDBOX_MAIN = path.join(root, 'dist/server/suppliers/sandbox/server/main.js');
+const SANDBOX_MAIN = path.join(root, 'dist/server/sandboxes/supplier/main.js');
 
 /** What a world's service needs beyond the defaults (the trigger's deliveries go to receivers on this machine). */
 const WORLD_OPTIONS: Record<string, Omit<ServiceOptions, 'label'>> = {
