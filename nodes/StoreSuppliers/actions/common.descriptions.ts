@@ -1,55 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-const UUID_REGEX = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+const OPTIONAL = {
+	additionalFields: { displayName: 'Additional Fields', placeholder: 'Add Field' },
+	filters: { displayName: 'Filters', placeholder: 'Add Filter' },
+	options: { displayName: 'Options', placeholder: 'Add Option' },
+	updateFields: { displayName: 'Update Fields', placeholder: 'Add Field', description: 'Fields left out keep their values' },
+} as const;
 
-export const storeRLC: INodeProperties = {
-	displayName: 'Store',
-	name: 'store',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The store to act on; the API key must belong to its owner or to staff with the needed permission',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: 'searchStores', searchable: true },
-		},
-		{
-			displayName: 'ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 2870b58b-f6e2-430a-8d1e-ebdd8a7bb0ee',
-			validation: [{ type: 'regex', properties: { regex: UUID_REGEX, errorMessage: 'Not a valid store ID' } }],
-		},
-	],
-};
-
-export const connectionRLC: INodeProperties = {
-	displayName: 'Connection',
-	name: 'connection',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: "The store's supplier connection",
-	typeOptions: { loadOptionsDependsOn: ['store.value'] },
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: 'searchConnections', searchable: true },
-		},
-		{
-			displayName: 'ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 6c6defb3-45c1-48e0-aeee-4836c0be9511',
-			validation: [{ type: 'regex', properties: { regex: UUID_REGEX, errorMessage: 'Not a valid connection ID' } }],
-		},
-	],
-};
+/** n8n's collection of optional fields, under the name n8n's nodes give each kind (Update Fields: those left out keep their values). */
+export function optionalFields(name: keyof typeof OPTIONAL, options: INodeProperties[]): INodeProperties {
+	return { ...OPTIONAL[name], name, type: 'collection', default: {}, options };
+}
 
 export const supplierKeyOption: INodeProperties = {
 	displayName: 'Supplier Name or ID',
@@ -83,23 +44,177 @@ export const supplierApiKeyField: INodeProperties = {
 	description: "The API key of the merchant's account at the supplier; it is checked with the supplier before it is stored",
 };
 
-export function returnAllOrLimit(): INodeProperties[] {
-	return [
+export const priceRuleField: INodeProperties = {
+	displayName: 'Price Rule',
+	name: 'priceRule',
+	type: 'collection',
+	placeholder: 'Add Price Rule Field',
+	// Shown in the editor from the start: twice the cost, rounded up to x.99 (the service's own default
+	// when no rule is sent). Removing every field sends no rule, which gives the same prices.
+	default: { multiplier: '2', endingMinor: 99 },
+	description:
+		"How the store's price is worked out from the supplier's cost (amounts in minor units, e.g. cents). Without a rule the service prices at twice the cost, rounded up to x.99.",
+	options: [
 		{
-			displayName: 'Return All',
-			name: 'returnAll',
+			displayName: 'Compare-At Multiplier',
+			name: 'compareAtMultiplier',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. 1.3',
+			description: 'Compare-at price as a multiple of the final price; empty for none',
+		},
+		{
+			displayName: 'Ending (Minor Units)',
+			name: 'endingMinor',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 99,
+			description: 'Round the price up to this ending, e.g. 99 for x.99',
+		},
+		{
+			displayName: 'Markup (Minor Units)',
+			name: 'markupMinor',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0,
+			description: 'Added after the multiplier',
+		},
+		{
+			displayName: 'Minimum Profit (Minor Units)',
+			name: 'minimumProfitMinor',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0,
+			description: 'The price never falls below cost plus this amount',
+		},
+		{
+			displayName: 'Multiplier',
+			name: 'multiplier',
+			type: 'string',
+			default: '2',
+			placeholder: 'e.g. 2.5',
+			description: 'Multiplies the cost; a decimal with up to 4 decimals',
+		},
+	],
+};
+
+export const syncField: INodeProperties = {
+	displayName: 'Sync',
+	name: 'sync',
+	type: 'collection',
+	placeholder: 'Add Sync Switch',
+	default: {},
+	description: 'Which fields the hourly sync may change; switches left out keep their defaults (all but Title)',
+	options: [
+		{
+			displayName: 'Availability',
+			name: 'availability',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to set stock to 0 for variants the supplier no longer offers',
+		},
+		{
+			displayName: 'Cost',
+			name: 'cost',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to keep the recorded supplier cost of each variant current',
+		},
+		{
+			displayName: 'Price',
+			name: 'price',
+			type: 'boolean',
+			default: true,
+			description: 'Whether to re-price store variants from the cost through the price rule',
+		},
+		{
+			displayName: 'Stock',
+			name: 'stock',
+			type: 'boolean',
+			default: true,
+			description: "Whether to copy the supplier's stock to the store variants",
+		},
+		{
+			displayName: 'Title',
+			name: 'title',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to return all results or only up to a given limit',
+			description: "Whether to copy the supplier's product title",
 		},
+	],
+};
+
+export const productsField: INodeProperties = {
+	displayName: 'Products',
+	name: 'products',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: 'Add Product',
+	default: { product: [{ supplierProductId: '' }] },
+	required: true,
+	description: 'The supplier products to price or import (up to 50 at once for preview)',
+	options: [
 		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-			displayOptions: { show: { returnAll: [false] } },
+			displayName: 'Product',
+			name: 'product',
+			values: [
+				{
+					displayName: 'Supplier Product ID',
+					name: 'supplierProductId',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. SBX-P00017',
+					required: true,
+				},
+				{
+					displayName: 'Variant IDs',
+					name: 'variantIds',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. SBX-P00017-V1, SBX-P00017-V2',
+					description: 'Comma-separated supplier variant IDs to take; empty for all variants',
+				},
+			],
 		},
-	];
-}
+	],
+};
+
+export const variantsField: INodeProperties = {
+	displayName: 'Variants',
+	name: 'variants',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: 'Add Variant Mapping',
+	default: {},
+	description: 'Each store variant mapped to exactly one supplier variant',
+	options: [
+		{
+			displayName: 'Variant',
+			name: 'variant',
+			values: [
+				{
+					displayName: 'Store Variant ID',
+					name: 'storeVariantId',
+					type: 'string',
+					default: '',
+				},
+				{
+					displayName: 'Supplier Variant ID',
+					name: 'supplierVariantId',
+					type: 'string',
+					default: '',
+					placeholder: 'e.g. SBX-P00017-V1',
+				},
+			],
+		},
+	],
+};
+
+export const supplierProductIdField: INodeProperties = {
+	displayName: 'Supplier Product ID',
+	name: 'supplierProductId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. SBX-P00017',
+};

@@ -10,27 +10,17 @@ import { WorkflowExecute } from 'n8n-core';
 import type { IDataObject, INode, IRun, IWebhookDescription } from 'n8n-workflow';
 import { createRunExecutionData, Workflow } from 'n8n-workflow';
 
-import { StoreSuppliersTrigger } from '../../nodes/StoreSuppliersTrigger/StoreSuppliersTrigger.node';
-import { webhookHeaders } from '../../server/events/signing';
-import { leakScanTest } from '../support/harness';
-import { openShop, Shop } from '../support/orders';
-import { Param, pollContext, rl, webhookContext } from './support/context';
-import { additionalDataOf, nodeTypesOf, recorder } from './support/engine';
-import { credentialsOf, pausedOrder, startWorld, World } from './support/world';
+import { StoreSuppliersTrigger } from '../../../nodes/StoreSuppliersTrigger/StoreSuppliersTrigger.node';
+import { webhookHeaders } from '../../../server/events/signing';
+import { openShop } from '../../support/orders';
+import { Param, pollContext, rl, webhookContext } from '../support/context';
+import { additionalDataOf, nodeTypesOf, recorder } from '../support/engine';
+import { credentialsOf, leakScanTest, pausedOrder, setUp } from '../support/world';
 
-let world: World;
-let shop: Shop;
-
-beforeAll(async () => {
-	world = await startWorld('node-trigger-test-step');
-	shop = await openShop(world.svc, world.sandbox, { balanceMinor: 0 });
-}, 120000);
-afterAll(async () => {
-	await world.stop();
-});
+const s = setUp('trigger', (w) => openShop(w.svc, w.sandbox, { balanceMinor: 0, page: 3 }));
 
 const trigger = new StoreSuppliersTrigger();
-const creds = () => credentialsOf(world.svc, shop.owner.key);
+const creds = () => credentialsOf(s.world.svc, s.shop.owner.key);
 
 /** A saved workflow of the trigger alone, as n8n loads it (the Workflow fills in the parameters' defaults). */
 function savedTrigger(typeVersion: number, parameters: Record<string, Param>): { workflow: Workflow; node: INode } {
@@ -40,7 +30,7 @@ function savedTrigger(typeVersion: number, parameters: Record<string, Param>): {
 		type: 'n8n-nodes-store-suppliers.storeSuppliersTrigger',
 		typeVersion,
 		position: [0, 0],
-		parameters: { store: rl(shop?.storeId ?? 'store-1', 'list'), ...parameters } as INode['parameters'],
+		parameters: { store: rl(s.shop.storeId, 'list'), ...parameters } as INode['parameters'],
 		credentials: { storeSuppliersApi: { id: 'test-credential', name: 'Store Suppliers account' } },
 	};
 	const workflow = new Workflow({
@@ -92,7 +82,7 @@ describe('the editor listens for a webhook only in webhook mode', () => {
 });
 
 test('polling mode, Test step: the manual run polls the store and answers the newest order in a chosen status', async () => {
-	const so = await pausedOrder(world.svc, shop);
+	const so = await pausedOrder(s.world.svc, s.shop);
 	const { workflow, node } = savedTrigger(1, {});
 	const rec = recorder();
 	const run: IRun = await new WorkflowExecute(additionalDataOf(creds(), rec, workflow), 'manual').run({ workflow, startNode: node, destinationNode: { nodeName: node.name, mode: 'inclusive' } } as never);
@@ -142,4 +132,4 @@ describe('webhook mode, Test step: the test delivery is what the manual run puts
 	});
 });
 
-leakScanTest();
+leakScanTest(s);

@@ -6,34 +6,26 @@
  */
 import type { IDataObject } from 'n8n-workflow';
 
-import { StoreSuppliersTrigger } from '../../nodes/StoreSuppliersTrigger/StoreSuppliersTrigger.node';
-import { webhookHeaders } from '../../server/events/signing';
-import { leakScanTest, Sandbox, Service, startSandbox, startService } from '../support/harness';
-import { openShop, Shop } from '../support/orders';
-import { Receiver } from '../support/receiver';
-import { hookContext, rl, webhookContext } from './support/context';
-import { pausedOrder } from './support/world';
+import { StoreSuppliersTrigger } from '../../../nodes/StoreSuppliersTrigger/StoreSuppliersTrigger.node';
+import { webhookHeaders } from '../../../server/events/signing';
+import { openShop } from '../../support/orders';
+import { Receiver } from '../../support/receiver';
+import { hookContext, rl, webhookContext } from '../support/context';
+import { leakScanTest, pausedOrder, setUp } from '../support/world';
 
-let sandbox: Sandbox;
-let svc: Service;
-let shop: Shop;
+const s = setUp('trigger', (w) => openShop(w.svc, w.sandbox, { balanceMinor: 0, page: 2 }));
 let receiver: Receiver & { url: string };
 
 beforeAll(async () => {
-	sandbox = await startSandbox();
-	svc = await startService({ label: 'node-trigger-webhook', sandbox, privateTargets: true, env: { EVENT_POLL_MS: '200' } });
-	shop = await openShop(svc, sandbox, { balanceMinor: 0 });
 	receiver = await Receiver.start('/webhook/store-suppliers');
 });
 afterAll(async () => {
 	await receiver?.down();
-	await svc?.stop();
-	await sandbox?.close();
 });
 
 const trigger = new StoreSuppliersTrigger();
-const creds = () => ({ baseUrl: svc.baseUrl, apiKey: shop.owner.key });
-const params = (extra: IDataObject = {}) => ({ mode: 'webhook', store: rl(shop.storeId, 'list'), eventTypes: ['supplierOrder.paused'], ...extra });
+const creds = () => ({ baseUrl: s.world.svc.baseUrl, apiKey: s.shop.owner.key });
+const params = (extra: IDataObject = {}) => ({ mode: 'webhook', store: rl(s.shop.storeId, 'list'), eventTypes: ['supplierOrder.paused'], ...extra });
 const hooks = (state: IDataObject, extra: IDataObject = {}) =>
 	hookContext({ credentials: creds(), parameters: params(extra), staticData: state, webhookUrl: receiver.url }).ctx;
 
@@ -89,10 +81,10 @@ test('activation subscribes through the service, checkExists sees it, a change o
 	expect(await methods.checkExists.call(hooks(state))).toBe(false);
 	const { ctx, rec } = hookContext({ credentials: creds(), parameters: params(), staticData: state, webhookUrl: receiver.url });
 	expect(await methods.create.call(ctx)).toBe(true);
-	expect(rec.requests.map((r) => [r.method, r.path, r.status])).toEqual([['POST', `/api/store-suppliers/${shop.storeId}/event-subscriptions`, 201]]);
+	expect(rec.requests.map((r) => [r.method, r.path, r.status])).toEqual([['POST', `/api/store-suppliers/${s.shop.storeId}/event-subscriptions`, 201]]);
 	expect(rec.requests[0].body).toMatchObject({ url: receiver.url, eventTypes: ['supplierOrder.paused'] });
 	expect(state).toEqual({ subscriptionId: expect.any(String), secret: expect.stringMatching(/^whsec_/), url: receiver.url });
-	const stored = await svc.call('GET', `/api/store-suppliers/${shop.storeId}/event-subscriptions/${state.subscriptionId}`, { key: shop.owner.key });
+	const stored = await s.world.svc.call('GET', `/api/store-suppliers/${s.shop.storeId}/event-subscriptions/${state.subscriptionId}`, { key: s.shop.owner.key });
 	expect(stored.status).toBe(200);
 	expect(stored.body.result).toMatchObject({ id: state.subscriptionId, url: receiver.url, eventTypes: ['supplierOrder.paused'], enabled: true });
 	expect(await methods.checkExists.call(hooks(state))).toBe(true);
@@ -101,7 +93,7 @@ test('activation subscribes through the service, checkExists sees it, a change o
 	const id = state.subscriptionId;
 	expect(await methods.delete.call(hooks(state))).toBe(true);
 	expect(state).toEqual({});
-	const gone = await svc.call('GET', `/api/store-suppliers/${shop.storeId}/event-subscriptions/${id}`, { key: shop.owner.key });
+	const gone = await s.world.svc.call('GET', `/api/store-suppliers/${s.shop.storeId}/event-subscriptions/${id}`, { key: s.shop.owner.key });
 	expect(gone.status).toBe(404);
 	expect(await methods.checkExists.call(hooks(state))).toBe(false);
 	// Deleting again (n8n may call delete on a workflow whose subscription is already gone) is fine.
@@ -118,7 +110,7 @@ test('listening for a test event in the editor subscribes the test URL and leave
 	expect(await methods.checkExists.call(manual())).toBe(false); // it points at the production URL
 	await methods.create.call(manual());
 	expect(state.subscriptionId).not.toBe(active);
-	const get = async (id: unknown) => await svc.call('GET', `/api/store-suppliers/${shop.storeId}/event-subscriptions/${String(id)}`, { key: shop.owner.key });
+	const get = async (id: unknown) => await s.world.svc.call('GET', `/api/store-suppliers/${s.shop.storeId}/event-subscriptions/${String(id)}`, { key: s.shop.owner.key });
 	expect((await get(active)).status).toBe(200);
 	expect((await get(state.subscriptionId)).body.result.url).toBe(testUrl);
 	const testId = state.subscriptionId;
@@ -141,17 +133,17 @@ test('polling mode makes no subscription', async () => {
 test('a real pause, delivered and signed by the service, starts the workflow with the supplierOrder.paused event', async () => {
 	const state: IDataObject = {};
 	await trigger.webhookMethods!.default.create.call(hooks(state));
-	const so = await pausedOrder(svc, shop);
+	const so = await pausedOrder(s.world.svc, s.shop);
 	await receiver.until((all) => all.some((r) => r.json?.type === 'supplierOrder.paused' && r.json.data._id === so._id), 20000, 'the pause delivered');
 	const delivery = receiver.received.find((r) => r.json?.type === 'supplierOrder.paused' && r.json.data._id === so._id)!;
 	const headers = Object.fromEntries(Object.entries(delivery.headers).map(([k, v]) => [k, String(v)]));
 	const { answer } = await deliver(delivery.body, headers, state);
 	const [event] = answer.workflowData![0].map((i) => i.json);
-	expect(event).toMatchObject({ type: 'supplierOrder.paused', storeId: shop.storeId, data: { _id: so._id, status: 'needsReview', reviewReason: 'insufficientBalance' } });
+	expect(event).toMatchObject({ type: 'supplierOrder.paused', storeId: s.shop.storeId, data: { _id: so._id, status: 'needsReview', reviewReason: 'insufficientBalance' } });
 	// The same delivery under the secret of another subscription is refused.
 	const other = await deliver(delivery.body, headers, { subscriptionId: 'x', secret: SECRET });
 	expect(other.response.status).toBe(401);
 	await trigger.webhookMethods!.default.delete.call(hooks(state));
 });
 
-leakScanTest();
+leakScanTest(s);

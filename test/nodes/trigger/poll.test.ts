@@ -1,30 +1,21 @@
 /** The polling trigger: dedupe per pause, first activation, manual runs, filters, bounded state. */
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import { enteredAt, MAX_REMEMBERED, pausedAt, reviewKey } from '../../nodes/StoreSuppliersTrigger/poll';
-import { StoreSuppliersTrigger } from '../../nodes/StoreSuppliersTrigger/StoreSuppliersTrigger.node';
-import { leakScanTest } from '../support/harness';
-import { openShop, placeOrder, Shop, soAction, submit } from '../support/orders';
-import { Param, pollContext, rl } from './support/context';
-import { credentialsOf, pausedOrder as pausedOrderOf, startWorld, supplierOrderWhen, World } from './support/world';
+import { enteredAt, MAX_REMEMBERED, pausedAt, reviewKey } from '../../../nodes/StoreSuppliersTrigger/poll';
+import { StoreSuppliersTrigger } from '../../../nodes/StoreSuppliersTrigger/StoreSuppliersTrigger.node';
+import { openShop, placeOrder, soAction, submit } from '../../support/orders';
+import { Param, pollContext, rl } from '../support/context';
+import { credentialsOf, leakScanTest, pausedOrder as pausedOrderOf, setUp, supplierOrderWhen } from '../support/world';
 
-let world: World;
-let shop: Shop; // sandbox balance 0: every payNow submit pauses with insufficientBalance
-
-beforeAll(async () => {
-	world = await startWorld('node-trigger');
-	shop = await openShop(world.svc, world.sandbox, { balanceMinor: 0, page: 4 });
-}, 120000);
-afterAll(async () => {
-	await world.stop();
-});
+// Sandbox balance 0: every payNow submit pauses with insufficientBalance.
+const s = setUp('trigger', (w) => openShop(w.svc, w.sandbox, { balanceMinor: 0, page: 4 }));
 
 const trigger = new StoreSuppliersTrigger();
 
 async function poll(staticData: IDataObject, parameters: Record<string, Param> = {}, mode: 'trigger' | 'manual' = 'trigger') {
 	const p = pollContext({
-		credentials: credentialsOf(world.svc, shop.owner.key),
-		parameters: { store: rl(shop.storeId, 'list'), firstActivation: 'emitWaiting', filters: {}, ...parameters },
+		credentials: credentialsOf(s.world.svc, s.shop.owner.key),
+		parameters: { store: rl(s.shop.storeId, 'list'), firstActivation: 'emitWaiting', filters: {}, ...parameters },
 		staticData,
 		mode,
 	});
@@ -35,7 +26,7 @@ async function poll(staticData: IDataObject, parameters: Record<string, Param> =
 }
 
 async function pausedOrder(): Promise<IDataObject> {
-	const so = await pausedOrderOf(world.svc, shop);
+	const so = await pausedOrderOf(s.world.svc, s.shop);
 	expect(so).toMatchObject({ status: 'needsReview', reviewReason: 'insufficientBalance' });
 	return so;
 }
@@ -50,7 +41,7 @@ test('emits each paused order once; a poll with nothing new emits nothing and le
 	expect(state.keys).toEqual([reviewKey(first)]);
 	// Every page of the orders waiting for review, at the largest page size.
 	expect(p1.rec.requests).toHaveLength(1);
-	expect(p1.rec.last()).toMatchObject({ method: 'GET', path: `/api/store-suppliers/${shop.storeId}/orders`, query: { needsReview: 'true', pageSize: '100' } });
+	expect(p1.rec.last()).toMatchObject({ method: 'GET', path: `/api/store-suppliers/${s.shop.storeId}/orders`, query: { needsReview: 'true', pageSize: '100' } });
 
 	const p2 = await poll(state);
 	expect(p2.emitted).toEqual([]);
@@ -72,8 +63,8 @@ test('an order that pauses again after a retry (same attempt, same reason) is em
 	expect((await poll(state)).emitted.map((o) => o._id)).toContain(so._id);
 	expect((await poll(state)).emitted).toEqual([]);
 
-	await soAction(world.svc, shop, so._id as string, 'retry');
-	const retried = await supplierOrderWhen(world.svc, shop, so._id as string, (s) => s.status === 'needsReview' && pausedAt(s) > pausedAt(so), 'the order to pause again');
+	await soAction(s.world.svc, s.shop, so._id as string, 'retry');
+	const retried = await supplierOrderWhen(s.world.svc, s.shop, so._id as string, (o) => o.status === 'needsReview' && pausedAt(o) > pausedAt(so), 'the order to pause again');
 	expect(retried).toMatchObject({ reviewReason: 'insufficientBalance', attempt: so.attempt });
 	const again = await poll(state);
 	expect(again.emitted.map((o) => o._id)).toEqual([so._id]);
@@ -81,12 +72,12 @@ test('an order that pauses again after a retry (same attempt, same reason) is em
 	expect((await poll(state)).emitted).toEqual([]);
 
 	// Top up and retry: it leaves needsReview. Nothing is emitted, nothing changes...
-	await world.sandbox.control('POST', `/accounts/${shop.account.accountId}/balance`, { balanceMinor: 1_000_000 });
+	await s.world.sandbox.control('POST', `/accounts/${s.shop.account.accountId}/balance`, { balanceMinor: 1_000_000 });
 	try {
-		await soAction(world.svc, shop, so._id as string, 'retry');
-		await supplierOrderWhen(world.svc, shop, so._id as string, (s) => s.status === 'confirmed', 'the order to be paid');
+		await soAction(s.world.svc, s.shop, so._id as string, 'retry');
+		await supplierOrderWhen(s.world.svc, s.shop, so._id as string, (o) => o.status === 'confirmed', 'the order to be paid');
 	} finally {
-		await world.sandbox.control('POST', `/accounts/${shop.account.accountId}/balance`, { balanceMinor: 0 });
+		await s.world.sandbox.control('POST', `/accounts/${s.shop.account.accountId}/balance`, { balanceMinor: 0 });
 	}
 	const quiet = await poll(state);
 	expect(quiet.emitted).toEqual([]);
@@ -96,7 +87,7 @@ test('an order that pauses again after a retry (same attempt, same reason) is em
 	const emit = await poll(state);
 	expect(emit.emitted.map((o) => o._id)).toEqual([next._id]);
 	expect(state.keys as string[]).not.toContain(reviewKey(again.emitted[0]));
-	const waiting = await world.svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?needsReview=true&pageSize=100`, { key: shop.owner.key });
+	const waiting = await s.world.svc.call('GET', `/api/store-suppliers/${s.shop.storeId}/orders?needsReview=true&pageSize=100`, { key: s.shop.owner.key });
 	expect((state.keys as string[]).sort()).toEqual(waiting.body.result.items.map((o: IDataObject) => reviewKey(o)).sort());
 	expect((state.keys as string[]).length).toBeLessThanOrEqual(MAX_REMEMBERED);
 });
@@ -118,7 +109,7 @@ test('first activation "only note": the first poll remembers what waits without 
 test('first activation "emit": everything already waiting is emitted, oldest pause first', async () => {
 	const state: IDataObject = {};
 	const { emitted } = await poll(state);
-	const waiting = await world.svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?needsReview=true&pageSize=100`, { key: shop.owner.key });
+	const waiting = await s.world.svc.call('GET', `/api/store-suppliers/${s.shop.storeId}/orders?needsReview=true&pageSize=100`, { key: s.shop.owner.key });
 	expect(emitted.map((o) => o._id).sort()).toEqual(waiting.body.result.items.map((o: IDataObject) => o._id).sort());
 	expect(emitted.length).toBeGreaterThan(1);
 	const times = emitted.map((o) => (o.events as IDataObject[]).filter((e) => e.to === 'needsReview').pop()!.at as string);
@@ -136,11 +127,11 @@ test('a manual run answers the newest paused order and neither reads nor changes
 });
 
 test('several events: each order is emitted once per event it reaches, named in `event`; each event keeps its own keys', async () => {
-	const rich = await openShop(world.svc, world.sandbox, { balanceMinor: 100_000_000, page: 5 });
+	const rich = await openShop(s.world.svc, s.world.sandbox, { balanceMinor: 100_000_000, page: 5 });
 	const events = ['confirmed', 'needsReview', 'cancelled'];
 	const pollRich = (state: IDataObject, mode: 'trigger' | 'manual' = 'trigger') => {
 		const p = pollContext({
-			credentials: credentialsOf(world.svc, rich.owner.key),
+			credentials: credentialsOf(s.world.svc, rich.owner.key),
 			parameters: { store: rl(rich.storeId, 'list'), firstActivation: 'emitWaiting', filters: {}, events },
 			staticData: state,
 			mode,
@@ -148,9 +139,9 @@ test('several events: each order is emitted once per event it reaches, named in 
 		return (trigger.poll!.call(p.ctx) as Promise<INodeExecutionData[][] | null>).then((out) => ({ emitted: out ? out[0].map((i) => i.json) : [], rec: p.rec }));
 	};
 	const confirmedOrder = async () => {
-		const order = await placeOrder(world.svc, rich);
-		const res = await submit(world.svc, rich, order.id, { payNow: true });
-		return await supplierOrderWhen(world.svc, rich, res.body.result._id, (so) => so.status === 'confirmed', 'the supplier order to be confirmed');
+		const order = await placeOrder(s.world.svc, rich);
+		const res = await submit(s.world.svc, rich, order.id, { payNow: true });
+		return await supplierOrderWhen(s.world.svc, rich, res.body.result._id, (so) => so.status === 'confirmed', 'the supplier order to be confirmed');
 	};
 	const first = await confirmedOrder();
 	const state: IDataObject = {};
@@ -162,9 +153,9 @@ test('several events: each order is emitted once per event it reaches, named in 
 	const second = await confirmedOrder();
 	expect((await pollRich(state)).emitted.map((o) => [o._id, o.event])).toEqual([[second._id, 'confirmed']]);
 	// Cancelled: the same order again, now for its new event.
-	const cancel = await soAction(world.svc, rich, second._id, 'cancel');
+	const cancel = await soAction(s.world.svc, rich, second._id, 'cancel');
 	expect(cancel.status).toBeLessThan(300);
-	await supplierOrderWhen(world.svc, rich, second._id, (so) => so.status === 'cancelled', 'the supplier order to be cancelled');
+	await supplierOrderWhen(s.world.svc, rich, second._id, (so) => so.status === 'cancelled', 'the supplier order to be cancelled');
 	expect((await pollRich(state)).emitted.map((o) => [o._id, o.event])).toEqual([[second._id, 'cancelled']]);
 	expect((await pollRich(state)).emitted).toEqual([]);
 	const manual = await pollRich({ keys: [] }, 'manual');
@@ -173,13 +164,13 @@ test('several events: each order is emitted once per event it reaches, named in 
 
 test('filters: connection and contract model go to the list as query fields', async () => {
 	const state: IDataObject = {};
-	const run = await poll(state, { filters: { integrationId: shop.connId, contractModel: 'promiseToSell' } });
-	expect(run.rec.last().query).toEqual({ needsReview: 'true', integrationId: shop.connId, contractModel: 'promiseToSell', pageSize: '100' });
+	const run = await poll(state, { filters: { integrationId: s.shop.connId, contractModel: 'promiseToSell' } });
+	expect(run.rec.last().query).toEqual({ needsReview: 'true', integrationId: s.shop.connId, contractModel: 'promiseToSell', pageSize: '100' });
 	expect(run.emitted).toEqual([]);
 	expect(run.changed).toBe(false);
-	const standard = await poll(state, { filters: { integrationId: shop.connId, contractModel: 'standard' } });
+	const standard = await poll(state, { filters: { integrationId: s.shop.connId, contractModel: 'standard' } });
 	expect(standard.emitted.length).toBeGreaterThan(0);
-	expect(standard.emitted.every((o) => o.integrationId === shop.connId && o.contractModel === 'standard')).toBe(true);
+	expect(standard.emitted.every((o) => o.integrationId === s.shop.connId && o.contractModel === 'standard')).toBe(true);
 });
 
-leakScanTest();
+leakScanTest(s);
