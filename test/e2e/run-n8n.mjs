@@ -456,7 +456,9 @@ async function runWorkflows(workflows) {
 	await n8n(['import:workflow', '--separate', `--input=${dir}`]);
 	const runs = await Promise.all(
 		workflows.map(async (wf) => {
-			const res = await run(NODE_BIN, [N8N_BIN, 'execute', `--id=${wf.id}`, '--rawOutput'], { env: n8nEnv, timeoutMs: 240000 });
+			// n8n 2 opens its task broker's port even with the runners off: a port of its own for each run side by side.
+			const env = { ...n8nEnv, N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
+			const res = await run(NODE_BIN, [N8N_BIN, 'execute', `--id=${wf.id}`, '--rawOutput'], { env, timeoutMs: 240000 });
 			let raw;
 			try {
 				raw = runData(res.stdout);
