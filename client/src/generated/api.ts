@@ -734,6 +734,12 @@ export interface CreateEventSubscription {
       at: string;
     }) | null;
     lastSuccessAt: string | null;
+    /** On whose access deliveries are rendered: whoever created it, or last changed its url or secret */
+    owner: {
+      accountId: string;
+      /** The key it acts with (null: a session in the console) */
+      keyId: string | null;
+    };
     /** The signing secret (`whsec_…`): only in the answers of create and rotate-secret */
     secret?: string;
     createdAt: string;
@@ -1566,6 +1572,12 @@ export interface GetEventSubscription {
       at: string;
     }) | null;
     lastSuccessAt: string | null;
+    /** On whose access deliveries are rendered: whoever created it, or last changed its url or secret */
+    owner: {
+      accountId: string;
+      /** The key it acts with (null: a session in the console) */
+      keyId: string | null;
+    };
     /** The signing secret (`whsec_…`): only in the answers of create and rotate-secret */
     secret?: string;
     createdAt: string;
@@ -2216,6 +2228,12 @@ export interface ListEventSubscriptions {
         at: string;
       }) | null;
       lastSuccessAt: string | null;
+      /** On whose access deliveries are rendered: whoever created it, or last changed its url or secret */
+      owner: {
+        accountId: string;
+        /** The key it acts with (null: a session in the console) */
+        keyId: string | null;
+      };
       /** The signing secret (`whsec_…`): only in the answers of create and rotate-secret */
       secret?: string;
       createdAt: string;
@@ -3570,6 +3588,12 @@ export interface RotateEventSubscriptionSecret {
       at: string;
     }) | null;
     lastSuccessAt: string | null;
+    /** On whose access deliveries are rendered: whoever created it, or last changed its url or secret */
+    owner: {
+      accountId: string;
+      /** The key it acts with (null: a session in the console) */
+      keyId: string | null;
+    };
     /** The signing secret (`whsec_…`): only in the answers of create and rotate-secret */
     secret?: string;
     createdAt: string;
@@ -4363,6 +4387,12 @@ export interface UpdateEventSubscription {
       at: string;
     }) | null;
     lastSuccessAt: string | null;
+    /** On whose access deliveries are rendered: whoever created it, or last changed its url or secret */
+    owner: {
+      accountId: string;
+      /** The key it acts with (null: a session in the console) */
+      keyId: string | null;
+    };
     /** The signing secret (`whsec_…`): only in the answers of create and rotate-secret */
     secret?: string;
     createdAt: string;
