@@ -82,10 +82,15 @@ export async function ownDeployment(cfg: SoakConfig, suppliers: Suppliers): Prom
     DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'store-suppliers-soak-own-')),
   };
   const api = new Supervised('own api', 'api', env);
-  await api.start();
   const workers = Array.from({ length: cfg.workers }, (_, i) => new Supervised(`own worker ${i + 1}`, 'worker', env));
-  for (const w of workers) await w.start();
   const processes = [api, ...workers];
+  try {
+    for (const p of processes) await p.start();
+  } catch (err) {
+    for (const p of processes) await p.stop();
+    await pg.destroy();
+    throw err;
+  }
   const reader = readerPool(pg.url);
   return {
     name: 'own',
@@ -122,7 +127,10 @@ export async function embeddedDeployment(suppliers: Suppliers): Promise<Deployme
     SANDBOX_PAYMENTS: 'false',
   };
   const main = new Supervised('embedded', 'all', env);
-  await main.start();
+  await main.start().catch(async (err: unknown) => {
+    await main.stop();
+    throw err;
+  });
   const url = `postgres://postgres:store-suppliers-local@127.0.0.1:${pgPort}/store_suppliers`;
   const reader = readerPool(url);
   const database = await EmbeddedPostgresControl.of(reader, pgPort);

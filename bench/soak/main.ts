@@ -36,6 +36,19 @@ async function run(): Promise<number> {
   let suppliers: Suppliers | null = null;
   const deployments: Deployment[] = [];
   const stores: Store[] = [];
+  // Interrupted (Ctrl-C), it stops what it started: a Postgres or a service left behind would hold ports and files.
+  const interrupted = () => {
+    say('interrupted: stopping what it started');
+    void stopAll().finally(() => process.exit(130));
+  };
+  const stopAll = async () => {
+    for (const d of deployments) for (const p of d.processes) p.halt();
+    for (const s of stores) for (const r of s.receivers) await r.stop();
+    for (const d of deployments.splice(0)) await d.stop().catch((e: unknown) => say(`stopping ${d.name}: ${String(e)}`));
+    for (const p of suppliers?.programs.splice(0) ?? []) await p.stop();
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   try {
     say(`${cfg.minutes} minutes on ${cfg.databases.join(' and ')}, ${cfg.stores} stores, seed ${seed}; starting the suppliers and the service`);
     suppliers = await startSuppliers();
@@ -91,9 +104,7 @@ async function run(): Promise<number> {
     writeResults(cfg.resultsFile, [{ name: 'the soak ran', held: false, checked: 'set-up and run', failures: [why] }]);
     return 1;
   } finally {
-    for (const s of stores) for (const r of s.receivers) await r.stop();
-    for (const d of deployments) await d.stop().catch((e: unknown) => say(`stopping ${d.name}: ${String(e)}`));
-    for (const p of suppliers?.programs ?? []) await p.stop();
+    await stopAll();
   }
 }
 

@@ -81,11 +81,21 @@ export interface Suppliers {
 
 export async function startSuppliers(): Promise<Suppliers> {
   const quiet = { SANDBOX_LOG_LEVEL: 'silent' };
+  const started: Program[] = [];
+  const start = async (script: string, env: Record<string, string>) => {
+    try {
+      started.push(await startProgram(script, env));
+    } catch (err) {
+      for (const p of started) await p.stop();
+      throw err;
+    }
+    return started[started.length - 1];
+  };
   // Paid sandbox orders ship by themselves after 15 s; a create that "times out after succeeding" is held 8 s.
-  const sandbox = await startProgram('sandbox-supplier', { ...quiet, SANDBOX_PORT: '0', SANDBOX_CONTROL: '1', SANDBOX_AUTO_SHIP_MS: '15000', SANDBOX_CREATE_HANG_MS: '8000' });
-  const payments = await startProgram('sandbox-payments', { ...quiet, SANDBOX_PAYMENTS_PORT: '0', SANDBOX_PAYMENTS_CONTROL: '1' });
-  const cj = await startProgram('fake-cj', { FAKE_CJ_PORT: '0' });
-  const ae = await startProgram('fake-aliexpress', { FAKE_ALIEXPRESS_PORT: '0' });
+  const sandbox = await start('sandbox-supplier', { ...quiet, SANDBOX_PORT: '0', SANDBOX_CONTROL: '1', SANDBOX_AUTO_SHIP_MS: '15000', SANDBOX_CREATE_HANG_MS: '8000' });
+  const payments = await start('sandbox-payments', { ...quiet, SANDBOX_PAYMENTS_PORT: '0', SANDBOX_PAYMENTS_CONTROL: '1' });
+  const cj = await start('fake-cj', { FAKE_CJ_PORT: '0' });
+  const ae = await start('fake-aliexpress', { FAKE_ALIEXPRESS_PORT: '0' });
   const sbx = sandbox.banner.sandboxSupplier.baseUrl;
   const pay = payments.banner.sandboxPayments.baseUrl;
   return {
@@ -93,6 +103,6 @@ export async function startSuppliers(): Promise<Suppliers> {
     payments: { baseUrl: pay, control: `${pay}/control` },
     cj: { baseUrl: cj.banner.fakeCj.baseUrl, control: cj.banner.fakeCj.controlUrl },
     aliexpress: { baseUrl: ae.banner.fakeAliExpress.baseUrl, control: ae.banner.fakeAliExpress.controlUrl, appKey: ae.banner.fakeAliExpress.appKey, appSecret: ae.banner.fakeAliExpress.appSecret },
-    programs: [sandbox, payments, cj, ae],
+    programs: started,
   };
 }

@@ -61,6 +61,11 @@ export class Supervised {
     if (this.proc && this.proc.exitCode === null && this.proc.signalCode === null) this.proc.kill('SIGKILL');
   }
 
+  /** No more restarts (a Ctrl-C reaches every process of the terminal's group at once: none may come back). */
+  halt(): void {
+    this.stopping = true;
+  }
+
   /** SIGTERM, and no more restarts. */
   async stop(): Promise<void> {
     this.stopping = true;

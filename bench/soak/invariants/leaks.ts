@@ -60,7 +60,7 @@ export function connectionsFlat(series: Series[], deployments: Deployment[], hal
     const most = Math.max(...window.map((x) => x.value));
     judged.push(`${d.name} at most ${early} → ${late} (ceiling ${ceiling})`);
     const top = window.find((x) => x.value === most);
-    if (most > ceiling) failures.push(`${d.name} had ${most} connections open (${top?.detail ?? ''}), above the ${ceiling} its ${d.processes.length} processes may open: ${window.map((x) => x.value).join(' ')}`);
+    if (most > ceiling) failures.push(`${d.name} had ${most} connections open${top?.detail ? ` (${top.detail})` : ''}, above the ${ceiling} its ${d.processes.length} processes may open: ${window.map((x) => x.value).join(' ')}`);
     if (late > early + 5) failures.push(`${d.name}'s connections climbed: at most ${early} in the first third of the last half, ${late} in the last third: ${window.map((x) => x.value).join(' ')}`);
   }
   return verdict('open connections flat over the last half', judged.join(', '), failures);
