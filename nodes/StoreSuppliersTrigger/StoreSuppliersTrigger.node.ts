@@ -6,6 +6,7 @@ import { SHARED_ORDER_FILTERS } from '../StoreSuppliers/actions/supplierOrder/ge
 import { listSearch, loadOptions } from '../StoreSuppliers/methods';
 import { modeOf } from './mode';
 import { pollNeedsReview } from './poll';
+import { takeTestEvent } from './test-event';
 import { EVENT_TYPES, receiveEvent, subscriptionMethods } from './webhook';
 
 /** The mode picker; its default depends on the node's version (1: polling, as saved before webhook mode). */
@@ -29,6 +30,12 @@ const modeProperty = (version: number, fallback: 'webhook' | 'polling'): INodePr
 	displayOptions: { show: { '@version': [version] } },
 });
 
+/**
+ * The node is in polling mode, as an expression over its parameters (with their defaults: a version 1
+ * node saved without a mode has `polling`); it must agree with modeOf.
+ */
+const POLLING = '$parameter["mode"] === "polling"';
+
 /** Polling-mode parameters show only in polling mode. */
 const polling = { show: { mode: ['polling'] } };
 
@@ -48,7 +55,17 @@ export class StoreSuppliersTrigger implements INodeType {
 		inputs: [],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'storeSuppliersApi', required: true }],
-		webhooks: [{ name: 'default', httpMethod: 'POST', responseMode: 'onReceived', path: 'webhook' }],
+		webhooks: [
+			{
+				name: 'default',
+				// n8n registers a webhook for each method named here, per node: none in polling mode, so the
+				// editor's Test step runs the poll instead of waiting for a test event (and no URL is shown).
+				httpMethod: `={{${POLLING} ? "" : "POST"}}`,
+				responseMode: 'onReceived',
+				path: 'webhook',
+				ndvHideUrl: `={{${POLLING}}}`,
+			},
+		],
 		properties: [
 			modeProperty(1.1, 'webhook'),
 			modeProperty(1, 'polling'),
@@ -135,8 +152,9 @@ export class StoreSuppliersTrigger implements INodeType {
 	webhookMethods = { default: subscriptionMethods };
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-		// n8n schedules the poll of a polling node in either mode; in webhook mode it does nothing.
-		if (modeOf(this) === 'webhook') return null;
+		// n8n schedules the poll of a polling node in either mode; in webhook mode it does nothing, except in
+		// the manual run a test delivery starts, where n8n calls it in place of passing the event on.
+		if (modeOf(this) === 'webhook') return this.getMode() === 'manual' ? takeTestEvent(this) : null;
 		return await pollNeedsReview.call(this);
 	}
 

@@ -4,6 +4,7 @@ import { NodeApiError } from 'n8n-workflow';
 import { callRoute, type Route } from '../StoreSuppliers/transport';
 import { modeOf } from './mode';
 import { verifyDelivery } from './signature';
+import { holdTestEvent } from './test-event';
 
 /** The event types a subscription may choose (the service's list: server/events/types.ts). */
 export const EVENT_TYPES: Array<{ name: string; value: string; description: string }> = [
@@ -101,7 +102,8 @@ export const subscriptionMethods = {
 /**
  * One delivery: its Standard Webhooks signature is checked against the subscription's secret on the
  * raw bytes; a delivery that fails is answered 401 and starts nothing. A good one starts the workflow
- * with the event `{ id, type, createdAt, storeId, data }`.
+ * with the event `{ id, type, createdAt, storeId, data }`; a test delivery (the editor listening) is also
+ * held for the manual run's poll, which n8n calls in its place (test-event.ts).
  */
 export async function receiveEvent(this: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const req = this.getRequestObject();
@@ -113,5 +115,7 @@ export async function receiveEvent(this: IWebhookFunctions): Promise<IWebhookRes
 		res.status(401).json({ error: { code: 'invalidSignature', message: `The delivery was refused: ${verdict.reason}.` } });
 		return { noWebhookResponse: true };
 	}
-	return { workflowData: [this.helpers.returnJsonArray([this.getBodyData()])] };
+	const workflowData = [this.helpers.returnJsonArray([this.getBodyData()])];
+	if (this.getMode() === 'manual') holdTestEvent(this, workflowData);
+	return { workflowData };
 }

@@ -21,6 +21,9 @@
  *     retry), and that the credential test in n8n passes and fails as it should.
  *  6. The webhook-mode trigger workflow (instant-paused-alert.json), active beside it: its activation
  *     subscribed it, a new pause reaches it within 2 s, a forged delivery is refused (checks-instant.mjs).
+ *  7. The editor's Test step on the trigger, through n8n's REST API: it polls for a version 1 node and a
+ *     1.1 node in polling mode, and listens (and puts out the delivered event) in webhook mode
+ *     (checks-test-step.mjs).
  *
  * Prints a pass/fail summary, writes dist/n8n-e2e-results-<version>.json ({ passed, failed, checks }), exits non-zero
  * on any failure, and stops everything it started.
@@ -35,6 +38,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { instantChecks } from './checks-instant.mjs';
+import { importTestStepWorkflows, ownerSession, testStepChecks } from './checks-test-step.mjs';
 import { nodeRunChecks } from './checks-node-runs.mjs';
 import { CACHE, ensureN8n, ensureNode, MATRIX } from './runtimes.mjs';
 
@@ -646,6 +650,7 @@ async function main() {
 	});
 	await n8n(['import:workflow', `--input=${instantAlert.file}`]);
 	await n8n(['update:workflow', `--id=${instantAlert.id}`, '--active=true']);
+	const testStepIds = await importTestStepWorkflows({ dir: path.join(tmp, 'workflows'), storeId: store.id, credentialId: CREDENTIAL_ID, n8n });
 	const polls = () => proxy.seen.filter((r) => r.method === 'GET' && r.path === `/api/store-suppliers/${store.id}/orders` && r.query.needsReview === 'true');
 	const postsOf = (event) => receiver.received.filter((r) => r.body?.supplierOrder?.event === event);
 	const keysReceived = () => postsOf('needsReview').map((r) => pauseKey(r.body?.supplierOrder ?? {}));
@@ -674,26 +679,14 @@ async function main() {
 	});
 
 	let fresh;
+	let rest; // n8n's REST API as the owner, once signed in
 	if (ready) {
 		await check('the credential test in n8n: a good key passes; a wrong key or Base URL fails with a clear message', async () => {
-			const base = `http://127.0.0.1:${n8nEnv.N8N_PORT}`;
-			const headers = { 'Content-Type': 'application/json', 'browser-id': 'e2e-browser' };
-			const setup = await fetch(`${base}/rest/owner/setup`, {
-				method: 'POST',
-				headers,
-				body: JSON.stringify({ email: 'owner@example.test', firstName: 'E2E', lastName: 'Owner', password: 'E2e-password-123' }),
-			});
-			expect(setup.ok, `owner set-up answered ${setup.status}`, await setup.clone().text());
-			const cookie = (setup.headers.get('set-cookie') ?? '').split(';')[0];
+			rest = await ownerSession(`http://127.0.0.1:${n8nEnv.N8N_PORT}`);
 			const test = async (data) => {
-				const res = await fetch(`${base}/rest/credentials/test`, {
-					method: 'POST',
-					headers: { ...headers, Cookie: cookie },
-					body: JSON.stringify({ credentials: { id: CREDENTIAL_ID, name: 'Store Suppliers account', type: 'storeSuppliersApi', data } }),
-				});
-				const text = await res.text();
-				expect(res.ok, `credentials/test answered ${res.status}`, text);
-				return JSON.parse(text).data;
+				const res = await rest('POST', '/rest/credentials/test', { credentials: { id: CREDENTIAL_ID, name: 'Store Suppliers account', type: 'storeSuppliersApi', data } });
+				expect(res.ok, `credentials/test answered ${res.status}`, res.text);
+				return res.json.data;
 			};
 			const good = await test({ apiKey: demo.apiKey, baseUrl: demo.baseUrl });
 			expect(good.status === 'OK', 'the good key passes', good);
@@ -750,6 +743,8 @@ async function main() {
 
 	if (ready) {
 		await instantChecks({ check, expect, api, control, account, store, receiver, submitPaused, pausedAt, n8nPort: n8nEnv.N8N_PORT, resultExtras, waitFor });
+		rest ??= await ownerSession(`http://127.0.0.1:${n8nEnv.N8N_PORT}`);
+		await testStepChecks({ check, expect, waitFor, rest, n8nVersion: N8N_VERSION, n8nBin: N8N_BIN, ids: testStepIds, storeId: store.id, proxy, api, submitPaused });
 	}
 
 	await n8nProcess.stop();

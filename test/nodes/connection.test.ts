@@ -134,6 +134,25 @@ test('update automation sends only the fields given, in the service\'s shape', a
 	expect(empty.rec.requests).toHaveLength(0);
 });
 
+test('update automation sets the shipping-method rule: cheapest, fastest, or a named service', async () => {
+	const named = await runNode(creds(), conn({ operation: 'updateAutomation', connection: rl(testConnId), updateFields: { shippingMethod: 'named', shippingService: ' CAINIAO_STANDARD ' } }));
+	expect(named.rec.last()).toMatchObject({ method: 'PUT', path: `${base()}/${testConnId}/automation`, body: { shippingMethod: { rule: 'named', service: 'CAINIAO_STANDARD' } }, status: 200 });
+	expect(named.rec.last().body).toEqual({ shippingMethod: { rule: 'named', service: 'CAINIAO_STANDARD' } });
+	expect((named.json[0].automation as any).shippingMethod).toEqual({ rule: 'named', service: 'CAINIAO_STANDARD' });
+
+	const fastest = await runNode(creds(), conn({ operation: 'updateAutomation', connection: rl(testConnId), updateFields: { shippingMethod: 'fastest', shippingService: 'ignored without named' } }));
+	expect(fastest.rec.last().body).toEqual({ shippingMethod: { rule: 'fastest' } });
+	expect((fastest.json[0].automation as any).shippingMethod).toEqual({ rule: 'fastest' });
+
+	const cheapest = await runNode(creds(), conn({ operation: 'updateAutomation', connection: rl(testConnId), updateFields: { shippingMethod: 'cheapest', level: 'manual' } }));
+	expect(cheapest.rec.last().body).toEqual({ level: 'manual', shippingMethod: { rule: 'cheapest' } });
+	expect((cheapest.json[0].automation as any).shippingMethod).toEqual({ rule: 'cheapest' });
+
+	const noService = await runNodeError(creds(), conn({ operation: 'updateAutomation', connection: rl(testConnId), updateFields: { shippingMethod: 'named', shippingService: '  ' } }));
+	expect(noService.error.message).toBe('Shipping Service is required when Shipping Method is Named Service');
+	expect(noService.rec.requests).toHaveLength(0);
+});
+
 test('enable or disable, start sign-in, and disconnect', async () => {
 	const off = await runNode(creds(), conn({ operation: 'setEnabled', connection: rl(testConnId), enabled: false }));
 	expect(off.rec.last()).toMatchObject({ method: 'PUT', path: `${base()}/${testConnId}/enabled`, body: { enabled: false } });

@@ -44,20 +44,26 @@ interface OneNode {
 	rec: Recorder;
 }
 
+/** Which saved node and workflow the context belongs to (the defaults: version 1 of `test-workflow`). */
+interface Saved {
+	typeVersion?: number;
+	workflowId?: string;
+}
+
 /** A workflow of the one node, as n8n builds it when it activates the workflow or opens the editor. */
-function oneNode(kind: 'action' | 'trigger', credentials: Credentials, parameters: Record<string, Param>, staticData: IDataObject = {}): OneNode {
+function oneNode(kind: 'action' | 'trigger', credentials: Credentials, parameters: Record<string, Param>, staticData: IDataObject = {}, saved: Saved = {}): OneNode {
 	const type: INodeType = kind === 'trigger' ? new StoreSuppliersTrigger() : new StoreSuppliers();
 	const node: INode = {
 		id: 'node-under-test',
 		name: kind === 'trigger' ? 'Store Suppliers Trigger' : 'Store Suppliers',
 		type: `n8n-nodes-store-suppliers.${type.description.name}`,
-		typeVersion: 1,
+		typeVersion: saved.typeVersion ?? 1,
 		position: [0, 0],
 		parameters: parameters as INode['parameters'],
 		credentials: { storeSuppliersApi: { id: 'test-credential', name: 'Store Suppliers account' } },
 	};
 	const workflow = new Workflow({
-		id: 'test-workflow',
+		id: saved.workflowId ?? 'test-workflow',
 		name: 'Node test',
 		nodes: [node],
 		connections: {},
@@ -78,15 +84,15 @@ export interface PollRun {
 	staticDataReads: () => number;
 }
 
-export function pollContext(opts: {
+export function pollContext(opts: Saved & {
 	credentials: Credentials;
 	parameters: Record<string, Param>;
 	staticData: IDataObject;
 	mode?: 'trigger' | 'manual';
 }): PollRun {
-	const { node, workflow, additionalData, rec } = oneNode('trigger', opts.credentials, opts.parameters, opts.staticData);
+	const { node, workflow, additionalData, rec } = oneNode('trigger', opts.credentials, opts.parameters, opts.staticData, opts);
 	let reads = 0;
-	const ctx = new PollContext(workflow, node, additionalData, opts.mode ?? 'trigger', 'activate', undefined, undefined, undefined, undefined, () => {
+	const ctx = new PollContext(workflow, node, additionalData, opts.mode ?? 'trigger', opts.mode === 'manual' ? 'manual' : 'activate', undefined, undefined, undefined, undefined, () => {
 		reads++;
 		return opts.staticData;
 	});
@@ -139,14 +145,18 @@ export function hookContext(opts: {
 	return { ctx, rec: one.rec };
 }
 
-/** One delivery to the trigger's webhook, with n8n's WebhookContext over the request as n8n parses it. */
-export function webhookContext(opts: {
+/**
+ * One delivery to the trigger's webhook, with n8n's WebhookContext over the request as n8n parses it;
+ * mode `manual` is a delivery to the test URL while the editor listens.
+ */
+export function webhookContext(opts: Saved & {
 	credentials: Credentials;
 	parameters: Record<string, Param>;
 	staticData: IDataObject;
 	request: { headers: IncomingHttpHeaders; rawBody: Buffer };
+	mode?: 'trigger' | 'manual';
 }): { ctx: IWebhookFunctions; response: { status?: number; body?: unknown } } {
-	const one = oneNode('trigger', opts.credentials, opts.parameters, opts.staticData);
+	const one = oneNode('trigger', opts.credentials, opts.parameters, opts.staticData, opts);
 	const response: { status?: number; body?: unknown } = {};
 	let parsed: unknown;
 	try {
@@ -173,6 +183,6 @@ export function webhookContext(opts: {
 	};
 	one.additionalData.httpRequest = { headers: opts.request.headers, rawBody: opts.request.rawBody, body: parsed, query: {}, params: {}, method: 'POST' } as never;
 	one.additionalData.httpResponse = res as never;
-	const ctx = new WebhookContext(one.workflow, one.node, one.additionalData, 'trigger', webhookDataOf(one), [], null);
+	const ctx = new WebhookContext(one.workflow, one.node, one.additionalData, opts.mode ?? 'trigger', webhookDataOf(one), [], null);
 	return { ctx, response };
 }

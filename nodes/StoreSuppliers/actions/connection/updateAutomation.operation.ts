@@ -77,6 +77,28 @@ const properties: INodeProperties[] = [
 				default: false,
 				description: 'Whether to remove the cost limit',
 			},
+			{
+				displayName: 'Shipping Method',
+				name: 'shippingMethod',
+				type: 'options',
+				options: [
+					{ name: 'Cheapest', value: 'cheapest', description: 'The cheapest service the supplier quotes for the order' },
+					{ name: 'Fastest', value: 'fastest', description: 'The service with the shortest longest-delivery time quoted, then the cheapest' },
+					{ name: 'Named Service', value: 'named', description: 'One service, named as the supplier\'s freight quote names it' },
+				],
+				default: 'cheapest',
+				description:
+					'Which of the supplier\'s shipping services an order takes, for suppliers that quote several (CJ, AliExpress); an order the rule finds no service for pauses with destinationUnsupported',
+			},
+			{
+				displayName: 'Shipping Service',
+				name: 'shippingService',
+				type: 'string',
+				default: '',
+				placeholder: 'e.g. CAINIAO_STANDARD',
+				description: 'The supplier\'s name of the service, for Shipping Method Named Service',
+				displayOptions: { show: { shippingMethod: ['named'] } },
+			},
 		],
 	},
 ];
@@ -85,6 +107,15 @@ export const description = updateDisplayOptions(
 	{ show: { resource: ['connection'], operation: ['updateAutomation'] } },
 	properties,
 );
+
+/** The service's shape of the rule: `{ rule }`, or `{ rule: 'named', service }` with the service given. */
+function shippingMethodOf(this: IExecuteFunctions, fields: IDataObject, itemIndex: number): IDataObject {
+	const rule = String(fields.shippingMethod);
+	if (rule !== 'named') return { rule };
+	const service = String(fields.shippingService ?? '').trim();
+	if (!service) throw new NodeOperationError(this.getNode(), 'Shipping Service is required when Shipping Method is Named Service', { itemIndex });
+	return { rule, service };
+}
 
 /** Changes how orders are sent and the limits that stop them; only the fields given change. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
@@ -104,6 +135,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			currency: String(fields.costLimitCurrency ?? 'USD').toUpperCase(),
 		};
 	}
+	if (fields.shippingMethod !== undefined) body.shippingMethod = shippingMethodOf.call(this, fields, itemIndex);
 	if (Object.keys(body).length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Add at least one field to update', { itemIndex });
 	}
