@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
-import { startSandboxSupplier } from '../server/suppliers/sandbox/server';
+import { startSandboxSupplier } from '../server/sandboxes/supplier';
 import { countStatements, CpuUse } from './cpu';
 import type { Load } from './load';
 import { freePort } from './soak/deployments';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { signSandboxNotification } from '../server/suppliers/sandbox/server';
+import { signSandboxNotification } from '../server/sandboxes/supplier';
 import { connectedStore, developerKey, Figure, startBenchSandbox, startBenchService } from './lib';
 import { DURATION_SECONDS, Load, LoadRequest, loadOn } from './load';
 

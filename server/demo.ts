@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { Services } from './composition';
 import { notificationPath } from './payments/providers';
-import { DEMO_MERCHANT } from './payments/sandbox/state';
 
 const DEMO_EMAIL = 'demo@store-suppliers.local';
 const STAFF_EMAIL = 'staff@store-suppliers.local';
 const DEMO_PASSWORD = 'demo-password-123';
 /** The sandbox supplier's built-in demo account key (see docs/suppliers/sandbox.md). */
 const SANDBOX_DEMO_KEY = 'sbx_live_demo';
+/** The sandbox payment provider's built-in merchant (its id and API key), which survives its restarts. */
+const DEMO_MERCHANT = { id: 'mer_demo', apiKey: 'spk_demo' } as const;
 
 export interface DemoInfo {
   baseUrl: string;

@@ -14,8 +14,7 @@ import { unsupportedNodeSentence } from './platform/node-support';
 import { buildHttpApp, buildServices, openDatabase } from './composition';
 import { ensureDemo, writeDemoFile } from './demo';
 import { QUEUES, registerWorkers } from './workers';
-import { startSandboxSupplier } from './suppliers/sandbox/server';
-import { startSandboxPayments } from './payments/sandbox';
+import { startSandboxPrograms } from './sandbox-programs';
 
 async function main(): Promise<void> {
   const unsupported = unsupportedNodeSentence();
@@ -50,41 +49,14 @@ async function main(): Promise<void> {
     log.info({ port: config.embeddedPgPort, dataDir: config.dataDir }, 'embedded postgres started');
   }
 
-  // The bundled sandbox supplier: its own Koa app on its own port, a real network peer.
-  if (config.sandboxSupplier && !config.sandboxSupplierUrl) {
-    const sandbox = await startSandboxSupplier({ port: config.sandboxSupplierPort, control: config.sandboxSupplierControl, autoShipAfterMs: config.sandboxSupplierAutoShipMs }).catch((err: unknown) => {
-      throw listenFailure(err, 'SANDBOX_SUPPLIER_PORT', config.sandboxSupplierPort, 'the sandbox supplier');
-    });
-    config.sandboxSupplierUrl = sandbox.baseUrl;
-    stops.push(() => sandbox.close());
-    log.info({ baseUrl: sandbox.baseUrl, control: config.sandboxSupplierControl }, 'sandbox supplier started');
-    // Anyone who reaches it can inject faults and move balances: said out loud whenever it is on.
-    if (config.sandboxSupplierControl) {
-      log.warn({ controlUrl: `${sandbox.baseUrl}/control` }, 'sandbox supplier control API is on');
-      banner.push(`  Sandbox supplier control API is ON at ${sandbox.baseUrl}/control (fault injection, for local trials; SANDBOX_SUPPLIER_CONTROL=0 turns it off)`);
-    }
-  }
+  const sandboxes = await startSandboxPrograms(config, log);
+  banner.push(...sandboxes.banner);
+  stops.push(...sandboxes.stops);
 
   // Event subscriptions to loopback and private addresses: the operator's explicit choice, said out loud like the above.
   if (config.eventTargetsAllowPrivate) {
     log.warn({ variable: 'EVENT_TARGETS_ALLOW_PRIVATE' }, 'private event targets are allowed');
     banner.push('  Event subscriptions may target loopback and private addresses (EVENT_TARGETS_ALLOW_PRIVATE=true, set by npm start for local trials; unset it where others can sign up)');
-  }
-
-  // The bundled sandbox payment provider: the demo store's shopper payments arrive from it, signed.
-  if (config.sandboxPayments && !config.sandboxPaymentsUrl) {
-    // One switch for both sandboxes' fault injection (local trials only).
-    const control = config.sandboxSupplierControl;
-    const payments = await startSandboxPayments({ port: config.sandboxPaymentsPort, control }).catch((err: unknown) => {
-      throw listenFailure(err, 'SANDBOX_PAYMENTS_PORT', config.sandboxPaymentsPort, 'the sandbox payment provider');
-    });
-    config.sandboxPaymentsUrl = payments.baseUrl;
-    stops.push(() => payments.close());
-    log.info({ baseUrl: payments.baseUrl, control }, 'sandbox payment provider started');
-    if (control) {
-      log.warn({ controlUrl: `${payments.baseUrl}/control` }, 'sandbox payment provider control API is on');
-      banner.push(`  Sandbox payment provider control API is ON at ${payments.baseUrl}/control (capture faults, for local trials; SANDBOX_SUPPLIER_CONTROL=0 turns it off)`);
-    }
   }
 
   // Migrations may run long: on connections of their own, without the statement time-out the service's pool has.

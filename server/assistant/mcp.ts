@@ -11,7 +11,7 @@ import type { AnyRoute as RouteDef, Caller, JsonSchema } from '../platform/http/
 import { MCP_PATH } from './link';
 
 /** The routes offered as tools: every supplier route a key may call. */
-export function isAssistantRoute(route: RouteDef): boolean {
+function isAssistantRoute(route: RouteDef): boolean {
   return route.path.startsWith('/api/store-suppliers/') && route.auth === 'caller';
 }
 
@@ -20,7 +20,7 @@ function pathParams(path: string): string[] {
 }
 
 /** One tool per route: path and query fields at the top level, the request body under `body`. */
-export function toolOf(route: RouteDef) {
+function toolOf(route: RouteDef) {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   const paramProps = (route.params?.properties ?? {}) as Record<string, JsonSchema>;

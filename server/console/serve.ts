@@ -11,7 +11,7 @@ const ROOT = path.resolve(__dirname, '../../..');
 const SOURCES = [path.join(ROOT, 'console/static'), path.join(ROOT, 'dist/console')];
 const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml' };
 
-export const CONSOLE_CSP = [
+const CONSOLE_CSP = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",

@@ -102,7 +102,7 @@ export interface Config {
 }
 
 export const CJ_API_BASE_URL_DEFAULT = 'https://developers.cjdropshipping.com/api2.0/v1';
-export const ALIEXPRESS_API_BASE_URL_DEFAULT = 'https://api-sg.aliexpress.com';
+const ALIEXPRESS_API_BASE_URL_DEFAULT = 'https://api-sg.aliexpress.com';
 
 /** Both or neither: an app key without its secret (or the reverse) cannot sign anything. */
 function aliExpressApp(env: NodeJS.ProcessEnv): Config['aliExpress'] {

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryRunner } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { Logger } from './logger';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -18,7 +19,7 @@ export interface DbTimeouts {
  * statement, which the server cancels itself (statement_timeout) and the client gives up on a second later in case
  * the server cannot even say so (a database that hangs). Those errors read as "the database is out of reach" (503).
  */
-export function boundedWaits(t: DbTimeouts): Record<string, unknown> {
+function boundedWaits(t: DbTimeouts): Record<string, unknown> {
   return {
     connectionTimeoutMillis: t.connectMs,
     keepAlive: true,
@@ -78,12 +79,14 @@ async function run(db: Queryable, text: string, values: unknown[], name?: string
   const runner = db instanceof DataSource ? undefined : db instanceof EntityManager ? db.queryRunner : db;
   let result: PgResult;
   if (runner) {
-    // The transaction's own connection (connected on first use, as TypeORM does).
+    // The transaction's own connection (connected on first use, as TypeORM does). TypeORM keeps it in a protected
+    // field, which no type may name from outside: hence the way through unknown.
     const connection = ((runner as unknown as { databaseConnection?: PgQueryable }).databaseConnection ?? ((await runner.connect()) as PgQueryable));
     result = await connection.query(q);
   } else {
     const source = db instanceof DataSource ? db : db.connection;
-    result = await (source.driver as unknown as { master: PgQueryable }).master.query(q);
+    const pool: PgQueryable = (source.driver as PostgresDriver).master;
+    result = await pool.query(q);
   }
   return { records: result.rows ?? [], affected: result.rowCount ?? 0 };
 }

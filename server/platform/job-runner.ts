@@ -2,7 +2,7 @@ import type { Boss } from './jobs';
 import { databaseUnavailable } from './errors';
 import { FailureStreak } from './failure-streak';
 import type { Logger } from './logger';
-import { boundedWait } from './bounded-wait';
+import { LoopSignals } from './loop-signals';
 
 export interface RunnerJob<T> {
   id: string;
@@ -36,12 +36,10 @@ export class JobRunner<T> {
   private finished: RunnerJob<T>[] = [];
   private handlersRunning = 0;
   private running = false;
-  private wake: (() => void) | null = null;
-  /** Set by a wake-up that came while no one slept (during a fetch): the loop then fetches again at once. */
-  private poked = false;
+  /** A wake-up that comes during a fetch makes the loop fetch again at once. */
+  private readonly signals = new LoopSignals();
   private loop: Promise<void> | null = null;
   private heartbeat: NodeJS.Timeout | null = null;
-  private drained: (() => void) | null = null;
   private readonly streak = new FailureStreak();
   private readonly throttle = this.streak.throttle;
 
@@ -65,8 +63,7 @@ export class JobRunner<T> {
 
   /** Fetches now instead of at the next poll. */
   poke(): void {
-    this.poked = true;
-    this.wake?.();
+    this.signals.poke();
   }
 
   get inFlight(): number {
@@ -75,13 +72,13 @@ export class JobRunner<T> {
 
   private async run(): Promise<void> {
     while (this.running) {
-      this.poked = false;
+      this.signals.poked = false;
       await this.settle();
       const free = this.opts.concurrency - this.active.size;
       let fetched = 0;
       if (free > 0) {
         try {
-          const jobs = (await this.boss.fetch(this.queue, { batchSize: free, groupConcurrency: this.opts.groupConcurrency } as never)) as unknown as RunnerJob<T>[];
+          const jobs: RunnerJob<T>[] = await this.boss.fetch<T>(this.queue, { batchSize: free, groupConcurrency: this.opts.groupConcurrency });
           fetched = jobs.length;
           for (const job of jobs) this.begin(job);
           this.streak.ok(this.log, { queue: this.queue }, 'job fetch works again');
@@ -92,16 +89,8 @@ export class JobRunner<T> {
       // A full fetch means more may wait: fetch again at once. Otherwise sleep until woken or polled.
       if (fetched > 0 && fetched === free) continue;
       if (!this.running) break;
-      if (this.poked && (this.finished.length > 0 || this.active.size < this.opts.concurrency)) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(done, this.streak.waitMs(this.opts.pollMs));
-        function done() {
-          clearTimeout(timer);
-          resolve();
-        }
-        this.wake = done;
-      });
-      this.wake = null;
+      if (this.signals.poked && (this.finished.length > 0 || this.active.size < this.opts.concurrency)) continue;
+      await this.signals.sleep(this.streak.waitMs(this.opts.pollMs));
     }
   }
 
@@ -116,10 +105,10 @@ export class JobRunner<T> {
         const fields = { err: err instanceof Error ? err.message : String(err), queue: this.queue, jobId: job.id };
         if (databaseUnavailable(err)) this.throttle.warn(this.log, fields, 'job failed; the queue retries it');
         else this.log.warn(fields, 'job failed; the queue retries it');
-        await this.boss.fail(this.queue, [{ id: job.id, retryCount: job.retryCount }] as never, { message: err instanceof Error ? err.message : String(err) }).catch(() => undefined);
+        await this.boss.fail(this.queue, [{ id: job.id, retryCount: job.retryCount }], { message: err instanceof Error ? err.message : String(err) }).catch(() => undefined);
         this.active.delete(job.id);
       }
-      if (--this.handlersRunning === 0) this.drained?.();
+      if (--this.handlersRunning === 0) this.signals.drain();
       // A slot is free once this job is completed: the loop completes it and fetches now rather than at the next poll.
       this.poke();
     })();
@@ -131,7 +120,7 @@ export class JobRunner<T> {
     const batch = this.finished;
     this.finished = [];
     await this.boss
-      .complete(this.queue, batch.map((j) => ({ id: j.id, retryCount: j.retryCount })) as never)
+      .complete(this.queue, batch.map((j) => ({ id: j.id, retryCount: j.retryCount })))
       .catch((err: unknown) => this.throttle.warn(this.log, { err: String(err), queue: this.queue, jobs: batch.length }, 'job completion failed; the queue retries those jobs'));
     for (const j of batch) this.active.delete(j.id);
     if (this.after) await this.after(batch).catch((err: unknown) => this.throttle.warn(this.log, { err: String(err), queue: this.queue, jobs: batch.length }, 'after-job check failed'));
@@ -140,15 +129,15 @@ export class JobRunner<T> {
   private async touch(): Promise<void> {
     if (!this.active.size) return;
     const held = [...this.active.values()].map((j) => ({ id: j.id, retryCount: j.retryCount }));
-    await this.boss.touch(this.queue, held as never).catch((err: unknown) => this.throttle.warn(this.log, { err: String(err), queue: this.queue }, 'job heartbeat failed'));
+    await this.boss.touch(this.queue, held).catch((err: unknown) => this.throttle.warn(this.log, { err: String(err), queue: this.queue }, 'job heartbeat failed'));
   }
 
   /** Stops fetching and waits (bounded) for the jobs in flight; what is left is retried by the queue after its heartbeat lapses. */
   async stop(timeoutMs: number): Promise<void> {
     this.running = false;
-    this.poke();
+    this.signals.poke();
     await this.loop;
-    if (this.handlersRunning) await boundedWait(timeoutMs, (done) => (this.drained = done));
+    if (this.handlersRunning) await this.signals.waitDrained(timeoutMs);
     await this.settle();
     if (this.heartbeat) clearInterval(this.heartbeat);
   }

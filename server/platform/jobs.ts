@@ -54,7 +54,7 @@ export async function startBoss(connectionString: string, queues: QueueSpec[], l
   await boss.start();
   for (const q of queues) {
     const { name, ...options } = q;
-    await boss.createQueue(name, options as never);
+    await boss.createQueue(name, options);
   }
   return boss;
 }
@@ -66,5 +66,5 @@ export function jobDb(tx: Queryable): { executeSql(text: string, values?: unknow
 
 /** Sends a job inside the caller's transaction (the job exists exactly when the transaction commits). */
 export async function sendInTransaction(boss: Boss, tx: EntityManager, queue: string, data: object): Promise<void> {
-  await boss.send(queue, data, { db: jobDb(tx) } as never);
+  await boss.send(queue, data, { db: jobDb(tx) });
 }

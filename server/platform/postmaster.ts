@@ -5,6 +5,7 @@
  */
 import { ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import { EnvironmentError } from './environment';
 import type { Logger } from './logger';
@@ -138,6 +139,6 @@ export function watchOverPostmaster(dir: string): ChildProcess {
   watcher.on('error', () => undefined);
   watcher.unref();
   // The pipe is a socket handle; unref'd it does not keep this process alive (the stream type does not show it).
-  (watcher.stdin as unknown as { unref?: () => void } | null)?.unref?.();
+  (watcher.stdin as Socket | null)?.unref();
   return watcher;
 }

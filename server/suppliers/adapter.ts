@@ -1,50 +1,17 @@
 /**
  * The contract every supplier implements. The rest of the service knows suppliers only through
- * this interface and the registry; adapters know nothing of stores, keys or the database.
+ * this interface and the registry; adapters know nothing of stores, keys or the database. The values its calls
+ * carry are in shapes.ts, what an adapter states about itself in description.ts; both are answered from here too.
  */
 
-/** A JSON Schema document, as the service's validator takes it. */
-export type JsonSchema = Record<string, unknown>;
+import type { CatalogueEntry } from './description';
+import type { HealthResult, Money, ProductSearchPage, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from './shapes';
 
-export type AuthKind = 'apiKey' | 'signIn';
+export type { AuthKind, CatalogueEntry, JsonSchema, SupplierCapabilities, SupplierDescription, SyncField } from './description';
+export { catalogueEntry } from './description';
+export type { Destination, HealthResult, Money, NotificationSubject, ProductSearchPage, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, SupplierVariant, VerifiedAccount, VerifiedNotification } from './shapes';
+
 export type ConnectionMode = 'test' | 'live';
-export type SyncField = 'cost' | 'price' | 'stock' | 'title' | 'availability';
-
-/** What the catalogue (GET /:storeId/catalogue) shows each supplier can do. */
-export interface SupplierCapabilities {
-  /** Follows from the adapter: `signIn` when it implements the sign-in methods (see `supportsSignIn`). */
-  authKind: AuthKind;
-  /** The supplier has a test environment of its own, so `test` connections can really place orders. */
-  hasSandbox: boolean;
-  balance: boolean;
-  /** Shown to the merchant; the adapter's `cancelOrder` answers `refused` for what the supplier will not cancel. */
-  cancel: boolean;
-  /** Follows from the adapter: true when it implements `registerNotificationAddress` (see `sendsNotifications`). */
-  notifications: boolean;
-  /**
-   * How supplier orders are paid: from a balance held at the supplier (`payOrder`), only when the order is created (the
-   * connection's automatic payment; `payOrder` refuses), or not through the API at all. Shown only.
-   */
-  payment: 'balance' | 'atCreate' | 'external';
-  syncFields: SyncField[];
-}
-
-/** What an adapter states about itself; sign-in and notifications it states by implementing their methods. */
-export interface SupplierDescription {
-  key: string;
-  name: string;
-  description: string;
-  capabilities: Omit<SupplierCapabilities, 'authKind' | 'notifications'>;
-  /** JSON Schema of the supplier's own settings (validated by PUT /:storeId/:id/settings). */
-  settingsSchema: JsonSchema;
-  defaultSettings: Record<string, unknown>;
-  /** JSON Schema of the credentials taken by connect and replace (API-key suppliers). */
-  credentialsSchema: JsonSchema;
-}
-
-export interface CatalogueEntry extends Omit<SupplierDescription, 'capabilities'> {
-  capabilities: SupplierCapabilities;
-}
 
 /** Which of the supplier's shipping services an order takes: the cheapest, the fastest, or one named by the store. */
 export type ShippingMethodRule = { rule: 'cheapest' } | { rule: 'fastest' } | { rule: 'named'; service: string };
@@ -86,107 +53,6 @@ export interface SupplierCallContext {
   ordering?: OrderingRules;
   /** Absent where nothing can be kept; adapters that need it then find nothing by number. */
   orderNumbers?: OrderNumberMemory;
-}
-
-export interface Money {
-  amountMinor: number;
-  currency: string;
-}
-
-export interface SupplierVariant {
-  id: string;
-  sku: string;
-  title: string;
-  options: Record<string, string>;
-  cost: Money;
-  stock: number;
-  available: boolean;
-}
-
-export interface SupplierProduct {
-  id: string;
-  title: string;
-  description: string;
-  url: string;
-  imageUrl: string | null;
-  shipsTo: string[];
-  variants: SupplierVariant[];
-  updatedAt: string | null;
-}
-
-export interface ProductSearchPage {
-  items: SupplierProduct[];
-  /** Opaque to the service; given back to get the next page. */
-  nextCursor: string | null;
-  total: number | null;
-}
-
-/** Where a supplier order ships; empty optional fields are left out. */
-export interface Destination {
-  /** The recipient. */
-  name: string;
-  line1: string;
-  line2?: string;
-  city: string;
-  /** State or province. */
-  region?: string;
-  postalCode: string;
-  /** ISO 3166-1 alpha-2. */
-  country: string;
-  phone?: string;
-  email?: string;
-}
-
-/** One supplier order to place (not the store's order, orders/service's CreateOrderInput). */
-export interface SupplierOrderInput {
-  /** The service's own number for this attempt, sent as the supplier's order number. */
-  orderNumber: string;
-  items: Array<{ variantId: string; quantity: number }>;
-  destination: Destination;
-  /**
-   * The service will pay this order (pay now, or automatic payment as the order is sent). Suppliers paid only when an
-   * order is created are asked to pay then; the others are paid by `payOrder` and ignore it. Absent: not paid at create.
-   */
-  paymentDue?: boolean;
-}
-
-/** The supplier's view of an order, in the service's terms plus the supplier's own status spelling. */
-export interface SupplierOrderSnapshot {
-  /** Several supplier orders made by one create (one per seller) are one id here, as the adapter spells it; `getOrder` takes it back. */
-  supplierOrderId: string;
-  orderNumber: string;
-  supplierStatus: string;
-  status: 'created' | 'paid' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
-  paid: boolean;
-  costs: { itemsMinor: number; shippingMinor: number; totalMinor: number; currency: string } | null;
-  shipping: { carrier: string; trackingNumber: string; shippedAt: string | null } | null;
-}
-
-/** What a verified notification asks the service to read back; it never carries state to apply. */
-export type NotificationSubject = { kind: 'order'; supplierOrderId: string; orderNumber?: string } | { kind: 'product'; supplierProductId: string };
-
-export interface VerifiedNotification {
-  /** The supplier's id for the event, when it sends one; a second receipt of it is a replay. */
-  eventId: string | null;
-  subjects: NotificationSubject[];
-}
-
-/** What verifying credentials tells the service about the account they act on. */
-export interface VerifiedAccount {
-  accountLabel: string;
-  /**
-   * The supplier's own identity of that account (and of its environment, where notification addresses are
-   * kept per environment), the same from every adapter that reaches that supplier. Connections that answer
-   * the same one share the supplier's one notification address. Never a secret itself (answer a digest of
-   * one); the service keeps only a keyed digest anyway. Absent when the supplier gives no way to tell.
-   */
-  accountId?: string;
-}
-
-export interface HealthResult {
-  ok: boolean;
-  latencyMs: number;
-  message: string;
 }
 
 /** How hard a supplier may be called, from its documented limits; the service enforces them across every process. */
@@ -263,15 +129,4 @@ export type NotifyingAdapter = SupplierAdapter & Required<Pick<SupplierAdapter, 
 
 export function sendsNotifications(adapter: SupplierAdapter): adapter is NotifyingAdapter {
   return typeof adapter.registerNotificationAddress === 'function';
-}
-
-/** The catalogue entry of an adapter: its description, with the capabilities its methods show. */
-export function catalogueEntry(description: SupplierDescription, adapter: Pick<SupplierAdapter, 'signInUrl' | 'exchangeSignInCode' | 'registerNotificationAddress'>): CatalogueEntry {
-  const { hasSandbox, balance, cancel, payment, syncFields } = description.capabilities;
-  const signIn = typeof adapter.signInUrl === 'function' && typeof adapter.exchangeSignInCode === 'function';
-  return {
-    ...description,
-    // In the order the catalogue has always shown them.
-    capabilities: { authKind: signIn ? 'signIn' : 'apiKey', hasSandbox, balance, cancel, notifications: typeof adapter.registerNotificationAddress === 'function', payment, syncFields },
-  };
 }

@@ -3,10 +3,10 @@ import https from 'node:https';
 import { SupplierError } from './errors';
 
 /** Supplier answers larger than this are refused rather than read into memory. */
-export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 /** The socket error code behind a failed request (also when wrapped, as fetch wraps it: TypeError('fetch failed') { cause: { code } }). */
-export function networkErrorCode(err: unknown): string | undefined {
+function networkErrorCode(err: unknown): string | undefined {
   let cur: unknown = err;
   for (let depth = 0; cur && typeof cur === 'object' && depth < 4; depth++) {
     const code = (cur as { code?: unknown }).code;
@@ -68,7 +68,7 @@ export function asObj(value: unknown, at: string): Obj {
 }
 
 /** A caller's time limit as fetch takes it: whole milliseconds, at least 1. */
-export function timeoutOf(ms: number): number {
+function timeoutOf(ms: number): number {
   return Number.isFinite(ms) && ms >= 1 ? Math.floor(ms) : 1;
 }
 
@@ -107,7 +107,8 @@ const AGENTS = { 'http:': new http.Agent({ keepAlive: true }), 'https:': new htt
 
 /**
  * Sends one JSON (or form) request and reads the answer's text (capped), whatever its status. Throws `timeout` or `unavailable`
- * only when no answer arrived. Never retries, never follows a redirect (it would carry the credential elsewhere).
+ * only when no answer arrived. Never follows a redirect (it would carry the credential elsewhere); retries only a read
+ * whose reused socket was reset before it was sent (below).
  * Plain node:http(s) rather than fetch: a dispatch makes several calls per part, and fetch's streams and signals
  * cost more CPU than the call itself against a fast supplier.
  */
@@ -127,36 +128,52 @@ export function sendRequest(req: SupplierRequest, names: SupplierNames): Promise
   if (body) headers['content-length'] = String(body.length);
   const client = url.protocol === 'https:' ? https : url.protocol === 'http:' ? http : null;
   if (!client) return Promise.reject(new SupplierError('unavailable', `Could not reach ${names.object} for ${label} (unsupported address)`));
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const finish = (err: SupplierError | null, value?: { status: number; text: string; label: string }) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (err) {
-        request.destroy();
-        reject(err);
-      } else resolve(value!);
-    };
-    const timer = setTimeout(() => finish(new SupplierError('timeout', `${names.subject} did not answer ${label} within ${timeoutMs} ms`)), timeoutMs);
-    const request = client.request(url, { method: req.method, headers, agent: AGENTS[url.protocol as keyof typeof AGENTS] }, (res) => {
-      const tooLarge = () => new SupplierError('unavailable', `${names.subject} answer to ${label} is too large`);
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > MAX_ANSWER_BYTES) return finish(tooLarge());
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > MAX_ANSWER_BYTES) return finish(tooLarge());
-        chunks.push(chunk);
+  // A keep-alive socket the supplier closed just as we reused it resets before any answer: the request never reached
+  // it, so a read is sent once more on a new socket (the Node documentation's advice). A change is not: the order
+  // number look-up before every create is what makes a change safe to send again, and it belongs to the job.
+  const idempotent = req.method === 'GET' || req.method === 'HEAD';
+  const transport = client;
+  return attempt(idempotent ? 1 : 0);
+  function attempt(resends: number): Promise<{ status: number; text: string; label: string }> {
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const finish = (err: SupplierError | null, value?: { status: number; text: string; label: string }) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (err) {
+          request.destroy();
+          reject(err);
+        } else resolve(value!);
+      };
+      const timer = setTimeout(() => finish(new SupplierError('timeout', `${names.subject} did not answer ${label} within ${timeoutMs} ms`)), timeoutMs);
+      const request = transport.request(url, { method: req.method, headers, agent: AGENTS[url.protocol as keyof typeof AGENTS] }, (res) => {
+        const tooLarge = () => new SupplierError('unavailable', `${names.subject} answer to ${label} is too large`);
+        const declared = Number(res.headers['content-length']);
+        if (Number.isFinite(declared) && declared > MAX_ANSWER_BYTES) return finish(tooLarge());
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_ANSWER_BYTES) return finish(tooLarge());
+          chunks.push(chunk);
+        });
+        res.on('end', () => finish(null, { status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), label }));
+        res.on('error', (err) => finish(new SupplierError('unavailable', `Could not reach ${names.object} for ${label} (${networkErrorCode(err) ?? 'network error'})`)));
+        res.on('close', () => !res.complete && finish(new SupplierError('unavailable', `Could not reach ${names.object} for ${label} (the answer was cut off)`)));
       });
-      res.on('end', () => finish(null, { status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), label }));
-      res.on('error', (err) => finish(new SupplierError('unavailable', `Could not reach ${names.object} for ${label} (${networkErrorCode(err) ?? 'network error'})`)));
-      res.on('close', () => !res.complete && finish(new SupplierError('unavailable', `Could not reach ${names.object} for ${label} (the answer was cut off)`)));
+      request.on('error', (err) => {
+        if (resends > 0 && request.reusedSocket && !settled && networkErrorCode(err) === 'ECONNRESET') {
+          settled = true;
+          clearTimeout(timer);
+          attempt(resends - 1).then(resolve, reject);
+          return;
+        }
+        finish(new SupplierError('unavailable', `Could not reach ${names.object} for ${label} (${networkErrorCode(err) ?? 'network error'})`));
+      });
+      request.end(body);
     });
-    request.on('error', (err) => finish(new SupplierError('unavailable', `Could not reach ${names.object} for ${label} (${networkErrorCode(err) ?? 'network error'})`)));
-    request.end(body);
-  });
+  }
 }
 
 /** `message` without the secrets; values shorter than 6 characters are left, as they would blank out ordinary words. */

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { signSandboxNotification } from '../../server/suppliers/sandbox/server';
+import { signSandboxNotification } from '../../server/sandboxes/supplier';
 import { createStore, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
 
 let sandbox: Sandbox;

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { Pool } from 'pg';
-import { signSandboxNotification } from '../../server/suppliers/sandbox/server';
+import { signSandboxNotification } from '../../server/sandboxes/supplier';
 import { createStore, Developer, eventually, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
 
 let sandbox: Sandbox;

@@ -4,7 +4,7 @@
  * operator switched off. Each waits on the event it needs (a row, a history entry, a notification's read-back),
  * never on a sleep being long enough.
  */
-import { signSandboxNotification } from '../../server/suppliers/sandbox/server';
+import { signSandboxNotification } from '../../server/sandboxes/supplier';
 import { eventually, leakScanTest, Sandbox, Service, startSandbox, startService } from '../support/harness';
 import { groupOf, openShop, placeOrder, received, Shop, soAction, submit } from '../support/orders';
 

@@ -1,4 +1,4 @@
-import { signSandboxNotification } from '../../server/suppliers/sandbox/server';
+import { signSandboxNotification } from '../../server/sandboxes/supplier';
 import { createKey, eventually, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
 import { groupOf, openShop, placeOrder, received, soAction, submit, US_ADDRESS } from '../support/orders';
 import { connectPayments, PaymentSandbox, startPaymentSandbox } from '../support/payments';

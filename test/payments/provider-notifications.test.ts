@@ -4,7 +4,7 @@
  * once; an error while deciding is 503 and the provider sends again.
  */
 import crypto from 'node:crypto';
-import { signedHeaders } from '../../server/payments/sandbox';
+import { signedHeaders } from '../../server/sandboxes/payment-provider';
 import { leakScanTest, Sandbox, seen, Service, startSandbox, startService } from '../support/harness';
 import { openShop, placeOrder, Shop } from '../support/orders';
 import { connectPayments, PaymentSandbox, startPaymentSandbox, StorePayments } from '../support/payments';

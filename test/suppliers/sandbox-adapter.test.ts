@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { ConnectionMode, SupplierAdapter, SupplierCallContext } from '../../server/suppliers/adapter';
 import { createSandboxAdapters } from '../../server/suppliers/sandbox/adapter';
 import { failure } from './contract';
-import { DEMO_ACCOUNT, startSandboxSupplier, type Product, type RunningSandboxSupplier, type Variant } from '../../server/suppliers/sandbox/server';
+import { DEMO_ACCOUNT, startSandboxSupplier, type Product, type RunningSandboxSupplier, type Variant } from '../../server/sandboxes/supplier';
 
 // Webhook deliveries to receivers that have gone would otherwise be logged to stderr.
 process.env.SANDBOX_LOG_LEVEL ??= 'silent';

@@ -10,8 +10,8 @@ import {
   type Product,
   type RunningSandboxSupplier,
   type Variant,
-} from '../../server/suppliers/sandbox/server';
-import { Catalogue } from '../../server/suppliers/sandbox/server/catalogue';
+} from '../../server/sandboxes/supplier';
+import { Catalogue } from '../../server/sandboxes/supplier/catalogue';
 
 // Webhook failures to receivers of earlier tests would otherwise be logged to stderr.
 process.env.SANDBOX_LOG_LEVEL ??= 'silent';

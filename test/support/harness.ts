@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import { Pool } from 'pg';
-import { RunningSandboxSupplier, startSandboxSupplier } from '../../server/suppliers/sandbox/server';
+import { RunningSandboxSupplier, startSandboxSupplier } from '../../server/sandboxes/supplier';
 
 /** Everything a test saw: every response body and every log line, scanned for secrets at the end of each file. */
 export const seen = { responses: [] as Array<{ route: string; text: string }>, logLines: [] as string[], secrets: new Set<string>() };

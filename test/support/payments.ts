@@ -3,7 +3,7 @@
  * store's secret, at the store's payment notification address. A test pays, then waits until the provider saw
  * the service accept the event, never a fixed sleep.
  */
-import { RunningSandboxPayments, startSandboxPayments } from '../../server/payments/sandbox';
+import { RunningSandboxPayments, startSandboxPayments } from '../../server/sandboxes/payment-provider';
 import { eventually, seen, Service } from './harness';
 
 export type PaymentKind = 'authorised' | 'paid' | 'failed' | 'refunded';

@@ -41,7 +41,7 @@ export function compileRoute(route: AnyRoute, gate: Gate): RouteRunner {
       if (route.auth === 'carried') {
         // The caller comes from a token in the request; every later refusal is the route's one refusal.
         validate('query', input.query);
-        const found = await route.carriedCaller!(input.query as never, input.headers);
+        const found = await route.carriedCaller!(input.query, input.headers);
         if (!found) throw route.refusal;
         ({ caller, carried } = found);
         params = { ...params, storeId: found.storeId };
@@ -81,7 +81,7 @@ async function runChecked(route: AnyRoute, gate: Gate, input: RouteInput, resolv
   let body = input.body;
   if (route.body && body === undefined) body = {};
   // A conditional gate looks at the body, so it runs once the body is known to be well-formed JSON.
-  if (store && typeof route.planGated === 'object' && route.planGated.when((body ?? {}) as never) && !gate.planIncludesDropshipping(store.ownerPlan)) {
+  if (store && typeof route.planGated === 'object' && route.planGated.when(body ?? {}) && !gate.planIncludesDropshipping(store.ownerPlan)) {
     throw errors.planRequired(gate.requiredPlan);
   }
   validate('body', body);
@@ -108,7 +108,7 @@ async function runChecked(route: AnyRoute, gate: Gate, input: RouteInput, resolv
   };
   let out: unknown;
   try {
-    out = await route.handler(rc as never);
+    out = await route.handler(rc);
   } catch (err) {
     await credits.refundAll().catch((e) => input.log.error({ err: e }, 'credit refund failed'));
     throw err;

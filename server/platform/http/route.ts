@@ -152,13 +152,23 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, C = unknown> {
   handler(ctx: RequestContext<SchemaValue<P, Record<string, never>>, SchemaValue<Q, Record<string, never>>, SchemaValue<B, undefined>, C>): Promise<unknown>;
 }
 
-/** A route of the table, its schemas' types no longer needed. */
-export type AnyRoute = RouteDef<JsonSchema | undefined, JsonSchema | undefined, JsonSchema | undefined, unknown>;
+/**
+ * A route of the table, its schemas' types no longer needed: what reads the request (the plan gate, the credit rule,
+ * the carried caller, the handler) takes what the pipeline hands it, values the validator checked against the schemas.
+ */
+export type AnyRoute = Omit<RouteDef<JsonSchema | undefined, JsonSchema | undefined, JsonSchema | undefined>, 'planGated' | 'credits' | 'carriedCaller' | 'handler'> & {
+  planGated?: boolean | { when(body: unknown): boolean; description: string };
+  credits?: CreditRule;
+  carriedCaller?(query: Record<string, unknown>, headers: Record<string, string | string[] | undefined>): Promise<{ caller: Caller; storeId: string; carried: unknown } | null>;
+  handler(ctx: RequestContext): Promise<unknown>;
+};
 
 /** One route: the handler's params, query and body take their types from the schemas beside it. */
 export function route<const P extends JSONSchema | undefined = undefined, const Q extends JSONSchema | undefined = undefined, const B extends JSONSchema | undefined = undefined, C = unknown>(
   def: RouteDef<P, Q, B, C>,
 ): AnyRoute {
+  // The one place the schemas' types are let go: the pipeline validates every value against those schemas before it
+  // reaches the handler, which the type system cannot see.
   return def as unknown as AnyRoute;
 }
 

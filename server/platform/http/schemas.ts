@@ -21,12 +21,13 @@ export function object<const P extends Record<string, JSONSchema>, const R exten
   required?: R,
   extra?: { minProperties?: number; description?: string },
 ): { type: 'object'; properties: P; required: NoInfer<R>; additionalProperties: false } {
-  return { type: 'object', properties, required: (required ?? []) as unknown as R, additionalProperties: false, ...extra };
+  // Without `required`, R is its default `[]`, which the type system does not tie to the missing argument.
+  return { type: 'object', properties, required: (required ?? []) as R, additionalProperties: false, ...extra };
 }
 
 /** Path parameters, each a uuid. */
 export function params<const N extends readonly string[]>(names: N) {
-  return object(Object.fromEntries(names.map((n) => [n, uuid])) as { [K in N[number]]: typeof uuid }, names as unknown as readonly (N[number] & string)[] as N & readonly (N[number] & string)[]);
+  return object(Object.fromEntries(names.map((n) => [n, uuid])) as { [K in N[number]]: typeof uuid }, names as N & readonly (N[number] & string)[]);
 }
 
 export const pageQuery = {
@@ -69,7 +70,6 @@ export const errorBody = object(
   ['error'],
 );
 
-export const empty = object({});
 
 /** The shopper's delivery address (the supplier contract's `Destination`), as store orders take it and supplier orders show it. */
 export const destinationSchema = object(

@@ -2,16 +2,16 @@ import { errors, ErrorDetail } from '../errors';
 import type { JsonSchema } from './route';
 
 /** The longest free text any field takes unless its schema says less (product descriptions say more). */
-export const DEFAULT_MAX_TEXT = 2000;
+const DEFAULT_MAX_TEXT = 2000;
 /** Deeper than any request body the API defines; deeper input is refused before anything walks it. */
-export const MAX_DEPTH = 32;
+const MAX_DEPTH = 32;
 const MAX_DETAILS = 20;
 
 // A NUL or an unpaired surrogate: Postgres cannot store either in text or jsonb, and neither is real text.
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** What in `s` cannot be stored as text, or null when all of it can. */
-export function unstorable(s: string): string | null {
+function unstorable(s: string): string | null {
   const m = UNSTORABLE.exec(s);
   if (!m) return null;
   return m[0] === '\u0000' ? 'a NUL character' : 'an unpaired surrogate';

@@ -1,26 +1,22 @@
 /**
- * The AliExpress Dropshipping adapter (docs/suppliers/aliexpress.md): signed calls through http.ts, the sign-in in
- * tokens.ts, answers read by readers.ts and orders.ts, codes mapped by codes.ts, orders placed by placing.ts and read
- * back by reading.ts. Every
- * failure leaves as a SupplierError whose message carries no token or secret.
+ * The AliExpress Dropshipping adapter (docs/suppliers/aliexpress.md): signed calls through client.ts (over http.ts),
+ * the sign-in in tokens.ts, the catalogue in products.ts, answers read by readers.ts and orders.ts, codes mapped by
+ * codes.ts, orders placed by placing.ts and read back by reading.ts. Every failure leaves as a SupplierError whose
+ * message carries no token or secret.
  */
 import { catalogueEntry } from '../adapter';
 import type { CallLimits, CatalogueEntry, ConnectionMode, HealthResult, Money, ProductSearchPage, SupplierAdapter, SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
 import { SupplierError } from '../errors';
 import { healthFrom } from '../health';
-import { asObj, Obj, secretsOf, ShapeError } from '../http';
-import { AeContext, CALL_LIMIT, refusalOf } from './codes';
+import { AeClient } from './client';
+import { refusalOf } from './codes';
 import { ALIEXPRESS_DESCRIPTION, DEFAULT_REQUESTS_PER_SECOND, setting } from './description';
-import { AeApp, AeHttp, AeRefusal } from './http';
+import type { AeApp } from './http';
 import { placeOrder } from './placing';
+import { productFor, search, searchProducts } from './products';
 import { findByNumber, readOrders } from './reading';
-import { count, listOf, readProduct, readSearchItem } from './readers';
-import { AeTokens, readTokenAnswer, renewable, renewalTime, storedTokens, tokenFields } from './tokens';
+import { readTokenAnswer, renewable, renewalTime, storedTokens, tokenFields } from './tokens';
 
-const MAX_PAGE = 100;
-const MAX_PAGE_SIZE = 50;
-/** A call refused with ApiCallLimit is made again this many times, each after the ban (1 s) and in its own turn. */
-const CALL_LIMIT_RETRIES = 2;
 const PRODUCT_HOST = /^(?:[a-z]{2,3}\.|www\.|m\.)?aliexpress\.(?:com|us)$/;
 const PRODUCT_PATH = /^\/(?:item|i)\/(\d{6,30})\.html$/;
 
@@ -30,11 +26,10 @@ export interface AliExpressAdapterOptions {
   callLimitWaitMs?: number;
 }
 
-export function requestsPerSecond(settings: Record<string, unknown>): number {
+function requestsPerSecond(settings: Record<string, unknown>): number {
   const r = settings.requestsPerSecond;
   return typeof r === 'number' && Number.isInteger(r) && r >= 1 && r <= 50 ? r : DEFAULT_REQUESTS_PER_SECOND;
 }
-
 
 export class AliExpressAdapter implements SupplierAdapter {
   readonly entry: CatalogueEntry = ALIEXPRESS_ENTRY;
@@ -44,74 +39,23 @@ export class AliExpressAdapter implements SupplierAdapter {
     // Every connection signed in to the same AliExpress account shares its rate.
     rateKey: (credentials) => (credentials.userId ? `aliexpress:${credentials.userId}` : null),
   };
-  private readonly http: AeHttp;
-  private readonly callLimitWaitMs: number;
+  private readonly client: AeClient;
 
   constructor(opts: AliExpressAdapterOptions) {
-    this.http = new AeHttp(opts.app);
-    this.callLimitWaitMs = opts.callLimitWaitMs ?? 1000;
-  }
-
-  // ---- calls
-
-  private tokens(ctx: SupplierCallContext): AeTokens {
-    const t = storedTokens(ctx.credentials);
-    if (!t) throw new SupplierError('credentialsRejected', 'The connection has no usable AliExpress sign-in; sign in to AliExpress again');
-    return t;
-  }
-
-  private secrets(ctx: SupplierCallContext, extra: string[] = []): string[] {
-    return [...secretsOf(ctx.credentials), this.http.app.appSecret, ...extra];
-  }
-
-  /** A business call in the connection's turn; ApiCallLimit is a throttle: waited out and made again, then `unavailable` (throttled). */
-  async callWithText(
-    ctx: SupplierCallContext,
-    method: string,
-    params: Record<string, string>,
-    context: AeContext,
-    subject?: Record<string, string>,
-    refused: (r: AeRefusal) => SupplierError = (r) => refusalOf(r, context, subject),
-  ): Promise<{ body: Obj; text: string }> {
-    const token = this.tokens(ctx).accessToken;
-    for (let attempt = 0; ; attempt++) {
-      await ctx.pace?.();
-      const answer = await this.http.business(method, params, token, { timeoutMs: ctx.timeoutMs, secrets: this.secrets(ctx) });
-      if (answer.ok) return answer;
-      const limited = answer.refusal.code === CALL_LIMIT || answer.refusal.subCode === CALL_LIMIT;
-      if (limited && attempt < CALL_LIMIT_RETRIES) {
-        await new Promise((r) => setTimeout(r, this.callLimitWaitMs));
-        continue;
-      }
-      throw refused(answer.refusal);
-    }
-  }
-
-  async call(ctx: SupplierCallContext, method: string, params: Record<string, string>, context: AeContext, subject?: Record<string, string>, refused?: (r: AeRefusal) => SupplierError): Promise<Obj> {
-    return (await this.callWithText(ctx, method, params, context, subject, refused)).body;
-  }
-
-  /** Reads an answer; a wrong shape is AliExpress answering what it could not have meant (`unavailable`). */
-  read<T>(label: string, reader: () => T): T {
-    try {
-      return reader();
-    } catch (err) {
-      if (err instanceof SupplierError) throw err;
-      throw new SupplierError('unavailable', `AliExpress answered ${label} with an unexpected body (${err instanceof ShapeError ? err.message : 'unreadable body'})`);
-    }
+    this.client = new AeClient(opts.app, opts.callLimitWaitMs ?? 1000);
   }
 
   // ---- sign-in
 
   signInUrl(input: { state: string; redirectUri: string; mode: ConnectionMode }): string {
-    const q = new URLSearchParams({ response_type: 'code', force_auth: 'true', redirect_uri: input.redirectUri, client_id: this.http.app.appKey, state: input.state });
-    return `${this.http.baseUrl}/oauth/authorize?${q.toString()}`;
+    const q = new URLSearchParams({ response_type: 'code', force_auth: 'true', redirect_uri: input.redirectUri, client_id: this.client.http.app.appKey, state: input.state });
+    return `${this.client.http.baseUrl}/oauth/authorize?${q.toString()}`;
   }
 
   async exchangeSignInCode(input: { code: string; redirectUri: string; timeoutMs: number }): Promise<Record<string, string>> {
-    const answer = await this.http.system('/auth/token/create', { code: input.code }, { timeoutMs: input.timeoutMs, secrets: [input.code, this.http.app.appSecret] });
+    const answer = await this.client.http.system('/auth/token/create', { code: input.code }, { timeoutMs: input.timeoutMs, secrets: [input.code, this.client.http.app.appSecret] });
     if (!answer.ok) throw refusalOf(answer.refusal, 'auth');
-    return tokenFields(this.read('/auth/token/create', () => readTokenAnswer(answer.body, Date.now())));
+    return tokenFields(this.client.read('/auth/token/create', () => readTokenAnswer(answer.body, Date.now())));
   }
 
   credentialsRenewAt(credentials: Record<string, string>): Date | null {
@@ -120,21 +64,21 @@ export class AliExpressAdapter implements SupplierAdapter {
   }
 
   async renewCredentials(ctx: SupplierCallContext): Promise<Record<string, string>> {
-    const current = this.tokens(ctx);
+    const current = this.client.tokens(ctx);
     if (!renewable(current, Date.now())) throw new SupplierError('credentialsRejected', 'The AliExpress sign-in cannot be renewed (AliExpress gave no refresh token, or it ended); sign in to AliExpress again');
     await ctx.pace?.();
-    const answer = await this.http.system('/auth/token/refresh', { refresh_token: current.refreshToken }, { timeoutMs: ctx.timeoutMs, secrets: this.secrets(ctx) });
+    const answer = await this.client.http.system('/auth/token/refresh', { refresh_token: current.refreshToken }, { timeoutMs: ctx.timeoutMs, secrets: this.client.secrets(ctx) });
     if (!answer.ok) throw refusalOf(answer.refusal, 'auth');
-    return tokenFields(this.read('/auth/token/refresh', () => readTokenAnswer(answer.body, Date.now(), current)));
+    return tokenFields(this.client.read('/auth/token/refresh', () => readTokenAnswer(answer.body, Date.now(), current)));
   }
 
   // ---- account
 
   async verifyCredentials(ctx: SupplierCallContext): Promise<VerifiedAccount> {
-    const t = this.tokens(ctx);
+    const t = this.client.tokens(ctx);
     if (Date.now() >= t.accessTokenExpiresAt) throw new SupplierError('credentialsRejected', 'The AliExpress sign-in has ended; sign in to AliExpress again');
     // One cheap signed call proves the token and the app's signature.
-    await this.search(ctx, undefined, 1, 1);
+    await search(this.client, ctx, undefined, 1, 1);
     return { accountLabel: `AliExpress buyer ${t.userNick}`, accountId: `aliexpress:${t.userId}` };
   }
 
@@ -148,45 +92,12 @@ export class AliExpressAdapter implements SupplierAdapter {
 
   // ---- products
 
-  private async search(ctx: SupplierCallContext, keyWord: string | undefined, page: number, pageSize: number): Promise<{ items: SupplierProduct[]; total: number }> {
-    const params: Record<string, string> = { local: setting(ctx, 'language', 'en'), countryCode: setting(ctx, 'shipToCountry', 'US'), currency: setting(ctx, 'currency', 'USD'), pageIndex: String(page), pageSize: String(pageSize) };
-    if (keyWord) params.keyWord = keyWord;
-    const body = await this.call(ctx, 'aliexpress.ds.text.search', params, 'other');
-    return this.read('aliexpress.ds.text.search', () => {
-      const data = asObj(body.data ?? asObj(body.result, 'result').data, 'data');
-      const items = listOf(data.products, 'data.products').map((p, i) => readSearchItem(p, `data.products[${i}]`));
-      return { items, total: count(data.totalCount) };
-    });
-  }
-
-  async searchProducts(ctx: SupplierCallContext, q: { query?: string; cursor?: string; pageSize: number }): Promise<ProductSearchPage> {
-    let page = 1;
-    if (q.cursor !== undefined) {
-      if (!/^[1-9]\d{0,2}$/.test(q.cursor) || Number(q.cursor) > MAX_PAGE) throw new SupplierError('refused', 'Not a cursor this supplier gave out');
-      page = Number(q.cursor);
-    }
-    const size = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(q.pageSize) || 1));
-    const { items, total } = await this.search(ctx, q.query?.trim() || undefined, page, size);
-    const more = items.length > 0 && page * size < total && page < MAX_PAGE;
-    return { items, nextCursor: more ? String(page + 1) : null, total };
-  }
-
-  /** The product as sold to `country` (the connection's ship-to country unless an order names another). */
-  async productFor(ctx: SupplierCallContext, productId: string, country: string, context: AeContext) {
-    const subject = { productId };
-    if (!/^\d{1,30}$/.test(productId)) throw new SupplierError(context === 'product' ? 'notFound' : 'variantUnavailable', 'Not an AliExpress product id', subject);
-    const body = await this.call(
-      ctx,
-      'aliexpress.ds.product.get',
-      { product_id: productId, ship_to_country: country, target_currency: setting(ctx, 'currency', 'USD'), target_language: setting(ctx, 'language', 'en'), remove_personal_benefit: 'false' },
-      context,
-      subject,
-    );
-    return this.read('aliexpress.ds.product.get', () => readProduct(body.result, setting(ctx, 'currency', 'USD')));
+  searchProducts(ctx: SupplierCallContext, q: { query?: string; cursor?: string; pageSize: number }): Promise<ProductSearchPage> {
+    return searchProducts(this.client, ctx, q);
   }
 
   async getProduct(ctx: SupplierCallContext, supplierProductId: string): Promise<SupplierProduct> {
-    return (await this.productFor(ctx, supplierProductId, setting(ctx, 'shipToCountry', 'US'), 'product')).product;
+    return (await productFor(this.client, ctx, supplierProductId, setting(ctx, 'shipToCountry', 'US'), 'product')).product;
   }
 
   resolveProductUrl(url: URL): string | null {
@@ -198,15 +109,15 @@ export class AliExpressAdapter implements SupplierAdapter {
   // ---- orders
 
   findOrderByNumber(ctx: SupplierCallContext, orderNumber: string): Promise<SupplierOrderSnapshot | null> {
-    return findByNumber(this, ctx, orderNumber);
+    return findByNumber(this.client, ctx, orderNumber);
   }
 
   createOrder(ctx: SupplierCallContext, input: SupplierOrderInput): Promise<SupplierOrderSnapshot> {
-    return placeOrder(this, ctx, input);
+    return placeOrder(this.client, ctx, input);
   }
 
   getOrder(ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot> {
-    return readOrders(this, ctx, supplierOrderId);
+    return readOrders(this.client, ctx, supplierOrderId);
   }
 
   /** AliExpress takes payment only as it creates an order (with automatic payment on); there is no payment call. */

@@ -3,7 +3,7 @@ import type { SupplierCallContext, SupplierDescription } from '../adapter';
 
 export const DEFAULT_REQUESTS_PER_SECOND = 5;
 /** Two-decimal currencies AliExpress prices in (the shared money reading takes two decimals). */
-export const CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'NZD', 'CHF', 'PLN', 'SEK', 'NOK', 'DKK', 'BRL', 'MXN'];
+const CURRENCIES = ['USD', 'EUR', 'GBP', 'CAD', 'AUD', 'NZD', 'CHF', 'PLN', 'SEK', 'NOK', 'DKK', 'BRL', 'MXN'];
 
 export const ALIEXPRESS_DESCRIPTION: SupplierDescription = {
   key: 'aliexpress',

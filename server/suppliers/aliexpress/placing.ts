@@ -9,10 +9,11 @@ import { isCountryCode } from '../countries';
 import { SupplierError } from '../errors';
 import { asObj, cleanSupplierWords, Obj, optionalText, ShapeError } from '../http';
 import { chooseShipping, CHEAPEST, describeRule } from '../shipping';
-import type { AliExpressAdapter } from './adapter';
+import type { AeClient } from './client';
 import { createRefusalOf, REPEATED_ORDER } from './codes';
 import { setting } from './description';
 import { joinIds, justCreated, splitIds } from './orders';
+import { productFor } from './products';
 import { AeSku, readFreight, splitVariantId } from './readers';
 
 const truthy = (v: unknown) => v === true || v === 'true';
@@ -52,7 +53,7 @@ async function keep(ctx: SupplierCallContext, orderNumber: string, ids: string[]
 }
 
 /** The service the rule picks from the item's freight quote; none fits: destinationUnsupported. */
-async function serviceFor(ae: AliExpressAdapter, ctx: SupplierCallContext, item: { productId: string; skuId: string; quantity: number }, country: string, subject: Record<string, string>): Promise<string> {
+async function serviceFor(ae: AeClient, ctx: SupplierCallContext, item: { productId: string; skuId: string; quantity: number }, country: string, subject: Record<string, string>): Promise<string> {
   const rule = ctx.ordering?.shippingMethod ?? CHEAPEST;
   // Built by hand: the product id is digits that may pass 2^53.
   const req = `{"quantity":${item.quantity},"shipToCountry":${JSON.stringify(country)},"productId":${item.productId},"selectedSkuId":${JSON.stringify(item.skuId)},"language":${JSON.stringify(setting(ctx, 'language', 'en'))},"locale":${JSON.stringify(setting(ctx, 'language', 'en'))},"currency":${JSON.stringify(setting(ctx, 'currency', 'USD'))}}`;
@@ -71,7 +72,7 @@ async function serviceFor(ae: AliExpressAdapter, ctx: SupplierCallContext, item:
   return chosen.service;
 }
 
-export async function placeOrder(ae: AliExpressAdapter, ctx: SupplierCallContext, input: SupplierOrderInput): Promise<SupplierOrderSnapshot> {
+export async function placeOrder(ae: AeClient, ctx: SupplierCallContext, input: SupplierOrderInput): Promise<SupplierOrderSnapshot> {
   const country = input.destination.country.toUpperCase();
   if (!isCountryCode(country)) throw new SupplierError('destinationUnsupported', `${country} is not a country AliExpress knows`);
   if (!input.items.length) throw new SupplierError('refused', 'An order needs at least one item');
@@ -83,7 +84,7 @@ export async function placeOrder(ae: AliExpressAdapter, ctx: SupplierCallContext
     if (!ids) throw new SupplierError('variantUnavailable', 'Not an AliExpress variant id', subject);
     let skus = skusOf.get(ids.productId);
     if (!skus) {
-      skus = (await ae.productFor(ctx, ids.productId, country, 'order')).skus;
+      skus = (await productFor(ae, ctx, ids.productId, country, 'order')).skus;
       skusOf.set(ids.productId, skus);
     }
     const sku = skus.find((s) => s.variant.id === item.variantId);

@@ -9,14 +9,14 @@ import { decimalToMinor, MoneyFormatError } from '../money';
 import { maxDaysOf, ShippingOption } from '../shipping';
 
 /** Our id of a variant: AliExpress needs the product with the sku to order it, so both travel together. */
-export const variantIdOf = (productId: string, skuId: string) => `${productId}:${skuId}`;
+const variantIdOf = (productId: string, skuId: string) => `${productId}:${skuId}`;
 
 export function splitVariantId(variantId: string): { productId: string; skuId: string } | null {
   const m = /^(\d{1,30}):([A-Za-z0-9_-]{1,100})$/.exec(variantId);
   return m ? { productId: m[1], skuId: m[2] } : null;
 }
 
-export const productUrl = (productId: string) => `https://www.aliexpress.com/item/${productId}.html`;
+const productUrl = (productId: string) => `https://www.aliexpress.com/item/${productId}.html`;
 
 /** A list, bare or wrapped once in an object with one array inside. Absent or empty: []. */
 export function listOf(value: unknown, at: string): unknown[] {

@@ -4,7 +4,7 @@
  */
 import type { SupplierCallContext, SupplierOrderSnapshot } from '../adapter';
 import { SupplierError } from '../errors';
-import type { AliExpressAdapter } from './adapter';
+import type { AeClient } from './client';
 import { refusalOf } from './codes';
 import { setting } from './description';
 import type { AeRefusal } from './http';
@@ -20,7 +20,7 @@ class NotShownYet extends SupplierError {
   }
 }
 
-async function one(ae: AliExpressAdapter, ctx: SupplierCallContext, id: string): Promise<AeOrder> {
+async function one(ae: AeClient, ctx: SupplierCallContext, id: string): Promise<AeOrder> {
   const subject = { supplierOrderId: id };
   // Our ids come from AliExpress's own create answer: an order it does not show is one it does not show yet.
   const notYet = (r: AeRefusal) => (NOT_SHOWN.has(r.code) || NOT_SHOWN.has(r.subCode) ? new NotShownYet(subject) : refusalOf(r, 'order', subject));
@@ -29,7 +29,7 @@ async function one(ae: AliExpressAdapter, ctx: SupplierCallContext, id: string):
   return ae.read('aliexpress.trade.ds.order.get', () => readOrder(id, answer.result));
 }
 
-export async function readOrders(ae: AliExpressAdapter, ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot> {
+export async function readOrders(ae: AeClient, ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot> {
   const ids = splitIds(supplierOrderId);
   if (!ids) throw new SupplierError('notFound', 'Not an AliExpress order id', { supplierOrderId });
   const orders: AeOrder[] = [];
@@ -52,7 +52,7 @@ export async function readOrders(ae: AliExpressAdapter, ctx: SupplierCallContext
  * AliExpress cannot look an order up by our number: the ids it answered are kept by the service (ctx.orderNumbers).
  * An order it does not show yet is still there: its own create answer named it.
  */
-export async function findByNumber(ae: AliExpressAdapter, ctx: SupplierCallContext, orderNumber: string): Promise<SupplierOrderSnapshot | null> {
+export async function findByNumber(ae: AeClient, ctx: SupplierCallContext, orderNumber: string): Promise<SupplierOrderSnapshot | null> {
   const known = await ctx.orderNumbers?.recall(orderNumber);
   const ids = known ? splitIds(known) : null;
   if (!known || !ids) return null;

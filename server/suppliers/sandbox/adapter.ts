@@ -8,6 +8,7 @@ import type { CallLimits, CatalogueEntry, ConnectionMode, HealthResult, Money, P
 import { SupplierError } from '../errors';
 import { healthFrom } from '../health';
 import { asObj, secretsOf, ShapeError } from '../http';
+import { pageOfCursor, pageSizeWithin } from '../paging';
 import { Answer, Call, errorBody, okBody, SandboxHttp, segment } from './http';
 import { int, list, readAccount, readOrder, readProduct, readSignInToken, str, TOKEN_SHAPE } from './readers';
 import { API_KEY_DESCRIPTION, SIGN_IN_DESCRIPTION } from './description';
@@ -16,6 +17,8 @@ import { readNotification } from './signature';
 const PRODUCT_HOST = 'shop.sandbox-supplier.test';
 const PRODUCT_PATH = /^\/p\/(SBX-P\d+)\/?$/;
 const MAX_PAGE_SIZE = 100;
+/** The sandbox names no last page; nine digits bound the cursor. */
+const MAX_PAGE = 999_999_999;
 
 
 /** The sandbox documents no limit; the operator can set one to rehearse a supplier that has. */
@@ -67,12 +70,8 @@ abstract class SandboxAdapterBase implements SupplierAdapter {
   }
 
   async searchProducts(ctx: SupplierCallContext, q: { query?: string; cursor?: string; pageSize: number }): Promise<ProductSearchPage> {
-    let page = 1;
-    if (q.cursor !== undefined) {
-      if (!/^[1-9]\d{0,8}$/.test(q.cursor)) throw new SupplierError('refused', 'Not a cursor this supplier gave out');
-      page = Number(q.cursor);
-    }
-    const pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(q.pageSize) || 1));
+    const page = pageOfCursor(q.cursor, MAX_PAGE);
+    const pageSize = pageSizeWithin(q.pageSize, MAX_PAGE_SIZE);
     const query = q.query?.trim() ? q.query : undefined;
     const answer = await this.send(ctx, { method: 'GET', path: '/v1/products', query: { q: query, page: String(page), pageSize: String(pageSize) } });
     return okBody(answer, (body) => {

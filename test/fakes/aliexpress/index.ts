@@ -6,7 +6,7 @@
 import http from 'node:http';
 import { createFakeAeApp, FakeRuntime } from './app';
 import { FakeAeState } from './state';
-import { serve } from '../run';
+import { serve } from '../../../server/sandboxes/program';
 
 export type { FailRule, Faults } from './state';
 export type { FakeOrder, CreateRecord } from './orders';
@@ -67,5 +67,5 @@ export async function startFakeAliExpress(opts: FakeAliExpressOptions = {}): Pro
     for (const t of rt.held) clearTimeout(t);
     rt.held.clear();
   });
-  return { baseUrl: served.origin, controlUrl: `${served.origin}/control`, appKey, appSecret, port: served.port, state, close: served.close };
+  return { baseUrl: served.baseUrl, controlUrl: `${served.baseUrl}/control`, appKey, appSecret, port: served.port, state, close: served.close };
 }

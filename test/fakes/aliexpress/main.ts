@@ -2,10 +2,10 @@
  * `npm run fake-aliexpress`: the AliExpress-format server alone, for trying the adapter by hand. Env:
  * FAKE_ALIEXPRESS_PORT (4030), FAKE_ALIEXPRESS_HOST, FAKE_ALIEXPRESS_APP_KEY, FAKE_ALIEXPRESS_APP_SECRET, FAKE_ALIEXPRESS_SEED.
  */
-import { intEnv, runAlone } from '../run';
+import { intEnv, runProgram } from '../../../server/sandboxes/program';
 import { startFakeAliExpress } from './index';
 
-runAlone('AliExpress-format server', async () => {
+runProgram('AliExpress-format server', async () => {
   const running = await startFakeAliExpress({
     port: intEnv('FAKE_ALIEXPRESS_PORT', 4030),
     host: process.env.FAKE_ALIEXPRESS_HOST || undefined,
@@ -16,5 +16,5 @@ runAlone('AliExpress-format server', async () => {
   const buyer = running.state.signIn.addBuyer({ nick: 'demo-buyer' });
   // The app secret goes to the terminal only: this server exists for local trials.
   const banner = { fakeAliExpress: { baseUrl: running.baseUrl, controlUrl: running.controlUrl, appKey: running.appKey, appSecret: running.appSecret, demoBuyerUserId: buyer.userId } };
-  return { banner, close: () => running.close() };
+  return { baseUrl: running.baseUrl, banner, close: () => running.close() };
 });

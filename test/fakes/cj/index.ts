@@ -5,7 +5,7 @@
 import http from 'node:http';
 import { API_PREFIX, createFakeCjApp, FakeRuntime } from './app';
 import { FakeCjState, Notification, signCjNotification } from './state';
-import { serve } from '../run';
+import { serve } from '../../../server/sandboxes/program';
 
 export { signCjNotification } from './state';
 export type { Faults, FailRule, FakeOrder, OrderStatus } from './state';
@@ -110,5 +110,5 @@ export async function startFakeCj(opts: FakeCjOptions = {}): Promise<RunningFake
     for (const t of rt.held) clearTimeout(t);
     rt.held.clear();
   });
-  return { baseUrl: served.origin + API_PREFIX, controlUrl: `${served.origin}/control`, port: served.port, state, close: served.close };
+  return { baseUrl: served.baseUrl + API_PREFIX, controlUrl: `${served.baseUrl}/control`, port: served.port, state, close: served.close };
 }

@@ -2,7 +2,7 @@ import type { Context, Middleware, Next } from 'koa';
 import { Router } from '@koa/router';
 import { ApiError } from './errors';
 import type { SandboxRuntime } from './runtime';
-import type { Caller } from './state';
+import type { Caller } from './accounts';
 import { bodyObject, httpUrl, optionalBool, parseCreateOrder, queryInt, queryString } from './validate';
 
 const MAX_PAGE_SIZE = 100;
@@ -18,7 +18,7 @@ function unauthorized(ctx: Context, message: string): ApiError {
   return new ApiError(401, 'invalidCredentials', message);
 }
 
-export function isV1Path(path: string): boolean {
+function isV1Path(path: string): boolean {
   return path === '/v1' || path.startsWith('/v1/');
 }
 
@@ -27,7 +27,7 @@ export function v1Gate(rt: SandboxRuntime): Middleware {
   return async (ctx: Context, next: Next) => {
     if (!isV1Path(ctx.path)) return next();
     // Counted on arrival: tests want what the wire delivered, faults included.
-    if (ctx.method === 'POST' && ctx.path === '/v1/orders') rt.state.countCreateAttempt();
+    if (ctx.method === 'POST' && ctx.path === '/v1/orders') rt.state.records.createAttempts++;
 
     const latency = rt.state.faults.latencyMs;
     if (latency > 0) await rt.requestTimers.sleep(latency);
@@ -44,7 +44,7 @@ export function v1Gate(rt: SandboxRuntime): Middleware {
     if (!caller) throw unauthorized(ctx, match ? 'Unknown API key or access token' : 'Missing Authorization: Bearer header');
     if (faults.unavailableAccounts.includes(caller.account.id)) throw new ApiError(503, 'unavailable', 'Sandbox supplier is temporarily unavailable for this account (injected fault)');
     (ctx.state as { caller?: Caller }).caller = caller;
-    const done = rt.state.callStarted(caller.account.id);
+    const done = rt.state.records.callStarted(caller.account.id);
     try {
       const own = faults.accountLatencyMs[caller.account.id] ?? 0;
       if (own > 0) await rt.requestTimers.sleep(own);
@@ -71,7 +71,7 @@ export function v1Router(rt: SandboxRuntime): Router {
   router.put('/webhook', (ctx) => {
     const body = bodyObject(ctx.request.body);
     const url = httpUrl(body.url, 'url');
-    ctx.body = state.setWebhook(callerOf(ctx).env, url, optionalBool(body, 'rotate') ?? false);
+    ctx.body = state.accounts.setWebhook(callerOf(ctx).env, url, optionalBool(body, 'rotate') ?? false);
   });
 
   router.get('/products', (ctx) => {
@@ -88,7 +88,7 @@ export function v1Router(rt: SandboxRuntime): Router {
 
   router.post('/orders', (ctx) => {
     const input = parseCreateOrder(ctx.request.body);
-    const record = state.createOrder(callerOf(ctx), input);
+    const record = state.orders.create(callerOf(ctx), input);
     const faults = state.faults;
     if (faults.timeoutAfterCreateNext > 0) {
       faults.timeoutAfterCreateNext--;
@@ -103,27 +103,27 @@ export function v1Router(rt: SandboxRuntime): Router {
     const caller = callerOf(ctx);
     const orderNumber = ctx.query.orderNumber;
     if (orderNumber !== undefined) {
-      const found = state.findOrderByNumber(caller, queryString(orderNumber));
+      const found = state.orders.findByNumber(caller, queryString(orderNumber));
       ctx.body = { items: found ? [found.order] : [] };
       return;
     }
     const page = queryInt(ctx.query.page, 1, 'page');
     const pageSize = queryInt(ctx.query.pageSize, 50, 'pageSize', MAX_PAGE_SIZE);
-    const all = state.listOrders(caller);
+    const all = state.orders.list(caller);
     const start = (page - 1) * pageSize;
     ctx.body = { items: all.slice(start, start + pageSize).map((r) => r.order), page, pageSize, total: all.length };
   });
 
   router.get('/orders/:id', (ctx) => {
-    ctx.body = state.getOrder(callerOf(ctx), ctx.params.id).order;
+    ctx.body = state.orders.get(callerOf(ctx), ctx.params.id).order;
   });
 
   router.post('/orders/:id/pay', (ctx) => {
-    ctx.body = state.payOrder(callerOf(ctx), ctx.params.id).order;
+    ctx.body = state.orders.pay(callerOf(ctx), ctx.params.id).order;
   });
 
   router.post('/orders/:id/cancel', (ctx) => {
-    ctx.body = state.cancelOrder(callerOf(ctx), ctx.params.id).order;
+    ctx.body = state.orders.cancel(callerOf(ctx), ctx.params.id).order;
   });
 
   return router;

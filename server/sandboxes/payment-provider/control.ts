@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { Payments } from './app';
+import type { Payments } from './runtime';
 import { Refusal } from './refusal';
 import { paymentView } from './capture';
 import { noCaptureFaults } from './state';

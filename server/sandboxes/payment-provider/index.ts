@@ -1,7 +1,8 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { createPaymentsApp, Payments } from './app';
+import { serve, type Listening } from '../program';
+import { createPaymentsApp } from './app';
+import type { Payments } from './runtime';
 import { EventSender } from './sender';
 import { PaymentsState, STATUS_AFTER } from './state';
 
@@ -18,11 +19,7 @@ export interface SandboxPaymentsOptions {
   control?: boolean;
 }
 
-export interface RunningSandboxPayments {
-  baseUrl: string;
-  port: number;
-  close(): Promise<void>;
-}
+export type RunningSandboxPayments = Listening;
 
 /**
  * The sandbox payment provider: ships beside the sandbox supplier, its own HTTP server, so the demo, the tests and
@@ -45,29 +42,7 @@ export async function startSandboxPayments(opts: SandboxPaymentsOptions = {}): P
       return event.id;
     },
   };
-  const server = http.createServer(createPaymentsApp(payments, log).callback());
-  const host = opts.host ?? '127.0.0.1';
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  const baseUrl = `http://${host}:${port}`;
-  log.info({ baseUrl, control: payments.control }, 'sandbox payment provider listening');
-  let closing: Promise<void> | undefined;
-  return {
-    baseUrl,
-    port,
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        sender.close();
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      return closing;
-    },
-  };
+  const running = await serve(http.createServer(createPaymentsApp(payments, log).callback()), opts.port ?? 0, opts.host ?? '127.0.0.1', () => sender.close());
+  log.info({ baseUrl: running.baseUrl, control: payments.control }, 'sandbox payment provider listening');
+  return running;
 }

@@ -1,51 +1,13 @@
-import Koa, { type Context } from 'koa';
 import Router from '@koa/router';
-import { koaBody } from 'koa-body';
-import type { Logger } from 'pino';
-import type { EventSender } from './sender';
-import type { EventType, Merchant, Payment, PaymentsState } from './state';
-import { checkoutRouter } from './checkout';
+import type { Context } from 'koa';
 import { captureRoutes } from './capture';
-import { controlRouter } from './control';
+import { chargeInput } from './charge';
 import { Refusal } from './refusal';
+import type { Payments } from './runtime';
+import type { Merchant, Payment } from './state';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** What a charge needs: the store's order id, the amount in minor units and its currency. */
-export function chargeInput(body: Record<string, unknown>): { orderId: string; amountMinor: number; currency: string } {
-  const { orderId, amountMinor, currency } = body;
-  if (typeof orderId !== 'string' || !UUID.test(orderId)) throw new Refusal(400, 'invalidOrderId', 'orderId must be the store order\'s id (a UUID)');
-  const amount = typeof amountMinor === 'string' ? Number(amountMinor) : amountMinor;
-  if (typeof amount !== 'number' || !Number.isSafeInteger(amount) || amount < 0) throw new Refusal(400, 'invalidAmount', 'amountMinor must be a whole number of minor units');
-  if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) throw new Refusal(400, 'invalidCurrency', 'currency must be an ISO 4217 code');
-  return { orderId, amountMinor: amount, currency };
-}
-
-export interface Payments {
-  state: PaymentsState;
-  sender: EventSender;
-  /** Mount /control/* (fault injection, held deliveries, the provider's records); off unless asked. */
-  control: boolean;
-  /** Records a change of the payment (a charge in its captures) and sends its event; answers the event's id. */
-  emit(merchant: Merchant, payment: Payment, type: EventType, idempotencyKey?: string | null): string;
-}
-
-export function createPaymentsApp(p: Payments, log: Logger): Koa {
-  const app = new Koa();
-  app.on('error', (err: unknown) => log.debug({ err }, 'koa error'));
-  app.use(async (ctx, next) => {
-    try {
-      await next();
-    } catch (err) {
-      const known = err instanceof Refusal ? err : null;
-      const status = known?.status ?? ((err as { status?: number }).status && (err as { status: number }).status < 500 ? (err as { status: number }).status : 500);
-      ctx.status = status;
-      ctx.body = { error: { code: known?.code ?? (status === 500 ? 'internal' : 'badRequest'), message: known?.message ?? (err instanceof Error ? err.message : 'error') } };
-      if (status === 500) log.error({ err }, 'sandbox payments handler failed');
-    }
-  });
-  app.use(koaBody({ json: true, urlencoded: true, text: false, multipart: false, jsonLimit: '64kb', formLimit: '16kb' }));
-
+/** The merchant API: accounts, the notification address, payments and what became of them, the delivery log. */
+export function v1Router(p: Payments): Router {
   const v1 = new Router({ prefix: '/v1' });
   v1.post('/merchants', (ctx) => {
     const m = p.state.createMerchant();
@@ -109,13 +71,5 @@ export function createPaymentsApp(p: Payments, log: Logger): Koa {
     ctx.status = 202;
     ctx.body = { id: event.id };
   });
-
-  for (const router of [v1, checkoutRouter(p), ...(p.control ? [controlRouter(p)] : [])]) app.use(router.routes());
-  app.use(async (ctx) => {
-    if (ctx.body === undefined) {
-      ctx.status = 404;
-      ctx.body = { error: { code: 'notFound', message: `No route ${ctx.method} ${ctx.path}` } };
-    }
-  });
-  return app;
+  return v1;
 }

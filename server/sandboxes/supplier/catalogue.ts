@@ -1,7 +1,7 @@
 import type { Product, Variant, VariantOptions } from './types';
 
-export const SHOP_ORIGIN = 'https://shop.sandbox-supplier.test';
-export const COUNTRIES = ['US', 'CA', 'GB', 'DE', 'FR', 'NL', 'ES', 'IT', 'AU', 'JP'] as const;
+const SHOP_ORIGIN = 'https://shop.sandbox-supplier.test';
+const COUNTRIES = ['US', 'CA', 'GB', 'DE', 'FR', 'NL', 'ES', 'IT', 'AU', 'JP'] as const;
 
 /** mulberry32: tiny, fast and identical on every platform, which Math.random is not. */
 export function mulberry32(seed: number): () => number {

@@ -1,6 +1,6 @@
 import Router from '@koa/router';
-import type { Payments } from './app';
-import { chargeInput } from './app';
+import type { Payments } from './runtime';
+import { chargeInput } from './charge';
 
 function merchantFor(p: Payments, id: string | undefined) {
   const merchant = p.state.merchantById(id ?? '');

@@ -3,7 +3,7 @@ import { Router } from '@koa/router';
 import { ApiError, invalidRequest } from './errors';
 import { authorizePage, type AuthorizeParams } from './pages';
 import type { SandboxRuntime } from './runtime';
-import { ACCESS_TOKEN_TTL_SECONDS } from './state';
+import { ACCESS_TOKEN_TTL_SECONDS } from './sign-ins';
 import { bodyObject, httpUrl, type Json } from './validate';
 
 function str(value: unknown): string {
@@ -34,9 +34,9 @@ export function oauthRouter(rt: SandboxRuntime): Router {
     const params = authorizeParams(query);
     // Shortcut for automated tests: approve without the HTML round trip.
     if (str(query.approve) === '1' && str(query.accountId)) {
-      const account = state.findAccount(str(query.accountId));
+      const account = state.accounts.find(str(query.accountId));
       if (!account) throw new ApiError(400, 'unknownAccount', `No account ${str(query.accountId)}`);
-      const code = state.issueCode(account, params.clientId, params.redirectUri);
+      const code = state.signIns.issueCode(account, params.clientId, params.redirectUri);
       redirectWith(ctx, params.redirectUri, { code, state: params.state });
       return;
     }
@@ -53,7 +53,7 @@ export function oauthRouter(rt: SandboxRuntime): Router {
       return;
     }
     const accountId = str(body.accountId);
-    const account = accountId ? state.findAccount(accountId) : undefined;
+    const account = accountId ? state.accounts.find(accountId) : undefined;
     if (!account) {
       if (form) {
         ctx.status = 400;
@@ -63,7 +63,7 @@ export function oauthRouter(rt: SandboxRuntime): Router {
       }
       throw new ApiError(400, 'unknownAccount', accountId ? `No account ${accountId}` : 'accountId is required');
     }
-    const code = state.issueCode(account, params.clientId, params.redirectUri);
+    const code = state.signIns.issueCode(account, params.clientId, params.redirectUri);
     redirectWith(ctx, params.redirectUri, { code, state: params.state });
   });
 
@@ -72,7 +72,7 @@ export function oauthRouter(rt: SandboxRuntime): Router {
     if (str(body.grant_type) !== 'authorization_code') {
       throw new ApiError(400, 'unsupportedGrantType', 'grant_type must be "authorization_code"');
     }
-    const { accessToken, accountId } = state.exchangeCode(str(body.code), str(body.redirect_uri), str(body.client_id));
+    const { accessToken, accountId } = state.signIns.exchangeCode(str(body.code), str(body.redirect_uri), str(body.client_id));
     ctx.set('Cache-Control', 'no-store');
     ctx.body = { access_token: accessToken, token_type: 'bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, account_id: accountId };
   });

@@ -20,7 +20,7 @@ export interface NotifierCounters {
 
 type EventBody = Omit<NotificationEvent, 'id' | 'createdAt'>;
 
-export function newEventId(): string {
+function newEventId(): string {
   return `evt_${randomBytes(12).toString('hex')}`;
 }
 

@@ -1,14 +1,15 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import pino from 'pino';
+import { serve, type Listening } from '../program';
 import { createSandboxApp } from './app';
 import { Notifier } from './notifier';
 import type { SandboxRuntime } from './runtime';
-import { DEMO_ACCOUNT, SandboxState } from './state';
+import { DEMO_ACCOUNT } from './accounts';
+import { SandboxState } from './state';
 import { TimerBag } from './timers';
 
 export { signSandboxNotification, verifySandboxNotification, SIGNATURE_HEADER } from './signature';
-export { DEMO_ACCOUNT } from './state';
+export { DEMO_ACCOUNT } from './accounts';
 export type { Product, Variant, Order, OrderStatus, Destination, NotificationEvent, Faults } from './types';
 
 export interface SandboxSupplierOptions {
@@ -28,11 +29,7 @@ export interface SandboxSupplierOptions {
   createHangMs?: number;
 }
 
-export interface RunningSandboxSupplier {
-  baseUrl: string;
-  port: number;
-  close(): Promise<void>;
-}
+export type RunningSandboxSupplier = Listening;
 
 function nonNegativeInt(value: number | undefined, fallback: number, name: string, min = 0): number {
   const v = value ?? fallback;
@@ -65,35 +62,11 @@ export async function startSandboxSupplier(opts: SandboxSupplierOptions = {}): P
     createHangMs: nonNegativeInt(opts.createHangMs, 15_000, 'createHangMs'),
     control: opts.control ?? false,
   };
-  const server = http.createServer(createSandboxApp(runtime).callback());
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
+  const running = await serve(http.createServer(createSandboxApp(runtime).callback()), port, host, () => {
+    state.stop();
+    runtime.requestTimers.clear();
+    notifier.close();
   });
-
-  const actualPort = (server.address() as AddressInfo).port;
-  const urlHost = host.includes(':') ? `[${host}]` : host;
-  const baseUrl = `http://${urlHost}:${actualPort}`;
-  log.info({ baseUrl, control: runtime.control, demoAccount: DEMO_ACCOUNT }, 'sandbox supplier listening');
-
-  let closing: Promise<void> | undefined;
-  return {
-    baseUrl,
-    port: actualPort,
-    close() {
-      closing ??= new Promise<void>((resolve) => {
-        state.stop();
-        runtime.requestTimers.clear();
-        notifier.close();
-        server.close(() => resolve());
-        // Keep-alive and hung sockets would otherwise hold close() open.
-        server.closeAllConnections();
-      });
-      return closing;
-    },
-  };
+  log.info({ baseUrl: running.baseUrl, control: runtime.control, demoAccount: DEMO_ACCOUNT }, 'sandbox supplier listening');
+  return running;
 }

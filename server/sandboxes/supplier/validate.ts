@@ -1,6 +1,5 @@
 import { ApiError, invalidRequest } from './errors';
-import type { OrderRequest } from './state';
-import type { Destination, Environment } from './types';
+import type { Destination, Environment, OrderRequest } from './types';
 
 export type Json = Record<string, unknown>;
 
@@ -35,7 +34,7 @@ export function optionalBool(obj: Json, key: string): boolean | undefined {
   return value;
 }
 
-export function requiredString(obj: Json, key: string, max = 200, label = key): string {
+function requiredString(obj: Json, key: string, max = 200, label = key): string {
   const value = obj[key];
   if (typeof value !== 'string' || value.trim() === '' || value.length > max) {
     throw invalidRequest(`${label} must be a non-empty string of at most ${max} characters`);

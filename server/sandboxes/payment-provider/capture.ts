@@ -1,6 +1,6 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import type { Payments } from './app';
+import type { Payments } from './runtime';
 import { Refusal } from './refusal';
 import type { Merchant, Payment } from './state';
 

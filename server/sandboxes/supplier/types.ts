@@ -1,5 +1,4 @@
 /** Shapes the sandbox supplier speaks on the wire. Money is integer USD cents. */
-import type { Destination } from '../../adapter';
 
 export type Environment = 'live' | 'test';
 
@@ -32,8 +31,14 @@ export interface Product {
   updatedAt: string;
 }
 
-/** Addresses are taken in the supplier contract's own shape: the sandbox exists to rehearse that contract. */
-export type { Destination } from '../../adapter';
+/**
+ * Where an order ships, in the supplier contract's own shape (the sandbox exists to rehearse that contract; being a
+ * program of its own, it states the shape rather than import it). Empty optional fields are left out.
+ */
+export interface Destination {
+  name: string; line1: string; line2?: string; city: string; region?: string; postalCode: string; country: string;
+  phone?: string; email?: string;
+}
 
 export interface OrderItem {
   variantId: string;
@@ -77,3 +82,10 @@ export interface Faults {
 export type NotificationEvent =
   | { id: string; type: 'order.updated'; createdAt: string; data: { orderId: string; orderNumber: string; status: OrderStatus } }
   | { id: string; type: 'product.updated'; createdAt: string; data: { productId: string; variantIds: string[] } };
+
+/** The body of POST /v1/orders, checked. */
+export interface OrderRequest {
+  orderNumber: string;
+  items: Array<{ variantId: string; quantity: number }>;
+  destination: Destination;
+}

@@ -1,0 +1,59 @@
+import type { Environment } from './types';
+
+/** Money that moved for an order: a payment from the balance, or its refund on cancel. */
+export interface MoneyMovement {
+  orderId: string;
+  orderNumber: string;
+  amountMinor: number;
+  at: string;
+  accountId: string;
+  environment: Environment;
+}
+
+interface CallLoad {
+  now: number;
+  max: number;
+  arrivals: number[];
+}
+
+/**
+ * What the sandbox saw and did, as tests ask for it (`GET /control/received`): create attempts on the wire (faults
+ * included), orders created per number, money moved, and each account's calls at once. Cleared by a control reset.
+ */
+export class Records {
+  createAttempts = 0;
+  readonly createdByNumber = new Map<string, number>();
+  readonly payments: MoneyMovement[] = [];
+  readonly refunds: MoneyMovement[] = [];
+  private callLoad = new Map<string, CallLoad>();
+
+  orderCreated(orderNumber: string): void {
+    this.createdByNumber.set(orderNumber, (this.createdByNumber.get(orderNumber) ?? 0) + 1);
+  }
+
+  /** Counts a call of an account while it is answered; answers the function that ends it. */
+  callStarted(accountId: string): () => void {
+    let load = this.callLoad.get(accountId);
+    if (!load) this.callLoad.set(accountId, (load = { now: 0, max: 0, arrivals: [] }));
+    load.now++;
+    load.max = Math.max(load.max, load.now);
+    load.arrivals.push(Date.now());
+    if (load.arrivals.length > 2000) load.arrivals.splice(0, 1000);
+    const l = load;
+    return () => void l.now--;
+  }
+
+  resetCallLoad(): void {
+    this.callLoad = new Map();
+  }
+
+  view(): Record<string, unknown> {
+    return {
+      callLoad: Object.fromEntries([...this.callLoad].map(([id, l]) => [id, { maxInFlight: l.max, arrivals: l.arrivals }])),
+      ordersByNumber: Object.fromEntries(this.createdByNumber),
+      createAttempts: this.createAttempts,
+      payments: this.payments,
+      refunds: this.refunds,
+    };
+  }
+}
