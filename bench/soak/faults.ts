@@ -33,20 +33,51 @@ const CYCLE: Array<[number, FaultKind]> = [
   [64, 'kill api'],
 ];
 
+/**
+ * A run too short for a whole cycle in its first half (CI's, under 3 minutes) gets each kind once, in about 40 s:
+ * the outages first, so the database is back and every process restarted before the last half, which judges memory
+ * and connections.
+ */
+const SHORT_CYCLE: Array<[number, FaultKind]> = [
+  [0, 'postgres 30 s outage'],
+  [1, 'embedded postgres 30 s outage'],
+  [33, 'postgres restart'],
+  [34, 'embedded postgres restart'],
+  [37, 'kill api'],
+  [38, 'kill embedded service'],
+  [40, 'kill worker'],
+];
+
+const SUPPLIER_KINDS: FaultKind[] = ['supplier latency', 'supplier time-out', 'supplier 5xx', 'supplier refusal', 'supplier account outage', 'provider capture fault'];
+
+function shuffled<T>(xs: T[], random: () => number): T[] {
+  const out = [...xs];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
 export function plan(durationMs: number, databases: Array<'own' | 'embedded'>, random: () => number): Planned[] {
-  const from = Math.max(15000, durationMs * 0.08);
+  const short = durationMs / 2 - Math.max(15000, durationMs * 0.08) < 70000;
+  const from = short ? 10000 : Math.max(15000, durationMs * 0.08);
   const window = durationMs / 2 - from;
-  const cycles = Math.max(1, Math.ceil(window / 180000));
-  const spacing = Math.max(window / cycles, 0);
+  const cycles = short ? 1 : Math.ceil(window / 180000);
+  const spacing = window / cycles;
   const planned: Planned[] = [];
   for (let c = 0; c < cycles; c++) {
-    for (const [offset, kind] of CYCLE) {
+    for (const [offset, kind] of short ? SHORT_CYCLE : CYCLE) {
       const own = !/embedded/.test(kind);
       if ((own && databases.includes('own')) || (!own && databases.includes('embedded'))) planned.push({ at: from + c * spacing + offset * 1000, kind });
     }
   }
-  const supplierKinds: FaultKind[] = ['supplier latency', 'supplier time-out', 'supplier 5xx', 'supplier refusal', 'supplier account outage', 'provider capture fault'];
-  for (let at = 8000; at < durationMs - 5000; at += 6000 + Math.floor(random() * 8000)) planned.push({ at, kind: supplierKinds[Math.floor(random() * supplierKinds.length)] });
+  // Drawn from a shuffled deck, not one by one: every kind comes once in each six, so a short run sees them all.
+  let deck: FaultKind[] = [];
+  for (let at = 8000; at < durationMs - 5000; at += 6000 + Math.floor(random() * 8000)) {
+    if (!deck.length) deck = shuffled(SUPPLIER_KINDS, random);
+    planned.push({ at, kind: deck.pop() as FaultKind });
+  }
   return planned.sort((a, b) => a.at - b.at);
 }
 
