@@ -72,9 +72,10 @@ export function plan(durationMs: number, databases: Array<'own' | 'embedded'>, r
       if ((own && databases.includes('own')) || (!own && databases.includes('embedded'))) planned.push({ at: from + c * spacing + offset * 1000, kind });
     }
   }
-  // Drawn from a shuffled deck, not one by one: every kind comes once in each six, so a short run sees them all.
+  // Drawn from a shuffled deck, not one by one: every kind comes once in each six, so a short run sees them all. None
+  // starts in the last 20 s: a window under way (15 s at most) ends with the load, and settling starts at once.
   let deck: FaultKind[] = [];
-  for (let at = 8000; at < durationMs - 5000; at += 6000 + Math.floor(random() * 8000)) {
+  for (let at = 8000; at < durationMs - 20000; at += 6000 + Math.floor(random() * 8000)) {
     if (!deck.length) deck = shuffled(SUPPLIER_KINDS, random);
     planned.push({ at, kind: deck.pop() as FaultKind });
   }

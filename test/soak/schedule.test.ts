@@ -33,6 +33,13 @@ test('CI profile: the outage is over and the kills done before the last half beg
   expect(Math.max(...planned.map((p) => p.at))).toBeLessThan(105000 / 2);
 });
 
+test('no supplier or provider fault starts in the last 20 s: the windows under way end with the load', () => {
+  for (const seed of [1, 2, 3, 4, 5]) {
+    const last = Math.max(...plan(105000, ['own'], lcg(seed)).filter((p) => SUPPLIER_KINDS.includes(p.kind)).map((p) => p.at));
+    expect(last).toBeLessThan(105000 - 20000);
+  }
+});
+
 test('a 30-minute run on both deployments keeps five whole cycles in its first half', () => {
   const planned = plan(30 * 60000, ['own', 'embedded'], lcg(5));
   const kinds = count(planned.map((p) => p.kind));
