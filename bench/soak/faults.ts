@@ -86,6 +86,12 @@ export class Faults {
   readonly injected = new Map<FaultKind, number>();
   /** Faults still under way (an outage being waited out, a latency window): awaited before the settle phase. */
   private readonly running = new Set<Promise<void>>();
+  /**
+   * One database fault at a time per deployment: a restart that waited for a killed process to come back could
+   * otherwise run into the next outage, which would then start a second server beside the first (the 30-minute run
+   * of 2026-11-26 lost its later restarts of the own Postgres to exactly that). A fault that waits here is late.
+   */
+  private readonly databaseTurn = new Map<string, Promise<unknown>>();
   readonly log: string[] = [];
 
   constructor(
@@ -149,24 +155,21 @@ export class Faults {
         return `SIGKILL the embedded service (pid ${pid}); its watcher stops its Postgres, the restart starts it again`;
       }
       case 'postgres restart':
-      case 'embedded postgres restart': {
-        const d = kind === 'postgres restart' ? own! : embedded!;
-        // Not while the embedded service is still starting (it starts its Postgres itself).
-        for (const p of d.processes) await p.untilReady(120000);
-        const db = d.database;
-        await db.stop();
-        await db.start();
-        return 'fast shutdown, started again at once';
-      }
+      case 'embedded postgres restart':
       case 'postgres 30 s outage':
       case 'embedded postgres 30 s outage': {
-        const d = kind === 'postgres 30 s outage' ? own! : embedded!;
-        for (const p of d.processes) await p.untilReady(120000);
-        const db = d.database;
-        await db.stop();
-        await sleep(30000);
-        await db.start();
-        return 'fast shutdown, started again 30 s later';
+        const d = kind.startsWith('embedded') ? embedded! : own!;
+        const outage = kind.endsWith('outage') ? 30000 : 0;
+        const turn = (this.databaseTurn.get(d.name) ?? Promise.resolve()).then(async () => {
+          // Not while a process is still starting (the embedded service starts its Postgres itself).
+          for (const p of d.processes) await p.untilReady(120000);
+          await d.database.stop();
+          await sleep(outage);
+          await d.database.start();
+        });
+        this.databaseTurn.set(d.name, turn.catch(() => undefined));
+        await turn;
+        return outage ? 'fast shutdown, started again 30 s later' : 'fast shutdown, started again at once';
       }
       case 'supplier latency': {
         const [where, url] = this.pick([['sandbox', s.sandbox.control], ['CJ', s.cj.control]]);

@@ -78,8 +78,10 @@ export class OwnPostgres implements Restartable {
           resolve();
         }
       });
-      proc.once('exit', (code) => {
+      // 'close', not 'exit': its last words on stderr (a lock file, a port in use) are read by then.
+      proc.once('close', (code) => {
         clearTimeout(timer);
+        if (this.proc === proc) this.proc = null;
         reject(new Error(`postgres exited with ${code}:\n${log}`));
       });
       this.proc = proc;
