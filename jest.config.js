@@ -9,4 +9,5 @@ module.exports = {
   testTimeout: 60000,
   // Most suites wait on timers, child processes and the network, not the CPU: three at a time fit two cores.
   maxWorkers: 3,
+  testSequencer: '<rootDir>/test/support/sequencer.js',
 };

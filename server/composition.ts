@@ -2,53 +2,96 @@ import type { DataSource } from 'typeorm';
 import type { Config } from './platform/config';
 import { type LookupKeys, Secrets } from './platform/crypto';
 import { createDataSource, type DbTimeouts } from './platform/db';
-import type { Domain, Platform } from './platform/domain';
+import { type AnyDomainModule, type Domain, type DomainModule, domainModule, type Platform } from './platform/domain';
 import type { Boss } from './platform/jobs';
 import type { Logger } from './platform/logger';
 import { Cursors } from './platform/pagination';
 import { buildApp } from './platform/http/app';
 import { buildOpenApi, withServer } from './platform/http/openapi';
 import type { AnyRoute } from './platform/http/route';
-import { MIGRATIONS } from './migrations';
-import { identityDomain } from './identity';
-import { operatorDomain } from './operator';
-import { storesDomain } from './stores';
+import { inTimestampOrder } from './migrations';
+import { identityModule } from './identity';
+import { operatorModule } from './operator';
+import { storesModule } from './stores';
+import { eventsModule } from './events';
 import { supplierRegistry } from './suppliers';
-import { connectionsDomain } from './connections';
-import { notificationsDomain } from './notifications';
-import { catalogueDomain } from './catalogue';
-import { ordersDomain } from './orders';
-import { paymentsDomain } from './payments';
-import { dispatchDomain } from './dispatch';
-import { eventsDomain } from './events';
-import { supplierOrderSchema } from './dispatch/schemas';
+import { connectionsModule } from './connections';
+import { notificationsModule } from './notifications';
+import { catalogueModule } from './catalogue';
+import { ordersModule } from './orders';
+import { paymentsModule } from './payments';
+import { dispatchModule } from './dispatch';
 import { mountAssistant } from './assistant/mcp';
 import { mountConsole } from './console/serve';
 
 export const VERSION = '4.4.0';
+
+/** The suppliers this process can reach: not a domain of its own (no table, no route), but what several are built from. */
+const suppliersModule = domainModule({ name: 'suppliers', needs: [], provides: ['registry'], migrations: [], build: (p: Platform) => ({ registry: supplierRegistry(p.config), routes: [] }) });
+
+/**
+ * Every domain, in the order they are built: each is built from the platform and the domains before it that it
+ * `needs` (checked by `InOrder` below when this compiles, and by `assemble` when it runs). Queues, migrations, sealed
+ * values, the route table and the workers all come from this list.
+ */
+export const DOMAIN_MODULES = [identityModule, operatorModule, storesModule, eventsModule, suppliersModule, connectionsModule, notificationsModule, catalogueModule, ordersModule, paymentsModule, dispatchModule] as const;
+
+/**
+ * True when every module provides only what it builds, and needs only what the modules before it provide (as they
+ * type it); otherwise what the first module that does not gets wrong.
+ */
+type InOrder<T extends readonly unknown[], Built = object> = T extends readonly [infer M, ...infer Rest]
+  ? M extends DomainModule<infer Name, infer Needs, infer B, infer K>
+    ? [K] extends [keyof B]
+      ? Built extends Needs
+        ? InOrder<Rest, Built & Record<Name, Pick<B, K>>>
+        : `${Name} needs a domain that is not built before it, or not as it is built`
+      : `${Name} provides what it does not build`
+    : never
+  : true;
+const inOrder: InOrder<typeof DOMAIN_MODULES> = true;
+void inOrder;
+
+type Module = (typeof DOMAIN_MODULES)[number];
+type BuiltDomains = { [M in Module as M['name']]: ReturnType<M['build']> };
+const MODULES: readonly AnyDomainModule[] = DOMAIN_MODULES;
+
+export const MIGRATIONS = inTimestampOrder(MODULES.flatMap((m) => m.migrations));
+export const QUEUES = MODULES.flatMap((m) => m.queues ?? []);
+export const SEALED = MODULES.flatMap((m) => m.sealed ?? []);
 export const openDatabase = (url: string, poolSize?: number, timeouts?: DbTimeouts): DataSource => createDataSource(url, MIGRATIONS, poolSize, timeouts);
+
+/** Builds the domains of the list in order, each handed only what the ones it needs provide. */
+function assemble(p: Platform): Map<string, Domain> {
+  const built = new Map<string, Domain>();
+  for (const m of MODULES) {
+    const needs: Record<string, unknown> = {};
+    for (const name of m.needs) {
+      const done = built.get(name);
+      const provides = MODULES.find((x) => x.name === name)?.provides;
+      if (!done || !provides) throw new Error(`The domain ${m.name} needs ${name}, which is not built before it.`);
+      needs[name] = Object.fromEntries(provides.map((k) => [k, Reflect.get(done, k)]));
+    }
+    // `needs` holds what the modules it names provide, which InOrder proved (when this compiled) is what `build` takes.
+    built.set(m.name, m.build(p, needs as never));
+  }
+  return built;
+}
 
 /** Every domain, built once per process, each from the platform and the domains it needs (`lookup`: the database's, platform/lookup-keys.ts). */
 export function buildServices(config: Config, db: DataSource, log: Logger, boss: Boss, databaseUrl: string, lookup?: LookupKeys) {
   const secrets = new Secrets([config.appSecret, ...config.appSecretsPrevious], lookup);
   const p: Platform = { config, db, databaseUrl, log, boss, secrets, cursors: new Cursors(secrets) };
-  const identity = identityDomain(p);
-  const operator = operatorDomain(p, identity);
-  const stores = storesDomain(p, identity);
-  const registry = supplierRegistry(config);
-  const connections = connectionsDomain(p, { registry, members: identity.gate });
-  const { gateway } = connections;
-  const notifications = notificationsDomain(p, { registry, gateway });
-  const catalogue = catalogueDomain(p, { gateway, connections: connections.connections, products: stores.products, credits: identity.credits, memberAccess: identity.ownerAccess });
-  // Dispatch is built from the orders; the orders' answers and events reach dispatch when they happen.
-  const supplierOrders = { schema: supplierOrderSchema, ofOrders: (ids: string[], showCustomer: boolean) => dispatch.reads.ofOrders(ids, showCustomer) };
-  const orders = ordersDomain(p, { supplierOrders, onEvent: (event) => dispatch.subscriptions.onStoreOrderEvent(event) });
-  const payments = paymentsDomain(p, orders);
-  const dispatch = dispatchDomain(p, { gateway, registry, orders: orders.orders, connections: connections.connections, captures: payments.captures, storeDropshipping: identity.storeDropshipping });
-  const events = eventsDomain(p, { ownerAccess: identity.ownerAccess, renderers: { ...dispatch.eventRenderers, ...orders.eventRenderers, ...catalogue.eventRenderers, ...connections.eventRenderers } });
-  // In route-table order: the notification addresses first, since their path shapes would also match /:storeId/:id/... routes.
-  const domains: Domain[] = [notifications, events, payments, identity, operator, stores, connections, catalogue, dispatch, orders];
-  return { ...p, registry, domains, feed: dispatch.feed, gate: identity.gate, accounts: identity.accounts, apiKeys: identity.apiKeys, operator: operator.operator, stores: stores.stores, connections: connections.connections, paymentProviders: payments.providers };
+  const built = assemble(p);
+  // Keyed by each module's name, each built by its own module: the types the modules give them.
+  const d = Object.fromEntries(built) as unknown as BuiltDomains;
+  // In route-table order: the addresses suppliers and payment providers post to first, since their path shapes would also match other routes.
+  const domains = [...MODULES.filter((m) => m.routesFirst), ...MODULES.filter((m) => !m.routesFirst)].map((m) => built.get(m.name)!);
+  const { identity } = d;
+  return {
+    ...p, domains, registry: d.suppliers.registry, feed: d.dispatch.feed, gate: identity.gate, accounts: identity.accounts, apiKeys: identity.apiKeys,
+    operator: d.operator.operator, stores: d.stores.stores, connections: d.connections.connections, paymentProviders: d.payments.providers,
+  };
 }
 export type Services = ReturnType<typeof buildServices>;
 

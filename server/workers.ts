@@ -1,15 +1,10 @@
-import type { Boss, QueueSpec } from './platform/jobs';
+import type { Boss } from './platform/jobs';
 import type { StopWork } from './platform/domain';
 import type { Services } from './composition';
-import { IDENTITY_QUEUES, HOUSEKEEPING_QUEUE } from './identity/queues';
-import { CONNECTION_QUEUES } from './connections/queues';
-import { NOTIFICATION_QUEUES } from './notifications/queues';
-import { CATALOGUE_QUEUES } from './catalogue/queues';
-import { DISPATCH_QUEUES } from './dispatch/queues';
-import { ORDER_QUEUES } from './orders/queues';
+import { HOUSEKEEPING_QUEUE } from './identity/queues';
 
-/** Every queue, as each domain declares it in its queues.ts (name, policy, retries): created at start by platform/jobs. */
-export const QUEUES: QueueSpec[] = [...IDENTITY_QUEUES, ...CONNECTION_QUEUES, ...NOTIFICATION_QUEUES, ...CATALOGUE_QUEUES, ...DISPATCH_QUEUES, ...ORDER_QUEUES];
+/** Every queue, as each domain's module declares it (name, policy, retries): created at start by platform/jobs. */
+export { QUEUES } from './composition';
 
 /**
  * The worker role: every domain's handlers and schedules, and the hourly housekeeping that runs each domain's

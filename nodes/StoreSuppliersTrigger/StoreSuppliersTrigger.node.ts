@@ -1,10 +1,10 @@
 import type { INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription, IPollFunctions, IWebhookFunctions, IWebhookResponseData } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { storeRLC } from '../StoreSuppliers/actions/common.descriptions';
+import { storeRLC } from '../StoreSuppliers/actions/locator';
 import { SHARED_ORDER_FILTERS } from '../StoreSuppliers/actions/supplierOrder/getAll.operation';
 import { listSearch, loadOptions } from '../StoreSuppliers/methods';
-import { modeOf } from './mode';
+import { modeOf } from './parameters';
 import { pollNeedsReview } from './poll';
 import { takeTestEvent } from './test-event';
 import { EVENT_TYPES, receiveEvent, subscriptionMethods } from './webhook';

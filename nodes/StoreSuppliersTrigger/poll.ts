@@ -1,6 +1,8 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { apiRequestAllItems } from '../StoreSuppliers/transport';
+import { routing as listSupplierOrders, supplierOrderQuery } from '../StoreSuppliers/actions/supplierOrder/getAll.operation';
+import { callRouteAllItems } from '../StoreSuppliers/transport';
+import { storeOf } from './parameters';
 
 /**
  * The trigger remembers at most this many paused orders. Only the newest this many orders waiting for
@@ -60,15 +62,9 @@ const newestFirst = (event: TriggerEvent) => (a: IDataObject, b: IDataObject): n
 
 /** Every supplier order of the store in the event's status now, newest first, reading every page first. */
 export async function ordersIn(this: IPollFunctions, event: TriggerEvent): Promise<IDataObject[]> {
-	const storeId = String(this.getNodeParameter('store', '', { extractValue: true }) ?? '').trim();
-	const filters = this.getNodeParameter('filters', {}) as IDataObject;
-	const rows = await apiRequestAllItems.call(this, 'GET', `/api/store-suppliers/${encodeURIComponent(storeId)}/orders`, {
-		qs: {
-			...(event === 'needsReview' ? { needsReview: true } : { status: event }),
-			integrationId: filters.integrationId || undefined,
-			contractModel: filters.contractModel || undefined,
-		},
-	});
+	const { integrationId, contractModel } = this.getNodeParameter('filters', {}) as IDataObject;
+	const qs = supplierOrderQuery({ ...(event === 'needsReview' ? { needsReview: true } : { status: event }), integrationId, contractModel });
+	const rows = await callRouteAllItems.call(this, listSupplierOrders, { storeId: storeOf(this) }, { qs });
 	return rows.filter((o) => o.status === event).sort(newestFirst(event)).slice(0, MAX_REMEMBERED);
 }
 

@@ -2,7 +2,7 @@ import type { IDataObject, IHookFunctions, IWebhookFunctions, IWebhookResponseDa
 import { NodeApiError } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../StoreSuppliers/transport';
-import { modeOf } from './mode';
+import { modeOf, storeOf } from './parameters';
 import { verifyDelivery } from './signature';
 import { holdTestEvent } from './test-event';
 
@@ -38,7 +38,6 @@ export interface WebhookState {
 }
 
 const isWebhookMode = (ctx: IHookFunctions | IWebhookFunctions) => modeOf(ctx) === 'webhook';
-const storeOf = (ctx: IHookFunctions) => String(ctx.getNodeParameter('store', '', { extractValue: true }) ?? '').trim();
 const chosenTypes = (ctx: IHookFunctions): string[] => {
 	const raw = ctx.getNodeParameter('eventTypes', ['supplierOrder.paused']) as string[];
 	return raw.length ? [...raw].sort() : ['supplierOrder.paused'];

@@ -8,7 +8,7 @@ import { authenticateRequest, originOf, RouteRunner } from '../platform/http/app
 import type { Gate } from '../platform/http/gate';
 import type { AnyRoute as RouteDef, Caller, JsonSchema } from '../platform/http/route';
 
-import { MCP_PATH } from './link';
+import { MCP_PATH } from '../identity/assistant-link';
 
 /** The routes offered as tools: every supplier route a key may call. */
 function isAssistantRoute(route: RouteDef): boolean {

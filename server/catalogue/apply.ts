@@ -2,7 +2,8 @@ import type { Queryable } from '../platform/db';
 import type { SupplierProduct } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
 import { applyPriceRule } from './price-rule';
-import * as sql from './sql';
+import type { ProductService } from '../stores/products';
+import * as sql from './sql/links';
 
 /** Why a link could not sync, for `lastSyncError`: short, and free of anything the supplier should not echo. */
 export function syncErrorText(err: unknown): string {
@@ -23,10 +24,10 @@ export const DROPPED = (id: string): SupplierProduct => ({ id, title: '', descri
 
 /**
  * Applies what the supplier says now to many links, within each link's sync switches, in a fixed number of
- * set-based statements. A variant the supplier dropped goes to stock 0. Every link gets `last_sync_at`; its
+ * set-based statements (the store's own variants and titles through the stores domain). A variant the supplier dropped goes to stock 0. Every link gets `last_sync_at`; its
  * `last_sync_error` is cleared, or set when its outcome carries an error. Runs inside the caller's transaction.
  */
-export async function applyOutcomes(tx: Queryable, outcomes: ProductOutcome[]): Promise<void> {
+export async function applyOutcomes(tx: Queryable, store: Pick<ProductService, 'applySupplierChanges'>, outcomes: ProductOutcome[]): Promise<void> {
   const productOf = new Map<string, ProductOutcome>();
   for (const o of outcomes) for (const id of o.linkIds) productOf.set(id, o);
   if (!productOf.size) return;
@@ -82,8 +83,8 @@ export async function applyOutcomes(tx: Queryable, outcomes: ProductOutcome[]): 
     }
   }
   if (lv.link.length) await sql.updateLinkVariants(tx, lv);
-  if (sv.id.length) await sql.updateStoreVariants(tx, sv);
-  if (titles.product.length) await sql.updateProductTitles(tx, titles);
+  // The store's variants and titles are the stores domain's to write, in this transaction.
+  await store.applySupplierChanges(tx, sv, titles);
   const ok = links.filter((l) => !failed.has(l.id)).map((l) => l.id);
   const bad = [...failed.entries()];
   await sql.setSyncResults(tx, [...ok, ...bad.map(([id]) => id)], [...ok.map(() => null), ...bad.map(([, e]) => syncErrorText(e))]);

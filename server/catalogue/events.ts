@@ -1,13 +1,13 @@
-import type { EventRenderer } from '../events/render';
+import { type EventRenderer, type OutboxEvent, snapshotOf } from '../events';
 import type { ImportService } from './imports';
 import type { LinkService } from './links';
-import { LinkRow, linkOf } from './sql';
+import { type LinkRow, linkOf } from './sql/links';
 
-/** A row as the outbox trigger kept it (JSON): its timestamps back to dates. */
-const linkOfSnapshot = (s: Record<string, unknown>) => {
-  const r = s as unknown as Record<string, string | null>;
-  const at = (v: string | null) => (v === null ? null : new Date(v));
-  return linkOf({ ...(s as unknown as LinkRow), last_sync_at: at(r.last_sync_at), created_at: at(r.created_at)!, updated_at: at(r.updated_at)! });
+/** A link row as its event keeps it (JSON, ./sql/links.ts `setSyncResults`): its times as text, back to dates. */
+type LinkSnapshot = Omit<LinkRow, 'last_sync_at' | 'created_at' | 'updated_at'> & { last_sync_at: string | null; created_at: string; updated_at: string };
+const linkOfSnapshot = (e: OutboxEvent) => {
+  const r = snapshotOf<LinkSnapshot>(e);
+  return linkOf({ ...r, last_sync_at: r.last_sync_at === null ? null : new Date(r.last_sync_at), created_at: new Date(r.created_at), updated_at: new Date(r.updated_at) });
 };
 
 /** The catalogue's events' data: the import job and the product link as their routes answer them. */
@@ -18,6 +18,6 @@ export function catalogueEventRenderers(imports: ImportService, links: LinkServi
       permission: 'suppliers.import',
       render: (events) => Promise.all(events.map((e) => imports.getJob(e.storeId, String(e.snapshot.id), null).catch(() => null))),
     },
-    productLink: { permission: 'suppliers.view', render: (events) => links.views(events.map((e) => linkOfSnapshot(e.snapshot))) },
+    productLink: { permission: 'suppliers.view', render: (events) => links.views(events.map(linkOfSnapshot)) },
   };
 }

@@ -2,7 +2,7 @@ import { ApiError } from '../platform/errors';
 import { CircuitOpenError, SignInLapsedError } from '../connections/gateway';
 import { SupplierError } from '../suppliers/errors';
 import { PriceRuleError } from './price-rule';
-import type { ImportItem } from './imports';
+import type { ImportItem } from './types';
 
 /** Why one product of an import or preview was not imported: a stable code and a sentence for the merchant. */
 export interface ImportFailure {

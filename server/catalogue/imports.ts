@@ -2,37 +2,29 @@ import type { Creator } from '../identity/permissions';
 import { Cursors, keysetList, Page } from '../platform/pagination';
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import type { Queryable } from '../platform/db';
 import { errors } from '../platform/errors';
-import { settleLimit } from '../platform/concurrency';
 import type { Boss } from '../platform/jobs';
 import type { CreditService } from '../identity/credits';
 import type { MemberAccess } from '../identity/owner-access';
 import type { CreditTicket } from '../platform/http/route';
 import type { ProductService, ProductView } from '../stores/products';
-import { storeById } from '../stores/sql';
+import type { StoreService } from '../stores/stores';
 import type { Store } from '../stores/types';
-import type { SupplierConnection } from '../connections/types';
-import { connectionById } from '../connections/sql';
-import type { SupplierGateway } from '../connections/gateway';
-import type { SupplierProduct } from '../suppliers/adapter';
-import type { ImportJob, SyncSwitches } from './types';
+import type { ConnectionService, SupplierConnection, SupplierGateway } from '../connections';
+import type { ImportItem, ImportJob, SyncSwitches } from './types';
+
+export type { ImportItem } from './types';
 import type { LinkService, LinkView } from './links';
-import { failureOf, ImportFailure, ItemError } from './import-failures';
+import { failureOf, ImportFailure } from './import-failures';
+import { FETCH_CONCURRENCY, ProductImporter } from './import-product';
 import { applyPriceRule, PriceRule } from './price-rule';
 import { sendImport } from './queues';
-import * as sql from './sql';
+import * as sql from './sql/imports';
 
 /** Imports up to this many products answer at once; larger ones run as a background job. */
 export const IMPORT_INLINE_LIMIT = 50;
-const FETCH_CONCURRENCY = 8;
 
-export interface ImportItem {
-  supplierProductId: string;
-  variantIds?: string[];
-}
-
-export interface ImportJobSummary {
+interface ImportJobSummary {
   id: string;
   connectionId: string;
   status: 'queued' | 'running' | 'completed' | 'failed';
@@ -47,14 +39,19 @@ export interface ImportJobSummary {
 export class ImportService {
   constructor(
     private readonly db: DataSource,
-    private readonly gateway: SupplierGateway,
+    gateway: SupplierGateway,
     private readonly links: LinkService,
     private readonly products: ProductService,
+    private readonly stores: Pick<StoreService, 'find'>,
+    private readonly connections: Pick<ConnectionService, 'findById'>,
     private readonly credits: CreditService,
     private readonly boss: () => Boss,
     private readonly cursors: Cursors,
     private readonly memberAccess: MemberAccess,
-  ) {}
+  ) {
+    this.importer = new ProductImporter(db, gateway, links, products);
+  }
+  private readonly importer: ProductImporter;
 
   /**
    * The store's import jobs, newest first, paged by cursor, each with its progress. Import jobs are few per store,
@@ -74,24 +71,8 @@ export class ImportService {
     }));
   }
 
-  private supplierName(conn: SupplierConnection): string {
-    return this.gateway.adapterFor(conn.supplierKey).entry.name;
-  }
-
-  private async fetchAll(conn: SupplierConnection, items: ImportItem[]) {
-    return settleLimit(items, FETCH_CONCURRENCY, (item) => this.gateway.call(conn, (a, ctx) => a.getProduct(ctx, item.supplierProductId)));
-  }
-
-  private chosenVariants(product: SupplierProduct, item: ImportItem) {
-    if (!item.variantIds?.length) return product.variants;
-    const chosen = product.variants.filter((v) => item.variantIds!.includes(v.id));
-    const unknown = item.variantIds.filter((id) => !product.variants.some((v) => v.id === id));
-    if (unknown.length) throw new ItemError('variantNotFound', `Supplier product ${product.id} has no variant ${unknown.join(', ')}.`);
-    return chosen;
-  }
-
   private async store(id: string): Promise<Store> {
-    const store = await storeById(this.db, id);
+    const store = await this.stores.find(id);
     if (!store) throw errors.notFound('The store');
     return store;
   }
@@ -99,7 +80,7 @@ export class ImportService {
   /** Prices the chosen products and names duplicates; writes and charges nothing. */
   async preview(storeId: string, conn: SupplierConnection, items: ImportItem[], rule: PriceRule) {
     const store = await this.store(storeId);
-    const fetched = await this.fetchAll(conn, items);
+    const fetched = await this.importer.fetchAll(conn, items);
     const duplicates = await this.links.duplicatesOf(storeId, conn.supplierKey, items.map((i) => i.supplierProductId));
     const previews = [];
     const failures: ImportFailure[] = [];
@@ -108,7 +89,7 @@ export class ImportService {
       try {
         if (!f.ok) throw f.error;
         const product = f.value;
-        const variants = this.chosenVariants(product, item).map((v) => {
+        const variants = this.importer.chosenVariants(product, item).map((v) => {
           const quote = applyPriceRule(rule, v.cost.amountMinor, v.cost.currency);
           return { supplierVariantId: v.id, sku: v.sku, title: v.title, costMinor: v.cost.amountMinor, currency: v.cost.currency, priceMinor: quote.priceMinor, compareAtMinor: quote.compareAtMinor, profitMinor: quote.profitMinor, floorApplied: quote.floorApplied, stock: v.stock, available: v.available };
         });
@@ -120,89 +101,25 @@ export class ImportService {
           variants,
         });
       } catch (err) {
-        failures.push(failureOf(item, err, this.supplierName(conn)));
+        failures.push(failureOf(item, err, this.importer.supplierName(conn)));
       }
     }
     return { items: previews, errors: failures };
   }
 
-  /**
-   * One product, atomically: its store product, variants, link and (for jobs) the item's state and the
-   * credit charge commit together or not at all. An advisory lock per supplier product keeps two
-   * concurrent imports from both creating it.
-   */
-  private async importOne(
-    tx: Queryable,
-    input: { store: Store; conn: SupplierConnection; product: SupplierProduct; item: ImportItem; rule: PriceRule; sync: SyncSwitches; status?: 'active' | 'draft' },
-    creator: Creator,
-  ): Promise<{ productId: string; linkId: string }> {
-    const { store, conn, product } = input;
-    const variants = this.chosenVariants(product, input.item);
-    if (!variants.length) throw new ItemError('noVariants', `Supplier product ${product.id} has no variants to import.`);
-    if (variants.some((v) => v.cost.currency !== store.currency)) {
-      throw new ItemError('currencyMismatch', `The supplier prices ${product.id} in ${variants[0].cost.currency}; the store sells in ${store.currency}.`);
-    }
-    await sql.lockImportOf(tx, `import:${store.id}:${conn.supplierKey}:${product.id}`);
-    const dup = await sql.linkedProduct(tx, store.id, conn.supplierKey, product.id);
-    if (dup) throw new ItemError('alreadyImported', `Supplier product ${product.id} is already linked to store product ${dup}.`);
-    const created = await this.products.createIn(
-      tx,
-      store.id,
-      {
-        title: product.title,
-        description: product.description,
-        status: input.status ?? 'active',
-        variants: variants.map((v) => ({
-          sku: v.sku,
-          title: v.title,
-          priceMinor: applyPriceRule(input.rule, v.cost.amountMinor, v.cost.currency).priceMinor,
-          currency: v.cost.currency,
-          stock: v.available ? v.stock : 0,
-        })),
-      },
-      creator,
-    );
-    const storeVariants = await sql.variantSkusOfProduct(tx, created.id);
-    const link = await this.links.createIn(
-      tx,
-      {
-        storeId: store.id,
-        product: created,
-        conn,
-        supplierProduct: product,
-        mappings: storeVariants.map((sv) => ({ storeVariantId: sv.id, supplierVariantId: variants.find((v) => v.sku === sv.sku)!.id })),
-        priceRule: input.rule,
-        sync: input.sync,
-      },
-      creator,
-    );
-    return { productId: created.id, linkId: link.id };
-  }
-
-  private async inTransaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    try {
-      return await this.db.transaction(fn);
-    } catch (e) {
-      if ((e as { code?: string; constraint?: string }).code === '23505' && (e as { constraint?: string }).constraint === 'store_variants_sku_key') {
-        throw new ItemError('skuTaken', 'A variant of this store already uses one of the supplier\'s SKUs.');
-      }
-      throw e;
-    }
-  }
-
   /** Up to IMPORT_INLINE_LIMIT products at once (the route has charged for all; it refunds the ones in `errors`). */
   async importNow(storeId: string, conn: SupplierConnection, items: ImportItem[], opts: { rule: PriceRule; sync: SyncSwitches; status?: 'active' | 'draft' }, creator: Creator) {
     const store = await this.store(storeId);
-    const fetched = await this.fetchAll(conn, items);
+    const fetched = await this.importer.fetchAll(conn, items);
     const created: Array<{ productId: string; linkId: string }> = [];
     const failures: ImportFailure[] = [];
     for (const [i, item] of items.entries()) {
       const f = fetched[i];
       try {
         if (!f.ok) throw f.error;
-        created.push(await this.inTransaction((tx) => this.importOne(tx, { store, conn, product: f.value, item, ...opts }, creator)));
+        created.push(await this.importer.inTransaction((tx) => this.importer.importOne(tx, { store, conn, product: f.value, item, ...opts }, creator)));
       } catch (err) {
-        failures.push(failureOf(item, err, this.supplierName(conn)));
+        failures.push(failureOf(item, err, this.importer.supplierName(conn)));
       }
     }
     const products: ProductView[] = [];
@@ -232,7 +149,7 @@ export class ImportService {
     const job = await sql.importJobById(this.db, importJobId);
     if (!job || job.status === 'completed' || job.status === 'failed') return;
     await sql.setImportJobStatus(this.db, job.id, 'running');
-    const conn = await connectionById(this.db, job.connectionId);
+    const conn = await this.connections.findById(job.connectionId);
     if (!conn || conn.disconnectedAt || !conn.credentialsSealed) {
       await sql.failPendingItems(this.db, job.id, 'connectionMissing', 'The connection was removed.');
       await sql.setImportJobStatus(this.db, job.id, 'failed');
@@ -250,18 +167,18 @@ export class ImportService {
         return;
       }
       const items = batch.map((b) => ({ supplierProductId: b.supplierProductId, variantIds: b.variantIds ?? undefined }));
-      const fetched = await this.fetchAll(conn, items);
+      const fetched = await this.importer.fetchAll(conn, items);
       for (const [i, row] of batch.entries()) {
         const f = fetched[i];
         try {
           if (!f.ok) throw f.error;
-          await this.inTransaction(async (tx) => {
+          await this.importer.inTransaction(async (tx) => {
             await this.credits.charge({ accountId: creator.createdByAccountId, apiKeyId: creator.createdByKeyId }, job.credit.action, job.credit.price, `import:${job.id}:${row.position}`, tx);
-            const out = await this.importOne(tx, { store, conn, product: f.value, item: items[i], rule: job.priceRule, sync: job.sync }, creator);
+            const out = await this.importer.importOne(tx, { store, conn, product: f.value, item: items[i], rule: job.priceRule, sync: job.sync }, creator);
             await sql.itemDone(tx, job.id, row.position, out.productId);
           });
         } catch (err) {
-          const failure = failureOf(items[i], err, this.supplierName(conn));
+          const failure = failureOf(items[i], err, this.importer.supplierName(conn));
           await sql.itemFailed(this.db, job.id, row.position, failure.code, failure.message);
         }
       }

@@ -1,49 +1,70 @@
-import type { SupplierGateway } from '../connections/gateway';
-import type { ConnectionService } from '../connections/service';
+import type { ConnectionService, SupplierGateway } from '../connections';
+import type { EventRenderer } from '../events';
 import type { CreditService } from '../identity/credits';
 import type { MemberAccess } from '../identity/owner-access';
-import { READBACK_QUEUES } from '../notifications/queues';
-import type { ProductReadBack } from '../notifications/service';
-import { domain, type Platform } from '../platform/domain';
-import { POLLING } from '../platform/jobs';
+import { Catalog1763942400000 } from '../migrations/1763942400000-Catalog';
+import { UnlinkDisconnected1764201600182 } from '../migrations/1764201600182-UnlinkDisconnected';
+import { ImportJobCredit1764374400000 } from '../migrations/1764374400000-ImportJobCredit';
+import { type ProductReadBack, READBACK_QUEUES } from '../notifications';
+import { domainModule, type Platform } from '../platform/domain';
+import { type Boss, POLLING } from '../platform/jobs';
 import type { ProductService } from '../stores/products';
+import type { StoreService } from '../stores/stores';
 import { catalogueEventRenderers } from './events';
 import { ImportService } from './imports';
 import { LinkService } from './links';
-import { IMPORT_QUEUE, SYNC_QUEUES } from './queues';
+import { CATALOGUE_QUEUES, IMPORT_QUEUE, SYNC_QUEUES } from './queues';
 import { catalogueRoutes } from './routes';
-import { linkCountOfConnection } from './sql';
+import { deleteLinksOfConnection, linkCountOfConnection } from './sql/links';
 import { SupplierProductService } from './supplier-products';
 import { CatalogueSync } from './sync';
 
-/** Supplier products, imports, product links and their sync. */
-export function catalogueDomain(p: Platform, deps: { gateway: SupplierGateway; connections: ConnectionService; products: ProductService; credits: CreditService; memberAccess: MemberAccess }) {
-  const { db, log } = p;
-  const links = new LinkService(db, p.cursors, deps.gateway);
-  const supplierProducts = new SupplierProductService(deps.gateway, p.secrets);
-  const imports = new ImportService(db, deps.gateway, links, deps.products, deps.credits, () => p.boss, p.cursors, deps.memberAccess);
-  const catalogueSync = new CatalogueSync(db, deps.gateway, links, () => p.boss, log);
-  deps.connections.addImpactCounter(async (connectionId) => ({ linkedProducts: await linkCountOfConnection(db, connectionId) }));
-  return domain({
-    links, supplierProducts, imports, catalogueSync,
-    eventRenderers: catalogueEventRenderers(imports, links),
-    routes: catalogueRoutes(deps.connections, supplierProducts, imports, links),
-    async work(boss) {
-      await boss.work<{ importJobId: string }>(IMPORT_QUEUE, { localConcurrency: 2, ...POLLING }, async ([job]) => {
-        await imports.runJob(job.data.importJobId);
-      });
-      await boss.work(SYNC_QUEUES.all, async () => {
-        const n = await catalogueSync.scheduleAll();
-        log.info({ connections: n }, 'hourly link sync fanned out');
-      });
-      await boss.schedule(SYNC_QUEUES.all, p.config.linkSyncCron);
-      await boss.work<{ connectionId: string }>(SYNC_QUEUES.connection, { localConcurrency: 2 }, async ([job]) => {
-        const result = await catalogueSync.syncConnection(job.data.connectionId);
-        log.info({ connectionId: job.data.connectionId, ...result }, 'connection links synced');
-      });
-      await boss.work<ProductReadBack>(READBACK_QUEUES.product, POLLING, async ([job]) => {
-        await catalogueSync.readBackProduct(job.data.connectionId, job.data.supplierProductId);
-      });
-    },
-  });
+interface CatalogueNeeds {
+  identity: { credits: CreditService; ownerAccess: MemberAccess };
+  stores: { stores: StoreService; products: ProductService };
+  connections: { gateway: SupplierGateway; connections: ConnectionService };
+  events: { renderers: { register(kind: string, r: EventRenderer): void } };
 }
+
+/** Supplier products, imports, product links and their sync. */
+export const catalogueModule = domainModule({
+  name: 'catalogue',
+  needs: ['identity', 'stores', 'connections', 'events'],
+  provides: [],
+  queues: CATALOGUE_QUEUES,
+  migrations: [Catalog1763942400000, UnlinkDisconnected1764201600182, ImportJobCredit1764374400000],
+  build(p: Platform, deps: CatalogueNeeds) {
+    const { db, log } = p;
+    const { gateway, connections } = deps.connections;
+    const products = deps.stores.products;
+    const links = new LinkService(db, p.cursors, gateway, products);
+    const supplierProducts = new SupplierProductService(gateway, p.secrets);
+    const imports = new ImportService(db, gateway, links, products, deps.stores.stores, connections, deps.identity.credits, () => p.boss, p.cursors, deps.identity.ownerAccess);
+    const catalogueSync = new CatalogueSync(db, gateway, links, connections, products, () => p.boss, log);
+    connections.addImpactCounter(async (connectionId) => ({ linkedProducts: await linkCountOfConnection(db, connectionId) }));
+    // Links to a supplier that is gone mean nothing: they go with the connection, in its disconnect's transaction.
+    connections.onDisconnect(deleteLinksOfConnection);
+    for (const [kind, renderer] of Object.entries(catalogueEventRenderers(imports, links))) deps.events.renderers.register(kind, renderer);
+    return {
+      links, supplierProducts, imports, catalogueSync,
+      routes: catalogueRoutes(connections, supplierProducts, imports, links),
+      async work(boss: Boss) {
+        await boss.work<{ importJobId: string }>(IMPORT_QUEUE, { localConcurrency: 2, ...POLLING }, async ([job]) => {
+          await imports.runJob(job.data.importJobId);
+        });
+        await boss.work(SYNC_QUEUES.all, async () => {
+          const n = await catalogueSync.scheduleAll();
+          log.info({ connections: n }, 'hourly link sync fanned out');
+        });
+        await boss.schedule(SYNC_QUEUES.all, p.config.linkSyncCron);
+        await boss.work<{ connectionId: string }>(SYNC_QUEUES.connection, { localConcurrency: 2 }, async ([job]) => {
+          const result = await catalogueSync.syncConnection(job.data.connectionId);
+          log.info({ connectionId: job.data.connectionId, ...result }, 'connection links synced');
+        });
+        await boss.work<ProductReadBack>(READBACK_QUEUES.product, POLLING, async ([job]) => {
+          await catalogueSync.readBackProduct(job.data.connectionId, job.data.supplierProductId);
+        });
+      },
+    };
+  },
+});

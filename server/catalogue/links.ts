@@ -4,16 +4,15 @@ import type { DataSource } from 'typeorm';
 import type { Queryable } from '../platform/db';
 import { errors } from '../platform/errors';
 import { Cursors, keysetList, Page } from '../platform/pagination';
-import { productInStore, variantsOfProduct } from '../stores/sql';
+import type { ProductService } from '../stores/products';
 import type { StoreProduct, StoreVariant } from '../stores/types';
-import type { SupplierConnection } from '../connections/types';
-import type { SupplierGateway } from '../connections/gateway';
+import type { SupplierConnection, SupplierGateway } from '../connections';
 import type { SupplierProduct } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
 import { DEFAULT_SYNC, ProductLink, ProductLinkVariant, SyncSwitches } from './types';
 import { normalisePriceRule, PriceRule } from './price-rule';
 import { applyOutcomes, DROPPED, syncErrorText } from './apply';
-import * as sql from './sql';
+import * as sql from './sql/links';
 
 /** A link as the API shows it: times as text, its variant mappings without the link's id. */
 export type LinkView = Omit<ProductLink, 'createdByAccountId' | 'lastSyncAt' | 'createdAt' | 'updatedAt'> & {
@@ -23,12 +22,12 @@ export type LinkView = Omit<ProductLink, 'createdByAccountId' | 'lastSyncAt' | '
   updatedAt: string;
 };
 
-export interface VariantMapping {
+interface VariantMapping {
   storeVariantId: string;
   supplierVariantId: string;
 }
 
-export function linkView(l: ProductLink, variants: Array<Omit<ProductLinkVariant, 'linkId'>>): LinkView {
+function linkView(l: ProductLink, variants: Array<Omit<ProductLinkVariant, 'linkId'>>): LinkView {
   const { createdByAccountId: _account, lastSyncAt, createdAt, updatedAt, ...rest } = l;
   return {
     ...rest,
@@ -44,6 +43,7 @@ export class LinkService {
     private readonly db: DataSource,
     private readonly cursors: Cursors,
     private readonly gateway: SupplierGateway,
+    private readonly products: Pick<ProductService, 'stored' | 'variantsOf' | 'applySupplierChanges'>,
   ) {}
 
   async view(link: ProductLink): Promise<LinkView> {
@@ -79,7 +79,7 @@ export class LinkService {
     input: { storeId: string; product: StoreProduct; conn: SupplierConnection; supplierProduct: SupplierProduct; mappings: VariantMapping[]; priceRule: PriceRule; sync: SyncSwitches },
     creator: Creator,
   ): Promise<ProductLink> {
-    const mapped = this.mapVariants(await variantsOfProduct(tx, input.product.id), input.supplierProduct, input.mappings);
+    const mapped = this.mapVariants(await this.products.variantsOf(input.product.id, tx), input.supplierProduct, input.mappings);
     let link: ProductLink;
     try {
       link = await sql.insertLink(tx, {
@@ -128,14 +128,14 @@ export class LinkService {
     const sync = changes.sync ? { ...DEFAULT_SYNC, ...link.sync, ...changes.sync } : undefined;
     const product = changes.variants ? await supplierProduct() : null;
     return this.db.transaction(async (tx) => {
-      if (product) await sql.replaceLinkVariants(tx, link.id, this.mapVariants(await variantsOfProduct(tx, link.productId), product, changes.variants!));
+      if (product) await sql.replaceLinkVariants(tx, link.id, this.mapVariants(await this.products.variantsOf(link.productId, tx), product, changes.variants!));
       return sql.updateLink(tx, link.id, { priceRule, sync });
     });
   }
 
   /** A store product in the caller's record scope, for linking. */
   async storeProduct(storeId: string, productId: string, ownKeyId: string | null): Promise<StoreProduct> {
-    const product = await productInStore(this.db, storeId, productId);
+    const product = await this.products.stored(storeId, productId);
     if (!product || (ownKeyId && product.createdByKeyId !== ownKeyId)) throw errors.notFound('The product');
     return product;
   }
@@ -154,12 +154,12 @@ export class LinkService {
    * implementation for the hourly sync, "sync now" and notification read-backs).
    */
   async applySupplierProduct(linkId: string, product: SupplierProduct, error?: unknown): Promise<void> {
-    await this.db.transaction((tx) => applyOutcomes(tx, [{ linkIds: [linkId], product, error }]));
+    await this.db.transaction((tx) => applyOutcomes(tx, this.products, [{ linkIds: [linkId], product, error }]));
   }
 
   async markSyncFailed(linkIds: string[], err: unknown): Promise<void> {
     if (!linkIds.length) return;
-    await sql.markLinksFailed(this.db, linkIds, syncErrorText(err));
+    await sql.setSyncResults(this.db, linkIds, linkIds.map(() => syncErrorText(err)));
   }
 
   /** Sync one link now, through the connection's gateway (circuit breaker and time-out). */

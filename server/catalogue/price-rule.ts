@@ -25,7 +25,7 @@ export interface PriceRule {
   minimumProfitMinor: number;
 }
 
-export interface PriceQuote {
+interface PriceQuote {
   costMinor: number;
   priceMinor: number;
   compareAtMinor: number | null;

@@ -1,14 +1,14 @@
 import type { DataSource } from 'typeorm';
 import type { Boss } from '../platform/jobs';
 import type { Logger } from '../platform/logger';
-import { connectionById } from '../connections/sql';
-import type { SupplierGateway } from '../connections/gateway';
+import type { ConnectionService, SupplierGateway } from '../connections';
+import type { ProductService } from '../stores/products';
 import { mapLimit } from '../platform/concurrency';
 import { SupplierError } from '../suppliers/errors';
 import type { LinkService } from './links';
 import { applyOutcomes, DROPPED, ProductOutcome } from './apply';
 import { sendConnectionSync } from './queues';
-import * as sql from './sql';
+import * as sql from './sql/links';
 
 const PRODUCT_CONCURRENCY = 8;
 /** Supplier products applied per transaction (their links: about ten times as many rows). */
@@ -23,6 +23,8 @@ export class CatalogueSync {
     private readonly db: DataSource,
     private readonly gateway: SupplierGateway,
     private readonly links: LinkService,
+    private readonly connections: Pick<ConnectionService, 'findById'>,
+    private readonly products: Pick<ProductService, 'applySupplierChanges'>,
     private readonly boss: () => Boss,
     private readonly log: Logger,
   ) {}
@@ -39,7 +41,7 @@ export class CatalogueSync {
    * set-based statements, one transaction per batch of products. The next batch is read while one is written.
    */
   async syncConnection(connectionId: string): Promise<{ synced: number; failed: number }> {
-    const conn = await connectionById(this.db, connectionId);
+    const conn = await this.connections.findById(connectionId);
     const links = await sql.linksOfConnection(this.db, connectionId);
     if (!links.length) return { synced: 0, failed: 0 };
     if (!conn || conn.disconnectedAt || !conn.enabled || !conn.credentialsSealed) {
@@ -62,7 +64,7 @@ export class CatalogueSync {
         }
       });
     const write = async (outcomes: ProductOutcome[]) => {
-      await this.db.transaction((tx) => applyOutcomes(tx, outcomes));
+      await this.db.transaction((tx) => applyOutcomes(tx, this.products, outcomes));
       for (const o of outcomes) (o.error === undefined ? (synced += o.linkIds.length) : (failed += o.linkIds.length));
     };
     let writing: Promise<unknown> = Promise.resolve(null);
@@ -79,7 +81,7 @@ export class CatalogueSync {
 
   /** The read-back of a stock or price notification: the same sync code, for the links of one product. */
   async readBackProduct(connectionId: string, supplierProductId: string): Promise<number> {
-    const conn = await connectionById(this.db, connectionId);
+    const conn = await this.connections.findById(connectionId);
     if (!conn || conn.disconnectedAt) return 0;
     const links = await this.links.linksOfConnection(connectionId, supplierProductId);
     for (const link of links) await this.links.syncOne(link, conn);

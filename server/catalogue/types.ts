@@ -69,3 +69,9 @@ export interface ImportJobItem {
   errorCode: string | null;
   errorMessage: string | null;
 }
+
+/** One product to import: the supplier's product, and the variants chosen (all when none are named). */
+export interface ImportItem {
+  supplierProductId: string;
+  variantIds?: string[];
+}

@@ -1,6 +1,6 @@
 import type { Queryable } from '../platform/db';
 import { SupplierError } from '../suppliers/errors';
-import { takeCallSlot } from './sql';
+import { takeCallSlot } from './sql/health';
 
 /** A call that would wait longer than this is refused on our side (it never reached the supplier). */
 const MAX_WAIT_MS = 60_000;

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
-import * as sql from './sql';
+import * as sql from './sql/health';
 
-export interface CircuitSettings {
+interface CircuitSettings {
   failureThreshold: number;
   cooldownSeconds: number;
 }

@@ -22,17 +22,9 @@ export function connectRoutes(connections: ConnectionService, signIn: SignInServ
   };
   return defineRoutes([
     route({
-      operationId: 'connectSupplier',
-      method: 'post',
-      path: `${BASE}/:storeId`,
+      operationId: 'connectSupplier', method: 'post', path: `${BASE}/:storeId`, tag: TAG, auth: 'caller', permission: 'suppliers.manage', planGated: true, credits: CONNECT_CREDITS, readOnly: false,
       summary: 'Connect a supplier with its API key; the key is verified with the supplier before it is stored',
       description: 'A second connection to a supplier account that already has one (another store, or a reconnect) keeps both working and answers `sharedSupplierAccount: true`.',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.manage',
-      planGated: true,
-      credits: CONNECT_CREDITS,
-      readOnly: false,
       params: params(['storeId']),
       body: object(
         { supplierKey, mode: modeSchema, credentials, settings: { type: 'object' }, automation: object(automationFields) },
@@ -42,24 +34,17 @@ export function connectRoutes(connections: ConnectionService, signIn: SignInServ
       async handler({ params: p, body, caller }) {
         const adapter = registry.find(body.supplierKey);
         // Without an adapter, connect refuses the supplier key before it looks at credentials.
-        const creds = adapter ? connections.validateCredentials(adapter, body.credentials) : {};
+        const creds = adapter ? connections.settings.validateCredentials(adapter, body.credentials) : {};
         return connections.present(await connections.connect(p.storeId, { ...body, credentials: creds }, creatorOf(caller!)));
       },
     }),
     route({
-      operationId: 'startSupplierSignIn',
-      method: 'post',
-      path: `${BASE}/:storeId/oauth/start`,
+      operationId: 'startSupplierSignIn', method: 'post', path: `${BASE}/:storeId/oauth/start`,
       summary: 'Start connecting a supplier that uses sign-in; answers the address to send the merchant to',
       description:
         `The address (\`authorizationUrl\`) is at this service: \`${signInAddress('{storeId}', '{signInId}')}\`. A member of the store who holds suppliers.manage opens it in the console, signed in, and is sent on to the supplier; the supplier sends that browser back to ${SIGN_IN_CALLBACK_PATH} with a code, which creates the connection. It completes only in that browser. The sign-in expires after 10 minutes and works once.`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.manage',
-      planGated: true,
-      readOnly: false,
-      params: params(['storeId']),
-      body: object({ supplierKey, mode: modeSchema }, ['supplierKey', 'mode']),
+      tag: TAG, auth: 'caller', permission: 'suppliers.manage', planGated: true, readOnly: false,
+      params: params(['storeId']), body: object({ supplierKey, mode: modeSchema }, ['supplierKey', 'mode']),
       response: {
         status: 200,
         schema: object(
@@ -71,23 +56,16 @@ export function connectRoutes(connections: ConnectionService, signIn: SignInServ
           ['authorizationUrl', 'state', 'expiresAt'],
         ),
       },
-      async handler({ params: p, body, caller, origin }) {
-        return signIn.start(p.storeId, { accountId: caller!.accountId, apiKeyId: caller!.apiKey?.id ?? null }, body, base(origin).url);
-      },
+      handler: async ({ params: p, body, caller, origin }) => signIn.start(p.storeId, { accountId: caller!.accountId, apiKeyId: caller!.apiKey?.id ?? null }, body, base(origin).url),
     }),
     route({
-      operationId: 'openSupplierSignIn',
-      method: 'post',
-      path: `${BASE}/:storeId/oauth/:signInId/open`,
+      operationId: 'openSupplierSignIn', method: 'post', path: `${BASE}/:storeId/oauth/:signInId/open`,
       summary: 'Open a sign-in in this browser and answer the supplier\'s page to go to (the console does this at a sign-in\'s address)',
       description:
         'Signed in only (a session, never a key), as a member of the store holding suppliers.manage. Sets a cookie holding a one-time value for this browser (HttpOnly, SameSite=Lax, Secure over https, sent only to the callback); the supplier\'s way back completes the sign-in only where it is. The member who opened it may open it again (the newest browser then holds it); another member gets 409 signInOpenedByAnother.',
-      tag: TAG,
-      auth: 'session',
+      tag: TAG, auth: 'session',
       keyRefusal: errors.forbidden('consoleSessionRequired', 'A sign-in is opened by a person, signed in to the console, in the browser that goes on to the supplier; an API key cannot open it.'),
-      permission: 'suppliers.manage',
-      planGated: true,
-      readOnly: false,
+      permission: 'suppliers.manage', planGated: true, readOnly: false,
       params: params(['storeId', 'signInId']),
       response: {
         status: 200,
@@ -99,20 +77,14 @@ export function connectRoutes(connections: ConnectionService, signIn: SignInServ
       },
     }),
     route({
-      operationId: 'completeSupplierSignIn',
-      method: 'get',
-      path: SIGN_IN_CALLBACK_PATH,
+      operationId: 'completeSupplierSignIn', method: 'get', path: SIGN_IN_CALLBACK_PATH,
       summary: 'Where the supplier sends the merchant back after sign-in; exchanges the code and creates the connection (or signs the existing one in again)',
       description:
         'Authenticated by the signed, single-use state and the cookie of the browser that opened the sign-in, not by a key. Another browser: 400 signInBrowserMismatch, and nothing is asked of the supplier. The member who opened it must still hold suppliers.manage, and whoever started it too, on a plan with dropshipping; any other refusal answers invalidSignInState. The state is used up either way.',
-      tag: TAG,
-      auth: 'carried',
+      tag: TAG, auth: 'carried',
       carriedCaller: (query, headers) => signIn.consume(query.state, headers.cookie),
       refusal: SIGN_IN_REFUSED,
-      permission: 'suppliers.manage',
-      planGated: true,
-      credits: CONNECT_CREDITS,
-      readOnly: false,
+      permission: 'suppliers.manage', planGated: true, credits: CONNECT_CREDITS, readOnly: false,
       query: object({ state: { type: 'string', maxLength: 400 }, code: { type: 'string', maxLength: 400 }, error: { type: 'string', maxLength: 200 } }, ['state']),
       response: { status: 201, schema: connectionSchema },
       async handler({ query, carried, store, caller, credits, origin }) {

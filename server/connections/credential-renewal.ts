@@ -5,7 +5,8 @@ import { SupplierError } from '../suppliers/errors';
 import type { SupplierRegistry } from '../suppliers/registry';
 import type { SupplierGateway } from './gateway';
 import { SIGN_IN_LAPSED } from './gateway';
-import * as sql from './sql';
+import { liveConnectionsOf, type RenewableConnection } from './sql/connections';
+import { setHealth } from './sql/health';
 
 /**
  * Sign-ins that expire (AliExpress) are renewed by this sweep before they end, never by the calls that use them, so
@@ -26,7 +27,7 @@ export class CredentialRenewal {
     const adapters = new Map(this.registry.adapters().filter(renewsCredentials).map((a) => [a.entry.key, a]));
     const done = { renewed: 0, lapsed: 0 };
     if (!adapters.size) return done;
-    for (const conn of await sql.liveConnectionsOf(this.db, [...adapters.keys()])) {
+    for (const conn of await liveConnectionsOf(this.db, [...adapters.keys()])) {
       const adapter = adapters.get(conn.supplierKey)!;
       const credentials = this.gateway.credentialsOf(conn);
       const due = adapter.credentialsRenewAt(credentials);
@@ -38,14 +39,14 @@ export class CredentialRenewal {
     return done;
   }
 
-  private async renew(conn: sql.RenewableConnection, adapter: RenewingAdapter, credentials: Record<string, string>): Promise<'renewed' | 'lapsed' | 'failed'> {
+  private async renew(conn: RenewableConnection, adapter: RenewingAdapter, credentials: Record<string, string>): Promise<'renewed' | 'lapsed' | 'failed'> {
     const started = Date.now();
     const health = (ok: boolean, message: string) => ({ status: ok ? ('healthy' as const) : ('unhealthy' as const), checkedAt: new Date().toISOString(), latencyMs: Date.now() - started, message });
     try {
       const changed = await adapter.renewCredentials(this.gateway.context(conn, credentials));
       const sealed = this.gateway.sealCredentials({ ...credentials, ...changed });
       // Lost to a new sign-in made meanwhile: that one stands.
-      await sql.replaceCredentialsWithHealth(this.db, conn.id, conn.credentialsSealed, sealed, health(true, `${adapter.entry.name} sign-in renewed`));
+      await setHealth(this.db, conn.id, health(true, `${adapter.entry.name} sign-in renewed`), { credentials: { expected: conn.credentialsSealed, sealed } });
       return 'renewed';
     } catch (err) {
       if (!(err instanceof SupplierError)) throw err;
@@ -55,7 +56,7 @@ export class CredentialRenewal {
       }
       const message = `The ${adapter.entry.name} sign-in of this connection ended and could not be renewed (${err.message}). Sign in to ${adapter.entry.name} again (POST /api/store-suppliers/:storeId/oauth/start) to send orders again.`;
       const sealed = this.gateway.sealCredentials({ ...credentials, [SIGN_IN_LAPSED]: message });
-      await sql.replaceCredentialsWithHealth(this.db, conn.id, conn.credentialsSealed, sealed, health(false, message));
+      await setHealth(this.db, conn.id, health(false, message), { credentials: { expected: conn.credentialsSealed, sealed } });
       this.log.warn({ connectionId: conn.id }, 'supplier sign-in lapsed; the merchant must sign in again');
       return 'lapsed';
     }

@@ -6,7 +6,8 @@ import type { SupplierRegistry } from '../suppliers/registry';
 import type { CircuitBreaker } from './circuit-breaker';
 import type { SupplierCallRates } from './call-rate';
 import type { Health, SupplierConnection } from './types';
-import { recallOrderNumber, recordHealth, rememberOrderNumber, replaceCredentials, switchOffForSupplier } from './sql';
+import { replaceCredentials } from './sql/connections';
+import { recallOrderNumber, rememberOrderNumber, setHealth } from './sql/health';
 
 /** How often a call's outcome refreshes a connection's health while it stays the same. */
 const HEALTH_REFRESH_MS = 5 * 60_000;
@@ -158,7 +159,7 @@ export class SupplierGateway {
     if (last && last.status === status && now - last.at < HEALTH_REFRESH_MS) return;
     this.noted.set(conn.id, { status, at: now });
     conn.health = { status, checkedAt: new Date(now).toISOString(), latencyMs, message };
-    await recordHealth(this.db, conn.id, conn.health);
+    await setHealth(this.db, conn.id, conn.health);
   }
 
   async call<T>(conn: SupplierConnection, fn: (adapter: SupplierAdapter, ctx: SupplierCallContext) => Promise<T>): Promise<T> {
@@ -181,7 +182,7 @@ export class SupplierGateway {
       }
       // Nothing can be ordered on that account: switched off, so its orders pause as connectionMissing until a person acts.
       if (err instanceof SupplierError && err.kind === 'accountUnusable' && this.db) {
-        await switchOffForSupplier(this.db, conn.id, { status: 'unhealthy', checkedAt: new Date().toISOString(), latencyMs: 0, message: err.message });
+        await setHealth(this.db, conn.id, { status: 'unhealthy', checkedAt: new Date().toISOString(), latencyMs: 0, message: err.message }, { switchOff: true });
       }
       throw err;
     }

@@ -3,7 +3,7 @@ import { SupplierError } from '../suppliers/errors';
 import { CircuitOpenError, SignInLapsedError } from './gateway';
 
 /** How a supplier failure reads to an API caller of a connection or catalogue route. */
-export function supplierFailure(err: unknown): unknown {
+function supplierFailure(err: unknown): unknown {
   if (!(err instanceof SupplierError)) return err;
   if (err instanceof SignInLapsedError) return new ApiError(409, 'signInExpired', err.message);
   if (err instanceof CircuitOpenError) {

@@ -37,9 +37,9 @@ export const automationFields = {
   },
 } as const;
 
-export const automationSchema = object(automationFields, ['level', 'automaticPayment', 'costLimit', 'excludedCountries', 'allowUnpaidOrders', 'shippingMethod']);
+const automationSchema = object(automationFields, ['level', 'automaticPayment', 'costLimit', 'excludedCountries', 'allowUnpaidOrders', 'shippingMethod']);
 
-export const healthSchema = {
+const healthSchema = {
   oneOf: [
     object({ status: { enum: ['healthy', 'unhealthy'] }, checkedAt: dateTime, latencyMs: { type: 'integer' }, message: { type: 'string' } }, ['status', 'checkedAt', 'latencyMs', 'message']),
     { type: 'null' },

@@ -1,68 +1,57 @@
 import type { Creator } from '../identity/permissions';
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import Ajv from 'ajv';
+import type { Queryable } from '../platform/db';
 import { errors } from '../platform/errors';
-import { sendsNotifications, supportsSignIn, type ConnectionMode, type Money, type SupplierAdapter } from '../suppliers/adapter';
+import type { ConnectionMode, Money } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
 import type { SupplierRegistry } from '../suppliers/registry';
 import { Automation, DEFAULT_AUTOMATION, SupplierConnection } from './types';
 import type { SupplierGateway } from './gateway';
 import type { CircuitBreaker } from './circuit-breaker';
 import { orSupplierFailure } from './http-errors';
-import * as sql from './sql';
+import * as sql from './sql/connections';
+import { setHealth } from './sql/health';
+import { NotificationAddresses } from './addresses';
+import { ConnectionSettings, gathering } from './settings';
 import { SharedAccounts } from './shared-accounts';
+import { type ConnectionView, connectionView } from './views';
 
-export interface ConnectionView {
-  id: string;
-  storeId: string;
-  supplierKey: string;
-  mode: ConnectionMode;
-  enabled: boolean;
-  hasCredentials: boolean;
-  accountLabel: string;
-  settings: Record<string, unknown>;
-  automation: Automation;
-  health: SupplierConnection['health'];
-  isCircuitOpen: boolean;
-  circuitOpenUntil: string | null;
-  lastWebhookAt: string | null;
-  webhookUrl: string;
-  sharedSupplierAccount: boolean;
-  createdByKeyId: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
-
+export type { ConnectionView } from './views';
 
 /** Counts what disconnecting would affect; the catalogue and dispatch areas each add theirs. */
-export type ImpactCounter = (connectionId: string) => Promise<Record<string, number>>;
-
-const settingsAjv = new Ajv({ allErrors: true, useDefaults: true, strict: false });
-
-/** Credentials not stored yet: what the adapter obtains while verifying them (such as a token) joins them, to be stored with them. */
-function gathering(credentials: Record<string, string>) {
-  const working = { ...credentials };
-  return { working, onChanged: async (changed: Record<string, string>) => void Object.assign(working, changed) };
-}
+type ImpactCounter = (connectionId: string) => Promise<Record<string, number>>;
+/** Removes what another domain keeps of a connection, inside the disconnect's transaction; answers how many links went. */
+type DisconnectStep = (tx: Queryable, connectionId: string) => Promise<number>;
 
 export class ConnectionService {
   readonly accounts: SharedAccounts;
   private readonly impactCounters: ImpactCounter[] = [];
-  private readonly settingsValidators = new Map<string, ReturnType<Ajv['compile']>>();
+  private readonly disconnectSteps: DisconnectStep[] = [];
 
   constructor(
     private readonly db: DataSource,
-    private readonly registry: SupplierRegistry,
+    registry: SupplierRegistry,
     private readonly gateway: SupplierGateway,
     private readonly breaker: CircuitBreaker,
     private readonly publicBaseUrl: () => string,
   ) {
-    this.accounts = new SharedAccounts(db, registry, gateway, (conn) => this.reregisterAddress(conn));
+    this.addresses = new NotificationAddresses(db, registry, gateway, publicBaseUrl);
+    this.accounts = new SharedAccounts(db, registry, gateway, (conn) => this.addresses.reregister(conn));
+    this.settings = new ConnectionSettings(registry);
   }
+  /** Where each connection's supplier sends its notifications, registered with the supplier. */
+  readonly addresses: NotificationAddresses;
+  /** What a connection is made with (credentials, settings), checked against its supplier's schemas. */
+  readonly settings: ConnectionSettings;
 
   addImpactCounter(counter: ImpactCounter): void {
     this.impactCounters.push(counter);
+  }
+
+  /** What another domain removes with a connection, in the transaction that disconnects it (answers how many links went). */
+  onDisconnect(step: DisconnectStep): void {
+    this.disconnectSteps.push(step);
   }
 
   /** The configured public address of this service, or '' when none is set. */
@@ -70,9 +59,14 @@ export class ConnectionService {
     return this.publicBaseUrl();
   }
 
-  notificationAddressOf(conn: Pick<SupplierConnection, 'id' | 'supplierKey'>): string {
-    const base = this.publicBaseUrl();
-    return base ? `${base}/api/store-suppliers/webhook/${conn.supplierKey}/${conn.id}` : '';
+  /** Re-registers the notification address (for example after PUBLIC_BASE_URL changed). */
+  reregisterAddress(conn: SupplierConnection): Promise<void> {
+    return this.addresses.reregister(conn);
+  }
+
+  /** At start: registers the notification address again with every connection whose address changed since. */
+  reregisterChangedAddresses(onError: (connectionId: string, err: unknown) => void): Promise<number> {
+    return this.addresses.reregisterChanged(onError, (conn, adapter) => this.accounts.identify(conn, adapter));
   }
 
   /** Connections as answered, each saying whether another live connection is on the same supplier account. */
@@ -81,32 +75,8 @@ export class ConnectionService {
   async present(c: SupplierConnection | SupplierConnection[]): Promise<ConnectionView | ConnectionView[]> {
     const list = Array.isArray(c) ? c : [c];
     const shared = await this.accounts.sharedKeys(list.map((x) => x.supplierAccountKey));
-    const views = list.map((x) => this.view(x, !!x.supplierAccountKey && shared.has(x.supplierAccountKey)));
+    const views = list.map((x) => connectionView(x, this.addresses.of(x), !!x.supplierAccountKey && shared.has(x.supplierAccountKey)));
     return Array.isArray(c) ? views : views[0];
-  }
-
-  view(c: SupplierConnection, sharedSupplierAccount = false): ConnectionView {
-    const open = !!c.circuitOpenUntil && c.circuitOpenUntil.getTime() > Date.now();
-    return {
-      id: c.id,
-      storeId: c.storeId,
-      supplierKey: c.supplierKey,
-      mode: c.mode,
-      enabled: c.enabled,
-      hasCredentials: !!c.credentialsSealed,
-      accountLabel: c.accountLabel,
-      settings: c.settings,
-      automation: c.automation,
-      health: c.health,
-      isCircuitOpen: open,
-      circuitOpenUntil: open ? c.circuitOpenUntil!.toISOString() : null,
-      lastWebhookAt: c.lastWebhookAt ? c.lastWebhookAt.toISOString() : null,
-      webhookUrl: this.notificationAddressOf(c),
-      sharedSupplierAccount,
-      createdByKeyId: c.createdByKeyId,
-      createdAt: c.createdAt.toISOString(),
-      updatedAt: c.updatedAt.toISOString(),
-    };
   }
 
   list(storeId: string, ownKeyId: string | null): Promise<SupplierConnection[]> {
@@ -120,49 +90,20 @@ export class ConnectionService {
     return conn;
   }
 
-  private adapter(supplierKey: string): SupplierAdapter {
-    const adapter = this.registry.find(supplierKey);
-    if (!adapter) throw errors.validationFailed([{ field: 'body/supplierKey', message: `no supplier ${supplierKey} in the catalogue` }]);
-    if (this.registry.isSwitchedOff(supplierKey)) throw errors.badRequest('supplierSwitchedOff', `The supplier ${supplierKey} is switched off by the operator of this service.`);
-    return adapter;
-  }
-
-  validateCredentials(adapter: SupplierAdapter, credentials: Record<string, unknown>): Record<string, string> {
-    if (supportsSignIn(adapter)) throw errors.badRequest('signInRequired', `${adapter.entry.name} is connected through sign-in: use POST /:storeId/oauth/start.`);
-    const validate = settingsAjv.compile(adapter.entry.credentialsSchema);
-    if (!validate(credentials)) {
-      throw errors.validationFailed((validate.errors ?? []).map((e) => ({ field: `body/credentials${e.instancePath}`, message: e.message ?? 'is not valid' })));
-    }
-    return credentials as Record<string, string>;
-  }
-
-  private validateSettings(adapter: SupplierAdapter, settings: Record<string, unknown>): Record<string, unknown> {
-    let validate = this.settingsValidators.get(adapter.entry.key);
-    if (!validate) {
-      validate = settingsAjv.compile(adapter.entry.settingsSchema);
-      this.settingsValidators.set(adapter.entry.key, validate);
-    }
-    const copy = { ...adapter.entry.defaultSettings, ...settings };
-    if (!validate(copy)) {
-      throw errors.validationFailed((validate.errors ?? []).map((e) => ({ field: `body/settings${e.instancePath}`, message: e.message ?? 'is not valid' })));
-    }
-    return copy;
-  }
-
   /** Verifies with the supplier first; nothing is stored when it refuses. */
   async connect(
     storeId: string,
     input: { supplierKey: string; mode: ConnectionMode; credentials: Record<string, string>; settings?: Record<string, unknown>; automation?: Partial<Automation> },
     creator: Creator,
   ): Promise<SupplierConnection> {
-    const adapter = this.adapter(input.supplierKey);
-    const settings = this.validateSettings(adapter, input.settings ?? {});
+    const adapter = this.settings.adapter(input.supplierKey);
+    const settings = this.settings.validateSettings(adapter, input.settings ?? {});
     // The supplier key lets the checks made while connecting take their turns of the account's rate limit too.
     const draft = { id: crypto.randomUUID(), mode: input.mode, settings, supplierKey: input.supplierKey };
     const { working, onChanged } = gathering(input.credentials);
     const { accountLabel, accountId } = await orSupplierFailure(adapter.verifyCredentials(this.gateway.context(draft, working, onChanged)));
     await this.assertNotConnected(storeId, input.supplierKey, input.mode);
-    const registered = await this.registerAddress(adapter, draft, working, onChanged);
+    const registered = await this.addresses.register(adapter, draft, working, onChanged);
     const credentials = { ...working, ...registered.fields };
     const fields = {
       id: draft.id,
@@ -204,24 +145,12 @@ export class ConnectionService {
     if (await this.liveOf(storeId, supplierKey, mode)) throw this.alreadyConnected(supplierKey, mode);
   }
 
-  /** Registers the notification address with suppliers that take one; answers credential fields to keep and the address registered. */
-  private async registerAddress(
-    adapter: SupplierAdapter,
-    conn: { id: string; mode: ConnectionMode; settings: Record<string, unknown>; credentialsSealed?: string | null },
-    credentials: Record<string, string>,
-    onChanged?: (changed: Record<string, string>) => Promise<void>,
-  ): Promise<{ fields: Record<string, string>; url: string | null }> {
-    const url = this.notificationAddressOf({ id: conn.id, supplierKey: adapter.entry.key });
-    if (!url || !sendsNotifications(adapter)) return { fields: {}, url: null };
-    return { fields: await orSupplierFailure(adapter.registerNotificationAddress(this.gateway.context(conn, credentials, onChanged), url)), url };
-  }
-
   async replaceCredentials(conn: SupplierConnection, credentials: Record<string, string>): Promise<SupplierConnection> {
     const adapter = this.gateway.adapterFor(conn.supplierKey);
     // The new credentials are gathered, not written into the row, until they are verified.
     const { working, onChanged } = gathering(credentials);
     const { accountLabel, accountId } = await orSupplierFailure(adapter.verifyCredentials(this.gateway.context(conn, working, onChanged)));
-    const registered = await this.registerAddress(adapter, conn, working, onChanged);
+    const registered = await this.addresses.register(adapter, conn, working, onChanged);
     const kept = { ...working, ...registered.fields };
     const supplierAccountKey = this.gateway.supplierAccountKey(accountId);
     const replaced = await sql.updateConnection(this.db, conn.id, {
@@ -235,39 +164,6 @@ export class ConnectionService {
     // Moved to another supplier account: the one it left may have been receiving through it.
     if (conn.supplierAccountKey && conn.supplierAccountKey !== supplierAccountKey) await this.accounts.handOver(conn.supplierAccountKey, conn.id).catch(() => undefined);
     return replaced;
-  }
-
-  /** Re-registers the notification address (for example after PUBLIC_BASE_URL changed). */
-  async reregisterAddress(conn: SupplierConnection): Promise<void> {
-    const adapter = this.gateway.adapterFor(conn.supplierKey);
-    const credentials = this.gateway.credentialsOf(conn);
-    const registered = await this.registerAddress(adapter, conn, credentials);
-    await sql.updateConnection(this.db, conn.id, {
-      registeredNotificationAddress: registered.url,
-      ...(Object.keys(registered.fields).length ? { credentialsSealed: this.gateway.sealCredentials({ ...credentials, ...registered.fields }) } : {}),
-    });
-  }
-
-  /** At start: registers the notification address again with every connection whose address changed since. */
-  async reregisterChangedAddresses(onError: (connectionId: string, err: unknown) => void): Promise<number> {
-    const live = await sql.liveConnections(this.db);
-    let changed = 0;
-    for (const conn of live) {
-      const adapter = this.registry.find(conn.supplierKey);
-      if (!conn.credentialsSealed || !adapter || this.registry.isSwitchedOff(conn.supplierKey)) continue;
-      // Connections made before accounts were told apart learn theirs once.
-      if (!conn.supplierAccountKey) await this.accounts.identify(conn, adapter).catch((err: unknown) => onError(conn.id, err));
-      if (!sendsNotifications(adapter)) continue;
-      const url = this.notificationAddressOf(conn) || null;
-      if (url === conn.registeredNotificationAddress) continue;
-      try {
-        await this.reregisterAddress(conn);
-        changed++;
-      } catch (err) {
-        onError(conn.id, err);
-      }
-    }
-    return changed;
   }
 
   /** Checks now and records health; a healthy answer also closes the circuit. */
@@ -286,7 +182,7 @@ export class ConnectionService {
     if (result.ok) await this.breaker.recordSuccess(conn.id);
     else await this.breaker.recordFailure(conn.id);
     const health = { status: result.ok ? 'healthy' : 'unhealthy', checkedAt: new Date().toISOString(), latencyMs: result.latencyMs, message: result.message } as const;
-    return sql.updateConnection(this.db, conn.id, { health });
+    return (await setHealth(this.db, conn.id, health)) ?? conn;
   }
 
   async balance(conn: SupplierConnection): Promise<Money> {
@@ -302,7 +198,7 @@ export class ConnectionService {
   }
 
   async changeSettings(conn: SupplierConnection, settings: Record<string, unknown>): Promise<SupplierConnection> {
-    const valid = this.validateSettings(this.gateway.adapterFor(conn.supplierKey), settings);
+    const valid = this.settings.validateSettings(this.gateway.adapterFor(conn.supplierKey), settings);
     return sql.updateConnection(this.db, conn.id, { settings: valid as SupplierConnection['settings'] });
   }
 
@@ -329,8 +225,10 @@ export class ConnectionService {
     const impact = await this.impact(conn);
     const removedLinks = await this.db.transaction(async (tx) => {
       if (!(await sql.disconnect(tx, conn.id))) throw errors.notFound('The connection');
-      // Links to a supplier that is gone mean nothing.
-      return sql.deleteLinksOfConnection(tx, conn.id);
+      // Links to a supplier that is gone mean nothing: the catalogue removes them in the same transaction.
+      let removed = 0;
+      for (const step of this.disconnectSteps) removed += await step(tx, conn.id);
+      return removed;
     });
     let handOverError: unknown = null;
     await this.accounts.handOver(conn.supplierAccountKey, conn.id).catch((err: unknown) => void (handOverError = err));

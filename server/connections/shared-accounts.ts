@@ -3,7 +3,7 @@ import type { SupplierAdapter } from '../suppliers/adapter';
 import type { SupplierRegistry } from '../suppliers/registry';
 import type { SupplierConnection } from './types';
 import type { SupplierGateway } from './gateway';
-import * as sql from './sql';
+import * as sql from './sql/connections';
 
 type Identified = Pick<SupplierConnection, 'id' | 'supplierAccountKey'>;
 

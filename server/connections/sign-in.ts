@@ -1,3 +1,4 @@
+import type { ApiKeyService } from '../identity/api-keys';
 import type { Creator } from '../identity/permissions';
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
@@ -11,7 +12,8 @@ import type { SupplierConnection } from './types';
 import type { SupplierGateway } from './gateway';
 import { orSupplierFailure } from './http-errors';
 import type { ConnectionService } from './service';
-import * as sql from './sql';
+import { setHealth } from './sql/health';
+import * as sql from './sql/sign-in';
 
 const STATE_TTL_MINUTES = 10;
 export const SIGN_IN_CALLBACK_PATH = '/api/store-suppliers/oauth/callback';
@@ -25,22 +27,23 @@ export const signInAddress = (storeId: string, id: string) => `/console#connect/
 export const SIGN_IN_REFUSED = new ApiError(400, 'invalidSignInState', 'The sign-in state is unknown, expired, already used or not valid.');
 
 /** The supplier's way back, in a browser that did not open the sign-in at this service (or lost its cookie). */
-export const SIGN_IN_OTHER_BROWSER = new ApiError(
+const SIGN_IN_OTHER_BROWSER = new ApiError(
   400,
   'signInBrowserMismatch',
   'This sign-in can be completed only in the browser that opened it at this service; nothing was connected. Start the sign-in again from the store\'s console.',
 );
 
 /** A sign-in state, consumed: for which supplier, and where the supplier sent the browser back. */
-export interface SignInStarted {
+interface SignInStarted {
   signInId: string;
   supplierKey: string;
   mode: ConnectionMode;
   redirectUri: string;
 }
 
-/** The store access the callback checks its opener against (the identity domain's gate). */
+/** The store access the callback checks its opener against (the identity domain's gate), and the key that started it. */
 export type MemberAccess = Pick<Gate, 'storeAccess' | 'planIncludesDropshipping'>;
+type StartingKeys = Pick<ApiKeyService, 'get'>;
 
 /** The cookie, as `Set-Cookie` writes it: for the callback only, never readable by scripts, sent on the supplier's redirect. */
 function browserCookie(id: string, value: string, maxAgeSeconds: number, secure: boolean): string {
@@ -70,6 +73,7 @@ export class SignInService {
     private readonly gateway: SupplierGateway,
     private readonly connections: ConnectionService,
     private readonly members: MemberAccess,
+    private readonly keys: StartingKeys,
   ) {}
 
   async start(storeId: string, caller: { accountId: string; apiKeyId: string | null }, input: { supplierKey: string; mode: ConnectionMode }, baseUrl: string) {
@@ -137,9 +141,9 @@ export class SignInService {
     if (!opener || !opener.permissions.has('suppliers.manage') || !this.members.planIncludesDropshipping(opener.ownerPlan)) throw SIGN_IN_OPENER_LOST_ACCESS;
     let apiKey: Caller['apiKey'];
     if (st.api_key_id) {
-      const recordScope = await sql.liveKeyScope(this.db, st.api_key_id);
-      if (!recordScope) return null;
-      apiKey = { id: st.api_key_id, recordScope };
+      const key = await this.keys.get(st.account_id, st.api_key_id).catch(() => null);
+      if (!key || key.revokedAt) return null;
+      apiKey = { id: st.api_key_id, recordScope: key.recordScope };
     }
     return { caller: { accountId: st.account_id, apiKey }, storeId: st.store_id, carried: { signInId: st.id, supplierKey: st.supplier_key, mode: st.mode, redirectUri: st.redirect_uri } };
   }
@@ -157,7 +161,7 @@ export class SignInService {
     const existing = await this.connections.liveOf(storeId, started.supplierKey, started.mode);
     if (existing && (!ownKeyId || existing.createdByKeyId === ownKeyId)) {
       const conn = await this.connections.replaceCredentials(existing, credentials);
-      await sql.recordHealth(this.db, conn.id, { status: 'healthy', checkedAt: new Date().toISOString(), latencyMs: 0, message: `Signed in again as ${conn.accountLabel}` });
+      await setHealth(this.db, conn.id, { status: 'healthy', checkedAt: new Date().toISOString(), latencyMs: 0, message: `Signed in again as ${conn.accountLabel}` });
       return { conn: await this.connections.get(storeId, conn.id, null), renewed: true };
     }
     return { conn: await this.connections.connect(storeId, { supplierKey: started.supplierKey, mode: started.mode, credentials }, creator), renewed: false };

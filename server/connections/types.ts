@@ -2,7 +2,7 @@ import type { ConnectionMode, ShippingMethodRule } from '../suppliers/adapter';
 
 // The connections domain's types; ./sql.ts maps its rows into them.
 
-export type AutomationLevel = 'off' | 'manual' | 'automatic';
+type AutomationLevel = 'off' | 'manual' | 'automatic';
 
 /** How orders are sent to this supplier, and the limits that stop them. */
 export interface Automation {
@@ -32,8 +32,8 @@ export interface SupplierConnection {
   enabled: boolean;
   credentialsSealed: string | null;
   accountLabel: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  settings: Record<string, any>;
+  /** The supplier's own settings, as its settings schema checked them. */
+  settings: Record<string, unknown>;
   automation: Automation;
   health: Health | null;
   consecutiveFailures: number;

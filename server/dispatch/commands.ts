@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { ApiError, errors } from '../platform/errors';
-import type { OrderService } from '../orders/service';
-import type { FulfilmentGroup, StoreOrder } from '../orders/types';
+import type { OrderService } from '../orders';
+import type { FulfilmentGroup, StoreOrder } from '../orders';
 import type { Actor } from '../identity/permissions';
 import type { DispatchQueue } from './queues';
 import type { SupplierOrderRecords } from './records';

@@ -1,14 +1,12 @@
 import type { Params } from '../platform/db';
-import type { EventRenderer } from '../events/render';
-import { recordEvents } from '../events/sql';
-import type { EventType } from '../events/types';
-import { supplierOrderOf, SupplierOrderRow } from './sql';
+import { type EventRenderer, type EventType, outboxStep, snapshotOf } from '../events';
+import { supplierOrderOf, type SupplierOrderRow } from './sql/rows';
 import type { SupplierOrderStatus } from './state-machine';
 import type { Change } from './transition';
 import type { SupplierOrderReads } from './views';
 
 /** The event a change of a supplier order records: one per new record or status change (none when the status stays). */
-export function supplierOrderEventType(from: SupplierOrderStatus | null, to: SupplierOrderStatus): EventType | null {
+function supplierOrderEventType(from: SupplierOrderStatus | null, to: SupplierOrderStatus): EventType | null {
   if (from === null) return 'supplierOrder.created';
   if (from === to) return null;
   switch (to) {
@@ -24,11 +22,11 @@ export function supplierOrderEventType(from: SupplierOrderStatus | null, to: Sup
   }
 }
 
-/** The change's event as a step of `writeChange`'s statement (./sql.ts), written with it: the record as written and the history entry it reached. */
+/** The change's event as a step of `writeChange`'s statement (./sql/write.ts), written with it: the record as written and the history entry it reached. */
 export function eventStep(p: Params, c: Change): string {
   const type = supplierOrderEventType(c.from, c.to);
   if (!type) return '';
-  const event = recordEvents({
+  const event = outboxStep({
     from: 'so JOIN ev ON ev.supplier_order_id = so.id', type: p.add(type), storeId: 'so.store_id', resourceKey: `'supplierOrder:' || so.id`,
     recordKeyId: 'so.created_by_key_id', snapshot: `jsonb_build_object('record', to_jsonb(so), 'historyId', ev.id)`,
   });
@@ -49,9 +47,9 @@ export function supplierOrderRenderer(reads: SupplierOrderReads): EventRenderer 
     customerData: true,
     async render(events, showCustomer) {
       const written = events.map((e) => {
-        const { record: r, historyId } = e.snapshot as unknown as Snapshot;
+        const { record: r, historyId } = snapshotOf<Snapshot>(e);
         const row = { ...r, created_at: new Date(r.created_at), updated_at: new Date(r.updated_at), next_retry_at: r.next_retry_at ? new Date(r.next_retry_at) : null };
-        return { so: supplierOrderOf(row as SupplierOrderRow), historyId: Number(historyId) };
+        return { so: supplierOrderOf(row), historyId: Number(historyId) };
       });
       return reads.asWritten(written, showCustomer);
     },

@@ -1,21 +1,25 @@
-import type { ConnectionService } from '../connections/service';
-import type { SupplierGateway } from '../connections/gateway';
-import { READBACK_QUEUES } from '../notifications/queues';
-import type { OrderReadBack } from '../notifications/service';
-import type { OrderService } from '../orders/service';
-import { domain, type Platform } from '../platform/domain';
-import { POLLING } from '../platform/jobs';
+import type { ConnectionService, SupplierGateway } from '../connections';
+import type { EventRenderer, ReactionHandler } from '../events';
+import { DispatchSteps1764288000000 } from '../migrations/1764288000000-DispatchSteps';
+import { ReadBackAskedAt1764201600181 } from '../migrations/1764201600181-ReadBackAskedAt';
+import { SupplierOrderCountSlots1764460800260 } from '../migrations/1764460800260-SupplierOrderCountSlots';
+import { type OrderReadBack, READBACK_QUEUES } from '../notifications';
+import type { OrderService, SupplierOrdersOfOrders } from '../orders';
+import { domainModule, type Platform } from '../platform/domain';
+import { type Boss, POLLING } from '../platform/jobs';
 import { JobRunner, type JobRunnerOptions } from '../platform/job-runner';
 import { ListenFeed } from '../platform/listen';
 import type { SupplierRegistry } from '../suppliers/registry';
 import { DispatchCommands } from './commands';
 import { supplierOrderRenderer } from './events';
 import { DispatchJob, type ShopperCapture } from './job';
-import { DISPATCH_QUEUE, DispatchQueue, WORK_CHANNEL } from './queues';
+import { DISPATCH_QUEUE, DISPATCH_QUEUES, DispatchQueue, SAFETY_NET_QUEUE, SWEEP_KEY, WORK_CHANNEL } from './queues';
 import { CHANGE_CHANNEL, SupplierOrderRecords } from './records';
 import { supplierOrderRoutes } from './routes';
-import { openSupplierOrderCount } from './sql';
-import { DispatchSubscriptions } from './subscriptions';
+import { SafetyNet } from './safety-net';
+import { supplierOrderSchema } from './schemas';
+import { openSupplierOrderCount } from './sql/reads';
+import { DispatchSubscriptions, SEND_ON_ORDER_EVENTS, STORE_ORDER_REACTIONS, storeOrderEventOf } from './subscriptions';
 import { DispatchSweeper } from './sweeper';
 import { SupplierOrderReads } from './views';
 import { SupplierOrderWaiter } from './waiter';
@@ -25,55 +29,83 @@ export function dispatchRunnerOptions(p: Pick<Platform, 'config'>, registry: Sup
   return { concurrency: p.config.dispatchConcurrency, groupConcurrency: { default: 4, tiers: registry.callsInFlight() }, pollMs: 2000, heartbeatSeconds: 10 };
 }
 
+interface DispatchNeeds {
+  suppliers: { registry: SupplierRegistry };
+  connections: { gateway: SupplierGateway; connections: ConnectionService };
+  orders: { orders: OrderService; showSupplierOrders(reader: SupplierOrdersOfOrders): void };
+  payments: { captures: ShopperCapture };
+  identity: { storeDropshipping(storeId: string): Promise<boolean> };
+  events: { renderers: { register(kind: string, r: EventRenderer): void }; reactions: { on(types: string[], name: string, handle: ReactionHandler): void } };
+}
+
 /**
  * Supplier orders: commands for routes, the dispatch job and its runner, the sweeper, the supplier-order read-back
- * and the subscriber to store-order events (which the orders domain delivers), with the LISTEN feed that wakes
- * waiters and runners.
+ * and its safety net, and the reaction to store order events (an internal subscriber of the events domain), with
+ * the LISTEN feed that wakes waiters and runners. It gives the orders domain what store orders show of their
+ * supplier orders.
  */
-export function dispatchDomain(p: Platform, deps: { gateway: SupplierGateway; registry: SupplierRegistry; orders: OrderService; connections: ConnectionService; captures: ShopperCapture; storeDropshipping: (storeId: string) => Promise<boolean> }) {
-  const { config, db, log } = p;
-  const feed = new ListenFeed(p.databaseUrl, [CHANGE_CHANNEL, WORK_CHANNEL], log);
-  const records = new SupplierOrderRecords(db);
-  const queue = new DispatchQueue(() => p.boss, db);
-  const waiter = new SupplierOrderWaiter(records, feed, config.dispatchWaitMs);
-  const commands = new DispatchCommands(records, queue, waiter, deps.orders);
-  const job = new DispatchJob(records, deps.gateway, deps.registry, deps.captures, { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds }, log);
-  const sweeper = new DispatchSweeper(records, queue, { intervalMs: config.dispatchSweepSeconds * 1000, staleSeconds: config.dispatchSweepStaleSeconds }, log);
-  const subscriptions = new DispatchSubscriptions(deps.orders, records, commands, queue, deps.storeDropshipping, log);
-  const reads = new SupplierOrderReads(db, p.cursors);
-  deps.connections.addImpactCounter(async (connectionId) => ({ openSupplierOrders: await openSupplierOrderCount(db, connectionId) }));
-  return domain({
-    feed, records, queue, commands, job, reads, subscriptions,
-    eventRenderers: { supplierOrder: supplierOrderRenderer(reads) },
-    routes: supplierOrderRoutes(commands, reads, deps.orders),
-    async work(boss) {
-      // Many slots, a per-connection limit enforced when jobs are claimed, woken by every send.
-      const runner = new JobRunner<{ supplierOrderId: string }>(
-        boss,
-        DISPATCH_QUEUE,
-        dispatchRunnerOptions(p, deps.registry),
-        async (j) => {
-          await job.run(j.data.supplierOrderId);
-        },
-        log,
-        // Asked for while a job ran (a pay, a cancel) after its last look: its job is completed now, so send another.
-        // One read for the whole batch of completed jobs.
-        async (jobs) => {
-          await queue.requestMany(await records.stepDueAmong(jobs.map((j) => j.data.supplierOrderId)));
-        },
-      );
-      const offWake = feed.on(WORK_CHANNEL, () => runner.poke());
-      runner.start();
-      sweeper.start();
-      await boss.work<OrderReadBack>(READBACK_QUEUES.order, POLLING, async ([j]) => {
-        await job.readBack(j.data.connectionId, j.data.supplierOrderId);
-      });
-      return async (timeoutMs: number) => {
-        sweeper.stop();
-        offWake();
-        await runner.stop(timeoutMs);
-      };
-    },
-  });
-}
-export type Dispatch = ReturnType<typeof dispatchDomain>;
+export const dispatchModule = domainModule({
+  name: 'dispatch',
+  needs: ['suppliers', 'connections', 'orders', 'payments', 'identity', 'events'],
+  provides: ['feed'],
+  queues: DISPATCH_QUEUES,
+  migrations: [ReadBackAskedAt1764201600181, DispatchSteps1764288000000, SupplierOrderCountSlots1764460800260],
+  build(p: Platform, deps: DispatchNeeds) {
+    const { config, db, log } = p;
+    const registry = deps.suppliers.registry;
+    const orders = deps.orders.orders;
+    const feed = new ListenFeed(p.databaseUrl, [CHANGE_CHANNEL, WORK_CHANNEL], log);
+    const records = new SupplierOrderRecords(db, deps.connections.connections);
+    const queue = new DispatchQueue(() => p.boss, db);
+    const waiter = new SupplierOrderWaiter(records, feed, config.dispatchWaitMs);
+    const commands = new DispatchCommands(records, queue, waiter, orders);
+    const job = new DispatchJob(records, deps.connections.gateway, registry, deps.payments.captures, { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds }, log);
+    const sweeper = new DispatchSweeper(records, queue, { intervalMs: config.dispatchSweepSeconds * 1000, staleSeconds: config.dispatchSweepStaleSeconds }, log);
+    const subscriptions = new DispatchSubscriptions(orders, records, commands, queue, deps.identity.storeDropshipping, log);
+    const reads = new SupplierOrderReads(db, p.cursors);
+    deps.connections.connections.addImpactCounter(async (connectionId) => ({ openSupplierOrders: await openSupplierOrderCount(db, connectionId) }));
+    deps.events.renderers.register('supplierOrder', supplierOrderRenderer(reads));
+    deps.events.reactions.on(STORE_ORDER_REACTIONS, SEND_ON_ORDER_EVENTS, (e) => subscriptions.onStoreOrderEvent(storeOrderEventOf(e)));
+    deps.orders.showSupplierOrders({ schema: supplierOrderSchema, ofOrders: (ids, showCustomer) => reads.ofOrders(ids, showCustomer) });
+    return {
+      feed, records, queue, commands, job, reads, subscriptions,
+      routes: supplierOrderRoutes(commands, reads, orders),
+      async work(boss: Boss) {
+        // Many slots, a per-connection limit enforced when jobs are claimed, woken by every send.
+        const runner = new JobRunner<{ supplierOrderId: string }>(
+          boss,
+          DISPATCH_QUEUE,
+          dispatchRunnerOptions(p, registry),
+          async (j) => {
+            await job.run(j.data.supplierOrderId);
+          },
+          log,
+          // Asked for while a job ran (a pay, a cancel) after its last look: its job is completed now, so send another.
+          // One read for the whole batch of completed jobs.
+          async (jobs) => {
+            await queue.requestMany(await records.stepDueAmong(jobs.map((j) => j.data.supplierOrderId)));
+          },
+        );
+        const offWake = feed.on(WORK_CHANNEL, () => runner.poke());
+        runner.start();
+        sweeper.start();
+        await boss.work<OrderReadBack>(READBACK_QUEUES.order, POLLING, async ([j]) => {
+          await job.readBack(j.data.connectionId, j.data.supplierOrderId);
+        });
+        // Open supplier orders are read back even when no notification comes: a chain of sweeps, which the minutely
+        // schedule restarts should it ever break (a crash between a sweep and its successor).
+        const safetyNet = new SafetyNet(db, boss, log, config.readBackIntervalSeconds);
+        await boss.work(SAFETY_NET_QUEUE, async () => {
+          await safetyNet.sweep();
+        });
+        await boss.schedule(SAFETY_NET_QUEUE, '* * * * *', {}, { singletonKey: SWEEP_KEY });
+        await safetyNet.next();
+        return async (timeoutMs: number) => {
+          sweeper.stop();
+          offWake();
+          await runner.stop(timeoutMs);
+        };
+      },
+    };
+  },
+});

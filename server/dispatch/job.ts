@@ -1,12 +1,12 @@
 import { ApiError } from '../platform/errors';
 import { failpoint } from '../platform/failpoints';
 import type { Logger } from '../platform/logger';
-import type { SupplierGateway } from '../connections/gateway';
-import { CircuitOpenError } from '../connections/gateway';
+import type { SupplierGateway } from '../connections';
+import { CircuitOpenError } from '../connections';
 import type { SupplierOrderSnapshot } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
 import type { SupplierRegistry } from '../suppliers/registry';
-import type { CaptureOutcome } from '../payments/capture';
+import type { CaptureOutcome } from '../payments';
 import { ConnectionPause, Pause, runPreChecks } from './prechecks';
 import type { SupplierOrderRecords, Work } from './records';
 import type { ReviewReason } from './review-reasons';
@@ -15,13 +15,13 @@ import { nextStep, Step } from './steps';
 import type { SupplierOrder } from './supplier-order';
 import { DispatchEvent, failure } from './transition';
 
-export interface DispatchSettings {
+interface DispatchSettings {
   retryLimit: number;
   retryBaseSeconds: number;
 }
 
 /** Supplier answers that pause an order for a person, by error kind. */
-export function reasonFor(err: SupplierError): ReviewReason | null {
+function reasonFor(err: SupplierError): ReviewReason | null {
   switch (err.kind) {
     case 'insufficientBalance':
     case 'variantUnavailable':

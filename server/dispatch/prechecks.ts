@@ -1,7 +1,7 @@
 import { formatMoney } from '../platform/money';
 import { SupplierError } from '../suppliers/errors';
 import type { SupplierProduct } from '../suppliers/adapter';
-import type { SupplierGateway } from '../connections/gateway';
+import type { SupplierGateway } from '../connections';
 import type { SupplierRegistry } from '../suppliers/registry';
 import type { ReviewReason } from './review-reasons';
 import type { Work } from './records';
@@ -20,7 +20,7 @@ export class Pause extends Error {
 /** A pause decided from the connection alone: it holds for every part waiting on that connection. */
 export class ConnectionPause extends Pause {}
 
-export interface CheckContext {
+interface CheckContext {
   work: Work;
   registry: SupplierRegistry;
   gateway: SupplierGateway;
@@ -106,7 +106,7 @@ const supplierOffers: Check = async ({ work: { so, conn, items }, gateway }) => 
  * circuit, excluded country, shopper's payment, then what the supplier offers now (variants, stock, destination,
  * cost unchanged, cost within the limit). The first that fails names the review reason.
  */
-export const PRE_CHECKS: ReadonlyArray<{ name: string; check: Check }> = [
+const PRE_CHECKS: ReadonlyArray<{ name: string; check: Check }> = [
   { name: 'connectionPresent', check: connectionPresent },
   { name: 'liveOrSandbox', check: liveOrSandbox },
   { name: 'circuitClosed', check: circuitClosed },

@@ -1,11 +1,15 @@
 import type { DataSource } from 'typeorm';
 import type { Boss, QueueSpec } from '../platform/jobs';
-import { wakeRunners } from './sql';
+import { wakeRunners } from './sql/reads';
 import type { PartRef } from './supplier-order';
 
 /** One dispatch job per order part, whatever triggers it. */
 export const DISPATCH_QUEUE = 'dispatch.supplier-order';
-export { WORK_CHANNEL } from './sql';
+export { WORK_CHANNEL } from './sql/reads';
+/** The read-back safety net's sweeps (./safety-net.ts). */
+export const SAFETY_NET_QUEUE = 'readback.safety-net';
+/** One sweep waiting and one running at most; the chain and the minutely schedule meet on this key. */
+export const SWEEP_KEY = 'sweep';
 
 export const singletonKeyOf = (so: { orderId: string; groupKey: string }) => `supplier-order:${so.orderId}:${so.groupKey}`;
 
@@ -16,6 +20,7 @@ export const singletonKeyOf = (so: { orderId: string; groupKey: string }) => `su
  */
 export const DISPATCH_QUEUES: QueueSpec[] = [
   { name: DISPATCH_QUEUE, policy: 'exclusive', retryLimit: 50, retryDelay: 2, retryBackoff: true, retryDelayMax: 300, heartbeatSeconds: 10, notify: true },
+  { name: SAFETY_NET_QUEUE, policy: 'stately', retryLimit: 1 },
 ];
 
 export type { PartRef } from './supplier-order';
@@ -29,7 +34,7 @@ export class DispatchQueue {
 
   /** True when a job was queued; false when one already waits or runs for the part (it will see the record as it is now). */
   async request(so: PartRef): Promise<boolean> {
-    const id = await this.boss().send(DISPATCH_QUEUE, { supplierOrderId: so.id }, { singletonKey: singletonKeyOf(so), group: { id: so.connectionId, tier: so.supplierKey } } as never);
+    const id = await this.boss().send(DISPATCH_QUEUE, { supplierOrderId: so.id }, { singletonKey: singletonKeyOf(so), group: { id: so.connectionId, tier: so.supplierKey } });
     if (id) await this.wake();
     return !!id;
   }
@@ -39,7 +44,7 @@ export class DispatchQueue {
     if (!parts.length) return;
     await this.boss().insert(
       DISPATCH_QUEUE,
-      parts.map((so) => ({ data: { supplierOrderId: so.id }, singletonKey: singletonKeyOf(so), group: { id: so.connectionId, tier: so.supplierKey } })) as never,
+      parts.map((so) => ({ data: { supplierOrderId: so.id }, singletonKey: singletonKeyOf(so), group: { id: so.connectionId, tier: so.supplierKey } })),
     );
     await this.wake();
   }

@@ -1,22 +1,25 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import type { Queryable } from '../platform/db';
 import { errors } from '../platform/errors';
-import { connectionById } from '../connections/sql';
-import type { SupplierConnection } from '../connections/types';
+import type { ConnectionService, SupplierConnection } from '../connections';
 import type { Actor } from '../identity/permissions';
-import * as sql from './sql';
+import * as sql from './sql/reads';
+import { writeChange } from './sql/write';
 import type { NewSupplierOrder, PartRef, SupplierOrder, Work } from './supplier-order';
 import { DispatchEvent, transition } from './transition';
 
-export { CHANGE_CHANNEL } from './sql';
+export { CHANGE_CHANNEL } from './sql/write';
 export type { PartRef, Work, WorkItem } from './supplier-order';
 
 /**
  * Supplier order records: the reads, and `change`, where every status change starts (`transition` decides it) and
- * ends (`sql.writeChange` writes it, with its history, its part and its notification, in one statement).
+ * ends (`writeChange`, ./sql/write.ts, writes it, with its history, its part and its notification, in one statement).
  */
 export class SupplierOrderRecords {
-  constructor(private readonly db: DataSource) {}
+  constructor(
+    private readonly db: DataSource,
+    private readonly connections: Pick<ConnectionService, 'findById'>,
+  ) {}
 
   load(id: string): Promise<SupplierOrder | null> {
     return sql.supplierOrderById(this.db, id);
@@ -37,7 +40,7 @@ export class SupplierOrderRecords {
   }
 
   connection(id: string): Promise<SupplierConnection | null> {
-    return connectionById(this.db, id);
+    return this.connections.findById(id);
   }
 
   /** Everything a step needs, in one read. */
@@ -50,7 +53,7 @@ export class SupplierOrderRecords {
    * it was read with. Answers the record as written; one that moved meanwhile is a `concurrentChange` conflict.
    */
   async change(so: SupplierOrder, e: DispatchEvent, tx: Queryable = this.db): Promise<SupplierOrder> {
-    const [written] = await sql.writeChange(tx, transition(so, e));
+    const [written] = await writeChange(tx, transition(so, e));
     if (!written) throw errors.conflict('concurrentChange', 'The supplier order changed meanwhile; read it again.');
     return written;
   }
@@ -68,7 +71,7 @@ export class SupplierOrderRecords {
       return c.to === change.to && JSON.stringify([c.fields, c.part, c.history]) === JSON.stringify([change.fields, change.part, change.history]);
     };
     const alike = (await sql.queuedOfConnection(this.db, so, 499)).filter(same).map((o) => o.id);
-    const written = (await sql.writeChange(this.db, change, alike)).find((w) => w.id === so.id);
+    const written = (await writeChange(this.db, change, alike)).find((w) => w.id === so.id);
     if (!written) throw errors.conflict('concurrentChange', 'The supplier order changed meanwhile; read it again.');
     return written;
   }
@@ -81,11 +84,11 @@ export class SupplierOrderRecords {
     const change = transition(null, { type: 'create', record, actor, trigger });
     const [made] = charge
       ? await this.db.transaction(async (tx) => {
-          const so = await sql.writeChange(tx, change);
+          const so = await writeChange(tx, change);
           if (so.length) await charge(tx);
           return so;
         })
-      : await sql.writeChange(this.db, change);
+      : await writeChange(this.db, change);
     if (made) return { so: made, created: true };
     const existing = await this.forPart(record.orderId, record.groupKey);
     if (!existing) throw errors.conflict('concurrentChange', 'The order part changed meanwhile; try again.');

@@ -2,7 +2,7 @@ import { actorOf, ownRecordsKeyId } from '../identity/permissions';
 import { errors } from '../platform/errors';
 import { defineRoutes, route, Reply, RequestContext } from '../platform/http/route';
 import { object, pageOf, params, uuid } from '../platform/http/schemas';
-import type { OrderService } from '../orders/service';
+import type { OrderService } from '../orders';
 import type { CommandOptions, DispatchCommands, Outcome } from './commands';
 import { supplierOrderSchema } from './schemas';
 import { SUPPLIER_ORDER_STATUSES } from './state-machine';
@@ -36,7 +36,7 @@ const preferHeader = {
 type Ctx = RequestContext<{ storeId: string }, unknown, unknown>;
 
 /** RFC 7240: the caller prefers an answer at once to waiting for the job. */
-export function prefersAsync(headers: Record<string, string | string[] | undefined>): boolean {
+function prefersAsync(headers: Record<string, string | string[] | undefined>): boolean {
   const v = headers.prefer;
   return (Array.isArray(v) ? v.join(',') : (v ?? '')).split(/[,;]/).some((p) => p.trim().toLowerCase() === 'respond-async');
 }
@@ -52,15 +52,9 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
 
   return defineRoutes([
     route({
-      operationId: 'listSupplierOrders',
-      method: 'get',
-      path: `${BASE}/:storeId/orders`,
+      operationId: 'listSupplierOrders', method: 'get', path: `${BASE}/:storeId/orders`, tag: TAG, auth: 'caller', permission: 'suppliers.view', readOnly: true,
       summary: 'Supplier orders, newest first, filtered and paged by cursor',
       description: 'Repeat with the same filters and the previous nextCursor as cursor until hasMore is false. Read every page before acting on rows.',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.view',
-      readOnly: true,
       params: params(['storeId']),
       query: object({
         status: { enum: [...SUPPLIER_ORDER_STATUSES] },
@@ -78,107 +72,47 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
       },
     }),
     route({
-      operationId: 'getSupplierOrder',
-      method: 'get',
-      path: `${BASE}/:storeId/orders/:supplierOrderId`,
+      operationId: 'getSupplierOrder', method: 'get', path: `${BASE}/:storeId/orders/:supplierOrderId`, tag: TAG, auth: 'caller', permission: 'suppliers.view', readOnly: true,
       summary: 'One supplier order with its history',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.view',
-      readOnly: true,
-      params: soParams,
-      response: { status: 200, schema: supplierOrderSchema },
-      async handler(ctx) {
-        return (await reads.views([await load(ctx)], showCustomer(ctx)))[0];
-      },
+      params: soParams, response: { status: 200, schema: supplierOrderSchema },
+      handler: async (ctx) => (await reads.views([await load(ctx)], showCustomer(ctx)))[0],
     }),
     route({
-      operationId: 'submitOrderPart',
-      method: 'post',
-      path: `${BASE}/:storeId/orders/:orderId/groups/:groupKey/submit`,
+      operationId: 'submitOrderPart', method: 'post', path: `${BASE}/:storeId/orders/:orderId/groups/:groupKey/submit`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', planGated: true, credits: { action: 'supplierOrder.send', price: 3, when: 'recordCreated' }, readOnly: false,
       summary: 'Send one part of an order to its supplier now; called twice it still makes one supplier order',
       description: 'Charged once per supplier order made: a part that already has one answers it and charges nothing.',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.orders.manage',
-      planGated: true,
-      credits: { action: 'supplierOrder.send', price: 3, when: 'recordCreated' },
-      readOnly: false,
-      params: groupParams,
-      headers: [preferHeader],
+      params: groupParams, headers: [preferHeader],
       body: object({ payNow: { type: 'boolean', description: 'Also pay as soon as it is created, skipping the check that the shopper paid; recorded in the history' } }),
-      response: settled,
-      extraResponses: [stillWorking],
+      response: settled, extraResponses: [stillWorking],
       async handler(ctx) {
         const order = await orders.get(ctx.params.storeId, ctx.params.orderId, ownRecordsKeyId(ctx.caller));
         return answer(ctx, await commands.submit(order, ctx.params.groupKey, actorOf(ctx.caller!), !!ctx.body.payNow, { ...opts(ctx), charge: (tx) => ctx.credits.chargeInTransaction(tx) }));
       },
     }),
     route({
-      operationId: 'retrySupplierOrder',
-      method: 'post',
-      path: `${BASE}/:storeId/orders/:supplierOrderId/retry`,
+      operationId: 'retrySupplierOrder', method: 'post', path: `${BASE}/:storeId/orders/:supplierOrderId/retry`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', planGated: true, readOnly: false,
       summary: 'Try a queued, paused or failed supplier order again',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.orders.manage',
-      planGated: true,
-      readOnly: false,
-      params: soParams,
-      headers: [preferHeader],
+      params: soParams, headers: [preferHeader],
       body: object({ acceptCost: { type: 'boolean', description: 'Accept the supplier\'s new cost after a price change; recorded as the caller\'s decision' } }),
-      response: settled,
-      extraResponses: [stillWorking],
-      async handler(ctx) {
-        return answer(ctx, await commands.retry(await load(ctx), actorOf(ctx.caller!), !!ctx.body.acceptCost, opts(ctx)));
-      },
+      response: settled, extraResponses: [stillWorking],
+      handler: async (ctx) => answer(ctx, await commands.retry(await load(ctx), actorOf(ctx.caller!), !!ctx.body.acceptCost, opts(ctx))),
     }),
     route({
-      operationId: 'paySupplierOrder',
-      method: 'post',
-      path: `${BASE}/:storeId/orders/:supplierOrderId/pay`,
+      operationId: 'paySupplierOrder', method: 'post', path: `${BASE}/:storeId/orders/:supplierOrderId/pay`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', planGated: true, readOnly: false,
       summary: 'Pay a supplier order that was created but not paid; one already paid at the supplier is recorded, not paid again',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.orders.manage',
-      planGated: true,
-      readOnly: false,
-      params: soParams,
-      headers: [preferHeader],
-      response: settled,
-      extraResponses: [stillWorking],
-      async handler(ctx) {
-        return answer(ctx, await commands.pay(await load(ctx), actorOf(ctx.caller!), opts(ctx)));
-      },
+      params: soParams, headers: [preferHeader], response: settled, extraResponses: [stillWorking],
+      handler: async (ctx) => answer(ctx, await commands.pay(await load(ctx), actorOf(ctx.caller!), opts(ctx))),
     }),
     route({
-      operationId: 'cancelSupplierOrder',
-      method: 'post',
-      path: `${BASE}/:storeId/orders/:supplierOrderId/cancel`,
+      operationId: 'cancelSupplierOrder', method: 'post', path: `${BASE}/:storeId/orders/:supplierOrderId/cancel`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', readOnly: false,
       summary: 'Withdraw the order at the supplier where it still allows it; after the supplier shipped it pauses with supplierAlreadyShipped',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.orders.manage',
-      readOnly: false,
-      params: soParams,
-      headers: [preferHeader],
-      response: settled,
-      extraResponses: [stillWorking],
-      async handler(ctx) {
-        return answer(ctx, await commands.cancel(await load(ctx), actorOf(ctx.caller!), opts(ctx)));
-      },
+      params: soParams, headers: [preferHeader], response: settled, extraResponses: [stillWorking],
+      handler: async (ctx) => answer(ctx, await commands.cancel(await load(ctx), actorOf(ctx.caller!), opts(ctx))),
     }),
     route({
-      operationId: 'fulfilOrderPartManually',
-      method: 'post',
-      path: `${BASE}/:storeId/orders/:orderId/groups/:groupKey/fulfil-manually`,
+      operationId: 'fulfilOrderPartManually', method: 'post', path: `${BASE}/:storeId/orders/:orderId/groups/:groupKey/fulfil-manually`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', readOnly: false,
       summary: 'Take a part over so the store ships it itself (its supplier order, if any, is cancelled)',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.orders.manage',
-      readOnly: false,
-      params: groupParams,
-      headers: [preferHeader],
+      params: groupParams, headers: [preferHeader],
       response: {
         status: 200,
         schema: object({ supplierOrder: { oneOf: [supplierOrderSchema, { type: 'null' }] }, part: { type: 'object' } }, ['supplierOrder', 'part']),

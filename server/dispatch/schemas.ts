@@ -16,9 +16,7 @@ const eventSchema = object(
 
 export const supplierOrderSchema = object(
   {
-    _id: uuid,
-    storeId: uuid,
-    orderId: uuid,
+    _id: uuid, storeId: uuid, orderId: uuid,
     orderNumber: { type: 'string' },
     fulfilmentGroupKey: { type: 'string' },
     integrationId: uuid,

@@ -4,7 +4,6 @@
  * `transition` (./transition.ts) reads this table for every change, and the one SQL write (./sql.ts `writeChange`)
  * checks the same table again before it writes; test/dispatch/transition.test.ts walks every status and event.
  */
-import type { SupplierPaymentStatus } from './supplier-order';
 
 export const SUPPLIER_ORDER_STATUSES = ['queued', 'needsReview', 'submitted', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled', 'failed'] as const;
 export type SupplierOrderStatus = (typeof SUPPLIER_ORDER_STATUSES)[number];
@@ -23,7 +22,7 @@ export const EVENTS = [
 export type MoveEvent = (typeof EVENTS)[number];
 
 /** Before the record exists. */
-export const NONE = 'none';
+const NONE = 'none';
 /** The status does not change (only the record's fields, or a request flag). */
 export const SAME = 'same';
 
@@ -139,3 +138,6 @@ export function partStatusOf(status: SupplierOrderStatus): 'pending' | 'processi
       return status;
   }
 }
+
+/** The supplier's side of the payment of a supplier order. */
+export type SupplierPaymentStatus = 'notRequired' | 'unpaid' | 'paid' | 'refunded';

@@ -1,5 +1,6 @@
-import type { OrderService } from '../orders/service';
-import type { StoreOrderEvent } from '../orders/events';
+import { type OutboxEvent, snapshotOf } from '../events';
+import { type Actor, planIncludesDropshipping } from '../identity/permissions';
+import type { OrderService } from '../orders';
 import { ApiError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
 import { moveOf } from './state-machine';
@@ -7,9 +8,29 @@ import type { DispatchCommands } from './commands';
 import type { DispatchQueue } from './queues';
 import type { SupplierOrderRecords } from './records';
 
+/** The store order events dispatch reacts to (recorded by the orders domain with the change), and its reaction's name. */
+export const STORE_ORDER_REACTIONS = ['storeOrder.confirmed', 'storeOrder.authorised', 'storeOrder.captureFailed'];
+export const SEND_ON_ORDER_EVENTS = 'dispatch.storeOrder';
+
+/** A store order event as the orders domain records it: the order, what happened, who did it, and the store owner's plan then. */
+interface StoreOrderEvent {
+  orderId: string;
+  kind: 'confirmed' | 'authorised' | 'captureFailed';
+  actor: Actor;
+  /** Absent in an event from before issue 33 (left on the retired queue): the plan is read when the reaction runs. */
+  ownerPlan?: string;
+}
+
+/** The event as the outbox keeps it (orders' `storeOrderEvent`: its type names the kind, its snapshot the order and actor). */
+export function storeOrderEventOf(e: OutboxEvent): StoreOrderEvent {
+  const { orderId, actor, ownerPlan } = snapshotOf<{ orderId: string; actor: Actor; ownerPlan?: string }>(e);
+  return { orderId, actor, kind: e.type.slice('storeOrder.'.length) as StoreOrderEvent['kind'], ...(ownerPlan ? { ownerPlan } : {}) };
+}
+
 /**
- * What dispatch does when a store order changes (the orders domain publishes the event in the transaction that
- * changed the order): with an automatic level a supplier part is sent once the order is confirmed; under promise to
+ * What dispatch does when a store order changes (an internal subscriber of the events domain, at least once: a
+ * reaction that runs twice makes nothing twice, since `ensure` makes one supplier order per part and the queue holds
+ * one job per part): with an automatic level a supplier part is sent once the order is confirmed; under promise to
  * sell, once the shopper's payment is authorised; and when the provider fails that payment, a supplier order already
  * paid on the promise pauses with customerCaptureFailed.
  */
@@ -35,8 +56,9 @@ export class DispatchSubscriptions {
       const conn = await this.records.connection(group.connectionId);
       if (!conn) continue;
       if (e.kind === 'confirmed' ? conn.automation.level !== 'automatic' : conn.automation.level === 'off') continue;
-      // Sending is plan-gated: an automatic send acts for the store, so the owner's plan is read now, not when the automation was set.
-      if (!planChecked && !(await this.storeDropshipping(order.storeId))) {
+      // Sending is plan-gated: an automatic send acts for the store under the owner's plan when the order was confirmed
+      // (or authorised), not when the automation was set.
+      if (!planChecked && !(e.ownerPlan !== undefined ? planIncludesDropshipping(e.ownerPlan) : await this.storeDropshipping(order.storeId))) {
         this.log.warn({ orderId: order.id, storeId: order.storeId }, 'automatic send skipped: the store owner\'s plan does not include dropshipping');
         return;
       }

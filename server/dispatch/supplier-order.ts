@@ -1,17 +1,17 @@
-import type { SupplierConnection } from '../connections/types';
-import type { PaymentMethod, PaymentStatus } from '../orders/types';
+import type { SupplierConnection } from '../connections';
+import type { PaymentMethod, PaymentStatus } from '../orders';
 import type { Destination } from '../suppliers/adapter';
 import type { ReviewReason } from './review-reasons';
-import type { SupplierOrderStatus } from './state-machine';
+import type { SupplierOrderStatus, SupplierPaymentStatus } from './state-machine';
 
-export interface SupplierCosts {
+export type { SupplierPaymentStatus } from './state-machine';
+
+interface SupplierCosts {
   itemsMinor: number;
   shippingMinor: number;
   totalMinor: number;
   currency: string;
 }
-
-export type SupplierPaymentStatus = 'notRequired' | 'unpaid' | 'paid' | 'refunded';
 
 export interface Shipping {
   carrier: string;
@@ -108,4 +108,13 @@ export interface PartRef {
 /** The service's own number for an attempt, sent to the supplier as its order number. */
 export function supplierOrderNumber(id: string, attempt: number): string {
   return `ss-${id.replace(/-/g, '').slice(0, 20)}-${attempt}`;
+}
+
+/** The supplier order list's filters, in the code's words (./views.ts turns the API's into these). */
+export interface SupplierOrderFilters {
+  status?: string;
+  needsReview?: boolean;
+  connectionId?: string;
+  orderId?: string;
+  contractModel?: string;
 }

@@ -2,7 +2,7 @@ import { type Logger, Throttle } from '../platform/logger';
 import type { DispatchQueue } from './queues';
 import type { SupplierOrderRecords } from './records';
 
-export interface SweeperSettings {
+interface SweeperSettings {
   /** How often each worker process sweeps (with up to a quarter of it added at random, so workers spread out). */
   intervalMs: number;
   /** A record with a step due that nothing touched for this long is given a job (the queue skips it if it has one). */

@@ -1,5 +1,5 @@
 import type { Actor } from '../identity/permissions';
-import type { PartMove } from '../orders/types';
+import type { PartMove } from '../orders';
 import type { SupplierOrderSnapshot } from '../suppliers/adapter';
 import { cleanReviewMessage, REVIEW_REASONS, ReviewReason } from './review-reasons';
 import { ImpossibleMoveError, moveOf, MoveEvent, partStatusOf, SAME, SupplierOrderStatus } from './state-machine';

@@ -1,24 +1,16 @@
 import type { DataSource } from 'typeorm';
 import { Cursors, keysetList, Page } from '../platform/pagination';
 import { errors } from '../platform/errors';
-import * as sql from './sql';
-import type { SupplierOrder, SupplierOrderEvent } from './supplier-order';
+import * as sql from './sql/reads';
+import { supplierOrderOf } from './sql/rows';
+import type { SupplierOrder, SupplierOrderEvent, SupplierOrderFilters } from './supplier-order';
 
 export type { SupplierOrderEvent } from './supplier-order';
 
 /** The list's filters as the API names them (the spec calls a connection's id `integrationId`). */
-export interface SupplierOrderQuery {
-  status?: string;
-  needsReview?: boolean;
-  integrationId?: string;
-  orderId?: string;
-  contractModel?: string;
-}
+type SupplierOrderQuery = Omit<SupplierOrderFilters, 'connectionId'> & { integrationId?: string };
 
-/** The same filters in the code's words. */
-export type SupplierOrderFilters = Omit<SupplierOrderQuery, 'integrationId'> & { connectionId?: string };
-
-/** A supplier order as a list page answers it (sql.ts, `LISTED_OF_S`): the fields its view reads, times as ISO 8601 text, its history. */
+/** A supplier order as a list page answers it (./sql/rows.ts, `LISTED_OF_S`): the fields its view reads, times as ISO 8601 text, its history. */
 export type ListedSupplierOrder = Pick<SupplierOrder, 'id' | 'storeId' | 'orderId' | 'orderNumber' | 'groupKey' | 'connectionId' | 'supplierKey' | 'contractModel' | 'status' | 'reviewReason'
   | 'reviewMessage' | 'retryable' | 'supplierOrderNumber' | 'supplierOrderId' | 'supplierStatus' | 'costs' | 'paymentStatus' | 'shipping' | 'attempt' | 'destination'>
   & { createdAt: string; updatedAt: string; events: SupplierOrderEvent[] };
@@ -99,7 +91,7 @@ export class SupplierOrderReads {
   async ofOrders(orderIds: string[], showCustomer: boolean) {
     if (!orderIds.length) return [];
     const found = await sql.supplierOrdersOfOrders(this.db, orderIds);
-    return found.map((r) => this.view(sql.supplierOrderOf(r), r.events, showCustomer));
+    return found.map((r) => this.view(supplierOrderOf(r), r.events, showCustomer));
   }
 
   /**

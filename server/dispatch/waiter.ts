@@ -4,7 +4,7 @@ import type { SupplierOrder } from './supplier-order';
 import { nextStep } from './steps';
 
 /** Nothing is due: the job has done everything the record asks for (sent, paid, cancelled, or paused). */
-export const settledNow = (so: SupplierOrder) => nextStep(so) === null;
+const settledNow = (so: SupplierOrder) => nextStep(so) === null;
 
 /** Looks again at least this often while waiting, in case a notification was lost. */
 const RECHECK_MS = 1000;

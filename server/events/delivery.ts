@@ -4,48 +4,17 @@ import { boundedWait } from '../platform/bounded-wait';
 import { failpoint } from '../platform/failpoints';
 import { FailureStreak } from '../platform/failure-streak';
 import type { Logger } from '../platform/logger';
-import { BASE_PERMISSION, type Reader, type Renderers } from './render';
+import { BASE_PERMISSION, type Renderers } from './render';
+import { type ReactionConfig, ReactionRunner, type Reactions } from './reactions';
+import { type DeliveryConfig, FAULTS, GIVEN_UP, leaseMsOf, NOT_PERMITTED, type OwnerAccess, RETRIED, retryDelayMs } from './delivery-rules';
+
+export type { DeliveryConfig, OwnerAccess } from './delivery-rules';
 import { answered, type Sender } from './sender';
 import { webhookHeaders } from './signing';
-import * as sql from './sql';
+import { claim, complete, fanOut } from './sql/deliveries';
+import type { Claimed, InFlight, Outcome } from './sql/rows';
+import { switchOff } from './sql/subscriptions';
 import { OWNER_ENDED } from './types';
-
-export interface DeliveryConfig {
-  /** Deliveries in flight in this process, of one subscription and of one store (a slow receiver holds only its own, a store only its share). */
-  concurrency: number;
-  perSubscription: number;
-  perStore: number;
-  timeoutMs: number;
-  retryBaseMs: number;
-  retryMaxMs: number;
-  /** A delivery failing this long is given up; a subscription with nothing delivered meanwhile is switched off. */
-  giveUpMs: number;
-  bodyLimitBytes: number;
-  pollMs: number;
-}
-
-/** The subscription owner's access to the store now (null: none left), and whether the owner's key is revoked. */
-export type OwnerAccess = (storeId: string, accountId: string, keyId: string | null) => Promise<(Reader & { keyRevoked: boolean }) | null>;
-
-/** Why a delivery could not be built or sent on our side: retried like a failed send, then given up with the reason. */
-export const FAULTS = {
-  renderFailed: 'The event could not be rendered',
-  ownerUnreadable: 'The subscription owner\'s access could not be read',
-  secretUnreadable: 'The signing secret could not be read (rotate the secret)',
-  internal: 'The delivery could not be sent (an error on our side)',
-} as const;
-export const NOT_PERMITTED = 'The subscription\'s owner may not read this resource.';
-const RETRIED = '; it is retried.';
-const GIVEN_UP = '; it was retried until its retry period ended.';
-
-/** Exponential backoff with equal jitter: half of base × 2ⁿ⁻¹ (at most the cap), plus up to as much again at random. */
-export function retryDelayMs(failures: number, baseMs: number, maxMs: number, random = Math.random): number {
-  const full = Math.min(maxMs, baseMs * 2 ** Math.min(failures - 1, 40));
-  return Math.round(full / 2 + (random() * full) / 2);
-}
-
-/** How long a claim holds: longer than any attempt, so only a dead process's claims lapse. */
-export const leaseMsOf = (timeoutMs: number) => 2 * timeoutMs + 5000;
 
 const count = (m: Map<string, number>, key: string, by: number) => {
   const n = (m.get(key) ?? 0) + by;
@@ -54,15 +23,15 @@ const count = (m: Map<string, number>, key: string, by: number) => {
 };
 
 /**
- * The delivery loop of one worker process: fan-out, then as many due deliveries as there are free slots, each sent
- * on its own; outcomes are written together right before the next claim. Woken by the outbox's notification and by a
- * freed slot; otherwise it looks again every `pollMs` (retries falling due). Nothing one delivery does (its owner's
+ * The delivery loop of one worker process: fan-out, the internal reactions it made, then as many due deliveries as
+ * there are free slots, each sent on its own; outcomes are written together right before the next claim. Woken by the
+ * outbox's notification and by a freed slot; otherwise it looks again every `pollMs` (retries falling due). Nothing one delivery does (its owner's
  * access, its rendering, its secret, its send) can stop the others: each fault becomes that delivery's outcome.
  */
 export class DeliveryLoop {
-  private readonly inFlight: sql.InFlight = { subscriptions: new Map(), stores: new Map() };
+  private readonly inFlight: InFlight = { subscriptions: new Map(), stores: new Map() };
   private running = 0;
-  private finished: sql.Outcome[] = [];
+  private finished: Outcome[] = [];
   private givenUp: Array<{ subscriptionId: string; since: Date }> = [];
   private active = false;
   private poked = false;
@@ -79,7 +48,12 @@ export class DeliveryLoop {
     private readonly ownerAccess: OwnerAccess,
     private readonly config: DeliveryConfig,
     private readonly log: Logger,
-  ) {}
+    /** The service's own subscribers (./reactions.ts), and the event types only they take. */
+    private readonly reactions: { registry: Reactions; config: ReactionConfig; internalTypes: string[] },
+  ) {
+    this.runner = new ReactionRunner(db, reactions.registry, reactions.config, log, () => this.poke());
+  }
+  private readonly runner: ReactionRunner;
 
   start(): void {
     if (this.active) return;
@@ -98,9 +72,10 @@ export class DeliveryLoop {
       let claimed = 0;
       await this.streak.attempt(this.log, {}, { failed: 'event delivery pass failed', back: 'event delivery works again' }, async () => {
         await this.settle();
-        while ((await sql.fanOut(this.db, 1000)) === 1000);
+        while ((await fanOut(this.db, 1000, this.reactions.registry.routes(), this.reactions.internalTypes)) === 1000);
+        claimed += await this.runner.pass();
         const free = this.config.concurrency - this.running;
-        if (free > 0) claimed = await this.claimAndSend(free);
+        if (free > 0) claimed += await this.claimAndSend(free);
       });
       if (!this.active) break;
       // More may be due beyond what the caps let this claim take (a store at its share is left out of the next one).
@@ -112,8 +87,8 @@ export class DeliveryLoop {
 
   private async claimAndSend(free: number): Promise<number> {
     const { perSubscription, perStore, timeoutMs } = this.config;
-    const claimed = await sql.claim(this.db, { limit: free, perSubscription, perStore, inFlight: this.inFlight, leaseMs: leaseMsOf(timeoutMs) });
-    const bySubscription = new Map<string, sql.Claimed[]>();
+    const claimed = await claim(this.db, { limit: free, perSubscription, perStore, inFlight: this.inFlight, leaseMs: leaseMsOf(timeoutMs) });
+    const bySubscription = new Map<string, Claimed[]>();
     for (const c of claimed) bySubscription.set(c.subscription.id, [...(bySubscription.get(c.subscription.id) ?? []), c]);
     for (const batch of bySubscription.values()) {
       try {
@@ -127,7 +102,7 @@ export class DeliveryLoop {
   }
 
   /** One subscription's claimed deliveries: its owner's access now, its secrets, the bodies; then each is sent. */
-  private async prepare(batch: sql.Claimed[]): Promise<void> {
+  private async prepare(batch: Claimed[]): Promise<void> {
     const s = batch[0].subscription;
     const access = await this.ownerAccess(s.storeId, s.ownerAccountId, s.ownerKeyId).catch((err: unknown) => {
       this.log.error({ err, subscriptionId: s.id }, 'event subscription owner\'s access not read');
@@ -149,7 +124,7 @@ export class DeliveryLoop {
   }
 
   /** The current secret (null when it cannot be opened), and the previous one while it still signs (skipped if unreadable). */
-  private secretsOf(s: sql.Claimed['subscription']): string[] | null {
+  private secretsOf(s: Claimed['subscription']): string[] | null {
     const open = (sealed: string) => {
       try {
         return this.secrets.decrypt(sealed);
@@ -164,7 +139,7 @@ export class DeliveryLoop {
     return previous === null ? [current] : [current, previous];
   }
 
-  private begin(c: sql.Claimed, secrets: string[], body: string): void {
+  private begin(c: Claimed, secrets: string[], body: string): void {
     const { id: sub, storeId } = c.subscription;
     this.running++;
     count(this.inFlight.subscriptions, sub, 1);
@@ -183,7 +158,7 @@ export class DeliveryLoop {
       });
   }
 
-  private async attempt(c: sql.Claimed, secrets: string[], body: string): Promise<void> {
+  private async attempt(c: Claimed, secrets: string[], body: string): Promise<void> {
     failpoint('events.send');
     const r = await this.sender.send(c.subscription.url, webhookHeaders(secrets, c.event.id, body), body);
     if (r.status !== null && r.status >= 200 && r.status < 300) {
@@ -202,14 +177,14 @@ export class DeliveryLoop {
   }
 
   /** A fault on our side: retried like a failed send, then given up with the reason (its chain moves on then). */
-  private fault(c: sql.Claimed, fault: keyof typeof FAULTS): void {
+  private fault(c: Claimed, fault: keyof typeof FAULTS): void {
     const over = this.retryPeriodOver(c);
     const outcome = over ? { status: 'failed' as const, nextAt: null } : { status: 'pending' as const, nextAt: new Date(Date.now() + this.backoff(c)) };
     this.finished.push({ id: c.delivery.id, ...outcome, responseStatus: null, error: FAULTS[fault] + (over ? GIVEN_UP : RETRIED) });
   }
 
-  private retryPeriodOver = (c: sql.Claimed) => Date.now() - c.delivery.pendingSince.getTime() >= this.config.giveUpMs;
-  private backoff = (c: sql.Claimed) => retryDelayMs(c.delivery.attempts, this.config.retryBaseMs, this.config.retryMaxMs);
+  private retryPeriodOver = (c: Claimed) => Date.now() - c.delivery.pendingSince.getTime() >= this.config.giveUpMs;
+  private backoff = (c: Claimed) => retryDelayMs(c.delivery.attempts, this.config.retryBaseMs, this.config.retryMaxMs);
 
   /** Writes the outcomes that came in; a subscription whose delivery was given up is switched off if nothing got through. */
   private async settle(): Promise<void> {
@@ -218,7 +193,7 @@ export class DeliveryLoop {
     this.finished = [];
     this.givenUp = [];
     try {
-      await sql.complete(this.db, batch);
+      await complete(this.db, batch);
     } catch (err) {
       // Left leased: sent again once the lease lapses (at least once).
       this.streak.throttle.warn(this.log, { err: String(err), deliveries: batch.length }, 'event delivery outcomes not written');
@@ -226,15 +201,15 @@ export class DeliveryLoop {
     }
     for (const g of givenUp) {
       const reason = { code: 'deliveriesFailing' as const, message: 'No delivery succeeded for the whole retry period; fix the receiver, then switch the subscription on.', at: new Date().toISOString() };
-      const off = await sql.switchOff(this.db, g.subscriptionId, reason, g.since).catch((err: unknown) => this.log.warn({ err: String(err), subscriptionId: g.subscriptionId }, 'event subscription not switched off'));
+      const off = await switchOff(this.db, g.subscriptionId, reason, g.since).catch((err: unknown) => this.log.warn({ err: String(err), subscriptionId: g.subscriptionId }, 'event subscription not switched off'));
       if (off) this.log.warn({ subscriptionId: g.subscriptionId }, 'event subscription switched off: deliveries failing');
     }
   }
 
   /** The owner can no longer act: switched off with the reason; its deliveries wait, not attempted, for someone to take it over. */
-  private async switchOff(subscriptionId: string, code: 'keyRevoked' | 'ownerAccessEnded', batch: sql.Claimed[]): Promise<void> {
+  private async switchOff(subscriptionId: string, code: 'keyRevoked' | 'ownerAccessEnded', batch: Claimed[]): Promise<void> {
     const message = OWNER_ENDED[code];
-    await sql.switchOff(this.db, subscriptionId, { code, message, at: new Date().toISOString() });
+    await switchOff(this.db, subscriptionId, { code, message, at: new Date().toISOString() });
     for (const c of batch) this.finished.push({ id: c.delivery.id, status: 'pending', nextAt: new Date(), responseStatus: null, error: message });
     this.log.warn({ subscriptionId, code }, 'event subscription switched off');
   }
@@ -245,6 +220,7 @@ export class DeliveryLoop {
     this.poke();
     await this.loop;
     if (this.running) await boundedWait(timeoutMs, (done) => (this.drained = done));
+    await this.runner.stop(timeoutMs);
     await this.settle();
   }
 }

@@ -103,4 +103,4 @@ function bodyOf(e: OutboxEvent, data: unknown, limitBytes: number): string {
   return Buffer.byteLength(text) <= limitBytes ? text : JSON.stringify({ ...body, data: null, dataOmitted: true });
 }
 
-export const kindOf = (resourceKey: string): string => resourceKey.slice(0, resourceKey.indexOf(':'));
+const kindOf = (resourceKey: string): string => resourceKey.slice(0, resourceKey.indexOf(':'));

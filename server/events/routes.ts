@@ -21,17 +21,10 @@ const signing =
 export function eventRoutes(subscriptions: SubscriptionService) {
   return defineRoutes([
     route({
-      operationId: 'createEventSubscription',
-      method: 'post',
-      path: BASE,
+      operationId: 'createEventSubscription', method: 'post', path: BASE, tag: TAG, auth: 'caller', permission: 'suppliers.manage', readOnly: false,
       summary: 'Subscribe an address to the store\'s events',
       description: `${signing} The answer carries the signing secret; it is shown again only when rotated. Its creator owns it: deliveries are rendered with the owner's access as it is when each goes out, and stop (the subscription switched off, with the reason) once the owner leaves the store or the owner's key is revoked. A store has at most ${subscriptions.limits.perStore} subscriptions (409 \`subscriptionLimitReached\` beyond).`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.manage',
-      readOnly: false,
-      params: params(['storeId']),
-      body: object({ url: targetUrl, eventTypes, description }, ['url', 'eventTypes']),
+      params: params(['storeId']), body: object({ url: targetUrl, eventTypes, description }, ['url', 'eventTypes']),
       response: { status: 201, schema: subscriptionSchema },
       countLimit: { limit: subscriptions.limits.perStore, per: 'store', of: 'event subscriptions', code: 'subscriptionLimitReached' },
       async handler(ctx) {
@@ -40,82 +33,42 @@ export function eventRoutes(subscriptions: SubscriptionService) {
       },
     }),
     route({
-      operationId: 'listEventSubscriptions',
-      method: 'get',
-      path: BASE,
+      operationId: 'listEventSubscriptions', method: 'get', path: BASE, tag: TAG, auth: 'caller', permission: 'suppliers.view', readOnly: true,
       summary: 'The store\'s event subscriptions, newest first',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.view',
-      readOnly: true,
-      params: params(['storeId']),
-      query: object({ ...pageQuery }),
-      response: { status: 200, schema: pageOf(subscriptionSchema) },
+      params: params(['storeId']), query: object({ ...pageQuery }), response: { status: 200, schema: pageOf(subscriptionSchema) },
       async handler(ctx) {
         const page = await subscriptions.list(ctx.params.storeId, ownRecordsKeyId(ctx.caller), ctx.query);
         return { ...page, items: page.items.map((s) => subscriptionView(s)) };
       },
     }),
     route({
-      operationId: 'getEventSubscription',
-      method: 'get',
-      path: `${BASE}/:subscriptionId`,
+      operationId: 'getEventSubscription', method: 'get', path: `${BASE}/:subscriptionId`, tag: TAG, auth: 'caller', permission: 'suppliers.view', readOnly: true,
       summary: 'One event subscription',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.view',
-      readOnly: true,
-      params: one,
-      response: { status: 200, schema: subscriptionSchema },
-      async handler(ctx) {
-        return subscriptionView(await subscriptions.get(ctx.params.storeId, ctx.params.subscriptionId, ownRecordsKeyId(ctx.caller)));
-      },
+      params: one, response: { status: 200, schema: subscriptionSchema },
+      handler: async (ctx) => subscriptionView(await subscriptions.get(ctx.params.storeId, ctx.params.subscriptionId, ownRecordsKeyId(ctx.caller))),
     }),
     route({
-      operationId: 'updateEventSubscription',
-      method: 'patch',
-      path: `${BASE}/:subscriptionId`,
+      operationId: 'updateEventSubscription', method: 'patch', path: `${BASE}/:subscriptionId`, tag: TAG, auth: 'caller', permission: 'suppliers.manage', readOnly: false,
       summary: 'Change the address, event types or description, or switch the subscription on or off',
       description: `${takeOver} The event types, description and switch may be changed by any member with suppliers.manage: deliveries still go to the owner's address, rendered for the owner. Switching a subscription on clears the reason it was switched off and gives its waiting deliveries a fresh retry period; with an owner who can no longer act in the store it answers 409 \`subscriptionOwnerAccessEnded\` (take it over first).`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.manage',
-      readOnly: false,
-      params: one,
-      body: object({ url: targetUrl, eventTypes, description, enabled: { type: 'boolean' } }, [], { minProperties: 1 }),
+      params: one, body: object({ url: targetUrl, eventTypes, description, enabled: { type: 'boolean' } }, [], { minProperties: 1 }),
       response: { status: 200, schema: subscriptionSchema },
-      async handler(ctx) {
-        return subscriptionView(await subscriptions.update(ctx.params.storeId, ctx.params.subscriptionId, ownRecordsKeyId(ctx.caller), changerOf(ctx), ctx.body));
-      },
+      handler: async (ctx) => subscriptionView(await subscriptions.update(ctx.params.storeId, ctx.params.subscriptionId, ownRecordsKeyId(ctx.caller), changerOf(ctx), ctx.body)),
     }),
     route({
-      operationId: 'deleteEventSubscription',
-      method: 'delete',
-      path: `${BASE}/:subscriptionId`,
+      operationId: 'deleteEventSubscription', method: 'delete', path: `${BASE}/:subscriptionId`, tag: TAG, auth: 'caller', permission: 'suppliers.manage', readOnly: false,
       summary: 'Delete an event subscription and its delivery log',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.manage',
-      readOnly: false,
-      params: one,
-      response: { status: 204, schema: {} },
+      params: one, response: { status: 204, schema: {} },
       async handler(ctx) {
         await subscriptions.delete(ctx.params.storeId, ctx.params.subscriptionId, ownRecordsKeyId(ctx.caller));
         return new Reply(204, undefined, true);
       },
     }),
     route({
-      operationId: 'rotateEventSubscriptionSecret',
-      method: 'post',
-      path: `${BASE}/:subscriptionId/rotate-secret`,
+      operationId: 'rotateEventSubscriptionSecret', method: 'post', path: `${BASE}/:subscriptionId/rotate-secret`, tag: TAG, auth: 'caller', permission: 'suppliers.manage', readOnly: false,
       summary: 'Replace the signing secret',
       description: `Answers the new secret. The old one keeps signing beside it (two signatures in webhook-signature) for keepOldSeconds (default a day; 0: not at all). ${takeOver}`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.manage',
-      readOnly: false,
-      params: one,
-      body: object({ keepOldSeconds: { type: 'integer', minimum: 0, maximum: 7 * 86400, default: 86400 } }),
+      params: one, body: object({ keepOldSeconds: { type: 'integer', minimum: 0, maximum: 7 * 86400, default: 86400 } }),
       response: { status: 200, schema: subscriptionSchema },
       async handler(ctx) {
         const rotated = await subscriptions.rotate(ctx.params.storeId, ctx.params.subscriptionId, ownRecordsKeyId(ctx.caller), changerOf(ctx), ctx.body?.keepOldSeconds ?? 86400);
@@ -123,55 +76,29 @@ export function eventRoutes(subscriptions: SubscriptionService) {
       },
     }),
     route({
-      operationId: 'testEventSubscription',
-      method: 'post',
-      path: `${BASE}/:subscriptionId/test`,
+      operationId: 'testEventSubscription', method: 'post', path: `${BASE}/:subscriptionId/test`, tag: TAG, auth: 'caller', permission: 'suppliers.manage', readOnly: false,
       summary: 'Send a subscription.test event to this subscription',
       description: `Answers 202 with its delivery; follow it in the delivery log. ${sendsLimit(subscriptions)}`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.manage',
-      readOnly: false,
-      params: one,
-      response: { status: 202, schema: deliverySchema },
+      params: one, response: { status: 202, schema: deliverySchema },
       rateLimit: subscriptions.limits.sends,
-      async handler(ctx) {
-        return new Reply(202, deliveryView(await subscriptions.test(ctx.params.storeId, ctx.params.subscriptionId, ownRecordsKeyId(ctx.caller))));
-      },
+      handler: async (ctx) => new Reply(202, deliveryView(await subscriptions.test(ctx.params.storeId, ctx.params.subscriptionId, ownRecordsKeyId(ctx.caller)))),
     }),
     route({
-      operationId: 'listEventDeliveries',
-      method: 'get',
-      path: `${BASE}/:subscriptionId/deliveries`,
+      operationId: 'listEventDeliveries', method: 'get', path: `${BASE}/:subscriptionId/deliveries`, tag: TAG, auth: 'caller', permission: 'suppliers.view', readOnly: true,
       summary: 'The subscription\'s deliveries, newest first, with status, attempts and the last answer',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.view',
-      readOnly: true,
-      params: one,
-      query: object({ status: { enum: ['pending', 'delivered', 'failed'] }, ...pageQuery }),
-      response: { status: 200, schema: pageOf(deliverySchema) },
+      params: one, query: object({ status: { enum: ['pending', 'delivered', 'failed'] }, ...pageQuery }), response: { status: 200, schema: pageOf(deliverySchema) },
       async handler(ctx) {
         const page = await subscriptions.deliveries(ctx.params.storeId, ctx.params.subscriptionId, ownRecordsKeyId(ctx.caller), ctx.query);
         return { ...page, items: page.items.map(deliveryView) };
       },
     }),
     route({
-      operationId: 'redeliverEvent',
-      method: 'post',
-      path: `${BASE}/:subscriptionId/deliveries/:deliveryId/redeliver`,
+      operationId: 'redeliverEvent', method: 'post', path: `${BASE}/:subscriptionId/deliveries/:deliveryId/redeliver`, tag: TAG, auth: 'caller', permission: 'suppliers.manage', readOnly: false,
       summary: 'Send a delivery\'s event again now (same webhook-id)',
       description: sendsLimit(subscriptions),
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.manage',
-      readOnly: false,
-      params: params(['storeId', 'subscriptionId', 'deliveryId']),
-      response: { status: 202, schema: deliverySchema },
+      params: params(['storeId', 'subscriptionId', 'deliveryId']), response: { status: 202, schema: deliverySchema },
       rateLimit: subscriptions.limits.sends,
-      async handler(ctx) {
-        return new Reply(202, deliveryView(await subscriptions.redeliver(ctx.params.storeId, ctx.params.subscriptionId, ctx.params.deliveryId, ownRecordsKeyId(ctx.caller))));
-      },
+      handler: async (ctx) => new Reply(202, deliveryView(await subscriptions.redeliver(ctx.params.storeId, ctx.params.subscriptionId, ctx.params.deliveryId, ownRecordsKeyId(ctx.caller)))),
     }),
   ]);
 }

@@ -4,7 +4,7 @@ import net from 'node:net';
 import { guardedLookup, isPublicAddress } from '../platform/address-guard';
 
 /** What one attempt came to: the receiver's status, or why there was none; a 429's Retry-After in ms. */
-export interface SendResult {
+interface SendResult {
   status: number | null;
   error: string | null;
   retryAfterMs: number | null;
@@ -16,7 +16,7 @@ export interface SendResult {
  * All the merchant's delivery log says of an attempt without an answer: refused or timed out, never why (an errno, a
  * resolved address, a TLS or DNS detail would map the network behind the service for whoever reads the log).
  */
-export const SEND_ERRORS = { refused: 'The connection was refused.', timedOut: 'The receiver did not answer in time.' } as const;
+const SEND_ERRORS = { refused: 'The connection was refused.', timedOut: 'The receiver did not answer in time.' } as const;
 export const answered = (status: number) => `The receiver answered ${status}.`;
 
 /**
@@ -30,7 +30,7 @@ export class Sender {
     private readonly timeoutMs: number,
     private readonly allowPrivate: boolean,
   ) {
-    const lookup = guardedLookup(allowPrivate) as unknown as net.LookupFunction;
+    const lookup: net.LookupFunction = guardedLookup(allowPrivate);
     const options = { keepAlive: true, maxSockets: 64, lookup, timeout: timeoutMs };
     this.agents = { http: new http.Agent(options), https: new https.Agent(options) };
   }

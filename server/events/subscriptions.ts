@@ -8,10 +8,13 @@ import { type RateLimit, takeRate } from '../platform/rate-limit';
 import type { OwnerAccess } from './delivery';
 import { BASE_PERMISSION, type Renderers } from './render';
 import { newSecret } from './signing';
-import * as sql from './sql';
+import { deliveryList, deliveryOfSubscription, redeliver } from './sql/deliveries';
+import { insertTestEvent } from './sql/outbox';
+import { deliveryOf, subscriptionOf } from './sql/rows';
+import * as sql from './sql/subscriptions';
 import type { Delivery, Subscription } from './types';
 
-export interface SubscriptionInput {
+interface SubscriptionInput {
   url: string;
   eventTypes: string[];
   description?: string | null;
@@ -23,7 +26,7 @@ export interface Changer extends sql.Owner {
 }
 
 /** What one store may have and do: subscriptions, and test or redeliver calls (one budget). */
-export interface SubscriptionLimits {
+interface SubscriptionLimits {
   perStore: number;
   sends: RateLimit;
 }
@@ -59,7 +62,7 @@ export class SubscriptionService {
   }
 
   list(storeId: string, ownKeyId: string | null, q: { cursor?: string; pageSize: number }): Promise<Page<Subscription>> {
-    return keysetList(this.db, this.cursors, q, sql.subscriptionList(storeId, ownKeyId), sql.subscriptionOf);
+    return keysetList(this.db, this.cursors, q, sql.subscriptionList(storeId, ownKeyId), subscriptionOf);
   }
 
   async get(storeId: string, id: string, ownKeyId: string | null): Promise<Subscription> {
@@ -100,18 +103,18 @@ export class SubscriptionService {
   async test(storeId: string, id: string, ownKeyId: string | null): Promise<Delivery> {
     const s = await this.get(storeId, id, ownKeyId);
     await takeRate(this.db, this.limits.sends, storeId);
-    const deliveryId = await sql.insertTestEvent(this.db, s, { subscriptionId: s.id, message: 'A test event from Store Suppliers: the subscription reaches this address.' });
-    return (await sql.deliveryOfSubscription(this.db, s.id, deliveryId))!;
+    const deliveryId = await insertTestEvent(this.db, s, { subscriptionId: s.id, message: 'A test event from Store Suppliers: the subscription reaches this address.' });
+    return (await deliveryOfSubscription(this.db, s.id, deliveryId))!;
   }
 
   async deliveries(storeId: string, id: string, ownKeyId: string | null, q: { cursor?: string; pageSize: number; status?: string }): Promise<Page<Delivery>> {
     await this.get(storeId, id, ownKeyId);
-    return keysetList(this.db, this.cursors, q, sql.deliveryList(id, q.status ?? null), sql.deliveryOf);
+    return keysetList(this.db, this.cursors, q, deliveryList(id, q.status ?? null), deliveryOf);
   }
 
   async delivery(storeId: string, id: string, deliveryId: string, ownKeyId: string | null): Promise<Delivery> {
     await this.get(storeId, id, ownKeyId);
-    const d = await sql.deliveryOfSubscription(this.db, id, deliveryId);
+    const d = await deliveryOfSubscription(this.db, id, deliveryId);
     if (!d) throw errors.notFound('The delivery');
     return d;
   }
@@ -120,8 +123,8 @@ export class SubscriptionService {
   async redeliver(storeId: string, id: string, deliveryId: string, ownKeyId: string | null): Promise<Delivery> {
     await this.delivery(storeId, id, deliveryId, ownKeyId);
     await takeRate(this.db, this.limits.sends, storeId);
-    await sql.redeliver(this.db, deliveryId);
-    return (await sql.deliveryOfSubscription(this.db, id, deliveryId))!;
+    await redeliver(this.db, deliveryId);
+    return (await deliveryOfSubscription(this.db, id, deliveryId))!;
   }
 
   /**

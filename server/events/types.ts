@@ -18,14 +18,22 @@ export const EVENT_TYPES = {
 } as const;
 export type EventType = keyof typeof EVENT_TYPES;
 
+/**
+ * Events the service records only for its own reactions (./reactions.ts): never offered to subscriptions (not in the
+ * route's enum, and `*` does not take them), since their resource is already reported by the types above.
+ */
+export const INTERNAL_EVENT_TYPES = {
+  'storeOrder.confirmed': 'A store order was confirmed, by a staff member or by a payment that confirms it.',
+  'storeOrder.authorised': "The shopper's payment of a store order was authorised.",
+  'storeOrder.captureFailed': "The payment provider failed the authorised payment of a promise-to-sell store order.",
+} as const;
+export type InternalEventType = keyof typeof INTERNAL_EVENT_TYPES;
+
 /** Sent only by the test route, to the one subscription it names; never chosen in eventTypes. */
 export const TEST_EVENT_TYPE = 'subscription.test';
 
 /** Chosen instead of a list: every event type, including types added later. */
 export const ALL_TYPES = '*';
-
-/** What a resource's events are ordered by: one key per resource (a supplier order, an order part). */
-export type ResourceKind = 'supplierOrder' | 'orderPart' | 'storeOrder' | 'importJob' | 'productLink' | 'connection' | 'subscription';
 
 /** An event as the outbox keeps it: the owning domain renders `data` from `snapshot` (see ./render.ts). */
 export interface OutboxEvent {
@@ -40,8 +48,14 @@ export interface OutboxEvent {
   createdAt: Date;
 }
 
+/**
+ * An event's snapshot as the domain that wrote it shaped it. The outbox keeps it as JSON for every domain alike, so
+ * only that domain knows its type: it names the type it wrote (its renderer and its reactions read it back).
+ */
+export const snapshotOf = <T>(e: OutboxEvent): T => e.snapshot as unknown as T;
+
 export const DISABLED_CODES = ['deliveriesFailing', 'ownerAccessEnded', 'keyRevoked', 'switchedOff'] as const;
-export type DisabledCode = (typeof DISABLED_CODES)[number];
+type DisabledCode = (typeof DISABLED_CODES)[number];
 
 /** What a subscription shows when its owner can no longer act for it. */
 export const OWNER_ENDED = {
@@ -75,7 +89,7 @@ export interface Subscription {
   updatedAt: Date;
 }
 
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
 export interface Delivery {
   id: string;

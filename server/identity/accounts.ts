@@ -7,12 +7,6 @@ import { CreditService, SIGN_UP_CREDITS } from './credits';
 import { planIncludesDropshipping } from './permissions';
 import * as sql from './sql';
 
-const SESSION_PREFIX = 'sst_';
-/** The ledger's action for credits the operator granted. */
-export const OPERATOR_GRANT = 'operator.grant';
-// A fixed hash compared against when the e-mail is unknown, so both failures take the same time.
-const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
-
 export interface AccountView {
   id: string;
   email: string;
@@ -36,6 +30,11 @@ export function accountView(a: Account): AccountView {
     createdAt: a.createdAt.toISOString(),
   };
 }
+
+/** A session token's prefix; the ledger's action for credits the operator granted. */
+const [SESSION_PREFIX, OPERATOR_GRANT] = ['sst_', 'operator.grant'];
+// A fixed hash compared against when the e-mail is unknown, so both failures take the same time.
+const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
 
 export class AccountService {
   constructor(

@@ -5,9 +5,9 @@ import { errors } from '../platform/errors';
 import type { ApiKey, RecordScope } from './types';
 import * as sql from './sql';
 
-export const API_KEY_PREFIX = 'ssk_';
+const API_KEY_PREFIX = 'ssk_';
 
-export interface ApiKeyView {
+interface ApiKeyView {
   id: string;
   name: string;
   maskedKey: string;

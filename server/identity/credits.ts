@@ -38,7 +38,7 @@ export class CreditService {
   }
 }
 
-export interface CreditLedgerView {
+interface CreditLedgerView {
   action: string;
   amount: number;
   balanceAfter: number;

@@ -42,7 +42,7 @@ export function grantsBeyond(grantor: Grantor, before: readonly string[], after:
     return grantor.permissions.has(permission) ? [] : [{ permission, reason: 'notHeld' }];
   });
 }
-export interface GrantBeyond {
+interface GrantBeyond {
   permission: string;
   reason: 'notHeld' | 'ownerOnly';
 }

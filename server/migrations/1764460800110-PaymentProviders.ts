@@ -5,8 +5,7 @@ export const PaymentProviders1764460800110 = sqlMigration('PaymentProviders17644
   up: [
     `
       CREATE TABLE payment_providers (
-        store_id uuid PRIMARY KEY REFERENCES stores(id) ON DELETE CASCADE,
-        provider text NOT NULL,
+        store_id uuid PRIMARY KEY REFERENCES stores(id) ON DELETE CASCADE, provider text NOT NULL,
         signing_secret_sealed text NOT NULL,
         updated_at timestamptz NOT NULL DEFAULT now()
       )`,

@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { countSlots } from './count-slots';
 
 const KEYS = 'store_id, connection_id, status, contract_model';
 
@@ -26,24 +26,4 @@ function track(slot: string | null): string {
  * The list sums the matching rows, whatever their slot. A record adds and removes itself in its own slot (an upsert
  * both ways, so counts kept in slot 0 before stay right).
  */
-export class SupplierOrderCountSlots1764460800260 implements MigrationInterface {
-  name = 'SupplierOrderCountSlots1764460800260';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`
-      ALTER TABLE supplier_order_counts ADD COLUMN slot smallint NOT NULL DEFAULT 0;
-      ALTER TABLE supplier_order_counts DROP CONSTRAINT supplier_order_counts_pkey, ADD PRIMARY KEY (${KEYS}, slot);
-      ${track('hashtext(ROW.id::text) & 63')}
-    `);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(`
-      CREATE TEMP TABLE merged ON COMMIT DROP AS SELECT ${KEYS}, sum(n) AS n FROM supplier_order_counts GROUP BY ${KEYS};
-      DELETE FROM supplier_order_counts;
-      ALTER TABLE supplier_order_counts DROP CONSTRAINT supplier_order_counts_pkey, DROP COLUMN slot, ADD PRIMARY KEY (${KEYS});
-      INSERT INTO supplier_order_counts (${KEYS}, n) SELECT ${KEYS}, n FROM merged;
-      ${track(null)}
-    `);
-  }
-}
+export const SupplierOrderCountSlots1764460800260 = countSlots('SupplierOrderCountSlots1764460800260', 'supplier_order_counts', KEYS, 'hashtext(ROW.id::text) & 63', (slot) => track(slot || null));

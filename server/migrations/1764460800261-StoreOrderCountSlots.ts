@@ -1,4 +1,4 @@
-import { MigrationInterface, QueryRunner } from 'typeorm';
+import { countSlots } from './count-slots';
 
 const KEYS = 'store_id, status, needs_attention, key_id';
 const ROW = `store_id, status, needs_attention, coalesce(created_by_key_id, '00000000-0000-0000-0000-000000000000')`;
@@ -23,24 +23,4 @@ function functions(slot: string): string {
  * confirmation or part change of a store's orders updated the same row, so concurrent confirmations and dispatch
  * writes waited on each other's lock. The list sums the matching rows, whatever their slot.
  */
-export class StoreOrderCountSlots1764460800261 implements MigrationInterface {
-  name = 'StoreOrderCountSlots1764460800261';
-
-  async up(q: QueryRunner): Promise<void> {
-    await q.query(`
-      ALTER TABLE store_order_counts ADD COLUMN slot smallint NOT NULL DEFAULT 0;
-      ALTER TABLE store_order_counts DROP CONSTRAINT store_order_counts_pkey, ADD PRIMARY KEY (${KEYS}, slot);
-      ${functions('hashtext(id::text) & 63')}
-    `);
-  }
-
-  async down(q: QueryRunner): Promise<void> {
-    await q.query(`
-      CREATE TEMP TABLE merged ON COMMIT DROP AS SELECT ${KEYS}, sum(n) AS n FROM store_order_counts GROUP BY ${KEYS};
-      DELETE FROM store_order_counts;
-      ALTER TABLE store_order_counts DROP CONSTRAINT store_order_counts_pkey, DROP COLUMN slot, ADD PRIMARY KEY (${KEYS});
-      INSERT INTO store_order_counts (${KEYS}, n) SELECT ${KEYS}, n FROM merged;
-      ${functions('')}
-    `);
-  }
-}
+export const StoreOrderCountSlots1764460800261 = countSlots('StoreOrderCountSlots1764460800261', 'store_order_counts', KEYS, 'hashtext(id::text) & 63', functions);

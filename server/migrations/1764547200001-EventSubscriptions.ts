@@ -5,8 +5,7 @@ export const EventSubscriptions1764547200001 = sqlMigration('EventSubscriptions1
   up: [
     `
       CREATE TABLE event_subscriptions (
-        id uuid PRIMARY KEY,
-        store_id uuid NOT NULL REFERENCES stores(id) ON DELETE CASCADE,
+        id uuid PRIMARY KEY, store_id uuid NOT NULL REFERENCES stores(id) ON DELETE CASCADE,
         url text NOT NULL,
         description text,
         event_types text[] NOT NULL,
@@ -16,8 +15,7 @@ export const EventSubscriptions1764547200001 = sqlMigration('EventSubscriptions1
         enabled boolean NOT NULL DEFAULT true,
         disabled_reason jsonb,
         last_success_at timestamptz,
-        created_by_account_id uuid NOT NULL,
-        created_by_key_id uuid,
+        created_by_account_id uuid NOT NULL, created_by_key_id uuid,
         created_at timestamptz NOT NULL DEFAULT now(),
         updated_at timestamptz NOT NULL DEFAULT now()
       );

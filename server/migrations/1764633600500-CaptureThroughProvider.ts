@@ -1,6 +1,6 @@
 import { sqlMigration } from './sql-migration';
 
-const FOLLOW_PARTS = (attention: string) => `
+export const FOLLOW_PARTS = (attention: string) => `
   CREATE OR REPLACE FUNCTION store_order_follow_parts() RETURNS trigger LANGUAGE plpgsql AS $$
   DECLARE o uuid := COALESCE(NEW.order_id, OLD.order_id);
   BEGIN

@@ -17,3 +17,22 @@ export function sqlMigration(name: string, statements: { up: string[]; down: str
     }
   };
 }
+
+/**
+ * A migration that takes back what an earlier one did (its `down` as `up`), and whose `down` does it again (the
+ * earlier `up`, then `thenDown`: what later migrations had changed of it).
+ */
+export function undoing(name: string, earlier: new () => MigrationInterface, thenDown: string[] = []): new () => MigrationInterface {
+  return class implements MigrationInterface {
+    name = name;
+
+    async up(q: QueryRunner): Promise<void> {
+      await new earlier().down(q);
+    }
+
+    async down(q: QueryRunner): Promise<void> {
+      await new earlier().up(q);
+      for (const sql of thenDown) await q.query(sql);
+    }
+  };
+}

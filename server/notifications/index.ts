@@ -1,33 +1,32 @@
-import type { SupplierGateway } from '../connections/gateway';
-import { domain, type Platform } from '../platform/domain';
+import type { SupplierGateway } from '../connections';
+import { domainModule, type Platform } from '../platform/domain';
 import type { SupplierRegistry } from '../suppliers/registry';
-import { SAFETY_NET_QUEUE, SWEEP_KEY } from './queues';
+import { NOTIFICATION_QUEUES } from './queues';
 import { notificationRoutes } from './routes';
-import { SafetyNet } from './safety-net';
 import { NotificationService } from './service';
 
-/**
- * What suppliers send: the notification address, and the read-backs it queues. The read-backs themselves are
- * run by the domains that own what is read back (catalogue: products; dispatch: supplier orders).
- */
-export function notificationsDomain(p: Platform, deps: { registry: SupplierRegistry; gateway: SupplierGateway }) {
-  const notifications = new NotificationService(p.db, deps.registry, deps.gateway, () => p.boss);
-  return domain({
-    notifications,
-    routes: notificationRoutes(notifications),
-    housekeeping: async () => {
-      await notifications.purgeReceipts();
-      return {};
-    },
-    async work(boss) {
-      // Open supplier orders are read back even when no notification comes: a chain of sweeps, which the minutely
-      // schedule restarts should it ever break (a crash between a sweep and its successor).
-      const safetyNet = new SafetyNet(p.db, boss, p.log, p.config.readBackIntervalSeconds);
-      await boss.work(SAFETY_NET_QUEUE, async () => {
-        await safetyNet.sweep();
-      });
-      await boss.schedule(SAFETY_NET_QUEUE, '* * * * *', {}, { singletonKey: SWEEP_KEY });
-      await safetyNet.next();
-    },
-  });
-}
+// The read-backs a notification asks for are run by the domains that own what is read back (the catalogue: products;
+// dispatch: supplier orders), on these queues.
+export { READBACK_QUEUES, readBackKey } from './queues';
+export type { OrderReadBack, ProductReadBack } from './service';
+
+/** What suppliers send: the notification address, and the read-backs it queues. */
+export const notificationsModule = domainModule({
+  name: 'notifications',
+  needs: ['suppliers', 'connections'],
+  provides: [],
+  queues: NOTIFICATION_QUEUES,
+  migrations: [],
+  routesFirst: true,
+  build(p: Platform, deps: { suppliers: { registry: SupplierRegistry }; connections: { gateway: SupplierGateway } }) {
+    const notifications = new NotificationService(p.db, deps.suppliers.registry, deps.connections.gateway, () => p.boss);
+    return {
+      notifications,
+      routes: notificationRoutes(notifications),
+      housekeeping: async () => {
+        await notifications.purgeReceipts();
+        return {};
+      },
+    };
+  },
+});

@@ -3,15 +3,11 @@ import type { QueueSpec } from '../platform/jobs';
 // The notifications' queues: names, policies, retries and how each job's singleton key is made, declared once.
 
 export const READBACK_QUEUES = { order: 'readback.supplier-order', product: 'readback.supplier-product' } as const;
-export const SAFETY_NET_QUEUE = 'readback.safety-net';
 
 /** One read-back waiting per supplier order or product of a connection, however many notifications (and sweeps) ask. */
 export const readBackKey = (connectionId: string, supplierId: string) => `${connectionId}:${supplierId}`;
-/** One sweep waiting and one running at most; the chain and the minutely schedule meet on this key. */
-export const SWEEP_KEY = 'sweep';
 
 export const NOTIFICATION_QUEUES: QueueSpec[] = [
   { name: READBACK_QUEUES.order, policy: 'stately', retryLimit: 5, retryDelay: 30, retryBackoff: true, notify: true },
   { name: READBACK_QUEUES.product, policy: 'stately', retryLimit: 5, retryDelay: 30, retryBackoff: true, notify: true },
-  { name: SAFETY_NET_QUEUE, policy: 'stately', retryLimit: 1 },
 ];

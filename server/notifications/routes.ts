@@ -6,19 +6,14 @@ import type { NotificationService } from './service';
 export function notificationRoutes(notifications: NotificationService) {
   return defineRoutes([
     route({
-      operationId: 'receiveSupplierNotification',
-      method: 'post',
-      path: '/api/store-suppliers/webhook/:supplierKey/:integrationId',
+      operationId: 'receiveSupplierNotification', method: 'post', path: '/api/store-suppliers/webhook/:supplierKey/:integrationId',
       summary: 'The supplier reports order status, tracking and stock; verified against the connection\'s own credentials',
       description:
         'Only prompts a read-back from the supplier; it never changes a status, money or stock itself. Every refusal answers 400 with the same body; 503 when the service cannot decide (the supplier should send again).',
-      tag: 'Supplier notifications',
-      auth: 'none',
-      readOnly: false,
+      tag: 'Supplier notifications', auth: 'none', readOnly: false,
       rawBody: true,
       refusal: NOTIFICATION_REFUSED,
-      params: notificationParams,
-      response: { status: 200, schema: notificationReceived, raw: true },
+      params: notificationParams, response: { status: 200, schema: notificationReceived, raw: true },
       extraResponses: [[503, { description: 'The service cannot decide now (for example the database is unreachable); send again later' }]],
       // `rc.log` is read only when needed: the request's child logger is made on first read.
       async handler(rc) {

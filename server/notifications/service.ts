@@ -3,8 +3,7 @@ import type { DataSource } from 'typeorm';
 import { jobDb } from '../platform/jobs';
 import type { Boss } from '../platform/jobs';
 import { Batcher } from '../platform/batching';
-import { SupplierConnection } from '../connections/types';
-import type { SupplierGateway } from '../connections/gateway';
+import type { SupplierConnection, SupplierGateway } from '../connections';
 import type { NotificationSubject } from '../suppliers/adapter';
 import type { SupplierRegistry } from '../suppliers/registry';
 import { READBACK_QUEUES, readBackKey } from './queues';
@@ -144,7 +143,7 @@ export class NotificationService {
         }
       });
       for (const [queue, jobs] of byQueue) {
-        await this.boss().insert(queue, [...jobs.values()].map((j) => ({ data: j.data, singletonKey: j.singletonKey })), { db: jobDb(qr) } as never);
+        await this.boss().insert(queue, [...jobs.values()].map((j) => ({ data: j.data, singletonKey: j.singletonKey })), { db: jobDb(qr) });
       }
       await qr.commitTransaction();
       return accepted;

@@ -1,8 +1,10 @@
 import { affected, Queryable, rows } from '../platform/db';
-import type { SupplierConnection } from '../connections/types';
-import { connectionOf, type ConnectionRow } from '../connections/sql';
+import { connectionOf, type ConnectionRow, notifiedStep, type SupplierConnection } from '../connections';
 
-// The notifications domain's SQL statements; its services call these and hold no SQL text of their own.
+// The notifications domain's data module: its one table (the receipts). To route a notification it reads connections
+// (with their supplier account's others), and which connection has a supplier order or links a supplier product
+// (dispatch's and the catalogue's rows); the connections' last notification time is the connections' step, written in
+// the receipts' statement.
 
 /** Receipts are kept a day. */
 export async function purgeReceipts(db: Queryable): Promise<void> {
@@ -36,7 +38,7 @@ export function writeReceipts(tx: Queryable, connectionIds: string[], eventIds: 
             SELECT i.connection_id, i.event_id FROM input i JOIN supplier_connections c ON c.id = i.connection_id ORDER BY 1, 2
             ON CONFLICT DO NOTHING RETURNING connection_id, event_id
           ),
-          touched AS (UPDATE supplier_connections SET last_webhook_at = now() WHERE id IN (SELECT connection_id FROM receipt) RETURNING id)
+          touched AS (${notifiedStep('receipt')})
      SELECT connection_id, event_id FROM receipt`,
     [connectionIds, eventIds],
   );
@@ -52,36 +54,4 @@ export async function connectionsWithOrder(db: Queryable, account: string[], sup
 export async function connectionsWithProduct(db: Queryable, account: string[], supplierProductId: string): Promise<string[]> {
   const found = await rows<{ id: string }>(db, 'SELECT DISTINCT connection_id AS id FROM product_links WHERE connection_id = ANY($1) AND supplier_product_id = $2', [account, supplierProductId]);
   return found.map((r) => r.id);
-}
-
-// --- The read-back safety net
-
-/**
- * Open supplier orders due, oldest first, from live connections whose circuit is closed: neither changed (every
- * read-back writes the row) nor asked for by the safety net for `dueAfterSeconds`; at most `perConnection` each.
- */
-export function dueOrders(db: Queryable, o: { dueAfterSeconds: number; maxAgeDays: number; perConnection: number; perSweep: number }): Promise<Array<{ id: string; connection_id: string; supplier_order_id: string }>> {
-  // Statuses the supplier still moves on its own (as in the partial index of migration ReadBackAskedAt). Queued and
-  // failed orders belong to the dispatch job, which reads them itself.
-  return rows(
-    db,
-    `SELECT id, connection_id, supplier_order_id FROM (
-       SELECT so.id, so.connection_id, so.supplier_order_id, GREATEST(so.updated_at, so.read_back_asked_at) AS seen,
-              row_number() OVER (PARTITION BY so.connection_id ORDER BY GREATEST(so.updated_at, so.read_back_asked_at)) AS n
-         FROM supplier_orders so
-         JOIN supplier_connections c ON c.id = so.connection_id
-        WHERE so.status IN ('submitted', 'confirmed', 'processing', 'shipped', 'needsReview') AND so.supplier_order_id IS NOT NULL
-          AND GREATEST(so.updated_at, so.read_back_asked_at) < now() - make_interval(secs => $1)
-          AND so.created_at > now() - make_interval(days => $2)
-          AND c.disconnected_at IS NULL AND c.enabled AND c.credentials_sealed IS NOT NULL
-          AND (c.circuit_open_until IS NULL OR c.circuit_open_until <= now())
-     ) due
-     WHERE n <= $3 ORDER BY seen LIMIT $4`,
-    [o.dueAfterSeconds, o.maxAgeDays, o.perConnection, o.perSweep],
-  );
-}
-
-/** A plain UPDATE: updated_at keeps meaning the last change, and no status moves. */
-export async function markReadBackAsked(db: Queryable, ids: string[]): Promise<void> {
-  await affected(db, 'UPDATE supplier_orders SET read_back_asked_at = now() WHERE id = ANY($1)', [ids]);
 }

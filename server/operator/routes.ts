@@ -12,48 +12,22 @@ const TAG = 'Operator';
 export function operatorRoutes(operator: OperatorService) {
   return defineRoutes([
     route({
-      operationId: 'operatorFindAccount',
-      method: 'get',
-      path: '/api/operator/accounts',
+      operationId: 'operatorFindAccount', method: 'get', path: '/api/operator/accounts', tag: TAG, auth: 'operator', readOnly: true,
       summary: 'Operator: the account with this e-mail address',
-      tag: TAG,
-      auth: 'operator',
-      readOnly: true,
-      query: accountByEmail,
-      response: { status: 200, schema: accountSchema },
-      async handler({ query }) {
-        return operator.findByEmail(query.email);
-      },
+      query: accountByEmail, response: { status: 200, schema: accountSchema },
+      handler: async ({ query }) => operator.findByEmail(query.email),
     }),
     route({
-      operationId: 'operatorSetPlan',
-      method: 'put',
-      path: '/api/operator/accounts/:accountId/plan',
+      operationId: 'operatorSetPlan', method: 'put', path: '/api/operator/accounts/:accountId/plan', tag: TAG, auth: 'operator', readOnly: false,
       summary: 'Operator: change an account\'s plan (immediate)',
-      tag: TAG,
-      auth: 'operator',
-      readOnly: false,
-      params: accountParams,
-      body: planChange,
-      response: { status: 200, schema: accountSchema },
-      async handler({ params: p, body }) {
-        return operator.setPlan(p.accountId, body.plan);
-      },
+      params: accountParams, body: planChange, response: { status: 200, schema: accountSchema },
+      handler: async ({ params: p, body }) => operator.setPlan(p.accountId, body.plan),
     }),
     route({
-      operationId: 'operatorGrantCredits',
-      method: 'post',
-      path: '/api/operator/accounts/:accountId/credits',
+      operationId: 'operatorGrantCredits', method: 'post', path: '/api/operator/accounts/:accountId/credits', tag: TAG, auth: 'operator', readOnly: false,
       summary: 'Operator: grant credits to an account; the reason is kept in its credit ledger',
-      tag: TAG,
-      auth: 'operator',
-      readOnly: false,
-      params: accountParams,
-      body: creditGrant,
-      response: { status: 200, schema: accountSchema },
-      async handler({ params: p, body, requestId }) {
-        return operator.grantCredits(p.accountId, body.amount, body.reason, requestId);
-      },
+      params: accountParams, body: creditGrant, response: { status: 200, schema: accountSchema },
+      handler: async ({ params: p, body, requestId }) => operator.grantCredits(p.accountId, body.amount, body.reason, requestId),
     }),
   ]);
 }

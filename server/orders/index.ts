@@ -1,32 +1,87 @@
-import { domain, type Platform } from '../platform/domain';
-import { POLLING, sendInTransaction } from '../platform/jobs';
-import type { PublishStoreOrderEvent, StoreOrderEvent } from './events';
+import type { Actor } from '../identity/permissions';
+import type { EventRenderer } from '../events';
+import { Orders1764028800000 } from '../migrations/1764028800000-Orders';
+import { PartNeedsAttention1764288000001 } from '../migrations/1764288000001-PartNeedsAttention';
+import { StoreOrderFromParts1764288000002 } from '../migrations/1764288000002-StoreOrderFromParts';
+import { PaymentEventSource1764460800111 } from '../migrations/1764460800111-PaymentEventSource';
+import { OrderMarkedPaid1764460800112 } from '../migrations/1764460800112-OrderMarkedPaid';
+import { StoreOrderCountSlots1764460800261 } from '../migrations/1764460800261-StoreOrderCountSlots';
+import { OrderItemProductTitle1764720000320 } from '../migrations/1764720000320-OrderItemProductTitle';
+import { StoreOrderStatusInCode1764806400331 } from '../migrations/1764806400331-StoreOrderStatusInCode';
+import type { DataSource } from 'typeorm';
+import { domainModule, type Platform } from '../platform/domain';
+import type { Boss } from '../platform/jobs';
+import type { Logger } from '../platform/logger';
 import { orderPartRenderer, storeOrderPaymentRenderer } from './part-events';
 import { OrderPayments } from './payments';
 import { StoreOrderQueries } from './queries';
-import { STORE_ORDER_EVENTS_QUEUE } from './queues';
+import { RETIRED_EVENTS_QUEUE } from './queues';
 import { storeOrderRoutes } from './routes';
+import { type OrderStores, OrderService } from './service';
+import { recordRetiredEvent } from './sql/payments';
 import type { SupplierOrdersOfOrders } from './views';
-import { OrderService } from './service';
+
+// What the other domains use of the orders domain: the step that moves a part (dispatch runs it inside its own
+// statement, the store order following), and the words of orders.
+export { movePart } from './sql/parts';
+export type { OrderService } from './service';
+export type { OrderPayments, ProviderPaymentEvent } from './payments';
+export type { SupplierOrdersOfOrders } from './views';
+export type * from './types';
 
 /**
- * Store orders, their parts and the shopper's payment. Its events go out on its queue inside the transaction that made them and are
- * handed to `onEvent` (dispatch's subscriber); what its answers show of supplier orders comes from dispatch
- * (`supplierOrders`, read when a request asks). Orders imports nothing of dispatch: both are given.
+ * Store orders, their parts and the shopper's payment. Its events (with the changes, through the outbox) are what
+ * other domains react to. What its answers show of supplier orders is given by the dispatch domain when it is built
+ * (`showSupplierOrders`); until then (or without it) they show none.
  */
-export function ordersDomain(p: Platform, deps: { supplierOrders: SupplierOrdersOfOrders; onEvent: (event: StoreOrderEvent) => Promise<void> }) {
-  const publish: PublishStoreOrderEvent = (tx, event) => sendInTransaction(p.boss, tx, STORE_ORDER_EVENTS_QUEUE, event);
-  const orders = new OrderService(p.db, publish);
-  const orderPayments = new OrderPayments(p.db, orders, publish);
-  const queries = new StoreOrderQueries(p.db, p.cursors);
-  return domain({
-    orders, orderPayments, queries,
-    eventRenderers: { orderPart: orderPartRenderer(p.db), storeOrder: storeOrderPaymentRenderer },
-    routes: storeOrderRoutes(orders, orderPayments, deps.supplierOrders, queries),
-    async work(boss) {
-      await boss.work<StoreOrderEvent>(STORE_ORDER_EVENTS_QUEUE, POLLING, async ([job]) => {
-        await deps.onEvent(job.data);
-      });
-    },
-  });
+export const ordersModule = domainModule({
+  name: 'orders',
+  needs: ['stores', 'events'],
+  provides: ['orders', 'orderPayments', 'showSupplierOrders'],
+  migrations: [Orders1764028800000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, PaymentEventSource1764460800111, OrderMarkedPaid1764460800112, StoreOrderCountSlots1764460800261, OrderItemProductTitle1764720000320, StoreOrderStatusInCode1764806400331],
+  build(p: Platform, deps: { stores: OrderStores; events: { renderers: { register(kind: string, r: EventRenderer): void } } }) {
+    const orders = new OrderService(p.db, deps.stores);
+    const orderPayments = new OrderPayments(p.db, orders);
+    const queries = new StoreOrderQueries(p.db, p.cursors);
+    deps.events.renderers.register('orderPart', orderPartRenderer(p.db));
+    deps.events.renderers.register('storeOrder', storeOrderPaymentRenderer);
+    let supplierOrders: SupplierOrdersOfOrders = { schema: { type: 'object' }, ofOrders: async () => [] };
+    let routes: ReturnType<typeof storeOrderRoutes> | null = null;
+    return {
+      orders, orderPayments, queries,
+      showSupplierOrders(reader: SupplierOrdersOfOrders) {
+        supplierOrders = reader;
+      },
+      // Built when the route table is first read, once every domain is built: the supplier orders' schema is dispatch's.
+      get routes() {
+        return (routes ??= storeOrderRoutes(orders, orderPayments, supplierOrders, queries));
+      },
+      async work(boss: Boss) {
+        await drainRetiredQueue(boss, p.db, p.log);
+      },
+    };
+  },
+});
+
+/**
+ * What a deployment left on the retired queue (./queues.ts) is recorded as the outbox events it stands for when a
+ * worker starts; the queue goes once nothing is left on it. A job still held by a worker that died comes back after
+ * its heartbeat lapses: it is taken by the worker this registers then, and the queue goes at a later start.
+ */
+async function drainRetiredQueue(boss: Boss, db: DataSource, log: Logger): Promise<void> {
+  if (!(await boss.getQueue(RETIRED_EVENTS_QUEUE))) return;
+  type Retired = { orderId: string; kind: string; actor: Actor };
+  let drained = 0;
+  for (let jobs = await boss.fetch<Retired>(RETIRED_EVENTS_QUEUE, { batchSize: 100 }); jobs.length; jobs = await boss.fetch<Retired>(RETIRED_EVENTS_QUEUE, { batchSize: 100 })) {
+    for (const job of jobs) await recordRetiredEvent(db, job.data);
+    await boss.complete(RETIRED_EVENTS_QUEUE, jobs.map((j) => j.id));
+    drained += jobs.length;
+  }
+  const left = await boss.getQueue(RETIRED_EVENTS_QUEUE);
+  if (left && left.queuedCount + left.activeCount > 0) {
+    await boss.work<Retired>(RETIRED_EVENTS_QUEUE, async ([job]) => recordRetiredEvent(db, job.data));
+  } else {
+    await boss.deleteQueue(RETIRED_EVENTS_QUEUE).catch(() => undefined);
+  }
+  log.info({ drained, removed: !left || left.queuedCount + left.activeCount === 0 }, 'retired store order event queue drained into the outbox');
 }

@@ -1,6 +1,6 @@
 import type { Queryable } from '../platform/db';
-import type { EventRenderer } from '../events/render';
-import { partsWithItems } from './sql';
+import { type EventRenderer, snapshotOf } from '../events';
+import { partsWithItems } from './sql/parts';
 import type { PartStatus, Shipment } from './types';
 
 /** What `movePart` keeps of a move for its event: the part as written, with its order's number. */
@@ -19,7 +19,7 @@ export function orderPartRenderer(db: Queryable): EventRenderer {
   return {
     permission: 'orders.view',
     async render(events) {
-      const parts = events.map((e) => e.snapshot as unknown as Snapshot);
+      const parts = events.map((e) => snapshotOf<Snapshot>(e));
       const items = await partsWithItems(db, parts);
       return parts.map((g) => ({
         orderId: g.order_id, orderNumber: g.order_number, groupKey: g.group_key, connectionId: g.connection_id, status: g.status,

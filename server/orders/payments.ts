@@ -2,9 +2,9 @@ import type { DataSource } from 'typeorm';
 import type { Actor } from '../identity/permissions';
 import { errors } from '../platform/errors';
 import type { PaymentAttentionReason, PaymentStatus, StoreOrder } from './types';
-import type { PublishStoreOrderEvent } from './events';
 import type { OrderService } from './service';
-import * as sql from './sql';
+import { orderById } from './sql/orders';
+import * as sql from './sql/payments';
 
 /** A payment event as the payment provider reported it in a signed notification (server/payments). */
 export interface ProviderPaymentEvent {
@@ -18,7 +18,7 @@ export interface ProviderPaymentEvent {
   eventId: string;
 }
 
-export type ProviderEventOutcome = 'applied' | 'duplicate' | 'amountMismatch';
+type ProviderEventOutcome = 'applied' | 'duplicate' | 'amountMismatch';
 
 const STATUS_OF: Record<ProviderPaymentEvent['kind'], PaymentStatus> = { authorised: 'authorised', paid: 'paid', captured: 'paid', captureFailed: 'failed', failed: 'failed', refunded: 'refunded' };
 
@@ -26,7 +26,7 @@ const STATUS_OF: Record<ProviderPaymentEvent['kind'], PaymentStatus> = { authori
  * The shopper's payment status after a provider event: a refund is final; a paid payment moves only when the provider
  * takes it back (failed or refunded); events may arrive out of order, so an authorisation after the capture changes nothing.
  */
-export function nextPaymentStatus(current: PaymentStatus, kind: ProviderPaymentEvent['kind']): PaymentStatus | null {
+function nextPaymentStatus(current: PaymentStatus, kind: ProviderPaymentEvent['kind']): PaymentStatus | null {
   const next = STATUS_OF[kind];
   if (current === 'refunded' || next === current) return null;
   if (current === 'paid' && next !== 'failed' && next !== 'refunded') return null;
@@ -50,7 +50,6 @@ export class OrderPayments {
   constructor(
     private readonly db: DataSource,
     private readonly orders: OrderService,
-    private readonly publish: PublishStoreOrderEvent,
   ) {}
 
   async recordProviderEvent(order: StoreOrder, event: ProviderPaymentEvent): Promise<ProviderEventOutcome> {
@@ -62,19 +61,19 @@ export class OrderPayments {
       if (!fresh) return 'duplicate';
       const next = nextPaymentStatus(current, event.kind);
       if (!next) return 'applied';
-      await sql.setPaymentStatus(tx, order.id, current, next, { reportedAs: event.kind, attention: attentionFor(current, next) });
-      // An online payment that is paid confirms a pending order; under promise to sell an authorisation starts sending.
+      // Under promise to sell an authorisation starts sending; a failed one means the shopper cannot be charged: a
+      // supplier already paid on the promise waits for a person. Other domains react to these events.
+      const reaction = next === 'authorised' ? 'storeOrder.authorised' : next === 'failed' && current === 'authorised' && order.contractModel === 'promiseToSell' ? 'storeOrder.captureFailed' : null;
+      await sql.setPaymentStatus(tx, order.id, current, next, { reportedAs: event.kind, attention: attentionFor(current, next), reaction, actor: PROVIDER });
+      // An online payment that is paid confirms a pending order.
       if (next === 'paid' && order.paymentMethod === 'online' && order.status !== 'cancelled') await this.orders.confirmIn(tx, order.id, PROVIDER);
-      if (next === 'authorised') await this.publish(tx, { orderId: order.id, kind: 'authorised', actor: PROVIDER });
-      // The shopper cannot be charged: a supplier already paid on the promise waits for a person.
-      if (next === 'failed' && current === 'authorised' && order.contractModel === 'promiseToSell') await this.publish(tx, { orderId: order.id, kind: 'captureFailed', actor: PROVIDER });
       return 'applied';
     });
   }
 
   /** What a capture of the order's payment needs: its status as the provider reported it, and the provider's payment id. */
   async capturable(orderId: string): Promise<{ status: PaymentStatus; reference: string | null } | null> {
-    const order = await this.orders.byId(orderId);
+    const order = await orderById(this.db, orderId);
     return order ? { status: order.paymentStatus, reference: await sql.authorisedReference(this.db, orderId) } : null;
   }
 
@@ -105,7 +104,7 @@ export class OrderPayments {
   }
 }
 
-export interface PaymentHistoryEntry {
+interface PaymentHistoryEntry {
   kind: string;
   source: 'provider' | 'manual' | 'service';
   amountMinor: number | null;

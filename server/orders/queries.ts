@@ -1,10 +1,10 @@
 import type { DataSource } from 'typeorm';
 import { Cursors, keysetList, Page } from '../platform/pagination';
 import type { Destination, FulfilmentGroup, StoreOrder } from './types';
-import * as sql from './sql';
+import * as sql from './sql/orders';
 
 /** A store order as the list shows it: its parts and their summary, without items or supplier orders. */
-export interface StoreOrderListItem {
+interface StoreOrderListItem {
   id: string;
   storeId: string;
   number: string;

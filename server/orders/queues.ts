@@ -1,9 +1,8 @@
-import type { QueueSpec } from '../platform/jobs';
+// The orders domain's queues: none of its own since issue 33 (its events go through the outbox).
 
-// The orders domain's queues, declared once.
-
-/** Store order events (./events), one job each; no singleton key: every event is acted on. */
-export const STORE_ORDER_EVENTS_QUEUE = 'events.store-order';
-
-// Heartbeats: an event whose worker died is retried within seconds, not after the default expiry.
-export const ORDER_QUEUES: QueueSpec[] = [{ name: STORE_ORDER_EVENTS_QUEUE, policy: 'standard', retryLimit: 20, retryDelay: 2, retryBackoff: true, heartbeatSeconds: 10, notify: true }];
+/**
+ * Store order events went out on this queue until issue 33. A worker still takes what is left on it (a deployment
+ * that had jobs queued), records each as the outbox event it stands for, and the hourly housekeeping removes the
+ * queue once nothing is left on it. Not created at start.
+ */
+export const RETIRED_EVENTS_QUEUE = 'events.store-order';

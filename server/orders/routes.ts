@@ -1,7 +1,7 @@
 import { actorOf, creatorOf, ownRecordsKeyId } from '../identity/permissions';
 import { errors } from '../platform/errors';
 import { defineRoutes, route, RequestContext } from '../platform/http/route';
-import { currency, destinationSchema, minorUnits, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
+import { destinationSchema, minorUnits, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
 import type { StoreOrder } from './types';
 import { groupParams, orderParams, orderSchemaWith } from './schemas';
 import type { OrderPayments } from './payments';
@@ -21,14 +21,8 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
 
   return defineRoutes([
     route({
-      operationId: 'createStoreOrder',
-      method: 'post',
-      path: `${BASE}/:storeId`,
+      operationId: 'createStoreOrder', method: 'post', path: `${BASE}/:storeId`, tag: TAG, auth: 'caller', permission: 'orders.manage', readOnly: false,
       summary: 'Create a store order; its items are split into parts (the store\'s own, and one per supplier connection)',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'orders.manage',
-      readOnly: false,
       params: params(['storeId']),
       body: object(
         {
@@ -40,21 +34,14 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
         ['items', 'destination', 'paymentMethod'],
       ),
       response: { status: 201, schema: orderSchema },
-      async handler(ctx) {
-        return one(ctx, await orders.create(ctx.params.storeId, ctx.body, creatorOf(ctx.caller!)));
-      },
+      handler: async (ctx) => one(ctx, await orders.create(ctx.params.storeId, ctx.body, creatorOf(ctx.caller!))),
     }),
     route({
-      operationId: 'listStoreOrders',
-      method: 'get',
-      path: `${BASE}/:storeId`,
+      operationId: 'listStoreOrders', method: 'get', path: `${BASE}/:storeId`,
       summary: 'Store orders, newest first; each carries a summary of its parts; needsAttention=true keeps orders with a part (or the payment) needing attention',
       description:
         '`customer` keeps the orders whose delivery name or e-mail contains it (letter case aside). It searches customer data, so it needs `customers.view` as well: without it the answer is 403 `permissionDenied`.',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'orders.view',
-      readOnly: true,
+      tag: TAG, auth: 'caller', permission: 'orders.view', readOnly: true,
       params: params(['storeId']),
       query: object({
         ...pageQuery,
@@ -72,49 +59,25 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
       },
     }),
     route({
-      operationId: 'getStoreOrder',
-      method: 'get',
-      path: `${BASE}/:storeId/:orderId`,
+      operationId: 'getStoreOrder', method: 'get', path: `${BASE}/:storeId/:orderId`, tag: TAG, auth: 'caller', permission: 'orders.view', readOnly: true,
       summary: 'Order details with its parts; for a caller who also holds suppliers.view, its supplier orders with costs',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'orders.view',
-      readOnly: true,
-      params: orderParams,
-      response: { status: 200, schema: orderSchema },
-      async handler(ctx) {
-        return one(ctx, await load(ctx));
-      },
+      params: orderParams, response: { status: 200, schema: orderSchema },
+      handler: async (ctx) => one(ctx, await load(ctx)),
     }),
     route({
-      operationId: 'confirmStoreOrder',
-      method: 'post',
-      path: `${BASE}/:storeId/:orderId/confirm`,
+      operationId: 'confirmStoreOrder', method: 'post', path: `${BASE}/:storeId/:orderId/confirm`, tag: TAG, auth: 'caller', permission: 'orders.manage', readOnly: false,
       summary: 'Confirm the order (staff); supplier parts under an automatic level are then sent in the background',
       description: 'Answers once the confirmation is stored; it never waits for a supplier. The supplier orders of automatic parts appear (status queued, then onwards) as the dispatch jobs run.',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'orders.manage',
-      readOnly: false,
-      params: orderParams,
-      response: { status: 200, schema: orderSchema },
-      async handler(ctx) {
-        return one(ctx, await orders.confirm(await load(ctx), actorOf(ctx.caller!)));
-      },
+      params: orderParams, response: { status: 200, schema: orderSchema },
+      handler: async (ctx) => one(ctx, await orders.confirm(await load(ctx), actorOf(ctx.caller!))),
     }),
     route({
-      operationId: 'markStoreOrderPaid',
-      method: 'post',
-      path: `${BASE}/:storeId/:orderId/mark-paid`,
+      operationId: 'markStoreOrderPaid', method: 'post', path: `${BASE}/:storeId/:orderId/mark-paid`,
       summary: 'Mark the order paid by hand (cash, bank transfer): confirms it; recorded as manual, not as the payment provider\'s word',
       description:
         'The shopper\'s `paymentStatus` moves only on the payment provider\'s signed notifications (POST /api/payment-notifications/:storeId). A manual mark confirms the order and shows in its payment history with who made it, but does not count as provider-confirmed for automatic supplier payment: that still needs the connection\'s allowUnpaidOrders (orders without online payment) or payNow. 409 when the provider already reported the order paid or refunded; marking twice changes nothing.',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'orders.manage',
-      readOnly: false,
-      params: orderParams,
-      body: object({ reference: { type: 'string', maxLength: 200, description: 'A receipt or transfer reference' }, amountMinor: minorUnits }),
+      tag: TAG, auth: 'caller', permission: 'orders.manage', readOnly: false,
+      params: orderParams, body: object({ reference: { type: 'string', maxLength: 200, description: 'A receipt or transfer reference' }, amountMinor: minorUnits }),
       response: { status: 200, schema: orderSchema },
       async handler(ctx) {
         await payments.markPaid(await load(ctx), ctx.body ?? {}, actorOf(ctx.caller!));
@@ -122,14 +85,8 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
       },
     }),
     route({
-      operationId: 'shipStoreOrderPart',
-      method: 'post',
-      path: `${BASE}/:storeId/:orderId/groups/:groupKey/ship`,
+      operationId: 'shipStoreOrderPart', method: 'post', path: `${BASE}/:storeId/:orderId/groups/:groupKey/ship`, tag: TAG, auth: 'caller', permission: 'orders.manage', readOnly: false,
       summary: 'The store hands a part it fulfils itself to a carrier',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'orders.manage',
-      readOnly: false,
       params: groupParams,
       body: object({ carrier: { type: 'string', minLength: 1, maxLength: 100 }, trackingNumber: { type: 'string', minLength: 1, maxLength: 100 } }, ['carrier', 'trackingNumber']),
       response: { status: 200, schema: orderSchema },
@@ -139,16 +96,9 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
       },
     }),
     route({
-      operationId: 'deliverStoreOrderPart',
-      method: 'post',
-      path: `${BASE}/:storeId/:orderId/groups/:groupKey/deliver`,
+      operationId: 'deliverStoreOrderPart', method: 'post', path: `${BASE}/:storeId/:orderId/groups/:groupKey/deliver`, tag: TAG, auth: 'caller', permission: 'orders.manage', readOnly: false,
       summary: 'A part the store fulfils itself was delivered',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'orders.manage',
-      readOnly: false,
-      params: groupParams,
-      response: { status: 200, schema: orderSchema },
+      params: groupParams, response: { status: 200, schema: orderSchema },
       async handler(ctx) {
         await orders.shipOwnPart(await load(ctx), ctx.params.groupKey, 'delivered');
         return one(ctx, await load(ctx));

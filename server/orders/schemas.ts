@@ -6,7 +6,7 @@ import type { JsonSchema } from '../platform/http/route';
 export const orderParams = params(['storeId', 'orderId']);
 export const groupParams = object({ storeId: uuid, orderId: uuid, groupKey: { type: 'string', pattern: '^(store|supplier:[0-9a-fA-F-]{36})$' } }, ['storeId', 'orderId', 'groupKey']);
 
-export const partSchema = object(
+const partSchema = object(
   {
     groupKey: { type: 'string', description: '`store` for the store\'s own items, `supplier:<connectionId>` for each supplier' },
     connectionId: { type: ['string', 'null'] },
@@ -17,7 +17,7 @@ export const partSchema = object(
   },
   ['groupKey', 'connectionId', 'status', 'fulfilledByStore', 'items', 'shipment'],
 );
-export const paymentEntrySchema = object(
+const paymentEntrySchema = object(
   {
     kind: {
       enum: ['authorised', 'paid', 'failed', 'refunded', 'captured', 'captureFailed', 'captureRequested'],
@@ -31,7 +31,7 @@ export const paymentEntrySchema = object(
   },
   ['kind', 'source', 'amountMinor', 'reference', 'actor', 'at'],
 );
-export const orderItemSchema = object(
+const orderItemSchema = object(
   {
     id: uuid,
     productId: uuid,
@@ -45,7 +45,7 @@ export const orderItemSchema = object(
   },
   ['id', 'productId', 'variantId', 'sku', 'title', 'productTitle', 'quantity', 'unitPriceMinor', 'groupKey'],
 );
-export const summarySchema = object({ parts: { type: 'integer' }, shipped: { type: 'integer' }, delivered: { type: 'integer' }, needingAttention: { type: 'integer' } }, ['parts', 'shipped', 'delivered', 'needingAttention']);
+const summarySchema = object({ parts: { type: 'integer' }, shipped: { type: 'integer' }, delivered: { type: 'integer' }, needingAttention: { type: 'integer' } }, ['parts', 'shipped', 'delivered', 'needingAttention']);
 /** A store order as the routes answer it; its supplier orders are described by the reader that brings them. */
 export const orderSchemaWith = (supplierOrder: JsonSchema) => object(
   {

@@ -2,14 +2,16 @@ import type { Creator } from '../identity/permissions';
 import crypto from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
 import { errors } from '../platform/errors';
+import type { Actor } from '../identity/permissions';
 import type { Queryable } from '../platform/db';
-import { nextOrderNumber, variantsInStore } from '../stores/sql';
+import type { ProductService } from '../stores/products';
+import type { StoreService } from '../stores/stores';
 import type { ContractModel, Destination, FulfilmentGroup, PartStatus, PaymentMethod, Shipment, StoreOrder, StoreOrderItem } from './types';
-import type { PublishStoreOrderEvent, StoreOrderEvent } from './events';
-import * as sql from './sql';
+import * as sql from './sql/orders';
+import { confirmOrder, movePartNow } from './sql/parts';
 
-export const STORE_GROUP = 'store';
-export const supplierGroupKey = (connectionId: string) => `supplier:${connectionId}`;
+const STORE_GROUP = 'store';
+const supplierGroupKey = (connectionId: string) => `supplier:${connectionId}`;
 
 export interface CreateOrderInput {
   items: Array<{ productId: string; variantId: string; quantity: number }>;
@@ -18,15 +20,21 @@ export interface CreateOrderInput {
   contractModel?: ContractModel;
 }
 
+/** What an order takes of its store, inside the order's transaction: its variants as sold, and its next number. */
+export interface OrderStores {
+  products: Pick<ProductService, 'variantsInStore'>;
+  stores: Pick<StoreService, 'nextOrderNumber'>;
+}
+
 /**
- * Store orders and their parts. The order's status and needs-attention flag follow its parts by database trigger
- * (migration StoreOrderFromParts); other domains learn of confirmations and authorisations through published events.
- * A part's status is written only through `sql.movePart` (the dispatch domain runs it inside its own write).
+ * Store orders and their parts. The order's status and needs-attention flag follow its parts, written with them
+ * (`movePart`, ./sql/parts.ts, the one write of a part's status, which the dispatch domain runs inside its own);
+ * other domains react to confirmations and authorisations through the events recorded with them.
  */
 export class OrderService {
   constructor(
     private readonly db: DataSource,
-    private readonly publish: PublishStoreOrderEvent,
+    private readonly store: OrderStores,
   ) {}
 
   byId(id: string): Promise<StoreOrder | null> {
@@ -37,7 +45,7 @@ export class OrderService {
   async create(storeId: string, input: CreateOrderInput, creator: Creator): Promise<StoreOrder> {
     const id = await this.db.transaction(async (tx) => {
       const variantIds = input.items.map((i) => i.variantId);
-      const variants = await variantsInStore(tx, storeId, variantIds);
+      const variants = await this.store.products.variantsInStore(tx, storeId, variantIds);
       const byId = new Map(variants.map((v) => [v.id, v]));
       const problems = input.items.flatMap((item, i) => {
         const v = byId.get(item.variantId);
@@ -78,7 +86,7 @@ export class OrderService {
         {
           id: orderId,
           storeId,
-          number: String(await nextOrderNumber(tx, storeId)),
+          number: String(await this.store.stores.nextOrderNumber(tx, storeId)),
           paymentMethod: input.paymentMethod,
           paymentStatus: 'none',
           contractModel: input.contractModel ?? 'standard',
@@ -114,7 +122,7 @@ export class OrderService {
   }
 
   /** A staff member confirms; the store's own part starts being prepared. Answers once its own transaction commits. */
-  async confirm(order: StoreOrder, actor: StoreOrderEvent['actor']): Promise<StoreOrder> {
+  async confirm(order: StoreOrder, actor: Actor): Promise<StoreOrder> {
     if (order.status === 'cancelled') throw errors.invalidState('A cancelled order cannot be confirmed.');
     if (order.confirmedAt) return order;
     await this.db.transaction((tx) => this.confirmIn(tx, order.id, actor));
@@ -122,14 +130,13 @@ export class OrderService {
   }
 
   /** Confirms inside the caller's transaction (a staff member, or a payment that confirms: ./payments). */
-  async confirmIn(tx: EntityManager, orderId: string, actor: StoreOrderEvent['actor']): Promise<void> {
-    if (!(await sql.confirmOrder(tx, orderId, STORE_GROUP))) return;
-    await this.publish(tx, { orderId, kind: 'confirmed', actor });
+  async confirmIn(tx: EntityManager, orderId: string, actor: Actor): Promise<void> {
+    await confirmOrder(tx, orderId, STORE_GROUP, actor);
   }
 
   /** The store takes a supplier part over (it has no supplier order left): it ships the part itself from now on. */
   async handPartToStore(orderId: string, groupKey: string): Promise<void> {
-    await sql.movePartNow(this.db, orderId, groupKey, { kind: 'handToStore' });
+    await movePartNow(this.db, orderId, groupKey, { kind: 'handToStore' });
   }
 
   /** The store ships or delivers a part it fulfils itself (its own items, or a part taken over). */
@@ -145,6 +152,6 @@ export class OrderService {
       to === 'shipped'
         ? { carrier: shipment!.carrier, trackingNumber: shipment!.trackingNumber, shippedAt: now, deliveredAt: null }
         : { ...(group.shipment ?? { carrier: '', trackingNumber: '', shippedAt: null }), deliveredAt: now };
-    if (!(await sql.movePartNow(this.db, order.id, groupKey, { kind: 'byStore', status: to, shipment: next, from: allowed[to] }))) throw errors.invalidState('The part changed meanwhile; read the order again.');
+    if (!(await movePartNow(this.db, order.id, groupKey, { kind: 'byStore', status: to, shipment: next, from: allowed[to] }))) throw errors.invalidState('The part changed meanwhile; read the order again.');
   }
 }

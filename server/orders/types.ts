@@ -5,7 +5,7 @@ export type PaymentStatus = 'none' | 'authorised' | 'paid' | 'failed' | 'refunde
 /** Why a payment needs a person: the provider took back a payment after it was paid. */
 export type PaymentAttentionReason = 'paymentFailedAfterPaid' | 'refundedAfterPaid';
 export type ContractModel = 'standard' | 'promiseToSell';
-export type StoreOrderStatus = 'pending' | 'confirmed' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
+type StoreOrderStatus = 'pending' | 'confirmed' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
 export type PartStatus = 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
 
 /** The shopper's delivery address, as suppliers receive it. */

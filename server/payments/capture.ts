@@ -1,4 +1,4 @@
-import type { OrderPayments } from '../orders/payments';
+import type { OrderPayments } from '../orders';
 import type { Logger } from '../platform/logger';
 import type { PaymentProvider, PaymentProviders } from './providers';
 
@@ -6,12 +6,12 @@ import type { PaymentProvider, PaymentProviders } from './providers';
 export type CaptureOutcome = { kind: 'requested'; reference: string | null } | { kind: 'refused'; message: string };
 
 /** The provider could not be reached, or answered that it cannot decide now: ask again later, never record a capture. */
-export class ProviderUnavailableError extends Error {}
+class ProviderUnavailableError extends Error {}
 
 const TIMEOUT_MS = 10_000;
 
 /** The key the provider deduplicates on: one capture per order's payment, however often it is asked. */
-export const captureKeyOf = (orderId: string, reference: string) => `capture:${orderId}:${reference}`;
+const captureKeyOf = (orderId: string, reference: string) => `capture:${orderId}:${reference}`;
 
 const refused = (message: string): CaptureOutcome => ({ kind: 'refused', message });
 

@@ -20,7 +20,7 @@ export interface PaymentProviderView {
   updatedAt: string | null;
 }
 
-export interface ProviderSettings {
+interface ProviderSettings {
   provider: PaymentProvider;
   signingSecret: string;
   checkoutUrl?: string | null;

@@ -10,17 +10,13 @@ export function paymentRoutes(providers: PaymentProviders, notifications: Paymen
   const base = (origin: string) => publicBaseUrl() || origin;
   return defineRoutes([
     route({
-      operationId: 'receivePaymentNotification',
-      method: 'post',
-      path: '/api/payment-notifications/:storeId',
+      operationId: 'receivePaymentNotification', method: 'post', path: '/api/payment-notifications/:storeId',
       summary: 'The store\'s payment provider reports a shopper payment (authorised, paid, captured, capture failed, failed, refunded), signed with the store\'s secret',
       description:
         'Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature` over the raw body); the body is `{ type, timestamp, data: { orderId, paymentId, amountMinor, currency } }` with `type` one of ' +
         Object.keys(PAYMENT_EVENT_TYPES).map((t) => `\`${t}\``).join(', ') +
         '. Only these events move an order\'s `paymentStatus`; a failure or refund after the order was paid also sets `paymentAttention`. An event id already recorded is acknowledged and changes nothing. Every refusal answers 400 with the same body; 503 when the service cannot decide (the provider should send again).',
-      tag: TAG,
-      auth: 'none',
-      readOnly: false,
+      tag: TAG, auth: 'none', readOnly: false,
       rawBody: true,
       refusal: PAYMENT_NOTIFICATION_REFUSED,
       params: object({ storeId: { type: 'string', maxLength: 100 } }, ['storeId']),
@@ -40,30 +36,15 @@ export function paymentRoutes(providers: PaymentProviders, notifications: Paymen
       },
     }),
     route({
-      operationId: 'getPaymentProvider',
-      method: 'get',
-      path: '/api/stores/:storeId/payment-provider',
+      operationId: 'getPaymentProvider', method: 'get', path: '/api/stores/:storeId/payment-provider', tag: TAG, auth: 'caller', permission: 'payments.manage', readOnly: true,
       summary: 'The store\'s payment provider and the notification address to enter there; the signing secret is never answered',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'payments.manage',
-      readOnly: true,
-      params: params(['storeId']),
-      response: { status: 200, schema: providerSchema },
-      async handler({ params: p, origin }) {
-        return providers.view(p.storeId, base(origin));
-      },
+      params: params(['storeId']), response: { status: 200, schema: providerSchema },
+      handler: async ({ params: p, origin }) => providers.view(p.storeId, base(origin)),
     }),
     route({
-      operationId: 'setPaymentProvider',
-      method: 'put',
-      path: '/api/stores/:storeId/payment-provider',
+      operationId: 'setPaymentProvider', method: 'put', path: '/api/stores/:storeId/payment-provider', tag: TAG, auth: 'caller', permission: 'payments.manage', readOnly: false,
       summary: 'Set the store\'s payment provider, the secret it signs notifications with and the store\'s API key there (from the provider\'s dashboard)',
       description: 'Replaces any earlier secret at once: events signed with the old one are refused from then on.',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'payments.manage',
-      readOnly: false,
       params: params(['storeId']),
       body: object(
         {
@@ -81,16 +62,9 @@ export function paymentRoutes(providers: PaymentProviders, notifications: Paymen
       },
     }),
     route({
-      operationId: 'removePaymentProvider',
-      method: 'delete',
-      path: '/api/stores/:storeId/payment-provider',
+      operationId: 'removePaymentProvider', method: 'delete', path: '/api/stores/:storeId/payment-provider', tag: TAG, auth: 'caller', permission: 'payments.manage', readOnly: false,
       summary: 'Forget the store\'s payment provider and its secret: its notifications are refused from now on',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'payments.manage',
-      readOnly: false,
-      params: params(['storeId']),
-      response: { status: 200, schema: object({ storeId: uuid, removedAt: dateTime }, ['storeId', 'removedAt']) },
+      params: params(['storeId']), response: { status: 200, schema: object({ storeId: uuid, removedAt: dateTime }, ['storeId', 'removedAt']) },
       async handler({ params: p }) {
         await providers.remove(p.storeId);
         return { storeId: p.storeId, removedAt: new Date().toISOString() };

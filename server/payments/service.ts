@@ -1,5 +1,4 @@
-import type { OrderService } from '../orders/service';
-import type { OrderPayments, ProviderPaymentEvent } from '../orders/payments';
+import type { OrderPayments, OrderService, ProviderPaymentEvent } from '../orders';
 import type { Logger } from '../platform/logger';
 import type { PaymentProviders } from './providers';
 import { verifySignedNotification } from './signature';

@@ -16,7 +16,7 @@ export function signingKeyOf(secret: string): Buffer | null {
   return key.length >= 24 && key.length <= 64 ? key : null;
 }
 
-export interface SignedHeaders {
+interface SignedHeaders {
   id?: string;
   timestamp?: string;
   signature?: string;

@@ -1,8 +1,9 @@
 import { affected, Queryable, rows } from '../platform/db';
+import type { SealedValues } from '../platform/sealed';
 
 // The payments concern's SQL statements: each store's payment provider and its sealed signing secret.
 
-export interface ProviderRow {
+interface ProviderRow {
   store_id: string;
   provider: string;
   signing_secret_sealed: string;
@@ -33,9 +34,12 @@ export async function removeProvider(db: Queryable, storeId: string): Promise<bo
   return (await affected(db, 'DELETE FROM payment_providers WHERE store_id = $1', [storeId])) > 0;
 }
 
-/** A provider's sealed values (its signing secret, or the store's API key there), for the keyring's reseal; a value is replaced only while unchanged. */
-export type SealedColumn = 'signing_secret_sealed' | 'api_key_sealed';
-export const sealedValues = (db: Queryable, column: SealedColumn, limit?: number) =>
-  rows<{ id: string; sealed: string }>(db, `SELECT store_id::text AS id, ${column} AS sealed FROM payment_providers WHERE ${column} IS NOT NULL ORDER BY store_id LIMIT $1`, [limit ?? null]);
-export const replaceSealedValue = async (db: Queryable, column: SealedColumn, storeId: string, was: string, now: string) =>
-  (await affected(db, `UPDATE payment_providers SET ${column} = $3 WHERE store_id = $1 AND ${column} = $2`, [storeId, was, now])) > 0;
+/**
+ * The secret each store's payment provider signs its notifications with, and the store's API key there (captures):
+ * the keyring's reseal reads them, and replaces one only while it is unchanged.
+ */
+export const PROVIDER_SECRETS: SealedValues[] = ([['paymentProviderSecrets', 'signing_secret_sealed'], ['paymentProviderApiKeys', 'api_key_sealed']] as const).map(([name, column]) => ({
+  name,
+  list: (db, limit) => rows<{ id: string; sealed: string }>(db, `SELECT store_id::text AS id, ${column} AS sealed FROM payment_providers WHERE ${column} IS NOT NULL ORDER BY store_id LIMIT $1`, [limit ?? null]),
+  replace: async (db, storeId, was, now) => (await affected(db, `UPDATE payment_providers SET ${column} = $3 WHERE store_id = $1 AND ${column} = $2`, [storeId, was, now])) > 0,
+}));

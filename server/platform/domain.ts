@@ -1,10 +1,11 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, MigrationInterface } from 'typeorm';
 import type { Config } from './config';
 import type { Secrets } from './crypto';
-import type { Boss } from './jobs';
+import type { Boss, QueueSpec } from './jobs';
 import type { Logger } from './logger';
 import type { Cursors } from './pagination';
 import type { AnyRoute } from './http/route';
+import type { SealedValues } from './sealed';
 
 /** What every domain is built from: the process's configuration, database, job queue and shared plumbing. */
 export interface Platform {
@@ -22,9 +23,8 @@ export interface Platform {
 export type StopWork = (timeoutMs: number) => Promise<void>;
 
 /**
- * One domain as the process assembles it (its `index.ts` builds it from the platform and the domains it
- * needs): its routes, for the one route table, and in a worker process its job handlers and schedules. Its
- * queues are declared in its `queues.ts` and created at start (`QUEUES` in server/workers.ts).
+ * One domain as the process assembles it (its module's `build`, from the platform and the domains it needs): its
+ * routes, for the one route table, and in a worker process its job handlers and schedules.
  */
 export interface Domain {
   routes: AnyRoute[];
@@ -36,3 +36,41 @@ export interface Domain {
 
 /** A domain with its services beside the parts every domain has: checked against Domain, typed as written. */
 export const domain = <T extends Domain>(d: T): T => d;
+
+/** A migration as TypeORM runs it (a class; its `name` ends with its timestamp). */
+export type Migration = new () => MigrationInterface;
+
+/** What the process takes from a domain's module besides the domain: what it needs created and kept. */
+interface ModuleParts {
+  /** Its job queues, created at start. */
+  queues?: readonly QueueSpec[];
+  /** Its migrations (the runner orders them by timestamp). */
+  migrations: readonly Migration[];
+  /** Its sealed values (the keyring's reseal). */
+  sealed?: readonly SealedValues[];
+  /** Addresses outsiders post to (supplier and payment notifications): first in the route table, since their path shapes would also match other routes. */
+  routesFirst?: boolean;
+}
+
+/**
+ * A domain as server/composition.ts lists it: its name, the domains it is built from (`needs`, each listed before it:
+ * the list's order is checked when it compiles and when it is assembled), and what it offers the domains after it
+ * (`provides`: they are handed only these, each a member of what `build` answers: checked with the order).
+ */
+export interface DomainModule<Name extends string, Needs extends object, Built extends Domain, K extends string = never> extends ModuleParts {
+  name: Name;
+  needs: ReadonlyArray<keyof Needs & string>;
+  provides: readonly K[];
+  build(p: Platform, needs: Needs): Built;
+}
+
+/** Any module, as the assembly reads the list (whatever each needs and provides). */
+export interface AnyDomainModule extends ModuleParts {
+  name: string;
+  needs: readonly string[];
+  provides: readonly PropertyKey[];
+  build(p: Platform, needs: never): Domain;
+}
+
+/** Declares a domain's module, typed as written. */
+export const domainModule = <Name extends string, Needs extends object, Built extends Domain, K extends string = never>(m: DomainModule<Name, Needs, Built, K>) => m;

@@ -1,12 +1,19 @@
 import type { AccountService } from '../identity/accounts';
-import { domain, type Platform } from '../platform/domain';
+import { ListCounts1764288000010 } from '../migrations/1764288000010-ListCounts';
+import { domainModule, type Platform } from '../platform/domain';
 import { ProductService } from './products';
 import { storeRoutes } from './routes';
 import { StoreService } from './stores';
 
 /** Stores, their staff and their products. */
-export function storesDomain(p: Platform, deps: { accounts: AccountService }) {
-  const stores = new StoreService(p.db);
-  const products = new ProductService(p.db, p.cursors);
-  return domain({ stores, products, routes: storeRoutes(stores, products, deps.accounts) });
-}
+export const storesModule = domainModule({
+  name: 'stores',
+  needs: ['identity'],
+  provides: ['stores', 'products'],
+  migrations: [ListCounts1764288000010],
+  build(p: Platform, deps: { identity: { accounts: AccountService } }) {
+    const stores = new StoreService(p.db);
+    const products = new ProductService(p.db, p.cursors);
+    return { stores, products, routes: storeRoutes(stores, products, deps.identity.accounts) };
+  },
+});

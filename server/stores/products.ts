@@ -5,10 +5,12 @@ import type { Queryable } from '../platform/db';
 import type { Cursors, Page } from '../platform/pagination';
 import { keysetList } from '../platform/pagination';
 import { errors } from '../platform/errors';
-import type { StoreProduct, StoreVariant } from './types';
-import * as sql from './sql';
+import type { ProductView, StoreProduct, StoreVariant } from './types';
 
-export interface VariantInput {
+export type { ProductView } from './types';
+import * as sql from './sql/products';
+
+interface VariantInput {
   id?: string;
   sku: string;
   title: string;
@@ -17,26 +19,15 @@ export interface VariantInput {
   stock: number;
 }
 
-export interface ProductInput {
+interface ProductInput {
   title: string;
   description?: string;
   status?: 'active' | 'draft' | 'archived';
   variants: VariantInput[];
 }
 
-export interface ProductView {
-  id: string;
-  storeId: string;
-  title: string;
-  description: string;
-  status: string;
-  variants: Array<{ id: string; sku: string; title: string; priceMinor: number; currency: string; stock: number }>;
-  createdByKeyId: string | null;
-  createdAt: string;
-  updatedAt: string;
-}
 
-export function productView(p: StoreProduct, variants: StoreVariant[]): ProductView {
+function productView(p: StoreProduct, variants: StoreVariant[]): ProductView {
   return {
     id: p.id,
     storeId: p.storeId,
@@ -144,6 +135,30 @@ export class ProductService {
       throw e;
     }
     return this.get(storeId, id, ownKeyId);
+  }
+
+  /** A product of the store as stored, in any record scope (the catalogue links it), or null. */
+  stored(storeId: string, id: string): Promise<StoreProduct | null> {
+    return sql.productInStore(this.db, storeId, id);
+  }
+
+  /** A product's variants, inside the caller's transaction when given one. */
+  variantsOf(productId: string, db: Queryable = this.db): Promise<StoreVariant[]> {
+    return sql.variantsOfProduct(db, productId);
+  }
+
+  /** These variants of the store (others' or unknown ids are left out), as an order line needs them. */
+  variantsInStore(db: Queryable, storeId: string, ids: string[]) {
+    return sql.variantsInStore(db, storeId, ids);
+  }
+
+  /**
+   * What the supplier says now, applied inside the caller's transaction (the catalogue's link sync): variants' stock
+   * and price (a null keeps the variant's own), and products' titles.
+   */
+  async applySupplierChanges(tx: Queryable, variants: { id: string[]; stock: Array<number | null>; price: Array<number | null> }, titles: { product: string[]; title: string[] }): Promise<void> {
+    if (variants.id.length) await sql.updateStoreVariants(tx, variants);
+    if (titles.product.length) await sql.updateProductTitles(tx, titles);
   }
 
   async remove(storeId: string, id: string, ownKeyId: string | null): Promise<void> {

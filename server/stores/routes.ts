@@ -10,27 +10,14 @@ import { grantorOf, storeView, StoreService } from './stores';
 export function storeRoutes(stores: StoreService, products: ProductService, accounts: AccountService) {
   return defineRoutes([
     route({
-      operationId: 'createStore',
-      method: 'post',
-      path: '/api/stores',
+      operationId: 'createStore', method: 'post', path: '/api/stores', tag: 'Stores', auth: 'caller', readOnly: false,
       summary: 'Create a store owned by the calling account',
-      tag: 'Stores',
-      auth: 'caller',
-      readOnly: false,
-      body: object({ name: { type: 'string', minLength: 1, maxLength: 200 }, currency }, ['name', 'currency']),
-      response: { status: 201, schema: storeSchema },
-      async handler({ caller, body }) {
-        return storeView(await stores.create(caller!.accountId, body));
-      },
+      body: object({ name: { type: 'string', minLength: 1, maxLength: 200 }, currency }, ['name', 'currency']), response: { status: 201, schema: storeSchema },
+      handler: async ({ caller, body }) => storeView(await stores.create(caller!.accountId, body)),
     }),
     route({
-      operationId: 'listStores',
-      method: 'get',
-      path: '/api/stores',
+      operationId: 'listStores', method: 'get', path: '/api/stores', tag: 'Stores', auth: 'caller', readOnly: true,
       summary: 'Stores the caller owns or works on, with the permissions held there',
-      tag: 'Stores',
-      auth: 'caller',
-      readOnly: true,
       response: {
         status: 200,
         schema: {
@@ -49,36 +36,21 @@ export function storeRoutes(stores: StoreService, products: ProductService, acco
           ),
         },
       },
-      async handler({ caller }) {
-        return stores.listFor(caller!.accountId);
-      },
+      handler: async ({ caller }) => stores.listFor(caller!.accountId),
     }),
     route({
-      operationId: 'listStaff',
-      method: 'get',
-      path: '/api/stores/:storeId/staff',
+      operationId: 'listStaff', method: 'get', path: '/api/stores/:storeId/staff', tag: 'Stores', auth: 'caller', permission: 'staff.manage', readOnly: true,
       summary: 'The store\'s staff and their permissions',
-      tag: 'Stores',
-      auth: 'caller',
-      permission: 'staff.manage',
-      readOnly: true,
-      params: params(['storeId']),
-      response: { status: 200, schema: { type: 'array', items: staffSchema } },
+      params: params(['storeId']), response: { status: 200, schema: { type: 'array', items: staffSchema } },
       async handler({ params: p, caller, store }) {
         grantorOf(caller!, store!);
         return (await stores.listStaff(p.storeId)).map((s) => ({ accountId: s.accountId, permissions: s.permissions, createdAt: s.createdAt.toISOString() }));
       },
     }),
     route({
-      operationId: 'setStaffMember',
-      method: 'put',
-      path: '/api/stores/:storeId/staff',
+      operationId: 'setStaffMember', method: 'put', path: '/api/stores/:storeId/staff', tag: 'Stores', auth: 'caller', permission: 'staff.manage', readOnly: false,
       summary: 'Add a staff member by e-mail, or replace their permissions',
       description: 'A staff member grants or takes away only permissions they hold; staff.manage and payments.manage only the store owner (403 grantExceedsOwnPermissions, naming them).',
-      tag: 'Stores',
-      auth: 'caller',
-      permission: 'staff.manage',
-      readOnly: false,
       params: params(['storeId']),
       body: object({ email: { type: 'string', format: 'email' }, permissions: { type: 'array', items: permission, uniqueItems: true } }, ['email', 'permissions']),
       response: { status: 200, schema: staffSchema },
@@ -91,96 +63,42 @@ export function storeRoutes(stores: StoreService, products: ProductService, acco
       },
     }),
     route({
-      operationId: 'removeStaffMember',
-      method: 'delete',
-      path: '/api/stores/:storeId/staff/:accountId',
+      operationId: 'removeStaffMember', method: 'delete', path: '/api/stores/:storeId/staff/:accountId', tag: 'Stores', auth: 'caller', permission: 'staff.manage', readOnly: false,
       summary: 'Remove a staff member',
-      tag: 'Stores',
-      auth: 'caller',
-      permission: 'staff.manage',
-      readOnly: false,
-      params: params(['storeId', 'accountId']),
-      response: { status: 204, schema: {} },
+      params: params(['storeId', 'accountId']), response: { status: 204, schema: {} },
       async handler({ params: p, caller, store }) {
         await stores.removeStaff(p.storeId, p.accountId, grantorOf(caller!, store!));
         return new Reply(204, undefined, true);
       },
     }),
     route({
-      operationId: 'createStoreProduct',
-      method: 'post',
-      path: '/api/store-products/:storeId',
+      operationId: 'createStoreProduct', method: 'post', path: '/api/store-products/:storeId', tag: 'Store products', auth: 'caller', permission: 'products.manage', credits: { action: 'storeProduct.create', price: 1 }, readOnly: false,
       summary: 'Create a store product with its variants',
-      tag: 'Store products',
-      auth: 'caller',
-      permission: 'products.manage',
-      credits: { action: 'storeProduct.create', price: 1 },
-      readOnly: false,
-      params: params(['storeId']),
-      body: object(productFields, ['title', 'variants']),
-      response: { status: 201, schema: productSchema },
-      async handler({ caller, params: p, body }) {
-        return products.create(p.storeId, body, creatorOf(caller!));
-      },
+      params: params(['storeId']), body: object(productFields, ['title', 'variants']), response: { status: 201, schema: productSchema },
+      handler: async ({ caller, params: p, body }) => products.create(p.storeId, body, creatorOf(caller!)),
     }),
     route({
-      operationId: 'listStoreProducts',
-      method: 'get',
-      path: '/api/store-products/:storeId',
+      operationId: 'listStoreProducts', method: 'get', path: '/api/store-products/:storeId', tag: 'Store products', auth: 'caller', permission: 'products.view', readOnly: true,
       summary: 'Store products, newest first, paged by cursor',
-      tag: 'Store products',
-      auth: 'caller',
-      permission: 'products.view',
-      readOnly: true,
-      params: params(['storeId']),
-      query: object({ ...pageQuery, status: productStatus }),
-      response: { status: 200, schema: pageOf(productSchema) },
-      async handler({ caller, params: p, query }) {
-        return products.list(p.storeId, ownRecordsKeyId(caller), query);
-      },
+      params: params(['storeId']), query: object({ ...pageQuery, status: productStatus }), response: { status: 200, schema: pageOf(productSchema) },
+      handler: async ({ caller, params: p, query }) => products.list(p.storeId, ownRecordsKeyId(caller), query),
     }),
     route({
-      operationId: 'getStoreProduct',
-      method: 'get',
-      path: '/api/store-products/:storeId/:productId',
+      operationId: 'getStoreProduct', method: 'get', path: '/api/store-products/:storeId/:productId', tag: 'Store products', auth: 'caller', permission: 'products.view', readOnly: true,
       summary: 'One store product with its variants',
-      tag: 'Store products',
-      auth: 'caller',
-      permission: 'products.view',
-      readOnly: true,
-      params: params(['storeId', 'productId']),
-      response: { status: 200, schema: productSchema },
-      async handler({ caller, params: p }) {
-        return products.get(p.storeId, p.productId, ownRecordsKeyId(caller));
-      },
+      params: params(['storeId', 'productId']), response: { status: 200, schema: productSchema },
+      handler: async ({ caller, params: p }) => products.get(p.storeId, p.productId, ownRecordsKeyId(caller)),
     }),
     route({
-      operationId: 'updateStoreProduct',
-      method: 'put',
-      path: '/api/store-products/:storeId/:productId',
+      operationId: 'updateStoreProduct', method: 'put', path: '/api/store-products/:storeId/:productId', tag: 'Store products', auth: 'caller', permission: 'products.manage', readOnly: false,
       summary: 'Change a store product; `variants` replaces the set (give `id` to keep a variant)',
-      tag: 'Store products',
-      auth: 'caller',
-      permission: 'products.manage',
-      readOnly: false,
-      params: params(['storeId', 'productId']),
-      body: object(productFields, [], { minProperties: 1 }),
-      response: { status: 200, schema: productSchema },
-      async handler({ caller, params: p, body }) {
-        return products.update(p.storeId, p.productId, ownRecordsKeyId(caller), body);
-      },
+      params: params(['storeId', 'productId']), body: object(productFields, [], { minProperties: 1 }), response: { status: 200, schema: productSchema },
+      handler: async ({ caller, params: p, body }) => products.update(p.storeId, p.productId, ownRecordsKeyId(caller), body),
     }),
     route({
-      operationId: 'deleteStoreProduct',
-      method: 'delete',
-      path: '/api/store-products/:storeId/:productId',
+      operationId: 'deleteStoreProduct', method: 'delete', path: '/api/store-products/:storeId/:productId', tag: 'Store products', auth: 'caller', permission: 'products.manage', readOnly: false,
       summary: 'Delete a store product',
-      tag: 'Store products',
-      auth: 'caller',
-      permission: 'products.manage',
-      readOnly: false,
-      params: params(['storeId', 'productId']),
-      response: { status: 204, schema: {} },
+      params: params(['storeId', 'productId']), response: { status: 204, schema: {} },
       async handler({ caller, params: p }) {
         await products.remove(p.storeId, p.productId, ownRecordsKeyId(caller));
         return new Reply(204, undefined, true);

@@ -1,12 +1,13 @@
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import type { Queryable } from '../platform/db';
 import { ApiError, errors } from '../platform/errors';
 import type { Caller, StoreAccess } from '../platform/http/route';
 import { grantsBeyond, OWNER_GRANTS, ownRecordsKeyId, type Grantor, type Permission } from '../identity/permissions';
 import type { StaffMember, Store } from './types';
-import * as sql from './sql';
+import * as sql from './sql/stores';
 
-export interface StoreView {
+interface StoreView {
   id: string;
   name: string;
   currency: string;
@@ -44,9 +45,18 @@ export class StoreService {
   }
 
   async get(id: string): Promise<Store> {
-    const store = await sql.storeById(this.db, id);
+    const store = await this.find(id);
     if (!store) throw errors.notFound('The store');
     return store;
+  }
+
+  find(id: string): Promise<Store | null> {
+    return sql.storeById(this.db, id);
+  }
+
+  /** The store's next order number, inside the order's transaction (the counter is the store's). */
+  nextOrderNumber(tx: Queryable, storeId: string): Promise<number> {
+    return sql.nextOrderNumber(tx, storeId);
   }
 
   /** Adds a member or replaces their permissions, as far as the grantor may: see `grantsBeyond`. */

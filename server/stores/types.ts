@@ -40,3 +40,16 @@ export interface StoreVariant {
   stock: number;
   position: number;
 }
+
+/** A store product as its routes answer it. */
+export interface ProductView {
+  id: string;
+  storeId: string;
+  title: string;
+  description: string;
+  status: string;
+  variants: Array<{ id: string; sku: string; title: string; priceMinor: number; currency: string; stock: number }>;
+  createdByKeyId: string | null;
+  createdAt: string;
+  updatedAt: string;
+}

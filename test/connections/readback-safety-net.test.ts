@@ -1,6 +1,6 @@
 /** The read-back safety net: an open supplier order is read back even when no notification ever comes. */
 import { ConfigError, loadConfig } from '../../server/platform/config';
-import { safetyNetTiming } from '../../server/notifications/safety-net';
+import { safetyNetTiming } from '../../server/dispatch/safety-net';
 import { eventually, leakScanTest, Sandbox, Service, startSandbox, startService } from '../support/harness';
 import { openShop, placeOrder, readBacksDone, received, Shop } from '../support/orders';
 

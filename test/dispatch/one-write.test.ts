@@ -29,37 +29,41 @@ function body(rel: string, name: string): string {
 
 test("a supplier order's status is written in one place: writeChange, which checks the move against the table", () => {
   const writes = files.flatMap((f) => [...read(f).matchAll(/(INSERT INTO supplier_orders\b|UPDATE supplier_orders SET[^`]*?\bstatus\s*=)/g)].map((m) => `${f}: ${m[1].slice(0, 40)}`));
-  expect(writes).toEqual(['dispatch/sql.ts: INSERT INTO supplier_orders', 'dispatch/sql.ts: UPDATE supplier_orders SET status =']);
-  const write = body('dispatch/sql.ts', 'writeChange');
+  expect(writes).toEqual(['dispatch/sql/write.ts: INSERT INTO supplier_orders', 'dispatch/sql/write.ts: UPDATE supplier_orders SET status =']);
+  const write = body('dispatch/sql/write.ts', 'writeChange');
   expect(write).toContain('INSERT INTO supplier_orders');
   expect(write).toContain('UPDATE supplier_orders SET status');
   expect(write).toMatch(/assertMove\(c\.from, c\.to\)/);
   // Nothing else in the service calls it but the records' change and create (both through transition).
-  const callers = files.filter((f) => /\bwriteChange\(/.test(read(f)) && f !== 'dispatch/sql.ts');
+  const callers = files.filter((f) => /\bwriteChange\(/.test(read(f)) && f !== 'dispatch/sql/write.ts');
   expect(callers).toEqual(['dispatch/records.ts']);
   const records = read('dispatch/records.ts');
   expect(records.match(/writeChange\(/g)).toHaveLength(4);
-  expect(records).toContain('sql.writeChange(tx, transition(so, e))');
-  expect(records).toContain('sql.writeChange(this.db, change, alike)');
+  expect(records).toContain('writeChange(tx, transition(so, e))');
+  expect(records).toContain('writeChange(this.db, change, alike)');
   expect(records).toContain('const change = transition(so, e);');
   expect(records).toContain("const change = transition(null, { type: 'create', record, actor, trigger });");
 });
 
 test("an order part's status is written only by orders' movePart; dispatch never writes fulfilment_groups", () => {
   const writes = files.flatMap((f) => [...read(f).matchAll(/(UPDATE fulfilment_groups|INSERT INTO fulfilment_groups|DELETE FROM fulfilment_groups)/g)].map(() => f));
-  expect([...new Set(writes)]).toEqual(['orders/sql.ts']);
-  const text = read('orders/sql.ts');
+  // The new order's parts are inserted with it (orders/sql/orders.ts); every later write is movePart's.
+  expect([...new Set(writes)].sort()).toEqual(['orders/sql/orders.ts', 'orders/sql/parts.ts']);
+  expect(read('orders/sql/orders.ts')).not.toMatch(/UPDATE fulfilment_groups/);
+  const text = read('orders/sql/parts.ts');
   const updates = [...text.matchAll(/UPDATE fulfilment_groups/g)].length;
-  expect([...body('orders/sql.ts', 'movePart').matchAll(/UPDATE fulfilment_groups/g)].length).toBe(updates);
+  expect([...body('orders/sql/parts.ts', 'movePart').matchAll(/UPDATE fulfilment_groups/g)].length).toBe(updates);
+  // The store order follows its parts in the same statement (no trigger), in movePart too.
+  expect(body('orders/sql/parts.ts', 'movePart')).toMatch(/order_follow AS \(UPDATE store_orders/);
 });
 
 test('dispatch and orders read and write through their own sql.ts: no repository, query builder or entity manager calls', () => {
   for (const f of [...domain('dispatch'), ...domain('orders')]) expect({ f, calls: read(f).match(/getRepository|createQueryBuilder|\.manager\.|findOneBy|findBy\(|\.save\(/g) ?? [] }).toEqual({ f, calls: [] });
 });
 
-test('dispatch imports from orders only movePart and types; orders imports nothing of dispatch', () => {
-  const fromOrders = domain('dispatch').flatMap((f) => [...read(f).matchAll(/^import (type )?\{([^}]*)\} from '\.\.\/orders\/([\w-]+)';/gm)].map((m) => ({ f, type: !!m[1], names: m[2].trim(), module: m[3] })));
-  expect(fromOrders.filter((i) => !i.type)).toEqual([{ f: 'dispatch/sql.ts', type: false, names: 'movePart', module: 'sql' }]);
+test('dispatch imports from orders only movePart (its published step) and types; orders imports nothing of dispatch', () => {
+  const fromOrders = domain('dispatch').flatMap((f) => [...read(f).matchAll(/^import (type )?\{([^}]*)\} from '(?:\.\.\/)+orders(\/[\w/-]+)?';/gm)].map((m) => ({ f, type: !!m[1], names: m[2].trim(), module: m[3] ?? 'index' })));
+  expect(fromOrders.filter((i) => !i.type)).toEqual([{ f: 'dispatch/sql/write.ts', type: false, names: 'movePart', module: 'index' }]);
   expect(domain('orders').filter((f) => /from '\.\.\/dispatch\//.test(read(f)))).toEqual([]);
 });
 

@@ -27,17 +27,33 @@ const errorText = (run) => {
 	return e ? `${e.message ?? ''} ${e.description ?? ''}` : `${run.stdout ?? ''} ${run.stderr ?? ''}`;
 };
 
+/** Runs a batch once, however many checks ask for it first. */
+const once = (fn) => {
+	let started;
+	return () => (started ??= fn());
+};
+
 export async function nodeRunChecks(ctx) {
-	const { check, expect, api, store, connId, placeConfirmedOrder, runWorkflow, importCredentials, credentialId, serviceUrl, freePort } = ctx;
+	const { check, expect, api, store, connId, placeConfirmedOrder, runWorkflows, importCredentials, credentialId, serviceUrl, freePort } = ctx;
 	const groupKey = `supplier:${connId}`;
 	const submitParams = (orderId) => ({ resource: 'supplierOrder', operation: 'submit', store: rl(store.id), orderId, connection: rl(connId), options: {} });
 
-	// A cost limit of one cent: every submit pauses at once with costAboveLimit (nothing is sent).
+	// A cost limit of one cent: every submit pauses at once with costAboveLimit (nothing is sent). The three runs, one
+	// per On Error setting, each on an order of its own, run side by side.
 	await api('PUT', `/api/store-suppliers/${store.id}/${connId}/automation`, { costLimit: { amountMinor: 1, currency: 'USD' } });
+	const orders = {};
+	const routed = once(async () => {
+		for (const id of ['ssRouteErrOut', 'ssRouteRegular', 'ssRouteStop']) orders[id] = await placeConfirmedOrder();
+		return await runWorkflows([
+			oneNodeWorkflow('ssRouteErrOut', { parameters: submitParams(orders.ssRouteErrOut.id), credentialId, onError: 'continueErrorOutput', outputs: ['Sent', 'Needs Review'] }),
+			oneNodeWorkflow('ssRouteRegular', { parameters: submitParams(orders.ssRouteRegular.id), credentialId, onError: 'continueRegularOutput', outputs: ['Next'] }),
+			oneNodeWorkflow('ssRouteStop', { parameters: submitParams(orders.ssRouteStop.id), credentialId }),
+		]);
+	});
 	try {
 		await check('a paused order under On Error "Continue (using error output)" arrives on the error output with the supplier order and review reason', async () => {
-			const order = await placeConfirmedOrder();
-			const run = await runWorkflow(oneNodeWorkflow('ssRouteErrOut', { parameters: submitParams(order.id), credentialId, onError: 'continueErrorOutput', outputs: ['Sent', 'Needs Review'] }));
+			const run = (await routed()).ssRouteErrOut;
+			const order = orders.ssRouteErrOut;
 			expect(run.code === 0 && !run.error, 'the workflow ran', run.error ?? run.stderr?.slice(-1500));
 			const [success, failure] = outputsOf(run, 'Store Suppliers');
 			expect((success ?? []).length === 0, 'nothing on the success output', success);
@@ -52,8 +68,7 @@ export async function nodeRunChecks(ctx) {
 		});
 
 		await check('under "Continue (regular output)" the paused order stays on the success output as { error, reviewReason, retryable, supplierOrder }', async () => {
-			const order = await placeConfirmedOrder();
-			const run = await runWorkflow(oneNodeWorkflow('ssRouteRegular', { parameters: submitParams(order.id), credentialId, onError: 'continueRegularOutput', outputs: ['Next'] }));
+			const run = (await routed()).ssRouteRegular;
 			expect(run.code === 0 && !run.error, 'the workflow ran', run.error);
 			const [success, failure] = outputsOf(run, 'Store Suppliers');
 			expect(success?.length === 1 && !failure?.length, 'one item, on the success output', outputsOf(run, 'Store Suppliers'));
@@ -61,8 +76,8 @@ export async function nodeRunChecks(ctx) {
 		});
 
 		await check('under "Stop Workflow" a paused order fails the run, naming the review reason', async () => {
-			const order = await placeConfirmedOrder();
-			const run = await runWorkflow(oneNodeWorkflow('ssRouteStop', { parameters: submitParams(order.id), credentialId }));
+			const run = (await routed()).ssRouteStop;
+			const order = orders.ssRouteStop;
 			expect(run.code !== 0 || run.error, 'the run failed', run.raw?.data?.resultData);
 			expect(/Supplier order paused for review: costAboveLimit/.test(errorText(run)), 'with the pause as its error', errorText(run).slice(0, 1500));
 			const so = (await api('GET', `/api/store-suppliers/${store.id}/orders?orderId=${order.id}`)).items[0];
@@ -77,48 +92,31 @@ export async function nodeRunChecks(ctx) {
 		}
 	}
 
-	await check('node runs name the Base URL: nothing listening there, or a Base URL ending in /api', async () => {
-		const nobody = `http://127.0.0.1:${await freePort()}`;
+	// The Base URL runs and the store order's run, side by side.
+	const nobody = `http://127.0.0.1:${await freePort()}`;
+	const others = once(async () => {
 		await importCredentials([
 			{ id: 'StoreSuppliers02', name: 'StoreSuppliers02', type: 'storeSuppliersApi', data: { apiKey: ctx.apiKey, baseUrl: nobody } },
 			{ id: 'StoreSuppliers03', name: 'StoreSuppliers03', type: 'storeSuppliersApi', data: { apiKey: ctx.apiKey, baseUrl: `${serviceUrl}/api` } },
 		]);
 		const params = { resource: 'connection', operation: 'getAll', store: rl(store.id), returnAll: true };
-		const offline = await runWorkflow(oneNodeWorkflow('ssBaseOffline', { parameters: params, credentialId: 'StoreSuppliers02' }));
+		return await runWorkflows([
+			oneNodeWorkflow('ssBaseOffline', { parameters: params, credentialId: 'StoreSuppliers02' }),
+			oneNodeWorkflow('ssBaseApi', { parameters: params, credentialId: 'StoreSuppliers03' }),
+			storeOrderWorkflow(ctx),
+		]);
+	});
+
+	await check('node runs name the Base URL: nothing listening there, or a Base URL ending in /api', async () => {
+		const { ssBaseOffline: offline, ssBaseApi: withApi } = await others();
 		expect(errorText(offline).includes(`Could not reach Store Suppliers at ${nobody}`), 'an address where nothing answers names the Base URL', errorText(offline).slice(0, 1500));
-		const withApi = await runWorkflow(oneNodeWorkflow('ssBaseApi', { parameters: params, credentialId: 'StoreSuppliers03' }));
 		const said = errorText(withApi);
 		expect(said.includes(`No Store Suppliers API answers at ${serviceUrl}/api`) && !said.includes('Check the IDs'), 'a Base URL ending in /api says so, not "Check the IDs"', said.slice(0, 1500));
 	});
 
 	await check('a store order from creation to its supplier part with the node alone: create, confirm, record payment, get, get many (simplified)', async () => {
-		const { productId, variantId } = ctx;
-		const wf = oneNodeWorkflow('ssStoreOrder', {
-			parameters: {
-				resource: 'storeOrder',
-				operation: 'create',
-				store: rl(store.id),
-				items: { item: [{ productId, variantId, quantity: 1 }] },
-				destination: JSON.stringify(ctx.address),
-				paymentMethod: 'manual',
-				contractModel: 'standard',
-			},
-			credentialId,
-		});
-		const step = (name, x, parameters) => ({ id: `ssStoreOrder-${name}`, name, type: NODE, typeVersion: 1, position: [240 * x, 0], parameters, credentials: credential(credentialId) });
-		const orderRef = { __rl: true, mode: 'id', value: "={{ $('Store Suppliers').item.json.id }}" };
-		wf.nodes.push(
-			step('Confirm', 2, { resource: 'storeOrder', operation: 'confirm', store: rl(store.id), storeOrderId: orderRef }),
-			step('Payment', 3, { resource: 'storeOrder', operation: 'markPaid', store: rl(store.id), storeOrderId: orderRef, additionalFields: { reference: 'e2e-1' } }),
-			step('Get', 4, { resource: 'storeOrder', operation: 'get', store: rl(store.id), storeOrderId: orderRef }),
-			step('Many', 5, { resource: 'storeOrder', operation: 'getAll', store: rl(store.id), returnAll: true, filters: {} }),
-			step('Products', 6, { resource: 'storeProduct', operation: 'getAll', store: rl(store.id), returnAll: true, filters: {} }),
-		);
-		wf.connections['Store Suppliers'] = { main: [[{ node: 'Confirm', type: 'main', index: 0 }]] };
-		for (const [from, to] of [['Confirm', 'Payment'], ['Payment', 'Get'], ['Get', 'Many'], ['Many', 'Products']]) wf.connections[from] = { main: [[{ node: to, type: 'main', index: 0 }]] };
-		wf.nodes.find((n) => n.name === 'Many').executeOnce = true;
-		wf.nodes.find((n) => n.name === 'Products').executeOnce = true;
-		const run = await runWorkflow(wf);
+		const { productId } = ctx;
+		const run = (await others()).ssStoreOrder;
 		expect(run.code === 0 && !run.error, 'the workflow ran', run.error ?? run.stderr?.slice(-1500));
 		const [created] = outputsOf(run, 'Store Suppliers')[0];
 		const [confirmed] = outputsOf(run, 'Confirm')[0];
@@ -134,4 +132,35 @@ export async function nodeRunChecks(ctx) {
 		expect(products.some((p) => p.id === productId) && products.every((p) => !('description' in p)), 'Store Product Get Many finds the imported product', products.slice(0, 2));
 		return created;
 	});
+}
+
+/** Create → confirm → record payment → get → get many (simplified) → store products, each a Store Suppliers node. */
+function storeOrderWorkflow(ctx) {
+	const { store, credentialId, productId, variantId } = ctx;
+	const wf = oneNodeWorkflow('ssStoreOrder', {
+		parameters: {
+			resource: 'storeOrder',
+			operation: 'create',
+			store: rl(store.id),
+			items: { item: [{ productId, variantId, quantity: 1 }] },
+			destination: JSON.stringify(ctx.address),
+			paymentMethod: 'manual',
+			contractModel: 'standard',
+		},
+		credentialId,
+	});
+	const step = (name, x, parameters) => ({ id: `ssStoreOrder-${name}`, name, type: NODE, typeVersion: 1, position: [240 * x, 0], parameters, credentials: credential(credentialId) });
+	const orderRef = { __rl: true, mode: 'id', value: "={{ $('Store Suppliers').item.json.id }}" };
+	wf.nodes.push(
+		step('Confirm', 2, { resource: 'storeOrder', operation: 'confirm', store: rl(store.id), storeOrderId: orderRef }),
+		step('Payment', 3, { resource: 'storeOrder', operation: 'markPaid', store: rl(store.id), storeOrderId: orderRef, additionalFields: { reference: 'e2e-1' } }),
+		step('Get', 4, { resource: 'storeOrder', operation: 'get', store: rl(store.id), storeOrderId: orderRef }),
+		step('Many', 5, { resource: 'storeOrder', operation: 'getAll', store: rl(store.id), returnAll: true, filters: {} }),
+		step('Products', 6, { resource: 'storeProduct', operation: 'getAll', store: rl(store.id), returnAll: true, filters: {} }),
+	);
+	wf.connections['Store Suppliers'] = { main: [[{ node: 'Confirm', type: 'main', index: 0 }]] };
+	for (const [from, to] of [['Confirm', 'Payment'], ['Payment', 'Get'], ['Get', 'Many'], ['Many', 'Products']]) wf.connections[from] = { main: [[{ node: to, type: 'main', index: 0 }]] };
+	wf.nodes.find((n) => n.name === 'Many').executeOnce = true;
+	wf.nodes.find((n) => n.name === 'Products').executeOnce = true;
+	return wf;
 }

@@ -2,11 +2,15 @@
  * The node covers every supplier route of the service: the list comes from the OpenAPI document a
  * running service serves, and each operation names the route it calls (its `routing` export).
  */
+import fs from 'node:fs';
+import path from 'node:path';
+
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationModule } from '../../nodes/StoreSuppliers/actions/helpers';
 import { resources } from '../../nodes/StoreSuppliers/actions/node.type';
 import { StoreSuppliers } from '../../nodes/StoreSuppliers/StoreSuppliers.node';
+import { StoreSuppliersTrigger } from '../../nodes/StoreSuppliersTrigger/StoreSuppliersTrigger.node';
 import { EVENT_TYPES, SUBSCRIPTION_ROUTES } from '../../nodes/StoreSuppliersTrigger/webhook';
 import { EVENT_TYPES as SERVICE_EVENT_TYPES } from '../../server/events/types';
 import { leakScanTest, newDeveloper, Service, startService } from '../support/harness';
@@ -120,6 +124,25 @@ test('every field of an operation is shown only for its resource and operation, 
 		}
 		const stores = properties.filter((p) => p.name === 'store' && p.displayOptions?.show?.resource?.includes(resource));
 		expect(stores).toHaveLength(1);
+	}
+});
+
+test('each operation has its own test file, test/nodes/<resource>/<operation>.test.ts (as n8n\'s own nodes have them), and each such file is an operation\'s', () => {
+	for (const [resource, ops] of Object.entries(resources)) {
+		const files = fs.readdirSync(path.join(__dirname, resource)).filter((f) => f.endsWith('.test.ts'));
+		expect([resource, files.map((f) => f.replace(/\.test\.ts$/, '')).sort()]).toEqual([resource, Object.keys(ops).sort()]);
+	}
+});
+
+test('optional filters start at "any" on every list and the trigger', () => {
+	const lists = [...new StoreSuppliers().description.properties, ...new StoreSuppliersTrigger().description.properties].filter((p) => p.name === 'filters');
+	expect(lists.length).toBeGreaterThanOrEqual(4);
+	for (const filters of lists) {
+		for (const option of (filters.options ?? []) as INodeProperties[]) {
+			if (option.type !== 'options' || option.typeOptions?.loadOptionsMethod) continue;
+			expect([option.name, option.default]).toEqual([option.name, '']);
+			expect(option.options).toContainEqual({ name: 'Any', value: '' });
+		}
 	}
 });
 

@@ -24,6 +24,8 @@ export default async function globalSetup() {
   const { unsupportedNodeSentence } = createRequire(import.meta.url)(path.resolve('dist/server/platform/node-support.js'));
   const unsupported = unsupportedNodeSentence();
   if (unsupported) process.stderr.write(`\n${unsupported}\n`);
+  // The suite starts the service a few hundred times: V8's code cache on disk spares each start compiling it again.
+  process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), 'store-suppliers-compile-cache');
   if (process.env.DATABASE_URL) {
     process.env.TEST_ADMIN_DATABASE_URL = process.env.DATABASE_URL;
     return;

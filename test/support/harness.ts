@@ -111,7 +111,8 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function startService(opts: {
+/** How a test service is started (startService; the node tests' shared services start the same way). */
+export interface ServiceOptions {
   label: string;
   env?: Record<string, string>;
   databaseUrl?: string;
@@ -125,11 +126,12 @@ export async function startService(opts: {
   privateTargets?: boolean;
   /** The sandbox payment provider the service asks for captures (SANDBOX_PAYMENTS_URL). */
   payments?: { baseUrl: string };
-}): Promise<Service> {
-  const databaseUrl = opts.databaseUrl ?? (await createDatabase(opts.label));
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-suppliers-svc-'));
-  const port = opts.publicBaseUrl ? await freePort() : 0;
-  const env = {
+}
+
+/** The environment a test service runs with. */
+export function serviceEnv(opts: ServiceOptions, at: { databaseUrl: string; dataDir: string; port: number }): NodeJS.ProcessEnv {
+  const { databaseUrl, dataDir, port } = at;
+  return {
     ...process.env,
     DATABASE_URL: databaseUrl,
     APP_SECRET: opts.appSecret ?? 'test-secret-'.padEnd(48, 'x'),
@@ -147,6 +149,13 @@ export async function startService(opts: {
     EVENT_TARGETS_ALLOW_PRIVATE: opts.privateTargets ? 'true' : 'false',
     ...(opts.env ?? {}),
   };
+}
+
+export async function startService(opts: ServiceOptions): Promise<Service> {
+  const databaseUrl = opts.databaseUrl ?? (await createDatabase(opts.label));
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-suppliers-svc-'));
+  const port = opts.publicBaseUrl ? await freePort() : 0;
+  const env = serviceEnv(opts, { databaseUrl, dataDir, port });
   const proc = spawn(process.execPath, [path.join(root, 'dist/server/main.js'), '--role', opts.role ?? 'all'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: Array<Record<string, unknown>> = [];
   const waiters: Array<{ pred: (l: Record<string, unknown>) => boolean; resolve: (l: Record<string, unknown>) => void }> = [];
@@ -224,6 +233,9 @@ export async function startService(opts: {
   };
 }
 
+/** What the set-up helpers use of a service: its address and the operator token (a shared service has no process here). */
+export type ServiceClient = Pick<Service, 'baseUrl' | 'call' | 'operatorToken'>;
+
 export interface Developer {
   accountId: string;
   email: string;
@@ -236,7 +248,7 @@ export interface Developer {
 let counter = 0;
 
 /** The operator API (plans, credit grants) as the operator of the service calls it. */
-export function operatorOf(svc: Service) {
+export function operatorOf(svc: ServiceClient) {
   const send = async (method: string, p: string, body?: unknown) => {
     const res = await svc.call(method, p, { body, headers: { 'X-Operator-Token': svc.operatorToken } });
     if (res.status !== 200) throw new Error(`operator ${method} ${p}: ${res.status} ${res.text}`);
@@ -250,7 +262,7 @@ export function operatorOf(svc: Service) {
 }
 
 /** Signs up and upgrades to Developer, as a real user does; the operator sets the plan and grants credits; then a key. */
-export async function newDeveloper(svc: Service, opts: { plan?: string; recordScope?: 'own' | 'account'; credits?: number } = {}): Promise<Developer> {
+export async function newDeveloper(svc: ServiceClient, opts: { plan?: string; recordScope?: 'own' | 'account'; credits?: number } = {}): Promise<Developer> {
   const email = `dev${++counter}-${crypto.randomBytes(3).toString('hex')}@example.test`;
   const password = `pw-${crypto.randomBytes(12).toString('hex')}`;
   seen.secrets.add(password);
@@ -266,14 +278,14 @@ export async function newDeveloper(svc: Service, opts: { plan?: string; recordSc
   return { accountId, email, password, session, key: k.key, keyId: k.id };
 }
 
-export async function createKey(svc: Service, session: string, name: string, recordScope: 'own' | 'account' = 'own'): Promise<{ key: string; id: string }> {
+export async function createKey(svc: ServiceClient, session: string, name: string, recordScope: 'own' | 'account' = 'own'): Promise<{ key: string; id: string }> {
   const res = await svc.call('POST', '/api/api-keys', { session, body: { name, recordScope } });
   if (res.status !== 201) throw new Error(`key creation failed: ${res.text}`);
   seen.secrets.add(res.body.result.key);
   return { key: res.body.result.key, id: res.body.result.apiKey.id };
 }
 
-export async function createStore(svc: Service, key: string, name = 'Test Store'): Promise<string> {
+export async function createStore(svc: ServiceClient, key: string, name = 'Test Store'): Promise<string> {
   const res = await svc.call('POST', '/api/stores', { key, body: { name, currency: 'USD' } });
   if (res.status !== 201) throw new Error(`store creation failed: ${res.text}`);
   return res.body.result.id;
@@ -303,7 +315,11 @@ export interface Sandbox extends RunningSandboxSupplier {
 /** The sandbox supplier as a real HTTP server on its own port, with its control API on. */
 export async function startSandbox(opts: { autoShipAfterMs?: number; createHangMs?: number } = {}): Promise<Sandbox> {
   process.env.SANDBOX_LOG_LEVEL ??= 'silent';
-  const running = await startSandboxSupplier({ port: 0, control: true, ...opts });
+  return sandboxAt(await startSandboxSupplier({ port: 0, control: true, ...opts }));
+}
+
+/** A running sandbox supplier (in this process or another: the node tests share one), with its control and merchant APIs. */
+export function sandboxAt(running: RunningSandboxSupplier): Sandbox {
   const control = async (method: string, p: string, body?: unknown) => {
     const res = await fetch(`${running.baseUrl}/control${p}`, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await res.text();

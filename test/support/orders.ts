@@ -1,5 +1,5 @@
 /** Shared set-up for order and dispatch tests: a store with a sandbox connection, imported products, and orders. */
-import { createStore, Developer, eventually, newDeveloper, Sandbox, Service } from './harness';
+import { createStore, Developer, eventually, newDeveloper, Sandbox, Service, ServiceClient } from './harness';
 
 export const US_ADDRESS = { name: 'Ada Lovelace', line1: '12 Analytical Street', city: 'Springfield', postalCode: '62701', country: 'US', phone: '+1 555 010 0199', email: 'ada@example.test' };
 
@@ -18,7 +18,7 @@ async function goodProducts(sandbox: Sandbox, page: number, n: number) {
   return items.filter((p: any) => p.shipsTo.includes('US') && p.variants[0].available && p.variants[0].stock >= 50).slice(0, n);
 }
 
-export async function openShop(svc: Service, sandbox: Sandbox, opts: { page?: number; products?: number; balanceMinor?: number; automation?: Record<string, unknown>; mode?: 'live' | 'test'; plan?: string } = {}): Promise<Shop> {
+export async function openShop(svc: ServiceClient, sandbox: Sandbox, opts: { page?: number; products?: number; balanceMinor?: number; automation?: Record<string, unknown>; mode?: 'live' | 'test'; plan?: string } = {}): Promise<Shop> {
   const owner = await newDeveloper(svc, { plan: opts.plan ?? 'pro', credits: 5000 });
   const storeId = await createStore(svc, owner.key);
   const account = await sandbox.account(opts.balanceMinor ?? 10_000_000);
@@ -40,7 +40,7 @@ export async function openShop(svc: Service, sandbox: Sandbox, opts: { page?: nu
   return { owner, storeId, connId, account, products };
 }
 
-export async function placeOrder(svc: Service, shop: Shop, opts: { paymentMethod?: string; contractModel?: string; quantity?: number; productIndex?: number; destination?: Record<string, string>; ownItem?: { productId: string; variantId: string }; key?: string } = {}) {
+export async function placeOrder(svc: ServiceClient, shop: Shop, opts: { paymentMethod?: string; contractModel?: string; quantity?: number; productIndex?: number; destination?: Record<string, string>; ownItem?: { productId: string; variantId: string }; key?: string } = {}) {
   const p = shop.products[opts.productIndex ?? 0];
   const items = [{ productId: p.productId, variantId: p.variantId, quantity: opts.quantity ?? 1 }];
   if (opts.ownItem) items.push({ ...opts.ownItem, quantity: 1 });
@@ -54,11 +54,11 @@ export async function placeOrder(svc: Service, shop: Shop, opts: { paymentMethod
 
 export const groupOf = (shop: Shop) => `supplier:${shop.connId}`;
 
-export function submit(svc: Service, shop: Shop, orderId: string, body: Record<string, unknown> = {}, key = shop.owner.key) {
+export function submit(svc: ServiceClient, shop: Shop, orderId: string, body: Record<string, unknown> = {}, key = shop.owner.key) {
   return svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${orderId}/groups/${encodeURIComponent(groupOf(shop))}/submit`, { key, body });
 }
 
-export function soAction(svc: Service, shop: Shop, soId: string, action: 'retry' | 'pay' | 'cancel', body?: Record<string, unknown>) {
+export function soAction(svc: ServiceClient, shop: Shop, soId: string, action: 'retry' | 'pay' | 'cancel', body?: Record<string, unknown>) {
   return svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${soId}/${action}`, { key: shop.owner.key, body: action === 'retry' ? (body ?? {}) : undefined });
 }
 

@@ -1,55 +1,16 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-const UUID_REGEX = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+const OPTIONAL = {
+	additionalFields: { displayName: 'Additional Fields', placeholder: 'Add Field' },
+	filters: { displayName: 'Filters', placeholder: 'Add Filter' },
+	options: { displayName: 'Options', placeholder: 'Add Option' },
+	updateFields: { displayName: 'Update Fields', placeholder: 'Add Field', description: 'Fields left out keep their values' },
+} as const;
 
-export const storeRLC: INodeProperties = {
-	displayName: 'Store',
-	name: 'store',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: 'The store to act on; the API key must belong to its owner or to staff with the needed permission',
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: 'searchStores', searchable: true },
-		},
-		{
-			displayName: 'ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 2870b58b-f6e2-430a-8d1e-ebdd8a7bb0ee',
-			validation: [{ type: 'regex', properties: { regex: UUID_REGEX, errorMessage: 'Not a valid store ID' } }],
-		},
-	],
-};
-
-export const connectionRLC: INodeProperties = {
-	displayName: 'Connection',
-	name: 'connection',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	description: "The store's supplier connection",
-	typeOptions: { loadOptionsDependsOn: ['store.value'] },
-	modes: [
-		{
-			displayName: 'From List',
-			name: 'list',
-			type: 'list',
-			typeOptions: { searchListMethod: 'searchConnections', searchable: true },
-		},
-		{
-			displayName: 'ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 6c6defb3-45c1-48e0-aeee-4836c0be9511',
-			validation: [{ type: 'regex', properties: { regex: UUID_REGEX, errorMessage: 'Not a valid connection ID' } }],
-		},
-	],
-};
+/** n8n's collection of optional fields, under the name n8n's nodes give each kind (Update Fields: those left out keep their values). */
+export function optionalFields(name: keyof typeof OPTIONAL, options: INodeProperties[]): INodeProperties {
+	return { ...OPTIONAL[name], name, type: 'collection', default: {}, options };
+}
 
 export const supplierKeyOption: INodeProperties = {
 	displayName: 'Supplier Name or ID',
@@ -82,27 +43,6 @@ export const supplierApiKeyField: INodeProperties = {
 	required: true,
 	description: "The API key of the merchant's account at the supplier; it is checked with the supplier before it is stored",
 };
-
-export function returnAllOrLimit(): INodeProperties[] {
-	return [
-		{
-			displayName: 'Return All',
-			name: 'returnAll',
-			type: 'boolean',
-			default: false,
-			description: 'Whether to return all results or only up to a given limit',
-		},
-		{
-			displayName: 'Limit',
-			name: 'limit',
-			type: 'number',
-			typeOptions: { minValue: 1 },
-			default: 50,
-			description: 'Max number of results to return',
-			displayOptions: { show: { returnAll: [false] } },
-		},
-	];
-}
 
 export const priceRuleField: INodeProperties = {
 	displayName: 'Price Rule',
@@ -268,4 +208,13 @@ export const variantsField: INodeProperties = {
 			],
 		},
 	],
+};
+
+export const supplierProductIdField: INodeProperties = {
+	displayName: 'Supplier Product ID',
+	name: 'supplierProductId',
+	type: 'string',
+	default: '',
+	required: true,
+	placeholder: 'e.g. SBX-P00017',
 };

@@ -26,14 +26,14 @@ export function connectionId(this: IExecuteFunctions, itemIndex: number): string
 	return idParameter.call(this, 'connection', itemIndex, 'The connection');
 }
 
+/** The path parameters of a connection's own routes (`/api/store-suppliers/{storeId}/{id}/...`). */
+export function connectionParams(this: IExecuteFunctions, itemIndex: number): { storeId: string; id: string } {
+	return { storeId: storeId.call(this, itemIndex), id: connectionId.call(this, itemIndex) };
+}
+
 /** The part of a store order that a connection serves: `supplier:<connection id>` (given whole, kept). */
 export function groupKeyOf(connection: string): string {
 	return connection === 'store' || connection.startsWith('supplier:') ? connection : `supplier:${connection}`;
-}
-
-export function listLimit(this: IExecuteFunctions, itemIndex: number): number | undefined {
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	return returnAll ? undefined : (this.getNodeParameter('limit', itemIndex, 50) as number);
 }
 
 /** A JSON parameter given as text or as an object (from an expression). */

@@ -1,3 +1,4 @@
+import type { OperationModule } from './helpers';
 import * as connection from './connection/Connection.resource';
 import * as importResource from './import/Import.resource';
 import * as productLink from './productLink/ProductLink.resource';
@@ -15,10 +16,15 @@ export const resources = {
 	storeProduct: storeProduct.operations,
 	supplierOrder: supplierOrder.operations,
 	supplierProduct: supplierProduct.operations,
-};
+} satisfies Record<string, Record<string, OperationModule>>;
 
 export type StoreSuppliersResource = keyof typeof resources;
 
-export type StoreSuppliersType = {
-	[R in StoreSuppliersResource]: { resource: R; operation: keyof (typeof resources)[R] };
-}[StoreSuppliersResource];
+const isResource = (name: string): name is StoreSuppliersResource => Object.hasOwn(resources, name);
+
+/** The operation the node's parameters name, when the map has it (a saved workflow may name one it no longer has). */
+export function operationFor(resource: string, operation: string): OperationModule | undefined {
+	if (!isResource(resource)) return undefined;
+	const operations: Record<string, OperationModule> = resources[resource];
+	return Object.hasOwn(operations, operation) ? operations[operation] : undefined;
+}

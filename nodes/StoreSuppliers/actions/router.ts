@@ -1,14 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { OperationModule } from './helpers';
-import { resources, type StoreSuppliersResource } from './node.type';
+import { operationFor } from './node.type';
 import { pauseOf, supplierOrderOf } from './supplierOrder/paused';
-
-export function operationFor(resource: string, operation: string): OperationModule | undefined {
-	const byOperation = resources[resource as StoreSuppliersResource] as Record<string, OperationModule> | undefined;
-	return byOperation?.[operation];
-}
 
 /** The error as n8n's own error classes carry it (the item index for the editor to point at). */
 function nodeErrorOf(this: IExecuteFunctions, caught: unknown, itemIndex: number): NodeApiError | NodeOperationError {
@@ -28,8 +22,8 @@ function nodeErrorOf(this: IExecuteFunctions, caught: unknown, itemIndex: number
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
-	const resource = this.getNodeParameter('resource', 0) as string;
-	const operation = this.getNodeParameter('operation', 0) as string;
+	const resource = this.getNodeParameter('resource', 0);
+	const operation = this.getNodeParameter('operation', 0);
 	const op = operationFor(resource, operation);
 	if (!op) {
 		throw new NodeOperationError(this.getNode(), `The operation "${operation}" of "${resource}" is not supported`);

@@ -173,25 +173,23 @@ export async function callRoute(
 }
 
 /**
- * The one "all pages" helper. Without a limit it follows `nextCursor` until `hasMore` is false and
- * answers every row (read every page before acting on rows, as the spec asks); with a limit it asks
- * for pages of min(limit, 100) and stops as soon as it has enough. Only for cursor-paged routes: the
- * others refuse `pageSize` and `cursor`.
+ * The one pager, for every Get Many, the trigger's poll and the From List searches. Without a limit it
+ * follows `nextCursor` until `hasMore` is false and answers every row (read every page before acting on
+ * rows, as the spec asks); with a limit it asks for pages of min(limit, 100) and stops as soon as it has
+ * enough. Only for cursor-paged routes: the others refuse `pageSize` and `cursor`.
  */
-export async function apiRequestAllItems(
+export async function callRouteAllItems(
 	this: StoreSuppliersContext,
-	method: IHttpRequestMethods,
-	path: string,
+	route: Route,
+	params: Record<string, string>,
 	{ qs, itemIndex, limit }: RequestOptions & { limit?: number } = {},
 ): Promise<IDataObject[]> {
+	const path = routePath(route, params);
 	const rows: IDataObject[] = [];
 	const pageSize = limit === undefined ? MAX_PAGE_SIZE : Math.max(1, Math.min(limit, MAX_PAGE_SIZE));
 	let cursor: string | undefined;
 	for (;;) {
-		const page = (await apiRequest.call(this, method, path, {
-			qs: { ...qs, pageSize, cursor },
-			itemIndex,
-		})) as Page;
+		const page = (await apiRequest.call(this, route.method, path, { qs: { ...qs, pageSize, cursor }, itemIndex })) as Page;
 		rows.push(...(page.items ?? []));
 		if (limit !== undefined && rows.length >= limit) break;
 		const next = page.pagination?.nextCursor;
@@ -199,13 +197,4 @@ export async function apiRequestAllItems(
 		cursor = next;
 	}
 	return limit === undefined ? rows : rows.slice(0, limit);
-}
-
-export async function callRouteAllItems(
-	this: StoreSuppliersContext,
-	route: Route,
-	params: Record<string, string>,
-	options: RequestOptions & { limit?: number } = {},
-): Promise<IDataObject[]> {
-	return await apiRequestAllItems.call(this, route.method, routePath(route, params), options);
 }

@@ -35,7 +35,7 @@ export interface Credentials {
 export type Param = unknown | ((itemIndex: number) => unknown);
 
 /** A resource locator value as n8n stores it. */
-export const rl = (value: string, mode: 'list' | 'id' = 'id') => ({ __rl: true, mode, value });
+export const rl = (value: string, mode: 'list' | 'id' | 'url' = 'id') => ({ __rl: true, mode, value });
 
 interface OneNode {
 	node: INode;

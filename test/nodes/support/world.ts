@@ -1,32 +1,69 @@
-/** A real service and sandbox supplier for the node tests, and a way to run the node against them. */
+/** The node tests' set-up (a shared world and the file's own shops) and a way to run the node against it. */
 import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
 
 import { StoreSuppliers } from '../../../nodes/StoreSuppliers/StoreSuppliers.node';
-import { eventually, Sandbox, Service, startSandbox, startService } from '../../support/harness';
+import { eventually, leakScanTest as scanForLeaks, seen, ServiceClient } from '../../support/harness';
 import { placeOrder, Shop, submit } from '../../support/orders';
-import type { Credentials, Param } from './context';
+import { type Credentials, type Param, rl } from './context';
 import { recorder, type Recorder, runInEngine } from './engine';
+import { sharedWorld, type World } from './shared-world';
 
-export interface World {
-	sandbox: Sandbox;
-	svc: Service;
-	stop(): Promise<void>;
+export type { World } from './shared-world';
+
+export const credentialsOf = (svc: ServiceClient, apiKey: string): Credentials => ({ baseUrl: svc.baseUrl, apiKey });
+
+/** What a test file has once its beforeAll ran: its folder's world, and what it opened there (its shop or shops). */
+export interface SetUp<T> {
+	readonly world: World;
+	readonly shop: T;
 }
 
-export async function startWorld(label: string): Promise<World> {
-	const sandbox = await startSandbox();
-	const svc = await startService({ label, sandbox });
+/**
+ * The folder's shared world (shared-world.ts) and the file's own records in it, opened before its first
+ * test. Each file opens its own shops, so the files of a folder share the service and nothing else.
+ */
+export function setUp<T>(folder: string, open: (world: World) => Promise<T>): SetUp<T> {
+	let ready: SetUp<T> | undefined;
+	beforeAll(async () => {
+		const world = await sharedWorld(folder);
+		ready = { world, shop: await open(world) };
+	}, 180000);
+	const got = (): SetUp<T> => {
+		if (!ready) throw new Error('The set-up has not run');
+		return ready;
+	};
 	return {
-		sandbox,
-		svc,
-		async stop() {
-			await svc.stop();
-			await sandbox.close();
+		get world() {
+			return got().world;
+		},
+		get shop() {
+			return got().shop;
 		},
 	};
 }
 
-export const credentialsOf = (svc: Service, apiKey: string): Credentials => ({ baseUrl: svc.baseUrl, apiKey });
+/**
+ * A test file of one resource: its set-up (see setUp) with one shop, the shop owner's credentials, and the
+ * node's parameters for the resource in the shop's store.
+ */
+export function resourceFile<T extends Shop>(folder: string, resource: string, open: (world: World) => Promise<T>) {
+	const s = setUp(folder, open);
+	return {
+		s,
+		creds: (): Credentials => credentialsOf(s.world.svc, s.shop.owner.key),
+		params: (p: Record<string, Param>): Record<string, Param> => ({ resource, store: rl(s.shop.storeId), ...p }),
+	};
+}
+
+/** The last two tests of a node test file: the world's log joins what the leak scan reads, then the scan. */
+export function leakScanTest(setup: { readonly world: World }): void {
+	test('the shared service logged this file\'s calls (its log is part of the leak scan)', () => {
+		const lines = setup.world.logLines();
+		expect(lines.length).toBeGreaterThan(0);
+		seen.logLines.push(...lines);
+	});
+	scanForLeaks();
+}
 
 export interface Run {
 	/** The success output's items. */
@@ -59,6 +96,12 @@ function asExpressions(parameters: Record<string, Param>, count: number): INode[
 	return out as INode['parameters'];
 }
 
+interface RunOptions {
+	items?: INodeExecutionData[];
+	continueOnFail?: boolean;
+	onError?: 'continueErrorOutput' | 'continueRegularOutput';
+}
+
 async function runOnce(credentials: Credentials, parameters: Record<string, Param>, opts: RunOptions) {
 	const items = opts.items ?? [{ json: {} }];
 	const rec = recorder();
@@ -75,12 +118,6 @@ async function runOnce(credentials: Credentials, parameters: Record<string, Para
 		rec,
 	});
 	return { run, rec };
-}
-
-interface RunOptions {
-	items?: INodeExecutionData[];
-	continueOnFail?: boolean;
-	onError?: 'continueErrorOutput' | 'continueRegularOutput';
 }
 
 /** Runs the Store Suppliers node once over the given items, in n8n's engine. */
@@ -107,7 +144,7 @@ export async function runNodeError(
  * dispatch job is still between steps (a payNow order shows `submitted` for a moment before its payment
  * fails), so set-up steps that need a settled order read it until it is.
  */
-export async function supplierOrderWhen(svc: Service, shop: Shop, id: string, ready: (so: any) => boolean, what: string): Promise<any> {
+export async function supplierOrderWhen(svc: ServiceClient, shop: Shop, id: string, ready: (so: any) => boolean, what: string): Promise<any> {
 	return await eventually(async () => {
 		const res = await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${id}`, { key: shop.owner.key });
 		return res.status === 200 && ready(res.body.result) ? res.body.result : undefined;
@@ -115,7 +152,7 @@ export async function supplierOrderWhen(svc: Service, shop: Shop, id: string, re
 }
 
 /** Places a store order and submits its supplier part with payNow; answers the supplier order once it waits for review. */
-export async function pausedOrder(svc: Service, shop: Shop, opts: { productIndex?: number } = {}): Promise<any> {
+export async function pausedOrder(svc: ServiceClient, shop: Shop, opts: { productIndex?: number } = {}): Promise<any> {
 	const order = await placeOrder(svc, shop, opts);
 	const res = await submit(svc, shop, order.id, { payNow: true });
 	if (res.status >= 300) throw new Error(`submit answered ${res.status}: ${res.text}`);

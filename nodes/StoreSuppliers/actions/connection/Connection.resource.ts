@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { storeRLC } from '../common.descriptions';
 import type { OperationModule } from '../helpers';
+import { storeRLC } from '../locator';
 import * as connect from './connect.operation';
 import * as disconnect from './disconnect.operation';
 import * as getAll from './getAll.operation';

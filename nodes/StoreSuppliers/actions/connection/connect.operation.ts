@@ -2,41 +2,27 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../../transport';
-import { modeOption, supplierApiKeyField, supplierKeyOption } from '../common.descriptions';
+import { modeOption, optionalFields, supplierApiKeyField, supplierKeyOption } from '../common.descriptions';
 import { jsonObject, storeId } from '../helpers';
 
-export const routing: Route = {
-	operationId: 'connectSupplier',
-	method: 'POST',
-	path: '/api/store-suppliers/{storeId}',
-};
+export const routing: Route = { operationId: 'connectSupplier', method: 'POST', path: '/api/store-suppliers/{storeId}' };
 
 const properties: INodeProperties[] = [
 	supplierKeyOption,
 	modeOption,
 	supplierApiKeyField,
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Settings (JSON)',
-				name: 'settings',
-				type: 'json',
-				default: '{}',
-				description: "The supplier's own settings, as its settings schema in the catalogue describes",
-			},
-		],
-	},
+	optionalFields('additionalFields', [
+		{
+			displayName: 'Settings (JSON)',
+			name: 'settings',
+			type: 'json',
+			default: '{}',
+			description: "The supplier's own settings, as its settings schema in the catalogue describes",
+		},
+	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['connection'], operation: ['connect'] } },
-	properties,
-);
+export const description = updateDisplayOptions({ show: { resource: ['connection'], operation: ['connect'] } }, properties);
 
 /** Connects a supplier with the merchant's key at the supplier; the service verifies the key first. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {

@@ -2,24 +2,17 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../../transport';
-import { connectionRLC } from '../common.descriptions';
-import { connectionId, storeId } from '../helpers';
+import { connectionParams } from '../helpers';
+import { connectionRLC } from '../locator';
 
-export const routing: Route = {
-	operationId: 'getSupplierBalance',
-	method: 'GET',
-	path: '/api/store-suppliers/{storeId}/{id}/balance',
-};
+export const routing: Route = { operationId: 'getSupplierBalance', method: 'GET', path: '/api/store-suppliers/{storeId}/{id}/balance' };
 
 const properties: INodeProperties[] = [connectionRLC];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['connection'], operation: ['getBalance'] } },
-	properties,
-);
+export const description = updateDisplayOptions({ show: { resource: ['connection'], operation: ['getBalance'] } }, properties);
 
 /** The account balance at the supplier, where the supplier reports one. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const params = { storeId: storeId.call(this, itemIndex), id: connectionId.call(this, itemIndex) };
+	const params = connectionParams.call(this, itemIndex);
 	return (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject;
 }

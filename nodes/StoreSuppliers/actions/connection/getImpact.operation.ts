@@ -2,24 +2,17 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../../transport';
-import { connectionRLC } from '../common.descriptions';
-import { connectionId, storeId } from '../helpers';
+import { connectionParams } from '../helpers';
+import { connectionRLC } from '../locator';
 
-export const routing: Route = {
-	operationId: 'getDisconnectImpact',
-	method: 'GET',
-	path: '/api/store-suppliers/{storeId}/{id}/impact',
-};
+export const routing: Route = { operationId: 'getDisconnectImpact', method: 'GET', path: '/api/store-suppliers/{storeId}/{id}/impact' };
 
 const properties: INodeProperties[] = [connectionRLC];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['connection'], operation: ['getImpact'] } },
-	properties,
-);
+export const description = updateDisplayOptions({ show: { resource: ['connection'], operation: ['getImpact'] } }, properties);
 
 /** What disconnecting would affect: linked products and open supplier orders. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const params = { storeId: storeId.call(this, itemIndex), id: connectionId.call(this, itemIndex) };
+	const params = connectionParams.call(this, itemIndex);
 	return (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject;
 }

@@ -2,14 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../../transport';
-import { connectionRLC } from '../common.descriptions';
-import { connectionId, storeId } from '../helpers';
+import { connectionParams } from '../helpers';
+import { connectionRLC } from '../locator';
 
-export const routing: Route = {
-	operationId: 'setSupplierConnectionEnabled',
-	method: 'PUT',
-	path: '/api/store-suppliers/{storeId}/{id}/enabled',
-};
+export const routing: Route = { operationId: 'setSupplierConnectionEnabled', method: 'PUT', path: '/api/store-suppliers/{storeId}/{id}/enabled' };
 
 const properties: INodeProperties[] = [
 	connectionRLC,
@@ -23,14 +19,11 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['connection'], operation: ['setEnabled'] } },
-	properties,
-);
+export const description = updateDisplayOptions({ show: { resource: ['connection'], operation: ['setEnabled'] } }, properties);
 
 /** Switches the connection on or off. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const body = { enabled: this.getNodeParameter('enabled', itemIndex) as boolean };
-	const params = { storeId: storeId.call(this, itemIndex), id: connectionId.call(this, itemIndex) };
+	const params = connectionParams.call(this, itemIndex);
 	return (await callRoute.call(this, routing, params, { body, itemIndex })) as IDataObject;
 }

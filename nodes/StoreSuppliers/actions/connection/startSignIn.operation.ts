@@ -5,18 +5,11 @@ import { callRoute, type Route } from '../../transport';
 import { modeOption, supplierKeyOption } from '../common.descriptions';
 import { storeId } from '../helpers';
 
-export const routing: Route = {
-	operationId: 'startSupplierSignIn',
-	method: 'POST',
-	path: '/api/store-suppliers/{storeId}/oauth/start',
-};
+export const routing: Route = { operationId: 'startSupplierSignIn', method: 'POST', path: '/api/store-suppliers/{storeId}/oauth/start' };
 
 const properties: INodeProperties[] = [supplierKeyOption, modeOption];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['connection'], operation: ['startSignIn'] } },
-	properties,
-);
+export const description = updateDisplayOptions({ show: { resource: ['connection'], operation: ['startSignIn'] } }, properties);
 
 /**
  * Answers the sign-in's address at the service, for a store member with suppliers.manage to open in their browser

@@ -2,24 +2,17 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../../transport';
-import { connectionRLC } from '../common.descriptions';
-import { connectionId, storeId } from '../helpers';
+import { connectionParams } from '../helpers';
+import { connectionRLC } from '../locator';
 
-export const routing: Route = {
-	operationId: 'testSupplierConnection',
-	method: 'POST',
-	path: '/api/store-suppliers/{storeId}/{id}/test',
-};
+export const routing: Route = { operationId: 'testSupplierConnection', method: 'POST', path: '/api/store-suppliers/{storeId}/{id}/test' };
 
 const properties: INodeProperties[] = [connectionRLC];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['connection'], operation: ['test'] } },
-	properties,
-);
+export const description = updateDisplayOptions({ show: { resource: ['connection'], operation: ['test'] } }, properties);
 
 /** Checks the connection now; the answer is the connection with its recorded health. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const params = { storeId: storeId.call(this, itemIndex), id: connectionId.call(this, itemIndex) };
+	const params = connectionParams.call(this, itemIndex);
 	return (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject;
 }

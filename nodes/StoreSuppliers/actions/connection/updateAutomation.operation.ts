@@ -2,111 +2,97 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../../transport';
-import { connectionRLC } from '../common.descriptions';
-import { commaList, connectionId, storeId } from '../helpers';
+import { optionalFields } from '../common.descriptions';
+import { commaList, connectionParams } from '../helpers';
+import { connectionRLC } from '../locator';
 
-export const routing: Route = {
-	operationId: 'changeSupplierAutomation',
-	method: 'PUT',
-	path: '/api/store-suppliers/{storeId}/{id}/automation',
-};
+export const routing: Route = { operationId: 'changeSupplierAutomation', method: 'PUT', path: '/api/store-suppliers/{storeId}/{id}/automation' };
 
 const properties: INodeProperties[] = [
 	connectionRLC,
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		description: 'Fields left out keep their values',
-		options: [
-			{
-				displayName: 'Allow Unpaid Orders',
-				name: 'allowUnpaidOrders',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to send (and pay) orders whose shopper has not paid online, such as cash on delivery',
-			},
-			{
-				displayName: 'Automatic Payment',
-				name: 'automaticPayment',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to pay the supplier from the balance once the order is created',
-			},
-			{
-				displayName: 'Cost Limit (Minor Units)',
-				name: 'costLimitMinor',
-				type: 'number',
-				typeOptions: { minValue: 0 },
-				default: 0,
-				description: 'Orders costing more than this pause with costAboveLimit; in minor units, e.g. cents',
-			},
-			{
-				displayName: 'Cost Limit Currency',
-				name: 'costLimitCurrency',
-				type: 'string',
-				default: 'USD',
-				description: 'ISO currency code of the cost limit',
-			},
-			{
-				displayName: 'Excluded Countries',
-				name: 'excludedCountries',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. FR, DE',
-				description:
-					'Comma-separated ISO 3166-1 alpha-2 codes; orders to them pause with destinationUnsupported. Replaces the list.',
-			},
-			{
-				displayName: 'Level',
-				name: 'level',
-				type: 'options',
-				options: [
-					{ name: 'Automatic', value: 'automatic', description: 'Send a supplier part once the store order is confirmed' },
-					{ name: 'Manual', value: 'manual', description: 'Wait for Submit' },
-					{ name: 'Off', value: 'off', description: 'Never send' },
-				],
-				default: 'manual',
-			},
-			{
-				displayName: 'Remove Cost Limit',
-				name: 'removeCostLimit',
-				type: 'boolean',
-				default: false,
-				description: 'Whether to remove the cost limit',
-			},
-			{
-				displayName: 'Shipping Method',
-				name: 'shippingMethod',
-				type: 'options',
-				options: [
-					{ name: 'Cheapest', value: 'cheapest', description: 'The cheapest service the supplier quotes for the order' },
-					{ name: 'Fastest', value: 'fastest', description: 'The service with the shortest longest-delivery time quoted, then the cheapest' },
-					{ name: 'Named Service', value: 'named', description: 'One service, named as the supplier\'s freight quote names it' },
-				],
-				default: 'cheapest',
-				description:
-					'Which of the supplier\'s shipping services an order takes, for suppliers that quote several (CJ, AliExpress); an order the rule finds no service for pauses with destinationUnsupported',
-			},
-			{
-				displayName: 'Shipping Service',
-				name: 'shippingService',
-				type: 'string',
-				default: '',
-				placeholder: 'e.g. CAINIAO_STANDARD',
-				description: 'The supplier\'s name of the service, for Shipping Method Named Service',
-				displayOptions: { show: { shippingMethod: ['named'] } },
-			},
-		],
-	},
+	optionalFields('updateFields', [
+		{
+			displayName: 'Allow Unpaid Orders',
+			name: 'allowUnpaidOrders',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to send (and pay) orders whose shopper has not paid online, such as cash on delivery',
+		},
+		{
+			displayName: 'Automatic Payment',
+			name: 'automaticPayment',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to pay the supplier from the balance once the order is created',
+		},
+		{
+			displayName: 'Cost Limit (Minor Units)',
+			name: 'costLimitMinor',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0,
+			description: 'Orders costing more than this pause with costAboveLimit; in minor units, e.g. cents',
+		},
+		{
+			displayName: 'Cost Limit Currency',
+			name: 'costLimitCurrency',
+			type: 'string',
+			default: 'USD',
+			description: 'ISO currency code of the cost limit',
+		},
+		{
+			displayName: 'Excluded Countries',
+			name: 'excludedCountries',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. FR, DE',
+			description:
+				'Comma-separated ISO 3166-1 alpha-2 codes; orders to them pause with destinationUnsupported. Replaces the list.',
+		},
+		{
+			displayName: 'Level',
+			name: 'level',
+			type: 'options',
+			options: [
+				{ name: 'Automatic', value: 'automatic', description: 'Send a supplier part once the store order is confirmed' },
+				{ name: 'Manual', value: 'manual', description: 'Wait for Submit' },
+				{ name: 'Off', value: 'off', description: 'Never send' },
+			],
+			default: 'manual',
+		},
+		{
+			displayName: 'Remove Cost Limit',
+			name: 'removeCostLimit',
+			type: 'boolean',
+			default: false,
+			description: 'Whether to remove the cost limit',
+		},
+		{
+			displayName: 'Shipping Method',
+			name: 'shippingMethod',
+			type: 'options',
+			options: [
+				{ name: 'Cheapest', value: 'cheapest', description: 'The cheapest service the supplier quotes for the order' },
+				{ name: 'Fastest', value: 'fastest', description: 'The service with the shortest longest-delivery time quoted, then the cheapest' },
+				{ name: 'Named Service', value: 'named', description: 'One service, named as the supplier\'s freight quote names it' },
+			],
+			default: 'cheapest',
+			description:
+				'Which of the supplier\'s shipping services an order takes, for suppliers that quote several (CJ, AliExpress); an order the rule finds no service for pauses with destinationUnsupported',
+		},
+		{
+			displayName: 'Shipping Service',
+			name: 'shippingService',
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. CAINIAO_STANDARD',
+			description: 'The supplier\'s name of the service, for Shipping Method Named Service',
+			displayOptions: { show: { shippingMethod: ['named'] } },
+		},
+	]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['connection'], operation: ['updateAutomation'] } },
-	properties,
-);
+export const description = updateDisplayOptions({ show: { resource: ['connection'], operation: ['updateAutomation'] } }, properties);
 
 /** The service's shape of the rule: `{ rule }`, or `{ rule: 'named', service }` with the service given. */
 function shippingMethodOf(this: IExecuteFunctions, fields: IDataObject, itemIndex: number): IDataObject {
@@ -139,6 +125,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (Object.keys(body).length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Add at least one field to update', { itemIndex });
 	}
-	const params = { storeId: storeId.call(this, itemIndex), id: connectionId.call(this, itemIndex) };
+	const params = connectionParams.call(this, itemIndex);
 	return (await callRoute.call(this, routing, params, { body, itemIndex })) as IDataObject;
 }

@@ -2,14 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../../transport';
-import { connectionRLC } from '../common.descriptions';
-import { connectionId, jsonParameter, storeId } from '../helpers';
+import { connectionParams, jsonParameter } from '../helpers';
+import { connectionRLC } from '../locator';
 
-export const routing: Route = {
-	operationId: 'changeSupplierSettings',
-	method: 'PUT',
-	path: '/api/store-suppliers/{storeId}/{id}/settings',
-};
+export const routing: Route = { operationId: 'changeSupplierSettings', method: 'PUT', path: '/api/store-suppliers/{storeId}/{id}/settings' };
 
 const properties: INodeProperties[] = [
 	connectionRLC,
@@ -24,14 +20,11 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['connection'], operation: ['updateSettings'] } },
-	properties,
-);
+export const description = updateDisplayOptions({ show: { resource: ['connection'], operation: ['updateSettings'] } }, properties);
 
 /** Replaces the supplier's own settings of the connection (validated against the supplier's schema). */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const body = { settings: jsonParameter.call(this, 'settings', itemIndex, 'Settings') };
-	const params = { storeId: storeId.call(this, itemIndex), id: connectionId.call(this, itemIndex) };
+	const params = connectionParams.call(this, itemIndex);
 	return (await callRoute.call(this, routing, params, { body, itemIndex })) as IDataObject;
 }

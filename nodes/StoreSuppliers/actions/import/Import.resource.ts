@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { storeRLC } from '../common.descriptions';
 import type { OperationModule } from '../helpers';
+import { storeRLC } from '../locator';
 import * as getJob from './getJob.operation';
 import * as getJobs from './getJobs.operation';
 import * as importProducts from './importProducts.operation';

@@ -2,14 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../../transport';
-import { connectionRLC, priceRuleField, productsField, syncField } from '../common.descriptions';
-import { compact, connectionId, priceRuleOf, productsOf, storeId } from '../helpers';
+import { priceRuleField, productsField, syncField } from '../common.descriptions';
+import { compact, connectionParams, priceRuleOf, productsOf } from '../helpers';
+import { connectionRLC } from '../locator';
 
-export const routing: Route = {
-	operationId: 'importSupplierProducts',
-	method: 'POST',
-	path: '/api/store-suppliers/{storeId}/{id}/import',
-};
+export const routing: Route = { operationId: 'importSupplierProducts', method: 'POST', path: '/api/store-suppliers/{storeId}/{id}/import' };
 
 const properties: INodeProperties[] = [
 	connectionRLC,
@@ -29,10 +26,7 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['import'], operation: ['importProducts'] } },
-	properties,
-);
+export const description = updateDisplayOptions({ show: { resource: ['import'], operation: ['importProducts'] } }, properties);
 
 /**
  * Imports supplier products as store products with links. Up to 50 answer what was created
@@ -46,6 +40,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		sync: Object.keys(sync).length ? sync : undefined,
 		status: this.getNodeParameter('status', itemIndex, 'active') as string,
 	});
-	const params = { storeId: storeId.call(this, itemIndex), id: connectionId.call(this, itemIndex) };
+	const params = connectionParams.call(this, itemIndex);
 	return (await callRoute.call(this, routing, params, { body, itemIndex })) as IDataObject;
 }

@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { storeRLC } from '../common.descriptions';
 import type { OperationModule } from '../helpers';
+import { storeRLC } from '../locator';
 import * as create from './create.operation';
 import * as deleteLink from './delete.operation';
 import * as getAll from './getAll.operation';

@@ -2,14 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../../transport';
-import { connectionRLC, priceRuleField, syncField, variantsField } from '../common.descriptions';
+import { optionalFields, priceRuleField, supplierProductIdField, syncField, variantsField } from '../common.descriptions';
 import { compact, connectionId, idParameter, priceRuleOf, storeId, variantsOf } from '../helpers';
+import { connectionRLC } from '../locator';
 
-export const routing: Route = {
-	operationId: 'createProductLink',
-	method: 'POST',
-	path: '/api/store-suppliers/{storeId}/links',
-};
+export const routing: Route = { operationId: 'createProductLink', method: 'POST', path: '/api/store-suppliers/{storeId}/links' };
 
 const properties: INodeProperties[] = [
 	connectionRLC,
@@ -21,29 +18,12 @@ const properties: INodeProperties[] = [
 		required: true,
 		description: 'The product the store already has',
 	},
-	{
-		displayName: 'Supplier Product ID',
-		name: 'supplierProductId',
-		type: 'string',
-		default: '',
-		required: true,
-		placeholder: 'e.g. SBX-P00017',
-	},
+	supplierProductIdField,
 	{ ...variantsField, required: true },
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [priceRuleField, syncField],
-	},
+	optionalFields('options', [priceRuleField, syncField]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['productLink'], operation: ['create'] } },
-	properties,
-);
+export const description = updateDisplayOptions({ show: { resource: ['productLink'], operation: ['create'] } }, properties);
 
 /** Links a store product to a supplier product; every store variant maps to one supplier variant. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {

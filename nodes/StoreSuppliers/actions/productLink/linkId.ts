@@ -1,15 +1,17 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
-export const linkIdField: INodeProperties = {
+import { idParameter, storeId } from '../helpers';
+import { recordLocator } from '../locator';
+
+export const linkIdField = recordLocator({
 	displayName: 'Product Link',
 	name: 'linkId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
+	search: 'searchProductLinks',
+	example: '5e8d2a1c-3f4b-4a6e-9c7d-1b0a2f3e4d5c',
 	description: 'The product link (a store product tied to a supplier product)',
-	typeOptions: { loadOptionsDependsOn: ['store.value'] },
-	modes: [
-		{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchProductLinks', searchable: true } },
-		{ displayName: 'ID', name: 'id', type: 'string', placeholder: 'e.g. 5e8d2a1c-3f4b-4a6e-9c7d-1b0a2f3e4d5c' },
-	],
-};
+});
+
+/** The path parameters of one link's routes (`/api/store-suppliers/{storeId}/links/{linkId}/...`). */
+export function linkParams(this: IExecuteFunctions, itemIndex: number): { storeId: string; linkId: string } {
+	return { storeId: storeId.call(this, itemIndex), linkId: idParameter.call(this, 'linkId', itemIndex, 'The link ID') };
+}

@@ -2,33 +2,18 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../../transport';
-import { priceRuleField, syncField, variantsField } from '../common.descriptions';
-import { idParameter, priceRuleOf, storeId, variantsOf } from '../helpers';
-import { linkIdField } from './linkId';
+import { optionalFields, priceRuleField, syncField, variantsField } from '../common.descriptions';
+import { priceRuleOf, variantsOf } from '../helpers';
+import { linkIdField, linkParams } from './linkId';
 
-export const routing: Route = {
-	operationId: 'updateProductLink',
-	method: 'PUT',
-	path: '/api/store-suppliers/{storeId}/links/{linkId}',
-};
+export const routing: Route = { operationId: 'updateProductLink', method: 'PUT', path: '/api/store-suppliers/{storeId}/links/{linkId}' };
 
 const properties: INodeProperties[] = [
 	linkIdField,
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		description: 'Fields left out keep their values',
-		options: [priceRuleField, syncField, variantsField],
-	},
+	optionalFields('updateFields', [priceRuleField, syncField, variantsField]),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['productLink'], operation: ['update'] } },
-	properties,
-);
+export const description = updateDisplayOptions({ show: { resource: ['productLink'], operation: ['update'] } }, properties);
 
 /** Changes a link's variant mapping, price rule or sync switches. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
@@ -43,6 +28,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (Object.keys(body).length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Add at least one field to update', { itemIndex });
 	}
-	const params = { storeId: storeId.call(this, itemIndex), linkId: idParameter.call(this, 'linkId', itemIndex, 'The link ID') };
+	const params = linkParams.call(this, itemIndex);
 	return (await callRoute.call(this, routing, params, { body, itemIndex })) as IDataObject;
 }

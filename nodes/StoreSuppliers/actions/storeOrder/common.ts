@@ -1,26 +1,22 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions } from 'n8n-workflow';
 
-const UUID_REGEX = '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$';
+import { idParameter, storeId } from '../helpers';
+import { recordLocator } from '../locator';
 
-/** A store order: picked from the store's newest orders (those needing attention first), or by ID. */
-export const storeOrderRLC: INodeProperties = {
+/** A store order: picked from the store's newest orders (those needing attention first), by ID, or by its console address. */
+export const storeOrderRLC = recordLocator({
 	displayName: 'Store Order',
 	name: 'storeOrderId',
-	type: 'resourceLocator',
-	default: { mode: 'list', value: '' },
-	required: true,
-	typeOptions: { loadOptionsDependsOn: ['store.value'] },
-	modes: [
-		{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchStoreOrders', searchable: true } },
-		{
-			displayName: 'ID',
-			name: 'id',
-			type: 'string',
-			placeholder: 'e.g. 0c2e7c1a-7f3b-4c55-9a57-52b0d4f4b7a1',
-			validation: [{ type: 'regex', properties: { regex: UUID_REGEX, errorMessage: 'Not a valid store order ID' } }],
-		},
-	],
-};
+	search: 'searchStoreOrders',
+	example: '0c2e7c1a-7f3b-4c55-9a57-52b0d4f4b7a1',
+	uuidOf: 'store order',
+	consolePage: 'orders',
+});
+
+/** The path parameters of one store order's routes (`/api/store-orders/{storeId}/{orderId}/...`). */
+export function storeOrderParams(this: IExecuteFunctions, itemIndex: number): { storeId: string; orderId: string } {
+	return { storeId: storeId.call(this, itemIndex), orderId: idParameter.call(this, 'storeOrderId', itemIndex, 'The store order') };
+}
 
 export const ORDER_STATUS_OPTIONS = [
 	{ name: 'Cancelled', value: 'cancelled' },

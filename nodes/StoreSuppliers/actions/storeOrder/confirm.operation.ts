@@ -2,8 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../../transport';
-import { idParameter, storeId } from '../helpers';
-import { storeOrderRLC } from './common';
+import { storeOrderParams, storeOrderRLC } from './common';
 
 export const routing: Route = { operationId: 'confirmStoreOrder', method: 'POST', path: '/api/store-orders/{storeId}/{orderId}/confirm' };
 
@@ -11,6 +10,6 @@ export const description = updateDisplayOptions({ show: { resource: ['storeOrder
 
 /** Confirms the order; supplier parts under an automatic level are sent at once. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const params = { storeId: storeId.call(this, itemIndex), orderId: idParameter.call(this, 'storeOrderId', itemIndex, 'The store order') };
+	const params = storeOrderParams.call(this, itemIndex);
 	return (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject;
 }

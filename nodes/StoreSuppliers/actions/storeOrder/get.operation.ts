@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../../transport';
-import { idParameter, simplified, simplifyField, storeId } from '../helpers';
-import { storeOrderRLC } from './common';
+import { simplified, simplifyField } from '../helpers';
+import { storeOrderParams, storeOrderRLC } from './common';
 
 export const routing: Route = { operationId: 'getStoreOrder', method: 'GET', path: '/api/store-orders/{storeId}/{orderId}' };
 
@@ -16,6 +16,6 @@ export const description = [
 
 /** One store order with its items, parts and (for a key that may see suppliers) its supplier orders. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const params = { storeId: storeId.call(this, itemIndex), orderId: idParameter.call(this, 'storeOrderId', itemIndex, 'The store order') };
+	const params = storeOrderParams.call(this, itemIndex);
 	return simplified.call(this, itemIndex, 'storeOrder', (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject);
 }

@@ -1,28 +1,21 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../../transport';
 import { idParameter, simplified, simplifyField, storeId } from '../helpers';
+import { recordLocator } from '../locator';
 
 export const routing: Route = { operationId: 'getStoreProduct', method: 'GET', path: '/api/store-products/{storeId}/{productId}' };
 
-const properties: INodeProperties[] = [
-	{
-		displayName: 'Store Product',
-		name: 'productId',
-		type: 'resourceLocator',
-		default: { mode: 'list', value: '' },
-		required: true,
-		typeOptions: { loadOptionsDependsOn: ['store.value'] },
-		modes: [
-			{ displayName: 'From List', name: 'list', type: 'list', typeOptions: { searchListMethod: 'searchStoreProducts', searchable: true } },
-			{ displayName: 'ID', name: 'id', type: 'string', placeholder: 'e.g. 3f1b0d4e-2a7c-4e8b-9a51-6c2d8e0f7b13' },
-		],
-	},
-];
+const productLocator = recordLocator({
+	displayName: 'Store Product',
+	name: 'productId',
+	search: 'searchStoreProducts',
+	example: '3f1b0d4e-2a7c-4e8b-9a51-6c2d8e0f7b13',
+});
 
 export const description = [
-	...updateDisplayOptions({ show: { resource: ['storeProduct'], operation: ['get'] } }, properties),
+	...updateDisplayOptions({ show: { resource: ['storeProduct'], operation: ['get'] } }, [productLocator]),
 	simplifyField('storeProduct', 'get', false),
 ];
 

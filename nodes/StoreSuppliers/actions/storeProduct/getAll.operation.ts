@@ -1,49 +1,34 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { callRouteAllItems, type Route } from '../../transport';
-import { returnAllOrLimit } from '../common.descriptions';
-import { listLimit, simplified, simplifyField, storeId } from '../helpers';
+import type { Route } from '../../transport';
+import { filtersOf, getMany, getManyFields } from '../getMany';
+import { simplifyField, storeId } from '../helpers';
 
 export const routing: Route = { operationId: 'listStoreProducts', method: 'GET', path: '/api/store-products/{storeId}' };
 
-const properties: INodeProperties[] = [
-	...returnAllOrLimit(),
+const fields = getManyFields([
 	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
+		displayName: 'Status',
+		name: 'status',
+		type: 'options',
 		options: [
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				options: [
-					{ name: 'Any', value: '' },
-					{ name: 'Active', value: 'active' },
-					{ name: 'Archived', value: 'archived' },
-					{ name: 'Draft', value: 'draft' },
-				],
-				default: '',
-			},
+			{ name: 'Any', value: '' },
+			{ name: 'Active', value: 'active' },
+			{ name: 'Archived', value: 'archived' },
+			{ name: 'Draft', value: 'draft' },
 		],
+		default: '',
 	},
-];
+]);
 
 export const description = [
-	...updateDisplayOptions({ show: { resource: ['storeProduct'], operation: ['getAll'] } }, properties),
+	...updateDisplayOptions({ show: { resource: ['storeProduct'], operation: ['getAll'] } }, fields),
 	simplifyField('storeProduct', 'getAll', true),
 ];
 
 /** Store products, newest first. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const rows = await callRouteAllItems.call(this, routing, { storeId: storeId.call(this, itemIndex) }, {
-		qs: { status: filters.status },
-		limit: listLimit.call(this, itemIndex),
-		itemIndex,
-	});
-	return rows.map((row) => simplified.call(this, itemIndex, 'storeProduct', row));
+	const { status } = filtersOf.call(this, itemIndex);
+	return await getMany.call(this, itemIndex, routing, { storeId: storeId.call(this, itemIndex) }, { qs: { status }, simplify: 'storeProduct' });
 }

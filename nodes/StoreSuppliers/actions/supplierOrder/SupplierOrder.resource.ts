@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { storeRLC } from '../common.descriptions';
 import type { OperationModule } from '../helpers';
+import { storeRLC } from '../locator';
 import * as cancel from './cancel.operation';
 import * as fulfilManually from './fulfilManually.operation';
 import * as get from './get.operation';

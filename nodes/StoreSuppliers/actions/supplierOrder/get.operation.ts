@@ -2,14 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../../transport';
-import { idParameter, simplified, simplifyField, storeId } from '../helpers';
-import { supplierOrderIdField } from './common';
+import { simplified, simplifyField } from '../helpers';
+import { supplierOrderIdField, supplierOrderParams } from './common';
 
-export const routing: Route = {
-	operationId: 'getSupplierOrder',
-	method: 'GET',
-	path: '/api/store-suppliers/{storeId}/orders/{supplierOrderId}',
-};
+export const routing: Route = { operationId: 'getSupplierOrder', method: 'GET', path: '/api/store-suppliers/{storeId}/orders/{supplierOrderId}' };
 
 const properties: INodeProperties[] = [supplierOrderIdField];
 
@@ -20,9 +16,6 @@ export const description = [
 
 /** One supplier order with its history. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const params = {
-		storeId: storeId.call(this, itemIndex),
-		supplierOrderId: idParameter.call(this, 'supplierOrderId', itemIndex, 'The supplier order ID'),
-	};
+	const params = supplierOrderParams.call(this, itemIndex);
 	return simplified.call(this, itemIndex, 'supplierOrder', (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject);
 }

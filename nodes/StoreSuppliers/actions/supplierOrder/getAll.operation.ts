@@ -1,15 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { callRouteAllItems, type Route } from '../../transport';
-import { returnAllOrLimit } from '../common.descriptions';
-import { listLimit, simplified, simplifyField, storeId } from '../helpers';
+import type { Route } from '../../transport';
+import { filtersOf, getMany, getManyFields } from '../getMany';
+import { simplifyField, storeId } from '../helpers';
 
-export const routing: Route = {
-	operationId: 'listSupplierOrders',
-	method: 'GET',
-	path: '/api/store-suppliers/{storeId}/orders',
-};
+export const routing: Route = { operationId: 'listSupplierOrders', method: 'GET', path: '/api/store-suppliers/{storeId}/orders' };
 
 export const STATUS_OPTIONS = [
 	{ name: 'Cancelled', value: 'cancelled' },
@@ -48,59 +44,44 @@ export const SHARED_ORDER_FILTERS: INodeProperties[] = [
 	},
 ];
 
-const properties: INodeProperties[] = [
-	...returnAllOrLimit(),
+const fields = getManyFields([
+	...SHARED_ORDER_FILTERS,
 	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			...SHARED_ORDER_FILTERS,
-			{
-				displayName: 'Needs Review',
-				name: 'needsReview',
-				type: 'boolean',
-				default: true,
-				description: 'Whether to return only supplier orders waiting for review',
-			},
-			{
-				displayName: 'Status',
-				name: 'status',
-				type: 'options',
-				options: [{ name: 'Any', value: '' }, ...STATUS_OPTIONS],
-				default: '',
-			},
-			{
-				displayName: 'Store Order ID',
-				name: 'orderId',
-				type: 'string',
-				default: '',
-				description: 'Only the supplier orders of this store order',
-			},
-		],
+		displayName: 'Needs Review',
+		name: 'needsReview',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to return only supplier orders waiting for review',
 	},
-];
+	{
+		displayName: 'Status',
+		name: 'status',
+		type: 'options',
+		options: [{ name: 'Any', value: '' }, ...STATUS_OPTIONS],
+		default: '',
+	},
+	{
+		displayName: 'Store Order ID',
+		name: 'orderId',
+		type: 'string',
+		default: '',
+		description: 'Only the supplier orders of this store order',
+	},
+]);
 
 export const description = [
-	...updateDisplayOptions({ show: { resource: ['supplierOrder'], operation: ['getAll'] } }, properties),
+	...updateDisplayOptions({ show: { resource: ['supplierOrder'], operation: ['getAll'] } }, fields),
 	simplifyField('supplierOrder', 'getAll', true),
 ];
 
+/** The list's query for the filters given (the trigger's poll uses it too). */
+export function supplierOrderQuery(filters: IDataObject): IDataObject {
+	const { status, needsReview, integrationId, orderId, contractModel } = filters;
+	return { status, needsReview: needsReview === undefined ? undefined : Boolean(needsReview), integrationId, orderId, contractModel };
+}
+
 /** Supplier orders, newest first, filtered; with Return All every page is read before any is returned. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
-	const rows = await callRouteAllItems.call(this, routing, { storeId: storeId.call(this, itemIndex) }, {
-		qs: {
-			status: filters.status,
-			needsReview: filters.needsReview === undefined ? undefined : Boolean(filters.needsReview),
-			integrationId: filters.integrationId,
-			orderId: filters.orderId,
-			contractModel: filters.contractModel,
-		},
-		limit: listLimit.call(this, itemIndex),
-		itemIndex,
-	});
-	return rows.map((row) => simplified.call(this, itemIndex, 'supplierOrder', row));
+	const qs = supplierOrderQuery(filtersOf.call(this, itemIndex));
+	return await getMany.call(this, itemIndex, routing, { storeId: storeId.call(this, itemIndex) }, { qs, simplify: 'supplierOrder' });
 }

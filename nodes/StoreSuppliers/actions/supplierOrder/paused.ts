@@ -1,5 +1,8 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+
+import { callRoute, type Route } from '../../transport';
+import { optionalFields } from '../common.descriptions';
 
 /** What a program may do about each review reason (spec: Review reasons). */
 const ADVICE: Record<string, string> = {
@@ -34,7 +37,7 @@ export function pauseOf(so: IDataObject): IDataObject {
  * Submit, retry and pay answer 200 even when the supplier order stopped for review; as the spec asks of
  * SDKs, that is an error here, naming the reason and the supplier's message.
  */
-export function failIfPaused(this: IExecuteFunctions, so: IDataObject, itemIndex: number): IDataObject {
+function failIfPaused(this: IExecuteFunctions, so: IDataObject, itemIndex: number): IDataObject {
 	if (so?.status !== 'needsReview') return so;
 	const reason = String(so.reviewReason ?? 'unknown');
 	const message = so.reviewMessage ? String(so.reviewMessage) : 'no message';
@@ -53,4 +56,27 @@ export function failIfPaused(this: IExecuteFunctions, so: IDataObject, itemIndex
 	);
 	error.context.supplierOrder = so;
 	throw error;
+}
+
+/**
+ * The one paused-order handler, for submit, retry and pay: calls the route with the item's path and the
+ * switch it was given (`{ payNow: true }`; nothing when it is not set), and answers the supplier order, or
+ * fails with the pause.
+ */
+export async function sendSupplierOrder(
+	this: IExecuteFunctions,
+	itemIndex: number,
+	route: Route,
+	params: Record<string, string>,
+	switchName?: string,
+): Promise<IDataObject> {
+	const options: IDataObject = switchName ? this.getNodeParameter('options', itemIndex, {}) : {};
+	const body = switchName ? (options[switchName] === undefined ? {} : { [switchName]: Boolean(options[switchName]) }) : undefined;
+	const so = (await callRoute.call(this, route, params, { body, itemIndex })) as IDataObject;
+	return failIfPaused.call(this, so, itemIndex);
+}
+
+/** The Options of submit and retry: one switch, off unless set. */
+export function switchOptions(name: string, displayName: string, description: string): INodeProperties {
+	return optionalFields('options', [{ displayName, name, type: 'boolean', default: false, description }]);
 }

@@ -2,14 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { updateDisplayOptions } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../../transport';
-import { connectionRLC } from '../common.descriptions';
-import { connectionId, idParameter, storeId } from '../helpers';
+import { connectionParams, idParameter } from '../helpers';
+import { connectionRLC } from '../locator';
 
-export const routing: Route = {
-	operationId: 'resolveSupplierProductUrl',
-	method: 'POST',
-	path: '/api/store-suppliers/{storeId}/{id}/products/resolve-url',
-};
+export const routing: Route = { operationId: 'resolveSupplierProductUrl', method: 'POST', path: '/api/store-suppliers/{storeId}/{id}/products/resolve-url' };
 
 const properties: INodeProperties[] = [
 	connectionRLC,
@@ -24,14 +20,11 @@ const properties: INodeProperties[] = [
 	},
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['supplierProduct'], operation: ['resolveUrl'] } },
-	properties,
-);
+export const description = updateDisplayOptions({ show: { resource: ['supplierProduct'], operation: ['resolveUrl'] } }, properties);
 
 /** Turns a pasted product link into the supplier's product ID, with the product. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const params = { storeId: storeId.call(this, itemIndex), id: connectionId.call(this, itemIndex) };
+	const params = connectionParams.call(this, itemIndex);
 	const body = { url: idParameter.call(this, 'url', itemIndex, 'The product URL') };
 	return (await callRoute.call(this, routing, params, { body, itemIndex })) as IDataObject;
 }

@@ -1,15 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-import { callRouteAllItems, type Route } from '../../transport';
-import { connectionRLC, returnAllOrLimit } from '../common.descriptions';
-import { connectionId, listLimit, storeId } from '../helpers';
+import type { Route } from '../../transport';
+import { getMany, getManyFields } from '../getMany';
+import { connectionParams } from '../helpers';
+import { connectionRLC } from '../locator';
 
-export const routing: Route = {
-	operationId: 'searchSupplierProducts',
-	method: 'GET',
-	path: '/api/store-suppliers/{storeId}/{id}/products',
-};
+export const routing: Route = { operationId: 'searchSupplierProducts', method: 'GET', path: '/api/store-suppliers/{storeId}/{id}/products' };
 
 const properties: INodeProperties[] = [
 	connectionRLC,
@@ -21,21 +18,13 @@ const properties: INodeProperties[] = [
 		placeholder: 'e.g. lamp',
 		description: "Words to look for in the supplier's catalogue; empty to browse it all",
 	},
-	...returnAllOrLimit(),
+	...getManyFields(),
 ];
 
-export const description = updateDisplayOptions(
-	{ show: { resource: ['supplierProduct'], operation: ['search'] } },
-	properties,
-);
+export const description = updateDisplayOptions({ show: { resource: ['supplierProduct'], operation: ['search'] } }, properties);
 
 /** Browses or searches the supplier's catalogue, one item per supplier product. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const query = (this.getNodeParameter('query', itemIndex, '') as string).trim();
-	const params = { storeId: storeId.call(this, itemIndex), id: connectionId.call(this, itemIndex) };
-	return await callRouteAllItems.call(this, routing, params, {
-		qs: { query: query || undefined },
-		limit: listLimit.call(this, itemIndex),
-		itemIndex,
-	});
+	const query = String(this.getNodeParameter('query', itemIndex, '')).trim();
+	return await getMany.call(this, itemIndex, routing, connectionParams.call(this, itemIndex), { qs: { query: query || undefined } });
 }

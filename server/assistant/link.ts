@@ -1,6 +1,0 @@
-export const MCP_PATH = '/api/mcp';
-
-/** The address plus how to pass the key, ready to paste into an assistant's configuration. */
-export function assistantLink(baseUrl: string, key: string) {
-  return { url: `${baseUrl}${MCP_PATH}`, transport: 'streamable-http', headers: { 'X-API-Key': key } };
-}

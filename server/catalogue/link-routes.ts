@@ -1,0 +1,78 @@
+import { creatorOf, ownRecordsKeyId } from '../identity/permissions';
+import { errors } from '../platform/errors';
+import { defineRoutes, Reply, route } from '../platform/http/route';
+import { object, pageOf, pageQuery, params, supplierRef, uuid } from '../platform/http/schemas';
+import type { ConnectionService } from '../connections';
+import type { LinkService } from './links';
+import { BASE, rule, type UsableConnection } from './route-parts';
+import { linkSchema, priceRuleSchema, syncSchema, variantMappingSchema } from './schemas';
+import type { SupplierProductService } from './supplier-products';
+import { DEFAULT_SYNC } from './types';
+
+const TAG_LINKS = 'Product links';
+
+/** Product links: a store product tied to a supplier product, its variants mapped, its price rule and sync switches. */
+export function linkRoutes(connections: ConnectionService, supplierProducts: SupplierProductService, links: LinkService, usable: UsableConnection) {
+  return defineRoutes([
+    route({
+      operationId: 'listProductLinks', method: 'get', path: `${BASE}/:storeId/links`, tag: TAG_LINKS, auth: 'caller', permission: 'suppliers.view', readOnly: true,
+      summary: 'The store\'s product links, newest first, paged by cursor',
+      params: params(['storeId']), query: object({ ...pageQuery, connectionId: uuid, productId: uuid }), response: { status: 200, schema: pageOf(linkSchema) },
+      handler: async (ctx) => links.list(ctx.params.storeId, ownRecordsKeyId(ctx.caller), ctx.query),
+    }),
+    route({
+      operationId: 'createProductLink', method: 'post', path: `${BASE}/:storeId/links`, tag: TAG_LINKS, auth: 'caller', permission: 'suppliers.import', planGated: true, credits: { action: 'productLink.create', price: 1 }, readOnly: false,
+      summary: 'Link a product the store already has to a supplier product; every store variant maps to a supplier variant',
+      params: params(['storeId']),
+      body: object(
+        { productId: uuid, connectionId: uuid, supplierProductId: supplierRef, variants: { type: 'array', items: variantMappingSchema, minItems: 1, maxItems: 100 }, priceRule: priceRuleSchema, sync: syncSchema },
+        ['productId', 'connectionId', 'supplierProductId', 'variants'],
+      ),
+      response: { status: 201, schema: linkSchema },
+      async handler(ctx) {
+        const conn = await usable(ctx, ctx.body.connectionId);
+        const product = await links.storeProduct(ctx.params.storeId, ctx.body.productId, ownRecordsKeyId(ctx.caller));
+        const supplierProduct = await supplierProducts.get(conn, ctx.body.supplierProductId);
+        const link = await links.create(
+          { storeId: ctx.params.storeId, product, conn, supplierProduct, mappings: ctx.body.variants, priceRule: rule(ctx.body.priceRule), sync: { ...DEFAULT_SYNC, ...(ctx.body.sync ?? {}) } },
+          creatorOf(ctx.caller!),
+        );
+        return links.view(link);
+      },
+    }),
+    route({
+      operationId: 'updateProductLink', method: 'put', path: `${BASE}/:storeId/links/:linkId`, tag: TAG_LINKS, auth: 'caller', permission: 'suppliers.import', readOnly: false,
+      summary: 'Change a link\'s variant mapping, price rule or sync switches (fields left out keep their values)',
+      params: params(['storeId', 'linkId']),
+      body: object({ variants: { type: 'array', items: variantMappingSchema, minItems: 1, maxItems: 100 }, priceRule: priceRuleSchema, sync: syncSchema }, [], { minProperties: 1 }),
+      response: { status: 200, schema: linkSchema },
+      async handler(ctx) {
+        const link = await links.get(ctx.params.storeId, ctx.params.linkId, ownRecordsKeyId(ctx.caller));
+        if (ctx.body.priceRule) rule({ ...link.priceRule, ...ctx.body.priceRule });
+        const updated = await links.update(link, ctx.body, async () => supplierProducts.get(await connections.get(ctx.params.storeId, link.connectionId, null), link.supplierProductId));
+        return links.view(updated);
+      },
+    }),
+    route({
+      operationId: 'deleteProductLink', method: 'delete', path: `${BASE}/:storeId/links/:linkId`, tag: TAG_LINKS, auth: 'caller', permission: 'suppliers.import', readOnly: false,
+      summary: 'Unlink; the product stays as the store\'s own',
+      params: params(['storeId', 'linkId']), response: { status: 204, schema: {} },
+      async handler(ctx) {
+        await links.remove(await links.get(ctx.params.storeId, ctx.params.linkId, ownRecordsKeyId(ctx.caller)));
+        return new Reply(204, undefined, true);
+      },
+    }),
+    route({
+      operationId: 'syncProductLink', method: 'post', path: `${BASE}/:storeId/links/:linkId/sync`, tag: TAG_LINKS, auth: 'caller', permission: 'suppliers.import', readOnly: false,
+      summary: 'Sync one link now, within its sync switches',
+      params: params(['storeId', 'linkId']), response: { status: 200, schema: linkSchema },
+      async handler(ctx) {
+        const link = await links.get(ctx.params.storeId, ctx.params.linkId, ownRecordsKeyId(ctx.caller));
+        const conn = await connections.findById(link.connectionId);
+        if (!conn || conn.disconnectedAt) throw errors.invalidState('The link\'s connection was removed.');
+        await links.syncOne(link, conn);
+        return links.view(await links.get(ctx.params.storeId, link.id, null));
+      },
+    }),
+  ]);
+}

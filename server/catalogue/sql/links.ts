@@ -1,0 +1,216 @@
+import { outboxStep } from '../../events';
+import { affected, type Queryable, rows } from '../../platform/db';
+import { type KeysetListStatement, storeScope } from '../../platform/pagination';
+import type { PriceRule } from '../price-rule';
+import type { ProductLink, ProductLinkVariant, SyncSwitches } from '../types';
+
+// The catalogue domain's data module (this folder): every statement on its tables (product links and their variant
+// mappings, import jobs and their items). This file: links, and what a sync writes of them. The link list and a
+// link's mappings read the store variants' order (the stores domain's), and the sync looks for live connections (the
+// connections domain's), each in its one statement; nothing outside the catalogue's tables is written here.
+
+/** The product link list: each link with its variant mappings in the order of the store product's variants. */
+export function linkList(f: { storeId: string; ownKeyId: string | null; connectionId?: string; productId?: string }): KeysetListStatement {
+  const filters = storeScope(f.storeId, f.ownKeyId);
+  if (f.connectionId) filters.push({ column: 'connection_id', countColumn: 'connection_id', value: f.connectionId });
+  // A product has at most one link: counting by its index is as cheap as the counts.
+  if (f.productId) filters.push({ column: 'product_id', value: f.productId });
+  return { list: 'productLinks', binding: f, table: 'product_links', alias: 'l', filters,
+    columns: `l.*, (SELECT coalesce(json_agg(json_build_object('storeVariantId', lv.store_variant_id, 'supplierVariantId', lv.supplier_variant_id, 'costMinor', lv.cost_minor,
+                              'currency', lv.currency, 'stock', lv.stock, 'available', lv.available) ORDER BY sv.position), '[]')
+                      FROM product_link_variants lv JOIN store_variants sv ON sv.id = lv.store_variant_id WHERE lv.link_id = l.id) AS variants`,
+    counts: { table: 'product_link_counts', sum: 'n' },
+  };
+}
+
+export interface LinkRow {
+  id: string;
+  store_id: string;
+  product_id: string;
+  connection_id: string;
+  supplier_key: string;
+  supplier_product_id: string;
+  price_rule: PriceRule;
+  sync: SyncSwitches;
+  last_sync_at: Date | null;
+  last_sync_error: string | null;
+  created_by_account_id: string;
+  created_by_key_id: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+export const linkOf = (r: LinkRow): ProductLink => ({
+  id: r.id,
+  storeId: r.store_id,
+  productId: r.product_id,
+  connectionId: r.connection_id,
+  supplierKey: r.supplier_key,
+  supplierProductId: r.supplier_product_id,
+  priceRule: r.price_rule,
+  sync: r.sync,
+  lastSyncAt: r.last_sync_at,
+  lastSyncError: r.last_sync_error,
+  createdByAccountId: r.created_by_account_id,
+  createdByKeyId: r.created_by_key_id,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+/** A row of the link list: the link and its variant mappings, in the order of the store product's variants. */
+export type LinkListRow = LinkRow & { variants: Array<Omit<ProductLinkVariant, 'linkId'>> };
+
+/** The link, if it is one of the store's. */
+export async function linkInStore(db: Queryable, storeId: string, id: string): Promise<ProductLink | null> {
+  const [r] = await rows<LinkRow>(db, 'SELECT * FROM product_links WHERE id = $1 AND store_id = $2', [id, storeId]);
+  return r ? linkOf(r) : null;
+}
+
+/** The connection's links (to one supplier product, when given), oldest first. */
+export async function linksOf(db: Queryable, connectionId: string, supplierProductId?: string): Promise<ProductLink[]> {
+  const found = await rows<LinkRow>(
+    db,
+    'SELECT * FROM product_links WHERE connection_id = $1 AND ($2::text IS NULL OR supplier_product_id = $2) ORDER BY created_at',
+    [connectionId, supplierProductId ?? null],
+  );
+  return found.map(linkOf);
+}
+
+/** A product has one link at most: a second raises the unique violation (23505). */
+export async function insertLink(tx: Queryable, l: Omit<ProductLink, 'createdAt' | 'updatedAt'>): Promise<ProductLink> {
+  const [r] = await rows<LinkRow>(
+    tx,
+    `INSERT INTO product_links (id, store_id, product_id, connection_id, supplier_key, supplier_product_id, price_rule, sync, last_sync_at, last_sync_error, created_by_account_id, created_by_key_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *`,
+    [l.id, l.storeId, l.productId, l.connectionId, l.supplierKey, l.supplierProductId, JSON.stringify(l.priceRule), JSON.stringify(l.sync), l.lastSyncAt, l.lastSyncError, l.createdByAccountId, l.createdByKeyId],
+  );
+  return linkOf(r);
+}
+
+/** Sets the price rule and switches given (the others stay) and stamps the change. */
+export async function updateLink(tx: Queryable, id: string, f: { priceRule?: PriceRule; sync?: SyncSwitches }): Promise<ProductLink> {
+  const [r] = await rows<LinkRow>(
+    tx,
+    'UPDATE product_links SET price_rule = coalesce($2::jsonb, price_rule), sync = coalesce($3::jsonb, sync), updated_at = now() WHERE id = $1 RETURNING *',
+    [id, f.priceRule ? JSON.stringify(f.priceRule) : null, f.sync ? JSON.stringify(f.sync) : null],
+  );
+  return linkOf(r);
+}
+
+export async function deleteLink(db: Queryable, id: string): Promise<void> {
+  await affected(db, 'DELETE FROM product_links WHERE id = $1', [id]);
+}
+
+/** Replaces the link's variant mappings. */
+export async function replaceLinkVariants(tx: Queryable, linkId: string, variants: Array<Omit<ProductLinkVariant, 'linkId'>>): Promise<void> {
+  await affected(tx, 'DELETE FROM product_link_variants WHERE link_id = $1', [linkId]);
+  if (!variants.length) return;
+  const col = <K extends keyof Omit<ProductLinkVariant, 'linkId'>>(k: K) => variants.map((v) => v[k]);
+  await affected(
+    tx,
+    `INSERT INTO product_link_variants (link_id, store_variant_id, supplier_variant_id, cost_minor, currency, stock, available)
+     SELECT $1, u.* FROM unnest($2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::int[], $7::bool[]) AS u`,
+    [linkId, col('storeVariantId'), col('supplierVariantId'), col('costMinor'), col('currency'), col('stock'), col('available')],
+  );
+}
+
+interface LinkVariantRow {
+  link_id: string;
+  store_variant_id: string;
+  supplier_variant_id: string;
+  cost_minor: string;
+  currency: string;
+  stock: number;
+  available: boolean;
+}
+
+/** The variant mappings of these links, in the order of the store product's variants. */
+export async function variantsOfLinks(db: Queryable, linkIds: string[]): Promise<ProductLinkVariant[]> {
+  const found = await rows<LinkVariantRow>(db, 'SELECT lv.* FROM product_link_variants lv JOIN store_variants sv ON sv.id = lv.store_variant_id WHERE lv.link_id = ANY($1) ORDER BY sv.position', [linkIds]);
+  return found.map((r) => ({ linkId: r.link_id, storeVariantId: r.store_variant_id, supplierVariantId: r.supplier_variant_id, costMinor: Number(r.cost_minor), currency: r.currency, stock: r.stock, available: r.available }));
+}
+
+/**
+ * The links' sync outcome (`errors`: null clears a link's error), with `productLink.syncFailed` for each link whose
+ * error is new (the same error again is not repeated): the error before is read in the same statement, rows locked
+ * in id order (as `lockLinks` takes them).
+ */
+export async function setSyncResults(db: Queryable, ids: string[], errors: Array<string | null>): Promise<void> {
+  const event = outboxStep({
+    from: 'l', type: `'productLink.syncFailed'`, storeId: 'l.store_id', resourceKey: `'productLink:' || l.id`, recordKeyId: 'l.created_by_key_id',
+    snapshot: `to_jsonb(l) - 'was'`, where: 'l.last_sync_error IS NOT NULL AND l.was IS DISTINCT FROM l.last_sync_error',
+  });
+  await rows(
+    db,
+    `WITH was AS (SELECT id, last_sync_error AS was FROM product_links WHERE id = ANY($1) ORDER BY id FOR UPDATE),
+          l AS (UPDATE product_links l SET last_sync_at = now(), last_sync_error = u.error
+                  FROM unnest($1::uuid[], $2::text[]) AS u(id, error), was WHERE l.id = u.id AND was.id = u.id RETURNING l.*, was.was),
+          ev AS (${event})
+     SELECT 1`,
+    [ids, errors],
+  );
+}
+
+/** Store products linked to any of these supplier products. */
+export function linkedProducts(db: Queryable, storeId: string, supplierKey: string, supplierProductIds: string[]): Promise<Array<{ supplier_product_id: string; product_id: string }>> {
+  return rows(db, 'SELECT supplier_product_id, product_id FROM product_links WHERE store_id = $1 AND supplier_key = $2 AND supplier_product_id = ANY($3)', [storeId, supplierKey, supplierProductIds]);
+}
+
+/** The store product already linked to this supplier product, if any. */
+export async function linkedProduct(db: Queryable, storeId: string, supplierKey: string, supplierProductId: string): Promise<string | null> {
+  const [row] = await rows<{ product_id: string }>(db, 'SELECT product_id FROM product_links WHERE store_id = $1 AND supplier_key = $2 AND supplier_product_id = $3 LIMIT 1', [storeId, supplierKey, supplierProductId]);
+  return row ? row.product_id : null;
+}
+
+export async function linkCountOfConnection(db: Queryable, connectionId: string): Promise<number> {
+  const [row] = await rows<{ n: number }>(db, 'SELECT count(*)::int AS n FROM product_links WHERE connection_id = $1', [connectionId]);
+  return row.n;
+}
+
+// --- Sync
+
+/** Live connections that have links. */
+export async function connectionsWithLinks(db: Queryable): Promise<string[]> {
+  const found = await rows<{ connection_id: string }>(
+    db,
+    `SELECT DISTINCT l.connection_id FROM product_links l JOIN supplier_connections c ON c.id = l.connection_id
+      WHERE c.disconnected_at IS NULL AND c.enabled`,
+  );
+  return found.map((r) => r.connection_id);
+}
+
+export function linksOfConnection(db: Queryable, connectionId: string): Promise<Array<{ id: string; supplier_product_id: string }>> {
+  return rows(db, 'SELECT id, supplier_product_id FROM product_links WHERE connection_id = $1 ORDER BY created_at', [connectionId]);
+}
+
+interface LinkSyncRow {
+  id: string;
+  product_id: string;
+  sync: SyncSwitches;
+  price_rule: PriceRule;
+}
+
+/** Locked in one order, so concurrent batches and single-link syncs cannot deadlock. */
+export function lockLinks(tx: Queryable, linkIds: string[]): Promise<LinkSyncRow[]> {
+  return rows(tx, 'SELECT id, product_id, sync, price_rule FROM product_links WHERE id = ANY($1) ORDER BY id FOR UPDATE', [linkIds]);
+}
+
+export function variantCostsOfLinks(tx: Queryable, linkIds: string[]): Promise<Array<{ link_id: string; store_variant_id: string; supplier_variant_id: string; cost_minor: string; currency: string }>> {
+  return rows(tx, 'SELECT link_id, store_variant_id, supplier_variant_id, cost_minor, currency FROM product_link_variants WHERE link_id = ANY($1)', [linkIds]);
+}
+
+/** Set-based: one row per link variant (the arrays are columns). Rows already as given are not written again (no new row version). */
+export async function updateLinkVariants(tx: Queryable, v: { link: string[]; variant: string[]; stock: number[]; available: boolean[]; cost: number[]; currency: string[] }): Promise<void> {
+  await affected(
+    tx,
+    `UPDATE product_link_variants lv SET stock = u.stock, available = u.available, cost_minor = u.cost, currency = u.currency
+       FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::bool[], $5::bigint[], $6::text[]) AS u(link_id, store_variant_id, stock, available, cost, currency)
+      WHERE lv.link_id = u.link_id AND lv.store_variant_id = u.store_variant_id
+        AND (lv.stock, lv.available, lv.cost_minor, lv.currency) IS DISTINCT FROM (u.stock, u.available, u.cost, u.currency)`,
+    [v.link, v.variant, v.stock, v.available, v.cost, v.currency],
+  );
+}
+
+/** Answers how many links went; their variants go with them (ON DELETE CASCADE). */
+export function deleteLinksOfConnection(tx: Queryable, connectionId: string): Promise<number> {
+  return affected(tx, 'DELETE FROM product_links WHERE connection_id = $1', [connectionId]);
+}

@@ -1,0 +1,68 @@
+import type { DataSource } from 'typeorm';
+import { sendsNotifications, type ConnectionMode, type SupplierAdapter } from '../suppliers/adapter';
+import type { SupplierRegistry } from '../suppliers/registry';
+import type { SupplierGateway } from './gateway';
+import { orSupplierFailure } from './http-errors';
+import * as sql from './sql/connections';
+import type { SupplierConnection } from './types';
+
+/** Each connection's notification address at this service, as registered with suppliers that take one. */
+export class NotificationAddresses {
+  constructor(
+    private readonly db: DataSource,
+    private readonly registry: SupplierRegistry,
+    private readonly gateway: SupplierGateway,
+    private readonly publicBaseUrl: () => string,
+  ) {}
+
+  /** The connection's address ('' while no public address of this service is configured). */
+  of(conn: Pick<SupplierConnection, 'id' | 'supplierKey'>): string {
+    const base = this.publicBaseUrl();
+    return base ? `${base}/api/store-suppliers/webhook/${conn.supplierKey}/${conn.id}` : '';
+  }
+
+  /** Registers the notification address with suppliers that take one; answers credential fields to keep and the address registered. */
+  async register(
+    adapter: SupplierAdapter,
+    conn: { id: string; mode: ConnectionMode; settings: Record<string, unknown>; credentialsSealed?: string | null },
+    credentials: Record<string, string>,
+    onChanged?: (changed: Record<string, string>) => Promise<void>,
+  ): Promise<{ fields: Record<string, string>; url: string | null }> {
+    const url = this.of({ id: conn.id, supplierKey: adapter.entry.key });
+    if (!url || !sendsNotifications(adapter)) return { fields: {}, url: null };
+    return { fields: await orSupplierFailure(adapter.registerNotificationAddress(this.gateway.context(conn, credentials, onChanged), url)), url };
+  }
+
+  /** Re-registers the notification address (for example after PUBLIC_BASE_URL changed). */
+  async reregister(conn: SupplierConnection): Promise<void> {
+    const adapter = this.gateway.adapterFor(conn.supplierKey);
+    const credentials = this.gateway.credentialsOf(conn);
+    const registered = await this.register(adapter, conn, credentials);
+    await sql.updateConnection(this.db, conn.id, {
+      registeredNotificationAddress: registered.url,
+      ...(Object.keys(registered.fields).length ? { credentialsSealed: this.gateway.sealCredentials({ ...credentials, ...registered.fields }) } : {}),
+    });
+  }
+
+  /** At start: registers the notification address again with every connection whose address changed since. */
+  async reregisterChanged(onError: (connectionId: string, err: unknown) => void, identify: (conn: SupplierConnection, adapter: SupplierAdapter) => Promise<unknown>): Promise<number> {
+    const live = await sql.liveConnections(this.db);
+    let changed = 0;
+    for (const conn of live) {
+      const adapter = this.registry.find(conn.supplierKey);
+      if (!conn.credentialsSealed || !adapter || this.registry.isSwitchedOff(conn.supplierKey)) continue;
+      // Connections made before accounts were told apart learn theirs once.
+      if (!conn.supplierAccountKey) await identify(conn, adapter).catch((err: unknown) => onError(conn.id, err));
+      if (!sendsNotifications(adapter)) continue;
+      const url = this.of(conn) || null;
+      if (url === conn.registeredNotificationAddress) continue;
+      try {
+        await this.reregister(conn);
+        changed++;
+      } catch (err) {
+        onError(conn.id, err);
+      }
+    }
+    return changed;
+  }
+}

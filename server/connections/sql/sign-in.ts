@@ -1,0 +1,71 @@
+import { affected, type Queryable, rows } from '../../platform/db';
+import type { ConnectionMode } from '../../suppliers/adapter';
+
+// Supplier sign-ins in progress (supplier_sign_in_states).
+
+interface SignInState {
+  store_id: string;
+  account_id: string;
+  api_key_id: string | null;
+  supplier_key: string;
+  mode: ConnectionMode;
+  redirect_uri: string;
+}
+/** A sign-in as its callback finds it: the address's id, and the member and browser it was opened by (if it was). */
+interface UsedSignIn extends SignInState {
+  id: string;
+  opened_by_account_id: string | null;
+  browser_digest: string | null;
+}
+/** A sign-in as its address finds it; `spent` once used or expired. */
+interface SignInToOpen extends SignInState {
+  nonce: string;
+  expires_at: Date;
+  spent: boolean;
+  opened_by_account_id: string | null;
+}
+
+/** Answers the sign-in's id (its address at this service). */
+export async function saveSignInState(db: Queryable, nonce: string, s: SignInState, expiresAt: Date): Promise<string> {
+  const [row] = await rows<{ id: string }>(
+    db,
+    `INSERT INTO supplier_sign_in_states (nonce, store_id, account_id, api_key_id, supplier_key, mode, redirect_uri, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id`,
+    [nonce, s.store_id, s.account_id, s.api_key_id, s.supplier_key, s.mode, s.redirect_uri, expiresAt],
+  );
+  return row.id;
+}
+
+/** Uses the state once, while it has not expired; null otherwise. */
+export async function useSignInState(db: Queryable, nonce: string): Promise<UsedSignIn | null> {
+  const [st] = await rows<UsedSignIn>(
+    db,
+    `UPDATE supplier_sign_in_states SET used_at = now()
+      WHERE nonce = $1 AND used_at IS NULL AND expires_at > now()
+      RETURNING id, store_id, account_id, api_key_id, supplier_key, mode, redirect_uri, opened_by_account_id, browser_digest`,
+    [nonce],
+  );
+  return st ?? null;
+}
+
+export async function signInToOpen(db: Queryable, storeId: string, id: string): Promise<SignInToOpen | null> {
+  const [st] = await rows<SignInToOpen>(
+    db,
+    `SELECT nonce, store_id, account_id, api_key_id, supplier_key, mode, redirect_uri, expires_at, opened_by_account_id,
+            (used_at IS NOT NULL OR expires_at <= now()) AS spent
+       FROM supplier_sign_in_states WHERE id = $1 AND store_id = $2`,
+    [id, storeId],
+  );
+  return st ?? null;
+}
+
+/** Binds a sign-in not yet used to the member who opens it and their browser's digest (again by the same member only). */
+export async function bindSignInBrowser(db: Queryable, id: string, accountId: string, browserDigest: string): Promise<boolean> {
+  const bound = await affected(
+    db,
+    `UPDATE supplier_sign_in_states SET opened_by_account_id = $2, browser_digest = $3
+      WHERE id = $1 AND used_at IS NULL AND expires_at > now() AND (opened_by_account_id IS NULL OR opened_by_account_id = $2)`,
+    [id, accountId, browserDigest],
+  );
+  return bound > 0;
+}

@@ -1,0 +1,132 @@
+import { type ConnectionRow, connectionOf } from '../../connections';
+import type { PaymentMethod, PaymentStatus } from '../../orders';
+import { affected, preparedRows, type Queryable, rows } from '../../platform/db';
+import { type KeysetListStatement, storeScope } from '../../platform/pagination';
+import type { PartRef, SupplierOrder, SupplierOrderEvent, SupplierOrderFilters, Work, WorkItem } from '../supplier-order';
+import { COLUMNS_READ, EVENTS_OF_S, LISTED_OF_S, OF_S, supplierOrderOf, type SupplierOrderRow } from './rows';
+
+// Supplier orders read: one, of a part, due, and the list. `workOf` reads, in one statement for one step, the
+// connection (the connections domain's row, mapped by it), the store order's payment and the part's items (orders'),
+// and the links of those items (the catalogue's); nothing outside dispatch's tables is written here.
+
+/** Wakes the dispatch runners of every process when work is sent. */
+export const WORK_CHANNEL = 'dispatch_work';
+
+export async function supplierOrderById(db: Queryable, id: string, storeId?: string): Promise<SupplierOrder | null> {
+  const [r] = await preparedRows<SupplierOrderRow>(db, `SELECT ${COLUMNS_READ} FROM supplier_orders WHERE id = $1${storeId ? ' AND store_id = $2' : ''}`, storeId ? [id, storeId] : [id]);
+  return r ? supplierOrderOf(r) : null;
+}
+
+export async function supplierOrderOfPart(db: Queryable, orderId: string, groupKey: string): Promise<SupplierOrder | null> {
+  const [r] = await preparedRows<SupplierOrderRow>(db, `SELECT ${COLUMNS_READ} FROM supplier_orders WHERE order_id = $1 AND group_key = $2`, [orderId, groupKey]);
+  return r ? supplierOrderOf(r) : null;
+}
+
+/** Other queued records of a connection with no cancel asked (the store's queued ones, by the status index), oldest first. */
+export async function queuedOfConnection(db: Queryable, so: Pick<SupplierOrder, 'id' | 'storeId' | 'connectionId'>, limit: number): Promise<SupplierOrder[]> {
+  const found = await preparedRows<SupplierOrderRow>(
+    db,
+    `SELECT ${COLUMNS_READ} FROM supplier_orders WHERE store_id = $1 AND status = 'queued' AND connection_id = $2 AND id <> $3 AND NOT cancel_requested ORDER BY created_at LIMIT $4`,
+    [so.storeId, so.connectionId, so.id, limit],
+  );
+  return found.map(supplierOrderOf);
+}
+
+export async function supplierOrderBySupplierId(db: Queryable, connectionId: string, supplierOrderId: string): Promise<SupplierOrder | null> {
+  const [r] = await rows<SupplierOrderRow>(db, 'SELECT * FROM supplier_orders WHERE connection_id = $1 AND supplier_order_id = $2', [connectionId, supplierOrderId]);
+  return r ? supplierOrderOf(r) : null;
+}
+
+/** The supplier orders of some store orders, oldest first, each with its events (the list's shape), in one read. */
+export function supplierOrdersOfOrders(db: Queryable, orderIds: string[]): Promise<Array<SupplierOrderRow & { events: SupplierOrderEvent[] }>> {
+  return preparedRows(db, `SELECT ${OF_S}, ${EVENTS_OF_S} AS events FROM supplier_orders s WHERE s.order_id = ANY($1) ORDER BY s.created_at`, [orderIds]);
+}
+
+/**
+ * Everything a dispatch step reads, in one statement: the record, its connection (as the connections domain maps
+ * it), the store order's payment, and the part's items with the supplier product each is linked to now.
+ */
+export async function workOf(db: Queryable, id: string): Promise<Work | null> {
+  const [r] = await preparedRows<SupplierOrderRow & { connection: ConnectionRow; order_payment_method: PaymentMethod; order_payment_status: PaymentStatus; order_confirmed: boolean; items: WorkItem[] }>(
+    db,
+    `SELECT ${OF_S}, to_jsonb(c.*) AS connection, o.payment_method AS order_payment_method, o.payment_status AS order_payment_status, o.confirmed_at IS NOT NULL AS order_confirmed,
+            COALESCE((SELECT json_agg(json_build_object('id', i.id, 'sku', i.sku, 'quantity', i.quantity, 'supplierVariantId', i.supplier_variant_id,
+                                                        'linkCostMinor', i.link_cost_minor, 'supplierProductId', l.supplier_product_id) ORDER BY i.position)
+                        FROM store_order_items i
+                        LEFT JOIN product_link_variants lv ON lv.store_variant_id = i.variant_id
+                        LEFT JOIN product_links l ON l.id = lv.link_id
+                       WHERE i.order_id = s.order_id AND i.group_key = s.group_key), '[]') AS items
+       FROM supplier_orders s JOIN supplier_connections c ON c.id = s.connection_id JOIN store_orders o ON o.id = s.order_id
+      WHERE s.id = $1`,
+    [id],
+  );
+  if (!r) return null;
+  return {
+    so: supplierOrderOf(r),
+    conn: connectionOf(r.connection),
+    order: { paymentMethod: r.order_payment_method, paymentStatus: r.order_payment_status, confirmed: r.order_confirmed },
+    items: r.items.map((i) => ({ ...i, linkCostMinor: i.linkCostMinor === null ? null : Number(i.linkCostMinor) })),
+  };
+}
+
+const PART_REF = `id, order_id AS "orderId", group_key AS "groupKey", connection_id AS "connectionId", supplier_key AS "supplierKey"`;
+
+/** Which of these records have a step due (the generated column): the runner's one look after a batch of jobs. */
+export function stepDueAmong(db: Queryable, ids: string[]): Promise<PartRef[]> {
+  return preparedRows(db, `SELECT ${PART_REF} FROM supplier_orders WHERE id = ANY($1) AND step_due`, [ids]);
+}
+
+/** Records with a step due that nothing touched for a while (a lost job, a crash between commit and send). */
+export function staleWithStepDue(db: Queryable, olderThanSeconds: number, limit: number): Promise<PartRef[]> {
+  return rows(db, `SELECT ${PART_REF} FROM supplier_orders WHERE step_due AND updated_at < now() - make_interval(secs => $1) ORDER BY updated_at LIMIT $2`, [olderThanSeconds, limit]);
+}
+
+/** Failed records whose backoff has passed. */
+export async function dueForRetry(db: Queryable, limit: number): Promise<SupplierOrder[]> {
+  return (await rows<SupplierOrderRow>(db, `SELECT * FROM supplier_orders WHERE status = 'failed' AND next_retry_at <= now() ORDER BY next_retry_at LIMIT $1`, [limit])).map(supplierOrderOf);
+}
+
+/** The last cost the pre-checks saw. */
+export async function lastSeenCost(db: Queryable, soId: string): Promise<number | null> {
+  const [row] = await rows<{ c: string | null }>(db, `SELECT details->>'currentCostMinor' AS c FROM supplier_order_events WHERE supplier_order_id = $1 AND details ? 'currentCostMinor' ORDER BY id DESC LIMIT 1`, [soId]);
+  return row?.c != null ? Number(row.c) : null;
+}
+
+export async function openSupplierOrderCount(db: Queryable, connectionId: string): Promise<number> {
+  const [row] = await rows<{ n: number }>(db, `SELECT count(*)::int AS n FROM supplier_orders WHERE connection_id = $1 AND status NOT IN ('delivered', 'cancelled')`, [connectionId]);
+  return row.n;
+}
+
+/** Wakes the dispatch runners of every process. */
+export async function wakeRunners(db: Queryable): Promise<void> {
+  await affected(db, `SELECT pg_notify('${WORK_CHANNEL}', '')`);
+}
+
+export function eventsOf(db: Queryable, ids: string[]): Promise<Array<{ id: string; supplier_order_id: string; at: Date; actor_kind: string; actor_id: string | null; type: string; from_status: string | null; to_status: string | null; details: Record<string, unknown> }>> {
+  return rows(db, 'SELECT * FROM supplier_order_events WHERE supplier_order_id = ANY($1) ORDER BY id', [ids]);
+}
+
+/**
+ * The supplier order list: each record with its events, in the columns its view shows named as it reads them (`LISTED_OF_S`,
+ * `ListedSupplierOrder` in ./views; times as ISO text). Counted by supplier_order_counts; own-scope keys and orderId count their rows.
+ */
+export function supplierOrderList(storeId: string, ownKeyId: string | null, f: SupplierOrderFilters): KeysetListStatement {
+  // The counts do not keep the creating key: an own key's list counts its rows.
+  const filters = storeScope(storeId, ownKeyId, false);
+  const add = (column: string, value: unknown, counted: boolean, op: '=' | '<>' = '=') => filters.push({ column, value, op, ...(counted ? { countColumn: column } : {}) });
+  if (f.needsReview === true) add('status', 'needsReview', true);
+  if (f.needsReview === false) add('status', 'needsReview', true, '<>');
+  if (f.status) add('status', f.status, true);
+  if (f.connectionId) add('connection_id', f.connectionId, true);
+  if (f.orderId) add('order_id', f.orderId, false);
+  if (f.contractModel) add('contract_model', f.contractModel, true);
+  return {
+    list: 'supplierOrders',
+    binding: { storeId, ownKeyId, status: f.status ?? null, needsReview: f.needsReview ?? null, connectionId: f.connectionId ?? null, orderId: f.orderId ?? null, contractModel: f.contractModel ?? null },
+    table: 'supplier_orders',
+    alias: 's',
+    filters,
+    columns: `${LISTED_OF_S}, ${EVENTS_OF_S} AS events`,
+    counts: { table: 'supplier_order_counts', sum: 'n' },
+  };
+}

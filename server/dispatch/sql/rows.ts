@@ -1,0 +1,67 @@
+import { isoTime } from '../../platform/pagination';
+import type { SupplierOrder } from '../supplier-order';
+
+// The dispatch domain's data module (this folder): every statement on its tables (supplier orders, their history).
+// This file: a supplier order's row, its columns as the statements name them, and its mapping to the domain's type.
+
+export interface SupplierOrderRow {
+  id: string;
+  store_id: string;
+  order_id: string;
+  group_key: string;
+  connection_id: string;
+  supplier_key: string;
+  order_number: string;
+  contract_model: SupplierOrder['contractModel'];
+  status: SupplierOrder['status'];
+  review_reason: SupplierOrder['reviewReason'];
+  review_message: string | null;
+  retryable: boolean | null;
+  supplier_order_number: string;
+  number_known_absent: boolean;
+  supplier_order_id: string | null;
+  supplier_status: string | null;
+  costs: SupplierOrder['costs'];
+  payment_status: SupplierOrder['paymentStatus'];
+  shipping: SupplierOrder['shipping'];
+  attempt: number;
+  pay_now: boolean;
+  pay_requested: boolean;
+  cancel_requested: boolean;
+  payment_due: boolean;
+  capture_requested: boolean;
+  store_takes_over: boolean;
+  accepted_cost_minor: string | null;
+  destination: SupplierOrder['destination'];
+  retries_used: number;
+  next_retry_at: Date | null;
+  created_by_account_id: string;
+  created_by_key_id: string | null;
+  created_at: Date; updated_at: Date;
+}
+
+/** A supplier order's columns, named (the hot statements are prepared: their result may not change with the table). */
+export const COLUMNS_READ = `id, store_id, order_id, group_key, connection_id, supplier_key, order_number, contract_model, status, review_reason, review_message,
+  retryable, supplier_order_number, number_known_absent, supplier_order_id, supplier_status, costs, payment_status, shipping, attempt, pay_now, pay_requested,
+  cancel_requested, payment_due, capture_requested, store_takes_over, accepted_cost_minor, destination, retries_used, next_retry_at, created_by_account_id,
+  created_by_key_id, created_at, updated_at`;
+export const OF_S = COLUMNS_READ.split(',').map((c) => `s.${c.trim()}`).join(', ');
+export const LISTED_OF_S = `${'id store_id order_id order_number group_key connection_id supplier_key contract_model status review_reason review_message retryable supplier_order_number supplier_order_id supplier_status costs payment_status shipping attempt destination'
+  .split(' ').map((c) => `s.${c} AS "${c.replace(/_(\w)/g, (_, x: string) => x.toUpperCase())}"`).join(', ')}, ${isoTime('s.created_at')} AS "createdAt", ${isoTime('s.updated_at')} AS "updatedAt"`;
+
+/** A supplier order's history as JSON, oldest first, each `at` in ISO 8601 as answered (for `s`, a supplier order row). */
+export const EVENTS_OF_S = `(SELECT coalesce(json_agg(json_build_object('at', ${isoTime('e.at')}, 'actor', json_build_object('kind', e.actor_kind, 'id', e.actor_id), 'type', e.type,
+                              'from', e.from_status, 'to', e.to_status, 'details', e.details) ORDER BY e.id), '[]')
+                      FROM supplier_order_events e WHERE e.supplier_order_id = s.id)`;
+
+export function supplierOrderOf(r: SupplierOrderRow): SupplierOrder {
+  return {
+    id: r.id, storeId: r.store_id, orderId: r.order_id, groupKey: r.group_key, connectionId: r.connection_id, supplierKey: r.supplier_key, orderNumber: r.order_number,
+    contractModel: r.contract_model, status: r.status, reviewReason: r.review_reason, reviewMessage: r.review_message, retryable: r.retryable,
+    supplierOrderNumber: r.supplier_order_number, numberKnownAbsent: r.number_known_absent, supplierOrderId: r.supplier_order_id, supplierStatus: r.supplier_status,
+    costs: r.costs, paymentStatus: r.payment_status, shipping: r.shipping, attempt: r.attempt, payNow: r.pay_now, payRequested: r.pay_requested,
+    cancelRequested: r.cancel_requested, paymentDue: r.payment_due, captureRequested: r.capture_requested, storeTakesOver: r.store_takes_over,
+    acceptedCostMinor: r.accepted_cost_minor === null ? null : Number(r.accepted_cost_minor), destination: r.destination, retriesUsed: r.retries_used,
+    nextRetryAt: r.next_retry_at, createdByAccountId: r.created_by_account_id, createdByKeyId: r.created_by_key_id, createdAt: r.created_at, updatedAt: r.updated_at,
+  };
+}

@@ -1,0 +1,34 @@
+import { affected, type Queryable, rows } from '../../platform/db';
+
+// The read-back safety net's statements (../safety-net.ts): which open supplier orders are due a read-back (their
+// connection, the connections domain's row, read in the same statement), and that one was asked for.
+
+/**
+ * Open supplier orders due, oldest first, from live connections whose circuit is closed: neither changed (every
+ * read-back writes the row) nor asked for by the safety net for `dueAfterSeconds`; at most `perConnection` each.
+ */
+export function dueOrders(db: Queryable, o: { dueAfterSeconds: number; maxAgeDays: number; perConnection: number; perSweep: number }): Promise<Array<{ id: string; connection_id: string; supplier_order_id: string }>> {
+  // Statuses the supplier still moves on its own (as in the partial index of migration ReadBackAskedAt). Queued and
+  // failed orders belong to the dispatch job, which reads them itself.
+  return rows(
+    db,
+    `SELECT id, connection_id, supplier_order_id FROM (
+       SELECT so.id, so.connection_id, so.supplier_order_id, GREATEST(so.updated_at, so.read_back_asked_at) AS seen,
+              row_number() OVER (PARTITION BY so.connection_id ORDER BY GREATEST(so.updated_at, so.read_back_asked_at)) AS n
+         FROM supplier_orders so
+         JOIN supplier_connections c ON c.id = so.connection_id
+        WHERE so.status IN ('submitted', 'confirmed', 'processing', 'shipped', 'needsReview') AND so.supplier_order_id IS NOT NULL
+          AND GREATEST(so.updated_at, so.read_back_asked_at) < now() - make_interval(secs => $1)
+          AND so.created_at > now() - make_interval(days => $2)
+          AND c.disconnected_at IS NULL AND c.enabled AND c.credentials_sealed IS NOT NULL
+          AND (c.circuit_open_until IS NULL OR c.circuit_open_until <= now())
+     ) due
+     WHERE n <= $3 ORDER BY seen LIMIT $4`,
+    [o.dueAfterSeconds, o.maxAgeDays, o.perConnection, o.perSweep],
+  );
+}
+
+/** A plain UPDATE: updated_at keeps meaning the last change, and no status moves. */
+export async function markReadBackAsked(db: Queryable, ids: string[]): Promise<void> {
+  await affected(db, 'UPDATE supplier_orders SET read_back_asked_at = now() WHERE id = ANY($1)', [ids]);
+}

@@ -1,0 +1,108 @@
+import { affected, preparedRows, type Queryable, rows } from '../../platform/db';
+import { type KeysetListStatement, storeScope } from '../../platform/pagination';
+import type { Destination, FulfilmentGroup, PaymentAttentionReason, StoreOrder, StoreOrderItem } from '../types';
+
+// The orders domain's data module (this folder): every statement on its tables (store orders, their items and parts,
+// payment events), rows turned into its types by the mappers below. This file: orders, items, parts read, the list.
+// A new order reads the catalogue's links of its variants (and their connections) in one statement; it writes none.
+
+interface OrderRow {
+  id: string; store_id: string; number: string; status: StoreOrder['status']; payment_method: StoreOrder['paymentMethod']; payment_status: StoreOrder['paymentStatus'];
+  contract_model: StoreOrder['contractModel']; currency: string; total_minor: string; destination: Destination; needs_attention: boolean;
+  payment_attention: PaymentAttentionReason | null; payment_attention_at: Date | null; confirmed_at: Date | null; marked_paid_at: Date | null;
+  created_by_account_id: string; created_by_key_id: string | null; created_at: Date; updated_at: Date;
+}
+
+const storeOrderOf = (r: OrderRow): StoreOrder => ({
+  id: r.id, storeId: r.store_id, number: r.number, status: r.status, paymentMethod: r.payment_method, paymentStatus: r.payment_status,
+  contractModel: r.contract_model, currency: r.currency, totalMinor: Number(r.total_minor), destination: r.destination, needsAttention: r.needs_attention,
+  paymentAttention: r.payment_attention ? { reason: r.payment_attention, since: r.payment_attention_at! } : null,
+  confirmedAt: r.confirmed_at, markedPaidAt: r.marked_paid_at, createdByAccountId: r.created_by_account_id, createdByKeyId: r.created_by_key_id, createdAt: r.created_at, updatedAt: r.updated_at,
+});
+
+/** A store order's columns, named: its reads are prepared (a prepared result may not change with the table). */
+const ORDER_COLUMNS = `id, store_id, number, status, payment_method, payment_status, contract_model, currency, total_minor, destination, needs_attention,
+  payment_attention, payment_attention_at, confirmed_at, marked_paid_at, created_by_account_id, created_by_key_id, created_at, updated_at`;
+const ITEM_COLUMNS = `id, order_id AS "orderId", position, product_id AS "productId", variant_id AS "variantId", sku, title, product_title AS "productTitle", quantity,
+  unit_price_minor::float8 AS "unitPriceMinor", group_key AS "groupKey", supplier_variant_id AS "supplierVariantId", link_cost_minor::float8 AS "linkCostMinor"`;
+const GROUP_COLUMNS = `order_id AS "orderId", group_key AS "groupKey", connection_id AS "connectionId", status, shipment,
+  fulfilled_by_store AS "fulfilledByStore", needs_attention AS "needsAttention", updated_at AS "updatedAt"`;
+
+// --- Reads
+
+export async function orderById(db: Queryable, id: string): Promise<StoreOrder | null> {
+  const [r] = await preparedRows<OrderRow>(db, `SELECT ${ORDER_COLUMNS} FROM store_orders WHERE id = $1`, [id]);
+  return r ? storeOrderOf(r) : null;
+}
+
+export async function orderInStore(db: Queryable, storeId: string, id: string): Promise<StoreOrder | null> {
+  const [r] = await preparedRows<OrderRow>(db, `SELECT ${ORDER_COLUMNS} FROM store_orders WHERE id = $1 AND store_id = $2`, [id, storeId]);
+  return r ? storeOrderOf(r) : null;
+}
+
+export function itemsOf(db: Queryable, orderId: string): Promise<StoreOrderItem[]> {
+  return preparedRows<StoreOrderItem>(db, `SELECT ${ITEM_COLUMNS} FROM store_order_items WHERE order_id = $1 ORDER BY position`, [orderId]);
+}
+
+export function groupsOf(db: Queryable, orderIds: string[]): Promise<FulfilmentGroup[]> {
+  return preparedRows<FulfilmentGroup>(db, `SELECT ${GROUP_COLUMNS} FROM fulfilment_groups WHERE order_id = ANY($1) ORDER BY group_key`, [orderIds]);
+}
+
+export async function groupOf(db: Queryable, orderId: string, groupKey: string): Promise<FulfilmentGroup | null> {
+  const [g] = await preparedRows<FulfilmentGroup>(db, `SELECT ${GROUP_COLUMNS} FROM fulfilment_groups WHERE order_id = $1 AND group_key = $2`, [orderId, groupKey]);
+  return g ?? null;
+}
+
+// --- A new order
+
+/** The links of these store variants through live connections. */
+export function liveLinksOfVariants(tx: Queryable, variantIds: string[]): Promise<Array<{ store_variant_id: string; connection_id: string; supplier_variant_id: string; cost_minor: string }>> {
+  return rows(
+    tx,
+    `SELECT lv.store_variant_id, l.connection_id, lv.supplier_variant_id, lv.cost_minor
+       FROM product_link_variants lv JOIN product_links l ON l.id = lv.link_id
+       JOIN supplier_connections c ON c.id = l.connection_id AND c.disconnected_at IS NULL
+      WHERE lv.store_variant_id = ANY($1)`,
+    [variantIds],
+  );
+}
+
+/** The order, its items and its parts (each part pending), in one statement. */
+export async function insertOrder(tx: Queryable, o: Omit<StoreOrder, 'createdAt' | 'updatedAt' | 'status' | 'needsAttention' | 'paymentAttention' | 'confirmedAt' | 'markedPaidAt'>, items: StoreOrderItem[], groups: Array<Pick<FulfilmentGroup, 'groupKey' | 'connectionId' | 'fulfilledByStore'>>): Promise<void> {
+  await affected(
+    tx,
+    `WITH o AS (
+       INSERT INTO store_orders (id, store_id, number, status, payment_method, payment_status, contract_model, currency, total_minor, destination, needs_attention, created_by_account_id, created_by_key_id)
+       VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, $9, false, $10, $11) RETURNING id
+     ), i AS (
+       INSERT INTO store_order_items (id, order_id, position, product_id, variant_id, sku, title, product_title, quantity, unit_price_minor, group_key, supplier_variant_id, link_cost_minor)
+       SELECT x.id, o.id, x.position, x."productId", x."variantId", x.sku, x.title, x."productTitle", x.quantity, x."unitPriceMinor", x."groupKey", x."supplierVariantId", x."linkCostMinor"
+         FROM o, jsonb_to_recordset($12::jsonb) AS x(id uuid, position int, "productId" uuid, "variantId" uuid, sku text, title text, "productTitle" text, quantity int, "unitPriceMinor" bigint, "groupKey" text, "supplierVariantId" text, "linkCostMinor" bigint)
+     )
+     INSERT INTO fulfilment_groups (order_id, group_key, connection_id, status, shipment, fulfilled_by_store)
+     SELECT o.id, g."groupKey", g."connectionId", 'pending', NULL, g."fulfilledByStore" FROM o, jsonb_to_recordset($13::jsonb) AS g("groupKey" text, "connectionId" uuid, "fulfilledByStore" boolean)`,
+    [o.id, o.storeId, o.number, o.paymentMethod, o.paymentStatus, o.contractModel, o.currency, o.totalMinor, JSON.stringify(o.destination), o.createdByAccountId, o.createdByKeyId, JSON.stringify(items), JSON.stringify(groups)],
+  );
+}
+
+export interface OrderListRow extends OrderRow {
+  parts: Array<{ groupKey: string; connectionId: string | null; status: FulfilmentGroup['status']; fulfilledByStore: boolean; shipment: FulfilmentGroup['shipment'] }>;
+  attention: number;
+}
+
+/** The store order list: each order with its parts and how many of them need attention; `customer`: in the delivery name or e-mail. */
+export function orderList(f: { storeId: string; ownKeyId: string | null; needsAttention?: boolean; status?: string; customer?: string }): KeysetListStatement {
+  const filters = storeScope(f.storeId, f.ownKeyId);
+  if (f.needsAttention !== undefined) filters.push({ column: 'needs_attention', countColumn: 'needs_attention', value: f.needsAttention });
+  if (f.status) filters.push({ column: 'status', countColumn: 'status', value: f.status });
+  if (f.customer) filters.push({ column: "destination->>'name'", orColumns: ["destination->>'email'"], op: 'contains', value: f.customer });
+  return { list: 'storeOrders', binding: f, table: 'store_orders', alias: 'o', filters,
+    // attention: the order's parts waiting for review or failed.
+    columns: `o.*,
+      (SELECT coalesce(json_agg(json_build_object('groupKey', g.group_key, 'connectionId', g.connection_id, 'status', g.status,
+                                  'fulfilledByStore', g.fulfilled_by_store, 'shipment', g.shipment) ORDER BY g.group_key), '[]')
+         FROM fulfilment_groups g WHERE g.order_id = o.id) AS parts,
+      (SELECT count(*)::int FROM fulfilment_groups g WHERE g.order_id = o.id AND g.needs_attention) AS attention`,
+    counts: { table: 'store_order_counts', sum: 'n' },
+  };
+}

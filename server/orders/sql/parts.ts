@@ -1,0 +1,91 @@
+import type { Actor } from '../../identity/permissions';
+import { outboxStep } from '../../events';
+import { Params, preparedRows, type Queryable, rows } from '../../platform/db';
+import type { PartMove } from '../types';
+import { storeOrderEvent } from './payments';
+import { PARTS_SUMMARY, statusFromParts } from './status';
+
+// Order parts and the store order that follows them: the one write of a part's status (`movePart`, a step other
+// domains run inside their own statement), confirmation, and the parts as their events show them.
+
+/** What a part's move answers: the part as written, its status before, and its order's store, number and creating key. */
+const MOVED = `g.order_id, g.group_key, g.connection_id, g.status, g.shipment, g.fulfilled_by_store, g.needs_attention, g.updated_at, was.status AS was_status,
+  ord.store_id, ord.number AS order_number, ord.created_by_key_id`;
+
+/**
+ * The one write of an order part's status, as steps of a statement so that a caller may run it inside its own (a
+ * supplier order's change, its part's move, the store order and their events then commit in one round trip:
+ * dispatch's `writeChange`). It moves the parts named by the rows of `parts` (a table expression with `order_id` and
+ * `group_key`): `part`, the parts as written; `part_event`, the `orderPart.statusChanged` event of each part whose
+ * status changed; `order_follow`, each of their store orders (and those of `confirming`, a table expression of
+ * orders this statement confirms) with its status and needs-attention flag taken from its parts as they are now. A
+ * part that follows its supplier order is written only when something changes, and never once the store took it over.
+ */
+export function movePart(p: Params, parts: string, move: PartMove, confirming?: string): string {
+  const from = `FROM ${parts} x JOIN fulfilment_groups was ON was.order_id = x.order_id AND was.group_key = x.group_key JOIN store_orders ord ON ord.id = x.order_id
+               WHERE g.order_id = x.order_id AND g.group_key = x.group_key`;
+  let update: string;
+  switch (move.kind) {
+    case 'follow': {
+      const [status, shipment, attention] = [p.add(move.status), p.json(move.shipment), p.add(move.needsAttention)];
+      update = `UPDATE fulfilment_groups g SET status = ${status}, shipment = ${shipment}, needs_attention = ${attention}, updated_at = now()
+                  ${from} AND NOT g.fulfilled_by_store
+                   AND (g.status IS DISTINCT FROM ${status} OR g.shipment IS DISTINCT FROM ${shipment} OR g.needs_attention IS DISTINCT FROM ${attention})`;
+      break;
+    }
+    case 'handToStore':
+      update = `UPDATE fulfilment_groups g SET fulfilled_by_store = true, shipment = NULL, needs_attention = false, updated_at = now(),
+                       status = CASE WHEN ord.confirmed_at IS NULL THEN 'pending' ELSE 'processing' END
+                  ${from}`;
+      break;
+    case 'byStore':
+      update = `UPDATE fulfilment_groups g SET status = ${p.add(move.status)}, shipment = COALESCE(${p.json(move.shipment)}, g.shipment), updated_at = now()
+                  ${from} AND g.fulfilled_by_store AND g.status = ANY(${p.add(move.from)}::text[])`;
+  }
+  const event = outboxStep({
+    from: 'part', type: `'orderPart.statusChanged'`, storeId: 'part.store_id', resourceKey: `'orderPart:' || part.order_id || ':' || part.group_key`,
+    recordKeyId: 'part.created_by_key_id', snapshot: 'to_jsonb(part) - \'needs_attention\'', where: 'part.status IS DISTINCT FROM part.was_status',
+  });
+  // The parts as they are now: those this statement moved, and the others of their orders as they were.
+  const orders = `SELECT order_id FROM part${confirming ? ` UNION SELECT order_id FROM ${confirming}` : ''}`;
+  const confirmed = confirming ? `(s.confirmed_at IS NOT NULL OR s.id IN (SELECT order_id FROM ${confirming}))` : 's.confirmed_at IS NOT NULL';
+  return `part AS (${update} RETURNING ${MOVED}), part_event AS (${event}),
+    part_now AS (SELECT g.order_id, g.status, g.needs_attention FROM fulfilment_groups g
+                  WHERE g.order_id IN (${orders}) AND NOT EXISTS (SELECT 1 FROM part m WHERE m.order_id = g.order_id AND m.group_key = g.group_key)
+                 UNION ALL SELECT order_id, status, needs_attention FROM part),
+    order_follow AS (UPDATE store_orders s SET status = ${statusFromParts('f', confirmed)}, needs_attention = f.attention OR s.payment_attention IS NOT NULL,
+                            ${confirming ? `confirmed_at = CASE WHEN s.confirmed_at IS NULL AND s.id IN (SELECT order_id FROM ${confirming}) THEN now() ELSE s.confirmed_at END, ` : ''}updated_at = now()
+                       FROM (SELECT o.order_id, ${PARTS_SUMMARY} FROM (${orders}) o LEFT JOIN part_now x ON x.order_id = o.order_id GROUP BY o.order_id) f
+                      WHERE s.id = f.order_id RETURNING s.id, s.store_id, s.created_by_key_id)`;
+}
+
+/**
+ * Confirms the order and starts its own part (`storeGroup`, if pending), the order following its parts, with the
+ * `storeOrder.confirmed` event other domains react to, in one statement; true when this call confirmed it.
+ */
+export async function confirmOrder(tx: Queryable, orderId: string, storeGroup: string, actor: Actor): Promise<boolean> {
+  const p = new Params();
+  const confirming = `SELECT id AS order_id, ${p.add(storeGroup)}::text AS group_key FROM store_orders WHERE id = ${p.add(orderId)} AND confirmed_at IS NULL FOR UPDATE`;
+  const steps = movePart(p, 'o', { kind: 'byStore', status: 'processing', shipment: null, from: ['pending'] }, 'o');
+  const confirmed = `confirmed_event AS (${storeOrderEvent(p, 'order_follow', 'storeOrder.confirmed', actor)})`;
+  return (await preparedRows(tx, `WITH o AS (${confirming}), ${steps}, ${confirmed} SELECT order_id FROM o`, p.values)).length > 0;
+}
+
+/** `movePart` as a statement of its own, for one part; true when the part moved. */
+export async function movePartNow(db: Queryable, orderId: string, groupKey: string, move: PartMove): Promise<boolean> {
+  const p = new Params();
+  const one = `(SELECT ${p.add(orderId)}::uuid AS order_id, ${p.add(groupKey)}::text AS group_key)`;
+  return (await rows(db, `WITH ${movePart(p, one, move)} SELECT order_id FROM part`, p.values)).length > 0;
+}
+
+/** Part rows as `movePart` wrote them into events, with their items, for the events' data (the part as the API shows it). */
+export async function partsWithItems(db: Queryable, parts: Array<{ order_id: string; group_key: string }>): Promise<Map<string, string[]>> {
+  const found = await rows<{ order_id: string; group_key: string; items: string[] }>(
+    db,
+    `SELECT x.order_id, x.group_key, coalesce(array_agg(i.id ORDER BY i.position) FILTER (WHERE i.id IS NOT NULL), '{}') AS items
+       FROM unnest($1::uuid[], $2::text[]) AS x(order_id, group_key) LEFT JOIN store_order_items i ON i.order_id = x.order_id AND i.group_key = x.group_key
+      GROUP BY x.order_id, x.group_key`,
+    [parts.map((t) => t.order_id), parts.map((t) => t.group_key)],
+  );
+  return new Map(found.map((r) => [`${r.order_id}:${r.group_key}`, r.items]));
+}
