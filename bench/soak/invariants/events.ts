@@ -23,11 +23,39 @@ interface DeliveryRow {
   last_error: string | null;
 }
 
+/**
+ * The types a `*` subscription is offered, as the service publishes them: the enum of a subscription's `eventTypes`
+ * in its OpenAPI document, less `*`. The outbox also holds internal types that other domains react to and no
+ * subscription is ever sent (`storeOrder.confirmed`, …); those are owed to nobody.
+ */
+const offered = new WeakMap<Deployment, Promise<Set<string>>>();
+function offeredTypes(d: Deployment): Promise<Set<string>> {
+  let types = offered.get(d);
+  if (!types) {
+    types = d.api.patiently<unknown>('GET', '/api/store-suppliers/openapi.json').then((a) => {
+      const found = new Set<string>();
+      const walk = (x: unknown): void => {
+        if (!x || typeof x !== 'object') return;
+        const items = (x as { items?: { enum?: unknown[] } }).items;
+        if (items?.enum?.includes('*')) for (const t of items.enum) if (typeof t === 'string' && t !== '*') found.add(t);
+        for (const v of Object.values(x)) walk(v);
+      };
+      walk(a.body);
+      if (!found.size) throw new Error(`the service's OpenAPI document (HTTP ${a.status}) names no event types a subscription may choose`);
+      return found;
+    });
+    offered.set(d, types);
+    types.catch(() => offered.delete(d)); // asked again next time
+  }
+  return types;
+}
+
 async function outboxFor(d: Deployment, subscriptionId: string): Promise<OutboxEvent[]> {
+  const types = [...(await offeredTypes(d))];
   const r = await d.reader.query<OutboxEvent>(
     `SELECT o.id, o.seq::text AS seq, o.type, o.resource_key, o.created_at FROM event_outbox o JOIN event_subscriptions s ON s.store_id = o.store_id
-      WHERE s.id = $1 AND o.created_at >= s.created_at AND o.type <> 'subscription.test' ORDER BY o.seq`,
-    [subscriptionId],
+      WHERE s.id = $1 AND o.created_at >= s.created_at AND o.type = ANY($2) ORDER BY o.seq`,
+    [subscriptionId, types],
   );
   return r.rows;
 }
