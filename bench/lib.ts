@@ -2,13 +2,13 @@ import { ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { startSandboxSupplier } from '../server/sandboxes/supplier';
 import { countStatements, CpuUse } from './cpu';
 import type { Load } from './load';
+import { freePort } from './soak/deployments';
 export interface Figure {
   name: string;
   /** What was measured, and against what. */
@@ -118,17 +118,6 @@ export interface BenchServiceOptions {
   args?: string[];
   /** Run with --cpu-prof, so bench/run.ts can say where its CPU went during the load. */
   profile?: boolean;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-    srv.on('error', reject);
-  });
 }
 
 /** The embedded Postgres's postmaster, whose CPU time the cost figures read (none with DATABASE_URL). */

@@ -28,11 +28,16 @@ export const subscriptionSchema = object(
       description: 'Why the subscription is switched off (null while it is on)',
     },
     lastSuccessAt: nullableDateTime,
+    owner: object(
+      { accountId: uuid, keyId: { type: ['string', 'null'], description: 'The key it acts with (null: a session in the console)' } },
+      ['accountId', 'keyId'],
+      { description: 'On whose access deliveries are rendered: whoever created it, or last changed its url or secret' },
+    ),
     secret: { type: 'string', description: 'The signing secret (`whsec_…`): only in the answers of create and rotate-secret' },
     createdAt: dateTime,
     updatedAt: dateTime,
   },
-  ['id', 'storeId', 'url', 'description', 'eventTypes', 'enabled', 'disabledReason', 'lastSuccessAt', 'createdAt', 'updatedAt'],
+  ['id', 'storeId', 'url', 'description', 'eventTypes', 'enabled', 'disabledReason', 'lastSuccessAt', 'owner', 'createdAt', 'updatedAt'],
 );
 
 export const deliverySchema = object(
@@ -57,7 +62,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export function subscriptionView(s: Subscription, secret?: string) {
   return {
     id: s.id, storeId: s.storeId, url: s.url, description: s.description, eventTypes: s.eventTypes, enabled: s.enabled, disabledReason: s.disabledReason,
-    lastSuccessAt: iso(s.lastSuccessAt), ...(secret ? { secret } : {}), createdAt: s.createdAt.toISOString(), updatedAt: s.updatedAt.toISOString(),
+    lastSuccessAt: iso(s.lastSuccessAt), owner: { accountId: s.ownerAccountId, keyId: s.ownerKeyId }, ...(secret ? { secret } : {}), createdAt: s.createdAt.toISOString(), updatedAt: s.updatedAt.toISOString(),
   };
 }
 

@@ -97,7 +97,8 @@ test.each(POINTS)('killed at %s (%s), again and again: every part ordered once, 
     else expect((await api.call('POST', `/api/store-orders/${shop.storeId}/${o.id}/confirm`, { key: shop.owner.key })).status).toBe(200);
   }
 
-  expect(await crashAgainAndAgain(label, databaseUrl, point)).toBe(CRASHES);
+  const crashes = await crashAgainAndAgain(label, databaseUrl, point);
+  expect(crashes).toBe(CRASHES);
 
   const restartedAt = Date.now();
   await worker(label, databaseUrl);

@@ -83,6 +83,10 @@ test('a member holding every permission the data needs takes it over: deliveries
   expect(moved.status).toBe(200);
   expect(moved.body.result.url).toBe(theirs.url);
   expect(await ownerOf(sub.id)).toEqual({ account: trent.accountId, key: trent.keyId });
+  // The answer names its new owner, so the store's owner sees who it acts for.
+  expect(moved.body.result.owner).toEqual({ accountId: trent.accountId, keyId: trent.keyId });
+  const listed = await svc.call('GET', `${base()}/${sub.id}`, { key: shop.owner.key });
+  expect(listed.body.result.owner).toEqual({ accountId: trent.accountId, keyId: trent.keyId });
 
   const first = await pause();
   await theirs.until((r) => !!pauseIn(r, first._id), 20000, 'the pause at the new owner\'s receiver');

@@ -52,6 +52,8 @@ test('every operation has an id, a summary, a success answer and error answers',
       expect(statuses.some((s) => s.startsWith('2'))).toBe(true);
       expect(statuses).toContain('400');
       if (op.security.length) expect(statuses).toContain('401');
+      // Any route answers 503 while the database cannot be reached, with when to try again.
+      expect([p, method, op.responses['503']?.headers?.['Retry-After']?.schema?.type]).toEqual([p, method, 'integer']);
     }
   }
 });

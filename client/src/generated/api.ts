@@ -776,6 +776,12 @@ export interface CreateEventSubscription {
       at: string;
     }) | null;
     lastSuccessAt: string | null;
+    /** On whose access deliveries are rendered: whoever created it, or last changed its url or secret */
+    owner: {
+      accountId: string;
+      /** The key it acts with (null: a session in the console) */
+      keyId: string | null;
+    };
     /** The signing secret (`whsec_…`): only in the answers of create and rotate-secret */
     secret?: string;
     createdAt: string;
@@ -1626,6 +1632,12 @@ export interface GetEventSubscription {
       at: string;
     }) | null;
     lastSuccessAt: string | null;
+    /** On whose access deliveries are rendered: whoever created it, or last changed its url or secret */
+    owner: {
+      accountId: string;
+      /** The key it acts with (null: a session in the console) */
+      keyId: string | null;
+    };
     /** The signing secret (`whsec_…`): only in the answers of create and rotate-secret */
     secret?: string;
     createdAt: string;
@@ -2287,6 +2299,12 @@ export interface ListEventSubscriptions {
         at: string;
       }) | null;
       lastSuccessAt: string | null;
+      /** On whose access deliveries are rendered: whoever created it, or last changed its url or secret */
+      owner: {
+        accountId: string;
+        /** The key it acts with (null: a session in the console) */
+        keyId: string | null;
+      };
       /** The signing secret (`whsec_…`): only in the answers of create and rotate-secret */
       secret?: string;
       createdAt: string;
@@ -3813,6 +3831,12 @@ export interface RotateEventSubscriptionSecret {
       at: string;
     }) | null;
     lastSuccessAt: string | null;
+    /** On whose access deliveries are rendered: whoever created it, or last changed its url or secret */
+    owner: {
+      accountId: string;
+      /** The key it acts with (null: a session in the console) */
+      keyId: string | null;
+    };
     /** The signing secret (`whsec_…`): only in the answers of create and rotate-secret */
     secret?: string;
     createdAt: string;
@@ -4631,6 +4655,12 @@ export interface UpdateEventSubscription {
       at: string;
     }) | null;
     lastSuccessAt: string | null;
+    /** On whose access deliveries are rendered: whoever created it, or last changed its url or secret */
+    owner: {
+      accountId: string;
+      /** The key it acts with (null: a session in the console) */
+      keyId: string | null;
+    };
     /** The signing secret (`whsec_…`): only in the answers of create and rotate-secret */
     secret?: string;
     createdAt: string;

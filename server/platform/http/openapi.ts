@@ -44,6 +44,11 @@ function rateLimitedResponse(rule: NonNullable<AnyRoute['rateLimit']>) {
   };
 }
 
+const serviceUnavailableResponse = {
+  ...errorResponse('serviceUnavailable: the database cannot be reached for now; a call that is safe to repeat can be sent again after Retry-After seconds'),
+  headers: { 'Retry-After': { description: 'Seconds to wait before sending the call again', schema: { type: 'integer', minimum: 1 } } },
+};
+
 /** The OpenAPI 3.1 document, derived from the one route table. */
 export function buildOpenApi(routes: AnyRoute[], opts: { version: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -66,6 +71,8 @@ export function buildOpenApi(routes: AnyRoute[], opts: { version: string }) {
     if (r.params) responses['404'] = errorResponse('notFound: unknown, outside the record scope, or in another store');
     if (r.countLimit) responses['409'] = errorResponse(`${r.countLimit.code}: the store already has ${r.countLimit.limit} ${r.countLimit.of}`);
     if (r.rateLimit) responses['429'] = rateLimitedResponse(r.rateLimit);
+    // Any route, while the database cannot be reached (a Postgres restart, a fail-over): never a 500 for that.
+    responses['503'] = serviceUnavailableResponse;
     if (r.body) {
       responses['413'] = errorResponse('payloadTooLarge');
       responses['415'] = errorResponse('unsupportedMediaType');

@@ -230,6 +230,10 @@ public sealed partial class EventSubscription
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public DateTimeOffset? LastSuccessAt { get; set; }
 
+    /// <summary>On whose access deliveries are rendered: whoever created it, or last changed its url or secret</summary>
+    [JsonPropertyName("owner")]
+    public EventSubscriptionOwner Owner { get; set; } = default!;
+
     /// <summary>The signing secret (`whsec_…`): only in the answers of create and rotate-secret</summary>
     [JsonPropertyName("secret")]
     public string? Secret { get; set; }
@@ -294,6 +298,18 @@ public readonly partial struct DisabledReasonCode : IEquatable<DisabledReasonCod
     {
         protected override DisabledReasonCode FromString(string value) => new DisabledReasonCode(value);
     }
+}
+
+/// <summary>On whose access deliveries are rendered: whoever created it, or last changed its url or secret</summary>
+public sealed partial class EventSubscriptionOwner
+{
+    [JsonPropertyName("accountId")]
+    public string AccountId { get; set; } = default!;
+
+    /// <summary>The key it acts with (null: a session in the console)</summary>
+    [JsonPropertyName("keyId")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? KeyId { get; set; }
 }
 
 public sealed partial class ImportJob
