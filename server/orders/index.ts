@@ -23,7 +23,7 @@ import type { SupplierOrdersOfOrders } from './views';
 
 // What the other domains use of the orders domain: the step that moves a part (dispatch runs it inside its own
 // statement, the store order following), and the words of orders.
-export { movePart } from './sql/parts';
+export { movePart, moveItems } from './sql/parts';
 export type { OrderService } from './service';
 export type { OrderPayments, ProviderPaymentEvent } from './payments';
 export type { SupplierOrdersOfOrders } from './views';
