@@ -44,7 +44,7 @@ async function run(): Promise<number> {
   const stopAll = async () => {
     for (const d of deployments) for (const p of d.processes) p.halt();
     for (const s of stores) for (const r of s.receivers) await r.stop();
-    for (const d of deployments.splice(0)) await d.stop().catch((e: unknown) => say(`stopping ${d.name}: ${String(e)}`));
+    for (const d of deployments.splice(0)) await d.stop(cfg.keep).catch((e: unknown) => say(`stopping ${d.name}: ${String(e)}`));
     for (const p of suppliers?.programs.splice(0) ?? []) await p.stop();
   };
   process.once('SIGINT', interrupted);
