@@ -6,7 +6,8 @@ module.exports = {
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'test/tsconfig.json' }] },
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
-  testTimeout: 60000,
+  // Generous: a hook that starts a service and a sandbox on a busy two-core machine can take a minute.
+  testTimeout: 120000,
   // Most suites wait on timers, child processes and the network, not the CPU: three at a time fit two cores.
   maxWorkers: 3,
   testSequencer: '<rootDir>/test/support/sequencer.js',

@@ -5,7 +5,9 @@ import { object, pageOf, pageQuery, params, supplierRef, uuid } from '../platfor
 import type { ConnectionService } from '../connections';
 import type { LinkService } from './links';
 import { BASE, rule, type UsableConnection } from './route-parts';
-import { linkSchema, priceRuleSchema, syncSchema, variantMappingSchema } from './schemas';
+import { alternatesBody, linkSchema, priceRuleSchema, syncSchema, variantMappingSchema } from './schemas';
+import { checkAlternates } from './alternates';
+import type { AlternateInput } from './types';
 import type { SupplierProductService } from './supplier-products';
 import { DEFAULT_SYNC } from './types';
 
@@ -13,6 +15,15 @@ const TAG_LINKS = 'Product links';
 
 /** Product links: a store product tied to a supplier product, its variants mapped, its price rule and sync switches. */
 export function linkRoutes(connections: ConnectionService, supplierProducts: SupplierProductService, links: LinkService, usable: UsableConnection) {
+  const sources = {
+    connection: async (storeId: string, id: string) => {
+      const conn = await connections.findById(id);
+      return conn && conn.storeId === storeId ? conn : null;
+    },
+    product: (conn: Parameters<SupplierProductService['get']>[0], id: string) => supplierProducts.read(conn, id),
+  };
+  const alternates = async (link: { storeId: string; connectionId: string; productId: string }, input: AlternateInput[] | undefined) =>
+    input === undefined ? undefined : checkAlternates(sources, { ...link, storeVariantIds: await links.storeVariantIds(link.productId) }, input);
   return defineRoutes([
     route({
       operationId: 'listProductLinks', method: 'get', path: `${BASE}/:storeId/links`, tag: TAG_LINKS, auth: 'caller', permission: 'suppliers.view', readOnly: true,
@@ -25,7 +36,7 @@ export function linkRoutes(connections: ConnectionService, supplierProducts: Sup
       summary: 'Link a product the store already has to a supplier product; every store variant maps to a supplier variant',
       params: params(['storeId']),
       body: object(
-        { productId: uuid, connectionId: uuid, supplierProductId: supplierRef, variants: { type: 'array', items: variantMappingSchema, minItems: 1, maxItems: 100 }, priceRule: priceRuleSchema, sync: syncSchema },
+        { productId: uuid, connectionId: uuid, supplierProductId: supplierRef, variants: { type: 'array', items: variantMappingSchema, minItems: 1, maxItems: 100 }, priceRule: priceRuleSchema, sync: syncSchema, alternates: alternatesBody },
         ['productId', 'connectionId', 'supplierProductId', 'variants'],
       ),
       response: { status: 201, schema: linkSchema },
@@ -33,8 +44,9 @@ export function linkRoutes(connections: ConnectionService, supplierProducts: Sup
         const conn = await usable(ctx, ctx.body.connectionId);
         const product = await links.storeProduct(ctx.params.storeId, ctx.body.productId, ownRecordsKeyId(ctx.caller));
         const supplierProduct = await supplierProducts.get(conn, ctx.body.supplierProductId);
+        const backups = await alternates({ storeId: ctx.params.storeId, connectionId: conn.id, productId: product.id }, ctx.body.alternates);
         const link = await links.create(
-          { storeId: ctx.params.storeId, product, conn, supplierProduct, mappings: ctx.body.variants, priceRule: rule(ctx.body.priceRule), sync: { ...DEFAULT_SYNC, ...(ctx.body.sync ?? {}) } },
+          { storeId: ctx.params.storeId, product, conn, supplierProduct, mappings: ctx.body.variants, priceRule: rule(ctx.body.priceRule), sync: { ...DEFAULT_SYNC, ...(ctx.body.sync ?? {}) }, alternates: backups },
           creatorOf(ctx.caller!),
         );
         return links.view(link);
@@ -42,14 +54,15 @@ export function linkRoutes(connections: ConnectionService, supplierProducts: Sup
     }),
     route({
       operationId: 'updateProductLink', method: 'put', path: `${BASE}/:storeId/links/:linkId`, tag: TAG_LINKS, auth: 'caller', permission: 'suppliers.import', readOnly: false,
-      summary: 'Change a link\'s variant mapping, price rule or sync switches (fields left out keep their values)',
+      summary: 'Change a link\'s variant mapping, price rule, sync switches or alternates (fields left out keep their values)',
       params: params(['storeId', 'linkId']),
-      body: object({ variants: { type: 'array', items: variantMappingSchema, minItems: 1, maxItems: 100 }, priceRule: priceRuleSchema, sync: syncSchema }, [], { minProperties: 1 }),
+      body: object({ variants: { type: 'array', items: variantMappingSchema, minItems: 1, maxItems: 100 }, priceRule: priceRuleSchema, sync: syncSchema, alternates: alternatesBody }, [], { minProperties: 1 }),
       response: { status: 200, schema: linkSchema },
       async handler(ctx) {
         const link = await links.get(ctx.params.storeId, ctx.params.linkId, ownRecordsKeyId(ctx.caller));
         if (ctx.body.priceRule) rule({ ...link.priceRule, ...ctx.body.priceRule });
-        const updated = await links.update(link, ctx.body, async () => supplierProducts.get(await connections.get(ctx.params.storeId, link.connectionId, null), link.supplierProductId));
+        const backups = await alternates(link, ctx.body.alternates);
+        const updated = await links.update(link, { ...ctx.body, alternates: backups }, async () => supplierProducts.get(await connections.get(ctx.params.storeId, link.connectionId, null), link.supplierProductId));
         return links.view(updated);
       },
     }),

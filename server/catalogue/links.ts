@@ -9,14 +9,16 @@ import type { StoreProduct, StoreVariant } from '../stores/types';
 import type { SupplierConnection, SupplierGateway } from '../connections';
 import type { SupplierProduct } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
-import { DEFAULT_SYNC, ProductLink, ProductLinkVariant, SyncSwitches } from './types';
+import { DEFAULT_SYNC, LinkAlternate, ProductLink, ProductLinkVariant, SyncSwitches } from './types';
+import { replaceAlternates } from './alternates';
+import { alternatesOfLinks } from './sql/alternates';
 import { normalisePriceRule, PriceRule } from './price-rule';
 import { applyOutcomes, DROPPED, syncErrorText } from './apply';
 import * as sql from './sql/links';
 
 /** A link as the API shows it: times as text, its variant mappings without the link's id. */
 export type LinkView = Omit<ProductLink, 'createdByAccountId' | 'lastSyncAt' | 'createdAt' | 'updatedAt'> & {
-  variants: Array<Omit<ProductLinkVariant, 'linkId'>>;
+  variants: Array<Omit<ProductLinkVariant, 'linkId'> & { alternates: AlternateView[] }>;
   lastSyncAt: string | null;
   createdAt: string;
   updatedAt: string;
@@ -27,11 +29,15 @@ interface VariantMapping {
   supplierVariantId: string;
 }
 
-function linkView(l: ProductLink, variants: Array<Omit<ProductLinkVariant, 'linkId'>>): LinkView {
+type AlternateView = Omit<LinkAlternate, 'storeVariantId' | 'position'>;
+
+function linkView(l: ProductLink, variants: Array<Omit<ProductLinkVariant, 'linkId'>>, alternates: LinkAlternate[]): LinkView {
   const { createdByAccountId: _account, lastSyncAt, createdAt, updatedAt, ...rest } = l;
+  const alternatesOf = (storeVariantId: string): AlternateView[] =>
+    alternates.filter((a) => a.storeVariantId === storeVariantId).map(({ connectionId, supplierProductId, supplierVariantId, costMinor, currency, stock, available }) => ({ connectionId, supplierProductId, supplierVariantId, costMinor, currency, stock, available }));
   return {
     ...rest,
-    variants: variants.map((v) => ({ storeVariantId: v.storeVariantId, supplierVariantId: v.supplierVariantId, costMinor: v.costMinor, currency: v.currency, stock: v.stock, available: v.available })),
+    variants: variants.map((v) => ({ storeVariantId: v.storeVariantId, supplierVariantId: v.supplierVariantId, costMinor: v.costMinor, currency: v.currency, stock: v.stock, available: v.available, alternates: alternatesOf(v.storeVariantId) })),
     lastSyncAt: lastSyncAt ? lastSyncAt.toISOString() : null,
     createdAt: createdAt.toISOString(),
     updatedAt: updatedAt.toISOString(),
@@ -59,15 +65,16 @@ export class LinkService {
   /** A page in one statement: the links, their variant mappings and the exact totalCount kept by the database. */
   async list(storeId: string, ownKeyId: string | null, q: { cursor?: string; pageSize: number; connectionId?: string; productId?: string }): Promise<Page<LinkView>> {
     return keysetList<sql.LinkListRow, LinkView>(this.db, this.cursors, q, sql.linkList({ storeId, ownKeyId, connectionId: q.connectionId, productId: q.productId }), (r) =>
-      linkView(sql.linkOf(r), r.variants),
+      linkView(sql.linkOf(r), r.variants, r.alternates),
     );
   }
 
   /** Views of several links with one query for their variants. */
   async views(links: ProductLink[]): Promise<LinkView[]> {
     if (!links.length) return [];
-    const variants = await sql.variantsOfLinks(this.db, links.map((l) => l.id));
-    return links.map((l) => linkView(l, variants.filter((v) => v.linkId === l.id)));
+    const ids = links.map((l) => l.id);
+    const [variants, alternates] = await Promise.all([sql.variantsOfLinks(this.db, ids), alternatesOfLinks(this.db, ids)]);
+    return links.map((l) => linkView(l, variants.filter((v) => v.linkId === l.id), alternates.filter((a) => a.linkId === l.id)));
   }
 
   /**
@@ -76,7 +83,7 @@ export class LinkService {
    */
   async createIn(
     tx: Queryable,
-    input: { storeId: string; product: StoreProduct; conn: SupplierConnection; supplierProduct: SupplierProduct; mappings: VariantMapping[]; priceRule: PriceRule; sync: SyncSwitches },
+    input: { storeId: string; product: StoreProduct; conn: SupplierConnection; supplierProduct: SupplierProduct; mappings: VariantMapping[]; priceRule: PriceRule; sync: SyncSwitches; alternates?: LinkAlternate[] },
     creator: Creator,
   ): Promise<ProductLink> {
     const mapped = this.mapVariants(await this.products.variantsOf(input.product.id, tx), input.supplierProduct, input.mappings);
@@ -100,6 +107,7 @@ export class LinkService {
       throw e;
     }
     await sql.replaceLinkVariants(tx, link.id, mapped);
+    if (input.alternates?.length) await replaceAlternates(tx, link.storeId, link.id, input.alternates);
     return link;
   }
 
@@ -123,12 +131,18 @@ export class LinkService {
     });
   }
 
-  async update(link: ProductLink, changes: { variants?: VariantMapping[]; priceRule?: Partial<PriceRule>; sync?: Partial<SyncSwitches> }, supplierProduct: () => Promise<SupplierProduct>): Promise<ProductLink> {
+  /** The store variants of the linked product (what alternates may be named for). */
+  async storeVariantIds(productId: string): Promise<string[]> {
+    return (await this.products.variantsOf(productId, this.db)).map((v) => v.id);
+  }
+
+  async update(link: ProductLink, changes: { variants?: VariantMapping[]; priceRule?: Partial<PriceRule>; sync?: Partial<SyncSwitches>; alternates?: LinkAlternate[] }, supplierProduct: () => Promise<SupplierProduct>): Promise<ProductLink> {
     const priceRule = changes.priceRule ? normalisePriceRule({ ...link.priceRule, ...changes.priceRule }) : undefined;
     const sync = changes.sync ? { ...DEFAULT_SYNC, ...link.sync, ...changes.sync } : undefined;
     const product = changes.variants ? await supplierProduct() : null;
     return this.db.transaction(async (tx) => {
       if (product) await sql.replaceLinkVariants(tx, link.id, this.mapVariants(await this.products.variantsOf(link.productId, tx), product, changes.variants!));
+      if (changes.alternates) await replaceAlternates(tx, link.storeId, link.id, changes.alternates);
       return sql.updateLink(tx, link.id, { priceRule, sync });
     });
   }

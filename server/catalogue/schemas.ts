@@ -61,6 +61,25 @@ export const supplierProductPageSchema = object(
 
 export const variantMappingSchema = object({ storeVariantId: uuid, supplierVariantId: supplierRef }, ['storeVariantId', 'supplierVariantId']);
 
+export const alternateInputSchema = object(
+  { storeVariantId: uuid, connectionId: uuid, supplierProductId: supplierRef, supplierVariantId: supplierRef },
+  ['storeVariantId', 'connectionId', 'supplierProductId', 'supplierVariantId'],
+  { description: 'A backup supplier variant for one store variant, on another live connection of the store; a store variant\'s alternates are tried in the order listed' },
+);
+
+export const alternatesBody = {
+  type: 'array',
+  items: alternateInputSchema,
+  maxItems: 100,
+  description: 'Backup supplier variants (at most 5 per store variant), replacing the link\'s alternates; an empty list removes them. Each is checked: 422 alternateInvalid names each field that fails',
+} as const;
+
+const alternateSchema = object(
+  { connectionId: uuid, supplierProductId: { type: 'string' }, supplierVariantId: { type: 'string' }, costMinor: minorUnits, currency, stock: { type: 'integer' }, available: { type: 'boolean' } },
+  ['connectionId', 'supplierProductId', 'supplierVariantId', 'costMinor', 'currency', 'stock', 'available'],
+  { description: 'A backup supplier variant, with its cost and stock as last read (the hourly sync keeps them)' },
+);
+
 export const linkSchema = object(
   {
     id: uuid,
@@ -72,8 +91,8 @@ export const linkSchema = object(
     variants: {
       type: 'array',
       items: object(
-        { storeVariantId: uuid, supplierVariantId: { type: 'string' }, costMinor: minorUnits, currency, stock: { type: 'integer' }, available: { type: 'boolean' } },
-        ['storeVariantId', 'supplierVariantId', 'costMinor', 'currency', 'stock', 'available'],
+        { storeVariantId: uuid, supplierVariantId: { type: 'string' }, costMinor: minorUnits, currency, stock: { type: 'integer' }, available: { type: 'boolean' }, alternates: { type: 'array', items: alternateSchema } },
+        ['storeVariantId', 'supplierVariantId', 'costMinor', 'currency', 'stock', 'available', 'alternates'],
       ),
     },
     priceRule: priceRuleSchema,

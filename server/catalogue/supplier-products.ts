@@ -44,6 +44,11 @@ export class SupplierProductService {
     };
   }
 
+  /** The product through the gateway, its supplier errors as they are (notFound included). */
+  read(conn: SupplierConnection, supplierProductId: string): Promise<SupplierProduct> {
+    return this.gateway.call(conn, (a, ctx) => a.getProduct(ctx, supplierProductId));
+  }
+
   get(conn: SupplierConnection, supplierProductId: string): Promise<SupplierProduct> {
     return orSupplierFailure(this.gateway.call(conn, (a, ctx) => a.getProduct(ctx, supplierProductId)));
   }

@@ -9,6 +9,7 @@ import type { LinkService } from './links';
 import { applyOutcomes, DROPPED, ProductOutcome } from './apply';
 import { sendConnectionSync } from './queues';
 import * as sql from './sql/links';
+import { alternateProductsOf, syncAlternates } from './sql/alternates';
 
 const PRODUCT_CONCURRENCY = 8;
 /** Supplier products applied per transaction (their links: about ten times as many rows). */
@@ -43,11 +44,14 @@ export class CatalogueSync {
   async syncConnection(connectionId: string): Promise<{ synced: number; failed: number }> {
     const conn = await this.connections.findById(connectionId);
     const links = await sql.linksOfConnection(this.db, connectionId);
-    if (!links.length) return { synced: 0, failed: 0 };
+    const alternates = await alternateProductsOf(this.db, connectionId);
+    if (!links.length && !alternates.length) return { synced: 0, failed: 0 };
     if (!conn || conn.disconnectedAt || !conn.enabled || !conn.credentialsSealed) {
       await this.links.markSyncFailed(links.map((l) => l.id), new SupplierError('unavailable', 'The connection is switched off or removed.'));
       return { synced: 0, failed: links.length };
     }
+    // Alternates on this connection (backups for other connections' links) are read here, like its own links.
+    if (alternates.length) await this.syncAlternates(conn, alternates.map((a) => a.supplier_product_id));
     const byProduct = new Map<string, string[]>();
     for (const l of links) byProduct.set(l.supplier_product_id, [...(byProduct.get(l.supplier_product_id) ?? []), l.id]);
     const products = [...byProduct.entries()];
@@ -77,6 +81,29 @@ export class CatalogueSync {
     const last = await writing;
     if (last instanceof Error) throw last;
     return { synced, failed };
+  }
+
+  /** Each supplier product the alternates on this connection name, read once; a product the supplier dropped leaves them unavailable. */
+  private async syncAlternates(conn: NonNullable<Awaited<ReturnType<ConnectionService['findById']>>>, productIds: string[]): Promise<void> {
+    const v = { product: [] as string[], variant: [] as string[], cost: [] as Array<number | null>, currency: [] as Array<string | null>, stock: [] as number[], available: [] as boolean[] };
+    const dropped: string[] = [];
+    await mapLimit(productIds, PRODUCT_CONCURRENCY, async (id) => {
+      try {
+        const product = await this.gateway.call(conn, (a, ctx) => a.getProduct(ctx, id));
+        for (const x of product.variants) {
+          v.product.push(id);
+          v.variant.push(x.id);
+          v.cost.push(x.cost.amountMinor);
+          v.currency.push(x.cost.currency);
+          v.stock.push(x.stock);
+          v.available.push(x.available);
+        }
+      } catch (err) {
+        if (err instanceof SupplierError && err.kind === 'notFound') dropped.push(id);
+        else this.log.warn({ err, connectionId: conn.id, supplierProductId: id }, 'alternate sync failed');
+      }
+    });
+    await syncAlternates(this.db, conn.id, v, dropped);
   }
 
   /** The read-back of a stock or price notification: the same sync code, for the links of one product. */

@@ -40,6 +40,28 @@ export interface ProductLinkVariant {
   available: boolean;
 }
 
+/** A backup supplier variant for one store variant of a link, on another connection of the store; `position` orders them. */
+export interface LinkAlternate {
+  storeVariantId: string;
+  position: number;
+  connectionId: string;
+  supplierProductId: string;
+  supplierVariantId: string;
+  /** As the supplier had them when the alternate was set or last synced. */
+  costMinor: number;
+  currency: string;
+  stock: number;
+  available: boolean;
+}
+
+/** An alternate as a caller names it. */
+export interface AlternateInput {
+  storeVariantId: string;
+  connectionId: string;
+  supplierProductId: string;
+  supplierVariantId: string;
+}
+
 export type ImportJobStatus = 'queued' | 'running' | 'completed' | 'failed';
 
 export interface ImportJob {

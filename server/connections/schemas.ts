@@ -1,4 +1,5 @@
 import { currency, dateTime, minorUnits, nullableDateTime, object, uuid } from '../platform/http/schemas';
+import { REROUTE_REASONS } from './types';
 
 export const supplierKeySchema = { type: 'string', pattern: '^[a-z0-9-]{1,40}$' } as const;
 
@@ -35,9 +36,17 @@ export const automationFields = {
     description:
       "Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it.",
   },
+  reroute: object(
+    {
+      reasons: { type: 'array', items: { enum: [...REROUTE_REASONS] }, uniqueItems: true, description: 'The review reasons that send a paused part to its backup suppliers; insufficientBalance and supplierRefused are opt-in' },
+      maxCostIncreasePercent: { type: 'integer', minimum: 0, maximum: 1000, description: "How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit)" },
+    },
+    ['reasons', 'maxCostIncreasePercent'],
+    { description: 'Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer' },
+  ),
 } as const;
 
-const automationSchema = object(automationFields, ['level', 'automaticPayment', 'costLimit', 'excludedCountries', 'allowUnpaidOrders', 'shippingMethod']);
+const automationSchema = object(automationFields, ['level', 'automaticPayment', 'costLimit', 'excludedCountries', 'allowUnpaidOrders', 'shippingMethod', 'reroute']);
 
 const healthSchema = {
   oneOf: [

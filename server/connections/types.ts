@@ -13,9 +13,26 @@ export interface Automation {
   allowUnpaidOrders: boolean;
   /** Which of the supplier's shipping services orders take, for suppliers that offer several. */
   shippingMethod: ShippingMethodRule;
+  /** Which pauses of this connection's parts go to a backup supplier (the link's alternates), and how much dearer one may be. */
+  reroute: RerouteRule;
 }
 
-export const DEFAULT_AUTOMATION: Automation = { level: 'manual', automaticPayment: false, costLimit: null, excludedCountries: [], allowUnpaidOrders: false, shippingMethod: { rule: 'cheapest' } };
+/** The review reasons a rule may reroute on: the supplier cannot serve the part, or (opt-in) will not now. */
+export const REROUTE_REASONS = ['variantUnavailable', 'destinationUnsupported', 'costAboveLimit', 'insufficientBalance', 'supplierRefused'] as const;
+export type RerouteReason = (typeof REROUTE_REASONS)[number];
+
+export interface RerouteRule {
+  reasons: RerouteReason[];
+  /** An alternate may cost at most this share above the primary's cost (and never above its own connection's cost limit). */
+  maxCostIncreasePercent: number;
+}
+
+/** Existing connections read with it too (the row's automation lacks it until changed): the three reasons the supplier cannot serve, 10% dearer at most. */
+export const DEFAULT_REROUTE: RerouteRule = { reasons: ['variantUnavailable', 'destinationUnsupported', 'costAboveLimit'], maxCostIncreasePercent: 10 };
+
+export const DEFAULT_AUTOMATION: Automation = {
+  level: 'manual', automaticPayment: false, costLimit: null, excludedCountries: [], allowUnpaidOrders: false, shippingMethod: { rule: 'cheapest' }, reroute: DEFAULT_REROUTE,
+};
 
 export interface Health {
   status: 'healthy' | 'unhealthy';

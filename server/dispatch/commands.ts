@@ -24,7 +24,8 @@ export interface CommandOptions {
 }
 
 /** What a request says when the table refuses it for the record's status. */
-const REFUSED: Record<'retry' | 'payRequested' | 'cancelRequested', (so: SupplierOrder) => string> = {
+const REFUSED: Record<'retry' | 'payRequested' | 'cancelRequested' | 'rerouteRequested', (so: SupplierOrder) => string> = {
+  rerouteRequested: (so) => `Only a paused supplier order (status needsReview) can be rerouted; this one is ${so.status}.`,
   retry: (so) => `A ${so.status} supplier order cannot be retried.`,
   payRequested: (so) => `Only a submitted supplier order (created, not paid) can be paid; this one is ${so.status}.`,
   cancelRequested: (so) => `A ${so.status} supplier order cannot be cancelled.`,
@@ -103,6 +104,22 @@ export class DispatchCommands {
   /** Asks the job to withdraw the order; one the supplier already shipped ends paused as supplierAlreadyShipped. */
   async cancel(so: SupplierOrder, actor: Actor, opts: CommandOptions & { storeTakesOver?: boolean } = {}): Promise<Outcome> {
     return this.answer(await this.request(so, { type: 'cancelRequested', actor, storeTakesOver: !!opts.storeTakesOver }), opts);
+  }
+
+  /**
+   * A person's reroute of a paused order to its alternates (or the one named), acting for the caller. The job proves
+   * first that the supplier holds no live order for it; a pause after the supplier stopped answering (its create's
+   * outcome unknown) is refused (409 rerouteNotProven): retry it first.
+   */
+  async reroute(so: SupplierOrder, actor: Actor, connectionId: string | null, opts: CommandOptions = {}): Promise<Outcome> {
+    if (so.status === 'needsReview' && so.reviewReason === 'connectionUnhealthy' && so.retriesUsed > 0 && !so.numberKnownAbsent) {
+      throw errors.conflict('rerouteNotProven', 'The supplier stopped answering while this order was being sent, so it may hold it: retry it first.');
+    }
+    if (connectionId && so.status === 'needsReview' && !(await this.records.alternatesOfPart(so)).some((a) => a.connectionId === connectionId)) {
+      throw new ApiError(422, 'alternateInvalid', 'The connection is not an alternate of this part\'s items.', [{ field: 'body/connectionId', message: `connection ${connectionId} holds no alternate for these items` }]);
+    }
+    const request = { by: 'manual' as const, reason: so.reviewReason ?? 'supplierRefused', connectionId, actor: { kind: actor.kind, id: actor.id } };
+    return this.answer(await this.request(so, { type: 'rerouteRequested', actor, request }), opts);
   }
 
   /** The store takes a part over: its supplier order (if any) is cancelled and the store ships the part. */

@@ -24,7 +24,7 @@ function supplierOrderEventType(from: SupplierOrderStatus | null, to: SupplierOr
 
 /** The change's event as a step of `writeChange`'s statement (./sql/write.ts), written with it: the record as written and the history entry it reached. */
 export function eventStep(p: Params, c: Change): string {
-  const type = supplierOrderEventType(c.from, c.to);
+  const type = c.history.type === 'rerouted' ? 'supplierOrder.rerouted' : supplierOrderEventType(c.from, c.to);
   if (!type) return '';
   const event = outboxStep({
     from: 'so JOIN ev ON ev.supplier_order_id = so.id', type: p.add(type), storeId: 'so.store_id', resourceKey: `'supplierOrder:' || so.id`,

@@ -3,6 +3,7 @@ import type { EventRenderer, ReactionHandler } from '../events';
 import { DispatchSteps1764288000000 } from '../migrations/1764288000000-DispatchSteps';
 import { ReadBackAskedAt1764201600181 } from '../migrations/1764201600181-ReadBackAskedAt';
 import { SupplierOrderCountSlots1764460800260 } from '../migrations/1764460800260-SupplierOrderCountSlots';
+import { Reroutes1764892800341 } from '../migrations/1764892800341-Reroutes';
 import { type OrderReadBack, READBACK_QUEUES } from '../notifications';
 import type { OrderService, SupplierOrdersOfOrders } from '../orders';
 import { domainModule, type Platform } from '../platform/domain';
@@ -13,6 +14,7 @@ import type { SupplierRegistry } from '../suppliers/registry';
 import { DispatchCommands } from './commands';
 import { supplierOrderRenderer } from './events';
 import { DispatchJob, type ShopperCapture } from './job';
+import { Rerouter } from './reroute';
 import { DISPATCH_QUEUE, DISPATCH_QUEUES, DispatchQueue, SAFETY_NET_QUEUE, SWEEP_KEY, WORK_CHANNEL } from './queues';
 import { CHANGE_CHANNEL, SupplierOrderRecords } from './records';
 import { supplierOrderRoutes } from './routes';
@@ -49,7 +51,7 @@ export const dispatchModule = domainModule({
   needs: ['suppliers', 'connections', 'orders', 'payments', 'identity', 'events'],
   provides: ['feed'],
   queues: DISPATCH_QUEUES,
-  migrations: [ReadBackAskedAt1764201600181, DispatchSteps1764288000000, SupplierOrderCountSlots1764460800260],
+  migrations: [ReadBackAskedAt1764201600181, DispatchSteps1764288000000, SupplierOrderCountSlots1764460800260, Reroutes1764892800341],
   build(p: Platform, deps: DispatchNeeds) {
     const { config, db, log } = p;
     const registry = deps.suppliers.registry;
@@ -59,7 +61,8 @@ export const dispatchModule = domainModule({
     const queue = new DispatchQueue(() => p.boss, db);
     const waiter = new SupplierOrderWaiter(records, feed, config.dispatchWaitMs);
     const commands = new DispatchCommands(records, queue, waiter, orders);
-    const job = new DispatchJob(records, deps.connections.gateway, registry, deps.payments.captures, { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds }, log);
+    const rerouter = new Rerouter(records, deps.connections.gateway, async (so) => void (await queue.request(so)), deps.identity.storeDropshipping);
+    const job = new DispatchJob(records, deps.connections.gateway, registry, deps.payments.captures, { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds }, log, rerouter);
     const sweeper = new DispatchSweeper(records, queue, { intervalMs: config.dispatchSweepSeconds * 1000, staleSeconds: config.dispatchSweepStaleSeconds }, log);
     const subscriptions = new DispatchSubscriptions(orders, records, commands, queue, deps.identity.storeDropshipping, log);
     const reads = new SupplierOrderReads(db, p.cursors);

@@ -10,6 +10,7 @@ import type { CaptureOutcome } from '../payments';
 import { ConnectionPause, Pause, runPreChecks } from './prechecks';
 import type { SupplierOrderRecords, Work } from './records';
 import type { ReviewReason } from './review-reasons';
+import { pausedFor, type Rerouter } from './reroute';
 import { FINAL } from './state-machine';
 import { nextStep, Step } from './steps';
 import type { SupplierOrder } from './supplier-order';
@@ -58,6 +59,7 @@ export class DispatchJob {
     private readonly shopper: ShopperCapture,
     private readonly settings: DispatchSettings,
     private readonly log: Logger,
+    private readonly rerouter: Pick<Rerouter, 'run'>,
   ) {}
 
   async run(supplierOrderId: string): Promise<void> {
@@ -81,6 +83,7 @@ export class DispatchJob {
     pay: (w) => this.pay(w),
     capture: (w) => this.capture(w),
     cancel: (w) => this.cancel(w),
+    reroute: (w) => this.rerouter.run(w),
   };
 
   private change(so: SupplierOrder, e: DispatchEvent): Promise<SupplierOrder> {
@@ -99,12 +102,13 @@ export class DispatchJob {
   }
 
   /** Pre-checks, then the number is looked up (a create that timed out after succeeding is found), then created. */
-  private async send({ so, conn, ...rest }: Work): Promise<SupplierOrder> {
+  private async send(w: Work): Promise<SupplierOrder> {
+    const { so, conn, ...rest } = w;
     try {
-      await runPreChecks({ work: { so, conn, ...rest }, registry: this.registry, gateway: this.gateway });
+      await runPreChecks({ work: w, registry: this.registry, gateway: this.gateway });
     } catch (err) {
       if (err instanceof Pause) {
-        const paused: DispatchEvent = { type: 'paused', reason: err.reason, message: err.message, details: err.details };
+        const paused: DispatchEvent = err instanceof ConnectionPause ? { type: 'paused', reason: err.reason, message: err.message, details: err.details } : pausedFor(w, err.reason, err.message, { details: err.details });
         return err instanceof ConnectionPause ? this.records.changeWithConnection(so, paused) : this.change(so, paused);
       }
       if (err instanceof SupplierError) return this.fail(so, err);
@@ -131,7 +135,7 @@ export class DispatchJob {
       if (!(err instanceof SupplierError)) throw err;
       const reason = reasonFor(err);
       // Refused: the number was not used, so a retry may take a new one.
-      if (reason) return this.change(so, { type: 'paused', reason, message: err.message, numberUnused: true });
+      if (reason) return this.change(so, pausedFor(w, reason, err.message, { numberUnused: true }));
       if (err.kind === 'orderNumberExists') return so; // the next round's look-up finds it
       return this.fail(so, err);
     }
@@ -140,7 +144,8 @@ export class DispatchJob {
   }
 
   /** Reads the supplier's own status first: an order already paid there is recorded, never paid again. */
-  private async pay({ so, conn }: Work): Promise<SupplierOrder> {
+  private async pay(w: Work): Promise<SupplierOrder> {
+    const { so, conn } = w;
     const settled = { payRequestDone: true };
     try {
       const before = await this.gateway.call(conn, (a, ctx) => a.getOrder(ctx, so.supplierOrderId!));
@@ -153,7 +158,7 @@ export class DispatchJob {
       if (!(err instanceof SupplierError)) throw err;
       if (err.kind === 'alreadyPaid') return this.answered(so, await this.gateway.call(conn, (a, ctx) => a.getOrder(ctx, so.supplierOrderId!)), 'alreadyPaidAtSupplier', {}, settled);
       const reason = reasonFor(err);
-      if (reason) return this.change(so, { type: 'paused', reason, message: err.message });
+      if (reason) return this.change(so, pausedFor(w, reason, err.message));
       throw err; // a passing error: the order stays submitted, the queue retries the job
     }
   }

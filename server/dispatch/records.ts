@@ -6,7 +6,10 @@ import type { Actor } from '../identity/permissions';
 import * as sql from './sql/reads';
 import { writeChange } from './sql/write';
 import type { NewSupplierOrder, PartRef, SupplierOrder, Work } from './supplier-order';
-import { DispatchEvent, transition } from './transition';
+import { moveItems } from '../orders';
+import { alternatesOfPart } from './sql/reroute';
+import type { RerouteTry } from './supplier-order';
+import { DispatchEvent, SYSTEM, transition } from './transition';
 
 export { CHANGE_CHANNEL } from './sql/write';
 export type { PartRef, Work, WorkItem } from './supplier-order';
@@ -93,6 +96,28 @@ export class SupplierOrderRecords {
     const existing = await this.forPart(record.orderId, record.groupKey);
     if (!existing) throw errors.conflict('concurrentChange', 'The order part changed meanwhile; try again.');
     return { so: existing, created: false };
+  }
+
+  /** The part's items with their alternates (the catalogue's), by position. */
+  alternatesOfPart(so: SupplierOrder) {
+    return alternatesOfPart(this.db, so);
+  }
+
+  /**
+   * A reroute, in one transaction: the items leave `so`'s part for the alternate's (orders' `moveItems`), `so` is
+   * cancelled as rerouted (compare and set: it must still be paused), and the alternate's supplier order is made,
+   * its history naming where the items came from. Either all of it is written or none.
+   */
+  async reroute(so: SupplierOrder, r: { rerouted: Extract<DispatchEvent, { type: 'rerouted' }>; record: NewSupplierOrder; tried: RerouteTry[]; items: Array<{ id: string; supplierVariantId: string; linkCostMinor: number }> }) {
+    return this.db.transaction(async (tx) => {
+      await moveItems(tx, { orderId: so.orderId, fromKey: so.groupKey, toKey: r.record.groupKey, connectionId: r.record.connectionId, items: r.items });
+      const [first] = await writeChange(tx, transition(so, r.rerouted));
+      if (!first) throw errors.conflict('concurrentChange', 'The supplier order changed meanwhile; read it again.');
+      const made = transition(null, { type: 'create', record: r.record, actor: r.rerouted.actor.kind === 'system' ? SYSTEM : r.rerouted.actor, trigger: 'reroute', reroutedFrom: r.rerouted.details, tried: r.tried });
+      const [second] = await writeChange(tx, made);
+      if (!second) throw errors.conflict('concurrentChange', 'The alternate\'s part changed meanwhile; try again.');
+      return { first, second };
+    });
   }
 
   /** Which of these records still have a step due: one read for a batch of finished jobs. */

@@ -10,7 +10,7 @@ import type { SupplierOrderReads } from './views';
 
 const BASE = '/api/store-suppliers';
 const TAG = 'Supplier orders';
-const groupParams = object({ storeId: uuid, orderId: uuid, groupKey: { type: 'string', pattern: '^(store|supplier:[0-9a-fA-F-]{36})$' } }, ['storeId', 'orderId', 'groupKey']);
+const groupParams = object({ storeId: uuid, orderId: uuid, groupKey: { type: 'string', pattern: '^(store|supplier:[0-9a-fA-F-]{36}(:[0-9a-fA-F-]{36})?)$' } }, ['storeId', 'orderId', 'groupKey']);
 const soParams = params(['storeId', 'supplierOrderId']);
 const settled = {
   status: 200,
@@ -96,6 +96,16 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
       body: object({ acceptCost: { type: 'boolean', description: 'Accept the supplier\'s new cost after a price change; recorded as the caller\'s decision' } }),
       response: settled, extraResponses: [stillWorking],
       handler: async (ctx) => answer(ctx, await commands.retry(await load(ctx), actorOf(ctx.caller!), !!ctx.body.acceptCost, opts(ctx))),
+    }),
+    route({
+      operationId: 'rerouteSupplierOrder', method: 'post', path: `${BASE}/:storeId/orders/:supplierOrderId/reroute`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', planGated: true, readOnly: false,
+      summary: 'Send a paused supplier order\'s items to a backup supplier (the link\'s alternates, in order, or the one named)',
+      description:
+        'Only once the supplier provably holds no live order for them (its create was refused, a look-up finds none, or it confirms the cancel). Answers the paused order: status cancelled with a `rerouted` history entry (from, to, reason, costDifferenceMinor) when an alternate took the items; still needsReview, its reviewMessage listing the alternates tried, when none could.',
+      params: soParams, headers: [preferHeader],
+      body: object({ connectionId: { ...uuid, description: 'Reroute to this alternate connection only; left out: each alternate in order' } }),
+      response: settled, extraResponses: [stillWorking],
+      handler: async (ctx) => answer(ctx, await commands.reroute(await load(ctx), actorOf(ctx.caller!), ctx.body.connectionId ?? null, opts(ctx))),
     }),
     route({
       operationId: 'paySupplierOrder', method: 'post', path: `${BASE}/:storeId/orders/:supplierOrderId/pay`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', planGated: true, readOnly: false,

@@ -18,6 +18,7 @@ export const EVENTS = [
   'create', 'retry', 'automaticRetry', 'payRequested', 'cancelRequested',
   'supplierCreated', 'supplierPaid', 'supplierProcessing', 'supplierShipped', 'supplierDelivered', 'supplierCancelled',
   'paused', 'failed', 'captureRequested', 'captureFailed', 'cancelled', 'cancelRefused', 'cancelTooLate', 'cancelRequestCleared',
+  'rerouteRequested', 'rerouted', 'rerouteEnded',
 ] as const;
 export type MoveEvent = (typeof EVENTS)[number];
 
@@ -76,6 +77,13 @@ export const MOVE_TABLE: readonly Move[] = [
   row(CANCELLABLE,                                                          'cancelRefused',        'needsReview'),
   row([...CANCELLABLE, 'shipped'],                                          'cancelTooLate',        'needsReview'),
   row(['delivered', 'cancelled'],                                           'cancelRequestCleared', SAME),
+
+  // Rerouting to a backup supplier: asked of a paused order (by its connection's rule, or a person); it ends with
+  // the items moved to an alternate (this order cancelled, once the first supplier provably holds no live order for
+  // them), or with the pause standing and the alternates tried in its message.
+  row(['needsReview'],                                                      'rerouteRequested',     SAME),
+  row(['needsReview'],                                                      'rerouted',             'cancelled'),
+  row(['needsReview'],                                                      'rerouteEnded',         SAME),
 ];
 
 /** The row of the table for this status, payment status and event; undefined when the move is not allowed. */

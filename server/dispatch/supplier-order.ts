@@ -55,6 +55,12 @@ export interface SupplierOrder {
   /** Cancelled at the supplier because the store ships the part itself. */
   storeTakesOver: boolean;
   acceptedCostMinor: number | null;
+  /** A reroute asked for (by the connection's rule on a pause, or by a person): the reroute step is due while paused. */
+  rerouteRequest: RerouteRequest | null;
+  /** The alternates already tried for these items, and why each could not take them (carried to the order that takes them). */
+  rerouteTried: RerouteTry[];
+  /** The supplier order that took this one's items. */
+  reroutedTo: string | null;
   destination: Destination;
   retriesUsed: number;
   nextRetryAt: Date | null;
@@ -62,6 +68,23 @@ export interface SupplierOrder {
   createdByKeyId: string | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+export interface RerouteRequest {
+  /** `rule`: the connection's automation, acting under the store owner's plan as it is when the reroute happens; `manual`: a caller. */
+  by: 'rule' | 'manual';
+  reason: ReviewReason;
+  /** A caller's chosen alternate connection; null: each in order. */
+  connectionId: string | null;
+  actor: { kind: 'key' | 'user' | 'system'; id: string | null };
+}
+
+export interface RerouteTry {
+  connectionId: string;
+  /** Its place among the store variant's alternates. */
+  position: number;
+  supplierKey: string;
+  why: string;
 }
 
 /** One entry of a supplier order's history (`events[]`), as the API shows it. */
@@ -88,6 +111,8 @@ export interface WorkItem {
   linkCostMinor: number | null;
   /** The supplier product the item's variant is linked to now; null once unlinked. */
   supplierProductId: string | null;
+  /** Whether the item's store variant names backup suppliers (a rule's pause asks for a reroute only then). */
+  hasAlternates: boolean;
 }
 
 /** What a dispatch step reads: the record, its connection, the store order's payment, the part's items. */

@@ -4,13 +4,14 @@ import type { SupplierOrderSnapshot } from '../suppliers/adapter';
 import { cleanReviewMessage, REVIEW_REASONS, ReviewReason } from './review-reasons';
 import { ImpossibleMoveError, moveOf, MoveEvent, partStatusOf, SAME, SupplierOrderStatus } from './state-machine';
 import { nextStep, Step } from './steps';
-import { NewSupplierOrder, SupplierOrder, supplierOrderNumber } from './supplier-order';
+import { NewSupplierOrder, RerouteRequest, RerouteTry, SupplierOrder, supplierOrderNumber } from './supplier-order';
 
 export const SYSTEM: Actor = { kind: 'system', id: null };
 
 /** Something that happens to a supplier order: a request, or what the dispatch job learnt (see MOVE_TABLE). */
 export type DispatchEvent =
-  | { type: 'create'; record: NewSupplierOrder; actor: Actor; trigger: string }
+  /** `reroutedFrom`: made by a reroute (what the history records of it); `tried`: the alternates tried before, carried. */
+  | { type: 'create'; record: NewSupplierOrder; actor: Actor; trigger: string; reroutedFrom?: Record<string, unknown>; tried?: RerouteTry[] }
   | { type: 'retry'; actor: Actor; acceptCost?: { costMinor: number | null } }
   | { type: 'automaticRetry' }
   | { type: 'payRequested'; actor: Actor }
@@ -18,7 +19,7 @@ export type DispatchEvent =
   /** The supplier's view of our order; `history` names how we learnt it (createdAtSupplier, paid, readBack, ...). */
   | { type: 'supplierAnswered'; answer: SupplierOrderSnapshot; history: string; details?: Record<string, unknown>; paymentDue?: boolean; payRequestDone?: boolean }
   /** `numberUnused`: the supplier refused the create, so the number was never used. */
-  | { type: 'paused'; reason: ReviewReason; message: string; details?: Record<string, unknown>; numberUnused?: boolean }
+  | { type: 'paused'; reason: ReviewReason; message: string; details?: Record<string, unknown>; numberUnused?: boolean; reroute?: RerouteRequest }
   | { type: 'failed'; error: string; message: string; retryInSeconds: number }
   /** The payment provider took the request to capture the shopper's payment (`reference`: its payment id). */
   | { type: 'captureRequested'; reference: string | null }
@@ -28,7 +29,12 @@ export type DispatchEvent =
   | { type: 'cancelled'; answer: SupplierOrderSnapshot | null; withdrawn: boolean }
   | { type: 'cancelRefused'; reason: ReviewReason; message: string }
   | { type: 'cancelTooLate'; answer: SupplierOrderSnapshot | null }
-  | { type: 'cancelRequestCleared' };
+  | { type: 'cancelRequestCleared' }
+  | { type: 'rerouteRequested'; actor: Actor; request: RerouteRequest }
+  /** The items went to `to` (the alternate's new supplier order); `details`: from, to, reason, cost difference. */
+  | { type: 'rerouted'; actor: Actor; to: string; details: Record<string, unknown>; answer: SupplierOrderSnapshot | null }
+  /** No alternate could take the items: the pause stands, its message listing each tried and why. */
+  | { type: 'rerouteEnded'; tried: RerouteTry[]; message: string };
 
 export type Fields = Partial<Omit<SupplierOrder, 'id' | 'status' | 'storeId' | 'orderId' | 'groupKey' | 'createdAt' | 'updatedAt'>>;
 
@@ -70,6 +76,7 @@ export function transition(so: SupplierOrder | null, e: DispatchEvent, now = new
   const base = so ?? newRecord((e as Extract<DispatchEvent, { type: 'create' }>).record, now);
   const to = move.to === SAME ? base.status : move.to;
   const { fields, history } = effect(base, e, now);
+  if (e.type === 'create' && e.tried?.length) base.rerouteTried = e.tried;
   const after: SupplierOrder = { ...base, ...fields, status: to, updatedAt: now };
   return { id: base.id, from: so?.status ?? null, to, fields, history, part: partMove(base, e, after), after, next: nextStep(after) };
 }
@@ -86,7 +93,7 @@ function newRecord(r: NewSupplierOrder, now: Date): SupplierOrder {
   return {
     ...r, status: 'queued', reviewReason: null, reviewMessage: null, retryable: null, supplierOrderNumber: supplierOrderNumber(r.id, 1), numberKnownAbsent: false,
     supplierOrderId: null, supplierStatus: null, costs: null, paymentStatus: 'unpaid', shipping: null, attempt: 1, payRequested: false, cancelRequested: false,
-    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, retriesUsed: 0, nextRetryAt: null, createdAt: now, updatedAt: now,
+    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, rerouteRequest: null, rerouteTried: [], reroutedTo: null, retriesUsed: 0, nextRetryAt: null, createdAt: now, updatedAt: now,
   };
 }
 
@@ -104,9 +111,9 @@ function effect(so: SupplierOrder, e: DispatchEvent, now: Date): { fields: Field
   const by = (actor: Actor, type: string, details: Record<string, unknown> = {}) => ({ actor, type, details });
   switch (e.type) {
     case 'create':
-      return { fields: {}, history: by(e.actor, 'created', { trigger: e.trigger, ...(e.record.payNow ? { payNow: true } : {}) }) };
+      return { fields: {}, history: by(e.actor, 'created', { trigger: e.trigger, ...(e.record.payNow ? { payNow: true } : {}), ...(e.reroutedFrom ? { reroutedFrom: e.reroutedFrom } : {}) }) };
     case 'retry': {
-      const fields: Fields = { reviewReason: null, reviewMessage: null, retryable: false, nextRetryAt: null };
+      const fields: Fields = { reviewReason: null, reviewMessage: null, retryable: false, nextRetryAt: null, rerouteRequest: null };
       const details: Record<string, unknown> = {};
       if (e.acceptCost) {
         fields.acceptedCostMinor = e.acceptCost.costMinor;
@@ -131,7 +138,10 @@ function effect(so: SupplierOrder, e: DispatchEvent, now: Date): { fields: Field
       return { fields, history: by(SYSTEM, e.history, { supplierStatus: e.answer.supplierStatus, ...e.details }) };
     }
     case 'paused':
-      return { fields: { ...review(e.reason, e.message), ...(e.numberUnused ? { numberKnownAbsent: true } : {}) }, history: by(SYSTEM, 'paused', { reason: e.reason, ...e.details }) };
+      return {
+        fields: { ...review(e.reason, e.message), ...(e.numberUnused ? { numberKnownAbsent: true } : {}), ...(e.reroute ? { rerouteRequest: e.reroute } : {}) },
+        history: by(SYSTEM, 'paused', { reason: e.reason, ...e.details, ...(e.reroute ? { reroute: true } : {}) }),
+      };
     case 'failed':
       return {
         fields: { retriesUsed: so.retriesUsed + 1, nextRetryAt: new Date(now.getTime() + e.retryInSeconds * 1000) },
@@ -154,6 +164,16 @@ function effect(so: SupplierOrder, e: DispatchEvent, now: Date): { fields: Field
       return { fields: { ...(e.answer ? answerFields(so, e.answer) : {}), ...review('supplierAlreadyShipped', TOO_LATE), ...WITHDRAWN }, history: by(SYSTEM, 'paused', { reason: 'supplierAlreadyShipped' }) };
     case 'cancelRequestCleared':
       return { fields: { cancelRequested: false }, history: by(SYSTEM, 'cancelRequestCleared') };
+    case 'rerouteRequested':
+      return { fields: { rerouteRequest: e.request }, history: by(e.actor, 'rerouteRequested', { reason: e.request.reason, ...(e.request.connectionId ? { connectionId: e.request.connectionId } : {}) }) };
+    case 'rerouted':
+      return { fields: { ...(e.answer ? answerFields(so, e.answer) : {}), rerouteRequest: null, reroutedTo: e.to, retryable: false }, history: by(e.actor, 'rerouted', e.details) };
+    case 'rerouteEnded': {
+      // Named by supplier and place in the list (a connection id would read as a token to the message's cleaning).
+      const tried = e.tried.map((t, i) => `${i + 1}. ${t.supplierKey}: ${t.why}`).join(' ');
+      const message = cleanReviewMessage(`${so.reviewMessage ?? ''} ${e.message}${tried ? ` Alternates tried: ${tried}.` : ''}`.trim());
+      return { fields: { rerouteRequest: null, reviewMessage: message, rerouteTried: [...so.rerouteTried, ...e.tried] }, history: by(SYSTEM, 'rerouteFailed', { tried: e.tried, message: e.message }) };
+    }
   }
 }
 
@@ -166,6 +186,8 @@ function partMove(before: SupplierOrder, e: DispatchEvent, after: SupplierOrder)
     case 'payRequested':
     case 'cancelRequested':
     case 'captureRequested':
+    case 'rerouteRequested':
+    case 'rerouteEnded':
       return null;
     case 'cancelRequestCleared':
       return before.storeTakesOver && after.status === 'cancelled' ? { kind: 'handToStore' } : null;

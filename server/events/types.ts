@@ -8,6 +8,7 @@ export const EVENT_TYPES = {
   'supplierOrder.shipped': 'The supplier shipped the order: carrier and tracking number in shipping.',
   'supplierOrder.delivered': 'The supplier order was delivered.',
   'supplierOrder.cancelled': 'The supplier order was cancelled.',
+  'supplierOrder.rerouted': 'A paused supplier order\'s items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference.',
   'supplierOrder.failed': 'Sending the supplier order failed for now; a background job retries it.',
   'orderPart.statusChanged': "An order part's status changed (pending, processing, shipped, delivered, cancelled).",
   'storeOrder.paymentChanged': "A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it was paid also sets needsAttention and paymentAttention.",

@@ -23,7 +23,7 @@ import type { SupplierOrdersOfOrders } from './views';
 
 // What the other domains use of the orders domain: the step that moves a part (dispatch runs it inside its own
 // statement, the store order following), and the words of orders.
-export { movePart } from './sql/parts';
+export { movePart, moveItems } from './sql/parts';
 export type { OrderService } from './service';
 export type { OrderPayments, ProviderPaymentEvent } from './payments';
 export type { SupplierOrdersOfOrders } from './views';
@@ -77,11 +77,12 @@ async function drainRetiredQueue(boss: Boss, db: DataSource, log: Logger): Promi
     await boss.complete(RETIRED_EVENTS_QUEUE, jobs.map((j) => j.id));
     drained += jobs.length;
   }
-  const left = await boss.getQueue(RETIRED_EVENTS_QUEUE);
-  if (left && left.queuedCount + left.activeCount > 0) {
+  // The queue's own counts are refreshed by pg-boss's monitor, not at once: the jobs themselves say what is left.
+  const left = (await boss.findJobs<Retired>(RETIRED_EVENTS_QUEUE)).filter((j) => j.state === 'created' || j.state === 'retry' || j.state === 'active').length;
+  if (left > 0) {
     await boss.work<Retired>(RETIRED_EVENTS_QUEUE, async ([job]) => recordRetiredEvent(db, job.data));
   } else {
     await boss.deleteQueue(RETIRED_EVENTS_QUEUE).catch(() => undefined);
   }
-  log.info({ drained, removed: !left || left.queuedCount + left.activeCount === 0 }, 'retired store order event queue drained into the outbox');
+  log.info({ drained, removed: left === 0 }, 'retired store order event queue drained into the outbox');
 }

@@ -16,6 +16,10 @@ export interface Listening {
 
 /** Listens on `host:port` (0: a free port); `close`, once, runs `cleanup` first and also drops keep-alive and hung sockets. */
 export async function serve(server: http.Server, port: number, host: string, cleanup: () => void): Promise<Listening> {
+  // As the service's: an idle keep-alive socket outlives its clients' own idle limits, so a client never sends on a
+  // socket the server is closing that instant (it would read "other side closed" with the request unanswered).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => {

@@ -33,7 +33,7 @@ beforeAll(async () => {
   shop = await openShop(svc, sandbox, { page: 13, automation: { costLimit: { amountMinor: 1, currency: 'USD' } } });
   // Orders are placed now: after a slow child process an idle keep-alive socket of the harness may be closed.
   orders = [await placeOrder(svc, shop), await placeOrder(svc, shop)];
-});
+}, 180_000); // npm pack and an install of the tarball, on a busy machine
 afterAll(async () => {
   await svc.stop();
   await sandbox.close();

@@ -5,10 +5,16 @@
  * payment, and after the provider captured it but before we recorded the request), several times over, each time
  * restarted with the same crash point armed. Then a worker without it finishes. Counted at the sandbox supplier and
  * at the payment provider: every part has exactly one supplier order, paid exactly once; every shopper is captured
- * exactly once (the provider's own records); and none is left with a step due.
+ * exactly once (the provider's own records); and none is left with a step due. Then the reroute's steps: killed
+ * before the cancel at the first supplier, between that cancel and anything at the alternate, and after the reroute
+ * is written but before the alternate's job is sent: each part ends rerouted, with one live order across both
+ * suppliers (their own records).
  */
+/* eslint-disable @typescript-eslint/no-explicit-any */
 import { createDatabase, eventually, Sandbox, Service, startSandbox, startService } from '../support/harness';
 import { openShop, placeOrder, received, Shop } from '../support/orders';
+import { liveOrders, openRerouteShop } from '../support/reroute';
+import { RunningFakeCj, startFakeCj } from '../fakes/cj';
 import { connectPayments, PaymentSandbox, startPaymentSandbox } from '../support/payments';
 
 const PARTS = 4;
@@ -18,12 +24,15 @@ const WORKER_ENV = { JOB_SUPERVISE_SECONDS: '1', DISPATCH_SWEEP_SECONDS: '1', DI
 let sandbox: Sandbox;
 const started: Service[] = [];
 let paymentProvider: PaymentSandbox;
+let fake: RunningFakeCj;
 
 beforeAll(async () => {
   sandbox = await startSandbox();
   paymentProvider = await startPaymentSandbox();
+  fake = await startFakeCj();
 });
 afterAll(async () => {
+  await fake?.close();
   for (const s of started.reverse()) await s.stop('SIGKILL').catch(() => undefined);
   await sandbox?.close();
   await paymentProvider?.close();
@@ -42,7 +51,8 @@ function exitOf(svc: Service, ms: number): Promise<boolean> {
 
 async function worker(label: string, databaseUrl: string, failpoint?: string): Promise<Service | 'crashed'> {
   try {
-    const w = await startService({ label, sandbox, payments: paymentProvider, databaseUrl, role: 'worker', env: { ...WORKER_ENV, ...(failpoint ? { FAILPOINTS: failpoint } : {}) } });
+    const env = { ...WORKER_ENV, CJ_API_BASE_URL: fake.baseUrl, ...(failpoint ? { FAILPOINTS: failpoint } : {}) };
+    const w = await startService({ label, sandbox, payments: paymentProvider, databaseUrl, role: 'worker', env });
     started.push(w);
     return w;
   } catch (err) {
@@ -50,6 +60,17 @@ async function worker(label: string, databaseUrl: string, failpoint?: string): P
     if (failpoint && /exited/.test(String(err))) return 'crashed';
     throw err;
   }
+}
+
+/** A worker with the crash point armed dies on reaching it; a new one (armed again) resumes and dies again. */
+async function crashAgainAndAgain(label: string, databaseUrl: string, point: string): Promise<number> {
+  let crashes = 0;
+  for (let i = 0; i < CRASHES; i++) {
+    const w = await worker(label, databaseUrl, point);
+    if (w === 'crashed' || (await exitOf(w, 45000))) crashes++;
+    else break;
+  }
+  return crashes;
 }
 
 const POINTS: Array<[string, 'standard' | 'promiseToSell']> = [
@@ -76,13 +97,7 @@ test.each(POINTS)('killed at %s (%s), again and again: every part ordered once, 
     else expect((await api.call('POST', `/api/store-orders/${shop.storeId}/${o.id}/confirm`, { key: shop.owner.key })).status).toBe(200);
   }
 
-  // A worker with the crash point armed dies on reaching it; a new one (armed again) resumes and dies again.
-  let crashes = 0;
-  for (let i = 0; i < CRASHES; i++) {
-    const w = await worker(label, databaseUrl, point);
-    if (w === 'crashed' || (await exitOf(w, 45000))) crashes++;
-    else break;
-  }
+  const crashes = await crashAgainAndAgain(label, databaseUrl, point);
   expect(crashes).toBe(CRASHES);
 
   const restartedAt = Date.now();
@@ -130,5 +145,39 @@ test.each(POINTS)('killed at %s (%s), again and again: every part ordered once, 
     );
     expect(captures).toHaveLength(PARTS);
     for (const c of captures) expect(c).toMatchObject({ captured: 1, failed: 0 });
+  }
+}, 300000);
+
+const REROUTE_POINTS = ['dispatch.rerouteBeforeCancel', 'dispatch.rerouteAfterCancel', 'dispatch.rerouteAfterMove'];
+
+test.each(REROUTE_POINTS)('killed at %s, again and again: every part ends rerouted, one live order across both suppliers', async (point) => {
+  const label = `kill-${point.split('.')[1]}`;
+  const databaseUrl = await createDatabase(label);
+  const api = await startService({ label, sandbox, databaseUrl, role: 'api', env: { DISPATCH_WAIT_MS: '0', CJ_API_BASE_URL: fake.baseUrl } });
+  started.push(api);
+  // The sandbox creates the order, then cannot take the payment (no balance): the rule reroutes on insufficientBalance,
+  // so the sandbox's live order must be cancelled there before anything reaches CJ.
+  const page = 6 + REROUTE_POINTS.indexOf(point);
+  const shop = await openRerouteShop(api, sandbox, fake, { page, balanceMinor: 0, automation: { automaticPayment: true, reroute: { reasons: ['insufficientBalance'], maxCostIncreasePercent: 10 } } });
+  const orders = [];
+  // One part per crash at least: a crash after a step done does not come back to it.
+  for (let i = 0; i < PARTS; i++) orders.push(await placeOrder(api, shop));
+  for (const o of orders) expect((await api.call('POST', `/api/store-orders/${shop.storeId}/${o.id}/confirm`, { key: shop.owner.key })).status).toBe(200);
+  expect(await crashAgainAndAgain(label, databaseUrl, point)).toBe(CRASHES);
+
+  await worker(label, databaseUrl);
+  const q = `SELECT order_id, connection_id, status, step_due, supplier_order_number FROM supplier_orders WHERE store_id = $1 ORDER BY created_at`;
+  let last: unknown[] = [];
+  const rows = await eventually(async () => {
+    last = (await api.db.query(q, [shop.storeId])).rows;
+    const done = last.length === 2 * PARTS && (last as any[]).every((r) => !r.step_due && (r.connection_id === shop.connId ? r.status === 'cancelled' : r.status === 'submitted'));
+    return done ? (last as any[]) : undefined;
+  }, 150000, `every part rerouted after ${point}`).catch((err) => {
+    throw new Error(`${err.message}: ${JSON.stringify(last)}`);
+  });
+  for (const o of orders) {
+    const numbers = rows.filter((r) => r.order_id === o.id).map((r) => r.supplier_order_number);
+    expect(await liveOrders(sandbox, fake, numbers)).toEqual({ sandbox: 0, cj: 1 });
+    expect((await received(sandbox)).count(numbers[0])).toBe(1); // made once, then cancelled there
   }
 }, 300000);

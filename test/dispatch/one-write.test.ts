@@ -1,7 +1,8 @@
 /**
  * Where a supplier order's status is written, and who owns the order part, checked on the source itself: one SQL
  * write of a supplier order's status (dispatch's `writeChange`), one of an order part's (orders' `movePart`), no
- * TypeORM repository or query builder in either domain, dispatch importing from orders only `movePart` and types,
+ * TypeORM repository or query builder in either domain, dispatch importing from orders only `movePart` (and, for a
+ * reroute, `moveItems`, the items leaving one part for another) and types,
  * orders importing nothing of dispatch, and no dispatch file a newcomer cannot read at one sitting.
  */
 import fs from 'node:fs';
@@ -34,11 +35,13 @@ test("a supplier order's status is written in one place: writeChange, which chec
   expect(write).toContain('INSERT INTO supplier_orders');
   expect(write).toContain('UPDATE supplier_orders SET status');
   expect(write).toMatch(/assertMove\(c\.from, c\.to\)/);
-  // Nothing else in the service calls it but the records' change and create (both through transition).
+  // Nothing else in the service calls it but the records' change, create and reroute (all through transition).
   const callers = files.filter((f) => /\bwriteChange\(/.test(read(f)) && f !== 'dispatch/sql/write.ts');
   expect(callers).toEqual(['dispatch/records.ts']);
   const records = read('dispatch/records.ts');
-  expect(records.match(/writeChange\(/g)).toHaveLength(4);
+  expect(records.match(/writeChange\(/g)).toHaveLength(6);
+  expect(records).toContain('writeChange(tx, transition(so, r.rerouted))');
+  expect(records).toContain("const made = transition(null, { type: 'create', record: r.record,");
   expect(records).toContain('writeChange(tx, transition(so, e))');
   expect(records).toContain('writeChange(this.db, change, alike)');
   expect(records).toContain('const change = transition(so, e);');
@@ -61,9 +64,12 @@ test('dispatch and orders read and write through their own sql.ts: no repository
   for (const f of [...domain('dispatch'), ...domain('orders')]) expect({ f, calls: read(f).match(/getRepository|createQueryBuilder|\.manager\.|findOneBy|findBy\(|\.save\(/g) ?? [] }).toEqual({ f, calls: [] });
 });
 
-test('dispatch imports from orders only movePart (its published step) and types; orders imports nothing of dispatch', () => {
+test('dispatch imports from orders only movePart and moveItems (its published steps) and types; orders imports nothing of dispatch', () => {
   const fromOrders = domain('dispatch').flatMap((f) => [...read(f).matchAll(/^import (type )?\{([^}]*)\} from '(?:\.\.\/)+orders(\/[\w/-]+)?';/gm)].map((m) => ({ f, type: !!m[1], names: m[2].trim(), module: m[3] ?? 'index' })));
-  expect(fromOrders.filter((i) => !i.type)).toEqual([{ f: 'dispatch/sql/write.ts', type: false, names: 'movePart', module: 'index' }]);
+  expect(fromOrders.filter((i) => !i.type)).toEqual([
+    { f: 'dispatch/records.ts', type: false, names: 'moveItems', module: 'index' },
+    { f: 'dispatch/sql/write.ts', type: false, names: 'movePart', module: 'index' },
+  ]);
   expect(domain('orders').filter((f) => /from '\.\.\/dispatch\//.test(read(f)))).toEqual([]);
 });
 

@@ -67,17 +67,18 @@ test('step_due (the sweeper\'s index) agrees with the job\'s next step for every
         for (const paymentDue of [false, true])
           for (const payRequested of [false, true])
             for (const contractModel of ['standard', 'promiseToSell'] as const)
-              for (const captureRequested of [false, true]) {
+              for (const captureRequested of [false, true])
+                for (const rerouteRequest of [null, { by: 'rule' as const, reason: 'variantUnavailable' as const, connectionId: null, actor: { kind: 'system' as const, id: null } }]) {
                 const { rows: [row] } = await client.query(
                   `INSERT INTO supplier_orders (id, store_id, order_id, group_key, connection_id, supplier_key, order_number, contract_model, status, supplier_order_number,
-                                                payment_status, destination, created_by_account_id, cancel_requested, payment_due, pay_requested, capture_requested)
-                   VALUES (gen_random_uuid(), $1, gen_random_uuid(), 'supplier:x', $2, 'sandbox', '1', $3, $4, 'ss-' || gen_random_uuid(), $5, '{}', $6, $7, $8, $9, $10)
+                                                payment_status, destination, created_by_account_id, cancel_requested, payment_due, pay_requested, capture_requested, reroute_request)
+                   VALUES (gen_random_uuid(), $1, gen_random_uuid(), 'supplier:x', $2, 'sandbox', '1', $3, $4, 'ss-' || gen_random_uuid(), $5, '{}', $6, $7, $8, $9, $10, $11)
                    RETURNING step_due`,
-                  [ids.store, ids.conn, contractModel, status, paymentStatus, ids.account, cancelRequested, paymentDue, payRequested, captureRequested],
+                  [ids.store, ids.conn, contractModel, status, paymentStatus, ids.account, cancelRequested, paymentDue, payRequested, captureRequested, rerouteRequest && JSON.stringify(rerouteRequest)],
                 );
-                const state = { status, cancelRequested, paymentStatus, paymentDue, payRequested, contractModel, captureRequested };
+                const state = { status, cancelRequested, paymentStatus, paymentDue, payRequested, contractModel, captureRequested, rerouteRequest };
                 expect({ state, due: row.step_due }).toEqual({ state, due: nextStep(state) !== null });
                 n++;
               }
-  expect(n).toBe(9 * 2 * 4 * 2 * 2 * 2 * 2);
+  expect(n).toBe(9 * 2 * 4 * 2 * 2 * 2 * 2 * 2);
 });

@@ -221,6 +221,6 @@ test('connectionMissing when the operator switched the supplier off (DISABLED_SU
   } finally {
     await off.stop();
   }
-});
+}, 150_000); // two services started one after the other
 
 leakScanTest();

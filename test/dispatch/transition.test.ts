@@ -21,7 +21,7 @@ function record(status: SupplierOrderStatus, paymentStatus: SupplierPaymentStatu
     id: '00000000-0000-4000-8000-000000000001', storeId: 's', orderId: 'o', groupKey: 'supplier:c', connectionId: 'c', supplierKey: 'sandbox', orderNumber: '1',
     contractModel: 'promiseToSell', status, reviewReason: null, reviewMessage: null, retryable: null, supplierOrderNumber: 'ss-1-1', numberKnownAbsent: false,
     supplierOrderId: null, supplierStatus: null, costs: null, paymentStatus, shipping: null, attempt: 1, payNow: false, payRequested: false, cancelRequested: false,
-    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, destination: { name: 'A', line1: '1', city: 'X', postalCode: '1', country: 'US' },
+    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, rerouteRequest: null, rerouteTried: [], reroutedTo: null, destination: { name: 'A', line1: '1', city: 'X', postalCode: '1', country: 'US' },
     retriesUsed: 0, nextRetryAt: null, createdByAccountId: 'a', createdByKeyId: null, createdAt: at, updatedAt: at, ...more,
   };
 }
@@ -30,6 +30,8 @@ const answer = (status: SupplierOrderSnapshot['status']): SupplierOrderSnapshot 
   supplierOrderId: 'SBX-O1', orderNumber: 'ss-1-1', supplierStatus: status.toUpperCase(), status, paid: status !== 'created' && status !== 'cancelled',
   costs: { itemsMinor: 100, shippingMinor: 10, totalMinor: 110, currency: 'USD' }, shipping: status === 'shipped' || status === 'delivered' ? SHIPPED : null,
 });
+
+const REROUTE = { by: 'manual' as const, reason: 'variantUnavailable' as const, connectionId: null, actor: KEY };
 
 /** One event of each kind the table names. */
 const SAMPLES: Record<MoveEvent, DispatchEvent> = {
@@ -52,6 +54,9 @@ const SAMPLES: Record<MoveEvent, DispatchEvent> = {
   cancelRefused: { type: 'cancelRefused', reason: 'supplierRefused', message: 'no' },
   cancelTooLate: { type: 'cancelTooLate', answer: answer('shipped') },
   cancelRequestCleared: { type: 'cancelRequestCleared' },
+  rerouteRequested: { type: 'rerouteRequested', actor: KEY, request: REROUTE },
+  rerouted: { type: 'rerouted', actor: KEY, to: '00000000-0000-4000-8000-000000000002', details: { reason: 'variantUnavailable', costDifferenceMinor: 12 }, answer: null },
+  rerouteEnded: { type: 'rerouteEnded', tried: [{ connectionId: 'c2', position: 0, supplierKey: 'cj', why: 'it has 0 of SKU-1; the order needs 1' }], message: 'Not rerouted: no alternate could take the part.' },
 };
 
 /** Every (status, payment status, event) and what the transition made of it: a change, or null when refused. */
@@ -103,10 +108,10 @@ test("the spec's moves: retry from queued, needsReview or failed; the background
   expect(allowed('payRequested').map((w) => [w.status, w.payment])).toEqual([['submitted', 'unpaid']]);
 });
 
-test('final statuses stay final; a paused order leaves review only through a retry (back to the queue) or a cancel', () => {
+test('final statuses stay final; a paused order leaves review only through a retry (back to the queue), a cancel, or a reroute (its items gone to an alternate)', () => {
   for (const w of walked.filter((x) => x.change && (x.status === 'delivered' || x.status === 'cancelled'))) expect(w.change!.to).toBe(w.status);
   const outOfReview = walked.filter((w) => w.status === 'needsReview' && w.change && w.change.to !== 'needsReview');
-  expect([...new Set(outOfReview.map((w) => `${w.event}->${w.change!.to}`))].sort()).toEqual(['cancelled->cancelled', 'retry->queued']);
+  expect([...new Set(outOfReview.map((w) => `${w.event}->${w.change!.to}`))].sort()).toEqual(['cancelled->cancelled', 'rerouted->cancelled', 'retry->queued']);
 });
 
 test("the supplier's answers are taken in every status, move only forwards, and never clear a pause or a failure", () => {
@@ -163,4 +168,24 @@ test('a passing error is retried after a backoff while retries remain, then paus
   expect(failure(record('queued', 'unpaid', { retriesUsed: 1 }), err, settings)).toMatchObject({ type: 'failed', retryInSeconds: 10 });
   expect(failure(record('queued', 'unpaid', { retriesUsed: 2 }), err, settings)).toMatchObject({ type: 'paused', reason: 'connectionUnhealthy' });
   expect(failure(record('queued', 'unpaid'), { ...err, circuitOpen: true }, settings)).toMatchObject({ type: 'paused', reason: 'connectionUnhealthy' });
+});
+
+test('a reroute: asked only of a paused order, due as a step while asked; done, the order is cancelled with its part; ended, the pause stands and lists the alternates tried', () => {
+  expect(fromsOf('rerouteRequested')).toEqual(['needsReview']);
+  expect(fromsOf('rerouted')).toEqual(['needsReview']);
+  const paused = record('needsReview', 'unpaid', { reviewReason: 'variantUnavailable', reviewMessage: 'The supplier has 0 of SKU-1.' });
+  const asked = transition(paused, SAMPLES.rerouteRequested);
+  expect({ to: asked.to, next: asked.next, part: asked.part, history: asked.history.type }).toEqual({ to: 'needsReview', next: 'reroute', part: null, history: 'rerouteRequested' });
+  const done = transition(asked.after, SAMPLES.rerouted);
+  expect({ to: done.to, next: done.next, reroutedTo: done.after.reroutedTo, request: done.after.rerouteRequest, history: done.history }).toEqual({
+    to: 'cancelled', next: null, reroutedTo: '00000000-0000-4000-8000-000000000002', request: null, history: { actor: KEY, type: 'rerouted', details: { reason: 'variantUnavailable', costDifferenceMinor: 12 } },
+  });
+  expect(done.part).toEqual({ kind: 'follow', status: 'cancelled', shipment: null, needsAttention: false });
+  const ended = transition(asked.after, SAMPLES.rerouteEnded);
+  expect({ to: ended.to, next: ended.next, part: ended.part, request: ended.after.rerouteRequest, tried: ended.after.rerouteTried.length }).toEqual({ to: 'needsReview', next: null, part: null, request: null, tried: 1 });
+  expect(ended.after.reviewMessage).toBe('The supplier has 0 of SKU-1. Not rerouted: no alternate could take the part. Alternates tried: 1. cj: it has 0 of SKU-1; the order needs 1.');
+  // A pause the rule reroutes carries the request in the same write: the step is due at once.
+  expect(transition(record('queued', 'unpaid'), { ...SAMPLES.paused, reroute: { ...REROUTE, by: 'rule' } } as DispatchEvent).next).toBe('reroute');
+  // A retry drops a reroute asked and not yet done.
+  expect(transition(asked.after, SAMPLES.retry).after.rerouteRequest).toBeNull();
 });

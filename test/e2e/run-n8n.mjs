@@ -203,6 +203,8 @@ async function ensureRuntime() {
 }
 
 async function buildAndPack() {
+	// CI packs once and runs the n8n lines side by side: a second build into the same dist/ would race the first.
+	if (process.env.E2E_PACKED && fs.existsSync(TARBALL)) return log(`using ${path.relative(ROOT, TARBALL)}, packed before`);
 	fs.rmSync(TARBALL, { force: true });
 	const res = await run('npm', ['run', 'pack:n8n', '--silent'], { timeoutMs: 5 * 60000 });
 	if (res.code !== 0 || !fs.existsSync(TARBALL)) throw new Error(`npm run pack:n8n failed (${res.code})\n${res.stdout.slice(-2000)}\n${res.stderr.slice(-3000)}`);
@@ -341,7 +343,7 @@ async function startReceiver() {
 
 let n8nEnv;
 
-function n8nEnvironment(pg, userFolder, port) {
+function n8nEnvironment(pg, userFolder, port, brokerPort) {
 	const env = { ...process.env };
 	for (const key of Object.keys(env)) if (key.startsWith('N8N_') || key.startsWith('DB_')) delete env[key];
 	return {
@@ -357,6 +359,8 @@ function n8nEnvironment(pg, userFolder, port) {
 		NODE_COMPILE_CACHE: path.join(CACHE, 'node-compile-cache'),
 		N8N_EXPRESSION_ENGINE: 'legacy',
 		N8N_RUNNERS_ENABLED: 'false',
+		// n8n 2 opens its task broker's port even with the runners off; another n8n line may run beside this one.
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
@@ -456,7 +460,7 @@ async function runWorkflows(workflows) {
 	await n8n(['import:workflow', '--separate', `--input=${dir}`]);
 	const runs = await Promise.all(
 		workflows.map(async (wf) => {
-			// n8n 2 opens its task broker's port even with the runners off: a port of its own for each run side by side.
+			// Each run side by side needs a task broker port of its own (see n8nEnvironment).
 			const env = { ...n8nEnv, N8N_RUNNERS_BROKER_PORT: String(await freePort()) };
 			const res = await run(NODE_BIN, [N8N_BIN, 'execute', `--id=${wf.id}`, '--rawOutput'], { env, timeoutMs: 240000 });
 			let raw;
@@ -529,13 +533,14 @@ async function main() {
 	const receiver = await startReceiver();
 
 	const userFolder = path.join(tmp, 'n8n-user');
-	n8nEnv = n8nEnvironment(pg, userFolder, await freePort());
+	n8nEnv = n8nEnvironment(pg, userFolder, await freePort(), await freePort());
 	const installed = await installPackage(userFolder);
 	log(`installed ${installed.name}@${installed.version} into ${path.relative(tmp, userFolder)}/.n8n/nodes`);
 
 	const credFile = path.join(tmp, 'credentials.json');
 	fs.writeFileSync(credFile, JSON.stringify([{ id: CREDENTIAL_ID, name: 'Store Suppliers account', type: 'storeSuppliersApi', data: { apiKey: demo.apiKey, baseUrl: proxy.url } }]));
-	await n8n(['import:credentials', `--input=${credFile}`], 180000);
+	// The first n8n command creates n8n's schema (hundreds of migrations): the slowest boot, twice as slow beside the other n8n line.
+	await n8n(['import:credentials', `--input=${credFile}`], 420000);
 	log('credential imported');
 
 	await check('the example workflows of docs/n8n/workflows import into n8n as they are', async () => {

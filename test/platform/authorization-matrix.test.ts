@@ -53,6 +53,7 @@ const validBodies: Record<string, () => unknown> = {
   updateProductLink: () => ({ sync: { title: true } }),
   submitOrderPart: () => ({}),
   retrySupplierOrder: () => ({}),
+  rerouteSupplierOrder: () => ({}),
   markStoreOrderPaid: () => ({ reference: 'cash' }),
   setPaymentProvider: () => ({ provider: 'sandbox', signingSecret: `whsec_${crypto.randomBytes(24).toString('base64')}` }),
   shipStoreOrderPart: () => ({ carrier: 'Post', trackingNumber: 'T1' }),
@@ -237,6 +238,8 @@ test('the owner\'s plan without dropshipping: 403 planRequired on exactly the ga
     'createProductLink',
     'submitOrderPart',
     'retrySupplierOrder',
+    // Issue 34: rerouting a paused part to a backup supplier, like retry.
+    'rerouteSupplierOrder',
     'paySupplierOrder',
     // Connecting by sign-in: the member's step in their browser, as well as its start.
     'openSupplierSignIn',

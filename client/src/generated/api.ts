@@ -189,6 +189,13 @@ export interface ChangeSupplierAutomation {
       /** The supplier's name of the service, as its freight quote names it (for example CAINIAO_STANDARD) */
       service: string;
     });
+    /** Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer */
+    reroute?: {
+      /** The review reasons that send a paused part to its backup suppliers; insufficientBalance and supplierRefused are opt-in */
+      reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
+      /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
+      maxCostIncreasePercent: number;
+    };
   };
   /** 200: Success */
   result: {
@@ -227,6 +234,13 @@ export interface ChangeSupplierAutomation {
         /** The supplier's name of the service, as its freight quote names it (for example CAINIAO_STANDARD) */
         service: string;
       });
+      /** Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer */
+      reroute: {
+        /** The review reasons that send a paused part to its backup suppliers; insufficientBalance and supplierRefused are opt-in */
+        reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
+        /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
+        maxCostIncreasePercent: number;
+      };
     };
     health: ({
       status: "healthy" | "unhealthy";
@@ -296,6 +310,13 @@ export interface ChangeSupplierSettings {
         /** The supplier's name of the service, as its freight quote names it (for example CAINIAO_STANDARD) */
         service: string;
       });
+      /** Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer */
+      reroute: {
+        /** The review reasons that send a paused part to its backup suppliers; insufficientBalance and supplierRefused are opt-in */
+        reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
+        /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
+        maxCostIncreasePercent: number;
+      };
     };
     health: ({
       status: "healthy" | "unhealthy";
@@ -364,6 +385,13 @@ export interface CompleteSupplierSignIn {
         /** The supplier's name of the service, as its freight quote names it (for example CAINIAO_STANDARD) */
         service: string;
       });
+      /** Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer */
+      reroute: {
+        /** The review reasons that send a paused part to its backup suppliers; insufficientBalance and supplierRefused are opt-in */
+        reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
+        /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
+        maxCostIncreasePercent: number;
+      };
     };
     health: ({
       status: "healthy" | "unhealthy";
@@ -585,6 +613,13 @@ export interface ConnectSupplier {
         /** The supplier's name of the service, as its freight quote names it (for example CAINIAO_STANDARD) */
         service: string;
       });
+      /** Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer */
+      reroute?: {
+        /** The review reasons that send a paused part to its backup suppliers; insufficientBalance and supplierRefused are opt-in */
+        reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
+        /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
+        maxCostIncreasePercent: number;
+      };
     };
   };
   /** 201: Success */
@@ -624,6 +659,13 @@ export interface ConnectSupplier {
         /** The supplier's name of the service, as its freight quote names it (for example CAINIAO_STANDARD) */
         service: string;
       });
+      /** Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer */
+      reroute: {
+        /** The review reasons that send a paused part to its backup suppliers; insufficientBalance and supplierRefused are opt-in */
+        reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
+        /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
+        maxCostIncreasePercent: number;
+      };
     };
     health: ({
       status: "healthy" | "unhealthy";
@@ -715,8 +757,8 @@ export interface CreateEventSubscription {
   body: {
     /** Where events are POSTed: an http(s) address on the public internet */
     url: string;
-    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it was paid also sets needsAttention and paymentAttention. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
-    eventTypes: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
+    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it was paid also sets needsAttention and paymentAttention. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
+    eventTypes: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
     description?: string | null;
   };
   /** 201: Success */
@@ -789,6 +831,13 @@ export interface CreateProductLink {
       /** Set stock to 0 for variants the supplier no longer offers */
       availability?: boolean;
     };
+    /** Backup supplier variants (at most 5 per store variant), replacing the link's alternates; an empty list removes them. Each is checked: 422 alternateInvalid names each field that fails */
+    alternates?: {
+      storeVariantId: string;
+      connectionId: string;
+      supplierProductId: string;
+      supplierVariantId: string;
+    }[];
   };
   /** 201: Success */
   result: {
@@ -807,6 +856,17 @@ export interface CreateProductLink {
       currency: string;
       stock: number;
       available: boolean;
+      alternates: {
+        connectionId: string;
+        supplierProductId: string;
+        supplierVariantId: string;
+        /** Integer amount in minor units */
+        costMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        stock: number;
+        available: boolean;
+      }[];
     }[];
     /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). Without a priceRule the default import rule applies: multiplier "2", endingMinor 99 (twice the cost, rounded up to x.99); a rule that is given takes the field defaults below for fields it leaves out. */
     priceRule: {
@@ -2046,6 +2106,17 @@ export interface ImportSupplierProducts {
         currency: string;
         stock: number;
         available: boolean;
+        alternates: {
+          connectionId: string;
+          supplierProductId: string;
+          supplierVariantId: string;
+          /** Integer amount in minor units */
+          costMinor: number;
+          /** ISO 4217 code */
+          currency: string;
+          stock: number;
+          available: boolean;
+        }[];
       }[];
       /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). Without a priceRule the default import rule applies: multiplier "2", endingMinor 99 (twice the cost, rounded up to x.99); a rule that is given takes the field defaults below for fields it leaves out. */
       priceRule: {
@@ -2316,6 +2387,17 @@ export interface ListProductLinks {
         currency: string;
         stock: number;
         available: boolean;
+        alternates: {
+          connectionId: string;
+          supplierProductId: string;
+          supplierVariantId: string;
+          /** Integer amount in minor units */
+          costMinor: number;
+          /** ISO 4217 code */
+          currency: string;
+          stock: number;
+          available: boolean;
+        }[];
       }[];
       /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). Without a priceRule the default import rule applies: multiplier "2", endingMinor 99 (twice the cost, rounded up to x.99); a rule that is given takes the field defaults below for fields it leaves out. */
       priceRule: {
@@ -2696,6 +2778,13 @@ export interface ListSupplierConnections {
         /** The supplier's name of the service, as its freight quote names it (for example CAINIAO_STANDARD) */
         service: string;
       });
+      /** Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer */
+      reroute: {
+        /** The review reasons that send a paused part to its backup suppliers; insufficientBalance and supplierRefused are opt-in */
+        reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
+        /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
+        maxCostIncreasePercent: number;
+      };
     };
     health: ({
       status: "healthy" | "unhealthy";
@@ -3330,6 +3419,13 @@ export interface ReplaceSupplierCredentials {
         /** The supplier's name of the service, as its freight quote names it (for example CAINIAO_STANDARD) */
         service: string;
       });
+      /** Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer */
+      reroute: {
+        /** The review reasons that send a paused part to its backup suppliers; insufficientBalance and supplierRefused are opt-in */
+        reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
+        /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
+        maxCostIncreasePercent: number;
+      };
     };
     health: ({
       status: "healthy" | "unhealthy";
@@ -3345,6 +3441,153 @@ export interface ReplaceSupplierCredentials {
     /** Another live connection (of any store) is on the same supplier account; notifications reach each connection for its own orders and products */
     sharedSupplierAccount: boolean;
     createdByKeyId: string | null;
+    createdAt: string;
+    updatedAt: string;
+  };
+}
+
+/** Send a paused supplier order's items to a backup supplier (the link's alternates, in order, or the one named) (POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/reroute) */
+export interface RerouteSupplierOrder {
+  method: "POST";
+  path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/reroute";
+  params: {
+    storeId: string;
+    supplierOrderId: string;
+  };
+  query: Record<string, never>;
+  body: {
+    /** Reroute to this alternate connection only; left out: each alternate in order */
+    connectionId?: string;
+  };
+  /** 200: The supplier order once the dispatch job acted on it (the service waits up to DISPATCH_WAIT_MS, woken the moment the record changes); a paused one (status needsReview, with reviewReason, reviewMessage and retryable) also answers 200 */
+  result: {
+    _id: string;
+    storeId: string;
+    orderId: string;
+    orderNumber: string;
+    fulfilmentGroupKey: string;
+    integrationId: string;
+    supplierKey: string;
+    contractModel: "standard" | "promiseToSell";
+    status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+    reviewMessage: string | null;
+    /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+    retryable: boolean;
+    supplierOrderNumber: string;
+    supplierOrderId: string | null;
+    supplierStatus: string | null;
+    costs: ({
+      /** Integer amount in minor units */
+      itemsMinor: number;
+      /** Integer amount in minor units */
+      shippingMinor: number;
+      /** Integer amount in minor units */
+      totalMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+    }) | null;
+    payment: {
+      status: "notRequired" | "unpaid" | "paid" | "refunded";
+    };
+    shipping: ({
+      carrier: string;
+      trackingNumber: string;
+      shippedAt: string | null;
+    }) | null;
+    attempt: number;
+    events: {
+      at: string;
+      actor: {
+        kind: "key" | "user" | "system";
+        id: string | null;
+      };
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      type: string;
+      from: string | null;
+      to: string | null;
+      /** Choices such as payNow and acceptCost, and what the service saw */
+      details: Record<string, unknown>;
+    }[];
+    destination?: {
+      name: string;
+      line1: string;
+      line2?: string;
+      city: string;
+      region?: string;
+      postalCode: string;
+      /** ISO 3166-1 alpha-2 */
+      country: string;
+      phone?: string;
+      email?: string;
+    };
+    destinationRedacted: boolean;
+    createdAt: string;
+    updatedAt: string;
+  };
+  /** 202: The job had not finished within the wait, or the request asked not to wait (`Prefer: respond-async`): the supplier order as it is now; read it again to follow it */
+  accepted: {
+    _id: string;
+    storeId: string;
+    orderId: string;
+    orderNumber: string;
+    fulfilmentGroupKey: string;
+    integrationId: string;
+    supplierKey: string;
+    contractModel: "standard" | "promiseToSell";
+    status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+    reviewMessage: string | null;
+    /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+    retryable: boolean;
+    supplierOrderNumber: string;
+    supplierOrderId: string | null;
+    supplierStatus: string | null;
+    costs: ({
+      /** Integer amount in minor units */
+      itemsMinor: number;
+      /** Integer amount in minor units */
+      shippingMinor: number;
+      /** Integer amount in minor units */
+      totalMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+    }) | null;
+    payment: {
+      status: "notRequired" | "unpaid" | "paid" | "refunded";
+    };
+    shipping: ({
+      carrier: string;
+      trackingNumber: string;
+      shippedAt: string | null;
+    }) | null;
+    attempt: number;
+    events: {
+      at: string;
+      actor: {
+        kind: "key" | "user" | "system";
+        id: string | null;
+      };
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      type: string;
+      from: string | null;
+      to: string | null;
+      /** Choices such as payNow and acceptCost, and what the service saw */
+      details: Record<string, unknown>;
+    }[];
+    destination?: {
+      name: string;
+      line1: string;
+      line2?: string;
+      city: string;
+      region?: string;
+      postalCode: string;
+      /** ISO 3166-1 alpha-2 */
+      country: string;
+      phone?: string;
+      email?: string;
+    };
+    destinationRedacted: boolean;
     createdAt: string;
     updatedAt: string;
   };
@@ -3750,6 +3993,13 @@ export interface SetSupplierConnectionEnabled {
         /** The supplier's name of the service, as its freight quote names it (for example CAINIAO_STANDARD) */
         service: string;
       });
+      /** Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer */
+      reroute: {
+        /** The review reasons that send a paused part to its backup suppliers; insufficientBalance and supplierRefused are opt-in */
+        reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
+        /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
+        maxCostIncreasePercent: number;
+      };
     };
     health: ({
       status: "healthy" | "unhealthy";
@@ -4198,6 +4448,17 @@ export interface SyncProductLink {
       currency: string;
       stock: number;
       available: boolean;
+      alternates: {
+        connectionId: string;
+        supplierProductId: string;
+        supplierVariantId: string;
+        /** Integer amount in minor units */
+        costMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        stock: number;
+        available: boolean;
+      }[];
     }[];
     /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). Without a priceRule the default import rule applies: multiplier "2", endingMinor 99 (twice the cost, rounded up to x.99); a rule that is given takes the field defaults below for fields it leaves out. */
     priceRule: {
@@ -4309,6 +4570,13 @@ export interface TestSupplierConnection {
         /** The supplier's name of the service, as its freight quote names it (for example CAINIAO_STANDARD) */
         service: string;
       });
+      /** Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer */
+      reroute: {
+        /** The review reasons that send a paused part to its backup suppliers; insufficientBalance and supplierRefused are opt-in */
+        reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
+        /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
+        maxCostIncreasePercent: number;
+      };
     };
     health: ({
       status: "healthy" | "unhealthy";
@@ -4367,8 +4635,8 @@ export interface UpdateEventSubscription {
   body: {
     /** Where events are POSTed: an http(s) address on the public internet */
     url?: string;
-    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it was paid also sets needsAttention and paymentAttention. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
-    eventTypes?: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
+    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it was paid also sets needsAttention and paymentAttention. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
+    eventTypes?: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
     description?: string | null;
     enabled?: boolean;
   };
@@ -4400,7 +4668,7 @@ export interface UpdateEventSubscription {
   };
 }
 
-/** Change a link's variant mapping, price rule or sync switches (fields left out keep their values) (PUT /api/store-suppliers/{storeId}/links/{linkId}) */
+/** Change a link's variant mapping, price rule, sync switches or alternates (fields left out keep their values) (PUT /api/store-suppliers/{storeId}/links/{linkId}) */
 export interface UpdateProductLink {
   method: "PUT";
   path: "/api/store-suppliers/{storeId}/links/{linkId}";
@@ -4440,6 +4708,13 @@ export interface UpdateProductLink {
       /** Set stock to 0 for variants the supplier no longer offers */
       availability?: boolean;
     };
+    /** Backup supplier variants (at most 5 per store variant), replacing the link's alternates; an empty list removes them. Each is checked: 422 alternateInvalid names each field that fails */
+    alternates?: {
+      storeVariantId: string;
+      connectionId: string;
+      supplierProductId: string;
+      supplierVariantId: string;
+    }[];
   };
   /** 200: Success */
   result: {
@@ -4458,6 +4733,17 @@ export interface UpdateProductLink {
       currency: string;
       stock: number;
       available: boolean;
+      alternates: {
+        connectionId: string;
+        supplierProductId: string;
+        supplierVariantId: string;
+        /** Integer amount in minor units */
+        costMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        stock: number;
+        available: boolean;
+      }[];
     }[];
     /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). Without a priceRule the default import rule applies: multiplier "2", endingMinor 99 (twice the cost, rounded up to x.99); a rule that is given takes the field defaults below for fields it leaves out. */
     priceRule: {
@@ -4616,6 +4902,7 @@ export const routes = {
   removePaymentProvider: { method: "DELETE", path: "/api/stores/{storeId}/payment-provider" },
   removeStaffMember: { method: "DELETE", path: "/api/stores/{storeId}/staff/{accountId}" },
   replaceSupplierCredentials: { method: "PUT", path: "/api/store-suppliers/{storeId}/{id}" },
+  rerouteSupplierOrder: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/reroute" },
   resolveSupplierProductUrl: { method: "POST", path: "/api/store-suppliers/{storeId}/{id}/products/resolve-url" },
   retrySupplierOrder: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/retry" },
   revokeApiKey: { method: "DELETE", path: "/api/api-keys/{keyId}" },
@@ -4696,6 +4983,7 @@ export interface Operations {
   removePaymentProvider: RemovePaymentProvider;
   removeStaffMember: RemoveStaffMember;
   replaceSupplierCredentials: ReplaceSupplierCredentials;
+  rerouteSupplierOrder: RerouteSupplierOrder;
   resolveSupplierProductUrl: ResolveSupplierProductUrl;
   retrySupplierOrder: RetrySupplierOrder;
   revokeApiKey: RevokeApiKey;

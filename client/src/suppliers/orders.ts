@@ -3,7 +3,7 @@ import { walkPages } from '../paging.js';
 import type { Answer, Transport } from '../transport.js';
 import type { Api, DispatchOptions, RequestOptions, SupplierOrder, SupplierOrderFilters, SupplierOrderPage } from '../types.js';
 
-/** Supplier orders: list, follow, submit, retry, pay, cancel, or take a part over by hand. */
+/** Supplier orders: list, follow, submit, retry, reroute, pay, cancel, or take a part over by hand. */
 export class SupplierOrders {
   constructor(private readonly t: Transport) {}
 
@@ -33,6 +33,15 @@ export class SupplierOrders {
   /** Tries a queued, paused or failed supplier order again. Throws SupplierOrderPausedError when it paused (again). */
   async retry(storeId: string, supplierOrderId: string, body: Api.RetrySupplierOrder['body'] = {}, options?: DispatchOptions): Promise<SupplierOrder> {
     return notPaused(await this.t.call('retrySupplierOrder', { params: { storeId, supplierOrderId }, body, headers: prefer(options) }, options));
+  }
+
+  /**
+   * Sends a paused order's items to a backup supplier (the link's alternates in order, or `body.connectionId`), once
+   * the first supplier provably holds no live order for them. Answers the order: cancelled once rerouted (its history's
+   * `rerouted` entry names the new one), still needsReview (its reviewMessage naming the alternates tried) when none could.
+   */
+  async reroute(storeId: string, supplierOrderId: string, body: Api.RerouteSupplierOrder['body'] = {}, options?: DispatchOptions): Promise<SupplierOrder> {
+    return (await this.t.call('rerouteSupplierOrder', { params: { storeId, supplierOrderId }, body, headers: prefer(options) }, options)).result;
   }
 
   /** Pays a supplier order that was created but not paid. Throws SupplierOrderPausedError when it paused. */

@@ -2,7 +2,7 @@ import { outboxStep } from '../../events';
 import { affected, type Queryable, rows } from '../../platform/db';
 import { type KeysetListStatement, storeScope } from '../../platform/pagination';
 import type { PriceRule } from '../price-rule';
-import type { ProductLink, ProductLinkVariant, SyncSwitches } from '../types';
+import type { LinkAlternate, ProductLink, ProductLinkVariant, SyncSwitches } from '../types';
 
 // The catalogue domain's data module (this folder): every statement on its tables (product links and their variant
 // mappings, import jobs and their items). This file: links, and what a sync writes of them. The link list and a
@@ -18,7 +18,10 @@ export function linkList(f: { storeId: string; ownKeyId: string | null; connecti
   return { list: 'productLinks', binding: f, table: 'product_links', alias: 'l', filters,
     columns: `l.*, (SELECT coalesce(json_agg(json_build_object('storeVariantId', lv.store_variant_id, 'supplierVariantId', lv.supplier_variant_id, 'costMinor', lv.cost_minor,
                               'currency', lv.currency, 'stock', lv.stock, 'available', lv.available) ORDER BY sv.position), '[]')
-                      FROM product_link_variants lv JOIN store_variants sv ON sv.id = lv.store_variant_id WHERE lv.link_id = l.id) AS variants`,
+                      FROM product_link_variants lv JOIN store_variants sv ON sv.id = lv.store_variant_id WHERE lv.link_id = l.id) AS variants,
+              (SELECT coalesce(json_agg(json_build_object('storeVariantId', a.store_variant_id, 'position', a.position, 'connectionId', a.connection_id, 'supplierProductId', a.supplier_product_id,
+                              'supplierVariantId', a.supplier_variant_id, 'costMinor', a.cost_minor, 'currency', a.currency, 'stock', a.stock, 'available', a.available) ORDER BY a.position), '[]')
+                      FROM product_link_alternates a WHERE a.store_id = l.store_id AND a.link_id = l.id) AS alternates`,
     counts: { table: 'product_link_counts', sum: 'n' },
   };
 }
@@ -57,7 +60,7 @@ export const linkOf = (r: LinkRow): ProductLink => ({
 });
 
 /** A row of the link list: the link and its variant mappings, in the order of the store product's variants. */
-export type LinkListRow = LinkRow & { variants: Array<Omit<ProductLinkVariant, 'linkId'>> };
+export type LinkListRow = LinkRow & { variants: Array<Omit<ProductLinkVariant, 'linkId'>>; alternates: LinkAlternate[] };
 
 /** The link, if it is one of the store's. */
 export async function linkInStore(db: Queryable, storeId: string, id: string): Promise<ProductLink | null> {
@@ -168,12 +171,12 @@ export async function linkCountOfConnection(db: Queryable, connectionId: string)
 
 // --- Sync
 
-/** Live connections that have links. */
+/** Live connections that have links or alternates. */
 export async function connectionsWithLinks(db: Queryable): Promise<string[]> {
   const found = await rows<{ connection_id: string }>(
     db,
-    `SELECT DISTINCT l.connection_id FROM product_links l JOIN supplier_connections c ON c.id = l.connection_id
-      WHERE c.disconnected_at IS NULL AND c.enabled`,
+    `SELECT DISTINCT x.connection_id FROM (SELECT connection_id FROM product_links UNION SELECT connection_id FROM product_link_alternates) x
+       JOIN supplier_connections c ON c.id = x.connection_id WHERE c.disconnected_at IS NULL AND c.enabled`,
   );
   return found.map((r) => r.connection_id);
 }

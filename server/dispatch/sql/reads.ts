@@ -51,7 +51,12 @@ export async function workOf(db: Queryable, id: string): Promise<Work | null> {
     db,
     `SELECT ${OF_S}, to_jsonb(c.*) AS connection, o.payment_method AS order_payment_method, o.payment_status AS order_payment_status, o.confirmed_at IS NOT NULL AS order_confirmed,
             COALESCE((SELECT json_agg(json_build_object('id', i.id, 'sku', i.sku, 'quantity', i.quantity, 'supplierVariantId', i.supplier_variant_id,
-                                                        'linkCostMinor', i.link_cost_minor, 'supplierProductId', l.supplier_product_id) ORDER BY i.position)
+                                                        'linkCostMinor', i.link_cost_minor,
+                                                        -- A rerouted item is ordered from its alternate's product (looked up only then).
+                                                        'supplierProductId', CASE WHEN l.connection_id = s.connection_id THEN l.supplier_product_id ELSE
+                                                          (SELECT a.supplier_product_id FROM product_link_alternates a WHERE a.store_id = s.store_id AND a.store_variant_id = i.variant_id
+                                                              AND a.connection_id = s.connection_id AND a.supplier_variant_id = i.supplier_variant_id LIMIT 1) END,
+                                                        'hasAlternates', EXISTS (SELECT 1 FROM product_link_alternates a WHERE a.store_id = s.store_id AND a.store_variant_id = i.variant_id)) ORDER BY i.position)
                         FROM store_order_items i
                         LEFT JOIN product_link_variants lv ON lv.store_variant_id = i.variant_id
                         LEFT JOIN product_links l ON l.id = lv.link_id

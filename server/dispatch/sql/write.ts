@@ -17,9 +17,9 @@ const COLUMNS: Record<string, string> = {
   reviewReason: 'review_reason', reviewMessage: 'review_message', retryable: 'retryable', supplierOrderId: 'supplier_order_id', supplierStatus: 'supplier_status',
   costs: 'costs', paymentStatus: 'payment_status', shipping: 'shipping', attempt: 'attempt', supplierOrderNumber: 'supplier_order_number',
   numberKnownAbsent: 'number_known_absent', payRequested: 'pay_requested', cancelRequested: 'cancel_requested', storeTakesOver: 'store_takes_over',
-  acceptedCostMinor: 'accepted_cost_minor', retriesUsed: 'retries_used', nextRetryAt: 'next_retry_at', paymentDue: 'payment_due', captureRequested: 'capture_requested',
+  acceptedCostMinor: 'accepted_cost_minor', rerouteRequest: 'reroute_request', rerouteTried: 'reroute_tried', reroutedTo: 'rerouted_to', retriesUsed: 'retries_used', nextRetryAt: 'next_retry_at', paymentDue: 'payment_due', captureRequested: 'capture_requested',
 };
-const JSON_FIELDS = new Set(['costs', 'shipping']);
+const JSON_FIELDS = new Set(['costs', 'shipping', 'rerouteRequest', 'rerouteTried']);
 
 /**
  * The one write of a supplier order, for every change (./transition.ts made `c`): in one statement, the record made
@@ -35,9 +35,9 @@ export async function writeChange(db: Queryable, c: Change, alike: string[] = []
   let so: string;
   if (c.from === null) {
     so = `INSERT INTO supplier_orders (id, store_id, order_id, group_key, connection_id, supplier_key, order_number, contract_model, status, supplier_order_number,
-                                       payment_status, pay_now, destination, created_by_account_id, created_by_key_id)
+                                       payment_status, pay_now, destination, created_by_account_id, created_by_key_id, reroute_tried)
           VALUES (${[a.id, a.storeId, a.orderId, a.groupKey, a.connectionId, a.supplierKey, a.orderNumber, a.contractModel, a.status, a.supplierOrderNumber, a.paymentStatus, a.payNow].map((v) => p.add(v)).join(', ')},
-                  ${p.json(a.destination)}, ${p.add(a.createdByAccountId)}, ${p.add(a.createdByKeyId)})
+                  ${p.json(a.destination)}, ${p.add(a.createdByAccountId)}, ${p.add(a.createdByKeyId)}, ${p.json(a.rerouteTried)})
           ON CONFLICT (order_id, group_key) DO NOTHING RETURNING ${COLUMNS_READ}, NULL::text AS from_status`;
   } else {
     const sets = Object.entries(c.fields).map(([key, value]) => {

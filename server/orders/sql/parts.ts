@@ -71,6 +71,22 @@ export async function confirmOrder(tx: Queryable, orderId: string, storeGroup: s
   return (await preparedRows(tx, `WITH o AS (${confirming}), ${steps}, ${confirmed} SELECT order_id FROM o`, p.values)).length > 0;
 }
 
+/**
+ * A reroute's items leave their part for another (made pending for `connectionId` if absent), each now ordered as
+ * the alternate's supplier variant at its cost; inside the caller's transaction. Answers how many moved.
+ */
+export async function moveItems(tx: Queryable, m: { orderId: string; fromKey: string; toKey: string; connectionId: string; items: Array<{ id: string; supplierVariantId: string; linkCostMinor: number }> }): Promise<number> {
+  const [r] = await rows<{ n: number }>(
+    tx,
+    `WITH g AS (INSERT INTO fulfilment_groups (order_id, group_key, connection_id, status) VALUES ($1, $3, $4, 'pending') ON CONFLICT (order_id, group_key) DO NOTHING),
+          i AS (UPDATE store_order_items i SET group_key = $3, supplier_variant_id = u.variant, link_cost_minor = u.cost
+                  FROM unnest($5::uuid[], $6::text[], $7::bigint[]) AS u(id, variant, cost) WHERE i.order_id = $1 AND i.group_key = $2 AND i.id = u.id RETURNING i.id)
+     SELECT count(*)::int AS n FROM i`,
+    [m.orderId, m.fromKey, m.toKey, m.connectionId, m.items.map((x) => x.id), m.items.map((x) => x.supplierVariantId), m.items.map((x) => x.linkCostMinor)],
+  );
+  return r.n;
+}
+
 /** `movePart` as a statement of its own, for one part; true when the part moved. */
 export async function movePartNow(db: Queryable, orderId: string, groupKey: string, move: PartMove): Promise<boolean> {
   const p = new Params();

@@ -1775,6 +1775,36 @@ public sealed partial class ProductLinkVariant
 
     [JsonPropertyName("available")]
     public bool Available { get; set; }
+
+    [JsonPropertyName("alternates")]
+    public List<ProductLinkVariantAlternate> Alternates { get; set; } = new();
+}
+
+/// <summary>A backup supplier variant, with its cost and stock as last read (the hourly sync keeps them)</summary>
+public sealed partial class ProductLinkVariantAlternate
+{
+    [JsonPropertyName("connectionId")]
+    public string ConnectionId { get; set; } = default!;
+
+    [JsonPropertyName("supplierProductId")]
+    public string SupplierProductId { get; set; } = default!;
+
+    [JsonPropertyName("supplierVariantId")]
+    public string SupplierVariantId { get; set; } = default!;
+
+    /// <summary>Integer amount in minor units</summary>
+    [JsonPropertyName("costMinor")]
+    public long CostMinor { get; set; }
+
+    /// <summary>ISO 4217 code</summary>
+    [JsonPropertyName("currency")]
+    public string Currency { get; set; } = default!;
+
+    [JsonPropertyName("stock")]
+    public long Stock { get; set; }
+
+    [JsonPropertyName("available")]
+    public bool Available { get; set; }
 }
 
 /// <summary>How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). Without a priceRule the default import rule applies: multiplier "2", endingMinor 99 (twice the cost, rounded up to x.99); a rule that is given takes the field defaults below for fields it leaves out.</summary>
@@ -2291,6 +2321,10 @@ public sealed partial class SupplierConnectionAutomation
     [JsonPropertyName("shippingMethod")]
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public JsonNode? ShippingMethod { get; set; }
+
+    /// <summary>Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer</summary>
+    [JsonPropertyName("reroute")]
+    public SupplierConnectionAutomationReroute Reroute { get; set; } = default!;
 }
 
 /// <summary>`automatic` sends a supplier part once the store order is confirmed; `manual` waits for submit; `off` never sends</summary>
@@ -2329,6 +2363,63 @@ public readonly partial struct SupplierConnectionAutomationLevel : IEquatable<Su
     internal sealed class Converter : StringValueConverter<SupplierConnectionAutomationLevel>
     {
         protected override SupplierConnectionAutomationLevel FromString(string value) => new SupplierConnectionAutomationLevel(value);
+    }
+}
+
+/// <summary>Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer</summary>
+public sealed partial class SupplierConnectionAutomationReroute
+{
+    /// <summary>The review reasons that send a paused part to its backup suppliers; insufficientBalance and supplierRefused are opt-in</summary>
+    [JsonPropertyName("reasons")]
+    public List<SupplierConnectionAutomationRerouteReason> Reasons { get; set; } = new();
+
+    /// <summary>How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit)</summary>
+    [JsonPropertyName("maxCostIncreasePercent")]
+    public int MaxCostIncreasePercent { get; set; }
+}
+
+/// <summary>One of variantUnavailable, destinationUnsupported, costAboveLimit, insufficientBalance, supplierRefused; a value this version does not know is kept as it is (see IsKnown).</summary>
+[JsonConverter(typeof(SupplierConnectionAutomationRerouteReason.Converter))]
+public readonly partial struct SupplierConnectionAutomationRerouteReason : IEquatable<SupplierConnectionAutomationRerouteReason>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public SupplierConnectionAutomationRerouteReason(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>variantUnavailable</c></summary>
+    public static SupplierConnectionAutomationRerouteReason VariantUnavailable { get; } = new SupplierConnectionAutomationRerouteReason("variantUnavailable");
+
+    /// <summary><c>destinationUnsupported</c></summary>
+    public static SupplierConnectionAutomationRerouteReason DestinationUnsupported { get; } = new SupplierConnectionAutomationRerouteReason("destinationUnsupported");
+
+    /// <summary><c>costAboveLimit</c></summary>
+    public static SupplierConnectionAutomationRerouteReason CostAboveLimit { get; } = new SupplierConnectionAutomationRerouteReason("costAboveLimit");
+
+    /// <summary><c>insufficientBalance</c></summary>
+    public static SupplierConnectionAutomationRerouteReason InsufficientBalance { get; } = new SupplierConnectionAutomationRerouteReason("insufficientBalance");
+
+    /// <summary><c>supplierRefused</c></summary>
+    public static SupplierConnectionAutomationRerouteReason SupplierRefused { get; } = new SupplierConnectionAutomationRerouteReason("supplierRefused");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<SupplierConnectionAutomationRerouteReason> Known { get; } = new[] { VariantUnavailable, DestinationUnsupported, CostAboveLimit, InsufficientBalance, SupplierRefused };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "variantUnavailable" || _value == "destinationUnsupported" || _value == "costAboveLimit" || _value == "insufficientBalance" || _value == "supplierRefused";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(SupplierConnectionAutomationRerouteReason other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is SupplierConnectionAutomationRerouteReason other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(SupplierConnectionAutomationRerouteReason left, SupplierConnectionAutomationRerouteReason right) => left.Equals(right);
+    public static bool operator !=(SupplierConnectionAutomationRerouteReason left, SupplierConnectionAutomationRerouteReason right) => !left.Equals(right);
+    public static implicit operator SupplierConnectionAutomationRerouteReason(string value) => new SupplierConnectionAutomationRerouteReason(value);
+
+    internal sealed class Converter : StringValueConverter<SupplierConnectionAutomationRerouteReason>
+    {
+        protected override SupplierConnectionAutomationRerouteReason FromString(string value) => new SupplierConnectionAutomationRerouteReason(value);
     }
 }
 
@@ -2565,6 +2656,10 @@ public sealed partial class ChangeSupplierAutomationRequest
     /// <summary>Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it.</summary>
     [JsonPropertyName("shippingMethod")]
     public JsonNode? ShippingMethod { get; set; }
+
+    /// <summary>Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer</summary>
+    [JsonPropertyName("reroute")]
+    public SupplierConnectionAutomationReroute? Reroute { get; set; }
 }
 
 public sealed partial class ChangeSupplierSettingsRequest
@@ -2618,6 +2713,10 @@ public sealed partial class ConnectSupplierRequestAutomation
     /// <summary>Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it.</summary>
     [JsonPropertyName("shippingMethod")]
     public JsonNode? ShippingMethod { get; set; }
+
+    /// <summary>Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer</summary>
+    [JsonPropertyName("reroute")]
+    public SupplierConnectionAutomationReroute? Reroute { get; set; }
 }
 
 public sealed partial class CreateEventSubscriptionRequest
@@ -2626,7 +2725,7 @@ public sealed partial class CreateEventSubscriptionRequest
     [JsonPropertyName("url")]
     public string Url { get; set; } = default!;
 
-    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it was paid also sets needsAttention and paymentAttention. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
+    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it was paid also sets needsAttention and paymentAttention. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
     [JsonPropertyName("eventTypes")]
     public List<EventType> EventTypes { get; set; } = new();
 
@@ -2634,7 +2733,7 @@ public sealed partial class CreateEventSubscriptionRequest
     public string? Description { get; set; }
 }
 
-/// <summary>One of supplierOrder.created, supplierOrder.statusChanged, supplierOrder.paused, supplierOrder.shipped, supplierOrder.delivered, supplierOrder.cancelled, supplierOrder.failed, orderPart.statusChanged, storeOrder.paymentChanged, importJob.finished, productLink.syncFailed, connection.circuitOpened, connection.healthChanged, *; a value this version does not know is kept as it is (see IsKnown).</summary>
+/// <summary>One of supplierOrder.created, supplierOrder.statusChanged, supplierOrder.paused, supplierOrder.shipped, supplierOrder.delivered, supplierOrder.cancelled, supplierOrder.rerouted, supplierOrder.failed, orderPart.statusChanged, storeOrder.paymentChanged, importJob.finished, productLink.syncFailed, connection.circuitOpened, connection.healthChanged, *; a value this version does not know is kept as it is (see IsKnown).</summary>
 [JsonConverter(typeof(EventType.Converter))]
 public readonly partial struct EventType : IEquatable<EventType>
 {
@@ -2661,6 +2760,9 @@ public readonly partial struct EventType : IEquatable<EventType>
     /// <summary><c>supplierOrder.cancelled</c></summary>
     public static EventType SupplierOrderCancelled { get; } = new EventType("supplierOrder.cancelled");
 
+    /// <summary><c>supplierOrder.rerouted</c></summary>
+    public static EventType SupplierOrderRerouted { get; } = new EventType("supplierOrder.rerouted");
+
     /// <summary><c>supplierOrder.failed</c></summary>
     public static EventType SupplierOrderFailed { get; } = new EventType("supplierOrder.failed");
 
@@ -2686,10 +2788,10 @@ public readonly partial struct EventType : IEquatable<EventType>
     public static EventType Value { get; } = new EventType("*");
 
     /// <summary>Every value this version of the client knows.</summary>
-    public static IReadOnlyList<EventType> Known { get; } = new[] { SupplierOrderCreated, SupplierOrderStatusChanged, SupplierOrderPaused, SupplierOrderShipped, SupplierOrderDelivered, SupplierOrderCancelled, SupplierOrderFailed, OrderPartStatusChanged, StoreOrderPaymentChanged, ImportJobFinished, ProductLinkSyncFailed, ConnectionCircuitOpened, ConnectionHealthChanged, Value };
+    public static IReadOnlyList<EventType> Known { get; } = new[] { SupplierOrderCreated, SupplierOrderStatusChanged, SupplierOrderPaused, SupplierOrderShipped, SupplierOrderDelivered, SupplierOrderCancelled, SupplierOrderRerouted, SupplierOrderFailed, OrderPartStatusChanged, StoreOrderPaymentChanged, ImportJobFinished, ProductLinkSyncFailed, ConnectionCircuitOpened, ConnectionHealthChanged, Value };
 
     /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
-    public bool IsKnown => _value == "supplierOrder.created" || _value == "supplierOrder.statusChanged" || _value == "supplierOrder.paused" || _value == "supplierOrder.shipped" || _value == "supplierOrder.delivered" || _value == "supplierOrder.cancelled" || _value == "supplierOrder.failed" || _value == "orderPart.statusChanged" || _value == "storeOrder.paymentChanged" || _value == "importJob.finished" || _value == "productLink.syncFailed" || _value == "connection.circuitOpened" || _value == "connection.healthChanged" || _value == "*";
+    public bool IsKnown => _value == "supplierOrder.created" || _value == "supplierOrder.statusChanged" || _value == "supplierOrder.paused" || _value == "supplierOrder.shipped" || _value == "supplierOrder.delivered" || _value == "supplierOrder.cancelled" || _value == "supplierOrder.rerouted" || _value == "supplierOrder.failed" || _value == "orderPart.statusChanged" || _value == "storeOrder.paymentChanged" || _value == "importJob.finished" || _value == "productLink.syncFailed" || _value == "connection.circuitOpened" || _value == "connection.healthChanged" || _value == "*";
 
     /// <summary>The value as the service spells it.</summary>
     public override string ToString() => _value ?? string.Empty;
@@ -2727,12 +2829,32 @@ public sealed partial class CreateProductLinkRequest
     /// <summary>Sync switches: which fields the hourly sync may change</summary>
     [JsonPropertyName("sync")]
     public ProductLinkSync? Sync { get; set; }
+
+    /// <summary>Backup supplier variants (at most 5 per store variant), replacing the link's alternates; an empty list removes them. Each is checked: 422 alternateInvalid names each field that fails</summary>
+    [JsonPropertyName("alternates")]
+    public List<CreateProductLinkRequestAlternate>? Alternates { get; set; }
 }
 
 public sealed partial class CreateProductLinkRequestVariant
 {
     [JsonPropertyName("storeVariantId")]
     public string StoreVariantId { get; set; } = default!;
+
+    [JsonPropertyName("supplierVariantId")]
+    public string SupplierVariantId { get; set; } = default!;
+}
+
+/// <summary>A backup supplier variant for one store variant, on another live connection of the store; a store variant's alternates are tried in the order listed</summary>
+public sealed partial class CreateProductLinkRequestAlternate
+{
+    [JsonPropertyName("storeVariantId")]
+    public string StoreVariantId { get; set; } = default!;
+
+    [JsonPropertyName("connectionId")]
+    public string ConnectionId { get; set; } = default!;
+
+    [JsonPropertyName("supplierProductId")]
+    public string SupplierProductId { get; set; } = default!;
 
     [JsonPropertyName("supplierVariantId")]
     public string SupplierVariantId { get; set; } = default!;
@@ -2903,6 +3025,13 @@ public sealed partial class ReplaceSupplierCredentialsRequest
     public JsonObject Credentials { get; set; } = default!;
 }
 
+public sealed partial class RerouteSupplierOrderRequest
+{
+    /// <summary>Reroute to this alternate connection only; left out: each alternate in order</summary>
+    [JsonPropertyName("connectionId")]
+    public string? ConnectionId { get; set; }
+}
+
 public sealed partial class ResolveSupplierProductUrlRequest
 {
     [JsonPropertyName("url")]
@@ -2987,7 +3116,7 @@ public sealed partial class UpdateEventSubscriptionRequest
     [JsonPropertyName("url")]
     public string? Url { get; set; }
 
-    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it was paid also sets needsAttention and paymentAttention. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
+    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it was paid also sets needsAttention and paymentAttention. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
     [JsonPropertyName("eventTypes")]
     public List<EventType>? EventTypes { get; set; }
 
@@ -3010,6 +3139,10 @@ public sealed partial class UpdateProductLinkRequest
     /// <summary>Sync switches: which fields the hourly sync may change</summary>
     [JsonPropertyName("sync")]
     public ProductLinkSync? Sync { get; set; }
+
+    /// <summary>Backup supplier variants (at most 5 per store variant), replacing the link's alternates; an empty list removes them. Each is checked: 422 alternateInvalid names each field that fails</summary>
+    [JsonPropertyName("alternates")]
+    public List<CreateProductLinkRequestAlternate>? Alternates { get; set; }
 }
 
 public sealed partial class UpdateStoreProductRequest

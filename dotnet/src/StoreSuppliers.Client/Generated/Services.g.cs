@@ -360,7 +360,7 @@ public sealed partial class ProductLinksService
     public Task<ProductLink> SyncAsync(string storeId, string linkId, RequestOptions? options = null, CancellationToken cancellationToken = default)
         => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/links/" + StoreHttp.Segment(linkId, nameof(linkId)) + "/sync", options), StoreJsonContext.Default.ProductLink, cancellationToken);
 
-    /// <summary>Change a link's variant mapping, price rule or sync switches (fields left out keep their values)</summary>
+    /// <summary>Change a link's variant mapping, price rule, sync switches or alternates (fields left out keep their values)</summary>
     /// <remarks><c>PUT /api/store-suppliers/{storeId}/links/{linkId}</c> Permission: <c>suppliers.import</c>.</remarks>
     public Task<ProductLink> UpdateAsync(string storeId, string linkId, UpdateProductLinkRequest? body = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
         => _http.SendAsync(new StoreRequest("PUT", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/links/" + StoreHttp.Segment(linkId, nameof(linkId)), options) { Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.UpdateProductLinkRequest) }, StoreJsonContext.Default.ProductLink, cancellationToken);
@@ -401,6 +401,11 @@ public sealed partial class SupplierOrdersService
     /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/pay</c> Permission: <c>suppliers.orders.manage</c>. Needs a plan with dropshipping. Throws <see cref="SupplierOrderPausedException"/> when the supplier order it answers is paused for review.</remarks>
     public Task<SupplierOrder> PayAsync(string storeId, string supplierOrderId, DispatchOptions? options = null, CancellationToken cancellationToken = default)
         => SupplierOrderPausedException.NotPausedAsync(_http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/pay", options), StoreJsonContext.Default.SupplierOrder, cancellationToken));
+
+    /// <summary>Send a paused supplier order's items to a backup supplier (the link's alternates, in order, or the one named)</summary>
+    /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/reroute</c> Permission: <c>suppliers.orders.manage</c>. Needs a plan with dropshipping.</remarks>
+    public Task<SupplierOrder> RerouteAsync(string storeId, string supplierOrderId, RerouteSupplierOrderRequest? body = null, DispatchOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/reroute", options) { Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.RerouteSupplierOrderRequest) }, StoreJsonContext.Default.SupplierOrder, cancellationToken);
 
     /// <summary>Try a queued, paused or failed supplier order again</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/retry</c> Permission: <c>suppliers.orders.manage</c>. Needs a plan with dropshipping. Throws <see cref="SupplierOrderPausedException"/> when the supplier order it answers is paused for review.</remarks>

@@ -49,6 +49,7 @@ namespace StoreSuppliers;
 [JsonSerializable(typeof(ProductLinkPage), TypeInfoPropertyName = "ProductLinkPage")]
 [JsonSerializable(typeof(RemovePaymentProviderResult), TypeInfoPropertyName = "RemovePaymentProviderResult")]
 [JsonSerializable(typeof(ReplaceSupplierCredentialsRequest), TypeInfoPropertyName = "ReplaceSupplierCredentialsRequest")]
+[JsonSerializable(typeof(RerouteSupplierOrderRequest), TypeInfoPropertyName = "RerouteSupplierOrderRequest")]
 [JsonSerializable(typeof(ResolveSupplierProductUrlRequest), TypeInfoPropertyName = "ResolveSupplierProductUrlRequest")]
 [JsonSerializable(typeof(ResolveSupplierProductUrlResult), TypeInfoPropertyName = "ResolveSupplierProductUrlResult")]
 [JsonSerializable(typeof(RetrySupplierOrderRequest), TypeInfoPropertyName = "RetrySupplierOrderRequest")]
