@@ -7,7 +7,11 @@ export const READBACK_QUEUES = { order: 'readback.supplier-order', product: 'rea
 /** One read-back waiting per supplier order or product of a connection, however many notifications (and sweeps) ask. */
 export const readBackKey = (connectionId: string, supplierId: string) => `${connectionId}:${supplierId}`;
 
+/**
+ * A heartbeat, as dispatch's jobs have: a read-back held by a worker that was killed is failed (and retried) once its
+ * heartbeat lapses, not after pg-boss's 15-minute expiry, while the next read-back of the same order waits behind it.
+ */
 export const NOTIFICATION_QUEUES: QueueSpec[] = [
-  { name: READBACK_QUEUES.order, policy: 'stately', retryLimit: 5, retryDelay: 30, retryBackoff: true, notify: true },
-  { name: READBACK_QUEUES.product, policy: 'stately', retryLimit: 5, retryDelay: 30, retryBackoff: true, notify: true },
+  { name: READBACK_QUEUES.order, policy: 'stately', retryLimit: 5, retryDelay: 30, retryBackoff: true, heartbeatSeconds: 10, notify: true },
+  { name: READBACK_QUEUES.product, policy: 'stately', retryLimit: 5, retryDelay: 30, retryBackoff: true, heartbeatSeconds: 10, notify: true },
 ];

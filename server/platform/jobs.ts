@@ -55,6 +55,8 @@ export async function startBoss(connectionString: string, queues: QueueSpec[], l
   for (const q of queues) {
     const { name, ...options } = q;
     await boss.createQueue(name, options);
+    // createQueue leaves a queue that exists as it is: a heartbeat added since reaches deployments made before it.
+    if (options.heartbeatSeconds) await boss.updateQueue(name, { heartbeatSeconds: options.heartbeatSeconds });
   }
   return boss;
 }
