@@ -18,7 +18,7 @@
  */
 import { call, control, sleep } from './api';
 import type { Catalogues, Offer, SupplierName } from './catalogues';
-import { AskedByHand, liveAcrossReroutes, noAlternateTwice, noTwoLiveAcrossSuppliers, RerouteCounts, reroutesEnded, SoEvent } from './invariants/rerouting';
+import { AskedByHand, liveAcrossReroutes, noAlternateTwice, noTwoLiveAcrossSuppliers, RerouteCounts, reroutePending, reroutesEnded, SoEvent } from './invariants/rerouting';
 import type { Verdict } from './invariants/verdict';
 import type { ManualDispatch } from './merchant';
 import type { Suppliers } from './programs';
@@ -55,7 +55,7 @@ export class ReroutingLoad {
   counts: RerouteCounts | null = null;
   private ordering = true;
   private running = true;
-  private readonly loops: Array<Promise<void>> = [];
+  private readonly busy = new Set<Promise<unknown>>();
 
   constructor(
     private readonly stores: Store[],
@@ -63,9 +63,9 @@ export class ReroutingLoad {
   ) {
     // No other store imports these: the shoppers' imports never reach them.
     for (const s of stores) for (const o of stores.flatMap((x) => this.offers(x))) s.tried.add(o.supplierProductId);
-    for (const store of stores) this.loops.push(this.storeLoop(store));
-    this.loops.push(this.every(4000, () => this.merchant()));
-    this.loops.push(this.every(30000, () => this.sample()));
+    for (const store of stores) void this.storeLoop(store);
+    void this.every(4000, () => this.merchant());
+    void this.every(30000, () => this.sample());
   }
 
   /** The store's six offers at the ends of the catalogues: per kind, its primary and its alternate. */
@@ -83,7 +83,11 @@ export class ReroutingLoad {
     return (async () => {
       while (this.running) {
         await sleep(ms);
-        if (this.running) await fn().catch((err: unknown) => this.count('rerouting', err));
+        if (!this.running) return;
+        const pass = fn().catch((err: unknown) => this.count('rerouting', err));
+        this.busy.add(pass);
+        await pass;
+        this.busy.delete(pass);
       }
     })();
   }
@@ -175,7 +179,7 @@ export class ReroutingLoad {
           const r = await store.api.call('POST', `/api/store-suppliers/${store.storeId}/orders/${so._id}/pay`, { key: store.owner.key, headers: { Prefer: 'respond-async' } });
           if (r.status === 200 || r.status === 202) this.paid++;
           open = true;
-        } else if (!['shipped', 'delivered', 'cancelled', 'needsReview'].includes(so.status)) open = true;
+        } else if (!['shipped', 'delivered', 'cancelled', 'needsReview'].includes(so.status) || reroutePending(so.events)) open = true;
       }
       p.done = !open;
     }
@@ -195,10 +199,11 @@ export class ReroutingLoad {
     this.ordering = false;
   }
 
+  /** Ends the merchant's part and the samples: waits for a pass under way, not for the loops' sleeps. */
   async end(): Promise<void> {
     this.ordering = false;
     this.running = false;
-    await Promise.race([Promise.all(this.loops), sleep(40000)]);
+    await Promise.race([Promise.all([...this.busy]), sleep(40000)]);
   }
 
   summary(): string {
@@ -221,6 +226,11 @@ export async function reroutingInvariants(stores: Store[], load: ReroutingLoad |
   const ended = reroutesEnded(g, load.askedByHand);
   load.counts = ended.counts;
   const kinds = KINDS.map((k) => `${load.provoked.filter((p) => p.plan.kind === k).length} ${k}`).join(', ');
+  for (const so of g.supplierOrders.values()) {
+    for (const e of (so as ServiceSupplierOrder & { events?: SoEvent[] }).events ?? []) {
+      if (e.type === 'rerouteFailed') process.stderr.write(`soak: rerouting: supplier order ${so._id} (store ${so.store.index}, ${so.supplierKey}, ${so.status}) left paused: ${String(e.details?.message)} ${JSON.stringify(e.details?.tried ?? [])}\n`);
+    }
+  }
   process.stderr.write(`soak: rerouting: ${load.provoked.length} orders to reroute (${kinds}), ${load.askedByHand.length} reroutes asked by hand, ${load.paid} alternates paid by hand; ${load.summary()}\n`);
   return [noTwoLiveAcrossSuppliers(g, load.sampled), ended.verdict, noAlternateTwice(g)];
 }

@@ -5,7 +5,7 @@
  * alternate twice each break their invariant, naming the records. A sample does not mistake a reroute in flight (the
  * first order cancelled between its two reads) for two live orders.
  */
-import { liveAcrossReroutes, noAlternateTwice, noTwoLiveAcrossSuppliers, reroutesEnded, SoEvent } from '../../bench/soak/invariants/rerouting';
+import { liveAcrossReroutes, noAlternateTwice, noTwoLiveAcrossSuppliers, reroutePending, reroutesEnded, SoEvent } from '../../bench/soak/invariants/rerouting';
 import type { Gathered, ServiceSupplierOrder } from '../../bench/soak/records';
 import type { Store } from '../../bench/soak/world';
 
@@ -80,8 +80,10 @@ test('a reroute by hand answered 202 and missing from the history is lost; one a
   expect(reroutesEnded(g, [{ supplierOrderId: 'cccc', storeIndex: 1, status: 202 }]).verdict.failures).toEqual([
     'every reroute asked for ended rerouted or paused: supplier order cccc (store 1, order order-1, cj, needsReview): its reroute (by hand, asked 2026-11-26T14:01:00Z) never ended: stuck',
   ]);
+  expect(reroutePending((g.supplierOrders.get('cccc') as Held).events)).toBe(true);
   // Ended with no alternate able to take it, the pause standing: held.
   (g.supplierOrders.get('cccc') as Held).events.push({ type: 'rerouteFailed', details: { tried: [] } });
+  expect(reroutePending((g.supplierOrders.get('cccc') as Held).events)).toBe(false);
   expect(reroutesEnded(g, [{ supplierOrderId: 'cccc', storeIndex: 1, status: 202 }]).verdict.held).toBe(true);
 });
 

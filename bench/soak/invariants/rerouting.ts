@@ -35,6 +35,11 @@ export interface AskedByHand {
 const eventsOf = (so: ServiceSupplierOrder): SoEvent[] => (so as Held).events ?? [];
 const field = (x: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), x);
 const isRequest = (e: SoEvent) => (e.type === 'paused' && e.details?.reroute === true) || e.type === 'rerouteRequested';
+/** Whether a reroute was asked for and has not ended yet: the last request has no `rerouted` or `rerouteFailed` after it. */
+export const reroutePending = (events: SoEvent[]): boolean => {
+  const last = events.filter((e) => isRequest(e) || e.type === 'rerouted' || e.type === 'rerouteFailed').at(-1);
+  return !!last && isRequest(last);
+};
 const SENT = new Set(['submitted', 'confirmed', 'processing', 'shipped', 'delivered']);
 
 /** Each supplier order's chain: the first order of the items it was made for (itself when never rerouted). */
