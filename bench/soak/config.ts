@@ -23,6 +23,8 @@ export interface SoakConfig {
   record: boolean;
   /** SOAK_RESULTS (dist/soak-results.json): the results file, one entry per invariant. */
   resultsFile: string;
+  /** SOAK_KEEP (0): keep the deployments' data folders at the end (their Postgres servers stopped) for inspection. */
+  keep: boolean;
 }
 
 export function soakConfig(): SoakConfig {
@@ -37,6 +39,7 @@ export function soakConfig(): SoakConfig {
     databases: databases === 'both' ? ['own', 'embedded'] : [databases as 'own' | 'embedded'],
     record: !['0', 'false', 'no'].includes((process.env.SOAK_RECORD ?? '1').toLowerCase()),
     resultsFile: process.env.SOAK_RESULTS || 'dist/soak-results.json',
+    keep: ['1', 'true', 'yes'].includes((process.env.SOAK_KEEP ?? '0').toLowerCase()),
   };
 }
 

@@ -28,8 +28,11 @@ export interface Deployment {
   database: Restartable;
   /** The database the service uses (for pg_stat_activity). */
   databaseName: string;
-  stop(): Promise<void>;
+  /** Stops every process and the database; `keep`: leaves the data folders and says where they are. */
+  stop(keep?: boolean): Promise<void>;
 }
+
+const kept = (line: string) => process.stderr.write(`soak: kept ${line}\n`);
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -99,9 +102,14 @@ export async function ownDeployment(cfg: SoakConfig, suppliers: Suppliers): Prom
     reader,
     database: pg,
     databaseName: 'postgres',
-    async stop() {
+    async stop(keep = false) {
       for (const p of processes) await p.stop();
       await reader.end().catch(() => undefined);
+      if (keep) {
+        await pg.stop();
+        kept(`own: Postgres data ${pg.dataDir} (user postgres, password soak; start it with pg_ctl -D on any port), DATA_DIR ${env.DATA_DIR}`);
+        return;
+      }
       await pg.destroy();
       fs.rmSync(env.DATA_DIR!, { recursive: true, force: true });
     },
@@ -141,11 +149,15 @@ export async function embeddedDeployment(suppliers: Suppliers): Promise<Deployme
     reader,
     database,
     databaseName: 'store_suppliers',
-    async stop() {
+    async stop(keep = false) {
       await main.stop();
       await reader.end().catch(() => undefined);
       // The service stops its Postgres last on SIGTERM; one left running (a stop that timed out) is stopped here.
       await database.stop().catch(() => undefined);
+      if (keep) {
+        kept(`embedded: DATA_DIR ${dataDir}, Postgres data ${database.dataDir} (database store_suppliers, user postgres, password store-suppliers-local)`);
+        return;
+      }
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -17,6 +17,8 @@ export interface Loops {
   errors: Map<string, number>;
   imports: number;
   syncs: number;
+  /** Connections the service switched off (AliExpress refusing the buyer account) that the merchant switched on again. */
+  switchedOn: number;
 }
 
 export function startLoad(stores: Store[], cats: Catalogues, shoppers: Shoppers, dispatch: ManualDispatch, side: SupplierSide, random: () => number): Loops {
@@ -24,7 +26,7 @@ export function startLoad(stores: Store[], cats: Catalogues, shoppers: Shoppers,
   let running = true;
   const errors = new Map<string, number>();
   const loops: Array<Promise<void>> = [];
-  const out: Loops = { stopBuying: async () => undefined, stop: async () => undefined, errors, imports: 0, syncs: 0 };
+  const out: Loops = { stopBuying: async () => undefined, stop: async () => undefined, errors, imports: 0, syncs: 0, switchedOn: 0 };
 
   const every = (name: string, ms: () => number, alive: () => boolean, fn: () => Promise<unknown>) =>
     loops.push(
@@ -53,6 +55,15 @@ export function startLoad(stores: Store[], cats: Catalogues, shoppers: Shoppers,
       const link = links.body.result.items[Math.floor(random() * links.body.result.items.length)];
       const synced = await store.api.call('POST', `/api/store-suppliers/${store.storeId}/links/${link.id}/sync`, { key: store.owner.key });
       if (synced.status === 200) out.syncs++;
+    });
+    // AliExpress's refusal of the buyer account switches the connection off; the merchant settles it with AliExpress
+    // and switches it on again, as its health says to (else the run would send AliExpress nothing from then on).
+    every('switch on again', () => 20000, () => running, async () => {
+      const conns = await store.api.call<{ result: Array<{ id: string; enabled: boolean }> }>('GET', `/api/store-suppliers/${store.storeId}`, { key: store.owner.key });
+      for (const c of conns.status === 200 ? conns.body.result.filter((x) => !x.enabled) : []) {
+        const on = await store.api.call('PUT', `/api/store-suppliers/${store.storeId}/${c.id}/enabled`, { key: store.owner.key, body: { enabled: true } });
+        if (on.status === 200) out.switchedOn++;
+      }
     });
   }
   every('manual dispatch', () => 1000, () => running, () => dispatch.pass());

@@ -44,7 +44,7 @@ async function run(): Promise<number> {
   const stopAll = async () => {
     for (const d of deployments) for (const p of d.processes) p.halt();
     for (const s of stores) for (const r of s.receivers) await r.stop();
-    for (const d of deployments.splice(0)) await d.stop().catch((e: unknown) => say(`stopping ${d.name}: ${String(e)}`));
+    for (const d of deployments.splice(0)) await d.stop(cfg.keep).catch((e: unknown) => say(`stopping ${d.name}: ${String(e)}`));
     for (const p of suppliers?.programs.splice(0) ?? []) await p.stop();
   };
   process.once('SIGINT', interrupted);
@@ -82,7 +82,7 @@ async function run(): Promise<number> {
     await loops.stop();
     const verdicts = await checkInvariants({ stores, deployments, suppliers, shoppers, dispatch, monitor, lastHalf: { from: t0 + durationMs / 2, to: t0 + durationMs }, rerouting });
 
-    const loadLine = `${shoppers.orders.length} orders (${shoppers.orders.filter((o) => o.contractModel === 'promiseToSell').length} promise-to-sell), ${dispatch.submitted} parts sent by hand, ${loops.imports} imports, ${loops.syncs} link syncs, ${stores.reduce((n, s) => n + s.receivers.reduce((m, r) => m + r.deliveries.length, 0), 0)} event deliveries`;
+    const loadLine = `${shoppers.orders.length} orders (${shoppers.orders.filter((o) => o.contractModel === 'promiseToSell').length} promise-to-sell), ${dispatch.submitted} parts sent by hand, ${loops.imports} imports, ${loops.syncs} link syncs, ${loops.switchedOn} connections switched on again, ${stores.reduce((n, s) => n + s.receivers.reduce((m, r) => m + r.deliveries.length, 0), 0)} event deliveries`;
     const report: RunReport = { minutes: cfg.minutes, databases: cfg.databases, stores: stores.length, faults: faults.injected, verdicts, settled, load: loadLine, startedAt };
     report.reroutes = rerouting.summary();
     for (const line of faults.log) say(`fault at ${line}`);

@@ -44,7 +44,7 @@ export interface Restartable {
 export class OwnPostgres implements Restartable {
   private proc: ChildProcess | null = null;
   private readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-suppliers-soak-pg-'));
-  private readonly data = path.join(this.dir, 'data');
+  readonly dataDir = path.join(this.dir, 'data');
   private readonly ids = postgresIds();
 
   constructor(readonly port: number) {}
@@ -55,11 +55,11 @@ export class OwnPostgres implements Restartable {
 
   async init(): Promise<void> {
     fs.chmodSync(this.dir, 0o755);
-    fs.mkdirSync(this.data);
+    fs.mkdirSync(this.dataDir);
     const pw = path.join(this.dir, 'pw');
     fs.writeFileSync(pw, 'soak\n');
-    if (this.ids.uid !== undefined) for (const f of [this.data, pw]) fs.chownSync(f, this.ids.uid, this.ids.gid!);
-    const out = spawnSync(path.join(BIN, 'initdb'), ['-D', this.data, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pw}`, '-E', 'UTF8', '--no-sync'], { ...this.ids, encoding: 'utf8', env });
+    if (this.ids.uid !== undefined) for (const f of [this.dataDir, pw]) fs.chownSync(f, this.ids.uid, this.ids.gid!);
+    const out = spawnSync(path.join(BIN, 'initdb'), ['-D', this.dataDir, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pw}`, '-E', 'UTF8', '--no-sync'], { ...this.ids, encoding: 'utf8', env });
     fs.rmSync(pw, { force: true });
     if (out.status !== 0) throw new Error(`initdb failed (${out.status}): ${out.stderr}`);
     await this.start();
@@ -68,7 +68,7 @@ export class OwnPostgres implements Restartable {
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
       // TCP on loopback only: the default socket folder is not writable by the postgres user everywhere.
-      const proc = spawn(path.join(BIN, 'postgres'), ['-D', this.data, '-p', String(this.port), '-h', '127.0.0.1', '-k', '', '-c', 'fsync=off', '-c', 'max_connections=300'], { ...this.ids, stdio: ['ignore', 'ignore', 'pipe'], env });
+      const proc = spawn(path.join(BIN, 'postgres'), ['-D', this.dataDir, '-p', String(this.port), '-h', '127.0.0.1', '-k', '', '-c', 'fsync=off', '-c', 'max_connections=300'], { ...this.ids, stdio: ['ignore', 'ignore', 'pipe'], env });
       let log = '';
       const timer = setTimeout(() => reject(new Error(`postgres did not start:\n${log}`)), 60000);
       proc.stderr!.on('data', (chunk: Buffer) => {

@@ -30,6 +30,8 @@ export type ApiErrorCode =
   | 'serviceUnavailable'
   | 'rateLimited'
   | 'unexpectedResponse'
+  | 'alternateInvalid'
+  | 'rerouteNotProven'
   | (string & {});
 
 export interface ErrorDetail {
@@ -120,7 +122,7 @@ export class TimeoutError extends StoreSuppliersError {
 }
 
 /**
- * Submit, retry or pay answered a supplier order paused for review (status `needsReview`). The call
+ * Submit, retry, reroute or pay answered a supplier order paused for review (status `needsReview`). The call
  * itself succeeded; nothing more happens until a person or a changed input clears the cause.
  */
 export class SupplierOrderPausedError extends StoreSuppliersError {

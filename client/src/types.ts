@@ -16,6 +16,30 @@ export type ImportJob = Api.GetImportJob['result'];
 export type StoreOrder = Api.GetStoreOrder['result'];
 export type CurrentApiKey = Api.GetCurrentApiKey['result'];
 
+/** A backup supplier variant of a link's store variant, with its cost and stock as last read (`variants[].alternates`). */
+export type LinkAlternate = ProductLink['variants'][number]['alternates'][number];
+/** An alternate as link create and update take it; its place in the list is the order it is tried in. */
+export type AlternateInput = NonNullable<Api.UpdateProductLink['body']['alternates']>[number];
+/** The connection's reroute rule (`automation.reroute`): which pauses go to the alternates, and how much dearer one may be. */
+export type RerouteRule = SupplierConnection['automation']['reroute'];
+export type RerouteReason = RerouteRule['reasons'][number];
+/** The event types a subscription may name (`*`: all). */
+export type EventType = Api.CreateEventSubscription['body']['eventTypes'][number];
+
+/** What a `rerouted` history entry of a supplier order says (the first order's; `supplierOrder.rerouted` carries it). */
+export interface Rerouted {
+  from: { supplierOrderId: string; connectionId: string; supplierKey: string };
+  to: { supplierOrderId: string; connectionId: string; supplierKey: string; groupKey: string };
+  reason: ReviewReason;
+  /** `rule`: the connection's reroute rule; `manual`: a caller's reroute. */
+  by: 'rule' | 'manual';
+  /** The alternate's cost less the primary's, in minor units of `currency`. */
+  costDifferenceMinor: number;
+  currency: string;
+  /** Alternates tried before the one that took the items, and why each could not. */
+  tried?: Array<{ connectionId: string; position: number; supplierKey: string; why: string }>;
+}
+
 /** Options every call takes. */
 export interface RequestOptions {
   /** Aborts the call (and any retry wait); the promise rejects with the signal's reason. */
@@ -28,7 +52,7 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** Options of submit, retry, pay and cancel. */
+/** Options of submit, retry, reroute, pay and cancel. */
 export interface DispatchOptions extends RequestOptions {
   /**
    * Sends `Prefer: respond-async`: the service answers 202 with the queued supplier order at once,

@@ -12,7 +12,19 @@ export interface Automation {
   excludedCountries: string[];
   allowUnpaidOrders: boolean;
   shippingMethod: ShippingMethod;
+  /** Which pauses go to the links' backup suppliers, and how much dearer one may be. */
+  reroute?: { reasons: string[]; maxCostIncreasePercent: number };
 }
+
+/** The review reasons a rule may reroute on; the last two are opt-in (the supplier will not now, rather than cannot). */
+const REROUTE: Record<string, string> = {
+  variantUnavailable: 'The supplier no longer offers the variant',
+  destinationUnsupported: 'The supplier does not deliver there',
+  costAboveLimit: 'The cost is above your limit',
+  insufficientBalance: 'Your balance at the supplier is too low',
+  supplierRefused: 'The supplier refused the order',
+};
+const DEFAULT_REROUTE = { reasons: ['variantUnavailable', 'destinationUnsupported', 'costAboveLimit'], maxCostIncreasePercent: 10 };
 
 const LEVELS = { automatic: 'Automatically, once the store order is confirmed', manual: 'Only when someone sends it', off: 'Never' };
 const SHIPPING = { cheapest: 'The cheapest service quoted', fastest: 'The fastest service quoted', named: 'One service, by its name' };
@@ -52,6 +64,9 @@ export function automationForm(a: Automation, url: string, render: () => Promise
       } },
     ...Object.entries(SHIPPING).map(([v, t]) => h('option', { value: v, selected: v === a.shippingMethod.rule }, t)),
   );
+  const rule = a.reroute ?? DEFAULT_REROUTE;
+  const reasons = Object.entries(REROUTE).map(([k, label]) => ({ k, box: h('input', { type: 'checkbox', name: `reroute-${k}`, checked: rule.reasons.includes(k) }), label }));
+  const dearer = h('input', { type: 'number', name: 'maxCostIncreasePercent', min: 0, max: 1000, step: 1, value: rule.maxCostIncreasePercent, required: true, class: 'short' });
   const save = h('button', { type: 'submit', class: 'primary' }, 'Save automation');
   return h(
     'form',
@@ -63,6 +78,7 @@ export function automationForm(a: Automation, url: string, render: () => Promise
         costLimit: limit.value === '' ? null : { amountMinor: Math.round(Number(limit.value) * 100), currency: currency.value.toUpperCase() },
         excludedCountries: [...new Set(countries.value.split(/[\s,;]+/).filter(Boolean).map((x) => x.toUpperCase()))],
         shippingMethod: shipping.value === 'named' ? { rule: 'named', service: service.value.trim() } : { rule: shipping.value },
+        reroute: { reasons: reasons.filter((x) => x.box.checked).map((x) => x.k), maxCostIncreasePercent: Number(dearer.value) },
       };
       await api('PUT', `${url}/automation`, body);
       await render();
@@ -80,6 +96,13 @@ export function automationForm(a: Automation, url: string, render: () => Promise
       { class: 'row' },
       field('Shipping method', shipping, 'For suppliers that quote several services per order (the fastest: the shortest longest delivery time, then the cheapest); an order no service fits stops for review.'),
       field('Service name', service, 'As the supplier names it in its quotes'),
+    ),
+    h(
+      'fieldset',
+      { class: 'reroute' },
+      h('legend', {}, 'Backup suppliers: send a stopped order to the product\'s backups when'),
+      ...reasons.map((x) => h('label', { class: 'check' }, x.box, x.label)),
+      field('A backup may cost at most this % more', dearer, 'Than this supplier\'s cost; never above the backup connection\'s own cost limit. Backups are set per product on Imports and links.'),
     ),
     h('div', { class: 'actions' }, save),
   );

@@ -1,17 +1,17 @@
-/** The store's product links with cost, price, stock and last sync; sync now, edit the price rule and sync switches, unlink. */
+/** The store's product links with cost, price, stock and last sync; sync now, edit the price rule and sync switches, backups, unlink. */
 import { api, qs } from './api.js';
 import { act, clear, confirmAction, h, notice } from './dom.js';
 import { moneyRange, when } from './format.js';
 import { priceRuleFields, type PriceRule } from './price-rule.js';
 import { supplierNames } from './names.js';
+import { editBackups, type Alternate, type LinkWithBackups } from './backups.js';
 import type { Ctx, Page, StoreProduct } from './types.js';
 
-interface Link {
-  id: string;
+interface Link extends LinkWithBackups {
   productId: string;
   supplierKey: string;
   supplierProductId: string;
-  variants: Array<{ storeVariantId: string; costMinor: number; currency: string; stock: number; available: boolean }>;
+  variants: Array<{ storeVariantId: string; supplierVariantId: string; costMinor: number; currency: string; stock: number; available: boolean; alternates?: Alternate[] }>;
   priceRule: PriceRule;
   sync: Record<string, boolean>;
   lastSyncAt: string | null;
@@ -39,7 +39,7 @@ export async function linksSection(ctx: Ctx, render: () => Promise<void>): Promi
       'tr',
       { 'data-link-id': l.id },
       h('td', {}, title),
-      h('td', {}, `${names.get(l.supplierKey) ?? l.supplierKey} · `, h('span', { class: 'mono' }, l.supplierProductId)),
+      h('td', {}, `${names.get(l.supplierKey) ?? l.supplierKey} · `, h('span', { class: 'mono' }, l.supplierProductId), backupsNote(l)),
       h('td', {}, moneyRange(l.variants.map((v) => v.costMinor), currency)),
       h('td', {}, product ? moneyRange(product.variants.map((v) => v.priceMinor), product.variants[0]?.currency ?? currency) : '—'),
       h('td', { class: 'num' }, String(l.variants.reduce((n, v) => n + (v.available ? v.stock : 0), 0))),
@@ -57,6 +57,7 @@ export async function linksSection(ctx: Ctx, render: () => Promise<void>): Promi
             else notice(`"${title}" synced: cost ${moneyRange(after.variants.map((v) => v.costMinor), currency)}, ${after.variants.reduce((n, v) => n + (v.available ? v.stock : 0), 0)} in stock.`);
           }),
           b('Edit…', () => editLink(l, title, `${base}/${l.id}`, ctx.store!.currency, render)),
+          b('Backups…', () => editBackups(storeId, l, title, product, render)),
           b('Unlink…', async () => {
             const ok = await confirmAction({ title: `Unlink "${title}"?`, body: [`The product stays in your store as your own. It is no longer synced with ${names.get(l.supplierKey) ?? l.supplierKey}, and new orders for it are not sent there.`], action: 'Unlink', danger: true });
             if (!ok) return;
@@ -78,6 +79,11 @@ export async function linksSection(ctx: Ctx, render: () => Promise<void>): Promi
     links.pagination.previousCursor || links.pagination.hasMore ? h('div', { class: 'actions' }, pager('Newer', links.pagination.previousCursor), pager('Older', links.pagination.hasMore ? links.pagination.nextCursor : null)) : null,
   );
   return section;
+}
+
+function backupsNote(l: Link): HTMLElement | null {
+  const n = l.variants.reduce((sum, v) => sum + (v.alternates?.length ?? 0), 0);
+  return n ? h('div', { class: 'message', 'data-backups': n }, `${n} backup${n === 1 ? '' : 's'} at other suppliers`) : null;
 }
 
 async function editLink(l: Link, title: string, url: string, currency: string, render: () => Promise<void>): Promise<void> {

@@ -2,7 +2,7 @@
 import { api, type Answer } from './api.js';
 import { act, confirmAction, h, notice } from './dom.js';
 import { money, when } from './format.js';
-import { eventSentence, REASONS, reasonWords, SUPPLIER_ORDER_STATUS, SUPPLIER_PAYMENT } from './words.js';
+import { eventSentence, REASONS, reasonWords, reroutedSentence, SUPPLIER_ORDER_STATUS, SUPPLIER_PAYMENT } from './words.js';
 
 export interface SupplierOrder {
   _id: string;
@@ -42,7 +42,8 @@ export function statusBadge(status: string): HTMLElement {
 
 /** Why it stopped, the supplier's words, and what to do next; nothing when it did not stop. */
 export function whyStopped(so: SupplierOrder): HTMLElement | null {
-  if (!so.reviewReason && so.status !== 'failed') return null;
+  // A rerouted order is done with: its items went to a backup supplier (its history says so).
+  if ((!so.reviewReason && so.status !== 'failed') || so.events.some((e) => e.type === 'rerouted')) return null;
   return h(
     'div',
     { class: 'stopped' },
@@ -68,6 +69,7 @@ function actionsFor(so: SupplierOrder, supplier: string): Action[] {
     out.push({ label: 'Retry', does: pays ? `Asks ${supplier} again for the same order and pays it (${cost}) from your balance there. Do it once the cause is fixed, for example after a top-up.` : `Sends the order to ${supplier} again as it is. Do it once the cause is fixed.`, path: `orders/${so._id}/retry`, body: {} });
     if (so.reviewReason === 'costChanged' || so.reviewReason === 'costAboveLimit') out.push({ label: 'Retry accepting the new cost', does: 'Sends the order at the supplier\'s current cost and records that you accepted it.', path: `orders/${so._id}/retry`, body: { acceptCost: true } });
   }
+  if (so.status === 'needsReview') out.push({ label: 'Reroute to a backup supplier', does: `Sends the items to the product's backup suppliers, in their order, once ${supplier} provably holds no order for them; this order is then cancelled. If none can take them, it stays stopped and says why.`, path: `orders/${so._id}/reroute`, body: {} });
   if (so.supplierOrderId && so.payment.status === 'unpaid' && so.status !== 'cancelled') out.push({ label: 'Pay', does: `Pays ${supplier} for this order (${cost}). An order already paid there is recorded, not paid twice.`, path: `orders/${so._id}/pay` });
   if (!['cancelled', 'delivered', 'shipped'].includes(so.status)) {
     out.push({ label: 'Cancel', does: `Withdraws the order at ${supplier} where it still allows it. If the supplier already shipped, it stops for review again.`, path: `orders/${so._id}/cancel`, danger: true });
@@ -80,6 +82,8 @@ function actionsFor(so: SupplierOrder, supplier: string): Action[] {
 export function reportOutcome(orderNumber: string, answer: Answer<Partial<SupplierOrder> & { supplierOrder?: SupplierOrder | null }>): void {
   const so = answer.result.supplierOrder ?? (answer.result as SupplierOrder);
   if (answer.status === 202) return notice(`Order ${orderNumber}: the supplier is still working on it. Look again in a moment.`, 'waiting');
+  const rerouted = so?.events?.find((e) => e.type === 'rerouted');
+  if (so?.status === 'cancelled' && rerouted) return notice(`Order ${orderNumber}: ${reroutedSentence(rerouted.details, so.costs?.currency ?? 'USD')}`);
   if (so?.status === 'needsReview') {
     const reason = so.reviewReason ? REASONS[so.reviewReason] : undefined;
     return notice(`Order ${orderNumber} stopped: ${reason?.why ?? 'see the message'}.${so.reviewMessage ? ` ${so.reviewMessage}.` : ''} ${reason?.next ?? ''}`.replace(/\.\./g, '.').trim(), 'error');

@@ -68,7 +68,26 @@ export const reasonWords = (reason: string | null) => (reason ? (REASONS[reason]
 
 type HistoryEvent = SupplierOrder['events'][number];
 
-const TRIGGERS: Record<string, string> = { submit: 'someone sent the part', confirmation: 'the store order was confirmed', authorisation: 'the shopper\'s payment was authorised', payment: 'the shopper paid' };
+interface Rerouted {
+  from?: { supplierOrderId?: string; supplierKey?: string };
+  to?: { supplierOrderId?: string; supplierKey?: string };
+  reason?: string;
+  by?: string;
+  costDifferenceMinor?: number;
+  currency?: string;
+}
+
+/** A `rerouted` entry: from, to, the reason, who asked, and the cost difference (in its own currency). */
+export function reroutedSentence(details: Record<string, unknown>, currency: string): string {
+  const d = details as Rerouted;
+  const diff = typeof d.costDifferenceMinor === 'number' ? d.costDifferenceMinor : 0;
+  const cost = diff === 0 ? 'at the same cost' : `${money(Math.abs(diff), d.currency ?? currency)} ${diff > 0 ? 'dearer' : 'cheaper'}`;
+  const why = reasonWords(d.reason ?? null).toLowerCase() || 'it stopped';
+  const who = d.by === 'rule' ? 'by the connection\'s reroute rule' : 'by hand';
+  return `Rerouted from ${d.from?.supplierKey ?? 'this supplier'} to the backup supplier ${d.to?.supplierKey ?? ''} (its supplier order ${d.to?.supplierOrderId ?? ''}), ${who}, because ${why}; ${cost}.`;
+}
+
+const TRIGGERS: Record<string, string> = { submit: 'someone sent the part', confirmation: 'the store order was confirmed', authorisation: 'the shopper\'s payment was authorised', payment: 'the shopper paid', reroute: 'its items were rerouted here from a paused supplier order' };
 
 /** One history entry as a sentence, amounts with their currency; nothing is shown as raw JSON. */
 export function eventSentence(e: HistoryEvent, currency: string): string {
@@ -109,6 +128,12 @@ export function eventSentence(e: HistoryEvent, currency: string): string {
         return 'Recorded as charged by an earlier version of the service, without the payment provider\'s word.';
       case 'cancelRequested':
         return 'Cancellation asked for.';
+      case 'rerouteRequested':
+        return `Reroute to a backup supplier asked for (${reasonWords(typeof d.reason === 'string' ? d.reason : null).toLowerCase() || 'paused'}).`;
+      case 'rerouted':
+        return reroutedSentence(d, currency);
+      case 'rerouteFailed':
+        return `Not rerouted: ${typeof d.message === 'string' ? d.message.replace(/^Not rerouted: /, '') : 'no backup supplier could take it.'}`;
       case 'fulfilManuallyRequested':
         return 'Taken over by the store, to ship it itself.';
       case 'cancelled':

@@ -30,8 +30,8 @@ const SERVICES = {
   'Store orders': { path: 'Orders', cls: 'StoreOrdersService' },
 };
 
-/** Submit, retry and pay throw when the order they answer is paused (the spec's SDK rule). */
-const PAUSE_THROWS = new Set(['submitOrderPart', 'retrySupplierOrder', 'paySupplierOrder']);
+/** Submit, retry, reroute and pay throw when the order they answer (not a 202's) is paused (the spec's SDK rule). */
+const PAUSE_THROWS = new Set(['submitOrderPart', 'retrySupplierOrder', 'rerouteSupplierOrder', 'paySupplierOrder']);
 /** Changes that are safe to send again: submit makes one supplier order per part however often it is called. */
 const RETRY_SAFE = new Set(['submitOrderPart']);
 

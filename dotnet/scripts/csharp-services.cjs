@@ -16,7 +16,7 @@ function remarks(o) {
   if (o.op['x-permission']) facts.push(`Permission: <c>${o.op['x-permission']}</c>.`);
   if (o.op['x-plan-gated']) facts.push(o.op['x-plan-gated'] === true ? 'Needs a plan with dropshipping.' : `Needs a plan with dropshipping ${xml(o.op['x-plan-gated'])}.`);
   if (o.op['x-credit-price'] !== undefined) facts.push(`Costs ${o.op['x-credit-price']} credit(s) ${xml(o.op['x-credit-charged'] ?? '')}.`.replace(' .', '.'));
-  if (o.pauseThrows) facts.push('Throws <see cref="SupplierOrderPausedException"/> when the supplier order it answers is paused for review.');
+  if (o.pauseThrows) facts.push('Throws <see cref="SupplierOrderPausedException"/> when the supplier order it answers is paused for review (a 202, the job not done yet, answers the order as it is).');
   return `    /// <remarks>${facts.join(' ')}</remarks>\n`;
 }
 
@@ -49,8 +49,10 @@ function methodFor(o) {
       '',
     ].join('\n');
   } else {
-    const call = `_http.SendAsync(${request}, ${info(o.result)}, cancellationToken)`;
-    text = `    public Task<${o.result}> ${o.name}Async(${args.join(', ')})\n        => ${o.pauseThrows ? `SupplierOrderPausedException.NotPausedAsync(${call})` : call};\n`;
+    const call = o.pauseThrows
+      ? `SupplierOrderPausedException.NotPausedAsync(_http.SendAsync(${request}, cancellationToken), ${info(o.result)})`
+      : `_http.SendAsync(${request}, ${info(o.result)}, cancellationToken)`;
+    text = `    public Task<${o.result}> ${o.name}Async(${args.join(', ')})\n        => ${call};\n`;
   }
   text = head + text;
   if (o.page) {

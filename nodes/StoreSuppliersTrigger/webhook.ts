@@ -19,6 +19,7 @@ export const EVENT_TYPES: Array<{ name: string; value: string; description: stri
 	{ name: 'Supplier Order Delivered', value: 'supplierOrder.delivered', description: 'The supplier order was delivered' },
 	{ name: 'Supplier Order Failed', value: 'supplierOrder.failed', description: 'Sending the supplier order failed for now; the service retries it' },
 	{ name: 'Supplier Order Paused', value: 'supplierOrder.paused', description: 'A supplier order stopped for review (reviewReason, reviewMessage, retryable)' },
+	{ name: 'Supplier Order Rerouted', value: 'supplierOrder.rerouted', description: "A paused supplier order's items went to a backup supplier: this order is cancelled, its history names the new one" },
 	{ name: 'Supplier Order Shipped', value: 'supplierOrder.shipped', description: 'The supplier shipped the order (carrier and tracking in shipping)' },
 	{ name: 'Supplier Order Status Changed', value: 'supplierOrder.statusChanged', description: 'Any other status change of a supplier order' },
 ];

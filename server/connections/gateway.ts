@@ -147,9 +147,10 @@ export class SupplierGateway {
   /**
    * The health shown is the latest known: a call's outcome counts like a check. Written when the status changes, and
    * otherwise at most once per HEALTH_REFRESH_MS per connection and process, so busy connections cost no extra writes.
+   * Not while switched off: its health keeps saying why (an account the supplier refused), whatever its read-backs meet.
    */
   private async noteHealth(conn: SupplierConnection, ok: boolean, latencyMs: number, message: string): Promise<void> {
-    if (!this.db) return;
+    if (!this.db || !conn.enabled) return;
     const status = ok ? ('healthy' as const) : ('unhealthy' as const);
     const now = Date.now();
     // The newer of what the row said when read (a check may have written since) and what this process wrote last.

@@ -48,8 +48,9 @@ export class SafetyNet {
   }
 
   /**
-   * Orders due, oldest first, from live connections whose circuit is closed. Due: neither changed (every
-   * read-back writes the row) nor asked for by the safety net for the due age.
+   * Orders due, oldest first, from connected connections whose circuit is closed, switched off ones included: an
+   * order paid at the supplier still ships there (AliExpress tells nobody; only this finds it). Due: neither changed
+   * (every read-back writes the row) nor asked for by the safety net for the due age.
    */
   async due(): Promise<Array<OrderReadBack & { id: string }>> {
     const rows = await sql.dueOrders(this.db, { dueAfterSeconds: this.timing.dueAfterSeconds, maxAgeDays: MAX_AGE_DAYS, perConnection: PER_CONNECTION, perSweep: PER_SWEEP });

@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { connectTestMode, linkWithBackup } from '../support/backup';
 import { createKey, createStore, Developer, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
+import { openShop, placeOrder, submit } from '../support/orders';
 
 let sandbox: Sandbox;
 let svc: Service;
@@ -62,6 +64,40 @@ test('every supplier route is a tool, with read-only and changing tools marked',
   }
   const submit = tools.find((t) => t.name === 'submitOrderPart')!;
   expect(submit.inputSchema.required).toEqual(expect.arrayContaining(['storeId', 'orderId', 'groupKey']));
+});
+
+test('backup suppliers through the assistant: the link tools take alternates, the automation tool the reroute rule, the reroute tool reroutes a paused order', async () => {
+  // Orders stop at the cost limit before anything is sent; the rule reroutes on nothing, so the tool does it.
+  const shop = await openShop(svc, sandbox, { page: 8, products: 1, automation: { costLimit: { amountMinor: 1, currency: 'USD' }, reroute: { reasons: [], maxCostIncreasePercent: 10 } } });
+  const backupId = await connectTestMode(svc, shop);
+  const client = await connect(shop.owner.key);
+  const { tools } = await client.listTools();
+  const body = (name: string) => (tools.find((t) => t.name === name)!.inputSchema.properties as any).body;
+  for (const name of ['createProductLink', 'updateProductLink']) expect(body(name).properties.alternates.items.required).toEqual(['storeVariantId', 'connectionId', 'supplierProductId', 'supplierVariantId']);
+  expect(body('changeSupplierAutomation').properties.reroute.properties.reasons.items.enum).toEqual(['variantUnavailable', 'destinationUnsupported', 'costAboveLimit', 'insufficientBalance', 'supplierRefused']);
+  expect(body('rerouteSupplierOrder').properties.connectionId.format).toBe('uuid');
+  const reroute = tools.find((t) => t.name === 'rerouteSupplierOrder')!;
+  expect([reroute.inputSchema.required, reroute.annotations?.destructiveHint]).toEqual([expect.arrayContaining(['storeId', 'supplierOrderId']), true]);
+
+  // Alternates set through the tool answer as the REST route does; a bad one is the same 422.
+  const linkId = await linkWithBackup(svc, shop, backupId);
+  const p = shop.products[0];
+  const alternate = { storeVariantId: p.variantId, connectionId: shop.connId, supplierProductId: p.supplierProductId, supplierVariantId: p.supplierVariantId };
+  const refused = await client.callTool({ name: 'updateProductLink', arguments: { storeId: shop.storeId, linkId, body: { alternates: [alternate] } } });
+  expect([refused.isError, result(refused).error.code]).toEqual([true, 'alternateInvalid']);
+  const rule = await client.callTool({ name: 'changeSupplierAutomation', arguments: { storeId: shop.storeId, id: backupId, body: { reroute: { reasons: ['supplierRefused'], maxCostIncreasePercent: 5 } } } });
+  expect(result(rule).result.automation.reroute).toEqual({ reasons: ['supplierRefused'], maxCostIncreasePercent: 5 });
+
+  const order = await placeOrder(svc, shop);
+  const paused = (await submit(svc, shop, order.id)).body.result;
+  expect(paused).toMatchObject({ status: 'needsReview', reviewReason: 'costAboveLimit' });
+  const rerouted = await client.callTool({ name: 'rerouteSupplierOrder', arguments: { storeId: shop.storeId, supplierOrderId: paused._id, body: { connectionId: backupId } } });
+  expect(rerouted.isError).toBe(false);
+  const so = result(rerouted).result;
+  expect(so).toMatchObject({ _id: paused._id, status: 'cancelled' });
+  expect(so.events.find((e: any) => e.type === 'rerouted').details).toMatchObject({ by: 'manual', reason: 'costAboveLimit', to: { connectionId: backupId }, costDifferenceMinor: 0 });
+  const again = await client.callTool({ name: 'rerouteSupplierOrder', arguments: { storeId: shop.storeId, supplierOrderId: paused._id, body: {} } });
+  expect([again.isError, result(again).error.code]).toEqual([true, 'invalidState']);
 });
 
 test('a read tool and a write tool answer what the REST routes answer, and charge the same credits', async () => {

@@ -49,7 +49,7 @@ export class Connections {
     return (await this.t.call('changeSupplierSettings', { params: { storeId, id }, body }, options)).result;
   }
 
-  /** Changes how orders are sent and the limits that stop them. */
+  /** Changes how orders are sent, the limits that stop them, and the reroute rule (`reroute`: reasons, maxCostIncreasePercent). */
   async automation(storeId: string, id: string, body: Api.ChangeSupplierAutomation['body'], options?: RequestOptions): Promise<Api.ChangeSupplierAutomation['result']> {
     return (await this.t.call('changeSupplierAutomation', { params: { storeId, id }, body }, options)).result;
   }

@@ -9,12 +9,12 @@ export class Links {
     return (await this.t.call('listProductLinks', { params: { storeId }, query }, options)).result;
   }
 
-  /** Links a product the store already has to a supplier product. */
+  /** Links a product the store already has to a supplier product (with `alternates`: backup supplier variants, tried in order). */
   async create(storeId: string, body: Api.CreateProductLink['body'], options?: RequestOptions): Promise<ProductLink> {
     return (await this.t.call('createProductLink', { params: { storeId }, body }, options)).result;
   }
 
-  /** Changes a link's variants, price rule or sync switches. */
+  /** Changes a link's variants, alternates (the list given replaces them; `[]` removes them), price rule or sync switches. */
   async update(storeId: string, linkId: string, body: Api.UpdateProductLink['body'], options?: RequestOptions): Promise<Api.UpdateProductLink['result']> {
     return (await this.t.call('updateProductLink', { params: { storeId, linkId }, body }, options)).result;
   }

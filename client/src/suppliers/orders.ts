@@ -1,7 +1,7 @@
 import { SupplierOrderPausedError } from '../errors.js';
 import { walkPages } from '../paging.js';
 import type { Answer, Transport } from '../transport.js';
-import type { Api, DispatchOptions, RequestOptions, SupplierOrder, SupplierOrderFilters, SupplierOrderPage } from '../types.js';
+import type { Api, DispatchOptions, RequestOptions, Rerouted, SupplierOrder, SupplierOrderFilters, SupplierOrderPage } from '../types.js';
 
 /** Supplier orders: list, follow, submit, retry, reroute, pay, cancel, or take a part over by hand. */
 export class SupplierOrders {
@@ -36,12 +36,22 @@ export class SupplierOrders {
   }
 
   /**
-   * Sends a paused order's items to a backup supplier (the link's alternates in order, or `body.connectionId`), once
-   * the first supplier provably holds no live order for them. Answers the order: cancelled once rerouted (its history's
-   * `rerouted` entry names the new one), still needsReview (its reviewMessage naming the alternates tried) when none could.
+   * Sends a paused order's items to a backup supplier: the link's alternates in order, or only those on
+   * `body.connectionId`, once the first supplier provably holds no live order for them. Answers the order, now
+   * `cancelled`, its history's `rerouted` entry naming the new one (read it with `rerouted`). When no alternate could
+   * take the items the pause stands: SupplierOrderPausedError, its reviewMessage listing the alternates tried. With
+   * `respondAsync` (or while the job works) it answers the order as it is, still paused: follow it with `get`.
    */
   async reroute(storeId: string, supplierOrderId: string, body: Api.RerouteSupplierOrder['body'] = {}, options?: DispatchOptions): Promise<SupplierOrder> {
-    return (await this.t.call('rerouteSupplierOrder', { params: { storeId, supplierOrderId }, body, headers: prefer(options) }, options)).result;
+    const answer = await this.t.call('rerouteSupplierOrder', { params: { storeId, supplierOrderId }, body, headers: prefer(options) }, options);
+    return answer.status === 202 ? answer.result : notPaused(answer);
+  }
+
+  /** The `rerouted` entry of a supplier order's history (from, to, reason, cost difference), or null when it was not rerouted. */
+  rerouted(so: SupplierOrder): Rerouted | null {
+    const entry = so.events.find((e) => e.type === 'rerouted');
+    // The history's details are free-form in the schema; a `rerouted` entry always has this shape (docs/events.md).
+    return entry ? (entry.details as unknown as Rerouted) : null;
   }
 
   /** Pays a supplier order that was created but not paid. Throws SupplierOrderPausedError when it paused. */

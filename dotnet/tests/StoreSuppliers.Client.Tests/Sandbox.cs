@@ -20,11 +20,18 @@ public sealed class Sandbox(string controlUrl, HttpClient http)
 
     public Task<JsonNode> ClearFaultsAsync() => ControlAsync(HttpMethod.Delete, "/faults");
 
-    /// <summary>A new supplier account with its live and test keys.</summary>
+    /// <summary>A new supplier account with its live key.</summary>
     public async Task<(string AccountId, string LiveKey)> AccountAsync(long balanceMinor)
     {
+        var (accountId, liveKey, _) = await AccountKeysAsync(balanceMinor);
+        return (accountId, liveKey);
+    }
+
+    /// <summary>A new supplier account with its live and test keys (the test key connects the sandbox in test mode).</summary>
+    public async Task<(string AccountId, string LiveKey, string TestKey)> AccountKeysAsync(long balanceMinor)
+    {
         var account = await ControlAsync(HttpMethod.Post, "/accounts", new { balanceMinor });
-        return ((string)account["accountId"]!, (string)account["liveKey"]!);
+        return ((string)account["accountId"]!, (string)account["liveKey"]!, (string)account["testKey"]!);
     }
 
     public Task<JsonNode> ReceivedAsync() => ControlAsync(HttpMethod.Get, "/received");

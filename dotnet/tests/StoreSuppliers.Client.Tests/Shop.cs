@@ -7,6 +7,9 @@ public sealed record Shop(string StoreId, string ConnectionId, string SupplierAc
 {
     public string GroupKey => $"supplier:{ConnectionId}";
 
+    /// <summary>The supplier account's test key: a second connection of the store (the sandbox in test mode).</summary>
+    public string TestKey { get; init; } = "";
+
     public static StoreOrderDestination UsAddress => new()
     {
         Name = "Ada Lovelace",
@@ -19,7 +22,7 @@ public sealed record Shop(string StoreId, string ConnectionId, string SupplierAc
     public static async Task<Shop> OpenAsync(ServiceFixture svc, StoreClient store, long balanceMinor = 10_000_000)
     {
         var created = await store.Stores.CreateAsync(new CreateStoreRequest { Name = "dotnet test store", Currency = "USD" });
-        var (accountId, liveKey) = await svc.Sandbox.AccountAsync(balanceMinor);
+        var (accountId, liveKey, testKey) = await svc.Sandbox.AccountKeysAsync(balanceMinor);
         var connection = await store.Suppliers.Connections.ConnectAsync(created.Id, new ConnectSupplierRequest
         {
             SupplierKey = "sandbox",
@@ -43,7 +46,7 @@ public sealed record Shop(string StoreId, string ConnectionId, string SupplierAc
         });
         Assert.Equal(201, imported.StatusCode);
         var product = imported.Result!.Products.Single();
-        return new Shop(created.Id, connection.Id, accountId, product.Id, product.Variants[0].Id, chosen.Id);
+        return new Shop(created.Id, connection.Id, accountId, product.Id, product.Variants[0].Id, chosen.Id) { TestKey = testKey };
     }
 
     public Task<StoreOrder> PlaceOrderAsync(StoreClient store, CancellationToken cancellationToken = default) =>

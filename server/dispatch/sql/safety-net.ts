@@ -4,7 +4,8 @@ import { affected, type Queryable, rows } from '../../platform/db';
 // connection, the connections domain's row, read in the same statement), and that one was asked for.
 
 /**
- * Open supplier orders due, oldest first, from live connections whose circuit is closed: neither changed (every
+ * Open supplier orders due, oldest first, from connected connections whose circuit is closed, switched on or off (off
+ * stops new orders, not the following of those already at the supplier): neither changed (every
  * read-back writes the row) nor asked for by the safety net for `dueAfterSeconds`; at most `perConnection` each.
  */
 export function dueOrders(db: Queryable, o: { dueAfterSeconds: number; maxAgeDays: number; perConnection: number; perSweep: number }): Promise<Array<{ id: string; connection_id: string; supplier_order_id: string }>> {
@@ -20,7 +21,7 @@ export function dueOrders(db: Queryable, o: { dueAfterSeconds: number; maxAgeDay
         WHERE so.status IN ('submitted', 'confirmed', 'processing', 'shipped', 'needsReview') AND so.supplier_order_id IS NOT NULL
           AND GREATEST(so.updated_at, so.read_back_asked_at) < now() - make_interval(secs => $1)
           AND so.created_at > now() - make_interval(days => $2)
-          AND c.disconnected_at IS NULL AND c.enabled AND c.credentials_sealed IS NOT NULL
+          AND c.disconnected_at IS NULL AND c.credentials_sealed IS NOT NULL
           AND (c.circuit_open_until IS NULL OR c.circuit_open_until <= now())
      ) due
      WHERE n <= $3 ORDER BY seen LIMIT $4`,

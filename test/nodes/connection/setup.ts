@@ -1,17 +1,7 @@
 /** The set-up of the connection operations' tests: a shop with one product, and a test-mode connection beside its live one. */
-import { ServiceClient } from '../../support/harness';
-import { openShop, Shop } from '../../support/orders';
+import { openShop } from '../../support/orders';
+import { connectTestMode } from '../../support/backup';
 import { resourceFile } from '../support/world';
-
-/** A second connection of the shop, in test mode, for the operations that change or remove one. */
-async function connectTestMode(svc: ServiceClient, shop: Shop): Promise<string> {
-	const res = await svc.call('POST', `/api/store-suppliers/${shop.storeId}`, {
-		key: shop.owner.key,
-		body: { supplierKey: 'sandbox', mode: 'test', credentials: { apiKey: shop.account.testKey } },
-	});
-	if (res.status !== 201) throw new Error(res.text);
-	return res.body.result.id;
-}
 
 export function connectionFile(opts: { testConnection?: boolean } = {}) {
 	const file = resourceFile('connection', 'connection', async (w) => {

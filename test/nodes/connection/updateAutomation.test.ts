@@ -63,4 +63,26 @@ test('Continue On Fail: an item the node refuses is an error item, before any re
 	expect(out[1]).toEqual(errorItem(1, 'Shipping Service is required when Shipping Method is Named Service'));
 });
 
+test('sets the reroute rule whole: the reasons chosen and the cost ceiling; the defaults before; no reason stops rerouting', async () => {
+	const before = await s.world.svc.call('GET', base(), { key: s.shop.owner.key });
+	const listed = before.body.result.items ?? before.body.result;
+	expect(listed.find((c: { id: string }) => c.id === s.shop.testConnId).automation.reroute).toEqual({ reasons: ['variantUnavailable', 'destinationUnsupported', 'costAboveLimit'], maxCostIncreasePercent: 10 });
+
+	const rule = (r: IDataObject) => params({ operation: 'updateAutomation', connection: rl(s.shop.testConnId), updateFields: { reroute: { rule: r } } });
+	const set = await runNode(creds(), rule({ reasons: ['variantUnavailable', 'supplierRefused', 'insufficientBalance'], maxCostIncreasePercent: 25 }));
+	expectSent(set.rec.last(), {
+		method: 'PUT',
+		path: `${base()}/${s.shop.testConnId}/automation`,
+		body: { reroute: { reasons: ['variantUnavailable', 'supplierRefused', 'insufficientBalance'], maxCostIncreasePercent: 25 } },
+		status: 200,
+	}, creds());
+	expect(automation(set.json[0]).reroute).toEqual({ reasons: ['variantUnavailable', 'supplierRefused', 'insufficientBalance'], maxCostIncreasePercent: 25 });
+	expect(automation(set.json[0]).level).toBeDefined();
+
+	const none = await runNode(creds(), rule({ reasons: [], maxCostIncreasePercent: 0 }));
+	expect(none.rec.last().body).toEqual({ reroute: { reasons: [], maxCostIncreasePercent: 0 } });
+	expect(automation(none.json[0]).reroute).toEqual({ reasons: [], maxCostIncreasePercent: 0 });
+	expectPaired(none.out, [0]);
+});
+
 leakScanTest(s);

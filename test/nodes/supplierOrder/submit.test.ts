@@ -3,10 +3,10 @@ import { createStore, newDeveloper } from '../../support/harness';
 import { groupOf, placeOrder, Shop } from '../../support/orders';
 import { errorItem, expectPaired, expectSent } from '../support/checks';
 import { rl } from '../support/context';
-import { credentialsOf, leakScanTest, pausedOrder, runNode, runNodeError } from '../support/world';
+import { credentialsOf, leakScanTest, pausedOrder, runNode, runNodeError, supplierOrderWhen } from '../support/world';
 import { supplierOrderFile } from './setup';
 
-const { s, shop, creds, base, params } = supplierOrderFile({ poor: 2, limited: 13 });
+const { s, shop, creds, base, params } = supplierOrderFile({ poor: 2, limited: 13, ruled: 10 });
 const submitParams = (on: Shop, orderId: unknown, options: unknown) => params(on, { operation: 'submit', store: rl(on.storeId, 'list'), orderId, connection: rl(on.connId), options });
 const partPath = (on: Shop, orderId: string) => `${base(on)}/orders/${orderId}/groups/${encodeURIComponent(groupOf(on))}/submit`;
 
@@ -25,6 +25,17 @@ test('sends the part with payNow; a paused answer is a NodeOperationError naming
 	expect(error.description).toContain(`reviewMessage: ${so.reviewMessage}`);
 	expect(error.description).toContain('Accept Cost');
 	expect(error.context.itemIndex).toBe(0);
+});
+
+test('a pause the connection\'s rule sends to a backup supplier is no error: Submit answers the order (rerouted by the rule once the job acted), not a pause', async () => {
+	const ruled = shop('ruled');
+	const order = await placeOrder(s.world.svc, ruled);
+	const { json, out } = await runNode(creds(ruled), submitParams(ruled, order.id, {}));
+	expectPaired(out, [0]);
+	expect(json[0]).toMatchObject({ orderId: order.id, integrationId: ruled.connId });
+	expect(['needsReview', 'cancelled']).toContain(json[0].status);
+	const done = await supplierOrderWhen(s.world.svc, ruled, json[0]._id as string, (so) => so.status === 'cancelled', 'the rule to reroute the part');
+	expect(done.events.find((e: { type: string }) => e.type === 'rerouted').details).toMatchObject({ by: 'rule', reason: 'costAboveLimit', to: { connectionId: ruled.backupConnId } });
 });
 
 test('submit of a part whose order already paused with insufficientBalance answers that order: the same error', async () => {

@@ -68,6 +68,44 @@ const properties: INodeProperties[] = [
 			description: 'Whether to remove the cost limit',
 		},
 		{
+			displayName: 'Reroute Rule',
+			name: 'reroute',
+			type: 'fixedCollection',
+			default: {},
+			placeholder: 'Set Reroute Rule',
+			description: "Which pauses of this connection's order parts go to the link's backup suppliers (alternates), and how much dearer one may be; replaces the rule",
+			options: [
+				{
+					displayName: 'Rule',
+					name: 'rule',
+					values: [
+						{
+							displayName: 'Max Cost Increase (%)',
+							name: 'maxCostIncreasePercent',
+							type: 'number',
+							typeOptions: { minValue: 0, maxValue: 1000 },
+							default: 10,
+							description: "How much dearer than the primary's cost an alternate may be, in percent; never above the alternate connection's cost limit",
+						},
+						{
+							displayName: 'Reasons',
+							name: 'reasons',
+							type: 'multiOptions',
+							options: [
+								{ name: 'Cost Above Limit', value: 'costAboveLimit' },
+								{ name: 'Destination Unsupported', value: 'destinationUnsupported' },
+								{ name: 'Insufficient Balance (Opt-In)', value: 'insufficientBalance' },
+								{ name: 'Supplier Refused (Opt-In)', value: 'supplierRefused' },
+								{ name: 'Variant Unavailable', value: 'variantUnavailable' },
+							],
+							default: ['variantUnavailable', 'destinationUnsupported', 'costAboveLimit'],
+							description: 'The review reasons that reroute; none: this connection never reroutes by itself',
+						},
+					],
+				},
+			],
+		},
+		{
 			displayName: 'Shipping Method',
 			name: 'shippingMethod',
 			type: 'options',
@@ -121,6 +159,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 			currency: String(fields.costLimitCurrency ?? 'USD').toUpperCase(),
 		};
 	}
+	const rule = (fields.reroute as { rule?: IDataObject } | undefined)?.rule;
+	if (rule) body.reroute = { reasons: commaList(rule.reasons), maxCostIncreasePercent: Number(rule.maxCostIncreasePercent ?? 10) };
 	if (fields.shippingMethod !== undefined) body.shippingMethod = shippingMethodOf.call(this, fields, itemIndex);
 	if (Object.keys(body).length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Add at least one field to update', { itemIndex });

@@ -45,7 +45,7 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Update',
 				value: 'update',
-				description: "Change a link's variants, price rule or sync switches",
+				description: "Change a link's variants, backup suppliers, price rule or sync switches",
 				action: 'Update a product link',
 			},
 		],

@@ -4,18 +4,19 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { callRoute, type Route } from '../../transport';
 import { optionalFields, priceRuleField, syncField, variantsField } from '../common.descriptions';
 import { priceRuleOf, variantsOf } from '../helpers';
+import { alternatesField, alternatesOf, removeAlternatesField } from './alternates';
 import { linkIdField, linkParams } from './linkId';
 
 export const routing: Route = { operationId: 'updateProductLink', method: 'PUT', path: '/api/store-suppliers/{storeId}/links/{linkId}' };
 
 const properties: INodeProperties[] = [
 	linkIdField,
-	optionalFields('updateFields', [priceRuleField, syncField, variantsField]),
+	optionalFields('updateFields', [alternatesField, priceRuleField, removeAlternatesField, syncField, variantsField]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['productLink'], operation: ['update'] } }, properties);
 
-/** Changes a link's variant mapping, price rule or sync switches. */
+/** Changes a link's variant mapping, backup suppliers (the list given replaces them), price rule or sync switches. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {};
@@ -25,6 +26,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (sync && Object.keys(sync).length) body.sync = sync;
 	const variants = variantsOf(fields.variants as { variant?: IDataObject[] } | undefined);
 	if (variants.length) body.variants = variants;
+	const alternates = alternatesOf(fields.alternates as { alternate?: IDataObject[] } | undefined);
+	if (fields.removeAlternates === true) {
+		if (alternates.length) throw new NodeOperationError(this.getNode(), 'Give Alternates or Remove All Alternates, not both', { itemIndex });
+		body.alternates = [];
+	} else if (alternates.length) body.alternates = alternates;
 	if (Object.keys(body).length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Add at least one field to update', { itemIndex });
 	}

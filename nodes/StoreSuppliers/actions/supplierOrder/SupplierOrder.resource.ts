@@ -7,10 +7,11 @@ import * as fulfilManually from './fulfilManually.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as pay from './pay.operation';
+import * as reroute from './reroute.operation';
 import * as retry from './retry.operation';
 import * as submit from './submit.operation';
 
-export const operations = { cancel, fulfilManually, get, getAll, pay, retry, submit } satisfies Record<
+export const operations = { cancel, fulfilManually, get, getAll, pay, reroute, retry, submit } satisfies Record<
 	string,
 	OperationModule
 >;
@@ -54,6 +55,12 @@ export const description: INodeProperties[] = [
 				action: 'Pay a supplier order',
 			},
 			{
+				name: 'Reroute',
+				value: 'reroute',
+				description: "Send a paused order's items to a backup supplier (the link's alternates)",
+				action: 'Reroute a supplier order',
+			},
+			{
 				name: 'Retry',
 				value: 'retry',
 				description: 'Try a queued, paused or failed supplier order again',
@@ -73,6 +80,7 @@ export const description: INodeProperties[] = [
 	...get.description,
 	...submit.description,
 	...retry.description,
+	...reroute.description,
 	...pay.description,
 	...cancel.description,
 	...fulfilManually.description,

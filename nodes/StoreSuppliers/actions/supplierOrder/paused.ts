@@ -34,11 +34,21 @@ export function pauseOf(so: IDataObject): IDataObject {
 }
 
 /**
+ * A reroute asked for and not yet acted on (the answer a 202 gives while the job works, or a pause the connection's
+ * rule sends to the backups): the order is on its way to a backup supplier, not stopped for a person yet.
+ */
+function reroutePending(so: IDataObject): boolean {
+	const events = Array.isArray(so.events) ? (so.events as IDataObject[]) : [];
+	const last = events[events.length - 1];
+	return last?.type === 'rerouteRequested' || (last?.type === 'paused' && !!(last.details as IDataObject | undefined)?.reroute);
+}
+
+/**
  * Submit, retry and pay answer 200 even when the supplier order stopped for review; as the spec asks of
  * SDKs, that is an error here, naming the reason and the supplier's message.
  */
 function failIfPaused(this: IExecuteFunctions, so: IDataObject, itemIndex: number): IDataObject {
-	if (so?.status !== 'needsReview') return so;
+	if (so?.status !== 'needsReview' || reroutePending(so)) return so;
 	const reason = String(so.reviewReason ?? 'unknown');
 	const message = so.reviewMessage ? String(so.reviewMessage) : 'no message';
 	const error = new NodeOperationError(
@@ -59,9 +69,9 @@ function failIfPaused(this: IExecuteFunctions, so: IDataObject, itemIndex: numbe
 }
 
 /**
- * The one paused-order handler, for submit, retry and pay: calls the route with the item's path and the
- * switch it was given (`{ payNow: true }`; nothing when it is not set), and answers the supplier order, or
- * fails with the pause.
+ * The one paused-order handler, for submit, retry, reroute and pay: calls the route with the item's path and
+ * the switch it was given (`{ payNow: true }`; nothing when it is not set) or the body given, and answers the
+ * supplier order, or fails with the pause (a reroute no alternate could take leaves the pause standing).
  */
 export async function sendSupplierOrder(
 	this: IExecuteFunctions,
@@ -69,9 +79,10 @@ export async function sendSupplierOrder(
 	route: Route,
 	params: Record<string, string>,
 	switchName?: string,
+	given?: IDataObject,
 ): Promise<IDataObject> {
 	const options: IDataObject = switchName ? this.getNodeParameter('options', itemIndex, {}) : {};
-	const body = switchName ? (options[switchName] === undefined ? {} : { [switchName]: Boolean(options[switchName]) }) : undefined;
+	const body = switchName ? (options[switchName] === undefined ? {} : { [switchName]: Boolean(options[switchName]) }) : given;
 	const so = (await callRoute.call(this, route, params, { body, itemIndex })) as IDataObject;
 	return failIfPaused.call(this, so, itemIndex);
 }
