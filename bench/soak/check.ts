@@ -11,7 +11,7 @@ import type { ManualDispatch } from './merchant';
 import type { Monitor } from './monitor';
 import type { Suppliers } from './programs';
 import { gather } from './records';
-import { reroutingInvariants } from './rerouting';
+import { ReroutingLoad, reroutingInvariants } from './rerouting';
 import type { Shoppers } from './shoppers';
 import type { Store } from './world';
 
@@ -24,6 +24,8 @@ export interface Checked {
   monitor: Monitor;
   /** The last half of the run (the load phase), in ms since the epoch. */
   lastHalf: { from: number; to: number };
+  /** The rerouting load: what it asked for, and its samples during the run. */
+  rerouting?: ReroutingLoad;
 }
 
 /** Runs one check; a check that cannot run is a broken invariant saying why, not a crash of the soak. */
@@ -50,6 +52,6 @@ export async function checkInvariants(c: Checked): Promise<Verdict[]> {
     ...(await attempt('no job older than its time-out', () => noJobPastItsTimeout(c.deployments))),
     ...(await attempt('RSS flat over the last half', async () => rssFlat(c.monitor.series, c.lastHalf))),
     ...(await attempt('open connections flat over the last half', async () => connectionsFlat(c.monitor.series, c.deployments, c.lastHalf))),
-    ...(await attempt([], () => reroutingInvariants(c.stores))),
+    ...(await attempt(['never two live orders for the same items across suppliers', 'every reroute asked for ended rerouted or paused', 'no part moved to the same alternate twice'], () => reroutingInvariants(c.stores, c.rerouting, c.suppliers))),
   ];
 }

@@ -66,7 +66,7 @@ async function run(): Promise<number> {
     monitor.start();
     const t0 = Date.now();
     const loops = startLoad(stores, cats, shoppers, dispatch, side, random);
-    const rerouting = reroutingLoad(stores);
+    const rerouting = reroutingLoad(stores, { suppliers, cats, shoppers, dispatch, random });
     const timers = plan(durationMs, cfg.databases, random).map((p) => setTimeout(() => faults.inject(p.kind, p.at), p.at));
     const progress = setInterval(() => say(`${Math.round((Date.now() - t0) / 1000)} s: ${shoppers.orders.length} orders, ${[...faults.injected.values()].reduce((a, b) => a + b, 0)} faults`), 60000);
     await sleep(durationMs);
@@ -80,10 +80,11 @@ async function run(): Promise<number> {
     await faults.clear();
     const settled = await settle(suppliers, stores, deployments, shoppers, dispatch, cfg.settleSeconds);
     await loops.stop();
-    const verdicts = await checkInvariants({ stores, deployments, suppliers, shoppers, dispatch, monitor, lastHalf: { from: t0 + durationMs / 2, to: t0 + durationMs } });
+    const verdicts = await checkInvariants({ stores, deployments, suppliers, shoppers, dispatch, monitor, lastHalf: { from: t0 + durationMs / 2, to: t0 + durationMs }, rerouting });
 
     const loadLine = `${shoppers.orders.length} orders (${shoppers.orders.filter((o) => o.contractModel === 'promiseToSell').length} promise-to-sell), ${dispatch.submitted} parts sent by hand, ${loops.imports} imports, ${loops.syncs} link syncs, ${loops.switchedOn} connections switched on again, ${stores.reduce((n, s) => n + s.receivers.reduce((m, r) => m + r.deliveries.length, 0), 0)} event deliveries`;
     const report: RunReport = { minutes: cfg.minutes, databases: cfg.databases, stores: stores.length, faults: faults.injected, verdicts, settled, load: loadLine, startedAt };
+    report.reroutes = rerouting.summary();
     for (const line of faults.log) say(`fault at ${line}`);
     for (const [k, n] of loops.errors) say(`load error ×${n}: ${k}`);
     for (const d of deployments) for (const p of d.processes) say(`${p.name}: ${p.incarnations.length} starts (${p.incarnations.map((x) => x.end ?? 'running').join(', ')}); warnings: ${[...p.warnings].map(([m, n]) => `${m} ×${n}`).join('; ') || 'none'}`);

@@ -20,6 +20,8 @@ export interface RunReport {
   settled: Settled;
   load: string;
   startedAt: Date;
+  /** What the rerouting load asked for and what became of it, for the summary line. */
+  reroutes?: string;
 }
 
 export const faultsByKind = (faults: Map<FaultKind, number>): string =>
@@ -28,7 +30,7 @@ export const faultsByKind = (faults: Map<FaultKind, number>): string =>
 export function summaryLine(r: RunReport): string {
   const total = [...r.faults.values()].reduce((a, b) => a + b, 0);
   const held = r.verdicts.filter((v) => v.held).length;
-  return `soak: ${r.minutes} minutes, ${total} faults (${faultsByKind(r.faults)}), ${held} invariants held, ${r.verdicts.length - held} broken`;
+  return `soak: ${r.minutes} minutes, ${total} faults (${faultsByKind(r.faults)}), ${r.reroutes ? `${r.reroutes}, ` : ''}${held} invariants held, ${r.verdicts.length - held} broken`;
 }
 
 export function writeResults(file: string, verdicts: Verdict[], extra: Record<string, unknown> = {}): void {
@@ -64,7 +66,7 @@ export function recordRun(r: RunReport): void {
     r.startedAt.toISOString().slice(0, 16).replace('T', ' '),
     `${r.minutes} + ${r.settled.seconds} s settle${r.settled.drained ? '' : ' (bound reached)'}`,
     `${r.databases.join(' + ')}; ${r.stores} stores`,
-    cell(r.load),
+    cell(r.reroutes ? `${r.load}, ${r.reroutes}` : r.load),
     `${[...r.faults.values()].reduce((a, b) => a + b, 0)}: ${faultsByKind(r.faults)}`,
     `${held} held, ${r.verdicts.length - held} broken${broken.length ? ` (${broken.join('; ')})` : ''}`,
     `${machine()}, shared with other engineers' work`,
