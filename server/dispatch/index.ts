@@ -7,6 +7,7 @@ import { Reroutes1764892800341 } from '../migrations/1764892800341-Reroutes';
 import { type OrderReadBack, READBACK_QUEUES } from '../notifications';
 import type { OrderService, SupplierOrdersOfOrders } from '../orders';
 import { domainModule, type Platform } from '../platform/domain';
+import { failpoint } from '../platform/failpoints';
 import { type Boss, POLLING } from '../platform/jobs';
 import { JobRunner, type JobRunnerOptions } from '../platform/job-runner';
 import { ListenFeed } from '../platform/listen';
@@ -93,6 +94,7 @@ export const dispatchModule = domainModule({
         runner.start();
         sweeper.start();
         await boss.work<OrderReadBack>(READBACK_QUEUES.order, POLLING, async ([j]) => {
+          failpoint('dispatch.readBack');
           await job.readBack(j.data.connectionId, j.data.supplierOrderId);
         });
         // Open supplier orders are read back even when no notification comes: a chain of sweeps, which the minutely
