@@ -49,7 +49,7 @@ export class SafetyNet {
 
   /**
    * Orders due, oldest first, from connected connections whose circuit is closed, switched off ones included: an
-   * order paid at the supplier still ships there (AliExpress tells nobody; only this finds it). Due: neither changed
+   * order paid at the supplier still ships there (a supplier without notifications tells nobody; only this finds it). Due: neither changed
    * (every read-back writes the row) nor asked for by the safety net for the due age.
    */
   async due(): Promise<Array<OrderReadBack & { id: string }>> {
