@@ -6,6 +6,9 @@ import { orSupplierFailure } from './http-errors';
 import * as sql from './sql/connections';
 import type { SupplierConnection } from './types';
 
+/** Where suppliers send notifications, under this service's public address. */
+export const NOTIFICATION_PATH = '/api/store-suppliers/webhook';
+
 /** Each connection's notification address at this service, as registered with suppliers that take one. */
 export class NotificationAddresses {
   constructor(
@@ -15,20 +18,23 @@ export class NotificationAddresses {
     private readonly publicBaseUrl: () => string,
   ) {}
 
-  /** The connection's address ('' while no public address of this service is configured). */
-  of(conn: Pick<SupplierConnection, 'id' | 'supplierKey'>): string {
+  /**
+   * The connection's address ('' while no public address of this service is configured). It names the store, so the
+   * notification finds its connection on the store's shard; the older form without it is still accepted.
+   */
+  of(conn: Pick<SupplierConnection, 'id' | 'storeId' | 'supplierKey'>): string {
     const base = this.publicBaseUrl();
-    return base ? `${base}/api/store-suppliers/webhook/${conn.supplierKey}/${conn.id}` : '';
+    return base ? `${base}${NOTIFICATION_PATH}/${conn.supplierKey}/${conn.storeId}/${conn.id}` : '';
   }
 
   /** Registers the notification address with suppliers that take one; answers credential fields to keep and the address registered. */
   async register(
     adapter: SupplierAdapter,
-    conn: { id: string; mode: ConnectionMode; settings: Record<string, unknown>; credentialsSealed?: string | null },
+    conn: { id: string; storeId: string; mode: ConnectionMode; settings: Record<string, unknown>; credentialsSealed?: string | null },
     credentials: Record<string, string>,
     onChanged?: (changed: Record<string, string>) => Promise<void>,
   ): Promise<{ fields: Record<string, string>; url: string | null }> {
-    const url = this.of({ id: conn.id, supplierKey: adapter.entry.key });
+    const url = this.of({ id: conn.id, storeId: conn.storeId, supplierKey: adapter.entry.key });
     if (!url || !sendsNotifications(adapter)) return { fields: {}, url: null };
     return { fields: await orSupplierFailure(adapter.registerNotificationAddress(this.gateway.context(conn, credentials, onChanged), url)), url };
   }
@@ -38,13 +44,16 @@ export class NotificationAddresses {
     const adapter = this.gateway.adapterFor(conn.supplierKey);
     const credentials = this.gateway.credentialsOf(conn);
     const registered = await this.register(adapter, conn, credentials);
-    await sql.updateConnection(this.db, conn.id, {
+    await sql.updateConnection(this.db, conn, {
       registeredNotificationAddress: registered.url,
       ...(Object.keys(registered.fields).length ? { credentialsSealed: this.gateway.sealCredentials({ ...credentials, ...registered.fields }) } : {}),
     });
   }
 
-  /** At start: registers the notification address again with every connection whose address changed since. */
+  /**
+   * At start: registers the notification address again with every connection whose address changed since: a new
+   * PUBLIC_BASE_URL, or an address registered in the older form without the store id.
+   */
   async reregisterChanged(onError: (connectionId: string, err: unknown) => void, identify: (conn: SupplierConnection, adapter: SupplierAdapter) => Promise<unknown>): Promise<number> {
     const live = await sql.liveConnections(this.db);
     let changed = 0;

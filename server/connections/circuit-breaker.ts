@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import type { StoreConnection } from './sql/connections';
 import * as sql from './sql/health';
 
 interface CircuitSettings {
@@ -18,17 +19,17 @@ export class CircuitBreaker {
   ) {}
 
   /** True when a call may go to the supplier now. */
-  async admit(connectionId: string, openUntil: Date | null): Promise<boolean> {
+  async admit(conn: StoreConnection, openUntil: Date | null): Promise<boolean> {
     if (!openUntil) return true;
     if (openUntil.getTime() > Date.now()) return false;
-    return sql.claimTrialCall(this.db, connectionId, this.settings.cooldownSeconds);
+    return sql.claimTrialCall(this.db, conn, this.settings.cooldownSeconds);
   }
 
-  async recordSuccess(connectionId: string): Promise<void> {
-    await sql.closeCircuit(this.db, connectionId);
+  async recordSuccess(conn: StoreConnection): Promise<void> {
+    await sql.closeCircuit(this.db, conn);
   }
 
-  async recordFailure(connectionId: string): Promise<void> {
-    await sql.countFailure(this.db, connectionId, this.settings.failureThreshold, this.settings.cooldownSeconds);
+  async recordFailure(conn: StoreConnection): Promise<void> {
+    await sql.countFailure(this.db, conn, this.settings.failureThreshold, this.settings.cooldownSeconds);
   }
 }

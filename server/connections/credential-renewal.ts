@@ -46,7 +46,7 @@ export class CredentialRenewal {
       const changed = await adapter.renewCredentials(this.gateway.context(conn, credentials));
       const sealed = this.gateway.sealCredentials({ ...credentials, ...changed });
       // Lost to a new sign-in made meanwhile: that one stands.
-      await setHealth(this.db, conn.id, health(true, `${adapter.entry.name} sign-in renewed`), { credentials: { expected: conn.credentialsSealed, sealed } });
+      await setHealth(this.db, conn, health(true, `${adapter.entry.name} sign-in renewed`), { credentials: { expected: conn.credentialsSealed, sealed } });
       return 'renewed';
     } catch (err) {
       if (!(err instanceof SupplierError)) throw err;
@@ -56,7 +56,7 @@ export class CredentialRenewal {
       }
       const message = `The ${adapter.entry.name} sign-in of this connection ended and could not be renewed (${err.message}). Sign in to ${adapter.entry.name} again (POST /api/store-suppliers/:storeId/oauth/start) to send orders again.`;
       const sealed = this.gateway.sealCredentials({ ...credentials, [SIGN_IN_LAPSED]: message });
-      await setHealth(this.db, conn.id, health(false, message), { credentials: { expected: conn.credentialsSealed, sealed } });
+      await setHealth(this.db, conn, health(false, message), { credentials: { expected: conn.credentialsSealed, sealed } });
       this.log.warn({ connectionId: conn.id }, 'supplier sign-in lapsed; the merchant must sign in again');
       return 'lapsed';
     }

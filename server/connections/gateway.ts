@@ -79,7 +79,7 @@ export class SupplierGateway {
    * given (credentials not stored yet); otherwise, for a stored connection, to an encrypted update of its row.
    */
   context(
-    conn: Pick<SupplierConnection, 'id' | 'mode' | 'settings'> & Partial<Pick<SupplierConnection, 'credentialsSealed' | 'supplierKey' | 'automation'>>,
+    conn: Pick<SupplierConnection, 'id' | 'mode' | 'settings'> & Partial<Pick<SupplierConnection, 'storeId' | 'credentialsSealed' | 'supplierKey' | 'automation'>>,
     credentials: Record<string, string>,
     onCredentialsChanged?: (changed: Record<string, string>) => Promise<void>,
   ): SupplierCallContext {
@@ -101,9 +101,9 @@ export class SupplierGateway {
   }
 
   /** A stored connection's order-number memory (credentials being verified have no row to keep it under). */
-  private memoryOf(conn: Partial<Pick<SupplierConnection, 'id' | 'credentialsSealed'>>): SupplierCallContext['orderNumbers'] {
+  private memoryOf(conn: Partial<Pick<SupplierConnection, 'id' | 'storeId' | 'credentialsSealed'>>): SupplierCallContext['orderNumbers'] {
     const db = this.db;
-    if (!db || !conn.id || !conn.credentialsSealed) return undefined;
+    if (!db || !conn.id || !conn.storeId || !conn.credentialsSealed) return undefined;
     const id = conn.id;
     return { remember: (n, supplierOrderId) => rememberOrderNumber(db, id, n, supplierOrderId), recall: (n) => recallOrderNumber(db, id, n) };
   }
@@ -126,14 +126,15 @@ export class SupplierGateway {
    * Writes the merged credentials, sealed, only while the row still holds what this call started from: a key
    * replaced meanwhile, or another process's refresh, wins over this one. `credentials` reflects the change either way.
    */
-  private keeper(conn: Partial<Pick<SupplierConnection, 'id' | 'credentialsSealed'>>, credentials: Record<string, string>) {
+  private keeper(conn: Partial<Pick<SupplierConnection, 'id' | 'storeId' | 'credentialsSealed'>>, credentials: Record<string, string>) {
     const db = this.db;
-    if (!db || !conn.id || !conn.credentialsSealed) return undefined;
+    if (!db || !conn.id || !conn.storeId || !conn.credentialsSealed) return undefined;
+    const stored = { storeId: conn.storeId, id: conn.id };
     let expected = conn.credentialsSealed;
     return async (changed: Record<string, string>): Promise<void> => {
       Object.assign(credentials, changed);
       const sealed = this.sealCredentials(credentials);
-      if (await replaceCredentials(db, conn.id!, expected, sealed)) {
+      if (await replaceCredentials(db, stored, expected, sealed)) {
         expected = sealed;
         // Later calls through the same loaded row start from what is stored now.
         conn.credentialsSealed = sealed;
@@ -160,7 +161,7 @@ export class SupplierGateway {
     if (last && last.status === status && now - last.at < HEALTH_REFRESH_MS) return;
     this.noted.set(conn.id, { status, at: now });
     conn.health = { status, checkedAt: new Date(now).toISOString(), latencyMs, message };
-    await setHealth(this.db, conn.id, conn.health);
+    await setHealth(this.db, conn, conn.health);
   }
 
   async call<T>(conn: SupplierConnection, fn: (adapter: SupplierAdapter, ctx: SupplierCallContext) => Promise<T>): Promise<T> {
@@ -168,22 +169,22 @@ export class SupplierGateway {
     const credentials = this.credentialsOf(conn);
     const lapsed = this.lapse(credentials);
     if (lapsed) throw new SignInLapsedError(lapsed);
-    if (!(await this.breaker.admit(conn.id, conn.circuitOpenUntil))) throw new CircuitOpenError(conn.circuitOpenUntil);
+    if (!(await this.breaker.admit(conn, conn.circuitOpenUntil))) throw new CircuitOpenError(conn.circuitOpenUntil);
     const started = Date.now();
     try {
       const result = await fn(adapter, this.context(conn, credentials));
       // Nothing to reset when the row, as read for this call, shows no failures and a closed circuit.
-      if (conn.consecutiveFailures !== 0 || conn.circuitOpenUntil) await this.breaker.recordSuccess(conn.id);
+      if (conn.consecutiveFailures !== 0 || conn.circuitOpenUntil) await this.breaker.recordSuccess(conn);
       await this.noteHealth(conn, true, Date.now() - started, `${adapter.entry.name} answered the last call.`);
       return result;
     } catch (err) {
       if (err instanceof SupplierError && err.isSupplierFault) {
-        await this.breaker.recordFailure(conn.id);
+        await this.breaker.recordFailure(conn);
         await this.noteHealth(conn, false, Date.now() - started, `${adapter.entry.name} did not answer the last call in time, or answered with a server error.`);
       }
       // Nothing can be ordered on that account: switched off, so its orders pause as connectionMissing until a person acts.
       if (err instanceof SupplierError && err.kind === 'accountUnusable' && this.db) {
-        await setHealth(this.db, conn.id, { status: 'unhealthy', checkedAt: new Date().toISOString(), latencyMs: 0, message: err.message }, { switchOff: true });
+        await setHealth(this.db, conn, { status: 'unhealthy', checkedAt: new Date().toISOString(), latencyMs: 0, message: err.message }, { switchOff: true });
       }
       throw err;
     }

@@ -43,12 +43,15 @@ export const connectionsModule = domainModule({
     SupplierConnections1763856000000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, SupplierCallRates1764288000003, RenameRegisteredWebhookUrl1764374400001,
     SupplierOrderNumbers1764460800250, AutomationShippingMethod1764460800251, SignInAddress1764633600310, SignInOpenedBy1764633600311, SignInBrowserDigest1764633600312,
   ],
-  // Each live connection's supplier credentials (a disconnected one keeps none).
+  // Each live connection's supplier credentials (a disconnected one keeps none), named by store and id (one shard each).
   sealed: [
     {
       name: 'supplierCredentials',
-      list: async (db, limit) => (await liveConnections(db)).flatMap((c) => (c.credentialsSealed ? [{ id: c.id, sealed: c.credentialsSealed }] : [])).slice(0, limit),
-      replace: replaceCredentials,
+      list: async (db, limit) => (await liveConnections(db)).flatMap((c) => (c.credentialsSealed ? [{ id: `${c.storeId}/${c.id}`, sealed: c.credentialsSealed }] : [])).slice(0, limit),
+      replace: (db, named, was, now) => {
+        const [storeId, id] = named.split('/');
+        return replaceCredentials(db, { storeId, id }, was, now);
+      },
     },
   ],
   build(p: Platform, deps: { identity: { gate: MemberAccess; apiKeys: Pick<ApiKeyService, 'get'> }; suppliers: { registry: SupplierRegistry }; events: { renderers: { register(kind: string, r: EventRenderer): void } } }) {

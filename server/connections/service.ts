@@ -19,10 +19,10 @@ import { type ConnectionView, connectionView } from './views';
 
 export type { ConnectionView } from './views';
 
-/** Counts what disconnecting would affect; the catalogue and dispatch areas each add theirs. */
-type ImpactCounter = (connectionId: string) => Promise<Record<string, number>>;
+/** Counts what disconnecting would affect; the catalogue and dispatch areas each add theirs (the store id keeps their statements on its shard). */
+type ImpactCounter = (connectionId: string, storeId: string) => Promise<Record<string, number>>;
 /** Removes what another domain keeps of a connection, inside the disconnect's transaction; answers how many links went. */
-type DisconnectStep = (tx: Queryable, connectionId: string) => Promise<number>;
+type DisconnectStep = (tx: Queryable, connectionId: string, storeId: string) => Promise<number>;
 
 export class ConnectionService {
   readonly accounts: SharedAccounts;
@@ -99,7 +99,7 @@ export class ConnectionService {
     const adapter = this.settings.adapter(input.supplierKey);
     const settings = this.settings.validateSettings(adapter, input.settings ?? {});
     // The supplier key lets the checks made while connecting take their turns of the account's rate limit too.
-    const draft = { id: crypto.randomUUID(), mode: input.mode, settings, supplierKey: input.supplierKey };
+    const draft = { id: crypto.randomUUID(), storeId, mode: input.mode, settings, supplierKey: input.supplierKey };
     const { working, onChanged } = gathering(input.credentials);
     const { accountLabel, accountId } = await orSupplierFailure(adapter.verifyCredentials(this.gateway.context(draft, working, onChanged)));
     await this.assertNotConnected(storeId, input.supplierKey, input.mode);
@@ -153,7 +153,7 @@ export class ConnectionService {
     const registered = await this.addresses.register(adapter, conn, working, onChanged);
     const kept = { ...working, ...registered.fields };
     const supplierAccountKey = this.gateway.supplierAccountKey(accountId);
-    const replaced = await sql.updateConnection(this.db, conn.id, {
+    const replaced = await sql.updateConnection(this.db, conn, {
       credentialsSealed: this.gateway.sealCredentials(kept),
       accountLabel,
       consecutiveFailures: 0,
@@ -179,10 +179,10 @@ export class ConnectionService {
     } catch (err) {
       result = { ok: false, latencyMs: Date.now() - started, message: err instanceof SupplierError ? err.message : 'The check failed.' };
     }
-    if (result.ok) await this.breaker.recordSuccess(conn.id);
-    else await this.breaker.recordFailure(conn.id);
+    if (result.ok) await this.breaker.recordSuccess(conn);
+    else await this.breaker.recordFailure(conn);
     const health = { status: result.ok ? 'healthy' : 'unhealthy', checkedAt: new Date().toISOString(), latencyMs: result.latencyMs, message: result.message } as const;
-    return (await setHealth(this.db, conn.id, health)) ?? conn;
+    return (await setHealth(this.db, conn, health)) ?? conn;
   }
 
   async balance(conn: SupplierConnection): Promise<Money> {
@@ -193,24 +193,24 @@ export class ConnectionService {
 
   async impact(conn: SupplierConnection): Promise<Record<string, number>> {
     const counts: Record<string, number> = { linkedProducts: 0, openSupplierOrders: 0 };
-    for (const counter of this.impactCounters) Object.assign(counts, await counter(conn.id));
+    for (const counter of this.impactCounters) Object.assign(counts, await counter(conn.id, conn.storeId));
     return counts;
   }
 
   async changeSettings(conn: SupplierConnection, settings: Record<string, unknown>): Promise<SupplierConnection> {
     const valid = this.settings.validateSettings(this.gateway.adapterFor(conn.supplierKey), settings);
-    return sql.updateConnection(this.db, conn.id, { settings: valid as SupplierConnection['settings'] });
+    return sql.updateConnection(this.db, conn, { settings: valid as SupplierConnection['settings'] });
   }
 
   /** Fields given are changed; the others keep their values. */
   async changeAutomation(conn: SupplierConnection, changes: Partial<Automation>): Promise<SupplierConnection> {
     const automation: Automation = { ...DEFAULT_AUTOMATION, ...conn.automation, ...changes };
     automation.excludedCountries = [...new Set(automation.excludedCountries.map((c) => c.toUpperCase()))].sort();
-    return sql.updateConnection(this.db, conn.id, { automation });
+    return sql.updateConnection(this.db, conn, { automation });
   }
 
   async setEnabled(conn: SupplierConnection, enabled: boolean): Promise<SupplierConnection> {
-    const changed = await sql.updateConnection(this.db, conn.id, { enabled });
+    const changed = await sql.updateConnection(this.db, conn, { enabled });
     // A connection switched off refuses notifications: the account's other connections must not lose theirs.
     if (!enabled && conn.enabled) await this.accounts.handOver(conn.supplierAccountKey, conn.id).catch(() => undefined);
     return changed;
@@ -224,10 +224,10 @@ export class ConnectionService {
   async disconnect(conn: SupplierConnection): Promise<{ impact: Record<string, number>; removedLinks: number; handOverError: unknown }> {
     const impact = await this.impact(conn);
     const removedLinks = await this.db.transaction(async (tx) => {
-      if (!(await sql.disconnect(tx, conn.id))) throw errors.notFound('The connection');
+      if (!(await sql.disconnect(tx, conn))) throw errors.notFound('The connection');
       // Links to a supplier that is gone mean nothing: the catalogue removes them in the same transaction.
       let removed = 0;
-      for (const step of this.disconnectSteps) removed += await step(tx, conn.id);
+      for (const step of this.disconnectSteps) removed += await step(tx, conn.id, conn.storeId);
       return removed;
     });
     let handOverError: unknown = null;
@@ -235,8 +235,11 @@ export class ConnectionService {
     return { impact, removedLinks, handOverError };
   }
 
-  /** For the notification address: any state, so the caller can refuse disconnected ones alike. */
-  findById(id: string): Promise<SupplierConnection | null> {
-    return sql.connectionById(this.db, id);
+  /**
+   * A connection in any state, so the caller can refuse disconnected ones alike. Callers that know its store give it
+   * (one shard); without it the connection is found by id alone, across stores.
+   */
+  findById(id: string, storeId?: string): Promise<SupplierConnection | null> {
+    return storeId ? sql.connectionInStore(this.db, storeId, id) : sql.connectionById(this.db, id);
   }
 }

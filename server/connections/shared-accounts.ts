@@ -39,14 +39,12 @@ export class SharedAccounts {
    */
   async handOver(accountKey: string | null, leaving: string): Promise<void> {
     if (!accountKey) return;
-    const next = await sql.successorOnAccount(this.db, accountKey, leaving);
-    if (!next) return;
-    const conn = await sql.connectionById(this.db, next);
+    const conn = await sql.successorOnAccount(this.db, accountKey, leaving);
     if (!conn || this.registry.isSwitchedOff(conn.supplierKey)) return;
     try {
       await this.register(conn);
     } catch (err) {
-      await sql.updateConnection(this.db, conn.id, { registeredNotificationAddress: null });
+      await sql.updateConnection(this.db, conn, { registeredNotificationAddress: null });
       throw err;
     }
   }
@@ -55,6 +53,6 @@ export class SharedAccounts {
   async identify(conn: SupplierConnection, adapter: SupplierAdapter): Promise<void> {
     const { accountId } = await this.gateway.call(conn, (a, ctx) => adapter.verifyCredentials(ctx));
     const supplierAccountKey = this.gateway.supplierAccountKey(accountId);
-    if (supplierAccountKey) await sql.updateConnection(this.db, conn.id, { supplierAccountKey });
+    if (supplierAccountKey) await sql.updateConnection(this.db, conn, { supplierAccountKey });
   }
 }

@@ -161,7 +161,7 @@ export class SignInService {
     const existing = await this.connections.liveOf(storeId, started.supplierKey, started.mode);
     if (existing && (!ownKeyId || existing.createdByKeyId === ownKeyId)) {
       const conn = await this.connections.replaceCredentials(existing, credentials);
-      await setHealth(this.db, conn.id, { status: 'healthy', checkedAt: new Date().toISOString(), latencyMs: 0, message: `Signed in again as ${conn.accountLabel}` });
+      await setHealth(this.db, conn, { status: 'healthy', checkedAt: new Date().toISOString(), latencyMs: 0, message: `Signed in again as ${conn.accountLabel}` });
       return { conn: await this.connections.get(storeId, conn.id, null), renewed: true };
     }
     return { conn: await this.connections.connect(storeId, { supplierKey: started.supplierKey, mode: started.mode, credentials }, creator), renewed: false };

@@ -1,33 +1,50 @@
 import { ApiError, databaseUnavailable } from '../platform/errors';
-import { defineRoutes, route, Reply } from '../platform/http/route';
-import { NOTIFICATION_REFUSED, notificationParams, notificationReceived } from './schemas';
+import { defineRoutes, route, Reply, type RequestContext } from '../platform/http/route';
+import { NOTIFICATION_REFUSED, notificationParams, notificationReceived, olderNotificationParams } from './schemas';
 import type { NotificationService } from './service';
 
+const PATH = '/api/store-suppliers/webhook';
+
+/** What both addresses share: raw body, one refusal for every reason, 503 when the service cannot decide. */
+const common = {
+  tag: 'Supplier notifications', auth: 'none' as const, readOnly: false, rawBody: true, refusal: NOTIFICATION_REFUSED,
+  response: { status: 200, schema: notificationReceived, raw: true },
+  extraResponses: [[503, { description: 'The service cannot decide now (for example the database is unreachable); send again later' }]] as Array<[number, { description: string }]>,
+};
+
+const ANSWERS =
+  'Only prompts a read-back from the supplier; it never changes a status, money or stock itself. Every refusal answers 400 with the same body; 503 when the service cannot decide (the supplier should send again).';
+
 export function notificationRoutes(notifications: NotificationService) {
+  // `rc.log` is read only when needed: the request's child logger is made on first read.
+  async function receive(rc: RequestContext, storeId: string | null) {
+    const { params, rawBody, headers } = rc;
+    let outcome: 'accepted' | 'refused';
+    try {
+      outcome = await notifications.receive(params.supplierKey, storeId, params.integrationId, rawBody, headers);
+    } catch (err) {
+      // A database out of reach is logged where the answer is made, once per window.
+      if (!databaseUnavailable(err)) rc.log.warn({ err }, 'notification could not be decided');
+      throw Object.assign(new ApiError(503, 'serviceUnavailable', 'The notification could not be handled now; send it again later.'), { cause: err });
+    }
+    return outcome === 'accepted' ? new Reply(200, { received: true }, true) : new Reply(400, NOTIFICATION_REFUSED, true);
+  }
   return defineRoutes([
     route({
-      operationId: 'receiveSupplierNotification', method: 'post', path: '/api/store-suppliers/webhook/:supplierKey/:integrationId',
+      ...common,
+      operationId: 'receiveStoreSupplierNotification', method: 'post', path: `${PATH}/:supplierKey/:storeId/:integrationId`,
       summary: 'The supplier reports order status, tracking and stock; verified against the connection\'s own credentials',
-      description:
-        'Only prompts a read-back from the supplier; it never changes a status, money or stock itself. Every refusal answers 400 with the same body; 503 when the service cannot decide (the supplier should send again).',
-      tag: 'Supplier notifications', auth: 'none', readOnly: false,
-      rawBody: true,
-      refusal: NOTIFICATION_REFUSED,
-      params: notificationParams, response: { status: 200, schema: notificationReceived, raw: true },
-      extraResponses: [[503, { description: 'The service cannot decide now (for example the database is unreachable); send again later' }]],
-      // `rc.log` is read only when needed: the request's child logger is made on first read.
-      async handler(rc) {
-        const { params, rawBody, headers } = rc;
-        let outcome: 'accepted' | 'refused';
-        try {
-          outcome = await notifications.receive(params.supplierKey, params.integrationId, rawBody, headers);
-        } catch (err) {
-          // A database out of reach is logged where the answer is made, once per window.
-          if (!databaseUnavailable(err)) rc.log.warn({ err }, 'notification could not be decided');
-          throw Object.assign(new ApiError(503, 'serviceUnavailable', 'The notification could not be handled now; send it again later.'), { cause: err });
-        }
-        return outcome === 'accepted' ? new Reply(200, { received: true }, true) : new Reply(400, NOTIFICATION_REFUSED, true);
-      },
+      description: `The address a connection answers as \`webhookUrl\` and registers with its supplier; it names the connection's store. ${ANSWERS}`,
+      params: notificationParams,
+      handler: (rc) => receive(rc, rc.params.storeId),
+    }),
+    route({
+      ...common,
+      operationId: 'receiveSupplierNotification', method: 'post', path: `${PATH}/:supplierKey/:integrationId`,
+      summary: 'The older notification address, without the store; answered as the address with the store',
+      description: `Connections registered before addresses named the store are registered again at the next start; until a supplier uses the new address, notifications here are verified and processed alike. ${ANSWERS}`,
+      params: olderNotificationParams,
+      handler: (rc) => receive(rc, null),
     }),
   ]);
 }

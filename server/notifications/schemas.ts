@@ -5,6 +5,11 @@ import { object } from '../platform/http/schemas';
 /** One body for every refusal, so a caller learns nothing about why. */
 export const NOTIFICATION_REFUSED = { error: { code: 'notificationRefused', message: 'The notification was not accepted.' } };
 
-export const notificationParams = object({ supplierKey: { type: 'string', maxLength: 100 }, integrationId: { type: 'string', maxLength: 100 } }, ['supplierKey', 'integrationId']);
+const id = { type: 'string', maxLength: 100 } as const;
+
+/** The address in its older form, without the store: still accepted (suppliers hold it until it is registered again). */
+export const olderNotificationParams = object({ supplierKey: id, integrationId: id }, ['supplierKey', 'integrationId']);
+
+export const notificationParams = object({ supplierKey: id, storeId: id, integrationId: id }, ['supplierKey', 'storeId', 'integrationId']);
 
 export const notificationReceived = object({ received: { const: true } }, ['received']);

@@ -8,15 +8,19 @@ import type { NotificationSubject } from '../suppliers/adapter';
 import type { SupplierRegistry } from '../suppliers/registry';
 import { READBACK_QUEUES, readBackKey } from './queues';
 import * as sql from './sql';
+import type { Owner } from './sql';
 
+/** A read-back names its connection's store; jobs queued before it did have none (their store is read once). */
 export interface OrderReadBack {
   connectionId: string;
+  storeId?: string;
   supplierOrderId: string;
   orderNumber?: string;
 }
 
 export interface ProductReadBack {
   connectionId: string;
+  storeId?: string;
   supplierProductId: string;
 }
 
@@ -29,21 +33,28 @@ interface ReadBackJob {
 interface Addressed {
   conn: SupplierConnection;
   /** The live connections on its supplier account, itself first. */
-  account: string[];
+  account: Owner[];
+}
+
+/** The connection an address names: by its store (the address since the store was named in it) or, in the older form, by id alone. */
+interface Address {
+  storeId: string | null;
+  connectionId: string;
 }
 
 /** A verified notification waiting for its batch. */
 interface Notified {
+  storeId: string;
   connectionId: string;
   eventId: string;
   jobs: ReadBackJob[];
 }
 
-function readBackJob(connectionId: string, subject: NotificationSubject): ReadBackJob {
+function readBackJob({ id: connectionId, storeId }: Owner, subject: NotificationSubject): ReadBackJob {
   if (subject.kind === 'order') {
-    return { queue: READBACK_QUEUES.order, singletonKey: readBackKey(connectionId, subject.supplierOrderId), data: { connectionId, supplierOrderId: subject.supplierOrderId, orderNumber: subject.orderNumber } };
+    return { queue: READBACK_QUEUES.order, singletonKey: readBackKey(connectionId, subject.supplierOrderId), data: { connectionId, storeId, supplierOrderId: subject.supplierOrderId, orderNumber: subject.orderNumber } };
   }
-  return { queue: READBACK_QUEUES.product, singletonKey: readBackKey(connectionId, subject.supplierProductId), data: { connectionId, supplierProductId: subject.supplierProductId } };
+  return { queue: READBACK_QUEUES.product, singletonKey: readBackKey(connectionId, subject.supplierProductId), data: { connectionId, storeId, supplierProductId: subject.supplierProductId } };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -64,19 +75,22 @@ export class NotificationService {
   /** Group commit of the verified notifications (see writeBatch). */
   private readonly batches = new Batcher<Notified, boolean>((items) => this.writeBatch(items));
   /** The addressed connections of concurrent requests, read in one statement with their supplier accounts' other live connections. */
-  private readonly lookups = new Batcher<string, Addressed | null>((ids) => this.lookUp(ids));
+  private readonly lookups = new Batcher<Address, Addressed | null>((addresses) => this.lookUp(addresses));
 
   /** Receipts are kept a day; the timestamp tolerance refuses anything older long before that. */
   async purgeReceipts(): Promise<void> {
     await sql.purgeReceipts(this.db);
   }
 
-  /** 'refused' for every reason alike; throws (answered 503) only when it cannot decide. */
-  async receive(supplierKey: string, connectionId: string, rawBody: string | undefined, headers: Record<string, string | string[] | undefined>): Promise<'accepted' | 'refused'> {
-    if (!UUID.test(connectionId) || rawBody === undefined) return 'refused';
+  /**
+   * 'refused' for every reason alike; throws (answered 503) only when it cannot decide. `storeId` is null for the
+   * older address, which names no store.
+   */
+  async receive(supplierKey: string, storeId: string | null, connectionId: string, rawBody: string | undefined, headers: Record<string, string | string[] | undefined>): Promise<'accepted' | 'refused'> {
+    if (!UUID.test(connectionId) || (storeId !== null && !UUID.test(storeId)) || rawBody === undefined) return 'refused';
     const adapter = this.registry.find(supplierKey);
     if (!adapter || this.registry.isSwitchedOff(supplierKey)) return 'refused';
-    const found = await this.lookups.submit(connectionId);
+    const found = await this.lookups.submit({ storeId, connectionId });
     const conn = found?.conn;
     if (!found || !conn || conn.supplierKey !== supplierKey || conn.disconnectedAt || !conn.enabled || !conn.credentialsSealed) return 'refused';
     const flat: Record<string, string | undefined> = {};
@@ -91,17 +105,32 @@ export class NotificationService {
     for (const subject of verified.subjects) {
       for (const owner of await this.ownersOf(account, subject)) jobs.push(readBackJob(owner, subject));
     }
-    return (await this.batches.submit({ connectionId: conn.id, eventId, jobs })) ? 'accepted' : 'refused';
+    return (await this.batches.submit({ storeId: conn.storeId, connectionId: conn.id, eventId, jobs })) ? 'accepted' : 'refused';
   }
 
   /**
-   * Connections by id, each with the ids of the live connections on the same supplier account, itself first
-   * (as SharedAccounts.connectionIdsOf answers them), read after the requests arrived, so a disconnect holds.
+   * The addressed connections, one statement per store (and one for older addresses), each with the live connections
+   * on the same supplier account, itself first (as SharedAccounts.connectionIdsOf answers them), read after the
+   * requests arrived, so a disconnect holds.
    */
-  private async lookUp(ids: string[]): Promise<Array<Addressed | null>> {
-    const found = await sql.connectionsWithAccount(this.db, [...new Set(ids)]);
-    const byId = new Map(found.map(({ conn, others }) => [conn.id, { conn, account: [conn.id, ...others] }]));
-    return ids.map((id) => byId.get(id) ?? null);
+  private async lookUp(addresses: Address[]): Promise<Array<Addressed | null>> {
+    const byStore = new Map<string | null, Set<string>>();
+    for (const a of addresses) byStore.set(a.storeId, (byStore.get(a.storeId) ?? new Set()).add(a.connectionId));
+    const found = await Promise.all(
+      [...byStore].map(([storeId, ids]) => (storeId === null ? sql.connectionsAnyStore(this.db, [...ids]) : sql.connectionsInStore(this.db, storeId, [...ids]))),
+    );
+    const conns = found.flat();
+    const keys = [...new Set(conns.flatMap((c) => (c.supplierAccountKey ? [c.supplierAccountKey] : [])))];
+    const onAccount = keys.length ? await sql.liveOnAccounts(this.db, keys) : new Map<string, Owner[]>();
+    const addressed = (conn: SupplierConnection): Addressed => {
+      const others = (conn.supplierAccountKey ? onAccount.get(conn.supplierAccountKey) ?? [] : []).filter((o) => o.id !== conn.id);
+      return { conn, account: [{ id: conn.id, storeId: conn.storeId }, ...others] };
+    };
+    const byAddress = new Map(conns.map((c) => [c.id, c]));
+    return addresses.map(({ storeId, connectionId }) => {
+      const conn = byAddress.get(connectionId);
+      return conn && (storeId === null || conn.storeId === storeId) ? addressed(conn) : null;
+    });
   }
 
   /**
@@ -125,11 +154,14 @@ export class NotificationService {
     await qr.connect();
     try {
       await qr.startTransaction();
-      const fresh = await sql.writeReceipts(
-        qr,
-        items.map((n) => n.connectionId),
-        items.map((n) => n.eventId),
-      );
+      // One statement per store, each on its store's shard, in the one transaction (stores in one order, as every process writes them).
+      const byStore = new Map<string, Notified[]>();
+      for (const n of items) byStore.set(n.storeId, [...(byStore.get(n.storeId) ?? []), n]);
+      const fresh: Array<{ connection_id: string; event_id: string }> = [];
+      for (const storeId of [...byStore.keys()].sort()) {
+        const own = byStore.get(storeId)!;
+        fresh.push(...(await sql.writeReceipts(qr, storeId, own.map((n) => n.connectionId), own.map((n) => n.eventId))));
+      }
       // Only the first of the same event inside a batch is fresh; a repeat is a replay like any other.
       const unclaimed = new Set(fresh.map((r) => `${r.connection_id} ${r.event_id}`));
       const accepted = items.map((n) => unclaimed.delete(`${n.connectionId} ${n.eventId}`));
@@ -159,9 +191,10 @@ export class NotificationService {
    * The supplier account's one address serves every connection on it (several stores): the read-back goes to
    * the connections whose order or linked product it names, or to the addressed one when none is known here.
    */
-  private async ownersOf(account: string[], subject: NotificationSubject): Promise<string[]> {
+  private async ownersOf(account: Owner[], subject: NotificationSubject): Promise<Owner[]> {
     if (account.length === 1) return account;
-    const owners = subject.kind === 'order' ? await sql.connectionsWithOrder(this.db, account, subject.supplierOrderId) : await sql.connectionsWithProduct(this.db, account, subject.supplierProductId);
+    const ids = account.map((o) => o.id);
+    const owners = subject.kind === 'order' ? await sql.connectionsWithOrder(this.db, ids, subject.supplierOrderId) : await sql.connectionsWithProduct(this.db, ids, subject.supplierProductId);
     return owners.length ? owners : [account[0]];
   }
 }

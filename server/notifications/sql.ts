@@ -2,56 +2,80 @@ import { affected, Queryable, rows } from '../platform/db';
 import { connectionOf, type ConnectionRow, notifiedStep, type SupplierConnection } from '../connections';
 
 // The notifications domain's data module: its one table (the receipts). To route a notification it reads connections
-// (with their supplier account's others), and which connection has a supplier order or links a supplier product
+// (and the others on their supplier account), and which connection has a supplier order or links a supplier product
 // (dispatch's and the catalogue's rows); the connections' last notification time is the connections' step, written in
-// the receipts' statement.
+// the receipts' statement. Every statement names the store; those that span stores say why in a leading comment.
+
+/** A connection as a read-back names it. */
+export interface Owner {
+  id: string;
+  storeId: string;
+}
 
 /** Receipts are kept a day. */
 export async function purgeReceipts(db: Queryable): Promise<void> {
-  await affected(db, `DELETE FROM supplier_notification_receipts WHERE received_at < now() - interval '1 day'`);
+  await affected(db, `/* cross-store: the daily purge of old receipts goes over every store */ DELETE FROM supplier_notification_receipts WHERE received_at < now() - interval '1 day'`);
 }
 
-/**
- * Connections by id, each with the ids of the other live connections on its supplier account.
- */
-export async function connectionsWithAccount(db: Queryable, ids: string[]): Promise<Array<{ conn: SupplierConnection; others: string[] }>> {
-  const found = await rows<ConnectionRow & { others: string[] }>(
+/** The store's connections among these ids, in any state. */
+export async function connectionsInStore(db: Queryable, storeId: string, ids: string[]): Promise<SupplierConnection[]> {
+  return (await rows<ConnectionRow>(db, 'SELECT * FROM supplier_connections WHERE store_id = $1 AND id = ANY($2)', [storeId, ids])).map(connectionOf);
+}
+
+/** Connections by id alone: notifications sent to the older address, which does not name the store. */
+export async function connectionsAnyStore(db: Queryable, ids: string[]): Promise<SupplierConnection[]> {
+  const found = await rows<ConnectionRow>(db, '/* cross-store: the older notification address names no store */ SELECT * FROM supplier_connections WHERE id = ANY($1)', [ids]);
+  return found.map(connectionOf);
+}
+
+/** The live connections on these supplier accounts, by account. */
+export async function liveOnAccounts(db: Queryable, accountKeys: string[]): Promise<Map<string, Owner[]>> {
+  const found = await rows<{ key: string; id: string; store_id: string }>(
     db,
-    `SELECT c.*, CASE WHEN c.supplier_account_key IS NULL THEN ARRAY[]::uuid[]
-                      ELSE ARRAY(SELECT o.id FROM supplier_connections o WHERE o.supplier_account_key = c.supplier_account_key AND o.disconnected_at IS NULL AND o.id <> c.id) END AS others
-       FROM supplier_connections c WHERE c.id = ANY($1)`,
-    [ids],
+    `/* cross-store: a supplier account's connections in several stores share its one notification address */
+     SELECT supplier_account_key AS key, id, store_id FROM supplier_connections WHERE supplier_account_key = ANY($1) AND disconnected_at IS NULL`,
+    [accountKeys],
   );
-  return found.map((r) => ({ conn: connectionOf(r), others: r.others }));
+  const byKey = new Map<string, Owner[]>();
+  for (const r of found) byKey.set(r.key, [...(byKey.get(r.key) ?? []), { id: r.id, storeId: r.store_id }]);
+  return byKey;
 }
 
 /**
- * The receipts of a batch (an event id seen before is a replay: not written) and the connections' last notification
- * time, in one statement. Answers the fresh ones.
+ * The receipts of one store's notifications in a batch (an event id seen before is a replay: not written) and its
+ * connections' last notification time, in one statement. Answers the fresh ones.
  */
-export function writeReceipts(tx: Queryable, connectionIds: string[], eventIds: string[]): Promise<Array<{ connection_id: string; event_id: string }>> {
+export function writeReceipts(tx: Queryable, storeId: string, connectionIds: string[], eventIds: string[]): Promise<Array<{ connection_id: string; event_id: string }>> {
   return rows(
     tx,
-    `WITH input AS (SELECT DISTINCT connection_id, event_id FROM unnest($1::uuid[], $2::text[]) AS u(connection_id, event_id)),
+    `WITH input AS (SELECT DISTINCT connection_id, event_id FROM unnest($2::uuid[], $3::text[]) AS u(connection_id, event_id)),
           receipt AS (
             INSERT INTO supplier_notification_receipts (connection_id, event_id)
-            SELECT i.connection_id, i.event_id FROM input i JOIN supplier_connections c ON c.id = i.connection_id ORDER BY 1, 2
+            SELECT i.connection_id, i.event_id FROM input i JOIN supplier_connections c ON c.store_id = $1 AND c.id = i.connection_id ORDER BY 1, 2
             ON CONFLICT DO NOTHING RETURNING connection_id, event_id
           ),
-          touched AS (${notifiedStep('receipt')})
+          touched AS (${notifiedStep('receipt', '$1')})
      SELECT connection_id, event_id FROM receipt`,
-    [connectionIds, eventIds],
+    [storeId, connectionIds, eventIds],
   );
 }
 
-/** Which of the account's connections have this supplier order. */
-export async function connectionsWithOrder(db: Queryable, account: string[], supplierOrderId: string): Promise<string[]> {
-  const found = await rows<{ id: string }>(db, 'SELECT DISTINCT connection_id AS id FROM supplier_orders WHERE connection_id = ANY($1) AND supplier_order_id = $2', [account, supplierOrderId]);
-  return found.map((r) => r.id);
+/** Which of the account's connections (in any of its stores) have this supplier order. */
+export async function connectionsWithOrder(db: Queryable, account: string[], supplierOrderId: string): Promise<Owner[]> {
+  return rows<Owner>(
+    db,
+    `/* cross-store: the owner of a notified order on a supplier account shared by several stores */
+     SELECT DISTINCT connection_id AS id, store_id AS "storeId" FROM supplier_orders WHERE connection_id = ANY($1) AND supplier_order_id = $2`,
+    [account, supplierOrderId],
+  );
 }
 
-/** Which of the account's connections link this supplier product. */
-export async function connectionsWithProduct(db: Queryable, account: string[], supplierProductId: string): Promise<string[]> {
-  const found = await rows<{ id: string }>(db, 'SELECT DISTINCT connection_id AS id FROM product_links WHERE connection_id = ANY($1) AND supplier_product_id = $2', [account, supplierProductId]);
-  return found.map((r) => r.id);
+/** Which of the account's connections (in any of its stores) link this supplier product. */
+export async function connectionsWithProduct(db: Queryable, account: string[], supplierProductId: string): Promise<Owner[]> {
+  return rows<Owner>(
+    db,
+    `/* cross-store: the owners of a notified product on a supplier account shared by several stores */
+     SELECT DISTINCT connection_id AS id, store_id AS "storeId" FROM product_links WHERE connection_id = ANY($1) AND supplier_product_id = $2`,
+    [account, supplierProductId],
+  );
 }

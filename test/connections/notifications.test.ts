@@ -75,7 +75,7 @@ test('a real notification from the supplier is verified, recorded and queues a r
     return rows.length ? rows : undefined;
   }, 5000, 'the read-back job');
   expect(queued).toHaveLength(1);
-  expect(queued[0].data).toEqual({ connectionId: conn.id, supplierOrderId: order.body.id, orderNumber: 'REAL-1' });
+  expect(queued[0].data).toEqual({ connectionId: conn.id, storeId, supplierOrderId: order.body.id, orderNumber: 'REAL-1' });
   const listed = (await svc.call('GET', `/api/store-suppliers/${storeId}`, { key: owner.key })).body.result[0];
   expect(Date.parse(listed.lastWebhookAt)).toBeGreaterThan(Date.now() - 60000);
 });

@@ -3,10 +3,25 @@ import type { ConnectionMode } from '../../suppliers/adapter';
 import type { SupplierConnection } from '../types';
 import { type ConnectionRow, connectionOf } from './rows';
 
-// Connections read and written by the domain's services (health and the circuit are in ./health.ts).
+// Connections read and written by the domain's services (health and the circuit are in ./health.ts). Every statement
+// names the connection's store (`store_id = $1`), so it stays on one shard when the tables are distributed by store;
+// the few that span stores say why in a leading comment (listed in docs/scaling.md).
 
+/** A connection as its statements find it: by its store and id. */
+export type StoreConnection = Pick<SupplierConnection, 'storeId' | 'id'>;
+
+/** Connections on one supplier account live in several stores: they share its one notification address. */
+const SHARED_ACCOUNT = '/* cross-store: connections of one supplier account in several stores */';
+
+/** A connection of the store, in any state. */
+export async function connectionInStore(db: Queryable, storeId: string, id: string): Promise<SupplierConnection | null> {
+  const [r] = await rows<ConnectionRow>(db, 'SELECT * FROM supplier_connections WHERE store_id = $1 AND id = $2', [storeId, id]);
+  return r ? connectionOf(r) : null;
+}
+
+/** A connection by id alone, for callers that do not know its store yet (see docs/scaling.md, allowed cross-store statements). */
 export async function connectionById(db: Queryable, id: string): Promise<SupplierConnection | null> {
-  const [r] = await rows<ConnectionRow>(db, 'SELECT * FROM supplier_connections WHERE id = $1', [id]);
+  const [r] = await rows<ConnectionRow>(db, '/* cross-store: a caller that does not carry the store id yet */ SELECT * FROM supplier_connections WHERE id = $1', [id]);
   return r ? connectionOf(r) : null;
 }
 
@@ -23,7 +38,7 @@ export async function liveConnectionsOfStore(db: Queryable, storeId: string, own
 
 /** A live connection of the store. */
 export async function liveConnectionInStore(db: Queryable, storeId: string, id: string): Promise<SupplierConnection | null> {
-  const [r] = await rows<ConnectionRow>(db, 'SELECT * FROM supplier_connections WHERE id = $1 AND store_id = $2 AND disconnected_at IS NULL', [id, storeId]);
+  const [r] = await rows<ConnectionRow>(db, 'SELECT * FROM supplier_connections WHERE store_id = $1 AND id = $2 AND disconnected_at IS NULL', [storeId, id]);
   return r ? connectionOf(r) : null;
 }
 
@@ -37,8 +52,9 @@ export async function liveConnectionTo(db: Queryable, storeId: string, supplierK
   return r ? connectionOf(r) : null;
 }
 
+/** Every store's live connections: the start's sweep of notification addresses, and the keyring's reseal. */
 export async function liveConnections(db: Queryable): Promise<SupplierConnection[]> {
-  return (await rows<ConnectionRow>(db, 'SELECT * FROM supplier_connections WHERE disconnected_at IS NULL ORDER BY created_at')).map(connectionOf);
+  return (await rows<ConnectionRow>(db, '/* cross-store: the sweep at start and the reseal go over every store */ SELECT * FROM supplier_connections WHERE disconnected_at IS NULL ORDER BY created_at')).map(connectionOf);
 }
 
 /** A second live connection of the store to the same supplier and mode raises the unique violation (23505). */
@@ -72,54 +88,55 @@ const CHANGEABLE = {
 const JSON_FIELDS = new Set(['settings', 'automation', 'health']);
 
 /** Sets the fields given (the others stay), stamps the change, and answers the connection as it is now. */
-export async function updateConnection(db: Queryable, id: string, changes: Partial<Pick<SupplierConnection, keyof typeof CHANGEABLE>>): Promise<SupplierConnection> {
-  const values: unknown[] = [id];
+export async function updateConnection(db: Queryable, conn: StoreConnection, changes: Partial<Pick<SupplierConnection, keyof typeof CHANGEABLE>>): Promise<SupplierConnection> {
+  const values: unknown[] = [conn.storeId, conn.id];
   const sets = Object.entries(changes)
     .filter(([field, value]) => value !== undefined && field in CHANGEABLE)
     .map(([field, value]) => {
       values.push(JSON_FIELDS.has(field) && value !== null ? JSON.stringify(value) : value);
       return `${CHANGEABLE[field as keyof typeof CHANGEABLE]} = $${values.length}`;
     });
-  const [r] = await rows<ConnectionRow>(db, `UPDATE supplier_connections SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE id = $1 RETURNING *`, values);
+  const [r] = await rows<ConnectionRow>(db, `UPDATE supplier_connections SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE store_id = $1 AND id = $2 RETURNING *`, values);
   return connectionOf(r);
 }
 
 /** Stores the sealed credentials only while the row still holds `expected`; true when written. */
-export async function replaceCredentials(db: Queryable, connectionId: string, expected: string, sealed: string): Promise<boolean> {
-  return (await affected(db, 'UPDATE supplier_connections SET credentials_sealed = $3 WHERE id = $1 AND credentials_sealed = $2 AND disconnected_at IS NULL', [connectionId, expected, sealed])) > 0;
+export async function replaceCredentials(db: Queryable, conn: StoreConnection, expected: string, sealed: string): Promise<boolean> {
+  return (await affected(db, 'UPDATE supplier_connections SET credentials_sealed = $4 WHERE store_id = $1 AND id = $2 AND credentials_sealed = $3 AND disconnected_at IS NULL', [conn.storeId, conn.id, expected, sealed])) > 0;
 }
 
 /** True when this call disconnected it (it was live). */
-export async function disconnect(tx: Queryable, connectionId: string): Promise<boolean> {
-  return (await affected(tx, 'UPDATE supplier_connections SET credentials_sealed = NULL, enabled = false, disconnected_at = now(), updated_at = now() WHERE id = $1 AND disconnected_at IS NULL', [connectionId])) > 0;
+export async function disconnect(tx: Queryable, conn: StoreConnection): Promise<boolean> {
+  return (await affected(tx, 'UPDATE supplier_connections SET credentials_sealed = NULL, enabled = false, disconnected_at = now(), updated_at = now() WHERE store_id = $1 AND id = $2 AND disconnected_at IS NULL', [conn.storeId, conn.id])) > 0;
 }
 
 /** The other live connections on the supplier account. */
 export async function otherLiveConnections(db: Queryable, accountKey: string, except: string): Promise<string[]> {
-  const found = await rows<{ id: string }>(db, 'SELECT id FROM supplier_connections WHERE supplier_account_key = $1 AND disconnected_at IS NULL AND id <> $2', [accountKey, except]);
+  const found = await rows<{ id: string }>(db, `${SHARED_ACCOUNT} SELECT id FROM supplier_connections WHERE supplier_account_key = $1 AND disconnected_at IS NULL AND id <> $2`, [accountKey, except]);
   return found.map((r) => r.id);
 }
 
 /** Which of these account keys have more than one live connection. */
 export async function sharedAccountKeys(db: Queryable, keys: string[]): Promise<string[]> {
-  const found = await rows<{ key: string }>(db, 'SELECT supplier_account_key AS key FROM supplier_connections WHERE supplier_account_key = ANY($1) AND disconnected_at IS NULL GROUP BY 1 HAVING count(*) > 1', [keys]);
+  const found = await rows<{ key: string }>(db, `${SHARED_ACCOUNT} SELECT supplier_account_key AS key FROM supplier_connections WHERE supplier_account_key = ANY($1) AND disconnected_at IS NULL GROUP BY 1 HAVING count(*) > 1`, [keys]);
   return found.map((r) => r.key);
 }
 
 /** The newest other connection on the account that can take calls, if any. */
-export async function successorOnAccount(db: Queryable, accountKey: string, leaving: string): Promise<string | null> {
-  const [next] = await rows<{ id: string }>(
+export async function successorOnAccount(db: Queryable, accountKey: string, leaving: string): Promise<SupplierConnection | null> {
+  const [next] = await rows<ConnectionRow>(
     db,
-    `SELECT id FROM supplier_connections WHERE supplier_account_key = $1 AND disconnected_at IS NULL AND enabled AND credentials_sealed IS NOT NULL AND id <> $2
+    `${SHARED_ACCOUNT} SELECT * FROM supplier_connections WHERE supplier_account_key = $1 AND disconnected_at IS NULL AND enabled AND credentials_sealed IS NOT NULL AND id <> $2
       ORDER BY created_at DESC, id DESC LIMIT 1`,
     [accountKey, leaving],
   );
-  return next ? next.id : null;
+  return next ? connectionOf(next) : null;
 }
 
 /** A live connection as the renewal needs it. */
 export interface RenewableConnection {
   id: string;
+  storeId: string;
   supplierKey: string;
   mode: ConnectionMode;
   settings: Record<string, unknown>;
@@ -129,12 +146,16 @@ export interface RenewableConnection {
 export async function liveConnectionsOf(db: Queryable, supplierKeys: string[]): Promise<RenewableConnection[]> {
   return rows<RenewableConnection>(
     db,
-    `SELECT id, supplier_key AS "supplierKey", mode, settings, credentials_sealed AS "credentialsSealed" FROM supplier_connections
+    `/* cross-store: the renewal sweep goes over every store's sign-ins */ SELECT id, store_id AS "storeId", supplier_key AS "supplierKey", mode, settings, credentials_sealed AS "credentialsSealed" FROM supplier_connections
       WHERE supplier_key = ANY($1) AND disconnected_at IS NULL AND credentials_sealed IS NOT NULL ORDER BY id`,
     [supplierKeys],
   );
 }
 
 
-/** The connections' last notification time, as a step of the notifications' statement that writes `receipts` (rows with `connection_id`). */
-export const notifiedStep = (receipts: string) => `UPDATE supplier_connections SET last_webhook_at = now() WHERE id IN (SELECT connection_id FROM ${receipts}) RETURNING id`;
+/**
+ * The connections' last notification time, as a step of the notifications' statement that writes `receipts` (rows
+ * with `connection_id`) for the store given as the parameter `storeParam` (`$1`...).
+ */
+export const notifiedStep = (receipts: string, storeParam: string) =>
+  `UPDATE supplier_connections SET last_webhook_at = now() WHERE store_id = ${storeParam} AND id IN (SELECT connection_id FROM ${receipts}) RETURNING id`;

@@ -1,6 +1,7 @@
 import { outboxStep } from '../../events';
 import { affected, Params, type Queryable, rows } from '../../platform/db';
 import type { Health, SupplierConnection } from '../types';
+import type { StoreConnection } from './connections';
 import { type ConnectionRow, connectionOf, connectionSnapshot } from './rows';
 
 // What the connection's row says of its supplier: the circuit breaker and the health (each written in one place, with
@@ -11,12 +12,13 @@ import { type ConnectionRow, connectionOf, connectionSnapshot } from './rows';
  * `type` when `changed` holds of the row as written (`c`) and its value before (`c.was`, from `before`, read with the
  * row locked, so it is the value this update replaces). Answers the row as written, or none.
  */
-async function changeWithEvent(db: Queryable, p: Params, o: { id: string; set: string; where?: string; before: string; type: string; changed: string }): Promise<SupplierConnection | null> {
+async function changeWithEvent(db: Queryable, p: Params, o: { conn: StoreConnection; set: string; where?: string; before: string; type: string; changed: string }): Promise<SupplierConnection | null> {
+  const store = p.add(o.conn.storeId);
   const event = outboxStep({ from: 'c', type: `'${o.type}'`, storeId: 'c.store_id', resourceKey: `'connection:' || c.id`, recordKeyId: 'c.created_by_key_id', snapshot: connectionSnapshot('c'), where: o.changed });
   const [r] = await rows<ConnectionRow>(
     db,
-    `WITH was AS (SELECT id, ${o.before} AS was FROM supplier_connections WHERE id = ${p.add(o.id)}${o.where ? ` AND ${o.where}` : ''} FOR UPDATE),
-          c AS (UPDATE supplier_connections s SET ${o.set} FROM was WHERE s.id = was.id RETURNING s.*, was.was),
+    `WITH was AS (SELECT id, ${o.before} AS was FROM supplier_connections WHERE store_id = ${store} AND id = ${p.add(o.conn.id)}${o.where ? ` AND ${o.where}` : ''} FOR UPDATE),
+          c AS (UPDATE supplier_connections s SET ${o.set} FROM was WHERE s.store_id = ${store} AND s.id = was.id RETURNING s.*, was.was),
           ev AS (${event})
      SELECT * FROM c`,
     p.values,
@@ -27,31 +29,31 @@ async function changeWithEvent(db: Queryable, p: Params, o: { id: string; set: s
 // --- Circuit breaker (kept in the connection row, so every process sees the same state)
 
 /** The one caller that moves an expired open circuit's time on gets the trial call. */
-export async function claimTrialCall(db: Queryable, connectionId: string, cooldownSeconds: number): Promise<boolean> {
+export async function claimTrialCall(db: Queryable, conn: StoreConnection, cooldownSeconds: number): Promise<boolean> {
   const claimed = await affected(
     db,
-    `UPDATE supplier_connections SET circuit_open_until = now() + make_interval(secs => $2)
-      WHERE id = $1 AND circuit_open_until IS NOT NULL AND circuit_open_until <= now()`,
-    [connectionId, cooldownSeconds],
+    `UPDATE supplier_connections SET circuit_open_until = now() + make_interval(secs => $3)
+      WHERE store_id = $1 AND id = $2 AND circuit_open_until IS NOT NULL AND circuit_open_until <= now()`,
+    [conn.storeId, conn.id, cooldownSeconds],
   );
   return claimed > 0;
 }
 
-export async function closeCircuit(db: Queryable, connectionId: string): Promise<void> {
+export async function closeCircuit(db: Queryable, conn: StoreConnection): Promise<void> {
   await affected(
     db,
     `UPDATE supplier_connections SET consecutive_failures = 0, circuit_open_until = NULL
-      WHERE id = $1 AND (consecutive_failures <> 0 OR circuit_open_until IS NOT NULL)`,
-    [connectionId],
+      WHERE store_id = $1 AND id = $2 AND (consecutive_failures <> 0 OR circuit_open_until IS NOT NULL)`,
+    [conn.storeId, conn.id],
   );
 }
 
 /** A failure counted; at the threshold the circuit opens, with `connection.circuitOpened` when it was closed (not again from its trial call). */
-export async function countFailure(db: Queryable, connectionId: string, failureThreshold: number, cooldownSeconds: number): Promise<void> {
+export async function countFailure(db: Queryable, conn: StoreConnection, failureThreshold: number, cooldownSeconds: number): Promise<void> {
   const p = new Params();
   const [threshold, cooldown] = [p.add(failureThreshold), p.add(cooldownSeconds)];
   await changeWithEvent(db, p, {
-    id: connectionId,
+    conn,
     set: `consecutive_failures = s.consecutive_failures + 1,
           circuit_open_until = CASE WHEN s.consecutive_failures + 1 >= ${threshold} THEN now() + make_interval(secs => ${cooldown}) ELSE s.circuit_open_until END`,
     before: 'circuit_open_until',
@@ -68,7 +70,7 @@ export async function countFailure(db: Queryable, connectionId: string, failureT
  * made replace the ones it started from (written only while the row still holds `expected`: a new sign-in wins).
  * Answers the connection as written, or null when it was not.
  */
-export function setHealth(db: Queryable, connectionId: string, health: Health, also: { switchOff?: true; credentials?: { expected: string; sealed: string } } = {}): Promise<SupplierConnection | null> {
+export function setHealth(db: Queryable, conn: StoreConnection, health: Health, also: { switchOff?: true; credentials?: { expected: string; sealed: string } } = {}): Promise<SupplierConnection | null> {
   const p = new Params();
   const set = [`health = ${p.json(health)}`, 'updated_at = now()'];
   const where: string[] = [];
@@ -79,7 +81,7 @@ export function setHealth(db: Queryable, connectionId: string, health: Health, a
     set.push(`credentials_sealed = ${p.add(also.credentials.sealed)}`);
   }
   return changeWithEvent(db, p, {
-    id: connectionId, set: set.join(', '), where: where.join(' AND ') || undefined, before: `health->>'status'`,
+    conn, set: set.join(', '), where: where.join(' AND ') || undefined, before: `health->>'status'`,
     type: 'connection.healthChanged', changed: `c.health->>'status' IS DISTINCT FROM c.was`,
   });
 }

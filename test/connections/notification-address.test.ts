@@ -1,0 +1,126 @@
+/** The notification address names the store: `/webhook/:supplierKey/:storeId/:integrationId`; the old form still works. */
+import crypto from 'node:crypto';
+import { signSandboxNotification } from '../../server/sandboxes/supplier';
+import { createDatabase, createStore, Developer, eventually, freePort, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
+
+let sandbox: Sandbox;
+let svc: Service;
+let owner: Developer;
+let storeId: string;
+let acc: { accountId: string; liveKey: string };
+let conn: { id: string; webhookUrl: string };
+let secret: string;
+let refusal: string;
+
+const BASE = '/api/store-suppliers/webhook';
+const ORDER_QUEUE = 'readback.supplier-order';
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  // The api role only: no worker takes the read-backs, so what waits on the queue can be counted.
+  svc = await startService({ label: 'notifyaddr', sandbox, publicBaseUrl: true, role: 'api' });
+  owner = await newDeveloper(svc, { plan: 'pro' });
+  storeId = await createStore(svc, owner.key);
+  acc = await sandbox.account();
+  conn = (await svc.call('POST', `/api/store-suppliers/${storeId}`, { key: owner.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } } })).body.result;
+  secret = (await sandbox.v1(acc.liveKey, 'PUT', '/webhook', { url: conn.webhookUrl })).body.signingSecret;
+  refusal = (await post(`${BASE}/sandbox/${storeId}/${conn.id}`, '{}', {})).text;
+});
+afterAll(async () => {
+  await svc.stop();
+  await sandbox.close();
+});
+
+function event(orderId: string) {
+  return JSON.stringify({ id: `evt_${crypto.randomBytes(6).toString('hex')}`, type: 'order.updated', createdAt: new Date().toISOString(), data: { orderId, orderNumber: 'N-1', status: 'shipped' } });
+}
+function post(path: string, body: string, headers: Record<string, string>) {
+  return svc.call('POST', path, { rawBody: body, headers: { 'Content-Type': 'application/json', ...headers } });
+}
+const signed = (body: string) => ({ 'X-Sandbox-Signature': signSandboxNotification(secret, body, Math.floor(Date.now() / 1000)) });
+
+/** What a notification leaves behind: the connection's receipts, its last notification time, its read-backs waiting. */
+async function traces(connectionId = conn.id) {
+  const receipts = (await svc.db.query('SELECT count(*)::int AS n FROM supplier_notification_receipts WHERE connection_id = $1', [connectionId])).rows[0].n;
+  const last = (await svc.db.query('SELECT last_webhook_at FROM supplier_connections WHERE id = $1', [connectionId])).rows[0].last_webhook_at;
+  const jobs = (await svc.db.query(`SELECT data FROM pgboss.job WHERE name = $1 AND data->>'connectionId' = $2`, [ORDER_QUEUE, connectionId])).rows.map((r) => r.data);
+  return { receipts, last: last ? new Date(last).toISOString() : null, jobs };
+}
+
+test('the address a connection answers and registers at the supplier names its store', async () => {
+  const expected = `${svc.baseUrl}${BASE}/sandbox/${storeId}/${conn.id}`;
+  expect(conn.webhookUrl).toBe(expected);
+  expect((await sandbox.v1(acc.liveKey, 'GET', '/webhook')).body.url).toBe(expected);
+  const stored = (await svc.db.query('SELECT registered_notification_address FROM supplier_connections WHERE id = $1', [conn.id])).rows[0];
+  expect(stored.registered_notification_address).toBe(expected);
+});
+
+test('a notification to the new address is processed once, with the store in its read-back', async () => {
+  const body = event('SBX-O-NEWADDR');
+  const res = await post(`${BASE}/sandbox/${storeId}/${conn.id}`, body, signed(body));
+  expect([res.status, res.body]).toEqual([200, { received: true }]);
+  const jobs = (await traces()).jobs.filter((d) => d.supplierOrderId === 'SBX-O-NEWADDR');
+  expect(jobs).toEqual([{ connectionId: conn.id, storeId, supplierOrderId: 'SBX-O-NEWADDR', orderNumber: 'N-1' }]);
+});
+
+test('the old address (no store id) is still accepted: same signature check, processed once, the same event refused at the new one', async () => {
+  const before = await traces();
+  const body = event('SBX-O-OLDADDR');
+  const forged = await post(`${BASE}/sandbox/${conn.id}`, body, { 'X-Sandbox-Signature': signSandboxNotification('whsec_guess', body, Math.floor(Date.now() / 1000)) });
+  expect([forged.status, forged.text]).toEqual([400, refusal]);
+  expect(await traces()).toEqual(before);
+  const res = await post(`${BASE}/sandbox/${conn.id}`, body, signed(body));
+  expect([res.status, res.body]).toEqual([200, { received: true }]);
+  // One receipt per event, whichever address it came to: a replay at the new address is refused.
+  const replay = await post(`${BASE}/sandbox/${storeId}/${conn.id}`, body, signed(body));
+  expect([replay.status, replay.text]).toEqual([400, refusal]);
+  const after = await traces();
+  expect(after.receipts).toBe(before.receipts + 1);
+  expect(after.jobs.filter((d) => d.supplierOrderId === 'SBX-O-OLDADDR')).toEqual([{ connectionId: conn.id, storeId, supplierOrderId: 'SBX-O-OLDADDR', orderNumber: 'N-1' }]);
+});
+
+test('attack: a rightly signed notification addressed through another store is not processed for the connection', async () => {
+  const intruder = await newDeveloper(svc, { plan: 'pro' });
+  const storeB = await createStore(svc, intruder.key, 'Store B');
+  const ownOther = await createStore(svc, owner.key, 'Owner\'s other store');
+  const before = await traces();
+  const body = event('SBX-O-CROSS');
+  for (const other of [storeB, ownOther, crypto.randomUUID(), 'not-a-uuid']) {
+    const res = await post(`${BASE}/sandbox/${other}/${conn.id}`, body, signed(body));
+    expect([other, res.status, res.text]).toEqual([other, 400, refusal]);
+  }
+  expect(await traces()).toEqual(before);
+  // The same notification at the connection's own address goes through: it was refused for the store alone.
+  const own = await post(`${BASE}/sandbox/${storeId}/${conn.id}`, body, signed(body));
+  expect(own.status).toBe(200);
+});
+
+test('a connection whose registered address is the old form gets the new one registered at the supplier after a restart', async () => {
+  // The same public address both times, so only the address's form changes.
+  const port = await freePort();
+  const env = { PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` };
+  const databaseUrl = await createDatabase('oldaddr');
+  const first = await startService({ label: 'oldaddr', sandbox, databaseUrl, env });
+  const dev = await newDeveloper(first, { plan: 'pro' });
+  const store = await createStore(first, dev.key);
+  const other = await sandbox.account();
+  const c = (await first.call('POST', `/api/store-suppliers/${store}`, { key: dev.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: other.liveKey } } })).body.result;
+  // As a connection made before addresses named the store: registered, at the supplier and in its row, in the old form.
+  const old = `http://127.0.0.1:${port}${BASE}/sandbox/${c.id}`;
+  await sandbox.v1(other.liveKey, 'PUT', '/webhook', { url: old });
+  await first.db.query('UPDATE supplier_connections SET registered_notification_address = $2 WHERE id = $1', [c.id, old]);
+  expect((await sandbox.v1(other.liveKey, 'GET', '/webhook')).body.url).toBe(old);
+  await first.stop();
+  const second = await startService({ label: 'oldaddr', sandbox, databaseUrl, env });
+  try {
+    const expected = `http://127.0.0.1:${port}${BASE}/sandbox/${store}/${c.id}`;
+    await eventually(async () => ((await sandbox.v1(other.liveKey, 'GET', '/webhook')).body.url === expected ? true : undefined), 10000, 'the new address at the supplier');
+    const stored = (await second.db.query('SELECT registered_notification_address FROM supplier_connections WHERE id = $1', [c.id])).rows[0];
+    expect(stored.registered_notification_address).toBe(expected);
+    expect((await second.call('GET', `/api/store-suppliers/${store}`, { key: dev.key })).body.result[0].webhookUrl).toBe(expected);
+  } finally {
+    await second.stop();
+  }
+});
+
+leakScanTest();
