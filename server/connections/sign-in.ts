@@ -87,7 +87,7 @@ export class SignInService {
     const redirectUri = `${baseUrl}${SIGN_IN_CALLBACK_PATH}`;
     const expiresAt = new Date(Date.now() + STATE_TTL_MINUTES * 60_000);
     const id = await sql.saveSignInState(this.db, nonce, { store_id: storeId, account_id: caller.accountId, api_key_id: caller.apiKeyId, supplier_key: input.supplierKey, mode: input.mode, redirect_uri: redirectUri }, expiresAt);
-    return { authorizationUrl: `${baseUrl}${signInAddress(storeId, id)}`, state: this.stateOf(nonce), expiresAt: expiresAt.toISOString() };
+    return { authorizationUrl: `${baseUrl}${signInAddress(storeId, id)}`, state: this.stateOf(storeId, nonce), expiresAt: expiresAt.toISOString() };
   }
 
   /**
@@ -104,7 +104,7 @@ export class SignInService {
     if (!adapter || !supportsSignIn(adapter)) throw SIGN_IN_REFUSED;
     if (this.registry.isSwitchedOff(st.supplier_key)) throw errors.badRequest('supplierSwitchedOff', `The supplier ${st.supplier_key} is switched off by the operator of this service.`);
     const value = crypto.randomBytes(32).toString('base64url');
-    if (!(await sql.bindSignInBrowser(this.db, id, accountId, this.secrets.sign(`sign-in-browser|${id}|${value}`)))) {
+    if (!(await sql.bindSignInBrowser(this.db, storeId, id, accountId, this.secrets.sign(`sign-in-browser|${id}|${value}`)))) {
       // Lost a race since the read: used or expired meanwhile, or another member opened it first.
       throw (await sql.signInToOpen(this.db, storeId, id))?.spent ? SIGN_IN_SPENT : SIGN_IN_OPENED_BY_ANOTHER;
     }
@@ -113,7 +113,7 @@ export class SignInService {
       opened: {
         supplierKey: st.supplier_key,
         mode: st.mode,
-        supplierUrl: adapter.signInUrl({ state: this.stateOf(st.nonce), redirectUri: st.redirect_uri, mode: st.mode }),
+        supplierUrl: adapter.signInUrl({ state: this.stateOf(storeId, st.nonce), redirectUri: st.redirect_uri, mode: st.mode }),
         expiresAt: st.expires_at.toISOString(),
       },
       cookie: browserCookie(id, value, maxAge, secure),
@@ -131,9 +131,7 @@ export class SignInService {
    * may no longer connect suppliers to the store. The route's pipeline then checks the starter as any caller.
    */
   async consume(state: string, cookies: string | string[] | undefined): Promise<{ caller: Caller; storeId: string; carried: SignInStarted } | null> {
-    const [nonce, sig] = state.split('.');
-    if (!nonce || !sig || !this.secrets.verifySignature(`sign-in|${nonce}`, sig)) return null;
-    const st = await sql.useSignInState(this.db, nonce);
+    const st = await this.use(state);
     if (!st) return null;
     const value = cookieOf(cookies, `${BROWSER_COOKIE}${st.id}`);
     if (!st.opened_by_account_id || !st.browser_digest || !value || !this.secrets.verifySignature(`sign-in-browser|${st.id}|${value}`, st.browser_digest)) throw SIGN_IN_OTHER_BROWSER;
@@ -167,8 +165,25 @@ export class SignInService {
     return { conn: await this.connections.connect(storeId, { supplierKey: started.supplierKey, mode: started.mode, credentials }, creator), renewed: false };
   }
 
-  private stateOf(nonce: string): string {
-    return `${nonce}.${this.secrets.sign(`sign-in|${nonce}`)}`;
+  /**
+   * A state names its store, signed with it (`storeId.nonce.signature`), so using it is a statement on the store's
+   * shard. States made before (`nonce.signature`, ten minutes at most) are found by nonce alone.
+   */
+  private stateOf(storeId: string, nonce: string): string {
+    return `${storeId}.${nonce}.${this.secrets.sign(`sign-in|${storeId}|${nonce}`)}`;
+  }
+
+  /** Uses up a state whose signature holds; null otherwise. */
+  private async use(state: string) {
+    const parts = state.split('.');
+    if (parts.length === 3) {
+      const [storeId, nonce, sig] = parts;
+      if (!storeId || !nonce || !sig || !this.secrets.verifySignature(`sign-in|${storeId}|${nonce}`, sig)) return null;
+      return sql.useSignInState(this.db, storeId, nonce);
+    }
+    const [nonce, sig] = parts;
+    if (parts.length !== 2 || !nonce || !sig || !this.secrets.verifySignature(`sign-in|${nonce}`, sig)) return null;
+    return sql.useOlderSignInState(this.db, nonce);
   }
 }
 

@@ -1,6 +1,10 @@
 import crypto from 'node:crypto';
 import { call, createStore, Developer, leakScanTest, newDeveloper, Sandbox, seen, Service, startSandbox, startService } from '../support/harness';
 import { approveAt, CookieBrowser, openSignIn, sandboxApproval } from '../support/sign-in-browser';
+import { Secrets } from '../../server/platform/crypto';
+
+/** The secret the harness starts services with. */
+const TEST_APP_SECRET = 'test-secret-'.padEnd(48, 'x');
 
 let sandbox: Sandbox;
 let svc: Service;
@@ -78,8 +82,10 @@ test('a tampered, made-up, expired or missing state is refused with 400', async 
   const { browser, back } = await openAndApprove(started.authorizationUrl, acc.accountId);
   const code = back.searchParams.get('code')!;
   const cb = async (state: string) => (await browser.navigate(`${svc.baseUrl}/api/store-suppliers/oauth/callback?state=${encodeURIComponent(state)}&code=${encodeURIComponent(code)}`));
-  const [nonce, sig] = started.state.split('.');
-  for (const bad of [`${nonce}.${sig.slice(0, -2)}xx`, `${nonce}x.${sig}`, 'made-up', `${nonce}`]) {
+  const [stateStore, nonce, sig] = started.state.split('.');
+  expect(stateStore).toBe(store);
+  const otherStore = await createStore(svc, owner.key, 'Other');
+  for (const bad of [`${store}.${nonce}.${sig.slice(0, -2)}xx`, `${store}.${nonce}x.${sig}`, `${otherStore}.${nonce}.${sig}`, `${nonce}.${sig}`, 'made-up', `${nonce}`, `${store}.${nonce}`, `.${nonce}.${sig}`]) {
     const res = await cb(bad);
     expect([bad, res.status, res.body.error.code]).toEqual([bad, 400, 'invalidSignInState']);
   }
@@ -90,6 +96,22 @@ test('a tampered, made-up, expired or missing state is refused with 400', async 
   const expired = await cb(started.state);
   expect(expired.body.error.code).toBe('invalidSignInState');
   expect((await svc.db.query('SELECT count(*)::int AS n FROM supplier_connections WHERE store_id = $1', [store])).rows[0].n).toBe(0);
+});
+
+test('a sign-in started before states named their store (nonce.signature) still completes, once', async () => {
+  const acc = await sandbox.account();
+  const store = await createStore(svc, owner.key, 'Older state');
+  const started = await start(owner.key, store);
+  const { browser, back } = await openAndApprove(started.authorizationUrl, acc.accountId);
+  // The state such a sign-in carried: its nonce, signed alone with the service's secret.
+  const [, nonce] = started.state.split('.');
+  const older = `${nonce}.${new Secrets(TEST_APP_SECRET).sign(`sign-in|${nonce}`)}`;
+  back.searchParams.set('state', older);
+  const done = await browser.navigate(back.toString());
+  expect([done.status, done.body.result?.supplierKey]).toEqual([201, 'sandbox-signin']);
+  expect(await connectionsOf(store)).toEqual([{ id: done.body.result.id }]);
+  const again = await browser.navigate(back.toString());
+  expect([again.status, again.body.error.code]).toEqual([400, 'invalidSignInState']);
 });
 
 test('the state is bound to the store and the user who started it: a starter who lost the permission cannot complete it', async () => {

@@ -36,13 +36,23 @@ export async function saveSignInState(db: Queryable, nonce: string, s: SignInSta
   return row.id;
 }
 
-/** Uses the state once, while it has not expired; null otherwise. */
-export async function useSignInState(db: Queryable, nonce: string): Promise<UsedSignIn | null> {
+const USED = 'RETURNING id, store_id, account_id, api_key_id, supplier_key, mode, redirect_uri, opened_by_account_id, browser_digest';
+
+/** Uses the store's state once, while it has not expired; null otherwise. */
+export async function useSignInState(db: Queryable, storeId: string, nonce: string): Promise<UsedSignIn | null> {
   const [st] = await rows<UsedSignIn>(
     db,
-    `UPDATE supplier_sign_in_states SET used_at = now()
-      WHERE nonce = $1 AND used_at IS NULL AND expires_at > now()
-      RETURNING id, store_id, account_id, api_key_id, supplier_key, mode, redirect_uri, opened_by_account_id, browser_digest`,
+    `UPDATE supplier_sign_in_states SET used_at = now() WHERE store_id = $1 AND nonce = $2 AND used_at IS NULL AND expires_at > now() ${USED}`,
+    [storeId, nonce],
+  );
+  return st ?? null;
+}
+
+/** The same, for a state made before states named their store (they expire within ten minutes of it). */
+export async function useOlderSignInState(db: Queryable, nonce: string): Promise<UsedSignIn | null> {
+  const [st] = await rows<UsedSignIn>(
+    db,
+    `/* cross-store: a sign-in state made before states named their store */ UPDATE supplier_sign_in_states SET used_at = now() WHERE nonce = $1 AND used_at IS NULL AND expires_at > now() ${USED}`,
     [nonce],
   );
   return st ?? null;
@@ -53,19 +63,19 @@ export async function signInToOpen(db: Queryable, storeId: string, id: string): 
     db,
     `SELECT nonce, store_id, account_id, api_key_id, supplier_key, mode, redirect_uri, expires_at, opened_by_account_id,
             (used_at IS NOT NULL OR expires_at <= now()) AS spent
-       FROM supplier_sign_in_states WHERE id = $1 AND store_id = $2`,
-    [id, storeId],
+       FROM supplier_sign_in_states WHERE store_id = $1 AND id = $2`,
+    [storeId, id],
   );
   return st ?? null;
 }
 
 /** Binds a sign-in not yet used to the member who opens it and their browser's digest (again by the same member only). */
-export async function bindSignInBrowser(db: Queryable, id: string, accountId: string, browserDigest: string): Promise<boolean> {
+export async function bindSignInBrowser(db: Queryable, storeId: string, id: string, accountId: string, browserDigest: string): Promise<boolean> {
   const bound = await affected(
     db,
-    `UPDATE supplier_sign_in_states SET opened_by_account_id = $2, browser_digest = $3
-      WHERE id = $1 AND used_at IS NULL AND expires_at > now() AND (opened_by_account_id IS NULL OR opened_by_account_id = $2)`,
-    [id, accountId, browserDigest],
+    `UPDATE supplier_sign_in_states SET opened_by_account_id = $3, browser_digest = $4
+      WHERE store_id = $1 AND id = $2 AND used_at IS NULL AND expires_at > now() AND (opened_by_account_id IS NULL OR opened_by_account_id = $3)`,
+    [storeId, id, accountId, browserDigest],
   );
   return bound > 0;
 }
