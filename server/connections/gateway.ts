@@ -104,8 +104,8 @@ export class SupplierGateway {
   private memoryOf(conn: Partial<Pick<SupplierConnection, 'id' | 'storeId' | 'credentialsSealed'>>): SupplierCallContext['orderNumbers'] {
     const db = this.db;
     if (!db || !conn.id || !conn.storeId || !conn.credentialsSealed) return undefined;
-    const id = conn.id;
-    return { remember: (n, supplierOrderId) => rememberOrderNumber(db, id, n, supplierOrderId), recall: (n) => recallOrderNumber(db, id, n) };
+    const stored = { storeId: conn.storeId, id: conn.id };
+    return { remember: (n, supplierOrderId) => rememberOrderNumber(db, stored, n, supplierOrderId), recall: (n) => recallOrderNumber(db, stored, n) };
   }
 
   /** Why the connection's sign-in lapsed, or null while it stands. */

@@ -14,7 +14,7 @@ export interface Owner {
 
 /** Receipts are kept a day. */
 export async function purgeReceipts(db: Queryable): Promise<void> {
-  await affected(db, `/* cross-store: the daily purge of old receipts goes over every store */ DELETE FROM supplier_notification_receipts WHERE received_at < now() - interval '1 day'`);
+  await affected(db, `/* cross-store: notification-receipts-purge */ DELETE FROM supplier_notification_receipts WHERE received_at < now() - interval '1 day'`);
 }
 
 /** The store's connections among these ids, in any state. */
@@ -24,7 +24,7 @@ export async function connectionsInStore(db: Queryable, storeId: string, ids: st
 
 /** Connections by id alone: notifications sent to the older address, which does not name the store. */
 export async function connectionsAnyStore(db: Queryable, ids: string[]): Promise<SupplierConnection[]> {
-  const found = await rows<ConnectionRow>(db, '/* cross-store: the older notification address names no store */ SELECT * FROM supplier_connections WHERE id = ANY($1)', [ids]);
+  const found = await rows<ConnectionRow>(db, '/* cross-store: older-notification-address */ SELECT * FROM supplier_connections WHERE id = ANY($1)', [ids]);
   return found.map(connectionOf);
 }
 
@@ -32,7 +32,7 @@ export async function connectionsAnyStore(db: Queryable, ids: string[]): Promise
 export async function liveOnAccounts(db: Queryable, accountKeys: string[]): Promise<Map<string, Owner[]>> {
   const found = await rows<{ key: string; id: string; store_id: string }>(
     db,
-    `/* cross-store: a supplier account's connections in several stores share its one notification address */
+    `/* cross-store: shared-supplier-account */
      SELECT supplier_account_key AS key, id, store_id FROM supplier_connections WHERE supplier_account_key = ANY($1) AND disconnected_at IS NULL`,
     [accountKeys],
   );
@@ -50,8 +50,8 @@ export function writeReceipts(tx: Queryable, storeId: string, connectionIds: str
     tx,
     `WITH input AS (SELECT DISTINCT connection_id, event_id FROM unnest($2::uuid[], $3::text[]) AS u(connection_id, event_id)),
           receipt AS (
-            INSERT INTO supplier_notification_receipts (connection_id, event_id)
-            SELECT i.connection_id, i.event_id FROM input i JOIN supplier_connections c ON c.store_id = $1 AND c.id = i.connection_id ORDER BY 1, 2
+            INSERT INTO supplier_notification_receipts (store_id, connection_id, event_id)
+            SELECT c.store_id, i.connection_id, i.event_id FROM input i JOIN supplier_connections c ON c.store_id = $1 AND c.id = i.connection_id ORDER BY 2, 3
             ON CONFLICT DO NOTHING RETURNING connection_id, event_id
           ),
           touched AS (${notifiedStep('receipt', '$1')})
@@ -64,7 +64,7 @@ export function writeReceipts(tx: Queryable, storeId: string, connectionIds: str
 export async function connectionsWithOrder(db: Queryable, account: string[], supplierOrderId: string): Promise<Owner[]> {
   return rows<Owner>(
     db,
-    `/* cross-store: the owner of a notified order on a supplier account shared by several stores */
+    `/* cross-store: shared-account-owners */
      SELECT DISTINCT connection_id AS id, store_id AS "storeId" FROM supplier_orders WHERE connection_id = ANY($1) AND supplier_order_id = $2`,
     [account, supplierOrderId],
   );
@@ -74,7 +74,7 @@ export async function connectionsWithOrder(db: Queryable, account: string[], sup
 export async function connectionsWithProduct(db: Queryable, account: string[], supplierProductId: string): Promise<Owner[]> {
   return rows<Owner>(
     db,
-    `/* cross-store: the owners of a notified product on a supplier account shared by several stores */
+    `/* cross-store: shared-account-owners */
      SELECT DISTINCT connection_id AS id, store_id AS "storeId" FROM product_links WHERE connection_id = ANY($1) AND supplier_product_id = $2`,
     [account, supplierProductId],
   );

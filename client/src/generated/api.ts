@@ -3293,7 +3293,24 @@ export interface ReceivePaymentNotification {
   };
 }
 
-/** The supplier reports order status, tracking and stock; verified against the connection's own credentials (POST /api/store-suppliers/webhook/{supplierKey}/{integrationId}) */
+/** The supplier reports order status, tracking and stock; verified against the connection's own credentials (POST /api/store-suppliers/webhook/{supplierKey}/{storeId}/{integrationId}) */
+export interface ReceiveStoreSupplierNotification {
+  method: "POST";
+  path: "/api/store-suppliers/webhook/{supplierKey}/{storeId}/{integrationId}";
+  params: {
+    supplierKey: string;
+    storeId: string;
+    integrationId: string;
+  };
+  query: Record<string, never>;
+  body: undefined;
+  /** 200 (not enveloped): Success */
+  result: {
+    received: true;
+  };
+}
+
+/** The older notification address, without the store; answered as the address with the store (POST /api/store-suppliers/webhook/{supplierKey}/{integrationId}) */
 export interface ReceiveSupplierNotification {
   method: "POST";
   path: "/api/store-suppliers/webhook/{supplierKey}/{integrationId}";
@@ -4897,6 +4914,7 @@ export const routes = {
   paySupplierOrder: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/pay" },
   previewImport: { method: "POST", path: "/api/store-suppliers/{storeId}/{id}/import/preview" },
   receivePaymentNotification: { method: "POST", path: "/api/payment-notifications/{storeId}" },
+  receiveStoreSupplierNotification: { method: "POST", path: "/api/store-suppliers/webhook/{supplierKey}/{storeId}/{integrationId}" },
   receiveSupplierNotification: { method: "POST", path: "/api/store-suppliers/webhook/{supplierKey}/{integrationId}" },
   redeliverEvent: { method: "POST", path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/redeliver" },
   removePaymentProvider: { method: "DELETE", path: "/api/stores/{storeId}/payment-provider" },
@@ -4978,6 +4996,7 @@ export interface Operations {
   paySupplierOrder: PaySupplierOrder;
   previewImport: PreviewImport;
   receivePaymentNotification: ReceivePaymentNotification;
+  receiveStoreSupplierNotification: ReceiveStoreSupplierNotification;
   receiveSupplierNotification: ReceiveSupplierNotification;
   redeliverEvent: RedeliverEvent;
   removePaymentProvider: RemovePaymentProvider;

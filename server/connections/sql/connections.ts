@@ -11,7 +11,7 @@ import { type ConnectionRow, connectionOf } from './rows';
 export type StoreConnection = Pick<SupplierConnection, 'storeId' | 'id'>;
 
 /** Connections on one supplier account live in several stores: they share its one notification address. */
-const SHARED_ACCOUNT = '/* cross-store: connections of one supplier account in several stores */';
+const SHARED_ACCOUNT = '/* cross-store: shared-supplier-account */';
 
 /** A connection of the store, in any state. */
 export async function connectionInStore(db: Queryable, storeId: string, id: string): Promise<SupplierConnection | null> {
@@ -21,7 +21,7 @@ export async function connectionInStore(db: Queryable, storeId: string, id: stri
 
 /** A connection by id alone, for callers that do not know its store yet (see docs/scaling.md, allowed cross-store statements). */
 export async function connectionById(db: Queryable, id: string): Promise<SupplierConnection | null> {
-  const [r] = await rows<ConnectionRow>(db, '/* cross-store: a caller that does not carry the store id yet */ SELECT * FROM supplier_connections WHERE id = $1', [id]);
+  const [r] = await rows<ConnectionRow>(db, '/* cross-store: connection-by-id */ SELECT * FROM supplier_connections WHERE id = $1', [id]);
   return r ? connectionOf(r) : null;
 }
 
@@ -54,7 +54,7 @@ export async function liveConnectionTo(db: Queryable, storeId: string, supplierK
 
 /** Every store's live connections: the start's sweep of notification addresses, and the keyring's reseal. */
 export async function liveConnections(db: Queryable): Promise<SupplierConnection[]> {
-  return (await rows<ConnectionRow>(db, '/* cross-store: the sweep at start and the reseal go over every store */ SELECT * FROM supplier_connections WHERE disconnected_at IS NULL ORDER BY created_at')).map(connectionOf);
+  return (await rows<ConnectionRow>(db, '/* cross-store: live-connections-sweep */ SELECT * FROM supplier_connections WHERE disconnected_at IS NULL ORDER BY created_at')).map(connectionOf);
 }
 
 /** A second live connection of the store to the same supplier and mode raises the unique violation (23505). */
@@ -146,7 +146,7 @@ export interface RenewableConnection {
 export async function liveConnectionsOf(db: Queryable, supplierKeys: string[]): Promise<RenewableConnection[]> {
   return rows<RenewableConnection>(
     db,
-    `/* cross-store: the renewal sweep goes over every store's sign-ins */ SELECT id, store_id AS "storeId", supplier_key AS "supplierKey", mode, settings, credentials_sealed AS "credentialsSealed" FROM supplier_connections
+    `/* cross-store: credential-renewal-sweep */ SELECT id, store_id AS "storeId", supplier_key AS "supplierKey", mode, settings, credentials_sealed AS "credentialsSealed" FROM supplier_connections
       WHERE supplier_key = ANY($1) AND disconnected_at IS NULL AND credentials_sealed IS NOT NULL ORDER BY id`,
     [supplierKeys],
   );

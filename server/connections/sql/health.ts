@@ -102,16 +102,20 @@ export async function takeCallSlot(db: Queryable, key: string, spacingMs: number
 
 // --- Supplier order ids under our numbers (for suppliers that cannot look an order up by our number)
 
-export async function rememberOrderNumber(db: Queryable, connectionId: string, orderNumber: string, supplierOrderId: string): Promise<void> {
+export async function rememberOrderNumber(db: Queryable, conn: StoreConnection, orderNumber: string, supplierOrderId: string): Promise<void> {
   await affected(
     db,
-    `INSERT INTO supplier_order_numbers (connection_id, order_number, supplier_order_id) VALUES ($1, $2, $3)
+    `INSERT INTO supplier_order_numbers (store_id, connection_id, order_number, supplier_order_id) VALUES ($1, $2, $3, $4)
      ON CONFLICT (store_id, connection_id, order_number) DO UPDATE SET supplier_order_id = EXCLUDED.supplier_order_id`,
-    [connectionId, orderNumber, supplierOrderId],
+    [conn.storeId, conn.id, orderNumber, supplierOrderId],
   );
 }
 
-export async function recallOrderNumber(db: Queryable, connectionId: string, orderNumber: string): Promise<string | null> {
-  const [row] = await rows<{ supplier_order_id: string }>(db, 'SELECT supplier_order_id FROM supplier_order_numbers WHERE connection_id = $1 AND order_number = $2', [connectionId, orderNumber]);
+export async function recallOrderNumber(db: Queryable, conn: StoreConnection, orderNumber: string): Promise<string | null> {
+  const [row] = await rows<{ supplier_order_id: string }>(
+    db,
+    'SELECT supplier_order_id FROM supplier_order_numbers WHERE store_id = $1 AND connection_id = $2 AND order_number = $3',
+    [conn.storeId, conn.id, orderNumber],
+  );
   return row?.supplier_order_id ?? null;
 }
