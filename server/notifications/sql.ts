@@ -14,7 +14,7 @@ export interface Owner {
 
 /** Receipts are kept a day. */
 export async function purgeReceipts(db: Queryable): Promise<void> {
-  await affected(db, `/* cross-store: notification-receipts-purge */ DELETE FROM supplier_notification_receipts WHERE received_at < now() - interval '1 day'`);
+  await affected(db, `DELETE /* cross-store: notification-receipts-purge */ FROM supplier_notification_receipts WHERE received_at < now() - interval '1 day'`);
 }
 
 /** The store's connections among these ids, in any state. */
@@ -24,7 +24,7 @@ export async function connectionsInStore(db: Queryable, storeId: string, ids: st
 
 /** Connections by id alone: notifications sent to the older address, which does not name the store. */
 export async function connectionsAnyStore(db: Queryable, ids: string[]): Promise<SupplierConnection[]> {
-  const found = await rows<ConnectionRow>(db, '/* cross-store: older-notification-address */ SELECT * FROM supplier_connections WHERE id = ANY($1)', [ids]);
+  const found = await rows<ConnectionRow>(db, 'SELECT /* cross-store: older-notification-address */ * FROM supplier_connections WHERE id = ANY($1)', [ids]);
   return found.map(connectionOf);
 }
 
@@ -32,8 +32,7 @@ export async function connectionsAnyStore(db: Queryable, ids: string[]): Promise
 export async function liveOnAccounts(db: Queryable, accountKeys: string[]): Promise<Map<string, Owner[]>> {
   const found = await rows<{ key: string; id: string; store_id: string }>(
     db,
-    `/* cross-store: shared-supplier-account */
-     SELECT supplier_account_key AS key, id, store_id FROM supplier_connections WHERE supplier_account_key = ANY($1) AND disconnected_at IS NULL`,
+    `SELECT /* cross-store: shared-supplier-account */ supplier_account_key AS key, id, store_id FROM supplier_connections WHERE supplier_account_key = ANY($1) AND disconnected_at IS NULL`,
     [accountKeys],
   );
   const byKey = new Map<string, Owner[]>();
@@ -64,8 +63,7 @@ export function writeReceipts(tx: Queryable, storeId: string, connectionIds: str
 export async function connectionsWithOrder(db: Queryable, account: string[], supplierOrderId: string): Promise<Owner[]> {
   return rows<Owner>(
     db,
-    `/* cross-store: shared-account-owners */
-     SELECT DISTINCT connection_id AS id, store_id AS "storeId" FROM supplier_orders WHERE connection_id = ANY($1) AND supplier_order_id = $2`,
+    `SELECT /* cross-store: shared-account-owners */ DISTINCT connection_id AS id, store_id AS "storeId" FROM supplier_orders WHERE connection_id = ANY($1) AND supplier_order_id = $2`,
     [account, supplierOrderId],
   );
 }
@@ -74,8 +72,7 @@ export async function connectionsWithOrder(db: Queryable, account: string[], sup
 export async function connectionsWithProduct(db: Queryable, account: string[], supplierProductId: string): Promise<Owner[]> {
   return rows<Owner>(
     db,
-    `/* cross-store: shared-account-owners */
-     SELECT DISTINCT connection_id AS id, store_id AS "storeId" FROM product_links WHERE connection_id = ANY($1) AND supplier_product_id = $2`,
+    `SELECT /* cross-store: shared-account-owners */ DISTINCT connection_id AS id, store_id AS "storeId" FROM product_links WHERE connection_id = ANY($1) AND supplier_product_id = $2`,
     [account, supplierProductId],
   );
 }

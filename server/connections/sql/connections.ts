@@ -11,7 +11,7 @@ import { type ConnectionRow, connectionOf } from './rows';
 export type StoreConnection = Pick<SupplierConnection, 'storeId' | 'id'>;
 
 /** Connections on one supplier account live in several stores: they share its one notification address. */
-const SHARED_ACCOUNT = '/* cross-store: shared-supplier-account */';
+const SHARED_ACCOUNT = 'SELECT /* cross-store: shared-supplier-account */';
 
 /** A connection of the store, in any state. */
 export async function connectionInStore(db: Queryable, storeId: string, id: string): Promise<SupplierConnection | null> {
@@ -21,7 +21,7 @@ export async function connectionInStore(db: Queryable, storeId: string, id: stri
 
 /** A connection by id alone, for callers that do not know its store yet (see docs/scaling.md, allowed cross-store statements). */
 export async function connectionById(db: Queryable, id: string): Promise<SupplierConnection | null> {
-  const [r] = await rows<ConnectionRow>(db, '/* cross-store: connection-by-id */ SELECT * FROM supplier_connections WHERE id = $1', [id]);
+  const [r] = await rows<ConnectionRow>(db, 'SELECT /* cross-store: connection-by-id */ * FROM supplier_connections WHERE id = $1', [id]);
   return r ? connectionOf(r) : null;
 }
 
@@ -54,7 +54,7 @@ export async function liveConnectionTo(db: Queryable, storeId: string, supplierK
 
 /** Every store's live connections: the start's sweep of notification addresses, and the keyring's reseal. */
 export async function liveConnections(db: Queryable): Promise<SupplierConnection[]> {
-  return (await rows<ConnectionRow>(db, '/* cross-store: live-connections-sweep */ SELECT * FROM supplier_connections WHERE disconnected_at IS NULL ORDER BY created_at')).map(connectionOf);
+  return (await rows<ConnectionRow>(db, 'SELECT /* cross-store: live-connections-sweep */ * FROM supplier_connections WHERE disconnected_at IS NULL ORDER BY created_at')).map(connectionOf);
 }
 
 /** A second live connection of the store to the same supplier and mode raises the unique violation (23505). */
@@ -112,13 +112,13 @@ export async function disconnect(tx: Queryable, conn: StoreConnection): Promise<
 
 /** The other live connections on the supplier account. */
 export async function otherLiveConnections(db: Queryable, accountKey: string, except: string): Promise<string[]> {
-  const found = await rows<{ id: string }>(db, `${SHARED_ACCOUNT} SELECT id FROM supplier_connections WHERE supplier_account_key = $1 AND disconnected_at IS NULL AND id <> $2`, [accountKey, except]);
+  const found = await rows<{ id: string }>(db, `${SHARED_ACCOUNT} id FROM supplier_connections WHERE supplier_account_key = $1 AND disconnected_at IS NULL AND id <> $2`, [accountKey, except]);
   return found.map((r) => r.id);
 }
 
 /** Which of these account keys have more than one live connection. */
 export async function sharedAccountKeys(db: Queryable, keys: string[]): Promise<string[]> {
-  const found = await rows<{ key: string }>(db, `${SHARED_ACCOUNT} SELECT supplier_account_key AS key FROM supplier_connections WHERE supplier_account_key = ANY($1) AND disconnected_at IS NULL GROUP BY 1 HAVING count(*) > 1`, [keys]);
+  const found = await rows<{ key: string }>(db, `${SHARED_ACCOUNT} supplier_account_key AS key FROM supplier_connections WHERE supplier_account_key = ANY($1) AND disconnected_at IS NULL GROUP BY 1 HAVING count(*) > 1`, [keys]);
   return found.map((r) => r.key);
 }
 
@@ -126,7 +126,7 @@ export async function sharedAccountKeys(db: Queryable, keys: string[]): Promise<
 export async function successorOnAccount(db: Queryable, accountKey: string, leaving: string): Promise<SupplierConnection | null> {
   const [next] = await rows<ConnectionRow>(
     db,
-    `${SHARED_ACCOUNT} SELECT * FROM supplier_connections WHERE supplier_account_key = $1 AND disconnected_at IS NULL AND enabled AND credentials_sealed IS NOT NULL AND id <> $2
+    `${SHARED_ACCOUNT} * FROM supplier_connections WHERE supplier_account_key = $1 AND disconnected_at IS NULL AND enabled AND credentials_sealed IS NOT NULL AND id <> $2
       ORDER BY created_at DESC, id DESC LIMIT 1`,
     [accountKey, leaving],
   );
@@ -146,7 +146,7 @@ export interface RenewableConnection {
 export async function liveConnectionsOf(db: Queryable, supplierKeys: string[]): Promise<RenewableConnection[]> {
   return rows<RenewableConnection>(
     db,
-    `/* cross-store: credential-renewal-sweep */ SELECT id, store_id AS "storeId", supplier_key AS "supplierKey", mode, settings, credentials_sealed AS "credentialsSealed" FROM supplier_connections
+    `SELECT /* cross-store: credential-renewal-sweep */ id, store_id AS "storeId", supplier_key AS "supplierKey", mode, settings, credentials_sealed AS "credentialsSealed" FROM supplier_connections
       WHERE supplier_key = ANY($1) AND disconnected_at IS NULL AND credentials_sealed IS NOT NULL ORDER BY id`,
     [supplierKeys],
   );

@@ -52,7 +52,7 @@ export async function useSignInState(db: Queryable, storeId: string, nonce: stri
 export async function useOlderSignInState(db: Queryable, nonce: string): Promise<UsedSignIn | null> {
   const [st] = await rows<UsedSignIn>(
     db,
-    `/* cross-store: older-sign-in-state */ UPDATE supplier_sign_in_states SET used_at = now() WHERE nonce = $1 AND used_at IS NULL AND expires_at > now() ${USED}`,
+    `UPDATE /* cross-store: older-sign-in-state */ supplier_sign_in_states SET used_at = now() WHERE nonce = $1 AND used_at IS NULL AND expires_at > now() ${USED}`,
     [nonce],
   );
   return st ?? null;
