@@ -10,16 +10,17 @@ import { READBACK_QUEUES, readBackKey } from './queues';
 import * as sql from './sql';
 import type { Owner } from './sql';
 
-/** A read-back names its connection's store; jobs queued before it did have none (their store is read once). */
 export interface OrderReadBack {
   connectionId: string;
-  storeId?: string;
   supplierOrderId: string;
+  /** The connection's store (notifications and the safety net name it): the read-back's statements name it. Older jobs have none. */
+  storeId?: string;
   orderNumber?: string;
 }
 
 export interface ProductReadBack {
   connectionId: string;
+  /** The connection's store, as for OrderReadBack; older jobs have none. */
   storeId?: string;
   supplierProductId: string;
 }
@@ -74,7 +75,7 @@ export class NotificationService {
 
   /** Group commit of the verified notifications (see writeBatch). */
   private readonly batches = new Batcher<Notified, boolean>((items) => this.writeBatch(items));
-  /** The addressed connections of concurrent requests, read in one statement with their supplier accounts' other live connections. */
+  /** The addressed connections of concurrent requests, read together (one statement per store) with their supplier accounts' other live connections. */
   private readonly lookups = new Batcher<Address, Addressed | null>((addresses) => this.lookUp(addresses));
 
   /** Receipts are kept a day; the timestamp tolerance refuses anything older long before that. */
@@ -156,7 +157,11 @@ export class NotificationService {
       await qr.startTransaction();
       // One statement per store, each on its store's shard, in the one transaction (stores in one order, as every process writes them).
       const byStore = new Map<string, Notified[]>();
-      for (const n of items) byStore.set(n.storeId, [...(byStore.get(n.storeId) ?? []), n]);
+      for (const n of items) {
+        const own = byStore.get(n.storeId);
+        if (own) own.push(n);
+        else byStore.set(n.storeId, [n]);
+      }
       const fresh: Array<{ connection_id: string; event_id: string }> = [];
       for (const storeId of [...byStore.keys()].sort()) {
         const own = byStore.get(storeId)!;
