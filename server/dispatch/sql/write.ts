@@ -46,7 +46,7 @@ export async function writeChange(db: Queryable, c: Change, alike: string[] = []
     });
     const from = p.add(c.from);
     so = `UPDATE supplier_orders SET status = ${p.add(c.to)}, updated_at = now()${sets.map((x) => `, ${x}`).join('')}
-           WHERE id = ANY(${p.add([c.id, ...alike])}::uuid[]) AND status = ${from} RETURNING ${COLUMNS_READ}, ${from}::text AS from_status`;
+           WHERE store_id = ${p.add(a.storeId)} AND id = ANY(${p.add([c.id, ...alike])}::uuid[]) AND status = ${from} RETURNING ${COLUMNS_READ}, ${from}::text AS from_status`;
   }
   const h = c.history;
   const changed = await preparedRows<SupplierOrderRow>(
