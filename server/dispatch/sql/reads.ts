@@ -59,9 +59,9 @@ export async function workOfMany(db: Queryable, storeId: string, ids: string[]):
                                                               AND a.connection_id = s.connection_id AND a.supplier_variant_id = i.supplier_variant_id LIMIT 1) END,
                                                         'hasAlternates', EXISTS (SELECT 1 FROM product_link_alternates a WHERE a.store_id = s.store_id AND a.store_variant_id = i.variant_id)) ORDER BY i.position)
                         FROM store_order_items i
-                        LEFT JOIN product_link_variants lv ON lv.store_variant_id = i.variant_id
-                        LEFT JOIN product_links l ON l.id = lv.link_id AND l.store_id = s.store_id
-                       WHERE i.order_id = s.order_id AND i.group_key = s.group_key), '[]') AS items
+                        LEFT JOIN product_link_variants lv ON lv.store_id = s.store_id AND lv.store_variant_id = i.variant_id
+                        LEFT JOIN product_links l ON l.store_id = s.store_id AND l.id = lv.link_id
+                       WHERE i.store_id = s.store_id AND i.order_id = s.order_id AND i.group_key = s.group_key), '[]') AS items
        FROM supplier_orders s JOIN supplier_connections c ON c.id = s.connection_id AND c.store_id = s.store_id JOIN store_orders o ON o.id = s.order_id AND o.store_id = s.store_id
       WHERE s.store_id = $1 AND s.id = ANY($2::uuid[])`,
     [storeId, ids],
