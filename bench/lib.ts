@@ -26,6 +26,8 @@ export interface Figure {
    * names the unit. bench/run.ts prints them, their ratio (bare ÷ service) and the profile's breakdown.
    */
   cpu?: { service: CpuUse; bare?: CpuUse; per: string };
+  /** A section of its own after the notes (a breakdown table), kept under `id` when a later run updates the file. */
+  section?: { id: string; title: string; lines: string[] };
 }
 
 /** Service processes alive now, whose resident memory the runner samples. */
