@@ -65,7 +65,9 @@ async function main(): Promise<void> {
   const waits = { connectMs: config.dbConnectTimeoutMs, statementMs: config.dbStatementTimeoutMs };
   const migrator = openDatabase(databaseUrl, 2, { connectMs: waits.connectMs });
   await migrator.initialize();
-  await migrate(migrator, log).finally(() => migrator.destroy());
+  const migrated = await migrate(migrator, log).finally(() => migrator.destroy());
+  // A contract step waits for the previous release's processes to go: tried again each minute until it applies.
+  if (!migrated) stops.push(retryDeferredMigrations(databaseUrl, log, waits.connectMs));
   const db = openDatabase(databaseUrl, config.dbPoolSize, waits);
   await db.initialize();
   // Refuses (exit 2) when the keyring opens none of the data: before anything could seal or look up under a wrong secret.
@@ -159,3 +161,24 @@ main().catch((err) => {
   process.stderr.write(`Failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
   process.exit(1);
 });
+
+/** Tries the waiting migrations once a minute on a connection of their own; the answer stops the tries. */
+function retryDeferredMigrations(databaseUrl: string, log: ReturnType<typeof createLogger>, connectMs: number): () => Promise<void> {
+  let done = false;
+  const timer = setInterval(() => {
+    const migrator = openDatabase(databaseUrl, 2, { connectMs });
+    void migrator
+      .initialize()
+      .then(() => migrate(migrator, log))
+      .then((applied) => {
+        if (applied && !done) {
+          done = true;
+          clearInterval(timer);
+        }
+      })
+      .catch((err: unknown) => log.warn({ err }, 'waiting migrations not tried'))
+      .finally(() => migrator.isInitialized && migrator.destroy());
+  }, 60_000);
+  timer.unref();
+  return async () => clearInterval(timer);
+}

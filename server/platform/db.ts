@@ -3,6 +3,7 @@ import crypto from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryRunner } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { SCHEMA_GENERATION, applicationName } from './generation';
 import type { Logger } from './logger';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
@@ -36,21 +37,47 @@ export function createDataSource(url: string, migrations: Ctor, poolSize = 10, t
     migrations,
     synchronize: false,
     migrationsRun: false,
-    migrationsTransactionMode: 'all',
-    extra: { max: poolSize, application_name: 'store-suppliers', ...(timeouts ? boundedWaits(timeouts) : {}) },
+    migrationsTransactionMode: 'each',
+    extra: { max: poolSize, application_name: applicationName('store-suppliers'), ...(timeouts ? boundedWaits(timeouts) : {}) },
   });
 }
 
 const MIGRATION_LOCK = 727274001;
 
-/** Several processes may start at once on one database: one runs the migrations, the others wait. */
-export async function migrate(ds: DataSource, log: Logger): Promise<void> {
+/** Connections to this database of a previous release: ours by name, without this generation. */
+export async function olderProcesses(q: { query(sql: string, params?: unknown[]): Promise<unknown> }): Promise<number> {
+  const rows = (await q.query(
+    `SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name LIKE 'store-suppliers%' AND application_name NOT LIKE $1`,
+    [`% ${SCHEMA_GENERATION}`],
+  )) as Array<{ n: number }>;
+  return rows[0]?.n ?? 0;
+}
+
+/** Thrown by a contract step while a previous release's process is connected: the migrations before it stay applied. */
+export class MigrationDeferred extends Error {}
+
+/**
+ * Several processes may start at once on one database: one runs the migrations, the others wait. Each migration runs
+ * in its own transaction, or none when it builds indexes CONCURRENTLY; the lock is taken by polling, so a waiting
+ * process holds no snapshot that such a build would wait for. Answers false when a contract step waits.
+ */
+export async function migrate(ds: DataSource, log: Logger): Promise<boolean> {
   const runner = ds.createQueryRunner();
   await runner.connect();
   try {
-    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    const applied = await ds.runMigrations({ transaction: 'all' });
-    if (applied.length) log.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
+    for (;;) {
+      const [{ locked }] = (await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [MIGRATION_LOCK])) as Array<{ locked: boolean }>;
+      if (locked) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    const applied = await ds.runMigrations({ transaction: 'each' }).catch((err: unknown) => {
+      if (!(err instanceof MigrationDeferred)) throw err;
+      log.warn({ reason: err.message }, 'a migration waits for the previous release to stop');
+      return null;
+    });
+    if (applied?.length) log.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
+    return applied !== null;
   } finally {
     await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
     await runner.release();

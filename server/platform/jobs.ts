@@ -1,6 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import { type DbTimeouts, Queryable, rows } from './db';
 import { databaseUnavailable } from './errors';
+import { applicationName } from './generation';
 import { type Logger, Throttle } from './logger';
 
 // pg-boss is ESM-only; the type comes from a type-only import, the code from a real dynamic import.
@@ -40,7 +41,7 @@ export async function startBoss(connectionString: string, queues: QueueSpec[], l
     monitorIntervalSeconds: opts.superviseSeconds,
     // The ready counts behind burst fetching come from this cache.
     queueCacheIntervalSeconds: 5,
-    application_name: 'store-suppliers-jobs',
+    application_name: applicationName('store-suppliers-jobs'),
     useListenNotify: true,
     // Bounded like the service's own pool, but client-side only: pg-boss's maintenance may run longer than a request.
     ...(opts.waits ? { connectionTimeoutMillis: opts.waits.connectMs, keepAlive: true, query_timeout: opts.waits.statementMs ? opts.waits.statementMs + 1000 : undefined } : {}),

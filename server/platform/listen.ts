@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { Client } from 'pg';
+import { applicationName } from './generation';
 import { type Logger, Throttle } from './logger';
 
 /**
@@ -66,7 +67,7 @@ export class ListenFeed {
   }
 
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.connectionString, application_name: 'store-suppliers-listen', connectionTimeoutMillis: 10_000, keepAlive: true });
+    const client = new Client({ connectionString: this.connectionString, application_name: applicationName('store-suppliers-listen'), connectionTimeoutMillis: 10_000, keepAlive: true });
     client.on('notification', (n) => this.events.emit(n.channel, n.payload ?? ''));
     client.on('error', (err) => {
       this.throttle.warn(this.log, { err: String(err) }, 'listen connection lost');

@@ -1,5 +1,6 @@
 import type { AccountService } from '../identity/accounts';
 import { ListCounts1764288000010 } from '../migrations/1764288000010-ListCounts';
+import { StoreKeysContract1764979200351, StoreKeysExpand1764979200350 } from '../migrations/1764979200350-StoreKeys';
 import { domainModule, type Platform } from '../platform/domain';
 import { ProductService } from './products';
 import { storeRoutes } from './routes';
@@ -10,7 +11,8 @@ export const storesModule = domainModule({
   name: 'stores',
   needs: ['identity'],
   provides: ['stores', 'products'],
-  migrations: [ListCounts1764288000010],
+  // Every store table keyed by its store (server/migrations/store-keys.ts): the store is the unit of distribution.
+  migrations: [ListCounts1764288000010, StoreKeysExpand1764979200350, StoreKeysContract1764979200351],
   build(p: Platform, deps: { identity: { accounts: AccountService } }) {
     const stores = new StoreService(p.db);
     const products = new ProductService(p.db, p.cursors);

@@ -8,7 +8,7 @@ import { Pool, PoolClient } from 'pg';
 import { nextStep } from '../../server/dispatch/steps';
 import { PARTS_SUMMARY, statusFromParts } from '../../server/orders/sql/status';
 import { SUPPLIER_ORDER_STATUSES } from '../../server/dispatch/state-machine';
-import { Service, startService } from '../support/harness';
+import { Service, asTests, startService } from '../support/harness';
 
 type Part = 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
 const PARTS: Part[] = ['pending', 'processing', 'shipped', 'delivered', 'cancelled'];
@@ -26,7 +26,7 @@ let pool: Pool;
 let client: PoolClient;
 beforeAll(async () => {
   svc = await startService({ label: 'db-rules' });
-  pool = new Pool({ connectionString: svc.databaseUrl, max: 1 });
+  pool = new Pool({ connectionString: asTests(svc.databaseUrl), max: 1 });
   client = await pool.connect();
   // Rows without their parents: foreign keys (and triggers) are off for this session only.
   await client.query('SET session_replication_role = replica');

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { Pool } from 'pg';
-import { call, createDatabase, createStore, eventually, leakScanTest, newDeveloper, startService } from '../support/harness';
+import { asTests, call, createDatabase, createStore, eventually, leakScanTest, newDeveloper, startService } from '../support/harness';
 
 const main = path.resolve(__dirname, '../../dist/server/main.js');
 
@@ -29,7 +29,7 @@ test('SIGTERM: no new requests, the in-flight request finishes, the process exit
   const dev = await newDeveloper(svc, { plan: 'pro' });
   const storeId = await createStore(svc, dev.key);
   // Hold the account row so the credit charge of the next request waits on it.
-  const holder = new Pool({ connectionString: svc.databaseUrl, max: 1 });
+  const holder = new Pool({ connectionString: asTests(svc.databaseUrl), max: 1 });
   const client = await holder.connect();
   await client.query('BEGIN');
   await client.query('SELECT * FROM accounts WHERE id = $1 FOR UPDATE', [dev.accountId]);
@@ -38,7 +38,7 @@ test('SIGTERM: no new requests, the in-flight request finishes, the process exit
     body: { title: 'Late', variants: [{ sku: 'L1', title: 'V', priceMinor: 1, currency: 'USD', stock: 1 }] },
   });
   // In flight for sure: Postgres shows the request's statement waiting on the held row.
-  const watcher = new Pool({ connectionString: svc.databaseUrl, max: 1 });
+  const watcher = new Pool({ connectionString: asTests(svc.databaseUrl), max: 1 });
   await eventually(async () => {
     const r = await watcher.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
     return r.rows[0].n > 0 ? true : undefined;
@@ -52,7 +52,7 @@ test('SIGTERM: no new requests, the in-flight request finishes, the process exit
   const res = await inFlight;
   expect(res.status).toBe(201);
   expect(await exit).toBe(0);
-  const check = new Pool({ connectionString: svc.databaseUrl, max: 1 });
+  const check = new Pool({ connectionString: asTests(svc.databaseUrl), max: 1 });
   expect((await check.query('SELECT count(*)::int AS n FROM store_products WHERE store_id = $1', [storeId])).rows[0].n).toBe(1);
   await check.end();
   await holder.end();

@@ -18,6 +18,35 @@ function freePort() {
   });
 }
 
+/**
+ * Statements are collected from the run (pg_stat_statements): the tests' own reads and writes go through a role of
+ * their own (TEST_DATABASE_ROLE, harness.ts), so only what the service sent is checked.
+ */
+async function collectStatements(adminUrl) {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
+    await client.query(`DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'store_suppliers_tests') THEN CREATE ROLE store_suppliers_tests SUPERUSER LOGIN PASSWORD 'test'; END IF; END $$`);
+    // The migrations' own statements (backfills over every store) are not the service's: a database migrated here
+    // shows which they are, and the check leaves them out.
+    await client.query('DROP DATABASE IF EXISTS migrations_only');
+    await client.query('CREATE DATABASE migrations_only');
+  } finally {
+    await client.end();
+  }
+  const { openDatabase } = createRequire(import.meta.url)(path.resolve('dist/server/composition.js'));
+  const ds = openDatabase(adminUrl.replace(/\/postgres$/, '/migrations_only'), 2);
+  await ds.initialize();
+  try {
+    await ds.runMigrations({ transaction: 'each' });
+  } finally {
+    await ds.destroy();
+  }
+  process.env.TEST_STATEMENTS = '1';
+}
+
 export default async function globalSetup() {
   if (!fs.existsSync(path.resolve('dist/server/main.js'))) throw new Error('Build first: npm test runs the build before jest.');
   // The same sentence npm start prints on a Node the service does not support; the tests run anyway.
@@ -45,7 +74,8 @@ export default async function globalSetup() {
     port,
     persistent: false,
     createPostgresUser: isRoot,
-    postgresFlags: ['-c', 'max_connections=400', '-c', 'fsync=off', '-c', 'full_page_writes=off'],
+    // pg_stat_statements: what the service really sent, checked for single-shard statements (test/statements).
+    postgresFlags: ['-c', 'max_connections=400', '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.max=50000', '-c', 'pg_stat_statements.track_utility=off'],
     onLog: () => undefined,
     onError: () => undefined,
   });
@@ -53,5 +83,6 @@ export default async function globalSetup() {
   await pg.start();
   globalThis.__STORE_SUPPLIERS_PG__ = { pg, dir };
   process.env.TEST_ADMIN_DATABASE_URL = `postgres://postgres:test@127.0.0.1:${port}/postgres`;
+  await collectStatements(process.env.TEST_ADMIN_DATABASE_URL);
   process.env.TEST_PG_DATA_DIR = place.dir;
 }

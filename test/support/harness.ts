@@ -64,6 +64,18 @@ export function adminUrl(): string {
   return url;
 }
 
+/**
+ * The same database as the tests' own role: what a test reads or writes directly is not counted as the service's
+ * statements (the single-shard check, test/statements). Unchanged when the run has no such role (an outside server).
+ */
+export function asTests(databaseUrl: string): string {
+  if (process.env.TEST_STATEMENTS !== '1') return databaseUrl;
+  const u = new URL(databaseUrl);
+  u.username = 'store_suppliers_tests';
+  u.password = 'test';
+  return u.toString();
+}
+
 /** A fresh database of its own for one test file. */
 export async function createDatabase(label: string): Promise<string> {
   const name = `t_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase().slice(0, 30)}_${crypto.randomBytes(4).toString('hex')}`;
@@ -210,7 +222,7 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   // Generous: a loaded two-core machine may take a while to start several services at once.
   const ready = opts.role === 'worker' ? await waitForLog((l) => l.msg === 'worker started', 90000) : await waitForLog((l) => l.msg === 'listening', 90000);
   const baseUrl = String(ready.baseUrl ?? '');
-  const db = new Pool({ connectionString: databaseUrl, max: 4 });
+  const db = new Pool({ connectionString: asTests(databaseUrl), max: 4 });
   // Tests cut the database off on purpose; an idle client dropping then must not end the test process.
   db.on('error', () => undefined);
   return {

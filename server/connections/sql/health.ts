@@ -104,7 +104,7 @@ export async function rememberOrderNumber(db: Queryable, connectionId: string, o
   await affected(
     db,
     `INSERT INTO supplier_order_numbers (connection_id, order_number, supplier_order_id) VALUES ($1, $2, $3)
-     ON CONFLICT (connection_id, order_number) DO UPDATE SET supplier_order_id = EXCLUDED.supplier_order_id`,
+     ON CONFLICT (store_id, connection_id, order_number) DO UPDATE SET supplier_order_id = EXCLUDED.supplier_order_id`,
     [connectionId, orderNumber, supplierOrderId],
   );
 }

@@ -38,7 +38,7 @@ export async function writeChange(db: Queryable, c: Change, alike: string[] = []
                                        payment_status, pay_now, destination, created_by_account_id, created_by_key_id, reroute_tried)
           VALUES (${[a.id, a.storeId, a.orderId, a.groupKey, a.connectionId, a.supplierKey, a.orderNumber, a.contractModel, a.status, a.supplierOrderNumber, a.paymentStatus, a.payNow].map((v) => p.add(v)).join(', ')},
                   ${p.json(a.destination)}, ${p.add(a.createdByAccountId)}, ${p.add(a.createdByKeyId)}, ${p.json(a.rerouteTried)})
-          ON CONFLICT (order_id, group_key) DO NOTHING RETURNING ${COLUMNS_READ}, NULL::text AS from_status`;
+          ON CONFLICT (store_id, order_id, group_key) DO NOTHING RETURNING ${COLUMNS_READ}, NULL::text AS from_status`;
   } else {
     const sets = Object.entries(c.fields).map(([key, value]) => {
       if (!COLUMNS[key]) throw new Error(`not a dispatch field: ${key}`);

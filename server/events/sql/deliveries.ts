@@ -45,10 +45,10 @@ export async function fanOut(db: DataSource, limit: number, reactions: ReactionR
                        CASE WHEN p.n > 1 OR EXISTS (SELECT 1 FROM event_deliveries e WHERE e.subscription_id = p.subscription_id AND e.resource_key = p.resource_key AND e.status = 'pending')
                             THEN ${WAITING} ELSE now() END
                   FROM pairs p
-                ON CONFLICT (event_seq, subscription_id) DO NOTHING RETURNING 1),
+                ON CONFLICT (store_id, event_seq, subscription_id) DO NOTHING RETURNING 1),
        reacting AS (INSERT INTO event_reactions (event_seq, handler, resource_key)
                     SELECT ev.seq, h.handler, ev.resource_key FROM ev JOIN unnest($2::text[], $3::text[]) AS h(type, handler) ON h.type = ev.type
-                    ON CONFLICT (event_seq, handler) DO NOTHING RETURNING 1),
+                    ON CONFLICT (store_id, event_seq, handler) DO NOTHING RETURNING 1),
        done AS (UPDATE event_outbox o SET fanned_out = true FROM ev WHERE o.seq = ev.seq RETURNING 1)
        SELECT (SELECT count(*) FROM done)::int AS events, (SELECT count(*) FROM made)::int AS deliveries, (SELECT count(*) FROM reacting)::int AS reactions`,
       [limit, reactions.map((r) => r.type), reactions.map((r) => r.handler), internal],

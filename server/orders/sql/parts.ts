@@ -78,7 +78,7 @@ export async function confirmOrder(tx: Queryable, orderId: string, storeGroup: s
 export async function moveItems(tx: Queryable, m: { orderId: string; fromKey: string; toKey: string; connectionId: string; items: Array<{ id: string; supplierVariantId: string; linkCostMinor: number }> }): Promise<number> {
   const [r] = await rows<{ n: number }>(
     tx,
-    `WITH g AS (INSERT INTO fulfilment_groups (order_id, group_key, connection_id, status) VALUES ($1, $3, $4, 'pending') ON CONFLICT (order_id, group_key) DO NOTHING),
+    `WITH g AS (INSERT INTO fulfilment_groups (order_id, group_key, connection_id, status) VALUES ($1, $3, $4, 'pending') ON CONFLICT (store_id, order_id, group_key) DO NOTHING),
           i AS (UPDATE store_order_items i SET group_key = $3, supplier_variant_id = u.variant, link_cost_minor = u.cost
                   FROM unnest($5::uuid[], $6::text[], $7::bigint[]) AS u(id, variant, cost) WHERE i.order_id = $1 AND i.group_key = $2 AND i.id = u.id RETURNING i.id)
      SELECT count(*)::int AS n FROM i`,

@@ -26,7 +26,7 @@ export async function insertPaymentEvent(tx: Queryable, e: PaymentEventRow): Pro
     (await affected(
       tx,
       `INSERT INTO payment_events (order_id, kind, source, amount_minor, reference, provider_event_id, actor) SELECT $1::uuid, $2::text, $3::text, $4::bigint, $5::text, $6::text, $7::jsonb ${once}
-       ON CONFLICT (order_id, provider_event_id) WHERE provider_event_id IS NOT NULL DO NOTHING`,
+       ON CONFLICT (store_id, order_id, provider_event_id) WHERE provider_event_id IS NOT NULL DO NOTHING`,
       [e.orderId, e.kind, e.source, e.amountMinor ?? null, e.reference ?? null, e.providerEventId ?? null, e.actor ? JSON.stringify(e.actor) : null],
     )) > 0
   );

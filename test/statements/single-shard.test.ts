@@ -1,0 +1,49 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { allowedCrossStore, judge, storeTables } from './single-shard';
+
+/**
+ * Every statement the service sent during the whole suite (pg_stat_statements over the test databases, written by
+ * the global teardown to dist/pg-statements.json) stays on one store: npm test runs this file after the suite.
+ */
+const file = path.resolve(__dirname, '../../dist/pg-statements.json');
+const built = path.resolve(__dirname, '../../dist/server/main.js');
+
+function collected(): Array<{ query: string; calls: number }> {
+  if (!fs.existsSync(file)) throw new Error('dist/pg-statements.json is missing: npm test collects it from the whole suite before this file runs.');
+  if (fs.statSync(file).mtimeMs < fs.statSync(built).mtimeMs) throw new Error('dist/pg-statements.json is older than the build: run the suite first (npm test).');
+  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { statements: Array<{ query: string; calls: number }> }).statements;
+}
+
+const tables = storeTables();
+/** STATEMENTS_PARTIAL=1: after a few test files, not the suite (while fixing statements); CI never sets it. */
+const partial = process.env.STATEMENTS_PARTIAL === '1';
+
+test('the check itself: a statement by id alone is caught, one pinned to its store passes', () => {
+  expect(judge('SELECT * FROM supplier_orders WHERE id = $1', tables).unscoped).toEqual(['supplier_orders']);
+  expect(judge('SELECT * FROM supplier_orders WHERE store_id = $1 AND id = $2', tables).unscoped).toEqual([]);
+  expect(judge('SELECT o.id FROM store_orders o JOIN supplier_orders s ON s.order_id = o.id WHERE o.store_id = $1', tables).unscoped).toEqual(['supplier_orders s']);
+  expect(judge('SELECT o.id FROM store_orders o JOIN supplier_orders s ON s.store_id = o.store_id AND s.order_id = o.id WHERE o.store_id = $1', tables).unscoped).toEqual([]);
+  expect(judge('INSERT INTO supplier_order_events (supplier_order_id, type) VALUES ($1, $2)', tables).unscoped).toEqual(['supplier_order_events (insert without store_id)']);
+  expect(judge('INSERT INTO supplier_order_events (store_id, supplier_order_id, type) VALUES ($1, $2, $3)', tables).unscoped).toEqual([]);
+  expect(judge('UPDATE stores SET name = $2 WHERE id = $1', tables).unscoped).toEqual([]);
+  expect(judge('/* cross-store: x */ SELECT 1 FROM supplier_orders', tables).crossStore).toBe('x');
+});
+
+test('every statement the suite ran on a store table filters on its store, or is an allowed cross-store sweep', () => {
+  const statements = collected();
+  if (!partial) expect(statements.length).toBeGreaterThan(200);
+  const allowed = allowedCrossStore();
+  const onStoreTables = statements.map((s) => judge(s.query, tables)).filter((v) => v.unscoped.length > 0 || v.crossStore);
+  const unknownSweeps = onStoreTables.filter((v) => v.crossStore && !allowed.has(v.crossStore)).map((v) => `${v.crossStore}: ${v.query.slice(0, 160)}`);
+  const unscoped = onStoreTables.filter((v) => !v.crossStore).map((v) => `${v.unscoped.join(', ')} ← ${v.query.replace(/\s+/g, ' ').slice(0, 240)}`);
+  expect(unknownSweeps).toEqual([]);
+  expect(unscoped).toEqual([]);
+});
+
+test('every allowed cross-store sweep says why and is still used', () => {
+  const allowed = allowedCrossStore();
+  expect(allowed.size).toBeGreaterThan(0);
+  const used = new Set(collected().map((s) => judge(s.query, tables).crossStore).filter(Boolean));
+  for (const [name, why] of allowed) expect({ name, why: why.length > 20, used: partial || used.has(name) }).toEqual({ name, why: true, used: true });
+});
