@@ -66,8 +66,8 @@ async function main(): Promise<void> {
   const migrator = openDatabase(databaseUrl, 2, { connectMs: waits.connectMs });
   await migrator.initialize();
   const migrated = await migrate(migrator, log).finally(() => migrator.destroy());
-  // A contract step waits for the previous release's processes to go: tried again each minute until it applies.
-  if (!migrated) stops.push(retryDeferredMigrations(databaseUrl, log, waits.connectMs));
+  // A contract step waits for the previous release's processes to go: tried again (MIGRATION_RETRY_SECONDS) until it applies.
+  if (!migrated) stops.push(retryDeferredMigrations(databaseUrl, log, waits.connectMs, config.migrationRetrySeconds));
   const db = openDatabase(databaseUrl, config.dbPoolSize, waits);
   await db.initialize();
   // Refuses (exit 2) when the keyring opens none of the data: before anything could seal or look up under a wrong secret.
@@ -162,8 +162,8 @@ main().catch((err) => {
   process.exit(1);
 });
 
-/** Tries the waiting migrations once a minute on a connection of their own; the answer stops the tries. */
-function retryDeferredMigrations(databaseUrl: string, log: ReturnType<typeof createLogger>, connectMs: number): () => Promise<void> {
+/** Tries the waiting migrations every `seconds` on connections of their own, until they apply. */
+function retryDeferredMigrations(databaseUrl: string, log: ReturnType<typeof createLogger>, connectMs: number, seconds: number): () => Promise<void> {
   let done = false;
   const timer = setInterval(() => {
     const migrator = openDatabase(databaseUrl, 2, { connectMs });
@@ -178,7 +178,7 @@ function retryDeferredMigrations(databaseUrl: string, log: ReturnType<typeof cre
       })
       .catch((err: unknown) => log.warn({ err }, 'waiting migrations not tried'))
       .finally(() => migrator.isInitialized && migrator.destroy());
-  }, 60_000);
+  }, seconds * 1000);
   timer.unref();
   return async () => clearInterval(timer);
 }
