@@ -108,7 +108,7 @@ export async function insertImportJob(tx: Queryable, j: Omit<ImportJob, 'created
 
 /** The store of an import job queued before jobs named their store: read once, by the job's id alone. */
 export async function storeOfImportJob(db: Queryable, id: string): Promise<string | null> {
-  const [r] = await rows<{ store_id: string }>(db, '/* cross-store: older-import-job */ SELECT store_id FROM import_jobs WHERE id = $1', [id]);
+  const [r] = await rows<{ store_id: string }>(db, 'SELECT /* cross-store: older-import-job */ store_id FROM import_jobs WHERE id = $1', [id]);
   return r?.store_id ?? null;
 }
 

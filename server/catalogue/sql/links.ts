@@ -180,8 +180,7 @@ export async function linkCountOfConnection(db: Queryable, connectionId: string,
 export async function connectionsWithLinks(db: Queryable): Promise<Array<{ storeId: string; connectionId: string }>> {
   return rows(
     db,
-    `/* cross-store: link-sync-fan-out */
-     SELECT DISTINCT x.store_id AS "storeId", x.connection_id AS "connectionId"
+    `SELECT /* cross-store: link-sync-fan-out */ DISTINCT x.store_id AS "storeId", x.connection_id AS "connectionId"
        FROM (SELECT store_id, connection_id FROM product_links UNION SELECT store_id, connection_id FROM product_link_alternates) x
        JOIN supplier_connections c ON c.store_id = x.store_id AND c.id = x.connection_id WHERE c.disconnected_at IS NULL AND c.enabled`,
   );

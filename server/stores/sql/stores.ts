@@ -17,8 +17,7 @@ interface StoreOfAccountRow {
 export function storesOfAccount(db: Queryable, accountId: string): Promise<StoreOfAccountRow[]> {
   return rows(
     db,
-    `/* cross-store: stores-of-account */
-     SELECT s.id, s.name, s.currency, s.owner_account_id, s.created_at, st.permissions
+    `SELECT /* cross-store: stores-of-account */ s.id, s.name, s.currency, s.owner_account_id, s.created_at, st.permissions
        FROM stores s LEFT JOIN store_staff st ON st.store_id = s.id AND st.account_id = $1
       WHERE s.owner_account_id = $1 OR st.account_id IS NOT NULL
       ORDER BY s.created_at DESC, s.id DESC`,
