@@ -15,6 +15,8 @@ export interface OrderReadBack {
   connectionId: string;
   storeId?: string;
   supplierOrderId: string;
+  /** The store of the supplier order when the sender knows it (the safety net): the read-back's statements name it. */
+  storeId?: string;
   orderNumber?: string;
 }
 
