@@ -13,10 +13,9 @@ import type { Owner } from './sql';
 /** A read-back names its connection's store; jobs queued before it did have none (their store is read once). */
 export interface OrderReadBack {
   connectionId: string;
+  /** The connection's store (the notification's, or the supplier order's for the safety net): the read-back's statements name it. */
   storeId?: string;
   supplierOrderId: string;
-  /** The store of the supplier order when the sender knows it (the safety net): the read-back's statements name it. */
-  storeId?: string;
   orderNumber?: string;
 }
 
