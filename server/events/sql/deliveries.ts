@@ -35,8 +35,7 @@ export async function fanOut(db: DataSource, limit: number, reactions: ReactionR
   return underChainLock(db, async (tx) => {
     const [r] = await preparedRows<{ events: number }>(
       tx,
-      `/* cross-store: event-fan-out */
-       WITH ev AS (SELECT seq, store_id, type, resource_key, record_key_id, created_at FROM event_outbox WHERE NOT fanned_out ORDER BY seq LIMIT $1),
+      `WITH /* cross-store: event-fan-out */ ev AS (SELECT seq, store_id, type, resource_key, record_key_id, created_at FROM event_outbox WHERE NOT fanned_out ORDER BY seq LIMIT $1),
        pairs AS (SELECT ev.seq, ev.store_id, s.id AS subscription_id, ev.resource_key, row_number() OVER (PARTITION BY s.id, ev.resource_key ORDER BY ev.seq) AS n FROM ev
                    JOIN event_subscriptions s ON s.store_id = ev.store_id AND s.enabled AND s.created_at <= ev.created_at AND (ev.type = ANY(s.event_types) OR ('${ALL_TYPES}' = ANY(s.event_types) AND NOT ev.type = ANY($4::text[])))
                    LEFT JOIN api_keys k ON k.id = s.owner_key_id
@@ -69,8 +68,7 @@ export async function claim(db: Queryable, o: { limit: number; perSubscription: 
   const { subscriptions: subs, stores } = o.inFlight;
   const found = await preparedRows<ClaimRow>(
     db,
-    `/* cross-store: event-delivery-claim */
-     WITH cand AS (
+    `WITH /* cross-store: event-delivery-claim */ cand AS (
        SELECT d.id, d.subscription_id, s.store_id, d.next_attempt_at FROM event_deliveries d JOIN event_subscriptions s ON s.store_id = d.store_id AND s.id = d.subscription_id AND s.enabled
         WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND NOT (d.subscription_id = ANY($3::uuid[])) AND NOT (s.store_id = ANY($4::uuid[]))
         ORDER BY d.next_attempt_at LIMIT $1 * 4),
@@ -109,8 +107,7 @@ export async function complete(db: DataSource, outcomes: Outcome[]): Promise<voi
   await underChainLock(db, (tx) =>
     preparedRows(
       tx,
-      `/* cross-store: event-delivery-outcomes */
-       WITH d AS (UPDATE event_deliveries d SET status = x.status, leased_until = NULL, next_attempt_at = coalesce(x.next_at, d.next_attempt_at), response_status = x.code,
+      `WITH /* cross-store: event-delivery-outcomes */ d AS (UPDATE event_deliveries d SET status = x.status, leased_until = NULL, next_attempt_at = coalesce(x.next_at, d.next_attempt_at), response_status = x.code,
                     last_error = x.err, delivered_at = CASE WHEN x.status = 'delivered' THEN now() ELSE d.delivered_at END
                FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::int[], $5::text[], $6::uuid[]) AS x(id, status, next_at, code, err, store_id)
               WHERE d.store_id = x.store_id AND d.id = x.id RETURNING d.id, d.store_id, d.subscription_id, d.resource_key, x.status),

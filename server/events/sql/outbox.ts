@@ -35,7 +35,7 @@ export async function insertTestEvent(db: Queryable, s: Pick<Subscription, 'id' 
 export function purgeOld(db: Queryable, days: number): Promise<number> {
   return affected(
     db,
-    `/* cross-store: event-purge */ DELETE FROM event_outbox WHERE (store_id, seq) IN (SELECT o.store_id, o.seq FROM event_outbox o WHERE o.created_at < now() - make_interval(days => $1) AND o.fanned_out
+    `DELETE /* cross-store: event-purge */ FROM event_outbox WHERE (store_id, seq) IN (SELECT o.store_id, o.seq FROM event_outbox o WHERE o.created_at < now() - make_interval(days => $1) AND o.fanned_out
         AND NOT EXISTS (SELECT 1 FROM event_deliveries d WHERE d.store_id = o.store_id AND d.event_seq = o.seq AND d.status = 'pending')
         AND NOT EXISTS (SELECT 1 FROM event_reactions r WHERE r.store_id = o.store_id AND r.event_seq = o.seq AND r.status = 'pending') LIMIT 20000)`,
     [days],

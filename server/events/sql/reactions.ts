@@ -19,8 +19,7 @@ interface ClaimRow extends EventColumns {
 export async function claimReactions(db: Queryable, limit: number, leaseMs: number): Promise<ClaimedReaction[]> {
   const found = await preparedRows<ClaimRow>(
     db,
-    `/* cross-store: event-reaction-claim */
-     WITH picked AS (
+    `WITH /* cross-store: event-reaction-claim */ picked AS (
        SELECT r.id, r.store_id FROM event_reactions r
         WHERE r.status = 'pending' AND r.next_attempt_at <= now()
           AND NOT EXISTS (SELECT 1 FROM event_reactions e WHERE e.store_id = r.store_id AND e.handler = r.handler AND e.resource_key = r.resource_key AND e.status = 'pending' AND e.event_seq < r.event_seq)

@@ -28,8 +28,7 @@ export async function switchOff(db: Queryable, storeId: string, id: string, reas
 export async function switchOffOwnerless(db: Queryable): Promise<Array<{ id: string; code: 'keyRevoked' | 'ownerAccessEnded' }>> {
   return rows(
     db,
-    `/* cross-store: subscription-owner-sweep */
-     WITH ownerless AS (
+    `WITH /* cross-store: subscription-owner-sweep */ ownerless AS (
        SELECT es.id, es.store_id, CASE WHEN es.owner_key_id IS NOT NULL AND (k.id IS NULL OR k.revoked_at IS NOT NULL) THEN 'keyRevoked' ELSE 'ownerAccessEnded' END AS code
          FROM event_subscriptions es
          JOIN stores s ON s.id = es.store_id
@@ -123,7 +122,7 @@ export const SUBSCRIPTION_SECRETS: SealedValues[] = (
   list: (db, limit) =>
     rows<{ id: string; sealed: string }>(
       db,
-      `/* cross-store: reseal-subscription-secrets */ SELECT store_id || ':' || id AS id, ${column} AS sealed FROM event_subscriptions WHERE ${column} IS NOT NULL ORDER BY id LIMIT $1`,
+      `SELECT /* cross-store: reseal-subscription-secrets */ store_id || ':' || id AS id, ${column} AS sealed FROM event_subscriptions WHERE ${column} IS NOT NULL ORDER BY id LIMIT $1`,
       [limit ?? null],
     ),
   replace: async (db, key, was, now) => {

@@ -92,7 +92,7 @@ const RETIRED_KINDS = new Map<string, InternalEventType>([['confirmed', 'storeOr
 export async function recordRetiredEvent(db: Queryable, e: { storeId?: string; orderId: string; kind: string; actor: Actor }): Promise<void> {
   const type = RETIRED_KINDS.get(e.kind);
   if (!type) return;
-  const storeId = e.storeId ?? (await rows<{ store_id: string }>(db, '/* cross-store: retired-order-event-store */ SELECT store_id FROM store_orders WHERE id = $1', [e.orderId]))[0]?.store_id;
+  const storeId = e.storeId ?? (await rows<{ store_id: string }>(db, 'SELECT /* cross-store: retired-order-event-store */ store_id FROM store_orders WHERE id = $1', [e.orderId]))[0]?.store_id;
   if (!storeId) return;
   const p = new Params();
   const order = `SELECT id, store_id, created_by_key_id FROM store_orders WHERE store_id = ${p.add(storeId)} AND id = ${p.add(e.orderId)}`;
