@@ -5,7 +5,7 @@ import type { Pool } from 'pg';
 import { mapLimit } from '../server/platform/concurrency';
 import { startBoss, type Boss } from '../server/platform/jobs';
 import { createLogger } from '../server/platform/logger';
-import { singletonKeyOf, WORK_CHANNEL } from '../server/dispatch/queues';
+import { DISPATCH_BATCH_WINDOW_MS, dispatchJobData, singletonKeyOf, WORK_CHANNEL } from '../server/dispatch/queues';
 import { BenchSandbox, BenchService, connectedStore, developerKey } from './lib';
 
 /** The longest one measurement runs: from the first send until every job is done, or this. */
@@ -158,17 +158,17 @@ export async function dispatchShop(svc: BenchService, sandbox: BenchSandbox, par
 }
 
 /** The service's dispatch runner options at their defaults (dispatchRunnerOptions in server/dispatch/index.ts). */
-export const RUNNER_OPTIONS = { concurrency: 400, groupConcurrency: { default: 4, tiers: { sandbox: 20, 'sandbox-signin': 20, cj: 2 } }, pollMs: 2000, heartbeatSeconds: 10 };
+export const RUNNER_OPTIONS = { concurrency: 400, groupConcurrency: { default: 4, tiers: { sandbox: 20, 'sandbox-signin': 20, cj: 2 } }, pollMs: 2000, heartbeatSeconds: 10, batchWindowMs: DISPATCH_BATCH_WINDOW_MS };
 
-export type Part = DispatchShop['parts'][number] & { connectionId: string };
-export const partsOf = (shops: DispatchShop[]): Part[] => shops.flatMap((s) => s.parts.map((p) => ({ ...p, connectionId: s.connectionId })));
+export type Part = DispatchShop['parts'][number] & { connectionId: string; storeId: string };
+export const partsOf = (shops: DispatchShop[]): Part[] => shops.flatMap((s) => s.parts.map((p) => ({ ...p, connectionId: s.connectionId, storeId: s.storeId })));
 
 /** Puts one dispatch job per part on `queue` (as the service's queue does: singleton key, the connection as group) and wakes the runners. */
 export async function queueParts(boss: Boss, db: Pool, queue: string, parts: Part[]): Promise<void> {
   for (let i = 0; i < parts.length; i += 500) {
     await boss.insert(
       queue,
-      parts.slice(i, i + 500).map((p) => ({ data: { supplierOrderId: p.id }, singletonKey: singletonKeyOf(p), group: { id: p.connectionId, tier: 'sandbox' } })) as never,
+      parts.slice(i, i + 500).map((p) => ({ data: dispatchJobData(p), singletonKey: singletonKeyOf(p), group: { id: p.connectionId, tier: 'sandbox' } })) as never,
     );
     await db.query(`SELECT pg_notify('${WORK_CHANNEL}', '')`);
   }

@@ -13,11 +13,13 @@ import { JobRunner } from '../server/platform/job-runner';
 import { createLogger } from '../server/platform/logger';
 import { DISPATCH_QUEUE, DISPATCH_QUEUES } from '../server/dispatch/queues';
 import { Cost, countedRole, cpuSplit, meter, rssMbOf, rssPeak, topStatements } from './cost';
+import { underLatency } from './dispatch-latency';
+import { dispatchStatements } from './dispatch-statements';
 import { checkOnce, DispatchShop, drain, partsOf, queueParts, RUNNER_OPTIONS, sentOf, shops, supplierFloor } from './dispatch-shop';
 import { BenchSandbox, BenchService, benchPostgres, developerKey, Figure, startBenchSandbox, startBenchService } from './lib';
 import { load } from './load';
 
-const command = 'npm run bench -- dispatch';
+export const command = 'npm run bench -- dispatch';
 const CORES = os.cpus().length;
 /** `BENCH_DISPATCH_FIGURES=1,3` runs only those of the four (for a quick look; a full run writes them all). */
 const only = new Set((process.env.BENCH_DISPATCH_FIGURES ?? '1,2,3,4').split(',').map((x) => Number(x.trim())));
@@ -35,7 +37,7 @@ const metered = (ctx: Ctx) => meter({ pid: ctx.svc.pid, postmasterPid: benchPost
 const allCpuMs = (c: Cost, n: number, benchIsOther = true) => msEach(c.cpuSeconds + c.postgresCpuSeconds + (benchIsOther ? c.benchCpuSeconds : 0), n);
 const busyCores = (c: Cost, benchIsOther = true) => ((c.cpuSeconds + c.postgresCpuSeconds + (benchIsOther ? c.benchCpuSeconds : 0)) / c.wallSeconds).toFixed(2);
 
-interface Ctx {
+export interface Ctx {
   svc: BenchService;
   sandbox: BenchSandbox;
   boss: Boss;
@@ -68,15 +70,18 @@ async function throughput(ctx: Ctx): Promise<Figure[]> {
   await noopBoss.stop({ graceful: false }).catch(() => undefined);
 
   const idleRss = rssMbOf(svc.pid);
-  if (process.env.BENCH_STATEMENTS) await svc.db.query('SELECT pg_stat_statements_reset()');
+  // From here pg_stat_statements holds only the 10,000 parts' statements, for the breakdown.
+  await svc.db.query('SELECT pg_stat_statements_reset()');
   const rss = rssPeak(svc.pid);
   const partsMeter = await metered(ctx);
   await queueParts(boss, svc.db, DISPATCH_QUEUE, partsOf(many));
   const subj = await drain(sentOf(svc.db, many), 10_000, FULL_RUN_MS);
   const cost = await partsMeter.stop();
   const peakRss = rss.stop();
-  if (process.env.BENCH_STATEMENTS) process.stderr.write(`${JSON.stringify(await topStatements(svc.db, SERVICE_ROLE, 25), null, 1)}\n`);
+  const section = await dispatchStatements(svc.db, SERVICE_ROLE, subj.done, msEach(cost.postgresCpuSeconds, subj.done));
   const checked = await checkOnce(svc.db, sandbox, many);
+  // Parts a connection-wide pause (an open circuit on a loaded machine) left in needsReview cost one write for many.
+  const { rows: ended } = await svc.db.query(`SELECT status, count(*)::int AS n FROM supplier_orders WHERE store_id = ANY($1) GROUP BY status ORDER BY status`, [many.map((s) => s.storeId)]);
   const [partMs, jobMs] = [allCpuMs(cost, subj.done), allCpuMs(noopCost, base.done, false)];
   return [
     {
@@ -88,12 +93,13 @@ async function throughput(ctx: Ctx): Promise<Figure[]> {
       command,
       notes:
         `Goal ≥ 0.5. Each part: pre-checks with one product read, look-up by number, create at the sandbox (3 supplier calls), one statement to record it; automation manual, no payment. ` +
-        `Jobs are put on the queue in one go by the benchmark (groups = connections), then counted as they leave \`queued\` (polled every 100 ms). Checked afterwards: ${checked.toLocaleString('en')} parts sent, each exactly once at the sandbox. ` +
+        `Jobs are put on the queue in one go by the benchmark (groups = connections), then counted as they leave \`queued\` (polled every 100 ms). Checked afterwards: ${checked.toLocaleString('en')} parts sent, each exactly once at the sandbox; by status: ${ended.map((r) => `${r.n} ${r.status}`).join(', ')}. ` +
         `Service role \`all\`; the sandbox supplier and the no-op runner share the bench process; all on the same ${CORES} cores. ` +
         `What bounds it, in CPU time: a part costs ${partMs} ms of CPU across the service, Postgres and the sandbox, a no-op job ${jobMs} ms across its runner and Postgres. ` +
         `Half the no-op rate (${Math.round(base.perSecond / 2)} parts/s) needs ${((base.perSecond / 2) * partMs / 1000).toFixed(2)} cores at that cost; with all ${CORES} cores to itself dispatch could reach ${Math.round((CORES * 1000) / partMs)} parts/s. ` +
         `Our processes kept ${busyCores(cost)} of the ${CORES} cores busy during the dispatch (${busyCores(noopCost, false)} during the no-op jobs); the rest went to other work on the machine. ` +
         `Dispatch: ${cpuSplit(cost, CORES)}; no-op jobs: ${cpuSplit(noopCost, CORES, 'runner (bench process)')}.`,
+      section,
     },
     {
       name: 'CPU time of the service per dispatched part (10,000 parts, no added supplier latency)',
@@ -127,30 +133,6 @@ async function throughput(ctx: Ctx): Promise<Figure[]> {
       notes: 'Goal ≤ 250 MB. DISPATCH_CONCURRENCY at its default (400 slots), every slot busy while 10,000 parts wait; resident memory from /proc/<pid>/status.',
     },
   ];
-}
-
-/** 2. 2,000 parts over 20 connections, 50 ms and 500 ms per supplier call, against the supplier's own floor. */
-async function underLatency({ svc, sandbox, boss, key }: Ctx): Promise<Figure[]> {
-  const figures: Figure[] = [];
-  for (const latency of [50, 500]) {
-    const twenty = await shops(svc, sandbox, 20, 100, { key });
-    await sandbox.control('POST', '/faults', { latencyMs: latency });
-    const floor = await supplierFloor(sandbox, twenty[0], latency >= 500 ? 800 : 2000, 400);
-    await queueParts(boss, svc.db, DISPATCH_QUEUE, partsOf(twenty));
-    const run = await drain(sentOf(svc.db, twenty), 2000);
-    await sandbox.control('DELETE', '/faults');
-    const sent = await checkOnce(svc.db, sandbox, twenty);
-    figures.push({
-      name: `Dispatch of 2,000 order parts over 20 connections, ${latency} ms per supplier call`,
-      subject: { value: f1(run.perSecond), unit: `parts/s (${run.done.toLocaleString('en')} in ${(run.ms / 1000).toFixed(1)} s)` },
-      baseline: { value: f1(floor), unit: 'parts/s' },
-      baselineLabel: "the same 3 calls per part straight against the sandbox, 400 parts at a time (the service's slots: 20 connections × 20)",
-      ratio: run.perSecond / floor,
-      command,
-      notes: `Goal ≥ ${latency >= 500 ? 100 : 200} parts/s. The sandbox adds ${latency} ms before every call; each connection may run 20 dispatch jobs at once (the sandbox's declared limit), the process 400. ${sent.toLocaleString('en')} parts sent, each exactly once.`,
-    });
-  }
-  return figures;
 }
 
 /** 3. Fairness: A's supplier times out on every call while B's answers at once. */

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { startSandboxSupplier } from '../server/sandboxes/supplier';
+import { SERVICE_NODE_FLAGS } from '../server/platform/node-support';
 import { countStatements, CpuUse } from './cpu';
 import type { Load } from './load';
 import { freePort } from './soak/deployments';
@@ -26,6 +27,8 @@ export interface Figure {
    * names the unit. bench/run.ts prints them, their ratio (bare ÷ service) and the profile's breakdown.
    */
   cpu?: { service: CpuUse; bare?: CpuUse; per: string };
+  /** A section of its own after the notes (a breakdown table), kept under `id` when a later run updates the file. */
+  section?: { id: string; title: string; lines: string[] };
 }
 
 /** Service processes alive now, whose resident memory the runner samples. */
@@ -167,7 +170,7 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
   if (opts.sandboxUrl) extra.SANDBOX_SUPPLIER_URL = opts.sandboxUrl;
   if (opts.publicAddress) extra.PUBLIC_BASE_URL = `http://127.0.0.1:${port}`;
   const prof = profiling(opts.profile);
-  const proc: ChildProcess = spawn(process.execPath, [...prof.args, path.join(root, 'dist/server/main.js'), ...(opts.args ?? [])], {
+  const proc: ChildProcess = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...prof.args, path.join(root, 'dist/server/main.js'), ...(opts.args ?? [])], {
     env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: appSecret, OPERATOR_TOKEN: operatorToken, PORT: String(port), LOG_LEVEL: 'info', SEED_DEMO: 'false', SANDBOX_SUPPLIER: 'false', ...extra, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -35,6 +35,35 @@ function fmt(x: Load | { value: number; unit: string }): string {
   return `${x.value.toLocaleString('en', { maximumFractionDigits: 2 })} ${x.unit}`;
 }
 
+const row = (f: Figure) => `| ${f.name} | ${fmt(f.subject)} | ${f.baselineLabel}: ${fmt(f.baseline)} | ${f.ratio.toFixed(2)} | ${f.rssMb ?? '–'} MB | \`${f.command}\` |`;
+const note = (f: Figure) => `- **${f.name}**: ${f.notes}`;
+const section = (f: Figure) => (f.section ? [`<!-- section ${f.section.id} -->`, `## ${f.section.title}`, '', ...f.section.lines, `<!-- /section ${f.section.id} -->`, ''] : []);
+
+/**
+ * The file with these figures' rows, notes and sections replaced (or added), every other line as it was: a run of
+ * one benchmark (BENCH_UPDATE=1) updates its own figures without a full run. Each replaced note says when.
+ */
+function updated(text: string, figures: Figure[]): string {
+  let lines = text.split('\n');
+  const at = new Date().toISOString().slice(0, 16).replace('T', ' ');
+  const put = (prefix: string, line: string, after: (l: string) => boolean) => {
+    const i = lines.findIndex((l) => l.startsWith(prefix));
+    if (i >= 0) lines[i] = line;
+    else lines.splice(lines.map((l, k) => (after(l) ? k : -1)).reduce((a, b) => Math.max(a, b), -1) + 1, 0, line);
+  };
+  for (const f of figures) {
+    put(`| ${f.name} |`, row(f), (l) => l.startsWith('| ') && !l.startsWith('| Figure'));
+    if (f.notes) put(`- **${f.name}**:`, note({ ...f, notes: `${f.notes} (Measured ${at} UTC by \`${f.command}\` alone.)` }), (l) => l.startsWith('- **'));
+    if (!f.section) continue;
+    const [open, close] = [`<!-- section ${f.section.id} -->`, `<!-- /section ${f.section.id} -->`];
+    const [i, j] = [lines.indexOf(open), lines.indexOf(close)];
+    const rerun = lines.findIndex((l) => l.startsWith('## CPU per unit of work') || l.startsWith('Re-run with'));
+    const body = section(f).slice(0, -1);
+    lines = i >= 0 && j > i ? [...lines.slice(0, i), ...body, ...lines.slice(j + 1)] : [...lines.slice(0, rerun), ...body, '', ...lines.slice(rerun)];
+  }
+  return lines.join('\n');
+}
+
 async function main(): Promise<void> {
   const chosen = process.argv.slice(2).filter((a) => !a.startsWith('-'));
   const names = chosen.length ? chosen : Object.keys(BENCHMARKS);
@@ -64,10 +93,11 @@ async function main(): Promise<void> {
     '',
     '| Figure | Subject | Baseline | Ratio | Service RSS | Command |',
     '|---|---|---|---|---|---|',
-    ...figures.map((f) => `| ${f.name} | ${fmt(f.subject)} | ${f.baselineLabel}: ${fmt(f.baseline)} | ${f.ratio.toFixed(2)} | ${f.rssMb ?? '–'} MB | \`${f.command}\` |`),
+    ...figures.map(row),
     '',
-    ...figures.filter((f) => f.notes).map((f) => `- **${f.name}**: ${f.notes}`),
+    ...figures.filter((f) => f.notes).map(note),
     '',
+    ...figures.flatMap(section),
     ...cpuSection(figures),
     'Re-run with `npm run bench` (all) or `npm run bench -- <name>` (one of: ' + Object.keys(BENCHMARKS).join(', ') + '). `BENCH_SECONDS` sets the duration.',
     '',
@@ -75,7 +105,10 @@ async function main(): Promise<void> {
   const out = path.resolve(__dirname, '../../docs/benchmarks.md');
   if (chosen.length && fs.existsSync(out)) {
     process.stdout.write(lines.join('\n'));
-    process.stderr.write('bench: a subset was run; docs/benchmarks.md left as it is (run without names to rewrite it).\n');
+    if (process.env.BENCH_UPDATE) {
+      fs.writeFileSync(out, updated(fs.readFileSync(out, 'utf8'), figures));
+      process.stderr.write('bench: a subset was run; its figures, notes and sections were replaced in docs/benchmarks.md, the rest left as it was.\n');
+    } else process.stderr.write('bench: a subset was run; docs/benchmarks.md left as it is (run without names to rewrite it, or set BENCH_UPDATE=1 to replace only these figures).\n');
   } else {
     fs.writeFileSync(out, lines.join('\n'));
     process.stdout.write(lines.join('\n'));

@@ -6,9 +6,12 @@
  *   set-plan <email> <free|starter|pro|business>        change the account's plan (immediate)
  *   grant-credits <email> <amount> --reason "<why>"     grant credits; the reason is kept in the ledger
  *   reseal                                              seal every stored secret again with APP_SECRET (after a rotation)
+ *   migrations                                          every migration: applied or pending
+ *   revert-migration <name>                             undo the applied migrations back to and including <name>, newest first
  */
 import type { DataSource } from 'typeorm';
 import { loadConfig } from './platform/config';
+import { appliedMigrations } from './platform/db';
 import { Secrets } from './platform/crypto';
 import { LOOKUP_KEYS_SEALED, openLookupKeys } from './platform/lookup-keys';
 import { type ResealCount, resealAll } from './platform/sealed';
@@ -26,7 +29,35 @@ import { GRANT_LIMIT } from './operator/schemas';
 import { QUEUES } from './workers';
 import { openDatabase } from './composition';
 
-const USAGE = 'known: sync-links, account <email>, set-plan <email> <plan>, grant-credits <email> <amount> --reason "<why>", reseal';
+const USAGE = 'known: sync-links, account <email>, set-plan <email> <plan>, grant-credits <email> <amount> --reason "<why>", reseal, migrations, revert-migration <name>';
+
+/** Every migration in order, with whether the database has it. */
+async function migrations(db: DataSource): Promise<Array<{ name: string; applied: boolean }>> {
+  await db.initialize();
+  try {
+    const applied = new Set(await appliedMigrations(db));
+    return db.migrations.map((m) => ({ name: m.name ?? m.constructor.name, applied: applied.has(m.name ?? '') }));
+  } finally {
+    await db.destroy();
+  }
+}
+
+/**
+ * Undoes the applied migrations newest first, down to and including `name` (each in its own transaction, or none
+ * when it builds indexes CONCURRENTLY, as they ran); the service must be stopped, or be the release before them.
+ */
+async function revertTo(db: DataSource, name: string): Promise<string[]> {
+  await db.initialize();
+  try {
+    const applied = await appliedMigrations(db);
+    const upTo = applied.indexOf(name);
+    if (upTo < 0) throw new Error(`"${name}" is not an applied migration`);
+    for (let i = 0; i <= upTo; i++) await db.undoLastMigration({ transaction: 'each' });
+    return applied.slice(0, upTo + 1);
+  } finally {
+    await db.destroy();
+  }
+}
 
 /** `--name value` or `--name=value`; the words left are the command and its arguments. */
 function parseArgs(argv: string[]): { words: string[]; options: Record<string, string> } {
@@ -113,6 +144,15 @@ async function main(): Promise<void> {
       print(report);
       // A value no secret opens stays as it was: said, and not a success.
       if (Object.values(report).some((c) => c.unreadable > 0)) process.exitCode = 1;
+      return;
+    }
+    case 'migrations': {
+      print(await migrations(openDatabase(databaseUrl, 2)));
+      return;
+    }
+    case 'revert-migration': {
+      if (args.length !== 1) throw new Error('Usage: revert-migration <name, as `migrations` lists it>');
+      print({ reverted: await revertTo(openDatabase(databaseUrl, 2), args[0]) });
       return;
     }
     default:

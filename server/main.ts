@@ -9,8 +9,8 @@ import { EMBEDDED_DATABASE, EmbeddedDatabase, startEmbeddedPostgres } from './pl
 import { EnvironmentError, listenFailure } from './platform/environment';
 import { closeServer, listen } from './platform/http/app';
 import { Boss, startBoss } from './platform/jobs';
-import { createLogger } from './platform/logger';
-import { unsupportedNodeSentence } from './platform/node-support';
+import { bufferedStdout, createLogger } from './platform/logger';
+import { missingNodeFlagsSentence, unsupportedNodeSentence } from './platform/node-support';
 import { buildHttpApp, buildServices, openDatabase } from './composition';
 import { ensureDemo, writeDemoFile } from './demo';
 import { QUEUES, registerWorkers } from './workers';
@@ -29,7 +29,9 @@ async function main(): Promise<void> {
     }
     throw e;
   }
-  const log = createLogger(config.logLevel);
+  const log = createLogger(config.logLevel, undefined, bufferedStdout());
+  const withoutFlags = missingNodeFlagsSentence();
+  if (withoutFlags) log.warn(withoutFlags);
   // Every async path catches its own faults; one that slips through is a bug, logged, and the process serves on: what
   // acts later is durable (outbox, leases, jobs), so nothing is half-done, while exiting would drop every store's
   // requests in flight for one store's fault. A thrown exception (synchronous state may be torn) exits for the supervisor.
@@ -64,8 +66,8 @@ async function main(): Promise<void> {
   const migrator = openDatabase(databaseUrl, 2, { connectMs: waits.connectMs });
   await migrator.initialize();
   const migrated = await migrate(migrator, log).finally(() => migrator.destroy());
-  // A contract step waits for the previous release's processes to go: tried again each minute until it applies.
-  if (!migrated) stops.push(retryDeferredMigrations(databaseUrl, log, waits.connectMs));
+  // A contract step waits for the previous release's processes to go: tried again (MIGRATION_RETRY_SECONDS) until it applies.
+  if (!migrated) stops.push(retryDeferredMigrations(databaseUrl, log, waits.connectMs, config.migrationRetrySeconds));
   const db = openDatabase(databaseUrl, config.dbPoolSize, waits);
   await db.initialize();
   // Refuses (exit 2) when the keyring opens none of the data: before anything could seal or look up under a wrong secret.
@@ -108,6 +110,8 @@ async function main(): Promise<void> {
     // Embedded default: the sandbox supplier on this machine can reach us at the local address.
     if (!config.databaseUrl && !config.publicBaseUrl) config.publicBaseUrl = baseUrl;
     log.info({ port, baseUrl, role: config.role }, 'listening');
+    // Supervisors and tests wait for this line: not held in the log's buffer.
+    log.flush();
     // Fault drill: a rejection nobody handles (FAILPOINTS=main.unhandledRejection=throw), met by the handler at the top.
     void Promise.resolve().then(() => failpoint('main.unhandledRejection'));
     // A changed public address is registered again with the suppliers; failures are logged, not fatal.
@@ -139,6 +143,7 @@ async function main(): Promise<void> {
     }
   } else {
     log.info({ role: config.role }, 'worker started');
+    log.flush();
   }
 
 }
@@ -157,8 +162,8 @@ main().catch((err) => {
   process.exit(1);
 });
 
-/** Tries the waiting migrations once a minute on a connection of their own; the answer stops the tries. */
-function retryDeferredMigrations(databaseUrl: string, log: ReturnType<typeof createLogger>, connectMs: number): () => Promise<void> {
+/** Tries the waiting migrations every `seconds` on connections of their own, until they apply. */
+function retryDeferredMigrations(databaseUrl: string, log: ReturnType<typeof createLogger>, connectMs: number, seconds: number): () => Promise<void> {
   let done = false;
   const timer = setInterval(() => {
     const migrator = openDatabase(databaseUrl, 2, { connectMs });
@@ -173,7 +178,7 @@ function retryDeferredMigrations(databaseUrl: string, log: ReturnType<typeof cre
       })
       .catch((err: unknown) => log.warn({ err }, 'waiting migrations not tried'))
       .finally(() => migrator.isInitialized && migrator.destroy());
-  }, 60_000);
+  }, seconds * 1000);
   timer.unref();
   return async () => clearInterval(timer);
 }

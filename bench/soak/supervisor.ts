@@ -7,6 +7,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { sleep } from './api';
 import { ROOT } from './programs';
+import { SERVICE_NODE_FLAGS } from '../../server/platform/node-support';
 
 export const MAIN = path.join(ROOT, 'dist/server/main.js');
 
@@ -78,7 +79,7 @@ export class Supervised {
   }
 
   private spawnOnce(): void {
-    const proc = spawn(process.execPath, [MAIN, '--role', this.role], { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [...SERVICE_NODE_FLAGS, MAIN, '--role', this.role], { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.proc = proc;
     this.ready = false;
     const life: Incarnation = { pid: proc.pid ?? 0, startedAt: Date.now(), endedAt: null, end: null };

@@ -16,7 +16,7 @@ import { DispatchCommands } from './commands';
 import { supplierOrderRenderer } from './events';
 import { DispatchJob, type ShopperCapture } from './job';
 import { Rerouter } from './reroute';
-import { DISPATCH_QUEUE, DISPATCH_QUEUES, DispatchQueue, SAFETY_NET_QUEUE, SWEEP_KEY, WORK_CHANNEL } from './queues';
+import { DISPATCH_BATCH_WINDOW_MS, DISPATCH_QUEUE, DISPATCH_QUEUES, type DispatchJobData, DispatchQueue, SAFETY_NET_QUEUE, SWEEP_KEY, WORK_CHANNEL } from './queues';
 import { CHANGE_CHANNEL, SupplierOrderRecords } from './records';
 import { supplierOrderRoutes } from './routes';
 import { SafetyNet } from './safety-net';
@@ -29,7 +29,7 @@ import { SupplierOrderWaiter } from './waiter';
 
 /** The dispatch runner's options in a process; the benchmark's no-op baseline uses the same (bench/dispatch-shop.ts). */
 export function dispatchRunnerOptions(p: Pick<Platform, 'config'>, registry: SupplierRegistry): JobRunnerOptions {
-  return { concurrency: p.config.dispatchConcurrency, groupConcurrency: { default: 4, tiers: registry.callsInFlight() }, pollMs: 2000, heartbeatSeconds: 10 };
+  return { concurrency: p.config.dispatchConcurrency, groupConcurrency: { default: 4, tiers: registry.callsInFlight() }, pollMs: 2000, heartbeatSeconds: 10, batchWindowMs: DISPATCH_BATCH_WINDOW_MS };
 }
 
 interface DispatchNeeds {
@@ -76,18 +76,18 @@ export const dispatchModule = domainModule({
       routes: supplierOrderRoutes(commands, reads, orders),
       async work(boss: Boss) {
         // Many slots, a per-connection limit enforced when jobs are claimed, woken by every send.
-        const runner = new JobRunner<{ supplierOrderId: string }>(
+        const runner = new JobRunner<DispatchJobData>(
           boss,
           DISPATCH_QUEUE,
           dispatchRunnerOptions(p, registry),
           async (j) => {
-            await job.run(j.data.supplierOrderId);
+            await job.run(j.data.supplierOrderId, j.data.storeId);
           },
           log,
           // Asked for while a job ran (a pay, a cancel) after its last look: its job is completed now, so send another.
           // One read for the whole batch of completed jobs.
           async (jobs) => {
-            await queue.requestMany(await records.stepDueAmong(jobs.map((j) => j.data.supplierOrderId)));
+            await queue.requestMany(await records.stepDueAmong(jobs.map((j) => ({ id: j.data.supplierOrderId, storeId: j.data.storeId }))));
           },
         );
         const offWake = feed.on(WORK_CHANNEL, () => runner.poke());
@@ -95,7 +95,7 @@ export const dispatchModule = domainModule({
         sweeper.start();
         await boss.work<OrderReadBack>(READBACK_QUEUES.order, POLLING, async ([j]) => {
           failpoint('dispatch.readBack');
-          await job.readBack(j.data.connectionId, j.data.supplierOrderId);
+          await job.readBack(j.data.connectionId, j.data.supplierOrderId, j.data.storeId);
         });
         // Open supplier orders are read back even when no notification comes: a chain of sweeps, which the minutely
         // schedule restarts should it ever break (a crash between a sweep and its successor).

@@ -62,8 +62,8 @@ export class DispatchJob {
     private readonly rerouter: Pick<Rerouter, 'run'>,
   ) {}
 
-  async run(supplierOrderId: string): Promise<void> {
-    const work = await this.records.work(supplierOrderId);
+  async run(supplierOrderId: string, storeId?: string): Promise<void> {
+    const work = await this.records.work(supplierOrderId, storeId);
     let so: SupplierOrder | null = work?.so ?? null;
     for (let round = 0; work && so && round < 8; round++) {
       const step = nextStep(so);
@@ -73,7 +73,7 @@ export class DispatchJob {
       } catch (err) {
         // Someone else moved the record meanwhile (a retry, a read-back): look again.
         if (!isConflict(err)) throw err;
-        so = await this.records.load(supplierOrderId);
+        so = await this.records.load(supplierOrderId, work.so.storeId);
       }
     }
   }
@@ -210,16 +210,16 @@ export class DispatchJob {
   }
 
   /** A read-back (after a notification, or the safety net): the supplier's view applied as any other answer. */
-  async readBack(connectionId: string, supplierOrderId: string): Promise<boolean> {
+  async readBack(connectionId: string, supplierOrderId: string, storeId?: string): Promise<boolean> {
     for (let attempt = 0; attempt < 3; attempt++) {
-      const so = await this.records.bySupplierId(connectionId, supplierOrderId);
+      const so = await this.records.bySupplierId(connectionId, supplierOrderId, storeId);
       if (!so) return false;
       const conn = await this.records.connection(so.connectionId);
       if (!conn || conn.disconnectedAt || !conn.credentialsSealed) return false;
       const answer = await this.gateway.call(conn, (a, ctx) => a.getOrder(ctx, supplierOrderId));
       try {
         // Read again after the supplier's answer: the record may have moved while we waited for it.
-        await this.change((await this.records.load(so.id)) ?? so, { type: 'supplierAnswered', answer, history: 'readBack' });
+        await this.change((await this.records.load(so.id, so.storeId)) ?? so, { type: 'supplierAnswered', answer, history: 'readBack' });
         return true;
       } catch (err) {
         if (!isConflict(err)) throw err;

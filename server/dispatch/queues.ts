@@ -11,6 +11,12 @@ export const SAFETY_NET_QUEUE = 'readback.safety-net';
 /** One sweep waiting and one running at most; the chain and the minutely schedule meet on this key. */
 export const SWEEP_KEY = 'sweep';
 
+/**
+ * The runner fetches, and completes finished jobs, at most every 25 ms: a part waits that long at most to start, and
+ * a busy runner makes about 40 fetches and completions a second rather than one of each per part.
+ */
+export const DISPATCH_BATCH_WINDOW_MS = 25;
+
 export const singletonKeyOf = (so: { orderId: string; groupKey: string }) => `supplier-order:${so.orderId}:${so.groupKey}`;
 
 /**
@@ -25,6 +31,15 @@ export const DISPATCH_QUEUES: QueueSpec[] = [
 
 export type { PartRef } from './supplier-order';
 
+/** A dispatch job's data. `storeId` is absent from jobs queued before it was added; those read it from the record. */
+export interface DispatchJobData {
+  supplierOrderId: string;
+  storeId?: string;
+}
+
+/** The store rides with the job, so that every statement of the job can name it (one shard under Citus). */
+export const dispatchJobData = (so: Pick<PartRef, 'id' | 'storeId'>): DispatchJobData => ({ supplierOrderId: so.id, storeId: so.storeId });
+
 /** Puts dispatch jobs on the queue and wakes the runners. */
 export class DispatchQueue {
   constructor(
@@ -34,7 +49,7 @@ export class DispatchQueue {
 
   /** True when a job was queued; false when one already waits or runs for the part (it will see the record as it is now). */
   async request(so: PartRef): Promise<boolean> {
-    const id = await this.boss().send(DISPATCH_QUEUE, { supplierOrderId: so.id }, { singletonKey: singletonKeyOf(so), group: { id: so.connectionId, tier: so.supplierKey } });
+    const id = await this.boss().send(DISPATCH_QUEUE, dispatchJobData(so), { singletonKey: singletonKeyOf(so), group: { id: so.connectionId, tier: so.supplierKey } });
     if (id) await this.wake();
     return !!id;
   }
@@ -44,7 +59,7 @@ export class DispatchQueue {
     if (!parts.length) return;
     await this.boss().insert(
       DISPATCH_QUEUE,
-      parts.map((so) => ({ data: { supplierOrderId: so.id }, singletonKey: singletonKeyOf(so), group: { id: so.connectionId, tier: so.supplierKey } })),
+      parts.map((so) => ({ data: dispatchJobData(so), singletonKey: singletonKeyOf(so), group: { id: so.connectionId, tier: so.supplierKey } })),
     );
     await this.wake();
   }

@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { Batcher } from '../platform/batching';
 import type { Queryable } from '../platform/db';
 import { errors } from '../platform/errors';
 import type { ConnectionService, SupplierConnection } from '../connections';
@@ -19,13 +20,16 @@ export type { PartRef, Work, WorkItem } from './supplier-order';
  * ends (`writeChange`, ./sql/write.ts, writes it, with its history, its part and its notification, in one statement).
  */
 export class SupplierOrderRecords {
+  /** The work of the jobs that start together (one fetch's batch) is read together: one statement per store. */
+  private readonly works = new Batcher<{ id: string; storeId?: string }, Work | null>((refs) => this.workOfMany(refs));
+
   constructor(
     private readonly db: DataSource,
     private readonly connections: Pick<ConnectionService, 'findById'>,
   ) {}
 
-  load(id: string): Promise<SupplierOrder | null> {
-    return sql.supplierOrderById(this.db, id);
+  load(id: string, storeId?: string): Promise<SupplierOrder | null> {
+    return sql.supplierOrderById(this.db, id, storeId);
   }
 
   async loadOrFail(id: string): Promise<SupplierOrder> {
@@ -38,17 +42,37 @@ export class SupplierOrderRecords {
     return sql.supplierOrderOfPart(this.db, orderId, groupKey);
   }
 
-  bySupplierId(connectionId: string, supplierOrderId: string): Promise<SupplierOrder | null> {
-    return sql.supplierOrderBySupplierId(this.db, connectionId, supplierOrderId);
+  bySupplierId(connectionId: string, supplierOrderId: string, storeId?: string): Promise<SupplierOrder | null> {
+    return sql.supplierOrderBySupplierId(this.db, connectionId, supplierOrderId, storeId);
   }
 
   connection(id: string): Promise<SupplierConnection | null> {
     return this.connections.findById(id);
   }
 
-  /** Everything a step needs, in one read. */
-  work(id: string): Promise<Work | null> {
-    return sql.workOf(this.db, id);
+  /**
+   * Everything a step needs, read fresh when the job starts (never carried in the job: what the pre-checks judge may
+   * change until the supplier is called). Jobs that start in the same turn share one read per store.
+   */
+  work(id: string, storeId?: string): Promise<Work | null> {
+    return this.works.submit({ id, storeId });
+  }
+
+  private async workOfMany(refs: Array<{ id: string; storeId?: string }>): Promise<Array<Work | null>> {
+    const stores = await this.storesOf(refs);
+    const found = new Map<string, Work>();
+    for (const [storeId, ids] of groupByStore(refs.map((r) => ({ id: r.id, storeId: stores.get(r.id) })))) {
+      for (const w of await sql.workOfMany(this.db, storeId, ids)) found.set(w.so.id, w);
+    }
+    return refs.map((r) => found.get(r.id) ?? null);
+  }
+
+  /** Each record's store: as the job named it, or read once from the row for jobs queued before jobs named it. */
+  private async storesOf(refs: Array<{ id: string; storeId?: string }>): Promise<Map<string, string>> {
+    const stores = new Map(refs.flatMap((r) => (r.storeId ? [[r.id, r.storeId] as const] : [])));
+    const unknown = refs.filter((r) => !r.storeId).map((r) => r.id);
+    if (unknown.length) for (const r of await sql.storesOf(this.db, unknown)) stores.set(r.id, r.storeId);
+    return stores;
   }
 
   /**
@@ -120,9 +144,12 @@ export class SupplierOrderRecords {
     });
   }
 
-  /** Which of these records still have a step due: one read for a batch of finished jobs. */
-  stepDueAmong(ids: string[]): Promise<PartRef[]> {
-    return ids.length ? sql.stepDueAmong(this.db, ids) : Promise.resolve([]);
+  /** Which of these records still have a step due: one read per store for a batch of finished jobs. */
+  async stepDueAmong(refs: Array<{ id: string; storeId?: string }>): Promise<PartRef[]> {
+    const stores = await this.storesOf(refs);
+    const due: PartRef[] = [];
+    for (const [storeId, ids] of groupByStore(refs.map((r) => ({ id: r.id, storeId: stores.get(r.id) })))) due.push(...(await sql.stepDueAmong(this.db, storeId, ids)));
+    return due;
   }
 
   /** Records with a step due that nothing touched for a while (a lost job, a crash between commit and send). */
@@ -139,4 +166,11 @@ export class SupplierOrderRecords {
   lastSeenCost(soId: string): Promise<number | null> {
     return sql.lastSeenCost(this.db, soId);
   }
+}
+
+/** Ids by store; records whose store is unknown (gone) are left out. */
+function groupByStore(refs: Array<{ id: string; storeId?: string }>): Map<string, string[]> {
+  const by = new Map<string, string[]>();
+  for (const r of refs) if (r.storeId) by.set(r.storeId, [...(by.get(r.storeId) ?? []), r.id]);
+  return by;
 }

@@ -54,16 +54,16 @@ export class SafetyNet {
    */
   async due(): Promise<Array<OrderReadBack & { id: string }>> {
     const rows = await sql.dueOrders(this.db, { dueAfterSeconds: this.timing.dueAfterSeconds, maxAgeDays: MAX_AGE_DAYS, perConnection: PER_CONNECTION, perSweep: PER_SWEEP });
-    return rows.map((r) => ({ id: r.id, connectionId: r.connection_id, supplierOrderId: r.supplier_order_id }));
+    return rows.map((r) => ({ id: r.id, storeId: r.store_id, connectionId: r.connection_id, supplierOrderId: r.supplier_order_id }));
   }
 
   /** One sweep: read-backs for every due order, spread over the jitter; then the next sweep. */
   async sweep(): Promise<number> {
     const due = await this.due();
     let queued = 0;
-    for (const { connectionId, supplierOrderId } of due) {
+    for (const { connectionId, supplierOrderId, storeId } of due) {
       const startAfter = new Date(Date.now() + Math.floor(Math.random() * this.timing.jitterSeconds * 1000));
-      const data: OrderReadBack = { connectionId, supplierOrderId };
+      const data: OrderReadBack = { connectionId, supplierOrderId, storeId };
       // null: a read-back for the order is already waiting (a notification's, say); it serves.
       if (await this.boss.send(READBACK_QUEUES.order, data, { singletonKey: readBackKey(connectionId, supplierOrderId), startAfter })) queued++;
     }

@@ -125,6 +125,7 @@ export interface Work {
 
 export interface PartRef {
   id: string;
+  storeId: string;
   orderId: string;
   groupKey: string;
   connectionId: string;

@@ -135,3 +135,20 @@ export const oldForeignKeyDefinition = (k: StoreForeignKey): string => {
   const referenced = k.referencedColumns.replace('store_id, ', '');
   return `FOREIGN KEY (${column}) REFERENCES ${k.references} (${referenced})${k.onDelete === 'CASCADE' ? ' ON DELETE CASCADE' : ''}`;
 };
+
+const fillFunction = (c: StoreChild) => `${c.table}_fill_store_id`;
+
+/** The trigger that fills a child row's `store_id` from its parent when the writer (the previous release) omits it. */
+export const fillTrigger = (c: StoreChild): string[] => [
+  `CREATE OR REPLACE FUNCTION ${fillFunction(c)}() RETURNS trigger LANGUAGE plpgsql AS $$
+   BEGIN
+     IF NEW.store_id IS NULL THEN
+       SELECT p.store_id INTO NEW.store_id FROM ${c.parent} p WHERE p.${c.parentId} = NEW.${c.via};
+     END IF;
+     RETURN NEW;
+   END $$`,
+  `DROP TRIGGER IF EXISTS ${fillFunction(c)} ON ${c.table}`,
+  `CREATE TRIGGER ${fillFunction(c)} BEFORE INSERT ON ${c.table} FOR EACH ROW EXECUTE FUNCTION ${fillFunction(c)}()`,
+];
+
+export const dropFillTrigger = (c: StoreChild): string[] => [`DROP TRIGGER IF EXISTS ${fillFunction(c)} ON ${c.table}`, `DROP FUNCTION IF EXISTS ${fillFunction(c)}()`];

@@ -12,6 +12,8 @@ import * as sql from './sql';
 export interface OrderReadBack {
   connectionId: string;
   supplierOrderId: string;
+  /** The store of the supplier order when the sender knows it (the safety net): the read-back's statements name it. */
+  storeId?: string;
   orderNumber?: string;
 }
 

@@ -84,6 +84,11 @@ export async function migrate(ds: DataSource, log: Logger): Promise<boolean> {
   }
 }
 
+/** The names of the applied migrations, newest first. */
+export async function appliedMigrations(ds: DataSource): Promise<string[]> {
+  return ((await ds.query('SELECT name FROM migrations ORDER BY timestamp DESC, id DESC')) as Array<{ name: string }>).map((r) => r.name);
+}
+
 /** What runs a statement: the data source, a transaction's entity manager, or a query runner. */
 export type Queryable = DataSource | EntityManager | QueryRunner;
 

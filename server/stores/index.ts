@@ -1,6 +1,7 @@
 import type { AccountService } from '../identity/accounts';
 import { ListCounts1764288000010 } from '../migrations/1764288000010-ListCounts';
-import { StoreKeysContract1764979200351, StoreKeysExpand1764979200350 } from '../migrations/1764979200350-StoreKeys';
+import { StoreKeysExpand1764979200350 } from '../migrations/1764979200350-StoreKeysExpand';
+import { StoreKeysContract1764979200351 } from '../migrations/1764979200351-StoreKeysContract';
 import { domainModule, type Platform } from '../platform/domain';
 import { ProductService } from './products';
 import { storeRoutes } from './routes';

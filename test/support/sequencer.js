@@ -6,7 +6,9 @@
 const Sequencer = require('@jest/test-sequencer').default;
 
 const SLOWEST_FIRST = [
-  'test/dispatch/kill-at-every-step.test.ts',
+  'test/dispatch/kill-standard-steps.test.ts',
+  'test/dispatch/kill-reroute-steps.test.ts',
+  'test/dispatch/kill-capture-steps.test.ts',
   'test/platform/readme-walk.test.ts',
   'test/dispatch/faults.test.ts',
   'test/identity/app-secret-rotation.test.ts',

@@ -32,8 +32,8 @@ export async function queuedOfConnection(db: Queryable, so: Pick<SupplierOrder, 
   return found.map(supplierOrderOf);
 }
 
-export async function supplierOrderBySupplierId(db: Queryable, connectionId: string, supplierOrderId: string): Promise<SupplierOrder | null> {
-  const [r] = await rows<SupplierOrderRow>(db, 'SELECT * FROM supplier_orders WHERE connection_id = $1 AND supplier_order_id = $2', [connectionId, supplierOrderId]);
+export async function supplierOrderBySupplierId(db: Queryable, connectionId: string, supplierOrderId: string, storeId?: string): Promise<SupplierOrder | null> {
+  const [r] = await rows<SupplierOrderRow>(db, `SELECT * FROM supplier_orders WHERE connection_id = $1 AND supplier_order_id = $2${storeId ? ' AND store_id = $3' : ''}`, storeId ? [connectionId, supplierOrderId, storeId] : [connectionId, supplierOrderId]);
   return r ? supplierOrderOf(r) : null;
 }
 
@@ -43,11 +43,12 @@ export function supplierOrdersOfOrders(db: Queryable, orderIds: string[]): Promi
 }
 
 /**
- * Everything a dispatch step reads, in one statement: the record, its connection (as the connections domain maps
- * it), the store order's payment, and the part's items with the supplier product each is linked to now.
+ * Everything a dispatch step reads, in one statement for some records of one store: each record, its connection (as
+ * the connections domain maps it), the store order's payment, and the part's items with the supplier product each is
+ * linked to now. By the store (equality), so that under Citus it runs on the store's shard.
  */
-export async function workOf(db: Queryable, id: string): Promise<Work | null> {
-  const [r] = await preparedRows<SupplierOrderRow & { connection: ConnectionRow; order_payment_method: PaymentMethod; order_payment_status: PaymentStatus; order_confirmed: boolean; items: WorkItem[] }>(
+export async function workOfMany(db: Queryable, storeId: string, ids: string[]): Promise<Work[]> {
+  const found = await preparedRows<SupplierOrderRow & { connection: ConnectionRow; order_payment_method: PaymentMethod; order_payment_status: PaymentStatus; order_confirmed: boolean; items: WorkItem[] }>(
     db,
     `SELECT ${OF_S}, to_jsonb(c.*) AS connection, o.payment_method AS order_payment_method, o.payment_status AS order_payment_status, o.confirmed_at IS NOT NULL AS order_confirmed,
             COALESCE((SELECT json_agg(json_build_object('id', i.id, 'sku', i.sku, 'quantity', i.quantity, 'supplierVariantId', i.supplier_variant_id,
@@ -58,27 +59,31 @@ export async function workOf(db: Queryable, id: string): Promise<Work | null> {
                                                               AND a.connection_id = s.connection_id AND a.supplier_variant_id = i.supplier_variant_id LIMIT 1) END,
                                                         'hasAlternates', EXISTS (SELECT 1 FROM product_link_alternates a WHERE a.store_id = s.store_id AND a.store_variant_id = i.variant_id)) ORDER BY i.position)
                         FROM store_order_items i
-                        LEFT JOIN product_link_variants lv ON lv.store_variant_id = i.variant_id
-                        LEFT JOIN product_links l ON l.id = lv.link_id
-                       WHERE i.order_id = s.order_id AND i.group_key = s.group_key), '[]') AS items
-       FROM supplier_orders s JOIN supplier_connections c ON c.id = s.connection_id JOIN store_orders o ON o.id = s.order_id
-      WHERE s.id = $1`,
-    [id],
+                        LEFT JOIN product_link_variants lv ON lv.store_id = s.store_id AND lv.store_variant_id = i.variant_id
+                        LEFT JOIN product_links l ON l.store_id = s.store_id AND l.id = lv.link_id
+                       WHERE i.store_id = s.store_id AND i.order_id = s.order_id AND i.group_key = s.group_key), '[]') AS items
+       FROM supplier_orders s JOIN supplier_connections c ON c.id = s.connection_id AND c.store_id = s.store_id JOIN store_orders o ON o.id = s.order_id AND o.store_id = s.store_id
+      WHERE s.store_id = $1 AND s.id = ANY($2::uuid[])`,
+    [storeId, ids],
   );
-  if (!r) return null;
-  return {
+  return found.map((r) => ({
     so: supplierOrderOf(r),
     conn: connectionOf(r.connection),
     order: { paymentMethod: r.order_payment_method, paymentStatus: r.order_payment_status, confirmed: r.order_confirmed },
     items: r.items.map((i) => ({ ...i, linkCostMinor: i.linkCostMinor === null ? null : Number(i.linkCostMinor) })),
-  };
+  }));
 }
 
-const PART_REF = `id, order_id AS "orderId", group_key AS "groupKey", connection_id AS "connectionId", supplier_key AS "supplierKey"`;
+/** The stores of records named without one (jobs queued before job data carried `storeId`): a cross-store read, once per such job. */
+export function storesOf(db: Queryable, ids: string[]): Promise<Array<{ id: string; storeId: string }>> {
+  return preparedRows(db, 'SELECT id, store_id AS "storeId" FROM supplier_orders WHERE id = ANY($1::uuid[])', [ids]);
+}
 
-/** Which of these records have a step due (the generated column): the runner's one look after a batch of jobs. */
-export function stepDueAmong(db: Queryable, ids: string[]): Promise<PartRef[]> {
-  return preparedRows(db, `SELECT ${PART_REF} FROM supplier_orders WHERE id = ANY($1) AND step_due`, [ids]);
+const PART_REF = `id, store_id AS "storeId", order_id AS "orderId", group_key AS "groupKey", connection_id AS "connectionId", supplier_key AS "supplierKey"`;
+
+/** Which of these records of a store have a step due (the generated column): the runner's look after a batch of jobs. */
+export function stepDueAmong(db: Queryable, storeId: string, ids: string[]): Promise<PartRef[]> {
+  return preparedRows(db, `SELECT ${PART_REF} FROM supplier_orders WHERE store_id = $1 AND id = ANY($2::uuid[]) AND step_due`, [storeId, ids]);
 }
 
 /** Records with a step due that nothing touched for a while (a lost job, a crash between commit and send). */

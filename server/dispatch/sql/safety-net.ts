@@ -8,13 +8,13 @@ import { affected, type Queryable, rows } from '../../platform/db';
  * stops new orders, not the following of those already at the supplier): neither changed (every
  * read-back writes the row) nor asked for by the safety net for `dueAfterSeconds`; at most `perConnection` each.
  */
-export function dueOrders(db: Queryable, o: { dueAfterSeconds: number; maxAgeDays: number; perConnection: number; perSweep: number }): Promise<Array<{ id: string; connection_id: string; supplier_order_id: string }>> {
+export function dueOrders(db: Queryable, o: { dueAfterSeconds: number; maxAgeDays: number; perConnection: number; perSweep: number }): Promise<Array<{ id: string; store_id: string; connection_id: string; supplier_order_id: string }>> {
   // Statuses the supplier still moves on its own (as in the partial index of migration ReadBackAskedAt). Queued and
   // failed orders belong to the dispatch job, which reads them itself.
   return rows(
     db,
-    `SELECT id, connection_id, supplier_order_id FROM (
-       SELECT so.id, so.connection_id, so.supplier_order_id, GREATEST(so.updated_at, so.read_back_asked_at) AS seen,
+    `SELECT id, store_id, connection_id, supplier_order_id FROM (
+       SELECT so.id, so.store_id, so.connection_id, so.supplier_order_id, GREATEST(so.updated_at, so.read_back_asked_at) AS seen,
               row_number() OVER (PARTITION BY so.connection_id ORDER BY GREATEST(so.updated_at, so.read_back_asked_at)) AS n
          FROM supplier_orders so
          JOIN supplier_connections c ON c.id = so.connection_id

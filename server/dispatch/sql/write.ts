@@ -46,14 +46,14 @@ export async function writeChange(db: Queryable, c: Change, alike: string[] = []
     });
     const from = p.add(c.from);
     so = `UPDATE supplier_orders SET status = ${p.add(c.to)}, updated_at = now()${sets.map((x) => `, ${x}`).join('')}
-           WHERE id = ANY(${p.add([c.id, ...alike])}::uuid[]) AND status = ${from} RETURNING ${COLUMNS_READ}, ${from}::text AS from_status`;
+           WHERE store_id = ${p.add(a.storeId)} AND id = ANY(${p.add([c.id, ...alike])}::uuid[]) AND status = ${from} RETURNING ${COLUMNS_READ}, ${from}::text AS from_status`;
   }
   const h = c.history;
   const changed = await preparedRows<SupplierOrderRow>(
     db,
     `WITH so AS (${so}),
-     ev AS (INSERT INTO supplier_order_events (supplier_order_id, actor_kind, actor_id, type, from_status, to_status, details)
-            SELECT id, ${p.add(h.actor.kind)}, ${p.add(h.actor.id)}, ${p.add(h.type)}, from_status, status, ${p.json(h.details)} FROM so RETURNING id, supplier_order_id)
+     ev AS (INSERT INTO supplier_order_events (store_id, supplier_order_id, actor_kind, actor_id, type, from_status, to_status, details)
+            SELECT store_id, id, ${p.add(h.actor.kind)}, ${p.add(h.actor.id)}, ${p.add(h.type)}, from_status, status, ${p.json(h.details)} FROM so RETURNING id, supplier_order_id)
      ${eventStep(p, c)} ${c.part ? `, ${movePart(p, a.storeId, 'so', c.part)}` : ''}
      SELECT ${COLUMNS_READ}, pg_notify('${CHANGE_CHANNEL}', id::text) AS notified FROM so`,
     p.values,

@@ -1,21 +1,14 @@
-/**
- * Resumable steps: a worker is killed with SIGKILL at each step boundary of dispatch (before create, after the
- * supplier created it but before we recorded it, after that record before pay, after the supplier took the payment
- * but before we recorded it; under promise to sell, before asking the payment provider to capture the shopper's
- * payment, and after the provider captured it but before we recorded the request), several times over, each time
- * restarted with the same crash point armed. Then a worker without it finishes. Counted at the sandbox supplier and
- * at the payment provider: every part has exactly one supplier order, paid exactly once; every shopper is captured
- * exactly once (the provider's own records); and none is left with a step due. Then the reroute's steps: killed
- * before the cancel at the first supplier, between that cancel and anything at the alternate, and after the reroute
- * is written but before the alternate's job is sent: each part ends rerouted, with one live order across both
- * suppliers (their own records).
- */
 /* eslint-disable @typescript-eslint/no-explicit-any */
-import { createDatabase, eventually, Sandbox, Service, startSandbox, startService } from '../support/harness';
-import { openShop, placeOrder, received, Shop } from '../support/orders';
-import { liveOrders, openRerouteShop } from '../support/reroute';
+/**
+ * Shared by the kill-at-every-step files (test/dispatch/kill-*-steps.test.ts): a worker killed with SIGKILL at a
+ * step boundary, again and again, then a worker without the crash point finishes. Split in three files so jest runs
+ * them side by side.
+ */
+import { createDatabase, eventually, Sandbox, Service, startSandbox, startService } from './harness';
+import { openShop, placeOrder, received, Shop } from './orders';
+import { liveOrders, openRerouteShop } from './reroute';
 import { RunningFakeCj, startFakeCj } from '../fakes/cj';
-import { connectPayments, PaymentSandbox, startPaymentSandbox } from '../support/payments';
+import { connectPayments, PaymentSandbox, startPaymentSandbox } from './payments';
 
 const PARTS = 4;
 const CRASHES = 3;
@@ -26,17 +19,20 @@ const started: Service[] = [];
 let paymentProvider: PaymentSandbox;
 let fake: RunningFakeCj;
 
-beforeAll(async () => {
-  sandbox = await startSandbox();
-  paymentProvider = await startPaymentSandbox();
-  fake = await startFakeCj();
-});
-afterAll(async () => {
-  await fake?.close();
-  for (const s of started.reverse()) await s.stop('SIGKILL').catch(() => undefined);
-  await sandbox?.close();
-  await paymentProvider?.close();
-});
+/** The sandbox supplier, the payment provider and CJ's fake for one file; every service started is killed after it. */
+export function killSetup(): void {
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    paymentProvider = await startPaymentSandbox();
+    fake = await startFakeCj();
+  });
+  afterAll(async () => {
+    await fake?.close();
+    for (const s of started.reverse()) await s.stop('SIGKILL').catch(() => undefined);
+    await sandbox?.close();
+    await paymentProvider?.close();
+  });
+}
 
 function exitOf(svc: Service, ms: number): Promise<boolean> {
   if (svc.proc.exitCode !== null || svc.proc.signalCode !== null) return Promise.resolve(true);
@@ -73,16 +69,7 @@ async function crashAgainAndAgain(label: string, databaseUrl: string, point: str
   return crashes;
 }
 
-const POINTS: Array<[string, 'standard' | 'promiseToSell']> = [
-  ['dispatch.beforeCreate', 'standard'],
-  ['dispatch.afterCreate', 'standard'],
-  ['dispatch.beforePay', 'standard'],
-  ['dispatch.afterPay', 'standard'],
-  ['dispatch.beforeCapture', 'promiseToSell'],
-  ['dispatch.afterCapture', 'promiseToSell'],
-];
-
-test.each(POINTS)('killed at %s (%s), again and again: every part ordered once, paid once, none stuck', async (point, model) => {
+export const killedAtStep = (point: string, model: 'standard' | 'promiseToSell') => async () => {
   const label = `kill-${point.split('.')[1]}`;
   const databaseUrl = await createDatabase(label);
   const api = await startService({ label, sandbox, payments: paymentProvider, databaseUrl, role: 'api', env: { DISPATCH_WAIT_MS: '0' } });
@@ -146,11 +133,11 @@ test.each(POINTS)('killed at %s (%s), again and again: every part ordered once, 
     expect(captures).toHaveLength(PARTS);
     for (const c of captures) expect(c).toMatchObject({ captured: 1, failed: 0 });
   }
-}, 300000);
+};
 
-const REROUTE_POINTS = ['dispatch.rerouteBeforeCancel', 'dispatch.rerouteAfterCancel', 'dispatch.rerouteAfterMove'];
+export const REROUTE_POINTS = ['dispatch.rerouteBeforeCancel', 'dispatch.rerouteAfterCancel', 'dispatch.rerouteAfterMove'];
 
-test.each(REROUTE_POINTS)('killed at %s, again and again: every part ends rerouted, one live order across both suppliers', async (point) => {
+export const killedAtRerouteStep = (point: string) => async () => {
   const label = `kill-${point.split('.')[1]}`;
   const databaseUrl = await createDatabase(label);
   const api = await startService({ label, sandbox, databaseUrl, role: 'api', env: { DISPATCH_WAIT_MS: '0', CJ_API_BASE_URL: fake.baseUrl } });
@@ -180,4 +167,4 @@ test.each(REROUTE_POINTS)('killed at %s, again and again: every part ends rerout
     expect(await liveOrders(sandbox, fake, numbers)).toEqual({ sandbox: 0, cj: 1 });
     expect((await received(sandbox)).count(numbers[0])).toBe(1); // made once, then cancelled there
   }
-}, 300000);
+};
