@@ -3,10 +3,13 @@ import path from 'node:path';
 
 const root = path.resolve(__dirname, '../..');
 
-/** The tables Citus distributes by store (server/migrations/citus-distribute.sql): every statement on one names its store. */
-export function storeTables(): string[] {
+/**
+ * The tables Citus distributes (server/migrations/citus-distribute.sql) and by which column: every statement on one
+ * names its shard (the store; the account, for the credit ledger).
+ */
+export function storeTables(): Map<string, string> {
   const sql = fs.readFileSync(path.join(root, 'server/migrations/citus-distribute.sql'), 'utf8');
-  return [...sql.matchAll(/create_distributed_table\('(\w+)', '(?:store_id|id)'/g)].map((m) => m[1]);
+  return new Map([...sql.matchAll(/create_distributed_table\('(\w+)', '(\w+)'/g)].map((m) => [m[1], m[2]]));
 }
 
 /** The allowed cross-store statements: docs/scaling.md's list, each "- `name`: why". */
@@ -33,25 +36,24 @@ export interface Verdict {
  * `store_id` equal to a parameter or to another pinned table's `store_id` (a join within one store), or, for an
  * insert, `store_id` among the columns written. Unqualified `store_id = $n` pins a table named without an alias.
  */
-export function judge(query: string, tables: readonly string[]): Verdict {
+export function judge(query: string, tables: ReadonlyMap<string, string>): Verdict {
   const cross = /\/\*\s*cross-store:\s*([^*]+?)\s*\*\//.exec(query)?.[1];
   const text = query.replace(/--[^\n]*/g, ' ').replace(/\/\*[\s\S]*?\*\//g, ' ');
-  const store = new Set(tables);
   const unscoped: string[] = [];
   const refs = [...text.matchAll(/\b(FROM|JOIN|UPDATE|INTO)\s+(?:ONLY\s+)?"?(\w+)"?(?:\s+(?:AS\s+)?(\w+))?/gi)];
   for (const m of refs) {
     const [, verb, table, maybeAlias] = m;
-    if (!store.has(table)) continue;
+    const key = tables.get(table);
+    if (!key) continue;
     const alias = maybeAlias && !KEYWORDS.has(maybeAlias.toLowerCase()) ? maybeAlias : table;
     if (verb.toUpperCase() === 'INTO') {
       const after = text.slice((m.index ?? 0) + m[0].indexOf(table) + table.length).replace(/^"/, '');
       const columns = /^\s*(?:AS\s+\w+\s*)?\(([^)]*)\)/i.exec(after);
-      if (!columns || !new RegExp(`\\b${table === 'stores' ? 'id' : 'store_id'}\\b`).test(columns[1])) unscoped.push(`${table} (insert without store_id)`);
+      if (!columns || !new RegExp(`\\b${key}\\b`).test(columns[1])) unscoped.push(`${table} (insert without ${key})`);
       continue;
     }
     const a = alias.replace(/\W/g, '');
-    const key = table === 'stores' ? 'id' : 'store_id';
-    const other = table === 'stores' ? '\\w+\\.store_id' : '\\w+\\.(?:store_id|id)';
+    const other = key === 'id' ? '\\w+\\.store_id' : key === 'store_id' ? '\\w+\\.(?:store_id|id)' : `\\w+\\.${key}`;
     const pinned =
       new RegExp(`\\b${a}\\.${key}\\s*=\\s*(\\$\\d+|${other}\\b)`).test(text) ||
       new RegExp(`(\\$\\d+(::\\w+)?|${other})\\s*=\\s*${a}\\.${key}\\b`).test(text) ||
