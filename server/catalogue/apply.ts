@@ -24,16 +24,17 @@ export const DROPPED = (id: string): SupplierProduct => ({ id, title: '', descri
 
 /**
  * Applies what the supplier says now to many links, within each link's sync switches, in a fixed number of
- * set-based statements (the store's own variants and titles through the stores domain). A variant the supplier dropped goes to stock 0. Every link gets `last_sync_at`; its
+ * set-based statements (the store's own variants and titles through the stores domain). The links are all of
+ * `storeId` (one connection's, or one link's). A variant the supplier dropped goes to stock 0. Every link gets `last_sync_at`; its
  * `last_sync_error` is cleared, or set when its outcome carries an error. Runs inside the caller's transaction.
  */
-export async function applyOutcomes(tx: Queryable, store: Pick<ProductService, 'applySupplierChanges'>, outcomes: ProductOutcome[]): Promise<void> {
+export async function applyOutcomes(tx: Queryable, store: Pick<ProductService, 'applySupplierChanges'>, storeId: string, outcomes: ProductOutcome[]): Promise<void> {
   const productOf = new Map<string, ProductOutcome>();
   for (const o of outcomes) for (const id of o.linkIds) productOf.set(id, o);
   if (!productOf.size) return;
-  const links = await sql.lockLinks(tx, [...productOf.keys()]);
+  const links = await sql.lockLinks(tx, storeId, [...productOf.keys()]);
   const applied = links.filter((l) => productOf.get(l.id)!.product);
-  const variants = applied.length ? await sql.variantCostsOfLinks(tx, applied.map((l) => l.id)) : [];
+  const variants = applied.length ? await sql.variantCostsOfLinks(tx, storeId, applied.map((l) => l.id)) : [];
   const variantsOf = new Map<string, typeof variants>();
   for (const v of variants) variantsOf.set(v.link_id, [...(variantsOf.get(v.link_id) ?? []), v]);
 
@@ -82,10 +83,10 @@ export async function applyOutcomes(tx: Queryable, store: Pick<ProductService, '
       failed.set(link.id, err); // this link's price rule cannot price the supplier's cost: nothing of it is applied
     }
   }
-  if (lv.link.length) await sql.updateLinkVariants(tx, lv);
+  if (lv.link.length) await sql.updateLinkVariants(tx, storeId, lv);
   // The store's variants and titles are the stores domain's to write, in this transaction.
-  await store.applySupplierChanges(tx, sv, titles);
+  await store.applySupplierChanges(tx, storeId, sv, titles);
   const ok = links.filter((l) => !failed.has(l.id)).map((l) => l.id);
   const bad = [...failed.entries()];
-  await sql.setSyncResults(tx, [...ok, ...bad.map(([id]) => id)], [...ok.map(() => null), ...bad.map(([, e]) => syncErrorText(e))]);
+  await sql.setSyncResults(tx, storeId, [...ok, ...bad.map(([id]) => id)], [...ok.map(() => null), ...bad.map(([, e]) => syncErrorText(e))]);
 }

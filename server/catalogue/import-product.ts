@@ -77,7 +77,7 @@ export class ProductImporter {
       },
       creator,
     );
-    const storeVariants = await this.products.variantsOf(created.id, tx);
+    const storeVariants = await this.products.variantsOf(store.id, created.id, tx);
     const link = await this.links.createIn(
       tx,
       {

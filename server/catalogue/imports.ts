@@ -18,7 +18,7 @@ import type { LinkService, LinkView } from './links';
 import { failureOf, ImportFailure } from './import-failures';
 import { FETCH_CONCURRENCY, ProductImporter } from './import-product';
 import { applyPriceRule, PriceRule } from './price-rule';
-import { sendImport } from './queues';
+import { type ImportWork, sendImport } from './queues';
 import * as sql from './sql/imports';
 
 /** Imports up to this many products answer at once; larger ones run as a background job. */
@@ -137,7 +137,7 @@ export class ImportService {
         items.map((item) => ({ supplierProductId: item.supplierProductId, variantIds: item.variantIds ?? null })),
       ),
     );
-    await sendImport(this.boss(), job.id);
+    await sendImport(this.boss(), { importJobId: job.id, storeId: job.storeId });
     return job;
   }
 
@@ -145,25 +145,27 @@ export class ImportService {
    * Works through the pending items. Each item commits with its product, link and charge, so a worker
    * killed half-way resumes (pg-boss retries the job) at the first item still pending, duplicating nothing.
    */
-  async runJob(importJobId: string): Promise<void> {
-    const job = await sql.importJobById(this.db, importJobId);
+  async runJob({ importJobId, storeId: given }: ImportWork): Promise<void> {
+    // A job queued before jobs named their store: its store is read once, from the import job's own row.
+    const storeId = given ?? (await sql.storeOfImportJob(this.db, importJobId));
+    const job = storeId ? await sql.importJobInStore(this.db, storeId, importJobId) : null;
     if (!job || job.status === 'completed' || job.status === 'failed') return;
-    await sql.setImportJobStatus(this.db, job.id, 'running');
-    const conn = await this.connections.findById(job.connectionId);
+    await sql.setImportJobStatus(this.db, job, 'running');
+    const conn = await this.connections.findById(job.connectionId, job.storeId);
     if (!conn || conn.disconnectedAt || !conn.credentialsSealed) {
-      await sql.failPendingItems(this.db, job.id, 'connectionMissing', 'The connection was removed.');
-      await sql.setImportJobStatus(this.db, job.id, 'failed');
+      await sql.failPendingItems(this.db, job, 'connectionMissing', 'The connection was removed.');
+      await sql.setImportJobStatus(this.db, job, 'failed');
       return;
     }
     const store = await this.store(job.storeId);
     const creator: Creator = { createdByAccountId: job.createdByAccountId, createdByKeyId: job.createdByKeyId };
     for (;;) {
-      const batch = await sql.importItems(this.db, job.id, { pendingOnly: true, limit: FETCH_CONCURRENCY * 2 });
+      const batch = await sql.importItems(this.db, job, { pendingOnly: true, limit: FETCH_CONCURRENCY * 2 });
       if (!batch.length) break;
       const ended = await this.authorityEnded(job.storeId, creator);
       if (ended) {
-        await sql.failPendingItems(this.db, job.id, 'importAuthorityEnded', ended);
-        await sql.setImportJobStatus(this.db, job.id, 'failed');
+        await sql.failPendingItems(this.db, job, 'importAuthorityEnded', ended);
+        await sql.setImportJobStatus(this.db, job, 'failed');
         return;
       }
       const items = batch.map((b) => ({ supplierProductId: b.supplierProductId, variantIds: b.variantIds ?? undefined }));
@@ -175,15 +177,15 @@ export class ImportService {
           await this.importer.inTransaction(async (tx) => {
             await this.credits.charge({ accountId: creator.createdByAccountId, apiKeyId: creator.createdByKeyId }, job.credit.action, job.credit.price, `import:${job.id}:${row.position}`, tx);
             const out = await this.importer.importOne(tx, { store, conn, product: f.value, item: items[i], rule: job.priceRule, sync: job.sync }, creator);
-            await sql.itemDone(tx, job.id, row.position, out.productId);
+            await sql.itemDone(tx, job, row.position, out.productId);
           });
         } catch (err) {
           const failure = failureOf(items[i], err, this.importer.supplierName(conn));
-          await sql.itemFailed(this.db, job.id, row.position, failure.code, failure.message);
+          await sql.itemFailed(this.db, job, row.position, failure.code, failure.message);
         }
       }
     }
-    await sql.setImportJobStatus(this.db, job.id, 'completed');
+    await sql.setImportJobStatus(this.db, job, 'completed');
   }
 
   /**
@@ -201,7 +203,7 @@ export class ImportService {
   async getJob(storeId: string, jobId: string, ownKeyId: string | null) {
     const job = await sql.importJobInStore(this.db, storeId, jobId);
     if (!job || (ownKeyId && job.createdByKeyId !== ownKeyId)) throw errors.notFound('The import job');
-    const items = await sql.importItems(this.db, jobId);
+    const items = await sql.importItems(this.db, job);
     return {
       id: job.id,
       connectionId: job.connectionId,

@@ -14,7 +14,7 @@ import type { StoreService } from '../stores/stores';
 import { catalogueEventRenderers } from './events';
 import { ImportService } from './imports';
 import { LinkService } from './links';
-import { CATALOGUE_QUEUES, IMPORT_QUEUE, SYNC_QUEUES } from './queues';
+import { CATALOGUE_QUEUES, type ConnectionSyncWork, IMPORT_QUEUE, type ImportWork, SYNC_QUEUES } from './queues';
 import { catalogueRoutes } from './routes';
 import { deleteLinksOfConnection, linkCountOfConnection } from './sql/links';
 import { SupplierProductService } from './supplier-products';
@@ -42,7 +42,7 @@ export const catalogueModule = domainModule({
     const supplierProducts = new SupplierProductService(gateway, p.secrets);
     const imports = new ImportService(db, gateway, links, products, deps.stores.stores, connections, deps.identity.credits, () => p.boss, p.cursors, deps.identity.ownerAccess);
     const catalogueSync = new CatalogueSync(db, gateway, links, connections, products, () => p.boss, log);
-    connections.addImpactCounter(async (connectionId) => ({ linkedProducts: await linkCountOfConnection(db, connectionId) }));
+    connections.addImpactCounter(async (connectionId, storeId) => ({ linkedProducts: await linkCountOfConnection(db, connectionId, storeId) }));
     // Links to a supplier that is gone mean nothing: they go with the connection, in its disconnect's transaction.
     connections.onDisconnect(deleteLinksOfConnection);
     for (const [kind, renderer] of Object.entries(catalogueEventRenderers(imports, links))) deps.events.renderers.register(kind, renderer);
@@ -50,20 +50,20 @@ export const catalogueModule = domainModule({
       links, supplierProducts, imports, catalogueSync,
       routes: catalogueRoutes(connections, supplierProducts, imports, links),
       async work(boss: Boss) {
-        await boss.work<{ importJobId: string }>(IMPORT_QUEUE, { localConcurrency: 2, ...POLLING }, async ([job]) => {
-          await imports.runJob(job.data.importJobId);
+        await boss.work<ImportWork>(IMPORT_QUEUE, { localConcurrency: 2, ...POLLING }, async ([job]) => {
+          await imports.runJob(job.data);
         });
         await boss.work(SYNC_QUEUES.all, async () => {
           const n = await catalogueSync.scheduleAll();
           log.info({ connections: n }, 'hourly link sync fanned out');
         });
         await boss.schedule(SYNC_QUEUES.all, p.config.linkSyncCron);
-        await boss.work<{ connectionId: string }>(SYNC_QUEUES.connection, { localConcurrency: 2 }, async ([job]) => {
-          const result = await catalogueSync.syncConnection(job.data.connectionId);
+        await boss.work<ConnectionSyncWork>(SYNC_QUEUES.connection, { localConcurrency: 2 }, async ([job]) => {
+          const result = await catalogueSync.syncConnection(job.data);
           log.info({ connectionId: job.data.connectionId, ...result }, 'connection links synced');
         });
         await boss.work<ProductReadBack>(READBACK_QUEUES.product, POLLING, async ([job]) => {
-          await catalogueSync.readBackProduct(job.data.connectionId, job.data.supplierProductId);
+          await catalogueSync.readBackProduct(job.data);
         });
       },
     };

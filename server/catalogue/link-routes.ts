@@ -17,13 +17,13 @@ const TAG_LINKS = 'Product links';
 export function linkRoutes(connections: ConnectionService, supplierProducts: SupplierProductService, links: LinkService, usable: UsableConnection) {
   const sources = {
     connection: async (storeId: string, id: string) => {
-      const conn = await connections.findById(id);
+      const conn = await connections.findById(id, storeId);
       return conn && conn.storeId === storeId ? conn : null;
     },
     product: (conn: Parameters<SupplierProductService['get']>[0], id: string) => supplierProducts.read(conn, id),
   };
   const alternates = async (link: { storeId: string; connectionId: string; productId: string }, input: AlternateInput[] | undefined) =>
-    input === undefined ? undefined : checkAlternates(sources, { ...link, storeVariantIds: await links.storeVariantIds(link.productId) }, input);
+    input === undefined ? undefined : checkAlternates(sources, { ...link, storeVariantIds: await links.storeVariantIds(link.storeId, link.productId) }, input);
   return defineRoutes([
     route({
       operationId: 'listProductLinks', method: 'get', path: `${BASE}/:storeId/links`, tag: TAG_LINKS, auth: 'caller', permission: 'suppliers.view', readOnly: true,
@@ -81,7 +81,7 @@ export function linkRoutes(connections: ConnectionService, supplierProducts: Sup
       params: params(['storeId', 'linkId']), response: { status: 200, schema: linkSchema },
       async handler(ctx) {
         const link = await links.get(ctx.params.storeId, ctx.params.linkId, ownRecordsKeyId(ctx.caller));
-        const conn = await connections.findById(link.connectionId);
+        const conn = await connections.findById(link.connectionId, link.storeId);
         if (!conn || conn.disconnectedAt) throw errors.invalidState('The link\'s connection was removed.');
         await links.syncOne(link, conn);
         return links.view(await links.get(ctx.params.storeId, link.id, null));

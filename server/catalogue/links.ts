@@ -69,11 +69,17 @@ export class LinkService {
     );
   }
 
-  /** Views of several links with one query for their variants. */
+  /** Views of several links with one query for their variants per store (the links are nearly always one store's). */
   async views(links: ProductLink[]): Promise<LinkView[]> {
-    if (!links.length) return [];
-    const ids = links.map((l) => l.id);
-    const [variants, alternates] = await Promise.all([sql.variantsOfLinks(this.db, ids), alternatesOfLinks(this.db, ids)]);
+    const stores = [...new Set(links.map((l) => l.storeId))];
+    const found = await Promise.all(
+      stores.map((storeId) => {
+        const ids = links.filter((l) => l.storeId === storeId).map((l) => l.id);
+        return Promise.all([sql.variantsOfLinks(this.db, storeId, ids), alternatesOfLinks(this.db, storeId, ids)]);
+      }),
+    );
+    const variants = found.flatMap(([v]) => v);
+    const alternates = found.flatMap(([, a]) => a);
     return links.map((l) => linkView(l, variants.filter((v) => v.linkId === l.id), alternates.filter((a) => a.linkId === l.id)));
   }
 
@@ -86,7 +92,7 @@ export class LinkService {
     input: { storeId: string; product: StoreProduct; conn: SupplierConnection; supplierProduct: SupplierProduct; mappings: VariantMapping[]; priceRule: PriceRule; sync: SyncSwitches; alternates?: LinkAlternate[] },
     creator: Creator,
   ): Promise<ProductLink> {
-    const mapped = this.mapVariants(await this.products.variantsOf(input.product.id, tx), input.supplierProduct, input.mappings);
+    const mapped = this.mapVariants(await this.products.variantsOf(input.storeId, input.product.id, tx), input.supplierProduct, input.mappings);
     let link: ProductLink;
     try {
       link = await sql.insertLink(tx, {
@@ -106,7 +112,7 @@ export class LinkService {
       if ((e as { code?: string }).code === '23505') throw errors.conflict('alreadyLinked', 'This store product is already linked to a supplier product.');
       throw e;
     }
-    await sql.replaceLinkVariants(tx, link.id, mapped);
+    await sql.replaceLinkVariants(tx, link.storeId, link.id, mapped);
     if (input.alternates?.length) await replaceAlternates(tx, link.storeId, link.id, input.alternates);
     return link;
   }
@@ -132,8 +138,8 @@ export class LinkService {
   }
 
   /** The store variants of the linked product (what alternates may be named for). */
-  async storeVariantIds(productId: string): Promise<string[]> {
-    return (await this.products.variantsOf(productId, this.db)).map((v) => v.id);
+  async storeVariantIds(storeId: string, productId: string): Promise<string[]> {
+    return (await this.products.variantsOf(storeId, productId, this.db)).map((v) => v.id);
   }
 
   async update(link: ProductLink, changes: { variants?: VariantMapping[]; priceRule?: Partial<PriceRule>; sync?: Partial<SyncSwitches>; alternates?: LinkAlternate[] }, supplierProduct: () => Promise<SupplierProduct>): Promise<ProductLink> {
@@ -141,9 +147,9 @@ export class LinkService {
     const sync = changes.sync ? { ...DEFAULT_SYNC, ...link.sync, ...changes.sync } : undefined;
     const product = changes.variants ? await supplierProduct() : null;
     return this.db.transaction(async (tx) => {
-      if (product) await sql.replaceLinkVariants(tx, link.id, this.mapVariants(await this.products.variantsOf(link.productId, tx), product, changes.variants!));
+      if (product) await sql.replaceLinkVariants(tx, link.storeId, link.id, this.mapVariants(await this.products.variantsOf(link.storeId, link.productId, tx), product, changes.variants!));
       if (changes.alternates) await replaceAlternates(tx, link.storeId, link.id, changes.alternates);
-      return sql.updateLink(tx, link.id, { priceRule, sync });
+      return sql.updateLink(tx, link.storeId, link.id, { priceRule, sync });
     });
   }
 
@@ -160,40 +166,41 @@ export class LinkService {
 
   /** Unlinks; the store product stays as the store's own. */
   async remove(link: ProductLink): Promise<void> {
-    await sql.deleteLink(this.db, link.id);
+    await sql.deleteLink(this.db, link.storeId, link.id);
   }
 
   /**
    * Applies what the supplier says now to one link, within its sync switches (server/catalogue/apply.ts: one
    * implementation for the hourly sync, "sync now" and notification read-backs).
    */
-  async applySupplierProduct(linkId: string, product: SupplierProduct, error?: unknown): Promise<void> {
-    await this.db.transaction((tx) => applyOutcomes(tx, this.products, [{ linkIds: [linkId], product, error }]));
+  async applySupplierProduct(link: ProductLink, product: SupplierProduct, error?: unknown): Promise<void> {
+    await this.db.transaction((tx) => applyOutcomes(tx, this.products, link.storeId, [{ linkIds: [link.id], product, error }]));
   }
 
-  async markSyncFailed(linkIds: string[], err: unknown): Promise<void> {
+  /** Links of one store (a connection's). */
+  async markSyncFailed(storeId: string, linkIds: string[], err: unknown): Promise<void> {
     if (!linkIds.length) return;
-    await sql.setSyncResults(this.db, linkIds, linkIds.map(() => syncErrorText(err)));
+    await sql.setSyncResults(this.db, storeId, linkIds, linkIds.map(() => syncErrorText(err)));
   }
 
   /** Sync one link now, through the connection's gateway (circuit breaker and time-out). */
   async syncOne(link: ProductLink, conn: SupplierConnection): Promise<void> {
     try {
       const product = await this.gateway.call(conn, (a, ctx) => a.getProduct(ctx, link.supplierProductId));
-      await this.applySupplierProduct(link.id, product);
+      await this.applySupplierProduct(link, product);
     } catch (err) {
       if (err instanceof SupplierError && err.kind === 'notFound') {
         // The supplier dropped the whole product: every variant goes to stock 0.
-        await this.applySupplierProduct(link.id, DROPPED(link.supplierProductId), err);
+        await this.applySupplierProduct(link, DROPPED(link.supplierProductId), err);
         return;
       }
-      await this.markSyncFailed([link.id], err);
+      await this.markSyncFailed(link.storeId, [link.id], err);
       if (!(err instanceof SupplierError)) throw err;
     }
   }
 
-  linksOfConnection(connectionId: string, supplierProductId?: string): Promise<ProductLink[]> {
-    return sql.linksOf(this.db, connectionId, supplierProductId);
+  linksOfConnection(storeId: string, connectionId: string, supplierProductId?: string): Promise<ProductLink[]> {
+    return sql.linksOf(this.db, storeId, connectionId, supplierProductId);
   }
 
   /** Store products already imported from or linked to this supplier product, for duplicate warnings. */

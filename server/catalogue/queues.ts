@@ -12,12 +12,24 @@ export const CATALOGUE_QUEUES: QueueSpec[] = [
   { name: SYNC_QUEUES.connection, policy: 'stately', retryLimit: 2, retryDelay: 60 },
 ];
 
+/** An import job's work: the job, and its store (jobs queued before it was carried have none: it is read once). */
+export interface ImportWork {
+  importJobId: string;
+  storeId?: string;
+}
+
+/** A connection's sync: the connection, and its store (absent in jobs queued before it was carried). */
+export interface ConnectionSyncWork {
+  connectionId: string;
+  storeId?: string;
+}
+
 /** One job per import job, keyed by it. */
-export function sendImport(boss: Boss, importJobId: string): Promise<string | null> {
-  return boss.send(IMPORT_QUEUE, { importJobId }, { singletonKey: importJobId });
+export function sendImport(boss: Boss, work: Required<ImportWork>): Promise<string | null> {
+  return boss.send(IMPORT_QUEUE, work, { singletonKey: work.importJobId });
 }
 
 /** One sync waiting per connection, keyed by it. */
-export function sendConnectionSync(boss: Boss, connectionId: string): Promise<string | null> {
-  return boss.send(SYNC_QUEUES.connection, { connectionId }, { singletonKey: connectionId });
+export function sendConnectionSync(boss: Boss, work: Required<ConnectionSyncWork>): Promise<string | null> {
+  return boss.send(SYNC_QUEUES.connection, work, { singletonKey: work.connectionId });
 }

@@ -2,12 +2,13 @@ import type { DataSource } from 'typeorm';
 import type { Boss } from '../platform/jobs';
 import type { Logger } from '../platform/logger';
 import type { ConnectionService, SupplierGateway } from '../connections';
+import type { ProductReadBack } from '../notifications';
 import type { ProductService } from '../stores/products';
 import { mapLimit } from '../platform/concurrency';
 import { SupplierError } from '../suppliers/errors';
 import type { LinkService } from './links';
 import { applyOutcomes, DROPPED, ProductOutcome } from './apply';
-import { sendConnectionSync } from './queues';
+import { type ConnectionSyncWork, sendConnectionSync } from './queues';
 import * as sql from './sql/links';
 import { alternateProductsOf, syncAlternates } from './sql/alternates';
 
@@ -30,24 +31,27 @@ export class CatalogueSync {
     private readonly log: Logger,
   ) {}
 
-  /** Fans out: one sync job per live connection that has links. */
+  /** Fans out: one sync job per live connection that has links, naming its store. */
   async scheduleAll(): Promise<number> {
-    const ids = await sql.connectionsWithLinks(this.db);
-    for (const id of ids) await sendConnectionSync(this.boss(), id);
-    return ids.length;
+    const found = await sql.connectionsWithLinks(this.db);
+    for (const c of found) await sendConnectionSync(this.boss(), c);
+    return found.length;
   }
 
   /**
    * Every link of one connection: each supplier product read once, then applied to all its links in
    * set-based statements, one transaction per batch of products. The next batch is read while one is written.
    */
-  async syncConnection(connectionId: string): Promise<{ synced: number; failed: number }> {
-    const conn = await this.connections.findById(connectionId);
-    const links = await sql.linksOfConnection(this.db, connectionId);
-    const alternates = await alternateProductsOf(this.db, connectionId);
+  async syncConnection({ connectionId, storeId: given }: ConnectionSyncWork): Promise<{ synced: number; failed: number }> {
+    // A job queued before jobs named their store finds its connection by id once; its store is the connection's own.
+    const conn = await this.connections.findById(connectionId, given);
+    const storeId = given ?? conn?.storeId;
+    if (!storeId) return { synced: 0, failed: 0 };
+    const links = await sql.linksOfConnection(this.db, storeId, connectionId);
+    const alternates = await alternateProductsOf(this.db, storeId, connectionId);
     if (!links.length && !alternates.length) return { synced: 0, failed: 0 };
     if (!conn || conn.disconnectedAt || !conn.enabled || !conn.credentialsSealed) {
-      await this.links.markSyncFailed(links.map((l) => l.id), new SupplierError('unavailable', 'The connection is switched off or removed.'));
+      await this.links.markSyncFailed(storeId, links.map((l) => l.id), new SupplierError('unavailable', 'The connection is switched off or removed.'));
       return { synced: 0, failed: links.length };
     }
     // Alternates on this connection (backups for other connections' links) are read here, like its own links.
@@ -68,7 +72,7 @@ export class CatalogueSync {
         }
       });
     const write = async (outcomes: ProductOutcome[]) => {
-      await this.db.transaction((tx) => applyOutcomes(tx, this.products, outcomes));
+      await this.db.transaction((tx) => applyOutcomes(tx, this.products, storeId, outcomes));
       for (const o of outcomes) (o.error === undefined ? (synced += o.linkIds.length) : (failed += o.linkIds.length));
     };
     let writing: Promise<unknown> = Promise.resolve(null);
@@ -103,14 +107,15 @@ export class CatalogueSync {
         else this.log.warn({ err, connectionId: conn.id, supplierProductId: id }, 'alternate sync failed');
       }
     });
-    await syncAlternates(this.db, conn.id, v, dropped);
+    await syncAlternates(this.db, conn.storeId, conn.id, v, dropped);
   }
 
   /** The read-back of a stock or price notification: the same sync code, for the links of one product. */
-  async readBackProduct(connectionId: string, supplierProductId: string): Promise<number> {
-    const conn = await this.connections.findById(connectionId);
+  async readBackProduct({ connectionId, storeId, supplierProductId }: ProductReadBack): Promise<number> {
+    // A read-back queued before read-backs named their store finds its connection by id once (its store is its own).
+    const conn = await this.connections.findById(connectionId, storeId);
     if (!conn || conn.disconnectedAt) return 0;
-    const links = await this.links.linksOfConnection(connectionId, supplierProductId);
+    const links = await this.links.linksOfConnection(conn.storeId, connectionId, supplierProductId);
     for (const link of links) await this.links.syncOne(link, conn);
     return links.length;
   }

@@ -124,22 +124,22 @@ export class DispatchCommands {
 
   /** The store takes a part over: its supplier order (if any) is cancelled and the store ships the part. */
   async fulfilManually(order: StoreOrder, groupKey: string, actor: Actor, opts: CommandOptions = {}) {
-    const group = await this.parts.group(order.id, groupKey);
+    const group = await this.parts.group(order.storeId, order.id, groupKey);
     if (!group || !groupKey.startsWith('supplier:')) throw errors.notFound('The supplier part');
     if (group.fulfilledByStore) throw errors.invalidState('The store already fulfils this part.');
     const so = await this.records.forPart(order.id, groupKey);
     if (so && (so.status === 'shipped' || so.status === 'delivered')) throw errors.invalidState('The supplier already shipped this part.');
     if (so && so.status !== 'cancelled') {
       const out = await this.cancel(so, actor, { ...opts, storeTakesOver: true });
-      return { so: out.so, group: await this.parts.group(order.id, groupKey), settled: out.settled };
+      return { so: out.so, group: await this.parts.group(order.storeId, order.id, groupKey), settled: out.settled };
     }
-    await this.parts.handPartToStore(order.id, groupKey);
-    return { so, group: await this.parts.group(order.id, groupKey), settled: true };
+    await this.parts.handPartToStore(order.storeId, order.id, groupKey);
+    return { so, group: await this.parts.group(order.storeId, order.id, groupKey), settled: true };
   }
 
   private async supplierPart(order: StoreOrder, groupKey: string): Promise<FulfilmentGroup> {
     if (!groupKey.startsWith('supplier:')) throw errors.badRequest('notASupplierPart', "This part holds the store's own items; it has no supplier.");
-    const group = await this.parts.group(order.id, groupKey);
+    const group = await this.parts.group(order.storeId, order.id, groupKey);
     if (!group || !group.connectionId) throw errors.notFound('The order part');
     return group;
   }

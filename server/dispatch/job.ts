@@ -125,7 +125,11 @@ export class DispatchJob {
       if (err instanceof SupplierError) return this.fail(so, err);
       throw err;
     }
-    if (found) return this.answered(so, found, 'foundAtSupplier', number, sent);
+    if (found) {
+      // The same step boundary as after a create: the supplier has the order, this part has not recorded it.
+      failpoint('dispatch.afterCreate');
+      return this.answered(so, found, 'foundAtSupplier', number, sent);
+    }
     let created: SupplierOrderSnapshot;
     try {
       created = await this.gateway.call(conn, (a, ctx) =>

@@ -134,7 +134,7 @@ export class SupplierOrderRecords {
    */
   async reroute(so: SupplierOrder, r: { rerouted: Extract<DispatchEvent, { type: 'rerouted' }>; record: NewSupplierOrder; tried: RerouteTry[]; items: Array<{ id: string; supplierVariantId: string; linkCostMinor: number }> }) {
     return this.db.transaction(async (tx) => {
-      await moveItems(tx, { orderId: so.orderId, fromKey: so.groupKey, toKey: r.record.groupKey, connectionId: r.record.connectionId, items: r.items });
+      await moveItems(tx, { storeId: so.storeId, orderId: so.orderId, fromKey: so.groupKey, toKey: r.record.groupKey, connectionId: r.record.connectionId, items: r.items });
       const [first] = await writeChange(tx, transition(so, r.rerouted));
       if (!first) throw errors.conflict('concurrentChange', 'The supplier order changed meanwhile; read it again.');
       const made = transition(null, { type: 'create', record: r.record, actor: r.rerouted.actor.kind === 'system' ? SYSTEM : r.rerouted.actor, trigger: 'reroute', reroutedFrom: r.rerouted.details, tried: r.tried });

@@ -14,6 +14,8 @@ export const SEND_ON_ORDER_EVENTS = 'dispatch.storeOrder';
 
 /** A store order event as the orders domain records it: the order, what happened, who did it, and the store owner's plan then. */
 interface StoreOrderEvent {
+  /** The event's own store (the outbox row's). */
+  storeId: string;
   orderId: string;
   kind: 'confirmed' | 'authorised' | 'captureFailed';
   actor: Actor;
@@ -24,7 +26,7 @@ interface StoreOrderEvent {
 /** The event as the outbox keeps it (orders' `storeOrderEvent`: its type names the kind, its snapshot the order and actor). */
 export function storeOrderEventOf(e: OutboxEvent): StoreOrderEvent {
   const { orderId, actor, ownerPlan } = snapshotOf<{ orderId: string; actor: Actor; ownerPlan?: string }>(e);
-  return { orderId, actor, kind: e.type.slice('storeOrder.'.length) as StoreOrderEvent['kind'], ...(ownerPlan ? { ownerPlan } : {}) };
+  return { storeId: e.storeId, orderId, actor, kind: e.type.slice('storeOrder.'.length) as StoreOrderEvent['kind'], ...(ownerPlan ? { ownerPlan } : {}) };
 }
 
 /**
@@ -45,13 +47,13 @@ export class DispatchSubscriptions {
   ) {}
 
   async onStoreOrderEvent(e: StoreOrderEvent): Promise<void> {
-    const order = await this.orders.byId(e.orderId);
+    const order = await this.orders.byId(e.storeId, e.orderId);
     if (!order) return;
-    if (e.kind === 'captureFailed') return this.captureFailed(order.id);
+    if (e.kind === 'captureFailed') return this.captureFailed(order.storeId, order.id);
     if (e.kind === 'confirmed' && order.contractModel === 'promiseToSell') return; // sent on authorisation instead
     if (e.kind === 'authorised' && order.contractModel !== 'promiseToSell') return;
     let planChecked = false;
-    for (const group of await this.orders.groups([order.id])) {
+    for (const group of await this.orders.groups(order.storeId, [order.id])) {
       if (!group.connectionId || group.fulfilledByStore) continue;
       const conn = await this.records.connection(group.connectionId);
       if (!conn) continue;
@@ -69,9 +71,9 @@ export class DispatchSubscriptions {
   }
 
   /** The provider failed the shopper's payment: each part whose supplier was paid on the promise is paused (at most a few tries if it moves meanwhile). */
-  private async captureFailed(orderId: string): Promise<void> {
+  private async captureFailed(storeId: string, orderId: string): Promise<void> {
     const message = 'The payment provider reported that the shopper\'s payment failed.';
-    for (const group of await this.orders.groups([orderId])) {
+    for (const group of await this.orders.groups(storeId, [orderId])) {
       for (let attempt = 0; attempt < 3; attempt++) {
         const so = await this.records.forPart(orderId, group.groupKey);
         if (!so || so.contractModel !== 'promiseToSell' || !moveOf(so.status, so.paymentStatus, 'captureFailed')) break;

@@ -32,7 +32,7 @@ export class DeliveryLoop {
   private readonly inFlight: InFlight = { subscriptions: new Map(), stores: new Map() };
   private running = 0;
   private finished: Outcome[] = [];
-  private givenUp: Array<{ subscriptionId: string; since: Date }> = [];
+  private givenUp: Array<{ storeId: string; subscriptionId: string; since: Date }> = [];
   private active = false;
   private poked = false;
   private wake: (() => void) | null = null;
@@ -109,7 +109,7 @@ export class DeliveryLoop {
       return undefined;
     });
     if (access === undefined) return batch.forEach((c) => this.fault(c, 'ownerUnreadable'));
-    if (!access || access.keyRevoked || !access.permissions.has(BASE_PERMISSION)) return this.switchOff(s.id, access?.keyRevoked ? 'keyRevoked' : 'ownerAccessEnded', batch);
+    if (!access || access.keyRevoked || !access.permissions.has(BASE_PERMISSION)) return this.switchOff(s.storeId, s.id, access?.keyRevoked ? 'keyRevoked' : 'ownerAccessEnded', batch);
     const secrets = this.secretsOf(s);
     if (!secrets) return batch.forEach((c) => this.fault(c, 'secretUnreadable'));
     const bodies = await this.renderers.bodies(batch.map((c) => c.event), access, this.config.bodyLimitBytes, (err, e) =>
@@ -119,7 +119,7 @@ export class DeliveryLoop {
       const r = bodies[i];
       if ('body' in r) this.begin(c, secrets, r.body);
       else if (r.refused === 'renderFailed') this.fault(c, 'renderFailed');
-      else this.finished.push({ id: c.delivery.id, status: 'failed', nextAt: null, responseStatus: null, error: NOT_PERMITTED });
+      else this.finished.push({ id: c.delivery.id, storeId: c.subscription.storeId, status: 'failed', nextAt: null, responseStatus: null, error: NOT_PERMITTED });
     });
   }
 
@@ -162,17 +162,17 @@ export class DeliveryLoop {
     failpoint('events.send');
     const r = await this.sender.send(c.subscription.url, webhookHeaders(secrets, c.event.id, body), body);
     if (r.status !== null && r.status >= 200 && r.status < 300) {
-      this.finished.push({ id: c.delivery.id, status: 'delivered', nextAt: null, responseStatus: r.status, error: null });
+      this.finished.push({ id: c.delivery.id, storeId: c.subscription.storeId, status: 'delivered', nextAt: null, responseStatus: r.status, error: null });
       return;
     }
     if (r.cause) this.log.debug({ deliveryId: c.delivery.id, subscriptionId: c.subscription.id, cause: r.cause }, 'event delivery attempt refused');
     const error = r.error ?? answered(r.status!);
     if (this.retryPeriodOver(c)) {
-      this.finished.push({ id: c.delivery.id, status: 'failed', nextAt: null, responseStatus: r.status, error });
-      this.givenUp.push({ subscriptionId: c.subscription.id, since: c.delivery.pendingSince });
+      this.finished.push({ id: c.delivery.id, storeId: c.subscription.storeId, status: 'failed', nextAt: null, responseStatus: r.status, error });
+      this.givenUp.push({ storeId: c.subscription.storeId, subscriptionId: c.subscription.id, since: c.delivery.pendingSince });
     } else {
       const wait = Math.max(this.backoff(c), Math.min(r.retryAfterMs ?? 0, this.config.retryMaxMs));
-      this.finished.push({ id: c.delivery.id, status: 'pending', nextAt: new Date(Date.now() + wait), responseStatus: r.status, error });
+      this.finished.push({ id: c.delivery.id, storeId: c.subscription.storeId, status: 'pending', nextAt: new Date(Date.now() + wait), responseStatus: r.status, error });
     }
   }
 
@@ -180,7 +180,7 @@ export class DeliveryLoop {
   private fault(c: Claimed, fault: keyof typeof FAULTS): void {
     const over = this.retryPeriodOver(c);
     const outcome = over ? { status: 'failed' as const, nextAt: null } : { status: 'pending' as const, nextAt: new Date(Date.now() + this.backoff(c)) };
-    this.finished.push({ id: c.delivery.id, ...outcome, responseStatus: null, error: FAULTS[fault] + (over ? GIVEN_UP : RETRIED) });
+    this.finished.push({ id: c.delivery.id, storeId: c.subscription.storeId, ...outcome, responseStatus: null, error: FAULTS[fault] + (over ? GIVEN_UP : RETRIED) });
   }
 
   private retryPeriodOver = (c: Claimed) => Date.now() - c.delivery.pendingSince.getTime() >= this.config.giveUpMs;
@@ -201,16 +201,16 @@ export class DeliveryLoop {
     }
     for (const g of givenUp) {
       const reason = { code: 'deliveriesFailing' as const, message: 'No delivery succeeded for the whole retry period; fix the receiver, then switch the subscription on.', at: new Date().toISOString() };
-      const off = await switchOff(this.db, g.subscriptionId, reason, g.since).catch((err: unknown) => this.log.warn({ err: String(err), subscriptionId: g.subscriptionId }, 'event subscription not switched off'));
+      const off = await switchOff(this.db, g.storeId, g.subscriptionId, reason, g.since).catch((err: unknown) => this.log.warn({ err: String(err), subscriptionId: g.subscriptionId }, 'event subscription not switched off'));
       if (off) this.log.warn({ subscriptionId: g.subscriptionId }, 'event subscription switched off: deliveries failing');
     }
   }
 
   /** The owner can no longer act: switched off with the reason; its deliveries wait, not attempted, for someone to take it over. */
-  private async switchOff(subscriptionId: string, code: 'keyRevoked' | 'ownerAccessEnded', batch: Claimed[]): Promise<void> {
+  private async switchOff(storeId: string, subscriptionId: string, code: 'keyRevoked' | 'ownerAccessEnded', batch: Claimed[]): Promise<void> {
     const message = OWNER_ENDED[code];
-    await switchOff(this.db, subscriptionId, { code, message, at: new Date().toISOString() });
-    for (const c of batch) this.finished.push({ id: c.delivery.id, status: 'pending', nextAt: new Date(), responseStatus: null, error: message });
+    await switchOff(this.db, storeId, subscriptionId, { code, message, at: new Date().toISOString() });
+    for (const c of batch) this.finished.push({ id: c.delivery.id, storeId: c.subscription.storeId, status: 'pending', nextAt: new Date(), responseStatus: null, error: message });
     this.log.warn({ subscriptionId, code }, 'event subscription switched off');
   }
 

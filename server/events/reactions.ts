@@ -90,7 +90,7 @@ export class ReactionRunner {
       this.log[over ? 'error' : 'warn']({ err, reaction: r.handler, eventId: r.event.id, type: r.event.type, attempts: r.attempts }, over ? 'event reaction given up' : 'event reaction failed; it is tried again');
     }
     // Not written (the database away): the lease lapses and the reaction runs again.
-    await endReaction(this.db, r.id, failure).catch((err: unknown) => this.log.warn({ err: String(err), reaction: r.handler }, 'event reaction outcome not written'));
+    await endReaction(this.db, r.event.storeId, r.id, failure).catch((err: unknown) => this.log.warn({ err: String(err), reaction: r.handler }, 'event reaction outcome not written'));
   }
 
   /** Waits (bounded) for the reactions in flight; what is left runs again once its lease lapses. */

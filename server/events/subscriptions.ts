@@ -82,12 +82,12 @@ export class SubscriptionService {
     const owner = changes.url !== undefined ? this.takeOver(s, changer, eventTypes ?? s.eventTypes) : null;
     if (changes.url !== undefined) await checkTarget(changes.url, this.allowPrivateTargets);
     if (changes.enabled) await this.ownerStillActs(storeId, owner ?? { accountId: s.ownerAccountId, keyId: s.ownerKeyId });
-    return sql.updateSubscription(this.db, id, { ...changes, ...(eventTypes ? { eventTypes } : {}) }, owner);
+    return sql.updateSubscription(this.db, storeId, id, { ...changes, ...(eventTypes ? { eventTypes } : {}) }, owner);
   }
 
   async delete(storeId: string, id: string, ownKeyId: string | null): Promise<void> {
     await this.get(storeId, id, ownKeyId);
-    await sql.deleteSubscription(this.db, id);
+    await sql.deleteSubscription(this.db, storeId, id);
   }
 
   /** A new secret, and the changer its owner; the old one keeps signing beside it for `keepOldSeconds`, so receivers can move without a gap. */
@@ -96,7 +96,7 @@ export class SubscriptionService {
     const owner = this.takeOver(s, changer, s.eventTypes);
     const secret = newSecret();
     const until = keepOldSeconds > 0 ? new Date(Date.now() + keepOldSeconds * 1000) : null;
-    return { subscription: await sql.rotateSecret(this.db, id, this.secrets.encrypt(secret), until, owner), secret };
+    return { subscription: await sql.rotateSecret(this.db, storeId, id, this.secrets.encrypt(secret), until, owner), secret };
   }
 
   /** A `subscription.test` event for this subscription alone, delivered like any other; answers its delivery. */
@@ -104,17 +104,17 @@ export class SubscriptionService {
     const s = await this.get(storeId, id, ownKeyId);
     await takeRate(this.db, this.limits.sends, storeId);
     const deliveryId = await insertTestEvent(this.db, s, { subscriptionId: s.id, message: 'A test event from Store Suppliers: the subscription reaches this address.' });
-    return (await deliveryOfSubscription(this.db, s.id, deliveryId))!;
+    return (await deliveryOfSubscription(this.db, storeId, s.id, deliveryId))!;
   }
 
   async deliveries(storeId: string, id: string, ownKeyId: string | null, q: { cursor?: string; pageSize: number; status?: string }): Promise<Page<Delivery>> {
     await this.get(storeId, id, ownKeyId);
-    return keysetList(this.db, this.cursors, q, deliveryList(id, q.status ?? null), deliveryOf);
+    return keysetList(this.db, this.cursors, q, deliveryList(storeId, id, q.status ?? null), deliveryOf);
   }
 
   async delivery(storeId: string, id: string, deliveryId: string, ownKeyId: string | null): Promise<Delivery> {
     await this.get(storeId, id, ownKeyId);
-    const d = await deliveryOfSubscription(this.db, id, deliveryId);
+    const d = await deliveryOfSubscription(this.db, storeId, id, deliveryId);
     if (!d) throw errors.notFound('The delivery');
     return d;
   }
@@ -123,8 +123,8 @@ export class SubscriptionService {
   async redeliver(storeId: string, id: string, deliveryId: string, ownKeyId: string | null): Promise<Delivery> {
     await this.delivery(storeId, id, deliveryId, ownKeyId);
     await takeRate(this.db, this.limits.sends, storeId);
-    await redeliver(this.db, deliveryId);
-    return (await deliveryOfSubscription(this.db, id, deliveryId))!;
+    await redeliver(this.db, storeId, deliveryId);
+    return (await deliveryOfSubscription(this.db, storeId, id, deliveryId))!;
   }
 
   /**

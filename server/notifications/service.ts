@@ -12,9 +12,9 @@ import type { Owner } from './sql';
 
 export interface OrderReadBack {
   connectionId: string;
-  supplierOrderId: string;
-  /** The connection's store (notifications and the safety net name it): the read-back's statements name it. Older jobs have none. */
+  /** The connection's store (the notification's, or the supplier order's for the safety net): the read-back's statements name it. */
   storeId?: string;
+  supplierOrderId: string;
   orderNumber?: string;
 }
 

@@ -20,10 +20,15 @@ export function orderPartRenderer(db: Queryable): EventRenderer {
     permission: 'orders.view',
     async render(events) {
       const parts = events.map((e) => snapshotOf<Snapshot>(e));
-      const items = await partsWithItems(db, parts);
-      return parts.map((g) => ({
+      // Each store's parts in a statement of its own (a subscription's batch is one store's).
+      const items = new Map<string, string[]>();
+      for (const storeId of new Set(events.map((e) => e.storeId))) {
+        const ofStore = parts.filter((_, i) => events[i].storeId === storeId);
+        for (const [key, ids] of await partsWithItems(db, storeId, ofStore)) items.set(`${storeId}:${key}`, ids);
+      }
+      return parts.map((g, i) => ({
         orderId: g.order_id, orderNumber: g.order_number, groupKey: g.group_key, connectionId: g.connection_id, status: g.status,
-        fulfilledByStore: g.fulfilled_by_store, items: items.get(`${g.order_id}:${g.group_key}`) ?? [], shipment: g.shipment,
+        fulfilledByStore: g.fulfilled_by_store, items: items.get(`${events[i].storeId}:${g.order_id}:${g.group_key}`) ?? [], shipment: g.shipment,
       }));
     },
   };

@@ -3,7 +3,7 @@ import type { Actor } from '../identity/permissions';
 import { errors } from '../platform/errors';
 import type { PaymentAttentionReason, PaymentStatus, StoreOrder } from './types';
 import type { OrderService } from './service';
-import { orderById } from './sql/orders';
+import { orderInStore } from './sql/orders';
 import * as sql from './sql/payments';
 
 /** A payment event as the payment provider reported it in a signed notification (server/payments). */
@@ -56,30 +56,30 @@ export class OrderPayments {
     // An authorisation or capture for another amount is not this order's payment.
     if (['paid', 'captured', 'authorised'].includes(event.kind) && (event.amountMinor !== order.totalMinor || event.currency !== order.currency)) return 'amountMismatch';
     return this.db.transaction(async (tx) => {
-      const current = await sql.lockPaymentStatus(tx, order.id);
-      const fresh = await sql.insertPaymentEvent(tx, { orderId: order.id, kind: event.kind, source: 'provider', amountMinor: event.amountMinor, reference: event.reference, providerEventId: event.eventId });
+      const current = await sql.lockPaymentStatus(tx, order.storeId, order.id);
+      const fresh = await sql.insertPaymentEvent(tx, { storeId: order.storeId, orderId: order.id, kind: event.kind, source: 'provider', amountMinor: event.amountMinor, reference: event.reference, providerEventId: event.eventId });
       if (!fresh) return 'duplicate';
       const next = nextPaymentStatus(current, event.kind);
       if (!next) return 'applied';
       // Under promise to sell an authorisation starts sending; a failed one means the shopper cannot be charged: a
       // supplier already paid on the promise waits for a person. Other domains react to these events.
       const reaction = next === 'authorised' ? 'storeOrder.authorised' : next === 'failed' && current === 'authorised' && order.contractModel === 'promiseToSell' ? 'storeOrder.captureFailed' : null;
-      await sql.setPaymentStatus(tx, order.id, current, next, { reportedAs: event.kind, attention: attentionFor(current, next), reaction, actor: PROVIDER });
+      await sql.setPaymentStatus(tx, order.storeId, order.id, current, next, { reportedAs: event.kind, attention: attentionFor(current, next), reaction, actor: PROVIDER });
       // An online payment that is paid confirms a pending order.
-      if (next === 'paid' && order.paymentMethod === 'online' && order.status !== 'cancelled') await this.orders.confirmIn(tx, order.id, PROVIDER);
+      if (next === 'paid' && order.paymentMethod === 'online' && order.status !== 'cancelled') await this.orders.confirmIn(tx, order.storeId, order.id, PROVIDER);
       return 'applied';
     });
   }
 
   /** What a capture of the order's payment needs: its status as the provider reported it, and the provider's payment id. */
-  async capturable(orderId: string): Promise<{ status: PaymentStatus; reference: string | null } | null> {
-    const order = await orderById(this.db, orderId);
-    return order ? { status: order.paymentStatus, reference: await sql.authorisedReference(this.db, orderId) } : null;
+  async capturable(storeId: string, orderId: string): Promise<{ status: PaymentStatus; reference: string | null } | null> {
+    const order = await orderInStore(this.db, storeId, orderId);
+    return order ? { status: order.paymentStatus, reference: await sql.authorisedReference(this.db, storeId, orderId) } : null;
   }
 
   /** The service asked the provider to capture (or the provider refused in its answer): recorded once per payment. */
-  async recordCapture(orderId: string, kind: 'captureRequested' | 'captureFailed', reference: string | null): Promise<void> {
-    await sql.insertPaymentEvent(this.db, { orderId, kind, source: 'service', reference });
+  async recordCapture(storeId: string, orderId: string, kind: 'captureRequested' | 'captureFailed', reference: string | null): Promise<void> {
+    await sql.insertPaymentEvent(this.db, { storeId, orderId, kind, source: 'service', reference });
   }
 
   /** Cash, a bank transfer: a person says the shopper paid. Marking twice changes nothing the second time. */
@@ -87,17 +87,17 @@ export class OrderPayments {
     if (order.status === 'cancelled') throw errors.invalidState('A cancelled order cannot be marked paid.');
     if (order.paymentStatus === 'paid' || order.paymentStatus === 'refunded') throw errors.invalidState(`The payment provider already reported this order ${order.paymentStatus}.`);
     await this.db.transaction(async (tx) => {
-      if (!(await sql.markPaid(tx, order.id))) return;
-      await sql.insertPaymentEvent(tx, { orderId: order.id, kind: 'paid', source: 'manual', amountMinor: input.amountMinor ?? null, reference: input.reference ?? null, actor });
-      await this.orders.confirmIn(tx, order.id, actor);
+      if (!(await sql.markPaid(tx, order.storeId, order.id))) return;
+      await sql.insertPaymentEvent(tx, { storeId: order.storeId, orderId: order.id, kind: 'paid', source: 'manual', amountMinor: input.amountMinor ?? null, reference: input.reference ?? null, actor });
+      await this.orders.confirmIn(tx, order.storeId, order.id, actor);
     });
   }
 
-  /** Each order's payment history, oldest first: who said what, when. */
-  async history(orderIds: string[]): Promise<Map<string, PaymentHistoryEntry[]>> {
+  /** Each order's payment history (orders of one store), oldest first: who said what, when. */
+  async history(storeId: string, orderIds: string[]): Promise<Map<string, PaymentHistoryEntry[]>> {
     const out = new Map<string, PaymentHistoryEntry[]>(orderIds.map((id) => [id, []]));
     if (!orderIds.length) return out;
-    for (const r of await sql.paymentEventsOf(this.db, orderIds)) {
+    for (const r of await sql.paymentEventsOf(this.db, storeId, orderIds)) {
       out.get(r.order_id)!.push({ kind: r.kind, source: r.source, amountMinor: r.amount_minor === null ? null : Number(r.amount_minor), reference: r.reference, actor: r.actor, at: r.created_at.toISOString() });
     }
     return out;

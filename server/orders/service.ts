@@ -37,8 +37,9 @@ export class OrderService {
     private readonly store: OrderStores,
   ) {}
 
-  byId(id: string): Promise<StoreOrder | null> {
-    return sql.orderById(this.db, id);
+  /** The order of this store with this id (none of another store's). */
+  byId(storeId: string, id: string): Promise<StoreOrder | null> {
+    return sql.orderInStore(this.db, storeId, id);
   }
 
   /** Splits the items into parts: the store's own, and one per supplier connection of the linked items. */
@@ -54,7 +55,7 @@ export class OrderService {
       if (problems.length) throw errors.validationFailed(problems);
       const currencies = new Set(variants.map((v) => v.currency));
       if (currencies.size > 1) throw errors.badRequest('mixedCurrencies', 'All items of an order must be priced in one currency.');
-      const links = await sql.liveLinksOfVariants(tx, variantIds);
+      const links = await sql.liveLinksOfVariants(tx, storeId, variantIds);
       const linkOf = new Map(links.map((l) => [l.store_variant_id, l]));
       const orderId = crypto.randomUUID();
       const items: StoreOrderItem[] = input.items.map((item, position) => {
@@ -100,7 +101,7 @@ export class OrderService {
       );
       return orderId;
     });
-    return (await sql.orderById(this.db, id))!;
+    return (await sql.orderInStore(this.db, storeId, id))!;
   }
 
   async get(storeId: string, id: string, ownKeyId: string | null): Promise<StoreOrder> {
@@ -109,39 +110,40 @@ export class OrderService {
     return order;
   }
 
-  items(orderId: string, tx: Queryable = this.db): Promise<StoreOrderItem[]> {
-    return sql.itemsOf(tx, orderId);
+  items(storeId: string, orderId: string, tx: Queryable = this.db): Promise<StoreOrderItem[]> {
+    return sql.itemsOf(tx, storeId, orderId);
   }
 
-  groups(orderIds: string[], tx: Queryable = this.db): Promise<FulfilmentGroup[]> {
-    return orderIds.length ? sql.groupsOf(tx, orderIds) : Promise.resolve([]);
+  /** The parts of these orders of one store. */
+  groups(storeId: string, orderIds: string[], tx: Queryable = this.db): Promise<FulfilmentGroup[]> {
+    return orderIds.length ? sql.groupsOf(tx, storeId, orderIds) : Promise.resolve([]);
   }
 
-  group(orderId: string, groupKey: string): Promise<FulfilmentGroup | null> {
-    return sql.groupOf(this.db, orderId, groupKey);
+  group(storeId: string, orderId: string, groupKey: string): Promise<FulfilmentGroup | null> {
+    return sql.groupOf(this.db, storeId, orderId, groupKey);
   }
 
   /** A staff member confirms; the store's own part starts being prepared. Answers once its own transaction commits. */
   async confirm(order: StoreOrder, actor: Actor): Promise<StoreOrder> {
     if (order.status === 'cancelled') throw errors.invalidState('A cancelled order cannot be confirmed.');
     if (order.confirmedAt) return order;
-    await this.db.transaction((tx) => this.confirmIn(tx, order.id, actor));
-    return (await sql.orderById(this.db, order.id))!;
+    await this.db.transaction((tx) => this.confirmIn(tx, order.storeId, order.id, actor));
+    return (await sql.orderInStore(this.db, order.storeId, order.id))!;
   }
 
   /** Confirms inside the caller's transaction (a staff member, or a payment that confirms: ./payments). */
-  async confirmIn(tx: EntityManager, orderId: string, actor: Actor): Promise<void> {
-    await confirmOrder(tx, orderId, STORE_GROUP, actor);
+  async confirmIn(tx: EntityManager, storeId: string, orderId: string, actor: Actor): Promise<void> {
+    await confirmOrder(tx, storeId, orderId, STORE_GROUP, actor);
   }
 
   /** The store takes a supplier part over (it has no supplier order left): it ships the part itself from now on. */
-  async handPartToStore(orderId: string, groupKey: string): Promise<void> {
-    await movePartNow(this.db, orderId, groupKey, { kind: 'handToStore' });
+  async handPartToStore(storeId: string, orderId: string, groupKey: string): Promise<void> {
+    await movePartNow(this.db, storeId, orderId, groupKey, { kind: 'handToStore' });
   }
 
   /** The store ships or delivers a part it fulfils itself (its own items, or a part taken over). */
   async shipOwnPart(order: StoreOrder, groupKey: string, to: 'shipped' | 'delivered', shipment?: { carrier: string; trackingNumber: string }): Promise<void> {
-    const group = await this.group(order.id, groupKey);
+    const group = await this.group(order.storeId, order.id, groupKey);
     if (!group) throw errors.notFound('The order part');
     if (!group.fulfilledByStore) throw errors.invalidState('This part is fulfilled by its supplier; its status follows the supplier order.');
     if (!order.confirmedAt) throw errors.invalidState('Confirm the order first.');
@@ -152,6 +154,6 @@ export class OrderService {
       to === 'shipped'
         ? { carrier: shipment!.carrier, trackingNumber: shipment!.trackingNumber, shippedAt: now, deliveredAt: null }
         : { ...(group.shipment ?? { carrier: '', trackingNumber: '', shippedAt: null }), deliveredAt: now };
-    if (!(await movePartNow(this.db, order.id, groupKey, { kind: 'byStore', status: to, shipment: next, from: allowed[to] }))) throw errors.invalidState('The part changed meanwhile; read the order again.');
+    if (!(await movePartNow(this.db, order.storeId, order.id, groupKey, { kind: 'byStore', status: to, shipment: next, from: allowed[to] }))) throw errors.invalidState('The part changed meanwhile; read the order again.');
   }
 }

@@ -17,14 +17,17 @@ export function orderViews(orders: OrderService, payments: OrderPayments, suppli
   /** Order details; supplier orders only for callers who also hold suppliers.view, the address only with customers.view. */
   return async function details(ctx: Pick<RequestContext<unknown, unknown, unknown>, 'store'>, list: StoreOrder[], full: boolean) {
     const ids = list.map((o) => o.id);
-    const groups = await orders.groups(ids);
+    // A route's orders are all of its store: every read below is of that one store.
+    const storeId = list[0]?.storeId ?? '';
+    if (list.some((o) => o.storeId !== storeId)) throw new Error('orders of several stores in one answer');
+    const groups = await orders.groups(storeId, ids);
     const canSeeSuppliers = !!ctx.store?.permissions.has('suppliers.view');
     const showCustomer = !!ctx.store?.permissions.has('customers.view');
     const soViews = canSeeSuppliers && full && ids.length ? await supplierOrders.ofOrders(ids, showCustomer) : [];
-    const history = full ? await payments.history(ids) : new Map();
+    const history = full ? await payments.history(storeId, ids) : new Map();
     const out = [];
     for (const o of list) {
-      const items = full ? await orders.items(o.id) : [];
+      const items = full ? await orders.items(storeId, o.id) : [];
       const parts = groups.filter((g) => g.orderId === o.id);
       out.push({
         id: o.id,

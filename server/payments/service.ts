@@ -55,8 +55,9 @@ export class PaymentNotifications {
     if (!eventId) return 'refused';
     const event = readEvent(rawBody, eventId);
     if (!event) return 'refused';
-    const order = await this.orders.byId(event.orderId);
-    if (!order || order.storeId !== storeId) return 'refused';
+    // Only an order of the store whose secret signed the notification.
+    const order = await this.orders.byId(storeId, event.orderId);
+    if (!order) return 'refused';
     const outcome = await this.payments.recordProviderEvent(order, event);
     this.log.info({ storeId, orderId: order.id, eventId, kind: event.kind, outcome }, 'payment notification');
     return outcome === 'amountMismatch' ? 'refused' : 'accepted';

@@ -40,6 +40,6 @@ export async function removeProvider(db: Queryable, storeId: string): Promise<bo
  */
 export const PROVIDER_SECRETS: SealedValues[] = ([['paymentProviderSecrets', 'signing_secret_sealed'], ['paymentProviderApiKeys', 'api_key_sealed']] as const).map(([name, column]) => ({
   name,
-  list: (db, limit) => rows<{ id: string; sealed: string }>(db, `SELECT store_id::text AS id, ${column} AS sealed FROM payment_providers WHERE ${column} IS NOT NULL ORDER BY store_id LIMIT $1`, [limit ?? null]),
+  list: (db, limit) => rows<{ id: string; sealed: string }>(db, `SELECT /* cross-store: reseal-payment-provider-secrets */ store_id::text AS id, ${column} AS sealed FROM payment_providers WHERE ${column} IS NOT NULL ORDER BY store_id LIMIT $1`, [limit ?? null]),
   replace: async (db, storeId, was, now) => (await affected(db, `UPDATE payment_providers SET ${column} = $3 WHERE store_id = $1 AND ${column} = $2`, [storeId, was, now])) > 0,
 }));

@@ -106,6 +106,9 @@ function keysetStatement(o: KeysetListStatement & { pos: CursorPosition | null; 
   const args: unknown[] = [];
   const arg = (v: unknown) => `$${args.push(v)}`;
   const rowWhere = o.filters.map((f) => rowCondition(a, f, arg));
+  // A store's list joins its page back on the store too, so the whole statement stays on the store's shard.
+  const store = o.filters.findIndex((f) => f.column === 'store_id' && (f.op ?? '=') === '=');
+  const joinBack = `${store >= 0 ? `${a}.store_id = $${store + 1} AND ` : ''}${a}.id = page.id`;
   const counts = o.counts && o.filters.every((f) => f.countColumn) ? o.counts : null;
   const countWhere = counts ? o.filters.map((f, i) => `${f.countColumn} ${f.op ?? '='} $${i + 1}`) : rowWhere;
   const countSql = counts ? `SELECT coalesce(sum(${counts.sum}), 0)::bigint FROM ${counts.table} WHERE ${countWhere.join(' AND ')}` : `SELECT count(*) FROM ${o.table} ${a} WHERE ${rowWhere.join(' AND ')}`;
@@ -118,7 +121,7 @@ function keysetStatement(o: KeysetListStatement & { pos: CursorPosition | null; 
     )
     SELECT t.total_count, page.cursor_at, ${o.columns}
       FROM (${countSql}) t(total_count)
-      LEFT JOIN (page JOIN ${o.table} ${a} ON ${a}.id = page.id) ON true
+      LEFT JOIN (page JOIN ${o.table} ${a} ON ${joinBack}) ON true
      ORDER BY ${a}.created_at ${dir}, ${a}.id ${dir}`;
   return { sql, args };
 }

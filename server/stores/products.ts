@@ -89,7 +89,7 @@ export class ProductService {
 
   async get(storeId: string, id: string, ownKeyId: string | null): Promise<ProductView> {
     const product = await this.findVisible(storeId, id, ownKeyId);
-    return productView(product, await sql.variantsOfProduct(this.db, id));
+    return productView(product, await sql.variantsOfProduct(this.db, storeId, id));
   }
 
   /** A page in one statement: the products, their variants and the exact totalCount kept by the database. */
@@ -112,20 +112,20 @@ export class ProductService {
     try {
       await this.db.transaction(async (tx) => {
         const product = await this.findVisible(storeId, id, ownKeyId, tx);
-        await sql.lockProduct(tx, product.id);
-        await sql.updateProduct(tx, id, { title: changes.title, description: changes.description, status: changes.status });
+        await sql.lockProduct(tx, storeId, product.id);
+        await sql.updateProduct(tx, storeId, id, { title: changes.title, description: changes.description, status: changes.status });
         if (changes.variants) {
-          const existing = await sql.variantsOfProduct(tx, id);
+          const existing = await sql.variantsOfProduct(tx, storeId, id);
           const known = new Set(existing.map((v) => v.id));
           for (const v of changes.variants) {
             if (v.id && !known.has(v.id)) throw errors.validationFailed([{ field: 'body/variants', message: `variant ${v.id} does not belong to this product` }]);
           }
           const keep = new Set(changes.variants.map((v) => v.id).filter(Boolean));
           const removed = existing.filter((v) => !keep.has(v.id)).map((v) => v.id);
-          if (removed.length) await sql.deleteVariants(tx, removed);
+          if (removed.length) await sql.deleteVariants(tx, storeId, removed);
           for (const [i, v] of changes.variants.entries()) {
             const row = { sku: v.sku, title: v.title, priceMinor: v.priceMinor, currency: v.currency, stock: v.stock, position: i };
-            if (v.id) await sql.updateVariant(tx, v.id, row);
+            if (v.id) await sql.updateVariant(tx, storeId, v.id, row);
             else await sql.insertVariants(tx, [{ id: crypto.randomUUID(), productId: id, storeId, ...row }]);
           }
         }
@@ -143,8 +143,8 @@ export class ProductService {
   }
 
   /** A product's variants, inside the caller's transaction when given one. */
-  variantsOf(productId: string, db: Queryable = this.db): Promise<StoreVariant[]> {
-    return sql.variantsOfProduct(db, productId);
+  variantsOf(storeId: string, productId: string, db: Queryable = this.db): Promise<StoreVariant[]> {
+    return sql.variantsOfProduct(db, storeId, productId);
   }
 
   /** These variants of the store (others' or unknown ids are left out), as an order line needs them. */
@@ -154,15 +154,15 @@ export class ProductService {
 
   /**
    * What the supplier says now, applied inside the caller's transaction (the catalogue's link sync): variants' stock
-   * and price (a null keeps the variant's own), and products' titles.
+   * and price (a null keeps the variant's own), and products' titles, all of the one store.
    */
-  async applySupplierChanges(tx: Queryable, variants: { id: string[]; stock: Array<number | null>; price: Array<number | null> }, titles: { product: string[]; title: string[] }): Promise<void> {
-    if (variants.id.length) await sql.updateStoreVariants(tx, variants);
-    if (titles.product.length) await sql.updateProductTitles(tx, titles);
+  async applySupplierChanges(tx: Queryable, storeId: string, variants: { id: string[]; stock: Array<number | null>; price: Array<number | null> }, titles: { product: string[]; title: string[] }): Promise<void> {
+    if (variants.id.length) await sql.updateStoreVariants(tx, storeId, variants);
+    if (titles.product.length) await sql.updateProductTitles(tx, storeId, titles);
   }
 
   async remove(storeId: string, id: string, ownKeyId: string | null): Promise<void> {
     const product = await this.findVisible(storeId, id, ownKeyId);
-    await sql.deleteProduct(this.db, product.id);
+    await sql.deleteProduct(this.db, storeId, product.id);
   }
 }

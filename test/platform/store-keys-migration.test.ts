@@ -51,7 +51,7 @@ test('reversed to the previous schema and applied again while the previous relea
 
   // Reversed: the previous release's keys and columns, the rows kept.
   const reverted = JSON.parse(runCli(svc, 'revert-migration', 'StoreKeysExpand1764979200350'));
-  expect(reverted.reverted).toEqual(['StoreKeysContract1764979200351', 'StoreKeysExpand1764979200350']);
+  expect(reverted.reverted).toEqual(['StoreKeysWrittenByCode1764979200352', 'StoreKeysContract1764979200351', 'StoreKeysExpand1764979200350']);
   expect(await keyOf('supplier_orders')).toBe('PRIMARY KEY (id)');
   expect(await keyOf('fulfilment_groups')).toBe('PRIMARY KEY (order_id, group_key)');
   for (const t of CHILDREN) expect({ t, storeId: await hasStoreId(t) }).toEqual({ t, storeId: false });
@@ -84,7 +84,9 @@ test('reversed to the previous schema and applied again while the previous relea
 
   // The previous release's process goes: the contract step applies within its retry.
   await old.end();
-  await eventually(async () => ((await applied('StoreKeysContract1764979200351')) ? true : undefined), 30000, 'the contract step to apply');
+  await eventually(async () => ((await applied('StoreKeysWrittenByCode1764979200352')) ? true : undefined), 30000, 'the contract step and the fill triggers\' removal to apply');
+  // Every writer sends store_id now: an insert without it is refused, no trigger fills it any more.
+  await expect(db.query('INSERT INTO supplier_notification_receipts (connection_id, event_id) VALUES ($1, $2)', [shop.connId, 'no-store'])).rejects.toThrow(/null value in column "store_id"/);
   expect(await keyOf('supplier_orders')).toBe('PRIMARY KEY (store_id, id)');
   expect(await keyOf('supplier_notification_receipts')).toBe('PRIMARY KEY (store_id, connection_id, event_id)');
   expect(await keyOf('credit_ledger')).toBe('PRIMARY KEY (account_id, id)');

@@ -27,6 +27,10 @@ test('the check itself: a statement by id alone is caught, one pinned to its sto
   expect(judge('INSERT INTO supplier_order_events (supplier_order_id, type) VALUES ($1, $2)', tables).unscoped).toEqual(['supplier_order_events (insert without store_id)']);
   expect(judge('INSERT INTO supplier_order_events (store_id, supplier_order_id, type) VALUES ($1, $2, $3)', tables).unscoped).toEqual([]);
   expect(judge('UPDATE stores SET name = $2 WHERE id = $1', tables).unscoped).toEqual([]);
+  // Two tables joined only to each other pin nothing.
+  expect(judge('SELECT s.id FROM stores s JOIN store_staff st ON st.store_id = s.id WHERE st.account_id = $1', tables).unscoped).toEqual(['stores s', 'store_staff st']);
+  // A join on another column is no join within one store.
+  expect(judge('SELECT 1 FROM store_orders o JOIN supplier_orders s ON s.store_id = o.id WHERE o.store_id = $1', tables).unscoped).toEqual(['supplier_orders s']);
   expect(judge('/* cross-store: x */ SELECT 1 FROM supplier_orders', tables).crossStore).toBe('x');
 });
 

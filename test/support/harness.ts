@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import net from 'node:net';
 import { Pool } from 'pg';
+import { SERVICE_NODE_FLAGS } from '../../server/platform/node-support';
 import { RunningSandboxSupplier, startSandboxSupplier } from '../../server/sandboxes/supplier';
 
 /** Everything a test saw: every response body and every log line, scanned for secrets at the end of each file. */
@@ -168,7 +169,8 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-suppliers-svc-'));
   const port = opts.publicBaseUrl ? await freePort() : 0;
   const env = serviceEnv(opts, { databaseUrl, dataDir, port });
-  const proc = spawn(process.execPath, [path.join(root, 'dist/server/main.js'), '--role', opts.role ?? 'all'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // With the V8 flags the service is run with in production (npm start, docs/operations.md).
+  const proc = spawn(process.execPath, [...SERVICE_NODE_FLAGS, path.join(root, 'dist/server/main.js'), '--role', opts.role ?? 'all'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: Array<Record<string, unknown>> = [];
   const waiters: Array<{ pred: (l: Record<string, unknown>) => boolean; resolve: (l: Record<string, unknown>) => void }> = [];
   let stderr = '';

@@ -28,27 +28,27 @@ export async function replaceAlternates(tx: Queryable, storeId: string, linkId: 
 }
 
 /** The alternates of these links, each store variant's in order. */
-export async function alternatesOfLinks(db: Queryable, linkIds: string[]): Promise<Array<LinkAlternate & { linkId: string }>> {
-  const found = await rows<AlternateRow>(db, 'SELECT * FROM product_link_alternates WHERE link_id = ANY($1) ORDER BY link_id, store_variant_id, position', [linkIds]);
+export async function alternatesOfLinks(db: Queryable, storeId: string, linkIds: string[]): Promise<Array<LinkAlternate & { linkId: string }>> {
+  const found = await rows<AlternateRow>(db, 'SELECT * FROM product_link_alternates WHERE store_id = $1 AND link_id = ANY($2) ORDER BY link_id, store_variant_id, position', [storeId, linkIds]);
   return found.map(alternateOf);
 }
 
 /** The alternates on a connection, for its sync: which supplier products to read. */
-export function alternateProductsOf(db: Queryable, connectionId: string): Promise<Array<{ supplier_product_id: string }>> {
-  return rows(db, 'SELECT DISTINCT supplier_product_id FROM product_link_alternates WHERE connection_id = $1', [connectionId]);
+export function alternateProductsOf(db: Queryable, storeId: string, connectionId: string): Promise<Array<{ supplier_product_id: string }>> {
+  return rows(db, 'SELECT DISTINCT supplier_product_id FROM product_link_alternates WHERE store_id = $1 AND connection_id = $2', [storeId, connectionId]);
 }
 
 /** What the supplier says now of the alternates on a connection (set-based; a variant it no longer has: stock 0, unavailable). */
-export async function syncAlternates(tx: Queryable, connectionId: string, v: { product: string[]; variant: string[]; cost: Array<number | null>; currency: Array<string | null>; stock: number[]; available: boolean[] }, dropped: string[]): Promise<void> {
+export async function syncAlternates(tx: Queryable, storeId: string, connectionId: string, v: { product: string[]; variant: string[]; cost: Array<number | null>; currency: Array<string | null>; stock: number[]; available: boolean[] }, dropped: string[]): Promise<void> {
   if (dropped.length) {
-    await affected(tx, 'UPDATE product_link_alternates SET stock = 0, available = false, synced_at = now() WHERE connection_id = $1 AND supplier_product_id = ANY($2)', [connectionId, dropped]);
+    await affected(tx, 'UPDATE product_link_alternates SET stock = 0, available = false, synced_at = now() WHERE store_id = $1 AND connection_id = $2 AND supplier_product_id = ANY($3)', [storeId, connectionId, dropped]);
   }
   if (!v.product.length) return;
   await affected(
     tx,
     `UPDATE product_link_alternates a SET cost_minor = coalesce(u.cost, a.cost_minor), currency = coalesce(u.currency, a.currency), stock = u.stock, available = u.available, synced_at = now()
-       FROM unnest($2::text[], $3::text[], $4::bigint[], $5::text[], $6::int[], $7::bool[]) AS u(product, variant, cost, currency, stock, available)
-      WHERE a.connection_id = $1 AND a.supplier_product_id = u.product AND a.supplier_variant_id = u.variant`,
-    [connectionId, v.product, v.variant, v.cost, v.currency, v.stock, v.available],
+       FROM unnest($3::text[], $4::text[], $5::bigint[], $6::text[], $7::int[], $8::bool[]) AS u(product, variant, cost, currency, stock, available)
+      WHERE a.store_id = $1 AND a.connection_id = $2 AND a.supplier_product_id = u.product AND a.supplier_variant_id = u.variant`,
+    [storeId, connectionId, v.product, v.variant, v.cost, v.currency, v.stock, v.available],
   );
 }

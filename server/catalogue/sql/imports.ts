@@ -23,8 +23,8 @@ export function importJobList(f: { storeId: string; ownKeyId: string | null }): 
   const filters = storeScope(f.storeId, f.ownKeyId);
   return { list: 'importJobs', binding: f, table: 'import_jobs', alias: 'j', filters,
     columns: `j.*,
-      (SELECT count(*) FROM import_job_items i WHERE i.job_id = j.id AND i.status = 'done')::int AS done,
-      (SELECT count(*) FROM import_job_items i WHERE i.job_id = j.id AND i.status = 'failed')::int AS failed`,
+      (SELECT count(*) FROM import_job_items i WHERE i.store_id = j.store_id AND i.job_id = j.id AND i.status = 'done')::int AS done,
+      (SELECT count(*) FROM import_job_items i WHERE i.store_id = j.store_id AND i.job_id = j.id AND i.status = 'failed')::int AS failed`,
     counts: null,
   };
 }
@@ -34,16 +34,26 @@ export async function lockImportOf(tx: Queryable, key: string): Promise<void> {
   await rows(tx, 'SELECT pg_advisory_xact_lock(hashtext($1))', [key]);
 }
 
-export async function failPendingItems(db: Queryable, jobId: string, code: string, message: string): Promise<void> {
-  await affected(db, `UPDATE import_job_items SET status = 'failed', error_code = $2, error_message = $3 WHERE job_id = $1 AND status = 'pending'`, [jobId, code, message]);
+/** An import job as its statements name it: by its store and id. */
+export interface JobRef {
+  storeId: string;
+  id: string;
 }
 
-export async function itemDone(tx: Queryable, jobId: string, position: number, productId: string): Promise<void> {
-  await affected(tx, `UPDATE import_job_items SET status = 'done', product_id = $3 WHERE job_id = $1 AND position = $2`, [jobId, position, productId]);
+export async function failPendingItems(db: Queryable, job: JobRef, code: string, message: string): Promise<void> {
+  await affected(db, `UPDATE import_job_items SET status = 'failed', error_code = $3, error_message = $4 WHERE store_id = $1 AND job_id = $2 AND status = 'pending'`, [job.storeId, job.id, code, message]);
 }
 
-export async function itemFailed(db: Queryable, jobId: string, position: number, code: string, message: string): Promise<void> {
-  await affected(db, `UPDATE import_job_items SET status = 'failed', error_code = $3, error_message = $4 WHERE job_id = $1 AND position = $2 AND status = 'pending'`, [jobId, position, code, message]);
+export async function itemDone(tx: Queryable, job: JobRef, position: number, productId: string): Promise<void> {
+  await affected(tx, `UPDATE import_job_items SET status = 'done', product_id = $4 WHERE store_id = $1 AND job_id = $2 AND position = $3`, [job.storeId, job.id, position, productId]);
+}
+
+export async function itemFailed(db: Queryable, job: JobRef, position: number, code: string, message: string): Promise<void> {
+  await affected(
+    db,
+    `UPDATE import_job_items SET status = 'failed', error_code = $4, error_message = $5 WHERE store_id = $1 AND job_id = $2 AND position = $3 AND status = 'pending'`,
+    [job.storeId, job.id, position, code, message],
+  );
 }
 
 interface ImportJobRow {
@@ -88,17 +98,18 @@ export async function insertImportJob(tx: Queryable, j: Omit<ImportJob, 'created
   // Each item's variant choice is a list (or none): as jsonb, since unnest would flatten a text[][].
   await affected(
     tx,
-    `INSERT INTO import_job_items (job_id, position, supplier_product_id, variant_ids, status)
-     SELECT $1, u.position - 1, u.product, CASE WHEN jsonb_typeof(u.variants) = 'array' THEN ARRAY(SELECT jsonb_array_elements_text(u.variants)) END, 'pending'
+    `INSERT INTO import_job_items (store_id, job_id, position, supplier_product_id, variant_ids, status)
+     SELECT $4, $1, u.position - 1, u.product, CASE WHEN jsonb_typeof(u.variants) = 'array' THEN ARRAY(SELECT jsonb_array_elements_text(u.variants)) END, 'pending'
        FROM unnest($2::text[], $3::jsonb[]) WITH ORDINALITY AS u(product, variants, position)`,
-    [j.id, items.map((i) => i.supplierProductId), items.map((i) => JSON.stringify(i.variantIds))],
+    [j.id, items.map((i) => i.supplierProductId), items.map((i) => JSON.stringify(i.variantIds)), j.storeId],
   );
   return importJobOf(r);
 }
 
-export async function importJobById(db: Queryable, id: string): Promise<ImportJob | null> {
-  const [r] = await rows<ImportJobRow>(db, 'SELECT * FROM import_jobs WHERE id = $1', [id]);
-  return r ? importJobOf(r) : null;
+/** The store of an import job queued before jobs named their store: read once, by the job's id alone. */
+export async function storeOfImportJob(db: Queryable, id: string): Promise<string | null> {
+  const [r] = await rows<{ store_id: string }>(db, 'SELECT /* cross-store: older-import-job */ store_id FROM import_jobs WHERE id = $1', [id]);
+  return r?.store_id ?? null;
 }
 
 export async function importJobInStore(db: Queryable, storeId: string, id: string): Promise<ImportJob | null> {
@@ -107,19 +118,19 @@ export async function importJobInStore(db: Queryable, storeId: string, id: strin
 }
 
 /** Moves the job on; a finished job gets its finishing time, and `importJob.finished` is recorded when it finished now. */
-export async function setImportJobStatus(db: Queryable, id: string, status: ImportJobStatus): Promise<void> {
+export async function setImportJobStatus(db: Queryable, job: JobRef, status: ImportJobStatus): Promise<void> {
   const event = outboxStep({
     from: 'j', type: `'importJob.finished'`, storeId: 'j.store_id', resourceKey: `'importJob:' || j.id`, recordKeyId: 'j.created_by_key_id',
     snapshot: `to_jsonb(j) - 'was'`, where: `j.status IN ('completed', 'failed') AND j.was IS DISTINCT FROM j.status`,
   });
   await rows(
     db,
-    `WITH was AS (SELECT id, status AS was FROM import_jobs WHERE id = $1 FOR UPDATE),
+    `WITH was AS (SELECT id, status AS was FROM import_jobs WHERE store_id = $3 AND id = $1 FOR UPDATE),
           j AS (UPDATE import_jobs j SET status = $2, finished_at = CASE WHEN $2 IN ('completed', 'failed') THEN now() ELSE j.finished_at END, updated_at = now()
-                  FROM was WHERE j.id = was.id RETURNING j.*, was.was),
+                  FROM was WHERE j.store_id = $3 AND j.id = was.id RETURNING j.*, was.was),
           ev AS (${event})
      SELECT 1`,
-    [id, status],
+    [job.id, status, job.storeId],
   );
 }
 
@@ -145,11 +156,11 @@ const importItemOf = (r: ImportItemRow): ImportJobItem => ({
 });
 
 /** The job's items in order; `pendingOnly` and `limit`: the next ones still to do. */
-export async function importItems(db: Queryable, jobId: string, opts: { pendingOnly?: boolean; limit?: number } = {}): Promise<ImportJobItem[]> {
+export async function importItems(db: Queryable, job: JobRef, opts: { pendingOnly?: boolean; limit?: number } = {}): Promise<ImportJobItem[]> {
   const found = await rows<ImportItemRow>(
     db,
-    `SELECT * FROM import_job_items WHERE job_id = $1 AND (NOT $2 OR status = 'pending') ORDER BY position LIMIT $3`,
-    [jobId, opts.pendingOnly ?? false, opts.limit ?? null],
+    `SELECT * FROM import_job_items WHERE store_id = $1 AND job_id = $2 AND (NOT $3 OR status = 'pending') ORDER BY position LIMIT $4`,
+    [job.storeId, job.id, opts.pendingOnly ?? false, opts.limit ?? null],
   );
   return found.map(importItemOf);
 }

@@ -18,7 +18,8 @@ export function linkList(f: { storeId: string; ownKeyId: string | null; connecti
   return { list: 'productLinks', binding: f, table: 'product_links', alias: 'l', filters,
     columns: `l.*, (SELECT coalesce(json_agg(json_build_object('storeVariantId', lv.store_variant_id, 'supplierVariantId', lv.supplier_variant_id, 'costMinor', lv.cost_minor,
                               'currency', lv.currency, 'stock', lv.stock, 'available', lv.available) ORDER BY sv.position), '[]')
-                      FROM product_link_variants lv JOIN store_variants sv ON sv.id = lv.store_variant_id WHERE lv.link_id = l.id) AS variants,
+                      FROM product_link_variants lv JOIN store_variants sv ON sv.store_id = lv.store_id AND sv.id = lv.store_variant_id
+                     WHERE lv.store_id = l.store_id AND lv.link_id = l.id) AS variants,
               (SELECT coalesce(json_agg(json_build_object('storeVariantId', a.store_variant_id, 'position', a.position, 'connectionId', a.connection_id, 'supplierProductId', a.supplier_product_id,
                               'supplierVariantId', a.supplier_variant_id, 'costMinor', a.cost_minor, 'currency', a.currency, 'stock', a.stock, 'available', a.available) ORDER BY a.position), '[]')
                       FROM product_link_alternates a WHERE a.store_id = l.store_id AND a.link_id = l.id) AS alternates`,
@@ -69,11 +70,11 @@ export async function linkInStore(db: Queryable, storeId: string, id: string): P
 }
 
 /** The connection's links (to one supplier product, when given), oldest first. */
-export async function linksOf(db: Queryable, connectionId: string, supplierProductId?: string): Promise<ProductLink[]> {
+export async function linksOf(db: Queryable, storeId: string, connectionId: string, supplierProductId?: string): Promise<ProductLink[]> {
   const found = await rows<LinkRow>(
     db,
-    'SELECT * FROM product_links WHERE connection_id = $1 AND ($2::text IS NULL OR supplier_product_id = $2) ORDER BY created_at',
-    [connectionId, supplierProductId ?? null],
+    'SELECT * FROM product_links WHERE store_id = $1 AND connection_id = $2 AND ($3::text IS NULL OR supplier_product_id = $3) ORDER BY created_at',
+    [storeId, connectionId, supplierProductId ?? null],
   );
   return found.map(linkOf);
 }
@@ -90,29 +91,29 @@ export async function insertLink(tx: Queryable, l: Omit<ProductLink, 'createdAt'
 }
 
 /** Sets the price rule and switches given (the others stay) and stamps the change. */
-export async function updateLink(tx: Queryable, id: string, f: { priceRule?: PriceRule; sync?: SyncSwitches }): Promise<ProductLink> {
+export async function updateLink(tx: Queryable, storeId: string, id: string, f: { priceRule?: PriceRule; sync?: SyncSwitches }): Promise<ProductLink> {
   const [r] = await rows<LinkRow>(
     tx,
-    'UPDATE product_links SET price_rule = coalesce($2::jsonb, price_rule), sync = coalesce($3::jsonb, sync), updated_at = now() WHERE id = $1 RETURNING *',
-    [id, f.priceRule ? JSON.stringify(f.priceRule) : null, f.sync ? JSON.stringify(f.sync) : null],
+    'UPDATE product_links SET price_rule = coalesce($3::jsonb, price_rule), sync = coalesce($4::jsonb, sync), updated_at = now() WHERE store_id = $1 AND id = $2 RETURNING *',
+    [storeId, id, f.priceRule ? JSON.stringify(f.priceRule) : null, f.sync ? JSON.stringify(f.sync) : null],
   );
   return linkOf(r);
 }
 
-export async function deleteLink(db: Queryable, id: string): Promise<void> {
-  await affected(db, 'DELETE FROM product_links WHERE id = $1', [id]);
+export async function deleteLink(db: Queryable, storeId: string, id: string): Promise<void> {
+  await affected(db, 'DELETE FROM product_links WHERE store_id = $1 AND id = $2', [storeId, id]);
 }
 
 /** Replaces the link's variant mappings. */
-export async function replaceLinkVariants(tx: Queryable, linkId: string, variants: Array<Omit<ProductLinkVariant, 'linkId'>>): Promise<void> {
-  await affected(tx, 'DELETE FROM product_link_variants WHERE link_id = $1', [linkId]);
+export async function replaceLinkVariants(tx: Queryable, storeId: string, linkId: string, variants: Array<Omit<ProductLinkVariant, 'linkId'>>): Promise<void> {
+  await affected(tx, 'DELETE FROM product_link_variants WHERE store_id = $1 AND link_id = $2', [storeId, linkId]);
   if (!variants.length) return;
   const col = <K extends keyof Omit<ProductLinkVariant, 'linkId'>>(k: K) => variants.map((v) => v[k]);
   await affected(
     tx,
-    `INSERT INTO product_link_variants (link_id, store_variant_id, supplier_variant_id, cost_minor, currency, stock, available)
-     SELECT $1, u.* FROM unnest($2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::int[], $7::bool[]) AS u`,
-    [linkId, col('storeVariantId'), col('supplierVariantId'), col('costMinor'), col('currency'), col('stock'), col('available')],
+    `INSERT INTO product_link_variants (store_id, link_id, store_variant_id, supplier_variant_id, cost_minor, currency, stock, available)
+     SELECT $1, $2, u.* FROM unnest($3::uuid[], $4::text[], $5::bigint[], $6::text[], $7::int[], $8::bool[]) AS u`,
+    [storeId, linkId, col('storeVariantId'), col('supplierVariantId'), col('costMinor'), col('currency'), col('stock'), col('available')],
   );
 }
 
@@ -127,8 +128,12 @@ interface LinkVariantRow {
 }
 
 /** The variant mappings of these links, in the order of the store product's variants. */
-export async function variantsOfLinks(db: Queryable, linkIds: string[]): Promise<ProductLinkVariant[]> {
-  const found = await rows<LinkVariantRow>(db, 'SELECT lv.* FROM product_link_variants lv JOIN store_variants sv ON sv.id = lv.store_variant_id WHERE lv.link_id = ANY($1) ORDER BY sv.position', [linkIds]);
+export async function variantsOfLinks(db: Queryable, storeId: string, linkIds: string[]): Promise<ProductLinkVariant[]> {
+  const found = await rows<LinkVariantRow>(
+    db,
+    'SELECT lv.* FROM product_link_variants lv JOIN store_variants sv ON sv.store_id = lv.store_id AND sv.id = lv.store_variant_id WHERE lv.store_id = $1 AND lv.link_id = ANY($2) ORDER BY sv.position',
+    [storeId, linkIds],
+  );
   return found.map((r) => ({ linkId: r.link_id, storeVariantId: r.store_variant_id, supplierVariantId: r.supplier_variant_id, costMinor: Number(r.cost_minor), currency: r.currency, stock: r.stock, available: r.available }));
 }
 
@@ -137,19 +142,19 @@ export async function variantsOfLinks(db: Queryable, linkIds: string[]): Promise
  * error is new (the same error again is not repeated): the error before is read in the same statement, rows locked
  * in id order (as `lockLinks` takes them).
  */
-export async function setSyncResults(db: Queryable, ids: string[], errors: Array<string | null>): Promise<void> {
+export async function setSyncResults(db: Queryable, storeId: string, ids: string[], errors: Array<string | null>): Promise<void> {
   const event = outboxStep({
     from: 'l', type: `'productLink.syncFailed'`, storeId: 'l.store_id', resourceKey: `'productLink:' || l.id`, recordKeyId: 'l.created_by_key_id',
     snapshot: `to_jsonb(l) - 'was'`, where: 'l.last_sync_error IS NOT NULL AND l.was IS DISTINCT FROM l.last_sync_error',
   });
   await rows(
     db,
-    `WITH was AS (SELECT id, last_sync_error AS was FROM product_links WHERE id = ANY($1) ORDER BY id FOR UPDATE),
+    `WITH was AS (SELECT id, last_sync_error AS was FROM product_links WHERE store_id = $1 AND id = ANY($2) ORDER BY id FOR UPDATE),
           l AS (UPDATE product_links l SET last_sync_at = now(), last_sync_error = u.error
-                  FROM unnest($1::uuid[], $2::text[]) AS u(id, error), was WHERE l.id = u.id AND was.id = u.id RETURNING l.*, was.was),
+                  FROM unnest($2::uuid[], $3::text[]) AS u(id, error), was WHERE l.store_id = $1 AND l.id = u.id AND was.id = u.id RETURNING l.*, was.was),
           ev AS (${event})
      SELECT 1`,
-    [ids, errors],
+    [storeId, ids, errors],
   );
 }
 
@@ -164,25 +169,25 @@ export async function linkedProduct(db: Queryable, storeId: string, supplierKey:
   return row ? row.product_id : null;
 }
 
-export async function linkCountOfConnection(db: Queryable, connectionId: string): Promise<number> {
-  const [row] = await rows<{ n: number }>(db, 'SELECT count(*)::int AS n FROM product_links WHERE connection_id = $1', [connectionId]);
+export async function linkCountOfConnection(db: Queryable, connectionId: string, storeId: string): Promise<number> {
+  const [row] = await rows<{ n: number }>(db, 'SELECT count(*)::int AS n FROM product_links WHERE store_id = $1 AND connection_id = $2', [storeId, connectionId]);
   return row.n;
 }
 
 // --- Sync
 
-/** Live connections that have links or alternates. */
-export async function connectionsWithLinks(db: Queryable): Promise<string[]> {
-  const found = await rows<{ connection_id: string }>(
+/** Live connections, of every store, that have links or alternates (the hourly fan-out: a sweep over all stores). */
+export async function connectionsWithLinks(db: Queryable): Promise<Array<{ storeId: string; connectionId: string }>> {
+  return rows(
     db,
-    `SELECT DISTINCT x.connection_id FROM (SELECT connection_id FROM product_links UNION SELECT connection_id FROM product_link_alternates) x
-       JOIN supplier_connections c ON c.id = x.connection_id WHERE c.disconnected_at IS NULL AND c.enabled`,
+    `SELECT /* cross-store: link-sync-fan-out */ DISTINCT x.store_id AS "storeId", x.connection_id AS "connectionId"
+       FROM (SELECT store_id, connection_id FROM product_links UNION SELECT store_id, connection_id FROM product_link_alternates) x
+       JOIN supplier_connections c ON c.store_id = x.store_id AND c.id = x.connection_id WHERE c.disconnected_at IS NULL AND c.enabled`,
   );
-  return found.map((r) => r.connection_id);
 }
 
-export function linksOfConnection(db: Queryable, connectionId: string): Promise<Array<{ id: string; supplier_product_id: string }>> {
-  return rows(db, 'SELECT id, supplier_product_id FROM product_links WHERE connection_id = $1 ORDER BY created_at', [connectionId]);
+export function linksOfConnection(db: Queryable, storeId: string, connectionId: string): Promise<Array<{ id: string; supplier_product_id: string }>> {
+  return rows(db, 'SELECT id, supplier_product_id FROM product_links WHERE store_id = $1 AND connection_id = $2 ORDER BY created_at', [storeId, connectionId]);
 }
 
 interface LinkSyncRow {
@@ -193,27 +198,27 @@ interface LinkSyncRow {
 }
 
 /** Locked in one order, so concurrent batches and single-link syncs cannot deadlock. */
-export function lockLinks(tx: Queryable, linkIds: string[]): Promise<LinkSyncRow[]> {
-  return rows(tx, 'SELECT id, product_id, sync, price_rule FROM product_links WHERE id = ANY($1) ORDER BY id FOR UPDATE', [linkIds]);
+export function lockLinks(tx: Queryable, storeId: string, linkIds: string[]): Promise<LinkSyncRow[]> {
+  return rows(tx, 'SELECT id, product_id, sync, price_rule FROM product_links WHERE store_id = $1 AND id = ANY($2) ORDER BY id FOR UPDATE', [storeId, linkIds]);
 }
 
-export function variantCostsOfLinks(tx: Queryable, linkIds: string[]): Promise<Array<{ link_id: string; store_variant_id: string; supplier_variant_id: string; cost_minor: string; currency: string }>> {
-  return rows(tx, 'SELECT link_id, store_variant_id, supplier_variant_id, cost_minor, currency FROM product_link_variants WHERE link_id = ANY($1)', [linkIds]);
+export function variantCostsOfLinks(tx: Queryable, storeId: string, linkIds: string[]): Promise<Array<{ link_id: string; store_variant_id: string; supplier_variant_id: string; cost_minor: string; currency: string }>> {
+  return rows(tx, 'SELECT link_id, store_variant_id, supplier_variant_id, cost_minor, currency FROM product_link_variants WHERE store_id = $1 AND link_id = ANY($2)', [storeId, linkIds]);
 }
 
 /** Set-based: one row per link variant (the arrays are columns). Rows already as given are not written again (no new row version). */
-export async function updateLinkVariants(tx: Queryable, v: { link: string[]; variant: string[]; stock: number[]; available: boolean[]; cost: number[]; currency: string[] }): Promise<void> {
+export async function updateLinkVariants(tx: Queryable, storeId: string, v: { link: string[]; variant: string[]; stock: number[]; available: boolean[]; cost: number[]; currency: string[] }): Promise<void> {
   await affected(
     tx,
     `UPDATE product_link_variants lv SET stock = u.stock, available = u.available, cost_minor = u.cost, currency = u.currency
-       FROM unnest($1::uuid[], $2::uuid[], $3::int[], $4::bool[], $5::bigint[], $6::text[]) AS u(link_id, store_variant_id, stock, available, cost, currency)
-      WHERE lv.link_id = u.link_id AND lv.store_variant_id = u.store_variant_id
+       FROM unnest($2::uuid[], $3::uuid[], $4::int[], $5::bool[], $6::bigint[], $7::text[]) AS u(link_id, store_variant_id, stock, available, cost, currency)
+      WHERE lv.store_id = $1 AND lv.link_id = u.link_id AND lv.store_variant_id = u.store_variant_id
         AND (lv.stock, lv.available, lv.cost_minor, lv.currency) IS DISTINCT FROM (u.stock, u.available, u.cost, u.currency)`,
-    [v.link, v.variant, v.stock, v.available, v.cost, v.currency],
+    [storeId, v.link, v.variant, v.stock, v.available, v.cost, v.currency],
   );
 }
 
 /** Answers how many links went; their variants go with them (ON DELETE CASCADE). */
-export function deleteLinksOfConnection(tx: Queryable, connectionId: string): Promise<number> {
-  return affected(tx, 'DELETE FROM product_links WHERE connection_id = $1', [connectionId]);
+export function deleteLinksOfConnection(tx: Queryable, connectionId: string, storeId: string): Promise<number> {
+  return affected(tx, 'DELETE FROM product_links WHERE store_id = $1 AND connection_id = $2', [storeId, connectionId]);
 }

@@ -54,7 +54,7 @@ export async function writeChange(db: Queryable, c: Change, alike: string[] = []
     `WITH so AS (${so}),
      ev AS (INSERT INTO supplier_order_events (store_id, supplier_order_id, actor_kind, actor_id, type, from_status, to_status, details)
             SELECT store_id, id, ${p.add(h.actor.kind)}, ${p.add(h.actor.id)}, ${p.add(h.type)}, from_status, status, ${p.json(h.details)} FROM so RETURNING id, supplier_order_id)
-     ${eventStep(p, c)} ${c.part ? `, ${movePart(p, 'so', c.part)}` : ''}
+     ${eventStep(p, c)} ${c.part ? `, ${movePart(p, a.storeId, 'so', c.part)}` : ''}
      SELECT ${COLUMNS_READ}, pg_notify('${CHANGE_CHANNEL}', id::text) AS notified FROM so`,
     p.values,
   );

@@ -35,21 +35,21 @@ export async function fanOut(db: DataSource, limit: number, reactions: ReactionR
   return underChainLock(db, async (tx) => {
     const [r] = await preparedRows<{ events: number }>(
       tx,
-      `WITH ev AS (SELECT seq, store_id, type, resource_key, record_key_id, created_at FROM event_outbox WHERE NOT fanned_out ORDER BY seq LIMIT $1),
-       pairs AS (SELECT ev.seq, s.id AS subscription_id, ev.resource_key, row_number() OVER (PARTITION BY s.id, ev.resource_key ORDER BY ev.seq) AS n FROM ev
+      `WITH /* cross-store: event-fan-out */ ev AS (SELECT seq, store_id, type, resource_key, record_key_id, created_at FROM event_outbox WHERE NOT fanned_out ORDER BY seq LIMIT $1),
+       pairs AS (SELECT ev.seq, ev.store_id, s.id AS subscription_id, ev.resource_key, row_number() OVER (PARTITION BY s.id, ev.resource_key ORDER BY ev.seq) AS n FROM ev
                    JOIN event_subscriptions s ON s.store_id = ev.store_id AND s.enabled AND s.created_at <= ev.created_at AND (ev.type = ANY(s.event_types) OR ('${ALL_TYPES}' = ANY(s.event_types) AND NOT ev.type = ANY($4::text[])))
                    LEFT JOIN api_keys k ON k.id = s.owner_key_id
                   WHERE s.owner_key_id IS NULL OR k.record_scope = 'account' OR ev.record_key_id = s.owner_key_id),
-       made AS (INSERT INTO event_deliveries (event_seq, subscription_id, resource_key, next_attempt_at)
-                SELECT p.seq, p.subscription_id, p.resource_key,
-                       CASE WHEN p.n > 1 OR EXISTS (SELECT 1 FROM event_deliveries e WHERE e.subscription_id = p.subscription_id AND e.resource_key = p.resource_key AND e.status = 'pending')
+       made AS (INSERT INTO event_deliveries (store_id, event_seq, subscription_id, resource_key, next_attempt_at)
+                SELECT p.store_id, p.seq, p.subscription_id, p.resource_key,
+                       CASE WHEN p.n > 1 OR EXISTS (SELECT 1 FROM event_deliveries e WHERE e.store_id = p.store_id AND e.subscription_id = p.subscription_id AND e.resource_key = p.resource_key AND e.status = 'pending')
                             THEN ${WAITING} ELSE now() END
                   FROM pairs p
                 ON CONFLICT (store_id, event_seq, subscription_id) DO NOTHING RETURNING 1),
-       reacting AS (INSERT INTO event_reactions (event_seq, handler, resource_key)
-                    SELECT ev.seq, h.handler, ev.resource_key FROM ev JOIN unnest($2::text[], $3::text[]) AS h(type, handler) ON h.type = ev.type
+       reacting AS (INSERT INTO event_reactions (store_id, event_seq, handler, resource_key)
+                    SELECT ev.store_id, ev.seq, h.handler, ev.resource_key FROM ev JOIN unnest($2::text[], $3::text[]) AS h(type, handler) ON h.type = ev.type
                     ON CONFLICT (store_id, event_seq, handler) DO NOTHING RETURNING 1),
-       done AS (UPDATE event_outbox o SET fanned_out = true FROM ev WHERE o.seq = ev.seq RETURNING 1)
+       done AS (UPDATE event_outbox o SET fanned_out = true FROM ev WHERE o.store_id = ev.store_id AND o.seq = ev.seq RETURNING 1)
        SELECT (SELECT count(*) FROM done)::int AS events, (SELECT count(*) FROM made)::int AS deliveries, (SELECT count(*) FROM reacting)::int AS reactions`,
       [limit, reactions.map((r) => r.type), reactions.map((r) => r.handler), internal],
     );
@@ -68,8 +68,8 @@ export async function claim(db: Queryable, o: { limit: number; perSubscription: 
   const { subscriptions: subs, stores } = o.inFlight;
   const found = await preparedRows<ClaimRow>(
     db,
-    `WITH cand AS (
-       SELECT d.id, d.subscription_id, s.store_id, d.next_attempt_at FROM event_deliveries d JOIN event_subscriptions s ON s.id = d.subscription_id AND s.enabled
+    `WITH /* cross-store: event-delivery-claim */ cand AS (
+       SELECT d.id, d.subscription_id, s.store_id, d.next_attempt_at FROM event_deliveries d JOIN event_subscriptions s ON s.store_id = d.store_id AND s.id = d.subscription_id AND s.enabled
         WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND NOT (d.subscription_id = ANY($3::uuid[])) AND NOT (s.store_id = ANY($4::uuid[]))
         ORDER BY d.next_attempt_at LIMIT $1 * 4),
      by_sub AS (
@@ -79,11 +79,11 @@ export async function claim(db: Queryable, o: { limit: number; perSubscription: 
          LEFT JOIN unnest($6::uuid[], $7::int[]) AS f(subscription_id, n) ON f.subscription_id = r.subscription_id
         WHERE r.n <= $2 - coalesce(f.n, 0)),
      picked AS (
-       SELECT r.id FROM by_store r LEFT JOIN unnest($8::uuid[], $9::int[]) AS g(store_id, n) ON g.store_id = r.store_id
+       SELECT r.id, r.store_id FROM by_store r LEFT JOIN unnest($8::uuid[], $9::int[]) AS g(store_id, n) ON g.store_id = r.store_id
         WHERE r.turn <= $10 - coalesce(g.n, 0) ORDER BY r.turn, r.next_attempt_at LIMIT $1)
      UPDATE event_deliveries d SET leased_until = now() + make_interval(secs => $5), next_attempt_at = now() + make_interval(secs => $5), attempts = d.attempts + 1, last_attempt_at = now()
        FROM picked, event_outbox o, event_subscriptions s
-      WHERE d.id = picked.id AND o.seq = d.event_seq AND s.id = d.subscription_id AND d.status = 'pending' AND d.next_attempt_at <= now()
+      WHERE d.store_id = picked.store_id AND d.id = picked.id AND o.store_id = d.store_id AND o.seq = d.event_seq AND s.store_id = d.store_id AND s.id = d.subscription_id AND d.status = 'pending' AND d.next_attempt_at <= now()
      RETURNING d.id, d.attempts, d.pending_since, o.seq, o.id AS event_id, o.store_id, o.type, o.resource_key, o.record_key_id, o.snapshot, o.created_at,
                s.id AS subscription_id, s.url, s.secret_sealed, s.previous_secret_sealed, s.previous_secret_until, s.owner_account_id, s.owner_key_id`,
     [o.limit, o.perSubscription, busy(subs, o.perSubscription), busy(stores, o.perStore), o.leaseMs / 1000, [...subs.keys()], [...subs.values()], [...stores.keys()], [...stores.values()], o.perStore],
@@ -107,41 +107,46 @@ export async function complete(db: DataSource, outcomes: Outcome[]): Promise<voi
   await underChainLock(db, (tx) =>
     preparedRows(
       tx,
-      `WITH d AS (UPDATE event_deliveries d SET status = x.status, leased_until = NULL, next_attempt_at = coalesce(x.next_at, d.next_attempt_at), response_status = x.code,
+      `WITH /* cross-store: event-delivery-outcomes */ d AS (UPDATE event_deliveries d SET status = x.status, leased_until = NULL, next_attempt_at = coalesce(x.next_at, d.next_attempt_at), response_status = x.code,
                     last_error = x.err, delivered_at = CASE WHEN x.status = 'delivered' THEN now() ELSE d.delivered_at END
-               FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::int[], $5::text[]) AS x(id, status, next_at, code, err)
-              WHERE d.id = x.id RETURNING d.id, d.subscription_id, d.resource_key, x.status),
-       ended AS (SELECT DISTINCT subscription_id, resource_key FROM d WHERE status <> 'pending'),
+               FROM unnest($1::uuid[], $2::text[], $3::timestamptz[], $4::int[], $5::text[], $6::uuid[]) AS x(id, status, next_at, code, err, store_id)
+              WHERE d.store_id = x.store_id AND d.id = x.id RETURNING d.id, d.store_id, d.subscription_id, d.resource_key, x.status),
+       ended AS (SELECT DISTINCT store_id, subscription_id, resource_key FROM d WHERE status <> 'pending'),
        released AS (UPDATE event_deliveries n SET next_attempt_at = now() FROM ended c
-                     WHERE n.id = (SELECT e.id FROM event_deliveries e WHERE e.subscription_id = c.subscription_id AND e.resource_key = c.resource_key AND e.status = 'pending'
+                     WHERE n.store_id = c.store_id AND n.id = (SELECT e.id FROM event_deliveries e WHERE e.store_id = c.store_id AND e.subscription_id = c.subscription_id AND e.resource_key = c.resource_key AND e.status = 'pending'
                                       AND e.id NOT IN (SELECT id FROM d) ORDER BY e.event_seq LIMIT 1)
                        AND n.next_attempt_at = ${WAITING} RETURNING 1),
-       ok AS (UPDATE event_subscriptions s SET last_success_at = now() FROM (SELECT DISTINCT subscription_id FROM d WHERE status = 'delivered') ok
-               WHERE s.id = ok.subscription_id AND (s.last_success_at IS NULL OR s.last_success_at < now() - interval '5 seconds') RETURNING 1)
+       ok AS (UPDATE event_subscriptions s SET last_success_at = now() FROM (SELECT DISTINCT store_id, subscription_id FROM d WHERE status = 'delivered') ok
+               WHERE s.store_id = ok.store_id AND s.id = ok.subscription_id AND (s.last_success_at IS NULL OR s.last_success_at < now() - interval '5 seconds') RETURNING 1)
        SELECT (SELECT count(*) FROM released)::int AS released`,
-      [outcomes.map((o) => o.id), outcomes.map((o) => o.status), outcomes.map((o) => o.nextAt), outcomes.map((o) => o.responseStatus), outcomes.map((o) => o.error)],
+      [outcomes.map((o) => o.id), outcomes.map((o) => o.status), outcomes.map((o) => o.nextAt), outcomes.map((o) => o.responseStatus), outcomes.map((o) => o.error), outcomes.map((o) => o.storeId)],
     ),
   );
 }
 
 const DELIVERY_COLUMNS = `d.*, o.id AS event_id, o.type AS event_type`;
 
-export function deliveryList(subscriptionId: string, status: string | null): KeysetListStatement {
-  const filters = [{ column: 'subscription_id', value: subscriptionId }, ...(status ? [{ column: 'status', value: status }] : [])];
+export function deliveryList(storeId: string, subscriptionId: string, status: string | null): KeysetListStatement {
+  const filters = [{ column: 'store_id', value: storeId }, { column: 'subscription_id', value: subscriptionId }, ...(status ? [{ column: 'status', value: status }] : [])];
+  const ofEvent = (column: string) => `(SELECT o.${column} FROM event_outbox o WHERE o.store_id = d.store_id AND o.seq = d.event_seq)`;
   return {
     list: 'eventDeliveries', binding: { subscriptionId, status }, table: 'event_deliveries', alias: 'd', filters, counts: null,
-    columns: `d.*, (SELECT o.id FROM event_outbox o WHERE o.seq = d.event_seq) AS event_id, (SELECT o.type FROM event_outbox o WHERE o.seq = d.event_seq) AS event_type`,
+    columns: `d.*, ${ofEvent('id')} AS event_id, ${ofEvent('type')} AS event_type`,
   };
 }
 
-export async function deliveryOfSubscription(db: Queryable, subscriptionId: string, id: string): Promise<Delivery | null> {
-  const [r] = await rows<DeliveryRow>(db, `SELECT ${DELIVERY_COLUMNS} FROM event_deliveries d JOIN event_outbox o ON o.seq = d.event_seq WHERE d.id = $1 AND d.subscription_id = $2`, [id, subscriptionId]);
+export async function deliveryOfSubscription(db: Queryable, storeId: string, subscriptionId: string, id: string): Promise<Delivery | null> {
+  const [r] = await rows<DeliveryRow>(
+    db,
+    `SELECT ${DELIVERY_COLUMNS} FROM event_deliveries d JOIN event_outbox o ON o.store_id = $3 AND o.seq = d.event_seq WHERE d.store_id = $3 AND d.id = $1 AND d.subscription_id = $2`,
+    [id, subscriptionId, storeId],
+  );
   return r ? deliveryOf(r) : null;
 }
 
 /** Due again now, with a fresh retry period (one in flight keeps its lease); the delivery loops are woken. */
-export async function redeliver(db: Queryable, id: string): Promise<void> {
+export async function redeliver(db: Queryable, storeId: string, id: string): Promise<void> {
   await rows(db, `WITH d AS (UPDATE event_deliveries SET status = 'pending', next_attempt_at = CASE WHEN leased_until > now() THEN next_attempt_at ELSE now() END, pending_since = now()
-                   WHERE id = $1 RETURNING id)
-                  SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM d`, [id]);
+                   WHERE store_id = $2 AND id = $1 RETURNING id)
+                  SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM d`, [id, storeId]);
 }

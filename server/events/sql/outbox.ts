@@ -24,8 +24,8 @@ export async function insertTestEvent(db: Queryable, s: Pick<Subscription, 'id' 
   const key = p.add(`subscription:${s.id}:${crypto.randomUUID()}`);
   const [r] = await rows<{ id: string }>(
     db,
-    `WITH ev AS (INSERT INTO event_outbox (store_id, type, resource_key, snapshot, fanned_out) VALUES (${p.add(s.storeId)}, '${TEST_EVENT_TYPE}', ${key}, ${p.json(snapshot)}, true) RETURNING seq)
-     INSERT INTO event_deliveries (event_seq, subscription_id, resource_key) SELECT seq, ${p.add(s.id)}, ${key} FROM ev RETURNING id`,
+    `WITH ev AS (INSERT INTO event_outbox (store_id, type, resource_key, snapshot, fanned_out) VALUES (${p.add(s.storeId)}, '${TEST_EVENT_TYPE}', ${key}, ${p.json(snapshot)}, true) RETURNING store_id, seq)
+     INSERT INTO event_deliveries (store_id, event_seq, subscription_id, resource_key) SELECT store_id, seq, ${p.add(s.id)}, ${key} FROM ev RETURNING id`,
     p.values,
   );
   return r.id;
@@ -35,9 +35,9 @@ export async function insertTestEvent(db: Queryable, s: Pick<Subscription, 'id' 
 export function purgeOld(db: Queryable, days: number): Promise<number> {
   return affected(
     db,
-    `DELETE FROM event_outbox WHERE seq IN (SELECT o.seq FROM event_outbox o WHERE o.created_at < now() - make_interval(days => $1) AND o.fanned_out
-        AND NOT EXISTS (SELECT 1 FROM event_deliveries d WHERE d.event_seq = o.seq AND d.status = 'pending')
-        AND NOT EXISTS (SELECT 1 FROM event_reactions r WHERE r.event_seq = o.seq AND r.status = 'pending') LIMIT 20000)`,
+    `DELETE /* cross-store: event-purge */ FROM event_outbox WHERE (store_id, seq) IN (SELECT o.store_id, o.seq FROM event_outbox o WHERE o.created_at < now() - make_interval(days => $1) AND o.fanned_out
+        AND NOT EXISTS (SELECT 1 FROM event_deliveries d WHERE d.store_id = o.store_id AND d.event_seq = o.seq AND d.status = 'pending')
+        AND NOT EXISTS (SELECT 1 FROM event_reactions r WHERE r.store_id = o.store_id AND r.event_seq = o.seq AND r.status = 'pending') LIMIT 20000)`,
     [days],
   );
 }

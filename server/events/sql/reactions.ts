@@ -19,13 +19,13 @@ interface ClaimRow extends EventColumns {
 export async function claimReactions(db: Queryable, limit: number, leaseMs: number): Promise<ClaimedReaction[]> {
   const found = await preparedRows<ClaimRow>(
     db,
-    `WITH picked AS (
-       SELECT r.id FROM event_reactions r
+    `WITH /* cross-store: event-reaction-claim */ picked AS (
+       SELECT r.id, r.store_id FROM event_reactions r
         WHERE r.status = 'pending' AND r.next_attempt_at <= now()
-          AND NOT EXISTS (SELECT 1 FROM event_reactions e WHERE e.handler = r.handler AND e.resource_key = r.resource_key AND e.status = 'pending' AND e.event_seq < r.event_seq)
+          AND NOT EXISTS (SELECT 1 FROM event_reactions e WHERE e.store_id = r.store_id AND e.handler = r.handler AND e.resource_key = r.resource_key AND e.status = 'pending' AND e.event_seq < r.event_seq)
         ORDER BY r.next_attempt_at LIMIT $1 FOR UPDATE SKIP LOCKED)
      UPDATE event_reactions r SET next_attempt_at = now() + make_interval(secs => $2), attempts = r.attempts + 1
-       FROM picked, event_outbox o WHERE r.id = picked.id AND o.seq = r.event_seq
+       FROM picked, event_outbox o WHERE r.store_id = picked.store_id AND r.id = picked.id AND o.store_id = r.store_id AND o.seq = r.event_seq
      RETURNING r.id, r.handler, r.attempts, r.pending_since, o.seq, o.id AS event_id, o.store_id, o.type, o.resource_key, o.record_key_id, o.snapshot, o.created_at`,
     [limit, leaseMs / 1000],
   );
@@ -36,7 +36,13 @@ export async function claimReactions(db: Queryable, limit: number, leaseMs: numb
 }
 
 /** A reaction done goes; one that failed is due again at `nextAt`, or, given up (`nextAt` null), kept failed with its error. */
-export async function endReaction(db: Queryable, id: string, failure: { error: string; nextAt: Date | null } | null): Promise<void> {
-  if (!failure) await rows(db, 'DELETE FROM event_reactions WHERE id = $1', [id]);
-  else await rows(db, `UPDATE event_reactions SET status = CASE WHEN $2::timestamptz IS NULL THEN 'failed' ELSE 'pending' END, next_attempt_at = coalesce($2, next_attempt_at), last_error = $3 WHERE id = $1`, [id, failure.nextAt, failure.error]);
+export async function endReaction(db: Queryable, storeId: string, id: string, failure: { error: string; nextAt: Date | null } | null): Promise<void> {
+  if (!failure) await rows(db, 'DELETE FROM event_reactions WHERE store_id = $2 AND id = $1', [id, storeId]);
+  else
+    await rows(
+      db,
+      `UPDATE event_reactions SET status = CASE WHEN $2::timestamptz IS NULL THEN 'failed' ELSE 'pending' END, next_attempt_at = coalesce($2, next_attempt_at), last_error = $3
+        WHERE store_id = $4 AND id = $1`,
+      [id, failure.nextAt, failure.error, storeId],
+    );
 }

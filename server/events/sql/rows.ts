@@ -46,6 +46,8 @@ export interface InFlight {
 /** What an attempt came to: delivered, due again at `nextAt`, or given up (failed). */
 export interface Outcome {
   id: string;
+  /** The delivery's store (its claim's). */
+  storeId: string;
   status: 'delivered' | 'pending' | 'failed';
   nextAt: Date | null;
   responseStatus: number | null;

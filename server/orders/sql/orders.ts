@@ -30,40 +30,35 @@ const GROUP_COLUMNS = `order_id AS "orderId", group_key AS "groupKey", connectio
 
 // --- Reads
 
-export async function orderById(db: Queryable, id: string): Promise<StoreOrder | null> {
-  const [r] = await preparedRows<OrderRow>(db, `SELECT ${ORDER_COLUMNS} FROM store_orders WHERE id = $1`, [id]);
-  return r ? storeOrderOf(r) : null;
-}
-
 export async function orderInStore(db: Queryable, storeId: string, id: string): Promise<StoreOrder | null> {
   const [r] = await preparedRows<OrderRow>(db, `SELECT ${ORDER_COLUMNS} FROM store_orders WHERE id = $1 AND store_id = $2`, [id, storeId]);
   return r ? storeOrderOf(r) : null;
 }
 
-export function itemsOf(db: Queryable, orderId: string): Promise<StoreOrderItem[]> {
-  return preparedRows<StoreOrderItem>(db, `SELECT ${ITEM_COLUMNS} FROM store_order_items WHERE order_id = $1 ORDER BY position`, [orderId]);
+export function itemsOf(db: Queryable, storeId: string, orderId: string): Promise<StoreOrderItem[]> {
+  return preparedRows<StoreOrderItem>(db, `SELECT ${ITEM_COLUMNS} FROM store_order_items WHERE store_id = $1 AND order_id = $2 ORDER BY position`, [storeId, orderId]);
 }
 
-export function groupsOf(db: Queryable, orderIds: string[]): Promise<FulfilmentGroup[]> {
-  return preparedRows<FulfilmentGroup>(db, `SELECT ${GROUP_COLUMNS} FROM fulfilment_groups WHERE order_id = ANY($1) ORDER BY group_key`, [orderIds]);
+export function groupsOf(db: Queryable, storeId: string, orderIds: string[]): Promise<FulfilmentGroup[]> {
+  return preparedRows<FulfilmentGroup>(db, `SELECT ${GROUP_COLUMNS} FROM fulfilment_groups WHERE store_id = $1 AND order_id = ANY($2) ORDER BY group_key`, [storeId, orderIds]);
 }
 
-export async function groupOf(db: Queryable, orderId: string, groupKey: string): Promise<FulfilmentGroup | null> {
-  const [g] = await preparedRows<FulfilmentGroup>(db, `SELECT ${GROUP_COLUMNS} FROM fulfilment_groups WHERE order_id = $1 AND group_key = $2`, [orderId, groupKey]);
+export async function groupOf(db: Queryable, storeId: string, orderId: string, groupKey: string): Promise<FulfilmentGroup | null> {
+  const [g] = await preparedRows<FulfilmentGroup>(db, `SELECT ${GROUP_COLUMNS} FROM fulfilment_groups WHERE store_id = $1 AND order_id = $2 AND group_key = $3`, [storeId, orderId, groupKey]);
   return g ?? null;
 }
 
 // --- A new order
 
-/** The links of these store variants through live connections. */
-export function liveLinksOfVariants(tx: Queryable, variantIds: string[]): Promise<Array<{ store_variant_id: string; connection_id: string; supplier_variant_id: string; cost_minor: string }>> {
+/** The links of these store variants through live connections (each table pinned to the store). */
+export function liveLinksOfVariants(tx: Queryable, storeId: string, variantIds: string[]): Promise<Array<{ store_variant_id: string; connection_id: string; supplier_variant_id: string; cost_minor: string }>> {
   return rows(
     tx,
     `SELECT lv.store_variant_id, l.connection_id, lv.supplier_variant_id, lv.cost_minor
-       FROM product_link_variants lv JOIN product_links l ON l.id = lv.link_id
-       JOIN supplier_connections c ON c.id = l.connection_id AND c.disconnected_at IS NULL
-      WHERE lv.store_variant_id = ANY($1)`,
-    [variantIds],
+       FROM product_link_variants lv JOIN product_links l ON l.store_id = $1 AND l.id = lv.link_id
+       JOIN supplier_connections c ON c.store_id = $1 AND c.id = l.connection_id AND c.disconnected_at IS NULL
+      WHERE lv.store_id = $1 AND lv.store_variant_id = ANY($2)`,
+    [storeId, variantIds],
   );
 }
 
@@ -75,12 +70,12 @@ export async function insertOrder(tx: Queryable, o: Omit<StoreOrder, 'createdAt'
        INSERT INTO store_orders (id, store_id, number, status, payment_method, payment_status, contract_model, currency, total_minor, destination, needs_attention, created_by_account_id, created_by_key_id)
        VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, $9, false, $10, $11) RETURNING id
      ), i AS (
-       INSERT INTO store_order_items (id, order_id, position, product_id, variant_id, sku, title, product_title, quantity, unit_price_minor, group_key, supplier_variant_id, link_cost_minor)
-       SELECT x.id, o.id, x.position, x."productId", x."variantId", x.sku, x.title, x."productTitle", x.quantity, x."unitPriceMinor", x."groupKey", x."supplierVariantId", x."linkCostMinor"
+       INSERT INTO store_order_items (id, store_id, order_id, position, product_id, variant_id, sku, title, product_title, quantity, unit_price_minor, group_key, supplier_variant_id, link_cost_minor)
+       SELECT x.id, $2::uuid, o.id, x.position, x."productId", x."variantId", x.sku, x.title, x."productTitle", x.quantity, x."unitPriceMinor", x."groupKey", x."supplierVariantId", x."linkCostMinor"
          FROM o, jsonb_to_recordset($12::jsonb) AS x(id uuid, position int, "productId" uuid, "variantId" uuid, sku text, title text, "productTitle" text, quantity int, "unitPriceMinor" bigint, "groupKey" text, "supplierVariantId" text, "linkCostMinor" bigint)
      )
-     INSERT INTO fulfilment_groups (order_id, group_key, connection_id, status, shipment, fulfilled_by_store)
-     SELECT o.id, g."groupKey", g."connectionId", 'pending', NULL, g."fulfilledByStore" FROM o, jsonb_to_recordset($13::jsonb) AS g("groupKey" text, "connectionId" uuid, "fulfilledByStore" boolean)`,
+     INSERT INTO fulfilment_groups (store_id, order_id, group_key, connection_id, status, shipment, fulfilled_by_store)
+     SELECT $2::uuid, o.id, g."groupKey", g."connectionId", 'pending', NULL, g."fulfilledByStore" FROM o, jsonb_to_recordset($13::jsonb) AS g("groupKey" text, "connectionId" uuid, "fulfilledByStore" boolean)`,
     [o.id, o.storeId, o.number, o.paymentMethod, o.paymentStatus, o.contractModel, o.currency, o.totalMinor, JSON.stringify(o.destination), o.createdByAccountId, o.createdByKeyId, JSON.stringify(items), JSON.stringify(groups)],
   );
 }
@@ -101,8 +96,8 @@ export function orderList(f: { storeId: string; ownKeyId: string | null; needsAt
     columns: `o.*,
       (SELECT coalesce(json_agg(json_build_object('groupKey', g.group_key, 'connectionId', g.connection_id, 'status', g.status,
                                   'fulfilledByStore', g.fulfilled_by_store, 'shipment', g.shipment) ORDER BY g.group_key), '[]')
-         FROM fulfilment_groups g WHERE g.order_id = o.id) AS parts,
-      (SELECT count(*)::int FROM fulfilment_groups g WHERE g.order_id = o.id AND g.needs_attention) AS attention`,
+         FROM fulfilment_groups g WHERE g.store_id = o.store_id AND g.order_id = o.id) AS parts,
+      (SELECT count(*)::int FROM fulfilment_groups g WHERE g.store_id = o.store_id AND g.order_id = o.id AND g.needs_attention) AS attention`,
     counts: { table: 'store_order_counts', sum: 'n' },
   };
 }

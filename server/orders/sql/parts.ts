@@ -20,10 +20,13 @@ const MOVED = `g.order_id, g.group_key, g.connection_id, g.status, g.shipment, g
  * status changed; `order_follow`, each of their store orders (and those of `confirming`, a table expression of
  * orders this statement confirms) with its status and needs-attention flag taken from its parts as they are now. A
  * part that follows its supplier order is written only when something changes, and never once the store took it over.
+ * Every part named is of the store `storeId`: each table is pinned to it (one shard under Citus).
  */
-export function movePart(p: Params, parts: string, move: PartMove, confirming?: string): string {
-  const from = `FROM ${parts} x JOIN fulfilment_groups was ON was.order_id = x.order_id AND was.group_key = x.group_key JOIN store_orders ord ON ord.id = x.order_id
-               WHERE g.order_id = x.order_id AND g.group_key = x.group_key`;
+export function movePart(p: Params, storeId: string, parts: string, move: PartMove, confirming?: string): string {
+  const store = `${p.add(storeId)}::uuid`;
+  const from = `FROM ${parts} x JOIN fulfilment_groups was ON was.store_id = ${store} AND was.order_id = x.order_id AND was.group_key = x.group_key
+               JOIN store_orders ord ON ord.store_id = ${store} AND ord.id = x.order_id
+               WHERE g.store_id = ${store} AND g.order_id = x.order_id AND g.group_key = x.group_key`;
   let update: string;
   switch (move.kind) {
     case 'follow': {
@@ -51,22 +54,22 @@ export function movePart(p: Params, parts: string, move: PartMove, confirming?: 
   const confirmed = confirming ? `(s.confirmed_at IS NOT NULL OR s.id IN (SELECT order_id FROM ${confirming}))` : 's.confirmed_at IS NOT NULL';
   return `part AS (${update} RETURNING ${MOVED}), part_event AS (${event}),
     part_now AS (SELECT g.order_id, g.status, g.needs_attention FROM fulfilment_groups g
-                  WHERE g.order_id IN (${orders}) AND NOT EXISTS (SELECT 1 FROM part m WHERE m.order_id = g.order_id AND m.group_key = g.group_key)
+                  WHERE g.store_id = ${store} AND g.order_id IN (${orders}) AND NOT EXISTS (SELECT 1 FROM part m WHERE m.order_id = g.order_id AND m.group_key = g.group_key)
                  UNION ALL SELECT order_id, status, needs_attention FROM part),
     order_follow AS (UPDATE store_orders s SET status = ${statusFromParts('f', confirmed)}, needs_attention = f.attention OR s.payment_attention IS NOT NULL,
                             ${confirming ? `confirmed_at = CASE WHEN s.confirmed_at IS NULL AND s.id IN (SELECT order_id FROM ${confirming}) THEN now() ELSE s.confirmed_at END, ` : ''}updated_at = now()
                        FROM (SELECT o.order_id, ${PARTS_SUMMARY} FROM (${orders}) o LEFT JOIN part_now x ON x.order_id = o.order_id GROUP BY o.order_id) f
-                      WHERE s.id = f.order_id RETURNING s.id, s.store_id, s.created_by_key_id)`;
+                      WHERE s.store_id = ${store} AND s.id = f.order_id RETURNING s.id, s.store_id, s.created_by_key_id)`;
 }
 
 /**
  * Confirms the order and starts its own part (`storeGroup`, if pending), the order following its parts, with the
  * `storeOrder.confirmed` event other domains react to, in one statement; true when this call confirmed it.
  */
-export async function confirmOrder(tx: Queryable, orderId: string, storeGroup: string, actor: Actor): Promise<boolean> {
+export async function confirmOrder(tx: Queryable, storeId: string, orderId: string, storeGroup: string, actor: Actor): Promise<boolean> {
   const p = new Params();
-  const confirming = `SELECT id AS order_id, ${p.add(storeGroup)}::text AS group_key FROM store_orders WHERE id = ${p.add(orderId)} AND confirmed_at IS NULL FOR UPDATE`;
-  const steps = movePart(p, 'o', { kind: 'byStore', status: 'processing', shipment: null, from: ['pending'] }, 'o');
+  const confirming = `SELECT id AS order_id, ${p.add(storeGroup)}::text AS group_key FROM store_orders WHERE store_id = ${p.add(storeId)} AND id = ${p.add(orderId)} AND confirmed_at IS NULL FOR UPDATE`;
+  const steps = movePart(p, storeId, 'o', { kind: 'byStore', status: 'processing', shipment: null, from: ['pending'] }, 'o');
   const confirmed = `confirmed_event AS (${storeOrderEvent(p, 'order_follow', 'storeOrder.confirmed', actor)})`;
   return (await preparedRows(tx, `WITH o AS (${confirming}), ${steps}, ${confirmed} SELECT order_id FROM o`, p.values)).length > 0;
 }
@@ -75,33 +78,33 @@ export async function confirmOrder(tx: Queryable, orderId: string, storeGroup: s
  * A reroute's items leave their part for another (made pending for `connectionId` if absent), each now ordered as
  * the alternate's supplier variant at its cost; inside the caller's transaction. Answers how many moved.
  */
-export async function moveItems(tx: Queryable, m: { orderId: string; fromKey: string; toKey: string; connectionId: string; items: Array<{ id: string; supplierVariantId: string; linkCostMinor: number }> }): Promise<number> {
+export async function moveItems(tx: Queryable, m: { storeId: string; orderId: string; fromKey: string; toKey: string; connectionId: string; items: Array<{ id: string; supplierVariantId: string; linkCostMinor: number }> }): Promise<number> {
   const [r] = await rows<{ n: number }>(
     tx,
-    `WITH g AS (INSERT INTO fulfilment_groups (order_id, group_key, connection_id, status) VALUES ($1, $3, $4, 'pending') ON CONFLICT (store_id, order_id, group_key) DO NOTHING),
+    `WITH g AS (INSERT INTO fulfilment_groups (store_id, order_id, group_key, connection_id, status) VALUES ($8, $1, $3, $4, 'pending') ON CONFLICT (store_id, order_id, group_key) DO NOTHING),
           i AS (UPDATE store_order_items i SET group_key = $3, supplier_variant_id = u.variant, link_cost_minor = u.cost
-                  FROM unnest($5::uuid[], $6::text[], $7::bigint[]) AS u(id, variant, cost) WHERE i.order_id = $1 AND i.group_key = $2 AND i.id = u.id RETURNING i.id)
+                  FROM unnest($5::uuid[], $6::text[], $7::bigint[]) AS u(id, variant, cost) WHERE i.store_id = $8 AND i.order_id = $1 AND i.group_key = $2 AND i.id = u.id RETURNING i.id)
      SELECT count(*)::int AS n FROM i`,
-    [m.orderId, m.fromKey, m.toKey, m.connectionId, m.items.map((x) => x.id), m.items.map((x) => x.supplierVariantId), m.items.map((x) => x.linkCostMinor)],
+    [m.orderId, m.fromKey, m.toKey, m.connectionId, m.items.map((x) => x.id), m.items.map((x) => x.supplierVariantId), m.items.map((x) => x.linkCostMinor), m.storeId],
   );
   return r.n;
 }
 
 /** `movePart` as a statement of its own, for one part; true when the part moved. */
-export async function movePartNow(db: Queryable, orderId: string, groupKey: string, move: PartMove): Promise<boolean> {
+export async function movePartNow(db: Queryable, storeId: string, orderId: string, groupKey: string, move: PartMove): Promise<boolean> {
   const p = new Params();
   const one = `(SELECT ${p.add(orderId)}::uuid AS order_id, ${p.add(groupKey)}::text AS group_key)`;
-  return (await rows(db, `WITH ${movePart(p, one, move)} SELECT order_id FROM part`, p.values)).length > 0;
+  return (await rows(db, `WITH ${movePart(p, storeId, one, move)} SELECT order_id FROM part`, p.values)).length > 0;
 }
 
-/** Part rows as `movePart` wrote them into events, with their items, for the events' data (the part as the API shows it). */
-export async function partsWithItems(db: Queryable, parts: Array<{ order_id: string; group_key: string }>): Promise<Map<string, string[]>> {
+/** Part rows of one store as `movePart` wrote them into events, with their items, for the events' data (the part as the API shows it). */
+export async function partsWithItems(db: Queryable, storeId: string, parts: Array<{ order_id: string; group_key: string }>): Promise<Map<string, string[]>> {
   const found = await rows<{ order_id: string; group_key: string; items: string[] }>(
     db,
     `SELECT x.order_id, x.group_key, coalesce(array_agg(i.id ORDER BY i.position) FILTER (WHERE i.id IS NOT NULL), '{}') AS items
-       FROM unnest($1::uuid[], $2::text[]) AS x(order_id, group_key) LEFT JOIN store_order_items i ON i.order_id = x.order_id AND i.group_key = x.group_key
+       FROM unnest($1::uuid[], $2::text[]) AS x(order_id, group_key) LEFT JOIN store_order_items i ON i.store_id = $3 AND i.order_id = x.order_id AND i.group_key = x.group_key
       GROUP BY x.order_id, x.group_key`,
-    [parts.map((t) => t.order_id), parts.map((t) => t.group_key)],
+    [parts.map((t) => t.order_id), parts.map((t) => t.group_key), storeId],
   );
   return new Map(found.map((r) => [`${r.order_id}:${r.group_key}`, r.items]));
 }

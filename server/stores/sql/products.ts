@@ -4,8 +4,8 @@ import type { ProductStatus, ProductView, StoreProduct, StoreVariant } from '../
 
 // Store products and their variants.
 
-export async function lockProduct(tx: Queryable, productId: string): Promise<void> {
-  await rows(tx, 'SELECT 1 FROM store_products WHERE id = $1 FOR UPDATE', [productId]);
+export async function lockProduct(tx: Queryable, storeId: string, productId: string): Promise<void> {
+  await rows(tx, 'SELECT 1 FROM store_products WHERE store_id = $1 AND id = $2 FOR UPDATE', [storeId, productId]);
 }
 
 export interface ProductListRow {
@@ -28,7 +28,7 @@ export function productList(f: { storeId: string; ownKeyId: string | null; statu
   return { list: 'storeProducts', binding: f, table: 'store_products', alias: 'p', filters,
     columns: `p.id, p.store_id, p.title, p.description, p.status, p.created_by_key_id, ${isoTime('p.created_at')} AS created_at, ${isoTime('p.updated_at')} AS updated_at,
               (SELECT coalesce(json_agg(json_build_object('id', v.id, 'sku', v.sku, 'title', v.title, 'priceMinor', v.price_minor, 'currency', v.currency, 'stock', v.stock) ORDER BY v.position), '[]')
-                      FROM store_variants v WHERE v.product_id = p.id) AS variants`,
+                      FROM store_variants v WHERE v.store_id = p.store_id AND v.product_id = p.id) AS variants`,
     counts: { table: 'store_product_counts', sum: 'n' },
   };
 }
@@ -38,7 +38,7 @@ export function variantsInStore(db: Queryable, storeId: string, ids: string[]): 
   return rows(
     db,
     `SELECT v.id, v.product_id AS "productId", p.title AS "productTitle", v.sku, v.title, v.price_minor::float8 AS "priceMinor", v.currency
-       FROM store_variants v JOIN store_products p ON p.id = v.product_id WHERE v.id = ANY($1) AND v.store_id = $2`,
+       FROM store_variants v JOIN store_products p ON p.store_id = v.store_id AND p.id = v.product_id WHERE v.id = ANY($1) AND v.store_id = $2`,
     [ids, storeId],
   );
 }
@@ -83,16 +83,16 @@ export async function productInStore(db: Queryable, storeId: string, id: string)
 }
 
 /** Sets the fields given (the others stay) and stamps the change. */
-export async function updateProduct(tx: Queryable, id: string, f: Partial<Pick<StoreProduct, 'title' | 'description' | 'status'>>): Promise<void> {
+export async function updateProduct(tx: Queryable, storeId: string, id: string, f: Partial<Pick<StoreProduct, 'title' | 'description' | 'status'>>): Promise<void> {
   await affected(
     tx,
-    'UPDATE store_products SET title = coalesce($2, title), description = coalesce($3, description), status = coalesce($4, status), updated_at = now() WHERE id = $1',
-    [id, f.title ?? null, f.description ?? null, f.status ?? null],
+    'UPDATE store_products SET title = coalesce($3, title), description = coalesce($4, description), status = coalesce($5, status), updated_at = now() WHERE store_id = $1 AND id = $2',
+    [storeId, id, f.title ?? null, f.description ?? null, f.status ?? null],
   );
 }
 
-export async function deleteProduct(db: Queryable, id: string): Promise<void> {
-  await affected(db, 'DELETE FROM store_products WHERE id = $1', [id]);
+export async function deleteProduct(db: Queryable, storeId: string, id: string): Promise<void> {
+  await affected(db, 'DELETE FROM store_products WHERE store_id = $1 AND id = $2', [storeId, id]);
 }
 
 interface VariantRow {
@@ -119,8 +119,8 @@ const variantOf = (r: VariantRow): StoreVariant => ({
 });
 
 /** The product's variants in position order. */
-export async function variantsOfProduct(db: Queryable, productId: string): Promise<StoreVariant[]> {
-  return (await rows<VariantRow>(db, 'SELECT * FROM store_variants WHERE product_id = $1 ORDER BY position', [productId])).map(variantOf);
+export async function variantsOfProduct(db: Queryable, storeId: string, productId: string): Promise<StoreVariant[]> {
+  return (await rows<VariantRow>(db, 'SELECT * FROM store_variants WHERE store_id = $1 AND product_id = $2 ORDER BY position', [storeId, productId])).map(variantOf);
 }
 
 export async function insertVariants(tx: Queryable, variants: StoreVariant[]): Promise<void> {
@@ -134,8 +134,9 @@ export async function insertVariants(tx: Queryable, variants: StoreVariant[]): P
   );
 }
 
-export async function updateVariant(tx: Queryable, id: string, v: Pick<StoreVariant, 'sku' | 'title' | 'priceMinor' | 'currency' | 'stock' | 'position'>): Promise<void> {
-  await affected(tx, 'UPDATE store_variants SET sku = $2, title = $3, price_minor = $4, currency = $5, stock = $6, position = $7 WHERE id = $1', [
+export async function updateVariant(tx: Queryable, storeId: string, id: string, v: Pick<StoreVariant, 'sku' | 'title' | 'priceMinor' | 'currency' | 'stock' | 'position'>): Promise<void> {
+  await affected(tx, 'UPDATE store_variants SET sku = $3, title = $4, price_minor = $5, currency = $6, stock = $7, position = $8 WHERE store_id = $1 AND id = $2', [
+    storeId,
     id,
     v.sku,
     v.title,
@@ -146,23 +147,27 @@ export async function updateVariant(tx: Queryable, id: string, v: Pick<StoreVari
   ]);
 }
 
-export async function deleteVariants(tx: Queryable, ids: string[]): Promise<void> {
-  await affected(tx, 'DELETE FROM store_variants WHERE id = ANY($1)', [ids]);
+export async function deleteVariants(tx: Queryable, storeId: string, ids: string[]): Promise<void> {
+  await affected(tx, 'DELETE FROM store_variants WHERE store_id = $1 AND id = ANY($2)', [storeId, ids]);
 }
 
 // --- What the catalogue's link sync applies (through ProductService.applySupplierChanges)
 
 /** Set-based: a null stock or price keeps the variant's own; variants already so are not written again. */
-export async function updateStoreVariants(tx: Queryable, v: { id: string[]; stock: Array<number | null>; price: Array<number | null> }): Promise<void> {
+export async function updateStoreVariants(tx: Queryable, storeId: string, v: { id: string[]; stock: Array<number | null>; price: Array<number | null> }): Promise<void> {
   await affected(
     tx,
     `UPDATE store_variants v SET stock = coalesce(u.stock, v.stock), price_minor = coalesce(u.price, v.price_minor)
-       FROM unnest($1::uuid[], $2::int[], $3::bigint[]) AS u(id, stock, price)
-      WHERE v.id = u.id AND (v.stock, v.price_minor) IS DISTINCT FROM (coalesce(u.stock, v.stock), coalesce(u.price, v.price_minor))`,
-    [v.id, v.stock, v.price],
+       FROM unnest($2::uuid[], $3::int[], $4::bigint[]) AS u(id, stock, price)
+      WHERE v.store_id = $1 AND v.id = u.id AND (v.stock, v.price_minor) IS DISTINCT FROM (coalesce(u.stock, v.stock), coalesce(u.price, v.price_minor))`,
+    [storeId, v.id, v.stock, v.price],
   );
 }
 
-export async function updateProductTitles(tx: Queryable, t: { product: string[]; title: string[] }): Promise<void> {
-  await affected(tx, `UPDATE store_products p SET title = u.title, updated_at = now() FROM unnest($1::uuid[], $2::text[]) AS u(id, title) WHERE p.id = u.id`, [t.product, t.title]);
+export async function updateProductTitles(tx: Queryable, storeId: string, t: { product: string[]; title: string[] }): Promise<void> {
+  await affected(
+    tx,
+    `UPDATE store_products p SET title = u.title, updated_at = now() FROM unnest($2::uuid[], $3::text[]) AS u(id, title) WHERE p.store_id = $1 AND p.id = u.id`,
+    [storeId, t.product, t.title],
+  );
 }

@@ -13,19 +13,17 @@ interface StoreOfAccountRow {
   permissions: string[] | null;
 }
 
-/** Stores the account owns or works on, newest first, with its staff permissions there. */
+/** Stores the account owns or works on, newest first, with its staff permissions there: an account's, so over all stores. */
 export function storesOfAccount(db: Queryable, accountId: string): Promise<StoreOfAccountRow[]> {
   return rows(
     db,
-    `SELECT s.id, s.name, s.currency, s.owner_account_id, s.created_at, st.permissions
+    `SELECT /* cross-store: stores-of-account */ s.id, s.name, s.currency, s.owner_account_id, s.created_at, st.permissions
        FROM stores s LEFT JOIN store_staff st ON st.store_id = s.id AND st.account_id = $1
       WHERE s.owner_account_id = $1 OR st.account_id IS NOT NULL
       ORDER BY s.created_at DESC, s.id DESC`,
     [accountId],
   );
 }
-
-/** Holds the product row for the rest of the caller's transaction. */
 
 /** The store's next order number (the counter is the store's; the orders domain asks for it). */
 export async function nextOrderNumber(tx: Queryable, storeId: string): Promise<number> {
