@@ -43,7 +43,7 @@ export class DispatchCommands {
 
   private async answer(so: SupplierOrder, opts: CommandOptions): Promise<Outcome> {
     if (nextStep(so)) await this.queue.request(so);
-    return opts.respondAsync ? { so, settled: false } : this.waiter.until(so.id);
+    return opts.respondAsync ? { so, settled: false } : this.waiter.until(so.id, so.storeId);
   }
 
   /**
@@ -57,7 +57,7 @@ export class DispatchCommands {
       } catch (err) {
         if (err instanceof ImpossibleMoveError) throw errors.invalidState(REFUSED[e.type](so));
         if (!(err instanceof ApiError && err.code === 'concurrentChange') || attempt >= 4) throw err;
-        so = await this.records.loadOrFail(so.id);
+        so = await this.records.loadOrFail(so.id, so.storeId);
       }
     }
   }
@@ -68,7 +68,7 @@ export class DispatchCommands {
    */
   async submit(order: StoreOrder, groupKey: string, actor: Actor, payNow: boolean, opts: CommandOptions & { charge?: (tx: EntityManager) => Promise<void> } = {}): Promise<Outcome> {
     const group = await this.supplierPart(order, groupKey);
-    const existing = await this.records.forPart(order.id, groupKey);
+    const existing = await this.records.forPart(order.storeId, order.id, groupKey);
     if (existing) return this.answer(existing, opts);
     if (group.fulfilledByStore) throw errors.invalidState('The store fulfils this part itself.');
     const { so } = await this.ensure(order, group, actor, { payNow, trigger: 'submit', charge: opts.charge });
@@ -77,7 +77,7 @@ export class DispatchCommands {
 
   /** Makes the part's supplier order (status queued) if it has none; the caller asks for the job. */
   async ensure(order: StoreOrder, group: FulfilmentGroup, actor: Actor, o: { payNow: boolean; trigger: string; charge?: (tx: EntityManager) => Promise<void> }) {
-    const conn = await this.records.connection(group.connectionId!);
+    const conn = await this.records.connection(order.storeId, group.connectionId!);
     if (!conn) throw errors.notFound('The order part');
     return this.records.create(
       {
@@ -93,7 +93,7 @@ export class DispatchCommands {
 
   /** Retry: back to queued; with acceptCost the caller's acceptance of the last cost seen is recorded. */
   async retry(so: SupplierOrder, actor: Actor, acceptCost: boolean, opts: CommandOptions = {}): Promise<Outcome> {
-    const accepted = acceptCost ? { costMinor: await this.records.lastSeenCost(so.id) } : undefined;
+    const accepted = acceptCost ? { costMinor: await this.records.lastSeenCost(so.storeId, so.id) } : undefined;
     return this.answer(await this.request(so, { type: 'retry', actor, acceptCost: accepted }), opts);
   }
 
@@ -127,7 +127,7 @@ export class DispatchCommands {
     const group = await this.parts.group(order.storeId, order.id, groupKey);
     if (!group || !groupKey.startsWith('supplier:')) throw errors.notFound('The supplier part');
     if (group.fulfilledByStore) throw errors.invalidState('The store already fulfils this part.');
-    const so = await this.records.forPart(order.id, groupKey);
+    const so = await this.records.forPart(order.storeId, order.id, groupKey);
     if (so && (so.status === 'shipped' || so.status === 'delivered')) throw errors.invalidState('The supplier already shipped this part.');
     if (so && so.status !== 'cancelled') {
       const out = await this.cancel(so, actor, { ...opts, storeTakesOver: true });

@@ -67,10 +67,10 @@ export const dispatchModule = domainModule({
     const sweeper = new DispatchSweeper(records, queue, { intervalMs: config.dispatchSweepSeconds * 1000, staleSeconds: config.dispatchSweepStaleSeconds }, log);
     const subscriptions = new DispatchSubscriptions(orders, records, commands, queue, deps.identity.storeDropshipping, log);
     const reads = new SupplierOrderReads(db, p.cursors);
-    deps.connections.connections.addImpactCounter(async (connectionId) => ({ openSupplierOrders: await openSupplierOrderCount(db, connectionId) }));
+    deps.connections.connections.addImpactCounter(async (connectionId, storeId) => ({ openSupplierOrders: await openSupplierOrderCount(db, storeId, connectionId) }));
     deps.events.renderers.register('supplierOrder', supplierOrderRenderer(reads));
     deps.events.reactions.on(STORE_ORDER_REACTIONS, SEND_ON_ORDER_EVENTS, (e) => subscriptions.onStoreOrderEvent(storeOrderEventOf(e)));
-    deps.orders.showSupplierOrders({ schema: supplierOrderSchema, ofOrders: (ids, showCustomer) => reads.ofOrders(ids, showCustomer) });
+    deps.orders.showSupplierOrders({ schema: supplierOrderSchema, ofOrders: (storeId, ids, showCustomer) => reads.ofOrders(storeId, ids, showCustomer) });
     return {
       feed, records, queue, commands, job, reads, subscriptions,
       routes: supplierOrderRoutes(commands, reads, orders),

@@ -218,7 +218,7 @@ export class DispatchJob {
     for (let attempt = 0; attempt < 3; attempt++) {
       const so = await this.records.bySupplierId(connectionId, supplierOrderId, storeId);
       if (!so) return false;
-      const conn = await this.records.connection(so.connectionId);
+      const conn = await this.records.connection(so.storeId, so.connectionId);
       if (!conn || conn.disconnectedAt || !conn.credentialsSealed) return false;
       const answer = await this.gateway.call(conn, (a, ctx) => a.getOrder(ctx, supplierOrderId));
       try {

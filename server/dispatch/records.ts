@@ -28,26 +28,26 @@ export class SupplierOrderRecords {
     private readonly connections: Pick<ConnectionService, 'findById'>,
   ) {}
 
-  load(id: string, storeId?: string): Promise<SupplierOrder | null> {
+  load(id: string, storeId: string): Promise<SupplierOrder | null> {
     return sql.supplierOrderById(this.db, id, storeId);
   }
 
-  async loadOrFail(id: string): Promise<SupplierOrder> {
-    const so = await this.load(id);
+  async loadOrFail(id: string, storeId: string): Promise<SupplierOrder> {
+    const so = await this.load(id, storeId);
     if (!so) throw errors.notFound('The supplier order');
     return so;
   }
 
-  forPart(orderId: string, groupKey: string): Promise<SupplierOrder | null> {
-    return sql.supplierOrderOfPart(this.db, orderId, groupKey);
+  forPart(storeId: string, orderId: string, groupKey: string): Promise<SupplierOrder | null> {
+    return sql.supplierOrderOfPart(this.db, storeId, orderId, groupKey);
   }
 
   bySupplierId(connectionId: string, supplierOrderId: string, storeId?: string): Promise<SupplierOrder | null> {
     return sql.supplierOrderBySupplierId(this.db, connectionId, supplierOrderId, storeId);
   }
 
-  connection(id: string): Promise<SupplierConnection | null> {
-    return this.connections.findById(id);
+  connection(storeId: string, id: string): Promise<SupplierConnection | null> {
+    return this.connections.findById(id, storeId);
   }
 
   /**
@@ -117,7 +117,7 @@ export class SupplierOrderRecords {
         })
       : await writeChange(this.db, change);
     if (made) return { so: made, created: true };
-    const existing = await this.forPart(record.orderId, record.groupKey);
+    const existing = await this.forPart(record.storeId, record.orderId, record.groupKey);
     if (!existing) throw errors.conflict('concurrentChange', 'The order part changed meanwhile; try again.');
     return { so: existing, created: false };
   }
@@ -163,8 +163,8 @@ export class SupplierOrderRecords {
   }
 
   /** The last cost the pre-checks saw, offered for acceptance by retry with acceptCost. */
-  lastSeenCost(soId: string): Promise<number | null> {
-    return sql.lastSeenCost(this.db, soId);
+  lastSeenCost(storeId: string, soId: string): Promise<number | null> {
+    return sql.lastSeenCost(this.db, storeId, soId);
   }
 }
 

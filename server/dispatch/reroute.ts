@@ -60,7 +60,7 @@ export class Rerouter {
     );
     const tried: RerouteTry[] = [];
     for (const { connectionId, position } of candidates) {
-      const conn = await this.records.connection(connectionId);
+      const conn = await this.records.connection(so.storeId, connectionId);
       try {
         // Each item's alternate on that connection: the one at this place, else its first there.
         const onConn = alternates.filter((a) => a.connectionId === connectionId).sort((a, b) => Number(b.position === position) - Number(a.position === position) || a.position - b.position);
@@ -86,7 +86,12 @@ export class Rerouter {
     let answer: SupplierOrderSnapshot | null;
     try {
       answer = so.supplierOrderId ? await this.gateway.call(conn, (a, ctx) => a.getOrder(ctx, so.supplierOrderId!)) : await this.gateway.call(conn, (a, ctx) => a.findOrderByNumber(ctx, so.supplierOrderNumber));
-      if (!answer || answer.status === 'cancelled') return { absent: true, answer };
+      if (!answer) return { absent: true, answer };
+      // Found cancelled (by an earlier run of this step, say): the same boundary as just after the cancel.
+      if (answer.status === 'cancelled') {
+        failpoint('dispatch.rerouteAfterCancel');
+        return { absent: true, answer };
+      }
       if (answer.status === 'shipped' || answer.status === 'delivered') return stop('the first supplier already shipped its order.');
       failpoint('dispatch.rerouteBeforeCancel');
       const held = answer;
@@ -152,7 +157,7 @@ export class Rerouter {
     const request = so.rerouteRequest!;
     // A part already sent at the alternate is never changed: the items then form a part of their own.
     const first = `supplier:${plan.conn.id}`;
-    const groupKey = (await this.records.forPart(so.orderId, first)) ? `${first}:${so.id}` : first;
+    const groupKey = (await this.records.forPart(so.storeId, so.orderId, first)) ? `${first}:${so.id}` : first;
     const id = crypto.randomUUID();
     const details = {
       from: { supplierOrderId: so.id, connectionId: from.id, supplierKey: from.supplierKey },

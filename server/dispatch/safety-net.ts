@@ -68,7 +68,10 @@ export class SafetyNet {
       if (await this.boss.send(READBACK_QUEUES.order, data, { singletonKey: readBackKey(connectionId, supplierOrderId), startAfter })) queued++;
     }
     if (due.length) {
-      await sql.markReadBackAsked(this.db, due.map((d) => d.id));
+      // One statement per store: each stays on its store's shard.
+      const byStore = new Map<string, string[]>();
+      for (const d of due) byStore.set(d.storeId!, [...(byStore.get(d.storeId!) ?? []), d.id]);
+      for (const [storeId, ids] of byStore) await sql.markReadBackAsked(this.db, storeId, ids);
       this.log.info({ due: due.length, queued }, 'safety-net read-backs queued');
     }
     await this.next();

@@ -55,7 +55,7 @@ export class DispatchSubscriptions {
     let planChecked = false;
     for (const group of await this.orders.groups(order.storeId, [order.id])) {
       if (!group.connectionId || group.fulfilledByStore) continue;
-      const conn = await this.records.connection(group.connectionId);
+      const conn = await this.records.connection(order.storeId, group.connectionId);
       if (!conn) continue;
       if (e.kind === 'confirmed' ? conn.automation.level !== 'automatic' : conn.automation.level === 'off') continue;
       // Sending is plan-gated: an automatic send acts for the store under the owner's plan when the order was confirmed
@@ -75,7 +75,7 @@ export class DispatchSubscriptions {
     const message = 'The payment provider reported that the shopper\'s payment failed.';
     for (const group of await this.orders.groups(storeId, [orderId])) {
       for (let attempt = 0; attempt < 3; attempt++) {
-        const so = await this.records.forPart(orderId, group.groupKey);
+        const so = await this.records.forPart(storeId, orderId, group.groupKey);
         if (!so || so.contractModel !== 'promiseToSell' || !moveOf(so.status, so.paymentStatus, 'captureFailed')) break;
         try {
           await this.records.change(so, { type: 'captureFailed', message });

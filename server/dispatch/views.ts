@@ -33,23 +33,26 @@ export class SupplierOrderReads {
   }
 
   /** Each record's history, oldest first, as (history id, entry). */
-  private async history(ids: string[]): Promise<Map<string, Array<[number, SupplierOrderEvent]>>> {
-    const out = new Map<string, Array<[number, SupplierOrderEvent]>>(ids.map((id) => [id, []]));
-    if (!ids.length) return out;
-    for (const r of await sql.eventsOf(this.db, ids)) {
+  private async history(records: Array<{ id: string; storeId: string }>): Promise<Map<string, Array<[number, SupplierOrderEvent]>>> {
+    const out = new Map<string, Array<[number, SupplierOrderEvent]>>(records.map((r) => [r.id, []]));
+    // One read per store (in practice one): each stays on its store's shard.
+    const byStore = new Map<string, string[]>();
+    for (const r of records) byStore.set(r.storeId, [...new Set([...(byStore.get(r.storeId) ?? []), r.id])]);
+    const found = (await Promise.all([...byStore].map(([storeId, ids]) => sql.eventsOf(this.db, storeId, ids)))).flat().sort((a, b) => Number(a.id) - Number(b.id));
+    for (const r of found) {
       out.get(r.supplier_order_id)!.push([Number(r.id), { at: r.at.toISOString(), actor: { kind: r.actor_kind, id: r.actor_id }, type: r.type, from: r.from_status, to: r.to_status, details: r.details }]);
     }
     return out;
   }
 
-  async events(ids: string[]): Promise<Map<string, SupplierOrderEvent[]>> {
-    const history = await this.history(ids);
+  async events(records: Array<{ id: string; storeId: string }>): Promise<Map<string, SupplierOrderEvent[]>> {
+    const history = await this.history(records);
     return new Map([...history].map(([id, entries]) => [id, entries.map(([, e]) => e)]));
   }
 
   /** Supplier orders as one write left them, each with its history up to the entry that write made (an event's data), in one read. */
   async asWritten(written: Array<{ so: SupplierOrder; historyId: number }>, showCustomer: boolean) {
-    const history = await this.history([...new Set(written.map((w) => w.so.id))]);
+    const history = await this.history(written.map((w) => w.so));
     return written.map((w) => this.view(w.so, history.get(w.so.id)!.filter(([id]) => id <= w.historyId).map(([, e]) => e), showCustomer));
   }
 
@@ -83,14 +86,14 @@ export class SupplierOrderReads {
 
   async views(rows: Shown[], showCustomer: boolean) {
     // Rows of a list page brought their events along; others read them in one query.
-    const read = rows.every((r) => 'events' in r) ? null : await this.events(rows.map((r) => r.id));
+    const read = rows.every((r) => 'events' in r) ? null : await this.events(rows);
     return rows.map((r) => this.view(r, 'events' in r ? r.events : read!.get(r.id)!, showCustomer));
   }
 
   /** The supplier orders of some store orders, with their events, as the routes show them: one read. */
-  async ofOrders(orderIds: string[], showCustomer: boolean) {
+  async ofOrders(storeId: string, orderIds: string[], showCustomer: boolean) {
     if (!orderIds.length) return [];
-    const found = await sql.supplierOrdersOfOrders(this.db, orderIds);
+    const found = await sql.supplierOrdersOfOrders(this.db, storeId, orderIds);
     return found.map((r) => this.view(supplierOrderOf(r), r.events, showCustomer));
   }
 

@@ -20,7 +20,7 @@ export class SupplierOrderWaiter {
     private readonly waitMs: number,
   ) {}
 
-  async until(id: string, done: (so: SupplierOrder) => boolean = settledNow): Promise<{ so: SupplierOrder; settled: boolean }> {
+  async until(id: string, storeId: string, done: (so: SupplierOrder) => boolean = settledNow): Promise<{ so: SupplierOrder; settled: boolean }> {
     const deadline = Date.now() + this.waitMs;
     for (;;) {
       // Listen before reading, so a change between the read and the wait is not missed.
@@ -28,7 +28,7 @@ export class SupplierOrderWaiter {
       const changed = new Promise<void>((resolve) => (wake = resolve));
       const off = this.feed.on(CHANGE_CHANNEL, (payload) => payload === id && wake());
       try {
-        const so = await this.records.loadOrFail(id);
+        const so = await this.records.loadOrFail(id, storeId);
         if (done(so)) return { so, settled: true };
         const left = deadline - Date.now();
         if (left <= 0) return { so, settled: false };

@@ -9,7 +9,7 @@ import type { StoreOrder } from './types';
  */
 export interface SupplierOrdersOfOrders {
   schema: JsonSchema;
-  ofOrders(orderIds: string[], showCustomer: boolean): Promise<Array<{ orderId: string } & Record<string, unknown>>>;
+  ofOrders(storeId: string, orderIds: string[], showCustomer: boolean): Promise<Array<{ orderId: string } & Record<string, unknown>>>;
 }
 
 /** A store order as its routes answer it, items and history included when `full`. */
@@ -23,7 +23,7 @@ export function orderViews(orders: OrderService, payments: OrderPayments, suppli
     const groups = await orders.groups(storeId, ids);
     const canSeeSuppliers = !!ctx.store?.permissions.has('suppliers.view');
     const showCustomer = !!ctx.store?.permissions.has('customers.view');
-    const soViews = canSeeSuppliers && full && ids.length ? await supplierOrders.ofOrders(ids, showCustomer) : [];
+    const soViews = canSeeSuppliers && full && ids.length ? await supplierOrders.ofOrders(storeId, ids, showCustomer) : [];
     const history = full ? await payments.history(storeId, ids) : new Map();
     const out = [];
     for (const o of list) {

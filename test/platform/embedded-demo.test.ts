@@ -12,7 +12,7 @@ afterAll(stopStartedDefaults);
 /** `npm start`'s environment, as its script in package.json sets it: private event targets only for the embedded default. */
 function npmStartSets(env: Record<string, string | undefined>): string {
   const script: string = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')).scripts.start;
-  const probe = script.replace('npm run build:server --silent && ', '').replace('node dist/server/main.js', 'node -e "process.stdout.write(String(process.env.EVENT_TARGETS_ALLOW_PRIVATE))"');
+  const probe = script.replace('npm run build:server --silent && ', '').replace(/node( --[\w=-]+)* dist\/server\/main\.js/, 'node -e "process.stdout.write(String(process.env.EVENT_TARGETS_ALLOW_PRIVATE))"');
   return spawnSync('sh', ['-c', probe], { env: env as NodeJS.ProcessEnv, encoding: 'utf8' }).stdout;
 }
 

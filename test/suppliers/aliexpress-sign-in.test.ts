@@ -124,7 +124,7 @@ test('the member\'s own browser completes it: the console address, open, AliExpr
   expect(cookie.attributes).not.toContain('secure'); // plain http here; Secure whenever the service's address is https
   expect(cookie.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
   // The browser's value is kept only as its HMAC.
-  const [row] = (await svc().db.query('SELECT browser_digest FROM supplier_sign_in_states WHERE nonce = $1', [started.state.split('.')[0]])).rows;
+  const [row] = (await svc().db.query('SELECT browser_digest FROM supplier_sign_in_states WHERE nonce = $1', [started.state.split('.')[1]])).rows;
   expect(row.browser_digest).toMatch(/^[A-Za-z0-9_-]{43}$/);
   expect(row.browser_digest).not.toBe(cookie.value);
 

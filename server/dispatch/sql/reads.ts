@@ -12,13 +12,13 @@ import { COLUMNS_READ, EVENTS_OF_S, LISTED_OF_S, OF_S, supplierOrderOf, type Sup
 /** Wakes the dispatch runners of every process when work is sent. */
 export const WORK_CHANNEL = 'dispatch_work';
 
-export async function supplierOrderById(db: Queryable, id: string, storeId?: string): Promise<SupplierOrder | null> {
-  const [r] = await preparedRows<SupplierOrderRow>(db, `SELECT ${COLUMNS_READ} FROM supplier_orders WHERE id = $1${storeId ? ' AND store_id = $2' : ''}`, storeId ? [id, storeId] : [id]);
+export async function supplierOrderById(db: Queryable, id: string, storeId: string): Promise<SupplierOrder | null> {
+  const [r] = await preparedRows<SupplierOrderRow>(db, `SELECT ${COLUMNS_READ} FROM supplier_orders WHERE store_id = $2 AND id = $1`, [id, storeId]);
   return r ? supplierOrderOf(r) : null;
 }
 
-export async function supplierOrderOfPart(db: Queryable, orderId: string, groupKey: string): Promise<SupplierOrder | null> {
-  const [r] = await preparedRows<SupplierOrderRow>(db, `SELECT ${COLUMNS_READ} FROM supplier_orders WHERE order_id = $1 AND group_key = $2`, [orderId, groupKey]);
+export async function supplierOrderOfPart(db: Queryable, storeId: string, orderId: string, groupKey: string): Promise<SupplierOrder | null> {
+  const [r] = await preparedRows<SupplierOrderRow>(db, `SELECT ${COLUMNS_READ} FROM supplier_orders WHERE store_id = $1 AND order_id = $2 AND group_key = $3`, [storeId, orderId, groupKey]);
   return r ? supplierOrderOf(r) : null;
 }
 
@@ -38,8 +38,8 @@ export async function supplierOrderBySupplierId(db: Queryable, connectionId: str
 }
 
 /** The supplier orders of some store orders, oldest first, each with its events (the list's shape), in one read. */
-export function supplierOrdersOfOrders(db: Queryable, orderIds: string[]): Promise<Array<SupplierOrderRow & { events: SupplierOrderEvent[] }>> {
-  return preparedRows(db, `SELECT ${OF_S}, ${EVENTS_OF_S} AS events FROM supplier_orders s WHERE s.order_id = ANY($1) ORDER BY s.created_at`, [orderIds]);
+export function supplierOrdersOfOrders(db: Queryable, storeId: string, orderIds: string[]): Promise<Array<SupplierOrderRow & { events: SupplierOrderEvent[] }>> {
+  return preparedRows(db, `SELECT ${OF_S}, ${EVENTS_OF_S} AS events FROM supplier_orders s WHERE s.store_id = $1 AND s.order_id = ANY($2) ORDER BY s.created_at`, [storeId, orderIds]);
 }
 
 /**
@@ -76,7 +76,7 @@ export async function workOfMany(db: Queryable, storeId: string, ids: string[]):
 
 /** The stores of records named without one (jobs queued before job data carried `storeId`): a cross-store read, once per such job. */
 export function storesOf(db: Queryable, ids: string[]): Promise<Array<{ id: string; storeId: string }>> {
-  return preparedRows(db, 'SELECT id, store_id AS "storeId" FROM supplier_orders WHERE id = ANY($1::uuid[])', [ids]);
+  return preparedRows(db, 'SELECT /* cross-store: older-dispatch-job */ id, store_id AS "storeId" FROM supplier_orders WHERE id = ANY($1::uuid[])', [ids]);
 }
 
 const PART_REF = `id, store_id AS "storeId", order_id AS "orderId", group_key AS "groupKey", connection_id AS "connectionId", supplier_key AS "supplierKey"`;
@@ -88,22 +88,22 @@ export function stepDueAmong(db: Queryable, storeId: string, ids: string[]): Pro
 
 /** Records with a step due that nothing touched for a while (a lost job, a crash between commit and send). */
 export function staleWithStepDue(db: Queryable, olderThanSeconds: number, limit: number): Promise<PartRef[]> {
-  return rows(db, `SELECT ${PART_REF} FROM supplier_orders WHERE step_due AND updated_at < now() - make_interval(secs => $1) ORDER BY updated_at LIMIT $2`, [olderThanSeconds, limit]);
+  return rows(db, `SELECT /* cross-store: dispatch-stale-sweep */ ${PART_REF} FROM supplier_orders WHERE step_due AND updated_at < now() - make_interval(secs => $1) ORDER BY updated_at LIMIT $2`, [olderThanSeconds, limit]);
 }
 
 /** Failed records whose backoff has passed. */
 export async function dueForRetry(db: Queryable, limit: number): Promise<SupplierOrder[]> {
-  return (await rows<SupplierOrderRow>(db, `SELECT * FROM supplier_orders WHERE status = 'failed' AND next_retry_at <= now() ORDER BY next_retry_at LIMIT $1`, [limit])).map(supplierOrderOf);
+  return (await rows<SupplierOrderRow>(db, `SELECT /* cross-store: dispatch-retry-sweep */ * FROM supplier_orders WHERE status = 'failed' AND next_retry_at <= now() ORDER BY next_retry_at LIMIT $1`, [limit])).map(supplierOrderOf);
 }
 
 /** The last cost the pre-checks saw. */
-export async function lastSeenCost(db: Queryable, soId: string): Promise<number | null> {
-  const [row] = await rows<{ c: string | null }>(db, `SELECT details->>'currentCostMinor' AS c FROM supplier_order_events WHERE supplier_order_id = $1 AND details ? 'currentCostMinor' ORDER BY id DESC LIMIT 1`, [soId]);
+export async function lastSeenCost(db: Queryable, storeId: string, soId: string): Promise<number | null> {
+  const [row] = await rows<{ c: string | null }>(db, `SELECT details->>'currentCostMinor' AS c FROM supplier_order_events WHERE store_id = $1 AND supplier_order_id = $2 AND details ? 'currentCostMinor' ORDER BY id DESC LIMIT 1`, [storeId, soId]);
   return row?.c != null ? Number(row.c) : null;
 }
 
-export async function openSupplierOrderCount(db: Queryable, connectionId: string): Promise<number> {
-  const [row] = await rows<{ n: number }>(db, `SELECT count(*)::int AS n FROM supplier_orders WHERE connection_id = $1 AND status NOT IN ('delivered', 'cancelled')`, [connectionId]);
+export async function openSupplierOrderCount(db: Queryable, storeId: string, connectionId: string): Promise<number> {
+  const [row] = await rows<{ n: number }>(db, `SELECT count(*)::int AS n FROM supplier_orders WHERE store_id = $1 AND connection_id = $2 AND status NOT IN ('delivered', 'cancelled')`, [storeId, connectionId]);
   return row.n;
 }
 
@@ -112,8 +112,8 @@ export async function wakeRunners(db: Queryable): Promise<void> {
   await affected(db, `SELECT pg_notify('${WORK_CHANNEL}', '')`);
 }
 
-export function eventsOf(db: Queryable, ids: string[]): Promise<Array<{ id: string; supplier_order_id: string; at: Date; actor_kind: string; actor_id: string | null; type: string; from_status: string | null; to_status: string | null; details: Record<string, unknown> }>> {
-  return rows(db, 'SELECT * FROM supplier_order_events WHERE supplier_order_id = ANY($1) ORDER BY id', [ids]);
+export function eventsOf(db: Queryable, storeId: string, ids: string[]): Promise<Array<{ id: string; supplier_order_id: string; at: Date; actor_kind: string; actor_id: string | null; type: string; from_status: string | null; to_status: string | null; details: Record<string, unknown> }>> {
+  return rows(db, 'SELECT * FROM supplier_order_events WHERE store_id = $1 AND supplier_order_id = ANY($2) ORDER BY id', [storeId, ids]);
 }
 
 /**

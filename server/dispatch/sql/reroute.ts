@@ -23,9 +23,9 @@ export function alternatesOfPart(db: Queryable, so: { storeId: string; orderId: 
     `SELECT i.id AS "itemId", i.sku, i.quantity, i.link_cost_minor::float8 AS "linkCostMinor", lv.currency AS "primaryCurrency", a.position,
             a.connection_id AS "connectionId", a.supplier_product_id AS "supplierProductId", a.supplier_variant_id AS "supplierVariantId"
        FROM store_order_items i
-       JOIN product_link_alternates a ON a.store_id = $1 AND a.store_variant_id = i.variant_id
-       LEFT JOIN product_link_variants lv ON lv.store_variant_id = i.variant_id
-      WHERE i.order_id = $2 AND i.group_key = $3
+       JOIN product_link_alternates a ON a.store_id = i.store_id AND a.store_variant_id = i.variant_id
+       LEFT JOIN product_link_variants lv ON lv.store_id = i.store_id AND lv.store_variant_id = i.variant_id
+      WHERE i.store_id = $1 AND i.order_id = $2 AND i.group_key = $3
       ORDER BY a.position, i.position`,
     [so.storeId, so.orderId, so.groupKey],
   );

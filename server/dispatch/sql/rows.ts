@@ -55,7 +55,7 @@ export const LISTED_OF_S = `${'id store_id order_id order_number group_key conne
 /** A supplier order's history as JSON, oldest first, each `at` in ISO 8601 as answered (for `s`, a supplier order row). */
 export const EVENTS_OF_S = `(SELECT coalesce(json_agg(json_build_object('at', ${isoTime('e.at')}, 'actor', json_build_object('kind', e.actor_kind, 'id', e.actor_id), 'type', e.type,
                               'from', e.from_status, 'to', e.to_status, 'details', e.details) ORDER BY e.id), '[]')
-                      FROM supplier_order_events e WHERE e.supplier_order_id = s.id)`;
+                      FROM supplier_order_events e WHERE e.store_id = s.store_id AND e.supplier_order_id = s.id)`;
 
 export function supplierOrderOf(r: SupplierOrderRow): SupplierOrder {
   return {

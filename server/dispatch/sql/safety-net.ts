@@ -13,11 +13,11 @@ export function dueOrders(db: Queryable, o: { dueAfterSeconds: number; maxAgeDay
   // failed orders belong to the dispatch job, which reads them itself.
   return rows(
     db,
-    `SELECT id, store_id, connection_id, supplier_order_id FROM (
+    `SELECT /* cross-store: read-back-safety-net */ id, store_id, connection_id, supplier_order_id FROM (
        SELECT so.id, so.store_id, so.connection_id, so.supplier_order_id, GREATEST(so.updated_at, so.read_back_asked_at) AS seen,
               row_number() OVER (PARTITION BY so.connection_id ORDER BY GREATEST(so.updated_at, so.read_back_asked_at)) AS n
          FROM supplier_orders so
-         JOIN supplier_connections c ON c.id = so.connection_id
+         JOIN supplier_connections c ON c.store_id = so.store_id AND c.id = so.connection_id
         WHERE so.status IN ('submitted', 'confirmed', 'processing', 'shipped', 'needsReview') AND so.supplier_order_id IS NOT NULL
           AND GREATEST(so.updated_at, so.read_back_asked_at) < now() - make_interval(secs => $1)
           AND so.created_at > now() - make_interval(days => $2)
@@ -29,7 +29,7 @@ export function dueOrders(db: Queryable, o: { dueAfterSeconds: number; maxAgeDay
   );
 }
 
-/** A plain UPDATE: updated_at keeps meaning the last change, and no status moves. */
-export async function markReadBackAsked(db: Queryable, ids: string[]): Promise<void> {
-  await affected(db, 'UPDATE supplier_orders SET read_back_asked_at = now() WHERE id = ANY($1)', [ids]);
+/** A plain UPDATE, one store's orders: updated_at keeps meaning the last change, and no status moves. */
+export async function markReadBackAsked(db: Queryable, storeId: string, ids: string[]): Promise<void> {
+  await affected(db, 'UPDATE supplier_orders SET read_back_asked_at = now() WHERE store_id = $1 AND id = ANY($2)', [storeId, ids]);
 }
