@@ -114,12 +114,16 @@ export async function dispatchShop(svc: BenchService, sandbox: BenchSandbox, par
       [template.id],
     );
     await c.query(
-      `INSERT INTO store_order_items (id, order_id, position, product_id, variant_id, sku, title, quantity, unit_price_minor, group_key, supplier_variant_id, link_cost_minor)
-       SELECT p.item_id, p.order_id, 0, l.product_id, l.variant_id, l.sku, l.title, 1, l.price_minor, $1, l.supplier_variant_id, l.cost_minor
-         FROM bench_parts p JOIN bench_links l ON l.k = p.k`,
-      [groupKey],
+      `INSERT INTO store_order_items (store_id, id, order_id, position, product_id, variant_id, sku, title, quantity, unit_price_minor, group_key, supplier_variant_id, link_cost_minor)
+       SELECT t.store_id, p.item_id, p.order_id, 0, l.product_id, l.variant_id, l.sku, l.title, 1, l.price_minor, $1, l.supplier_variant_id, l.cost_minor
+         FROM bench_parts p JOIN bench_links l ON l.k = p.k CROSS JOIN (SELECT store_id FROM store_orders WHERE id = $2) t`,
+      [groupKey, template.id],
     );
-    await c.query(`INSERT INTO fulfilment_groups (order_id, group_key, connection_id, status, shipment, fulfilled_by_store) SELECT order_id, $1, $2, 'pending', NULL, false FROM bench_parts`, [groupKey, conn.connectionId]);
+    await c.query(
+      `INSERT INTO fulfilment_groups (store_id, order_id, group_key, connection_id, status, shipment, fulfilled_by_store)
+       SELECT t.store_id, order_id, $1, $2, 'pending', NULL, false FROM bench_parts CROSS JOIN (SELECT store_id FROM store_orders WHERE id = $3) t`,
+      [groupKey, conn.connectionId, template.id],
+    );
     // As ensure() writes them on submit: status queued, attempt 1, its number, unpaid, not pay-now. Left out for
     // orders that are to be confirmed during the run (their supplier orders come from the confirmation).
     if (opts.confirmed !== false) await c.query(
@@ -129,8 +133,8 @@ export async function dispatchShop(svc: BenchService, sandbox: BenchSandbox, par
       [template.id, groupKey, conn.connectionId],
     );
     if (opts.confirmed !== false) await c.query(
-      `INSERT INTO supplier_order_events (supplier_order_id, at, actor_kind, actor_id, type, from_status, to_status, details)
-       SELECT p.so_id, p.at, 'key', t.created_by_key_id::text, 'created', NULL, 'queued', '{"trigger":"submit"}' FROM bench_parts p CROSS JOIN (SELECT * FROM store_orders WHERE id = $1) t`,
+      `INSERT INTO supplier_order_events (store_id, supplier_order_id, at, actor_kind, actor_id, type, from_status, to_status, details)
+       SELECT t.store_id, p.so_id, p.at, 'key', t.created_by_key_id::text, 'created', NULL, 'queued', '{"trigger":"submit"}' FROM bench_parts p CROSS JOIN (SELECT * FROM store_orders WHERE id = $1) t`,
       [template.id],
     );
     const rows = await c.query(

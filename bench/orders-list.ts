@@ -219,8 +219,8 @@ export async function seed(pg: Pool, accountId: string): Promise<void> {
   await pg.query(`UPDATE stores SET order_counter = 1000 + $2::int WHERE owner_account_id = $1`, [accountId, TOTAL]);
   // The measured store's paused orders carry the events a pause leaves: created, then paused.
   await pg.query(
-    `INSERT INTO supplier_order_events (supplier_order_id, at, actor_kind, actor_id, type, from_status, to_status, details)
-     SELECT s.id, s.created_at, 'system', NULL, e.type, e.from_status, e.to_status, e.details::jsonb
+    `INSERT INTO supplier_order_events (store_id, supplier_order_id, at, actor_kind, actor_id, type, from_status, to_status, details)
+     SELECT s.store_id, s.id, s.created_at, 'system', NULL, e.type, e.from_status, e.to_status, e.details::jsonb
        FROM supplier_orders s
        CROSS JOIN (VALUES ('created', NULL, 'queued', '{"trigger":"submit"}'), ('paused', 'queued', 'needsReview', '{"reason":"costChanged"}')) AS e(type, from_status, to_status, details)
       WHERE s.store_id = md5('bench-store-1')::uuid AND s.status = 'needsReview'`,

@@ -163,10 +163,10 @@ async function seed(db: import('pg').Pool, ids: { storeId: string; connectionId:
     [ids.storeId, ids.connectionId, JSON.stringify({ ...DEFAULT_PRICE_RULE, multiplier: '2' }), JSON.stringify(SYNC_SWITCHES), ids.accountId, pl.id, pl.product, pl.supplierProduct],
   );
   await db.query(
-    `INSERT INTO product_link_variants (link_id, store_variant_id, supplier_variant_id, cost_minor, currency, stock, available)
-     SELECT u.link_id, u.store_variant_id, u.supplier_variant_id, u.cost, 'USD', u.stock, u.available
+    `INSERT INTO product_link_variants (store_id, link_id, store_variant_id, supplier_variant_id, cost_minor, currency, stock, available)
+     SELECT $7, u.link_id, u.store_variant_id, u.supplier_variant_id, u.cost, 'USD', u.stock, u.available
        FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::bigint[], $5::int[], $6::bool[]) AS u(link_id, store_variant_id, supplier_variant_id, cost, stock, available)`,
-    [lv.link, lv.storeVariant, lv.supplierVariant, lv.cost, lv.stock, lv.available],
+    [lv.link, lv.storeVariant, lv.supplierVariant, lv.cost, lv.stock, lv.available, ids.storeId],
   );
   await db.query('ANALYZE store_products; ANALYZE store_variants; ANALYZE product_links; ANALYZE product_link_variants');
 }

@@ -12,7 +12,10 @@ const built = path.resolve(__dirname, '../../dist/server/main.js');
 function collected(): Array<{ query: string; calls: number }> {
   if (!fs.existsSync(file)) throw new Error('dist/pg-statements.json is missing: npm test collects it from the whole suite before this file runs.');
   if (fs.statSync(file).mtimeMs < fs.statSync(built).mtimeMs) throw new Error('dist/pg-statements.json is older than the build: run the suite first (npm test).');
-  return (JSON.parse(fs.readFileSync(file, 'utf8')) as { statements: Array<{ query: string; calls: number }> }).statements;
+  const read = JSON.parse(fs.readFileSync(file, 'utf8')) as { evicted?: number; statements: Array<{ query: string; calls: number }> };
+  // pg_stat_statements made room by dropping entries: some statements of the run would go unchecked.
+  if (!partial && read.evicted !== 0) throw new Error(`pg_stat_statements evicted entries ${read.evicted} times during the run: raise pg_stat_statements.max in test/support/global-setup.mjs.`);
+  return read.statements;
 }
 
 const tables = storeTables();

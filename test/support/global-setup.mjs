@@ -75,7 +75,7 @@ export default async function globalSetup() {
     persistent: false,
     createPostgresUser: isRoot,
     // pg_stat_statements: what the service really sent, checked for single-shard statements (test/statements).
-    postgresFlags: ['-c', 'max_connections=400', '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.max=50000', '-c', 'pg_stat_statements.track_utility=off'],
+    postgresFlags: ['-c', 'max_connections=400', '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.max=200000', '-c', 'pg_stat_statements.track_utility=off'],
     onLog: () => undefined,
     onError: () => undefined,
   });

@@ -16,9 +16,11 @@ async function writeStatements(adminUrl) {
        WHERE r.rolname = 'postgres' AND d.datname LIKE 't\\_%'
          AND s.query NOT IN (SELECT m.query FROM pg_stat_statements m JOIN pg_database md ON md.oid = m.dbid WHERE md.datname = 'migrations_only')
        GROUP BY s.query ORDER BY s.query`);
+    // Entries evicted for room (pg_stat_statements.max) would be statements the check never saw.
+    const { rows: [info] } = await client.query('SELECT dealloc FROM pg_stat_statements_info');
     const file = path.resolve('dist/pg-statements.json');
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, JSON.stringify({ collectedAt: new Date().toISOString(), statements: rows.map((r) => ({ query: r.query, calls: Number(r.calls), databases: r.databases })) }, null, 1));
+    fs.writeFileSync(file, JSON.stringify({ collectedAt: new Date().toISOString(), evicted: Number(info.dealloc), statements: rows.map((r) => ({ query: r.query, calls: Number(r.calls), databases: r.databases })) }, null, 1));
   } finally {
     await client.end();
   }
