@@ -37,6 +37,8 @@ test('a pause arrives signed, with the supplier order as the API answers it, aft
   const sub = await subscribe(svc, shop.owner.key, shop.storeId, receiver.url);
   const so = await pause();
   await receiver.until((r) => r.some((x) => x.json?.type === 'supplierOrder.paused' && x.json.data._id === so._id), 20000, 'the pause');
+  // The part's events are another resource's chain: in order among themselves, not with the supplier order's.
+  await receiver.until((r) => r.some((x) => x.json?.type === 'orderPart.statusChanged' && x.json.data.orderId === so.orderId && x.json.data.status === 'pending'), 20000, 'the part back to pending');
 
   const events = await verifiedEvents(receiver.received, sub.secret);
   const mine = events.filter((e) => e.data?._id === so._id);
