@@ -102,12 +102,21 @@ export async function editBackups(storeId: string, link: LinkWithBackups, title:
     } }, 'Add as backup');
     clear(found, h('p', {}, h('strong', {}, p.title), ' ', h('small', { class: 'mono' }, p.id)), h('div', { class: 'row' }, field('Supplier variant', pick), h('div', { class: 'actions' }, add)));
   };
-  const searchBtn: HTMLButtonElement = h('button', { type: 'button', class: 'secondary', onclick: () => void act(searchBtn, async () => {
+  // A new lookup clears the last one first, so a picker from the old result cannot be used while it runs.
+  const lookup = (btn: () => HTMLButtonElement, run: () => Promise<void>) => () =>
+    void act(btn(), async () => {
+      clear(found, h('p', { 'aria-busy': 'true' }, 'Looking…'));
+      await run().catch((err) => {
+        clear(found);
+        throw err;
+      });
+    });
+  const searchBtn: HTMLButtonElement = h('button', { type: 'button', class: 'secondary', onclick: lookup(() => searchBtn, async () => {
     const page = (await api<Page<SupplierProduct>>('GET', `${base}/${conn.value}/products${qs({ query: query.value.trim(), pageSize: 5 })}`)).result;
     if (!page.items.length) return void clear(found, h('p', {}, 'No product matches.'));
     clear(found, h('ul', { class: 'results' }, ...page.items.map((p) => h('li', {}, h('button', { type: 'button', class: 'link', onclick: () => choose(p) }, p.title), ' ', h('small', { class: 'mono' }, p.id)))));
   }) }, 'Search');
-  const findBtn: HTMLButtonElement = h('button', { type: 'button', class: 'secondary', onclick: () => void act(findBtn, async () => {
+  const findBtn: HTMLButtonElement = h('button', { type: 'button', class: 'secondary', onclick: lookup(() => findBtn, async () => {
     choose((await api<{ product: SupplierProduct }>('POST', `${base}/${conn.value}/products/resolve-url`, { url: pasted.value.trim() })).result.product);
   }) }, 'Find');
   // Enter in a search field searches; it must not submit (and close) the dialog.
