@@ -1,7 +1,7 @@
 import type Router from '@koa/router';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import type * as McpServer from '@modelcontextprotocol/sdk/server/index.js';
+import type * as McpTransport from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type * as McpTypes from '@modelcontextprotocol/sdk/types.js';
 import { ApiError, databaseUnavailable, databaseUnavailableError, errors } from '../platform/errors';
 import type { Logger, RequestLog } from '../platform/logger';
 import { authenticateRequest, originOf, RouteRunner } from '../platform/http/app';
@@ -9,6 +9,20 @@ import type { Gate } from '../platform/http/gate';
 import type { AnyRoute as RouteDef, Caller, JsonSchema } from '../platform/http/route';
 
 import { MCP_PATH } from '../identity/assistant-link';
+
+/**
+ * The MCP SDK (and the zod it brings) is loaded by the first assistant request, not as the service starts: it was a
+ * tenth of every start's CPU, for a link most processes never serve.
+ */
+let sdk: { Server: typeof McpServer.Server; Transport: typeof McpTransport.StreamableHTTPServerTransport; types: typeof McpTypes } | null = null;
+function loadSdk(): NonNullable<typeof sdk> {
+  sdk ??= {
+    Server: (require('@modelcontextprotocol/sdk/server/index.js') as typeof McpServer).Server,
+    Transport: (require('@modelcontextprotocol/sdk/server/streamableHttp.js') as typeof McpTransport).StreamableHTTPServerTransport,
+    types: require('@modelcontextprotocol/sdk/types.js') as typeof McpTypes,
+  };
+  return sdk;
+}
 
 /** The routes offered as tools: every supplier route a key may call. */
 function isAssistantRoute(route: RouteDef): boolean {
@@ -55,9 +69,10 @@ export function mountAssistant(router: Router, opts: { runners: RouteRunner[]; g
   const byName = new Map(runners.map((r) => [r.route.operationId, r]));
 
   const serverFor = (caller: Caller, base: { origin: string; requestId: string; log: Logger; headers: Record<string, string | string[] | undefined> }) => {
+    const { Server, types } = loadSdk();
     const server = new Server({ name: 'store-suppliers', version: opts.version }, { capabilities: { tools: {} } });
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-    server.setRequestHandler(CallToolRequestSchema, async (req) => {
+    server.setRequestHandler(types.ListToolsRequestSchema, async () => ({ tools }));
+    server.setRequestHandler(types.CallToolRequestSchema, async (req) => {
       const runner = byName.get(req.params.name);
       if (!runner) return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify(errors.notFound('The tool').toBody()) }] };
       const args = (req.params.arguments ?? {}) as Record<string, unknown>;
@@ -88,7 +103,7 @@ export function mountAssistant(router: Router, opts: { runners: RouteRunner[]; g
     ctx.state.routePath = MCP_PATH;
     const caller = await authenticateRequest(ctx, opts.gate, 'caller');
     const server = serverFor(caller!, { origin: originOf(ctx), requestId: ctx.state.requestId, log: (ctx.state.request as RequestLog).log, headers: ctx.headers });
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new (loadSdk().Transport)({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     // The transport answers on the raw response; Koa must leave it alone.
     ctx.status = 200;

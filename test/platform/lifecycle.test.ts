@@ -59,7 +59,8 @@ test('SIGTERM: no new requests, the in-flight request finishes, the process exit
 });
 
 test('api and worker roles, and several processes, share one database', async () => {
-  const databaseUrl = await createDatabase('roles');
+  // Empty: three processes starting at once on a new database, one of them migrating it.
+  const databaseUrl = await createDatabase('roles', { empty: true });
   const [api1, api2, worker] = await Promise.all([
     startService({ label: 'roles', databaseUrl, role: 'api' }),
     startService({ label: 'roles', databaseUrl, role: 'api' }),

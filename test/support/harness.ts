@@ -78,11 +78,16 @@ export function asTests(databaseUrl: string): string {
 }
 
 /** A fresh database of its own for one test file. */
-export async function createDatabase(label: string): Promise<string> {
+/**
+ * A database of the test's own, copied from the run's migrated template (global-setup.mjs) so the service finds its
+ * schema made; `empty` for tests of migrating itself.
+ */
+export async function createDatabase(label: string, opts: { empty?: boolean } = {}): Promise<string> {
   const name = `t_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase().slice(0, 30)}_${crypto.randomBytes(4).toString('hex')}`;
+  const template = opts.empty ? undefined : process.env.TEST_TEMPLATE_DATABASE;
   const admin = new Pool({ connectionString: adminUrl(), max: 1 });
   try {
-    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.query(`CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ''}`);
   } finally {
     await admin.end();
   }
