@@ -10,7 +10,8 @@ module.exports = {
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',
   // Generous: a hook that starts a service and a sandbox on a busy two-core machine can take a minute.
   testTimeout: 120000,
-  // Most suites wait on timers, child processes and the network, not the CPU: three at a time fit two cores.
-  maxWorkers: 3,
+  // Most suites wait on timers, child processes and the network, not the CPU: with three at a time the two cores
+  // still idled a third of the first minutes, while the crash drills wait out heartbeats.
+  maxWorkers: 4,
   testSequencer: '<rootDir>/test/support/sequencer.js',
 };

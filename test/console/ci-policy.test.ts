@@ -21,7 +21,8 @@ interface Outcome {
 async function consoleSuite(env: Record<string, string>): Promise<Outcome> {
   const jest = path.join(ROOT, 'node_modules/jest/bin/jest.js');
   const args = [jest, '--runTestsByPath', 'test/console/console.test.ts', '--json', '--testTimeout=60000'];
-  const res = await run(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, maxBuffer: 20 * 1024 * 1024 }).then(
+  // On this run's Postgres and its migrated template: a child jest need not start and migrate a Postgres of its own.
+  const res = await run(process.execPath, args, { cwd: ROOT, env: { ...process.env, DATABASE_URL: process.env.TEST_ADMIN_DATABASE_URL!, ...env }, maxBuffer: 20 * 1024 * 1024 }).then(
     (r) => ({ code: 0, stdout: r.stdout }),
     (e: { code: number; stdout: string }) => ({ code: e.code, stdout: e.stdout }),
   );

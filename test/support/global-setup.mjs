@@ -75,8 +75,11 @@ export default async function globalSetup() {
   // The suite starts the service a few hundred times: V8's code cache on disk spares each start compiling it again.
   process.env.NODE_COMPILE_CACHE ??= path.join(os.tmpdir(), 'store-suppliers-compile-cache');
   if (process.env.DATABASE_URL) {
+    const parentServer = process.env.TEST_ADMIN_DATABASE_URL;
     process.env.TEST_ADMIN_DATABASE_URL = process.env.DATABASE_URL;
-    // A name of this run's own: other runs may share the server.
+    // A jest started by a test (test/console/ci-policy.test.ts) copies its parent's template; any other run makes
+    // one of its own, since other runs may share the server.
+    if (process.env.TEST_TEMPLATE_DATABASE && parentServer === process.env.DATABASE_URL) return;
     await migratedDatabase(process.env.DATABASE_URL, `store_suppliers_template_${process.pid}`);
     globalThis.__STORE_SUPPLIERS_TEMPLATE__ = process.env.TEST_TEMPLATE_DATABASE;
     return;
