@@ -12,9 +12,13 @@ const built = path.resolve(__dirname, '../../dist/server/main.js');
 function collected(): Array<{ query: string; calls: number }> {
   if (!fs.existsSync(file)) throw new Error('dist/pg-statements.json is missing: npm test collects it from the whole suite before this file runs.');
   if (fs.statSync(file).mtimeMs < fs.statSync(built).mtimeMs) throw new Error('dist/pg-statements.json is older than the build: run the suite first (npm test).');
-  const read = JSON.parse(fs.readFileSync(file, 'utf8')) as { evicted?: number; statements: Array<{ query: string; calls: number }> };
+  const read = JSON.parse(fs.readFileSync(file, 'utf8')) as { evicted?: number; databases?: { created: number; seen: number; reset: string; textsLost: number }; statements: Array<{ query: string; calls: number }> };
   // pg_stat_statements made room by dropping entries: some statements of the run would go unchecked.
   if (!partial && read.evicted !== 0) throw new Error(`pg_stat_statements evicted entries ${read.evicted} times during the run: raise pg_stat_statements.max in test/support/global-setup.mjs.`);
+  // Nearly every test database has the service's statements (a few are made for a test that starts no service):
+  // fewer would be a run whose statistics were lost, checked as if it were the whole suite.
+  const dbs = read.databases;
+  if (!dbs || dbs.seen < 0.9 * dbs.created) throw new Error(`statements were read from ${dbs?.seen ?? 0} of ${dbs?.created ?? '?'} test databases (statistics reset at ${dbs?.reset}, ${dbs?.textsLost} texts lost): the check would miss the rest.`);
   return read.statements;
 }
 

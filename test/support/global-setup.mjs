@@ -6,6 +6,7 @@ import path from 'node:path';
 import net from 'node:net';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { startCollecting } from './statements-collector.mjs';
 
 function freePort() {
   return new Promise((resolve, reject) => {
@@ -109,5 +110,6 @@ export default async function globalSetup() {
   globalThis.__STORE_SUPPLIERS_PG__ = { pg, dir };
   process.env.TEST_ADMIN_DATABASE_URL = `postgres://postgres:test@127.0.0.1:${port}/postgres`;
   await collectStatements(process.env.TEST_ADMIN_DATABASE_URL);
+  await startCollecting(process.env.TEST_ADMIN_DATABASE_URL);
   process.env.TEST_PG_DATA_DIR = place.dir;
 }
