@@ -30,11 +30,11 @@ async function collectStatements(adminUrl) {
   try {
     await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
     await client.query(`DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'store_suppliers_tests') THEN CREATE ROLE store_suppliers_tests SUPERUSER LOGIN PASSWORD 'test'; END IF; END $$`);
-    // The migrations' own statements (backfills over every store) are not the service's: a database migrated here
-    // shows which they are, and the check leaves them out.
   } finally {
     await client.end();
   }
+  // The migrations' own statements (backfills over every store) are not the service's: a database migrated here
+  // shows which they are, and the check leaves them out. It is also the template every test database is copied from.
   await migratedDatabase(adminUrl, 'migrations_only');
   process.env.TEST_STATEMENTS = '1';
 }

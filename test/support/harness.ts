@@ -77,7 +77,6 @@ export function asTests(databaseUrl: string): string {
   return u.toString();
 }
 
-/** A fresh database of its own for one test file. */
 /**
  * A database of the test's own, copied from the run's migrated template (global-setup.mjs) so the service finds its
  * schema made; `empty` for tests of migrating itself.
