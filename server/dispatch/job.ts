@@ -117,7 +117,7 @@ export class DispatchJob {
     // Whether payment follows is decided now, from pay now and the automation as it is when the order is sent.
     const sent = { paymentDue: so.payNow || conn.automation.automaticPayment };
     const number = { supplierOrderNumber: so.supplierOrderNumber };
-    failpoint('dispatch.beforeCreate');
+    failpoint('dispatch.beforeCreate', so.id);
     let found: SupplierOrderSnapshot | null;
     try {
       found = await this.gateway.call(conn, (a, ctx) => a.findOrderByNumber(ctx, so.supplierOrderNumber));
@@ -127,7 +127,7 @@ export class DispatchJob {
     }
     if (found) {
       // The same step boundary as after a create: the supplier has the order, this part has not recorded it.
-      failpoint('dispatch.afterCreate');
+      failpoint('dispatch.afterCreate', so.id);
       return this.answered(so, found, 'foundAtSupplier', number, sent);
     }
     let created: SupplierOrderSnapshot;
@@ -143,7 +143,7 @@ export class DispatchJob {
       if (err.kind === 'orderNumberExists') return so; // the next round's look-up finds it
       return this.fail(so, err);
     }
-    failpoint('dispatch.afterCreate');
+    failpoint('dispatch.afterCreate', so.id);
     return this.answered(so, created, 'createdAtSupplier', number, sent);
   }
 
@@ -154,9 +154,9 @@ export class DispatchJob {
     try {
       const before = await this.gateway.call(conn, (a, ctx) => a.getOrder(ctx, so.supplierOrderId!));
       if (before.paid) return this.answered(so, before, 'alreadyPaidAtSupplier', {}, settled);
-      failpoint('dispatch.beforePay');
+      failpoint('dispatch.beforePay', so.id);
       const paid = await this.gateway.call(conn, (a, ctx) => a.payOrder(ctx, so.supplierOrderId!));
-      failpoint('dispatch.afterPay');
+      failpoint('dispatch.afterPay', so.id);
       return this.answered(so, paid, 'paid', so.payNow ? { payNow: true } : {}, settled);
     } catch (err) {
       if (!(err instanceof SupplierError)) throw err;
@@ -173,9 +173,9 @@ export class DispatchJob {
    * pauses at once; a provider that cannot be reached throws, and the queue asks again after a backoff.
    */
   private async capture({ so }: Work): Promise<SupplierOrder> {
-    failpoint('dispatch.beforeCapture');
+    failpoint('dispatch.beforeCapture', so.id);
     const outcome = await this.shopper.capture(so.storeId, so.orderId);
-    failpoint('dispatch.afterCapture');
+    failpoint('dispatch.afterCapture', so.id);
     return this.change(so, outcome.kind === 'requested' ? { type: 'captureRequested', reference: outcome.reference } : { type: 'captureFailed', message: outcome.message });
   }
 

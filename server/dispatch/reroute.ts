@@ -89,15 +89,15 @@ export class Rerouter {
       if (!answer) return { absent: true, answer };
       // Found cancelled (by an earlier run of this step, say): the same boundary as just after the cancel.
       if (answer.status === 'cancelled') {
-        failpoint('dispatch.rerouteAfterCancel');
+        failpoint('dispatch.rerouteAfterCancel', so.id);
         return { absent: true, answer };
       }
       if (answer.status === 'shipped' || answer.status === 'delivered') return stop('the first supplier already shipped its order.');
-      failpoint('dispatch.rerouteBeforeCancel');
+      failpoint('dispatch.rerouteBeforeCancel', so.id);
       const held = answer;
       answer = await this.gateway.call(conn, (a, ctx) => a.cancelOrder(ctx, held.supplierOrderId));
       if (answer.status !== 'cancelled') return stop('the first supplier did not confirm the cancel of its order.');
-      failpoint('dispatch.rerouteAfterCancel');
+      failpoint('dispatch.rerouteAfterCancel', so.id);
       return { absent: true, answer };
     } catch (err) {
       if (!(err instanceof SupplierError)) throw err;
@@ -174,7 +174,7 @@ export class Rerouter {
       tried: [...so.rerouteTried, ...tried],
       items: plan.items,
     });
-    failpoint('dispatch.rerouteAfterMove');
+    failpoint('dispatch.rerouteAfterMove', so.id);
     await this.send(second);
     return written;
   }

@@ -3,7 +3,14 @@
  * Shared by the kill-at-every-step files (test/dispatch/kill-*-steps.test.ts): a worker killed with SIGKILL at a
  * step boundary, again and again, then a worker without the crash point finishes. Split in three files so jest runs
  * them side by side.
+ *
+ * What is asserted is the guarantee, not the timing: every part crossed the step (the workers' crossing log,
+ * FAILPOINTS_LOG), at least one worker died there, and the suppliers' own records show one order and one payment per
+ * part. How many deaths it took is not asserted: a worker that fetched several parts together dies once for all.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createDatabase, eventually, Sandbox, Service, startSandbox, startService } from './harness';
 import { openShop, placeOrder, received, Shop } from './orders';
 import { liveOrders, openRerouteShop } from './reroute';
@@ -11,6 +18,7 @@ import { RunningFakeCj, startFakeCj } from '../fakes/cj';
 import { connectPayments, PaymentSandbox, startPaymentSandbox } from './payments';
 
 const PARTS = 4;
+/** Armed workers started at most; fewer when one lives on (every part it fetched was past the step). */
 const CRASHES = 3;
 const WORKER_ENV = { JOB_SUPERVISE_SECONDS: '1', DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '3', DISPATCH_RETRY_BASE_SECONDS: '1' };
 
@@ -45,9 +53,33 @@ function exitOf(svc: Service, ms: number): Promise<boolean> {
   });
 }
 
-async function worker(label: string, databaseUrl: string, failpoint?: string): Promise<Service | 'crashed'> {
+/** Where this drill's workers write each crossing of a fault point (`<name> <part> <pid> <action>`). */
+function crossingLog(label: string): string {
+  const file = path.join(os.tmpdir(), `store-suppliers-${label}-${process.pid}-${Date.now()}.crossings`);
+  fs.writeFileSync(file, '');
+  return file;
+}
+
+interface Crossing { point: string; part: string; pid: number; action: string }
+
+function crossingsOf(file: string, point: string): Crossing[] {
+  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => {
+    const [p, part, pid, action] = l.split(' ');
+    return { point: p, part, pid: Number(pid), action };
+  }).filter((c) => c.point === point);
+}
+
+/** The guarantee's half the log can show: each part crossed the step, and a worker was killed there. */
+function expectCrossedAndKilled(file: string, point: string, parts: string[], deaths: number): void {
+  const crossed = crossingsOf(file, point);
+  expect(deaths).toBeGreaterThanOrEqual(1);
+  expect(crossed.filter((c) => c.action === 'kill').length).toBeGreaterThanOrEqual(1);
+  for (const part of parts) expect(crossed.some((c) => c.part === part)).toBe(true);
+}
+
+async function worker(label: string, databaseUrl: string, log: string, failpoint?: string): Promise<Service | 'crashed'> {
   try {
-    const env = { ...WORKER_ENV, CJ_API_BASE_URL: fake.baseUrl, ...(failpoint ? { FAILPOINTS: failpoint } : {}) };
+    const env = { ...WORKER_ENV, CJ_API_BASE_URL: fake.baseUrl, FAILPOINTS_LOG: log, ...(failpoint ? { FAILPOINTS: failpoint } : {}) };
     const w = await startService({ label, sandbox, payments: paymentProvider, databaseUrl, role: 'worker', env });
     started.push(w);
     return w;
@@ -59,10 +91,10 @@ async function worker(label: string, databaseUrl: string, failpoint?: string): P
 }
 
 /** A worker with the crash point armed dies on reaching it; a new one (armed again) resumes and dies again. */
-async function crashAgainAndAgain(label: string, databaseUrl: string, point: string): Promise<number> {
+async function crashAgainAndAgain(label: string, databaseUrl: string, log: string, point: string): Promise<number> {
   let crashes = 0;
   for (let i = 0; i < CRASHES; i++) {
-    const w = await worker(label, databaseUrl, point);
+    const w = await worker(label, databaseUrl, log, point);
     if (w === 'crashed' || (await exitOf(w, 45000))) crashes++;
     else break;
   }
@@ -84,11 +116,12 @@ export const killedAtStep = (point: string, model: 'standard' | 'promiseToSell')
     else expect((await api.call('POST', `/api/store-orders/${shop.storeId}/${o.id}/confirm`, { key: shop.owner.key })).status).toBe(200);
   }
 
-  const crashes = await crashAgainAndAgain(label, databaseUrl, point);
-  expect(crashes).toBe(CRASHES);
+  const log = crossingLog(label);
+  const crashes = await crashAgainAndAgain(label, databaseUrl, log, point);
+  expect(crashes).toBeGreaterThanOrEqual(1);
 
   const restartedAt = Date.now();
-  await worker(label, databaseUrl);
+  await worker(label, databaseUrl, log);
   let last: unknown[] = [];
   const rows = await eventually(
     async () => {
@@ -108,6 +141,7 @@ export const killedAtStep = (point: string, model: 'standard' | 'promiseToSell')
   // The bound documented in docs/decisions.md: a dead worker's job waits out its 10 s heartbeat.
   console.log(`${point}: ${crashes} crashes, every part settled ${recoveredMs} ms after the last restart`);
 
+  expectCrossedAndKilled(log, point, rows.map((row) => row.id), crashes);
   const r = await received(sandbox);
   for (const row of rows) {
     expect(r.count(row.supplier_order_number)).toBe(1);
@@ -150,10 +184,12 @@ export const killedAtRerouteStep = (point: string) => async () => {
   // One part per crash at least: a crash after a step done does not come back to it.
   for (let i = 0; i < PARTS; i++) orders.push(await placeOrder(api, shop));
   for (const o of orders) expect((await api.call('POST', `/api/store-orders/${shop.storeId}/${o.id}/confirm`, { key: shop.owner.key })).status).toBe(200);
-  expect(await crashAgainAndAgain(label, databaseUrl, point)).toBe(CRASHES);
+  const log = crossingLog(label);
+  const crashes = await crashAgainAndAgain(label, databaseUrl, log, point);
+  expect(crashes).toBeGreaterThanOrEqual(1);
 
-  await worker(label, databaseUrl);
-  const q = `SELECT order_id, connection_id, status, step_due, supplier_order_number FROM supplier_orders WHERE store_id = $1 ORDER BY created_at`;
+  await worker(label, databaseUrl, log);
+  const q = `SELECT id, order_id, connection_id, status, step_due, supplier_order_number FROM supplier_orders WHERE store_id = $1 ORDER BY created_at`;
   let last: unknown[] = [];
   const rows = await eventually(async () => {
     last = (await api.db.query(q, [shop.storeId])).rows;
@@ -162,6 +198,7 @@ export const killedAtRerouteStep = (point: string) => async () => {
   }, 150000, `every part rerouted after ${point}`).catch((err) => {
     throw new Error(`${err.message}: ${JSON.stringify(last)}`);
   });
+  expectCrossedAndKilled(log, point, rows.filter((r) => r.connection_id === shop.connId).map((r) => r.id), crashes);
   for (const o of orders) {
     const numbers = rows.filter((r) => r.order_id === o.id).map((r) => r.supplier_order_number);
     expect(await liveOrders(sandbox, fake, numbers)).toEqual({ sandbox: 0, cj: 1 });
