@@ -94,7 +94,7 @@ const KEY_REFUSALS: Record<string, string> = { openSupplierSignIn: 'consoleSessi
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  svc = await startService({ label: 'matrix', sandbox });
+  svc = await startService({ label: 'matrix', sandbox, publicBaseUrl: true });
   const doc = (await svc.call('GET', '/api/store-suppliers/openapi.json')).body;
   ops = [];
   for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
