@@ -84,9 +84,9 @@ export function connectRoutes(connections: ConnectionService, signIn: SignInServ
       operationId: 'completeSupplierSignIn', method: 'get', path: SIGN_IN_CALLBACK_PATH,
       summary: 'Where the supplier sends the merchant back after sign-in; exchanges the code and creates the connection (or signs the existing one in again)',
       description:
-        'Authenticated by the signed, single-use state and the cookie of the browser that opened the sign-in, not by a key. A state made for another address than the configured public one: invalidSignInState. Another browser (the cookie missing or wrong): 400 signInBrowserMismatch, nothing is asked of the supplier, and the state stays usable by the browser that opened it. The member who opened it must still hold suppliers.manage, and whoever started it too, on a plan with dropshipping; any other refusal answers invalidSignInState. Once the browser is recognised the state is used up, whatever the outcome.',
+        'Authenticated by the signed, single-use state and the cookie of the browser that opened the sign-in, not by a key. A state made for another address than the configured public one: invalidSignInState. Another browser (the cookie missing or wrong): 400 signInBrowserMismatch, nothing is asked of the supplier, and the state stays usable by the browser that opened it, though never with a code that came back in another browser. The member who opened it must still hold suppliers.manage, and whoever started it too, on a plan with dropshipping; any other refusal answers invalidSignInState. Once the browser is recognised the state is used up, whatever the outcome.',
       tag: TAG, auth: 'carried',
-      carriedCaller: (query, headers) => signIn.consume(query.state, headers.cookie, connections.publicBase()),
+      carriedCaller: (query, headers) => signIn.consume(query.state, headers.cookie, connections.publicBase(), query.code),
       refusal: SIGN_IN_REFUSED,
       permission: 'suppliers.manage', planGated: true, credits: CONNECT_CREDITS, readOnly: false,
       query: object({ state: { type: 'string', maxLength: 400 }, code: { type: 'string', maxLength: 400 }, error: { type: 'string', maxLength: 200 } }, ['state']),

@@ -143,13 +143,20 @@ export class SignInService {
    * Throws when the browser is not the one that opened it, leaving the state to that browser; or when the member who
    * did may no longer connect suppliers to the store. The route's pipeline then checks the starter as any caller.
    */
-  async consume(state: string, cookies: string | string[] | undefined, base: string): Promise<{ caller: Caller; storeId: string; carried: SignInStarted } | null> {
+  async consume(state: string, cookies: string | string[] | undefined, base: string, code: string | undefined): Promise<{ caller: Caller; storeId: string; carried: SignInStarted } | null> {
     const found = await this.find(state);
     if (!found || !base || found.redirect_uri !== callbackUri(base)) return null;
     const value = cookieOf(cookies, cookieName(found.id, isHttps(base)));
-    if (!found.opened_by_account_id || !found.browser_digest || !value || !this.secrets.verifySignature(`sign-in-browser|${found.id}|${value}`, found.browser_digest)) throw SIGN_IN_OTHER_BROWSER;
+    const codeSeal = code ? `sign-in-code|${found.id}|${code}` : null;
+    if (!found.opened_by_account_id || !found.browser_digest || !value || !this.secrets.verifySignature(`sign-in-browser|${found.id}|${value}`, found.browser_digest)) {
+      // The state stays for the opening browser; a code that reached another one is never exchanged, by anyone.
+      if (codeSeal) await sql.refuseSignInCode(this.db, found.store_id, found.id, this.secrets.sign(codeSeal));
+      throw SIGN_IN_OTHER_BROWSER;
+    }
     const st = await sql.useSignInState(this.db, found.store_id, found.id, found.browser_digest);
     if (!st || !st.opened_by_account_id) return null;
+    // The opener brings a code that came back in another browser first (a forwarded supplier page): used up, refused.
+    if (codeSeal && st.refused_code_digests.some((d) => this.secrets.verifySignature(codeSeal, d))) return null;
     const opener = await this.members.storeAccess(st.store_id, { accountId: st.opened_by_account_id });
     if (!opener || !opener.permissions.has('suppliers.manage') || !this.members.planIncludesDropshipping(opener.ownerPlan)) throw SIGN_IN_OPENER_LOST_ACCESS;
     let apiKey: Caller['apiKey'];

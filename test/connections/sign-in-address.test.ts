@@ -72,7 +72,7 @@ test('attack: with PUBLIC_BASE_URL, Host: evil.example changes neither the sign-
   expect(row.redirect_uri).toBe(`${svc.baseUrl}/api/store-suppliers/oauth/callback`);
 });
 
-test('attack: a state saved with another redirect_uri (made from a forged Host) is refused at open and at the callback; the code is never exchanged', async () => {
+test('attack: a state saved with another redirect_uri (made from a forged Host) is refused at open and at the callback; nothing is connected', async () => {
   const store = await createStore(svc, owner.key, 'Saved elsewhere');
   const acc = await sandbox.account();
   const started = (await svc.call('POST', startPath(store), { key: owner.key, body: signInBody })).body.result;
@@ -88,22 +88,67 @@ test('attack: a state saved with another redirect_uri (made from a forged Host) 
   expect(await connectionsOf(svc, store)).toEqual([]);
 });
 
+/** The callback as a browser without the sign-in's cookie (or with a forged one) calls it. */
+async function strangerAt(state: string, code: string | null, cookie?: string) {
+  const url = `${svc.baseUrl}/api/store-suppliers/oauth/callback?state=${encodeURIComponent(state)}${code === null ? '' : `&code=${encodeURIComponent(code)}`}`;
+  const res = await fetch(url, { headers: cookie ? { Cookie: cookie } : {} });
+  const body = await res.json();
+  seen.responses.push({ route: 'GET /api/store-suppliers/oauth/callback', text: JSON.stringify(body) });
+  return [res.status, body.error?.code];
+}
+
 test('attack: a stranger holding the state cannot use it up: the browser that opened the sign-in still completes it', async () => {
   const store = await createStore(svc, owner.key, 'Not cancelled');
+  const acc = await sandbox.account();
+  const started = (await svc.call('POST', startPath(store), { key: owner.key, body: signInBody })).body.result;
+  const signInId = new URL(started.authorizationUrl).hash.split('/')[2];
+  const browser = new CookieBrowser();
+  const opened = await openSignIn(browser, svc, started.authorizationUrl, owner.session);
+  // Before and after the member approved at the supplier: no cookie, a forged one, a made-up code.
+  expect(await strangerAt(started.state, null)).toEqual([400, 'signInBrowserMismatch']);
+  const back = await approveAt(opened.supplierUrl!, sandboxApproval(acc.accountId));
+  expect(await strangerAt(started.state, 'made-up', `ss_sign_in_${signInId}=forged`)).toEqual([400, 'signInBrowserMismatch']);
+  expect(await strangerAt(started.state, null)).toEqual([400, 'signInBrowserMismatch']);
+  const done = await browser.navigate(back);
+  expect([done.status, done.body.result?.supplierKey]).toEqual([201, 'sandbox-signin']);
+  expect(await connectionsOf(svc, store)).toEqual([{ id: done.body.result.id }]);
+});
+
+test('attack: a code that came back in another browser is never exchanged, not even by the browser that opened the sign-in', async () => {
+  const store = await createStore(svc, owner.key, 'Forwarded code');
+  const victims = await sandbox.account();
+  const started = (await svc.call('POST', startPath(store), { key: owner.key, body: signInBody })).body.result;
+  const browser = new CookieBrowser();
+  const opened = await openSignIn(browser, svc, started.authorizationUrl, owner.session);
+  const back = new URL(await approveAt(opened.supplierUrl!, sandboxApproval(victims.accountId)));
+  // The supplier page was forwarded: the victim approved, and their browser came back here.
+  expect(await strangerAt(started.state, back.searchParams.get('code'))).toEqual([400, 'signInBrowserMismatch']);
+  // Handed the way back afterwards, the opener's browser cannot use the victim's code: the sign-in is spent.
+  const replay = await browser.navigate(back.toString());
+  expect([replay.status, replay.body.error?.code]).toEqual([400, 'invalidSignInState']);
+  expect(await connectionsOf(svc, store)).toEqual([]);
+  // The sandbox supplier still holds the code unexchanged.
+  const exchanged = await fetch(`${sandbox.baseUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'authorization_code', code: back.searchParams.get('code'), redirect_uri: `${svc.baseUrl}/api/store-suppliers/oauth/callback`, client_id: 'store-suppliers' }),
+  });
+  const token = await exchanged.json();
+  expect([exchanged.status, typeof token.access_token]).toEqual([200, 'string']);
+  seen.secrets.add(token.access_token);
+});
+
+test('twenty codes from other browsers use the state up (the list of refused codes cannot be filled to make room)', async () => {
+  const store = await createStore(svc, owner.key, 'Flooded');
   const acc = await sandbox.account();
   const started = (await svc.call('POST', startPath(store), { key: owner.key, body: signInBody })).body.result;
   const browser = new CookieBrowser();
   const opened = await openSignIn(browser, svc, started.authorizationUrl, owner.session);
   const back = await approveAt(opened.supplierUrl!, sandboxApproval(acc.accountId));
-  for (const cookie of [undefined, `ss_sign_in_${new URL(started.authorizationUrl).hash.split('/')[2]}=forged`]) {
-    const stranger = await fetch(back, { headers: cookie ? { Cookie: cookie } : {} });
-    const body = await stranger.json();
-    seen.responses.push({ route: 'GET callback', text: JSON.stringify(body) });
-    expect([stranger.status, body.error?.code]).toEqual([400, 'signInBrowserMismatch']);
-  }
+  for (let i = 0; i < 20; i++) expect(await strangerAt(started.state, `junk-${i}`)).toEqual([400, 'signInBrowserMismatch']);
   const done = await browser.navigate(back);
-  expect([done.status, done.body.result?.supplierKey]).toEqual([201, 'sandbox-signin']);
-  expect(await connectionsOf(svc, store)).toEqual([{ id: done.body.result.id }]);
+  expect([done.status, done.body.error?.code]).toEqual([400, 'invalidSignInState']);
+  expect(await connectionsOf(svc, store)).toEqual([]);
 });
 
 test('over https the cookie is __Host- prefixed, Secure and Path=/; the unprefixed name completes nothing', async () => {
@@ -128,7 +173,8 @@ test('over https the cookie is __Host- prefixed, Secure and Path=/; the unprefix
     const back = new URL(await approveAt(opened.result.supplierUrl, sandboxApproval(acc.accountId)));
     const behindProxy = `${secure.baseUrl}${back.pathname}${back.search}`;
     const value = cookie.split(';')[0].split('=')[1];
-    const unprefixed = await fetch(behindProxy, { headers: { Cookie: `ss_sign_in_${signInId}=${value}` } });
+    // The unprefixed name, with the right value (and a code of its own: a code that came back without the cookie is never used).
+    const unprefixed = await fetch(`${secure.baseUrl}${back.pathname}?state=${encodeURIComponent(started.state)}&code=other`, { headers: { Cookie: `ss_sign_in_${signInId}=${value}` } });
     expect([unprefixed.status, (await unprefixed.json()).error?.code]).toEqual([400, 'signInBrowserMismatch']);
     const done = await browser.navigate(behindProxy);
     expect([done.status, done.body.result?.supplierKey]).toEqual([201, 'sandbox-signin']);

@@ -16,6 +16,8 @@ interface UsedSignIn extends SignInState {
   id: string;
   opened_by_account_id: string | null;
   browser_digest: string | null;
+  /** HMACs of codes that came back in another browser: never exchanged. */
+  refused_code_digests: string[];
 }
 /** A sign-in as its address finds it; `spent` once used or expired. */
 interface SignInToOpen extends SignInState {
@@ -36,7 +38,7 @@ export async function saveSignInState(db: Queryable, nonce: string, s: SignInSta
   return row.id;
 }
 
-const FOUND = 'id, store_id, account_id, api_key_id, supplier_key, mode, redirect_uri, opened_by_account_id, browser_digest';
+const FOUND = 'id, store_id, account_id, api_key_id, supplier_key, mode, redirect_uri, opened_by_account_id, browser_digest, refused_code_digests';
 
 /** The store's state, while it is neither used nor expired; null otherwise. Nothing is used up. */
 export async function findSignInState(db: Queryable, storeId: string, nonce: string): Promise<UsedSignIn | null> {
@@ -62,6 +64,20 @@ export async function useSignInState(db: Queryable, storeId: string, id: string,
     [storeId, id, browserDigest],
   );
   return st ?? null;
+}
+
+/** At most this many codes are refused for one state; the next one uses it up (so the list cannot be filled to make room for a code). */
+const MAX_REFUSED_CODES = 20;
+
+/** Records a code that came back in another browser; the twentieth such code uses the state up. */
+export async function refuseSignInCode(db: Queryable, storeId: string, id: string, codeDigest: string): Promise<void> {
+  await affected(
+    db,
+    `UPDATE supplier_sign_in_states SET refused_code_digests = refused_code_digests || $3::text,
+            used_at = CASE WHEN cardinality(refused_code_digests) + 1 >= ${MAX_REFUSED_CODES} THEN now() ELSE used_at END
+      WHERE store_id = $1 AND id = $2 AND used_at IS NULL`,
+    [storeId, id, codeDigest],
+  );
 }
 
 export async function signInToOpen(db: Queryable, storeId: string, id: string): Promise<SignInToOpen | null> {
