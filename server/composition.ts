@@ -109,6 +109,7 @@ export function buildHttpApp(s: Services) {
     log: s.log,
     jsonBodyLimit: s.config.jsonBodyLimit,
     operatorToken: s.config.operatorToken,
+    metricsToken: s.config.metricsToken,
     openApiDocument,
     ready: async () => {
       await s.db.query('SELECT 1');

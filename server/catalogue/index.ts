@@ -50,7 +50,9 @@ export const catalogueModule = domainModule({
       links, supplierProducts, imports, catalogueSync,
       routes: catalogueRoutes(connections, supplierProducts, imports, links),
       async work(boss: Boss) {
-        await boss.work<ImportWork>(IMPORT_QUEUE, { localConcurrency: 2, ...POLLING }, async ([job]) => {
+        // Stores take turns: one import of a store runs at a time across processes, so a store that queued many
+        // does not hold every other store's behind them.
+        await boss.work<ImportWork>(IMPORT_QUEUE, { localConcurrency: 2, groupConcurrency: 1, ...POLLING }, async ([job]) => {
           await imports.runJob(job.data);
         });
         await boss.work(SYNC_QUEUES.all, async () => {

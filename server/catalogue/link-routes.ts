@@ -1,5 +1,5 @@
 import { creatorOf, ownRecordsKeyId } from '../identity/permissions';
-import { errors } from '../platform/errors';
+import { ApiError, errors } from '../platform/errors';
 import { defineRoutes, Reply, route } from '../platform/http/route';
 import { object, pageOf, pageQuery, params, supplierRef, uuid } from '../platform/http/schemas';
 import type { ConnectionService } from '../connections';
@@ -15,15 +15,19 @@ const TAG_LINKS = 'Product links';
 
 /** Product links: a store product tied to a supplier product, its variants mapped, its price rule and sync switches. */
 export function linkRoutes(connections: ConnectionService, supplierProducts: SupplierProductService, links: LinkService, usable: UsableConnection) {
-  const sources = {
-    connection: async (storeId: string, id: string) => {
-      const conn = await connections.findById(id, storeId);
-      return conn && conn.storeId === storeId ? conn : null;
-    },
+  /**
+   * Where alternates are read from, for this caller: a connection goes through the primary's check (the key's record
+   * scope, as `usable`; switched on, live and signed in is checked by checkAlternates, naming each that is not).
+   */
+  const sourcesFor = (ownKeyId: string | null) => ({
+    connection: (storeId: string, id: string) => connections.get(storeId, id, ownKeyId).catch((err: unknown) => {
+      if (err instanceof ApiError && err.status === 404) return null;
+      throw err;
+    }),
     product: (conn: Parameters<SupplierProductService['get']>[0], id: string) => supplierProducts.read(conn, id),
-  };
-  const alternates = async (link: { storeId: string; connectionId: string; productId: string }, input: AlternateInput[] | undefined) =>
-    input === undefined ? undefined : checkAlternates(sources, { ...link, storeVariantIds: await links.storeVariantIds(link.storeId, link.productId) }, input);
+  });
+  const alternates = async (link: { storeId: string; connectionId: string; productId: string }, input: AlternateInput[] | undefined, ownKeyId: string | null) =>
+    input === undefined ? undefined : checkAlternates(sourcesFor(ownKeyId), { ...link, storeVariantIds: await links.storeVariantIds(link.storeId, link.productId) }, input);
   return defineRoutes([
     route({
       operationId: 'listProductLinks', method: 'get', path: `${BASE}/:storeId/links`, tag: TAG_LINKS, auth: 'caller', permission: 'suppliers.view', readOnly: true,
@@ -44,7 +48,7 @@ export function linkRoutes(connections: ConnectionService, supplierProducts: Sup
         const conn = await usable(ctx, ctx.body.connectionId);
         const product = await links.storeProduct(ctx.params.storeId, ctx.body.productId, ownRecordsKeyId(ctx.caller));
         const supplierProduct = await supplierProducts.get(conn, ctx.body.supplierProductId);
-        const backups = await alternates({ storeId: ctx.params.storeId, connectionId: conn.id, productId: product.id }, ctx.body.alternates);
+        const backups = await alternates({ storeId: ctx.params.storeId, connectionId: conn.id, productId: product.id }, ctx.body.alternates, ownRecordsKeyId(ctx.caller));
         const link = await links.create(
           { storeId: ctx.params.storeId, product, conn, supplierProduct, mappings: ctx.body.variants, priceRule: rule(ctx.body.priceRule), sync: { ...DEFAULT_SYNC, ...(ctx.body.sync ?? {}) }, alternates: backups },
           creatorOf(ctx.caller!),
@@ -54,6 +58,8 @@ export function linkRoutes(connections: ConnectionService, supplierProducts: Sup
     }),
     route({
       operationId: 'updateProductLink', method: 'put', path: `${BASE}/:storeId/links/:linkId`, tag: TAG_LINKS, auth: 'caller', permission: 'suppliers.import', readOnly: false,
+      // What reads the supplier (a new variant mapping, alternates) needs dropshipping, as creating the link did.
+      planGated: { when: (body) => body.variants !== undefined || (body.alternates?.length ?? 0) > 0, description: 'when variants or a non-empty alternates list is given' },
       summary: 'Change a link\'s variant mapping, price rule, sync switches or alternates (fields left out keep their values)',
       params: params(['storeId', 'linkId']),
       body: object({ variants: { type: 'array', items: variantMappingSchema, minItems: 1, maxItems: 100 }, priceRule: priceRuleSchema, sync: syncSchema, alternates: alternatesBody }, [], { minProperties: 1 }),
@@ -61,7 +67,7 @@ export function linkRoutes(connections: ConnectionService, supplierProducts: Sup
       async handler(ctx) {
         const link = await links.get(ctx.params.storeId, ctx.params.linkId, ownRecordsKeyId(ctx.caller));
         if (ctx.body.priceRule) rule({ ...link.priceRule, ...ctx.body.priceRule });
-        const backups = await alternates(link, ctx.body.alternates);
+        const backups = await alternates(link, ctx.body.alternates, ownRecordsKeyId(ctx.caller));
         const updated = await links.update(link, { ...ctx.body, alternates: backups }, async () => supplierProducts.get(await connections.get(ctx.params.storeId, link.connectionId, null), link.supplierProductId));
         return links.view(updated);
       },

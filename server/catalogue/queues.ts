@@ -24,9 +24,9 @@ export interface ConnectionSyncWork {
   storeId?: string;
 }
 
-/** One job per import job, keyed by it. */
+/** One job per import job, keyed by it, in its store's group (the worker runs one of a store's imports at a time). */
 export function sendImport(boss: Boss, work: Required<ImportWork>): Promise<string | null> {
-  return boss.send(IMPORT_QUEUE, work, { singletonKey: work.importJobId });
+  return boss.send(IMPORT_QUEUE, work, { singletonKey: work.importJobId, group: { id: work.storeId } });
 }
 
 /** One sync waiting per connection, keyed by it. */

@@ -15,10 +15,14 @@ const supplierKey = supplierKeySchema;
 
 /** Connecting a supplier: with its API key, or by a sign-in a member of the store completes in their own browser. */
 export function connectRoutes(connections: ConnectionService, signIn: SignInService, registry: SupplierRegistry) {
-  /** The address this service is reached at, and whether it is https (the sign-in cookie is Secure then). */
-  const base = (origin: string) => {
-    const url = connections.publicBase() || origin;
-    return { url, secure: url.startsWith('https:') };
+  /**
+   * The address this service is reached at, from configuration only (PUBLIC_BASE_URL, or the loopback address of the
+   * embedded local default), never from the request's Host: the supplier sends the browser, and its code, there.
+   */
+  const base = () => {
+    const url = connections.publicBase();
+    if (!url) throw PUBLIC_BASE_URL_REQUIRED;
+    return url;
   };
   return defineRoutes([
     route({
@@ -42,7 +46,7 @@ export function connectRoutes(connections: ConnectionService, signIn: SignInServ
       operationId: 'startSupplierSignIn', method: 'post', path: `${BASE}/:storeId/oauth/start`,
       summary: 'Start connecting a supplier that uses sign-in; answers the address to send the merchant to',
       description:
-        `The address (\`authorizationUrl\`) is at this service: \`${signInAddress('{storeId}', '{signInId}')}\`. A member of the store who holds suppliers.manage opens it in the console, signed in, and is sent on to the supplier; the supplier sends that browser back to ${SIGN_IN_CALLBACK_PATH} with a code, which creates the connection. It completes only in that browser. The sign-in expires after 10 minutes and works once.`,
+        `The address (\`authorizationUrl\`) is at this service: \`${signInAddress('{storeId}', '{signInId}')}\`. A member of the store who holds suppliers.manage opens it in the console, signed in, and is sent on to the supplier; the supplier sends that browser back to ${SIGN_IN_CALLBACK_PATH} with a code, which creates the connection. It completes only in that browser. The sign-in expires after 10 minutes and works once. The addresses are made from the service's configured public address (\`PUBLIC_BASE_URL\`), never from the request: without one, 409 publicBaseUrlRequired.`,
       tag: TAG, auth: 'caller', permission: 'suppliers.manage', planGated: true, readOnly: false,
       params: params(['storeId']), body: object({ supplierKey, mode: modeSchema }, ['supplierKey', 'mode']),
       response: {
@@ -56,13 +60,13 @@ export function connectRoutes(connections: ConnectionService, signIn: SignInServ
           ['authorizationUrl', 'state', 'expiresAt'],
         ),
       },
-      handler: async ({ params: p, body, caller, origin }) => signIn.start(p.storeId, { accountId: caller!.accountId, apiKeyId: caller!.apiKey?.id ?? null }, body, base(origin).url),
+      handler: async ({ params: p, body, caller }) => signIn.start(p.storeId, { accountId: caller!.accountId, apiKeyId: caller!.apiKey?.id ?? null }, body, base()),
     }),
     route({
       operationId: 'openSupplierSignIn', method: 'post', path: `${BASE}/:storeId/oauth/:signInId/open`,
       summary: 'Open a sign-in in this browser and answer the supplier\'s page to go to (the console does this at a sign-in\'s address)',
       description:
-        'Signed in only (a session, never a key), as a member of the store holding suppliers.manage. Sets a cookie holding a one-time value for this browser (HttpOnly, SameSite=Lax, Secure over https, sent only to the callback); the supplier\'s way back completes the sign-in only where it is. The member who opened it may open it again (the newest browser then holds it); another member gets 409 signInOpenedByAnother.',
+        'Signed in only (a session, never a key), as a member of the store holding suppliers.manage. Sets a cookie holding a one-time value for this browser (HttpOnly, SameSite=Lax; over https a Secure `__Host-` cookie, over plain http, the loopback local default only, sent only to the callback); the supplier\'s way back completes the sign-in only where it is. The member who opened it may open it again (the newest browser then holds it); another member gets 409 signInOpenedByAnother.',
       tag: TAG, auth: 'session',
       keyRefusal: errors.forbidden('consoleSessionRequired', 'A sign-in is opened by a person, signed in to the console, in the browser that goes on to the supplier; an API key cannot open it.'),
       permission: 'suppliers.manage', planGated: true, readOnly: false,
@@ -71,8 +75,8 @@ export function connectRoutes(connections: ConnectionService, signIn: SignInServ
         status: 200,
         schema: object({ supplierKey, mode: modeSchema, supplierUrl: { type: 'string', description: 'The supplier\'s sign-in page, for this browser' }, expiresAt: dateTime }, ['supplierKey', 'mode', 'supplierUrl', 'expiresAt']),
       },
-      async handler({ params: p, caller, origin }) {
-        const { opened, cookie } = await signIn.open(p.storeId, p.signInId, caller!.accountId, base(origin).secure);
+      async handler({ params: p, caller }) {
+        const { opened, cookie } = await signIn.open(p.storeId, p.signInId, caller!.accountId, base());
         return new Reply(200, opened, false, { 'Set-Cookie': cookie, 'Cache-Control': 'no-store' });
       },
     }),
@@ -80,19 +84,24 @@ export function connectRoutes(connections: ConnectionService, signIn: SignInServ
       operationId: 'completeSupplierSignIn', method: 'get', path: SIGN_IN_CALLBACK_PATH,
       summary: 'Where the supplier sends the merchant back after sign-in; exchanges the code and creates the connection (or signs the existing one in again)',
       description:
-        'Authenticated by the signed, single-use state and the cookie of the browser that opened the sign-in, not by a key. Another browser: 400 signInBrowserMismatch, and nothing is asked of the supplier. The member who opened it must still hold suppliers.manage, and whoever started it too, on a plan with dropshipping; any other refusal answers invalidSignInState. The state is used up either way.',
+        'Authenticated by the signed, single-use state and the cookie of the browser that opened the sign-in, not by a key. A state made for another address than the configured public one: invalidSignInState. Another browser (the cookie missing or wrong): 400 signInBrowserMismatch, nothing is asked of the supplier, and the state stays usable by the browser that opened it, though never with a code that came back in another browser. The member who opened it must still hold suppliers.manage, and whoever started it too, on a plan with dropshipping; any other refusal answers invalidSignInState. Once the browser is recognised the state is used up, whatever the outcome.',
       tag: TAG, auth: 'carried',
-      carriedCaller: (query, headers) => signIn.consume(query.state, headers.cookie),
+      carriedCaller: (query, headers) => signIn.consume(query.state, headers.cookie, connections.publicBase(), query.code),
       refusal: SIGN_IN_REFUSED,
       permission: 'suppliers.manage', planGated: true, credits: CONNECT_CREDITS, readOnly: false,
       query: object({ state: { type: 'string', maxLength: 400 }, code: { type: 'string', maxLength: 400 }, error: { type: 'string', maxLength: 200 } }, ['state']),
       response: { status: 201, schema: connectionSchema },
-      async handler({ query, carried, store, caller, credits, origin }) {
+      async handler({ query, carried, store, caller, credits }) {
         const { conn, renewed } = await signIn.complete(carried, query, store!.storeId, creatorOf(caller!), ownRecordsKeyId(caller));
         // Signing in again renews an existing connection, which (like replacing its credentials) costs nothing.
         if (renewed) credits.refundUnits(1);
-        return new Reply(201, await connections.present(conn), false, { 'Set-Cookie': signIn.clearCookie(carried.signInId, base(origin).secure) });
+        return new Reply(201, await connections.present(conn), false, { 'Set-Cookie': signIn.clearCookie(carried.signInId, base()) });
       },
     }),
   ]);
 }
+
+const PUBLIC_BASE_URL_REQUIRED = errors.conflict(
+  'publicBaseUrlRequired',
+  'Sign-in needs this service\'s public address, where the supplier sends the merchant back: the operator sets PUBLIC_BASE_URL (the https:// address the service is reached at). It is never taken from the request.',
+);

@@ -10,6 +10,7 @@ import { AutomationShippingMethod1764460800251 } from '../migrations/17644608002
 import { SignInAddress1764633600310 } from '../migrations/1764633600310-SignInAddress';
 import { SignInOpenedBy1764633600311 } from '../migrations/1764633600311-SignInOpenedBy';
 import { SignInBrowserDigest1764633600312 } from '../migrations/1764633600312-SignInBrowserDigest';
+import { SignInRefusedCodes1765065600401 } from '../migrations/1765065600401-SignInRefusedCodes';
 import { domainModule, type Platform } from '../platform/domain';
 import type { Boss } from '../platform/jobs';
 import type { SupplierRegistry } from '../suppliers/registry';
@@ -42,6 +43,7 @@ export const connectionsModule = domainModule({
   migrations: [
     SupplierConnections1763856000000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, SupplierCallRates1764288000003, RenameRegisteredWebhookUrl1764374400001,
     SupplierOrderNumbers1764460800250, AutomationShippingMethod1764460800251, SignInAddress1764633600310, SignInOpenedBy1764633600311, SignInBrowserDigest1764633600312,
+    SignInRefusedCodes1765065600401,
   ],
   // Each live connection's supplier credentials (a disconnected one keeps none), named by store and id (one shard each).
   sealed: [

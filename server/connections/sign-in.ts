@@ -17,8 +17,16 @@ import * as sql from './sql/sign-in';
 
 const STATE_TTL_MINUTES = 10;
 export const SIGN_IN_CALLBACK_PATH = '/api/store-suppliers/oauth/callback';
-/** The browser's one-time value, one cookie per sign-in (so two sign-ins in one browser do not clash). */
-const BROWSER_COOKIE = 'ss_sign_in_';
+/**
+ * The browser's one-time value, one cookie per sign-in (so two sign-ins in one browser do not clash). Over https it is
+ * a `__Host-` cookie (Secure, this host only, Path=/), which a sibling host or a plain-http page cannot set or shadow;
+ * plain http (only the loopback local default) cannot hold one, so the cookie is sent only to the callback there.
+ */
+const cookieName = (id: string, secure: boolean) => `${secure ? '__Host-' : ''}ss_sign_in_${id}`;
+
+const isHttps = (base: string) => base.startsWith('https:');
+/** Where the supplier sends the browser back: only ever at the configured public address. */
+const callbackUri = (base: string) => `${base}${SIGN_IN_CALLBACK_PATH}`;
 
 /** The sign-in's address at this service: the console opens it for a signed-in member of the store. */
 export const signInAddress = (storeId: string, id: string) => `/console#connect/${storeId}/${id}`;
@@ -47,7 +55,7 @@ type StartingKeys = Pick<ApiKeyService, 'get'>;
 
 /** The cookie, as `Set-Cookie` writes it: for the callback only, never readable by scripts, sent on the supplier's redirect. */
 function browserCookie(id: string, value: string, maxAgeSeconds: number, secure: boolean): string {
-  return `${BROWSER_COOKIE}${id}=${value}; Path=${SIGN_IN_CALLBACK_PATH}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
+  return `${cookieName(id, secure)}=${value}; Path=${secure ? '/' : SIGN_IN_CALLBACK_PATH}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
 }
 
 function cookieOf(header: string | string[] | undefined, name: string): string | undefined {
@@ -63,7 +71,8 @@ function cookieOf(header: string | string[] | undefined, name: string): string |
  * of the store who manages its suppliers opens it in their browser, which gets a one-time value (a cookie whose HMAC is
  * stored) and is sent on to the supplier. The supplier's way back completes it only in that browser, and only while the
  * member, and whoever started it, may still connect suppliers to the store. A state is random, signed, expires after
- * ten minutes and is consumed by the first callback that presents it, whatever that callback's outcome.
+ * ten minutes and is consumed by the first callback that presents it with the opening browser's cookie, whatever that
+ * callback's outcome.
  */
 export class SignInService {
   constructor(
@@ -84,7 +93,7 @@ export class SignInService {
       throw errors.badRequest('apiKeyRequired', `${adapter.entry.name} is connected with an API key: use POST /:storeId.`);
     }
     const nonce = crypto.randomBytes(24).toString('base64url');
-    const redirectUri = `${baseUrl}${SIGN_IN_CALLBACK_PATH}`;
+    const redirectUri = callbackUri(baseUrl);
     const expiresAt = new Date(Date.now() + STATE_TTL_MINUTES * 60_000);
     const id = await sql.saveSignInState(this.db, nonce, { store_id: storeId, account_id: caller.accountId, api_key_id: caller.apiKeyId, supplier_key: input.supplierKey, mode: input.mode, redirect_uri: redirectUri }, expiresAt);
     return { authorizationUrl: `${baseUrl}${signInAddress(storeId, id)}`, state: this.stateOf(storeId, nonce), expiresAt: expiresAt.toISOString() };
@@ -95,10 +104,13 @@ export class SignInService {
    * dropshipping): answers the supplier's page to go to and the cookie that binds the sign-in to this browser. The same
    * member may open it again (the newest browser wins); another member may not.
    */
-  async open(storeId: string, id: string, accountId: string, secure: boolean) {
+  async open(storeId: string, id: string, accountId: string, base: string) {
+    const secure = isHttps(base);
     const st = await sql.signInToOpen(this.db, storeId, id);
     if (!st) throw errors.notFound('The sign-in');
     if (st.spent) throw SIGN_IN_SPENT;
+    // Made for another address than this service's public one (before it was configured, or since changed).
+    if (st.redirect_uri !== callbackUri(base)) throw SIGN_IN_REFUSED;
     if (st.opened_by_account_id && st.opened_by_account_id !== accountId) throw SIGN_IN_OPENED_BY_ANOTHER;
     const adapter = this.registry.find(st.supplier_key);
     if (!adapter || !supportsSignIn(adapter)) throw SIGN_IN_REFUSED;
@@ -121,20 +133,30 @@ export class SignInService {
   }
 
   /** The `Set-Cookie` that removes a completed sign-in's value from the browser. */
-  clearCookie(id: string, secure: boolean): string {
-    return browserCookie(id, '', 0, secure);
+  clearCookie(id: string, base: string): string {
+    return browserCookie(id, '', 0, isHttps(base));
   }
 
   /**
    * Uses up a state and answers the user it was started by (with the key, if a key started it and is still live) and
-   * its store; null when it is not valid. Throws when the browser is not the one that opened it, or the member who did
-   * may no longer connect suppliers to the store. The route's pipeline then checks the starter as any caller.
+   * its store; null when it is not valid or was made for another address than this service's public one (`base`).
+   * Throws when the browser is not the one that opened it, leaving the state to that browser; or when the member who
+   * did may no longer connect suppliers to the store. The route's pipeline then checks the starter as any caller.
    */
-  async consume(state: string, cookies: string | string[] | undefined): Promise<{ caller: Caller; storeId: string; carried: SignInStarted } | null> {
-    const st = await this.use(state);
-    if (!st) return null;
-    const value = cookieOf(cookies, `${BROWSER_COOKIE}${st.id}`);
-    if (!st.opened_by_account_id || !st.browser_digest || !value || !this.secrets.verifySignature(`sign-in-browser|${st.id}|${value}`, st.browser_digest)) throw SIGN_IN_OTHER_BROWSER;
+  async consume(state: string, cookies: string | string[] | undefined, base: string, code: string | undefined): Promise<{ caller: Caller; storeId: string; carried: SignInStarted } | null> {
+    const found = await this.find(state);
+    if (!found || !base || found.redirect_uri !== callbackUri(base)) return null;
+    const value = cookieOf(cookies, cookieName(found.id, isHttps(base)));
+    const codeSeal = code ? `sign-in-code|${found.id}|${code}` : null;
+    if (!found.opened_by_account_id || !found.browser_digest || !value || !this.secrets.verifySignature(`sign-in-browser|${found.id}|${value}`, found.browser_digest)) {
+      // The state stays for the opening browser; a code that reached another one is never exchanged, by anyone.
+      if (codeSeal) await sql.refuseSignInCode(this.db, found.store_id, found.id, this.secrets.sign(codeSeal));
+      throw SIGN_IN_OTHER_BROWSER;
+    }
+    const st = await sql.useSignInState(this.db, found.store_id, found.id, found.browser_digest);
+    if (!st || !st.opened_by_account_id) return null;
+    // The opener brings a code that came back in another browser first (a forwarded supplier page): used up, refused.
+    if (codeSeal && st.refused_code_digests.some((d) => this.secrets.verifySignature(codeSeal, d))) return null;
     const opener = await this.members.storeAccess(st.store_id, { accountId: st.opened_by_account_id });
     if (!opener || !opener.permissions.has('suppliers.manage') || !this.members.planIncludesDropshipping(opener.ownerPlan)) throw SIGN_IN_OPENER_LOST_ACCESS;
     let apiKey: Caller['apiKey'];
@@ -173,17 +195,17 @@ export class SignInService {
     return `${storeId}.${nonce}.${this.secrets.sign(`sign-in|${storeId}|${nonce}`)}`;
   }
 
-  /** Uses up a state whose signature holds; null otherwise. */
-  private async use(state: string) {
+  /** The unused state whose signature holds; null otherwise. */
+  private async find(state: string) {
     const parts = state.split('.');
     if (parts.length === 3) {
       const [storeId, nonce, sig] = parts;
       if (!storeId || !nonce || !sig || !this.secrets.verifySignature(`sign-in|${storeId}|${nonce}`, sig)) return null;
-      return sql.useSignInState(this.db, storeId, nonce);
+      return sql.findSignInState(this.db, storeId, nonce);
     }
     const [nonce, sig] = parts;
     if (parts.length !== 2 || !nonce || !sig || !this.secrets.verifySignature(`sign-in|${nonce}`, sig)) return null;
-    return sql.useOlderSignInState(this.db, nonce);
+    return sql.findOlderSignInState(this.db, nonce);
   }
 }
 

@@ -14,13 +14,22 @@ for (const [net4, bits] of [
 ] as const) blocked4.addSubnet(net4, bits, 'ipv4');
 
 // IPv6 ranges refused whole: unspecified and loopback, local-use NAT64 (RFC 8215: where it embeds the IPv4 address
-// is the network's choice), discard, Teredo (the IPv4 inside is obfuscated), benchmarking, documentation, unique
-// local, link-local, multicast.
+// is the network's choice), discard, Teredo (the IPv4 inside is obfuscated), benchmarking, documentation (2001:db8::/32
+// and 3fff::/20), SRv6 SIDs, unique local, deprecated site-local, link-local, multicast.
 const blocked6 = new net.BlockList();
 for (const [net6, bits] of [
-  ['::', 128], ['::1', 128], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 32], ['2001:2::', 48], ['2001:db8::', 32], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
+  ['::', 128], ['::1', 128], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 32], ['2001:2::', 48], ['2001:db8::', 32], ['3fff::', 20], ['5f00::', 16],
+  ['fc00::', 7], ['fec0::', 10], ['fe80::', 10], ['ff00::', 8],
 ] as const) {
   blocked6.addSubnet(net6, bits, 'ipv6');
+}
+// IETF protocol assignments (2001::/23) are not global, except those IANA's special-purpose registry marks globally
+// reachable: PCP, TURN and DNS-SD SRP anycast, AMT, AS112-v6, ORCHIDv2, DRIP.
+const ietfAssignments = new net.BlockList();
+ietfAssignments.addSubnet('2001::', 23, 'ipv6');
+const globalAssignments = new net.BlockList();
+for (const [net6, bits] of [['2001:1::1', 128], ['2001:1::2', 128], ['2001:1::3', 128], ['2001:3::', 32], ['2001:4:112::', 48], ['2001:20::', 28], ['2001:30::', 28]] as const) {
+  globalAssignments.addSubnet(net6, bits, 'ipv6');
 }
 
 /** The 16 bytes of an IPv6 address (a trailing dotted IPv4 part and a zone allowed), or null. */
@@ -71,6 +80,7 @@ export function isPublicAddress(ip: string): boolean {
   const text = ip.split('%')[0];
   // `::` and `::1` are IPv4-compatible in form only.
   if (blocked6.check(text, 'ipv6')) return false;
+  if (ietfAssignments.check(text, 'ipv6') && !globalAssignments.check(text, 'ipv6')) return false;
   const inner = embeddedIpv4(bytes);
   return inner === null || !blocked4.check(inner, 'ipv4');
 }

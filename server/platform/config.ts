@@ -23,6 +23,8 @@ export interface Config {
   appSecretsPrevious: string[];
   /** Token of the operator API (`X-Operator-Token`); empty: the operator API does not exist (404). */
   operatorToken: string;
+  /** Read-only token for `GET /metrics` (Bearer) only; empty: metrics take the operator token alone. */
+  metricsToken: string;
   publicBaseUrl: string;
   logLevel: string;
   jsonBodyLimit: string;
@@ -163,6 +165,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   let operatorToken = env.OPERATOR_TOKEN ?? '';
   if (!operatorToken && embedded) operatorToken = embeddedSecret(dataDir, 'operator-token', 'sso_');
   else if (operatorToken && (operatorToken.length < 32 || operatorToken.length > 512 || /\s/.test(operatorToken))) bad('OPERATOR_TOKEN', 'must be 32 to 512 characters without spaces');
+  const metricsToken = env.METRICS_TOKEN ?? '';
+  if (metricsToken && (metricsToken.length < 32 || metricsToken.length > 512 || /\s/.test(metricsToken))) bad('METRICS_TOKEN', 'must be 32 to 512 characters without spaces');
+  if (metricsToken && metricsToken === operatorToken) bad('METRICS_TOKEN', 'must differ from OPERATOR_TOKEN (it is read-only; the operator token also changes plans and grants credits)');
   const appSecretsPrevious = previousSecrets(env, appSecret);
   const logLevel = env.LOG_LEVEL || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
@@ -188,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     appSecret,
     appSecretsPrevious,
     operatorToken,
+    metricsToken,
     publicBaseUrl: urlVar(env, 'PUBLIC_BASE_URL', ['http:', 'https:']),
     logLevel,
     jsonBodyLimit,

@@ -13,7 +13,7 @@ let storeId: string;
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  svc = await startService({ label: 'signin', sandbox });
+  svc = await startService({ label: 'signin', sandbox, publicBaseUrl: true });
   owner = await newDeveloper(svc, { plan: 'pro' });
   storeId = await createStore(svc, owner.key);
 });

@@ -26,7 +26,7 @@ let pausedId: string;
 
 browser.describe('merchant console in a browser', () => {
   beforeAll(async () => {
-    w = await openConsole(browser.chromium(), { label: 'console' });
+    w = await openConsole(browser.chromium(), { label: 'console', publicBaseUrl: true });
     page = w.page;
     supplierAccount = await w.sandbox.account(0);
   });

@@ -35,7 +35,7 @@ async function signInAt(p: Page, email: string, password: string) {
 
 browser.describe('a supplier sign-in\'s address, in a browser', () => {
   beforeAll(async () => {
-    w = await openConsole(browser.chromium(), { label: 'console_sign_in_link' });
+    w = await openConsole(browser.chromium(), { label: 'console_sign_in_link', publicBaseUrl: true });
     page = w.page;
     other = await launchBrowser(browser.chromium());
   });

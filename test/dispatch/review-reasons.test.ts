@@ -12,7 +12,7 @@ beforeAll(async () => {
   sandbox = await startSandbox();
   paymentProvider = await startPaymentSandbox();
   // No public address: nothing is read back by notification here, so the service's view stays as the tests leave it.
-  svc = await startService({ label: 'reasons', sandbox, payments: paymentProvider, env: { DISPATCH_RETRY_LIMIT: '1', DISPATCH_RETRY_BASE_SECONDS: '1', JOB_SUPERVISE_SECONDS: '1' } });
+  svc = await startService({ label: 'reasons', sandbox, publicBaseUrl: true, payments: paymentProvider, env: { DISPATCH_RETRY_LIMIT: '1', DISPATCH_RETRY_BASE_SECONDS: '1', JOB_SUPERVISE_SECONDS: '1' } });
 });
 afterAll(async () => {
   await svc.stop();

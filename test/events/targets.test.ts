@@ -64,6 +64,15 @@ test('the guard refuses private addresses in their NAT64, 6to4, IPv4-compatible 
   }
 });
 
+test('attack: deprecated and reserved IPv6 ranges are refused as targets (site-local, discard, documentation, SRv6, IETF assignments)', async () => {
+  const s = await ownStore(guarded);
+  for (const host of ['[fec0::1]', '[fed0:1::1]', '[100::1]', '[2001:db8::1]', '[3fff::1]', '[5f00::1]', '[2001:5::1]', '[2001:1ff::1]', '[::1]', '[fc00::1]', '[ff0e::1]']) {
+    const res = await guarded.call('POST', s.base, { key: s.dev.key, body: { url: `https://${host}/hook`, eventTypes: ['*'] } });
+    expect([host, res.status, res.body.error?.code]).toEqual([host, 400, 'targetNotAllowed']);
+  }
+  expect((await guarded.db.query('SELECT count(*)::int AS n FROM event_subscriptions WHERE store_id = $1', [s.storeId])).rows[0].n).toBe(0);
+});
+
 test('the delivery log says "refused", "timed out" or "status N" and nothing of the network: closed port, unknown host, TLS to plain HTTP, silence, 503', async () => {
   const s = await ownStore(open);
   const closed = await freePort();

@@ -19,6 +19,11 @@ let doc: any;
 let ops: Operation[];
 
 const isOperator = (op: Operation) => op.security.some((s) => 'operatorToken' in s);
+/** Bodies that make a conditionally gated route's gate apply. */
+const GATING_BODIES: Record<string, unknown> = {
+  setSupplierConnectionEnabled: { enabled: true },
+  updateProductLink: { variants: [{ storeVariantId: '00000000-0000-4000-8000-000000000000', supplierVariantId: 'SBX-V1' }] },
+};
 const asOperator = (token = TEST_OPERATOR_TOKEN) => ({ 'X-Operator-Token': token });
 
 beforeAll(async () => {
@@ -90,7 +95,7 @@ test('a free account cannot become Pro, gain credits or reach a Pro-only operati
   for (const op of ops.filter((o) => o.planGated)) {
     // Opening a supplier sign-in is a signed-in person's step (a key is refused before the plan is looked at).
     const auth = op.security.some((s) => 'apiKey' in s) ? { key: free.key } : { session };
-    const res = await svc.call(op.method, urlOf(op, ids), { ...auth, body: op.operationId === 'setSupplierConnectionEnabled' ? { enabled: true } : op.hasBody ? {} : undefined });
+    const res = await svc.call(op.method, urlOf(op, ids), { ...auth, body: GATING_BODIES[op.operationId] ?? (op.hasBody ? {} : undefined) });
     expect([op.operationId, res.status, res.body?.error?.code]).toEqual([op.operationId, 403, 'planRequired']);
   }
 });

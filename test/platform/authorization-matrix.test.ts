@@ -50,7 +50,7 @@ const validBodies: Record<string, () => unknown> = {
   previewImport: () => ({ products: [{ supplierProductId: 'SBX-P00001' }] }),
   importSupplierProducts: () => ({ products: [{ supplierProductId: 'SBX-P00002' }] }),
   createProductLink: () => ({ productId: crypto.randomUUID(), connectionId: crypto.randomUUID(), supplierProductId: 'SBX-P00003', variants: [{ storeVariantId: crypto.randomUUID(), supplierVariantId: 'SBX-P00003-V1' }] }),
-  updateProductLink: () => ({ sync: { title: true } }),
+  updateProductLink: () => ({ variants: [{ storeVariantId: crypto.randomUUID(), supplierVariantId: 'SBX-V1' }] }),
   submitOrderPart: () => ({}),
   retrySupplierOrder: () => ({}),
   rerouteSupplierOrder: () => ({}),
@@ -94,7 +94,7 @@ const KEY_REFUSALS: Record<string, string> = { openSupplierSignIn: 'consoleSessi
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  svc = await startService({ label: 'matrix', sandbox });
+  svc = await startService({ label: 'matrix', sandbox, publicBaseUrl: true });
   const doc = (await svc.call('GET', '/api/store-suppliers/openapi.json')).body;
   ops = [];
   for (const [path, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
@@ -236,6 +236,8 @@ test('the owner\'s plan without dropshipping: 403 planRequired on exactly the ga
     'previewImport',
     'importSupplierProducts',
     'createProductLink',
+    // Issue 40: a link's new variant mapping or alternates read the supplier, as creating it does.
+    'updateProductLink',
     'submitOrderPart',
     'retrySupplierOrder',
     // Issue 34: rerouting a paused part to a backup supplier, like retry.

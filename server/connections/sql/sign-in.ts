@@ -16,6 +16,8 @@ interface UsedSignIn extends SignInState {
   id: string;
   opened_by_account_id: string | null;
   browser_digest: string | null;
+  /** HMACs of codes that came back in another browser: never exchanged. */
+  refused_code_digests: string[];
 }
 /** A sign-in as its address finds it; `spent` once used or expired. */
 interface SignInToOpen extends SignInState {
@@ -36,26 +38,46 @@ export async function saveSignInState(db: Queryable, nonce: string, s: SignInSta
   return row.id;
 }
 
-const USED = 'RETURNING id, store_id, account_id, api_key_id, supplier_key, mode, redirect_uri, opened_by_account_id, browser_digest';
+const FOUND = 'id, store_id, account_id, api_key_id, supplier_key, mode, redirect_uri, opened_by_account_id, browser_digest, refused_code_digests';
 
-/** Uses the store's state once, while it has not expired; null otherwise. */
-export async function useSignInState(db: Queryable, storeId: string, nonce: string): Promise<UsedSignIn | null> {
-  const [st] = await rows<UsedSignIn>(
-    db,
-    `UPDATE supplier_sign_in_states SET used_at = now() WHERE store_id = $1 AND nonce = $2 AND used_at IS NULL AND expires_at > now() ${USED}`,
-    [storeId, nonce],
-  );
+/** The store's state, while it is neither used nor expired; null otherwise. Nothing is used up. */
+export async function findSignInState(db: Queryable, storeId: string, nonce: string): Promise<UsedSignIn | null> {
+  const [st] = await rows<UsedSignIn>(db, `SELECT ${FOUND} FROM supplier_sign_in_states WHERE store_id = $1 AND nonce = $2 AND used_at IS NULL AND expires_at > now()`, [storeId, nonce]);
   return st ?? null;
 }
 
 /** The same, for a state made before states named their store (they expire within ten minutes of it). */
-export async function useOlderSignInState(db: Queryable, nonce: string): Promise<UsedSignIn | null> {
+export async function findOlderSignInState(db: Queryable, nonce: string): Promise<UsedSignIn | null> {
   const [st] = await rows<UsedSignIn>(
     db,
-    `UPDATE /* cross-store: older-sign-in-state */ supplier_sign_in_states SET used_at = now() WHERE nonce = $1 AND used_at IS NULL AND expires_at > now() ${USED}`,
+    `SELECT /* cross-store: older-sign-in-state */ ${FOUND} FROM supplier_sign_in_states WHERE nonce = $1 AND used_at IS NULL AND expires_at > now()`,
     [nonce],
   );
   return st ?? null;
+}
+
+/** Uses a found state once, only while the browser it was checked against still holds it; null when another got there first. */
+export async function useSignInState(db: Queryable, storeId: string, id: string, browserDigest: string): Promise<UsedSignIn | null> {
+  const [st] = await rows<UsedSignIn>(
+    db,
+    `UPDATE supplier_sign_in_states SET used_at = now() WHERE store_id = $1 AND id = $2 AND browser_digest = $3 AND used_at IS NULL AND expires_at > now() RETURNING ${FOUND}`,
+    [storeId, id, browserDigest],
+  );
+  return st ?? null;
+}
+
+/** At most this many codes are refused for one state; the next one uses it up (so the list cannot be filled to make room for a code). */
+const MAX_REFUSED_CODES = 20;
+
+/** Records a code that came back in another browser; the twentieth such code uses the state up. */
+export async function refuseSignInCode(db: Queryable, storeId: string, id: string, codeDigest: string): Promise<void> {
+  await affected(
+    db,
+    `UPDATE supplier_sign_in_states SET refused_code_digests = refused_code_digests || $3::text,
+            used_at = CASE WHEN cardinality(refused_code_digests) + 1 >= ${MAX_REFUSED_CODES} THEN now() ELSE used_at END
+      WHERE store_id = $1 AND id = $2 AND used_at IS NULL`,
+    [storeId, id, codeDigest],
+  );
 }
 
 export async function signInToOpen(db: Queryable, storeId: string, id: string): Promise<SignInToOpen | null> {

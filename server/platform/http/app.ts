@@ -24,6 +24,8 @@ export interface AppOptions {
   ready: () => Promise<boolean>;
   /** The operator token routes with `auth: 'operator'` take in `X-Operator-Token`; empty: those routes answer 404. */
   operatorToken: string;
+  /** The read-only token `GET /metrics` also takes (Bearer); it opens nothing else. */
+  metricsToken?: string;
   /** Routes with their own protocol on top of the table (the assistant link), given the compiled routes. */
   extraRoutes?: (router: Router, runners: RouteRunner[]) => void;
 }
@@ -120,7 +122,7 @@ export function buildApp(opts: AppOptions): Koa {
   });
   router.get('/metrics', async (ctx) => {
     ctx.state.routePath = '/metrics';
-    checkMetricsToken(opts.operatorToken, header(ctx, 'x-operator-token'), bearer(ctx), () => ctx.set('WWW-Authenticate', METRICS_CHALLENGE));
+    checkMetricsToken({ operator: opts.operatorToken, metrics: opts.metricsToken ?? '' }, header(ctx, 'x-operator-token'), bearer(ctx), () => ctx.set('WWW-Authenticate', METRICS_CHALLENGE));
     ctx.type = registry.contentType;
     ctx.body = await registry.metrics();
   });

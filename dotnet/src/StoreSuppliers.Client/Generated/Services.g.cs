@@ -361,7 +361,7 @@ public sealed partial class ProductLinksService
         => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/links/" + StoreHttp.Segment(linkId, nameof(linkId)) + "/sync", options), StoreJsonContext.Default.ProductLink, cancellationToken);
 
     /// <summary>Change a link's variant mapping, price rule, sync switches or alternates (fields left out keep their values)</summary>
-    /// <remarks><c>PUT /api/store-suppliers/{storeId}/links/{linkId}</c> Permission: <c>suppliers.import</c>.</remarks>
+    /// <remarks><c>PUT /api/store-suppliers/{storeId}/links/{linkId}</c> Permission: <c>suppliers.import</c>. Needs a plan with dropshipping when variants or a non-empty alternates list is given.</remarks>
     public Task<ProductLink> UpdateAsync(string storeId, string linkId, UpdateProductLinkRequest? body = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
         => _http.SendAsync(new StoreRequest("PUT", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/links/" + StoreHttp.Segment(linkId, nameof(linkId)), options) { Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.UpdateProductLinkRequest) }, StoreJsonContext.Default.ProductLink, cancellationToken);
 }
