@@ -5,8 +5,9 @@
  * checks the same table again before it writes; test/dispatch/transition.test.ts walks every status and event.
  */
 
-export const SUPPLIER_ORDER_STATUSES = ['queued', 'needsReview', 'submitted', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled', 'failed'] as const;
-export type SupplierOrderStatus = (typeof SUPPLIER_ORDER_STATUSES)[number];
+import { SUPPLIER_ORDER_STATUSES, type SupplierOrderStatus } from '../platform/vocabulary/statuses';
+
+export { SUPPLIER_ORDER_STATUSES, type SupplierOrderStatus };
 
 /**
  * What may happen to a supplier order. Requests (create, retry, pay, cancel) come from callers, the sweeper and the

@@ -5,8 +5,8 @@ export type PaymentStatus = 'none' | 'authorised' | 'paid' | 'failed' | 'refunde
 /** Why a payment needs a person: the provider took back a payment after it was paid. */
 export type PaymentAttentionReason = 'paymentFailedAfterPaid' | 'refundedAfterPaid';
 export type ContractModel = 'standard' | 'promiseToSell';
-type StoreOrderStatus = 'pending' | 'confirmed' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
-export type PartStatus = 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
+import type { PartStatus, StoreOrderStatus } from '../platform/vocabulary/statuses';
+export type { PartStatus };
 
 /** The shopper's delivery address, as suppliers receive it. */
 export type { Destination } from '../suppliers/adapter';
