@@ -1,7 +1,8 @@
 // Generated from server/platform/vocabulary/ by npm run generate:vocabulary (build:server runs it): change it there.
 
 // The review reasons: each reason's flags, one line each, and its words for people (the console's and the n8n node's).
-// Copied into console/src/vocabulary.ts and nodes/StoreSuppliers/vocabulary.ts by ./generate.cjs: keep it free of imports.
+// Copied into console/src/vocabulary.ts and nodes/StoreSuppliers/vocabulary.ts by server/platform/vocabulary/generate.cjs:
+// keep it free of imports.
 
 /** `retryable`: the value the service sets; `reroute`: whether a connection's rule may send the pause to backup suppliers (`default`: on unless changed, `optIn`: only when chosen). */
 export interface ReviewReasonFlags {
@@ -115,7 +116,7 @@ export const REVIEW_REASON_WORDS: { [R in ReviewReason]: ReviewReasonWords<R> } 
   },
 };
 
-// Statuses people read: a supplier order's, an order part's, a store order's. Copied like ./review-reasons.ts: no imports.
+// Statuses people read: a supplier order's, an order part's, a store order's. Copied like server/platform/vocabulary/review-reasons.ts: no imports.
 
 export const SUPPLIER_ORDER_STATUSES = ['queued', 'needsReview', 'submitted', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled', 'failed'] as const;
 export type SupplierOrderStatus = (typeof SUPPLIER_ORDER_STATUSES)[number];
@@ -126,7 +127,7 @@ export type PartStatus = (typeof PART_STATUSES)[number];
 export const STORE_ORDER_STATUSES = ['pending', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
 export type StoreOrderStatus = (typeof STORE_ORDER_STATUSES)[number];
 
-// The event types a subscription may choose, each with what it reports. Copied like ./review-reasons.ts: no imports.
+// The event types a subscription may choose, each with what it reports. Copied like server/platform/vocabulary/review-reasons.ts: no imports.
 
 /** Every event type, with what it reports: the route table's enum, the n8n trigger's picker and the docs read it. */
 export const EVENT_TYPES = {
@@ -147,7 +148,7 @@ export const EVENT_TYPES = {
 } as const;
 export type EventType = keyof typeof EVENT_TYPES;
 
-// Store permissions. Copied like ./review-reasons.ts: no imports.
+// Store permissions. Copied like server/platform/vocabulary/review-reasons.ts: no imports.
 
 /** Store permissions; the owner holds all of them, staff hold what they were granted. */
 export const PERMISSIONS = [

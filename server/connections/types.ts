@@ -1,7 +1,7 @@
 import type { ConnectionMode, ShippingMethodRule } from '../suppliers/adapter';
 import { DEFAULT_REROUTE_REASONS, REROUTE_REASONS, type RerouteReason } from '../platform/vocabulary/review-reasons';
 
-// The connections domain's types; ./sql.ts maps its rows into them.
+// The connections domain's types; ./sql/rows.ts maps its rows into them.
 
 type AutomationLevel = 'off' | 'manual' | 'automatic';
 

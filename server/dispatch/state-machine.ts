@@ -1,7 +1,7 @@
 /**
  * Supplier order statuses and the one table of moves between them. Each row names the statuses an event may find a
  * supplier order in and the status it leaves it in; an event a row does not list for the record's status is refused.
- * `transition` (./transition.ts) reads this table for every change, and the one SQL write (./sql.ts `writeChange`)
+ * `transition` (./transition.ts) reads this table for every change, and the one SQL write (./sql/write.ts `writeChange`)
  * checks the same table again before it writes; test/dispatch/transition.test.ts walks every status and event.
  */
 

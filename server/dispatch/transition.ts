@@ -38,7 +38,7 @@ export type DispatchEvent =
 
 export type Fields = Partial<Omit<SupplierOrder, 'id' | 'status' | 'storeId' | 'orderId' | 'groupKey' | 'createdAt' | 'updatedAt'>>;
 
-/** One change of a supplier order, as ./sql.ts `writeChange` writes it in one statement. */
+/** One change of a supplier order, as ./sql/write.ts `writeChange` writes it in one statement. */
 export interface Change {
   id: string;
   /** The status the record must still have (compare and set); null: the change makes the record. */

@@ -43,7 +43,7 @@ function sources(dir: string, root = dir): string[] {
 
 function resolve(known: Set<string>, from: string, spec: string): string | null {
   const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
-  // The console names its imports as the browser loads them: './words.js' is words.ts.
+  // The console names its imports as the browser loads them: words.js is words.ts.
   for (const c of [`${base}.ts`, `${base}/index.ts`, base, base.replace(/\.js$/, '.ts')]) if (known.has(c)) return c;
   return null;
 }

@@ -1,4 +1,4 @@
-// The event types a subscription may choose, each with what it reports. Copied like ./review-reasons.ts: no imports.
+// The event types a subscription may choose, each with what it reports. Copied like server/platform/vocabulary/review-reasons.ts: no imports.
 
 /** Every event type, with what it reports: the route table's enum, the n8n trigger's picker and the docs read it. */
 export const EVENT_TYPES = {

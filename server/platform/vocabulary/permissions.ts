@@ -1,4 +1,4 @@
-// Store permissions. Copied like ./review-reasons.ts: no imports.
+// Store permissions. Copied like server/platform/vocabulary/review-reasons.ts: no imports.
 
 /** Store permissions; the owner holds all of them, staff hold what they were granted. */
 export const PERMISSIONS = [

@@ -1,5 +1,6 @@
 // The review reasons: each reason's flags, one line each, and its words for people (the console's and the n8n node's).
-// Copied into console/src/vocabulary.ts and nodes/StoreSuppliers/vocabulary.ts by ./generate.cjs: keep it free of imports.
+// Copied into console/src/vocabulary.ts and nodes/StoreSuppliers/vocabulary.ts by server/platform/vocabulary/generate.cjs:
+// keep it free of imports.
 
 /** `retryable`: the value the service sets; `reroute`: whether a connection's rule may send the pause to backup suppliers (`default`: on unless changed, `optIn`: only when chosen). */
 export interface ReviewReasonFlags {

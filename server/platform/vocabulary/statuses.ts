@@ -1,4 +1,4 @@
-// Statuses people read: a supplier order's, an order part's, a store order's. Copied like ./review-reasons.ts: no imports.
+// Statuses people read: a supplier order's, an order part's, a store order's. Copied like server/platform/vocabulary/review-reasons.ts: no imports.
 
 export const SUPPLIER_ORDER_STATUSES = ['queued', 'needsReview', 'submitted', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled', 'failed'] as const;
 export type SupplierOrderStatus = (typeof SUPPLIER_ORDER_STATUSES)[number];
