@@ -192,7 +192,7 @@ export interface ChangeSupplierAutomation {
     /** Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer */
     reroute?: {
       /** The review reasons that send a paused part to its backup suppliers; insufficientBalance and supplierRefused are opt-in */
-      reasons: Array<"insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "supplierRefused">;
+      reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
       /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
       maxCostIncreasePercent: number;
     };
@@ -237,7 +237,7 @@ export interface ChangeSupplierAutomation {
       /** Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer */
       reroute: {
         /** The review reasons that send a paused part to its backup suppliers; insufficientBalance and supplierRefused are opt-in */
-        reasons: Array<"insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "supplierRefused">;
+        reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
         /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
         maxCostIncreasePercent: number;
       };
@@ -313,7 +313,7 @@ export interface ChangeSupplierSettings {
       /** Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer */
       reroute: {
         /** The review reasons that send a paused part to its backup suppliers; insufficientBalance and supplierRefused are opt-in */
-        reasons: Array<"insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "supplierRefused">;
+        reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
         /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
         maxCostIncreasePercent: number;
       };
@@ -388,7 +388,7 @@ export interface CompleteSupplierSignIn {
       /** Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer */
       reroute: {
         /** The review reasons that send a paused part to its backup suppliers; insufficientBalance and supplierRefused are opt-in */
-        reasons: Array<"insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "supplierRefused">;
+        reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
         /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
         maxCostIncreasePercent: number;
       };
@@ -616,7 +616,7 @@ export interface ConnectSupplier {
       /** Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer */
       reroute?: {
         /** The review reasons that send a paused part to its backup suppliers; insufficientBalance and supplierRefused are opt-in */
-        reasons: Array<"insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "supplierRefused">;
+        reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
         /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
         maxCostIncreasePercent: number;
       };
@@ -662,7 +662,7 @@ export interface ConnectSupplier {
       /** Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer */
       reroute: {
         /** The review reasons that send a paused part to its backup suppliers; insufficientBalance and supplierRefused are opt-in */
-        reasons: Array<"insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "supplierRefused">;
+        reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
         /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
         maxCostIncreasePercent: number;
       };
@@ -2781,7 +2781,7 @@ export interface ListSupplierConnections {
       /** Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer */
       reroute: {
         /** The review reasons that send a paused part to its backup suppliers; insufficientBalance and supplierRefused are opt-in */
-        reasons: Array<"insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "supplierRefused">;
+        reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
         /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
         maxCostIncreasePercent: number;
       };
@@ -3439,7 +3439,7 @@ export interface ReplaceSupplierCredentials {
       /** Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer */
       reroute: {
         /** The review reasons that send a paused part to its backup suppliers; insufficientBalance and supplierRefused are opt-in */
-        reasons: Array<"insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "supplierRefused">;
+        reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
         /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
         maxCostIncreasePercent: number;
       };
@@ -4013,7 +4013,7 @@ export interface SetSupplierConnectionEnabled {
       /** Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer */
       reroute: {
         /** The review reasons that send a paused part to its backup suppliers; insufficientBalance and supplierRefused are opt-in */
-        reasons: Array<"insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "supplierRefused">;
+        reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
         /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
         maxCostIncreasePercent: number;
       };
@@ -4590,7 +4590,7 @@ export interface TestSupplierConnection {
       /** Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer */
       reroute: {
         /** The review reasons that send a paused part to its backup suppliers; insufficientBalance and supplierRefused are opt-in */
-        reasons: Array<"insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "supplierRefused">;
+        reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
         /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
         maxCostIncreasePercent: number;
       };

@@ -30,9 +30,11 @@ export const REVIEW_REASON_LIST = Object.keys(REVIEW_REASONS) as ReviewReason[];
 
 /** The reasons a connection's reroute rule may list. */
 export type RerouteReason = { [R in ReviewReason]: (typeof REVIEW_REASONS)[R]['reroute'] extends 'no' ? never : R }[ReviewReason];
-export const REROUTE_REASONS: readonly RerouteReason[] = REVIEW_REASON_LIST.filter((r): r is RerouteReason => REVIEW_REASONS[r].reroute !== 'no');
+const rerouteOn = (flag: ReviewReasonFlags['reroute']) => REVIEW_REASON_LIST.filter((r): r is RerouteReason => REVIEW_REASONS[r].reroute === flag);
 /** The reasons a rule lists until changed. */
-export const DEFAULT_REROUTE_REASONS: readonly RerouteReason[] = REROUTE_REASONS.filter((r) => REVIEW_REASONS[r].reroute === 'default');
+export const DEFAULT_REROUTE_REASONS: readonly RerouteReason[] = rerouteOn('default');
+/** Every reason a rule may list: the default ones, then the opt-in ones. */
+export const REROUTE_REASONS: readonly RerouteReason[] = [...DEFAULT_REROUTE_REASONS, ...rerouteOn('optIn')];
 export const isRerouteReason = (reason: string): reason is RerouteReason => (REROUTE_REASONS as readonly string[]).includes(reason);
 
 /**

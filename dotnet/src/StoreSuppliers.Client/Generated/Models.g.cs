@@ -2378,7 +2378,7 @@ public sealed partial class SupplierConnectionAutomationReroute
     public int MaxCostIncreasePercent { get; set; }
 }
 
-/// <summary>One of insufficientBalance, variantUnavailable, destinationUnsupported, costAboveLimit, supplierRefused; a value this version does not know is kept as it is (see IsKnown).</summary>
+/// <summary>One of variantUnavailable, destinationUnsupported, costAboveLimit, insufficientBalance, supplierRefused; a value this version does not know is kept as it is (see IsKnown).</summary>
 [JsonConverter(typeof(SupplierConnectionAutomationRerouteReason.Converter))]
 public readonly partial struct SupplierConnectionAutomationRerouteReason : IEquatable<SupplierConnectionAutomationRerouteReason>
 {
@@ -2386,9 +2386,6 @@ public readonly partial struct SupplierConnectionAutomationRerouteReason : IEqua
 
     /// <summary>A value as the service spells it.</summary>
     public SupplierConnectionAutomationRerouteReason(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
-
-    /// <summary><c>insufficientBalance</c></summary>
-    public static SupplierConnectionAutomationRerouteReason InsufficientBalance { get; } = new SupplierConnectionAutomationRerouteReason("insufficientBalance");
 
     /// <summary><c>variantUnavailable</c></summary>
     public static SupplierConnectionAutomationRerouteReason VariantUnavailable { get; } = new SupplierConnectionAutomationRerouteReason("variantUnavailable");
@@ -2399,14 +2396,17 @@ public readonly partial struct SupplierConnectionAutomationRerouteReason : IEqua
     /// <summary><c>costAboveLimit</c></summary>
     public static SupplierConnectionAutomationRerouteReason CostAboveLimit { get; } = new SupplierConnectionAutomationRerouteReason("costAboveLimit");
 
+    /// <summary><c>insufficientBalance</c></summary>
+    public static SupplierConnectionAutomationRerouteReason InsufficientBalance { get; } = new SupplierConnectionAutomationRerouteReason("insufficientBalance");
+
     /// <summary><c>supplierRefused</c></summary>
     public static SupplierConnectionAutomationRerouteReason SupplierRefused { get; } = new SupplierConnectionAutomationRerouteReason("supplierRefused");
 
     /// <summary>Every value this version of the client knows.</summary>
-    public static IReadOnlyList<SupplierConnectionAutomationRerouteReason> Known { get; } = new[] { InsufficientBalance, VariantUnavailable, DestinationUnsupported, CostAboveLimit, SupplierRefused };
+    public static IReadOnlyList<SupplierConnectionAutomationRerouteReason> Known { get; } = new[] { VariantUnavailable, DestinationUnsupported, CostAboveLimit, InsufficientBalance, SupplierRefused };
 
     /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
-    public bool IsKnown => _value == "insufficientBalance" || _value == "variantUnavailable" || _value == "destinationUnsupported" || _value == "costAboveLimit" || _value == "supplierRefused";
+    public bool IsKnown => _value == "variantUnavailable" || _value == "destinationUnsupported" || _value == "costAboveLimit" || _value == "insufficientBalance" || _value == "supplierRefused";
 
     /// <summary>The value as the service spells it.</summary>
     public override string ToString() => _value ?? string.Empty;
