@@ -4,7 +4,9 @@
  */
 import { Pool } from 'pg';
 import { postgresCpuSeconds, systemSecondsOf, cpuSecondsOf } from './cost';
-import { benchPostgres } from './lib';
+
+/** The embedded Postgres's postmaster, whose CPU time the cost figures read (none with DATABASE_URL). */
+export const benchPostgres: { postmasterPid?: number } = {};
 
 /** User and system CPU time the process has used so far, in µs (bench/cost.ts reads /proc). */
 function cpuSplit(pid: number): { user: number; system: number } {

@@ -1,8 +1,7 @@
 /** The dispatch benchmark's second figure (bench/dispatch.ts): dispatch under supplier latency, against the supplier's own floor. */
 import type { Figure } from './lib';
 import { DISPATCH_QUEUE } from '../server/dispatch/queues';
-import { checkOnce, drain, partsOf, queueParts, sentOf, shops, supplierFloor } from './dispatch-shop';
-import { command, type Ctx } from './dispatch';
+import { checkOnce, command, type Ctx, drain, partsOf, queueParts, sentOf, shops, supplierFloor } from './dispatch-shop';
 
 const f1 = (x: number) => Number(x.toFixed(1));
 

@@ -8,6 +8,18 @@ import { createLogger } from '../server/platform/logger';
 import { DISPATCH_BATCH_WINDOW_MS, dispatchJobData, singletonKeyOf, WORK_CHANNEL } from '../server/dispatch/queues';
 import { BenchSandbox, BenchService, connectedStore, developerKey } from './lib';
 
+export const command = 'npm run bench -- dispatch';
+
+/** What each dispatch benchmark works with. */
+export interface Ctx {
+  svc: BenchService;
+  sandbox: BenchSandbox;
+  boss: Boss;
+  key: string;
+  /** The benchmark's own connection, under the administrator's role (not counted). */
+  admin: Pool;
+}
+
 /** The longest one measurement runs: from the first send until every job is done, or this. */
 export const WINDOW_MS = Number(process.env.BENCH_DISPATCH_WINDOW_MS ?? 60_000);
 

@@ -15,11 +15,10 @@ import { DISPATCH_QUEUE, DISPATCH_QUEUES } from '../server/dispatch/queues';
 import { Cost, countedRole, cpuSplit, meter, rssMbOf, rssPeak, topStatements } from './cost';
 import { underLatency } from './dispatch-latency';
 import { dispatchStatements } from './dispatch-statements';
-import { checkOnce, DispatchShop, drain, partsOf, queueParts, RUNNER_OPTIONS, sentOf, shops, supplierFloor } from './dispatch-shop';
+import { checkOnce, command, type Ctx, DispatchShop, drain, partsOf, queueParts, RUNNER_OPTIONS, sentOf, shops, supplierFloor } from './dispatch-shop';
 import { BenchSandbox, BenchService, benchPostgres, developerKey, Figure, startBenchSandbox, startBenchService } from './lib';
 import { load } from './load';
 
-export const command = 'npm run bench -- dispatch';
 const CORES = os.cpus().length;
 /** `BENCH_DISPATCH_FIGURES=1,3` runs only those of the four (for a quick look; a full run writes them all). */
 const only = new Set((process.env.BENCH_DISPATCH_FIGURES ?? '1,2,3,4').split(',').map((x) => Number(x.trim())));
@@ -37,14 +36,6 @@ const metered = (ctx: Ctx) => meter({ pid: ctx.svc.pid, postmasterPid: benchPost
 const allCpuMs = (c: Cost, n: number, benchIsOther = true) => msEach(c.cpuSeconds + c.postgresCpuSeconds + (benchIsOther ? c.benchCpuSeconds : 0), n);
 const busyCores = (c: Cost, benchIsOther = true) => ((c.cpuSeconds + c.postgresCpuSeconds + (benchIsOther ? c.benchCpuSeconds : 0)) / c.wallSeconds).toFixed(2);
 
-export interface Ctx {
-  svc: BenchService;
-  sandbox: BenchSandbox;
-  boss: Boss;
-  key: string;
-  /** The benchmark's own connection, under the administrator's role (not counted). */
-  admin: Pool;
-}
 
 /**
  * 1. 10,000 parts over 10 connections, no added latency, against 10,000 no-op jobs through the same runner: the

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { Pool } from 'pg';
 import { startSandboxSupplier } from '../server/sandboxes/supplier';
 import { SERVICE_NODE_FLAGS } from '../server/platform/node-support';
-import { countStatements, CpuUse } from './cpu';
+import { benchPostgres, countStatements, CpuUse } from './cpu';
 import type { Load } from './load';
 import { freePort } from './soak/deployments';
 export interface Figure {
@@ -123,8 +123,8 @@ export interface BenchServiceOptions {
   profile?: boolean;
 }
 
-/** The embedded Postgres's postmaster, whose CPU time the cost figures read (none with DATABASE_URL). */
-export const benchPostgres: { postmasterPid?: number } = {};
+// Set here when the embedded Postgres starts; kept in ./cpu.ts, which reads it (no import circle).
+export { benchPostgres } from './cpu';
 
 /**
  * The database behind the benchmarks: DATABASE_URL, or a throw-away embedded Postgres that counts statements

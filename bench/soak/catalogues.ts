@@ -3,9 +3,8 @@
  * store: the import costs 2 credits per product imported, so it goes in the credit book, with a probe (is the product
  * linked now?) for an import that got no answer.
  */
-import { call, control } from './api';
+import { call, control, type Api } from './api';
 import type { Suppliers } from './programs';
-import type { Store } from './world';
 
 export type SupplierName = 'sandbox' | 'cj' | 'aliexpress';
 
@@ -66,7 +65,18 @@ interface Imported {
  * Imports the next product of `supplier` the store does not have (stores start at different places in the
  * catalogue, so they overlap little). Answers the product, or null when it was not imported (or it is not known yet).
  */
-export async function importOne(store: Store, cats: Catalogues, supplier: SupplierName): Promise<Product | null> {
+/** What an import reads and changes of a soak store (./world.ts's Store has it): said here, so the two import no circle. */
+export interface ImportingStore {
+  index: number;
+  api: Api;
+  owner: { accountId: string; key: string };
+  storeId: string;
+  conns: Record<SupplierName, string>;
+  products: Product[];
+  tried: Set<string>;
+}
+
+export async function importOne(store: ImportingStore, cats: Catalogues, supplier: SupplierName): Promise<Product | null> {
   const offers = cats[supplier];
   const taken = new Set(store.products.map((p) => p.supplierProductId));
   const start = (store.index * 7) % offers.length;

@@ -2,6 +2,7 @@
 import { api } from './api.js';
 import { act, field, h, notice } from './dom.js';
 import type { Money } from './types.js';
+import { DEFAULT_REROUTE_REASONS, REROUTE_REASONS, REVIEW_REASON_WORDS } from './vocabulary.js';
 
 export type ShippingMethod = { rule: 'cheapest' } | { rule: 'fastest' } | { rule: 'named'; service: string };
 
@@ -16,15 +17,8 @@ export interface Automation {
   reroute?: { reasons: string[]; maxCostIncreasePercent: number };
 }
 
-/** The review reasons a rule may reroute on; the last two are opt-in (the supplier will not now, rather than cannot). */
-const REROUTE: Record<string, string> = {
-  variantUnavailable: 'The supplier no longer offers the variant',
-  destinationUnsupported: 'The supplier does not deliver there',
-  costAboveLimit: 'The cost is above your limit',
-  insufficientBalance: 'Your balance at the supplier is too low',
-  supplierRefused: 'The supplier refused the order',
-};
-const DEFAULT_REROUTE = { reasons: ['variantUnavailable', 'destinationUnsupported', 'costAboveLimit'], maxCostIncreasePercent: 10 };
+/** A rule reroutes on the vocabulary's reroutable reasons (the opt-in ones: the supplier will not now, rather than cannot). */
+const DEFAULT_REROUTE: { reasons: string[]; maxCostIncreasePercent: number } = { reasons: [...DEFAULT_REROUTE_REASONS], maxCostIncreasePercent: 10 };
 
 const LEVELS = { automatic: 'Automatically, once the store order is confirmed', manual: 'Only when someone sends it', off: 'Never' };
 const SHIPPING = { cheapest: 'The cheapest service quoted', fastest: 'The fastest service quoted', named: 'One service, by its name' };
@@ -65,7 +59,7 @@ export function automationForm(a: Automation, url: string, render: () => Promise
     ...Object.entries(SHIPPING).map(([v, t]) => h('option', { value: v, selected: v === a.shippingMethod.rule }, t)),
   );
   const rule = a.reroute ?? DEFAULT_REROUTE;
-  const reasons = Object.entries(REROUTE).map(([k, label]) => ({ k, box: h('input', { type: 'checkbox', name: `reroute-${k}`, checked: rule.reasons.includes(k) }), label }));
+  const reasons = REROUTE_REASONS.map((k) => ({ k, box: h('input', { type: 'checkbox', name: `reroute-${k}`, checked: rule.reasons.includes(k) }), label: REVIEW_REASON_WORDS[k].rerouteLabel }));
   const dearer = h('input', { type: 'number', name: 'maxCostIncreasePercent', min: 0, max: 1000, step: 1, value: rule.maxCostIncreasePercent, required: true, class: 'short' });
   const save = h('button', { type: 'submit', class: 'primary' }, 'Save automation');
   return h(

@@ -2,41 +2,11 @@ import { api, ApiFailure } from './api.js';
 import { automationForm, type Automation } from './automation.js';
 import { act, clear, confirmAction, field, h, notice } from './dom.js';
 import { money, when } from './format.js';
+import type { Capabilities, CatalogueEntry, Connection } from './supplier-connection.js';
 import type { Ctx, Money } from './types.js';
 import { settingsForm } from './settings.js';
 import { openSignIn, signInOf } from './sign-in.js';
 
-interface Capabilities {
-  authKind: 'apiKey' | 'signIn';
-  hasSandbox: boolean;
-  balance: boolean;
-  cancel: boolean;
-  notifications: boolean;
-  payment: 'balance' | 'atCreate' | 'external';
-  syncFields: string[];
-}
-export interface CatalogueEntry {
-  key: string;
-  name: string;
-  description: string;
-  available: boolean;
-  capabilities: Capabilities;
-  settingsSchema: { properties?: Record<string, Record<string, unknown>> };
-  credentialsSchema: { properties?: Record<string, Record<string, unknown>> };
-}
-export interface Connection {
-  id: string;
-  supplierKey: string;
-  mode: 'test' | 'live';
-  enabled: boolean;
-  accountLabel: string;
-  settings: Record<string, unknown>;
-  automation: Automation;
-  health: { status: string; checkedAt: string; message: string } | null;
-  isCircuitOpen: boolean;
-  circuitOpenUntil: string | null;
-  createdAt: string;
-}
 
 /** While the merchant signs in at a supplier in another window, the list is read again until the new connection shows. */
 let waiting: { supplierKey: string; known: Set<string>; until: number; url: string } | null = null;

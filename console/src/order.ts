@@ -2,14 +2,14 @@
 import { api } from './api.js';
 import { act, clear, confirmAction, h, notice } from './dom.js';
 import { automationWords, paysByItself, type Automation } from './automation.js';
-import type { Connection } from './connections.js';
+import type { Connection } from './supplier-connection.js';
 import { money, when } from './format.js';
 import { orderMargin, partMarginLine } from './margin.js';
 import { supplierNames } from './names.js';
 import { paymentCard } from './order-payment.js';
 import { reportOutcome, statusBadge, supplierOrderDetails, whyStopped, type SupplierOrder } from './supplier-order.js';
 import type { Ctx, OrderPart, PaymentProviderView, StoreOrder } from './types.js';
-import { ORDER_STATUS, PART_STATUS } from './words.js';
+import { ORDER_STATUS, PART_STATUS, wordFor } from './words.js';
 
 type FullOrder = StoreOrder & { supplierOrders?: SupplierOrder[] };
 /** A part's supplier and its connection's automation as it is set now (none for the store's own part or a removed connection). */
@@ -48,7 +48,7 @@ export async function orderPage(root: HTMLElement, ctx: Ctx, orderId: string): P
   clear(
     root,
     h('p', {}, h('a', { href: '#orders' }, '← All orders')),
-    h('h1', {}, `Order ${order.number} `, h('span', { class: 'badge ok' }, ORDER_STATUS[order.status] ?? order.status), order.needsAttention ? h('span', { class: 'badge bad' }, 'needs attention') : null),
+    h('h1', {}, `Order ${order.number} `, h('span', { class: 'badge ok' }, wordFor(ORDER_STATUS, order.status)), order.needsAttention ? h('span', { class: 'badge bad' }, 'needs attention') : null),
     h(
       'section',
       { class: 'card' },
@@ -82,7 +82,7 @@ function partCard(order: FullOrder, part: OrderPart, of: { supplier: string; aut
   return h(
     'section',
     { class: 'card part', 'data-part': part.groupKey },
-    h('h2', {}, `${title} `, h('span', { class: `badge ${part.status === 'cancelled' ? '' : 'ok'}` }, PART_STATUS[part.status] ?? part.status), part.fulfilledByStore && part.groupKey !== 'store' ? h('span', { class: 'badge' }, 'you ship it yourself') : null),
+    h('h2', {}, `${title} `, h('span', { class: `badge ${part.status === 'cancelled' ? '' : 'ok'}` }, wordFor(PART_STATUS, part.status)), part.fulfilledByStore && part.groupKey !== 'store' ? h('span', { class: 'badge' }, 'you ship it yourself') : null),
     h('ul', { class: 'items' }, ...items.map((i) => h('li', {}, `${i.quantity} × `, h('strong', {}, i.productTitle ?? 'a product deleted since'), ` — ${i.title} (${i.sku}) at ${money(i.unitPriceMinor, order.currency)}`))),
     partMarginLine(order, part),
     // How its connection sends and pays, while that is still to come: before the part is sent, or while it is unpaid.

@@ -4,7 +4,7 @@ import { clear, h } from './dom.js';
 import { money, when } from './format.js';
 import { orderForm } from './order-form.js';
 import type { Ctx, Page, StoreOrder } from './types.js';
-import { ORDER_STATUS, SHOPPER_PAYMENT } from './words.js';
+import { ORDER_STATUS, SHOPPER_PAYMENT, wordFor } from './words.js';
 
 const view = { needsAttention: false, status: '', customer: '', cursor: undefined as string | undefined, adding: false };
 
@@ -34,7 +34,7 @@ export async function ordersPage(root: HTMLElement, ctx: Ctx): Promise<void> {
       h('td', {}, h('a', { href: `#orders/${o.id}` }, h('strong', {}, o.number))),
       h('td', {}, when(o.createdAt)),
       h('td', { class: 'customer' }, ...customerCell(o)),
-      h('td', {}, h('span', { class: `badge ${o.status === 'cancelled' ? '' : 'ok'}` }, ORDER_STATUS[o.status] ?? o.status), o.needsAttention ? h('span', { class: 'badge bad' }, 'needs attention') : null),
+      h('td', {}, h('span', { class: `badge ${o.status === 'cancelled' ? '' : 'ok'}` }, wordFor(ORDER_STATUS, o.status)), o.needsAttention ? h('span', { class: 'badge bad' }, 'needs attention') : null),
       h('td', {}, SHOPPER_PAYMENT[o.paymentStatus] ?? o.paymentStatus),
       h('td', { class: 'num' }, money(o.totalMinor, o.currency)),
       h('td', {}, partsSummary(o)),

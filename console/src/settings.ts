@@ -1,6 +1,6 @@
 import { api } from './api.js';
 import { act, field, h, notice } from './dom.js';
-import type { CatalogueEntry, Connection } from './connections.js';
+import type { CatalogueEntry, Connection } from './supplier-connection.js';
 
 /** The supplier's own settings as a form drawn from its settings schema: choices, text, numbers and switches. */
 export function settingsForm(entry: CatalogueEntry, c: Connection, url: string, render: () => Promise<void>): HTMLElement | null {

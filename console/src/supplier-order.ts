@@ -2,28 +2,11 @@
 import { api, type Answer } from './api.js';
 import { act, confirmAction, h, notice } from './dom.js';
 import { money, when } from './format.js';
-import { eventSentence, REASONS, reasonWords, reroutedSentence, SUPPLIER_ORDER_STATUS, SUPPLIER_PAYMENT } from './words.js';
+import { eventSentence, reasonOf, reasonWords, reroutedSentence, SUPPLIER_ORDER_STATUS, SUPPLIER_PAYMENT, wordFor } from './words.js';
 
-export interface SupplierOrder {
-  _id: string;
-  orderId: string;
-  orderNumber: string;
-  fulfilmentGroupKey: string;
-  supplierKey: string;
-  status: string;
-  reviewReason: string | null;
-  reviewMessage: string | null;
-  retryable: boolean | null;
-  supplierOrderNumber: string;
-  supplierOrderId: string | null;
-  supplierStatus: string | null;
-  costs: { itemsMinor: number; shippingMinor: number; totalMinor: number; currency: string } | null;
-  payment: { status: string };
-  shipping: { carrier: string; trackingNumber: string; shippedAt: string | null } | null;
-  attempt: number;
-  events: Array<{ at: string; actor: { kind: string; id: string | null }; type: string; from: string | null; to: string | null; details: Record<string, unknown> }>;
-  createdAt: string;
-}
+import type { SupplierOrder } from './types.js';
+
+export type { SupplierOrder };
 
 interface Action {
   label: string;
@@ -37,7 +20,7 @@ const STOPPED = new Set(['needsReview', 'failed']);
 
 export function statusBadge(status: string): HTMLElement {
   const tone = STOPPED.has(status) ? 'bad' : status === 'cancelled' ? '' : 'ok';
-  return h('span', { class: `badge ${tone}` }, SUPPLIER_ORDER_STATUS[status] ?? status);
+  return h('span', { class: `badge ${tone}` }, wordFor(SUPPLIER_ORDER_STATUS, status));
 }
 
 /** Why it stopped, the supplier's words, and what to do next; nothing when it did not stop. */
@@ -49,7 +32,7 @@ export function whyStopped(so: SupplierOrder): HTMLElement | null {
     { class: 'stopped' },
     h('strong', {}, so.reviewReason ? reasonWords(so.reviewReason) : 'The supplier could not be reached; the service tries again by itself'),
     so.reviewMessage ? h('div', { class: 'message' }, `The supplier or the service said: ${so.reviewMessage}`) : null,
-    so.reviewReason ? h('div', { class: 'next' }, `What to do: ${REASONS[so.reviewReason]?.next ?? 'Read the message, then decide.'}`) : null,
+    so.reviewReason ? h('div', { class: 'next' }, `What to do: ${reasonOf(so.reviewReason)?.next ?? 'Read the message, then decide.'}`) : null,
     so.reviewReason ? h('small', {}, `${so.reviewReason} · ${so.retryable ? 'a retry may clear it by itself' : 'retry only after the cause changed'}`) : null,
   );
 }
@@ -85,11 +68,11 @@ export function reportOutcome(orderNumber: string, answer: Answer<Partial<Suppli
   const rerouted = so?.events?.find((e) => e.type === 'rerouted');
   if (so?.status === 'cancelled' && rerouted) return notice(`Order ${orderNumber}: ${reroutedSentence(rerouted.details, so.costs?.currency ?? 'USD')}`);
   if (so?.status === 'needsReview') {
-    const reason = so.reviewReason ? REASONS[so.reviewReason] : undefined;
+    const reason = reasonOf(so.reviewReason);
     return notice(`Order ${orderNumber} stopped: ${reason?.why ?? 'see the message'}.${so.reviewMessage ? ` ${so.reviewMessage}.` : ''} ${reason?.next ?? ''}`.replace(/\.\./g, '.').trim(), 'error');
   }
   if (so?.status === 'failed') return notice(`Order ${orderNumber}: the supplier could not be reached${so.reviewMessage ? ` (${so.reviewMessage})` : ''}. The service tries again by itself; look again later.`, 'error');
-  notice(`Order ${orderNumber}: ${(SUPPLIER_ORDER_STATUS[so?.status ?? ''] ?? so?.status ?? 'done').toLowerCase()}.`);
+  notice(`Order ${orderNumber}: ${(so?.status ? wordFor(SUPPLIER_ORDER_STATUS, so.status) : 'done').toLowerCase()}.`);
 }
 
 /** Costs, payment, shipping, the actions and the history of one supplier order. */

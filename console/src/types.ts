@@ -99,3 +99,25 @@ export interface StoreProduct {
   status: string;
   variants: Array<{ id: string; sku: string; title: string; priceMinor: number; currency: string; stock: number }>;
 }
+
+/** A supplier order as the review queue and the order page read it. */
+export interface SupplierOrder {
+  _id: string;
+  orderId: string;
+  orderNumber: string;
+  fulfilmentGroupKey: string;
+  supplierKey: string;
+  status: string;
+  reviewReason: string | null;
+  reviewMessage: string | null;
+  retryable: boolean | null;
+  supplierOrderNumber: string;
+  supplierOrderId: string | null;
+  supplierStatus: string | null;
+  costs: { itemsMinor: number; shippingMinor: number; totalMinor: number; currency: string } | null;
+  payment: { status: string };
+  shipping: { carrier: string; trackingNumber: string; shippedAt: string | null } | null;
+  attempt: number;
+  events: Array<{ at: string; actor: { kind: string; id: string | null }; type: string; from: string | null; to: string | null; details: Record<string, unknown> }>;
+  createdAt: string;
+}

@@ -1,9 +1,9 @@
 /** The service's codes said for a person: statuses, review reasons with what to do next, and history in sentences. */
 import { money } from './format.js';
-import type { SupplierOrder } from './supplier-order.js';
-import type { PaymentEntry } from './types.js';
+import type { PaymentEntry, SupplierOrder } from './types.js';
+import { REVIEW_REASON_WORDS, type PartStatus, type ReviewReason, type StoreOrderStatus, type SupplierOrderStatus } from './vocabulary.js';
 
-export const SUPPLIER_ORDER_STATUS: Record<string, string> = {
+export const SUPPLIER_ORDER_STATUS: Record<SupplierOrderStatus, string> = {
   queued: 'Waiting to be sent',
   needsReview: 'Needs review',
   submitted: 'Created at the supplier, not paid',
@@ -14,8 +14,8 @@ export const SUPPLIER_ORDER_STATUS: Record<string, string> = {
   cancelled: 'Cancelled',
   failed: 'Failed for now (retried automatically)',
 };
-export const PART_STATUS: Record<string, string> = { pending: 'Not started', processing: 'Being prepared', shipped: 'Shipped', delivered: 'Delivered', cancelled: 'Cancelled' };
-export const ORDER_STATUS: Record<string, string> = { pending: 'Waiting for confirmation', confirmed: 'Confirmed', processing: 'Being prepared', shipped: 'Shipped', delivered: 'Delivered', cancelled: 'Cancelled' };
+export const PART_STATUS: Record<PartStatus, string> = { pending: 'Not started', processing: 'Being prepared', shipped: 'Shipped', delivered: 'Delivered', cancelled: 'Cancelled' };
+export const ORDER_STATUS: Record<StoreOrderStatus, string> = { pending: 'Waiting for confirmation', confirmed: 'Confirmed', processing: 'Being prepared', shipped: 'Shipped', delivered: 'Delivered', cancelled: 'Cancelled' };
 export const SUPPLIER_PAYMENT: Record<string, string> = { notRequired: 'nothing to pay', unpaid: 'not paid yet', paid: 'paid', refunded: 'refunded' };
 export const SHOPPER_PAYMENT: Record<string, string> = { none: 'not paid', authorised: 'authorised, not settled', paid: 'paid', failed: 'payment failed', refunded: 'refunded' };
 export const PAYMENT_METHOD: Record<string, string> = { online: 'Online payment', cashOnDelivery: 'Cash on delivery', manual: 'Outside the store (bank transfer, cash)' };
@@ -47,24 +47,14 @@ export function paymentSentence(e: PaymentEntry, currency: string, you: string, 
   return `${who} ${what}${m && `: the shopper paid ${m}`}${ref}. A person's word, not the provider's: it confirms the order${autoPay ? ' but does not let the service pay the supplier automatically' : ''}.`;
 }
 
-/** The spec's review reasons: why the order stopped, and what a person can do about it. */
-export const REASONS: Record<string, { why: string; next: string }> = {
-  insufficientBalance: { why: 'Your balance at the supplier is too low to pay for it', next: 'Top up your balance at the supplier, then retry.' },
-  variantUnavailable: { why: 'The supplier no longer offers this item, or not in this quantity', next: 'Fulfil the part yourself, or cancel it and tell the shopper.' },
-  destinationUnsupported: { why: 'The supplier or your settings do not ship to this country', next: 'Fulfil the part yourself, or change the excluded countries in Connections and retry.' },
-  costAboveLimit: { why: 'It costs more than the limit you set', next: 'Retry accepting the cost if you agree, or fulfil it yourself.' },
-  costChanged: { why: 'The supplier\'s price changed since you imported the product', next: 'Check the new cost, then retry accepting it if you agree.' },
-  customerPaymentPending: { why: 'The shopper has not paid yet', next: 'Retry once the payment provider confirmed the shopper\'s payment (a mark by hand does not count), or fulfil the part yourself.' },
-  customerPaymentNotSettled: { why: 'The shopper\'s payment is authorised but not settled yet', next: 'Retry once the payment is settled.' },
-  connectionUnhealthy: { why: 'The supplier could not be reached, even after automatic retries', next: 'Check the connection in Connections ("Test now"), then retry.' },
-  supplierRefused: { why: 'The supplier refused the order', next: 'Read the supplier\'s message, fix the cause, then retry.' },
-  connectionMissing: { why: 'The supplier connection is off or gone', next: 'Switch the connection on (or connect the supplier again) in Connections, then retry.' },
-  supplierAlreadyShipped: { why: 'The supplier shipped it before it could be cancelled', next: 'Handle it as a return with the shopper.' },
-  testMode: { why: 'The connection is in test mode and this supplier has no test environment', next: 'Connect the supplier live to send real orders.' },
-  customerCaptureFailed: { why: 'The supplier was paid but charging the shopper failed', next: 'Contact the shopper about the payment now.' },
-};
+/** The spec's review reasons: why the order stopped, and what a person can do about it (the vocabulary's words). */
+export const REASONS: Record<ReviewReason, { why: string; next: string }> = REVIEW_REASON_WORDS;
 
-export const reasonWords = (reason: string | null) => (reason ? (REASONS[reason]?.why ?? reason) : '');
+/** A code in words; the code itself when the service is newer than this page. */
+export const wordFor = <K extends string>(words: Record<K, string>, code: string): string => (Object.hasOwn(words, code) ? words[code as K] : code);
+export const reasonOf = (reason: string | null) => (reason && Object.hasOwn(REASONS, reason) ? REASONS[reason as ReviewReason] : undefined);
+
+export const reasonWords = (reason: string | null) => reasonOf(reason)?.why ?? reason ?? '';
 
 type HistoryEvent = SupplierOrder['events'][number];
 
@@ -147,6 +137,6 @@ export function eventSentence(e: HistoryEvent, currency: string): string {
     }
   })();
   const by = e.actor.kind === 'system' ? 'the service' : e.actor.kind === 'key' ? 'an API key' : 'a person in the console or API';
-  const moved = e.to && e.to !== e.from ? ` Now: ${(SUPPLIER_ORDER_STATUS[e.to] ?? e.to).toLowerCase()}.` : '';
+  const moved = e.to && e.to !== e.from ? ` Now: ${wordFor(SUPPLIER_ORDER_STATUS, e.to).toLowerCase()}.` : '';
   return `${sentence}${moved} (By ${by}.)`;
 }

@@ -3,6 +3,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workfl
 import { routing as listSupplierOrders, supplierOrderQuery } from '../StoreSuppliers/actions/supplierOrder/getAll.operation';
 import { callRouteAllItems } from '../StoreSuppliers/transport';
 import { storeOf } from './parameters';
+import type { SupplierOrderStatus } from '../StoreSuppliers/vocabulary';
 
 /**
  * The trigger remembers at most this many paused orders. Only the newest this many orders waiting for
@@ -19,7 +20,7 @@ export interface TriggerState {
 }
 
 /** The events the trigger can start on: a supplier order reaching one of these statuses. */
-export const TRIGGER_EVENTS = ['needsReview', 'failed', 'submitted', 'confirmed', 'shipped', 'delivered', 'cancelled'] as const;
+export const TRIGGER_EVENTS = ['needsReview', 'failed', 'submitted', 'confirmed', 'shipped', 'delivered', 'cancelled'] as const satisfies readonly SupplierOrderStatus[];
 export type TriggerEvent = (typeof TRIGGER_EVENTS)[number];
 
 interface ReviewEvent {

@@ -1,6 +1,6 @@
 import type { PriceRule } from './price-rule';
 
-// The catalogue domain's types; ./sql.ts maps its rows into them.
+// The catalogue domain's types; its data module (./sql/) maps its rows into them.
 
 /** Which fields the hourly sync may change on the store side. */
 export interface SyncSwitches {

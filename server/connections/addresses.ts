@@ -2,12 +2,36 @@ import type { DataSource } from 'typeorm';
 import { sendsNotifications, type ConnectionMode, type SupplierAdapter } from '../suppliers/adapter';
 import type { SupplierRegistry } from '../suppliers/registry';
 import type { SupplierGateway } from './gateway';
+import { sameSecret } from '../platform/crypto';
 import { orSupplierFailure } from './http-errors';
 import * as sql from './sql/connections';
 import type { SupplierConnection } from './types';
 
 /** Where suppliers send notifications, under this service's public address. */
 export const NOTIFICATION_PATH = '/api/store-suppliers/webhook';
+
+const SIGNED_ID = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\.([0-9a-f]{32})\.([A-Za-z0-9_-]{22})$/;
+const tagged = (supplierKey: string, connectionId: string, storeId: string) => `${supplierKey}|${connectionId}|${storeId}`;
+
+/**
+ * The last part of the spec's address (`/webhook/:supplierKey/:id`): the connection, its store without dashes, and a
+ * tag binding them to the supplier, so a notification's look-up reads the store's shard alone and no one makes one up.
+ */
+export function addressIdOf(conn: Pick<SupplierConnection, 'id' | 'storeId' | 'supplierKey'>, tag: (value: string) => string): string {
+  return `${conn.id}.${conn.storeId.replace(/-/g, '')}.${tag(tagged(conn.supplierKey, conn.id, conn.storeId))}`;
+}
+
+/**
+ * The connection and store an address names: a signed id gives both (null when its tag is not ours); a bare id, the
+ * oldest form, the connection alone (its store null).
+ */
+export function readAddressId(supplierKey: string, id: string, tag: (value: string) => string): { connectionId: string; storeId: string | null } | null {
+  if (!id.includes('.')) return { connectionId: id, storeId: null };
+  const m = SIGNED_ID.exec(id);
+  if (!m) return null;
+  const storeId = m[2].replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
+  return sameSecret(tag(tagged(supplierKey, m[1], storeId)), m[3]) ? { connectionId: m[1], storeId } : null;
+}
 
 /** Each connection's notification address at this service, as registered with suppliers that take one. */
 export class NotificationAddresses {
@@ -19,12 +43,13 @@ export class NotificationAddresses {
   ) {}
 
   /**
-   * The connection's address ('' while no public address of this service is configured). It names the store, so the
-   * notification finds its connection on the store's shard; the older form without it is still accepted.
+   * The connection's address, the spec's form ('' while no public address of this service is configured). Its id
+   * carries the store, so the notification finds its connection on the store's shard; the older forms (the store in
+   * the path, or the bare connection id) are still accepted.
    */
   of(conn: Pick<SupplierConnection, 'id' | 'storeId' | 'supplierKey'>): string {
     const base = this.publicBaseUrl();
-    return base ? `${base}${NOTIFICATION_PATH}/${conn.supplierKey}/${conn.storeId}/${conn.id}` : '';
+    return base ? `${base}${NOTIFICATION_PATH}/${conn.supplierKey}/${addressIdOf(conn, (v) => this.gateway.addressTag(v))}` : '';
   }
 
   /** Registers the notification address with suppliers that take one; answers credential fields to keep and the address registered. */
@@ -52,7 +77,7 @@ export class NotificationAddresses {
 
   /**
    * At start: registers the notification address again with every connection whose address changed since: a new
-   * PUBLIC_BASE_URL, or an address registered in the older form without the store id.
+   * PUBLIC_BASE_URL, or an address registered in an older form (the store in the path, or no store).
    */
   async reregisterChanged(onError: (connectionId: string, err: unknown) => void, identify: (conn: SupplierConnection, adapter: SupplierAdapter) => Promise<unknown>): Promise<number> {
     const live = await sql.liveConnections(this.db);

@@ -70,6 +70,11 @@ export class SupplierGateway {
     return accountId ? this.secrets.supplierAccountKey(accountId) : null;
   }
 
+  /** Signs a notification address (./addresses.ts), so an address names its store and cannot be made up. */
+  addressTag(value: string): string {
+    return this.secrets.addressTag(value);
+  }
+
   sealCredentials(credentials: Record<string, string>): string {
     return this.secrets.encrypt(JSON.stringify(credentials));
   }

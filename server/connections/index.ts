@@ -30,6 +30,7 @@ import { liveConnections, replaceCredentials } from './sql/connections';
 export { type ConnectionRow, connectionOf } from './sql/rows';
 export { notifiedStep } from './sql/connections';
 export { CircuitOpenError } from './gateway';
+export { readAddressId } from './addresses';
 export type { SupplierGateway } from './gateway';
 export type { ConnectionService } from './service';
 export type * from './types';

@@ -1,6 +1,7 @@
 import type { ConnectionMode, ShippingMethodRule } from '../suppliers/adapter';
+import { DEFAULT_REROUTE_REASONS, REROUTE_REASONS, type RerouteReason } from '../platform/vocabulary/review-reasons';
 
-// The connections domain's types; ./sql.ts maps its rows into them.
+// The connections domain's types; ./sql/rows.ts maps its rows into them.
 
 type AutomationLevel = 'off' | 'manual' | 'automatic';
 
@@ -17,9 +18,8 @@ export interface Automation {
   reroute: RerouteRule;
 }
 
-/** The review reasons a rule may reroute on: the supplier cannot serve the part, or (opt-in) will not now. */
-export const REROUTE_REASONS = ['variantUnavailable', 'destinationUnsupported', 'costAboveLimit', 'insufficientBalance', 'supplierRefused'] as const;
-export type RerouteReason = (typeof REROUTE_REASONS)[number];
+/** The review reasons a rule may reroute on (the vocabulary's flags): the supplier cannot serve the part, or (opt-in) will not now. */
+export { REROUTE_REASONS, type RerouteReason };
 
 export interface RerouteRule {
   reasons: RerouteReason[];
@@ -28,7 +28,7 @@ export interface RerouteRule {
 }
 
 /** Existing connections read with it too (the row's automation lacks it until changed): the three reasons the supplier cannot serve, 10% dearer at most. */
-export const DEFAULT_REROUTE: RerouteRule = { reasons: ['variantUnavailable', 'destinationUnsupported', 'costAboveLimit'], maxCostIncreasePercent: 10 };
+export const DEFAULT_REROUTE: RerouteRule = { reasons: [...DEFAULT_REROUTE_REASONS], maxCostIncreasePercent: 10 };
 
 export const DEFAULT_AUTOMATION: Automation = {
   level: 'manual', automaticPayment: false, costLimit: null, excludedCountries: [], allowUnpaidOrders: false, shippingMethod: { rule: 'cheapest' }, reroute: DEFAULT_REROUTE,

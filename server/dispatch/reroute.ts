@@ -25,7 +25,7 @@ class Refusal extends Error {}
 /** The pause a rule turns into a reroute request: the reason is in the connection's rule and an item names alternates. */
 export function pausedFor(w: Work, reason: ReviewReason, message: string, more: Omit<Extract<DispatchEvent, { type: 'paused' }>, 'type' | 'reason' | 'message'> = {}): DispatchEvent {
   const rule = w.conn.automation.reroute;
-  const reroutes = (rule.reasons as string[]).includes(reason) && w.items.some((i) => i.hasAlternates);
+  const reroutes = rule.reasons.some((r) => r === reason) && w.items.some((i) => i.hasAlternates);
   const reroute: RerouteRequest | undefined = reroutes ? { by: 'rule', reason, connectionId: null, actor: SYSTEM } : undefined;
   return { type: 'paused', reason, message, ...more, ...(reroute ? { reroute } : {}) };
 }

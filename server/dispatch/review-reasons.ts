@@ -1,21 +1,5 @@
-/** The spec's review reasons and the `retryable` value the service sets for each. */
-export const REVIEW_REASONS = {
-  insufficientBalance: false,
-  variantUnavailable: false,
-  destinationUnsupported: false,
-  costAboveLimit: false,
-  costChanged: false,
-  customerPaymentPending: false,
-  customerPaymentNotSettled: false,
-  connectionUnhealthy: true,
-  supplierRefused: true,
-  connectionMissing: false,
-  supplierAlreadyShipped: false,
-  testMode: false,
-  customerCaptureFailed: false,
-} as const;
-
-export type ReviewReason = keyof typeof REVIEW_REASONS;
+// The review reasons, their flags and their words live in the vocabulary (one module for the service, the console and the node).
+export { REVIEW_REASONS, type ReviewReason } from '../platform/vocabulary/review-reasons';
 
 /**
  * The supplier's words with anything sensitive taken out: e-mail addresses, phone numbers,

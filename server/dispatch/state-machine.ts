@@ -1,12 +1,13 @@
 /**
  * Supplier order statuses and the one table of moves between them. Each row names the statuses an event may find a
  * supplier order in and the status it leaves it in; an event a row does not list for the record's status is refused.
- * `transition` (./transition.ts) reads this table for every change, and the one SQL write (./sql.ts `writeChange`)
+ * `transition` (./transition.ts) reads this table for every change, and the one SQL write (./sql/write.ts `writeChange`)
  * checks the same table again before it writes; test/dispatch/transition.test.ts walks every status and event.
  */
 
-export const SUPPLIER_ORDER_STATUSES = ['queued', 'needsReview', 'submitted', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled', 'failed'] as const;
-export type SupplierOrderStatus = (typeof SUPPLIER_ORDER_STATUSES)[number];
+import { SUPPLIER_ORDER_STATUSES, type SupplierOrderStatus } from '../platform/vocabulary/statuses';
+
+export { SUPPLIER_ORDER_STATUSES, type SupplierOrderStatus };
 
 /**
  * What may happen to a supplier order. Requests (create, retry, pay, cancel) come from callers, the sweeper and the

@@ -21,7 +21,7 @@ export interface Shipping {
 
 export type ContractModel = 'standard' | 'promiseToSell';
 
-/** A supplier order as the dispatch domain reads it (./sql.ts maps the row). */
+/** A supplier order as the dispatch domain reads it (./sql/rows.ts maps the row). */
 export interface SupplierOrder {
   id: string;
   storeId: string;

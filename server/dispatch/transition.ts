@@ -38,7 +38,7 @@ export type DispatchEvent =
 
 export type Fields = Partial<Omit<SupplierOrder, 'id' | 'status' | 'storeId' | 'orderId' | 'groupKey' | 'createdAt' | 'updatedAt'>>;
 
-/** One change of a supplier order, as ./sql.ts `writeChange` writes it in one statement. */
+/** One change of a supplier order, as ./sql/write.ts `writeChange` writes it in one statement. */
 export interface Change {
   id: string;
   /** The status the record must still have (compare and set); null: the change makes the record. */
@@ -103,7 +103,7 @@ function answerFields(so: SupplierOrder, a: SupplierOrderSnapshot): Fields {
   return { supplierOrderId: a.supplierOrderId, supplierStatus: a.supplierStatus, costs: a.costs, shipping: a.shipping, paymentStatus, numberKnownAbsent: false };
 }
 
-const review = (reason: ReviewReason, message: string): Fields => ({ reviewReason: reason, reviewMessage: cleanReviewMessage(message), retryable: REVIEW_REASONS[reason], payRequested: false });
+const review = (reason: ReviewReason, message: string): Fields => ({ reviewReason: reason, reviewMessage: cleanReviewMessage(message), retryable: REVIEW_REASONS[reason].retryable, payRequested: false });
 const WITHDRAWN: Fields = { cancelRequested: false, storeTakesOver: false };
 const TOO_LATE = 'The cancel came after the supplier shipped the order; handle it as a return.';
 

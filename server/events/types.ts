@@ -1,23 +1,6 @@
 // The events domain's words: the event types a subscription may choose, and the records it keeps.
 
-/** Every event type, with what it reports: the route table's enum, the n8n trigger's picker and the docs read it. */
-export const EVENT_TYPES = {
-  'supplierOrder.created': 'A supplier order was made for an order part (status queued).',
-  'supplierOrder.statusChanged': 'A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again).',
-  'supplierOrder.paused': 'A supplier order stopped for review: reviewReason, reviewMessage and retryable say why.',
-  'supplierOrder.shipped': 'The supplier shipped the order: carrier and tracking number in shipping.',
-  'supplierOrder.delivered': 'The supplier order was delivered.',
-  'supplierOrder.cancelled': 'The supplier order was cancelled.',
-  'supplierOrder.rerouted': 'A paused supplier order\'s items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference.',
-  'supplierOrder.failed': 'Sending the supplier order failed for now; a background job retries it.',
-  'orderPart.statusChanged': "An order part's status changed (pending, processing, shipped, delivered, cancelled).",
-  'storeOrder.paymentChanged': "A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it was paid also sets needsAttention and paymentAttention.",
-  'importJob.finished': 'An import job finished (completed or failed): counts, errors and the products it made.',
-  'productLink.syncFailed': "A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated.",
-  'connection.circuitOpened': "Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil.",
-  'connection.healthChanged': "The connection's health status changed (healthy or unhealthy), with the check's message.",
-} as const;
-export type EventType = keyof typeof EVENT_TYPES;
+export { EVENT_TYPES, type EventType } from '../platform/vocabulary/event-types';
 
 /**
  * Events the service records only for its own reactions (./reactions.ts): never offered to subscriptions (not in the

@@ -1,22 +1,9 @@
 import type { Caller } from '../platform/http/route';
 import type { Plan } from './types';
 
-/** Store permissions; the owner holds all of them, staff hold what they were granted. */
-export const PERMISSIONS = [
-  'suppliers.view',
-  'suppliers.manage',
-  'suppliers.import',
-  'suppliers.orders.manage',
-  'products.view',
-  'products.manage',
-  'orders.view',
-  'orders.manage',
-  'customers.view',
-  'staff.manage',
-  // The payment provider's signing secret: whoever sets it decides which payment events the store believes.
-  'payments.manage',
-] as const;
-export type Permission = (typeof PERMISSIONS)[number];
+import { PERMISSIONS, type Permission } from '../platform/vocabulary/permissions';
+
+export { PERMISSIONS, type Permission };
 
 /**
  * Granted or taken away by the store owner only: whoever holds staff.manage changes who works on the store, and

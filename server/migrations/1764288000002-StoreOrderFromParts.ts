@@ -4,7 +4,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * The store order's status and needs-attention flag follow its parts, kept by the database: a change of a part
  * (or of the confirmation) recomputes them in the same statement, so a dispatch step writes one statement, not
  * five. The rule is the spec's: the order moves as its slowest part; shipped or delivered only when every
- * (not cancelled) part is. test/orders/order-status.test.ts checks it against every combination.
+ * (not cancelled) part is. test/dispatch/rules-in-the-database.test.ts checks it against every combination.
  */
 export class StoreOrderFromParts1764288000002 implements MigrationInterface {
   name = 'StoreOrderFromParts1764288000002';

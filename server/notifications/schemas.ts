@@ -7,9 +7,10 @@ export const NOTIFICATION_REFUSED = { error: { code: 'notificationRefused', mess
 
 const id = { type: 'string', maxLength: 100 } as const;
 
-/** The address in its older form, without the store: still accepted (suppliers hold it until it is registered again). */
+/** The spec's address: the integration id is the signed `<connectionId>.<store>.<tag>`, or a bare connection id (the oldest form). */
 export const olderNotificationParams = object({ supplierKey: id, integrationId: id }, ['supplierKey', 'integrationId']);
 
+/** The store-named address, an older form: still accepted (suppliers hold it until it is registered again). */
 export const notificationParams = object({ supplierKey: id, storeId: id, integrationId: id }, ['supplierKey', 'storeId', 'integrationId']);
 
 export const notificationReceived = object({ received: { const: true } }, ['received']);

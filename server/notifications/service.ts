@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { jobDb } from '../platform/jobs';
 import type { Boss } from '../platform/jobs';
 import { Batcher } from '../platform/batching';
-import type { SupplierConnection, SupplierGateway } from '../connections';
+import { readAddressId, type SupplierConnection, type SupplierGateway } from '../connections';
 import type { NotificationSubject } from '../suppliers/adapter';
 import type { SupplierRegistry } from '../suppliers/registry';
 import { READBACK_QUEUES, readBackKey } from './queues';
@@ -84,10 +84,13 @@ export class NotificationService {
   }
 
   /**
-   * 'refused' for every reason alike; throws (answered 503) only when it cannot decide. `storeId` is null for the
-   * older address, which names no store.
+   * 'refused' for every reason alike; throws (answered 503) only when it cannot decide. `storeId` is the store-named
+   * address's; null for the spec's address, whose id carries its store signed (or, in the oldest form, names none).
    */
-  async receive(supplierKey: string, storeId: string | null, connectionId: string, rawBody: string | undefined, headers: Record<string, string | string[] | undefined>): Promise<'accepted' | 'refused'> {
+  async receive(supplierKey: string, pathStoreId: string | null, addressId: string, rawBody: string | undefined, headers: Record<string, string | string[] | undefined>): Promise<'accepted' | 'refused'> {
+    const addressed = pathStoreId === null ? readAddressId(supplierKey, addressId, (v) => this.gateway.addressTag(v)) : { connectionId: addressId, storeId: pathStoreId };
+    if (!addressed) return 'refused';
+    const { connectionId, storeId } = addressed;
     if (!UUID.test(connectionId) || (storeId !== null && !UUID.test(storeId)) || rawBody === undefined) return 'refused';
     const adapter = this.registry.find(supplierKey);
     if (!adapter || this.registry.isSwitchedOff(supplierKey)) return 'refused';

@@ -2,6 +2,7 @@ import { actorOf, creatorOf, ownRecordsKeyId } from '../identity/permissions';
 import { errors } from '../platform/errors';
 import { defineRoutes, route, RequestContext } from '../platform/http/route';
 import { destinationSchema, minorUnits, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
+import { STORE_ORDER_STATUSES } from '../platform/vocabulary/statuses';
 import type { StoreOrder } from './types';
 import { groupParams, orderParams, orderSchemaWith } from './schemas';
 import type { OrderPayments } from './payments';
@@ -46,7 +47,7 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
       query: object({
         ...pageQuery,
         needsAttention: { type: 'boolean' },
-        status: { enum: ['pending', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled'] },
+        status: { enum: [...STORE_ORDER_STATUSES] },
         customer: { type: 'string', minLength: 1, maxLength: 200, description: 'Part of the delivery name or e-mail, letter case aside (needs customers.view)' },
       }),
       response: { status: 200, schema: pageOf(orderSchema) },

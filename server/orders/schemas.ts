@@ -1,5 +1,6 @@
 import { currency, dateTime, destinationSchema, minorUnits, object, params, uuid } from '../platform/http/schemas';
 import type { JsonSchema } from '../platform/http/route';
+import { PART_STATUSES, STORE_ORDER_STATUSES } from '../platform/vocabulary/statuses';
 
 // The orders domain's schemas: what its routes take and answer.
 
@@ -10,7 +11,7 @@ const partSchema = object(
   {
     groupKey: { type: 'string', description: '`store` for the store\'s own items, `supplier:<connectionId>` for each supplier' },
     connectionId: { type: ['string', 'null'] },
-    status: { enum: ['pending', 'processing', 'shipped', 'delivered', 'cancelled'] },
+    status: { enum: [...PART_STATUSES] },
     fulfilledByStore: { type: 'boolean' },
     items: { type: 'array', items: { type: 'string', format: 'uuid' }, description: 'Ids of the order items in this part' },
     shipment: { type: ['object', 'null'] },
@@ -52,7 +53,7 @@ export const orderSchemaWith = (supplierOrder: JsonSchema) => object(
     id: uuid,
     storeId: uuid,
     number: { type: 'string' },
-    status: { enum: ['pending', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled'] },
+    status: { enum: [...STORE_ORDER_STATUSES] },
     paymentMethod: { enum: ['online', 'cashOnDelivery', 'manual'] },
     paymentStatus: { enum: ['none', 'authorised', 'paid', 'failed', 'refunded'], description: 'The shopper\'s payment as the payment provider reported it (signed notifications only)' },
     markedPaidAt: { type: ['string', 'null'], format: 'date-time', description: 'When a staff member marked the order paid by hand (not the provider\'s word)' },

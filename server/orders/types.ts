@@ -1,12 +1,12 @@
-// The orders domain's types; ./sql.ts maps its rows into them.
+// The orders domain's types; its data module (./sql/) maps its rows into them.
 
 export type PaymentMethod = 'online' | 'cashOnDelivery' | 'manual';
 export type PaymentStatus = 'none' | 'authorised' | 'paid' | 'failed' | 'refunded';
 /** Why a payment needs a person: the provider took back a payment after it was paid. */
 export type PaymentAttentionReason = 'paymentFailedAfterPaid' | 'refundedAfterPaid';
 export type ContractModel = 'standard' | 'promiseToSell';
-type StoreOrderStatus = 'pending' | 'confirmed' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
-export type PartStatus = 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
+import type { PartStatus, StoreOrderStatus } from '../platform/vocabulary/statuses';
+export type { PartStatus };
 
 /** The shopper's delivery address, as suppliers receive it. */
 export type { Destination } from '../suppliers/adapter';
@@ -73,7 +73,7 @@ export interface FulfilmentGroup {
 }
 
 /**
- * How a part moves (./sql.ts `movePart`, the one write of a part's status): it follows its supplier order (status,
+ * How a part moves (./sql/parts.ts `movePart`, the one write of a part's status): it follows its supplier order (status,
  * shipment, whether a person is needed), the store takes it over, or the store moves a part it fulfils itself (from
  * one of the statuses `from`; a shipment of null keeps the one it has).
  */

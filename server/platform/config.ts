@@ -47,10 +47,8 @@ export interface Config {
   /** Where the sandbox supplier answers; empty means the one this process starts (or none). */
   sandboxSupplierUrl: string;
   disabledSuppliers: string[];
-  /** CJ Dropshipping API 2.0 base address (tests point it at the local CJ-format server). */
-  cjApiBaseUrl: string;
-  /** The operator's AliExpress Open Platform app; null when none is configured (AliExpress is then not offered). */
-  aliExpress: { appKey: string; appSecret: string; apiBaseUrl: string } | null;
+  /** The environment as read: each supplier's own settings are declared beside its adapter (suppliers/<key>/config.ts) and read from it by the registry. */
+  env: Readonly<NodeJS.ProcessEnv>;
   /** How often sign-ins that expire (AliExpress) are looked at and renewed before they end. */
   credentialRenewalSeconds: number;
   supplierTimeoutMs: number;
@@ -74,9 +72,6 @@ export interface Config {
   /** How long a connection may take to be had (made, or freed in the pool), and one statement to answer, before the request answers 503. */
   dbConnectTimeoutMs: number;
   dbStatementTimeoutMs: number;
-  /** The sandbox supplier's declared limits (it documents none): dispatch jobs per connection, and calls per second (0: none). */
-  sandboxSupplierCallsInFlight: number;
-  sandboxSupplierRequestsPerSecond: number;
   /** When the hourly sync of product links runs (cron, UTC). */
   linkSyncCron: string;
   /** The read-back safety net: an open supplier order is read back from the supplier at least this often. */
@@ -103,21 +98,6 @@ export interface Config {
   eventStoreConcurrency: number;
   /** How often a worker switches off subscriptions whose owner lost access (deliveries check it anyway as they go). */
   eventOwnerCheckSeconds: number;
-}
-
-export const CJ_API_BASE_URL_DEFAULT = 'https://developers.cjdropshipping.com/api2.0/v1';
-const ALIEXPRESS_API_BASE_URL_DEFAULT = 'https://api-sg.aliexpress.com';
-
-/** Both or neither: an app key without its secret (or the reverse) cannot sign anything. */
-function aliExpressApp(env: NodeJS.ProcessEnv): Config['aliExpress'] {
-  const appKey = (env.ALIEXPRESS_APP_KEY ?? '').trim();
-  const appSecret = env.ALIEXPRESS_APP_SECRET ?? '';
-  if (!appKey && !appSecret) return null;
-  if (!appKey) bad('ALIEXPRESS_APP_KEY', 'required when ALIEXPRESS_APP_SECRET is set');
-  if (!appSecret) bad('ALIEXPRESS_APP_SECRET', 'required when ALIEXPRESS_APP_KEY is set');
-  if (!/^[0-9A-Za-z]{4,64}$/.test(appKey)) bad('ALIEXPRESS_APP_KEY', 'expected the app key of the AliExpress Open Platform console (letters and digits)');
-  if (!/^[\x21-\x7e]{16,128}$/.test(appSecret)) bad('ALIEXPRESS_APP_SECRET', 'expected the app secret of the AliExpress Open Platform console (16 to 128 printable characters)');
-  return { appKey, appSecret, apiBaseUrl: urlVar(env, 'ALIEXPRESS_API_BASE_URL', ['http:', 'https:']) || ALIEXPRESS_API_BASE_URL_DEFAULT };
 }
 
 function parseRole(argv: string[]): Role {
@@ -209,8 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     sandboxSupplierAutoShipMs: intVar(env, 'SANDBOX_SUPPLIER_AUTO_SHIP_MS', 120000, 0, 86400000),
     sandboxSupplierUrl: urlVar(env, 'SANDBOX_SUPPLIER_URL', ['http:', 'https:']),
     disabledSuppliers,
-    cjApiBaseUrl: urlVar(env, 'CJ_API_BASE_URL', ['http:', 'https:']) || CJ_API_BASE_URL_DEFAULT,
-    aliExpress: aliExpressApp(env),
+    env: { ...env },
     credentialRenewalSeconds: intVar(env, 'SUPPLIER_CREDENTIAL_RENEWAL_SECONDS', 300, 1, 86400),
     supplierTimeoutMs: intVar(env, 'SUPPLIER_TIMEOUT_MS', 15000, 100, 300000),
     circuitFailureThreshold: intVar(env, 'CIRCUIT_FAILURE_THRESHOLD', 5, 1, 1000),
@@ -228,8 +207,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     dbPoolSize: intVar(env, 'DB_POOL_SIZE', 20, 2, 500),
     dbConnectTimeoutMs: intVar(env, 'DB_CONNECT_TIMEOUT_MS', 10000, 100, 120000),
     dbStatementTimeoutMs: intVar(env, 'DB_STATEMENT_TIMEOUT_MS', 15000, 100, 3600000),
-    sandboxSupplierCallsInFlight: intVar(env, 'SANDBOX_SUPPLIER_CALLS_IN_FLIGHT', 20, 1, 1000),
-    sandboxSupplierRequestsPerSecond: intVar(env, 'SANDBOX_SUPPLIER_REQUESTS_PER_SECOND', 0, 0, 10000),
     readBackIntervalSeconds: intVar(env, 'SUPPLIER_READBACK_INTERVAL_SECONDS', 900, 2, 7 * 86400),
     eventDeliveryTimeoutMs: intVar(env, 'EVENT_DELIVERY_TIMEOUT_MS', 5000, 100, 30000),
     eventRetryBaseMs: intVar(env, 'EVENT_RETRY_BASE_MS', 10000, 10, 3600000),

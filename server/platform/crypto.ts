@@ -85,6 +85,11 @@ export class Secrets {
     return crypto.createHmac('sha256', this.accountKey).update(`supplier-account|${accountId}`).digest('base64url');
   }
 
+  /** The tag of a notification address (connections/addresses.ts): keyed like account keys, so a rotation of APP_SECRET keeps every address. */
+  addressTag(value: string): string {
+    return crypto.createHmac('sha256', this.accountKey).update(`notification-address|${value}`).digest('base64url').slice(0, 22);
+  }
+
   sign(value: string): string {
     return this.signWith(this.ring[0], value);
   }

@@ -1,4 +1,4 @@
-// The stores domain's types; ./sql.ts maps its rows into them.
+// The stores domain's types; its data module (./sql/) maps its rows into them.
 
 export interface Store {
   id: string;

@@ -1,4 +1,4 @@
-import { createDatabase, createKey, createStore, Developer, eventually, leakScanTest, newDeveloper, Sandbox, seen, Service, startSandbox, startService } from '../support/harness';
+import { createDatabase, createKey, createStore, Developer, eventually, leakScanTest, newDeveloper, notificationAddress, Sandbox, seen, Service, startSandbox, startService } from '../support/harness';
 
 let sandbox: Sandbox;
 let svc: Service;
@@ -70,7 +70,7 @@ describe('connect with an API key', () => {
       isCircuitOpen: false,
       circuitOpenUntil: null,
       lastWebhookAt: null,
-      webhookUrl: `${svc.baseUrl}/api/store-suppliers/webhook/sandbox/${storeId}/${c.id}`,
+      webhookUrl: expect.stringMatching(notificationAddress(svc.baseUrl, storeId, c.id)),
       createdByKeyId: owner.keyId,
     });
     expect(res.text).not.toContain(acc.liveKey);
@@ -253,12 +253,14 @@ test('a changed public address is registered again with the supplier at the next
   const store = await createStore(first, dev.key);
   const acc = await sandbox.account();
   const conn = (await first.call('POST', `/api/store-suppliers/${store}`, { key: dev.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } } })).body.result;
-  expect((await sandbox.v1(acc.liveKey, 'GET', '/webhook')).body.url).toBe(`${first.baseUrl}/api/store-suppliers/webhook/sandbox/${store}/${conn.id}`);
+  const firstUrl = (await sandbox.v1(acc.liveKey, 'GET', '/webhook')).body.url as string;
+  expect(firstUrl).toMatch(notificationAddress(first.baseUrl, store, conn.id));
   await first.stop();
   const second = await startService({ label: 'readdress', sandbox, databaseUrl, publicBaseUrl: true });
   try {
     expect(second.baseUrl).not.toBe(first.baseUrl);
-    const expected = `${second.baseUrl}/api/store-suppliers/webhook/sandbox/${store}/${conn.id}`;
+    // The same integration id (its tag is kept across restarts), under the new public address.
+    const expected = `${second.baseUrl}${new URL(firstUrl).pathname}`;
     await eventually(async () => ((await sandbox.v1(acc.liveKey, 'GET', '/webhook')).body.url === expected ? true : undefined), 10000, 'the address to be registered again');
     const listed = (await second.call('GET', `/api/store-suppliers/${store}`, { key: dev.key })).body.result[0];
     expect(listed.webhookUrl).toBe(expected);

@@ -1,7 +1,11 @@
-/** The notification address names the store: `/webhook/:supplierKey/:storeId/:integrationId`; the old form still works. */
+/**
+ * The notification address is the spec's, `/webhook/:supplierKey/:integrationId`, with an integration id that carries
+ * the store, signed (`<connectionId>.<store>.<tag>`), so the look-up reads one shard; the store-named form
+ * (`/webhook/:supplierKey/:storeId/:integrationId`) and the bare connection id still work.
+ */
 import crypto from 'node:crypto';
 import { signSandboxNotification } from '../../server/sandboxes/supplier';
-import { createDatabase, createStore, Developer, eventually, freePort, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
+import { createDatabase, createStore, Developer, eventually, freePort, leakScanTest, newDeveloper, notificationAddress, Sandbox, Service, startSandbox, startService } from '../support/harness';
 
 let sandbox: Sandbox;
 let svc: Service;
@@ -25,6 +29,7 @@ beforeAll(async () => {
   conn = (await svc.call('POST', `/api/store-suppliers/${storeId}`, { key: owner.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } } })).body.result;
   secret = (await sandbox.v1(acc.liveKey, 'PUT', '/webhook', { url: conn.webhookUrl })).body.signingSecret;
   refusal = (await post(`${BASE}/sandbox/${storeId}/${conn.id}`, '{}', {})).text;
+  expect(JSON.parse(refusal)).toEqual({ error: { code: 'notificationRefused', message: 'The notification was not accepted.' } });
 });
 afterAll(async () => {
   await svc.stop();
@@ -47,15 +52,57 @@ async function traces(connectionId = conn.id) {
   return { receipts, last: last ? new Date(last).toISOString() : null, jobs };
 }
 
-test('the address a connection answers and registers at the supplier names its store', async () => {
-  const expected = `${svc.baseUrl}${BASE}/sandbox/${storeId}/${conn.id}`;
-  expect(conn.webhookUrl).toBe(expected);
+const integrationIdOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);
+
+test('the address a connection answers and registers at the supplier is the spec\'s, its integration id carrying the store', async () => {
+  expect(conn.webhookUrl).toMatch(notificationAddress(svc.baseUrl, storeId, conn.id));
+  const expected = conn.webhookUrl;
   expect((await sandbox.v1(acc.liveKey, 'GET', '/webhook')).body.url).toBe(expected);
   const stored = (await svc.db.query('SELECT registered_notification_address FROM supplier_connections WHERE id = $1', [conn.id])).rows[0];
   expect(stored.registered_notification_address).toBe(expected);
 });
 
-test('a notification to the new address is processed once, with the store in its read-back', async () => {
+test('a notification to the spec\'s address is processed once, with the store in its read-back', async () => {
+  const body = event('SBX-O-SPECADDR');
+  const res = await post(new URL(conn.webhookUrl).pathname, body, signed(body));
+  expect([res.status, res.body]).toEqual([200, { received: true }]);
+  const jobs = (await traces()).jobs.filter((d) => d.supplierOrderId === 'SBX-O-SPECADDR');
+  expect(jobs).toEqual([{ connectionId: conn.id, storeId, supplierOrderId: 'SBX-O-SPECADDR', orderNumber: 'N-1' }]);
+});
+
+test('attack: an altered or forged integration id is refused with the same answer as every refusal, and leaves nothing behind', async () => {
+  const intruder = await newDeveloper(svc, { plan: 'pro' });
+  const storeB = await createStore(svc, intruder.key, 'Store B (forged address)');
+  const intruderConn = (await svc.call('POST', `/api/store-suppliers/${storeB}`, { key: intruder.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: (await sandbox.account()).liveKey } } })).body.result;
+  const [connId, store, tag] = integrationIdOf(conn.webhookUrl).split('.');
+  const [, , intruderTag] = integrationIdOf(intruderConn.webhookUrl).split('.');
+  const flip = (t: string) => `${t.slice(0, -1)}${t.endsWith('A') ? 'B' : 'A'}`;
+  const before = await traces();
+  const body = event('SBX-O-FORGED');
+  const forged = [
+    `${connId}.${storeB.replace(/-/g, '')}.${tag}`, // another store, the connection's own tag
+    `${connId}.${store}.${flip(tag)}`, // one character of the tag changed
+    `${connId}.${store}.${intruderTag}`, // another connection's tag
+    `${connId}.${store}.`, // no tag
+    `${connId}.${store}`, // no tag at all
+    `${connId}.${crypto.randomUUID().replace(/-/g, '')}.${tag}`,
+    `${connId}.${store}.${tag}.x`,
+    `${connId.toUpperCase()}.${store}.${tag}`,
+  ];
+  for (const id of forged) {
+    const res = await post(`${BASE}/sandbox/${id}`, body, signed(body));
+    expect([id, res.status, res.text]).toEqual([id, 400, refusal]);
+  }
+  // The tag binds the supplier too: the same id under another supplier's path is refused like the rest.
+  const otherSupplier = await post(`${BASE}/cj/${integrationIdOf(conn.webhookUrl)}`, body, signed(body));
+  expect([otherSupplier.status, otherSupplier.text]).toEqual([400, refusal]);
+  expect(await traces()).toEqual(before);
+  // The same notification at the connection's own address goes through: the address alone was refused.
+  const own = await post(new URL(conn.webhookUrl).pathname, body, signed(body));
+  expect([own.status, own.body]).toEqual([200, { received: true }]);
+});
+
+test('the store-named address (the longer form) is still accepted: processed once, with the store in its read-back', async () => {
   const body = event('SBX-O-NEWADDR');
   const res = await post(`${BASE}/sandbox/${storeId}/${conn.id}`, body, signed(body));
   expect([res.status, res.body]).toEqual([200, { received: true }]);
@@ -95,7 +142,7 @@ test('attack: a rightly signed notification addressed through another store is n
   expect(own.status).toBe(200);
 });
 
-test('a connection whose registered address is the old form gets the new one registered at the supplier after a restart', async () => {
+test('a connection whose registered address is an older form gets the spec\'s registered at the supplier after a restart', async () => {
   // The same public address both times, so only the address's form changes.
   const port = await freePort();
   const env = { PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}` };
@@ -105,16 +152,19 @@ test('a connection whose registered address is the old form gets the new one reg
   const store = await createStore(first, dev.key);
   const other = await sandbox.account();
   const c = (await first.call('POST', `/api/store-suppliers/${store}`, { key: dev.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: other.liveKey } } })).body.result;
-  // As a connection made before addresses named the store: registered, at the supplier and in its row, in the old form.
-  const old = `http://127.0.0.1:${port}${BASE}/sandbox/${c.id}`;
+  // As a connection registered with the store-named form: at the supplier and in its row.
+  const old = `http://127.0.0.1:${port}${BASE}/sandbox/${store}/${c.id}`;
   await sandbox.v1(other.liveKey, 'PUT', '/webhook', { url: old });
   await first.db.query('UPDATE supplier_connections SET registered_notification_address = $2 WHERE id = $1', [c.id, old]);
   expect((await sandbox.v1(other.liveKey, 'GET', '/webhook')).body.url).toBe(old);
   await first.stop();
   const second = await startService({ label: 'oldaddr', sandbox, databaseUrl, env });
   try {
-    const expected = `http://127.0.0.1:${port}${BASE}/sandbox/${store}/${c.id}`;
-    await eventually(async () => ((await sandbox.v1(other.liveKey, 'GET', '/webhook')).body.url === expected ? true : undefined), 10000, 'the new address at the supplier');
+    const form = notificationAddress(`http://127.0.0.1:${port}`, store, c.id);
+    const expected = await eventually(async () => {
+      const url = (await sandbox.v1(other.liveKey, 'GET', '/webhook')).body.url as string;
+      return form.test(url) ? url : undefined;
+    }, 10000, 'the spec\'s address at the supplier');
     const stored = (await second.db.query('SELECT registered_notification_address FROM supplier_connections WHERE id = $1', [c.id])).rows[0];
     expect(stored.registered_notification_address).toBe(expected);
     expect((await second.call('GET', `/api/store-suppliers/${store}`, { key: dev.key })).body.result[0].webhookUrl).toBe(expected);

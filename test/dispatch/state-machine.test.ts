@@ -1,5 +1,6 @@
 import { assertMove, canMove, ImpossibleMoveError, MOVES, partStatusOf, PROGRESS_RANK, SUPPLIER_ORDER_STATUSES } from '../../server/dispatch/state-machine';
 import { cleanReviewMessage, REVIEW_REASONS } from '../../server/dispatch/review-reasons';
+import { REROUTE_REASONS, REVIEW_REASON_LIST, REVIEW_REASON_WORDS } from '../../server/platform/vocabulary/review-reasons';
 
 describe('supplier order state machine', () => {
   test('every status has an entry, and every move names known statuses', () => {
@@ -52,8 +53,12 @@ describe('supplier order state machine', () => {
 
 describe('review reasons', () => {
   test('retryable as the spec sets it', () => {
-    expect(Object.entries(REVIEW_REASONS).filter(([, r]) => r).map(([k]) => k).sort()).toEqual(['connectionUnhealthy', 'supplierRefused']);
-    expect(Object.keys(REVIEW_REASONS)).toHaveLength(13);
+    expect(Object.entries(REVIEW_REASONS).filter(([, r]) => r.retryable).map(([k]) => k).sort()).toEqual(['connectionUnhealthy', 'supplierRefused']);
+    // The count is the vocabulary's: each reason has its words, and the reroutable ones are among them.
+    const count = REVIEW_REASON_LIST.length;
+    expect(Object.keys(REVIEW_REASONS)).toHaveLength(count);
+    expect(Object.keys(REVIEW_REASON_WORDS)).toHaveLength(count);
+    expect(REROUTE_REASONS.every((r) => REVIEW_REASON_LIST.includes(r))).toBe(true);
   });
   test('messages lose e-mail addresses, phone numbers, tokens and street addresses', () => {
     const cleaned = cleanReviewMessage('Refused for Ada (ada@example.com, +44 20 7946 0958) at 221 Baker Street: token sbx_live_abcdefgh12345 and 0123456789abcdef0123456789abcdef01; variant SBX-P00012-V1');

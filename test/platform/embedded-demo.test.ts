@@ -5,7 +5,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { startDefault, stopStartedDefaults } from '../support/embedded';
-import { call, eventually, freePort, leakScanTest, seen } from '../support/harness';
+import { call, eventually, freePort, leakScanTest, notificationAddress, seen } from '../support/harness';
 
 afterAll(stopStartedDefaults);
 
@@ -82,7 +82,7 @@ test('first start creates the demo once; a restart finds the same account, store
   expect(demo.sandboxSupplier).toEqual({ baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), apiKey: 'sbx_live_demo', controlUrl: `${demo.sandboxSupplier.baseUrl}/control` });
   const connections = await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}`, { key: demo.apiKey });
   expect(connections.body.result).toEqual([
-    expect.objectContaining({ id: demo.connectionId, supplierKey: 'sandbox', mode: 'live', enabled: true, webhookUrl: `${demo.baseUrl}/api/store-suppliers/webhook/sandbox/${demo.storeId}/${demo.connectionId}` }),
+    expect.objectContaining({ id: demo.connectionId, supplierKey: 'sandbox', mode: 'live', enabled: true, webhookUrl: expect.stringMatching(notificationAddress(demo.baseUrl, demo.storeId, demo.connectionId)) }),
   ]);
   const balance = await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}/${demo.connectionId}/balance`, { key: demo.apiKey });
   expect(balance.body.result).toEqual({ amountMinor: expect.any(Number), currency: 'USD' });

@@ -11,7 +11,9 @@ import { CjAdapter, CJ_ENTRY, createCjAdapter } from '../../server/suppliers/cj/
 import { cjProductIdFromUrl } from '../../server/suppliers/cj/urls';
 import { MoneyFormatError, usdToMinor } from '../../server/suppliers/cj/money';
 import { RunningFakeCj, signCjNotification, startFakeCj } from '../fakes/cj';
-import { CJ_API_BASE_URL_DEFAULT, ConfigError, loadConfig } from '../../server/platform/config';
+import { ConfigError, loadConfig } from '../../server/platform/config';
+import { supplierSettings } from '../../server/suppliers';
+import { CJ_API_BASE_URL_DEFAULT } from '../../server/suppliers/cj/config';
 import { leakScanTest, seen } from '../support/harness';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -169,11 +171,13 @@ test('the catalogue entry: cj, connected by API key, balance, cancel, notificati
 
 test('CJ_API_BASE_URL: CJ\'s own address by default, any http(s) address when set, anything else refused at start', () => {
   const env = { DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/x', APP_SECRET: 'c'.repeat(40) };
+  // Declared beside the adapter (suppliers/cj/config.ts), read by the registry as the service starts.
+  const cj = (e: Record<string, string>) => supplierSettings(loadConfig(e, []).env).cj;
   expect(CJ_API_BASE_URL_DEFAULT).toBe('https://developers.cjdropshipping.com/api2.0/v1');
-  expect(loadConfig(env, []).cjApiBaseUrl).toBe(CJ_API_BASE_URL_DEFAULT);
-  expect(loadConfig({ ...env, CJ_API_BASE_URL: 'http://127.0.0.1:4100/api2.0/v1/' }, []).cjApiBaseUrl).toBe('http://127.0.0.1:4100/api2.0/v1');
-  expect(() => loadConfig({ ...env, CJ_API_BASE_URL: 'ftp://cj.test/api' }, [])).toThrow(ConfigError);
-  expect(() => loadConfig({ ...env, CJ_API_BASE_URL: 'not an address' }, [])).toThrow(/CJ_API_BASE_URL/);
+  expect(cj(env).baseUrl).toBe(CJ_API_BASE_URL_DEFAULT);
+  expect(cj({ ...env, CJ_API_BASE_URL: 'http://127.0.0.1:4100/api2.0/v1/' }).baseUrl).toBe('http://127.0.0.1:4100/api2.0/v1');
+  expect(() => cj({ ...env, CJ_API_BASE_URL: 'ftp://cj.test/api' })).toThrow(ConfigError);
+  expect(() => cj({ ...env, CJ_API_BASE_URL: 'not an address' })).toThrow(/CJ_API_BASE_URL/);
 });
 
 // ---------------------------------------------------------------- tokens

@@ -373,6 +373,12 @@ export function runCli(svc: Service, ...args: string[]): string {
 }
 
 /** Polls until `check` answers a value other than undefined, or fails after `timeoutMs`. */
+/** A connection's notification address in the spec's form: its integration id carries the store, signed (`<connectionId>.<store>.<tag>`). */
+export function notificationAddress(baseUrl: string, storeId: string, connectionId: string, supplierKey = 'sandbox'): RegExp {
+  const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${esc(baseUrl)}/api/store-suppliers/webhook/${esc(supplierKey)}/${esc(connectionId)}\\.${storeId.replace(/-/g, '')}\\.[A-Za-z0-9_-]{22}$`);
+}
+
 export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20000, what = 'condition'): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {

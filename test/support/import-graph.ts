@@ -43,13 +43,16 @@ function sources(dir: string, root = dir): string[] {
 
 function resolve(known: Set<string>, from: string, spec: string): string | null {
   const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
-  for (const c of [`${base}.ts`, `${base}/index.ts`, base]) if (known.has(c)) return c;
+  // The console names its imports as the browser loads them: words.js is words.ts.
+  for (const c of [`${base}.ts`, `${base}/index.ts`, base, base.replace(/\.js$/, '.ts')]) if (known.has(c)) return c;
   return null;
 }
 
 /** The domains in the order composition.ts builds them: its DOMAIN_MODULES list. */
 export function compositionOrder(serverDir: string): string[] {
-  const text = fs.readFileSync(path.join(serverDir, 'composition.ts'), 'utf8');
+  const file = path.join(serverDir, 'composition.ts');
+  if (!fs.existsSync(file)) return [];
+  const text = fs.readFileSync(file, 'utf8');
   const list = /DOMAIN_MODULES\s*=\s*\[([^\]]*)\]/.exec(text);
   if (!list) return [];
   // Each module is named for its folder: identityModule is server/identity.

@@ -3293,7 +3293,7 @@ export interface ReceivePaymentNotification {
   };
 }
 
-/** The supplier reports order status, tracking and stock; verified against the connection's own credentials (POST /api/store-suppliers/webhook/{supplierKey}/{storeId}/{integrationId}) */
+/** The store-named notification address, an older form; answered as the spec's address (POST /api/store-suppliers/webhook/{supplierKey}/{storeId}/{integrationId}) */
 export interface ReceiveStoreSupplierNotification {
   method: "POST";
   path: "/api/store-suppliers/webhook/{supplierKey}/{storeId}/{integrationId}";
@@ -3310,7 +3310,7 @@ export interface ReceiveStoreSupplierNotification {
   };
 }
 
-/** The older notification address, without the store; answered as the address with the store (POST /api/store-suppliers/webhook/{supplierKey}/{integrationId}) */
+/** The supplier reports order status, tracking and stock; verified against the connection's own credentials (POST /api/store-suppliers/webhook/{supplierKey}/{integrationId}) */
 export interface ReceiveSupplierNotification {
   method: "POST";
   path: "/api/store-suppliers/webhook/{supplierKey}/{integrationId}";

@@ -22,7 +22,7 @@ const COLUMNS: Record<string, string> = {
 const JSON_FIELDS = new Set(['costs', 'shipping', 'rerouteRequest', 'rerouteTried']);
 
 /**
- * The one write of a supplier order, for every change (./transition.ts made `c`): in one statement, the record made
+ * The one write of a supplier order, for every change (../transition.ts made `c`): in one statement, the record made
  * or changed by compare and set on its status, its history event, its order part moved (orders' `movePart`), and the
  * notification waiters listen for. The move is checked against the table again here. `alike` names other records
  * that the same change moves in the same statement (each by compare and set, each with its own history and part).

@@ -5,6 +5,13 @@ import { callRoute, type Route } from '../../transport';
 import { optionalFields } from '../common.descriptions';
 import { commaList, connectionParams } from '../helpers';
 import { connectionRLC } from '../locator';
+import { DEFAULT_REROUTE_REASONS, REROUTE_REASONS, REVIEW_REASONS } from '../../vocabulary';
+
+/** The reasons a reroute rule may list, from the vocabulary: named from the reason, the opt-in ones said so. */
+const REROUTE_OPTIONS = REROUTE_REASONS.map((r) => ({
+	name: `${r.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase())}${REVIEW_REASONS[r].reroute === 'optIn' ? ' (Opt-In)' : ''}`,
+	value: r,
+})).sort((a, b) => a.name.localeCompare(b.name));
 
 export const routing: Route = { operationId: 'changeSupplierAutomation', method: 'PUT', path: '/api/store-suppliers/{storeId}/{id}/automation' };
 
@@ -91,14 +98,8 @@ const properties: INodeProperties[] = [
 							displayName: 'Reasons',
 							name: 'reasons',
 							type: 'multiOptions',
-							options: [
-								{ name: 'Cost Above Limit', value: 'costAboveLimit' },
-								{ name: 'Destination Unsupported', value: 'destinationUnsupported' },
-								{ name: 'Insufficient Balance (Opt-In)', value: 'insufficientBalance' },
-								{ name: 'Supplier Refused (Opt-In)', value: 'supplierRefused' },
-								{ name: 'Variant Unavailable', value: 'variantUnavailable' },
-							],
-							default: ['variantUnavailable', 'destinationUnsupported', 'costAboveLimit'],
+							options: REROUTE_OPTIONS,
+							default: [...DEFAULT_REROUTE_REASONS],
 							description: 'The review reasons that reroute; none: this connection never reroutes by itself',
 						},
 					],

@@ -3,23 +3,11 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../../transport';
 import { optionalFields } from '../common.descriptions';
+import { REVIEW_REASON_WORDS, type ReviewReason } from '../../vocabulary';
 
-/** What a program may do about each review reason (spec: Review reasons). */
-const ADVICE: Record<string, string> = {
-	insufficientBalance: 'Top up the balance at the supplier, then retry.',
-	variantUnavailable: 'The supplier no longer offers a variant; a person has to decide.',
-	destinationUnsupported: 'The supplier does not deliver there, or the store excluded the country; a person has to decide.',
-	costAboveLimit: 'The cost is above the limit the store set; retry only on a person\'s decision (Accept Cost).',
-	costChanged: "The supplier's price moved since import; retry with Accept Cost only on a person's decision.",
-	customerPaymentPending: 'The shopper has not paid online; submit when the store decides.',
-	customerPaymentNotSettled: 'The payment is authorised but not settled; retry after settlement.',
-	connectionUnhealthy: 'The supplier did not answer or the connection is paused; retry later.',
-	supplierRefused: 'Read the message; retry once the cause is fixed.',
-	connectionMissing: 'The connection is off or removed, or the supplier is switched off; a person has to act.',
-	supplierAlreadyShipped: 'A cancel came after the supplier shipped; handle it as a return.',
-	testMode: 'Test connection to a supplier without a sandbox; no order was placed. Nothing to do until the connection is live.',
-	customerCaptureFailed: 'The supplier was paid but charging the shopper failed; tell a person at once.',
-};
+/** What a program may do about each review reason (spec: Review reasons; the words are the vocabulary's). */
+const adviceFor = (reason: string): string | undefined =>
+	Object.hasOwn(REVIEW_REASON_WORDS, reason) ? REVIEW_REASON_WORDS[reason as ReviewReason].advice : undefined;
 
 /** The supplier order the error is about, when it is a pause (kept on the error for Continue On Fail). */
 export function supplierOrderOf(error: unknown): IDataObject | undefined {
@@ -60,7 +48,7 @@ function failIfPaused(this: IExecuteFunctions, so: IDataObject, itemIndex: numbe
 				`Supplier order ${String(so._id)} (store order ${String(so.orderNumber)}, attempt ${String(so.attempt)}) needs review.`,
 				`reviewReason: ${reason}; retryable: ${String(so.retryable)}.`,
 				`reviewMessage: ${message}`,
-				ADVICE[reason] ?? 'Read the supplier order again to see why.',
+				adviceFor(reason) ?? 'Read the supplier order again to see why.',
 			].join('\n'),
 		},
 	);

@@ -1,0 +1,170 @@
+// Generated from server/platform/vocabulary/ by npm run generate:vocabulary (build:server runs it): change it there.
+
+// The review reasons: each reason's flags, one line each, and its words for people (the console's and the n8n node's).
+// Copied into console/src/vocabulary.ts and nodes/StoreSuppliers/vocabulary.ts by server/platform/vocabulary/generate.cjs:
+// keep it free of imports.
+
+/** `retryable`: the value the service sets; `reroute`: whether a connection's rule may send the pause to backup suppliers (`default`: on unless changed, `optIn`: only when chosen). */
+export interface ReviewReasonFlags {
+  retryable: boolean;
+  reroute: 'no' | 'optIn' | 'default';
+}
+
+/** The spec's review reasons. A new reason is one line here plus its words below (the compiler asks for them). */
+export const REVIEW_REASONS = {
+  insufficientBalance: { retryable: false, reroute: 'optIn' },
+  variantUnavailable: { retryable: false, reroute: 'default' },
+  destinationUnsupported: { retryable: false, reroute: 'default' },
+  costAboveLimit: { retryable: false, reroute: 'default' },
+  costChanged: { retryable: false, reroute: 'no' },
+  customerPaymentPending: { retryable: false, reroute: 'no' },
+  customerPaymentNotSettled: { retryable: false, reroute: 'no' },
+  connectionUnhealthy: { retryable: true, reroute: 'no' },
+  supplierRefused: { retryable: true, reroute: 'optIn' },
+  connectionMissing: { retryable: false, reroute: 'no' },
+  supplierAlreadyShipped: { retryable: false, reroute: 'no' },
+  testMode: { retryable: false, reroute: 'no' },
+  customerCaptureFailed: { retryable: false, reroute: 'no' },
+} as const satisfies Record<string, ReviewReasonFlags>;
+
+export type ReviewReason = keyof typeof REVIEW_REASONS;
+export const REVIEW_REASON_LIST = Object.keys(REVIEW_REASONS) as ReviewReason[];
+
+/** The reasons a connection's reroute rule may list. */
+export type RerouteReason = { [R in ReviewReason]: (typeof REVIEW_REASONS)[R]['reroute'] extends 'no' ? never : R }[ReviewReason];
+const rerouteOn = (flag: ReviewReasonFlags['reroute']) => REVIEW_REASON_LIST.filter((r): r is RerouteReason => REVIEW_REASONS[r].reroute === flag);
+/** The reasons a rule lists until changed. */
+export const DEFAULT_REROUTE_REASONS: readonly RerouteReason[] = rerouteOn('default');
+/** Every reason a rule may list: the default ones, then the opt-in ones. */
+export const REROUTE_REASONS: readonly RerouteReason[] = [...DEFAULT_REROUTE_REASONS, ...rerouteOn('optIn')];
+export const isRerouteReason = (reason: string): reason is RerouteReason => (REROUTE_REASONS as readonly string[]).includes(reason);
+
+/**
+ * Words for people: `why` and `next` the console's review (why it stopped, what a person can do), `advice` the n8n
+ * node's error (what a program may do), `rerouteLabel` the console's reroute rule (reroutable reasons only).
+ */
+type ReviewReasonWords<R extends ReviewReason> = { why: string; next: string; advice: string } & ((typeof REVIEW_REASONS)[R]['reroute'] extends 'no' ? { rerouteLabel?: never } : { rerouteLabel: string });
+
+export const REVIEW_REASON_WORDS: { [R in ReviewReason]: ReviewReasonWords<R> } = {
+  insufficientBalance: {
+    why: 'Your balance at the supplier is too low to pay for it',
+    next: 'Top up your balance at the supplier, then retry.',
+    advice: 'Top up the balance at the supplier, then retry.',
+    rerouteLabel: 'Your balance at the supplier is too low',
+  },
+  variantUnavailable: {
+    why: 'The supplier no longer offers this item, or not in this quantity',
+    next: 'Fulfil the part yourself, or cancel it and tell the shopper.',
+    advice: 'The supplier no longer offers a variant; a person has to decide.',
+    rerouteLabel: 'The supplier no longer offers the variant',
+  },
+  destinationUnsupported: {
+    why: 'The supplier or your settings do not ship to this country',
+    next: 'Fulfil the part yourself, or change the excluded countries in Connections and retry.',
+    advice: 'The supplier does not deliver there, or the store excluded the country; a person has to decide.',
+    rerouteLabel: 'The supplier does not deliver there',
+  },
+  costAboveLimit: {
+    why: 'It costs more than the limit you set',
+    next: 'Retry accepting the cost if you agree, or fulfil it yourself.',
+    advice: 'The cost is above the limit the store set; retry only on a person\'s decision (Accept Cost).',
+    rerouteLabel: 'The cost is above your limit',
+  },
+  costChanged: {
+    why: 'The supplier\'s price changed since you imported the product',
+    next: 'Check the new cost, then retry accepting it if you agree.',
+    advice: 'The supplier\'s price moved since import; retry with Accept Cost only on a person\'s decision.',
+  },
+  customerPaymentPending: {
+    why: 'The shopper has not paid yet',
+    next: 'Retry once the payment provider confirmed the shopper\'s payment (a mark by hand does not count), or fulfil the part yourself.',
+    advice: 'The shopper has not paid online; submit when the store decides.',
+  },
+  customerPaymentNotSettled: {
+    why: 'The shopper\'s payment is authorised but not settled yet',
+    next: 'Retry once the payment is settled.',
+    advice: 'The payment is authorised but not settled; retry after settlement.',
+  },
+  connectionUnhealthy: {
+    why: 'The supplier could not be reached, even after automatic retries',
+    next: 'Check the connection in Connections ("Test now"), then retry.',
+    advice: 'The supplier did not answer or the connection is paused; retry later.',
+  },
+  supplierRefused: {
+    why: 'The supplier refused the order',
+    next: 'Read the supplier\'s message, fix the cause, then retry.',
+    advice: 'Read the message; retry once the cause is fixed.',
+    rerouteLabel: 'The supplier refused the order',
+  },
+  connectionMissing: {
+    why: 'The supplier connection is off or gone',
+    next: 'Switch the connection on (or connect the supplier again) in Connections, then retry.',
+    advice: 'The connection is off or removed, or the supplier is switched off; a person has to act.',
+  },
+  supplierAlreadyShipped: {
+    why: 'The supplier shipped it before it could be cancelled',
+    next: 'Handle it as a return with the shopper.',
+    advice: 'A cancel came after the supplier shipped; handle it as a return.',
+  },
+  testMode: {
+    why: 'The connection is in test mode and this supplier has no test environment',
+    next: 'Connect the supplier live to send real orders.',
+    advice: 'Test connection to a supplier without a sandbox; no order was placed. Nothing to do until the connection is live.',
+  },
+  customerCaptureFailed: {
+    why: 'The supplier was paid but charging the shopper failed',
+    next: 'Contact the shopper about the payment now.',
+    advice: 'The supplier was paid but charging the shopper failed; tell a person at once.',
+  },
+};
+
+// Statuses people read: a supplier order's, an order part's, a store order's. Copied like server/platform/vocabulary/review-reasons.ts: no imports.
+
+export const SUPPLIER_ORDER_STATUSES = ['queued', 'needsReview', 'submitted', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled', 'failed'] as const;
+export type SupplierOrderStatus = (typeof SUPPLIER_ORDER_STATUSES)[number];
+
+export const PART_STATUSES = ['pending', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
+export type PartStatus = (typeof PART_STATUSES)[number];
+
+export const STORE_ORDER_STATUSES = ['pending', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
+export type StoreOrderStatus = (typeof STORE_ORDER_STATUSES)[number];
+
+// The event types a subscription may choose, each with what it reports. Copied like server/platform/vocabulary/review-reasons.ts: no imports.
+
+/** Every event type, with what it reports: the route table's enum, the n8n trigger's picker and the docs read it. */
+export const EVENT_TYPES = {
+  'supplierOrder.created': 'A supplier order was made for an order part (status queued).',
+  'supplierOrder.statusChanged': 'A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again).',
+  'supplierOrder.paused': 'A supplier order stopped for review: reviewReason, reviewMessage and retryable say why.',
+  'supplierOrder.shipped': 'The supplier shipped the order: carrier and tracking number in shipping.',
+  'supplierOrder.delivered': 'The supplier order was delivered.',
+  'supplierOrder.cancelled': 'The supplier order was cancelled.',
+  'supplierOrder.rerouted': 'A paused supplier order\'s items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference.',
+  'supplierOrder.failed': 'Sending the supplier order failed for now; a background job retries it.',
+  'orderPart.statusChanged': "An order part's status changed (pending, processing, shipped, delivered, cancelled).",
+  'storeOrder.paymentChanged': "A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it was paid also sets needsAttention and paymentAttention.",
+  'importJob.finished': 'An import job finished (completed or failed): counts, errors and the products it made.',
+  'productLink.syncFailed': "A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated.",
+  'connection.circuitOpened': "Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil.",
+  'connection.healthChanged': "The connection's health status changed (healthy or unhealthy), with the check's message.",
+} as const;
+export type EventType = keyof typeof EVENT_TYPES;
+
+// Store permissions. Copied like server/platform/vocabulary/review-reasons.ts: no imports.
+
+/** Store permissions; the owner holds all of them, staff hold what they were granted. */
+export const PERMISSIONS = [
+  'suppliers.view',
+  'suppliers.manage',
+  'suppliers.import',
+  'suppliers.orders.manage',
+  'products.view',
+  'products.manage',
+  'orders.view',
+  'orders.manage',
+  'customers.view',
+  'staff.manage',
+  // The payment provider's signing secret: whoever sets it decides which payment events the store believes.
+  'payments.manage',
+] as const;
+export type Permission = (typeof PERMISSIONS)[number];
