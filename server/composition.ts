@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { Config } from './platform/config';
 import { type LookupKeys, Secrets } from './platform/crypto';
 import { createDataSource, type DbTimeouts } from './platform/db';
-import { type AnyDomainModule, type Domain, type DomainModule, domainModule, type Platform } from './platform/domain';
+import { type AnyDomainModule, type Domain, domainModule, type InOrder, type LateInOrder, type Platform, type ProvidedBy } from './platform/domain';
 import type { Boss } from './platform/jobs';
 import type { Logger } from './platform/logger';
 import { Cursors } from './platform/pagination';
@@ -36,21 +36,11 @@ const suppliersModule = domainModule({ name: 'suppliers', needs: [], provides: [
  */
 export const DOMAIN_MODULES = [identityModule, operatorModule, storesModule, eventsModule, suppliersModule, connectionsModule, notificationsModule, catalogueModule, ordersModule, paymentsModule, dispatchModule] as const;
 
-/**
- * True when every module provides only what it builds, and needs only what the modules before it provide (as they
- * type it); otherwise what the first module that does not gets wrong.
- */
-type InOrder<T extends readonly unknown[], Built = object> = T extends readonly [infer M, ...infer Rest]
-  ? M extends DomainModule<infer Name, infer Needs, infer B, infer K>
-    ? [K] extends [keyof B]
-      ? Built extends Needs
-        ? InOrder<Rest, Built & Record<Name, Pick<B, K>>>
-        : `${Name} needs a domain that is not built before it, or not as it is built`
-      : `${Name} provides what it does not build`
-    : never
-  : true;
+// Checked when this compiles (platform/domain.ts): each module needs only what the ones before it provide, and late
+// routes (store orders showing their supplier orders) only what the whole list provides.
 const inOrder: InOrder<typeof DOMAIN_MODULES> = true;
-void inOrder;
+const lateInOrder: LateInOrder<typeof DOMAIN_MODULES, ProvidedBy<typeof DOMAIN_MODULES>> = true;
+void [inOrder, lateInOrder];
 
 type Module = (typeof DOMAIN_MODULES)[number];
 type BuiltDomains = { [M in Module as M['name']]: ReturnType<M['build']> };
@@ -61,19 +51,29 @@ export const QUEUES = MODULES.flatMap((m) => m.queues ?? []);
 export const SEALED = MODULES.flatMap((m) => m.sealed ?? []);
 export const openDatabase = (url: string, poolSize?: number, timeouts?: DbTimeouts): DataSource => createDataSource(url, MIGRATIONS, poolSize, timeouts);
 
+/** What the domains named provide, as `build` takes it. */
+function provided(built: Map<string, Domain>, names: readonly string[], by: string): Record<string, unknown> {
+  const needs: Record<string, unknown> = {};
+  for (const name of names) {
+    const done = built.get(name);
+    const provides = MODULES.find((x) => x.name === name)?.provides;
+    if (!done || !provides) throw new Error(`The domain ${by} needs ${name}, which is not built before it.`);
+    needs[name] = Object.fromEntries(provides.map((k) => [k, Reflect.get(done, k)]));
+  }
+  return needs;
+}
+
 /** Builds the domains of the list in order, each handed only what the ones it needs provide. */
 function assemble(p: Platform): Map<string, Domain> {
   const built = new Map<string, Domain>();
   for (const m of MODULES) {
-    const needs: Record<string, unknown> = {};
-    for (const name of m.needs) {
-      const done = built.get(name);
-      const provides = MODULES.find((x) => x.name === name)?.provides;
-      if (!done || !provides) throw new Error(`The domain ${m.name} needs ${name}, which is not built before it.`);
-      needs[name] = Object.fromEntries(provides.map((k) => [k, Reflect.get(done, k)]));
-    }
+    const needs = provided(built, m.needs, m.name);
     // `needs` holds what the modules it names provide, which InOrder proved (when this compiled) is what `build` takes.
     built.set(m.name, m.build(p, needs as never));
+  }
+  // Then the routes that show what a later domain keeps (LateInOrder proved their needs are provided).
+  for (const m of MODULES) {
+    if (m.lateRoutes) built.get(m.name)!.routes.push(...m.lateRoutes.build(built.get(m.name) as never, provided(built, m.lateRoutes.needs, m.name) as never));
   }
   return built;
 }

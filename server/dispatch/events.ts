@@ -1,4 +1,5 @@
 import type { Params } from '../platform/db';
+import type { Piece } from '../platform/statement';
 import { type EventRenderer, type EventType, outboxStep, snapshotOf } from '../events';
 import { supplierOrderOf, type SupplierOrderRow } from './sql/rows';
 import type { SupplierOrderStatus } from './state-machine';
@@ -22,15 +23,18 @@ function supplierOrderEventType(from: SupplierOrderStatus | null, to: SupplierOr
   }
 }
 
-/** The change's event as a step of `writeChange`'s statement (./sql/write.ts), written with it: the record as written and the history entry it reached. */
-export function eventStep(p: Params, c: Change): string {
+/**
+ * The change's event as a piece of `writeChange`'s statement (./sql/write.ts), written with it: the record as written
+ * (`so`, every column) and the history entry it reached (`ev`). None when the change records no event.
+ */
+export function eventPiece(p: Params, c: Change): Piece | null {
   const type = c.history.type === 'rerouted' ? 'supplierOrder.rerouted' : supplierOrderEventType(c.from, c.to);
-  if (!type) return '';
-  const event = outboxStep({
+  if (!type) return null;
+  const sql = outboxStep({
     from: 'so JOIN ev ON ev.supplier_order_id = so.id', type: p.add(type), storeId: 'so.store_id', resourceKey: `'supplierOrder:' || so.id`,
     recordKeyId: 'so.created_by_key_id', snapshot: `jsonb_build_object('record', to_jsonb(so), 'historyId', ev.id)`,
   });
-  return `, so_event AS (${event})`;
+  return { name: 'so_event', gives: ['*'], reads: { so: ['id', 'store_id', 'created_by_key_id'], ev: ['id', 'supplier_order_id'] }, sql };
 }
 
 /** What `writeChange` keeps of a change for its event: the row as written (JSON) and the history entry it made. */

@@ -5,7 +5,7 @@ import { ReadBackAskedAt1764201600181 } from '../migrations/1764201600181-ReadBa
 import { SupplierOrderCountSlots1764460800260 } from '../migrations/1764460800260-SupplierOrderCountSlots';
 import { Reroutes1764892800341 } from '../migrations/1764892800341-Reroutes';
 import { type OrderReadBack, READBACK_QUEUES } from '../notifications';
-import type { OrderService, SupplierOrdersOfOrders } from '../orders';
+import type { OrderService, PartMoves, SupplierOrdersOfOrders } from '../orders';
 import { domainModule, type Platform } from '../platform/domain';
 import { failpoint } from '../platform/failpoints';
 import { type Boss, POLLING } from '../platform/jobs';
@@ -35,7 +35,7 @@ export function dispatchRunnerOptions(p: Pick<Platform, 'config'>, registry: Sup
 interface DispatchNeeds {
   suppliers: { registry: SupplierRegistry };
   connections: { gateway: SupplierGateway; connections: ConnectionService };
-  orders: { orders: OrderService; showSupplierOrders(reader: SupplierOrdersOfOrders): void };
+  orders: { orders: OrderService; partMoves: PartMoves };
   payments: { captures: ShopperCapture };
   identity: { storeDropshipping(storeId: string): Promise<boolean> };
   events: { renderers: { register(kind: string, r: EventRenderer): void }; reactions: { on(types: string[], name: string, handle: ReactionHandler): void } };
@@ -50,7 +50,7 @@ interface DispatchNeeds {
 export const dispatchModule = domainModule({
   name: 'dispatch',
   needs: ['suppliers', 'connections', 'orders', 'payments', 'identity', 'events'],
-  provides: ['feed'],
+  provides: ['feed', 'supplierOrdersOfOrders'],
   queues: DISPATCH_QUEUES,
   migrations: [ReadBackAskedAt1764201600181, DispatchSteps1764288000000, SupplierOrderCountSlots1764460800260, Reroutes1764892800341],
   build(p: Platform, deps: DispatchNeeds) {
@@ -58,7 +58,7 @@ export const dispatchModule = domainModule({
     const registry = deps.suppliers.registry;
     const orders = deps.orders.orders;
     const feed = new ListenFeed(p.databaseUrl, [CHANGE_CHANNEL, WORK_CHANNEL], log);
-    const records = new SupplierOrderRecords(db, deps.connections.connections);
+    const records = new SupplierOrderRecords(db, deps.connections.connections, deps.orders.partMoves);
     const queue = new DispatchQueue(() => p.boss, db);
     const waiter = new SupplierOrderWaiter(records, feed, config.dispatchWaitMs);
     const commands = new DispatchCommands(records, queue, waiter, orders);
@@ -70,9 +70,10 @@ export const dispatchModule = domainModule({
     deps.connections.connections.addImpactCounter(async (connectionId, storeId) => ({ openSupplierOrders: await openSupplierOrderCount(db, storeId, connectionId) }));
     deps.events.renderers.register('supplierOrder', supplierOrderRenderer(reads));
     deps.events.reactions.on(STORE_ORDER_REACTIONS, SEND_ON_ORDER_EVENTS, (e) => subscriptions.onStoreOrderEvent(storeOrderEventOf(e)));
-    deps.orders.showSupplierOrders({ schema: supplierOrderSchema, ofOrders: (storeId, ids, showCustomer) => reads.ofOrders(storeId, ids, showCustomer) });
+    // What store orders show of their supplier orders (the orders domain's routes, built once the list is built).
+    const supplierOrdersOfOrders: SupplierOrdersOfOrders = { schema: supplierOrderSchema, ofOrders: (storeId, ids, showCustomer) => reads.ofOrders(storeId, ids, showCustomer) };
     return {
-      feed, records, queue, commands, job, reads, subscriptions,
+      feed, records, queue, commands, job, reads, subscriptions, supplierOrdersOfOrders,
       routes: supplierOrderRoutes(commands, reads, orders),
       async work(boss: Boss) {
         // Many slots, a per-connection limit enforced when jobs are claimed, woken by every send.

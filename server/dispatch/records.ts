@@ -7,10 +7,10 @@ import type { Actor } from '../identity/permissions';
 import * as sql from './sql/reads';
 import { writeChange } from './sql/write';
 import type { NewSupplierOrder, PartRef, SupplierOrder, Work } from './supplier-order';
-import { moveItems } from '../orders';
+import type { PartMoves } from '../orders';
 import { alternatesOfPart } from './sql/reroute';
 import type { RerouteTry } from './supplier-order';
-import { DispatchEvent, SYSTEM, transition } from './transition';
+import { type Change, DispatchEvent, SYSTEM, transition } from './transition';
 
 export { CHANGE_CHANNEL } from './sql/write';
 export type { PartRef, Work, WorkItem } from './supplier-order';
@@ -26,7 +26,13 @@ export class SupplierOrderRecords {
   constructor(
     private readonly db: DataSource,
     private readonly connections: Pick<ConnectionService, 'findById'>,
+    /** Orders' service: the part of every change is moved by the orders domain, in the change's own statement. */
+    private readonly parts: PartMoves,
   ) {}
+
+  private write(db: Queryable, c: Change, alike: string[] = []): Promise<SupplierOrder[]> {
+    return writeChange(db, c, this.parts, alike);
+  }
 
   load(id: string, storeId: string): Promise<SupplierOrder | null> {
     return sql.supplierOrderById(this.db, id, storeId);
@@ -80,7 +86,7 @@ export class SupplierOrderRecords {
    * it was read with. Answers the record as written; one that moved meanwhile is a `concurrentChange` conflict.
    */
   async change(so: SupplierOrder, e: DispatchEvent, tx: Queryable = this.db): Promise<SupplierOrder> {
-    const [written] = await writeChange(tx, transition(so, e));
+    const [written] = await this.write(tx, transition(so, e));
     if (!written) throw errors.conflict('concurrentChange', 'The supplier order changed meanwhile; read it again.');
     return written;
   }
@@ -98,7 +104,7 @@ export class SupplierOrderRecords {
       return c.to === change.to && JSON.stringify([c.fields, c.part, c.history]) === JSON.stringify([change.fields, change.part, change.history]);
     };
     const alike = (await sql.queuedOfConnection(this.db, so, 499)).filter(same).map((o) => o.id);
-    const written = (await writeChange(this.db, change, alike)).find((w) => w.id === so.id);
+    const written = (await this.write(this.db, change, alike)).find((w) => w.id === so.id);
     if (!written) throw errors.conflict('concurrentChange', 'The supplier order changed meanwhile; read it again.');
     return written;
   }
@@ -111,11 +117,11 @@ export class SupplierOrderRecords {
     const change = transition(null, { type: 'create', record, actor, trigger });
     const [made] = charge
       ? await this.db.transaction(async (tx) => {
-          const so = await writeChange(tx, change);
+          const so = await this.write(tx, change);
           if (so.length) await charge(tx);
           return so;
         })
-      : await writeChange(this.db, change);
+      : await this.write(this.db, change);
     if (made) return { so: made, created: true };
     const existing = await this.forPart(record.storeId, record.orderId, record.groupKey);
     if (!existing) throw errors.conflict('concurrentChange', 'The order part changed meanwhile; try again.');
@@ -128,17 +134,17 @@ export class SupplierOrderRecords {
   }
 
   /**
-   * A reroute, in one transaction: the items leave `so`'s part for the alternate's (orders' `moveItems`), `so` is
+   * A reroute, in one transaction: the items leave `so`'s part for the alternate's (orders' `PartMoves.moveItems`), `so` is
    * cancelled as rerouted (compare and set: it must still be paused), and the alternate's supplier order is made,
    * its history naming where the items came from. Either all of it is written or none.
    */
   async reroute(so: SupplierOrder, r: { rerouted: Extract<DispatchEvent, { type: 'rerouted' }>; record: NewSupplierOrder; tried: RerouteTry[]; items: Array<{ id: string; supplierVariantId: string; linkCostMinor: number }> }) {
     return this.db.transaction(async (tx) => {
-      await moveItems(tx, { storeId: so.storeId, orderId: so.orderId, fromKey: so.groupKey, toKey: r.record.groupKey, connectionId: r.record.connectionId, items: r.items });
-      const [first] = await writeChange(tx, transition(so, r.rerouted));
+      await this.parts.moveItems(tx, { storeId: so.storeId, orderId: so.orderId, fromKey: so.groupKey, toKey: r.record.groupKey, connectionId: r.record.connectionId, items: r.items });
+      const [first] = await this.write(tx, transition(so, r.rerouted));
       if (!first) throw errors.conflict('concurrentChange', 'The supplier order changed meanwhile; read it again.');
       const made = transition(null, { type: 'create', record: r.record, actor: r.rerouted.actor.kind === 'system' ? SYSTEM : r.rerouted.actor, trigger: 'reroute', reroutedFrom: r.rerouted.details, tried: r.tried });
-      const [second] = await writeChange(tx, made);
+      const [second] = await this.write(tx, made);
       if (!second) throw errors.conflict('concurrentChange', 'The alternate\'s part changed meanwhile; try again.');
       return { first, second };
     });

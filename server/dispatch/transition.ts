@@ -47,7 +47,7 @@ export interface Change {
   /** The columns that change besides the status. */
   fields: Fields;
   history: { actor: Actor; type: string; details: Record<string, unknown> };
-  /** How the order part moves with it (orders' `movePart`, in the same statement); null: it does not. */
+  /** How the order part moves with it (orders' `partMove`, through its `PartMoves`, in the same statement); null: it does not. */
   part: PartMove | null;
   /** The record as it reads once written, and the step then due. */
   after: SupplierOrder;

@@ -11,8 +11,10 @@ import { StoreOrderStatusInCode1764806400331 } from '../migrations/1764806400331
 import type { DataSource } from 'typeorm';
 import { domainModule, type Platform } from '../platform/domain';
 import type { Boss } from '../platform/jobs';
+import type { AnyRoute } from '../platform/http/route';
 import type { Logger } from '../platform/logger';
 import { orderPartRenderer, storeOrderPaymentRenderer } from './part-events';
+import { PartMoves } from './part-moves';
 import { OrderPayments } from './payments';
 import { StoreOrderQueries } from './queries';
 import { RETIRED_EVENTS_QUEUE } from './queues';
@@ -21,23 +23,23 @@ import { type OrderStores, OrderService } from './service';
 import { recordRetiredEvent } from './sql/payments';
 import type { SupplierOrdersOfOrders } from './views';
 
-// What the other domains use of the orders domain: the step that moves a part (dispatch runs it inside its own
-// statement, the store order following), and the words of orders.
-export { movePart, moveItems } from './sql/parts';
+// What the other domains use of the orders domain: its services (the part moves dispatch runs inside its own
+// statement, the store order following) and the words of orders.
 export type { OrderService } from './service';
+export type { PartMoves } from './part-moves';
 export type { OrderPayments, ProviderPaymentEvent } from './payments';
 export type { SupplierOrdersOfOrders } from './views';
 export type * from './types';
 
 /**
  * Store orders, their parts and the shopper's payment. Its events (with the changes, through the outbox) are what
- * other domains react to. What its answers show of supplier orders is given by the dispatch domain when it is built
- * (`showSupplierOrders`); until then (or without it) they show none.
+ * other domains react to. Its routes show each order's supplier orders, which the dispatch domain keeps: they are
+ * built late (`lateRoutes`), from what dispatch provides, once the whole list is built.
  */
 export const ordersModule = domainModule({
   name: 'orders',
   needs: ['stores', 'events'],
-  provides: ['orders', 'orderPayments', 'showSupplierOrders'],
+  provides: ['orders', 'orderPayments', 'partMoves'],
   migrations: [Orders1764028800000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, PaymentEventSource1764460800111, OrderMarkedPaid1764460800112, StoreOrderCountSlots1764460800261, OrderItemProductTitle1764720000320, StoreOrderStatusInCode1764806400331],
   build(p: Platform, deps: { stores: OrderStores; events: { renderers: { register(kind: string, r: EventRenderer): void } } }) {
     const orders = new OrderService(p.db, deps.stores);
@@ -45,21 +47,17 @@ export const ordersModule = domainModule({
     const queries = new StoreOrderQueries(p.db, p.cursors);
     deps.events.renderers.register('orderPart', orderPartRenderer(p.db));
     deps.events.renderers.register('storeOrder', storeOrderPaymentRenderer);
-    let supplierOrders: SupplierOrdersOfOrders = { schema: { type: 'object' }, ofOrders: async () => [] };
-    let routes: ReturnType<typeof storeOrderRoutes> | null = null;
     return {
-      orders, orderPayments, queries,
-      showSupplierOrders(reader: SupplierOrdersOfOrders) {
-        supplierOrders = reader;
-      },
-      // Built when the route table is first read, once every domain is built: the supplier orders' schema is dispatch's.
-      get routes() {
-        return (routes ??= storeOrderRoutes(orders, orderPayments, supplierOrders, queries));
-      },
+      orders, orderPayments, queries, partMoves: new PartMoves(),
+      routes: [] as AnyRoute[],
       async work(boss: Boss) {
         await drainRetiredQueue(boss, p.db, p.log);
       },
     };
+  },
+  lateRoutes: {
+    needs: ['dispatch'],
+    build: (self, later: { dispatch: { supplierOrdersOfOrders: SupplierOrdersOfOrders } }) => storeOrderRoutes(self.orders, self.orderPayments, later.dispatch.supplierOrdersOfOrders, self.queries),
   },
 });
 

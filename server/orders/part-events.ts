@@ -3,7 +3,7 @@ import { type EventRenderer, snapshotOf } from '../events';
 import { partsWithItems } from './sql/parts';
 import type { PartStatus, Shipment } from './types';
 
-/** What `movePart` keeps of a move for its event: the part as written, with its order's number. */
+/** What `partMove` keeps of a move for its event: the part as written, with its order's number. */
 interface Snapshot {
   order_id: string;
   order_number: string;

@@ -28,7 +28,8 @@ export interface OrderStores {
 
 /**
  * Store orders and their parts. The order's status and needs-attention flag follow its parts, written with them
- * (`movePart`, ./sql/parts.ts, the one write of a part's status, which the dispatch domain runs inside its own);
+ * (`partMove`, ./sql/parts.ts, the one write of a part's status, which the dispatch domain composes into its own
+ * statement through `PartMoves`);
  * other domains react to confirmations and authorisations through the events recorded with them.
  */
 export class OrderService {

@@ -73,7 +73,7 @@ export interface FulfilmentGroup {
 }
 
 /**
- * How a part moves (./sql/parts.ts `movePart`, the one write of a part's status): it follows its supplier order (status,
+ * How a part moves (./sql/parts.ts `partMove`, the one write of a part's status): it follows its supplier order (status,
  * shipment, whether a person is needed), the store takes it over, or the store moves a part it fulfils itself (from
  * one of the statuses `from`; a shipment of null keeps the one it has).
  */

@@ -57,11 +57,17 @@ interface ModuleParts {
  * the list's order is checked when it compiles and when it is assembled), and what it offers the domains after it
  * (`provides`: they are handed only these, each a member of what `build` answers: checked with the order).
  */
-export interface DomainModule<Name extends string, Needs extends object, Built extends Domain, K extends string = never> extends ModuleParts {
+export interface DomainModule<Name extends string, Needs extends object, Built extends Domain, K extends string = never, Later extends object = object> extends ModuleParts {
   name: Name;
   needs: ReadonlyArray<keyof Needs & string>;
   provides: readonly K[];
   build(p: Platform, needs: Needs): Built;
+  /**
+   * Routes built once every domain of the list is built, from what domains listed after this one provide (`needs`,
+   * checked like the others when the list compiles and when it is assembled): answers that show what a later domain
+   * keeps, such as store orders showing their supplier orders. Added to the domain's own routes.
+   */
+  lateRoutes?: { needs: ReadonlyArray<keyof Later & string>; build(self: Built, later: Later): AnyRoute[] };
 }
 
 /** Any module, as the assembly reads the list (whatever each needs and provides). */
@@ -70,7 +76,32 @@ export interface AnyDomainModule extends ModuleParts {
   needs: readonly string[];
   provides: readonly PropertyKey[];
   build(p: Platform, needs: never): Domain;
+  lateRoutes?: { needs: readonly string[]; build(self: never, later: never): AnyRoute[] };
 }
 
 /** Declares a domain's module, typed as written. */
-export const domainModule = <Name extends string, Needs extends object, Built extends Domain, K extends string = never>(m: DomainModule<Name, Needs, Built, K>) => m;
+export const domainModule = <Name extends string, Needs extends object, Built extends Domain, K extends string = never, Later extends object = object>(m: DomainModule<Name, Needs, Built, K, Later>) => m;
+
+/**
+ * True when every module of the list provides only what it builds, and needs only what the modules before it provide
+ * (as they type it); otherwise what the first module that does not gets wrong.
+ */
+export type InOrder<T extends readonly unknown[], Built = object> = T extends readonly [infer M, ...infer Rest]
+  ? M extends DomainModule<infer Name, infer Needs, infer B, infer K, infer _Later>
+    ? [K] extends [keyof B]
+      ? Built extends Needs
+        ? InOrder<Rest, Built & Record<Name, Pick<B, K>>>
+        : `${Name} needs a domain that is not built before it, or not as it is built`
+      : `${Name} provides what it does not build`
+    : never
+  : true;
+
+/** What every module of the list provides, by name, once the whole list is built. */
+export type ProvidedBy<T extends readonly unknown[]> = {
+  [M in T[number] as M extends { name: infer N extends string } ? N : never]: M extends DomainModule<string, infer _N, infer B, infer K, infer _L> ? Pick<B, K & keyof B> : never;
+};
+
+/** True when every module's late routes need only what the list provides (`P`); otherwise which module's do not. */
+export type LateInOrder<T extends readonly unknown[], P> = T extends readonly [infer M, ...infer Rest]
+  ? M extends DomainModule<infer Name, infer _N, infer _B, infer _K, infer Later> ? (P extends Later ? LateInOrder<Rest, P> : `${Name}'s late routes need what the list does not provide`) : never
+  : true;

@@ -1,13 +1,15 @@
-import { movePart } from '../../orders';
+import type { PartMoves } from '../../orders';
 import { Params, preparedRows, type Queryable } from '../../platform/db';
-import { eventStep } from '../events';
+import { columnsOf, Statement } from '../../platform/statement';
+import { eventPiece } from '../events';
 import { assertMove } from '../state-machine';
 import type { SupplierOrder } from '../supplier-order';
 import type { Change } from '../transition';
 import { COLUMNS_READ, supplierOrderOf, type SupplierOrderRow } from './rows';
 
-// The one write of a supplier order. Besides its own tables it runs the steps other domains publish for it, in the
-// same statement: orders' `movePart` (the part and its store order) and the events' outbox (through ../events.ts).
+// The one write of a supplier order. Besides its own tables it takes pieces other domains build for it, in the same
+// statement (platform/statement.ts names each and what it reads): orders' part move (the part and its store order,
+// through the orders service) and the events' outbox (through ../events.ts).
 
 /** Every change of a supplier order is announced here (in the same statement), for callers waiting on it. */
 export const CHANGE_CHANNEL = 'supplier_order_changed';
@@ -21,16 +23,20 @@ const COLUMNS: Record<string, string> = {
 };
 const JSON_FIELDS = new Set(['costs', 'shipping', 'rerouteRequest', 'rerouteTried']);
 
+/** The columns `so`, the record as written, gives to the other pieces. */
+const SO_GIVES = [...columnsOf(COLUMNS_READ), 'from_status'];
+
 /**
  * The one write of a supplier order, for every change (../transition.ts made `c`): in one statement, the record made
- * or changed by compare and set on its status, its history event, its order part moved (orders' `movePart`), and the
- * notification waiters listen for. The move is checked against the table again here. `alike` names other records
+ * or changed by compare and set on its status, its history event, its order part moved (`parts`, orders' service),
+ * and the notification waiters listen for. The move is checked against the table again here. `alike` names other records
  * that the same change moves in the same statement (each by compare and set, each with its own history and part).
  * Answers the records as written; a record not in `c.from` (or, for a new one, a part that already had one) is not.
  */
-export async function writeChange(db: Queryable, c: Change, alike: string[] = []): Promise<SupplierOrder[]> {
+export async function writeChange(db: Queryable, c: Change, parts: PartMoves, alike: string[] = []): Promise<SupplierOrder[]> {
   assertMove(c.from, c.to);
-  const p = new Params();
+  const st = new Statement(new Params());
+  const p = st.p;
   const a = c.after;
   let so: string;
   if (c.from === null) {
@@ -49,14 +55,15 @@ export async function writeChange(db: Queryable, c: Change, alike: string[] = []
            WHERE store_id = ${p.add(a.storeId)} AND id = ANY(${p.add([c.id, ...alike])}::uuid[]) AND status = ${from} RETURNING ${COLUMNS_READ}, ${from}::text AS from_status`;
   }
   const h = c.history;
-  const changed = await preparedRows<SupplierOrderRow>(
-    db,
-    `WITH so AS (${so}),
-     ev AS (INSERT INTO supplier_order_events (store_id, supplier_order_id, actor_kind, actor_id, type, from_status, to_status, details)
-            SELECT store_id, id, ${p.add(h.actor.kind)}, ${p.add(h.actor.id)}, ${p.add(h.type)}, from_status, status, ${p.json(h.details)} FROM so RETURNING id, supplier_order_id)
-     ${eventStep(p, c)} ${c.part ? `, ${movePart(p, a.storeId, 'so', c.part)}` : ''}
-     SELECT ${COLUMNS_READ}, pg_notify('${CHANGE_CHANNEL}', id::text) AS notified FROM so`,
-    p.values,
-  );
+  st.add({ name: 'so', gives: SO_GIVES, reads: {}, sql: so });
+  st.add({
+    name: 'ev', gives: ['id', 'supplier_order_id'], reads: { so: ['store_id', 'id', 'from_status', 'status'] },
+    sql: `INSERT INTO supplier_order_events (store_id, supplier_order_id, actor_kind, actor_id, type, from_status, to_status, details)
+          SELECT store_id, id, ${p.add(h.actor.kind)}, ${p.add(h.actor.id)}, ${p.add(h.type)}, from_status, status, ${p.json(h.details)} FROM so RETURNING id, supplier_order_id`,
+  });
+  const event = eventPiece(p, c);
+  if (event) st.add(event);
+  if (c.part) st.add(...parts.pieces(p, a.storeId, 'so', c.part));
+  const changed = await preparedRows<SupplierOrderRow>(db, st.sql(`SELECT ${COLUMNS_READ}, pg_notify('${CHANGE_CHANNEL}', id::text) AS notified FROM so`, { so: SO_GIVES }), st.values);
   return changed.map(supplierOrderOf);
 }

@@ -1,28 +1,33 @@
 import type { Actor } from '../../identity/permissions';
 import { outboxStep } from '../../events';
 import { Params, preparedRows, type Queryable, rows } from '../../platform/db';
+import { columnsOf, type Piece, Statement } from '../../platform/statement';
 import type { PartMove } from '../types';
 import { storeOrderEvent } from './payments';
 import { PARTS_SUMMARY, statusFromParts } from './status';
 
-// Order parts and the store order that follows them: the one write of a part's status (`movePart`, a step other
-// domains run inside their own statement), confirmation, and the parts as their events show them.
+// Order parts and the store order that follows them: the one write of a part's status (`partMove`, pieces another
+// domain's statement takes through the orders service), confirmation, and the parts as their events show them.
 
 /** What a part's move answers: the part as written, its status before, and its order's store, number and creating key. */
 const MOVED = `g.order_id, g.group_key, g.connection_id, g.status, g.shipment, g.fulfilled_by_store, g.needs_attention, g.updated_at, was.status AS was_status,
   ord.store_id, ord.number AS order_number, ord.created_by_key_id`;
 
+/** What the relation naming the parts to move must give. */
+export const PART_KEYS = ['order_id', 'group_key'] as const;
+
 /**
- * The one write of an order part's status, as steps of a statement so that a caller may run it inside its own (a
- * supplier order's change, its part's move, the store order and their events then commit in one round trip:
- * dispatch's `writeChange`). It moves the parts named by the rows of `parts` (a table expression with `order_id` and
- * `group_key`): `part`, the parts as written; `part_event`, the `orderPart.statusChanged` event of each part whose
- * status changed; `order_follow`, each of their store orders (and those of `confirming`, a table expression of
- * orders this statement confirms) with its status and needs-attention flag taken from its parts as they are now. A
- * part that follows its supplier order is written only when something changes, and never once the store took it over.
- * Every part named is of the store `storeId`: each table is pinned to it (one shard under Citus).
+ * The one write of an order part's status, as pieces of a statement (platform/statement.ts) so that a caller may run
+ * it inside its own (a supplier order's change, its part's move, the store order and their events then commit in one
+ * round trip: dispatch's `writeChange`). It moves the parts named by the rows of the relation `parts` (giving
+ * `order_id` and `group_key`): `part`, the parts as written; `part_event`, the `orderPart.statusChanged` event of each
+ * part whose status changed; `part_now`, the parts of their orders as they are now; `order_follow`, each of their store
+ * orders (and those of `confirming`, a relation of orders this statement confirms) with its status and
+ * needs-attention flag taken from its parts. A part that follows its supplier order is written only when something
+ * changes, and never once the store took it over. Every part named is of the store `storeId`: each table is pinned
+ * to it (one shard under Citus).
  */
-export function movePart(p: Params, storeId: string, parts: string, move: PartMove, confirming?: string): string {
+export function partMove(p: Params, storeId: string, parts: string, move: PartMove, confirming?: string): Piece[] {
   const store = `${p.add(storeId)}::uuid`;
   const from = `FROM ${parts} x JOIN fulfilment_groups was ON was.store_id = ${store} AND was.order_id = x.order_id AND was.group_key = x.group_key
                JOIN store_orders ord ON ord.store_id = ${store} AND ord.id = x.order_id
@@ -49,17 +54,28 @@ export function movePart(p: Params, storeId: string, parts: string, move: PartMo
     from: 'part', type: `'orderPart.statusChanged'`, storeId: 'part.store_id', resourceKey: `'orderPart:' || part.order_id || ':' || part.group_key`,
     recordKeyId: 'part.created_by_key_id', snapshot: 'to_jsonb(part) - \'needs_attention\'', where: 'part.status IS DISTINCT FROM part.was_status',
   });
+  const confirmingReads = confirming ? { [confirming]: ['order_id'] } : {};
   // The parts as they are now: those this statement moved, and the others of their orders as they were.
   const orders = `SELECT order_id FROM part${confirming ? ` UNION SELECT order_id FROM ${confirming}` : ''}`;
   const confirmed = confirming ? `(s.confirmed_at IS NOT NULL OR s.id IN (SELECT order_id FROM ${confirming}))` : 's.confirmed_at IS NOT NULL';
-  return `part AS (${update} RETURNING ${MOVED}), part_event AS (${event}),
-    part_now AS (SELECT g.order_id, g.status, g.needs_attention FROM fulfilment_groups g
-                  WHERE g.store_id = ${store} AND g.order_id IN (${orders}) AND NOT EXISTS (SELECT 1 FROM part m WHERE m.order_id = g.order_id AND m.group_key = g.group_key)
-                 UNION ALL SELECT order_id, status, needs_attention FROM part),
-    order_follow AS (UPDATE store_orders s SET status = ${statusFromParts('f', confirmed)}, needs_attention = f.attention OR s.payment_attention IS NOT NULL,
-                            ${confirming ? `confirmed_at = CASE WHEN s.confirmed_at IS NULL AND s.id IN (SELECT order_id FROM ${confirming}) THEN now() ELSE s.confirmed_at END, ` : ''}updated_at = now()
-                       FROM (SELECT o.order_id, ${PARTS_SUMMARY} FROM (${orders}) o LEFT JOIN part_now x ON x.order_id = o.order_id GROUP BY o.order_id) f
-                      WHERE s.store_id = ${store} AND s.id = f.order_id RETURNING s.id, s.store_id, s.created_by_key_id)`;
+  const moved = columnsOf(MOVED);
+  return [
+    { name: 'part', gives: moved, reads: { [parts]: PART_KEYS }, sql: `${update} RETURNING ${MOVED}` },
+    { name: 'part_event', gives: ['*'], reads: { part: moved }, sql: event },
+    {
+      name: 'part_now', gives: ['order_id', 'status', 'needs_attention'], reads: { part: ['order_id', 'group_key', 'status', 'needs_attention'], ...confirmingReads },
+      sql: `SELECT g.order_id, g.status, g.needs_attention FROM fulfilment_groups g
+             WHERE g.store_id = ${store} AND g.order_id IN (${orders}) AND NOT EXISTS (SELECT 1 FROM part m WHERE m.order_id = g.order_id AND m.group_key = g.group_key)
+            UNION ALL SELECT order_id, status, needs_attention FROM part`,
+    },
+    {
+      name: 'order_follow', gives: ['id', 'store_id', 'created_by_key_id'], reads: { part_now: ['order_id', 'status', 'needs_attention'], part: ['order_id'], ...confirmingReads },
+      sql: `UPDATE store_orders s SET status = ${statusFromParts('f', confirmed)}, needs_attention = f.attention OR s.payment_attention IS NOT NULL,
+                   ${confirming ? `confirmed_at = CASE WHEN s.confirmed_at IS NULL AND s.id IN (SELECT order_id FROM ${confirming}) THEN now() ELSE s.confirmed_at END, ` : ''}updated_at = now()
+              FROM (SELECT o.order_id, ${PARTS_SUMMARY} FROM (${orders}) o LEFT JOIN part_now x ON x.order_id = o.order_id GROUP BY o.order_id) f
+             WHERE s.store_id = ${store} AND s.id = f.order_id RETURNING s.id, s.store_id, s.created_by_key_id`,
+    },
+  ];
 }
 
 /**
@@ -67,11 +83,15 @@ export function movePart(p: Params, storeId: string, parts: string, move: PartMo
  * `storeOrder.confirmed` event other domains react to, in one statement; true when this call confirmed it.
  */
 export async function confirmOrder(tx: Queryable, storeId: string, orderId: string, storeGroup: string, actor: Actor): Promise<boolean> {
-  const p = new Params();
-  const confirming = `SELECT id AS order_id, ${p.add(storeGroup)}::text AS group_key FROM store_orders WHERE store_id = ${p.add(storeId)} AND id = ${p.add(orderId)} AND confirmed_at IS NULL FOR UPDATE`;
-  const steps = movePart(p, storeId, 'o', { kind: 'byStore', status: 'processing', shipment: null, from: ['pending'] }, 'o');
-  const confirmed = `confirmed_event AS (${storeOrderEvent(p, 'order_follow', 'storeOrder.confirmed', actor)})`;
-  return (await preparedRows(tx, `WITH o AS (${confirming}), ${steps}, ${confirmed} SELECT order_id FROM o`, p.values)).length > 0;
+  const st = new Statement(new Params());
+  const p = st.p;
+  st.add({
+    name: 'o', gives: PART_KEYS, reads: {},
+    sql: `SELECT id AS order_id, ${p.add(storeGroup)}::text AS group_key FROM store_orders WHERE store_id = ${p.add(storeId)} AND id = ${p.add(orderId)} AND confirmed_at IS NULL FOR UPDATE`,
+  });
+  st.add(...partMove(p, storeId, 'o', { kind: 'byStore', status: 'processing', shipment: null, from: ['pending'] }, 'o'));
+  st.add({ name: 'confirmed_event', gives: ['*'], reads: { order_follow: ['id', 'store_id', 'created_by_key_id'] }, sql: storeOrderEvent(p, 'order_follow', 'storeOrder.confirmed', actor) });
+  return (await preparedRows(tx, st.sql('SELECT order_id FROM o', { o: ['order_id'] }), st.values)).length > 0;
 }
 
 /**
@@ -90,14 +110,15 @@ export async function moveItems(tx: Queryable, m: { storeId: string; orderId: st
   return r.n;
 }
 
-/** `movePart` as a statement of its own, for one part; true when the part moved. */
+/** `partMove` as a statement of its own, for one part; true when the part moved. */
 export async function movePartNow(db: Queryable, storeId: string, orderId: string, groupKey: string, move: PartMove): Promise<boolean> {
-  const p = new Params();
-  const one = `(SELECT ${p.add(orderId)}::uuid AS order_id, ${p.add(groupKey)}::text AS group_key)`;
-  return (await rows(db, `WITH ${movePart(p, storeId, one, move)} SELECT order_id FROM part`, p.values)).length > 0;
+  const st = new Statement(new Params());
+  st.add({ name: 'one', gives: PART_KEYS, reads: {}, sql: `SELECT ${st.p.add(orderId)}::uuid AS order_id, ${st.p.add(groupKey)}::text AS group_key` });
+  st.add(...partMove(st.p, storeId, 'one', move));
+  return (await rows(db, st.sql('SELECT order_id FROM part', { part: ['order_id'] }), st.values)).length > 0;
 }
 
-/** Part rows of one store as `movePart` wrote them into events, with their items, for the events' data (the part as the API shows it). */
+/** Part rows of one store as `partMove` wrote them into events, with their items, for the events' data (the part as the API shows it). */
 export async function partsWithItems(db: Queryable, storeId: string, parts: Array<{ order_id: string; group_key: string }>): Promise<Map<string, string[]>> {
   const found = await rows<{ order_id: string; group_key: string; items: string[] }>(
     db,

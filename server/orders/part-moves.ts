@@ -1,0 +1,22 @@
+import type { Params, Queryable } from '../platform/db';
+import type { Piece } from '../platform/statement';
+import { moveItems, partMove } from './sql/parts';
+import type { PartMove } from './types';
+
+export type ItemsMove = Parameters<typeof moveItems>[1];
+
+/**
+ * How another domain moves order parts: always written by the orders domain, inside the caller's statement (pieces for
+ * its platform/statement.ts composer) or transaction (the handle passed in).
+ */
+export class PartMoves {
+  /** The pieces that move the parts named by the relation `parts` (giving order_id and group_key), the store order following. */
+  pieces(p: Params, storeId: string, parts: string, move: PartMove): Piece[] {
+    return partMove(p, storeId, parts, move);
+  }
+
+  /** A reroute's items leave their part for another (made pending if absent), inside the caller's transaction; answers how many moved. */
+  moveItems(tx: Queryable, m: ItemsMove): Promise<number> {
+    return moveItems(tx, m);
+  }
+}
