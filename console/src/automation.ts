@@ -1,6 +1,7 @@
 /** A connection's automation: how it sends and pays supplier orders, said as it is set, and its form on the Connections page. */
 import { api } from './api.js';
 import { act, field, h, notice } from './dom.js';
+import { minorToText, stepOf, textToMinor } from './format.js';
 import type { Money } from './types.js';
 import { DEFAULT_REROUTE_REASONS, REROUTE_REASONS, REVIEW_REASON_WORDS } from './vocabulary.js';
 
@@ -44,8 +45,10 @@ export function automationForm(a: Automation, url: string, render: () => Promise
   const level = h('select', { name: 'level' }, ...Object.entries(LEVELS).map(([v, t]) => h('option', { value: v, selected: v === a.level }, t)));
   const pay = h('input', { type: 'checkbox', name: 'automaticPayment', checked: a.automaticPayment });
   const unpaid = h('input', { type: 'checkbox', name: 'allowUnpaidOrders', checked: a.allowUnpaidOrders });
-  const limit = h('input', { type: 'number', name: 'costLimit', min: 0, step: '0.01', value: a.costLimit ? (a.costLimit.amountMinor / 100).toFixed(2) : '', placeholder: 'no limit' });
-  const currency = h('input', { name: 'costLimitCurrency', value: a.costLimit?.currency ?? 'USD', maxlength: 3, pattern: '[A-Za-z]{3}', 'aria-label': 'Currency', class: 'short' });
+  const limitCurrency = a.costLimit?.currency ?? 'USD';
+  const limit = h('input', { type: 'number', name: 'costLimit', min: 0, step: stepOf(limitCurrency), value: a.costLimit ? minorToText(a.costLimit.amountMinor, limitCurrency) : '', placeholder: 'no limit' });
+  // The limit's decimals follow its currency (JPY none, KWD three), so its step does too.
+  const currency = h('input', { name: 'costLimitCurrency', value: limitCurrency, maxlength: 3, pattern: '[A-Za-z]{3}', 'aria-label': 'Currency', class: 'short', oninput: (): void => void (limit.step = stepOf(currency.value.toUpperCase())) });
   const countries = h('input', { name: 'excludedCountries', value: a.excludedCountries.join(', '), placeholder: 'for example: CA, BR' });
   const named = a.shippingMethod.rule === 'named' ? a.shippingMethod.service : '';
   // The service's name only counts (and is needed) with the "named" rule.
@@ -69,7 +72,7 @@ export function automationForm(a: Automation, url: string, render: () => Promise
         level: level.value,
         automaticPayment: pay.checked,
         allowUnpaidOrders: unpaid.checked,
-        costLimit: limit.value === '' ? null : { amountMinor: Math.round(Number(limit.value) * 100), currency: currency.value.toUpperCase() },
+        costLimit: limit.value === '' ? null : { amountMinor: textToMinor(limit.value, currency.value.toUpperCase()) ?? -1, currency: currency.value.toUpperCase() },
         excludedCountries: [...new Set(countries.value.split(/[\s,;]+/).filter(Boolean).map((x) => x.toUpperCase()))],
         shippingMethod: shipping.value === 'named' ? { rule: 'named', service: service.value.trim() } : { rule: shipping.value },
         reroute: { reasons: reasons.filter((x) => x.box.checked).map((x) => x.k), maxCostIncreasePercent: Number(dearer.value) },

@@ -9,6 +9,29 @@ export function minorPerMajor(currency: string): number {
   }
 }
 
+const decimalsOf = (currency: string): number => Math.round(Math.log10(minorPerMajor(currency)));
+
+/** Minor units as the decimal text a person types, in the currency's own decimals: 1234 KWD → "1.234", 500 JPY → "500". */
+export function minorToText(amountMinor: number, currency: string): string {
+  const digits = decimalsOf(currency);
+  if (!digits) return String(amountMinor);
+  const s = String(amountMinor).padStart(digits + 1, '0');
+  return `${s.slice(0, -digits)}.${s.slice(-digits)}`;
+}
+
+/** Typed decimal text to minor units, read as text (never multiplied as a float), half up past the currency's decimals. */
+export function textToMinor(text: string, currency: string): number | null {
+  const m = /^\s*(\d{1,13})(?:\.(\d*))?\s*$/.exec(text);
+  if (!m) return null;
+  const digits = decimalsOf(currency);
+  const frac = m[2] ?? '';
+  const units = Number(m[1]) * 10 ** digits + Number((frac + '0'.repeat(digits)).slice(0, digits) || '0');
+  return frac.length > digits && Number(frac[digits]) >= 5 ? units + 1 : units;
+}
+
+/** The step a number input takes for the currency: 1 for JPY, 0.01 for USD, 0.001 for KWD. */
+export const stepOf = (currency: string): string => (decimalsOf(currency) ? `0.${'0'.repeat(decimalsOf(currency) - 1)}1` : '1');
+
 /** An amount in minor units with its currency, in the currency's own number of decimals: 4916 USD → $49.16, 500 JPY → ¥500. */
 export function money(amountMinor: number, currency: string): string {
   try {

@@ -1,12 +1,24 @@
 /**
- * Supplier amounts in a two-decimal currency (USD, EUR, ...) to integer minor units, exactly: decimal strings ("15.16"), JSON numbers (15.16, 0.30000000000000004)
- * and price ranges ("15.16 -- 15.17"). The digits are read as text and never multiplied as floating point.
+ * Supplier amounts to integer minor units of their currency, with ISO 4217's decimals for it (JPY 0, USD 2, KWD 3),
+ * exactly: decimal strings ("15.16"), JSON numbers (15.16, 0.30000000000000004) and price ranges ("15.16 -- 15.17").
+ * The digits are read as text and never multiplied as floating point.
  *
  * - A range answers its upper bound: a cost is never understated.
- * - More than two decimals round half up to the cent ("0.295" -> 30, "0.294" -> 29).
+ * - More decimals than the currency has round half up to its minor unit ("0.295" USD -> 30, "500.5" JPY -> 501).
  * - A JSON number is read from its shortest round-trip spelling (what `String(n)` gives), so 19.99 is 1999 cents.
  */
+import { minorUnitsOf, UnknownCurrencyError } from '../platform/currencies';
+
 export class MoneyFormatError extends Error {}
+
+function digitsFor(currency: string): number {
+  try {
+    return minorUnitsOf(currency);
+  } catch (err) {
+    if (err instanceof UnknownCurrencyError) throw new MoneyFormatError(err.message);
+    throw err;
+  }
+}
 
 const PLAIN = /^(\d*)(?:\.(\d*))?$/;
 const EXPONENT = /^(\d*)(?:\.(\d*))?[eE]([+-]?\d{1,3})$/;
@@ -34,33 +46,37 @@ function digitsOf(text: string): { int: string; frac: string } {
   return { int: mantissa.slice(0, point), frac: mantissa.slice(point) };
 }
 
-function decimalToCents(text: string): number {
+function decimalToUnits(text: string, digits: number): number {
   const { int, frac } = digitsOf(text);
   if (int.replace(/^0+/, '').length > MAX_DIGITS) throw new MoneyFormatError('amount too large');
-  const cents = BigInt(int) * 100n + BigInt((frac + '00').slice(0, 2));
-  const roundUp = frac.length > 2 && frac.charCodeAt(2) >= '5'.charCodeAt(0);
-  const result = roundUp ? cents + 1n : cents;
+  const kept = (frac + '0'.repeat(digits)).slice(0, digits);
+  const units = BigInt(int) * 10n ** BigInt(digits) + BigInt(kept || '0');
+  const roundUp = frac.length > digits && frac.charCodeAt(digits) >= '5'.charCodeAt(0);
+  const result = roundUp ? units + 1n : units;
   if (result > BigInt(Number.MAX_SAFE_INTEGER)) throw new MoneyFormatError('amount too large');
   return Number(result);
 }
 
-/** Minor units of a two-decimal amount; throws MoneyFormatError for anything that is not a non-negative amount. */
-export function decimalToMinor(value: unknown): number {
+/** Minor units of an amount in `currency`; throws MoneyFormatError for anything that is not a non-negative amount. */
+export function decimalToMinor(value: unknown, currency: string): number {
+  const digits = digitsFor(currency);
   if (typeof value === 'number') {
     if (!Number.isFinite(value) || value < 0) throw new MoneyFormatError('not a non-negative finite number');
-    return decimalToCents(String(value));
+    return decimalToUnits(String(value), digits);
   }
   if (typeof value !== 'string') throw new MoneyFormatError('neither a string nor a number');
   const text = value.trim();
   if (!text || text.length > 100) throw new MoneyFormatError('not an amount');
   const range = RANGE.exec(text);
-  if (range) return Math.max(decimalToCents(range[1]), decimalToCents(range[2]));
-  return decimalToCents(text);
+  if (range) return Math.max(decimalToUnits(range[1], digits), decimalToUnits(range[2], digits));
+  return decimalToUnits(text, digits);
 }
 
-/** Minor units back to the decimal text suppliers take ("12.30"). */
-export function minorToDecimal(cents: number): string {
-  if (!Number.isSafeInteger(cents) || cents < 0) throw new MoneyFormatError('not a non-negative whole number of cents');
-  const s = String(cents).padStart(3, '0');
-  return `${s.slice(0, -2)}.${s.slice(-2)}`;
+/** Minor units back to the decimal text suppliers take ("12.30" USD, "500" JPY, "1.234" KWD). */
+export function minorToDecimal(units: number, currency: string): string {
+  const digits = digitsFor(currency);
+  if (!Number.isSafeInteger(units) || units < 0) throw new MoneyFormatError('not a non-negative whole number of minor units');
+  if (!digits) return String(units);
+  const s = String(units).padStart(digits + 1, '0');
+  return `${s.slice(0, -digits)}.${s.slice(-digits)}`;
 }

@@ -18,6 +18,18 @@ function page(title: string, body: string): string {
  * The hosted checkout a shopper would see: `GET /checkout?merchant=<id>&orderId=&amountMinor=&currency=` shows the
  * amount and a Pay button; paying sends the merchant's store the signed `payment.paid` event, as a real provider does.
  */
+/** The amount in its currency's own decimals (JPY none, KWD three), as the browser's Intl data has them. */
+function shown(amountMinor: number, currency: string): string {
+  let digits = 2;
+  try {
+    digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    // not a currency Intl knows: two decimals, and the code beside it
+  }
+  const s = String(amountMinor).padStart(digits + 1, '0');
+  return `${digits ? `${s.slice(0, -digits)}.${s.slice(-digits)}` : s} ${currency}`;
+}
+
 export function checkoutRouter(p: Payments): Router {
   const router = new Router();
   router.get('/checkout', (ctx) => {
@@ -26,7 +38,7 @@ export function checkoutRouter(p: Payments): Router {
     const merchant = merchantFor(p, q.merchant);
     const fields = Object.entries({ merchant: merchant.id, ...input }).map(([k, v]) => `<input type="hidden" name="${k}" value="${escape(String(v))}">`);
     ctx.type = 'html';
-    ctx.body = page(`Pay ${(input.amountMinor / 100).toFixed(2)} ${input.currency}`, `<p>Order ${escape(input.orderId)}</p><form method="post" action="/checkout">${fields.join('')}<button type="submit">Pay</button></form>`);
+    ctx.body = page(`Pay ${shown(input.amountMinor, input.currency)}`, `<p>Order ${escape(input.orderId)}</p><form method="post" action="/checkout">${fields.join('')}<button type="submit">Pay</button></form>`);
   });
   router.post('/checkout', (ctx) => {
     const form = (ctx.request.body ?? {}) as Record<string, string>;

@@ -5,7 +5,7 @@
  */
 import type { SupplierOrderSnapshot } from '../adapter';
 import { asObj, Obj, optionalText, ShapeError, text } from '../http';
-import { count, listOf, minor } from './readers';
+import { count, currencyOf, listOf, minor } from './readers';
 
 type Status = SupplierOrderSnapshot['status'];
 
@@ -38,23 +38,24 @@ function statusOf(orderStatus: string, logisticsStatus: string, endReason: strin
   throw new ShapeError(`result.order_status ${orderStatus.slice(0, 40)} is not a known status`);
 }
 
-function amount(value: unknown, at: string): { minor: number; currency: string | null } | null {
+function amount(value: unknown, at: string, wanted: string): { minor: number; currency: string } | null {
   // A list of amounts (the user's currency first in some answers) or one amount object.
   const first = Array.isArray(value) ? value[0] : value;
   if (!first || typeof first !== 'object') return null;
   const o = first as Obj;
-  return { minor: minor(o.amount, `${at}.amount`), currency: optionalText(o, 'currency_code') };
+  const currency = currencyOf(o, wanted);
+  return { minor: minor(o.amount, `${at}.amount`, currency), currency };
 }
 
-export function readOrder(id: string, result: unknown): AeOrder {
+export function readOrder(id: string, result: unknown, wanted: string): AeOrder {
   const r = asObj(result, 'result');
   const orderStatus = text(r, 'order_status', 'result').toUpperCase();
   const { status, paid } = statusOf(orderStatus, (optionalText(r, 'logistics_status') ?? '').toUpperCase(), optionalText(r, 'end_reason'));
-  const total = amount(r.order_amount, 'result.order_amount');
+  const total = amount(r.order_amount, 'result.order_amount', wanted);
   let itemsMinor: number | null = 0;
   for (const [i, raw] of listOf(r.child_order_list, 'result.child_order_list').entries()) {
     const c = asObj(raw, `result.child_order_list[${i}]`);
-    const price = amount(c.product_price, `result.child_order_list[${i}].product_price`);
+    const price = amount(c.product_price, `result.child_order_list[${i}].product_price`, wanted);
     itemsMinor = price && itemsMinor !== null ? itemsMinor + price.minor * Math.max(1, count(c.product_count)) : null;
   }
   const logistics = listOf(r.logistics_info_list, 'result.logistics_info_list').flatMap((raw, i) => {

@@ -63,7 +63,7 @@ async function serviceFor(ae: AeClient, ctx: SupplierCallContext, item: { produc
   if (result.success === false || result.success === 'false' || code === '505') {
     throw new SupplierError('destinationUnsupported', `AliExpress does not deliver this item to ${country} (${code ?? 'no code'})${result.msg ? `: ${cleanSupplierWords(String(result.msg), [])}` : ''}`, subject);
   }
-  const options = ae.read('aliexpress.ds.freight.query', () => readFreight(result));
+  const options = ae.read('aliexpress.ds.freight.query', () => readFreight(result, setting(ctx, 'currency', 'USD')));
   const chosen = chooseShipping(options, rule);
   if (!chosen) {
     const offered = options.length ? ` (it offers ${options.map((o) => o.service).join(', ')})` : '';

@@ -34,14 +34,18 @@ export function count(v: unknown): number {
   return 0;
 }
 
-export function minor(value: unknown, at: string): number {
+/** Minor units of an AliExpress amount in `currency` (ISO 4217's decimals for it). */
+export function minor(value: unknown, at: string, currency: string): number {
   try {
-    return decimalToMinor(value);
+    return decimalToMinor(value, currency);
   } catch (err) {
     if (err instanceof MoneyFormatError) throw new ShapeError(`${at} is not an amount`);
     throw err;
   }
 }
+
+/** The currency an amount object names, or the one the connection asked for. */
+export const currencyOf = (o: Obj, wanted: string): string => optionalText(o, 'currency_code')?.toUpperCase() ?? wanted;
 
 /** A sku as the create call wants it (`sku_attr`), with the variant the contract shows. */
 export interface AeSku {
@@ -71,7 +75,7 @@ export function readProduct(result: unknown, wantedCurrency: string): { product:
       sku: optionalText(s, 'sku_code') ?? skuId,
       title: Object.values(options).filter(Boolean).join(' / ') || 'Default',
       options,
-      cost: { amountMinor: minor(price, `${at}.offer_sale_price`), currency: optionalText(s, 'currency_code') ?? wantedCurrency },
+      cost: { amountMinor: minor(price, `${at}.offer_sale_price`, currencyOf(s, wantedCurrency)), currency: currencyOf(s, wantedCurrency) },
       stock: count(s.sku_available_stock),
       available: onSelling,
     };
@@ -105,13 +109,13 @@ export function readSearchItem(raw: unknown, at: string): SupplierProduct {
  * `delivery_options` of a freight answer. `shipping_fee_cent` is read as minor units when it is a whole number and as
  * an amount when it has a decimal point (the public docs leave its unit unsure).
  */
-export function readFreight(result: Obj): ShippingOption[] {
+export function readFreight(result: Obj, currency: string): ShippingOption[] {
   return listOf(result.delivery_options, 'result.delivery_options').map((raw, i) => {
     const at = `result.delivery_options[${i}]`;
     const o = asObj(raw, at);
     const fee = o.shipping_fee_cent;
     const free = String(o.free_shipping) === 'true';
-    const costMinor = free ? 0 : typeof fee === 'string' && fee.includes('.') ? minor(fee, `${at}.shipping_fee_cent`) : count(fee);
+    const costMinor = free ? 0 : typeof fee === 'string' && fee.includes('.') ? minor(fee, `${at}.shipping_fee_cent`, currency) : count(fee);
     return { service: text(o, 'code', at), costMinor, maxDays: maxDaysOf(o.max_delivery_days) };
   });
 }

@@ -26,7 +26,7 @@ async function one(ae: AeClient, ctx: SupplierCallContext, id: string): Promise<
   const notYet = (r: AeRefusal) => (NOT_SHOWN.has(r.code) || NOT_SHOWN.has(r.subCode) ? new NotShownYet(subject) : refusalOf(r, 'order', subject));
   // Built by hand: the id is digits that may pass 2^53.
   const answer = await ae.call(ctx, 'aliexpress.trade.ds.order.get', { single_order_query: `{"order_id":${id}}` }, 'order', subject, notYet);
-  return ae.read('aliexpress.trade.ds.order.get', () => readOrder(id, answer.result));
+  return ae.read('aliexpress.trade.ds.order.get', () => readOrder(id, answer.result, setting(ctx, 'currency', 'USD')));
 }
 
 export async function readOrders(ae: AeClient, ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot> {
