@@ -53,7 +53,7 @@ describe('supplier order state machine', () => {
 describe('review reasons', () => {
   test('retryable as the spec sets it', () => {
     expect(Object.entries(REVIEW_REASONS).filter(([, r]) => r).map(([k]) => k).sort()).toEqual(['connectionUnhealthy', 'supplierRefused']);
-    expect(Object.keys(REVIEW_REASONS)).toHaveLength(13);
+    expect(Object.keys(REVIEW_REASONS)).toHaveLength(14);
   });
   test('messages lose e-mail addresses, phone numbers, tokens and street addresses', () => {
     const cleaned = cleanReviewMessage('Refused for Ada (ada@example.com, +44 20 7946 0958) at 221 Baker Street: token sbx_live_abcdefgh12345 and 0123456789abcdef0123456789abcdef01; variant SBX-P00012-V1');
@@ -62,5 +62,10 @@ describe('review reasons', () => {
     expect(cleaned).toContain('[email]');
     expect(cleaned).toContain('[phone]');
     expect(cleaned).toContain('[address]');
+  });
+  test('money and percentages stay whole: no ceiling of $10 or more reads as a phone number', () => {
+    const words = 'it costs $78.24, above the ceiling of $71.72 (10% above the recorded cost of $65.20); CA$1,204.00 (125% above €1,000.50); call +44 20 7946 0958';
+    const cleaned = cleanReviewMessage(words);
+    expect(cleaned).toBe('it costs $78.24, above the ceiling of $71.72 (10% above the recorded cost of $65.20); CA$1,204.00 (125% above €1,000.50); call [phone]');
   });
 });

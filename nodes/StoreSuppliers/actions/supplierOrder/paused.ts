@@ -19,6 +19,7 @@ const ADVICE: Record<string, string> = {
 	supplierAlreadyShipped: 'A cancel came after the supplier shipped; handle it as a return.',
 	testMode: 'Test connection to a supplier without a sandbox; no order was placed. Nothing to do until the connection is live.',
 	customerCaptureFailed: 'The supplier was paid but charging the shopper failed; tell a person at once.',
+	currencyMismatch: 'Two amounts in different currencies would have to be compared (no exchange rates); a person has to decide.',
 };
 
 /** The supplier order the error is about, when it is a pause (kept on the error for Continue On Fail). */
