@@ -62,7 +62,7 @@ export const REASONS: Record<string, { why: string; next: string }> = {
   supplierAlreadyShipped: { why: 'The supplier shipped it before it could be cancelled', next: 'Handle it as a return with the shopper.' },
   testMode: { why: 'The connection is in test mode and this supplier has no test environment', next: 'Connect the supplier live to send real orders.' },
   customerCaptureFailed: { why: 'The supplier was paid but charging the shopper failed', next: 'Contact the shopper about the payment now.' },
-  currencyMismatch: { why: 'Two amounts in different currencies would have to be compared (a cost, the recorded cost or your cost limit)', next: 'Set the cost limit in the supplier\'s currency and retry, retry accepting the cost if you agree, or fulfil it yourself.' },
+  currencyMismatch: { why: 'Two amounts in different currencies would have to be compared (a cost, the recorded cost or your cost limit)', next: 'Set the cost limit in the supplier\'s currency in Connections and retry, or fulfil the part yourself.' },
 };
 
 export const reasonWords = (reason: string | null) => (reason ? (REASONS[reason]?.why ?? reason) : '');
