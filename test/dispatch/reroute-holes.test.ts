@@ -21,6 +21,7 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   await cjControl(fake, 'DELETE', '/faults');
+  await sandbox.control('DELETE', '/faults');
 });
 afterAll(async () => {
   await svc?.stop();
@@ -131,6 +132,39 @@ test('(3) hops never order above the ceiling over the recorded cost: the second 
   expect(atCj).toMatchObject({ supplierKey: 'cj', status: 'needsReview', reviewReason: 'variantUnavailable' });
   expect(atCj.reviewMessage).toContain(`above the ceiling of ${usd(Math.floor((cost * 110) / 100))} (10% above the recorded cost of ${usd(cost)})`);
   expect(sos).toHaveLength(2);
+  expect(await liveOrders(sandbox, fake, sos.map((s: any) => s.supplierOrderNumber))).toEqual({ sandbox: 0, cj: 0 });
+});
+
+test('(3) three hops at 10 %: two taken, the third never orders above 10 % over the recorded cost', async () => {
+  const rule = (reasons: string[]) => ({ reroute: { reasons, maxCostIncreasePercent: 10 } });
+  const shop = await openRerouteShop(svc, sandbox, fake, { page: 10, priceFactor: 1.05, automation: rule(['variantUnavailable']) });
+  const cost = shop.products[0].costMinor;
+  const test = await svc.call('POST', `/api/store-suppliers/${shop.storeId}`, { key: shop.owner.key, body: { supplierKey: 'sandbox', mode: 'test', credentials: { apiKey: shop.account.testKey } } });
+  expect(test.status).toBe(201);
+  expect((await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/${test.body.result.id}/automation`, { key: shop.owner.key, body: rule(['supplierRefused']) })).status).toBe(200);
+  const other = (await sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=50&page=11')).body.items.find((p: any) => p.shipsTo.includes('US') && p.variants[0].available && p.variants[0].stock >= 50);
+  await sandbox.control('POST', `/variants/${other.variants[0].id}`, { costMinor: Math.round(cost * 1.09) });
+  const third = await cjProduct(fake, shop, Math.round(cost * 1.14), 500);
+  await setAlternates(svc, shop, [
+    { connectionId: shop.cjConnId, supplierProductId: shop.cj.pid, supplierVariantId: shop.cj.vid },
+    { connectionId: test.body.result.id, supplierProductId: other.id, supplierVariantId: other.variants[0].id },
+    third,
+  ]);
+  await unavailable(shop);
+  // Hop 1 to CJ (5 % above), whose create is refused; hop 2 to the sandbox in test mode (9 % above), whose create is
+  // refused too (slowly, so CJ's first backup runs out meanwhile); hop 3 finds only CJ's second, 14 % above.
+  await cjControl(fake, 'POST', '/faults', { failNext: { path: '/shopping/order/createOrderV2', code: 1602001, message: 'Variant is off the shelf', count: 1 } });
+  await sandbox.control('POST', '/faults', { latencyMs: 1500, refuseNext: { count: 1, message: 'Refused: the warehouse is closed' } });
+  const orderId = await confirmed(shop);
+  await settled(shop, orderId, (s) => s.length >= 3);
+  await cjControl(fake, 'POST', `/variants/${shop.cj.vid}`, { stock: 0 });
+  const sos = await settled(shop, orderId, (s) => s.length >= 3 && s.at(-1).status !== 'queued' && s.at(-1).events.some((e: any) => ['rerouteFailed', 'rerouted', 'createdAtSupplier'].includes(e.type)));
+  const hops = sos.flatMap((s: any) => s.events.filter((e: any) => e.type === 'rerouted'));
+  expect(hops.map((h: any) => h.details.costDifferenceMinor)).toEqual([Math.round(cost * 1.05) - cost, Math.round(cost * 1.09) - cost]);
+  expect(sos).toHaveLength(3);
+  const last = sos[2];
+  expect(last).toMatchObject({ supplierKey: 'sandbox', status: 'needsReview', reviewReason: 'supplierRefused' });
+  expect(last.reviewMessage).toContain(`cj: it costs ${usd(Math.round(cost * 1.14))}, above the ceiling of ${usd(Math.floor((cost * 110) / 100))} (10% above the recorded cost of ${usd(cost)})`);
   expect(await liveOrders(sandbox, fake, sos.map((s: any) => s.supplierOrderNumber))).toEqual({ sandbox: 0, cj: 0 });
 });
 
