@@ -95,6 +95,23 @@ test('(2) a cancel written before the reroute moves the items wins: the reroute 
   expect(await liveOrders(sandbox, fake, [paused.supplierOrderNumber])).toEqual({ sandbox: 0, cj: 0 });
 });
 
+test('(2) a cancel accepted before the reroute is asked wins: the reroute is 409, the part ends cancelled, nothing at the alternate', async () => {
+  const shop = await openRerouteShop(svc, sandbox, fake, { page: 12, automation: MANUAL });
+  await unavailable(shop);
+  const orderId = await confirmed(shop);
+  const paused = await pausedPart(shop, orderId);
+  const atCjBefore = (await cjControl(fake, 'GET', '/received')).orders.length;
+  // The cancel's step asks the sandbox (slow) whether it holds the order; the reroute is asked meanwhile.
+  await sandbox.control('POST', '/faults', { latencyMs: 2000 });
+  expect((await svc.call('POST', url(shop, paused._id, 'cancel'), { key: shop.owner.key, headers: later })).status).toBe(202);
+  const reroute = await svc.call('POST', url(shop, paused._id, 'reroute'), { key: shop.owner.key, body: {} });
+  expect([reroute.status, reroute.body.error?.code, reroute.body.error?.message]).toEqual([409, 'invalidState', 'A cancel of this supplier order is under way; it is not rerouted.']);
+  const [so] = await settled(shop, orderId, (s) => s[0].status === 'cancelled');
+  expect(so.events.some((e: any) => e.type === 'rerouteRequested' || e.type === 'rerouted')).toBe(false);
+  expect(await partsOf(shop, orderId)).toHaveLength(1);
+  expect((await cjControl(fake, 'GET', '/received')).orders.length).toBe(atCjBefore);
+});
+
 test('(6) twenty identical reroute requests at once leave one rerouteRequested in the history and one order at the alternate', async () => {
   const shop = await openRerouteShop(svc, sandbox, fake, { page: 4, automation: MANUAL });
   await unavailable(shop);
