@@ -15,7 +15,7 @@ interface Plan {
   conn: SupplierConnection;
   items: Array<{ id: string; supplierVariantId: string; linkCostMinor: number }>;
   costMinor: number;
-  primaryCostMinor: number;
+  recordedCostMinor: number;
   currency: string;
 }
 
@@ -76,7 +76,7 @@ export class Rerouter {
         tried.push({ connectionId, position, supplierKey: conn?.supplierKey ?? 'unknown', why: err.message });
       }
     }
-    // An alternate stopped only by a currency: the pause says so (a person decides; there are no exchange rates yet).
+    // An alternate stopped by a currency: the pause says currencyMismatch (a person decides; no exchange rates yet).
     return this.end(so, tried, candidates.length ? 'Not rerouted: no alternate could take the part.' : 'Not rerouted: no alternate is left to try.', currency ? 'currencyMismatch' : undefined);
   }
 
@@ -123,7 +123,7 @@ export class Rerouter {
     const country = so.destination.country.toUpperCase();
     if (conn.automation.excludedCountries.includes(country)) throw new Refusal(`the store excluded ${country} for it`);
     const products = new Map<string, SupplierProduct>();
-    const plan: Plan = { conn, items: [], costMinor: 0, primaryCostMinor: 0, currency: '' };
+    const plan: Plan = { conn, items: [], costMinor: 0, recordedCostMinor: 0, currency: '' };
     for (const item of items) {
       const alt = alternates.find((a) => a.itemId === item.id);
       if (!alt) throw new Refusal(`it has no alternate for ${item.sku}`);
@@ -138,13 +138,13 @@ export class Rerouter {
       plan.items.push({ id: item.id, supplierVariantId: v.id, linkCostMinor: v.cost.amountMinor });
       plan.costMinor += v.cost.amountMinor * item.quantity;
       // Anchored: the cost recorded when the order was taken, never the last alternate's, so hops do not compound.
-      plan.primaryCostMinor += alt.recordedCostMinor * item.quantity;
+      plan.recordedCostMinor += alt.recordedCostMinor * item.quantity;
       plan.currency = v.cost.currency;
     }
     const percent = primary.automation.reroute.maxCostIncreasePercent;
-    const ceiling = Math.floor((plan.primaryCostMinor * (100 + percent)) / 100);
+    const ceiling = Math.floor((plan.recordedCostMinor * (100 + percent)) / 100);
     const money = (n: number) => formatMoney(n, plan.currency);
-    if (plan.costMinor > ceiling) throw new Refusal(`it costs ${money(plan.costMinor)}, above the ceiling of ${money(ceiling)} (${percent}% above the recorded cost of ${money(plan.primaryCostMinor)})`);
+    if (plan.costMinor > ceiling) throw new Refusal(`it costs ${money(plan.costMinor)}, above the ceiling of ${money(ceiling)} (${percent}% above the recorded cost of ${money(plan.recordedCostMinor)})`);
     const limit = conn.automation.costLimit;
     if (limit && limit.currency !== plan.currency) throw new CurrencyRefusal(`its cost limit is in ${limit.currency}, its cost in ${plan.currency} (currencyMismatch: not compared)`);
     if (limit && plan.costMinor > limit.amountMinor) throw new Refusal(`it costs ${money(plan.costMinor)}, above its cost limit of ${formatMoney(limit.amountMinor, limit.currency)}`);
@@ -171,7 +171,7 @@ export class Rerouter {
     const details = {
       from: { supplierOrderId: so.id, connectionId: from.id, supplierKey: from.supplierKey },
       to: { supplierOrderId: id, connectionId: plan.conn.id, supplierKey: plan.conn.supplierKey, groupKey },
-      reason: request.reason, by: request.by, costDifferenceMinor: plan.costMinor - plan.primaryCostMinor, currency: plan.currency,
+      reason: request.reason, by: request.by, costDifferenceMinor: plan.costMinor - plan.recordedCostMinor, currency: plan.currency,
       ...(tried.length ? { tried } : {}),
     };
     const { first: written, second } = await this.records.reroute(so, {
