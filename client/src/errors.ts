@@ -32,6 +32,7 @@ export type ApiErrorCode =
   | 'unexpectedResponse'
   | 'alternateInvalid'
   | 'rerouteNotProven'
+  | 'rerouteInProgress'
   | (string & {});
 
 export interface ErrorDetail {

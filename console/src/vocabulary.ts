@@ -25,6 +25,8 @@ export const REVIEW_REASONS = {
   supplierAlreadyShipped: { retryable: false, reroute: 'no' },
   testMode: { retryable: false, reroute: 'no' },
   customerCaptureFailed: { retryable: false, reroute: 'no' },
+  /** Two amounts in different currencies would have to be compared; until exchange rates exist, a person decides. */
+  currencyMismatch: { retryable: false, reroute: 'no' },
 } as const satisfies Record<string, ReviewReasonFlags>;
 
 export type ReviewReason = keyof typeof REVIEW_REASONS;
@@ -115,6 +117,11 @@ export const REVIEW_REASON_WORDS: { [R in ReviewReason]: ReviewReasonWords<R> } 
     why: 'The supplier was paid but charging the shopper failed',
     next: 'Contact the shopper about the payment now.',
     advice: 'The supplier was paid but charging the shopper failed; tell a person at once.',
+  },
+  currencyMismatch: {
+    why: 'Two amounts in different currencies would have to be compared (a cost, the recorded cost or your cost limit)',
+    next: 'Set the cost limit in the supplier\'s currency in Connections and retry, or fulfil the part yourself.',
+    advice: 'Two amounts in different currencies would have to be compared (no exchange rates); a person has to decide.',
   },
 };
 

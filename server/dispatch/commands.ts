@@ -48,10 +48,17 @@ export class DispatchCommands {
 
   /**
    * A caller's request, through the transition table (a move it does not allow is 409 invalidState). A job that
-   * moved the record meanwhile does not make the request fail: it is made again on the record as it now is.
+   * moved the record meanwhile does not make the request fail: it is made again on the record as it now is. While a
+   * reroute is under way a person's request is 409 rerouteInProgress; the same reroute asked again answers the one
+   * under way (no second request). The write's guard decides it in the database (./transition.ts `Change.guard`).
    */
   private async request(so: SupplierOrder, e: Extract<DispatchEvent, { type: keyof typeof REFUSED }>): Promise<SupplierOrder> {
     for (let attempt = 0; ; attempt++) {
+      if (so.status === 'needsReview' && so.rerouteRequest) {
+        if (e.type === 'rerouteRequested' && e.request.connectionId === so.rerouteRequest.connectionId) return so;
+        throw errors.conflict('rerouteInProgress', 'A reroute of this supplier order to a backup supplier is under way; read it again once it ends.');
+      }
+      if (e.type === 'rerouteRequested' && so.cancelRequested) throw errors.invalidState('A cancel of this supplier order is under way; it is not rerouted.');
       try {
         return await this.records.change(so, e);
       } catch (err) {

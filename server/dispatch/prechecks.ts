@@ -87,6 +87,10 @@ const supplierOffers: Check = async ({ work: { so, conn, items }, gateway }) => 
     if (!variant || !variant.available) throw new Pause('variantUnavailable', `The supplier no longer offers variant ${item.supplierVariantId} (${item.sku}).`);
     if (variant.stock < item.quantity) throw new Pause('variantUnavailable', `The supplier has ${variant.stock} of variant ${item.supplierVariantId} (${item.sku}); the order needs ${item.quantity}.`);
     if (!product.shipsTo.includes(country)) throw new Pause('destinationUnsupported', `The supplier does not deliver product ${pid} to ${country}.`);
+    // Amounts in two currencies are never compared as plain numbers (no exchange rates yet): a person decides.
+    if (item.recordedCurrency && item.recordedCurrency !== variant.cost.currency) {
+      throw new Pause('currencyMismatch', `The supplier now prices ${item.sku} in ${variant.cost.currency}; its cost was recorded in ${item.recordedCurrency}. Amounts in two currencies are not compared.`);
+    }
     currency = variant.cost.currency;
     current += variant.cost.amountMinor * item.quantity;
     recorded += (item.linkCostMinor ?? variant.cost.amountMinor) * item.quantity;
@@ -96,6 +100,9 @@ const supplierOffers: Check = async ({ work: { so, conn, items }, gateway }) => 
     throw new Pause('costChanged', `The supplier's cost moved from ${formatMoney(recorded, currency)} to ${formatMoney(current, currency)} since import.`, { recordedCostMinor: recorded, currentCostMinor: current });
   }
   const limit = conn.automation.costLimit;
+  if (limit && limit.currency !== currency && !accepted) {
+    throw new Pause('currencyMismatch', `The items cost ${formatMoney(current, currency)}; the store's cost limit is in ${limit.currency}. Amounts in two currencies are not compared.`, { currentCostMinor: current });
+  }
   if (limit && current > limit.amountMinor && !accepted) {
     throw new Pause('costAboveLimit', `The items cost ${formatMoney(current, currency)}, above the store's limit of ${formatMoney(limit.amountMinor, limit.currency)}.`, { currentCostMinor: current, limitMinor: limit.amountMinor });
   }

@@ -5,7 +5,7 @@ import { formatMoney } from '../platform/money';
 import type { SupplierOrderSnapshot, SupplierProduct } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
 import type { SupplierOrderRecords, Work } from './records';
-import type { ReviewReason } from './review-reasons';
+import { cleanReviewMessage, type ReviewReason } from './review-reasons';
 import type { AlternateOfItem } from './sql/reroute';
 import type { RerouteRequest, RerouteTry, SupplierOrder } from './supplier-order';
 import { type DispatchEvent, SYSTEM } from './transition';
@@ -15,12 +15,15 @@ interface Plan {
   conn: SupplierConnection;
   items: Array<{ id: string; supplierVariantId: string; linkCostMinor: number }>;
   costMinor: number;
-  primaryCostMinor: number;
+  recordedCostMinor: number;
   currency: string;
 }
 
 /** A reason the alternate cannot take the part, in words for the review message. */
 class Refusal extends Error {}
+
+/** Two amounts in different currencies would have to be compared: never as plain numbers (no exchange rates yet). */
+class CurrencyRefusal extends Refusal {}
 
 /** The pause a rule turns into a reroute request: the reason is in the connection's rule and an item names alternates. */
 export function pausedFor(w: Work, reason: ReviewReason, message: string, more: Omit<Extract<DispatchEvent, { type: 'paused' }>, 'type' | 'reason' | 'message'> = {}): DispatchEvent {
@@ -59,6 +62,7 @@ export class Rerouter {
       (a) => !done.has(`${a.connectionId}#${a.position}`) && a.connectionId !== so.connectionId && (!request.connectionId || a.connectionId === request.connectionId),
     );
     const tried: RerouteTry[] = [];
+    let currency = false;
     for (const { connectionId, position } of candidates) {
       const conn = await this.records.connection(so.storeId, connectionId);
       try {
@@ -68,14 +72,16 @@ export class Rerouter {
         return await this.move(w, plan, proof.answer, tried);
       } catch (err) {
         if (!(err instanceof Refusal)) throw err;
+        currency ||= err instanceof CurrencyRefusal;
         tried.push({ connectionId, position, supplierKey: conn?.supplierKey ?? 'unknown', why: err.message });
       }
     }
-    return this.end(so, tried, candidates.length ? 'Not rerouted: no alternate could take the part.' : 'Not rerouted: no alternate is left to try.');
+    // An alternate stopped by a currency: the pause says currencyMismatch (a person decides; no exchange rates yet).
+    return this.end(so, tried, candidates.length ? 'Not rerouted: no alternate could take the part.' : 'Not rerouted: no alternate is left to try.', currency ? 'currencyMismatch' : undefined);
   }
 
-  private end(so: SupplierOrder, tried: RerouteTry[], message: string): Promise<SupplierOrder> {
-    return this.records.change(so, { type: 'rerouteEnded', tried, message });
+  private end(so: SupplierOrder, tried: RerouteTry[], message: string, reason?: ReviewReason): Promise<SupplierOrder> {
+    return this.records.change(so, { type: 'rerouteEnded', tried, message, ...(reason ? { reason } : {}) });
   }
 
   /** Whether the first supplier provably holds no live order for the part (cancelling the one it holds, if it can). */
@@ -102,7 +108,7 @@ export class Rerouter {
     } catch (err) {
       if (!(err instanceof SupplierError)) throw err;
       if (err.kind === 'notFound') return { absent: true, answer: null };
-      if (['refused', 'alreadyShipped', 'notSupported', 'credentialsRejected', 'accountUnusable'].includes(err.kind)) return stop(`the first supplier would not cancel its order (${err.message}).`);
+      if (['refused', 'alreadyShipped', 'notSupported', 'credentialsRejected', 'accountUnusable'].includes(err.kind)) return stop(`the first supplier would not cancel its order (${cleanReviewMessage(err.message)}).`);
       throw err; // a passing error: the queue runs the step again
     }
   }
@@ -117,7 +123,7 @@ export class Rerouter {
     const country = so.destination.country.toUpperCase();
     if (conn.automation.excludedCountries.includes(country)) throw new Refusal(`the store excluded ${country} for it`);
     const products = new Map<string, SupplierProduct>();
-    const plan: Plan = { conn, items: [], costMinor: 0, primaryCostMinor: 0, currency: '' };
+    const plan: Plan = { conn, items: [], costMinor: 0, recordedCostMinor: 0, currency: '' };
     for (const item of items) {
       const alt = alternates.find((a) => a.itemId === item.id);
       if (!alt) throw new Refusal(`it has no alternate for ${item.sku}`);
@@ -127,17 +133,20 @@ export class Rerouter {
       if (!v || !v.available) throw new Refusal(`it no longer offers variant ${alt.supplierVariantId} (${item.sku})`);
       if (v.stock < item.quantity) throw new Refusal(`it has ${v.stock} of ${item.sku}; the order needs ${item.quantity}`);
       if (!product.shipsTo.includes(country)) throw new Refusal(`it does not deliver to ${country}`);
-      if (alt.primaryCurrency && alt.primaryCurrency !== v.cost.currency) throw new Refusal(`its cost is in ${v.cost.currency}, the primary's in ${alt.primaryCurrency}`);
+      if (alt.recordedCostMinor === null || !alt.recordedCurrency) throw new Refusal(`no cost was recorded for ${item.sku} when the order was taken`);
+      if (alt.recordedCurrency !== v.cost.currency) throw new CurrencyRefusal(`its cost is in ${v.cost.currency}, the recorded cost in ${alt.recordedCurrency} (currencyMismatch: not compared)`);
       plan.items.push({ id: item.id, supplierVariantId: v.id, linkCostMinor: v.cost.amountMinor });
       plan.costMinor += v.cost.amountMinor * item.quantity;
-      plan.primaryCostMinor += (item.linkCostMinor ?? 0) * item.quantity;
+      // Anchored: the cost recorded when the order was taken, never the last alternate's, so hops do not compound.
+      plan.recordedCostMinor += alt.recordedCostMinor * item.quantity;
       plan.currency = v.cost.currency;
     }
     const percent = primary.automation.reroute.maxCostIncreasePercent;
-    const ceiling = Math.floor((plan.primaryCostMinor * (100 + percent)) / 100);
+    const ceiling = Math.floor((plan.recordedCostMinor * (100 + percent)) / 100);
     const money = (n: number) => formatMoney(n, plan.currency);
-    if (plan.costMinor > ceiling) throw new Refusal(`it costs ${money(plan.costMinor)}, above the ceiling of ${money(ceiling)} (${percent}% above the primary's ${money(plan.primaryCostMinor)})`);
+    if (plan.costMinor > ceiling) throw new Refusal(`it costs ${money(plan.costMinor)}, above the ceiling of ${money(ceiling)} (${percent}% above the recorded cost of ${money(plan.recordedCostMinor)})`);
     const limit = conn.automation.costLimit;
+    if (limit && limit.currency !== plan.currency) throw new CurrencyRefusal(`its cost limit is in ${limit.currency}, its cost in ${plan.currency} (currencyMismatch: not compared)`);
     if (limit && plan.costMinor > limit.amountMinor) throw new Refusal(`it costs ${money(plan.costMinor)}, above its cost limit of ${formatMoney(limit.amountMinor, limit.currency)}`);
     return plan;
   }
@@ -162,7 +171,7 @@ export class Rerouter {
     const details = {
       from: { supplierOrderId: so.id, connectionId: from.id, supplierKey: from.supplierKey },
       to: { supplierOrderId: id, connectionId: plan.conn.id, supplierKey: plan.conn.supplierKey, groupKey },
-      reason: request.reason, by: request.by, costDifferenceMinor: plan.costMinor - plan.primaryCostMinor, currency: plan.currency,
+      reason: request.reason, by: request.by, costDifferenceMinor: plan.costMinor - plan.recordedCostMinor, currency: plan.currency,
       ...(tried.length ? { tried } : {}),
     };
     const { first: written, second } = await this.records.reroute(so, {

@@ -109,6 +109,8 @@ export interface WorkItem {
   quantity: number;
   supplierVariantId: string | null;
   linkCostMinor: number | null;
+  /** The currency of the cost recorded when the order was taken (the link cost keeps it across reroutes). */
+  recordedCurrency: string | null;
   /** The supplier product the item's variant is linked to now; null once unlinked. */
   supplierProductId: string | null;
   /** Whether the item's store variant names backup suppliers (a rule's pause asks for a reroute only then). */

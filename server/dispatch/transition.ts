@@ -34,7 +34,7 @@ export type DispatchEvent =
   /** The items went to `to` (the alternate's new supplier order); `details`: from, to, reason, cost difference. */
   | { type: 'rerouted'; actor: Actor; to: string; details: Record<string, unknown>; answer: SupplierOrderSnapshot | null }
   /** No alternate could take the items: the pause stands, its message listing each tried and why. */
-  | { type: 'rerouteEnded'; tried: RerouteTry[]; message: string };
+  | { type: 'rerouteEnded'; tried: RerouteTry[]; message: string; reason?: ReviewReason };
 
 export type Fields = Partial<Omit<SupplierOrder, 'id' | 'status' | 'storeId' | 'orderId' | 'groupKey' | 'createdAt' | 'updatedAt'>>;
 
@@ -46,6 +46,12 @@ export interface Change {
   to: SupplierOrderStatus;
   /** The columns that change besides the status. */
   fields: Fields;
+  /**
+   * What else the record must still hold, decided by the same compare and set: a person's request waits for no
+   * reroute under way (`noReroute`); a reroute's request and its move find no cancel asked (`noCancel`), and the move
+   * its request still standing (`reroute`). One winner between a reroute and a person, decided in the database.
+   */
+  guard: Array<'noReroute' | 'noCancel' | 'reroute'>;
   history: { actor: Actor; type: string; details: Record<string, unknown> };
   /** How the order part moves with it (orders' `partMove`, through its `PartMoves`, in the same statement); null: it does not. */
   part: PartMove | null;
@@ -53,6 +59,14 @@ export interface Change {
   after: SupplierOrder;
   next: Step | null;
 }
+
+const GUARDS: Partial<Record<DispatchEvent['type'], Change['guard']>> = {
+  retry: ['noReroute'],
+  payRequested: ['noReroute'],
+  cancelRequested: ['noReroute'],
+  rerouteRequested: ['noReroute', 'noCancel'],
+  rerouted: ['reroute', 'noCancel'],
+};
 
 /** The supplier's order status, as the table's event. */
 const ANSWER_EVENT: Record<SupplierOrderSnapshot['status'], MoveEvent> = {
@@ -78,7 +92,7 @@ export function transition(so: SupplierOrder | null, e: DispatchEvent, now = new
   const { fields, history } = effect(base, e, now);
   if (e.type === 'create' && e.tried?.length) base.rerouteTried = e.tried;
   const after: SupplierOrder = { ...base, ...fields, status: to, updatedAt: now };
-  return { id: base.id, from: so?.status ?? null, to, fields, history, part: partMove(base, e, after), after, next: nextStep(after) };
+  return { id: base.id, from: so?.status ?? null, to, fields, guard: GUARDS[e.type] ?? [], history, part: partMove(base, e, after), after, next: nextStep(after) };
 }
 
 /** A passing error: failed, retried after a backoff while retries remain; then, or with the circuit open, a pause. */
@@ -104,7 +118,8 @@ function answerFields(so: SupplierOrder, a: SupplierOrderSnapshot): Fields {
 }
 
 const review = (reason: ReviewReason, message: string): Fields => ({ reviewReason: reason, reviewMessage: cleanReviewMessage(message), retryable: REVIEW_REASONS[reason].retryable, payRequested: false });
-const WITHDRAWN: Fields = { cancelRequested: false, storeTakesOver: false };
+// A cancel that won over a reroute asked meanwhile (by the rule's pause) ends that request too.
+const WITHDRAWN: Fields = { cancelRequested: false, storeTakesOver: false, rerouteRequest: null };
 const TOO_LATE = 'The cancel came after the supplier shipped the order; handle it as a return.';
 
 function effect(so: SupplierOrder, e: DispatchEvent, now: Date): { fields: Fields; history: Change['history'] } {
@@ -155,7 +170,7 @@ function effect(so: SupplierOrder, e: DispatchEvent, now: Date): { fields: Field
       // Not asked any more: a retry (once the shopper paid again) asks the provider anew.
       return { fields: { ...review('customerCaptureFailed', `The supplier was paid, but charging the shopper failed. ${e.message}`), captureRequested: false }, history: by(SYSTEM, 'paused', { reason: 'customerCaptureFailed' }) };
     case 'cancelled': {
-      const fields = { ...(e.answer ? answerFields(so, e.answer) : {}), cancelRequested: false };
+      const fields = { ...(e.answer ? answerFields(so, e.answer) : {}), cancelRequested: false, rerouteRequest: null };
       return { fields, history: e.withdrawn ? by(SYSTEM, 'cancelledAtSupplier', { supplierStatus: e.answer?.supplierStatus }) : by(SYSTEM, 'cancelled', { atSupplier: !!e.answer }) };
     }
     case 'cancelRefused':
@@ -169,11 +184,28 @@ function effect(so: SupplierOrder, e: DispatchEvent, now: Date): { fields: Field
     case 'rerouted':
       return { fields: { ...(e.answer ? answerFields(so, e.answer) : {}), rerouteRequest: null, reroutedTo: e.to, retryable: false }, history: by(e.actor, 'rerouted', e.details) };
     case 'rerouteEnded': {
-      // Named by supplier and place in the list (a connection id would read as a token to the message's cleaning).
-      const tried = e.tried.map((t, i) => `${i + 1}. ${t.supplierKey}: ${t.why}`).join(' ');
-      const message = cleanReviewMessage(`${so.reviewMessage ?? ''} ${e.message}${tried ? ` Alternates tried: ${tried}.` : ''}`.trim());
-      return { fields: { rerouteRequest: null, reviewMessage: message, rerouteTried: [...so.rerouteTried, ...e.tried] }, history: by(SYSTEM, 'rerouteFailed', { tried: e.tried, message: e.message }) };
+      const fields: Fields = { rerouteRequest: null, reviewMessage: rerouteMessage(so.reviewMessage, e.message, e.tried), rerouteTried: [...so.rerouteTried, ...e.tried] };
+      if (e.reason) Object.assign(fields, { reviewReason: e.reason, retryable: REVIEW_REASONS[e.reason] });
+      return { fields, history: by(SYSTEM, 'rerouteFailed', { tried: e.tried, message: e.message, ...(e.reason ? { reason: e.reason } : {}) }) };
     }
+  }
+}
+
+/** Room for the pause's message after a reroute: five alternates with their prices fit well within it. */
+export const REROUTE_MESSAGE_LIMIT = 2000;
+
+/**
+ * The pause's message after a reroute: the service's own words (the pause before it was cleaned when written), so
+ * not cleaned again. Each alternate tried, named by supplier and place in the list (a connection id would read as a
+ * token); those that do not fit are counted, pointing to the history, which names them all.
+ */
+export function rerouteMessage(before: string | null, message: string, tried: RerouteTry[]): string {
+  const head = `${before ?? ''} ${message}`.trim();
+  const lines = tried.map((t, i) => `${i + 1}. ${t.supplierKey}: ${t.why}`);
+  for (let n = lines.length; ; n--) {
+    const more = n < lines.length ? ` ${n ? 'And' : 'Alternates tried:'} ${lines.length - n} more: see the history (rerouteFailed).` : '';
+    const text = `${head}${n ? ` Alternates tried: ${lines.slice(0, n).join(' ')}.` : ''}${more}`;
+    if (text.length <= REROUTE_MESSAGE_LIMIT || n === 0) return text.slice(0, REROUTE_MESSAGE_LIMIT);
   }
 }
 

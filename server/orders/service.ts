@@ -59,7 +59,7 @@ export class OrderService {
       const links = await sql.liveLinksOfVariants(tx, storeId, variantIds);
       const linkOf = new Map(links.map((l) => [l.store_variant_id, l]));
       const orderId = crypto.randomUUID();
-      const items: StoreOrderItem[] = input.items.map((item, position) => {
+      const items: Array<StoreOrderItem & { linkCurrency: string | null }> = input.items.map((item, position) => {
         const v = byId.get(item.variantId)!;
         const link = linkOf.get(v.id);
         return {
@@ -76,6 +76,8 @@ export class OrderService {
           groupKey: link ? supplierGroupKey(link.connection_id) : STORE_GROUP,
           supplierVariantId: link?.supplier_variant_id ?? null,
           linkCostMinor: link ? Number(link.cost_minor) : null,
+          // The cost recorded when the order is taken, and its currency: every reroute's ceiling starts from it.
+          linkCurrency: link?.currency ?? null,
         };
       });
       const groups = [...new Set(items.map((i) => i.groupKey))].map((groupKey) => ({

@@ -1,6 +1,7 @@
 import { assertMove, canMove, ImpossibleMoveError, MOVES, partStatusOf, PROGRESS_RANK, SUPPLIER_ORDER_STATUSES } from '../../server/dispatch/state-machine';
 import { cleanReviewMessage, REVIEW_REASONS } from '../../server/dispatch/review-reasons';
 import { REROUTE_REASONS, REVIEW_REASON_LIST, REVIEW_REASON_WORDS } from '../../server/platform/vocabulary/review-reasons';
+import { REROUTE_MESSAGE_LIMIT, rerouteMessage } from '../../server/dispatch/transition';
 
 describe('supplier order state machine', () => {
   test('every status has an entry, and every move names known statuses', () => {
@@ -67,5 +68,18 @@ describe('review reasons', () => {
     expect(cleaned).toContain('[email]');
     expect(cleaned).toContain('[phone]');
     expect(cleaned).toContain('[address]');
+  });
+  test('money and percentages stay whole: no ceiling of $10 or more reads as a phone number', () => {
+    const words = 'it costs $78.24, above the ceiling of $71.72 (10% above the recorded cost of $65.20); CA$1,204.00 (125% above €1,000.50); call +44 20 7946 0958';
+    const cleaned = cleanReviewMessage(words);
+    expect(cleaned).toBe('it costs $78.24, above the ceiling of $71.72 (10% above the recorded cost of $65.20); CA$1,204.00 (125% above €1,000.50); call [phone]');
+  });
+  test('the pause message after a reroute names every alternate tried while they fit, then points to the history', () => {
+    const tried = (n: number) => Array.from({ length: n }, (_, i) => ({ connectionId: 'c', position: i, supplierKey: 'cj', why: `it costs $${78 + i}.24, above the ceiling of $71.72 (10% above the recorded cost of $65.20)` }));
+    const five = rerouteMessage('The supplier has 0 of variant V1.', 'Not rerouted: no alternate could take the part.', tried(5));
+    expect(five).toMatch(/Alternates tried: 1\. cj: it costs \$78\.24, above the ceiling of \$71\.72 \(10% above .* 5\. cj: it costs \$82\.24, .*\)\.$/);
+    const many = rerouteMessage('Paused.', 'Not rerouted: no alternate could take the part.', tried(40));
+    expect(many.length).toBeLessThanOrEqual(REROUTE_MESSAGE_LIMIT);
+    expect(many).toMatch(/\. And \d+ more: see the history \(rerouteFailed\)\.$/);
   });
 });

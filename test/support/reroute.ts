@@ -21,7 +21,7 @@ export async function cjControl(fake: RunningFakeCj, method: string, path: strin
 const usedCj = new Set<string>();
 
 /** Another CJ product on the store's CJ connection, priced at `priceMinor` with `stock`. */
-async function cjProduct(fake: RunningFakeCj, shop: RerouteShop, priceMinor: number, stock: number) {
+export async function cjProduct(fake: RunningFakeCj, shop: RerouteShop, priceMinor: number, stock: number) {
   const catalogue = await cjControl(fake, 'GET', '/catalogue');
   const product = catalogue.find((p: any) => p.status === 3 && !usedCj.has(p.pid));
   usedCj.add(product.pid);

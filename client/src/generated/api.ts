@@ -33,7 +33,7 @@ export interface CancelSupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -99,7 +99,7 @@ export interface CancelSupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -513,7 +513,7 @@ export interface ConfirmStoreOrder {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -1044,7 +1044,7 @@ export interface CreateStoreOrder {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -1295,7 +1295,7 @@ export interface DeliverStoreOrderPart {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -1400,7 +1400,7 @@ export interface FulfilOrderPartManually {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -1468,7 +1468,7 @@ export interface FulfilOrderPartManually {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -1799,7 +1799,7 @@ export interface GetStoreOrder {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -1932,7 +1932,7 @@ export interface GetSupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -2566,7 +2566,7 @@ export interface ListStoreOrders {
         supplierKey: string;
         contractModel: "standard" | "promiseToSell";
         status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-        reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+        reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
         reviewMessage: string | null;
         /** Whether trying again with nothing changed may succeed; false when the order is not paused */
         retryable: boolean;
@@ -2835,7 +2835,7 @@ export interface ListSupplierOrders {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -3006,7 +3006,7 @@ export interface MarkStoreOrderPaid {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -3109,7 +3109,7 @@ export interface PaySupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -3175,7 +3175,7 @@ export interface PaySupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -3487,7 +3487,7 @@ export interface RerouteSupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -3553,7 +3553,7 @@ export interface RerouteSupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -3675,7 +3675,7 @@ export interface RetrySupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -3741,7 +3741,7 @@ export interface RetrySupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -4142,7 +4142,7 @@ export interface ShipStoreOrderPart {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -4315,7 +4315,7 @@ export interface SubmitOrderPart {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -4381,7 +4381,7 @@ export interface SubmitOrderPart {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;

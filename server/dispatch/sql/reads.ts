@@ -52,7 +52,7 @@ export async function workOfMany(db: Queryable, storeId: string, ids: string[]):
     db,
     `SELECT ${OF_S}, to_jsonb(c.*) AS connection, o.payment_method AS order_payment_method, o.payment_status AS order_payment_status, o.confirmed_at IS NOT NULL AS order_confirmed,
             COALESCE((SELECT json_agg(json_build_object('id', i.id, 'sku', i.sku, 'quantity', i.quantity, 'supplierVariantId', i.supplier_variant_id,
-                                                        'linkCostMinor', i.link_cost_minor,
+                                                        'linkCostMinor', i.link_cost_minor, 'recordedCurrency', coalesce(i.recorded_currency, lv.currency),
                                                         -- A rerouted item is ordered from its alternate's product (looked up only then).
                                                         'supplierProductId', CASE WHEN l.connection_id = s.connection_id THEN l.supplier_product_id ELSE
                                                           (SELECT a.supplier_product_id FROM product_link_alternates a WHERE a.store_id = s.store_id AND a.store_variant_id = i.variant_id

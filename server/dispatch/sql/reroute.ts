@@ -7,9 +7,9 @@ export interface AlternateOfItem {
   itemId: string;
   sku: string;
   quantity: number;
-  /** What the primary costs, as the order recorded it, and in which currency the link keeps it. */
-  linkCostMinor: number | null;
-  primaryCurrency: string | null;
+  /** The item's cost recorded when the order was taken, and its currency: each hop's ceiling starts from it. */
+  recordedCostMinor: number | null;
+  recordedCurrency: string | null;
   position: number;
   connectionId: string;
   supplierProductId: string;
@@ -20,7 +20,8 @@ export interface AlternateOfItem {
 export function alternatesOfPart(db: Queryable, so: { storeId: string; orderId: string; groupKey: string }): Promise<AlternateOfItem[]> {
   return rows<AlternateOfItem>(
     db,
-    `SELECT i.id AS "itemId", i.sku, i.quantity, i.link_cost_minor::float8 AS "linkCostMinor", lv.currency AS "primaryCurrency", a.position,
+    `SELECT i.id AS "itemId", i.sku, i.quantity, coalesce(i.recorded_cost_minor, i.link_cost_minor)::float8 AS "recordedCostMinor",
+            coalesce(i.recorded_currency, lv.currency) AS "recordedCurrency", a.position,
             a.connection_id AS "connectionId", a.supplier_product_id AS "supplierProductId", a.supplier_variant_id AS "supplierVariantId"
        FROM store_order_items i
        JOIN product_link_alternates a ON a.store_id = i.store_id AND a.store_variant_id = i.variant_id

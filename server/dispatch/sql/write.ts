@@ -22,6 +22,8 @@ const COLUMNS: Record<string, string> = {
   acceptedCostMinor: 'accepted_cost_minor', rerouteRequest: 'reroute_request', rerouteTried: 'reroute_tried', reroutedTo: 'rerouted_to', retriesUsed: 'retries_used', nextRetryAt: 'next_retry_at', paymentDue: 'payment_due', captureRequested: 'capture_requested',
 };
 const JSON_FIELDS = new Set(['costs', 'shipping', 'rerouteRequest', 'rerouteTried']);
+/** A change's guard (./transition.ts `Change.guard`), checked by the same compare and set as its status. */
+const GUARD_SQL: Record<Change['guard'][number], string> = { noReroute: 'reroute_request IS NULL', noCancel: 'NOT cancel_requested', reroute: 'reroute_request IS NOT NULL' };
 
 /** The columns `so`, the record as written, gives to the other pieces. */
 const SO_GIVES = [...columnsOf(COLUMNS_READ), 'from_status'];
@@ -51,8 +53,9 @@ export async function writeChange(db: Queryable, c: Change, parts: PartMoves, al
       return `${COLUMNS[key]} = ${JSON_FIELDS.has(key) ? p.json(value) : p.add(value)}`;
     });
     const from = p.add(c.from);
+    const guard = c.guard.map((g) => ` AND ${GUARD_SQL[g]}`).join('');
     so = `UPDATE supplier_orders SET status = ${p.add(c.to)}, updated_at = now()${sets.map((x) => `, ${x}`).join('')}
-           WHERE store_id = ${p.add(a.storeId)} AND id = ANY(${p.add([c.id, ...alike])}::uuid[]) AND status = ${from} RETURNING ${COLUMNS_READ}, ${from}::text AS from_status`;
+           WHERE store_id = ${p.add(a.storeId)} AND id = ANY(${p.add([c.id, ...alike])}::uuid[]) AND status = ${from}${guard} RETURNING ${COLUMNS_READ}, ${from}::text AS from_status`;
   }
   const h = c.history;
   st.add({ name: 'so', gives: SO_GIVES, reads: {}, sql: so });

@@ -51,10 +51,10 @@ export async function groupOf(db: Queryable, storeId: string, orderId: string, g
 // --- A new order
 
 /** The links of these store variants through live connections (each table pinned to the store). */
-export function liveLinksOfVariants(tx: Queryable, storeId: string, variantIds: string[]): Promise<Array<{ store_variant_id: string; connection_id: string; supplier_variant_id: string; cost_minor: string }>> {
+export function liveLinksOfVariants(tx: Queryable, storeId: string, variantIds: string[]): Promise<Array<{ store_variant_id: string; connection_id: string; supplier_variant_id: string; cost_minor: string; currency: string }>> {
   return rows(
     tx,
-    `SELECT lv.store_variant_id, l.connection_id, lv.supplier_variant_id, lv.cost_minor
+    `SELECT lv.store_variant_id, l.connection_id, lv.supplier_variant_id, lv.cost_minor, lv.currency
        FROM product_link_variants lv JOIN product_links l ON l.store_id = $1 AND l.id = lv.link_id
        JOIN supplier_connections c ON c.store_id = $1 AND c.id = l.connection_id AND c.disconnected_at IS NULL
       WHERE lv.store_id = $1 AND lv.store_variant_id = ANY($2)`,
@@ -63,16 +63,16 @@ export function liveLinksOfVariants(tx: Queryable, storeId: string, variantIds: 
 }
 
 /** The order, its items and its parts (each part pending), in one statement. */
-export async function insertOrder(tx: Queryable, o: Omit<StoreOrder, 'createdAt' | 'updatedAt' | 'status' | 'needsAttention' | 'paymentAttention' | 'confirmedAt' | 'markedPaidAt'>, items: StoreOrderItem[], groups: Array<Pick<FulfilmentGroup, 'groupKey' | 'connectionId' | 'fulfilledByStore'>>): Promise<void> {
+export async function insertOrder(tx: Queryable, o: Omit<StoreOrder, 'createdAt' | 'updatedAt' | 'status' | 'needsAttention' | 'paymentAttention' | 'confirmedAt' | 'markedPaidAt'>, items: Array<StoreOrderItem & { linkCurrency: string | null }>, groups: Array<Pick<FulfilmentGroup, 'groupKey' | 'connectionId' | 'fulfilledByStore'>>): Promise<void> {
   await affected(
     tx,
     `WITH o AS (
        INSERT INTO store_orders (id, store_id, number, status, payment_method, payment_status, contract_model, currency, total_minor, destination, needs_attention, created_by_account_id, created_by_key_id)
        VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, $9, false, $10, $11) RETURNING id
      ), i AS (
-       INSERT INTO store_order_items (id, store_id, order_id, position, product_id, variant_id, sku, title, product_title, quantity, unit_price_minor, group_key, supplier_variant_id, link_cost_minor)
-       SELECT x.id, $2::uuid, o.id, x.position, x."productId", x."variantId", x.sku, x.title, x."productTitle", x.quantity, x."unitPriceMinor", x."groupKey", x."supplierVariantId", x."linkCostMinor"
-         FROM o, jsonb_to_recordset($12::jsonb) AS x(id uuid, position int, "productId" uuid, "variantId" uuid, sku text, title text, "productTitle" text, quantity int, "unitPriceMinor" bigint, "groupKey" text, "supplierVariantId" text, "linkCostMinor" bigint)
+       INSERT INTO store_order_items (id, store_id, order_id, position, product_id, variant_id, sku, title, product_title, quantity, unit_price_minor, group_key, supplier_variant_id, link_cost_minor, recorded_cost_minor, recorded_currency)
+       SELECT x.id, $2::uuid, o.id, x.position, x."productId", x."variantId", x.sku, x.title, x."productTitle", x.quantity, x."unitPriceMinor", x."groupKey", x."supplierVariantId", x."linkCostMinor", x."linkCostMinor", x."linkCurrency"
+         FROM o, jsonb_to_recordset($12::jsonb) AS x(id uuid, position int, "productId" uuid, "variantId" uuid, sku text, title text, "productTitle" text, quantity int, "unitPriceMinor" bigint, "groupKey" text, "supplierVariantId" text, "linkCostMinor" bigint, "linkCurrency" text)
      )
      INSERT INTO fulfilment_groups (store_id, order_id, group_key, connection_id, status, shipment, fulfilled_by_store)
      SELECT $2::uuid, o.id, g."groupKey", g."connectionId", 'pending', NULL, g."fulfilledByStore" FROM o, jsonb_to_recordset($13::jsonb) AS g("groupKey" text, "connectionId" uuid, "fulfilledByStore" boolean)`,

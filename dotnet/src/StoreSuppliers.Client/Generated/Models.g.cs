@@ -1164,7 +1164,7 @@ public readonly partial struct SupplierOrderStatus : IEquatable<SupplierOrderSta
     }
 }
 
-/// <summary>One of insufficientBalance, variantUnavailable, destinationUnsupported, costAboveLimit, costChanged, customerPaymentPending, customerPaymentNotSettled, connectionUnhealthy, supplierRefused, connectionMissing, supplierAlreadyShipped, testMode, customerCaptureFailed; a value this version does not know is kept as it is (see IsKnown).</summary>
+/// <summary>One of insufficientBalance, variantUnavailable, destinationUnsupported, costAboveLimit, costChanged, customerPaymentPending, customerPaymentNotSettled, connectionUnhealthy, supplierRefused, connectionMissing, supplierAlreadyShipped, testMode, customerCaptureFailed, currencyMismatch; a value this version does not know is kept as it is (see IsKnown).</summary>
 [JsonConverter(typeof(ReviewReason.Converter))]
 public readonly partial struct ReviewReason : IEquatable<ReviewReason>
 {
@@ -1212,11 +1212,14 @@ public readonly partial struct ReviewReason : IEquatable<ReviewReason>
     /// <summary><c>customerCaptureFailed</c></summary>
     public static ReviewReason CustomerCaptureFailed { get; } = new ReviewReason("customerCaptureFailed");
 
+    /// <summary><c>currencyMismatch</c></summary>
+    public static ReviewReason CurrencyMismatch { get; } = new ReviewReason("currencyMismatch");
+
     /// <summary>Every value this version of the client knows.</summary>
-    public static IReadOnlyList<ReviewReason> Known { get; } = new[] { InsufficientBalance, VariantUnavailable, DestinationUnsupported, CostAboveLimit, CostChanged, CustomerPaymentPending, CustomerPaymentNotSettled, ConnectionUnhealthy, SupplierRefused, ConnectionMissing, SupplierAlreadyShipped, TestMode, CustomerCaptureFailed };
+    public static IReadOnlyList<ReviewReason> Known { get; } = new[] { InsufficientBalance, VariantUnavailable, DestinationUnsupported, CostAboveLimit, CostChanged, CustomerPaymentPending, CustomerPaymentNotSettled, ConnectionUnhealthy, SupplierRefused, ConnectionMissing, SupplierAlreadyShipped, TestMode, CustomerCaptureFailed, CurrencyMismatch };
 
     /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
-    public bool IsKnown => _value == "insufficientBalance" || _value == "variantUnavailable" || _value == "destinationUnsupported" || _value == "costAboveLimit" || _value == "costChanged" || _value == "customerPaymentPending" || _value == "customerPaymentNotSettled" || _value == "connectionUnhealthy" || _value == "supplierRefused" || _value == "connectionMissing" || _value == "supplierAlreadyShipped" || _value == "testMode" || _value == "customerCaptureFailed";
+    public bool IsKnown => _value == "insufficientBalance" || _value == "variantUnavailable" || _value == "destinationUnsupported" || _value == "costAboveLimit" || _value == "costChanged" || _value == "customerPaymentPending" || _value == "customerPaymentNotSettled" || _value == "connectionUnhealthy" || _value == "supplierRefused" || _value == "connectionMissing" || _value == "supplierAlreadyShipped" || _value == "testMode" || _value == "customerCaptureFailed" || _value == "currencyMismatch";
 
     /// <summary>The value as the service spells it.</summary>
     public override string ToString() => _value ?? string.Empty;
