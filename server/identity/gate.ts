@@ -66,7 +66,7 @@ export function createGate(db: DataSource, accounts: AccountService, keys: ApiKe
     requiredPlan: DROPSHIPPING_PLAN,
 
     charge: (payer, action, amount, requestId, tx) => credits.charge(payer, action, amount, requestId, tx),
-    refund: (payer, action, amount, requestId) => credits.refund(payer, action, amount, requestId),
+    hold: (payer, action, price, units, requestId) => credits.hold(payer, action, price, units, requestId),
   };
   return gate;
 }
