@@ -12,7 +12,7 @@ import { ownerAccess } from './owner-access';
 import { planIncludesDropshipping } from './permissions';
 import { CREDIT_HOLD_SWEEP_QUEUE, HOLD_SWEEP_KEY, IDENTITY_QUEUES, nextHoldSweep } from './queues';
 import { identityRoutes } from './routes';
-import { replaceSealedKey, sealedKeys, storeOwnerPlan } from './sql';
+import { replaceSealedKey, sealedKeys, storeOwnerPlan } from './sql/identity';
 
 /** Accounts, sessions, API keys, credits and the gate every request passes. */
 export const identityModule = domainModule({

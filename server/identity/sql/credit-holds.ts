@@ -1,4 +1,4 @@
-import { rows, type Queryable } from '../platform/db';
+import { rows, type Queryable } from '../../platform/db';
 
 // The identity domain's statements on credit holds: credits taken before a request's work, given back for the units
 // the work did not spend when the request ends, or by the sweep when it never ended (docs/decisions.md, "Credits").
