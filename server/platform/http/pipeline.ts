@@ -89,8 +89,6 @@ async function runChecked(route: AnyRoute, gate: Gate, input: RouteInput, resolv
 
   const credits = routeCredits(route.credits, body, caller, gate, requestId);
   await credits.chargeUpFront();
-  // Fault drill: killed between the charge and the work (the held credits are the sweep's to give back).
-  failpoint('credits.held');
   const rc: RequestContext = {
     requestId,
     params,
@@ -155,9 +153,11 @@ function routeCredits(rule: CreditRule | undefined, body: unknown, caller: Calle
   return {
     api,
     async chargeUpFront() {
-      if (!payer || timing !== 'request' || units <= 0) return;
+      if (!payer || timing !== 'request' || units <= 0 || rule.price <= 0) return;
       const held = await gate.hold(payer, rule.action, rule.price, units, requestId);
       hold = held;
+      // Fault drill: killed between the charge and the work (the held credits are then the sweep's to give back).
+      failpoint('credits.held');
       renewing = setInterval(() => void held.renew().catch(() => undefined), held.renewEveryMs);
       renewing.unref();
     },
