@@ -4,7 +4,8 @@
  * killed, by a worker's sweep once the hold's lease lapses. Each kill here is a real SIGKILL of the API process at a
  * named failpoint; the account's balance (over HTTP) and its ledger must end as if the request had been charged for
  * what it did, and no more is refunded later. A request that finished is never refunded by the sweep, even one that
- * outlived its lease while running.
+ * outlived its lease while running; and a process stalled (SIGSTOP) past its lease finds its hold refunded and does no
+ * work unpaid when it wakes.
  */
 import { createStore, Developer, eventually, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
 
@@ -142,6 +143,35 @@ test('a request that finished is not refunded by the sweep, even one that outliv
   expect(await ledgerOf('slow-import')).toEqual([{ action: 'supplierProduct.import', amount: -2 }]);
   expect(await balance()).toBe(before - 4);
   expect(await productsLinkedTo([a, b])).toBe(2);
+}, 180000);
+
+test('a process stalled past its lease: the sweep refunds the hold, and the work the process then tries is refused, not done unpaid', async () => {
+  await startWorker();
+  const before = await balance();
+  const id = catalogue[5].id;
+  await sandbox.control('POST', '/faults', { accountLatencyMs: { [sandboxAccount]: 6000 } });
+  try {
+    const answer = api.call('POST', `/api/store-suppliers/${storeId}/${connId}/import`, { key: owner.key, body: { products: [{ supplierProductId: id }] }, headers: { 'X-Request-Id': 'stalled-import' } });
+    await eventually(async () => ((await holds()).length === 1 ? true : undefined), 20000, 'the credits held');
+    // Stopped while it waits on the supplier: it cannot renew its lease, so the worker's sweep refunds the hold.
+    api.proc.kill('SIGSTOP');
+    try {
+      await eventually(async () => ((await holds()).length === 0 ? true : undefined), 30000, 'the sweep refunding the stalled request\'s hold');
+    } finally {
+      api.proc.kill('SIGCONT');
+    }
+    const res = await answer;
+    expect([res.status, res.body.error.code]).toEqual([422, 'nothingImported']);
+    expect(res.body.error.details).toEqual([expect.objectContaining({ supplierProductId: id, code: 'serviceUnavailable' })]);
+  } finally {
+    await sandbox.control('DELETE', '/faults');
+  }
+  expect(await productsLinkedTo([id])).toBe(0);
+  expect(await ledgerOf('stalled-import')).toEqual([
+    { action: 'supplierProduct.import', amount: -2 },
+    { action: 'supplierProduct.import.refund', amount: 2 },
+  ]);
+  expect(await balance()).toBe(before);
 }, 180000);
 
 leakScanTest();
