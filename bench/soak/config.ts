@@ -64,6 +64,8 @@ export const SERVICE_TUNING: Record<string, string> = {
   EVENT_TARGETS_ALLOW_PRIVATE: 'true',
   DB_POOL_SIZE: '10',
   SHUTDOWN_TIMEOUT_MS: '10000',
+  // Credits held by a request whose API process was killed go back within seconds, well inside the settle phase.
+  CREDIT_HOLD_LEASE_SECONDS: '5',
 };
 
 /**

@@ -2,7 +2,9 @@ import type { Creator } from '../identity/permissions';
 import { Cursors, keysetList, Page } from '../platform/pagination';
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import type { Queryable } from '../platform/db';
 import { errors } from '../platform/errors';
+import { failpoint } from '../platform/failpoints';
 import type { Boss } from '../platform/jobs';
 import type { CreditService } from '../identity/credits';
 import type { MemberAccess } from '../identity/owner-access';
@@ -108,7 +110,8 @@ export class ImportService {
   }
 
   /** Up to IMPORT_INLINE_LIMIT products at once (the route has charged for all; it refunds the ones in `errors`). */
-  async importNow(storeId: string, conn: SupplierConnection, items: ImportItem[], opts: { rule: PriceRule; sync: SyncSwitches; status?: 'active' | 'draft' }, creator: Creator) {
+  /** `within`: what commits with each product made (the credit it spends). */
+  async importNow(storeId: string, conn: SupplierConnection, items: ImportItem[], opts: { rule: PriceRule; sync: SyncSwitches; status?: 'active' | 'draft' }, creator: Creator, within?: (tx: Queryable) => Promise<void>) {
     const store = await this.store(storeId);
     const fetched = await this.importer.fetchAll(conn, items);
     const created: Array<{ productId: string; linkId: string }> = [];
@@ -117,7 +120,15 @@ export class ImportService {
       const f = fetched[i];
       try {
         if (!f.ok) throw f.error;
-        created.push(await this.importer.inTransaction((tx) => this.importer.importOne(tx, { store, conn, product: f.value, item, ...opts }, creator)));
+        created.push(
+          await this.importer.inTransaction(async (tx) => {
+            const made = await this.importer.importOne(tx, { store, conn, product: f.value, item, ...opts }, creator);
+            await within?.(tx);
+            return made;
+          }),
+        );
+        // Fault drill: killed with some products made and paid for, the rest held (the sweep refunds them).
+        failpoint('catalogue.importedOne');
       } catch (err) {
         failures.push(failureOf(item, err, this.importer.supplierName(conn)));
       }

@@ -52,6 +52,7 @@ export function linkRoutes(connections: ConnectionService, supplierProducts: Sup
         const link = await links.create(
           { storeId: ctx.params.storeId, product, conn, supplierProduct, mappings: ctx.body.variants, priceRule: rule(ctx.body.priceRule), sync: { ...DEFAULT_SYNC, ...(ctx.body.sync ?? {}) }, alternates: backups },
           creatorOf(ctx.caller!),
+          (tx) => ctx.credits.spendInTransaction(tx),
         );
         return links.view(link);
       },

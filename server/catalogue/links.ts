@@ -160,8 +160,13 @@ export class LinkService {
     return product;
   }
 
-  create(input: Parameters<LinkService['createIn']>[1], creator: Creator): Promise<ProductLink> {
-    return this.db.transaction((tx) => this.createIn(tx, input, creator));
+  /** `within`: what commits with the link (the credit it spends). */
+  create(input: Parameters<LinkService['createIn']>[1], creator: Creator, within?: (tx: Queryable) => Promise<void>): Promise<ProductLink> {
+    return this.db.transaction(async (tx) => {
+      const link = await this.createIn(tx, input, creator);
+      await within?.(tx);
+      return link;
+    });
   }
 
   /** Unlinks; the store product stays as the store's own. */

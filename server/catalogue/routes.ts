@@ -92,10 +92,10 @@ export function catalogueRoutes(connections: ConnectionService, supplierProducts
         const opts = { rule: rule(ctx.body.priceRule), sync: { ...DEFAULT_SYNC, ...(ctx.body.sync ?? {}) }, status: ctx.body.status };
         const creator = creatorOf(ctx.caller!);
         if (ctx.body.products.length <= IMPORT_INLINE_LIMIT) {
-          const done = await imports.importNow(ctx.params.storeId, conn, ctx.body.products, opts, creator);
-          // Nothing made: an error answer (the whole charge is refunded), each product's reason in the details.
+          // Each product made spends its credits in its own transaction; the ones not made are refunded at the end.
+          const done = await imports.importNow(ctx.params.storeId, conn, ctx.body.products, opts, creator, (tx) => ctx.credits.spendInTransaction(tx));
+          // Nothing made: an error answer (nothing spent, the whole charge refunded), each product's reason in the details.
           if (!done.products.length) throw nothingImported(done.errors);
-          ctx.credits.refundUnits(done.errors.length);
           return new Reply(201, done);
         }
         const job = await imports.startJob(ctx.params.storeId, conn, ctx.body.products, opts, creator, ctx.credits.ticket());

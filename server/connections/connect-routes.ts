@@ -35,11 +35,11 @@ export function connectRoutes(connections: ConnectionService, signIn: SignInServ
         ['supplierKey', 'mode', 'credentials'],
       ),
       response: { status: 201, schema: connectionSchema },
-      async handler({ params: p, body, caller }) {
+      async handler({ params: p, body, caller, credits }) {
         const adapter = registry.find(body.supplierKey);
         // Without an adapter, connect refuses the supplier key before it looks at credentials.
         const creds = adapter ? connections.settings.validateCredentials(adapter, body.credentials) : {};
-        return connections.present(await connections.connect(p.storeId, { ...body, credentials: creds }, creatorOf(caller!)));
+        return connections.present(await connections.connect(p.storeId, { ...body, credentials: creds }, creatorOf(caller!), (tx) => credits.spendInTransaction(tx)));
       },
     }),
     route({
@@ -92,9 +92,9 @@ export function connectRoutes(connections: ConnectionService, signIn: SignInServ
       query: object({ state: { type: 'string', maxLength: 400 }, code: { type: 'string', maxLength: 400 }, error: { type: 'string', maxLength: 200 } }, ['state']),
       response: { status: 201, schema: connectionSchema },
       async handler({ query, carried, store, caller, credits }) {
-        const { conn, renewed } = await signIn.complete(carried, query, store!.storeId, creatorOf(caller!), ownRecordsKeyId(caller));
-        // Signing in again renews an existing connection, which (like replacing its credentials) costs nothing.
-        if (renewed) credits.refundUnits(1);
+        // A new connection spends the credit; signing in again renews an existing one, which (like replacing its
+        // credentials) costs nothing, so it spends none and the credit is refunded.
+        const { conn } = await signIn.complete(carried, query, store!.storeId, creatorOf(caller!), ownRecordsKeyId(caller), (tx) => credits.spendInTransaction(tx));
         return new Reply(201, await connections.present(conn), false, { 'Set-Cookie': signIn.clearCookie(carried.signInId, base()) });
       },
     }),

@@ -90,11 +90,12 @@ export class ConnectionService {
     return conn;
   }
 
-  /** Verifies with the supplier first; nothing is stored when it refuses. */
+  /** Verifies with the supplier first; nothing is stored when it refuses. `within`: what commits with the connection (its credit). */
   async connect(
     storeId: string,
     input: { supplierKey: string; mode: ConnectionMode; credentials: Record<string, string>; settings?: Record<string, unknown>; automation?: Partial<Automation> },
     creator: Creator,
+    within?: (tx: Queryable) => Promise<void>,
   ): Promise<SupplierConnection> {
     const adapter = this.settings.adapter(input.supplierKey);
     const settings = this.settings.validateSettings(adapter, input.settings ?? {});
@@ -125,7 +126,11 @@ export class ConnectionService {
       ...creator,
     };
     try {
-      return await sql.insertConnection(this.db, fields);
+      return await this.db.transaction(async (tx) => {
+        const conn = await sql.insertConnection(tx, fields);
+        await within?.(tx);
+        return conn;
+      });
     } catch (e) {
       if ((e as { code?: string }).code === '23505') throw this.alreadyConnected(input.supplierKey, input.mode);
       throw e;

@@ -3,6 +3,7 @@ import type { Creator } from '../identity/permissions';
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { Secrets } from '../platform/crypto';
+import type { Queryable } from '../platform/db';
 import { ApiError, errors } from '../platform/errors';
 import type { Gate } from '../platform/http/gate';
 import type { Caller } from '../platform/http/route';
@@ -173,7 +174,15 @@ export class SignInService {
    * when the store already has one to this supplier in this mode (within the caller's record scope), signs it in again:
    * its credentials are replaced (as PUT /:storeId/:id would) and a sign-in that had lapsed stands again.
    */
-  async complete(started: SignInStarted, input: { code?: string; error?: string }, storeId: string, creator: Creator, ownKeyId: string | null): Promise<{ conn: SupplierConnection; renewed: boolean }> {
+  async complete(
+    started: SignInStarted,
+    input: { code?: string; error?: string },
+    storeId: string,
+    creator: Creator,
+    ownKeyId: string | null,
+    /** What commits with a new connection (its credit); a renewal makes none. */
+    within?: (tx: Queryable) => Promise<void>,
+  ): Promise<{ conn: SupplierConnection; renewed: boolean }> {
     if (input.error || !input.code) throw errors.badRequest('signInDeclined', 'The merchant did not authorise the connection at the supplier.');
     const adapter = this.gateway.adapterFor(started.supplierKey);
     if (!supportsSignIn(adapter)) throw SIGN_IN_REFUSED;
@@ -184,7 +193,7 @@ export class SignInService {
       await setHealth(this.db, conn, { status: 'healthy', checkedAt: new Date().toISOString(), latencyMs: 0, message: `Signed in again as ${conn.accountLabel}` });
       return { conn: await this.connections.get(storeId, conn.id, null), renewed: true };
     }
-    return { conn: await this.connections.connect(storeId, { supplierKey: started.supplierKey, mode: started.mode, credentials }, creator), renewed: false };
+    return { conn: await this.connections.connect(storeId, { supplierKey: started.supplierKey, mode: started.mode, credentials }, creator, within), renewed: false };
   }
 
   /**

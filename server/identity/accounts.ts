@@ -5,7 +5,7 @@ import { errors } from '../platform/errors';
 import type { Account, Plan } from './types';
 import { CreditService, SIGN_UP_CREDITS } from './credits';
 import { planIncludesDropshipping } from './permissions';
-import * as sql from './sql';
+import * as sql from './sql/identity';
 
 export interface AccountView {
   id: string;

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { randomBase62, Secrets } from '../platform/crypto';
 import { errors } from '../platform/errors';
 import type { ApiKey, RecordScope } from './types';
-import * as sql from './sql';
+import * as sql from './sql/identity';
 
 const API_KEY_PREFIX = 'ssk_';
 

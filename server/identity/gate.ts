@@ -6,8 +6,8 @@ import type { AccountService } from './accounts';
 import type { ApiKeyService } from './api-keys';
 import type { CreditService } from './credits';
 import type { Account, ApiKey } from './types';
-import * as sql from './sql';
-import type { AccessRow, KeyRow } from './sql';
+import * as sql from './sql/identity';
+import type { AccessRow, KeyRow } from './sql/identity';
 import { DROPSHIPPING_PLAN, PERMISSIONS, planIncludesDropshipping } from './permissions';
 
 const ALL_PERMISSIONS: ReadonlySet<string> = new Set(PERMISSIONS);
@@ -66,7 +66,7 @@ export function createGate(db: DataSource, accounts: AccountService, keys: ApiKe
     requiredPlan: DROPSHIPPING_PLAN,
 
     charge: (payer, action, amount, requestId, tx) => credits.charge(payer, action, amount, requestId, tx),
-    refund: (payer, action, amount, requestId) => credits.refund(payer, action, amount, requestId),
+    hold: (payer, action, price, units, requestId) => credits.hold(payer, action, price, units, requestId),
   };
   return gate;
 }

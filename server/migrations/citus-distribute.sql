@@ -49,5 +49,7 @@ SELECT create_distributed_table('supplier_order_counts', 'store_id', colocate_wi
 
 -- The credit ledger: written on every charged call, too often for a copy on every node; its own group, by account.
 SELECT create_distributed_table('credit_ledger', 'account_id', colocate_with => 'none');
+-- Credits held while their request runs: beside the ledger rows their settling writes.
+SELECT create_distributed_table('credit_holds', 'account_id', colocate_with => 'credit_ledger');
 
 COMMIT;

@@ -78,6 +78,8 @@ export interface Config {
   readBackIntervalSeconds: number;
   /** How often pg-boss's monitor looks for jobs whose worker stopped sending heartbeats. */
   jobSuperviseSeconds: number;
+  /** How long credits held for a request stand unrenewed (its process died) before the sweep refunds them. */
+  creditHoldLeaseSeconds: number;
   /** How often a migration waiting for the previous release's processes to stop is tried again. */
   migrationRetrySeconds: number;
   /** Events to developers: the time limit of one delivery, its retries (base, cap, give-up), slots, body limit, idle poll, retention. */
@@ -200,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     dispatchRetryBaseSeconds: intVar(env, 'DISPATCH_RETRY_BASE_SECONDS', 30, 1, 86400),
     dispatchWaitMs: intVar(env, 'DISPATCH_WAIT_MS', 15000, 0, 120000),
     jobSuperviseSeconds: intVar(env, 'JOB_SUPERVISE_SECONDS', 10, 1, 3600),
+    creditHoldLeaseSeconds: intVar(env, 'CREDIT_HOLD_LEASE_SECONDS', 60, 3, 3600),
     migrationRetrySeconds: intVar(env, 'MIGRATION_RETRY_SECONDS', 60, 1, 3600),
     dispatchConcurrency: intVar(env, 'DISPATCH_CONCURRENCY', 400, 1, 4000),
     dispatchSweepSeconds: intVar(env, 'DISPATCH_SWEEP_SECONDS', 5, 1, 3600),

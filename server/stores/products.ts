@@ -71,9 +71,14 @@ export class ProductService {
     return product;
   }
 
-  async create(storeId: string, input: ProductInput, creator: Creator): Promise<ProductView> {
+  /** `within`: what commits with the product (the credit it spends). */
+  async create(storeId: string, input: ProductInput, creator: Creator, within?: (tx: Queryable) => Promise<void>): Promise<ProductView> {
     try {
-      const product = await this.db.transaction((tx) => this.createIn(tx, storeId, input, creator));
+      const product = await this.db.transaction(async (tx) => {
+        const made = await this.createIn(tx, storeId, input, creator);
+        await within?.(tx);
+        return made;
+      });
       return this.get(storeId, product.id, null);
     } catch (e) {
       if (duplicateSku(e)) throw errors.conflict('skuTaken', 'A variant of this store already uses one of these SKUs.');

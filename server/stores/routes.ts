@@ -75,7 +75,7 @@ export function storeRoutes(stores: StoreService, products: ProductService, acco
       operationId: 'createStoreProduct', method: 'post', path: '/api/store-products/:storeId', tag: 'Store products', auth: 'caller', permission: 'products.manage', credits: { action: 'storeProduct.create', price: 1 }, readOnly: false,
       summary: 'Create a store product with its variants',
       params: params(['storeId']), body: object(productFields, ['title', 'variants']), response: { status: 201, schema: productSchema },
-      handler: async ({ caller, params: p, body }) => products.create(p.storeId, body, creatorOf(caller!)),
+      handler: async ({ caller, params: p, body, credits }) => products.create(p.storeId, body, creatorOf(caller!), (tx) => credits.spendInTransaction(tx)),
     }),
     route({
       operationId: 'listStoreProducts', method: 'get', path: '/api/store-products/:storeId', tag: 'Store products', auth: 'caller', permission: 'products.view', readOnly: true,

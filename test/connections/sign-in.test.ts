@@ -224,7 +224,7 @@ test('a test connection to a supplier without a test environment is allowed', as
 });
 
 
-test('a sign-in connection costs what a key connection costs: charged once, refunded when declined, 402 when too few credits', async () => {
+test('a sign-in connection costs what a key connection costs: charged once, refunded when declined or renewed, 402 when too few credits', async () => {
   const payer = await newDeveloper(svc, { plan: 'pro', credits: 20 });
   const store = await createStore(svc, payer.key, 'Paid');
   const ledger = async () => (await svc.db.query(`SELECT action, amount FROM credit_ledger WHERE account_id = $1 AND action LIKE 'supplierConnection.connect%' ORDER BY id`, [payer.accountId])).rows;
@@ -245,6 +245,14 @@ test('a sign-in connection costs what a key connection costs: charged once, refu
   const no = await declinedBrowser.navigate(`${svc.baseUrl}/api/store-suppliers/oauth/callback?state=${encodeURIComponent(declined.state)}&error=access_denied`);
   expect(no.body.error.code).toBe('signInDeclined');
   expect(await credits()).toBe(before - 5);
+
+  // Signed in again: the connection is renewed, which spends nothing, so the up-front charge is refunded.
+  const again = await openAndApprove((await start(payer.key, store)).authorizationUrl, acc.accountId, payer.session);
+  const renewed = await again.browser.navigate(again.back.toString());
+  expect(renewed.status).toBe(201);
+  expect(renewed.body.result.id).toBe(done.body.result.id);
+  expect(await credits()).toBe(before - 5);
+  expect((await ledger()).slice(-2)).toEqual([{ action: 'supplierConnection.connect', amount: -5 }, { action: 'supplierConnection.connect.refund', amount: 5 }]);
 
   await svc.db.query('UPDATE accounts SET credits = 4 WHERE id = $1', [payer.accountId]);
   const poor = await openAndApprove((await start(payer.key, store)).authorizationUrl, acc.accountId, payer.session);

@@ -5,6 +5,11 @@
  * did: its price when answered 2xx with the work done, nothing when refused; an unanswered call is judged by what it
  * left behind (its probe, over the API). A part's sends are judged together: however many submits it took, one
  * supplier order, 3 credits. And each account's balance must be what was granted less what the calls cost.
+ *
+ * Credits charged before a call's work are held until the call ends (docs/decisions.md, "Credits"); a call whose API
+ * process was killed leaves its hold to the sweep, which refunds what the work did not spend once the lease lapses.
+ * So the check first waits (bounded) for every hold of the soak's accounts to be settled, and a hold still standing
+ * is a failure: after it, the ledger is exact, with no allowance for credits in flight.
  */
 import type { ChargedCall } from '../api';
 import type { ManualDispatch } from '../merchant';
@@ -14,6 +19,35 @@ import { Verdict, verdict } from './verdict';
 
 const PRICED = ['supplierConnection.connect', 'supplierProduct.import', 'productLink.create', 'storeProduct.create', 'supplierOrder.send'];
 const SIGN_UP_CREDITS = 100;
+/** How long the check waits for the sweep: a few leases of the soak's CREDIT_HOLD_LEASE_SECONDS. */
+const HOLDS_SETTLE_MS = 60_000;
+
+interface HoldRow {
+  account_id: string;
+  request_id: string | null;
+  action: string;
+  units: number;
+  units_spent: number;
+  lease_until: Date;
+}
+
+/** Waits until no hold of the accounts stands; answers a failure line for each still standing at the bound. */
+async function holdsSettled(stores: Store[]): Promise<string[]> {
+  const deadline = Date.now() + HOLDS_SETTLE_MS;
+  for (;;) {
+    const standing: HoldRow[] = [];
+    for (const d of new Set(stores.map((s) => s.deployment))) {
+      const accounts = stores.filter((s) => s.deployment === d).map((s) => s.owner.accountId);
+      const r = await d.reader.query<HoldRow>('SELECT account_id, request_id, action, units, units_spent, lease_until FROM credit_holds WHERE account_id = ANY($1::uuid[])', [accounts]);
+      standing.push(...r.rows);
+    }
+    if (!standing.length) return [];
+    if (Date.now() > deadline) {
+      return standing.map((h) => `credits held for request ${h.request_id} (${h.action}, ${h.units} units, ${h.units_spent} spent) were never settled: its lease ended ${h.lease_until.toISOString()}`);
+    }
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
 
 interface LedgerRow {
   account_id: string;
@@ -23,7 +57,7 @@ interface LedgerRow {
 }
 
 export async function creditLedgerMatches(stores: Store[], dispatch: ManualDispatch, g: Gathered): Promise<Verdict> {
-  const failures: string[] = [];
+  const failures: string[] = await holdsSettled(stores);
   const net = new Map<string, { amount: number; rows: string[] }>();
   const byAccount = new Map<string, number>();
   for (const d of new Set(stores.map((s) => s.deployment))) {

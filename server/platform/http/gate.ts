@@ -19,6 +19,21 @@ export interface Gate {
   requiredPlan: string;
   /** Takes `amount` credits for `action`; throws 402 when the account has too few. */
   charge(payer: Payer, action: string, amount: number, requestId: string, tx?: Queryable): Promise<void>;
-  /** Gives back `amount` credits of an earlier charge for `action`. */
-  refund(payer: Payer, action: string, amount: number, requestId: string): Promise<void>;
+  /** Takes price × units for `action` before the handler, held until the request ends; throws 402 when too few. */
+  hold(payer: Payer, action: string, price: number, units: number, requestId: string): Promise<CreditHold>;
+}
+
+/**
+ * Credits taken up front and held while the request runs. The units its work spends are marked in the transactions
+ * that do the work; settling refunds the rest. A hold its request stops renewing (the process died) is settled by the
+ * sweep, which refunds the same: what was spent stays charged, nothing more, and only one of them refunds.
+ */
+export interface CreditHold {
+  /** Marks `units` spent inside `tx`, the transaction doing their work; throws (rolling it back) when the hold lapsed. */
+  spend(tx: Queryable, units: number): Promise<void>;
+  /** Keeps the hold's lease; called every `renewEveryMs` while the request runs. */
+  renew(): Promise<void>;
+  renewEveryMs: number;
+  /** Ends the hold, refunding the units not spent (nothing when the sweep already ended it). */
+  settle(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import { ApiError, errors } from '../errors';
 import type { Logger } from '../logger';
-import type { Gate } from './gate';
+import { failpoint } from '../failpoints';
+import type { CreditHold, Gate } from './gate';
 import { AnyRoute, Caller, CreditRule, CreditTicket, Payer, Reply, RequestContext, RouteCredits, StoreAccess } from './route';
 import { compileValidators } from './validation';
 
@@ -28,7 +29,7 @@ export interface RouteRunner {
 
 /**
  * Path parameters, store access (404), permission (403), plan gate (403), query and body validation (400),
- * credits (402, refunded if the handler fails), handler. Throws ApiError for every refusal.
+ * credits (402, held while the handler runs; what its work did not spend refunded after), handler. Throws ApiError for every refusal.
  */
 export function compileRoute(route: AnyRoute, gate: Gate): RouteRunner {
   const validate = compileValidators(route);
@@ -109,11 +110,10 @@ async function runChecked(route: AnyRoute, gate: Gate, input: RouteInput, resolv
   let out: unknown;
   try {
     out = await route.handler(rc);
-  } catch (err) {
-    await credits.refundAll().catch((e) => input.log.error({ err: e }, 'credit refund failed'));
-    throw err;
+  } finally {
+    // Success or failure alike: what the work spent stays charged, the rest is refunded.
+    await credits.settle().catch((e) => input.log.error({ err: e }, 'credit refund failed'));
   }
-  await credits.refundUndone().catch((e) => input.log.error({ err: e }, 'credit refund failed'));
   if (out instanceof Reply) return { status: out.status, body: out.raw ? out.result : { result: out.result }, headers: out.headers };
   return { status: route.response.status, body: route.response.status === 204 ? undefined : { result: out } };
 }
@@ -123,47 +123,47 @@ const noCredits = (): never => {
 };
 /** A route without a credit rule: nothing to charge or refund, and no credit API for its handler. */
 const NO_CREDITS = {
-  api: { refundUnits: noCredits, chargeInTransaction: async () => noCredits(), ticket: noCredits } as RouteCredits,
+  api: { spendInTransaction: async () => noCredits(), chargeInTransaction: async () => noCredits(), ticket: noCredits } as RouteCredits,
   chargeUpFront: async () => undefined,
-  refundAll: async () => undefined,
-  refundUndone: async () => undefined,
+  settle: async () => undefined,
 };
 
-/** The route's credit rule applied to one request: what is charged up front, what the handler may still do, and refunds. */
+/** The route's credit rule applied to one request: what is held up front, what the handler may still do, and the refund. */
 function routeCredits(rule: CreditRule | undefined, body: unknown, caller: Caller | null, gate: Gate, requestId: string) {
   if (!rule) return NO_CREDITS;
   const payer: Payer | null = caller ? { accountId: caller.accountId, apiKeyId: caller.apiKey?.id ?? null } : null;
-  const timing = !rule ? undefined : typeof rule.when === 'function' ? rule.when(body) : (rule.when ?? 'request');
-  const units = rule?.units ? rule.units(body) : 1;
-  let charged = 0;
-  let undone = 0;
-  const refund = async (n: number) => {
-    if (!rule || !payer || n <= 0) return;
-    await gate.refund(payer, rule.action, rule.price * n, requestId);
-  };
+  const timing = typeof rule.when === 'function' ? rule.when(body) : (rule.when ?? 'request');
+  const units = rule.units ? rule.units(body) : 1;
+  let hold: CreditHold | null = null;
+  let renewing: NodeJS.Timeout | null = null;
   const api: RouteCredits = {
-    refundUnits(n) {
-      if (timing !== 'request') throw new Error('refundUnits is for credits charged per request');
-      undone = Math.min(charged, undone + n);
+    async spendInTransaction(tx, n = 1) {
+      if (timing !== 'request') throw new Error('spendInTransaction is for credits charged per request');
+      await hold?.spend(tx, n);
     },
     async chargeInTransaction(tx, n = 1, requestKey = requestId) {
       if (timing !== 'recordCreated') throw new Error('chargeInTransaction is for credits charged per record made');
-      if (rule && payer) await gate.charge(payer, rule.action, rule.price * n, requestKey, tx);
+      if (payer) await gate.charge(payer, rule.action, rule.price * n, requestKey, tx);
     },
     ticket(): CreditTicket {
-      if (!rule || !payer || timing !== 'recordCreated') throw new Error('a credit ticket is for credits charged per record made');
+      if (!payer || timing !== 'recordCreated') throw new Error('a credit ticket is for credits charged per record made');
       return { action: rule.action, price: rule.price, payer };
     },
   };
   return {
     api,
     async chargeUpFront() {
-      if (!rule || !payer || timing !== 'request' || units <= 0) return;
-      await gate.charge(payer, rule.action, rule.price * units, requestId);
-      charged = units;
+      if (!payer || timing !== 'request' || units <= 0 || rule.price <= 0) return;
+      const held = await gate.hold(payer, rule.action, rule.price, units, requestId);
+      hold = held;
+      // Fault drill: killed between the charge and the work (the held credits are then the sweep's to give back).
+      failpoint('credits.held');
+      renewing = setInterval(() => void held.renew().catch(() => undefined), held.renewEveryMs);
+      renewing.unref();
     },
-    refundAll: () => refund(charged),
-    refundUndone: () => refund(undone),
+    async settle() {
+      if (renewing) clearInterval(renewing);
+      await hold?.settle();
+    },
   };
 }
-

@@ -80,8 +80,8 @@ export interface CreditRule<B = unknown> {
   unit?: string;
   units?(body: B): number;
   /**
-   * When the price is taken: `request` (the default) before the handler, refunded if it fails, with the units the
-   * handler reports undone refunded after it; `recordCreated` by the handler, inside the transaction that makes
+   * When the price is taken: `request` (the default) before the handler, held until the request ends, when the units
+   * its work did not spend (`RouteCredits.spendInTransaction`) are refunded; `recordCreated` by the handler, inside the transaction that makes
    * each record, so a repeated call that makes nothing pays nothing. A function chooses per request.
    */
   when?: CreditTiming | ((body: B) => CreditTiming);
@@ -96,8 +96,11 @@ export interface CreditTicket {
 }
 
 export interface RouteCredits {
-  /** With `when: 'request'` and units: refunds this many of the units charged up front (work not done). */
-  refundUnits(units: number): void;
+  /**
+   * With `when: 'request'`: marks `units` of those charged up front spent, inside `tx`, the transaction doing their
+   * work. When the request ends the units not spent are refunded, as they are when its process dies (the sweep).
+   */
+  spendInTransaction(tx: Queryable, units?: number): Promise<void>;
   /** With `when: 'recordCreated'`: charges `units` inside `tx`; `requestKey` names the charge in the ledger. */
   chargeInTransaction(tx: Queryable, units?: number, requestKey?: string): Promise<void>;
   /** With `when: 'recordCreated'`: the charge for records a background job makes later (see `CreditTicket`). */

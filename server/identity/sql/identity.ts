@@ -1,5 +1,5 @@
-import { affected, preparedRows, Queryable, rows } from '../platform/db';
-import type { Account, ApiKey, Plan, RecordScope } from './types';
+import { affected, preparedRows, Queryable, rows } from '../../platform/db';
+import type { Account, ApiKey, Plan, RecordScope } from '../types';
 
 // The identity domain's SQL statements; its services call these and hold no SQL text of their own. Store access and
 // the owner's plan read the store's owner and staff (the stores domain's rows) in their one statement; none is written.
