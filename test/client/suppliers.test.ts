@@ -12,7 +12,7 @@ let importedProductId: string;
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  svc = await startService({ label: 'client_suppliers', sandbox });
+  svc = await startService({ label: 'client_suppliers', sandbox, publicBaseUrl: true });
   owner = await newDeveloper(svc, { plan: 'pro', credits: 10000 });
   storeId = await createStore(svc, owner.key);
   acc = await sandbox.account(123_456);

@@ -153,7 +153,7 @@ describe('connect', () => {
     expect(res.status).toBe(201);
     const conn = res.body.result;
     expect(conn).toMatchObject({ supplierKey: 'cj', hasCredentials: true, accountLabel: `CJ account (API key ending ${acc.apiKey.slice(-4)})`, settings: { requestsPerSecond: 1, fromCountryCode: 'CN' } });
-    expect(conn.webhookUrl).toMatch(new RegExp(`/api/store-suppliers/webhook/cj/${storeId}/${conn.id}$`));
+    expect(conn.webhookUrl).toMatch(new RegExp(`/api/store-suppliers/webhook/cj/${conn.id}\\.${storeId.replace(/-/g, '')}\\.[A-Za-z0-9_-]{22}$`));
     const info = await control('GET', `/accounts/${acc.openId}`);
     expect(info.callbacks).toEqual({ product: conn.webhookUrl, stock: conn.webhookUrl, order: conn.webhookUrl, logistics: conn.webhookUrl });
     expect((await received()).tokenExchanges - before).toBe(1);
