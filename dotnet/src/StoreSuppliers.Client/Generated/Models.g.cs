@@ -508,7 +508,7 @@ public sealed partial class StoreOrder
     [JsonPropertyName("needsAttention")]
     public bool NeedsAttention { get; set; }
 
-    /// <summary>The payment provider took the payment back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`): a person decides what happens to the order</summary>
+    /// <summary>A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`). Cleared by POST .../payment-attention/acknowledge</summary>
     [JsonPropertyName("paymentAttention")]
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public PaymentAttention? PaymentAttention { get; set; }
@@ -677,7 +677,7 @@ public readonly partial struct PaymentStatus : IEquatable<PaymentStatus>
 
 public sealed partial class StoreOrderPayment
 {
-    /// <summary>From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer)</summary>
+    /// <summary>From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`)</summary>
     [JsonPropertyName("kind")]
     public StoreOrderPaymentKind Kind { get; set; }
 
@@ -693,16 +693,28 @@ public sealed partial class StoreOrderPayment
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public string? Reference { get; set; }
 
-    /// <summary>Who marked it (manual only): a key or a user</summary>
+    /// <summary>Who did it (manual only): a key or a user</summary>
     [JsonPropertyName("actor")]
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public JsonObject? Actor { get; set; }
 
     [JsonPropertyName("at")]
     public DateTimeOffset At { get; set; }
+
+    /// <summary>Present on a provider event that arrived after a later one (in the provider's own order) was applied: recorded, but it moved nothing</summary>
+    [JsonPropertyName("stale")]
+    public bool? Stale { get; set; }
+
+    /// <summary>An acknowledgement's note</summary>
+    [JsonPropertyName("note")]
+    public string? Note { get; set; }
+
+    /// <summary>The attention reason an acknowledgement cleared</summary>
+    [JsonPropertyName("attentionReason")]
+    public AttentionReason? AttentionReason { get; set; }
 }
 
-/// <summary>From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer)</summary>
+/// <summary>From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`)</summary>
 [JsonConverter(typeof(StoreOrderPaymentKind.Converter))]
 public readonly partial struct StoreOrderPaymentKind : IEquatable<StoreOrderPaymentKind>
 {
@@ -732,11 +744,14 @@ public readonly partial struct StoreOrderPaymentKind : IEquatable<StoreOrderPaym
     /// <summary><c>captureRequested</c></summary>
     public static StoreOrderPaymentKind CaptureRequested { get; } = new StoreOrderPaymentKind("captureRequested");
 
+    /// <summary><c>attentionAcknowledged</c></summary>
+    public static StoreOrderPaymentKind AttentionAcknowledged { get; } = new StoreOrderPaymentKind("attentionAcknowledged");
+
     /// <summary>Every value this version of the client knows.</summary>
-    public static IReadOnlyList<StoreOrderPaymentKind> Known { get; } = new[] { Authorised, Paid, Failed, Refunded, Captured, CaptureFailed, CaptureRequested };
+    public static IReadOnlyList<StoreOrderPaymentKind> Known { get; } = new[] { Authorised, Paid, Failed, Refunded, Captured, CaptureFailed, CaptureRequested, AttentionAcknowledged };
 
     /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
-    public bool IsKnown => _value == "authorised" || _value == "paid" || _value == "failed" || _value == "refunded" || _value == "captured" || _value == "captureFailed" || _value == "captureRequested";
+    public bool IsKnown => _value == "authorised" || _value == "paid" || _value == "failed" || _value == "refunded" || _value == "captured" || _value == "captureFailed" || _value == "captureRequested" || _value == "attentionAcknowledged";
 
     /// <summary>The value as the service spells it.</summary>
     public override string ToString() => _value ?? string.Empty;
@@ -792,6 +807,51 @@ public readonly partial struct StoreOrderPaymentSource : IEquatable<StoreOrderPa
     }
 }
 
+/// <summary>The attention reason an acknowledgement cleared</summary>
+[JsonConverter(typeof(AttentionReason.Converter))]
+public readonly partial struct AttentionReason : IEquatable<AttentionReason>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public AttentionReason(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>paymentFailedAfterPaid</c></summary>
+    public static AttentionReason PaymentFailedAfterPaid { get; } = new AttentionReason("paymentFailedAfterPaid");
+
+    /// <summary><c>refundedAfterPaid</c></summary>
+    public static AttentionReason RefundedAfterPaid { get; } = new AttentionReason("refundedAfterPaid");
+
+    /// <summary><c>paymentFailedAfterSupplierPaid</c></summary>
+    public static AttentionReason PaymentFailedAfterSupplierPaid { get; } = new AttentionReason("paymentFailedAfterSupplierPaid");
+
+    /// <summary><c>refundedAfterSupplierPaid</c></summary>
+    public static AttentionReason RefundedAfterSupplierPaid { get; } = new AttentionReason("refundedAfterSupplierPaid");
+
+    /// <summary><c>captureRefusedAfterShipped</c></summary>
+    public static AttentionReason CaptureRefusedAfterShipped { get; } = new AttentionReason("captureRefusedAfterShipped");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<AttentionReason> Known { get; } = new[] { PaymentFailedAfterPaid, RefundedAfterPaid, PaymentFailedAfterSupplierPaid, RefundedAfterSupplierPaid, CaptureRefusedAfterShipped };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "paymentFailedAfterPaid" || _value == "refundedAfterPaid" || _value == "paymentFailedAfterSupplierPaid" || _value == "refundedAfterSupplierPaid" || _value == "captureRefusedAfterShipped";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(AttentionReason other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is AttentionReason other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(AttentionReason left, AttentionReason right) => left.Equals(right);
+    public static bool operator !=(AttentionReason left, AttentionReason right) => !left.Equals(right);
+    public static implicit operator AttentionReason(string value) => new AttentionReason(value);
+
+    internal sealed class Converter : StringValueConverter<AttentionReason>
+    {
+        protected override AttentionReason FromString(string value) => new AttentionReason(value);
+    }
+}
+
 /// <summary>One of standard, promiseToSell; a value this version does not know is kept as it is (see IsKnown).</summary>
 [JsonConverter(typeof(ContractModel.Converter))]
 public readonly partial struct ContractModel : IEquatable<ContractModel>
@@ -828,50 +888,14 @@ public readonly partial struct ContractModel : IEquatable<ContractModel>
     }
 }
 
-/// <summary>The payment provider took the payment back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`): a person decides what happens to the order</summary>
+/// <summary>A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`). Cleared by POST .../payment-attention/acknowledge</summary>
 public sealed partial class PaymentAttention
 {
     [JsonPropertyName("reason")]
-    public PaymentAttentionReason Reason { get; set; }
+    public AttentionReason Reason { get; set; }
 
     [JsonPropertyName("since")]
     public DateTimeOffset Since { get; set; }
-}
-
-/// <summary>One of paymentFailedAfterPaid, refundedAfterPaid; a value this version does not know is kept as it is (see IsKnown).</summary>
-[JsonConverter(typeof(PaymentAttentionReason.Converter))]
-public readonly partial struct PaymentAttentionReason : IEquatable<PaymentAttentionReason>
-{
-    private readonly string? _value;
-
-    /// <summary>A value as the service spells it.</summary>
-    public PaymentAttentionReason(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
-
-    /// <summary><c>paymentFailedAfterPaid</c></summary>
-    public static PaymentAttentionReason PaymentFailedAfterPaid { get; } = new PaymentAttentionReason("paymentFailedAfterPaid");
-
-    /// <summary><c>refundedAfterPaid</c></summary>
-    public static PaymentAttentionReason RefundedAfterPaid { get; } = new PaymentAttentionReason("refundedAfterPaid");
-
-    /// <summary>Every value this version of the client knows.</summary>
-    public static IReadOnlyList<PaymentAttentionReason> Known { get; } = new[] { PaymentFailedAfterPaid, RefundedAfterPaid };
-
-    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
-    public bool IsKnown => _value == "paymentFailedAfterPaid" || _value == "refundedAfterPaid";
-
-    /// <summary>The value as the service spells it.</summary>
-    public override string ToString() => _value ?? string.Empty;
-    public bool Equals(PaymentAttentionReason other) => string.Equals(_value, other._value, StringComparison.Ordinal);
-    public override bool Equals(object? obj) => obj is PaymentAttentionReason other && Equals(other);
-    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
-    public static bool operator ==(PaymentAttentionReason left, PaymentAttentionReason right) => left.Equals(right);
-    public static bool operator !=(PaymentAttentionReason left, PaymentAttentionReason right) => !left.Equals(right);
-    public static implicit operator PaymentAttentionReason(string value) => new PaymentAttentionReason(value);
-
-    internal sealed class Converter : StringValueConverter<PaymentAttentionReason>
-    {
-        protected override PaymentAttentionReason FromString(string value) => new PaymentAttentionReason(value);
-    }
 }
 
 public sealed partial class StoreOrderDestination
@@ -2629,6 +2653,13 @@ public sealed partial class StartSupplierSignInResult
 
     [JsonPropertyName("expiresAt")]
     public DateTimeOffset ExpiresAt { get; set; }
+}
+
+public sealed partial class AcknowledgeStoreOrderPaymentAttentionRequest
+{
+    /// <summary>What was decided (for example "refunded the shopper; supplier order cancelled")</summary>
+    [JsonPropertyName("note")]
+    public string Note { get; set; } = default!;
 }
 
 public sealed partial class ChangeSupplierAutomationRequest
