@@ -72,8 +72,9 @@ export async function supplierPartShipped(db: Queryable, storeId: string, orderI
 }
 
 /**
- * True when the supplier of a promise-to-sell order was (or is being) paid: the service asked the provider to
- * capture (it asks only once the supplier accepted), or a supplier part was sent (sent parts are paid at once).
+ * True when the supplier of a promise-to-sell order was (or may be about to be) paid: the service asked the provider
+ * to capture (it asks only once the supplier accepted), or a supplier part was sent (its payment may follow at any
+ * moment; erring towards a person looking rather than a paid supplier nobody hears of).
  */
 export async function supplierPaidOn(db: Queryable, storeId: string, orderId: string): Promise<boolean> {
   const [r] = await rows<{ paid: boolean }>(
