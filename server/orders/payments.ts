@@ -8,8 +8,8 @@ import * as sql from './sql/payments';
 
 /** A payment event as the payment provider reported it in a signed notification (server/payments). */
 export interface ProviderPaymentEvent {
-  /** captured: an authorisation charged (paid); captureFailed: a capture the provider refused (the payment failed). */
-  kind: 'authorised' | 'paid' | 'captured' | 'captureFailed' | 'failed' | 'refunded';
+  /** captured: an authorisation charged (paid); captureFailed: a capture the provider refused (the payment failed); disputed: the shopper disputes a charge (the status stays). */
+  kind: 'authorised' | 'paid' | 'captured' | 'captureFailed' | 'failed' | 'refunded' | 'disputed';
   amountMinor: number;
   currency: string;
   /** The provider's own id of the payment. */
@@ -23,13 +23,13 @@ export interface ProviderPaymentEvent {
 
 type ProviderEventOutcome = 'applied' | 'stale' | 'duplicate' | 'amountMismatch';
 
-const STATUS_OF: Record<ProviderPaymentEvent['kind'], PaymentStatus> = { authorised: 'authorised', paid: 'paid', captured: 'paid', captureFailed: 'failed', failed: 'failed', refunded: 'refunded' };
+const STATUS_OF: Record<Exclude<ProviderPaymentEvent['kind'], 'disputed'>, PaymentStatus> = { authorised: 'authorised', paid: 'paid', captured: 'paid', captureFailed: 'failed', failed: 'failed', refunded: 'refunded' };
 
 /**
  * The shopper's payment status after a provider event: a refund is final; a paid payment moves only when the provider
  * takes it back (failed or refunded); events may arrive out of order, so an authorisation after the capture changes nothing.
  */
-function nextPaymentStatus(current: PaymentStatus, kind: ProviderPaymentEvent['kind']): PaymentStatus | null {
+function nextPaymentStatus(current: PaymentStatus, kind: Exclude<ProviderPaymentEvent['kind'], 'disputed'>): PaymentStatus | null {
   const next = STATUS_OF[kind];
   if (current === 'refunded' || next === current) return null;
   if (current === 'paid' && next !== 'failed' && next !== 'refunded') return null;
@@ -73,12 +73,15 @@ export class OrderPayments {
     return this.db.transaction(async (tx) => {
       const current = await sql.lockPaymentStatus(tx, order.storeId, order.id);
       const stale = await sql.laterEventApplied(tx, order.storeId, order.id, event);
-      const next = stale ? null : nextPaymentStatus(current, event.kind);
+      // A dispute leaves the status as it is (the provider's refund or failure follows if the shopper wins) but needs a person.
+      const disputed = event.kind === 'disputed' && !stale && (current === 'paid' || current === 'authorised');
+      const next = stale || event.kind === 'disputed' ? null : nextPaymentStatus(current, event.kind);
       const fresh = await sql.insertPaymentEvent(tx, {
         storeId: order.storeId, orderId: order.id, kind: event.kind, source: 'provider', amountMinor: event.amountMinor, reference: event.reference, providerEventId: event.eventId,
-        occurredAt: event.occurredAt, version: event.version, applied: next !== null, stale,
+        occurredAt: event.occurredAt, version: event.version, applied: next !== null || disputed, stale,
       });
       if (!fresh) return 'duplicate';
+      if (disputed) await sql.setPaymentStatus(tx, order.storeId, order.id, current, current, { reportedAs: 'disputed', attention: 'paymentDisputed', reaction: null, actor: PROVIDER });
       if (!next) return stale ? 'stale' : 'applied';
       const promise = order.contractModel === 'promiseToSell';
       const attention = attentionFor(current, next, promise && current === 'authorised' && (await sql.supplierPaidOn(tx, order.storeId, order.id)));

@@ -21,8 +21,8 @@ const partSchema = object(
 const paymentEntrySchema = object(
   {
     kind: {
-      enum: ['authorised', 'paid', 'failed', 'refunded', 'captured', 'captureFailed', 'captureRequested', 'attentionAcknowledged'],
-      description: 'From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider\'s signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment\'s attention cleared, with `note` and `attentionReason`)',
+      enum: ['authorised', 'paid', 'failed', 'refunded', 'captured', 'captureFailed', 'disputed', 'captureRequested', 'attentionAcknowledged'],
+      description: 'From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider\'s signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment\'s attention cleared, with `note` and `attentionReason`)',
     },
     source: { enum: ['provider', 'manual', 'service'], description: '`provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service\'s capture request under promise to sell and the provider\'s answer to it' },
     amountMinor: { type: ['integer', 'null'] },
@@ -67,7 +67,7 @@ export const orderSchemaWith = (supplierOrder: JsonSchema) => object(
     needsAttention: { type: 'boolean', description: 'A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention)' },
     paymentAttention: {
       type: ['object', 'null'],
-      description: 'A person decides what happens to the order\'s payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`). Cleared by POST .../payment-attention/acknowledge',
+      description: 'A person decides what happens to the order\'s payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`), or the shopper disputes the charge (`paymentDisputed`). Cleared by POST .../payment-attention/acknowledge',
       properties: { reason: { enum: PAYMENT_ATTENTION_REASONS }, since: dateTime },
       required: ['reason', 'since'],
       additionalProperties: false,

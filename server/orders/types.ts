@@ -4,10 +4,11 @@ export type PaymentMethod = 'online' | 'cashOnDelivery' | 'manual';
 export type PaymentStatus = 'none' | 'authorised' | 'paid' | 'failed' | 'refunded';
 /**
  * Why a payment needs a person: the provider took back a payment after it was paid, or (promise to sell) after the
- * supplier was paid on its authorisation; or it refused the capture after the supplier shipped (the goods are gone).
+ * supplier was paid on its authorisation; or it refused the capture after the supplier shipped (the goods are gone);
+ * or the shopper disputes the charge.
  */
-export type PaymentAttentionReason = 'paymentFailedAfterPaid' | 'refundedAfterPaid' | 'paymentFailedAfterSupplierPaid' | 'refundedAfterSupplierPaid' | 'captureRefusedAfterShipped';
-export const PAYMENT_ATTENTION_REASONS: PaymentAttentionReason[] = ['paymentFailedAfterPaid', 'refundedAfterPaid', 'paymentFailedAfterSupplierPaid', 'refundedAfterSupplierPaid', 'captureRefusedAfterShipped'];
+export type PaymentAttentionReason = 'paymentFailedAfterPaid' | 'refundedAfterPaid' | 'paymentFailedAfterSupplierPaid' | 'refundedAfterSupplierPaid' | 'captureRefusedAfterShipped' | 'paymentDisputed';
+export const PAYMENT_ATTENTION_REASONS: PaymentAttentionReason[] = ['paymentFailedAfterPaid', 'refundedAfterPaid', 'paymentFailedAfterSupplierPaid', 'refundedAfterSupplierPaid', 'captureRefusedAfterShipped', 'paymentDisputed'];
 export type ContractModel = 'standard' | 'promiseToSell';
 type StoreOrderStatus = 'pending' | 'confirmed' | 'processing' | 'shipped' | 'delivered' | 'cancelled';
 export type PartStatus = 'pending' | 'processing' | 'shipped' | 'delivered' | 'cancelled';

@@ -11,7 +11,7 @@ export function paymentRoutes(providers: PaymentProviders, notifications: Paymen
   return defineRoutes([
     route({
       operationId: 'receivePaymentNotification', method: 'post', path: '/api/payment-notifications/:storeId',
-      summary: 'The store\'s payment provider reports a shopper payment (authorised, paid, captured, capture failed, failed, refunded), signed with the store\'s secret',
+      summary: 'The store\'s payment provider reports a shopper payment (authorised, paid, captured, capture failed, failed, refunded, disputed), signed with the store\'s secret',
       description:
         'Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature` over the raw body); the body is `{ type, timestamp, data: { orderId, paymentId, amountMinor, currency, version } }` (`timestamp`: when the change happened at the provider, required; `version`: the payment\'s version there) with `type` one of ' +
         Object.keys(PAYMENT_EVENT_TYPES).map((t) => `\`${t}\``).join(', ') +

@@ -8,6 +8,7 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\
 /** The provider's event types (Standard Webhooks `type`) and what each reports. */
 export const PAYMENT_EVENT_TYPES: Record<string, ProviderPaymentEvent['kind']> = {
   'payment.authorised': 'authorised', 'payment.paid': 'paid', 'payment.captured': 'captured', 'payment.captureFailed': 'captureFailed', 'payment.failed': 'failed', 'payment.refunded': 'refunded',
+  'payment.disputed': 'disputed',
 };
 
 type Headers = Record<string, string | string[] | undefined>;

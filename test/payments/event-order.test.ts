@@ -157,6 +157,25 @@ test('a capture refused after the supplier shipped raises paymentAttention (the 
   await receiver.until(() => paymentChanges(order.id).some((d) => d.paymentAttention?.reason === 'captureRefusedAfterShipped'), 30000, 'the paymentChanged event');
 });
 
+test('a shopper disputes the charge after it was paid: the status stays paid, the order needs a person, an event says so; an earlier dispute delivered late is stale', async () => {
+  const order = await placeOrder(svc, shop, { paymentMethod: 'online' });
+  const { paymentId } = await payments.pay(order.id, 'paid');
+  const disputed = await v1('POST', `/payments/${paymentId}/dispute`);
+  expect(disputed.status).toBe(200);
+  await provider.delivered(payments.apiKey, disputed.body.eventId);
+  expect(await storeOrder(order.id)).toMatchObject({ paymentStatus: 'paid', needsAttention: true, paymentAttention: { reason: 'paymentDisputed' } });
+  await receiver.until(() => paymentChanges(order.id).some((d) => d.reportedAs === 'disputed' && d.paymentAttention?.reason === 'paymentDisputed'), 30000, 'the paymentChanged event');
+  // A dispute the provider saw before the payment was paid, delivered now: kept, changes nothing.
+  const other = await placeOrder(svc, shop, { paymentMethod: 'online' });
+  const at = Date.now() - 60_000;
+  expect((await signed(other, 'payment.paid', { at: new Date(at + 1000), paymentId: 'pay_late', version: 2 })).status).toBe(200);
+  expect((await signed(other, 'payment.refunded', { at: new Date(at + 3000), paymentId: 'pay_late', version: 4 })).status).toBe(200);
+  await svc.call('POST', `/api/store-orders/${shop.storeId}/${other.id}/payment-attention/acknowledge`, { key: shop.owner.key, body: { note: 'refund seen' } });
+  expect((await signed(other, 'payment.disputed', { at: new Date(at + 2000), paymentId: 'pay_late', version: 3 })).status).toBe(200);
+  expect(await storeOrder(other.id)).toMatchObject({ paymentStatus: 'refunded', paymentAttention: null, needsAttention: false });
+  expect((await providerRows(other.id)).map((r: { kind: string; stale: boolean }) => [r.kind, r.stale])).toEqual([['paid', false], ['refunded', false], ['disputed', true]]);
+});
+
 test('a person acknowledges the payment\'s attention with a note: it clears, the note and who stay in the history; nothing to acknowledge is 409', async () => {
   const order = await placeOrder(svc, shop, { paymentMethod: 'online' });
   const ack = (body: unknown) => svc.call('POST', `/api/store-orders/${shop.storeId}/${order.id}/payment-attention/acknowledge`, { key: shop.owner.key, body });

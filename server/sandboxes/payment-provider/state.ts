@@ -23,7 +23,7 @@ export interface Payment {
   captureRequests: Array<{ at: string; idempotencyKey: string | null; status: number; replayed: boolean }>;
 }
 
-export type EventType = 'payment.authorised' | 'payment.paid' | 'payment.captured' | 'payment.captureFailed' | 'payment.failed' | 'payment.refunded';
+export type EventType = 'payment.authorised' | 'payment.paid' | 'payment.captured' | 'payment.captureFailed' | 'payment.failed' | 'payment.refunded' | 'payment.disputed';
 
 /** The payment's status after each event. */
 export const STATUS_AFTER: Record<EventType, Payment['status']> = {
@@ -33,6 +33,8 @@ export const STATUS_AFTER: Record<EventType, Payment['status']> = {
   'payment.captureFailed': 'failed',
   'payment.failed': 'failed',
   'payment.refunded': 'refunded',
+  // A dispute leaves the charge as it is until it is decided (a refund, or nothing).
+  'payment.disputed': 'paid',
 };
 
 /**
