@@ -38,8 +38,8 @@ export interface AcknowledgeStoreOrderPaymentAttention {
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "captureRequested" | "attentionAcknowledged";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
@@ -52,7 +52,7 @@ export interface AcknowledgeStoreOrderPaymentAttention {
       /** An acknowledgement's note */
       note?: string;
       /** The attention reason an acknowledgement cleared */
-      attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped";
+      attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
     }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
@@ -61,9 +61,9 @@ export interface AcknowledgeStoreOrderPaymentAttention {
     totalMinor: number;
     /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
     needsAttention: boolean;
-    /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`). Cleared by POST .../payment-attention/acknowledge */
+    /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`), or the shopper disputes the charge (`paymentDisputed`). Cleared by POST .../payment-attention/acknowledge */
     paymentAttention: ({
-      reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped";
+      reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
       since: string;
     }) | null;
     destination?: {
@@ -606,8 +606,8 @@ export interface ConfirmStoreOrder {
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "captureRequested" | "attentionAcknowledged";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
@@ -620,7 +620,7 @@ export interface ConfirmStoreOrder {
       /** An acknowledgement's note */
       note?: string;
       /** The attention reason an acknowledgement cleared */
-      attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped";
+      attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
     }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
@@ -629,9 +629,9 @@ export interface ConfirmStoreOrder {
     totalMinor: number;
     /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
     needsAttention: boolean;
-    /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`). Cleared by POST .../payment-attention/acknowledge */
+    /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`), or the shopper disputes the charge (`paymentDisputed`). Cleared by POST .../payment-attention/acknowledge */
     paymentAttention: ({
-      reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped";
+      reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
       since: string;
     }) | null;
     destination?: {
@@ -934,7 +934,7 @@ export interface CreateEventSubscription {
   body: {
     /** Where events are POSTed: an http(s) address on the public internet */
     url: string;
-    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so does a capture refused after a supplier part shipped, sent with the status unchanged. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
+    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
     eventTypes: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
     description?: string | null;
   };
@@ -1143,8 +1143,8 @@ export interface CreateStoreOrder {
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "captureRequested" | "attentionAcknowledged";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
@@ -1157,7 +1157,7 @@ export interface CreateStoreOrder {
       /** An acknowledgement's note */
       note?: string;
       /** The attention reason an acknowledgement cleared */
-      attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped";
+      attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
     }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
@@ -1166,9 +1166,9 @@ export interface CreateStoreOrder {
     totalMinor: number;
     /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
     needsAttention: boolean;
-    /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`). Cleared by POST .../payment-attention/acknowledge */
+    /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`), or the shopper disputes the charge (`paymentDisputed`). Cleared by POST .../payment-attention/acknowledge */
     paymentAttention: ({
-      reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped";
+      reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
       since: string;
     }) | null;
     destination?: {
@@ -1400,8 +1400,8 @@ export interface DeliverStoreOrderPart {
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "captureRequested" | "attentionAcknowledged";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
@@ -1414,7 +1414,7 @@ export interface DeliverStoreOrderPart {
       /** An acknowledgement's note */
       note?: string;
       /** The attention reason an acknowledgement cleared */
-      attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped";
+      attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
     }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
@@ -1423,9 +1423,9 @@ export interface DeliverStoreOrderPart {
     totalMinor: number;
     /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
     needsAttention: boolean;
-    /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`). Cleared by POST .../payment-attention/acknowledge */
+    /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`), or the shopper disputes the charge (`paymentDisputed`). Cleared by POST .../payment-attention/acknowledge */
     paymentAttention: ({
-      reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped";
+      reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
       since: string;
     }) | null;
     destination?: {
@@ -1910,8 +1910,8 @@ export interface GetStoreOrder {
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "captureRequested" | "attentionAcknowledged";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
@@ -1924,7 +1924,7 @@ export interface GetStoreOrder {
       /** An acknowledgement's note */
       note?: string;
       /** The attention reason an acknowledgement cleared */
-      attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped";
+      attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
     }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
@@ -1933,9 +1933,9 @@ export interface GetStoreOrder {
     totalMinor: number;
     /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
     needsAttention: boolean;
-    /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`). Cleared by POST .../payment-attention/acknowledge */
+    /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`), or the shopper disputes the charge (`paymentDisputed`). Cleared by POST .../payment-attention/acknowledge */
     paymentAttention: ({
-      reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped";
+      reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
       since: string;
     }) | null;
     destination?: {
@@ -2683,8 +2683,8 @@ export interface ListStoreOrders {
       markedPaidAt: string | null;
       /** Payment history, oldest first (order details only) */
       payments?: {
-        /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-        kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "captureRequested" | "attentionAcknowledged";
+        /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
+        kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
         /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
         source: "provider" | "manual" | "service";
         amountMinor: number | null;
@@ -2697,7 +2697,7 @@ export interface ListStoreOrders {
         /** An acknowledgement's note */
         note?: string;
         /** The attention reason an acknowledgement cleared */
-        attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped";
+        attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
       }[];
       contractModel: "standard" | "promiseToSell";
       /** ISO 4217 code */
@@ -2706,9 +2706,9 @@ export interface ListStoreOrders {
       totalMinor: number;
       /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
       needsAttention: boolean;
-      /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`). Cleared by POST .../payment-attention/acknowledge */
+      /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`), or the shopper disputes the charge (`paymentDisputed`). Cleared by POST .../payment-attention/acknowledge */
       paymentAttention: ({
-        reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped";
+        reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
         since: string;
       }) | null;
       destination?: {
@@ -3129,8 +3129,8 @@ export interface MarkStoreOrderPaid {
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "captureRequested" | "attentionAcknowledged";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
@@ -3143,7 +3143,7 @@ export interface MarkStoreOrderPaid {
       /** An acknowledgement's note */
       note?: string;
       /** The attention reason an acknowledgement cleared */
-      attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped";
+      attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
     }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
@@ -3152,9 +3152,9 @@ export interface MarkStoreOrderPaid {
     totalMinor: number;
     /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
     needsAttention: boolean;
-    /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`). Cleared by POST .../payment-attention/acknowledge */
+    /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`), or the shopper disputes the charge (`paymentDisputed`). Cleared by POST .../payment-attention/acknowledge */
     paymentAttention: ({
-      reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped";
+      reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
       since: string;
     }) | null;
     destination?: {
@@ -3485,7 +3485,7 @@ export interface PreviewImport {
   };
 }
 
-/** The store's payment provider reports a shopper payment (authorised, paid, captured, capture failed, failed, refunded), signed with the store's secret (POST /api/payment-notifications/{storeId}) */
+/** The store's payment provider reports a shopper payment (authorised, paid, captured, capture failed, failed, refunded, disputed), signed with the store's secret (POST /api/payment-notifications/{storeId}) */
 export interface ReceivePaymentNotification {
   method: "POST";
   path: "/api/payment-notifications/{storeId}";
@@ -4271,8 +4271,8 @@ export interface ShipStoreOrderPart {
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "captureRequested" | "attentionAcknowledged";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
@@ -4285,7 +4285,7 @@ export interface ShipStoreOrderPart {
       /** An acknowledgement's note */
       note?: string;
       /** The attention reason an acknowledgement cleared */
-      attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped";
+      attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
     }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
@@ -4294,9 +4294,9 @@ export interface ShipStoreOrderPart {
     totalMinor: number;
     /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
     needsAttention: boolean;
-    /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`). Cleared by POST .../payment-attention/acknowledge */
+    /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`), or the shopper disputes the charge (`paymentDisputed`). Cleared by POST .../payment-attention/acknowledge */
     paymentAttention: ({
-      reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped";
+      reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
       since: string;
     }) | null;
     destination?: {
@@ -4865,7 +4865,7 @@ export interface UpdateEventSubscription {
   body: {
     /** Where events are POSTed: an http(s) address on the public internet */
     url?: string;
-    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so does a capture refused after a supplier part shipped, sent with the status unchanged. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
+    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
     eventTypes?: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
     description?: string | null;
     enabled?: boolean;
