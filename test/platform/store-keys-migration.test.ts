@@ -51,7 +51,8 @@ test('reversed to the previous schema and applied again while the previous relea
 
   // Reversed: the previous release's keys and columns, the rows kept.
   const reverted = JSON.parse(runCli(svc, 'revert-migration', 'StoreKeysExpand1764979200350'));
-  expect(reverted.reverted).toEqual(['StoreKeysWrittenByCode1764979200352', 'StoreKeysContract1764979200351', 'StoreKeysExpand1764979200350']);
+  // Later migrations are reverted first (issue 40's payment event order among them).
+  expect(reverted.reverted).toEqual(['PaymentEventOrder1765152000400', 'StoreKeysWrittenByCode1764979200352', 'StoreKeysContract1764979200351', 'StoreKeysExpand1764979200350']);
   expect(await keyOf('supplier_orders')).toBe('PRIMARY KEY (id)');
   expect(await keyOf('fulfilment_groups')).toBe('PRIMARY KEY (order_id, group_key)');
   for (const t of CHILDREN) expect({ t, storeId: await hasStoreId(t) }).toEqual({ t, storeId: false });

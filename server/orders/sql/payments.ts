@@ -88,7 +88,14 @@ export async function supplierPaidOn(db: Queryable, storeId: string, orderId: st
 
 /** The payment history of these orders, oldest first. */
 export function paymentEventsOf(db: Queryable, storeId: string, orderIds: string[]): Promise<Array<{ order_id: string; kind: string; source: PaymentEventRow['source']; amount_minor: string | null; reference: string | null; actor: Actor | null; stale: boolean; note: string | null; attention: string | null; created_at: Date }>> {
-  return rows(db, 'SELECT order_id, kind, source, amount_minor, reference, actor, stale, note, attention, created_at FROM payment_events WHERE store_id = $1 AND order_id = ANY($2) ORDER BY id', [storeId, orderIds]);
+  // Issue 40's columns read through the row's JSON: while an earlier contract migration waits for the previous release
+  // (docs/scaling.md, "Changing the keys without downtime"), this release answers before its migration added them.
+  return rows(
+    db,
+    `SELECT order_id, kind, source, amount_minor, reference, actor, COALESCE((to_jsonb(e) ->> 'stale')::boolean, false) AS stale, to_jsonb(e) ->> 'note' AS note, to_jsonb(e) ->> 'attention' AS attention, created_at
+       FROM payment_events e WHERE store_id = $1 AND order_id = ANY($2) ORDER BY id`,
+    [storeId, orderIds],
+  );
 }
 
 /** True when this call marked the order paid by hand (it was not marked before). */
