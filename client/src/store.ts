@@ -27,6 +27,14 @@ export class StoreOrders {
     return (await this.t.call('listStoreOrders', { params: { storeId }, query }, options)).result;
   }
 
+  /**
+   * A person dealt with the order's payment needing attention (`paymentAttention`): clears it, keeping the note and
+   * who in its payment history. Needs `payments.manage`; 409 `noPaymentAttention` when there is none.
+   */
+  async acknowledgePaymentAttention(storeId: string, orderId: string, note: string, options?: RequestOptions): Promise<StoreOrder> {
+    return (await this.t.call('acknowledgeStoreOrderPaymentAttention', { params: { storeId, orderId }, body: { note } }, options)).result;
+  }
+
   /** Every store order matching the filters, page after page. */
   iterate(storeId: string, filters: Omit<Api.ListStoreOrders['query'], 'cursor'> = {}, options?: RequestOptions): AsyncGenerator<StoreOrderPage['items'][number], void, undefined> {
     return walkPages((query, o) => this.list(storeId, query, o), filters, options);

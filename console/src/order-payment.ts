@@ -97,6 +97,10 @@ const CAPTURE_BADGE: Record<CaptureStage, string> = { waiting: 'waiting', author
 const ATTENTION: Record<string, string> = {
   paymentFailedAfterPaid: 'Needs attention: the payment provider reported the shopper\'s payment failed after it was paid. The supplier may be paid and the goods on their way: decide with the shopper what happens to the order.',
   refundedAfterPaid: 'Needs attention: the payment provider refunded the shopper\'s payment after it was paid. The supplier may be paid and the goods on their way: decide what happens to the order.',
+  paymentFailedAfterSupplierPaid: 'Needs attention: the shopper\'s payment failed after the supplier was paid on its authorisation. Decide with the shopper what happens to the order.',
+  refundedAfterSupplierPaid: 'Needs attention: the payment provider refunded the shopper\'s authorised payment after the supplier was paid. Decide what happens to the order.',
+  captureRefusedAfterShipped: 'Needs attention: the payment provider refused to charge the shopper after the supplier shipped. The goods are on their way: decide with the shopper what happens.',
+  paymentDisputed: 'Needs attention: the shopper disputes the charge with their bank. Answer the dispute at the payment provider; the money may go back.',
 };
 type CaptureStage = 'waiting' | 'authorised' | 'asked' | 'captured' | 'failed';
 

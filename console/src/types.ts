@@ -53,6 +53,11 @@ export interface PaymentEntry {
   reference: string | null;
   actor: { kind: string; id: string | null } | null;
   at: string;
+  /** A provider event that arrived after a later one was applied: kept, it changed nothing. */
+  stale?: boolean;
+  /** An acknowledgement of the payment's attention: the person's note and the reason it cleared. */
+  note?: string;
+  attentionReason?: string;
 }
 
 /** The store's payment provider as `GET /api/stores/:storeId/payment-provider` answers it (the secret never is). */

@@ -35,7 +35,7 @@ const PROVIDER_SAID: Record<string, (m: string) => string> = {
 export function paymentSentence(e: PaymentEntry, currency: string, you: string, autoPay: boolean): string {
   const m = e.amountMinor === null ? '' : money(e.amountMinor, currency);
   const ref = e.reference ? ` (${e.source === 'provider' ? 'its payment id' : 'reference'} ${e.reference})` : '';
-  if (e.source === 'provider') return `The payment provider ${PROVIDER_SAID[e.kind]?.(m) ?? `reported the payment ${e.kind}`}${ref}, in a signed notification.`;
+  if (e.source === 'provider') return `The payment provider ${PROVIDER_SAID[e.kind]?.(m) ?? `reported the payment ${e.kind}`}${ref}, in a signed notification.${e.stale ? ' It arrived after a later event of the provider and changed nothing.' : ''}`;
   if (e.source === 'service') {
     if (e.kind === 'captureRequested') return `The supplier accepted the order, so the service asked the payment provider to capture the shopper's payment${ref}; the provider's signed notification confirms the charge.`;
     if (e.kind === 'captureFailed') return `The service asked the payment provider to capture the shopper's payment${ref}, and the provider refused: the shopper is not charged.`;
@@ -43,6 +43,7 @@ export function paymentSentence(e: PaymentEntry, currency: string, you: string, 
     return `An earlier version of the service recorded the shopper as charged${m && ` ${m}`} without the payment provider's word.`;
   }
   const who = e.actor?.kind === 'user' ? (e.actor.id === you ? 'You' : 'Another person of the store') : e.actor?.kind === 'key' ? 'A program with an API key' : 'Someone';
+  if (e.kind === 'attentionAcknowledged') return `${who} dealt with the payment needing attention: "${e.note ?? ''}".`;
   const what = e.kind === 'paid' ? 'marked it paid by hand' : `recorded the payment as ${SHOPPER_PAYMENT[e.kind] ?? e.kind} by hand`;
   return `${who} ${what}${m && `: the shopper paid ${m}`}${ref}. A person's word, not the provider's: it confirms the order${autoPay ? ' but does not let the service pay the supplier automatically' : ''}.`;
 }

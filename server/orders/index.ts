@@ -9,6 +9,7 @@ import { StoreOrderCountSlots1764460800261 } from '../migrations/1764460800261-S
 import { OrderItemProductTitle1764720000320 } from '../migrations/1764720000320-OrderItemProductTitle';
 import { StoreOrderStatusInCode1764806400331 } from '../migrations/1764806400331-StoreOrderStatusInCode';
 import { OrderItemRecordedCost1765152000410 } from '../migrations/1765152000410-OrderItemRecordedCost';
+import { PaymentEventOrder1765152000400 } from '../migrations/1765152000400-PaymentEventOrder';
 import type { DataSource } from 'typeorm';
 import { domainModule, type Platform } from '../platform/domain';
 import type { Boss } from '../platform/jobs';
@@ -41,7 +42,7 @@ export const ordersModule = domainModule({
   name: 'orders',
   needs: ['stores', 'events'],
   provides: ['orders', 'orderPayments', 'partMoves'],
-  migrations: [Orders1764028800000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, PaymentEventSource1764460800111, OrderMarkedPaid1764460800112, StoreOrderCountSlots1764460800261, OrderItemProductTitle1764720000320, StoreOrderStatusInCode1764806400331, OrderItemRecordedCost1765152000410],
+  migrations: [Orders1764028800000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, PaymentEventSource1764460800111, OrderMarkedPaid1764460800112, StoreOrderCountSlots1764460800261, OrderItemProductTitle1764720000320, StoreOrderStatusInCode1764806400331, PaymentEventOrder1765152000400, OrderItemRecordedCost1765152000410],
   build(p: Platform, deps: { stores: OrderStores; events: { renderers: { register(kind: string, r: EventRenderer): void } } }) {
     const orders = new OrderService(p.db, deps.stores);
     const orderPayments = new OrderPayments(p.db, orders);

@@ -8,34 +8,44 @@ import * as sql from './sql/payments';
 
 /** A payment event as the payment provider reported it in a signed notification (server/payments). */
 export interface ProviderPaymentEvent {
-  /** captured: an authorisation charged (paid); captureFailed: a capture the provider refused (the payment failed). */
-  kind: 'authorised' | 'paid' | 'captured' | 'captureFailed' | 'failed' | 'refunded';
+  /** captured: an authorisation charged (paid); captureFailed: a capture the provider refused (the payment failed); disputed: the shopper disputes a charge (the status stays). */
+  kind: 'authorised' | 'paid' | 'captured' | 'captureFailed' | 'failed' | 'refunded' | 'disputed';
   amountMinor: number;
   currency: string;
   /** The provider's own id of the payment. */
   reference: string | null;
   /** The provider's id of this event: an event recorded before is not applied again. */
   eventId: string;
+  /** The provider's order of its events (signed in the body): when it happened there, and the payment's version after it. */
+  occurredAt: Date;
+  version: number | null;
 }
 
-type ProviderEventOutcome = 'applied' | 'duplicate' | 'amountMismatch';
+type ProviderEventOutcome = 'applied' | 'stale' | 'duplicate' | 'amountMismatch';
 
-const STATUS_OF: Record<ProviderPaymentEvent['kind'], PaymentStatus> = { authorised: 'authorised', paid: 'paid', captured: 'paid', captureFailed: 'failed', failed: 'failed', refunded: 'refunded' };
+const STATUS_OF: Record<Exclude<ProviderPaymentEvent['kind'], 'disputed'>, PaymentStatus> = { authorised: 'authorised', paid: 'paid', captured: 'paid', captureFailed: 'failed', failed: 'failed', refunded: 'refunded' };
 
 /**
  * The shopper's payment status after a provider event: a refund is final; a paid payment moves only when the provider
  * takes it back (failed or refunded); events may arrive out of order, so an authorisation after the capture changes nothing.
  */
-function nextPaymentStatus(current: PaymentStatus, kind: ProviderPaymentEvent['kind']): PaymentStatus | null {
+function nextPaymentStatus(current: PaymentStatus, kind: Exclude<ProviderPaymentEvent['kind'], 'disputed'>): PaymentStatus | null {
   const next = STATUS_OF[kind];
   if (current === 'refunded' || next === current) return null;
   if (current === 'paid' && next !== 'failed' && next !== 'refunded') return null;
   return next;
 }
 
-/** A payment taken back after it was paid needs a person: the supplier may be paid, the goods on their way. */
-const attentionFor = (from: PaymentStatus, to: PaymentStatus): PaymentAttentionReason | null =>
-  from !== 'paid' ? null : to === 'failed' ? 'paymentFailedAfterPaid' : to === 'refunded' ? 'refundedAfterPaid' : null;
+/**
+ * A payment taken back after it was paid, or (promise to sell) after the supplier was paid on its authorisation,
+ * needs a person: the supplier is paid, the goods may be on their way.
+ */
+function attentionFor(from: PaymentStatus, to: PaymentStatus, supplierPaid: boolean): PaymentAttentionReason | null {
+  if (to !== 'failed' && to !== 'refunded') return null;
+  if (from === 'paid') return to === 'failed' ? 'paymentFailedAfterPaid' : 'refundedAfterPaid';
+  if (from === 'authorised' && supplierPaid) return to === 'failed' ? 'paymentFailedAfterSupplierPaid' : 'refundedAfterSupplierPaid';
+  return null;
+}
 
 const PROVIDER: Actor = { kind: 'system', id: null };
 
@@ -52,34 +62,65 @@ export class OrderPayments {
     private readonly orders: OrderService,
   ) {}
 
+  /**
+   * Records the provider's event, and applies it unless the provider already reported a later change that was applied
+   * (its sequence: ../../docs/decisions.md, "Payment events in the provider's order"): a stale event is kept in the
+   * history, marked so, and moves nothing.
+   */
   async recordProviderEvent(order: StoreOrder, event: ProviderPaymentEvent): Promise<ProviderEventOutcome> {
     // An authorisation or capture for another amount is not this order's payment.
     if (['paid', 'captured', 'authorised'].includes(event.kind) && (event.amountMinor !== order.totalMinor || event.currency !== order.currency)) return 'amountMismatch';
     return this.db.transaction(async (tx) => {
       const current = await sql.lockPaymentStatus(tx, order.storeId, order.id);
-      const fresh = await sql.insertPaymentEvent(tx, { storeId: order.storeId, orderId: order.id, kind: event.kind, source: 'provider', amountMinor: event.amountMinor, reference: event.reference, providerEventId: event.eventId });
+      const stale = await sql.laterEventApplied(tx, order.storeId, order.id, event);
+      // A dispute leaves the status as it is (the provider's refund or failure follows if the shopper wins) but needs a person.
+      const disputed = event.kind === 'disputed' && !stale && (current === 'paid' || current === 'authorised');
+      const next = stale || event.kind === 'disputed' ? null : nextPaymentStatus(current, event.kind);
+      const fresh = await sql.insertPaymentEvent(tx, {
+        storeId: order.storeId, orderId: order.id, kind: event.kind, source: 'provider', amountMinor: event.amountMinor, reference: event.reference, providerEventId: event.eventId,
+        occurredAt: event.occurredAt, version: event.version, applied: next !== null || disputed, stale,
+      });
       if (!fresh) return 'duplicate';
-      const next = nextPaymentStatus(current, event.kind);
-      if (!next) return 'applied';
-      // Under promise to sell an authorisation starts sending; a failed one means the shopper cannot be charged: a
-      // supplier already paid on the promise waits for a person. Other domains react to these events.
-      const reaction = next === 'authorised' ? 'storeOrder.authorised' : next === 'failed' && current === 'authorised' && order.contractModel === 'promiseToSell' ? 'storeOrder.captureFailed' : null;
-      await sql.setPaymentStatus(tx, order.storeId, order.id, current, next, { reportedAs: event.kind, attention: attentionFor(current, next), reaction, actor: PROVIDER });
+      if (disputed) await sql.setPaymentStatus(tx, order.storeId, order.id, current, current, { reportedAs: 'disputed', attention: 'paymentDisputed', reaction: null, actor: PROVIDER });
+      if (!next) return stale ? 'stale' : 'applied';
+      const promise = order.contractModel === 'promiseToSell';
+      const attention = attentionFor(current, next, promise && current === 'authorised' && (await sql.supplierPaidOn(tx, order.storeId, order.id)));
+      // Under promise to sell an authorisation starts sending; one failed or refunded means the shopper cannot be
+      // charged: a supplier already paid on the promise waits for a person. Other domains react to these events.
+      const reaction = next === 'authorised' ? 'storeOrder.authorised' : (next === 'failed' || next === 'refunded') && current === 'authorised' && promise ? 'storeOrder.captureFailed' : null;
+      await sql.setPaymentStatus(tx, order.storeId, order.id, current, next, { reportedAs: event.kind, attention, reaction, actor: PROVIDER, reference: event.reference });
       // An online payment that is paid confirms a pending order.
       if (next === 'paid' && order.paymentMethod === 'online' && order.status !== 'cancelled') await this.orders.confirmIn(tx, order.storeId, order.id, PROVIDER);
       return 'applied';
     });
   }
 
-  /** What a capture of the order's payment needs: its status as the provider reported it, and the provider's payment id. */
+  /** What a capture of the order's payment needs: its status as the provider reported it, and the payment it was authorised on. */
   async capturable(storeId: string, orderId: string): Promise<{ status: PaymentStatus; reference: string | null } | null> {
     const order = await orderInStore(this.db, storeId, orderId);
-    return order ? { status: order.paymentStatus, reference: await sql.authorisedReference(this.db, storeId, orderId) } : null;
+    return order ? { status: order.paymentStatus, reference: await sql.paymentReferenceOf(this.db, storeId, orderId) } : null;
   }
 
-  /** The service asked the provider to capture (or the provider refused in its answer): recorded once per payment. */
+  /**
+   * The service asked the provider to capture (or the provider refused in its answer): recorded once per payment. A
+   * refusal after a supplier part shipped needs a person: the goods are gone, pausing the part holds nothing back.
+   */
   async recordCapture(storeId: string, orderId: string, kind: 'captureRequested' | 'captureFailed', reference: string | null): Promise<void> {
-    await sql.insertPaymentEvent(this.db, { storeId, orderId, kind, source: 'service', reference });
+    await this.db.transaction(async (tx) => {
+      const current = await sql.lockPaymentStatus(tx, storeId, orderId);
+      const fresh = await sql.insertPaymentEvent(tx, { storeId, orderId, kind, source: 'service', reference });
+      if (!fresh || kind !== 'captureFailed' || !(await sql.supplierPartShipped(tx, storeId, orderId))) return;
+      await sql.setPaymentStatus(tx, storeId, orderId, current, current, { reportedAs: 'captureRefused', attention: 'captureRefusedAfterShipped', reaction: null, actor: PROVIDER });
+    });
+  }
+
+  /** A person looked at the payment needing attention: it clears, and their note (and who) stays in the history. */
+  async acknowledgeAttention(order: StoreOrder, note: string, actor: Actor): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const reason = await sql.clearPaymentAttention(tx, order.storeId, order.id);
+      if (!reason) throw errors.conflict('noPaymentAttention', 'The order\'s payment needs no attention: there is nothing to acknowledge.');
+      await sql.insertPaymentEvent(tx, { storeId: order.storeId, orderId: order.id, kind: 'attentionAcknowledged', source: 'manual', note, attention: reason, actor });
+    });
   }
 
   /** Cash, a bank transfer: a person says the shopper paid. Marking twice changes nothing the second time. */
@@ -98,7 +139,10 @@ export class OrderPayments {
     const out = new Map<string, PaymentHistoryEntry[]>(orderIds.map((id) => [id, []]));
     if (!orderIds.length) return out;
     for (const r of await sql.paymentEventsOf(this.db, storeId, orderIds)) {
-      out.get(r.order_id)!.push({ kind: r.kind, source: r.source, amountMinor: r.amount_minor === null ? null : Number(r.amount_minor), reference: r.reference, actor: r.actor, at: r.created_at.toISOString() });
+      out.get(r.order_id)!.push({
+        kind: r.kind, source: r.source, amountMinor: r.amount_minor === null ? null : Number(r.amount_minor), reference: r.reference, actor: r.actor, at: r.created_at.toISOString(),
+        ...(r.stale ? { stale: true } : {}), ...(r.note !== null ? { note: r.note } : {}), ...(r.attention !== null ? { attentionReason: r.attention } : {}),
+      });
     }
     return out;
   }
@@ -111,4 +155,9 @@ interface PaymentHistoryEntry {
   reference: string | null;
   actor: Actor | null;
   at: string;
+  /** A provider event that arrived after a later one was applied: recorded, not applied. */
+  stale?: true;
+  /** An acknowledgement: the person's note and the reason it cleared. */
+  note?: string;
+  attentionReason?: string;
 }

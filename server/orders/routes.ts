@@ -86,6 +86,18 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
       },
     }),
     route({
+      operationId: 'acknowledgeStoreOrderPaymentAttention', method: 'post', path: `${BASE}/:storeId/:orderId/payment-attention/acknowledge`,
+      summary: 'A person has dealt with the order\'s payment needing attention: clears paymentAttention, keeping the note and who in its payment history',
+      description: '409 `noPaymentAttention` when the order\'s payment needs no attention. The order still needs attention afterwards if a part does.',
+      tag: TAG, auth: 'caller', permission: 'payments.manage', readOnly: false,
+      params: orderParams, body: object({ note: { type: 'string', minLength: 1, maxLength: 1000, pattern: '\\S', description: 'What was decided (for example "refunded the shopper; supplier order cancelled")' } }, ['note']),
+      response: { status: 200, schema: orderSchema },
+      async handler(ctx) {
+        await payments.acknowledgeAttention(await load(ctx), ctx.body.note, actorOf(ctx.caller!));
+        return one(ctx, await load(ctx));
+      },
+    }),
+    route({
       operationId: 'shipStoreOrderPart', method: 'post', path: `${BASE}/:storeId/:orderId/groups/:groupKey/ship`, tag: TAG, auth: 'caller', permission: 'orders.manage', readOnly: false,
       summary: 'The store hands a part it fulfils itself to a carrier',
       params: groupParams,

@@ -1,6 +1,7 @@
 import { currency, dateTime, destinationSchema, minorUnits, object, params, uuid } from '../platform/http/schemas';
 import type { JsonSchema } from '../platform/http/route';
 import { PART_STATUSES, STORE_ORDER_STATUSES } from '../platform/vocabulary/statuses';
+import { PAYMENT_ATTENTION_REASONS } from './types';
 
 // The orders domain's schemas: what its routes take and answer.
 
@@ -21,14 +22,17 @@ const partSchema = object(
 const paymentEntrySchema = object(
   {
     kind: {
-      enum: ['authorised', 'paid', 'failed', 'refunded', 'captured', 'captureFailed', 'captureRequested'],
-      description: 'From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider\'s signed `captured`) or `captureFailed` (the provider refused it in its answer)',
+      enum: ['authorised', 'paid', 'failed', 'refunded', 'captured', 'captureFailed', 'disputed', 'captureRequested', 'attentionAcknowledged'],
+      description: 'From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider\'s signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment\'s attention cleared, with `note` and `attentionReason`)',
     },
     source: { enum: ['provider', 'manual', 'service'], description: '`provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service\'s capture request under promise to sell and the provider\'s answer to it' },
     amountMinor: { type: ['integer', 'null'] },
     reference: { type: ['string', 'null'] },
-    actor: { type: ['object', 'null'], description: 'Who marked it (manual only): a key or a user' },
+    actor: { type: ['object', 'null'], description: 'Who did it (manual only): a key or a user' },
     at: dateTime,
+    stale: { type: 'boolean', description: 'Present on a provider event that arrived after a later one (in the provider\'s own order) was applied: recorded, but it moved nothing' },
+    note: { type: 'string', description: 'An acknowledgement\'s note' },
+    attentionReason: { enum: PAYMENT_ATTENTION_REASONS, description: 'The attention reason an acknowledgement cleared' },
   },
   ['kind', 'source', 'amountMinor', 'reference', 'actor', 'at'],
 );
@@ -64,8 +68,8 @@ export const orderSchemaWith = (supplierOrder: JsonSchema) => object(
     needsAttention: { type: 'boolean', description: 'A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention)' },
     paymentAttention: {
       type: ['object', 'null'],
-      description: 'The payment provider took the payment back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`): a person decides what happens to the order',
-      properties: { reason: { enum: ['paymentFailedAfterPaid', 'refundedAfterPaid'] }, since: dateTime },
+      description: 'A person decides what happens to the order\'s payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`), or the shopper disputes the charge (`paymentDisputed`). Cleared by POST .../payment-attention/acknowledge',
+      properties: { reason: { enum: PAYMENT_ATTENTION_REASONS }, since: dateTime },
       required: ['reason', 'since'],
       additionalProperties: false,
     },

@@ -2,8 +2,13 @@
 
 export type PaymentMethod = 'online' | 'cashOnDelivery' | 'manual';
 export type PaymentStatus = 'none' | 'authorised' | 'paid' | 'failed' | 'refunded';
-/** Why a payment needs a person: the provider took back a payment after it was paid. */
-export type PaymentAttentionReason = 'paymentFailedAfterPaid' | 'refundedAfterPaid';
+/**
+ * Why a payment needs a person: the provider took back a payment after it was paid, or (promise to sell) after the
+ * supplier was paid on its authorisation; or it refused the capture after the supplier shipped (the goods are gone);
+ * or the shopper disputes the charge.
+ */
+export type PaymentAttentionReason = 'paymentFailedAfterPaid' | 'refundedAfterPaid' | 'paymentFailedAfterSupplierPaid' | 'refundedAfterSupplierPaid' | 'captureRefusedAfterShipped' | 'paymentDisputed';
+export const PAYMENT_ATTENTION_REASONS: PaymentAttentionReason[] = ['paymentFailedAfterPaid', 'refundedAfterPaid', 'paymentFailedAfterSupplierPaid', 'refundedAfterSupplierPaid', 'captureRefusedAfterShipped', 'paymentDisputed'];
 export type ContractModel = 'standard' | 'promiseToSell';
 import type { PartStatus, StoreOrderStatus } from '../platform/vocabulary/statuses';
 export type { PartStatus };

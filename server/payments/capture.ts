@@ -10,14 +10,18 @@ class ProviderUnavailableError extends Error {}
 
 const TIMEOUT_MS = 10_000;
 
-/** The key the provider deduplicates on: one capture per order's payment, however often it is asked. */
-const captureKeyOf = (orderId: string, reference: string) => `capture:${orderId}:${reference}`;
+/**
+ * The key the provider deduplicates on: one per order, whichever part asks and however often, so the provider can
+ * never show two charges for one order (a second authorisation of the order is never captured under it).
+ */
+const captureKeyOf = (orderId: string) => `capture:${orderId}`;
 
 const refused = (message: string): CaptureOutcome => ({ kind: 'refused', message });
 
 /**
- * Promise to sell: asks the store's payment provider to capture the shopper's authorised payment, with the store's
- * API key there and an idempotency key per order's payment, so a request repeated after a crash or a lost answer is
+ * Promise to sell: asks the store's payment provider to capture the payment the order was authorised on (kept when
+ * the provider's event authorised it, never a later authorisation), with the store's API key there and an
+ * idempotency key per order, so a request repeated after a crash or a lost answer is
  * answered from the provider's record and charges once. It records that it asked (or the provider's refusal); the
  * payment becomes paid only on the provider's signed event. An answer that says nothing (no connection, a time-out,
  * 408, 429, 5xx) is thrown as ProviderUnavailableError: the dispatch job asks again after a backoff.
@@ -45,7 +49,7 @@ export class ShopperCaptures {
     try {
       res = await fetch(`${base}/v1/payments/${encodeURIComponent(payment.reference)}/capture`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${settings.apiKey}`, 'idempotency-key': captureKeyOf(orderId, payment.reference), accept: 'application/json' },
+        headers: { authorization: `Bearer ${settings.apiKey}`, 'idempotency-key': captureKeyOf(orderId), accept: 'application/json' },
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
     } catch (err) {

@@ -11,11 +11,11 @@ export function paymentRoutes(providers: PaymentProviders, notifications: Paymen
   return defineRoutes([
     route({
       operationId: 'receivePaymentNotification', method: 'post', path: '/api/payment-notifications/:storeId',
-      summary: 'The store\'s payment provider reports a shopper payment (authorised, paid, captured, capture failed, failed, refunded), signed with the store\'s secret',
+      summary: 'The store\'s payment provider reports a shopper payment (authorised, paid, captured, capture failed, failed, refunded, disputed), signed with the store\'s secret',
       description:
-        'Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature` over the raw body); the body is `{ type, timestamp, data: { orderId, paymentId, amountMinor, currency } }` with `type` one of ' +
+        'Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature` over the raw body); the body is `{ type, timestamp, data: { orderId, paymentId, amountMinor, currency, version } }` (`timestamp`: when the change happened at the provider, required; `version`: the payment\'s version there) with `type` one of ' +
         Object.keys(PAYMENT_EVENT_TYPES).map((t) => `\`${t}\``).join(', ') +
-        '. Only these events move an order\'s `paymentStatus`; a failure or refund after the order was paid also sets `paymentAttention`. An event id already recorded is acknowledged and changes nothing. Every refusal answers 400 with the same body; 503 when the service cannot decide (the provider should send again).',
+        '. Only these events move an order\'s `paymentStatus`; events apply in the provider\'s order (`timestamp`, and `version` within one payment): one that comes before an event already applied is recorded as stale and moves nothing; a failure or refund after the order (or, under promise to sell, the supplier) was paid also sets `paymentAttention`. An event id already recorded is acknowledged and changes nothing. Every refusal answers 400 with the same body; 503 when the service cannot decide (the provider should send again).',
       tag: TAG, auth: 'none', readOnly: false,
       rawBody: true,
       refusal: PAYMENT_NOTIFICATION_REFUSED,

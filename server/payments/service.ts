@@ -4,9 +4,11 @@ import type { PaymentProviders } from './providers';
 import { verifySignedNotification } from './signature';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
 /** The provider's event types (Standard Webhooks `type`) and what each reports. */
 export const PAYMENT_EVENT_TYPES: Record<string, ProviderPaymentEvent['kind']> = {
   'payment.authorised': 'authorised', 'payment.paid': 'paid', 'payment.captured': 'captured', 'payment.captureFailed': 'captureFailed', 'payment.failed': 'failed', 'payment.refunded': 'refunded',
+  'payment.disputed': 'disputed',
 };
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -23,15 +25,19 @@ function readEvent(rawBody: string, eventId: string): (ProviderPaymentEvent & { 
   } catch {
     return null;
   }
-  const { type, data } = (body ?? {}) as { type?: unknown; data?: Record<string, unknown> };
+  const { type, timestamp, data } = (body ?? {}) as { type?: unknown; timestamp?: unknown; data?: Record<string, unknown> };
   const kind = typeof type === 'string' && Object.hasOwn(PAYMENT_EVENT_TYPES, type) ? PAYMENT_EVENT_TYPES[type] : undefined;
   if (!kind || !data || typeof data !== 'object') return null;
-  const { orderId, amountMinor, currency, paymentId } = data;
+  const { orderId, amountMinor, currency, paymentId, version } = data;
+  // When the provider says it happened (in the signed body, not the delivery's header): what orders its events.
+  const occurredAt = typeof timestamp === 'string' && ISO_TIME.test(timestamp) ? new Date(timestamp) : null;
+  if (!occurredAt || Number.isNaN(occurredAt.getTime())) return null;
+  if (version !== undefined && (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1 || version > 2_000_000_000)) return null;
   if (typeof orderId !== 'string' || !UUID.test(orderId)) return null;
   if (typeof amountMinor !== 'number' || !Number.isSafeInteger(amountMinor) || amountMinor < 0) return null;
   if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) return null;
   if (paymentId !== undefined && (typeof paymentId !== 'string' || paymentId.length > 200)) return null;
-  return { kind, orderId, amountMinor, currency, reference: paymentId ?? null, eventId };
+  return { kind, orderId, amountMinor, currency, reference: paymentId ?? null, eventId, occurredAt, version: version ?? null };
 }
 
 /**

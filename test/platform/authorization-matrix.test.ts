@@ -55,6 +55,7 @@ const validBodies: Record<string, () => unknown> = {
   retrySupplierOrder: () => ({}),
   rerouteSupplierOrder: () => ({}),
   markStoreOrderPaid: () => ({ reference: 'cash' }),
+  acknowledgeStoreOrderPaymentAttention: () => ({ note: 'Checked with the shopper' }),
   setPaymentProvider: () => ({ provider: 'sandbox', signingSecret: `whsec_${crypto.randomBytes(24).toString('base64')}` }),
   shipStoreOrderPart: () => ({ carrier: 'Post', trackingNumber: 'T1' }),
   createStoreOrder: () => ({ items: [{ productId: crypto.randomUUID(), variantId: crypto.randomUUID(), quantity: 1 }], destination: { name: 'A', line1: '1 Main', city: 'X', postalCode: '1', country: 'US' }, paymentMethod: 'manual' }),
@@ -180,6 +181,8 @@ afterAll(async () => {
 test('the route table has operations to test', () => {
   expect(ops.filter(acceptsKey).length).toBeGreaterThan(5);
   expect(ops.some((o) => o.permission)).toBe(true);
+  // Issue 40: acknowledging a payment needing attention is a payments decision, not an orders one.
+  expect(ops.find((o) => o.operationId === 'acknowledgeStoreOrderPaymentAttention')).toMatchObject({ method: 'POST', path: '/api/store-orders/{storeId}/{orderId}/payment-attention/acknowledge', permission: 'payments.manage', planGated: false });
 });
 
 test('no key, an unknown key and a revoked key: 401 unauthenticated with one identical body on every protected route', async () => {

@@ -12,6 +12,177 @@ export type Error = {
   };
 };
 
+/** A person has dealt with the order's payment needing attention: clears paymentAttention, keeping the note and who in its payment history (POST /api/store-orders/{storeId}/{orderId}/payment-attention/acknowledge) */
+export interface AcknowledgeStoreOrderPaymentAttention {
+  method: "POST";
+  path: "/api/store-orders/{storeId}/{orderId}/payment-attention/acknowledge";
+  params: {
+    storeId: string;
+    orderId: string;
+  };
+  query: Record<string, never>;
+  body: {
+    /** What was decided (for example "refunded the shopper; supplier order cancelled") */
+    note: string;
+  };
+  /** 200: Success */
+  result: {
+    id: string;
+    storeId: string;
+    number: string;
+    status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
+    paymentMethod: "online" | "cashOnDelivery" | "manual";
+    /** The shopper's payment as the payment provider reported it (signed notifications only) */
+    paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+    /** When a staff member marked the order paid by hand (not the provider's word) */
+    markedPaidAt: string | null;
+    /** Payment history, oldest first (order details only) */
+    payments?: {
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
+      /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
+      source: "provider" | "manual" | "service";
+      amountMinor: number | null;
+      reference: string | null;
+      /** Who did it (manual only): a key or a user */
+      actor: Record<string, unknown> | null;
+      at: string;
+      /** Present on a provider event that arrived after a later one (in the provider's own order) was applied: recorded, but it moved nothing */
+      stale?: boolean;
+      /** An acknowledgement's note */
+      note?: string;
+      /** The attention reason an acknowledgement cleared */
+      attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
+    }[];
+    contractModel: "standard" | "promiseToSell";
+    /** ISO 4217 code */
+    currency: string;
+    /** Integer amount in minor units */
+    totalMinor: number;
+    /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
+    needsAttention: boolean;
+    /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`), or the shopper disputes the charge (`paymentDisputed`). Cleared by POST .../payment-attention/acknowledge */
+    paymentAttention: ({
+      reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
+      since: string;
+    }) | null;
+    destination?: {
+      name: string;
+      line1: string;
+      line2?: string;
+      city: string;
+      region?: string;
+      postalCode: string;
+      /** ISO 3166-1 alpha-2 */
+      country: string;
+      phone?: string;
+      email?: string;
+    };
+    destinationRedacted: boolean;
+    /** The order's items (order details only) */
+    items?: {
+      id: string;
+      productId: string;
+      variantId: string;
+      sku: string;
+      /** The variant's title as sold (for example "Teal / Small") */
+      title: string;
+      /** The product's title as sold; null only for an item of an order made before titles were kept whose product was deleted since */
+      productTitle: string | null;
+      quantity: number;
+      /** Integer amount in minor units */
+      unitPriceMinor: number;
+      /** The part the item belongs to */
+      groupKey: string;
+    }[];
+    fulfilmentGroups: {
+      /** `store` for the store's own items, `supplier:<connectionId>` for each supplier */
+      groupKey: string;
+      connectionId: string | null;
+      status: "pending" | "processing" | "shipped" | "delivered" | "cancelled";
+      fulfilledByStore: boolean;
+      /** Ids of the order items in this part */
+      items: string[];
+      shipment: Record<string, unknown> | null;
+    }[];
+    fulfilmentSummary: {
+      parts: number;
+      shipped: number;
+      delivered: number;
+      needingAttention: number;
+    };
+    /** Only for a caller who also holds suppliers.view */
+    supplierOrders?: {
+      _id: string;
+      storeId: string;
+      orderId: string;
+      orderNumber: string;
+      fulfilmentGroupKey: string;
+      integrationId: string;
+      supplierKey: string;
+      contractModel: "standard" | "promiseToSell";
+      status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+      reviewMessage: string | null;
+      /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+      retryable: boolean;
+      supplierOrderNumber: string;
+      supplierOrderId: string | null;
+      supplierStatus: string | null;
+      costs: ({
+        /** Integer amount in minor units */
+        itemsMinor: number;
+        /** Integer amount in minor units */
+        shippingMinor: number;
+        /** Integer amount in minor units */
+        totalMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+      }) | null;
+      payment: {
+        status: "notRequired" | "unpaid" | "paid" | "refunded";
+      };
+      shipping: ({
+        carrier: string;
+        trackingNumber: string;
+        shippedAt: string | null;
+      }) | null;
+      attempt: number;
+      events: {
+        at: string;
+        actor: {
+          kind: "key" | "user" | "system";
+          id: string | null;
+        };
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+        type: string;
+        from: string | null;
+        to: string | null;
+        /** Choices such as payNow and acceptCost, and what the service saw */
+        details: Record<string, unknown>;
+      }[];
+      destination?: {
+        name: string;
+        line1: string;
+        line2?: string;
+        city: string;
+        region?: string;
+        postalCode: string;
+        /** ISO 3166-1 alpha-2 */
+        country: string;
+        phone?: string;
+        email?: string;
+      };
+      destinationRedacted: boolean;
+      createdAt: string;
+      updatedAt: string;
+    }[];
+    confirmedAt?: string | null;
+    createdAt: string;
+    updatedAt: string;
+  };
+}
+
 /** Withdraw the order at the supplier where it still allows it; after the supplier shipped it pauses with supplierAlreadyShipped (POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/cancel) */
 export interface CancelSupplierOrder {
   method: "POST";
@@ -435,15 +606,21 @@ export interface ConfirmStoreOrder {
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "captureRequested";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
       reference: string | null;
-      /** Who marked it (manual only): a key or a user */
+      /** Who did it (manual only): a key or a user */
       actor: Record<string, unknown> | null;
       at: string;
+      /** Present on a provider event that arrived after a later one (in the provider's own order) was applied: recorded, but it moved nothing */
+      stale?: boolean;
+      /** An acknowledgement's note */
+      note?: string;
+      /** The attention reason an acknowledgement cleared */
+      attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
     }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
@@ -452,9 +629,9 @@ export interface ConfirmStoreOrder {
     totalMinor: number;
     /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
     needsAttention: boolean;
-    /** The payment provider took the payment back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`): a person decides what happens to the order */
+    /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`), or the shopper disputes the charge (`paymentDisputed`). Cleared by POST .../payment-attention/acknowledge */
     paymentAttention: ({
-      reason: "paymentFailedAfterPaid" | "refundedAfterPaid";
+      reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
       since: string;
     }) | null;
     destination?: {
@@ -757,7 +934,7 @@ export interface CreateEventSubscription {
   body: {
     /** Where events are POSTed: an http(s) address on the public internet */
     url: string;
-    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it was paid also sets needsAttention and paymentAttention. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
+    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
     eventTypes: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
     description?: string | null;
   };
@@ -966,15 +1143,21 @@ export interface CreateStoreOrder {
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "captureRequested";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
       reference: string | null;
-      /** Who marked it (manual only): a key or a user */
+      /** Who did it (manual only): a key or a user */
       actor: Record<string, unknown> | null;
       at: string;
+      /** Present on a provider event that arrived after a later one (in the provider's own order) was applied: recorded, but it moved nothing */
+      stale?: boolean;
+      /** An acknowledgement's note */
+      note?: string;
+      /** The attention reason an acknowledgement cleared */
+      attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
     }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
@@ -983,9 +1166,9 @@ export interface CreateStoreOrder {
     totalMinor: number;
     /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
     needsAttention: boolean;
-    /** The payment provider took the payment back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`): a person decides what happens to the order */
+    /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`), or the shopper disputes the charge (`paymentDisputed`). Cleared by POST .../payment-attention/acknowledge */
     paymentAttention: ({
-      reason: "paymentFailedAfterPaid" | "refundedAfterPaid";
+      reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
       since: string;
     }) | null;
     destination?: {
@@ -1217,15 +1400,21 @@ export interface DeliverStoreOrderPart {
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "captureRequested";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
       reference: string | null;
-      /** Who marked it (manual only): a key or a user */
+      /** Who did it (manual only): a key or a user */
       actor: Record<string, unknown> | null;
       at: string;
+      /** Present on a provider event that arrived after a later one (in the provider's own order) was applied: recorded, but it moved nothing */
+      stale?: boolean;
+      /** An acknowledgement's note */
+      note?: string;
+      /** The attention reason an acknowledgement cleared */
+      attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
     }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
@@ -1234,9 +1423,9 @@ export interface DeliverStoreOrderPart {
     totalMinor: number;
     /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
     needsAttention: boolean;
-    /** The payment provider took the payment back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`): a person decides what happens to the order */
+    /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`), or the shopper disputes the charge (`paymentDisputed`). Cleared by POST .../payment-attention/acknowledge */
     paymentAttention: ({
-      reason: "paymentFailedAfterPaid" | "refundedAfterPaid";
+      reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
       since: string;
     }) | null;
     destination?: {
@@ -1721,15 +1910,21 @@ export interface GetStoreOrder {
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "captureRequested";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
       reference: string | null;
-      /** Who marked it (manual only): a key or a user */
+      /** Who did it (manual only): a key or a user */
       actor: Record<string, unknown> | null;
       at: string;
+      /** Present on a provider event that arrived after a later one (in the provider's own order) was applied: recorded, but it moved nothing */
+      stale?: boolean;
+      /** An acknowledgement's note */
+      note?: string;
+      /** The attention reason an acknowledgement cleared */
+      attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
     }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
@@ -1738,9 +1933,9 @@ export interface GetStoreOrder {
     totalMinor: number;
     /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
     needsAttention: boolean;
-    /** The payment provider took the payment back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`): a person decides what happens to the order */
+    /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`), or the shopper disputes the charge (`paymentDisputed`). Cleared by POST .../payment-attention/acknowledge */
     paymentAttention: ({
-      reason: "paymentFailedAfterPaid" | "refundedAfterPaid";
+      reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
       since: string;
     }) | null;
     destination?: {
@@ -2488,15 +2683,21 @@ export interface ListStoreOrders {
       markedPaidAt: string | null;
       /** Payment history, oldest first (order details only) */
       payments?: {
-        /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer) */
-        kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "captureRequested";
+        /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
+        kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
         /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
         source: "provider" | "manual" | "service";
         amountMinor: number | null;
         reference: string | null;
-        /** Who marked it (manual only): a key or a user */
+        /** Who did it (manual only): a key or a user */
         actor: Record<string, unknown> | null;
         at: string;
+        /** Present on a provider event that arrived after a later one (in the provider's own order) was applied: recorded, but it moved nothing */
+        stale?: boolean;
+        /** An acknowledgement's note */
+        note?: string;
+        /** The attention reason an acknowledgement cleared */
+        attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
       }[];
       contractModel: "standard" | "promiseToSell";
       /** ISO 4217 code */
@@ -2505,9 +2706,9 @@ export interface ListStoreOrders {
       totalMinor: number;
       /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
       needsAttention: boolean;
-      /** The payment provider took the payment back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`): a person decides what happens to the order */
+      /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`), or the shopper disputes the charge (`paymentDisputed`). Cleared by POST .../payment-attention/acknowledge */
       paymentAttention: ({
-        reason: "paymentFailedAfterPaid" | "refundedAfterPaid";
+        reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
         since: string;
       }) | null;
       destination?: {
@@ -2928,15 +3129,21 @@ export interface MarkStoreOrderPaid {
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "captureRequested";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
       reference: string | null;
-      /** Who marked it (manual only): a key or a user */
+      /** Who did it (manual only): a key or a user */
       actor: Record<string, unknown> | null;
       at: string;
+      /** Present on a provider event that arrived after a later one (in the provider's own order) was applied: recorded, but it moved nothing */
+      stale?: boolean;
+      /** An acknowledgement's note */
+      note?: string;
+      /** The attention reason an acknowledgement cleared */
+      attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
     }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
@@ -2945,9 +3152,9 @@ export interface MarkStoreOrderPaid {
     totalMinor: number;
     /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
     needsAttention: boolean;
-    /** The payment provider took the payment back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`): a person decides what happens to the order */
+    /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`), or the shopper disputes the charge (`paymentDisputed`). Cleared by POST .../payment-attention/acknowledge */
     paymentAttention: ({
-      reason: "paymentFailedAfterPaid" | "refundedAfterPaid";
+      reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
       since: string;
     }) | null;
     destination?: {
@@ -3278,7 +3485,7 @@ export interface PreviewImport {
   };
 }
 
-/** The store's payment provider reports a shopper payment (authorised, paid, captured, capture failed, failed, refunded), signed with the store's secret (POST /api/payment-notifications/{storeId}) */
+/** The store's payment provider reports a shopper payment (authorised, paid, captured, capture failed, failed, refunded, disputed), signed with the store's secret (POST /api/payment-notifications/{storeId}) */
 export interface ReceivePaymentNotification {
   method: "POST";
   path: "/api/payment-notifications/{storeId}";
@@ -4064,15 +4271,21 @@ export interface ShipStoreOrderPart {
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "captureRequested";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
       reference: string | null;
-      /** Who marked it (manual only): a key or a user */
+      /** Who did it (manual only): a key or a user */
       actor: Record<string, unknown> | null;
       at: string;
+      /** Present on a provider event that arrived after a later one (in the provider's own order) was applied: recorded, but it moved nothing */
+      stale?: boolean;
+      /** An acknowledgement's note */
+      note?: string;
+      /** The attention reason an acknowledgement cleared */
+      attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
     }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
@@ -4081,9 +4294,9 @@ export interface ShipStoreOrderPart {
     totalMinor: number;
     /** A part needs attention (a supplier order paused or failed), or the payment does (paymentAttention) */
     needsAttention: boolean;
-    /** The payment provider took the payment back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`): a person decides what happens to the order */
+    /** A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`), or the shopper disputes the charge (`paymentDisputed`). Cleared by POST .../payment-attention/acknowledge */
     paymentAttention: ({
-      reason: "paymentFailedAfterPaid" | "refundedAfterPaid";
+      reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
       since: string;
     }) | null;
     destination?: {
@@ -4652,7 +4865,7 @@ export interface UpdateEventSubscription {
   body: {
     /** Where events are POSTed: an http(s) address on the public internet */
     url?: string;
-    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it was paid also sets needsAttention and paymentAttention. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
+    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
     eventTypes?: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
     description?: string | null;
     enabled?: boolean;
@@ -4865,6 +5078,7 @@ export interface UpgradeToDeveloper {
 
 /** Method and path of every operation: the client builds its requests from these. */
 export const routes = {
+  acknowledgeStoreOrderPaymentAttention: { method: "POST", path: "/api/store-orders/{storeId}/{orderId}/payment-attention/acknowledge" },
   cancelSupplierOrder: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/cancel" },
   changeSupplierAutomation: { method: "PUT", path: "/api/store-suppliers/{storeId}/{id}/automation" },
   changeSupplierSettings: { method: "PUT", path: "/api/store-suppliers/{storeId}/{id}/settings" },
@@ -4947,6 +5161,7 @@ export const routes = {
 
 /** Every operation of the document by its operationId. */
 export interface Operations {
+  acknowledgeStoreOrderPaymentAttention: AcknowledgeStoreOrderPaymentAttention;
   cancelSupplierOrder: CancelSupplierOrder;
   changeSupplierAutomation: ChangeSupplierAutomation;
   changeSupplierSettings: ChangeSupplierSettings;

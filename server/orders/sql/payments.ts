@@ -17,6 +17,15 @@ interface PaymentEventRow {
   reference?: string | null;
   /** The provider's event id: an event already recorded for the order is not recorded again. */
   providerEventId?: string | null;
+  /** The provider's own order of its events: when it happened there, and the payment's version after it. */
+  occurredAt?: Date | null;
+  version?: number | null;
+  /** A provider event: it moved the status (applied), or a later one was applied before it arrived (stale). */
+  applied?: boolean | null;
+  stale?: boolean;
+  /** An acknowledgement: the person's note and the attention reason it cleared. */
+  note?: string | null;
+  attention?: string | null;
   actor?: Actor | null;
 }
 
@@ -26,22 +35,67 @@ export async function insertPaymentEvent(tx: Queryable, e: PaymentEventRow): Pro
   return (
     (await affected(
       tx,
-      `INSERT INTO payment_events (store_id, order_id, kind, source, amount_minor, reference, provider_event_id, actor) SELECT $8::uuid, $1::uuid, $2::text, $3::text, $4::bigint, $5::text, $6::text, $7::jsonb ${once}
+      `INSERT INTO payment_events (store_id, order_id, kind, source, amount_minor, reference, provider_event_id, actor, provider_occurred_at, provider_version, applied, stale, note, attention)
+       SELECT $8::uuid, $1::uuid, $2::text, $3::text, $4::bigint, $5::text, $6::text, $7::jsonb, $9::timestamptz, $10::int, $11::boolean, $12::boolean, $13::text, $14::text ${once}
        ON CONFLICT (store_id, order_id, provider_event_id) WHERE provider_event_id IS NOT NULL DO NOTHING`,
-      [e.orderId, e.kind, e.source, e.amountMinor ?? null, e.reference ?? null, e.providerEventId ?? null, e.actor ? JSON.stringify(e.actor) : null, e.storeId],
+      [e.orderId, e.kind, e.source, e.amountMinor ?? null, e.reference ?? null, e.providerEventId ?? null, e.actor ? JSON.stringify(e.actor) : null, e.storeId,
+        e.occurredAt ?? null, e.version ?? null, e.applied ?? null, e.stale ?? false, e.note ?? null, e.attention ?? null],
     )) > 0
   );
 }
 
-/** The provider's id of the order's latest authorised payment (what a capture takes), or null. */
-export async function authorisedReference(db: Queryable, storeId: string, orderId: string): Promise<string | null> {
-  const [r] = await rows<{ reference: string }>(db, `SELECT reference FROM payment_events WHERE store_id = $2 AND order_id = $1 AND source = 'provider' AND kind = 'authorised' AND reference IS NOT NULL ORDER BY id DESC LIMIT 1`, [orderId, storeId]);
-  return r?.reference ?? null;
+/**
+ * True when the provider already applied an event that came after this one in its own order: for the same payment
+ * its version says (when both carry one), otherwise when it happened (a strictly later time).
+ */
+export async function laterEventApplied(tx: Queryable, storeId: string, orderId: string, e: { reference: string | null; version: number | null; occurredAt: Date }): Promise<boolean> {
+  const [r] = await rows<{ later: boolean }>(
+    tx,
+    `SELECT EXISTS (SELECT 1 FROM payment_events WHERE store_id = $1 AND order_id = $2 AND source = 'provider' AND applied
+       AND CASE WHEN $3::text IS NOT NULL AND reference = $3 AND provider_version IS NOT NULL AND $4::int IS NOT NULL THEN provider_version > $4
+                ELSE provider_occurred_at > $5::timestamptz END) AS later`,
+    [storeId, orderId, e.reference, e.version, e.occurredAt],
+  );
+  return r.later;
+}
+
+/** The provider's payment the order was authorised (or paid) on: what a capture takes, or null. */
+export async function paymentReferenceOf(db: Queryable, storeId: string, orderId: string): Promise<string | null> {
+  const [r] = await rows<{ payment_reference: string | null }>(db, 'SELECT payment_reference FROM store_orders WHERE store_id = $1 AND id = $2', [storeId, orderId]);
+  return r?.payment_reference ?? null;
+}
+
+/** True when a supplier part of the order has shipped or been delivered (the goods are gone). */
+export async function supplierPartShipped(db: Queryable, storeId: string, orderId: string): Promise<boolean> {
+  const [r] = await rows<{ shipped: boolean }>(db, `SELECT EXISTS (SELECT 1 FROM fulfilment_groups WHERE store_id = $1 AND order_id = $2 AND NOT fulfilled_by_store AND status IN ('shipped', 'delivered')) AS shipped`, [storeId, orderId]);
+  return r.shipped;
+}
+
+/**
+ * True when the supplier of a promise-to-sell order was (or may be about to be) paid: the service asked the provider
+ * to capture (it asks only once the supplier accepted), or a supplier part was sent (its payment may follow at any
+ * moment; erring towards a person looking rather than a paid supplier nobody hears of).
+ */
+export async function supplierPaidOn(db: Queryable, storeId: string, orderId: string): Promise<boolean> {
+  const [r] = await rows<{ paid: boolean }>(
+    db,
+    `SELECT EXISTS (SELECT 1 FROM payment_events WHERE store_id = $1 AND order_id = $2 AND source = 'service')
+         OR EXISTS (SELECT 1 FROM fulfilment_groups WHERE store_id = $1 AND order_id = $2 AND NOT fulfilled_by_store AND status IN ('processing', 'shipped', 'delivered')) AS paid`,
+    [storeId, orderId],
+  );
+  return r.paid;
 }
 
 /** The payment history of these orders, oldest first. */
-export function paymentEventsOf(db: Queryable, storeId: string, orderIds: string[]): Promise<Array<{ order_id: string; kind: string; source: PaymentEventRow['source']; amount_minor: string | null; reference: string | null; actor: Actor | null; created_at: Date }>> {
-  return rows(db, 'SELECT order_id, kind, source, amount_minor, reference, actor, created_at FROM payment_events WHERE store_id = $1 AND order_id = ANY($2) ORDER BY id', [storeId, orderIds]);
+export function paymentEventsOf(db: Queryable, storeId: string, orderIds: string[]): Promise<Array<{ order_id: string; kind: string; source: PaymentEventRow['source']; amount_minor: string | null; reference: string | null; actor: Actor | null; stale: boolean; note: string | null; attention: string | null; created_at: Date }>> {
+  // Issue 40's columns read through the row's JSON: while an earlier contract migration waits for the previous release
+  // (docs/scaling.md, "Changing the keys without downtime"), this release answers before its migration added them.
+  return rows(
+    db,
+    `SELECT order_id, kind, source, amount_minor, reference, actor, COALESCE((to_jsonb(e) ->> 'stale')::boolean, false) AS stale, to_jsonb(e) ->> 'note' AS note, to_jsonb(e) ->> 'attention' AS attention, created_at
+       FROM payment_events e WHERE store_id = $1 AND order_id = ANY($2) ORDER BY id`,
+    [storeId, orderIds],
+  );
 }
 
 /** True when this call marked the order paid by hand (it was not marked before). */
@@ -64,22 +118,43 @@ export const storeOrderEvent = (p: Params, order: string, type: InternalEventTyp
 /**
  * The payment status moves (the provider's word), with its `storeOrder.paymentChanged` event, and `reaction` (the
  * event other domains act on, if any), in one statement; with `attention`, the order needs a person (a payment taken
- * back after it was paid).
+ * back after the supplier or the order was paid). `reference`: the provider's payment that authorised or paid an order
+ * that had none standing (none, or failed), kept as the one a capture takes.
  */
-export async function setPaymentStatus(tx: Queryable, storeId: string, orderId: string, from: PaymentStatus, to: PaymentStatus, e: { reportedAs: string; attention: PaymentAttentionReason | null; reaction: InternalEventType | null; actor: Actor }): Promise<void> {
+export async function setPaymentStatus(tx: Queryable, storeId: string, orderId: string, from: PaymentStatus, to: PaymentStatus, e: { reportedAs: string; attention: PaymentAttentionReason | null; reaction: InternalEventType | null; actor: Actor; reference?: string | null }): Promise<void> {
   const p = new Params();
   const attention = `${p.add(e.attention)}::text`;
-  const update = `UPDATE store_orders SET payment_status = ${p.add(to)}, updated_at = now(), payment_attention = COALESCE(${attention}, payment_attention),
+  const takesReference = (to === 'authorised' || to === 'paid') && e.reference ? `CASE WHEN payment_reference IS NULL OR ${p.add(from)}::text IN ('none', 'failed') THEN ${p.add(e.reference)}::text ELSE payment_reference END` : 'payment_reference';
+  const update = `UPDATE store_orders SET payment_status = ${p.add(to)}, updated_at = now(), payment_attention = COALESCE(${attention}, payment_attention), payment_reference = ${takesReference},
       payment_attention_at = CASE WHEN ${attention} IS NULL THEN payment_attention_at ELSE now() END, needs_attention = needs_attention OR ${attention} IS NOT NULL
     WHERE store_id = ${p.add(storeId)} AND id = ${p.add(orderId)} RETURNING id, store_id, number, payment_status, needs_attention, payment_attention, payment_attention_at, created_by_key_id`;
-  const event = outboxStep({
+  const reaction = e.reaction ? `, reaction AS (${storeOrderEvent(p, 'o', e.reaction, e.actor)})` : '';
+  await rows(tx, `WITH o AS (${update}), ev AS (${paymentChangedEvent(p, from, e.reportedAs)})${reaction} SELECT 1`, p.values);
+}
+
+/** `storeOrder.paymentChanged` for the order row `o` as written: its payment now and before, and what moved it. */
+const paymentChangedEvent = (p: Params, from: PaymentStatus, reportedAs: string) =>
+  outboxStep({
     from: 'o', type: `'storeOrder.paymentChanged'`, storeId: 'o.store_id', resourceKey: `'storeOrder:' || o.id`, recordKeyId: 'o.created_by_key_id',
     snapshot: `jsonb_build_object('orderId', o.id, 'orderNumber', o.number, 'paymentStatus', o.payment_status, 'previousPaymentStatus', ${p.add(from)}::text,
-      'reportedAs', ${p.add(e.reportedAs)}::text, 'needsAttention', o.needs_attention,
+      'reportedAs', ${p.add(reportedAs)}::text, 'needsAttention', o.needs_attention,
       'paymentAttention', CASE WHEN o.payment_attention IS NULL THEN NULL ELSE jsonb_build_object('reason', o.payment_attention, 'since', to_char(o.payment_attention_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END)`,
   });
-  const reaction = e.reaction ? `, reaction AS (${storeOrderEvent(p, 'o', e.reaction, e.actor)})` : '';
-  await rows(tx, `WITH o AS (${update}), ev AS (${event})${reaction} SELECT 1`, p.values);
+
+/**
+ * A person acknowledged the payment's attention: it clears, and the order needs attention only if a part still does.
+ * Answers the reason it cleared, or null when the order had none.
+ */
+export async function clearPaymentAttention(tx: Queryable, storeId: string, orderId: string): Promise<PaymentAttentionReason | null> {
+  const [r] = await rows<{ reason: PaymentAttentionReason }>(
+    tx,
+    `UPDATE store_orders s SET payment_attention = NULL, payment_attention_at = NULL, updated_at = now(),
+        needs_attention = EXISTS (SELECT 1 FROM fulfilment_groups g WHERE g.store_id = s.store_id AND g.order_id = s.id AND g.needs_attention)
+      FROM (SELECT id, payment_attention FROM store_orders WHERE store_id = $1 AND id = $2 FOR UPDATE) was
+      WHERE s.store_id = $1 AND s.id = was.id AND was.payment_attention IS NOT NULL RETURNING was.payment_attention AS reason`,
+    [storeId, orderId],
+  );
+  return r?.reason ?? null;
 }
 
 const RETIRED_KINDS = new Map<string, InternalEventType>([['confirmed', 'storeOrder.confirmed'], ['authorised', 'storeOrder.authorised'], ['captureFailed', 'storeOrder.captureFailed']]);

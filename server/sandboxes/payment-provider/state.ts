@@ -15,13 +15,15 @@ export interface Payment {
   amountMinor: number;
   currency: string;
   status: 'authorised' | 'paid' | 'failed' | 'refunded';
+  /** Goes up by one with each change of the payment (each event sent): the store orders this payment's events by it. */
+  version: number;
   /** The provider's own record of what it charged: one entry per capture it made (never two for one payment). */
   captures: Array<{ at: string; idempotencyKey: string | null; amountMinor: number }>;
   /** Every capture request it received, with the status it answered (replays and refusals included). */
   captureRequests: Array<{ at: string; idempotencyKey: string | null; status: number; replayed: boolean }>;
 }
 
-export type EventType = 'payment.authorised' | 'payment.paid' | 'payment.captured' | 'payment.captureFailed' | 'payment.failed' | 'payment.refunded';
+export type EventType = 'payment.authorised' | 'payment.paid' | 'payment.captured' | 'payment.captureFailed' | 'payment.failed' | 'payment.refunded' | 'payment.disputed';
 
 /** The payment's status after each event. */
 export const STATUS_AFTER: Record<EventType, Payment['status']> = {
@@ -31,6 +33,8 @@ export const STATUS_AFTER: Record<EventType, Payment['status']> = {
   'payment.captureFailed': 'failed',
   'payment.failed': 'failed',
   'payment.refunded': 'refunded',
+  // A dispute leaves the charge as it is until it is decided (a refund, or nothing).
+  'payment.disputed': 'paid',
 };
 
 /**
@@ -95,19 +99,22 @@ export class PaymentsState {
     return m.signingSecret;
   }
 
-  addPayment(p: Omit<Payment, 'id' | 'captures' | 'captureRequests'>): Payment {
-    const payment: Payment = { ...p, id: id('pay'), captures: [], captureRequests: [] };
+  addPayment(p: Omit<Payment, 'id' | 'captures' | 'captureRequests' | 'version'>): Payment {
+    const payment: Payment = { ...p, id: id('pay'), version: 0, captures: [], captureRequests: [] };
     this.payments.set(payment.id, payment);
     return payment;
   }
 
-  /** The event for a payment as it is now; its body never changes afterwards. */
+  /**
+   * The event for a payment as it is now; its body never changes afterwards. `timestamp` is when the change happened
+   * here and `data.version` the payment's version after it: signed, so the store can put late deliveries in order.
+   */
   eventFor(payment: Payment, type: EventType): SentEvent {
     const event: SentEvent = {
       id: id('evt'),
       merchantId: payment.merchantId,
       type,
-      body: JSON.stringify({ type, timestamp: new Date().toISOString(), data: { orderId: payment.orderId, paymentId: payment.id, amountMinor: payment.amountMinor, currency: payment.currency } }),
+      body: JSON.stringify({ type, timestamp: new Date().toISOString(), data: { orderId: payment.orderId, paymentId: payment.id, amountMinor: payment.amountMinor, currency: payment.currency, version: payment.version } }),
       attempts: [],
       delivered: false,
     };

@@ -54,6 +54,12 @@ export function v1Router(p: Payments): Router {
     const payment = paymentOf(ctx, merchant, ['paid']);
     ctx.body = { id: payment.id, status: 'refunded', eventId: p.emit(merchant, payment, 'payment.refunded') };
   });
+  // The shopper disputes the charge with their bank (a chargeback opened): the store hears of it.
+  v1.post('/payments/:id/dispute', (ctx) => {
+    const merchant = merchantOf(ctx);
+    const payment = paymentOf(ctx, merchant, ['paid']);
+    ctx.body = { id: payment.id, status: payment.status, eventId: p.emit(merchant, payment, 'payment.disputed') };
+  });
   const eventOf = (ctx: Context) => {
     const merchant = merchantOf(ctx);
     const event = p.state.events.get(ctx.params.id);

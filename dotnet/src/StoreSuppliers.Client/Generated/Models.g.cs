@@ -508,7 +508,7 @@ public sealed partial class StoreOrder
     [JsonPropertyName("needsAttention")]
     public bool NeedsAttention { get; set; }
 
-    /// <summary>The payment provider took the payment back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`): a person decides what happens to the order</summary>
+    /// <summary>A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`), or the shopper disputes the charge (`paymentDisputed`). Cleared by POST .../payment-attention/acknowledge</summary>
     [JsonPropertyName("paymentAttention")]
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public PaymentAttention? PaymentAttention { get; set; }
@@ -677,7 +677,7 @@ public readonly partial struct PaymentStatus : IEquatable<PaymentStatus>
 
 public sealed partial class StoreOrderPayment
 {
-    /// <summary>From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer)</summary>
+    /// <summary>From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`)</summary>
     [JsonPropertyName("kind")]
     public StoreOrderPaymentKind Kind { get; set; }
 
@@ -693,16 +693,28 @@ public sealed partial class StoreOrderPayment
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public string? Reference { get; set; }
 
-    /// <summary>Who marked it (manual only): a key or a user</summary>
+    /// <summary>Who did it (manual only): a key or a user</summary>
     [JsonPropertyName("actor")]
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public JsonObject? Actor { get; set; }
 
     [JsonPropertyName("at")]
     public DateTimeOffset At { get; set; }
+
+    /// <summary>Present on a provider event that arrived after a later one (in the provider's own order) was applied: recorded, but it moved nothing</summary>
+    [JsonPropertyName("stale")]
+    public bool? Stale { get; set; }
+
+    /// <summary>An acknowledgement's note</summary>
+    [JsonPropertyName("note")]
+    public string? Note { get; set; }
+
+    /// <summary>The attention reason an acknowledgement cleared</summary>
+    [JsonPropertyName("attentionReason")]
+    public AttentionReason? AttentionReason { get; set; }
 }
 
-/// <summary>From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`. From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer)</summary>
+/// <summary>From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`)</summary>
 [JsonConverter(typeof(StoreOrderPaymentKind.Converter))]
 public readonly partial struct StoreOrderPaymentKind : IEquatable<StoreOrderPaymentKind>
 {
@@ -729,14 +741,20 @@ public readonly partial struct StoreOrderPaymentKind : IEquatable<StoreOrderPaym
     /// <summary><c>captureFailed</c></summary>
     public static StoreOrderPaymentKind CaptureFailed { get; } = new StoreOrderPaymentKind("captureFailed");
 
+    /// <summary><c>disputed</c></summary>
+    public static StoreOrderPaymentKind Disputed { get; } = new StoreOrderPaymentKind("disputed");
+
     /// <summary><c>captureRequested</c></summary>
     public static StoreOrderPaymentKind CaptureRequested { get; } = new StoreOrderPaymentKind("captureRequested");
 
+    /// <summary><c>attentionAcknowledged</c></summary>
+    public static StoreOrderPaymentKind AttentionAcknowledged { get; } = new StoreOrderPaymentKind("attentionAcknowledged");
+
     /// <summary>Every value this version of the client knows.</summary>
-    public static IReadOnlyList<StoreOrderPaymentKind> Known { get; } = new[] { Authorised, Paid, Failed, Refunded, Captured, CaptureFailed, CaptureRequested };
+    public static IReadOnlyList<StoreOrderPaymentKind> Known { get; } = new[] { Authorised, Paid, Failed, Refunded, Captured, CaptureFailed, Disputed, CaptureRequested, AttentionAcknowledged };
 
     /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
-    public bool IsKnown => _value == "authorised" || _value == "paid" || _value == "failed" || _value == "refunded" || _value == "captured" || _value == "captureFailed" || _value == "captureRequested";
+    public bool IsKnown => _value == "authorised" || _value == "paid" || _value == "failed" || _value == "refunded" || _value == "captured" || _value == "captureFailed" || _value == "disputed" || _value == "captureRequested" || _value == "attentionAcknowledged";
 
     /// <summary>The value as the service spells it.</summary>
     public override string ToString() => _value ?? string.Empty;
@@ -792,6 +810,54 @@ public readonly partial struct StoreOrderPaymentSource : IEquatable<StoreOrderPa
     }
 }
 
+/// <summary>The attention reason an acknowledgement cleared</summary>
+[JsonConverter(typeof(AttentionReason.Converter))]
+public readonly partial struct AttentionReason : IEquatable<AttentionReason>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public AttentionReason(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>paymentFailedAfterPaid</c></summary>
+    public static AttentionReason PaymentFailedAfterPaid { get; } = new AttentionReason("paymentFailedAfterPaid");
+
+    /// <summary><c>refundedAfterPaid</c></summary>
+    public static AttentionReason RefundedAfterPaid { get; } = new AttentionReason("refundedAfterPaid");
+
+    /// <summary><c>paymentFailedAfterSupplierPaid</c></summary>
+    public static AttentionReason PaymentFailedAfterSupplierPaid { get; } = new AttentionReason("paymentFailedAfterSupplierPaid");
+
+    /// <summary><c>refundedAfterSupplierPaid</c></summary>
+    public static AttentionReason RefundedAfterSupplierPaid { get; } = new AttentionReason("refundedAfterSupplierPaid");
+
+    /// <summary><c>captureRefusedAfterShipped</c></summary>
+    public static AttentionReason CaptureRefusedAfterShipped { get; } = new AttentionReason("captureRefusedAfterShipped");
+
+    /// <summary><c>paymentDisputed</c></summary>
+    public static AttentionReason PaymentDisputed { get; } = new AttentionReason("paymentDisputed");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<AttentionReason> Known { get; } = new[] { PaymentFailedAfterPaid, RefundedAfterPaid, PaymentFailedAfterSupplierPaid, RefundedAfterSupplierPaid, CaptureRefusedAfterShipped, PaymentDisputed };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "paymentFailedAfterPaid" || _value == "refundedAfterPaid" || _value == "paymentFailedAfterSupplierPaid" || _value == "refundedAfterSupplierPaid" || _value == "captureRefusedAfterShipped" || _value == "paymentDisputed";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(AttentionReason other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is AttentionReason other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(AttentionReason left, AttentionReason right) => left.Equals(right);
+    public static bool operator !=(AttentionReason left, AttentionReason right) => !left.Equals(right);
+    public static implicit operator AttentionReason(string value) => new AttentionReason(value);
+
+    internal sealed class Converter : StringValueConverter<AttentionReason>
+    {
+        protected override AttentionReason FromString(string value) => new AttentionReason(value);
+    }
+}
+
 /// <summary>One of standard, promiseToSell; a value this version does not know is kept as it is (see IsKnown).</summary>
 [JsonConverter(typeof(ContractModel.Converter))]
 public readonly partial struct ContractModel : IEquatable<ContractModel>
@@ -828,50 +894,14 @@ public readonly partial struct ContractModel : IEquatable<ContractModel>
     }
 }
 
-/// <summary>The payment provider took the payment back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`): a person decides what happens to the order</summary>
+/// <summary>A person decides what happens to the order's payment: the provider took it back after it was paid (`paymentFailedAfterPaid`, `refundedAfterPaid`) or, under promise to sell, after the supplier was paid on its authorisation (`paymentFailedAfterSupplierPaid`, `refundedAfterSupplierPaid`), or refused the capture after a supplier part shipped (`captureRefusedAfterShipped`), or the shopper disputes the charge (`paymentDisputed`). Cleared by POST .../payment-attention/acknowledge</summary>
 public sealed partial class PaymentAttention
 {
     [JsonPropertyName("reason")]
-    public PaymentAttentionReason Reason { get; set; }
+    public AttentionReason Reason { get; set; }
 
     [JsonPropertyName("since")]
     public DateTimeOffset Since { get; set; }
-}
-
-/// <summary>One of paymentFailedAfterPaid, refundedAfterPaid; a value this version does not know is kept as it is (see IsKnown).</summary>
-[JsonConverter(typeof(PaymentAttentionReason.Converter))]
-public readonly partial struct PaymentAttentionReason : IEquatable<PaymentAttentionReason>
-{
-    private readonly string? _value;
-
-    /// <summary>A value as the service spells it.</summary>
-    public PaymentAttentionReason(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
-
-    /// <summary><c>paymentFailedAfterPaid</c></summary>
-    public static PaymentAttentionReason PaymentFailedAfterPaid { get; } = new PaymentAttentionReason("paymentFailedAfterPaid");
-
-    /// <summary><c>refundedAfterPaid</c></summary>
-    public static PaymentAttentionReason RefundedAfterPaid { get; } = new PaymentAttentionReason("refundedAfterPaid");
-
-    /// <summary>Every value this version of the client knows.</summary>
-    public static IReadOnlyList<PaymentAttentionReason> Known { get; } = new[] { PaymentFailedAfterPaid, RefundedAfterPaid };
-
-    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
-    public bool IsKnown => _value == "paymentFailedAfterPaid" || _value == "refundedAfterPaid";
-
-    /// <summary>The value as the service spells it.</summary>
-    public override string ToString() => _value ?? string.Empty;
-    public bool Equals(PaymentAttentionReason other) => string.Equals(_value, other._value, StringComparison.Ordinal);
-    public override bool Equals(object? obj) => obj is PaymentAttentionReason other && Equals(other);
-    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
-    public static bool operator ==(PaymentAttentionReason left, PaymentAttentionReason right) => left.Equals(right);
-    public static bool operator !=(PaymentAttentionReason left, PaymentAttentionReason right) => !left.Equals(right);
-    public static implicit operator PaymentAttentionReason(string value) => new PaymentAttentionReason(value);
-
-    internal sealed class Converter : StringValueConverter<PaymentAttentionReason>
-    {
-        protected override PaymentAttentionReason FromString(string value) => new PaymentAttentionReason(value);
-    }
 }
 
 public sealed partial class StoreOrderDestination
@@ -2634,6 +2664,13 @@ public sealed partial class StartSupplierSignInResult
     public DateTimeOffset ExpiresAt { get; set; }
 }
 
+public sealed partial class AcknowledgeStoreOrderPaymentAttentionRequest
+{
+    /// <summary>What was decided (for example "refunded the shopper; supplier order cancelled")</summary>
+    [JsonPropertyName("note")]
+    public string Note { get; set; } = default!;
+}
+
 public sealed partial class ChangeSupplierAutomationRequest
 {
     /// <summary>`automatic` sends a supplier part once the store order is confirmed; `manual` waits for submit; `off` never sends</summary>
@@ -2728,7 +2765,7 @@ public sealed partial class CreateEventSubscriptionRequest
     [JsonPropertyName("url")]
     public string Url { get; set; } = default!;
 
-    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it was paid also sets needsAttention and paymentAttention. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
+    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
     [JsonPropertyName("eventTypes")]
     public List<EventType> EventTypes { get; set; } = new();
 
@@ -3119,7 +3156,7 @@ public sealed partial class UpdateEventSubscriptionRequest
     [JsonPropertyName("url")]
     public string? Url { get; set; }
 
-    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it was paid also sets needsAttention and paymentAttention. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
+    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
     [JsonPropertyName("eventTypes")]
     public List<EventType>? EventTypes { get; set; }
 

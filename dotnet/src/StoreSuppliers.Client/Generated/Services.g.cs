@@ -35,6 +35,11 @@ public sealed partial class StoreOrdersService
 
     internal StoreOrdersService(StoreHttp http) => _http = http;
 
+    /// <summary>A person has dealt with the order's payment needing attention: clears paymentAttention, keeping the note and who in its payment history</summary>
+    /// <remarks><c>POST /api/store-orders/{storeId}/{orderId}/payment-attention/acknowledge</c> Permission: <c>payments.manage</c>.</remarks>
+    public Task<StoreOrder> AcknowledgePaymentAttentionAsync(string storeId, string orderId, AcknowledgeStoreOrderPaymentAttentionRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/payment-attention/acknowledge", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.AcknowledgeStoreOrderPaymentAttentionRequest) }, StoreJsonContext.Default.StoreOrder, cancellationToken);
+
     /// <summary>Confirm the order (staff); supplier parts under an automatic level are then sent in the background</summary>
     /// <remarks><c>POST /api/store-orders/{storeId}/{orderId}/confirm</c> Permission: <c>orders.manage</c>.</remarks>
     public Task<StoreOrder> ConfirmAsync(string storeId, string orderId, RequestOptions? options = null, CancellationToken cancellationToken = default)

@@ -15,6 +15,7 @@ namespace StoreSuppliers;
 
 /// <summary>Source-generated JSON metadata of every request and answer (no reflection at run time).</summary>
 [JsonSourceGenerationOptions(DefaultIgnoreCondition = JsonIgnoreCondition.WhenWritingNull)]
+[JsonSerializable(typeof(AcknowledgeStoreOrderPaymentAttentionRequest), TypeInfoPropertyName = "AcknowledgeStoreOrderPaymentAttentionRequest")]
 [JsonSerializable(typeof(ChangeSupplierAutomationRequest), TypeInfoPropertyName = "ChangeSupplierAutomationRequest")]
 [JsonSerializable(typeof(ChangeSupplierSettingsRequest), TypeInfoPropertyName = "ChangeSupplierSettingsRequest")]
 [JsonSerializable(typeof(ConnectSupplierRequest), TypeInfoPropertyName = "ConnectSupplierRequest")]
