@@ -184,8 +184,11 @@ function effect(so: SupplierOrder, e: DispatchEvent, now: Date): { fields: Field
     case 'rerouted':
       return { fields: { ...(e.answer ? answerFields(so, e.answer) : {}), rerouteRequest: null, reroutedTo: e.to, retryable: false }, history: by(e.actor, 'rerouted', e.details) };
     case 'rerouteEnded': {
-      const fields: Fields = { rerouteRequest: null, reviewMessage: rerouteMessage(so.reviewMessage, e.message, e.tried), rerouteTried: [...so.rerouteTried, ...e.tried] };
-      if (e.reason) Object.assign(fields, { reviewReason: e.reason, retryable: REVIEW_REASONS[e.reason] });
+      // Spread, not Object.assign: the compiler checks each field's type (a reason's flags are not its retryable).
+      const fields: Fields = {
+        rerouteRequest: null, reviewMessage: rerouteMessage(so.reviewMessage, e.message, e.tried), rerouteTried: [...so.rerouteTried, ...e.tried],
+        ...(e.reason ? { reviewReason: e.reason, retryable: REVIEW_REASONS[e.reason].retryable } : {}),
+      };
       return { fields, history: by(SYSTEM, 'rerouteFailed', { tried: e.tried, message: e.message, ...(e.reason ? { reason: e.reason } : {}) }) };
     }
   }

@@ -1,4 +1,4 @@
-// The identity domain's types; ./sql.ts maps its rows into them.
+// The identity domain's types; ./sql/identity.ts maps its rows into them.
 
 export const PLANS = ['free', 'starter', 'pro', 'business'] as const;
 export type Plan = (typeof PLANS)[number];

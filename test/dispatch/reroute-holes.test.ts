@@ -44,10 +44,14 @@ async function confirmed(shop: RerouteShop): Promise<string> {
 
 /** The order's supplier orders once the newest has no step left (not queued, no reroute pending, no cancel asked). */
 async function settled(shop: RerouteShop, orderId: string, done: (sos: any[]) => boolean): Promise<any[]> {
+  let last: any[] = [];
   return eventually(async () => {
-    const sos = (await partsOf(shop, orderId)).sort((a: any, b: any) => a.createdAt.localeCompare(b.createdAt));
-    return sos.length && done(sos) ? sos : undefined;
-  }, 60000, 'the supplier orders to settle');
+    last = (await partsOf(shop, orderId)).sort((a: any, b: any) => a.createdAt.localeCompare(b.createdAt));
+    return last.length && done(last) ? last : undefined;
+  }, 60000, 'the supplier orders to settle').catch((err) => {
+    // What they were when the wait gave up, so a failure says where they stood.
+    throw new Error(`${err.message}: ${JSON.stringify(last.map((so: any) => ({ status: so.status, reviewReason: so.reviewReason, reviewMessage: so.reviewMessage, events: so.events.map((e: any) => e.type) })))}`);
+  });
 }
 
 const pausedPart = async (shop: RerouteShop, orderId: string) => (await settled(shop, orderId, (s) => s[0].status === 'needsReview' && !s[0].events.at(-1)?.details?.reroute))[0];

@@ -22,7 +22,7 @@ const COLUMNS: Record<string, string> = {
   acceptedCostMinor: 'accepted_cost_minor', rerouteRequest: 'reroute_request', rerouteTried: 'reroute_tried', reroutedTo: 'rerouted_to', retriesUsed: 'retries_used', nextRetryAt: 'next_retry_at', paymentDue: 'payment_due', captureRequested: 'capture_requested',
 };
 const JSON_FIELDS = new Set(['costs', 'shipping', 'rerouteRequest', 'rerouteTried']);
-/** A change's guard (./transition.ts `Change.guard`), checked by the same compare and set as its status. */
+/** A change's guard (../transition.ts `Change.guard`), checked by the same compare and set as its status. */
 const GUARD_SQL: Record<Change['guard'][number], string> = { noReroute: 'reroute_request IS NULL', noCancel: 'NOT cancel_requested', reroute: 'reroute_request IS NOT NULL' };
 
 /** The columns `so`, the record as written, gives to the other pieces. */

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-import { call, createDatabase, Sandbox, sandboxAt, ServiceClient, ServiceOptions, serviceEnv, TEST_OPERATOR_TOKEN } from '../../support/harness';
+import { call, createDatabase, freePort, Sandbox, sandboxAt, ServiceClient, ServiceOptions, serviceEnv, TEST_OPERATOR_TOKEN } from '../../support/harness';
 
 const root = path.resolve(__dirname, '../../..');
 const SERVICE_MAIN = path.join(root, 'dist/server/main.js');
@@ -21,6 +21,8 @@ const SANDBOX_MAIN = path.join(root, 'dist/server/sandboxes/supplier/main.js');
 /** What a world's service needs beyond the defaults (the trigger's deliveries go to receivers on this machine). */
 const WORLD_OPTIONS: Record<string, Omit<ServiceOptions, 'label'>> = {
 	trigger: { privateTargets: true, env: { EVENT_POLL_MS: '200' } },
+	// Start Sign-In needs the service's configured public address (never the request's Host).
+	connection: { publicBaseUrl: true },
 };
 
 export interface World {
@@ -46,7 +48,8 @@ async function makeWorld(dir: string, name: string): Promise<void> {
 	const options: ServiceOptions = { label: `node-${name}`, ...WORLD_OPTIONS[name] };
 	const databaseUrl = await createDatabase(options.label);
 	const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-suppliers-svc-'));
-	const config = { dir, name, owner, sandboxMain: SANDBOX_MAIN, serviceMain: SERVICE_MAIN, serviceEnv: serviceEnv(options, { databaseUrl, dataDir, port: 0 }), dataDir };
+	const port = options.publicBaseUrl ? await freePort() : 0;
+	const config = { dir, name, owner, sandboxMain: SANDBOX_MAIN, serviceMain: SERVICE_MAIN, serviceEnv: serviceEnv(options, { databaseUrl, dataDir, port }), dataDir };
 	const keeper = spawn(process.execPath, [path.join(__dirname, 'keeper.mjs')], {
 		detached: true,
 		stdio: 'ignore',
