@@ -12,6 +12,7 @@ import type { AnyRoute } from './platform/http/route';
 import { inTimestampOrder } from './migrations';
 import { identityModule } from './identity';
 import { operatorModule } from './operator';
+import { ratesModule } from './rates';
 import { storesModule } from './stores';
 import { eventsModule } from './events';
 import { supplierRegistry } from './suppliers';
@@ -34,7 +35,7 @@ const suppliersModule = domainModule({ name: 'suppliers', needs: [], provides: [
  * `needs` (checked by `InOrder` below when this compiles, and by `assemble` when it runs). Queues, migrations, sealed
  * values, the route table and the workers all come from this list.
  */
-export const DOMAIN_MODULES = [identityModule, operatorModule, storesModule, eventsModule, suppliersModule, connectionsModule, notificationsModule, catalogueModule, ordersModule, paymentsModule, dispatchModule] as const;
+export const DOMAIN_MODULES = [identityModule, operatorModule, ratesModule, storesModule, eventsModule, suppliersModule, connectionsModule, notificationsModule, catalogueModule, ordersModule, paymentsModule, dispatchModule] as const;
 
 // Checked when this compiles (platform/domain.ts): each module needs only what the ones before it provide, and late
 // routes (store orders showing their supplier orders) only what the whole list provides.

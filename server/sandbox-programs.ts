@@ -11,6 +11,9 @@ import type { Logger } from './platform/logger';
 
 const SUPPLIER_MAIN = path.join(__dirname, 'sandboxes/supplier/main.js');
 const PAYMENT_PROVIDER_MAIN = path.join(__dirname, 'sandboxes/payment-provider/main.js');
+const EXCHANGE_RATES_MAIN = path.join(__dirname, 'sandboxes/exchange-rates/main.js');
+/** Where the ECB-format server publishes its daily file, as the ECB does. */
+const DAILY_PATH = '/stats/eurofxref/eurofxref-daily.xml';
 
 /** What a sandbox program reads from its environment: only this, never the service's secrets. */
 function programEnv(vars: Record<string, string>): Record<string, string> {
@@ -36,8 +39,13 @@ export async function startSandboxPrograms(config: Config, log: Logger): Promise
     config.sandboxPayments && !config.sandboxPaymentsUrl
       ? startChildProgram(PAYMENT_PROVIDER_MAIN, programEnv({ SANDBOX_PAYMENTS_PORT: String(config.sandboxPaymentsPort), SANDBOX_PAYMENTS_CONTROL: onOff }), 'the sandbox payment provider', log)
       : null;
-  // Both start at once; a failure of the second is said after the first's (a failed start exits the service anyway).
+  // The embedded default never reaches the ECB: the bundled ECB-format server publishes its rates instead.
+  const rates = config.sandboxExchangeRates
+    ? startChildProgram(EXCHANGE_RATES_MAIN, programEnv({ SANDBOX_EXCHANGE_RATES_PORT: String(config.sandboxExchangeRatesPort), SANDBOX_EXCHANGE_RATES_CONTROL: onOff }), 'the sandbox exchange rates', log)
+    : null;
+  // All start at once; a failure of a later one is said after the first's (a failed start exits the service anyway).
   void payments?.catch(() => undefined);
+  void rates?.catch(() => undefined);
   const started = async (running: Promise<ChildProgram>, name: string, variable: string, port: number) => {
     const program = await running.catch((err: unknown) => {
       throw listenFailure(err, variable, port, `the ${name}`);
@@ -55,6 +63,11 @@ export async function startSandboxPrograms(config: Config, log: Logger): Promise
   if (payments) {
     config.sandboxPaymentsUrl = await started(payments, 'sandbox payment provider', 'SANDBOX_PAYMENTS_PORT', config.sandboxPaymentsPort);
     if (control) banner.push(`  Sandbox payment provider control API is ON at ${config.sandboxPaymentsUrl}/control (capture faults, for local trials; SANDBOX_SUPPLIER_CONTROL=0 turns it off)`);
+  }
+  if (rates) {
+    const baseUrl = await started(rates, 'sandbox exchange rates', 'SANDBOX_EXCHANGE_RATES_PORT', config.sandboxExchangeRatesPort);
+    config.exchangeRatesUrl = `${baseUrl}${DAILY_PATH}`;
+    if (control) banner.push(`  Sandbox exchange rates control API is ON at ${baseUrl}/control (rates, date, faults; SANDBOX_SUPPLIER_CONTROL=0 turns it off)`);
   }
   return { banner, stops };
 }

@@ -6,7 +6,7 @@
 -- every key and foreign key between store tables includes store_id), with the service stopped or its writers paused
 -- (create_distributed_table copies each table's rows into its shards). docs/scaling.md walks through it.
 -- pg-boss's schema, the migrations table and the few service-wide tables (lookup_keys, rate_limits,
--- supplier_call_rates) stay local tables on the coordinator.
+-- supplier_call_rates, exchange_rates, exchange_rate_pins) stay local tables on the coordinator.
 
 BEGIN;
 

@@ -46,6 +46,14 @@ export interface Config {
   sandboxPaymentsUrl: string;
   /** Where the sandbox supplier answers; empty means the one this process starts (or none). */
   sandboxSupplierUrl: string;
+  /** Start the bundled ECB-format exchange rates server (default: only with the embedded database). */
+  sandboxExchangeRates: boolean;
+  sandboxExchangeRatesPort: number;
+  /** Where the daily reference rates are read (ECB `eurofxref-daily.xml` format); set to the bundled server's when it starts. */
+  exchangeRatesUrl: string;
+  exchangeRatesCron: string;
+  /** A fetched rate older than this many days is not used. */
+  exchangeRateMaxAgeDays: number;
   disabledSuppliers: string[];
   /** The environment as read: each supplier's own settings are declared beside its adapter (suppliers/<key>/config.ts) and read from it by the registry. */
   env: Readonly<NodeJS.ProcessEnv>;
@@ -101,6 +109,9 @@ export interface Config {
   /** How often a worker switches off subscriptions whose owner lost access (deliveries check it anyway as they go). */
   eventOwnerCheckSeconds: number;
 }
+
+/** The European Central Bank's daily reference rates: the default source outside the embedded default. */
+export const ECB_DAILY_URL = 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml';
 
 function parseRole(argv: string[]): Role {
   const i = argv.indexOf('--role');
@@ -190,6 +201,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     sandboxPaymentsUrl: urlVar(env, 'SANDBOX_PAYMENTS_URL', ['http:', 'https:']),
     sandboxSupplierAutoShipMs: intVar(env, 'SANDBOX_SUPPLIER_AUTO_SHIP_MS', 120000, 0, 86400000),
     sandboxSupplierUrl: urlVar(env, 'SANDBOX_SUPPLIER_URL', ['http:', 'https:']),
+    sandboxExchangeRates: boolVar(env, 'SANDBOX_EXCHANGE_RATES', embedded) && !urlVar(env, 'EXCHANGE_RATES_URL', ['http:', 'https:']),
+    sandboxExchangeRatesPort: intVar(env, 'SANDBOX_EXCHANGE_RATES_PORT', 4030, 0, 65535),
+    exchangeRatesUrl: urlVar(env, 'EXCHANGE_RATES_URL', ['http:', 'https:']) || ECB_DAILY_URL,
+    exchangeRatesCron: cronVar(env, 'EXCHANGE_RATES_CRON', '30 16 * * *'),
+    exchangeRateMaxAgeDays: intVar(env, 'EXCHANGE_RATE_MAX_AGE_DAYS', 4, 1, 365),
     disabledSuppliers,
     env: { ...env },
     credentialRenewalSeconds: intVar(env, 'SUPPLIER_CREDENTIAL_RENEWAL_SECONDS', 300, 1, 86400),

@@ -103,7 +103,7 @@ test('a free account cannot become Pro, gain credits or reach a Pro-only operati
 test('the operator API: a missing or wrong token is 401; with the token, find by e-mail, set a plan, grant credits with the reason in the ledger', async () => {
   const dev = await newDeveloper(svc);
   const opRoutes = ops.filter(isOperator);
-  expect(opRoutes.map((o) => o.operationId).sort()).toEqual(['operatorFindAccount', 'operatorGrantCredits', 'operatorSetPlan']);
+  expect(opRoutes.map((o) => o.operationId).sort()).toEqual(['operatorFindAccount', 'operatorGetExchangeRate', 'operatorGrantCredits', 'operatorPinExchangeRate', 'operatorSetPlan', 'operatorUnpinExchangeRate']);
   for (const op of opRoutes) {
     for (const headers of [{}, asOperator('sso_wrong-token-'.padEnd(48, 'w')), { 'X-API-Key': dev.key }, { Authorization: `Bearer ${dev.session}` }]) {
       const res = await svc.call(op.method, urlOf(op, { accountId: dev.accountId }) + (op.method === 'GET' ? `?email=${encodeURIComponent(dev.email)}` : ''), { headers, body: op.hasBody ? { plan: 'pro', amount: 5, reason: 'x' } : undefined });

@@ -59,6 +59,7 @@ test.each([
   ['PORT', 'the service', (port: number) => ({ PORT: String(port) })],
   ['SANDBOX_SUPPLIER_PORT', 'the sandbox supplier', (port: number) => ({ SANDBOX_SUPPLIER: 'true', SANDBOX_SUPPLIER_PORT: String(port), PORT: '0' })],
   ['SANDBOX_PAYMENTS_PORT', 'the sandbox payment provider', (port: number) => ({ SANDBOX_PAYMENTS: 'true', SANDBOX_PAYMENTS_PORT: String(port), PORT: '0' })],
+  ['SANDBOX_EXCHANGE_RATES_PORT', 'the sandbox exchange rates', (port: number) => ({ SANDBOX_EXCHANGE_RATES: 'true', SANDBOX_EXCHANGE_RATES_PORT: String(port), PORT: '0' })],
 ])('a taken %s stops the start with one sentence naming the variable, exit code 2', async (variable, what, env) => {
   const busy = await taken();
   try {

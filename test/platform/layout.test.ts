@@ -163,7 +163,7 @@ test('the specified top level: nodes/ and credentials/ at the root, the README\'
   expect(named.sort()).toEqual(present.sort());
 });
 
-const DOMAINS = ['identity', 'operator', 'stores', 'events', 'connections', 'notifications', 'catalogue', 'orders', 'payments', 'dispatch'];
+const DOMAINS = ['identity', 'operator', 'rates', 'stores', 'events', 'connections', 'notifications', 'catalogue', 'orders', 'payments', 'dispatch'];
 const migrationFiles = files.filter((f) => /^migrations\/\d+-\w+\.ts$/.test(f.name));
 /** A migration file's class name, as TypeORM knows it: `1764...-Name.ts` holds `Name1764...`. */
 const classOf = (name: string) => {
