@@ -162,6 +162,8 @@ export function serviceEnv(opts: ServiceOptions, at: { databaseUrl: string; data
     LOG_LEVEL: 'info',
     // Never the real CJ from a test: tests that use CJ point this at the local CJ-format server.
     CJ_API_BASE_URL: 'http://127.0.0.1:9/api2.0/v1',
+    // Nor the real Printful.
+    PRINTFUL_API_BASE_URL: 'http://127.0.0.1:9',
     OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
     EVENT_TARGETS_ALLOW_PRIVATE: opts.privateTargets ? 'true' : 'false',
     ...(opts.env ?? {}),
