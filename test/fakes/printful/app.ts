@@ -160,6 +160,7 @@ function apiRouter(rt: FakeRuntime): Router {
   router.get('/orders/:id', (ctx) => ok(ctx, state.view(order(ctx))));
   router.post('/orders/:id/confirm', (ctx) => {
     const o = order(ctx);
+    o.confirmCalls++;
     if (o.status !== 'draft') throw new PfFail(400, 'Only draft orders can be confirmed', 'BadRequest', 'OR-1');
     if (o.costsReadyAt !== null) throw new PfFail(400, 'Order costs are still being calculated. Try confirming later.');
     o.confirms++;

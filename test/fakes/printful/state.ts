@@ -52,8 +52,9 @@ export interface FakeOrder {
   created: number;
   updated: number;
   confirmedAt: number | null;
-  /** How often it was confirmed and cancelled: a second confirm is a bug of the caller. */
+  /** How often it was confirmed and cancelled, and every confirm asked for (refused or not): a second is a caller's bug. */
   confirms: number;
+  confirmCalls: number;
   cancels: number;
 }
 
@@ -202,7 +203,7 @@ export class FakePrintfulState {
     const subtotalCents = lines.reduce((sum, l) => sum + Math.round(Number(l.made.price.replace('.', ''))) * l.quantity, 0);
     const o: FakeOrder = {
       id: this.nextOrder++, storeId, ...fields, status: 'draft', items, subtotalCents, costsReadyAt: calculating ? now + this.faults.costsCalculatingMs : null,
-      shipments: [], created: unix(now), updated: unix(now), confirmedAt: null, confirms: 0, cancels: 0,
+      shipments: [], created: unix(now), updated: unix(now), confirmedAt: null, confirms: 0, confirmCalls: 0, cancels: 0,
     };
     this.orders.push(o);
     return o;
