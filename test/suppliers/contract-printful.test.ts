@@ -15,7 +15,7 @@ function printfulFixture(): ContractFixture {
       world = await started;
       return (await world.connect()).ctx;
     },
-    refused: (ctx) => ({ ...ctx, credentials: { token: randomBytes(24).toString('base64url') } }),
+    refused: (ctx) => ({ ...ctx, credentials: { apiKey: randomBytes(24).toString('base64url') } }),
     freshVariant: async () => (await started).freshVariant(),
     destination: US,
     timeOutNextCreate: async () => void (await (await started).control('POST', '/faults', { timeoutAfterCreateNext: 1 })),

@@ -127,9 +127,9 @@ test('account-level tokens name the store in X-PF-Store-Id; another store is ref
   expect((await w.adapter.verifyCredentials(acct)).accountId).toBe(`printful:store:${storeIds[0]}`);
   expect((await w.adapter.verifyCredentials({ ...acct, credentials: { ...acct.credentials, storeId: String(storeIds[1]) } })).accountId).toBe(`printful:store:${storeIds[1]}`);
   expect((await failure(w.adapter.verifyCredentials({ ...acct, credentials: { ...acct.credentials, storeId: '123' } }))).kind).toBe('credentialsRejected');
-  const err = await failure(w.adapter.verifyCredentials({ ...acct, credentials: { token: acct.credentials.token } }));
+  const err = await failure(w.adapter.verifyCredentials({ ...acct, credentials: { apiKey: acct.credentials.apiKey } }));
   expect(err.kind).toBe('refused');
-  expect(err.message).not.toContain(acct.credentials.token);
+  expect(err.message).not.toContain(acct.credentials.apiKey);
 });
 
 test('Printful\'s 5xx problem details are unavailable (a supplier fault); its 429 is throttled, with its rate headers', async () => {
@@ -143,7 +143,7 @@ test('Printful\'s 5xx problem details are unavailable (a supplier fault); its 42
     for (let i = 0; i < 3; i++) await tight.adapter.verifyCredentials(c);
     const limited = await failure(tight.adapter.verifyCredentials(c));
     expect(limited).toMatchObject({ kind: 'unavailable', throttled: true, isSupplierFault: false });
-    const res = await fetch(`${tight.fake.baseUrl}/store`, { headers: { authorization: `Bearer ${c.credentials.token}` } });
+    const res = await fetch(`${tight.fake.baseUrl}/store`, { headers: { authorization: `Bearer ${c.credentials.apiKey}` } });
     expect(res.status).toBe(429);
     expect(res.headers.get('x-ratelimit-limit')).toBe('3');
     expect(res.headers.get('x-ratelimit-remaining')).toBe('0');
@@ -157,7 +157,7 @@ test('Printful\'s 5xx problem details are unavailable (a supplier fault); its 42
 test('the declared limit: one call per 510 ms per token, shared by every connection on it', () => {
   expect(w.adapter.limits.callSpacingMs({})).toBe(510);
   expect(60_000 / w.adapter.limits.callSpacingMs({})).toBeLessThanOrEqual(120);
-  const key = w.adapter.limits.rateKey!({ token: 'a-token-of-some-length', storeId: '1' });
-  expect(key).toBe(w.adapter.limits.rateKey!({ token: 'a-token-of-some-length', storeId: '2' }));
+  const key = w.adapter.limits.rateKey!({ apiKey: 'a-token-of-some-length', storeId: '1' });
+  expect(key).toBe(w.adapter.limits.rateKey!({ apiKey: 'a-token-of-some-length', storeId: '2' }));
   expect(key).not.toContain('a-token-of-some-length');
 });

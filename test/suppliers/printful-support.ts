@@ -38,7 +38,7 @@ export async function printfulWorld(opts: FakePrintfulOptions = {}): Promise<Pri
     async connect(o = {}) {
       const acc = await control('POST', '/accounts', { accountLevel: o.accountLevel === true, stores: o.stores ?? 1, name: 'Test shop' });
       seen.secrets.add(acc.token);
-      const credentials: Record<string, string> = { token: acc.token };
+      const credentials: Record<string, string> = { apiKey: acc.token };
       if (o.accountLevel) credentials.storeId = String(acc.storeIds[0]);
       const ctx: SupplierCallContext = { connectionId: `printful-${acc.storeIds[0]}`, mode: 'live', credentials, settings: {}, timeoutMs: 5000, orderNumbers: memory() };
       return { ctx, storeIds: acc.storeIds };

@@ -31,7 +31,7 @@ export class PrintfulAdapter implements SupplierAdapter {
     callsInFlight: 2,
     callSpacingMs: () => PRINTFUL_CALL_SPACING_MS,
     // Printful counts calls per token: every connection (and the connect-time checks) on one token shares the rate.
-    rateKey: (credentials) => (typeof credentials.token === 'string' && credentials.token ? `printful:${digest(credentials.token).slice(0, 32)}` : null),
+    rateKey: (credentials) => (typeof credentials.apiKey === 'string' && credentials.apiKey ? `printful:${digest(credentials.apiKey).slice(0, 32)}` : null),
   };
   private readonly client: PrintfulClient;
 

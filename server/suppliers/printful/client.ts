@@ -73,7 +73,7 @@ export class PrintfulClient {
   }
 
   token(ctx: SupplierCallContext): string {
-    const token = ctx.credentials.token;
+    const token = ctx.credentials.apiKey;
     // Checked here so a bad value never reaches a header (or a message).
     if (typeof token !== 'string' || !TOKEN_SHAPE.test(token)) throw new SupplierError('credentialsRejected', 'The connection has no usable Printful token');
     return token;

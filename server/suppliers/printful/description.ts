@@ -20,10 +20,11 @@ export const PRINTFUL_DESCRIPTION: SupplierDescription = {
   credentialsSchema: {
     type: 'object',
     properties: {
-      token: { type: 'string', minLength: 8, maxLength: 200, pattern: '^[\\x21-\\x7e]+$', description: 'A Printful private token (Developer Portal > Your tokens) with the orders and sync_products scopes' },
+      // `apiKey`, as every API-key supplier names it: the console's form and the n8n node send it under that name.
+      apiKey: { type: 'string', minLength: 8, maxLength: 200, pattern: '^[\\x21-\\x7e]+$', description: 'A Printful private token (Developer Portal > Your tokens) with the orders and sync_products scopes' },
       storeId: { type: 'string', pattern: '^[1-9][0-9]{0,14}$', description: 'The Printful store id; needed only when the token is account-level' },
     },
-    required: ['token'],
+    required: ['apiKey'],
     additionalProperties: false,
   },
 };
