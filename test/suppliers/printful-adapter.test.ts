@@ -161,3 +161,24 @@ test('the declared limit: one call per 510 ms per token, shared by every connect
   expect(key).toBe(w.adapter.limits.rateKey!({ apiKey: 'a-token-of-some-length', storeId: '2' }));
   expect(key).not.toContain('a-token-of-some-length');
 });
+
+test('on the fake\'s clock a confirmed order moves pending -> inprocess -> fulfilled, with its package\'s tracking', async () => {
+  const timed = await printfulWorld({ advanceMs: 1000 });
+  try {
+    const { ctx: c } = await timed.connect();
+    const { variantId } = await timed.freshVariant();
+    const created = await timed.adapter.createOrder(c, { orderNumber: number(), items: [{ variantId, quantity: 1 }], destination: US });
+    expect((await timed.adapter.payOrder(c, created.supplierOrderId)).supplierStatus).toBe('pending');
+    const seenStatuses: string[] = [];
+    let last = await timed.adapter.getOrder(c, created.supplierOrderId);
+    for (let i = 0; i < 100 && last.supplierStatus !== 'fulfilled'; i++) {
+      if (seenStatuses.at(-1) !== last.supplierStatus) seenStatuses.push(last.supplierStatus);
+      await new Promise((r) => setTimeout(r, 100));
+      last = await timed.adapter.getOrder(c, created.supplierOrderId);
+    }
+    expect(seenStatuses).toEqual(['pending', 'inprocess']);
+    expect(last).toMatchObject({ supplierStatus: 'fulfilled', status: 'shipped', shipping: { carrier: 'USPS', trackingNumber: expect.stringMatching(/^9400/) } });
+  } finally {
+    await timed.fake.close();
+  }
+});
