@@ -49,7 +49,9 @@ export async function connectionsPage(root: HTMLElement, ctx: Ctx): Promise<void
   const cards = entries.map((e) => {
     // A supplier without a test environment is connected live only: a test connection to it could place no order at all.
     const mode = h('select', { name: 'mode', 'aria-label': 'Environment' }, h('option', { value: 'live' }, 'Live'), e.capabilities.hasSandbox ? h('option', { value: 'test', selected: true }, 'Test') : null);
-    const creds = Object.entries(e.credentialsSchema.properties ?? {}).map(([name]) => h('input', { name, type: 'password', autocomplete: 'off', required: true }));
+    // Only the fields the schema requires are required (Printful's store id is for account-level tokens only).
+    const needed = new Set(e.credentialsSchema.required ?? Object.keys(e.credentialsSchema.properties ?? {}));
+    const creds = Object.entries(e.credentialsSchema.properties ?? {}).map(([name]) => h('input', { name, type: name === 'storeId' ? 'text' : 'password', autocomplete: 'off', required: needed.has(name) }));
     const go = h('button', { type: 'submit', class: 'primary', disabled: !e.available }, e.capabilities.authKind === 'signIn' ? `Sign in at ${e.name}` : `Connect ${e.name}`);
     const submit = async () => {
       if (e.capabilities.authKind === 'signIn') {
@@ -62,7 +64,7 @@ export async function connectionsPage(root: HTMLElement, ctx: Ctx): Promise<void
         notice(`A ${e.name} window opened: sign in and approve there. This page shows the connection when it is done.`);
         return;
       }
-      const credentials = Object.fromEntries(creds.map((c) => [c.name, c.value.trim()]));
+      const credentials = Object.fromEntries(creds.map((c) => [c.name, c.value.trim()]).filter(([name, value]) => value !== '' || needed.has(name)));
       await api('POST', base, { supplierKey: e.key, mode: mode.value, credentials });
       await render();
       notice(`${e.name} connected.`);
@@ -73,7 +75,7 @@ export async function connectionsPage(root: HTMLElement, ctx: Ctx): Promise<void
       h('h3', {}, e.name, e.available ? null : h('span', { class: 'badge bad' }, 'switched off by the operator')),
       h('p', {}, e.description),
       capabilityList(e.capabilities),
-      h('div', { class: 'row' }, field('Environment', mode, e.capabilities.hasSandbox ? undefined : 'No test environment: it connects live only.'), ...creds.map((c) => field(c.name === 'apiKey' ? `${e.name} API key` : c.name, c))),
+      h('div', { class: 'row' }, field('Environment', mode, e.capabilities.hasSandbox ? undefined : 'No test environment: it connects live only.'), ...creds.map((c) => field(c.name === 'apiKey' ? `${e.name} API key` : c.name === 'storeId' ? `${e.name} store id` : c.name, c, needed.has(c.name) ? undefined : 'Optional.'))),
       h('div', { class: 'actions' }, go),
     );
   });

@@ -17,7 +17,7 @@ export interface CatalogueEntry {
   available: boolean;
   capabilities: Capabilities;
   settingsSchema: { properties?: Record<string, Record<string, unknown>> };
-  credentialsSchema: { properties?: Record<string, Record<string, unknown>> };
+  credentialsSchema: { properties?: Record<string, Record<string, unknown>>; required?: string[] };
 }
 export interface Connection {
   id: string;

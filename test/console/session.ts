@@ -21,11 +21,11 @@ export interface ConsoleWorld {
   close(): Promise<void>;
 }
 
-export async function openConsole(chromium: string, opts: { label: string; publicBaseUrl?: boolean; payments?: { baseUrl: string } }): Promise<ConsoleWorld> {
+export async function openConsole(chromium: string, opts: { label: string; publicBaseUrl?: boolean; payments?: { baseUrl: string }; env?: Record<string, string> }): Promise<ConsoleWorld> {
   // The browser first: one that cannot start fails the suite before anything else is set up.
   const browser = await launchBrowser(chromium);
   const sandbox = await startSandbox();
-  const svc = await startService({ label: opts.label, sandbox, publicBaseUrl: opts.publicBaseUrl, payments: opts.payments });
+  const svc = await startService({ label: opts.label, sandbox, publicBaseUrl: opts.publicBaseUrl, payments: opts.payments, env: opts.env });
   const owner = await newDeveloper(svc, { plan: 'pro', credits: 5000 });
   const storeId = await createStore(svc, owner.key, 'Corner Shop');
   const page = browser.page;

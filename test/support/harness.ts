@@ -164,6 +164,8 @@ export function serviceEnv(opts: ServiceOptions, at: { databaseUrl: string; data
     CJ_API_BASE_URL: 'http://127.0.0.1:9/api2.0/v1',
     // Nor the ECB: tests of exchange rates point this at the local ECB-format server.
     EXCHANGE_RATES_URL: 'http://127.0.0.1:9/stats/eurofxref/eurofxref-daily.xml',
+    // Nor the real Printful.
+    PRINTFUL_API_BASE_URL: 'http://127.0.0.1:9',
     OPERATOR_TOKEN: TEST_OPERATOR_TOKEN,
     EVENT_TARGETS_ALLOW_PRIVATE: opts.privateTargets ? 'true' : 'false',
     ...(opts.env ?? {}),

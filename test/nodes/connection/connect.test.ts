@@ -38,6 +38,15 @@ test('a key the supplier refuses: the service\'s code and message', async () => 
 	expect(error.httpCode).toMatch(/^4/);
 });
 
+test('a supplier store id (Printful\'s account-level tokens) goes with the key as storeId; the service answers for Printful', async () => {
+	const token = 'pf_account_level_token_for_the_node_test';
+	const { error, rec } = await runNodeError(creds(), params({ operation: 'connect', supplierKey: 'printful', mode: 'live', supplierApiKey: token, additionalFields: { supplierStoreId: ' 10000042 ' } }));
+	expect(rec.last().body).toEqual({ supplierKey: 'printful', mode: 'live', credentials: { apiKey: token, storeId: '10000042' } });
+	// The tests' Printful is a closed port: the service tried it, and says so without repeating the token.
+	expect(error.name).toBe('NodeApiError');
+	expect(error.message).not.toContain(token);
+});
+
 test('Continue On Fail: a refused key is an error item paired with its item; the next item (another store) connects', async () => {
 	const other = await createStore(s.world.svc, s.shop.owner.key, 'Second Store');
 	const { out, rec } = await runEachItem(

@@ -13,6 +13,13 @@ const properties: INodeProperties[] = [
 	supplierApiKeyField,
 	optionalFields('additionalFields', [
 		{
+			displayName: 'Supplier Store ID',
+			name: 'supplierStoreId',
+			type: 'string',
+			default: '',
+			description: "The store at the supplier, for suppliers whose key covers several stores (Printful's account-level tokens); sent as storeId with the key",
+		},
+		{
 			displayName: 'Settings (JSON)',
 			name: 'settings',
 			type: 'json',
@@ -32,6 +39,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		mode: this.getNodeParameter('mode', itemIndex) as string,
 		credentials: { apiKey: this.getNodeParameter('supplierApiKey', itemIndex) as string },
 	};
+	if (typeof additional.supplierStoreId === 'string' && additional.supplierStoreId.trim()) (body.credentials as IDataObject).storeId = additional.supplierStoreId.trim();
 	if (additional.settings !== undefined) {
 		const settings = jsonObject.call(this, additional.settings, itemIndex, 'Settings');
 		if (Object.keys(settings).length) body.settings = settings;

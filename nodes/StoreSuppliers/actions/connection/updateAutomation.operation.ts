@@ -117,7 +117,7 @@ const properties: INodeProperties[] = [
 			],
 			default: 'cheapest',
 			description:
-				'Which of the supplier\'s shipping services an order takes, for suppliers that quote several (CJ, AliExpress); an order the rule finds no service for pauses with destinationUnsupported',
+				'Which of the supplier\'s shipping services an order takes, for suppliers that quote several (CJ, AliExpress, Printful); an order the rule finds no service for pauses with destinationUnsupported',
 		},
 		{
 			displayName: 'Shipping Service',
