@@ -24,12 +24,13 @@ export const PaymentEventOrder1765152000400 = sqlMigration('PaymentEventOrder176
        ADD CONSTRAINT store_orders_payment_attention_check CHECK (payment_attention IN (${REASONS}))`,
   ],
   down: [
-    `UPDATE store_orders SET payment_attention = 'paymentFailedAfterPaid' WHERE payment_attention IN ('paymentFailedAfterSupplierPaid', 'captureRefusedAfterShipped', 'paymentDisputed')`,
-    `UPDATE store_orders SET payment_attention = 'refundedAfterPaid' WHERE payment_attention = 'refundedAfterSupplierPaid'`,
+    // Every store at once, by design: an operator reverting a release (docs/scaling.md, "migration-revert").
+    `UPDATE /* cross-store: migration-revert */ store_orders SET payment_attention = 'paymentFailedAfterPaid' WHERE payment_attention IN ('paymentFailedAfterSupplierPaid', 'captureRefusedAfterShipped', 'paymentDisputed')`,
+    `UPDATE /* cross-store: migration-revert */ store_orders SET payment_attention = 'refundedAfterPaid' WHERE payment_attention = 'refundedAfterSupplierPaid'`,
     `ALTER TABLE store_orders DROP CONSTRAINT store_orders_payment_attention_check,
        ADD CONSTRAINT store_orders_payment_attention_check CHECK (payment_attention IN (${REASONS_BEFORE}))`,
     'ALTER TABLE store_orders DROP COLUMN payment_reference',
-    `DELETE FROM payment_events WHERE kind IN ('disputed', 'attentionAcknowledged')`,
+    `DELETE /* cross-store: migration-revert */ FROM payment_events WHERE kind IN ('disputed', 'attentionAcknowledged')`,
     `ALTER TABLE payment_events DROP CONSTRAINT payment_events_kind_check, ADD CONSTRAINT payment_events_kind_check CHECK (kind IN (${KINDS_BEFORE}))`,
     'ALTER TABLE payment_events DROP COLUMN provider_occurred_at, DROP COLUMN provider_version, DROP COLUMN applied, DROP COLUMN stale, DROP COLUMN note, DROP COLUMN attention',
   ],

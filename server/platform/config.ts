@@ -203,7 +203,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     sandboxSupplierUrl: urlVar(env, 'SANDBOX_SUPPLIER_URL', ['http:', 'https:']),
     sandboxExchangeRates: boolVar(env, 'SANDBOX_EXCHANGE_RATES', embedded) && !urlVar(env, 'EXCHANGE_RATES_URL', ['http:', 'https:']),
     sandboxExchangeRatesPort: intVar(env, 'SANDBOX_EXCHANGE_RATES_PORT', 4030, 0, 65535),
-    exchangeRatesUrl: urlVar(env, 'EXCHANGE_RATES_URL', ['http:', 'https:']) || ECB_DAILY_URL,
+    // Never reached unless configured: a deployment names its source (the ECB's is ECB_DAILY_URL, docs/operations.md).
+    exchangeRatesUrl: urlVar(env, 'EXCHANGE_RATES_URL', ['http:', 'https:']),
     exchangeRatesCron: cronVar(env, 'EXCHANGE_RATES_CRON', '30 16 * * *'),
     exchangeRateMaxAgeDays: intVar(env, 'EXCHANGE_RATE_MAX_AGE_DAYS', 4, 1, 365),
     disabledSuppliers,

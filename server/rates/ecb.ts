@@ -51,6 +51,7 @@ export class EcbRatesProvider implements ExchangeRatesProvider {
   ) {}
 
   async latest(): Promise<RatesSnapshot> {
+    if (!this.url) throw new RatesUnavailableError('no exchange rates address is configured (EXCHANGE_RATES_URL)');
     let text: string;
     try {
       const res = await fetch(this.url, { signal: AbortSignal.timeout(this.timeoutMs), redirect: 'error', headers: { Accept: 'application/xml, text/xml' } });

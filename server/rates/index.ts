@@ -1,5 +1,6 @@
 import { ExchangeRates1765238400000 } from '../migrations/1765238400000-ExchangeRates';
 import { domainModule, type Platform } from '../platform/domain';
+import { ECB_DAILY_URL } from '../platform/config';
 import type { Boss } from '../platform/jobs';
 import { EcbRatesProvider } from './ecb';
 import { RatesUnavailableError } from './provider';
@@ -32,8 +33,13 @@ export const ratesModule = domainModule({
             throw err;
           }
         });
+        if (!p.config.exchangeRatesUrl) {
+          p.log.info({ ecb: ECB_DAILY_URL }, 'no EXCHANGE_RATES_URL: exchange rates are not fetched (only pinned ones answer)');
+          return;
+        }
         await boss.schedule(RATES_REFRESH_QUEUE, p.config.exchangeRatesCron, {}, { singletonKey: RATES_REFRESH_KEY });
-        if (!(await rates.hasRates())) await boss.send(RATES_REFRESH_QUEUE, {}, { singletonKey: RATES_REFRESH_KEY });
+        // A release started before its migrations ran (docs/scaling.md) finds no table yet: the schedule fetches later.
+        if (!(await rates.hasRates().catch(() => true))) await boss.send(RATES_REFRESH_QUEUE, {}, { singletonKey: RATES_REFRESH_KEY });
       },
     };
   },

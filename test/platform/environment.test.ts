@@ -23,7 +23,7 @@ interface Run {
 /** Runs the service until it exits, or until `until` matches a log line (then stops it). */
 function run(main: string, env: Record<string, string>, until?: RegExp, timeoutMs = 120_000): Promise<Run & { matched: boolean }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [main], { env: { ...process.env, LOG_LEVEL: 'info', SEED_DEMO: 'false', SANDBOX_SUPPLIER: 'false', SANDBOX_PAYMENTS: 'false', CJ_API_BASE_URL: 'http://127.0.0.1:9/x', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [main], { env: { ...process.env, LOG_LEVEL: 'info', SEED_DEMO: 'false', SANDBOX_SUPPLIER: 'false', SANDBOX_PAYMENTS: 'false', SANDBOX_EXCHANGE_RATES: 'false', CJ_API_BASE_URL: 'http://127.0.0.1:9/x', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let matched = false;

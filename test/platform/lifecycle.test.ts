@@ -76,7 +76,7 @@ test('api and worker roles, and several processes, share one database', async ()
     const migrations = await api1.db.query('SELECT count(*)::int AS n FROM migrations');
     expect(migrations.rows[0].n).toBeGreaterThanOrEqual(1);
     const schedules = await api1.db.query(`SELECT name FROM pgboss.schedule`);
-    expect(schedules.rows.map((r: { name: string }) => r.name).sort()).toEqual(['catalog.sync-all', 'connections.credential-renewal', 'credits.hold-sweep', 'housekeeping', 'readback.safety-net']);
+    expect(schedules.rows.map((r: { name: string }) => r.name).sort()).toEqual(['catalog.sync-all', 'connections.credential-renewal', 'credits.hold-sweep', 'exchange-rates.refresh', 'housekeeping', 'readback.safety-net']);
   } finally {
     await Promise.all([api1.stop(), api2.stop(), worker.stop()]);
   }

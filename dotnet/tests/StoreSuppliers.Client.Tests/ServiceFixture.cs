@@ -62,6 +62,7 @@ public sealed class ServiceFixture : IAsyncLifetime
         start.Environment["EMBEDDED_PG_PORT"] = PgPort.ToString();
         start.Environment["SANDBOX_SUPPLIER_PORT"] = "0";
         start.Environment["SANDBOX_PAYMENTS_PORT"] = "0";
+        start.Environment["SANDBOX_EXCHANGE_RATES_PORT"] = "0";
         start.Environment["SANDBOX_SUPPLIER_AUTO_SHIP_MS"] = "0";
         start.Environment["LOG_LEVEL"] = "warn";
         _process = Process.Start(start) ?? throw new InvalidOperationException("node did not start");

@@ -93,7 +93,7 @@ export function paymentEventsOf(db: Queryable, storeId: string, orderIds: string
   return rows(
     db,
     `SELECT order_id, kind, source, amount_minor, reference, actor, COALESCE((to_jsonb(e) ->> 'stale')::boolean, false) AS stale, to_jsonb(e) ->> 'note' AS note, to_jsonb(e) ->> 'attention' AS attention, created_at
-       FROM payment_events e WHERE store_id = $1 AND order_id = ANY($2) ORDER BY id`,
+       FROM payment_events e WHERE e.store_id = $1 AND e.order_id = ANY($2) ORDER BY e.id`,
     [storeId, orderIds],
   );
 }
