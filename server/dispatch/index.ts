@@ -24,6 +24,8 @@ import { supplierOrderSchema } from './schemas';
 import { openSupplierOrderCount } from './sql/reads';
 import { DispatchSubscriptions, SEND_ON_ORDER_EVENTS, STORE_ORDER_REACTIONS, storeOrderEventOf } from './subscriptions';
 import { DispatchSweeper } from './sweeper';
+import { RewindWatch } from './rewind';
+import { DatabaseIdentity1765324800777 } from '../migrations/1765324800777-DatabaseIdentity';
 import { SupplierOrderReads } from './views';
 import { SupplierOrderWaiter } from './waiter';
 
@@ -52,7 +54,7 @@ export const dispatchModule = domainModule({
   needs: ['suppliers', 'connections', 'orders', 'payments', 'identity', 'events'],
   provides: ['feed', 'supplierOrdersOfOrders'],
   queues: DISPATCH_QUEUES,
-  migrations: [ReadBackAskedAt1764201600181, DispatchSteps1764288000000, SupplierOrderCountSlots1764460800260, Reroutes1764892800341],
+  migrations: [ReadBackAskedAt1764201600181, DispatchSteps1764288000000, SupplierOrderCountSlots1764460800260, Reroutes1764892800341, DatabaseIdentity1765324800777],
   build(p: Platform, deps: DispatchNeeds) {
     const { config, db, log } = p;
     const registry = deps.suppliers.registry;
@@ -64,7 +66,8 @@ export const dispatchModule = domainModule({
     const commands = new DispatchCommands(records, queue, waiter, orders);
     const rerouter = new Rerouter(records, deps.connections.gateway, async (so) => void (await queue.request(so)), deps.identity.storeDropshipping);
     const job = new DispatchJob(records, deps.connections.gateway, registry, deps.payments.captures, { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds }, log, rerouter);
-    const sweeper = new DispatchSweeper(records, queue, { intervalMs: config.dispatchSweepSeconds * 1000, staleSeconds: config.dispatchSweepStaleSeconds }, log);
+    const rewind = new RewindWatch(db, records, registry, log);
+    const sweeper = new DispatchSweeper(records, queue, rewind, { intervalMs: config.dispatchSweepSeconds * 1000, staleSeconds: config.dispatchSweepStaleSeconds }, log);
     const subscriptions = new DispatchSubscriptions(orders, records, commands, queue, deps.identity.storeDropshipping, log);
     const reads = new SupplierOrderReads(db, p.cursors);
     deps.connections.connections.addImpactCounter(async (connectionId, storeId) => ({ openSupplierOrders: await openSupplierOrderCount(db, storeId, connectionId) }));
@@ -92,6 +95,8 @@ export const dispatchModule = domainModule({
           },
         );
         const offWake = feed.on(WORK_CHANNEL, () => runner.poke());
+        // Before any part is sent: records restored from an older backup are reconciled first.
+        await rewind.check();
         runner.start();
         sweeper.start();
         await boss.work<OrderReadBack>(READBACK_QUEUES.order, POLLING, async ([j]) => {

@@ -68,7 +68,8 @@ export const MOVE_TABLE: readonly Move[] = [
   row(['shipped', 'delivered', 'cancelled', 'needsReview', 'failed'],       'supplierCancelled',    SAME),
 
   // What the dispatch job decided.
-  row(OPEN,                                                                 'paused',               'needsReview'),
+  // A failed order waiting for its automatic retry may be paused for a person instead (the database went back in time).
+  row([...OPEN, 'failed'],                                                  'paused',               'needsReview'),
   row(['queued'],                                                           'failed',               'failed'),
   row(['confirmed', 'processing', 'shipped', 'delivered'],                  'captureRequested',     SAME,           ['paid']),
   // The supplier was paid but the shopper cannot be charged: a person is told at once (a delivered order stays final).

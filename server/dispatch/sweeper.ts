@@ -1,6 +1,7 @@
 import { type Logger, Throttle } from '../platform/logger';
 import type { DispatchQueue } from './queues';
 import type { SupplierOrderRecords } from './records';
+import type { RewindWatch } from './rewind';
 
 interface SweeperSettings {
   /** How often each worker process sweeps (with up to a quarter of it added at random, so workers spread out). */
@@ -11,7 +12,8 @@ interface SweeperSettings {
 
 /**
  * The safety net under the dispatch jobs: failed orders whose backoff passed go back to queued (the automatic
- * retry), and every record with a step due and no recent change is given a job. Two indexed reads on an idle database.
+ * retry), and every record with a step due and no recent change is given a job. Three statements on an idle database
+ * (the first stamps the database's identity: ./rewind.ts).
  */
 export class DispatchSweeper {
   private timer: NodeJS.Timeout | null = null;
@@ -21,11 +23,14 @@ export class DispatchSweeper {
   constructor(
     private readonly records: SupplierOrderRecords,
     private readonly queue: DispatchQueue,
+    private readonly rewind: Pick<RewindWatch, 'check'>,
     private readonly settings: SweeperSettings,
     private readonly log: Logger,
   ) {}
 
   async sweep(): Promise<{ retried: number; requeued: number }> {
+    // A standby promoted under a running worker: noticed here, within a sweep (a restart notices it before any job).
+    await this.rewind.check();
     let retried = 0;
     for (const so of await this.records.dueForRetry(200)) {
       let queued;

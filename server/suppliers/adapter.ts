@@ -98,6 +98,11 @@ export interface SupplierAdapter {
    */
   registerNotificationAddress?(ctx: SupplierCallContext, url: string): Promise<Record<string, string>>;
   findOrderByNumber(ctx: SupplierCallContext, orderNumber: string): Promise<SupplierOrderSnapshot | null>;
+  /**
+   * `memory`: the supplier cannot be asked for an order by our number, so findOrderByNumber answers only from the
+   * service's own memory (`orderNumbers`), which goes back in time with the database. Absent: the supplier is asked.
+   */
+  readonly ordersFoundBy?: 'memory';
   /** After any outage error (timeout or unavailable) the order may exist: look it up by number before trying again. */
   createOrder(ctx: SupplierCallContext, input: SupplierOrderInput): Promise<SupplierOrderSnapshot>;
   getOrder(ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot>;

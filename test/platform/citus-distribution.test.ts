@@ -10,7 +10,7 @@ import { asTests, Service, startService } from '../support/harness';
  */
 const FILE = path.resolve(__dirname, '../../server/migrations/citus-distribute.sql');
 /** Tables that stay local on the coordinator: not a store's, or the job queue's (pg-boss has its own schema). */
-const LOCAL = ['migrations', 'lookup_keys', 'rate_limits', 'supplier_call_rates', 'exchange_rates', 'exchange_rate_pins'];
+const LOCAL = ['migrations', 'lookup_keys', 'rate_limits', 'supplier_call_rates', 'exchange_rates', 'exchange_rate_pins', 'database_identity'];
 
 const STAND_INS = `
 CREATE TABLE citus_placed (rel regclass PRIMARY KEY, kind text NOT NULL, column_name text, colocation text);

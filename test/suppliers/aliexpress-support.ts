@@ -3,7 +3,7 @@
  * with its app, and stores connected by signing in (the merchant's side of the authorize page included).
  */
 import { RunningFakeAliExpress, startFakeAliExpress } from '../fakes/aliexpress';
-import { createStore, eventually, newDeveloper, seen, Service, startService } from '../support/harness';
+import { createStore, eventually, newDeveloper, seen, Service, type ServiceOptions, startService } from '../support/harness';
 import type { Shop } from '../support/orders';
 import { aliExpressApproval, approveAt, CookieBrowser, openSignIn } from '../support/sign-in-browser';
 
@@ -31,10 +31,11 @@ export interface AeWorld {
   close(): Promise<void>;
 }
 
-export async function startAeWorld(label: string, env: Record<string, string> = {}): Promise<AeWorld> {
+export async function startAeWorld(label: string, env: Record<string, string> = {}, service: Partial<ServiceOptions> = {}): Promise<AeWorld> {
   const fake = await startFakeAliExpress({ orderReadableAfterMs: 1500, createHangMs: 5000 });
   seen.secrets.add(fake.appSecret);
   const svc = await startService({
+    ...service,
     label,
     publicBaseUrl: true,
     env: {

@@ -25,6 +25,8 @@ export const REVIEW_REASONS = {
   customerCaptureFailed: { retryable: false, reroute: 'no' },
   /** Two amounts in different currencies would have to be compared; until exchange rates exist, a person decides. */
   currencyMismatch: { retryable: false, reroute: 'no' },
+  /** The database went back in time and the supplier cannot be asked whether it holds the order: a person looks. */
+  orderNumberUnverifiable: { retryable: false, reroute: 'no' },
 } as const satisfies Record<string, ReviewReasonFlags>;
 
 export type ReviewReason = keyof typeof REVIEW_REASONS;
@@ -120,5 +122,10 @@ export const REVIEW_REASON_WORDS: { [R in ReviewReason]: ReviewReasonWords<R> } 
     why: 'Two amounts in different currencies would have to be compared (a cost, the recorded cost or your cost limit)',
     next: 'Set the cost limit in the supplier\'s currency in Connections and retry, or fulfil the part yourself.',
     advice: 'Two amounts in different currencies would have to be compared (no exchange rates); a person has to decide.',
+  },
+  orderNumberUnverifiable: {
+    why: "The service's records went back in time (a database restored from a backup or failed over), and this supplier cannot be asked whether it already holds the order",
+    next: 'Look for its supplier order number at the supplier. If the order is there, cancel this part here and see to the order there; if not, retry to send it.',
+    advice: 'The supplier may already hold this order and cannot be asked by number; a person has to look at the supplier before retrying.',
   },
 };

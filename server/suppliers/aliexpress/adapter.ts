@@ -108,6 +108,9 @@ export class AliExpressAdapter implements SupplierAdapter {
 
   // ---- orders
 
+  /** AliExpress has no look-up by our number (`out_order_id`): only the ids it answered a create with, kept by the service. */
+  readonly ordersFoundBy = 'memory' as const;
+
   findOrderByNumber(ctx: SupplierCallContext, orderNumber: string): Promise<SupplierOrderSnapshot | null> {
     return findByNumber(this.client, ctx, orderNumber);
   }

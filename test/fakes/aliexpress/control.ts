@@ -84,6 +84,11 @@ export function controlRouter(state: FakeAeState): Router {
     ctx.body = o;
   });
 
+  // A day goes by for the out_order_id guard only (sign-in tokens keep their clock): a repeated number makes a new order.
+  router.post('/orders/guard/expire', (ctx) => {
+    state.orders.forgetGuard();
+    ctx.status = 204;
+  });
   router.post('/faults', (ctx) => {
     const b = bodyOf(ctx);
     const f = state.faults;

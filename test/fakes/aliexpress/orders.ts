@@ -53,6 +53,11 @@ export class FakeOrders {
 
   constructor(private readonly product: (id: string) => FakeProduct | undefined) {}
 
+  /** The guard's 24 hours passed for every out_order_id (the control API's stand-in for a day going by). */
+  forgetGuard(): void {
+    this.guard.clear();
+  }
+
   /** The place-order request, checked as AliExpress would; answers the new order ids (or throws the result's error code). */
   create(buyer: Buyer, place: Record<string, unknown>, tryToPay: boolean, currency: string, now: number, record: CreateRecord): string[] {
     const out = typeof place.out_order_id === 'string' ? place.out_order_id : '';
