@@ -23,8 +23,10 @@ export const REVIEW_REASONS = {
   supplierAlreadyShipped: { retryable: false, reroute: 'no' },
   testMode: { retryable: false, reroute: 'no' },
   customerCaptureFailed: { retryable: false, reroute: 'no' },
-  /** Two amounts in different currencies would have to be compared; until exchange rates exist, a person decides. */
+  /** Kept for parts paused by it before exchange rates existed; the service no longer pauses with it (a rate converts). */
   currencyMismatch: { retryable: false, reroute: 'no' },
+  /** The rate a comparison or a landed cost needs is missing or older than EXCHANGE_RATE_MAX_AGE_DAYS; resumes by itself once one is there. */
+  exchangeRateUnavailable: { retryable: true, reroute: 'no' },
 } as const satisfies Record<string, ReviewReasonFlags>;
 
 export type ReviewReason = keyof typeof REVIEW_REASONS;
@@ -120,5 +122,10 @@ export const REVIEW_REASON_WORDS: { [R in ReviewReason]: ReviewReasonWords<R> } 
     why: 'Two amounts in different currencies would have to be compared (a cost, the recorded cost or your cost limit)',
     next: 'Set the cost limit in the supplier\'s currency in Connections and retry, or fulfil the part yourself.',
     advice: 'Two amounts in different currencies would have to be compared (no exchange rates); a person has to decide.',
+  },
+  exchangeRateUnavailable: {
+    why: 'No recent exchange rate between the supplier\'s currency and your store\'s',
+    next: 'Wait: it resumes by itself once a fresh rate is fetched or the operator pins one. Or fulfil it yourself.',
+    advice: 'No exchange rate recent enough to convert the cost; it resumes by itself once a fresh or pinned rate exists.',
   },
 };
