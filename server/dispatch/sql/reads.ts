@@ -48,21 +48,23 @@ export function supplierOrdersOfOrders(db: Queryable, storeId: string, orderIds:
  * linked to now. By the store (equality), so that under Citus it runs on the store's shard.
  */
 export async function workOfMany(db: Queryable, storeId: string, ids: string[]): Promise<Work[]> {
-  const found = await preparedRows<SupplierOrderRow & { connection: ConnectionRow; order_payment_method: PaymentMethod; order_payment_status: PaymentStatus; order_confirmed: boolean; items: WorkItem[] }>(
+  const found = await preparedRows<SupplierOrderRow & { connection: ConnectionRow; order_payment_method: PaymentMethod; order_payment_status: PaymentStatus; order_confirmed: boolean; store_currency: string; items: WorkItem[] }>(
     db,
-    `SELECT ${OF_S}, to_jsonb(c.*) AS connection, o.payment_method AS order_payment_method, o.payment_status AS order_payment_status, o.confirmed_at IS NOT NULL AS order_confirmed,
+    `SELECT ${OF_S}, to_jsonb(c.*) AS connection, trim(st.currency) AS store_currency, o.payment_method AS order_payment_method, o.payment_status AS order_payment_status, o.confirmed_at IS NOT NULL AS order_confirmed,
             COALESCE((SELECT json_agg(json_build_object('id', i.id, 'sku', i.sku, 'quantity', i.quantity, 'supplierVariantId', i.supplier_variant_id,
                                                         'linkCostMinor', i.link_cost_minor, 'recordedCurrency', coalesce(i.recorded_currency, lv.currency),
                                                         -- A rerouted item is ordered from its alternate's product (looked up only then).
                                                         'supplierProductId', CASE WHEN l.connection_id = s.connection_id THEN l.supplier_product_id ELSE
                                                           (SELECT a.supplier_product_id FROM product_link_alternates a WHERE a.store_id = s.store_id AND a.store_variant_id = i.variant_id
                                                               AND a.connection_id = s.connection_id AND a.supplier_variant_id = i.supplier_variant_id LIMIT 1) END,
-                                                        'hasAlternates', EXISTS (SELECT 1 FROM product_link_alternates a WHERE a.store_id = s.store_id AND a.store_variant_id = i.variant_id)) ORDER BY i.position)
+                                                        'hasAlternates', EXISTS (SELECT 1 FROM product_link_alternates a WHERE a.store_id = s.store_id AND a.store_variant_id = i.variant_id),
+                                                        'maxBuyPrice', CASE WHEN lv.max_buy_price_minor IS NULL THEN NULL ELSE json_build_object('amountMinor', lv.max_buy_price_minor, 'currency', coalesce(lv.max_buy_price_currency, lv.currency)) END) ORDER BY i.position)
                         FROM store_order_items i
                         LEFT JOIN product_link_variants lv ON lv.store_id = s.store_id AND lv.store_variant_id = i.variant_id
                         LEFT JOIN product_links l ON l.store_id = s.store_id AND l.id = lv.link_id
                        WHERE i.store_id = s.store_id AND i.order_id = s.order_id AND i.group_key = s.group_key), '[]') AS items
        FROM supplier_orders s JOIN supplier_connections c ON c.id = s.connection_id AND c.store_id = s.store_id JOIN store_orders o ON o.id = s.order_id AND o.store_id = s.store_id
+       JOIN stores st ON st.id = s.store_id
       WHERE s.store_id = $1 AND s.id = ANY($2::uuid[])`,
     [storeId, ids],
   );
@@ -70,7 +72,8 @@ export async function workOfMany(db: Queryable, storeId: string, ids: string[]):
     so: supplierOrderOf(r),
     conn: connectionOf(r.connection),
     order: { paymentMethod: r.order_payment_method, paymentStatus: r.order_payment_status, confirmed: r.order_confirmed },
-    items: r.items.map((i) => ({ ...i, linkCostMinor: i.linkCostMinor === null ? null : Number(i.linkCostMinor) })),
+    items: r.items.map((i) => ({ ...i, linkCostMinor: i.linkCostMinor === null ? null : Number(i.linkCostMinor), maxBuyPrice: i.maxBuyPrice ? { amountMinor: Number(i.maxBuyPrice.amountMinor), currency: i.maxBuyPrice.currency } : null })),
+    storeCurrency: r.store_currency,
   }));
 }
 
@@ -94,6 +97,13 @@ export function staleWithStepDue(db: Queryable, olderThanSeconds: number, limit:
 /** Failed records whose backoff has passed. */
 export async function dueForRetry(db: Queryable, limit: number): Promise<SupplierOrder[]> {
   return (await rows<SupplierOrderRow>(db, `SELECT /* cross-store: dispatch-retry-sweep */ * FROM supplier_orders WHERE status = 'failed' AND next_retry_at <= now() ORDER BY next_retry_at LIMIT $1`, [limit])).map(supplierOrderOf);
+}
+
+/** The store's currency (the stores domain's row). */
+export async function storeCurrency(db: Queryable, storeId: string): Promise<string> {
+  const [r] = await preparedRows<{ currency: string }>(db, 'SELECT trim(currency) AS currency FROM stores WHERE id = $1', [storeId]);
+  if (!r) throw new Error(`no store ${storeId}`);
+  return r.currency;
 }
 
 /** The last cost the pre-checks saw. */
