@@ -82,7 +82,7 @@ const supplierOffers = async ({ work: { so, conn, items, storeCurrency }, gatewa
     const known = found.get(from);
     if (known) return known;
     const r = await rates.rateFor(from, storeCurrency);
-    if (!r.available) throw new Pause('exchangeRateUnavailable', noRateMessage(r), { from: r.from, to: r.to, rate: r.reason, ...(r.asOfDate ? { rateAsOf: r.asOfDate } : {}) });
+    if (!r.available) throw new Pause('exchangeRateUnavailable', noRateMessage(r), { from: r.from, to: r.to, rateUnavailable: r.reason, ...(r.asOfDate ? { rateAsOf: r.asOfDate } : {}) });
     found.set(from, r);
     return r;
   };

@@ -180,6 +180,11 @@ export class SupplierOrderRecords {
     return known;
   }
 
+  /** Parts paused for want of an exchange rate (every store), with the pair each waits for. */
+  waitingOnRate(limit: number) {
+    return sql.waitingOnRate(this.db, limit);
+  }
+
   /** The last cost the pre-checks saw, offered for acceptance by retry with acceptCost. */
   lastSeenCost(storeId: string, soId: string): Promise<number | null> {
     return sql.lastSeenCost(this.db, storeId, soId);

@@ -13,7 +13,7 @@ export const SYSTEM: Actor = { kind: 'system', id: null };
 export type DispatchEvent =
   /** `reroutedFrom`: made by a reroute (what the history records of it); `tried`: the alternates tried before, carried. */
   | { type: 'create'; record: NewSupplierOrder; actor: Actor; trigger: string; reroutedFrom?: Record<string, unknown>; tried?: RerouteTry[] }
-  | { type: 'retry'; actor: Actor; acceptCost?: { costMinor: number | null } }
+  | { type: 'retry'; actor: Actor; acceptCost?: { costMinor: number | null }; resumed?: 'exchangeRateAvailable' }
   | { type: 'automaticRetry' }
   | { type: 'payRequested'; actor: Actor }
   | { type: 'cancelRequested'; actor: Actor; storeTakesOver: boolean }
@@ -137,7 +137,7 @@ function effect(so: SupplierOrder, e: DispatchEvent, now: Date): { fields: Field
       return { fields: {}, history: by(e.actor, 'created', { trigger: e.trigger, ...(e.record.payNow ? { payNow: true } : {}), ...(e.reroutedFrom ? { reroutedFrom: e.reroutedFrom } : {}) }) };
     case 'retry': {
       const fields: Fields = { reviewReason: null, reviewMessage: null, retryable: false, nextRetryAt: null, rerouteRequest: null };
-      const details: Record<string, unknown> = {};
+      const details: Record<string, unknown> = e.resumed ? { resumed: e.resumed } : {};
       if (e.acceptCost) {
         fields.acceptedCostMinor = e.acceptCost.costMinor;
         Object.assign(details, { acceptCost: true, acceptedCostMinor: e.acceptCost.costMinor });

@@ -27,12 +27,15 @@ export const LandedCosts1765324800000 = sqlMigration('LandedCosts1765324800000',
        PRIMARY KEY (store_id, supplier_order_id, stage),
        FOREIGN KEY (store_id, supplier_order_id) REFERENCES supplier_orders (store_id, id) ON DELETE CASCADE
      )`,
+    // The sweeper's look for parts waiting on a rate (every store): only those rows are in it.
+    `CREATE INDEX supplier_orders_rate_wait_idx ON supplier_orders (updated_at) WHERE status = 'needsReview' AND review_reason = 'exchangeRateUnavailable'`,
     'ALTER TABLE product_link_variants ADD COLUMN max_buy_price_minor bigint CHECK (max_buy_price_minor >= 0), ADD COLUMN max_buy_price_currency text',
     'ALTER TABLE payment_events ADD COLUMN fee_minor bigint, ADD COLUMN fee_currency text',
   ],
   down: [
     'ALTER TABLE payment_events DROP COLUMN fee_minor, DROP COLUMN fee_currency',
     'ALTER TABLE product_link_variants DROP COLUMN max_buy_price_minor, DROP COLUMN max_buy_price_currency',
+    'DROP INDEX supplier_orders_rate_wait_idx',
     'DROP TABLE landed_costs',
   ],
 });

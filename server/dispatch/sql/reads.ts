@@ -106,6 +106,18 @@ export async function storeCurrency(db: Queryable, storeId: string): Promise<str
   return r.currency;
 }
 
+/** Parts of every store paused for want of an exchange rate, with the pair their pause named, oldest first. */
+export async function waitingOnRate(db: Queryable, limit: number): Promise<Array<{ so: SupplierOrder; from: string | null; to: string | null }>> {
+  const found = await rows<SupplierOrderRow & { rate_from: string | null; rate_to: string | null }>(
+    db,
+    `SELECT /* cross-store: dispatch-rate-resume */ s.*, p.details->>'from' AS rate_from, p.details->>'to' AS rate_to FROM supplier_orders s
+       LEFT JOIN LATERAL (SELECT e.details FROM supplier_order_events e WHERE e.store_id = s.store_id AND e.supplier_order_id = s.id AND e.type = 'paused' ORDER BY e.id DESC LIMIT 1) p ON true
+      WHERE s.status = 'needsReview' AND s.review_reason = 'exchangeRateUnavailable' ORDER BY s.updated_at LIMIT $1`,
+    [limit],
+  );
+  return found.map((r) => ({ so: supplierOrderOf(r), from: r.rate_from, to: r.rate_to }));
+}
+
 /** The last cost the pre-checks saw. */
 export async function lastSeenCost(db: Queryable, storeId: string, soId: string): Promise<number | null> {
   const [row] = await rows<{ c: string | null }>(db, `SELECT details->>'currentCostMinor' AS c FROM supplier_order_events WHERE store_id = $1 AND supplier_order_id = $2 AND details ? 'currentCostMinor' ORDER BY id DESC LIMIT 1`, [storeId, soId]);
