@@ -22,7 +22,8 @@ import { DISPATCH_BATCH_WINDOW_MS, DISPATCH_QUEUE, DISPATCH_QUEUES, type Dispatc
 import { CHANGE_CHANNEL, SupplierOrderRecords } from './records';
 import { supplierOrderRoutes } from './routes';
 import { SafetyNet } from './safety-net';
-import { supplierOrderSchema } from './schemas';
+import { profitSchema, supplierOrderSchema } from './schemas';
+import { profitOfStoreOrder } from './landed';
 import { openSupplierOrderCount } from './sql/reads';
 import { DispatchSubscriptions, SEND_ON_ORDER_EVENTS, STORE_ORDER_REACTIONS, storeOrderEventOf } from './subscriptions';
 import { DispatchSweeper } from './sweeper';
@@ -74,7 +75,10 @@ export const dispatchModule = domainModule({
     deps.events.renderers.register('supplierOrder', supplierOrderRenderer(reads));
     deps.events.reactions.on(STORE_ORDER_REACTIONS, SEND_ON_ORDER_EVENTS, (e) => subscriptions.onStoreOrderEvent(storeOrderEventOf(e)));
     // What store orders show of their supplier orders (the orders domain's routes, built once the list is built).
-    const supplierOrdersOfOrders: SupplierOrdersOfOrders = { schema: supplierOrderSchema, ofOrders: (storeId, ids, showCustomer) => reads.ofOrders(storeId, ids, showCustomer) };
+    const supplierOrdersOfOrders: SupplierOrdersOfOrders = {
+      schema: supplierOrderSchema, ofOrders: (storeId, ids, showCustomer) => reads.ofOrders(storeId, ids, showCustomer),
+      profit: { schema: profitSchema, ofOrder: (parts, fees) => profitOfStoreOrder(parts, fees) },
+    };
     return {
       feed, records, queue, commands, job, reads, subscriptions, supplierOrdersOfOrders,
       routes: supplierOrderRoutes(commands, reads, orders),

@@ -40,3 +40,86 @@ export function noRateMessage(r: RateUnavailable): string {
   const why = r.reason === 'stale' ? `the newest is of ${r.asOfDate}, older than the service uses` : r.reason === 'missing' ? 'none is stored or pinned' : 'a currency is not ISO 4217';
   return `No exchange rate from ${r.from} to ${r.to} to convert the cost with: ${why}. The part resumes by itself once a fresh rate is fetched or the operator pins one.`;
 }
+
+/** One recorded stage as the API shows it (`landedCosts[]` of a supplier order). */
+export interface LandedCostView {
+  stage: LandedStage;
+  currency: string;
+  itemsMinor: number;
+  shippingMinor: number | null;
+  totalMinor: number;
+  storeCurrency: string;
+  storeTotalMinor: number;
+  rate: string;
+  rateSource: string;
+  rateAsOf: string;
+  recordedAt: string;
+}
+
+/** What a profit is made of, in the store's currency; `missing` names what is not known yet (then `complete` is false). */
+export interface Profit {
+  currency: string;
+  revenueMinor: number | null;
+  landedCostMinor: number | null;
+  /** The stage the landed cost is taken from: the latest recorded (paid, else accepted, else confirmation). */
+  landedCostStage: LandedStage | null;
+  paymentFeeMinor: number | null;
+  resultMinor: number | null;
+  complete: boolean;
+  missing: string[];
+}
+
+/** What a part's profit is read from (./sql/reads.ts `moneyOf`). */
+export interface PartMoney {
+  storeCurrency: string;
+  orderCurrency: string;
+  revenueMinor: number;
+  landedCosts: LandedCostView[];
+}
+
+/**
+ * A part's profit: its items' prices less its latest landed cost. Not complete until the supplier accepted (the
+ * confirmation's figure is shown meanwhile). The payment provider's fee is the store order's, counted there once.
+ */
+export function partProfit(m: PartMoney): Profit {
+  const missing: string[] = [];
+  const revenue = m.orderCurrency === m.storeCurrency ? m.revenueMinor : null;
+  if (revenue === null) missing.push('revenueInStoreCurrency');
+  const latest = [...m.landedCosts].sort((a, b) => LANDED_STAGES.indexOf(b.stage) - LANDED_STAGES.indexOf(a.stage))[0] ?? null;
+  if (!latest) missing.push('landedCost');
+  if (!m.landedCosts.some((l) => l.stage !== 'confirmation')) missing.push('acceptedCost');
+  if (latest && latest.shippingMinor === null) missing.push('shipping');
+  const landed = latest ? latest.storeTotalMinor : null;
+  return {
+    currency: m.storeCurrency, revenueMinor: revenue, landedCostMinor: landed, landedCostStage: latest?.stage ?? null, paymentFeeMinor: null,
+    resultMinor: revenue !== null && landed !== null ? revenue - landed : null, complete: missing.length === 0, missing,
+  };
+}
+
+/**
+ * A store order's profit: its live supplier parts' (not cancelled) revenue and landed costs, less the payment
+ * provider's fees when it reported them (in the store's currency; a fee in another currency is named missing).
+ */
+export function orderProfit(storeCurrency: string, parts: Profit[], fees: Array<{ feeMinor: number; feeCurrency: string }>): Profit {
+  const missing = new Set(parts.flatMap((p) => p.missing));
+  if (!parts.length) missing.add('supplierOrders');
+  const sum = (xs: Array<number | null>) => (xs.some((x) => x === null) ? null : xs.reduce<number>((a, b) => a + (b as number), 0));
+  const revenue = sum(parts.map((p) => p.revenueMinor));
+  const landed = sum(parts.map((p) => p.landedCostMinor));
+  const otherFee = fees.some((f) => f.feeCurrency !== storeCurrency);
+  if (otherFee) missing.add('paymentFeeInStoreCurrency');
+  const fee = fees.length && !otherFee ? fees.reduce((a, f) => a + f.feeMinor, 0) : fees.length ? null : 0;
+  const stage = parts.map((p) => p.landedCostStage).sort((a, b) => LANDED_STAGES.indexOf(a ?? 'confirmation') - LANDED_STAGES.indexOf(b ?? 'confirmation'))[0] ?? null;
+  return {
+    currency: storeCurrency, revenueMinor: revenue, landedCostMinor: landed, landedCostStage: stage, paymentFeeMinor: fee,
+    resultMinor: revenue !== null && landed !== null && fee !== null ? revenue - landed - fee : null, complete: missing.size === 0, missing: [...missing],
+  };
+}
+
+/** A store order's profit from its supplier orders as the routes show them (null: it has none, or none shows a profit). */
+export function profitOfStoreOrder(supplierOrders: Array<Record<string, unknown>>, fees: Array<{ amountMinor: number; currency: string }>): Profit | null {
+  const live = supplierOrders.filter((s) => s.status !== 'cancelled' && s.profit);
+  const currency = (supplierOrders.find((s) => s.profit)?.profit as Profit | undefined)?.currency;
+  if (!currency) return null;
+  return orderProfit(currency, live.map((s) => s.profit as Profit), fees.map((f) => ({ feeMinor: f.amountMinor, feeCurrency: f.currency })));
+}
