@@ -37,7 +37,7 @@ export function landedPieces(p: Params, landed: LandedCost[]): Piece[] {
                    'rateSource', n.rate_source, 'rateAsOf', n.rate_as_of, 'previousRateAsOf', b.rate_as_of) AS details
             FROM lc n
             CROSS JOIN LATERAL (
-              SELECT x.* FROM (SELECT stage, currency, shipping_minor, total_minor, store_total_minor, rate, rate_as_of FROM lc l WHERE l.supplier_order_id = n.supplier_order_id
+              SELECT x.stage, x.currency, x.shipping_minor, x.total_minor, x.store_total_minor, x.rate, x.rate_as_of FROM (SELECT stage, currency, shipping_minor, total_minor, store_total_minor, rate, rate_as_of FROM lc l WHERE l.supplier_order_id = n.supplier_order_id
                                UNION ALL
                                SELECT stage, currency, shipping_minor, total_minor, store_total_minor, rate, rate_as_of FROM landed_costs t WHERE t.store_id = n.store_id AND t.supplier_order_id = n.supplier_order_id) x
                WHERE array_position(${STAGE_RANK}, x.stage) < array_position(${STAGE_RANK}, n.stage)
