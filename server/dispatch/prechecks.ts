@@ -146,7 +146,8 @@ const supplierOffers = async ({ work: { so, conn, items, storeCurrency }, gatewa
     } else {
       const [costStore, limitStore] = [await inStore(current, cur), await inStore(limit.amountMinor, limit.currency)];
       if (costStore > limitStore) {
-        throw new Pause('costAboveLimit', `The items cost ${money(current, cur)} (${money(costStore, storeCurrency)}), above the store's limit of ${money(limit.amountMinor, limit.currency)} (${money(limitStore, storeCurrency)}).`, { currentCostMinor: current, limitMinor: limit.amountMinor, currentStoreCostMinor: costStore, limitStoreMinor: limitStore, ...rateDetails });
+        const inStoreWords = cur === storeCurrency ? '' : ` (${money(costStore, storeCurrency)})`;
+        throw new Pause('costAboveLimit', `The items cost ${money(current, cur)}${inStoreWords}, above the store's limit of ${money(limit.amountMinor, limit.currency)} (${money(limitStore, storeCurrency)}).`, { currentCostMinor: current, limitMinor: limit.amountMinor, currentStoreCostMinor: costStore, limitStoreMinor: limitStore, ...rateDetails });
       }
     }
   }

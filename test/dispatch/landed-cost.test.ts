@@ -7,7 +7,7 @@
  */
 import { startSandboxExchangeRates, type RunningSandboxExchangeRates } from '../../server/sandboxes/exchange-rates';
 import { eventually, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
-import { groupOf, openShop, placeOrder, Shop, soAction, submit, US_ADDRESS } from '../support/orders';
+import { groupOf, openShop, placeOrder, Shop, soAction, submit } from '../support/orders';
 
 const DAY_MS = 86_400_000;
 const day = (offsetDays = 0) => new Date(Date.now() + offsetDays * DAY_MS).toISOString().slice(0, 10);
@@ -103,6 +103,123 @@ test('a JPY store buys from a USD supplier: the landed cost is recorded at confi
   ]);
   const details = await storeOrder(shop, order.id);
   expect(details.profit).toEqual({ currency: 'JPY', revenueMinor: 18000, landedCostMinor: yen, landedCostStage: 'accepted', paymentFeeMinor: 0, resultMinor: 18000 - yen, complete: true, missing: [] });
+});
+
+test('a rate change between confirmation and payment shows both: the paid stage at the new rate, its difference in the history, and storeOrder.profitChanged', async () => {
+  const shop = await linkedShop('JPY', 9000, 4);
+  const order = await placeOrder(svc, shop);
+  const so = await settled(shop, submit(svc, shop, order.id));
+  expect(so.landedCosts.map((l: any) => [l.stage, l.rate])).toEqual([['confirmation', USD_JPY], ['accepted', USD_JPY]]);
+  const total = so.costs.totalMinor;
+  expect((await operator('PUT', '/USD/JPY', { rate: '150', reason: 'agreed for the test' })).status).toBe(200);
+  try {
+    const paid = await soAction(svc, shop, so._id, 'pay');
+    expect(paid.status).toBe(200);
+    const after = paid.body.result;
+    expect(after.landedCosts.map((l: any) => [l.stage, l.storeTotalMinor, l.rate, l.rateSource])).toEqual([
+      ['confirmation', centsToYen(total, USD_JPY), USD_JPY, 'ecb'],
+      ['accepted', centsToYen(total, USD_JPY), USD_JPY, 'ecb'],
+      ['paid', centsToYen(total, '150'), '150', 'pinned'],
+    ]);
+    expect(after.profit).toMatchObject({ landedCostMinor: centsToYen(total, '150'), landedCostStage: 'paid', resultMinor: 9000 - centsToYen(total, '150'), complete: true });
+    const moved = after.events.find((e: any) => e.type === 'landedCostChanged');
+    expect(moved.details).toMatchObject({ stage: 'paid', previousStage: 'accepted', storeCurrency: 'JPY', storeTotalMinor: centsToYen(total, '150'), previousStoreTotalMinor: centsToYen(total, USD_JPY),
+      differenceMinor: centsToYen(total, '150') - centsToYen(total, USD_JPY), rate: '150', previousRate: USD_JPY, totalMinor: total, previousTotalMinor: total });
+    const events = await svc.db.query(`SELECT snapshot FROM event_outbox WHERE store_id = $1 AND type = 'storeOrder.profitChanged'`, [shop.storeId]);
+    expect(events.rows.map((r) => r.snapshot)).toEqual([expect.objectContaining({ orderId: order.id, supplierOrderId: so._id, stage: 'paid', previousStage: 'accepted', differenceMinor: centsToYen(total, '150') - centsToYen(total, USD_JPY) })]);
+  } finally {
+    await operator('DELETE', '/USD/JPY');
+  }
+});
+
+test('accepted at another cost than confirmed (the supplier charged more shipping than it quoted): the history shows the difference and storeOrder.profitChanged is sent', async () => {
+  const shop = await openShop(svc, sandbox, { page: 5 });
+  await sandbox.control('POST', '/faults', { shippingSurchargeMinor: 250 });
+  let so: any;
+  try {
+    so = await settled(shop, submit(svc, shop, (await placeOrder(svc, shop)).id));
+  } finally {
+    await sandbox.control('POST', '/faults', { shippingSurchargeMinor: 0 });
+  }
+  const cost = shop.products[0].costMinor;
+  expect(so.landedCosts.map((l: any) => [l.stage, l.shippingMinor, l.totalMinor, l.storeTotalMinor, l.rateSource])).toEqual([
+    ['confirmation', 499, cost + 499, cost + 499, 'identity'],
+    ['accepted', 749, cost + 749, cost + 749, 'identity'],
+  ]);
+  expect(so.events.find((e: any) => e.type === 'landedCostChanged').details).toMatchObject({ stage: 'accepted', previousStage: 'confirmation', differenceMinor: 250, storeCurrency: 'USD' });
+  const events = await svc.db.query(`SELECT snapshot FROM event_outbox WHERE store_id = $1 AND type = 'storeOrder.profitChanged'`, [shop.storeId]);
+  expect(events.rows).toEqual([{ snapshot: expect.objectContaining({ supplierOrderId: so._id, stage: 'accepted', differenceMinor: 250, fulfilmentGroupKey: groupOf(shop) }) }]);
+  // The same cost at acceptance as at confirmation moves nothing: no event for another order.
+  const calm = await openShop(svc, sandbox, { page: 6 });
+  const plain = await settled(calm, submit(svc, calm, (await placeOrder(svc, calm)).id));
+  expect(plain.events.map((e: any) => e.type)).not.toContain('landedCostChanged');
+  expect((await svc.db.query(`SELECT 1 FROM event_outbox WHERE store_id = $1 AND type = 'storeOrder.profitChanged'`, [calm.storeId])).rows).toEqual([]);
+});
+
+test('a stale rate pauses the part (exchangeRateUnavailable, retryable; profit not complete) and it resumes by itself once a fresh rate is stored', async () => {
+  // CHF's newest rate is ten days old (EXCHANGE_RATE_MAX_AGE_DAYS is 4), as the daily job would have left it.
+  await svc.db.query(`INSERT INTO exchange_rates (source, currency, as_of_date, per_euro) VALUES ('ecb', 'CHF', $1, '0.9412')`, [day(-10)]);
+  const shop = await linkedShop('CHF', 4000, 7);
+  const order = await placeOrder(svc, shop);
+  const so = await settled(shop, submit(svc, shop, order.id));
+  expect(so).toMatchObject({ status: 'needsReview', reviewReason: 'exchangeRateUnavailable', retryable: true });
+  expect(so.events.find((e: any) => e.type === 'paused').details).toMatchObject({ reason: 'exchangeRateUnavailable', from: 'USD', to: 'CHF', rateUnavailable: 'stale', rateAsOf: day(-10) });
+  expect(so.landedCosts).toEqual([]);
+  expect(so.profit).toEqual({ currency: 'CHF', revenueMinor: 4000, landedCostMinor: null, landedCostStage: null, paymentFeeMinor: null, resultMinor: null, complete: false, missing: ['landedCost', 'acceptedCost'] });
+  expect((await storeOrder(shop, order.id)).profit).toMatchObject({ complete: false, missing: ['landedCost', 'acceptedCost'], resultMinor: null });
+  // Nothing was sent to the supplier meanwhile.
+  expect(so.supplierOrderId).toBeNull();
+  await svc.db.query(`INSERT INTO exchange_rates (source, currency, as_of_date, per_euro) VALUES ('ecb', 'CHF', $1, '0.9412')`, [day(-1)]);
+  const resumed = await eventually(async () => {
+    const now = await supplierOrder(shop, so._id);
+    return now.status === 'submitted' ? now : undefined;
+  }, 60000, 'the part resumed once the rate was fresh');
+  expect(resumed.events.find((e: any) => e.type === 'retry')).toMatchObject({ actor: { kind: 'system', id: null }, details: { resumed: 'exchangeRateAvailable' } });
+  expect(resumed.landedCosts.map((l: any) => [l.stage, l.storeCurrency, l.rateAsOf])).toEqual([['confirmation', 'CHF', day(-1)], ['accepted', 'CHF', day(-1)]]);
+  expect(resumed.profit.complete).toBe(true);
+});
+
+test("a cost limit set in another currency is converted at the day's rate: above it the part pauses, raised above the cost it is sent", async () => {
+  const probe = await openShop(svc, sandbox, { page: 8 });
+  const cost = probe.products[0].costMinor;
+  // EUR→USD is 1.0705: a limit of floor(cost / 1.0705) - 1 euro cents is below the cost in dollars.
+  const below = Math.floor(cost / 1.0705) - 1;
+  const limitUsd = Math.floor((below * 10705 + 5000) / 10000);
+  expect(limitUsd).toBeLessThan(cost);
+  await svc.call('PUT', `/api/store-suppliers/${probe.storeId}/${probe.connId}/automation`, { key: probe.owner.key, body: { costLimit: { amountMinor: below, currency: 'EUR' } } });
+  const so = await settled(probe, submit(svc, probe, (await placeOrder(svc, probe)).id));
+  expect(so).toMatchObject({ status: 'needsReview', reviewReason: 'costAboveLimit' });
+  expect(so.events.find((e: any) => e.type === 'paused').details).toMatchObject({ currentCostMinor: cost, limitMinor: below, currentStoreCostMinor: cost, limitStoreMinor: limitUsd, rate: '1', storeCurrency: 'USD' });
+  expect(so.reviewMessage).toBe(`The items cost $${(cost / 100).toFixed(2)}, above the store's limit of €${(below / 100).toFixed(2)} ($${(limitUsd / 100).toFixed(2)}).`);
+  const above = Math.ceil(cost / 1.0705) + 1;
+  await svc.call('PUT', `/api/store-suppliers/${probe.storeId}/${probe.connId}/automation`, { key: probe.owner.key, body: { costLimit: { amountMinor: above, currency: 'EUR' } } });
+  const sent = await settled(probe, soAction(svc, probe, so._id, 'retry'));
+  expect(sent).toMatchObject({ status: 'submitted', reviewReason: null });
+});
+
+test('a maximum buy price on the link: a supplier cost above it pauses the part costAboveLimit; the link shows it', async () => {
+  const shop = await openShop(svc, sandbox, { page: 9 });
+  const p = shop.products[0];
+  const links = await svc.call('GET', `/api/store-suppliers/${shop.storeId}/links?productId=${p.productId}`, { key: shop.owner.key });
+  const linkId = links.body.result.items[0].id;
+  const set = await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/links/${linkId}`, {
+    key: shop.owner.key, body: { variants: [{ storeVariantId: p.variantId, supplierVariantId: p.supplierVariantId, maxBuyPrice: { amountMinor: p.costMinor - 1, currency: 'USD' } }] },
+  });
+  expect(set.status).toBe(200);
+  expect(set.body.result.variants[0].maxBuyPrice).toEqual({ amountMinor: p.costMinor - 1, currency: 'USD' });
+  const bad = await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/links/${linkId}`, {
+    key: shop.owner.key, body: { variants: [{ storeVariantId: p.variantId, supplierVariantId: p.supplierVariantId, maxBuyPrice: { amountMinor: 1, currency: 'XYZ' } }] },
+  });
+  expect(bad.status).toBe(400);
+  const so = await settled(shop, submit(svc, shop, (await placeOrder(svc, shop, { quantity: 3 })).id));
+  expect(so).toMatchObject({ status: 'needsReview', reviewReason: 'costAboveLimit', supplierOrderId: null });
+  expect(so.reviewMessage).toContain('maximum buy price');
+  expect(so.profit).toMatchObject({ complete: false, missing: ['landedCost', 'acceptedCost'] });
+  // At the cost exactly, it is not above: sent.
+  await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/links/${linkId}`, {
+    key: shop.owner.key, body: { variants: [{ storeVariantId: p.variantId, supplierVariantId: p.supplierVariantId, maxBuyPrice: { amountMinor: p.costMinor, currency: 'USD' } }] },
+  });
+  expect(await settled(shop, soAction(svc, shop, so._id, 'retry'))).toMatchObject({ status: 'submitted' });
 });
 
 leakScanTest();
