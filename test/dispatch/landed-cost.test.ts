@@ -6,6 +6,8 @@
  * currencies are converted; profit is complete only once the supplier accepted; `storeOrder.profitChanged`.
  */
 import { startSandboxExchangeRates, type RunningSandboxExchangeRates } from '../../server/sandboxes/exchange-rates';
+import { RunningFakeCj, startFakeCj } from '../fakes/cj';
+import { cjControl, openRerouteShop } from '../support/reroute';
 import { eventually, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
 import { groupOf, openShop, placeOrder, Shop, soAction, submit } from '../support/orders';
 
@@ -18,19 +20,22 @@ const USD_JPY = '160.6165343298';
 let ecb: RunningSandboxExchangeRates;
 let sandbox: Sandbox;
 let svc: Service;
+let fake: RunningFakeCj;
 
 beforeAll(async () => {
   process.env.SANDBOX_LOG_LEVEL ??= 'silent';
   ecb = await startSandboxExchangeRates({ control: true });
   await fetch(`${ecb.baseUrl}/control/rates`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ date: day(-1), rates: RATES }) });
   sandbox = await startSandbox();
-  svc = await startService({ label: 'landed-cost', sandbox, env: { EXCHANGE_RATES_URL: ecb.dailyUrl, DISPATCH_SWEEP_SECONDS: '1' } });
+  fake = await startFakeCj();
+  svc = await startService({ label: 'landed-cost', sandbox, env: { EXCHANGE_RATES_URL: ecb.dailyUrl, DISPATCH_SWEEP_SECONDS: '1', CJ_API_BASE_URL: fake.baseUrl } });
   await svc.waitForLog((l) => l.msg === 'exchange rates fetched', 60000);
 });
 afterAll(async () => {
   if (process.env.LANDED_DEBUG) for (const l of svc.logs.filter((x) => Number(x.level) >= 40)) console.log(JSON.stringify(l).slice(0, 1500));
   await svc.stop();
   await sandbox.close();
+  await fake.close();
   await ecb.close();
 });
 
@@ -220,6 +225,26 @@ test('a maximum buy price on the link: a supplier cost above it pauses the part 
     key: shop.owner.key, body: { variants: [{ storeVariantId: p.variantId, supplierVariantId: p.supplierVariantId, maxBuyPrice: { amountMinor: p.costMinor, currency: 'USD' } }] },
   });
   expect(await settled(shop, soAction(svc, shop, so._id, 'retry'))).toMatchObject({ status: 'submitted' });
+});
+
+test("CJ's freight quote is the confirmation's shipping, and CJ's own order answer the accepted cost: the same, so nothing moved", async () => {
+  // The sandbox part is above its limit; the rule sends it to its CJ alternate, which has no limit.
+  const shop = await openRerouteShop(svc, sandbox, fake, { page: 10, automation: { costLimit: { amountMinor: 1, currency: 'USD' } } });
+  const order = await placeOrder(svc, shop);
+  expect((await svc.call('POST', `/api/store-orders/${shop.storeId}/${order.id}/confirm`, { key: shop.owner.key })).status).toBe(200);
+  const cjOrder = await eventually(async () => {
+    const sos = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?orderId=${order.id}`, { key: shop.owner.key })).body.result.items;
+    return sos.find((s: any) => s.integrationId === shop.cjConnId && s.status === 'submitted');
+  }, 60000, 'the part sent to CJ');
+  const [confirmation, accepted] = cjOrder.landedCosts;
+  expect([confirmation.stage, accepted.stage]).toEqual(['confirmation', 'accepted']);
+  expect(confirmation.shippingMinor).toBeGreaterThan(0);
+  expect(confirmation).toMatchObject({ currency: 'USD', itemsMinor: accepted.itemsMinor, shippingMinor: accepted.shippingMinor, totalMinor: accepted.totalMinor, rateSource: 'identity' });
+  // What CJ really charged for the order it holds.
+  const atCj = (await cjControl(fake, 'GET', '/received')).orders.find((o: any) => o.orderNumber === cjOrder.supplierOrderNumber);
+  expect(atCj).toBeDefined();
+  expect(cjOrder.costs.shippingMinor).toBe(confirmation.shippingMinor);
+  expect(cjOrder.events.map((e: any) => e.type)).not.toContain('landedCostChanged');
 });
 
 leakScanTest();
