@@ -8,6 +8,7 @@
 import { startSandboxExchangeRates, type RunningSandboxExchangeRates } from '../../server/sandboxes/exchange-rates';
 import { RunningFakeCj, startFakeCj } from '../fakes/cj';
 import { cjControl, openRerouteShop } from '../support/reroute';
+import { connectPayments, PaymentSandbox, startPaymentSandbox } from '../support/payments';
 import { eventually, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
 import { groupOf, openShop, placeOrder, Shop, soAction, submit } from '../support/orders';
 
@@ -21,6 +22,7 @@ let ecb: RunningSandboxExchangeRates;
 let sandbox: Sandbox;
 let svc: Service;
 let fake: RunningFakeCj;
+let provider: PaymentSandbox;
 
 beforeAll(async () => {
   process.env.SANDBOX_LOG_LEVEL ??= 'silent';
@@ -28,6 +30,7 @@ beforeAll(async () => {
   await fetch(`${ecb.baseUrl}/control/rates`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ date: day(-1), rates: RATES }) });
   sandbox = await startSandbox();
   fake = await startFakeCj();
+  provider = await startPaymentSandbox();
   svc = await startService({ label: 'landed-cost', sandbox, env: { EXCHANGE_RATES_URL: ecb.dailyUrl, DISPATCH_SWEEP_SECONDS: '1', CJ_API_BASE_URL: fake.baseUrl } });
   await svc.waitForLog((l) => l.msg === 'exchange rates fetched', 60000);
 });
@@ -36,6 +39,7 @@ afterAll(async () => {
   await svc.stop();
   await sandbox.close();
   await fake.close();
+  await provider.close();
   await ecb.close();
 });
 
@@ -245,6 +249,22 @@ test("CJ's freight quote is the confirmation's shipping, and CJ's own order answ
   expect(atCj).toBeDefined();
   expect(cjOrder.costs.shippingMinor).toBe(confirmation.shippingMinor);
   expect(cjOrder.events.map((e: any) => e.type)).not.toContain('landedCostChanged');
+});
+
+test("a store order's profit: its parts' revenue less their landed costs and the payment provider's fee (reported by the provider, in the store's currency)", async () => {
+  const shop = await openShop(svc, sandbox, { page: 11 });
+  const payments = await connectPayments(svc, provider, shop.storeId, shop.owner.key);
+  const order = await placeOrder(svc, shop, { paymentMethod: 'online', quantity: 2 });
+  await payments.pay(order.id, 'paid');
+  const fee = Math.floor((order.totalMinor * 29 + 500) / 1000) + 30;
+  const before = await storeOrder(shop, order.id);
+  expect(before.payments[0].fee).toEqual({ amountMinor: fee, currency: 'USD' });
+  expect((await svc.db.query('SELECT fee_minor, fee_currency FROM payment_events WHERE order_id = $1', [order.id])).rows).toEqual([{ fee_minor: String(fee), fee_currency: 'USD' }]);
+  expect(before.profit).toBeNull(); // no supplier order yet
+  const so = await settled(shop, submit(svc, shop, order.id));
+  const landed = so.costs.totalMinor;
+  const after = await storeOrder(shop, order.id);
+  expect(after.profit).toEqual({ currency: 'USD', revenueMinor: order.totalMinor, landedCostMinor: landed, landedCostStage: 'accepted', paymentFeeMinor: fee, resultMinor: order.totalMinor - landed - fee, complete: true, missing: [] });
 });
 
 leakScanTest();
