@@ -12,7 +12,7 @@ import type { SupplierOrderRecords, Work } from './records';
 import type { ReviewReason } from './review-reasons';
 import { pausedFor, type Rerouter } from './reroute';
 import { FINAL } from './state-machine';
-import { landedCost, type LandedCost, type LandedStage, type StoreRates } from './landed';
+import { type LandedCost, landedOfAnswer, type StoreRates } from './landed';
 import { nextStep, Step } from './steps';
 import type { SupplierOrder } from './supplier-order';
 import { DispatchEvent, failure } from './transition';
@@ -96,26 +96,8 @@ export class DispatchJob {
     return this.change(so, { type: 'supplierAnswered', answer, history, details, ...more, landed: await this.landedOf(so, answer, landed) });
   }
 
-  /**
-   * The landed costs an answer records: the confirmation's (from the pre-checks, with the create's answer), the
-   * accepted cost (the first answer that carries costs) and the paid one (the answer that first says paid), each
-   * converted at today's rate. Without a usable rate then, that stage is not recorded (the profit names it missing).
-   */
-  private async landedOf(so: SupplierOrder, answer: SupplierOrderSnapshot, given: { storeCurrency?: string; confirmation?: LandedCost }): Promise<LandedCost[]> {
-    const out = given.confirmation ? [given.confirmation] : [];
-    const costs = answer.costs;
-    if (!costs) return out;
-    const stages: LandedStage[] = [];
-    if (!so.costs) stages.push('accepted');
-    if (answer.paid && so.paymentStatus !== 'paid') stages.push('paid');
-    if (!stages.length) return out;
-    const storeCurrency = given.storeCurrency ?? (await this.records.storeCurrency(so.storeId));
-    const rate = await this.rates.rateFor(costs.currency, storeCurrency);
-    if (!rate.available) {
-      this.log.warn({ supplierOrderId: so.id, from: costs.currency, to: storeCurrency, reason: rate.reason, stages }, 'landed cost not recorded: no exchange rate');
-      return out;
-    }
-    return [...out, ...stages.map((stage) => landedCost(stage, { currency: costs.currency, itemsMinor: costs.itemsMinor, shippingMinor: costs.shippingMinor }, storeCurrency, rate))];
+  private landedOf(so: SupplierOrder, answer: SupplierOrderSnapshot, given: { storeCurrency?: string; confirmation?: LandedCost }): Promise<LandedCost[]> {
+    return landedOfAnswer(so, answer, given, { rates: this.rates, storeCurrency: (id) => this.records.storeCurrency(id), log: this.log });
   }
 
   /** A passing error: failed and retried later while retries remain, then paused; an open circuit pauses the connection's waiting parts. */

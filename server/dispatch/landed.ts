@@ -1,5 +1,8 @@
+import type { Logger } from '../platform/logger';
 import { convertMinor } from '../rates/decimal';
 import type { Rate, RateAnswer, RateUnavailable } from '../rates';
+import type { SupplierOrderSnapshot } from '../suppliers/adapter';
+import type { SupplierOrder } from './supplier-order';
 
 // A part's landed cost (docs/decisions.md, "Landed cost and profit"): the items plus the chosen shipping service, in
 // the supplier's currency and in the store's, with the rate it was converted at. Recorded once per stage.
@@ -33,6 +36,31 @@ export function landedCost(stage: LandedStage, costs: { currency: string; itemsM
     stage, currency: costs.currency, itemsMinor: costs.itemsMinor, shippingMinor: costs.shippingMinor, totalMinor, storeCurrency,
     storeTotalMinor: convertMinor(totalMinor, costs.currency, storeCurrency, rate.rate), rate: rate.rate, rateSource: rate.source, rateAsOf: rate.asOfDate,
   };
+}
+
+/**
+ * The landed costs a supplier's answer records: the confirmation's (from the pre-checks, with the create's answer),
+ * the accepted cost (the first answer that carries costs) and the paid one (the answer that first says paid), each
+ * converted at today's rate. Without a usable rate then, that stage is not recorded (the profit names it missing).
+ */
+export async function landedOfAnswer(
+  so: SupplierOrder, answer: SupplierOrderSnapshot, given: { storeCurrency?: string; confirmation?: LandedCost },
+  deps: { rates: StoreRates; storeCurrency(storeId: string): Promise<string>; log: Logger },
+): Promise<LandedCost[]> {
+  const out = given.confirmation ? [given.confirmation] : [];
+  const costs = answer.costs;
+  if (!costs) return out;
+  const stages: LandedStage[] = [];
+  if (!so.costs) stages.push('accepted');
+  if (answer.paid && so.paymentStatus !== 'paid') stages.push('paid');
+  if (!stages.length) return out;
+  const storeCurrency = given.storeCurrency ?? (await deps.storeCurrency(so.storeId));
+  const rate = await deps.rates.rateFor(costs.currency, storeCurrency);
+  if (!rate.available) {
+    deps.log.warn({ supplierOrderId: so.id, from: costs.currency, to: storeCurrency, reason: rate.reason, stages }, 'landed cost not recorded: no exchange rate');
+    return out;
+  }
+  return [...out, ...stages.map((stage) => landedCost(stage, { currency: costs.currency, itemsMinor: costs.itemsMinor, shippingMinor: costs.shippingMinor }, storeCurrency, rate))];
 }
 
 /** Words for a rate there is none of, for a pause's message. */

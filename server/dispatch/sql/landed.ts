@@ -16,8 +16,9 @@ const COLUMNS = LC_GIVES.join(', ');
  * the store's), a `landedCostChanged` history entry and a `storeOrder.profitChanged` event. A stage before it without a
  * shipping quote (`shipping_minor` null) is not compared: its total was never the whole landed cost.
  */
-export function landedPieces(p: Params, landed: LandedCost[]): Piece[] {
+export function landedPieces(p: Params, storeId: string, landed: LandedCost[]): Piece[] {
   if (!landed.length) return [];
+  const store = p.add(storeId);
   const rowsJson = p.json(landed.map((l) => ({ stage: l.stage, currency: l.currency, items_minor: l.itemsMinor, shipping_minor: l.shippingMinor, total_minor: l.totalMinor, store_currency: l.storeCurrency, store_total_minor: l.storeTotalMinor, rate: l.rate, rate_source: l.rateSource, rate_as_of: l.rateAsOf })));
   const lc: Piece = {
     name: 'lc', gives: LC_GIVES, reads: { so: ['store_id', 'id', 'order_id', 'connection_id'] },
@@ -39,7 +40,7 @@ export function landedPieces(p: Params, landed: LandedCost[]): Piece[] {
             CROSS JOIN LATERAL (
               SELECT x.stage, x.currency, x.shipping_minor, x.total_minor, x.store_total_minor, x.rate, x.rate_as_of FROM (SELECT stage, currency, shipping_minor, total_minor, store_total_minor, rate, rate_as_of FROM lc l WHERE l.supplier_order_id = n.supplier_order_id
                                UNION ALL
-                               SELECT stage, currency, shipping_minor, total_minor, store_total_minor, rate, rate_as_of FROM landed_costs t WHERE t.store_id = n.store_id AND t.supplier_order_id = n.supplier_order_id) x
+                               SELECT stage, currency, shipping_minor, total_minor, store_total_minor, rate, rate_as_of FROM landed_costs t WHERE t.store_id = ${store}::uuid AND t.supplier_order_id = n.supplier_order_id) x
                WHERE array_position(${STAGE_RANK}, x.stage) < array_position(${STAGE_RANK}, n.stage)
                ORDER BY array_position(${STAGE_RANK}, x.stage) DESC LIMIT 1) b
            WHERE b.shipping_minor IS NOT NULL AND (n.store_total_minor <> b.store_total_minor OR n.total_minor <> b.total_minor OR n.currency <> b.currency)`,
