@@ -1,10 +1,11 @@
-import { outboxStep } from '../../events';
+import type { PartMoves } from '../../orders';
 import type { Params } from '../../platform/db';
 import type { Piece } from '../../platform/statement';
 import type { LandedCost } from '../landed';
 
 // A part's landed costs (landed_costs, one row per stage): written as pieces of the change's one statement
-// (./write.ts), with the history entry and the `storeOrder.profitChanged` event of a stage that moved from the one before.
+// (./write.ts), with the history entry of a stage that moved from the one before, and the data of its
+// `storeOrder.profitChanged` event (written by the orders domain's piece, through `PartMoves`).
 
 const STAGE_RANK = `ARRAY['confirmation', 'accepted', 'paid']`;
 const LC_GIVES = ['store_id', 'supplier_order_id', 'order_id', 'connection_id', 'stage', 'currency', 'items_minor', 'shipping_minor', 'total_minor', 'store_currency', 'store_total_minor', 'rate', 'rate_source', 'rate_as_of'];
@@ -16,7 +17,7 @@ const COLUMNS = LC_GIVES.join(', ');
  * the store's), a `landedCostChanged` history entry and a `storeOrder.profitChanged` event. A stage before it without a
  * shipping quote (`shipping_minor` null) is not compared: its total was never the whole landed cost.
  */
-export function landedPieces(p: Params, storeId: string, landed: LandedCost[]): Piece[] {
+export function landedPieces(p: Params, storeId: string, landed: LandedCost[], parts: Pick<PartMoves, 'profitChanged'>): Piece[] {
   if (!landed.length) return [];
   const store = p.add(storeId);
   const rowsJson = p.json(landed.map((l) => ({ stage: l.stage, currency: l.currency, items_minor: l.itemsMinor, shipping_minor: l.shippingMinor, total_minor: l.totalMinor, store_currency: l.storeCurrency, store_total_minor: l.storeTotalMinor, rate: l.rate, rate_source: l.rateSource, rate_as_of: l.rateAsOf })));
@@ -50,12 +51,12 @@ export function landedPieces(p: Params, storeId: string, landed: LandedCost[]): 
     sql: `INSERT INTO supplier_order_events (store_id, supplier_order_id, actor_kind, actor_id, type, from_status, to_status, details)
           SELECT m.store_id, m.supplier_order_id, 'system', NULL, 'landedCostChanged', so.status, so.status, m.details FROM lc_moved m JOIN so ON so.id = m.supplier_order_id RETURNING id`,
   };
-  const event: Piece = {
-    name: 'lc_event', gives: ['*'], reads: { lc_moved: ['store_id', 'supplier_order_id', 'order_id', 'connection_id', 'details'], so: ['id', 'created_by_key_id', 'group_key', 'order_number'] },
-    sql: outboxStep({
-      from: 'lc_moved m JOIN so ON so.id = m.supplier_order_id', type: `'storeOrder.profitChanged'`, storeId: 'm.store_id', resourceKey: `'storeOrder:' || m.order_id`, recordKeyId: 'so.created_by_key_id',
-      snapshot: `jsonb_build_object('orderId', m.order_id, 'orderNumber', so.order_number, 'supplierOrderId', m.supplier_order_id, 'fulfilmentGroupKey', so.group_key, 'integrationId', m.connection_id) || m.details`,
-    }),
+  // The event's data; the orders domain writes `storeOrder.profitChanged` (its resource) from it, in the same statement.
+  const data: Piece = {
+    name: 'lc_data', gives: ['store_id', 'order_id', 'data'], reads: { lc_moved: ['store_id', 'supplier_order_id', 'order_id', 'connection_id', 'details'], so: ['id', 'group_key', 'order_number'] },
+    sql: `SELECT m.store_id, m.order_id, jsonb_build_object('orderId', m.order_id, 'orderNumber', so.order_number, 'supplierOrderId', m.supplier_order_id, 'fulfilmentGroupKey', so.group_key,
+                   'connectionId', m.connection_id) || m.details AS data
+            FROM lc_moved m JOIN so ON so.id = m.supplier_order_id`,
   };
-  return [lc, moved, history, event];
+  return [lc, moved, history, data, ...parts.profitChanged(p, storeId, 'lc_data')];
 }

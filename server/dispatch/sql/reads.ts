@@ -59,7 +59,9 @@ export async function workOfMany(db: Queryable, storeId: string, ids: string[]):
                                                           (SELECT a.supplier_product_id FROM product_link_alternates a WHERE a.store_id = s.store_id AND a.store_variant_id = i.variant_id
                                                               AND a.connection_id = s.connection_id AND a.supplier_variant_id = i.supplier_variant_id LIMIT 1) END,
                                                         'hasAlternates', EXISTS (SELECT 1 FROM product_link_alternates a WHERE a.store_id = s.store_id AND a.store_variant_id = i.variant_id),
-                                                        'maxBuyPrice', CASE WHEN lv.max_buy_price_minor IS NULL THEN NULL ELSE json_build_object('amountMinor', lv.max_buy_price_minor, 'currency', coalesce(lv.max_buy_price_currency, lv.currency)) END) ORDER BY i.position)
+                                                        -- Through the row's JSON: read before its migration added the columns too (docs/scaling.md).
+                                                        'maxBuyPrice', CASE WHEN to_jsonb(lv) ->> 'max_buy_price_minor' IS NULL THEN NULL
+                                                                            ELSE json_build_object('amountMinor', (to_jsonb(lv) ->> 'max_buy_price_minor')::bigint, 'currency', coalesce(to_jsonb(lv) ->> 'max_buy_price_currency', lv.currency)) END) ORDER BY i.position)
                         FROM store_order_items i
                         LEFT JOIN product_link_variants lv ON lv.store_id = s.store_id AND lv.store_variant_id = i.variant_id
                         LEFT JOIN product_links l ON l.store_id = s.store_id AND l.id = lv.link_id
@@ -106,6 +108,9 @@ export async function dueForRetry(db: Queryable, limit: number): Promise<Supplie
  */
 export async function moneyOf(db: Queryable, storeId: string, ids: string[]): Promise<Map<string, PartMoney>> {
   if (!ids.length) return new Map();
+  // Before its migration made landed_costs (a release answering while the previous one still runs): no profit yet.
+  const [made] = await preparedRows<{ made: boolean }>(db, `SELECT to_regclass('landed_costs') IS NOT NULL AS made`, []);
+  if (!made.made) return new Map();
   const found = await preparedRows<{ id: string; store_currency: string; order_currency: string; revenue_minor: string; landed: LandedCostView[] }>(
     db,
     `SELECT s.id, trim(st.currency) AS store_currency, trim(o.currency) AS order_currency,
