@@ -25,6 +25,7 @@ export const FAULTS = {
   ownerUnreadable: 'The subscription owner\'s access could not be read',
   secretUnreadable: 'The signing secret could not be read (rotate the secret)',
   internal: 'The delivery could not be sent (an error on our side)',
+  standbyBehind: "The database's standby had not yet confirmed the event (a failover could still lose it)",
 } as const;
 export const NOT_PERMITTED = 'The subscription\'s owner may not read this resource.';
 export const RETRIED = '; it is retried.';

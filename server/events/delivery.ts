@@ -12,6 +12,7 @@ export type { DeliveryConfig, OwnerAccess } from './delivery-rules';
 import { answered, type Sender } from './sender';
 import { webhookHeaders } from './signing';
 import { claim, complete, fanOut } from './sql/deliveries';
+import { standbyBehind } from './sql/standbys';
 import type { Claimed, InFlight, Outcome } from './sql/rows';
 import { switchOff } from './sql/subscriptions';
 import { OWNER_ENDED } from './types';
@@ -88,6 +89,10 @@ export class DeliveryLoop {
   private async claimAndSend(free: number): Promise<number> {
     const { perSubscription, perStore, timeoutMs } = this.config;
     const claimed = await claim(this.db, { limit: free, perSubscription, perStore, inFlight: this.inFlight, leaseMs: leaseMsOf(timeoutMs) });
+    if (claimed.length && !(await this.standbysConfirmed(leaseMsOf(timeoutMs) / 2))) {
+      for (const c of claimed) this.fault(c, 'standbyBehind');
+      return claimed.length;
+    }
     const bySubscription = new Map<string, Claimed[]>();
     for (const c of claimed) bySubscription.set(c.subscription.id, [...(bySubscription.get(c.subscription.id) ?? []), c]);
     for (const batch of bySubscription.values()) {
@@ -99,6 +104,21 @@ export class DeliveryLoop {
       }
     }
     return claimed.length;
+  }
+
+  /**
+   * Every event claimed was committed before this look, so once the standbys have confirmed the WAL written now, a
+   * failover cannot take any of them back: a receiver never gets an event the database then forgets (issue 43).
+   */
+  private async standbysConfirmed(withinMs: number): Promise<boolean> {
+    const deadline = Date.now() + withinMs;
+    let { lsn, behind } = await standbyBehind(this.db);
+    while (behind && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+      ({ behind } = await standbyBehind(this.db, lsn));
+    }
+    if (behind) this.log.warn({ lsn }, 'event deliveries held: a database standby has not confirmed them');
+    return !behind;
   }
 
   /** One subscription's claimed deliveries: its owner's access now, its secrets, the bodies; then each is sent. */

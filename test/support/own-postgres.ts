@@ -58,6 +58,37 @@ export class OwnPostgres {
     this.port = await freePort();
   }
 
+  /** Lines added to the cluster's postgresql.conf and pg_hba.conf (read at the next start). */
+  configure(conf: string[], hba: string[] = []): void {
+    fs.appendFileSync(path.join(this.data, 'postgresql.conf'), `\n${conf.join('\n')}\n`);
+    if (hba.length) fs.appendFileSync(path.join(this.data, 'pg_hba.conf'), `\n${hba.join('\n')}\n`);
+  }
+
+  /**
+   * This cluster as a streaming standby of the server at `port`: its data copied by pg_basebackup (the Debian
+   * package's, `bin`), with -R writing the standby signal and the primary's address. Instead of init().
+   */
+  async standbyOf(port: number): Promise<void> {
+    fs.chmodSync(this.data, 0o700);
+    // Not spawnSync: the primary may be reached through a proxy served by this very process.
+    const proc = spawn(path.join(this.bin, 'pg_basebackup'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-D', this.data, '-R', '-C', '-S', 'standby', '-X', 'stream', '--no-sync'], { ...this.ids, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PGPASSWORD: 'test', LC_ALL: 'C' } });
+    let stderr = '';
+    proc.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
+    const status = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
+    if (status !== 0) throw new Error(`pg_basebackup failed (${status}): ${stderr}`);
+    this.port = await freePort();
+  }
+
+  /** Immediate shutdown (SIGQUIT): the postmaster and every backend stop at once, nothing is flushed; as a crash. */
+  async crash(): Promise<void> {
+    const proc = this.proc;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGQUIT');
+    await exited;
+    this.proc = null;
+  }
+
   /** The server's address; with `database`, that database's. */
   url(database = 'postgres'): string {
     return `postgres://postgres:test@127.0.0.1:${this.port}/${database}`;
@@ -76,7 +107,7 @@ export class OwnPostgres {
       const timer = setTimeout(() => reject(new Error(`postgres did not start:\n${log}`)), 30000);
       proc.stderr!.on('data', (chunk: Buffer) => {
         log += chunk.toString('utf8');
-        if (log.includes('ready to accept connections')) {
+        if (/ready to accept (read-only )?connections/.test(log)) {
           clearTimeout(timer);
           resolve();
         }
