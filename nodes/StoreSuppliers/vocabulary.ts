@@ -25,10 +25,12 @@ export const REVIEW_REASONS = {
   supplierAlreadyShipped: { retryable: false, reroute: 'no' },
   testMode: { retryable: false, reroute: 'no' },
   customerCaptureFailed: { retryable: false, reroute: 'no' },
-  /** Two amounts in different currencies would have to be compared; until exchange rates exist, a person decides. */
+  /** Kept for parts paused by it before exchange rates existed; the service no longer pauses with it (a rate converts). */
   currencyMismatch: { retryable: false, reroute: 'no' },
   /** The database went back in time and the supplier cannot be asked whether it holds the order: a person looks. */
   orderNumberUnverifiable: { retryable: false, reroute: 'no' },
+  /** The rate a comparison or a landed cost needs is missing or older than EXCHANGE_RATE_MAX_AGE_DAYS; resumes by itself once one is there. */
+  exchangeRateUnavailable: { retryable: true, reroute: 'no' },
 } as const satisfies Record<string, ReviewReasonFlags>;
 
 export type ReviewReason = keyof typeof REVIEW_REASONS;
@@ -130,6 +132,11 @@ export const REVIEW_REASON_WORDS: { [R in ReviewReason]: ReviewReasonWords<R> } 
     next: 'Look for its supplier order number at the supplier. If the order is there, cancel this part here and see to the order there; if not, retry to send it.',
     advice: 'The supplier may already hold this order and cannot be asked by number; a person has to look at the supplier before retrying.',
   },
+  exchangeRateUnavailable: {
+    why: 'No recent exchange rate between the supplier\'s currency and your store\'s',
+    next: 'Wait: it resumes by itself once a fresh rate is fetched or the operator pins one. Or fulfil it yourself.',
+    advice: 'No exchange rate recent enough to convert the cost; it resumes by itself once a fresh or pinned rate exists.',
+  },
 };
 
 // Statuses people read: a supplier order's, an order part's, a store order's. Copied like server/platform/vocabulary/review-reasons.ts: no imports.
@@ -157,6 +164,7 @@ export const EVENT_TYPES = {
   'supplierOrder.failed': 'Sending the supplier order failed for now; a background job retries it.',
   'orderPart.statusChanged': "An order part's status changed (pending, processing, shipped, delivered, cancelled).",
   'storeOrder.paymentChanged': "A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged.",
+  'storeOrder.profitChanged': "A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit.",
   'importJob.finished': 'An import job finished (completed or failed): counts, errors and the products it made.',
   'productLink.syncFailed': "A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated.",
   'connection.circuitOpened': "Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil.",

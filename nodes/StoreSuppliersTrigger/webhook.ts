@@ -15,6 +15,7 @@ const EVENT_WORDS: Record<EventType, { name: string; description: string }> = {
 	'orderPart.statusChanged': { name: 'Order Part Status Changed', description: 'An order part\'s status changed' },
 	'productLink.syncFailed': { name: 'Product Link Sync Failed', description: 'A product link\'s sync failed with a new error' },
 	'storeOrder.paymentChanged': { name: 'Store Order Payment Changed', description: 'A store order\'s payment status changed on the payment provider\'s word; taken back after paid, it needs attention' },
+	'storeOrder.profitChanged': { name: 'Store Order Profit Changed', description: 'A part\'s landed cost moved from the one recorded before it (accepted or paid at another cost or rate)' },
 	'supplierOrder.cancelled': { name: 'Supplier Order Cancelled', description: 'The supplier order was cancelled' },
 	'supplierOrder.created': { name: 'Supplier Order Created', description: 'A supplier order was made for an order part' },
 	'supplierOrder.delivered': { name: 'Supplier Order Delivered', description: 'The supplier order was delivered' },

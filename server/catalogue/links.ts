@@ -1,3 +1,4 @@
+import { isCurrency } from '../platform/currencies';
 import type { Creator } from '../identity/permissions';
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
@@ -27,6 +28,7 @@ export type LinkView = Omit<ProductLink, 'createdByAccountId' | 'lastSyncAt' | '
 interface VariantMapping {
   storeVariantId: string;
   supplierVariantId: string;
+  maxBuyPrice?: { amountMinor: number; currency: string } | null;
 }
 
 type AlternateView = Omit<LinkAlternate, 'storeVariantId' | 'position'>;
@@ -37,7 +39,7 @@ function linkView(l: ProductLink, variants: Array<Omit<ProductLinkVariant, 'link
     alternates.filter((a) => a.storeVariantId === storeVariantId).map(({ connectionId, supplierProductId, supplierVariantId, costMinor, currency, stock, available }) => ({ connectionId, supplierProductId, supplierVariantId, costMinor, currency, stock, available }));
   return {
     ...rest,
-    variants: variants.map((v) => ({ storeVariantId: v.storeVariantId, supplierVariantId: v.supplierVariantId, costMinor: v.costMinor, currency: v.currency, stock: v.stock, available: v.available, alternates: alternatesOf(v.storeVariantId) })),
+    variants: variants.map((v) => ({ storeVariantId: v.storeVariantId, supplierVariantId: v.supplierVariantId, costMinor: v.costMinor, currency: v.currency, stock: v.stock, available: v.available, maxBuyPrice: v.maxBuyPrice ?? null, alternates: alternatesOf(v.storeVariantId) })),
     lastSyncAt: lastSyncAt ? lastSyncAt.toISOString() : null,
     createdAt: createdAt.toISOString(),
     updatedAt: updatedAt.toISOString(),
@@ -124,6 +126,7 @@ export class LinkService {
     const problems: Array<{ field: string; message: string; variantId: string }> = [];
     for (const m of mappings) {
       if (!storeVariants.some((v) => v.id === m.storeVariantId)) problems.push({ field: 'body/variants', message: `store variant ${m.storeVariantId} is not a variant of this product`, variantId: m.storeVariantId });
+      if (m.maxBuyPrice && !isCurrency(m.maxBuyPrice.currency)) problems.push({ field: 'body/variants', message: `maxBuyPrice.currency ${m.maxBuyPrice.currency} is not an ISO 4217 currency`, variantId: m.storeVariantId });
       if (!supplierVariants.has(m.supplierVariantId)) problems.push({ field: 'body/variants', message: `supplier variant ${m.supplierVariantId} does not exist on supplier product ${supplierProduct.id}`, variantId: m.supplierVariantId });
     }
     for (const v of storeVariants) {
@@ -133,7 +136,8 @@ export class LinkService {
     if (problems.length) throw errors.badRequest('variantMappingInvalid', 'Every store variant must map to a variant the supplier product has.', problems);
     return storeVariants.map((sv) => {
       const supplier = supplierVariants.get(byStore.get(sv.id)!.supplierVariantId)!;
-      return { storeVariantId: sv.id, supplierVariantId: supplier.id, costMinor: supplier.cost.amountMinor, currency: supplier.cost.currency, stock: supplier.stock, available: supplier.available };
+      const m = byStore.get(sv.id)!;
+      return { storeVariantId: sv.id, supplierVariantId: supplier.id, costMinor: supplier.cost.amountMinor, currency: supplier.cost.currency, stock: supplier.stock, available: supplier.available, maxBuyPrice: m.maxBuyPrice ?? null };
     });
   }
 

@@ -59,7 +59,13 @@ export const supplierProductPageSchema = object(
   ['items', 'pagination'],
 );
 
-export const variantMappingSchema = object({ storeVariantId: uuid, supplierVariantId: supplierRef }, ['storeVariantId', 'supplierVariantId']);
+/** A variant's maximum buy price: per unit, in any currency (compared in the store's at the day's rate). */
+export const maxBuyPriceSchema = {
+  oneOf: [object({ amountMinor: minorUnits, currency }, ['amountMinor', 'currency']), { type: 'null' }],
+  description: "The most the store pays the supplier for one unit of the variant; a part whose supplier cost is above it pauses costAboveLimit. Any currency: compared in the store's currency at the day's rate",
+} as const;
+
+export const variantMappingSchema = object({ storeVariantId: uuid, supplierVariantId: supplierRef, maxBuyPrice: maxBuyPriceSchema }, ['storeVariantId', 'supplierVariantId']);
 
 export const alternateInputSchema = object(
   { storeVariantId: uuid, connectionId: uuid, supplierProductId: supplierRef, supplierVariantId: supplierRef },
@@ -91,8 +97,8 @@ export const linkSchema = object(
     variants: {
       type: 'array',
       items: object(
-        { storeVariantId: uuid, supplierVariantId: { type: 'string' }, costMinor: minorUnits, currency, stock: { type: 'integer' }, available: { type: 'boolean' }, alternates: { type: 'array', items: alternateSchema } },
-        ['storeVariantId', 'supplierVariantId', 'costMinor', 'currency', 'stock', 'available', 'alternates'],
+        { storeVariantId: uuid, supplierVariantId: { type: 'string' }, costMinor: minorUnits, currency, stock: { type: 'integer' }, available: { type: 'boolean' }, maxBuyPrice: maxBuyPriceSchema, alternates: { type: 'array', items: alternateSchema } },
+        ['storeVariantId', 'supplierVariantId', 'costMinor', 'currency', 'stock', 'available', 'maxBuyPrice', 'alternates'],
       ),
     },
     priceRule: priceRuleSchema,

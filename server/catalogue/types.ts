@@ -38,6 +38,8 @@ export interface ProductLinkVariant {
   currency: string;
   stock: number;
   available: boolean;
+  /** The most the store pays the supplier for one unit (any currency: compared in the store's); above it a part pauses costAboveLimit. */
+  maxBuyPrice: { amountMinor: number; currency: string } | null;
 }
 
 /** A backup supplier variant for one store variant of a link, on another connection of the store; `position` orders them. */

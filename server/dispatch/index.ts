@@ -4,6 +4,7 @@ import { DispatchSteps1764288000000 } from '../migrations/1764288000000-Dispatch
 import { ReadBackAskedAt1764201600181 } from '../migrations/1764201600181-ReadBackAskedAt';
 import { SupplierOrderCountSlots1764460800260 } from '../migrations/1764460800260-SupplierOrderCountSlots';
 import { Reroutes1764892800341 } from '../migrations/1764892800341-Reroutes';
+import { LandedCosts1765324800000 } from '../migrations/1765324800000-LandedCosts';
 import { type OrderReadBack, READBACK_QUEUES } from '../notifications';
 import type { OrderService, PartMoves, SupplierOrdersOfOrders } from '../orders';
 import { domainModule, type Platform } from '../platform/domain';
@@ -15,12 +16,14 @@ import type { SupplierRegistry } from '../suppliers/registry';
 import { DispatchCommands } from './commands';
 import { supplierOrderRenderer } from './events';
 import { DispatchJob, type ShopperCapture } from './job';
+import type { StoreRates } from './landed';
 import { Rerouter } from './reroute';
 import { DISPATCH_BATCH_WINDOW_MS, DISPATCH_QUEUE, DISPATCH_QUEUES, type DispatchJobData, DispatchQueue, SAFETY_NET_QUEUE, SWEEP_KEY, WORK_CHANNEL } from './queues';
 import { CHANGE_CHANNEL, SupplierOrderRecords } from './records';
 import { supplierOrderRoutes } from './routes';
 import { SafetyNet } from './safety-net';
-import { supplierOrderSchema } from './schemas';
+import { profitSchema, supplierOrderSchema } from './schemas';
+import { profitOfStoreOrder } from './landed';
 import { openSupplierOrderCount } from './sql/reads';
 import { DispatchSubscriptions, SEND_ON_ORDER_EVENTS, STORE_ORDER_REACTIONS, storeOrderEventOf } from './subscriptions';
 import { DispatchSweeper } from './sweeper';
@@ -41,6 +44,7 @@ interface DispatchNeeds {
   payments: { captures: ShopperCapture };
   identity: { storeDropshipping(storeId: string): Promise<boolean> };
   events: { renderers: { register(kind: string, r: EventRenderer): void }; reactions: { on(types: string[], name: string, handle: ReactionHandler): void } };
+  rates: { rates: StoreRates };
 }
 
 /**
@@ -51,10 +55,10 @@ interface DispatchNeeds {
  */
 export const dispatchModule = domainModule({
   name: 'dispatch',
-  needs: ['suppliers', 'connections', 'orders', 'payments', 'identity', 'events'],
+  needs: ['suppliers', 'connections', 'orders', 'payments', 'identity', 'events', 'rates'],
   provides: ['feed', 'supplierOrdersOfOrders'],
   queues: DISPATCH_QUEUES,
-  migrations: [ReadBackAskedAt1764201600181, DispatchSteps1764288000000, SupplierOrderCountSlots1764460800260, Reroutes1764892800341, DatabaseIdentity1765324800777],
+  migrations: [ReadBackAskedAt1764201600181, DispatchSteps1764288000000, SupplierOrderCountSlots1764460800260, Reroutes1764892800341, LandedCosts1765324800000, DatabaseIdentity1765324800777],
   build(p: Platform, deps: DispatchNeeds) {
     const { config, db, log } = p;
     const registry = deps.suppliers.registry;
@@ -64,17 +68,20 @@ export const dispatchModule = domainModule({
     const queue = new DispatchQueue(() => p.boss, db);
     const waiter = new SupplierOrderWaiter(records, feed, config.dispatchWaitMs);
     const commands = new DispatchCommands(records, queue, waiter, orders);
-    const rerouter = new Rerouter(records, deps.connections.gateway, async (so) => void (await queue.request(so)), deps.identity.storeDropshipping);
-    const job = new DispatchJob(records, deps.connections.gateway, registry, deps.payments.captures, { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds }, log, rerouter);
+    const rerouter = new Rerouter(records, deps.connections.gateway, async (so) => void (await queue.request(so)), deps.identity.storeDropshipping, deps.rates.rates);
+    const job = new DispatchJob(records, deps.connections.gateway, registry, deps.payments.captures, { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds }, log, rerouter, deps.rates.rates);
     const rewind = new RewindWatch(db, records, registry, log);
-    const sweeper = new DispatchSweeper(records, queue, rewind, { intervalMs: config.dispatchSweepSeconds * 1000, staleSeconds: config.dispatchSweepStaleSeconds }, log);
+    const sweeper = new DispatchSweeper(records, queue, rewind, { intervalMs: config.dispatchSweepSeconds * 1000, staleSeconds: config.dispatchSweepStaleSeconds }, log, deps.rates.rates);
     const subscriptions = new DispatchSubscriptions(orders, records, commands, queue, deps.identity.storeDropshipping, log);
     const reads = new SupplierOrderReads(db, p.cursors);
     deps.connections.connections.addImpactCounter(async (connectionId, storeId) => ({ openSupplierOrders: await openSupplierOrderCount(db, storeId, connectionId) }));
     deps.events.renderers.register('supplierOrder', supplierOrderRenderer(reads));
     deps.events.reactions.on(STORE_ORDER_REACTIONS, SEND_ON_ORDER_EVENTS, (e) => subscriptions.onStoreOrderEvent(storeOrderEventOf(e)));
     // What store orders show of their supplier orders (the orders domain's routes, built once the list is built).
-    const supplierOrdersOfOrders: SupplierOrdersOfOrders = { schema: supplierOrderSchema, ofOrders: (storeId, ids, showCustomer) => reads.ofOrders(storeId, ids, showCustomer) };
+    const supplierOrdersOfOrders: SupplierOrdersOfOrders = {
+      schema: supplierOrderSchema, ofOrders: (storeId, ids, showCustomer) => reads.ofOrders(storeId, ids, showCustomer),
+      profit: { schema: profitSchema, ofOrder: (parts, fees) => profitOfStoreOrder(parts, fees) },
+    };
     return {
       feed, records, queue, commands, job, reads, subscriptions, supplierOrdersOfOrders,
       routes: supplierOrderRoutes(commands, reads, orders),

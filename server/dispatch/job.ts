@@ -12,6 +12,7 @@ import type { SupplierOrderRecords, Work } from './records';
 import type { ReviewReason } from './review-reasons';
 import { pausedFor, type Rerouter } from './reroute';
 import { FINAL } from './state-machine';
+import { type LandedCost, landedOfAnswer, type StoreRates } from './landed';
 import { nextStep, Step } from './steps';
 import type { SupplierOrder } from './supplier-order';
 import { DispatchEvent, failure } from './transition';
@@ -60,6 +61,7 @@ export class DispatchJob {
     private readonly settings: DispatchSettings,
     private readonly log: Logger,
     private readonly rerouter: Pick<Rerouter, 'run'>,
+    private readonly rates: StoreRates,
   ) {}
 
   async run(supplierOrderId: string, storeId?: string): Promise<void> {
@@ -90,8 +92,12 @@ export class DispatchJob {
     return this.records.change(so, e);
   }
 
-  private answered(so: SupplierOrder, answer: SupplierOrderSnapshot, history: string, details: Record<string, unknown> = {}, more: { paymentDue?: boolean; payRequestDone?: boolean } = {}) {
-    return this.change(so, { type: 'supplierAnswered', answer, history, details, ...more });
+  private async answered(so: SupplierOrder, answer: SupplierOrderSnapshot, history: string, details: Record<string, unknown> = {}, more: { paymentDue?: boolean; payRequestDone?: boolean } = {}, landed: { storeCurrency?: string; confirmation?: LandedCost } = {}) {
+    return this.change(so, { type: 'supplierAnswered', answer, history, details, ...more, landed: await this.landedOf(so, answer, landed) });
+  }
+
+  private landedOf(so: SupplierOrder, answer: SupplierOrderSnapshot, given: { storeCurrency?: string; confirmation?: LandedCost }): Promise<LandedCost[]> {
+    return landedOfAnswer(so, answer, given, { rates: this.rates, storeCurrency: (id) => this.records.storeCurrency(id), log: this.log });
   }
 
   /** A passing error: failed and retried later while retries remain, then paused; an open circuit pauses the connection's waiting parts. */
@@ -104,8 +110,9 @@ export class DispatchJob {
   /** Pre-checks, then the number is looked up (a create that timed out after succeeding is found), then created. */
   private async send(w: Work): Promise<SupplierOrder> {
     const { so, conn, ...rest } = w;
+    let confirmation: LandedCost;
     try {
-      await runPreChecks({ work: w, registry: this.registry, gateway: this.gateway });
+      confirmation = await runPreChecks({ work: w, registry: this.registry, gateway: this.gateway, rates: this.rates });
     } catch (err) {
       if (err instanceof Pause) {
         const paused: DispatchEvent = err instanceof ConnectionPause ? { type: 'paused', reason: err.reason, message: err.message, details: err.details } : pausedFor(w, err.reason, err.message, { details: err.details });
@@ -128,7 +135,7 @@ export class DispatchJob {
     if (found) {
       // The same step boundary as after a create: the supplier has the order, this part has not recorded it.
       failpoint('dispatch.afterCreate', so.id);
-      return this.answered(so, found, 'foundAtSupplier', number, sent);
+      return this.answered(so, found, 'foundAtSupplier', number, sent, { storeCurrency: w.storeCurrency, confirmation });
     }
     let created: SupplierOrderSnapshot;
     try {
@@ -144,7 +151,7 @@ export class DispatchJob {
       return this.fail(so, err);
     }
     failpoint('dispatch.afterCreate', so.id);
-    return this.answered(so, created, 'createdAtSupplier', number, sent);
+    return this.answered(so, created, 'createdAtSupplier', number, sent, { storeCurrency: w.storeCurrency, confirmation });
   }
 
   /** Reads the supplier's own status first: an order already paid there is recorded, never paid again. */
@@ -153,14 +160,15 @@ export class DispatchJob {
     const settled = { payRequestDone: true };
     try {
       const before = await this.gateway.call(conn, (a, ctx) => a.getOrder(ctx, so.supplierOrderId!));
-      if (before.paid) return this.answered(so, before, 'alreadyPaidAtSupplier', {}, settled);
+      const landed = { storeCurrency: w.storeCurrency };
+      if (before.paid) return this.answered(so, before, 'alreadyPaidAtSupplier', {}, settled, landed);
       failpoint('dispatch.beforePay', so.id);
       const paid = await this.gateway.call(conn, (a, ctx) => a.payOrder(ctx, so.supplierOrderId!));
       failpoint('dispatch.afterPay', so.id);
-      return this.answered(so, paid, 'paid', so.payNow ? { payNow: true } : {}, settled);
+      return this.answered(so, paid, 'paid', so.payNow ? { payNow: true } : {}, settled, landed);
     } catch (err) {
       if (!(err instanceof SupplierError)) throw err;
-      if (err.kind === 'alreadyPaid') return this.answered(so, await this.gateway.call(conn, (a, ctx) => a.getOrder(ctx, so.supplierOrderId!)), 'alreadyPaidAtSupplier', {}, settled);
+      if (err.kind === 'alreadyPaid') return this.answered(so, await this.gateway.call(conn, (a, ctx) => a.getOrder(ctx, so.supplierOrderId!)), 'alreadyPaidAtSupplier', {}, settled, { storeCurrency: w.storeCurrency });
       const reason = reasonFor(err);
       if (reason) return this.change(so, pausedFor(w, reason, err.message));
       throw err; // a passing error: the order stays submitted, the queue retries the job
@@ -223,7 +231,8 @@ export class DispatchJob {
       const answer = await this.gateway.call(conn, (a, ctx) => a.getOrder(ctx, supplierOrderId));
       try {
         // Read again after the supplier's answer: the record may have moved while we waited for it.
-        await this.change((await this.records.load(so.id, so.storeId)) ?? so, { type: 'supplierAnswered', answer, history: 'readBack' });
+        const now = (await this.records.load(so.id, so.storeId)) ?? so;
+        await this.change(now, { type: 'supplierAnswered', answer, history: 'readBack', landed: await this.landedOf(now, answer, {}) });
         return true;
       } catch (err) {
         if (!isConflict(err)) throw err;

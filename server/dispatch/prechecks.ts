@@ -1,6 +1,9 @@
 import { formatMoney } from '../platform/money';
 import { SupplierError } from '../suppliers/errors';
-import type { SupplierProduct } from '../suppliers/adapter';
+import type { ShippingQuote, SupplierOrderInput, SupplierProduct } from '../suppliers/adapter';
+import { convertMinor } from '../rates/decimal';
+import type { Rate } from '../rates';
+import { landedCost, type LandedCost, noRateMessage, type StoreRates } from './landed';
 import type { SupplierGateway } from '../connections';
 import type { SupplierRegistry } from '../suppliers/registry';
 import type { ReviewReason } from './review-reasons';
@@ -24,6 +27,7 @@ interface CheckContext {
   work: Work;
   registry: SupplierRegistry;
   gateway: SupplierGateway;
+  rates: StoreRates;
 }
 
 /** One pre-check: throws a Pause naming its review reason, or a SupplierError for a passing fault. */
@@ -64,13 +68,31 @@ const shopperPaid: Check = ({ work: { so, conn, order } }) => {
   }
 };
 
-/** Variants, stock, destination and cost as the supplier has them now; one read per product. */
-const supplierOffers: Check = async ({ work: { so, conn, items }, gateway }) => {
+/**
+ * Variants, stock, destination and cost as the supplier has them now (one read per product), the shipping service's
+ * quote where the supplier gives one, and the part's landed cost at confirmation. Amounts in two currencies are
+ * compared in the store's currency, each converted at the rate recorded with that landed cost (docs/decisions.md,
+ * "Landed cost and profit"); a rate that is missing or too old pauses the part (exchangeRateUnavailable).
+ */
+const supplierOffers = async ({ work: { so, conn, items, storeCurrency }, gateway, rates }: CheckContext): Promise<LandedCost> => {
   const country = so.destination.country.toUpperCase();
   const products = new Map<string, SupplierProduct>();
+  const found = new Map<string, Rate>();
+  const rateOf = async (from: string): Promise<Rate> => {
+    const known = found.get(from);
+    if (known) return known;
+    const r = await rates.rateFor(from, storeCurrency);
+    if (!r.available) throw new Pause('exchangeRateUnavailable', noRateMessage(r), { from: r.from, to: r.to, rateUnavailable: r.reason, ...(r.asOfDate ? { rateAsOf: r.asOfDate } : {}) });
+    found.set(from, r);
+    return r;
+  };
+  const inStore = async (amountMinor: number, currency: string) => convertMinor(amountMinor, currency, storeCurrency, (await rateOf(currency)).rate);
+  const money = (amountMinor: number, currency: string) => formatMoney(amountMinor, currency);
   let current = 0;
-  let recorded = 0;
-  let currency = conn.automation.costLimit?.currency ?? 'USD';
+  let currency: string | null = null;
+  const recorded = new Map<string, number>();
+  const accepted = (cost: number) => so.acceptedCostMinor !== null && so.acceptedCostMinor === cost;
+  const aboveMax: string[] = [];
   for (const item of items) {
     const pid = item.supplierProductId;
     if (!pid) throw new Pause('variantUnavailable', `The item ${item.sku} is no longer linked to a supplier variant.`);
@@ -87,26 +109,65 @@ const supplierOffers: Check = async ({ work: { so, conn, items }, gateway }) => 
     if (!variant || !variant.available) throw new Pause('variantUnavailable', `The supplier no longer offers variant ${item.supplierVariantId} (${item.sku}).`);
     if (variant.stock < item.quantity) throw new Pause('variantUnavailable', `The supplier has ${variant.stock} of variant ${item.supplierVariantId} (${item.sku}); the order needs ${item.quantity}.`);
     if (!product.shipsTo.includes(country)) throw new Pause('destinationUnsupported', `The supplier does not deliver product ${pid} to ${country}.`);
-    // Amounts in two currencies are never compared as plain numbers (no exchange rates yet): a person decides.
-    if (item.recordedCurrency && item.recordedCurrency !== variant.cost.currency) {
-      throw new Pause('currencyMismatch', `The supplier now prices ${item.sku} in ${variant.cost.currency}; its cost was recorded in ${item.recordedCurrency}. Amounts in two currencies are not compared.`);
-    }
+    // One supplier order is priced in one currency: a supplier pricing one part's items in two is for a person.
+    if (currency && currency !== variant.cost.currency) throw new Pause('currencyMismatch', `The supplier prices the items of one order in ${currency} and ${variant.cost.currency}.`);
     currency = variant.cost.currency;
     current += variant.cost.amountMinor * item.quantity;
-    recorded += (item.linkCostMinor ?? variant.cost.amountMinor) * item.quantity;
+    const was = item.linkCostMinor === null ? variant.cost.currency : (item.recordedCurrency ?? variant.cost.currency);
+    recorded.set(was, (recorded.get(was) ?? 0) + (item.linkCostMinor ?? variant.cost.amountMinor) * item.quantity);
+    const max = item.maxBuyPrice;
+    if (max) {
+      const over = max.currency === variant.cost.currency ? variant.cost.amountMinor > max.amountMinor : (await inStore(variant.cost.amountMinor, variant.cost.currency)) > (await inStore(max.amountMinor, max.currency));
+      if (over) aboveMax.push(`${item.sku} costs ${money(variant.cost.amountMinor, variant.cost.currency)}, above its maximum buy price of ${money(max.amountMinor, max.currency)}`);
+    }
   }
-  const accepted = so.acceptedCostMinor !== null && so.acceptedCostMinor === current;
-  if (current !== recorded && !accepted) {
-    throw new Pause('costChanged', `The supplier's cost moved from ${formatMoney(recorded, currency)} to ${formatMoney(current, currency)} since import.`, { recordedCostMinor: recorded, currentCostMinor: current });
+  const cur = currency ?? storeCurrency;
+  const landedRate = await rateOf(cur);
+  const rateDetails = { rate: landedRate.rate, rateSource: landedRate.source, rateAsOf: landedRate.asOfDate, storeCurrency };
+  // The cost recorded when the order was taken, in its currency; when that is not the supplier's now, both sides in the store's.
+  const sameCurrency = recorded.size === 1 && recorded.has(cur);
+  const recordedMinor = sameCurrency ? recorded.get(cur)! : null;
+  if (sameCurrency ? current !== recordedMinor && !accepted(current) : !accepted(current)) {
+    if (sameCurrency) {
+      throw new Pause('costChanged', `The supplier's cost moved from ${money(recordedMinor!, cur)} to ${money(current, cur)} since import.`, { recordedCostMinor: recordedMinor, currentCostMinor: current });
+    }
+    let recordedStore = 0;
+    for (const [c, amount] of recorded) recordedStore += await inStore(amount, c);
+    const currentStore = await inStore(current, cur);
+    if (recordedStore !== currentStore) {
+      throw new Pause('costChanged', `The supplier's cost moved from ${money(recordedStore, storeCurrency)} to ${money(currentStore, storeCurrency)} (in the store's currency) since import; it now prices in ${cur}.`, { recordedStoreCostMinor: recordedStore, currentStoreCostMinor: currentStore, currentCostMinor: current, currency: cur, ...rateDetails });
+    }
   }
+  if (aboveMax.length && !accepted(current)) throw new Pause('costAboveLimit', `${aboveMax.join('; ')}.`, { currentCostMinor: current, currency: cur, ...rateDetails });
   const limit = conn.automation.costLimit;
-  if (limit && limit.currency !== currency && !accepted) {
-    throw new Pause('currencyMismatch', `The items cost ${formatMoney(current, currency)}; the store's cost limit is in ${limit.currency}. Amounts in two currencies are not compared.`, { currentCostMinor: current });
+  if (limit && !accepted(current)) {
+    if (limit.currency === cur) {
+      if (current > limit.amountMinor) throw new Pause('costAboveLimit', `The items cost ${money(current, cur)}, above the store's limit of ${money(limit.amountMinor, limit.currency)}.`, { currentCostMinor: current, limitMinor: limit.amountMinor });
+    } else {
+      const [costStore, limitStore] = [await inStore(current, cur), await inStore(limit.amountMinor, limit.currency)];
+      if (costStore > limitStore) {
+        const inStoreWords = cur === storeCurrency ? '' : ` (${money(costStore, storeCurrency)})`;
+        throw new Pause('costAboveLimit', `The items cost ${money(current, cur)}${inStoreWords}, above the store's limit of ${money(limit.amountMinor, limit.currency)} (${money(limitStore, storeCurrency)}).`, { currentCostMinor: current, limitMinor: limit.amountMinor, currentStoreCostMinor: costStore, limitStoreMinor: limitStore, ...rateDetails });
+      }
+    }
   }
-  if (limit && current > limit.amountMinor && !accepted) {
-    throw new Pause('costAboveLimit', `The items cost ${formatMoney(current, currency)}, above the store's limit of ${formatMoney(limit.amountMinor, limit.currency)}.`, { currentCostMinor: current, limitMinor: limit.amountMinor });
-  }
+  const shippingMinor = await shippingQuote(gateway, conn, cur, { items: items.map((i) => ({ variantId: i.supplierVariantId!, quantity: i.quantity })), destination: so.destination });
+  return landedCost('confirmation', { currency: cur, itemsMinor: current, shippingMinor }, storeCurrency, landedRate);
 };
+
+/** The chosen shipping service's cost as the supplier quotes it now, in the items' currency; null when it quotes none before an order. */
+async function shippingQuote(gateway: SupplierGateway, conn: Work['conn'], currency: string, input: Pick<SupplierOrderInput, 'items' | 'destination'>): Promise<number | null> {
+  let quote: ShippingQuote | null;
+  try {
+    quote = await gateway.call(conn, (a, ctx) => (a.quoteShipping ? a.quoteShipping(ctx, input) : Promise.resolve(null)));
+  } catch (err) {
+    if (err instanceof SupplierError && err.kind === 'destinationUnsupported') throw new Pause('destinationUnsupported', err.message);
+    throw err;
+  }
+  if (!quote) return null;
+  if (quote.cost.currency !== currency) throw new Pause('currencyMismatch', `The supplier quotes shipping in ${quote.cost.currency} and the items in ${currency}.`);
+  return quote.cost.amountMinor;
+}
 
 /**
  * The pre-checks before a create, in this order (docs/decisions.md lists it): connection present and on, test mode,
@@ -119,9 +180,10 @@ const PRE_CHECKS: ReadonlyArray<{ name: string; check: Check }> = [
   { name: 'circuitClosed', check: circuitClosed },
   { name: 'countryAllowed', check: countryAllowed },
   { name: 'shopperPaid', check: shopperPaid },
-  { name: 'supplierOffers', check: supplierOffers },
 ];
 
-export async function runPreChecks(c: CheckContext): Promise<void> {
+/** Runs the pre-checks; the last, what the supplier offers now, answers the part's landed cost at confirmation. */
+export async function runPreChecks(c: CheckContext): Promise<LandedCost> {
   for (const { check } of PRE_CHECKS) await check(c);
+  return supplierOffers(c);
 }

@@ -21,6 +21,7 @@ export type { PartRef, Work, WorkItem } from './supplier-order';
  */
 export class SupplierOrderRecords {
   /** The work of the jobs that start together (one fetch's batch) is read together: one statement per store. */
+  private readonly currencies = new Map<string, string>();
   private readonly works = new Batcher<{ id: string; storeId?: string }, Work | null>((refs) => this.workOfMany(refs));
 
   constructor(
@@ -166,6 +167,22 @@ export class SupplierOrderRecords {
   /** Failed records whose backoff has passed. */
   dueForRetry(limit: number): Promise<SupplierOrder[]> {
     return sql.dueForRetry(this.db, limit);
+  }
+
+  /** The store's currency (set when the store is made, never changed): read once per store by this process. */
+  async storeCurrency(storeId: string): Promise<string> {
+    let known = this.currencies.get(storeId);
+    if (!known) {
+      known = await sql.storeCurrency(this.db, storeId);
+      if (this.currencies.size > 10_000) this.currencies.clear();
+      this.currencies.set(storeId, known);
+    }
+    return known;
+  }
+
+  /** Parts paused for want of an exchange rate (every store), with the pair each waits for. */
+  waitingOnRate(limit: number) {
+    return sql.waitingOnRate(this.db, limit);
   }
 
   /** The last cost the pre-checks saw, offered for acceptance by retry with acceptCost. */

@@ -7,6 +7,8 @@ import { SupplierError } from '../suppliers/errors';
 import type { SupplierOrderRecords, Work } from './records';
 import { cleanReviewMessage, type ReviewReason } from './review-reasons';
 import type { AlternateOfItem } from './sql/reroute';
+import type { StoreRates } from './landed';
+import { convertMinor } from '../rates/decimal';
 import type { RerouteRequest, RerouteTry, SupplierOrder } from './supplier-order';
 import { type DispatchEvent, SYSTEM } from './transition';
 
@@ -15,15 +17,13 @@ interface Plan {
   conn: SupplierConnection;
   items: Array<{ id: string; supplierVariantId: string; linkCostMinor: number }>;
   costMinor: number;
-  recordedCostMinor: number;
   currency: string;
+  /** The alternate's cost less the recorded one: in their currency when both are in one, else in the store's. */
+  difference: { amountMinor: number; currency: string };
 }
 
 /** A reason the alternate cannot take the part, in words for the review message. */
 class Refusal extends Error {}
-
-/** Two amounts in different currencies would have to be compared: never as plain numbers (no exchange rates yet). */
-class CurrencyRefusal extends Refusal {}
 
 /** The pause a rule turns into a reroute request: the reason is in the connection's rule and an item names alternates. */
 export function pausedFor(w: Work, reason: ReviewReason, message: string, more: Omit<Extract<DispatchEvent, { type: 'paused' }>, 'type' | 'reason' | 'message'> = {}): DispatchEvent {
@@ -47,6 +47,7 @@ export class Rerouter {
     private readonly gateway: SupplierGateway,
     private readonly send: (so: SupplierOrder) => Promise<void>,
     private readonly storeDropshipping: (storeId: string) => Promise<boolean>,
+    private readonly rates: StoreRates,
   ) {}
 
   async run(w: Work): Promise<SupplierOrder> {
@@ -62,7 +63,6 @@ export class Rerouter {
       (a) => !done.has(`${a.connectionId}#${a.position}`) && a.connectionId !== so.connectionId && (!request.connectionId || a.connectionId === request.connectionId),
     );
     const tried: RerouteTry[] = [];
-    let currency = false;
     for (const { connectionId, position } of candidates) {
       const conn = await this.records.connection(so.storeId, connectionId);
       try {
@@ -72,12 +72,10 @@ export class Rerouter {
         return await this.move(w, plan, proof.answer, tried);
       } catch (err) {
         if (!(err instanceof Refusal)) throw err;
-        currency ||= err instanceof CurrencyRefusal;
         tried.push({ connectionId, position, supplierKey: conn?.supplierKey ?? 'unknown', why: err.message });
       }
     }
-    // An alternate stopped by a currency: the pause says currencyMismatch (a person decides; no exchange rates yet).
-    return this.end(so, tried, candidates.length ? 'Not rerouted: no alternate could take the part.' : 'Not rerouted: no alternate is left to try.', currency ? 'currencyMismatch' : undefined);
+    return this.end(so, tried, candidates.length ? 'Not rerouted: no alternate could take the part.' : 'Not rerouted: no alternate is left to try.');
   }
 
   private end(so: SupplierOrder, tried: RerouteTry[], message: string, reason?: ReviewReason): Promise<SupplierOrder> {
@@ -114,7 +112,7 @@ export class Rerouter {
   }
 
   /** The alternate connection's checks, then what its supplier says now of each item; a Refusal says why not. */
-  private async check({ so, conn: primary, items }: Work, conn: SupplierConnection | null, alternates: AlternateOfItem[]): Promise<Plan> {
+  private async check({ so, conn: primary, items, storeCurrency }: Work, conn: SupplierConnection | null, alternates: AlternateOfItem[]): Promise<Plan> {
     if (!conn || conn.storeId !== so.storeId) throw new Refusal('not a connection of this store');
     if (conn.disconnectedAt || !conn.credentialsSealed) throw new Refusal('the connection was removed');
     if (!conn.enabled) throw new Refusal('the connection is switched off');
@@ -123,7 +121,8 @@ export class Rerouter {
     const country = so.destination.country.toUpperCase();
     if (conn.automation.excludedCountries.includes(country)) throw new Refusal(`the store excluded ${country} for it`);
     const products = new Map<string, SupplierProduct>();
-    const plan: Plan = { conn, items: [], costMinor: 0, recordedCostMinor: 0, currency: '' };
+    const plan: Plan = { conn, items: [], costMinor: 0, currency: '', difference: { amountMinor: 0, currency: '' } };
+    const recorded = new Map<string, number>();
     for (const item of items) {
       const alt = alternates.find((a) => a.itemId === item.id);
       if (!alt) throw new Refusal(`it has no alternate for ${item.sku}`);
@@ -134,20 +133,36 @@ export class Rerouter {
       if (v.stock < item.quantity) throw new Refusal(`it has ${v.stock} of ${item.sku}; the order needs ${item.quantity}`);
       if (!product.shipsTo.includes(country)) throw new Refusal(`it does not deliver to ${country}`);
       if (alt.recordedCostMinor === null || !alt.recordedCurrency) throw new Refusal(`no cost was recorded for ${item.sku} when the order was taken`);
-      if (alt.recordedCurrency !== v.cost.currency) throw new CurrencyRefusal(`its cost is in ${v.cost.currency}, the recorded cost in ${alt.recordedCurrency} (currencyMismatch: not compared)`);
+      if (plan.currency && plan.currency !== v.cost.currency) throw new Refusal(`it prices the items in ${plan.currency} and ${v.cost.currency}`);
       plan.items.push({ id: item.id, supplierVariantId: v.id, linkCostMinor: v.cost.amountMinor });
       plan.costMinor += v.cost.amountMinor * item.quantity;
       // Anchored: the cost recorded when the order was taken, never the last alternate's, so hops do not compound.
-      plan.recordedCostMinor += alt.recordedCostMinor * item.quantity;
+      recorded.set(alt.recordedCurrency, (recorded.get(alt.recordedCurrency) ?? 0) + alt.recordedCostMinor * item.quantity);
       plan.currency = v.cost.currency;
     }
+    // Amounts in two currencies are compared in the store's, each at today's rate (no rate: this alternate cannot be judged).
+    const inStore = async (amountMinor: number, currency: string): Promise<number> => {
+      if (currency === storeCurrency) return amountMinor;
+      const r = await this.rates.rateFor(currency, storeCurrency);
+      if (!r.available) throw new Refusal(`no exchange rate from ${currency} to ${storeCurrency} to compare its cost with (${r.reason})`);
+      return convertMinor(amountMinor, currency, storeCurrency, r.rate);
+    };
+    const same = recorded.size === 1 && recorded.has(plan.currency);
+    const cur = same ? plan.currency : storeCurrency;
+    const cost = same ? plan.costMinor : await inStore(plan.costMinor, plan.currency);
+    let recordedCost = 0;
+    for (const [c, amount] of recorded) recordedCost += same ? amount : await inStore(amount, c);
     const percent = primary.automation.reroute.maxCostIncreasePercent;
-    const ceiling = Math.floor((plan.recordedCostMinor * (100 + percent)) / 100);
-    const money = (n: number) => formatMoney(n, plan.currency);
-    if (plan.costMinor > ceiling) throw new Refusal(`it costs ${money(plan.costMinor)}, above the ceiling of ${money(ceiling)} (${percent}% above the recorded cost of ${money(plan.recordedCostMinor)})`);
+    const ceiling = Math.floor((recordedCost * (100 + percent)) / 100);
+    const money = (n: number, c = cur) => formatMoney(n, c);
+    if (cost > ceiling) throw new Refusal(`it costs ${money(cost)}, above the ceiling of ${money(ceiling)} (${percent}% above the recorded cost of ${money(recordedCost)})`);
+    plan.difference = { amountMinor: cost - recordedCost, currency: cur };
     const limit = conn.automation.costLimit;
-    if (limit && limit.currency !== plan.currency) throw new CurrencyRefusal(`its cost limit is in ${limit.currency}, its cost in ${plan.currency} (currencyMismatch: not compared)`);
-    if (limit && plan.costMinor > limit.amountMinor) throw new Refusal(`it costs ${money(plan.costMinor)}, above its cost limit of ${formatMoney(limit.amountMinor, limit.currency)}`);
+    if (limit && limit.currency === plan.currency && plan.costMinor > limit.amountMinor) throw new Refusal(`it costs ${money(plan.costMinor, plan.currency)}, above its cost limit of ${formatMoney(limit.amountMinor, limit.currency)}`);
+    if (limit && limit.currency !== plan.currency) {
+      const [costStore, limitStore] = [await inStore(plan.costMinor, plan.currency), await inStore(limit.amountMinor, limit.currency)];
+      if (costStore > limitStore) throw new Refusal(`it costs ${money(costStore, storeCurrency)}, above its cost limit of ${formatMoney(limit.amountMinor, limit.currency)} (${money(limitStore, storeCurrency)})`);
+    }
     return plan;
   }
 
@@ -171,7 +186,7 @@ export class Rerouter {
     const details = {
       from: { supplierOrderId: so.id, connectionId: from.id, supplierKey: from.supplierKey },
       to: { supplierOrderId: id, connectionId: plan.conn.id, supplierKey: plan.conn.supplierKey, groupKey },
-      reason: request.reason, by: request.by, costDifferenceMinor: plan.costMinor - plan.recordedCostMinor, currency: plan.currency,
+      reason: request.reason, by: request.by, costDifferenceMinor: plan.difference.amountMinor, currency: plan.difference.currency,
       ...(tried.length ? { tried } : {}),
     };
     const { first: written, second } = await this.records.reroute(so, {

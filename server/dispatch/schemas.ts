@@ -6,12 +6,43 @@ const eventSchema = object(
   {
     at: dateTime,
     actor: object({ kind: { enum: ['key', 'user', 'system'] }, id: { type: ['string', 'null'] } }, ['kind', 'id']),
-    type: { type: 'string', description: 'created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ...' },
+    type: { type: 'string', description: 'created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ...' },
     from: { type: ['string', 'null'] },
     to: { type: ['string', 'null'] },
     details: { type: 'object', description: 'Choices such as payNow and acceptCost, and what the service saw' },
   },
   ['at', 'actor', 'type', 'from', 'to', 'details'],
+);
+
+const money = { type: ['integer', 'null'] } as const;
+const stage = { enum: ['confirmation', 'accepted', 'paid'] } as const;
+
+const landedCostSchema = object(
+  {
+    stage,
+    currency, itemsMinor: minorUnits, shippingMinor: { ...minorUnits, type: ['integer', 'null'], description: 'Null when the supplier quotes no shipping before the order' }, totalMinor: minorUnits,
+    storeCurrency: currency, storeTotalMinor: minorUnits,
+    rate: { type: 'string', description: 'Units of the store\'s currency per unit of the supplier\'s, a decimal string' },
+    rateSource: { enum: ['ecb', 'pinned', 'identity'] },
+    rateAsOf: { type: 'string', format: 'date' },
+    recordedAt: dateTime,
+  },
+  ['stage', 'currency', 'itemsMinor', 'shippingMinor', 'totalMinor', 'storeCurrency', 'storeTotalMinor', 'rate', 'rateSource', 'rateAsOf', 'recordedAt'],
+);
+
+/** A profit in the store's currency: complete once the supplier accepted; `missing` names what is not known yet. */
+export const profitSchema = object(
+  {
+    currency,
+    revenueMinor: { ...money, description: "The items' prices (orders carry no shipping charge)" },
+    landedCostMinor: { ...money, description: 'The latest landed cost recorded (paid, else accepted, else at confirmation), in the store\'s currency' },
+    landedCostStage: { enum: ['confirmation', 'accepted', 'paid', null] },
+    paymentFeeMinor: { ...money, description: "The payment provider's fee as it reported it; on a supplier order always null (the store order counts it)" },
+    resultMinor: money,
+    complete: { type: 'boolean' },
+    missing: { type: 'array', items: { type: 'string' }, description: 'acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders' },
+  },
+  ['currency', 'revenueMinor', 'landedCostMinor', 'landedCostStage', 'paymentFeeMinor', 'resultMinor', 'complete', 'missing'],
 );
 
 export const supplierOrderSchema = object(
@@ -34,10 +65,12 @@ export const supplierOrderSchema = object(
     shipping: { oneOf: [object({ carrier: { type: 'string' }, trackingNumber: { type: 'string' }, shippedAt: { type: ['string', 'null'] } }, ['carrier', 'trackingNumber', 'shippedAt']), { type: 'null' }] },
     attempt: { type: 'integer', minimum: 1 },
     events: { type: 'array', items: eventSchema },
+    landedCosts: { type: 'array', items: landedCostSchema, description: 'The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier\'s and the store\'s currency with its rate' },
+    profit: { oneOf: [profitSchema, { type: 'null' }] },
     destination: destinationSchema,
     destinationRedacted: { type: 'boolean' },
     createdAt: dateTime,
     updatedAt: dateTime,
   },
-  ['_id', 'storeId', 'orderId', 'orderNumber', 'fulfilmentGroupKey', 'integrationId', 'supplierKey', 'contractModel', 'status', 'reviewReason', 'reviewMessage', 'retryable', 'supplierOrderNumber', 'supplierOrderId', 'supplierStatus', 'costs', 'payment', 'shipping', 'attempt', 'events', 'destinationRedacted', 'createdAt', 'updatedAt'],
+  ['_id', 'storeId', 'orderId', 'orderNumber', 'fulfilmentGroupKey', 'integrationId', 'supplierKey', 'contractModel', 'status', 'reviewReason', 'reviewMessage', 'retryable', 'supplierOrderNumber', 'supplierOrderId', 'supplierStatus', 'costs', 'payment', 'shipping', 'attempt', 'events', 'landedCosts', 'profit', 'destinationRedacted', 'createdAt', 'updatedAt'],
 );

@@ -115,6 +115,8 @@ export interface WorkItem {
   supplierProductId: string | null;
   /** Whether the item's store variant names backup suppliers (a rule's pause asks for a reroute only then). */
   hasAlternates: boolean;
+  /** The link's maximum buy price for the variant (per unit); null: none set. */
+  maxBuyPrice: { amountMinor: number; currency: string } | null;
 }
 
 /** What a dispatch step reads: the record, its connection, the store order's payment, the part's items. */
@@ -123,6 +125,8 @@ export interface Work {
   conn: SupplierConnection;
   order: { paymentMethod: PaymentMethod; paymentStatus: PaymentStatus; confirmed: boolean };
   items: WorkItem[];
+  /** The store's currency: landed costs and profit are kept in it. */
+  storeCurrency: string;
 }
 
 export interface PartRef {

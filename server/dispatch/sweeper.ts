@@ -1,7 +1,9 @@
 import { type Logger, Throttle } from '../platform/logger';
 import type { DispatchQueue } from './queues';
+import type { StoreRates } from './landed';
 import type { SupplierOrderRecords } from './records';
 import type { RewindWatch } from './rewind';
+import { SYSTEM } from './transition';
 
 interface SweeperSettings {
   /** How often each worker process sweeps (with up to a quarter of it added at random, so workers spread out). */
@@ -26,6 +28,7 @@ export class DispatchSweeper {
     private readonly rewind: Pick<RewindWatch, 'check'>,
     private readonly settings: SweeperSettings,
     private readonly log: Logger,
+    private readonly rates: StoreRates,
   ) {}
 
   async sweep(): Promise<{ retried: number; requeued: number }> {
@@ -44,7 +47,29 @@ export class DispatchSweeper {
     }
     const stale = await this.records.stale(this.settings.staleSeconds, 500);
     await this.queue.requestMany(stale);
-    return { retried, requeued: stale.length };
+    return { retried: retried + (await this.resumeOnRates()), requeued: stale.length };
+  }
+
+  /** Parts paused for want of an exchange rate resume once the rate they waited for is there (fetched fresh, or pinned). */
+  private async resumeOnRates(): Promise<number> {
+    const waiting = await this.records.waitingOnRate(200);
+    const there = new Map<string, boolean>();
+    let resumed = 0;
+    for (const { so, from, to } of waiting) {
+      const pair = `${from}>${to}`;
+      if (from && to && !there.has(pair)) there.set(pair, (await this.rates.rateFor(from, to)).available);
+      // A pause that named no pair (none should) is retried: the pre-checks name it again if still missing.
+      if (from && to && !there.get(pair)) continue;
+      let queued;
+      try {
+        queued = await this.records.change(so, { type: 'retry', actor: SYSTEM, resumed: 'exchangeRateAvailable' });
+      } catch {
+        continue; // moved meanwhile
+      }
+      await this.queue.request(queued);
+      resumed++;
+    }
+    return resumed;
   }
 
   start(): void {

@@ -3,6 +3,7 @@ import type { PartMove } from '../orders';
 import type { SupplierOrderSnapshot } from '../suppliers/adapter';
 import { cleanReviewMessage, REVIEW_REASONS, ReviewReason } from './review-reasons';
 import { ImpossibleMoveError, moveOf, MoveEvent, partStatusOf, SAME, SupplierOrderStatus } from './state-machine';
+import type { LandedCost } from './landed';
 import { nextStep, Step } from './steps';
 import { NewSupplierOrder, RerouteRequest, RerouteTry, SupplierOrder, supplierOrderNumber } from './supplier-order';
 
@@ -12,12 +13,15 @@ export const SYSTEM: Actor = { kind: 'system', id: null };
 export type DispatchEvent =
   /** `reroutedFrom`: made by a reroute (what the history records of it); `tried`: the alternates tried before, carried. */
   | { type: 'create'; record: NewSupplierOrder; actor: Actor; trigger: string; reroutedFrom?: Record<string, unknown>; tried?: RerouteTry[] }
-  | { type: 'retry'; actor: Actor; acceptCost?: { costMinor: number | null } }
+  | { type: 'retry'; actor: Actor; acceptCost?: { costMinor: number | null }; resumed?: 'exchangeRateAvailable' }
   | { type: 'automaticRetry' }
   | { type: 'payRequested'; actor: Actor }
   | { type: 'cancelRequested'; actor: Actor; storeTakesOver: boolean }
-  /** The supplier's view of our order; `history` names how we learnt it (createdAtSupplier, paid, readBack, ...). */
-  | { type: 'supplierAnswered'; answer: SupplierOrderSnapshot; history: string; details?: Record<string, unknown>; paymentDue?: boolean; payRequestDone?: boolean }
+  /**
+   * The supplier's view of our order; `history` names how we learnt it (createdAtSupplier, paid, readBack, ...);
+   * `landed`: the part's landed costs this answer records (at confirmation, accepted, paid: ./landed.ts).
+   */
+  | { type: 'supplierAnswered'; answer: SupplierOrderSnapshot; history: string; details?: Record<string, unknown>; paymentDue?: boolean; payRequestDone?: boolean; landed?: LandedCost[] }
   /** `numberUnused`: the supplier refused the create, so the number was never used. */
   | { type: 'paused'; reason: ReviewReason; message: string; details?: Record<string, unknown>; numberUnused?: boolean; reroute?: RerouteRequest }
   | { type: 'failed'; error: string; message: string; retryInSeconds: number }
@@ -55,6 +59,8 @@ export interface Change {
   history: { actor: Actor; type: string; details: Record<string, unknown> };
   /** How the order part moves with it (orders' `partMove`, through its `PartMoves`, in the same statement); null: it does not. */
   part: PartMove | null;
+  /** The part's landed costs recorded with the change (one row per stage, written once: ./sql/write.ts). */
+  landed: LandedCost[];
   /** The record as it reads once written, and the step then due. */
   after: SupplierOrder;
   next: Step | null;
@@ -92,7 +98,9 @@ export function transition(so: SupplierOrder | null, e: DispatchEvent, now = new
   const { fields, history } = effect(base, e, now);
   if (e.type === 'create' && e.tried?.length) base.rerouteTried = e.tried;
   const after: SupplierOrder = { ...base, ...fields, status: to, updatedAt: now };
-  return { id: base.id, from: so?.status ?? null, to, fields, guard: GUARDS[e.type] ?? [], history, part: partMove(base, e, after), after, next: nextStep(after) };
+  const landed = e.type === 'supplierAnswered' ? (e.landed ?? []) : [];
+  if (landed.length) history.details = { ...history.details, landedCosts: landed.map(({ stage, currency, totalMinor, storeCurrency, storeTotalMinor, rate }) => ({ stage, currency, totalMinor, storeCurrency, storeTotalMinor, rate })) };
+  return { id: base.id, from: so?.status ?? null, to, fields, guard: GUARDS[e.type] ?? [], history, part: partMove(base, e, after), landed, after, next: nextStep(after) };
 }
 
 /** A passing error: failed, retried after a backoff while retries remain; then, or with the circuit open, a pause. */
@@ -129,7 +137,7 @@ function effect(so: SupplierOrder, e: DispatchEvent, now: Date): { fields: Field
       return { fields: {}, history: by(e.actor, 'created', { trigger: e.trigger, ...(e.record.payNow ? { payNow: true } : {}), ...(e.reroutedFrom ? { reroutedFrom: e.reroutedFrom } : {}) }) };
     case 'retry': {
       const fields: Fields = { reviewReason: null, reviewMessage: null, retryable: false, nextRetryAt: null, rerouteRequest: null };
-      const details: Record<string, unknown> = {};
+      const details: Record<string, unknown> = e.resumed ? { resumed: e.resumed } : {};
       if (e.acceptCost) {
         fields.acceptedCostMinor = e.acceptCost.costMinor;
         Object.assign(details, { acceptCost: true, acceptedCostMinor: e.acceptCost.costMinor });

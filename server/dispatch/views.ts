@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { Cursors, keysetList, Page } from '../platform/pagination';
 import { errors } from '../platform/errors';
+import { type PartMoney, partProfit } from './landed';
 import * as sql from './sql/reads';
 import { supplierOrderOf } from './sql/rows';
 import type { SupplierOrder, SupplierOrderEvent, SupplierOrderFilters } from './supplier-order';
@@ -53,10 +54,20 @@ export class SupplierOrderReads {
   /** Supplier orders as one write left them, each with its history up to the entry that write made (an event's data), in one read. */
   async asWritten(written: Array<{ so: SupplierOrder; historyId: number }>, showCustomer: boolean) {
     const history = await this.history(written.map((w) => w.so));
-    return written.map((w) => this.view(w.so, history.get(w.so.id)!.filter(([id]) => id <= w.historyId).map(([, e]) => e), showCustomer));
+    const money = await this.money(written.map((w) => w.so));
+    return written.map((w) => this.view(w.so, history.get(w.so.id)!.filter(([id]) => id <= w.historyId).map(([, e]) => e), showCustomer, money.get(w.so.id)));
   }
 
-  view(so: Shown, events: SupplierOrderEvent[], showCustomer: boolean) {
+  /** Each part's landed costs and what its profit is made of (one read per store; a page is one store's). */
+  private async money(records: Array<{ id: string; storeId: string }>): Promise<Map<string, PartMoney>> {
+    const out = new Map<string, PartMoney>();
+    for (const storeId of new Set(records.map((r) => r.storeId))) {
+      for (const [id, m] of await sql.moneyOf(this.db, storeId, records.filter((r) => r.storeId === storeId).map((r) => r.id))) out.set(id, m);
+    }
+    return out;
+  }
+
+  view(so: Shown, events: SupplierOrderEvent[], showCustomer: boolean, money?: PartMoney) {
     return {
       _id: so.id,
       storeId: so.storeId,
@@ -78,6 +89,8 @@ export class SupplierOrderReads {
       shipping: so.shipping,
       attempt: so.attempt,
       events,
+      landedCosts: money?.landedCosts ?? [],
+      profit: money ? partProfit(money) : null,
       ...(showCustomer ? { destination: so.destination, destinationRedacted: false } : { destinationRedacted: true }),
       createdAt: iso(so.createdAt),
       updatedAt: iso(so.updatedAt),
@@ -87,14 +100,16 @@ export class SupplierOrderReads {
   async views(rows: Shown[], showCustomer: boolean) {
     // Rows of a list page brought their events along; others read them in one query.
     const read = rows.every((r) => 'events' in r) ? null : await this.events(rows);
-    return rows.map((r) => this.view(r, 'events' in r ? r.events : read!.get(r.id)!, showCustomer));
+    const money = await this.money(rows);
+    return rows.map((r) => this.view(r, 'events' in r ? r.events : read!.get(r.id)!, showCustomer, money.get(r.id)));
   }
 
   /** The supplier orders of some store orders, with their events, as the routes show them: one read. */
   async ofOrders(storeId: string, orderIds: string[], showCustomer: boolean) {
     if (!orderIds.length) return [];
     const found = await sql.supplierOrdersOfOrders(this.db, storeId, orderIds);
-    return found.map((r) => this.view(supplierOrderOf(r), r.events, showCustomer));
+    const money = await sql.moneyOf(this.db, storeId, found.map((r) => r.id));
+    return found.map((r) => this.view(supplierOrderOf(r), r.events, showCustomer, money.get(r.id)));
   }
 
   /**

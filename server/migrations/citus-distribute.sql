@@ -38,6 +38,7 @@ SELECT create_distributed_table('payment_providers', 'store_id', colocate_with =
 SELECT create_distributed_table('payment_events', 'store_id', colocate_with => 'stores');
 SELECT create_distributed_table('supplier_orders', 'store_id', colocate_with => 'stores');
 SELECT create_distributed_table('supplier_order_events', 'store_id', colocate_with => 'stores');
+SELECT create_distributed_table('landed_costs', 'store_id', colocate_with => 'stores');
 SELECT create_distributed_table('event_outbox', 'store_id', colocate_with => 'stores');
 SELECT create_distributed_table('event_subscriptions', 'store_id', colocate_with => 'stores');
 SELECT create_distributed_table('event_deliveries', 'store_id', colocate_with => 'stores');

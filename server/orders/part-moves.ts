@@ -1,6 +1,7 @@
 import type { Params, Queryable } from '../platform/db';
 import type { Piece } from '../platform/statement';
 import { moveItems, partMove } from './sql/parts';
+import { profitChangedPieces } from './sql/profit';
 import type { PartMove } from './types';
 
 export type ItemsMove = Parameters<typeof moveItems>[1];
@@ -13,6 +14,14 @@ export class PartMoves {
   /** The pieces that move the parts named by the relation `parts` (giving order_id and group_key), the store order following. */
   pieces(p: Params, storeId: string, parts: string, move: PartMove): Piece[] {
     return partMove(p, storeId, parts, move);
+  }
+
+  /**
+   * `storeOrder.profitChanged` for each row of the relation `moved` (giving store_id, order_id and the event's `data`):
+   * a part's landed cost moved (the dispatch domain decides when, in its statement).
+   */
+  profitChanged(p: Params, storeId: string, moved: string): Piece[] {
+    return profitChangedPieces(p, storeId, moved);
   }
 
   /** A reroute's items leave their part for another (made pending if absent), inside the caller's transaction; answers how many moved. */

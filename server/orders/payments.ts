@@ -19,6 +19,8 @@ export interface ProviderPaymentEvent {
   /** The provider's order of its events (signed in the body): when it happened there, and the payment's version after it. */
   occurredAt: Date;
   version: number | null;
+  /** The provider's fee for this charge, when it reports one. */
+  fee?: { amountMinor: number; currency: string } | null;
 }
 
 type ProviderEventOutcome = 'applied' | 'stale' | 'duplicate' | 'amountMismatch';
@@ -78,7 +80,7 @@ export class OrderPayments {
       const next = stale || event.kind === 'disputed' ? null : nextPaymentStatus(current, event.kind);
       const fresh = await sql.insertPaymentEvent(tx, {
         storeId: order.storeId, orderId: order.id, kind: event.kind, source: 'provider', amountMinor: event.amountMinor, reference: event.reference, providerEventId: event.eventId,
-        occurredAt: event.occurredAt, version: event.version, applied: next !== null || disputed, stale,
+        occurredAt: event.occurredAt, version: event.version, applied: next !== null || disputed, stale, fee: event.fee ?? null,
       });
       if (!fresh) return 'duplicate';
       if (disputed) await sql.setPaymentStatus(tx, order.storeId, order.id, current, current, { reportedAs: 'disputed', attention: 'paymentDisputed', reaction: null, actor: PROVIDER });
@@ -141,7 +143,7 @@ export class OrderPayments {
     for (const r of await sql.paymentEventsOf(this.db, storeId, orderIds)) {
       out.get(r.order_id)!.push({
         kind: r.kind, source: r.source, amountMinor: r.amount_minor === null ? null : Number(r.amount_minor), reference: r.reference, actor: r.actor, at: r.created_at.toISOString(),
-        ...(r.stale ? { stale: true } : {}), ...(r.note !== null ? { note: r.note } : {}), ...(r.attention !== null ? { attentionReason: r.attention } : {}),
+        ...(r.fee_minor !== null ? { fee: { amountMinor: Number(r.fee_minor), currency: r.fee_currency! } } : {}), ...(r.stale ? { stale: true } : {}), ...(r.note !== null ? { note: r.note } : {}), ...(r.attention !== null ? { attentionReason: r.attention } : {}),
       });
     }
     return out;
@@ -155,6 +157,8 @@ interface PaymentHistoryEntry {
   reference: string | null;
   actor: Actor | null;
   at: string;
+  /** The provider's fee for this charge, as it reported it. */
+  fee?: { amountMinor: number; currency: string };
   /** A provider event that arrived after a later one was applied: recorded, not applied. */
   stale?: true;
   /** An acknowledgement: the person's note and the reason it cleared. */

@@ -15,7 +15,7 @@ const TAG = 'Store orders';
 type Ctx = RequestContext<{ storeId: string }, unknown, unknown>;
 
 export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, supplierOrders: SupplierOrdersOfOrders, listQueries: StoreOrderQueries) {
-  const orderSchema = orderSchemaWith(supplierOrders.schema);
+  const orderSchema = orderSchemaWith(supplierOrders.schema, supplierOrders.profit.schema);
   const details = orderViews(orders, payments, supplierOrders);
   const load = (ctx: RequestContext<{ storeId: string; orderId: string }, unknown, unknown>) => orders.get(ctx.params.storeId, ctx.params.orderId, ownRecordsKeyId(ctx.caller));
   const one = async (ctx: Ctx, o: StoreOrder) => (await details(ctx, [o], true))[0];

@@ -33,6 +33,7 @@ const paymentEntrySchema = object(
     stale: { type: 'boolean', description: 'Present on a provider event that arrived after a later one (in the provider\'s own order) was applied: recorded, but it moved nothing' },
     note: { type: 'string', description: 'An acknowledgement\'s note' },
     attentionReason: { enum: PAYMENT_ATTENTION_REASONS, description: 'The attention reason an acknowledgement cleared' },
+    fee: object({ amountMinor: minorUnits, currency }, ['amountMinor', 'currency'], { description: "The payment provider's fee for this charge, when it reports one" }),
   },
   ['kind', 'source', 'amountMinor', 'reference', 'actor', 'at'],
 );
@@ -52,7 +53,7 @@ const orderItemSchema = object(
 );
 const summarySchema = object({ parts: { type: 'integer' }, shipped: { type: 'integer' }, delivered: { type: 'integer' }, needingAttention: { type: 'integer' } }, ['parts', 'shipped', 'delivered', 'needingAttention']);
 /** A store order as the routes answer it; its supplier orders are described by the reader that brings them. */
-export const orderSchemaWith = (supplierOrder: JsonSchema) => object(
+export const orderSchemaWith = (supplierOrder: JsonSchema, profit: JsonSchema) => object(
   {
     id: uuid,
     storeId: uuid,
@@ -79,6 +80,7 @@ export const orderSchemaWith = (supplierOrder: JsonSchema) => object(
     fulfilmentGroups: { type: 'array', items: partSchema },
     fulfilmentSummary: summarySchema,
     supplierOrders: { type: 'array', items: supplierOrder, description: 'Only for a caller who also holds suppliers.view' },
+    profit: { oneOf: [profit, { type: 'null' }], description: "What the order earned, in the store's currency (order details, for a caller who also holds suppliers.view): its supplier parts' (not cancelled) revenue and landed costs, less the payment provider's fees; null when it has no supplier order" },
     confirmedAt: { type: ['string', 'null'] },
     createdAt: dateTime,
     updatedAt: dateTime,

@@ -10,6 +10,8 @@ import type { StoreOrder } from './types';
 export interface SupplierOrdersOfOrders {
   schema: JsonSchema;
   ofOrders(storeId: string, orderIds: string[], showCustomer: boolean): Promise<Array<{ orderId: string } & Record<string, unknown>>>;
+  /** A store order's profit from its supplier orders (as `ofOrders` answers them) and the payment provider's fees; its schema. */
+  profit: { schema: JsonSchema; ofOrder(supplierOrders: Array<Record<string, unknown>>, fees: Array<{ amountMinor: number; currency: string }>): unknown };
 }
 
 /** A store order as its routes answer it, items and history included when `full`. */
@@ -54,6 +56,10 @@ export function orderViews(orders: OrderService, payments: OrderPayments, suppli
           delivered: parts.filter((g) => g.status === 'delivered').length, needingAttention: parts.filter((g) => g.needsAttention).length,
         },
         ...(canSeeSuppliers && full ? { supplierOrders: soViews.filter((s) => s.orderId === o.id) } : {}),
+        // Profit reads supplier costs: for the same callers, in order details.
+        ...(canSeeSuppliers && full
+          ? { profit: supplierOrders.profit.ofOrder(soViews.filter((s) => s.orderId === o.id), ((history.get(o.id) ?? []) as Array<{ fee?: { amountMinor: number; currency: string } }>).flatMap((e) => (e.fee ? [e.fee] : []))) }
+          : {}),
         confirmedAt: o.confirmedAt ? o.confirmedAt.toISOString() : null,
         createdAt: o.createdAt.toISOString(),
         updatedAt: o.updatedAt.toISOString(),

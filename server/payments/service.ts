@@ -28,7 +28,7 @@ function readEvent(rawBody: string, eventId: string): (ProviderPaymentEvent & { 
   const { type, timestamp, data } = (body ?? {}) as { type?: unknown; timestamp?: unknown; data?: Record<string, unknown> };
   const kind = typeof type === 'string' && Object.hasOwn(PAYMENT_EVENT_TYPES, type) ? PAYMENT_EVENT_TYPES[type] : undefined;
   if (!kind || !data || typeof data !== 'object') return null;
-  const { orderId, amountMinor, currency, paymentId, version } = data;
+  const { orderId, amountMinor, currency, paymentId, version, fee } = data;
   // When the provider says it happened (in the signed body, not the delivery's header): what orders its events.
   const occurredAt = typeof timestamp === 'string' && ISO_TIME.test(timestamp) ? new Date(timestamp) : null;
   if (!occurredAt || Number.isNaN(occurredAt.getTime())) return null;
@@ -37,7 +37,10 @@ function readEvent(rawBody: string, eventId: string): (ProviderPaymentEvent & { 
   if (typeof amountMinor !== 'number' || !Number.isSafeInteger(amountMinor) || amountMinor < 0) return null;
   if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) return null;
   if (paymentId !== undefined && (typeof paymentId !== 'string' || paymentId.length > 200)) return null;
-  return { kind, orderId, amountMinor, currency, reference: paymentId ?? null, eventId, occurredAt, version: version ?? null };
+  // The provider's fee, when it reports one (optional; a malformed one is left out, the event still counts).
+  const f = fee && typeof fee === 'object' ? (fee as Record<string, unknown>) : null;
+  const feeOk = f && typeof f.amountMinor === 'number' && Number.isSafeInteger(f.amountMinor) && f.amountMinor >= 0 && typeof f.currency === 'string' && /^[A-Z]{3}$/.test(f.currency);
+  return { kind, orderId, amountMinor, currency, reference: paymentId ?? null, eventId, occurredAt, version: version ?? null, fee: feeOk ? { amountMinor: f.amountMinor as number, currency: f.currency as string } : null };
 }
 
 /**

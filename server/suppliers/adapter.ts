@@ -13,6 +13,12 @@ export type { Destination, HealthResult, Money, NotificationSubject, ProductSear
 
 export type ConnectionMode = 'test' | 'live';
 
+/** A supplier's shipping quote for an order: the service chosen and what it costs. */
+export interface ShippingQuote {
+  service: string;
+  cost: Money;
+}
+
 /** Which of the supplier's shipping services an order takes: the cheapest, the fastest, or one named by the store. */
 export type ShippingMethodRule = { rule: 'cheapest' } | { rule: 'fastest' } | { rule: 'named'; service: string };
 
@@ -97,6 +103,12 @@ export interface SupplierAdapter {
    * notification address; answers credential fields to keep (such as a signing secret).
    */
   registerNotificationAddress?(ctx: SupplierCallContext, url: string): Promise<Record<string, string>>;
+  /**
+   * Suppliers that quote shipping before an order implement it: the service the connection's shipping rule picks for
+   * these items and destination, and its cost (a part's landed cost at confirmation). Absent: shipping is known only
+   * from the supplier's answer to the create.
+   */
+  quoteShipping?(ctx: SupplierCallContext, input: Pick<SupplierOrderInput, 'items' | 'destination'>): Promise<ShippingQuote>;
   findOrderByNumber(ctx: SupplierCallContext, orderNumber: string): Promise<SupplierOrderSnapshot | null>;
   /**
    * `memory`: the supplier cannot be asked for an order by our number, so findOrderByNumber answers only from the

@@ -54,7 +54,7 @@ describe('supplier order state machine', () => {
 
 describe('review reasons', () => {
   test('retryable as the spec sets it', () => {
-    expect(Object.entries(REVIEW_REASONS).filter(([, r]) => r.retryable).map(([k]) => k).sort()).toEqual(['connectionUnhealthy', 'supplierRefused']);
+    expect(Object.entries(REVIEW_REASONS).filter(([, r]) => r.retryable).map(([k]) => k).sort()).toEqual(['connectionUnhealthy', 'exchangeRateUnavailable', 'supplierRefused']);
     // The count is the vocabulary's: each reason has its words, and the reroutable ones are among them.
     const count = REVIEW_REASON_LIST.length;
     expect(Object.keys(REVIEW_REASONS)).toHaveLength(count);

@@ -62,7 +62,9 @@ test('a shopper pays at the provider: the signed event marks the order paid, con
   const { eventId, paymentId } = await payments.pay(order.id, 'paid');
   const paid = await getOrder(order.id);
   expect(paid).toMatchObject({ paymentStatus: 'paid', status: 'confirmed', markedPaidAt: null });
-  expect(paid.payments).toEqual([{ kind: 'paid', source: 'provider', amountMinor: order.totalMinor, reference: paymentId, actor: null, at: expect.any(String) }]);
+  // The sandbox provider reports its fee (2.9% + 30 minor units) with the charge; it is kept with the event.
+  const fee = { amountMinor: Math.floor((order.totalMinor * 29 + 500) / 1000) + 30, currency: order.currency };
+  expect(paid.payments).toEqual([{ kind: 'paid', source: 'provider', amountMinor: order.totalMinor, reference: paymentId, actor: null, at: expect.any(String), fee }]);
   expect(await eventRows(order.id)).toEqual([{ kind: 'paid', source: 'provider', provider_event_id: eventId }]);
 });
 

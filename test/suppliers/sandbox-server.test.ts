@@ -657,9 +657,10 @@ describe('faults', () => {
       unavailableAccounts: [],
       silentAccounts: [],
       accountLatencyMs: {},
+      shippingSurchargeMinor: 0,
     });
     const cleared = await control('DELETE', '/faults');
-    expect(cleared.body).toEqual({ latencyMs: 0, failNext: 0, timeoutAfterCreateNext: 0, refuseNext: null, rejectKeys: false, unavailableAccounts: [], silentAccounts: [], accountLatencyMs: {} });
+    expect(cleared.body).toEqual({ latencyMs: 0, failNext: 0, timeoutAfterCreateNext: 0, refuseNext: null, rejectKeys: false, unavailableAccounts: [], silentAccounts: [], accountLatencyMs: {}, shippingSurchargeMinor: 0 });
     expect((await control('POST', '/faults', { failNext: -1 })).status).toBe(400);
   });
 
@@ -745,6 +746,20 @@ describe('faults', () => {
 
     const accepted = await createOrder(keys.liveKey, variant.id, 1, { orderNumber: number });
     expect(accepted.status).toBe(201);
+  });
+
+  test('a shipping quote answers what a create charges; shippingSurchargeMinor makes the create charge more than quoted', async () => {
+    const keys = await newAccount();
+    const { variant } = await freshVariant({ stock: 10 });
+    const quote = await call(sbx.baseUrl, 'POST', '/v1/shipping/quote', { key: keys.liveKey, body: { items: [{ variantId: variant.id, quantity: 3 }] } });
+    expect(quote.body).toEqual({ service: 'standard', costMinor: 699, currency: 'USD', maxDays: 12 });
+    expect((await call(sbx.baseUrl, 'POST', '/v1/shipping/quote', { key: keys.liveKey, body: { items: [] } })).status).toBe(400);
+    const plain = await createOrder(keys.liveKey, variant.id, 3);
+    expect(plain.body.costs.shippingMinor).toBe(699);
+    await control('POST', '/faults', { shippingSurchargeMinor: 250 });
+    const more = await createOrder(keys.liveKey, variant.id, 3);
+    expect(more.body.costs).toMatchObject({ shippingMinor: 949, totalMinor: more.body.costs.itemsMinor + 949 });
+    await control('DELETE', '/faults');
   });
 
   test('rejectKeys makes every /v1 call 401 until cleared', async () => {

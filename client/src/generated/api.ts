@@ -53,6 +53,13 @@ export interface AcknowledgeStoreOrderPaymentAttention {
       note?: string;
       /** The attention reason an acknowledgement cleared */
       attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
+      /** The payment provider's fee for this charge, when it reports one */
+      fee?: {
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+      };
     }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
@@ -122,7 +129,7 @@ export interface AcknowledgeStoreOrderPaymentAttention {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -154,13 +161,49 @@ export interface AcknowledgeStoreOrderPaymentAttention {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
         type: string;
         from: string | null;
         to: string | null;
         /** Choices such as payNow and acceptCost, and what the service saw */
         details: Record<string, unknown>;
       }[];
+      /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+      landedCosts: {
+        stage: "confirmation" | "accepted" | "paid";
+        /** ISO 4217 code */
+        currency: string;
+        /** Integer amount in minor units */
+        itemsMinor: number;
+        /** Null when the supplier quotes no shipping before the order */
+        shippingMinor: number | null;
+        /** Integer amount in minor units */
+        totalMinor: number;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Integer amount in minor units */
+        storeTotalMinor: number;
+        /** Units of the store's currency per unit of the supplier's, a decimal string */
+        rate: string;
+        rateSource: "ecb" | "pinned" | "identity";
+        rateAsOf: string;
+        recordedAt: string;
+      }[];
+      profit: ({
+        /** ISO 4217 code */
+        currency: string;
+        /** The items' prices (orders carry no shipping charge) */
+        revenueMinor: number | null;
+        /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+        landedCostMinor: number | null;
+        landedCostStage: "confirmation" | "accepted" | "paid" | null;
+        /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+        paymentFeeMinor: number | null;
+        resultMinor: number | null;
+        complete: boolean;
+        /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+        missing: string[];
+      }) | null;
       destination?: {
         name: string;
         line1: string;
@@ -177,6 +220,22 @@ export interface AcknowledgeStoreOrderPaymentAttention {
       createdAt: string;
       updatedAt: string;
     }[];
+    /** What the order earned, in the store's currency (order details, for a caller who also holds suppliers.view): its supplier parts' (not cancelled) revenue and landed costs, less the payment provider's fees; null when it has no supplier order */
+    profit?: ({
+      /** ISO 4217 code */
+      currency: string;
+      /** The items' prices (orders carry no shipping charge) */
+      revenueMinor: number | null;
+      /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+      landedCostMinor: number | null;
+      landedCostStage: "confirmation" | "accepted" | "paid" | null;
+      /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+      paymentFeeMinor: number | null;
+      resultMinor: number | null;
+      complete: boolean;
+      /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+      missing: string[];
+    }) | null;
     confirmedAt?: string | null;
     createdAt: string;
     updatedAt: string;
@@ -204,7 +263,7 @@ export interface CancelSupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -236,13 +295,49 @@ export interface CancelSupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
       /** Choices such as payNow and acceptCost, and what the service saw */
       details: Record<string, unknown>;
     }[];
+    /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+    landedCosts: {
+      stage: "confirmation" | "accepted" | "paid";
+      /** ISO 4217 code */
+      currency: string;
+      /** Integer amount in minor units */
+      itemsMinor: number;
+      /** Null when the supplier quotes no shipping before the order */
+      shippingMinor: number | null;
+      /** Integer amount in minor units */
+      totalMinor: number;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Integer amount in minor units */
+      storeTotalMinor: number;
+      /** Units of the store's currency per unit of the supplier's, a decimal string */
+      rate: string;
+      rateSource: "ecb" | "pinned" | "identity";
+      rateAsOf: string;
+      recordedAt: string;
+    }[];
+    profit: ({
+      /** ISO 4217 code */
+      currency: string;
+      /** The items' prices (orders carry no shipping charge) */
+      revenueMinor: number | null;
+      /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+      landedCostMinor: number | null;
+      landedCostStage: "confirmation" | "accepted" | "paid" | null;
+      /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+      paymentFeeMinor: number | null;
+      resultMinor: number | null;
+      complete: boolean;
+      /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+      missing: string[];
+    }) | null;
     destination?: {
       name: string;
       line1: string;
@@ -270,7 +365,7 @@ export interface CancelSupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -302,13 +397,49 @@ export interface CancelSupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
       /** Choices such as payNow and acceptCost, and what the service saw */
       details: Record<string, unknown>;
     }[];
+    /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+    landedCosts: {
+      stage: "confirmation" | "accepted" | "paid";
+      /** ISO 4217 code */
+      currency: string;
+      /** Integer amount in minor units */
+      itemsMinor: number;
+      /** Null when the supplier quotes no shipping before the order */
+      shippingMinor: number | null;
+      /** Integer amount in minor units */
+      totalMinor: number;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Integer amount in minor units */
+      storeTotalMinor: number;
+      /** Units of the store's currency per unit of the supplier's, a decimal string */
+      rate: string;
+      rateSource: "ecb" | "pinned" | "identity";
+      rateAsOf: string;
+      recordedAt: string;
+    }[];
+    profit: ({
+      /** ISO 4217 code */
+      currency: string;
+      /** The items' prices (orders carry no shipping charge) */
+      revenueMinor: number | null;
+      /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+      landedCostMinor: number | null;
+      landedCostStage: "confirmation" | "accepted" | "paid" | null;
+      /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+      paymentFeeMinor: number | null;
+      resultMinor: number | null;
+      complete: boolean;
+      /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+      missing: string[];
+    }) | null;
     destination?: {
       name: string;
       line1: string;
@@ -621,6 +752,13 @@ export interface ConfirmStoreOrder {
       note?: string;
       /** The attention reason an acknowledgement cleared */
       attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
+      /** The payment provider's fee for this charge, when it reports one */
+      fee?: {
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+      };
     }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
@@ -690,7 +828,7 @@ export interface ConfirmStoreOrder {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -722,13 +860,49 @@ export interface ConfirmStoreOrder {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
         type: string;
         from: string | null;
         to: string | null;
         /** Choices such as payNow and acceptCost, and what the service saw */
         details: Record<string, unknown>;
       }[];
+      /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+      landedCosts: {
+        stage: "confirmation" | "accepted" | "paid";
+        /** ISO 4217 code */
+        currency: string;
+        /** Integer amount in minor units */
+        itemsMinor: number;
+        /** Null when the supplier quotes no shipping before the order */
+        shippingMinor: number | null;
+        /** Integer amount in minor units */
+        totalMinor: number;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Integer amount in minor units */
+        storeTotalMinor: number;
+        /** Units of the store's currency per unit of the supplier's, a decimal string */
+        rate: string;
+        rateSource: "ecb" | "pinned" | "identity";
+        rateAsOf: string;
+        recordedAt: string;
+      }[];
+      profit: ({
+        /** ISO 4217 code */
+        currency: string;
+        /** The items' prices (orders carry no shipping charge) */
+        revenueMinor: number | null;
+        /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+        landedCostMinor: number | null;
+        landedCostStage: "confirmation" | "accepted" | "paid" | null;
+        /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+        paymentFeeMinor: number | null;
+        resultMinor: number | null;
+        complete: boolean;
+        /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+        missing: string[];
+      }) | null;
       destination?: {
         name: string;
         line1: string;
@@ -745,6 +919,22 @@ export interface ConfirmStoreOrder {
       createdAt: string;
       updatedAt: string;
     }[];
+    /** What the order earned, in the store's currency (order details, for a caller who also holds suppliers.view): its supplier parts' (not cancelled) revenue and landed costs, less the payment provider's fees; null when it has no supplier order */
+    profit?: ({
+      /** ISO 4217 code */
+      currency: string;
+      /** The items' prices (orders carry no shipping charge) */
+      revenueMinor: number | null;
+      /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+      landedCostMinor: number | null;
+      landedCostStage: "confirmation" | "accepted" | "paid" | null;
+      /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+      paymentFeeMinor: number | null;
+      resultMinor: number | null;
+      complete: boolean;
+      /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+      missing: string[];
+    }) | null;
     confirmedAt?: string | null;
     createdAt: string;
     updatedAt: string;
@@ -934,8 +1124,8 @@ export interface CreateEventSubscription {
   body: {
     /** Where events are POSTed: an http(s) address on the public internet */
     url: string;
-    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
-    eventTypes: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
+    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
+    eventTypes: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "storeOrder.profitChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
     description?: string | null;
   };
   /** 201: Success */
@@ -981,6 +1171,13 @@ export interface CreateProductLink {
     variants: {
       storeVariantId: string;
       supplierVariantId: string;
+      /** The most the store pays the supplier for one unit of the variant; a part whose supplier cost is above it pauses costAboveLimit. Any currency: compared in the store's currency at the day's rate */
+      maxBuyPrice?: ({
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+      }) | null;
     }[];
     /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). Without a priceRule the default import rule applies: multiplier "2", endingMinor 99 (twice the cost, rounded up to x.99); a rule that is given takes the field defaults below for fields it leaves out. */
     priceRule?: {
@@ -1033,6 +1230,13 @@ export interface CreateProductLink {
       currency: string;
       stock: number;
       available: boolean;
+      /** The most the store pays the supplier for one unit of the variant; a part whose supplier cost is above it pauses costAboveLimit. Any currency: compared in the store's currency at the day's rate */
+      maxBuyPrice: ({
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+      }) | null;
       alternates: {
         connectionId: string;
         supplierProductId: string;
@@ -1158,6 +1362,13 @@ export interface CreateStoreOrder {
       note?: string;
       /** The attention reason an acknowledgement cleared */
       attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
+      /** The payment provider's fee for this charge, when it reports one */
+      fee?: {
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+      };
     }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
@@ -1227,7 +1438,7 @@ export interface CreateStoreOrder {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -1259,13 +1470,49 @@ export interface CreateStoreOrder {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
         type: string;
         from: string | null;
         to: string | null;
         /** Choices such as payNow and acceptCost, and what the service saw */
         details: Record<string, unknown>;
       }[];
+      /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+      landedCosts: {
+        stage: "confirmation" | "accepted" | "paid";
+        /** ISO 4217 code */
+        currency: string;
+        /** Integer amount in minor units */
+        itemsMinor: number;
+        /** Null when the supplier quotes no shipping before the order */
+        shippingMinor: number | null;
+        /** Integer amount in minor units */
+        totalMinor: number;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Integer amount in minor units */
+        storeTotalMinor: number;
+        /** Units of the store's currency per unit of the supplier's, a decimal string */
+        rate: string;
+        rateSource: "ecb" | "pinned" | "identity";
+        rateAsOf: string;
+        recordedAt: string;
+      }[];
+      profit: ({
+        /** ISO 4217 code */
+        currency: string;
+        /** The items' prices (orders carry no shipping charge) */
+        revenueMinor: number | null;
+        /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+        landedCostMinor: number | null;
+        landedCostStage: "confirmation" | "accepted" | "paid" | null;
+        /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+        paymentFeeMinor: number | null;
+        resultMinor: number | null;
+        complete: boolean;
+        /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+        missing: string[];
+      }) | null;
       destination?: {
         name: string;
         line1: string;
@@ -1282,6 +1529,22 @@ export interface CreateStoreOrder {
       createdAt: string;
       updatedAt: string;
     }[];
+    /** What the order earned, in the store's currency (order details, for a caller who also holds suppliers.view): its supplier parts' (not cancelled) revenue and landed costs, less the payment provider's fees; null when it has no supplier order */
+    profit?: ({
+      /** ISO 4217 code */
+      currency: string;
+      /** The items' prices (orders carry no shipping charge) */
+      revenueMinor: number | null;
+      /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+      landedCostMinor: number | null;
+      landedCostStage: "confirmation" | "accepted" | "paid" | null;
+      /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+      paymentFeeMinor: number | null;
+      resultMinor: number | null;
+      complete: boolean;
+      /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+      missing: string[];
+    }) | null;
     confirmedAt?: string | null;
     createdAt: string;
     updatedAt: string;
@@ -1415,6 +1678,13 @@ export interface DeliverStoreOrderPart {
       note?: string;
       /** The attention reason an acknowledgement cleared */
       attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
+      /** The payment provider's fee for this charge, when it reports one */
+      fee?: {
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+      };
     }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
@@ -1484,7 +1754,7 @@ export interface DeliverStoreOrderPart {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -1516,13 +1786,49 @@ export interface DeliverStoreOrderPart {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
         type: string;
         from: string | null;
         to: string | null;
         /** Choices such as payNow and acceptCost, and what the service saw */
         details: Record<string, unknown>;
       }[];
+      /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+      landedCosts: {
+        stage: "confirmation" | "accepted" | "paid";
+        /** ISO 4217 code */
+        currency: string;
+        /** Integer amount in minor units */
+        itemsMinor: number;
+        /** Null when the supplier quotes no shipping before the order */
+        shippingMinor: number | null;
+        /** Integer amount in minor units */
+        totalMinor: number;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Integer amount in minor units */
+        storeTotalMinor: number;
+        /** Units of the store's currency per unit of the supplier's, a decimal string */
+        rate: string;
+        rateSource: "ecb" | "pinned" | "identity";
+        rateAsOf: string;
+        recordedAt: string;
+      }[];
+      profit: ({
+        /** ISO 4217 code */
+        currency: string;
+        /** The items' prices (orders carry no shipping charge) */
+        revenueMinor: number | null;
+        /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+        landedCostMinor: number | null;
+        landedCostStage: "confirmation" | "accepted" | "paid" | null;
+        /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+        paymentFeeMinor: number | null;
+        resultMinor: number | null;
+        complete: boolean;
+        /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+        missing: string[];
+      }) | null;
       destination?: {
         name: string;
         line1: string;
@@ -1539,6 +1845,22 @@ export interface DeliverStoreOrderPart {
       createdAt: string;
       updatedAt: string;
     }[];
+    /** What the order earned, in the store's currency (order details, for a caller who also holds suppliers.view): its supplier parts' (not cancelled) revenue and landed costs, less the payment provider's fees; null when it has no supplier order */
+    profit?: ({
+      /** ISO 4217 code */
+      currency: string;
+      /** The items' prices (orders carry no shipping charge) */
+      revenueMinor: number | null;
+      /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+      landedCostMinor: number | null;
+      landedCostStage: "confirmation" | "accepted" | "paid" | null;
+      /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+      paymentFeeMinor: number | null;
+      resultMinor: number | null;
+      complete: boolean;
+      /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+      missing: string[];
+    }) | null;
     confirmedAt?: string | null;
     createdAt: string;
     updatedAt: string;
@@ -1589,7 +1911,7 @@ export interface FulfilOrderPartManually {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -1621,13 +1943,49 @@ export interface FulfilOrderPartManually {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
         type: string;
         from: string | null;
         to: string | null;
         /** Choices such as payNow and acceptCost, and what the service saw */
         details: Record<string, unknown>;
       }[];
+      /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+      landedCosts: {
+        stage: "confirmation" | "accepted" | "paid";
+        /** ISO 4217 code */
+        currency: string;
+        /** Integer amount in minor units */
+        itemsMinor: number;
+        /** Null when the supplier quotes no shipping before the order */
+        shippingMinor: number | null;
+        /** Integer amount in minor units */
+        totalMinor: number;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Integer amount in minor units */
+        storeTotalMinor: number;
+        /** Units of the store's currency per unit of the supplier's, a decimal string */
+        rate: string;
+        rateSource: "ecb" | "pinned" | "identity";
+        rateAsOf: string;
+        recordedAt: string;
+      }[];
+      profit: ({
+        /** ISO 4217 code */
+        currency: string;
+        /** The items' prices (orders carry no shipping charge) */
+        revenueMinor: number | null;
+        /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+        landedCostMinor: number | null;
+        landedCostStage: "confirmation" | "accepted" | "paid" | null;
+        /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+        paymentFeeMinor: number | null;
+        resultMinor: number | null;
+        complete: boolean;
+        /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+        missing: string[];
+      }) | null;
       destination?: {
         name: string;
         line1: string;
@@ -1657,7 +2015,7 @@ export interface FulfilOrderPartManually {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -1689,13 +2047,49 @@ export interface FulfilOrderPartManually {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
       /** Choices such as payNow and acceptCost, and what the service saw */
       details: Record<string, unknown>;
     }[];
+    /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+    landedCosts: {
+      stage: "confirmation" | "accepted" | "paid";
+      /** ISO 4217 code */
+      currency: string;
+      /** Integer amount in minor units */
+      itemsMinor: number;
+      /** Null when the supplier quotes no shipping before the order */
+      shippingMinor: number | null;
+      /** Integer amount in minor units */
+      totalMinor: number;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Integer amount in minor units */
+      storeTotalMinor: number;
+      /** Units of the store's currency per unit of the supplier's, a decimal string */
+      rate: string;
+      rateSource: "ecb" | "pinned" | "identity";
+      rateAsOf: string;
+      recordedAt: string;
+    }[];
+    profit: ({
+      /** ISO 4217 code */
+      currency: string;
+      /** The items' prices (orders carry no shipping charge) */
+      revenueMinor: number | null;
+      /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+      landedCostMinor: number | null;
+      landedCostStage: "confirmation" | "accepted" | "paid" | null;
+      /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+      paymentFeeMinor: number | null;
+      resultMinor: number | null;
+      complete: boolean;
+      /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+      missing: string[];
+    }) | null;
     destination?: {
       name: string;
       line1: string;
@@ -1925,6 +2319,13 @@ export interface GetStoreOrder {
       note?: string;
       /** The attention reason an acknowledgement cleared */
       attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
+      /** The payment provider's fee for this charge, when it reports one */
+      fee?: {
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+      };
     }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
@@ -1994,7 +2395,7 @@ export interface GetStoreOrder {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -2026,13 +2427,49 @@ export interface GetStoreOrder {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
         type: string;
         from: string | null;
         to: string | null;
         /** Choices such as payNow and acceptCost, and what the service saw */
         details: Record<string, unknown>;
       }[];
+      /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+      landedCosts: {
+        stage: "confirmation" | "accepted" | "paid";
+        /** ISO 4217 code */
+        currency: string;
+        /** Integer amount in minor units */
+        itemsMinor: number;
+        /** Null when the supplier quotes no shipping before the order */
+        shippingMinor: number | null;
+        /** Integer amount in minor units */
+        totalMinor: number;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Integer amount in minor units */
+        storeTotalMinor: number;
+        /** Units of the store's currency per unit of the supplier's, a decimal string */
+        rate: string;
+        rateSource: "ecb" | "pinned" | "identity";
+        rateAsOf: string;
+        recordedAt: string;
+      }[];
+      profit: ({
+        /** ISO 4217 code */
+        currency: string;
+        /** The items' prices (orders carry no shipping charge) */
+        revenueMinor: number | null;
+        /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+        landedCostMinor: number | null;
+        landedCostStage: "confirmation" | "accepted" | "paid" | null;
+        /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+        paymentFeeMinor: number | null;
+        resultMinor: number | null;
+        complete: boolean;
+        /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+        missing: string[];
+      }) | null;
       destination?: {
         name: string;
         line1: string;
@@ -2049,6 +2486,22 @@ export interface GetStoreOrder {
       createdAt: string;
       updatedAt: string;
     }[];
+    /** What the order earned, in the store's currency (order details, for a caller who also holds suppliers.view): its supplier parts' (not cancelled) revenue and landed costs, less the payment provider's fees; null when it has no supplier order */
+    profit?: ({
+      /** ISO 4217 code */
+      currency: string;
+      /** The items' prices (orders carry no shipping charge) */
+      revenueMinor: number | null;
+      /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+      landedCostMinor: number | null;
+      landedCostStage: "confirmation" | "accepted" | "paid" | null;
+      /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+      paymentFeeMinor: number | null;
+      resultMinor: number | null;
+      complete: boolean;
+      /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+      missing: string[];
+    }) | null;
     confirmedAt?: string | null;
     createdAt: string;
     updatedAt: string;
@@ -2127,7 +2580,7 @@ export interface GetSupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -2159,13 +2612,49 @@ export interface GetSupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
       /** Choices such as payNow and acceptCost, and what the service saw */
       details: Record<string, unknown>;
     }[];
+    /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+    landedCosts: {
+      stage: "confirmation" | "accepted" | "paid";
+      /** ISO 4217 code */
+      currency: string;
+      /** Integer amount in minor units */
+      itemsMinor: number;
+      /** Null when the supplier quotes no shipping before the order */
+      shippingMinor: number | null;
+      /** Integer amount in minor units */
+      totalMinor: number;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Integer amount in minor units */
+      storeTotalMinor: number;
+      /** Units of the store's currency per unit of the supplier's, a decimal string */
+      rate: string;
+      rateSource: "ecb" | "pinned" | "identity";
+      rateAsOf: string;
+      recordedAt: string;
+    }[];
+    profit: ({
+      /** ISO 4217 code */
+      currency: string;
+      /** The items' prices (orders carry no shipping charge) */
+      revenueMinor: number | null;
+      /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+      landedCostMinor: number | null;
+      landedCostStage: "confirmation" | "accepted" | "paid" | null;
+      /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+      paymentFeeMinor: number | null;
+      resultMinor: number | null;
+      complete: boolean;
+      /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+      missing: string[];
+    }) | null;
     destination?: {
       name: string;
       line1: string;
@@ -2301,6 +2790,13 @@ export interface ImportSupplierProducts {
         currency: string;
         stock: number;
         available: boolean;
+        /** The most the store pays the supplier for one unit of the variant; a part whose supplier cost is above it pauses costAboveLimit. Any currency: compared in the store's currency at the day's rate */
+        maxBuyPrice: ({
+          /** Integer amount in minor units */
+          amountMinor: number;
+          /** ISO 4217 code */
+          currency: string;
+        }) | null;
         alternates: {
           connectionId: string;
           supplierProductId: string;
@@ -2582,6 +3078,13 @@ export interface ListProductLinks {
         currency: string;
         stock: number;
         available: boolean;
+        /** The most the store pays the supplier for one unit of the variant; a part whose supplier cost is above it pauses costAboveLimit. Any currency: compared in the store's currency at the day's rate */
+        maxBuyPrice: ({
+          /** Integer amount in minor units */
+          amountMinor: number;
+          /** ISO 4217 code */
+          currency: string;
+        }) | null;
         alternates: {
           connectionId: string;
           supplierProductId: string;
@@ -2698,6 +3201,13 @@ export interface ListStoreOrders {
         note?: string;
         /** The attention reason an acknowledgement cleared */
         attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
+        /** The payment provider's fee for this charge, when it reports one */
+        fee?: {
+          /** Integer amount in minor units */
+          amountMinor: number;
+          /** ISO 4217 code */
+          currency: string;
+        };
       }[];
       contractModel: "standard" | "promiseToSell";
       /** ISO 4217 code */
@@ -2767,7 +3277,7 @@ export interface ListStoreOrders {
         supplierKey: string;
         contractModel: "standard" | "promiseToSell";
         status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-        reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+        reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
         reviewMessage: string | null;
         /** Whether trying again with nothing changed may succeed; false when the order is not paused */
         retryable: boolean;
@@ -2799,13 +3309,49 @@ export interface ListStoreOrders {
             kind: "key" | "user" | "system";
             id: string | null;
           };
-          /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+          /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
           type: string;
           from: string | null;
           to: string | null;
           /** Choices such as payNow and acceptCost, and what the service saw */
           details: Record<string, unknown>;
         }[];
+        /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+        landedCosts: {
+          stage: "confirmation" | "accepted" | "paid";
+          /** ISO 4217 code */
+          currency: string;
+          /** Integer amount in minor units */
+          itemsMinor: number;
+          /** Null when the supplier quotes no shipping before the order */
+          shippingMinor: number | null;
+          /** Integer amount in minor units */
+          totalMinor: number;
+          /** ISO 4217 code */
+          storeCurrency: string;
+          /** Integer amount in minor units */
+          storeTotalMinor: number;
+          /** Units of the store's currency per unit of the supplier's, a decimal string */
+          rate: string;
+          rateSource: "ecb" | "pinned" | "identity";
+          rateAsOf: string;
+          recordedAt: string;
+        }[];
+        profit: ({
+          /** ISO 4217 code */
+          currency: string;
+          /** The items' prices (orders carry no shipping charge) */
+          revenueMinor: number | null;
+          /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+          landedCostMinor: number | null;
+          landedCostStage: "confirmation" | "accepted" | "paid" | null;
+          /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+          paymentFeeMinor: number | null;
+          resultMinor: number | null;
+          complete: boolean;
+          /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+          missing: string[];
+        }) | null;
         destination?: {
           name: string;
           line1: string;
@@ -2822,6 +3368,22 @@ export interface ListStoreOrders {
         createdAt: string;
         updatedAt: string;
       }[];
+      /** What the order earned, in the store's currency (order details, for a caller who also holds suppliers.view): its supplier parts' (not cancelled) revenue and landed costs, less the payment provider's fees; null when it has no supplier order */
+      profit?: ({
+        /** ISO 4217 code */
+        currency: string;
+        /** The items' prices (orders carry no shipping charge) */
+        revenueMinor: number | null;
+        /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+        landedCostMinor: number | null;
+        landedCostStage: "confirmation" | "accepted" | "paid" | null;
+        /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+        paymentFeeMinor: number | null;
+        resultMinor: number | null;
+        complete: boolean;
+        /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+        missing: string[];
+      }) | null;
       confirmedAt?: string | null;
       createdAt: string;
       updatedAt: string;
@@ -3036,7 +3598,7 @@ export interface ListSupplierOrders {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -3068,13 +3630,49 @@ export interface ListSupplierOrders {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
         type: string;
         from: string | null;
         to: string | null;
         /** Choices such as payNow and acceptCost, and what the service saw */
         details: Record<string, unknown>;
       }[];
+      /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+      landedCosts: {
+        stage: "confirmation" | "accepted" | "paid";
+        /** ISO 4217 code */
+        currency: string;
+        /** Integer amount in minor units */
+        itemsMinor: number;
+        /** Null when the supplier quotes no shipping before the order */
+        shippingMinor: number | null;
+        /** Integer amount in minor units */
+        totalMinor: number;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Integer amount in minor units */
+        storeTotalMinor: number;
+        /** Units of the store's currency per unit of the supplier's, a decimal string */
+        rate: string;
+        rateSource: "ecb" | "pinned" | "identity";
+        rateAsOf: string;
+        recordedAt: string;
+      }[];
+      profit: ({
+        /** ISO 4217 code */
+        currency: string;
+        /** The items' prices (orders carry no shipping charge) */
+        revenueMinor: number | null;
+        /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+        landedCostMinor: number | null;
+        landedCostStage: "confirmation" | "accepted" | "paid" | null;
+        /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+        paymentFeeMinor: number | null;
+        resultMinor: number | null;
+        complete: boolean;
+        /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+        missing: string[];
+      }) | null;
       destination?: {
         name: string;
         line1: string;
@@ -3144,6 +3742,13 @@ export interface MarkStoreOrderPaid {
       note?: string;
       /** The attention reason an acknowledgement cleared */
       attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
+      /** The payment provider's fee for this charge, when it reports one */
+      fee?: {
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+      };
     }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
@@ -3213,7 +3818,7 @@ export interface MarkStoreOrderPaid {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -3245,13 +3850,49 @@ export interface MarkStoreOrderPaid {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
         type: string;
         from: string | null;
         to: string | null;
         /** Choices such as payNow and acceptCost, and what the service saw */
         details: Record<string, unknown>;
       }[];
+      /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+      landedCosts: {
+        stage: "confirmation" | "accepted" | "paid";
+        /** ISO 4217 code */
+        currency: string;
+        /** Integer amount in minor units */
+        itemsMinor: number;
+        /** Null when the supplier quotes no shipping before the order */
+        shippingMinor: number | null;
+        /** Integer amount in minor units */
+        totalMinor: number;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Integer amount in minor units */
+        storeTotalMinor: number;
+        /** Units of the store's currency per unit of the supplier's, a decimal string */
+        rate: string;
+        rateSource: "ecb" | "pinned" | "identity";
+        rateAsOf: string;
+        recordedAt: string;
+      }[];
+      profit: ({
+        /** ISO 4217 code */
+        currency: string;
+        /** The items' prices (orders carry no shipping charge) */
+        revenueMinor: number | null;
+        /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+        landedCostMinor: number | null;
+        landedCostStage: "confirmation" | "accepted" | "paid" | null;
+        /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+        paymentFeeMinor: number | null;
+        resultMinor: number | null;
+        complete: boolean;
+        /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+        missing: string[];
+      }) | null;
       destination?: {
         name: string;
         line1: string;
@@ -3268,6 +3909,22 @@ export interface MarkStoreOrderPaid {
       createdAt: string;
       updatedAt: string;
     }[];
+    /** What the order earned, in the store's currency (order details, for a caller who also holds suppliers.view): its supplier parts' (not cancelled) revenue and landed costs, less the payment provider's fees; null when it has no supplier order */
+    profit?: ({
+      /** ISO 4217 code */
+      currency: string;
+      /** The items' prices (orders carry no shipping charge) */
+      revenueMinor: number | null;
+      /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+      landedCostMinor: number | null;
+      landedCostStage: "confirmation" | "accepted" | "paid" | null;
+      /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+      paymentFeeMinor: number | null;
+      resultMinor: number | null;
+      complete: boolean;
+      /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+      missing: string[];
+    }) | null;
     confirmedAt?: string | null;
     createdAt: string;
     updatedAt: string;
@@ -3316,7 +3973,7 @@ export interface PaySupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -3348,13 +4005,49 @@ export interface PaySupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
       /** Choices such as payNow and acceptCost, and what the service saw */
       details: Record<string, unknown>;
     }[];
+    /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+    landedCosts: {
+      stage: "confirmation" | "accepted" | "paid";
+      /** ISO 4217 code */
+      currency: string;
+      /** Integer amount in minor units */
+      itemsMinor: number;
+      /** Null when the supplier quotes no shipping before the order */
+      shippingMinor: number | null;
+      /** Integer amount in minor units */
+      totalMinor: number;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Integer amount in minor units */
+      storeTotalMinor: number;
+      /** Units of the store's currency per unit of the supplier's, a decimal string */
+      rate: string;
+      rateSource: "ecb" | "pinned" | "identity";
+      rateAsOf: string;
+      recordedAt: string;
+    }[];
+    profit: ({
+      /** ISO 4217 code */
+      currency: string;
+      /** The items' prices (orders carry no shipping charge) */
+      revenueMinor: number | null;
+      /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+      landedCostMinor: number | null;
+      landedCostStage: "confirmation" | "accepted" | "paid" | null;
+      /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+      paymentFeeMinor: number | null;
+      resultMinor: number | null;
+      complete: boolean;
+      /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+      missing: string[];
+    }) | null;
     destination?: {
       name: string;
       line1: string;
@@ -3382,7 +4075,7 @@ export interface PaySupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -3414,13 +4107,49 @@ export interface PaySupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
       /** Choices such as payNow and acceptCost, and what the service saw */
       details: Record<string, unknown>;
     }[];
+    /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+    landedCosts: {
+      stage: "confirmation" | "accepted" | "paid";
+      /** ISO 4217 code */
+      currency: string;
+      /** Integer amount in minor units */
+      itemsMinor: number;
+      /** Null when the supplier quotes no shipping before the order */
+      shippingMinor: number | null;
+      /** Integer amount in minor units */
+      totalMinor: number;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Integer amount in minor units */
+      storeTotalMinor: number;
+      /** Units of the store's currency per unit of the supplier's, a decimal string */
+      rate: string;
+      rateSource: "ecb" | "pinned" | "identity";
+      rateAsOf: string;
+      recordedAt: string;
+    }[];
+    profit: ({
+      /** ISO 4217 code */
+      currency: string;
+      /** The items' prices (orders carry no shipping charge) */
+      revenueMinor: number | null;
+      /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+      landedCostMinor: number | null;
+      landedCostStage: "confirmation" | "accepted" | "paid" | null;
+      /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+      paymentFeeMinor: number | null;
+      resultMinor: number | null;
+      complete: boolean;
+      /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+      missing: string[];
+    }) | null;
     destination?: {
       name: string;
       line1: string;
@@ -3694,7 +4423,7 @@ export interface RerouteSupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -3726,13 +4455,49 @@ export interface RerouteSupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
       /** Choices such as payNow and acceptCost, and what the service saw */
       details: Record<string, unknown>;
     }[];
+    /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+    landedCosts: {
+      stage: "confirmation" | "accepted" | "paid";
+      /** ISO 4217 code */
+      currency: string;
+      /** Integer amount in minor units */
+      itemsMinor: number;
+      /** Null when the supplier quotes no shipping before the order */
+      shippingMinor: number | null;
+      /** Integer amount in minor units */
+      totalMinor: number;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Integer amount in minor units */
+      storeTotalMinor: number;
+      /** Units of the store's currency per unit of the supplier's, a decimal string */
+      rate: string;
+      rateSource: "ecb" | "pinned" | "identity";
+      rateAsOf: string;
+      recordedAt: string;
+    }[];
+    profit: ({
+      /** ISO 4217 code */
+      currency: string;
+      /** The items' prices (orders carry no shipping charge) */
+      revenueMinor: number | null;
+      /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+      landedCostMinor: number | null;
+      landedCostStage: "confirmation" | "accepted" | "paid" | null;
+      /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+      paymentFeeMinor: number | null;
+      resultMinor: number | null;
+      complete: boolean;
+      /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+      missing: string[];
+    }) | null;
     destination?: {
       name: string;
       line1: string;
@@ -3760,7 +4525,7 @@ export interface RerouteSupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -3792,13 +4557,49 @@ export interface RerouteSupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
       /** Choices such as payNow and acceptCost, and what the service saw */
       details: Record<string, unknown>;
     }[];
+    /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+    landedCosts: {
+      stage: "confirmation" | "accepted" | "paid";
+      /** ISO 4217 code */
+      currency: string;
+      /** Integer amount in minor units */
+      itemsMinor: number;
+      /** Null when the supplier quotes no shipping before the order */
+      shippingMinor: number | null;
+      /** Integer amount in minor units */
+      totalMinor: number;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Integer amount in minor units */
+      storeTotalMinor: number;
+      /** Units of the store's currency per unit of the supplier's, a decimal string */
+      rate: string;
+      rateSource: "ecb" | "pinned" | "identity";
+      rateAsOf: string;
+      recordedAt: string;
+    }[];
+    profit: ({
+      /** ISO 4217 code */
+      currency: string;
+      /** The items' prices (orders carry no shipping charge) */
+      revenueMinor: number | null;
+      /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+      landedCostMinor: number | null;
+      landedCostStage: "confirmation" | "accepted" | "paid" | null;
+      /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+      paymentFeeMinor: number | null;
+      resultMinor: number | null;
+      complete: boolean;
+      /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+      missing: string[];
+    }) | null;
     destination?: {
       name: string;
       line1: string;
@@ -3882,7 +4683,7 @@ export interface RetrySupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -3914,13 +4715,49 @@ export interface RetrySupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
       /** Choices such as payNow and acceptCost, and what the service saw */
       details: Record<string, unknown>;
     }[];
+    /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+    landedCosts: {
+      stage: "confirmation" | "accepted" | "paid";
+      /** ISO 4217 code */
+      currency: string;
+      /** Integer amount in minor units */
+      itemsMinor: number;
+      /** Null when the supplier quotes no shipping before the order */
+      shippingMinor: number | null;
+      /** Integer amount in minor units */
+      totalMinor: number;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Integer amount in minor units */
+      storeTotalMinor: number;
+      /** Units of the store's currency per unit of the supplier's, a decimal string */
+      rate: string;
+      rateSource: "ecb" | "pinned" | "identity";
+      rateAsOf: string;
+      recordedAt: string;
+    }[];
+    profit: ({
+      /** ISO 4217 code */
+      currency: string;
+      /** The items' prices (orders carry no shipping charge) */
+      revenueMinor: number | null;
+      /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+      landedCostMinor: number | null;
+      landedCostStage: "confirmation" | "accepted" | "paid" | null;
+      /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+      paymentFeeMinor: number | null;
+      resultMinor: number | null;
+      complete: boolean;
+      /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+      missing: string[];
+    }) | null;
     destination?: {
       name: string;
       line1: string;
@@ -3948,7 +4785,7 @@ export interface RetrySupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -3980,13 +4817,49 @@ export interface RetrySupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
       /** Choices such as payNow and acceptCost, and what the service saw */
       details: Record<string, unknown>;
     }[];
+    /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+    landedCosts: {
+      stage: "confirmation" | "accepted" | "paid";
+      /** ISO 4217 code */
+      currency: string;
+      /** Integer amount in minor units */
+      itemsMinor: number;
+      /** Null when the supplier quotes no shipping before the order */
+      shippingMinor: number | null;
+      /** Integer amount in minor units */
+      totalMinor: number;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Integer amount in minor units */
+      storeTotalMinor: number;
+      /** Units of the store's currency per unit of the supplier's, a decimal string */
+      rate: string;
+      rateSource: "ecb" | "pinned" | "identity";
+      rateAsOf: string;
+      recordedAt: string;
+    }[];
+    profit: ({
+      /** ISO 4217 code */
+      currency: string;
+      /** The items' prices (orders carry no shipping charge) */
+      revenueMinor: number | null;
+      /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+      landedCostMinor: number | null;
+      landedCostStage: "confirmation" | "accepted" | "paid" | null;
+      /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+      paymentFeeMinor: number | null;
+      resultMinor: number | null;
+      complete: boolean;
+      /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+      missing: string[];
+    }) | null;
     destination?: {
       name: string;
       line1: string;
@@ -4286,6 +5159,13 @@ export interface ShipStoreOrderPart {
       note?: string;
       /** The attention reason an acknowledgement cleared */
       attentionReason?: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
+      /** The payment provider's fee for this charge, when it reports one */
+      fee?: {
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+      };
     }[];
     contractModel: "standard" | "promiseToSell";
     /** ISO 4217 code */
@@ -4355,7 +5235,7 @@ export interface ShipStoreOrderPart {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -4387,13 +5267,49 @@ export interface ShipStoreOrderPart {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
         type: string;
         from: string | null;
         to: string | null;
         /** Choices such as payNow and acceptCost, and what the service saw */
         details: Record<string, unknown>;
       }[];
+      /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+      landedCosts: {
+        stage: "confirmation" | "accepted" | "paid";
+        /** ISO 4217 code */
+        currency: string;
+        /** Integer amount in minor units */
+        itemsMinor: number;
+        /** Null when the supplier quotes no shipping before the order */
+        shippingMinor: number | null;
+        /** Integer amount in minor units */
+        totalMinor: number;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Integer amount in minor units */
+        storeTotalMinor: number;
+        /** Units of the store's currency per unit of the supplier's, a decimal string */
+        rate: string;
+        rateSource: "ecb" | "pinned" | "identity";
+        rateAsOf: string;
+        recordedAt: string;
+      }[];
+      profit: ({
+        /** ISO 4217 code */
+        currency: string;
+        /** The items' prices (orders carry no shipping charge) */
+        revenueMinor: number | null;
+        /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+        landedCostMinor: number | null;
+        landedCostStage: "confirmation" | "accepted" | "paid" | null;
+        /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+        paymentFeeMinor: number | null;
+        resultMinor: number | null;
+        complete: boolean;
+        /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+        missing: string[];
+      }) | null;
       destination?: {
         name: string;
         line1: string;
@@ -4410,6 +5326,22 @@ export interface ShipStoreOrderPart {
       createdAt: string;
       updatedAt: string;
     }[];
+    /** What the order earned, in the store's currency (order details, for a caller who also holds suppliers.view): its supplier parts' (not cancelled) revenue and landed costs, less the payment provider's fees; null when it has no supplier order */
+    profit?: ({
+      /** ISO 4217 code */
+      currency: string;
+      /** The items' prices (orders carry no shipping charge) */
+      revenueMinor: number | null;
+      /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+      landedCostMinor: number | null;
+      landedCostStage: "confirmation" | "accepted" | "paid" | null;
+      /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+      paymentFeeMinor: number | null;
+      resultMinor: number | null;
+      complete: boolean;
+      /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+      missing: string[];
+    }) | null;
     confirmedAt?: string | null;
     createdAt: string;
     updatedAt: string;
@@ -4528,7 +5460,7 @@ export interface SubmitOrderPart {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -4560,13 +5492,49 @@ export interface SubmitOrderPart {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
       /** Choices such as payNow and acceptCost, and what the service saw */
       details: Record<string, unknown>;
     }[];
+    /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+    landedCosts: {
+      stage: "confirmation" | "accepted" | "paid";
+      /** ISO 4217 code */
+      currency: string;
+      /** Integer amount in minor units */
+      itemsMinor: number;
+      /** Null when the supplier quotes no shipping before the order */
+      shippingMinor: number | null;
+      /** Integer amount in minor units */
+      totalMinor: number;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Integer amount in minor units */
+      storeTotalMinor: number;
+      /** Units of the store's currency per unit of the supplier's, a decimal string */
+      rate: string;
+      rateSource: "ecb" | "pinned" | "identity";
+      rateAsOf: string;
+      recordedAt: string;
+    }[];
+    profit: ({
+      /** ISO 4217 code */
+      currency: string;
+      /** The items' prices (orders carry no shipping charge) */
+      revenueMinor: number | null;
+      /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+      landedCostMinor: number | null;
+      landedCostStage: "confirmation" | "accepted" | "paid" | null;
+      /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+      paymentFeeMinor: number | null;
+      resultMinor: number | null;
+      complete: boolean;
+      /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+      missing: string[];
+    }) | null;
     destination?: {
       name: string;
       line1: string;
@@ -4594,7 +5562,7 @@ export interface SubmitOrderPart {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -4626,13 +5594,49 @@ export interface SubmitOrderPart {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
       /** Choices such as payNow and acceptCost, and what the service saw */
       details: Record<string, unknown>;
     }[];
+    /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+    landedCosts: {
+      stage: "confirmation" | "accepted" | "paid";
+      /** ISO 4217 code */
+      currency: string;
+      /** Integer amount in minor units */
+      itemsMinor: number;
+      /** Null when the supplier quotes no shipping before the order */
+      shippingMinor: number | null;
+      /** Integer amount in minor units */
+      totalMinor: number;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Integer amount in minor units */
+      storeTotalMinor: number;
+      /** Units of the store's currency per unit of the supplier's, a decimal string */
+      rate: string;
+      rateSource: "ecb" | "pinned" | "identity";
+      rateAsOf: string;
+      recordedAt: string;
+    }[];
+    profit: ({
+      /** ISO 4217 code */
+      currency: string;
+      /** The items' prices (orders carry no shipping charge) */
+      revenueMinor: number | null;
+      /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+      landedCostMinor: number | null;
+      landedCostStage: "confirmation" | "accepted" | "paid" | null;
+      /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+      paymentFeeMinor: number | null;
+      resultMinor: number | null;
+      complete: boolean;
+      /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+      missing: string[];
+    }) | null;
     destination?: {
       name: string;
       line1: string;
@@ -4678,6 +5682,13 @@ export interface SyncProductLink {
       currency: string;
       stock: number;
       available: boolean;
+      /** The most the store pays the supplier for one unit of the variant; a part whose supplier cost is above it pauses costAboveLimit. Any currency: compared in the store's currency at the day's rate */
+      maxBuyPrice: ({
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+      }) | null;
       alternates: {
         connectionId: string;
         supplierProductId: string;
@@ -4865,8 +5876,8 @@ export interface UpdateEventSubscription {
   body: {
     /** Where events are POSTed: an http(s) address on the public internet */
     url?: string;
-    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
-    eventTypes?: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
+    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
+    eventTypes?: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "storeOrder.profitChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
     description?: string | null;
     enabled?: boolean;
   };
@@ -4911,6 +5922,13 @@ export interface UpdateProductLink {
     variants?: {
       storeVariantId: string;
       supplierVariantId: string;
+      /** The most the store pays the supplier for one unit of the variant; a part whose supplier cost is above it pauses costAboveLimit. Any currency: compared in the store's currency at the day's rate */
+      maxBuyPrice?: ({
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+      }) | null;
     }[];
     /** How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). Without a priceRule the default import rule applies: multiplier "2", endingMinor 99 (twice the cost, rounded up to x.99); a rule that is given takes the field defaults below for fields it leaves out. */
     priceRule?: {
@@ -4963,6 +5981,13 @@ export interface UpdateProductLink {
       currency: string;
       stock: number;
       available: boolean;
+      /** The most the store pays the supplier for one unit of the variant; a part whose supplier cost is above it pauses costAboveLimit. Any currency: compared in the store's currency at the day's rate */
+      maxBuyPrice: ({
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+      }) | null;
       alternates: {
         connectionId: string;
         supplierProductId: string;

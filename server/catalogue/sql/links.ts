@@ -17,7 +17,10 @@ export function linkList(f: { storeId: string; ownKeyId: string | null; connecti
   if (f.productId) filters.push({ column: 'product_id', value: f.productId });
   return { list: 'productLinks', binding: f, table: 'product_links', alias: 'l', filters,
     columns: `l.*, (SELECT coalesce(json_agg(json_build_object('storeVariantId', lv.store_variant_id, 'supplierVariantId', lv.supplier_variant_id, 'costMinor', lv.cost_minor,
-                              'currency', lv.currency, 'stock', lv.stock, 'available', lv.available) ORDER BY sv.position), '[]')
+                              'currency', lv.currency, 'stock', lv.stock, 'available', lv.available,
+                              -- Read through the row's JSON: this release answers before its migration added the columns (docs/scaling.md).
+                              'maxBuyPrice', CASE WHEN to_jsonb(lv) ->> 'max_buy_price_minor' IS NULL THEN NULL
+                                                  ELSE json_build_object('amountMinor', (to_jsonb(lv) ->> 'max_buy_price_minor')::bigint, 'currency', to_jsonb(lv) ->> 'max_buy_price_currency') END) ORDER BY sv.position), '[]')
                       FROM product_link_variants lv JOIN store_variants sv ON sv.store_id = lv.store_id AND sv.id = lv.store_variant_id
                      WHERE lv.store_id = l.store_id AND lv.link_id = l.id) AS variants,
               (SELECT coalesce(json_agg(json_build_object('storeVariantId', a.store_variant_id, 'position', a.position, 'connectionId', a.connection_id, 'supplierProductId', a.supplier_product_id,
@@ -109,11 +112,13 @@ export async function replaceLinkVariants(tx: Queryable, storeId: string, linkId
   await affected(tx, 'DELETE FROM product_link_variants WHERE store_id = $1 AND link_id = $2', [storeId, linkId]);
   if (!variants.length) return;
   const col = <K extends keyof Omit<ProductLinkVariant, 'linkId'>>(k: K) => variants.map((v) => v[k]);
+  // The maximum buy price's columns only when one is given: without, this release writes as the one before it.
+  const max = variants.some((v) => v.maxBuyPrice);
   await affected(
     tx,
-    `INSERT INTO product_link_variants (store_id, link_id, store_variant_id, supplier_variant_id, cost_minor, currency, stock, available)
-     SELECT $1, $2, u.* FROM unnest($3::uuid[], $4::text[], $5::bigint[], $6::text[], $7::int[], $8::bool[]) AS u`,
-    [storeId, linkId, col('storeVariantId'), col('supplierVariantId'), col('costMinor'), col('currency'), col('stock'), col('available')],
+    `INSERT INTO product_link_variants (store_id, link_id, store_variant_id, supplier_variant_id, cost_minor, currency, stock, available${max ? ', max_buy_price_minor, max_buy_price_currency' : ''})
+     SELECT $1, $2, u.* FROM unnest($3::uuid[], $4::text[], $5::bigint[], $6::text[], $7::int[], $8::bool[]${max ? ', $9::bigint[], $10::text[]' : ''}) AS u`,
+    [storeId, linkId, col('storeVariantId'), col('supplierVariantId'), col('costMinor'), col('currency'), col('stock'), col('available'), ...(max ? [variants.map((v) => v.maxBuyPrice?.amountMinor ?? null), variants.map((v) => v.maxBuyPrice?.currency ?? null)] : [])],
   );
 }
 
@@ -125,6 +130,8 @@ interface LinkVariantRow {
   currency: string;
   stock: number;
   available: boolean;
+  max_buy_price_minor: string | null;
+  max_buy_price_currency: string | null;
 }
 
 /** The variant mappings of these links, in the order of the store product's variants. */
@@ -134,7 +141,8 @@ export async function variantsOfLinks(db: Queryable, storeId: string, linkIds: s
     'SELECT lv.* FROM product_link_variants lv JOIN store_variants sv ON sv.store_id = lv.store_id AND sv.id = lv.store_variant_id WHERE lv.store_id = $1 AND lv.link_id = ANY($2) ORDER BY sv.position',
     [storeId, linkIds],
   );
-  return found.map((r) => ({ linkId: r.link_id, storeVariantId: r.store_variant_id, supplierVariantId: r.supplier_variant_id, costMinor: Number(r.cost_minor), currency: r.currency, stock: r.stock, available: r.available }));
+  return found.map((r) => ({ linkId: r.link_id, storeVariantId: r.store_variant_id, supplierVariantId: r.supplier_variant_id, costMinor: Number(r.cost_minor), currency: r.currency, stock: r.stock, available: r.available,
+    maxBuyPrice: r.max_buy_price_minor == null ? null : { amountMinor: Number(r.max_buy_price_minor), currency: r.max_buy_price_currency! } }));
 }
 
 /**

@@ -1,7 +1,8 @@
 import { type ConnectionRow, connectionOf } from '../../connections';
 import type { PaymentMethod, PaymentStatus } from '../../orders';
 import { affected, preparedRows, type Queryable, rows } from '../../platform/db';
-import { type KeysetListStatement, storeScope } from '../../platform/pagination';
+import { isoTime, type KeysetListStatement, storeScope } from '../../platform/pagination';
+import type { LandedCostView, PartMoney } from '../landed';
 import type { PartRef, SupplierOrder, SupplierOrderEvent, SupplierOrderFilters, Work, WorkItem } from '../supplier-order';
 import { COLUMNS_READ, EVENTS_OF_S, LISTED_OF_S, OF_S, supplierOrderOf, type SupplierOrderRow } from './rows';
 
@@ -48,21 +49,25 @@ export function supplierOrdersOfOrders(db: Queryable, storeId: string, orderIds:
  * linked to now. By the store (equality), so that under Citus it runs on the store's shard.
  */
 export async function workOfMany(db: Queryable, storeId: string, ids: string[]): Promise<Work[]> {
-  const found = await preparedRows<SupplierOrderRow & { connection: ConnectionRow; order_payment_method: PaymentMethod; order_payment_status: PaymentStatus; order_confirmed: boolean; items: WorkItem[] }>(
+  const found = await preparedRows<SupplierOrderRow & { connection: ConnectionRow; order_payment_method: PaymentMethod; order_payment_status: PaymentStatus; order_confirmed: boolean; store_currency: string; items: WorkItem[] }>(
     db,
-    `SELECT ${OF_S}, to_jsonb(c.*) AS connection, o.payment_method AS order_payment_method, o.payment_status AS order_payment_status, o.confirmed_at IS NOT NULL AS order_confirmed,
+    `SELECT ${OF_S}, to_jsonb(c.*) AS connection, trim(st.currency) AS store_currency, o.payment_method AS order_payment_method, o.payment_status AS order_payment_status, o.confirmed_at IS NOT NULL AS order_confirmed,
             COALESCE((SELECT json_agg(json_build_object('id', i.id, 'sku', i.sku, 'quantity', i.quantity, 'supplierVariantId', i.supplier_variant_id,
                                                         'linkCostMinor', i.link_cost_minor, 'recordedCurrency', coalesce(i.recorded_currency, lv.currency),
                                                         -- A rerouted item is ordered from its alternate's product (looked up only then).
                                                         'supplierProductId', CASE WHEN l.connection_id = s.connection_id THEN l.supplier_product_id ELSE
                                                           (SELECT a.supplier_product_id FROM product_link_alternates a WHERE a.store_id = s.store_id AND a.store_variant_id = i.variant_id
                                                               AND a.connection_id = s.connection_id AND a.supplier_variant_id = i.supplier_variant_id LIMIT 1) END,
-                                                        'hasAlternates', EXISTS (SELECT 1 FROM product_link_alternates a WHERE a.store_id = s.store_id AND a.store_variant_id = i.variant_id)) ORDER BY i.position)
+                                                        'hasAlternates', EXISTS (SELECT 1 FROM product_link_alternates a WHERE a.store_id = s.store_id AND a.store_variant_id = i.variant_id),
+                                                        -- Through the row's JSON: read before its migration added the columns too (docs/scaling.md).
+                                                        'maxBuyPrice', CASE WHEN to_jsonb(lv) ->> 'max_buy_price_minor' IS NULL THEN NULL
+                                                                            ELSE json_build_object('amountMinor', (to_jsonb(lv) ->> 'max_buy_price_minor')::bigint, 'currency', coalesce(to_jsonb(lv) ->> 'max_buy_price_currency', lv.currency)) END) ORDER BY i.position)
                         FROM store_order_items i
                         LEFT JOIN product_link_variants lv ON lv.store_id = s.store_id AND lv.store_variant_id = i.variant_id
                         LEFT JOIN product_links l ON l.store_id = s.store_id AND l.id = lv.link_id
                        WHERE i.store_id = s.store_id AND i.order_id = s.order_id AND i.group_key = s.group_key), '[]') AS items
        FROM supplier_orders s JOIN supplier_connections c ON c.id = s.connection_id AND c.store_id = s.store_id JOIN store_orders o ON o.id = s.order_id AND o.store_id = s.store_id
+       JOIN stores st ON st.id = s.store_id
       WHERE s.store_id = $1 AND s.id = ANY($2::uuid[])`,
     [storeId, ids],
   );
@@ -70,7 +75,8 @@ export async function workOfMany(db: Queryable, storeId: string, ids: string[]):
     so: supplierOrderOf(r),
     conn: connectionOf(r.connection),
     order: { paymentMethod: r.order_payment_method, paymentStatus: r.order_payment_status, confirmed: r.order_confirmed },
-    items: r.items.map((i) => ({ ...i, linkCostMinor: i.linkCostMinor === null ? null : Number(i.linkCostMinor) })),
+    items: r.items.map((i) => ({ ...i, linkCostMinor: i.linkCostMinor === null ? null : Number(i.linkCostMinor), maxBuyPrice: i.maxBuyPrice ? { amountMinor: Number(i.maxBuyPrice.amountMinor), currency: i.maxBuyPrice.currency } : null })),
+    storeCurrency: r.store_currency,
   }));
 }
 
@@ -94,6 +100,49 @@ export function staleWithStepDue(db: Queryable, olderThanSeconds: number, limit:
 /** Failed records whose backoff has passed. */
 export async function dueForRetry(db: Queryable, limit: number): Promise<SupplierOrder[]> {
   return (await rows<SupplierOrderRow>(db, `SELECT /* cross-store: dispatch-retry-sweep */ * FROM supplier_orders WHERE status = 'failed' AND next_retry_at <= now() ORDER BY next_retry_at LIMIT $1`, [limit])).map(supplierOrderOf);
+}
+
+/**
+ * What the profit of some parts of one store is read from: the store's and the order's currency, the part's items'
+ * prices (orders' rows) and its landed costs by stage; one statement, by the store.
+ */
+export async function moneyOf(db: Queryable, storeId: string, ids: string[]): Promise<Map<string, PartMoney>> {
+  if (!ids.length) return new Map();
+  // Before its migration made landed_costs (a release answering while the previous one still runs): no profit yet.
+  const [made] = await preparedRows<{ made: boolean }>(db, `SELECT to_regclass('landed_costs') IS NOT NULL AS made`, []);
+  if (!made.made) return new Map();
+  const found = await preparedRows<{ id: string; store_currency: string; order_currency: string; revenue_minor: string; landed: LandedCostView[] }>(
+    db,
+    `SELECT s.id, trim(st.currency) AS store_currency, trim(o.currency) AS order_currency,
+            (SELECT coalesce(sum(i.unit_price_minor * i.quantity), 0) FROM store_order_items i WHERE i.store_id = s.store_id AND i.order_id = s.order_id AND i.group_key = s.group_key) AS revenue_minor,
+            (SELECT coalesce(json_agg(json_build_object('stage', l.stage, 'currency', l.currency, 'itemsMinor', l.items_minor, 'shippingMinor', l.shipping_minor, 'totalMinor', l.total_minor,
+                      'storeCurrency', l.store_currency, 'storeTotalMinor', l.store_total_minor, 'rate', l.rate, 'rateSource', l.rate_source, 'rateAsOf', to_char(l.rate_as_of, 'YYYY-MM-DD'),
+                      'recordedAt', ${isoTime('l.recorded_at')}) ORDER BY array_position(ARRAY['confirmation', 'accepted', 'paid'], l.stage)), '[]')
+               FROM landed_costs l WHERE l.store_id = s.store_id AND l.supplier_order_id = s.id) AS landed
+       FROM supplier_orders s JOIN stores st ON st.id = s.store_id JOIN store_orders o ON o.store_id = s.store_id AND o.id = s.order_id
+      WHERE s.store_id = $1 AND s.id = ANY($2::uuid[])`,
+    [storeId, ids],
+  );
+  return new Map(found.map((r) => [r.id, { storeCurrency: r.store_currency, orderCurrency: r.order_currency, revenueMinor: Number(r.revenue_minor), landedCosts: r.landed }]));
+}
+
+/** The store's currency (the stores domain's row). */
+export async function storeCurrency(db: Queryable, storeId: string): Promise<string> {
+  const [r] = await preparedRows<{ currency: string }>(db, 'SELECT trim(currency) AS currency FROM stores WHERE id = $1', [storeId]);
+  if (!r) throw new Error(`no store ${storeId}`);
+  return r.currency;
+}
+
+/** Parts of every store paused for want of an exchange rate, with the pair their pause named, oldest first. */
+export async function waitingOnRate(db: Queryable, limit: number): Promise<Array<{ so: SupplierOrder; from: string | null; to: string | null }>> {
+  const found = await rows<SupplierOrderRow & { rate_from: string | null; rate_to: string | null }>(
+    db,
+    `SELECT /* cross-store: dispatch-rate-resume */ s.*, p.details->>'from' AS rate_from, p.details->>'to' AS rate_to FROM supplier_orders s
+       LEFT JOIN LATERAL (SELECT e.details FROM supplier_order_events e WHERE e.store_id = s.store_id AND e.supplier_order_id = s.id AND e.type = 'paused' ORDER BY e.id DESC LIMIT 1) p ON true
+      WHERE s.status = 'needsReview' AND s.review_reason = 'exchangeRateUnavailable' ORDER BY s.updated_at LIMIT $1`,
+    [limit],
+  );
+  return found.map((r) => ({ so: supplierOrderOf(r), from: r.rate_from, to: r.rate_to }));
 }
 
 /** The last cost the pre-checks saw. */

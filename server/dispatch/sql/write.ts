@@ -3,6 +3,7 @@ import { Params, preparedRows, type Queryable } from '../../platform/db';
 import { columnsOf, Statement } from '../../platform/statement';
 import { eventPiece } from '../events';
 import { assertMove } from '../state-machine';
+import { landedPieces } from './landed';
 import type { SupplierOrder } from '../supplier-order';
 import type { Change } from '../transition';
 import { COLUMNS_READ, supplierOrderOf, type SupplierOrderRow } from './rows';
@@ -67,6 +68,7 @@ export async function writeChange(db: Queryable, c: Change, parts: PartMoves, al
   const event = eventPiece(p, c);
   if (event) st.add(event);
   if (c.part) st.add(...parts.pieces(p, a.storeId, 'so', c.part));
+  st.add(...landedPieces(p, a.storeId, c.landed, parts));
   const changed = await preparedRows<SupplierOrderRow>(db, st.sql(`SELECT ${COLUMNS_READ}, pg_notify('${CHANGE_CHANNEL}', id::text) AS notified FROM so`, { so: SO_GIVES }), st.values);
   return changed.map(supplierOrderOf);
 }

@@ -27,19 +27,23 @@ interface PaymentEventRow {
   note?: string | null;
   attention?: string | null;
   actor?: Actor | null;
+  /** The provider's fee for the charge, when it reports one. */
+  fee?: { amountMinor: number; currency: string } | null;
 }
 
 /** False when the provider's event was recorded for this order before (or, for the service, the same kind for the same payment). */
 export async function insertPaymentEvent(tx: Queryable, e: PaymentEventRow): Promise<boolean> {
+  // The fee's columns only when the provider reported one: without, this release writes as the one before it.
+  const fee = e.fee ?? null;
   const once = e.source === 'service' ? 'WHERE NOT EXISTS (SELECT 1 FROM payment_events WHERE store_id = $8 AND order_id = $1 AND source = $3 AND kind = $2 AND reference IS NOT DISTINCT FROM $5)' : '';
   return (
     (await affected(
       tx,
-      `INSERT INTO payment_events (store_id, order_id, kind, source, amount_minor, reference, provider_event_id, actor, provider_occurred_at, provider_version, applied, stale, note, attention)
-       SELECT $8::uuid, $1::uuid, $2::text, $3::text, $4::bigint, $5::text, $6::text, $7::jsonb, $9::timestamptz, $10::int, $11::boolean, $12::boolean, $13::text, $14::text ${once}
+      `INSERT INTO payment_events (store_id, order_id, kind, source, amount_minor, reference, provider_event_id, actor, provider_occurred_at, provider_version, applied, stale, note, attention${fee ? ', fee_minor, fee_currency' : ''})
+       SELECT $8::uuid, $1::uuid, $2::text, $3::text, $4::bigint, $5::text, $6::text, $7::jsonb, $9::timestamptz, $10::int, $11::boolean, $12::boolean, $13::text, $14::text${fee ? ', $15::bigint, $16::text' : ''} ${once}
        ON CONFLICT (store_id, order_id, provider_event_id) WHERE provider_event_id IS NOT NULL DO NOTHING`,
       [e.orderId, e.kind, e.source, e.amountMinor ?? null, e.reference ?? null, e.providerEventId ?? null, e.actor ? JSON.stringify(e.actor) : null, e.storeId,
-        e.occurredAt ?? null, e.version ?? null, e.applied ?? null, e.stale ?? false, e.note ?? null, e.attention ?? null],
+        e.occurredAt ?? null, e.version ?? null, e.applied ?? null, e.stale ?? false, e.note ?? null, e.attention ?? null, ...(fee ? [fee.amountMinor, fee.currency] : [])],
     )) > 0
   );
 }
@@ -87,12 +91,13 @@ export async function supplierPaidOn(db: Queryable, storeId: string, orderId: st
 }
 
 /** The payment history of these orders, oldest first. */
-export function paymentEventsOf(db: Queryable, storeId: string, orderIds: string[]): Promise<Array<{ order_id: string; kind: string; source: PaymentEventRow['source']; amount_minor: string | null; reference: string | null; actor: Actor | null; stale: boolean; note: string | null; attention: string | null; created_at: Date }>> {
+export function paymentEventsOf(db: Queryable, storeId: string, orderIds: string[]): Promise<Array<{ order_id: string; kind: string; source: PaymentEventRow['source']; amount_minor: string | null; reference: string | null; actor: Actor | null; stale: boolean; note: string | null; attention: string | null; fee_minor: string | null; fee_currency: string | null; created_at: Date }>> {
   // Issue 40's columns read through the row's JSON: while an earlier contract migration waits for the previous release
   // (docs/scaling.md, "Changing the keys without downtime"), this release answers before its migration added them.
   return rows(
     db,
-    `SELECT order_id, kind, source, amount_minor, reference, actor, COALESCE((to_jsonb(e) ->> 'stale')::boolean, false) AS stale, to_jsonb(e) ->> 'note' AS note, to_jsonb(e) ->> 'attention' AS attention, created_at
+    `SELECT order_id, kind, source, amount_minor, reference, actor, COALESCE((to_jsonb(e) ->> 'stale')::boolean, false) AS stale, to_jsonb(e) ->> 'note' AS note, to_jsonb(e) ->> 'attention' AS attention,
+            to_jsonb(e) ->> 'fee_minor' AS fee_minor, to_jsonb(e) ->> 'fee_currency' AS fee_currency, created_at
        FROM payment_events e WHERE e.store_id = $1 AND e.order_id = ANY($2) ORDER BY e.id`,
     [storeId, orderIds],
   );

@@ -12,6 +12,7 @@ export const EVENT_TYPES = {
   'supplierOrder.failed': 'Sending the supplier order failed for now; a background job retries it.',
   'orderPart.statusChanged': "An order part's status changed (pending, processing, shipped, delivered, cancelled).",
   'storeOrder.paymentChanged': "A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged.",
+  'storeOrder.profitChanged': "A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit.",
   'importJob.finished': 'An import job finished (completed or failed): counts, errors and the products it made.',
   'productLink.syncFailed': "A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated.",
   'connection.circuitOpened': "Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil.",

@@ -23,10 +23,12 @@ export const REVIEW_REASONS = {
   supplierAlreadyShipped: { retryable: false, reroute: 'no' },
   testMode: { retryable: false, reroute: 'no' },
   customerCaptureFailed: { retryable: false, reroute: 'no' },
-  /** Two amounts in different currencies would have to be compared; until exchange rates exist, a person decides. */
+  /** Kept for parts paused by it before exchange rates existed; the service no longer pauses with it (a rate converts). */
   currencyMismatch: { retryable: false, reroute: 'no' },
   /** The database went back in time and the supplier cannot be asked whether it holds the order: a person looks. */
   orderNumberUnverifiable: { retryable: false, reroute: 'no' },
+  /** The rate a comparison or a landed cost needs is missing or older than EXCHANGE_RATE_MAX_AGE_DAYS; resumes by itself once one is there. */
+  exchangeRateUnavailable: { retryable: true, reroute: 'no' },
 } as const satisfies Record<string, ReviewReasonFlags>;
 
 export type ReviewReason = keyof typeof REVIEW_REASONS;
@@ -127,5 +129,10 @@ export const REVIEW_REASON_WORDS: { [R in ReviewReason]: ReviewReasonWords<R> } 
     why: "The service's records went back in time (a database restored from a backup or failed over), and this supplier cannot be asked whether it already holds the order",
     next: 'Look for its supplier order number at the supplier. If the order is there, cancel this part here and see to the order there; if not, retry to send it.',
     advice: 'The supplier may already hold this order and cannot be asked by number; a person has to look at the supplier before retrying.',
+  },
+  exchangeRateUnavailable: {
+    why: 'No recent exchange rate between the supplier\'s currency and your store\'s',
+    next: 'Wait: it resumes by itself once a fresh rate is fetched or the operator pins one. Or fulfil it yourself.',
+    advice: 'No exchange rate recent enough to convert the cost; it resumes by itself once a fresh or pinned rate exists.',
   },
 };

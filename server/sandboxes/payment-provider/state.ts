@@ -114,11 +114,22 @@ export class PaymentsState {
       id: id('evt'),
       merchantId: payment.merchantId,
       type,
-      body: JSON.stringify({ type, timestamp: new Date().toISOString(), data: { orderId: payment.orderId, paymentId: payment.id, amountMinor: payment.amountMinor, currency: payment.currency, version: payment.version } }),
+      body: JSON.stringify({
+        type, timestamp: new Date().toISOString(),
+        data: { orderId: payment.orderId, paymentId: payment.id, amountMinor: payment.amountMinor, currency: payment.currency, version: payment.version, ...(CHARGED.has(type) ? { fee: feeOf(payment.amountMinor, payment.currency) } : {}) },
+      }),
       attempts: [],
       delivered: false,
     };
     this.events.set(event.id, event);
     return event;
   }
+}
+
+/** The events that charge the shopper: the sandbox reports its fee on them, as real providers report theirs. */
+const CHARGED = new Set<EventType>(['payment.paid', 'payment.captured']);
+
+/** The sandbox's fee: 2.9% of the amount (rounded half up) plus 30 minor units, in the payment's currency. */
+export function feeOf(amountMinor: number, currency: string): { amountMinor: number; currency: string } {
+  return { amountMinor: Math.floor((amountMinor * 29 + 500) / 1000) + 30, currency };
 }

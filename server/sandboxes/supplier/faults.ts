@@ -4,7 +4,7 @@ import type { Faults } from './types';
 import { bodyObject, optionalBool, optionalInt, optionalString, type Json } from './validate';
 
 export function noFaults(): Faults {
-  return { latencyMs: 0, failNext: 0, timeoutAfterCreateNext: 0, refuseNext: null, rejectKeys: false, unavailableAccounts: [], silentAccounts: [], accountLatencyMs: {} };
+  return { latencyMs: 0, failNext: 0, timeoutAfterCreateNext: 0, refuseNext: null, rejectKeys: false, unavailableAccounts: [], silentAccounts: [], accountLatencyMs: {}, shippingSurchargeMinor: 0 };
 }
 
 const MAX_LATENCY_MS = 120_000;
@@ -25,6 +25,8 @@ export function mergeFaults(current: Faults, body: Json): Faults {
   if (failNext !== undefined) next.failNext = failNext;
   const timeoutAfterCreateNext = optionalInt(body, 'timeoutAfterCreateNext');
   if (timeoutAfterCreateNext !== undefined) next.timeoutAfterCreateNext = timeoutAfterCreateNext;
+  const surcharge = optionalInt(body, 'shippingSurchargeMinor');
+  if (surcharge !== undefined) next.shippingSurchargeMinor = surcharge;
   const rejectKeys = optionalBool(body, 'rejectKeys');
   if (rejectKeys !== undefined) next.rejectKeys = rejectKeys;
   if (body.unavailableAccounts !== undefined) {

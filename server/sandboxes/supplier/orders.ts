@@ -62,7 +62,7 @@ export class Orders {
     const items = takeLines(this.world, input);
     const itemsMinor = items.reduce((sum, i) => sum + i.unitCostMinor * i.quantity, 0);
     const units = items.reduce((sum, i) => sum + i.quantity, 0);
-    const shippingMinor = 499 + 100 * (units - 1);
+    const shippingMinor = shippingQuote(units) + this.world.faults().shippingSurchargeMinor;
     const at = now();
     const order: Order = {
       id: `SBX-O${randomBytes(6).toString('hex').toUpperCase()}`,
@@ -198,4 +198,9 @@ function invalidTransition(record: OrderRecord, rule: string): ApiError {
 
 function movement(record: OrderRecord, amountMinor: number) {
   return { orderId: record.order.id, orderNumber: record.order.orderNumber, amountMinor, at: now(), accountId: record.accountId, environment: record.environment };
+}
+
+/** The sandbox's one shipping service: 4.99 USD for the first unit, 1.00 for each further one (what a quote answers). */
+export function shippingQuote(units: number): number {
+  return 499 + 100 * (units - 1);
 }

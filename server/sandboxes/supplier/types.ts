@@ -77,6 +77,8 @@ export interface Faults {
   accountLatencyMs: Record<string, number>;
   /** Accounts whose notifications are never sent, as if the supplier had dropped them. */
   silentAccounts: string[];
+  /** Added to the next orders' shipping at create, above what the quote said (a supplier that charges more than it quoted). */
+  shippingSurchargeMinor: number;
 }
 
 export type NotificationEvent =

@@ -3,6 +3,7 @@ import { Router } from '@koa/router';
 import { ApiError } from './errors';
 import type { SandboxRuntime } from './runtime';
 import type { Caller } from './accounts';
+import { shippingQuote } from './orders';
 import { bodyObject, httpUrl, optionalBool, parseCreateOrder, queryInt, queryString } from './validate';
 
 const MAX_PAGE_SIZE = 100;
@@ -84,6 +85,15 @@ export function v1Router(rt: SandboxRuntime): Router {
     const product = state.catalogue.getProduct(ctx.params.id);
     if (!product) throw new ApiError(404, 'productNotFound', `No product ${ctx.params.id}`);
     ctx.body = product;
+  });
+
+  // The shipping quote for some items: the one service and its cost, as a create would charge it (faults aside).
+  router.post('/shipping/quote', (ctx) => {
+    const body = bodyObject(ctx.request.body);
+    const items = Array.isArray(body.items) ? body.items : [];
+    const units = items.reduce((n: number, i: unknown) => n + (typeof i === 'object' && i && Number.isInteger((i as { quantity?: unknown }).quantity) ? Number((i as { quantity: number }).quantity) : 0), 0);
+    if (units < 1) throw new ApiError(400, 'invalidRequest', 'items must name at least one unit');
+    ctx.body = { service: 'standard', costMinor: shippingQuote(units), currency: 'USD', maxDays: 12 };
   });
 
   router.post('/orders', (ctx) => {

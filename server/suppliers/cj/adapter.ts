@@ -5,13 +5,13 @@
  */
 import { createHash } from 'node:crypto';
 import { catalogueEntry } from '../adapter';
-import type { CallLimits, CatalogueEntry, HealthResult, Money, ProductSearchPage, SupplierAdapter, SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
+import type { CallLimits, CatalogueEntry, HealthResult, Money, ProductSearchPage, ShippingQuote, SupplierAdapter, SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
 import { SupplierError } from '../errors';
 import { healthFrom } from '../health';
 import { asObj } from '../http';
 import { callSpacingMs, CjClient } from './client';
 import { CJ_DESCRIPTION } from './description';
-import { cancelOrder, createOrder, findOrderByNumber, orderDetail, payOrder } from './orders';
+import { cancelOrder, createOrder, findOrderByNumber, orderDetail, payOrder, quoteShipping } from './orders';
 import { getProduct, searchProducts, VariantMemory } from './products';
 import { cents, CURRENCY, snapshotOf } from './readers';
 import { accountKeyOf, type TokenKeeper } from './session';
@@ -109,6 +109,10 @@ export class CjAdapter implements SupplierAdapter {
 
   findOrderByNumber(ctx: SupplierCallContext, orderNumber: string): Promise<SupplierOrderSnapshot | null> {
     return findOrderByNumber(this.client, ctx, orderNumber);
+  }
+
+  quoteShipping(ctx: SupplierCallContext, input: Pick<SupplierOrderInput, 'items' | 'destination'>): Promise<ShippingQuote> {
+    return quoteShipping(this.client, ctx, input);
   }
 
   createOrder(ctx: SupplierCallContext, input: SupplierOrderInput): Promise<SupplierOrderSnapshot> {

@@ -2,11 +2,11 @@
  * CJ orders: found by our number (CJ does not refuse a repeated one), created with the shipping method the
  * connection's rule picks from CJ's freight quote, read, paid from the balance, and deleted while unpaid.
  */
-import type { SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot } from '../adapter';
+import type { ShippingQuote, SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot } from '../adapter';
 import { countryName, isCountryCode } from '../countries';
 import { SupplierError } from '../errors';
 import { asObj, optionalText, text } from '../http';
-import { chooseShipping, describeRule, maxDaysOf } from '../shipping';
+import { chooseShipping, describeRule, maxDaysOf, type ShippingOption } from '../shipping';
 import type { CjClient } from './client';
 import { cents, list, parseCjDate, readOrder, snapshotOf } from './readers';
 
@@ -54,7 +54,7 @@ export async function findOrderByNumber(client: CjClient, ctx: SupplierCallConte
 }
 
 /** CJ's freight quote for the order; the connection's shipping rule picks the method (the cheapest by default). */
-async function chooseLogistic(client: CjClient, ctx: SupplierCallContext, input: SupplierOrderInput, from: string): Promise<string> {
+async function chooseLogistic(client: CjClient, ctx: SupplierCallContext, input: Pick<SupplierOrderInput, 'items' | 'destination'>, from: string): Promise<ShippingOption> {
   const to = input.destination.country.toUpperCase();
   const products = input.items.map((i) => ({ vid: i.variantId, quantity: i.quantity }));
   const call = { method: 'POST' as const, path: '/logistic/freightCalculate', body: { startCountryCode: from, endCountryCode: to, zip: input.destination.postalCode, products } };
@@ -69,19 +69,27 @@ async function chooseLogistic(client: CjClient, ctx: SupplierCallContext, input:
   const rule = ctx.ordering?.shippingMethod;
   const chosen = chooseShipping(options, rule);
   if (!chosen) throw new SupplierError('destinationUnsupported', `CJ does not offer ${describeRule(rule)} from ${from} to ${to} for this order (it offers ${options.map((o) => o.service).join(', ')})`);
-  return chosen.service;
+  return chosen;
+}
+
+const fromCountry = (ctx: SupplierCallContext): string => (typeof ctx.settings.fromCountryCode === 'string' && isCountryCode(ctx.settings.fromCountryCode) ? ctx.settings.fromCountryCode : 'CN');
+
+/** CJ's freight quote for the items, the method the rule picks (CJ prices in USD). */
+export async function quoteShipping(client: CjClient, ctx: SupplierCallContext, input: Pick<SupplierOrderInput, 'items' | 'destination'>): Promise<ShippingQuote> {
+  const chosen = await chooseLogistic(client, ctx, input, fromCountry(ctx));
+  return { service: chosen.service, cost: { amountMinor: chosen.costMinor, currency: 'USD' } };
 }
 
 /** The subject of an order's failure: its variant, when it has one line. */
-const oneVariant = (input: SupplierOrderInput) => (input.items.length === 1 ? { variantId: input.items[0].variantId } : undefined);
+const oneVariant = (input: Pick<SupplierOrderInput, 'items'>) => (input.items.length === 1 ? { variantId: input.items[0].variantId } : undefined);
 
 export async function createOrder(client: CjClient, ctx: SupplierCallContext, input: SupplierOrderInput): Promise<SupplierOrderSnapshot> {
   const d = input.destination;
   const country = d.country.toUpperCase();
   if (!isCountryCode(country)) throw new SupplierError('destinationUnsupported', `${country} is not a country CJ knows`);
   if (!input.items.length) throw new SupplierError('refused', 'An order needs at least one item');
-  const from = typeof ctx.settings.fromCountryCode === 'string' && isCountryCode(ctx.settings.fromCountryCode) ? ctx.settings.fromCountryCode : 'CN';
-  const logisticName = await chooseLogistic(client, ctx, input, from);
+  const from = fromCountry(ctx);
+  const logisticName = (await chooseLogistic(client, ctx, input, from)).service;
   // Right before creating: CJ would take the same number again.
   const existing = await findOrderByNumber(client, ctx, input.orderNumber);
   if (existing) return existing;

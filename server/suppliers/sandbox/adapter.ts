@@ -4,7 +4,7 @@
  * SupplierError whose message carries no secret.
  */
 import { catalogueEntry } from '../adapter';
-import type { CallLimits, CatalogueEntry, ConnectionMode, HealthResult, Money, ProductSearchPage, SupplierAdapter, SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
+import type { CallLimits, CatalogueEntry, ConnectionMode, HealthResult, Money, ProductSearchPage, ShippingQuote, SupplierAdapter, SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
 import { SupplierError } from '../errors';
 import { healthFrom } from '../health';
 import { asObj, secretsOf, ShapeError } from '../http';
@@ -112,6 +112,14 @@ abstract class SandboxAdapterBase implements SupplierAdapter {
       const order = readOrder(items[0], 'orders.items[0]');
       if (order.orderNumber !== orderNumber) throw new ShapeError('orders.items[0] has another order number');
       return order;
+    });
+  }
+
+  async quoteShipping(ctx: SupplierCallContext, input: Pick<SupplierOrderInput, 'items' | 'destination'>): Promise<ShippingQuote> {
+    const answer = await this.send(ctx, { method: 'POST', path: '/v1/shipping/quote', body: { items: input.items.map((i) => ({ variantId: i.variantId, quantity: i.quantity })), country: input.destination.country } });
+    return okBody(answer, (body) => {
+      const o = asObj(body, 'quote');
+      return { service: str(o, 'service', 'quote'), cost: { amountMinor: int(o, 'costMinor', 'quote'), currency: str(o, 'currency', 'quote') } };
     });
   }
 

@@ -533,6 +533,10 @@ public sealed partial class StoreOrder
     [JsonPropertyName("supplierOrders")]
     public List<SupplierOrder>? SupplierOrders { get; set; }
 
+    /// <summary>What the order earned, in the store's currency (order details, for a caller who also holds suppliers.view): its supplier parts' (not cancelled) revenue and landed costs, less the payment provider's fees; null when it has no supplier order</summary>
+    [JsonPropertyName("profit")]
+    public SupplierOrderProfit? Profit { get; set; }
+
     [JsonPropertyName("confirmedAt")]
     public string? ConfirmedAt { get; set; }
 
@@ -712,6 +716,10 @@ public sealed partial class StoreOrderPayment
     /// <summary>The attention reason an acknowledgement cleared</summary>
     [JsonPropertyName("attentionReason")]
     public AttentionReason? AttentionReason { get; set; }
+
+    /// <summary>The payment provider's fee for this charge, when it reports one</summary>
+    [JsonPropertyName("fee")]
+    public Money? Fee { get; set; }
 }
 
 /// <summary>From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`)</summary>
@@ -856,6 +864,18 @@ public readonly partial struct AttentionReason : IEquatable<AttentionReason>
     {
         protected override AttentionReason FromString(string value) => new AttentionReason(value);
     }
+}
+
+/// <summary>The payment provider's fee for this charge, when it reports one</summary>
+public sealed partial class Money
+{
+    /// <summary>Integer amount in minor units</summary>
+    [JsonPropertyName("amountMinor")]
+    public long AmountMinor { get; set; }
+
+    /// <summary>ISO 4217 code</summary>
+    [JsonPropertyName("currency")]
+    public string Currency { get; set; } = default!;
 }
 
 /// <summary>One of standard, promiseToSell; a value this version does not know is kept as it is (see IsKnown).</summary>
@@ -1124,6 +1144,14 @@ public sealed partial class SupplierOrder
     [JsonPropertyName("events")]
     public List<SupplierOrderEvent> Events { get; set; } = new();
 
+    /// <summary>The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate</summary>
+    [JsonPropertyName("landedCosts")]
+    public List<LandedCost> LandedCosts { get; set; } = new();
+
+    [JsonPropertyName("profit")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public SupplierOrderProfit? Profit { get; set; }
+
     [JsonPropertyName("destination")]
     public StoreOrderDestination? Destination { get; set; }
 
@@ -1194,7 +1222,7 @@ public readonly partial struct SupplierOrderStatus : IEquatable<SupplierOrderSta
     }
 }
 
-/// <summary>One of insufficientBalance, variantUnavailable, destinationUnsupported, costAboveLimit, costChanged, customerPaymentPending, customerPaymentNotSettled, connectionUnhealthy, supplierRefused, connectionMissing, supplierAlreadyShipped, testMode, customerCaptureFailed, currencyMismatch; a value this version does not know is kept as it is (see IsKnown).</summary>
+/// <summary>One of insufficientBalance, variantUnavailable, destinationUnsupported, costAboveLimit, costChanged, customerPaymentPending, customerPaymentNotSettled, connectionUnhealthy, supplierRefused, connectionMissing, supplierAlreadyShipped, testMode, customerCaptureFailed, currencyMismatch, exchangeRateUnavailable; a value this version does not know is kept as it is (see IsKnown).</summary>
 [JsonConverter(typeof(ReviewReason.Converter))]
 public readonly partial struct ReviewReason : IEquatable<ReviewReason>
 {
@@ -1245,11 +1273,14 @@ public readonly partial struct ReviewReason : IEquatable<ReviewReason>
     /// <summary><c>currencyMismatch</c></summary>
     public static ReviewReason CurrencyMismatch { get; } = new ReviewReason("currencyMismatch");
 
+    /// <summary><c>exchangeRateUnavailable</c></summary>
+    public static ReviewReason ExchangeRateUnavailable { get; } = new ReviewReason("exchangeRateUnavailable");
+
     /// <summary>Every value this version of the client knows.</summary>
-    public static IReadOnlyList<ReviewReason> Known { get; } = new[] { InsufficientBalance, VariantUnavailable, DestinationUnsupported, CostAboveLimit, CostChanged, CustomerPaymentPending, CustomerPaymentNotSettled, ConnectionUnhealthy, SupplierRefused, ConnectionMissing, SupplierAlreadyShipped, TestMode, CustomerCaptureFailed, CurrencyMismatch };
+    public static IReadOnlyList<ReviewReason> Known { get; } = new[] { InsufficientBalance, VariantUnavailable, DestinationUnsupported, CostAboveLimit, CostChanged, CustomerPaymentPending, CustomerPaymentNotSettled, ConnectionUnhealthy, SupplierRefused, ConnectionMissing, SupplierAlreadyShipped, TestMode, CustomerCaptureFailed, CurrencyMismatch, ExchangeRateUnavailable };
 
     /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
-    public bool IsKnown => _value == "insufficientBalance" || _value == "variantUnavailable" || _value == "destinationUnsupported" || _value == "costAboveLimit" || _value == "costChanged" || _value == "customerPaymentPending" || _value == "customerPaymentNotSettled" || _value == "connectionUnhealthy" || _value == "supplierRefused" || _value == "connectionMissing" || _value == "supplierAlreadyShipped" || _value == "testMode" || _value == "customerCaptureFailed" || _value == "currencyMismatch";
+    public bool IsKnown => _value == "insufficientBalance" || _value == "variantUnavailable" || _value == "destinationUnsupported" || _value == "costAboveLimit" || _value == "costChanged" || _value == "customerPaymentPending" || _value == "customerPaymentNotSettled" || _value == "connectionUnhealthy" || _value == "supplierRefused" || _value == "connectionMissing" || _value == "supplierAlreadyShipped" || _value == "testMode" || _value == "customerCaptureFailed" || _value == "currencyMismatch" || _value == "exchangeRateUnavailable";
 
     /// <summary>The value as the service spells it.</summary>
     public override string ToString() => _value ?? string.Empty;
@@ -1354,7 +1385,7 @@ public sealed partial class SupplierOrderEvent
     [JsonPropertyName("actor")]
     public SupplierOrderEventActor Actor { get; set; } = default!;
 
-    /// <summary>created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ...</summary>
+    /// <summary>created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ...</summary>
     [JsonPropertyName("type")]
     public string Type { get; set; } = default!;
 
@@ -1418,6 +1449,165 @@ public readonly partial struct SupplierOrderEventActorKind : IEquatable<Supplier
     {
         protected override SupplierOrderEventActorKind FromString(string value) => new SupplierOrderEventActorKind(value);
     }
+}
+
+public sealed partial class LandedCost
+{
+    [JsonPropertyName("stage")]
+    public LandedCostStage Stage { get; set; }
+
+    /// <summary>ISO 4217 code</summary>
+    [JsonPropertyName("currency")]
+    public string Currency { get; set; } = default!;
+
+    /// <summary>Integer amount in minor units</summary>
+    [JsonPropertyName("itemsMinor")]
+    public long ItemsMinor { get; set; }
+
+    /// <summary>Null when the supplier quotes no shipping before the order</summary>
+    [JsonPropertyName("shippingMinor")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public long? ShippingMinor { get; set; }
+
+    /// <summary>Integer amount in minor units</summary>
+    [JsonPropertyName("totalMinor")]
+    public long TotalMinor { get; set; }
+
+    /// <summary>ISO 4217 code</summary>
+    [JsonPropertyName("storeCurrency")]
+    public string StoreCurrency { get; set; } = default!;
+
+    /// <summary>Integer amount in minor units</summary>
+    [JsonPropertyName("storeTotalMinor")]
+    public long StoreTotalMinor { get; set; }
+
+    /// <summary>Units of the store's currency per unit of the supplier's, a decimal string</summary>
+    [JsonPropertyName("rate")]
+    public string Rate { get; set; } = default!;
+
+    [JsonPropertyName("rateSource")]
+    public RateSource RateSource { get; set; }
+
+    [JsonPropertyName("rateAsOf")]
+    public string RateAsOf { get; set; } = default!;
+
+    [JsonPropertyName("recordedAt")]
+    public DateTimeOffset RecordedAt { get; set; }
+}
+
+/// <summary>One of confirmation, accepted, paid; a value this version does not know is kept as it is (see IsKnown).</summary>
+[JsonConverter(typeof(LandedCostStage.Converter))]
+public readonly partial struct LandedCostStage : IEquatable<LandedCostStage>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public LandedCostStage(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>confirmation</c></summary>
+    public static LandedCostStage Confirmation { get; } = new LandedCostStage("confirmation");
+
+    /// <summary><c>accepted</c></summary>
+    public static LandedCostStage Accepted { get; } = new LandedCostStage("accepted");
+
+    /// <summary><c>paid</c></summary>
+    public static LandedCostStage Paid { get; } = new LandedCostStage("paid");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<LandedCostStage> Known { get; } = new[] { Confirmation, Accepted, Paid };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "confirmation" || _value == "accepted" || _value == "paid";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(LandedCostStage other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is LandedCostStage other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(LandedCostStage left, LandedCostStage right) => left.Equals(right);
+    public static bool operator !=(LandedCostStage left, LandedCostStage right) => !left.Equals(right);
+    public static implicit operator LandedCostStage(string value) => new LandedCostStage(value);
+
+    internal sealed class Converter : StringValueConverter<LandedCostStage>
+    {
+        protected override LandedCostStage FromString(string value) => new LandedCostStage(value);
+    }
+}
+
+/// <summary>One of ecb, pinned, identity; a value this version does not know is kept as it is (see IsKnown).</summary>
+[JsonConverter(typeof(RateSource.Converter))]
+public readonly partial struct RateSource : IEquatable<RateSource>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public RateSource(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>ecb</c></summary>
+    public static RateSource Ecb { get; } = new RateSource("ecb");
+
+    /// <summary><c>pinned</c></summary>
+    public static RateSource Pinned { get; } = new RateSource("pinned");
+
+    /// <summary><c>identity</c></summary>
+    public static RateSource Identity { get; } = new RateSource("identity");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<RateSource> Known { get; } = new[] { Ecb, Pinned, Identity };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "ecb" || _value == "pinned" || _value == "identity";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(RateSource other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is RateSource other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(RateSource left, RateSource right) => left.Equals(right);
+    public static bool operator !=(RateSource left, RateSource right) => !left.Equals(right);
+    public static implicit operator RateSource(string value) => new RateSource(value);
+
+    internal sealed class Converter : StringValueConverter<RateSource>
+    {
+        protected override RateSource FromString(string value) => new RateSource(value);
+    }
+}
+
+public sealed partial class SupplierOrderProfit
+{
+    /// <summary>ISO 4217 code</summary>
+    [JsonPropertyName("currency")]
+    public string Currency { get; set; } = default!;
+
+    /// <summary>The items' prices (orders carry no shipping charge)</summary>
+    [JsonPropertyName("revenueMinor")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public long? RevenueMinor { get; set; }
+
+    /// <summary>The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency</summary>
+    [JsonPropertyName("landedCostMinor")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public long? LandedCostMinor { get; set; }
+
+    [JsonPropertyName("landedCostStage")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public LandedCostStage? LandedCostStage { get; set; }
+
+    /// <summary>The payment provider's fee as it reported it; on a supplier order always null (the store order counts it)</summary>
+    [JsonPropertyName("paymentFeeMinor")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public long? PaymentFeeMinor { get; set; }
+
+    [JsonPropertyName("resultMinor")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public long? ResultMinor { get; set; }
+
+    [JsonPropertyName("complete")]
+    public bool Complete { get; set; }
+
+    /// <summary>acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders</summary>
+    [JsonPropertyName("missing")]
+    public List<string> Missing { get; set; } = new();
 }
 
 public sealed partial class StoreProduct
@@ -1511,16 +1701,6 @@ public sealed partial class StoreProductVariant
 
     [JsonPropertyName("stock")]
     public long Stock { get; set; }
-}
-
-public sealed partial class Money
-{
-    [JsonPropertyName("amountMinor")]
-    public long AmountMinor { get; set; }
-
-    /// <summary>ISO 4217 code</summary>
-    [JsonPropertyName("currency")]
-    public string Currency { get; set; } = default!;
 }
 
 public sealed partial class SupplierProduct
@@ -1808,6 +1988,11 @@ public sealed partial class ProductLinkVariant
 
     [JsonPropertyName("available")]
     public bool Available { get; set; }
+
+    /// <summary>The most the store pays the supplier for one unit of the variant; a part whose supplier cost is above it pauses costAboveLimit. Any currency: compared in the store's currency at the day's rate</summary>
+    [JsonPropertyName("maxBuyPrice")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public Money? MaxBuyPrice { get; set; }
 
     [JsonPropertyName("alternates")]
     public List<ProductLinkVariantAlternate> Alternates { get; set; } = new();
@@ -2765,7 +2950,7 @@ public sealed partial class CreateEventSubscriptionRequest
     [JsonPropertyName("url")]
     public string Url { get; set; } = default!;
 
-    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
+    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
     [JsonPropertyName("eventTypes")]
     public List<EventType> EventTypes { get; set; } = new();
 
@@ -2773,7 +2958,7 @@ public sealed partial class CreateEventSubscriptionRequest
     public string? Description { get; set; }
 }
 
-/// <summary>One of supplierOrder.created, supplierOrder.statusChanged, supplierOrder.paused, supplierOrder.shipped, supplierOrder.delivered, supplierOrder.cancelled, supplierOrder.rerouted, supplierOrder.failed, orderPart.statusChanged, storeOrder.paymentChanged, importJob.finished, productLink.syncFailed, connection.circuitOpened, connection.healthChanged, *; a value this version does not know is kept as it is (see IsKnown).</summary>
+/// <summary>One of supplierOrder.created, supplierOrder.statusChanged, supplierOrder.paused, supplierOrder.shipped, supplierOrder.delivered, supplierOrder.cancelled, supplierOrder.rerouted, supplierOrder.failed, orderPart.statusChanged, storeOrder.paymentChanged, storeOrder.profitChanged, importJob.finished, productLink.syncFailed, connection.circuitOpened, connection.healthChanged, *; a value this version does not know is kept as it is (see IsKnown).</summary>
 [JsonConverter(typeof(EventType.Converter))]
 public readonly partial struct EventType : IEquatable<EventType>
 {
@@ -2812,6 +2997,9 @@ public readonly partial struct EventType : IEquatable<EventType>
     /// <summary><c>storeOrder.paymentChanged</c></summary>
     public static EventType StoreOrderPaymentChanged { get; } = new EventType("storeOrder.paymentChanged");
 
+    /// <summary><c>storeOrder.profitChanged</c></summary>
+    public static EventType StoreOrderProfitChanged { get; } = new EventType("storeOrder.profitChanged");
+
     /// <summary><c>importJob.finished</c></summary>
     public static EventType ImportJobFinished { get; } = new EventType("importJob.finished");
 
@@ -2828,10 +3016,10 @@ public readonly partial struct EventType : IEquatable<EventType>
     public static EventType Value { get; } = new EventType("*");
 
     /// <summary>Every value this version of the client knows.</summary>
-    public static IReadOnlyList<EventType> Known { get; } = new[] { SupplierOrderCreated, SupplierOrderStatusChanged, SupplierOrderPaused, SupplierOrderShipped, SupplierOrderDelivered, SupplierOrderCancelled, SupplierOrderRerouted, SupplierOrderFailed, OrderPartStatusChanged, StoreOrderPaymentChanged, ImportJobFinished, ProductLinkSyncFailed, ConnectionCircuitOpened, ConnectionHealthChanged, Value };
+    public static IReadOnlyList<EventType> Known { get; } = new[] { SupplierOrderCreated, SupplierOrderStatusChanged, SupplierOrderPaused, SupplierOrderShipped, SupplierOrderDelivered, SupplierOrderCancelled, SupplierOrderRerouted, SupplierOrderFailed, OrderPartStatusChanged, StoreOrderPaymentChanged, StoreOrderProfitChanged, ImportJobFinished, ProductLinkSyncFailed, ConnectionCircuitOpened, ConnectionHealthChanged, Value };
 
     /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
-    public bool IsKnown => _value == "supplierOrder.created" || _value == "supplierOrder.statusChanged" || _value == "supplierOrder.paused" || _value == "supplierOrder.shipped" || _value == "supplierOrder.delivered" || _value == "supplierOrder.cancelled" || _value == "supplierOrder.rerouted" || _value == "supplierOrder.failed" || _value == "orderPart.statusChanged" || _value == "storeOrder.paymentChanged" || _value == "importJob.finished" || _value == "productLink.syncFailed" || _value == "connection.circuitOpened" || _value == "connection.healthChanged" || _value == "*";
+    public bool IsKnown => _value == "supplierOrder.created" || _value == "supplierOrder.statusChanged" || _value == "supplierOrder.paused" || _value == "supplierOrder.shipped" || _value == "supplierOrder.delivered" || _value == "supplierOrder.cancelled" || _value == "supplierOrder.rerouted" || _value == "supplierOrder.failed" || _value == "orderPart.statusChanged" || _value == "storeOrder.paymentChanged" || _value == "storeOrder.profitChanged" || _value == "importJob.finished" || _value == "productLink.syncFailed" || _value == "connection.circuitOpened" || _value == "connection.healthChanged" || _value == "*";
 
     /// <summary>The value as the service spells it.</summary>
     public override string ToString() => _value ?? string.Empty;
@@ -2882,6 +3070,10 @@ public sealed partial class CreateProductLinkRequestVariant
 
     [JsonPropertyName("supplierVariantId")]
     public string SupplierVariantId { get; set; } = default!;
+
+    /// <summary>The most the store pays the supplier for one unit of the variant; a part whose supplier cost is above it pauses costAboveLimit. Any currency: compared in the store's currency at the day's rate</summary>
+    [JsonPropertyName("maxBuyPrice")]
+    public Money? MaxBuyPrice { get; set; }
 }
 
 /// <summary>A backup supplier variant for one store variant, on another live connection of the store; a store variant's alternates are tried in the order listed</summary>
@@ -3156,7 +3348,7 @@ public sealed partial class UpdateEventSubscriptionRequest
     [JsonPropertyName("url")]
     public string? Url { get; set; }
 
-    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
+    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
     [JsonPropertyName("eventTypes")]
     public List<EventType>? EventTypes { get; set; }
 
