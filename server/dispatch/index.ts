@@ -4,6 +4,7 @@ import { DispatchSteps1764288000000 } from '../migrations/1764288000000-Dispatch
 import { ReadBackAskedAt1764201600181 } from '../migrations/1764201600181-ReadBackAskedAt';
 import { SupplierOrderCountSlots1764460800260 } from '../migrations/1764460800260-SupplierOrderCountSlots';
 import { Reroutes1764892800341 } from '../migrations/1764892800341-Reroutes';
+import { SupplierOrderReturns1765324800000 } from '../migrations/1765324800000-SupplierOrderReturns';
 import { type OrderReadBack, READBACK_QUEUES } from '../notifications';
 import type { OrderService, PartMoves, SupplierOrdersOfOrders } from '../orders';
 import { domainModule, type Platform } from '../platform/domain';
@@ -52,7 +53,7 @@ export const dispatchModule = domainModule({
   needs: ['suppliers', 'connections', 'orders', 'payments', 'identity', 'events'],
   provides: ['feed', 'supplierOrdersOfOrders'],
   queues: DISPATCH_QUEUES,
-  migrations: [ReadBackAskedAt1764201600181, DispatchSteps1764288000000, SupplierOrderCountSlots1764460800260, Reroutes1764892800341],
+  migrations: [ReadBackAskedAt1764201600181, DispatchSteps1764288000000, SupplierOrderCountSlots1764460800260, Reroutes1764892800341, SupplierOrderReturns1765324800000],
   build(p: Platform, deps: DispatchNeeds) {
     const { config, db, log } = p;
     const registry = deps.suppliers.registry;

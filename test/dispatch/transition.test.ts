@@ -21,7 +21,7 @@ function record(status: SupplierOrderStatus, paymentStatus: SupplierPaymentStatu
     id: '00000000-0000-4000-8000-000000000001', storeId: 's', orderId: 'o', groupKey: 'supplier:c', connectionId: 'c', supplierKey: 'sandbox', orderNumber: '1',
     contractModel: 'promiseToSell', status, reviewReason: null, reviewMessage: null, retryable: null, supplierOrderNumber: 'ss-1-1', numberKnownAbsent: false,
     supplierOrderId: null, supplierStatus: null, costs: null, paymentStatus, shipping: null, attempt: 1, payNow: false, payRequested: false, cancelRequested: false,
-    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, rerouteRequest: null, rerouteTried: [], reroutedTo: null, destination: { name: 'A', line1: '1', city: 'X', postalCode: '1', country: 'US' },
+    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, rerouteRequest: null, rerouteTried: [], reroutedTo: null, returns: [], destination: { name: 'A', line1: '1', city: 'X', postalCode: '1', country: 'US' },
     retriesUsed: 0, nextRetryAt: null, createdByAccountId: 'a', createdByKeyId: null, createdAt: at, updatedAt: at, ...more,
   };
 }
