@@ -21,7 +21,7 @@ export async function printfulControl(fake: RunningFakePrintful, method: string,
 
 /** Store products of the fake's catalogue no other call of this process took, each with a variant on sale. */
 const taken = new Set<string>();
-async function freshProducts(fake: RunningFakePrintful, n: number): Promise<Array<{ productId: string; variantId: string; costMinor: number }>> {
+export async function freshProducts(fake: RunningFakePrintful, n: number): Promise<Array<{ productId: string; variantId: string; costMinor: number }>> {
   const out: Array<{ productId: string; variantId: string; costMinor: number }> = [];
   for (const p of await printfulControl(fake, 'GET', '/catalogue')) {
     const v = p.variants.find((x: any) => x.availability_status === 'active' && x.made.in_stock);
@@ -33,15 +33,21 @@ async function freshProducts(fake: RunningFakePrintful, n: number): Promise<Arra
   throw new Error('the fake Printful catalogue is exhausted');
 }
 
-/** A new Printful store (its token) connected to a new store of the service, or to `into` (another connection of it). */
-export async function openPrintfulShop(svc: ServiceClient, fake: RunningFakePrintful, opts: { products?: number; automation?: Record<string, unknown>; into?: Shop } = {}): Promise<PrintfulShop> {
-  const owner = opts.into?.owner ?? (await newDeveloper(svc, { plan: 'pro', credits: 5000 }));
-  const storeId = opts.into?.storeId ?? (await createStore(svc, owner.key));
+/** A new Printful store (its token) connected to the service's store: the connection's id and the token. */
+export async function connectPrintful(svc: ServiceClient, fake: RunningFakePrintful, owner: { key: string }, storeId: string): Promise<{ connId: string; token: string; storeIds: number[] }> {
   const acc = await printfulControl(fake, 'POST', '/accounts', { name: 'Print shop' });
   seen.secrets.add(acc.token);
   const conn = await svc.call('POST', `/api/store-suppliers/${storeId}`, { key: owner.key, body: { supplierKey: 'printful', mode: 'live', credentials: { apiKey: acc.token } } });
   if (conn.status !== 201) throw new Error(conn.text);
-  const connId = conn.body.result.id;
+  return { connId: conn.body.result.id, token: acc.token, storeIds: acc.storeIds };
+}
+
+/** A new Printful store (its token) connected to a new store of the service, or to `into` (another connection of it). */
+export async function openPrintfulShop(svc: ServiceClient, fake: RunningFakePrintful, opts: { products?: number; automation?: Record<string, unknown>; into?: Shop } = {}): Promise<PrintfulShop> {
+  const owner = opts.into?.owner ?? (await newDeveloper(svc, { plan: 'pro', credits: 5000 }));
+  const storeId = opts.into?.storeId ?? (await createStore(svc, owner.key));
+  const acc = await connectPrintful(svc, fake, owner, storeId);
+  const connId = acc.connId;
   if (opts.automation) await svc.call('PUT', `/api/store-suppliers/${storeId}/${connId}/automation`, { key: owner.key, body: opts.automation });
   const chosen = await freshProducts(fake, opts.products ?? 1);
   const res = await svc.call('POST', `/api/store-suppliers/${storeId}/${connId}/import`, { key: owner.key, body: { products: chosen.map((p) => ({ supplierProductId: p.productId, variantIds: [p.variantId] })), priceRule: { multiplier: '1' } } });

@@ -352,7 +352,7 @@ export interface ChangeSupplierAutomation {
     excludedCountries?: string[];
     /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
     allowUnpaidOrders?: boolean;
-    /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+    /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
     shippingMethod?: ({
       rule: "cheapest" | "fastest";
     }) | ({
@@ -397,7 +397,7 @@ export interface ChangeSupplierAutomation {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
-      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
       shippingMethod: ({
         rule: "cheapest" | "fastest";
       }) | ({
@@ -473,7 +473,7 @@ export interface ChangeSupplierSettings {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
-      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
       shippingMethod: ({
         rule: "cheapest" | "fastest";
       }) | ({
@@ -548,7 +548,7 @@ export interface CompleteSupplierSignIn {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
-      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
       shippingMethod: ({
         rule: "cheapest" | "fastest";
       }) | ({
@@ -782,7 +782,7 @@ export interface ConnectSupplier {
       excludedCountries?: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders?: boolean;
-      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
       shippingMethod?: ({
         rule: "cheapest" | "fastest";
       }) | ({
@@ -828,7 +828,7 @@ export interface ConnectSupplier {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
-      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
       shippingMethod: ({
         rule: "cheapest" | "fastest";
       }) | ({
@@ -934,8 +934,8 @@ export interface CreateEventSubscription {
   body: {
     /** Where events are POSTed: an http(s) address on the public internet */
     url: string;
-    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
-    eventTypes: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
+    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.returned`: A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
+    eventTypes: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.returned" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
     description?: string | null;
   };
   /** 201: Success */
@@ -2971,7 +2971,7 @@ export interface ListSupplierConnections {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
-      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
       shippingMethod: ({
         rule: "cheapest" | "fastest";
       }) | ({
@@ -3635,7 +3635,7 @@ export interface ReplaceSupplierCredentials {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
-      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
       shippingMethod: ({
         rule: "cheapest" | "fastest";
       }) | ({
@@ -4209,7 +4209,7 @@ export interface SetSupplierConnectionEnabled {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
-      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
       shippingMethod: ({
         rule: "cheapest" | "fastest";
       }) | ({
@@ -4792,7 +4792,7 @@ export interface TestSupplierConnection {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
-      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
       shippingMethod: ({
         rule: "cheapest" | "fastest";
       }) | ({
@@ -4865,8 +4865,8 @@ export interface UpdateEventSubscription {
   body: {
     /** Where events are POSTed: an http(s) address on the public internet */
     url?: string;
-    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
-    eventTypes?: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
+    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.returned`: A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
+    eventTypes?: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.returned" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
     description?: string | null;
     enabled?: boolean;
   };

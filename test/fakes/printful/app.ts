@@ -157,6 +157,7 @@ function apiRouter(rt: FakeRuntime): Router {
     const b = body(ctx);
     const externalId = b.external_id;
     if (typeof externalId !== 'string' || !EXTERNAL_ID.test(externalId)) throw new PfFail(400, 'external_id must be up to 32 letters, digits, - and _');
+    state.createCalls.set(externalId, (state.createCalls.get(externalId) ?? 0) + 1);
     if (state.orders.some((o) => o.storeId === store(ctx) && o.external_id === externalId)) throw new PfFail(400, 'Order with this External ID already exists', 'BadRequest', 'OR-13');
     const recipient = (b.recipient ?? {}) as Record<string, unknown>;
     const items = Array.isArray(b.items) ? b.items : [];

@@ -76,7 +76,7 @@ export function controlRouter(state: FakePrintfulState): Router {
   });
 
   router.get('/orders', (ctx) => {
-    ctx.body = state.orders.map((o) => ({ ...state.view(state.tick(o)), storeId: o.storeId, confirms: o.confirms, confirmCalls: o.confirmCalls, cancels: o.cancels }));
+    ctx.body = state.orders.map((o) => ({ ...state.view(state.tick(o)), storeId: o.storeId, confirms: o.confirms, confirmCalls: o.confirmCalls, cancels: o.cancels, createCalls: state.createCalls.get(o.external_id) ?? 0 }));
   });
   router.post('/orders/:id/status', (ctx) => {
     const o = order(ctx);

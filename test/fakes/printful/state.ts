@@ -129,6 +129,8 @@ export class FakePrintfulState {
 
   /** Each store's one webhook configuration (`POST /webhooks` replaces it). */
   readonly webhooks = new Map<number, { url: string; types: string[]; params: Record<string, unknown> }>();
+  /** Every create asked for (`POST /orders`, made or refused), by external id: a second is a caller's bug. */
+  readonly createCalls = new Map<string, number>();
   /** Every webhook delivery attempt (index.ts): the answer's status, or 0 when none came. */
   readonly deliveries: Array<{ type: string; url: string; created: number; retries: number; status: number; at: number; body: string }> = [];
   /** Set by index.ts: sends a webhook, with Printful's retries. */
