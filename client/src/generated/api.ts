@@ -154,7 +154,7 @@ export interface AcknowledgeStoreOrderPaymentAttention {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ... */
         type: string;
         from: string | null;
         to: string | null;
@@ -236,7 +236,7 @@ export interface CancelSupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -302,7 +302,7 @@ export interface CancelSupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -722,7 +722,7 @@ export interface ConfirmStoreOrder {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ... */
         type: string;
         from: string | null;
         to: string | null;
@@ -1259,7 +1259,7 @@ export interface CreateStoreOrder {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ... */
         type: string;
         from: string | null;
         to: string | null;
@@ -1516,7 +1516,7 @@ export interface DeliverStoreOrderPart {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ... */
         type: string;
         from: string | null;
         to: string | null;
@@ -1621,7 +1621,7 @@ export interface FulfilOrderPartManually {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ... */
         type: string;
         from: string | null;
         to: string | null;
@@ -1689,7 +1689,7 @@ export interface FulfilOrderPartManually {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -2026,7 +2026,7 @@ export interface GetStoreOrder {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ... */
         type: string;
         from: string | null;
         to: string | null;
@@ -2159,7 +2159,7 @@ export interface GetSupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -2799,7 +2799,7 @@ export interface ListStoreOrders {
             kind: "key" | "user" | "system";
             id: string | null;
           };
-          /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+          /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ... */
           type: string;
           from: string | null;
           to: string | null;
@@ -3068,7 +3068,7 @@ export interface ListSupplierOrders {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ... */
         type: string;
         from: string | null;
         to: string | null;
@@ -3245,7 +3245,7 @@ export interface MarkStoreOrderPaid {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ... */
         type: string;
         from: string | null;
         to: string | null;
@@ -3348,7 +3348,7 @@ export interface PaySupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -3414,7 +3414,7 @@ export interface PaySupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -3726,7 +3726,7 @@ export interface RerouteSupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -3792,7 +3792,7 @@ export interface RerouteSupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -3914,7 +3914,7 @@ export interface RetrySupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -3980,7 +3980,7 @@ export interface RetrySupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -4387,7 +4387,7 @@ export interface ShipStoreOrderPart {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ... */
         type: string;
         from: string | null;
         to: string | null;
@@ -4560,7 +4560,7 @@ export interface SubmitOrderPart {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -4626,7 +4626,7 @@ export interface SubmitOrderPart {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ... */
       type: string;
       from: string | null;
       to: string | null;

@@ -1354,7 +1354,7 @@ public sealed partial class SupplierOrderEvent
     [JsonPropertyName("actor")]
     public SupplierOrderEventActor Actor { get; set; } = default!;
 
-    /// <summary>created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, ...</summary>
+    /// <summary>created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, ...</summary>
     [JsonPropertyName("type")]
     public string Type { get; set; } = default!;
 
