@@ -1,8 +1,10 @@
 /**
  * The service with the Printful adapter, against the local Printful-format server: the webhook address registered and
  * read back, webhooks prompting read-backs (packages, delivery, returns), replays and forgeries refused, and Printful's
- * retry schedule (on the fake's sped-up clock) ending once the service answers 2xx.
+ * retry schedule (on the fake's sped-up clock) ending once the service answers 2xx, after refusals (400) or while it
+ * cannot decide (503).
  */
+import { Pool } from 'pg';
 import { Secrets } from '../../server/platform/crypto';
 import { RunningFakePrintful, startFakePrintful } from '../fakes/printful';
 import { eventually, leakScanTest, notificationAddress, Service, startService } from '../support/harness';
@@ -175,6 +177,34 @@ test('refused alike: another store\'s event, one older than the retry schedule, 
   // The same event, rightly addressed and in time, is taken: 22 hours late is still within Printful's retries.
   expect((await post(conn.webhookUrl, { ...good, created: now - 22 * 3600, retries: 6 })).status).toBe(200);
   await until(shop, so._id, (s) => s.events.some((e: any) => e.type === 'readBack'), 'the read-back');
+});
+
+test('answered 503 while the service cannot decide (its database out of reach): Printful sends it again on its schedule, and the retry is taken', async () => {
+  const shop = await openPrintfulShop(svc, fake);
+  const { so } = await sendOrder(shop);
+  await soAction(svc, shop, so._id, 'pay');
+  const at = await fakeOrder(so.supplierOrderNumber);
+  const mine = (d: any) => d.type === 'package_shipped' && JSON.parse(d.body).data.order.id === at.id;
+  const admin = new Pool({ connectionString: process.env.TEST_ADMIN_DATABASE_URL, max: 1 });
+  const dbName = new URL(svc.databaseUrl).pathname.slice(1);
+  try {
+    await admin.query(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS false`);
+    await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [dbName]);
+    await control('POST', `/orders/${at.id}/ship`, { trackingNumber: 'PF-AFTER-503' });
+    await eventually(async () => ((await deliveries(mine)).length >= 1 ? true : undefined), 10000, 'the first delivery');
+  } finally {
+    await admin.query(`ALTER DATABASE "${dbName}" ALLOW_CONNECTIONS true`);
+    await admin.end();
+  }
+  const accepted = await eventually(async () => (await deliveries(mine)).find((d: any) => d.status === 200), 30000, 'a retry taken');
+  const all = await deliveries(mine);
+  expect(all[0]).toMatchObject({ status: 503, retries: 0 });
+  // Every attempt before the one taken was answered 503, and none came after it.
+  expect(all.map((d: any) => d.status)).toEqual([...Array(all.length - 1).fill(503), 200]);
+  expect(accepted.retries).toBe(all.length - 1);
+  expect(accepted.retries).toBeGreaterThanOrEqual(1);
+  const shipped = await until(shop, so._id, (s) => s.status === 'shipped', 'shipped');
+  expect(shipped.shipping.trackingNumber).toBe('PF-AFTER-503');
 });
 
 leakScanTest();
