@@ -6,7 +6,7 @@
 import { call, control, type Api } from './api';
 import type { Suppliers } from './programs';
 
-export type SupplierName = 'sandbox' | 'cj' | 'aliexpress';
+export type SupplierName = 'sandbox' | 'cj' | 'aliexpress' | 'printful';
 
 export interface Offer {
   supplierProductId: string;
@@ -31,6 +31,10 @@ interface CjProduct {
   status: number;
   variants: Array<{ vid: string; removed?: boolean; totalStock: number }>;
 }
+interface PfProduct {
+  id: number;
+  variants: Array<{ id: number; availability_status: string; made: { in_stock: boolean } }>;
+}
 interface AeProduct {
   productId: string;
   status: string;
@@ -53,7 +57,10 @@ export async function loadCatalogues(s: Suppliers): Promise<Catalogues> {
   const aliexpress = (await control<AeProduct[]>(s.aliexpress.control, 'GET', '/catalogue'))
     .filter((p) => p.status === 'onSelling' && p.notSoldTo.length === 0 && p.skus[0].stock >= 50)
     .map((p) => ({ supplierProductId: p.productId, supplierVariantId: `${p.productId}:${p.skus[0].skuId}` }));
-  return { sandbox, cj, aliexpress };
+  const printful = (await control<PfProduct[]>(s.printful.control, 'GET', '/catalogue'))
+    .filter((p) => p.variants[0].availability_status === 'active' && p.variants[0].made.in_stock)
+    .map((p) => ({ supplierProductId: String(p.id), supplierVariantId: String(p.variants[0].id) }));
+  return { sandbox, cj, aliexpress, printful };
 }
 
 interface Imported {

@@ -56,6 +56,7 @@ function supplierEnv(s: Suppliers): Record<string, string> {
     ALIEXPRESS_APP_KEY: s.aliexpress.appKey,
     ALIEXPRESS_APP_SECRET: s.aliexpress.appSecret,
     ALIEXPRESS_API_BASE_URL: s.aliexpress.baseUrl,
+    PRINTFUL_API_BASE_URL: s.printful.baseUrl,
   };
 }
 

@@ -42,7 +42,7 @@ export function startLoad(stores: Store[], cats: Catalogues, shoppers: Shoppers,
       })(),
     );
 
-  const kinds: SupplierName[] = ['sandbox', 'cj', 'aliexpress'];
+  const kinds: SupplierName[] = ['sandbox', 'cj', 'aliexpress', 'printful'];
   for (const store of stores) {
     every('shopper', () => 3000 + random() * 4000, () => buying, () => shoppers.order(store, (o) => dispatch.add(o)));
     let next = 0;

@@ -1,7 +1,7 @@
 /**
- * The programs beside the service: the sandbox supplier, the sandbox payment provider, the CJ-format and the
- * AliExpress-format servers. Each is found through its npm script (`sandbox-supplier`, `sandbox-payments`,
- * `fake-cj`, `fake-aliexpress`: the `node <file>` it runs), so the soak follows them wherever they move, and each
+ * The programs beside the service: the sandbox supplier, the sandbox payment provider, the CJ-format, the
+ * AliExpress-format and the Printful-format servers. Each is found through its npm script (`sandbox-supplier`,
+ * `sandbox-payments`, `fake-cj`, `fake-aliexpress`, `fake-printful`: the `node <file>` it runs), so the soak follows them wherever they move, and each
  * is run by hand as its script would: it prints one JSON line saying where it listens. The soak talks to them only
  * through their own APIs and control APIs.
  */
@@ -76,6 +76,7 @@ export interface Suppliers {
   payments: { baseUrl: string; control: string };
   cj: { baseUrl: string; control: string };
   aliexpress: { baseUrl: string; control: string; appKey: string; appSecret: string };
+  printful: { baseUrl: string; control: string };
   programs: Program[];
 }
 
@@ -96,6 +97,8 @@ export async function startSuppliers(): Promise<Suppliers> {
   const payments = await start('sandbox-payments', { ...quiet, SANDBOX_PAYMENTS_PORT: '0', SANDBOX_PAYMENTS_CONTROL: '1' });
   const cj = await start('fake-cj', { FAKE_CJ_PORT: '0' });
   const ae = await start('fake-aliexpress', { FAKE_ALIEXPRESS_PORT: '0' });
+  // Confirmed Printful orders go into production after 10 s and ship after 20 s (with their webhooks).
+  const pf = await start('fake-printful', { FAKE_PRINTFUL_PORT: '0', FAKE_PRINTFUL_ADVANCE_MS: '10000' });
   const sbx = sandbox.banner.sandboxSupplier.baseUrl;
   const pay = payments.banner.sandboxPayments.baseUrl;
   return {
@@ -103,6 +106,7 @@ export async function startSuppliers(): Promise<Suppliers> {
     payments: { baseUrl: pay, control: `${pay}/control` },
     cj: { baseUrl: cj.banner.fakeCj.baseUrl, control: cj.banner.fakeCj.controlUrl },
     aliexpress: { baseUrl: ae.banner.fakeAliExpress.baseUrl, control: ae.banner.fakeAliExpress.controlUrl, appKey: ae.banner.fakeAliExpress.appKey, appSecret: ae.banner.fakeAliExpress.appSecret },
+    printful: { baseUrl: pf.banner.fakePrintful.baseUrl, control: pf.banner.fakePrintful.controlUrl },
     programs: started,
   };
 }

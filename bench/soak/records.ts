@@ -3,7 +3,7 @@
  * control APIs), and of the service only what ties those to the stores' orders (its supplier orders and store orders,
  * read over its API) and what only its database can tell (read-only: jobs, the outbox, the credit ledger).
  */
-import { AeOrder, aeOrders, CjRecords, cjRecords, SandboxRecords, sandboxRecords } from './supplier-side';
+import { AeOrder, aeOrders, CjRecords, cjRecords, PfOrder, pfOrders, SandboxRecords, sandboxRecords } from './supplier-side';
 import type { Suppliers } from './programs';
 import type { Store } from './world';
 
@@ -31,6 +31,7 @@ export interface Gathered {
   sandbox: SandboxRecords;
   cj: CjRecords;
   aliexpress: AeOrder[];
+  printful: PfOrder[];
   /** The service's supplier orders of every soak store, by id; each with its store. */
   supplierOrders: Map<string, ServiceSupplierOrder & { store: Store }>;
   /** By number without its attempt (`ss-<…>`): the supplier order a supplier's order was made for. */
@@ -66,7 +67,7 @@ export async function gather(s: Suppliers, stores: Store[]): Promise<Gathered> {
       byNumberStem.set(numberStem(so.supplierOrderNumber), entry);
     }
   }
-  return { sandbox: await sandboxRecords(s), cj: await cjRecords(s), aliexpress: await aeOrders(s), supplierOrders, byNumberStem };
+  return { sandbox: await sandboxRecords(s), cj: await cjRecords(s), aliexpress: await aeOrders(s), printful: await pfOrders(s), supplierOrders, byNumberStem };
 }
 
 export async function storeOrder(store: Store, orderId: string): Promise<ServiceStoreOrder | null> {
@@ -76,7 +77,7 @@ export async function storeOrder(store: Store, orderId: string): Promise<Service
 
 /** One order at a supplier, in common words: whose it is, its number, whether it is live and whether it was paid. */
 export interface AtSupplier {
-  supplier: 'sandbox' | 'cj' | 'aliexpress';
+  supplier: 'sandbox' | 'cj' | 'aliexpress' | 'printful';
   id: string;
   account: string;
   number: string;
@@ -102,5 +103,7 @@ export function ordersAtSuppliers(g: Gathered): AtSupplier[] {
       live: !(o.orderStatus === 'FINISH' && o.endReason),
       paid: o.paidAtCreate || o.orderStatus !== 'PLACE_ORDER_SUCCESS',
     })),
+    // Confirmed is paid (the store's card is charged); a cancel refunds it.
+    ...g.printful.map((o) => ({ supplier: 'printful' as const, id: String(o.id), account: String(o.storeId), number: o.external_id, status: o.status, live: o.status !== 'canceled', paid: o.confirms > 0 && o.status !== 'canceled' })),
   ];
 }

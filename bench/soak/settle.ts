@@ -29,7 +29,7 @@ async function left(g: Gathered, stores: Store[], deployments: Deployment[], sho
   const out: string[] = [];
   const open = [...g.supplierOrders.values()].filter((so) => !SETTLED.has(so.status));
   if (open.length) out.push(`${open.length} supplier orders not final or paused (${[...new Set(open.map((so) => so.status))].join(', ')})`);
-  const unshipped = ordersAtSuppliers(g).filter((o) => o.paid && o.live && !/ship|deliver|WAIT_BUYER|FINISH/i.test(o.status));
+  const unshipped = ordersAtSuppliers(g).filter((o) => o.paid && o.live && !/ship|deliver|WAIT_BUYER|FINISH|fulfilled|archived/i.test(o.status));
   if (unshipped.length) out.push(`${unshipped.length} paid orders not yet shipped at the suppliers`);
   if (dispatch.pending) out.push(`${dispatch.pending} parts still to send or pay by hand`);
   if (shoppers.undelivered()) out.push(`${shoppers.undelivered()} payment events the provider has not delivered`);

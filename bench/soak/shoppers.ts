@@ -1,6 +1,6 @@
 /**
- * Shoppers: store orders made as a storefront makes them, of one to three parts (a sandbox part, a CJ part, an
- * AliExpress part), paid through the sandbox payment provider (promise-to-sell ones only authorised there, and
+ * Shoppers: store orders made as a storefront makes them, of one to four parts (a sandbox part, a CJ part, an
+ * AliExpress part, a Printful part), paid through the sandbox payment provider (promise-to-sell ones only authorised there, and
  * captured by the service once the supplier accepted). The provider then notifies the store, signed.
  */
 import { call, sleep } from './api';
@@ -35,6 +35,7 @@ function basket(store: Store, promise: boolean, random: () => number): Product[]
   if (random() < 0.7) chosen.push(pick(of('sandbox'), random));
   if (random() < 0.45) chosen.push(pick(of('cj'), random));
   if (random() < 0.3) chosen.push(pick(of('aliexpress'), random));
+  if (random() < 0.25 && of('printful').length) chosen.push(pick(of('printful'), random));
   return chosen.length ? chosen : [pick(of('sandbox'), random)];
 }
 

@@ -1,7 +1,8 @@
 /**
  * The soak's stores, made as merchants make them, over HTTP: an account (Developer, pro plan and credits from the
  * operator API), a key, a store, a sandbox connection (automatic, paying the supplier), a CJ-format connection
- * (manual: the soak sends and pays its parts), an AliExpress-format connection made by signing in (automatic),
+ * (manual: the soak sends and pays its parts), an AliExpress-format connection made by signing in (automatic), a
+ * Printful-format connection (automatic: drafted and confirmed as shoppers pay; its webhooks report the packages),
  * products imported from each, the sandbox payment provider, and event subscriptions to flaky receivers.
  */
 import crypto from 'node:crypto';
@@ -19,7 +20,7 @@ export interface Store {
   owner: { accountId: string; key: string; session: string };
   storeId: string;
   conns: Record<SupplierName, string>;
-  /** The store's accounts at the suppliers: the sandbox account, the CJ openId, the AliExpress buyer. */
+  /** The store's accounts at the suppliers: the sandbox account, the CJ openId, the AliExpress buyer, the Printful store id. */
   accounts: Record<SupplierName, string>;
   products: Product[];
   /** Supplier products an import was tried for (imported or not). */
@@ -65,10 +66,12 @@ export async function openStore(index: number, deployment: Deployment, s: Suppli
   const sbx = await control<{ accountId: string; liveKey: string }>(s.sandbox.control, 'POST', '/accounts', { balanceMinor: 1_000_000_000, testBalanceMinor: 100_000 });
   const cj = await control<{ openId: string; apiKey: string }>(s.cj.control, 'POST', '/accounts', { balance: '10000000.00', qps: 6 });
   const buyer = await control<{ userId: string }>(s.aliexpress.control, 'POST', '/buyers', {});
+  const pf = await control<{ token: string; storeIds: number[] }>(s.printful.control, 'POST', '/accounts', { name: `Soak print shop ${index}` });
   const conns = {
     sandbox: await connect(api, owner, storeId, 'sandbox', { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: sbx.liveKey } }),
     cj: await connect(api, owner, storeId, 'cj', { supplierKey: 'cj', mode: 'live', credentials: { apiKey: cj.apiKey }, settings: { requestsPerSecond: 6 } }),
     aliexpress: '',
+    printful: await connect(api, owner, storeId, 'printful', { supplierKey: 'printful', mode: 'live', credentials: { apiKey: pf.token } }),
   };
   const signedIn = await signInToAliExpress(api, owner, storeId, buyer.userId);
   api.book.push({ requestId: signedIn.requestId, accountId: owner.accountId, action: 'supplierConnection.connect', price: 5, expected: 5, what: `connect aliexpress to store ${storeId} by signing in`, status: signedIn.status });
@@ -76,6 +79,7 @@ export async function openStore(index: number, deployment: Deployment, s: Suppli
   await automation(api, owner, storeId, conns.sandbox, { level: 'automatic', automaticPayment: true });
   await automation(api, owner, storeId, conns.cj, { level: 'manual', automaticPayment: false });
   await automation(api, owner, storeId, conns.aliexpress, { level: 'automatic', automaticPayment: true });
+  await automation(api, owner, storeId, conns.printful, { level: 'automatic', automaticPayment: true });
 
   const store: Store = {
     index,
@@ -84,14 +88,14 @@ export async function openStore(index: number, deployment: Deployment, s: Suppli
     owner,
     storeId,
     conns,
-    accounts: { sandbox: sbx.accountId, cj: cj.openId, aliexpress: buyer.userId },
+    accounts: { sandbox: sbx.accountId, cj: cj.openId, aliexpress: buyer.userId, printful: String(pf.storeIds[0]) },
     products: [],
     tried: new Set(),
     merchant: { id: '', apiKey: '' },
     receivers: [],
     subscriptions: [],
   };
-  for (const supplier of ['sandbox', 'sandbox', 'cj', 'cj', 'aliexpress'] as SupplierName[]) {
+  for (const supplier of ['sandbox', 'sandbox', 'cj', 'cj', 'aliexpress', 'printful'] as SupplierName[]) {
     const p = await importOne(store, cats, supplier);
     if (!p) throw new Error(`store ${index}: the first ${supplier} import did not import: ${JSON.stringify(api.book.at(-1))}`);
   }

@@ -111,6 +111,10 @@ export function eventSentence(e: HistoryEvent, currency: string): string {
         return `The supplier could not be reached${typeof d.message === 'string' ? ` (${d.message})` : ''}; tried again automatically${typeof d.retryInSeconds === 'number' ? ` after ${d.retryInSeconds} s` : ''}.`;
       case 'readBack':
         return `Read again from the supplier${supplierSays}.`;
+      case 'packageReturned': {
+        const packages = Array.isArray(d.returned) ? (d.returned as Array<{ carrier?: unknown; trackingNumber?: unknown }>).map((r) => `${String(r.carrier ?? '')} ${String(r.trackingNumber ?? '')}`.trim()) : [];
+        return `A package went back to the supplier${packages.length ? ` (${packages.join(', ')})` : ''}: reship or refund it${supplierSays}.`;
+      }
       case 'captureRequested':
         return 'The payment provider was asked to capture the shopper\'s payment, and took the request (its signed notification confirms the charge).';
       case 'captureFailed':

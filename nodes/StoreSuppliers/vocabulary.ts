@@ -161,6 +161,7 @@ export const EVENT_TYPES = {
   'supplierOrder.delivered': 'The supplier order was delivered.',
   'supplierOrder.cancelled': 'The supplier order was cancelled.',
   'supplierOrder.rerouted': 'A paused supplier order\'s items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference.',
+  'supplierOrder.returned': 'A package of a shipped supplier order went back to the supplier (Printful\'s package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays.',
   'supplierOrder.failed': 'Sending the supplier order failed for now; a background job retries it.',
   'orderPart.statusChanged': "An order part's status changed (pending, processing, shipped, delivered, cancelled).",
   'storeOrder.paymentChanged': "A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged.",

@@ -34,7 +34,7 @@ export const automationFields = {
       object({ rule: { const: 'named' }, service: { type: 'string', minLength: 1, maxLength: 100, pattern: '^[\\x20-\\x7e]+$', description: "The supplier's name of the service, as its freight quote names it (for example CAINIAO_STANDARD)" } }, ['rule', 'service']),
     ],
     description:
-      "Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it.",
+      "Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it.",
   },
   reroute: object(
     {

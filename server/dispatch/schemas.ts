@@ -6,7 +6,7 @@ const eventSchema = object(
   {
     at: dateTime,
     actor: object({ kind: { enum: ['key', 'user', 'system'] }, id: { type: ['string', 'null'] } }, ['kind', 'id']),
-    type: { type: 'string', description: 'created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ...' },
+    type: { type: 'string', description: 'created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ...' },
     from: { type: ['string', 'null'] },
     to: { type: ['string', 'null'] },
     details: { type: 'object', description: 'Choices such as payNow and acceptCost, and what the service saw' },

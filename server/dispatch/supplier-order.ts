@@ -61,6 +61,8 @@ export interface SupplierOrder {
   rerouteTried: RerouteTry[];
   /** The supplier order that took this one's items. */
   reroutedTo: string | null;
+  /** Packages the supplier reported returned to it, each recorded once (history `packageReturned`). */
+  returns: PackageReturn[];
   destination: Destination;
   retriesUsed: number;
   nextRetryAt: Date | null;
@@ -68,6 +70,13 @@ export interface SupplierOrder {
   createdByKeyId: string | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** A package the supplier reported returned to it, and when the service learnt it. */
+export interface PackageReturn {
+  carrier: string;
+  trackingNumber: string;
+  at: string;
 }
 
 export interface RerouteRequest {

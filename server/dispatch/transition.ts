@@ -115,7 +115,7 @@ function newRecord(r: NewSupplierOrder, now: Date): SupplierOrder {
   return {
     ...r, status: 'queued', reviewReason: null, reviewMessage: null, retryable: null, supplierOrderNumber: supplierOrderNumber(r.id, 1), numberKnownAbsent: false,
     supplierOrderId: null, supplierStatus: null, costs: null, paymentStatus: 'unpaid', shipping: null, attempt: 1, payRequested: false, cancelRequested: false,
-    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, rerouteRequest: null, rerouteTried: [], reroutedTo: null, retriesUsed: 0, nextRetryAt: null, createdAt: now, updatedAt: now,
+    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, rerouteRequest: null, rerouteTried: [], reroutedTo: null, returns: [], retriesUsed: 0, nextRetryAt: null, createdAt: now, updatedAt: now,
   };
 }
 
@@ -157,7 +157,14 @@ function effect(so: SupplierOrder, e: DispatchEvent, now: Date): { fields: Field
     case 'cancelRequested':
       return { fields: { cancelRequested: true, ...(e.storeTakesOver ? { storeTakesOver: true } : {}) }, history: by(e.actor, e.storeTakesOver ? 'fulfilManuallyRequested' : 'cancelRequested') };
     case 'supplierAnswered': {
-      const fields = { ...answerFields(so, e.answer), ...(e.paymentDue !== undefined ? { paymentDue: e.paymentDue } : {}), ...(e.payRequestDone ? { payRequested: false } : {}) };
+      const fields: Fields = { ...answerFields(so, e.answer), ...(e.paymentDue !== undefined ? { paymentDue: e.paymentDue } : {}), ...(e.payRequestDone ? { payRequested: false } : {}) };
+      // A package returned to the supplier is recorded once, whatever answer first tells it (event supplierOrder.returned).
+      const known = new Set(so.returns.map((r) => r.trackingNumber));
+      const returned = (e.answer.returns ?? []).filter((r) => !known.has(r.trackingNumber)).map((r) => ({ carrier: r.carrier, trackingNumber: r.trackingNumber, at: now.toISOString() }));
+      if (returned.length) {
+        fields.returns = [...so.returns, ...returned];
+        return { fields, history: by(SYSTEM, 'packageReturned', { supplierStatus: e.answer.supplierStatus, via: e.history, returned: returned.map(({ carrier, trackingNumber }) => ({ carrier, trackingNumber })), ...e.details }) };
+      }
       return { fields, history: by(SYSTEM, e.history, { supplierStatus: e.answer.supplierStatus, ...e.details }) };
     }
     case 'paused':

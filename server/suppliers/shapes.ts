@@ -72,6 +72,8 @@ export interface SupplierOrderSnapshot {
   paid: boolean;
   costs: { itemsMinor: number; shippingMinor: number; totalMinor: number; currency: string } | null;
   shipping: { carrier: string; trackingNumber: string; shippedAt: string | null } | null;
+  /** Packages the supplier reports as returned to it (so far Printful only); absent: the supplier says nothing of returns. */
+  returns?: Array<{ carrier: string; trackingNumber: string }>;
 }
 
 /** What a verified notification asks the service to read back; it never carries state to apply. */

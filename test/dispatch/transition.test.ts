@@ -21,7 +21,7 @@ function record(status: SupplierOrderStatus, paymentStatus: SupplierPaymentStatu
     id: '00000000-0000-4000-8000-000000000001', storeId: 's', orderId: 'o', groupKey: 'supplier:c', connectionId: 'c', supplierKey: 'sandbox', orderNumber: '1',
     contractModel: 'promiseToSell', status, reviewReason: null, reviewMessage: null, retryable: null, supplierOrderNumber: 'ss-1-1', numberKnownAbsent: false,
     supplierOrderId: null, supplierStatus: null, costs: null, paymentStatus, shipping: null, attempt: 1, payNow: false, payRequested: false, cancelRequested: false,
-    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, rerouteRequest: null, rerouteTried: [], reroutedTo: null, destination: { name: 'A', line1: '1', city: 'X', postalCode: '1', country: 'US' },
+    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, rerouteRequest: null, rerouteTried: [], reroutedTo: null, returns: [], destination: { name: 'A', line1: '1', city: 'X', postalCode: '1', country: 'US' },
     retriesUsed: 0, nextRetryAt: null, createdByAccountId: 'a', createdByKeyId: null, createdAt: at, updatedAt: at, ...more,
   };
 }
@@ -188,4 +188,20 @@ test('a reroute: asked only of a paused order, due as a step while asked; done, 
   expect(transition(record('queued', 'unpaid'), { ...SAMPLES.paused, reroute: { ...REROUTE, by: 'rule' } } as DispatchEvent).next).toBe('reroute');
   // A retry drops a reroute asked and not yet done.
   expect(transition(asked.after, SAMPLES.retry).after.rerouteRequest).toBeNull();
+});
+
+test('a returned package is recorded once, by tracking number, as packageReturned; the status stays, and an answer naming it again records nothing', () => {
+  const two = { ...SHIPPED, trackingNumber: 'PF-A, PF-B' };
+  const delivered = record('delivered', 'paid', { shipping: two });
+  const returning: DispatchEvent = { type: 'supplierAnswered', answer: { ...answer('delivered'), shipping: two, returns: [{ carrier: 'USPS', trackingNumber: 'PF-A' }] }, history: 'readBack' };
+  const first = transition(delivered, returning, new Date('2026-01-03T00:00:00Z'));
+  expect(first.to).toBe('delivered');
+  expect(first.fields.returns).toEqual([{ carrier: 'USPS', trackingNumber: 'PF-A', at: '2026-01-03T00:00:00.000Z' }]);
+  expect(first.history).toMatchObject({ type: 'packageReturned', details: { via: 'readBack', returned: [{ carrier: 'USPS', trackingNumber: 'PF-A' }] } });
+  const again = transition(first.after, returning);
+  expect(again.fields.returns).toBeUndefined();
+  expect(again.history.type).toBe('readBack');
+  const second = transition(first.after, { ...returning, answer: { ...returning.answer, returns: [{ carrier: 'USPS', trackingNumber: 'PF-A' }, { carrier: 'DHL', trackingNumber: 'PF-B' }] } } as DispatchEvent);
+  expect(second.fields.returns?.map((r) => r.trackingNumber)).toEqual(['PF-A', 'PF-B']);
+  expect(second.history.details.returned).toEqual([{ carrier: 'DHL', trackingNumber: 'PF-B' }]);
 });

@@ -15,6 +15,8 @@ import { createDatabase, eventually, Sandbox, Service, startSandbox, startServic
 import { openShop, placeOrder, received, Shop } from './orders';
 import { liveOrders, openRerouteShop } from './reroute';
 import { RunningFakeCj, startFakeCj } from '../fakes/cj';
+import { RunningFakePrintful, startFakePrintful } from '../fakes/printful';
+import { openPrintfulShop, PRINTFUL_US, printfulOrdersAt } from './printful';
 import { connectPayments, PaymentSandbox, startPaymentSandbox } from './payments';
 
 const PARTS = 4;
@@ -26,6 +28,7 @@ let sandbox: Sandbox;
 const started: Service[] = [];
 let paymentProvider: PaymentSandbox;
 let fake: RunningFakeCj;
+let printful: RunningFakePrintful;
 
 /** The sandbox supplier, the payment provider and CJ's fake for one file; every service started is killed after it. */
 export function killSetup(): void {
@@ -33,9 +36,11 @@ export function killSetup(): void {
     sandbox = await startSandbox();
     paymentProvider = await startPaymentSandbox();
     fake = await startFakeCj();
+    printful = await startFakePrintful({ requestsPerMinute: 100_000 });
   });
   afterAll(async () => {
     await fake?.close();
+    await printful?.close();
     for (const s of started.reverse()) await s.stop('SIGKILL').catch(() => undefined);
     await sandbox?.close();
     await paymentProvider?.close();
@@ -85,7 +90,7 @@ function expectCrossedAndKilled(file: string, point: string, parts: string[], de
 
 async function worker(label: string, databaseUrl: string, log: string, failpoint?: string): Promise<Service | 'crashed'> {
   try {
-    const env = { ...WORKER_ENV, CJ_API_BASE_URL: fake.baseUrl, FAILPOINTS_LOG: log, ...(failpoint ? { FAILPOINTS: failpoint } : {}) };
+    const env = { ...WORKER_ENV, CJ_API_BASE_URL: fake.baseUrl, PRINTFUL_API_BASE_URL: printful.baseUrl, FAILPOINTS_LOG: log, ...(failpoint ? { FAILPOINTS: failpoint } : {}) };
     const w = await startService({ label, sandbox, payments: paymentProvider, databaseUrl, role: 'worker', env });
     started.push(w);
     return w;
@@ -107,14 +112,20 @@ async function crashAgainAndAgain(label: string, databaseUrl: string, log: strin
   return crashes;
 }
 
-export const killedAtStep = (point: string, model: 'standard' | 'promiseToSell') => async () => {
-  const label = `kill-${point.split('.')[1]}`;
+/**
+ * `supplier` printful: the part goes to the Printful-format server, where create is a draft and pay its confirm; a
+ * crash between them (afterCreate, beforePay) must leave one draft, found again, and one confirm.
+ */
+export const killedAtStep = (point: string, model: 'standard' | 'promiseToSell', supplier: 'sandbox' | 'printful' = 'sandbox') => async () => {
+  const label = `kill-${supplier === 'printful' ? 'pf-' : ''}${point.split('.')[1]}`;
   const databaseUrl = await createDatabase(label);
-  const api = await startService({ label, sandbox, payments: paymentProvider, databaseUrl, role: 'api', env: { DISPATCH_WAIT_MS: '0' } });
+  const api = await startService({ label, sandbox, payments: paymentProvider, databaseUrl, role: 'api', env: { DISPATCH_WAIT_MS: '0', PRINTFUL_API_BASE_URL: printful.baseUrl } });
   started.push(api);
-  const shop: Shop = await openShop(api, sandbox, { automation: { level: 'automatic', automaticPayment: true, allowUnpaidOrders: true } });
+  const automation = { level: 'automatic', automaticPayment: true, allowUnpaidOrders: true };
+  const shop: Shop = supplier === 'printful' ? await openPrintfulShop(api, printful, { automation }) : await openShop(api, sandbox, { automation });
   const orders = [];
-  for (let i = 0; i < PARTS; i++) orders.push(await placeOrder(api, shop, model === 'promiseToSell' ? { paymentMethod: 'online', contractModel: 'promiseToSell' } : {}));
+  const destination = supplier === 'printful' ? { destination: PRINTFUL_US } : {};
+  for (let i = 0; i < PARTS; i++) orders.push(await placeOrder(api, shop, model === 'promiseToSell' ? { paymentMethod: 'online', contractModel: 'promiseToSell', ...destination } : destination));
   // Promise to sell starts on the shopper's authorisation, which the payment provider reports.
   const payments = model === 'promiseToSell' ? await connectPayments(api, paymentProvider, shop.storeId, shop.owner.key) : null;
   for (const o of orders) {
@@ -148,6 +159,17 @@ export const killedAtStep = (point: string, model: 'standard' | 'promiseToSell')
   console.log(`${point}: ${crashes} crashes, every part settled ${recoveredMs} ms after the last restart`);
 
   expectCrossedAndKilled(log, point, rows.map((row) => row.id), crashes);
+  if (supplier === 'printful') {
+    // Printful's own records: one draft per part, asked for once (the look-up by external id found it after a crash),
+    // confirmed once, and no confirm asked for a second time.
+    for (const row of rows) {
+      const held = await printfulOrdersAt(printful, row.supplier_order_number);
+      expect(held.map((o: any) => ({ status: o.status, createCalls: o.createCalls, confirms: o.confirms, confirmCalls: o.confirmCalls, cancels: o.cancels }))).toEqual([
+        { status: 'pending', createCalls: 1, confirms: 1, confirmCalls: 1, cancels: 0 },
+      ]);
+    }
+    return;
+  }
   const r = await received(sandbox);
   for (const row of rows) {
     expect(r.count(row.supplier_order_number)).toBe(1);

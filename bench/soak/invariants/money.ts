@@ -36,7 +36,7 @@ export function noDuplicateSupplierOrders(g: Gathered): Verdict[] {
     perPart.push(`order ${orderId}, part ${groupKey} has ${orders.length} live orders at its suppliers: ${orders.map(describe).join('; ')}; ${serviceSays(g, orders[0].number)}`);
   }
   return [
-    verdict('no duplicate supplier order per number', `${all.length} orders at the suppliers (sandbox ${g.sandbox.orders.length}, CJ ${g.cj.orders.length}, AliExpress ${g.aliexpress.length})`, byNumber),
+    verdict('no duplicate supplier order per number', `${all.length} orders at the suppliers (sandbox ${g.sandbox.orders.length}, CJ ${g.cj.orders.length}, AliExpress ${g.aliexpress.length}, Printful ${g.printful.length})`, byNumber),
     verdict('no duplicate supplier order per order part', `${all.length} orders at the suppliers against ${g.supplierOrders.size} supplier orders of the service`, perPart),
   ];
 }
@@ -52,6 +52,10 @@ export function noDoublePayment(g: Gathered): Verdict {
   for (const [orderId, pays] of repeated(g.cj.payments, (p) => p.orderId)) {
     failures.push(`CJ took ${pays.length} payments (${pays.map((p) => `${p.amountCents} by ${p.source}`).join(', ')}) for its order ${orderId} (number ${pays[0].orderNumber}); ${serviceSays(g, pays[0].orderNumber)}`);
   }
+  // Printful: a draft confirmed (charged) twice, or a confirm asked for twice (the second is refused, but was sent).
+  for (const o of g.printful.filter((x) => x.confirms > 1 || x.confirmCalls > 1)) {
+    failures.push(`Printful was asked to confirm its order ${o.id} (number ${o.external_id}) ${o.confirmCalls} times and confirmed it ${o.confirms} times; ${serviceSays(g, o.external_id)}`);
+  }
   const paid = ordersAtSuppliers(g).filter((o) => o.paid && g.byNumberStem.has(numberStem(o.number)));
   for (const [, orders] of repeated(paid, (o) => {
     const so = g.byNumberStem.get(numberStem(o.number))!;
@@ -59,7 +63,7 @@ export function noDoublePayment(g: Gathered): Verdict {
   })) {
     failures.push(`one order part was paid ${orders.length} times at its suppliers: ${orders.map(describe).join('; ')}; ${serviceSays(g, orders[0].number)}`);
   }
-  return verdict('no double payment at any supplier', `${g.sandbox.payments.length} sandbox and ${g.cj.payments.length} CJ payments, ${g.aliexpress.filter((o) => o.paidAtCreate).length} AliExpress orders paid at creation`, failures);
+  return verdict('no double payment at any supplier', `${g.sandbox.payments.length} sandbox and ${g.cj.payments.length} CJ payments, ${g.aliexpress.filter((o) => o.paidAtCreate).length} AliExpress orders paid at creation, ${g.printful.filter((o) => o.confirms > 0).length} Printful orders confirmed`, failures);
 }
 
 interface ProviderPayment {

@@ -35,6 +35,7 @@ export interface SupplierOrderRow {
   reroute_request: SupplierOrder['rerouteRequest'];
   reroute_tried: SupplierOrder['rerouteTried'];
   rerouted_to: string | null;
+  returns: SupplierOrder['returns'] | null;
   destination: SupplierOrder['destination'];
   retries_used: number;
   next_retry_at: Date | null;
@@ -46,7 +47,7 @@ export interface SupplierOrderRow {
 /** A supplier order's columns, named (the hot statements are prepared: their result may not change with the table). */
 export const COLUMNS_READ = `id, store_id, order_id, group_key, connection_id, supplier_key, order_number, contract_model, status, review_reason, review_message,
   retryable, supplier_order_number, number_known_absent, supplier_order_id, supplier_status, costs, payment_status, shipping, attempt, pay_now, pay_requested,
-  cancel_requested, payment_due, capture_requested, store_takes_over, accepted_cost_minor, reroute_request, reroute_tried, rerouted_to, destination, retries_used, next_retry_at, created_by_account_id,
+  cancel_requested, payment_due, capture_requested, store_takes_over, accepted_cost_minor, reroute_request, reroute_tried, rerouted_to, returns, destination, retries_used, next_retry_at, created_by_account_id,
   created_by_key_id, created_at, updated_at`;
 export const OF_S = COLUMNS_READ.split(',').map((c) => `s.${c.trim()}`).join(', ');
 export const LISTED_OF_S = `${'id store_id order_id order_number group_key connection_id supplier_key contract_model status review_reason review_message retryable supplier_order_number supplier_order_id supplier_status costs payment_status shipping attempt destination'
@@ -64,7 +65,7 @@ export function supplierOrderOf(r: SupplierOrderRow): SupplierOrder {
     supplierOrderNumber: r.supplier_order_number, numberKnownAbsent: r.number_known_absent, supplierOrderId: r.supplier_order_id, supplierStatus: r.supplier_status,
     costs: r.costs, paymentStatus: r.payment_status, shipping: r.shipping, attempt: r.attempt, payNow: r.pay_now, payRequested: r.pay_requested,
     cancelRequested: r.cancel_requested, paymentDue: r.payment_due, captureRequested: r.capture_requested, storeTakesOver: r.store_takes_over,
-    acceptedCostMinor: r.accepted_cost_minor === null ? null : Number(r.accepted_cost_minor), rerouteRequest: r.reroute_request, rerouteTried: r.reroute_tried ?? [], reroutedTo: r.rerouted_to, destination: r.destination, retriesUsed: r.retries_used,
+    acceptedCostMinor: r.accepted_cost_minor === null ? null : Number(r.accepted_cost_minor), rerouteRequest: r.reroute_request, rerouteTried: r.reroute_tried ?? [], reroutedTo: r.rerouted_to, returns: r.returns ?? [], destination: r.destination, retriesUsed: r.retries_used,
     nextRetryAt: r.next_retry_at, createdByAccountId: r.created_by_account_id, createdByKeyId: r.created_by_key_id, createdAt: r.created_at, updatedAt: r.updated_at,
   };
 }

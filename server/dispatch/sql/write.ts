@@ -20,9 +20,9 @@ const COLUMNS: Record<string, string> = {
   reviewReason: 'review_reason', reviewMessage: 'review_message', retryable: 'retryable', supplierOrderId: 'supplier_order_id', supplierStatus: 'supplier_status',
   costs: 'costs', paymentStatus: 'payment_status', shipping: 'shipping', attempt: 'attempt', supplierOrderNumber: 'supplier_order_number',
   numberKnownAbsent: 'number_known_absent', payRequested: 'pay_requested', cancelRequested: 'cancel_requested', storeTakesOver: 'store_takes_over',
-  acceptedCostMinor: 'accepted_cost_minor', rerouteRequest: 'reroute_request', rerouteTried: 'reroute_tried', reroutedTo: 'rerouted_to', retriesUsed: 'retries_used', nextRetryAt: 'next_retry_at', paymentDue: 'payment_due', captureRequested: 'capture_requested',
+  acceptedCostMinor: 'accepted_cost_minor', rerouteRequest: 'reroute_request', rerouteTried: 'reroute_tried', reroutedTo: 'rerouted_to', returns: 'returns', retriesUsed: 'retries_used', nextRetryAt: 'next_retry_at', paymentDue: 'payment_due', captureRequested: 'capture_requested',
 };
-const JSON_FIELDS = new Set(['costs', 'shipping', 'rerouteRequest', 'rerouteTried']);
+const JSON_FIELDS = new Set(['costs', 'shipping', 'rerouteRequest', 'rerouteTried', 'returns']);
 /** A change's guard (../transition.ts `Change.guard`), checked by the same compare and set as its status. */
 const GUARD_SQL: Record<Change['guard'][number], string> = { noReroute: 'reroute_request IS NULL', noCancel: 'NOT cancel_requested', reroute: 'reroute_request IS NOT NULL' };
 

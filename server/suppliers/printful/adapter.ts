@@ -11,6 +11,7 @@ import { asObj, optionalText, text } from '../http';
 import { pageOfCursor, pageSizeWithin } from '../paging';
 import { PrintfulClient } from './client';
 import { PRINTFUL_DESCRIPTION } from './description';
+import { readWebhook, registerWebhook } from './notifications';
 import { cancelOrder, createOrder, findOrderByNumber, getOrder, payOrder } from './orders';
 import { catalogueProductOf, CatalogueVariant, list, productIdFromUrl, productUrl, readCatalogueVariants, readProduct, WORLD } from './readers';
 
@@ -97,10 +98,14 @@ export class PrintfulAdapter implements SupplierAdapter {
     return productIdFromUrl(url);
   }
 
-  // ---- notifications: not in this slice (Printful's webhooks are unsigned in v1; v2 signs them)
+  // ---- notifications (notifications.ts): v1 webhooks, one address per store, unsigned
 
-  verifyNotification(): VerifiedNotification | null {
-    return null;
+  registerNotificationAddress(ctx: SupplierCallContext, url: string): Promise<Record<string, string>> {
+    return registerWebhook(this.client, ctx, url);
+  }
+
+  verifyNotification(ctx: SupplierCallContext, input: { rawBody: string; headers: Record<string, string | undefined>; now: Date }): VerifiedNotification | null {
+    return readWebhook(ctx, input);
   }
 
   // ---- orders

@@ -17,9 +17,11 @@ export interface PrintfulCall {
   path: string;
   query?: Record<string, string | undefined>;
   body?: unknown;
+  /** Printful's API v2 (`/v2` paths), whose answers are `{data}` instead of `{code, result}`. */
+  v2?: boolean;
 }
 
-/** A 2xx answer: Printful's `result`, with `paging` for lists. */
+/** A 2xx answer: Printful's `result` (v2: `data`), with `paging` for lists. */
 export interface PrintfulAnswer {
   status: number;
   result: unknown;
@@ -93,6 +95,10 @@ export class PrintfulClient {
     if (status >= 500) throw new SupplierError('unavailable', `Printful failed ${label} (HTTP ${status})`);
     if (status >= 300 && status < 400) throw new SupplierError('unavailable', `Printful answered ${label} with an unexpected redirect (HTTP ${status})`);
     if (status >= 400) return refusalOf(status, body, label, secretsOf(ctx.credentials));
+    if (call.v2) {
+      if (!body || !('data' in body)) throw new SupplierError('unavailable', `Printful answered ${label} with something other than its envelope (HTTP ${status})`);
+      return { status, result: body.data, paging: asObjOrNull(body.paging), label };
+    }
     // Body `code` mirrors the HTTP status; a 2xx carrying another code is a refusal in a success's clothes.
     const code = typeof body?.code === 'number' ? body.code : status;
     if (!body || !('result' in body)) throw new SupplierError('unavailable', `Printful answered ${label} with something other than its envelope (HTTP ${status})`);

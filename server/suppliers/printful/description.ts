@@ -5,7 +5,7 @@ export const PRINTFUL_DESCRIPTION: SupplierDescription = {
   key: 'printful',
   name: 'Printful',
   description:
-    'Printful (print on demand) through its API. Connect with a private token from the Printful Developer Portal (and the store id when the token is account-level). Orders are created at Printful as drafts under our order number and confirmed to pay, which charges the billing method on file at Printful; cost and availability are synced.',
+    'Printful (print on demand) through its API. Connect with a private token from the Printful Developer Portal (and the store id when the token is account-level). Orders are created at Printful as drafts under our order number and confirmed to pay, which charges the billing method on file at Printful; its webhooks (one address per store) prompt read-backs; cost and availability are synced.',
   capabilities: {
     // Printful has no test environment: a confirmed order is charged and made.
     hasSandbox: false,
@@ -21,7 +21,7 @@ export const PRINTFUL_DESCRIPTION: SupplierDescription = {
     type: 'object',
     properties: {
       // `apiKey`, as every API-key supplier names it: the console's form and the n8n node send it under that name.
-      apiKey: { type: 'string', minLength: 8, maxLength: 200, pattern: '^[\\x21-\\x7e]+$', description: 'A Printful private token (Developer Portal > Your tokens) with the orders and sync_products scopes' },
+      apiKey: { type: 'string', minLength: 8, maxLength: 200, pattern: '^[\\x21-\\x7e]+$', description: 'A Printful private token (Developer Portal > Your tokens) with the orders, sync_products and webhooks scopes' },
       storeId: { type: 'string', pattern: '^[1-9][0-9]{0,14}$', description: 'The Printful store id; needed only when the token is account-level' },
     },
     required: ['apiKey'],

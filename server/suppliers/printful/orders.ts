@@ -9,7 +9,7 @@ import { SupplierError } from '../errors';
 import { asObj, Obj, optionalText, text } from '../http';
 import { chooseShipping, describeRule } from '../shipping';
 import { failureOf, type PrintfulClient } from './client';
-import { costsPending, currencyOf, list, minor, readOrder } from './readers';
+import { costsPending, currencyOf, list, minor, readOrder, readShipmentStates } from './readers';
 
 /** Printful takes up to 32 digits, Latin letters, `-` and `_` as an external id. */
 const EXTERNAL_ID = /^[A-Za-z0-9_-]{1,32}$/;
@@ -24,9 +24,12 @@ async function readRaw(client: PrintfulClient, ctx: SupplierCallContext, supplie
   return client.read(answer, (r) => asObj(r, 'order'));
 }
 
+/** The order, and once it has packages their v2 states (returned, delivered), which v1 does not tell. */
 export async function getOrder(client: PrintfulClient, ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot> {
   const raw = await readRaw(client, ctx, supplierOrderId);
-  return readOrder(raw);
+  if (!Array.isArray(raw.shipments) || raw.shipments.length === 0) return readOrder(raw);
+  const answer = await client.request(ctx, { method: 'GET', path: `/v2${orderPath(supplierOrderId)}/shipments`, query: { limit: '100' }, v2: true }, 'order', { supplierOrderId });
+  return readOrder(raw, 'order', client.read(answer, readShipmentStates));
 }
 
 /** Printful finds an order by our number itself; 404 is none. After a cancel the number stays taken, and found. */

@@ -69,8 +69,26 @@ function shippedAtOf(s: Obj): string | null {
   return Number.isFinite(day) ? new Date(day).toISOString() : null;
 }
 
-/** A Printful order (v1) as a snapshot; the Printful status word is kept as `supplierStatus`. */
-export function readOrder(raw: unknown, at = 'order'): SupplierOrderSnapshot {
+/** What API v2 says of each package (`GET /v2/orders/{id}/shipments`): returned to Printful, delivered. */
+export interface ShipmentState {
+  returned: boolean;
+  delivered: boolean;
+}
+
+export function readShipmentStates(result: unknown): Map<string, ShipmentState> {
+  const out = new Map<string, ShipmentState>();
+  list(result, 'shipments').forEach((raw, i) => {
+    const s = asObj(raw, `shipments[${i}]`);
+    out.set(text(s, 'id', `shipments[${i}]`), { returned: s.shipment_status === 'returned', delivered: s.delivery_status === 'delivered' });
+  });
+  return out;
+}
+
+/**
+ * A Printful order (v1) as a snapshot; the Printful status word is kept as `supplierStatus`. With its packages' v2
+ * states: the returned ones, and delivered once every package that was not returned is (v1 never says delivered).
+ */
+export function readOrder(raw: unknown, at = 'order', states?: Map<string, ShipmentState>): SupplierOrderSnapshot {
   const o = asObj(raw, at);
   const supplierStatus = text(o, 'status', at).toLowerCase();
   const known = ORDER_STATUS[supplierStatus];
@@ -91,15 +109,18 @@ export function readOrder(raw: unknown, at = 'order'): SupplierOrderSnapshot {
   const shipping = tracked.length
     ? { carrier: [...new Set(tracked.map((s) => s.carrier))].join(', '), trackingNumber: tracked.map((s) => s.trackingNumber).join(', '), shippedAt: tracked.find((s) => s.shippedAt)?.shippedAt ?? null }
     : null;
-  return {
-    supplierOrderId: text(o, 'id', at),
-    orderNumber: optionalText(o, 'external_id') ?? '',
-    supplierStatus,
-    status: mapped.status as Status,
-    paid: mapped.paid,
-    costs,
-    shipping,
-  };
+  let status = mapped.status as Status;
+  const snapshot: SupplierOrderSnapshot = { supplierOrderId: text(o, 'id', at), orderNumber: optionalText(o, 'external_id') ?? '', supplierStatus, status, paid: mapped.paid, costs, shipping };
+  if (states) {
+    const stateOf = (s: Obj) => states.get(optionalText(s, 'id') ?? '');
+    snapshot.returns = shipments
+      .filter((s) => stateOf(s)?.returned && optionalText(s, 'tracking_number'))
+      .map((s) => ({ carrier: optionalText(s, 'carrier') ?? 'Printful', trackingNumber: optionalText(s, 'tracking_number')! }));
+    const kept = shipments.filter((s) => !stateOf(s)?.returned);
+    if (status === 'shipped' && kept.length && kept.every((s) => stateOf(s)?.delivered)) status = 'delivered';
+    snapshot.status = status;
+  }
+  return snapshot;
 }
 
 /** The catalogue variants a product's sync variants are made from: Printful's price and whether it makes them. */

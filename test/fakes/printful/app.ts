@@ -16,6 +16,7 @@ export interface FakeRuntime {
 
 const REASONS: Record<number, string> = { 400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 429: 'TooManyRequests' };
 const EXTERNAL_ID = /^[A-Za-z0-9_-]{1,32}$/;
+const WEBHOOK_TYPES = new Set(['package_shipped', 'package_returned', 'order_created', 'order_updated', 'order_failed', 'order_canceled', 'order_put_hold', 'order_put_hold_approval', 'order_remove_hold', 'order_refunded', 'product_synced', 'product_updated', 'product_deleted', 'stock_updated']);
 /** Calls that need no store: the catalogue and the list of stores. */
 const STORELESS = [/^\/products(\/|$)/, /^\/stores$/];
 
@@ -126,11 +127,37 @@ function apiRouter(rt: FakeRuntime): Router {
   });
   router.post('/shipping/rates', (ctx) => ok(ctx, rates(state, body(ctx)).map((r) => ({ id: r.id, name: r.name, rate: r.rate, currency: 'USD', minDeliveryDays: r.minDeliveryDays, maxDeliveryDays: r.maxDeliveryDays }))));
 
+  // Webhooks (v1): one configuration per store; POST replaces it, DELETE disables it.
+  router.get('/webhooks', (ctx) => {
+    const hook = state.webhooks.get(store(ctx));
+    ok(ctx, { url: hook?.url ?? null, types: hook?.types ?? [], params: hook?.params ?? {} });
+  });
+  router.post('/webhooks', (ctx) => {
+    const b = body(ctx);
+    if (typeof b.url !== 'string' || !/^https?:\/\/\S+$/.test(b.url) || b.url.length > 2000) throw new PfFail(400, 'url: must be a valid URL');
+    if (!Array.isArray(b.types) || b.types.some((t) => typeof t !== 'string' || !WEBHOOK_TYPES.has(t))) throw new PfFail(400, 'types: must be a list of webhook event types');
+    if ((b.types as string[]).includes('stock_updated') && !(b.params as Record<string, unknown> | undefined)?.stock_updated) throw new PfFail(400, 'params.stock_updated.product_ids is required for stock_updated');
+    const hook = { url: b.url, types: [...new Set(b.types as string[])], params: (b.params ?? {}) as Record<string, unknown> };
+    state.webhooks.set(store(ctx), hook);
+    ok(ctx, hook);
+  });
+  router.delete('/webhooks', (ctx) => {
+    const hook = state.webhooks.get(store(ctx));
+    state.webhooks.delete(store(ctx));
+    ok(ctx, { url: hook?.url ?? null, types: hook?.types ?? [], params: hook?.params ?? {} });
+  });
+  // API v2's view of an order's packages (`{data, paging}`): returned, delivered; no tracking number.
+  router.get('/v2/orders/:id/shipments', (ctx) => {
+    const all = state.v2Shipments(order(ctx));
+    ctx.body = { data: all, paging: { total: all.length, offset: 0, limit: 100 } };
+  });
+
   router.post('/orders', (ctx) => {
     if (ctx.query.confirm === '1' || ctx.query.confirm === 'true') throw new PfFail(400, 'This fake takes drafts only; confirm them with POST /orders/{id}/confirm');
     const b = body(ctx);
     const externalId = b.external_id;
     if (typeof externalId !== 'string' || !EXTERNAL_ID.test(externalId)) throw new PfFail(400, 'external_id must be up to 32 letters, digits, - and _');
+    state.createCalls.set(externalId, (state.createCalls.get(externalId) ?? 0) + 1);
     if (state.orders.some((o) => o.storeId === store(ctx) && o.external_id === externalId)) throw new PfFail(400, 'Order with this External ID already exists', 'BadRequest', 'OR-13');
     const recipient = (b.recipient ?? {}) as Record<string, unknown>;
     const items = Array.isArray(b.items) ? b.items : [];

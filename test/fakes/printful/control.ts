@@ -76,21 +76,44 @@ export function controlRouter(state: FakePrintfulState): Router {
   });
 
   router.get('/orders', (ctx) => {
-    ctx.body = state.orders.map((o) => ({ ...state.view(state.tick(o)), storeId: o.storeId, confirms: o.confirms, confirmCalls: o.confirmCalls, cancels: o.cancels }));
+    ctx.body = state.orders.map((o) => ({ ...state.view(state.tick(o)), storeId: o.storeId, confirms: o.confirms, confirmCalls: o.confirmCalls, cancels: o.cancels, createCalls: state.createCalls.get(o.external_id) ?? 0 }));
   });
   router.post('/orders/:id/status', (ctx) => {
     const o = order(ctx);
-    const status = body(ctx).status;
+    const { status, reason } = body(ctx);
     if (typeof status !== 'string' || !STATUSES.has(status)) throw new PfFail(400, 'status must be a Printful order status');
+    const before = o.status;
     state.setStatus(o, status);
+    // The webhooks Printful sends for these moves (`{reason, order}`).
+    const type = status === 'failed' ? 'order_failed' : status === 'canceled' ? 'order_canceled' : status === 'onhold' ? 'order_put_hold' : before === 'onhold' ? 'order_remove_hold' : 'order_updated';
+    state.emit(o, type, { reason: typeof reason === 'string' ? reason : 'Changed by the control API' });
     ctx.body = state.view(o);
   });
-  /** One package: `{carrier?, trackingNumber?, itemIds?}` (default: every item not shipped yet). */
+  /** A package comes back: `{reason?}`; sends `package_returned`. */
+  router.post('/orders/:id/shipments/:sid/return', (ctx) => {
+    const o = order(ctx);
+    if (!o.shipments.some((s) => String(s.id) === ctx.params.sid)) throw new PfFail(404, `No shipment ${ctx.params.sid}`);
+    const reason = body(ctx).reason;
+    state.returnPackage(o, Number(ctx.params.sid), typeof reason === 'string' ? reason : 'Returned to sender: address unknown');
+    ctx.body = { order: state.view(o), shipments: state.v2Shipments(o) };
+  });
+  /** The carrier delivered a package (v2 says so; v1 sends `order_updated`). */
+  router.post('/orders/:id/shipments/:sid/deliver', (ctx) => {
+    const o = order(ctx);
+    if (!o.shipments.some((s) => String(s.id) === ctx.params.sid)) throw new PfFail(404, `No shipment ${ctx.params.sid}`);
+    state.deliverPackage(o, Number(ctx.params.sid));
+    ctx.body = { order: state.view(o), shipments: state.v2Shipments(o) };
+  });
+  /** Each store's webhook configuration, and every delivery attempt the fake made (index.ts). */
+  router.get('/webhooks', (ctx) => {
+    ctx.body = { configs: Object.fromEntries(state.webhooks), deliveries: state.deliveries };
+  });
+  /** One package: `{carrier?, trackingNumber?, itemIds?, reshipment?}` (default: every item not shipped yet; a reshipment: all). */
   router.post('/orders/:id/ship', (ctx) => {
     const o = order(ctx);
     const b = body(ctx);
     const itemIds = Array.isArray(b.itemIds) ? b.itemIds.map(Number) : undefined;
-    state.ship(o, { carrier: typeof b.carrier === 'string' ? b.carrier : undefined, trackingNumber: typeof b.trackingNumber === 'string' ? b.trackingNumber : undefined, itemIds });
+    state.ship(o, { carrier: typeof b.carrier === 'string' ? b.carrier : undefined, trackingNumber: typeof b.trackingNumber === 'string' ? b.trackingNumber : undefined, itemIds, reshipment: b.reshipment === true });
     ctx.body = state.view(o);
   });
   router.post('/orders/:id/costs-ready', (ctx) => {

@@ -35,6 +35,21 @@ export interface Shipment {
   items: Array<{ item_id: number; quantity: number }>;
 }
 
+/** What v2 adds about a package (`GET /v2/orders/{id}/shipments`): returned to Printful, delivered. */
+export interface PackageState {
+  shipment_status: 'shipped' | 'returned';
+  delivered_at: number | null;
+}
+
+/** One webhook as Printful posts it (v1): `{type, created, retries, store, data}`; `retries` is set per delivery. */
+export interface WebhookEvent {
+  url: string;
+  type: string;
+  created: number;
+  store: number;
+  data: Record<string, unknown>;
+}
+
 export interface FakeOrder {
   id: number;
   storeId: number;
@@ -49,6 +64,8 @@ export interface FakeOrder {
   shippingCents: number;
   costsReadyAt: number | null;
   shipments: Shipment[];
+  /** By shipment id: what v2 says of each package. */
+  packages: Map<number, PackageState>;
   created: number;
   updated: number;
   confirmedAt: number | null;
@@ -109,6 +126,15 @@ export class FakePrintfulState {
   private nextOrder = 90_000_001;
   private nextItem = 1;
   private nextShipment = 500_001;
+
+  /** Each store's one webhook configuration (`POST /webhooks` replaces it). */
+  readonly webhooks = new Map<number, { url: string; types: string[]; params: Record<string, unknown> }>();
+  /** Every create asked for (`POST /orders`, made or refused), by external id: a second is a caller's bug. */
+  readonly createCalls = new Map<string, number>();
+  /** Every webhook delivery attempt (index.ts): the answer's status, or 0 when none came. */
+  readonly deliveries: Array<{ type: string; url: string; created: number; retries: number; status: number; at: number; body: string }> = [];
+  /** Set by index.ts: sends a webhook, with Printful's retries. */
+  notify: (e: WebhookEvent) => void = () => undefined;
 
   constructor(readonly opts: StateOptions) {
     const seeded = seedCatalogue(opts.productCount);
@@ -178,20 +204,63 @@ export class FakePrintfulState {
     o.updated = unix(now);
   }
 
+  /** Posts `type` to the order's store's webhook address, if it has one for that type. */
+  emit(o: FakeOrder, type: string, data: Record<string, unknown>, now = Date.now()): void {
+    const hook = this.webhooks.get(o.storeId);
+    if (!hook || !hook.types.includes(type)) return;
+    this.notify({ url: hook.url, type, created: unix(now), store: o.storeId, data: { ...data, order: this.view(o) } });
+  }
+
+  /** A package comes back to Printful (undeliverable, refused): v2 says `returned`; `package_returned` is sent. */
+  returnPackage(o: FakeOrder, shipmentId: number, reason: string, now = Date.now()): Shipment {
+    const s = o.shipments.find((x) => x.id === shipmentId);
+    if (!s) throw new Error(`no shipment ${shipmentId}`);
+    o.packages.set(s.id, { ...o.packages.get(s.id)!, shipment_status: 'returned' });
+    o.updated = unix(now);
+    this.emit(o, 'package_returned', { reason, shipment: s }, now);
+    return s;
+  }
+
+  /** The carrier delivered a package: v2 says so; v1 only fires `order_updated`. */
+  deliverPackage(o: FakeOrder, shipmentId: number, now = Date.now()): void {
+    const s = o.shipments.find((x) => x.id === shipmentId);
+    if (!s) throw new Error(`no shipment ${shipmentId}`);
+    o.packages.set(s.id, { ...o.packages.get(s.id)!, delivered_at: unix(now) });
+    o.updated = unix(now);
+    this.emit(o, 'order_updated', {}, now);
+  }
+
+  /** v2's shipments of an order. */
+  v2Shipments(o: FakeOrder): Array<Record<string, unknown>> {
+    return o.shipments.map((s) => {
+      const p = o.packages.get(s.id)!;
+      return {
+        id: s.id, order_id: o.id, order_external_id: o.external_id, carrier: s.carrier, service: s.service, shipment_status: p.shipment_status,
+        shipped_at: new Date(s.shipped_at * 1000).toISOString(), delivery_status: p.delivered_at !== null ? 'delivered' : p.shipment_status === 'returned' ? 'return_to_sender' : 'in_transit',
+        delivered_at: p.delivered_at !== null ? new Date(p.delivered_at * 1000).toISOString() : null, is_reshipment: s.reshipment, tracking_url: s.tracking_url,
+        tracking_events: [], shipment_items: s.items.map((i) => ({ id: i.item_id, order_item_id: i.item_id, quantity: i.quantity })),
+      };
+    });
+  }
+
   /** One package: the items given (default all not yet shipped); `partial` until every item went. */
-  ship(o: FakeOrder, p: { carrier?: string; trackingNumber?: string; itemIds?: number[] }, now = Date.now()): Shipment {
+  ship(o: FakeOrder, p: { carrier?: string; trackingNumber?: string; itemIds?: number[]; reshipment?: boolean }, now = Date.now()): Shipment {
     const shipped = new Set(o.shipments.flatMap((s) => s.items.map((i) => i.item_id)));
-    const ids = p.itemIds ?? o.items.map((i) => i.id).filter((id) => !shipped.has(id));
+    // A reshipment sends items again (all by default); the order's status stays.
+    const ids = p.itemIds ?? (p.reshipment ? o.items.map((i) => i.id) : o.items.map((i) => i.id).filter((id) => !shipped.has(id)));
     const id = this.nextShipment++;
     const tracking = p.trackingNumber ?? `9400${id}${o.id}`.slice(0, 22);
     const s: Shipment = {
       id, carrier: p.carrier ?? 'USPS', service: 'USPS First Class Mail', tracking_number: tracking, tracking_url: `https://www.printful.com/tracking/${tracking}`,
-      created: unix(now), ship_date: new Date(now).toISOString().slice(0, 10), shipped_at: unix(now), reshipment: false,
+      created: unix(now), ship_date: new Date(now).toISOString().slice(0, 10), shipped_at: unix(now), reshipment: p.reshipment === true,
       items: ids.map((item_id) => ({ item_id, quantity: o.items.find((i) => i.id === item_id)?.quantity ?? 1 })),
     };
     o.shipments.push(s);
+    o.packages.set(s.id, { shipment_status: 'shipped', delivered_at: null });
     ids.forEach((i) => shipped.add(i));
-    this.setStatus(o, o.items.every((i) => shipped.has(i.id)) ? 'fulfilled' : 'partial', now);
+    if (p.reshipment) o.updated = unix(now);
+    else this.setStatus(o, o.items.every((i) => shipped.has(i.id)) ? 'fulfilled' : 'partial', now);
+    this.emit(o, 'package_shipped', { shipment: s }, now);
     return s;
   }
 
@@ -203,7 +272,7 @@ export class FakePrintfulState {
     const subtotalCents = lines.reduce((sum, l) => sum + Math.round(Number(l.made.price.replace('.', ''))) * l.quantity, 0);
     const o: FakeOrder = {
       id: this.nextOrder++, storeId, ...fields, status: 'draft', items, subtotalCents, costsReadyAt: calculating ? now + this.faults.costsCalculatingMs : null,
-      shipments: [], created: unix(now), updated: unix(now), confirmedAt: null, confirms: 0, confirmCalls: 0, cancels: 0,
+      shipments: [], packages: new Map(), created: unix(now), updated: unix(now), confirmedAt: null, confirms: 0, confirmCalls: 0, cancels: 0,
     };
     this.orders.push(o);
     return o;

@@ -13,7 +13,8 @@ test('the connections and the catalogue\'s suppliers follow the chosen store, wi
 	expect(inStore.rec.last()).toMatchObject({ method: 'GET', path: base() });
 	const suppliers = await loadOptions.getSuppliers.call(inStore.ctx);
 	expect(inStore.rec.last()).toMatchObject({ method: 'GET', path: `${base()}/catalogue` });
-	expect(suppliers.map((o) => o.value)).toEqual(expect.arrayContaining(['sandbox', 'sandbox-signin']));
+	expect(suppliers.map((o) => o.value)).toEqual(expect.arrayContaining(['sandbox', 'sandbox-signin', 'cj', 'printful']));
+	expect(suppliers.find((o) => o.value === 'printful')?.name).toBe('Printful (API key)');
 	// No doubled words: the catalogue's own "(sign-in)" is not repeated, nor the account label's "(live)".
 	expect(suppliers.find((o) => o.value === 'sandbox-signin')?.name).toBe('Sandbox Supplier (sign-in)');
 	expect(suppliers.find((o) => o.value === 'sandbox')?.name).toMatch(/^[^()]+ \(API key\)$/);
