@@ -35,7 +35,7 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       handler: async ({ params: p }) => routing.get(p.storeId),
     }),
     route({
-      operationId: 'changeSupplierRouting', method: 'put', path: `${BASE}/:storeId/routing`, tag: TAG, auth: 'caller', permission: 'suppliers.manage', planGated: true, readOnly: false,
+      operationId: 'changeSupplierRouting', method: 'put', path: `${BASE}/:storeId/routing`, tag: TAG, auth: 'caller', permission: 'suppliers.manage', readOnly: false,
       summary: 'Set the store\'s routing rule (a product link\'s own rule overrides it)',
       description: 'Stored and shown; dispatch does not choose by it yet: parts go to their primary supplier and move to backups only by rerouting (docs/api.md, "Routing rule").',
       params: params(['storeId']), body: object({ routing: routingRuleSchema }, ['routing']), response: { status: 200, schema: storeRoutingSchema },

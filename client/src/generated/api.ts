@@ -432,6 +432,39 @@ export interface ChangeSupplierAutomation {
   };
 }
 
+/** Set the store's routing rule (a product link's own rule overrides it) (PUT /api/store-suppliers/{storeId}/routing) */
+export interface ChangeSupplierRouting {
+  method: "PUT";
+  path: "/api/store-suppliers/{storeId}/routing";
+  params: {
+    storeId: string;
+  };
+  query: Record<string, never>;
+  body: {
+    /** How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest */
+    routing: ({
+      rule: "primary" | "lowestLandedCost";
+    }) | ({
+      rule: "fastest";
+      /** How much dearer than the cheapest candidate the fastest may be, in percent */
+      maxCostAboveCheapestPercent: number;
+    });
+  };
+  /** 200: Success */
+  result: {
+    /** How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest */
+    routing: ({
+      rule: "primary" | "lowestLandedCost";
+    }) | ({
+      rule: "fastest";
+      /** How much dearer than the cheapest candidate the fastest may be, in percent */
+      maxCostAboveCheapestPercent: number;
+    });
+    /** When the store set its rule; null: never (the default, primary) */
+    updatedAt: string | null;
+  };
+}
+
 /** Change the supplier's own settings (validated against its settings schema) (PUT /api/store-suppliers/{storeId}/{id}/settings) */
 export interface ChangeSupplierSettings {
   method: "PUT";
@@ -1015,6 +1048,14 @@ export interface CreateProductLink {
       supplierProductId: string;
       supplierVariantId: string;
     }[];
+    /** This link's own routing rule, overriding the store's; null: the store's rule. How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest */
+    routing?: ({
+      rule: "primary" | "lowestLandedCost";
+    }) | ({
+      rule: "fastest";
+      /** How much dearer than the cheapest candidate the fastest may be, in percent */
+      maxCostAboveCheapestPercent: number;
+    }) | null;
   };
   /** 201: Success */
   result: {
@@ -1071,6 +1112,14 @@ export interface CreateProductLink {
       /** Set stock to 0 for variants the supplier no longer offers */
       availability?: boolean;
     };
+    /** This link's own routing rule, overriding the store's; null: the store's rule. How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest */
+    routing: ({
+      rule: "primary" | "lowestLandedCost";
+    }) | ({
+      rule: "fastest";
+      /** How much dearer than the cheapest candidate the fastest may be, in percent */
+      maxCostAboveCheapestPercent: number;
+    }) | null;
     lastSyncAt: string | null;
     lastSyncError: string | null;
     createdByKeyId: string | null;
@@ -2221,6 +2270,30 @@ export interface GetSupplierProduct {
   };
 }
 
+/** The store's routing rule: how a part's supplier is chosen among its link's primary and alternates (GET /api/store-suppliers/{storeId}/routing) */
+export interface GetSupplierRouting {
+  method: "GET";
+  path: "/api/store-suppliers/{storeId}/routing";
+  params: {
+    storeId: string;
+  };
+  query: Record<string, never>;
+  body: undefined;
+  /** 200: Success */
+  result: {
+    /** How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest */
+    routing: ({
+      rule: "primary" | "lowestLandedCost";
+    }) | ({
+      rule: "fastest";
+      /** How much dearer than the cheapest candidate the fastest may be, in percent */
+      maxCostAboveCheapestPercent: number;
+    });
+    /** When the store set its rule; null: never (the default, primary) */
+    updatedAt: string | null;
+  };
+}
+
 /** Import supplier products as store products with links; up to 50 at once, more as a background job to poll (POST /api/store-suppliers/{storeId}/{id}/import) */
 export interface ImportSupplierProducts {
   method: "POST";
@@ -2339,6 +2412,14 @@ export interface ImportSupplierProducts {
         /** Set stock to 0 for variants the supplier no longer offers */
         availability?: boolean;
       };
+      /** This link's own routing rule, overriding the store's; null: the store's rule. How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest */
+      routing: ({
+        rule: "primary" | "lowestLandedCost";
+      }) | ({
+        rule: "fastest";
+        /** How much dearer than the cheapest candidate the fastest may be, in percent */
+        maxCostAboveCheapestPercent: number;
+      }) | null;
       lastSyncAt: string | null;
       lastSyncError: string | null;
       createdByKeyId: string | null;
@@ -2620,6 +2701,14 @@ export interface ListProductLinks {
         /** Set stock to 0 for variants the supplier no longer offers */
         availability?: boolean;
       };
+      /** This link's own routing rule, overriding the store's; null: the store's rule. How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest */
+      routing: ({
+        rule: "primary" | "lowestLandedCost";
+      }) | ({
+        rule: "fastest";
+        /** How much dearer than the cheapest candidate the fastest may be, in percent */
+        maxCostAboveCheapestPercent: number;
+      }) | null;
       lastSyncAt: string | null;
       lastSyncError: string | null;
       createdByKeyId: string | null;
@@ -4716,6 +4805,14 @@ export interface SyncProductLink {
       /** Set stock to 0 for variants the supplier no longer offers */
       availability?: boolean;
     };
+    /** This link's own routing rule, overriding the store's; null: the store's rule. How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest */
+    routing: ({
+      rule: "primary" | "lowestLandedCost";
+    }) | ({
+      rule: "fastest";
+      /** How much dearer than the cheapest candidate the fastest may be, in percent */
+      maxCostAboveCheapestPercent: number;
+    }) | null;
     lastSyncAt: string | null;
     lastSyncError: string | null;
     createdByKeyId: string | null;
@@ -4898,7 +4995,7 @@ export interface UpdateEventSubscription {
   };
 }
 
-/** Change a link's variant mapping, price rule, sync switches or alternates (fields left out keep their values) (PUT /api/store-suppliers/{storeId}/links/{linkId}) */
+/** Change a link's variant mapping, price rule, sync switches, alternates or routing rule (fields left out keep their values) (PUT /api/store-suppliers/{storeId}/links/{linkId}) */
 export interface UpdateProductLink {
   method: "PUT";
   path: "/api/store-suppliers/{storeId}/links/{linkId}";
@@ -4945,6 +5042,14 @@ export interface UpdateProductLink {
       supplierProductId: string;
       supplierVariantId: string;
     }[];
+    /** This link's own routing rule, overriding the store's; null: the store's rule. How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest */
+    routing?: ({
+      rule: "primary" | "lowestLandedCost";
+    }) | ({
+      rule: "fastest";
+      /** How much dearer than the cheapest candidate the fastest may be, in percent */
+      maxCostAboveCheapestPercent: number;
+    }) | null;
   };
   /** 200: Success */
   result: {
@@ -5001,6 +5106,14 @@ export interface UpdateProductLink {
       /** Set stock to 0 for variants the supplier no longer offers */
       availability?: boolean;
     };
+    /** This link's own routing rule, overriding the store's; null: the store's rule. How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest */
+    routing: ({
+      rule: "primary" | "lowestLandedCost";
+    }) | ({
+      rule: "fastest";
+      /** How much dearer than the cheapest candidate the fastest may be, in percent */
+      maxCostAboveCheapestPercent: number;
+    }) | null;
     lastSyncAt: string | null;
     lastSyncError: string | null;
     createdByKeyId: string | null;
@@ -5081,6 +5194,7 @@ export const routes = {
   acknowledgeStoreOrderPaymentAttention: { method: "POST", path: "/api/store-orders/{storeId}/{orderId}/payment-attention/acknowledge" },
   cancelSupplierOrder: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/cancel" },
   changeSupplierAutomation: { method: "PUT", path: "/api/store-suppliers/{storeId}/{id}/automation" },
+  changeSupplierRouting: { method: "PUT", path: "/api/store-suppliers/{storeId}/routing" },
   changeSupplierSettings: { method: "PUT", path: "/api/store-suppliers/{storeId}/{id}/settings" },
   completeSupplierSignIn: { method: "GET", path: "/api/store-suppliers/oauth/callback" },
   confirmStoreOrder: { method: "POST", path: "/api/store-orders/{storeId}/{orderId}/confirm" },
@@ -5109,6 +5223,7 @@ export const routes = {
   getSupplierBalance: { method: "GET", path: "/api/store-suppliers/{storeId}/{id}/balance" },
   getSupplierOrder: { method: "GET", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}" },
   getSupplierProduct: { method: "GET", path: "/api/store-suppliers/{storeId}/{id}/products/{supplierProductId}" },
+  getSupplierRouting: { method: "GET", path: "/api/store-suppliers/{storeId}/routing" },
   importSupplierProducts: { method: "POST", path: "/api/store-suppliers/{storeId}/{id}/import" },
   listApiKeys: { method: "GET", path: "/api/api-keys" },
   listCreditLedger: { method: "GET", path: "/api/account/credits/ledger" },
@@ -5164,6 +5279,7 @@ export interface Operations {
   acknowledgeStoreOrderPaymentAttention: AcknowledgeStoreOrderPaymentAttention;
   cancelSupplierOrder: CancelSupplierOrder;
   changeSupplierAutomation: ChangeSupplierAutomation;
+  changeSupplierRouting: ChangeSupplierRouting;
   changeSupplierSettings: ChangeSupplierSettings;
   completeSupplierSignIn: CompleteSupplierSignIn;
   confirmStoreOrder: ConfirmStoreOrder;
@@ -5192,6 +5308,7 @@ export interface Operations {
   getSupplierBalance: GetSupplierBalance;
   getSupplierOrder: GetSupplierOrder;
   getSupplierProduct: GetSupplierProduct;
+  getSupplierRouting: GetSupplierRouting;
   importSupplierProducts: ImportSupplierProducts;
   listApiKeys: ListApiKeys;
   listCreditLedger: ListCreditLedger;
