@@ -25,6 +25,8 @@ export interface OrderWorld extends LineChecks {
   notify(record: OrderRecord): void;
   /** Paid orders ship after this long (0: only on command). */
   autoShipAfterMs: number;
+  /** The warehouse's shipping price: the base and each further unit, in cents. */
+  shipping: { baseMinor: number; perUnitMinor: number };
 }
 
 function orderNotFound(id: string): ApiError {
@@ -62,7 +64,7 @@ export class Orders {
     const items = takeLines(this.world, input);
     const itemsMinor = items.reduce((sum, i) => sum + i.unitCostMinor * i.quantity, 0);
     const units = items.reduce((sum, i) => sum + i.quantity, 0);
-    const shippingMinor = 499 + 100 * (units - 1);
+    const shippingMinor = this.world.shipping.baseMinor + this.world.shipping.perUnitMinor * (units - 1);
     const at = now();
     const order: Order = {
       id: `SBX-O${randomBytes(6).toString('hex').toUpperCase()}`,
