@@ -8,6 +8,10 @@ const STAFF_EMAIL = 'staff@store-suppliers.local';
 const DEMO_PASSWORD = 'demo-password-123';
 /** The sandbox supplier's built-in demo account key (see docs/suppliers/sandbox.md). */
 const SANDBOX_DEMO_KEY = 'sbx_live_demo';
+/** The built-in account of the sandbox program's second warehouse (`/eu`, the supplier `sandbox-eu`). */
+const SANDBOX_EU_DEMO_KEY = 'sbx_live_demo_eu';
+/** Products the demo store links at first, each with its twin at the second warehouse as a backup. */
+const DEMO_LINKS = 3;
 /** The sandbox payment provider's built-in merchant (its id and API key), which survives its restarts. */
 const DEMO_MERCHANT = { id: 'mer_demo', apiKey: 'spk_demo' } as const;
 
@@ -73,6 +77,14 @@ export async function ensureDemo(s: Services, baseUrl: string): Promise<DemoInfo
         apiKey: SANDBOX_DEMO_KEY,
         controlUrl: s.config.sandboxSupplierControl ? `${sandboxUrl}/control` : null,
       };
+      if (s.registry.find('sandbox-eu')) {
+        const backup = await ensureSandboxConnection(s, store.id, owner.id, 'sandbox-eu', SANDBOX_EU_DEMO_KEY);
+        info.backupConnectionId = backup;
+        info.sandboxSupplierEu = { baseUrl: `${sandboxUrl}/eu`, apiKey: SANDBOX_EU_DEMO_KEY, controlUrl: s.config.sandboxSupplierControl ? `${sandboxUrl}/eu/control` : null };
+        await ensureDemoLinks(s, { baseUrl, apiKey: info.apiKey, storeId: store.id, connectionId: info.connectionId as string, backupConnectionId: backup }).catch((err: unknown) => {
+          s.log.warn({ err: String(err) }, 'the demo store\'s linked products with backups could not be set up');
+        });
+      }
     }
     if (s.config.sandboxPaymentsUrl) {
       info.paymentProvider = await ensureSandboxPayments(s, store.id, baseUrl).catch((err: unknown) => {
@@ -92,15 +104,62 @@ export async function ensureDemo(s: Services, baseUrl: string): Promise<DemoInfo
  * account (the sandbox keeps its state in memory, so only that account survives a restart).
  * The notification address is registered again at every start for the same reason.
  */
-async function ensureSandboxConnection(s: Services, storeId: string, ownerId: string): Promise<string> {
-  const existing = (await s.connections.list(storeId, null)).find((c) => c.supplierKey === 'sandbox' && c.mode === 'live');
+async function ensureSandboxConnection(s: Services, storeId: string, ownerId: string, supplierKey = 'sandbox', apiKey = SANDBOX_DEMO_KEY): Promise<string> {
+  const existing = (await s.connections.list(storeId, null)).find((c) => c.supplierKey === supplierKey && c.mode === 'live');
   if (existing) {
     await s.connections.reregisterAddress(existing);
     return existing.id;
   }
-  const conn = await s.connections.connect(storeId, { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: SANDBOX_DEMO_KEY } }, { createdByAccountId: ownerId, createdByKeyId: null });
+  const conn = await s.connections.connect(storeId, { supplierKey, mode: 'live', credentials: { apiKey } }, { createdByAccountId: ownerId, createdByKeyId: null });
   await s.connections.changeAutomation(conn, { level: 'manual' });
   return conn.id;
+}
+
+/**
+ * A few products linked at first, each variant with its twin at the second warehouse as a backup (`alternates`), so
+ * rerouting can be tried with no set-up. Made through the service's own API with the demo key, as a merchant would;
+ * once: a store that has a link with backups already is left as it is. Products picked: shipped to the US by both, in
+ * stock at both, the backup no dearer than the reroute rule's default ceiling (10%).
+ */
+async function ensureDemoLinks(s: Services, d: { baseUrl: string; apiKey: string; storeId: string; connectionId: string; backupConnectionId: string }): Promise<void> {
+  const api = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${d.baseUrl}/api/store-suppliers/${d.storeId}${path}`, {
+      method,
+      headers: { 'X-API-Key': d.apiKey, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(30_000),
+    });
+    const json = (await res.json()) as { result?: any; error?: { code: string; message: string } }; // eslint-disable-line @typescript-eslint/no-explicit-any
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${json.error?.code}: ${json.error?.message}`);
+    return json.result;
+  };
+  const links = await api('GET', `/links?connectionId=${d.connectionId}&pageSize=100`);
+  if (links.items.some((l: { variants: Array<{ alternates: unknown[] }> }) => l.variants.some((v) => v.alternates.length > 0))) return;
+  type P = { id: string; shipsTo: string[]; variants: Array<{ id: string; cost: { amountMinor: number }; stock: number; available: boolean }> };
+  const costOf = (v: P['variants'][number]) => v.cost.amountMinor;
+  const picked: Array<{ product: P; variantId: string }> = [];
+  let cursor: string | null = null;
+  for (let page = 1; picked.length < DEMO_LINKS && page <= 5; page++) {
+    const found: { items: P[]; pagination: { nextCursor: string | null } } = await api('GET', `/${d.connectionId}/products?pageSize=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    cursor = found.pagination.nextCursor;
+    for (const p of found.items) {
+      if (picked.length >= DEMO_LINKS) break;
+      const v = p.variants[0];
+      if (!p.shipsTo.includes('US') || !v.available || v.stock < 20) continue;
+      const twin: P | null = await api('GET', `/${d.backupConnectionId}/products/${encodeURIComponent(p.id)}`).catch(() => null);
+      const tv = twin?.variants.find((x) => x.id === v.id);
+      if (!twin || !tv || !twin.shipsTo.includes('US') || !tv.available || tv.stock < 20 || costOf(tv) * 100 > costOf(v) * 110) continue;
+      picked.push({ product: p, variantId: v.id });
+    }
+    if (!cursor) break;
+  }
+  if (!picked.length) return;
+  const imported = await api('POST', `/${d.connectionId}/import`, { products: picked.map((x) => ({ supplierProductId: x.product.id, variantIds: [x.variantId] })) });
+  for (const link of imported.links as Array<{ id: string; supplierProductId: string; variants: Array<{ storeVariantId: string; supplierVariantId: string }> }>) {
+    const alternates = link.variants.map((v) => ({ storeVariantId: v.storeVariantId, connectionId: d.backupConnectionId, supplierProductId: link.supplierProductId, supplierVariantId: v.supplierVariantId }));
+    await api('PUT', `/links/${link.id}`, { alternates });
+  }
+  s.log.info({ links: imported.links.length }, 'demo store: linked products with a backup supplier each');
 }
 
 /**

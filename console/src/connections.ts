@@ -6,6 +6,7 @@ import type { Capabilities, CatalogueEntry, Connection } from './supplier-connec
 import type { Ctx, Money } from './types.js';
 import { settingsForm } from './settings.js';
 import { openSignIn, signInOf } from './sign-in.js';
+import { routingForm } from './routing.js';
 
 
 /** While the merchant signs in at a supplier in another window, the list is read again until the new connection shows. */
@@ -29,7 +30,7 @@ export async function connectionsPage(root: HTMLElement, ctx: Ctx): Promise<void
   const storeId = ctx.store!.id;
   const base = `/api/store-suppliers/${storeId}`;
   const render = () => connectionsPage(root, ctx);
-  const [catalogue, connections] = await Promise.all([api<CatalogueEntry[]>('GET', `${base}/catalogue`), api<Connection[]>('GET', base)]);
+  const [catalogue, connections, routing] = await Promise.all([api<CatalogueEntry[]>('GET', `${base}/catalogue`), api<Connection[]>('GET', base), routingForm(storeId, () => connectionsPage(root, ctx))]);
   const entries = catalogue.result;
   const list = connections.result;
 
@@ -85,6 +86,7 @@ export async function connectionsPage(root: HTMLElement, ctx: Ctx): Promise<void
     h('h1', { id: 'connections-page' }, 'Connections'),
     waiting ? h('p', { class: 'notice waiting' }, 'Waiting for the sign-in at the supplier to finish… No window? ', h('a', { href: waiting.url, target: '_blank', rel: 'noopener noreferrer' }, 'Open the sign-in page'), '.') : null,
     h('section', {}, h('h2', {}, 'Your suppliers'), list.length ? h('div', {}, ...list.map((c) => connectionCard(c, entries.find((e) => e.key === c.supplierKey), base, render))) : h('p', {}, 'No supplier connected yet.')),
+    h('section', { class: 'card' }, routing),
     h('section', {}, h('h2', {}, 'Connect a supplier'), h('div', { class: 'grid' }, ...cards)),
   );
 }

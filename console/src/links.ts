@@ -5,6 +5,7 @@ import { moneyRange, when } from './format.js';
 import { priceRuleFields, type PriceRule } from './price-rule.js';
 import { supplierNames } from './names.js';
 import { editBackups, type Alternate, type LinkWithBackups } from './backups.js';
+import { linkRoutingFields, type RoutingRule } from './routing.js';
 import type { Ctx, Page, StoreProduct } from './types.js';
 
 interface Link extends LinkWithBackups {
@@ -14,6 +15,7 @@ interface Link extends LinkWithBackups {
   variants: Array<{ storeVariantId: string; supplierVariantId: string; costMinor: number; currency: string; stock: number; available: boolean; alternates?: Alternate[] }>;
   priceRule: PriceRule;
   sync: Record<string, boolean>;
+  routing: RoutingRule | null;
   lastSyncAt: string | null;
   lastSyncError: string | null;
 }
@@ -89,9 +91,10 @@ function backupsNote(l: Link): HTMLElement | null {
 async function editLink(l: Link, title: string, url: string, currency: string, render: () => Promise<void>): Promise<void> {
   const rule = priceRuleFields(l.priceRule, currency);
   const boxes = Object.entries(SWITCHES).map(([k, label]) => ({ k, box: h('input', { type: 'checkbox', name: `sync-${k}`, checked: l.sync[k] === true }), label }));
-  const fields = h('div', {}, rule.element, h('fieldset', {}, h('legend', {}, 'The hourly sync may change'), ...boxes.map((x) => h('label', { class: 'check' }, x.box, x.label))));
+  const routing = linkRoutingFields(l.routing ?? null);
+  const fields = h('div', {}, rule.element, h('fieldset', {}, h('legend', {}, 'The hourly sync may change'), ...boxes.map((x) => h('label', { class: 'check' }, x.box, x.label))), routing.element);
   if (!(await confirmAction({ title: `"${title}": price rule and sync`, body: ['Prices follow a new rule at the next sync with "Price" on; "Sync now" applies it at once.'], action: 'Save', input: fields }))) return;
-  await api('PUT', url, { priceRule: rule.read(), sync: Object.fromEntries(boxes.map((x) => [x.k, x.box.checked])) });
+  await api('PUT', url, { priceRule: rule.read(), sync: Object.fromEntries(boxes.map((x) => [x.k, x.box.checked])), routing: routing.read() });
   await render();
   notice(`"${title}": price rule and sync switches saved.`);
 }

@@ -6,6 +6,7 @@ import { Catalog1763942400000 } from '../migrations/1763942400000-Catalog';
 import { UnlinkDisconnected1764201600182 } from '../migrations/1764201600182-UnlinkDisconnected';
 import { ImportJobCredit1764374400000 } from '../migrations/1764374400000-ImportJobCredit';
 import { LinkAlternates1764892800340 } from '../migrations/1764892800340-LinkAlternates';
+import { LinkRouting1765324800421 } from '../migrations/1765324800421-LinkRouting';
 import { type ProductReadBack, READBACK_QUEUES } from '../notifications';
 import { domainModule, type Platform } from '../platform/domain';
 import { type Boss, POLLING } from '../platform/jobs';
@@ -33,7 +34,7 @@ export const catalogueModule = domainModule({
   needs: ['identity', 'stores', 'connections', 'events'],
   provides: [],
   queues: CATALOGUE_QUEUES,
-  migrations: [Catalog1763942400000, UnlinkDisconnected1764201600182, ImportJobCredit1764374400000, LinkAlternates1764892800340],
+  migrations: [Catalog1763942400000, UnlinkDisconnected1764201600182, ImportJobCredit1764374400000, LinkAlternates1764892800340, LinkRouting1765324800421],
   build(p: Platform, deps: CatalogueNeeds) {
     const { db, log } = p;
     const { gateway, connections } = deps.connections;

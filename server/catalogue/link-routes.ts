@@ -5,7 +5,7 @@ import { object, pageOf, pageQuery, params, supplierRef, uuid } from '../platfor
 import type { ConnectionService } from '../connections';
 import type { LinkService } from './links';
 import { BASE, rule, type UsableConnection } from './route-parts';
-import { alternatesBody, linkSchema, priceRuleSchema, syncSchema, variantMappingSchema } from './schemas';
+import { alternatesBody, linkRoutingSchema, linkSchema, priceRuleSchema, syncSchema, variantMappingSchema } from './schemas';
 import { checkAlternates } from './alternates';
 import type { AlternateInput } from './types';
 import type { SupplierProductService } from './supplier-products';
@@ -40,7 +40,7 @@ export function linkRoutes(connections: ConnectionService, supplierProducts: Sup
       summary: 'Link a product the store already has to a supplier product; every store variant maps to a supplier variant',
       params: params(['storeId']),
       body: object(
-        { productId: uuid, connectionId: uuid, supplierProductId: supplierRef, variants: { type: 'array', items: variantMappingSchema, minItems: 1, maxItems: 100 }, priceRule: priceRuleSchema, sync: syncSchema, alternates: alternatesBody },
+        { productId: uuid, connectionId: uuid, supplierProductId: supplierRef, variants: { type: 'array', items: variantMappingSchema, minItems: 1, maxItems: 100 }, priceRule: priceRuleSchema, sync: syncSchema, alternates: alternatesBody, routing: linkRoutingSchema },
         ['productId', 'connectionId', 'supplierProductId', 'variants'],
       ),
       response: { status: 201, schema: linkSchema },
@@ -50,7 +50,7 @@ export function linkRoutes(connections: ConnectionService, supplierProducts: Sup
         const supplierProduct = await supplierProducts.get(conn, ctx.body.supplierProductId);
         const backups = await alternates({ storeId: ctx.params.storeId, connectionId: conn.id, productId: product.id }, ctx.body.alternates, ownRecordsKeyId(ctx.caller));
         const link = await links.create(
-          { storeId: ctx.params.storeId, product, conn, supplierProduct, mappings: ctx.body.variants, priceRule: rule(ctx.body.priceRule), sync: { ...DEFAULT_SYNC, ...(ctx.body.sync ?? {}) }, alternates: backups },
+          { storeId: ctx.params.storeId, product, conn, supplierProduct, mappings: ctx.body.variants, priceRule: rule(ctx.body.priceRule), sync: { ...DEFAULT_SYNC, ...(ctx.body.sync ?? {}) }, alternates: backups, routing: ctx.body.routing },
           creatorOf(ctx.caller!),
           (tx) => ctx.credits.spendInTransaction(tx),
         );
@@ -61,9 +61,9 @@ export function linkRoutes(connections: ConnectionService, supplierProducts: Sup
       operationId: 'updateProductLink', method: 'put', path: `${BASE}/:storeId/links/:linkId`, tag: TAG_LINKS, auth: 'caller', permission: 'suppliers.import', readOnly: false,
       // What reads the supplier (a new variant mapping, alternates) needs dropshipping, as creating the link did.
       planGated: { when: (body) => body.variants !== undefined || (body.alternates?.length ?? 0) > 0, description: 'when variants or a non-empty alternates list is given' },
-      summary: 'Change a link\'s variant mapping, price rule, sync switches or alternates (fields left out keep their values)',
+      summary: 'Change a link\'s variant mapping, price rule, sync switches, alternates or routing rule (fields left out keep their values)',
       params: params(['storeId', 'linkId']),
-      body: object({ variants: { type: 'array', items: variantMappingSchema, minItems: 1, maxItems: 100 }, priceRule: priceRuleSchema, sync: syncSchema, alternates: alternatesBody }, [], { minProperties: 1 }),
+      body: object({ variants: { type: 'array', items: variantMappingSchema, minItems: 1, maxItems: 100 }, priceRule: priceRuleSchema, sync: syncSchema, alternates: alternatesBody, routing: linkRoutingSchema }, [], { minProperties: 1 }),
       response: { status: 200, schema: linkSchema },
       async handler(ctx) {
         const link = await links.get(ctx.params.storeId, ctx.params.linkId, ownRecordsKeyId(ctx.caller));

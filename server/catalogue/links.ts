@@ -7,7 +7,7 @@ import { errors } from '../platform/errors';
 import { Cursors, keysetList, Page } from '../platform/pagination';
 import type { ProductService } from '../stores/products';
 import type { StoreProduct, StoreVariant } from '../stores/types';
-import type { SupplierConnection, SupplierGateway } from '../connections';
+import { normaliseRouting, type RoutingRule, type SupplierConnection, type SupplierGateway } from '../connections';
 import type { SupplierProduct } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
 import { DEFAULT_SYNC, LinkAlternate, ProductLink, ProductLinkVariant, SyncSwitches } from './types';
@@ -91,7 +91,7 @@ export class LinkService {
    */
   async createIn(
     tx: Queryable,
-    input: { storeId: string; product: StoreProduct; conn: SupplierConnection; supplierProduct: SupplierProduct; mappings: VariantMapping[]; priceRule: PriceRule; sync: SyncSwitches; alternates?: LinkAlternate[] },
+    input: { storeId: string; product: StoreProduct; conn: SupplierConnection; supplierProduct: SupplierProduct; mappings: VariantMapping[]; priceRule: PriceRule; sync: SyncSwitches; alternates?: LinkAlternate[]; routing?: RoutingRule | null },
     creator: Creator,
   ): Promise<ProductLink> {
     const mapped = this.mapVariants(await this.products.variantsOf(input.storeId, input.product.id, tx), input.supplierProduct, input.mappings);
@@ -106,6 +106,7 @@ export class LinkService {
         supplierProductId: input.supplierProduct.id,
         priceRule: input.priceRule,
         sync: input.sync,
+        routing: input.routing ? normaliseRouting(input.routing) : null,
         lastSyncAt: new Date(),
         lastSyncError: null,
         ...creator,
@@ -146,14 +147,19 @@ export class LinkService {
     return (await this.products.variantsOf(storeId, productId, this.db)).map((v) => v.id);
   }
 
-  async update(link: ProductLink, changes: { variants?: VariantMapping[]; priceRule?: Partial<PriceRule>; sync?: Partial<SyncSwitches>; alternates?: LinkAlternate[] }, supplierProduct: () => Promise<SupplierProduct>): Promise<ProductLink> {
+  async update(
+    link: ProductLink,
+    changes: { variants?: VariantMapping[]; priceRule?: Partial<PriceRule>; sync?: Partial<SyncSwitches>; alternates?: LinkAlternate[]; routing?: RoutingRule | null },
+    supplierProduct: () => Promise<SupplierProduct>,
+  ): Promise<ProductLink> {
     const priceRule = changes.priceRule ? normalisePriceRule({ ...link.priceRule, ...changes.priceRule }) : undefined;
     const sync = changes.sync ? { ...DEFAULT_SYNC, ...link.sync, ...changes.sync } : undefined;
     const product = changes.variants ? await supplierProduct() : null;
     return this.db.transaction(async (tx) => {
       if (product) await sql.replaceLinkVariants(tx, link.storeId, link.id, this.mapVariants(await this.products.variantsOf(link.storeId, link.productId, tx), product, changes.variants!));
       if (changes.alternates) await replaceAlternates(tx, link.storeId, link.id, changes.alternates);
-      return sql.updateLink(tx, link.storeId, link.id, { priceRule, sync });
+      const routing = changes.routing === undefined ? undefined : changes.routing && normaliseRouting(changes.routing);
+      return sql.updateLink(tx, link.storeId, link.id, { priceRule, sync, routing });
     });
   }
 

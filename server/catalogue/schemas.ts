@@ -1,4 +1,5 @@
 import { currency, dateTime, minorUnits, nullableDateTime, object, supplierRef, uuid } from '../platform/http/schemas';
+import { routingRuleSchema } from '../connections/schemas';
 import { priceRuleSchema } from './price-rule';
 
 export { priceRuleSchema };
@@ -86,6 +87,12 @@ const alternateSchema = object(
   { description: 'A backup supplier variant, with its cost and stock as last read (the hourly sync keeps them)' },
 );
 
+/** A link's own routing rule, or null for the store's (GET/PUT /api/store-suppliers/:storeId/routing). */
+export const linkRoutingSchema = {
+  oneOf: [...routingRuleSchema.oneOf, { type: 'null' }],
+  description: `This link's own routing rule, overriding the store's; null: the store's rule. ${routingRuleSchema.description}`,
+} as const;
+
 export const linkSchema = object(
   {
     id: uuid,
@@ -103,13 +110,14 @@ export const linkSchema = object(
     },
     priceRule: priceRuleSchema,
     sync: syncSchema,
+    routing: linkRoutingSchema,
     lastSyncAt: nullableDateTime,
     lastSyncError: { type: ['string', 'null'] },
     createdByKeyId: { type: ['string', 'null'], format: 'uuid' },
     createdAt: dateTime,
     updatedAt: dateTime,
   },
-  ['id', 'storeId', 'productId', 'connectionId', 'supplierKey', 'supplierProductId', 'variants', 'priceRule', 'sync', 'lastSyncAt', 'lastSyncError', 'createdByKeyId', 'createdAt', 'updatedAt'],
+  ['id', 'storeId', 'productId', 'connectionId', 'supplierKey', 'supplierProductId', 'variants', 'priceRule', 'sync', 'routing', 'lastSyncAt', 'lastSyncError', 'createdByKeyId', 'createdAt', 'updatedAt'],
 );
 
 export const importItemSchema = object(

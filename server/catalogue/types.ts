@@ -1,3 +1,4 @@
+import type { RoutingRule } from '../connections';
 import type { PriceRule } from './price-rule';
 
 // The catalogue domain's types; its data module (./sql/) maps its rows into them.
@@ -22,6 +23,8 @@ export interface ProductLink {
   supplierProductId: string;
   priceRule: PriceRule;
   sync: SyncSwitches;
+  /** This link's own routing rule; null: the store's. */
+  routing: RoutingRule | null;
   lastSyncAt: Date | null;
   lastSyncError: string | null;
   createdByAccountId: string;

@@ -11,6 +11,7 @@ import { SignInAddress1764633600310 } from '../migrations/1764633600310-SignInAd
 import { SignInOpenedBy1764633600311 } from '../migrations/1764633600311-SignInOpenedBy';
 import { SignInBrowserDigest1764633600312 } from '../migrations/1764633600312-SignInBrowserDigest';
 import { SignInRefusedCodes1765065600401 } from '../migrations/1765065600401-SignInRefusedCodes';
+import { StoreSupplierRouting1765324800420 } from '../migrations/1765324800420-StoreSupplierRouting';
 import { domainModule, type Platform } from '../platform/domain';
 import type { Boss } from '../platform/jobs';
 import type { SupplierRegistry } from '../suppliers/registry';
@@ -21,6 +22,7 @@ import { connectionEventRenderer } from './events';
 import { SupplierGateway } from './gateway';
 import { CONNECTION_QUEUES, CREDENTIAL_RENEWAL_QUEUE, nextRenewalSweep, RENEWAL_SWEEP_KEY } from './queues';
 import { connectionRoutes } from './routes';
+import { StoreRouting } from './routing';
 import { ConnectionService } from './service';
 import { SignInService, type MemberAccess } from './sign-in';
 import { liveConnections, replaceCredentials } from './sql/connections';
@@ -33,6 +35,9 @@ export { CircuitOpenError } from './gateway';
 export { readAddressId } from './addresses';
 export type { SupplierGateway } from './gateway';
 export type { ConnectionService } from './service';
+export type { StoreRouting } from './routing';
+export { normaliseRouting } from './routing';
+export { routingRuleSchema } from './schemas';
 export type * from './types';
 
 /** Supplier connections, the gateway every supplier call goes through, and the renewal of sign-ins. */
@@ -44,7 +49,7 @@ export const connectionsModule = domainModule({
   migrations: [
     SupplierConnections1763856000000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, SupplierCallRates1764288000003, RenameRegisteredWebhookUrl1764374400001,
     SupplierOrderNumbers1764460800250, AutomationShippingMethod1764460800251, SignInAddress1764633600310, SignInOpenedBy1764633600311, SignInBrowserDigest1764633600312,
-    SignInRefusedCodes1765065600401,
+    SignInRefusedCodes1765065600401, StoreSupplierRouting1765324800420,
   ],
   // Each live connection's supplier credentials (a disconnected one keeps none), named by store and id (one shard each).
   sealed: [
@@ -65,6 +70,7 @@ export const connectionsModule = domainModule({
     const connections = new ConnectionService(db, registry, gateway, breaker, () => config.publicBaseUrl);
     const signIn = new SignInService(db, p.secrets, registry, gateway, connections, deps.identity.gate, deps.identity.apiKeys);
     const credentialRenewal = new CredentialRenewal(db, registry, gateway, p.log);
+    const routing = new StoreRouting(db);
     deps.events.renderers.register('connection', connectionEventRenderer(connections));
     return {
       breaker,
@@ -72,7 +78,8 @@ export const connectionsModule = domainModule({
       connections,
       signIn,
       credentialRenewal,
-      routes: connectionRoutes(connections, signIn, registry),
+      routing,
+      routes: connectionRoutes(connections, signIn, registry, routing),
       async work(boss: Boss) {
         // Sign-ins that expire are renewed before they end: a chain of sweeps, which the minutely schedule restarts if it breaks.
         await boss.work(CREDENTIAL_RENEWAL_QUEUE, async () => {

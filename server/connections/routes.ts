@@ -2,7 +2,8 @@ import { ownRecordsKeyId } from '../identity/permissions';
 import { defineRoutes, route, RequestContext } from '../platform/http/route';
 import { object, params } from '../platform/http/schemas';
 import type { SupplierRegistry } from '../suppliers/registry';
-import { automationFields, catalogueEntrySchema, connectionSchema, credentials, disconnectedSchema, impactSchema, moneySchema } from './schemas';
+import { automationFields, catalogueEntrySchema, connectionSchema, credentials, disconnectedSchema, impactSchema, moneySchema, storeRoutingSchema, routingRuleSchema } from './schemas';
+import type { StoreRouting } from './routing';
 import type { ConnectionService } from './service';
 import type { SignInService } from './sign-in';
 import { connectRoutes } from './connect-routes';
@@ -11,7 +12,7 @@ const BASE = '/api/store-suppliers';
 const TAG = 'Supplier connections';
 const storeAndConnection = params(['storeId', 'id']);
 
-export function connectionRoutes(connections: ConnectionService, signIn: SignInService, registry: SupplierRegistry) {
+export function connectionRoutes(connections: ConnectionService, signIn: SignInService, registry: SupplierRegistry, routing: StoreRouting) {
   const load = (ctx: RequestContext) => connections.get(ctx.params.storeId, ctx.params.id, ownRecordsKeyId(ctx.caller));
   return defineRoutes([
     route({
@@ -25,6 +26,20 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       summary: 'The store\'s connections with health and automation; credentials are never returned',
       params: params(['storeId']), response: { status: 200, schema: { type: 'array', items: connectionSchema } },
       handler: async ({ params: p, caller }) => connections.present(await connections.list(p.storeId, ownRecordsKeyId(caller))),
+    }),
+    // Before the /:storeId/:id routes, which would take `routing` for a connection's id.
+    route({
+      operationId: 'getSupplierRouting', method: 'get', path: `${BASE}/:storeId/routing`, tag: TAG, auth: 'caller', permission: 'suppliers.view', readOnly: true,
+      summary: 'The store\'s routing rule: how a part\'s supplier is chosen among its link\'s primary and alternates',
+      params: params(['storeId']), response: { status: 200, schema: storeRoutingSchema },
+      handler: async ({ params: p }) => routing.get(p.storeId),
+    }),
+    route({
+      operationId: 'changeSupplierRouting', method: 'put', path: `${BASE}/:storeId/routing`, tag: TAG, auth: 'caller', permission: 'suppliers.manage', readOnly: false,
+      summary: 'Set the store\'s routing rule (a product link\'s own rule overrides it)',
+      description: 'Stored and shown; dispatch does not choose by it yet: parts go to their primary supplier and move to backups only by rerouting (docs/api.md, "Routing rule").',
+      params: params(['storeId']), body: object({ routing: routingRuleSchema }, ['routing']), response: { status: 200, schema: storeRoutingSchema },
+      handler: async ({ params: p, body }) => routing.set(p.storeId, body.routing),
     }),
     ...connectRoutes(connections, signIn, registry),
     route({

@@ -46,6 +46,24 @@ export const automationFields = {
   ),
 } as const;
 
+/** A routing rule, as the store sets it and a product link overrides it (docs/decisions.md, "Routing rule"). */
+export const routingRuleSchema = {
+  oneOf: [
+    object({ rule: { enum: ['primary', 'lowestLandedCost'] } }, ['rule']),
+    object(
+      { rule: { const: 'fastest' }, maxCostAboveCheapestPercent: { type: 'integer', minimum: 0, maximum: 1000, description: 'How much dearer than the cheapest candidate the fastest may be, in percent' } },
+      ['rule', 'maxCostAboveCheapestPercent'],
+    ),
+  ],
+  description:
+    "How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest",
+} as const;
+
+export const storeRoutingSchema = object(
+  { routing: routingRuleSchema, updatedAt: { ...nullableDateTime, description: 'When the store set its rule; null: never (the default, primary)' } },
+  ['routing', 'updatedAt'],
+);
+
 const automationSchema = object(automationFields, ['level', 'automaticPayment', 'costLimit', 'excludedCountries', 'allowUnpaidOrders', 'shippingMethod', 'reroute']);
 
 const healthSchema = {

@@ -34,6 +34,15 @@ export const DEFAULT_AUTOMATION: Automation = {
   level: 'manual', automaticPayment: false, costLimit: null, excludedCountries: [], allowUnpaidOrders: false, shippingMethod: { rule: 'cheapest' }, reroute: DEFAULT_REROUTE,
 };
 
+/**
+ * How a part's supplier is chosen among its link's primary and alternates: the primary (as before routing existed),
+ * the lowest landed cost, or the fastest delivery within a cap above the cheapest. Set per store, overridable per link.
+ */
+export type RoutingRule = { rule: 'primary' } | { rule: 'lowestLandedCost' } | { rule: 'fastest'; maxCostAboveCheapestPercent: number };
+
+/** A store that never set a rule: the primary supplier, as always. */
+export const DEFAULT_ROUTING: RoutingRule = { rule: 'primary' };
+
 export interface Health {
   status: 'healthy' | 'unhealthy';
   checkedAt: string;

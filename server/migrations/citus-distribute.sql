@@ -23,6 +23,7 @@ SELECT create_distributed_table('store_staff', 'store_id', colocate_with => 'sto
 SELECT create_distributed_table('store_products', 'store_id', colocate_with => 'stores');
 SELECT create_distributed_table('store_variants', 'store_id', colocate_with => 'stores');
 SELECT create_distributed_table('supplier_connections', 'store_id', colocate_with => 'stores');
+SELECT create_distributed_table('store_supplier_routing', 'store_id', colocate_with => 'stores');
 SELECT create_distributed_table('supplier_sign_in_states', 'store_id', colocate_with => 'stores');
 SELECT create_distributed_table('supplier_notification_receipts', 'store_id', colocate_with => 'stores');
 SELECT create_distributed_table('supplier_order_numbers', 'store_id', colocate_with => 'stores');

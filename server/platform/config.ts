@@ -46,6 +46,8 @@ export interface Config {
   sandboxPaymentsUrl: string;
   /** Where the sandbox supplier answers; empty means the one this process starts (or none). */
   sandboxSupplierUrl: string;
+  /** The sandbox program's second warehouse (`/eu`) as a supplier of its own, `sandbox-eu`. */
+  sandboxSupplierEu: boolean;
   /** Start the bundled ECB-format exchange rates server (default: only with the embedded database). */
   sandboxExchangeRates: boolean;
   sandboxExchangeRatesPort: number;
@@ -201,6 +203,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     sandboxPaymentsUrl: urlVar(env, 'SANDBOX_PAYMENTS_URL', ['http:', 'https:']),
     sandboxSupplierAutoShipMs: intVar(env, 'SANDBOX_SUPPLIER_AUTO_SHIP_MS', 120000, 0, 86400000),
     sandboxSupplierUrl: urlVar(env, 'SANDBOX_SUPPLIER_URL', ['http:', 'https:']),
+    sandboxSupplierEu: boolVar(env, 'SANDBOX_SUPPLIER_EU', embedded),
     sandboxExchangeRates: boolVar(env, 'SANDBOX_EXCHANGE_RATES', embedded) && !urlVar(env, 'EXCHANGE_RATES_URL', ['http:', 'https:']),
     sandboxExchangeRatesPort: intVar(env, 'SANDBOX_EXCHANGE_RATES_PORT', 4030, 0, 65535),
     // Never reached unless configured: a deployment names its source (the ECB's is ECB_DAILY_URL, docs/operations.md).

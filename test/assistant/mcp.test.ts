@@ -53,8 +53,9 @@ test('every supplier route is a tool, with read-only and changing tools marked',
     for (const op of Object.values(methods)) if (op.security.some((s: object) => 'apiKey' in s)) supplierOps.push({ id: op.operationId, readOnly: op['x-read-only'] });
   }
   // The spec lists 12 connection, 11 product, import and link, and 7 supplier order routes; the service adds the
-  // list of import jobs (docs/decisions.md), the 9 event subscription routes (issue 26) and the reroute (issue 34).
-  expect(supplierOps.length).toBe(41);
+  // list of import jobs (docs/decisions.md), the 9 event subscription routes (issue 26), the reroute (issue 34) and
+  // the store's routing rule, read and set (issue 42).
+  expect(supplierOps.length).toBe(43);
   expect(tools.map((t) => t.name).sort()).toEqual(supplierOps.map((o) => o.id).sort());
   for (const op of supplierOps) {
     const tool = tools.find((t) => t.name === op.id)!;
@@ -98,6 +99,28 @@ test('backup suppliers through the assistant: the link tools take alternates, th
   expect(so.events.find((e: any) => e.type === 'rerouted').details).toMatchObject({ by: 'manual', reason: 'costAboveLimit', to: { connectionId: backupId }, costDifferenceMinor: 0 });
   const again = await client.callTool({ name: 'rerouteSupplierOrder', arguments: { storeId: shop.storeId, supplierOrderId: paused._id, body: {} } });
   expect([again.isError, result(again).error.code]).toEqual([true, 'invalidState']);
+});
+
+test('the routing rule through the assistant: the store\'s read and set as over REST, a link\'s own through the link tool, a malformed one the same 400', async () => {
+  const client = await connect(owner.key);
+  const { tools } = await client.listTools();
+  const change = tools.find((t) => t.name === 'changeSupplierRouting')!;
+  expect([change.inputSchema.required, change.annotations?.readOnlyHint]).toEqual([['storeId', 'body'], false]);
+  expect(tools.find((t) => t.name === 'getSupplierRouting')!.annotations?.readOnlyHint).toBe(true);
+
+  const before = await client.callTool({ name: 'getSupplierRouting', arguments: { storeId } });
+  expect(result(before).result).toEqual({ routing: { rule: 'primary' }, updatedAt: null });
+  const set = await client.callTool({ name: 'changeSupplierRouting', arguments: { storeId, body: { routing: { rule: 'fastest', maxCostAboveCheapestPercent: 8 } } } });
+  expect([set.isError, result(set).result.routing]).toEqual([false, { rule: 'fastest', maxCostAboveCheapestPercent: 8 }]);
+  expect((await svc.call('GET', `/api/store-suppliers/${storeId}/routing`, { key: owner.key })).body.result.routing).toEqual({ rule: 'fastest', maxCostAboveCheapestPercent: 8 });
+  const bad = await client.callTool({ name: 'changeSupplierRouting', arguments: { storeId, body: { routing: { rule: 'fastest' } } } });
+  expect([bad.isError, result(bad).error.code]).toEqual([true, 'validationFailed']);
+
+  const shop = await openShop(svc, sandbox, { page: 7, products: 1 });
+  const shopClient = await connect(shop.owner.key);
+  const link = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/links?productId=${shop.products[0].productId}`, { key: shop.owner.key })).body.result.items[0];
+  const own = await shopClient.callTool({ name: 'updateProductLink', arguments: { storeId: shop.storeId, linkId: link.id, body: { routing: { rule: 'lowestLandedCost' } } } });
+  expect([own.isError, result(own).result.routing]).toEqual([false, { rule: 'lowestLandedCost' }]);
 });
 
 test('a read tool and a write tool answer what the REST routes answer, and charge the same credits', async () => {

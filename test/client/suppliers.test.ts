@@ -40,7 +40,7 @@ test('apiKey.current describes the calling key and its account', async () => {
   expect(sent[0].headers.get('x-api-key')).toBe(owner.key);
 });
 
-test('connections: catalogue, connect, list, test, balance, impact, settings, automation, setEnabled, replaceCredentials', async () => {
+test('connections: catalogue, connect, list, test, balance, impact, settings, automation, routing, setEnabled, replaceCredentials', async () => {
   const { store, sent } = clientFor(svc, owner.key);
   const catalogue = await store.suppliers.connections.catalogue(storeId);
   expect(catalogue.map((s) => s.key)).toEqual(expect.arrayContaining(['sandbox', 'sandbox-signin']));
@@ -68,6 +68,15 @@ test('connections: catalogue, connect, list, test, balance, impact, settings, au
 
   const automation = await store.suppliers.connections.automation(storeId, connId, { level: 'manual', excludedCountries: ['BR'] });
   expect(automation.automation).toMatchObject({ level: 'manual', excludedCountries: ['BR'] });
+
+  // The store's routing rule: primary until set, then as set; a malformed one is refused with its code.
+  expect(await store.suppliers.connections.routing(storeId)).toEqual({ routing: { rule: 'primary' }, updatedAt: null });
+  const routed = await store.suppliers.connections.changeRouting(storeId, { routing: { rule: 'fastest', maxCostAboveCheapestPercent: 12 } });
+  expect(routed.routing).toEqual({ rule: 'fastest', maxCostAboveCheapestPercent: 12 });
+  expect(sent.at(-1)).toMatchObject({ method: 'PUT', status: 200, body: { routing: { rule: 'fastest', maxCostAboveCheapestPercent: 12 } } });
+  expect((await store.suppliers.connections.routing(storeId)).routing).toEqual({ rule: 'fastest', maxCostAboveCheapestPercent: 12 });
+  const noCap = await rejectionOf<ApiError>(store.suppliers.connections.changeRouting(storeId, { routing: { rule: 'fastest' } } as never));
+  expect({ status: noCap.status, code: noCap.code }).toEqual({ status: 400, code: 'validationFailed' });
 
   expect((await store.suppliers.connections.setEnabled(storeId, connId, false)).enabled).toBe(false);
   expect((await store.suppliers.connections.setEnabled(storeId, connId, true)).enabled).toBe(true);
@@ -147,6 +156,10 @@ test('links: create, list, update, sync, delete', async () => {
 
   const updated = await store.suppliers.links.update(storeId, link.id, { sync: { price: false } });
   expect(updated.sync.price).toBe(false);
+  // The link's own routing rule overrides the store's; null gives it back.
+  expect(link.routing).toBeNull();
+  expect((await store.suppliers.links.update(storeId, link.id, { routing: { rule: 'lowestLandedCost' } })).routing).toEqual({ rule: 'lowestLandedCost' });
+  expect((await store.suppliers.links.update(storeId, link.id, { routing: null })).routing).toBeNull();
 
   const synced = await store.suppliers.links.sync(storeId, link.id);
   expect(synced.id).toBe(link.id);

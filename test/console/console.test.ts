@@ -221,7 +221,7 @@ browser.describe('merchant console in a browser', () => {
     expect(r.all.payments.filter((x: any) => x.orderNumber === so.body.result.supplierOrderNumber)).toHaveLength(1);
   });
 
-  test('connections: connect by API key, balance, automation, switch off and on, disconnect after its impact', async () => {
+  test('connections: connect by API key, balance, automation, the store\'s routing rule, switch off and on, disconnect after its impact', async () => {
     const acc = await w.sandbox.account(123_45);
     await w.go('connections', 'Connections');
     const card = page.locator('form.supplier', { hasText: 'Sandbox Supplier' }).filter({ hasNotText: '(sign-in)' }).first();
@@ -244,6 +244,20 @@ browser.describe('merchant console in a browser', () => {
     const saved = (await read()).automation;
     expect(saved.costLimit).toEqual({ amountMinor: 5000, currency: 'USD' });
     expect([...saved.excludedCountries].sort()).toEqual(['BR', 'CA']);
+
+    // The store's routing rule: a form of its own beside the connections, read back over HTTP as saved.
+    const routing = page.locator('form.routing');
+    await routing.getByText('the store chooses the product\'s own supplier').waitFor();
+    await routing.getByLabel('Choose the supplier by').selectOption('fastest');
+    await routing.getByLabel('At most this % dearer than the cheapest').fill('15');
+    await routing.getByRole('button', { name: 'Save routing' }).click();
+    await page.getByText('Routing saved.').waitFor();
+    await page.locator('form.routing').getByText('the fastest supplier, at most 15% dearer than the cheapest').waitFor();
+    expect((await w.svc.call('GET', `/api/store-suppliers/${w.storeId}/routing`, { key: w.owner.key })).body.result.routing).toEqual({ rule: 'fastest', maxCostAboveCheapestPercent: 15 });
+    await page.locator('form.routing').getByLabel('Choose the supplier by').selectOption('primary');
+    await page.locator('form.routing').getByRole('button', { name: 'Save routing' }).click();
+    await page.locator('form.routing').getByText('the store chooses the product\'s own supplier').waitFor();
+    expect((await w.svc.call('GET', `/api/store-suppliers/${w.storeId}/routing`, { key: w.owner.key })).body.result.routing).toEqual({ rule: 'primary' });
 
     await page.locator(`article[data-connection-id="${id}"]`).getByRole('button', { name: 'Switch off' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Switch off' }).click();

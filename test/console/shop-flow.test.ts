@@ -112,9 +112,11 @@ browser.describe('selling from the console', () => {
     const dialog = page.getByRole('dialog');
     await dialog.getByLabel('Multiply the cost by').fill('4');
     await dialog.getByLabel('Stock', { exact: true }).uncheck();
+    // The link's own routing rule, beside its price rule: the lowest landed cost, overriding the store's.
+    await dialog.getByLabel('Choose the supplier by').selectOption('lowestLandedCost');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await notice().getByText(`"${a.title}": price rule and sync switches saved.`).waitFor();
-    expect(await linkOf(a.id)).toMatchObject({ priceRule: expect.objectContaining({ multiplier: '4' }), sync: expect.objectContaining({ stock: false, price: true }) });
+    expect(await linkOf(a.id)).toMatchObject({ priceRule: expect.objectContaining({ multiplier: '4' }), sync: expect.objectContaining({ stock: false, price: true }), routing: { rule: 'lowestLandedCost' } });
 
     const linkB = await linkOf(b.id);
     await page.locator(`tr[data-link-id="${linkB.id}"]`).getByRole('button', { name: 'Unlink…' }).click();

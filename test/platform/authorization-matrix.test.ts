@@ -44,6 +44,7 @@ const validBodies: Record<string, () => unknown> = {
   replaceSupplierCredentials: () => ({ credentials: { apiKey: 'sbx_live_matrix' } }),
   changeSupplierSettings: () => ({ settings: {} }),
   changeSupplierAutomation: () => ({ level: 'manual' }),
+  changeSupplierRouting: () => ({ routing: { rule: 'lowestLandedCost' } }),
   startSupplierSignIn: () => ({ supplierKey: 'sandbox-signin', mode: 'live' }),
   updateStoreProduct: () => ({ title: 'Renamed' }),
   resolveSupplierProductUrl: () => ({ url: 'https://shop.sandbox-supplier.test/p/SBX-P00001' }),

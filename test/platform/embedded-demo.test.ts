@@ -81,9 +81,23 @@ test('first start creates the demo once; a restart finds the same account, store
   // The demo store is connected to the bundled sandbox supplier in live mode, ready to browse.
   expect(demo.sandboxSupplier).toEqual({ baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), apiKey: 'sbx_live_demo', controlUrl: `${demo.sandboxSupplier.baseUrl}/control` });
   const connections = await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}`, { key: demo.apiKey });
-  expect(connections.body.result).toEqual([
+  // And to the sandbox program's second warehouse, a supplier of its own (sandbox-eu, its own account) through the same adapter.
+  expect(demo.sandboxSupplierEu).toEqual({ baseUrl: `${demo.sandboxSupplier.baseUrl}/eu`, apiKey: 'sbx_live_demo_eu', controlUrl: `${demo.sandboxSupplier.baseUrl}/eu/control` });
+  expect(connections.body.result).toEqual(expect.arrayContaining([
     expect.objectContaining({ id: demo.connectionId, supplierKey: 'sandbox', mode: 'live', enabled: true, webhookUrl: expect.stringMatching(notificationAddress(demo.baseUrl, demo.storeId, demo.connectionId)) }),
-  ]);
+    expect.objectContaining({ id: demo.backupConnectionId, supplierKey: 'sandbox-eu', mode: 'live', enabled: true, accountLabel: 'acct_demo_eu (live)', sharedSupplierAccount: false, webhookUrl: expect.stringMatching(notificationAddress(demo.baseUrl, demo.storeId, demo.backupConnectionId, 'sandbox-eu')) }),
+  ]));
+  expect(connections.body.result).toHaveLength(2);
+  // The demo's linked products each carry their twin at the second warehouse as a backup, ready for rerouting.
+  const links = (await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}/links?pageSize=100`, { key: demo.apiKey })).body.result.items;
+  expect(links).toHaveLength(3);
+  for (const link of links) {
+    expect(link.connectionId).toBe(demo.connectionId);
+    expect(link.variants[0].alternates).toEqual([expect.objectContaining({ connectionId: demo.backupConnectionId, supplierProductId: link.supplierProductId, supplierVariantId: link.variants[0].supplierVariantId, available: true })]);
+    expect(link.variants[0].alternates[0].costMinor * 100).toBeLessThanOrEqual(link.variants[0].costMinor * 110);
+  }
+  const euBalance = await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}/${demo.backupConnectionId}/balance`, { key: demo.apiKey });
+  expect(euBalance.body.result).toEqual({ amountMinor: expect.any(Number), currency: 'USD' });
   const balance = await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}/${demo.connectionId}/balance`, { key: demo.apiKey });
   expect(balance.body.result).toEqual({ amountMinor: expect.any(Number), currency: 'USD' });
   // The demo store takes its shopper payments from the bundled sandbox payment provider.
@@ -122,11 +136,13 @@ test('first start creates the demo once; a restart finds the same account, store
   expect(second.stderr()).toContain('Event subscriptions may target loopback and private addresses (EVENT_TARGETS_ALLOW_PRIVATE=true');
   expect(second.stdout().split('\n').filter((l) => l.includes('"private event targets are allowed"'))).toEqual([expect.stringContaining('"level":40')]);
   const again = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
-  const strip = (d: any) => ({ ...d, baseUrl: '', sandboxSupplier: { ...d.sandboxSupplier, baseUrl: '', controlUrl: '' }, paymentProvider: { ...d.paymentProvider, baseUrl: '', checkoutUrl: '' } });
+  const strip = (d: any) => ({ ...d, baseUrl: '', sandboxSupplier: { ...d.sandboxSupplier, baseUrl: '', controlUrl: '' }, sandboxSupplierEu: { ...d.sandboxSupplierEu, baseUrl: '', controlUrl: '' }, paymentProvider: { ...d.paymentProvider, baseUrl: '', checkoutUrl: '' } });
   expect(strip(again)).toEqual(strip(demo));
   // The sandbox started afresh; the demo connection still works against it.
   const balanceAgain = await call(again.baseUrl, 'GET', `/api/store-suppliers/${again.storeId}/${again.connectionId}/balance`, { key: again.apiKey });
   expect(balanceAgain.status).toBe(200);
+  // The links with backups were made once: a restart finds them and adds none.
+  expect((await call(again.baseUrl, 'GET', `/api/store-suppliers/${again.storeId}/links?pageSize=100`, { key: again.apiKey })).body.result.items).toHaveLength(3);
   // The sandbox payment provider started afresh too; the demo store was set up with it again.
   await payAtCheckout(again);
   const local = await call(again.baseUrl, 'POST', `/api/store-suppliers/${again.storeId}/event-subscriptions`, { key: again.apiKey, body: { url: `${again.baseUrl}/healthz`, eventTypes: ['connection.healthChanged'] } });

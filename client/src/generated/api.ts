@@ -563,6 +563,39 @@ export interface ChangeSupplierAutomation {
   };
 }
 
+/** Set the store's routing rule (a product link's own rule overrides it) (PUT /api/store-suppliers/{storeId}/routing) */
+export interface ChangeSupplierRouting {
+  method: "PUT";
+  path: "/api/store-suppliers/{storeId}/routing";
+  params: {
+    storeId: string;
+  };
+  query: Record<string, never>;
+  body: {
+    /** How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest */
+    routing: ({
+      rule: "primary" | "lowestLandedCost";
+    }) | ({
+      rule: "fastest";
+      /** How much dearer than the cheapest candidate the fastest may be, in percent */
+      maxCostAboveCheapestPercent: number;
+    });
+  };
+  /** 200: Success */
+  result: {
+    /** How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest */
+    routing: ({
+      rule: "primary" | "lowestLandedCost";
+    }) | ({
+      rule: "fastest";
+      /** How much dearer than the cheapest candidate the fastest may be, in percent */
+      maxCostAboveCheapestPercent: number;
+    });
+    /** When the store set its rule; null: never (the default, primary) */
+    updatedAt: string | null;
+  };
+}
+
 /** Change the supplier's own settings (validated against its settings schema) (PUT /api/store-suppliers/{storeId}/{id}/settings) */
 export interface ChangeSupplierSettings {
   method: "PUT";
@@ -1212,6 +1245,14 @@ export interface CreateProductLink {
       supplierProductId: string;
       supplierVariantId: string;
     }[];
+    /** This link's own routing rule, overriding the store's; null: the store's rule. How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest */
+    routing?: ({
+      rule: "primary" | "lowestLandedCost";
+    }) | ({
+      rule: "fastest";
+      /** How much dearer than the cheapest candidate the fastest may be, in percent */
+      maxCostAboveCheapestPercent: number;
+    }) | null;
   };
   /** 201: Success */
   result: {
@@ -1275,6 +1316,14 @@ export interface CreateProductLink {
       /** Set stock to 0 for variants the supplier no longer offers */
       availability?: boolean;
     };
+    /** This link's own routing rule, overriding the store's; null: the store's rule. How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest */
+    routing: ({
+      rule: "primary" | "lowestLandedCost";
+    }) | ({
+      rule: "fastest";
+      /** How much dearer than the cheapest candidate the fastest may be, in percent */
+      maxCostAboveCheapestPercent: number;
+    }) | null;
     lastSyncAt: string | null;
     lastSyncError: string | null;
     createdByKeyId: string | null;
@@ -2710,6 +2759,30 @@ export interface GetSupplierProduct {
   };
 }
 
+/** The store's routing rule: how a part's supplier is chosen among its link's primary and alternates (GET /api/store-suppliers/{storeId}/routing) */
+export interface GetSupplierRouting {
+  method: "GET";
+  path: "/api/store-suppliers/{storeId}/routing";
+  params: {
+    storeId: string;
+  };
+  query: Record<string, never>;
+  body: undefined;
+  /** 200: Success */
+  result: {
+    /** How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest */
+    routing: ({
+      rule: "primary" | "lowestLandedCost";
+    }) | ({
+      rule: "fastest";
+      /** How much dearer than the cheapest candidate the fastest may be, in percent */
+      maxCostAboveCheapestPercent: number;
+    });
+    /** When the store set its rule; null: never (the default, primary) */
+    updatedAt: string | null;
+  };
+}
+
 /** Import supplier products as store products with links; up to 50 at once, more as a background job to poll (POST /api/store-suppliers/{storeId}/{id}/import) */
 export interface ImportSupplierProducts {
   method: "POST";
@@ -2835,6 +2908,14 @@ export interface ImportSupplierProducts {
         /** Set stock to 0 for variants the supplier no longer offers */
         availability?: boolean;
       };
+      /** This link's own routing rule, overriding the store's; null: the store's rule. How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest */
+      routing: ({
+        rule: "primary" | "lowestLandedCost";
+      }) | ({
+        rule: "fastest";
+        /** How much dearer than the cheapest candidate the fastest may be, in percent */
+        maxCostAboveCheapestPercent: number;
+      }) | null;
       lastSyncAt: string | null;
       lastSyncError: string | null;
       createdByKeyId: string | null;
@@ -3123,6 +3204,14 @@ export interface ListProductLinks {
         /** Set stock to 0 for variants the supplier no longer offers */
         availability?: boolean;
       };
+      /** This link's own routing rule, overriding the store's; null: the store's rule. How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest */
+      routing: ({
+        rule: "primary" | "lowestLandedCost";
+      }) | ({
+        rule: "fastest";
+        /** How much dearer than the cheapest candidate the fastest may be, in percent */
+        maxCostAboveCheapestPercent: number;
+      }) | null;
       lastSyncAt: string | null;
       lastSyncError: string | null;
       createdByKeyId: string | null;
@@ -5727,6 +5816,14 @@ export interface SyncProductLink {
       /** Set stock to 0 for variants the supplier no longer offers */
       availability?: boolean;
     };
+    /** This link's own routing rule, overriding the store's; null: the store's rule. How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest */
+    routing: ({
+      rule: "primary" | "lowestLandedCost";
+    }) | ({
+      rule: "fastest";
+      /** How much dearer than the cheapest candidate the fastest may be, in percent */
+      maxCostAboveCheapestPercent: number;
+    }) | null;
     lastSyncAt: string | null;
     lastSyncError: string | null;
     createdByKeyId: string | null;
@@ -5909,7 +6006,7 @@ export interface UpdateEventSubscription {
   };
 }
 
-/** Change a link's variant mapping, price rule, sync switches or alternates (fields left out keep their values) (PUT /api/store-suppliers/{storeId}/links/{linkId}) */
+/** Change a link's variant mapping, price rule, sync switches, alternates or routing rule (fields left out keep their values) (PUT /api/store-suppliers/{storeId}/links/{linkId}) */
 export interface UpdateProductLink {
   method: "PUT";
   path: "/api/store-suppliers/{storeId}/links/{linkId}";
@@ -5963,6 +6060,14 @@ export interface UpdateProductLink {
       supplierProductId: string;
       supplierVariantId: string;
     }[];
+    /** This link's own routing rule, overriding the store's; null: the store's rule. How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest */
+    routing?: ({
+      rule: "primary" | "lowestLandedCost";
+    }) | ({
+      rule: "fastest";
+      /** How much dearer than the cheapest candidate the fastest may be, in percent */
+      maxCostAboveCheapestPercent: number;
+    }) | null;
   };
   /** 200: Success */
   result: {
@@ -6026,6 +6131,14 @@ export interface UpdateProductLink {
       /** Set stock to 0 for variants the supplier no longer offers */
       availability?: boolean;
     };
+    /** This link's own routing rule, overriding the store's; null: the store's rule. How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest */
+    routing: ({
+      rule: "primary" | "lowestLandedCost";
+    }) | ({
+      rule: "fastest";
+      /** How much dearer than the cheapest candidate the fastest may be, in percent */
+      maxCostAboveCheapestPercent: number;
+    }) | null;
     lastSyncAt: string | null;
     lastSyncError: string | null;
     createdByKeyId: string | null;
@@ -6106,6 +6219,7 @@ export const routes = {
   acknowledgeStoreOrderPaymentAttention: { method: "POST", path: "/api/store-orders/{storeId}/{orderId}/payment-attention/acknowledge" },
   cancelSupplierOrder: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/cancel" },
   changeSupplierAutomation: { method: "PUT", path: "/api/store-suppliers/{storeId}/{id}/automation" },
+  changeSupplierRouting: { method: "PUT", path: "/api/store-suppliers/{storeId}/routing" },
   changeSupplierSettings: { method: "PUT", path: "/api/store-suppliers/{storeId}/{id}/settings" },
   completeSupplierSignIn: { method: "GET", path: "/api/store-suppliers/oauth/callback" },
   confirmStoreOrder: { method: "POST", path: "/api/store-orders/{storeId}/{orderId}/confirm" },
@@ -6134,6 +6248,7 @@ export const routes = {
   getSupplierBalance: { method: "GET", path: "/api/store-suppliers/{storeId}/{id}/balance" },
   getSupplierOrder: { method: "GET", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}" },
   getSupplierProduct: { method: "GET", path: "/api/store-suppliers/{storeId}/{id}/products/{supplierProductId}" },
+  getSupplierRouting: { method: "GET", path: "/api/store-suppliers/{storeId}/routing" },
   importSupplierProducts: { method: "POST", path: "/api/store-suppliers/{storeId}/{id}/import" },
   listApiKeys: { method: "GET", path: "/api/api-keys" },
   listCreditLedger: { method: "GET", path: "/api/account/credits/ledger" },
@@ -6189,6 +6304,7 @@ export interface Operations {
   acknowledgeStoreOrderPaymentAttention: AcknowledgeStoreOrderPaymentAttention;
   cancelSupplierOrder: CancelSupplierOrder;
   changeSupplierAutomation: ChangeSupplierAutomation;
+  changeSupplierRouting: ChangeSupplierRouting;
   changeSupplierSettings: ChangeSupplierSettings;
   completeSupplierSignIn: CompleteSupplierSignIn;
   confirmStoreOrder: ConfirmStoreOrder;
@@ -6217,6 +6333,7 @@ export interface Operations {
   getSupplierBalance: GetSupplierBalance;
   getSupplierOrder: GetSupplierOrder;
   getSupplierProduct: GetSupplierProduct;
+  getSupplierRouting: GetSupplierRouting;
   importSupplierProducts: ImportSupplierProducts;
   listApiKeys: ListApiKeys;
   listCreditLedger: ListCreditLedger;

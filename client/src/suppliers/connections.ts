@@ -1,7 +1,7 @@
 import type { Api, RequestOptions } from '../types.js';
 import type { Transport } from '../transport.js';
 
-/** Supplier connections of a store: catalogue, connect, test, balance, settings, automation, disconnect. */
+/** Supplier connections of a store: catalogue, connect, test, balance, settings, automation, disconnect; and the store's routing rule. */
 export class Connections {
   constructor(private readonly t: Transport) {}
 
@@ -52,6 +52,16 @@ export class Connections {
   /** Changes how orders are sent, the limits that stop them, and the reroute rule (`reroute`: reasons, maxCostIncreasePercent). */
   async automation(storeId: string, id: string, body: Api.ChangeSupplierAutomation['body'], options?: RequestOptions): Promise<Api.ChangeSupplierAutomation['result']> {
     return (await this.t.call('changeSupplierAutomation', { params: { storeId, id }, body }, options)).result;
+  }
+
+  /** The store's routing rule: how a part's supplier is chosen among its link's primary and alternates (`primary` until set). */
+  async routing(storeId: string, options?: RequestOptions): Promise<Api.GetSupplierRouting['result']> {
+    return (await this.t.call('getSupplierRouting', { params: { storeId } }, options)).result;
+  }
+
+  /** Sets the store's routing rule (`{ routing: { rule: 'lowestLandedCost' } }`, or `fastest` with `maxCostAboveCheapestPercent`); a link's own rule overrides it. */
+  async changeRouting(storeId: string, body: Api.ChangeSupplierRouting['body'], options?: RequestOptions): Promise<Api.ChangeSupplierRouting['result']> {
+    return (await this.t.call('changeSupplierRouting', { params: { storeId }, body }, options)).result;
   }
 
   /** Switches the connection on or off. */

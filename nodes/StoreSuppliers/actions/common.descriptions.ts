@@ -218,3 +218,33 @@ export const supplierProductIdField: INodeProperties = {
 	required: true,
 	placeholder: 'e.g. SBX-P00017',
 };
+
+/** The routing rules, as the service names them: how a part's supplier is chosen among a link's primary and alternates. */
+export const ROUTING_RULE_OPTIONS = [
+	{ name: 'Fastest Within a Cost Cap', value: 'fastest', description: 'The fastest delivery among candidates costing at most the cap above the cheapest' },
+	{ name: 'Lowest Landed Cost', value: 'lowestLandedCost', description: "Items plus shipping to the destination, in the store's currency" },
+	{ name: 'Primary', value: 'primary', description: "The link's own supplier; backups only by rerouting (the default)" },
+];
+
+/** The cap of the fastest rule, shown only with it (`rule`: the name of the field that holds the rule). */
+export function routingCapField(rule: string): INodeProperties {
+	return {
+		displayName: 'Max Cost Above Cheapest (%)',
+		name: 'maxCostAboveCheapestPercent',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 1000 },
+		default: 10,
+		description: 'How much dearer than the cheapest candidate the fastest may be, in percent',
+		displayOptions: { show: { [rule]: ['fastest'] } },
+	};
+}
+
+/** A product link's own routing rule, or the store's (Store's Rule). */
+export const linkRoutingField: INodeProperties = {
+	displayName: 'Routing Rule',
+	name: 'routingRule',
+	type: 'options',
+	options: [...ROUTING_RULE_OPTIONS, { name: "Store's Rule", value: 'store', description: "Follow the store's routing rule (Connection › Update Routing)" }],
+	default: 'store',
+	description: "How this product's supplier is chosen, overriding the store's rule. Stored and shown; dispatch does not choose by it yet.",
+};

@@ -130,3 +130,14 @@ export function simplified(this: IExecuteFunctions, itemIndex: number, kind: key
 	for (const field of BULKY_FIELDS[kind]) delete out[field];
 	return out;
 }
+
+/** The service's shape of a routing rule: `{ rule }`, or the fastest with its cap. */
+export function routingRuleOf(rule: string, capPercent: unknown): IDataObject {
+	return rule === 'fastest' ? { rule, maxCostAboveCheapestPercent: Number(capPercent ?? 10) } : { rule };
+}
+
+/** A link's routing from its collection: null for the store's rule, undefined when not given. */
+export function linkRoutingOf(fields: IDataObject): IDataObject | null | undefined {
+	if (fields.routingRule === undefined) return undefined;
+	return fields.routingRule === 'store' ? null : routingRuleOf(String(fields.routingRule), fields.maxCostAboveCheapestPercent);
+}

@@ -1,6 +1,7 @@
 import { outboxStep } from '../../events';
 import { affected, type Queryable, rows } from '../../platform/db';
 import { type KeysetListStatement, storeScope } from '../../platform/pagination';
+import type { RoutingRule } from '../../connections';
 import type { PriceRule } from '../price-rule';
 import type { LinkAlternate, ProductLink, ProductLinkVariant, SyncSwitches } from '../types';
 
@@ -39,6 +40,7 @@ export interface LinkRow {
   supplier_product_id: string;
   price_rule: PriceRule;
   sync: SyncSwitches;
+  routing: RoutingRule | null;
   last_sync_at: Date | null;
   last_sync_error: string | null;
   created_by_account_id: string;
@@ -55,6 +57,7 @@ export const linkOf = (r: LinkRow): ProductLink => ({
   supplierProductId: r.supplier_product_id,
   priceRule: r.price_rule,
   sync: r.sync,
+  routing: r.routing ?? null,
   lastSyncAt: r.last_sync_at,
   lastSyncError: r.last_sync_error,
   createdByAccountId: r.created_by_account_id,
@@ -86,19 +89,20 @@ export async function linksOf(db: Queryable, storeId: string, connectionId: stri
 export async function insertLink(tx: Queryable, l: Omit<ProductLink, 'createdAt' | 'updatedAt'>): Promise<ProductLink> {
   const [r] = await rows<LinkRow>(
     tx,
-    `INSERT INTO product_links (id, store_id, product_id, connection_id, supplier_key, supplier_product_id, price_rule, sync, last_sync_at, last_sync_error, created_by_account_id, created_by_key_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) RETURNING *`,
-    [l.id, l.storeId, l.productId, l.connectionId, l.supplierKey, l.supplierProductId, JSON.stringify(l.priceRule), JSON.stringify(l.sync), l.lastSyncAt, l.lastSyncError, l.createdByAccountId, l.createdByKeyId],
+    `INSERT INTO product_links (id, store_id, product_id, connection_id, supplier_key, supplier_product_id, price_rule, sync, last_sync_at, last_sync_error, created_by_account_id, created_by_key_id, routing)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *`,
+    [l.id, l.storeId, l.productId, l.connectionId, l.supplierKey, l.supplierProductId, JSON.stringify(l.priceRule), JSON.stringify(l.sync), l.lastSyncAt, l.lastSyncError, l.createdByAccountId, l.createdByKeyId, l.routing ? JSON.stringify(l.routing) : null],
   );
   return linkOf(r);
 }
 
-/** Sets the price rule and switches given (the others stay) and stamps the change. */
-export async function updateLink(tx: Queryable, storeId: string, id: string, f: { priceRule?: PriceRule; sync?: SyncSwitches }): Promise<ProductLink> {
+/** Sets the price rule, switches and routing rule given (the others stay; routing null: the store's) and stamps the change. */
+export async function updateLink(tx: Queryable, storeId: string, id: string, f: { priceRule?: PriceRule; sync?: SyncSwitches; routing?: RoutingRule | null }): Promise<ProductLink> {
   const [r] = await rows<LinkRow>(
     tx,
-    'UPDATE product_links SET price_rule = coalesce($3::jsonb, price_rule), sync = coalesce($4::jsonb, sync), updated_at = now() WHERE store_id = $1 AND id = $2 RETURNING *',
-    [storeId, id, f.priceRule ? JSON.stringify(f.priceRule) : null, f.sync ? JSON.stringify(f.sync) : null],
+    `UPDATE product_links SET price_rule = coalesce($3::jsonb, price_rule), sync = coalesce($4::jsonb, sync), routing = CASE WHEN $5 THEN $6::jsonb ELSE routing END, updated_at = now()
+      WHERE store_id = $1 AND id = $2 RETURNING *`,
+    [storeId, id, f.priceRule ? JSON.stringify(f.priceRule) : null, f.sync ? JSON.stringify(f.sync) : null, f.routing !== undefined, f.routing ? JSON.stringify(f.routing) : null],
   );
   return linkOf(r);
 }

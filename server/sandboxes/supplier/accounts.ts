@@ -12,6 +12,16 @@ export const DEMO_ACCOUNT = {
   testKey: 'sbx_test_demo',
 } as const;
 
+/** The second warehouse's own built-in account (warehouse.ts): another supplier identity, never the same account. */
+export const EU_DEMO_ACCOUNT = {
+  id: 'acct_demo_eu',
+  email: 'demo@eu.sandbox-supplier.test',
+  liveKey: 'sbx_live_demo_eu',
+  testKey: 'sbx_test_demo_eu',
+} as const;
+
+type FixedAccount = { id: string; email: string; liveKey: string; testKey: string };
+
 /** One environment of an account: its balance and where its notifications go. */
 export interface EnvState {
   environment: Environment;
@@ -47,11 +57,11 @@ export class Accounts {
   private readonly byId = new Map<string, Account>();
   private readonly keys = new Map<string, { accountId: string; environment: Environment }>();
 
-  constructor() {
-    this.create(DEFAULT_BALANCE_MINOR, DEFAULT_BALANCE_MINOR, undefined, DEMO_ACCOUNT);
+  constructor(builtIn: FixedAccount = DEMO_ACCOUNT) {
+    this.create(DEFAULT_BALANCE_MINOR, DEFAULT_BALANCE_MINOR, undefined, builtIn);
   }
 
-  create(balanceMinor: number, testBalanceMinor: number, email?: string, fixed?: { id: string; email: string; liveKey: string; testKey: string }): Account {
+  create(balanceMinor: number, testBalanceMinor: number, email?: string, fixed?: FixedAccount): Account {
     if (email !== undefined && this.find(email)) throw new ApiError(409, 'emailInUse', `An account already uses ${email}`);
     const id = fixed?.id ?? token('acct_', 8);
     const account: Account = {

@@ -1,4 +1,5 @@
 import type { Product, Variant, VariantOptions } from './types';
+import { MAIN_WAREHOUSE, type Warehouse } from './warehouse';
 
 const SHOP_ORIGIN = 'https://shop.sandbox-supplier.test';
 const COUNTRIES = ['US', 'CA', 'GB', 'DE', 'FR', 'NL', 'ES', 'IT', 'AU', 'JP'] as const;
@@ -73,7 +74,7 @@ function skuCode(noun: string): string {
   return noun.replace(/[^A-Za-z]/g, '').slice(0, 3).toUpperCase();
 }
 
-function buildProduct(rand: () => number, index: number, usedTitles: Set<string>): Product {
+function buildProduct(rand: () => number, index: number, usedTitles: Set<string>): Omit<Product, 'shipsFrom' | 'deliveryDays'> {
   const num = String(index + 1).padStart(5, '0');
   const id = `SBX-P${num}`;
 
@@ -153,11 +154,25 @@ export class Catalogue {
   // Lowercased title/id/skus per product; none of those change after build.
   private readonly haystacks: string[] = [];
 
-  constructor(seed: number, productCount: number) {
+  constructor(seed: number, productCount: number, warehouse: Warehouse = MAIN_WAREHOUSE) {
     const rand = mulberry32(seed);
+    // The warehouse's own stream: what it adds or changes never moves the main catalogue's products.
+    const own = mulberry32((seed ^ 0x0d1e5) + (warehouse.overlap?.salt ?? 0));
     const usedTitles = new Set<string>();
     for (let i = 0; i < productCount; i++) {
-      const product = buildProduct(rand, i, usedTitles);
+      const base = buildProduct(rand, i, usedTitles);
+      const min = warehouse.deliveryDays.min + Math.floor(own() * 3);
+      const product: Product = { ...base, shipsFrom: warehouse.shipsFrom, deliveryDays: { min, max: Math.max(min, warehouse.deliveryDays.max + Math.floor(own() * 6) - 2) } };
+      const overlap = warehouse.overlap;
+      if (overlap) {
+        const carried = own() < overlap.carries;
+        for (const v of product.variants) {
+          v.costMinor = Math.max(1, Math.round(v.costMinor * (overlap.costFactor.min + own() * (overlap.costFactor.max - overlap.costFactor.min))));
+          v.stock = own() < 0.12 ? 0 : 1 + Math.floor(own() * 400);
+          v.available = own() >= 0.05;
+        }
+        if (!carried) continue;
+      }
       this.products.push(product);
       this.byId.set(product.id, product);
       for (const variant of product.variants) this.byVariantId.set(variant.id, { product, variant });

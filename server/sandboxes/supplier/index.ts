@@ -4,12 +4,13 @@ import { serve, type Listening } from '../program';
 import { createSandboxApp } from './app';
 import { Notifier } from './notifier';
 import type { SandboxRuntime } from './runtime';
-import { DEMO_ACCOUNT } from './accounts';
+import { DEMO_ACCOUNT, EU_DEMO_ACCOUNT } from './accounts';
 import { SandboxState } from './state';
 import { TimerBag } from './timers';
+import { EU_WAREHOUSE, MAIN_WAREHOUSE } from './warehouse';
 
 export { signSandboxNotification, verifySandboxNotification, SIGNATURE_HEADER } from './signature';
-export { DEMO_ACCOUNT } from './accounts';
+export { DEMO_ACCOUNT, EU_DEMO_ACCOUNT } from './accounts';
 export type { Product, Variant, Order, OrderStatus, Destination, NotificationEvent, Faults } from './types';
 
 export interface SandboxSupplierOptions {
@@ -46,27 +47,38 @@ export async function startSandboxSupplier(opts: SandboxSupplierOptions = {}): P
     pino.destination({ dest: 2, sync: true }),
   );
   const notifier = new Notifier(log);
-  const state = new SandboxState(
-    {
-      seed: nonNegativeInt(opts.seed, 42, 'seed'),
-      productCount: nonNegativeInt(opts.productCount, 1200, 'productCount', 1),
-      autoShipAfterMs: nonNegativeInt(opts.autoShipAfterMs, 0, 'autoShipAfterMs'),
-    },
-    notifier,
-    log,
-  );
-  const runtime: SandboxRuntime = {
-    state,
+  const options = {
+    seed: nonNegativeInt(opts.seed, 42, 'seed'),
+    productCount: nonNegativeInt(opts.productCount, 1200, 'productCount', 1),
+    autoShipAfterMs: nonNegativeInt(opts.autoShipAfterMs, 0, 'autoShipAfterMs'),
+  };
+  const createHangMs = nonNegativeInt(opts.createHangMs, 15_000, 'createHangMs');
+  // Two supplier identities, each with its own state (accounts, catalogue, orders, faults): the main warehouse at /,
+  // the second at /eu (warehouse.ts).
+  const runtimes: SandboxRuntime[] = [MAIN_WAREHOUSE, EU_WAREHOUSE].map((warehouse) => ({
+    state: new SandboxState({ ...options, warehouse }, notifier, log),
     log,
     requestTimers: new TimerBag(),
-    createHangMs: nonNegativeInt(opts.createHangMs, 15_000, 'createHangMs'),
+    createHangMs,
     control: opts.control ?? false,
-  };
-  const running = await serve(http.createServer(createSandboxApp(runtime).callback()), port, host, () => {
-    state.stop();
-    runtime.requestTimers.clear();
+  }));
+  const [main, eu] = runtimes.map((rt) => createSandboxApp(rt).callback());
+  const prefix = EU_WAREHOUSE.prefix;
+  const server = http.createServer((req, res) => {
+    const url = req.url ?? '/';
+    if (url === prefix || url.startsWith(`${prefix}/`) || url.startsWith(`${prefix}?`)) {
+      req.url = url.slice(prefix.length) || '/';
+      return void eu(req, res);
+    }
+    return void main(req, res);
+  });
+  const running = await serve(server, port, host, () => {
+    for (const rt of runtimes) {
+      rt.state.stop();
+      rt.requestTimers.clear();
+    }
     notifier.close();
   });
-  log.info({ baseUrl: running.baseUrl, control: runtime.control, demoAccount: DEMO_ACCOUNT }, 'sandbox supplier listening');
+  log.info({ baseUrl: running.baseUrl, control: opts.control ?? false, demoAccount: DEMO_ACCOUNT, secondWarehouse: { baseUrl: `${running.baseUrl}${prefix}`, demoAccount: EU_DEMO_ACCOUNT } }, 'sandbox supplier listening');
   return running;
 }

@@ -25,6 +25,8 @@ export interface OrderWorld extends LineChecks {
   notify(record: OrderRecord): void;
   /** Paid orders ship after this long (0: only on command). */
   autoShipAfterMs: number;
+  /** The warehouse's shipping price: the base and each further unit, in cents. */
+  shipping: { baseMinor: number; perUnitMinor: number };
 }
 
 function orderNotFound(id: string): ApiError {
@@ -62,7 +64,7 @@ export class Orders {
     const items = takeLines(this.world, input);
     const itemsMinor = items.reduce((sum, i) => sum + i.unitCostMinor * i.quantity, 0);
     const units = items.reduce((sum, i) => sum + i.quantity, 0);
-    const shippingMinor = shippingQuote(units) + this.world.faults().shippingSurchargeMinor;
+    const shippingMinor = shippingQuote(this.world.shipping, units) + this.world.faults().shippingSurchargeMinor;
     const at = now();
     const order: Order = {
       id: `SBX-O${randomBytes(6).toString('hex').toUpperCase()}`,
@@ -200,7 +202,7 @@ function movement(record: OrderRecord, amountMinor: number) {
   return { orderId: record.order.id, orderNumber: record.order.orderNumber, amountMinor, at: now(), accountId: record.accountId, environment: record.environment };
 }
 
-/** The sandbox's one shipping service: 4.99 USD for the first unit, 1.00 for each further one (what a quote answers). */
-export function shippingQuote(units: number): number {
-  return 499 + 100 * (units - 1);
+/** The warehouse's one shipping service (the main one: 4.99 USD for the first unit, 1.00 for each further one), as a quote answers it. */
+export function shippingQuote(shipping: { baseMinor: number; perUnitMinor: number }, units: number): number {
+  return shipping.baseMinor + shipping.perUnitMinor * (units - 1);
 }

@@ -8,11 +8,13 @@ import { Orders, type OrderRecord } from './orders';
 import { Records } from './records';
 import { SignIns } from './sign-ins';
 import type { Faults, NotificationEvent, Product } from './types';
+import { MAIN_WAREHOUSE, type Warehouse } from './warehouse';
 
 export interface StateOptions {
   seed: number;
   productCount: number;
   autoShipAfterMs: number;
+  warehouse?: Warehouse;
 }
 
 type EventBody = Omit<NotificationEvent, 'id' | 'createdAt'>;
@@ -23,7 +25,8 @@ type EventBody = Omit<NotificationEvent, 'id' | 'createdAt'>;
  * accounts, keys, balances, webhooks and sign-ins survive it.
  */
 export class SandboxState {
-  readonly accounts = new Accounts();
+  readonly accounts: Accounts;
+  readonly warehouse: Warehouse;
   readonly signIns = new SignIns();
   catalogue: Catalogue;
   faults: Faults = noFaults();
@@ -36,7 +39,9 @@ export class SandboxState {
     private readonly notifier: Notifier,
     private readonly log: Logger,
   ) {
-    this.catalogue = new Catalogue(options.seed, options.productCount);
+    this.warehouse = options.warehouse ?? MAIN_WAREHOUSE;
+    this.accounts = new Accounts(this.warehouse.builtInAccount);
+    this.catalogue = new Catalogue(options.seed, options.productCount, this.warehouse);
     this.orders = this.newOrders();
   }
 
@@ -48,6 +53,7 @@ export class SandboxState {
       isCountryServed: (country) => !this.unservedCountries.has(country),
       notify: (record) => this.orderChanged(record),
       autoShipAfterMs: this.options.autoShipAfterMs,
+      shipping: this.warehouse.shipping,
     });
   }
 
@@ -107,7 +113,7 @@ export class SandboxState {
     this.notifier.counters.sent = 0;
     this.notifier.counters.delivered = 0;
     this.notifier.counters.failed = 0;
-    this.catalogue = new Catalogue(this.options.seed, this.options.productCount);
+    this.catalogue = new Catalogue(this.options.seed, this.options.productCount, this.warehouse);
     this.orders = this.newOrders();
   }
 

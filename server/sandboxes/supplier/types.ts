@@ -27,6 +27,9 @@ export interface Product {
   imageUrl: string;
   currency: 'USD';
   shipsTo: string[];
+  /** The country the warehouse ships it from, and how many days delivery takes (as the warehouse quotes it). */
+  shipsFrom: string;
+  deliveryDays: { min: number; max: number };
   variants: Variant[];
   updatedAt: string;
 }

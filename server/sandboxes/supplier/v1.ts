@@ -93,7 +93,7 @@ export function v1Router(rt: SandboxRuntime): Router {
     const items = Array.isArray(body.items) ? body.items : [];
     const units = items.reduce((n: number, i: unknown) => n + (typeof i === 'object' && i && Number.isInteger((i as { quantity?: unknown }).quantity) ? Number((i as { quantity: number }).quantity) : 0), 0);
     if (units < 1) throw new ApiError(400, 'invalidRequest', 'items must name at least one unit');
-    ctx.body = { service: 'standard', costMinor: shippingQuote(units), currency: 'USD', maxDays: 12 };
+    ctx.body = { service: 'standard', costMinor: shippingQuote(state.warehouse.shipping, units), currency: 'USD', maxDays: 12 };
   });
 
   router.post('/orders', (ctx) => {

@@ -11,7 +11,7 @@ import { asObj, secretsOf, ShapeError } from '../http';
 import { pageOfCursor, pageSizeWithin } from '../paging';
 import { Answer, Call, errorBody, okBody, SandboxHttp, segment } from './http';
 import { int, list, readAccount, readOrder, readProduct, readSignInToken, str, TOKEN_SHAPE } from './readers';
-import { API_KEY_DESCRIPTION, SIGN_IN_DESCRIPTION } from './description';
+import { API_KEY_DESCRIPTION, EU_DESCRIPTION, SIGN_IN_DESCRIPTION } from './description';
 import { readNotification } from './signature';
 
 const PRODUCT_HOST = 'shop.sandbox-supplier.test';
@@ -167,8 +167,13 @@ abstract class SandboxAdapterBase implements SupplierAdapter {
 }
 
 class SandboxApiKeyAdapter extends SandboxAdapterBase {
-  readonly entry: CatalogueEntry = catalogueEntry(API_KEY_DESCRIPTION, this);
+  readonly entry: CatalogueEntry;
   protected readonly tokenField = 'apiKey';
+
+  constructor(http: SandboxHttp, description = API_KEY_DESCRIPTION) {
+    super(http);
+    this.entry = catalogueEntry(description, this);
+  }
 
   async verifyCredentials(ctx: SupplierCallContext): Promise<VerifiedAccount> {
     const account = await this.account(ctx);
@@ -217,11 +222,13 @@ class SandboxSignInAdapter extends SandboxAdapterBase {
   }
 }
 
-export function createSandboxAdapters(opts: { baseUrl: string; oauthClientId?: string; limits?: SandboxLimits }): SupplierAdapter[] {
+/** `secondWarehouse`: also the program's `/eu` identity, a supplier of its own (`sandbox-eu`) through the same adapter. */
+export function createSandboxAdapters(opts: { baseUrl: string; oauthClientId?: string; limits?: SandboxLimits; secondWarehouse?: boolean }): SupplierAdapter[] {
   const http = new SandboxHttp(opts.baseUrl);
   const rps = opts.limits?.requestsPerSecond ?? 0;
   const limits: CallLimits = { callsInFlight: opts.limits?.callsInFlight ?? 20, callSpacingMs: () => (rps > 0 ? Math.ceil(1000 / rps) : null) };
-  const adapters = [new SandboxApiKeyAdapter(http), new SandboxSignInAdapter(http, opts.oauthClientId ?? 'store-suppliers')];
+  const adapters: SandboxAdapterBase[] = [new SandboxApiKeyAdapter(http), new SandboxSignInAdapter(http, opts.oauthClientId ?? 'store-suppliers')];
+  if (opts.secondWarehouse) adapters.push(new SandboxApiKeyAdapter(new SandboxHttp(`${opts.baseUrl.replace(/\/+$/, '')}/eu`), EU_DESCRIPTION));
   for (const a of adapters) a.limits = limits;
   return adapters;
 }

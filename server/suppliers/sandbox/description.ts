@@ -35,6 +35,15 @@ export const API_KEY_DESCRIPTION: SupplierDescription = {
   },
 };
 
+/** The sandbox program's second warehouse (its `/eu` identity): another supplier, by API key, for trying backup suppliers. */
+export const EU_DESCRIPTION: SupplierDescription = {
+  ...API_KEY_DESCRIPTION,
+  key: 'sandbox-eu',
+  name: 'Sandbox Supplier EU',
+  description:
+    "The sandbox supplier's second warehouse, in the EU: most of the same products, at other costs and stock, shipped from Germany in fewer days at a higher shipping price. For trying backup suppliers. Connect with one of its sbx_live_ or sbx_test_ API keys.",
+};
+
 export const SIGN_IN_DESCRIPTION: SupplierDescription = {
   key: 'sandbox-signin',
   name: 'Sandbox Supplier (sign-in)',

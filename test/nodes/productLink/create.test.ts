@@ -16,7 +16,7 @@ test('links a product the store already has, every store variant to one supplier
 			productId: product.id,
 			supplierProductId: supplierProduct.id,
 			variants: { variant: [{ storeVariantId: product.variants[0].id, supplierVariantId: supplierProduct.variants[0].id }] },
-			options: { priceRule: { multiplier: '2' }, sync: { stock: false } },
+			options: { priceRule: { multiplier: '2' }, sync: { stock: false }, routingRule: 'fastest', maxCostAboveCheapestPercent: 20 },
 		}),
 	);
 	expectSent(created.rec.last(), {
@@ -30,9 +30,10 @@ test('links a product the store already has, every store variant to one supplier
 			variants: [{ storeVariantId: product.variants[0].id, supplierVariantId: supplierProduct.variants[0].id }],
 			priceRule: { multiplier: '2' },
 			sync: { stock: false },
+			routing: { rule: 'fastest', maxCostAboveCheapestPercent: 20 },
 		},
 	}, creds());
-	expect(created.json[0]).toMatchObject({ productId: product.id, supplierProductId: supplierProduct.id, sync: { stock: false } });
+	expect(created.json[0]).toMatchObject({ productId: product.id, supplierProductId: supplierProduct.id, sync: { stock: false }, routing: { rule: 'fastest', maxCostAboveCheapestPercent: 20 } });
 	expectPaired(created.out, [0]);
 
 	// Linked already: the service's answer, as that item's error under Continue On Fail.

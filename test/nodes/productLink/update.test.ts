@@ -16,6 +16,19 @@ test('changes the price rule and sync switches given; the others keep their valu
 	expect(nothing.rec.requests).toHaveLength(0);
 });
 
+test('the link\'s own routing rule: set, the fastest with its cap, and back to the store\'s rule (null)', async () => {
+	const update = (updateFields: Record<string, unknown>) => params({ operation: 'update', linkId: s.shop.linkId, updateFields });
+	const cheapest = await runNode(creds(), update({ routingRule: 'lowestLandedCost' }));
+	expectSent(cheapest.rec.last(), { method: 'PUT', path: `${links()}/${s.shop.linkId}`, body: { routing: { rule: 'lowestLandedCost' } }, status: 200 }, creds());
+	expect(cheapest.json[0].routing).toEqual({ rule: 'lowestLandedCost' });
+	const fastest = await runNode(creds(), update({ routingRule: 'fastest', maxCostAboveCheapestPercent: 5 }));
+	expect(fastest.rec.last().body).toEqual({ routing: { rule: 'fastest', maxCostAboveCheapestPercent: 5 } });
+	expect(fastest.json[0].routing).toEqual({ rule: 'fastest', maxCostAboveCheapestPercent: 5 });
+	const store = await runNode(creds(), update({ routingRule: 'store' }));
+	expect(store.rec.last().body).toEqual({ routing: null });
+	expect(store.json[0].routing).toBeNull();
+});
+
 test('Continue On Fail: an unknown link is an error item paired with it', async () => {
 	const { out } = await runEachItem(creds(), params({ operation: 'update', linkId: (i: number) => [MISSING_ID, s.shop.linkId][i], updateFields: { sync: { price: false } } }), 2);
 	expect(out[0]).toEqual(errorItem(0, expect.stringMatching(/\[notFound\]$/)));

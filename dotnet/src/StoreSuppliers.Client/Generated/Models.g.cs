@@ -1756,6 +1756,19 @@ public sealed partial class SupplierProductVariant
     public bool Available { get; set; }
 }
 
+public sealed partial class SupplierRouting
+{
+    /// <summary>How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest</summary>
+    [JsonPropertyName("routing")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public JsonNode? Routing { get; set; }
+
+    /// <summary>When the store set its rule; null: never (the default, primary)</summary>
+    [JsonPropertyName("updatedAt")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public DateTimeOffset? UpdatedAt { get; set; }
+}
+
 public sealed partial class EventDelivery
 {
     [JsonPropertyName("id")]
@@ -1947,6 +1960,11 @@ public sealed partial class ProductLink
     /// <summary>Sync switches: which fields the hourly sync may change</summary>
     [JsonPropertyName("sync")]
     public ProductLinkSync Sync { get; set; } = default!;
+
+    /// <summary>This link's own routing rule, overriding the store's; null: the store's rule. How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest</summary>
+    [JsonPropertyName("routing")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public JsonNode? Routing { get; set; }
 
     [JsonPropertyName("lastSyncAt")]
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
@@ -2887,6 +2905,14 @@ public sealed partial class ChangeSupplierAutomationRequest
     public SupplierConnectionAutomationReroute? Reroute { get; set; }
 }
 
+public sealed partial class ChangeSupplierRoutingRequest
+{
+    /// <summary>How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest</summary>
+    [JsonPropertyName("routing")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public JsonNode? Routing { get; set; }
+}
+
 public sealed partial class ChangeSupplierSettingsRequest
 {
     [JsonPropertyName("settings")]
@@ -3061,6 +3087,10 @@ public sealed partial class CreateProductLinkRequest
     /// <summary>Backup supplier variants (at most 5 per store variant), replacing the link's alternates; an empty list removes them. Each is checked: 422 alternateInvalid names each field that fails</summary>
     [JsonPropertyName("alternates")]
     public List<CreateProductLinkRequestAlternate>? Alternates { get; set; }
+
+    /// <summary>This link's own routing rule, overriding the store's; null: the store's rule. How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest</summary>
+    [JsonPropertyName("routing")]
+    public JsonNode? Routing { get; set; }
 }
 
 public sealed partial class CreateProductLinkRequestVariant
@@ -3375,6 +3405,10 @@ public sealed partial class UpdateProductLinkRequest
     /// <summary>Backup supplier variants (at most 5 per store variant), replacing the link's alternates; an empty list removes them. Each is checked: 422 alternateInvalid names each field that fails</summary>
     [JsonPropertyName("alternates")]
     public List<CreateProductLinkRequestAlternate>? Alternates { get; set; }
+
+    /// <summary>This link's own routing rule, overriding the store's; null: the store's rule. How a part's supplier is chosen among its product link's primary and alternates: `primary` (the default: the link's own supplier, backups only by rerouting), `lowestLandedCost` (items plus shipping to the destination, in the store's currency), or `fastest` within `maxCostAboveCheapestPercent` of the cheapest</summary>
+    [JsonPropertyName("routing")]
+    public JsonNode? Routing { get; set; }
 }
 
 public sealed partial class UpdateStoreProductRequest

@@ -185,6 +185,11 @@ public sealed partial class SupplierConnectionsService
     public Task<SupplierConnection> ChangeAutomationAsync(string storeId, string id, ChangeSupplierAutomationRequest? body = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
         => _http.SendAsync(new StoreRequest("PUT", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/automation", options) { Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.ChangeSupplierAutomationRequest) }, StoreJsonContext.Default.SupplierConnection, cancellationToken);
 
+    /// <summary>Set the store's routing rule (a product link's own rule overrides it)</summary>
+    /// <remarks><c>PUT /api/store-suppliers/{storeId}/routing</c> Permission: <c>suppliers.manage</c>.</remarks>
+    public Task<SupplierRouting> ChangeRoutingAsync(string storeId, ChangeSupplierRoutingRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("PUT", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/routing", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.ChangeSupplierRoutingRequest) }, StoreJsonContext.Default.SupplierRouting, cancellationToken);
+
     /// <summary>Change the supplier's own settings (validated against its settings schema)</summary>
     /// <remarks><c>PUT /api/store-suppliers/{storeId}/{id}/settings</c> Permission: <c>suppliers.manage</c>.</remarks>
     public Task<SupplierConnection> ChangeSettingsAsync(string storeId, string id, ChangeSupplierSettingsRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
@@ -209,6 +214,11 @@ public sealed partial class SupplierConnectionsService
     /// <remarks><c>GET /api/store-suppliers/{storeId}/{id}/impact</c> Permission: <c>suppliers.view</c>.</remarks>
     public Task<DisconnectImpact> GetDisconnectImpactAsync(string storeId, string id, RequestOptions? options = null, CancellationToken cancellationToken = default)
         => _http.SendAsync(new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/impact", options) { RetrySafe = true }, StoreJsonContext.Default.DisconnectImpact, cancellationToken);
+
+    /// <summary>The store's routing rule: how a part's supplier is chosen among its link's primary and alternates</summary>
+    /// <remarks><c>GET /api/store-suppliers/{storeId}/routing</c> Permission: <c>suppliers.view</c>.</remarks>
+    public Task<SupplierRouting> GetRoutingAsync(string storeId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/routing", options) { RetrySafe = true }, StoreJsonContext.Default.SupplierRouting, cancellationToken);
 
     /// <summary>The store's connections with health and automation; credentials are never returned</summary>
     /// <remarks><c>GET /api/store-suppliers/{storeId}</c> Permission: <c>suppliers.view</c>.</remarks>
@@ -365,7 +375,7 @@ public sealed partial class ProductLinksService
     public Task<ProductLink> SyncAsync(string storeId, string linkId, RequestOptions? options = null, CancellationToken cancellationToken = default)
         => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/links/" + StoreHttp.Segment(linkId, nameof(linkId)) + "/sync", options), StoreJsonContext.Default.ProductLink, cancellationToken);
 
-    /// <summary>Change a link's variant mapping, price rule, sync switches or alternates (fields left out keep their values)</summary>
+    /// <summary>Change a link's variant mapping, price rule, sync switches, alternates or routing rule (fields left out keep their values)</summary>
     /// <remarks><c>PUT /api/store-suppliers/{storeId}/links/{linkId}</c> Permission: <c>suppliers.import</c>. Needs a plan with dropshipping when variants or a non-empty alternates list is given.</remarks>
     public Task<ProductLink> UpdateAsync(string storeId, string linkId, UpdateProductLinkRequest? body = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
         => _http.SendAsync(new StoreRequest("PUT", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/links/" + StoreHttp.Segment(linkId, nameof(linkId)), options) { Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.UpdateProductLinkRequest) }, StoreJsonContext.Default.ProductLink, cancellationToken);

@@ -8,11 +8,13 @@ import * as getAll from './getAll.operation';
 import * as getBalance from './getBalance.operation';
 import * as getCatalogue from './getCatalogue.operation';
 import * as getImpact from './getImpact.operation';
+import * as getRouting from './getRouting.operation';
 import * as replaceCredentials from './replaceCredentials.operation';
 import * as setEnabled from './setEnabled.operation';
 import * as startSignIn from './startSignIn.operation';
 import * as test from './test.operation';
 import * as updateAutomation from './updateAutomation.operation';
+import * as updateRouting from './updateRouting.operation';
 import * as updateSettings from './updateSettings.operation';
 
 export const operations = {
@@ -22,11 +24,13 @@ export const operations = {
 	getBalance,
 	getCatalogue,
 	getImpact,
+	getRouting,
 	replaceCredentials,
 	setEnabled,
 	startSignIn,
 	test,
 	updateAutomation,
+	updateRouting,
 	updateSettings,
 } satisfies Record<string, OperationModule>;
 
@@ -81,6 +85,12 @@ export const description: INodeProperties[] = [
 				action: 'Get many connections',
 			},
 			{
+				name: 'Get Routing',
+				value: 'getRouting',
+				description: "Get the store's routing rule: how a part's supplier is chosen among a link's primary and alternates",
+				action: 'Get the routing rule of the store',
+			},
+			{
 				name: 'Replace Credentials',
 				value: 'replaceCredentials',
 				description: "Replace a connection's API key at the supplier",
@@ -105,6 +115,12 @@ export const description: INodeProperties[] = [
 				action: 'Update the automation of a connection',
 			},
 			{
+				name: 'Update Routing',
+				value: 'updateRouting',
+				description: "Set the store's routing rule (a product link's own rule overrides it)",
+				action: 'Update the routing rule of the store',
+			},
+			{
 				name: 'Update Settings',
 				value: 'updateSettings',
 				description: "Change the supplier's own settings of a connection",
@@ -124,6 +140,8 @@ export const description: INodeProperties[] = [
 	...getImpact.description,
 	...updateSettings.description,
 	...updateAutomation.description,
+	...getRouting.description,
+	...updateRouting.description,
 	...setEnabled.description,
 	...disconnect.description,
 ];

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../../transport';
-import { optionalFields, priceRuleField, supplierProductIdField, syncField, variantsField } from '../common.descriptions';
-import { compact, connectionId, idParameter, priceRuleOf, storeId, variantsOf } from '../helpers';
+import { linkRoutingField, optionalFields, priceRuleField, routingCapField, supplierProductIdField, syncField, variantsField } from '../common.descriptions';
+import { compact, connectionId, idParameter, linkRoutingOf, priceRuleOf, storeId, variantsOf } from '../helpers';
 import { connectionRLC } from '../locator';
 import { alternatesField, alternatesOf } from './alternates';
 
@@ -22,7 +22,7 @@ const properties: INodeProperties[] = [
 	supplierProductIdField,
 	{ ...variantsField, required: true },
 	alternatesField,
-	optionalFields('options', [priceRuleField, syncField]),
+	optionalFields('options', [routingCapField('routingRule'), priceRuleField, linkRoutingField, syncField]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['productLink'], operation: ['create'] } }, properties);
@@ -42,6 +42,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		alternates: alternates.length ? alternates : undefined,
 		priceRule: priceRuleOf(options.priceRule as IDataObject | undefined),
 		sync: sync && Object.keys(sync).length ? sync : undefined,
+		// The store's rule is what a link without one follows: nothing to send.
+		routing: linkRoutingOf(options) ?? undefined,
 	});
 	return (await callRoute.call(this, routing, { storeId: storeId.call(this, itemIndex) }, { body, itemIndex })) as IDataObject;
 }

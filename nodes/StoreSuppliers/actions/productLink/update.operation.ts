@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 
 import { callRoute, type Route } from '../../transport';
-import { optionalFields, priceRuleField, syncField, variantsField } from '../common.descriptions';
-import { priceRuleOf, variantsOf } from '../helpers';
+import { linkRoutingField, optionalFields, priceRuleField, routingCapField, syncField, variantsField } from '../common.descriptions';
+import { linkRoutingOf, priceRuleOf, variantsOf } from '../helpers';
 import { alternatesField, alternatesOf, removeAlternatesField } from './alternates';
 import { linkIdField, linkParams } from './linkId';
 
@@ -11,12 +11,12 @@ export const routing: Route = { operationId: 'updateProductLink', method: 'PUT',
 
 const properties: INodeProperties[] = [
 	linkIdField,
-	optionalFields('updateFields', [alternatesField, priceRuleField, removeAlternatesField, syncField, variantsField]),
+	optionalFields('updateFields', [alternatesField, routingCapField('routingRule'), priceRuleField, removeAlternatesField, linkRoutingField, syncField, variantsField]),
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['productLink'], operation: ['update'] } }, properties);
 
-/** Changes a link's variant mapping, backup suppliers (the list given replaces them), price rule or sync switches. */
+/** Changes a link's variant mapping, backup suppliers (the list given replaces them), price rule, sync switches or routing rule. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const body: IDataObject = {};
@@ -31,6 +31,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		if (alternates.length) throw new NodeOperationError(this.getNode(), 'Give Alternates or Remove All Alternates, not both', { itemIndex });
 		body.alternates = [];
 	} else if (alternates.length) body.alternates = alternates;
+	const linkRouting = linkRoutingOf(fields);
+	if (linkRouting !== undefined) body.routing = linkRouting;
 	if (Object.keys(body).length === 0) {
 		throw new NodeOperationError(this.getNode(), 'Add at least one field to update', { itemIndex });
 	}
