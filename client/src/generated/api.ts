@@ -129,7 +129,7 @@ export interface AcknowledgeStoreOrderPaymentAttention {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -161,7 +161,7 @@ export interface AcknowledgeStoreOrderPaymentAttention {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
         type: string;
         from: string | null;
         to: string | null;
@@ -263,7 +263,7 @@ export interface CancelSupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -295,7 +295,7 @@ export interface CancelSupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -365,7 +365,7 @@ export interface CancelSupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -397,7 +397,7 @@ export interface CancelSupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -483,7 +483,7 @@ export interface ChangeSupplierAutomation {
     excludedCountries?: string[];
     /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
     allowUnpaidOrders?: boolean;
-    /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+    /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
     shippingMethod?: ({
       rule: "cheapest" | "fastest";
     }) | ({
@@ -528,7 +528,7 @@ export interface ChangeSupplierAutomation {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
-      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
       shippingMethod: ({
         rule: "cheapest" | "fastest";
       }) | ({
@@ -637,7 +637,7 @@ export interface ChangeSupplierSettings {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
-      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
       shippingMethod: ({
         rule: "cheapest" | "fastest";
       }) | ({
@@ -712,7 +712,7 @@ export interface CompleteSupplierSignIn {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
-      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
       shippingMethod: ({
         rule: "cheapest" | "fastest";
       }) | ({
@@ -861,7 +861,7 @@ export interface ConfirmStoreOrder {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -893,7 +893,7 @@ export interface ConfirmStoreOrder {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
         type: string;
         from: string | null;
         to: string | null;
@@ -1005,7 +1005,7 @@ export interface ConnectSupplier {
       excludedCountries?: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders?: boolean;
-      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
       shippingMethod?: ({
         rule: "cheapest" | "fastest";
       }) | ({
@@ -1051,7 +1051,7 @@ export interface ConnectSupplier {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
-      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
       shippingMethod: ({
         rule: "cheapest" | "fastest";
       }) | ({
@@ -1157,8 +1157,8 @@ export interface CreateEventSubscription {
   body: {
     /** Where events are POSTed: an http(s) address on the public internet */
     url: string;
-    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
-    eventTypes: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "storeOrder.profitChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
+    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.returned`: A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
+    eventTypes: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.returned" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "storeOrder.profitChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
     description?: string | null;
   };
   /** 201: Success */
@@ -1487,7 +1487,7 @@ export interface CreateStoreOrder {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -1519,7 +1519,7 @@ export interface CreateStoreOrder {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
         type: string;
         from: string | null;
         to: string | null;
@@ -1803,7 +1803,7 @@ export interface DeliverStoreOrderPart {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -1835,7 +1835,7 @@ export interface DeliverStoreOrderPart {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
         type: string;
         from: string | null;
         to: string | null;
@@ -1960,7 +1960,7 @@ export interface FulfilOrderPartManually {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -1992,7 +1992,7 @@ export interface FulfilOrderPartManually {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
         type: string;
         from: string | null;
         to: string | null;
@@ -2064,7 +2064,7 @@ export interface FulfilOrderPartManually {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -2096,7 +2096,7 @@ export interface FulfilOrderPartManually {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -2444,7 +2444,7 @@ export interface GetStoreOrder {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -2476,7 +2476,7 @@ export interface GetStoreOrder {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
         type: string;
         from: string | null;
         to: string | null;
@@ -2629,7 +2629,7 @@ export interface GetSupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -2661,7 +2661,7 @@ export interface GetSupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -3366,7 +3366,7 @@ export interface ListStoreOrders {
         supplierKey: string;
         contractModel: "standard" | "promiseToSell";
         status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-        reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
+        reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
         reviewMessage: string | null;
         /** Whether trying again with nothing changed may succeed; false when the order is not paused */
         retryable: boolean;
@@ -3398,7 +3398,7 @@ export interface ListStoreOrders {
             kind: "key" | "user" | "system";
             id: string | null;
           };
-          /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
+          /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
           type: string;
           from: string | null;
           to: string | null;
@@ -3622,7 +3622,7 @@ export interface ListSupplierConnections {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
-      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
       shippingMethod: ({
         rule: "cheapest" | "fastest";
       }) | ({
@@ -3687,7 +3687,7 @@ export interface ListSupplierOrders {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -3719,7 +3719,7 @@ export interface ListSupplierOrders {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
         type: string;
         from: string | null;
         to: string | null;
@@ -3907,7 +3907,7 @@ export interface MarkStoreOrderPaid {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -3939,7 +3939,7 @@ export interface MarkStoreOrderPaid {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
         type: string;
         from: string | null;
         to: string | null;
@@ -4062,7 +4062,7 @@ export interface PaySupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -4094,7 +4094,7 @@ export interface PaySupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -4164,7 +4164,7 @@ export interface PaySupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -4196,7 +4196,7 @@ export interface PaySupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -4453,7 +4453,7 @@ export interface ReplaceSupplierCredentials {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
-      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
       shippingMethod: ({
         rule: "cheapest" | "fastest";
       }) | ({
@@ -4512,7 +4512,7 @@ export interface RerouteSupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -4544,7 +4544,7 @@ export interface RerouteSupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -4614,7 +4614,7 @@ export interface RerouteSupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -4646,7 +4646,7 @@ export interface RerouteSupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -4772,7 +4772,7 @@ export interface RetrySupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -4804,7 +4804,7 @@ export interface RetrySupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -4874,7 +4874,7 @@ export interface RetrySupplierOrder {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -4906,7 +4906,7 @@ export interface RetrySupplierOrder {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -5171,7 +5171,7 @@ export interface SetSupplierConnectionEnabled {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
-      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
       shippingMethod: ({
         rule: "cheapest" | "fastest";
       }) | ({
@@ -5324,7 +5324,7 @@ export interface ShipStoreOrderPart {
       supplierKey: string;
       contractModel: "standard" | "promiseToSell";
       status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
+      reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
@@ -5356,7 +5356,7 @@ export interface ShipStoreOrderPart {
           kind: "key" | "user" | "system";
           id: string | null;
         };
-        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
+        /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
         type: string;
         from: string | null;
         to: string | null;
@@ -5549,7 +5549,7 @@ export interface SubmitOrderPart {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -5581,7 +5581,7 @@ export interface SubmitOrderPart {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -5651,7 +5651,7 @@ export interface SubmitOrderPart {
     supplierKey: string;
     contractModel: "standard" | "promiseToSell";
     status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
-    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "exchangeRateUnavailable" | null;
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
@@ -5683,7 +5683,7 @@ export interface SubmitOrderPart {
         kind: "key" | "user" | "system";
         id: string | null;
       };
-      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ... */
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
       type: string;
       from: string | null;
       to: string | null;
@@ -5900,7 +5900,7 @@ export interface TestSupplierConnection {
       excludedCountries: string[];
       /** Send (and pay) orders whose shopper has not paid online, such as cash on delivery */
       allowUnpaidOrders: boolean;
-      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
+      /** Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it. */
       shippingMethod: ({
         rule: "cheapest" | "fastest";
       }) | ({
@@ -5973,8 +5973,8 @@ export interface UpdateEventSubscription {
   body: {
     /** Where events are POSTed: an http(s) address on the public internet */
     url?: string;
-    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
-    eventTypes?: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "storeOrder.profitChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
+    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.returned`: A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
+    eventTypes?: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.returned" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "storeOrder.profitChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
     description?: string | null;
     enabled?: boolean;
   };

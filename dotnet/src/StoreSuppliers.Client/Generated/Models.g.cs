@@ -1222,7 +1222,7 @@ public readonly partial struct SupplierOrderStatus : IEquatable<SupplierOrderSta
     }
 }
 
-/// <summary>One of insufficientBalance, variantUnavailable, destinationUnsupported, costAboveLimit, costChanged, customerPaymentPending, customerPaymentNotSettled, connectionUnhealthy, supplierRefused, connectionMissing, supplierAlreadyShipped, testMode, customerCaptureFailed, currencyMismatch, exchangeRateUnavailable; a value this version does not know is kept as it is (see IsKnown).</summary>
+/// <summary>One of insufficientBalance, variantUnavailable, destinationUnsupported, costAboveLimit, costChanged, customerPaymentPending, customerPaymentNotSettled, connectionUnhealthy, supplierRefused, connectionMissing, supplierAlreadyShipped, testMode, customerCaptureFailed, currencyMismatch, orderNumberUnverifiable, exchangeRateUnavailable; a value this version does not know is kept as it is (see IsKnown).</summary>
 [JsonConverter(typeof(ReviewReason.Converter))]
 public readonly partial struct ReviewReason : IEquatable<ReviewReason>
 {
@@ -1273,14 +1273,17 @@ public readonly partial struct ReviewReason : IEquatable<ReviewReason>
     /// <summary><c>currencyMismatch</c></summary>
     public static ReviewReason CurrencyMismatch { get; } = new ReviewReason("currencyMismatch");
 
+    /// <summary><c>orderNumberUnverifiable</c></summary>
+    public static ReviewReason OrderNumberUnverifiable { get; } = new ReviewReason("orderNumberUnverifiable");
+
     /// <summary><c>exchangeRateUnavailable</c></summary>
     public static ReviewReason ExchangeRateUnavailable { get; } = new ReviewReason("exchangeRateUnavailable");
 
     /// <summary>Every value this version of the client knows.</summary>
-    public static IReadOnlyList<ReviewReason> Known { get; } = new[] { InsufficientBalance, VariantUnavailable, DestinationUnsupported, CostAboveLimit, CostChanged, CustomerPaymentPending, CustomerPaymentNotSettled, ConnectionUnhealthy, SupplierRefused, ConnectionMissing, SupplierAlreadyShipped, TestMode, CustomerCaptureFailed, CurrencyMismatch, ExchangeRateUnavailable };
+    public static IReadOnlyList<ReviewReason> Known { get; } = new[] { InsufficientBalance, VariantUnavailable, DestinationUnsupported, CostAboveLimit, CostChanged, CustomerPaymentPending, CustomerPaymentNotSettled, ConnectionUnhealthy, SupplierRefused, ConnectionMissing, SupplierAlreadyShipped, TestMode, CustomerCaptureFailed, CurrencyMismatch, OrderNumberUnverifiable, ExchangeRateUnavailable };
 
     /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
-    public bool IsKnown => _value == "insufficientBalance" || _value == "variantUnavailable" || _value == "destinationUnsupported" || _value == "costAboveLimit" || _value == "costChanged" || _value == "customerPaymentPending" || _value == "customerPaymentNotSettled" || _value == "connectionUnhealthy" || _value == "supplierRefused" || _value == "connectionMissing" || _value == "supplierAlreadyShipped" || _value == "testMode" || _value == "customerCaptureFailed" || _value == "currencyMismatch" || _value == "exchangeRateUnavailable";
+    public bool IsKnown => _value == "insufficientBalance" || _value == "variantUnavailable" || _value == "destinationUnsupported" || _value == "costAboveLimit" || _value == "costChanged" || _value == "customerPaymentPending" || _value == "customerPaymentNotSettled" || _value == "connectionUnhealthy" || _value == "supplierRefused" || _value == "connectionMissing" || _value == "supplierAlreadyShipped" || _value == "testMode" || _value == "customerCaptureFailed" || _value == "currencyMismatch" || _value == "orderNumberUnverifiable" || _value == "exchangeRateUnavailable";
 
     /// <summary>The value as the service spells it.</summary>
     public override string ToString() => _value ?? string.Empty;
@@ -1385,7 +1388,7 @@ public sealed partial class SupplierOrderEvent
     [JsonPropertyName("actor")]
     public SupplierOrderEventActor Actor { get; set; } = default!;
 
-    /// <summary>created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, cancelRequested, cancelled, landedCostChanged, ...</summary>
+    /// <summary>created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ...</summary>
     [JsonPropertyName("type")]
     public string Type { get; set; } = default!;
 
@@ -2553,7 +2556,7 @@ public sealed partial class SupplierConnectionAutomation
     [JsonPropertyName("allowUnpaidOrders")]
     public bool AllowUnpaidOrders { get; set; }
 
-    /// <summary>Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it.</summary>
+    /// <summary>Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it.</summary>
     [JsonPropertyName("shippingMethod")]
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public JsonNode? ShippingMethod { get; set; }
@@ -2896,7 +2899,7 @@ public sealed partial class ChangeSupplierAutomationRequest
     [JsonPropertyName("allowUnpaidOrders")]
     public bool? AllowUnpaidOrders { get; set; }
 
-    /// <summary>Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it.</summary>
+    /// <summary>Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it.</summary>
     [JsonPropertyName("shippingMethod")]
     public JsonNode? ShippingMethod { get; set; }
 
@@ -2961,7 +2964,7 @@ public sealed partial class ConnectSupplierRequestAutomation
     [JsonPropertyName("allowUnpaidOrders")]
     public bool? AllowUnpaidOrders { get; set; }
 
-    /// <summary>Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it.</summary>
+    /// <summary>Which of the supplier's shipping services an order takes, for suppliers that quote several per order (CJ, AliExpress, Printful): the cheapest (the default), the fastest (the shortest longest-delivery time quoted), or one named service; an order the rule finds no service for pauses with destinationUnsupported. The sandbox supplier has one service and ignores it.</summary>
     [JsonPropertyName("shippingMethod")]
     public JsonNode? ShippingMethod { get; set; }
 
@@ -2976,7 +2979,7 @@ public sealed partial class CreateEventSubscriptionRequest
     [JsonPropertyName("url")]
     public string Url { get; set; } = default!;
 
-    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
+    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.returned`: A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
     [JsonPropertyName("eventTypes")]
     public List<EventType> EventTypes { get; set; } = new();
 
@@ -2984,7 +2987,7 @@ public sealed partial class CreateEventSubscriptionRequest
     public string? Description { get; set; }
 }
 
-/// <summary>One of supplierOrder.created, supplierOrder.statusChanged, supplierOrder.paused, supplierOrder.shipped, supplierOrder.delivered, supplierOrder.cancelled, supplierOrder.rerouted, supplierOrder.failed, orderPart.statusChanged, storeOrder.paymentChanged, storeOrder.profitChanged, importJob.finished, productLink.syncFailed, connection.circuitOpened, connection.healthChanged, *; a value this version does not know is kept as it is (see IsKnown).</summary>
+/// <summary>One of supplierOrder.created, supplierOrder.statusChanged, supplierOrder.paused, supplierOrder.shipped, supplierOrder.delivered, supplierOrder.cancelled, supplierOrder.rerouted, supplierOrder.returned, supplierOrder.failed, orderPart.statusChanged, storeOrder.paymentChanged, storeOrder.profitChanged, importJob.finished, productLink.syncFailed, connection.circuitOpened, connection.healthChanged, *; a value this version does not know is kept as it is (see IsKnown).</summary>
 [JsonConverter(typeof(EventType.Converter))]
 public readonly partial struct EventType : IEquatable<EventType>
 {
@@ -3014,6 +3017,9 @@ public readonly partial struct EventType : IEquatable<EventType>
     /// <summary><c>supplierOrder.rerouted</c></summary>
     public static EventType SupplierOrderRerouted { get; } = new EventType("supplierOrder.rerouted");
 
+    /// <summary><c>supplierOrder.returned</c></summary>
+    public static EventType SupplierOrderReturned { get; } = new EventType("supplierOrder.returned");
+
     /// <summary><c>supplierOrder.failed</c></summary>
     public static EventType SupplierOrderFailed { get; } = new EventType("supplierOrder.failed");
 
@@ -3042,10 +3048,10 @@ public readonly partial struct EventType : IEquatable<EventType>
     public static EventType Value { get; } = new EventType("*");
 
     /// <summary>Every value this version of the client knows.</summary>
-    public static IReadOnlyList<EventType> Known { get; } = new[] { SupplierOrderCreated, SupplierOrderStatusChanged, SupplierOrderPaused, SupplierOrderShipped, SupplierOrderDelivered, SupplierOrderCancelled, SupplierOrderRerouted, SupplierOrderFailed, OrderPartStatusChanged, StoreOrderPaymentChanged, StoreOrderProfitChanged, ImportJobFinished, ProductLinkSyncFailed, ConnectionCircuitOpened, ConnectionHealthChanged, Value };
+    public static IReadOnlyList<EventType> Known { get; } = new[] { SupplierOrderCreated, SupplierOrderStatusChanged, SupplierOrderPaused, SupplierOrderShipped, SupplierOrderDelivered, SupplierOrderCancelled, SupplierOrderRerouted, SupplierOrderReturned, SupplierOrderFailed, OrderPartStatusChanged, StoreOrderPaymentChanged, StoreOrderProfitChanged, ImportJobFinished, ProductLinkSyncFailed, ConnectionCircuitOpened, ConnectionHealthChanged, Value };
 
     /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
-    public bool IsKnown => _value == "supplierOrder.created" || _value == "supplierOrder.statusChanged" || _value == "supplierOrder.paused" || _value == "supplierOrder.shipped" || _value == "supplierOrder.delivered" || _value == "supplierOrder.cancelled" || _value == "supplierOrder.rerouted" || _value == "supplierOrder.failed" || _value == "orderPart.statusChanged" || _value == "storeOrder.paymentChanged" || _value == "storeOrder.profitChanged" || _value == "importJob.finished" || _value == "productLink.syncFailed" || _value == "connection.circuitOpened" || _value == "connection.healthChanged" || _value == "*";
+    public bool IsKnown => _value == "supplierOrder.created" || _value == "supplierOrder.statusChanged" || _value == "supplierOrder.paused" || _value == "supplierOrder.shipped" || _value == "supplierOrder.delivered" || _value == "supplierOrder.cancelled" || _value == "supplierOrder.rerouted" || _value == "supplierOrder.returned" || _value == "supplierOrder.failed" || _value == "orderPart.statusChanged" || _value == "storeOrder.paymentChanged" || _value == "storeOrder.profitChanged" || _value == "importJob.finished" || _value == "productLink.syncFailed" || _value == "connection.circuitOpened" || _value == "connection.healthChanged" || _value == "*";
 
     /// <summary>The value as the service spells it.</summary>
     public override string ToString() => _value ?? string.Empty;
@@ -3378,7 +3384,7 @@ public sealed partial class UpdateEventSubscriptionRequest
     [JsonPropertyName("url")]
     public string? Url { get; set; }
 
-    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
+    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.returned`: A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
     [JsonPropertyName("eventTypes")]
     public List<EventType>? EventTypes { get; set; }
 
