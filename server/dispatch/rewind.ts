@@ -10,7 +10,7 @@ const PAGE = 200;
  * Notices that the database went back in time (restored from an older backup, or a standby promoted) and reconciles
  * before parts are sent (docs/decisions.md, "A database that goes back in time"). Most suppliers need nothing: every
  * create looks our number up at the supplier first, so an order sent after the records' moment is adopted. A supplier
- * that cannot be asked by number (`ordersFoundBy: 'memory'`, AliExpress) answers from the service's memory, which went
+ * that cannot be asked by number (`ordersFoundBy: 'memory'` on its adapter) answers from the service's memory, which went
  * back too: its parts that the records say were never sent are paused `orderNumberUnverifiable` for a person to look,
  * rather than guessed at.
  */

@@ -1,7 +1,7 @@
 import { assertMove, canMove, ImpossibleMoveError, MOVES, partStatusOf, PROGRESS_RANK, SUPPLIER_ORDER_STATUSES } from '../../server/dispatch/state-machine';
 import { cleanReviewMessage, REVIEW_REASONS } from '../../server/dispatch/review-reasons';
 import { REROUTE_REASONS, REVIEW_REASON_LIST, REVIEW_REASON_WORDS } from '../../server/platform/vocabulary/review-reasons';
-import { REROUTE_MESSAGE_LIMIT, rerouteMessage } from '../../server/dispatch/transition';
+import { REROUTE_MESSAGE_LIMIT, rerouteMessage } from '../../server/dispatch/reroute-message';
 
 describe('supplier order state machine', () => {
   test('every status has an entry, and every move names known statuses', () => {

@@ -23,6 +23,7 @@ function records(): Gathered {
     sandbox: { orders: [], payments: [], refunds: [] },
     cj: { orders: [{ orderId: '1', cjOrderId: 'SD1', orderNumber: 'ss-aaaa-1', openId: 'o1', status: 'UNSHIPPED' }], payments: [{ orderId: '1', orderNumber: 'ss-aaaa-1', openId: 'o1', amountCents: 900, source: 'api' }] },
     aliexpress: [],
+    printful: [],
     supplierOrders: new Map([['a1', mine]]),
     byNumberStem: new Map([['ss-aaaa', mine]]),
   };

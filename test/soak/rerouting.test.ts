@@ -28,6 +28,7 @@ function records(): Gathered {
     sandbox: { orders: [{ id: 'S1', accountId: 'acct', orderNumber: 'ss-aaaa-1', status: 'cancelled', paid: false }], payments: [], refunds: [] },
     cj: { orders: [{ orderId: '1', cjOrderId: 'SD1', orderNumber: 'ss-bbbb-1', openId: 'o1', status: 'SHIPPED' }], payments: [] },
     aliexpress: [],
+    printful: [],
     supplierOrders: new Map(all.map((x) => [x._id, x])),
     byNumberStem: new Map(all.map((x) => [`ss-${x._id}`, x])),
   };
@@ -58,12 +59,12 @@ test('the first order still live at the sandbox while CJ holds the alternate\'s:
 test('a sample counts an order live only if both its reads found it live: a reroute in flight passes, a real double is caught and reported at the end', () => {
   const g = records();
   // The first read: the sandbox's order still live, CJ's not made yet; the second: cancelled, and CJ's made.
-  const inFlight = { sandbox: { ...g.sandbox, orders: [{ ...g.sandbox.orders[0], status: 'paid' }] }, cj: { ...g.cj, orders: [] }, aliexpress: [] };
+  const inFlight = { sandbox: { ...g.sandbox, orders: [{ ...g.sandbox.orders[0], status: 'paid' }] }, cj: { ...g.cj, orders: [] }, aliexpress: [], printful: [] };
   expect(liveAcrossReroutes(g, inFlight)).toEqual([]);
   // Both reads found both live.
   const doubled = records();
   doubled.sandbox.orders[0].status = 'paid';
-  const sampled = liveAcrossReroutes(doubled, { sandbox: doubled.sandbox, cj: doubled.cj, aliexpress: [] });
+  const sampled = liveAcrossReroutes(doubled, { sandbox: doubled.sandbox, cj: doubled.cj, aliexpress: [], printful: [] });
   expect(sampled).toHaveLength(1);
   const v = noTwoLiveAcrossSuppliers(g, { samples: 3, failures: new Map([['x', `2026-11-26T14:00:30Z: ${sampled[0]}`]]) });
   expect(v.held).toBe(false);

@@ -2,17 +2,18 @@ using System.Text.Json;
 
 namespace StoreSuppliers.Tests;
 
-/// <summary>Extensible enums keep values a newer service may send; the 14 review reasons are all known.</summary>
+/// <summary>Extensible enums keep values a newer service may send; the review reasons of the service are all known.</summary>
 public sealed class ModelTests
 {
     [Fact]
-    public void ReviewReason_knows_the_14_reasons_of_the_spec_and_keeps_others_as_they_are()
+    public void ReviewReason_knows_every_reason_of_the_service_and_keeps_others_as_they_are()
     {
         string[] spec =
         [
             "insufficientBalance", "variantUnavailable", "destinationUnsupported", "costAboveLimit", "costChanged",
             "customerPaymentPending", "customerPaymentNotSettled", "connectionUnhealthy", "supplierRefused",
             "connectionMissing", "supplierAlreadyShipped", "testMode", "customerCaptureFailed", "currencyMismatch",
+            "orderNumberUnverifiable", "exchangeRateUnavailable",
         ];
         Assert.Equal(spec, ReviewReason.Known.Select(r => r.ToString()));
         Assert.All(spec, s => Assert.True(new ReviewReason(s).IsKnown));

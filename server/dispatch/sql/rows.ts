@@ -44,12 +44,20 @@ export interface SupplierOrderRow {
   created_at: Date; updated_at: Date;
 }
 
-/** A supplier order's columns, named (the hot statements are prepared: their result may not change with the table). */
-export const COLUMNS_READ = `id, store_id, order_id, group_key, connection_id, supplier_key, order_number, contract_model, status, review_reason, review_message,
+/**
+ * `returns` came with a later migration (SupplierOrderReturns): read through the row's JSON, so a release answering
+ * before its migrations ran (docs/scaling.md) reads none rather than failing. No comma in it: lists split on commas.
+ */
+const returnsOf = (row: string) => `to_jsonb(${row}) -> 'returns' AS returns`;
+const NAMES = `id, store_id, order_id, group_key, connection_id, supplier_key, order_number, contract_model, status, review_reason, review_message,
   retryable, supplier_order_number, number_known_absent, supplier_order_id, supplier_status, costs, payment_status, shipping, attempt, pay_now, pay_requested,
   cancel_requested, payment_due, capture_requested, store_takes_over, accepted_cost_minor, reroute_request, reroute_tried, rerouted_to, returns, destination, retries_used, next_retry_at, created_by_account_id,
   created_by_key_id, created_at, updated_at`;
-export const OF_S = COLUMNS_READ.split(',').map((c) => `s.${c.trim()}`).join(', ');
+/** A supplier order's columns, named (the hot statements are prepared: their result may not change with the table). */
+export const COLUMNS_READ = NAMES.replace(/\breturns\b/, returnsOf('supplier_orders'));
+/** The same, by name alone: what a statement's own `so` gives. */
+export const COLUMN_NAMES = NAMES.replace(/\s+/g, ' ');
+export const OF_S = NAMES.split(',').map((c) => (c.trim() === 'returns' ? returnsOf('s') : `s.${c.trim()}`)).join(', ');
 export const LISTED_OF_S = `${'id store_id order_id order_number group_key connection_id supplier_key contract_model status review_reason review_message retryable supplier_order_number supplier_order_id supplier_status costs payment_status shipping attempt destination'
   .split(' ').map((c) => `s.${c} AS "${c.replace(/_(\w)/g, (_, x: string) => x.toUpperCase())}"`).join(', ')}, ${isoTime('s.created_at')} AS "createdAt", ${isoTime('s.updated_at')} AS "updatedAt"`;
 

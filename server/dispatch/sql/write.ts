@@ -6,7 +6,7 @@ import { assertMove } from '../state-machine';
 import { landedPieces } from './landed';
 import type { SupplierOrder } from '../supplier-order';
 import type { Change } from '../transition';
-import { COLUMNS_READ, supplierOrderOf, type SupplierOrderRow } from './rows';
+import { COLUMN_NAMES, COLUMNS_READ, supplierOrderOf, type SupplierOrderRow } from './rows';
 
 // The one write of a supplier order. Besides its own tables it takes pieces other domains build for it, in the same
 // statement (platform/statement.ts names each and what it reads): orders' part move (the part and its store order,
@@ -27,7 +27,7 @@ const JSON_FIELDS = new Set(['costs', 'shipping', 'rerouteRequest', 'rerouteTrie
 const GUARD_SQL: Record<Change['guard'][number], string> = { noReroute: 'reroute_request IS NULL', noCancel: 'NOT cancel_requested', reroute: 'reroute_request IS NOT NULL' };
 
 /** The columns `so`, the record as written, gives to the other pieces. */
-const SO_GIVES = [...columnsOf(COLUMNS_READ), 'from_status'];
+const SO_GIVES = [...columnsOf(COLUMN_NAMES), 'from_status'];
 
 /**
  * The one write of a supplier order, for every change (../transition.ts made `c`): in one statement, the record made
@@ -69,6 +69,6 @@ export async function writeChange(db: Queryable, c: Change, parts: PartMoves, al
   if (event) st.add(event);
   if (c.part) st.add(...parts.pieces(p, a.storeId, 'so', c.part));
   st.add(...landedPieces(p, a.storeId, c.landed, parts));
-  const changed = await preparedRows<SupplierOrderRow>(db, st.sql(`SELECT ${COLUMNS_READ}, pg_notify('${CHANGE_CHANNEL}', id::text) AS notified FROM so`, { so: SO_GIVES }), st.values);
+  const changed = await preparedRows<SupplierOrderRow>(db, st.sql(`SELECT ${COLUMN_NAMES}, pg_notify('${CHANGE_CHANNEL}', id::text) AS notified FROM so`, { so: SO_GIVES }), st.values);
   return changed.map(supplierOrderOf);
 }
