@@ -20,8 +20,11 @@ import { openPrintfulShop, PRINTFUL_US, printfulOrdersAt } from './printful';
 import { connectPayments, PaymentSandbox, startPaymentSandbox } from './payments';
 
 const PARTS = 4;
-/** Armed workers started at most; fewer when one lives on (every part it fetched was past the step). */
-const CRASHES = 3;
+/**
+ * Armed workers started at most; fewer when one lives on (every part it fetched was past the step). Two: the second
+ * dies where the first left the parts, and each death costs a heartbeat's wait (10 s) before its jobs come back.
+ */
+const CRASHES = 2;
 const WORKER_ENV = { JOB_SUPERVISE_SECONDS: '1', DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '3', DISPATCH_RETRY_BASE_SECONDS: '1' };
 
 let sandbox: Sandbox;

@@ -6,6 +6,7 @@
 const Sequencer = require('@jest/test-sequencer').default;
 
 const SLOWEST_FIRST = [
+  'test/dispatch/kill-printful-steps.test.ts',
   'test/dispatch/kill-standard-steps.test.ts',
   'test/dispatch/kill-reroute-steps.test.ts',
   'test/dispatch/kill-capture-steps.test.ts',
