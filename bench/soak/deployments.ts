@@ -15,6 +15,7 @@ import type { Pool } from 'pg';
 import { Api } from './api';
 import { SERVICE_TUNING, SoakConfig } from './config';
 import { EmbeddedPostgresControl, OwnPostgres, readerPool, Restartable } from './postgres';
+import { ReplicatedPostgres, replicationBin } from './replicated';
 import type { Suppliers } from './programs';
 import { Supervised } from './supervisor';
 
@@ -70,8 +71,10 @@ function baseEnv(): NodeJS.ProcessEnv {
 }
 
 export async function ownDeployment(cfg: SoakConfig, suppliers: Suppliers): Promise<Deployment> {
-  const pg = new OwnPostgres(await freePort());
-  await pg.init();
+  // With pg_basebackup at hand, a primary and a standby behind one address (the failover fault needs them).
+  const bin = replicationBin();
+  const pg: OwnPostgres | ReplicatedPostgres = bin ? await ReplicatedPostgres.start(bin, freePort) : new OwnPostgres(await freePort());
+  if (pg instanceof OwnPostgres) await pg.init();
   const port = await freePort();
   const token = operatorToken();
   const env: NodeJS.ProcessEnv = {

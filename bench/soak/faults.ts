@@ -7,11 +7,12 @@
  */
 import { control, sleep } from './api';
 import type { Deployment } from './deployments';
+import { ReplicatedPostgres } from './replicated';
 import type { Suppliers } from './programs';
 
 export type FaultKind =
   | 'kill api' | 'kill worker' | 'kill embedded service'
-  | 'postgres restart' | 'postgres 30 s outage' | 'embedded postgres restart' | 'embedded postgres 30 s outage'
+  | 'postgres restart' | 'postgres 30 s outage' | 'postgres failover' | 'embedded postgres restart' | 'embedded postgres 30 s outage'
   | 'supplier latency' | 'supplier time-out' | 'supplier 5xx' | 'supplier refusal' | 'supplier account outage'
   | 'provider capture fault';
 
@@ -29,6 +30,7 @@ const CYCLE: Array<[number, FaultKind]> = [
   [14, 'postgres 30 s outage'],
   [18, 'kill embedded service'],
   [30, 'embedded postgres 30 s outage'],
+  [40, 'postgres failover'],
   [50, 'kill worker'],
   [64, 'kill api'],
 ];
@@ -170,6 +172,18 @@ export class Faults {
         this.databaseTurn.set(d.name, turn.catch(() => undefined));
         await turn;
         return outage ? 'fast shutdown, started again 30 s later' : 'fast shutdown, started again at once';
+      }
+      case 'postgres failover': {
+        const d = own!;
+        if (!(d.database instanceof ReplicatedPostgres)) throw new Error('the own database has no standby (no pg_basebackup here)');
+        const pair = d.database;
+        const turn = (this.databaseTurn.get(d.name) ?? Promise.resolve()).then(async () => {
+          for (const p of d.processes) await p.untilReady(120000);
+          return pair.failover();
+        });
+        this.databaseTurn.set(d.name, turn.catch(() => undefined));
+        const { lostWalBytes } = await turn;
+        return `standby cut off, primary killed, standby promoted behind the same address (${lostWalBytes} bytes of WAL lost), a new standby made`;
       }
       case 'supplier latency': {
         const [where, url] = this.pick([['sandbox', s.sandbox.control], ['CJ', s.cj.control]]);

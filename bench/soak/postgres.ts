@@ -47,33 +47,69 @@ export class OwnPostgres implements Restartable {
   readonly dataDir = path.join(this.dir, 'data');
   private readonly ids = postgresIds();
 
-  constructor(readonly port: number) {}
+  /** `bin`: another folder of Postgres binaries (a standby needs pg_basebackup, which the embedded package lacks). */
+  constructor(
+    readonly port: number,
+    private readonly bin = BIN,
+  ) {}
 
   get url(): string {
     return `postgres://postgres:soak@127.0.0.1:${this.port}/postgres`;
   }
 
-  async init(): Promise<void> {
+  /** Lines added to postgresql.conf and pg_hba.conf, then started: a primary that standbys may stream from. */
+  async initPrimary(): Promise<void> {
+    await this.init(false);
+    fs.appendFileSync(path.join(this.dataDir, 'postgresql.conf'), '\nwal_level = replica\nmax_wal_senders = 4\nwal_keep_size = 512MB\nhot_standby = on\n');
+    fs.appendFileSync(path.join(this.dataDir, 'pg_hba.conf'), '\nhost replication all 127.0.0.1/32 scram-sha-256\n');
+    await this.start();
+  }
+
+  /** A streaming standby of the server at `sourcePort`, through a physical slot (pg_basebackup -R -C), started. */
+  async initStandby(sourcePort: number, slot: string): Promise<void> {
+    fs.chmodSync(this.dir, 0o755);
+    fs.mkdirSync(this.dataDir, { mode: 0o700 });
+    if (this.ids.uid !== undefined) fs.chownSync(this.dataDir, this.ids.uid, this.ids.gid!);
+    // Not spawnSync: the source may be reached through a proxy served by this very process.
+    const proc = spawn(path.join(this.bin, 'pg_basebackup'), ['-h', '127.0.0.1', '-p', String(sourcePort), '-U', 'postgres', '-D', this.dataDir, '-R', '-C', '-S', slot, '-X', 'stream', '--no-sync'], { ...this.ids, stdio: ['ignore', 'ignore', 'pipe'], env: { ...env, PGPASSWORD: 'soak' } });
+    let err = '';
+    proc.stderr!.on('data', (c: Buffer) => (err += c.toString('utf8')));
+    const code = await new Promise<number | null>((r) => proc.once('exit', r));
+    if (code !== 0) throw new Error(`pg_basebackup failed (${code}): ${err}`);
+    await this.start();
+  }
+
+  /** Immediate shutdown (SIGQUIT): nothing flushed, as a machine that dies. */
+  async crash(): Promise<void> {
+    const proc = this.proc;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise((r) => proc.once('exit', r));
+    proc.kill('SIGQUIT');
+    await exited;
+    this.proc = null;
+  }
+
+  async init(start = true): Promise<void> {
     fs.chmodSync(this.dir, 0o755);
     fs.mkdirSync(this.dataDir);
     const pw = path.join(this.dir, 'pw');
     fs.writeFileSync(pw, 'soak\n');
     if (this.ids.uid !== undefined) for (const f of [this.dataDir, pw]) fs.chownSync(f, this.ids.uid, this.ids.gid!);
-    const out = spawnSync(path.join(BIN, 'initdb'), ['-D', this.dataDir, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pw}`, '-E', 'UTF8', '--no-sync'], { ...this.ids, encoding: 'utf8', env });
+    const out = spawnSync(path.join(this.bin, 'initdb'), ['-D', this.dataDir, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pw}`, '-E', 'UTF8', '--no-sync'], { ...this.ids, encoding: 'utf8', env });
     fs.rmSync(pw, { force: true });
     if (out.status !== 0) throw new Error(`initdb failed (${out.status}): ${out.stderr}`);
-    await this.start();
+    if (start) await this.start();
   }
 
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
       // TCP on loopback only: the default socket folder is not writable by the postgres user everywhere.
-      const proc = spawn(path.join(BIN, 'postgres'), ['-D', this.dataDir, '-p', String(this.port), '-h', '127.0.0.1', '-k', '', '-c', 'fsync=off', '-c', 'max_connections=300'], { ...this.ids, stdio: ['ignore', 'ignore', 'pipe'], env });
+      const proc = spawn(path.join(this.bin, 'postgres'), ['-D', this.dataDir, '-p', String(this.port), '-h', '127.0.0.1', '-k', '', '-c', 'fsync=off', '-c', 'max_connections=300'], { ...this.ids, stdio: ['ignore', 'ignore', 'pipe'], env });
       let log = '';
       const timer = setTimeout(() => reject(new Error(`postgres did not start:\n${log}`)), 60000);
       proc.stderr!.on('data', (chunk: Buffer) => {
         log = (log + chunk.toString('utf8')).slice(-5000);
-        if (log.includes('ready to accept connections')) {
+        if (/ready to accept (read-only )?connections/.test(log)) {
           clearTimeout(timer);
           resolve();
         }

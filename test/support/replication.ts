@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Pool } from 'pg';
 import { OwnPostgres } from './own-postgres';
-import { TcpProxy } from './tcp-proxy';
+import { TcpProxy } from '../../bench/soak/tcp-proxy';
 
 /** A folder with initdb, postgres and pg_basebackup of one version: the newest Debian PostgreSQL. */
 export function replicationTools(): string {
