@@ -2,7 +2,8 @@
 // @ts-check
 'use strict';
 /**
- * Writes client/src/generated/api.ts from the service's OpenAPI document.
+ * Writes client/src/generated/api.ts from the service's OpenAPI document, and client/src/generated/currencies.ts
+ * from its ISO 4217 table (server/platform/currencies.ts).
  *   node client/scripts/generate-types.cjs            builds the document in-process from the route table
  *                                                     (needs `npm run build:server` first; no database is opened)
  *   node client/scripts/generate-types.cjs --from URL  reads the document a running service serves
@@ -12,23 +13,33 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { emitTypes } = require('./emit-types.cjs');
 const { documentForArgs, root } = require('./openapi-document.cjs');
+const { emitCurrenciesTs } = require('./currencies.cjs');
 
 const target = path.join(root, 'client/src/generated/api.ts');
+// ISO 4217's minor units, copied from the service's table so the client never drifts from it.
+const currencies = path.join(root, 'client/src/generated/currencies.ts');
 
 async function main() {
   const args = process.argv.slice(2);
-  const text = emitTypes(await documentForArgs(args));
-  const current = fs.existsSync(target) ? fs.readFileSync(target, 'utf8') : '';
+  const files = [
+    [target, emitTypes(await documentForArgs(args))],
+    [currencies, emitCurrenciesTs()],
+  ];
+  const read = (file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
   if (args.includes('--check')) {
-    if (current !== text) {
-      process.stderr.write(`${path.relative(root, target)} is out of date: run \`npm run generate:client\`.\n`);
+    const stale = files.filter(([file, text]) => read(file) !== text);
+    if (stale.length) {
+      process.stderr.write(`${stale.map(([f]) => path.relative(root, f)).join(', ')} out of date: run \`npm run generate:client\`.\n`);
       process.exit(1);
     }
     return;
   }
   fs.mkdirSync(path.dirname(target), { recursive: true });
-  fs.writeFileSync(target, text);
-  process.stdout.write(`${path.relative(root, target)}: ${text.split('\n').length} lines${current === text ? ' (unchanged)' : ''}\n`);
+  for (const [file, text] of files) {
+    const current = read(file);
+    fs.writeFileSync(file, text);
+    process.stdout.write(`${path.relative(root, file)}: ${text.split('\n').length} lines${current === text ? ' (unchanged)' : ''}\n`);
+  }
 }
 
 main().then(

@@ -17,6 +17,23 @@ export {
   type ApiErrorCode,
   type ErrorDetail,
 } from './errors.js';
+export {
+  addMoney,
+  compareMoney,
+  currencyExponent,
+  currencyExponents,
+  CurrencyMismatchError,
+  formatMinor,
+  formatMoney,
+  isCurrency,
+  MoneyFormatError,
+  parseMinor,
+  parseMoney,
+  subtractMoney,
+  sumMoney,
+  UnknownCurrencyError,
+  type Money,
+} from './money.js';
 export { isImportJob, type ImportResult } from './suppliers/imports.js';
 export type { Connections, EventSubscriptions, Imports, Links, Products, SupplierOrders, Suppliers } from './suppliers/index.js';
 export type { ApiKeys, StoreOrderPage, StoreOrders } from './store.js';

@@ -24,6 +24,9 @@ const EXPONENTS = new Map<string, number>([
 
 export class UnknownCurrencyError extends Error {}
 
+/** Every code with its decimals, sorted by code: the clients' copies (client/, dotnet/) are generated from this. */
+export const currencyTable = (): Array<[string, number]> => [...EXPONENTS].sort(([a], [b]) => (a < b ? -1 : 1));
+
 export const isCurrency = (code: string): boolean => EXPONENTS.has(code);
 
 /** Decimals of the currency's amounts; throws UnknownCurrencyError for a code ISO 4217 does not list. */
