@@ -11,8 +11,8 @@ import { type DeliveryConfig, FAULTS, GIVEN_UP, leaseMsOf, NOT_PERMITTED, type O
 export type { DeliveryConfig, OwnerAccess } from './delivery-rules';
 import { answered, type Sender } from './sender';
 import { webhookHeaders } from './signing';
+import type { Standbys } from '../platform/standbys';
 import { claim, complete, fanOut } from './sql/deliveries';
-import { standbyBehind } from './sql/standbys';
 import type { Claimed, InFlight, Outcome } from './sql/rows';
 import { switchOff } from './sql/subscriptions';
 import { OWNER_ENDED } from './types';
@@ -49,6 +49,7 @@ export class DeliveryLoop {
     private readonly ownerAccess: OwnerAccess,
     private readonly config: DeliveryConfig,
     private readonly log: Logger,
+    private readonly standbys: Pick<Standbys, 'confirmed'>,
     /** The service's own subscribers (./reactions.ts), and the event types only they take. */
     private readonly reactions: { registry: Reactions; config: ReactionConfig; internalTypes: string[] },
   ) {
@@ -110,15 +111,8 @@ export class DeliveryLoop {
    * Every event claimed was committed before this look, so once the standbys have confirmed the WAL written now, a
    * failover cannot take any of them back: a receiver never gets an event the database then forgets (issue 43).
    */
-  private async standbysConfirmed(withinMs: number): Promise<boolean> {
-    const deadline = Date.now() + withinMs;
-    let { lsn, behind } = await standbyBehind(this.db);
-    while (behind && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 20));
-      ({ behind } = await standbyBehind(this.db, lsn));
-    }
-    if (behind) this.log.warn({ lsn }, 'event deliveries held: a database standby has not confirmed them');
-    return !behind;
+  private standbysConfirmed(withinMs: number): Promise<boolean> {
+    return this.standbys.confirmed(withinMs);
   }
 
   /** One subscription's claimed deliveries: its owner's access now, its secrets, the bodies; then each is sent. */

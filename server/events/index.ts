@@ -59,7 +59,7 @@ export const eventsModule = domainModule({
         const loop = new DeliveryLoop(p.db, p.secrets, renderers, sender, deps.identity.ownerAccess, {
           concurrency: c.eventDeliveryConcurrency, perSubscription: c.eventSubscriptionConcurrency, perStore: Math.min(c.eventStoreConcurrency, c.eventDeliveryConcurrency), timeoutMs: c.eventDeliveryTimeoutMs, retryBaseMs: c.eventRetryBaseMs,
           retryMaxMs: c.eventRetryMaxMs, giveUpMs, bodyLimitBytes: c.eventBodyLimitBytes, pollMs: c.eventPollMs,
-        }, p.log, { registry: reactions, config: { concurrency: 4, leaseMs: leaseMsOf(c.eventDeliveryTimeoutMs), retryMaxMs: c.eventRetryMaxMs, giveUpMs }, internalTypes: Object.keys(INTERNAL_EVENT_TYPES) });
+        }, p.log, p.standbys, { registry: reactions, config: { concurrency: 4, leaseMs: leaseMsOf(c.eventDeliveryTimeoutMs), retryMaxMs: c.eventRetryMaxMs, giveUpMs }, internalTypes: Object.keys(INTERNAL_EVENT_TYPES) });
         // Woken when a statement wrote events (and by its own freed slots); polls for retries falling due.
         const feed = new ListenFeed(p.databaseUrl, [OUTBOX_CHANNEL], p.log);
         feed.on(OUTBOX_CHANNEL, () => loop.poke());

@@ -4,7 +4,6 @@ import crypto from 'node:crypto';
 import { bad, boolVar, ConfigError, cronVar, intVar, urlVar } from './env-vars';
 
 export { ConfigError } from './env-vars';
-
 export type Role = 'api' | 'worker' | 'all';
 
 export interface Config {
@@ -101,6 +100,7 @@ export interface Config {
   eventSubscriptionConcurrency: number;
   eventBodyLimitBytes: number;
   eventPollMs: number;
+  standbyWaitMs: number;
   eventRetentionDays: number;
   /** Subscriptions may target loopback and private addresses: off unless the operator sets it (`npm start` does for the embedded default). */
   eventTargetsAllowPrivate: boolean;
@@ -239,6 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     eventSubscriptionConcurrency: intVar(env, 'EVENT_SUBSCRIPTION_CONCURRENCY', 32, 1, 500),
     eventBodyLimitBytes: intVar(env, 'EVENT_BODY_LIMIT_BYTES', 256 * 1024, 1024, 8 * 1024 * 1024),
     eventPollMs: intVar(env, 'EVENT_POLL_MS', 1000, 50, 60000),
+    standbyWaitMs: intVar(env, 'STANDBY_WAIT_MS', 5000, 0, 60000),
     eventRetentionDays: intVar(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
     eventTargetsAllowPrivate: boolVar(env, 'EVENT_TARGETS_ALLOW_PRIVATE', false),
     eventSubscriptionsPerStore: intVar(env, 'EVENT_SUBSCRIPTIONS_PER_STORE', 25, 1, 10000),

@@ -1,4 +1,5 @@
 import type { DataSource, MigrationInterface } from 'typeorm';
+import type { Standbys } from './standbys';
 import type { Config } from './config';
 import type { Secrets } from './crypto';
 import type { Boss, QueueSpec } from './jobs';
@@ -17,6 +18,8 @@ export interface Platform {
   boss: Boss;
   secrets: Secrets;
   cursors: Cursors;
+  /** Whether the database's standbys hold what the service is about to acknowledge (./standbys.ts). */
+  standbys: Standbys;
 }
 
 /** What a worker started that must stop with the process (given the time it may take). */

@@ -26,6 +26,8 @@ export interface AppOptions {
   operatorToken: string;
   /** The read-only token `GET /metrics` also takes (Bearer); it opens nothing else. */
   metricsToken?: string;
+  /** Waits until the database's standbys hold what a write is about to acknowledge (false: given up on, answered anyway). */
+  durable?: () => Promise<boolean>;
   /** Routes with their own protocol on top of the table (the assistant link), given the compiled routes. */
   extraRoutes?: (router: Router, runners: RouteRunner[]) => void;
 }
@@ -84,6 +86,16 @@ export function buildApp(opts: AppOptions): Koa {
       request.access(ctx.method, route, ctx.path, ctx.status, Math.round(seconds * 1000));
     }
   });
+
+  // A write's success is said only once the database's standbys hold it: a failover then cannot take back what a
+  // caller (a merchant, a payment provider's notification) was told was done. A database gone meanwhile answers 503.
+  if (opts.durable) {
+    const durable = opts.durable;
+    app.use(async (ctx, next) => {
+      await next();
+      if (WITH_BODY.has(ctx.method) && ctx.status < 400) await durable();
+    });
+  }
 
   // Bodies: only methods that carry one get past the first line. Routes that verify signatures take the raw
   // bytes as they came, whatever their type; every other body must be JSON, refused before parsing otherwise.
