@@ -18,12 +18,15 @@ const { emitCurrenciesTs } = require('./currencies.cjs');
 const target = path.join(root, 'client/src/generated/api.ts');
 // ISO 4217's minor units, copied from the service's table so the client never drifts from it.
 const currencies = path.join(root, 'client/src/generated/currencies.ts');
+// And for the console, which formats amounts in the browser (Intl's decimals follow display habits, not ISO 4217).
+const consoleCurrencies = path.join(root, 'console/src/currencies.ts');
 
 async function main() {
   const args = process.argv.slice(2);
   const files = [
     [target, emitTypes(await documentForArgs(args))],
     [currencies, emitCurrenciesTs()],
+    [consoleCurrencies, emitCurrenciesTs()],
   ];
   const read = (file) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '');
   if (args.includes('--check')) {

@@ -1,15 +1,11 @@
 /** Money and times as a person reads them. */
+import { CURRENCY_EXPONENTS } from './currencies.js';
 
-/** Minor units per major unit of a currency (100 for USD, 1 for JPY), as the browser knows it. */
-export function minorPerMajor(currency: string): number {
-  try {
-    return 10 ** (new Intl.NumberFormat(undefined, { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2);
-  } catch {
-    return 100;
-  }
-}
+/** ISO 4217's decimals of a currency (JPY 0, USD 2, KWD 3), from the service's own table; 2 for a code it does not know. */
+const decimalsOf = (currency: string): number => CURRENCY_EXPONENTS[currency] ?? 2;
 
-const decimalsOf = (currency: string): number => Math.round(Math.log10(minorPerMajor(currency)));
+/** Minor units per major unit of a currency (100 for USD, 1 for JPY, 1000 for KWD). */
+export const minorPerMajor = (currency: string): number => 10 ** decimalsOf(currency);
 
 /** Minor units as the decimal text a person types, in the currency's own decimals: 1234 KWD → "1.234", 500 JPY → "500". */
 export function minorToText(amountMinor: number, currency: string): string {
@@ -35,7 +31,10 @@ export const stepOf = (currency: string): string => (decimalsOf(currency) ? `0.$
 /** An amount in minor units with its currency, in the currency's own number of decimals: 4916 USD → $49.16, 500 JPY → ¥500. */
 export function money(amountMinor: number, currency: string): string {
   try {
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency }).format(amountMinor / minorPerMajor(currency));
+    const digits = decimalsOf(currency);
+    // The exact decimal text, never a division in floating point; Intl only adds the symbol and the grouping.
+    const text = (amountMinor < 0 ? '-' : '') + minorToText(Math.abs(amountMinor), currency);
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(text as unknown as number);
   } catch {
     return `${amountMinor} (minor units of ${currency})`;
   }
