@@ -46,6 +46,6 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		report = (await callRoute.call(this, routing, params, { qs: { ...qs, cursor: report.pagination.nextCursor as string }, itemIndex })) as typeof report;
 		items.push(...report.items);
 	}
-	const { pagination: _pagination, ...rest } = report;
-	return { ...rest, items };
+	// One item for the whole range: its rows in full, so no page's pagination.
+	return { currency: report.currency, from: report.from, to: report.to, groupBy: report.groupBy, totals: report.totals, items };
 }
