@@ -25,9 +25,9 @@ export class PartMoves {
   }
 
   /**
-   * The profit report's kept sums for each row of the relation `parts` (a part whose latest landed cost stage moved:
+   * The profit report's kept sums for each row of the relation `parts` (a part whose latest landed cost stage moved, or that was cancelled:
    * store_id, supplier_order_id, order_id, group_key, connection_id, stage, landed_minor, store_currency, previous_stage,
-   * previous_landed_minor), in the caller's statement.
+   * previous_landed_minor, and `gone` for a part cancelled), in the caller's statement.
    */
   profitSums(p: Params, storeId: string, parts: string): Piece[] {
     return profitSumPieces(p, storeId, parts);

@@ -172,6 +172,18 @@ test('a rate change between confirmation and payment moves the sums once: the pa
   }
 });
 
+test('a part cancelled leaves the sums (its order stays counted), as a store order\'s profit leaves cancelled parts out', async () => {
+  const shop = await openShop(svc, sandbox, { page: 8, products: 1 });
+  const order = await placeOrder(svc, shop, { quantity: 2 });
+  const so = await settled(shop, submit(svc, shop, order.id));
+  const entered = (await report(shop, today())).body.result.totals;
+  expect(entered).toEqual({ orders: 1, parts: 1, revenueMinor: so.profit.revenueMinor, landedCostMinor: so.profit.landedCostMinor, paymentFeeMinor: 0, resultMinor: so.profit.resultMinor, incompleteParts: 0 });
+  const cancelled = await soAction(svc, shop, so._id, 'cancel');
+  expect([cancelled.status, cancelled.body.result.status]).toEqual([200, 'cancelled']);
+  expect((await report(shop, today())).body.result.totals).toEqual({ orders: 1, parts: 0, revenueMinor: 0, landedCostMinor: 0, paymentFeeMinor: 0, resultMinor: 0, incompleteParts: 0 });
+  expect((await svc.call('GET', `/api/store-orders/${shop.storeId}/${order.id}`, { key: shop.owner.key })).body.result.profit).toMatchObject({ revenueMinor: 0, landedCostMinor: 0 });
+});
+
 test('bad input answers 400 validationFailed naming the field', async () => {
   const cases: Array<[string, string]> = [
     [`to=${day()}`, 'from'],
