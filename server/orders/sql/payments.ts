@@ -49,7 +49,7 @@ export async function insertPaymentEvent(tx: Queryable, e: PaymentEventRow): Pro
     `WITH ins AS (${insert} RETURNING store_id, order_id, fee_minor, fee_currency),
           fee AS (INSERT INTO profit_sums AS s (store_id, grouping, key, day, label, payment_fee_minor)
                   SELECT ins.store_id, 'day', d.day::text, d.day, d.day::text, ins.fee_minor
-                    FROM ins JOIN store_orders o ON o.store_id = ins.store_id AND o.id = ins.order_id JOIN stores st ON st.id = ins.store_id
+                    FROM ins JOIN store_orders o ON o.store_id = $8 AND o.id = ins.order_id JOIN stores st ON st.id = $8
                     CROSS JOIN LATERAL (SELECT (o.created_at AT TIME ZONE 'UTC')::date AS day) d
                    WHERE ins.fee_minor IS NOT NULL AND ins.fee_currency = trim(st.currency)
                   ON CONFLICT (store_id, grouping, key, day) DO UPDATE SET payment_fee_minor = s.payment_fee_minor + EXCLUDED.payment_fee_minor RETURNING s.store_id)
