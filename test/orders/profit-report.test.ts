@@ -72,6 +72,25 @@ async function ownSums(shop: Shop) {
   };
 }
 
+/** A store selling in `storeCurrency` whose product, priced in `priceCurrency`, is linked by hand to a sandbox (USD) variant. */
+async function linkedShop(storeCurrency: string, priceCurrency: string, priceMinor: number, page: number): Promise<Shop> {
+  const owner = await newDeveloper(svc, { plan: 'pro', credits: 5000 });
+  const store = await svc.call('POST', '/api/stores', { key: owner.key, body: { name: `${storeCurrency} store`, currency: storeCurrency } });
+  const storeId = store.body.result.id;
+  const account = await sandbox.account(10_000_000);
+  const conn = await svc.call('POST', `/api/store-suppliers/${storeId}`, { key: owner.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: account.liveKey } } });
+  const items = (await sandbox.v1('sbx_live_demo', 'GET', `/products?pageSize=50&page=${page}`)).body.items;
+  const p = items.find((x: any) => x.shipsTo.includes('US') && x.variants[0].available && x.variants[0].stock >= 50);
+  const product = await svc.call('POST', `/api/store-products/${storeId}`, { key: owner.key, body: { title: p.title, variants: [{ sku: `sku-${p.variants[0].id}`, title: 'One', priceMinor, currency: priceCurrency, stock: 100 }] } });
+  expect(product.status).toBe(201);
+  const variantId = product.body.result.variants[0].id;
+  const link = await svc.call('POST', `/api/store-suppliers/${storeId}/links`, {
+    key: owner.key, body: { productId: product.body.result.id, connectionId: conn.body.result.id, supplierProductId: p.id, variants: [{ storeVariantId: variantId, supplierVariantId: p.variants[0].id }], sync: { price: false } },
+  });
+  expect(link.status).toBe(201);
+  return { owner, storeId, connId: conn.body.result.id, account, products: [{ productId: product.body.result.id, variantId, supplierVariantId: p.variants[0].id, supplierProductId: p.id, costMinor: p.variants[0].costMinor }] };
+}
+
 let shop: Shop;
 beforeAll(async () => {
   shop = await openShop(svc, sandbox, { page: 3, products: 3 });
@@ -136,20 +155,7 @@ test('paged by key: every page holds the next keys, the totals are the whole ran
 });
 
 test('a rate change between confirmation and payment moves the sums once: the paid stage replaces the accepted one', async () => {
-  const owner = await newDeveloper(svc, { plan: 'pro', credits: 5000 });
-  const store = await svc.call('POST', '/api/stores', { key: owner.key, body: { name: 'JPY store', currency: 'JPY' } });
-  const storeId = store.body.result.id;
-  const account = await sandbox.account(10_000_000);
-  const conn = await svc.call('POST', `/api/store-suppliers/${storeId}`, { key: owner.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: account.liveKey } } });
-  const items = (await sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=50&page=4')).body.items;
-  const p = items.find((x: any) => x.shipsTo.includes('US') && x.variants[0].available && x.variants[0].stock >= 50);
-  const product = await svc.call('POST', `/api/store-products/${storeId}`, { key: owner.key, body: { title: p.title, variants: [{ sku: `sku-${p.variants[0].id}`, title: 'One', priceMinor: 9000, currency: 'JPY', stock: 100 }] } });
-  const variantId = product.body.result.variants[0].id;
-  const link = await svc.call('POST', `/api/store-suppliers/${storeId}/links`, {
-    key: owner.key, body: { productId: product.body.result.id, connectionId: conn.body.result.id, supplierProductId: p.id, variants: [{ storeVariantId: variantId, supplierVariantId: p.variants[0].id }], sync: { price: false } },
-  });
-  expect(link.status).toBe(201);
-  const jpy: Shop = { owner, storeId, connId: conn.body.result.id, account, products: [{ productId: product.body.result.id, variantId, supplierVariantId: p.variants[0].id, supplierProductId: p.id, costMinor: p.variants[0].costMinor }] };
+  const jpy = await linkedShop('JPY', 'JPY', 9000, 4);
   const order = await placeOrder(svc, jpy);
   const so = await settled(jpy, submit(svc, jpy, order.id));
   expect(so.landedCosts.map((l: any) => [l.stage, l.rate])).toEqual([['confirmation', USD_JPY], ['accepted', USD_JPY]]);
@@ -182,6 +188,17 @@ test('a part cancelled leaves the sums (its order stays counted), as a store ord
   expect([cancelled.status, cancelled.body.result.status]).toEqual([200, 'cancelled']);
   expect((await report(shop, today())).body.result.totals).toEqual({ orders: 1, parts: 0, revenueMinor: 0, landedCostMinor: 0, paymentFeeMinor: 0, resultMinor: 0, incompleteParts: 0 });
   expect((await svc.call('GET', `/api/store-orders/${shop.storeId}/${order.id}`, { key: shop.owner.key })).body.result.profit).toMatchObject({ revenueMinor: 0, landedCostMinor: 0 });
+});
+
+test("a part priced in another currency than the store's is counted incomplete, its amounts left out (its profit names revenueInStoreCurrency)", async () => {
+  const eur = await linkedShop('USD', 'EUR', 2500, 5);
+  const so = await settled(eur, submit(svc, eur, (await placeOrder(svc, eur)).id));
+  expect(so.status).toBe('submitted');
+  expect(so.profit).toMatchObject({ currency: 'USD', revenueMinor: null, complete: false, missing: ['revenueInStoreCurrency'] });
+  const r = (await report(eur, `${today()}&groupBy=connection`)).body.result;
+  const figures = { orders: 1, parts: 1, revenueMinor: 0, landedCostMinor: 0, paymentFeeMinor: 0, resultMinor: 0, incompleteParts: 1 };
+  expect(r.totals).toEqual(figures);
+  expect(r.items).toEqual([{ key: eur.connId, label: 'sandbox (live)', ...figures }]);
 });
 
 test('bad input answers 400 validationFailed naming the field', async () => {
