@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { Pool } from 'pg';
 import { developerKey, Figure, startBaselineServer, startBenchService } from './lib';
 import { Load, load, loadPair, median } from './load';
+import { profitReportFigure, seedProfit } from './profit-report';
 
 const TOTAL = Number(process.env.BENCH_ORDERS_TOTAL ?? 1_000_000);
 const STORES = 1_000;
@@ -43,6 +44,7 @@ export async function ordersListBench(databaseUrl: string): Promise<Figure[]> {
     await seed(pg, accountId);
     const seedMs = performance.now() - seedStarted;
     const storeId: string = (await pg.query(`SELECT md5('bench-store-1')::uuid AS id`)).rows[0].id;
+    await seedProfit(pg, storeId);
     const expected = LARGEST / 10;
 
     // One of each by hand first: same rows in the same order, and the real route's totalCount right.
@@ -99,6 +101,7 @@ export async function ordersListBench(databaseUrl: string): Promise<Figure[]> {
     const f = (x: number) => x.toFixed(3);
 
     const command = 'npm run bench -- orders-list';
+    const profit = await profitReportFigure(pg, svc, key, storeId, command);
     const sizes = `${TOTAL.toLocaleString('en')} supplier orders in ${STORES.toLocaleString('en')} stores, the measured store holding ${LARGEST.toLocaleString('en')} (${expected.toLocaleString('en')} needsReview)`;
     return [
       {
@@ -130,6 +133,7 @@ export async function ordersListBench(databaseUrl: string): Promise<Figure[]> {
           `Both run ${COUNT_RUNS} times, interleaved, after 30 untimed each, from the benchmark process over one pg connection (round trip included). ` +
           `Server-side execution time (EXPLAIN ANALYZE, one run): counts ${f(countPlan.ms)} ms (${countPlan.node}); count(*) ${f(directPlan.ms)} ms (${directPlan.node}).`,
       },
+      profit,
     ];
   } finally {
     await pg.end();

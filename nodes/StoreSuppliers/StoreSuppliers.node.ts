@@ -4,6 +4,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import * as connection from './actions/connection/Connection.resource';
 import * as importResource from './actions/import/Import.resource';
 import * as productLink from './actions/productLink/ProductLink.resource';
+import * as report from './actions/report/Report.resource';
 import { router } from './actions/router';
 import * as supplierOrder from './actions/supplierOrder/SupplierOrder.resource';
 import * as storeOrder from './actions/storeOrder/StoreOrder.resource';
@@ -35,6 +36,7 @@ export class StoreSuppliers implements INodeType {
 					{ name: 'Connection', value: 'connection' },
 					{ name: 'Import', value: 'import' },
 					{ name: 'Product Link', value: 'productLink' },
+					{ name: 'Report', value: 'report' },
 					{ name: 'Store Order', value: 'storeOrder' },
 					{ name: 'Store Product', value: 'storeProduct' },
 					{ name: 'Supplier Order', value: 'supplierOrder' },
@@ -49,6 +51,7 @@ export class StoreSuppliers implements INodeType {
 			...supplierOrder.description,
 			...storeOrder.description,
 			...storeProduct.description,
+			...report.description,
 		],
 	};
 

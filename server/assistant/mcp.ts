@@ -43,6 +43,8 @@ function toolOf(route: RouteDef) {
     required.push(name);
   }
   for (const [name, schema] of Object.entries((route.query?.properties ?? {}) as Record<string, JsonSchema>)) properties[name] = schema;
+  // A query field the route requires (the profit report's from and to) is required of the tool too.
+  required.push(...((route.query?.required as string[] | undefined) ?? []));
   if (route.body) {
     properties.body = route.body;
     if (((route.body.required as string[]) ?? []).length) required.push('body');

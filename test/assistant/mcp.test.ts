@@ -54,8 +54,8 @@ test('every supplier route is a tool, with read-only and changing tools marked',
   }
   // The spec lists 12 connection, 11 product, import and link, and 7 supplier order routes; the service adds the
   // list of import jobs (docs/decisions.md), the 9 event subscription routes (issue 26), the reroute (issue 34) and
-  // the store's routing rule, read and set (issue 42).
-  expect(supplierOps.length).toBe(43);
+  // the store's routing rule, read and set (issue 42), and the profit report (issue 41).
+  expect(supplierOps.length).toBe(44);
   expect(tools.map((t) => t.name).sort()).toEqual(supplierOps.map((o) => o.id).sort());
   for (const op of supplierOps) {
     const tool = tools.find((t) => t.name === op.id)!;
@@ -121,6 +121,24 @@ test('the routing rule through the assistant: the store\'s read and set as over 
   const link = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/links?productId=${shop.products[0].productId}`, { key: shop.owner.key })).body.result.items[0];
   const own = await shopClient.callTool({ name: 'updateProductLink', arguments: { storeId: shop.storeId, linkId: link.id, body: { routing: { rule: 'lowestLandedCost' } } } });
   expect([own.isError, result(own).result.routing]).toEqual([false, { rule: 'lowestLandedCost' }]);
+});
+
+test('the profit report through the assistant: a read-only tool with from, to and groupBy, answering what REST answers; a bad range the same 400', async () => {
+  const shop = await openShop(svc, sandbox, { page: 9, products: 1 });
+  const sent = await submit(svc, shop, (await placeOrder(svc, shop, { quantity: 2 })).id);
+  expect([200, 202]).toContain(sent.status);
+  const client = await connect(shop.owner.key);
+  const tool = (await client.listTools()).tools.find((t) => t.name === 'getProfitReport')!;
+  expect([tool.inputSchema.required, tool.annotations?.readOnlyHint, Object.keys(tool.inputSchema.properties ?? {}).sort()])
+    .toEqual([['storeId', 'from', 'to'], true, ['cursor', 'from', 'groupBy', 'pageSize', 'storeId', 'to']]);
+  const today = new Date().toISOString().slice(0, 10);
+  const so = await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${sent.body.result._id}`, { key: shop.owner.key });
+  const viaTool = result(await client.callTool({ name: 'getProfitReport', arguments: { storeId: shop.storeId, from: today, to: today, groupBy: 'connection' } }));
+  const viaRest = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/reports/profit?from=${today}&to=${today}&groupBy=connection`, { key: shop.owner.key })).body;
+  expect(viaTool).toEqual(viaRest);
+  expect(viaTool.result.totals).toMatchObject({ parts: 1, revenueMinor: so.body.result.profit.revenueMinor, landedCostMinor: so.body.result.profit.landedCostMinor });
+  const bad = await client.callTool({ name: 'getProfitReport', arguments: { storeId: shop.storeId, from: today, to: '1999-12-31' } });
+  expect([bad.isError, result(bad).error.code]).toEqual([true, 'validationFailed']);
 });
 
 test('a read tool and a write tool answer what the REST routes answer, and charge the same credits', async () => {

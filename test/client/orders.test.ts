@@ -171,4 +171,19 @@ test('submit twice gives one supplier order (the reason the client may retry it)
   await eventually(async () => ((await received(sandbox)).count(one.supplierOrderNumber) === 1 ? true : undefined), 10000, 'the supplier to hold the order');
 });
 
+test("reports.profit answers the store's profit from the service's kept sums: the part's own figures, by connection, with a ValidationFailedError for a bad range", async () => {
+  const shop = await openShop(svc, sandbox, { page: 9 });
+  const { store, sent } = clientFor(svc, shop.owner.key);
+  const so = await store.suppliers.orders.submit(shop.storeId, (await placeOrder(svc, shop, { quantity: 2 })).id, groupOf(shop));
+  const profit = (await store.suppliers.orders.get(shop.storeId, so._id)).profit!;
+  const today = new Date().toISOString().slice(0, 10);
+  const report = await store.suppliers.reports.profit(shop.storeId, { from: today, to: today, groupBy: 'connection' });
+  expect(sent.at(-1)!.url.pathname).toBe(`/api/store-suppliers/${shop.storeId}/reports/profit`);
+  const figures = { orders: 1, parts: 1, revenueMinor: profit.revenueMinor, landedCostMinor: profit.landedCostMinor, paymentFeeMinor: 0, resultMinor: profit.resultMinor, incompleteParts: 0 };
+  expect(report).toMatchObject({ currency: 'USD', from: today, to: today, groupBy: 'connection', totals: figures });
+  expect(report.items).toEqual([{ key: shop.connId, label: 'sandbox (live)', ...figures }]);
+  const bad = await rejectionOf<ApiError>(store.suppliers.reports.profit(shop.storeId, { from: today, to: '2000-01-01' }));
+  expect({ status: bad.status, code: bad.code }).toEqual({ status: 400, code: 'validationFailed' });
+});
+
 leakScanTest();

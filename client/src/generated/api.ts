@@ -2330,6 +2330,72 @@ export interface GetPaymentProvider {
   };
 }
 
+/** The store's profit over a range of days, in its currency: totals and rows per day, product or connection, keyset-paged by key (GET /api/store-suppliers/{storeId}/reports/profit) */
+export interface GetProfitReport {
+  method: "GET";
+  path: "/api/store-suppliers/{storeId}/reports/profit";
+  params: {
+    storeId: string;
+  };
+  query: {
+    cursor?: string;
+    pageSize?: number;
+    /** A day in UTC, YYYY-MM-DD */
+    from: string;
+    /** A day in UTC, YYYY-MM-DD */
+    to: string;
+    groupBy?: "day" | "product" | "connection";
+  };
+  body: undefined;
+  /** 200: Success */
+  result: {
+    /** The store's currency (ISO 4217) */
+    currency: string;
+    /** A day in UTC, YYYY-MM-DD */
+    from: string;
+    /** A day in UTC, YYYY-MM-DD */
+    to: string;
+    groupBy: "day" | "product" | "connection";
+    totals: {
+      orders: number;
+      parts: number;
+      /** Integer amount in the store's currency's minor units */
+      revenueMinor: number;
+      /** Integer amount in the store's currency's minor units */
+      landedCostMinor: number;
+      /** Integer amount in the store's currency's minor units */
+      paymentFeeMinor: number;
+      /** Integer amount in the store's currency's minor units */
+      resultMinor: number;
+      incompleteParts: number;
+    };
+    items: {
+      /** The day (groupBy=day), the store product id (product) or the connection id (connection) */
+      key: string;
+      /** The day, the product's title, or the supplier and the connection's mode */
+      label: string;
+      orders: number;
+      parts: number;
+      /** Integer amount in the store's currency's minor units */
+      revenueMinor: number;
+      /** Integer amount in the store's currency's minor units */
+      landedCostMinor: number;
+      /** Integer amount in the store's currency's minor units */
+      paymentFeeMinor: number;
+      /** Integer amount in the store's currency's minor units */
+      resultMinor: number;
+      incompleteParts: number;
+    }[];
+    pagination: {
+      nextCursor: string | null;
+      previousCursor: string | null;
+      hasMore: boolean;
+      totalCount: number;
+      pageSize: number;
+    };
+  };
+}
+
 /** Order details with its parts; for a caller who also holds suppliers.view, its supplier orders with costs (GET /api/store-orders/{storeId}/{orderId}) */
 export interface GetStoreOrder {
   method: "GET";
@@ -6243,6 +6309,7 @@ export const routes = {
   getEventSubscription: { method: "GET", path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}" },
   getImportJob: { method: "GET", path: "/api/store-suppliers/{storeId}/imports/{jobId}" },
   getPaymentProvider: { method: "GET", path: "/api/stores/{storeId}/payment-provider" },
+  getProfitReport: { method: "GET", path: "/api/store-suppliers/{storeId}/reports/profit" },
   getStoreOrder: { method: "GET", path: "/api/store-orders/{storeId}/{orderId}" },
   getStoreProduct: { method: "GET", path: "/api/store-products/{storeId}/{productId}" },
   getSupplierBalance: { method: "GET", path: "/api/store-suppliers/{storeId}/{id}/balance" },
@@ -6328,6 +6395,7 @@ export interface Operations {
   getEventSubscription: GetEventSubscription;
   getImportJob: GetImportJob;
   getPaymentProvider: GetPaymentProvider;
+  getProfitReport: GetProfitReport;
   getStoreOrder: GetStoreOrder;
   getStoreProduct: GetStoreProduct;
   getSupplierBalance: GetSupplierBalance;

@@ -5,6 +5,7 @@ import { Imports } from './imports.js';
 import { Links } from './links.js';
 import { SupplierOrders } from './orders.js';
 import { Products } from './products.js';
+import { Reports } from './reports.js';
 
 /** Every supplier route, grouped as the workflow node groups them. */
 export class Suppliers {
@@ -14,6 +15,7 @@ export class Suppliers {
   readonly links: Links;
   readonly orders: SupplierOrders;
   readonly events: EventSubscriptions;
+  readonly reports: Reports;
 
   constructor(t: Transport) {
     this.connections = new Connections(t);
@@ -22,7 +24,8 @@ export class Suppliers {
     this.links = new Links(t);
     this.orders = new SupplierOrders(t);
     this.events = new EventSubscriptions(t);
+    this.reports = new Reports(t);
   }
 }
 
-export { Connections, EventSubscriptions, Imports, Links, Products, SupplierOrders };
+export { Connections, EventSubscriptions, Imports, Links, Products, Reports, SupplierOrders };

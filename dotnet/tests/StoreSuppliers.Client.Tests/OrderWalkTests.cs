@@ -95,4 +95,19 @@ public sealed class OrderWalkTests(ServiceFixture svc) : FaultTests(svc)
         var received = await Svc.Sandbox.ReceivedAsync();
         Assert.Equal(1, (int)received["ordersByNumber"]![first.SupplierOrderNumber]!);
     }
+    [Fact]
+    public async Task Profit_report_sums_the_parts_own_profit_in_the_stores_currency()
+    {
+        using var store = Svc.Client();
+        var shop = await Shop.OpenAsync(Svc, store);
+        var order = await shop.PlaceOrderAsync(store);
+        var sent = await store.Suppliers.Orders.SubmitAsync(shop.StoreId, order.Id, shop.GroupKey);
+        var profit = (await store.Suppliers.Orders.GetAsync(shop.StoreId, sent.Id)).Profit!;
+        var today = DateTime.UtcNow.ToString("yyyy-MM-dd", System.Globalization.CultureInfo.InvariantCulture);
+        var report = await store.Suppliers.Reports.GetProfitAsync(shop.StoreId, new GetProfitReportQuery { From = today, To = today, GroupBy = GroupBy.Day });
+        Assert.Equal((today, 1L, 1L, profit.RevenueMinor, profit.LandedCostMinor, 0L), (report.From, report.Totals.Orders, report.Totals.Parts, (long?)report.Totals.RevenueMinor, (long?)report.Totals.LandedCostMinor, report.Totals.IncompleteParts));
+        var day = Assert.Single(report.Items);
+        Assert.Equal((today, profit.ResultMinor), (day.Key, (long?)day.ResultMinor));
+        await Assert.ThrowsAsync<InvalidRequestException>(() => store.Suppliers.Reports.GetProfitAsync(shop.StoreId, new GetProfitReportQuery { From = today, To = "2000-01-01" }));
+    }
 }

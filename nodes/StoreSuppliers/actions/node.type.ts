@@ -2,6 +2,7 @@ import type { OperationModule } from './helpers';
 import * as connection from './connection/Connection.resource';
 import * as importResource from './import/Import.resource';
 import * as productLink from './productLink/ProductLink.resource';
+import * as report from './report/Report.resource';
 import * as storeOrder from './storeOrder/StoreOrder.resource';
 import * as storeProduct from './storeProduct/StoreProduct.resource';
 import * as supplierOrder from './supplierOrder/SupplierOrder.resource';
@@ -12,6 +13,7 @@ export const resources = {
 	connection: connection.operations,
 	import: importResource.operations,
 	productLink: productLink.operations,
+	report: report.operations,
 	storeOrder: storeOrder.operations,
 	storeProduct: storeProduct.operations,
 	supplierOrder: supplierOrder.operations,

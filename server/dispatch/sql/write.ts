@@ -68,7 +68,7 @@ export async function writeChange(db: Queryable, c: Change, parts: PartMoves, al
   const event = eventPiece(p, c);
   if (event) st.add(event);
   if (c.part) st.add(...parts.pieces(p, a.storeId, 'so', c.part));
-  st.add(...landedPieces(p, a.storeId, c.landed, parts));
+  st.add(...landedPieces(p, a.storeId, c.landed, parts, { cancelled: c.to === 'cancelled' && c.from !== 'cancelled' }));
   const changed = await preparedRows<SupplierOrderRow>(db, st.sql(`SELECT ${COLUMN_NAMES}, pg_notify('${CHANGE_CHANNEL}', id::text) AS notified FROM so`, { so: SO_GIVES }), st.values);
   return changed.map(supplierOrderOf);
 }

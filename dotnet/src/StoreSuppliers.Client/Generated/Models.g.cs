@@ -463,6 +463,156 @@ public readonly partial struct PaymentProviderProvider : IEquatable<PaymentProvi
     }
 }
 
+public sealed partial class ProfitReportItem
+{
+    /// <summary>The day (groupBy=day), the store product id (product) or the connection id (connection)</summary>
+    [JsonPropertyName("key")]
+    public string Key { get; set; } = default!;
+
+    /// <summary>The day, the product's title, or the supplier and the connection's mode</summary>
+    [JsonPropertyName("label")]
+    public string Label { get; set; } = default!;
+
+    [JsonPropertyName("orders")]
+    public long Orders { get; set; }
+
+    [JsonPropertyName("parts")]
+    public long Parts { get; set; }
+
+    /// <summary>Integer amount in the store's currency's minor units</summary>
+    [JsonPropertyName("revenueMinor")]
+    public long RevenueMinor { get; set; }
+
+    /// <summary>Integer amount in the store's currency's minor units</summary>
+    [JsonPropertyName("landedCostMinor")]
+    public long LandedCostMinor { get; set; }
+
+    /// <summary>Integer amount in the store's currency's minor units</summary>
+    [JsonPropertyName("paymentFeeMinor")]
+    public long PaymentFeeMinor { get; set; }
+
+    /// <summary>Integer amount in the store's currency's minor units</summary>
+    [JsonPropertyName("resultMinor")]
+    public long ResultMinor { get; set; }
+
+    [JsonPropertyName("incompleteParts")]
+    public long IncompleteParts { get; set; }
+}
+
+public sealed partial class ProfitReport
+{
+    /// <summary>The store's currency (ISO 4217)</summary>
+    [JsonPropertyName("currency")]
+    public string Currency { get; set; } = default!;
+
+    /// <summary>A day in UTC, YYYY-MM-DD</summary>
+    [JsonPropertyName("from")]
+    public string From { get; set; } = default!;
+
+    /// <summary>A day in UTC, YYYY-MM-DD</summary>
+    [JsonPropertyName("to")]
+    public string To { get; set; } = default!;
+
+    [JsonPropertyName("groupBy")]
+    public GroupBy GroupBy { get; set; }
+
+    [JsonPropertyName("totals")]
+    public ProfitReportTotals Totals { get; set; } = default!;
+
+    [JsonPropertyName("items")]
+    public List<ProfitReportItem> Items { get; set; } = new();
+
+    [JsonPropertyName("pagination")]
+    public Pagination Pagination { get; set; } = default!;
+}
+
+/// <summary>One of day, product, connection; a value this version does not know is kept as it is (see IsKnown).</summary>
+[JsonConverter(typeof(GroupBy.Converter))]
+public readonly partial struct GroupBy : IEquatable<GroupBy>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public GroupBy(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>day</c></summary>
+    public static GroupBy Day { get; } = new GroupBy("day");
+
+    /// <summary><c>product</c></summary>
+    public static GroupBy Product { get; } = new GroupBy("product");
+
+    /// <summary><c>connection</c></summary>
+    public static GroupBy Connection { get; } = new GroupBy("connection");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<GroupBy> Known { get; } = new[] { Day, Product, Connection };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "day" || _value == "product" || _value == "connection";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(GroupBy other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is GroupBy other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(GroupBy left, GroupBy right) => left.Equals(right);
+    public static bool operator !=(GroupBy left, GroupBy right) => !left.Equals(right);
+    public static implicit operator GroupBy(string value) => new GroupBy(value);
+
+    internal sealed class Converter : StringValueConverter<GroupBy>
+    {
+        protected override GroupBy FromString(string value) => new GroupBy(value);
+    }
+}
+
+public sealed partial class ProfitReportTotals
+{
+    [JsonPropertyName("orders")]
+    public long Orders { get; set; }
+
+    [JsonPropertyName("parts")]
+    public long Parts { get; set; }
+
+    /// <summary>Integer amount in the store's currency's minor units</summary>
+    [JsonPropertyName("revenueMinor")]
+    public long RevenueMinor { get; set; }
+
+    /// <summary>Integer amount in the store's currency's minor units</summary>
+    [JsonPropertyName("landedCostMinor")]
+    public long LandedCostMinor { get; set; }
+
+    /// <summary>Integer amount in the store's currency's minor units</summary>
+    [JsonPropertyName("paymentFeeMinor")]
+    public long PaymentFeeMinor { get; set; }
+
+    /// <summary>Integer amount in the store's currency's minor units</summary>
+    [JsonPropertyName("resultMinor")]
+    public long ResultMinor { get; set; }
+
+    [JsonPropertyName("incompleteParts")]
+    public long IncompleteParts { get; set; }
+}
+
+public sealed partial class Pagination
+{
+    [JsonPropertyName("nextCursor")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? NextCursor { get; set; }
+
+    [JsonPropertyName("previousCursor")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? PreviousCursor { get; set; }
+
+    [JsonPropertyName("hasMore")]
+    public bool HasMore { get; set; }
+
+    [JsonPropertyName("totalCount")]
+    public long TotalCount { get; set; }
+
+    [JsonPropertyName("pageSize")]
+    public long PageSize { get; set; }
+}
+
 public sealed partial class StoreOrder
 {
     [JsonPropertyName("id")]
@@ -1862,26 +2012,6 @@ public sealed partial class EventDeliveryPage
 
     [JsonPropertyName("pagination")]
     public Pagination Pagination { get; set; } = default!;
-}
-
-public sealed partial class Pagination
-{
-    [JsonPropertyName("nextCursor")]
-    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
-    public string? NextCursor { get; set; }
-
-    [JsonPropertyName("previousCursor")]
-    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
-    public string? PreviousCursor { get; set; }
-
-    [JsonPropertyName("hasMore")]
-    public bool HasMore { get; set; }
-
-    [JsonPropertyName("totalCount")]
-    public long TotalCount { get; set; }
-
-    [JsonPropertyName("pageSize")]
-    public long PageSize { get; set; }
 }
 
 public sealed partial class EventSubscriptionPage
@@ -3430,6 +3560,38 @@ public sealed partial class UpdateStoreProductRequest
 
     [JsonPropertyName("variants")]
     public List<CreateStoreProductRequestVariant>? Variants { get; set; }
+}
+
+/// <summary>Query of getProfitReport.</summary>
+public sealed partial class GetProfitReportQuery
+{
+    public string? Cursor { get; set; }
+
+    public int? PageSize { get; set; }
+
+    /// <summary>A day in UTC, YYYY-MM-DD</summary>
+    public string? From { get; set; }
+
+    /// <summary>A day in UTC, YYYY-MM-DD</summary>
+    public string? To { get; set; }
+
+    public GroupBy? GroupBy { get; set; }
+
+    internal IEnumerable<KeyValuePair<string, string>> ToQuery()
+    {
+        if (Cursor is { } cursorValue) yield return new KeyValuePair<string, string>("cursor", cursorValue);
+        if (PageSize is { } pageSizeValue) yield return new KeyValuePair<string, string>("pageSize", pageSizeValue.ToString(CultureInfo.InvariantCulture));
+        if (From is { } fromValue) yield return new KeyValuePair<string, string>("from", fromValue);
+        if (To is { } toValue) yield return new KeyValuePair<string, string>("to", toValue);
+        if (GroupBy is { } groupByValue) yield return new KeyValuePair<string, string>("groupBy", groupByValue.ToString()!);
+    }
+
+    internal GetProfitReportQuery WithCursor(string? cursor)
+    {
+        var copy = (GetProfitReportQuery)MemberwiseClone();
+        copy.Cursor = cursor;
+        return copy;
+    }
 }
 
 /// <summary>Query of listEventDeliveries.</summary>

@@ -460,6 +460,23 @@ public sealed partial class SupplierProductsService
         => Paging.WalkAsync(query ?? new SearchSupplierProductsQuery(), (q, ct) => SearchAsync(storeId, id, q, options, ct), (q, cursor) => q.WithCursor(cursor), page => page.Items, page => page.Pagination.NextCursor, page => page.Pagination.HasMore, cancellationToken);
 }
 
+/// <summary>Reports: <c>store.Suppliers.Reports</c>.</summary>
+public sealed partial class ReportsService
+{
+    private readonly StoreHttp _http;
+
+    internal ReportsService(StoreHttp http) => _http = http;
+
+    /// <summary>The store's profit over a range of days, in its currency: totals and rows per day, product or connection, keyset-paged by key</summary>
+    /// <remarks><c>GET /api/store-suppliers/{storeId}/reports/profit</c> Permission: <c>suppliers.view</c>.</remarks>
+    public Task<ProfitReport> GetProfitAsync(string storeId, GetProfitReportQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/reports/profit", options) { Query = query?.ToQuery(), RetrySafe = true }, StoreJsonContext.Default.ProfitReport, cancellationToken);
+
+    /// <summary>Every item of GetProfitAsync, page after page: the same filters each time, the previous nextCursor as cursor, until hasMore is false.</summary>
+    public IAsyncEnumerable<ProfitReportItem> GetProfitAutoPagingAsync(string storeId, GetProfitReportQuery? query = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => Paging.WalkAsync(query ?? new GetProfitReportQuery(), (q, ct) => GetProfitAsync(storeId, q, options, ct), (q, cursor) => q.WithCursor(cursor), page => page.Items, page => page.Pagination.NextCursor, page => page.Pagination.HasMore, cancellationToken);
+}
+
 /// <summary>Every supplier route of the store: <c>store.Suppliers</c>.</summary>
 public sealed partial class SuppliersService
 {
@@ -471,6 +488,7 @@ public sealed partial class SuppliersService
         Links = new ProductLinksService(http);
         Orders = new SupplierOrdersService(http);
         Products = new SupplierProductsService(http);
+        Reports = new ReportsService(http);
     }
 
     /// <summary>Supplier connections.</summary>
@@ -490,6 +508,9 @@ public sealed partial class SuppliersService
 
     /// <summary>Supplier products and imports.</summary>
     public SupplierProductsService Products { get; }
+
+    /// <summary>Reports.</summary>
+    public ReportsService Reports { get; }
 }
 
 public sealed partial class StoreClient

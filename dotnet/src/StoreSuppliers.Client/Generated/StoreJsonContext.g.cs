@@ -49,6 +49,7 @@ namespace StoreSuppliers;
 [JsonSerializable(typeof(PreviewImportResult), TypeInfoPropertyName = "PreviewImportResult")]
 [JsonSerializable(typeof(ProductLink), TypeInfoPropertyName = "ProductLink")]
 [JsonSerializable(typeof(ProductLinkPage), TypeInfoPropertyName = "ProductLinkPage")]
+[JsonSerializable(typeof(ProfitReport), TypeInfoPropertyName = "ProfitReport")]
 [JsonSerializable(typeof(RemovePaymentProviderResult), TypeInfoPropertyName = "RemovePaymentProviderResult")]
 [JsonSerializable(typeof(ReplaceSupplierCredentialsRequest), TypeInfoPropertyName = "ReplaceSupplierCredentialsRequest")]
 [JsonSerializable(typeof(RerouteSupplierOrderRequest), TypeInfoPropertyName = "RerouteSupplierOrderRequest")]
