@@ -1,7 +1,7 @@
 import type { Params, Queryable } from '../platform/db';
 import type { Piece } from '../platform/statement';
 import { moveItems, partMove } from './sql/parts';
-import { profitChangedPieces } from './sql/profit';
+import { profitChangedPieces, profitSumPieces } from './sql/profit';
 import type { PartMove } from './types';
 
 export type ItemsMove = Parameters<typeof moveItems>[1];
@@ -22,6 +22,15 @@ export class PartMoves {
    */
   profitChanged(p: Params, storeId: string, moved: string): Piece[] {
     return profitChangedPieces(p, storeId, moved);
+  }
+
+  /**
+   * The profit report's kept sums for each row of the relation `parts` (a part whose latest landed cost stage moved:
+   * store_id, supplier_order_id, order_id, group_key, connection_id, stage, landed_minor, store_currency, previous_stage,
+   * previous_landed_minor), in the caller's statement.
+   */
+  profitSums(p: Params, storeId: string, parts: string): Piece[] {
+    return profitSumPieces(p, storeId, parts);
   }
 
   /** A reroute's items leave their part for another (made pending if absent), inside the caller's transaction; answers how many moved. */

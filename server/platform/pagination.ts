@@ -132,7 +132,7 @@ function keysetStatement(o: KeysetListStatement & { pos: CursorPosition | null; 
  * exact totalCount. Rows carry `cursor_at`, the exact created_at as Postgres text (microseconds; a JS
  * Date would lose them).
  */
-async function keysetPage<Row extends { cursor_at: string; id: string }, Out>(opts: {
+export async function keysetPage<Row extends { cursor_at: string; id: string }, Out>(opts: {
   cursors: Cursors;
   list: string;
   filters: Record<string, unknown>;

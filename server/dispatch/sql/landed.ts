@@ -17,7 +17,7 @@ const COLUMNS = LC_GIVES.join(', ');
  * the store's), a `landedCostChanged` history entry and a `storeOrder.profitChanged` event. A stage before it without a
  * shipping quote (`shipping_minor` null) is not compared: its total was never the whole landed cost.
  */
-export function landedPieces(p: Params, storeId: string, landed: LandedCost[], parts: Pick<PartMoves, 'profitChanged'>): Piece[] {
+export function landedPieces(p: Params, storeId: string, landed: LandedCost[], parts: Pick<PartMoves, 'profitChanged' | 'profitSums'>): Piece[] {
   if (!landed.length) return [];
   const store = p.add(storeId);
   const rowsJson = p.json(landed.map((l) => ({ stage: l.stage, currency: l.currency, items_minor: l.itemsMinor, shipping_minor: l.shippingMinor, total_minor: l.totalMinor, store_currency: l.storeCurrency, store_total_minor: l.storeTotalMinor, rate: l.rate, rate_source: l.rateSource, rate_as_of: l.rateAsOf })));
@@ -58,5 +58,19 @@ export function landedPieces(p: Params, storeId: string, landed: LandedCost[], p
                    'connectionId', m.connection_id) || m.details AS data
             FROM lc_moved m JOIN so ON so.id = m.supplier_order_id`,
   };
-  return [lc, moved, history, data, ...parts.profitChanged(p, storeId, 'lc_data')];
+  // For the profit report's kept sums (the orders domain's): each part whose latest stage this statement recorded,
+  // with that stage's cost and the one it replaces (recorded before), so the sums take the difference, once.
+  const latest = (from: string) => `SELECT x.stage, x.store_total_minor, x.store_currency FROM (${from}) x ORDER BY array_position(${STAGE_RANK}, x.stage) DESC LIMIT 1`;
+  const before = `SELECT stage, store_total_minor, store_currency FROM landed_costs t WHERE t.store_id = ${store}::uuid AND t.supplier_order_id = so.id`;
+  const sum: Piece = {
+    name: 'lc_sum', gives: ['store_id', 'supplier_order_id', 'order_id', 'group_key', 'connection_id', 'stage', 'landed_minor', 'store_currency', 'previous_stage', 'previous_landed_minor'],
+    reads: { lc: ['supplier_order_id', 'stage', 'store_total_minor', 'store_currency'], so: ['store_id', 'id', 'order_id', 'group_key', 'connection_id'] },
+    sql: `SELECT so.store_id, so.id AS supplier_order_id, so.order_id, so.group_key, so.connection_id, n.stage, n.store_total_minor AS landed_minor, n.store_currency,
+                 b.stage AS previous_stage, b.store_total_minor AS previous_landed_minor
+            FROM so
+            CROSS JOIN LATERAL (${latest(`SELECT stage, store_total_minor, store_currency FROM lc WHERE lc.supplier_order_id = so.id UNION ALL ${before}`)}) n
+            LEFT JOIN LATERAL (${latest(before)}) b ON true
+           WHERE EXISTS (SELECT 1 FROM lc WHERE lc.supplier_order_id = so.id)`,
+  };
+  return [lc, moved, history, data, ...parts.profitChanged(p, storeId, 'lc_data'), sum, ...parts.profitSums(p, storeId, 'lc_sum')];
 }

@@ -36,16 +36,27 @@ export async function insertPaymentEvent(tx: Queryable, e: PaymentEventRow): Pro
   // The fee's columns only when the provider reported one: without, this release writes as the one before it.
   const fee = e.fee ?? null;
   const once = e.source === 'service' ? 'WHERE NOT EXISTS (SELECT 1 FROM payment_events WHERE store_id = $8 AND order_id = $1 AND source = $3 AND kind = $2 AND reference IS NOT DISTINCT FROM $5)' : '';
-  return (
-    (await affected(
-      tx,
-      `INSERT INTO payment_events (store_id, order_id, kind, source, amount_minor, reference, provider_event_id, actor, provider_occurred_at, provider_version, applied, stale, note, attention${fee ? ', fee_minor, fee_currency' : ''})
+  const insert = `INSERT INTO payment_events (store_id, order_id, kind, source, amount_minor, reference, provider_event_id, actor, provider_occurred_at, provider_version, applied, stale, note, attention${fee ? ', fee_minor, fee_currency' : ''})
        SELECT $8::uuid, $1::uuid, $2::text, $3::text, $4::bigint, $5::text, $6::text, $7::jsonb, $9::timestamptz, $10::int, $11::boolean, $12::boolean, $13::text, $14::text${fee ? ', $15::bigint, $16::text' : ''} ${once}
-       ON CONFLICT (store_id, order_id, provider_event_id) WHERE provider_event_id IS NOT NULL DO NOTHING`,
-      [e.orderId, e.kind, e.source, e.amountMinor ?? null, e.reference ?? null, e.providerEventId ?? null, e.actor ? JSON.stringify(e.actor) : null, e.storeId,
-        e.occurredAt ?? null, e.version ?? null, e.applied ?? null, e.stale ?? false, e.note ?? null, e.attention ?? null, ...(fee ? [fee.amountMinor, fee.currency] : [])],
-    )) > 0
+       ON CONFLICT (store_id, order_id, provider_event_id) WHERE provider_event_id IS NOT NULL DO NOTHING`;
+  const args = [e.orderId, e.kind, e.source, e.amountMinor ?? null, e.reference ?? null, e.providerEventId ?? null, e.actor ? JSON.stringify(e.actor) : null, e.storeId,
+    e.occurredAt ?? null, e.version ?? null, e.applied ?? null, e.stale ?? false, e.note ?? null, e.attention ?? null, ...(fee ? [fee.amountMinor, fee.currency] : [])];
+  if (!fee) return (await affected(tx, insert, args)) > 0;
+  // A fee the event records joins the profit report's kept sums (its order's day), in the same statement; one in
+  // another currency than the store's is not converted, and not summed.
+  const [r] = await rows<{ n: number }>(
+    tx,
+    `WITH ins AS (${insert} RETURNING store_id, order_id, fee_minor, fee_currency),
+          fee AS (INSERT INTO profit_sums AS s (store_id, grouping, key, day, label, payment_fee_minor)
+                  SELECT ins.store_id, 'day', d.day::text, d.day, d.day::text, ins.fee_minor
+                    FROM ins JOIN store_orders o ON o.store_id = ins.store_id AND o.id = ins.order_id JOIN stores st ON st.id = ins.store_id
+                    CROSS JOIN LATERAL (SELECT (o.created_at AT TIME ZONE 'UTC')::date AS day) d
+                   WHERE ins.fee_minor IS NOT NULL AND ins.fee_currency = trim(st.currency)
+                  ON CONFLICT (store_id, grouping, key, day) DO UPDATE SET payment_fee_minor = s.payment_fee_minor + EXCLUDED.payment_fee_minor RETURNING s.store_id)
+     SELECT count(*)::int AS n FROM ins`,
+    args,
   );
+  return r.n > 0;
 }
 
 /**

@@ -1,0 +1,42 @@
+import { defineRoutes, route } from '../platform/http/route';
+import { object, pageOf, pageQuery, params } from '../platform/http/schemas';
+import type { ProfitReports } from './report';
+
+const day = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'A day in UTC, YYYY-MM-DD' } as const;
+const amount = { type: 'integer', description: "Integer amount in the store's currency's minor units" } as const;
+const count = { type: 'integer', minimum: 0 } as const;
+const figures = { orders: count, parts: count, revenueMinor: amount, landedCostMinor: amount, paymentFeeMinor: amount, resultMinor: amount, incompleteParts: count } as const;
+const FIGURES = ['orders', 'parts', 'revenueMinor', 'landedCostMinor', 'paymentFeeMinor', 'resultMinor', 'incompleteParts'] as const;
+const item = object(
+  {
+    key: { type: 'string', description: 'The day (groupBy=day), the store product id (product) or the connection id (connection)' },
+    label: { type: 'string', description: "The day, the product's title, or the supplier and the connection's mode" },
+    ...figures,
+  },
+  ['key', 'label', ...FIGURES],
+);
+const page = pageOf(item);
+const reportSchema = object(
+  {
+    currency: { type: 'string', pattern: '^[A-Z]{3}$', description: "The store's currency (ISO 4217)" },
+    from: day, to: day, groupBy: { enum: ['day', 'product', 'connection'] },
+    totals: object(figures, FIGURES),
+    items: page.properties.items, pagination: page.properties.pagination,
+  },
+  ['currency', 'from', 'to', 'groupBy', 'totals', 'items', 'pagination'],
+);
+
+export function profitReportRoutes(reports: ProfitReports) {
+  return defineRoutes([
+    route({
+      operationId: 'getProfitReport', method: 'get', path: '/api/store-suppliers/:storeId/reports/profit', tag: 'Reports', auth: 'caller', permission: 'suppliers.view', readOnly: true,
+      summary: "The store's profit over a range of days, in its currency: totals and rows per day, product or connection, keyset-paged by key",
+      description:
+        'Read from sums the service keeps as landed costs, revenue and the payment provider\'s fees are recorded (not from a scan of the orders). `from` and `to` are inclusive days in UTC, at most 366 days apart. A part enters with its first landed cost; `incompleteParts` counts parts the supplier has not accepted yet and parts priced in another currency than the store\'s (their amounts are not summed). Fees are the orders\'s: rows by product or connection carry none, the totals and rows by day do.',
+      params: params(['storeId']),
+      query: object({ ...pageQuery, from: day, to: day, groupBy: { enum: ['day', 'product', 'connection'], default: 'day' } }, ['from', 'to']),
+      response: { status: 200, schema: reportSchema },
+      handler: async (ctx) => reports.profit(ctx.params.storeId, ctx.query),
+    }),
+  ]);
+}

@@ -1,0 +1,211 @@
+/**
+ * The profit report (issue 41, item 4; docs/decisions.md, "The profit report"), over real HTTP with the sandbox
+ * supplier, the payments sandbox and the local ECB-format server: the kept sums equal the parts' own `profit` as the
+ * API answers them, by day, product and connection, paged by key with the totals unchanged; a rate change between
+ * confirmation and payment moves the sums once; bad input, permission, and another store's orders.
+ */
+import { startSandboxExchangeRates, type RunningSandboxExchangeRates } from '../../server/sandboxes/exchange-rates';
+import { connectPayments, PaymentSandbox, startPaymentSandbox } from '../support/payments';
+import { eventually, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
+import { openShop, placeOrder, Shop, soAction, submit } from '../support/orders';
+
+const DAY_MS = 86_400_000;
+const day = (offsetDays = 0) => new Date(Date.now() + offsetDays * DAY_MS).toISOString().slice(0, 10);
+const RATES = { USD: '1.0705', JPY: '171.94' };
+const USD_JPY = '160.6165343298';
+
+let ecb: RunningSandboxExchangeRates;
+let sandbox: Sandbox;
+let svc: Service;
+let provider: PaymentSandbox;
+
+beforeAll(async () => {
+  process.env.SANDBOX_LOG_LEVEL ??= 'silent';
+  ecb = await startSandboxExchangeRates({ control: true });
+  await fetch(`${ecb.baseUrl}/control/rates`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ date: day(-1), rates: RATES }) });
+  sandbox = await startSandbox();
+  provider = await startPaymentSandbox();
+  svc = await startService({ label: 'profit-report', sandbox, env: { EXCHANGE_RATES_URL: ecb.dailyUrl } });
+  await svc.waitForLog((l) => l.msg === 'exchange rates fetched', 60000);
+});
+afterAll(async () => {
+  await svc.stop();
+  await sandbox.close();
+  await provider.close();
+  await ecb.close();
+});
+
+const report = (shop: Shop, query: string, key = shop.owner.key) => svc.call('GET', `/api/store-suppliers/${shop.storeId}/reports/profit?${query}`, { key });
+const today = () => `from=${day(-1)}&to=${day(1)}`;
+
+/** The order a submit answered, once its job is done with it (a 202 is followed). */
+async function settled(shop: Shop, answer: Promise<{ status: number; body: any; text: string }>): Promise<any> {
+  const res = await answer;
+  if (res.status === 200) return res.body.result;
+  if (res.status !== 202) throw new Error(res.text);
+  return eventually(async () => {
+    const so = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${res.body.result._id}`, { key: shop.owner.key })).body.result;
+    return so.status !== 'queued' ? so : undefined;
+  }, 60000, 'the job behind a 202');
+}
+
+/** The sums of the store's parts' and orders' own `profit`, as the API answers them (every page). */
+async function ownSums(shop: Shop) {
+  const parts: any[] = [];
+  for (let cursor: string | null = ''; cursor !== null; ) {
+    const page: any = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?pageSize=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key: shop.owner.key })).body.result;
+    parts.push(...page.items);
+    cursor = page.pagination.nextCursor;
+  }
+  const withCost = parts.filter((s) => s.profit.landedCostMinor !== null);
+  const orderIds = [...new Set(withCost.map((s) => s.orderId))];
+  const orders = await Promise.all(orderIds.map((id) => svc.call('GET', `/api/store-orders/${shop.storeId}/${id}`, { key: shop.owner.key }).then((r) => r.body.result)));
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const revenueMinor = sum(withCost.map((s) => s.profit.revenueMinor));
+  const landedCostMinor = sum(withCost.map((s) => s.profit.landedCostMinor));
+  const paymentFeeMinor = sum(orders.map((o) => o.profit.paymentFeeMinor ?? 0));
+  return {
+    parts: withCost, orders, totals: {
+      orders: orderIds.length, parts: withCost.length, revenueMinor, landedCostMinor, paymentFeeMinor, resultMinor: revenueMinor - landedCostMinor - paymentFeeMinor,
+      incompleteParts: withCost.filter((s) => !s.profit.complete).length,
+    },
+  };
+}
+
+let shop: Shop;
+beforeAll(async () => {
+  shop = await openShop(svc, sandbox, { page: 3, products: 3 });
+  const payments = await connectPayments(svc, provider, shop.storeId, shop.owner.key);
+  for (const [productIndex, quantity] of [[0, 1], [1, 2], [2, 1], [0, 3]]) {
+    const order = await placeOrder(svc, shop, { paymentMethod: 'online', productIndex, quantity });
+    await payments.pay(order.id, 'paid');
+    expect(await settled(shop, submit(svc, shop, order.id))).toMatchObject({ status: 'submitted' });
+  }
+});
+
+test("the report's totals equal the parts' own profit summed through the API, in the store's currency, and each grouping adds up to them", async () => {
+  const own = await ownSums(shop);
+  expect(own.totals.parts).toBe(4);
+  expect(own.totals.paymentFeeMinor).toBeGreaterThan(0);
+  const res = await report(shop, `${today()}&groupBy=day`);
+  expect(res.status).toBe(200);
+  const r = res.body.result;
+  expect(r).toMatchObject({ currency: 'USD', from: day(-1), to: day(1), groupBy: 'day', totals: own.totals });
+  expect(r.items).toEqual([{ key: day(), label: day(), ...own.totals }]);
+  expect(r.pagination).toEqual({ nextCursor: null, previousCursor: null, hasMore: false, totalCount: 1, pageSize: 25 });
+
+  const byProduct = (await report(shop, `${today()}&groupBy=product`)).body.result;
+  expect(byProduct.totals).toEqual(own.totals);
+  expect(byProduct.items.map((i: any) => i.key)).toEqual(shop.products.map((p) => p.productId).sort());
+  // Each product's row: the parts of the orders that bought it (one product per order here), as they answer.
+  const productOf = new Map(own.orders.map((o: any) => [o.id, o.items[0].productId]));
+  for (const item of byProduct.items) {
+    const mine = own.parts.filter((s) => productOf.get(s.orderId) === item.key);
+    const rev = mine.reduce((a, s) => a + s.profit.revenueMinor, 0);
+    const landed = mine.reduce((a, s) => a + s.profit.landedCostMinor, 0);
+    expect(item).toEqual({ key: item.key, label: expect.stringMatching(/\S/), orders: mine.length, parts: mine.length, revenueMinor: rev, landedCostMinor: landed, paymentFeeMinor: 0, resultMinor: rev - landed, incompleteParts: 0 });
+  }
+  const sum = (k: string) => byProduct.items.reduce((a: number, i: any) => a + i[k], 0);
+  expect({ revenueMinor: sum('revenueMinor'), landedCostMinor: sum('landedCostMinor'), parts: sum('parts'), orders: sum('orders') })
+    .toEqual({ revenueMinor: own.totals.revenueMinor, landedCostMinor: own.totals.landedCostMinor, parts: 4, orders: 4 });
+  // Fees are the orders': only the totals and the rows by day carry them.
+  expect(sum('paymentFeeMinor')).toBe(0);
+
+  const byConnection = (await report(shop, `${today()}&groupBy=connection`)).body.result;
+  expect(byConnection.items).toEqual([{ key: shop.connId, label: 'sandbox (live)', ...own.totals, paymentFeeMinor: 0, resultMinor: own.totals.revenueMinor - own.totals.landedCostMinor }]);
+  // A range without the orders' day holds nothing.
+  const before = (await report(shop, `from=${day(-30)}&to=${day(-2)}`)).body.result;
+  expect(before.items).toEqual([]);
+  expect(before.totals).toEqual({ orders: 0, parts: 0, revenueMinor: 0, landedCostMinor: 0, paymentFeeMinor: 0, resultMinor: 0, incompleteParts: 0 });
+});
+
+test('paged by key: every page holds the next keys, the totals are the whole range on each page, and the previous cursor goes back', async () => {
+  const all = (await report(shop, `${today()}&groupBy=product`)).body.result;
+  const first = (await report(shop, `${today()}&groupBy=product&pageSize=2`)).body.result;
+  expect(first.items).toEqual(all.items.slice(0, 2));
+  expect(first.pagination).toMatchObject({ hasMore: true, totalCount: 3, pageSize: 2, previousCursor: null });
+  const second = (await report(shop, `${today()}&groupBy=product&pageSize=2&cursor=${encodeURIComponent(first.pagination.nextCursor)}`)).body.result;
+  expect(second.items).toEqual(all.items.slice(2));
+  expect(second.pagination).toMatchObject({ hasMore: false, nextCursor: null, totalCount: 3 });
+  expect([first.totals, second.totals]).toEqual([all.totals, all.totals]);
+  const back = (await report(shop, `${today()}&groupBy=product&pageSize=2&cursor=${encodeURIComponent(second.pagination.previousCursor)}`)).body.result;
+  expect(back.items).toEqual(all.items.slice(0, 2));
+  // A cursor is bound to its filters.
+  const other = await report(shop, `${today()}&groupBy=connection&pageSize=2&cursor=${encodeURIComponent(first.pagination.nextCursor)}`);
+  expect([other.status, other.body.error.code]).toEqual([400, 'invalidCursor']);
+});
+
+test('a rate change between confirmation and payment moves the sums once: the paid stage replaces the accepted one', async () => {
+  const owner = await newDeveloper(svc, { plan: 'pro', credits: 5000 });
+  const store = await svc.call('POST', '/api/stores', { key: owner.key, body: { name: 'JPY store', currency: 'JPY' } });
+  const storeId = store.body.result.id;
+  const account = await sandbox.account(10_000_000);
+  const conn = await svc.call('POST', `/api/store-suppliers/${storeId}`, { key: owner.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: account.liveKey } } });
+  const items = (await sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=50&page=4')).body.items;
+  const p = items.find((x: any) => x.shipsTo.includes('US') && x.variants[0].available && x.variants[0].stock >= 50);
+  const product = await svc.call('POST', `/api/store-products/${storeId}`, { key: owner.key, body: { title: p.title, variants: [{ sku: `sku-${p.variants[0].id}`, title: 'One', priceMinor: 9000, currency: 'JPY', stock: 100 }] } });
+  const variantId = product.body.result.variants[0].id;
+  const link = await svc.call('POST', `/api/store-suppliers/${storeId}/links`, {
+    key: owner.key, body: { productId: product.body.result.id, connectionId: conn.body.result.id, supplierProductId: p.id, variants: [{ storeVariantId: variantId, supplierVariantId: p.variants[0].id }], sync: { price: false } },
+  });
+  expect(link.status).toBe(201);
+  const jpy: Shop = { owner, storeId, connId: conn.body.result.id, account, products: [{ productId: product.body.result.id, variantId, supplierVariantId: p.variants[0].id, supplierProductId: p.id, costMinor: p.variants[0].costMinor }] };
+  const order = await placeOrder(svc, jpy);
+  const so = await settled(jpy, submit(svc, jpy, order.id));
+  expect(so.landedCosts.map((l: any) => [l.stage, l.rate])).toEqual([['confirmation', USD_JPY], ['accepted', USD_JPY]]);
+  const atAccepted = (await report(jpy, today())).body.result;
+  expect(atAccepted.totals).toEqual({ orders: 1, parts: 1, revenueMinor: 9000, landedCostMinor: so.profit.landedCostMinor, paymentFeeMinor: 0, resultMinor: 9000 - so.profit.landedCostMinor, incompleteParts: 0 });
+  const operator = (method: string, path: string, body?: unknown) => svc.call(method, `/api/operator/exchange-rates${path}`, { body, headers: { 'X-Operator-Token': svc.operatorToken } });
+  expect((await operator('PUT', '/USD/JPY', { rate: '150', reason: 'agreed for the test' })).status).toBe(200);
+  try {
+    const paid = (await soAction(svc, jpy, so._id, 'pay')).body.result;
+    expect(paid.profit).toMatchObject({ landedCostStage: 'paid', complete: true });
+    expect(paid.profit.landedCostMinor).not.toBe(so.profit.landedCostMinor);
+    const after = (await report(jpy, today())).body.result;
+    expect(after.totals).toEqual({ orders: 1, parts: 1, revenueMinor: 9000, landedCostMinor: paid.profit.landedCostMinor, paymentFeeMinor: 0, resultMinor: paid.profit.resultMinor, incompleteParts: 0 });
+    expect(after.totals).toEqual((await ownSums(jpy)).totals);
+    // Paying again records nothing new: the sums stay.
+    await soAction(svc, jpy, so._id, 'pay');
+    expect((await report(jpy, today())).body.result.totals).toEqual(after.totals);
+  } finally {
+    await operator('DELETE', '/USD/JPY');
+  }
+});
+
+test('bad input answers 400 validationFailed naming the field', async () => {
+  const cases: Array<[string, string]> = [
+    [`to=${day()}`, 'from'],
+    [`from=${day()}`, 'to'],
+    [`from=2026-02-30&to=2026-03-01`, 'from'],
+    [`from=${day()}&to=${day(-1)}`, 'to'],
+    [`from=${day(-400)}&to=${day()}`, 'to'],
+    [`from=12/01/2026&to=${day()}`, 'from'],
+    [`${today()}&groupBy=week`, 'groupBy'],
+    [`${today()}&pageSize=0`, 'pageSize'],
+  ];
+  for (const [query, field] of cases) {
+    const res = await report(shop, query);
+    expect([query, res.status, res.body.error.code, JSON.stringify(res.body.error.details)]).toEqual([query, 400, 'validationFailed', expect.stringContaining(field)]);
+  }
+  const ok = await report(shop, `from=${day(-366)}&to=${day()}`);
+  expect(ok.status).toBe(200);
+});
+
+test('a key without suppliers.view gets 403; another store\'s orders never appear in a store\'s report', async () => {
+  const clerk = await newDeveloper(svc);
+  await svc.call('PUT', `/api/stores/${shop.storeId}/staff`, { key: shop.owner.key, body: { email: clerk.email, permissions: ['orders.view'] } });
+  const refused = await report(shop, today(), clerk.key);
+  expect([refused.status, refused.body.error.code]).toEqual([403, 'permissionDenied']);
+  const mine = (await report(shop, today())).body.result;
+  const other = await openShop(svc, sandbox, { page: 6 });
+  const o = await placeOrder(svc, other, { quantity: 2 });
+  await settled(other, submit(svc, other, o.id));
+  const theirs = (await report(other, `${today()}&groupBy=product`)).body.result;
+  expect(theirs.totals).toEqual((await ownSums(other)).totals);
+  expect(theirs.items.map((i: any) => i.key)).toEqual([other.products[0].productId]);
+  expect((await report(shop, today())).body.result).toEqual(mine);
+  // Nor through another store's id with this store's key (not its store: not found).
+  expect((await report(other, today(), shop.owner.key)).status).toBe(404);
+});
+
+leakScanTest();
