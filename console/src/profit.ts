@@ -152,7 +152,8 @@ async function drawChart(box: HTMLElement, r: ProfitReport): Promise<void> {
   const c = r.currency;
   const byDay = r.groupBy === 'day';
   // Amounts stay in minor units; only the axis and the legend turn them into money.
-  const x = byDay ? r.items.map((i) => Date.UTC(+i.key.slice(0, 4), +i.key.slice(5, 7) - 1, +i.key.slice(8, 10)) / 1000) : r.items.map((_, n) => n);
+  const rows = byDay ? everyDay(r) : r.items;
+  const x = byDay ? rows.map((i) => dayTs(i.key)) : rows.map((_, n) => n);
   const fmt = (_u: unknown, v: number | null) => (v === null ? '—' : money(v, c));
   const bars = !byDay && uPlot.paths.bars ? (size: number) => uPlot.paths.bars!({ size: [size, 120] }) : null;
   const series = [
@@ -164,12 +165,35 @@ async function drawChart(box: HTMLElement, r: ProfitReport): Promise<void> {
   const opts = {
     width: Math.max(320, box.clientWidth || 800),
     height: 280,
-    scales: { x: byDay ? { time: true } : { time: false, range: [-0.5, labels.length - 0.5] } },
+    scales: {
+      x: byDay ? { time: true, range: (_u: unknown, min: number, max: number) => [min - 43_200, max + 43_200] } : { time: false, range: [-0.5, labels.length - 0.5] },
+      // Always from zero (or below it, at a loss), so bars and lines compare honestly.
+      y: { range: (_u: unknown, min: number, max: number) => [Math.min(0, min), Math.max(0, max) * 1.1 || 1] },
+    },
     series: [{ label: byDay ? 'Day' : GROUPS[r.groupBy].label, value: byDay ? undefined : (_u: unknown, v: number) => labels[v] ?? '' }, ...series],
     axes: [
       byDay ? {} : { splits: () => labels.map((_, n) => n), values: (_u: unknown, splits: number[]) => splits.map((n) => (labels[n] ?? '').slice(0, 18)) },
       { size: 80, values: (_u: unknown, splits: number[]) => splits.map((v) => money(v, c)) },
     ],
   };
-  new uPlot(opts, [x, r.items.map((i) => i.revenueMinor), r.items.map((i) => i.landedCostMinor), r.items.map((i) => i.resultMinor)], box);
+  new uPlot(opts, [x, rows.map((i) => i.revenueMinor), rows.map((i) => i.landedCostMinor), rows.map((i) => i.resultMinor)], box);
+}
+
+const dayTs = (key: string) => Date.UTC(+key.slice(0, 4), +key.slice(5, 7) - 1, +key.slice(8, 10)) / 1000;
+
+/**
+ * The rows of the days on screen, a day without a row at zero (nothing sold then): the whole range when it fits on one
+ * page, else the page's first to last day.
+ */
+function everyDay(r: ProfitReport): Array<Pick<ProfitRow, 'key' | 'revenueMinor' | 'landedCostMinor' | 'resultMinor'>> {
+  const whole = !r.pagination.hasMore && !r.pagination.previousCursor;
+  const first = whole ? r.from : r.items[0].key;
+  const last = whole ? r.to : r.items[r.items.length - 1].key;
+  const byKey = new Map(r.items.map((i) => [i.key, i]));
+  const out = [];
+  for (let t = dayTs(first); t <= dayTs(last); t += 86_400) {
+    const key = new Date(t * 1000).toISOString().slice(0, 10);
+    out.push(byKey.get(key) ?? { key, revenueMinor: 0, landedCostMinor: 0, resultMinor: 0 });
+  }
+  return out;
 }
