@@ -9,12 +9,14 @@ import { ordersPage } from './orders.js';
 import { orderPage } from './order.js';
 import { productsPage } from './products.js';
 import { creditsPage } from './credits.js';
+import { profitPage } from './profit.js';
 import { connectPage } from './sign-in.js';
 
 /** The pages, by their address (`#orders/<id>` is one order: the part after the slash goes to the page). */
 const PAGES: Record<string, { title: string; render: (root: HTMLElement, ctx: Ctx, id?: string) => Promise<void>; needsStore: boolean }> = {
   review: { title: 'Review queue', render: reviewPage, needsStore: true },
   orders: { title: 'Orders', render: (root, ctx, id) => (id ? orderPage(root, ctx, id) : ordersPage(root, ctx)), needsStore: true },
+  profit: { title: 'Profit', render: profitPage, needsStore: true },
   products: { title: 'Supplier products', render: productsPage, needsStore: true },
   catalog: { title: 'Imports and links', render: cataloguePage, needsStore: true },
   connections: { title: 'Connections', render: connectionsPage, needsStore: true },

@@ -1,76 +1,100 @@
 /**
- * Cost and margin of an order and of each of its parts, in the order's currency (the store's): what the part sold for
- * against what its supplier order costs (items and shipping). A cost in another currency is named, never added up.
+ * Margin of an order and of each of its parts, in the store's currency, from the service's `profit`: what the part
+ * sold for, its landed cost (items and shipping, converted at a recorded rate), the payment provider's fee and the
+ * result. A figure that is not final says so and names what is missing; every converted amount shows its rate, source
+ * and as-of date on hover.
  */
 import { h } from './dom.js';
 import { money } from './format.js';
 import type { SupplierOrder } from './supplier-order.js';
-import type { OrderPart, StoreOrder } from './types.js';
+import type { LandedCost, OrderPart, Profit, StoreOrder } from './types.js';
 
 type Order = StoreOrder & { supplierOrders?: SupplierOrder[] };
 
-/** A part's cost: known in the order's currency, known in another one, or not known (and why). */
-export type PartCost =
-  | { kind: 'known'; soldMinor: number; costMinor: number }
-  | { kind: 'otherCurrency'; soldMinor: number; costMinor: number; currency: string }
-  | { kind: 'unknown'; soldMinor: number; why: string };
-
 const supplierPart = (p: OrderPart) => p.groupKey !== 'store' && !p.fulfilledByStore;
 
-export function partCost(order: Order, part: OrderPart): PartCost {
-  const soldMinor = (order.items ?? []).filter((i) => i.groupKey === part.groupKey).reduce((sum, i) => sum + i.unitPriceMinor * i.quantity, 0);
-  if (!supplierPart(part)) return { kind: 'unknown', soldMinor, why: 'you ship these items yourself, and their cost is not kept here' };
-  if (!order.supplierOrders) return { kind: 'unknown', soldMinor, why: 'your access does not include supplier orders (suppliers.view)' };
-  const so = order.supplierOrders.find((s) => s.fulfilmentGroupKey === part.groupKey);
-  if (!so) return { kind: 'unknown', soldMinor, why: 'the supplier says it once the part is sent' };
-  if (so.status === 'cancelled') return { kind: 'unknown', soldMinor, why: 'its supplier order was cancelled' };
-  if (!so.costs) return { kind: 'unknown', soldMinor, why: 'the supplier has not said it yet' };
-  if (so.costs.currency !== order.currency) return { kind: 'otherCurrency', soldMinor, costMinor: so.costs.totalMinor, currency: so.costs.currency };
-  return { kind: 'known', soldMinor, costMinor: so.costs.totalMinor };
+/** What each name of `profit.missing` means to a merchant. */
+export const MISSING: Record<string, string> = {
+  acceptedCost: 'the supplier has not accepted the order yet, so the cost is the one read at confirmation',
+  landedCost: 'no landed cost is recorded yet',
+  shipping: 'the supplier quoted no shipping before the order, so shipping is not in the cost yet',
+  revenueInStoreCurrency: 'the order is not in the store\'s currency, so what it sold for is not counted',
+  paymentFeeInStoreCurrency: 'the payment provider\'s fee is in another currency than the store\'s',
+  supplierOrders: 'no part has been sent to a supplier yet',
+};
+
+const STAGE: Record<string, string> = { confirmation: 'at confirmation', accepted: 'when the supplier accepted the order', paid: 'when the supplier was paid' };
+const SOURCE: Record<string, string> = { ecb: 'the European Central Bank\'s reference rate', pinned: 'a rate the operator pinned' };
+
+/** The hover text of a converted amount: from what, at which rate, from which source, as of when. */
+export function rateTitle(l: LandedCost): string {
+  const recorded = `Recorded ${STAGE[l.stage] ?? l.stage}.`;
+  if (l.rateSource === 'identity' || l.currency === l.storeCurrency) return `${money(l.totalMinor, l.currency)}: the supplier charges in the store's currency (${l.storeCurrency}), nothing converted. ${recorded}`;
+  return `${money(l.totalMinor, l.currency)} (${l.currency}) converted to ${l.storeCurrency} at 1 ${l.currency} = ${l.rate} ${l.storeCurrency}, ${SOURCE[l.rateSource] ?? l.rateSource} as of ${l.rateAsOf}. ${recorded}`;
 }
 
-/** "margin $38.33 (44.6%)", in red when the part sells at a loss. */
-function marginOf(soldMinor: number, costMinor: number, currency: string): HTMLElement {
-  const m = soldMinor - costMinor;
-  const share = soldMinor ? ` (${((m / soldMinor) * 100).toFixed(1)}%)` : '';
-  return h('strong', { class: m < 0 ? 'neg' : 'pos' }, `margin ${money(m, currency)}${share}`);
+/** The landed cost a profit is taken from (its stage), with its rate. */
+const landedOf = (so: SupplierOrder): LandedCost | undefined => (so.profit?.landedCostStage ? so.landedCosts?.find((l) => l.stage === so.profit!.landedCostStage) : undefined);
+
+/** An amount in the store's currency that was converted: its rate on hover. */
+function converted(amountMinor: number, currency: string, titles: string[]): HTMLElement {
+  return h('span', { class: 'converted', title: titles.join('\n'), tabindex: 0 }, money(amountMinor, currency));
 }
 
-const otherCurrency = (c: { costMinor: number; currency: string }, order: Order) =>
-  `the supplier charges ${money(c.costMinor, c.currency)}, in ${c.currency}, and the order is in ${order.currency}: the two are not added up, so no margin is shown`;
+/** "margin $38.33 (44.6%)", in red at a loss. */
+function marginOf(p: Profit): HTMLElement {
+  const m = p.resultMinor!;
+  const share = p.revenueMinor ? ` (${((m / p.revenueMinor) * 100).toFixed(1)}%)` : '';
+  return h('strong', { class: m < 0 ? 'neg' : 'pos' }, `margin ${money(m, p.currency)}${share}`);
+}
 
-/** One part's line: sold for, the supplier's cost (items and shipping) and the margin. */
+const notFinal = (p: Profit) => (p.complete ? null : h('span', { class: 'missing' }, ` · not final: ${p.missing.map((m) => MISSING[m] ?? m).join('; ')}.`));
+
+/** The figures of a profit in one line: sold for, landed cost (rate on hover), the fee (orders only), the margin. */
+function profitLine(el: HTMLElement, p: Profit, soldText: string, titles: string[], fee: boolean): HTMLElement {
+  el.dataset.cost = p.complete ? 'known' : 'partial';
+  el.append(`${soldText} · `);
+  el.append(p.landedCostMinor === null ? 'landed cost not known' : h('span', {}, 'landed cost ', converted(p.landedCostMinor, p.currency, titles)));
+  if (fee && p.paymentFeeMinor) el.append(` · payment fee ${money(p.paymentFeeMinor, p.currency)}`);
+  if (p.resultMinor !== null) el.append(' · ', marginOf(p));
+  else el.append(' · no margin yet');
+  const nf = notFinal(p);
+  if (nf) el.append(nf);
+  return el;
+}
+
+const soldFor = (order: Order, part: OrderPart) => (order.items ?? []).filter((i) => i.groupKey === part.groupKey).reduce((sum, i) => sum + i.unitPriceMinor * i.quantity, 0);
+
+/** One part's line: sold for, its landed cost in the store's currency, the margin, and whether it is final. */
 export function partMarginLine(order: Order, part: OrderPart): HTMLElement {
-  const c = partCost(order, part);
-  const sold = `Sold for ${money(c.soldMinor, order.currency)} · `;
-  const line = h('p', { class: 'margin', 'data-cost': c.kind });
-  if (c.kind === 'known') line.append(sold, `supplier cost ${money(c.costMinor, order.currency)} · `, marginOf(c.soldMinor, c.costMinor, order.currency));
-  else if (c.kind === 'otherCurrency') line.append(sold, `${otherCurrency(c, order)}.`);
-  else line.append(sold, `cost not known: ${c.why}.`);
-  return line;
+  const sold = `Sold for ${money(soldFor(order, part), order.currency)}`;
+  const line = h('p', { class: 'margin', 'data-cost': 'unknown' });
+  const unknown = (why: string) => (line.append(`${sold} · cost not known: ${why}.`), line);
+  if (!supplierPart(part)) return unknown('you ship these items yourself, and their cost is not kept here');
+  if (!order.supplierOrders) return unknown('your access does not include supplier orders (suppliers.view)');
+  const so = order.supplierOrders.find((s) => s.fulfilmentGroupKey === part.groupKey);
+  if (!so) return unknown('the supplier says it once the part is sent');
+  if (so.status === 'cancelled') return unknown('its supplier order was cancelled');
+  if (!so.profit) return unknown('the supplier has not said it yet');
+  const l = landedOf(so);
+  return profitLine(line, so.profit, sold, l ? [rateTitle(l)] : [], false);
 }
 
-/** The order's line: its supplier parts together, or why they cannot be added up; the store's own items are left out. */
+/** The order's line: its supplier parts together less the payment provider's fee; the store's own items are left out. */
 export function orderMargin(order: Order): HTMLElement {
-  const parts = order.fulfilmentGroups.filter(supplierPart).map((p) => partCost(order, p));
-  const own = order.fulfilmentGroups.filter((p) => !supplierPart(p)).map((p) => partCost(order, p).soldMinor).reduce((a, b) => a + b, 0);
-  const out = h('span', { class: 'margin', 'data-cost': 'unknown' });
+  const own = order.fulfilmentGroups.filter((p) => !supplierPart(p)).map((p) => soldFor(order, p)).reduce((a, b) => a + b, 0);
   const ownNote = own ? ` Your own items (sold for ${money(own, order.currency)}) are left out: their cost is not kept here.` : '';
-  if (!parts.length) return (out.append('Not known: every item is shipped by you, and their cost is not kept here.'), out);
-  const foreign = parts.filter((c) => c.kind === 'otherCurrency');
-  if (foreign.length) {
-    out.dataset.cost = 'otherCurrency';
-    out.append(`Not added up: ${[...new Set(foreign.map((c) => c.currency))].join(', ')} supplier costs and an order in ${order.currency} (see each part).${ownNote}`);
-    return out;
-  }
-  const known = parts.filter((c): c is Extract<PartCost, { kind: 'known' }> => c.kind === 'known');
-  if (known.length < parts.length) {
-    out.append(`Not known yet: ${known.length} of ${parts.length} supplier part${parts.length === 1 ? ' has' : 's have'} a cost so far.${ownNote}`);
-    return out;
-  }
-  const sold = known.reduce((a, c) => a + c.soldMinor, 0);
-  const cost = known.reduce((a, c) => a + c.costMinor, 0);
-  out.dataset.cost = 'known';
-  out.append(`${own ? 'Supplier parts: sold' : 'Sold'} for ${money(sold, order.currency)} · supplier cost ${money(cost, order.currency)} · `, marginOf(sold, cost, order.currency), ownNote ? `.${ownNote}` : '');
+  const out = h('span', { class: 'margin', 'data-cost': 'unknown' });
+  if (!order.fulfilmentGroups.some(supplierPart)) return (out.append('Not known: every item is shipped by you, and their cost is not kept here.'), out);
+  if (order.profit === undefined || !order.supplierOrders) return (out.append('Not known: your access does not include supplier orders (suppliers.view).'), out);
+  if (!order.profit) return (out.append(`Not known yet: no supplier part has a cost so far (the supplier says it once the part is sent).${ownNote}`), out);
+  const p = order.profit;
+  const live = order.supplierOrders.filter((s) => s.status !== 'cancelled');
+  const titles = live.flatMap((so) => {
+    const l = landedOf(so);
+    return l ? [`${so.supplierOrderNumber}: ${rateTitle(l)}`] : [];
+  });
+  profitLine(out, p, `${own ? 'Supplier parts: sold' : 'Sold'} for ${p.revenueMinor === null ? 'an amount not in the store\'s currency' : money(p.revenueMinor, p.currency)}`, titles, true);
+  if (ownNote) out.append(ownNote);
   return out;
 }

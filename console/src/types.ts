@@ -96,6 +96,35 @@ export interface StoreOrder {
   fulfilmentSummary: { parts: number; shipped: number; delivered: number; needingAttention: number };
   confirmedAt: string | null;
   createdAt: string;
+  /** What the order earned, in the store's currency (order details, for callers with suppliers.view). */
+  profit?: Profit | null;
+}
+
+/** A profit in the store's currency; `missing` names what is not known yet (then `complete` is false). */
+export interface Profit {
+  currency: string;
+  revenueMinor: number | null;
+  landedCostMinor: number | null;
+  landedCostStage: 'confirmation' | 'accepted' | 'paid' | null;
+  paymentFeeMinor: number | null;
+  resultMinor: number | null;
+  complete: boolean;
+  missing: string[];
+}
+
+/** A part's landed cost at one stage, in the supplier's currency and the store's, with the rate it was converted at. */
+export interface LandedCost {
+  stage: 'confirmation' | 'accepted' | 'paid';
+  currency: string;
+  itemsMinor: number;
+  shippingMinor: number | null;
+  totalMinor: number;
+  storeCurrency: string;
+  storeTotalMinor: number;
+  rate: string;
+  rateSource: string;
+  rateAsOf: string;
+  recordedAt: string;
 }
 
 export interface StoreProduct {
@@ -124,5 +153,7 @@ export interface SupplierOrder {
   shipping: { carrier: string; trackingNumber: string; shippedAt: string | null } | null;
   attempt: number;
   events: Array<{ at: string; actor: { kind: string; id: string | null }; type: string; from: string | null; to: string | null; details: Record<string, unknown> }>;
+  landedCosts?: LandedCost[];
+  profit?: Profit | null;
   createdAt: string;
 }

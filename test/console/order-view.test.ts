@@ -85,7 +85,7 @@ browser.describe('reading orders in the console', () => {
     await openOrder(order);
     expect(await part().locator('ul.items').innerText()).toBe(`1 × ${product.title} — ${product.variant.title} (${product.variant.sku}) at ${usd(product.variant.priceMinor)}`);
     expect(await part().locator('p.margin').innerText()).toBe(`Sold for ${usd(product.variant.priceMinor)} · cost not known: the supplier says it once the part is sent.`);
-    expect(await page.locator('dd .margin').innerText()).toBe('Not known yet: 0 of 1 supplier part has a cost so far.');
+    expect(await page.locator('dd .margin').innerText()).toBe('Not known yet: no supplier part has a cost so far (the supplier says it once the part is sent).');
 
     await part().getByRole('button', { name: 'Send to the supplier…' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
@@ -102,8 +102,12 @@ browser.describe('reading orders in the console', () => {
     }, 60_000, 'the cost on the order page');
     const sold = product.variant.priceMinor;
     const cost = so.costs.totalMinor;
-    expect(await part().locator('p.margin').innerText()).toBe(`Sold for ${usd(sold)} · supplier cost ${usd(cost)} · ${margin(sold, cost)}`);
-    expect(await page.locator('dd .margin').innerText()).toBe(`Sold for ${usd(sold)} · supplier cost ${usd(cost)} · ${margin(sold, cost)}`);
+    // A store and supplier in one currency: the landed cost is the supplier's cost, nothing converted.
+    const profit = (await storeOrder(order.id)).supplierOrders[0].profit;
+    expect(profit).toMatchObject({ currency: 'USD', revenueMinor: sold, landedCostMinor: cost, resultMinor: sold - cost, complete: true });
+    expect(await part().locator('p.margin').innerText()).toBe(`Sold for ${usd(sold)} · landed cost ${usd(cost)} · ${margin(sold, cost)}`);
+    expect(await part().locator('p.margin .converted').getAttribute('title')).toBe(`${usd(cost)}: the supplier charges in the store's currency (USD), nothing converted. Recorded when the supplier accepted the order.`);
+    expect(await page.locator('dd .margin').innerText()).toBe(`Sold for ${usd(sold)} · landed cost ${usd(cost)} · ${margin(sold, cost)}`);
     await w.shot('order-cost-margin');
 
     // The connection now pays the supplier by itself: the same page says so.
@@ -117,7 +121,7 @@ browser.describe('reading orders in the console', () => {
     expect((await api('PUT', `/api/store-suppliers/${w.storeId}/${connId}/automation`, { automaticPayment: false })).status).toBe(200);
   });
 
-  test('a supplier cost in another currency than the order\'s is named, never added up', async () => {
+  test('an order in another currency than the store\'s: its landed cost shown, no margin, and why', async () => {
     // A product the store sells in euros, linked by hand to a supplier product priced in dollars.
     const items = (await w.sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=50&page=10')).body.items;
     const p = items.find((x: any) => x.shipsTo.includes('US') && x.variants[0].available && x.variants[0].stock >= 50);
@@ -133,8 +137,12 @@ browser.describe('reading orders in the console', () => {
     }, 60_000, 'the part created at the supplier');
     expect(so.costs).toMatchObject({ currency: 'USD' });
     await openOrder(order);
-    expect(await part().locator('p.margin').innerText()).toBe(`Sold for ${eur(9900)} · the supplier charges ${usd(so.costs.totalMinor)}, in USD, and the order is in EUR: the two are not added up, so no margin is shown.`);
-    expect(await page.locator('dd .margin').innerText()).toBe('Not added up: USD supplier costs and an order in EUR (see each part).');
+    // The store sells in dollars; this order is in euros, so what it sold for is not in the store's currency.
+    expect(so.profit).toMatchObject({ currency: 'USD', revenueMinor: null, landedCostMinor: so.costs.totalMinor, resultMinor: null, complete: false, missing: ['revenueInStoreCurrency'] });
+    const why = 'not final: the order is not in the store\'s currency, so what it sold for is not counted.';
+    expect(await part().locator('p.margin').innerText()).toBe(`Sold for ${eur(9900)} · landed cost ${usd(so.costs.totalMinor)} · no margin yet · ${why}`);
+    expect(await part().locator('p.margin').getAttribute('data-cost')).toBe('partial');
+    expect(await page.locator('dd .margin').innerText()).toBe(`Sold for an amount not in the store's currency · landed cost ${usd(so.costs.totalMinor)} · no margin yet · ${why}`);
     await w.shot('order-currencies');
   });
 
