@@ -58,6 +58,7 @@ function supplierEnv(s: Suppliers): Record<string, string> {
     ALIEXPRESS_APP_SECRET: s.aliexpress.appSecret,
     ALIEXPRESS_API_BASE_URL: s.aliexpress.baseUrl,
     PRINTFUL_API_BASE_URL: s.printful.baseUrl,
+    EXCHANGE_RATES_URL: s.rates.dailyUrl,
   };
 }
 

@@ -77,6 +77,8 @@ export interface Suppliers {
   cj: { baseUrl: string; control: string };
   aliexpress: { baseUrl: string; control: string; appKey: string; appSecret: string };
   printful: { baseUrl: string; control: string };
+  /** The ECB-format exchange rates server both deployments fetch their daily rates from. */
+  rates: { dailyUrl: string };
   programs: Program[];
 }
 
@@ -99,6 +101,7 @@ export async function startSuppliers(): Promise<Suppliers> {
   const ae = await start('fake-aliexpress', { FAKE_ALIEXPRESS_PORT: '0' });
   // Confirmed Printful orders go into production after 10 s and ship after 20 s (with their webhooks).
   const pf = await start('fake-printful', { FAKE_PRINTFUL_PORT: '0', FAKE_PRINTFUL_ADVANCE_MS: '10000' });
+  const rates = await start('sandbox-exchange-rates', { ...quiet, SANDBOX_EXCHANGE_RATES_PORT: '0' });
   const sbx = sandbox.banner.sandboxSupplier.baseUrl;
   const pay = payments.banner.sandboxPayments.baseUrl;
   return {
@@ -107,6 +110,7 @@ export async function startSuppliers(): Promise<Suppliers> {
     cj: { baseUrl: cj.banner.fakeCj.baseUrl, control: cj.banner.fakeCj.controlUrl },
     aliexpress: { baseUrl: ae.banner.fakeAliExpress.baseUrl, control: ae.banner.fakeAliExpress.controlUrl, appKey: ae.banner.fakeAliExpress.appKey, appSecret: ae.banner.fakeAliExpress.appSecret },
     printful: { baseUrl: pf.banner.fakePrintful.baseUrl, control: pf.banner.fakePrintful.controlUrl },
+    rates: { dailyUrl: rates.banner.sandboxExchangeRates.dailyUrl },
     programs: started,
   };
 }
