@@ -27,6 +27,9 @@ afterAll(async () => {
 
 const partsOf = async (shop: RerouteShop, orderId: string) => (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?orderId=${orderId}`, { key: shop.owner.key })).body.result.items;
 
+/** The sandbox's cost now ten times the recorded one: CJ's landed cost is the lower whatever the shipping. */
+const sandboxDearer = (shop: RerouteShop) => sandbox.control('POST', `/variants/${shop.products[0].supplierVariantId}`, { costMinor: shop.products[0].costMinor * 10 });
+
 async function setRule(shop: RerouteShop, routing: Record<string, unknown>) {
   const res = await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/routing`, { key: shop.owner.key, body: { routing } });
   expect(res.status).toBe(200);
@@ -56,6 +59,7 @@ const numbersOf = (sos: any[]) => sos.map((s: any) => s.supplierOrderNumber);
 
 test('lowestLandedCost: the cheaper CJ alternate takes the part before anything is created; the sandbox never sees it; the choice, every quote and the event are recorded', async () => {
   const shop = await openRerouteShop(svc, sandbox, fake, { page: 2, priceFactor: 0.5 });
+  await sandboxDearer(shop);
   await setRule(shop, { rule: 'lowestLandedCost' });
   const order = await confirmed(shop);
   const [first, second] = await settled(shop, order.id, 2);
@@ -156,6 +160,7 @@ test('a quote that times out (the sandbox slow for this account) counts as no ca
 
 test('20 parts routed at once: exactly one live order per part across both suppliers', async () => {
   const shop = await openRerouteShop(svc, sandbox, fake, { page: 7, priceFactor: 0.5 });
+  await sandboxDearer(shop);
   await setRule(shop, { rule: 'lowestLandedCost' });
   const orders = await Promise.all(Array.from({ length: 20 }, () => placeOrder(svc, shop)));
   await Promise.all(orders.map(async (o) => expect((await svc.call('POST', `/api/store-orders/${shop.storeId}/${o.id}/confirm`, { key: shop.owner.key })).status).toBe(200)));
