@@ -73,7 +73,7 @@ export const dispatchModule = domainModule({
     const commands = new DispatchCommands(records, queue, waiter, orders);
     const rerouter = new Rerouter(records, deps.connections.gateway, async (so) => void (await queue.request(so)), deps.identity.storeDropshipping, deps.rates.rates);
     const job = new DispatchJob(records, deps.connections.gateway, registry, deps.payments.captures, { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds }, log, rerouter, deps.rates.rates,
-      new DispatchRouting(records, deps.connections.gateway, deps.rates.rates, config.routingQuoteTimeoutMs), async (so) => void (await queue.request(so)));
+      new DispatchRouting(records, deps.connections.gateway, deps.rates.rates, config.routingQuoteTimeoutMs, async (so) => void (await queue.request(so))));
     const rewind = new RewindWatch(db, records, registry, log);
     const sweeper = new DispatchSweeper(records, queue, rewind, { intervalMs: config.dispatchSweepSeconds * 1000, staleSeconds: config.dispatchSweepStaleSeconds }, log, deps.rates.rates);
     const subscriptions = new DispatchSubscriptions(orders, records, commands, queue, deps.identity.storeDropshipping, log);

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { ApiError } from '../platform/errors';
 import { failpoint } from '../platform/failpoints';
 import type { Logger } from '../platform/logger';
@@ -15,7 +14,7 @@ import { pausedFor, type Rerouter } from './reroute';
 import { FINAL } from './state-machine';
 import { type LandedCost, landedOfAnswer, type StoreRates } from './landed';
 import { nextStep, Step } from './steps';
-import { type DispatchRouting, routable, ruleOf } from './routing';
+import type { DispatchRouting } from './routing';
 import type { SupplierOrder } from './supplier-order';
 import { DispatchEvent, failure } from './transition';
 
@@ -64,9 +63,7 @@ export class DispatchJob {
     private readonly log: Logger,
     private readonly rerouter: Pick<Rerouter, 'run'>,
     private readonly rates: StoreRates,
-    private readonly routing: DispatchRouting,
-    /** Asks for the dispatch job of a record made here (routing's chosen order). */
-    private readonly request: (so: SupplierOrder) => Promise<void>,
+    private readonly routing: Pick<DispatchRouting, 'route'>,
   ) {}
 
   async run(supplierOrderId: string, storeId?: string): Promise<void> {
@@ -115,7 +112,7 @@ export class DispatchJob {
   /** Pre-checks, then the number is looked up (a create that timed out after succeeding is found), then created. */
   private async send(w: Work): Promise<SupplierOrder> {
     const { so, conn, ...rest } = w;
-    const routed = await this.route(w);
+    const routed = await this.routing.route(w, (err) => this.fail(so, err));
     if (routed) return routed;
     let confirmation: LandedCost;
     try {
@@ -159,60 +156,6 @@ export class DispatchJob {
     }
     failpoint('dispatch.afterCreate', so.id);
     return this.answered(so, created, 'createdAtSupplier', number, sent, { storeCurrency: w.storeCurrency, confirmation });
-  }
-
-  /**
-   * Routing, before the part's first create (./routing.ts): the rule's choice is written first (history `routed`, the
-   * event `supplierOrder.routed`), then, another supplier chosen, the items move to its order in one transaction (the
-   * reroute's), which is then sent. A run after a crash reads the written choice and goes on with it. Answers the
-   * record changed (the loop looks again), or null: nothing to do, send here.
-   */
-  private async route(w: Work): Promise<SupplierOrder | null> {
-    const { so, conn } = w;
-    if (!so.routing) {
-      const rule = ruleOf(w);
-      if (rule.rule === 'primary' || !routable(w)) return null;
-      const choice = await this.routing.choose(w, rule);
-      const written = await this.change(so, { type: 'routed', choice });
-      failpoint('dispatch.routeAfterChoice', so.id);
-      return written;
-    }
-    const choice = so.routing;
-    if (so.status !== 'queued' || so.reroutedTo || choice.connectionId === so.connectionId || so.attempt !== 1 || so.retriesUsed !== 0) return null;
-    const quote = choice.candidates.find((q) => q.connectionId === choice.connectionId);
-    const target = await this.records.connection(so.storeId, choice.connectionId);
-    if (!quote || !target) return null;
-    // Our number is asked of this supplier first where it can be: an order it holds (a create before the rule was
-    // set, then a crash) is recorded by the send, never left live beside the chosen supplier's.
-    if (conn.enabled && conn.credentialsSealed && !conn.disconnectedAt && !(conn.circuitOpenUntil && conn.circuitOpenUntil.getTime() > Date.now())) {
-      try {
-        if (await this.gateway.call(conn, (a, ctx) => a.findOrderByNumber(ctx, so.supplierOrderNumber))) return null;
-      } catch (err) {
-        if (err instanceof SupplierError) return this.fail(so, err);
-        throw err;
-      }
-    }
-    const first = `supplier:${target.id}`;
-    const groupKey = (await this.records.forPart(so.storeId, so.orderId, first)) ? `${first}:${so.id}` : first;
-    const id = crypto.randomUUID();
-    const details = {
-      from: { supplierOrderId: so.id, connectionId: conn.id, supplierKey: conn.supplierKey },
-      to: { supplierOrderId: id, connectionId: target.id, supplierKey: target.supplierKey, groupKey },
-      rule: choice.rule, storeTotalMinor: quote.storeTotalMinor, storeCurrency: quote.storeCurrency,
-    };
-    const { first: written, second } = await this.records.reroute(so, {
-      rerouted: { type: 'routedAway', to: id, details },
-      record: {
-        id, storeId: so.storeId, orderId: so.orderId, groupKey, connectionId: target.id, supplierKey: target.supplierKey, orderNumber: so.orderNumber, contractModel: so.contractModel,
-        destination: so.destination, payNow: so.payNow, createdByAccountId: so.createdByAccountId, createdByKeyId: so.createdByKeyId,
-      },
-      tried: [],
-      items: quote.items.map(({ id: itemId, supplierVariantId, linkCostMinor }) => ({ id: itemId, supplierVariantId, linkCostMinor })),
-      routing: choice,
-    });
-    failpoint('dispatch.routeAfterMove', so.id);
-    await this.request(second);
-    return written;
   }
 
   /** Reads the supplier's own status first: an order already paid there is recorded, never paid again. */

@@ -6,7 +6,9 @@ import { SupplierError } from '../suppliers/errors';
 import type { StoreRates } from './landed';
 import type { SupplierOrderRecords, Work } from './records';
 import type { AlternateOfItem } from './sql/reroute';
-import type { RoutingChoice, RoutingQuote } from './supplier-order';
+import crypto from 'node:crypto';
+import { failpoint } from '../platform/failpoints';
+import type { RoutingChoice, RoutingQuote, SupplierOrder } from './supplier-order';
 
 // Routing at dispatch (issue 42; docs/decisions.md "Routing at dispatch"): before a part's first create, its rule
 // chooses among the link's primary and alternates by live quotes in the store's currency.
@@ -43,7 +45,63 @@ export class DispatchRouting {
     private readonly gateway: SupplierGateway,
     private readonly rates: StoreRates,
     private readonly quoteTimeoutMs: number,
+    /** Asks for the dispatch job of a record made here (the chosen supplier's order). */
+    private readonly request: (so: SupplierOrder) => Promise<void>,
   ) {}
+
+  /**
+   * Routing, before the part's first create (./routing.ts): the rule's choice is written first (history `routed`, the
+   * event `supplierOrder.routed`), then, another supplier chosen, the items move to its order in one transaction (the
+   * reroute's), which is then sent. A run after a crash reads the written choice and goes on with it. Answers the
+   * record changed (the loop looks again), or null: nothing to do, send here.
+   */
+  async route(w: Work, fail: (err: SupplierError) => Promise<SupplierOrder>): Promise<SupplierOrder | null> {
+    const { so, conn } = w;
+    if (!so.routing) {
+      const rule = ruleOf(w);
+      if (rule.rule === 'primary' || !routable(w)) return null;
+      const choice = await this.choose(w, rule);
+      const written = await this.records.change(so, { type: 'routed', choice });
+      failpoint('dispatch.routeAfterChoice', so.id);
+      return written;
+    }
+    const choice = so.routing;
+    if (so.status !== 'queued' || so.reroutedTo || choice.connectionId === so.connectionId || so.attempt !== 1 || so.retriesUsed !== 0) return null;
+    const quote = choice.candidates.find((q) => q.connectionId === choice.connectionId);
+    const target = await this.records.connection(so.storeId, choice.connectionId);
+    if (!quote || !target) return null;
+    // Our number is asked of this supplier first where it can be: an order it holds (a create before the rule was
+    // set, then a crash) is recorded by the send, never left live beside the chosen supplier's.
+    if (conn.enabled && conn.credentialsSealed && !conn.disconnectedAt && !(conn.circuitOpenUntil && conn.circuitOpenUntil.getTime() > Date.now())) {
+      try {
+        if (await this.gateway.call(conn, (a, ctx) => a.findOrderByNumber(ctx, so.supplierOrderNumber))) return null;
+      } catch (err) {
+        if (err instanceof SupplierError) return fail(err);
+        throw err;
+      }
+    }
+    const first = `supplier:${target.id}`;
+    const groupKey = (await this.records.forPart(so.storeId, so.orderId, first)) ? `${first}:${so.id}` : first;
+    const id = crypto.randomUUID();
+    const details = {
+      from: { supplierOrderId: so.id, connectionId: conn.id, supplierKey: conn.supplierKey },
+      to: { supplierOrderId: id, connectionId: target.id, supplierKey: target.supplierKey, groupKey },
+      rule: choice.rule, storeTotalMinor: quote.storeTotalMinor, storeCurrency: quote.storeCurrency,
+    };
+    const { first: written, second } = await this.records.reroute(so, {
+      rerouted: { type: 'routedAway', to: id, details },
+      record: {
+        id, storeId: so.storeId, orderId: so.orderId, groupKey, connectionId: target.id, supplierKey: target.supplierKey, orderNumber: so.orderNumber, contractModel: so.contractModel,
+        destination: so.destination, payNow: so.payNow, createdByAccountId: so.createdByAccountId, createdByKeyId: so.createdByKeyId,
+      },
+      tried: [],
+      items: quote.items.map(({ id: itemId, supplierVariantId, linkCostMinor }) => ({ id: itemId, supplierVariantId, linkCostMinor })),
+      routing: choice,
+    });
+    failpoint('dispatch.routeAfterMove', so.id);
+    await this.request(second);
+    return written;
+  }
 
   /** Every candidate quoted at once (each within the time limit), and the rule's choice among those quoted. */
   async choose(w: Work, rule: Exclude<RoutingRule, { rule: 'primary' }>): Promise<RoutingChoice> {

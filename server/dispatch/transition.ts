@@ -40,9 +40,8 @@ export type DispatchEvent =
   | { type: 'rerouted'; actor: Actor; to: string; details: Record<string, unknown>; answer: SupplierOrderSnapshot | null }
   /** No alternate could take the items: the pause stands, its message listing each tried and why. */
   | { type: 'rerouteEnded'; tried: RerouteTry[]; message: string; reason?: ReviewReason }
-  /** The routing rule's choice, recorded before anything is sent (./routing.ts). */
+  /** Routing (./routing.ts): the choice recorded before anything is sent; then the items gone to the chosen supplier's order. */
   | { type: 'routed'; choice: RoutingChoice }
-  /** The items went to the chosen supplier's order (the reroute's move): this queued order ends. */
   | { type: 'routedAway'; to: string; details: Record<string, unknown> };
 
 export type Fields = Partial<Omit<SupplierOrder, 'id' | 'status' | 'storeId' | 'orderId' | 'groupKey' | 'createdAt' | 'updatedAt'>>;
@@ -77,8 +76,7 @@ const GUARDS: Partial<Record<DispatchEvent['type'], Change['guard']>> = {
   cancelRequested: ['noReroute'],
   rerouteRequested: ['noReroute', 'noCancel'],
   rerouted: ['reroute', 'noCancel'],
-  routed: ['noReroute', 'noCancel'],
-  routedAway: ['noReroute', 'noCancel'],
+  routed: ['noReroute', 'noCancel'], routedAway: ['noReroute', 'noCancel'],
 };
 
 /** The supplier's order status, as the table's event. */
@@ -207,10 +205,8 @@ function effect(so: SupplierOrder, e: DispatchEvent, now: Date): { fields: Field
       return { fields: { rerouteRequest: e.request }, history: by(e.actor, 'rerouteRequested', { reason: e.request.reason, ...(e.request.connectionId ? { connectionId: e.request.connectionId } : {}) }) };
     case 'rerouted':
       return { fields: { ...(e.answer ? answerFields(so, e.answer) : {}), rerouteRequest: null, reroutedTo: e.to, retryable: false }, history: by(e.actor, 'rerouted', e.details) };
-    case 'routed': {
-      const { candidates, excluded, ...rest } = e.choice;
-      return { fields: { routing: e.choice }, history: by(SYSTEM, 'routed', { ...rest, candidates: candidates.map(({ items: _items, ...q }) => q), excluded }) };
-    }
+    case 'routed': // the history shows each candidate's quote, not the variants it would take
+      return { fields: { routing: e.choice }, history: by(SYSTEM, 'routed', { ...e.choice, candidates: e.choice.candidates.map(({ items: _items, ...q }) => q) }) };
     case 'routedAway':
       return { fields: { reroutedTo: e.to, retryable: false }, history: by(SYSTEM, 'routedAway', e.details) };
     case 'rerouteEnded': {
