@@ -205,6 +205,8 @@ export class Rerouter {
       },
       tried: [...so.rerouteTried, ...tried],
       items: plan.items,
+      // A routed part's choice goes on with it: its order is never routed again (back at the primary, say).
+      ...(so.routing ? { routing: so.routing } : {}),
     });
     failpoint('dispatch.rerouteAfterMove', so.id);
     await this.send(second);

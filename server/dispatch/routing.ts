@@ -60,13 +60,14 @@ export class DispatchRouting {
     if (!so.routing) {
       const rule = ruleOf(w);
       if (rule.rule === 'primary' || !routable(w)) return null;
-      const choice = await this.choose(w, rule);
+      const choice: RoutingChoice = { ...(await this.choose(w, rule)), supplierOrderId: so.id };
       const written = await this.records.change(so, { type: 'routed', choice });
       failpoint('dispatch.routeAfterChoice', so.id);
       return written;
     }
     const choice = so.routing;
-    if (so.status !== 'queued' || so.reroutedTo || choice.connectionId === so.connectionId || so.attempt !== 1 || so.retriesUsed !== 0) return null;
+    // Only the order that made the choice carries it out; those made by its move or a reroute only keep it.
+    if (choice.supplierOrderId !== so.id || so.status !== 'queued' || so.reroutedTo || choice.connectionId === so.connectionId || so.attempt !== 1 || so.retriesUsed !== 0) return null;
     const quote = choice.candidates.find((q) => q.connectionId === choice.connectionId);
     const target = await this.records.connection(so.storeId, choice.connectionId);
     if (!quote || !target) return null;
@@ -104,7 +105,7 @@ export class DispatchRouting {
   }
 
   /** Every candidate quoted at once (each within the time limit), and the rule's choice among those quoted. */
-  async choose(w: Work, rule: Exclude<RoutingRule, { rule: 'primary' }>): Promise<RoutingChoice> {
+  async choose(w: Work, rule: Exclude<RoutingRule, { rule: 'primary' }>): Promise<Omit<RoutingChoice, 'supplierOrderId'>> {
     const candidates = await this.candidates(w);
     const settled = await Promise.all(candidates.map((c) => this.timed(this.quote(w, c)).then((q) => ({ c, q, why: null as string | null }), (err: unknown) => ({ c, q: null, why: whyNot(err) }))));
     const quoted = settled.flatMap((s) => (s.q ? [s.q] : []));

@@ -111,6 +111,8 @@ export interface RoutingQuote {
 
 /** A routing rule's choice: the winner, why, every candidate quoted (cheapest first) and those that could not be. */
 export interface RoutingChoice {
+  /** The supplier order that made the choice (the one that carries it out; those made after it only keep it). */
+  supplierOrderId: string;
   rule: 'lowestLandedCost' | 'fastest';
   maxCostAboveCheapestPercent?: number;
   connectionId: string;

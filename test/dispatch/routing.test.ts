@@ -183,3 +183,21 @@ test('20 parts routed at once: exactly one live order per part across both suppl
   }
   expect(toCj).toBeGreaterThan(0);
 }, 120000);
+
+test('the chosen supplier then fails (CJ cannot take the payment): the reroute goes on to the remaining candidate, the primary, and one live order stays', async () => {
+  const shop = await openRerouteShop(svc, sandbox, fake, { page: 8, priceFactor: 0.2 });
+  const cjAutomation = { level: 'automatic', allowUnpaidOrders: true, automaticPayment: true, reroute: { reasons: ['insufficientBalance'], maxCostIncreasePercent: 10 } };
+  expect((await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/${shop.cjConnId}/automation`, { key: shop.owner.key, body: cjAutomation })).status).toBe(200);
+  await cjControl(fake, 'POST', `/accounts/${shop.cjOpenId}`, { balance: '0.00' });
+  await setRule(shop, { rule: 'lowestLandedCost' });
+  const order = await confirmed(shop);
+  const sos = await settled(shop, order.id, 3);
+  expect(sos.map((s: any) => [s.integrationId, s.status])).toEqual([[shop.connId, 'cancelled'], [shop.cjConnId, 'cancelled'], [shop.connId, 'submitted']]);
+  expect(routedEntry(sos[0]).details.connectionId).toBe(shop.cjConnId);
+  const rerouted = sos[1].events.find((e: any) => e.type === 'rerouted');
+  expect(rerouted.details).toMatchObject({ reason: 'insufficientBalance', by: 'rule', to: { connectionId: shop.connId, supplierOrderId: sos[2]._id } });
+  // The primary came back from routing's candidates, not from the items' alternates (it has none at the sandbox).
+  expect(sos[2].events[0].details).toMatchObject({ trigger: 'reroute' });
+  expect(await liveOrders(sandbox, fake, numbersOf(sos))).toEqual({ sandbox: 1, cj: 0 });
+  expect((await received(sandbox)).count(sos[0].supplierOrderNumber)).toBe(0);
+});

@@ -57,7 +57,7 @@ const SAMPLES: Record<MoveEvent, DispatchEvent> = {
   rerouteRequested: { type: 'rerouteRequested', actor: KEY, request: REROUTE },
   rerouted: { type: 'rerouted', actor: KEY, to: '00000000-0000-4000-8000-000000000002', details: { reason: 'variantUnavailable', costDifferenceMinor: 12 }, answer: null },
   rerouteEnded: { type: 'rerouteEnded', tried: [{ connectionId: 'c2', position: 0, supplierKey: 'cj', why: 'it has 0 of SKU-1; the order needs 1' }], message: 'Not rerouted: no alternate could take the part.' },
-  routed: { type: 'routed', choice: { rule: 'lowestLandedCost', connectionId: 'c2', why: 'The lowest landed cost.', candidates: [], excluded: [] } },
+  routed: { type: 'routed', choice: { supplierOrderId: '00000000-0000-4000-8000-000000000001', rule: 'lowestLandedCost', connectionId: 'c2', why: 'The lowest landed cost.', candidates: [], excluded: [] } },
   routedAway: { type: 'routedAway', to: '00000000-0000-4000-8000-000000000002', details: {} },
 };
 
