@@ -17,8 +17,8 @@ export function routingWords(r: RoutingRule): string {
   return "the product's own supplier";
 }
 
-/** Said wherever the rule is set: it is kept, and not yet acted on. */
-const NOT_YET = 'Saved with the store and shown here; orders are not sent by it yet: each part goes to its product\'s own supplier, and to a backup only when that supplier cannot take it.';
+/** Said wherever the rule is set: when it acts, and where its choice shows. */
+const WHEN_IT_ACTS = 'Each part\'s supplier is chosen by it before anything is sent, from live quotes of the product\'s supplier and its backups; the order page\'s history shows every quote and why the winner won.';
 
 /** A rule select and its cap, read back as the service takes the rule; `withStore` adds "the store's rule" (a link's choice, read as null). */
 function ruleFields(current: RoutingRule | null, withStore: boolean) {
@@ -51,7 +51,7 @@ export async function routingForm(storeId: string, render: () => Promise<void>):
     h('h3', {}, 'Choosing the supplier'),
     h('p', { class: 'message' }, `For a product with backups at other suppliers, the store chooses ${routingWords(current)}. A product may have a rule of its own (Edit… on its link).`),
     fields.element,
-    h('p', { class: 'message' }, NOT_YET),
+    h('p', { class: 'message' }, WHEN_IT_ACTS),
     h('div', { class: 'actions' }, save),
   );
 }
@@ -59,5 +59,5 @@ export async function routingForm(storeId: string, render: () => Promise<void>):
 /** A link's own rule in its Edit dialog: null follows the store's. */
 export function linkRoutingFields(current: RoutingRule | null) {
   const fields = ruleFields(current, true);
-  return { element: h('fieldset', { class: 'routing' }, h('legend', {}, 'Choosing the supplier for this product'), fields.element, h('small', {}, NOT_YET)), read: fields.read };
+  return { element: h('fieldset', { class: 'routing' }, h('legend', {}, 'Choosing the supplier for this product'), fields.element, h('small', {}, WHEN_IT_ACTS)), read: fields.read };
 }

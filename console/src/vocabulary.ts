@@ -161,6 +161,7 @@ export const EVENT_TYPES = {
   'supplierOrder.delivered': 'The supplier order was delivered.',
   'supplierOrder.cancelled': 'The supplier order was cancelled.',
   'supplierOrder.rerouted': 'A paused supplier order\'s items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference.',
+  'supplierOrder.routed': 'Dispatch chose the supplier order\'s supplier by the routing rule before sending it: its history entry routed names the rule, the chosen connection, why, and every candidate\'s quote (cost, currency, rate, days).',
   'supplierOrder.returned': 'A package of a shipped supplier order went back to the supplier (Printful\'s package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays.',
   'supplierOrder.failed': 'Sending the supplier order failed for now; a background job retries it.',
   'orderPart.statusChanged': "An order part's status changed (pending, processing, shipped, delivered, cancelled).",

@@ -78,7 +78,23 @@ export function reroutedSentence(details: Record<string, unknown>, currency: str
   return `Rerouted from ${d.from?.supplierKey ?? 'this supplier'} to the backup supplier ${d.to?.supplierKey ?? ''} (its supplier order ${d.to?.supplierOrderId ?? ''}), ${who}, because ${why}; ${cost}.`;
 }
 
-const TRIGGERS: Record<string, string> = { submit: 'someone sent the part', confirmation: 'the store order was confirmed', authorisation: 'the shopper\'s payment was authorised', payment: 'the shopper paid', reroute: 'its items were rerouted here from a paused supplier order' };
+interface RoutedQuote { supplierKey?: string; currency?: string; totalMinor?: number; storeCurrency?: string; storeTotalMinor?: number; rate?: string; maxDays?: number | null; connectionId?: string }
+
+/** A `routed` entry: the rule, every candidate's quote (in the store's currency, with the supplier's and the rate), those left out, and why the winner won. */
+export function routedSentence(details: Record<string, unknown>): string {
+  const d = details as { rule?: string; why?: string; connectionId?: string; candidates?: RoutedQuote[]; excluded?: Array<{ supplierKey?: string; why?: string }> };
+  const rule = d.rule === 'fastest' ? 'the fastest within a cost cap' : 'the lowest landed cost';
+  const quote = (q: RoutedQuote) => {
+    const store = typeof q.storeTotalMinor === 'number' ? money(q.storeTotalMinor, q.storeCurrency ?? 'USD') : '?';
+    const own = q.currency && q.currency !== q.storeCurrency && typeof q.totalMinor === 'number' ? ` (${money(q.totalMinor, q.currency)} at ${q.rate})` : '';
+    return `${q.supplierKey ?? '?'}${q.connectionId === d.connectionId ? ' (chosen)' : ''} ${store}${own}${typeof q.maxDays === 'number' ? `, up to ${q.maxDays} days` : ''}`;
+  };
+  const candidates = (d.candidates ?? []).map(quote).join('; ');
+  const excluded = (d.excluded ?? []).map((x) => `${x.supplierKey ?? '?'}: ${x.why ?? ''}`).join('; ');
+  return `Supplier chosen by ${rule}. ${d.why ?? ''} Candidates: ${candidates || 'none'}.${excluded ? ` Not candidates: ${excluded}.` : ''}`;
+}
+
+const TRIGGERS: Record<string, string> = { submit: 'someone sent the part', confirmation: 'the store order was confirmed', authorisation: 'the shopper\'s payment was authorised', payment: 'the shopper paid', reroute: 'its items were rerouted here from a paused supplier order', routing: 'the routing rule chose this supplier for its items' };
 
 /** One history entry as a sentence, amounts with their currency; nothing is shown as raw JSON. */
 export function eventSentence(e: HistoryEvent, currency: string): string {
@@ -127,6 +143,12 @@ export function eventSentence(e: HistoryEvent, currency: string): string {
         return `Reroute to a backup supplier asked for (${reasonWords(typeof d.reason === 'string' ? d.reason : null).toLowerCase() || 'paused'}).`;
       case 'rerouted':
         return reroutedSentence(d, currency);
+      case 'routed':
+        return routedSentence(d);
+      case 'routedAway': {
+        const to = (d.to ?? {}) as { supplierKey?: string; supplierOrderId?: string };
+        return `Its items went to the chosen supplier ${to.supplierKey ?? ''} (its supplier order ${to.supplierOrderId ?? ''}); nothing was placed here.`;
+      }
       case 'rerouteFailed':
         return `Not rerouted: ${typeof d.message === 'string' ? d.message.replace(/^Not rerouted: /, '') : 'no backup supplier could take it.'}`;
       case 'fulfilManuallyRequested':

@@ -22,6 +22,7 @@ const EVENT_WORDS: Record<EventType, { name: string; description: string }> = {
 	'supplierOrder.failed': { name: 'Supplier Order Failed', description: 'Sending the supplier order failed for now; the service retries it' },
 	'supplierOrder.paused': { name: 'Supplier Order Paused', description: 'A supplier order stopped for review (reviewReason, reviewMessage, retryable)' },
 	'supplierOrder.rerouted': { name: 'Supplier Order Rerouted', description: "A paused supplier order's items went to a backup supplier: this order is cancelled, its history names the new one" },
+	'supplierOrder.routed': { name: 'Supplier Order Routed', description: 'Dispatch chose the supplier by the routing rule before sending (history entry routed: candidates, quotes, why)' },
 	'supplierOrder.returned': { name: 'Supplier Order Package Returned', description: 'A package of a shipped supplier order went back to the supplier (history entry packageReturned)' },
 	'supplierOrder.shipped': { name: 'Supplier Order Shipped', description: 'The supplier shipped the order (carrier and tracking in shipping)' },
 	'supplierOrder.statusChanged': { name: 'Supplier Order Status Changed', description: 'Any other status change of a supplier order' },

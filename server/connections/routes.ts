@@ -37,7 +37,7 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
     route({
       operationId: 'changeSupplierRouting', method: 'put', path: `${BASE}/:storeId/routing`, tag: TAG, auth: 'caller', permission: 'suppliers.manage', readOnly: false,
       summary: 'Set the store\'s routing rule (a product link\'s own rule overrides it)',
-      description: 'Stored and shown; dispatch does not choose by it yet: parts go to their primary supplier and move to backups only by rerouting (docs/api.md, "Routing rule").',
+      description: 'Dispatch chooses each part\'s supplier by it before the first create (not primary: live quotes of the primary and its alternates in the store\'s currency; the choice is in the part\'s history and the event supplierOrder.routed); docs/api.md, "Routing rule".',
       params: params(['storeId']), body: object({ routing: routingRuleSchema }, ['routing']), response: { status: 200, schema: storeRoutingSchema },
       handler: async ({ params: p, body }) => routing.set(p.storeId, body.routing),
     }),

@@ -28,7 +28,10 @@ function supplierOrderEventType(from: SupplierOrderStatus | null, to: SupplierOr
  * (`so`, every column) and the history entry it reached (`ev`). None when the change records no event.
  */
 export function eventPiece(p: Params, c: Change): Piece | null {
-  const type = c.history.type === 'rerouted' ? 'supplierOrder.rerouted' : c.history.type === 'packageReturned' ? 'supplierOrder.returned' : supplierOrderEventType(c.from, c.to);
+  // Routed away: the choice's own event (`routed`) said where the items went, and the chosen order its `created`.
+  if (c.history.type === 'routedAway') return null;
+  const named: Record<string, EventType> = { rerouted: 'supplierOrder.rerouted', packageReturned: 'supplierOrder.returned', routed: 'supplierOrder.routed' };
+  const type = named[c.history.type] ?? supplierOrderEventType(c.from, c.to);
   if (!type) return null;
   const sql = outboxStep({
     from: 'so JOIN ev ON ev.supplier_order_id = so.id', type: p.add(type), storeId: 'so.store_id', resourceKey: `'supplierOrder:' || so.id`,

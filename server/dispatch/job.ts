@@ -14,6 +14,7 @@ import { pausedFor, type Rerouter } from './reroute';
 import { FINAL } from './state-machine';
 import { type LandedCost, landedOfAnswer, type StoreRates } from './landed';
 import { nextStep, Step } from './steps';
+import type { DispatchRouting } from './routing';
 import type { SupplierOrder } from './supplier-order';
 import { DispatchEvent, failure } from './transition';
 
@@ -62,6 +63,7 @@ export class DispatchJob {
     private readonly log: Logger,
     private readonly rerouter: Pick<Rerouter, 'run'>,
     private readonly rates: StoreRates,
+    private readonly routing: Pick<DispatchRouting, 'route'>,
   ) {}
 
   async run(supplierOrderId: string, storeId?: string): Promise<void> {
@@ -110,6 +112,8 @@ export class DispatchJob {
   /** Pre-checks, then the number is looked up (a create that timed out after succeeding is found), then created. */
   private async send(w: Work): Promise<SupplierOrder> {
     const { so, conn, ...rest } = w;
+    const routed = await this.routing.route(w, (err) => this.fail(so, err));
+    if (routed) return routed;
     let confirmation: LandedCost;
     try {
       confirmation = await runPreChecks({ work: w, registry: this.registry, gateway: this.gateway, rates: this.rates });

@@ -9,7 +9,7 @@ import { writeChange } from './sql/write';
 import type { NewSupplierOrder, PartRef, SupplierOrder, Work } from './supplier-order';
 import type { PartMoves } from '../orders';
 import { alternatesOfPart } from './sql/reroute';
-import type { RerouteTry } from './supplier-order';
+import type { RerouteTry, RoutingChoice } from './supplier-order';
 import { type Change, DispatchEvent, SYSTEM, transition } from './transition';
 
 export { CHANGE_CHANNEL } from './sql/write';
@@ -137,14 +137,17 @@ export class SupplierOrderRecords {
   /**
    * A reroute, in one transaction: the items leave `so`'s part for the alternate's (orders' `PartMoves.moveItems`), `so` is
    * cancelled as rerouted (compare and set: it must still be paused), and the alternate's supplier order is made,
-   * its history naming where the items came from. Either all of it is written or none.
+   * its history naming where the items came from. Either all of it is written or none. Routing's move is the same
+   * transaction with `routedAway` (a queued order that sent nothing), the choice carried to the chosen order.
    */
-  async reroute(so: SupplierOrder, r: { rerouted: Extract<DispatchEvent, { type: 'rerouted' }>; record: NewSupplierOrder; tried: RerouteTry[]; items: Array<{ id: string; supplierVariantId: string; linkCostMinor: number }> }) {
+  async reroute(so: SupplierOrder, r: { rerouted: Extract<DispatchEvent, { type: 'rerouted' | 'routedAway' }>; record: NewSupplierOrder; tried: RerouteTry[]; items: Array<{ id: string; supplierVariantId: string; linkCostMinor: number }>; routing?: RoutingChoice }) {
     return this.db.transaction(async (tx) => {
       await this.parts.moveItems(tx, { storeId: so.storeId, orderId: so.orderId, fromKey: so.groupKey, toKey: r.record.groupKey, connectionId: r.record.connectionId, items: r.items });
       const [first] = await this.write(tx, transition(so, r.rerouted));
       if (!first) throw errors.conflict('concurrentChange', 'The supplier order changed meanwhile; read it again.');
-      const made = transition(null, { type: 'create', record: r.record, actor: r.rerouted.actor.kind === 'system' ? SYSTEM : r.rerouted.actor, trigger: 'reroute', reroutedFrom: r.rerouted.details, tried: r.tried });
+      const actor = r.rerouted.type === 'rerouted' && r.rerouted.actor.kind !== 'system' ? r.rerouted.actor : SYSTEM;
+      const trigger = r.rerouted.type === 'rerouted' ? 'reroute' : 'routing';
+      const made = transition(null, { type: 'create', record: r.record, actor, trigger, reroutedFrom: r.rerouted.details, tried: r.tried, ...(r.routing ? { routing: r.routing } : {}) });
       const [second] = await this.write(tx, made);
       if (!second) throw errors.conflict('concurrentChange', 'The alternate\'s part changed meanwhile; try again.');
       return { first, second };

@@ -56,12 +56,20 @@ export class Rerouter {
     if (request.by === 'rule' && !(await this.storeDropshipping(so.storeId))) return this.end(so, [], "Not rerouted: the store owner's plan does not include dropshipping now.");
     const proof = await this.proveAbsent(w);
     if (!('absent' in proof)) return proof.ended;
-    const alternates = await this.records.alternatesOfPart(so);
+    const alternates = withRoutingCandidates(so, await this.records.alternatesOfPart(so));
     // Each alternate in the order listed (a connection with several, each of its places), once across the chain.
     const done = new Set(so.rerouteTried.map((t) => `${t.connectionId}#${t.position}`));
     const candidates = [...new Map(alternates.map((a) => [`${a.connectionId}#${a.position}`, a])).values()].filter(
       (a) => !done.has(`${a.connectionId}#${a.position}`) && a.connectionId !== so.connectionId && (!request.connectionId || a.connectionId === request.connectionId),
     );
+    // A routed part's remaining candidates go in landed-cost order (as routing quoted them), the rest after.
+    if (so.routing) {
+      const rank = (a: AlternateOfItem) => {
+        const i = so.routing!.candidates.findIndex((q) => q.connectionId === a.connectionId);
+        return i < 0 ? Number.MAX_SAFE_INTEGER : i;
+      };
+      candidates.sort((a, b) => rank(a) - rank(b));
+    }
     const tried: RerouteTry[] = [];
     for (const { connectionId, position } of candidates) {
       const conn = await this.records.connection(so.storeId, connectionId);
@@ -197,9 +205,29 @@ export class Rerouter {
       },
       tried: [...so.rerouteTried, ...tried],
       items: plan.items,
+      // A routed part's choice goes on with it: its order is never routed again (back at the primary, say).
+      ...(so.routing ? { routing: so.routing } : {}),
     });
     failpoint('dispatch.rerouteAfterMove', so.id);
     await this.send(second);
     return written;
   }
+}
+
+/**
+ * A routed part's quoted candidates that are not among its items' alternates (the link's primary, once the part went
+ * to an alternate), as alternates at place -1, each item with the variant routing quoted and its recorded cost.
+ */
+function withRoutingCandidates(so: SupplierOrder, alternates: AlternateOfItem[]): AlternateOfItem[] {
+  if (!so.routing) return alternates;
+  const extra: AlternateOfItem[] = [];
+  for (const q of so.routing.candidates) {
+    if (q.connectionId === so.connectionId || alternates.some((a) => a.connectionId === q.connectionId)) continue;
+    for (const item of q.items) {
+      const known = alternates.find((a) => a.itemId === item.id);
+      if (!known) continue;
+      extra.push({ ...known, position: -1, connectionId: q.connectionId, supplierProductId: item.supplierProductId, supplierVariantId: item.supplierVariantId });
+    }
+  }
+  return [...alternates, ...extra];
 }

@@ -19,7 +19,7 @@ export const EVENTS = [
   'create', 'retry', 'automaticRetry', 'payRequested', 'cancelRequested',
   'supplierCreated', 'supplierPaid', 'supplierProcessing', 'supplierShipped', 'supplierDelivered', 'supplierCancelled',
   'paused', 'failed', 'captureRequested', 'captureFailed', 'cancelled', 'cancelRefused', 'cancelTooLate', 'cancelRequestCleared',
-  'rerouteRequested', 'rerouted', 'rerouteEnded',
+  'rerouteRequested', 'rerouted', 'rerouteEnded', 'routed', 'routedAway',
 ] as const;
 export type MoveEvent = (typeof EVENTS)[number];
 
@@ -86,6 +86,11 @@ export const MOVE_TABLE: readonly Move[] = [
   row(['needsReview'],                                                      'rerouteRequested',     SAME),
   row(['needsReview'],                                                      'rerouted',             'cancelled'),
   row(['needsReview'],                                                      'rerouteEnded',         SAME),
+
+  // Routing at dispatch, before the first create: the choice recorded on the queued order, then (another supplier
+  // chosen) its items moved to that supplier's order in one transaction, this one cancelled.
+  row(['queued'],                                                           'routed',               SAME),
+  row(['queued'],                                                           'routedAway',           'cancelled'),
 ];
 
 /** The row of the table for this status, payment status and event; undefined when the move is not allowed. */

@@ -1,4 +1,4 @@
-import type { SupplierConnection } from '../connections';
+import type { RoutingRule, SupplierConnection } from '../connections';
 import type { PaymentMethod, PaymentStatus } from '../orders';
 import type { Destination } from '../suppliers/adapter';
 import type { ReviewReason } from './review-reasons';
@@ -61,6 +61,8 @@ export interface SupplierOrder {
   rerouteTried: RerouteTry[];
   /** The supplier order that took this one's items. */
   reroutedTo: string | null;
+  /** The supplier chosen by the routing rule at dispatch, with every candidate's quote; null: not routed (./routing.ts). */
+  routing: RoutingChoice | null;
   /** Packages the supplier reported returned to it, each recorded once (history `packageReturned`). */
   returns: PackageReturn[];
   destination: Destination;
@@ -86,6 +88,37 @@ export interface RerouteRequest {
   /** A caller's chosen alternate connection; null: each in order. */
   connectionId: string | null;
   actor: { kind: 'key' | 'user' | 'system'; id: string | null };
+}
+
+/** One candidate's live quote, in the supplier's currency and in the store's (at the rate named). */
+export interface RoutingQuote {
+  connectionId: string;
+  supplierKey: string;
+  /** The items on that connection (the alternate's variants for an alternate). */
+  items: Array<{ id: string; supplierProductId: string; supplierVariantId: string; linkCostMinor: number }>;
+  currency: string;
+  itemsMinor: number;
+  shippingMinor: number;
+  totalMinor: number;
+  storeCurrency: string;
+  storeTotalMinor: number;
+  rate: string;
+  rateSource: string;
+  rateAsOf: string;
+  /** The longest delivery the supplier quotes, in days; null when it gives none. */
+  maxDays: number | null;
+}
+
+/** A routing rule's choice: the winner, why, every candidate quoted (cheapest first) and those that could not be. */
+export interface RoutingChoice {
+  /** The supplier order that made the choice (the one that carries it out; those made after it only keep it). */
+  supplierOrderId: string;
+  rule: 'lowestLandedCost' | 'fastest';
+  maxCostAboveCheapestPercent?: number;
+  connectionId: string;
+  why: string;
+  candidates: RoutingQuote[];
+  excluded: Array<{ connectionId: string; supplierKey: string; why: string }>;
 }
 
 export interface RerouteTry {
@@ -124,6 +157,10 @@ export interface WorkItem {
   supplierProductId: string | null;
   /** Whether the item's store variant names backup suppliers (a rule's pause asks for a reroute only then). */
   hasAlternates: boolean;
+  /** The connection of the item's link (its primary supplier); null once unlinked. */
+  linkConnectionId: string | null;
+  /** The routing rule of the item's link; null: the store's. */
+  linkRouting: RoutingRule | null;
   /** The link's maximum buy price for the variant (per unit); null: none set. */
   maxBuyPrice: { amountMinor: number; currency: string } | null;
 }
@@ -136,6 +173,8 @@ export interface Work {
   items: WorkItem[];
   /** The store's currency: landed costs and profit are kept in it. */
   storeCurrency: string;
+  /** The store's routing rule (store_supplier_routing); null: never set (primary). */
+  storeRouting: RoutingRule | null;
 }
 
 export interface PartRef {

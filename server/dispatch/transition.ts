@@ -6,14 +6,14 @@ import { ImpossibleMoveError, moveOf, MoveEvent, partStatusOf, SAME, SupplierOrd
 import type { LandedCost } from './landed';
 import { nextStep, Step } from './steps';
 import { rerouteMessage } from './reroute-message';
-import { NewSupplierOrder, RerouteRequest, RerouteTry, SupplierOrder, supplierOrderNumber } from './supplier-order';
+import { NewSupplierOrder, RerouteRequest, RerouteTry, RoutingChoice, SupplierOrder, supplierOrderNumber } from './supplier-order';
 
 export const SYSTEM: Actor = { kind: 'system', id: null };
 
 /** Something that happens to a supplier order: a request, or what the dispatch job learnt (see MOVE_TABLE). */
 export type DispatchEvent =
   /** `reroutedFrom`: made by a reroute (what the history records of it); `tried`: the alternates tried before, carried. */
-  | { type: 'create'; record: NewSupplierOrder; actor: Actor; trigger: string; reroutedFrom?: Record<string, unknown>; tried?: RerouteTry[] }
+  | { type: 'create'; record: NewSupplierOrder; actor: Actor; trigger: string; reroutedFrom?: Record<string, unknown>; tried?: RerouteTry[]; routing?: RoutingChoice }
   | { type: 'retry'; actor: Actor; acceptCost?: { costMinor: number | null }; resumed?: 'exchangeRateAvailable' }
   | { type: 'automaticRetry' }
   | { type: 'payRequested'; actor: Actor }
@@ -39,7 +39,10 @@ export type DispatchEvent =
   /** The items went to `to` (the alternate's new supplier order); `details`: from, to, reason, cost difference. */
   | { type: 'rerouted'; actor: Actor; to: string; details: Record<string, unknown>; answer: SupplierOrderSnapshot | null }
   /** No alternate could take the items: the pause stands, its message listing each tried and why. */
-  | { type: 'rerouteEnded'; tried: RerouteTry[]; message: string; reason?: ReviewReason };
+  | { type: 'rerouteEnded'; tried: RerouteTry[]; message: string; reason?: ReviewReason }
+  /** Routing (./routing.ts): the choice recorded before anything is sent; then the items gone to the chosen supplier's order. */
+  | { type: 'routed'; choice: RoutingChoice }
+  | { type: 'routedAway'; to: string; details: Record<string, unknown> };
 
 export type Fields = Partial<Omit<SupplierOrder, 'id' | 'status' | 'storeId' | 'orderId' | 'groupKey' | 'createdAt' | 'updatedAt'>>;
 
@@ -73,6 +76,7 @@ const GUARDS: Partial<Record<DispatchEvent['type'], Change['guard']>> = {
   cancelRequested: ['noReroute'],
   rerouteRequested: ['noReroute', 'noCancel'],
   rerouted: ['reroute', 'noCancel'],
+  routed: ['noReroute', 'noCancel'], routedAway: ['noReroute', 'noCancel'],
 };
 
 /** The supplier's order status, as the table's event. */
@@ -98,6 +102,8 @@ export function transition(so: SupplierOrder | null, e: DispatchEvent, now = new
   const to = move.to === SAME ? base.status : move.to;
   const { fields, history } = effect(base, e, now);
   if (e.type === 'create' && e.tried?.length) base.rerouteTried = e.tried;
+  // Made by routing's move: the choice travels with the items, so the chosen supplier's order is not routed again.
+  if (e.type === 'create' && e.routing) base.routing = e.routing;
   const after: SupplierOrder = { ...base, ...fields, status: to, updatedAt: now };
   const landed = e.type === 'supplierAnswered' ? (e.landed ?? []) : [];
   if (landed.length) history.details = { ...history.details, landedCosts: landed.map(({ stage, currency, totalMinor, storeCurrency, storeTotalMinor, rate }) => ({ stage, currency, totalMinor, storeCurrency, storeTotalMinor, rate })) };
@@ -116,7 +122,7 @@ function newRecord(r: NewSupplierOrder, now: Date): SupplierOrder {
   return {
     ...r, status: 'queued', reviewReason: null, reviewMessage: null, retryable: null, supplierOrderNumber: supplierOrderNumber(r.id, 1), numberKnownAbsent: false,
     supplierOrderId: null, supplierStatus: null, costs: null, paymentStatus: 'unpaid', shipping: null, attempt: 1, payRequested: false, cancelRequested: false,
-    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, rerouteRequest: null, rerouteTried: [], reroutedTo: null, returns: [], retriesUsed: 0, nextRetryAt: null, createdAt: now, updatedAt: now,
+    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, rerouteRequest: null, rerouteTried: [], reroutedTo: null, returns: [], routing: null, retriesUsed: 0, nextRetryAt: null, createdAt: now, updatedAt: now,
   };
 }
 
@@ -199,6 +205,10 @@ function effect(so: SupplierOrder, e: DispatchEvent, now: Date): { fields: Field
       return { fields: { rerouteRequest: e.request }, history: by(e.actor, 'rerouteRequested', { reason: e.request.reason, ...(e.request.connectionId ? { connectionId: e.request.connectionId } : {}) }) };
     case 'rerouted':
       return { fields: { ...(e.answer ? answerFields(so, e.answer) : {}), rerouteRequest: null, reroutedTo: e.to, retryable: false }, history: by(e.actor, 'rerouted', e.details) };
+    case 'routed': // the history shows each candidate's quote, not the variants it would take
+      return { fields: { routing: e.choice }, history: by(SYSTEM, 'routed', { ...e.choice, candidates: e.choice.candidates.map(({ items: _items, ...q }) => q) }) };
+    case 'routedAway':
+      return { fields: { reroutedTo: e.to, retryable: false }, history: by(SYSTEM, 'routedAway', e.details) };
     case 'rerouteEnded': {
       // Spread, not Object.assign: the compiler checks each field's type (a reason's flags are not its retryable).
       const fields: Fields = {
@@ -221,6 +231,7 @@ function partMove(before: SupplierOrder, e: DispatchEvent, after: SupplierOrder)
     case 'captureRequested':
     case 'rerouteRequested':
     case 'rerouteEnded':
+    case 'routed':
       return null;
     case 'cancelRequestCleared':
       return before.storeTakesOver && after.status === 'cancelled' ? { kind: 'handToStore' } : null;

@@ -68,6 +68,7 @@ export interface Config {
   dispatchRetryLimit: number;
   /** First backoff of those retries; each next one doubles it. */
   dispatchRetryBaseSeconds: number;
+  /** How long routing at dispatch waits for a candidate's quote (a later one is no candidate). */ routingQuoteTimeoutMs: number;
   /** How long submit, retry, pay and cancel wait for the dispatch job before answering 202. */
   dispatchWaitMs: number;
   /** Dispatch jobs one worker process runs at once; sized for waiting on suppliers, not for CPU. */
@@ -219,7 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     shutdownTimeoutMs: intVar(env, 'SHUTDOWN_TIMEOUT_MS', 20000, 100, 600000),
     linkSyncCron: cronVar(env, 'LINK_SYNC_CRON', '7 * * * *'),
     dispatchRetryLimit: intVar(env, 'DISPATCH_RETRY_LIMIT', 5, 0, 100),
-    dispatchRetryBaseSeconds: intVar(env, 'DISPATCH_RETRY_BASE_SECONDS', 30, 1, 86400),
+    dispatchRetryBaseSeconds: intVar(env, 'DISPATCH_RETRY_BASE_SECONDS', 30, 1, 86400), routingQuoteTimeoutMs: intVar(env, 'ROUTING_QUOTE_TIMEOUT_MS', 5000, 50, 60000),
     dispatchWaitMs: intVar(env, 'DISPATCH_WAIT_MS', 15000, 0, 120000),
     jobSuperviseSeconds: intVar(env, 'JOB_SUPERVISE_SECONDS', 10, 1, 3600),
     creditHoldLeaseSeconds: intVar(env, 'CREDIT_HOLD_LEASE_SECONDS', 60, 3, 3600),

@@ -17,6 +17,8 @@ export type ConnectionMode = 'test' | 'live';
 export interface ShippingQuote {
   service: string;
   cost: Money;
+  /** The longest delivery the supplier quotes for the service, in days; null or absent when it gives none. */
+  maxDays?: number | null;
 }
 
 /** Which of the supplier's shipping services an order takes: the cheapest, the fastest, or one named by the store. */

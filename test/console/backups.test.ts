@@ -130,6 +130,31 @@ browser.describe('backup suppliers in the console', () => {
     await w.shot('connections-reroute-rule');
   });
 
+  test('routed by the store\'s rule: the order page\'s history shows the candidates\' quotes, the one left out and why the winner won', async () => {
+    // The primary's cost limit (1 cent) leaves it out; the backup, quoted live, is chosen before anything is sent.
+    expect((await api('PUT', `/api/store-suppliers/${w.storeId}/routing`, { routing: { rule: 'lowestLandedCost' } })).status).toBe(200);
+    try {
+      const order = await placeOrder(w, { productId: product.id, variantId: product.variantId }, { paymentMethod: 'manual' });
+      await api('POST', `/api/store-suppliers/${w.storeId}/orders/${order.id}/groups/${encodeURIComponent(`supplier:${connId}`)}/submit`, {});
+      let parts: any[] = [];
+      for (let i = 0; i < 100 && !(parts.length === 2 && parts.every((s: any) => s.status !== 'queued')); i++) {
+        if (i) await new Promise((r) => setTimeout(r, 100));
+        parts = (await api('GET', `/api/store-suppliers/${w.storeId}/orders?orderId=${order.id}`)).body.result.items;
+      }
+      const first = parts.find((s: any) => s.integrationId === connId);
+      const routed = first.events.find((e: any) => e.type === 'routed').details;
+      expect(routed).toMatchObject({ rule: 'lowestLandedCost', connectionId: backupId, excluded: [{ connectionId: connId, supplierKey: 'sandbox', why: expect.stringMatching(/above its cost limit of \$0\.01/) }] });
+      const [quote] = routed.candidates;
+      await w.openOrder(order);
+      const history = await page.locator(`[data-supplier-order="${first._id}"] ol.history`).innerText();
+      expect(history).toContain(`Supplier chosen by the lowest landed cost. ${routed.why} Candidates: sandbox (chosen) ${usd(quote.storeTotalMinor)}, up to ${quote.maxDays} days. Not candidates: sandbox: ${routed.excluded[0].why}.`);
+      expect(history).toContain(`Its items went to the chosen supplier sandbox (its supplier order ${parts.find((s: any) => s.integrationId === backupId)._id}); nothing was placed here.`);
+      await w.shot('order-routed');
+    } finally {
+      await api('PUT', `/api/store-suppliers/${w.storeId}/routing`, { routing: { rule: 'primary' } });
+    }
+  });
+
   test('the pages raised no script error', () => {
     expect(w.browser.errors).toEqual([]);
   });

@@ -21,7 +21,7 @@ function record(status: SupplierOrderStatus, paymentStatus: SupplierPaymentStatu
     id: '00000000-0000-4000-8000-000000000001', storeId: 's', orderId: 'o', groupKey: 'supplier:c', connectionId: 'c', supplierKey: 'sandbox', orderNumber: '1',
     contractModel: 'promiseToSell', status, reviewReason: null, reviewMessage: null, retryable: null, supplierOrderNumber: 'ss-1-1', numberKnownAbsent: false,
     supplierOrderId: null, supplierStatus: null, costs: null, paymentStatus, shipping: null, attempt: 1, payNow: false, payRequested: false, cancelRequested: false,
-    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, rerouteRequest: null, rerouteTried: [], reroutedTo: null, returns: [], destination: { name: 'A', line1: '1', city: 'X', postalCode: '1', country: 'US' },
+    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, rerouteRequest: null, rerouteTried: [], reroutedTo: null, returns: [], routing: null, destination: { name: 'A', line1: '1', city: 'X', postalCode: '1', country: 'US' },
     retriesUsed: 0, nextRetryAt: null, createdByAccountId: 'a', createdByKeyId: null, createdAt: at, updatedAt: at, ...more,
   };
 }
@@ -57,6 +57,8 @@ const SAMPLES: Record<MoveEvent, DispatchEvent> = {
   rerouteRequested: { type: 'rerouteRequested', actor: KEY, request: REROUTE },
   rerouted: { type: 'rerouted', actor: KEY, to: '00000000-0000-4000-8000-000000000002', details: { reason: 'variantUnavailable', costDifferenceMinor: 12 }, answer: null },
   rerouteEnded: { type: 'rerouteEnded', tried: [{ connectionId: 'c2', position: 0, supplierKey: 'cj', why: 'it has 0 of SKU-1; the order needs 1' }], message: 'Not rerouted: no alternate could take the part.' },
+  routed: { type: 'routed', choice: { supplierOrderId: '00000000-0000-4000-8000-000000000001', rule: 'lowestLandedCost', connectionId: 'c2', why: 'The lowest landed cost.', candidates: [], excluded: [] } },
+  routedAway: { type: 'routedAway', to: '00000000-0000-4000-8000-000000000002', details: {} },
 };
 
 /** Every (status, payment status, event) and what the transition made of it: a change, or null when refused. */
@@ -204,4 +206,13 @@ test('a returned package is recorded once, by tracking number, as packageReturne
   const second = transition(first.after, { ...returning, answer: { ...returning.answer, returns: [{ carrier: 'USPS', trackingNumber: 'PF-A' }, { carrier: 'DHL', trackingNumber: 'PF-B' }] } } as DispatchEvent);
   expect(second.fields.returns?.map((r) => r.trackingNumber)).toEqual(['PF-A', 'PF-B']);
   expect(second.history.details.returned).toEqual([{ carrier: 'DHL', trackingNumber: 'PF-B' }]);
+});
+
+test('routing: the choice is recorded on a queued order only (status kept, no part move), and the move away cancels it naming where the items went', () => {
+  expect(fromsOf('routed')).toEqual(['queued']);
+  expect(fromsOf('routedAway')).toEqual(['queued']);
+  const chosen = transition(record('queued', 'unpaid'), SAMPLES.routed);
+  expect({ to: chosen.to, part: chosen.part, routing: chosen.after.routing, type: chosen.history.type, next: chosen.next }).toEqual({ to: 'queued', part: null, routing: (SAMPLES.routed as Extract<DispatchEvent, { type: 'routed' }>).choice, type: 'routed', next: 'send' });
+  const away = transition(chosen.after, SAMPLES.routedAway);
+  expect({ to: away.to, reroutedTo: away.after.reroutedTo, type: away.history.type, next: away.next }).toEqual({ to: 'cancelled', reroutedTo: '00000000-0000-4000-8000-000000000002', type: 'routedAway', next: null });
 });

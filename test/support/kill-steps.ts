@@ -236,3 +236,48 @@ export const killedAtRerouteStep = (point: string) => async () => {
     expect((await received(sandbox)).count(numbers[0])).toBe(1); // made once, then cancelled there
   }
 };
+
+export const ROUTING_POINTS = ['dispatch.routeAfterChoice', 'dispatch.routeAfterMove'];
+
+/**
+ * Killed at routing's steps: the store's rule is lowestLandedCost and the CJ alternate is cheaper, so each part's
+ * choice is written, then its items move to CJ's order, which is then sent. Whatever the crash, the choice made is
+ * the one carried out: the sandbox never receives the part, CJ holds exactly one live order for it.
+ */
+export const killedAtRoutingStep = (point: string) => async () => {
+  const label = `kill-${point.split('.')[1]}`;
+  const databaseUrl = await createDatabase(label);
+  const api = await startService({ label, sandbox, databaseUrl, role: 'api', env: { DISPATCH_WAIT_MS: '0', CJ_API_BASE_URL: fake.baseUrl } });
+  started.push(api);
+  const page = 9 + ROUTING_POINTS.indexOf(point);
+  const shop = await openRerouteShop(api, sandbox, fake, { page, priceFactor: 0.5 });
+  // The sandbox's cost now ten times the recorded one: CJ's landed cost is the lower whatever the shipping.
+  await sandbox.control('POST', `/variants/${shop.products[0].supplierVariantId}`, { costMinor: shop.products[0].costMinor * 10 });
+  expect((await api.call('PUT', `/api/store-suppliers/${shop.storeId}/routing`, { key: shop.owner.key, body: { routing: { rule: 'lowestLandedCost' } } })).status).toBe(200);
+  const orders = [];
+  for (let i = 0; i < PARTS; i++) orders.push(await placeOrder(api, shop));
+  for (const o of orders) expect((await api.call('POST', `/api/store-orders/${shop.storeId}/${o.id}/confirm`, { key: shop.owner.key })).status).toBe(200);
+  const log = crossingLog(label);
+  const crashes = await crashAgainAndAgain(label, databaseUrl, log, point);
+  expect(crashes).toBeGreaterThanOrEqual(1);
+
+  await worker(label, databaseUrl, log);
+  const q = `SELECT id, order_id, connection_id, status, step_due, supplier_order_number, routing->>'connectionId' AS chosen FROM supplier_orders WHERE store_id = $1 ORDER BY created_at`;
+  let last: unknown[] = [];
+  const rows = await eventually(async () => {
+    last = (await api.db.query(q, [shop.storeId])).rows;
+    const done = last.length === 2 * PARTS && (last as any[]).every((r) => !r.step_due && (r.connection_id === shop.connId ? r.status === 'cancelled' : r.status === 'submitted'));
+    return done ? (last as any[]) : undefined;
+  }, 150000, `every part routed after ${point}`).catch((err) => {
+    throw new Error(`${err.message}: ${JSON.stringify(last)}`);
+  });
+  expectCrossedAndKilled(log, point, rows.filter((r) => r.connection_id === shop.connId).map((r) => r.id), crashes);
+  for (const o of orders) {
+    const parts = rows.filter((r) => r.order_id === o.id);
+    // The same choice on both records, carried out once.
+    expect(parts.map((r) => r.chosen)).toEqual([shop.cjConnId, shop.cjConnId]);
+    const numbers = parts.map((r) => r.supplier_order_number);
+    expect(await liveOrders(sandbox, fake, numbers)).toEqual({ sandbox: 0, cj: 1 });
+    expect((await received(sandbox)).count(numbers[0])).toBe(0); // never sent to the sandbox
+  }
+};

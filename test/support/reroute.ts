@@ -7,6 +7,8 @@ import { openShop, received, Shop } from './orders';
 
 export interface RerouteShop extends Shop {
   cjConnId: string;
+  /** The CJ account behind the CJ connection (its balance can be set at the fake). */
+  cjOpenId: string;
   cj: { pid: string; vid: string };
   linkId: string;
 }
@@ -68,7 +70,7 @@ export async function openRerouteShop(svc: Service, sandbox: Sandbox, fake: Runn
     body: { alternates: [{ storeVariantId: shop.products[0].variantId, connectionId: conn.body.result.id, supplierProductId: product.pid, supplierVariantId: vid }] },
   });
   if (set.status !== 200) throw new Error(set.text);
-  return { ...shop, cjConnId: conn.body.result.id, cj: { pid: product.pid, vid }, linkId };
+  return { ...shop, cjConnId: conn.body.result.id, cjOpenId: acc.openId, cj: { pid: product.pid, vid }, linkId };
 }
 
 /** What each supplier really holds for these numbers: live (not cancelled) orders at the sandbox and at CJ. */

@@ -246,5 +246,5 @@ export const linkRoutingField: INodeProperties = {
 	type: 'options',
 	options: [...ROUTING_RULE_OPTIONS, { name: "Store's Rule", value: 'store', description: "Follow the store's routing rule (Connection › Update Routing)" }],
 	default: 'store',
-	description: "How this product's supplier is chosen, overriding the store's rule. Stored and shown; dispatch does not choose by it yet.",
+	description: "How this product's supplier is chosen, overriding the store's rule. Dispatch chooses the part's supplier by it before sending.",
 };

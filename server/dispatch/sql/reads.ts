@@ -49,15 +49,16 @@ export function supplierOrdersOfOrders(db: Queryable, storeId: string, orderIds:
  * linked to now. By the store (equality), so that under Citus it runs on the store's shard.
  */
 export async function workOfMany(db: Queryable, storeId: string, ids: string[]): Promise<Work[]> {
-  const found = await preparedRows<SupplierOrderRow & { connection: ConnectionRow; order_payment_method: PaymentMethod; order_payment_status: PaymentStatus; order_confirmed: boolean; store_currency: string; items: WorkItem[] }>(
+  const found = await preparedRows<SupplierOrderRow & { connection: ConnectionRow; order_payment_method: PaymentMethod; order_payment_status: PaymentStatus; order_confirmed: boolean; store_currency: string; store_routing: Work['storeRouting']; items: WorkItem[] }>(
     db,
-    `SELECT ${OF_S}, to_jsonb(c.*) AS connection, trim(st.currency) AS store_currency, o.payment_method AS order_payment_method, o.payment_status AS order_payment_status, o.confirmed_at IS NOT NULL AS order_confirmed,
+    `SELECT ${OF_S}, to_jsonb(c.*) AS connection, trim(st.currency) AS store_currency, (SELECT r.routing FROM store_supplier_routing r WHERE r.store_id = s.store_id) AS store_routing, o.payment_method AS order_payment_method, o.payment_status AS order_payment_status, o.confirmed_at IS NOT NULL AS order_confirmed,
             COALESCE((SELECT json_agg(json_build_object('id', i.id, 'sku', i.sku, 'quantity', i.quantity, 'supplierVariantId', i.supplier_variant_id,
                                                         'linkCostMinor', i.link_cost_minor, 'recordedCurrency', coalesce(i.recorded_currency, lv.currency),
                                                         -- A rerouted item is ordered from its alternate's product (looked up only then).
                                                         'supplierProductId', CASE WHEN l.connection_id = s.connection_id THEN l.supplier_product_id ELSE
                                                           (SELECT a.supplier_product_id FROM product_link_alternates a WHERE a.store_id = s.store_id AND a.store_variant_id = i.variant_id
                                                               AND a.connection_id = s.connection_id AND a.supplier_variant_id = i.supplier_variant_id LIMIT 1) END,
+                                                        'linkConnectionId', l.connection_id, 'linkRouting', to_jsonb(l) -> 'routing',
                                                         'hasAlternates', EXISTS (SELECT 1 FROM product_link_alternates a WHERE a.store_id = s.store_id AND a.store_variant_id = i.variant_id),
                                                         -- Through the row's JSON: read before its migration added the columns too (docs/scaling.md).
                                                         'maxBuyPrice', CASE WHEN to_jsonb(lv) ->> 'max_buy_price_minor' IS NULL THEN NULL
@@ -77,6 +78,7 @@ export async function workOfMany(db: Queryable, storeId: string, ids: string[]):
     order: { paymentMethod: r.order_payment_method, paymentStatus: r.order_payment_status, confirmed: r.order_confirmed },
     items: r.items.map((i) => ({ ...i, linkCostMinor: i.linkCostMinor === null ? null : Number(i.linkCostMinor), maxBuyPrice: i.maxBuyPrice ? { amountMinor: Number(i.maxBuyPrice.amountMinor), currency: i.maxBuyPrice.currency } : null })),
     storeCurrency: r.store_currency,
+    storeRouting: r.store_routing,
   }));
 }
 

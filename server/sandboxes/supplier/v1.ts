@@ -93,7 +93,9 @@ export function v1Router(rt: SandboxRuntime): Router {
     const items = Array.isArray(body.items) ? body.items : [];
     const units = items.reduce((n: number, i: unknown) => n + (typeof i === 'object' && i && Number.isInteger((i as { quantity?: unknown }).quantity) ? Number((i as { quantity: number }).quantity) : 0), 0);
     if (units < 1) throw new ApiError(400, 'invalidRequest', 'items must name at least one unit');
-    ctx.body = { service: 'standard', costMinor: shippingQuote(state.warehouse.shipping, units), currency: 'USD', maxDays: 12 };
+    // The longest delivery among the items' products, as this warehouse ships them.
+    const days = items.map((i: unknown) => (typeof i === 'object' && i ? state.catalogue.getVariant(String((i as { variantId?: unknown }).variantId))?.product.deliveryDays.max : undefined)).filter((d: number | undefined): d is number => d !== undefined);
+    ctx.body = { service: 'standard', costMinor: shippingQuote(state.warehouse.shipping, units), currency: 'USD', maxDays: days.length ? Math.max(...days) : 12 };
   });
 
   router.post('/orders', (ctx) => {

@@ -77,7 +77,7 @@ const fromCountry = (ctx: SupplierCallContext): string => (typeof ctx.settings.f
 /** CJ's freight quote for the items, the method the rule picks (CJ prices in USD). */
 export async function quoteShipping(client: CjClient, ctx: SupplierCallContext, input: Pick<SupplierOrderInput, 'items' | 'destination'>): Promise<ShippingQuote> {
   const chosen = await chooseLogistic(client, ctx, input, fromCountry(ctx));
-  return { service: chosen.service, cost: { amountMinor: chosen.costMinor, currency: 'USD' } };
+  return { service: chosen.service, cost: { amountMinor: chosen.costMinor, currency: 'USD' }, maxDays: chosen.maxDays };
 }
 
 /** The subject of an order's failure: its variant, when it has one line. */

@@ -119,7 +119,7 @@ abstract class SandboxAdapterBase implements SupplierAdapter {
     const answer = await this.send(ctx, { method: 'POST', path: '/v1/shipping/quote', body: { items: input.items.map((i) => ({ variantId: i.variantId, quantity: i.quantity })), country: input.destination.country } });
     return okBody(answer, (body) => {
       const o = asObj(body, 'quote');
-      return { service: str(o, 'service', 'quote'), cost: { amountMinor: int(o, 'costMinor', 'quote'), currency: str(o, 'currency', 'quote') } };
+      return { service: str(o, 'service', 'quote'), cost: { amountMinor: int(o, 'costMinor', 'quote'), currency: str(o, 'currency', 'quote') }, maxDays: Number.isInteger(o.maxDays) ? Number(o.maxDays) : null };
     });
   }
 

@@ -15,7 +15,7 @@ const properties: INodeProperties[] = [
 		options: ROUTING_RULE_OPTIONS,
 		default: 'primary',
 		required: true,
-		description: "How a part's supplier is chosen among its product link's primary and alternates, for the whole store (a link's own rule overrides it). Stored and shown; dispatch does not choose by it yet.",
+		description: "How a part's supplier is chosen among its product link's primary and alternates, for the whole store (a link's own rule overrides it). Dispatch chooses each part's supplier by it before sending (its history's routed entry says how).",
 	},
 	routingCapField('routingRule'),
 ];
