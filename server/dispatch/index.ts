@@ -7,7 +7,7 @@ import { Reroutes1764892800341 } from '../migrations/1764892800341-Reroutes';
 import { LandedCosts1765324800000 } from '../migrations/1765324800000-LandedCosts';
 import { SupplierOrderReturns1765324800500 } from '../migrations/1765324800500-SupplierOrderReturns';
 import { DispatchRouting } from './routing';
-import { SupplierOrderRouting1765324800800 } from '../migrations/1765324800800-SupplierOrderRouting';
+import { SupplierOrderRouting1765324800900 } from '../migrations/1765324800900-SupplierOrderRouting';
 import { type OrderReadBack, READBACK_QUEUES } from '../notifications';
 import type { OrderService, PartMoves, SupplierOrdersOfOrders } from '../orders';
 import { domainModule, type Platform } from '../platform/domain';
@@ -61,7 +61,7 @@ export const dispatchModule = domainModule({
   needs: ['suppliers', 'connections', 'orders', 'payments', 'identity', 'events', 'rates'],
   provides: ['feed', 'supplierOrdersOfOrders'],
   queues: DISPATCH_QUEUES,
-  migrations: [ReadBackAskedAt1764201600181, DispatchSteps1764288000000, SupplierOrderCountSlots1764460800260, Reroutes1764892800341, LandedCosts1765324800000, SupplierOrderReturns1765324800500, DatabaseIdentity1765324800777, SupplierOrderRouting1765324800800],
+  migrations: [ReadBackAskedAt1764201600181, DispatchSteps1764288000000, SupplierOrderCountSlots1764460800260, Reroutes1764892800341, LandedCosts1765324800000, SupplierOrderReturns1765324800500, DatabaseIdentity1765324800777, SupplierOrderRouting1765324800900],
   build(p: Platform, deps: DispatchNeeds) {
     const { config, db, log } = p;
     const registry = deps.suppliers.registry;
