@@ -135,10 +135,11 @@ async function walkTwice(blocks: Array<{ sh: string; prints: string[] | null }>,
 
 test('the README\'s route and reroute with curl runs as written, twice in a row, and prints what the README shows', async () => {
   const blocks = walkOf(fs.readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8'), REROUTE_SECTION);
-  // The suppliers, the product with a backup, the supplier running out, the order rerouted, the stock given back.
-  expect(blocks.length).toBeGreaterThanOrEqual(5);
-  // Not a promise the service cannot keep: no walk step sets the routing rule while dispatch does not act on it.
-  expect(blocks.map((b) => b.sh).join('\n')).not.toMatch(/-X PUT[^\n]*routing|routing[^\n]*-X PUT/);
+  // The suppliers, the product with a backup, an order routed, the supplier running out, an order rerouted, the stock back.
+  expect(blocks.length).toBeGreaterThanOrEqual(6);
+  // It sets the rule to lowestLandedCost and, so that it can run again, back to primary.
+  const shell = blocks.map((b) => b.sh).join('\n');
+  expect(shell).toMatch(/"rule":"lowestLandedCost"[\s\S]*"rule":"primary"/);
   const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-reroute-'));
   fs.chmodSync(folder, 0o755);
   const dataDir = path.join(folder, '.data');
@@ -148,13 +149,17 @@ test('the README\'s route and reroute with curl runs as written, twice in a row,
   for (const secret of [demo.apiKey, demo.staffApiKey, demo.password, demo.operatorToken]) seen.secrets.add(secret);
 
   const outs = await walkTwice(blocks, folder);
-  // Each run rerouted one order of its own: two orders at the second warehouse's own records, none at the first's.
+  // Each run routed one order and rerouted another: four orders at the second warehouse's own records, none at the first's.
   const numbers = outs.map((o) => /^sandbox-eu: (\S+)$/m.exec(o)?.[1]);
   expect(numbers).toEqual(['created', 'created']);
+  expect(outs.map((o) => /^routed to (\S+)$/m.exec(o)?.[1])).toEqual(['sandbox-eu', 'sandbox-eu']);
+  const firsts = (await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}/orders?integrationId=${demo.connectionId}`, { key: demo.apiKey })).body.result.items;
+  const by = (type: string) => firsts.filter((so: any) => so.events.some((e: any) => e.type === type));
+  expect([by('routedAway').length, by('rerouted').length]).toEqual([2, 2]);
   const eu = await (await fetch(`${demo.sandboxSupplierEu.controlUrl}/received`)).json();
   const main = await (await fetch(`${demo.sandboxSupplier.controlUrl}/received`)).json();
   const rerouted = (await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}/orders?integrationId=${demo.backupConnectionId}`, { key: demo.apiKey })).body.result.items;
-  expect(rerouted).toHaveLength(2);
+  expect(rerouted).toHaveLength(4);
   for (const so of rerouted) {
     expect(eu.orders.filter((o: any) => o.orderNumber === so.supplierOrderNumber)).toEqual([expect.objectContaining({ accountId: 'acct_demo_eu', status: 'created' })]);
     expect(main.orders.filter((o: any) => o.orderNumber === so.supplierOrderNumber)).toEqual([]);
