@@ -60,7 +60,7 @@ async function api(svc: BenchService, key: string, method: string, p: string, bo
  * at the supplier and leaves it unpaid), 50 products imported over HTTP, and `parts` store orders with one
  * supplier part each, seeded by SQL as submit would leave them: supplier order `queued`, no job yet.
  */
-export async function dispatchShop(svc: BenchService, sandbox: BenchSandbox, parts: number, opts: { products?: number; key?: string; automation?: Record<string, unknown>; confirmed?: boolean } = {}): Promise<DispatchShop> {
+export async function dispatchShop(svc: BenchService, sandbox: BenchSandbox, parts: number, opts: { products?: number; key?: string; automation?: Record<string, unknown>; confirmed?: boolean; only?: Set<string> } = {}): Promise<DispatchShop> {
   const PRODUCTS = opts.products ?? 50;
   const key = opts.key ?? (await developerKey(svc)).key;
   const account = await sandbox.control<{ accountId: string; liveKey: string }>('POST', '/accounts', { balanceMinor: 1_000_000_000, testBalanceMinor: 1_000_000 });
@@ -69,7 +69,7 @@ export async function dispatchShop(svc: BenchService, sandbox: BenchSandbox, par
   for (let page = 1; chosen.length < PRODUCTS; page++) {
     const got = await sandbox.v1<{ items: Array<{ id: string; shipsTo: string[]; variants: Array<{ id: string; available: boolean }> }> }>(account.liveKey, 'GET', `/products?page=${page}&pageSize=100`);
     if (!got.items.length) throw new Error(`only ${chosen.length} products fit`);
-    for (const p of got.items) if (p.shipsTo.includes('US') && p.variants[0]?.available && chosen.length < PRODUCTS) chosen.push({ id: p.id, variantId: p.variants[0].id });
+    for (const p of got.items) if (p.shipsTo.includes('US') && p.variants[0]?.available && chosen.length < PRODUCTS && (!opts.only || opts.only.has(p.variants[0].id))) chosen.push({ id: p.id, variantId: p.variants[0].id });
   }
   for (const c of chosen) await sandbox.control('POST', `/variants/${encodeURIComponent(c.variantId)}`, { stock: 10_000_000 });
 

@@ -15,13 +15,14 @@ import { DISPATCH_QUEUE, DISPATCH_QUEUES } from '../server/dispatch/queues';
 import { Cost, countedRole, cpuSplit, meter, rssMbOf, rssPeak, topStatements } from './cost';
 import { underLatency } from './dispatch-latency';
 import { dispatchStatements } from './dispatch-statements';
+import { routingUnderLatency } from './dispatch-routing';
 import { checkOnce, command, type Ctx, DispatchShop, drain, partsOf, queueParts, RUNNER_OPTIONS, sentOf, shops, supplierFloor } from './dispatch-shop';
 import { BenchSandbox, BenchService, benchPostgres, developerKey, Figure, startBenchSandbox, startBenchService } from './lib';
 import { load } from './load';
 
 const CORES = os.cpus().length;
-/** `BENCH_DISPATCH_FIGURES=1,3` runs only those of the four (for a quick look; a full run writes them all). */
-const only = new Set((process.env.BENCH_DISPATCH_FIGURES ?? '1,2,3,4').split(',').map((x) => Number(x.trim())));
+/** `BENCH_DISPATCH_FIGURES=1,3` runs only those of the five (for a quick look; a full run writes them all). */
+const only = new Set((process.env.BENCH_DISPATCH_FIGURES ?? '1,2,3,4,5').split(',').map((x) => Number(x.trim())));
 /** The cost measures count only the statements made under these roles (bench/cost.ts). */
 const SERVICE_ROLE = 'bench_dispatch_service';
 const NOOP_ROLE = 'bench_dispatch_noop';
@@ -204,14 +205,14 @@ async function confirmUnderLoad(ctx: Ctx): Promise<Figure[]> {
   ];
 }
 
-const FIGURES = [throughput, underLatency, fairness, confirmUnderLoad];
+const FIGURES = [throughput, underLatency, fairness, confirmUnderLoad, (ctx: Ctx) => routingUnderLatency(ctx, metered)];
 
 export async function dispatchBench(databaseUrl: string): Promise<Figure[]> {
   const sandbox = await startBenchSandbox();
   const admin = new Pool({ connectionString: databaseUrl, max: 1 });
   // The service connects under a role of its own, so Postgres counts its statements apart from the benchmark's.
   const serviceUrl = await countedRole(admin, databaseUrl, SERVICE_ROLE);
-  const svc = await startBenchService(databaseUrl, { SUPPLIER_TIMEOUT_MS: '3000', DATABASE_URL: serviceUrl }, { sandboxUrl: sandbox.baseUrl });
+  const svc = await startBenchService(databaseUrl, { SUPPLIER_TIMEOUT_MS: '3000', DATABASE_URL: serviceUrl, SANDBOX_SUPPLIER_EU: 'true' }, { sandboxUrl: sandbox.baseUrl });
   const boss = await startBoss(svc.databaseUrl, [], createLogger('silent'), { supervise: false, schedule: false, superviseSeconds: 30 });
   try {
     const ctx: Ctx = { svc, sandbox, boss, admin, key: (await developerKey(svc)).key };

@@ -49,7 +49,11 @@ function updated(text: string, figures: Figure[]): string {
   const put = (prefix: string, line: string, after: (l: string) => boolean) => {
     const i = lines.findIndex((l) => l.startsWith(prefix));
     if (i >= 0) lines[i] = line;
-    else lines.splice(lines.map((l, k) => (after(l) ? k : -1)).reduce((a, b) => Math.max(a, b), -1) + 1, 0, line);
+    // A new figure goes after the last of its kind in the figures' part (before the first section), not in the CPU table at the end.
+    else {
+      const end = lines.findIndex((l) => l.startsWith('## '));
+      lines.splice(lines.map((l, k) => (after(l) && (end < 0 || k < end) ? k : -1)).reduce((a, b) => Math.max(a, b), -1) + 1, 0, line);
+    }
   };
   for (const f of figures) {
     put(`| ${f.name} |`, row(f), (l) => l.startsWith('| ') && !l.startsWith('| Figure'));

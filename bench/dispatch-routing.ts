@@ -1,0 +1,174 @@
+/**
+ * The dispatch benchmark's fifth figure group (bench/dispatch.ts; issue 42 item 5): routing at dispatch under
+ * supplier latency. The same number of parts dispatched with rule `primary` (the baseline) and with
+ * `lowestLandedCost`, where every link has one alternate at the sandbox's second warehouse (`sandbox-eu`, a second
+ * connection of each store), so each routed part gets two live quotes before its first create.
+ */
+import type { Pool } from 'pg';
+import { DISPATCH_QUEUE } from '../server/dispatch/queues';
+import type { Cost } from './cost';
+import { command, type Ctx, DispatchShop, drain, partsOf, queueParts, shops } from './dispatch-shop';
+import type { BenchSandbox, Figure } from './lib';
+
+const LATENCY_MS = 50;
+const CONNECTIONS = Number(process.env.BENCH_ROUTING_CONNECTIONS ?? 10);
+const PER_CONNECTION = Number(process.env.BENCH_ROUTING_PARTS ?? 100);
+
+const f1 = (x: number) => Number(x.toFixed(1));
+const each = (x: number | null, n: number) => (x === null ? NaN : Number((x / Math.max(1, n)).toFixed(2)));
+
+/** The second warehouse's control API and supplier API (the sandbox program serves it under /eu). */
+const eu = (sandbox: BenchSandbox) => {
+  const send = async <T>(path: string, method: string, headers: Record<string, string>, body?: unknown): Promise<T> => {
+    const res = await fetch(`${sandbox.baseUrl}/eu${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await res.text();
+    if (res.status >= 300) throw new Error(`sandbox /eu ${method} ${path}: ${res.status} ${text}`);
+    return (text ? JSON.parse(text) : undefined) as T;
+  };
+  return {
+    control: <T = any>(method: string, p: string, body?: unknown) => send<T>(`/control${p}`, method, {}, body),
+    v1: <T = any>(key: string, method: string, p: string, body?: unknown) => send<T>(`/v1${p}`, method, { Authorization: `Bearer ${key}` }, body),
+  };
+};
+
+async function api(ctx: Ctx, method: string, p: string, body?: unknown): Promise<any> {
+  const res = await fetch(ctx.svc.baseUrl + p, { method, headers: { 'X-API-Key': ctx.key, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${text}`);
+  return (JSON.parse(text) as { result: any }).result;
+}
+
+/** First variants the second warehouse also carries, on sale and shipping to the US (the same variant ids as the main catalogue's). */
+async function carriedAtEu(sandbox: BenchSandbox, liveKey: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let page = 1; out.size < 200; page++) {
+    const got = await eu(sandbox).v1<{ items: Array<{ id: string; shipsTo: string[]; variants: Array<{ id: string; available: boolean }> }> }>(liveKey, 'GET', `/products?page=${page}&pageSize=100`);
+    if (!got.items.length) break;
+    for (const p of got.items) if (p.shipsTo.includes('US') && p.variants[0]?.available) out.add(p.variants[0].id);
+  }
+  return out;
+}
+
+/** A second connection (`sandbox-eu`, an account of its own) for each shop, each link's variant its alternate there, and the store's rule. */
+async function withAlternates(ctx: Ctx, shop: DispatchShop): Promise<string> {
+  const w = eu(ctx.sandbox);
+  const account = await w.control<{ accountId: string; liveKey: string }>('POST', '/accounts', { balanceMinor: 1_000_000_000, testBalanceMinor: 1_000_000 });
+  const conn = await api(ctx, 'POST', `/api/store-suppliers/${shop.storeId}`, { supplierKey: 'sandbox-eu', mode: 'live', credentials: { apiKey: account.liveKey } });
+  await api(ctx, 'PUT', `/api/store-suppliers/${shop.storeId}/${conn.id}/automation`, { level: 'manual', automaticPayment: false });
+  const { rows: links } = await ctx.svc.db.query(
+    `SELECT l.id, l.supplier_product_id, lv.supplier_variant_id, lv.store_variant_id FROM product_links l JOIN product_link_variants lv ON lv.link_id = l.id WHERE l.store_id = $1`,
+    [shop.storeId],
+  );
+  for (const l of links) {
+    await w.control('POST', `/variants/${encodeURIComponent(l.supplier_variant_id)}`, { stock: 10_000_000 });
+    await api(ctx, 'PUT', `/api/store-suppliers/${shop.storeId}/links/${l.id}`, {
+      alternates: [{ storeVariantId: l.store_variant_id, connectionId: conn.id, supplierProductId: l.supplier_product_id, supplierVariantId: l.supplier_variant_id }],
+    });
+  }
+  await api(ctx, 'PUT', `/api/store-suppliers/${shop.storeId}/routing`, { routing: { rule: 'lowestLandedCost' } });
+  return account.accountId;
+}
+
+/** Parts settled (at either supplier): their live supplier order left `queued`; a part moved by routing counts once, by the order that took it. */
+const settledOf = (db: Pool, group: DispatchShop[]) => async () =>
+  (await db.query(`SELECT count(*)::int AS n FROM supplier_orders WHERE store_id = ANY($1) AND status NOT IN ('queued', 'cancelled') AND supplier_order_number <> ALL($2)`, [group.map((s) => s.storeId), group.map((s) => s.warmUpNumber)])).rows[0].n as number;
+
+/**
+ * Every part was ordered exactly once across the two warehouses: one live supplier order per part, held by the
+ * warehouse of its connection and unknown to the other; an order routing moved away never reached its first supplier.
+ * Answers how many parts went to each warehouse.
+ */
+async function checkOnceAcrossTwo(db: Pool, sandbox: BenchSandbox, group: DispatchShop[]): Promise<{ main: number; eu: number }> {
+  const { rows } = await db.query(
+    `SELECT so.order_id, so.supplier_order_number AS number, so.status, c.supplier_key FROM supplier_orders so JOIN supplier_connections c ON c.store_id = so.store_id AND c.id = so.connection_id
+      WHERE so.store_id = ANY($1) AND so.supplier_order_number <> ALL($2)`,
+    [group.map((s) => s.storeId), group.map((s) => s.warmUpNumber)],
+  );
+  const [atMain, atEu] = await Promise.all([
+    sandbox.control<{ ordersByNumber: Record<string, number> }>('GET', '/received'),
+    eu(sandbox).control<{ ordersByNumber: Record<string, number> }>('GET', '/received'),
+  ]);
+  const live = new Map<string, number>();
+  const wrong: unknown[] = [];
+  const count = { main: 0, eu: 0 };
+  for (const r of rows) {
+    const placed = r.status === 'submitted' || r.status === 'confirmed';
+    const [own, other] = r.supplier_key === 'sandbox-eu' ? [atEu, atMain] : [atMain, atEu];
+    if ((own.ordersByNumber[r.number] ?? 0) !== (placed ? 1 : 0) || (other.ordersByNumber[r.number] ?? 0) !== 0) wrong.push(r);
+    if (placed) {
+      live.set(r.order_id, (live.get(r.order_id) ?? 0) + 1);
+      count[r.supplier_key === 'sandbox-eu' ? 'eu' : 'main']++;
+    }
+  }
+  const parts = group.reduce((n, s) => n + s.parts.length, 0);
+  const notOnce = [...live].filter(([, n]) => n !== 1);
+  if (wrong.length || notOnce.length || live.size !== parts) {
+    throw new Error(`not every part ordered exactly once: ${wrong.length} orders wrong at a warehouse (e.g. ${JSON.stringify(wrong.slice(0, 3))}), ${notOnce.length} parts with more than one live order, ${live.size} of ${parts} placed`);
+  }
+  return count;
+}
+
+/** 5. Routing at dispatch, 50 ms per supplier call: `lowestLandedCost` over two candidates against `primary`, same run. */
+export async function routingUnderLatency(ctx: Ctx, metered: (ctx: Ctx) => Promise<{ stop(): Promise<Cost> }>): Promise<Figure[]> {
+  const { svc, sandbox, boss, key } = ctx;
+  const probe = await eu(sandbox).control<{ liveKey: string }>('POST', '/accounts', { balanceMinor: 1_000_000, testBalanceMinor: 1_000_000 });
+  const only = await carriedAtEu(sandbox, probe.liveKey);
+  const total = CONNECTIONS * PER_CONNECTION;
+  const run = async (group: DispatchShop[]) => {
+    await sandbox.control('POST', '/faults', { latencyMs: LATENCY_MS });
+    await eu(sandbox).control('POST', '/faults', { latencyMs: LATENCY_MS });
+    const m = await metered(ctx);
+    await queueParts(boss, svc.db, DISPATCH_QUEUE, partsOf(group));
+    const got = await drain(settledOf(svc.db, group), total);
+    const cost = await m.stop();
+    await sandbox.control('DELETE', '/faults');
+    await eu(sandbox).control('DELETE', '/faults');
+    return { got, cost, where: await checkOnceAcrossTwo(svc.db, sandbox, group) };
+  };
+
+  // Both groups set up before either runs (with alternates for both, the rule only for the routed one), so the two runs differ only in the rule.
+  const plain = await shops(svc, sandbox, CONNECTIONS, PER_CONNECTION, { key, only });
+  const routed = await shops(svc, sandbox, CONNECTIONS, PER_CONNECTION, { key, only });
+  for (const s of plain) {
+    await withAlternates(ctx, s);
+    await api(ctx, 'PUT', `/api/store-suppliers/${s.storeId}/routing`, { routing: { rule: 'primary' } });
+  }
+  for (const s of routed) await withAlternates(ctx, s);
+
+  const base = await run(plain);
+  const subj = await run(routed);
+  const { rows: quoted } = await svc.db.query(
+    `SELECT count(*)::int AS n, count(*) FILTER (WHERE jsonb_array_length(routing->'candidates') = 2)::int AS two FROM supplier_orders WHERE store_id = ANY($1) AND routing IS NOT NULL AND (routing->>'supplierOrderId')::uuid = id`,
+    [routed.map((s) => s.storeId)],
+  );
+  const [subjStatements, baseStatements] = [each(subj.cost.statements, subj.got.done), each(base.cost.statements, base.got.done)];
+  const label = `${total.toLocaleString('en')} order parts over ${CONNECTIONS} connections, ${LATENCY_MS} ms per supplier call`;
+  const setUp =
+    `Each store has two connections: \`sandbox\` (the primary of every link) and \`sandbox-eu\` (the sandbox program's second warehouse, an account of its own), and every link one alternate there (the same variant), in both groups; only the rule differs. ` +
+    `The sandbox adds ${LATENCY_MS} ms before every call at both warehouses; each connection may run 20 dispatch jobs at once.`;
+  return [
+    {
+      name: `Routing at dispatch (lowestLandedCost over two candidates): ${label}`,
+      subject: { value: f1(subj.got.perSecond), unit: `parts/s (${subj.got.done.toLocaleString('en')} in ${(subj.got.ms / 1000).toFixed(1)} s)` },
+      baseline: { value: f1(base.got.perSecond), unit: `parts/s (${base.got.done.toLocaleString('en')} in ${(base.got.ms / 1000).toFixed(1)} s)` },
+      baselineLabel: `the same ${total.toLocaleString('en')} parts with rule \`primary\` (alternates set, not asked), same run`,
+      ratio: subj.got.perSecond / base.got.perSecond,
+      command,
+      notes:
+        `Goal ≥ 0.7. ${setUp} A routed part asks both warehouses for its product and a shipping quote at once, writes the choice, and where \`sandbox-eu\` is cheaper asks the primary for its number once, moves the items in one transaction and is sent by a job on the other connection. ` +
+        `${quoted[0].two.toLocaleString('en')} of ${quoted[0].n.toLocaleString('en')} routing choices were made over two live quotes; the parts went ${subj.where.main.toLocaleString('en')} to \`sandbox\`, ${subj.where.eu.toLocaleString('en')} to \`sandbox-eu\` (baseline: ${base.where.main.toLocaleString('en')} and ${base.where.eu.toLocaleString('en')}). ` +
+        `Checked afterwards in both groups: every part ordered exactly once across the two warehouses (one live supplier order, known to its own warehouse, unknown to the other; an order routed away never reached its first supplier). A part counts when its live supplier order leaves \`queued\`.`,
+    },
+    {
+      name: `SQL statements of the service per part with routing (lowestLandedCost over two candidates): ${label}`,
+      subject: { value: subjStatements, unit: `statements per part (${subj.cost.statements?.toLocaleString('en') ?? 'n/a'} for ${subj.got.done.toLocaleString('en')})` },
+      baseline: { value: baseStatements, unit: `statements per part with \`primary\` (${base.cost.statements?.toLocaleString('en') ?? 'n/a'} for ${base.got.done.toLocaleString('en')})` },
+      baselineLabel: 'the same parts with rule `primary`, same run',
+      ratio: subjStatements / Math.max(1e-9, baseStatements),
+      command,
+      notes:
+        `Goal: routing adds no statement per part beyond the move. Counted by Postgres (pg_stat_statements) under the service's own role from before the jobs were queued until the last part was settled, as in the 10,000-part figure. ` +
+        `${subj.where.eu.toLocaleString('en')} of the ${subj.got.done.toLocaleString('en')} routed parts moved to \`sandbox-eu\` (a move: its transaction and a second dispatch job), ${subj.where.main.toLocaleString('en')} stayed (the choice written, then sent). ${setUp}`,
+    },
+  ];
+}
