@@ -4,114 +4,9 @@ import crypto from 'node:crypto';
 import { bad, boolVar, ConfigError, cronVar, intVar, urlVar } from './env-vars';
 
 export { ConfigError } from './env-vars';
-export type Role = 'api' | 'worker' | 'all';
 
-export interface Config {
-  role: Role;
-  port: number;
-  host: string;
-  dataDir: string;
-  /** Empty when the embedded Postgres is to be used. */
-  databaseUrl: string;
-  embeddedPgPort: number;
-  /** Where the embedded Postgres gets binaries and data it can reach when run as root from a closed folder. */
-  embeddedPgCacheDir: string;
-  /** The newest secret of the keyring: new seals and signatures use it. */
-  appSecret: string;
-  /** Earlier secrets still read (APP_SECRET_PREVIOUS, newest first) while a rotation is under way. */
-  appSecretsPrevious: string[];
-  /** Token of the operator API (`X-Operator-Token`); empty: the operator API does not exist (404). */
-  operatorToken: string;
-  /** Read-only token for `GET /metrics` (Bearer) only; empty: metrics take the operator token alone. */
-  metricsToken: string;
-  publicBaseUrl: string;
-  logLevel: string;
-  jsonBodyLimit: string;
-  keyLastUsedIntervalSeconds: number;
-  sessionTtlHours: number;
-  /** Seed the demo account, store and keys (default: only with the embedded database). */
-  seedDemo: boolean;
-  /** Start the bundled sandbox supplier server (default: only with the embedded database). */
-  sandboxSupplier: boolean;
-  sandboxSupplierPort: number;
-  /** The bundled sandbox supplier ships paid orders after this long (0: only on command). */
-  sandboxSupplierAutoShipMs: number;
-  /** Mount the sandbox supplier's fault-injection control API (local testing only). */
-  sandboxSupplierControl: boolean;
-  /** Start the bundled sandbox payment provider (default: only with the embedded database). */
-  sandboxPayments: boolean;
-  sandboxPaymentsPort: number;
-  /** Where the sandbox payment provider answers (for the demo store); empty means the one this process starts (or none). */
-  sandboxPaymentsUrl: string;
-  /** Where the sandbox supplier answers; empty means the one this process starts (or none). */
-  sandboxSupplierUrl: string;
-  /** The sandbox program's second warehouse (`/eu`) as a supplier of its own, `sandbox-eu`. */
-  sandboxSupplierEu: boolean;
-  /** Start the bundled ECB-format exchange rates server (default: only with the embedded database). */
-  sandboxExchangeRates: boolean;
-  sandboxExchangeRatesPort: number;
-  /** Where the daily reference rates are read (ECB `eurofxref-daily.xml` format); set to the bundled server's when it starts. */
-  exchangeRatesUrl: string;
-  exchangeRatesCron: string;
-  /** A fetched rate older than this many days is not used. */
-  exchangeRateMaxAgeDays: number;
-  disabledSuppliers: string[];
-  /** The environment as read: each supplier's own settings are declared beside its adapter (suppliers/<key>/config.ts) and read from it by the registry. */
-  env: Readonly<NodeJS.ProcessEnv>;
-  /** How often sign-ins that expire (AliExpress) are looked at and renewed before they end. */
-  credentialRenewalSeconds: number;
-  supplierTimeoutMs: number;
-  circuitFailureThreshold: number;
-  circuitCooldownSeconds: number;
-  shutdownTimeoutMs: number;
-  /** Background retries of a `failed` supplier order before it pauses as connectionUnhealthy. */
-  dispatchRetryLimit: number;
-  /** First backoff of those retries; each next one doubles it. */
-  dispatchRetryBaseSeconds: number;
-  /** How long routing at dispatch waits for a candidate's quote (a later one is no candidate). */ routingQuoteTimeoutMs: number;
-  /** How long submit, retry, pay and cancel wait for the dispatch job before answering 202. */
-  dispatchWaitMs: number;
-  /** Dispatch jobs one worker process runs at once; sized for waiting on suppliers, not for CPU. */
-  dispatchConcurrency: number;
-  /** How often each worker sweeps for supplier orders with a step due and no job. */
-  dispatchSweepSeconds: number;
-  /** How long a record with a step due may go untouched before the sweeper gives it a job. */
-  dispatchSweepStaleSeconds: number;
-  /** Database connections per process (jobs hold one only while they write, not while they wait on a supplier). */
-  dbPoolSize: number;
-  /** How long a connection may take to be had (made, or freed in the pool), and one statement to answer, before the request answers 503. */
-  dbConnectTimeoutMs: number;
-  dbStatementTimeoutMs: number;
-  /** When the hourly sync of product links runs (cron, UTC). */
-  linkSyncCron: string;
-  /** The read-back safety net: an open supplier order is read back from the supplier at least this often. */
-  readBackIntervalSeconds: number;
-  /** How often pg-boss's monitor looks for jobs whose worker stopped sending heartbeats. */
-  jobSuperviseSeconds: number;
-  /** How long credits held for a request stand unrenewed (its process died) before the sweep refunds them. */
-  creditHoldLeaseSeconds: number;
-  /** How often a migration waiting for the previous release's processes to stop is tried again. */
-  migrationRetrySeconds: number;
-  /** Events to developers: the time limit of one delivery, its retries (base, cap, give-up), slots, body limit, idle poll, retention. */
-  eventDeliveryTimeoutMs: number;
-  eventRetryBaseMs: number;
-  eventRetryMaxMs: number;
-  eventGiveUpSeconds: number;
-  eventDeliveryConcurrency: number;
-  eventSubscriptionConcurrency: number;
-  eventBodyLimitBytes: number;
-  eventPollMs: number;
-  standbyWaitMs: number;
-  eventRetentionDays: number;
-  /** Subscriptions may target loopback and private addresses: off unless the operator sets it (`npm start` does for the embedded default). */
-  eventTargetsAllowPrivate: boolean;
-  /** What one store may take of what all share: subscriptions, test and redeliver calls a minute, delivery slots per worker. */
-  eventSubscriptionsPerStore: number;
-  eventSendsPerMinute: number;
-  eventStoreConcurrency: number;
-  /** How often a worker switches off subscriptions whose owner lost access (deliveries check it anyway as they go). */
-  eventOwnerCheckSeconds: number;
-}
+export type { Config, Role } from './config-shape';
+import type { Config, Role } from './config-shape';
 
 /** The European Central Bank's daily reference rates: the default source outside the embedded default. */
 export const ECB_DAILY_URL = 'https://www.ecb.europa.eu/stats/eurofxref/eurofxref-daily.xml';
@@ -220,7 +115,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     shutdownTimeoutMs: intVar(env, 'SHUTDOWN_TIMEOUT_MS', 20000, 100, 600000),
     linkSyncCron: cronVar(env, 'LINK_SYNC_CRON', '7 * * * *'),
     dispatchRetryLimit: intVar(env, 'DISPATCH_RETRY_LIMIT', 5, 0, 100),
-    dispatchRetryBaseSeconds: intVar(env, 'DISPATCH_RETRY_BASE_SECONDS', 30, 1, 86400), routingQuoteTimeoutMs: intVar(env, 'ROUTING_QUOTE_TIMEOUT_MS', 5000, 50, 60000),
+    dispatchRetryBaseSeconds: intVar(env, 'DISPATCH_RETRY_BASE_SECONDS', 30, 1, 86400),
+    routingQuoteTimeoutMs: intVar(env, 'ROUTING_QUOTE_TIMEOUT_MS', 5000, 50, 60000),
     dispatchWaitMs: intVar(env, 'DISPATCH_WAIT_MS', 15000, 0, 120000),
     jobSuperviseSeconds: intVar(env, 'JOB_SUPERVISE_SECONDS', 10, 1, 3600),
     creditHoldLeaseSeconds: intVar(env, 'CREDIT_HOLD_LEASE_SECONDS', 60, 3, 3600),

@@ -750,9 +750,12 @@ describe('faults', () => {
 
   test('a shipping quote answers what a create charges; shippingSurchargeMinor makes the create charge more than quoted', async () => {
     const keys = await newAccount();
-    const { variant } = await freshVariant({ stock: 10 });
+    const { product, variant } = await freshVariant({ stock: 10 });
     const quote = await call(sbx.baseUrl, 'POST', '/v1/shipping/quote', { key: keys.liveKey, body: { items: [{ variantId: variant.id, quantity: 3 }] } });
-    expect(quote.body).toEqual({ service: 'standard', costMinor: 699, currency: 'USD', maxDays: 12 });
+    // The days at most: the product's own longest delivery, as the catalogue shows it.
+    const shown = (await v1('GET', `/products/${product.id}`, keys.liveKey)).body;
+    expect(shown.deliveryDays.max).toBeGreaterThan(0);
+    expect(quote.body).toEqual({ service: 'standard', costMinor: 699, currency: 'USD', maxDays: shown.deliveryDays.max });
     expect((await call(sbx.baseUrl, 'POST', '/v1/shipping/quote', { key: keys.liveKey, body: { items: [] } })).status).toBe(400);
     const plain = await createOrder(keys.liveKey, variant.id, 3);
     expect(plain.body.costs.shippingMinor).toBe(699);
