@@ -28,16 +28,17 @@ function supplierOrderEventType(from: SupplierOrderStatus | null, to: SupplierOr
  * (`so`, every column) and the history entry it reached (`ev`). None when the change records no event.
  */
 export function eventPiece(p: Params, c: Change): Piece | null {
-  // Routed away: the choice's own event (`routed`) said where the items went, and the chosen order its `created`.
-  if (c.history.type === 'routedAway') return null;
   const named: Record<string, EventType> = { rerouted: 'supplierOrder.rerouted', packageReturned: 'supplierOrder.returned', routed: 'supplierOrder.routed' };
-  const type = named[c.history.type] ?? supplierOrderEventType(c.from, c.to);
-  if (!type) return null;
+  // Routed away: the choice's event (`routed`) says where the items went, and the chosen order its `created`.
+  const type = c.history.type === 'routedAway' ? null : (named[c.history.type] ?? supplierOrderEventType(c.from, c.to));
+  // Routing's choice carried by the change (../transition.ts `carrying`): its event first, in the same insert.
+  const entries = [...(c.routed ? [`SELECT supplier_order_id, id, ${p.add('supplierOrder.routed')}::text AS type, 1 AS k FROM ev_routed`] : []), ...(type ? [`SELECT supplier_order_id, id, ${p.add(type)}::text, 2 FROM ev`] : [])];
+  if (!entries.length) return null;
   const sql = outboxStep({
-    from: 'so JOIN ev ON ev.supplier_order_id = so.id', type: p.add(type), storeId: 'so.store_id', resourceKey: `'supplierOrder:' || so.id`,
-    recordKeyId: 'so.created_by_key_id', snapshot: `jsonb_build_object('record', to_jsonb(so), 'historyId', ev.id)`,
+    from: `so JOIN (${entries.join(' UNION ALL ')}) e ON e.supplier_order_id = so.id ORDER BY e.k`, type: 'e.type', storeId: 'so.store_id', resourceKey: `'supplierOrder:' || so.id`,
+    recordKeyId: 'so.created_by_key_id', snapshot: `jsonb_build_object('record', to_jsonb(so), 'historyId', e.id)`,
   });
-  return { name: 'so_event', gives: ['*'], reads: { so: ['id', 'store_id', 'created_by_key_id'], ev: ['id', 'supplier_order_id'] }, sql };
+  return { name: 'so_event', gives: ['*'], reads: { so: ['id', 'store_id', 'created_by_key_id'], ev: ['id', 'supplier_order_id'], ...(c.routed ? { ev_routed: ['id', 'supplier_order_id'] } : {}) }, sql };
 }
 
 /** What `writeChange` keeps of a change for its event: the row as written (JSON) and the history entry it made. */

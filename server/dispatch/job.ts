@@ -15,7 +15,7 @@ import { FINAL } from './state-machine';
 import { type LandedCost, landedOfAnswer, type StoreRates } from './landed';
 import { nextStep, Step } from './steps';
 import type { DispatchRouting } from './routing';
-import type { SupplierOrder } from './supplier-order';
+import type { RoutingChoice, SupplierOrder } from './supplier-order';
 import { DispatchEvent, failure } from './transition';
 
 interface DispatchSettings {
@@ -90,12 +90,13 @@ export class DispatchJob {
     reroute: (w) => this.rerouter.run(w),
   };
 
-  private change(so: SupplierOrder, e: DispatchEvent): Promise<SupplierOrder> {
-    return this.records.change(so, e);
+  /** `routed`: routing's choice to stay, carried by this write (./routing.ts). */
+  private change(so: SupplierOrder, e: DispatchEvent, routed: RoutingChoice | null = null): Promise<SupplierOrder> {
+    return this.records.change(so, e, undefined, routed);
   }
 
-  private async answered(so: SupplierOrder, answer: SupplierOrderSnapshot, history: string, details: Record<string, unknown> = {}, more: { paymentDue?: boolean; payRequestDone?: boolean } = {}, landed: { storeCurrency?: string; confirmation?: LandedCost } = {}) {
-    return this.change(so, { type: 'supplierAnswered', answer, history, details, ...more, landed: await this.landedOf(so, answer, landed) });
+  private async answered(so: SupplierOrder, answer: SupplierOrderSnapshot, history: string, details: Record<string, unknown> = {}, more: { paymentDue?: boolean; payRequestDone?: boolean } = {}, landed: { storeCurrency?: string; confirmation?: LandedCost } = {}, routed: RoutingChoice | null = null) {
+    return this.change(so, { type: 'supplierAnswered', answer, history, details, ...more, landed: await this.landedOf(so, answer, landed) }, routed);
   }
 
   private landedOf(so: SupplierOrder, answer: SupplierOrderSnapshot, given: { storeCurrency?: string; confirmation?: LandedCost }): Promise<LandedCost[]> {
@@ -103,26 +104,29 @@ export class DispatchJob {
   }
 
   /** A passing error: failed and retried later while retries remain, then paused; an open circuit pauses the connection's waiting parts. */
-  private fail(so: SupplierOrder, err: SupplierError): Promise<SupplierOrder> {
+  private fail(so: SupplierOrder, err: SupplierError, routed: RoutingChoice | null = null): Promise<SupplierOrder> {
     const circuitOpen = err instanceof CircuitOpenError;
     const e = failure(so, { kind: err.kind, message: err.message, circuitOpen }, this.settings);
-    return circuitOpen ? this.records.changeWithConnection(so, e) : this.change(so, e);
+    // A choice to carry is this part's alone: its own write, the connection's other parts pause in their own jobs.
+    return circuitOpen && !routed ? this.records.changeWithConnection(so, e) : this.change(so, e, routed);
   }
 
   /** Pre-checks, then the number is looked up (a create that timed out after succeeding is found), then created. */
   private async send(w: Work): Promise<SupplierOrder> {
     const { so, conn, ...rest } = w;
-    const routed = await this.routing.route(w, (err) => this.fail(so, err));
-    if (routed) return routed;
+    const routed = await this.routing.route(w, (err, carry) => this.fail(so, err, carry));
+    if (routed && 'written' in routed) return routed.written;
+    // Routing chose this supplier: the choice is written by this step's next write, not by one of its own.
+    const carry = routed?.carry ?? null;
     let confirmation: LandedCost;
     try {
       confirmation = await runPreChecks({ work: w, registry: this.registry, gateway: this.gateway, rates: this.rates });
     } catch (err) {
       if (err instanceof Pause) {
         const paused: DispatchEvent = err instanceof ConnectionPause ? { type: 'paused', reason: err.reason, message: err.message, details: err.details } : pausedFor(w, err.reason, err.message, { details: err.details });
-        return err instanceof ConnectionPause ? this.records.changeWithConnection(so, paused) : this.change(so, paused);
+        return err instanceof ConnectionPause && !carry ? this.records.changeWithConnection(so, paused) : this.change(so, paused, carry);
       }
-      if (err instanceof SupplierError) return this.fail(so, err);
+      if (err instanceof SupplierError) return this.fail(so, err, carry);
       throw err;
     }
     // Whether payment follows is decided now, from pay now and the automation as it is when the order is sent.
@@ -133,13 +137,13 @@ export class DispatchJob {
     try {
       found = await this.gateway.call(conn, (a, ctx) => a.findOrderByNumber(ctx, so.supplierOrderNumber));
     } catch (err) {
-      if (err instanceof SupplierError) return this.fail(so, err);
+      if (err instanceof SupplierError) return this.fail(so, err, carry);
       throw err;
     }
     if (found) {
       // The same step boundary as after a create: the supplier has the order, this part has not recorded it.
       failpoint('dispatch.afterCreate', so.id);
-      return this.answered(so, found, 'foundAtSupplier', number, sent, { storeCurrency: w.storeCurrency, confirmation });
+      return this.answered(so, found, 'foundAtSupplier', number, sent, { storeCurrency: w.storeCurrency, confirmation }, carry);
     }
     let created: SupplierOrderSnapshot;
     try {
@@ -150,12 +154,13 @@ export class DispatchJob {
       if (!(err instanceof SupplierError)) throw err;
       const reason = reasonFor(err);
       // Refused: the number was not used, so a retry may take a new one.
-      if (reason) return this.change(so, pausedFor(w, reason, err.message, { numberUnused: true }));
-      if (err.kind === 'orderNumberExists') return so; // the next round's look-up finds it
-      return this.fail(so, err);
+      if (reason) return this.change(so, pausedFor(w, reason, err.message, { numberUnused: true }), carry);
+      // The next round's look-up finds it (routing, quoting again, finds it by number too and stays).
+      if (err.kind === 'orderNumberExists') return so;
+      return this.fail(so, err, carry);
     }
     failpoint('dispatch.afterCreate', so.id);
-    return this.answered(so, created, 'createdAtSupplier', number, sent, { storeCurrency: w.storeCurrency, confirmation });
+    return this.answered(so, created, 'createdAtSupplier', number, sent, { storeCurrency: w.storeCurrency, confirmation }, carry);
   }
 
   /** Reads the supplier's own status first: an order already paid there is recorded, never paid again. */

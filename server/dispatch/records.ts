@@ -10,7 +10,7 @@ import type { NewSupplierOrder, PartRef, SupplierOrder, Work } from './supplier-
 import type { PartMoves } from '../orders';
 import { alternatesOfPart } from './sql/reroute';
 import type { RerouteTry, RoutingChoice } from './supplier-order';
-import { type Change, DispatchEvent, SYSTEM, transition } from './transition';
+import { carrying, type Change, DispatchEvent, SYSTEM, transition } from './transition';
 
 export { CHANGE_CHANNEL } from './sql/write';
 export type { PartRef, Work, WorkItem } from './supplier-order';
@@ -84,10 +84,10 @@ export class SupplierOrderRecords {
 
   /**
    * The one way a supplier order changes: the transition of `so` by `e`, written by compare and set on the status
-   * it was read with. Answers the record as written; one that moved meanwhile is a `concurrentChange` conflict.
+   * it was read with; `routed`: routing's choice, written by the same statement (../transition.ts `carrying`). Answers the record as written; one that moved meanwhile is a `concurrentChange` conflict.
    */
-  async change(so: SupplierOrder, e: DispatchEvent, tx: Queryable = this.db): Promise<SupplierOrder> {
-    const [written] = await this.write(tx, transition(so, e));
+  async change(so: SupplierOrder, e: DispatchEvent, tx: Queryable = this.db, routed?: RoutingChoice | null): Promise<SupplierOrder> {
+    const [written] = await this.write(tx, carrying(transition(so, e), routed));
     if (!written) throw errors.conflict('concurrentChange', 'The supplier order changed meanwhile; read it again.');
     return written;
   }
@@ -138,12 +138,13 @@ export class SupplierOrderRecords {
    * A reroute, in one transaction: the items leave `so`'s part for the alternate's (orders' `PartMoves.moveItems`), `so` is
    * cancelled as rerouted (compare and set: it must still be paused), and the alternate's supplier order is made,
    * its history naming where the items came from. Either all of it is written or none. Routing's move is the same
-   * transaction with `routedAway` (a queued order that sent nothing), the choice carried to the chosen order.
+   * transaction with `routedAway` (a queued order that sent nothing), the choice carried to the chosen order, and
+   * written on `so` too by its own write there when `chosenNow` (routing writes its choice nowhere else).
    */
-  async reroute(so: SupplierOrder, r: { rerouted: Extract<DispatchEvent, { type: 'rerouted' | 'routedAway' }>; record: NewSupplierOrder; tried: RerouteTry[]; items: Array<{ id: string; supplierVariantId: string; linkCostMinor: number }>; routing?: RoutingChoice }) {
+  async reroute(so: SupplierOrder, r: { rerouted: Extract<DispatchEvent, { type: 'rerouted' | 'routedAway' }>; record: NewSupplierOrder; tried: RerouteTry[]; items: Array<{ id: string; supplierVariantId: string; linkCostMinor: number }>; routing?: RoutingChoice; chosenNow?: boolean }) {
     return this.db.transaction(async (tx) => {
       await this.parts.moveItems(tx, { storeId: so.storeId, orderId: so.orderId, fromKey: so.groupKey, toKey: r.record.groupKey, connectionId: r.record.connectionId, items: r.items });
-      const [first] = await this.write(tx, transition(so, r.rerouted));
+      const [first] = await this.write(tx, carrying(transition(so, r.rerouted), r.chosenNow ? r.routing : null));
       if (!first) throw errors.conflict('concurrentChange', 'The supplier order changed meanwhile; read it again.');
       const actor = r.rerouted.type === 'rerouted' && r.rerouted.actor.kind !== 'system' ? r.rerouted.actor : SYSTEM;
       const trigger = r.rerouted.type === 'rerouted' ? 'reroute' : 'routing';

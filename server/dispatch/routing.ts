@@ -5,7 +5,7 @@ import type { ShippingQuote, SupplierProduct } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
 import type { StoreRates } from './landed';
 import type { SupplierOrderRecords, Work } from './records';
-import type { AlternateOfItem } from './sql/reroute';
+import type { WorkAlternate } from './supplier-order';
 import crypto from 'node:crypto';
 import { failpoint } from '../platform/failpoints';
 import type { RoutingChoice, RoutingQuote, SupplierOrder } from './supplier-order';
@@ -50,26 +50,39 @@ export class DispatchRouting {
   ) {}
 
   /**
-   * Routing, before the part's first create (./routing.ts): the rule's choice is written first (history `routed`, the
-   * event `supplierOrder.routed`), then, another supplier chosen, the items move to its order in one transaction (the
-   * reroute's), which is then sent. A run after a crash reads the written choice and goes on with it. Answers the
-   * record changed (the loop looks again), or null: nothing to do, send here.
+   * Routing, before the part's first create (./routing.ts). The choice is never written on its own: the part's current
+   * connection chosen, it is answered (`carry`) and the send's next write carries it (../transition.ts `carrying`);
+   * another chosen, the items move to its order in one transaction (the reroute's) that writes the choice on both
+   * records, and that order is sent. Until then nothing is written, so a run after a crash quotes again. Answers the
+   * record changed (`written`: the loop looks again), the choice to carry, or null: nothing to do, send here.
    */
-  async route(w: Work, fail: (err: SupplierError) => Promise<SupplierOrder>): Promise<SupplierOrder | null> {
-    const { so, conn } = w;
-    if (!so.routing) {
-      const rule = ruleOf(w);
-      if (rule.rule === 'primary' || !routable(w)) return null;
-      const choice: RoutingChoice = { ...(await this.choose(w, rule)), supplierOrderId: so.id };
-      const written = await this.records.change(so, { type: 'routed', choice });
-      failpoint('dispatch.routeAfterChoice', so.id);
-      return written;
+  async route(w: Work, fail: (err: SupplierError, carry: RoutingChoice | null) => Promise<SupplierOrder>): Promise<{ written: SupplierOrder } | { carry: RoutingChoice } | null> {
+    const { so } = w;
+    // A choice an earlier release wrote on its own, before its move: carried out as it was made.
+    if (so.routing) {
+      const choice = so.routing;
+      // Only the order that made the choice carries it out; those made by its move or a reroute only keep it.
+      if (choice.supplierOrderId !== so.id || so.status !== 'queued' || so.reroutedTo || choice.connectionId === so.connectionId || so.attempt !== 1 || so.retriesUsed !== 0) return null;
+      const written = await this.move(w, choice, await this.records.connection(so.storeId, choice.connectionId), false, fail);
+      return written ? { written } : null;
     }
-    const choice = so.routing;
-    // Only the order that made the choice carries it out; those made by its move or a reroute only keep it.
-    if (choice.supplierOrderId !== so.id || so.status !== 'queued' || so.reroutedTo || choice.connectionId === so.connectionId || so.attempt !== 1 || so.retriesUsed !== 0) return null;
+    const rule = ruleOf(w);
+    if (rule.rule === 'primary' || !routable(w)) return null;
+    const choice: RoutingChoice = { ...(await this.choose(w, rule)), supplierOrderId: so.id };
+    failpoint('dispatch.routeAfterChoice', so.id);
+    if (choice.connectionId === so.connectionId) return { carry: choice };
+    const written = await this.move(w, choice, w.alternateConnections.find((c) => c.id === choice.connectionId) ?? null, true, fail);
+    // Not moved (the current supplier holds our number already): the part is sent here, the choice with it.
+    return written ? { written } : { carry: choice };
+  }
+
+  /**
+   * The items to the chosen connection's new order, in the reroute's transaction, `so` routed away (with the choice
+   * when `chosenNow`), and that order sent. Null: not moved, send here.
+   */
+  private async move(w: Work, choice: RoutingChoice, target: SupplierConnection | null, chosenNow: boolean, fail: (err: SupplierError, carry: RoutingChoice | null) => Promise<SupplierOrder>): Promise<SupplierOrder | null> {
+    const { so, conn } = w;
     const quote = choice.candidates.find((q) => q.connectionId === choice.connectionId);
-    const target = await this.records.connection(so.storeId, choice.connectionId);
     if (!quote || !target) return null;
     // Our number is asked of this supplier first where it can be: an order it holds (a create before the rule was
     // set, then a crash) is recorded by the send, never left live beside the chosen supplier's.
@@ -77,7 +90,7 @@ export class DispatchRouting {
       try {
         if (await this.gateway.call(conn, (a, ctx) => a.findOrderByNumber(ctx, so.supplierOrderNumber))) return null;
       } catch (err) {
-        if (err instanceof SupplierError) return fail(err);
+        if (err instanceof SupplierError) return fail(err, chosenNow ? choice : null);
         throw err;
       }
     }
@@ -98,6 +111,7 @@ export class DispatchRouting {
       tried: [],
       items: quote.items.map(({ id: itemId, supplierVariantId, linkCostMinor }) => ({ id: itemId, supplierVariantId, linkCostMinor })),
       routing: choice,
+      chosenNow,
     });
     failpoint('dispatch.routeAfterMove', so.id);
     await this.request(second);
@@ -106,7 +120,7 @@ export class DispatchRouting {
 
   /** Every candidate quoted at once (each within the time limit), and the rule's choice among those quoted. */
   async choose(w: Work, rule: Exclude<RoutingRule, { rule: 'primary' }>): Promise<Omit<RoutingChoice, 'supplierOrderId'>> {
-    const candidates = await this.candidates(w);
+    const candidates = this.candidates(w);
     const settled = await Promise.all(candidates.map((c) => this.timed(this.quote(w, c)).then((q) => ({ c, q, why: null as string | null }), (err: unknown) => ({ c, q: null, why: whyNot(err) }))));
     const quoted = settled.flatMap((s) => (s.q ? [s.q] : []));
     // Cheapest first; equal costs keep the listed order (the primary first).
@@ -131,27 +145,27 @@ export class DispatchRouting {
     return { ...base, connectionId: fastest.connectionId, why: `The fastest ${capWords}: ${dayWords}${excludedWords}.` };
   }
 
-  /** The primary with the part's items as linked, then each alternate connection with its first alternate of each item. */
-  private async candidates(w: Work): Promise<Candidate[]> {
+  /**
+   * The primary with the part's items as linked, then each alternate connection with its first alternate of each item:
+   * the alternates and their connections come with the work's one read (`records.work`), so this reads nothing.
+   */
+  private candidates(w: Work): Candidate[] {
     const { so } = w;
     const primary: Candidate = {
       connectionId: so.connectionId, conn: w.conn,
       items: w.items.map((i) => ({ id: i.id, sku: i.sku, quantity: i.quantity, supplierProductId: i.supplierProductId!, supplierVariantId: i.supplierVariantId!, maxBuyPrice: i.maxBuyPrice })),
     };
-    const alternates: AlternateOfItem[] = await this.records.alternatesOfPart(so);
-    const byConn = new Map<string, AlternateOfItem[]>();
-    for (const a of alternates) if (a.connectionId !== so.connectionId) byConn.set(a.connectionId, [...(byConn.get(a.connectionId) ?? []), a]);
-    const others = await Promise.all(
-      [...byConn].map(async ([connectionId, alts]): Promise<Candidate | null> => {
-        const items = w.items.map((i) => {
-          const a = alts.find((x) => x.itemId === i.id);
-          return a ? { id: i.id, sku: i.sku, quantity: i.quantity, supplierProductId: a.supplierProductId, supplierVariantId: a.supplierVariantId, maxBuyPrice: i.maxBuyPrice } : null;
-        });
-        // A connection that has no alternate for every item cannot take the part whole.
-        if (items.some((i) => !i)) return null;
-        return { connectionId, conn: await this.records.connection(so.storeId, connectionId), items: items as Candidate['items'] };
-      }),
-    );
+    const byConn = new Map<string, WorkAlternate[]>();
+    for (const a of w.alternates) if (a.connectionId !== so.connectionId) byConn.set(a.connectionId, [...(byConn.get(a.connectionId) ?? []), a]);
+    const others = [...byConn].map(([connectionId, alts]): Candidate | null => {
+      const items = w.items.map((i) => {
+        const a = alts.find((x) => x.itemId === i.id);
+        return a ? { id: i.id, sku: i.sku, quantity: i.quantity, supplierProductId: a.supplierProductId, supplierVariantId: a.supplierVariantId, maxBuyPrice: i.maxBuyPrice } : null;
+      });
+      // A connection that has no alternate for every item cannot take the part whole.
+      if (items.some((i) => !i)) return null;
+      return { connectionId, conn: w.alternateConnections.find((c) => c.id === connectionId) ?? null, items: items as Candidate['items'] };
+    });
     return [primary, ...others.filter((c): c is Candidate => c !== null)];
   }
 

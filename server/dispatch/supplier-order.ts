@@ -175,6 +175,20 @@ export interface Work {
   storeCurrency: string;
   /** The store's routing rule (store_supplier_routing); null: never set (primary). */
   storeRouting: RoutingRule | null;
+  /**
+   * For routing (./routing.ts), read only while the part may still be routed by a rule other than `primary`: each
+   * item's alternates (the catalogue's, by position) and their connections (as the connections domain maps them).
+   */
+  alternates: WorkAlternate[];
+  alternateConnections: SupplierConnection[];
+}
+
+/** An alternate of one of the part's items. */
+export interface WorkAlternate {
+  itemId: string;
+  connectionId: string;
+  supplierProductId: string;
+  supplierVariantId: string;
 }
 
 export interface PartRef {

@@ -40,7 +40,7 @@ export type DispatchEvent =
   | { type: 'rerouted'; actor: Actor; to: string; details: Record<string, unknown>; answer: SupplierOrderSnapshot | null }
   /** No alternate could take the items: the pause stands, its message listing each tried and why. */
   | { type: 'rerouteEnded'; tried: RerouteTry[]; message: string; reason?: ReviewReason }
-  /** Routing (./routing.ts): the choice recorded before anything is sent; then the items gone to the chosen supplier's order. */
+  /** Routing (./routing.ts): the choice (written on its own only by earlier releases; now `carrying`); the items gone to the chosen supplier's order. */
   | { type: 'routed'; choice: RoutingChoice }
   | { type: 'routedAway'; to: string; details: Record<string, unknown> };
 
@@ -68,6 +68,11 @@ export interface Change {
   /** The record as it reads once written, and the step then due. */
   after: SupplierOrder;
   next: Step | null;
+  /**
+   * Routing's choice carried by this write (`carrying`): its history entry `routed` (and event `supplierOrder.routed`),
+   * written before the change's own in the same statement; null: none.
+   */
+  routed: Change['history'] | null;
 }
 
 const GUARDS: Partial<Record<DispatchEvent['type'], Change['guard']>> = {
@@ -107,7 +112,18 @@ export function transition(so: SupplierOrder | null, e: DispatchEvent, now = new
   const after: SupplierOrder = { ...base, ...fields, status: to, updatedAt: now };
   const landed = e.type === 'supplierAnswered' ? (e.landed ?? []) : [];
   if (landed.length) history.details = { ...history.details, landedCosts: landed.map(({ stage, currency, totalMinor, storeCurrency, storeTotalMinor, rate }) => ({ stage, currency, totalMinor, storeCurrency, storeTotalMinor, rate })) };
-  return { id: base.id, from: so?.status ?? null, to, fields, guard: GUARDS[e.type] ?? [], history, part: partMove(base, e, after), landed, after, next: nextStep(after) };
+  return { id: base.id, from: so?.status ?? null, to, fields, guard: GUARDS[e.type] ?? [], history, part: partMove(base, e, after), landed, after, next: nextStep(after), routed: null };
+}
+
+/**
+ * `c` with routing's choice written by it (./routing.ts): the `routing` column, and the choice's history entry and
+ * event before the change's own. The choice is never written on its own: it rides on the send's next write, or on
+ * the move's. Null: `c` as it is.
+ */
+export function carrying(c: Change, choice: RoutingChoice | null | undefined): Change {
+  if (!choice || c.from === null) return c;
+  const routed = effect(c.after, { type: 'routed', choice }, c.after.updatedAt).history;
+  return { ...c, fields: { ...c.fields, routing: choice }, after: { ...c.after, routing: choice }, routed };
 }
 
 /** A passing error: failed, retried after a backoff while retries remain; then, or with the circuit open, a pause. */

@@ -3,7 +3,7 @@ import type { PaymentMethod, PaymentStatus } from '../../orders';
 import { affected, preparedRows, type Queryable, rows } from '../../platform/db';
 import { isoTime, type KeysetListStatement, storeScope } from '../../platform/pagination';
 import type { LandedCostView, PartMoney } from '../landed';
-import type { PartRef, SupplierOrder, SupplierOrderEvent, SupplierOrderFilters, Work, WorkItem } from '../supplier-order';
+import type { PartRef, SupplierOrder, SupplierOrderEvent, SupplierOrderFilters, Work, WorkAlternate, WorkItem } from '../supplier-order';
 import { COLUMNS_READ, EVENTS_OF_S, LISTED_OF_S, OF_S, supplierOrderOf, type SupplierOrderRow } from './rows';
 
 // Supplier orders read: one, of a part, due, and the list. `workOf` reads, in one statement for one step, the
@@ -49,7 +49,7 @@ export function supplierOrdersOfOrders(db: Queryable, storeId: string, orderIds:
  * linked to now. By the store (equality), so that under Citus it runs on the store's shard.
  */
 export async function workOfMany(db: Queryable, storeId: string, ids: string[]): Promise<Work[]> {
-  const found = await preparedRows<SupplierOrderRow & { connection: ConnectionRow; order_payment_method: PaymentMethod; order_payment_status: PaymentStatus; order_confirmed: boolean; store_currency: string; store_routing: Work['storeRouting']; items: WorkItem[] }>(
+  const found = await preparedRows<SupplierOrderRow & { connection: ConnectionRow; order_payment_method: PaymentMethod; order_payment_status: PaymentStatus; order_confirmed: boolean; store_currency: string; store_routing: Work['storeRouting']; items: WorkItem[]; alternates: WorkAlternate[] | null; alternate_connections: ConnectionRow[] | null }>(
     db,
     `SELECT ${OF_S}, to_jsonb(c.*) AS connection, trim(st.currency) AS store_currency, (SELECT r.routing FROM store_supplier_routing r WHERE r.store_id = s.store_id) AS store_routing, o.payment_method AS order_payment_method, o.payment_status AS order_payment_status, o.confirmed_at IS NOT NULL AS order_confirmed,
             COALESCE((SELECT json_agg(json_build_object('id', i.id, 'sku', i.sku, 'quantity', i.quantity, 'supplierVariantId', i.supplier_variant_id,
@@ -66,9 +66,25 @@ export async function workOfMany(db: Queryable, storeId: string, ids: string[]):
                         FROM store_order_items i
                         LEFT JOIN product_link_variants lv ON lv.store_id = s.store_id AND lv.store_variant_id = i.variant_id
                         LEFT JOIN product_links l ON l.store_id = s.store_id AND l.id = lv.link_id
-                       WHERE i.store_id = s.store_id AND i.order_id = s.order_id AND i.group_key = s.group_key), '[]') AS items
+                       WHERE i.store_id = s.store_id AND i.order_id = s.order_id AND i.group_key = s.group_key), '[]') AS items,
+            ra.alternates, ra.alternate_connections
        FROM supplier_orders s JOIN supplier_connections c ON c.id = s.connection_id AND c.store_id = s.store_id JOIN store_orders o ON o.id = s.order_id AND o.store_id = s.store_id
        JOIN stores st ON st.id = s.store_id
+       -- Routing's candidates (../routing.ts), read only for a part never routed nor sent whose rule may be other than
+       -- primary (a link of its items, or the store, sets one): its items' alternates and their connections.
+       LEFT JOIN LATERAL (
+         SELECT (SELECT json_agg(json_build_object('itemId', i.id, 'connectionId', a.connection_id, 'supplierProductId', a.supplier_product_id, 'supplierVariantId', a.supplier_variant_id) ORDER BY a.position, i.position)
+                   FROM store_order_items i JOIN product_link_alternates a ON a.store_id = i.store_id AND a.store_variant_id = i.variant_id
+                  WHERE i.store_id = s.store_id AND i.order_id = s.order_id AND i.group_key = s.group_key) AS alternates,
+                (SELECT json_agg(to_jsonb(ac.*)) FROM supplier_connections ac
+                  WHERE ac.store_id = s.store_id AND ac.id <> s.connection_id AND ac.id IN (SELECT a.connection_id FROM store_order_items i JOIN product_link_alternates a ON a.store_id = i.store_id AND a.store_variant_id = i.variant_id
+                                                                                             WHERE i.store_id = s.store_id AND i.order_id = s.order_id AND i.group_key = s.group_key)) AS alternate_connections
+          WHERE s.status = 'queued' AND s.routing IS NULL AND s.attempt = 1
+            AND (coalesce((SELECT r.routing ->> 'rule' FROM store_supplier_routing r WHERE r.store_id = s.store_id), 'primary') <> 'primary'
+                 OR EXISTS (SELECT 1 FROM store_order_items i JOIN product_link_variants lv ON lv.store_id = i.store_id AND lv.store_variant_id = i.variant_id
+                              JOIN product_links l ON l.store_id = i.store_id AND l.id = lv.link_id
+                             WHERE i.store_id = s.store_id AND i.order_id = s.order_id AND i.group_key = s.group_key AND coalesce(to_jsonb(l) -> 'routing' ->> 'rule', 'primary') <> 'primary'))
+       ) ra ON true
       WHERE s.store_id = $1 AND s.id = ANY($2::uuid[])`,
     [storeId, ids],
   );
@@ -79,6 +95,8 @@ export async function workOfMany(db: Queryable, storeId: string, ids: string[]):
     items: r.items.map((i) => ({ ...i, linkCostMinor: i.linkCostMinor === null ? null : Number(i.linkCostMinor), maxBuyPrice: i.maxBuyPrice ? { amountMinor: Number(i.maxBuyPrice.amountMinor), currency: i.maxBuyPrice.currency } : null })),
     storeCurrency: r.store_currency,
     storeRouting: r.store_routing,
+    alternates: r.alternates ?? [],
+    alternateConnections: (r.alternate_connections ?? []).map(connectionOf),
   }));
 }
 

@@ -60,10 +60,20 @@ export async function writeChange(db: Queryable, c: Change, parts: PartMoves, al
   }
   const h = c.history;
   st.add({ name: 'so', gives: SO_GIVES, reads: {}, sql: so });
+  const r = c.routed;
+  if (r) {
+    // Routing's choice carried by this change (../transition.ts `carrying`): its entry first, the status as it was.
+    st.add({
+      name: 'ev_routed', gives: ['id', 'supplier_order_id'], reads: { so: ['store_id', 'id', 'from_status'] },
+      sql: `INSERT INTO supplier_order_events (store_id, supplier_order_id, actor_kind, actor_id, type, from_status, to_status, details)
+            SELECT store_id, id, ${p.add(r.actor.kind)}, ${p.add(r.actor.id)}, ${p.add(r.type)}, from_status, from_status, ${p.json(r.details)} FROM so RETURNING id, supplier_order_id`,
+    });
+  }
   st.add({
-    name: 'ev', gives: ['id', 'supplier_order_id'], reads: { so: ['store_id', 'id', 'from_status', 'status'] },
+    name: 'ev', gives: ['id', 'supplier_order_id'], reads: { so: ['store_id', 'id', 'from_status', 'status'], ...(r ? { ev_routed: [] } : {}) },
+    // Reading ev_routed makes its entry (and its id) come first.
     sql: `INSERT INTO supplier_order_events (store_id, supplier_order_id, actor_kind, actor_id, type, from_status, to_status, details)
-          SELECT store_id, id, ${p.add(h.actor.kind)}, ${p.add(h.actor.id)}, ${p.add(h.type)}, from_status, status, ${p.json(h.details)} FROM so RETURNING id, supplier_order_id`,
+          SELECT store_id, id, ${p.add(h.actor.kind)}, ${p.add(h.actor.id)}, ${p.add(h.type)}, from_status, status, ${p.json(h.details)} FROM so${r ? ' WHERE (SELECT count(*) FROM ev_routed) >= 0' : ''} RETURNING id, supplier_order_id`,
   });
   const event = eventPiece(p, c);
   if (event) st.add(event);
