@@ -32,7 +32,7 @@ export function eventPiece(p: Params, c: Change): Piece | null {
   // Routed away: the choice's event (`routed`) says where the items went, and the chosen order its `created`.
   const type = c.history.type === 'routedAway' ? null : (named[c.history.type] ?? supplierOrderEventType(c.from, c.to));
   // Routing's choice carried by the change (../transition.ts `carrying`): its event first, in the same insert.
-  const entries = [...(c.routed ? [`SELECT supplier_order_id, id, ${p.add('supplierOrder.routed')}::text AS type, 1 AS k FROM ev_routed`] : []), ...(type ? [`SELECT supplier_order_id, id, ${p.add(type)}::text, 2 FROM ev`] : [])];
+  const entries = [...(c.routed ? [`SELECT supplier_order_id, id, ${p.add('supplierOrder.routed')}::text AS type, 1 AS k FROM ev_routed`] : []), ...(type ? [`SELECT supplier_order_id, id, ${p.add(type)}::text AS type, 2 AS k FROM ev`] : [])];
   if (!entries.length) return null;
   const sql = outboxStep({
     from: `so JOIN (${entries.join(' UNION ALL ')}) e ON e.supplier_order_id = so.id ORDER BY e.k`, type: 'e.type', storeId: 'so.store_id', resourceKey: `'supplierOrder:' || so.id`,

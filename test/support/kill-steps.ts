@@ -241,8 +241,9 @@ export const ROUTING_POINTS = ['dispatch.routeAfterChoice', 'dispatch.routeAfter
 
 /**
  * Killed at routing's steps: the store's rule is lowestLandedCost and the CJ alternate is cheaper, so each part's
- * choice is written, then its items move to CJ's order, which is then sent. Whatever the crash, the choice made is
- * the one carried out: the sandbox never receives the part, CJ holds exactly one live order for it.
+ * choice is made (nothing written: `routeAfterChoice`, a crash there quotes again), then its items move to CJ's order
+ * in one transaction that writes the choice on both records (`routeAfterMove`), which is then sent. Whatever the
+ * crash, the sandbox never receives the part, CJ holds exactly one live order for it, and both records name CJ.
  */
 export const killedAtRoutingStep = (point: string) => async () => {
   const label = `kill-${point.split('.')[1]}`;
