@@ -155,7 +155,7 @@ export async function routingUnderLatency(ctx: Ctx, metered: (ctx: Ctx) => Promi
       ratio: subj.got.perSecond / base.got.perSecond,
       command,
       notes:
-        `Goal ≥ 0.7. ${setUp} A routed part asks both warehouses for its product and a shipping quote at once, writes the choice, and where \`sandbox-eu\` is cheaper asks the primary for its number once, moves the items in one transaction and is sent by a job on the other connection. ` +
+        `Goal ≥ 0.7. ${setUp} A routed part asks both warehouses for its product and a shipping quote at once; where \`sandbox-eu\` is cheaper it asks the primary for its number once, moves the items in one transaction that writes the choice and is sent by a job on the other connection, otherwise the choice rides on its create's answer write. ` +
         `${quoted[0].two.toLocaleString('en')} of ${quoted[0].n.toLocaleString('en')} routing choices were made over two live quotes; the parts went ${subj.where.main.toLocaleString('en')} to \`sandbox\`, ${subj.where.eu.toLocaleString('en')} to \`sandbox-eu\` (baseline: ${base.where.main.toLocaleString('en')} and ${base.where.eu.toLocaleString('en')}). ` +
         `Checked afterwards in both groups: every part ordered exactly once across the two warehouses (one live supplier order, known to its own warehouse, unknown to the other; an order routed away never reached its first supplier). A part counts when its live supplier order leaves \`queued\`.`,
     },
@@ -168,7 +168,7 @@ export async function routingUnderLatency(ctx: Ctx, metered: (ctx: Ctx) => Promi
       command,
       notes:
         `Goal: routing adds no statement per part beyond the move. Counted by Postgres (pg_stat_statements) under the service's own role from before the jobs were queued until the last part was settled, as in the 10,000-part figure. ` +
-        `${subj.where.eu.toLocaleString('en')} of the ${subj.got.done.toLocaleString('en')} routed parts moved to \`sandbox-eu\` (a move: its transaction and a second dispatch job), ${subj.where.main.toLocaleString('en')} stayed (the choice written, then sent). ${setUp}`,
+        `${subj.where.eu.toLocaleString('en')} of the ${subj.got.done.toLocaleString('en')} routed parts moved to \`sandbox-eu\` (a move: its transaction and a second dispatch job), ${subj.where.main.toLocaleString('en')} stayed (sent, the choice written by the create's answer write). ${setUp}`,
     },
   ];
 }

@@ -3,7 +3,7 @@ import type { Piece } from '../platform/statement';
 import { type EventRenderer, type EventType, outboxStep, snapshotOf } from '../events';
 import { supplierOrderOf, type SupplierOrderRow } from './sql/rows';
 import type { SupplierOrderStatus } from './state-machine';
-import type { Change } from './transition';
+import type { Carried } from './carry';
 import type { SupplierOrderReads } from './views';
 
 /** The event a change of a supplier order records: one per new record or status change (none when the status stays). */
@@ -27,11 +27,11 @@ function supplierOrderEventType(from: SupplierOrderStatus | null, to: SupplierOr
  * The change's event as a piece of `writeChange`'s statement (./sql/write.ts), written with it: the record as written
  * (`so`, every column) and the history entry it reached (`ev`). None when the change records no event.
  */
-export function eventPiece(p: Params, c: Change): Piece | null {
+export function eventPiece(p: Params, c: Carried): Piece | null {
   const named: Record<string, EventType> = { rerouted: 'supplierOrder.rerouted', packageReturned: 'supplierOrder.returned', routed: 'supplierOrder.routed' };
   // Routed away: the choice's event (`routed`) says where the items went, and the chosen order its `created`.
   const type = c.history.type === 'routedAway' ? null : (named[c.history.type] ?? supplierOrderEventType(c.from, c.to));
-  // Routing's choice carried by the change (../transition.ts `carrying`): its event first, in the same insert.
+  // Routing's choice carried by the change (./carry.ts): its event first, in the same insert.
   const entries = [...(c.routed ? [`SELECT supplier_order_id, id, ${p.add('supplierOrder.routed')}::text AS type, 1 AS k FROM ev_routed`] : []), ...(type ? [`SELECT supplier_order_id, id, ${p.add(type)}::text AS type, 2 AS k FROM ev`] : [])];
   if (!entries.length) return null;
   const sql = outboxStep({

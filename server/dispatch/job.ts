@@ -90,7 +90,6 @@ export class DispatchJob {
     reroute: (w) => this.rerouter.run(w),
   };
 
-  /** `routed`: routing's choice to stay, carried by this write (./routing.ts). */
   private change(so: SupplierOrder, e: DispatchEvent, routed: RoutingChoice | null = null): Promise<SupplierOrder> {
     return this.records.change(so, e, undefined, routed);
   }
@@ -107,7 +106,7 @@ export class DispatchJob {
   private fail(so: SupplierOrder, err: SupplierError, routed: RoutingChoice | null = null): Promise<SupplierOrder> {
     const circuitOpen = err instanceof CircuitOpenError;
     const e = failure(so, { kind: err.kind, message: err.message, circuitOpen }, this.settings);
-    // A choice to carry is this part's alone: its own write, the connection's other parts pause in their own jobs.
+    // A choice to carry is this part's alone: the connection's other parts then pause in their own jobs.
     return circuitOpen && !routed ? this.records.changeWithConnection(so, e) : this.change(so, e, routed);
   }
 
@@ -116,8 +115,7 @@ export class DispatchJob {
     const { so, conn, ...rest } = w;
     const routed = await this.routing.route(w, (err, carry) => this.fail(so, err, carry));
     if (routed && 'written' in routed) return routed.written;
-    // Routing chose this supplier: the choice is written by this step's next write, not by one of its own.
-    const carry = routed?.carry ?? null;
+    const carry = routed?.carry ?? null; // routing chose this supplier: its choice rides on this step's next write (./carry.ts)
     let confirmation: LandedCost;
     try {
       confirmation = await runPreChecks({ work: w, registry: this.registry, gateway: this.gateway, rates: this.rates });
@@ -155,8 +153,7 @@ export class DispatchJob {
       const reason = reasonFor(err);
       // Refused: the number was not used, so a retry may take a new one.
       if (reason) return this.change(so, pausedFor(w, reason, err.message, { numberUnused: true }), carry);
-      // The next round's look-up finds it (routing, quoting again, finds it by number too and stays).
-      if (err.kind === 'orderNumberExists') return so;
+      if (err.kind === 'orderNumberExists') return so; // the next round's look-up finds it (routing's too)
       return this.fail(so, err, carry);
     }
     failpoint('dispatch.afterCreate', so.id);

@@ -10,7 +10,8 @@ import type { NewSupplierOrder, PartRef, SupplierOrder, Work } from './supplier-
 import type { PartMoves } from '../orders';
 import { alternatesOfPart } from './sql/reroute';
 import type { RerouteTry, RoutingChoice } from './supplier-order';
-import { carrying, type Change, DispatchEvent, SYSTEM, transition } from './transition';
+import { type Carried, carrying } from './carry';
+import { type Change, DispatchEvent, SYSTEM, transition } from './transition';
 
 export { CHANGE_CHANNEL } from './sql/write';
 export type { PartRef, Work, WorkItem } from './supplier-order';
@@ -31,7 +32,7 @@ export class SupplierOrderRecords {
     private readonly parts: PartMoves,
   ) {}
 
-  private write(db: Queryable, c: Change, alike: string[] = []): Promise<SupplierOrder[]> {
+  private write(db: Queryable, c: Carried, alike: string[] = []): Promise<SupplierOrder[]> {
     return writeChange(db, c, this.parts, alike);
   }
 
@@ -84,7 +85,7 @@ export class SupplierOrderRecords {
 
   /**
    * The one way a supplier order changes: the transition of `so` by `e`, written by compare and set on the status
-   * it was read with; `routed`: routing's choice, written by the same statement (../transition.ts `carrying`). Answers the record as written; one that moved meanwhile is a `concurrentChange` conflict.
+   * it was read with; `routed`: routing's choice, written by the same statement (./carry.ts). Answers the record as written; one that moved meanwhile is a `concurrentChange` conflict.
    */
   async change(so: SupplierOrder, e: DispatchEvent, tx: Queryable = this.db, routed?: RoutingChoice | null): Promise<SupplierOrder> {
     const [written] = await this.write(tx, carrying(transition(so, e), routed));

@@ -51,7 +51,7 @@ export class DispatchRouting {
 
   /**
    * Routing, before the part's first create (./routing.ts). The choice is never written on its own: the part's current
-   * connection chosen, it is answered (`carry`) and the send's next write carries it (../transition.ts `carrying`);
+   * connection chosen, it is answered (`carry`) and the send's next write carries it (./carry.ts);
    * another chosen, the items move to its order in one transaction (the reroute's) that writes the choice on both
    * records, and that order is sent. Until then nothing is written, so a run after a crash quotes again. Answers the
    * record changed (`written`: the loop looks again), the choice to carry, or null: nothing to do, send here.

@@ -6,6 +6,7 @@ import { ImpossibleMoveError, moveOf, MoveEvent, partStatusOf, SAME, SupplierOrd
 import type { LandedCost } from './landed';
 import { nextStep, Step } from './steps';
 import { rerouteMessage } from './reroute-message';
+import { routedEntry } from './carry';
 import { NewSupplierOrder, RerouteRequest, RerouteTry, RoutingChoice, SupplierOrder, supplierOrderNumber } from './supplier-order';
 
 export const SYSTEM: Actor = { kind: 'system', id: null };
@@ -40,7 +41,7 @@ export type DispatchEvent =
   | { type: 'rerouted'; actor: Actor; to: string; details: Record<string, unknown>; answer: SupplierOrderSnapshot | null }
   /** No alternate could take the items: the pause stands, its message listing each tried and why. */
   | { type: 'rerouteEnded'; tried: RerouteTry[]; message: string; reason?: ReviewReason }
-  /** Routing (./routing.ts): the choice (written on its own only by earlier releases; now `carrying`); the items gone to the chosen supplier's order. */
+  /** Routing (./routing.ts): the choice (its entry: ./carry.ts, on another write since); the items gone to the chosen order. */
   | { type: 'routed'; choice: RoutingChoice }
   | { type: 'routedAway'; to: string; details: Record<string, unknown> };
 
@@ -68,17 +69,10 @@ export interface Change {
   /** The record as it reads once written, and the step then due. */
   after: SupplierOrder;
   next: Step | null;
-  /**
-   * Routing's choice carried by this write (`carrying`): its history entry `routed` (and event `supplierOrder.routed`),
-   * written before the change's own in the same statement; null: none.
-   */
-  routed: Change['history'] | null;
 }
 
 const GUARDS: Partial<Record<DispatchEvent['type'], Change['guard']>> = {
-  retry: ['noReroute'],
-  payRequested: ['noReroute'],
-  cancelRequested: ['noReroute'],
+  retry: ['noReroute'], payRequested: ['noReroute'], cancelRequested: ['noReroute'],
   rerouteRequested: ['noReroute', 'noCancel'],
   rerouted: ['reroute', 'noCancel'],
   routed: ['noReroute', 'noCancel'], routedAway: ['noReroute', 'noCancel'],
@@ -112,19 +106,9 @@ export function transition(so: SupplierOrder | null, e: DispatchEvent, now = new
   const after: SupplierOrder = { ...base, ...fields, status: to, updatedAt: now };
   const landed = e.type === 'supplierAnswered' ? (e.landed ?? []) : [];
   if (landed.length) history.details = { ...history.details, landedCosts: landed.map(({ stage, currency, totalMinor, storeCurrency, storeTotalMinor, rate }) => ({ stage, currency, totalMinor, storeCurrency, storeTotalMinor, rate })) };
-  return { id: base.id, from: so?.status ?? null, to, fields, guard: GUARDS[e.type] ?? [], history, part: partMove(base, e, after), landed, after, next: nextStep(after), routed: null };
+  return { id: base.id, from: so?.status ?? null, to, fields, guard: GUARDS[e.type] ?? [], history, part: partMove(base, e, after), landed, after, next: nextStep(after) };
 }
 
-/**
- * `c` with routing's choice written by it (./routing.ts): the `routing` column, and the choice's history entry and
- * event before the change's own. The choice is never written on its own: it rides on the send's next write, or on
- * the move's. Null: `c` as it is.
- */
-export function carrying(c: Change, choice: RoutingChoice | null | undefined): Change {
-  if (!choice || c.from === null) return c;
-  const routed = effect(c.after, { type: 'routed', choice }, c.after.updatedAt).history;
-  return { ...c, fields: { ...c.fields, routing: choice }, after: { ...c.after, routing: choice }, routed };
-}
 
 /** A passing error: failed, retried after a backoff while retries remain; then, or with the circuit open, a pause. */
 export function failure(so: SupplierOrder, err: { kind: string; message: string; circuitOpen: boolean }, settings: { retryLimit: number; retryBaseSeconds: number }): DispatchEvent {
@@ -221,8 +205,8 @@ function effect(so: SupplierOrder, e: DispatchEvent, now: Date): { fields: Field
       return { fields: { rerouteRequest: e.request }, history: by(e.actor, 'rerouteRequested', { reason: e.request.reason, ...(e.request.connectionId ? { connectionId: e.request.connectionId } : {}) }) };
     case 'rerouted':
       return { fields: { ...(e.answer ? answerFields(so, e.answer) : {}), rerouteRequest: null, reroutedTo: e.to, retryable: false }, history: by(e.actor, 'rerouted', e.details) };
-    case 'routed': // the history shows each candidate's quote, not the variants it would take
-      return { fields: { routing: e.choice }, history: by(SYSTEM, 'routed', { ...e.choice, candidates: e.choice.candidates.map(({ items: _items, ...q }) => q) }) };
+    case 'routed':
+      return { fields: { routing: e.choice }, history: routedEntry(e.choice) };
     case 'routedAway':
       return { fields: { reroutedTo: e.to, retryable: false }, history: by(SYSTEM, 'routedAway', e.details) };
     case 'rerouteEnded': {

@@ -5,6 +5,7 @@ import { eventPiece } from '../events';
 import { assertMove } from '../state-machine';
 import { landedPieces } from './landed';
 import type { SupplierOrder } from '../supplier-order';
+import type { Carried } from '../carry';
 import type { Change } from '../transition';
 import { COLUMN_NAMES, COLUMNS_READ, supplierOrderOf, type SupplierOrderRow } from './rows';
 
@@ -36,7 +37,7 @@ const SO_GIVES = [...columnsOf(COLUMN_NAMES), 'from_status'];
  * that the same change moves in the same statement (each by compare and set, each with its own history and part).
  * Answers the records as written; a record not in `c.from` (or, for a new one, a part that already had one) is not.
  */
-export async function writeChange(db: Queryable, c: Change, parts: PartMoves, alike: string[] = []): Promise<SupplierOrder[]> {
+export async function writeChange(db: Queryable, c: Carried, parts: PartMoves, alike: string[] = []): Promise<SupplierOrder[]> {
   assertMove(c.from, c.to);
   const st = new Statement(new Params());
   const p = st.p;
@@ -62,7 +63,7 @@ export async function writeChange(db: Queryable, c: Change, parts: PartMoves, al
   st.add({ name: 'so', gives: SO_GIVES, reads: {}, sql: so });
   const r = c.routed;
   if (r) {
-    // Routing's choice carried by this change (../transition.ts `carrying`): its entry first, the status as it was.
+    // Routing's choice carried by this change (../carry.ts): its entry first, the status as it was.
     st.add({
       name: 'ev_routed', gives: ['id', 'supplier_order_id'], reads: { so: ['store_id', 'id', 'from_status'] },
       sql: `INSERT INTO supplier_order_events (store_id, supplier_order_id, actor_kind, actor_id, type, from_status, to_status, details)
