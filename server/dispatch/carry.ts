@@ -4,7 +4,7 @@ import type { RoutingChoice } from './supplier-order';
 /** A change that may carry routing's choice: its history entry `routed`, written before the change's own; none: no choice. */
 export type Carried = Change & { routed?: Change['history'] };
 
-/** Routing's history entry `routed`: each candidate's quote, not the variants it would take. */
+/** Routing's history entry `routed` (as ./transition.ts's event `routed` writes it): each candidate's quote, not its variants. */
 export function routedEntry(choice: RoutingChoice): Change['history'] {
   return { actor: SYSTEM, type: 'routed', details: { ...choice, candidates: choice.candidates.map(({ items: _items, ...q }) => q) } };
 }

@@ -6,7 +6,6 @@ import { ImpossibleMoveError, moveOf, MoveEvent, partStatusOf, SAME, SupplierOrd
 import type { LandedCost } from './landed';
 import { nextStep, Step } from './steps';
 import { rerouteMessage } from './reroute-message';
-import { routedEntry } from './carry';
 import { NewSupplierOrder, RerouteRequest, RerouteTry, RoutingChoice, SupplierOrder, supplierOrderNumber } from './supplier-order';
 
 export const SYSTEM: Actor = { kind: 'system', id: null };
@@ -205,8 +204,8 @@ function effect(so: SupplierOrder, e: DispatchEvent, now: Date): { fields: Field
       return { fields: { rerouteRequest: e.request }, history: by(e.actor, 'rerouteRequested', { reason: e.request.reason, ...(e.request.connectionId ? { connectionId: e.request.connectionId } : {}) }) };
     case 'rerouted':
       return { fields: { ...(e.answer ? answerFields(so, e.answer) : {}), rerouteRequest: null, reroutedTo: e.to, retryable: false }, history: by(e.actor, 'rerouted', e.details) };
-    case 'routed':
-      return { fields: { routing: e.choice }, history: routedEntry(e.choice) };
+    case 'routed': // the history shows each candidate's quote, not the variants it would take (./carry.ts writes the same)
+      return { fields: { routing: e.choice }, history: by(SYSTEM, 'routed', { ...e.choice, candidates: e.choice.candidates.map(({ items: _items, ...q }) => q) }) };
     case 'routedAway':
       return { fields: { reroutedTo: e.to, retryable: false }, history: by(SYSTEM, 'routedAway', e.details) };
     case 'rerouteEnded': {
