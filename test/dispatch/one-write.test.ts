@@ -43,7 +43,7 @@ test("a supplier order's status is written in one place: writeChange, which chec
   expect(records.match(/writeChange\(/g)).toHaveLength(1);
   expect(records).toContain('return writeChange(db, c, this.parts, alike);');
   expect(records.match(/this\.write\(/g)).toHaveLength(6);
-  // Routing's choice rides on a change's own write (./carry.ts adds its entry to the transition's change).
+  // Routing's choice rides on a change's own write (server/dispatch/carry.ts adds its entry to the transition's change).
   expect(records).toContain('this.write(tx, carrying(transition(so, r.rerouted), r.chosenNow ? r.routing : null))');
   expect(records).toContain("const made = transition(null, { type: 'create', record: r.record,");
   expect(records).toContain('this.write(tx, carrying(transition(so, e), routed))');
