@@ -41,9 +41,7 @@ async function count(url: string, sql: string, params: unknown[]): Promise<numbe
 
 test('a failover that loses commits: one order and one payment per part at the supplier, one capture per shopper, events in order', async () => {
   pair = await ReplicatedPostgres.start();
-  const admin = new Pool({ connectionString: pair.url(), max: 1 });
-  await admin.query('CREATE DATABASE live');
-  await admin.end();
+  await pair.primary.createDatabase('live');
   sandbox = await startSandbox();
   provider = await startPaymentSandbox();
   receiver = await Receiver.start();

@@ -33,12 +33,6 @@ afterAll(async () => {
   fs.rmSync(dumpDir, { recursive: true, force: true });
 });
 
-async function createDb(name: string) {
-  const admin = new Pool({ connectionString: pg.url(), max: 1 });
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-}
-
 /** An order whose part is submitted: recorded and queued by the API, sent by a worker. */
 async function confirmOne(svc: Service, shop: Shop): Promise<string> {
   const order = await placeOrder(svc, shop);
@@ -53,7 +47,7 @@ test('restored from a dump taken before three parts were sent: adopted, sent onc
   pg = new OwnPostgres(tools);
   await pg.init();
   await pg.start();
-  await createDb('live');
+  await pg.createDatabase('live');
   sandbox = await startSandbox();
   // The API alone first: confirmed parts wait on the queue, unsent, while the dump is taken.
   world = await startAeWorld('restore', FAST, { databaseUrl: pg.url('live'), sandbox, appSecret: SECRET, role: 'api' });
@@ -90,7 +84,7 @@ test('restored from a dump taken before three parts were sent: adopted, sent onc
   // Disaster: restored from the dump, a day later (AliExpress's guard on repeated numbers has lapsed), the account back.
   await world.control('POST', '/orders/guard/expire');
   await sandbox.control('POST', '/faults', { unavailableAccounts: [] });
-  await createDb('restored');
+  await pg.createDatabase('restored');
   pg.tool('pg_restore', ['--no-owner', '--exit-on-error', `--dbname=${pg.url('restored')}`, dump]);
   const restored = await startService({ label: 'restored', databaseUrl: pg.url('restored'), sandbox, appSecret: SECRET, publicBaseUrl: true, env: aeEnv });
   services.push(restored);

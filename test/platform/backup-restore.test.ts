@@ -6,7 +6,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Pool } from 'pg';
 import { leakScanTest, Sandbox, seen, startSandbox, startService } from '../support/harness';
 import { dumpTools, OwnPostgres } from '../support/own-postgres';
 import { openShop, placeOrder, received, soAction, submit } from '../support/orders';
@@ -23,12 +22,6 @@ afterAll(async () => {
   fs.rmSync(dumpDir, { recursive: true, force: true });
 });
 
-async function createDb(name: string) {
-  const admin = new Pool({ connectionString: pg.url(), max: 1 });
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-}
-
 test('a dump restored into a fresh database, with the same APP_SECRET: keys work and a paused supplier order is retried to completion', async () => {
   // pg_dump is as new as its server only when both come from one folder: the dump is taken from a server of that folder.
   const tools = dumpTools();
@@ -36,7 +29,7 @@ test('a dump restored into a fresh database, with the same APP_SECRET: keys work
   pg = new OwnPostgres(tools);
   await pg.init();
   await pg.start();
-  await createDb('live');
+  await pg.createDatabase('live');
   sandbox = await startSandbox();
   const svc = await startService({ label: 'backup', databaseUrl: pg.url('live'), sandbox, appSecret: SECRET });
   const shop = await openShop(svc, sandbox);
@@ -51,7 +44,7 @@ test('a dump restored into a fresh database, with the same APP_SECRET: keys work
   expect(await svc.stop()).toBe(0);
 
   // Restored into a fresh database, served by a new process with the same secret.
-  await createDb('restored');
+  await pg.createDatabase('restored');
   pg.tool('pg_restore', ['--no-owner', '--exit-on-error', `--dbname=${pg.url('restored')}`, dump]);
   const restored = await startService({ label: 'restored', databaseUrl: pg.url('restored'), sandbox, appSecret: SECRET });
   try {

