@@ -1,4 +1,5 @@
 /** What a soak run is told (environment variables) and the settings it gives the service. */
+import path from 'node:path';
 
 function number(name: string, fallback: number, min: number, max: number): number {
   const raw = process.env[name];
@@ -25,6 +26,13 @@ export interface SoakConfig {
   resultsFile: string;
   /** SOAK_KEEP (0): keep the deployments' data folders at the end (their Postgres servers stopped) for inspection. */
   keep: boolean;
+  /** SOAK_HEAP_SNAPSHOTS (off): a folder (`1`: dist/soak-heap) for each service process's heap snapshots, taken a third of the way into the load and at its end (bench/soak/heap.ts). */
+  heapSnapshots: string | null;
+}
+
+function heapFolder(raw: string | undefined): string | null {
+  if (!raw || ['0', 'false', 'no'].includes(raw.toLowerCase())) return null;
+  return path.resolve(['1', 'true', 'yes'].includes(raw.toLowerCase()) ? 'dist/soak-heap' : raw);
 }
 
 export function soakConfig(): SoakConfig {
@@ -40,6 +48,7 @@ export function soakConfig(): SoakConfig {
     record: !['0', 'false', 'no'].includes((process.env.SOAK_RECORD ?? '1').toLowerCase()),
     resultsFile: process.env.SOAK_RESULTS || 'dist/soak-results.json',
     keep: ['1', 'true', 'yes'].includes((process.env.SOAK_KEEP ?? '0').toLowerCase()),
+    heapSnapshots: heapFolder(process.env.SOAK_HEAP_SNAPSHOTS),
   };
 }
 

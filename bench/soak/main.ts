@@ -14,6 +14,7 @@ import { soakConfig } from './config';
 import { Deployment, embeddedDeployment, ownDeployment } from './deployments';
 import { Faults, plan } from './faults';
 import { startLoad } from './load';
+import { HeapSnapshot, pairs, takeHeapSnapshots } from './heap';
 import { ManualDispatch } from './merchant';
 import { Monitor } from './monitor';
 import { ROOT, startSuppliers, Suppliers } from './programs';
@@ -68,6 +69,9 @@ async function run(): Promise<number> {
     const loops = startLoad(stores, cats, shoppers, dispatch, side, random);
     const rerouting = reroutingLoad(stores, { suppliers, cats, shoppers, dispatch, random });
     const timers = plan(durationMs, cfg.databases, random).map((p) => setTimeout(() => faults.inject(p.kind, p.at), p.at));
+    const heap: HeapSnapshot[] = [];
+    const heapDir = cfg.heapSnapshots;
+    const early = heapDir ? setTimeout(() => void takeHeapSnapshots(deployments, heapDir, 'early', Math.round(durationMs / 3000)).then((s) => heap.push(...s)), durationMs / 3) : null;
     const progress = setInterval(() => say(`${Math.round((Date.now() - t0) / 1000)} s: ${shoppers.orders.length} orders, ${[...faults.injected.values()].reduce((a, b) => a + b, 0)} faults`), 60000);
     await sleep(durationMs);
     timers.forEach(clearTimeout);
@@ -75,6 +79,8 @@ async function run(): Promise<number> {
     rerouting.stop();
     await loops.stopBuying();
     monitor.stop();
+    if (early) clearTimeout(early);
+    if (heapDir) heap.push(...(await takeHeapSnapshots(deployments, heapDir, 'late', Math.round((Date.now() - t0) / 1000))));
     say(`load done: ${shoppers.orders.length} orders; waiting out the faults under way, then settling (at most ${cfg.settleSeconds} s)`);
     await faults.drain();
     await faults.clear();
@@ -88,13 +94,15 @@ async function run(): Promise<number> {
     for (const line of faults.log) say(`fault at ${line}`);
     for (const [k, n] of loops.errors) say(`load error ×${n}: ${k}`);
     for (const d of deployments) for (const p of d.processes) say(`${p.name}: ${p.incarnations.length} starts (${p.incarnations.map((x) => x.end ?? 'running').join(', ')}); warnings: ${[...p.warnings].map(([m, n]) => `${m} ×${n}`).join('; ') || 'none'}`);
+    for (const h of heap) say(`heap snapshot ${h.label} of ${h.process} (pid ${h.pid}) at ${h.at} s, VmRSS ${h.rssMb} MB: ${h.file} (${h.megabytes} MB)`);
+    for (const [a, b] of pairs(heap)) say(`what grew in ${a.process}: node --max-old-space-size=8192 dist/bench/soak/heap-diff.js ${a.file} ${b.file}`);
     say(`load: ${loadLine}; settled in ${settled.seconds} s${settled.drained ? '' : `, bound reached with ${settled.left.join('; ')}`}`);
     for (const v of verdicts) {
       say(`${v.held ? 'held  ' : 'BROKEN'} ${v.name}: ${v.checked}`);
       for (const f of v.failures) say(`  ${f}`);
     }
     const samples = monitor.series.map((x) => ({ name: x.name, kind: x.kind, pid: x.pid, values: x.samples.map((v) => [Math.round((v.at - t0) / 1000), Math.round(v.value)]) }));
-    writeResults(cfg.resultsFile, verdicts, { summary: summaryLine(report), seed, faults: Object.fromEntries(faults.injected), faultLog: faults.log, samples });
+    writeResults(cfg.resultsFile, verdicts, { summary: summaryLine(report), seed, faults: Object.fromEntries(faults.injected), faultLog: faults.log, samples, heapSnapshots: heap });
     if (cfg.record) recordRun(report);
     process.stdout.write(`${summaryLine(report)}\n`);
     return verdicts.every((v) => v.held) ? 0 : 1;

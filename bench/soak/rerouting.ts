@@ -26,11 +26,12 @@ import { gather, ServiceSupplierOrder } from './records';
 import type { PlacedOrder, Shoppers } from './shoppers';
 import { aeOrders, cjRecords, sandboxRecords } from './supplier-side';
 import type { Store } from './world';
+import { ROUTING_KINDS, ROUTING_PLAN, routedByRule, RoutingKind } from './routing';
 
 export const REROUTING_IN_SOAK = true;
 
-type Kind = 'sandbox→cj by rule' | 'cj→sandbox by rule' | 'cj→sandbox by hand';
-const KINDS: Kind[] = ['sandbox→cj by rule', 'cj→sandbox by rule', 'cj→sandbox by hand'];
+type Kind = 'sandbox→cj by rule' | 'cj→sandbox by rule' | 'cj→sandbox by hand' | RoutingKind;
+const KINDS: Kind[] = ['sandbox→cj by rule', 'cj→sandbox by rule', 'cj→sandbox by hand', ...ROUTING_KINDS];
 const COST_LIMIT_MINOR = 50000;
 const DESTINATION = { name: 'Ada Lovelace', line1: '12 Analytical Street', city: 'Springfield', region: 'IL', postalCode: '62701', country: 'US', phone: '+1 555 010 0199', email: 'ada@example.test' };
 
@@ -68,10 +69,10 @@ export class ReroutingLoad {
     void this.every(30000, () => this.sample());
   }
 
-  /** The store's six offers at the ends of the catalogues: per kind, its primary and its alternate. */
+  /** The store's ten offers at the ends of the catalogues: per kind, its primary and its alternate (./routing.ts's last). */
   private offers(store: Store): Offer[] {
-    const at = (name: SupplierName, k: number) => this.c.cats[name][this.c.cats[name].length - 1 - (3 * (store.index - 1) + k)];
-    return [at('sandbox', 0), at('cj', 0), at('cj', 1), at('sandbox', 1), at('cj', 2), at('sandbox', 2)];
+    const at = (name: SupplierName, k: number) => this.c.cats[name][this.c.cats[name].length - 1 - (5 * (store.index - 1) + k)];
+    return [at('sandbox', 0), at('cj', 0), at('cj', 1), at('sandbox', 1), at('cj', 2), at('sandbox', 2), at('sandbox', 3), at('cj', 3), at('sandbox', 4), at('cj', 4)];
   }
 
   private count(where: string, err: unknown): void {
@@ -94,9 +95,9 @@ export class ReroutingLoad {
 
   private async storeLoop(store: Store): Promise<void> {
     const planned: Planned[] = [];
-    const [sbxA, cjA, cjB, sbxB, cjC, sbxC] = this.offers(store);
+    const [sbxA, cjA, cjB, sbxB, cjC, sbxC, sbxD, cjD, sbxE, cjE] = this.offers(store);
     const s = this.c.suppliers;
-    const sandboxAt = (o: Offer, stock: number) => control(s.sandbox.control, 'POST', `/variants/${o.supplierVariantId}`, { costMinor: 2000, stock });
+    const sandboxAt = (o: Offer, stock: number, costMinor = 2000) => control(s.sandbox.control, 'POST', `/variants/${o.supplierVariantId}`, { costMinor, stock });
     const cjAt = (o: Offer, sellPrice: string, stock: number) => control(s.cj.control, 'POST', `/variants/${o.supplierVariantId}`, { sellPrice, stock });
     try {
       await store.api.patiently('PUT', `/api/store-suppliers/${store.storeId}/${store.conns.cj}/automation`, {
@@ -110,6 +111,12 @@ export class ReroutingLoad {
       // The primaries fail from now on: stock 0 at the sandbox and at CJ.
       if (a) await sandboxAt(sbxA, 0);
       if (c) await cjAt(cjC, '20.00', 0);
+      const routed: Array<[RoutingKind, Offer, Offer]> = [['sandbox→cj by routing', sbxD, cjD], ['sandbox kept by routing', sbxE, cjE]];
+      for (const [kind, primary, alternate] of routed) {
+        await Promise.all([sandboxAt(primary, 1000, ROUTING_PLAN[kind].sandboxCostMinor), cjAt(alternate, ROUTING_PLAN[kind].cjSellPrice, 500)]);
+        const p = await this.linked(store, kind, primary, 'sandbox', { ...alternate, connectionId: store.conns.cj }, ROUTING_PLAN[kind].routing);
+        if (p) planned.push(p);
+      }
       planned.push(...[a, b, c].filter((p): p is Planned => !!p));
     } catch (err) {
       this.count(`store ${store.index} set-up`, err);
@@ -121,7 +128,7 @@ export class ReroutingLoad {
   }
 
   /** Imports the offer (2 credits, in the credit book) and names its alternate; answers the plan, or null. */
-  private async linked(store: Store, kind: Kind, offer: Offer, supplier: SupplierName, alternate: Offer & { connectionId: string }): Promise<Planned | null> {
+  private async linked(store: Store, kind: Kind, offer: Offer, supplier: SupplierName, alternate: Offer & { connectionId: string }, routing?: Record<string, unknown>): Promise<Planned | null> {
     const { api, owner, storeId } = store;
     const links = () => api.patiently<{ result: { items: Array<{ id: string; supplierProductId: string }> } }>('GET', `/api/store-suppliers/${storeId}/links?connectionId=${store.conns[supplier]}&pageSize=100`, { key: owner.key });
     const a = await api.charged<{ result: { products: Array<{ id: string; variants: Array<{ id: string }> }> } }>(
@@ -134,7 +141,7 @@ export class ReroutingLoad {
     if (!made) return null;
     const link = (await links()).body.result.items.find((l) => l.supplierProductId === offer.supplierProductId);
     if (!link) return null;
-    const set = await api.patiently('PUT', `/api/store-suppliers/${storeId}/links/${link.id}`, { key: owner.key, body: { alternates: [{ storeVariantId: made.variants[0].id, ...alternate }] } });
+    const set = await api.patiently('PUT', `/api/store-suppliers/${storeId}/links/${link.id}`, { key: owner.key, body: { alternates: [{ storeVariantId: made.variants[0].id, ...alternate }], ...(routing ? { routing } : {}) } });
     if (set.status !== 200) throw new Error(`alternates of ${kind}: ${set.status} ${set.text.slice(0, 200)}`);
     return { store, kind, productId: made.id, variantId: made.variants[0].id };
   }
@@ -175,7 +182,7 @@ export class ReroutingLoad {
           const r = await store.api.call('POST', `/api/store-suppliers/${store.storeId}/orders/${so._id}/reroute`, { key: store.owner.key, body: {}, headers: { Prefer: 'respond-async' } });
           if (r.status === 200 || r.status === 202) this.askedByHand.push({ supplierOrderId: so._id, storeIndex: store.index, status: r.status });
           open = true;
-        } else if (so.integrationId === store.conns.cj && so.status === 'submitted' && so.payment.status === 'unpaid' && so.events[0]?.details?.trigger === 'reroute') {
+        } else if (so.integrationId === store.conns.cj && so.status === 'submitted' && so.payment.status === 'unpaid' && ['reroute', 'routing'].includes(String(so.events[0]?.details?.trigger))) {
           const r = await store.api.call('POST', `/api/store-suppliers/${store.storeId}/orders/${so._id}/pay`, { key: store.owner.key, headers: { Prefer: 'respond-async' } });
           if (r.status === 200 || r.status === 202) this.paid++;
           open = true;
@@ -232,5 +239,6 @@ export async function reroutingInvariants(stores: Store[], load: ReroutingLoad |
     }
   }
   process.stderr.write(`soak: rerouting: ${load.provoked.length} orders to reroute (${kinds}), ${load.askedByHand.length} reroutes asked by hand, ${load.paid} alternates paid by hand; ${load.summary()}\n`);
-  return [noTwoLiveAcrossSuppliers(g, load.sampled), ended.verdict, noAlternateTwice(g)];
+  const routedOrders = load.provoked.filter((p) => (ROUTING_KINDS as readonly string[]).includes(p.plan.kind)).length;
+  return [noTwoLiveAcrossSuppliers(g, load.sampled), ended.verdict, noAlternateTwice(g), routedByRule(g, routedOrders)];
 }

@@ -6,6 +6,7 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
 import { sleep } from './api';
+import { soakConfig } from './config';
 import { ROOT } from './programs';
 import { SERVICE_NODE_FLAGS } from '../../server/platform/node-support';
 
@@ -62,6 +63,13 @@ export class Supervised {
     if (this.proc && this.proc.exitCode === null && this.proc.signalCode === null) this.proc.kill('SIGKILL');
   }
 
+  /** Asks a running process for a heap snapshot (started with SOAK_HEAP_SNAPSHOTS); its pid, or null when none runs. */
+  signalHeapSnapshot(): number | null {
+    if (!this.proc?.pid || this.proc.exitCode !== null || this.proc.signalCode !== null) return null;
+    this.proc.kill('SIGUSR2');
+    return this.proc.pid;
+  }
+
   /** No more restarts (a Ctrl-C reaches every process of the terminal's group at once: none may come back). */
   halt(): void {
     this.stopping = true;
@@ -79,7 +87,10 @@ export class Supervised {
   }
 
   private spawnOnce(): void {
-    const proc = spawn(process.execPath, [...SERVICE_NODE_FLAGS, MAIN, '--role', this.role], { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const heapDir = soakConfig().heapSnapshots;
+    // SOAK_HEAP_SNAPSHOTS: SIGUSR2 makes V8 write a heap snapshot into that folder (bench/soak/heap.ts).
+    const heapFlags = heapDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${heapDir}`] : [];
+    const proc = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...heapFlags, MAIN, '--role', this.role], { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
     this.proc = proc;
     this.ready = false;
     const life: Incarnation = { pid: proc.pid ?? 0, startedAt: Date.now(), endedAt: null, end: null };

@@ -1,0 +1,34 @@
+/**
+ * The soak's routing check can fail (bench/soak/routing.ts): a choice that broke its rule, a part chosen for twice,
+ * and items held away from the chosen supplier each break "every routing choice kept its rule, once per part".
+ */
+import { brokenChoice, routedByRule } from '../../bench/soak/routing';
+import type { Gathered, ServiceSupplierOrder } from '../../bench/soak/records';
+import type { Store } from '../../bench/soak/world';
+
+const store = { index: 1 } as Store;
+const quote = (connectionId: string, storeTotalMinor: number, maxDays: number) => ({ connectionId, storeCurrency: 'USD', storeTotalMinor, maxDays });
+const cheapest = { supplierOrderId: 'a1', rule: 'lowestLandedCost' as const, connectionId: 'cj', candidates: [quote('cj', 1500, 12), quote('sbx', 6500, 8)] };
+
+function records(events: Array<{ type: string; details?: Record<string, unknown> }>, heldBy: string): Gathered {
+  const first = { _id: 'a1', orderId: 'o1', fulfilmentGroupKey: 'supplier:sbx', supplierKey: 'sandbox', status: 'cancelled', reviewReason: null, supplierOrderNumber: 'ss-a1-1', supplierOrderId: null, payment: { status: 'unpaid' }, attempt: 1, store, integrationId: 'sbx', events } as ServiceSupplierOrder & { store: Store };
+  const second = { ...first, _id: 'b1', status: 'confirmed', supplierKey: 'cj', supplierOrderNumber: 'ss-b1-1', integrationId: heldBy, events: [{ type: 'created', details: { trigger: 'routing', reroutedFrom: { from: { supplierOrderId: 'a1' } } } }] };
+  return { sandbox: { orders: [], payments: [], refunds: [] }, cj: { orders: [], payments: [] }, aliexpress: [], printful: [], supplierOrders: new Map([['a1', first], ['b1', second]]), byNumberStem: new Map() };
+}
+
+test('a choice that kept its rule holds; one that broke it says how', () => {
+  expect(brokenChoice(cheapest)).toBeNull();
+  expect(brokenChoice({ ...cheapest, connectionId: 'sbx' })).toBe('chose 6500 when 1500 was quoted');
+  const fastest = { ...cheapest, rule: 'fastest' as const, maxCostAboveCheapestPercent: 10 };
+  expect(brokenChoice(fastest)).toBeNull(); // the faster one costs far above the cap
+  expect(brokenChoice({ ...fastest, maxCostAboveCheapestPercent: 400 })).toBe('chose 12 days when 8 were within the cap');
+  expect(brokenChoice({ ...cheapest, candidates: [quote('cj', 1500, 12), { ...quote('sbx', 900, 8), storeCurrency: 'EUR' }] })).toMatch(/not comparable/);
+});
+
+test('the soak check holds for a part routed once to where its items went, and breaks otherwise', () => {
+  const routed = { type: 'routed', details: cheapest };
+  expect(routedByRule(records([routed, { type: 'routedAway' }], 'cj'), 1)).toMatchObject({ held: true });
+  expect(routedByRule(records([routed, { type: 'routedAway' }], 'sbx'), 1).failures[0]).toMatch(/routed to connection cj, but are held by b1 \(sbx/);
+  expect(routedByRule(records([routed, { type: 'routed', details: { ...cheapest, supplierOrderId: 'b1' } }], 'cj'), 1).failures[0]).toMatch(/routed 2 times/);
+  expect(routedByRule(records([], 'cj'), 6).failures[0]).toMatch(/not one part routed/);
+});
