@@ -1,6 +1,6 @@
 /**
  * The soak's routing check can fail (bench/soak/routing.ts): a choice that broke its rule, a part chosen for twice,
- * and items held away from the chosen supplier each break "every routing choice kept its rule, once per part".
+ * and items moved elsewhere than the chosen supplier each break "every routing choice kept its rule, once per part".
  */
 import { brokenChoice, routedByRule } from '../../bench/soak/routing';
 import type { Gathered, ServiceSupplierOrder } from '../../bench/soak/records';
@@ -28,7 +28,7 @@ test('a choice that kept its rule holds; one that broke it says how', () => {
 test('the soak check holds for a part routed once to where its items went, and breaks otherwise', () => {
   const routed = { type: 'routed', details: cheapest };
   expect(routedByRule(records([routed, { type: 'routedAway' }], 'cj'), 1)).toMatchObject({ held: true });
-  expect(routedByRule(records([routed, { type: 'routedAway' }], 'sbx'), 1).failures[0]).toMatch(/routed to connection cj, but are held by b1 \(sbx/);
+  expect(routedByRule(records([routed, { type: 'routedAway' }], 'sbx'), 1).failures[0]).toMatch(/routed to connection cj, but moved to b1 on sbx/);
   expect(routedByRule(records([routed, { type: 'routed', details: { ...cheapest, supplierOrderId: 'b1' } }], 'cj'), 1).failures[0]).toMatch(/routed 2 times/);
   expect(routedByRule(records([], 'cj'), 6).failures[0]).toMatch(/not one part routed/);
 });
