@@ -32,7 +32,6 @@ import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -41,6 +40,7 @@ import { instantChecks } from './checks-instant.mjs';
 import { importTestStepWorkflows, ownerSession, testStepChecks } from './checks-test-step.mjs';
 import { nodeRunChecks } from './checks-node-runs.mjs';
 import { CACHE, ensureN8n, ensureNode, MATRIX } from './runtimes.mjs';
+import { freePort } from '../support/free-port.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RUNTIME = process.argv[2] ? MATRIX.find((m) => m.n8n === process.argv[2]) : MATRIX[0];
@@ -121,36 +121,6 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 // ---------------------------------------------------------------- processes
 
-/**
- * A port nothing listens on, below the kernel's ephemeral range: a port that `listen(0)` hands out is one an outgoing
- * connection may take before the program given it listens (a loaded CI run lost an embedded Postgres's port so).
- */
-async function freePort() {
-	let low = 32768;
-	try {
-		low = Number(fs.readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || low;
-	} catch {
-		/* not Linux: the usual range */
-	}
-	const tryPort = (port) =>
-		new Promise((resolve) => {
-			const srv = net.createServer();
-			srv.once('error', () => resolve(null));
-			srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(port)));
-		});
-	for (let i = 0; i < 100; i++) {
-		const port = await tryPort(10000 + Math.floor(Math.random() * Math.max(1, low - 10000)));
-		if (port) return port;
-	}
-	return new Promise((resolve, reject) => {
-		const srv = net.createServer();
-		srv.listen(0, '127.0.0.1', () => {
-			const port = srv.address().port;
-			srv.close(() => resolve(port));
-		});
-		srv.on('error', reject);
-	});
-}
 
 /** Runs a command to its end; answers { code, stdout, stderr }. */
 function run(cmd, args, { cwd = ROOT, env = process.env, timeoutMs = 120000, echo = false } = {}) {
