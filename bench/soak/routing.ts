@@ -40,10 +40,14 @@ interface Choice {
   candidates: Quote[];
 }
 
-/** Why a choice breaks its rule, or null. Amounts compared only in the store's currency, each candidate's own. */
-export function brokenChoice(c: Choice): string | null {
+/**
+ * Why a choice breaks its rule, or null. Amounts compared only in the store's currency, each candidate's own. With no
+ * candidate quoted (every quote failed or came late) the part stays with its primary, the connection of the order
+ * that made the choice.
+ */
+export function brokenChoice(c: Choice, primaryConnectionId: string | undefined): string | null {
   const q = c.candidates;
-  if (!q.length) return 'no candidate, yet a supplier chosen';
+  if (!q.length) return c.connectionId === primaryConnectionId ? null : `no candidate quoted, yet connection ${c.connectionId} chosen over the primary ${primaryConnectionId}`;
   if (new Set(q.map((x) => x.storeCurrency)).size !== 1) return `candidates in ${[...new Set(q.map((x) => x.storeCurrency))].join(' and ')}: not comparable`;
   const chosen = q.find((x) => x.connectionId === c.connectionId);
   if (!chosen) return `chose connection ${c.connectionId}, which is no candidate`;
@@ -81,7 +85,8 @@ export function routedByRule(g: Gathered, ordered: number): Verdict {
     routed++;
     if (c.choices.size > 1) failures.push(`the items first sent as supplier order ${chain} were routed ${c.choices.size} times (by ${[...c.choices.keys()].join(', ')})`);
     for (const choice of c.choices.values()) {
-      const why = brokenChoice(choice);
+      const maker = g.supplierOrders.get(choice.supplierOrderId);
+      const why = brokenChoice(choice, maker && connectionOf(maker));
       if (why) failures.push(`supplier order ${choice.supplierOrderId}: its ${choice.rule} choice ${why}`);
     }
     const choice = [...c.choices.values()][0];

@@ -17,12 +17,15 @@ function records(events: Array<{ type: string; details?: Record<string, unknown>
 }
 
 test('a choice that kept its rule holds; one that broke it says how', () => {
-  expect(brokenChoice(cheapest)).toBeNull();
-  expect(brokenChoice({ ...cheapest, connectionId: 'sbx' })).toBe('chose 6500 when 1500 was quoted');
+  expect(brokenChoice(cheapest, 'sbx')).toBeNull();
+  expect(brokenChoice({ ...cheapest, connectionId: 'sbx' }, 'sbx')).toBe('chose 6500 when 1500 was quoted');
   const fastest = { ...cheapest, rule: 'fastest' as const, maxCostAboveCheapestPercent: 10 };
-  expect(brokenChoice(fastest)).toBeNull(); // the faster one costs far above the cap
-  expect(brokenChoice({ ...fastest, maxCostAboveCheapestPercent: 400 })).toBe('chose 12 days when 8 were within the cap');
-  expect(brokenChoice({ ...cheapest, candidates: [quote('cj', 1500, 12), { ...quote('sbx', 900, 8), storeCurrency: 'EUR' }] })).toMatch(/not comparable/);
+  expect(brokenChoice(fastest, 'sbx')).toBeNull(); // the faster one costs far above the cap
+  expect(brokenChoice({ ...fastest, maxCostAboveCheapestPercent: 400 }, 'sbx')).toBe('chose 12 days when 8 were within the cap');
+  expect(brokenChoice({ ...cheapest, candidates: [quote('cj', 1500, 12), { ...quote('sbx', 900, 8), storeCurrency: 'EUR' }] }, 'sbx')).toMatch(/not comparable/);
+  // Every quote failed: the part stays with its primary, and only there.
+  expect(brokenChoice({ ...fastest, candidates: [], connectionId: 'sbx' }, 'sbx')).toBeNull();
+  expect(brokenChoice({ ...fastest, candidates: [], connectionId: 'cj' }, 'sbx')).toBe('no candidate quoted, yet connection cj chosen over the primary sbx');
 });
 
 test('the soak check holds for a part routed once to where its items went, and breaks otherwise', () => {
