@@ -7,7 +7,7 @@ import { UnlinkDisconnected1764201600182 } from '../migrations/1764201600182-Unl
 import { ImportJobCredit1764374400000 } from '../migrations/1764374400000-ImportJobCredit';
 import { LinkAlternates1764892800340 } from '../migrations/1764892800340-LinkAlternates';
 import { LinkRouting1765324800421 } from '../migrations/1765324800421-LinkRouting';
-import { type ProductReadBack, READBACK_QUEUES } from '../notifications';
+import { type ProductReadBack, READBACK_CONCURRENCY, READBACK_QUEUES } from '../notifications';
 import { domainModule, type Platform } from '../platform/domain';
 import { type Boss, POLLING } from '../platform/jobs';
 import type { ProductService } from '../stores/products';
@@ -65,7 +65,7 @@ export const catalogueModule = domainModule({
           const result = await catalogueSync.syncConnection(job.data);
           log.info({ connectionId: job.data.connectionId, ...result }, 'connection links synced');
         });
-        await boss.work<ProductReadBack>(READBACK_QUEUES.product, POLLING, async ([job]) => {
+        await boss.work<ProductReadBack>(READBACK_QUEUES.product, { ...POLLING, localConcurrency: READBACK_CONCURRENCY }, async ([job]) => {
           await catalogueSync.readBackProduct(job.data);
         });
       },

@@ -8,7 +8,7 @@ import { LandedCosts1765324800000 } from '../migrations/1765324800000-LandedCost
 import { SupplierOrderReturns1765324800500 } from '../migrations/1765324800500-SupplierOrderReturns';
 import { DispatchRouting } from './routing';
 import { SupplierOrderRouting1765324800900 } from '../migrations/1765324800900-SupplierOrderRouting';
-import { type OrderReadBack, READBACK_QUEUES } from '../notifications';
+import { type OrderReadBack, READBACK_CONCURRENCY, READBACK_QUEUES } from '../notifications';
 import type { OrderService, PartMoves, SupplierOrdersOfOrders } from '../orders';
 import { domainModule, type Platform } from '../platform/domain';
 import { failpoint } from '../platform/failpoints';
@@ -73,7 +73,7 @@ export const dispatchModule = domainModule({
     const commands = new DispatchCommands(records, queue, waiter, orders);
     const rerouter = new Rerouter(records, deps.connections.gateway, async (so) => void (await queue.request(so)), deps.identity.storeDropshipping, deps.rates.rates);
     const job = new DispatchJob(records, deps.connections.gateway, registry, deps.payments.captures, { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds }, log, rerouter, deps.rates.rates,
-      new DispatchRouting(records, deps.connections.gateway, deps.rates.rates, config.routingQuoteTimeoutMs, async (so) => void (await queue.request(so))));
+      new DispatchRouting(records, deps.connections.gateway, deps.rates.rates, config.routingQuoteTimeoutMs, async (so) => void (await queue.request(so))), p.standbys);
     const rewind = new RewindWatch(db, records, registry, log);
     const sweeper = new DispatchSweeper(records, queue, rewind, { intervalMs: config.dispatchSweepSeconds * 1000, staleSeconds: config.dispatchSweepStaleSeconds }, log, deps.rates.rates);
     const subscriptions = new DispatchSubscriptions(orders, records, commands, queue, deps.identity.storeDropshipping, log);
@@ -110,7 +110,7 @@ export const dispatchModule = domainModule({
         await rewind.check();
         runner.start();
         sweeper.start();
-        await boss.work<OrderReadBack>(READBACK_QUEUES.order, POLLING, async ([j]) => {
+        await boss.work<OrderReadBack>(READBACK_QUEUES.order, { ...POLLING, localConcurrency: READBACK_CONCURRENCY }, async ([j]) => {
           failpoint('dispatch.readBack');
           await job.readBack(j.data.connectionId, j.data.supplierOrderId, j.data.storeId);
         });

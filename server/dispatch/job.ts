@@ -1,6 +1,7 @@
-import { ApiError } from '../platform/errors';
+import { ApiError, errors } from '../platform/errors';
 import { failpoint } from '../platform/failpoints';
 import type { Logger } from '../platform/logger';
+import type { Standbys } from '../platform/standbys';
 import type { SupplierGateway } from '../connections';
 import { CircuitOpenError } from '../connections';
 import type { SupplierOrderSnapshot } from '../suppliers/adapter';
@@ -9,7 +10,7 @@ import type { SupplierRegistry } from '../suppliers/registry';
 import type { CaptureOutcome } from '../payments';
 import { ConnectionPause, Pause, runPreChecks } from './prechecks';
 import type { SupplierOrderRecords, Work } from './records';
-import type { ReviewReason } from './review-reasons';
+import { reasonFor } from './review-reasons';
 import { pausedFor, type Rerouter } from './reroute';
 import { FINAL } from './state-machine';
 import { type LandedCost, landedOfAnswer, type StoreRates } from './landed';
@@ -21,25 +22,6 @@ import { DispatchEvent, failure } from './transition';
 interface DispatchSettings {
   retryLimit: number;
   retryBaseSeconds: number;
-}
-
-/** Supplier answers that pause an order for a person, by error kind. */
-function reasonFor(err: SupplierError): ReviewReason | null {
-  switch (err.kind) {
-    case 'insufficientBalance':
-    case 'variantUnavailable':
-    case 'destinationUnsupported':
-      return err.kind;
-    case 'refused':
-    case 'credentialsRejected':
-    case 'notSupported':
-      return 'supplierRefused';
-    // Nothing can be ordered on that supplier account (the gateway switched the connection off): a person acts.
-    case 'accountUnusable':
-      return 'connectionMissing';
-    default:
-      return null;
-  }
 }
 
 const isConflict = (err: unknown) => err instanceof ApiError && err.code === 'concurrentChange';
@@ -64,6 +46,7 @@ export class DispatchJob {
     private readonly rerouter: Pick<Rerouter, 'run'>,
     private readonly rates: StoreRates,
     private readonly routing: Pick<DispatchRouting, 'route'>,
+    private readonly standbys: Pick<Standbys, 'confirmed'>,
   ) {}
 
   async run(supplierOrderId: string, storeId?: string): Promise<void> {
@@ -143,6 +126,7 @@ export class DispatchJob {
       failpoint('dispatch.afterCreate', so.id);
       return this.answered(so, found, 'foundAtSupplier', number, sent, { storeCurrency: w.storeCurrency, confirmation }, carry);
     }
+    await this.held(so);
     let created: SupplierOrderSnapshot;
     try {
       created = await this.gateway.call(conn, (a, ctx) =>
@@ -158,6 +142,17 @@ export class DispatchJob {
     }
     failpoint('dispatch.afterCreate', so.id);
     return this.answered(so, created, 'createdAtSupplier', number, sent, { storeCurrency: w.storeCurrency, confirmation }, carry);
+  }
+
+  /**
+   * A number's first use waits until the standbys hold the record that names it, then reads the record again (a
+   * failover meanwhile may have taken it back, and the standbys asked were the promoted server's): an order made from
+   * a record that was lost would be one no record finds again (docs/decisions.md, "A database that fails over").
+   */
+  private async held(so: SupplierOrder): Promise<void> {
+    if (!(await this.standbys.confirmed())) throw new Error('a database standby has not confirmed the supplier order record yet: it is not sent until one has');
+    const now = await this.records.load(so.id, so.storeId);
+    if (!now || now.status !== so.status || now.supplierOrderNumber !== so.supplierOrderNumber) throw errors.conflict('concurrentChange', 'The supplier order changed meanwhile; read it again.');
   }
 
   /** Reads the supplier's own status first: an order already paid there is recorded, never paid again. */

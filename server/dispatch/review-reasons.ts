@@ -1,4 +1,6 @@
 // The review reasons, their flags and their words live in the vocabulary (one module for the service, the console and the node).
+import type { SupplierError } from '../suppliers/errors';
+import type { ReviewReason } from '../platform/vocabulary/review-reasons';
 export { REVIEW_REASONS, type ReviewReason } from '../platform/vocabulary/review-reasons';
 
 /** Money and percentages as the service writes them ("$71.72", "CA$1,204.00", "10%"): kept whole by the cleaning. */
@@ -20,4 +22,23 @@ export function cleanReviewMessage(message: string): string {
     .replace(/\b\d{1,5}\s+(?:[A-Z][\w'-]*\s){0,4}(?:street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|way|court|ct|place|pl|square|sq|terrace|close)\b\.?/gi, '[address]')
     .replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept[Number(i)])
     .slice(0, 500);
+}
+
+/** Supplier answers that pause an order for a person, by error kind. */
+export function reasonFor(err: SupplierError): ReviewReason | null {
+  switch (err.kind) {
+    case 'insufficientBalance':
+    case 'variantUnavailable':
+    case 'destinationUnsupported':
+      return err.kind;
+    case 'refused':
+    case 'credentialsRejected':
+    case 'notSupported':
+      return 'supplierRefused';
+    // Nothing can be ordered on that supplier account (the gateway switched the connection off): a person acts.
+    case 'accountUnusable':
+      return 'connectionMissing';
+    default:
+      return null;
+  }
 }

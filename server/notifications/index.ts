@@ -7,7 +7,7 @@ import { NotificationService } from './service';
 
 // The read-backs a notification asks for are run by the domains that own what is read back (the catalogue: products;
 // dispatch: supplier orders), on these queues.
-export { READBACK_QUEUES, readBackKey } from './queues';
+export { READBACK_CONCURRENCY, READBACK_QUEUES, readBackKey } from './queues';
 export type { OrderReadBack, ProductReadBack } from './service';
 
 /** What suppliers send: the notification address, and the read-backs it queues. */

@@ -15,3 +15,9 @@ export const NOTIFICATION_QUEUES: QueueSpec[] = [
   { name: READBACK_QUEUES.order, policy: 'stately', retryLimit: 5, retryDelay: 30, retryBackoff: true, heartbeatSeconds: 10, notify: true },
   { name: READBACK_QUEUES.product, policy: 'stately', retryLimit: 5, retryDelay: 30, retryBackoff: true, heartbeatSeconds: 10, notify: true },
 ];
+
+/**
+ * Read-backs each worker runs at once: one supplier that answers slowly (a read-back waits up to the supplier time-out,
+ * retries included) must not hold every other connection's read-backs behind it.
+ */
+export const READBACK_CONCURRENCY = 4;
