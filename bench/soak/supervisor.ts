@@ -4,6 +4,7 @@
  * away), each start waiting until it says it is ready.
  */
 import { ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { sleep } from './api';
 import { soakConfig } from './config';
@@ -96,7 +97,12 @@ export class Supervised {
     const life: Incarnation = { pid: proc.pid ?? 0, startedAt: Date.now(), endedAt: null, end: null };
     this.incarnations.push(life);
     let buffer = '';
+    // SOAK_LOG_DIR: every line each process writes, kept for reading a broken invariant's record afterwards.
+    const logDir = process.env.SOAK_LOG_DIR;
+    const logFile = logDir ? path.join(logDir, `${this.name.replace(/[^\w.-]+/g, '-')}.log`) : null;
+    if (logFile) fs.mkdirSync(logDir!, { recursive: true });
     proc.stdout!.on('data', (chunk: Buffer) => {
+      if (logFile) fs.appendFileSync(logFile, chunk);
       buffer += chunk.toString('utf8');
       let nl: number;
       while ((nl = buffer.indexOf('\n')) >= 0) {
