@@ -6,12 +6,11 @@
  * record names, and the part, routed again after the failover under another number, a second one. The suppliers'
  * own records are what the test reads: one live order per part in all, each answering to a record of the service.
  */
-import { Pool } from 'pg';
 import { RunningFakeCj, startFakeCj } from '../fakes/cj';
 import { eventually, leakScanTest, Sandbox, Service, startSandbox, startService } from '../support/harness';
 import { placeOrder, received } from '../support/orders';
 import { cjControl, openRerouteShop } from '../support/reroute';
-import { ReplicatedPostgres } from '../support/replication';
+import { ReplicatedPostgres, rowsAt } from '../support/replication';
 
 const PARTS = 4;
 /** CJ answers slowly, so each part's quotes, move and send all come after the cut. */
@@ -27,16 +26,6 @@ afterAll(async () => {
   await fake?.close();
   await pair?.destroy();
 });
-
-async function rowsOf(url: string, sql: string, params: unknown[]): Promise<any[]> {
-  const pool = new Pool({ connectionString: url, max: 1 });
-  pool.on('error', () => undefined);
-  try {
-    return (await pool.query(sql, params)).rows;
-  } finally {
-    await pool.end();
-  }
-}
 
 test('supplier orders a routing move made after the cut are sent only once a standby holds them: after the failover each part has one order in all, each one the service knows', async () => {
   pair = await ReplicatedPostgres.start();
@@ -64,19 +53,19 @@ test('supplier orders a routing move made after the cut are sent only once a sta
   pair.cutReplication();
   const moved = `SELECT count(*)::int AS n FROM supplier_orders WHERE store_id = $1 AND connection_id = $2`;
   // The moves are written (on the primary only), and their sends had time to reach CJ: a look-up and a create there.
-  await eventually(async () => ((await rowsOf(pair.primary.url('live'), moved, [shop.storeId, shop.cjConnId]))[0].n >= PARTS ? true : undefined), 60000, 'every part moved to CJ on the primary');
+  await eventually(async () => ((await rowsAt(pair.primary.url('live'), moved, [shop.storeId, shop.cjConnId]))[0].n >= PARTS ? true : undefined), 60000, 'every part moved to CJ on the primary');
   await eventually(async () => (svc.logs.filter((l) => String(l.err ?? '').includes('standby has not confirmed the supplier order record')).length >= PARTS || (await cjControl(fake, 'GET', '/received')).orders.length >= 2 ? true : undefined), 60000, 'the new orders sent or held');
   const { lostWalBytes } = await pair.failover();
   expect(lostWalBytes).toBeGreaterThan(0);
   // Moves were lost: on the promoted standby parts are at their primary again, never routed (a move made before the
   // cut, on a slow machine, is kept).
-  expect((await rowsOf(pair.standby.url('live'), moved, [shop.storeId, shop.cjConnId]))[0].n).toBeLessThan(PARTS);
+  expect((await rowsAt(pair.standby.url('live'), moved, [shop.storeId, shop.cjConnId]))[0].n).toBeLessThan(PARTS);
   await cjControl(fake, 'POST', '/faults', { latencyMs: 0 });
 
   // No restart: the parts are routed again and sent, each once.
   let last: any[] = [];
   const rows = await eventually(async () => {
-    last = await rowsOf(pair.url('live'), `SELECT id, order_id, connection_id, status, review_reason, step_due, supplier_order_number FROM supplier_orders WHERE store_id = $1`, [shop.storeId]);
+    last = await rowsAt(pair.url('live'), `SELECT id, order_id, connection_id, status, review_reason, step_due, supplier_order_number FROM supplier_orders WHERE store_id = $1`, [shop.storeId]);
     const live = last.filter((r) => r.connection_id === shop.cjConnId);
     return live.length === PARTS && live.every((r) => r.status === 'submitted' && !r.step_due) ? last : undefined;
   }, 120000, 'every part sent to CJ after the failover').catch((err) => {

@@ -11,7 +11,7 @@ import { eventually, leakScanTest, Sandbox, Service, startSandbox, startService 
 import { openShop, placeOrder, received } from '../support/orders';
 import { connectPayments, PaymentSandbox, startPaymentSandbox } from '../support/payments';
 import { Receiver } from '../support/receiver';
-import { ReplicatedPostgres } from '../support/replication';
+import { ReplicatedPostgres, rowsAt } from '../support/replication';
 import { FAST_EVENTS, inOrderPerResource, subscribe, verifiedEvents } from '../events/support';
 
 const PARTS = 8;
@@ -30,14 +30,7 @@ afterAll(async () => {
   await pair?.destroy();
 });
 
-async function count(url: string, sql: string, params: unknown[]): Promise<number> {
-  const pool = new Pool({ connectionString: url, max: 1 });
-  try {
-    return (await pool.query(sql, params)).rows[0].n;
-  } finally {
-    await pool.end();
-  }
-}
+const count = async (url: string, sql: string, params: unknown[]): Promise<number> => (await rowsAt<{ n: number }>(url, sql, params))[0].n;
 
 test('a failover that loses commits: one order and one payment per part at the supplier, one capture per shopper, events in order', async () => {
   pair = await ReplicatedPostgres.start();

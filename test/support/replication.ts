@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-explicit-any */
 /**
  * A primary with a streaming standby (Postgres's own asynchronous replication), reached through one address that a
  * failover switches, as a DNS name or a managed database's endpoint does: issue 43's failover drill. Debian's
@@ -20,6 +21,17 @@ async function one<T>(url: string, sql: string): Promise<T> {
   const pool = new Pool({ connectionString: url, max: 1 });
   try {
     return (await pool.query(sql)).rows[0] as T;
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Rows of one query on one server (the primary or the standby directly, or the front), on a connection of its own. */
+export async function rowsAt<T = any>(url: string, sql: string, params: unknown[] = []): Promise<T[]> {
+  const pool = new Pool({ connectionString: url, max: 1 });
+  pool.on('error', () => undefined);
+  try {
+    return (await pool.query(sql, params)).rows as T[];
   } finally {
     await pool.end();
   }
