@@ -113,7 +113,7 @@ export function buildHttpApp(s: Services) {
     operatorToken: s.config.operatorToken,
     metricsToken: s.config.metricsToken,
     openApiDocument,
-    durable: () => s.standbys.confirmed(),
+    durable: s.standbys,
     ready: async () => {
       await s.db.query('SELECT 1');
       return true;

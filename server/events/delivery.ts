@@ -49,7 +49,7 @@ export class DeliveryLoop {
     private readonly ownerAccess: OwnerAccess,
     private readonly config: DeliveryConfig,
     private readonly log: Logger,
-    private readonly standbys: Pick<Standbys, 'confirmed'>,
+    private readonly standbys: Pick<Standbys, 'confirmed' | 'epoch'>,
     /** The service's own subscribers (./reactions.ts), and the event types only they take. */
     private readonly reactions: { registry: Reactions; config: ReactionConfig; internalTypes: string[] },
   ) {
@@ -89,8 +89,9 @@ export class DeliveryLoop {
 
   private async claimAndSend(free: number): Promise<number> {
     const { perSubscription, perStore, timeoutMs } = this.config;
+    const since = this.standbys.epoch();
     const claimed = await claim(this.db, { limit: free, perSubscription, perStore, inFlight: this.inFlight, leaseMs: leaseMsOf(timeoutMs) });
-    if (claimed.length && !(await this.standbysConfirmed(leaseMsOf(timeoutMs) / 2))) {
+    if (claimed.length && !(await this.standbysConfirmed(leaseMsOf(timeoutMs) / 2, since))) {
       for (const c of claimed) this.fault(c, 'standbyBehind');
       return claimed.length;
     }
@@ -109,10 +110,11 @@ export class DeliveryLoop {
 
   /**
    * Every event claimed was committed before this look, so once the standbys have confirmed the WAL written now, a
-   * failover cannot take any of them back: a receiver never gets an event the database then forgets (issue 43).
+   * failover cannot take any of them back: a receiver never gets an event the database then forgets (issue 43). A
+   * timeline other than `since` (the claim's server failed over) is not confirmed: the claim itself may be lost.
    */
-  private standbysConfirmed(withinMs: number): Promise<boolean> {
-    return this.standbys.confirmed(withinMs);
+  private standbysConfirmed(withinMs: number, since: number | null): Promise<boolean> {
+    return this.standbys.confirmed(withinMs, since);
   }
 
   /** One subscription's claimed deliveries: its owner's access now, its secrets, the bodies; then each is sent. */

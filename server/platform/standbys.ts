@@ -2,20 +2,22 @@ import type { DataSource } from 'typeorm';
 import type { Logger } from './logger';
 import { Throttle } from './logger';
 import { preparedRows, type Queryable } from './db';
+import { errors } from './errors';
 
 /** How long the answer that there are no standbys is trusted (a standby attached meanwhile waits that long at most). */
 const NO_SLOTS_TRUSTED_MS = 2000;
 
 /**
  * Whether a standby that replicates through a physical slot has yet to confirm the WAL up to `lsn` (or, without one,
- * up to everything written now, answered with it). A slot's restart_lsn is the flush position its standby last
- * confirmed, and the slot stays when the standby's stream breaks: a standby cut off still counts, as it must (it is
- * the one a failover promotes).
+ * up to everything written now, answered with it), and the server's WAL timeline (a promoted standby starts a new
+ * one). A slot's restart_lsn is the flush position its standby last confirmed, and the slot stays when the standby's
+ * stream breaks: a standby cut off still counts, as it must (it is the one a failover promotes).
  */
-export async function standbyBehind(db: Queryable, lsn?: string): Promise<{ lsn: string; behind: boolean }> {
-  const [r] = await preparedRows<{ lsn: string; behind: boolean }>(
+export async function standbyBehind(db: Queryable, lsn?: string): Promise<{ lsn: string; behind: boolean; timeline: number }> {
+  const [r] = await preparedRows<{ lsn: string; behind: boolean; timeline: number }>(
     db,
-    `SELECT at.lsn::text AS lsn, EXISTS (SELECT 1 FROM pg_replication_slots s WHERE s.slot_type = 'physical' AND s.restart_lsn IS NOT NULL AND s.restart_lsn < at.lsn) AS behind
+    `SELECT at.lsn::text AS lsn, EXISTS (SELECT 1 FROM pg_replication_slots s WHERE s.slot_type = 'physical' AND s.restart_lsn IS NOT NULL AND s.restart_lsn < at.lsn) AS behind,
+            ('x' || substr(pg_walfile_name(at.lsn), 1, 8))::bit(32)::int AS timeline
        FROM (SELECT coalesce($1::pg_lsn, pg_current_wal_insert_lsn()) AS lsn) at`,
     [lsn ?? null],
   );
@@ -27,9 +29,14 @@ export async function standbyBehind(db: Queryable, lsn?: string): Promise<{ lsn:
  * service says it did something (a write's 2xx, an event sent), every standby with a physical slot has confirmed the
  * WAL written so far, which holds that commit. A standby still behind after `waitMs` is given up on for this answer
  * (said once per window): the service answers as with asynchronous replication rather than stop.
+ *
+ * The look must be made on the server that took the commit. After a failover the pool reaches the promoted server,
+ * which has no slots yet and would confirm anything; so a caller keeps the timeline known before its work (`epoch`)
+ * and a different one now answers `switched`: what it wrote may be lost, and it says nothing was done.
  */
 export class Standbys {
   private noSlotsUntil = 0;
+  private timeline: number | null = null;
   private readonly throttle = new Throttle();
 
   constructor(
@@ -38,20 +45,44 @@ export class Standbys {
     private readonly log: Logger,
   ) {}
 
-  async confirmed(withinMs = this.waitMs): Promise<boolean> {
-    if (withinMs <= 0 || Date.now() < this.noSlotsUntil) return true;
+  /** The database's WAL timeline as last seen: kept by a caller before its work, handed to `confirm` after it. */
+  epoch(): number | null {
+    return this.timeline;
+  }
+
+  async confirmed(withinMs = this.waitMs, since: number | null = null): Promise<boolean> {
+    return (await this.confirm(withinMs, since)) === 'held';
+  }
+
+  /** A write's answer: a failover since `since` answers 503 (the caller sends again); a standby behind is waited for, then given up on. */
+  async acknowledge(since: number | null): Promise<void> {
+    if ((await this.confirm(this.waitMs, since)) === 'switched') throw errors.unavailable('The database failed over while this request was answered: whether its change was kept is not known. Send it again.');
+  }
+
+  async confirm(withinMs: number, since: number | null): Promise<'held' | 'behind' | 'switched'> {
+    if (withinMs <= 0 || (Date.now() < this.noSlotsUntil && (since === null || since === this.timeline))) return 'held';
     const deadline = Date.now() + withinMs;
-    let { lsn, behind } = await standbyBehind(this.db);
+    let { lsn, behind, timeline } = await standbyBehind(this.db);
+    this.timeline = timeline;
+    const switched = (t: number) => since !== null && t !== since;
+    if (switched(timeline)) return this.saySwitched(since, timeline);
     if (!behind) {
       if (!(await this.anySlot())) this.noSlotsUntil = Date.now() + NO_SLOTS_TRUSTED_MS;
-      return true;
+      return 'held';
     }
     while (behind && Date.now() < deadline) {
       await new Promise((r) => setTimeout(r, 10));
-      ({ behind } = await standbyBehind(this.db, lsn));
+      ({ behind, timeline } = await standbyBehind(this.db, lsn));
+      if (switched(timeline)) return this.saySwitched(since, timeline);
     }
     if (behind) this.throttle.warn(this.log, { lsn, waitedMs: withinMs }, 'a database standby has not confirmed what the service is about to acknowledge');
-    return !behind;
+    return behind ? 'behind' : 'held';
+  }
+
+  private saySwitched(since: number | null, timeline: number): 'switched' {
+    this.timeline = timeline;
+    this.throttle.warn(this.log, { since, timeline }, 'the database failed over meanwhile: what was written before may be lost, so it is not acknowledged');
+    return 'switched';
   }
 
   private async anySlot(): Promise<boolean> {

@@ -45,9 +45,11 @@ test('a failover that loses commits: one order and one payment per part at the s
   const orders = [];
   for (let i = 0; i < PARTS; i++) orders.push(await placeOrder(svc, shop, { paymentMethod: 'online', contractModel: 'promiseToSell' }));
 
-  // Slow supplier calls keep parts in flight; every shopper's authorisation is recorded on both servers first.
-  await sandbox.control('POST', '/faults', { latencyMs: 250 });
+  // Slow supplier calls keep parts in flight. Every part is created at the supplier before the cut (a first order
+  // waits for the standbys, so none would be made after it); the payments, seconds behind, come after the cut.
+  await sandbox.control('POST', '/faults', { latencyMs: 1500 });
   for (const o of orders) await payments.pay(o.id, 'authorised');
+  await eventually(async () => ((await received(sandbox)).orders.length >= PARTS ? true : undefined), 90000, 'every part created at the supplier');
   await pair.caughtUp();
   pair.cutReplication();
   const atCut = (await received(sandbox)).all.payments.length;

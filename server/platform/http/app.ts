@@ -27,7 +27,7 @@ export interface AppOptions {
   /** The read-only token `GET /metrics` also takes (Bearer); it opens nothing else. */
   metricsToken?: string;
   /** Waits until the database's standbys hold what a write is about to acknowledge (false: given up on, answered anyway). */
-  durable?: () => Promise<boolean>;
+  durable?: { epoch(): number | null; acknowledge(since: number | null): Promise<void> };
   /** Routes with their own protocol on top of the table (the assistant link), given the compiled routes. */
   extraRoutes?: (router: Router, runners: RouteRunner[]) => void;
 }
@@ -92,8 +92,10 @@ export function buildApp(opts: AppOptions): Koa {
   if (opts.durable) {
     const durable = opts.durable;
     app.use(async (ctx, next) => {
+      // The database's timeline before the handler: a failover during it answers 503, not a success the promoted server never saw.
+      const since = durable.epoch();
       await next();
-      if (WITH_BODY.has(ctx.method) && ctx.status < 400) await durable();
+      if (WITH_BODY.has(ctx.method) && ctx.status < 400) await durable.acknowledge(since);
     });
   }
 

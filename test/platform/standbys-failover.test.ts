@@ -1,0 +1,56 @@
+/**
+ * The standby check must look at the server that took the commit (server/platform/standbys.ts). After a failover the
+ * pool reaches the promoted server, which has no slots yet and would confirm anything: a write committed on the dead
+ * primary, checked there, would be answered as done though it is lost. On real replication: the commit is lost, and
+ * the check says `switched`, which a write's answer turns into a 503.
+ */
+import { Writable } from 'node:stream';
+import { createDataSource } from '../../server/platform/db';
+import { createLogger } from '../../server/platform/logger';
+import { Standbys } from '../../server/platform/standbys';
+import { eventually } from '../support/harness';
+import { ReplicatedPostgres, rowsAt } from '../support/replication';
+
+let pair: ReplicatedPostgres;
+afterAll(async () => {
+  await pair?.destroy();
+});
+
+test('a write committed before a failover that lost it is not confirmed by the promoted server: switched, answered 503', async () => {
+  pair = await ReplicatedPostgres.start();
+  await pair.primary.createDatabase('live');
+  const db = createDataSource(pair.url('live'), [], 2, { connectMs: 3000, statementMs: 5000 });
+  await db.initialize();
+  const lines: string[] = [];
+  const log = createLogger('warn', 'standbys-test', new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }));
+  const standbys = new Standbys(db, 3000, log);
+  try {
+    await db.query('CREATE TABLE written (n int)');
+    expect(await standbys.confirm(3000, null)).toBe('held');
+    const since = standbys.epoch();
+    expect(since).toEqual(expect.any(Number));
+
+    // Committed on the primary alone: the standby's stream is cut, so the check waits, then gives up.
+    pair.cutReplication();
+    await db.query('INSERT INTO written VALUES (1)');
+    expect(await standbys.confirm(300, since)).toBe('behind');
+
+    const { lostWalBytes } = await pair.failover();
+    expect(lostWalBytes).toBeGreaterThan(0);
+    // The pool's connections to the dead primary fail once; the check then reaches the promoted server.
+    const answer = await eventually(async () => standbys.confirm(3000, since).catch(() => undefined), 30000, 'the check on the promoted server');
+    expect(answer).toBe('switched');
+    expect((await rowsAt(pair.url('live'), 'SELECT count(*)::int AS n FROM written'))[0].n).toBe(0);
+    await expect(standbys.acknowledge(since)).rejects.toMatchObject({ status: 503, code: 'serviceUnavailable' });
+    expect(lines.join('')).toMatch(/the database failed over meanwhile/);
+
+    // Work begun on the promoted server is confirmed there (it has no standby yet: nothing more can be known).
+    const now = standbys.epoch();
+    expect(now).not.toBe(since);
+    await db.query('INSERT INTO written VALUES (2)');
+    expect(await standbys.confirm(3000, now)).toBe('held');
+    await expect(standbys.acknowledge(now)).resolves.toBeUndefined();
+  } finally {
+    await db.destroy().catch(() => undefined);
+  }
+}, 120000);
