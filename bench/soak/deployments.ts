@@ -79,6 +79,8 @@ export async function ownDeployment(cfg: SoakConfig, suppliers: Suppliers): Prom
     PORT: String(port),
     PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), 'store-suppliers-soak-own-')),
+    // Kept logs (SOAK_LOG_DIR) carry each standby check, to lay beside the servers' own logs after a failover.
+    ...(process.env.SOAK_LOG_DIR ? { LOG_LEVEL: 'debug' } : {}),
   };
   const api = new Supervised('own api', 'api', env);
   const workers = Array.from({ length: cfg.workers }, (_, i) => new Supervised(`own worker ${i + 1}`, 'worker', env));

@@ -104,10 +104,15 @@ export class OwnPostgres implements Restartable {
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
       // TCP on loopback only: the default socket folder is not writable by the postgres user everywhere.
-      const proc = spawn(path.join(this.bin, 'postgres'), ['-D', this.dataDir, '-p', String(this.port), '-h', '127.0.0.1', '-k', '', '-c', 'fsync=off', '-c', 'max_connections=300'], { ...this.ids, stdio: ['ignore', 'ignore', 'pipe'], env });
+      // SOAK_LOG_DIR: the server's own log too, one file per port, stamped (a standby's replication is read from it).
+      const keep = process.env.SOAK_LOG_DIR ? path.join(process.env.SOAK_LOG_DIR, `postgres-${this.port}.log`) : null;
+      if (keep) fs.mkdirSync(path.dirname(keep), { recursive: true });
+      const logging = keep ? ['-c', 'log_line_prefix=%m [%p] ', '-c', 'log_replication_commands=on'] : [];
+      const proc = spawn(path.join(this.bin, 'postgres'), ['-D', this.dataDir, '-p', String(this.port), '-h', '127.0.0.1', '-k', '', '-c', 'fsync=off', '-c', 'max_connections=300', ...logging], { ...this.ids, stdio: ['ignore', 'ignore', 'pipe'], env });
       let log = '';
       const timer = setTimeout(() => reject(new Error(`postgres did not start:\n${log}`)), 60000);
       proc.stderr!.on('data', (chunk: Buffer) => {
+        if (keep) fs.appendFileSync(keep, chunk);
         log = (log + chunk.toString('utf8')).slice(-5000);
         if (/ready to accept (read-only )?connections/.test(log)) {
           clearTimeout(timer);

@@ -77,9 +77,11 @@ export class ReplicatedPostgres implements Restartable {
     const standby = this.standby;
     this.link.cut();
     await sleep(1500); // the primary commits on: these are the commits a failover loses
-    const { lsn } = await one<{ lsn: string }>(this.primary.url, 'SELECT pg_current_wal_lsn()::text AS lsn');
+    const { lsn, slots } = await one<{ lsn: string; slots: string }>(this.primary.url, `SELECT pg_current_wal_lsn()::text AS lsn, (SELECT string_agg(slot_name || ' ' || coalesce(restart_lsn::text, '-') || ' ' || active, ', ') FROM pg_replication_slots) AS slots`);
     await this.primary.crash();
-    const { received } = await one<{ received: string }>(standby.url, 'SELECT coalesce(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn())::text AS received');
+    const { received, replayed } = await one<{ received: string; replayed: string }>(standby.url, 'SELECT coalesce(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn())::text AS received, pg_last_wal_replay_lsn()::text AS replayed');
+    // SOAK_LOG_DIR: where each side stood, beside the servers' own logs.
+    if (process.env.SOAK_LOG_DIR) fs.appendFileSync(path.join(process.env.SOAK_LOG_DIR, 'failovers.log'), `${new Date().toISOString()} primary ${this.primary.port} at ${lsn} (slots ${slots}); standby ${standby.port} received ${received}, replayed ${replayed}\n`);
     await one(standby.url, 'SELECT pg_promote(true, 60)');
     this.front.switchTo(standby.port);
     const { lost } = await one<{ lost: string }>(standby.url, `SELECT greatest(0, '${lsn}'::pg_lsn - '${received}'::pg_lsn)::bigint::text AS lost`);

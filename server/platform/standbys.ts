@@ -60,14 +60,19 @@ export class Standbys {
   }
 
   async confirm(withinMs: number, since: number | null): Promise<'held' | 'behind' | 'switched'> {
-    if (withinMs <= 0 || (Date.now() < this.noSlotsUntil && (since === null || since === this.timeline))) return 'held';
-    const deadline = Date.now() + withinMs;
+    if (withinMs <= 0 || (Date.now() < this.noSlotsUntil && (since === null || since === this.timeline))) {
+      this.log.debug({ since, answer: 'held', noSlots: withinMs > 0 }, 'standby check');
+      return 'held';
+    }
+    const started = Date.now();
+    const deadline = started + withinMs;
     let { lsn, behind, timeline } = await standbyBehind(this.db);
     this.timeline = timeline;
     const switched = (t: number) => since !== null && t !== since;
     if (switched(timeline)) return this.saySwitched(since, timeline);
     if (!behind) {
       if (!(await this.anySlot())) this.noSlotsUntil = Date.now() + NO_SLOTS_TRUSTED_MS;
+      this.log.debug({ since, lsn, timeline, answer: 'held', ms: Date.now() - started }, 'standby check');
       return 'held';
     }
     while (behind && Date.now() < deadline) {
@@ -76,6 +81,7 @@ export class Standbys {
       if (switched(timeline)) return this.saySwitched(since, timeline);
     }
     if (behind) this.throttle.warn(this.log, { lsn, waitedMs: withinMs }, 'a database standby has not confirmed what the service is about to acknowledge');
+    this.log.debug({ since, lsn, timeline, answer: behind ? 'behind' : 'held', ms: Date.now() - started }, 'standby check');
     return behind ? 'behind' : 'held';
   }
 
