@@ -4,9 +4,6 @@ import { Throttle } from './logger';
 import { preparedRows, type Queryable } from './db';
 import { errors } from './errors';
 
-/** How long the answer that there are no standbys is trusted (a standby attached meanwhile waits that long at most). */
-const NO_SLOTS_TRUSTED_MS = 2000;
-
 /**
  * Whether a standby that replicates through a physical slot has yet to confirm the WAL up to `lsn` (or, without one,
  * up to everything written now, answered with it), and the server's WAL timeline (a promoted standby starts a new
@@ -35,7 +32,6 @@ export async function standbyBehind(db: Queryable, lsn?: string): Promise<{ lsn:
  * and a different one now answers `switched`: what it wrote may be lost, and it says nothing was done.
  */
 export class Standbys {
-  private noSlotsUntil = 0;
   private timeline: number | null = null;
   private readonly throttle = new Throttle();
 
@@ -59,23 +55,19 @@ export class Standbys {
     if ((await this.confirm(this.waitMs, since)) === 'switched') throw errors.unavailable('The database failed over while this request was answered: whether its change was kept is not known. Send it again.');
   }
 
+  /**
+   * Looked up on every call, never cached: a standby being made appears as a slot at its base backup's start, and
+   * the backup may end a moment later; a write after that end is on the primary alone until the standby streams (the
+   * 30-minute soak of 2026-12-06 lost writes that a 2 s cache of "no slots" had confirmed in that moment).
+   */
   async confirm(withinMs: number, since: number | null): Promise<'held' | 'behind' | 'switched'> {
-    if (withinMs <= 0 || (Date.now() < this.noSlotsUntil && (since === null || since === this.timeline))) {
-      this.log.debug({ since, answer: 'held', noSlots: withinMs > 0 }, 'standby check');
-      return 'held';
-    }
+    if (withinMs <= 0) return 'held';
     const started = Date.now();
-    const deadline = started + withinMs;
     let { lsn, behind, timeline } = await standbyBehind(this.db);
     this.timeline = timeline;
     const switched = (t: number) => since !== null && t !== since;
     if (switched(timeline)) return this.saySwitched(since, timeline);
-    if (!behind) {
-      if (!(await this.anySlot())) this.noSlotsUntil = Date.now() + NO_SLOTS_TRUSTED_MS;
-      this.log.debug({ since, lsn, timeline, answer: 'held', ms: Date.now() - started }, 'standby check');
-      return 'held';
-    }
-    while (behind && Date.now() < deadline) {
+    while (behind && Date.now() < started + withinMs) {
       await new Promise((r) => setTimeout(r, 10));
       ({ behind, timeline } = await standbyBehind(this.db, lsn));
       if (switched(timeline)) return this.saySwitched(since, timeline);
@@ -89,10 +81,5 @@ export class Standbys {
     this.timeline = timeline;
     this.throttle.warn(this.log, { since, timeline }, 'the database failed over meanwhile: what was written before may be lost, so it is not acknowledged');
     return 'switched';
-  }
-
-  private async anySlot(): Promise<boolean> {
-    const [r] = await preparedRows<{ any: boolean }>(this.db, `SELECT EXISTS (SELECT 1 FROM pg_replication_slots WHERE slot_type = 'physical') AS any`, []);
-    return r.any;
   }
 }

@@ -9,11 +9,14 @@ import { createDataSource } from '../../server/platform/db';
 import { createLogger } from '../../server/platform/logger';
 import { Standbys } from '../../server/platform/standbys';
 import { eventually } from '../support/harness';
+import { OwnPostgres } from '../support/own-postgres';
 import { ReplicatedPostgres, rowsAt } from '../support/replication';
 
 let pair: ReplicatedPostgres;
+let single: OwnPostgres;
 afterAll(async () => {
   await pair?.destroy();
+  await single?.destroy();
 });
 
 test('a write committed before a failover that lost it is not confirmed by the promoted server: switched, answered 503', async () => {
@@ -54,3 +57,35 @@ test('a write committed before a failover that lost it is not confirmed by the p
     await db.destroy().catch(() => undefined);
   }
 }, 120000);
+
+test('a standby being made counts from the moment its slot appears, even right after the server had none', async () => {
+  // Its own server: a slot is the whole cluster's, and the shared test database's other checks must not see it.
+  single = new OwnPostgres();
+  await single.init();
+  await single.start();
+  const db = createDataSource(single.url(), [], 2, { connectMs: 3000, statementMs: 5000 });
+  await db.initialize();
+  const standbys = new Standbys(db, 3000, createLogger('silent', 'standbys-test'));
+  try {
+    await db.query('CREATE TABLE written (n int)');
+    expect(await standbys.confirm(3000, null)).toBe('held');
+    const since = standbys.epoch();
+
+    // pg_basebackup -C makes its slot at the backup's start, reserving WAL from before it, and the backup may end at
+    // once: the next write is on this server alone until the new standby streams. At once: within what a cached "no
+    // slots" answer would have covered (the soak of 2026-12-06 lost such writes).
+    await db.query(`SELECT pg_create_physical_replication_slot('being_made', true)`);
+    await db.query('INSERT INTO written VALUES (1)');
+    expect(await standbys.confirm(300, since)).toBe('behind');
+
+    // The standby confirms (its slot moves past the write): now it holds.
+    const answer = await eventually(async () => {
+      await db.query(`SELECT pg_replication_slot_advance('being_made', pg_current_wal_flush_lsn())`);
+      return (await standbys.confirm(100, since)) === 'held' ? 'held' : undefined;
+    }, 10000, 'the check once the slot has passed the write');
+    expect(answer).toBe('held');
+  } finally {
+    await db.query(`SELECT pg_drop_replication_slot('being_made')`).catch(() => undefined);
+    await db.destroy().catch(() => undefined);
+  }
+}, 60000);
