@@ -89,6 +89,10 @@ test('reversed to the previous schema and applied again while the previous relea
   // The previous release's process goes: the contract step applies within its retry.
   await old.end();
   await eventually(async () => ((await applied('StoreKeysWrittenByCode1764979200352')) ? true : undefined), 30000, 'the contract step and the fill triggers\' removal to apply');
+  // And every migration after them (each in its own transaction): an order placed before the last is applied meets a
+  // schema the code does not know yet (a loaded CI run got a 500 so).
+  const newest = new MIGRATIONS[MIGRATIONS.length - 1]().name!;
+  await eventually(async () => ((await applied(newest)) ? true : undefined), 30000, 'the migrations after the contract step to apply');
   // Every writer sends store_id now: an insert without it is refused, no trigger fills it any more.
   await expect(db.query('INSERT INTO supplier_notification_receipts (connection_id, event_id) VALUES ($1, $2)', [shop.connId, 'no-store'])).rejects.toThrow(/null value in column "store_id"/);
   expect(await keyOf('supplier_orders')).toBe('PRIMARY KEY (store_id, id)');
