@@ -49,12 +49,13 @@ export class DispatchCommands {
   /**
    * A caller's request, through the transition table (a move it does not allow is 409 invalidState). A job that
    * moved the record meanwhile does not make the request fail: it is made again on the record as it now is. While a
-   * reroute is under way a person's request is 409 rerouteInProgress; the same reroute asked again answers the one
-   * under way (no second request). The write's guard decides it in the database (./transition.ts `Change.guard`).
+   * reroute is under way a person's retry, pay or other reroute is 409 rerouteInProgress (the same reroute asked
+   * again answers the one under way); a cancel is taken at once and ends the reroute, whose move then yields. The
+   * write's guard decides it in the database (./transition.ts `Change.guard`).
    */
   private async request(so: SupplierOrder, e: Extract<DispatchEvent, { type: keyof typeof REFUSED }>): Promise<SupplierOrder> {
     for (let attempt = 0; ; attempt++) {
-      if (so.status === 'needsReview' && so.rerouteRequest) {
+      if (so.status === 'needsReview' && so.rerouteRequest && e.type !== 'cancelRequested') {
         if (e.type === 'rerouteRequested' && e.request.connectionId === so.rerouteRequest.connectionId) return so;
         throw errors.conflict('rerouteInProgress', 'A reroute of this supplier order to a backup supplier is under way; read it again once it ends.');
       }
@@ -108,9 +109,15 @@ export class DispatchCommands {
     return this.answer(await this.request(so, { type: 'payRequested', actor }), opts);
   }
 
-  /** Asks the job to withdraw the order; one the supplier already shipped ends paused as supplierAlreadyShipped. */
+  /**
+   * Asks the job to withdraw the order; one the supplier already shipped ends paused as supplierAlreadyShipped. An
+   * order whose items a move took on (routed or rerouted away) is followed to the order that holds them now, which is
+   * cancelled instead (at its supplier too, if it was sent there).
+   */
   async cancel(so: SupplierOrder, actor: Actor, opts: CommandOptions & { storeTakesOver?: boolean } = {}): Promise<Outcome> {
-    return this.answer(await this.request(so, { type: 'cancelRequested', actor, storeTakesOver: !!opts.storeTakesOver }), opts);
+    let live = so;
+    for (let hops = 0; live.status === 'cancelled' && live.reroutedTo && hops < 20; hops++) live = await this.records.loadOrFail(live.reroutedTo, live.storeId);
+    return this.answer(await this.request(live, { type: 'cancelRequested', actor, storeTakesOver: !!opts.storeTakesOver }), opts);
   }
 
   /**
@@ -122,8 +129,9 @@ export class DispatchCommands {
     if (so.status === 'needsReview' && so.reviewReason === 'connectionUnhealthy' && so.retriesUsed > 0 && !so.numberKnownAbsent) {
       throw errors.conflict('rerouteNotProven', 'The supplier stopped answering while this order was being sent, so it may hold it: retry it first.');
     }
-    if (connectionId && so.status === 'needsReview' && !(await this.records.alternatesOfPart(so)).some((a) => a.connectionId === connectionId)) {
-      throw new ApiError(422, 'alternateInvalid', 'The connection is not an alternate of this part\'s items.', [{ field: 'body/connectionId', message: `connection ${connectionId} holds no alternate for these items` }]);
+    const named = connectionId && so.status === 'needsReview' ? await this.records.connectionsOfPart(so) : null;
+    if (named && (connectionId === so.connectionId || !named.includes(connectionId!))) {
+      throw new ApiError(422, 'alternateInvalid', 'The connection is neither an alternate of this part\'s items nor their link\'s own supplier.', [{ field: 'body/connectionId', message: `connection ${connectionId} holds no variant of these items` }]);
     }
     const request = { by: 'manual' as const, reason: so.reviewReason ?? 'supplierRefused', connectionId, actor: { kind: actor.kind, id: actor.id } };
     return this.answer(await this.request(so, { type: 'rerouteRequested', actor, request }), opts);

@@ -28,7 +28,7 @@ function supplierOrderEventType(from: SupplierOrderStatus | null, to: SupplierOr
  * (`so`, every column) and the history entry it reached (`ev`). None when the change records no event.
  */
 export function eventPiece(p: Params, c: Carried): Piece | null {
-  const named: Record<string, EventType> = { rerouted: 'supplierOrder.rerouted', packageReturned: 'supplierOrder.returned', routed: 'supplierOrder.routed' };
+  const named: Record<string, EventType> = { rerouted: 'supplierOrder.rerouted', packageReturned: 'supplierOrder.returned' };
   // Routed away: the choice's event (`routed`) says where the items went, and the chosen order its `created`.
   const type = c.history.type === 'routedAway' ? null : (named[c.history.type] ?? supplierOrderEventType(c.from, c.to));
   // Routing's choice carried by the change (./carry.ts): its event first, in the same insert.

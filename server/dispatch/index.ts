@@ -7,6 +7,7 @@ import { Reroutes1764892800341 } from '../migrations/1764892800341-Reroutes';
 import { LandedCosts1765324800000 } from '../migrations/1765324800000-LandedCosts';
 import { SupplierOrderReturns1765324800500 } from '../migrations/1765324800500-SupplierOrderReturns';
 import { DispatchRouting } from './routing';
+import { SupplierOrderEarlier1765411200110 } from '../migrations/1765411200110-SupplierOrderEarlier';
 import { SupplierOrderRouting1765324800900 } from '../migrations/1765324800900-SupplierOrderRouting';
 import { type OrderReadBack, READBACK_CONCURRENCY, READBACK_QUEUES } from '../notifications';
 import type { OrderService, PartMoves, SupplierOrdersOfOrders } from '../orders';
@@ -33,6 +34,8 @@ import { DispatchSweeper } from './sweeper';
 import { RewindWatch } from './rewind';
 import { DatabaseIdentity1765324800777 } from '../migrations/1765324800777-DatabaseIdentity';
 import { SupplierOrderReads } from './views';
+import { SupplierOrderReadBack } from './read-back';
+import type { SupplierOrder } from './supplier-order';
 import { SupplierOrderWaiter } from './waiter';
 
 /** The dispatch runner's options in a process; the benchmark's no-op baseline uses the same (bench/dispatch-shop.ts). */
@@ -61,7 +64,7 @@ export const dispatchModule = domainModule({
   needs: ['suppliers', 'connections', 'orders', 'payments', 'identity', 'events', 'rates'],
   provides: ['feed', 'supplierOrdersOfOrders'],
   queues: DISPATCH_QUEUES,
-  migrations: [ReadBackAskedAt1764201600181, DispatchSteps1764288000000, SupplierOrderCountSlots1764460800260, Reroutes1764892800341, LandedCosts1765324800000, SupplierOrderReturns1765324800500, DatabaseIdentity1765324800777, SupplierOrderRouting1765324800900],
+  migrations: [ReadBackAskedAt1764201600181, DispatchSteps1764288000000, SupplierOrderCountSlots1764460800260, Reroutes1764892800341, LandedCosts1765324800000, SupplierOrderReturns1765324800500, DatabaseIdentity1765324800777, SupplierOrderRouting1765324800900, SupplierOrderEarlier1765411200110],
   build(p: Platform, deps: DispatchNeeds) {
     const { config, db, log } = p;
     const registry = deps.suppliers.registry;
@@ -71,9 +74,12 @@ export const dispatchModule = domainModule({
     const queue = new DispatchQueue(() => p.boss, db);
     const waiter = new SupplierOrderWaiter(records, feed, config.dispatchWaitMs);
     const commands = new DispatchCommands(records, queue, waiter, orders);
-    const rerouter = new Rerouter(records, deps.connections.gateway, async (so) => void (await queue.request(so)), deps.identity.storeDropshipping, deps.rates.rates);
-    const job = new DispatchJob(records, deps.connections.gateway, registry, deps.payments.captures, { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds }, log, rerouter, deps.rates.rates,
-      new DispatchRouting(records, deps.connections.gateway, deps.rates.rates, config.routingQuoteTimeoutMs, async (so) => void (await queue.request(so))), p.standbys);
+    const send = async (so: SupplierOrder) => void (await queue.request(so));
+    const rerouter = new Rerouter(records, send, deps.identity.storeDropshipping);
+    const retries = { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds };
+    const job = new DispatchJob(records, deps.connections.gateway, registry, deps.payments.captures, retries, log, rerouter, deps.rates.rates,
+      new DispatchRouting(records, config.routingQuoteTimeoutMs, send), p.standbys);
+    const readBack = new SupplierOrderReadBack(records, deps.connections.gateway, deps.rates.rates, log);
     const rewind = new RewindWatch(db, records, registry, log);
     const sweeper = new DispatchSweeper(records, queue, rewind, { intervalMs: config.dispatchSweepSeconds * 1000, staleSeconds: config.dispatchSweepStaleSeconds }, log, deps.rates.rates);
     const subscriptions = new DispatchSubscriptions(orders, records, commands, queue, deps.identity.storeDropshipping, log);
@@ -112,7 +118,7 @@ export const dispatchModule = domainModule({
         sweeper.start();
         await boss.work<OrderReadBack>(READBACK_QUEUES.order, { ...POLLING, localConcurrency: READBACK_CONCURRENCY }, async ([j]) => {
           failpoint('dispatch.readBack');
-          await job.readBack(j.data.connectionId, j.data.supplierOrderId, j.data.storeId);
+          await readBack.run(j.data.connectionId, j.data.supplierOrderId, j.data.storeId);
         });
         // Open supplier orders are read back even when no notification comes: a chain of sweeps, which the minutely
         // schedule restarts should it ever break (a crash between a sweep and its successor).

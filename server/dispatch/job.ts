@@ -8,14 +8,15 @@ import type { SupplierOrderSnapshot } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
 import type { SupplierRegistry } from '../suppliers/registry';
 import type { CaptureOutcome } from '../payments';
-import { ConnectionPause, Pause, runPreChecks } from './prechecks';
+import { shopperUnpaid } from './prechecks';
 import type { SupplierOrderRecords, Work } from './records';
 import { reasonFor } from './review-reasons';
-import { pausedFor, type Rerouter } from './reroute';
+import type { Rerouter } from './reroute';
 import { FINAL } from './state-machine';
-import { type LandedCost, landedOfAnswer, type StoreRates } from './landed';
+import { landedCost, type LandedCost, landedOfAnswer, type StoreRates } from './landed';
 import { nextStep, Step } from './steps';
 import type { DispatchRouting } from './routing';
+import { absentEarlier, Evaluation, here, isRefusal, pauseOf, Refusal, sendHere, type SourcingDeps } from './sourcing';
 import type { RoutingChoice, SupplierOrder } from './supplier-order';
 import { DispatchEvent, failure } from './transition';
 
@@ -47,14 +48,22 @@ export class DispatchJob {
     private readonly rates: StoreRates,
     private readonly routing: Pick<DispatchRouting, 'route'>,
     private readonly standbys: Pick<Standbys, 'confirmed'>,
-  ) {}
+  ) {
+    this.sourcing = { registry, gateway, rates, connection: (storeId, id) => records.connection(storeId, id) };
+  }
+
+  /** What the sourcing unit reads through (./sourcing/): one evaluation per step run. */
+  private readonly sourcing: SourcingDeps;
 
   async run(supplierOrderId: string, storeId?: string): Promise<void> {
-    const work = await this.records.work(supplierOrderId, storeId);
+    let work = await this.records.work(supplierOrderId, storeId);
     let so: SupplierOrder | null = work?.so ?? null;
     for (let round = 0; work && so && round < 8; round++) {
       const step = nextStep(so);
       if (!step) return;
+      // A reroute asked by this run's own pause: its candidates were not read with the work, which came before it.
+      if (step === 'reroute' && !work.so.rerouteRequest) work = await this.records.work(supplierOrderId, so.storeId);
+      if (!work) return;
       try {
         so = await this.steps[step]({ ...work, so });
       } catch (err) {
@@ -70,7 +79,7 @@ export class DispatchJob {
     pay: (w) => this.pay(w),
     capture: (w) => this.capture(w),
     cancel: (w) => this.cancel(w),
-    reroute: (w) => this.rerouter.run(w),
+    reroute: (w) => this.rerouter.run(new Evaluation(this.sourcing, w)),
   };
 
   private change(so: SupplierOrder, e: DispatchEvent, routed: RoutingChoice | null = null): Promise<SupplierOrder> {
@@ -93,23 +102,27 @@ export class DispatchJob {
     return circuitOpen && !routed ? this.records.changeWithConnection(so, e) : this.change(so, e, routed);
   }
 
-  /** Pre-checks, then the number is looked up (a create that timed out after succeeding is found), then created. */
+  /**
+   * The part's supplier as its connection stands, the shopper's payment, routing where a rule chooses, then what the
+   * supplier offers now and the suppliers the part was at before (./sourcing/, one evaluation for all of it, each
+   * candidate read once); then the number is looked up (a create that timed out after succeeding is found), then
+   * created with the quoted shipping service.
+   */
   private async send(w: Work): Promise<SupplierOrder> {
     const { so, conn, ...rest } = w;
-    const routed = await this.routing.route(w, (err, carry) => this.fail(so, err, carry));
+    const ev = new Evaluation(this.sourcing, w);
+    const now = here(w);
+    // The connection first, whatever its items: a removed connection's unlinked items still pause as connectionMissing.
+    const before = ev.admissible(isRefusal(now) ? { connectionId: so.connectionId, conn, items: [], position: null } : now) ?? shopperUnpaid(w);
+    if (before) return this.refused(w, before, null);
+    const routed = await this.routing.route(ev, (err, choice) => this.fail(so, err, choice));
     if (routed && 'written' in routed) return routed.written;
     const carry = routed?.carry ?? null; // routing chose this supplier: its choice rides on this step's next write (./carry.ts)
-    let confirmation: LandedCost;
-    try {
-      confirmation = await runPreChecks({ work: w, registry: this.registry, gateway: this.gateway, rates: this.rates });
-    } catch (err) {
-      if (err instanceof Pause) {
-        const paused: DispatchEvent = err instanceof ConnectionPause ? { type: 'paused', reason: err.reason, message: err.message, details: err.details } : pausedFor(w, err.reason, err.message, { details: err.details });
-        return err instanceof ConnectionPause && !carry ? this.records.changeWithConnection(so, paused) : this.change(so, paused, carry);
-      }
-      if (err instanceof SupplierError) return this.fail(so, err, carry);
-      throw err;
-    }
+    const offer = await sendHere(ev);
+    if (isRefusal(offer)) return this.refused(w, offer, carry);
+    const left = await absentEarlier(ev);
+    if (left) return this.refused(w, left, carry);
+    const confirmation = landedCost('confirmation', { currency: offer.currency, itemsMinor: offer.itemsMinor, shippingMinor: offer.shipping.costMinor }, w.storeCurrency, offer.rate);
     // Whether payment follows is decided now, from pay now and the automation as it is when the order is sent.
     const sent = { paymentDue: so.payNow || conn.automation.automaticPayment };
     const number = { supplierOrderNumber: so.supplierOrderNumber };
@@ -128,20 +141,31 @@ export class DispatchJob {
     }
     await this.held(so);
     let created: SupplierOrderSnapshot;
+    const shipping = { service: offer.shipping.service, ...(offer.shipping.services ? { services: offer.shipping.services } : {}) };
     try {
       created = await this.gateway.call(conn, (a, ctx) =>
-        a.createOrder(ctx, { orderNumber: so.supplierOrderNumber, items: rest.items.map((i) => ({ variantId: i.supplierVariantId!, quantity: i.quantity })), destination: so.destination, paymentDue: sent.paymentDue }),
+        a.createOrder(ctx, { orderNumber: so.supplierOrderNumber, items: rest.items.map((i) => ({ variantId: i.supplierVariantId!, quantity: i.quantity })), destination: so.destination, paymentDue: sent.paymentDue, shipping }),
       );
     } catch (err) {
       if (!(err instanceof SupplierError)) throw err;
       const reason = reasonFor(err);
       // Refused: the number was not used, so a retry may take a new one.
-      if (reason) return this.change(so, pausedFor(w, reason, err.message, { numberUnused: true }), carry);
-      if (err.kind === 'orderNumberExists') return so; // the next round's look-up finds it (routing's too)
+      if (reason) return this.change(so, pauseOf(w, new Refusal(reason, err.message), { numberUnused: true }), carry);
+      if (err.kind === 'orderNumberExists') return so; // the next round's look-up finds it
       return this.fail(so, err, carry);
     }
     failpoint('dispatch.afterCreate', so.id);
     return this.answered(so, created, 'createdAtSupplier', number, sent, { storeCurrency: w.storeCurrency, confirmation }, carry);
+  }
+
+  /**
+   * A refusal before the create: a passing fault is failed and retried; else the part pauses with its reason, and a
+   * refusal that holds for the whole connection pauses its other queued parts with it (none carrying a choice).
+   */
+  private refused(w: Work, r: Refusal, carry: RoutingChoice | null): Promise<SupplierOrder> {
+    if (r.fault) return this.fail(w.so, r.fault, carry);
+    const paused = pauseOf(w, r);
+    return r.scope === 'connection' && !carry ? this.records.changeWithConnection(w.so, paused) : this.change(w.so, paused, carry);
   }
 
   /**
@@ -171,7 +195,7 @@ export class DispatchJob {
       if (!(err instanceof SupplierError)) throw err;
       if (err.kind === 'alreadyPaid') return this.answered(so, await this.gateway.call(conn, (a, ctx) => a.getOrder(ctx, so.supplierOrderId!)), 'alreadyPaidAtSupplier', {}, settled, { storeCurrency: w.storeCurrency });
       const reason = reasonFor(err);
-      if (reason) return this.change(so, pausedFor(w, reason, err.message));
+      if (reason) return this.change(so, pauseOf(w, new Refusal(reason, err.message)));
       throw err; // a passing error: the order stays submitted, the queue retries the job
     }
   }
@@ -220,26 +244,5 @@ export class DispatchJob {
 
   private shipment(so: SupplierOrder, conn: Work['conn']): Promise<SupplierOrderSnapshot | null> {
     return so.supplierOrderId ? this.gateway.call(conn, (a, ctx) => a.getOrder(ctx, so.supplierOrderId!)) : this.gateway.call(conn, (a, ctx) => a.findOrderByNumber(ctx, so.supplierOrderNumber));
-  }
-
-  /** A read-back (after a notification, or the safety net): the supplier's view applied as any other answer. */
-  async readBack(connectionId: string, supplierOrderId: string, storeId?: string): Promise<boolean> {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const so = await this.records.bySupplierId(connectionId, supplierOrderId, storeId);
-      if (!so) return false;
-      const conn = await this.records.connection(so.storeId, so.connectionId);
-      if (!conn || conn.disconnectedAt || !conn.credentialsSealed) return false;
-      const answer = await this.gateway.call(conn, (a, ctx) => a.getOrder(ctx, supplierOrderId));
-      try {
-        // Read again after the supplier's answer: the record may have moved while we waited for it.
-        const now = (await this.records.load(so.id, so.storeId)) ?? so;
-        await this.change(now, { type: 'supplierAnswered', answer, history: 'readBack', landed: await this.landedOf(now, answer, {}) });
-        return true;
-      } catch (err) {
-        if (!isConflict(err)) throw err;
-      }
-    }
-    this.log.warn({ supplierOrderId }, 'read-back kept meeting concurrent changes');
-    return false;
   }
 }

@@ -7,9 +7,9 @@ import type { Actor } from '../identity/permissions';
 import * as sql from './sql/reads';
 import { writeChange } from './sql/write';
 import type { NewSupplierOrder, PartRef, SupplierOrder, Work } from './supplier-order';
-import type { PartMoves } from '../orders';
-import { alternatesOfPart } from './sql/reroute';
-import type { RerouteTry, RoutingChoice } from './supplier-order';
+import type { ItemsMove, PartMoves } from '../orders';
+import { connectionsOfPart } from './sql/reroute';
+import type { EarlierOrder, RerouteTry, RoutingChoice } from './supplier-order';
 import { type Carried, carrying } from './carry';
 import { type Change, DispatchEvent, SYSTEM, transition } from './transition';
 
@@ -130,9 +130,9 @@ export class SupplierOrderRecords {
     return { so: existing, created: false };
   }
 
-  /** The part's items with their alternates (the catalogue's), by position. */
-  alternatesOfPart(so: SupplierOrder) {
-    return alternatesOfPart(this.db, so);
+  /** The connections a person may reroute the part to: its items' alternates' and their link's own. */
+  connectionsOfPart(so: SupplierOrder): Promise<string[]> {
+    return connectionsOfPart(this.db, so);
   }
 
   /**
@@ -142,14 +142,14 @@ export class SupplierOrderRecords {
    * transaction with `routedAway` (a queued order that sent nothing), the choice carried to the chosen order, and
    * written on `so` too by its own write there when `chosenNow` (routing writes its choice nowhere else).
    */
-  async reroute(so: SupplierOrder, r: { rerouted: Extract<DispatchEvent, { type: 'rerouted' | 'routedAway' }>; record: NewSupplierOrder; tried: RerouteTry[]; items: Array<{ id: string; supplierVariantId: string; linkCostMinor: number }>; routing?: RoutingChoice; chosenNow?: boolean }) {
+  async reroute(so: SupplierOrder, r: { rerouted: Extract<DispatchEvent, { type: 'rerouted' | 'routedAway' }>; record: NewSupplierOrder; tried: RerouteTry[]; items: ItemsMove['items']; routing?: RoutingChoice; chosenNow?: boolean; earlier: EarlierOrder[] }) {
     return this.db.transaction(async (tx) => {
       await this.parts.moveItems(tx, { storeId: so.storeId, orderId: so.orderId, fromKey: so.groupKey, toKey: r.record.groupKey, connectionId: r.record.connectionId, items: r.items });
       const [first] = await this.write(tx, carrying(transition(so, r.rerouted), r.chosenNow ? r.routing : null));
       if (!first) throw errors.conflict('concurrentChange', 'The supplier order changed meanwhile; read it again.');
       const actor = r.rerouted.type === 'rerouted' && r.rerouted.actor.kind !== 'system' ? r.rerouted.actor : SYSTEM;
       const trigger = r.rerouted.type === 'rerouted' ? 'reroute' : 'routing';
-      const made = transition(null, { type: 'create', record: r.record, actor, trigger, reroutedFrom: r.rerouted.details, tried: r.tried, ...(r.routing ? { routing: r.routing } : {}) });
+      const made = transition(null, { type: 'create', record: r.record, actor, trigger, reroutedFrom: r.rerouted.details, tried: r.tried, earlier: r.earlier, ...(r.routing ? { routing: r.routing } : {}) });
       const [second] = await this.write(tx, made);
       if (!second) throw errors.conflict('concurrentChange', 'The alternate\'s part changed meanwhile; try again.');
       return { first, second };
@@ -185,9 +185,14 @@ export class SupplierOrderRecords {
     return known;
   }
 
-  /** Parts paused for want of an exchange rate (every store), with the pair each waits for. */
-  waitingOnRate(limit: number) {
-    return sql.waitingOnRate(this.db, limit);
+  /** The pairs parts of every store wait on for want of an exchange rate. */
+  pairsWaitedOn() {
+    return sql.pairsWaitedOn(this.db);
+  }
+
+  /** Parts of every store waiting on one of these pairs (`from>to`), by turns across stores. */
+  waitingOnRate(pairs: string[], limit: number) {
+    return sql.waitingOnRate(this.db, pairs, limit);
   }
 
   /** The last cost the pre-checks saw, offered for acceptance by retry with acceptCost. */

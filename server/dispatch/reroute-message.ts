@@ -13,7 +13,8 @@ export function rerouteMessage(before: string | null, message: string, tried: Re
   const lines = tried.map((t, i) => `${i + 1}. ${t.supplierKey}: ${t.why}`);
   for (let n = lines.length; ; n--) {
     const more = n < lines.length ? ` ${n ? 'And' : 'Alternates tried:'} ${lines.length - n} more: see the history (rerouteFailed).` : '';
-    const text = `${head}${n ? ` Alternates tried: ${lines.slice(0, n).join(' ')}.` : ''}${more}`;
+    const shown = lines.slice(0, n).join(' ');
+    const text = `${head}${n ? ` Alternates tried: ${shown}${shown.endsWith('.') ? '' : '.'}` : ''}${more}`;
     if (text.length <= REROUTE_MESSAGE_LIMIT || n === 0) return text.slice(0, REROUTE_MESSAGE_LIMIT);
   }
 }

@@ -19,7 +19,7 @@ export const EVENTS = [
   'create', 'retry', 'automaticRetry', 'payRequested', 'cancelRequested',
   'supplierCreated', 'supplierPaid', 'supplierProcessing', 'supplierShipped', 'supplierDelivered', 'supplierCancelled',
   'paused', 'failed', 'captureRequested', 'captureFailed', 'cancelled', 'cancelRefused', 'cancelTooLate', 'cancelRequestCleared',
-  'rerouteRequested', 'rerouted', 'rerouteEnded', 'routed', 'routedAway',
+  'rerouteRequested', 'rerouted', 'rerouteEnded', 'routedAway',
 ] as const;
 export type MoveEvent = (typeof EVENTS)[number];
 
@@ -87,9 +87,8 @@ export const MOVE_TABLE: readonly Move[] = [
   row(['needsReview'],                                                      'rerouted',             'cancelled'),
   row(['needsReview'],                                                      'rerouteEnded',         SAME),
 
-  // Routing at dispatch, before the first create: the choice recorded on the queued order, then (another supplier
-  // chosen) its items moved to that supplier's order in one transaction, this one cancelled.
-  row(['queued'],                                                           'routed',               SAME),
+  // Routing at dispatch, before the first create: another supplier chosen, the items moved to that supplier's order in
+  // one transaction, this one cancelled (the choice rides on a change's write: ./carry.ts).
   row(['queued'],                                                           'routedAway',           'cancelled'),
 ];
 

@@ -61,8 +61,13 @@ export interface SupplierOrder {
   rerouteTried: RerouteTry[];
   /** The supplier order that took this one's items. */
   reroutedTo: string | null;
-  /** The supplier chosen by the routing rule at dispatch, with every candidate's quote; null: not routed (./routing.ts). */
+  /** The supplier chosen by the routing rule at dispatch, with every candidate's quote; null: not routed (./sourcing/). */
   routing: RoutingChoice | null;
+  /**
+   * The supplier orders this part was at before this one (routed or rerouted away), oldest first: never returned to by
+   * a machine, and asked by number before this order's first create where the proof they hold none may have aged.
+   */
+  earlier: EarlierOrder[];
   /** Packages the supplier reported returned to it, each recorded once (history `packageReturned`). */
   returns: PackageReturn[];
   destination: Destination;
@@ -72,6 +77,21 @@ export interface SupplierOrder {
   createdByKeyId: string | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** A supplier order the part left, and how its supplier was shown to hold no live order for it when it left. */
+export interface EarlierOrder {
+  supplierOrderId: string;
+  connectionId: string;
+  supplierKey: string;
+  supplierOrderNumber: string;
+  /** The supplier's own id of the order it held (then cancelled), if any. */
+  supplierSideId: string | null;
+  /**
+   * `cancelled`: the supplier confirmed the cancel; `refused`: it refused the create (the number was never used);
+   * `lookedUp`: asked by number, it held none. Only the last may age (a create still in flight): it is asked again.
+   */
+  proof: 'cancelled' | 'refused' | 'lookedUp';
 }
 
 /** A package the supplier reported returned to it, and when the service learnt it. */
@@ -107,6 +127,10 @@ export interface RoutingQuote {
   rateAsOf: string;
   /** The longest delivery the supplier quotes, in days; null when it gives none. */
   maxDays: number | null;
+  /** The shipping service quoted (the one the create will take), and when the quote was read. */
+  shippingService?: string;
+  shippingServices?: string[];
+  quotedAt?: string;
 }
 
 /** A routing rule's choice: the winner, why, every candidate quoted (cheapest first) and those that could not be. */
@@ -150,15 +174,20 @@ export interface WorkItem {
   sku: string;
   quantity: number;
   supplierVariantId: string | null;
+  /** The unit cost the part is now priced at, at its current supplier (the link's, or what a move accepted), and its currency. */
   linkCostMinor: number | null;
-  /** The currency of the cost recorded when the order was taken (the link cost keeps it across reroutes). */
+  linkCurrency: string | null;
+  /** The unit cost recorded when the order was taken, and its currency: a reroute's ceiling starts from it, hop after hop. */
+  recordedCostMinor: number | null;
   recordedCurrency: string | null;
   /** The supplier product the item's variant is linked to now; null once unlinked. */
   supplierProductId: string | null;
   /** Whether the item's store variant names backup suppliers (a rule's pause asks for a reroute only then). */
   hasAlternates: boolean;
-  /** The connection of the item's link (its primary supplier); null once unlinked. */
+  /** The connection of the item's link (its primary supplier), and the product and variant linked there; null once unlinked. */
   linkConnectionId: string | null;
+  linkProductId: string | null;
+  linkVariantId: string | null;
   /** The routing rule of the item's link; null: the store's. */
   linkRouting: RoutingRule | null;
   /** The link's maximum buy price for the variant (per unit); null: none set. */
@@ -176,16 +205,18 @@ export interface Work {
   /** The store's routing rule (store_supplier_routing); null: never set (primary). */
   storeRouting: RoutingRule | null;
   /**
-   * For routing (./routing.ts), read only while the part may still be routed by a rule other than `primary`: each
-   * item's alternates (the catalogue's, by position) and their connections (as the connections domain maps them).
+   * For sourcing (./sourcing/), read only while the part may be routed by a rule other than `primary` or a reroute is
+   * asked: each item's alternates (the catalogue's, by position), and the connections of those and of the items'
+   * links other than this order's (as the connections domain maps them).
    */
   alternates: WorkAlternate[];
-  alternateConnections: SupplierConnection[];
+  connections: SupplierConnection[];
 }
 
-/** An alternate of one of the part's items. */
+/** An alternate of one of the part's items, at its place in the store variant's list. */
 export interface WorkAlternate {
   itemId: string;
+  position: number;
   connectionId: string;
   supplierProductId: string;
   supplierVariantId: string;

@@ -50,16 +50,20 @@ export class DispatchSweeper {
     return { retried: retried + (await this.resumeOnRates()), requeued: stale.length };
   }
 
-  /** Parts paused for want of an exchange rate resume once the rate they waited for is there (fetched fresh, or pinned). */
+  /**
+   * Parts paused for want of an exchange rate resume once the rate they waited for is there (fetched fresh, or
+   * pinned): the pairs waited on are looked at first, then only parts of pairs that have a rate now are read, by turns
+   * across stores, so parts waiting on a pair that never comes hold nobody else back.
+   */
   private async resumeOnRates(): Promise<number> {
-    const waiting = await this.records.waitingOnRate(200);
-    const there = new Map<string, boolean>();
-    let resumed = 0;
-    for (const { so, from, to } of waiting) {
-      const pair = `${from}>${to}`;
-      if (from && to && !there.has(pair)) there.set(pair, (await this.rates.rateFor(from, to)).available);
+    const ready: string[] = [];
+    for (const { from, to } of await this.records.pairsWaitedOn()) {
       // A pause that named no pair (none should) is retried: the pre-checks name it again if still missing.
-      if (from && to && !there.get(pair)) continue;
+      if (!from || !to || (await this.rates.rateFor(from, to)).available) ready.push(`${from ?? ''}>${to ?? ''}`);
+    }
+    if (!ready.length) return 0;
+    let resumed = 0;
+    for (const so of await this.records.waitingOnRate(ready, 200)) {
       let queued;
       try {
         queued = await this.records.change(so, { type: 'retry', actor: SYSTEM, resumed: 'exchangeRateAvailable' });

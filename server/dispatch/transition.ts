@@ -6,14 +6,14 @@ import { ImpossibleMoveError, moveOf, MoveEvent, partStatusOf, SAME, SupplierOrd
 import type { LandedCost } from './landed';
 import { nextStep, Step } from './steps';
 import { rerouteMessage } from './reroute-message';
-import { NewSupplierOrder, RerouteRequest, RerouteTry, RoutingChoice, SupplierOrder, supplierOrderNumber } from './supplier-order';
+import { EarlierOrder, NewSupplierOrder, RerouteRequest, RerouteTry, RoutingChoice, SupplierOrder, supplierOrderNumber } from './supplier-order';
 
 export const SYSTEM: Actor = { kind: 'system', id: null };
 
 /** Something that happens to a supplier order: a request, or what the dispatch job learnt (see MOVE_TABLE). */
 export type DispatchEvent =
   /** `reroutedFrom`: made by a reroute (what the history records of it); `tried`: the alternates tried before, carried. */
-  | { type: 'create'; record: NewSupplierOrder; actor: Actor; trigger: string; reroutedFrom?: Record<string, unknown>; tried?: RerouteTry[]; routing?: RoutingChoice }
+  | { type: 'create'; record: NewSupplierOrder; actor: Actor; trigger: string; reroutedFrom?: Record<string, unknown>; tried?: RerouteTry[]; routing?: RoutingChoice; earlier?: EarlierOrder[] }
   | { type: 'retry'; actor: Actor; acceptCost?: { costMinor: number | null }; resumed?: 'exchangeRateAvailable' }
   | { type: 'automaticRetry' }
   | { type: 'payRequested'; actor: Actor }
@@ -40,8 +40,7 @@ export type DispatchEvent =
   | { type: 'rerouted'; actor: Actor; to: string; details: Record<string, unknown>; answer: SupplierOrderSnapshot | null }
   /** No alternate could take the items: the pause stands, its message listing each tried and why. */
   | { type: 'rerouteEnded'; tried: RerouteTry[]; message: string; reason?: ReviewReason }
-  /** Routing (./routing.ts): the choice (its entry: ./carry.ts, on another write since); the items gone to the chosen order. */
-  | { type: 'routed'; choice: RoutingChoice }
+  /** Routing's move (./sourcing/move.ts): the items gone to the chosen order (the choice rides on the write: ./carry.ts). */
   | { type: 'routedAway'; to: string; details: Record<string, unknown> };
 
 export type Fields = Partial<Omit<SupplierOrder, 'id' | 'status' | 'storeId' | 'orderId' | 'groupKey' | 'createdAt' | 'updatedAt'>>;
@@ -71,10 +70,11 @@ export interface Change {
 }
 
 const GUARDS: Partial<Record<DispatchEvent['type'], Change['guard']>> = {
-  retry: ['noReroute'], payRequested: ['noReroute'], cancelRequested: ['noReroute'],
+  // A person's cancel waits on no machine: it ends a reroute under way (whose move then finds it: `noCancel`).
+  retry: ['noReroute'], payRequested: ['noReroute'],
   rerouteRequested: ['noReroute', 'noCancel'],
   rerouted: ['reroute', 'noCancel'],
-  routed: ['noReroute', 'noCancel'], routedAway: ['noReroute', 'noCancel'],
+  routedAway: ['noReroute', 'noCancel'],
 };
 
 /** The supplier's order status, as the table's event. */
@@ -102,12 +102,13 @@ export function transition(so: SupplierOrder | null, e: DispatchEvent, now = new
   if (e.type === 'create' && e.tried?.length) base.rerouteTried = e.tried;
   // Made by routing's move: the choice travels with the items, so the chosen supplier's order is not routed again.
   if (e.type === 'create' && e.routing) base.routing = e.routing;
+  // Made by a move: every order the part was at before goes with it (./sourcing/absence.ts asks them again).
+  if (e.type === 'create' && e.earlier) base.earlier = e.earlier;
   const after: SupplierOrder = { ...base, ...fields, status: to, updatedAt: now };
   const landed = e.type === 'supplierAnswered' ? (e.landed ?? []) : [];
   if (landed.length) history.details = { ...history.details, landedCosts: landed.map(({ stage, currency, totalMinor, storeCurrency, storeTotalMinor, rate }) => ({ stage, currency, totalMinor, storeCurrency, storeTotalMinor, rate })) };
   return { id: base.id, from: so?.status ?? null, to, fields, guard: GUARDS[e.type] ?? [], history, part: partMove(base, e, after), landed, after, next: nextStep(after) };
 }
-
 
 /** A passing error: failed, retried after a backoff while retries remain; then, or with the circuit open, a pause. */
 export function failure(so: SupplierOrder, err: { kind: string; message: string; circuitOpen: boolean }, settings: { retryLimit: number; retryBaseSeconds: number }): DispatchEvent {
@@ -121,7 +122,7 @@ function newRecord(r: NewSupplierOrder, now: Date): SupplierOrder {
   return {
     ...r, status: 'queued', reviewReason: null, reviewMessage: null, retryable: null, supplierOrderNumber: supplierOrderNumber(r.id, 1), numberKnownAbsent: false,
     supplierOrderId: null, supplierStatus: null, costs: null, paymentStatus: 'unpaid', shipping: null, attempt: 1, payRequested: false, cancelRequested: false,
-    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, rerouteRequest: null, rerouteTried: [], reroutedTo: null, returns: [], routing: null, retriesUsed: 0, nextRetryAt: null, createdAt: now, updatedAt: now,
+    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, rerouteRequest: null, rerouteTried: [], reroutedTo: null, returns: [], routing: null, earlier: [], retriesUsed: 0, nextRetryAt: null, createdAt: now, updatedAt: now,
   };
 }
 
@@ -160,8 +161,11 @@ function effect(so: SupplierOrder, e: DispatchEvent, now: Date): { fields: Field
       return { fields: { nextRetryAt: null }, history: by(SYSTEM, 'automaticRetry', { retriesUsed: so.retriesUsed }) };
     case 'payRequested':
       return { fields: { payRequested: true }, history: by(e.actor, 'payRequested') };
-    case 'cancelRequested':
-      return { fields: { cancelRequested: true, ...(e.storeTakesOver ? { storeTakesOver: true } : {}) }, history: by(e.actor, e.storeTakesOver ? 'fulfilManuallyRequested' : 'cancelRequested') };
+    case 'cancelRequested': {
+      // Null whatever was read: a reroute asked between the read and this write ends too.
+      const fields: Fields = { cancelRequested: true, ...(e.storeTakesOver ? { storeTakesOver: true } : {}), rerouteRequest: null };
+      return { fields, history: by(e.actor, e.storeTakesOver ? 'fulfilManuallyRequested' : 'cancelRequested', so.rerouteRequest ? { rerouteWithdrawn: true } : {}) };
+    }
     case 'supplierAnswered': {
       const fields: Fields = { ...answerFields(so, e.answer), ...(e.paymentDue !== undefined ? { paymentDue: e.paymentDue } : {}), ...(e.payRequestDone ? { payRequested: false } : {}) };
       // A package returned to the supplier is recorded once, whatever answer first tells it (event supplierOrder.returned).
@@ -204,8 +208,6 @@ function effect(so: SupplierOrder, e: DispatchEvent, now: Date): { fields: Field
       return { fields: { rerouteRequest: e.request }, history: by(e.actor, 'rerouteRequested', { reason: e.request.reason, ...(e.request.connectionId ? { connectionId: e.request.connectionId } : {}) }) };
     case 'rerouted':
       return { fields: { ...(e.answer ? answerFields(so, e.answer) : {}), rerouteRequest: null, reroutedTo: e.to, retryable: false }, history: by(e.actor, 'rerouted', e.details) };
-    case 'routed': // the history shows each candidate's quote, not the variants it would take (./carry.ts writes the same)
-      return { fields: { routing: e.choice }, history: by(SYSTEM, 'routed', { ...e.choice, candidates: e.choice.candidates.map(({ items: _items, ...q }) => q) }) };
     case 'routedAway':
       return { fields: { reroutedTo: e.to, retryable: false }, history: by(SYSTEM, 'routedAway', e.details) };
     case 'rerouteEnded': {
@@ -230,7 +232,6 @@ function partMove(before: SupplierOrder, e: DispatchEvent, after: SupplierOrder)
     case 'captureRequested':
     case 'rerouteRequested':
     case 'rerouteEnded':
-    case 'routed':
       return null;
     case 'cancelRequestCleared':
       return before.storeTakesOver && after.status === 'cancelled' ? { kind: 'handToStore' } : null;

@@ -8,6 +8,7 @@ import { OrderMarkedPaid1764460800112 } from '../migrations/1764460800112-OrderM
 import { StoreOrderCountSlots1764460800261 } from '../migrations/1764460800261-StoreOrderCountSlots';
 import { OrderItemProductTitle1764720000320 } from '../migrations/1764720000320-OrderItemProductTitle';
 import { StoreOrderStatusInCode1764806400331 } from '../migrations/1764806400331-StoreOrderStatusInCode';
+import { OrderItemLinkCurrency1765411200100 } from '../migrations/1765411200100-OrderItemLinkCurrency';
 import { OrderItemRecordedCost1765152000410 } from '../migrations/1765152000410-OrderItemRecordedCost';
 import { PaymentEventOrder1765152000400 } from '../migrations/1765152000400-PaymentEventOrder';
 import { ProfitSums1765324800800 } from '../migrations/1765324800800-ProfitSums';
@@ -31,7 +32,7 @@ import type { SupplierOrdersOfOrders } from './views';
 // What the other domains use of the orders domain: its services (the part moves dispatch runs inside its own
 // statement, the store order following) and the words of orders.
 export type { OrderService } from './service';
-export type { PartMoves } from './part-moves';
+export type { ItemsMove, PartMoves } from './part-moves';
 export type { OrderPayments, ProviderPaymentEvent } from './payments';
 export type { SupplierOrdersOfOrders } from './views';
 export type * from './types';
@@ -45,7 +46,7 @@ export const ordersModule = domainModule({
   name: 'orders',
   needs: ['stores', 'events'],
   provides: ['orders', 'orderPayments', 'partMoves'],
-  migrations: [Orders1764028800000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, PaymentEventSource1764460800111, OrderMarkedPaid1764460800112, StoreOrderCountSlots1764460800261, OrderItemProductTitle1764720000320, StoreOrderStatusInCode1764806400331, PaymentEventOrder1765152000400, OrderItemRecordedCost1765152000410, ProfitSums1765324800800],
+  migrations: [Orders1764028800000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, PaymentEventSource1764460800111, OrderMarkedPaid1764460800112, StoreOrderCountSlots1764460800261, OrderItemProductTitle1764720000320, StoreOrderStatusInCode1764806400331, PaymentEventOrder1765152000400, OrderItemRecordedCost1765152000410, ProfitSums1765324800800, OrderItemLinkCurrency1765411200100],
   build(p: Platform, deps: { stores: OrderStores; events: { renderers: { register(kind: string, r: EventRenderer): void } } }) {
     const orders = new OrderService(p.db, deps.stores);
     const orderPayments = new OrderPayments(p.db, orders);

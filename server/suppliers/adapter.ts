@@ -19,6 +19,8 @@ export interface ShippingQuote {
   cost: Money;
   /** The longest delivery the supplier quotes for the service, in days; null or absent when it gives none. */
   maxDays?: number | null;
+  /** For suppliers that ship each item by a service of its own: the service of each item, in the input's order. */
+  services?: string[];
 }
 
 /** Which of the supplier's shipping services an order takes: the cheapest, the fastest, or one named by the store. */
@@ -106,11 +108,12 @@ export interface SupplierAdapter {
    */
   registerNotificationAddress?(ctx: SupplierCallContext, url: string): Promise<Record<string, string>>;
   /**
-   * Suppliers that quote shipping before an order implement it: the service the connection's shipping rule picks for
-   * these items and destination, and its cost (a part's landed cost at confirmation). Absent: shipping is known only
-   * from the supplier's answer to the create.
+   * The service the connection's shipping rule picks for these items and destination, and its cost, as the supplier
+   * quotes it before an order (a part's landed cost at confirmation, and what routing ranks). Every supplier quotes:
+   * a candidate whose shipping cannot be quoted is never counted as shipping for free. `destinationUnsupported` when
+   * it delivers none there. The create then takes the quoted service (`SupplierOrderInput.shipping`).
    */
-  quoteShipping?(ctx: SupplierCallContext, input: Pick<SupplierOrderInput, 'items' | 'destination'>): Promise<ShippingQuote>;
+  quoteShipping(ctx: SupplierCallContext, input: Pick<SupplierOrderInput, 'items' | 'destination'>): Promise<ShippingQuote>;
   findOrderByNumber(ctx: SupplierCallContext, orderNumber: string): Promise<SupplierOrderSnapshot | null>;
   /**
    * `memory`: the supplier cannot be asked for an order by our number, so findOrderByNumber answers only from the

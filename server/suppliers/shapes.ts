@@ -60,6 +60,8 @@ export interface SupplierOrderInput {
    * order is created are asked to pay then; the others are paid by `payOrder` and ignore it. Absent: not paid at create.
    */
   paymentDue?: boolean;
+  /** The shipping service quoted before the order (`quoteShipping`), which the create takes; absent: the adapter picks by the rule. */
+  shipping?: { service: string; services?: string[] };
 }
 
 /** The supplier's view of an order, in the service's terms plus the supplier's own status spelling. */

@@ -63,8 +63,8 @@ test('attack: the owner\'s plan lost dropshipping after the order was confirmed:
 });
 
 test.each([
-  ['switched off', (shop: RerouteShop) => svc.call('PUT', `/api/store-suppliers/${shop.storeId}/${shop.cjConnId}/enabled`, { key: shop.owner.key, body: { enabled: false } }), 'the connection is switched off'],
-  ['removed', (shop: RerouteShop) => svc.call('DELETE', `/api/store-suppliers/${shop.storeId}/${shop.cjConnId}`, { key: shop.owner.key }), 'the connection was removed'],
+  ['switched off', (shop: RerouteShop) => svc.call('PUT', `/api/store-suppliers/${shop.storeId}/${shop.cjConnId}/enabled`, { key: shop.owner.key, body: { enabled: false } }), 'The connection is switched off.'],
+  ['removed', (shop: RerouteShop) => svc.call('DELETE', `/api/store-suppliers/${shop.storeId}/${shop.cjConnId}`, { key: shop.owner.key }), 'The connection was removed.'],
 ])('attack: an alternate on a connection %s since is skipped; the pause stands and says why', async (_, change, why) => {
   const shop = await openRerouteShop(svc, sandbox, fake, { page: _ === 'removed' ? 15 : 16 });
   expect((await change(shop)).status).toBeLessThan(300);

@@ -6,7 +6,7 @@
 import { RunningFakeCj, startFakeCj } from '../fakes/cj';
 import { eventually, Sandbox, Service, startSandbox, startService } from '../support/harness';
 import { placeOrder } from '../support/orders';
-import { cjControl, cjProduct, liveOrders, openRerouteShop, RerouteShop, setAlternates } from '../support/reroute';
+import { cjControl, cjProduct, connectEu, euProduct, liveOrders, openRerouteShop, RerouteShop, setAlternates } from '../support/reroute';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -17,7 +17,7 @@ let svc: Service;
 beforeAll(async () => {
   sandbox = await startSandbox();
   fake = await startFakeCj();
-  svc = await startService({ label: 'reroute-holes', sandbox, env: { CJ_API_BASE_URL: fake.baseUrl, DISPATCH_RETRY_BASE_SECONDS: '1', JOB_SUPERVISE_SECONDS: '1' } });
+  svc = await startService({ label: 'reroute-holes', sandbox, env: { CJ_API_BASE_URL: fake.baseUrl, DISPATCH_RETRY_BASE_SECONDS: '1', JOB_SUPERVISE_SECONDS: '1', SANDBOX_SUPPLIER_EU: 'true' } });
 });
 afterEach(async () => {
   await cjControl(fake, 'DELETE', '/faults');
@@ -56,25 +56,36 @@ async function settled(shop: RerouteShop, orderId: string, done: (sos: any[]) =>
 
 const pausedPart = async (shop: RerouteShop, orderId: string) => (await settled(shop, orderId, (s) => s[0].status === 'needsReview' && !s[0].events.at(-1)?.details?.reroute))[0];
 
-test('(2) a cancel, fulfil manually, retry or pay while a reroute is under way answers 409 rerouteInProgress; the suppliers hold exactly one live order', async () => {
+test("(2) a person's cancel waits on no machine: asked while the reroute keeps retrying against a first supplier that does not answer, it is taken at once and ends the reroute; retry and pay still answer 409 rerouteInProgress; nothing is ever ordered at the alternate", async () => {
   const shop = await openRerouteShop(svc, sandbox, fake, { page: 2, automation: MANUAL });
   await unavailable(shop);
   const orderId = await confirmed(shop);
   const paused = await pausedPart(shop, orderId);
-  await cjControl(fake, 'POST', '/faults', { latencyMs: 2500 });
-
-  const asked = await svc.call('POST', url(shop, paused._id, 'reroute'), { key: shop.owner.key, body: {}, headers: later });
-  expect(asked.status).toBe(202);
-  const fulfil = `/api/store-suppliers/${shop.storeId}/orders/${orderId}/groups/${encodeURIComponent(`supplier:${shop.connId}`)}/fulfil-manually`;
-  for (const [path, body] of [[url(shop, paused._id, 'cancel'), undefined], [url(shop, paused._id, 'retry'), {}], [url(shop, paused._id, 'pay'), undefined], [fulfil, undefined]] as const) {
-    const res = await svc.call('POST', path, { key: shop.owner.key, body, headers: later });
-    expect([path.split('/').at(-1), res.status, res.body.error?.code]).toEqual([path.split('/').at(-1), 409, 'rerouteInProgress']);
+  const atCjBefore = (await cjControl(fake, 'GET', '/received')).orders.length;
+  // The first supplier stops answering: the reroute cannot prove it holds nothing, and its job is retried again and again.
+  await sandbox.control('POST', '/faults', { unavailableAccounts: [shop.account.accountId] });
+  expect((await svc.call('POST', url(shop, paused._id, 'reroute'), { key: shop.owner.key, body: {}, headers: later })).status).toBe(202);
+  const key = `supplier-order:${orderId}:supplier:${shop.connId}`;
+  await eventually(async () => ((await svc.db.query('SELECT max(retry_count) AS n FROM pgboss.job WHERE singleton_key = $1', [key])).rows[0].n >= 1 ? true : undefined), 30000, 'the reroute to be retried');
+  for (const action of ['retry', 'pay']) {
+    const res = await svc.call('POST', url(shop, paused._id, action), { key: shop.owner.key, body: action === 'retry' ? {} : undefined, headers: later });
+    expect([action, res.status, res.body.error?.code]).toEqual([action, 409, 'rerouteInProgress']);
   }
+  const cancel = await svc.call('POST', url(shop, paused._id, 'cancel'), { key: shop.owner.key });
+  expect(cancel.status).toBe(202);
+  expect(cancel.body.result).toMatchObject({ _id: paused._id, status: 'needsReview' });
+  const { rows: [row] } = await svc.db.query('SELECT cancel_requested, reroute_request FROM supplier_orders WHERE store_id = $1 AND id = $2', [shop.storeId, paused._id]);
+  expect(row).toEqual({ cancel_requested: true, reroute_request: null });
+  // Asked again, still taken: nothing waits on the machine.
+  expect((await svc.call('POST', url(shop, paused._id, 'cancel'), { key: shop.owner.key, headers: later })).status).toBe(202);
 
-  const [first, second] = await settled(shop, orderId, (s) => s.length === 2 && s[1].status === 'submitted');
-  expect(first.status).toBe('cancelled');
-  expect(first.events.some((e: any) => ['cancelRequested', 'fulfilManuallyRequested', 'cancelRequestCleared', 'retry'].includes(e.type))).toBe(false);
-  expect(await liveOrders(sandbox, fake, [first.supplierOrderNumber, second.supplierOrderNumber])).toEqual({ sandbox: 0, cj: 1 });
+  await sandbox.control('POST', '/faults', { unavailableAccounts: [] });
+  const [first] = await settled(shop, orderId, (s) => s[0].status === 'cancelled');
+  expect(first.events.filter((e: any) => e.type === 'cancelRequested')[0].details).toEqual({ rerouteWithdrawn: true });
+  expect(first.events.some((e: any) => e.type === 'rerouted')).toBe(false);
+  expect(await partsOf(shop, orderId)).toHaveLength(1);
+  expect((await cjControl(fake, 'GET', '/received')).orders.length).toBe(atCjBefore);
+  expect(await liveOrders(sandbox, fake, [first.supplierOrderNumber])).toEqual({ sandbox: 0, cj: 0 });
 });
 
 test('(2) a cancel written before the reroute moves the items wins: the reroute gives way, no order at the alternate', async () => {
@@ -156,7 +167,7 @@ test('(3) hops never order above the ceiling over the recorded cost: the second 
   expect(await liveOrders(sandbox, fake, sos.map((s: any) => s.supplierOrderNumber))).toEqual({ sandbox: 0, cj: 0 });
 });
 
-test('(3) three hops at 10 %: two taken, the third never orders above 10 % over the recorded cost', async () => {
+test('(3) three hops at 10 %: two taken, the third never orders above 10 % over the recorded cost, nor goes back to a supplier the part left', async () => {
   const rule = (reasons: string[]) => ({ reroute: { reasons, maxCostIncreasePercent: 10 } });
   const shop = await openRerouteShop(svc, sandbox, fake, { page: 10, priceFactor: 1.05, automation: rule(['variantUnavailable']) });
   const cost = shop.products[0].costMinor;
@@ -165,27 +176,30 @@ test('(3) three hops at 10 %: two taken, the third never orders above 10 % over 
   expect((await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/${test.body.result.id}/automation`, { key: shop.owner.key, body: rule(['supplierRefused']) })).status).toBe(200);
   const other = (await sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=50&page=11')).body.items.find((p: any) => p.shipsTo.includes('US') && p.variants[0].available && p.variants[0].stock >= 50);
   await sandbox.control('POST', `/variants/${other.variants[0].id}`, { costMinor: Math.round(cost * 1.09) });
-  const third = await cjProduct(fake, shop, Math.round(cost * 1.14), 500);
+  // CJ's second product (cheap, but on a connection the part will have left) and the second warehouse's (14 % above).
+  const back = await cjProduct(fake, shop, cost, 500);
+  const third = await euProduct(sandbox, await connectEu(svc, sandbox, shop), Math.round(cost * 1.14));
   await setAlternates(svc, shop, [
     { connectionId: shop.cjConnId, supplierProductId: shop.cj.pid, supplierVariantId: shop.cj.vid },
     { connectionId: test.body.result.id, supplierProductId: other.id, supplierVariantId: other.variants[0].id },
+    back,
     third,
   ]);
   await unavailable(shop);
   // Hop 1 to CJ (5 % above), whose create is refused; hop 2 to the sandbox in test mode (9 % above), whose create is
-  // refused too (slowly, so CJ's first backup runs out meanwhile); hop 3 finds only CJ's second, 14 % above.
+  // refused too; hop 3 may not go back to CJ (its other product), and finds only the second warehouse, 14 % above.
   await cjControl(fake, 'POST', '/faults', { failNext: { path: '/shopping/order/createOrderV2', code: 1602001, message: 'Variant is off the shelf', count: 1 } });
-  await sandbox.control('POST', '/faults', { latencyMs: 1500, refuseNext: { count: 1, message: 'Refused: the warehouse is closed' } });
+  await sandbox.control('POST', '/faults', { refuseNext: { count: 1, message: 'Refused: the warehouse is closed' } });
   const orderId = await confirmed(shop);
-  await settled(shop, orderId, (s) => s.length >= 3);
-  await cjControl(fake, 'POST', `/variants/${shop.cj.vid}`, { stock: 0 });
   const sos = await settled(shop, orderId, (s) => s.length >= 3 && s.at(-1).status !== 'queued' && s.at(-1).events.some((e: any) => ['rerouteFailed', 'rerouted', 'createdAtSupplier'].includes(e.type)));
   const hops = sos.flatMap((s: any) => s.events.filter((e: any) => e.type === 'rerouted'));
   expect(hops.map((h: any) => h.details.costDifferenceMinor)).toEqual([Math.round(cost * 1.05) - cost, Math.round(cost * 1.09) - cost]);
   expect(sos).toHaveLength(3);
   const last = sos[2];
   expect(last).toMatchObject({ supplierKey: 'sandbox', status: 'needsReview', reviewReason: 'supplierRefused' });
-  expect(last.reviewMessage).toContain(`cj: it costs ${usd(Math.round(cost * 1.14))}, above the ceiling of ${usd(Math.floor((cost * 110) / 100))} (10% above the recorded cost of ${usd(cost)})`);
+  expect(last.reviewMessage).toContain(`sandbox-eu: It costs ${usd(Math.round(cost * 1.14))}, above the ceiling of ${usd(Math.floor((cost * 110) / 100))} (10% above the recorded cost of ${usd(cost)})`);
+  expect(last.reviewMessage).toContain('The part was at sandbox, cj before: no machine sends it back there; a person may reroute it there by name.');
+  expect(last.events.find((e: any) => e.type === 'rerouteFailed').details.tried.map((t: any) => t.supplierKey)).toEqual(['sandbox-eu']);
   expect(await liveOrders(sandbox, fake, sos.map((s: any) => s.supplierOrderNumber))).toEqual({ sandbox: 0, cj: 0 });
 });
 
@@ -199,7 +213,7 @@ test('(3) a backup whose cost limit is in EUR cannot be compared with a cost in 
   const orderId = await confirmed(shop);
   const [so] = await settled(shop, orderId, (s) => s[0].events.some((e: any) => e.type === 'rerouteFailed' || e.type === 'rerouted'));
   expect(so).toMatchObject({ status: 'needsReview', reviewReason: 'variantUnavailable', retryable: false });
-  expect(so.reviewMessage).toContain('1. cj: no exchange rate from EUR to USD to compare its cost with (missing)');
+  expect(so.reviewMessage).toContain('1. cj: No exchange rate from EUR to USD to convert the cost with: none is stored or pinned.');
   expect(await liveOrders(sandbox, fake, [so.supplierOrderNumber])).toEqual({ sandbox: 0, cj: 0 });
   expect((await partsOf(shop, orderId))).toHaveLength(1);
 });
@@ -227,7 +241,7 @@ test('(6) five backups, none under the ceiling: the pause names all five with th
   const orderId = await confirmed(shop);
   const [so] = await settled(shop, orderId, (s) => s[0].events.some((e: any) => e.type === 'rerouteFailed'));
   const ceiling = `above the ceiling of ${usd(Math.floor((cost * 110) / 100))} (10% above the recorded cost of ${usd(cost)})`;
-  factors.forEach((f, i) => expect(so.reviewMessage).toContain(`${i + 1}. cj: it costs ${usd(Math.round(cost * f))}, ${ceiling}`));
+  factors.forEach((f, i) => expect(so.reviewMessage).toContain(`${i + 1}. cj: It costs ${usd(Math.round(cost * f))}, ${ceiling}`));
   expect(so.reviewMessage).not.toContain('[phone]');
   expect(so.reviewMessage).toMatch(/^The supplier .* Not rerouted: no alternate could take the part\. Alternates tried: 1\. cj: .* 5\. cj: .*\)\.$/);
   expect(so.events.find((e: any) => e.type === 'rerouteFailed').details.tried).toHaveLength(5);

@@ -100,7 +100,7 @@ test('when every alternate fails the original pause stands, its message listing 
   const order = await confirm(shop);
   const [so] = await rerouted(shop, order.id, 1);
   expect(so).toMatchObject({ status: 'needsReview', reviewReason: 'variantUnavailable', integrationId: shop.connId });
-  expect(so.reviewMessage).toMatch(/Not rerouted: no alternate could take the part\. Alternates tried: 1\. cj: it (no longer offers|has 0 of).* 2\. cj: it costs .* above the ceiling/);
+  expect(so.reviewMessage).toMatch(/Not rerouted: no alternate could take the part\. Alternates tried: 1\. cj: The supplier (no longer offers|has 0 of).* 2\. cj: It costs .* above the ceiling/);
   expect(await liveOrders(sandbox, fake, [so.supplierOrderNumber])).toEqual({ sandbox: 0, cj: 0 });
   // Asked again by hand, nothing is left to try: the pause stands.
   const again = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${so._id}/reroute`, { key: shop.owner.key, body: {} });

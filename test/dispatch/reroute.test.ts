@@ -90,12 +90,12 @@ test('an alternate above the cost ceiling is not used: the pause stands, its mes
     return s?.events.some((e: any) => e.type === 'rerouteFailed') ? s : undefined;
   }, 30000, 'the reroute to fail');
   expect(so).toMatchObject({ status: 'needsReview', reviewReason: 'variantUnavailable' });
-  expect(so.reviewMessage).toMatch(/Alternates tried: 1\. cj: it costs .* above the ceiling/);
+  expect(so.reviewMessage).toMatch(/Alternates tried: 1\. cj: It costs .* above the ceiling/);
   expect((await partsOf(shop, order.id))).toHaveLength(1);
   expect(await liveOrders(sandbox, fake, [so.supplierOrderNumber])).toEqual({ sandbox: 0, cj: 0 });
 });
 
-test('a manual reroute moves a paused part for its caller; a part not paused is 409, an unknown one 404, a connection that is no alternate 422', async () => {
+test('a manual reroute moves a paused part for its caller; a part not paused is 409, an unknown one 404, a connection that is no alternate 422; a cancel of the order it left follows the items', async () => {
   const shop = await openRerouteShop(svc, sandbox, fake, { page: 5, automation: { reroute: { reasons: [], maxCostIncreasePercent: 10 } } });
   await unavailable(shop);
   const order = await confirmed(shop);
@@ -122,4 +122,11 @@ test('a manual reroute moves a paused part for its caller; a part not paused is 
   const again = await svc.call('POST', url(paused._id), { key: shop.owner.key, body: {} });
   expect(again.status).toBe(409);
   expect(again.body.error.code).toBe('invalidState');
+
+  // A person's cancel of the order the items left follows them: the alternate's order is cancelled, at CJ too.
+  const cancel = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${paused._id}/cancel`, { key: shop.owner.key });
+  expect([200, 202]).toContain(cancel.status);
+  expect(cancel.body.result._id).toBe(second._id);
+  await eventually(async () => ((await getSo(shop, second._id)).status === 'cancelled' ? true : undefined), 30000, "the alternate's order to be cancelled");
+  expect(await liveOrders(sandbox, fake, [paused.supplierOrderNumber, second.supplierOrderNumber])).toEqual({ sandbox: 0, cj: 0 });
 });

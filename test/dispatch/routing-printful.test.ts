@@ -55,8 +55,12 @@ test('lowestLandedCost with a Printful alternate: Printful, the cheaper, takes t
   expect(routed.details).toMatchObject({ rule: 'lowestLandedCost', connectionId: pf.connId });
   const quoted = Object.fromEntries(routed.details.candidates.map((c: any) => [c.connectionId, c]));
   expect(quoted[pf.connId].itemsMinor).toBe(cents);
+  // Printful quoted with its shipping (`/shipping/rates`, the rule's cheapest service), never as free.
+  expect(quoted[pf.connId]).toMatchObject({ shippingService: 'STANDARD', shippingMinor: 499, totalMinor: cents + 499 });
   expect(quoted[pf.connId].storeTotalMinor).toBeLessThan(quoted[shop.connId].storeTotalMinor);
   expect(second).toMatchObject({ integrationId: pf.connId, supplierKey: 'printful', status: 'submitted', supplierStatus: 'draft' });
+  // The landed cost at confirmation is the quote that chose it, shipping included.
+  expect(second.landedCosts.find((l: any) => l.stage === 'confirmation')).toMatchObject({ itemsMinor: cents, shippingMinor: 499, totalMinor: cents + 499 });
 
   // The suppliers' own records: nothing ever reached the sandbox; Printful holds exactly one draft, made once.
   expect((await received(sandbox)).count(first.supplierOrderNumber)).toBe(0);
@@ -64,4 +68,33 @@ test('lowestLandedCost with a Printful alternate: Printful, the cheaper, takes t
   expect(all.filter((o: any) => o.storeId === pf.storeIds[0])).toHaveLength(1);
   const held = await printfulOrdersAt(printful, second.supplierOrderNumber);
   expect(held.map((o: any) => ({ id: String(o.id), status: o.status, createCalls: o.createCalls, confirms: o.confirms }))).toEqual([{ id: second.supplierOrderId, status: 'draft', createCalls: 1, confirms: 0 }]);
+});
+
+test('a Printful backup whose shipping cannot be quoted (no service to the country) is no candidate, with why, however cheap its items: the part stays', async () => {
+  const shop = await openShop(svc, sandbox, { page: 12, products: 1, automation: { level: 'automatic', allowUnpaidOrders: true } });
+  const pf = await connectPrintful(svc, printful, shop.owner, shop.storeId);
+  const [variant] = await freshProducts(printful, 1);
+  await printfulControl(printful, 'POST', `/variants/${variant.variantId}`, { price: '0.10' });
+  const links = await svc.call('GET', `/api/store-suppliers/${shop.storeId}/links?productId=${shop.products[0].productId}`, { key: shop.owner.key });
+  const set = await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/links/${links.body.result.items[0].id}`, {
+    key: shop.owner.key,
+    body: { alternates: [{ storeVariantId: shop.products[0].variantId, connectionId: pf.connId, supplierProductId: variant.productId, supplierVariantId: variant.variantId }] },
+  });
+  expect(set.status).toBe(200);
+  expect((await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/routing`, { key: shop.owner.key, body: { routing: { rule: 'lowestLandedCost' } } })).status).toBe(200);
+  await printfulControl(printful, 'POST', '/countries/US', { served: false });
+  try {
+    const order = await placeOrder(svc, shop, { destination: PRINTFUL_US });
+    expect((await svc.call('POST', `/api/store-orders/${shop.storeId}/${order.id}/confirm`, { key: shop.owner.key })).status).toBe(200);
+    const [only] = await eventually(async () => {
+      const sos = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?orderId=${order.id}`, { key: shop.owner.key })).body.result.items;
+      return sos.length === 1 && sos[0].status === 'submitted' ? sos : undefined;
+    }, 30000, 'the part sent to its primary');
+    const routed = only.events.find((e: any) => e.type === 'routed').details;
+    expect(routed.candidates.map((c: any) => c.connectionId)).toEqual([shop.connId]);
+    expect(routed.excluded).toEqual([{ connectionId: pf.connId, supplierKey: 'printful', why: expect.stringMatching(/^The supplier quotes no shipping to US: /) }]);
+    expect((await printfulControl(printful, 'GET', '/orders')).filter((o: any) => o.storeId === pf.storeIds[0])).toHaveLength(0);
+  } finally {
+    await printfulControl(printful, 'POST', '/countries/US', { served: true });
+  }
 });

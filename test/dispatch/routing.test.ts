@@ -151,7 +151,7 @@ test('a candidate out of stock, or whose destination the store excluded, is no c
   const next = await confirmed(shop);
   const [kept] = await settled(shop, next.id, 1);
   expect(kept.integrationId).toBe(shop.connId);
-  expect(routedEntry(kept).details.excluded).toEqual([{ connectionId: shop.cjConnId, supplierKey: 'cj', why: 'the store excluded US for it' }]);
+  expect(routedEntry(kept).details.excluded).toEqual([{ connectionId: shop.cjConnId, supplierKey: 'cj', why: 'The store excluded US for this supplier.' }]);
 });
 
 test('a quote that times out (the sandbox slow for this account) counts as no candidate: CJ takes the part though it costs more', async () => {
@@ -162,7 +162,7 @@ test('a quote that times out (the sandbox slow for this account) counts as no ca
     const order = await confirmed(shop);
     const [first, second] = await settled(shop, order.id, 2);
     const routed = routedEntry(first).details;
-    expect(routed.excluded).toEqual([{ connectionId: shop.connId, supplierKey: 'sandbox', why: 'its quote did not come within 1500 ms' }]);
+    expect(routed.excluded).toEqual([{ connectionId: shop.connId, supplierKey: 'sandbox', why: 'Its quote did not come within 1500 ms.' }]);
     expect(routed.connectionId).toBe(shop.cjConnId);
     expect(second).toMatchObject({ integrationId: shop.cjConnId, status: 'submitted' });
     expect(await liveOrders(sandbox, fake, numbersOf([first, second]))).toEqual({ sandbox: 0, cj: 1 });
@@ -197,19 +197,30 @@ test('20 parts routed at once: exactly one live order per part across both suppl
   expect(toCj).toBeGreaterThan(0);
 }, 120000);
 
-test('the chosen supplier then fails (CJ cannot take the payment): the reroute goes on to the remaining candidate, the primary, and one live order stays', async () => {
+test('the chosen supplier then fails (CJ cannot take the payment): no machine sends the part back to the primary it left (A → B → A); a person may, by name, and one live order stays', async () => {
   const shop = await openRerouteShop(svc, sandbox, fake, { page: 8, priceFactor: 0.2 });
   const cjAutomation = { level: 'automatic', allowUnpaidOrders: true, automaticPayment: true, reroute: { reasons: ['insufficientBalance'], maxCostIncreasePercent: 10 } };
   expect((await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/${shop.cjConnId}/automation`, { key: shop.owner.key, body: cjAutomation })).status).toBe(200);
   await cjControl(fake, 'POST', `/accounts/${shop.cjOpenId}`, { balance: '0.00' });
   await setRule(shop, { rule: 'lowestLandedCost' });
   const order = await confirmed(shop);
+  const [first, atCj] = await settled(shop, order.id, 2);
+  expect([first, atCj].map((s: any) => s.integrationId)).toEqual([shop.connId, shop.cjConnId]);
+  expect(routedEntry(first).details.connectionId).toBe(shop.cjConnId);
+  // The rule's reroute ran and left it paused: the sandbox was where the part was before.
+  const ended = await eventually(async () => {
+    const s = (await partsOf(shop, order.id)).find((x: any) => x._id === atCj._id);
+    return s.events.some((e: any) => e.type === 'rerouteFailed') ? s : undefined;
+  }, 30000, "the rule's reroute to end");
+  expect(ended).toMatchObject({ status: 'needsReview', reviewReason: 'insufficientBalance' });
+  expect(ended.reviewMessage).toMatch(/The part was at sandbox before: no machine sends it back there; a person may reroute it there by name\./);
+
+  const res = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${atCj._id}/reroute`, { key: shop.owner.key, body: { connectionId: shop.connId } });
+  expect(res.status).toBe(200);
   const sos = await settled(shop, order.id, 3);
   expect(sos.map((s: any) => [s.integrationId, s.status])).toEqual([[shop.connId, 'cancelled'], [shop.cjConnId, 'cancelled'], [shop.connId, 'submitted']]);
-  expect(routedEntry(sos[0]).details.connectionId).toBe(shop.cjConnId);
   const rerouted = sos[1].events.find((e: any) => e.type === 'rerouted');
-  expect(rerouted.details).toMatchObject({ reason: 'insufficientBalance', by: 'rule', to: { connectionId: shop.connId, supplierOrderId: sos[2]._id } });
-  // The primary came back from routing's candidates, not from the items' alternates (it has none at the sandbox).
+  expect(rerouted.details).toMatchObject({ reason: 'insufficientBalance', by: 'manual', to: { connectionId: shop.connId, supplierOrderId: sos[2]._id } });
   expect(sos[2].events[0].details).toMatchObject({ trigger: 'reroute' });
   expect(await liveOrders(sandbox, fake, numbersOf(sos))).toEqual({ sandbox: 1, cj: 0 });
   expect((await received(sandbox)).count(sos[0].supplierOrderNumber)).toBe(0);

@@ -8,7 +8,8 @@
 import type { SupplierOrderSnapshot } from '../../server/suppliers/adapter';
 import { EVENTS, ImpossibleMoveError, MOVE_TABLE, moveOf, MoveEvent, partStatusOf, PROGRESS_RANK, SUPPLIER_ORDER_STATUSES, SupplierOrderStatus } from '../../server/dispatch/state-machine';
 import { nextStep } from '../../server/dispatch/steps';
-import type { SupplierOrder, SupplierPaymentStatus } from '../../server/dispatch/supplier-order';
+import type { RoutingChoice, SupplierOrder, SupplierPaymentStatus } from '../../server/dispatch/supplier-order';
+import { carrying } from '../../server/dispatch/carry';
 import { Change, DispatchEvent, failure, transition } from '../../server/dispatch/transition';
 
 const PAYMENTS: SupplierPaymentStatus[] = ['notRequired', 'unpaid', 'paid', 'refunded'];
@@ -21,7 +22,7 @@ function record(status: SupplierOrderStatus, paymentStatus: SupplierPaymentStatu
     id: '00000000-0000-4000-8000-000000000001', storeId: 's', orderId: 'o', groupKey: 'supplier:c', connectionId: 'c', supplierKey: 'sandbox', orderNumber: '1',
     contractModel: 'promiseToSell', status, reviewReason: null, reviewMessage: null, retryable: null, supplierOrderNumber: 'ss-1-1', numberKnownAbsent: false,
     supplierOrderId: null, supplierStatus: null, costs: null, paymentStatus, shipping: null, attempt: 1, payNow: false, payRequested: false, cancelRequested: false,
-    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, rerouteRequest: null, rerouteTried: [], reroutedTo: null, returns: [], routing: null, destination: { name: 'A', line1: '1', city: 'X', postalCode: '1', country: 'US' },
+    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, rerouteRequest: null, rerouteTried: [], reroutedTo: null, returns: [], routing: null, earlier: [], destination: { name: 'A', line1: '1', city: 'X', postalCode: '1', country: 'US' },
     retriesUsed: 0, nextRetryAt: null, createdByAccountId: 'a', createdByKeyId: null, createdAt: at, updatedAt: at, ...more,
   };
 }
@@ -57,7 +58,6 @@ const SAMPLES: Record<MoveEvent, DispatchEvent> = {
   rerouteRequested: { type: 'rerouteRequested', actor: KEY, request: REROUTE },
   rerouted: { type: 'rerouted', actor: KEY, to: '00000000-0000-4000-8000-000000000002', details: { reason: 'variantUnavailable', costDifferenceMinor: 12 }, answer: null },
   rerouteEnded: { type: 'rerouteEnded', tried: [{ connectionId: 'c2', position: 0, supplierKey: 'cj', why: 'it has 0 of SKU-1; the order needs 1' }], message: 'Not rerouted: no alternate could take the part.' },
-  routed: { type: 'routed', choice: { supplierOrderId: '00000000-0000-4000-8000-000000000001', rule: 'lowestLandedCost', connectionId: 'c2', why: 'The lowest landed cost.', candidates: [], excluded: [] } },
   routedAway: { type: 'routedAway', to: '00000000-0000-4000-8000-000000000002', details: {} },
 };
 
@@ -208,11 +208,21 @@ test('a returned package is recorded once, by tracking number, as packageReturne
   expect(second.history.details.returned).toEqual([{ carrier: 'DHL', trackingNumber: 'PF-B' }]);
 });
 
-test('routing: the choice is recorded on a queued order only (status kept, no part move), and the move away cancels it naming where the items went', () => {
-  expect(fromsOf('routed')).toEqual(['queued']);
+test('routing: the choice rides on a change of a queued order (its entry first, the routing column), and the move away cancels it naming where the items went', () => {
   expect(fromsOf('routedAway')).toEqual(['queued']);
-  const chosen = transition(record('queued', 'unpaid'), SAMPLES.routed);
-  expect({ to: chosen.to, part: chosen.part, routing: chosen.after.routing, type: chosen.history.type, next: chosen.next }).toEqual({ to: 'queued', part: null, routing: (SAMPLES.routed as Extract<DispatchEvent, { type: 'routed' }>).choice, type: 'routed', next: 'send' });
-  const away = transition(chosen.after, SAMPLES.routedAway);
-  expect({ to: away.to, reroutedTo: away.after.reroutedTo, type: away.history.type, next: away.next }).toEqual({ to: 'cancelled', reroutedTo: '00000000-0000-4000-8000-000000000002', type: 'routedAway', next: null });
+  const choice: RoutingChoice = { supplierOrderId: '00000000-0000-4000-8000-000000000001', rule: 'lowestLandedCost', connectionId: 'c2', why: 'The lowest landed cost.', candidates: [], excluded: [] };
+  const away = carrying(transition(record('queued', 'unpaid'), SAMPLES.routedAway), choice);
+  expect({ to: away.to, reroutedTo: away.after.reroutedTo, routing: away.after.routing, type: away.history.type, routed: away.routed?.type, next: away.next }).toEqual({
+    to: 'cancelled', reroutedTo: '00000000-0000-4000-8000-000000000002', routing: choice, type: 'routedAway', routed: 'routed', next: null,
+  });
+});
+
+test("a person's cancel is taken while a reroute is asked, and ends it: the reroute step is no longer due, the cancel is", () => {
+  const paused = { ...record('needsReview', 'unpaid'), rerouteRequest: REROUTE };
+  expect(nextStep(paused)).toBe('reroute');
+  const c = transition(paused, SAMPLES.cancelRequested);
+  expect(c.guard).toEqual([]);
+  expect({ cancelRequested: c.after.cancelRequested, rerouteRequest: c.after.rerouteRequest, next: c.next, details: c.history.details }).toEqual({ cancelRequested: true, rerouteRequest: null, next: 'cancel', details: { rerouteWithdrawn: true } });
+  // The move of a reroute under way then finds the cancel, by its guard.
+  expect(transition(paused, SAMPLES.rerouted).guard).toEqual(['reroute', 'noCancel']);
 });

@@ -129,6 +129,10 @@ describe('dispatch through AliExpress', () => {
     expect(made.address).toMatchObject({ country: 'US', zip: '62701', full_name: 'Ada Lovelace', phone_country: '+1', mobile_no: '5550100199' });
     const orders = await w.ordersAt(so.supplierOrderNumber);
     expect(orders.map((o: any) => o.id)).toEqual([so.supplierOrderId]);
+    // The landed cost at confirmation carries the freight quote of the service the create then took (issue 51).
+    const pid = shop.products[0].supplierProductId;
+    const fee = ({ CAINIAO_ECONOMY: 90 + 30 * 2, AE_DIRECT_EXPRESS: 1200 + 150 * 2, CAINIAO_STANDARD: 150 + 40 * 2 + (Number(pid.slice(-3)) % 5) * 10 } as Record<string, number>)[service];
+    expect(so.landedCosts.find((l: any) => l.stage === 'confirmation')).toMatchObject({ currency: 'USD', itemsMinor: shop.products[0].costMinor * 2, shippingMinor: fee, totalMinor: shop.products[0].costMinor * 2 + fee });
   });
 
   test('a named service AliExpress does not offer pauses as destinationUnsupported, and nothing is ordered', async () => {

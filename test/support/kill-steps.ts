@@ -13,7 +13,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createDatabase, eventually, Sandbox, Service, startSandbox, startService } from './harness';
 import { openShop, placeOrder, received, Shop } from './orders';
-import { liveOrders, openRerouteShop } from './reroute';
+import { cjControl, liveOrders, openRerouteShop } from './reroute';
 import { RunningFakeCj, startFakeCj } from '../fakes/cj';
 import { RunningFakePrintful, startFakePrintful } from '../fakes/printful';
 import { openPrintfulShop, PRINTFUL_US, printfulOrdersAt } from './printful';
@@ -281,4 +281,54 @@ export const killedAtRoutingStep = (point: string) => async () => {
     expect(await liveOrders(sandbox, fake, numbers)).toEqual({ sandbox: 0, cj: 1 });
     expect((await received(sandbox)).count(numbers[0])).toBe(0); // never sent to the sandbox
   }
+};
+
+/**
+ * Issue 51, item 2: a routed part's create reaches its primary, the worker dies before recording it (the part is still
+ * queued, attempt 1, so still routable), then the primary is switched off and the cheaper alternate is all routing
+ * could quote. No part is created while a connection that may hold it cannot be asked: the part pauses at the primary
+ * (connectionMissing), and across both suppliers' own records one live order stands; switched on again and retried,
+ * the primary's order is found by its number and recorded, never made twice.
+ */
+export const killedBetweenCreateAndRecordThenSwitchedOff = async () => {
+  const label = 'kill-create-then-off';
+  const databaseUrl = await createDatabase(label);
+  const api = await startService({ label, sandbox, databaseUrl, role: 'api', env: { DISPATCH_WAIT_MS: '0', CJ_API_BASE_URL: fake.baseUrl } });
+  started.push(api);
+  // The sandbox is the cheaper now: routing keeps the part with it, which creates it.
+  const shop = await openRerouteShop(api, sandbox, fake, { page: 13, priceFactor: 2 });
+  expect((await api.call('PUT', `/api/store-suppliers/${shop.storeId}/routing`, { key: shop.owner.key, body: { routing: { rule: 'lowestLandedCost' } } })).status).toBe(200);
+  const order = await placeOrder(api, shop);
+  expect((await api.call('POST', `/api/store-orders/${shop.storeId}/${order.id}/confirm`, { key: shop.owner.key })).status).toBe(200);
+  const log = crossingLog(label);
+  const armed = await worker(label, databaseUrl, log, 'dispatch.afterCreate');
+  expect(armed === 'crashed' || (await exitOf(armed, 45000))).toBe(true);
+  const [first] = (await api.db.query('SELECT id, status, supplier_order_number FROM supplier_orders WHERE store_id = $1', [shop.storeId])).rows;
+  expect(first.status).toBe('queued');
+  expect((await received(sandbox)).count(first.supplier_order_number)).toBe(1);
+
+  // The primary switched off, the alternate now far cheaper: what routing alone would pick.
+  expect((await api.call('PUT', `/api/store-suppliers/${shop.storeId}/${shop.connId}/enabled`, { key: shop.owner.key, body: { enabled: false } })).status).toBe(200);
+  await cjControl(fake, 'POST', `/variants/${shop.cj.vid}`, { sellPrice: '0.50' });
+  await worker(label, databaseUrl, log);
+  const q = 'SELECT id, connection_id, status, review_reason, review_message, step_due, supplier_order_number FROM supplier_orders WHERE store_id = $1 ORDER BY created_at';
+  let last: any[] = [];
+  const rows = await eventually(async () => {
+    last = (await api.db.query(q, [shop.storeId])).rows;
+    return last.length && last.every((r) => !r.step_due && r.status !== 'queued') ? last : undefined;
+  }, 60000, 'the part to settle after the restart').catch((err) => {
+    throw new Error(`${err.message}: ${JSON.stringify(last)}`);
+  });
+  expect(await liveOrders(sandbox, fake, rows.map((r) => r.supplier_order_number))).toEqual({ sandbox: 1, cj: 0 });
+  expect(rows.map((r) => [r.connection_id, r.status, r.review_reason])).toEqual([[shop.connId, 'needsReview', 'connectionMissing']]);
+
+  // Switched on and retried: the order the sandbox holds is found by its number and recorded.
+  expect((await api.call('PUT', `/api/store-suppliers/${shop.storeId}/${shop.connId}/enabled`, { key: shop.owner.key, body: { enabled: true } })).status).toBe(200);
+  expect((await api.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${first.id}/retry`, { key: shop.owner.key, body: {} })).status).toBeLessThan(300);
+  const done = await eventually(async () => {
+    const { rows: now } = await api.db.query(q, [shop.storeId]);
+    return now.length === 1 && now[0].status === 'submitted' && !now[0].step_due ? now : undefined;
+  }, 60000, 'the primary\'s order to be found and recorded');
+  expect((await received(sandbox)).count(done[0].supplier_order_number)).toBe(1);
+  expect(await liveOrders(sandbox, fake, [done[0].supplier_order_number])).toEqual({ sandbox: 1, cj: 0 });
 };

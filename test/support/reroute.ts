@@ -79,3 +79,45 @@ export async function liveOrders(sandbox: Sandbox, fake: RunningFakeCj, numbers:
   const atCj = (await cjControl(fake, 'GET', '/received')).orders.filter((o: any) => numbers.includes(o.orderNumber) && !/cancel/i.test(String(o.orderStatus ?? o.status ?? '')));
   return { sandbox: atSandbox.length, cj: atCj.length };
 }
+
+/** The sandbox program's second warehouse (`sandbox-eu`, at /eu): its control API. */
+export async function euControl(sandbox: Sandbox, method: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${sandbox.baseUrl}/eu/control${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`eu control ${method} ${path}: ${res.status} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/**
+ * The store's connection to the second warehouse (the service started with SANDBOX_SUPPLIER_EU=true), on an account of
+ * its own keeping its books in `currency` (the warehouse then prices, quotes and charges in it).
+ */
+export async function connectEu(svc: Service, sandbox: Sandbox, shop: Shop, currency = 'USD'): Promise<string> {
+  const acc = await euControl(sandbox, 'POST', '/accounts', { currency });
+  seen.secrets.add(acc.liveKey);
+  seen.secrets.add(acc.testKey);
+  const conn = await svc.call('POST', `/api/store-suppliers/${shop.storeId}`, { key: shop.owner.key, body: { supplierKey: 'sandbox-eu', mode: 'live', credentials: { apiKey: acc.liveKey } } });
+  if (conn.status !== 201) throw new Error(conn.text);
+  const auto = await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/${conn.body.result.id}/automation`, { key: shop.owner.key, body: { level: 'automatic', allowUnpaidOrders: true } });
+  if (auto.status !== 200) throw new Error(auto.text);
+  return conn.body.result.id;
+}
+
+const usedEu = new Set<string>();
+
+/**
+ * A product of the second warehouse, not used before, that ships to the US: its first variant set to `costCents` (US
+ * cents: an account in another currency reads it converted) and `stock`. Answers the alternate on `connectionId`.
+ */
+export async function euProduct(sandbox: Sandbox, connectionId: string, costCents: number, stock = 500) {
+  for (let page = 1; page < 20; page++) {
+    const res = await fetch(`${sandbox.baseUrl}/eu/v1/products?pageSize=50&page=${page}`, { headers: { Authorization: 'Bearer sbx_live_demo_eu' } });
+    const items = ((await res.json()) as any).items;
+    const p = items.find((x: any) => !usedEu.has(x.id) && x.shipsTo.includes('US'));
+    if (!p) continue;
+    usedEu.add(p.id);
+    await euControl(sandbox, 'POST', `/variants/${p.variants[0].id}`, { costMinor: costCents, stock, available: true });
+    return { connectionId, supplierProductId: p.id as string, supplierVariantId: p.variants[0].id as string };
+  }
+  throw new Error('no product of the second warehouse left');
+}

@@ -6,7 +6,7 @@ import type { LandedCostView, PartMoney } from '../landed';
 import type { PartRef, SupplierOrder, SupplierOrderEvent, SupplierOrderFilters, Work, WorkAlternate, WorkItem } from '../supplier-order';
 import { COLUMNS_READ, EVENTS_OF_S, LISTED_OF_S, OF_S, supplierOrderOf, type SupplierOrderRow } from './rows';
 
-// Supplier orders read: one, of a part, due, and the list. `workOf` reads, in one statement for one step, the
+// Supplier orders read: one, of a part, due, and the list. `workOfMany` reads, in one statement for one step, the
 // connection (the connections domain's row, mapped by it), the store order's payment and the part's items (orders'),
 // and the links of those items (the catalogue's); nothing outside dispatch's tables is written here.
 
@@ -49,16 +49,18 @@ export function supplierOrdersOfOrders(db: Queryable, storeId: string, orderIds:
  * linked to now. By the store (equality), so that under Citus it runs on the store's shard.
  */
 export async function workOfMany(db: Queryable, storeId: string, ids: string[]): Promise<Work[]> {
-  const found = await preparedRows<SupplierOrderRow & { connection: ConnectionRow; order_payment_method: PaymentMethod; order_payment_status: PaymentStatus; order_confirmed: boolean; store_currency: string; store_routing: Work['storeRouting']; items: WorkItem[]; alternates: WorkAlternate[] | null; alternate_connections: ConnectionRow[] | null }>(
+  const found = await preparedRows<SupplierOrderRow & { connection: ConnectionRow; order_payment_method: PaymentMethod; order_payment_status: PaymentStatus; order_confirmed: boolean; store_currency: string; store_routing: Work['storeRouting']; items: WorkItem[]; alternates: WorkAlternate[] | null; connections: ConnectionRow[] | null }>(
     db,
     `SELECT ${OF_S}, to_jsonb(c.*) AS connection, trim(st.currency) AS store_currency, (SELECT r.routing FROM store_supplier_routing r WHERE r.store_id = s.store_id) AS store_routing, o.payment_method AS order_payment_method, o.payment_status AS order_payment_status, o.confirmed_at IS NOT NULL AS order_confirmed,
             COALESCE((SELECT json_agg(json_build_object('id', i.id, 'sku', i.sku, 'quantity', i.quantity, 'supplierVariantId', i.supplier_variant_id,
-                                                        'linkCostMinor', i.link_cost_minor, 'recordedCurrency', coalesce(i.recorded_currency, lv.currency),
+                                                        'linkCostMinor', i.link_cost_minor, 'linkCurrency', coalesce(i.link_currency, i.recorded_currency, lv.currency),
+                                                        'recordedCostMinor', coalesce(i.recorded_cost_minor, i.link_cost_minor), 'recordedCurrency', coalesce(i.recorded_currency, lv.currency),
                                                         -- A rerouted item is ordered from its alternate's product (looked up only then).
                                                         'supplierProductId', CASE WHEN l.connection_id = s.connection_id THEN l.supplier_product_id ELSE
                                                           (SELECT a.supplier_product_id FROM product_link_alternates a WHERE a.store_id = s.store_id AND a.store_variant_id = i.variant_id
                                                               AND a.connection_id = s.connection_id AND a.supplier_variant_id = i.supplier_variant_id LIMIT 1) END,
-                                                        'linkConnectionId', l.connection_id, 'linkRouting', to_jsonb(l) -> 'routing',
+                                                        'linkConnectionId', l.connection_id, 'linkProductId', l.supplier_product_id, 'linkVariantId', lv.supplier_variant_id,
+                                                        'linkRouting', to_jsonb(l) -> 'routing',
                                                         'hasAlternates', EXISTS (SELECT 1 FROM product_link_alternates a WHERE a.store_id = s.store_id AND a.store_variant_id = i.variant_id),
                                                         -- Through the row's JSON: read before its migration added the columns too (docs/scaling.md).
                                                         'maxBuyPrice', CASE WHEN to_jsonb(lv) ->> 'max_buy_price_minor' IS NULL THEN NULL
@@ -67,23 +69,31 @@ export async function workOfMany(db: Queryable, storeId: string, ids: string[]):
                         LEFT JOIN product_link_variants lv ON lv.store_id = s.store_id AND lv.store_variant_id = i.variant_id
                         LEFT JOIN product_links l ON l.store_id = s.store_id AND l.id = lv.link_id
                        WHERE i.store_id = s.store_id AND i.order_id = s.order_id AND i.group_key = s.group_key), '[]') AS items,
-            ra.alternates, ra.alternate_connections
+            ra.alternates, ra.connections
        FROM supplier_orders s JOIN supplier_connections c ON c.id = s.connection_id AND c.store_id = s.store_id JOIN store_orders o ON o.id = s.order_id AND o.store_id = s.store_id
        JOIN stores st ON st.id = s.store_id
-       -- Routing's candidates (../routing.ts), read only for a part never routed nor sent whose rule may be other than
-       -- primary (a link of its items, or the store, sets one): its items' alternates and their connections.
+       -- Sourcing's candidates (../sourcing/), read only for a part that may be routed (never routed nor sent, a rule
+       -- other than primary set by a link of its items or the store) or whose reroute is asked: its items' alternates,
+       -- and the connections of those and of the items' links, other than its own.
        LEFT JOIN LATERAL (
-         SELECT (SELECT json_agg(json_build_object('itemId', i.id, 'connectionId', a.connection_id, 'supplierProductId', a.supplier_product_id, 'supplierVariantId', a.supplier_variant_id) ORDER BY a.position, i.position)
+         SELECT (SELECT json_agg(json_build_object('itemId', i.id, 'position', a.position, 'connectionId', a.connection_id, 'supplierProductId', a.supplier_product_id,
+                                                   'supplierVariantId', a.supplier_variant_id) ORDER BY a.position, i.position)
                    FROM store_order_items i JOIN product_link_alternates a ON a.store_id = i.store_id AND a.store_variant_id = i.variant_id
                   WHERE i.store_id = s.store_id AND i.order_id = s.order_id AND i.group_key = s.group_key) AS alternates,
                 (SELECT json_agg(to_jsonb(ac.*)) FROM supplier_connections ac
-                  WHERE ac.store_id = s.store_id AND ac.id <> s.connection_id AND ac.id IN (SELECT a.connection_id FROM store_order_items i JOIN product_link_alternates a ON a.store_id = i.store_id AND a.store_variant_id = i.variant_id
-                                                                                             WHERE i.store_id = s.store_id AND i.order_id = s.order_id AND i.group_key = s.group_key)) AS alternate_connections
-          WHERE s.status = 'queued' AND s.routing IS NULL AND s.attempt = 1
-            AND (coalesce((SELECT r.routing ->> 'rule' FROM store_supplier_routing r WHERE r.store_id = s.store_id), 'primary') <> 'primary'
-                 OR EXISTS (SELECT 1 FROM store_order_items i JOIN product_link_variants lv ON lv.store_id = i.store_id AND lv.store_variant_id = i.variant_id
-                              JOIN product_links l ON l.store_id = i.store_id AND l.id = lv.link_id
-                             WHERE i.store_id = s.store_id AND i.order_id = s.order_id AND i.group_key = s.group_key AND coalesce(to_jsonb(l) -> 'routing' ->> 'rule', 'primary') <> 'primary'))
+                  WHERE ac.store_id = s.store_id AND ac.id <> s.connection_id
+                    AND ac.id IN (SELECT a.connection_id FROM store_order_items i JOIN product_link_alternates a ON a.store_id = i.store_id AND a.store_variant_id = i.variant_id
+                                   WHERE i.store_id = s.store_id AND i.order_id = s.order_id AND i.group_key = s.group_key
+                                  UNION SELECT l.connection_id FROM store_order_items i JOIN product_link_variants lv ON lv.store_id = i.store_id AND lv.store_variant_id = i.variant_id
+                                   JOIN product_links l ON l.store_id = i.store_id AND l.id = lv.link_id
+                                   WHERE i.store_id = s.store_id AND i.order_id = s.order_id AND i.group_key = s.group_key)) AS connections
+          WHERE s.reroute_request IS NOT NULL
+             OR (s.status = 'queued' AND s.routing IS NULL AND s.attempt = 1
+                 AND (coalesce((SELECT r.routing ->> 'rule' FROM store_supplier_routing r WHERE r.store_id = s.store_id), 'primary') <> 'primary'
+                      OR EXISTS (SELECT 1 FROM store_order_items i JOIN product_link_variants lv ON lv.store_id = i.store_id AND lv.store_variant_id = i.variant_id
+                                   JOIN product_links l ON l.store_id = i.store_id AND l.id = lv.link_id
+                                  WHERE i.store_id = s.store_id AND i.order_id = s.order_id AND i.group_key = s.group_key
+                                    AND coalesce(to_jsonb(l) -> 'routing' ->> 'rule', 'primary') <> 'primary')))
        ) ra ON true
       WHERE s.store_id = $1 AND s.id = ANY($2::uuid[])`,
     [storeId, ids],
@@ -92,13 +102,15 @@ export async function workOfMany(db: Queryable, storeId: string, ids: string[]):
     so: supplierOrderOf(r),
     conn: connectionOf(r.connection),
     order: { paymentMethod: r.order_payment_method, paymentStatus: r.order_payment_status, confirmed: r.order_confirmed },
-    items: r.items.map((i) => ({ ...i, linkCostMinor: i.linkCostMinor === null ? null : Number(i.linkCostMinor), maxBuyPrice: i.maxBuyPrice ? { amountMinor: Number(i.maxBuyPrice.amountMinor), currency: i.maxBuyPrice.currency } : null })),
+    items: r.items.map((i) => ({ ...i, linkCostMinor: numberOrNull(i.linkCostMinor), recordedCostMinor: numberOrNull(i.recordedCostMinor), maxBuyPrice: i.maxBuyPrice ? { amountMinor: Number(i.maxBuyPrice.amountMinor), currency: i.maxBuyPrice.currency } : null })),
     storeCurrency: r.store_currency,
     storeRouting: r.store_routing,
     alternates: r.alternates ?? [],
-    alternateConnections: (r.alternate_connections ?? []).map(connectionOf),
+    connections: (r.connections ?? []).map(connectionOf),
   }));
 }
+
+const numberOrNull = (v: number | string | null) => (v === null ? null : Number(v));
 
 /** The stores of records named without one (jobs queued before job data carried `storeId`): a cross-store read, once per such job. */
 export function storesOf(db: Queryable, ids: string[]): Promise<Array<{ id: string; storeId: string }>> {
@@ -153,16 +165,29 @@ export async function storeCurrency(db: Queryable, storeId: string): Promise<str
   return r.currency;
 }
 
-/** Parts of every store paused for want of an exchange rate, with the pair their pause named, oldest first. */
-export async function waitingOnRate(db: Queryable, limit: number): Promise<Array<{ so: SupplierOrder; from: string | null; to: string | null }>> {
-  const found = await rows<SupplierOrderRow & { rate_from: string | null; rate_to: string | null }>(
-    db,
-    `SELECT /* cross-store: dispatch-rate-resume */ s.*, p.details->>'from' AS rate_from, p.details->>'to' AS rate_to FROM supplier_orders s
+/** Each waiting part's pair: the one its last pause named (by the rate-wait index, the history by its own). */
+const WAITING_ON_RATE = `SELECT s.*, p.details->>'from' AS rate_from, p.details->>'to' AS rate_to FROM supplier_orders s
        LEFT JOIN LATERAL (SELECT e.details FROM supplier_order_events e WHERE e.store_id = s.store_id AND e.supplier_order_id = s.id AND e.type = 'paused' ORDER BY e.id DESC LIMIT 1) p ON true
-      WHERE s.status = 'needsReview' AND s.review_reason = 'exchangeRateUnavailable' ORDER BY s.updated_at LIMIT $1`,
-    [limit],
+      WHERE s.status = 'needsReview' AND s.review_reason = 'exchangeRateUnavailable'`;
+
+/** The pairs parts of every store wait on (a pause that named none: null, null). */
+export function pairsWaitedOn(db: Queryable): Promise<Array<{ from: string | null; to: string | null }>> {
+  return rows(db, `SELECT /* cross-store: dispatch-rate-pairs */ DISTINCT w.rate_from AS "from", w.rate_to AS "to" FROM (${WAITING_ON_RATE}) w`, []);
+}
+
+/**
+ * Parts of every store waiting on one of these pairs (`from>to`; a pause that named none counts as `>`), by turns:
+ * each store's oldest first, then each store's second, so one store's parts never hold another's back.
+ */
+export async function waitingOnRate(db: Queryable, pairs: string[], limit: number): Promise<SupplierOrder[]> {
+  const found = await rows<SupplierOrderRow>(
+    db,
+    `SELECT /* cross-store: dispatch-rate-resume */ w.* FROM (SELECT x.*, row_number() OVER (PARTITION BY x.store_id ORDER BY x.updated_at, x.id) AS turn FROM (${WAITING_ON_RATE}) x
+        WHERE coalesce(x.rate_from, '') || '>' || coalesce(x.rate_to, '') = ANY($1::text[])) w
+      ORDER BY w.turn, w.updated_at LIMIT $2`,
+    [pairs, limit],
   );
-  return found.map((r) => ({ so: supplierOrderOf(r), from: r.rate_from, to: r.rate_to }));
+  return found.map(supplierOrderOf);
 }
 
 /** The last cost the pre-checks saw. */

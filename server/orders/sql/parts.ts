@@ -98,14 +98,16 @@ export async function confirmOrder(tx: Queryable, storeId: string, orderId: stri
  * A reroute's items leave their part for another (made pending for `connectionId` if absent), each now ordered as
  * the alternate's supplier variant at its cost; inside the caller's transaction. Answers how many moved.
  */
-export async function moveItems(tx: Queryable, m: { storeId: string; orderId: string; fromKey: string; toKey: string; connectionId: string; items: Array<{ id: string; supplierVariantId: string; linkCostMinor: number }> }): Promise<number> {
+export async function moveItems(tx: Queryable, m: { storeId: string; orderId: string; fromKey: string; toKey: string; connectionId: string; items: Array<{ id: string; supplierVariantId: string; linkCostMinor: number; linkCurrency: string }> }): Promise<number> {
+  // The cost the move accepted goes with its currency: one column never holds one currency's units read as another's.
   const [r] = await rows<{ n: number }>(
     tx,
     `WITH g AS (INSERT INTO fulfilment_groups (store_id, order_id, group_key, connection_id, status) VALUES ($8, $1, $3, $4, 'pending') ON CONFLICT (store_id, order_id, group_key) DO NOTHING),
-          i AS (UPDATE store_order_items i SET group_key = $3, supplier_variant_id = u.variant, link_cost_minor = u.cost
-                  FROM unnest($5::uuid[], $6::text[], $7::bigint[]) AS u(id, variant, cost) WHERE i.store_id = $8 AND i.order_id = $1 AND i.group_key = $2 AND i.id = u.id RETURNING i.id)
+          i AS (UPDATE store_order_items i SET group_key = $3, supplier_variant_id = u.variant, link_cost_minor = u.cost, link_currency = u.currency
+                  FROM unnest($5::uuid[], $6::text[], $7::bigint[], $9::text[]) AS u(id, variant, cost, currency)
+                 WHERE i.store_id = $8 AND i.order_id = $1 AND i.group_key = $2 AND i.id = u.id RETURNING i.id)
      SELECT count(*)::int AS n FROM i`,
-    [m.orderId, m.fromKey, m.toKey, m.connectionId, m.items.map((x) => x.id), m.items.map((x) => x.supplierVariantId), m.items.map((x) => x.linkCostMinor), m.storeId],
+    [m.orderId, m.fromKey, m.toKey, m.connectionId, m.items.map((x) => x.id), m.items.map((x) => x.supplierVariantId), m.items.map((x) => x.linkCostMinor), m.storeId, m.items.map((x) => x.linkCurrency)],
   );
   return r.n;
 }

@@ -35,6 +35,8 @@ export interface Account {
   email: string;
   liveKey: string;
   testKey: string;
+  /** The currency its books, prices and balances are kept in (./money.ts); USD unless set when it was made. */
+  currency: string;
   envs: Record<Environment, EnvState>;
 }
 
@@ -61,7 +63,7 @@ export class Accounts {
     this.create(DEFAULT_BALANCE_MINOR, DEFAULT_BALANCE_MINOR, undefined, builtIn);
   }
 
-  create(balanceMinor: number, testBalanceMinor: number, email?: string, fixed?: FixedAccount): Account {
+  create(balanceMinor: number, testBalanceMinor: number, email?: string, fixed?: FixedAccount, currency = 'USD'): Account {
     if (email !== undefined && this.find(email)) throw new ApiError(409, 'emailInUse', `An account already uses ${email}`);
     const id = fixed?.id ?? token('acct_', 8);
     const account: Account = {
@@ -69,6 +71,7 @@ export class Accounts {
       email: email ?? fixed?.email ?? `${id}@sandbox-supplier.test`,
       liveKey: fixed?.liveKey ?? token('sbx_live_', 16),
       testKey: fixed?.testKey ?? token('sbx_test_', 16),
+      currency,
       envs: { live: newEnv('live', balanceMinor), test: newEnv('test', testBalanceMinor) },
     };
     this.byId.set(id, account);

@@ -1,6 +1,7 @@
 import { Router } from '@koa/router';
 import { DEFAULT_BALANCE_MINOR } from './accounts';
 import { invalidRequest } from './errors';
+import { fromCents, sandboxCurrency } from './money';
 import { faultView, mergeFaults, noFaults } from './faults';
 import type { SandboxRuntime } from './runtime';
 import { bodyObject, countryCode, environment, optionalBool, optionalInt, optionalString } from './validate';
@@ -12,13 +13,17 @@ export function controlRouter(rt: SandboxRuntime): Router {
 
   router.post('/accounts', (ctx) => {
     const body = bodyObject(ctx.request.body);
+    // Balances are given in the account's currency; the default is the same sum in it.
+    const currency = sandboxCurrency(body.currency);
     const account = state.accounts.create(
-      optionalInt(body, 'balanceMinor') ?? DEFAULT_BALANCE_MINOR,
-      optionalInt(body, 'testBalanceMinor') ?? DEFAULT_BALANCE_MINOR,
+      optionalInt(body, 'balanceMinor') ?? fromCents(DEFAULT_BALANCE_MINOR, currency),
+      optionalInt(body, 'testBalanceMinor') ?? fromCents(DEFAULT_BALANCE_MINOR, currency),
       optionalString(body, 'email'),
+      undefined,
+      currency,
     );
     ctx.status = 201;
-    ctx.body = { accountId: account.id, email: account.email, liveKey: account.liveKey, testKey: account.testKey };
+    ctx.body = { accountId: account.id, email: account.email, liveKey: account.liveKey, testKey: account.testKey, currency: account.currency };
   });
 
   router.post('/accounts/:accountId/balance', (ctx) => {

@@ -3,13 +3,12 @@ import type { Caller, EnvState } from './accounts';
 import { ApiError } from './errors';
 import { type LineChecks, takeLines } from './order-lines';
 import type { Records } from './records';
+import { fromCents, spoken } from './money';
 import { TimerBag } from './timers';
 import type { Environment, Order, OrderRequest, OrderStatus } from './types';
 
 const AUTO_SHIP_CARRIER = 'SandboxPost';
 
-/** The sandbox sells and keeps balances in US dollars; its messages say amounts as a person reads them. */
-const dollars = (minor: number) => `$${(minor / 100).toFixed(2)}`;
 const now = () => new Date().toISOString();
 
 export interface OrderRecord {
@@ -61,10 +60,12 @@ export class Orders {
     const scope = this.scope(caller.env);
     const existing = scope.byNumber.get(input.orderNumber);
     if (existing) throw new ApiError(409, 'orderNumberExists', `Order number ${input.orderNumber} already exists as ${existing.order.id}`, { orderId: existing.order.id });
-    const items = takeLines(this.world, input);
+    // Priced in the account's currency, as its product reads and quotes were.
+    const currency = caller.account.currency;
+    const items = takeLines(this.world, input).map((i) => ({ ...i, unitCostMinor: fromCents(i.unitCostMinor, currency) }));
     const itemsMinor = items.reduce((sum, i) => sum + i.unitCostMinor * i.quantity, 0);
     const units = items.reduce((sum, i) => sum + i.quantity, 0);
-    const shippingMinor = shippingQuote(this.world.shipping, units) + this.world.faults().shippingSurchargeMinor;
+    const shippingMinor = fromCents(shippingQuote(this.world.shipping, units) + this.world.faults().shippingSurchargeMinor, currency);
     const at = now();
     const order: Order = {
       id: `SBX-O${randomBytes(6).toString('hex').toUpperCase()}`,
@@ -72,7 +73,7 @@ export class Orders {
       status: 'created',
       paid: false,
       items,
-      costs: { itemsMinor, shippingMinor, totalMinor: itemsMinor + shippingMinor, currency: 'USD' },
+      costs: { itemsMinor, shippingMinor, totalMinor: itemsMinor + shippingMinor, currency },
       destination: input.destination,
       shipping: null,
       createdAt: at,
@@ -119,7 +120,7 @@ export class Orders {
     if (order.status === 'cancelled') throw new ApiError(409, 'orderCancelled', `Order ${id} is cancelled`);
     const total = order.costs.totalMinor;
     const balance = caller.env.balanceMinor;
-    if (balance < total) throw new ApiError(402, 'insufficientBalance', `Balance ${dollars(balance)} is below the order total ${dollars(total)}`, { balanceMinor: balance, requiredMinor: total });
+    if (balance < total) throw new ApiError(402, 'insufficientBalance', `Balance ${spoken(balance, order.costs.currency)} is below the order total ${spoken(total, order.costs.currency)}`, { balanceMinor: balance, requiredMinor: total });
     caller.env.balanceMinor -= total;
     order.paid = true;
     this.world.records.payments.push(movement(record, total));
@@ -202,7 +203,7 @@ function movement(record: OrderRecord, amountMinor: number) {
   return { orderId: record.order.id, orderNumber: record.order.orderNumber, amountMinor, at: now(), accountId: record.accountId, environment: record.environment };
 }
 
-/** The warehouse's one shipping service (the main one: 4.99 USD for the first unit, 1.00 for each further one), as a quote answers it. */
+/** The warehouse's one shipping service in US cents (the main one: 4.99 USD for the first unit, 1.00 for each further one). */
 export function shippingQuote(shipping: { baseMinor: number; perUnitMinor: number }, units: number): number {
   return shipping.baseMinor + shipping.perUnitMinor * (units - 1);
 }

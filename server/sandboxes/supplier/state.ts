@@ -100,7 +100,7 @@ export class SandboxState {
 
   received(): Record<string, unknown> {
     const { callLoad, ...records } = this.records.view();
-    const orders = [...this.orders.all()].map(({ order, accountId, environment }) => ({ id: order.id, accountId, environment, orderNumber: order.orderNumber, status: order.status, paid: order.paid, totalMinor: order.costs.totalMinor }));
+    const orders = [...this.orders.all()].map(({ order, accountId, environment }) => ({ id: order.id, accountId, environment, orderNumber: order.orderNumber, status: order.status, paid: order.paid, totalMinor: order.costs.totalMinor, currency: order.costs.currency }));
     const { sent, delivered, failed } = this.notifier.counters;
     return { callLoad, orders, ...records, notificationsSent: sent, notificationsDelivered: delivered, notificationsFailed: failed, oauthClientIds: this.signIns.clientIds };
   }

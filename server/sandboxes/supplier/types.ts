@@ -1,4 +1,4 @@
-/** Shapes the sandbox supplier speaks on the wire. Money is integer USD cents. */
+/** Shapes the sandbox supplier speaks on the wire. Money is integer minor units of the account's currency (./money.ts). */
 
 export type Environment = 'live' | 'test';
 
@@ -25,7 +25,7 @@ export interface Product {
   description: string;
   url: string;
   imageUrl: string;
-  currency: 'USD';
+  currency: string;
   shipsTo: string[];
   /** The country the warehouse ships it from, and how many days delivery takes (as the warehouse quotes it). */
   shipsFrom: string;
@@ -61,7 +61,7 @@ export interface Order {
   status: OrderStatus;
   paid: boolean;
   items: OrderItem[];
-  costs: { itemsMinor: number; shippingMinor: number; totalMinor: number; currency: 'USD' };
+  costs: { itemsMinor: number; shippingMinor: number; totalMinor: number; currency: string };
   destination: Destination;
   shipping: Shipping | null;
   createdAt: string;

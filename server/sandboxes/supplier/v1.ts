@@ -3,7 +3,9 @@ import { Router } from '@koa/router';
 import { ApiError } from './errors';
 import type { SandboxRuntime } from './runtime';
 import type { Caller } from './accounts';
+import { fromCents } from './money';
 import { shippingQuote } from './orders';
+import type { Product } from './types';
 import { bodyObject, httpUrl, optionalBool, parseCreateOrder, queryInt, queryString } from './validate';
 
 const MAX_PAGE_SIZE = 100;
@@ -62,7 +64,7 @@ export function v1Router(rt: SandboxRuntime): Router {
 
   router.get('/account', (ctx) => {
     const { account, env } = callerOf(ctx);
-    ctx.body = { accountId: account.id, environment: env.environment, balanceMinor: env.balanceMinor, currency: 'USD' };
+    ctx.body = { accountId: account.id, environment: env.environment, balanceMinor: env.balanceMinor, currency: account.currency };
   });
 
   router.get('/webhook', (ctx) => {
@@ -78,13 +80,14 @@ export function v1Router(rt: SandboxRuntime): Router {
   router.get('/products', (ctx) => {
     const page = queryInt(ctx.query.page, 1, 'page');
     const pageSize = queryInt(ctx.query.pageSize, 50, 'pageSize', MAX_PAGE_SIZE);
-    ctx.body = state.catalogue.search(queryString(ctx.query.q), page, pageSize);
+    const found = state.catalogue.search(queryString(ctx.query.q), page, pageSize);
+    ctx.body = { ...found, items: found.items.map((p) => pricedFor(p, callerOf(ctx).account.currency)) };
   });
 
   router.get('/products/:id', (ctx) => {
     const product = state.catalogue.getProduct(ctx.params.id);
     if (!product) throw new ApiError(404, 'productNotFound', `No product ${ctx.params.id}`);
-    ctx.body = product;
+    ctx.body = pricedFor(product, callerOf(ctx).account.currency);
   });
 
   // The shipping quote for some items: the one service and its cost, as a create would charge it (faults aside).
@@ -95,7 +98,8 @@ export function v1Router(rt: SandboxRuntime): Router {
     if (units < 1) throw new ApiError(400, 'invalidRequest', 'items must name at least one unit');
     // The longest delivery among the items' products, as this warehouse ships them.
     const days = items.map((i: unknown) => (typeof i === 'object' && i ? state.catalogue.getVariant(String((i as { variantId?: unknown }).variantId))?.product.deliveryDays.max : undefined)).filter((d: number | undefined): d is number => d !== undefined);
-    ctx.body = { service: 'standard', costMinor: shippingQuote(state.warehouse.shipping, units), currency: 'USD', maxDays: days.length ? Math.max(...days) : 12 };
+    const currency = callerOf(ctx).account.currency;
+    ctx.body = { service: 'standard', costMinor: fromCents(shippingQuote(state.warehouse.shipping, units), currency), currency, maxDays: days.length ? Math.max(...days) : 12 };
   });
 
   router.post('/orders', (ctx) => {
@@ -139,6 +143,11 @@ export function v1Router(rt: SandboxRuntime): Router {
   });
 
   return router;
+}
+
+/** A product as an account keeping its books in `currency` reads it (the catalogue is kept in US cents). */
+function pricedFor(p: Product, currency: string): Product {
+  return currency === p.currency ? p : { ...p, currency, variants: p.variants.map((v) => ({ ...v, costMinor: fromCents(v.costMinor, currency) })) };
 }
 
 /** The order exists, but the caller never hears so: hold the socket, then drop it without a response. */

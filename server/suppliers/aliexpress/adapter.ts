@@ -5,14 +5,14 @@
  * message carries no token or secret.
  */
 import { catalogueEntry } from '../adapter';
-import type { CallLimits, CatalogueEntry, ConnectionMode, HealthResult, Money, ProductSearchPage, SupplierAdapter, SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
+import type { CallLimits, CatalogueEntry, ConnectionMode, HealthResult, Money, ProductSearchPage, SupplierAdapter, SupplierCallContext, ShippingQuote, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
 import { SupplierError } from '../errors';
 import { healthFrom } from '../health';
 import { AeClient } from './client';
 import { refusalOf } from './codes';
 import { ALIEXPRESS_DESCRIPTION, DEFAULT_REQUESTS_PER_SECOND, setting } from './description';
 import type { AeApp } from './http';
-import { placeOrder } from './placing';
+import { placeOrder, quoteShipping } from './placing';
 import { productFor, search, searchProducts } from './products';
 import { findByNumber, readOrders } from './reading';
 import { readTokenAnswer, renewable, renewalTime, storedTokens, tokenFields } from './tokens';
@@ -113,6 +113,10 @@ export class AliExpressAdapter implements SupplierAdapter {
 
   findOrderByNumber(ctx: SupplierCallContext, orderNumber: string): Promise<SupplierOrderSnapshot | null> {
     return findByNumber(this.client, ctx, orderNumber);
+  }
+
+  quoteShipping(ctx: SupplierCallContext, input: Pick<SupplierOrderInput, 'items' | 'destination'>): Promise<ShippingQuote> {
+    return quoteShipping(this.client, ctx, input);
   }
 
   createOrder(ctx: SupplierCallContext, input: SupplierOrderInput): Promise<SupplierOrderSnapshot> {

@@ -4,11 +4,11 @@
  * our number as `out_order_id` (AliExpress's own duplicate guard, for 24 hours). The ids it answers are kept by the
  * service under our number; a repeated number is read back, never created again.
  */
-import type { Destination, SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot } from '../adapter';
+import type { Destination, ShippingQuote, SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot } from '../adapter';
 import { isCountryCode } from '../countries';
 import { SupplierError } from '../errors';
 import { asObj, cleanSupplierWords, Obj, optionalText, ShapeError } from '../http';
-import { chooseShipping, CHEAPEST, describeRule } from '../shipping';
+import { chooseShipping, CHEAPEST, describeRule, type ShippingOption } from '../shipping';
 import type { AeClient } from './client';
 import { createRefusalOf, REPEATED_ORDER } from './codes';
 import { setting } from './description';
@@ -52,8 +52,8 @@ async function keep(ctx: SupplierCallContext, orderNumber: string, ids: string[]
   await ctx.orderNumbers?.remember(orderNumber, joinIds(ids)).catch(() => undefined);
 }
 
-/** The service the rule picks from the item's freight quote; none fits: destinationUnsupported. */
-async function serviceFor(ae: AeClient, ctx: SupplierCallContext, item: { productId: string; skuId: string; quantity: number }, country: string, subject: Record<string, string>): Promise<string> {
+/** The service the rule picks from the item's freight quote (`aliexpress.ds.freight.query`); none fits: destinationUnsupported. */
+async function serviceFor(ae: AeClient, ctx: SupplierCallContext, item: { productId: string; skuId: string; quantity: number }, country: string, subject: Record<string, string>): Promise<ShippingOption> {
   const rule = ctx.ordering?.shippingMethod ?? CHEAPEST;
   // Built by hand: the product id is digits that may pass 2^53.
   const req = `{"quantity":${item.quantity},"shipToCountry":${JSON.stringify(country)},"productId":${item.productId},"selectedSkuId":${JSON.stringify(item.skuId)},"language":${JSON.stringify(setting(ctx, 'language', 'en'))},"locale":${JSON.stringify(setting(ctx, 'language', 'en'))},"currency":${JSON.stringify(setting(ctx, 'currency', 'USD'))}}`;
@@ -69,7 +69,28 @@ async function serviceFor(ae: AeClient, ctx: SupplierCallContext, item: { produc
     const offered = options.length ? ` (it offers ${options.map((o) => o.service).join(', ')})` : '';
     throw new SupplierError('destinationUnsupported', `AliExpress does not offer ${describeRule(rule)} for this item to ${country}${offered}`, subject);
   }
-  return chosen.service;
+  return chosen;
+}
+
+/**
+ * Each item's freight quote, the service picked by the connection's rule: AliExpress ships each item by a service of
+ * its own, so the quote is their sum, in the connection's currency, with each item's service for the create.
+ */
+export async function quoteShipping(ae: AeClient, ctx: SupplierCallContext, input: Pick<SupplierOrderInput, 'items' | 'destination'>): Promise<ShippingQuote> {
+  const country = input.destination.country.toUpperCase();
+  if (!isCountryCode(country)) throw new SupplierError('destinationUnsupported', `${country} is not a country AliExpress knows`);
+  const chosen: ShippingOption[] = [];
+  for (const item of input.items) {
+    const ids = splitVariantId(item.variantId);
+    if (!ids) throw new SupplierError('variantUnavailable', 'Not an AliExpress variant id', { variantId: item.variantId });
+    chosen.push(await serviceFor(ae, ctx, { ...ids, quantity: item.quantity }, country, { variantId: item.variantId }));
+  }
+  const days = chosen.map((o) => o.maxDays);
+  return {
+    service: [...new Set(chosen.map((o) => o.service))].join(', '), services: chosen.map((o) => o.service),
+    cost: { amountMinor: chosen.reduce((n, o) => n + o.costMinor, 0), currency: setting(ctx, 'currency', 'USD') },
+    maxDays: days.some((d) => d === null) ? null : Math.max(...(days as number[])),
+  };
 }
 
 export async function placeOrder(ae: AeClient, ctx: SupplierCallContext, input: SupplierOrderInput): Promise<SupplierOrderSnapshot> {
@@ -89,7 +110,9 @@ export async function placeOrder(ae: AeClient, ctx: SupplierCallContext, input: 
     }
     const sku = skus.find((s) => s.variant.id === item.variantId);
     if (!sku || !sku.variant.available) throw new SupplierError('variantUnavailable', 'AliExpress no longer offers this variant', subject);
-    const service = await serviceFor(ae, ctx, { ...ids, quantity: item.quantity }, country, subject);
+    // The service quoted before the order, where there was a quote; else the rule's pick now.
+    const quoted = input.shipping?.services?.[input.items.indexOf(item)];
+    const service = quoted ?? (await serviceFor(ae, ctx, { ...ids, quantity: item.quantity }, country, subject)).service;
     productItems.push({ product_id: ids.productId, product_count: item.quantity, sku_attr: sku.skuAttr, logistics_service_name: service, order_memo: '' });
   }
   const place = { out_order_id: input.orderNumber, logistics_address: addressOf(input.destination, country), product_items: productItems };

@@ -4,7 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import { catalogueEntry } from '../adapter';
-import type { CallLimits, CatalogueEntry, HealthResult, Money, ProductSearchPage, SupplierAdapter, SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
+import type { CallLimits, CatalogueEntry, HealthResult, Money, ProductSearchPage, SupplierAdapter, SupplierCallContext, ShippingQuote, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
 import { SupplierError } from '../errors';
 import { healthFrom } from '../health';
 import { asObj, optionalText, text } from '../http';
@@ -12,7 +12,7 @@ import { pageOfCursor, pageSizeWithin } from '../paging';
 import { PrintfulClient } from './client';
 import { PRINTFUL_DESCRIPTION } from './description';
 import { readWebhook, registerWebhook } from './notifications';
-import { cancelOrder, createOrder, findOrderByNumber, getOrder, payOrder } from './orders';
+import { cancelOrder, createOrder, findOrderByNumber, getOrder, payOrder, quoteShipping } from './orders';
 import { catalogueProductOf, CatalogueVariant, list, productIdFromUrl, productUrl, readCatalogueVariants, readProduct, WORLD } from './readers';
 
 /** Printful: 120 calls a minute, one every 500 ms at a steady pace; a little margin for clocks. */
@@ -112,6 +112,10 @@ export class PrintfulAdapter implements SupplierAdapter {
 
   findOrderByNumber(ctx: SupplierCallContext, orderNumber: string): Promise<SupplierOrderSnapshot | null> {
     return findOrderByNumber(this.client, ctx, orderNumber);
+  }
+
+  quoteShipping(ctx: SupplierCallContext, input: Pick<SupplierOrderInput, 'items' | 'destination'>): Promise<ShippingQuote> {
+    return quoteShipping(this.client, ctx, input);
   }
 
   createOrder(ctx: SupplierCallContext, input: SupplierOrderInput): Promise<SupplierOrderSnapshot> {

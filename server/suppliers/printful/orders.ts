@@ -3,7 +3,7 @@
  * create, confirmed to pay (the charge on the store's billing method) only after reading them, cancelled (DELETE)
  * while draft or pending. Shipping is quoted by `/shipping/rates` and picked by the connection's rule.
  */
-import type { SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot } from '../adapter';
+import type { ShippingQuote, SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot } from '../adapter';
 import { isCountryCode } from '../countries';
 import { SupplierError } from '../errors';
 import { asObj, Obj, optionalText, text } from '../http';
@@ -45,7 +45,7 @@ export async function findOrderByNumber(client: PrintfulClient, ctx: SupplierCal
 }
 
 /** The catalogue variant each line is made from (shipping rates take catalogue variants, orders sync variants). */
-async function catalogueVariants(client: PrintfulClient, ctx: SupplierCallContext, input: SupplierOrderInput): Promise<Array<{ variant_id: number; quantity: number }>> {
+async function catalogueVariants(client: PrintfulClient, ctx: SupplierCallContext, input: Pick<SupplierOrderInput, 'items'>): Promise<Array<{ variant_id: number; quantity: number }>> {
   const out: Array<{ variant_id: number; quantity: number }> = [];
   for (const item of input.items) {
     const subject = { variantId: item.variantId };
@@ -63,7 +63,7 @@ async function catalogueVariants(client: PrintfulClient, ctx: SupplierCallContex
   return out;
 }
 
-function recipientOf(input: SupplierOrderInput): Record<string, string> {
+function recipientOf(input: Pick<SupplierOrderInput, 'destination'>): Record<string, string> {
   const d = input.destination;
   const r: Record<string, string> = { name: d.name, address1: d.line1, city: d.city, country_code: d.country.toUpperCase(), zip: d.postalCode };
   if (d.line2) r.address2 = d.line2;
@@ -73,21 +73,30 @@ function recipientOf(input: SupplierOrderInput): Record<string, string> {
   return r;
 }
 
-async function chooseRate(client: PrintfulClient, ctx: SupplierCallContext, input: SupplierOrderInput, items: Array<{ variant_id: number; quantity: number }>): Promise<string> {
+/** The service the connection's rule picks among Printful's rates for these items and recipient, with its cost. */
+async function chooseRate(client: PrintfulClient, ctx: SupplierCallContext, input: Pick<SupplierOrderInput, 'items' | 'destination'>, items: Array<{ variant_id: number; quantity: number }>): Promise<ShippingQuote> {
   const to = input.destination.country.toUpperCase();
   const answer = await client.request(ctx, { method: 'POST', path: '/shipping/rates', body: { recipient: recipientOf(input), items } }, 'other');
   const options = client.read(answer, (r) =>
     list(r, 'rates').map((raw, i) => {
       const o = asObj(raw, `rates[${i}]`);
       const max = o.maxDeliveryDays;
-      return { service: text(o, 'id', `rates[${i}]`), costMinor: minor(o.rate, currencyOf(o), `rates[${i}].rate`), maxDays: typeof max === 'number' && Number.isSafeInteger(max) ? max : null };
+      const currency = currencyOf(o);
+      return { service: text(o, 'id', `rates[${i}]`), costMinor: minor(o.rate, currency, `rates[${i}].rate`), currency, maxDays: typeof max === 'number' && Number.isSafeInteger(max) ? max : null };
     }),
   );
   if (!options.length) throw new SupplierError('destinationUnsupported', `Printful has no shipping service to ${to} for this order`);
   const rule = ctx.ordering?.shippingMethod;
   const chosen = chooseShipping(options, rule);
   if (!chosen) throw new SupplierError('destinationUnsupported', `Printful does not offer ${describeRule(rule)} to ${to} for this order (it offers ${options.map((o) => o.service).join(', ')})`);
-  return chosen.service;
+  const { currency } = options.find((o) => o.service === chosen.service)!;
+  return { service: chosen.service, cost: { amountMinor: chosen.costMinor, currency }, maxDays: chosen.maxDays };
+}
+
+/** Printful's `/shipping/rates` for the order's catalogue variants, the service picked as the create will take it. */
+export async function quoteShipping(client: PrintfulClient, ctx: SupplierCallContext, input: Pick<SupplierOrderInput, 'items' | 'destination'>): Promise<ShippingQuote> {
+  if (!isCountryCode(input.destination.country.toUpperCase())) throw new SupplierError('destinationUnsupported', `${input.destination.country} is not a country Printful knows`);
+  return chooseRate(client, ctx, input, await catalogueVariants(client, ctx, input));
 }
 
 /** A draft, never confirmed here: payment is its own step, after reading the order. */
@@ -95,7 +104,8 @@ export async function createOrder(client: PrintfulClient, ctx: SupplierCallConte
   if (!EXTERNAL_ID.test(input.orderNumber)) throw new SupplierError('refused', 'Printful takes up to 32 letters, digits, - and _ as an order number');
   if (!isCountryCode(input.destination.country.toUpperCase())) throw new SupplierError('destinationUnsupported', `${input.destination.country} is not a country Printful knows`);
   if (!input.items.length) throw new SupplierError('refused', 'An order needs at least one item');
-  const shipping = await chooseRate(client, ctx, input, await catalogueVariants(client, ctx, input));
+  // The service quoted before the order when there was a quote (Printful refuses one it no longer offers); else the rule's now.
+  const shipping = input.shipping?.service ?? (await quoteShipping(client, ctx, input)).service;
   // Right before creating: after a lost answer the draft exists, and Printful would refuse the number (OR-13).
   const existing = await findOrderByNumber(client, ctx, input.orderNumber);
   if (existing) return existing;
