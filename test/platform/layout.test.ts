@@ -159,7 +159,8 @@ test('the specified top level: nodes/ and credentials/ at the root, the README\'
   const present = fs.readdirSync(ROOT, { withFileTypes: true }).filter((e) => !ignored.has(e.name)).map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
   const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const map = /## Map of the tree\s+```\n([\s\S]*?)```/.exec(readme)![1];
-  const named = map.split('\n').filter(Boolean).map((line) => line.split(/\s+/)[0]);
+  // An entry's line names it first; an indented line goes on with the entry above.
+  const named = map.split('\n').filter((line) => line && !/^\s/.test(line)).map((line) => line.split(/\s+/)[0]);
   expect(named.sort()).toEqual(present.sort());
 });
 
