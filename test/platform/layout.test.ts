@@ -273,6 +273,19 @@ describe('docs/architecture.md, the map, is true', () => {
     }
   });
 
+  test('a data module reads tables of a domain built after its own only as "Reads up the list" says', () => {
+    const ownerOf = new Map(rows.flatMap((r) => r.tables.map((t) => [t, r.domain] as const)));
+    const order = DOMAIN_MODULES.map((m) => m.name as string);
+    const upward = (f: { name: string; text: string }) =>
+      [...f.text.matchAll(/\b(?:FROM|JOIN)\s+(\w+)/g)].map((m) => m[1]).filter((t) => order.indexOf(ownerOf.get(t) ?? '') > order.indexOf(domainOf(f.name)));
+    const found = new Set(files.filter((f) => isDataModule(f.name)).flatMap((f) => upward(f).map((t) => `${domainOf(f.name)} reads ${t}`)));
+    const bullet = /^- \*\*Reads up the list\*\*([\s\S]*?)(?=\n- |\n\n)/m.exec(text)![1];
+    const listed = [...bullet.matchAll(/`([a-z]+)` reads ((?:`\w+`(?:, | and )?)+)/g)].flatMap((m) => [...m[2].matchAll(/`(\w+)`/g)].map((t) => `${m[1]} reads ${t[1]}`));
+    expect([...found].sort()).toEqual([...listed].sort());
+    // The rule can see what it looks for.
+    expect(upward({ name: 'identity/sql/x.ts', text: 'SELECT 1 FROM accounts a JOIN supplier_orders so ON true' })).toEqual(['supplier_orders']);
+  });
+
   test('each queue is listed under the domain whose module declares it', () => {
     for (const m of DOMAIN_MODULES) {
       const row = rows.find((r) => r.domain === m.name);
