@@ -36,10 +36,10 @@ const suppliersModule = domainModule({ name: 'suppliers', needs: [], provides: [
  * `needs` (checked by `InOrder` below when this compiles, and by `assemble` when it runs). Queues, migrations, sealed
  * values, the route table and the workers all come from this list.
  */
-export const DOMAIN_MODULES = [identityModule, operatorModule, ratesModule, storesModule, eventsModule, suppliersModule, connectionsModule, notificationsModule, catalogueModule, ordersModule, paymentsModule, dispatchModule] as const;
+export const DOMAIN_MODULES = [identityModule, operatorModule, ratesModule, storesModule, eventsModule, suppliersModule, connectionsModule, catalogueModule, ordersModule, paymentsModule, dispatchModule, notificationsModule] as const;
 
 // Checked when this compiles (platform/domain.ts): each module needs only what the ones before it provide, and late
-// routes (store orders showing their supplier orders) only what the whole list provides.
+// routes (store orders showing their supplier orders, a connection's disconnect) only what the whole list provides.
 const inOrder: InOrder<typeof DOMAIN_MODULES> = true;
 const lateInOrder: LateInOrder<typeof DOMAIN_MODULES, ProvidedBy<typeof DOMAIN_MODULES>> = true;
 void [inOrder, lateInOrder];
@@ -77,6 +77,7 @@ function assemble(p: Platform): Map<string, Domain> {
   for (const m of MODULES) {
     if (m.lateRoutes) built.get(m.name)!.routes.push(...m.lateRoutes.build(built.get(m.name) as never, provided(built, m.lateRoutes.needs, m.name) as never));
   }
+  for (const d of built.values()) d.assembled?.();
   return built;
 }
 

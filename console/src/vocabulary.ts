@@ -25,7 +25,7 @@ export const REVIEW_REASONS = {
   supplierAlreadyShipped: { retryable: false, reroute: 'no' },
   testMode: { retryable: false, reroute: 'no' },
   customerCaptureFailed: { retryable: false, reroute: 'no' },
-  /** Kept for parts paused by it before exchange rates existed; the service no longer pauses with it (a rate converts). */
+  /** One supplier order is priced in one currency: the supplier prices a part's items, or its items and its shipping, in two (no rate makes that one cost). */
   currencyMismatch: { retryable: false, reroute: 'no' },
   /** The database went back in time and the supplier cannot be asked whether it holds the order: a person looks. */
   orderNumberUnverifiable: { retryable: false, reroute: 'no' },
@@ -123,9 +123,9 @@ export const REVIEW_REASON_WORDS: { [R in ReviewReason]: ReviewReasonWords<R> } 
     advice: 'The supplier was paid but charging the shopper failed; tell a person at once.',
   },
   currencyMismatch: {
-    why: 'Two amounts in different currencies would have to be compared (a cost, the recorded cost or your cost limit)',
-    next: 'Set the cost limit in the supplier\'s currency in Connections and retry, or fulfil the part yourself.',
-    advice: 'Two amounts in different currencies would have to be compared (no exchange rates); a person has to decide.',
+    why: 'The supplier prices this part in two currencies (two of its items, or its items and its shipping)',
+    next: 'Retry once the supplier prices it in one currency, or fulfil the part yourself.',
+    advice: 'The supplier prices the part in two currencies; a person has to decide.',
   },
   orderNumberUnverifiable: {
     why: "The service's records went back in time (a database restored from a backup or failed over), and this supplier cannot be asked whether it already holds the order",
@@ -152,7 +152,10 @@ export type StoreOrderStatus = (typeof STORE_ORDER_STATUSES)[number];
 
 // The event types a subscription may choose, each with what it reports. Copied like server/platform/vocabulary/review-reasons.ts: no imports.
 
-/** Every event type, with what it reports: the route table's enum, the n8n trigger's picker and the docs read it. */
+/**
+ * Every event type, with what it reports: the subscription routes' enum and the OpenAPI words of each type
+ * (server/events/schemas.ts), and the n8n trigger's picker (its options' descriptions, from the node's copy) read it.
+ */
 export const EVENT_TYPES = {
   'supplierOrder.created': 'A supplier order was made for an order part (status queued).',
   'supplierOrder.statusChanged': 'A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again).',

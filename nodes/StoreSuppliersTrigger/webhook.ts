@@ -5,32 +5,11 @@ import { callRoute, type Route } from '../StoreSuppliers/transport';
 import { modeOf, storeOf } from './parameters';
 import { verifyDelivery } from './signature';
 import { holdTestEvent } from './test-event';
-import type { EventType } from '../StoreSuppliers/vocabulary';
+import { optionsOf } from '../StoreSuppliers/actions/options';
+import { EVENT_TYPES as EVENT_WORDS, type EventType } from '../StoreSuppliers/vocabulary';
 
-/** The trigger's words for each event type a subscription may choose (the vocabulary's list): a type without them does not compile. */
-const EVENT_WORDS: Record<EventType, { name: string; description: string }> = {
-	'connection.circuitOpened': { name: 'Connection Circuit Opened', description: 'Calls to the supplier failed often enough that the connection\'s circuit opened' },
-	'connection.healthChanged': { name: 'Connection Health Changed', description: 'The connection\'s health status changed, with the check\'s message' },
-	'importJob.finished': { name: 'Import Job Finished', description: 'An import job finished (completed or failed)' },
-	'orderPart.statusChanged': { name: 'Order Part Status Changed', description: 'An order part\'s status changed' },
-	'productLink.syncFailed': { name: 'Product Link Sync Failed', description: 'A product link\'s sync failed with a new error' },
-	'storeOrder.paymentChanged': { name: 'Store Order Payment Changed', description: 'A store order\'s payment status changed on the payment provider\'s word; taken back after paid, it needs attention' },
-	'storeOrder.profitChanged': { name: 'Store Order Profit Changed', description: 'A part\'s landed cost moved from the one recorded before it (accepted or paid at another cost or rate)' },
-	'supplierOrder.cancelled': { name: 'Supplier Order Cancelled', description: 'The supplier order was cancelled' },
-	'supplierOrder.created': { name: 'Supplier Order Created', description: 'A supplier order was made for an order part' },
-	'supplierOrder.delivered': { name: 'Supplier Order Delivered', description: 'The supplier order was delivered' },
-	'supplierOrder.failed': { name: 'Supplier Order Failed', description: 'Sending the supplier order failed for now; the service retries it' },
-	'supplierOrder.paused': { name: 'Supplier Order Paused', description: 'A supplier order stopped for review (reviewReason, reviewMessage, retryable)' },
-	'supplierOrder.rerouted': { name: 'Supplier Order Rerouted', description: "A paused supplier order's items went to a backup supplier: this order is cancelled, its history names the new one" },
-	'supplierOrder.routed': { name: 'Supplier Order Routed', description: 'Dispatch chose the supplier by the routing rule before sending (history entry routed: candidates, quotes, why)' },
-	'supplierOrder.returned': { name: 'Supplier Order Package Returned', description: 'A package of a shipped supplier order went back to the supplier (history entry packageReturned)' },
-	'supplierOrder.shipped': { name: 'Supplier Order Shipped', description: 'The supplier shipped the order (carrier and tracking in shipping)' },
-	'supplierOrder.statusChanged': { name: 'Supplier Order Status Changed', description: 'Any other status change of a supplier order' },
-};
-
-export const EVENT_TYPES: Array<{ name: string; value: string; description: string }> = (Object.keys(EVENT_WORDS) as EventType[])
-	.map((value) => ({ name: EVENT_WORDS[value].name, value, description: EVENT_WORDS[value].description }))
-	.sort((a, b) => a.name.localeCompare(b.name));
+/** The event types a subscription may choose, each named from its type and described as the vocabulary says. */
+export const EVENT_TYPES = optionsOf(Object.keys(EVENT_WORDS) as EventType[], (type) => EVENT_WORDS[type].replace(/\.$/, ''));
 
 const BASE = '/api/store-suppliers/{storeId}/event-subscriptions';
 export const SUBSCRIPTION_ROUTES = {

@@ -7,7 +7,6 @@ import { UnlinkDisconnected1764201600182 } from '../migrations/1764201600182-Unl
 import { ImportJobCredit1764374400000 } from '../migrations/1764374400000-ImportJobCredit';
 import { LinkAlternates1764892800340 } from '../migrations/1764892800340-LinkAlternates';
 import { LinkRouting1765324800421 } from '../migrations/1765324800421-LinkRouting';
-import { type ProductReadBack, READBACK_CONCURRENCY, READBACK_QUEUES } from '../notifications';
 import { domainModule, type Platform } from '../platform/domain';
 import { type Boss, POLLING } from '../platform/jobs';
 import type { ProductService } from '../stores/products';
@@ -15,7 +14,7 @@ import type { StoreService } from '../stores/stores';
 import { catalogueEventRenderers } from './events';
 import { ImportService } from './imports';
 import { LinkService } from './links';
-import { CATALOGUE_QUEUES, type ConnectionSyncWork, IMPORT_QUEUE, type ImportWork, SYNC_QUEUES } from './queues';
+import { CATALOGUE_QUEUES, type ConnectionSyncWork, IMPORT_QUEUE, type ImportWork, type ProductReadBack, productReadBacks, READBACK_CONCURRENCY, READBACK_QUEUE, SYNC_QUEUES } from './queues';
 import { catalogueRoutes } from './routes';
 import { deleteLinksOfConnection, linkCountOfConnection } from './sql/links';
 import { SupplierProductService } from './supplier-products';
@@ -32,7 +31,7 @@ interface CatalogueNeeds {
 export const catalogueModule = domainModule({
   name: 'catalogue',
   needs: ['identity', 'stores', 'connections', 'events'],
-  provides: [],
+  provides: ['productReadBacks', 'linksOfConnection'],
   queues: CATALOGUE_QUEUES,
   migrations: [Catalog1763942400000, UnlinkDisconnected1764201600182, ImportJobCredit1764374400000, LinkAlternates1764892800340, LinkRouting1765324800421],
   build(p: Platform, deps: CatalogueNeeds) {
@@ -43,12 +42,13 @@ export const catalogueModule = domainModule({
     const supplierProducts = new SupplierProductService(gateway, p.secrets);
     const imports = new ImportService(db, gateway, links, products, deps.stores.stores, connections, deps.identity.credits, () => p.boss, p.cursors, deps.identity.ownerAccess);
     const catalogueSync = new CatalogueSync(db, gateway, links, connections, products, () => p.boss, log);
-    connections.addImpactCounter(async (connectionId, storeId) => ({ linkedProducts: await linkCountOfConnection(db, connectionId, storeId) }));
-    // Links to a supplier that is gone mean nothing: they go with the connection, in its disconnect's transaction.
-    connections.onDisconnect(deleteLinksOfConnection);
     for (const [kind, renderer] of Object.entries(catalogueEventRenderers(imports, links))) deps.events.renderers.register(kind, renderer);
     return {
       links, supplierProducts, imports, catalogueSync,
+      // What others ask of the catalogue: a notification's read-backs; a connection's links, counted before a disconnect
+      // and removed in its transaction (links to a supplier that is gone mean nothing).
+      productReadBacks: productReadBacks(() => p.boss, db),
+      linksOfConnection: { count: (connectionId: string, storeId: string) => linkCountOfConnection(db, connectionId, storeId), remove: deleteLinksOfConnection },
       routes: catalogueRoutes(connections, supplierProducts, imports, links),
       async work(boss: Boss) {
         // Stores take turns: one import of a store runs at a time across processes, so a store that queued many
@@ -65,7 +65,7 @@ export const catalogueModule = domainModule({
           const result = await catalogueSync.syncConnection(job.data);
           log.info({ connectionId: job.data.connectionId, ...result }, 'connection links synced');
         });
-        await boss.work<ProductReadBack>(READBACK_QUEUES.product, { ...POLLING, localConcurrency: READBACK_CONCURRENCY }, async ([job]) => {
+        await boss.work<ProductReadBack>(READBACK_QUEUE, { ...POLLING, localConcurrency: READBACK_CONCURRENCY }, async ([job]) => {
           await catalogueSync.readBackProduct(job.data);
         });
       },

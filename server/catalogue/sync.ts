@@ -2,13 +2,12 @@ import type { DataSource } from 'typeorm';
 import type { Boss } from '../platform/jobs';
 import type { Logger } from '../platform/logger';
 import type { ConnectionService, SupplierGateway } from '../connections';
-import type { ProductReadBack } from '../notifications';
 import type { ProductService } from '../stores/products';
 import { mapLimit } from '../platform/concurrency';
 import { SupplierError } from '../suppliers/errors';
 import type { LinkService } from './links';
 import { applyOutcomes, DROPPED, ProductOutcome } from './apply';
-import { type ConnectionSyncWork, sendConnectionSync } from './queues';
+import { type ConnectionSyncWork, type ProductReadBack, sendConnectionSync } from './queues';
 import * as sql from './sql/links';
 import { alternateProductsOf, syncAlternates } from './sql/alternates';
 

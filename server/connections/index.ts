@@ -1,4 +1,5 @@
 import type { EventRenderer } from '../events';
+import type { AnyRoute } from '../platform/http/route';
 import type { ApiKeyService } from '../identity/api-keys';
 import { SupplierConnections1763856000000 } from '../migrations/1763856000000-SupplierConnections';
 import { RegisteredNotificationAddress1764115200000 } from '../migrations/1764115200000-RegisteredNotificationAddress';
@@ -23,7 +24,7 @@ import { SupplierGateway } from './gateway';
 import { CONNECTION_QUEUES, CREDENTIAL_RENEWAL_QUEUE, nextRenewalSweep, RENEWAL_SWEEP_KEY } from './queues';
 import { connectionRoutes } from './routes';
 import { StoreRouting } from './routing';
-import { ConnectionService } from './service';
+import { ConnectionService, type KeptOfConnection } from './service';
 import { SignInService, type MemberAccess } from './sign-in';
 import { liveConnections, replaceCredentials } from './sql/connections';
 
@@ -40,7 +41,11 @@ export { normaliseRouting } from './routing';
 export { routingRuleSchema } from './schemas';
 export type * from './types';
 
-/** Supplier connections, the gateway every supplier call goes through, and the renewal of sign-ins. */
+/**
+ * Supplier connections, the gateway every supplier call goes through, and the renewal of sign-ins. Its routes show and
+ * remove what later domains keep of a connection (a disconnect's impact, the links that go with it): they are built
+ * late (`lateRoutes`), from what the catalogue and dispatch provide, once the whole list is built.
+ */
 export const connectionsModule = domainModule({
   name: 'connections',
   needs: ['identity', 'suppliers', 'events'],
@@ -79,7 +84,8 @@ export const connectionsModule = domainModule({
       signIn,
       credentialRenewal,
       routing,
-      routes: connectionRoutes(connections, signIn, registry, routing),
+      registry,
+      routes: [] as AnyRoute[],
       async work(boss: Boss) {
         // Sign-ins that expire are renewed before they end: a chain of sweeps, which the minutely schedule restarts if it breaks.
         await boss.work(CREDENTIAL_RENEWAL_QUEUE, async () => {
@@ -93,5 +99,10 @@ export const connectionsModule = domainModule({
         await nextRenewalSweep(boss, config.credentialRenewalSeconds);
       },
     };
+  },
+  lateRoutes: {
+    needs: ['catalogue', 'dispatch'],
+    build: (self, later: { catalogue: { linksOfConnection: KeptOfConnection['links'] }; dispatch: { openSupplierOrders: KeptOfConnection['openSupplierOrders'] } }) =>
+      connectionRoutes(self.connections, self.signIn, self.registry, self.routing, { links: later.catalogue.linksOfConnection, openSupplierOrders: later.dispatch.openSupplierOrders }),
   },
 });

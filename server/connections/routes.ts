@@ -4,7 +4,7 @@ import { object, params } from '../platform/http/schemas';
 import type { SupplierRegistry } from '../suppliers/registry';
 import { automationFields, catalogueEntrySchema, connectionSchema, credentials, disconnectedSchema, impactSchema, moneySchema, storeRoutingSchema, routingRuleSchema } from './schemas';
 import type { StoreRouting } from './routing';
-import type { ConnectionService } from './service';
+import type { ConnectionService, KeptOfConnection } from './service';
 import type { SignInService } from './sign-in';
 import { connectRoutes } from './connect-routes';
 
@@ -12,7 +12,7 @@ const BASE = '/api/store-suppliers';
 const TAG = 'Supplier connections';
 const storeAndConnection = params(['storeId', 'id']);
 
-export function connectionRoutes(connections: ConnectionService, signIn: SignInService, registry: SupplierRegistry, routing: StoreRouting) {
+export function connectionRoutes(connections: ConnectionService, signIn: SignInService, registry: SupplierRegistry, routing: StoreRouting, kept: KeptOfConnection) {
   const load = (ctx: RequestContext) => connections.get(ctx.params.storeId, ctx.params.id, ownRecordsKeyId(ctx.caller));
   return defineRoutes([
     route({
@@ -68,7 +68,7 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       operationId: 'getDisconnectImpact', method: 'get', path: `${BASE}/:storeId/:id/impact`, tag: TAG, auth: 'caller', permission: 'suppliers.view', readOnly: true,
       summary: 'What disconnecting would affect: linked products and open supplier orders',
       params: storeAndConnection, response: { status: 200, schema: impactSchema },
-      handler: async (ctx) => connections.impact(await load(ctx)),
+      handler: async (ctx) => connections.impact(await load(ctx), kept),
     }),
     route({
       operationId: 'changeSupplierSettings', method: 'put', path: `${BASE}/:storeId/:id/settings`, tag: TAG, auth: 'caller', permission: 'suppliers.manage', readOnly: false,
@@ -94,7 +94,7 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       params: storeAndConnection, response: { status: 200, schema: disconnectedSchema },
       async handler(ctx) {
         const conn = await load(ctx);
-        const { impact, removedLinks, handOverError } = await connections.disconnect(conn);
+        const { impact, removedLinks, handOverError } = await connections.disconnect(conn, kept);
         if (handOverError) ctx.log.warn({ connectionId: conn.id, err: String(handOverError) }, 'notification address not handed over to the account\'s other connection');
         return { id: conn.id, disconnected: true, impact, removedLinks };
       },

@@ -19,15 +19,19 @@ import { type ConnectionView, connectionView } from './views';
 
 export type { ConnectionView } from './views';
 
-/** Counts what disconnecting would affect; the catalogue and dispatch areas each add theirs (the store id keeps their statements on its shard). */
-type ImpactCounter = (connectionId: string, storeId: string) => Promise<Record<string, number>>;
-/** Removes what another domain keeps of a connection, inside the disconnect's transaction; answers how many links went. */
-type DisconnectStep = (tx: Queryable, connectionId: string, storeId: string) => Promise<number>;
+/**
+ * What the domains built after this one keep of a connection, handed to its routes once the list is built (index.ts,
+ * `lateRoutes`): what a disconnect would affect, and the links that go with it. The store id keeps each statement on its shard.
+ */
+export interface KeptOfConnection {
+  /** The catalogue's product links: how many, and their removal inside the disconnect's transaction (answers how many went). */
+  links: { count(connectionId: string, storeId: string): Promise<number>; remove(tx: Queryable, connectionId: string, storeId: string): Promise<number> };
+  /** Dispatch's supplier orders still open at the supplier. */
+  openSupplierOrders(connectionId: string, storeId: string): Promise<number>;
+}
 
 export class ConnectionService {
   readonly accounts: SharedAccounts;
-  private readonly impactCounters: ImpactCounter[] = [];
-  private readonly disconnectSteps: DisconnectStep[] = [];
 
   constructor(
     private readonly db: DataSource,
@@ -44,15 +48,6 @@ export class ConnectionService {
   readonly addresses: NotificationAddresses;
   /** What a connection is made with (credentials, settings), checked against its supplier's schemas. */
   readonly settings: ConnectionSettings;
-
-  addImpactCounter(counter: ImpactCounter): void {
-    this.impactCounters.push(counter);
-  }
-
-  /** What another domain removes with a connection, in the transaction that disconnects it (answers how many links went). */
-  onDisconnect(step: DisconnectStep): void {
-    this.disconnectSteps.push(step);
-  }
 
   /** The configured public address of this service, or '' when none is set. */
   publicBase(): string {
@@ -196,10 +191,8 @@ export class ConnectionService {
     return orSupplierFailure(this.gateway.call(conn, (a, ctx) => a.getBalance(ctx)));
   }
 
-  async impact(conn: SupplierConnection): Promise<Record<string, number>> {
-    const counts: Record<string, number> = { linkedProducts: 0, openSupplierOrders: 0 };
-    for (const counter of this.impactCounters) Object.assign(counts, await counter(conn.id, conn.storeId));
-    return counts;
+  async impact(conn: SupplierConnection, kept: KeptOfConnection): Promise<{ linkedProducts: number; openSupplierOrders: number }> {
+    return { linkedProducts: await kept.links.count(conn.id, conn.storeId), openSupplierOrders: await kept.openSupplierOrders(conn.id, conn.storeId) };
   }
 
   async changeSettings(conn: SupplierConnection, settings: Record<string, unknown>): Promise<SupplierConnection> {
@@ -226,14 +219,12 @@ export class ConnectionService {
    * (disconnected) so history that names it still resolves, and the products stay as the store's own.
    * Another connection on the same supplier account then takes over its notification address.
    */
-  async disconnect(conn: SupplierConnection): Promise<{ impact: Record<string, number>; removedLinks: number; handOverError: unknown }> {
-    const impact = await this.impact(conn);
+  async disconnect(conn: SupplierConnection, kept: KeptOfConnection): Promise<{ impact: Record<string, number>; removedLinks: number; handOverError: unknown }> {
+    const impact = await this.impact(conn, kept);
     const removedLinks = await this.db.transaction(async (tx) => {
       if (!(await sql.disconnect(tx, conn))) throw errors.notFound('The connection');
       // Links to a supplier that is gone mean nothing: the catalogue removes them in the same transaction.
-      let removed = 0;
-      for (const step of this.disconnectSteps) removed += await step(tx, conn.id, conn.storeId);
-      return removed;
+      return kept.links.remove(tx, conn.id, conn.storeId);
     });
     let handOverError: unknown = null;
     await this.accounts.handOver(conn.supplierAccountKey, conn.id).catch((err: unknown) => void (handOverError = err));

@@ -9,7 +9,6 @@ import { SupplierOrderReturns1765324800500 } from '../migrations/1765324800500-S
 import { DispatchRouting } from './routing';
 import { SupplierOrderEarlier1765411200110 } from '../migrations/1765411200110-SupplierOrderEarlier';
 import { SupplierOrderRouting1765324800900 } from '../migrations/1765324800900-SupplierOrderRouting';
-import { type OrderReadBack, READBACK_CONCURRENCY, READBACK_QUEUES } from '../notifications';
 import type { OrderService, PartMoves, SupplierOrdersOfOrders } from '../orders';
 import { domainModule, type Platform } from '../platform/domain';
 import { failpoint } from '../platform/failpoints';
@@ -22,7 +21,7 @@ import { supplierOrderRenderer } from './events';
 import { DispatchJob, type ShopperCapture } from './job';
 import type { StoreRates } from './landed';
 import { Rerouter } from './reroute';
-import { DISPATCH_BATCH_WINDOW_MS, DISPATCH_QUEUE, DISPATCH_QUEUES, type DispatchJobData, DispatchQueue, SAFETY_NET_QUEUE, SWEEP_KEY, WORK_CHANNEL } from './queues';
+import { DISPATCH_BATCH_WINDOW_MS, DISPATCH_QUEUE, DISPATCH_QUEUES, type DispatchJobData, DispatchQueue, type OrderReadBack, orderReadBacks, READBACK_CONCURRENCY, READBACK_QUEUE, SAFETY_NET_QUEUE, SWEEP_KEY, WORK_CHANNEL } from './queues';
 import { CHANGE_CHANNEL, SupplierOrderRecords } from './records';
 import { supplierOrderRoutes } from './routes';
 import { SafetyNet } from './safety-net';
@@ -48,7 +47,7 @@ interface DispatchNeeds {
   connections: { gateway: SupplierGateway; connections: ConnectionService };
   orders: { orders: OrderService; partMoves: PartMoves };
   payments: { captures: ShopperCapture };
-  identity: { storeDropshipping(storeId: string): Promise<boolean> };
+  stores: { storeDropshipping(storeId: string): Promise<boolean> };
   events: { renderers: { register(kind: string, r: EventRenderer): void }; reactions: { on(types: string[], name: string, handle: ReactionHandler): void } };
   rates: { rates: StoreRates };
 }
@@ -61,8 +60,8 @@ interface DispatchNeeds {
  */
 export const dispatchModule = domainModule({
   name: 'dispatch',
-  needs: ['suppliers', 'connections', 'orders', 'payments', 'identity', 'events', 'rates'],
-  provides: ['feed', 'supplierOrdersOfOrders'],
+  needs: ['suppliers', 'connections', 'orders', 'payments', 'stores', 'events', 'rates'],
+  provides: ['feed', 'supplierOrdersOfOrders', 'orderReadBacks', 'openSupplierOrders'],
   queues: DISPATCH_QUEUES,
   migrations: [ReadBackAskedAt1764201600181, DispatchSteps1764288000000, SupplierOrderCountSlots1764460800260, Reroutes1764892800341, LandedCosts1765324800000, SupplierOrderReturns1765324800500, DatabaseIdentity1765324800777, SupplierOrderRouting1765324800900, SupplierOrderEarlier1765411200110],
   build(p: Platform, deps: DispatchNeeds) {
@@ -75,16 +74,15 @@ export const dispatchModule = domainModule({
     const waiter = new SupplierOrderWaiter(records, feed, config.dispatchWaitMs);
     const commands = new DispatchCommands(records, queue, waiter, orders);
     const send = async (so: SupplierOrder) => void (await queue.request(so));
-    const rerouter = new Rerouter(records, send, deps.identity.storeDropshipping);
+    const rerouter = new Rerouter(records, send, deps.stores.storeDropshipping);
     const retries = { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds };
     const job = new DispatchJob(records, deps.connections.gateway, registry, deps.payments.captures, retries, log, rerouter, deps.rates.rates,
       new DispatchRouting(records, config.routingQuoteTimeoutMs, send), p.standbys);
     const readBack = new SupplierOrderReadBack(records, deps.connections.gateway, deps.rates.rates, log);
     const rewind = new RewindWatch(db, records, registry, log);
     const sweeper = new DispatchSweeper(records, queue, rewind, { intervalMs: config.dispatchSweepSeconds * 1000, staleSeconds: config.dispatchSweepStaleSeconds }, log, deps.rates.rates);
-    const subscriptions = new DispatchSubscriptions(orders, records, commands, queue, deps.identity.storeDropshipping, log);
+    const subscriptions = new DispatchSubscriptions(orders, records, commands, queue, deps.stores.storeDropshipping, log);
     const reads = new SupplierOrderReads(db, p.cursors);
-    deps.connections.connections.addImpactCounter(async (connectionId, storeId) => ({ openSupplierOrders: await openSupplierOrderCount(db, storeId, connectionId) }));
     deps.events.renderers.register('supplierOrder', supplierOrderRenderer(reads));
     deps.events.reactions.on(STORE_ORDER_REACTIONS, SEND_ON_ORDER_EVENTS, (e) => subscriptions.onStoreOrderEvent(storeOrderEventOf(e)));
     // What store orders show of their supplier orders (the orders domain's routes, built once the list is built).
@@ -94,6 +92,9 @@ export const dispatchModule = domainModule({
     };
     return {
       feed, records, queue, commands, job, reads, subscriptions, supplierOrdersOfOrders,
+      // What others ask of dispatch: a notification's read-backs; the count a connection's disconnect shows.
+      orderReadBacks: orderReadBacks(() => p.boss, db),
+      openSupplierOrders: (connectionId: string, storeId: string) => openSupplierOrderCount(db, storeId, connectionId),
       routes: supplierOrderRoutes(commands, reads, orders),
       async work(boss: Boss) {
         // Many slots, a per-connection limit enforced when jobs are claimed, woken by every send.
@@ -116,7 +117,7 @@ export const dispatchModule = domainModule({
         await rewind.check();
         runner.start();
         sweeper.start();
-        await boss.work<OrderReadBack>(READBACK_QUEUES.order, { ...POLLING, localConcurrency: READBACK_CONCURRENCY }, async ([j]) => {
+        await boss.work<OrderReadBack>(READBACK_QUEUE, { ...POLLING, localConcurrency: READBACK_CONCURRENCY }, async ([j]) => {
           failpoint('dispatch.readBack');
           await readBack.run(j.data.connectionId, j.data.supplierOrderId, j.data.storeId);
         });

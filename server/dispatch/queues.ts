@@ -1,6 +1,8 @@
 import type { DataSource } from 'typeorm';
-import type { Boss, QueueSpec } from '../platform/jobs';
+import type { Queryable } from '../platform/db';
+import { type Boss, insertInTransaction, type QueueSpec } from '../platform/jobs';
 import { wakeRunners } from './sql/reads';
+import { connectionsWithOrder } from './sql/safety-net';
 import type { PartRef } from './supplier-order';
 
 /** One dispatch job per order part, whatever triggers it. */
@@ -10,6 +12,12 @@ export { WORK_CHANNEL } from './sql/reads';
 export const SAFETY_NET_QUEUE = 'readback.safety-net';
 /** One sweep waiting and one running at most; the chain and the minutely schedule meet on this key. */
 export const SWEEP_KEY = 'sweep';
+/** Supplier orders read back from their supplier: asked for by a notification (orderReadBacks) or the safety net. */
+export const READBACK_QUEUE = 'readback.supplier-order';
+/** Read-backs each worker runs at once: one supplier that answers slowly must not hold every other connection's behind it. */
+export const READBACK_CONCURRENCY = 4;
+/** One read-back waiting per supplier order of a connection, however many notifications (and sweeps) ask. */
+export const readBackKey = (connectionId: string, supplierOrderId: string) => `${connectionId}:${supplierOrderId}`;
 
 /**
  * The runner fetches, and completes finished jobs, at most every 25 ms: a part waits that long at most to start, and
@@ -27,7 +35,23 @@ export const singletonKeyOf = (so: { orderId: string; groupKey: string }) => `su
 export const DISPATCH_QUEUES: QueueSpec[] = [
   { name: DISPATCH_QUEUE, policy: 'exclusive', retryLimit: 50, retryDelay: 2, retryBackoff: true, retryDelayMax: 300, heartbeatSeconds: 10, notify: true },
   { name: SAFETY_NET_QUEUE, policy: 'stately', retryLimit: 1 },
+  // A read-back held by a worker that was killed is retried once its heartbeat lapses, not after pg-boss's 15-minute expiry.
+  { name: READBACK_QUEUE, policy: 'stately', retryLimit: 5, retryDelay: 30, retryBackoff: true, heartbeatSeconds: 10, notify: true },
 ];
+
+/** A supplier order's read-back: its connection and store (absent in jobs queued before it was carried). */
+export interface OrderReadBack {
+  connectionId: string;
+  storeId?: string;
+  supplierOrderId: string;
+  orderNumber?: string;
+}
+
+/** What a supplier's notification asks of dispatch (the notifications domain is given it): who has a supplier order, and its read-back, queued in the caller's transaction. */
+export const orderReadBacks = (boss: () => Boss, db: Queryable) => ({
+  holders: (connectionIds: string[], supplierOrderId: string) => connectionsWithOrder(db, connectionIds, supplierOrderId),
+  ask: (tx: Queryable, asks: OrderReadBack[]) => insertInTransaction(boss(), tx, READBACK_QUEUE, asks.map((data) => ({ data, singletonKey: readBackKey(data.connectionId, data.supplierOrderId) }))),
+});
 
 export type { PartRef } from './supplier-order';
 

@@ -101,9 +101,9 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
       operationId: 'rerouteSupplierOrder', method: 'post', path: `${BASE}/:storeId/orders/:supplierOrderId/reroute`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', planGated: true, readOnly: false,
       summary: 'Send a paused supplier order\'s items to a backup supplier (the link\'s alternates, in order, or the one named)',
       description:
-        'Only once the supplier provably holds no live order for them (its create was refused, a look-up finds none, or it confirms the cancel). Answers the paused order: status cancelled with a `rerouted` history entry (from, to, reason, costDifferenceMinor) when an alternate took the items; still needsReview, its reviewMessage listing the alternates tried, when none could.',
+        'Only once the supplier provably holds no live order for them (its create was refused, a look-up finds none, or it confirms the cancel). Never to a supplier the part was at before, unless named. Answers the paused order: status cancelled with a `rerouted` history entry (from, to, reason, costDifferenceMinor, landed) when an alternate took the items; still needsReview, its reviewMessage listing the alternates tried, when none could.',
       params: soParams, headers: [preferHeader],
-      body: object({ connectionId: { ...uuid, description: 'Reroute to this alternate connection only; left out: each alternate in order' } }),
+      body: object({ connectionId: { ...uuid, description: "Reroute to this connection only: an alternate of the items, or their link's own supplier (one the part left may be named); left out: each alternate in order" } }),
       response: settled, extraResponses: [stillWorking],
       handler: async (ctx) => answer(ctx, await commands.reroute(await load(ctx), actorOf(ctx.caller!), ctx.body.connectionId ?? null, opts(ctx))),
     }),
@@ -116,6 +116,8 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
     route({
       operationId: 'cancelSupplierOrder', method: 'post', path: `${BASE}/:storeId/orders/:supplierOrderId/cancel`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', readOnly: false,
       summary: 'Withdraw the order at the supplier where it still allows it; after the supplier shipped it pauses with supplierAlreadyShipped',
+      description:
+        'Taken at once, also while a reroute of the order is under way (the reroute ends). An order whose items a routing or reroute moved on is followed: the order that holds them now is cancelled, at its supplier too, and answered.',
       params: soParams, headers: [preferHeader], response: settled, extraResponses: [stillWorking],
       handler: async (ctx) => answer(ctx, await commands.cancel(await load(ctx), actorOf(ctx.caller!), opts(ctx))),
     }),

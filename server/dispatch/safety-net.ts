@@ -1,8 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { Boss } from '../platform/jobs';
 import type { Logger } from '../platform/logger';
-import { type OrderReadBack, READBACK_QUEUES, readBackKey } from '../notifications';
-import { SAFETY_NET_QUEUE, SWEEP_KEY } from './queues';
+import { type OrderReadBack, READBACK_QUEUE, readBackKey, SAFETY_NET_QUEUE, SWEEP_KEY } from './queues';
 import * as sql from './sql/safety-net';
 
 /** An order still open this long after it was made is one the supplier will not finish; it is no longer read on schedule. */
@@ -32,7 +31,7 @@ export function safetyNetTiming(intervalSeconds: number): SafetyNetTiming {
 
 /**
  * The read-back safety net: no supplier order depends on a notification arriving. Open orders not read for
- * about an interval get a read-back job on the notifications' read-back queue (same singleton key, so it coalesces
+ * about an interval get a read-back job on dispatch's read-back queue (same singleton key, so it coalesces
  * with one a notification asked for), which applies status, costs and shipping the one way a read-back does.
  */
 export class SafetyNet {
@@ -65,7 +64,7 @@ export class SafetyNet {
       const startAfter = new Date(Date.now() + Math.floor(Math.random() * this.timing.jitterSeconds * 1000));
       const data: OrderReadBack = { connectionId, supplierOrderId, storeId };
       // null: a read-back for the order is already waiting (a notification's, say); it serves.
-      if (await this.boss.send(READBACK_QUEUES.order, data, { singletonKey: readBackKey(connectionId, supplierOrderId), startAfter })) queued++;
+      if (await this.boss.send(READBACK_QUEUE, data, { singletonKey: readBackKey(connectionId, supplierOrderId), startAfter })) queued++;
     }
     if (due.length) {
       // One statement per store: each stays on its store's shard.

@@ -19,7 +19,7 @@ import { Sender } from './sender';
 import { OUTBOX_CHANNEL, purgeOld } from './sql/outbox';
 import { SUBSCRIPTION_SECRETS, switchOffOwnerless } from './sql/subscriptions';
 import { SubscriptionService } from './subscriptions';
-import { INTERNAL_EVENT_TYPES } from './types';
+import { EVENT_TYPES, INTERNAL_EVENT_TYPES } from './types';
 
 // What the other domains use of the events domain: the step that writes their events into the outbox (inside their
 // own statements), the renderers and reactions they register, and the words of events.
@@ -29,10 +29,24 @@ export type { ReactionHandler } from './reactions';
 export { type EventType, type InternalEventType, type OutboxEvent, snapshotOf } from './types';
 
 /**
+ * Closes the registries the domains built after this one filled: every kind a subscription may choose must have its
+ * renderer, and every internal event type its reaction; throws, naming what is missing, otherwise.
+ */
+export function closeRegistries(renderers: Renderers, reactions: Reactions): void {
+  renderers.close();
+  reactions.close();
+  const unrendered = [...new Set(Object.keys(EVENT_TYPES).map((t) => t.split('.')[0]))].filter((kind) => !renderers.kinds().includes(kind));
+  const unheard = Object.keys(INTERNAL_EVENT_TYPES).filter((t) => !reactions.routes().some((r) => r.type === t));
+  if (unrendered.length || unheard.length) throw new Error(`events: no renderer for ${unrendered.join(', ') || '-'}; no reaction to ${unheard.join(', ') || '-'}`);
+}
+
+/**
  * Events: the outbox every domain writes its events into with its changes, the store's subscriptions and (in a worker)
  * the delivery loop, which also runs the service's own reactions to events. Each domain whose events it carries
  * registers how their data is rendered (by resource kind), and each domain that reacts to events registers its
- * handlers (by event type), both when they are built.
+ * handlers (by event type), both when they are built: registries, since this domain is built (and imported) below
+ * every domain whose events it carries (docs/architecture.md). Both close once the list is assembled, when every kind
+ * a subscription may choose must have its renderer and every internal event type its reaction.
  */
 export const eventsModule = domainModule({
   name: 'events',
@@ -51,6 +65,7 @@ export const eventsModule = domainModule({
       renderers,
       reactions,
       routes: eventRoutes(subscriptions),
+      assembled: () => closeRegistries(renderers, reactions),
       // The send budgets' spent rows (the platform's rate-limit table) go with the events: this domain is their one user.
       housekeeping: async () => ({ events: await purgeOld(p.db, c.eventRetentionDays), rateLimits: await purgeSpentRates(p.db) }),
       async work() {

@@ -28,10 +28,17 @@ const RETRY_BASE_MS = 2000;
  */
 export class Reactions {
   private readonly handlers = new Map<string, { types: string[]; handle: ReactionHandler }>();
+  private closed = false;
 
+  /** While the list is built (each domain's index.ts); closed once it is assembled. */
   on(types: string[], name: string, handle: ReactionHandler): void {
+    if (this.closed) throw new Error(`reaction ${name} registered after the domains were assembled`);
     if (this.handlers.has(name)) throw new Error(`reaction ${name} registered twice`);
     this.handlers.set(name, { types, handle });
+  }
+
+  close(): void {
+    this.closed = true;
   }
 
   /** Which handler takes which type: fan-out makes a reaction for each. */

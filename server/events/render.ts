@@ -39,9 +39,16 @@ export const BASE_PERMISSION = 'suppliers.view';
 /** Renderers by resource kind (the part of the resource key before the colon), registered by the owning domains. */
 export class Renderers {
   private readonly byKind = new Map<string, EventRenderer>([['subscription', { permission: null, render: async (events) => events.map((e) => e.snapshot) }]]);
+  private closed = false;
 
+  /** While the list is built (each domain's index.ts); closed once it is assembled. */
   register(kind: string, renderer: EventRenderer): void {
+    if (this.closed) throw new Error(`event renderer ${kind} registered after the domains were assembled`);
     this.byKind.set(kind, renderer);
+  }
+
+  close(): void {
+    this.closed = true;
   }
 
   kinds(): string[] {

@@ -9,16 +9,15 @@ import { ApiKeyService } from './api-keys';
 import { CreditService } from './credits';
 import { createGate } from './gate';
 import { ownerAccess } from './owner-access';
-import { planIncludesDropshipping } from './permissions';
 import { CREDIT_HOLD_SWEEP_QUEUE, HOLD_SWEEP_KEY, IDENTITY_QUEUES, nextHoldSweep } from './queues';
 import { identityRoutes } from './routes';
-import { replaceSealedKey, sealedKeys, storeOwnerPlan } from './sql/identity';
+import { replaceSealedKey, sealedKeys } from './sql/identity';
 
 /** Accounts, sessions, API keys, credits and the gate every request passes. */
 export const identityModule = domainModule({
   name: 'identity',
   needs: [],
-  provides: ['credits', 'accounts', 'apiKeys', 'gate', 'ownerAccess', 'storeDropshipping'],
+  provides: ['credits', 'accounts', 'apiKeys', 'gate', 'ownerAccess'],
   queues: IDENTITY_QUEUES,
   migrations: [Foundation1763769600000, CreditLedgerReason1764460800100, LookupKeys1764633600700, CreditHolds1765065600400],
   // API keys are kept sealed so their owner can copy them again.
@@ -35,8 +34,6 @@ export const identityModule = domainModule({
       apiKeys,
       gate,
       ownerAccess: ownerAccess(gate, apiKeys),
-      /** Whether the store owner's plan includes dropshipping now: automatic sends check it when they would act. */
-      storeDropshipping: async (storeId: string) => planIncludesDropshipping((await storeOwnerPlan(p.db, storeId)) ?? ''),
       routes: identityRoutes(accounts, apiKeys, () => p.config.publicBaseUrl),
       housekeeping: async () => ({ sessions: await accounts.purgeExpiredSessions() }),
       async work(boss: Boss) {

@@ -4,7 +4,7 @@ import { undoing } from './sql-migration';
 
 /**
  * The store order's status and needs-attention flag are written by the orders domain with the parts they follow
- * (`movePart`, server/orders/sql/parts.ts, in the statement that moves a part), no longer by the triggers of
+ * (`partMove`, server/orders/sql/parts.ts, in the statement that moves a part), no longer by the triggers of
  * migration StoreOrderFromParts (with the needs-attention rule as CaptureThroughProvider left it), which this drops.
  * `down` brings them back as they were.
  */

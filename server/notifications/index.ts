@@ -1,25 +1,26 @@
 import type { SupplierGateway } from '../connections';
 import { domainModule, type Platform } from '../platform/domain';
 import type { SupplierRegistry } from '../suppliers/registry';
-import { NOTIFICATION_QUEUES } from './queues';
 import { notificationRoutes } from './routes';
-import { NotificationService } from './service';
+import { type OrderReadBacks, NotificationService, type ProductReadBacks } from './service';
 
-// The read-backs a notification asks for are run by the domains that own what is read back (the catalogue: products;
-// dispatch: supplier orders), on these queues.
-export { READBACK_CONCURRENCY, READBACK_QUEUES, readBackKey } from './queues';
-export type { OrderReadBack, ProductReadBack } from './service';
-
-/** What suppliers send: the notification address, and the read-backs it queues. */
+/**
+ * What suppliers send: the notification address. A notification only asks for read-backs, of the domains that keep
+ * what it names and work their queues (the catalogue: supplier products; dispatch: supplier orders), through what
+ * they provide; so it is built after them.
+ */
 export const notificationsModule = domainModule({
   name: 'notifications',
-  needs: ['suppliers', 'connections'],
+  needs: ['suppliers', 'connections', 'catalogue', 'dispatch'],
   provides: [],
-  queues: NOTIFICATION_QUEUES,
   migrations: [],
   routesFirst: true,
-  build(p: Platform, deps: { suppliers: { registry: SupplierRegistry }; connections: { gateway: SupplierGateway } }) {
-    const notifications = new NotificationService(p.db, deps.suppliers.registry, deps.connections.gateway, () => p.boss);
+  build(
+    p: Platform,
+    deps: { suppliers: { registry: SupplierRegistry }; connections: { gateway: SupplierGateway }; catalogue: { productReadBacks: ProductReadBacks }; dispatch: { orderReadBacks: OrderReadBacks } },
+  ) {
+    const readBacks = { order: deps.dispatch.orderReadBacks, product: deps.catalogue.productReadBacks };
+    const notifications = new NotificationService(p.db, deps.suppliers.registry, deps.connections.gateway, readBacks);
     return {
       notifications,
       routes: notificationRoutes(notifications),

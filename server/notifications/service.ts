@@ -1,35 +1,38 @@
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { jobDb } from '../platform/jobs';
-import type { Boss } from '../platform/jobs';
+import type { Queryable } from '../platform/db';
 import { Batcher } from '../platform/batching';
 import { readAddressId, type SupplierConnection, type SupplierGateway } from '../connections';
 import type { NotificationSubject } from '../suppliers/adapter';
 import type { SupplierRegistry } from '../suppliers/registry';
-import { READBACK_QUEUES, readBackKey } from './queues';
 import * as sql from './sql';
 import type { Owner } from './sql';
 
-export interface OrderReadBack {
+/**
+ * What a domain that keeps what notifications name offers them (dispatch: supplier orders; the catalogue: supplier
+ * products), on its own read-back queue: which connections hold a subject, and read-backs queued in the caller's
+ * transaction, one waiting per connection and subject however many ask.
+ */
+interface ReadBacks<Ask> {
+  holders(connectionIds: string[], subjectId: string): Promise<Owner[]>;
+  ask(tx: Queryable, asks: Ask[]): Promise<void>;
+}
+interface OrderAsk {
   connectionId: string;
-  /** The connection's store (the notification's, or the supplier order's for the safety net): the read-back's statements name it. */
-  storeId?: string;
+  storeId: string;
   supplierOrderId: string;
   orderNumber?: string;
 }
-
-export interface ProductReadBack {
+interface ProductAsk {
   connectionId: string;
-  /** The connection's store, as for OrderReadBack; older jobs have none. */
-  storeId?: string;
+  storeId: string;
   supplierProductId: string;
 }
+export type OrderReadBacks = ReadBacks<OrderAsk>;
+export type ProductReadBacks = ReadBacks<ProductAsk>;
 
-interface ReadBackJob {
-  queue: string;
-  singletonKey: string;
-  data: OrderReadBack | ProductReadBack;
-}
+/** A read-back to ask for, keyed by connection and subject (one per batch). */
+type ReadBackJob = { key: string } & ({ kind: 'order'; data: OrderAsk } | { kind: 'product'; data: ProductAsk });
 
 interface Addressed {
   conn: SupplierConnection;
@@ -53,9 +56,9 @@ interface Notified {
 
 function readBackJob({ id: connectionId, storeId }: Owner, subject: NotificationSubject): ReadBackJob {
   if (subject.kind === 'order') {
-    return { queue: READBACK_QUEUES.order, singletonKey: readBackKey(connectionId, subject.supplierOrderId), data: { connectionId, storeId, supplierOrderId: subject.supplierOrderId, orderNumber: subject.orderNumber } };
+    return { kind: 'order', key: `${connectionId}:${subject.supplierOrderId}`, data: { connectionId, storeId, supplierOrderId: subject.supplierOrderId, orderNumber: subject.orderNumber } };
   }
-  return { queue: READBACK_QUEUES.product, singletonKey: readBackKey(connectionId, subject.supplierProductId), data: { connectionId, storeId, supplierProductId: subject.supplierProductId } };
+  return { kind: 'product', key: `${connectionId}:${subject.supplierProductId}`, data: { connectionId, storeId, supplierProductId: subject.supplierProductId } };
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -70,7 +73,7 @@ export class NotificationService {
     private readonly db: DataSource,
     private readonly registry: SupplierRegistry,
     private readonly gateway: SupplierGateway,
-    private readonly boss: () => Boss,
+    private readonly readBacks: { order: OrderReadBacks; product: ProductReadBacks },
   ) {}
 
   /** Group commit of the verified notifications (see writeBatch). */
@@ -140,7 +143,8 @@ export class NotificationService {
   /**
    * One batch of verified notifications in one transaction: the receipts (an event id seen before is a replay,
    * refused) and the connections' last notification time in one statement, then the read-backs of the fresh
-   * ones through pg-boss in the same transaction (`stately` queues: one pending per supplier order or product).
+   * ones in the same transaction, through the domains that work them (`stately` queues: one pending per supplier
+   * order or product).
    */
   private async writeBatch(items: Notified[]): Promise<boolean[]> {
     for (let attempt = 1; ; attempt++) {
@@ -173,18 +177,13 @@ export class NotificationService {
       // Only the first of the same event inside a batch is fresh; a repeat is a replay like any other.
       const unclaimed = new Set(fresh.map((r) => `${r.connection_id} ${r.event_id}`));
       const accepted = items.map((n) => unclaimed.delete(`${n.connectionId} ${n.eventId}`));
-      const byQueue = new Map<string, Map<string, ReadBackJob>>();
+      const byKey = new Map<string, ReadBackJob>();
       items.forEach((n, i) => {
-        if (!accepted[i]) return;
-        for (const job of n.jobs) {
-          const queue = byQueue.get(job.queue) ?? new Map<string, ReadBackJob>();
-          if (!queue.has(job.singletonKey)) queue.set(job.singletonKey, job);
-          byQueue.set(job.queue, queue);
-        }
+        if (accepted[i]) for (const job of n.jobs) if (!byKey.has(`${job.kind} ${job.key}`)) byKey.set(`${job.kind} ${job.key}`, job);
       });
-      for (const [queue, jobs] of byQueue) {
-        await this.boss().insert(queue, [...jobs.values()].map((j) => ({ data: j.data, singletonKey: j.singletonKey })), { db: jobDb(qr) });
-      }
+      const jobs = [...byKey.values()];
+      await this.readBacks.order.ask(qr, jobs.flatMap((j) => (j.kind === 'order' ? [j.data] : [])));
+      await this.readBacks.product.ask(qr, jobs.flatMap((j) => (j.kind === 'product' ? [j.data] : [])));
       await qr.commitTransaction();
       return accepted;
     } catch (err) {
@@ -202,7 +201,7 @@ export class NotificationService {
   private async ownersOf(account: Owner[], subject: NotificationSubject): Promise<Owner[]> {
     if (account.length === 1) return account;
     const ids = account.map((o) => o.id);
-    const owners = subject.kind === 'order' ? await sql.connectionsWithOrder(this.db, ids, subject.supplierOrderId) : await sql.connectionsWithProduct(this.db, ids, subject.supplierProductId);
+    const owners = subject.kind === 'order' ? await this.readBacks.order.holders(ids, subject.supplierOrderId) : await this.readBacks.product.holders(ids, subject.supplierProductId);
     return owners.length ? owners : [account[0]];
   }
 }

@@ -2,9 +2,9 @@ import { affected, Queryable, rows } from '../platform/db';
 import { connectionOf, type ConnectionRow, notifiedStep, type SupplierConnection } from '../connections';
 
 // The notifications domain's data module: its one table (the receipts). To route a notification it reads connections
-// (and the others on their supplier account), and which connection has a supplier order or links a supplier product
-// (dispatch's and the catalogue's rows); the connections' last notification time is the connections' step, written in
-// the receipts' statement. Every statement names the store; those that span stores say why in a leading comment.
+// (and the others on their supplier account); which connection has a supplier order or links a supplier product it asks
+// dispatch and the catalogue (./service.ts). The connections' last notification time is the connections' step, written
+// in the receipts' statement. Every statement names the store; those that span stores say why in a leading comment.
 
 /** A connection as a read-back names it. */
 export interface Owner {
@@ -59,20 +59,3 @@ export function writeReceipts(tx: Queryable, storeId: string, connectionIds: str
   );
 }
 
-/** Which of the account's connections (in any of its stores) have this supplier order. */
-export async function connectionsWithOrder(db: Queryable, account: string[], supplierOrderId: string): Promise<Owner[]> {
-  return rows<Owner>(
-    db,
-    `SELECT /* cross-store: shared-account-owners */ DISTINCT connection_id AS id, store_id AS "storeId" FROM supplier_orders WHERE connection_id = ANY($1) AND supplier_order_id = $2`,
-    [account, supplierOrderId],
-  );
-}
-
-/** Which of the account's connections (in any of its stores) link this supplier product. */
-export async function connectionsWithProduct(db: Queryable, account: string[], supplierProductId: string): Promise<Owner[]> {
-  return rows<Owner>(
-    db,
-    `SELECT /* cross-store: shared-account-owners */ DISTINCT connection_id AS id, store_id AS "storeId" FROM product_links WHERE connection_id = ANY($1) AND supplier_product_id = $2`,
-    [account, supplierProductId],
-  );
-}

@@ -35,6 +35,11 @@ export interface Domain {
   work?(boss: Boss): Promise<StopWork | void>;
   /** Run by the hourly housekeeping job: clears what the domain keeps only for a while; answers what went. */
   housekeeping?(): Promise<Record<string, number>>;
+  /**
+   * Called once every domain of the list is built: a domain the later ones registered with while they were built (the
+   * events domain's renderers and reactions) closes those registries and throws if one lacks what it must hold.
+   */
+  assembled?(): void;
 }
 
 /** A domain with its services beside the parts every domain has: checked against Domain, typed as written. */

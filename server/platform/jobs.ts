@@ -67,6 +67,11 @@ export function jobDb(tx: Queryable): { executeSql(text: string, values?: unknow
   return { executeSql: async (text, values) => ({ rows: await rows(tx, text, values ?? []) }) };
 }
 
+/** Queues jobs, each under its singleton key, inside the caller's transaction (they exist exactly when it commits). */
+export async function insertInTransaction(boss: Boss, tx: Queryable, queue: string, jobs: Array<{ data: object; singletonKey: string }>): Promise<void> {
+  if (jobs.length) await boss.insert(queue, jobs, { db: jobDb(tx) });
+}
+
 /** Sends a job inside the caller's transaction (the job exists exactly when the transaction commits). */
 export async function sendInTransaction(boss: Boss, tx: EntityManager, queue: string, data: object): Promise<void> {
   await boss.send(queue, data, { db: jobDb(tx) });

@@ -12,12 +12,12 @@ import { StoreService } from './stores';
 export const storesModule = domainModule({
   name: 'stores',
   needs: ['identity'],
-  provides: ['stores', 'products'],
+  provides: ['stores', 'products', 'storeDropshipping'],
   // Every store table keyed by its store (server/migrations/store-keys.ts): the store is the unit of distribution.
   migrations: [ListCounts1764288000010, StoreKeysExpand1764979200350, StoreKeysContract1764979200351, StoreKeysWrittenByCode1764979200352],
   build(p: Platform, deps: { identity: { accounts: AccountService } }) {
     const stores = new StoreService(p.db);
     const products = new ProductService(p.db, p.cursors);
-    return { stores, products, routes: storeRoutes(stores, products, deps.identity.accounts) };
+    return { stores, products, storeDropshipping: (storeId: string) => stores.dropshipping(storeId), routes: storeRoutes(stores, products, deps.identity.accounts) };
   },
 });

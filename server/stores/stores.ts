@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import type { Queryable } from '../platform/db';
 import { ApiError, errors } from '../platform/errors';
 import type { Caller, StoreAccess } from '../platform/http/route';
-import { grantsBeyond, OWNER_GRANTS, ownRecordsKeyId, type Grantor, type Permission } from '../identity/permissions';
+import { grantsBeyond, OWNER_GRANTS, ownRecordsKeyId, planIncludesDropshipping, type Grantor, type Permission } from '../identity/permissions';
 import type { StaffMember, Store } from './types';
 import * as sql from './sql/stores';
 
@@ -55,6 +55,11 @@ export class StoreService {
   }
 
   /** The store's next order number, inside the order's transaction (the counter is the store's). */
+  /** Whether the store owner's plan includes dropshipping now: work done for the store later (automatic sends, reroutes) checks it when it would act. */
+  async dropshipping(storeId: string): Promise<boolean> {
+    return planIncludesDropshipping((await sql.ownerPlan(this.db, storeId)) ?? '');
+  }
+
   nextOrderNumber(tx: Queryable, storeId: string): Promise<number> {
     return sql.nextOrderNumber(tx, storeId);
   }

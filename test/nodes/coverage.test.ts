@@ -12,6 +12,8 @@ import { resources } from '../../nodes/StoreSuppliers/actions/node.type';
 import { StoreSuppliers } from '../../nodes/StoreSuppliers/StoreSuppliers.node';
 import { StoreSuppliersTrigger } from '../../nodes/StoreSuppliersTrigger/StoreSuppliersTrigger.node';
 import { EVENT_TYPES, SUBSCRIPTION_ROUTES } from '../../nodes/StoreSuppliersTrigger/webhook';
+import { ORDER_STATUS_OPTIONS } from '../../nodes/StoreSuppliers/actions/storeOrder/common';
+import { STATUS_OPTIONS } from '../../nodes/StoreSuppliers/actions/supplierOrder/getAll.operation';
 import { EVENT_TYPES as SERVICE_EVENT_TYPES } from '../../server/events/types';
 import { leakScanTest, newDeveloper, Service, startService } from '../support/harness';
 
@@ -91,8 +93,19 @@ test('the subscription routes the trigger\'s webhook mode calls are the document
 	for (const route of Object.values(SUBSCRIPTION_ROUTES)) expect(byOperationId.get(route.operationId)).toBe(`${route.method} ${route.path}`);
 });
 
-test('the trigger offers exactly the service\'s event types', () => {
+test('the trigger offers exactly the service\'s event types, each described in the service\'s words', () => {
 	expect(EVENT_TYPES.map((t) => t.value).sort()).toEqual(Object.keys(SERVICE_EVENT_TYPES).sort());
+	for (const t of EVENT_TYPES) expect({ type: t.value, description: `${t.description}.` }).toEqual({ type: t.value, description: SERVICE_EVENT_TYPES[t.value] });
+	expect(EVENT_TYPES.find((t) => t.value === 'supplierOrder.paused')?.name).toBe('Supplier Order Paused');
+});
+
+test('the status pickers offer exactly the statuses the service\'s lists take, as the document gives them', async () => {
+	const doc = (await svc.call('GET', '/api/store-suppliers/openapi.json')).body;
+	const statusesOf = (path: string) => doc.paths[path].get.parameters.find((p: { name: string }) => p.name === 'status').schema.enum as string[];
+	expect(STATUS_OPTIONS.map((o) => o.value).sort()).toEqual(statusesOf('/api/store-suppliers/{storeId}/orders').sort());
+	expect(ORDER_STATUS_OPTIONS.map((o) => o.value).sort()).toEqual(statusesOf('/api/store-orders/{storeId}').sort());
+	expect(STATUS_OPTIONS.find((o) => o.value === 'needsReview')?.name).toBe('Needs Review');
+	for (const options of [STATUS_OPTIONS, ORDER_STATUS_OPTIONS]) expect(options.map((o) => o.name)).toEqual(options.map((o) => o.name).sort((a, b) => a.localeCompare(b)));
 });
 
 test('every operation of the node calls a supplier route (or a covered store-side route) of the document, and no two call the same one', async () => {

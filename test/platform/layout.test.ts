@@ -159,7 +159,8 @@ test('the specified top level: nodes/ and credentials/ at the root, the README\'
   const present = fs.readdirSync(ROOT, { withFileTypes: true }).filter((e) => !ignored.has(e.name)).map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
   const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const map = /## Map of the tree\s+```\n([\s\S]*?)```/.exec(readme)![1];
-  const named = map.split('\n').filter(Boolean).map((line) => line.split(/\s+/)[0]);
+  // An entry's line names it first; an indented line goes on with the entry above.
+  const named = map.split('\n').filter((line) => line && !/^\s/.test(line)).map((line) => line.split(/\s+/)[0]);
   expect(named.sort()).toEqual(present.sort());
 });
 
@@ -270,6 +271,19 @@ describe('docs/architecture.md, the map, is true', () => {
         expect({ kind, writers: [...new Set(writers)] }).toEqual({ kind, writers: [r.domain] });
       }
     }
+  });
+
+  test('a data module reads tables of a domain built after its own only as "Reads up the list" says', () => {
+    const ownerOf = new Map(rows.flatMap((r) => r.tables.map((t) => [t, r.domain] as const)));
+    const order = DOMAIN_MODULES.map((m) => m.name as string);
+    const upward = (f: { name: string; text: string }) =>
+      [...f.text.matchAll(/\b(?:FROM|JOIN)\s+(\w+)/g)].map((m) => m[1]).filter((t) => order.indexOf(ownerOf.get(t) ?? '') > order.indexOf(domainOf(f.name)));
+    const found = new Set(files.filter((f) => isDataModule(f.name)).flatMap((f) => upward(f).map((t) => `${domainOf(f.name)} reads ${t}`)));
+    const bullet = /^- \*\*Reads up the list\*\*([\s\S]*?)(?=\n- |\n\n)/m.exec(text)![1];
+    const listed = [...bullet.matchAll(/`([a-z]+)` reads ((?:`\w+`(?:, | and )?)+)/g)].flatMap((m) => [...m[2].matchAll(/`(\w+)`/g)].map((t) => `${m[1]} reads ${t[1]}`));
+    expect([...found].sort()).toEqual([...listed].sort());
+    // The rule can see what it looks for.
+    expect(upward({ name: 'identity/sql/x.ts', text: 'SELECT 1 FROM accounts a JOIN supplier_orders so ON true' })).toEqual(['supplier_orders']);
   });
 
   test('each queue is listed under the domain whose module declares it', () => {

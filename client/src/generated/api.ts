@@ -4564,7 +4564,7 @@ export interface RerouteSupplierOrder {
   };
   query: Record<string, never>;
   body: {
-    /** Reroute to this alternate connection only; left out: each alternate in order */
+    /** Reroute to this connection only: an alternate of the items, or their link's own supplier (one the part left may be named); left out: each alternate in order */
     connectionId?: string;
   };
   /** 200: The supplier order once the dispatch job acted on it (the service waits up to DISPATCH_WAIT_MS, woken the moment the record changes); a paused one (status needsReview, with reviewReason, reviewMessage and retryable) also answers 200 */

@@ -186,6 +186,11 @@ export async function linkCountOfConnection(db: Queryable, connectionId: string,
   return row.n;
 }
 
+/** Which of the account's connections (in any of its stores) link this supplier product: where a notification's read-back goes. */
+export function connectionsWithProduct(db: Queryable, account: string[], supplierProductId: string): Promise<Array<{ id: string; storeId: string }>> {
+  return rows(db, `SELECT /* cross-store: shared-account-owners */ DISTINCT connection_id AS id, store_id AS "storeId" FROM product_links WHERE connection_id = ANY($1) AND supplier_product_id = $2`, [account, supplierProductId]);
+}
+
 // --- Sync
 
 /** Live connections, of every store, that have links or alternates (the hourly fan-out: a sweep over all stores). */

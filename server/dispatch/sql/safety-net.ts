@@ -1,7 +1,8 @@
 import { affected, type Queryable, rows } from '../../platform/db';
 
-// The read-back safety net's statements (../safety-net.ts): which open supplier orders are due a read-back (their
-// connection, the connections domain's row, read in the same statement), and that one was asked for.
+// The read-backs' statements: which open supplier orders the safety net (../safety-net.ts) finds due a read-back (their
+// connection, the connections domain's row, read in the same statement), that one was asked for, and which connections
+// a notification's read-back goes to (orderReadBacks, ../queues.ts).
 
 /**
  * Open supplier orders due, oldest first, from connected connections whose circuit is closed, switched on or off (off
@@ -32,4 +33,13 @@ export function dueOrders(db: Queryable, o: { dueAfterSeconds: number; maxAgeDay
 /** A plain UPDATE, one store's orders: updated_at keeps meaning the last change, and no status moves. */
 export async function markReadBackAsked(db: Queryable, storeId: string, ids: string[]): Promise<void> {
   await affected(db, 'UPDATE supplier_orders SET read_back_asked_at = now() WHERE store_id = $1 AND id = ANY($2)', [storeId, ids]);
+}
+
+/** Which of the account's connections (in any of its stores) have this supplier order. */
+export function connectionsWithOrder(db: Queryable, account: string[], supplierOrderId: string): Promise<Array<{ id: string; storeId: string }>> {
+  return rows(
+    db,
+    `SELECT /* cross-store: shared-account-owners */ DISTINCT connection_id AS id, store_id AS "storeId" FROM supplier_orders WHERE connection_id = ANY($1) AND supplier_order_id = $2`,
+    [account, supplierOrderId],
+  );
 }

@@ -1,8 +1,9 @@
 import { affected, preparedRows, Queryable, rows } from '../../platform/db';
 import type { Account, ApiKey, Plan, RecordScope } from '../types';
 
-// The identity domain's SQL statements; its services call these and hold no SQL text of their own. Store access and
-// the owner's plan read the store's owner and staff (the stores domain's rows) in their one statement; none is written.
+// The identity domain's SQL statements; its services call these and hold no SQL text of their own. Store access reads
+// the store's owner and staff (the stores domain's rows, built after identity: docs/architecture.md says why) in its
+// one statement; none is written.
 
 // --- Authentication and store access
 
@@ -70,12 +71,6 @@ export async function storeAccess(db: Queryable, storeId: string, accountId: str
     [storeId, accountId],
   );
   return row ?? null;
-}
-
-/** The plan of the store's owner now (null: no such store): it decides plan-gated work done for the store later. */
-export async function storeOwnerPlan(db: Queryable, storeId: string): Promise<string | null> {
-  const [row] = await rows<{ plan: string }>(db, 'SELECT o.plan FROM stores s JOIN accounts o ON o.id = s.owner_account_id WHERE s.id = $1', [storeId]);
-  return row?.plan ?? null;
 }
 
 // --- Sessions and keys

@@ -1,6 +1,9 @@
 // The event types a subscription may choose, each with what it reports. Copied like server/platform/vocabulary/review-reasons.ts: no imports.
 
-/** Every event type, with what it reports: the route table's enum, the n8n trigger's picker and the docs read it. */
+/**
+ * Every event type, with what it reports: the subscription routes' enum and the OpenAPI words of each type
+ * (server/events/schemas.ts), and the n8n trigger's picker (its options' descriptions, from the node's copy) read it.
+ */
 export const EVENT_TYPES = {
   'supplierOrder.created': 'A supplier order was made for an order part (status queued).',
   'supplierOrder.statusChanged': 'A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again).',

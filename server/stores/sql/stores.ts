@@ -2,7 +2,7 @@ import { affected, type Queryable, rows } from '../../platform/db';
 import type { StaffMember, Store } from '../types';
 
 // The stores domain's data module (this folder): every statement on its tables (stores, staff, products, variants).
-// This file: stores and their staff.
+// This file: stores and their staff, and the plan of a store's owner (the identity domain's account, read with it).
 
 interface StoreOfAccountRow {
   id: string;
@@ -48,6 +48,12 @@ export async function insertStore(db: Queryable, s: Pick<Store, 'id' | 'ownerAcc
 export async function storeById(db: Queryable, id: string): Promise<Store | null> {
   const [r] = await rows<StoreRow>(db, 'SELECT * FROM stores WHERE id = $1', [id]);
   return r ? storeOf(r) : null;
+}
+
+/** The plan of the store's owner now (null: no such store). */
+export async function ownerPlan(db: Queryable, storeId: string): Promise<string | null> {
+  const [row] = await rows<{ plan: string }>(db, 'SELECT o.plan FROM stores s JOIN accounts o ON o.id = s.owner_account_id WHERE s.id = $1', [storeId]);
+  return row?.plan ?? null;
 }
 
 interface StaffRow {

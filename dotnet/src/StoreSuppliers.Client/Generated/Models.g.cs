@@ -3428,7 +3428,7 @@ public sealed partial class ReplaceSupplierCredentialsRequest
 
 public sealed partial class RerouteSupplierOrderRequest
 {
-    /// <summary>Reroute to this alternate connection only; left out: each alternate in order</summary>
+    /// <summary>Reroute to this connection only: an alternate of the items, or their link's own supplier (one the part left may be named); left out: each alternate in order</summary>
     [JsonPropertyName("connectionId")]
     public string? ConnectionId { get; set; }
 }

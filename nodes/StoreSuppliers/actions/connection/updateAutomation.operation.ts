@@ -6,12 +6,10 @@ import { optionalFields } from '../common.descriptions';
 import { commaList, connectionParams } from '../helpers';
 import { connectionRLC } from '../locator';
 import { DEFAULT_REROUTE_REASONS, REROUTE_REASONS, REVIEW_REASONS } from '../../vocabulary';
+import { titleOf } from '../options';
 
 /** The reasons a reroute rule may list, from the vocabulary: named from the reason, the opt-in ones said so. */
-const REROUTE_OPTIONS = REROUTE_REASONS.map((r) => ({
-	name: `${r.replace(/([A-Z])/g, ' $1').replace(/^./, (c) => c.toUpperCase())}${REVIEW_REASONS[r].reroute === 'optIn' ? ' (Opt-In)' : ''}`,
-	value: r,
-})).sort((a, b) => a.name.localeCompare(b.name));
+const REROUTE_OPTIONS = REROUTE_REASONS.map((r) => ({ name: `${titleOf(r)}${REVIEW_REASONS[r].reroute === 'optIn' ? ' (Opt-In)' : ''}`, value: r })).sort((a, b) => a.name.localeCompare(b.name));
 
 export const routing: Route = { operationId: 'changeSupplierAutomation', method: 'PUT', path: '/api/store-suppliers/{storeId}/{id}/automation' };
 

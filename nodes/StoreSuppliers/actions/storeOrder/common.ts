@@ -2,6 +2,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { idParameter, storeId } from '../helpers';
 import { recordLocator } from '../locator';
+import { optionsOf } from '../options';
+import { STORE_ORDER_STATUSES } from '../../vocabulary';
 
 /** A store order: picked from the store's newest orders (those needing attention first), by ID, or by its console address. */
 export const storeOrderRLC = recordLocator({
@@ -18,11 +20,5 @@ export function storeOrderParams(this: IExecuteFunctions, itemIndex: number): { 
 	return { storeId: storeId.call(this, itemIndex), orderId: idParameter.call(this, 'storeOrderId', itemIndex, 'The store order') };
 }
 
-export const ORDER_STATUS_OPTIONS = [
-	{ name: 'Cancelled', value: 'cancelled' },
-	{ name: 'Confirmed', value: 'confirmed' },
-	{ name: 'Delivered', value: 'delivered' },
-	{ name: 'Pending', value: 'pending' },
-	{ name: 'Processing', value: 'processing' },
-	{ name: 'Shipped', value: 'shipped' },
-];
+/** A store order's statuses, from the vocabulary. */
+export const ORDER_STATUS_OPTIONS = optionsOf(STORE_ORDER_STATUSES);

@@ -4,20 +4,13 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import type { Route } from '../../transport';
 import { filtersOf, getMany, getManyFields } from '../getMany';
 import { simplifyField, storeId } from '../helpers';
+import { optionsOf } from '../options';
+import { SUPPLIER_ORDER_STATUSES } from '../../vocabulary';
 
 export const routing: Route = { operationId: 'listSupplierOrders', method: 'GET', path: '/api/store-suppliers/{storeId}/orders' };
 
-export const STATUS_OPTIONS = [
-	{ name: 'Cancelled', value: 'cancelled' },
-	{ name: 'Confirmed', value: 'confirmed' },
-	{ name: 'Delivered', value: 'delivered' },
-	{ name: 'Failed', value: 'failed' },
-	{ name: 'Needs Review', value: 'needsReview' },
-	{ name: 'Processing', value: 'processing' },
-	{ name: 'Queued', value: 'queued' },
-	{ name: 'Shipped', value: 'shipped' },
-	{ name: 'Submitted', value: 'submitted' },
-];
+/** A supplier order's statuses, from the vocabulary. */
+export const STATUS_OPTIONS = optionsOf(SUPPLIER_ORDER_STATUSES);
 
 export const CONTRACT_MODEL_OPTIONS = [
 	{ name: 'Promise to Sell', value: 'promiseToSell' },
