@@ -40,6 +40,7 @@ export type { StoreRouting } from './routing';
 export { normaliseRouting } from './routing';
 export { routingRuleSchema } from './schemas';
 export type * from './types';
+export { DEFAULT_DELIVERY_WATCH } from './types';
 
 /**
  * Supplier connections, the gateway every supplier call goes through, and the renewal of sign-ins. Its routes show and

@@ -1,5 +1,6 @@
 import { currency, dateTime, minorUnits, nullableDateTime, object, uuid } from '../platform/http/schemas';
 import { REROUTE_REASONS } from './types';
+import { DELIVERY_EXCEPTIONS } from '../platform/vocabulary/delivery';
 
 export const supplierKeySchema = { type: 'string', pattern: '^[a-z0-9-]{1,40}$' } as const;
 
@@ -44,6 +45,16 @@ export const automationFields = {
     ['reasons', 'maxCostIncreasePercent'],
     { description: 'Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer' },
   ),
+  deliveryWatch: object(
+    {
+      noTrackingDays: { type: 'integer', minimum: 1, maximum: 90, description: 'Attention when there is no tracking this many days after the supplier was paid (default 7)' },
+      noMovementHours: { type: 'integer', minimum: 1, maximum: 2160, description: 'Attention when the carrier has not scanned the parcel for this many hours (default 72)' },
+      overdueGraceDays: { type: 'integer', minimum: 0, maximum: 90, description: "Attention when not delivered this many days past the supplier's promised maximum (default 3)" },
+      exceptions: { type: 'array', items: { enum: [...DELIVERY_EXCEPTIONS] }, uniqueItems: true, description: "The supplier's delivery exceptions that raise attention (default all three)" },
+    },
+    ['noTrackingDays', 'noMovementHours', 'overdueGraceDays', 'exceptions'],
+    { description: 'The delivery watch of sent orders: it raises a delivery attention (the status stays) on these thresholds and exceptions; tracking that moves clears it' },
+  ),
 } as const;
 
 /** A routing rule, as the store sets it and a product link overrides it (docs/decisions.md, "Routing rule"). */
@@ -64,7 +75,7 @@ export const storeRoutingSchema = object(
   ['routing', 'updatedAt'],
 );
 
-const automationSchema = object(automationFields, ['level', 'automaticPayment', 'costLimit', 'excludedCountries', 'allowUnpaidOrders', 'shippingMethod', 'reroute']);
+const automationSchema = object(automationFields, ['level', 'automaticPayment', 'costLimit', 'excludedCountries', 'allowUnpaidOrders', 'shippingMethod', 'reroute', 'deliveryWatch']);
 
 const healthSchema = {
   oneOf: [
@@ -112,8 +123,13 @@ export const catalogueEntrySchema = object(
         notifications: { type: 'boolean' },
         payment: { enum: ['balance', 'atCreate', 'external'], description: '`balance`: paid from a balance at the supplier (pay); `atCreate`: paid only as the order is created, with automatic payment on; `external`: not through the API' },
         syncFields: { type: 'array', items: { enum: ['cost', 'price', 'stock', 'title', 'availability'] } },
+        claims: object(
+          { via: { enum: ['api', 'person'] }, deadlineDays: { type: ['integer', 'null'] }, counted: { enum: ['fromShipping', 'fromClaim'] }, where: { type: 'string' } },
+          ['via', 'deadlineDays', 'counted', 'where'],
+          { description: '`api`: the service sends claims and follows them; `person`: a person sends them where `where` says, within `deadlineDays` of shipping' },
+        ),
       },
-      ['authKind', 'hasSandbox', 'balance', 'cancel', 'notifications', 'payment', 'syncFields'],
+      ['authKind', 'hasSandbox', 'balance', 'cancel', 'notifications', 'payment', 'syncFields', 'claims'],
     ),
     settingsSchema: { type: 'object' },
     defaultSettings: { type: 'object' },

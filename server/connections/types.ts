@@ -1,5 +1,6 @@
 import type { ConnectionMode, ShippingMethodRule } from '../suppliers/adapter';
 import { DEFAULT_REROUTE_REASONS, REROUTE_REASONS, type RerouteReason } from '../platform/vocabulary/review-reasons';
+import { DELIVERY_EXCEPTIONS, type DeliveryException } from '../platform/vocabulary/delivery';
 
 // The connections domain's types; ./sql/rows.ts maps its rows into them.
 
@@ -16,7 +17,23 @@ export interface Automation {
   shippingMethod: ShippingMethodRule;
   /** Which pauses of this connection's parts go to a backup supplier (the link's alternates), and how much dearer one may be. */
   reroute: RerouteRule;
+  /** When a sent order's delivery needs a look (docs/decisions.md, "The delivery watch"). */
+  deliveryWatch: DeliveryWatch;
 }
+
+/** The delivery watch's thresholds, and the supplier's exceptions it raises. */
+export interface DeliveryWatch {
+  /** No tracking this many days after the supplier was paid. */
+  noTrackingDays: number;
+  /** No carrier scan for this many hours. */
+  noMovementHours: number;
+  /** Not delivered this many days past the supplier's promised maximum. */
+  overdueGraceDays: number;
+  exceptions: DeliveryException[];
+}
+
+/** Existing connections read with it too (until their automation changes): DSers' "Attention" thresholds, made roomier for movement. */
+export const DEFAULT_DELIVERY_WATCH: DeliveryWatch = { noTrackingDays: 7, noMovementHours: 72, overdueGraceDays: 3, exceptions: [...DELIVERY_EXCEPTIONS] };
 
 /** The review reasons a rule may reroute on (the vocabulary's flags): the supplier cannot serve the part, or (opt-in) will not now. */
 export { REROUTE_REASONS, type RerouteReason };
@@ -31,7 +48,7 @@ export interface RerouteRule {
 export const DEFAULT_REROUTE: RerouteRule = { reasons: [...DEFAULT_REROUTE_REASONS], maxCostIncreasePercent: 10 };
 
 export const DEFAULT_AUTOMATION: Automation = {
-  level: 'manual', automaticPayment: false, costLimit: null, excludedCountries: [], allowUnpaidOrders: false, shippingMethod: { rule: 'cheapest' }, reroute: DEFAULT_REROUTE,
+  level: 'manual', automaticPayment: false, costLimit: null, excludedCountries: [], allowUnpaidOrders: false, shippingMethod: { rule: 'cheapest' }, reroute: DEFAULT_REROUTE, deliveryWatch: DEFAULT_DELIVERY_WATCH,
 };
 
 /**

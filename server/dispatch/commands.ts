@@ -4,6 +4,7 @@ import { ApiError, errors } from '../platform/errors';
 import type { OrderService } from '../orders';
 import type { FulfilmentGroup, StoreOrder } from '../orders';
 import type { Actor } from '../identity/permissions';
+import type { DeliveryAttentionReason } from '../platform/vocabulary/delivery';
 import type { DispatchQueue } from './queues';
 import type { SupplierOrderRecords } from './records';
 import { ImpossibleMoveError } from './state-machine';
@@ -135,6 +136,25 @@ export class DispatchCommands {
     }
     const request = { by: 'manual' as const, reason: so.reviewReason ?? 'supplierRefused', connectionId, actor: { kind: actor.kind, id: actor.id } };
     return this.answer(await this.request(so, { type: 'rerouteRequested', actor, request }), opts);
+  }
+
+  /**
+   * A person acknowledges a delivery attention, naming the reason they saw (409 attentionChanged when it is another now,
+   * or none): it clears, and that reason is not raised again until its threshold passes anew (./delivery/watch.ts).
+   */
+  async acknowledge(so: SupplierOrder, actor: Actor, reason: DeliveryAttentionReason): Promise<SupplierOrder> {
+    for (let attempt = 0; ; attempt++) {
+      const now = so.delivery?.attention?.reason;
+      if (now !== reason) throw errors.conflict('attentionChanged', now ? `The delivery attention is ${now} now, not ${reason}; read the order again.` : 'The order needs no delivery attention now.');
+      const conn = await this.records.connection(so.storeId, so.connectionId);
+      if (!conn) throw errors.notFound('The supplier order\'s connection');
+      try {
+        return await this.records.change(so, { type: 'attentionAcknowledged', actor, reason, watch: conn.automation.deliveryWatch });
+      } catch (err) {
+        if (!(err instanceof ApiError && err.code === 'concurrentChange') || attempt >= 4) throw err;
+        so = await this.records.loadOrFail(so.id, so.storeId);
+      }
+    }
   }
 
   /** The store takes a part over: its supplier order (if any) is cancelled and the store ships the part. */

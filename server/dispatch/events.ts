@@ -28,11 +28,16 @@ function supplierOrderEventType(from: SupplierOrderStatus | null, to: SupplierOr
  * (`so`, every column) and the history entry it reached (`ev`). None when the change records no event.
  */
 export function eventPiece(p: Params, c: Carried): Piece | null {
-  const named: Record<string, EventType> = { rerouted: 'supplierOrder.rerouted', packageReturned: 'supplierOrder.returned' };
+  const named: Record<string, EventType> = {
+    rerouted: 'supplierOrder.rerouted', packageReturned: 'supplierOrder.returned', deliveryAttention: 'supplierOrder.deliveryAttention', deliveryAttentionCleared: 'supplierOrder.deliveryAttentionCleared',
+    claimOpened: 'supplierOrder.claimOpened', claimUpdated: 'supplierOrder.claimUpdated', claimClosed: 'supplierOrder.claimClosed',
+  };
   // Routed away: the choice's event (`routed`) says where the items went, and the chosen order its `created`.
   const type = c.history.type === 'routedAway' ? null : (named[c.history.type] ?? supplierOrderEventType(c.from, c.to));
   // Routing's choice carried by the change (./carry.ts): its event first, in the same insert.
-  const entries = [...(c.routed ? [`SELECT supplier_order_id, id, ${p.add('supplierOrder.routed')}::text AS type, 1 AS k FROM ev_routed`] : []), ...(type ? [`SELECT supplier_order_id, id, ${p.add(type)}::text AS type, 2 AS k FROM ev`] : [])];
+  // The delivery watch's turn, when the change keeps its own name (../delivery/effect.ts): its event after the change's.
+  const also = c.alsoEvent ? [`SELECT supplier_order_id, id, ${p.add(c.alsoEvent)}::text AS type, 3 AS k FROM ev`] : [];
+  const entries = [...(c.routed ? [`SELECT supplier_order_id, id, ${p.add('supplierOrder.routed')}::text AS type, 1 AS k FROM ev_routed`] : []), ...(type ? [`SELECT supplier_order_id, id, ${p.add(type)}::text AS type, 2 AS k FROM ev`] : []), ...also];
   if (!entries.length) return null;
   const sql = outboxStep({
     from: `so JOIN (${entries.join(' UNION ALL ')}) e ON e.supplier_order_id = so.id ORDER BY e.k`, type: 'e.type', storeId: 'so.store_id', resourceKey: `'supplierOrder:' || so.id`,

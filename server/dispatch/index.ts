@@ -21,7 +21,7 @@ import { supplierOrderRenderer } from './events';
 import { DispatchJob, type ShopperCapture } from './job';
 import type { StoreRates } from './landed';
 import { Rerouter } from './reroute';
-import { DISPATCH_BATCH_WINDOW_MS, DISPATCH_QUEUE, DISPATCH_QUEUES, type DispatchJobData, DispatchQueue, type OrderReadBack, orderReadBacks, READBACK_CONCURRENCY, READBACK_QUEUE, SAFETY_NET_QUEUE, SWEEP_KEY, WORK_CHANNEL } from './queues';
+import { CLAIM_QUEUE, type ClaimJobData, ClaimQueue, DISPATCH_BATCH_WINDOW_MS, DISPATCH_QUEUE, DISPATCH_QUEUES, type DispatchJobData, DispatchQueue, type OrderReadBack, orderReadBacks, READBACK_CONCURRENCY, READBACK_QUEUE, SAFETY_NET_QUEUE, SWEEP_KEY, WORK_CHANNEL } from './queues';
 import { CHANGE_CHANNEL, SupplierOrderRecords } from './records';
 import { supplierOrderRoutes } from './routes';
 import { SafetyNet } from './safety-net';
@@ -36,6 +36,14 @@ import { SupplierOrderReads } from './views';
 import { SupplierOrderReadBack } from './read-back';
 import type { SupplierOrder } from './supplier-order';
 import { SupplierOrderWaiter } from './waiter';
+import { DeliveryWatch1765497600000 } from '../migrations/1765497600000-DeliveryWatch';
+import { SupplierClaims1765497600001 } from '../migrations/1765497600001-SupplierClaims';
+import type { MemberAccess } from '../identity/owner-access';
+import { DeliveryWatchSweep } from './delivery/sweep';
+import { ClaimCommands } from './claims/service';
+import { ClaimJob } from './claims/job';
+import { ClaimOutcomes } from './claims/outcome';
+import { claimRoutes } from './claims/routes';
 
 /** The dispatch runner's options in a process; the benchmark's no-op baseline uses the same (bench/dispatch-shop.ts). */
 export function dispatchRunnerOptions(p: Pick<Platform, 'config'>, registry: SupplierRegistry): JobRunnerOptions {
@@ -50,6 +58,7 @@ interface DispatchNeeds {
   stores: { storeDropshipping(storeId: string): Promise<boolean> };
   events: { renderers: { register(kind: string, r: EventRenderer): void }; reactions: { on(types: string[], name: string, handle: ReactionHandler): void } };
   rates: { rates: StoreRates };
+  identity: { ownerAccess: MemberAccess };
 }
 
 /**
@@ -60,10 +69,10 @@ interface DispatchNeeds {
  */
 export const dispatchModule = domainModule({
   name: 'dispatch',
-  needs: ['suppliers', 'connections', 'orders', 'payments', 'stores', 'events', 'rates'],
+  needs: ['identity', 'suppliers', 'connections', 'orders', 'payments', 'stores', 'events', 'rates'],
   provides: ['feed', 'supplierOrdersOfOrders', 'orderReadBacks', 'openSupplierOrders'],
   queues: DISPATCH_QUEUES,
-  migrations: [ReadBackAskedAt1764201600181, DispatchSteps1764288000000, SupplierOrderCountSlots1764460800260, Reroutes1764892800341, LandedCosts1765324800000, SupplierOrderReturns1765324800500, DatabaseIdentity1765324800777, SupplierOrderRouting1765324800900, SupplierOrderEarlier1765411200110],
+  migrations: [ReadBackAskedAt1764201600181, DispatchSteps1764288000000, SupplierOrderCountSlots1764460800260, Reroutes1764892800341, LandedCosts1765324800000, SupplierOrderReturns1765324800500, DatabaseIdentity1765324800777, SupplierOrderRouting1765324800900, SupplierOrderEarlier1765411200110, DeliveryWatch1765497600000, SupplierClaims1765497600001],
   build(p: Platform, deps: DispatchNeeds) {
     const { config, db, log } = p;
     const registry = deps.suppliers.registry;
@@ -78,9 +87,16 @@ export const dispatchModule = domainModule({
     const retries = { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds };
     const job = new DispatchJob(records, deps.connections.gateway, registry, deps.payments.captures, retries, log, rerouter, deps.rates.rates,
       new DispatchRouting(records, config.routingQuoteTimeoutMs, send), p.standbys);
-    const readBack = new SupplierOrderReadBack(records, deps.connections.gateway, deps.rates.rates, log);
+    // After shipping: the delivery watch's sweep, and claims with the supplier (./delivery/, ./claims/).
+    const claimQueue = new ClaimQueue(() => p.boss);
+    const outcomes = new ClaimOutcomes(db, records, deps.orders.partMoves, deps.rates.rates, send);
+    const claims = new ClaimCommands(db, records, deps.connections.gateway, outcomes, claimQueue);
+    const claimJob = new ClaimJob(db, records, deps.connections.gateway, outcomes, claimQueue, deps.identity.ownerAccess, config.claimCheckSeconds);
+    const watchSweep = new DeliveryWatchSweep(db, records);
+    const afterShipping = { sweep: async () => ({ raised: await watchSweep.sweep(), claims: await claimJob.requeueDue() }) };
+    const readBack = new SupplierOrderReadBack(records, deps.connections.gateway, deps.rates.rates, log, (so) => claimJob.followUp(so));
     const rewind = new RewindWatch(db, records, registry, log);
-    const sweeper = new DispatchSweeper(records, queue, rewind, { intervalMs: config.dispatchSweepSeconds * 1000, staleSeconds: config.dispatchSweepStaleSeconds }, log, deps.rates.rates);
+    const sweeper = new DispatchSweeper(records, queue, rewind, { intervalMs: config.dispatchSweepSeconds * 1000, staleSeconds: config.dispatchSweepStaleSeconds }, log, deps.rates.rates, afterShipping);
     const subscriptions = new DispatchSubscriptions(orders, records, commands, queue, deps.stores.storeDropshipping, log);
     const reads = new SupplierOrderReads(db, p.cursors);
     deps.events.renderers.register('supplierOrder', supplierOrderRenderer(reads));
@@ -91,11 +107,11 @@ export const dispatchModule = domainModule({
       profit: { schema: profitSchema, ofOrder: (parts, fees) => profitOfStoreOrder(parts, fees) },
     };
     return {
-      feed, records, queue, commands, job, reads, subscriptions, supplierOrdersOfOrders,
+      feed, records, queue, commands, job, reads, subscriptions, supplierOrdersOfOrders, claims, claimJob, watchSweep,
       // What others ask of dispatch: a notification's read-backs; the count a connection's disconnect shows.
       orderReadBacks: orderReadBacks(() => p.boss, db),
       openSupplierOrders: (connectionId: string, storeId: string) => openSupplierOrderCount(db, storeId, connectionId),
-      routes: supplierOrderRoutes(commands, reads, orders),
+      routes: [...supplierOrderRoutes(commands, reads, orders), ...claimRoutes(claims, reads)],
       async work(boss: Boss) {
         // Many slots, a per-connection limit enforced when jobs are claimed, woken by every send.
         const runner = new JobRunner<DispatchJobData>(
@@ -128,6 +144,9 @@ export const dispatchModule = domainModule({
           await safetyNet.sweep();
         });
         await boss.schedule(SAFETY_NET_QUEUE, '* * * * *', {}, { singletonKey: SWEEP_KEY });
+        await boss.work<ClaimJobData>(CLAIM_QUEUE, { ...POLLING, localConcurrency: 2 }, async ([j]) => {
+          await claimJob.run(j.data.claimId, j.data.storeId);
+        });
         await safetyNet.next();
         return async (timeoutMs: number) => {
           sweeper.stop();

@@ -32,12 +32,30 @@ export const singletonKeyOf = (so: { orderId: string; groupKey: string }) => `su
  * once its heartbeat lapses. Jobs carry their connection as their group (and the supplier as its tier), so the
  * per-connection limit is enforced when jobs are claimed, across every process.
  */
+/** Claims with the supplier (./claims/): sent once, then read back until decided; one waiting and one running per claim. */
+export const CLAIM_QUEUE = 'dispatch.claim';
+export const claimJobKey = (claimId: string) => `claim:${claimId}`;
+export interface ClaimJobData {
+  claimId: string;
+  storeId: string;
+}
+
 export const DISPATCH_QUEUES: QueueSpec[] = [
   { name: DISPATCH_QUEUE, policy: 'exclusive', retryLimit: 50, retryDelay: 2, retryBackoff: true, retryDelayMax: 300, heartbeatSeconds: 10, notify: true },
   { name: SAFETY_NET_QUEUE, policy: 'stately', retryLimit: 1 },
   // A read-back held by a worker that was killed is retried once its heartbeat lapses, not after pg-boss's 15-minute expiry.
   { name: READBACK_QUEUE, policy: 'stately', retryLimit: 5, retryDelay: 30, retryBackoff: true, heartbeatSeconds: 10, notify: true },
+  { name: CLAIM_QUEUE, policy: 'stately', retryLimit: 8, retryDelay: 10, retryBackoff: true, heartbeatSeconds: 10, notify: true },
 ];
+
+/** Puts claim jobs on their queue: now, or after some seconds (the next look at an open claim). */
+export class ClaimQueue {
+  constructor(private readonly boss: () => Boss) {}
+
+  async request(c: { id: string; storeId: string }, afterSeconds = 0): Promise<void> {
+    await this.boss().send(CLAIM_QUEUE, { claimId: c.id, storeId: c.storeId } satisfies ClaimJobData, { singletonKey: claimJobKey(c.id), ...(afterSeconds ? { startAfter: afterSeconds } : {}) });
+  }
+}
 
 /** A supplier order's read-back: its connection and store (absent in jobs queued before it was carried). */
 export interface OrderReadBack {

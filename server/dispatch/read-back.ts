@@ -3,6 +3,7 @@ import { ApiError } from '../platform/errors';
 import type { Logger } from '../platform/logger';
 import { landedOfAnswer, type StoreRates } from './landed';
 import type { SupplierOrderRecords } from './records';
+import type { SupplierOrder } from './supplier-order';
 
 /**
  * A supplier order read back (after a notification, or the safety net): the supplier's view applied as any other
@@ -14,6 +15,8 @@ export class SupplierOrderReadBack {
     private readonly gateway: SupplierGateway,
     private readonly rates: StoreRates,
     private readonly log: Logger,
+    /** The order's claims still at the supplier are asked again with it (./claims/job.ts). */
+    private readonly followClaims: (so: SupplierOrder) => Promise<void> = async () => undefined,
   ) {}
 
   async run(connectionId: string, supplierOrderId: string, storeId?: string): Promise<boolean> {
@@ -27,7 +30,9 @@ export class SupplierOrderReadBack {
         // Read again after the supplier's answer: the record may have moved while we waited for it.
         const now = (await this.records.load(so.id, so.storeId)) ?? so;
         const landed = await landedOfAnswer(now, answer, {}, { rates: this.rates, storeCurrency: (id) => this.records.storeCurrency(id), log: this.log });
-        await this.records.change(now, { type: 'supplierAnswered', answer, history: 'readBack', landed });
+        // The delivery watch follows what it says of the parcel, by the connection's thresholds as they are now (./delivery/).
+        const written = await this.records.change(now, { type: 'supplierAnswered', answer, history: 'readBack', landed, watch: conn.automation.deliveryWatch });
+        await this.followClaims(written);
         return true;
       } catch (err) {
         if (!(err instanceof ApiError && err.code === 'concurrentChange')) throw err;

@@ -130,6 +130,13 @@ export class SupplierOrderRecords {
     return { so: existing, created: false };
   }
 
+  /** A supplier order made inside the caller's transaction (a reship, with its claim's outcome: ./claims/outcome.ts). */
+  async createIn(tx: Queryable, record: NewSupplierOrder, actor: Actor, trigger: string): Promise<SupplierOrder> {
+    const [made] = await this.write(tx, transition(null, { type: 'create', record, actor, trigger }));
+    if (!made) throw errors.conflict('concurrentChange', 'The order part changed meanwhile; try again.');
+    return made;
+  }
+
   /** The connections a person may reroute the part to: its items' alternates' and their link's own. */
   connectionsOfPart(so: SupplierOrder): Promise<string[]> {
     return connectionsOfPart(this.db, so);

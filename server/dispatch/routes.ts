@@ -6,6 +6,7 @@ import type { OrderService } from '../orders';
 import type { CommandOptions, DispatchCommands, Outcome } from './commands';
 import { supplierOrderSchema } from './schemas';
 import { SUPPLIER_ORDER_STATUSES } from './state-machine';
+import { DELIVERY_ATTENTION_REASONS } from '../platform/vocabulary/delivery';
 import type { SupplierOrderReads } from './views';
 
 const BASE = '/api/store-suppliers';
@@ -59,6 +60,7 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
       query: object({
         status: { enum: [...SUPPLIER_ORDER_STATUSES] },
         needsReview: { type: 'boolean', description: 'true: only orders waiting for review' },
+        needsAttention: { type: 'boolean', description: 'true: only sent orders whose delivery needs a look (deliveryAttention); false: only those without' },
         integrationId: uuid,
         orderId: uuid,
         contractModel: { enum: ['standard', 'promiseToSell'] },
@@ -106,6 +108,13 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
       body: object({ connectionId: { ...uuid, description: "Reroute to this connection only: an alternate of the items, or their link's own supplier (one the part left may be named); left out: each alternate in order" } }),
       response: settled, extraResponses: [stillWorking],
       handler: async (ctx) => answer(ctx, await commands.reroute(await load(ctx), actorOf(ctx.caller!), ctx.body.connectionId ?? null, opts(ctx))),
+    }),
+    route({
+      operationId: 'acknowledgeDeliveryAttention', method: 'post', path: `${BASE}/:storeId/orders/:supplierOrderId/delivery-attention/acknowledge`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', readOnly: false,
+      summary: "Acknowledge a sent order's delivery attention, naming the reason seen (409 attentionChanged when it changed meanwhile)",
+      description: 'The attention clears; its reason is not raised again until its threshold passes anew (an exception: until a new carrier scan reports one). Another reason that holds is raised at once. The status never changes.',
+      params: soParams, body: object({ reason: { enum: [...DELIVERY_ATTENTION_REASONS] } }, ['reason']), response: { status: 200, schema: supplierOrderSchema },
+      handler: async (ctx) => (await reads.views([await commands.acknowledge(await load(ctx), actorOf(ctx.caller!), ctx.body.reason)], showCustomer(ctx)))[0],
     }),
     route({
       operationId: 'paySupplierOrder', method: 'post', path: `${BASE}/:storeId/orders/:supplierOrderId/pay`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', planGated: true, readOnly: false,

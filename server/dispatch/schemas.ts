@@ -1,6 +1,7 @@
-import { currency, dateTime, destinationSchema, minorUnits, object, uuid } from '../platform/http/schemas';
+import { currency, dateTime, destinationSchema, minorUnits, nullableDateTime, object, uuid } from '../platform/http/schemas';
 import { REVIEW_REASONS } from './review-reasons';
 import { SUPPLIER_ORDER_STATUSES } from './state-machine';
+import { DELIVERY_ATTENTION_REASONS, DELIVERY_EXCEPTIONS } from '../platform/vocabulary/delivery';
 
 const eventSchema = object(
   {
@@ -63,6 +64,27 @@ export const supplierOrderSchema = object(
     costs: { oneOf: [object({ itemsMinor: minorUnits, shippingMinor: minorUnits, totalMinor: minorUnits, currency }, ['itemsMinor', 'shippingMinor', 'totalMinor', 'currency']), { type: 'null' }] },
     payment: object({ status: { enum: ['notRequired', 'unpaid', 'paid', 'refunded'] } }, ['status']),
     shipping: { oneOf: [object({ carrier: { type: 'string' }, trackingNumber: { type: 'string' }, shippedAt: { type: ['string', 'null'] } }, ['carrier', 'trackingNumber', 'shippedAt']), { type: 'null' }] },
+    deliveryAttention: {
+      oneOf: [object({ reason: { enum: [...DELIVERY_ATTENTION_REASONS] }, since: dateTime, message: { type: 'string' } }, ['reason', 'since', 'message']), { type: 'null' }],
+      description: "A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged",
+    },
+    tracking: {
+      oneOf: [
+        object(
+          {
+            events: { type: 'array', items: object({ at: dateTime, description: { type: 'string' }, location: { type: ['string', 'null'] }, exception: { enum: [...DELIVERY_EXCEPTIONS] } }, ['at', 'description', 'location']) },
+            lastScanAt: nullableDateTime, exception: { enum: [...DELIVERY_EXCEPTIONS, null] }, promisedMaxDays: { type: ['integer', 'null'] },
+          },
+          ['events', 'lastScanAt', 'exception', 'promisedMaxDays'],
+        ),
+        { type: 'null' },
+      ],
+      description: "The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised",
+    },
+    reshipOf: {
+      oneOf: [object({ claimId: uuid, supplierOrderId: uuid, supplierClaimId: { type: ['string', 'null'] } }, ['claimId', 'supplierOrderId', 'supplierClaimId']), { type: 'null' }],
+      description: 'A reship: the claim whose goods it replaces, and the supplier order claimed',
+    },
     attempt: { type: 'integer', minimum: 1 },
     events: { type: 'array', items: eventSchema },
     landedCosts: { type: 'array', items: landedCostSchema, description: 'The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier\'s and the store\'s currency with its rate' },
@@ -72,5 +94,5 @@ export const supplierOrderSchema = object(
     createdAt: dateTime,
     updatedAt: dateTime,
   },
-  ['_id', 'storeId', 'orderId', 'orderNumber', 'fulfilmentGroupKey', 'integrationId', 'supplierKey', 'contractModel', 'status', 'reviewReason', 'reviewMessage', 'retryable', 'supplierOrderNumber', 'supplierOrderId', 'supplierStatus', 'costs', 'payment', 'shipping', 'attempt', 'events', 'landedCosts', 'profit', 'destinationRedacted', 'createdAt', 'updatedAt'],
+  ['_id', 'storeId', 'orderId', 'orderNumber', 'fulfilmentGroupKey', 'integrationId', 'supplierKey', 'contractModel', 'status', 'reviewReason', 'reviewMessage', 'retryable', 'supplierOrderNumber', 'supplierOrderId', 'supplierStatus', 'costs', 'payment', 'shipping', 'deliveryAttention', 'tracking', 'reshipOf', 'attempt', 'events', 'landedCosts', 'profit', 'destinationRedacted', 'createdAt', 'updatedAt'],
 );

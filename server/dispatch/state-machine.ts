@@ -20,6 +20,7 @@ export const EVENTS = [
   'supplierCreated', 'supplierPaid', 'supplierProcessing', 'supplierShipped', 'supplierDelivered', 'supplierCancelled',
   'paused', 'failed', 'captureRequested', 'captureFailed', 'cancelled', 'cancelRefused', 'cancelTooLate', 'cancelRequestCleared',
   'rerouteRequested', 'rerouted', 'rerouteEnded', 'routedAway',
+  'deliveryWatched', 'attentionAcknowledged', 'claimRecorded',
 ] as const;
 export type MoveEvent = (typeof EVENTS)[number];
 
@@ -90,6 +91,12 @@ export const MOVE_TABLE: readonly Move[] = [
   // Routing at dispatch, before the first create: another supplier chosen, the items moved to that supplier's order in
   // one transaction, this one cancelled (the choice rides on a change's write: ./carry.ts).
   row(['queued'],                                                           'routedAway',           'cancelled'),
+
+  // After shipping (./delivery/, ./claims/): the delivery watch's look, a person's acknowledgement of it, and a claim's
+  // history entry. None moves the status.
+  row([...SUPPLIER_ORDER_STATUSES],                                         'deliveryWatched',      SAME),
+  row([...SUPPLIER_ORDER_STATUSES],                                         'attentionAcknowledged', SAME),
+  row([...SUPPLIER_ORDER_STATUSES],                                         'claimRecorded',        SAME),
 ];
 
 /** The row of the table for this status, payment status and event; undefined when the move is not allowed. */

@@ -3,14 +3,12 @@ import type { PaymentMethod, PaymentStatus } from '../orders';
 import type { Destination } from '../suppliers/adapter';
 import type { ReviewReason } from './review-reasons';
 import type { SupplierOrderStatus, SupplierPaymentStatus } from './state-machine';
+import type { DeliveryState, ReshipOf } from './delivery/types';
 
 export type { SupplierPaymentStatus } from './state-machine';
 
 interface SupplierCosts {
-  itemsMinor: number;
-  shippingMinor: number;
-  totalMinor: number;
-  currency: string;
+  itemsMinor: number; shippingMinor: number; totalMinor: number; currency: string;
 }
 
 export interface Shipping {
@@ -70,6 +68,10 @@ export interface SupplierOrder {
   earlier: EarlierOrder[];
   /** Packages the supplier reported returned to it, each recorded once (history `packageReturned`). */
   returns: PackageReturn[];
+  /** The delivery watch's state (./delivery/), and when it next looks; null: not watched yet. A reship: the claim it serves. */
+  delivery: DeliveryState | null;
+  deliveryDueAt: Date | null;
+  reshipOf: ReshipOf | null;
   destination: Destination;
   retriesUsed: number;
   nextRetryAt: Date | null;
@@ -167,7 +169,7 @@ export interface SupplierOrderEvent {
 export type NewSupplierOrder = Pick<
   SupplierOrder,
   'id' | 'storeId' | 'orderId' | 'groupKey' | 'connectionId' | 'supplierKey' | 'orderNumber' | 'contractModel' | 'destination' | 'payNow' | 'createdByAccountId' | 'createdByKeyId'
->;
+> & { reshipOf?: ReshipOf };
 
 export interface WorkItem {
   id: string;
@@ -239,6 +241,7 @@ export function supplierOrderNumber(id: string, attempt: number): string {
 export interface SupplierOrderFilters {
   status?: string;
   needsReview?: boolean;
+  needsAttention?: boolean;
   connectionId?: string;
   orderId?: string;
   contractModel?: string;

@@ -29,6 +29,8 @@ export class DispatchSweeper {
     private readonly settings: SweeperSettings,
     private readonly log: Logger,
     private readonly rates: StoreRates,
+    /** After shipping: the delivery watch's due orders and the claims due a look (../dispatch/index.ts builds it). */
+    private readonly afterShipping: { sweep(): Promise<unknown> } = { sweep: async () => undefined },
   ) {}
 
   async sweep(): Promise<{ retried: number; requeued: number }> {
@@ -47,6 +49,7 @@ export class DispatchSweeper {
     }
     const stale = await this.records.stale(this.settings.staleSeconds, 500);
     await this.queue.requestMany(stale);
+    await this.afterShipping.sweep();
     return { retried: retried + (await this.resumeOnRates()), requeued: stale.length };
   }
 

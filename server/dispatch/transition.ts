@@ -1,8 +1,14 @@
 import type { Actor } from '../identity/permissions';
+import type { DeliveryWatch } from '../connections';
 import type { PartMove } from '../orders';
+import type { DeliveryAttentionReason } from '../platform/vocabulary/delivery';
 import type { SupplierOrderSnapshot } from '../suppliers/adapter';
 import { cleanReviewMessage, REVIEW_REASONS, ReviewReason } from './review-reasons';
-import { ImpossibleMoveError, moveOf, MoveEvent, partStatusOf, SAME, SupplierOrderStatus } from './state-machine';
+import { ImpossibleMoveError, moveOf, MoveEvent, SAME, SupplierOrderStatus } from './state-machine';
+import { partMove } from './part-follow';
+import { watchedChange } from './delivery/effect';
+import type { DeliveryState } from './delivery/types';
+import type { EventType } from '../events';
 import type { LandedCost } from './landed';
 import { nextStep, Step } from './steps';
 import { rerouteMessage } from './reroute-message';
@@ -22,7 +28,12 @@ export type DispatchEvent =
    * The supplier's view of our order; `history` names how we learnt it (createdAtSupplier, paid, readBack, ...);
    * `landed`: the part's landed costs this answer records (at confirmation, accepted, paid: ./landed.ts).
    */
-  | { type: 'supplierAnswered'; answer: SupplierOrderSnapshot; history: string; details?: Record<string, unknown>; paymentDue?: boolean; payRequestDone?: boolean; landed?: LandedCost[] }
+  | { type: 'supplierAnswered'; answer: SupplierOrderSnapshot; history: string; details?: Record<string, unknown>; paymentDue?: boolean; payRequestDone?: boolean; landed?: LandedCost[]; watch?: DeliveryWatch }
+  /** The delivery watch (./delivery/): a threshold came due (the sweep), or a person acknowledged the attention; the status stays. */
+  | { type: 'deliveryWatched'; watch: DeliveryWatch }
+  | { type: 'attentionAcknowledged'; actor: Actor; reason: DeliveryAttentionReason; watch: DeliveryWatch }
+  /** A claim with the supplier (./claims/) goes to the history, with its event; the status stays. */
+  | { type: 'claimRecorded'; actor: Actor; kind: 'claimOpened' | 'claimUpdated' | 'claimClosed'; details: Record<string, unknown> }
   /** `numberUnused`: the supplier refused the create, so the number was never used. */
   | { type: 'paused'; reason: ReviewReason; message: string; details?: Record<string, unknown>; numberUnused?: boolean; reroute?: RerouteRequest }
   | { type: 'failed'; error: string; message: string; retryInSeconds: number }
@@ -59,6 +70,10 @@ export interface Change {
    * its request still standing (`reroute`). One winner between a reroute and a person, decided in the database.
    */
   guard: Array<'noReroute' | 'noCancel' | 'reroute'>;
+  /** A change the delivery watch decided writes only over the delivery state it read (two sweeps, a sweep and a read-back). */
+  deliveryWas?: DeliveryState | null;
+  /** The delivery watch's event, besides the status's (./delivery/effect.ts). */
+  alsoEvent?: EventType | null;
   history: { actor: Actor; type: string; details: Record<string, unknown> };
   /** How the order part moves with it (orders' `partMove`, through its `PartMoves`, in the same statement); null: it does not. */
   part: PartMove | null;
@@ -104,10 +119,17 @@ export function transition(so: SupplierOrder | null, e: DispatchEvent, now = new
   if (e.type === 'create' && e.routing) base.routing = e.routing;
   // Made by a move: every order the part was at before goes with it (./sourcing/absence.ts asks them again).
   if (e.type === 'create' && e.earlier) base.earlier = e.earlier;
-  const after: SupplierOrder = { ...base, ...fields, status: to, updatedAt: now };
+  let after: SupplierOrder = { ...base, ...fields, status: to, updatedAt: now };
+  const watched = so && (e.type === 'supplierAnswered' || e.type === 'deliveryWatched' || e.type === 'attentionAcknowledged') ? watchedChange(so, e, after, now, to !== so.status || history.type === 'packageReturned') : null;
+  if (watched) {
+    Object.assign(fields, watched.fields);
+    after = { ...after, ...watched.fields };
+    Object.assign(history, watched.history ?? { details: { ...history.details, ...watched.details } });
+  }
   const landed = e.type === 'supplierAnswered' ? (e.landed ?? []) : [];
   if (landed.length) history.details = { ...history.details, landedCosts: landed.map(({ stage, currency, totalMinor, storeCurrency, storeTotalMinor, rate }) => ({ stage, currency, totalMinor, storeCurrency, storeTotalMinor, rate })) };
-  return { id: base.id, from: so?.status ?? null, to, fields, guard: GUARDS[e.type] ?? [], history, part: partMove(base, e, after), landed, after, next: nextStep(after) };
+  const delivery = watched ? { deliveryWas: watched.was, alsoEvent: watched.also } : {};
+  return { id: base.id, from: so?.status ?? null, to, fields, guard: GUARDS[e.type] ?? [], history, part: partMove(base, e, after), landed, after, next: nextStep(after), ...delivery };
 }
 
 /** A passing error: failed, retried after a backoff while retries remain; then, or with the circuit open, a pause. */
@@ -122,7 +144,7 @@ function newRecord(r: NewSupplierOrder, now: Date): SupplierOrder {
   return {
     ...r, status: 'queued', reviewReason: null, reviewMessage: null, retryable: null, supplierOrderNumber: supplierOrderNumber(r.id, 1), numberKnownAbsent: false,
     supplierOrderId: null, supplierStatus: null, costs: null, paymentStatus: 'unpaid', shipping: null, attempt: 1, payRequested: false, cancelRequested: false,
-    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, rerouteRequest: null, rerouteTried: [], reroutedTo: null, returns: [], routing: null, earlier: [], retriesUsed: 0, nextRetryAt: null, createdAt: now, updatedAt: now,
+    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, rerouteRequest: null, rerouteTried: [], reroutedTo: null, returns: [], routing: null, earlier: [], delivery: null, deliveryDueAt: null, reshipOf: r.reshipOf ?? null, retriesUsed: 0, nextRetryAt: null, createdAt: now, updatedAt: now,
   };
 }
 
@@ -210,6 +232,12 @@ function effect(so: SupplierOrder, e: DispatchEvent, now: Date): { fields: Field
       return { fields: { ...(e.answer ? answerFields(so, e.answer) : {}), rerouteRequest: null, reroutedTo: e.to, retryable: false }, history: by(e.actor, 'rerouted', e.details) };
     case 'routedAway':
       return { fields: { reroutedTo: e.to, retryable: false }, history: by(SYSTEM, 'routedAway', e.details) };
+    case 'deliveryWatched':
+      return { fields: {}, history: by(SYSTEM, 'deliveryWatched') };
+    case 'attentionAcknowledged':
+      return { fields: {}, history: by(e.actor, 'deliveryAttentionCleared', { reason: e.reason }) };
+    case 'claimRecorded':
+      return { fields: {}, history: by(e.actor, e.kind, e.details) };
     case 'rerouteEnded': {
       // Spread, not Object.assign: the compiler checks each field's type (a reason's flags are not its retryable).
       const fields: Fields = {
@@ -219,32 +247,4 @@ function effect(so: SupplierOrder, e: DispatchEvent, now: Date): { fields: Field
       return { fields, history: by(SYSTEM, 'rerouteFailed', { tried: e.tried, message: e.message, ...(e.reason ? { reason: e.reason } : {}) }) };
     }
   }
-}
-
-/**
- * The order part after the change: it follows its supplier order (a late cancel's pause shows the part shipped, as
- * the goods are on their way, and needing a person for the return), or goes to the store once it took the part over.
- */
-function partMove(before: SupplierOrder, e: DispatchEvent, after: SupplierOrder): PartMove | null {
-  switch (e.type) {
-    case 'payRequested':
-    case 'cancelRequested':
-    case 'captureRequested':
-    case 'rerouteRequested':
-    case 'rerouteEnded':
-      return null;
-    case 'cancelRequestCleared':
-      return before.storeTakesOver && after.status === 'cancelled' ? { kind: 'handToStore' } : null;
-    case 'cancelled':
-      if (before.storeTakesOver) return { kind: 'handToStore' };
-  }
-  const shippedAnyway = after.status === 'needsReview' && after.reviewReason === 'supplierAlreadyShipped';
-  // The supplier was paid, so the goods go on (prepared, or shipped); it is the shopper's charge that waits for a person.
-  const goodsGoOn = after.status === 'needsReview' && after.reviewReason === 'customerCaptureFailed';
-  return {
-    kind: 'follow',
-    status: shippedAnyway || (goodsGoOn && after.shipping) ? 'shipped' : goodsGoOn ? 'processing' : partStatusOf(after.status),
-    shipment: after.shipping ? { ...after.shipping, deliveredAt: after.status === 'delivered' ? after.updatedAt.toISOString() : null } : null,
-    needsAttention: after.status === 'needsReview' || after.status === 'failed',
-  };
 }

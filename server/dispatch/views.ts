@@ -13,7 +13,7 @@ type SupplierOrderQuery = Omit<SupplierOrderFilters, 'connectionId'> & { integra
 
 /** A supplier order as a list page answers it (./sql/rows.ts, `LISTED_OF_S`): the fields its view reads, times as ISO 8601 text, its history. */
 export type ListedSupplierOrder = Pick<SupplierOrder, 'id' | 'storeId' | 'orderId' | 'orderNumber' | 'groupKey' | 'connectionId' | 'supplierKey' | 'contractModel' | 'status' | 'reviewReason'
-  | 'reviewMessage' | 'retryable' | 'supplierOrderNumber' | 'supplierOrderId' | 'supplierStatus' | 'costs' | 'paymentStatus' | 'shipping' | 'attempt' | 'destination'>
+  | 'reviewMessage' | 'retryable' | 'supplierOrderNumber' | 'supplierOrderId' | 'supplierStatus' | 'costs' | 'paymentStatus' | 'shipping' | 'attempt' | 'destination' | 'delivery' | 'reshipOf'>
   & { createdAt: string; updatedAt: string; events: SupplierOrderEvent[] };
 
 /** What a view of a supplier order reads: a whole record, or a list page's row (times already ISO text, its history along). */
@@ -87,6 +87,10 @@ export class SupplierOrderReads {
       costs: so.costs,
       payment: { status: so.paymentStatus },
       shipping: so.shipping,
+      // After shipping (./delivery/, ./claims/): what the watch raised, the carrier's scans, and the claim a reship serves.
+      deliveryAttention: so.delivery?.attention ?? null,
+      tracking: so.delivery ? { events: so.delivery.scans, lastScanAt: so.delivery.lastScanAt, exception: so.delivery.exception, promisedMaxDays: so.delivery.promisedMaxDays } : null,
+      reshipOf: so.reshipOf ?? null,
       attempt: so.attempt,
       events,
       landedCosts: money?.landedCosts ?? [],

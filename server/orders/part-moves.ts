@@ -1,6 +1,6 @@
 import type { Params, Queryable } from '../platform/db';
 import type { Piece } from '../platform/statement';
-import { moveItems, partMove } from './sql/parts';
+import { moveItems, partMove, reshipItems } from './sql/parts';
 import { profitChangedPieces, profitSumPieces } from './sql/profit';
 import type { PartMove } from './types';
 
@@ -36,5 +36,10 @@ export class PartMoves {
   /** A reroute's items leave their part for another (made pending if absent), inside the caller's transaction; answers how many moved. */
   moveItems(tx: Queryable, m: ItemsMove): Promise<number> {
     return moveItems(tx, m);
+  }
+
+  /** A reship's new part, with copies of the claimed items at no price, inside the caller's transaction; answers how many were copied. */
+  reshipItems(tx: Queryable, m: Parameters<typeof reshipItems>[1]): Promise<number> {
+    return reshipItems(tx, m);
   }
 }

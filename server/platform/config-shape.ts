@@ -83,6 +83,8 @@ export interface Config {
   linkSyncCron: string;
   /** The read-back safety net: an open supplier order is read back from the supplier at least this often. */
   readBackIntervalSeconds: number;
+  /** An open claim with a supplier is read back at least this often (a notification about its order reads it sooner). */
+  claimCheckSeconds: number;
   /** How often pg-boss's monitor looks for jobs whose worker stopped sending heartbeats. */
   jobSuperviseSeconds: number;
   /** How long credits held for a request stand unrenewed (its process died) before the sweep refunds them. */

@@ -128,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     dbConnectTimeoutMs: intVar(env, 'DB_CONNECT_TIMEOUT_MS', 10000, 100, 120000),
     dbStatementTimeoutMs: intVar(env, 'DB_STATEMENT_TIMEOUT_MS', 15000, 100, 3600000),
     readBackIntervalSeconds: intVar(env, 'SUPPLIER_READBACK_INTERVAL_SECONDS', 900, 2, 7 * 86400),
+    claimCheckSeconds: intVar(env, 'CLAIM_CHECK_SECONDS', 900, 1, 7 * 86400),
     eventDeliveryTimeoutMs: intVar(env, 'EVENT_DELIVERY_TIMEOUT_MS', 5000, 100, 30000),
     eventRetryBaseMs: intVar(env, 'EVENT_RETRY_BASE_MS', 10000, 10, 3600000),
     eventRetryMaxMs: intVar(env, 'EVENT_RETRY_MAX_MS', 6 * 3600000, 10, 7 * 86400000),

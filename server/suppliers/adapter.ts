@@ -5,11 +5,11 @@
  */
 
 import type { CatalogueEntry } from './description';
-import type { HealthResult, Money, ProductSearchPage, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from './shapes';
+import type { ClaimInput, ClaimLine, ClaimTerms, HealthResult, Money, ProductSearchPage, SupplierClaimSnapshot, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from './shapes';
 
 export type { AuthKind, CatalogueEntry, JsonSchema, SupplierCapabilities, SupplierDescription, SyncField } from './description';
 export { catalogueEntry } from './description';
-export type { Destination, HealthResult, Money, NotificationSubject, ProductSearchPage, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, SupplierVariant, VerifiedAccount, VerifiedNotification } from './shapes';
+export type { ClaimDecision, ClaimInput, ClaimLine, ClaimTerms, DeliveryException, Destination, HealthResult, Money, NotificationSubject, ProductSearchPage, SupplierClaimSnapshot, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, SupplierVariant, TrackingEvent, TrackingView, VerifiedAccount, VerifiedNotification } from './shapes';
 
 export type ConnectionMode = 'test' | 'live';
 
@@ -126,6 +126,17 @@ export interface SupplierAdapter {
   payOrder(ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot>;
   cancelOrder(ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot>;
   /**
+   * Suppliers with a claims API implement the first four (having them is the `claims.via: api` capability): what the
+   * supplier allows for some lines (asked before sending), a claim opened under the service's own key, found again by
+   * that key (after a crash between sending and recording), and read until decided. `cancelClaim` where it allows
+   * withdrawing one. The others take claims from a person (their description says where, and the deadline).
+   */
+  claimTerms?(ctx: SupplierCallContext, supplierOrderId: string, lines: ClaimLine[]): Promise<ClaimTerms>;
+  openClaim?(ctx: SupplierCallContext, input: ClaimInput): Promise<SupplierClaimSnapshot>;
+  findClaim?(ctx: SupplierCallContext, supplierOrderId: string, claimKey: string): Promise<SupplierClaimSnapshot | null>;
+  getClaim?(ctx: SupplierCallContext, supplierOrderId: string, supplierClaimId: string): Promise<SupplierClaimSnapshot>;
+  cancelClaim?(ctx: SupplierCallContext, supplierOrderId: string, supplierClaimId: string): Promise<SupplierClaimSnapshot>;
+  /**
    * Verifies a notification on its raw bytes, in constant time, with a timestamp tolerance.
    * Answers what to read back, or null for any refusal (the caller answers every refusal alike).
    */
@@ -151,4 +162,11 @@ export type NotifyingAdapter = SupplierAdapter & Required<Pick<SupplierAdapter, 
 
 export function sendsNotifications(adapter: SupplierAdapter): adapter is NotifyingAdapter {
   return typeof adapter.registerNotificationAddress === 'function';
+}
+
+/** A supplier that takes claims through its API. */
+export type ClaimsAdapter = SupplierAdapter & Required<Pick<SupplierAdapter, 'claimTerms' | 'openClaim' | 'findClaim' | 'getClaim'>>;
+
+export function takesClaims(adapter: SupplierAdapter): adapter is ClaimsAdapter {
+  return ['claimTerms', 'openClaim', 'findClaim', 'getClaim'].every((m) => typeof (adapter as unknown as Record<string, unknown>)[m] === 'function');
 }

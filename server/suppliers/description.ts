@@ -23,6 +23,11 @@ export interface SupplierCapabilities {
    */
   payment: 'balance' | 'atCreate' | 'external';
   syncFields: SyncField[];
+  /**
+   * How claims reach the supplier: `api` follows from the adapter (it implements the claim methods: the service sends
+   * them); `person`: a person sends them where `where` says, within `deadlineDays` (`counted` from the shipping, or from the claim: AliExpress's 15 days for the seller to answer).
+   */
+  claims: { via: 'api' | 'person'; deadlineDays: number | null; counted: 'fromShipping' | 'fromClaim'; where: string };
 }
 
 /** What an adapter states about itself; sign-in and notifications it states by implementing their methods. */
@@ -30,7 +35,7 @@ export interface SupplierDescription {
   key: string;
   name: string;
   description: string;
-  capabilities: Omit<SupplierCapabilities, 'authKind' | 'notifications'>;
+  capabilities: Omit<SupplierCapabilities, 'authKind' | 'notifications' | 'claims'> & { claims?: Omit<SupplierCapabilities['claims'], 'via'> };
   /** JSON Schema of the supplier's own settings (validated by PUT /:storeId/:id/settings). */
   settingsSchema: JsonSchema;
   defaultSettings: Record<string, unknown>;
@@ -43,12 +48,16 @@ export interface CatalogueEntry extends Omit<SupplierDescription, 'capabilities'
 }
 
 /** The catalogue entry of an adapter: its description, with the capabilities its methods show. */
-export function catalogueEntry(description: SupplierDescription, adapter: { signInUrl?: unknown; exchangeSignInCode?: unknown; registerNotificationAddress?: unknown }): CatalogueEntry {
-  const { hasSandbox, balance, cancel, payment, syncFields } = description.capabilities;
+export function catalogueEntry(description: SupplierDescription, adapter: { signInUrl?: unknown; exchangeSignInCode?: unknown; registerNotificationAddress?: unknown; openClaim?: unknown }): CatalogueEntry {
+  const { hasSandbox, balance, cancel, payment, syncFields, claims } = description.capabilities;
   const signIn = typeof adapter.signInUrl === 'function' && typeof adapter.exchangeSignInCode === 'function';
+  const byApi = typeof adapter.openClaim === 'function';
   return {
     ...description,
     // In the order the catalogue has always shown them.
-    capabilities: { authKind: signIn ? 'signIn' : 'apiKey', hasSandbox, balance, cancel, notifications: typeof adapter.registerNotificationAddress === 'function', payment, syncFields },
+    capabilities: {
+      authKind: signIn ? 'signIn' : 'apiKey', hasSandbox, balance, cancel, notifications: typeof adapter.registerNotificationAddress === 'function', payment, syncFields,
+      claims: { via: byApi ? 'api' : 'person', deadlineDays: claims?.deadlineDays ?? null, counted: claims?.counted ?? 'fromShipping', where: claims?.where ?? (byApi ? 'Sent by the service through the supplier\'s API.' : 'At the supplier, by a person.') },
+    },
   };
 }

@@ -22,7 +22,7 @@ function record(status: SupplierOrderStatus, paymentStatus: SupplierPaymentStatu
     id: '00000000-0000-4000-8000-000000000001', storeId: 's', orderId: 'o', groupKey: 'supplier:c', connectionId: 'c', supplierKey: 'sandbox', orderNumber: '1',
     contractModel: 'promiseToSell', status, reviewReason: null, reviewMessage: null, retryable: null, supplierOrderNumber: 'ss-1-1', numberKnownAbsent: false,
     supplierOrderId: null, supplierStatus: null, costs: null, paymentStatus, shipping: null, attempt: 1, payNow: false, payRequested: false, cancelRequested: false,
-    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, rerouteRequest: null, rerouteTried: [], reroutedTo: null, returns: [], routing: null, earlier: [], destination: { name: 'A', line1: '1', city: 'X', postalCode: '1', country: 'US' },
+    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, rerouteRequest: null, rerouteTried: [], reroutedTo: null, returns: [], routing: null, earlier: [], delivery: null, deliveryDueAt: null, reshipOf: null, destination: { name: 'A', line1: '1', city: 'X', postalCode: '1', country: 'US' },
     retriesUsed: 0, nextRetryAt: null, createdByAccountId: 'a', createdByKeyId: null, createdAt: at, updatedAt: at, ...more,
   };
 }
@@ -32,6 +32,7 @@ const answer = (status: SupplierOrderSnapshot['status']): SupplierOrderSnapshot 
   costs: { itemsMinor: 100, shippingMinor: 10, totalMinor: 110, currency: 'USD' }, shipping: status === 'shipped' || status === 'delivered' ? SHIPPED : null,
 });
 
+const WATCH = { noTrackingDays: 7, noMovementHours: 72, overdueGraceDays: 3, exceptions: ['returnedToSender' as const, 'failedDelivery' as const, 'customsHold' as const] };
 const REROUTE = { by: 'manual' as const, reason: 'variantUnavailable' as const, connectionId: null, actor: KEY };
 
 /** One event of each kind the table names. */
@@ -59,6 +60,9 @@ const SAMPLES: Record<MoveEvent, DispatchEvent> = {
   rerouted: { type: 'rerouted', actor: KEY, to: '00000000-0000-4000-8000-000000000002', details: { reason: 'variantUnavailable', costDifferenceMinor: 12 }, answer: null },
   rerouteEnded: { type: 'rerouteEnded', tried: [{ connectionId: 'c2', position: 0, supplierKey: 'cj', why: 'it has 0 of SKU-1; the order needs 1' }], message: 'Not rerouted: no alternate could take the part.' },
   routedAway: { type: 'routedAway', to: '00000000-0000-4000-8000-000000000002', details: {} },
+  deliveryWatched: { type: 'deliveryWatched', watch: WATCH },
+  attentionAcknowledged: { type: 'attentionAcknowledged', actor: KEY, reason: 'noMovement', watch: WATCH },
+  claimRecorded: { type: 'claimRecorded', actor: KEY, kind: 'claimOpened', details: { claim: { _id: 'c1' } } },
 };
 
 /** Every (status, payment status, event) and what the transition made of it: a change, or null when refused. */

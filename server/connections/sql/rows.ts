@@ -1,5 +1,5 @@
 import type { ConnectionMode } from '../../suppliers/adapter';
-import { DEFAULT_REROUTE, type SupplierConnection } from '../types';
+import { DEFAULT_DELIVERY_WATCH, DEFAULT_REROUTE, type SupplierConnection } from '../types';
 
 // The connections domain's data module (this folder): every statement on its tables (connections, sign-ins, call
 // rates, order numbers). This file: a connection's row and its mapping, which other domains' statements that read a
@@ -46,7 +46,7 @@ export function connectionOf(r: ConnectionRow): SupplierConnection {
     credentialsSealed: r.credentials_sealed,
     accountLabel: r.account_label,
     settings: r.settings,
-    automation: { ...r.automation, reroute: { ...DEFAULT_REROUTE, ...r.automation.reroute } },
+    automation: { ...r.automation, reroute: { ...DEFAULT_REROUTE, ...r.automation.reroute }, deliveryWatch: { ...DEFAULT_DELIVERY_WATCH, ...r.automation.deliveryWatch } },
     health: r.health,
     consecutiveFailures: r.consecutive_failures,
     circuitOpenUntil: at(r.circuit_open_until),

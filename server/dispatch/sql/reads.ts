@@ -224,9 +224,11 @@ export function supplierOrderList(storeId: string, ownKeyId: string | null, f: S
   if (f.connectionId) add('connection_id', f.connectionId, true);
   if (f.orderId) add('order_id', f.orderId, false);
   if (f.contractModel) add('contract_model', f.contractModel, true);
+  // The delivery watch's attention (../delivery/): kept with the row, by a partial index; the counts do not keep it.
+  if (f.needsAttention !== undefined) add('needs_attention', f.needsAttention, false);
   return {
     list: 'supplierOrders',
-    binding: { storeId, ownKeyId, status: f.status ?? null, needsReview: f.needsReview ?? null, connectionId: f.connectionId ?? null, orderId: f.orderId ?? null, contractModel: f.contractModel ?? null },
+    binding: { storeId, ownKeyId, status: f.status ?? null, needsReview: f.needsReview ?? null, needsAttention: f.needsAttention ?? null, connectionId: f.connectionId ?? null, orderId: f.orderId ?? null, contractModel: f.contractModel ?? null },
     table: 'supplier_orders',
     alias: 's',
     filters,

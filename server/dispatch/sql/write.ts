@@ -22,8 +22,9 @@ const COLUMNS: Record<string, string> = {
   costs: 'costs', paymentStatus: 'payment_status', shipping: 'shipping', attempt: 'attempt', supplierOrderNumber: 'supplier_order_number',
   numberKnownAbsent: 'number_known_absent', payRequested: 'pay_requested', cancelRequested: 'cancel_requested', storeTakesOver: 'store_takes_over',
   acceptedCostMinor: 'accepted_cost_minor', rerouteRequest: 'reroute_request', rerouteTried: 'reroute_tried', reroutedTo: 'rerouted_to', returns: 'returns', retriesUsed: 'retries_used', nextRetryAt: 'next_retry_at', paymentDue: 'payment_due', captureRequested: 'capture_requested', routing: 'routing', earlier: 'earlier',
+  delivery: 'delivery', deliveryDueAt: 'delivery_due_at',
 };
-const JSON_FIELDS = new Set(['costs', 'shipping', 'rerouteRequest', 'rerouteTried', 'returns', 'routing', 'earlier']);
+const JSON_FIELDS = new Set(['costs', 'shipping', 'rerouteRequest', 'rerouteTried', 'returns', 'routing', 'earlier', 'delivery']);
 /** A change's guard (../transition.ts `Change.guard`), checked by the same compare and set as its status. */
 const GUARD_SQL: Record<Change['guard'][number], string> = { noReroute: 'reroute_request IS NULL', noCancel: 'NOT cancel_requested', reroute: 'reroute_request IS NOT NULL' };
 
@@ -45,17 +46,19 @@ export async function writeChange(db: Queryable, c: Carried, parts: PartMoves, a
   let so: string;
   if (c.from === null) {
     so = `INSERT INTO supplier_orders (id, store_id, order_id, group_key, connection_id, supplier_key, order_number, contract_model, status, supplier_order_number,
-                                       payment_status, pay_now, destination, created_by_account_id, created_by_key_id, reroute_tried, routing, earlier)
+                                       payment_status, pay_now, destination, created_by_account_id, created_by_key_id, reroute_tried, routing, earlier${a.reshipOf ? ', reship_of' : ''})
           VALUES (${[a.id, a.storeId, a.orderId, a.groupKey, a.connectionId, a.supplierKey, a.orderNumber, a.contractModel, a.status, a.supplierOrderNumber, a.paymentStatus, a.payNow].map((v) => p.add(v)).join(', ')},
-                  ${p.json(a.destination)}, ${p.add(a.createdByAccountId)}, ${p.add(a.createdByKeyId)}, ${p.json(a.rerouteTried)}, ${p.json(a.routing)}, ${p.json(a.earlier.length ? a.earlier : null)})
+                  ${p.json(a.destination)}, ${p.add(a.createdByAccountId)}, ${p.add(a.createdByKeyId)}, ${p.json(a.rerouteTried)}, ${p.json(a.routing)}, ${p.json(a.earlier.length ? a.earlier : null)}${a.reshipOf ? `, ${p.json(a.reshipOf)}` : ''})
           ON CONFLICT (store_id, order_id, group_key) DO NOTHING RETURNING ${COLUMNS_READ}, NULL::text AS from_status`;
   } else {
     const sets = Object.entries(c.fields).map(([key, value]) => {
       if (!COLUMNS[key]) throw new Error(`not a dispatch field: ${key}`);
       return `${COLUMNS[key]} = ${JSON_FIELDS.has(key) ? p.json(value) : p.add(value)}`;
     });
+    // The list's filter follows the delivery watch's attention (../delivery/), written with it.
+    if ('delivery' in c.fields) sets.push(`needs_attention = ${p.add(!!c.fields.delivery?.attention)}`);
     const from = p.add(c.from);
-    const guard = c.guard.map((g) => ` AND ${GUARD_SQL[g]}`).join('');
+    const guard = c.guard.map((g) => ` AND ${GUARD_SQL[g]}`).join('') + (c.deliveryWas !== undefined ? ` AND delivery IS NOT DISTINCT FROM ${p.json(c.deliveryWas)}` : '');
     so = `UPDATE supplier_orders SET status = ${p.add(c.to)}, updated_at = now()${sets.map((x) => `, ${x}`).join('')}
            WHERE store_id = ${p.add(a.storeId)} AND id = ANY(${p.add([c.id, ...alike])}::uuid[]) AND status = ${from}${guard} RETURNING ${COLUMNS_READ}, ${from}::text AS from_status`;
   }

@@ -112,6 +112,29 @@ export async function moveItems(tx: Queryable, m: { storeId: string; orderId: st
   return r.n;
 }
 
+/**
+ * A reship's part (a claim the supplier approved for a reship): the claimed items copied into a new part `toKey` for
+ * `connectionId`, pending, each with the quantity claimed and no price (the shopper paid once, so no revenue twice);
+ * inside the caller's transaction. Made once: a part already there takes nothing. Answers how many items were copied.
+ */
+export async function reshipItems(tx: Queryable, m: { storeId: string; orderId: string; fromKey: string; toKey: string; connectionId: string; items: Array<{ id: string; quantity: number }> }): Promise<number> {
+  const [r] = await rows<{ n: number }>(
+    tx,
+    `WITH g AS (INSERT INTO fulfilment_groups (store_id, order_id, group_key, connection_id, status) VALUES ($1, $2, $4, $5, 'pending') ON CONFLICT (store_id, order_id, group_key) DO NOTHING RETURNING 1),
+          top AS (SELECT coalesce(max(position), 0) AS p FROM store_order_items WHERE store_id = $1 AND order_id = $2),
+          i AS (INSERT INTO store_order_items (store_id, id, order_id, position, product_id, variant_id, sku, title, product_title, quantity, unit_price_minor, group_key,
+                                               supplier_variant_id, link_cost_minor, link_currency, recorded_cost_minor, recorded_currency)
+                SELECT o.store_id, gen_random_uuid(), o.order_id, top.p + u.n::int, o.product_id, o.variant_id, o.sku, o.title, o.product_title, u.quantity, 0, $4,
+                       o.supplier_variant_id, o.link_cost_minor, o.link_currency, o.recorded_cost_minor, o.recorded_currency
+                  FROM unnest($6::uuid[], $7::int[]) WITH ORDINALITY AS u(id, quantity, n)
+                  JOIN store_order_items o ON o.store_id = $1 AND o.order_id = $2 AND o.group_key = $3 AND o.id = u.id CROSS JOIN top
+                 WHERE EXISTS (SELECT 1 FROM g) RETURNING 1)
+     SELECT count(*)::int AS n FROM i`,
+    [m.storeId, m.orderId, m.fromKey, m.toKey, m.connectionId, m.items.map((x) => x.id), m.items.map((x) => x.quantity)],
+  );
+  return r.n;
+}
+
 /** `partMove` as a statement of its own, for one part; true when the part moved. */
 export async function movePartNow(db: Queryable, storeId: string, orderId: string, groupKey: string, move: PartMove): Promise<boolean> {
   const st = new Statement(new Params());

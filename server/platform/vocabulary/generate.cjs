@@ -4,7 +4,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const FILES = ['review-reasons.ts', 'statuses.ts', 'event-types.ts', 'permissions.ts'];
+const FILES = ['review-reasons.ts', 'statuses.ts', 'event-types.ts', 'permissions.ts', 'delivery.ts', 'claims.ts'];
 const TARGETS = ['console/src/vocabulary.ts', 'nodes/StoreSuppliers/vocabulary.ts'];
 
 /** The copy's text: the vocabulary's files one after another, under a header that names where to change them. */

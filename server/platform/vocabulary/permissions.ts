@@ -14,5 +14,7 @@ export const PERMISSIONS = [
   'staff.manage',
   // The payment provider's signing secret: whoever sets it decides which payment events the store believes.
   'payments.manage',
+  // Claims with suppliers: opening one may bring a refund or a new order at the supplier.
+  'claims.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

@@ -18,6 +18,8 @@ export const ALIEXPRESS_DESCRIPTION: SupplierDescription = {
     cancel: false,
     payment: 'atCreate',
     syncFields: ['cost', 'stock', 'availability'],
+    // The DS API has no dispute call: the buyer opens one on aliexpress.com; the seller has 15 days to answer, then it escalates.
+    claims: { deadlineDays: 15, counted: 'fromClaim', where: 'aliexpress.com: My Orders, the order, Open dispute (the seller has 15 days to answer, then escalate).' },
   },
   settingsSchema: {
     type: 'object',

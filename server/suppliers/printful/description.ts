@@ -14,6 +14,8 @@ export const PRINTFUL_DESCRIPTION: SupplierDescription = {
     // Confirming charges the card on file; payOrder is that confirm.
     payment: 'balance',
     syncFields: ['cost', 'stock', 'availability'],
+    // No claims API: problems are reported in the dashboard within 30 days (of delivery, or of the expected date).
+    claims: { deadlineDays: 30, counted: 'fromShipping', where: 'Printful dashboard: Orders, the order, Report a problem (photos of the issue).' },
   },
   settingsSchema: { type: 'object', properties: {}, additionalProperties: false },
   defaultSettings: {},
