@@ -26,6 +26,8 @@ interface DispatchSettings {
 }
 
 const isConflict = (err: unknown) => err instanceof ApiError && err.code === 'concurrentChange';
+/** A reship's create names the claim the supplier approved it for (./claims/): the supplier charges nothing for it. */
+const reship = (so: SupplierOrder) => (so.reshipOf?.supplierClaimId ? { reshipOf: so.reshipOf.supplierClaimId } : {});
 
 /** Asks the store's payment provider to capture the shopper's payment (the payments domain); throws when it cannot be reached. */
 export interface ShopperCapture {
@@ -144,7 +146,7 @@ export class DispatchJob {
     const shipping = { service: offer.shipping.service, ...(offer.shipping.services ? { services: offer.shipping.services } : {}) };
     try {
       created = await this.gateway.call(conn, (a, ctx) =>
-        a.createOrder(ctx, { orderNumber: so.supplierOrderNumber, items: rest.items.map((i) => ({ variantId: i.supplierVariantId!, quantity: i.quantity })), destination: so.destination, paymentDue: sent.paymentDue, shipping }),
+        a.createOrder(ctx, { orderNumber: so.supplierOrderNumber, items: rest.items.map((i) => ({ variantId: i.supplierVariantId!, quantity: i.quantity })), destination: so.destination, paymentDue: sent.paymentDue, shipping, ...reship(so) }),
       );
     } catch (err) {
       if (!(err instanceof SupplierError)) throw err;

@@ -4,7 +4,7 @@ import type { DeliveryAttentionReason } from '../../platform/vocabulary/delivery
 import type { SupplierOrderSnapshot } from '../../suppliers/adapter';
 import type { SupplierOrder } from '../supplier-order';
 import type { DeliveryState } from './types';
-import { evaluate, observe } from './watch';
+import { evaluate, observe, scanKey } from './watch';
 
 /** The events of the transition that carry the watch (./watch.ts): the settings, and what else each brings. */
 export type WatchEvent =
@@ -32,7 +32,7 @@ export function watchedChange(before: SupplierOrder, e: WatchEvent, after: Suppl
   if (!e.watch) return null;
   let d = observe(before.delivery, after, e.type === 'supplierAnswered' ? e.answer : undefined, now);
   const was = d.attention;
-  if (e.type === 'attentionAcknowledged') d = { ...d, acknowledged: { reason: e.reason, at: now.toISOString(), scanAt: d.lastScanAt }, attention: null };
+  if (e.type === 'attentionAcknowledged') d = { ...d, acknowledged: { reason: e.reason, at: now.toISOString(), scan: scanKey(d) }, attention: null };
   const r = evaluate(d, after, e.watch, now);
   const turn = e.type === 'attentionAcknowledged' ? (r.delivery.attention ? 'raised' : 'cleared') : r.turn;
   const fields = { delivery: r.delivery, deliveryDueAt: r.dueAt };

@@ -23,7 +23,7 @@ export interface DeliveryState {
   promisedMaxDays: number | null;
   attention: DeliveryAttention | null;
   /** A person's acknowledgement: that reason is not raised again until its threshold passes anew (an exception: until a new scan). */
-  acknowledged: { reason: DeliveryAttentionReason; at: string; scanAt: string | null } | null;
+  acknowledged: { reason: DeliveryAttentionReason; at: string; scan: string | null } | null;
 }
 
 /** A reship's supplier order: the claim whose goods it replaces, and the supplier's claim id its create names. */

@@ -25,26 +25,34 @@ export interface WatchResult {
   turn: 'raised' | 'cleared' | null;
 }
 
+/** The latest scan, as an acknowledgement of an exception names it (its time may be reported otherwise on the next read). */
+export const scanKey = (d: DeliveryState): string | null => {
+  const last = d.scans[d.scans.length - 1];
+  return last ? `${last.description}|${last.location ?? ''}|${d.scans.length}` : null;
+};
+
 /** Nothing known yet. */
 export const UNWATCHED: DeliveryState = { paidAt: null, shippedAt: null, lastScanAt: null, scans: [], exception: null, promisedMaxDays: null, attention: null, acknowledged: null };
 const ms = (iso: string | null): number => (iso ? Date.parse(iso) : NaN);
 const later = (a: string | null, b: string | null): string | null => (!a ? b : !b ? a : ms(a) >= ms(b) ? a : b);
 
-/** The supplier's report merged into what was known: its times where it gives them, its scans added once each. */
+/**
+ * The supplier's report over what was known: its times where it gives them, and its scans as it lists them now (the
+ * supplier's list is the record: a scan it no longer lists, or dates otherwise, is taken as it says now).
+ */
 export function observe(before: DeliveryState | null, after: Watched, answer: SupplierOrderSnapshot | undefined, now: Date): DeliveryState {
   const s = before ?? UNWATCHED;
-  const seen = new Set(s.scans.map((e) => `${e.at}|${e.description}`));
-  const added = (answer?.tracking?.events ?? []).filter((e) => Number.isFinite(ms(e.at)) && !seen.has(`${e.at}|${e.description}`));
-  const scans: TrackingEvent[] = [...s.scans, ...added].sort((a, b) => ms(a.at) - ms(b.at)).slice(-SCANS_KEPT);
+  const t = answer?.tracking;
+  const scans: TrackingEvent[] = t ? t.events.filter((e) => Number.isFinite(ms(e.at))).sort((a, b) => ms(a.at) - ms(b.at)).slice(-SCANS_KEPT) : s.scans;
   const paid = after.paymentStatus === 'paid';
   return {
     ...s,
     paidAt: answer?.paidAt ?? s.paidAt ?? (paid ? now.toISOString() : null),
     shippedAt: answer?.shipping?.shippedAt ?? s.shippedAt ?? (after.shipping ? (after.shipping.shippedAt ?? now.toISOString()) : null),
     scans,
-    lastScanAt: later(s.lastScanAt, scans.length ? scans[scans.length - 1].at : null),
-    exception: answer?.tracking ? answer.tracking.exception : s.exception,
-    promisedMaxDays: answer?.tracking?.promisedMaxDays ?? s.promisedMaxDays,
+    lastScanAt: t ? (scans.length ? scans[scans.length - 1].at : null) : s.lastScanAt,
+    exception: t ? t.exception : s.exception,
+    promisedMaxDays: t?.promisedMaxDays ?? s.promisedMaxDays,
   };
 }
 
@@ -61,7 +69,7 @@ function thresholds(d: DeliveryState, after: Watched, w: DeliveryWatch): Thresho
   const base = (reason: DeliveryAttentionReason, at: string | null) => (ack?.reason === reason ? later(at, ack.at) : at);
   const out: Threshold[] = [];
   const last = d.scans[d.scans.length - 1];
-  if (d.exception && w.exceptions.includes(d.exception) && !(ack?.reason === d.exception && ack.scanAt === d.lastScanAt)) {
+  if (d.exception && w.exceptions.includes(d.exception) && !(ack?.reason === d.exception && ack.scan === scanKey(d))) {
     out.push({ reason: d.exception, from: 0, message: `The carrier reports: ${last?.description ?? DELIVERY_ATTENTION_WORDS[d.exception].why}.` });
   }
   if (!after.shipping) {

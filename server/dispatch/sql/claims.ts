@@ -14,6 +14,10 @@ interface ClaimRow {
   created_at: Date; updated_at: Date; closed_at: Date | null;
 }
 
+/** Named, not `*`: the reads are prepared statements. */
+const COLUMNS = `store_id, id, supplier_order_id, order_id, connection_id, supplier_key, via, reason, expectation, items, message, evidence, status, supplier_claim_id,
+  supplier_status, outcome, deadline, cancel_requested, created_by_account_id, created_by_key_id, actor_kind, actor_id, created_at, updated_at, closed_at`;
+
 const claimOf = (r: ClaimRow): Claim => ({
   id: r.id, storeId: r.store_id, supplierOrderId: r.supplier_order_id, orderId: r.order_id, connectionId: r.connection_id, supplierKey: r.supplier_key, via: r.via,
   reason: r.reason, expectation: r.expectation, items: r.items, message: r.message, evidence: r.evidence, status: r.status, supplierClaimId: r.supplier_claim_id,
@@ -46,12 +50,12 @@ export async function insertClaim(tx: Queryable, c: Claim): Promise<Claim> {
 }
 
 export async function claimById(db: Queryable, storeId: string, id: string): Promise<Claim | null> {
-  const [r] = await preparedRows<ClaimRow>(db, 'SELECT * FROM supplier_claims WHERE store_id = $1 AND id = $2', [storeId, id]);
+  const [r] = await preparedRows<ClaimRow>(db, `SELECT ${COLUMNS} FROM supplier_claims WHERE store_id = $1 AND id = $2`, [storeId, id]);
   return r ? claimOf(r) : null;
 }
 
 export async function claimsOfOrder(db: Queryable, storeId: string, supplierOrderId: string): Promise<Claim[]> {
-  return (await preparedRows<ClaimRow>(db, 'SELECT * FROM supplier_claims WHERE store_id = $1 AND supplier_order_id = $2 ORDER BY created_at, id', [storeId, supplierOrderId])).map(claimOf);
+  return (await preparedRows<ClaimRow>(db, `SELECT ${COLUMNS} FROM supplier_claims WHERE store_id = $1 AND supplier_order_id = $2 ORDER BY created_at, id`, [storeId, supplierOrderId])).map(claimOf);
 }
 
 /** The claims of a supplier order the supplier still holds undecided (a read-back of the order asks them again). */

@@ -7,6 +7,7 @@ import { oauthRouter } from './oauth';
 import { publicRouter } from './public';
 import type { SandboxRuntime } from './runtime';
 import { v1Gate, v1Router } from './v1';
+import { afterShippingControl, claimsRouter } from './claim-routes';
 
 function errorBody(code: string, message: string, extra: Record<string, unknown> = {}) {
   return { error: { code, message, ...extra } };
@@ -44,8 +45,8 @@ export function createSandboxApp(rt: SandboxRuntime): Koa {
   // Faults and auth come before body parsing so an injected 503/401 answers without reading the body.
   app.use(v1Gate(rt));
   app.use(koaBody({ json: true, urlencoded: true, text: true, multipart: false, jsonLimit: '1mb', formLimit: '64kb', textLimit: '1mb' }));
-  const routers = [v1Router(rt), oauthRouter(rt), publicRouter(rt)];
-  if (rt.control) routers.push(controlRouter(rt));
+  const routers = [v1Router(rt), claimsRouter(rt), oauthRouter(rt), publicRouter(rt)];
+  if (rt.control) routers.push(controlRouter(rt), afterShippingControl(rt));
   for (const router of routers) app.use(router.routes());
   app.use(async (ctx: Context) => {
     if (ctx.body === undefined && ctx.respond !== false) {

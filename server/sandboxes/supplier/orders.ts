@@ -26,6 +26,8 @@ export interface OrderWorld extends LineChecks {
   autoShipAfterMs: number;
   /** The warehouse's shipping price: the base and each further unit, in cents. */
   shipping: { baseMinor: number; perUnitMinor: number };
+  /** A reship's create: the claim must be one the sandbox approved for a reship (throws otherwise); it is counted. */
+  reship(caller: Caller, claimId: string): void;
 }
 
 function orderNotFound(id: string): ApiError {
@@ -60,12 +62,15 @@ export class Orders {
     const scope = this.scope(caller.env);
     const existing = scope.byNumber.get(input.orderNumber);
     if (existing) throw new ApiError(409, 'orderNumberExists', `Order number ${input.orderNumber} already exists as ${existing.order.id}`, { orderId: existing.order.id });
+    // A reship the sandbox approved costs nothing, and is paid as it is made.
+    if (input.reshipOf) this.world.reship(caller, input.reshipOf);
+    const free = input.reshipOf ? 0 : 1;
     // Priced in the account's currency, as its product reads and quotes were.
     const currency = caller.account.currency;
-    const items = takeLines(this.world, input).map((i) => ({ ...i, unitCostMinor: fromCents(i.unitCostMinor, currency) }));
+    const items = takeLines(this.world, input).map((i) => ({ ...i, unitCostMinor: fromCents(i.unitCostMinor, currency) * free }));
     const itemsMinor = items.reduce((sum, i) => sum + i.unitCostMinor * i.quantity, 0);
     const units = items.reduce((sum, i) => sum + i.quantity, 0);
-    const shippingMinor = fromCents(shippingQuote(this.world.shipping, units) + this.world.faults().shippingSurchargeMinor, currency);
+    const shippingMinor = fromCents(shippingQuote(this.world.shipping, units) + this.world.faults().shippingSurchargeMinor, currency) * free;
     const at = now();
     const order: Order = {
       id: `SBX-O${randomBytes(6).toString('hex').toUpperCase()}`,
@@ -84,6 +89,11 @@ export class Orders {
     scope.byNumber.set(order.orderNumber, record);
     this.byId.set(order.id, record);
     this.world.records.orderCreated(order.orderNumber);
+    if (input.reshipOf) {
+      order.paid = true;
+      this.transition(record, 'paid');
+      this.autoShipLater(record);
+    }
     return record;
   }
 
@@ -109,6 +119,11 @@ export class Orders {
     return record;
   }
 
+  /** Control-side lookup that answers undefined for an unknown id. */
+  byIdAny(id: string): OrderRecord | undefined {
+    return this.byId.get(id);
+  }
+
   all(): IterableIterator<OrderRecord> {
     return this.byId.values();
   }
@@ -125,14 +140,18 @@ export class Orders {
     order.paid = true;
     this.world.records.payments.push(movement(record, total));
     this.transition(record, 'paid');
-    if (this.world.autoShipAfterMs > 0) {
-      const timer = this.timers.after(this.world.autoShipAfterMs, () => {
-        this.autoShip.delete(order.id);
-        if (order.status === 'paid' || order.status === 'processing') this.ship(record, AUTO_SHIP_CARRIER, trackingNumber());
-      });
-      this.autoShip.set(order.id, timer);
-    }
+    this.autoShipLater(record);
     return record;
+  }
+
+  private autoShipLater(record: OrderRecord): void {
+    const { order } = record;
+    if (this.world.autoShipAfterMs <= 0) return;
+    const timer = this.timers.after(this.world.autoShipAfterMs, () => {
+      this.autoShip.delete(order.id);
+      if (order.status === 'paid' || order.status === 'processing') this.ship(record, AUTO_SHIP_CARRIER, trackingNumber());
+    });
+    this.autoShip.set(order.id, timer);
   }
 
   cancel(caller: Caller, id: string): OrderRecord {

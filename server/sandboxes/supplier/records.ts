@@ -25,6 +25,8 @@ export class Records {
   readonly createdByNumber = new Map<string, number>();
   readonly payments: MoneyMovement[] = [];
   readonly refunds: MoneyMovement[] = [];
+  /** Reship orders made for each approved claim (the service must make one). */
+  readonly reshipsByClaim = new Map<string, number>();
   private callLoad = new Map<string, CallLoad>();
 
   orderCreated(orderNumber: string): void {
@@ -54,6 +56,7 @@ export class Records {
       createAttempts: this.createAttempts,
       payments: this.payments,
       refunds: this.refunds,
+      reshipsByClaim: Object.fromEntries(this.reshipsByClaim),
     };
   }
 }

@@ -86,11 +86,14 @@ export interface Faults {
 
 export type NotificationEvent =
   | { id: string; type: 'order.updated'; createdAt: string; data: { orderId: string; orderNumber: string; status: OrderStatus } }
-  | { id: string; type: 'product.updated'; createdAt: string; data: { productId: string; variantIds: string[] } };
+  | { id: string; type: 'product.updated'; createdAt: string; data: { productId: string; variantIds: string[] } }
+  | { id: string; type: 'claim.updated'; createdAt: string; data: { claimId: string; orderId: string; status: string } };
 
 /** The body of POST /v1/orders, checked. */
 export interface OrderRequest {
   orderNumber: string;
   items: Array<{ variantId: string; quantity: number }>;
   destination: Destination;
+  /** A reship of a claim the sandbox approved for one: the order costs nothing and is paid at once. */
+  reshipOf?: string;
 }

@@ -10,7 +10,7 @@ import { bodyObject, httpUrl, optionalBool, parseCreateOrder, queryInt, queryStr
 
 const MAX_PAGE_SIZE = 100;
 
-function callerOf(ctx: Context): Caller {
+export function callerOf(ctx: Context): Caller {
   const caller = (ctx.state as { caller?: Caller }).caller;
   if (!caller) throw new ApiError(401, 'invalidCredentials', 'Missing or unknown API key');
   return caller;
@@ -112,7 +112,7 @@ export function v1Router(rt: SandboxRuntime): Router {
       return;
     }
     ctx.status = 201;
-    ctx.body = record.order;
+    ctx.body = state.orderView(record);
   });
 
   router.get('/orders', (ctx) => {
@@ -120,26 +120,26 @@ export function v1Router(rt: SandboxRuntime): Router {
     const orderNumber = ctx.query.orderNumber;
     if (orderNumber !== undefined) {
       const found = state.orders.findByNumber(caller, queryString(orderNumber));
-      ctx.body = { items: found ? [found.order] : [] };
+      ctx.body = { items: found ? [state.orderView(found)] : [] };
       return;
     }
     const page = queryInt(ctx.query.page, 1, 'page');
     const pageSize = queryInt(ctx.query.pageSize, 50, 'pageSize', MAX_PAGE_SIZE);
     const all = state.orders.list(caller);
     const start = (page - 1) * pageSize;
-    ctx.body = { items: all.slice(start, start + pageSize).map((r) => r.order), page, pageSize, total: all.length };
+    ctx.body = { items: all.slice(start, start + pageSize).map((r) => state.orderView(r)), page, pageSize, total: all.length };
   });
 
   router.get('/orders/:id', (ctx) => {
-    ctx.body = state.orders.get(callerOf(ctx), ctx.params.id).order;
+    ctx.body = state.orderView(state.orders.get(callerOf(ctx), ctx.params.id));
   });
 
   router.post('/orders/:id/pay', (ctx) => {
-    ctx.body = state.orders.pay(callerOf(ctx), ctx.params.id).order;
+    ctx.body = state.orderView(state.orders.pay(callerOf(ctx), ctx.params.id));
   });
 
   router.post('/orders/:id/cancel', (ctx) => {
-    ctx.body = state.orders.cancel(callerOf(ctx), ctx.params.id).order;
+    ctx.body = state.orderView(state.orders.cancel(callerOf(ctx), ctx.params.id));
   });
 
   return router;

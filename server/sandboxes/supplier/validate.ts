@@ -106,6 +106,7 @@ export function parseCreateOrder(body: unknown): OrderRequest {
     }
     return { variantId: line.variantId, quantity: line.quantity };
   });
+  const reshipOf = optionalString(obj, 'reshipOf', 64);
   const rawDest = obj.destination;
   if (!rawDest || typeof rawDest !== 'object' || Array.isArray(rawDest)) throw invalidRequest('destination must be an object');
   const d = rawDest as Json;
@@ -125,5 +126,5 @@ export function parseCreateOrder(body: unknown): OrderRequest {
     ...(phone !== undefined ? { phone } : {}),
     ...(email !== undefined ? { email } : {}),
   };
-  return { orderNumber, items, destination };
+  return { orderNumber, items, destination, ...(reshipOf ? { reshipOf } : {}) };
 }

@@ -4,13 +4,14 @@
  * SupplierError whose message carries no secret.
  */
 import { catalogueEntry } from '../adapter';
-import type { CallLimits, CatalogueEntry, ConnectionMode, HealthResult, Money, ProductSearchPage, ShippingQuote, SupplierAdapter, SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
+import type { CallLimits, CatalogueEntry, ClaimInput, ClaimLine, ConnectionMode, HealthResult, Money, ProductSearchPage, ShippingQuote, SupplierAdapter, SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
 import { SupplierError } from '../errors';
 import { healthFrom } from '../health';
 import { asObj, secretsOf, ShapeError } from '../http';
 import { pageOfCursor, pageSizeWithin } from '../paging';
 import { Answer, Call, errorBody, okBody, SandboxHttp, segment } from './http';
 import { int, list, readAccount, readOrder, readProduct, readSignInToken, str, TOKEN_SHAPE } from './readers';
+import { sandboxClaims } from './claims';
 import { API_KEY_DESCRIPTION, EU_DESCRIPTION, SIGN_IN_DESCRIPTION } from './description';
 import { readNotification } from './signature';
 
@@ -135,6 +136,7 @@ abstract class SandboxAdapterBase implements SupplierAdapter {
       orderNumber: input.orderNumber,
       items: input.items.map((line) => ({ variantId: line.variantId, quantity: line.quantity })),
       destination,
+      ...(input.reshipOf ? { reshipOf: input.reshipOf } : {}),
     };
     // Never retried here: after a timeout the order may exist, and the caller looks it up by number.
     const answer = await this.send(ctx, { method: 'POST', path: '/v1/orders', body });
@@ -155,6 +157,14 @@ abstract class SandboxAdapterBase implements SupplierAdapter {
     const answer = await this.send(ctx, { method: 'POST', path: `/v1/orders/${segment(supplierOrderId, { supplierOrderId })}/cancel` });
     return okBody(answer, (b) => readOrder(b), { supplierOrderId });
   }
+
+  // ---- claims (./claims.ts; docs/suppliers/sandbox.md, "Claims")
+  private readonly claims = sandboxClaims((ctx, call) => this.send(ctx, call));
+  claimTerms = (ctx: SupplierCallContext, id: string, lines: ClaimLine[]) => this.claims.terms(ctx, id, lines);
+  openClaim = (ctx: SupplierCallContext, input: ClaimInput) => this.claims.open(ctx, input);
+  findClaim = (ctx: SupplierCallContext, _id: string, claimKey: string) => this.claims.find(ctx, claimKey);
+  getClaim = (ctx: SupplierCallContext, _id: string, claimId: string) => this.claims.get(ctx, claimId);
+  cancelClaim = (ctx: SupplierCallContext, _id: string, claimId: string) => this.claims.cancel(ctx, claimId);
 
   verifyNotification(ctx: SupplierCallContext, input: { rawBody: string; headers: Record<string, string | undefined>; now: Date }): VerifiedNotification | null {
     try {

@@ -1,5 +1,5 @@
 /** The sandbox supplier's JSON (docs/suppliers/sandbox.md) in the contract's types; a wrong shape is a ShapeError. */
-import type { ConnectionMode, SupplierOrderSnapshot, SupplierProduct, SupplierVariant } from '../adapter';
+import type { ClaimTerms, ConnectionMode, SupplierClaimSnapshot, SupplierOrderSnapshot, SupplierProduct, SupplierVariant } from '../adapter';
 import { asObj, Obj, ShapeError } from '../http';
 
 // Printable ASCII only: anything else could not be a sandbox token and would break the header.
@@ -100,7 +100,51 @@ export function readOrder(body: unknown, at = 'order'): SupplierOrderSnapshot {
     const s = asObj(o.shipping, sAt);
     shipping = { carrier: str(s, 'carrier', sAt), trackingNumber: str(s, 'trackingNumber', sAt), shippedAt: nullableStr(s, 'shippedAt', sAt) };
   }
-  return { supplierOrderId: str(o, 'id', at), orderNumber: str(o, 'orderNumber', at), supplierStatus, status, paid: bool(o, 'paid', at), costs, shipping };
+  return { supplierOrderId: str(o, 'id', at), orderNumber: str(o, 'orderNumber', at), supplierStatus, status, paid: bool(o, 'paid', at), costs, shipping, ...readTracking(o, at) };
+}
+
+const EXCEPTIONS = ['returnedToSender', 'failedDelivery', 'customsHold'] as const;
+const exceptionOf = (v: unknown) => EXCEPTIONS.find((e) => e === v);
+
+/** When the sandbox says the order was paid, and its parcel's scans (absent from answers of a sandbox older than them). */
+function readTracking(o: Obj, at: string): Pick<SupplierOrderSnapshot, 'paidAt' | 'tracking'> {
+  const out: Pick<SupplierOrderSnapshot, 'paidAt' | 'tracking'> = {};
+  if ('paidAt' in o) out.paidAt = nullableStr(o, 'paidAt', at);
+  if (o.tracking === null || o.tracking === undefined) return out;
+  const t = asObj(o.tracking, `${at}.tracking`);
+  const events = list(t, 'events', `${at}.tracking`).map((raw, i) => {
+    const eAt = `${at}.tracking.events[${i}]`;
+    const e = asObj(raw, eAt);
+    const exception = exceptionOf(e.exception);
+    return { at: str(e, 'at', eAt), description: str(e, 'description', eAt), location: nullableStr(e, 'location', eAt), ...(exception ? { exception } : {}) };
+  });
+  out.tracking = { events, exception: exceptionOf(t.exception) ?? null, promisedMaxDays: Number.isInteger(t.promisedMaxDays) ? Number(t.promisedMaxDays) : null };
+  return out;
+}
+
+/** A claim as the sandbox answers it, in the contract's terms. */
+export function readClaim(body: unknown, at = 'claim'): SupplierClaimSnapshot {
+  const o = asObj(body, at);
+  const supplierStatus = str(o, 'status', at);
+  const outcome = o.outcome === null || o.outcome === undefined ? null : asObj(o.outcome, `${at}.outcome`);
+  let decision: SupplierClaimSnapshot['decision'] = null;
+  if (outcome?.kind === 'refund') decision = { kind: 'refund', amount: { amountMinor: int(outcome, 'amountMinor', `${at}.outcome`), currency: str(outcome, 'currency', `${at}.outcome`) } };
+  else if (outcome?.kind === 'reship') decision = { kind: 'reship', supplierOrderId: null };
+  else if (outcome?.kind === 'rejected') decision = { kind: 'rejected', message: str(outcome, 'message', `${at}.outcome`) };
+  const status = supplierStatus === 'cancelled' ? 'cancelled' : decision ? 'decided' : 'open';
+  return { supplierClaimId: str(o, 'id', at), claimKey: nullableStr(o, 'claimKey', at), supplierStatus, status, decision };
+}
+
+/** The terms of a claim on some lines. */
+export function readClaimTerms(body: unknown): ClaimTerms {
+  const o = asObj(body, 'terms');
+  const currency = str(o, 'currency', 'terms');
+  const lines = list(o, 'lines', 'terms').map((raw, i) => {
+    const l = asObj(raw, `terms.lines[${i}]`);
+    return { variantId: str(l, 'variantId', `terms.lines[${i}]`), openQuantity: int(l, 'openQuantity', `terms.lines[${i}]`), canChoose: bool(l, 'canChoose', `terms.lines[${i}]`), unitPrice: { amountMinor: int(l, 'unitPriceMinor', `terms.lines[${i}]`), currency } };
+  });
+  const expectations = list(o, 'expectations', 'terms').filter((e): e is 'refund' | 'reship' => e === 'refund' || e === 'reship');
+  return { lines, maxAmount: Number.isInteger(o.maxAmountMinor) ? { amountMinor: Number(o.maxAmountMinor), currency } : null, expectations };
 }
 
 /** The credentials a sign-in code is traded for. */

@@ -48,6 +48,11 @@ export function readNotification(secret: string | undefined, input: { rawBody: s
     if (typeof d.orderId !== 'string' || d.orderId === '') return null;
     return { eventId, subjects: [{ kind: 'order', supplierOrderId: d.orderId, ...(typeof d.orderNumber === 'string' ? { orderNumber: d.orderNumber } : {}) }] };
   }
+  // A claim moved: its order is read back, which asks its claims again.
+  if (type === 'claim.updated') {
+    if (typeof d.orderId !== 'string' || d.orderId === '') return null;
+    return { eventId, subjects: [{ kind: 'order', supplierOrderId: d.orderId }] };
+  }
   if (type === 'product.updated') {
     if (typeof d.productId !== 'string' || d.productId === '') return null;
     return { eventId, subjects: [{ kind: 'product', supplierProductId: d.productId }] };

@@ -1,0 +1,157 @@
+/**
+ * After shipping, against the sandbox supplier over real HTTP (issue 54): the delivery watch raises an attention when a
+ * parcel stops moving on the sandbox's clock (the status stays), clears it when the parcel moves, and takes a person's
+ * acknowledgement; a claim is sent once under its own id and followed until the sandbox decides: a reship becomes one
+ * new supplier order, sent once and shipped, a refund is recorded in the supplier's currency and the store's.
+ */
+import { eventually, leakScanTest, Sandbox, Service, startSandbox, startService } from '../support/harness';
+import { openShop, placeOrder, received, Shop, submit } from '../support/orders';
+
+let sandbox: Sandbox;
+let svc: Service;
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  svc = await startService({ label: 'after-shipping', sandbox, publicBaseUrl: true, env: { DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '2', CLAIM_CHECK_SECONDS: '2' } });
+});
+afterAll(async () => {
+  await svc?.stop();
+  await sandbox?.close();
+});
+
+const api = (shop: Shop) => `/api/store-suppliers/${shop.storeId}`;
+const getSo = (shop: Shop, id: string) => svc.call('GET', `${api(shop)}/orders/${id}`, { key: shop.owner.key }).then((r) => r.body.result);
+const until = <T>(what: string, check: () => Promise<T | undefined | false>, ms = 30000) => eventually(async () => (await check()) || undefined, ms, what) as Promise<T>;
+const outbox = async (soId: string) => (await svc.db.query(`SELECT type FROM event_outbox WHERE resource_key = $1 ORDER BY seq`, [`supplierOrder:${soId}`])).rows.map((r) => r.type);
+
+/** A part sent, paid and shipped at the sandbox, the shipment read back. */
+async function shippedPart(shop: Shop) {
+  const order = await placeOrder(svc, shop);
+  const sent = await submit(svc, shop, order.id, { payNow: true });
+  expect(sent.body.result.status).toBe('confirmed');
+  const so = sent.body.result;
+  await sandbox.control('POST', `/orders/${so.supplierOrderId}/ship`, { carrier: 'SandboxPost' });
+  const shipped = await until('the shipment read back', async () => {
+    const now = await getSo(shop, so._id);
+    return now.status === 'shipped' && now.tracking?.events.length ? now : undefined;
+  });
+  return { order, so: shipped };
+}
+
+test('the watch: a stalled parcel raises noMovement on the clock (the status stays), moving clears it, a person acknowledges it, an exception is raised at once', async () => {
+  const shop = await openShop(svc, sandbox, { page: 2 });
+  const { order, so } = await shippedPart(shop);
+  expect(so.tracking).toMatchObject({ events: [expect.objectContaining({ description: 'Picked up by the carrier' })], exception: null, promisedMaxDays: expect.any(Number) });
+  expect(so.deliveryAttention).toBeNull();
+  const stallFor = async (hours: number) => {
+    await sandbox.control('POST', `/orders/${so.supplierOrderId}/parcel`, { stalled: true });
+    await sandbox.control('POST', '/clock', { advanceHours: hours });
+  };
+  const attention = (reason: string | null) => until(`attention ${reason}`, async () => {
+    const now = await getSo(shop, so._id);
+    return (now.deliveryAttention?.reason ?? null) === reason ? now : undefined;
+  });
+  await stallFor(80);
+  const watched = await attention('noMovement');
+  expect(watched).toMatchObject({ status: 'shipped', reviewReason: null, deliveryAttention: { reason: 'noMovement', message: expect.stringContaining('72 hours') } });
+  // The list's filter, and the store order's (its part needs a person).
+  const listed = await svc.call('GET', `${api(shop)}/orders?needsAttention=true`, { key: shop.owner.key });
+  expect(listed.body.result.items.map((s: any) => s._id)).toEqual([so._id]);
+  expect((await svc.call('GET', `${api(shop)}/orders?needsAttention=false`, { key: shop.owner.key })).body.result.items.map((s: any) => s._id)).not.toContain(so._id);
+  const storeOrder = (await svc.call('GET', `/api/store-orders/${shop.storeId}/${order.id}`, { key: shop.owner.key })).body.result;
+  expect(storeOrder).toMatchObject({ status: 'shipped', needsAttention: true });
+
+  // The carrier scans it again: cleared by the movement itself.
+  await sandbox.control('POST', `/orders/${so.supplierOrderId}/parcel`, { stalled: false });
+  await sandbox.control('POST', '/clock', { advanceHours: 20 });
+  const moved = await attention(null);
+  expect(moved.tracking.events.at(-1).description).toBe('Departed the origin sorting centre');
+  expect((await svc.call('GET', `/api/store-orders/${shop.storeId}/${order.id}`, { key: shop.owner.key })).body.result.needsAttention).toBe(false);
+
+  // Stalled again: raised again; a person acknowledges, naming another reason (409, nothing changes), then the one seen.
+  await stallFor(80);
+  await attention('noMovement');
+  const wrong = await svc.call('POST', `${api(shop)}/orders/${so._id}/delivery-attention/acknowledge`, { key: shop.owner.key, body: { reason: 'overdue' } });
+  expect([wrong.status, wrong.body.error.code]).toEqual([409, 'attentionChanged']);
+  const ack = await svc.call('POST', `${api(shop)}/orders/${so._id}/delivery-attention/acknowledge`, { key: shop.owner.key, body: { reason: 'noMovement' } });
+  expect(ack.status).toBe(200);
+  expect(ack.body.result).toMatchObject({ status: 'shipped', deliveryAttention: null });
+  expect(ack.body.result.events.at(-1)).toMatchObject({ type: 'deliveryAttentionCleared', details: { reason: 'noMovement', acknowledged: true } });
+  // The sweep runs every second: acknowledged, the same stall is not raised again before its hours pass anew.
+  await new Promise((r) => setTimeout(r, 2500));
+  expect((await getSo(shop, so._id)).deliveryAttention).toBeNull();
+
+  // The supplier reports an exception (customs): raised at once, in the carrier's words.
+  await sandbox.control('POST', `/orders/${so.supplierOrderId}/parcel`, { exception: 'customsHold' });
+  const held = await attention('customsHold');
+  expect(held.deliveryAttention.message).toBe('The carrier reports: Held at customs: duties unpaid.');
+  expect(held.tracking.exception).toBe('customsHold');
+  expect((await outbox(so._id)).filter((t) => t.startsWith('supplierOrder.deliveryAttention'))).toEqual([
+    'supplierOrder.deliveryAttention', 'supplierOrder.deliveryAttentionCleared', 'supplierOrder.deliveryAttention', 'supplierOrder.deliveryAttentionCleared', 'supplierOrder.deliveryAttention',
+  ]);
+});
+
+test('a claim for a reship: sent once under its id, decided by the sandbox, one reship order made, sent once and shipped', async () => {
+  const shop = await openShop(svc, sandbox, { page: 4 });
+  const { order, so } = await shippedPart(shop);
+  const itemId = order.items[0].id;
+  const opened = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, { key: shop.owner.key, body: { reason: 'notReceived', expectation: 'reship', items: [{ itemId, quantity: 1 }], message: 'Lost in transit', evidence: ['https://example.test/photo.jpg'] } });
+  expect(opened.status).toBe(201);
+  expect(opened.body.result).toMatchObject({ via: 'api', status: 'sending', reason: 'notReceived', expectation: 'reship', items: [{ itemId, quantity: 1 }], evidencePack: null });
+  const claimId = opened.body.result._id;
+  // The same items again: 409, by the database (claimExists), or by the supplier once it holds the first (claimNotAllowed).
+  const again = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, { key: shop.owner.key, body: { reason: 'damaged', expectation: 'refund', items: [{ itemId, quantity: 1 }] } });
+  expect(again.status).toBe(409);
+  expect(['claimExists', 'claimNotAllowed']).toContain(again.body.error.code);
+  const open = await until('the claim open at the sandbox', async () => {
+    const got = await svc.call('GET', `${api(shop)}/orders/${so._id}/claims/${claimId}`, { key: shop.owner.key });
+    if (!got.body.result) throw new Error(got.text + JSON.stringify(await svc.waitForLog((l) => l.requestId === got.body.error.requestId && Number(l.level) >= 50, 3000).catch(() => null)));
+    const c = got.body.result;
+    return c.status === 'open' ? c : undefined;
+  });
+  const atSandbox = (await received(sandbox)).all.claims.filter((c: any) => c.claimKey === claimId);
+  expect(atSandbox).toEqual([expect.objectContaining({ id: open.supplierClaimId, status: 'open', opens: 1 })]);
+
+  await sandbox.control('POST', `/claims/${open.supplierClaimId}/decide`, { outcome: 'reship' });
+  const closed = await until('the reship made', async () => {
+    const c = (await svc.call('GET', `${api(shop)}/orders/${so._id}/claims/${claimId}`, { key: shop.owner.key })).body.result;
+    return c.status === 'closed' ? c : undefined;
+  });
+  expect(closed.outcome).toMatchObject({ kind: 'reshipped', supplierOrderId: expect.any(String), by: { kind: 'supplier' } });
+  const reship = await until('the reship sent', async () => {
+    const r = await getSo(shop, closed.outcome.supplierOrderId);
+    return r.status === 'confirmed' ? r : undefined;
+  });
+  expect(reship).toMatchObject({ orderId: order.id, fulfilmentGroupKey: `supplier:${shop.connId}:${claimId}`, reshipOf: { claimId, supplierOrderId: so._id }, costs: { totalMinor: 0 } });
+  await sandbox.control('POST', `/orders/${reship.supplierOrderId}/ship`, {});
+  await until('the reship shipped', async () => (await getSo(shop, reship._id)).status === 'shipped');
+  const r = await received(sandbox);
+  expect(r.all.reshipsByClaim).toEqual({ [open.supplierClaimId]: 1 });
+  expect(r.count(reship.supplierOrderNumber)).toBe(1);
+  // The history and the events of the claimed order: opened, sent, closed.
+  const history = (await getSo(shop, so._id)).events.filter((e: any) => e.type.startsWith('claim')).map((e: any) => e.type);
+  expect(history).toEqual(['claimOpened', 'claimUpdated', 'claimClosed']);
+  expect((await outbox(so._id)).filter((t) => t.includes('claim'))).toEqual(['supplierOrder.claimOpened', 'supplierOrder.claimUpdated', 'supplierOrder.claimClosed']);
+});
+
+test('a claim for a refund: the supplier\'s amount and currency, and the store\'s at the recorded rate; limits are asked first', async () => {
+  const shop = await openShop(svc, sandbox, { page: 5 });
+  const { order, so } = await shippedPart(shop);
+  const itemId = order.items[0].id;
+  const tooMany = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, { key: shop.owner.key, body: { reason: 'damaged', expectation: 'refund', items: [{ itemId, quantity: 5 }] } });
+  expect([tooMany.status, tooMany.body.error.code]).toEqual([422, 'claimInvalid']);
+  const opened = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, { key: shop.owner.key, body: { reason: 'damaged', expectation: 'refund', items: [{ itemId, quantity: 1 }] } });
+  expect(opened.status).toBe(201);
+  const claimId = opened.body.result._id;
+  const open = await until('sent', async () => {
+    const c = (await svc.call('GET', `${api(shop)}/orders/${so._id}/claims/${claimId}`, { key: shop.owner.key })).body.result;
+    return c.status === 'open' ? c : undefined;
+  });
+  await sandbox.control('POST', `/claims/${open.supplierClaimId}/decide`, { outcome: 'refund', amountMinor: 1234 });
+  const closed = await until('refunded', async () => {
+    const c = (await svc.call('GET', `${api(shop)}/orders/${so._id}/claims/${claimId}`, { key: shop.owner.key })).body.result;
+    return c.status === 'closed' ? c : undefined;
+  });
+  expect(closed.outcome).toMatchObject({ kind: 'refunded', amount: { amountMinor: 1234, currency: 'USD' }, storeAmount: { amountMinor: 1234, currency: 'USD', rate: '1', rateSource: 'identity' } });
+});
+
+leakScanTest();
