@@ -4,17 +4,22 @@
  * acknowledgement; a claim is sent once under its own id and followed until the sandbox decides: a reship becomes one
  * new supplier order, sent once and shipped, a refund is recorded in the supplier's currency and the store's.
  */
-import { eventually, leakScanTest, Sandbox, Service, startSandbox, startService } from '../support/harness';
+import { createStore, eventually, leakScanTest, newDeveloper, Sandbox, seen, Service, startSandbox, startService } from '../support/harness';
 import { openShop, placeOrder, received, Shop, submit } from '../support/orders';
+import { RunningFakeCj, startFakeCj } from '../fakes/cj';
+import { cjControl } from '../support/reroute';
 
 let sandbox: Sandbox;
+let fake: RunningFakeCj;
 let svc: Service;
 beforeAll(async () => {
   sandbox = await startSandbox();
-  svc = await startService({ label: 'after-shipping', sandbox, publicBaseUrl: true, env: { DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '2', CLAIM_CHECK_SECONDS: '2' } });
+  fake = await startFakeCj();
+  svc = await startService({ label: 'after-shipping', sandbox, publicBaseUrl: true, env: { CJ_API_BASE_URL: fake.baseUrl, DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '2', CLAIM_CHECK_SECONDS: '2' } });
 });
 afterAll(async () => {
   await svc?.stop();
+  await fake?.close();
   await sandbox?.close();
 });
 
@@ -152,6 +157,75 @@ test('a claim for a refund: the supplier\'s amount and currency, and the store\'
     return c.status === 'closed' ? c : undefined;
   });
   expect(closed.outcome).toMatchObject({ kind: 'refunded', amount: { amountMinor: 1234, currency: 'USD' }, storeAmount: { amountMinor: 1234, currency: 'USD', rate: '1', rateSource: 'identity' } });
+});
+
+/** A store with a CJ connection and one imported CJ product. */
+async function openCjShop(): Promise<Shop> {
+  const owner = await newDeveloper(svc, { plan: 'pro', credits: 5000 });
+  const storeId = await createStore(svc, owner.key);
+  const acc = await cjControl(fake, 'POST', '/accounts', { balance: '10000.00', qps: 6 });
+  seen.secrets.add(acc.apiKey);
+  seen.secrets.add(acc.openId);
+  const conn = await svc.call('POST', `/api/store-suppliers/${storeId}`, { key: owner.key, body: { supplierKey: 'cj', mode: 'live', credentials: { apiKey: acc.apiKey }, settings: { requestsPerSecond: 6 } } });
+  const product = (await cjControl(fake, 'GET', '/catalogue')).find((p: any) => p.status === 3);
+  const res = await svc.call('POST', `/api/store-suppliers/${storeId}/${conn.body.result.id}/import`, { key: owner.key, body: { products: [{ supplierProductId: product.pid, variantIds: [product.variants[0].vid] }] } });
+  const p = res.body.result.products[0];
+  return { owner, storeId, connId: conn.body.result.id, account: { accountId: acc.openId, liveKey: acc.apiKey, testKey: '' }, products: [{ productId: p.id, variantId: p.variants[0].id, supplierVariantId: product.variants[0].vid, supplierProductId: product.pid, costMinor: 0 }] };
+}
+
+/** A CJ part sent, paid and shipped, the shipment read back (CJ's ORDER and LOGISTIC notifications). */
+async function cjShipped(shop: Shop) {
+  const order = await placeOrder(svc, shop);
+  const sent = await submit(svc, shop, order.id, { payNow: true });
+  expect(sent.body.result.status).toBe('confirmed');
+  await cjControl(fake, 'POST', `/orders/${sent.body.result.supplierOrderId}/ship`, {});
+  const so = await until('the CJ shipment read back', async () => {
+    const now = await getSo(shop, sent.body.result._id);
+    return now.status === 'shipped' && now.tracking?.events.length ? now : undefined;
+  });
+  return { order, so };
+}
+
+test('CJ: trackInfo read back after its notifications; a stalled parcel raises noMovement on the fake\'s clock', async () => {
+  const shop = await openCjShop();
+  const { so } = await cjShipped(shop);
+  expect(so.tracking.events).toEqual([expect.objectContaining({ description: 'Departed the warehouse' })]);
+  await cjControl(fake, 'POST', `/orders/${so.supplierOrderId}/parcel`, { stalled: true });
+  await cjControl(fake, 'POST', '/clock', { advanceHours: 80 });
+  const watched = await until('raised', async () => {
+    const now = await getSo(shop, so._id);
+    return now.deliveryAttention ? now : undefined;
+  });
+  expect(watched).toMatchObject({ status: 'shipped', deliveryAttention: { reason: 'noMovement' } });
+});
+
+test('CJ: a dispute sent once under the claim\'s id (businessDisputeId), its limits asked first; CJ\'s reissue is recorded as the reship, never created again', async () => {
+  const shop = await openCjShop();
+  const { order, so } = await cjShipped(shop);
+  const itemId = order.items[0].id;
+  const opened = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, { key: shop.owner.key, body: { reason: 'damaged', expectation: 'reship', items: [{ itemId, quantity: 1 }], message: 'Cracked on arrival' } });
+  expect(opened.status).toBe(201);
+  const claimId = opened.body.result._id;
+  const open = await until('the dispute open at CJ', async () => {
+    const c = (await svc.call('GET', `${api(shop)}/orders/${so._id}/claims/${claimId}`, { key: shop.owner.key })).body.result;
+    return c.status === 'open' ? c : undefined;
+  });
+  // CJ says canChoose false while its dispute is unfinished: a second claim is refused before anything is recorded.
+  const again = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, { key: shop.owner.key, body: { reason: 'quality', expectation: 'refund', items: [{ itemId, quantity: 1 }] } });
+  expect(again.status).toBe(409);
+  await cjControl(fake, 'POST', `/disputes/${open.supplierClaimId}/decide`, { finallyDeal: 2 });
+  const closed = await until('the reissue recorded', async () => {
+    const c = (await svc.call('GET', `${api(shop)}/orders/${so._id}/claims/${claimId}`, { key: shop.owner.key })).body.result;
+    return c.status === 'closed' ? c : undefined;
+  });
+  const atCj = await cjControl(fake, 'GET', '/received');
+  expect(atCj.disputeCreatesByKey).toEqual({ [claimId]: 1 });
+  const resend = atCj.resends[open.supplierClaimId];
+  expect(closed.outcome).toMatchObject({ kind: 'reshipped', supplierSideOrderId: resend, supplierOrderId: expect.any(String) });
+  const reship = await getSo(shop, closed.outcome.supplierOrderId);
+  expect(reship).toMatchObject({ supplierOrderId: resend, status: 'confirmed', reshipOf: { claimId } });
+  // Adopted as CJ made it: nothing was created at CJ under the reship's own number.
+  expect(atCj.orders.filter((o: any) => o.orderNumber === reship.supplierOrderNumber)).toEqual([]);
 });
 
 leakScanTest();

@@ -5,13 +5,15 @@
  */
 import { createHash } from 'node:crypto';
 import { catalogueEntry } from '../adapter';
-import type { CallLimits, CatalogueEntry, HealthResult, Money, ProductSearchPage, ShippingQuote, SupplierAdapter, SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
+import type { CallLimits, CatalogueEntry, ClaimInput, ClaimLine, ClaimTerms, HealthResult, SupplierClaimSnapshot, Money, ProductSearchPage, ShippingQuote, SupplierAdapter, SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
 import { SupplierError } from '../errors';
 import { healthFrom } from '../health';
 import { asObj } from '../http';
 import { callSpacingMs, CjClient } from './client';
 import { CJ_DESCRIPTION } from './description';
 import { cancelOrder, createOrder, findOrderByNumber, orderDetail, payOrder, quoteShipping } from './orders';
+import { cancelDispute, claimTerms, findDispute, getDispute, openDispute } from './disputes';
+import { trackInfo } from './tracking';
 import { getProduct, searchProducts, VariantMemory } from './products';
 import { cents, CURRENCY, snapshotOf } from './readers';
 import { accountKeyOf, type TokenKeeper } from './session';
@@ -119,8 +121,33 @@ export class CjAdapter implements SupplierAdapter {
     return createOrder(this.client, ctx, input);
   }
 
+  /** With the parcel's tracking once it shipped (./tracking.ts), and when CJ says it was paid. */
   async getOrder(ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot> {
-    return snapshotOf(await orderDetail(this.client, ctx, supplierOrderId));
+    const order = snapshotOf(await orderDetail(this.client, ctx, supplierOrderId));
+    const tracking = order.shipping && (order.status === 'shipped' || order.status === 'delivered') ? await trackInfo(this.client, ctx, order.shipping.trackingNumber) : undefined;
+    return tracking ? { ...order, tracking } : order;
+  }
+
+  // ---- disputes (./disputes.ts)
+
+  claimTerms(ctx: SupplierCallContext, supplierOrderId: string, lines: ClaimLine[]): Promise<ClaimTerms> {
+    return claimTerms(this.client, ctx, supplierOrderId, lines);
+  }
+
+  openClaim(ctx: SupplierCallContext, input: ClaimInput): Promise<SupplierClaimSnapshot> {
+    return openDispute(this.client, ctx, input);
+  }
+
+  findClaim(ctx: SupplierCallContext, supplierOrderId: string, claimKey: string): Promise<SupplierClaimSnapshot | null> {
+    return findDispute(this.client, ctx, supplierOrderId, claimKey);
+  }
+
+  getClaim(ctx: SupplierCallContext, supplierOrderId: string, disputeId: string): Promise<SupplierClaimSnapshot> {
+    return getDispute(this.client, ctx, supplierOrderId, disputeId);
+  }
+
+  cancelClaim(ctx: SupplierCallContext, supplierOrderId: string, disputeId: string): Promise<SupplierClaimSnapshot> {
+    return cancelDispute(this.client, ctx, supplierOrderId, disputeId);
   }
 
   payOrder(ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot> {

@@ -189,6 +189,7 @@ export function readOrder(raw: unknown, at: string): SupplierOrderSnapshot & { n
     paid: PAID_STATUSES.has(supplierStatus),
     costs,
     shipping,
+    ...(o.paymentDate !== undefined ? { paidAt: isoOrNull(o.paymentDate) } : {}),
   };
 }
 

@@ -124,6 +124,40 @@ function apiRouter(rt: FakeRuntime): Router {
     ctx.body = envelope(200, 'Success', null);
   });
 
+  // After shipping (./after-shipping.ts): tracking by number, and disputes by the CJ order.
+  router.get('/logistic/trackInfo', (ctx) => {
+    const numbers = queryList(ctx, 'trackNumber');
+    if (!numbers.length) throw new CjFail(16900403, 'trackNumber is empty');
+    const mine = state.orders.filter((o) => o.openId === account(ctx).openId && o.trackNumber && numbers.includes(o.trackNumber));
+    ctx.body = envelope(200, 'Success', mine.map((o) => state.after.trackInfo(o)));
+  });
+  const disputed = (ctx: Context, id: unknown) => {
+    const o = typeof id === 'string' && id ? state.findOrder(account(ctx), id, false) : undefined;
+    if (!o) throw new CjFail(1603100, 'Order not found');
+    return o;
+  };
+  router.get('/disputes/disputeProducts', (ctx) => {
+    ctx.body = envelope(200, 'Success', state.after.products(disputed(ctx, queryText(ctx, 'orderId'))));
+  });
+  router.post('/disputes/disputeConfirmInfo', (ctx) => {
+    const body = bodyOf(ctx);
+    ctx.body = envelope(200, 'Success', state.after.confirmInfo(disputed(ctx, body.orderId), body.productInfoList));
+  });
+  router.post('/disputes/create', (ctx) => {
+    const body = bodyOf(ctx);
+    state.after.create(disputed(ctx, body.orderId), body);
+    // As observed of CJ: the answer does not carry the dispute's id; the list by order finds it.
+    ctx.body = envelope(200, 'Success', true);
+  });
+  router.post('/disputes/cancel', (ctx) => {
+    const body = bodyOf(ctx);
+    state.after.cancel(disputed(ctx, body.orderId), body.disputeId);
+    ctx.body = envelope(200, 'Success', true);
+  });
+  router.get('/disputes/getDisputeList', (ctx) => {
+    ctx.body = envelope(200, 'Success', state.after.list(disputed(ctx, queryText(ctx, 'orderId')), queryText(ctx, 'disputeId')));
+  });
+
   router.post('/webhook/set', (ctx) => {
     state.setWebhooks(account(ctx), bodyOf(ctx));
     ctx.body = envelope(200, 'Success', true);
@@ -351,6 +385,24 @@ function controlRouter(rt: FakeRuntime): Router {
   });
   router.get('/received', (ctx) => {
     ctx.body = state.received();
+  });
+  router.post('/clock', (ctx) => {
+    const hours = optionalInt(body(ctx), 'advanceHours', 1);
+    if (hours === undefined) throw controlError(400, 'advanceHours is required');
+    ctx.body = state.advanceClock(hours);
+  });
+  router.post('/orders/:id/parcel', (ctx) => {
+    const b = body(ctx);
+    const exception = b.exception as 'customsHold' | 'returnedToSender' | 'failedDelivery' | undefined;
+    if (exception !== undefined && !['customsHold', 'returnedToSender', 'failedDelivery'].includes(exception)) throw controlError(400, 'exception is customsHold, returnedToSender or failedDelivery');
+    if (!state.parcel(order(ctx.params.id), { stalled: b.stalled !== false, exception })) throw controlError(409, `Order ${ctx.params.id} has no parcel on its way`);
+    ctx.body = { ok: true };
+  });
+  router.post('/disputes/:id/decide', (ctx) => {
+    const b = body(ctx);
+    const deal = b.finallyDeal;
+    if (deal !== 1 && deal !== 2 && deal !== 3) throw controlError(400, 'finallyDeal is 1 (refund), 2 (reissue) or 3 (rejected)');
+    ctx.body = state.after.decide(ctx.params.id, deal, typeof b.money === 'number' ? b.money : null, (d) => state.resendFor(d));
   });
   return router;
 }

@@ -6,6 +6,7 @@ import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { isCountryCode, countryName } from '../../../server/suppliers/countries';
 import { minorToUsd, usdToMinor } from '../../../server/suppliers/cj/money';
 import { buildCatalogue, FakeProduct, FakeVariant } from './catalogue';
+import { FakeCjAfterShipping, type FakeDispute, type ParcelException } from './after-shipping';
 
 export class CjFail extends Error {
   constructor(
@@ -151,6 +152,8 @@ export class FakeCjState {
   readonly orders: FakeOrder[] = [];
   readonly unserved = new Set<string>();
   faults: Faults = noFaults();
+  /** After shipping: the clock, parcels' scans, disputes (./after-shipping.ts). */
+  readonly after = new FakeCjAfterShipping();
   private sequence = 0;
   readonly report = {
     createAttempts: 0,
@@ -502,13 +505,13 @@ export class FakeCjState {
       postageAmount: usd(o.postageCents),
       orderStatus: o.status,
       createDate: chinaDate(o.createdAt),
-      paymentDate: chinaDate(o.paidAt),
+      paymentDate: o.paidAt === null ? null : this.after.report(o.paidAt),
     };
     if (detail) {
       Object.assign(view, {
         cjOrderCode: o.cjOrderId,
         fromCountryCode: o.fromCountryCode,
-        outWarehouseTime: chinaDate(o.shippedAt),
+        outWarehouseTime: o.shippedAt === null ? null : this.after.report(o.shippedAt),
         isComplete: o.status === 'DELIVERED',
         productList: o.products.map((l) => ({ vid: l.vid, quantity: l.quantity, sellPrice: usd(l.unitCents), lineItemId: l.lineItemId })),
       });
@@ -646,14 +649,46 @@ export class FakeCjState {
     if (order.status !== 'UNSHIPPED') throw new CjFail(1600300, `Only a paid (UNSHIPPED) order ships; this one is ${order.status}`, 409);
     if (opts.logisticName) order.logisticName = opts.logisticName;
     order.trackNumber = opts.trackNumber ?? `CJPKL${String(7_000_000_000 + this.nextNumber())}`;
-    order.shippedAt = Date.now();
+    order.shippedAt = this.after.now();
     this.setStatus(order, 'SHIPPED');
+    this.after.shipped(order);
     this.logisticNotification(order, 1);
+  }
+
+  /** The clock moves: parcels scanned meanwhile are notified (LOGISTIC), the last scan delivers. */
+  advanceClock(hours: number): { offsetHours: number; scans: number } {
+    const moved = this.after.advance(hours);
+    for (const { cjOrderId, scan } of moved) {
+      const order = this.findOrder(null, cjOrderId, false)!;
+      if (scan.status === 12 && order.status === 'SHIPPED') this.deliver(order);
+      else this.logisticNotification(order, scan.status);
+    }
+    // Time passed for every parcel still out: CJ's order push, so that a stalled one is read again too.
+    for (const o of this.orders) if (o.status === 'SHIPPED' && !moved.some((m) => m.cjOrderId === o.cjOrderId)) this.orderNotification(o, 'UPDATE');
+    return { offsetHours: this.after.offsetMs / 3_600_000, scans: moved.length };
+  }
+
+  /** A test stalls a parcel or puts it in an exception; the exception is notified. */
+  parcel(order: FakeOrder, change: { stalled?: boolean; exception?: ParcelException }): boolean {
+    if (!change.exception) return this.after.stall(order.cjOrderId, change.stalled ?? true);
+    const scan = this.after.exception(order.cjOrderId, change.exception);
+    if (scan) this.logisticNotification(order, scan.status);
+    return !!scan;
+  }
+
+  /** CJ's reissue: an order of its own for the disputed lines, paid, at no cost to the merchant. */
+  resendFor(d: FakeDispute): string {
+    const from = this.findOrder(null, d.orderId, false)!;
+    const n = this.nextNumber();
+    const now = Date.now();
+    const products = from.products.filter((l) => d.productList.some((x) => x.lineItemId === l.lineItemId)).map((l, i) => ({ ...l, quantity: d.productList.find((x) => x.lineItemId === l.lineItemId)!.quantity, unitCents: 0, lineItemId: `${n}-${i + 1}` }));
+    this.orders.push({ ...from, orderId: String(2_400_000_000_000_000_000n + BigInt(n)), cjOrderId: `SD${String(26_000_000_000_000 + n)}`, orderNumber: `RESEND-${d.id}`, status: 'UNSHIPPED', products, productCents: 0, postageCents: 0, createdAt: now, updatedAt: now, paidAt: now, shippedAt: null, deliveredAt: null, trackNumber: null });
+    return `SD${String(26_000_000_000_000 + n)}`;
   }
 
   deliver(order: FakeOrder): void {
     if (order.status !== 'SHIPPED') throw new CjFail(1600300, `Only a shipped order is delivered; this one is ${order.status}`, 409);
-    order.deliveredAt = Date.now();
+    order.deliveredAt = this.after.now();
     this.setStatus(order, 'DELIVERED');
     this.logisticNotification(order, 12);
   }
@@ -739,14 +774,14 @@ export class FakeCjState {
   private logisticNotification(order: FakeOrder, trackingStatus: number): void {
     const account = this.accounts.get(order.openId);
     if (!account) return;
-    const events = [{ status: trackingStatus, activity: trackingStatus === 12 ? 'Delivered' : 'Departed the warehouse', location: trackingStatus === 12 ? countryName(order.shipping.shippingCountryCode) : 'Shenzhen', eventTime: chinaDate(Date.now()), statusDesc: trackingStatus === 12 ? 'Delivered' : 'In transit' }];
+    const events = this.after.events(order.cjOrderId);
     this.push(account, 'logistics', this.faults.logisticType, 'UPDATE', {
       orderId: order.cjOrderId,
       logisticName: order.logisticName,
       trackingNumber: order.trackNumber,
       trackingUrl: `https://cjpacket.com/?trackingNumber=${order.trackNumber}`,
       trackingStatus,
-      logisticsTrackEvents: JSON.stringify(events),
+      logisticsTrackEvents: events,
     });
   }
 
@@ -784,6 +819,7 @@ export class FakeCjState {
     for (const o of this.orders) ordersByNumber[o.orderNumber] = (ordersByNumber[o.orderNumber] ?? 0) + 1;
     return {
       ...this.report,
+      disputes: this.after.disputes, disputeCreatesByKey: this.after.createsByKey, resends: this.after.resends,
       orders: this.orders.map((o) => ({ orderId: o.orderId, cjOrderId: o.cjOrderId, orderNumber: o.orderNumber, openId: o.openId, status: o.status, payType: o.payType, logisticName: o.logisticName, amountCents: o.productCents + o.postageCents })),
       ordersByNumber,
     };
