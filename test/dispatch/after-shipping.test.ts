@@ -4,22 +4,27 @@
  * acknowledgement; a claim is sent once under its own id and followed until the sandbox decides: a reship becomes one
  * new supplier order, sent once and shipped, a refund is recorded in the supplier's currency and the store's.
  */
-import { createStore, eventually, leakScanTest, newDeveloper, Sandbox, seen, Service, startSandbox, startService } from '../support/harness';
+import { createKey, createStore, eventually, leakScanTest, newDeveloper, Sandbox, seen, Service, startSandbox, startService } from '../support/harness';
+import { RunningFakePrintful, startFakePrintful } from '../fakes/printful';
+import { openPrintfulShop, PRINTFUL_US, printfulControl } from '../support/printful';
 import { openShop, placeOrder, received, Shop, submit } from '../support/orders';
 import { RunningFakeCj, startFakeCj } from '../fakes/cj';
 import { cjControl } from '../support/reroute';
 
 let sandbox: Sandbox;
 let fake: RunningFakeCj;
+let printful: RunningFakePrintful;
 let svc: Service;
 beforeAll(async () => {
   sandbox = await startSandbox();
   fake = await startFakeCj();
-  svc = await startService({ label: 'after-shipping', sandbox, publicBaseUrl: true, env: { CJ_API_BASE_URL: fake.baseUrl, DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '2', CLAIM_CHECK_SECONDS: '2' } });
+  printful = await startFakePrintful({ requestsPerMinute: 100_000 });
+  svc = await startService({ label: 'after-shipping', sandbox, publicBaseUrl: true, env: { CJ_API_BASE_URL: fake.baseUrl, PRINTFUL_API_BASE_URL: printful.baseUrl, DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '2', CLAIM_CHECK_SECONDS: '2' } });
 });
 afterAll(async () => {
   await svc?.stop();
   await fake?.close();
+  await printful?.close();
   await sandbox?.close();
 });
 
@@ -226,6 +231,60 @@ test('CJ: a dispute sent once under the claim\'s id (businessDisputeId), its lim
   expect(reship).toMatchObject({ supplierOrderId: resend, status: 'confirmed', reshipOf: { claimId } });
   // Adopted as CJ made it: nothing was created at CJ under the reship's own number.
   expect(atCj.orders.filter((o: any) => o.orderNumber === reship.supplierOrderNumber)).toEqual([]);
+});
+
+test('Printful (no claims API): a claim a person sends, with the supplier\'s 30 days and an evidence pack; two at once on the same item: one, by the database; the person records the refund', async () => {
+  const shop = await openPrintfulShop(svc, printful);
+  const order = await placeOrder(svc, shop, { destination: PRINTFUL_US });
+  const sent = await submit(svc, shop, order.id, { payNow: true });
+  expect(sent.body.result.status).toBe('confirmed');
+  await printfulControl(printful, 'POST', `/orders/${sent.body.result.supplierOrderId}/ship`, { carrier: 'USPS', trackingNumber: 'PF-TRACK-1' });
+  const so = await until('the Printful shipment read back', async () => {
+    const now = await getSo(shop, sent.body.result._id);
+    return now.status === 'shipped' && now.tracking?.events.length ? now : undefined;
+  });
+  expect(so.tracking.events).toEqual([expect.objectContaining({ description: 'Shipped' })]);
+  const itemId = order.items[0].id;
+  const body = { reason: 'damaged', expectation: 'refund', items: [{ itemId, quantity: 1 }], evidence: ['https://example.test/broken.jpg'] };
+  const both = await Promise.all([0, 1].map(() => svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, { key: shop.owner.key, body })));
+  expect(both.map((r) => r.status).sort()).toEqual([201, 409]);
+  expect(both.find((r) => r.status === 409)!.body.error.code).toBe('claimExists');
+  const claim = both.find((r) => r.status === 201)!.body.result;
+  const shippedAt = Date.parse(so.tracking.events[0].at);
+  expect(claim).toMatchObject({ via: 'person', status: 'withPerson', evidencePack: { where: expect.stringContaining('Report a problem'), tracking: { trackingNumber: 'PF-TRACK-1' }, text: expect.stringContaining('It arrived damaged: 1 x') } });
+  expect(Math.abs(Date.parse(claim.deadline) - (shippedAt + 30 * 86_400_000))).toBeLessThan(5000);
+  const recorded = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims/${claim._id}/outcome`, { key: shop.owner.key, body: { outcome: 'refunded', amount: { amountMinor: 950, currency: 'USD' } } });
+  expect(recorded.status).toBe(200);
+  expect(recorded.body.result).toMatchObject({ status: 'closed', outcome: { kind: 'refunded', amount: { amountMinor: 950, currency: 'USD' }, storeAmount: { amountMinor: 950, currency: 'USD' }, by: { kind: 'key' } } });
+  const twice = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims/${claim._id}/outcome`, { key: shop.owner.key, body: { outcome: 'rejected', message: 'no' } });
+  expect([twice.status, twice.body.error.code]).toEqual([409, 'invalidState']);
+});
+
+test('a claim acts on its creator\'s authority as it is when sent: a staff member whose claims.manage was taken meanwhile sends nothing (stopped)', async () => {
+  const shop = await openShop(svc, sandbox, { page: 6 });
+  const { order, so } = await shippedPart(shop);
+  const staff = await newDeveloper(svc);
+  const staffKey = (await createKey(svc, staff.session, 'claims', 'account')).key;
+  const grant = (permissions: string[]) => svc.call('PUT', `/api/stores/${shop.storeId}/staff`, { key: shop.owner.key, body: { email: staff.email, permissions } });
+  expect((await grant(['suppliers.view', 'claims.manage'])).status).toBe(200);
+  // The sandbox answers this account slowly: the claim's look-up by its key is under way when the grant is taken back.
+  await sandbox.control('POST', '/faults', { accountLatencyMs: { [shop.account.accountId]: 2000 } });
+  try {
+    const opened = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, { key: staffKey, body: { reason: 'notReceived', expectation: 'reship', items: [{ itemId: order.items[0].id, quantity: 1 }] } });
+    expect(opened.status).toBe(201);
+    expect((await grant(['suppliers.view'])).status).toBe(200);
+    const stopped = await until('the claim stopped', async () => {
+      const c = (await svc.call('GET', `${api(shop)}/orders/${so._id}/claims/${opened.body.result._id}`, { key: shop.owner.key })).body.result;
+      return c.status === 'closed' ? c : undefined;
+    }, 30000);
+    expect(stopped.outcome).toMatchObject({ kind: 'stopped', message: 'Its creator may no longer manage claims in this store.' });
+    expect((await received(sandbox)).all.claimOpensByKey[opened.body.result._id]).toBeUndefined();
+  } finally {
+    await sandbox.control('POST', '/faults', { accountLatencyMs: {} });
+  }
+  // Evidence the supplier could not open, or an address with a user in it: refused with the field named.
+  const bad = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, { key: shop.owner.key, body: { reason: 'damaged', expectation: 'refund', items: [{ itemId: order.items[0].id, quantity: 1 }], evidence: ['http://user@example.test/x.jpg'] } });
+  expect([bad.status, bad.body.error.code]).toEqual([400, 'validationFailed']);
 });
 
 leakScanTest();

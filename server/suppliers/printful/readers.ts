@@ -1,5 +1,5 @@
 /** Printful's JSON (docs/suppliers/printful.md) in the contract's types; a wrong shape is a ShapeError. */
-import type { SupplierOrderSnapshot, SupplierProduct, SupplierVariant } from '../adapter';
+import type { DeliveryException, SupplierOrderSnapshot, SupplierProduct, SupplierVariant, TrackingEvent } from '../adapter';
 import { ISO_COUNTRIES } from '../countries';
 import { asObj, Obj, optionalText, ShapeError, text } from '../http';
 import { decimalToMinor, MoneyFormatError } from '../money';
@@ -69,17 +69,29 @@ function shippedAtOf(s: Obj): string | null {
   return Number.isFinite(day) ? new Date(day).toISOString() : null;
 }
 
-/** What API v2 says of each package (`GET /v2/orders/{id}/shipments`): returned to Printful, delivered. */
+/** What API v2 says of each package (`GET /v2/orders/{id}/shipments`): returned to Printful, delivered, its carrier's events. */
 export interface ShipmentState {
   returned: boolean;
   delivered: boolean;
+  /** `tracking_events` (`triggered_at`, `description`), and an exception its delivery status names. */
+  events: TrackingEvent[];
+  exception: DeliveryException | null;
 }
+
+/** v2's delivery statuses that are a carrier's exception. */
+const DELIVERY_EXCEPTIONS: Record<string, DeliveryException> = { return_to_sender: 'returnedToSender', returned_to_sender: 'returnedToSender', failure: 'failedDelivery', failed: 'failedDelivery', exception: 'failedDelivery', customs: 'customsHold' };
 
 export function readShipmentStates(result: unknown): Map<string, ShipmentState> {
   const out = new Map<string, ShipmentState>();
   list(result, 'shipments').forEach((raw, i) => {
     const s = asObj(raw, `shipments[${i}]`);
-    out.set(text(s, 'id', `shipments[${i}]`), { returned: s.shipment_status === 'returned', delivered: s.delivery_status === 'delivered' });
+    const events = list(s.tracking_events ?? [], `shipments[${i}].tracking_events`).flatMap((e) => {
+      const o = asObj(e, `shipments[${i}].tracking_events`);
+      const at = typeof o.triggered_at === 'string' ? Date.parse(o.triggered_at) : NaN;
+      return Number.isFinite(at) ? [{ at: new Date(at).toISOString(), description: optionalText(o, 'description') ?? '', location: null }] : [];
+    });
+    const exception = DELIVERY_EXCEPTIONS[String(s.delivery_status ?? '')] ?? null;
+    out.set(text(s, 'id', `shipments[${i}]`), { returned: s.shipment_status === 'returned', delivered: s.delivery_status === 'delivered', events, exception });
   });
   return out;
 }
@@ -118,6 +130,9 @@ export function readOrder(raw: unknown, at = 'order', states?: Map<string, Shipm
       .map((s) => ({ carrier: optionalText(s, 'carrier') ?? 'Printful', trackingNumber: optionalText(s, 'tracking_number')! }));
     const kept = shipments.filter((s) => !stateOf(s)?.returned);
     if (status === 'shipped' && kept.length && kept.every((s) => stateOf(s)?.delivered)) status = 'delivered';
+    // The kept packages' carrier events, as one journey; an exception of one of them is the parcel's.
+    const keptStates = kept.map(stateOf).filter((x): x is ShipmentState => !!x);
+    snapshot.tracking = { events: keptStates.flatMap((x) => x.events), exception: keptStates.find((x) => x.exception)?.exception ?? null, promisedMaxDays: null };
     snapshot.status = status;
   }
   return snapshot;

@@ -238,7 +238,7 @@ export class FakePrintfulState {
         id: s.id, order_id: o.id, order_external_id: o.external_id, carrier: s.carrier, service: s.service, shipment_status: p.shipment_status,
         shipped_at: new Date(s.shipped_at * 1000).toISOString(), delivery_status: p.delivered_at !== null ? 'delivered' : p.shipment_status === 'returned' ? 'return_to_sender' : 'in_transit',
         delivered_at: p.delivered_at !== null ? new Date(p.delivered_at * 1000).toISOString() : null, is_reshipment: s.reshipment, tracking_url: s.tracking_url,
-        tracking_events: [], shipment_items: s.items.map((i) => ({ id: i.item_id, order_item_id: i.item_id, quantity: i.quantity })),
+        tracking_events: [{ triggered_at: new Date(s.shipped_at * 1000).toISOString(), description: 'Shipped' }, ...(p.delivered_at !== null ? [{ triggered_at: new Date(p.delivered_at * 1000).toISOString(), description: 'Delivered' }] : [])], shipment_items: s.items.map((i) => ({ id: i.item_id, order_item_id: i.item_id, quantity: i.quantity })),
       };
     });
   }
