@@ -16,6 +16,7 @@ afterAll(stopStartedDefaults);
 
 const SECTION = '## A whole order, with curl';
 const REROUTE_SECTION = '## Route and reroute, with curl';
+const PARCEL_SECTION = '## When a parcel does not arrive, with curl';
 /** Far more than a run takes (seconds): the walk's own waits give up long before. */
 const WALK_LIMIT_MS = 420_000;
 
@@ -164,6 +165,33 @@ test('the README\'s route and reroute with curl runs as written, twice in a row,
     expect(eu.orders.filter((o: any) => o.orderNumber === so.supplierOrderNumber)).toEqual([expect.objectContaining({ accountId: 'acct_demo_eu', status: 'created' })]);
     expect(main.orders.filter((o: any) => o.orderNumber === so.supplierOrderNumber)).toEqual([]);
   }
+
+  started.proc.kill('SIGTERM');
+  expect(await started.exited).toBe(0);
+  fs.rmSync(folder, { recursive: true, force: true });
+});
+
+test('the README\'s parcel that does not arrive, with curl, runs as written, twice in a row: the attention, one claim, one reship shipped', async () => {
+  const blocks = walkOf(fs.readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8'), PARCEL_SECTION);
+  // The helpers, the order shipped, the parcel stalled, the claim, the sandbox's decision and the reship.
+  expect(blocks.length).toBeGreaterThanOrEqual(5);
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'readme-parcel-'));
+  fs.chmodSync(folder, 0o755);
+  const dataDir = path.join(folder, '.data');
+  fs.mkdirSync(dataDir, { mode: 0o755 });
+  const started = await startDefault(dataDir, await freePort(), { EVENT_TARGETS_ALLOW_PRIVATE: 'true' });
+  const demo = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
+  for (const secret of [demo.apiKey, demo.staffApiKey, demo.password, demo.operatorToken]) seen.secrets.add(secret);
+
+  const outs = await walkTwice(blocks, folder);
+  expect(outs.map((o) => /^at the sandbox: claim sent (\d+) time\(s\), (\d+) reship order\(s\)$/m.exec(o)?.slice(1))).toEqual([['1', '1'], ['1', '1']]);
+  // The service's records agree: two claims closed as reshipped, each with one reship order, shipped (the first one
+  // delivered since: the second run moved the sandbox's clock 80 hours on).
+  const claimed = (await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}/orders?integrationId=${demo.connectionId}&pageSize=100`, { key: demo.apiKey })).body.result.items;
+  const reships = claimed.filter((so: any) => so.reshipOf);
+  expect(reships.map((so: any) => so.status).sort()).toEqual(['delivered', 'shipped']);
+  const received = await (await fetch(`${demo.sandboxSupplier.controlUrl}/received`)).json();
+  for (const so of reships) expect(received.orders.filter((o: any) => o.orderNumber === so.supplierOrderNumber)).toHaveLength(1);
 
   started.proc.kill('SIGTERM');
   expect(await started.exited).toBe(0);

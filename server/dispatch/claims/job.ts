@@ -21,7 +21,7 @@ const REFUSALS = new Set(['refused', 'notFound', 'notSupported']);
  * A claim's job (docs/decisions.md, "Claims with the supplier"), decided from the claim's row alone, so a re-run after
  * any crash finishes the work: a claim to send is first looked for by its own key (sent before a crash, it is found,
  * never sent twice), then sent on its creator's authority as it is now; an open one is read back until the supplier
- * decides, each decision applied once (./outcome.ts), the next look queued in between.
+ * decides, each decision applied once (./outcome.ts), the next look due after CLAIM_CHECK_SECONDS (the sweeper asks).
  */
 export class ClaimJob {
   constructor(
@@ -106,7 +106,8 @@ export class ClaimJob {
     const next = new Date(Date.now() + this.checkSeconds * 1000);
     if (snap.supplierStatus !== claim.supplierStatus) await this.outcomes.record(claim, { supplierStatus: snap.supplierStatus, nextCheckAt: next }, 'claimUpdated', SYSTEM);
     else await moveClaim(this.db, claim, { nextCheckAt: next });
-    await this.queue.request(claim, this.checkSeconds);
+    // The next look is the sweeper's once it is due (no delayed job: it would hold the claim's one waiting slot, and a
+    // notification's read-back could not ask sooner).
     return false;
   }
 
