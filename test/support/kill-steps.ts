@@ -332,3 +332,72 @@ export const killedBetweenCreateAndRecordThenSwitchedOff = async () => {
   expect((await received(sandbox)).count(done[0].supplier_order_number)).toBe(1);
   expect(await liveOrders(sandbox, fake, [done[0].supplier_order_number])).toEqual({ sandbox: 1, cj: 0 });
 };
+
+export const RESHIP_POINTS = ['dispatch.claimBeforeSend', 'dispatch.claimAfterSend', 'dispatch.reshipAfterOutcome'];
+
+/**
+ * Issue 54: killed at a claim's steps, against the sandbox's own records. Parts are sent, paid and shipped with a plain
+ * worker, then a claim for a reship is opened on each. Killed before or after the claim reaches the sandbox (found again
+ * by its key, never sent twice), or after the won claim's outcome and its reship order were written and before the
+ * reship's job was asked for (the sweeper sends it). Whatever the point, each claim is sent once, each reship is one
+ * order at the sandbox, made once, and the service holds one reship per claim.
+ */
+export const killedAtReshipStep = (point: string) => async () => {
+  const label = `kill-${point.split('.')[1]}`;
+  const databaseUrl = await createDatabase(label);
+  const api = await startService({ label, sandbox, databaseUrl, role: 'api', publicBaseUrl: true, env: { DISPATCH_WAIT_MS: '0' } });
+  started.push(api);
+  const shop = await openShop(api, sandbox, { page: 14 + RESHIP_POINTS.indexOf(point), automation: { level: 'automatic', automaticPayment: true, allowUnpaidOrders: true } });
+  const orders = [];
+  for (let i = 0; i < PARTS; i++) orders.push(await placeOrder(api, shop));
+  for (const o of orders) expect((await api.call('POST', `/api/store-orders/${shop.storeId}/${o.id}/confirm`, { key: shop.owner.key })).status).toBe(200);
+  const log = crossingLog(label);
+  const plain = async () => (await worker(label, databaseUrl, log)) as Service;
+  const q = 'SELECT id, order_id, status, supplier_order_id, reship_of FROM supplier_orders WHERE store_id = $1';
+  let helper = await plain();
+  const sent = await eventually(async () => {
+    const { rows } = await api.db.query(q, [shop.storeId]);
+    return rows.length === PARTS && rows.every((r) => r.status === 'confirmed') ? rows : undefined;
+  }, 60000, 'every part paid at the sandbox');
+  for (const r of sent) await sandbox.control('POST', `/orders/${r.supplier_order_id}/ship`, {});
+  await eventually(async () => ((await api.db.query(q, [shop.storeId])).rows.every((r) => r.status === 'shipped') ? true : undefined), 60000, 'every part shipped');
+  const claims: string[] = [];
+  for (const r of sent) {
+    const order = orders.find((o) => o.id === r.order_id)!;
+    const opened = await api.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${r.id}/claims`, { key: shop.owner.key, body: { reason: 'notReceived', expectation: 'reship', items: [{ itemId: order.items[0].id, quantity: 1 }] } });
+    expect(opened.status).toBe(201);
+    claims.push(opened.body.result._id);
+  }
+  const claimsNow = async () => (await api.db.query('SELECT id, status, supplier_claim_id, outcome FROM supplier_claims WHERE store_id = $1', [shop.storeId])).rows;
+  if (point === 'dispatch.reshipAfterOutcome') {
+    // Sent by the plain worker; the sandbox then decides each for a reship, which the armed workers take up.
+    await eventually(async () => ((await claimsNow()).every((c) => c.status === 'open') ? true : undefined), 60000, 'every claim sent');
+    await helper.stop('SIGKILL');
+    for (const c of await claimsNow()) await sandbox.control('POST', `/claims/${c.supplier_claim_id}/decide`, { outcome: 'reship' });
+  } else await helper.stop('SIGKILL');
+
+  const crashes = await crashAgainAndAgain(label, databaseUrl, log, point);
+  expect(crashes).toBeGreaterThanOrEqual(1);
+  helper = await plain();
+  if (point !== 'dispatch.reshipAfterOutcome') {
+    await eventually(async () => ((await claimsNow()).every((c) => c.status === 'open') ? true : undefined), 90000, `every claim sent after ${point}`);
+    for (const c of await claimsNow()) await sandbox.control('POST', `/claims/${c.supplier_claim_id}/decide`, { outcome: 'reship' });
+  }
+  const closed = await eventually(async () => {
+    const now = await claimsNow();
+    return now.every((c) => c.status === 'closed') ? now : undefined;
+  }, 120000, `every claim closed after ${point}`);
+  expectCrossedAndKilled(log, point, claims, crashes);
+  const reships = await eventually(async () => {
+    const { rows } = await api.db.query(`${q} AND reship_of IS NOT NULL`, [shop.storeId]);
+    return rows.length >= PARTS && rows.every((r) => r.status === 'confirmed') ? rows : undefined;
+  }, 90000, 'every reship sent');
+  const r = (await received(sandbox)).all;
+  for (const c of closed) {
+    expect(c.outcome).toMatchObject({ kind: 'reshipped' });
+    // The sandbox's own records: the claim created once under its key, one reship order for it.
+    expect(r.claimOpensByKey[c.id]).toBe(1);
+    expect(r.reshipsByClaim[c.supplier_claim_id]).toBe(1);
+    expect(reships.filter((x) => x.reship_of.claimId === c.id)).toHaveLength(1);
+  }
+};

@@ -79,6 +79,7 @@ export class ClaimOutcomes {
    * no order is placed, and the outcome says why.
    */
   async reshipped(claim: Claim, adopt: SupplierOrderSnapshot | null, held?: string): Promise<Claim> {
+    failpoint('dispatch.reshipBeforeOutcome', claim.id);
     const id = crypto.randomUUID();
     const outcome: ClaimOutcome = { kind: 'reshipped', supplierOrderId: held ? null : id, supplierSideOrderId: adopt?.supplierOrderId ?? null, ...(held ? { held } : {}), at: new Date().toISOString(), by: SUPPLIER };
     let made: SupplierOrder | null = null;
