@@ -14,6 +14,8 @@ import { gather } from './records';
 import { ReroutingLoad, reroutingInvariants } from './rerouting';
 import type { Shoppers } from './shoppers';
 import type { Store } from './world';
+import type { ClaimsLoad } from './claims';
+import { noClaimOrReshipTwice } from './invariants/claims';
 
 export interface Checked {
   stores: Store[];
@@ -26,6 +28,8 @@ export interface Checked {
   lastHalf: { from: number; to: number };
   /** The rerouting load: what it asked for, and its samples during the run. */
   rerouting?: ReroutingLoad;
+  /** The claims the merchant opened after the delivery exceptions (issue 54). */
+  claims?: ClaimsLoad;
 }
 
 /** Runs one check; a check that cannot run is a broken invariant saying why, not a crash of the soak. */
@@ -52,6 +56,10 @@ export async function checkInvariants(c: Checked): Promise<Verdict[]> {
     ...(await attempt('no job older than its time-out', () => noJobPastItsTimeout(c.deployments))),
     ...(await attempt('RSS flat over the last half', async () => rssFlat(c.monitor.series, c.lastHalf))),
     ...(await attempt('open connections flat over the last half', async () => connectionsFlat(c.monitor.series, c.deployments, c.lastHalf))),
+    ...(await attempt('no claim sent twice, no reship created twice', async () => {
+      await c.claims?.end();
+      return noClaimOrReshipTwice(c.claims?.opened ?? [], c.suppliers);
+    })),
     ...(await attempt(['never two live orders for the same items across suppliers', 'every reroute asked for ended rerouted or paused', 'no part moved to the same alternate twice'], () => reroutingInvariants(c.stores, c.rerouting, c.suppliers))),
   ];
 }

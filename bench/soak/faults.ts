@@ -9,12 +9,13 @@ import { control, sleep } from './api';
 import type { Deployment } from './deployments';
 import { ReplicatedPostgres } from './replicated';
 import type { Suppliers } from './programs';
+import { deliveryException } from './claims';
 
 export type FaultKind =
   | 'kill api' | 'kill worker' | 'kill embedded service'
   | 'postgres restart' | 'postgres 30 s outage' | 'postgres failover' | 'embedded postgres restart' | 'embedded postgres 30 s outage'
   | 'supplier latency' | 'supplier time-out' | 'supplier 5xx' | 'supplier refusal' | 'supplier account outage'
-  | 'provider capture fault';
+  | 'provider capture fault' | 'supplier delivery exception';
 
 interface Planned {
   at: number;
@@ -74,6 +75,8 @@ export function plan(durationMs: number, databases: Array<'own' | 'embedded'>, r
       if ((own && databases.includes('own')) || (!own && databases.includes('embedded'))) planned.push({ at: from + c * spacing + offset * 1000, kind });
     }
   }
+  // Parcels in a carrier's exception (issue 54), once a third in and every two minutes after: shipped orders are needed.
+  for (let at = Math.min(30000, durationMs / 3); at < durationMs - 20000; at += 120000) planned.push({ at, kind: 'supplier delivery exception' });
   // Drawn from a shuffled deck, not one by one: every kind comes once in each six, so a short run sees them all. None
   // starts in the last 20 s: a window under way (15 s at most) ends with the load, and settling starts at once.
   let deck: FaultKind[] = [];
@@ -223,6 +226,8 @@ export class Faults {
         await control(s.sandbox.control, 'POST', '/faults', { unavailableAccounts: [] });
         return `sandbox: account ${account} answers 503 for 10 s`;
       }
+      case 'supplier delivery exception':
+        return deliveryException(s, this.random);
       case 'provider capture fault': {
         const body = this.pick([{ unavailable: { count: 2 } }, { loseAnswer: { count: 1 } }, { refuseCapture: { count: 1, mode: 'answer' } }]);
         await control(s.payments.control, 'POST', '/faults', body);

@@ -21,6 +21,7 @@ import { ROOT, startSuppliers, Suppliers } from './programs';
 import { seeded } from './receivers';
 import { recordRun, RunReport, summaryLine, writeResults } from './report';
 import { reroutingLoad } from './rerouting';
+import { ClaimsLoad } from './claims';
 import { settle } from './settle';
 import { Shoppers } from './shoppers';
 import { SupplierSide } from './supplier-side';
@@ -68,6 +69,7 @@ async function run(): Promise<number> {
     const t0 = Date.now();
     const loops = startLoad(stores, cats, shoppers, dispatch, side, random);
     const rerouting = reroutingLoad(stores, { suppliers, cats, shoppers, dispatch, random });
+    const claims = new ClaimsLoad(stores, suppliers, random);
     const timers = plan(durationMs, cfg.databases, random).map((p) => setTimeout(() => faults.inject(p.kind, p.at), p.at));
     const heap: HeapSnapshot[] = [];
     const heapDir = cfg.heapSnapshots;
@@ -77,6 +79,7 @@ async function run(): Promise<number> {
     timers.forEach(clearTimeout);
     clearInterval(progress);
     rerouting.stop();
+    claims.stop();
     await loops.stopBuying();
     monitor.stop();
     if (early) clearTimeout(early);
@@ -86,7 +89,7 @@ async function run(): Promise<number> {
     await faults.clear();
     const settled = await settle(suppliers, stores, deployments, shoppers, dispatch, cfg.settleSeconds);
     await loops.stop();
-    const verdicts = await checkInvariants({ stores, deployments, suppliers, shoppers, dispatch, monitor, lastHalf: { from: t0 + durationMs / 2, to: t0 + durationMs }, rerouting });
+    const verdicts = await checkInvariants({ stores, deployments, suppliers, shoppers, dispatch, monitor, lastHalf: { from: t0 + durationMs / 2, to: t0 + durationMs }, rerouting, claims });
 
     const loadLine = `${shoppers.orders.length} orders (${shoppers.orders.filter((o) => o.contractModel === 'promiseToSell').length} promise-to-sell), ${dispatch.submitted} parts sent by hand, ${loops.imports} imports, ${loops.syncs} link syncs, ${loops.switchedOn} connections switched on again, ${stores.reduce((n, s) => n + s.receivers.reduce((m, r) => m + r.deliveries.length, 0), 0)} event deliveries`;
     const report: RunReport = { minutes: cfg.minutes, databases: cfg.databases, stores: stores.length, faults: faults.injected, verdicts, settled, load: loadLine, startedAt };
