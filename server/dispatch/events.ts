@@ -35,7 +35,7 @@ export function eventPiece(p: Params, c: Carried): Piece | null {
   // Routed away: the choice's event (`routed`) says where the items went, and the chosen order its `created`.
   const type = c.history.type === 'routedAway' ? null : (named[c.history.type] ?? supplierOrderEventType(c.from, c.to));
   // Routing's choice carried by the change (./carry.ts): its event first, in the same insert.
-  // The delivery watch's turn, when the change keeps its own name (../delivery/effect.ts): its event after the change's.
+  // The delivery watch's turn, when the change keeps its own name (./delivery/effect.ts): its event after the change's.
   const also = c.alsoEvent ? [`SELECT supplier_order_id, id, ${p.add(c.alsoEvent)}::text AS type, 3 AS k FROM ev`] : [];
   const entries = [...(c.routed ? [`SELECT supplier_order_id, id, ${p.add('supplierOrder.routed')}::text AS type, 1 AS k FROM ev_routed`] : []), ...(type ? [`SELECT supplier_order_id, id, ${p.add(type)}::text AS type, 2 AS k FROM ev`] : []), ...also];
   if (!entries.length) return null;

@@ -1,13 +1,12 @@
 import type { PartMove } from '../orders';
 import { partStatusOf } from './state-machine';
 import type { SupplierOrder } from './supplier-order';
-import type { DispatchEvent } from './transition';
 
 /**
  * The order part after the change: it follows its supplier order (a late cancel's pause shows the part shipped, as
  * the goods are on their way, and needing a person for the return), or goes to the store once it took the part over.
  */
-export function partMove(before: SupplierOrder, e: DispatchEvent, after: SupplierOrder): PartMove | null {
+export function partMove(before: SupplierOrder, e: { type: string }, after: SupplierOrder): PartMove | null {
   switch (e.type) {
     case 'payRequested':
     case 'cancelRequested':

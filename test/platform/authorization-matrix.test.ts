@@ -33,7 +33,7 @@ let poorStoreId: string;
 const staffWithout = new Map<string, Developer>();
 const fixtures: Record<string, Record<string, string>> = {};
 
-const PERMISSIONS = ['suppliers.view', 'suppliers.manage', 'suppliers.import', 'suppliers.orders.manage', 'products.view', 'products.manage', 'orders.view', 'orders.manage', 'customers.view', 'staff.manage', 'payments.manage'];
+const PERMISSIONS = ['suppliers.view', 'suppliers.manage', 'suppliers.import', 'suppliers.orders.manage', 'products.view', 'products.manage', 'orders.view', 'orders.manage', 'customers.view', 'staff.manage', 'payments.manage', 'claims.manage'];
 
 /** A body that passes validation, for routes whose credit charge must be reached. */
 const validBodies: Record<string, () => unknown> = {
@@ -61,6 +61,9 @@ const validBodies: Record<string, () => unknown> = {
   shipStoreOrderPart: () => ({ carrier: 'Post', trackingNumber: 'T1' }),
   createStoreOrder: () => ({ items: [{ productId: crypto.randomUUID(), variantId: crypto.randomUUID(), quantity: 1 }], destination: { name: 'A', line1: '1 Main', city: 'X', postalCode: '1', country: 'US' }, paymentMethod: 'manual' }),
   setStaffMember: () => ({ email: 'nobody@example.test', permissions: [] }),
+  acknowledgeDeliveryAttention: () => ({ reason: 'noMovement' }),
+  openSupplierClaim: () => ({ reason: 'notReceived', expectation: 'reship', items: [{ itemId: crypto.randomUUID(), quantity: 1 }] }),
+  recordSupplierClaimOutcome: () => ({ outcome: 'rejected', message: 'Not ours' }),
 };
 
 async function connection(key: string, store: string): Promise<string> {
@@ -140,7 +143,7 @@ beforeAll(async () => {
     [strangerStoreId, stranger.key],
     [freeStoreId, freeOwner.key],
   ] as const) {
-    fixtures[store] = { productId: await product(key, store), keyId: owner.keyId, accountId: someStaff.accountId, id: await connection(key, store), supplierProductId: 'SBX-P00001', linkId: crypto.randomUUID(), jobId: crypto.randomUUID(), orderId: crypto.randomUUID(), supplierOrderId: crypto.randomUUID(), subscriptionId: crypto.randomUUID(), deliveryId: crypto.randomUUID(), groupKey: 'store', signInId: crypto.randomUUID() };
+    fixtures[store] = { productId: await product(key, store), keyId: owner.keyId, accountId: someStaff.accountId, id: await connection(key, store), supplierProductId: 'SBX-P00001', linkId: crypto.randomUUID(), jobId: crypto.randomUUID(), orderId: crypto.randomUUID(), supplierOrderId: crypto.randomUUID(), subscriptionId: crypto.randomUUID(), deliveryId: crypto.randomUUID(), groupKey: 'store', signInId: crypto.randomUUID(), claimId: crypto.randomUUID() };
   }
   // Records the own-scope key must not reach: a product link and an import job made with the account key.
   const imported = await svc.call('POST', `/api/store-suppliers/${storeId}/${fixtures[storeId].id}/import`, { key: owner.key, body: { products: [{ supplierProductId: 'SBX-P00010' }] } });
@@ -171,7 +174,7 @@ beforeAll(async () => {
   await operatorOf(svc).setPlan(freeOwner.accountId, 'free');
   // The poor owner spends its sign-up credits so that it has none left.
   await svc.db.query('UPDATE accounts SET credits = 0 WHERE id = $1', [poorOwner.accountId]);
-  fixtures[poorStoreId] = { productId: crypto.randomUUID(), accountId: someStaff.accountId, id: crypto.randomUUID(), supplierProductId: 'SBX-P00001', linkId: crypto.randomUUID(), jobId: crypto.randomUUID(), orderId: crypto.randomUUID(), supplierOrderId: crypto.randomUUID(), subscriptionId: crypto.randomUUID(), deliveryId: crypto.randomUUID(), groupKey: `supplier:${crypto.randomUUID()}`, signInId: crypto.randomUUID() };
+  fixtures[poorStoreId] = { productId: crypto.randomUUID(), accountId: someStaff.accountId, id: crypto.randomUUID(), supplierProductId: 'SBX-P00001', linkId: crypto.randomUUID(), jobId: crypto.randomUUID(), orderId: crypto.randomUUID(), supplierOrderId: crypto.randomUUID(), subscriptionId: crypto.randomUUID(), deliveryId: crypto.randomUUID(), groupKey: `supplier:${crypto.randomUUID()}`, signInId: crypto.randomUUID(), claimId: crypto.randomUUID() };
 });
 
 afterAll(async () => {

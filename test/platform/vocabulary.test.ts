@@ -10,7 +10,7 @@ import path from 'node:path';
 
 const ROOT = path.join(__dirname, '../..');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const generator = require(path.join(ROOT, 'server/platform/vocabulary/generate.cjs')) as { render(root: string): string; write(root: string): void; TARGETS: string[] };
+const generator = require(path.join(ROOT, 'server/platform/vocabulary/generate.cjs')) as { render(root: string, files?: string[]): string; write(root: string): void; TARGETS: string[]; AFTER_SHIPPING: { files: string[]; targets: string[] } };
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
 
 jest.setTimeout(180_000);
@@ -18,6 +18,9 @@ jest.setTimeout(180_000);
 test('the console and the node read the vocabulary as it is (npm run generate:vocabulary)', () => {
   const text = generator.render(ROOT);
   for (const target of generator.TARGETS) expect({ target, current: fs.readFileSync(path.join(ROOT, target), 'utf8') === text }).toEqual({ target, current: true });
+  // After shipping's words (delivery attention, claims), copied beside them.
+  const after = generator.render(ROOT, generator.AFTER_SHIPPING.files);
+  for (const target of generator.AFTER_SHIPPING.targets) expect({ target, current: fs.readFileSync(path.join(ROOT, target), 'utf8') === after }).toEqual({ target, current: true });
 });
 
 /** `tsc --noEmit -p` of one project in the scratch folder: its errors, or '' when it compiles. */

@@ -18,7 +18,7 @@ export interface WatchedChange {
   history: { type: string; details: Record<string, unknown> } | null;
   details: Record<string, unknown>;
   also: EventType | null;
-  /** The delivery state the write finds the record with (compare and set: ./sql/write.ts `sameDelivery`). */
+  /** The delivery state the write finds the record with (compare and set: ../sql/write.ts). */
   was: DeliveryState | null;
 }
 
