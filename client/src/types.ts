@@ -23,6 +23,11 @@ export type AlternateInput = NonNullable<Api.UpdateProductLink['body']['alternat
 /** The connection's reroute rule (`automation.reroute`): which pauses go to the alternates, and how much dearer one may be. */
 export type RerouteRule = SupplierConnection['automation']['reroute'];
 export type RerouteReason = RerouteRule['reasons'][number];
+/** A claim with the supplier, and its outcome once it has one (refunded, reshipped, rejected, cancelled, stopped). */
+export type Claim = Api.GetSupplierClaim['result'];
+export type ClaimOutcome = NonNullable<Claim['outcome']>;
+/** Why a sent order's delivery needs a look (its status stays): no tracking, no movement, overdue, or the supplier's exception. */
+export type DeliveryAttention = NonNullable<SupplierOrder['deliveryAttention']>;
 /** The event types a subscription may name (`*`: all). */
 export type EventType = Api.CreateEventSubscription['body']['eventTypes'][number];
 

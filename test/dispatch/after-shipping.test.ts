@@ -10,6 +10,7 @@ import { openPrintfulShop, PRINTFUL_US, printfulControl } from '../support/print
 import { openShop, placeOrder, received, Shop, submit } from '../support/orders';
 import { RunningFakeCj, startFakeCj } from '../fakes/cj';
 import { cjControl } from '../support/reroute';
+import { ApiError, clientFor, rejectionOf } from '../client/support';
 
 let sandbox: Sandbox;
 let fake: RunningFakeCj;
@@ -285,6 +286,30 @@ test('a claim acts on its creator\'s authority as it is when sent: a staff membe
   // Evidence the supplier could not open, or an address with a user in it: refused with the field named.
   const bad = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, { key: shop.owner.key, body: { reason: 'damaged', expectation: 'refund', items: [{ itemId: order.items[0].id, quantity: 1 }], evidence: ['http://user@example.test/x.jpg'] } });
   expect([bad.status, bad.body.error.code]).toEqual([400, 'validationFailed']);
+});
+
+test('the JS client: claims open, list, get and cancel (withdrawn at the sandbox); a second on the same items and a stale acknowledgement are ApiErrors of 409', async () => {
+  const shop = await openShop(svc, sandbox, { page: 7 });
+  const { order, so } = await shippedPart(shop);
+  const { store, sent } = clientFor(svc, shop.owner.key);
+  const claims = store.suppliers.claims;
+  const claim = await claims.open(shop.storeId, so._id, { reason: 'wrongItem', expectation: 'refund', items: [{ itemId: order.items[0].id, quantity: 1 }] });
+  expect(sent.at(-1)).toMatchObject({ method: 'POST', status: 201 });
+  expect((await claims.list(shop.storeId, so._id)).map((c) => c._id)).toEqual([claim._id]);
+  const again = await rejectionOf<ApiError>(claims.open(shop.storeId, so._id, { reason: 'wrongItem', expectation: 'refund', items: [{ itemId: order.items[0].id, quantity: 1 }] }));
+  expect(again).toBeInstanceOf(ApiError);
+  expect(again.status).toBe(409);
+  await until('sent', async () => (await claims.get(shop.storeId, so._id, claim._id)).status === 'open');
+  const asked = await claims.cancel(shop.storeId, so._id, claim._id);
+  expect(asked.cancelRequested).toBe(true);
+  const withdrawn = await until('withdrawn at the sandbox', async () => {
+    const c = await claims.get(shop.storeId, so._id, claim._id);
+    return c.status === 'closed' ? c : undefined;
+  });
+  expect(withdrawn.outcome).toMatchObject({ kind: 'cancelled' });
+  expect((await received(sandbox)).all.claims.find((c: any) => c.claimKey === claim._id)).toMatchObject({ status: 'cancelled' });
+  const stale = await rejectionOf<ApiError>(store.suppliers.orders.acknowledgeDeliveryAttention(shop.storeId, so._id, { reason: 'noMovement' }));
+  expect([stale.status, stale.code]).toEqual([409, 'attentionChanged']);
 });
 
 leakScanTest();

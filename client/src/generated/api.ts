@@ -12,6 +12,146 @@ export type Error = {
   };
 };
 
+/** Acknowledge a sent order's delivery attention, naming the reason seen (409 attentionChanged when it changed meanwhile) (POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/delivery-attention/acknowledge) */
+export interface AcknowledgeDeliveryAttention {
+  method: "POST";
+  path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/delivery-attention/acknowledge";
+  params: {
+    storeId: string;
+    supplierOrderId: string;
+  };
+  query: Record<string, never>;
+  body: {
+    reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+  };
+  /** 200: Success */
+  result: {
+    _id: string;
+    storeId: string;
+    orderId: string;
+    orderNumber: string;
+    fulfilmentGroupKey: string;
+    integrationId: string;
+    supplierKey: string;
+    contractModel: "standard" | "promiseToSell";
+    status: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
+    reviewReason: "insufficientBalance" | "variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "costChanged" | "customerPaymentPending" | "customerPaymentNotSettled" | "connectionUnhealthy" | "supplierRefused" | "connectionMissing" | "supplierAlreadyShipped" | "testMode" | "customerCaptureFailed" | "currencyMismatch" | "orderNumberUnverifiable" | "exchangeRateUnavailable" | null;
+    reviewMessage: string | null;
+    /** Whether trying again with nothing changed may succeed; false when the order is not paused */
+    retryable: boolean;
+    supplierOrderNumber: string;
+    supplierOrderId: string | null;
+    supplierStatus: string | null;
+    costs: ({
+      /** Integer amount in minor units */
+      itemsMinor: number;
+      /** Integer amount in minor units */
+      shippingMinor: number;
+      /** Integer amount in minor units */
+      totalMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+    }) | null;
+    payment: {
+      status: "notRequired" | "unpaid" | "paid" | "refunded";
+    };
+    shipping: ({
+      carrier: string;
+      trackingNumber: string;
+      shippedAt: string | null;
+    }) | null;
+    /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+    deliveryAttention: ({
+      reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+      since: string;
+      message: string;
+    }) | null;
+    /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+    tracking: ({
+      events: {
+        at: string;
+        description: string;
+        location: string | null;
+        exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+      }[];
+      lastScanAt: string | null;
+      exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+      promisedMaxDays: number | null;
+    }) | null;
+    /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+    reshipOf: ({
+      claimId: string;
+      supplierOrderId: string;
+      supplierClaimId: string | null;
+    }) | null;
+    attempt: number;
+    events: {
+      at: string;
+      actor: {
+        kind: "key" | "user" | "system";
+        id: string | null;
+      };
+      /** created, paused, retry, payRequested, createdAtSupplier, foundAtSupplier, paid, alreadyPaidAtSupplier, failed, automaticRetry, readBack, packageReturned, cancelRequested, cancelled, landedCostChanged, ... */
+      type: string;
+      from: string | null;
+      to: string | null;
+      /** Choices such as payNow and acceptCost, and what the service saw */
+      details: Record<string, unknown>;
+    }[];
+    /** The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier's and the store's currency with its rate */
+    landedCosts: {
+      stage: "confirmation" | "accepted" | "paid";
+      /** ISO 4217 code */
+      currency: string;
+      /** Integer amount in minor units */
+      itemsMinor: number;
+      /** Null when the supplier quotes no shipping before the order */
+      shippingMinor: number | null;
+      /** Integer amount in minor units */
+      totalMinor: number;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Integer amount in minor units */
+      storeTotalMinor: number;
+      /** Units of the store's currency per unit of the supplier's, a decimal string */
+      rate: string;
+      rateSource: "ecb" | "pinned" | "identity";
+      rateAsOf: string;
+      recordedAt: string;
+    }[];
+    profit: ({
+      /** ISO 4217 code */
+      currency: string;
+      /** The items' prices (orders carry no shipping charge) */
+      revenueMinor: number | null;
+      /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
+      landedCostMinor: number | null;
+      landedCostStage: "confirmation" | "accepted" | "paid" | null;
+      /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
+      paymentFeeMinor: number | null;
+      resultMinor: number | null;
+      complete: boolean;
+      /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
+      missing: string[];
+    }) | null;
+    destination?: {
+      name: string;
+      line1: string;
+      line2?: string;
+      city: string;
+      region?: string;
+      postalCode: string;
+      /** ISO 3166-1 alpha-2 */
+      country: string;
+      phone?: string;
+      email?: string;
+    };
+    destinationRedacted: boolean;
+    createdAt: string;
+    updatedAt: string;
+  };
+}
+
 /** A person has dealt with the order's payment needing attention: clears paymentAttention, keeping the note and who in its payment history (POST /api/store-orders/{storeId}/{orderId}/payment-attention/acknowledge) */
 export interface AcknowledgeStoreOrderPaymentAttention {
   method: "POST";
@@ -154,6 +294,30 @@ export interface AcknowledgeStoreOrderPaymentAttention {
         trackingNumber: string;
         shippedAt: string | null;
       }) | null;
+      /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+      deliveryAttention: ({
+        reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+        since: string;
+        message: string;
+      }) | null;
+      /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+      tracking: ({
+        events: {
+          at: string;
+          description: string;
+          location: string | null;
+          exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+        }[];
+        lastScanAt: string | null;
+        exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+        promisedMaxDays: number | null;
+      }) | null;
+      /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+      reshipOf: ({
+        claimId: string;
+        supplierOrderId: string;
+        supplierClaimId: string | null;
+      }) | null;
       attempt: number;
       events: {
         at: string;
@@ -242,6 +406,132 @@ export interface AcknowledgeStoreOrderPaymentAttention {
   };
 }
 
+/** Withdraw a claim: at once for a person's; at the supplier where it allows it (409 claimNotCancellable where not) (POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims/{claimId}/cancel) */
+export interface CancelSupplierClaim {
+  method: "POST";
+  path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims/{claimId}/cancel";
+  params: {
+    storeId: string;
+    supplierOrderId: string;
+    claimId: string;
+  };
+  query: Record<string, never>;
+  body: undefined;
+  /** 200: Success */
+  result: {
+    /** Also the key it is sent to the supplier under (CJ: businessDisputeId) */
+    _id: string;
+    storeId: string;
+    supplierOrderId: string;
+    orderId: string;
+    integrationId: string;
+    supplierKey: string;
+    /** `api`: the service sends it once and follows it until the supplier decides; `person`: a person sends it (evidencePack) and records the outcome */
+    via: "api" | "person";
+    reason: "notReceived" | "damaged" | "wrongItem" | "missingItems" | "quality";
+    expectation: "refund" | "reship";
+    items: {
+      itemId: string;
+      sku: string;
+      quantity: number;
+    }[];
+    message: string;
+    evidence: string[];
+    status: "sending" | "open" | "withPerson" | "closed";
+    supplierClaimId: string | null;
+    supplierStatus: string | null;
+    /** A person's claim: by when the supplier takes it (AliExpress: when it may be escalated) */
+    deadline: string | null;
+    /** The claim's outcome once it has one: a refund (the supplier's amount, and the store's at the recorded rate), a reship, a rejection with the supplier's words, withdrawn, or stopped (its creator may no longer manage claims) */
+    outcome: ({
+      kind: "refunded";
+      amount: {
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+      };
+      storeAmount: ({
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        /** Units of the store's currency per unit of the supplier's, a decimal string */
+        rate: string;
+        rateSource: string;
+        rateAsOf: string;
+      }) | null;
+      rateMissing?: string;
+      at: string;
+      by: {
+        kind: "key" | "user" | "system" | "supplier";
+        id: string | null;
+      };
+    }) | ({
+      kind: "reshipped";
+      /** The reship: a new supplier order for the claimed items (null: the supplier reships under its own order, or it is held) */
+      supplierOrderId: string | null;
+      supplierSideOrderId: string | null;
+      held?: string;
+      at: string;
+      by: {
+        kind: "key" | "user" | "system" | "supplier";
+        id: string | null;
+      };
+    }) | ({
+      kind: "rejected";
+      /** The supplier's words */
+      message: string;
+      at: string;
+      by: {
+        kind: "key" | "user" | "system" | "supplier";
+        id: string | null;
+      };
+    }) | ({
+      kind: "cancelled";
+      at: string;
+      by: {
+        kind: "key" | "user" | "system" | "supplier";
+        id: string | null;
+      };
+    }) | ({
+      kind: "stopped";
+      message: string;
+      at: string;
+      by: {
+        kind: "key" | "user" | "system" | "supplier";
+        id: string | null;
+      };
+    }) | null;
+    cancelRequested: boolean;
+    evidencePack: ({
+      where: string;
+      deadline: string | null;
+      supplierOrderId: string | null;
+      supplierOrderNumber: string;
+      tracking: ({
+        carrier: string;
+        trackingNumber: string;
+        shippedAt: string | null;
+      }) | null;
+      items: {
+        sku: string;
+        supplierVariantId: string;
+        quantity: number;
+      }[];
+      /** Ready to paste at the supplier */
+      text: string;
+    }) | null;
+    createdBy: {
+      kind: "key" | "user" | "system" | "supplier";
+      id: string | null;
+    };
+    createdAt: string;
+    updatedAt: string;
+    closedAt: string | null;
+  };
+}
+
 /** Withdraw the order at the supplier where it still allows it; after the supplier shipped it pauses with supplierAlreadyShipped (POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/cancel) */
 export interface CancelSupplierOrder {
   method: "POST";
@@ -287,6 +577,30 @@ export interface CancelSupplierOrder {
       carrier: string;
       trackingNumber: string;
       shippedAt: string | null;
+    }) | null;
+    /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+    deliveryAttention: ({
+      reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+      since: string;
+      message: string;
+    }) | null;
+    /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+    tracking: ({
+      events: {
+        at: string;
+        description: string;
+        location: string | null;
+        exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+      }[];
+      lastScanAt: string | null;
+      exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+      promisedMaxDays: number | null;
+    }) | null;
+    /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+    reshipOf: ({
+      claimId: string;
+      supplierOrderId: string;
+      supplierClaimId: string | null;
     }) | null;
     attempt: number;
     events: {
@@ -389,6 +703,30 @@ export interface CancelSupplierOrder {
       carrier: string;
       trackingNumber: string;
       shippedAt: string | null;
+    }) | null;
+    /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+    deliveryAttention: ({
+      reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+      since: string;
+      message: string;
+    }) | null;
+    /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+    tracking: ({
+      events: {
+        at: string;
+        description: string;
+        location: string | null;
+        exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+      }[];
+      lastScanAt: string | null;
+      exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+      promisedMaxDays: number | null;
+    }) | null;
+    /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+    reshipOf: ({
+      claimId: string;
+      supplierOrderId: string;
+      supplierClaimId: string | null;
     }) | null;
     attempt: number;
     events: {
@@ -498,6 +836,17 @@ export interface ChangeSupplierAutomation {
       /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
       maxCostIncreasePercent: number;
     };
+    /** The delivery watch of sent orders: it raises a delivery attention (the status stays) on these thresholds and exceptions; tracking that moves clears it */
+    deliveryWatch?: {
+      /** Attention when there is no tracking this many days after the supplier was paid (default 7) */
+      noTrackingDays: number;
+      /** Attention when the carrier has not scanned the parcel for this many hours (default 72) */
+      noMovementHours: number;
+      /** Attention when not delivered this many days past the supplier's promised maximum (default 3) */
+      overdueGraceDays: number;
+      /** The supplier's delivery exceptions that raise attention (default all three) */
+      exceptions: Array<"returnedToSender" | "failedDelivery" | "customsHold">;
+    };
   };
   /** 200: Success */
   result: {
@@ -542,6 +891,17 @@ export interface ChangeSupplierAutomation {
         reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
         /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
         maxCostIncreasePercent: number;
+      };
+      /** The delivery watch of sent orders: it raises a delivery attention (the status stays) on these thresholds and exceptions; tracking that moves clears it */
+      deliveryWatch: {
+        /** Attention when there is no tracking this many days after the supplier was paid (default 7) */
+        noTrackingDays: number;
+        /** Attention when the carrier has not scanned the parcel for this many hours (default 72) */
+        noMovementHours: number;
+        /** Attention when not delivered this many days past the supplier's promised maximum (default 3) */
+        overdueGraceDays: number;
+        /** The supplier's delivery exceptions that raise attention (default all three) */
+        exceptions: Array<"returnedToSender" | "failedDelivery" | "customsHold">;
       };
     };
     health: ({
@@ -652,6 +1012,17 @@ export interface ChangeSupplierSettings {
         /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
         maxCostIncreasePercent: number;
       };
+      /** The delivery watch of sent orders: it raises a delivery attention (the status stays) on these thresholds and exceptions; tracking that moves clears it */
+      deliveryWatch: {
+        /** Attention when there is no tracking this many days after the supplier was paid (default 7) */
+        noTrackingDays: number;
+        /** Attention when the carrier has not scanned the parcel for this many hours (default 72) */
+        noMovementHours: number;
+        /** Attention when not delivered this many days past the supplier's promised maximum (default 3) */
+        overdueGraceDays: number;
+        /** The supplier's delivery exceptions that raise attention (default all three) */
+        exceptions: Array<"returnedToSender" | "failedDelivery" | "customsHold">;
+      };
     };
     health: ({
       status: "healthy" | "unhealthy";
@@ -726,6 +1097,17 @@ export interface CompleteSupplierSignIn {
         reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
         /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
         maxCostIncreasePercent: number;
+      };
+      /** The delivery watch of sent orders: it raises a delivery attention (the status stays) on these thresholds and exceptions; tracking that moves clears it */
+      deliveryWatch: {
+        /** Attention when there is no tracking this many days after the supplier was paid (default 7) */
+        noTrackingDays: number;
+        /** Attention when the carrier has not scanned the parcel for this many hours (default 72) */
+        noMovementHours: number;
+        /** Attention when not delivered this many days past the supplier's promised maximum (default 3) */
+        overdueGraceDays: number;
+        /** The supplier's delivery exceptions that raise attention (default all three) */
+        exceptions: Array<"returnedToSender" | "failedDelivery" | "customsHold">;
       };
     };
     health: ({
@@ -886,6 +1268,30 @@ export interface ConfirmStoreOrder {
         trackingNumber: string;
         shippedAt: string | null;
       }) | null;
+      /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+      deliveryAttention: ({
+        reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+        since: string;
+        message: string;
+      }) | null;
+      /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+      tracking: ({
+        events: {
+          at: string;
+          description: string;
+          location: string | null;
+          exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+        }[];
+        lastScanAt: string | null;
+        exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+        promisedMaxDays: number | null;
+      }) | null;
+      /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+      reshipOf: ({
+        claimId: string;
+        supplierOrderId: string;
+        supplierClaimId: string | null;
+      }) | null;
       attempt: number;
       events: {
         at: string;
@@ -1020,6 +1426,17 @@ export interface ConnectSupplier {
         /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
         maxCostIncreasePercent: number;
       };
+      /** The delivery watch of sent orders: it raises a delivery attention (the status stays) on these thresholds and exceptions; tracking that moves clears it */
+      deliveryWatch?: {
+        /** Attention when there is no tracking this many days after the supplier was paid (default 7) */
+        noTrackingDays: number;
+        /** Attention when the carrier has not scanned the parcel for this many hours (default 72) */
+        noMovementHours: number;
+        /** Attention when not delivered this many days past the supplier's promised maximum (default 3) */
+        overdueGraceDays: number;
+        /** The supplier's delivery exceptions that raise attention (default all three) */
+        exceptions: Array<"returnedToSender" | "failedDelivery" | "customsHold">;
+      };
     };
   };
   /** 201: Success */
@@ -1065,6 +1482,17 @@ export interface ConnectSupplier {
         reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
         /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
         maxCostIncreasePercent: number;
+      };
+      /** The delivery watch of sent orders: it raises a delivery attention (the status stays) on these thresholds and exceptions; tracking that moves clears it */
+      deliveryWatch: {
+        /** Attention when there is no tracking this many days after the supplier was paid (default 7) */
+        noTrackingDays: number;
+        /** Attention when the carrier has not scanned the parcel for this many hours (default 72) */
+        noMovementHours: number;
+        /** Attention when not delivered this many days past the supplier's promised maximum (default 3) */
+        overdueGraceDays: number;
+        /** The supplier's delivery exceptions that raise attention (default all three) */
+        exceptions: Array<"returnedToSender" | "failedDelivery" | "customsHold">;
       };
     };
     health: ({
@@ -1157,8 +1585,8 @@ export interface CreateEventSubscription {
   body: {
     /** Where events are POSTed: an http(s) address on the public internet */
     url: string;
-    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.routed`: Dispatch chose the supplier order's supplier by the routing rule before sending it: its history entry routed names the rule, the chosen connection, why, and every candidate's quote (cost, currency, rate, days). `supplierOrder.returned`: A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
-    eventTypes: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.routed" | "supplierOrder.returned" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "storeOrder.profitChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
+    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.routed`: Dispatch chose the supplier order's supplier by the routing rule before sending it: its history entry routed names the rule, the chosen connection, why, and every candidate's quote (cost, currency, rate, days). `supplierOrder.returned`: A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `supplierOrder.deliveryAttention`: A sent supplier order's delivery needs a look (no tracking, no movement, overdue, or the supplier's exception): deliveryAttention names the reason; the status stays. `supplierOrder.deliveryAttentionCleared`: A supplier order's delivery attention ended: tracking moved, it was delivered, or a person acknowledged it. `supplierOrder.claimOpened`: A claim with the supplier was opened for some of the order's items: the history entry claimOpened holds the claim. `supplierOrder.claimUpdated`: A claim with the supplier moved (sent, or the supplier's status changed): the history entry claimUpdated holds the claim. `supplierOrder.claimClosed`: A claim with the supplier has its outcome (refunded, reshipped with the new supplier order, rejected with the supplier's words, withdrawn or stopped): the history entry claimClosed holds the claim. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
+    eventTypes: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.routed" | "supplierOrder.returned" | "supplierOrder.failed" | "supplierOrder.deliveryAttention" | "supplierOrder.deliveryAttentionCleared" | "supplierOrder.claimOpened" | "supplierOrder.claimUpdated" | "supplierOrder.claimClosed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "storeOrder.profitChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
     description?: string | null;
   };
   /** 201: Success */
@@ -1512,6 +1940,30 @@ export interface CreateStoreOrder {
         trackingNumber: string;
         shippedAt: string | null;
       }) | null;
+      /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+      deliveryAttention: ({
+        reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+        since: string;
+        message: string;
+      }) | null;
+      /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+      tracking: ({
+        events: {
+          at: string;
+          description: string;
+          location: string | null;
+          exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+        }[];
+        lastScanAt: string | null;
+        exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+        promisedMaxDays: number | null;
+      }) | null;
+      /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+      reshipOf: ({
+        claimId: string;
+        supplierOrderId: string;
+        supplierClaimId: string | null;
+      }) | null;
       attempt: number;
       events: {
         at: string;
@@ -1828,6 +2280,30 @@ export interface DeliverStoreOrderPart {
         trackingNumber: string;
         shippedAt: string | null;
       }) | null;
+      /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+      deliveryAttention: ({
+        reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+        since: string;
+        message: string;
+      }) | null;
+      /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+      tracking: ({
+        events: {
+          at: string;
+          description: string;
+          location: string | null;
+          exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+        }[];
+        lastScanAt: string | null;
+        exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+        promisedMaxDays: number | null;
+      }) | null;
+      /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+      reshipOf: ({
+        claimId: string;
+        supplierOrderId: string;
+        supplierClaimId: string | null;
+      }) | null;
       attempt: number;
       events: {
         at: string;
@@ -1985,6 +2461,30 @@ export interface FulfilOrderPartManually {
         trackingNumber: string;
         shippedAt: string | null;
       }) | null;
+      /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+      deliveryAttention: ({
+        reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+        since: string;
+        message: string;
+      }) | null;
+      /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+      tracking: ({
+        events: {
+          at: string;
+          description: string;
+          location: string | null;
+          exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+        }[];
+        lastScanAt: string | null;
+        exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+        promisedMaxDays: number | null;
+      }) | null;
+      /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+      reshipOf: ({
+        claimId: string;
+        supplierOrderId: string;
+        supplierClaimId: string | null;
+      }) | null;
       attempt: number;
       events: {
         at: string;
@@ -2088,6 +2588,30 @@ export interface FulfilOrderPartManually {
       carrier: string;
       trackingNumber: string;
       shippedAt: string | null;
+    }) | null;
+    /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+    deliveryAttention: ({
+      reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+      since: string;
+      message: string;
+    }) | null;
+    /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+    tracking: ({
+      events: {
+        at: string;
+        description: string;
+        location: string | null;
+        exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+      }[];
+      lastScanAt: string | null;
+      exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+      promisedMaxDays: number | null;
+    }) | null;
+    /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+    reshipOf: ({
+      claimId: string;
+      supplierOrderId: string;
+      supplierClaimId: string | null;
     }) | null;
     attempt: number;
     events: {
@@ -2535,6 +3059,30 @@ export interface GetStoreOrder {
         trackingNumber: string;
         shippedAt: string | null;
       }) | null;
+      /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+      deliveryAttention: ({
+        reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+        since: string;
+        message: string;
+      }) | null;
+      /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+      tracking: ({
+        events: {
+          at: string;
+          description: string;
+          location: string | null;
+          exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+        }[];
+        lastScanAt: string | null;
+        exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+        promisedMaxDays: number | null;
+      }) | null;
+      /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+      reshipOf: ({
+        claimId: string;
+        supplierOrderId: string;
+        supplierClaimId: string | null;
+      }) | null;
       attempt: number;
       events: {
         at: string;
@@ -2674,6 +3222,132 @@ export interface GetSupplierBalance {
   };
 }
 
+/** One claim with the supplier (GET /api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims/{claimId}) */
+export interface GetSupplierClaim {
+  method: "GET";
+  path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims/{claimId}";
+  params: {
+    storeId: string;
+    supplierOrderId: string;
+    claimId: string;
+  };
+  query: Record<string, never>;
+  body: undefined;
+  /** 200: Success */
+  result: {
+    /** Also the key it is sent to the supplier under (CJ: businessDisputeId) */
+    _id: string;
+    storeId: string;
+    supplierOrderId: string;
+    orderId: string;
+    integrationId: string;
+    supplierKey: string;
+    /** `api`: the service sends it once and follows it until the supplier decides; `person`: a person sends it (evidencePack) and records the outcome */
+    via: "api" | "person";
+    reason: "notReceived" | "damaged" | "wrongItem" | "missingItems" | "quality";
+    expectation: "refund" | "reship";
+    items: {
+      itemId: string;
+      sku: string;
+      quantity: number;
+    }[];
+    message: string;
+    evidence: string[];
+    status: "sending" | "open" | "withPerson" | "closed";
+    supplierClaimId: string | null;
+    supplierStatus: string | null;
+    /** A person's claim: by when the supplier takes it (AliExpress: when it may be escalated) */
+    deadline: string | null;
+    /** The claim's outcome once it has one: a refund (the supplier's amount, and the store's at the recorded rate), a reship, a rejection with the supplier's words, withdrawn, or stopped (its creator may no longer manage claims) */
+    outcome: ({
+      kind: "refunded";
+      amount: {
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+      };
+      storeAmount: ({
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        /** Units of the store's currency per unit of the supplier's, a decimal string */
+        rate: string;
+        rateSource: string;
+        rateAsOf: string;
+      }) | null;
+      rateMissing?: string;
+      at: string;
+      by: {
+        kind: "key" | "user" | "system" | "supplier";
+        id: string | null;
+      };
+    }) | ({
+      kind: "reshipped";
+      /** The reship: a new supplier order for the claimed items (null: the supplier reships under its own order, or it is held) */
+      supplierOrderId: string | null;
+      supplierSideOrderId: string | null;
+      held?: string;
+      at: string;
+      by: {
+        kind: "key" | "user" | "system" | "supplier";
+        id: string | null;
+      };
+    }) | ({
+      kind: "rejected";
+      /** The supplier's words */
+      message: string;
+      at: string;
+      by: {
+        kind: "key" | "user" | "system" | "supplier";
+        id: string | null;
+      };
+    }) | ({
+      kind: "cancelled";
+      at: string;
+      by: {
+        kind: "key" | "user" | "system" | "supplier";
+        id: string | null;
+      };
+    }) | ({
+      kind: "stopped";
+      message: string;
+      at: string;
+      by: {
+        kind: "key" | "user" | "system" | "supplier";
+        id: string | null;
+      };
+    }) | null;
+    cancelRequested: boolean;
+    evidencePack: ({
+      where: string;
+      deadline: string | null;
+      supplierOrderId: string | null;
+      supplierOrderNumber: string;
+      tracking: ({
+        carrier: string;
+        trackingNumber: string;
+        shippedAt: string | null;
+      }) | null;
+      items: {
+        sku: string;
+        supplierVariantId: string;
+        quantity: number;
+      }[];
+      /** Ready to paste at the supplier */
+      text: string;
+    }) | null;
+    createdBy: {
+      kind: "key" | "user" | "system" | "supplier";
+      id: string | null;
+    };
+    createdAt: string;
+    updatedAt: string;
+    closedAt: string | null;
+  };
+}
+
 /** One supplier order with its history (GET /api/store-suppliers/{storeId}/orders/{supplierOrderId}) */
 export interface GetSupplierOrder {
   method: "GET";
@@ -2719,6 +3393,30 @@ export interface GetSupplierOrder {
       carrier: string;
       trackingNumber: string;
       shippedAt: string | null;
+    }) | null;
+    /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+    deliveryAttention: ({
+      reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+      since: string;
+      message: string;
+    }) | null;
+    /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+    tracking: ({
+      events: {
+        at: string;
+        description: string;
+        location: string | null;
+        exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+      }[];
+      lastScanAt: string | null;
+      exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+      promisedMaxDays: number | null;
+    }) | null;
+    /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+    reshipOf: ({
+      claimId: string;
+      supplierOrderId: string;
+      supplierClaimId: string | null;
     }) | null;
     attempt: number;
     events: {
@@ -3306,7 +4004,7 @@ export interface ListStaff {
   /** 200: Success */
   result: {
     accountId: string;
-    permissions: Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage" | "payments.manage">;
+    permissions: Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage" | "payments.manage" | "claims.manage">;
     createdAt: string;
   }[];
 }
@@ -3456,6 +4154,30 @@ export interface ListStoreOrders {
           carrier: string;
           trackingNumber: string;
           shippedAt: string | null;
+        }) | null;
+        /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+        deliveryAttention: ({
+          reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+          since: string;
+          message: string;
+        }) | null;
+        /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+        tracking: ({
+          events: {
+            at: string;
+            description: string;
+            location: string | null;
+            exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+          }[];
+          lastScanAt: string | null;
+          exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+          promisedMaxDays: number | null;
+        }) | null;
+        /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+        reshipOf: ({
+          claimId: string;
+          supplierOrderId: string;
+          supplierClaimId: string | null;
         }) | null;
         attempt: number;
         events: {
@@ -3614,7 +4336,7 @@ export interface ListStores {
     ownerAccountId: string;
     createdAt: string;
     role: "owner" | "staff";
-    permissions: (Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage" | "payments.manage">) | null;
+    permissions: (Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage" | "payments.manage" | "claims.manage">) | null;
   }[];
 }
 
@@ -3643,11 +4365,145 @@ export interface ListSupplierCatalogue {
       /** `balance`: paid from a balance at the supplier (pay); `atCreate`: paid only as the order is created, with automatic payment on; `external`: not through the API */
       payment: "balance" | "atCreate" | "external";
       syncFields: Array<"cost" | "price" | "stock" | "title" | "availability">;
+      /** `api`: the service sends claims and follows them; `person`: a person sends them where `where` says, within `deadlineDays` of shipping */
+      claims: {
+        via: "api" | "person";
+        deadlineDays: number | null;
+        counted: "fromShipping" | "fromClaim";
+        where: string;
+      };
     };
     settingsSchema: Record<string, unknown>;
     defaultSettings: Record<string, unknown>;
     credentialsSchema: Record<string, unknown>;
   }[];
+}
+
+/** A supplier order's claims, oldest first (GET /api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims) */
+export interface ListSupplierClaims {
+  method: "GET";
+  path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims";
+  params: {
+    storeId: string;
+    supplierOrderId: string;
+  };
+  query: Record<string, never>;
+  body: undefined;
+  /** 200: Success */
+  result: {
+    items: {
+      /** Also the key it is sent to the supplier under (CJ: businessDisputeId) */
+      _id: string;
+      storeId: string;
+      supplierOrderId: string;
+      orderId: string;
+      integrationId: string;
+      supplierKey: string;
+      /** `api`: the service sends it once and follows it until the supplier decides; `person`: a person sends it (evidencePack) and records the outcome */
+      via: "api" | "person";
+      reason: "notReceived" | "damaged" | "wrongItem" | "missingItems" | "quality";
+      expectation: "refund" | "reship";
+      items: {
+        itemId: string;
+        sku: string;
+        quantity: number;
+      }[];
+      message: string;
+      evidence: string[];
+      status: "sending" | "open" | "withPerson" | "closed";
+      supplierClaimId: string | null;
+      supplierStatus: string | null;
+      /** A person's claim: by when the supplier takes it (AliExpress: when it may be escalated) */
+      deadline: string | null;
+      /** The claim's outcome once it has one: a refund (the supplier's amount, and the store's at the recorded rate), a reship, a rejection with the supplier's words, withdrawn, or stopped (its creator may no longer manage claims) */
+      outcome: ({
+        kind: "refunded";
+        amount: {
+          /** Integer amount in minor units */
+          amountMinor: number;
+          /** ISO 4217 code */
+          currency: string;
+        };
+        storeAmount: ({
+          /** Integer amount in minor units */
+          amountMinor: number;
+          /** ISO 4217 code */
+          currency: string;
+          /** Units of the store's currency per unit of the supplier's, a decimal string */
+          rate: string;
+          rateSource: string;
+          rateAsOf: string;
+        }) | null;
+        rateMissing?: string;
+        at: string;
+        by: {
+          kind: "key" | "user" | "system" | "supplier";
+          id: string | null;
+        };
+      }) | ({
+        kind: "reshipped";
+        /** The reship: a new supplier order for the claimed items (null: the supplier reships under its own order, or it is held) */
+        supplierOrderId: string | null;
+        supplierSideOrderId: string | null;
+        held?: string;
+        at: string;
+        by: {
+          kind: "key" | "user" | "system" | "supplier";
+          id: string | null;
+        };
+      }) | ({
+        kind: "rejected";
+        /** The supplier's words */
+        message: string;
+        at: string;
+        by: {
+          kind: "key" | "user" | "system" | "supplier";
+          id: string | null;
+        };
+      }) | ({
+        kind: "cancelled";
+        at: string;
+        by: {
+          kind: "key" | "user" | "system" | "supplier";
+          id: string | null;
+        };
+      }) | ({
+        kind: "stopped";
+        message: string;
+        at: string;
+        by: {
+          kind: "key" | "user" | "system" | "supplier";
+          id: string | null;
+        };
+      }) | null;
+      cancelRequested: boolean;
+      evidencePack: ({
+        where: string;
+        deadline: string | null;
+        supplierOrderId: string | null;
+        supplierOrderNumber: string;
+        tracking: ({
+          carrier: string;
+          trackingNumber: string;
+          shippedAt: string | null;
+        }) | null;
+        items: {
+          sku: string;
+          supplierVariantId: string;
+          quantity: number;
+        }[];
+        /** Ready to paste at the supplier */
+        text: string;
+      }) | null;
+      createdBy: {
+        kind: "key" | "user" | "system" | "supplier";
+        id: string | null;
+      };
+      createdAt: string;
+      updatedAt: string;
+      closedAt: string | null;
+    }[];
+  };
 }
 
 /** The store's connections with health and automation; credentials are never returned (GET /api/store-suppliers/{storeId}) */
@@ -3703,6 +4559,17 @@ export interface ListSupplierConnections {
         /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
         maxCostIncreasePercent: number;
       };
+      /** The delivery watch of sent orders: it raises a delivery attention (the status stays) on these thresholds and exceptions; tracking that moves clears it */
+      deliveryWatch: {
+        /** Attention when there is no tracking this many days after the supplier was paid (default 7) */
+        noTrackingDays: number;
+        /** Attention when the carrier has not scanned the parcel for this many hours (default 72) */
+        noMovementHours: number;
+        /** Attention when not delivered this many days past the supplier's promised maximum (default 3) */
+        overdueGraceDays: number;
+        /** The supplier's delivery exceptions that raise attention (default all three) */
+        exceptions: Array<"returnedToSender" | "failedDelivery" | "customsHold">;
+      };
     };
     health: ({
       status: "healthy" | "unhealthy";
@@ -3734,6 +4601,8 @@ export interface ListSupplierOrders {
     status?: "queued" | "needsReview" | "submitted" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled" | "failed";
     /** true: only orders waiting for review */
     needsReview?: boolean;
+    /** true: only sent orders whose delivery needs a look (deliveryAttention); false: only those without */
+    needsAttention?: boolean;
     integrationId?: string;
     orderId?: string;
     contractModel?: "standard" | "promiseToSell";
@@ -3777,6 +4646,30 @@ export interface ListSupplierOrders {
         carrier: string;
         trackingNumber: string;
         shippedAt: string | null;
+      }) | null;
+      /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+      deliveryAttention: ({
+        reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+        since: string;
+        message: string;
+      }) | null;
+      /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+      tracking: ({
+        events: {
+          at: string;
+          description: string;
+          location: string | null;
+          exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+        }[];
+        lastScanAt: string | null;
+        exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+        promisedMaxDays: number | null;
+      }) | null;
+      /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+      reshipOf: ({
+        claimId: string;
+        supplierOrderId: string;
+        supplierClaimId: string | null;
       }) | null;
       attempt: number;
       events: {
@@ -3998,6 +4891,30 @@ export interface MarkStoreOrderPaid {
         trackingNumber: string;
         shippedAt: string | null;
       }) | null;
+      /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+      deliveryAttention: ({
+        reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+        since: string;
+        message: string;
+      }) | null;
+      /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+      tracking: ({
+        events: {
+          at: string;
+          description: string;
+          location: string | null;
+          exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+        }[];
+        lastScanAt: string | null;
+        exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+        promisedMaxDays: number | null;
+      }) | null;
+      /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+      reshipOf: ({
+        claimId: string;
+        supplierOrderId: string;
+        supplierClaimId: string | null;
+      }) | null;
       attempt: number;
       events: {
         at: string;
@@ -4086,6 +5003,144 @@ export interface MarkStoreOrderPaid {
   };
 }
 
+/** Open a claim with the supplier for items of a shipped supplier order: a refund or a reship (POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims) */
+export interface OpenSupplierClaim {
+  method: "POST";
+  path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims";
+  params: {
+    storeId: string;
+    supplierOrderId: string;
+  };
+  query: Record<string, never>;
+  body: {
+    reason: "notReceived" | "damaged" | "wrongItem" | "missingItems" | "quality";
+    /** What the store asks the supplier for */
+    expectation: "refund" | "reship";
+    /** The store order's items (of this supplier order's part) and how many of each */
+    items: {
+      itemId: string;
+      quantity: number;
+    }[];
+    /** To the supplier (CJ takes 500 characters) */
+    message?: string;
+    /** https addresses of photos or videos the supplier can open */
+    evidence?: string[];
+  };
+  /** 201: Success */
+  result: {
+    /** Also the key it is sent to the supplier under (CJ: businessDisputeId) */
+    _id: string;
+    storeId: string;
+    supplierOrderId: string;
+    orderId: string;
+    integrationId: string;
+    supplierKey: string;
+    /** `api`: the service sends it once and follows it until the supplier decides; `person`: a person sends it (evidencePack) and records the outcome */
+    via: "api" | "person";
+    reason: "notReceived" | "damaged" | "wrongItem" | "missingItems" | "quality";
+    expectation: "refund" | "reship";
+    items: {
+      itemId: string;
+      sku: string;
+      quantity: number;
+    }[];
+    message: string;
+    evidence: string[];
+    status: "sending" | "open" | "withPerson" | "closed";
+    supplierClaimId: string | null;
+    supplierStatus: string | null;
+    /** A person's claim: by when the supplier takes it (AliExpress: when it may be escalated) */
+    deadline: string | null;
+    /** The claim's outcome once it has one: a refund (the supplier's amount, and the store's at the recorded rate), a reship, a rejection with the supplier's words, withdrawn, or stopped (its creator may no longer manage claims) */
+    outcome: ({
+      kind: "refunded";
+      amount: {
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+      };
+      storeAmount: ({
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        /** Units of the store's currency per unit of the supplier's, a decimal string */
+        rate: string;
+        rateSource: string;
+        rateAsOf: string;
+      }) | null;
+      rateMissing?: string;
+      at: string;
+      by: {
+        kind: "key" | "user" | "system" | "supplier";
+        id: string | null;
+      };
+    }) | ({
+      kind: "reshipped";
+      /** The reship: a new supplier order for the claimed items (null: the supplier reships under its own order, or it is held) */
+      supplierOrderId: string | null;
+      supplierSideOrderId: string | null;
+      held?: string;
+      at: string;
+      by: {
+        kind: "key" | "user" | "system" | "supplier";
+        id: string | null;
+      };
+    }) | ({
+      kind: "rejected";
+      /** The supplier's words */
+      message: string;
+      at: string;
+      by: {
+        kind: "key" | "user" | "system" | "supplier";
+        id: string | null;
+      };
+    }) | ({
+      kind: "cancelled";
+      at: string;
+      by: {
+        kind: "key" | "user" | "system" | "supplier";
+        id: string | null;
+      };
+    }) | ({
+      kind: "stopped";
+      message: string;
+      at: string;
+      by: {
+        kind: "key" | "user" | "system" | "supplier";
+        id: string | null;
+      };
+    }) | null;
+    cancelRequested: boolean;
+    evidencePack: ({
+      where: string;
+      deadline: string | null;
+      supplierOrderId: string | null;
+      supplierOrderNumber: string;
+      tracking: ({
+        carrier: string;
+        trackingNumber: string;
+        shippedAt: string | null;
+      }) | null;
+      items: {
+        sku: string;
+        supplierVariantId: string;
+        quantity: number;
+      }[];
+      /** Ready to paste at the supplier */
+      text: string;
+    }) | null;
+    createdBy: {
+      kind: "key" | "user" | "system" | "supplier";
+      id: string | null;
+    };
+    createdAt: string;
+    updatedAt: string;
+    closedAt: string | null;
+  };
+}
+
 /** Open a sign-in in this browser and answer the supplier's page to go to (the console does this at a sign-in's address) (POST /api/store-suppliers/{storeId}/oauth/{signInId}/open) */
 export interface OpenSupplierSignIn {
   method: "POST";
@@ -4152,6 +5207,30 @@ export interface PaySupplierOrder {
       carrier: string;
       trackingNumber: string;
       shippedAt: string | null;
+    }) | null;
+    /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+    deliveryAttention: ({
+      reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+      since: string;
+      message: string;
+    }) | null;
+    /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+    tracking: ({
+      events: {
+        at: string;
+        description: string;
+        location: string | null;
+        exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+      }[];
+      lastScanAt: string | null;
+      exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+      promisedMaxDays: number | null;
+    }) | null;
+    /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+    reshipOf: ({
+      claimId: string;
+      supplierOrderId: string;
+      supplierClaimId: string | null;
     }) | null;
     attempt: number;
     events: {
@@ -4254,6 +5333,30 @@ export interface PaySupplierOrder {
       carrier: string;
       trackingNumber: string;
       shippedAt: string | null;
+    }) | null;
+    /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+    deliveryAttention: ({
+      reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+      since: string;
+      message: string;
+    }) | null;
+    /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+    tracking: ({
+      events: {
+        at: string;
+        description: string;
+        location: string | null;
+        exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+      }[];
+      lastScanAt: string | null;
+      exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+      promisedMaxDays: number | null;
+    }) | null;
+    /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+    reshipOf: ({
+      claimId: string;
+      supplierOrderId: string;
+      supplierClaimId: string | null;
     }) | null;
     attempt: number;
     events: {
@@ -4417,6 +5520,147 @@ export interface ReceiveSupplierNotification {
   };
 }
 
+/** Record what the supplier decided on a claim a person sent (a supplier without a claims API) (POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims/{claimId}/outcome) */
+export interface RecordSupplierClaimOutcome {
+  method: "POST";
+  path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims/{claimId}/outcome";
+  params: {
+    storeId: string;
+    supplierOrderId: string;
+    claimId: string;
+  };
+  query: Record<string, never>;
+  body: ({
+    outcome: "refunded";
+    amount: {
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+    };
+  }) | ({
+    outcome: "reshipped";
+    /** The supplier's own order that carries the reship, if it names one */
+    supplierOrderId?: string;
+  }) | ({
+    outcome: "rejected";
+    message: string;
+  });
+  /** 200: Success */
+  result: {
+    /** Also the key it is sent to the supplier under (CJ: businessDisputeId) */
+    _id: string;
+    storeId: string;
+    supplierOrderId: string;
+    orderId: string;
+    integrationId: string;
+    supplierKey: string;
+    /** `api`: the service sends it once and follows it until the supplier decides; `person`: a person sends it (evidencePack) and records the outcome */
+    via: "api" | "person";
+    reason: "notReceived" | "damaged" | "wrongItem" | "missingItems" | "quality";
+    expectation: "refund" | "reship";
+    items: {
+      itemId: string;
+      sku: string;
+      quantity: number;
+    }[];
+    message: string;
+    evidence: string[];
+    status: "sending" | "open" | "withPerson" | "closed";
+    supplierClaimId: string | null;
+    supplierStatus: string | null;
+    /** A person's claim: by when the supplier takes it (AliExpress: when it may be escalated) */
+    deadline: string | null;
+    /** The claim's outcome once it has one: a refund (the supplier's amount, and the store's at the recorded rate), a reship, a rejection with the supplier's words, withdrawn, or stopped (its creator may no longer manage claims) */
+    outcome: ({
+      kind: "refunded";
+      amount: {
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+      };
+      storeAmount: ({
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        /** Units of the store's currency per unit of the supplier's, a decimal string */
+        rate: string;
+        rateSource: string;
+        rateAsOf: string;
+      }) | null;
+      rateMissing?: string;
+      at: string;
+      by: {
+        kind: "key" | "user" | "system" | "supplier";
+        id: string | null;
+      };
+    }) | ({
+      kind: "reshipped";
+      /** The reship: a new supplier order for the claimed items (null: the supplier reships under its own order, or it is held) */
+      supplierOrderId: string | null;
+      supplierSideOrderId: string | null;
+      held?: string;
+      at: string;
+      by: {
+        kind: "key" | "user" | "system" | "supplier";
+        id: string | null;
+      };
+    }) | ({
+      kind: "rejected";
+      /** The supplier's words */
+      message: string;
+      at: string;
+      by: {
+        kind: "key" | "user" | "system" | "supplier";
+        id: string | null;
+      };
+    }) | ({
+      kind: "cancelled";
+      at: string;
+      by: {
+        kind: "key" | "user" | "system" | "supplier";
+        id: string | null;
+      };
+    }) | ({
+      kind: "stopped";
+      message: string;
+      at: string;
+      by: {
+        kind: "key" | "user" | "system" | "supplier";
+        id: string | null;
+      };
+    }) | null;
+    cancelRequested: boolean;
+    evidencePack: ({
+      where: string;
+      deadline: string | null;
+      supplierOrderId: string | null;
+      supplierOrderNumber: string;
+      tracking: ({
+        carrier: string;
+        trackingNumber: string;
+        shippedAt: string | null;
+      }) | null;
+      items: {
+        sku: string;
+        supplierVariantId: string;
+        quantity: number;
+      }[];
+      /** Ready to paste at the supplier */
+      text: string;
+    }) | null;
+    createdBy: {
+      kind: "key" | "user" | "system" | "supplier";
+      id: string | null;
+    };
+    createdAt: string;
+    updatedAt: string;
+    closedAt: string | null;
+  };
+}
+
 /** Send a delivery's event again now (same webhook-id) (POST /api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/redeliver) */
 export interface RedeliverEvent {
   method: "POST";
@@ -4534,6 +5778,17 @@ export interface ReplaceSupplierCredentials {
         /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
         maxCostIncreasePercent: number;
       };
+      /** The delivery watch of sent orders: it raises a delivery attention (the status stays) on these thresholds and exceptions; tracking that moves clears it */
+      deliveryWatch: {
+        /** Attention when there is no tracking this many days after the supplier was paid (default 7) */
+        noTrackingDays: number;
+        /** Attention when the carrier has not scanned the parcel for this many hours (default 72) */
+        noMovementHours: number;
+        /** Attention when not delivered this many days past the supplier's promised maximum (default 3) */
+        overdueGraceDays: number;
+        /** The supplier's delivery exceptions that raise attention (default all three) */
+        exceptions: Array<"returnedToSender" | "failedDelivery" | "customsHold">;
+      };
     };
     health: ({
       status: "healthy" | "unhealthy";
@@ -4602,6 +5857,30 @@ export interface RerouteSupplierOrder {
       carrier: string;
       trackingNumber: string;
       shippedAt: string | null;
+    }) | null;
+    /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+    deliveryAttention: ({
+      reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+      since: string;
+      message: string;
+    }) | null;
+    /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+    tracking: ({
+      events: {
+        at: string;
+        description: string;
+        location: string | null;
+        exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+      }[];
+      lastScanAt: string | null;
+      exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+      promisedMaxDays: number | null;
+    }) | null;
+    /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+    reshipOf: ({
+      claimId: string;
+      supplierOrderId: string;
+      supplierClaimId: string | null;
     }) | null;
     attempt: number;
     events: {
@@ -4704,6 +5983,30 @@ export interface RerouteSupplierOrder {
       carrier: string;
       trackingNumber: string;
       shippedAt: string | null;
+    }) | null;
+    /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+    deliveryAttention: ({
+      reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+      since: string;
+      message: string;
+    }) | null;
+    /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+    tracking: ({
+      events: {
+        at: string;
+        description: string;
+        location: string | null;
+        exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+      }[];
+      lastScanAt: string | null;
+      exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+      promisedMaxDays: number | null;
+    }) | null;
+    /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+    reshipOf: ({
+      claimId: string;
+      supplierOrderId: string;
+      supplierClaimId: string | null;
     }) | null;
     attempt: number;
     events: {
@@ -4863,6 +6166,30 @@ export interface RetrySupplierOrder {
       trackingNumber: string;
       shippedAt: string | null;
     }) | null;
+    /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+    deliveryAttention: ({
+      reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+      since: string;
+      message: string;
+    }) | null;
+    /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+    tracking: ({
+      events: {
+        at: string;
+        description: string;
+        location: string | null;
+        exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+      }[];
+      lastScanAt: string | null;
+      exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+      promisedMaxDays: number | null;
+    }) | null;
+    /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+    reshipOf: ({
+      claimId: string;
+      supplierOrderId: string;
+      supplierClaimId: string | null;
+    }) | null;
     attempt: number;
     events: {
       at: string;
@@ -4964,6 +6291,30 @@ export interface RetrySupplierOrder {
       carrier: string;
       trackingNumber: string;
       shippedAt: string | null;
+    }) | null;
+    /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+    deliveryAttention: ({
+      reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+      since: string;
+      message: string;
+    }) | null;
+    /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+    tracking: ({
+      events: {
+        at: string;
+        description: string;
+        location: string | null;
+        exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+      }[];
+      lastScanAt: string | null;
+      exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+      promisedMaxDays: number | null;
+    }) | null;
+    /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+    reshipOf: ({
+      claimId: string;
+      supplierOrderId: string;
+      supplierClaimId: string | null;
     }) | null;
     attempt: number;
     events: {
@@ -5186,12 +6537,12 @@ export interface SetStaffMember {
   query: Record<string, never>;
   body: {
     email: string;
-    permissions: Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage" | "payments.manage">;
+    permissions: Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage" | "payments.manage" | "claims.manage">;
   };
   /** 200: Success */
   result: {
     accountId: string;
-    permissions: Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage" | "payments.manage">;
+    permissions: Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage" | "payments.manage" | "claims.manage">;
     createdAt: string;
   };
 }
@@ -5251,6 +6602,17 @@ export interface SetSupplierConnectionEnabled {
         reasons: Array<"variantUnavailable" | "destinationUnsupported" | "costAboveLimit" | "insufficientBalance" | "supplierRefused">;
         /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
         maxCostIncreasePercent: number;
+      };
+      /** The delivery watch of sent orders: it raises a delivery attention (the status stays) on these thresholds and exceptions; tracking that moves clears it */
+      deliveryWatch: {
+        /** Attention when there is no tracking this many days after the supplier was paid (default 7) */
+        noTrackingDays: number;
+        /** Attention when the carrier has not scanned the parcel for this many hours (default 72) */
+        noMovementHours: number;
+        /** Attention when not delivered this many days past the supplier's promised maximum (default 3) */
+        overdueGraceDays: number;
+        /** The supplier's delivery exceptions that raise attention (default all three) */
+        exceptions: Array<"returnedToSender" | "failedDelivery" | "customsHold">;
       };
     };
     health: ({
@@ -5414,6 +6776,30 @@ export interface ShipStoreOrderPart {
         carrier: string;
         trackingNumber: string;
         shippedAt: string | null;
+      }) | null;
+      /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+      deliveryAttention: ({
+        reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+        since: string;
+        message: string;
+      }) | null;
+      /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+      tracking: ({
+        events: {
+          at: string;
+          description: string;
+          location: string | null;
+          exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+        }[];
+        lastScanAt: string | null;
+        exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+        promisedMaxDays: number | null;
+      }) | null;
+      /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+      reshipOf: ({
+        claimId: string;
+        supplierOrderId: string;
+        supplierClaimId: string | null;
       }) | null;
       attempt: number;
       events: {
@@ -5640,6 +7026,30 @@ export interface SubmitOrderPart {
       trackingNumber: string;
       shippedAt: string | null;
     }) | null;
+    /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+    deliveryAttention: ({
+      reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+      since: string;
+      message: string;
+    }) | null;
+    /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+    tracking: ({
+      events: {
+        at: string;
+        description: string;
+        location: string | null;
+        exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+      }[];
+      lastScanAt: string | null;
+      exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+      promisedMaxDays: number | null;
+    }) | null;
+    /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+    reshipOf: ({
+      claimId: string;
+      supplierOrderId: string;
+      supplierClaimId: string | null;
+    }) | null;
     attempt: number;
     events: {
       at: string;
@@ -5741,6 +7151,30 @@ export interface SubmitOrderPart {
       carrier: string;
       trackingNumber: string;
       shippedAt: string | null;
+    }) | null;
+    /** A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged */
+    deliveryAttention: ({
+      reason: "noTracking" | "noMovement" | "overdue" | "returnedToSender" | "failedDelivery" | "customsHold";
+      since: string;
+      message: string;
+    }) | null;
+    /** The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised */
+    tracking: ({
+      events: {
+        at: string;
+        description: string;
+        location: string | null;
+        exception?: "returnedToSender" | "failedDelivery" | "customsHold";
+      }[];
+      lastScanAt: string | null;
+      exception: "returnedToSender" | "failedDelivery" | "customsHold" | null;
+      promisedMaxDays: number | null;
+    }) | null;
+    /** A reship: the claim whose goods it replaces, and the supplier order claimed */
+    reshipOf: ({
+      claimId: string;
+      supplierOrderId: string;
+      supplierClaimId: string | null;
     }) | null;
     attempt: number;
     events: {
@@ -5981,6 +7415,17 @@ export interface TestSupplierConnection {
         /** How much dearer than the primary's cost an alternate may be, in percent (never above the alternate connection's costLimit) */
         maxCostIncreasePercent: number;
       };
+      /** The delivery watch of sent orders: it raises a delivery attention (the status stays) on these thresholds and exceptions; tracking that moves clears it */
+      deliveryWatch: {
+        /** Attention when there is no tracking this many days after the supplier was paid (default 7) */
+        noTrackingDays: number;
+        /** Attention when the carrier has not scanned the parcel for this many hours (default 72) */
+        noMovementHours: number;
+        /** Attention when not delivered this many days past the supplier's promised maximum (default 3) */
+        overdueGraceDays: number;
+        /** The supplier's delivery exceptions that raise attention (default all three) */
+        exceptions: Array<"returnedToSender" | "failedDelivery" | "customsHold">;
+      };
     };
     health: ({
       status: "healthy" | "unhealthy";
@@ -6039,8 +7484,8 @@ export interface UpdateEventSubscription {
   body: {
     /** Where events are POSTed: an http(s) address on the public internet */
     url?: string;
-    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.routed`: Dispatch chose the supplier order's supplier by the routing rule before sending it: its history entry routed names the rule, the chosen connection, why, and every candidate's quote (cost, currency, rate, days). `supplierOrder.returned`: A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
-    eventTypes?: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.routed" | "supplierOrder.returned" | "supplierOrder.failed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "storeOrder.profitChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
+    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.routed`: Dispatch chose the supplier order's supplier by the routing rule before sending it: its history entry routed names the rule, the chosen connection, why, and every candidate's quote (cost, currency, rate, days). `supplierOrder.returned`: A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `supplierOrder.deliveryAttention`: A sent supplier order's delivery needs a look (no tracking, no movement, overdue, or the supplier's exception): deliveryAttention names the reason; the status stays. `supplierOrder.deliveryAttentionCleared`: A supplier order's delivery attention ended: tracking moved, it was delivered, or a person acknowledged it. `supplierOrder.claimOpened`: A claim with the supplier was opened for some of the order's items: the history entry claimOpened holds the claim. `supplierOrder.claimUpdated`: A claim with the supplier moved (sent, or the supplier's status changed): the history entry claimUpdated holds the claim. `supplierOrder.claimClosed`: A claim with the supplier has its outcome (refunded, reshipped with the new supplier order, rejected with the supplier's words, withdrawn or stopped): the history entry claimClosed holds the claim. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
+    eventTypes?: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.routed" | "supplierOrder.returned" | "supplierOrder.failed" | "supplierOrder.deliveryAttention" | "supplierOrder.deliveryAttentionCleared" | "supplierOrder.claimOpened" | "supplierOrder.claimUpdated" | "supplierOrder.claimClosed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "storeOrder.profitChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
     description?: string | null;
     enabled?: boolean;
   };
@@ -6282,7 +7727,9 @@ export interface UpgradeToDeveloper {
 
 /** Method and path of every operation: the client builds its requests from these. */
 export const routes = {
+  acknowledgeDeliveryAttention: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/delivery-attention/acknowledge" },
   acknowledgeStoreOrderPaymentAttention: { method: "POST", path: "/api/store-orders/{storeId}/{orderId}/payment-attention/acknowledge" },
+  cancelSupplierClaim: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims/{claimId}/cancel" },
   cancelSupplierOrder: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/cancel" },
   changeSupplierAutomation: { method: "PUT", path: "/api/store-suppliers/{storeId}/{id}/automation" },
   changeSupplierRouting: { method: "PUT", path: "/api/store-suppliers/{storeId}/routing" },
@@ -6313,6 +7760,7 @@ export const routes = {
   getStoreOrder: { method: "GET", path: "/api/store-orders/{storeId}/{orderId}" },
   getStoreProduct: { method: "GET", path: "/api/store-products/{storeId}/{productId}" },
   getSupplierBalance: { method: "GET", path: "/api/store-suppliers/{storeId}/{id}/balance" },
+  getSupplierClaim: { method: "GET", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims/{claimId}" },
   getSupplierOrder: { method: "GET", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}" },
   getSupplierProduct: { method: "GET", path: "/api/store-suppliers/{storeId}/{id}/products/{supplierProductId}" },
   getSupplierRouting: { method: "GET", path: "/api/store-suppliers/{storeId}/routing" },
@@ -6328,15 +7776,18 @@ export const routes = {
   listStoreProducts: { method: "GET", path: "/api/store-products/{storeId}" },
   listStores: { method: "GET", path: "/api/stores" },
   listSupplierCatalogue: { method: "GET", path: "/api/store-suppliers/{storeId}/catalogue" },
+  listSupplierClaims: { method: "GET", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims" },
   listSupplierConnections: { method: "GET", path: "/api/store-suppliers/{storeId}" },
   listSupplierOrders: { method: "GET", path: "/api/store-suppliers/{storeId}/orders" },
   markStoreOrderPaid: { method: "POST", path: "/api/store-orders/{storeId}/{orderId}/mark-paid" },
+  openSupplierClaim: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims" },
   openSupplierSignIn: { method: "POST", path: "/api/store-suppliers/{storeId}/oauth/{signInId}/open" },
   paySupplierOrder: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/pay" },
   previewImport: { method: "POST", path: "/api/store-suppliers/{storeId}/{id}/import/preview" },
   receivePaymentNotification: { method: "POST", path: "/api/payment-notifications/{storeId}" },
   receiveStoreSupplierNotification: { method: "POST", path: "/api/store-suppliers/webhook/{supplierKey}/{storeId}/{integrationId}" },
   receiveSupplierNotification: { method: "POST", path: "/api/store-suppliers/webhook/{supplierKey}/{integrationId}" },
+  recordSupplierClaimOutcome: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims/{claimId}/outcome" },
   redeliverEvent: { method: "POST", path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/redeliver" },
   removePaymentProvider: { method: "DELETE", path: "/api/stores/{storeId}/payment-provider" },
   removeStaffMember: { method: "DELETE", path: "/api/stores/{storeId}/staff/{accountId}" },
@@ -6368,7 +7819,9 @@ export const routes = {
 
 /** Every operation of the document by its operationId. */
 export interface Operations {
+  acknowledgeDeliveryAttention: AcknowledgeDeliveryAttention;
   acknowledgeStoreOrderPaymentAttention: AcknowledgeStoreOrderPaymentAttention;
+  cancelSupplierClaim: CancelSupplierClaim;
   cancelSupplierOrder: CancelSupplierOrder;
   changeSupplierAutomation: ChangeSupplierAutomation;
   changeSupplierRouting: ChangeSupplierRouting;
@@ -6399,6 +7852,7 @@ export interface Operations {
   getStoreOrder: GetStoreOrder;
   getStoreProduct: GetStoreProduct;
   getSupplierBalance: GetSupplierBalance;
+  getSupplierClaim: GetSupplierClaim;
   getSupplierOrder: GetSupplierOrder;
   getSupplierProduct: GetSupplierProduct;
   getSupplierRouting: GetSupplierRouting;
@@ -6414,15 +7868,18 @@ export interface Operations {
   listStoreProducts: ListStoreProducts;
   listStores: ListStores;
   listSupplierCatalogue: ListSupplierCatalogue;
+  listSupplierClaims: ListSupplierClaims;
   listSupplierConnections: ListSupplierConnections;
   listSupplierOrders: ListSupplierOrders;
   markStoreOrderPaid: MarkStoreOrderPaid;
+  openSupplierClaim: OpenSupplierClaim;
   openSupplierSignIn: OpenSupplierSignIn;
   paySupplierOrder: PaySupplierOrder;
   previewImport: PreviewImport;
   receivePaymentNotification: ReceivePaymentNotification;
   receiveStoreSupplierNotification: ReceiveStoreSupplierNotification;
   receiveSupplierNotification: ReceiveSupplierNotification;
+  recordSupplierClaimOutcome: RecordSupplierClaimOutcome;
   redeliverEvent: RedeliverEvent;
   removePaymentProvider: RemovePaymentProvider;
   removeStaffMember: RemoveStaffMember;

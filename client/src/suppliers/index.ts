@@ -1,4 +1,5 @@
 import type { Transport } from '../transport.js';
+import { Claims } from './claims.js';
 import { Connections } from './connections.js';
 import { EventSubscriptions } from './events.js';
 import { Imports } from './imports.js';
@@ -16,6 +17,7 @@ export class Suppliers {
   readonly orders: SupplierOrders;
   readonly events: EventSubscriptions;
   readonly reports: Reports;
+  readonly claims: Claims;
 
   constructor(t: Transport) {
     this.connections = new Connections(t);
@@ -25,7 +27,8 @@ export class Suppliers {
     this.orders = new SupplierOrders(t);
     this.events = new EventSubscriptions(t);
     this.reports = new Reports(t);
+    this.claims = new Claims(t);
   }
 }
 
-export { Connections, EventSubscriptions, Imports, Links, Products, Reports, SupplierOrders };
+export { Claims, Connections, EventSubscriptions, Imports, Links, Products, Reports, SupplierOrders };

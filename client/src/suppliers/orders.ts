@@ -3,7 +3,7 @@ import { walkPages } from '../paging.js';
 import type { Answer, Transport } from '../transport.js';
 import type { Api, DispatchOptions, RequestOptions, Rerouted, SupplierOrder, SupplierOrderFilters, SupplierOrderPage } from '../types.js';
 
-/** Supplier orders: list, follow, submit, retry, reroute, pay, cancel, or take a part over by hand. */
+/** Supplier orders: list, follow, submit, retry, reroute, pay, cancel, take a part over by hand, acknowledge a delivery attention. */
 export class SupplierOrders {
   constructor(private readonly t: Transport) {}
 
@@ -62,6 +62,14 @@ export class SupplierOrders {
   /** Withdraws the order at the supplier where it still allows it; after shipping it answers the order paused with supplierAlreadyShipped. */
   async cancel(storeId: string, supplierOrderId: string, options?: DispatchOptions): Promise<SupplierOrder> {
     return (await this.t.call('cancelSupplierOrder', { params: { storeId, supplierOrderId }, headers: prefer(options) }, options)).result;
+  }
+
+  /**
+   * Acknowledges a sent order's delivery attention, naming the reason seen (ApiError attentionChanged, 409, when it is
+   * another now): it clears, and is not raised again for that reason until its threshold passes anew.
+   */
+  async acknowledgeDeliveryAttention(storeId: string, supplierOrderId: string, body: Api.AcknowledgeDeliveryAttention['body'], options?: RequestOptions): Promise<SupplierOrder> {
+    return (await this.t.call('acknowledgeDeliveryAttention', { params: { storeId, supplierOrderId }, body }, options)).result;
   }
 
   /** Takes a part over so the store ships it itself. */
