@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import * as claim from './actions/claim/Claim.resource';
 import * as connection from './actions/connection/Connection.resource';
 import * as importResource from './actions/import/Import.resource';
 import * as productLink from './actions/productLink/ProductLink.resource';
@@ -33,6 +34,7 @@ export class StoreSuppliers implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				options: [
+					{ name: 'Claim', value: 'claim' },
 					{ name: 'Connection', value: 'connection' },
 					{ name: 'Import', value: 'import' },
 					{ name: 'Product Link', value: 'productLink' },
@@ -52,6 +54,7 @@ export class StoreSuppliers implements INodeType {
 			...storeOrder.description,
 			...storeProduct.description,
 			...report.description,
+			...claim.description,
 		],
 	};
 

@@ -5530,22 +5530,20 @@ export interface RecordSupplierClaimOutcome {
     claimId: string;
   };
   query: Record<string, never>;
-  body: ({
-    outcome: "refunded";
-    amount: {
+  body: {
+    outcome: "refunded" | "reshipped" | "rejected";
+    /** refunded: what the supplier refunded, in its currency */
+    amount?: {
       /** Integer amount in minor units */
       amountMinor: number;
       /** ISO 4217 code */
       currency: string;
     };
-  }) | ({
-    outcome: "reshipped";
-    /** The supplier's own order that carries the reship, if it names one */
+    /** reshipped: the supplier's own order that carries the reship, if it names one */
     supplierOrderId?: string;
-  }) | ({
-    outcome: "rejected";
-    message: string;
-  });
+    /** rejected: the supplier's words */
+    message?: string;
+  };
   /** 200: Success */
   result: {
     /** Also the key it is sent to the supplier under (CJ: businessDisputeId) */

@@ -1,4 +1,5 @@
 import type { OperationModule } from './helpers';
+import * as claim from './claim/Claim.resource';
 import * as connection from './connection/Connection.resource';
 import * as importResource from './import/Import.resource';
 import * as productLink from './productLink/ProductLink.resource';
@@ -10,6 +11,7 @@ import * as supplierProduct from './supplierProduct/SupplierProduct.resource';
 
 /** Every operation of the node, by resource and operation value: the router's dispatch table. */
 export const resources = {
+	claim: claim.operations,
 	connection: connection.operations,
 	import: importResource.operations,
 	productLink: productLink.operations,

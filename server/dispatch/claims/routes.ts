@@ -2,7 +2,7 @@ import { actorOf, ownRecordsKeyId } from '../../identity/permissions';
 import { defineRoutes, route, Reply, type RequestContext } from '../../platform/http/route';
 import { object, params } from '../../platform/http/schemas';
 import type { SupplierOrderReads } from '../views';
-import type { ClaimCommands, OutcomeRequest } from './service';
+import type { ClaimCommands } from './service';
 import { claimSchema, openClaimBody, outcomeBody } from './schemas';
 import type { Claim } from './types';
 import { claimView } from './views';
@@ -55,7 +55,7 @@ export function claimRoutes(claims: ClaimCommands, reads: Pick<SupplierOrderRead
       params: claimParams, body: outcomeBody, response: { status: 200, schema: claimSchema },
       async handler(ctx) {
         const so = await load(ctx);
-        const c = await claims.recordOutcome(await claims.get(so, ctx.params.claimId), ctx.body as OutcomeRequest, actorOf(ctx.caller!));
+        const c = await claims.recordOutcome(await claims.get(so, ctx.params.claimId), ctx.body, actorOf(ctx.caller!));
         return view(c, so);
       },
     }),

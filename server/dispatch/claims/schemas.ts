@@ -72,10 +72,13 @@ export const openClaimBody = object(
   ['reason', 'expectation', 'items'],
 );
 
-export const outcomeBody = {
-  oneOf: [
-    object({ outcome: { const: 'refunded' }, amount: money }, ['outcome', 'amount']),
-    object({ outcome: { const: 'reshipped' }, supplierOrderId: { ...supplierRef, description: "The supplier's own order that carries the reship, if it names one" } }, ['outcome']),
-    object({ outcome: { const: 'rejected' }, message: { type: 'string', minLength: 1, maxLength: 2000 } }, ['outcome', 'message']),
-  ],
-} as const;
+/** One object for every outcome (clients and the node read one shape): `amount` goes with refunded, `message` with rejected (422 otherwise). */
+export const outcomeBody = object(
+  {
+    outcome: { enum: ['refunded', 'reshipped', 'rejected'] },
+    amount: { ...money, description: "refunded: what the supplier refunded, in its currency" },
+    supplierOrderId: { ...supplierRef, description: "reshipped: the supplier's own order that carries the reship, if it names one" },
+    message: { type: 'string', minLength: 1, maxLength: 2000, description: "rejected: the supplier's words" },
+  },
+  ['outcome'],
+);

@@ -21,8 +21,13 @@ export interface ClaimRequest {
   evidence?: string[];
 }
 
-/** A person's record of what the supplier decided on a claim they sent. */
-export type OutcomeRequest = { outcome: 'refunded'; amount: Money } | { outcome: 'reshipped'; supplierOrderId?: string } | { outcome: 'rejected'; message: string };
+/** A person's record of what the supplier decided on a claim they sent: `amount` with refunded, `message` with rejected. */
+export interface OutcomeRequest {
+  outcome: 'refunded' | 'reshipped' | 'rejected';
+  amount?: Money;
+  supplierOrderId?: string;
+  message?: string;
+}
 
 /** Who asks, and on whose authority the claim acts later. */
 export interface Requester {
@@ -88,8 +93,10 @@ export class ClaimCommands {
   async recordOutcome(claim: Claim, body: OutcomeRequest, actor: Actor): Promise<Claim> {
     if (claim.via !== 'person' || claim.status !== 'withPerson') throw errors.invalidState(claim.via === 'api' ? 'The service follows this claim with the supplier; its outcome is the supplier\'s.' : 'This claim has its outcome already.');
     const at = new Date().toISOString();
-    if (body.outcome === 'refunded') return this.outcomes.refunded(claim, body.amount, actor);
-    if (body.outcome === 'rejected') return this.outcomes.close(claim, { kind: 'rejected', message: body.message, at, by: actor }, actor);
+    const needs = body.outcome === 'refunded' && !body.amount ? 'amount' : body.outcome === 'rejected' && !body.message ? 'message' : null;
+    if (needs) throw errors.validationFailed([{ field: `body/${needs}`, message: `is required with the outcome ${body.outcome}` }]);
+    if (body.outcome === 'refunded') return this.outcomes.refunded(claim, body.amount!, actor);
+    if (body.outcome === 'rejected') return this.outcomes.close(claim, { kind: 'rejected', message: body.message!, at, by: actor }, actor);
     // The supplier reships under its own order (Printful's reshipment of the same order): nothing is placed here.
     return this.outcomes.close(claim, { kind: 'reshipped', supplierOrderId: null, supplierSideOrderId: body.supplierOrderId ?? null, at, by: actor }, actor);
   }

@@ -1288,6 +1288,21 @@ public sealed partial class SupplierOrder
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public SupplierOrderShipping? Shipping { get; set; }
 
+    /// <summary>A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged</summary>
+    [JsonPropertyName("deliveryAttention")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public DeliveryAttention? DeliveryAttention { get; set; }
+
+    /// <summary>The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised</summary>
+    [JsonPropertyName("tracking")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public SupplierOrderTracking? Tracking { get; set; }
+
+    /// <summary>A reship: the claim whose goods it replaces, and the supplier order claimed</summary>
+    [JsonPropertyName("reshipOf")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public ReshipOf? ReshipOf { get; set; }
+
     [JsonPropertyName("attempt")]
     public long Attempt { get; set; }
 
@@ -1528,6 +1543,155 @@ public sealed partial class SupplierOrderShipping
     [JsonPropertyName("shippedAt")]
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public string? ShippedAt { get; set; }
+}
+
+/// <summary>A sent order whose delivery needs a look (the status stays): no tracking, no movement, overdue, or the supplier's exception; it clears when tracking moves, or when acknowledged</summary>
+public sealed partial class DeliveryAttention
+{
+    [JsonPropertyName("reason")]
+    public DeliveryAttentionReason Reason { get; set; }
+
+    [JsonPropertyName("since")]
+    public DateTimeOffset Since { get; set; }
+
+    [JsonPropertyName("message")]
+    public string Message { get; set; } = default!;
+}
+
+/// <summary>One of noTracking, noMovement, overdue, returnedToSender, failedDelivery, customsHold; a value this version does not know is kept as it is (see IsKnown).</summary>
+[JsonConverter(typeof(DeliveryAttentionReason.Converter))]
+public readonly partial struct DeliveryAttentionReason : IEquatable<DeliveryAttentionReason>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public DeliveryAttentionReason(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>noTracking</c></summary>
+    public static DeliveryAttentionReason NoTracking { get; } = new DeliveryAttentionReason("noTracking");
+
+    /// <summary><c>noMovement</c></summary>
+    public static DeliveryAttentionReason NoMovement { get; } = new DeliveryAttentionReason("noMovement");
+
+    /// <summary><c>overdue</c></summary>
+    public static DeliveryAttentionReason Overdue { get; } = new DeliveryAttentionReason("overdue");
+
+    /// <summary><c>returnedToSender</c></summary>
+    public static DeliveryAttentionReason ReturnedToSender { get; } = new DeliveryAttentionReason("returnedToSender");
+
+    /// <summary><c>failedDelivery</c></summary>
+    public static DeliveryAttentionReason FailedDelivery { get; } = new DeliveryAttentionReason("failedDelivery");
+
+    /// <summary><c>customsHold</c></summary>
+    public static DeliveryAttentionReason CustomsHold { get; } = new DeliveryAttentionReason("customsHold");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<DeliveryAttentionReason> Known { get; } = new[] { NoTracking, NoMovement, Overdue, ReturnedToSender, FailedDelivery, CustomsHold };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "noTracking" || _value == "noMovement" || _value == "overdue" || _value == "returnedToSender" || _value == "failedDelivery" || _value == "customsHold";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(DeliveryAttentionReason other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is DeliveryAttentionReason other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(DeliveryAttentionReason left, DeliveryAttentionReason right) => left.Equals(right);
+    public static bool operator !=(DeliveryAttentionReason left, DeliveryAttentionReason right) => !left.Equals(right);
+    public static implicit operator DeliveryAttentionReason(string value) => new DeliveryAttentionReason(value);
+
+    internal sealed class Converter : StringValueConverter<DeliveryAttentionReason>
+    {
+        protected override DeliveryAttentionReason FromString(string value) => new DeliveryAttentionReason(value);
+    }
+}
+
+/// <summary>The carrier's latest scans as the supplier reports them (read back, oldest first), the parcel's exception, and the longest delivery the supplier promised</summary>
+public sealed partial class SupplierOrderTracking
+{
+    [JsonPropertyName("events")]
+    public List<SupplierOrderTrackingEvent> Events { get; set; } = new();
+
+    [JsonPropertyName("lastScanAt")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public DateTimeOffset? LastScanAt { get; set; }
+
+    [JsonPropertyName("exception")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public SupplierOrderTrackingEventException? Exception { get; set; }
+
+    [JsonPropertyName("promisedMaxDays")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public long? PromisedMaxDays { get; set; }
+}
+
+public sealed partial class SupplierOrderTrackingEvent
+{
+    [JsonPropertyName("at")]
+    public DateTimeOffset At { get; set; }
+
+    [JsonPropertyName("description")]
+    public string Description { get; set; } = default!;
+
+    [JsonPropertyName("location")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? Location { get; set; }
+
+    [JsonPropertyName("exception")]
+    public SupplierOrderTrackingEventException? Exception { get; set; }
+}
+
+/// <summary>One of returnedToSender, failedDelivery, customsHold; a value this version does not know is kept as it is (see IsKnown).</summary>
+[JsonConverter(typeof(SupplierOrderTrackingEventException.Converter))]
+public readonly partial struct SupplierOrderTrackingEventException : IEquatable<SupplierOrderTrackingEventException>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public SupplierOrderTrackingEventException(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>returnedToSender</c></summary>
+    public static SupplierOrderTrackingEventException ReturnedToSender { get; } = new SupplierOrderTrackingEventException("returnedToSender");
+
+    /// <summary><c>failedDelivery</c></summary>
+    public static SupplierOrderTrackingEventException FailedDelivery { get; } = new SupplierOrderTrackingEventException("failedDelivery");
+
+    /// <summary><c>customsHold</c></summary>
+    public static SupplierOrderTrackingEventException CustomsHold { get; } = new SupplierOrderTrackingEventException("customsHold");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<SupplierOrderTrackingEventException> Known { get; } = new[] { ReturnedToSender, FailedDelivery, CustomsHold };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "returnedToSender" || _value == "failedDelivery" || _value == "customsHold";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(SupplierOrderTrackingEventException other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is SupplierOrderTrackingEventException other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(SupplierOrderTrackingEventException left, SupplierOrderTrackingEventException right) => left.Equals(right);
+    public static bool operator !=(SupplierOrderTrackingEventException left, SupplierOrderTrackingEventException right) => !left.Equals(right);
+    public static implicit operator SupplierOrderTrackingEventException(string value) => new SupplierOrderTrackingEventException(value);
+
+    internal sealed class Converter : StringValueConverter<SupplierOrderTrackingEventException>
+    {
+        protected override SupplierOrderTrackingEventException FromString(string value) => new SupplierOrderTrackingEventException(value);
+    }
+}
+
+/// <summary>A reship: the claim whose goods it replaces, and the supplier order claimed</summary>
+public sealed partial class ReshipOf
+{
+    [JsonPropertyName("claimId")]
+    public string ClaimId { get; set; } = default!;
+
+    [JsonPropertyName("supplierOrderId")]
+    public string SupplierOrderId { get; set; } = default!;
+
+    [JsonPropertyName("supplierClaimId")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? SupplierClaimId { get; set; }
 }
 
 public sealed partial class SupplierOrderEvent
@@ -1854,6 +2018,351 @@ public sealed partial class StoreProductVariant
 
     [JsonPropertyName("stock")]
     public long Stock { get; set; }
+}
+
+public sealed partial class SupplierClaim
+{
+    /// <summary>Also the key it is sent to the supplier under (CJ: businessDisputeId)</summary>
+    [JsonPropertyName("_id")]
+    public string Id { get; set; } = default!;
+
+    [JsonPropertyName("storeId")]
+    public string StoreId { get; set; } = default!;
+
+    [JsonPropertyName("supplierOrderId")]
+    public string SupplierOrderId { get; set; } = default!;
+
+    [JsonPropertyName("orderId")]
+    public string OrderId { get; set; } = default!;
+
+    [JsonPropertyName("integrationId")]
+    public string IntegrationId { get; set; } = default!;
+
+    [JsonPropertyName("supplierKey")]
+    public string SupplierKey { get; set; } = default!;
+
+    /// <summary>`api`: the service sends it once and follows it until the supplier decides; `person`: a person sends it (evidencePack) and records the outcome</summary>
+    [JsonPropertyName("via")]
+    public SupplierClaimVia Via { get; set; }
+
+    [JsonPropertyName("reason")]
+    public SupplierClaimReason Reason { get; set; }
+
+    [JsonPropertyName("expectation")]
+    public SupplierClaimExpectation Expectation { get; set; }
+
+    [JsonPropertyName("items")]
+    public List<SupplierClaimItem> Items { get; set; } = new();
+
+    [JsonPropertyName("message")]
+    public string Message { get; set; } = default!;
+
+    [JsonPropertyName("evidence")]
+    public List<string> Evidence { get; set; } = new();
+
+    [JsonPropertyName("status")]
+    public SupplierClaimStatus Status { get; set; }
+
+    [JsonPropertyName("supplierClaimId")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? SupplierClaimId { get; set; }
+
+    [JsonPropertyName("supplierStatus")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? SupplierStatus { get; set; }
+
+    /// <summary>A person's claim: by when the supplier takes it (AliExpress: when it may be escalated)</summary>
+    [JsonPropertyName("deadline")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public DateTimeOffset? Deadline { get; set; }
+
+    /// <summary>The claim's outcome once it has one: a refund (the supplier's amount, and the store's at the recorded rate), a reship, a rejection with the supplier's words, withdrawn, or stopped (its creator may no longer manage claims)</summary>
+    [JsonPropertyName("outcome")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public JsonNode? Outcome { get; set; }
+
+    [JsonPropertyName("cancelRequested")]
+    public bool CancelRequested { get; set; }
+
+    [JsonPropertyName("evidencePack")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public EvidencePack? EvidencePack { get; set; }
+
+    [JsonPropertyName("createdBy")]
+    public CreatedBy CreatedBy { get; set; } = default!;
+
+    [JsonPropertyName("createdAt")]
+    public DateTimeOffset CreatedAt { get; set; }
+
+    [JsonPropertyName("updatedAt")]
+    public DateTimeOffset UpdatedAt { get; set; }
+
+    [JsonPropertyName("closedAt")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public DateTimeOffset? ClosedAt { get; set; }
+}
+
+/// <summary>`api`: the service sends it once and follows it until the supplier decides; `person`: a person sends it (evidencePack) and records the outcome</summary>
+[JsonConverter(typeof(SupplierClaimVia.Converter))]
+public readonly partial struct SupplierClaimVia : IEquatable<SupplierClaimVia>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public SupplierClaimVia(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>api</c></summary>
+    public static SupplierClaimVia Api { get; } = new SupplierClaimVia("api");
+
+    /// <summary><c>person</c></summary>
+    public static SupplierClaimVia Person { get; } = new SupplierClaimVia("person");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<SupplierClaimVia> Known { get; } = new[] { Api, Person };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "api" || _value == "person";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(SupplierClaimVia other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is SupplierClaimVia other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(SupplierClaimVia left, SupplierClaimVia right) => left.Equals(right);
+    public static bool operator !=(SupplierClaimVia left, SupplierClaimVia right) => !left.Equals(right);
+    public static implicit operator SupplierClaimVia(string value) => new SupplierClaimVia(value);
+
+    internal sealed class Converter : StringValueConverter<SupplierClaimVia>
+    {
+        protected override SupplierClaimVia FromString(string value) => new SupplierClaimVia(value);
+    }
+}
+
+/// <summary>One of notReceived, damaged, wrongItem, missingItems, quality; a value this version does not know is kept as it is (see IsKnown).</summary>
+[JsonConverter(typeof(SupplierClaimReason.Converter))]
+public readonly partial struct SupplierClaimReason : IEquatable<SupplierClaimReason>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public SupplierClaimReason(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>notReceived</c></summary>
+    public static SupplierClaimReason NotReceived { get; } = new SupplierClaimReason("notReceived");
+
+    /// <summary><c>damaged</c></summary>
+    public static SupplierClaimReason Damaged { get; } = new SupplierClaimReason("damaged");
+
+    /// <summary><c>wrongItem</c></summary>
+    public static SupplierClaimReason WrongItem { get; } = new SupplierClaimReason("wrongItem");
+
+    /// <summary><c>missingItems</c></summary>
+    public static SupplierClaimReason MissingItems { get; } = new SupplierClaimReason("missingItems");
+
+    /// <summary><c>quality</c></summary>
+    public static SupplierClaimReason Quality { get; } = new SupplierClaimReason("quality");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<SupplierClaimReason> Known { get; } = new[] { NotReceived, Damaged, WrongItem, MissingItems, Quality };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "notReceived" || _value == "damaged" || _value == "wrongItem" || _value == "missingItems" || _value == "quality";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(SupplierClaimReason other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is SupplierClaimReason other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(SupplierClaimReason left, SupplierClaimReason right) => left.Equals(right);
+    public static bool operator !=(SupplierClaimReason left, SupplierClaimReason right) => !left.Equals(right);
+    public static implicit operator SupplierClaimReason(string value) => new SupplierClaimReason(value);
+
+    internal sealed class Converter : StringValueConverter<SupplierClaimReason>
+    {
+        protected override SupplierClaimReason FromString(string value) => new SupplierClaimReason(value);
+    }
+}
+
+/// <summary>One of refund, reship; a value this version does not know is kept as it is (see IsKnown).</summary>
+[JsonConverter(typeof(SupplierClaimExpectation.Converter))]
+public readonly partial struct SupplierClaimExpectation : IEquatable<SupplierClaimExpectation>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public SupplierClaimExpectation(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>refund</c></summary>
+    public static SupplierClaimExpectation Refund { get; } = new SupplierClaimExpectation("refund");
+
+    /// <summary><c>reship</c></summary>
+    public static SupplierClaimExpectation Reship { get; } = new SupplierClaimExpectation("reship");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<SupplierClaimExpectation> Known { get; } = new[] { Refund, Reship };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "refund" || _value == "reship";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(SupplierClaimExpectation other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is SupplierClaimExpectation other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(SupplierClaimExpectation left, SupplierClaimExpectation right) => left.Equals(right);
+    public static bool operator !=(SupplierClaimExpectation left, SupplierClaimExpectation right) => !left.Equals(right);
+    public static implicit operator SupplierClaimExpectation(string value) => new SupplierClaimExpectation(value);
+
+    internal sealed class Converter : StringValueConverter<SupplierClaimExpectation>
+    {
+        protected override SupplierClaimExpectation FromString(string value) => new SupplierClaimExpectation(value);
+    }
+}
+
+public sealed partial class SupplierClaimItem
+{
+    [JsonPropertyName("itemId")]
+    public string ItemId { get; set; } = default!;
+
+    [JsonPropertyName("sku")]
+    public string Sku { get; set; } = default!;
+
+    [JsonPropertyName("quantity")]
+    public long Quantity { get; set; }
+}
+
+/// <summary>One of sending, open, withPerson, closed; a value this version does not know is kept as it is (see IsKnown).</summary>
+[JsonConverter(typeof(SupplierClaimStatus.Converter))]
+public readonly partial struct SupplierClaimStatus : IEquatable<SupplierClaimStatus>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public SupplierClaimStatus(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>sending</c></summary>
+    public static SupplierClaimStatus Sending { get; } = new SupplierClaimStatus("sending");
+
+    /// <summary><c>open</c></summary>
+    public static SupplierClaimStatus Open { get; } = new SupplierClaimStatus("open");
+
+    /// <summary><c>withPerson</c></summary>
+    public static SupplierClaimStatus WithPerson { get; } = new SupplierClaimStatus("withPerson");
+
+    /// <summary><c>closed</c></summary>
+    public static SupplierClaimStatus Closed { get; } = new SupplierClaimStatus("closed");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<SupplierClaimStatus> Known { get; } = new[] { Sending, Open, WithPerson, Closed };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "sending" || _value == "open" || _value == "withPerson" || _value == "closed";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(SupplierClaimStatus other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is SupplierClaimStatus other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(SupplierClaimStatus left, SupplierClaimStatus right) => left.Equals(right);
+    public static bool operator !=(SupplierClaimStatus left, SupplierClaimStatus right) => !left.Equals(right);
+    public static implicit operator SupplierClaimStatus(string value) => new SupplierClaimStatus(value);
+
+    internal sealed class Converter : StringValueConverter<SupplierClaimStatus>
+    {
+        protected override SupplierClaimStatus FromString(string value) => new SupplierClaimStatus(value);
+    }
+}
+
+public sealed partial class EvidencePack
+{
+    [JsonPropertyName("where")]
+    public string Where { get; set; } = default!;
+
+    [JsonPropertyName("deadline")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public DateTimeOffset? Deadline { get; set; }
+
+    [JsonPropertyName("supplierOrderId")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? SupplierOrderId { get; set; }
+
+    [JsonPropertyName("supplierOrderNumber")]
+    public string SupplierOrderNumber { get; set; } = default!;
+
+    [JsonPropertyName("tracking")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public SupplierOrderShipping? Tracking { get; set; }
+
+    [JsonPropertyName("items")]
+    public List<EvidencePackItem> Items { get; set; } = new();
+
+    /// <summary>Ready to paste at the supplier</summary>
+    [JsonPropertyName("text")]
+    public string Text { get; set; } = default!;
+}
+
+public sealed partial class EvidencePackItem
+{
+    [JsonPropertyName("sku")]
+    public string Sku { get; set; } = default!;
+
+    [JsonPropertyName("supplierVariantId")]
+    public string SupplierVariantId { get; set; } = default!;
+
+    [JsonPropertyName("quantity")]
+    public long Quantity { get; set; }
+}
+
+public sealed partial class CreatedBy
+{
+    [JsonPropertyName("kind")]
+    public CreatedByKind Kind { get; set; }
+
+    [JsonPropertyName("id")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? Id { get; set; }
+}
+
+/// <summary>One of key, user, system, supplier; a value this version does not know is kept as it is (see IsKnown).</summary>
+[JsonConverter(typeof(CreatedByKind.Converter))]
+public readonly partial struct CreatedByKind : IEquatable<CreatedByKind>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public CreatedByKind(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>key</c></summary>
+    public static CreatedByKind Key { get; } = new CreatedByKind("key");
+
+    /// <summary><c>user</c></summary>
+    public static CreatedByKind User { get; } = new CreatedByKind("user");
+
+    /// <summary><c>system</c></summary>
+    public static CreatedByKind System { get; } = new CreatedByKind("system");
+
+    /// <summary><c>supplier</c></summary>
+    public static CreatedByKind Supplier { get; } = new CreatedByKind("supplier");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<CreatedByKind> Known { get; } = new[] { Key, User, System, Supplier };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "key" || _value == "user" || _value == "system" || _value == "supplier";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(CreatedByKind other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is CreatedByKind other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(CreatedByKind left, CreatedByKind right) => left.Equals(right);
+    public static bool operator !=(CreatedByKind left, CreatedByKind right) => !left.Equals(right);
+    public static implicit operator CreatedByKind(string value) => new CreatedByKind(value);
+
+    internal sealed class Converter : StringValueConverter<CreatedByKind>
+    {
+        protected override CreatedByKind FromString(string value) => new CreatedByKind(value);
+    }
 }
 
 public sealed partial class SupplierProduct
@@ -2245,7 +2754,7 @@ public sealed partial class StaffMember
     public DateTimeOffset CreatedAt { get; set; }
 }
 
-/// <summary>One of suppliers.view, suppliers.manage, suppliers.import, suppliers.orders.manage, products.view, products.manage, orders.view, orders.manage, customers.view, staff.manage, payments.manage; a value this version does not know is kept as it is (see IsKnown).</summary>
+/// <summary>One of suppliers.view, suppliers.manage, suppliers.import, suppliers.orders.manage, products.view, products.manage, orders.view, orders.manage, customers.view, staff.manage, payments.manage, claims.manage; a value this version does not know is kept as it is (see IsKnown).</summary>
 [JsonConverter(typeof(StaffMemberPermission.Converter))]
 public readonly partial struct StaffMemberPermission : IEquatable<StaffMemberPermission>
 {
@@ -2287,11 +2796,14 @@ public readonly partial struct StaffMemberPermission : IEquatable<StaffMemberPer
     /// <summary><c>payments.manage</c></summary>
     public static StaffMemberPermission PaymentsManage { get; } = new StaffMemberPermission("payments.manage");
 
+    /// <summary><c>claims.manage</c></summary>
+    public static StaffMemberPermission ClaimsManage { get; } = new StaffMemberPermission("claims.manage");
+
     /// <summary>Every value this version of the client knows.</summary>
-    public static IReadOnlyList<StaffMemberPermission> Known { get; } = new[] { SuppliersView, SuppliersManage, SuppliersImport, SuppliersOrdersManage, ProductsView, ProductsManage, OrdersView, OrdersManage, CustomersView, StaffManage, PaymentsManage };
+    public static IReadOnlyList<StaffMemberPermission> Known { get; } = new[] { SuppliersView, SuppliersManage, SuppliersImport, SuppliersOrdersManage, ProductsView, ProductsManage, OrdersView, OrdersManage, CustomersView, StaffManage, PaymentsManage, ClaimsManage };
 
     /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
-    public bool IsKnown => _value == "suppliers.view" || _value == "suppliers.manage" || _value == "suppliers.import" || _value == "suppliers.orders.manage" || _value == "products.view" || _value == "products.manage" || _value == "orders.view" || _value == "orders.manage" || _value == "customers.view" || _value == "staff.manage" || _value == "payments.manage";
+    public bool IsKnown => _value == "suppliers.view" || _value == "suppliers.manage" || _value == "suppliers.import" || _value == "suppliers.orders.manage" || _value == "products.view" || _value == "products.manage" || _value == "orders.view" || _value == "orders.manage" || _value == "customers.view" || _value == "staff.manage" || _value == "payments.manage" || _value == "claims.manage";
 
     /// <summary>The value as the service spells it.</summary>
     public override string ToString() => _value ?? string.Empty;
@@ -2439,6 +2951,10 @@ public sealed partial class SupplierCatalogueItemCapabilities
 
     [JsonPropertyName("syncFields")]
     public List<SyncField> SyncFields { get; set; } = new();
+
+    /// <summary>`api`: the service sends claims and follows them; `person`: a person sends them where `where` says, within `deadlineDays` of shipping</summary>
+    [JsonPropertyName("claims")]
+    public SupplierCatalogueItemCapabilitiesClaims Claims { get; set; } = default!;
 }
 
 /// <summary>One of apiKey, signIn; a value this version does not know is kept as it is (see IsKnown).</summary>
@@ -2559,6 +3075,65 @@ public readonly partial struct SyncField : IEquatable<SyncField>
     {
         protected override SyncField FromString(string value) => new SyncField(value);
     }
+}
+
+/// <summary>`api`: the service sends claims and follows them; `person`: a person sends them where `where` says, within `deadlineDays` of shipping</summary>
+public sealed partial class SupplierCatalogueItemCapabilitiesClaims
+{
+    [JsonPropertyName("via")]
+    public SupplierClaimVia Via { get; set; }
+
+    [JsonPropertyName("deadlineDays")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public long? DeadlineDays { get; set; }
+
+    [JsonPropertyName("counted")]
+    public SupplierCatalogueItemCapabilitiesClaimsCounted Counted { get; set; }
+
+    [JsonPropertyName("where")]
+    public string Where { get; set; } = default!;
+}
+
+/// <summary>One of fromShipping, fromClaim; a value this version does not know is kept as it is (see IsKnown).</summary>
+[JsonConverter(typeof(SupplierCatalogueItemCapabilitiesClaimsCounted.Converter))]
+public readonly partial struct SupplierCatalogueItemCapabilitiesClaimsCounted : IEquatable<SupplierCatalogueItemCapabilitiesClaimsCounted>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public SupplierCatalogueItemCapabilitiesClaimsCounted(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>fromShipping</c></summary>
+    public static SupplierCatalogueItemCapabilitiesClaimsCounted FromShipping { get; } = new SupplierCatalogueItemCapabilitiesClaimsCounted("fromShipping");
+
+    /// <summary><c>fromClaim</c></summary>
+    public static SupplierCatalogueItemCapabilitiesClaimsCounted FromClaim { get; } = new SupplierCatalogueItemCapabilitiesClaimsCounted("fromClaim");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<SupplierCatalogueItemCapabilitiesClaimsCounted> Known { get; } = new[] { FromShipping, FromClaim };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "fromShipping" || _value == "fromClaim";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(SupplierCatalogueItemCapabilitiesClaimsCounted other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is SupplierCatalogueItemCapabilitiesClaimsCounted other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(SupplierCatalogueItemCapabilitiesClaimsCounted left, SupplierCatalogueItemCapabilitiesClaimsCounted right) => left.Equals(right);
+    public static bool operator !=(SupplierCatalogueItemCapabilitiesClaimsCounted left, SupplierCatalogueItemCapabilitiesClaimsCounted right) => !left.Equals(right);
+    public static implicit operator SupplierCatalogueItemCapabilitiesClaimsCounted(string value) => new SupplierCatalogueItemCapabilitiesClaimsCounted(value);
+
+    internal sealed class Converter : StringValueConverter<SupplierCatalogueItemCapabilitiesClaimsCounted>
+    {
+        protected override SupplierCatalogueItemCapabilitiesClaimsCounted FromString(string value) => new SupplierCatalogueItemCapabilitiesClaimsCounted(value);
+    }
+}
+
+public sealed partial class ListSupplierClaimsResult
+{
+    [JsonPropertyName("items")]
+    public List<SupplierClaim> Items { get; set; } = new();
 }
 
 public sealed partial class SupplierConnection
@@ -2694,6 +3269,10 @@ public sealed partial class SupplierConnectionAutomation
     /// <summary>Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer</summary>
     [JsonPropertyName("reroute")]
     public SupplierConnectionAutomationReroute Reroute { get; set; } = default!;
+
+    /// <summary>The delivery watch of sent orders: it raises a delivery attention (the status stays) on these thresholds and exceptions; tracking that moves clears it</summary>
+    [JsonPropertyName("deliveryWatch")]
+    public DeliveryWatch DeliveryWatch { get; set; } = default!;
 }
 
 /// <summary>`automatic` sends a supplier part once the store order is confirmed; `manual` waits for submit; `off` never sends</summary>
@@ -2790,6 +3369,26 @@ public readonly partial struct SupplierConnectionAutomationRerouteReason : IEqua
     {
         protected override SupplierConnectionAutomationRerouteReason FromString(string value) => new SupplierConnectionAutomationRerouteReason(value);
     }
+}
+
+/// <summary>The delivery watch of sent orders: it raises a delivery attention (the status stays) on these thresholds and exceptions; tracking that moves clears it</summary>
+public sealed partial class DeliveryWatch
+{
+    /// <summary>Attention when there is no tracking this many days after the supplier was paid (default 7)</summary>
+    [JsonPropertyName("noTrackingDays")]
+    public int NoTrackingDays { get; set; }
+
+    /// <summary>Attention when the carrier has not scanned the parcel for this many hours (default 72)</summary>
+    [JsonPropertyName("noMovementHours")]
+    public int NoMovementHours { get; set; }
+
+    /// <summary>Attention when not delivered this many days past the supplier's promised maximum (default 3)</summary>
+    [JsonPropertyName("overdueGraceDays")]
+    public int OverdueGraceDays { get; set; }
+
+    /// <summary>The supplier's delivery exceptions that raise attention (default all three)</summary>
+    [JsonPropertyName("exceptions")]
+    public List<SupplierOrderTrackingEventException> Exceptions { get; set; } = new();
 }
 
 public sealed partial class SupplierConnectionHealth
@@ -3000,6 +3599,12 @@ public sealed partial class StartSupplierSignInResult
     public DateTimeOffset ExpiresAt { get; set; }
 }
 
+public sealed partial class AcknowledgeDeliveryAttentionRequest
+{
+    [JsonPropertyName("reason")]
+    public DeliveryAttentionReason Reason { get; set; }
+}
+
 public sealed partial class AcknowledgeStoreOrderPaymentAttentionRequest
 {
     /// <summary>What was decided (for example "refunded the shopper; supplier order cancelled")</summary>
@@ -3036,6 +3641,10 @@ public sealed partial class ChangeSupplierAutomationRequest
     /// <summary>Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer</summary>
     [JsonPropertyName("reroute")]
     public SupplierConnectionAutomationReroute? Reroute { get; set; }
+
+    /// <summary>The delivery watch of sent orders: it raises a delivery attention (the status stays) on these thresholds and exceptions; tracking that moves clears it</summary>
+    [JsonPropertyName("deliveryWatch")]
+    public DeliveryWatch? DeliveryWatch { get; set; }
 }
 
 public sealed partial class ChangeSupplierRoutingRequest
@@ -3101,6 +3710,10 @@ public sealed partial class ConnectSupplierRequestAutomation
     /// <summary>Rerouting to backup suppliers (the alternates of a product link): the default reroutes on variantUnavailable, destinationUnsupported and costAboveLimit, at most 10% dearer</summary>
     [JsonPropertyName("reroute")]
     public SupplierConnectionAutomationReroute? Reroute { get; set; }
+
+    /// <summary>The delivery watch of sent orders: it raises a delivery attention (the status stays) on these thresholds and exceptions; tracking that moves clears it</summary>
+    [JsonPropertyName("deliveryWatch")]
+    public DeliveryWatch? DeliveryWatch { get; set; }
 }
 
 public sealed partial class CreateEventSubscriptionRequest
@@ -3109,7 +3722,7 @@ public sealed partial class CreateEventSubscriptionRequest
     [JsonPropertyName("url")]
     public string Url { get; set; } = default!;
 
-    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.routed`: Dispatch chose the supplier order's supplier by the routing rule before sending it: its history entry routed names the rule, the chosen connection, why, and every candidate's quote (cost, currency, rate, days). `supplierOrder.returned`: A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
+    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.routed`: Dispatch chose the supplier order's supplier by the routing rule before sending it: its history entry routed names the rule, the chosen connection, why, and every candidate's quote (cost, currency, rate, days). `supplierOrder.returned`: A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `supplierOrder.deliveryAttention`: A sent supplier order's delivery needs a look (no tracking, no movement, overdue, or the supplier's exception): deliveryAttention names the reason; the status stays. `supplierOrder.deliveryAttentionCleared`: A supplier order's delivery attention ended: tracking moved, it was delivered, or a person acknowledged it. `supplierOrder.claimOpened`: A claim with the supplier was opened for some of the order's items: the history entry claimOpened holds the claim. `supplierOrder.claimUpdated`: A claim with the supplier moved (sent, or the supplier's status changed): the history entry claimUpdated holds the claim. `supplierOrder.claimClosed`: A claim with the supplier has its outcome (refunded, reshipped with the new supplier order, rejected with the supplier's words, withdrawn or stopped): the history entry claimClosed holds the claim. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
     [JsonPropertyName("eventTypes")]
     public List<EventType> EventTypes { get; set; } = new();
 
@@ -3117,7 +3730,7 @@ public sealed partial class CreateEventSubscriptionRequest
     public string? Description { get; set; }
 }
 
-/// <summary>One of supplierOrder.created, supplierOrder.statusChanged, supplierOrder.paused, supplierOrder.shipped, supplierOrder.delivered, supplierOrder.cancelled, supplierOrder.rerouted, supplierOrder.routed, supplierOrder.returned, supplierOrder.failed, orderPart.statusChanged, storeOrder.paymentChanged, storeOrder.profitChanged, importJob.finished, productLink.syncFailed, connection.circuitOpened, connection.healthChanged, *; a value this version does not know is kept as it is (see IsKnown).</summary>
+/// <summary>One of supplierOrder.created, supplierOrder.statusChanged, supplierOrder.paused, supplierOrder.shipped, supplierOrder.delivered, supplierOrder.cancelled, supplierOrder.rerouted, supplierOrder.routed, supplierOrder.returned, supplierOrder.failed, supplierOrder.deliveryAttention, supplierOrder.deliveryAttentionCleared, supplierOrder.claimOpened, supplierOrder.claimUpdated, supplierOrder.claimClosed, orderPart.statusChanged, storeOrder.paymentChanged, storeOrder.profitChanged, importJob.finished, productLink.syncFailed, connection.circuitOpened, connection.healthChanged, *; a value this version does not know is kept as it is (see IsKnown).</summary>
 [JsonConverter(typeof(EventType.Converter))]
 public readonly partial struct EventType : IEquatable<EventType>
 {
@@ -3156,6 +3769,21 @@ public readonly partial struct EventType : IEquatable<EventType>
     /// <summary><c>supplierOrder.failed</c></summary>
     public static EventType SupplierOrderFailed { get; } = new EventType("supplierOrder.failed");
 
+    /// <summary><c>supplierOrder.deliveryAttention</c></summary>
+    public static EventType SupplierOrderDeliveryAttention { get; } = new EventType("supplierOrder.deliveryAttention");
+
+    /// <summary><c>supplierOrder.deliveryAttentionCleared</c></summary>
+    public static EventType SupplierOrderDeliveryAttentionCleared { get; } = new EventType("supplierOrder.deliveryAttentionCleared");
+
+    /// <summary><c>supplierOrder.claimOpened</c></summary>
+    public static EventType SupplierOrderClaimOpened { get; } = new EventType("supplierOrder.claimOpened");
+
+    /// <summary><c>supplierOrder.claimUpdated</c></summary>
+    public static EventType SupplierOrderClaimUpdated { get; } = new EventType("supplierOrder.claimUpdated");
+
+    /// <summary><c>supplierOrder.claimClosed</c></summary>
+    public static EventType SupplierOrderClaimClosed { get; } = new EventType("supplierOrder.claimClosed");
+
     /// <summary><c>orderPart.statusChanged</c></summary>
     public static EventType OrderPartStatusChanged { get; } = new EventType("orderPart.statusChanged");
 
@@ -3181,10 +3809,10 @@ public readonly partial struct EventType : IEquatable<EventType>
     public static EventType Value { get; } = new EventType("*");
 
     /// <summary>Every value this version of the client knows.</summary>
-    public static IReadOnlyList<EventType> Known { get; } = new[] { SupplierOrderCreated, SupplierOrderStatusChanged, SupplierOrderPaused, SupplierOrderShipped, SupplierOrderDelivered, SupplierOrderCancelled, SupplierOrderRerouted, SupplierOrderRouted, SupplierOrderReturned, SupplierOrderFailed, OrderPartStatusChanged, StoreOrderPaymentChanged, StoreOrderProfitChanged, ImportJobFinished, ProductLinkSyncFailed, ConnectionCircuitOpened, ConnectionHealthChanged, Value };
+    public static IReadOnlyList<EventType> Known { get; } = new[] { SupplierOrderCreated, SupplierOrderStatusChanged, SupplierOrderPaused, SupplierOrderShipped, SupplierOrderDelivered, SupplierOrderCancelled, SupplierOrderRerouted, SupplierOrderRouted, SupplierOrderReturned, SupplierOrderFailed, SupplierOrderDeliveryAttention, SupplierOrderDeliveryAttentionCleared, SupplierOrderClaimOpened, SupplierOrderClaimUpdated, SupplierOrderClaimClosed, OrderPartStatusChanged, StoreOrderPaymentChanged, StoreOrderProfitChanged, ImportJobFinished, ProductLinkSyncFailed, ConnectionCircuitOpened, ConnectionHealthChanged, Value };
 
     /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
-    public bool IsKnown => _value == "supplierOrder.created" || _value == "supplierOrder.statusChanged" || _value == "supplierOrder.paused" || _value == "supplierOrder.shipped" || _value == "supplierOrder.delivered" || _value == "supplierOrder.cancelled" || _value == "supplierOrder.rerouted" || _value == "supplierOrder.routed" || _value == "supplierOrder.returned" || _value == "supplierOrder.failed" || _value == "orderPart.statusChanged" || _value == "storeOrder.paymentChanged" || _value == "storeOrder.profitChanged" || _value == "importJob.finished" || _value == "productLink.syncFailed" || _value == "connection.circuitOpened" || _value == "connection.healthChanged" || _value == "*";
+    public bool IsKnown => _value == "supplierOrder.created" || _value == "supplierOrder.statusChanged" || _value == "supplierOrder.paused" || _value == "supplierOrder.shipped" || _value == "supplierOrder.delivered" || _value == "supplierOrder.cancelled" || _value == "supplierOrder.rerouted" || _value == "supplierOrder.routed" || _value == "supplierOrder.returned" || _value == "supplierOrder.failed" || _value == "supplierOrder.deliveryAttention" || _value == "supplierOrder.deliveryAttentionCleared" || _value == "supplierOrder.claimOpened" || _value == "supplierOrder.claimUpdated" || _value == "supplierOrder.claimClosed" || _value == "orderPart.statusChanged" || _value == "storeOrder.paymentChanged" || _value == "storeOrder.profitChanged" || _value == "importJob.finished" || _value == "productLink.syncFailed" || _value == "connection.circuitOpened" || _value == "connection.healthChanged" || _value == "*";
 
     /// <summary>The value as the service spells it.</summary>
     public override string ToString() => _value ?? string.Empty;
@@ -3409,6 +4037,37 @@ public sealed partial class MarkStoreOrderPaidRequest
     public long? AmountMinor { get; set; }
 }
 
+public sealed partial class OpenSupplierClaimRequest
+{
+    [JsonPropertyName("reason")]
+    public SupplierClaimReason Reason { get; set; }
+
+    /// <summary>What the store asks the supplier for</summary>
+    [JsonPropertyName("expectation")]
+    public SupplierClaimExpectation Expectation { get; set; }
+
+    /// <summary>The store order's items (of this supplier order's part) and how many of each</summary>
+    [JsonPropertyName("items")]
+    public List<OpenSupplierClaimRequestItem> Items { get; set; } = new();
+
+    /// <summary>To the supplier (CJ takes 500 characters)</summary>
+    [JsonPropertyName("message")]
+    public string? Message { get; set; }
+
+    /// <summary>https addresses of photos or videos the supplier can open</summary>
+    [JsonPropertyName("evidence")]
+    public List<string>? Evidence { get; set; }
+}
+
+public sealed partial class OpenSupplierClaimRequestItem
+{
+    [JsonPropertyName("itemId")]
+    public string ItemId { get; set; } = default!;
+
+    [JsonPropertyName("quantity")]
+    public int Quantity { get; set; }
+}
+
 public sealed partial class PreviewImportRequest
 {
     [JsonPropertyName("products")]
@@ -3417,6 +4076,63 @@ public sealed partial class PreviewImportRequest
     /// <summary>How a store price is worked out from the supplier cost (all amounts in minor units of the store currency). Without a priceRule the default import rule applies: multiplier "2", endingMinor 99 (twice the cost, rounded up to x.99); a rule that is given takes the field defaults below for fields it leaves out.</summary>
     [JsonPropertyName("priceRule")]
     public PriceRule? PriceRule { get; set; }
+}
+
+public sealed partial class RecordSupplierClaimOutcomeRequest
+{
+    [JsonPropertyName("outcome")]
+    public RecordSupplierClaimOutcomeRequestOutcome Outcome { get; set; }
+
+    /// <summary>refunded: what the supplier refunded, in its currency</summary>
+    [JsonPropertyName("amount")]
+    public Money? Amount { get; set; }
+
+    /// <summary>reshipped: the supplier's own order that carries the reship, if it names one</summary>
+    [JsonPropertyName("supplierOrderId")]
+    public string? SupplierOrderId { get; set; }
+
+    /// <summary>rejected: the supplier's words</summary>
+    [JsonPropertyName("message")]
+    public string? Message { get; set; }
+}
+
+/// <summary>One of refunded, reshipped, rejected; a value this version does not know is kept as it is (see IsKnown).</summary>
+[JsonConverter(typeof(RecordSupplierClaimOutcomeRequestOutcome.Converter))]
+public readonly partial struct RecordSupplierClaimOutcomeRequestOutcome : IEquatable<RecordSupplierClaimOutcomeRequestOutcome>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public RecordSupplierClaimOutcomeRequestOutcome(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>refunded</c></summary>
+    public static RecordSupplierClaimOutcomeRequestOutcome Refunded { get; } = new RecordSupplierClaimOutcomeRequestOutcome("refunded");
+
+    /// <summary><c>reshipped</c></summary>
+    public static RecordSupplierClaimOutcomeRequestOutcome Reshipped { get; } = new RecordSupplierClaimOutcomeRequestOutcome("reshipped");
+
+    /// <summary><c>rejected</c></summary>
+    public static RecordSupplierClaimOutcomeRequestOutcome Rejected { get; } = new RecordSupplierClaimOutcomeRequestOutcome("rejected");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<RecordSupplierClaimOutcomeRequestOutcome> Known { get; } = new[] { Refunded, Reshipped, Rejected };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "refunded" || _value == "reshipped" || _value == "rejected";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(RecordSupplierClaimOutcomeRequestOutcome other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is RecordSupplierClaimOutcomeRequestOutcome other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(RecordSupplierClaimOutcomeRequestOutcome left, RecordSupplierClaimOutcomeRequestOutcome right) => left.Equals(right);
+    public static bool operator !=(RecordSupplierClaimOutcomeRequestOutcome left, RecordSupplierClaimOutcomeRequestOutcome right) => !left.Equals(right);
+    public static implicit operator RecordSupplierClaimOutcomeRequestOutcome(string value) => new RecordSupplierClaimOutcomeRequestOutcome(value);
+
+    internal sealed class Converter : StringValueConverter<RecordSupplierClaimOutcomeRequestOutcome>
+    {
+        protected override RecordSupplierClaimOutcomeRequestOutcome FromString(string value) => new RecordSupplierClaimOutcomeRequestOutcome(value);
+    }
 }
 
 public sealed partial class ReplaceSupplierCredentialsRequest
@@ -3517,7 +4233,7 @@ public sealed partial class UpdateEventSubscriptionRequest
     [JsonPropertyName("url")]
     public string? Url { get; set; }
 
-    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.routed`: Dispatch chose the supplier order's supplier by the routing rule before sending it: its history entry routed names the rule, the chosen connection, why, and every candidate's quote (cost, currency, rate, days). `supplierOrder.returned`: A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
+    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.routed`: Dispatch chose the supplier order's supplier by the routing rule before sending it: its history entry routed names the rule, the chosen connection, why, and every candidate's quote (cost, currency, rate, days). `supplierOrder.returned`: A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `supplierOrder.deliveryAttention`: A sent supplier order's delivery needs a look (no tracking, no movement, overdue, or the supplier's exception): deliveryAttention names the reason; the status stays. `supplierOrder.deliveryAttentionCleared`: A supplier order's delivery attention ended: tracking moved, it was delivered, or a person acknowledged it. `supplierOrder.claimOpened`: A claim with the supplier was opened for some of the order's items: the history entry claimOpened holds the claim. `supplierOrder.claimUpdated`: A claim with the supplier moved (sent, or the supplier's status changed): the history entry claimUpdated holds the claim. `supplierOrder.claimClosed`: A claim with the supplier has its outcome (refunded, reshipped with the new supplier order, rejected with the supplier's words, withdrawn or stopped): the history entry claimClosed holds the claim. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
     [JsonPropertyName("eventTypes")]
     public List<EventType>? EventTypes { get; set; }
 
@@ -3753,6 +4469,9 @@ public sealed partial class ListSupplierOrdersQuery
     /// <summary>true: only orders waiting for review</summary>
     public bool? NeedsReview { get; set; }
 
+    /// <summary>true: only sent orders whose delivery needs a look (deliveryAttention); false: only those without</summary>
+    public bool? NeedsAttention { get; set; }
+
     public string? IntegrationId { get; set; }
 
     public string? OrderId { get; set; }
@@ -3767,6 +4486,7 @@ public sealed partial class ListSupplierOrdersQuery
     {
         if (Status is { } statusValue) yield return new KeyValuePair<string, string>("status", statusValue.ToString()!);
         if (NeedsReview is { } needsReviewValue) yield return new KeyValuePair<string, string>("needsReview", needsReviewValue ? "true" : "false");
+        if (NeedsAttention is { } needsAttentionValue) yield return new KeyValuePair<string, string>("needsAttention", needsAttentionValue ? "true" : "false");
         if (IntegrationId is { } integrationIdValue) yield return new KeyValuePair<string, string>("integrationId", integrationIdValue);
         if (OrderId is { } orderIdValue) yield return new KeyValuePair<string, string>("orderId", orderIdValue);
         if (ContractModel is { } contractModelValue) yield return new KeyValuePair<string, string>("contractModel", contractModelValue.ToString()!);

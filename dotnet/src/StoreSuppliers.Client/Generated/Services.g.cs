@@ -173,6 +173,39 @@ public sealed partial class StoresService
         => _http.SendAsync(new StoreRequest("PUT", "/api/stores/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/staff", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.SetStaffMemberRequest) }, StoreJsonContext.Default.StaffMember, cancellationToken);
 }
 
+/// <summary>Claims: <c>store.Suppliers.Claims</c>.</summary>
+public sealed partial class ClaimsService
+{
+    private readonly StoreHttp _http;
+
+    internal ClaimsService(StoreHttp http) => _http = http;
+
+    /// <summary>Withdraw a claim: at once for a person's; at the supplier where it allows it (409 claimNotCancellable where not)</summary>
+    /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims/{claimId}/cancel</c> Permission: <c>claims.manage</c>.</remarks>
+    public Task<SupplierClaim> CancelAsync(string storeId, string supplierOrderId, string claimId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/claims/" + StoreHttp.Segment(claimId, nameof(claimId)) + "/cancel", options), StoreJsonContext.Default.SupplierClaim, cancellationToken);
+
+    /// <summary>One claim with the supplier</summary>
+    /// <remarks><c>GET /api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims/{claimId}</c> Permission: <c>suppliers.view</c>.</remarks>
+    public Task<SupplierClaim> GetAsync(string storeId, string supplierOrderId, string claimId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/claims/" + StoreHttp.Segment(claimId, nameof(claimId)), options) { RetrySafe = true }, StoreJsonContext.Default.SupplierClaim, cancellationToken);
+
+    /// <summary>A supplier order's claims, oldest first</summary>
+    /// <remarks><c>GET /api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims</c> Permission: <c>suppliers.view</c>.</remarks>
+    public Task<ListSupplierClaimsResult> ListAsync(string storeId, string supplierOrderId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/claims", options) { RetrySafe = true }, StoreJsonContext.Default.ListSupplierClaimsResult, cancellationToken);
+
+    /// <summary>Open a claim with the supplier for items of a shipped supplier order: a refund or a reship</summary>
+    /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims</c> Permission: <c>claims.manage</c>.</remarks>
+    public Task<SupplierClaim> OpenAsync(string storeId, string supplierOrderId, OpenSupplierClaimRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/claims", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.OpenSupplierClaimRequest) }, StoreJsonContext.Default.SupplierClaim, cancellationToken);
+
+    /// <summary>Record what the supplier decided on a claim a person sent (a supplier without a claims API)</summary>
+    /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims/{claimId}/outcome</c> Permission: <c>claims.manage</c>.</remarks>
+    public Task<SupplierClaim> RecordOutcomeAsync(string storeId, string supplierOrderId, string claimId, RecordSupplierClaimOutcomeRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/claims/" + StoreHttp.Segment(claimId, nameof(claimId)) + "/outcome", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.RecordSupplierClaimOutcomeRequest) }, StoreJsonContext.Default.SupplierClaim, cancellationToken);
+}
+
 /// <summary>Supplier connections: <c>store.Suppliers.Connections</c>.</summary>
 public sealed partial class SupplierConnectionsService
 {
@@ -388,6 +421,11 @@ public sealed partial class SupplierOrdersService
 
     internal SupplierOrdersService(StoreHttp http) => _http = http;
 
+    /// <summary>Acknowledge a sent order's delivery attention, naming the reason seen (409 attentionChanged when it changed meanwhile)</summary>
+    /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/delivery-attention/acknowledge</c> Permission: <c>suppliers.orders.manage</c>.</remarks>
+    public Task<SupplierOrder> AcknowledgeDeliveryAttentionAsync(string storeId, string supplierOrderId, AcknowledgeDeliveryAttentionRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/delivery-attention/acknowledge", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.AcknowledgeDeliveryAttentionRequest) }, StoreJsonContext.Default.SupplierOrder, cancellationToken);
+
     /// <summary>Withdraw the order at the supplier where it still allows it; after the supplier shipped it pauses with supplierAlreadyShipped</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/cancel</c> Permission: <c>suppliers.orders.manage</c>.</remarks>
     public Task<SupplierOrder> CancelAsync(string storeId, string supplierOrderId, DispatchOptions? options = null, CancellationToken cancellationToken = default)
@@ -482,6 +520,7 @@ public sealed partial class SuppliersService
 {
     internal SuppliersService(StoreHttp http)
     {
+        Claims = new ClaimsService(http);
         Connections = new SupplierConnectionsService(http);
         EventSubscriptions = new EventSubscriptionsService(http);
         Imports = new ImportsService(http);
@@ -490,6 +529,9 @@ public sealed partial class SuppliersService
         Products = new SupplierProductsService(http);
         Reports = new ReportsService(http);
     }
+
+    /// <summary>Claims.</summary>
+    public ClaimsService Claims { get; }
 
     /// <summary>Supplier connections.</summary>
     public SupplierConnectionsService Connections { get; }

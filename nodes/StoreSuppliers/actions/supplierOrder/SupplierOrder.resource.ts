@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationModule } from '../helpers';
 import { storeRLC } from '../locator';
+import * as acknowledgeAttention from './acknowledgeAttention.operation';
 import * as cancel from './cancel.operation';
 import * as fulfilManually from './fulfilManually.operation';
 import * as get from './get.operation';
@@ -11,7 +12,7 @@ import * as reroute from './reroute.operation';
 import * as retry from './retry.operation';
 import * as submit from './submit.operation';
 
-export const operations = { cancel, fulfilManually, get, getAll, pay, reroute, retry, submit } satisfies Record<
+export const operations = { acknowledgeAttention, cancel, fulfilManually, get, getAll, pay, reroute, retry, submit } satisfies Record<
 	string,
 	OperationModule
 >;
@@ -24,6 +25,12 @@ export const description: INodeProperties[] = [
 		noDataExpression: true,
 		displayOptions: { show: { resource: ['supplierOrder'] } },
 		options: [
+			{
+				name: 'Acknowledge Delivery Attention',
+				value: 'acknowledgeAttention',
+				description: "Acknowledge a sent order's delivery attention (no tracking, no movement, overdue, an exception)",
+				action: 'Acknowledge a delivery attention',
+			},
 			{
 				name: 'Cancel',
 				value: 'cancel',
@@ -84,4 +91,5 @@ export const description: INodeProperties[] = [
 	...pay.description,
 	...cancel.description,
 	...fulfilManually.description,
+	...acknowledgeAttention.description,
 ];

@@ -40,6 +40,13 @@ export const SHARED_ORDER_FILTERS: INodeProperties[] = [
 const fields = getManyFields([
 	...SHARED_ORDER_FILTERS,
 	{
+		displayName: 'Needs Attention',
+		name: 'needsAttention',
+		type: 'boolean',
+		default: true,
+		description: 'Whether to return only sent supplier orders whose delivery needs a look (deliveryAttention)',
+	},
+	{
 		displayName: 'Needs Review',
 		name: 'needsReview',
 		type: 'boolean',
@@ -69,8 +76,9 @@ export const description = [
 
 /** The list's query for the filters given (the trigger's poll uses it too). */
 export function supplierOrderQuery(filters: IDataObject): IDataObject {
-	const { status, needsReview, integrationId, orderId, contractModel } = filters;
-	return { status, needsReview: needsReview === undefined ? undefined : Boolean(needsReview), integrationId, orderId, contractModel };
+	const { status, needsReview, needsAttention, integrationId, orderId, contractModel } = filters;
+	const flag = (v: unknown) => (v === undefined ? undefined : Boolean(v));
+	return { status, needsReview: flag(needsReview), needsAttention: flag(needsAttention), integrationId, orderId, contractModel };
 }
 
 /** Supplier orders, newest first, filtered; with Return All every page is read before any is returned. */
