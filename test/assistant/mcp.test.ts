@@ -54,8 +54,9 @@ test('every supplier route is a tool, with read-only and changing tools marked',
   }
   // The spec lists 12 connection, 11 product, import and link, and 7 supplier order routes; the service adds the
   // list of import jobs (docs/decisions.md), the 9 event subscription routes (issue 26), the reroute (issue 34) and
-  // the store's routing rule, read and set (issue 42), and the profit report (issue 41).
-  expect(supplierOps.length).toBe(44);
+  // the store's routing rule, read and set (issue 42), the profit report (issue 41), and after shipping (issue 54) a
+  // delivery attention's acknowledgement and five claim routes.
+  expect(supplierOps.length).toBe(50);
   expect(tools.map((t) => t.name).sort()).toEqual(supplierOps.map((o) => o.id).sort());
   for (const op of supplierOps) {
     const tool = tools.find((t) => t.name === op.id)!;
@@ -139,6 +140,19 @@ test('the profit report through the assistant: a read-only tool with from, to an
   expect(viaTool.result.totals).toMatchObject({ parts: 1, revenueMinor: so.body.result.profit.revenueMinor, landedCostMinor: so.body.result.profit.landedCostMinor });
   const bad = await client.callTool({ name: 'getProfitReport', arguments: { storeId: shop.storeId, from: today, to: '1999-12-31' } });
   expect([bad.isError, result(bad).error.code]).toEqual([true, 'validationFailed']);
+});
+
+test('after shipping through the assistant: the claim tools (a part not shipped yet cannot be claimed) and the acknowledgement (a reason the order does not have)', async () => {
+  const shop = await openShop(svc, sandbox, { page: 10, products: 1 });
+  const order = await placeOrder(svc, shop);
+  const sent = await submit(svc, shop, order.id, { payNow: true });
+  const client = await connect(shop.owner.key);
+  const soId = sent.body.result._id;
+  const open = await client.callTool({ name: 'openSupplierClaim', arguments: { storeId: shop.storeId, supplierOrderId: soId, body: { reason: 'notReceived', expectation: 'reship', items: [{ itemId: order.items[0].id, quantity: 1 }] } } });
+  expect([open.isError, result(open).error.code]).toEqual([true, 'invalidState']);
+  expect(result(await client.callTool({ name: 'listSupplierClaims', arguments: { storeId: shop.storeId, supplierOrderId: soId } }))).toEqual({ result: { items: [] } });
+  const ack = await client.callTool({ name: 'acknowledgeDeliveryAttention', arguments: { storeId: shop.storeId, supplierOrderId: soId, body: { reason: 'noTracking' } } });
+  expect([ack.isError, result(ack).error.code]).toEqual([true, 'attentionChanged']);
 });
 
 test('a read tool and a write tool answer what the REST routes answer, and charge the same credits', async () => {
