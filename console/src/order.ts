@@ -8,6 +8,7 @@ import { orderMargin, partMarginLine } from './margin.js';
 import { supplierNames } from './names.js';
 import { paymentCard } from './order-payment.js';
 import { reportOutcome, statusBadge, supplierOrderDetails, whyStopped, type SupplierOrder } from './supplier-order.js';
+import { claimsSection } from './after-shipping.js';
 import type { Ctx, OrderPart, PaymentProviderView, StoreOrder } from './types.js';
 import { ORDER_STATUS, PART_STATUS, wordFor } from './words.js';
 
@@ -93,7 +94,10 @@ function partCard(order: FullOrder, part: OrderPart, of: { supplier: string; aut
 }
 
 function supplierOrderCard(so: SupplierOrder, opts: { base: string; supplier: string; render: () => Promise<void> }): HTMLElement {
-  return h('div', { class: 'supplier-order', 'data-supplier-order': so._id }, h('h3', {}, 'Supplier order ', statusBadge(so.status)), whyStopped(so), supplierOrderDetails(so, opts));
+  // Its claims are read on their own, after the page shows (./after-shipping.ts).
+  const claims = h('div', { class: 'claims-slot' });
+  void claimsSection(so, opts).then((el) => el && claims.append(el), () => undefined);
+  return h('div', { class: 'supplier-order', 'data-supplier-order': so._id }, h('h3', {}, 'Supplier order ', statusBadge(so.status), so.reshipOf ? h('span', { class: 'badge' }, 'a reship') : null), whyStopped(so), supplierOrderDetails(so, opts), claims);
 }
 
 /** A supplier part with no supplier order yet: sending it creates the one supplier order of the part. */

@@ -4,9 +4,14 @@ import { money, when } from './format.js';
 import type { Ctx, Page } from './types.js';
 import { supplierNames } from './names.js';
 import { statusBadge, supplierOrderDetails, whyStopped, type SupplierOrder } from './supplier-order.js';
+import { attentionBrief } from './after-shipping.js';
 import { SUPPLIER_PAYMENT } from './words.js';
 
-const LISTS = { needsReview: { title: 'Waiting for you', query: { needsReview: true } }, failed: { title: 'Failed (automatic retries pending or stopped)', query: { status: 'failed' } } };
+const LISTS = {
+  needsReview: { title: 'Waiting for you', query: { needsReview: true } },
+  needsAttention: { title: 'Deliveries needing a look (sent, no tracking, stalled, late or held)', query: { needsAttention: true } },
+  failed: { title: 'Failed (automatic retries pending or stopped)', query: { status: 'failed' } },
+};
 let names = new Map<string, string>();
 
 /** Cursor per list while the page is open. */
@@ -26,12 +31,12 @@ export async function reviewPage(root: HTMLElement, ctx: Ctx): Promise<void> {
         'section',
         { class: 'card', id: `list-${id}` },
         h('h2', {}, `${list.title} (${page.pagination.totalCount})`),
-        page.items.length ? ordersTable(page.items, base, render) : h('p', {}, id === 'needsReview' ? 'Nothing waits for review.' : 'No failed orders.'),
+        page.items.length ? ordersTable(page.items, base, render) : h('p', {}, id === 'needsReview' ? 'Nothing waits for review.' : id === 'needsAttention' ? 'Every sent parcel is on its way.' : 'No failed orders.'),
         page.pagination.previousCursor || page.pagination.hasMore ? h('div', { class: 'actions' }, pager('Newer', page.pagination.previousCursor), pager('Older', page.pagination.hasMore ? page.pagination.nextCursor : null)) : null,
       );
     }),
   );
-  clear(root, h('h1', {}, 'Review queue'), h('p', {}, 'Supplier orders that stopped and need a decision, newest first. Each says why it stopped, what to do next, and what every action will do before you choose it.'), ...sections);
+  clear(root, h('h1', {}, 'Review queue'), h('p', {}, 'Supplier orders that stopped and need a decision, and sent ones whose delivery needs a look, newest first. Each says why, what to do next, and what every action will do before you choose it.'), ...sections);
 }
 
 function ordersTable(items: SupplierOrder[], base: string, render: () => Promise<void>): HTMLElement {
@@ -46,7 +51,7 @@ function ordersTable(items: SupplierOrder[], base: string, render: () => Promise
         h('td', {}, h('a', { href: `#orders/${so.orderId}` }, h('strong', {}, so.orderNumber)), h('br'), h('small', { class: 'mono' }, so.supplierOrderNumber)),
         h('td', {}, supplier),
         h('td', {}, statusBadge(so.status)),
-        h('td', {}, whyStopped(so)),
+        h('td', {}, whyStopped(so) ?? attentionBrief(so)),
         h('td', {}, so.costs ? money(so.costs.totalMinor, so.costs.currency) : '—', h('br'), h('small', {}, `payment: ${SUPPLIER_PAYMENT[so.payment.status] ?? so.payment.status}`)),
         h('td', {}, when(so.createdAt)),
         h('td', {}, toggle),

@@ -5,6 +5,7 @@ import { money, when } from './format.js';
 import { eventSentence, reasonOf, reasonWords, reroutedSentence, SUPPLIER_ORDER_STATUS, SUPPLIER_PAYMENT, wordFor } from './words.js';
 
 import type { SupplierOrder } from './types.js';
+import { deliveryAttention, trackingList } from './after-shipping.js';
 
 export type { SupplierOrder };
 
@@ -90,12 +91,13 @@ export function supplierOrderDetails(so: SupplierOrder, opts: { base: string; su
   return h(
     'div',
     { class: 'so-details' },
+    deliveryAttention(so, opts),
     h(
       'dl',
       {},
       h('dt', {}, 'Costs'), h('dd', {}, costsText(so)),
       h('dt', {}, 'Payment to the supplier'), h('dd', {}, SUPPLIER_PAYMENT[so.payment.status] ?? so.payment.status),
-      h('dt', {}, 'Shipping'), h('dd', {}, so.shipping ? `${so.shipping.carrier}, tracking ${so.shipping.trackingNumber}${so.shipping.shippedAt ? `, shipped ${when(so.shipping.shippedAt)}` : ''}` : 'not shipped yet'),
+      h('dt', {}, 'Shipping'), h('dd', {}, so.shipping ? `${so.shipping.carrier}, tracking ${so.shipping.trackingNumber}${so.shipping.shippedAt ? `, shipped ${when(so.shipping.shippedAt)}` : ''}` : 'not shipped yet', trackingList(so)),
       h('dt', {}, 'At the supplier'), h('dd', {}, so.supplierOrderId ? `order ${so.supplierOrderId}${so.supplierStatus ? ` ("${so.supplierStatus}")` : ''}` : 'not created yet', h('small', { class: 'mono' }, ` · our number ${so.supplierOrderNumber}, attempt ${so.attempt}`)),
     ),
     buttons.length ? h('h4', {}, 'What you can do') : null,

@@ -155,5 +155,24 @@ export interface SupplierOrder {
   events: Array<{ at: string; actor: { kind: string; id: string | null }; type: string; from: string | null; to: string | null; details: Record<string, unknown> }>;
   landedCosts?: LandedCost[];
   profit?: Profit | null;
+  /** After shipping: why its delivery needs a look (the status stays), the carrier's scans, the claim a reship serves. */
+  deliveryAttention?: { reason: string; since: string; message: string } | null;
+  tracking?: { events: Array<{ at: string; description: string; location: string | null }>; lastScanAt: string | null; exception: string | null; promisedMaxDays: number | null } | null;
+  reshipOf?: { claimId: string; supplierOrderId: string } | null;
+  createdAt: string;
+}
+
+/** A claim with the supplier, as the order page shows it. */
+export interface Claim {
+  _id: string;
+  via: 'api' | 'person';
+  reason: string;
+  expectation: 'refund' | 'reship';
+  items: Array<{ itemId: string; sku: string; quantity: number }>;
+  status: string;
+  supplierStatus: string | null;
+  deadline: string | null;
+  outcome: { kind: string; amount?: Money; storeAmount?: Money | null; supplierOrderId?: string | null; message?: string } | null;
+  evidencePack: { where: string; text: string } | null;
   createdAt: string;
 }

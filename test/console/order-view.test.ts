@@ -216,6 +216,42 @@ browser.describe('reading orders in the console', () => {
     await w.shot('connections-automation');
   });
 
+  test('after shipping: a stalled parcel in the review queue\'s deliveries needing a look and on the order page, a claim for a reship opened there, the attention acknowledged', async () => {
+    const order = await newOrder('manual');
+    expect((await api('POST', `/api/store-orders/${w.storeId}/${order.id}/confirm`)).status).toBe(200);
+    const sent = (await api('POST', `/api/store-suppliers/${w.storeId}/orders/${order.id}/groups/supplier:${connId}/submit`, { payNow: true })).body.result;
+    await w.sandbox.control('POST', `/orders/${sent.supplierOrderId}/ship`, {});
+    const so = async () => (await api('GET', `/api/store-suppliers/${w.storeId}/orders/${sent._id}`)).body.result;
+    await eventually(async () => ((await so()).tracking?.events.length ? true : undefined), 30_000, 'the shipment read back');
+    await w.sandbox.control('POST', `/orders/${sent.supplierOrderId}/parcel`, { stalled: true });
+    await w.sandbox.control('POST', '/clock', { advanceHours: 80 });
+    await eventually(async () => ((await so()).deliveryAttention ? true : undefined), 30_000, 'the delivery attention');
+
+    await w.go('review', 'Review queue');
+    const list = page.locator('#list-needsAttention');
+    expect(await list.locator('h2').innerText()).toBe('Deliveries needing a look (sent, no tracking, stalled, late or held) (1)');
+    expect(await list.locator(`tr[data-supplier-order="${sent._id}"]`).innerText()).toContain('Delivery: The carrier has not scanned the parcel for too long');
+    await w.shot('review-delivery-attention');
+
+    await openOrder(order);
+    const attention = part().locator('[data-attention="noMovement"]');
+    expect(await attention.innerText()).toContain('Delivery needs a look: The carrier has not scanned the parcel for too long');
+    expect(await part().locator('ol.tracking').innerText()).toContain('Picked up by the carrier');
+    await part().locator('.claims').waitFor();
+    await part().getByRole('button', { name: 'Claim a reship' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Claim a reship' }).click();
+    await part().locator('.claims li[data-claim]').waitFor();
+    const claims = (await api('GET', `/api/store-suppliers/${w.storeId}/orders/${sent._id}/claims`)).body.result.items;
+    expect(claims).toEqual([expect.objectContaining({ reason: 'notReceived', expectation: 'reship', items: [expect.objectContaining({ quantity: 1 })] })]);
+    expect(await part().locator('.claims').innerText()).toMatch(/The parcel did not arrive, a reship: (being sent to the supplier|open at the supplier)/);
+    await w.shot('order-delivery-attention');
+
+    await attention.getByRole('button', { name: 'Acknowledge' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Acknowledge' }).click();
+    await page.locator('#notice.ok').getByText(`Order ${order.number}: acknowledged.`).waitFor();
+    expect((await so()).deliveryAttention).toBeNull();
+  });
+
   test('the pages raised no script error', () => {
     expect(w.browser.errors).toEqual([]);
   });
