@@ -42,7 +42,9 @@ test("a supplier order's status is written in one place: writeChange, which chec
   // One call, in the records' `write`, which hands it orders' part moves; every change goes through `write`.
   expect(records.match(/writeChange\(/g)).toHaveLength(1);
   expect(records).toContain('return writeChange(db, c, this.parts, alike);');
-  expect(records.match(/this\.write\(/g)).toHaveLength(6);
+  // Seven: change, changeWithConnection, create (twice), reroute (twice), and a reship's create in its claim's transaction (createIn).
+  expect(records.match(/this\.write\(/g)).toHaveLength(7);
+  expect(records).toContain("this.write(tx, transition(null, { type: 'create', record, actor, trigger }))");
   // Routing's choice rides on a change's own write (server/dispatch/carry.ts adds its entry to the transition's change).
   expect(records).toContain('this.write(tx, carrying(transition(so, r.rerouted), r.chosenNow ? r.routing : null))');
   expect(records).toContain("const made = transition(null, { type: 'create', record: r.record,");
