@@ -157,7 +157,10 @@ describe('one connection', () => {
       body: { level: 'automatic', costLimit: { amountMinor: 5000, currency: 'USD' }, excludedCountries: ['fr', 'DE'] },
     });
     expect(res.status).toBe(200);
-    expect(res.body.result.automation).toEqual({ level: 'automatic', automaticPayment: false, costLimit: { amountMinor: 5000, currency: 'USD' }, excludedCountries: ['DE', 'FR'], allowUnpaidOrders: false, shippingMethod: { rule: 'cheapest' }, reroute: { reasons: ['variantUnavailable', 'destinationUnsupported', 'costAboveLimit'], maxCostIncreasePercent: 10 } });
+    expect(res.body.result.automation).toEqual({ level: 'automatic', automaticPayment: false, costLimit: { amountMinor: 5000, currency: 'USD' }, excludedCountries: ['DE', 'FR'], allowUnpaidOrders: false, shippingMethod: { rule: 'cheapest' }, reroute: { reasons: ['variantUnavailable', 'destinationUnsupported', 'costAboveLimit'], maxCostIncreasePercent: 10 }, deliveryWatch: { noTrackingDays: 7, noMovementHours: 72, overdueGraceDays: 3, exceptions: ['returnedToSender', 'failedDelivery', 'customsHold'] } });
+    // The delivery watch's thresholds (issue 54), changed whole; the other fields keep.
+    const watch = await svc.call('PUT', one('/automation'), { key: owner.key, body: { deliveryWatch: { noTrackingDays: 5, noMovementHours: 48, overdueGraceDays: 0, exceptions: ['customsHold'] } } });
+    expect(watch.body.result.automation).toMatchObject({ level: 'automatic', deliveryWatch: { noTrackingDays: 5, noMovementHours: 48, overdueGraceDays: 0, exceptions: ['customsHold'] } });
     const more = await svc.call('PUT', one('/automation'), { key: owner.key, body: { automaticPayment: true, costLimit: null } });
     expect(more.body.result.automation).toMatchObject({ level: 'automatic', automaticPayment: true, costLimit: null, excludedCountries: ['DE', 'FR'] });
     const bad = await svc.call('PUT', one('/automation'), { key: owner.key, body: { level: 'sometimes', excludedCountries: ['FRA'], costLimit: { amountMinor: -1, currency: 'usd' }, extra: true } });

@@ -163,7 +163,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('the catalogue entry: cj, connected by API key, balance, cancel, notifications, paid from the balance, syncs cost, stock and availability', () => {
   expect(CJ_ENTRY.key).toBe('cj');
-  expect(CJ_ENTRY.capabilities).toEqual({ authKind: 'apiKey', hasSandbox: false, balance: true, cancel: true, notifications: true, payment: 'balance', syncFields: ['cost', 'stock', 'availability'] });
+  expect(CJ_ENTRY.capabilities).toEqual({ authKind: 'apiKey', hasSandbox: false, balance: true, cancel: true, notifications: true, payment: 'balance', syncFields: ['cost', 'stock', 'availability'], claims: { via: 'api', deadlineDays: null, counted: 'fromShipping', where: "Sent by the service through the supplier's API." } });
   expect(CJ_ENTRY.credentialsSchema).toMatchObject({ required: ['apiKey'], additionalProperties: false });
   expect(CJ_ENTRY.defaultSettings).toEqual({ requestsPerSecond: 1, fromCountryCode: 'CN' });
   expect(adapter.entry).toBe(CJ_ENTRY);

@@ -118,6 +118,8 @@ describe('catalogue entries', () => {
       notifications: true,
       payment: 'balance',
       syncFields: ['cost', 'price', 'stock', 'title', 'availability'],
+      // Issue 54: the sandbox takes claims through its API (the service sends them).
+      claims: { via: 'api', deadlineDays: null, counted: 'fromShipping', where: "Sent by the service through the supplier's API." },
     });
     expect(apiKey.entry.credentialsSchema).toEqual({
       type: 'object',
@@ -357,7 +359,8 @@ describe('orders', () => {
     await expect(apiKey.findOrderByNumber(live(k), orderNumber('never'))).resolves.toBeNull();
 
     const paid = await apiKey.payOrder(live(k), created.supplierOrderId);
-    expect(paid).toEqual({ ...created, supplierStatus: 'paid', status: 'paid', paid: true });
+    // Paid: the sandbox says when (issue 54: the delivery watch counts its days from it).
+    expect(paid).toEqual({ ...created, supplierStatus: 'paid', status: 'paid', paid: true, paidAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
     await expect(apiKey.getBalance(live(k))).resolves.toEqual({ amountMinor: 100_000 - (itemsMinor + 599), currency: 'USD' });
     const again = await failure(apiKey.payOrder(live(k), created.supplierOrderId));
     expect(again.kind).toBe('alreadyPaid');
@@ -366,6 +369,8 @@ describe('orders', () => {
     const shipped = await apiKey.getOrder(live(k), created.supplierOrderId);
     expect(shipped.status).toBe('shipped');
     expect(shipped.shipping).toEqual({ carrier: 'TestPost', trackingNumber: 'TRK123', shippedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    // The carrier's first scan comes with it (issue 54).
+    expect(shipped.tracking).toEqual({ events: [{ at: shipped.shipping!.shippedAt, description: 'Picked up by the carrier', location: 'Shenzhen, CN' }], exception: null, promisedMaxDays: expect.any(Number) });
 
     const cancel = await failure(apiKey.cancelOrder(live(k), created.supplierOrderId));
     expect(cancel.kind).toBe('alreadyShipped');

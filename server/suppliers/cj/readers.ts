@@ -189,7 +189,8 @@ export function readOrder(raw: unknown, at: string): SupplierOrderSnapshot & { n
     paid: PAID_STATUSES.has(supplierStatus),
     costs,
     shipping,
-    ...(o.paymentDate !== undefined ? { paidAt: isoOrNull(o.paymentDate) } : {}),
+    // When CJ says it was paid (the delivery watch's start); left out while unpaid.
+    ...(isoOrNull(o.paymentDate ?? null) ? { paidAt: isoOrNull(o.paymentDate) } : {}),
   };
 }
 

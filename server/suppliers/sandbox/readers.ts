@@ -109,7 +109,8 @@ const exceptionOf = (v: unknown) => EXCEPTIONS.find((e) => e === v);
 /** When the sandbox says the order was paid, and its parcel's scans (absent from answers of a sandbox older than them). */
 function readTracking(o: Obj, at: string): Pick<SupplierOrderSnapshot, 'paidAt' | 'tracking'> {
   const out: Pick<SupplierOrderSnapshot, 'paidAt' | 'tracking'> = {};
-  if ('paidAt' in o) out.paidAt = nullableStr(o, 'paidAt', at);
+  const paidAt = nullableStr(o, 'paidAt', at);
+  if (paidAt) out.paidAt = paidAt;
   if (o.tracking === null || o.tracking === undefined) return out;
   const t = asObj(o.tracking, `${at}.tracking`);
   const events = list(t, 'events', `${at}.tracking`).map((raw, i) => {
