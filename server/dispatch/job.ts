@@ -50,7 +50,7 @@ export class DispatchJob {
   /** What the sourcing unit reads through (./sourcing/): one evaluation per step run. */
   private readonly sourcing: SourcingDeps;
 
-  async run(supplierOrderId: string, storeId?: string): Promise<void> {
+  async run(supplierOrderId: string, storeId: string): Promise<void> {
     let work = await this.records.work(supplierOrderId, storeId);
     let so: SupplierOrder | null = work?.so ?? null;
     for (let round = 0; work && so && round < 8; round++) {
