@@ -35,7 +35,7 @@ export class DispatchJob {
   constructor(
     private readonly records: SupplierOrderRecords,
     private readonly gateway: SupplierGateway,
-    private readonly registry: SupplierRegistry,
+    registry: SupplierRegistry,
     private readonly shopper: ShopperCapture,
     private readonly settings: { retryLimit: number; retryBaseSeconds: number },
     private readonly log: Logger,

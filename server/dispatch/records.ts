@@ -11,7 +11,7 @@ import type { ItemsMove, PartMoves } from '../orders';
 import { connectionsOfPart } from './sql/reroute';
 import type { EarlierOrder, RerouteTry, RoutingChoice } from './supplier-order';
 import { type Carried, carrying } from './carry';
-import { type Change, DispatchEvent, SYSTEM, transition } from './transition';
+import { DispatchEvent, SYSTEM, transition } from './transition';
 
 export { CHANGE_CHANNEL } from './sql/write';
 export type { PartRef, Work, WorkItem } from './supplier-order';
