@@ -90,7 +90,8 @@ export function routedSentence(details: Record<string, unknown>): string {
     return `${q.supplierKey ?? '?'}${q.connectionId === d.connectionId ? ' (chosen)' : ''} ${store}${own}${typeof q.maxDays === 'number' ? `, up to ${q.maxDays} days` : ''}`;
   };
   const candidates = (d.candidates ?? []).map(quote).join('; ');
-  const excluded = (d.excluded ?? []).map((x) => `${x.supplierKey ?? '?'}: ${x.why ?? ''}`).join('; ');
+  // Each why is the service's sentence (it ends with its own full stop, taken off to join them).
+  const excluded = (d.excluded ?? []).map((x) => `${x.supplierKey ?? '?'}: ${(x.why ?? '').replace(/\.$/, '')}`).join('; ');
   return `Supplier chosen by ${rule}. ${d.why ?? ''} Candidates: ${candidates || 'none'}.${excluded ? ` Not candidates: ${excluded}.` : ''}`;
 }
 

@@ -156,10 +156,8 @@ export class ImportService {
    * Works through the pending items. Each item commits with its product, link and charge, so a worker
    * killed half-way resumes (pg-boss retries the job) at the first item still pending, duplicating nothing.
    */
-  async runJob({ importJobId, storeId: given }: ImportWork): Promise<void> {
-    // A job queued before jobs named their store: its store is read once, from the import job's own row.
-    const storeId = given ?? (await sql.storeOfImportJob(this.db, importJobId));
-    const job = storeId ? await sql.importJobInStore(this.db, storeId, importJobId) : null;
+  async runJob({ importJobId, storeId }: ImportWork): Promise<void> {
+    const job = await sql.importJobInStore(this.db, storeId, importJobId);
     if (!job || job.status === 'completed' || job.status === 'failed') return;
     await sql.setImportJobStatus(this.db, job, 'running');
     const conn = await this.connections.findById(job.connectionId, job.storeId);

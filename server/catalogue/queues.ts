@@ -20,32 +20,32 @@ export const CATALOGUE_QUEUES: QueueSpec[] = [
   { name: READBACK_QUEUE, policy: 'stately', retryLimit: 5, retryDelay: 30, retryBackoff: true, heartbeatSeconds: 10, notify: true },
 ];
 
-/** An import job's work: the job, and its store (jobs queued before it was carried have none: it is read once). */
+/** An import job's work: the job, and its store. */
 export interface ImportWork {
   importJobId: string;
-  storeId?: string;
+  storeId: string;
 }
 
-/** A connection's sync: the connection, and its store (absent in jobs queued before it was carried). */
+/** A connection's sync: the connection, and its store. */
 export interface ConnectionSyncWork {
   connectionId: string;
-  storeId?: string;
+  storeId: string;
 }
 
 /** One job per import job, keyed by it, in its store's group (the worker runs one of a store's imports at a time). */
-export function sendImport(boss: Boss, work: Required<ImportWork>): Promise<string | null> {
+export function sendImport(boss: Boss, work: ImportWork): Promise<string | null> {
   return boss.send(IMPORT_QUEUE, work, { singletonKey: work.importJobId, group: { id: work.storeId } });
 }
 
 /** One sync waiting per connection, keyed by it. */
-export function sendConnectionSync(boss: Boss, work: Required<ConnectionSyncWork>): Promise<string | null> {
+export function sendConnectionSync(boss: Boss, work: ConnectionSyncWork): Promise<string | null> {
   return boss.send(SYNC_QUEUES.connection, work, { singletonKey: work.connectionId });
 }
 
-/** A supplier product's read-back: the connection that links it, and its store (absent in jobs queued before it was carried). */
+/** A supplier product's read-back: the connection that links it, and its store. */
 export interface ProductReadBack {
   connectionId: string;
-  storeId?: string;
+  storeId: string;
   supplierProductId: string;
 }
 

@@ -41,11 +41,8 @@ export class CatalogueSync {
    * Every link of one connection: each supplier product read once, then applied to all its links in
    * set-based statements, one transaction per batch of products. The next batch is read while one is written.
    */
-  async syncConnection({ connectionId, storeId: given }: ConnectionSyncWork): Promise<{ synced: number; failed: number }> {
-    // A job queued before jobs named their store finds its connection by id once; its store is the connection's own.
-    const conn = await this.connections.findById(connectionId, given);
-    const storeId = given ?? conn?.storeId;
-    if (!storeId) return { synced: 0, failed: 0 };
+  async syncConnection({ connectionId, storeId }: ConnectionSyncWork): Promise<{ synced: number; failed: number }> {
+    const conn = await this.connections.findById(connectionId, storeId);
     const links = await sql.linksOfConnection(this.db, storeId, connectionId);
     const alternates = await alternateProductsOf(this.db, storeId, connectionId);
     if (!links.length && !alternates.length) return { synced: 0, failed: 0 };
@@ -111,7 +108,6 @@ export class CatalogueSync {
 
   /** The read-back of a stock or price notification: the same sync code, for the links of one product. */
   async readBackProduct({ connectionId, storeId, supplierProductId }: ProductReadBack): Promise<number> {
-    // A read-back queued before read-backs named their store finds its connection by id once (its store is its own).
     const conn = await this.connections.findById(connectionId, storeId);
     if (!conn || conn.disconnectedAt) return 0;
     const links = await this.links.linksOfConnection(conn.storeId, connectionId, supplierProductId);

@@ -21,12 +21,8 @@ export function addressIdOf(conn: Pick<SupplierConnection, 'id' | 'storeId' | 's
   return `${conn.id}.${conn.storeId.replace(/-/g, '')}.${tag(tagged(conn.supplierKey, conn.id, conn.storeId))}`;
 }
 
-/**
- * The connection and store an address names: a signed id gives both (null when its tag is not ours); a bare id, the
- * oldest form, the connection alone (its store null).
- */
-export function readAddressId(supplierKey: string, id: string, tag: (value: string) => string): { connectionId: string; storeId: string | null } | null {
-  if (!id.includes('.')) return { connectionId: id, storeId: null };
+/** The connection and store an address's signed id names; null when it is not one, or its tag is not ours. */
+export function readAddressId(supplierKey: string, id: string, tag: (value: string) => string): { connectionId: string; storeId: string } | null {
   const m = SIGNED_ID.exec(id);
   if (!m) return null;
   const storeId = m[2].replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5');
@@ -44,8 +40,7 @@ export class NotificationAddresses {
 
   /**
    * The connection's address, the spec's form ('' while no public address of this service is configured). Its id
-   * carries the store, so the notification finds its connection on the store's shard; the older forms (the store in
-   * the path, or the bare connection id) are still accepted.
+   * carries the store, so the notification finds its connection on the store's shard.
    */
   of(conn: Pick<SupplierConnection, 'id' | 'storeId' | 'supplierKey'>): string {
     const base = this.publicBaseUrl();
@@ -76,18 +71,15 @@ export class NotificationAddresses {
   }
 
   /**
-   * At start: registers the notification address again with every connection whose address changed since: a new
-   * PUBLIC_BASE_URL, or an address registered in an older form (the store in the path, or no store).
+   * At start: registers the notification address again with every connection whose registered address differs from
+   * the one it should have (a new PUBLIC_BASE_URL, or one that could not be registered before).
    */
-  async reregisterChanged(onError: (connectionId: string, err: unknown) => void, identify: (conn: SupplierConnection, adapter: SupplierAdapter) => Promise<unknown>): Promise<number> {
+  async reregisterChanged(onError: (connectionId: string, err: unknown) => void): Promise<number> {
     const live = await sql.liveConnections(this.db);
     let changed = 0;
     for (const conn of live) {
       const adapter = this.registry.find(conn.supplierKey);
-      if (!conn.credentialsSealed || !adapter || this.registry.isSwitchedOff(conn.supplierKey)) continue;
-      // Connections made before accounts were told apart learn theirs once.
-      if (!conn.supplierAccountKey) await identify(conn, adapter).catch((err: unknown) => onError(conn.id, err));
-      if (!sendsNotifications(adapter)) continue;
+      if (!conn.credentialsSealed || !adapter || this.registry.isSwitchedOff(conn.supplierKey) || !sendsNotifications(adapter)) continue;
       const url = this.of(conn) || null;
       if (url === conn.registeredNotificationAddress) continue;
       try {

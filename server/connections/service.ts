@@ -41,7 +41,7 @@ export class ConnectionService {
     private readonly publicBaseUrl: () => string,
   ) {
     this.addresses = new NotificationAddresses(db, registry, gateway, publicBaseUrl);
-    this.accounts = new SharedAccounts(db, registry, gateway, (conn) => this.addresses.reregister(conn));
+    this.accounts = new SharedAccounts(db, registry, (conn) => this.addresses.reregister(conn));
     this.settings = new ConnectionSettings(registry);
   }
   /** Where each connection's supplier sends its notifications, registered with the supplier. */
@@ -61,7 +61,7 @@ export class ConnectionService {
 
   /** At start: registers the notification address again with every connection whose address changed since. */
   reregisterChangedAddresses(onError: (connectionId: string, err: unknown) => void): Promise<number> {
-    return this.addresses.reregisterChanged(onError, (conn, adapter) => this.accounts.identify(conn, adapter));
+    return this.addresses.reregisterChanged(onError);
   }
 
   /** Connections as answered, each saying whether another live connection is on the same supplier account. */
@@ -231,11 +231,8 @@ export class ConnectionService {
     return { impact, removedLinks, handOverError };
   }
 
-  /**
-   * A connection in any state, so the caller can refuse disconnected ones alike. Callers that know its store give it
-   * (one shard); without it the connection is found by id alone, across stores.
-   */
-  findById(id: string, storeId?: string): Promise<SupplierConnection | null> {
-    return storeId ? sql.connectionInStore(this.db, storeId, id) : sql.connectionById(this.db, id);
+  /** A connection of the store in any state, so the caller can refuse disconnected ones alike. */
+  findById(id: string, storeId: string): Promise<SupplierConnection | null> {
+    return sql.connectionInStore(this.db, storeId, id);
   }
 }

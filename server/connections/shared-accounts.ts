@@ -1,8 +1,6 @@
 import type { DataSource } from 'typeorm';
-import type { SupplierAdapter } from '../suppliers/adapter';
 import type { SupplierRegistry } from '../suppliers/registry';
 import type { SupplierConnection } from './types';
-import type { SupplierGateway } from './gateway';
 import * as sql from './sql/connections';
 
 type Identified = Pick<SupplierConnection, 'id' | 'supplierAccountKey'>;
@@ -15,7 +13,6 @@ export class SharedAccounts {
   constructor(
     private readonly db: DataSource,
     private readonly registry: SupplierRegistry,
-    private readonly gateway: SupplierGateway,
     /** Registers a connection's own address with its supplier (and keeps what the supplier answers). */
     private readonly register: (conn: SupplierConnection) => Promise<void>,
   ) {}
@@ -47,12 +44,5 @@ export class SharedAccounts {
       await sql.updateConnection(this.db, conn, { registeredNotificationAddress: null });
       throw err;
     }
-  }
-
-  /** For connections made before accounts were told apart: asks the supplier once which account they are on. */
-  async identify(conn: SupplierConnection, adapter: SupplierAdapter): Promise<void> {
-    const { accountId } = await this.gateway.call(conn, (a, ctx) => adapter.verifyCredentials(ctx));
-    const supplierAccountKey = this.gateway.supplierAccountKey(accountId);
-    if (supplierAccountKey) await sql.updateConnection(this.db, conn, { supplierAccountKey });
   }
 }

@@ -196,10 +196,7 @@ export class SignInService {
     return { conn: await this.connections.connect(storeId, { supplierKey: started.supplierKey, mode: started.mode, credentials }, creator, within), renewed: false };
   }
 
-  /**
-   * A state names its store, signed with it (`storeId.nonce.signature`), so using it is a statement on the store's
-   * shard. States made before (`nonce.signature`, ten minutes at most) are found by nonce alone.
-   */
+  /** A state names its store, signed with it (`storeId.nonce.signature`), so using it is a statement on the store's shard. */
   private stateOf(storeId: string, nonce: string): string {
     return `${storeId}.${nonce}.${this.secrets.sign(`sign-in|${storeId}|${nonce}`)}`;
   }
@@ -207,14 +204,9 @@ export class SignInService {
   /** The unused state whose signature holds; null otherwise. */
   private async find(state: string) {
     const parts = state.split('.');
-    if (parts.length === 3) {
-      const [storeId, nonce, sig] = parts;
-      if (!storeId || !nonce || !sig || !this.secrets.verifySignature(`sign-in|${storeId}|${nonce}`, sig)) return null;
-      return sql.findSignInState(this.db, storeId, nonce);
-    }
-    const [nonce, sig] = parts;
-    if (parts.length !== 2 || !nonce || !sig || !this.secrets.verifySignature(`sign-in|${nonce}`, sig)) return null;
-    return sql.findOlderSignInState(this.db, nonce);
+    const [storeId, nonce, sig] = parts;
+    if (parts.length !== 3 || !storeId || !nonce || !sig || !this.secrets.verifySignature(`sign-in|${storeId}|${nonce}`, sig)) return null;
+    return sql.findSignInState(this.db, storeId, nonce);
   }
 }
 

@@ -97,7 +97,7 @@ export const dispatchModule = domainModule({
     const readBack = new SupplierOrderReadBack(records, deps.connections.gateway, deps.rates.rates, log, (so) => claimJob.followUp(so));
     const rewind = new RewindWatch(db, records, registry, log);
     const sweeper = new DispatchSweeper(records, queue, rewind, { intervalMs: config.dispatchSweepSeconds * 1000, staleSeconds: config.dispatchSweepStaleSeconds }, log, deps.rates.rates, afterShipping);
-    const subscriptions = new DispatchSubscriptions(orders, records, commands, queue, deps.stores.storeDropshipping, log);
+    const subscriptions = new DispatchSubscriptions(orders, records, commands, queue, log);
     const reads = new SupplierOrderReads(db, p.cursors);
     deps.events.renderers.register('supplierOrder', supplierOrderRenderer(reads));
     deps.events.reactions.on(STORE_ORDER_REACTIONS, SEND_ON_ORDER_EVENTS, (e) => subscriptions.onStoreOrderEvent(storeOrderEventOf(e)));

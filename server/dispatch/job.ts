@@ -20,11 +20,6 @@ import { absentEarlier, Evaluation, here, isRefusal, pauseOf, Refusal, sendHere,
 import type { RoutingChoice, SupplierOrder } from './supplier-order';
 import { DispatchEvent, failure } from './transition';
 
-interface DispatchSettings {
-  retryLimit: number;
-  retryBaseSeconds: number;
-}
-
 const isConflict = (err: unknown) => err instanceof ApiError && err.code === 'concurrentChange';
 /** A reship's create names the claim the supplier approved it for (./claims/): the supplier charges nothing for it. */
 const reship = (so: SupplierOrder) => (so.reshipOf?.supplierClaimId ? { reshipOf: so.reshipOf.supplierClaimId } : {});
@@ -42,9 +37,9 @@ export class DispatchJob {
   constructor(
     private readonly records: SupplierOrderRecords,
     private readonly gateway: SupplierGateway,
-    private readonly registry: SupplierRegistry,
+    registry: SupplierRegistry,
     private readonly shopper: ShopperCapture,
-    private readonly settings: DispatchSettings,
+    private readonly settings: { retryLimit: number; retryBaseSeconds: number },
     private readonly log: Logger,
     private readonly rerouter: Pick<Rerouter, 'run'>,
     private readonly rates: StoreRates,
@@ -57,7 +52,7 @@ export class DispatchJob {
   /** What the sourcing unit reads through (./sourcing/): one evaluation per step run. */
   private readonly sourcing: SourcingDeps;
 
-  async run(supplierOrderId: string, storeId?: string): Promise<void> {
+  async run(supplierOrderId: string, storeId: string): Promise<void> {
     let work = await this.records.work(supplierOrderId, storeId);
     let so: SupplierOrder | null = work?.so ?? null;
     for (let round = 0; work && so && round < 8; round++) {
@@ -239,7 +234,10 @@ export class DispatchJob {
       if (err.kind === 'alreadyShipped') return this.change(so, { type: 'cancelTooLate', answer: await this.shipment(so, conn).catch(() => null) });
       const reason = reasonFor(err);
       // The supplier refuses to withdraw it (for example once paid): a person decides.
-      if (reason) return this.change(so, { type: 'cancelRefused', reason, message: `The supplier refused to cancel: ${err.message}` });
+      // A part a move brought here names where it came from: a person then sees both orders (the one before holds none).
+      const before = so.earlier.map((e) => `${e.supplierKey} order ${e.supplierOrderNumber}`).join(', ');
+      const from = before ? ` The part came here from ${before}, shown to hold no live order for it.` : '';
+      if (reason) return this.change(so, { type: 'cancelRefused', reason, message: `The supplier refused to cancel: ${err.message}${from}` });
       throw err; // a passing error: the queue retries the job
     }
   }

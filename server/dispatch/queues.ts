@@ -57,10 +57,10 @@ export class ClaimQueue {
   }
 }
 
-/** A supplier order's read-back: its connection and store (absent in jobs queued before it was carried). */
+/** A supplier order's read-back: its connection and store. */
 export interface OrderReadBack {
   connectionId: string;
-  storeId?: string;
+  storeId: string;
   supplierOrderId: string;
   orderNumber?: string;
 }
@@ -73,10 +73,10 @@ export const orderReadBacks = (boss: () => Boss, db: Queryable) => ({
 
 export type { PartRef } from './supplier-order';
 
-/** A dispatch job's data. `storeId` is absent from jobs queued before it was added; those read it from the record. */
+/** A dispatch job's data: the part's record and its store. */
 export interface DispatchJobData {
   supplierOrderId: string;
-  storeId?: string;
+  storeId: string;
 }
 
 /** The store rides with the job, so that every statement of the job can name it (one shard under Citus). */

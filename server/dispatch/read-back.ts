@@ -19,7 +19,7 @@ export class SupplierOrderReadBack {
     private readonly followClaims: (so: SupplierOrder) => Promise<void> = async () => undefined,
   ) {}
 
-  async run(connectionId: string, supplierOrderId: string, storeId?: string): Promise<boolean> {
+  async run(connectionId: string, supplierOrderId: string, storeId: string): Promise<boolean> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const so = await this.records.bySupplierId(connectionId, supplierOrderId, storeId);
       if (!so) return false;

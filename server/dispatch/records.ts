@@ -11,7 +11,7 @@ import type { ItemsMove, PartMoves } from '../orders';
 import { connectionsOfPart } from './sql/reroute';
 import type { EarlierOrder, RerouteTry, RoutingChoice } from './supplier-order';
 import { type Carried, carrying } from './carry';
-import { type Change, DispatchEvent, SYSTEM, transition } from './transition';
+import { DispatchEvent, SYSTEM, transition } from './transition';
 
 export { CHANGE_CHANNEL } from './sql/write';
 export type { PartRef, Work, WorkItem } from './supplier-order';
@@ -23,7 +23,7 @@ export type { PartRef, Work, WorkItem } from './supplier-order';
 export class SupplierOrderRecords {
   /** The work of the jobs that start together (one fetch's batch) is read together: one statement per store. */
   private readonly currencies = new Map<string, string>();
-  private readonly works = new Batcher<{ id: string; storeId?: string }, Work | null>((refs) => this.workOfMany(refs));
+  private readonly works = new Batcher<{ id: string; storeId: string }, Work | null>((refs) => this.workOfMany(refs));
 
   constructor(
     private readonly db: DataSource,
@@ -50,7 +50,7 @@ export class SupplierOrderRecords {
     return sql.supplierOrderOfPart(this.db, storeId, orderId, groupKey);
   }
 
-  bySupplierId(connectionId: string, supplierOrderId: string, storeId?: string): Promise<SupplierOrder | null> {
+  bySupplierId(connectionId: string, supplierOrderId: string, storeId: string): Promise<SupplierOrder | null> {
     return sql.supplierOrderBySupplierId(this.db, connectionId, supplierOrderId, storeId);
   }
 
@@ -62,25 +62,16 @@ export class SupplierOrderRecords {
    * Everything a step needs, read fresh when the job starts (never carried in the job: what the pre-checks judge may
    * change until the supplier is called). Jobs that start in the same turn share one read per store.
    */
-  work(id: string, storeId?: string): Promise<Work | null> {
+  work(id: string, storeId: string): Promise<Work | null> {
     return this.works.submit({ id, storeId });
   }
 
-  private async workOfMany(refs: Array<{ id: string; storeId?: string }>): Promise<Array<Work | null>> {
-    const stores = await this.storesOf(refs);
+  private async workOfMany(refs: Array<{ id: string; storeId: string }>): Promise<Array<Work | null>> {
     const found = new Map<string, Work>();
-    for (const [storeId, ids] of groupByStore(refs.map((r) => ({ id: r.id, storeId: stores.get(r.id) })))) {
+    for (const [storeId, ids] of groupByStore(refs)) {
       for (const w of await sql.workOfMany(this.db, storeId, ids)) found.set(w.so.id, w);
     }
     return refs.map((r) => found.get(r.id) ?? null);
-  }
-
-  /** Each record's store: as the job named it, or read once from the row for jobs queued before jobs named it. */
-  private async storesOf(refs: Array<{ id: string; storeId?: string }>): Promise<Map<string, string>> {
-    const stores = new Map(refs.flatMap((r) => (r.storeId ? [[r.id, r.storeId] as const] : [])));
-    const unknown = refs.filter((r) => !r.storeId).map((r) => r.id);
-    if (unknown.length) for (const r of await sql.storesOf(this.db, unknown)) stores.set(r.id, r.storeId);
-    return stores;
   }
 
   /**
@@ -164,10 +155,9 @@ export class SupplierOrderRecords {
   }
 
   /** Which of these records still have a step due: one read per store for a batch of finished jobs. */
-  async stepDueAmong(refs: Array<{ id: string; storeId?: string }>): Promise<PartRef[]> {
-    const stores = await this.storesOf(refs);
+  async stepDueAmong(refs: Array<{ id: string; storeId: string }>): Promise<PartRef[]> {
     const due: PartRef[] = [];
-    for (const [storeId, ids] of groupByStore(refs.map((r) => ({ id: r.id, storeId: stores.get(r.id) })))) due.push(...(await sql.stepDueAmong(this.db, storeId, ids)));
+    for (const [storeId, ids] of groupByStore(refs)) due.push(...(await sql.stepDueAmong(this.db, storeId, ids)));
     return due;
   }
 
@@ -208,9 +198,9 @@ export class SupplierOrderRecords {
   }
 }
 
-/** Ids by store; records whose store is unknown (gone) are left out. */
-function groupByStore(refs: Array<{ id: string; storeId?: string }>): Map<string, string[]> {
+/** Ids by store. */
+function groupByStore(refs: Array<{ id: string; storeId: string }>): Map<string, string[]> {
   const by = new Map<string, string[]>();
-  for (const r of refs) if (r.storeId) by.set(r.storeId, [...(by.get(r.storeId) ?? []), r.id]);
+  for (const r of refs) by.set(r.storeId, [...(by.get(r.storeId) ?? []), r.id]);
   return by;
 }

@@ -19,14 +19,13 @@ interface StoreOrderEvent {
   orderId: string;
   kind: 'confirmed' | 'authorised' | 'captureFailed';
   actor: Actor;
-  /** Absent in an event from before issue 33 (left on the retired queue): the plan is read when the reaction runs. */
-  ownerPlan?: string;
+  ownerPlan: string;
 }
 
 /** The event as the outbox keeps it (orders' `storeOrderEvent`: its type names the kind, its snapshot the order and actor). */
 export function storeOrderEventOf(e: OutboxEvent): StoreOrderEvent {
-  const { orderId, actor, ownerPlan } = snapshotOf<{ orderId: string; actor: Actor; ownerPlan?: string }>(e);
-  return { storeId: e.storeId, orderId, actor, kind: e.type.slice('storeOrder.'.length) as StoreOrderEvent['kind'], ...(ownerPlan ? { ownerPlan } : {}) };
+  const { orderId, actor, ownerPlan } = snapshotOf<{ orderId: string; actor: Actor; ownerPlan: string }>(e);
+  return { storeId: e.storeId, orderId, actor, kind: e.type.slice('storeOrder.'.length) as StoreOrderEvent['kind'], ownerPlan };
 }
 
 /**
@@ -42,7 +41,6 @@ export class DispatchSubscriptions {
     private readonly records: SupplierOrderRecords,
     private readonly commands: DispatchCommands,
     private readonly queue: DispatchQueue,
-    private readonly storeDropshipping: (storeId: string) => Promise<boolean>,
     private readonly log: Logger,
   ) {}
 
@@ -60,7 +58,7 @@ export class DispatchSubscriptions {
       if (e.kind === 'confirmed' ? conn.automation.level !== 'automatic' : conn.automation.level === 'off') continue;
       // Sending is plan-gated: an automatic send acts for the store under the owner's plan when the order was confirmed
       // (or authorised), not when the automation was set.
-      if (!planChecked && !(e.ownerPlan !== undefined ? planIncludesDropshipping(e.ownerPlan) : await this.storeDropshipping(order.storeId))) {
+      if (!planChecked && !planIncludesDropshipping(e.ownerPlan)) {
         this.log.warn({ orderId: order.id, storeId: order.storeId }, 'automatic send skipped: the store owner\'s plan does not include dropshipping');
         return;
       }

@@ -1,11 +1,11 @@
 import { ApiError, databaseUnavailable } from '../platform/errors';
 import { defineRoutes, route, Reply, type RequestContext } from '../platform/http/route';
-import { NOTIFICATION_REFUSED, notificationParams, notificationReceived, olderNotificationParams } from './schemas';
+import { NOTIFICATION_REFUSED, notificationParams, notificationReceived } from './schemas';
 import type { NotificationService } from './service';
 
 const PATH = '/api/store-suppliers/webhook';
 
-/** What both addresses share: raw body, one refusal for every reason, 503 when the service cannot decide. */
+/** The address's answers: raw body, one refusal for every reason, 503 when the service cannot decide. */
 const common = {
   tag: 'Supplier notifications', auth: 'none' as const, readOnly: false, rawBody: true, refusal: NOTIFICATION_REFUSED,
   response: { status: 200, schema: notificationReceived, raw: true },
@@ -17,11 +17,11 @@ const ANSWERS =
 
 export function notificationRoutes(notifications: NotificationService) {
   // `rc.log` is read only when needed: the request's child logger is made on first read.
-  async function receive(rc: RequestContext, storeId: string | null) {
+  async function receive(rc: RequestContext) {
     const { params, rawBody, headers } = rc;
     let outcome: 'accepted' | 'refused';
     try {
-      outcome = await notifications.receive(params.supplierKey, storeId, params.integrationId, rawBody, headers);
+      outcome = await notifications.receive(params.supplierKey, params.integrationId, rawBody, headers);
     } catch (err) {
       // A database out of reach is logged where the answer is made, once per window.
       if (!databaseUnavailable(err)) rc.log.warn({ err }, 'notification could not be decided');
@@ -32,19 +32,11 @@ export function notificationRoutes(notifications: NotificationService) {
   return defineRoutes([
     route({
       ...common,
-      operationId: 'receiveStoreSupplierNotification', method: 'post', path: `${PATH}/:supplierKey/:storeId/:integrationId`,
-      summary: 'The store-named notification address, an older form; answered as the spec\'s address',
-      description: `Connections registered with this form are registered again with the spec's address at the next start; until a supplier uses it, notifications here are verified and processed alike. ${ANSWERS}`,
-      params: notificationParams,
-      handler: (rc) => receive(rc, rc.params.storeId),
-    }),
-    route({
-      ...common,
       operationId: 'receiveSupplierNotification', method: 'post', path: `${PATH}/:supplierKey/:integrationId`,
       summary: 'The supplier reports order status, tracking and stock; verified against the connection\'s own credentials',
-      description: `The address a connection answers as \`webhookUrl\` and registers with its supplier. Its integrationId carries the connection's store, signed by the service (an altered one is refused); a bare connection id, the oldest form, is still accepted. ${ANSWERS}`,
-      params: olderNotificationParams,
-      handler: (rc) => receive(rc, null),
+      description: `The address a connection answers as \`webhookUrl\` and registers with its supplier. Its integrationId carries the connection's store, signed by the service (an altered one is refused, and so is any other form). ${ANSWERS}`,
+      params: notificationParams,
+      handler: receive,
     }),
   ]);
 }

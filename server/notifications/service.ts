@@ -40,9 +40,9 @@ interface Addressed {
   account: Owner[];
 }
 
-/** The connection an address names: by its store (the address since the store was named in it) or, in the older form, by id alone. */
+/** The connection an address names, and its store (the address carries both, signed). */
 interface Address {
-  storeId: string | null;
+  storeId: string;
   connectionId: string;
 }
 
@@ -60,8 +60,6 @@ function readBackJob({ id: connectionId, storeId }: Owner, subject: Notification
   }
   return { kind: 'product', key: `${connectionId}:${subject.supplierProductId}`, data: { connectionId, storeId, supplierProductId: subject.supplierProductId } };
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The supplier notification address. A notification is only a prompt: once verified against the
@@ -87,14 +85,13 @@ export class NotificationService {
   }
 
   /**
-   * 'refused' for every reason alike; throws (answered 503) only when it cannot decide. `storeId` is the store-named
-   * address's; null for the spec's address, whose id carries its store signed (or, in the oldest form, names none).
+   * 'refused' for every reason alike; throws (answered 503) only when it cannot decide. `addressId` is the address's
+   * integration id, which carries the connection and its store, signed.
    */
-  async receive(supplierKey: string, pathStoreId: string | null, addressId: string, rawBody: string | undefined, headers: Record<string, string | string[] | undefined>): Promise<'accepted' | 'refused'> {
-    const addressed = pathStoreId === null ? readAddressId(supplierKey, addressId, (v) => this.gateway.addressTag(v)) : { connectionId: addressId, storeId: pathStoreId };
-    if (!addressed) return 'refused';
+  async receive(supplierKey: string, addressId: string, rawBody: string | undefined, headers: Record<string, string | string[] | undefined>): Promise<'accepted' | 'refused'> {
+    const addressed = readAddressId(supplierKey, addressId, (v) => this.gateway.addressTag(v));
+    if (!addressed || rawBody === undefined) return 'refused';
     const { connectionId, storeId } = addressed;
-    if (!UUID.test(connectionId) || (storeId !== null && !UUID.test(storeId)) || rawBody === undefined) return 'refused';
     const adapter = this.registry.find(supplierKey);
     if (!adapter || this.registry.isSwitchedOff(supplierKey)) return 'refused';
     const found = await this.lookups.submit({ storeId, connectionId });
@@ -116,16 +113,14 @@ export class NotificationService {
   }
 
   /**
-   * The addressed connections, one statement per store (and one for older addresses), each with the live connections
+   * The addressed connections, one statement per store, each with the live connections
    * on the same supplier account, itself first (as SharedAccounts.connectionIdsOf answers them), read after the
    * requests arrived, so a disconnect holds.
    */
   private async lookUp(addresses: Address[]): Promise<Array<Addressed | null>> {
-    const byStore = new Map<string | null, Set<string>>();
+    const byStore = new Map<string, Set<string>>();
     for (const a of addresses) byStore.set(a.storeId, (byStore.get(a.storeId) ?? new Set()).add(a.connectionId));
-    const found = await Promise.all(
-      [...byStore].map(([storeId, ids]) => (storeId === null ? sql.connectionsAnyStore(this.db, [...ids]) : sql.connectionsInStore(this.db, storeId, [...ids]))),
-    );
+    const found = await Promise.all([...byStore].map(([storeId, ids]) => sql.connectionsInStore(this.db, storeId, [...ids])));
     const conns = found.flat();
     const keys = [...new Set(conns.flatMap((c) => (c.supplierAccountKey ? [c.supplierAccountKey] : [])))];
     const onAccount = keys.length ? await sql.liveOnAccounts(this.db, keys) : new Map<string, Owner[]>();
@@ -136,7 +131,7 @@ export class NotificationService {
     const byAddress = new Map(conns.map((c) => [c.id, c]));
     return addresses.map(({ storeId, connectionId }) => {
       const conn = byAddress.get(connectionId);
-      return conn && (storeId === null || conn.storeId === storeId) ? addressed(conn) : null;
+      return conn && conn.storeId === storeId ? addressed(conn) : null;
     });
   }
 

@@ -22,12 +22,6 @@ export async function connectionsInStore(db: Queryable, storeId: string, ids: st
   return (await rows<ConnectionRow>(db, 'SELECT * FROM supplier_connections WHERE store_id = $1 AND id = ANY($2)', [storeId, ids])).map(connectionOf);
 }
 
-/** Connections by id alone: notifications sent to the older address, which does not name the store. */
-export async function connectionsAnyStore(db: Queryable, ids: string[]): Promise<SupplierConnection[]> {
-  const found = await rows<ConnectionRow>(db, 'SELECT /* cross-store: older-notification-address */ * FROM supplier_connections WHERE id = ANY($1)', [ids]);
-  return found.map(connectionOf);
-}
-
 /** The live connections on these supplier accounts, by account. */
 export async function liveOnAccounts(db: Queryable, accountKeys: string[]): Promise<Map<string, Owner[]>> {
   const found = await rows<{ key: string; id: string; store_id: string }>(

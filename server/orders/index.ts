@@ -1,4 +1,3 @@
-import type { Actor } from '../identity/permissions';
 import type { EventRenderer } from '../events';
 import { Orders1764028800000 } from '../migrations/1764028800000-Orders';
 import { PartNeedsAttention1764288000001 } from '../migrations/1764288000001-PartNeedsAttention';
@@ -12,21 +11,16 @@ import { OrderItemLinkCurrency1765411200100 } from '../migrations/1765411200100-
 import { OrderItemRecordedCost1765152000410 } from '../migrations/1765152000410-OrderItemRecordedCost';
 import { PaymentEventOrder1765152000400 } from '../migrations/1765152000400-PaymentEventOrder';
 import { ProfitSums1765324800800 } from '../migrations/1765324800800-ProfitSums';
-import type { DataSource } from 'typeorm';
 import { domainModule, type Platform } from '../platform/domain';
-import type { Boss } from '../platform/jobs';
 import type { AnyRoute } from '../platform/http/route';
-import type { Logger } from '../platform/logger';
 import { orderPartRenderer, storeOrderPaymentRenderer } from './part-events';
 import { PartMoves } from './part-moves';
 import { OrderPayments } from './payments';
 import { StoreOrderQueries } from './queries';
-import { RETIRED_EVENTS_QUEUE } from './queues';
 import { storeOrderRoutes } from './routes';
 import { ProfitReports } from './report';
 import { profitReportRoutes } from './report-routes';
 import { type OrderStores, OrderService } from './service';
-import { recordRetiredEvent } from './sql/payments';
 import type { SupplierOrdersOfOrders } from './views';
 
 // What the other domains use of the orders domain: its services (the part moves dispatch runs inside its own
@@ -56,9 +50,6 @@ export const ordersModule = domainModule({
     return {
       orders, orderPayments, queries, partMoves: new PartMoves(),
       routes: [...profitReportRoutes(new ProfitReports(p.db, p.cursors))] as AnyRoute[],
-      async work(boss: Boss) {
-        await drainRetiredQueue(boss, p.db, p.log);
-      },
     };
   },
   lateRoutes: {
@@ -66,27 +57,3 @@ export const ordersModule = domainModule({
     build: (self, later: { dispatch: { supplierOrdersOfOrders: SupplierOrdersOfOrders } }) => storeOrderRoutes(self.orders, self.orderPayments, later.dispatch.supplierOrdersOfOrders, self.queries),
   },
 });
-
-/**
- * What a deployment left on the retired queue (./queues.ts) is recorded as the outbox events it stands for when a
- * worker starts; the queue goes once nothing is left on it. A job still held by a worker that died comes back after
- * its heartbeat lapses: it is taken by the worker this registers then, and the queue goes at a later start.
- */
-async function drainRetiredQueue(boss: Boss, db: DataSource, log: Logger): Promise<void> {
-  if (!(await boss.getQueue(RETIRED_EVENTS_QUEUE))) return;
-  type Retired = { orderId: string; kind: string; actor: Actor };
-  let drained = 0;
-  for (let jobs = await boss.fetch<Retired>(RETIRED_EVENTS_QUEUE, { batchSize: 100 }); jobs.length; jobs = await boss.fetch<Retired>(RETIRED_EVENTS_QUEUE, { batchSize: 100 })) {
-    for (const job of jobs) await recordRetiredEvent(db, job.data);
-    await boss.complete(RETIRED_EVENTS_QUEUE, jobs.map((j) => j.id));
-    drained += jobs.length;
-  }
-  // The queue's own counts are refreshed by pg-boss's monitor, not at once: the jobs themselves say what is left.
-  const left = (await boss.findJobs<Retired>(RETIRED_EVENTS_QUEUE)).filter((j) => j.state === 'created' || j.state === 'retry' || j.state === 'active').length;
-  if (left > 0) {
-    await boss.work<Retired>(RETIRED_EVENTS_QUEUE, async ([job]) => recordRetiredEvent(db, job.data));
-  } else {
-    await boss.deleteQueue(RETIRED_EVENTS_QUEUE).catch(() => undefined);
-  }
-  log.info({ drained, removed: left === 0 }, 'retired store order event queue drained into the outbox');
-}

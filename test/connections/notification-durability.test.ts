@@ -31,7 +31,7 @@ test('every notification answered 200 is durable when the process is SIGKILLed r
   });
   const answers = await Promise.allSettled(
     sent.map(async (n) => {
-      const res = await fetch(`${svc.baseUrl}/api/store-suppliers/webhook/sandbox/${conn.id}`, { method: 'POST', headers: n.headers, body: n.body });
+      const res = await fetch(conn.webhookUrl, { method: 'POST', headers: n.headers, body: n.body });
       if (res.status === 200) svc.proc.kill('SIGKILL');
       return { orderId: n.orderId, status: res.status };
     }),

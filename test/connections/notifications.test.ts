@@ -24,7 +24,7 @@ beforeAll(async () => {
   conn = (await svc.call('POST', `/api/store-suppliers/${storeId}`, { key: owner.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } } })).body.result;
   // Registering the same address again answers the secret the sandbox already signs with.
   secret = (await sandbox.v1(acc.liveKey, 'PUT', '/webhook', { url: conn.webhookUrl })).body.signingSecret;
-  refusal = (await post(`/api/store-suppliers/webhook/sandbox/${conn.id}`, '{}', {})).text;
+  refusal = (await post(pathOf(conn), '{}', {})).text;
 });
 afterAll(async () => {
   await svc.stop();
@@ -34,6 +34,9 @@ afterAll(async () => {
 function event(orderId: string, id = `evt_${crypto.randomBytes(6).toString('hex')}`) {
   return JSON.stringify({ id, type: 'order.updated', createdAt: new Date().toISOString(), data: { orderId, orderNumber: 'N-1', status: 'shipped' } });
 }
+
+/** The path of a connection's own notification address (its `webhookUrl`), the integration id signed. */
+const pathOf = (c: { webhookUrl: string }) => new URL(c.webhookUrl).pathname;
 
 function post(path: string, body: string, headers: Record<string, string>) {
   return svc.call('POST', path, { rawBody: body, headers: { 'Content-Type': 'application/json', ...headers } });
@@ -96,10 +99,12 @@ test('forged, stale, unsigned, malformed and misaddressed notifications: one ide
   await svc.call('DELETE', `/api/store-suppliers/${goneStore}/${gone.id}`, { key: owner.key });
 
   const body = event('SBX-O-FORGED');
-  const path = `/api/store-suppliers/webhook/sandbox/${conn.id}`;
+  const path = pathOf(conn);
+  const addressId = path.slice(path.lastIndexOf('/') + 1);
+  const [, storeHex, tag] = addressId.split('.');
   const cases: Array<[string, string, string, Record<string, string>]> = [
     ['wrong secret', path, body, signed(body, { secret: 'whsec_guess' })],
-    ['another connection\'s secret', `/api/store-suppliers/webhook/sandbox/${otherConn.id}`, body, signed(body)],
+    ['another connection\'s secret', pathOf(otherConn), body, signed(body)],
     ['body changed after signing', path, body.replace('shipped', 'delivered'), signed(body)],
     ['stale timestamp', path, body, signed(body, { t: Math.floor(Date.now() / 1000) - 3600 })],
     ['future timestamp', path, body, signed(body, { t: Math.floor(Date.now() / 1000) + 3600 })],
@@ -107,19 +112,21 @@ test('forged, stale, unsigned, malformed and misaddressed notifications: one ide
     ['garbage signature', path, body, { 'X-Sandbox-Signature': 'nonsense' }],
     ['signed but not JSON', path, 'not json', signed('not json')],
     ['signed but unknown type', path, JSON.stringify({ id: 'evt_x', type: 'order.teleported', data: {} }), signed(JSON.stringify({ id: 'evt_x', type: 'order.teleported', data: {} }))],
-    ['unknown supplier', `/api/store-suppliers/webhook/acme/${conn.id}`, body, signed(body)],
-    ['supplier key of another connection', `/api/store-suppliers/webhook/sandbox-signin/${conn.id}`, body, signed(body)],
-    ['unknown connection', `/api/store-suppliers/webhook/sandbox/${crypto.randomUUID()}`, body, signed(body)],
+    ['unknown supplier', `/api/store-suppliers/webhook/acme/${addressId}`, body, signed(body)],
+    ['supplier key of another connection', `/api/store-suppliers/webhook/sandbox-signin/${addressId}`, body, signed(body)],
+    ['unknown connection', `/api/store-suppliers/webhook/sandbox/${crypto.randomUUID()}.${storeHex}.${tag}`, body, signed(body)],
     ['malformed connection id', `/api/store-suppliers/webhook/sandbox/not-a-uuid`, body, signed(body)],
-    ['switched-off connection', `/api/store-suppliers/webhook/sandbox/${disabled.id}`, body, signed(body)],
-    ['disconnected connection', `/api/store-suppliers/webhook/sandbox/${gone.id}`, body, signed(body, { secret: goneSecret })],
+    ['the bare connection id', `/api/store-suppliers/webhook/sandbox/${conn.id}`, body, signed(body)],
+    ['the store in the path', `/api/store-suppliers/webhook/sandbox/${storeId}/${conn.id}`, body, signed(body)],
+    ['switched-off connection', pathOf(disabled), body, signed(body)],
+    ['disconnected connection', pathOf(gone), body, signed(body, { secret: goneSecret })],
     ['oversized body', path, 'x'.repeat(300 * 1024), signed('x')],
     ['over-long connection id', `/api/store-suppliers/webhook/sandbox/${'a'.repeat(101)}`, body, signed(body)],
-    ['over-long supplier key', `/api/store-suppliers/webhook/${'s'.repeat(101)}/${conn.id}`, body, signed(body)],
-    ['NUL in the supplier key', `/api/store-suppliers/webhook/sand%00box/${conn.id}`, body, signed(body)],
+    ['over-long supplier key', `/api/store-suppliers/webhook/${'s'.repeat(101)}/${addressId}`, body, signed(body)],
+    ['NUL in the supplier key', `/api/store-suppliers/webhook/sand%00box/${addressId}`, body, signed(body)],
     ['broken percent-encoding', `/api/store-suppliers/webhook/sandbox/%E0%A4%A`, body, signed(body)],
     ['no connection id', `/api/store-suppliers/webhook/sandbox`, body, signed(body)],
-    ['extra path segment', `/api/store-suppliers/webhook/sandbox/${conn.id}/more`, body, signed(body)],
+    ['extra path segment', `${path}/more`, body, signed(body)],
     ['empty body', path, '', {}],
   ];
   for (const [name, p, b, h] of cases) {
@@ -137,7 +144,7 @@ test('forged, stale, unsigned, malformed and misaddressed notifications: one ide
 
 test('a replayed notification (same event) is refused the second time', async () => {
   const body = event('SBX-O-REPLAY', 'evt_replay_1');
-  const path = `/api/store-suppliers/webhook/sandbox/${conn.id}`;
+  const path = pathOf(conn);
   const headers = signed(body);
   expect((await post(path, body, headers)).status).toBe(200);
   const again = await post(path, body, headers);
@@ -146,7 +153,7 @@ test('a replayed notification (same event) is refused the second time', async ()
 
 test('100 notifications for one order coalesce into one pending read-back', async () => {
   const orderId = `SBX-O-${crypto.randomBytes(4).toString('hex')}`;
-  const path = `/api/store-suppliers/webhook/sandbox/${conn.id}`;
+  const path = pathOf(conn);
   const answers = await Promise.all(
     Array.from({ length: 100 }, () => {
       const body = event(orderId);
@@ -162,7 +169,7 @@ test('100 notifications for one order coalesce into one pending read-back', asyn
 
 test('503 when the service cannot decide (database unreachable); accepted again once it is back', async () => {
   const body = event('SBX-O-503');
-  const path = `/api/store-suppliers/webhook/sandbox/${conn.id}`;
+  const path = pathOf(conn);
   const admin = new Pool({ connectionString: process.env.TEST_ADMIN_DATABASE_URL, max: 1 });
   const dbName = new URL(svc.databaseUrl).pathname.slice(1);
   try {

@@ -143,11 +143,11 @@ browser.describe('backup suppliers in the console', () => {
       }
       const first = parts.find((s: any) => s.integrationId === connId);
       const routed = first.events.find((e: any) => e.type === 'routed').details;
-      expect(routed).toMatchObject({ rule: 'lowestLandedCost', connectionId: backupId, excluded: [{ connectionId: connId, supplierKey: 'sandbox', why: expect.stringMatching(/above its cost limit of \$0\.01/) }] });
+      expect(routed).toMatchObject({ rule: 'lowestLandedCost', connectionId: backupId, excluded: [{ connectionId: connId, supplierKey: 'sandbox', why: expect.stringMatching(/above the store's limit of \$0\.01\.$/) }] });
       const [quote] = routed.candidates;
       await w.openOrder(order);
       const history = await page.locator(`[data-supplier-order="${first._id}"] ol.history`).innerText();
-      expect(history).toContain(`Supplier chosen by the lowest landed cost. ${routed.why} Candidates: sandbox (chosen) ${usd(quote.storeTotalMinor)}, up to ${quote.maxDays} days. Not candidates: sandbox: ${routed.excluded[0].why}.`);
+      expect(history).toContain(`Supplier chosen by the lowest landed cost. ${routed.why} Candidates: sandbox (chosen) ${usd(quote.storeTotalMinor)}, up to ${quote.maxDays} days. Not candidates: sandbox: ${routed.excluded[0].why}`);
       expect(history).toContain(`Its items went to the chosen supplier sandbox (its supplier order ${parts.find((s: any) => s.integrationId === backupId)._id}); nothing was placed here.`);
       await w.shot('order-routed');
     } finally {

@@ -1,8 +1,7 @@
 /**
  * The service's own reactions to events go through the events domain's fan-out, like the deliveries to subscriptions:
  * dispatch sends a part once its order is confirmed. A worker killed while it reacts leaves the reaction to the next
- * (at least once; the part is still ordered once at the supplier); what a deployment left on the queue that carried
- * these events before (`events.store-order`) is still acted on; and the internal event types are offered to no
+ * (at least once; the part is still ordered once at the supplier); and the internal event types are offered to no
  * subscription, not even to `*`.
  */
 import { createDatabase, eventually, Sandbox, Service, startSandbox, startService } from '../support/harness';
@@ -68,22 +67,6 @@ test('a worker killed while it reacts to a confirmation leaves the reaction to t
     const { rows } = await api.db.query(`SELECT count(*)::int AS n FROM event_reactions r JOIN event_outbox o ON o.seq = r.event_seq WHERE o.store_id = $1`, [shop.storeId]);
     return rows[0].n === 0 ? true : undefined;
   }, 30000, 'the reactions done (and gone)');
-}, 240000);
-
-test('a confirmation a deployment left on the retired queue events.store-order is still acted on, and the queue goes', async () => {
-  const databaseUrl = await createDatabase('reactions-retired');
-  const api = (await start('reactions-retired', databaseUrl, 'api')) as Service;
-  const shop = await openShop(api, sandbox, { automation: AUTOMATIC });
-  const order = await placeOrder(api, shop);
-  // What the previous version wrote for a confirmation: the order confirmed, and a job on its store-order event queue.
-  await api.db.query(`UPDATE store_orders SET confirmed_at = now(), status = 'confirmed' WHERE id = $1`, [order.id]);
-  await api.db.query(`SELECT pgboss.create_queue('events.store-order', '{"policy": "standard", "retryLimit": 20}'::jsonb)`);
-  await api.db.query(`INSERT INTO pgboss.job (name, data, policy) VALUES ('events.store-order', $1, 'standard')`, [JSON.stringify({ orderId: order.id, kind: 'confirmed', actor: { kind: 'user', id: shop.owner.accountId } })]);
-
-  await start('reactions-retired', databaseUrl, 'worker');
-  await sentOnce(api, shop, 1);
-  const { rows } = await api.db.query(`SELECT count(*)::int AS n FROM pgboss.queue WHERE name = 'events.store-order'`);
-  expect(rows[0].n).toBe(0);
 }, 240000);
 
 test('internal event types are offered to no subscription: not chosen by name, not taken by *', async () => {

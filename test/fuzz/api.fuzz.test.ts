@@ -27,6 +27,8 @@ beforeAll(async () => {
   const order = await placeOrder(svc, shop);
   const so = (await submit(svc, shop, order.id)).body.result;
   const spare = await svc.call('POST', '/api/auth/sign-in', { body: { email: shop.owner.email, password: shop.owner.password } });
+  // The connection's notification address: its integration id carries the store, signed.
+  const webhookUrl: string = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}`, { key: shop.owner.key })).body.result[0].webhookUrl;
   ids = {
     key: shop.owner.key,
     session: shop.owner.session,
@@ -35,7 +37,7 @@ beforeAll(async () => {
       storeId: [shop.storeId],
       id: [shop.connId],
       connectionId: [shop.connId],
-      integrationId: [shop.connId],
+      integrationId: [webhookUrl.slice(webhookUrl.lastIndexOf('/') + 1)],
       supplierKey: ['sandbox', 'cj'],
       productId: [shop.products[0].productId],
       variantId: [shop.products[0].variantId],

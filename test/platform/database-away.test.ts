@@ -21,6 +21,8 @@ let sandbox: Sandbox;
 let svc: Service;
 let receiver: Receiver & { url: string };
 let shop: Shop;
+/** The connection's notification address (its `webhookUrl`): the path, and its signed integration id. */
+let notificationPath: string;
 let subscription: { id: string; secret: string };
 let operations: Array<{ method: string; path: string }>;
 
@@ -42,6 +44,7 @@ beforeAll(async () => {
   });
   receiver = await Receiver.start();
   shop = await openShop(svc, sandbox);
+  notificationPath = new URL((await svc.call('GET', `/api/store-suppliers/${shop.storeId}`, { key: shop.owner.key })).body.result[0].webhookUrl).pathname;
   subscription = await subscribe(svc, shop.owner.key, shop.storeId, receiver.url, ['supplierOrder.created']);
   const doc = (await svc.call('GET', '/api/store-suppliers/openapi.json')).body;
   operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) => Object.keys(ops).map((method) => ({ method: method.toUpperCase(), path: p })));
@@ -58,7 +61,7 @@ afterAll(async () => {
 async function everyRoute() {
   const answers = [];
   for (const op of operations) {
-    const p = op.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'storeId' ? shop.storeId : name === 'supplierKey' ? 'sandbox' : name === 'integrationId' || name === 'connectionId' ? shop.connId : '00000000-0000-4000-8000-000000000000'));
+    const p = op.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'storeId' ? shop.storeId : name === 'supplierKey' ? 'sandbox' : name === 'integrationId' ? notificationPath.slice(notificationPath.lastIndexOf('/') + 1) : name === 'connectionId' ? shop.connId : '00000000-0000-4000-8000-000000000000'));
     const started = Date.now();
     const res = await svc.call(op.method, p, { key: p.startsWith('/api/api-keys') || p.startsWith('/api/auth') ? undefined : shop.owner.key, session: p.startsWith('/api/api-keys') ? shop.owner.session : undefined, headers: { 'X-Operator-Token': TEST_OPERATOR_TOKEN }, body: op.method === 'GET' || op.method === 'DELETE' ? undefined : {} });
     answers.push({ route: `${op.method} ${op.path}`, status: res.status, code: res.body?.error?.code, retryAfter: res.headers.get('retry-after'), ms: Date.now() - started });
@@ -84,7 +87,7 @@ test('Postgres stopped: every route answers 503 with Retry-After, in time; Postg
   expectUnavailable(await svc.call('GET', '/api/api-key/current', { key: shop.owner.key }));
   expectUnavailable(await svc.call('GET', '/api/api-keys', { session: shop.owner.session }));
   expectUnavailable(await svc.call('POST', '/api/auth/sign-in', { body: { email: shop.owner.email, password: shop.owner.password } }));
-  expectUnavailable(await svc.call('POST', `/api/store-suppliers/webhook/sandbox/${shop.connId}`, { rawBody: '{"type":"order.updated"}', headers: { 'Content-Type': 'application/json' } }));
+  expectUnavailable(await svc.call('POST', notificationPath, { rawBody: '{"type":"order.updated"}', headers: { 'Content-Type': 'application/json' } }));
   expectUnavailable(await svc.call('POST', `/api/payment-notifications/${shop.storeId}`, { rawBody: '{}', headers: { 'Content-Type': 'application/json' } }));
   const ready = await svc.call('GET', '/readyz');
   expect([ready.status, ready.headers.get('retry-after')]).toEqual([503, '5']);

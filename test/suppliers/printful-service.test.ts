@@ -152,7 +152,7 @@ test('Printful retries a refused webhook on its schedule; once the service answe
   expect(new Set(all.map((d: any) => JSON.parse(d.body).created)).size).toBe(1);
 });
 
-test('refused alike: another store\'s event, one older than the retry schedule, an unregistered type, an altered address; none is read back', async () => {
+test('refused alike: another store\'s event, one older than the retry schedule, an unregistered type, an altered address, the bare connection id; none is read back', async () => {
   const shop = await openPrintfulShop(svc, fake);
   const { so } = await sendOrder(shop);
   const conn = await connectionOf(shop);
@@ -172,7 +172,12 @@ test('refused alike: another store\'s event, one older than the retry schedule, 
     expect({ status: res.status, body: await res.json() }).toEqual({ status: 400, body: { error: { code: 'notificationRefused', message: 'The notification was not accepted.' } } });
   }
   const altered = conn.webhookUrl.replace(/.$/, (c: string) => (c === 'A' ? 'B' : 'A'));
-  expect((await post(altered, good)).status).toBe(400);
+  // The connection's id alone, without the store and tag of its address: no address of this service.
+  const bare = conn.webhookUrl.replace(/[^/]+$/, conn.id);
+  for (const url of [altered, bare]) {
+    const res = await post(url, good);
+    expect({ url, status: res.status, body: await res.json() }).toEqual({ url, status: 400, body: { error: { code: 'notificationRefused', message: 'The notification was not accepted.' } } });
+  }
   expect((await getSo(shop, so._id)).events.filter((e: any) => e.type === 'readBack')).toHaveLength(0);
   // The same event, rightly addressed and in time, is taken: 22 hours late is still within Printful's retries.
   expect((await post(conn.webhookUrl, { ...good, created: now - 22 * 3600, retries: 6 })).status).toBe(200);

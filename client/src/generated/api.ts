@@ -5487,23 +5487,6 @@ export interface ReceivePaymentNotification {
   };
 }
 
-/** The store-named notification address, an older form; answered as the spec's address (POST /api/store-suppliers/webhook/{supplierKey}/{storeId}/{integrationId}) */
-export interface ReceiveStoreSupplierNotification {
-  method: "POST";
-  path: "/api/store-suppliers/webhook/{supplierKey}/{storeId}/{integrationId}";
-  params: {
-    supplierKey: string;
-    storeId: string;
-    integrationId: string;
-  };
-  query: Record<string, never>;
-  body: undefined;
-  /** 200 (not enveloped): Success */
-  result: {
-    received: true;
-  };
-}
-
 /** The supplier reports order status, tracking and stock; verified against the connection's own credentials (POST /api/store-suppliers/webhook/{supplierKey}/{integrationId}) */
 export interface ReceiveSupplierNotification {
   method: "POST";
@@ -7783,7 +7766,6 @@ export const routes = {
   paySupplierOrder: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/pay" },
   previewImport: { method: "POST", path: "/api/store-suppliers/{storeId}/{id}/import/preview" },
   receivePaymentNotification: { method: "POST", path: "/api/payment-notifications/{storeId}" },
-  receiveStoreSupplierNotification: { method: "POST", path: "/api/store-suppliers/webhook/{supplierKey}/{storeId}/{integrationId}" },
   receiveSupplierNotification: { method: "POST", path: "/api/store-suppliers/webhook/{supplierKey}/{integrationId}" },
   recordSupplierClaimOutcome: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims/{claimId}/outcome" },
   redeliverEvent: { method: "POST", path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/redeliver" },
@@ -7875,7 +7857,6 @@ export interface Operations {
   paySupplierOrder: PaySupplierOrder;
   previewImport: PreviewImport;
   receivePaymentNotification: ReceivePaymentNotification;
-  receiveStoreSupplierNotification: ReceiveStoreSupplierNotification;
   receiveSupplierNotification: ReceiveSupplierNotification;
   recordSupplierClaimOutcome: RecordSupplierClaimOutcome;
   redeliverEvent: RedeliverEvent;

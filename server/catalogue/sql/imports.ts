@@ -106,12 +106,6 @@ export async function insertImportJob(tx: Queryable, j: Omit<ImportJob, 'created
   return importJobOf(r);
 }
 
-/** The store of an import job queued before jobs named their store: read once, by the job's id alone. */
-export async function storeOfImportJob(db: Queryable, id: string): Promise<string | null> {
-  const [r] = await rows<{ store_id: string }>(db, 'SELECT /* cross-store: older-import-job */ store_id FROM import_jobs WHERE id = $1', [id]);
-  return r?.store_id ?? null;
-}
-
 export async function importJobInStore(db: Queryable, storeId: string, id: string): Promise<ImportJob | null> {
   const [r] = await rows<ImportJobRow>(db, 'SELECT * FROM import_jobs WHERE id = $1 AND store_id = $2', [id, storeId]);
   return r ? importJobOf(r) : null;

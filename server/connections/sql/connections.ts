@@ -19,12 +19,6 @@ export async function connectionInStore(db: Queryable, storeId: string, id: stri
   return r ? connectionOf(r) : null;
 }
 
-/** A connection by id alone, for callers that do not know its store yet (see docs/scaling.md, allowed cross-store statements). */
-export async function connectionById(db: Queryable, id: string): Promise<SupplierConnection | null> {
-  const [r] = await rows<ConnectionRow>(db, 'SELECT /* cross-store: connection-by-id */ * FROM supplier_connections WHERE id = $1', [id]);
-  return r ? connectionOf(r) : null;
-}
-
 /** The store's live connections in the caller's record scope, newest first. */
 export async function liveConnectionsOfStore(db: Queryable, storeId: string, ownKeyId: string | null): Promise<SupplierConnection[]> {
   const found = await rows<ConnectionRow>(

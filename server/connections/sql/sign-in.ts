@@ -46,16 +46,6 @@ export async function findSignInState(db: Queryable, storeId: string, nonce: str
   return st ?? null;
 }
 
-/** The same, for a state made before states named their store (they expire within ten minutes of it). */
-export async function findOlderSignInState(db: Queryable, nonce: string): Promise<UsedSignIn | null> {
-  const [st] = await rows<UsedSignIn>(
-    db,
-    `SELECT /* cross-store: older-sign-in-state */ ${FOUND} FROM supplier_sign_in_states WHERE nonce = $1 AND used_at IS NULL AND expires_at > now()`,
-    [nonce],
-  );
-  return st ?? null;
-}
-
 /** Uses a found state once, only while the browser it was checked against still holds it; null when another got there first. */
 export async function useSignInState(db: Queryable, storeId: string, id: string, browserDigest: string): Promise<UsedSignIn | null> {
   const [st] = await rows<UsedSignIn>(

@@ -33,8 +33,8 @@ export async function queuedOfConnection(db: Queryable, so: Pick<SupplierOrder, 
   return found.map(supplierOrderOf);
 }
 
-export async function supplierOrderBySupplierId(db: Queryable, connectionId: string, supplierOrderId: string, storeId?: string): Promise<SupplierOrder | null> {
-  const [r] = await rows<SupplierOrderRow>(db, `SELECT * FROM supplier_orders WHERE connection_id = $1 AND supplier_order_id = $2${storeId ? ' AND store_id = $3' : ''}`, storeId ? [connectionId, supplierOrderId, storeId] : [connectionId, supplierOrderId]);
+export async function supplierOrderBySupplierId(db: Queryable, connectionId: string, supplierOrderId: string, storeId: string): Promise<SupplierOrder | null> {
+  const [r] = await rows<SupplierOrderRow>(db, 'SELECT * FROM supplier_orders WHERE connection_id = $1 AND supplier_order_id = $2 AND store_id = $3', [connectionId, supplierOrderId, storeId]);
   return r ? supplierOrderOf(r) : null;
 }
 
@@ -111,11 +111,6 @@ export async function workOfMany(db: Queryable, storeId: string, ids: string[]):
 }
 
 const numberOrNull = (v: number | string | null) => (v === null ? null : Number(v));
-
-/** The stores of records named without one (jobs queued before job data carried `storeId`): a cross-store read, once per such job. */
-export function storesOf(db: Queryable, ids: string[]): Promise<Array<{ id: string; storeId: string }>> {
-  return preparedRows(db, 'SELECT /* cross-store: older-dispatch-job */ id, store_id AS "storeId" FROM supplier_orders WHERE id = ANY($1::uuid[])', [ids]);
-}
 
 const PART_REF = `id, store_id AS "storeId", order_id AS "orderId", group_key AS "groupKey", connection_id AS "connectionId", supplier_key AS "supplierKey"`;
 

@@ -173,23 +173,6 @@ export async function clearPaymentAttention(tx: Queryable, storeId: string, orde
   return r?.reason ?? null;
 }
 
-const RETIRED_KINDS = new Map<string, InternalEventType>([['confirmed', 'storeOrder.confirmed'], ['authorised', 'storeOrder.authorised'], ['captureFailed', 'storeOrder.captureFailed']]);
-
-/**
- * A store order event left on the job queue that carried them before issue 33 (`events.store-order`), recorded as
- * the outbox event it stands for: the reaction to it is idempotent, so one recorded twice does no harm. Those jobs
- * carry no store id: it is read once, by the order's id alone (an allowed cross-store lookup, docs/scaling.md).
- */
-export async function recordRetiredEvent(db: Queryable, e: { storeId?: string; orderId: string; kind: string; actor: Actor }): Promise<void> {
-  const type = RETIRED_KINDS.get(e.kind);
-  if (!type) return;
-  const storeId = e.storeId ?? (await rows<{ store_id: string }>(db, 'SELECT /* cross-store: retired-order-event-store */ store_id FROM store_orders WHERE id = $1', [e.orderId]))[0]?.store_id;
-  if (!storeId) return;
-  const p = new Params();
-  const order = `SELECT id, store_id, created_by_key_id FROM store_orders WHERE store_id = ${p.add(storeId)} AND id = ${p.add(e.orderId)}`;
-  await rows(db, `WITH o AS (${order}) ${storeOrderEvent(p, 'o', type, e.actor)}`, p.values);
-}
-
 /** The order's payment status, the row held for the rest of the caller's transaction. */
 export async function lockPaymentStatus(tx: Queryable, storeId: string, orderId: string): Promise<PaymentStatus> {
   const [order] = await rows<{ payment_status: PaymentStatus }>(tx, 'SELECT payment_status FROM store_orders WHERE store_id = $1 AND id = $2 FOR UPDATE', [storeId, orderId]);

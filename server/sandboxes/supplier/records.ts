@@ -28,13 +28,16 @@ export class Records {
   /** Reship orders made for each approved claim (the service must make one). */
   readonly reshipsByClaim = new Map<string, number>();
   private callLoad = new Map<string, CallLoad>();
+  /** Calls answered since the call load was last reset, by what they asked (`GET /v1/products/:id`, ...). */
+  private calls = new Map<string, number>();
 
   orderCreated(orderNumber: string): void {
     this.createdByNumber.set(orderNumber, (this.createdByNumber.get(orderNumber) ?? 0) + 1);
   }
 
-  /** Counts a call of an account while it is answered; answers the function that ends it. */
-  callStarted(accountId: string): () => void {
+  /** Counts a call of an account while it is answered (and what it asked: `route`); answers the function that ends it. */
+  callStarted(accountId: string, route = 'other'): () => void {
+    this.calls.set(route, (this.calls.get(route) ?? 0) + 1);
     let load = this.callLoad.get(accountId);
     if (!load) this.callLoad.set(accountId, (load = { now: 0, max: 0, arrivals: [] }));
     load.now++;
@@ -47,11 +50,13 @@ export class Records {
 
   resetCallLoad(): void {
     this.callLoad = new Map();
+    this.calls = new Map();
   }
 
   view(): Record<string, unknown> {
     return {
       callLoad: Object.fromEntries([...this.callLoad].map(([id, l]) => [id, { maxInFlight: l.max, arrivals: l.arrivals }])),
+      calls: Object.fromEntries(this.calls),
       ordersByNumber: Object.fromEntries(this.createdByNumber),
       createAttempts: this.createAttempts,
       payments: this.payments,
