@@ -1,6 +1,8 @@
 import { preparedRows, type Queryable } from '../../platform/db';
+import { GROUPINGS } from './profit';
 
-// The profit report's reads: the kept sums (profit_sums, written by ./profit.ts and ./payments.ts), never the orders.
+// The profit report's reads: the kept sums (profit_sums, folded by ./profit.ts) and the deltas not folded yet (profit_deltas, appended by
+// ./profit.ts and ./payments.ts), never the orders.
 
 export type ProfitGroupBy = 'day' | 'product' | 'connection';
 
@@ -17,25 +19,46 @@ export interface ProfitSumRow {
 
 const SUMS = `coalesce(sum(s.orders), 0) AS orders, coalesce(sum(s.parts), 0) AS parts, coalesce(sum(s.revenue_minor), 0) AS revenue_minor,
               coalesce(sum(s.landed_cost_minor), 0) AS landed_cost_minor, coalesce(sum(s.payment_fee_minor), 0) AS payment_fee_minor, coalesce(sum(s.incomplete_parts), 0) AS incomplete_parts`;
+const FIGURES = ['orders', 'parts', 'revenue_minor', 'landed_cost_minor', 'payment_fee_minor', 'incomplete_parts'];
 
 /**
  * One statement: the store's currency, the totals over the range (the day rows: each order and fee counted once), how
  * many keys the range holds, and one page of keys after (or, `before`, before) `after` in key order, `limit` of them.
- * A connection's label is read for the page's rows only (supplier and mode).
+ * Each is the kept sums plus the deltas not folded yet (./profit.ts), read in the same snapshot, so a fold that
+ * commits meanwhile is counted once: in the sums or in the deltas. An order a pending delta enters is counted for a
+ * key unless profit_order_keys already holds it there. A connection's label is read for the page's rows only.
  */
 export async function profitSums(
   db: Queryable, storeId: string, q: { from: string; to: string; groupBy: ProfitGroupBy; after: string | null; before: boolean; limit: number },
 ): Promise<{ currency: string; totals: ProfitSumRow; totalCount: number; page: ProfitSumRow[] }> {
-  const keyAfter = q.after === null ? '' : `AND s.key ${q.before ? '<' : '>'} $5`;
+  const keyAfter = (k: string) => (q.after === null ? '' : `AND ${k} ${q.before ? '<' : '>'} $5`);
+  const order = q.before ? 'DESC' : 'ASC';
+  const range = `s.store_id = $1 AND s.day BETWEEN $2::date AND $3::date`;
   const found = await preparedRows<{ currency: string; totals: ProfitSumRow; total_count: string; page: ProfitSumRow[] | null }>(
     db,
-    `WITH page AS (
+    `WITH pending AS (
+       SELECT g.grouping, g.key, coalesce(max(g.label) FILTER (WHERE g.label <> ''), '') AS label,
+              count(DISTINCT d.order_id) FILTER (WHERE d.entered AND NOT EXISTS (
+                SELECT 1 FROM profit_order_keys k WHERE k.store_id = $1 AND k.order_id = d.order_id AND k.grouping = g.grouping AND k.key = g.key)) AS orders,
+              sum(d.parts) AS parts, sum(d.revenue_minor) AS revenue_minor, sum(d.landed_cost_minor) AS landed_cost_minor,
+              sum(d.payment_fee_minor) AS payment_fee_minor, sum(d.incomplete_parts) AS incomplete_parts
+         FROM profit_deltas d CROSS JOIN LATERAL ${GROUPINGS('d')} AS g(grouping, key, label)
+        WHERE d.store_id = $1 AND d.day BETWEEN $2::date AND $3::date AND g.key IS NOT NULL AND g.grouping IN ($4, 'day')
+        GROUP BY g.grouping, g.key),
+     kept AS (
        SELECT s.key, max(s.label) AS label, ${SUMS} FROM profit_sums s
-        WHERE s.store_id = $1 AND s.grouping = $4 AND s.day BETWEEN $2::date AND $3::date ${keyAfter}
-        GROUP BY s.key ORDER BY s.key ${q.before ? 'DESC' : 'ASC'} LIMIT ${Number(q.limit)})
+        WHERE ${range} AND s.grouping = $4 ${keyAfter('s.key')}
+        GROUP BY s.key ORDER BY s.key ${order} LIMIT ${Number(q.limit)}),
+     page AS (
+       SELECT coalesce(a.key, b.key) AS key, CASE WHEN coalesce(b.label, '') <> '' THEN b.label ELSE coalesce(a.label, '') END AS label,
+              ${FIGURES.map((f) => `coalesce(a.${f}, 0) + coalesce(b.${f}, 0) AS ${f}`).join(', ')}
+         FROM kept a FULL JOIN (SELECT key, label, ${FIGURES.join(', ')} FROM pending WHERE grouping = $4 ${keyAfter('key')}) b ON b.key = a.key
+        ORDER BY 1 ${order} LIMIT ${Number(q.limit)})
      SELECT trim(st.currency) AS currency,
-            (SELECT row_to_json(t) FROM (SELECT '' AS key, '' AS label, ${SUMS} FROM profit_sums s WHERE s.store_id = $1 AND s.grouping = 'day' AND s.day BETWEEN $2::date AND $3::date) t) AS totals,
-            (SELECT count(DISTINCT s.key) FROM profit_sums s WHERE s.store_id = $1 AND s.grouping = $4 AND s.day BETWEEN $2::date AND $3::date) AS total_count,
+            (SELECT row_to_json(t) FROM (SELECT '' AS key, '' AS label, ${FIGURES.map((f) => `sum(${f}) AS ${f}`).join(', ')} FROM (
+               SELECT ${SUMS} FROM profit_sums s WHERE ${range} AND s.grouping = 'day'
+               UNION ALL SELECT ${SUMS} FROM pending s WHERE s.grouping = 'day') u) t) AS totals,
+            (SELECT count(*) FROM (SELECT s.key FROM profit_sums s WHERE ${range} AND s.grouping = $4 UNION SELECT key FROM pending WHERE grouping = $4) u) AS total_count,
             (SELECT json_agg(json_build_object('key', p.key, 'label', CASE WHEN $4 = 'connection' THEN coalesce(c.supplier_key || ' (' || c.mode || ')', p.label) ELSE p.label END,
                       'orders', p.orders, 'parts', p.parts, 'revenue_minor', p.revenue_minor, 'landed_cost_minor', p.landed_cost_minor,
                       'payment_fee_minor', p.payment_fee_minor, 'incomplete_parts', p.incomplete_parts) ORDER BY p.key)
