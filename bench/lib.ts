@@ -121,6 +121,8 @@ export interface BenchServiceOptions {
   args?: string[];
   /** Run with --cpu-prof, so bench/run.ts can say where its CPU went during the load. */
   profile?: boolean;
+  /** Another build of the service to start (bench/builds.ts), with its own Node flags; this one by default. */
+  build?: { root: string; flags: string[] };
 }
 
 // Set here when the embedded Postgres starts; kept in ./cpu.ts, which reads it (no import circle).
@@ -170,9 +172,11 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
   if (opts.sandboxUrl) extra.SANDBOX_SUPPLIER_URL = opts.sandboxUrl;
   if (opts.publicAddress) extra.PUBLIC_BASE_URL = `http://127.0.0.1:${port}`;
   const prof = profiling(opts.profile);
-  const proc: ChildProcess = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...prof.args, path.join(root, 'dist/server/main.js'), ...(opts.args ?? [])], {
+  const [flags, main] = opts.build ? [opts.build.flags, path.join(opts.build.root, 'dist/server/main.js')] : [SERVICE_NODE_FLAGS, path.join(root, 'dist/server/main.js')];
+  const proc: ChildProcess = spawn(process.execPath, [...flags, ...prof.args, main, ...(opts.args ?? [])], {
     env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: appSecret, OPERATOR_TOKEN: operatorToken, PORT: String(port), LOG_LEVEL: 'info', SEED_DEMO: 'false', SANDBOX_SUPPLIER: 'false', ...extra, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
+    ...(opts.build ? { cwd: opts.build.root } : {}),
   });
   const baseUrl = await new Promise<string>((resolve, reject) => {
     let buf: string | null = '';
