@@ -12,7 +12,7 @@ import { DISPATCH_QUEUE } from '../server/dispatch/queues';
 import { builtCommit, serviceFlagsOf } from './builds';
 import { countedRole, meter } from './cost';
 import { checkOnce, drain, partsOf, queueParts, sentOf, shops } from './dispatch-shop';
-import { sampleWaits, type Waits } from './dispatch-waits';
+import { sampleWaits, type Waits, waitShares } from './dispatch-waits';
 import { benchPostgres, developerKey, type Figure, freshDatabase, startBenchSandbox, startBenchService } from './lib';
 
 const SERVICE_ROLE = 'bench_dispatch_service';
@@ -34,6 +34,8 @@ interface Round {
   execMs: number;
   postgresCpuMs: number;
   waits: Waits;
+  /** The statements that took the most execution time, per part. */
+  top: Array<{ id: string; query: string; calls: number; ms: number }>;
 }
 
 /** One round: a fresh database, this build's or another's service, the shops seeded, every part dispatched and checked. */
@@ -54,14 +56,16 @@ async function round(adminUrl: string, b: Build, shape: Shape): Promise<Round> {
     const run = await drain(sentOf(svc.db, many), shape.parts, FULL_RUN_MS);
     const cost = await m.stop();
     const waits = await sampler.stop();
-    const [{ ms }] = (await svc.db.query(
-      `SELECT coalesce(sum(total_exec_time), 0)::float8 AS ms FROM pg_stat_statements s JOIN pg_roles r ON r.oid = s.userid
-        WHERE r.rolname = $1 AND s.dbid = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    const { rows: statements } = await svc.db.query<{ id: string; query: string; calls: string; ms: number }>(
+      `SELECT queryid::text AS id, left(regexp_replace(query, '\\s+', ' ', 'g'), 90) AS query, calls, total_exec_time::float8 AS ms FROM pg_stat_statements s JOIN pg_roles r ON r.oid = s.userid
+        WHERE r.rolname = $1 AND s.dbid = (SELECT oid FROM pg_database WHERE datname = current_database()) ORDER BY total_exec_time DESC`,
       [SERVICE_ROLE],
-    )).rows;
+    );
+    const ms = statements.reduce((a, r) => a + Number(r.ms), 0);
+    const top = statements.slice(0, 4).map((r) => ({ id: r.id, query: r.query, calls: Number(r.calls) / Math.max(1, run.done), ms: Number(r.ms) / Math.max(1, run.done) }));
     await checkOnce(svc.db, sandbox, many);
     const per = (x: number) => x / Math.max(1, run.done);
-    return { perSecond: run.perSecond, cpuMs: per(cost.cpuSeconds * 1000), statements: per(cost.statements ?? NaN), execMs: per(Number(ms)), postgresCpuMs: per(cost.postgresCpuSeconds * 1000), waits };
+    return { perSecond: run.perSecond, cpuMs: per(cost.cpuSeconds * 1000), statements: per(cost.statements ?? NaN), execMs: per(ms), postgresCpuMs: per(cost.postgresCpuSeconds * 1000), waits, top };
   } finally {
     await boss.stop({ graceful: false }).catch(() => undefined);
     await svc.stop();
@@ -72,6 +76,19 @@ async function round(adminUrl: string, b: Build, shape: Shape): Promise<Round> {
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
 const fmt = (x: number, d = 2) => x.toLocaleString('en', { minimumFractionDigits: d, maximumFractionDigits: d });
+
+/** Each build's statements that took the most execution time (its first round), per part, split into work and waiting by their samples. */
+function topRows(builds: Build[], rounds: Round[][]): string[] {
+  const out = ['| Build | Statement (shortened) | Calls per part | Exec ms per part | Exec ms per call: work, waiting (on a row lock) |', '|---|---|---|---|---|'];
+  rounds.forEach((rs, i) => {
+    for (const t of rs[0].top) {
+      const w = waitShares(rs[0].waits, t.id);
+      const each = t.ms / Math.max(1e-9, t.calls);
+      out.push(`| ${builds[i].label} | \`${t.query.replace(/\|/g, '\\|').replace(/`/g, "'")}…\` | ${fmt(t.calls)} | ${fmt(t.ms)} | ${fmt(each)}: ${fmt(each * (1 - w.waiting))}, ${fmt(each * w.waiting)} (${fmt(each * w.rowLock)}) |`);
+    }
+  });
+  return out;
+}
 
 /** The builds' waits side by side: each wait's mean number of backends in it, its share of the active backends. */
 function waitRows(builds: Build[], rounds: Round[][]): string[] {
@@ -152,6 +169,10 @@ export async function dispatchAgainst(databaseUrl: string): Promise<Figure[]> {
       "The service's backends meanwhile (pg_stat_activity every 25 ms, as in the per-statement section): the mean number of active backends in each wait event, and its share of all active backends.",
       '',
       ...waitRows(builds, rounds),
+      '',
+      "Each build's four statements that took the most execution time (pg_stat_statements, its first round), their time split by their own samples into work and waiting (any wait event; in brackets, a lock on a row):",
+      '',
+      ...topRows(builds, rounds),
       '',
     );
     if (!figures.some((f) => f.section === section)) figures[0].section = section;

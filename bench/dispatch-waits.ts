@@ -59,13 +59,16 @@ export async function sampleWaits(url: string, role: string, everyMs = 25): Prom
 const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
 const pct = (x: number, of: number) => `${((100 * x) / Math.max(1, of)).toFixed(0)} %`;
 
+/** Waits for another transaction's row: its transaction to end (`transactionid`), or its turn at the row (`tuple`). */
+const onRow = (k: string) => k.startsWith('Lock:transactionid') || k.startsWith('Lock:tuple');
+
 /** The share of a statement's samples spent waiting (any wait event), and on a row lock. */
 export function waitShares(w: Waits, queryId: string): { samples: number; waiting: number; rowLock: number } {
   const m = w.byStatement.get(queryId);
   if (!m) return { samples: 0, waiting: 0, rowLock: 0 };
   const n = total(m);
   const of = (f: (k: string) => boolean) => [...m.entries()].filter(([k]) => f(k)).reduce((a, [, v]) => a + v, 0) / Math.max(1, n);
-  return { samples: n, waiting: of((k) => k !== 'work'), rowLock: of((k) => k.startsWith('Lock:')) };
+  return { samples: n, waiting: of((k) => k !== 'work'), rowLock: of(onRow) };
 }
 
 /** The table of what the backends were doing: each wait (or work), its backend-samples and share, and the mean busy backends. */

@@ -140,7 +140,8 @@ export async function benchDatabase(): Promise<{ adminUrl: string; stop(): Promi
   const port = 20000 + Math.floor(Math.random() * 20000);
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const pg = new EmbeddedPostgres({ databaseDir: path.join(dir, 'data'), user: 'postgres', password: 'bench', port, persistent: false, createPostgresUser: isRoot, onLog: () => undefined, onError: () => undefined,
-    postgresFlags: ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.max=10000'] });
+    // BENCH_PG_FLAGS: more server settings for a look inside (for example auto_explain's), space-separated name=value.
+    postgresFlags: ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.max=10000', ...(process.env.BENCH_PG_FLAGS ?? '').split(/\s+/).filter(Boolean).flatMap((f) => ['-c', f])] });
   await pg.initialise();
   await pg.start();
   benchPostgres.postmasterPid = Number(fs.readFileSync(path.join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
