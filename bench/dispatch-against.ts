@@ -12,7 +12,7 @@ import { DISPATCH_QUEUE } from '../server/dispatch/queues';
 import { builtCommit, serviceFlagsOf } from './builds';
 import { countedRole, meter } from './cost';
 import { checkOnce, drain, partsOf, queueParts, sentOf, shops } from './dispatch-shop';
-import { sampleWaits, type Waits, waitShares } from './dispatch-waits';
+import { atCommit, sampleWaits, splitOf, type Waits } from './dispatch-waits';
 import { benchPostgres, developerKey, type Figure, freshDatabase, startBenchSandbox, startBenchService } from './lib';
 
 const SERVICE_ROLE = 'bench_dispatch_service';
@@ -79,13 +79,9 @@ const fmt = (x: number, d = 2) => x.toLocaleString('en', { minimumFractionDigits
 
 /** Each build's statements that took the most execution time (its first round), per part, split into work and waiting by their samples. */
 function topRows(builds: Build[], rounds: Round[][]): string[] {
-  const out = ['| Build | Statement (shortened) | Calls per part | Exec ms per part | Exec ms per call: work, waiting (on a row lock) |', '|---|---|---|---|---|'];
+  const out = ['| Build | Statement (shortened) | Calls per part | Exec ms per part | Exec ms per call: work, waiting, and its commit\'s waits |', '|---|---|---|---|---|'];
   rounds.forEach((rs, i) => {
-    for (const t of rs[0].top) {
-      const w = waitShares(rs[0].waits, t.id);
-      const each = t.ms / Math.max(1e-9, t.calls);
-      out.push(`| ${builds[i].label} | \`${t.query.replace(/\|/g, '\\|').replace(/`/g, "'")}…\` | ${fmt(t.calls)} | ${fmt(t.ms)} | ${fmt(each)}: ${fmt(each * (1 - w.waiting))}, ${fmt(each * w.waiting)} (${fmt(each * w.rowLock)}) |`);
-    }
+    for (const t of rs[0].top) out.push(`| ${builds[i].label} | \`${t.query.replace(/\|/g, '\\|').replace(/`/g, "'")}…\` | ${fmt(t.calls)} | ${fmt(t.ms)} | ${splitOf(rs[0].waits, t.id, t.ms / Math.max(1e-9, t.calls))} |`);
   });
   return out;
 }
@@ -107,7 +103,7 @@ function waitRows(builds: Build[], rounds: Round[][]): string[] {
   return [
     `| Wait event (\`work\`: none) | ${builds.map((b) => `${b.label}: backends (share)`).join(' | ')} |`,
     `|---|${builds.map(() => '---|').join('')}`,
-    ...keys.map(({ k }) => `| ${k} | ${per.map((p) => cell(p, k)).join(' | ')} |`),
+    ...keys.map(({ k }) => `| ${k}${atCommit(k) ? ' (at commit)' : ''} | ${per.map((p) => cell(p, k)).join(' | ')} |`),
     `| **All active backends** | ${per.map((p) => fmt(p.all / Math.max(1, p.samples))).join(' | ')} |`,
   ];
 }
@@ -170,7 +166,7 @@ export async function dispatchAgainst(databaseUrl: string): Promise<Figure[]> {
       '',
       ...waitRows(builds, rounds),
       '',
-      "Each build's four statements that took the most execution time (pg_stat_statements, its first round), their time split by their own samples into work and waiting (any wait event; in brackets, a lock on a row):",
+      "Each build's four statements that took the most execution time (pg_stat_statements, its first round), their time split by their own samples into work and waiting, as in the per-statement section:",
       '',
       ...topRows(builds, rounds),
       '',

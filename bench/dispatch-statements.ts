@@ -1,6 +1,6 @@
 /** The dispatch benchmark's breakdown per statement (pg_stat_statements), written as a section of docs/benchmarks.md. */
 import type { Pool } from 'pg';
-import { type Waits, waitLines, waitShares } from './dispatch-waits';
+import { splitOf, type Waits, waitLines } from './dispatch-waits';
 
 /** pg-boss's own statements: its schema's tables and functions, and the deferred foreign-key checks on its job table. */
 const isPgBoss = (query: string) => /\bpgboss\b|"pgboss"/.test(query);
@@ -26,14 +26,9 @@ async function statementBreakdown(db: Pool, role: string, units: number, unit: s
   const short = (q: string) => (q.length > 110 ? `${q.slice(0, 107)}…` : q).replace(/\|/g, '\\|').replace(/`/g, "'");
   const shown = all.filter((x, i) => i < 25 || x.calls / Math.max(1, units) >= 0.01);
   const rest = all.filter((x) => !shown.includes(x));
-  // A statement's execution time split by its samples: the share spent in a wait event is waiting, the rest work.
-  const split = (x: (typeof all)[number]) => {
-    if (!waits) return '';
-    const s = waitShares(waits, x.id);
-    const each = x.ms / Math.max(1, x.calls);
-    return s.samples < 5 ? ` ${each.toFixed(2)} (${s.samples} samples) |` : ` ${each.toFixed(2)}: ${(each * (1 - s.waiting)).toFixed(2)} work, ${(each * s.waiting).toFixed(2)} waiting (${(each * s.rowLock).toFixed(2)} on a row lock) |`;
-  };
-  const [head, rule, blank] = waits ? [' Exec ms per call: work, waiting (from the samples) |', '---|', ' |'] : ['', '', ''];
+  // A statement's execution time split by its samples (bench/dispatch-waits.ts).
+  const split = (x: (typeof all)[number]) => (waits ? ` ${splitOf(waits, x.id, x.ms / Math.max(1, x.calls))} |` : '');
+  const [head, rule, blank] = waits ? [' Exec ms per call: work, waiting (from the samples), and the commit\'s waits after it |', '---|', ' |'] : ['', '', ''];
   return [
     `| Statement (normalised, shortened) | Whose | Calls | Calls per ${unit} | Exec ms | Exec ms per ${unit} |${head} Rows |`,
     `|---|---|---|---|---|---|${rule}---|`,
@@ -58,7 +53,8 @@ export async function dispatchStatements(db: Pool, role: string, parts: number, 
       ...(waits
         ? [
             `What the service's backends were doing meanwhile: pg_stat_activity sampled every 25 ms (${waits.samples.toLocaleString('en')} samples), each active backend of the service's role counted with its wait event (\`work\`: none, so running or about to), and a lock wait named with the table of the row lock the backend holds or waits for (pg_locks, \`tuple\`). ` +
-              "A statement's execution time above is split in the same shares as its own samples (by query_id): waiting is the share of its samples in any wait event.",
+              "A statement's execution time above is split in the same shares as its own samples (by query_id): waiting is the share in a wait event, of the samples taken while it ran. " +
+              "An autocommit statement's backend still shows it while it commits, which pg_stat_statements does not time: samples in a commit's waits (the NOTIFY queue's lock, `Lock:object`, which a transaction that notified takes at commit and holds until it ends; the WAL's flush) are given apart, as time after the statement's.",
             '',
             ...waitLines(waits),
             '',
