@@ -127,7 +127,10 @@ export async function dispatchAgainst(databaseUrl: string): Promise<Figure[]> {
     const rounds = builds.map(() => [] as Round[]);
     for (const b of order) {
       process.stderr.write(`bench: dispatch-against ${b.label} ${shape.stores} × ${shape.parts / shape.stores}\n`);
-      rounds[builds.indexOf(b)].push(await round(adminUrl, b, shape));
+      const r = await round(adminUrl, b, shape);
+      rounds[builds.indexOf(b)].push(r);
+      // Each round as it ends, so a run cut short still says what it measured.
+      process.stderr.write(`bench:   ${Math.round(r.perSecond)} parts/s, service ${fmt(r.cpuMs)} ms CPU, ${fmt(r.statements)} statements, Postgres ${fmt(r.execMs)} ms execution and ${fmt(r.postgresCpuMs)} ms CPU, per part\n`);
     }
     const name = shape.stores === 1 ? `${shape.parts.toLocaleString('en')} parts in one store (its one connection)` : `${shape.parts.toLocaleString('en')} parts (${shape.stores} stores × ${(shape.parts / shape.stores).toLocaleString('en')})`;
     const measures: Array<[string, (r: Round) => number, number, string]> = [

@@ -197,6 +197,7 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
     proc.once('exit', (code) => reject(new Error(`service exited ${code}`)));
   });
   const db = new Pool({ connectionString: databaseUrl, max: 4 });
+  db.on('error', () => undefined); // an idle connection the server ended: the next query makes another
   servicePids.add(proc.pid!);
   return {
     baseUrl,
