@@ -56,9 +56,9 @@ async function measure(databaseUrl: string, withNoop: boolean): Promise<{ perPar
     const run = await drain(sentOf(svc.db, two), 1000, 300_000);
     const cost = await m.stop();
     if (process.env.BENCH_STATEMENTS) process.stderr.write(`${JSON.stringify(await topStatements(svc.db, SERVICE_ROLE, 30), null, 1)}\n`);
-    const parts = await checkOnce(svc.db, sandbox, two);
+    await checkOnce(svc.db, sandbox, two);
     if (run.done < 1000) throw new Error(`only ${run.done} of 1,000 parts were sent`);
-    return { perPart: (cost.statements ?? NaN) / run.done, statements: cost.statements ?? NaN, parts, seconds: run.ms / 1000, noop };
+    return { perPart: (cost.statements ?? NaN) / run.done, statements: cost.statements ?? NaN, parts: run.done, seconds: run.ms / 1000, noop };
   } finally {
     await boss.stop({ graceful: false }).catch(() => undefined);
     await svc.stop();
@@ -67,20 +67,25 @@ async function measure(databaseUrl: string, withNoop: boolean): Promise<{ perPar
   }
 }
 
+/** How many times the benchmark runs the 1,000 parts: the figure is the highest (a count still moves a little with the pace). */
+const RUNS = Number(process.env.BENCH_GUARD_RUNS ?? 5);
+
 /** `npm run bench -- dispatch-guard`: the figure CI holds the service to. */
 export async function dispatchGuardBench(databaseUrl: string): Promise<Figure[]> {
-  const got = await measure(databaseUrl, true);
+  const runs = [await measure(databaseUrl, true)];
+  for (let i = 1; i < RUNS; i++) runs.push(await measure(await freshDatabase(Object.assign(new URL(databaseUrl), { pathname: '/postgres' }).toString(), 'guard'), false));
+  const got = runs.reduce((a, b) => (b.perPart > a.perPart ? b : a));
   return [{
     name: GUARD_FIGURE,
-    subject: { value: Number(got.perPart.toFixed(2)), unit: `statements per part (${got.statements.toLocaleString('en')} for 1,000 in ${got.seconds.toFixed(1)} s)` },
-    baseline: { value: Number(got.noop!.perJob.toFixed(2)), unit: `statements per job (${got.noop!.statements.toLocaleString('en')})` },
+    subject: { value: Number(got.perPart.toFixed(2)), unit: `statements per part, the highest of ${runs.length} runs (${runs.map((r) => `${r.perPart.toFixed(2)} in ${r.seconds.toFixed(1)} s`).join(', ')})` },
+    baseline: { value: Number(runs[0].noop!.perJob.toFixed(2)), unit: `statements per job (${runs[0].noop!.statements.toLocaleString('en')})` },
     baselineLabel: "1,000 no-op jobs through the same runner and options: statements of the runner's pg-boss",
-    ratio: got.perPart / Math.max(1e-9, got.noop!.perJob),
+    ratio: got.perPart / Math.max(1e-9, runs[0].noop!.perJob),
     command: 'npm run bench -- dispatch-guard',
     notes:
       `CI's guard (\`.ci/run\`, \`node dist/bench/dispatch-guard.js\`) runs the same 1,000 parts and fails when statements per part rise above this figure by more than ${GUARD_MARGIN}. ` +
       'Counted as the 10,000-part figure counts (pg_stat_statements, the service\'s own role, every statement it ran meanwhile); 1,000 parts over 2 stores × 500 (a connection each, no added supplier latency), ' +
-      `${got.parts.toLocaleString('en')} parts checked ordered exactly once at the sandbox. Fewer parts than the 10,000-part figure: the periodic loops' statements weigh a little more per part.`,
+      `each run on a fresh database, its parts checked ordered exactly once at the sandbox. Fewer parts than the 10,000-part figure: the periodic loops' statements weigh a little more per part, and how many the loops run moves a little with the pace, hence the highest of the runs.`,
   }];
 }
 
