@@ -15,6 +15,7 @@ import { DISPATCH_QUEUE, DISPATCH_QUEUES } from '../server/dispatch/queues';
 import { Cost, countedRole, cpuSplit, meter, rssMbOf, rssPeak, topStatements } from './cost';
 import { underLatency } from './dispatch-latency';
 import { dispatchStatements } from './dispatch-statements';
+import { sampleWaits } from './dispatch-waits';
 import { routingUnderLatency } from './dispatch-routing';
 import { checkOnce, command, type Ctx, DispatchShop, drain, partsOf, queueParts, RUNNER_OPTIONS, sentOf, shops, supplierFloor } from './dispatch-shop';
 import { BenchSandbox, BenchService, benchPostgres, developerKey, Figure, startBenchSandbox, startBenchService } from './lib';
@@ -66,11 +67,13 @@ async function throughput(ctx: Ctx): Promise<Figure[]> {
   await svc.db.query('SELECT pg_stat_statements_reset()');
   const rss = rssPeak(svc.pid);
   const partsMeter = await metered(ctx);
+  const sampler = await sampleWaits(String(admin.options.connectionString), SERVICE_ROLE);
   await queueParts(boss, svc.db, DISPATCH_QUEUE, partsOf(many));
   const subj = await drain(sentOf(svc.db, many), 10_000, FULL_RUN_MS);
   const cost = await partsMeter.stop();
+  const waits = await sampler.stop();
   const peakRss = rss.stop();
-  const section = await dispatchStatements(svc.db, SERVICE_ROLE, subj.done, msEach(cost.postgresCpuSeconds, subj.done));
+  const section = await dispatchStatements(svc.db, SERVICE_ROLE, subj.done, msEach(cost.postgresCpuSeconds, subj.done), waits);
   const checked = await checkOnce(svc.db, sandbox, many);
   // Parts a connection-wide pause (an open circuit on a loaded machine) left in needsReview cost one write for many.
   const { rows: ended } = await svc.db.query(`SELECT status, count(*)::int AS n FROM supplier_orders WHERE store_id = ANY($1) GROUP BY status ORDER BY status`, [many.map((s) => s.storeId)]);

@@ -121,6 +121,8 @@ export interface BenchServiceOptions {
   args?: string[];
   /** Run with --cpu-prof, so bench/run.ts can say where its CPU went during the load. */
   profile?: boolean;
+  /** Another build of the service to start (bench/builds.ts), with its own Node flags; this one by default. */
+  build?: { root: string; flags: string[] };
 }
 
 // Set here when the embedded Postgres starts; kept in ./cpu.ts, which reads it (no import circle).
@@ -138,7 +140,8 @@ export async function benchDatabase(): Promise<{ adminUrl: string; stop(): Promi
   const port = 20000 + Math.floor(Math.random() * 20000);
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const pg = new EmbeddedPostgres({ databaseDir: path.join(dir, 'data'), user: 'postgres', password: 'bench', port, persistent: false, createPostgresUser: isRoot, onLog: () => undefined, onError: () => undefined,
-    postgresFlags: ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.max=10000'] });
+    // BENCH_PG_FLAGS: more server settings for a look inside (for example auto_explain's), space-separated name=value.
+    postgresFlags: ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.max=10000', ...(process.env.BENCH_PG_FLAGS ?? '').split(/\s+/).filter(Boolean).flatMap((f) => ['-c', f])] });
   await pg.initialise();
   await pg.start();
   benchPostgres.postmasterPid = Number(fs.readFileSync(path.join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
@@ -170,9 +173,11 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
   if (opts.sandboxUrl) extra.SANDBOX_SUPPLIER_URL = opts.sandboxUrl;
   if (opts.publicAddress) extra.PUBLIC_BASE_URL = `http://127.0.0.1:${port}`;
   const prof = profiling(opts.profile);
-  const proc: ChildProcess = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...prof.args, path.join(root, 'dist/server/main.js'), ...(opts.args ?? [])], {
+  const [flags, main] = opts.build ? [opts.build.flags, path.join(opts.build.root, 'dist/server/main.js')] : [SERVICE_NODE_FLAGS, path.join(root, 'dist/server/main.js')];
+  const proc: ChildProcess = spawn(process.execPath, [...flags, ...prof.args, main, ...(opts.args ?? [])], {
     env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: appSecret, OPERATOR_TOKEN: operatorToken, PORT: String(port), LOG_LEVEL: 'info', SEED_DEMO: 'false', SANDBOX_SUPPLIER: 'false', ...extra, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
+    ...(opts.build ? { cwd: opts.build.root } : {}),
   });
   const baseUrl = await new Promise<string>((resolve, reject) => {
     let buf: string | null = '';
@@ -192,6 +197,7 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
     proc.once('exit', (code) => reject(new Error(`service exited ${code}`)));
   });
   const db = new Pool({ connectionString: databaseUrl, max: 4 });
+  db.on('error', () => undefined); // an idle connection the server ended: the next query makes another
   servicePids.add(proc.pid!);
   return {
     baseUrl,

@@ -6,6 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { authOverhead } from './auth-overhead';
 import { dispatchBench } from './dispatch';
+import { dispatchAgainst } from './dispatch-against';
+import { dispatchGuardBench } from './dispatch-guard';
 import { eventsBench } from './events';
 import { importBench } from './import';
 import { stopCountingStatements } from './cpu';
@@ -25,10 +27,13 @@ const BENCHMARKS: Record<string, (databaseUrl: string) => Promise<Figure[]>> = {
   import: importBench,
   sync: syncBench,
   dispatch: dispatchBench,
+  'dispatch-guard': dispatchGuardBench,
   'orders-list': ordersListBench,
   scaling: scalingBench,
   events: eventsBench,
 };
+/** Run only when named: this build against other commits' builds, each built first (minutes the first time). */
+const BY_NAME_ONLY: typeof BENCHMARKS = { 'dispatch-against': dispatchAgainst };
 
 function fmt(x: Load | { value: number; unit: string }): string {
   if ('reqPerSec' in x) return `${x.reqPerSec.toLocaleString('en')} req/s, p50 ${x.p50} ms, p99 ${x.p99} ms`;
@@ -71,14 +76,15 @@ function updated(text: string, figures: Figure[]): string {
 async function main(): Promise<void> {
   const chosen = process.argv.slice(2).filter((a) => !a.startsWith('-'));
   const names = chosen.length ? chosen : Object.keys(BENCHMARKS);
-  for (const n of names) if (!BENCHMARKS[n]) throw new Error(`Unknown benchmark ${n}; known: ${Object.keys(BENCHMARKS).join(', ')}`);
+  const all = { ...BENCHMARKS, ...BY_NAME_ONLY };
+  for (const n of names) if (!all[n]) throw new Error(`Unknown benchmark ${n}; known: ${Object.keys(all).join(', ')}`);
   const pg = await benchDatabase();
   const figures: Figure[] = [];
   try {
     for (const name of names) {
       process.stderr.write(`bench: ${name}\n`);
       const memory = watchServiceMemory();
-      const got = await BENCHMARKS[name](await freshDatabase(pg.adminUrl, name));
+      const got = await all[name](await freshDatabase(pg.adminUrl, name));
       const peak = memory.stop();
       figures.push(...got.map((f) => ({ ...f, rssMb: f.rssMb ?? peak })));
     }
@@ -103,7 +109,7 @@ async function main(): Promise<void> {
     '',
     ...figures.flatMap(section),
     ...cpuSection(figures),
-    'Re-run with `npm run bench` (all) or `npm run bench -- <name>` (one of: ' + Object.keys(BENCHMARKS).join(', ') + '). `BENCH_SECONDS` sets the duration.',
+    'Re-run with `npm run bench` (all) or `npm run bench -- <name>` (one of: ' + Object.keys(BENCHMARKS).join(', ') + '; and, only when named, ' + Object.keys(BY_NAME_ONLY).join(', ') + '). `BENCH_SECONDS` sets the duration.',
     '',
   ];
   const out = path.resolve(__dirname, '../../docs/benchmarks.md');

@@ -84,7 +84,7 @@ function assemble(p: Platform): Map<string, Domain> {
 /** Every domain, built once per process, each from the platform and the domains it needs (`lookup`: the database's, platform/lookup-keys.ts). */
 export function buildServices(config: Config, db: DataSource, log: Logger, boss: Boss, databaseUrl: string, lookup?: LookupKeys) {
   const secrets = new Secrets([config.appSecret, ...config.appSecretsPrevious], lookup);
-  const p: Platform = { config, db, databaseUrl, log, boss, secrets, cursors: new Cursors(secrets), standbys: new Standbys(db, config.standbyWaitMs, log) };
+  const p: Platform = { config, db, databaseUrl, log, boss, secrets, cursors: new Cursors(secrets), standbys: new Standbys(db, config.standbyWaitMs, log, config.databaseReplication) };
   const built = assemble(p);
   // Keyed by each module's name, each built by its own module: the types the modules give them.
   const d = Object.fromEntries(built) as unknown as BuiltDomains;
@@ -114,7 +114,8 @@ export function buildHttpApp(s: Services) {
     operatorToken: s.config.operatorToken,
     metricsToken: s.config.metricsToken,
     openApiDocument,
-    durable: s.standbys,
+    // Declared without replication: no middleware, nothing looked up per write.
+    durable: s.standbys.waits ? s.standbys : undefined,
     ready: async () => {
       await s.db.query('SELECT 1');
       return true;

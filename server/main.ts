@@ -76,6 +76,7 @@ async function main(): Promise<void> {
   const runsWorkers = config.role !== 'api';
   const boss: Boss = await startBoss(databaseUrl, QUEUES, log, { supervise: runsWorkers, schedule: runsWorkers, superviseSeconds: config.jobSuperviseSeconds, waits });
   const services = buildServices(config, db, log, boss, databaseUrl, lookup);
+  void services.standbys.checkDeclared().catch((err: unknown) => log.warn({ err: String(err) }, 'replication slots not looked at'));
   const stopWorkers = runsWorkers ? await registerWorkers(boss, services) : null;
 
   let server: Server | null = null;

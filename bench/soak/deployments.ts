@@ -74,6 +74,8 @@ export async function ownDeployment(cfg: SoakConfig, suppliers: Suppliers): Prom
     ...SERVICE_TUNING,
     ...supplierEnv(suppliers),
     DATABASE_URL: pg.url,
+    // A primary with a streaming standby: declared, so writes, events and first orders wait for it.
+    DATABASE_REPLICATION: pg instanceof ReplicatedPostgres ? 'asynchronous' : 'none',
     APP_SECRET: `soak-${crypto.randomBytes(24).toString('hex')}`,
     OPERATOR_TOKEN: token,
     PORT: String(port),

@@ -44,7 +44,7 @@ export class DispatchJob {
     private readonly rerouter: Pick<Rerouter, 'run'>,
     private readonly rates: StoreRates,
     private readonly routing: Pick<DispatchRouting, 'route'>,
-    private readonly standbys: Pick<Standbys, 'confirmed'>,
+    private readonly standbys: Pick<Standbys, 'confirmed' | 'waits'>,
   ) {
     this.sourcing = { registry, gateway, rates, connection: (storeId, id) => records.connection(storeId, id) };
   }
@@ -171,6 +171,7 @@ export class DispatchJob {
    * a record that was lost would be one no record finds again (docs/decisions.md, "A database that fails over").
    */
   private async held(so: SupplierOrder): Promise<void> {
+    if (!this.standbys.waits) return; // no standby declared: nothing to wait for, no failover to read again after
     if (!(await this.standbys.confirmed())) throw new Error('a database standby has not confirmed the supplier order record yet: it is not sent until one has');
     const now = await this.records.load(so.id, so.storeId);
     if (!now || now.status !== so.status || now.supplierOrderNumber !== so.supplierOrderNumber) throw errors.conflict('concurrentChange', 'The supplier order changed meanwhile; read it again.');

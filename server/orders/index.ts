@@ -11,6 +11,8 @@ import { OrderItemLinkCurrency1765411200100 } from '../migrations/1765411200100-
 import { OrderItemRecordedCost1765152000410 } from '../migrations/1765152000410-OrderItemRecordedCost';
 import { PaymentEventOrder1765152000400 } from '../migrations/1765152000400-PaymentEventOrder';
 import { ProfitSums1765324800800 } from '../migrations/1765324800800-ProfitSums';
+import { ProfitDeltas1765411200520 } from '../migrations/1765411200520-ProfitDeltas';
+import type { DataSource } from 'typeorm';
 import { domainModule, type Platform } from '../platform/domain';
 import type { AnyRoute } from '../platform/http/route';
 import { orderPartRenderer, storeOrderPaymentRenderer } from './part-events';
@@ -18,6 +20,7 @@ import { PartMoves } from './part-moves';
 import { OrderPayments } from './payments';
 import { StoreOrderQueries } from './queries';
 import { storeOrderRoutes } from './routes';
+import { ProfitFold } from './profit-fold';
 import { ProfitReports } from './report';
 import { profitReportRoutes } from './report-routes';
 import { type OrderStores, OrderService } from './service';
@@ -40,7 +43,7 @@ export const ordersModule = domainModule({
   name: 'orders',
   needs: ['stores', 'events'],
   provides: ['orders', 'orderPayments', 'partMoves'],
-  migrations: [Orders1764028800000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, PaymentEventSource1764460800111, OrderMarkedPaid1764460800112, StoreOrderCountSlots1764460800261, OrderItemProductTitle1764720000320, StoreOrderStatusInCode1764806400331, PaymentEventOrder1765152000400, OrderItemRecordedCost1765152000410, ProfitSums1765324800800, OrderItemLinkCurrency1765411200100],
+  migrations: [Orders1764028800000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, PaymentEventSource1764460800111, OrderMarkedPaid1764460800112, StoreOrderCountSlots1764460800261, OrderItemProductTitle1764720000320, StoreOrderStatusInCode1764806400331, PaymentEventOrder1765152000400, OrderItemRecordedCost1765152000410, ProfitSums1765324800800, OrderItemLinkCurrency1765411200100, ProfitDeltas1765411200520],
   build(p: Platform, deps: { stores: OrderStores; events: { renderers: { register(kind: string, r: EventRenderer): void } } }) {
     const orders = new OrderService(p.db, deps.stores);
     const orderPayments = new OrderPayments(p.db, orders);
@@ -50,6 +53,11 @@ export const ordersModule = domainModule({
     return {
       orders, orderPayments, queries, partMoves: new PartMoves(),
       routes: [...profitReportRoutes(new ProfitReports(p.db, p.cursors))] as AnyRoute[],
+      async work() {
+        const fold = new ProfitFold(p.db, p.log);
+        fold.start();
+        return () => fold.stop();
+      },
     };
   },
   lateRoutes: {

@@ -1,6 +1,8 @@
 // The service's settings as the code reads them; ./config.ts reads them from the environment (docs/operations.md).
 
 export type Role = 'api' | 'worker' | 'all';
+/** How the database replicates, as the operator declares it (DATABASE_REPLICATION; docs/operations.md, "Failover to a standby"). */
+export type DatabaseReplication = 'none' | 'asynchronous';
 
 export interface Config {
   role: Role;
@@ -100,6 +102,11 @@ export interface Config {
   eventSubscriptionConcurrency: number;
   eventBodyLimitBytes: number;
   eventPollMs: number;
+  /**
+   * The database's replication as the operator declares it: `none` (no standby: nothing waits, not one statement per
+   * write) or `asynchronous` (standbys through physical slots, which the service waits for: ./standbys.ts).
+   */
+  databaseReplication: DatabaseReplication;
   /** How long a write's answer (and an event's delivery) waits for the database's standbys to confirm it (0: not at all). */
   standbyWaitMs: number;
   eventRetentionDays: number;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { bad, boolVar, ConfigError, cronVar, intVar, urlVar } from './env-vars';
+import { bad, boolVar, ConfigError, cronVar, enumVar, intVar, urlVar } from './env-vars';
 
 export { ConfigError } from './env-vars';
 
@@ -137,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     eventSubscriptionConcurrency: intVar(env, 'EVENT_SUBSCRIPTION_CONCURRENCY', 32, 1, 500),
     eventBodyLimitBytes: intVar(env, 'EVENT_BODY_LIMIT_BYTES', 256 * 1024, 1024, 8 * 1024 * 1024),
     eventPollMs: intVar(env, 'EVENT_POLL_MS', 1000, 50, 60000),
+    databaseReplication: enumVar(env, 'DATABASE_REPLICATION', ['none', 'asynchronous'] as const, 'none'),
     standbyWaitMs: intVar(env, 'STANDBY_WAIT_MS', 5000, 0, 60000),
     eventRetentionDays: intVar(env, 'EVENT_RETENTION_DAYS', 30, 1, 3650),
     eventTargetsAllowPrivate: boolVar(env, 'EVENT_TARGETS_ALLOW_PRIVATE', false),

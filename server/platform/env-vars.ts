@@ -23,6 +23,13 @@ export function boolVar(env: NodeJS.ProcessEnv, name: string, dflt: boolean): bo
   bad(name, `expected true or false, got "${raw}"`);
 }
 
+export function enumVar<T extends string>(env: NodeJS.ProcessEnv, name: string, values: readonly T[], dflt: T): T {
+  const raw = (env[name] ?? '').trim();
+  if (!raw) return dflt;
+  if (!values.includes(raw as T)) bad(name, `expected one of ${values.join(', ')}, got "${raw}"`);
+  return raw as T;
+}
+
 export function urlVar(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string {
   const raw = (env[name] ?? '').trim();
   if (!raw) return '';

@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
+import type { DatabaseReplication } from './config-shape';
 import type { Logger } from './logger';
 import { Throttle } from './logger';
-import { preparedRows, type Queryable } from './db';
+import { preparedRows, rows, type Queryable } from './db';
 import { errors } from './errors';
 
 /**
@@ -30,6 +31,10 @@ export async function standbyBehind(db: Queryable, lsn?: string): Promise<{ lsn:
  * The look must be made on the server that took the commit. After a failover the pool reaches the promoted server,
  * which has no slots yet and would confirm anything; so a caller keeps the timeline known before its work (`epoch`)
  * and a different one now answers `switched`: what it wrote may be lost, and it says nothing was done.
+ *
+ * All of it only where the operator declares the replication asynchronous (DATABASE_REPLICATION): with `none` nothing
+ * is looked up, ever (no statement per write, no second read of a first order), and everything is held at once.
+ * Declared, not detected: a detection is a cached answer between two looks, and a cached "no slots" lost writes.
  */
 export class Standbys {
   private timeline: number | null = null;
@@ -39,7 +44,23 @@ export class Standbys {
     private readonly db: DataSource,
     private readonly waitMs: number,
     private readonly log: Logger,
+    private readonly replication: DatabaseReplication = 'asynchronous',
   ) {}
+
+  /** Whether the standbys are looked at: false with DATABASE_REPLICATION=none, and then nothing here runs a statement. */
+  get waits(): boolean {
+    return this.replication === 'asynchronous';
+  }
+
+  /**
+   * Said once at start: a server with physical slots while the replication is declared `none` (those standbys are not
+   * waited for, so a failover to one may take back what was acknowledged). One statement; nothing else follows from it.
+   */
+  async checkDeclared(): Promise<void> {
+    if (this.waits) return;
+    const [r] = await rows<{ slots: number }>(this.db, `SELECT count(*)::int AS slots FROM pg_replication_slots WHERE slot_type = 'physical'`, []);
+    if (r.slots > 0) this.log.warn({ slots: r.slots, variable: 'DATABASE_REPLICATION' }, 'the database has physical replication slots but DATABASE_REPLICATION is none: its standbys are not waited for (set it to asynchronous)');
+  }
 
   /** The database's WAL timeline as last seen: kept by a caller before its work, handed to `confirm` after it. */
   epoch(): number | null {
@@ -61,7 +82,7 @@ export class Standbys {
    * 30-minute soak of 2026-12-06 lost writes that a 2 s cache of "no slots" had confirmed in that moment).
    */
   async confirm(withinMs: number, since: number | null): Promise<'held' | 'behind' | 'switched'> {
-    if (withinMs <= 0) return 'held';
+    if (withinMs <= 0 || !this.waits) return 'held';
     const started = Date.now();
     let { lsn, behind, timeline } = await standbyBehind(this.db);
     this.timeline = timeline;

@@ -34,7 +34,7 @@ test('supplier orders a routing move made after the cut are sent only once a sta
   fake = await startFakeCj();
   svc = await startService({
     label: 'failover-routing', sandbox, databaseUrl: pair.url('live'),
-    env: { CJ_API_BASE_URL: fake.baseUrl, ROUTING_QUOTE_TIMEOUT_MS: String(CJ_LATENCY_MS * 3), STANDBY_WAIT_MS: '2000', DISPATCH_RETRY_BASE_SECONDS: '1', JOB_SUPERVISE_SECONDS: '1', DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '3' },
+    env: { DATABASE_REPLICATION: 'asynchronous', CJ_API_BASE_URL: fake.baseUrl, ROUTING_QUOTE_TIMEOUT_MS: String(CJ_LATENCY_MS * 3), STANDBY_WAIT_MS: '2000', DISPATCH_RETRY_BASE_SECONDS: '1', JOB_SUPERVISE_SECONDS: '1', DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '3' },
   });
   const shop = await openRerouteShop(svc, sandbox, fake, { page: 1, priceFactor: 0.5 });
   // The sandbox ten times dearer: the rule moves every part to CJ before anything is created.

@@ -15,7 +15,8 @@ import { ReplicatedPostgres, rowsAt } from '../support/replication';
 import { FAST_EVENTS, inOrderPerResource, subscribe, verifiedEvents } from '../events/support';
 
 const PARTS = 8;
-const FAST = { DISPATCH_WAIT_MS: '0', JOB_SUPERVISE_SECONDS: '1', DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '3', DISPATCH_RETRY_BASE_SECONDS: '1', ...FAST_EVENTS };
+// The standbys are declared (DATABASE_REPLICATION): only then does the service wait for them.
+const FAST = { DATABASE_REPLICATION: 'asynchronous', DISPATCH_WAIT_MS: '0', JOB_SUPERVISE_SECONDS: '1', DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '3', DISPATCH_RETRY_BASE_SECONDS: '1', ...FAST_EVENTS };
 
 let pair: ReplicatedPostgres;
 let sandbox: Sandbox;

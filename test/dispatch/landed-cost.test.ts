@@ -265,6 +265,12 @@ test("a store order's profit: its parts' revenue less their landed costs and the
   const landed = so.costs.totalMinor;
   const after = await storeOrder(shop, order.id);
   expect(after.profit).toEqual({ currency: 'USD', revenueMinor: order.totalMinor, landedCostMinor: landed, landedCostStage: 'accepted', paymentFeeMinor: fee, resultMinor: order.totalMinor - landed - fee, complete: true, missing: [] });
+  // The workers fold the part's and the fee's deltas into the profit report's kept sums (server/orders/profit-fold.ts).
+  const day = await eventually(async () => {
+    const { rows } = await svc.db.query(`SELECT (SELECT count(*)::int FROM profit_deltas WHERE store_id = $1) AS pending, s.* FROM profit_sums s WHERE s.store_id = $1 AND s.grouping = 'day'`, [shop.storeId]);
+    return rows.length && !rows[0].pending ? rows[0] : undefined;
+  }, 15000, 'the deltas folded');
+  expect(day).toMatchObject({ orders: 1, parts: 1, revenue_minor: String(order.totalMinor), landed_cost_minor: String(landed), payment_fee_minor: String(fee), incomplete_parts: 0 });
 });
 
 leakScanTest();

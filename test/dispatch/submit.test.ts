@@ -1,4 +1,5 @@
-import { leakScanTest, Sandbox, Service, startSandbox, startService } from '../support/harness';
+import { Pool } from 'pg';
+import { adminUrl, leakScanTest, Sandbox, Service, startSandbox, startService } from '../support/harness';
 import { groupOf, openShop, placeOrder, received, soAction, submit } from '../support/orders';
 
 let sandbox: Sandbox;
@@ -29,6 +30,15 @@ test('submit creates one supplier order at the supplier, pay pays it once, and t
   const again = await submit(svc, shop, order.id);
   expect(again.body.result._id).toBe(so._id);
   expect((await received(sandbox)).count(so.supplierOrderNumber)).toBe(1);
+
+  // No replication declared (DATABASE_REPLICATION unset): no write's answer nor first order looked at the standbys.
+  // Counted by Postgres (pg_stat_statements, kept in the server's administrative database), this service's database only.
+  const admin = new Pool({ connectionString: adminUrl(), max: 1 });
+  const looks = await admin.query(`SELECT coalesce(sum(calls), 0)::int AS n, (SELECT coalesce(sum(calls), 0)::int FROM pg_stat_statements s WHERE s.dbid = d.oid) AS all
+                                     FROM pg_database d LEFT JOIN pg_stat_statements s ON s.dbid = d.oid AND s.query LIKE '%pg_replication_slots%' AND s.query LIKE '%pg_current_wal_insert_lsn%'
+                                    WHERE d.datname = $1 GROUP BY d.oid`, [new URL(svc.databaseUrl).pathname.slice(1)]).finally(() => admin.end());
+  expect(looks.rows[0].all).toBeGreaterThan(0);
+  expect(looks.rows[0].n).toBe(0);
 
   const paid = await soAction(svc, shop, so._id, 'pay');
   expect(paid.status).toBe(200);

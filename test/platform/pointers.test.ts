@@ -83,7 +83,7 @@ test('the check finds what is stale: a missing file, a folder named as a file, a
 const CODE_DIRS = ['server', 'nodes', 'credentials', 'client', 'console', 'dotnet', 'bench', 'test'];
 const NOT_CODE = new Set([
   // Postgres and Citus
-  'pg_stat_replication', 'pg_stat_user_tables.n_dead_tup', 'primary_slot_name', 'citus.enable_unsafe_triggers', 'create_distributed_table_concurrently',
+  'pg_stat_replication', 'pg_stat_user_tables.n_dead_tup', 'primary_slot_name', 'citus.enable_unsafe_triggers', 'create_distributed_table_concurrently', 'synchronous_standby_names', 'synchronous_commit',
   // Node, Linux and the C library
   'Atomics.wait', 'v8.getHeapSpaceStatistics', 'v8.setFlagsFromString', 'prctl', 'MALLOC_ARENA_MAX',
   // n8n: its settings, its engine, a lint rule, the type it gives custom nodes

@@ -26,7 +26,7 @@ test('a write committed before a failover that lost it is not confirmed by the p
   await db.initialize();
   const lines: string[] = [];
   const log = createLogger('warn', 'standbys-test', new Writable({ write: (chunk, _enc, done) => (lines.push(String(chunk)), done()) }));
-  const standbys = new Standbys(db, 3000, log);
+  const standbys = new Standbys(db, 3000, log, 'asynchronous');
   try {
     await db.query('CREATE TABLE written (n int)');
     expect(await standbys.confirm(3000, null)).toBe('held');
@@ -65,7 +65,7 @@ test('a standby being made counts from the moment its slot appears, even right a
   await single.start();
   const db = createDataSource(single.url(), [], 2, { connectMs: 3000, statementMs: 5000 });
   await db.initialize();
-  const standbys = new Standbys(db, 3000, createLogger('silent', 'standbys-test'));
+  const standbys = new Standbys(db, 3000, createLogger('silent', 'standbys-test'), 'asynchronous');
   try {
     await db.query('CREATE TABLE written (n int)');
     expect(await standbys.confirm(3000, null)).toBe('held');
@@ -77,6 +77,15 @@ test('a standby being made counts from the moment its slot appears, even right a
     await db.query(`SELECT pg_create_physical_replication_slot('being_made', true)`);
     await db.query('INSERT INTO written VALUES (1)');
     expect(await standbys.confirm(300, since)).toBe('behind');
+
+    // Declared without replication (DATABASE_REPLICATION=none): nothing is looked at, so a data source that cannot
+    // run a statement (never opened) answers at once; the same server's slot is said at start, once.
+    const none = new Standbys(createDataSource(single.url(), [], 1), 3000, createLogger('silent', 'standbys-test'), 'none');
+    expect([none.waits, await none.confirm(3000, since), none.epoch()]).toEqual([false, 'held', null]);
+    await expect(none.acknowledge(since)).resolves.toBeUndefined();
+    const said: string[] = [];
+    await new Standbys(db, 3000, createLogger('warn', 'standbys-test', new Writable({ write: (chunk, _enc, done) => (said.push(String(chunk)), done()) })), 'none').checkDeclared();
+    expect(said.join('')).toMatch(/physical replication slots but DATABASE_REPLICATION is none/);
 
     // The standby confirms (its slot moves past the write): now it holds.
     const answer = await eventually(async () => {

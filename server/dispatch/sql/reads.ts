@@ -93,7 +93,10 @@ export async function workOfMany(db: Queryable, storeId: string, ids: string[]):
                       OR EXISTS (SELECT 1 FROM store_order_items i JOIN product_link_variants lv ON lv.store_id = i.store_id AND lv.store_variant_id = i.variant_id
                                    JOIN product_links l ON l.store_id = i.store_id AND l.id = lv.link_id
                                   WHERE i.store_id = s.store_id AND i.order_id = s.order_id AND i.group_key = s.group_key
-                                    AND coalesce(to_jsonb(l) -> 'routing' ->> 'rule', 'primary') <> 'primary')))
+                                    AND coalesce(to_jsonb(l) -> 'routing' ->> 'rule', 'primary') <> 'primary'
+                                 -- OFFSET 0: looked up per part through the items' index. Without it Postgres hashes this EXISTS once over
+                                 -- every item of the store, each with its link (3 s a read for a store of 10,000 parts: docs/benchmarks.md).
+                                 OFFSET 0)))
        ) ra ON true
       WHERE s.store_id = $1 AND s.id = ANY($2::uuid[])`,
     [storeId, ids],

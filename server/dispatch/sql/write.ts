@@ -58,9 +58,12 @@ export async function writeChange(db: Queryable, c: Carried, parts: PartMoves, a
     // The list's filter follows the delivery watch's attention (../delivery/), written with it.
     if ('delivery' in c.fields) sets.push(`needs_attention = ${p.add(!!c.fields.delivery?.attention)}`);
     const from = p.add(c.from);
+    // One record by equality: Postgres then plans the statement once per connection (its generic plan costs what a
+    // fresh one does), instead of planning its many pieces again at every write because an array's length is unknown.
+    const ids = alike.length ? `id = ANY(${p.add([c.id, ...alike])}::uuid[])` : `id = ${p.add(c.id)}::uuid`;
     const guard = c.guard.map((g) => ` AND ${GUARD_SQL[g]}`).join('') + (c.deliveryWas !== undefined ? ` AND delivery IS NOT DISTINCT FROM ${p.json(c.deliveryWas)}` : '');
     so = `UPDATE supplier_orders SET status = ${p.add(c.to)}, updated_at = now()${sets.map((x) => `, ${x}`).join('')}
-           WHERE store_id = ${p.add(a.storeId)} AND id = ANY(${p.add([c.id, ...alike])}::uuid[]) AND status = ${from}${guard} RETURNING ${COLUMNS_READ}, ${from}::text AS from_status`;
+           WHERE store_id = ${p.add(a.storeId)} AND ${ids} AND status = ${from}${guard} RETURNING ${COLUMNS_READ}, ${from}::text AS from_status`;
   }
   const h = c.history;
   st.add({ name: 'so', gives: SO_GIVES, reads: {}, sql: so });

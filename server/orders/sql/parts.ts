@@ -13,6 +13,8 @@ import { PARTS_SUMMARY, statusFromParts } from './status';
 const MOVED = `g.order_id, g.group_key, g.connection_id, g.status, g.shipment, g.fulfilled_by_store, g.needs_attention, g.updated_at, was.status AS was_status,
   ord.store_id, ord.number AS order_number, ord.created_by_key_id`;
 
+const MOVED_COLUMNS = columnsOf(MOVED);
+
 /** What the relation naming the parts to move must give. */
 export const PART_KEYS = ['order_id', 'group_key'] as const;
 
@@ -58,7 +60,7 @@ export function partMove(p: Params, storeId: string, parts: string, move: PartMo
   // The parts as they are now: those this statement moved, and the others of their orders as they were.
   const orders = `SELECT order_id FROM part${confirming ? ` UNION SELECT order_id FROM ${confirming}` : ''}`;
   const confirmed = confirming ? `(s.confirmed_at IS NOT NULL OR s.id IN (SELECT order_id FROM ${confirming}))` : 's.confirmed_at IS NOT NULL';
-  const moved = columnsOf(MOVED);
+  const moved = MOVED_COLUMNS;
   return [
     { name: 'part', gives: moved, reads: { [parts]: PART_KEYS }, sql: `${update} RETURNING ${MOVED}` },
     { name: 'part_event', gives: ['*'], reads: { part: moved }, sql: event },

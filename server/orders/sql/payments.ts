@@ -42,17 +42,16 @@ export async function insertPaymentEvent(tx: Queryable, e: PaymentEventRow): Pro
   const args = [e.orderId, e.kind, e.source, e.amountMinor ?? null, e.reference ?? null, e.providerEventId ?? null, e.actor ? JSON.stringify(e.actor) : null, e.storeId,
     e.occurredAt ?? null, e.version ?? null, e.applied ?? null, e.stale ?? false, e.note ?? null, e.attention ?? null, ...(fee ? [fee.amountMinor, fee.currency] : [])];
   if (!fee) return (await affected(tx, insert, args)) > 0;
-  // A fee the event records joins the profit report's kept sums (its order's day), in the same statement; one in
-  // another currency than the store's is not converted, and not summed.
+  // A fee the event records joins the profit report's sums (its order's day: a delta, folded later), in the same
+  // statement; one in another currency than the store's is not converted, and not summed.
   const [r] = await rows<{ n: number }>(
     tx,
     `WITH ins AS (${insert} RETURNING store_id, order_id, fee_minor, fee_currency),
-          fee AS (INSERT INTO profit_sums AS s (store_id, grouping, key, day, label, payment_fee_minor)
-                  SELECT ins.store_id, 'day', d.day::text, d.day, d.day::text, ins.fee_minor
+          fee AS (INSERT INTO profit_deltas (store_id, order_id, day, payment_fee_minor)
+                  SELECT ins.store_id, ins.order_id, (o.created_at AT TIME ZONE 'UTC')::date, ins.fee_minor
                     FROM ins JOIN store_orders o ON o.store_id = $8 AND o.id = ins.order_id JOIN stores st ON st.id = $8
-                    CROSS JOIN LATERAL (SELECT (o.created_at AT TIME ZONE 'UTC')::date AS day) d
                    WHERE ins.fee_minor IS NOT NULL AND ins.fee_currency = trim(st.currency)
-                  ON CONFLICT (store_id, grouping, key, day) DO UPDATE SET payment_fee_minor = s.payment_fee_minor + EXCLUDED.payment_fee_minor RETURNING s.store_id)
+                  RETURNING store_id)
      SELECT count(*)::int AS n FROM ins`,
     args,
   );

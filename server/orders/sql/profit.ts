@@ -1,5 +1,5 @@
 import { outboxStep } from '../../events';
-import type { Params } from '../../platform/db';
+import { type Params, type Queryable, rows } from '../../platform/db';
 import type { Piece } from '../../platform/statement';
 
 /**
@@ -17,17 +17,18 @@ export function profitChangedPieces(p: Params, storeId: string, moved: string): 
   }];
 }
 
-/** The groupings the profit report keeps sums by; each part counts once in each (a day's row also takes the fees). */
-const GROUPINGS = `(VALUES ('day', x.day::text, x.day::text), ('product', x.product_key, x.product_label), ('connection', x.connection_id::text, ''))`;
+/** The groupings the profit report keeps sums by, of a delta `x`; each part counts once in each (a day's row also takes the fees). */
+export const GROUPINGS = (x: string) => `(VALUES ('day', ${x}.day::text, ${x}.day::text), ('product', ${x}.product_key, ${x}.product_label), ('connection', ${x}.connection_id::text, ''))`;
 
 /**
- * The profit report's kept sums (profit_sums) for each part of `moved` whose latest landed cost stage this statement
- * recorded (docs/decisions.md, "The profit report"): on its first stage the part enters with its revenue and counts
+ * What each part of `moved` whose latest landed cost stage this statement recorded changes in the profit report's sums
+ * (docs/decisions.md, "The profit report"): on its first stage the part enters with its revenue and counts
  * incomplete; a later stage replaces the previous stage's cost (the difference) and, once the supplier accepted, the
  * part is complete; a part cancelled leaves the sums (its order stays counted). A part priced in another currency than
- * the store's enters with no amounts and stays incomplete.
- * Each order counts once per key (profit_order_keys). The day is the store order's (UTC); a part's product is the
- * first of its items' products.
+ * the store's enters with no amounts and stays incomplete. The day is the store order's (UTC); a part's product is
+ * the first of its items' products.
+ * Appended to profit_deltas, one row per part: no two parts' writes touch the same row (a kept sum per store and day
+ * was a row every write of the store waited on); the workers fold the rows into profit_sums (`foldProfitDeltas`).
  */
 export function profitSumPieces(p: Params, storeId: string, moved: string): Piece[] {
   const store = p.add(storeId);
@@ -51,26 +52,48 @@ export function profitSumPieces(p: Params, storeId: string, moved: string): Piec
                                        coalesce(sum(i.unit_price_minor * i.quantity), 0) AS revenue_minor
                                   FROM store_order_items i WHERE i.store_id = ${store}::uuid AND i.order_id = m.order_id AND i.group_key = m.group_key) it`,
   };
-  const keys: Piece = {
-    name: 'ps_keys', gives: ['order_id', 'grouping', 'key'], reads: { ps_part: ['store_id', 'order_id', 'day', 'product_key', 'product_label', 'connection_id', 'first'] },
-    sql: `INSERT INTO profit_order_keys (store_id, order_id, grouping, key)
-          SELECT DISTINCT x.store_id, x.order_id, g.grouping, g.key FROM ps_part x CROSS JOIN LATERAL ${GROUPINGS} AS g(grouping, key, label)
-           WHERE x.first AND g.key IS NOT NULL
-          ON CONFLICT DO NOTHING RETURNING order_id, grouping, key`,
+  const delta: Piece = {
+    name: 'ps_delta', gives: ['*'], reads: { ps_part: ['store_id', 'order_id', 'day', 'product_key', 'product_label', 'connection_id', 'first', 'revenue_minor', 'landed_minor', 'incomplete', 'parts'] },
+    sql: `INSERT INTO profit_deltas (store_id, order_id, day, product_key, product_label, connection_id, entered, parts, revenue_minor, landed_cost_minor, incomplete_parts)
+          SELECT x.store_id, x.order_id, x.day, x.product_key, x.product_label, x.connection_id, x.first, x.parts, x.revenue_minor, x.landed_minor, x.incomplete FROM ps_part x
+           WHERE x.first OR x.parts <> 0 OR x.revenue_minor <> 0 OR x.landed_minor <> 0 OR x.incomplete <> 0
+          RETURNING store_id`,
   };
-  const sums: Piece = {
-    name: 'ps_sums', gives: ['*'], reads: { ps_part: ['store_id', 'order_id', 'day', 'product_key', 'product_label', 'connection_id', 'first', 'revenue_minor', 'landed_minor', 'incomplete', 'parts'], ps_keys: ['order_id', 'grouping', 'key'] },
-    sql: `INSERT INTO profit_sums AS s (store_id, grouping, key, day, label, orders, parts, revenue_minor, landed_cost_minor, incomplete_parts)
-          SELECT x.store_id, g.grouping, g.key, x.day, coalesce(max(g.label), ''),
-                 count(DISTINCT x.order_id) FILTER (WHERE EXISTS (SELECT 1 FROM ps_keys k WHERE k.order_id = x.order_id AND k.grouping = g.grouping AND k.key = g.key)),
-                 sum(x.parts), sum(x.revenue_minor), sum(x.landed_minor), sum(x.incomplete)
-            FROM ps_part x CROSS JOIN LATERAL ${GROUPINGS} AS g(grouping, key, label)
-           WHERE g.key IS NOT NULL
-           GROUP BY x.store_id, g.grouping, g.key, x.day
-          ON CONFLICT (store_id, grouping, key, day) DO UPDATE SET orders = s.orders + EXCLUDED.orders, parts = s.parts + EXCLUDED.parts,
-             revenue_minor = s.revenue_minor + EXCLUDED.revenue_minor, landed_cost_minor = s.landed_cost_minor + EXCLUDED.landed_cost_minor,
-             incomplete_parts = s.incomplete_parts + EXCLUDED.incomplete_parts, label = CASE WHEN EXCLUDED.label <> '' THEN EXCLUDED.label ELSE s.label END
-          RETURNING s.store_id`,
-  };
-  return [part, keys, sums];
+  return [part, delta];
+}
+
+/**
+ * Folds a store's deltas into its kept sums, in one statement: the rows are taken (deleted, so each is folded once,
+ * whoever else folds at the same time), each order entering a key is counted once there (profit_order_keys), and each
+ * (grouping, key, day) is added to, in key order (two folds lock the sums' rows in the same order). Answers the rows folded.
+ */
+export async function foldProfitDeltas(db: Queryable, storeId: string): Promise<number> {
+  const [r] = await rows<{ folded: number }>(
+    db,
+    `WITH d AS (DELETE FROM profit_deltas WHERE store_id = $1 RETURNING *),
+          x AS (SELECT d.store_id, d.order_id, d.day, d.entered, d.parts, d.revenue_minor, d.landed_cost_minor, d.payment_fee_minor, d.incomplete_parts, g.grouping, g.key, g.label
+                  FROM d CROSS JOIN LATERAL ${GROUPINGS('d')} AS g(grouping, key, label) WHERE g.key IS NOT NULL),
+          k AS (INSERT INTO profit_order_keys (store_id, order_id, grouping, key)
+                SELECT DISTINCT x.store_id, x.order_id, x.grouping, x.key FROM x WHERE x.entered
+                ON CONFLICT DO NOTHING RETURNING order_id, grouping, key),
+          s AS (INSERT INTO profit_sums AS s (store_id, grouping, key, day, label, orders, parts, revenue_minor, landed_cost_minor, payment_fee_minor, incomplete_parts)
+                SELECT x.store_id, x.grouping, x.key, x.day, coalesce(max(x.label) FILTER (WHERE x.label <> ''), ''),
+                       count(DISTINCT x.order_id) FILTER (WHERE x.entered AND EXISTS (SELECT 1 FROM k WHERE k.order_id = x.order_id AND k.grouping = x.grouping AND k.key = x.key)),
+                       sum(x.parts), sum(x.revenue_minor), sum(x.landed_cost_minor), sum(x.payment_fee_minor), sum(x.incomplete_parts)
+                  FROM x GROUP BY x.store_id, x.grouping, x.key, x.day ORDER BY x.grouping, x.key, x.day
+                ON CONFLICT (store_id, grouping, key, day) DO UPDATE SET orders = s.orders + EXCLUDED.orders, parts = s.parts + EXCLUDED.parts,
+                   revenue_minor = s.revenue_minor + EXCLUDED.revenue_minor, landed_cost_minor = s.landed_cost_minor + EXCLUDED.landed_cost_minor,
+                   payment_fee_minor = s.payment_fee_minor + EXCLUDED.payment_fee_minor, incomplete_parts = s.incomplete_parts + EXCLUDED.incomplete_parts,
+                   label = CASE WHEN EXCLUDED.label <> '' THEN EXCLUDED.label ELSE s.label END
+                RETURNING 1)
+     SELECT (SELECT count(*) FROM d)::int AS folded, (SELECT count(*) FROM s)::int AS sums`,
+    [storeId],
+  );
+  return r.folded;
+}
+
+/** The stores with deltas to fold (a sweep over every store: docs/scaling.md, "Allowed cross-store statements"). */
+export async function storesWithProfitDeltas(db: Queryable, limit: number): Promise<string[]> {
+  const found = await rows<{ store_id: string }>(db, 'SELECT /* cross-store: profit-fold */ DISTINCT store_id FROM profit_deltas LIMIT $1', [limit]);
+  return found.map((r) => r.store_id);
 }
