@@ -292,6 +292,9 @@ test('bad input answers 400 validationFailed naming the field', async () => {
     [`to=${day()}`, 'from'],
     [`from=${day()}`, 'to'],
     [`from=2026-02-30&to=2026-03-01`, 'from'],
+    // Postgres has no year 0: a 400 naming the field, not a 500 (issue 53, point 9).
+    ['from=0000-01-01&to=0000-12-31', 'from'],
+    ['from=0000-12-31&to=0001-01-02', 'from'],
     [`from=${day()}&to=${day(-1)}`, 'to'],
     [`from=${day(-400)}&to=${day()}`, 'to'],
     [`from=12/01/2026&to=${day()}`, 'from'],
