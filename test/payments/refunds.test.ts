@@ -9,6 +9,7 @@ import { openShop, placeOrder, Shop } from '../support/orders';
 import { connectPayments, PaymentSandbox, startPaymentSandbox, StorePayments } from '../support/payments';
 import { Receiver } from '../support/receiver';
 import { FAST_EVENTS } from '../events/support';
+import { ApiError, clientFor, rejectionOf } from '../client/support';
 
 let sandbox: Sandbox;
 let provider: PaymentSandbox;
@@ -89,6 +90,19 @@ test('nothing paid, nothing to refund; bad amounts are 400 naming the field', as
   }
   const history = (await storeOrder(order.id)).payments;
   expect(history.filter((e: any) => e.kind === 'refundRequested')).toEqual([]);
+});
+
+test('the JS client: orders.refund in part, then the order\'s payments as the provider reported them; more than is left is an ApiError of 409', async () => {
+  const order = await placeOrder(svc, shop, { paymentMethod: 'online', quantity: 2 });
+  const { paymentId } = await payments.pay(order.id, 'paid');
+  const { store } = clientFor(svc, shop.owner.key);
+  const asked = await store.orders.refund(shop.storeId, order.id, { amountMinor: 150, reason: 'Late delivery' });
+  expect(asked).toMatchObject({ paymentReference: paymentId, amountMinor: 150, status: 'requested' });
+  const after = await until(() => store.orders.get(shop.storeId, order.id), (o) => o.amountRefundedMinor === 150, 'the refund through the client');
+  expect(after.paymentStatus).toBe('partiallyRefunded');
+  expect(after.providerPayments).toEqual([expect.objectContaining({ reference: paymentId, refundedMinor: 150 })]);
+  const tooMuch = await rejectionOf<ApiError>(store.orders.refund(shop.storeId, order.id, { amountMinor: order.totalMinor }));
+  expect([tooMuch.status, tooMuch.code]).toEqual([409, 'refundExceedsPayment']);
 });
 
 leakScanTest();
