@@ -193,7 +193,7 @@ browser.describe('the shopper\'s payment in the console', () => {
     const [atProvider] = await eventually(async () => ((await provider.paymentsOf(order.id))[0]?.refundedMinor === 100 ? provider.paymentsOf(order.id) : undefined), 30000, 'the refund at the provider');
     expect(atProvider.status).toBe('paid');
     await eventually(async () => ((await storeOrder(order.id)).amountRefundedMinor === 100 ? true : undefined), 30000, 'the refund on the order');
-    await openOrder(order);
+    await page.getByRole('button', { name: 'Read again' }).click();
     await card().locator('dd.refunded').getByText(usd(100)).waitFor();
     expect(await card().locator('h2 .badge').innerText()).toBe('partly refunded');
     expect(await card().locator('ol.history').innerText()).toContain('One item returned');
