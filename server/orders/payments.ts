@@ -126,7 +126,7 @@ export class OrderPayments {
   /** The order's payments as the provider reported them, of several orders of one store. */
   async paymentsOf(storeId: string, orderIds: string[]): Promise<Map<string, StoredPayment[]>> {
     const out = new Map<string, StoredPayment[]>(orderIds.map((id) => [id, []]));
-    for (const p of await paymentsOfOrders(this.db, storeId, orderIds)) out.get(p.orderId)?.push(p);
+    for (const p of await paymentsOfOrders(this.db, storeId, orderIds, { beforeMigration: true })) out.get(p.orderId)?.push(p);
     return out;
   }
 
