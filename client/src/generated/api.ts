@@ -467,7 +467,7 @@ export interface CancelSupplierClaim {
     status: "sending" | "open" | "withPerson" | "closed";
     supplierClaimId: string | null;
     supplierStatus: string | null;
-    /** A person's claim: by when the supplier takes it (AliExpress: when it may be escalated) */
+    /** A person's claim: by when the supplier takes it (for a supplier that escalates: when it may be escalated) */
     deadline: string | null;
     /** The claim's outcome once it has one: a refund (the supplier's amount, and the store's at the recorded rate), a reship, a rejection with the supplier's words, withdrawn, or stopped (its creator may no longer manage claims) */
     outcome: ({
@@ -3383,7 +3383,7 @@ export interface GetSupplierClaim {
     status: "sending" | "open" | "withPerson" | "closed";
     supplierClaimId: string | null;
     supplierStatus: string | null;
-    /** A person's claim: by when the supplier takes it (AliExpress: when it may be escalated) */
+    /** A person's claim: by when the supplier takes it (for a supplier that escalates: when it may be escalated) */
     deadline: string | null;
     /** The claim's outcome once it has one: a refund (the supplier's amount, and the store's at the recorded rate), a reship, a rejection with the supplier's words, withdrawn, or stopped (its creator may no longer manage claims) */
     outcome: ({
@@ -4565,7 +4565,7 @@ export interface ListSupplierClaims {
       status: "sending" | "open" | "withPerson" | "closed";
       supplierClaimId: string | null;
       supplierStatus: string | null;
-      /** A person's claim: by when the supplier takes it (AliExpress: when it may be escalated) */
+      /** A person's claim: by when the supplier takes it (for a supplier that escalates: when it may be escalated) */
       deadline: string | null;
       /** The claim's outcome once it has one: a refund (the supplier's amount, and the store's at the recorded rate), a reship, a rejection with the supplier's words, withdrawn, or stopped (its creator may no longer manage claims) */
       outcome: ({
@@ -5226,7 +5226,7 @@ export interface OpenSupplierClaim {
     status: "sending" | "open" | "withPerson" | "closed";
     supplierClaimId: string | null;
     supplierStatus: string | null;
-    /** A person's claim: by when the supplier takes it (AliExpress: when it may be escalated) */
+    /** A person's claim: by when the supplier takes it (for a supplier that escalates: when it may be escalated) */
     deadline: string | null;
     /** The claim's outcome once it has one: a refund (the supplier's amount, and the store's at the recorded rate), a reship, a rejection with the supplier's words, withdrawn, or stopped (its creator may no longer manage claims) */
     outcome: ({
@@ -5731,7 +5731,7 @@ export interface RecordSupplierClaimOutcome {
     status: "sending" | "open" | "withPerson" | "closed";
     supplierClaimId: string | null;
     supplierStatus: string | null;
-    /** A person's claim: by when the supplier takes it (AliExpress: when it may be escalated) */
+    /** A person's claim: by when the supplier takes it (for a supplier that escalates: when it may be escalated) */
     deadline: string | null;
     /** The claim's outcome once it has one: a refund (the supplier's amount, and the store's at the recorded rate), a reship, a rejection with the supplier's words, withdrawn, or stopped (its creator may no longer manage claims) */
     outcome: ({

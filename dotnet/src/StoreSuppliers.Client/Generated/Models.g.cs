@@ -2171,7 +2171,7 @@ public sealed partial class SupplierClaim
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public string? SupplierStatus { get; set; }
 
-    /// <summary>A person's claim: by when the supplier takes it (AliExpress: when it may be escalated)</summary>
+    /// <summary>A person's claim: by when the supplier takes it (for a supplier that escalates: when it may be escalated)</summary>
     [JsonPropertyName("deadline")]
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public DateTimeOffset? Deadline { get; set; }
