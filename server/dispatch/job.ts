@@ -18,7 +18,8 @@ import { nextStep, Step } from './steps';
 import type { DispatchRouting } from './routing';
 import { absentEarlier, Evaluation, here, isRefusal, pauseOf, Refusal, sendHere, type SourcingDeps } from './sourcing';
 import type { RoutingChoice, SupplierOrder } from './supplier-order';
-import { DispatchEvent, failure } from './transition';
+import type { DispatchEvent } from './dispatch-event';
+import { failure } from './transition';
 
 const isConflict = (err: unknown) => err instanceof ApiError && err.code === 'concurrentChange';
 /** A reship's create names the claim the supplier approved it for (./claims/): the supplier charges nothing for it. */

@@ -11,7 +11,8 @@ import type { ItemsMove, PartMoves } from '../orders';
 import { connectionsOfPart } from './sql/reroute';
 import type { EarlierOrder, RerouteTry, RoutingChoice } from './supplier-order';
 import { type Carried, carrying } from './carry';
-import { DispatchEvent, SYSTEM, transition } from './transition';
+import { DispatchEvent, SYSTEM } from './dispatch-event';
+import { transition } from './transition';
 
 export { CHANGE_CHANNEL } from './sql/write';
 export type { PartRef, Work, WorkItem } from './supplier-order';

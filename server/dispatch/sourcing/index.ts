@@ -1,5 +1,5 @@
-import type { DispatchEvent } from '../transition';
-import { SYSTEM } from '../transition';
+import type { DispatchEvent } from '../dispatch-event';
+import { SYSTEM } from '../dispatch-event';
 import type { RerouteRequest, Work } from '../supplier-order';
 import type { Refusal } from './types';
 
