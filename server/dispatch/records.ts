@@ -6,7 +6,8 @@ import type { ConnectionService, SupplierConnection } from '../connections';
 import type { Actor } from '../identity/permissions';
 import * as sql from './sql/reads';
 import { writeChange } from './sql/write';
-import type { NewSupplierOrder, PartRef, SupplierOrder, Work } from './supplier-order';
+import type { NewSupplierOrder, PartRef, SupplierOrder } from './supplier-order';
+import type { Work } from './work';
 import type { ItemsMove, PartMoves } from '../orders';
 import { connectionsOfPart } from './sql/reroute';
 import type { EarlierOrder, RerouteTry, RoutingChoice } from './supplier-order';
@@ -15,7 +16,8 @@ import { DispatchEvent, SYSTEM } from './dispatch-event';
 import { transition } from './transition';
 
 export { CHANGE_CHANNEL } from './sql/write';
-export type { PartRef, Work, WorkItem } from './supplier-order';
+export type { PartRef } from './supplier-order';
+export type { Work, WorkItem } from './work';
 
 /**
  * Supplier order records: the reads, and `change`, where every status change starts (`transition` decides it) and

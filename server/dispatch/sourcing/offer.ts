@@ -6,7 +6,7 @@ import type { ShippingQuote, SupplierProduct } from '../../suppliers/adapter';
 import { SupplierError } from '../../suppliers/errors';
 import type { SupplierRegistry } from '../../suppliers/registry';
 import { noRateMessage, type StoreRates } from '../landed';
-import type { Work } from '../supplier-order';
+import type { Work } from '../work';
 import { type Candidate, type Money, type Offer, Refusal } from './types';
 
 /** What the sourcing unit reads through: the supplier registry, the connections' gateway, the rates. */

@@ -3,7 +3,8 @@ import type { PaymentMethod, PaymentStatus } from '../../orders';
 import { affected, preparedRows, type Queryable, rows } from '../../platform/db';
 import { isoTime, type KeysetListStatement, storeScope } from '../../platform/pagination';
 import type { LandedCostView, PartMoney } from '../landed';
-import type { PartRef, SupplierOrder, SupplierOrderEvent, SupplierOrderFilters, Work, WorkAlternate, WorkItem } from '../supplier-order';
+import type { PartRef, SupplierOrder, SupplierOrderEvent, SupplierOrderFilters } from '../supplier-order';
+import type { Work, WorkAlternate, WorkItem } from '../work';
 import { COLUMNS_READ, EVENTS_OF_S, LISTED_OF_S, OF_S, supplierOrderOf, type SupplierOrderRow } from './rows';
 
 // Supplier orders read: one, of a part, due, and the list. `workOfMany` reads, in one statement for one step, the
