@@ -1,7 +1,7 @@
 import type { SupplierGateway } from '../connections';
 import type { SupplierOrderSnapshot } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
-import type { Work } from './records';
+import type { Work } from './work';
 import { reasonFor } from './review-reasons';
 import { FINAL } from './state-machine';
 import type { SupplierOrder } from './supplier-order';

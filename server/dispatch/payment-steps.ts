@@ -4,7 +4,7 @@ import type { SupplierOrderSnapshot } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
 import type { CaptureOutcome } from '../payments';
 import type { LandedCost } from './landed';
-import type { Work } from './records';
+import type { Work } from './work';
 import { pauseOf, Refusal } from './sourcing';
 import { reasonFor } from './review-reasons';
 import type { SupplierOrder } from './supplier-order';
