@@ -10,6 +10,7 @@ import type { Money, SupplierOrderSnapshot } from '../../suppliers/adapter';
 import type { StoreRates } from '../landed';
 import type { SupplierOrderRecords } from '../records';
 import { moveClaim } from '../sql/claims';
+import { recordCredit } from '../sql/credits';
 import type { SupplierOrder } from '../supplier-order';
 import { SYSTEM } from '../transition';
 import type { Claim, ClaimOutcome } from './types';
@@ -68,7 +69,10 @@ export class ClaimOutcomes {
       ? { amountMinor: convertMinor(amount.amountMinor, amount.currency, storeCurrency, rate.rate), currency: storeCurrency, rate: rate.rate, rateSource: rate.source, rateAsOf: rate.asOfDate }
       : null;
     const outcome: ClaimOutcome = { kind: 'refunded', amount, storeAmount, ...(rate.available ? {} : { rateMissing: rate.reason }), at: new Date().toISOString(), by };
-    return this.close(claim, outcome, by.kind === 'supplier' ? SYSTEM : by);
+    // The refund is a supplier credit on the part, taken off its landed cost with the claim's close (one transaction).
+    return this.record(claim, { status: 'closed', outcome }, 'claimClosed', by.kind === 'supplier' ? SYSTEM : by, async (tx, c) => {
+      await recordCredit(tx, { storeId: c.storeId, id: crypto.randomUUID(), supplierOrderId: c.supplierOrderId, kind: 'claimRefund', sourceKey: c.id, amount, storeAmount, storeCurrency });
+    });
   }
 
   /**

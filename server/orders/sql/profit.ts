@@ -33,30 +33,34 @@ export const GROUPINGS = (x: string) => `(VALUES ('day', ${x}.day::text, ${x}.da
 export function profitSumPieces(p: Params, storeId: string, moved: string): Piece[] {
   const store = p.add(storeId);
   const part: Piece = {
-    name: 'ps_part', gives: ['store_id', 'order_id', 'day', 'product_key', 'product_label', 'connection_id', 'first', 'revenue_minor', 'landed_minor', 'incomplete', 'parts'],
-    reads: { [moved]: ['store_id', 'order_id', 'group_key', 'connection_id', 'stage', 'landed_minor', 'store_currency', 'previous_stage', 'previous_landed_minor', 'gone'] },
+    name: 'ps_part', gives: ['store_id', 'order_id', 'day', 'product_key', 'product_label', 'connection_id', 'first', 'revenue_minor', 'landed_minor', 'credit_minor', 'incomplete', 'parts'],
+    reads: { [moved]: ['store_id', 'supplier_order_id', 'order_id', 'group_key', 'connection_id', 'stage', 'landed_minor', 'store_currency', 'previous_stage', 'previous_landed_minor', 'gone'] },
     // A part cancelled (gone) takes back what the sums hold of it (its stages before this statement); one that
     // entered and left in the same statement never counted.
     sql: `SELECT m.store_id, m.order_id, (o.created_at AT TIME ZONE 'UTC')::date AS day, it.product_key, it.product_label, m.connection_id, m.previous_stage IS NULL AND NOT m.gone AS first,
                  CASE WHEN m.gone THEN (CASE WHEN m.previous_stage IS NOT NULL AND c.same THEN -it.revenue_minor ELSE 0 END)
                       WHEN m.previous_stage IS NULL AND c.same THEN it.revenue_minor ELSE 0 END AS revenue_minor,
-                 CASE WHEN m.gone THEN (CASE WHEN c.same THEN -coalesce(m.previous_landed_minor, 0) ELSE 0 END)
+                 CASE WHEN m.gone THEN (CASE WHEN c.same THEN -coalesce(m.previous_landed_minor, 0) + cr.credit ELSE 0 END)
                       WHEN c.same THEN m.landed_minor - coalesce(m.previous_landed_minor, 0) ELSE 0 END AS landed_minor,
+                 CASE WHEN m.gone AND c.same THEN -cr.credit ELSE 0 END AS credit_minor,
                  CASE WHEN m.gone THEN (CASE WHEN m.previous_stage IS NOT NULL AND (NOT c.same OR m.previous_stage = 'confirmation') THEN -1 ELSE 0 END)
                       WHEN m.previous_stage IS NULL THEN (CASE WHEN NOT c.same OR m.stage = 'confirmation' THEN 1 ELSE 0 END)
                       WHEN c.same AND m.previous_stage = 'confirmation' AND m.stage <> 'confirmation' THEN -1 ELSE 0 END AS incomplete,
                  CASE WHEN m.gone AND m.previous_stage IS NOT NULL THEN -1 WHEN m.previous_stage IS NULL AND NOT m.gone THEN 1 ELSE 0 END AS parts
             FROM ${moved} m JOIN store_orders o ON o.store_id = ${store}::uuid AND o.id = m.order_id
             CROSS JOIN LATERAL (SELECT trim(o.currency) = m.store_currency AS same) c
+            -- Supplier credits that came off its landed cost (../../dispatch/sql/credits.ts): a part leaving takes them back too.
+            CROSS JOIN LATERAL (SELECT coalesce(sum(k.store_amount_minor), 0) AS credit FROM supplier_credits k
+                                 WHERE k.store_id = ${store}::uuid AND k.supplier_order_id = m.supplier_order_id AND k.counted) cr
             CROSS JOIN LATERAL (SELECT min(i.product_id::text) AS product_key, (array_agg(coalesce(i.product_title, i.title) ORDER BY i.product_id))[1] AS product_label,
                                        coalesce(sum(i.unit_price_minor * i.quantity), 0) AS revenue_minor
                                   FROM store_order_items i WHERE i.store_id = ${store}::uuid AND i.order_id = m.order_id AND i.group_key = m.group_key) it`,
   };
   const delta: Piece = {
-    name: 'ps_delta', gives: ['*'], reads: { ps_part: ['store_id', 'order_id', 'day', 'product_key', 'product_label', 'connection_id', 'first', 'revenue_minor', 'landed_minor', 'incomplete', 'parts'] },
-    sql: `INSERT INTO profit_deltas (store_id, order_id, day, product_key, product_label, connection_id, entered, parts, revenue_minor, landed_cost_minor, incomplete_parts)
-          SELECT x.store_id, x.order_id, x.day, x.product_key, x.product_label, x.connection_id, x.first, x.parts, x.revenue_minor, x.landed_minor, x.incomplete FROM ps_part x
-           WHERE x.first OR x.parts <> 0 OR x.revenue_minor <> 0 OR x.landed_minor <> 0 OR x.incomplete <> 0
+    name: 'ps_delta', gives: ['*'], reads: { ps_part: ['store_id', 'order_id', 'day', 'product_key', 'product_label', 'connection_id', 'first', 'revenue_minor', 'landed_minor', 'credit_minor', 'incomplete', 'parts'] },
+    sql: `INSERT INTO profit_deltas (store_id, order_id, day, product_key, product_label, connection_id, entered, parts, revenue_minor, landed_cost_minor, supplier_credit_minor, incomplete_parts)
+          SELECT x.store_id, x.order_id, x.day, x.product_key, x.product_label, x.connection_id, x.first, x.parts, x.revenue_minor, x.landed_minor, x.credit_minor, x.incomplete FROM ps_part x
+           WHERE x.first OR x.parts <> 0 OR x.revenue_minor <> 0 OR x.landed_minor <> 0 OR x.credit_minor <> 0 OR x.incomplete <> 0
           RETURNING store_id`,
   };
   return [part, delta];
@@ -71,19 +75,19 @@ export async function foldProfitDeltas(db: Queryable, storeId: string): Promise<
   const [r] = await rows<{ folded: number }>(
     db,
     `WITH d AS (DELETE FROM profit_deltas WHERE store_id = $1 RETURNING *),
-          x AS (SELECT d.store_id, d.order_id, d.day, d.entered, d.parts, d.revenue_minor, d.landed_cost_minor, d.payment_fee_minor, d.incomplete_parts, g.grouping, g.key, g.label
+          x AS (SELECT d.store_id, d.order_id, d.day, d.entered, d.parts, d.revenue_minor, d.landed_cost_minor, d.payment_fee_minor, d.supplier_credit_minor, d.incomplete_parts, g.grouping, g.key, g.label
                   FROM d CROSS JOIN LATERAL ${GROUPINGS('d')} AS g(grouping, key, label) WHERE g.key IS NOT NULL),
           k AS (INSERT INTO profit_order_keys (store_id, order_id, grouping, key)
                 SELECT DISTINCT x.store_id, x.order_id, x.grouping, x.key FROM x WHERE x.entered
                 ON CONFLICT DO NOTHING RETURNING order_id, grouping, key),
-          s AS (INSERT INTO profit_sums AS s (store_id, grouping, key, day, label, orders, parts, revenue_minor, landed_cost_minor, payment_fee_minor, incomplete_parts)
+          s AS (INSERT INTO profit_sums AS s (store_id, grouping, key, day, label, orders, parts, revenue_minor, landed_cost_minor, payment_fee_minor, supplier_credit_minor, incomplete_parts)
                 SELECT x.store_id, x.grouping, x.key, x.day, coalesce(max(x.label) FILTER (WHERE x.label <> ''), ''),
                        count(DISTINCT x.order_id) FILTER (WHERE x.entered AND EXISTS (SELECT 1 FROM k WHERE k.order_id = x.order_id AND k.grouping = x.grouping AND k.key = x.key)),
-                       sum(x.parts), sum(x.revenue_minor), sum(x.landed_cost_minor), sum(x.payment_fee_minor), sum(x.incomplete_parts)
+                       sum(x.parts), sum(x.revenue_minor), sum(x.landed_cost_minor), sum(x.payment_fee_minor), sum(x.supplier_credit_minor), sum(x.incomplete_parts)
                   FROM x GROUP BY x.store_id, x.grouping, x.key, x.day ORDER BY x.grouping, x.key, x.day
                 ON CONFLICT (store_id, grouping, key, day) DO UPDATE SET orders = s.orders + EXCLUDED.orders, parts = s.parts + EXCLUDED.parts,
                    revenue_minor = s.revenue_minor + EXCLUDED.revenue_minor, landed_cost_minor = s.landed_cost_minor + EXCLUDED.landed_cost_minor,
-                   payment_fee_minor = s.payment_fee_minor + EXCLUDED.payment_fee_minor, incomplete_parts = s.incomplete_parts + EXCLUDED.incomplete_parts,
+                   payment_fee_minor = s.payment_fee_minor + EXCLUDED.payment_fee_minor, supplier_credit_minor = s.supplier_credit_minor + EXCLUDED.supplier_credit_minor, incomplete_parts = s.incomplete_parts + EXCLUDED.incomplete_parts,
                    label = CASE WHEN EXCLUDED.label <> '' THEN EXCLUDED.label ELSE s.label END
                 RETURNING 1)
      SELECT (SELECT count(*) FROM d)::int AS folded, (SELECT count(*) FROM s)::int AS sums`,
