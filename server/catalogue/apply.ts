@@ -5,7 +5,7 @@ import { applyPriceRule } from './price-rule';
 import type { ProductService } from '../stores/products';
 import * as sql from './sql/link-sync';
 import { setSyncResults } from './sql/links';
-import { type CatalogueRates, type CostRate, costRatesFor, RateMissingError, storeCost, storeCurrencyOf } from './conversion';
+import { type CatalogueRates, type CostRate, costRatesFor, RateMissingError, storeCost } from './conversion';
 
 /** Why a link could not sync, for `lastSyncError`: short, and free of anything the supplier should not echo. */
 export function syncErrorText(err: unknown): string {
@@ -31,7 +31,7 @@ export interface Pricing {
 
 /** Looked up before the write's transaction (a rate look-up reads its own tables, not the links'). */
 export async function pricingFor(db: Queryable, rates: CatalogueRates, storeId: string, outcomes: ProductOutcome[]): Promise<Pricing> {
-  const storeCurrency = await storeCurrencyOf(db, storeId);
+  const storeCurrency = await sql.storeCurrencyOf(db, storeId);
   const currencies = outcomes.flatMap((o) => o.product?.variants.map((v) => v.cost.currency) ?? []);
   return { storeCurrency, rates: await costRatesFor(rates, currencies, storeCurrency) };
 }

@@ -1,5 +1,3 @@
-import type { Queryable } from '../platform/db';
-import { rows } from '../platform/db';
 import { convertMinor } from '../rates/decimal';
 import type { Rate, RateAnswer } from '../rates';
 
@@ -57,9 +55,4 @@ export function storeCost(costMinor: number, currency: string, storeCurrency: st
   if (currency === storeCurrency) return costMinor;
   if (!rate || rate.from !== currency || rate.to !== storeCurrency) throw new RateMissingError(currency, storeCurrency, 'missing');
   return convertMinor(costMinor, currency, storeCurrency, rate.rate);
-}
-
-export async function storeCurrencyOf(db: Queryable, storeId: string): Promise<string> {
-  const [row] = await rows<{ currency: string }>(db, 'SELECT currency FROM stores WHERE id = $1', [storeId]);
-  return row.currency.trim();
 }

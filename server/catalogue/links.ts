@@ -16,7 +16,7 @@ import { alternatesOfLinks } from './sql/alternates';
 import { importRuleFor, normalisePriceRule, PriceRule } from './price-rule';
 import { applyOutcomes, DROPPED, pricingFor, syncErrorText } from './apply';
 import type { CatalogueRates, CostRate } from './conversion';
-import { storeCurrencyOf } from './conversion';
+import { storeCurrencyOf } from './sql/link-sync';
 import * as sql from './sql/links';
 
 /** A link as the API shows it: times as text, its variant mappings without the link's id. */

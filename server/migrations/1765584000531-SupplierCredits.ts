@@ -5,7 +5,6 @@ import { sqlMigration } from './sql-migration';
  * a cancel refunded), in its currency and the store's at a recorded rate (rate, source, day). Recorded once per
  * cause (`kind`, `source_key`: a unique index, not a check two writes could both pass). `counted`: it reduced the
  * part's landed cost in its profit and the report's sums (a live part with a landed cost, in the store's currency).
- * The report's sums carry the credits as their own figure beside the landed cost they reduced.
  */
 export const SupplierCredits1765584000531 = sqlMigration('SupplierCredits1765584000531', {
   up: [
@@ -30,8 +29,6 @@ export const SupplierCredits1765584000531 = sqlMigration('SupplierCredits1765584
        FOREIGN KEY (store_id, supplier_order_id) REFERENCES supplier_orders (store_id, id) ON DELETE CASCADE
      )`,
     'CREATE INDEX supplier_credits_part_idx ON supplier_credits (store_id, supplier_order_id)',
-    'ALTER TABLE profit_deltas ADD COLUMN supplier_credit_minor bigint NOT NULL DEFAULT 0',
-    'ALTER TABLE profit_sums ADD COLUMN supplier_credit_minor bigint NOT NULL DEFAULT 0',
   ],
-  down: ['ALTER TABLE profit_sums DROP COLUMN supplier_credit_minor', 'ALTER TABLE profit_deltas DROP COLUMN supplier_credit_minor', 'DROP TABLE supplier_credits'],
+  down: ['DROP TABLE supplier_credits'],
 });

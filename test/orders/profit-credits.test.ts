@@ -8,7 +8,7 @@
  */
 import { connectPayments, PaymentSandbox, startPaymentSandbox, type StorePayments } from '../support/payments';
 import { eventually, Sandbox, Service, startSandbox, startService } from '../support/harness';
-import { openShop, placeOrder, Shop, soAction, submit } from '../support/orders';
+import { openShop, placeOrder, Shop, soAction, submit, US_ADDRESS } from '../support/orders';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -73,7 +73,7 @@ test('an order paid but not sent shows its fee in its own profit, as the report 
   await agree(shop);
 });
 
-test('a claim the supplier refunds is a credit at a recorded rate: off the landed cost in the part, the order and the report, in the same write', async () => {
+test('a claim the supplier refunds is a credit at a recorded rate: off the landed cost in the part, the order and the report, in the same transaction', async () => {
   const order = await placeOrder(svc, shop, { paymentMethod: 'online', productIndex: 1 });
   await payments.pay(order.id, 'paid');
   const sent = await submit(svc, shop, order.id, { payNow: true });
@@ -122,4 +122,35 @@ test('a cancel the supplier refunds is kept as a credit at the recorded rate, an
   const landed = so.landedCosts.at(-1);
   expect(after.supplierCredits).toEqual([{ kind: 'cancelRefund', amountMinor: so.costs.totalMinor, currency: 'USD', storeAmountMinor: landed.storeTotalMinor, storeCurrency: 'USD', rate: landed.rate, rateSource: landed.rateSource, rateAsOf: landed.rateAsOf, counted: false, recordedAt: expect.any(String) }]);
   await agree(shop);
+});
+
+test('a part of two products counts under each by its items: its revenue by item, its landed cost by their share, adding up to the part', async () => {
+  const two = await openShop(svc, sandbox, { page: 10, products: 2 });
+  const [a, b] = two.products;
+  const made = await svc.call('POST', `/api/store-orders/${two.storeId}`, {
+    key: two.owner.key,
+    body: { items: [{ productId: a.productId, variantId: a.variantId, quantity: 1 }, { productId: b.productId, variantId: b.variantId, quantity: 2 }], destination: US_ADDRESS, paymentMethod: 'manual', contractModel: 'standard' },
+  });
+  expect(made.status).toBe(201);
+  const so = (await submit(svc, two, made.body.result.id)).body.result;
+  const part = await until('accepted', async () => {
+    const now = await getSo(two, so._id);
+    return now.profit?.landedCostStage === 'accepted' ? now : undefined;
+  });
+  const items = made.body.result.items;
+  const revenueOf = (productId: string) => items.filter((i: any) => i.productId === productId).reduce((x: number, i: any) => x + i.unitPriceMinor * i.quantity, 0);
+  const landed = part.profit.landedCostMinor;
+  // Cumulative rounding in key order: the first product's share rounded, the second takes the rest.
+  const [first, second] = [a.productId, b.productId].sort();
+  const total = revenueOf(first) + revenueOf(second);
+  const firstShare = Math.round((landed * revenueOf(first)) / total);
+  const byProduct = await report(two, `${today()}&groupBy=product`);
+  expect(byProduct.items.map((i: any) => [i.key, i.orders, i.parts, i.revenueMinor, i.landedCostMinor])).toEqual([
+    [first, 1, 1, revenueOf(first), firstShare],
+    [second, 1, 1, revenueOf(second), landed - firstShare],
+  ]);
+  // The part once by day and by connection, and the totals equal the order's own profit.
+  expect(byProduct.totals).toMatchObject({ orders: 1, parts: 1, revenueMinor: part.profit.revenueMinor, landedCostMinor: landed });
+  expect((await report(two, `${today()}&groupBy=connection`)).items).toEqual([expect.objectContaining({ key: two.connId, parts: 1, revenueMinor: part.profit.revenueMinor, landedCostMinor: landed })]);
+  await agree(two);
 });

@@ -119,6 +119,23 @@ export interface AcknowledgeDeliveryAttention {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -129,6 +146,8 @@ export interface AcknowledgeDeliveryAttention {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -353,6 +372,23 @@ export interface AcknowledgeStoreOrderPaymentAttention {
         rateAsOf: string;
         recordedAt: string;
       }[];
+      /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+      supplierCredits: {
+        kind: "claimRefund" | "cancelRefund";
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        storeAmountMinor: number | null;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+        rate: string | null;
+        rateSource: "ecb" | "pinned" | "identity" | null;
+        rateAsOf: string | null;
+        counted: boolean;
+        recordedAt: string;
+      }[];
       profit: ({
         /** ISO 4217 code */
         currency: string;
@@ -363,6 +399,8 @@ export interface AcknowledgeStoreOrderPaymentAttention {
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+        supplierCreditMinor: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -395,6 +433,8 @@ export interface AcknowledgeStoreOrderPaymentAttention {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -637,6 +677,23 @@ export interface CancelSupplierOrder {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -647,6 +704,8 @@ export interface CancelSupplierOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -763,6 +822,23 @@ export interface CancelSupplierOrder {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -773,6 +849,8 @@ export interface CancelSupplierOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -1327,6 +1405,23 @@ export interface ConfirmStoreOrder {
         rateAsOf: string;
         recordedAt: string;
       }[];
+      /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+      supplierCredits: {
+        kind: "claimRefund" | "cancelRefund";
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        storeAmountMinor: number | null;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+        rate: string | null;
+        rateSource: "ecb" | "pinned" | "identity" | null;
+        rateAsOf: string | null;
+        counted: boolean;
+        recordedAt: string;
+      }[];
       profit: ({
         /** ISO 4217 code */
         currency: string;
@@ -1337,6 +1432,8 @@ export interface ConfirmStoreOrder {
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+        supplierCreditMinor: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -1369,6 +1466,8 @@ export interface ConfirmStoreOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -1752,6 +1851,17 @@ export interface CreateProductLink {
       /** How much dearer than the cheapest candidate the fastest may be, in percent */
       maxCostAboveCheapestPercent: number;
     }) | null;
+    /** The rate the supplier's costs were last priced at into the store's currency; null when the supplier sells in it */
+    costRate: ({
+      /** ISO 4217 code */
+      from: string;
+      /** ISO 4217 code */
+      to: string;
+      /** Units of `to` per unit of `from`, a decimal string */
+      rate: string;
+      source: "ecb" | "pinned" | "identity";
+      asOfDate: string;
+    }) | null;
     lastSyncAt: string | null;
     lastSyncError: string | null;
     createdByKeyId: string | null;
@@ -1999,6 +2109,23 @@ export interface CreateStoreOrder {
         rateAsOf: string;
         recordedAt: string;
       }[];
+      /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+      supplierCredits: {
+        kind: "claimRefund" | "cancelRefund";
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        storeAmountMinor: number | null;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+        rate: string | null;
+        rateSource: "ecb" | "pinned" | "identity" | null;
+        rateAsOf: string | null;
+        counted: boolean;
+        recordedAt: string;
+      }[];
       profit: ({
         /** ISO 4217 code */
         currency: string;
@@ -2009,6 +2136,8 @@ export interface CreateStoreOrder {
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+        supplierCreditMinor: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -2041,6 +2170,8 @@ export interface CreateStoreOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -2339,6 +2470,23 @@ export interface DeliverStoreOrderPart {
         rateAsOf: string;
         recordedAt: string;
       }[];
+      /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+      supplierCredits: {
+        kind: "claimRefund" | "cancelRefund";
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        storeAmountMinor: number | null;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+        rate: string | null;
+        rateSource: "ecb" | "pinned" | "identity" | null;
+        rateAsOf: string | null;
+        counted: boolean;
+        recordedAt: string;
+      }[];
       profit: ({
         /** ISO 4217 code */
         currency: string;
@@ -2349,6 +2497,8 @@ export interface DeliverStoreOrderPart {
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+        supplierCreditMinor: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -2381,6 +2531,8 @@ export interface DeliverStoreOrderPart {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -2520,6 +2672,23 @@ export interface FulfilOrderPartManually {
         rateAsOf: string;
         recordedAt: string;
       }[];
+      /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+      supplierCredits: {
+        kind: "claimRefund" | "cancelRefund";
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        storeAmountMinor: number | null;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+        rate: string | null;
+        rateSource: "ecb" | "pinned" | "identity" | null;
+        rateAsOf: string | null;
+        counted: boolean;
+        recordedAt: string;
+      }[];
       profit: ({
         /** ISO 4217 code */
         currency: string;
@@ -2530,6 +2699,8 @@ export interface FulfilOrderPartManually {
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+        supplierCreditMinor: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -2648,6 +2819,23 @@ export interface FulfilOrderPartManually {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -2658,6 +2846,8 @@ export interface FulfilOrderPartManually {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -2889,6 +3079,8 @@ export interface GetProfitReport {
       landedCostMinor: number;
       /** Integer amount in the store's currency's minor units */
       paymentFeeMinor: number;
+      /** Supplier credits (claims refunded) at their recorded rates, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** Integer amount in the store's currency's minor units */
       resultMinor: number;
       incompleteParts: number;
@@ -2906,6 +3098,8 @@ export interface GetProfitReport {
       landedCostMinor: number;
       /** Integer amount in the store's currency's minor units */
       paymentFeeMinor: number;
+      /** Supplier credits (claims refunded) at their recorded rates, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** Integer amount in the store's currency's minor units */
       resultMinor: number;
       incompleteParts: number;
@@ -3118,6 +3312,23 @@ export interface GetStoreOrder {
         rateAsOf: string;
         recordedAt: string;
       }[];
+      /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+      supplierCredits: {
+        kind: "claimRefund" | "cancelRefund";
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        storeAmountMinor: number | null;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+        rate: string | null;
+        rateSource: "ecb" | "pinned" | "identity" | null;
+        rateAsOf: string | null;
+        counted: boolean;
+        recordedAt: string;
+      }[];
       profit: ({
         /** ISO 4217 code */
         currency: string;
@@ -3128,6 +3339,8 @@ export interface GetStoreOrder {
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+        supplierCreditMinor: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -3160,6 +3373,8 @@ export interface GetStoreOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -3453,6 +3668,23 @@ export interface GetSupplierOrder {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -3463,6 +3695,8 @@ export interface GetSupplierOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -3679,6 +3913,17 @@ export interface ImportSupplierProducts {
         rule: "fastest";
         /** How much dearer than the cheapest candidate the fastest may be, in percent */
         maxCostAboveCheapestPercent: number;
+      }) | null;
+      /** The rate the supplier's costs were last priced at into the store's currency; null when the supplier sells in it */
+      costRate: ({
+        /** ISO 4217 code */
+        from: string;
+        /** ISO 4217 code */
+        to: string;
+        /** Units of `to` per unit of `from`, a decimal string */
+        rate: string;
+        source: "ecb" | "pinned" | "identity";
+        asOfDate: string;
       }) | null;
       lastSyncAt: string | null;
       lastSyncError: string | null;
@@ -3976,6 +4221,17 @@ export interface ListProductLinks {
         /** How much dearer than the cheapest candidate the fastest may be, in percent */
         maxCostAboveCheapestPercent: number;
       }) | null;
+      /** The rate the supplier's costs were last priced at into the store's currency; null when the supplier sells in it */
+      costRate: ({
+        /** ISO 4217 code */
+        from: string;
+        /** ISO 4217 code */
+        to: string;
+        /** Units of `to` per unit of `from`, a decimal string */
+        rate: string;
+        source: "ecb" | "pinned" | "identity";
+        asOfDate: string;
+      }) | null;
       lastSyncAt: string | null;
       lastSyncError: string | null;
       createdByKeyId: string | null;
@@ -4214,6 +4470,23 @@ export interface ListStoreOrders {
           rateAsOf: string;
           recordedAt: string;
         }[];
+        /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+        supplierCredits: {
+          kind: "claimRefund" | "cancelRefund";
+          /** Integer amount in minor units */
+          amountMinor: number;
+          /** ISO 4217 code */
+          currency: string;
+          storeAmountMinor: number | null;
+          /** ISO 4217 code */
+          storeCurrency: string;
+          /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+          rate: string | null;
+          rateSource: "ecb" | "pinned" | "identity" | null;
+          rateAsOf: string | null;
+          counted: boolean;
+          recordedAt: string;
+        }[];
         profit: ({
           /** ISO 4217 code */
           currency: string;
@@ -4224,6 +4497,8 @@ export interface ListStoreOrders {
           landedCostStage: "confirmation" | "accepted" | "paid" | null;
           /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
           paymentFeeMinor: number | null;
+          /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+          supplierCreditMinor: number;
           resultMinor: number | null;
           complete: boolean;
           /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -4256,6 +4531,8 @@ export interface ListStoreOrders {
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+        supplierCreditMinor: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -4706,6 +4983,23 @@ export interface ListSupplierOrders {
         rateAsOf: string;
         recordedAt: string;
       }[];
+      /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+      supplierCredits: {
+        kind: "claimRefund" | "cancelRefund";
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        storeAmountMinor: number | null;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+        rate: string | null;
+        rateSource: "ecb" | "pinned" | "identity" | null;
+        rateAsOf: string | null;
+        counted: boolean;
+        recordedAt: string;
+      }[];
       profit: ({
         /** ISO 4217 code */
         currency: string;
@@ -4716,6 +5010,8 @@ export interface ListSupplierOrders {
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+        supplierCreditMinor: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -4950,6 +5246,23 @@ export interface MarkStoreOrderPaid {
         rateAsOf: string;
         recordedAt: string;
       }[];
+      /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+      supplierCredits: {
+        kind: "claimRefund" | "cancelRefund";
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        storeAmountMinor: number | null;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+        rate: string | null;
+        rateSource: "ecb" | "pinned" | "identity" | null;
+        rateAsOf: string | null;
+        counted: boolean;
+        recordedAt: string;
+      }[];
       profit: ({
         /** ISO 4217 code */
         currency: string;
@@ -4960,6 +5273,8 @@ export interface MarkStoreOrderPaid {
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+        supplierCreditMinor: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -4992,6 +5307,8 @@ export interface MarkStoreOrderPaid {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -5267,6 +5584,23 @@ export interface PaySupplierOrder {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -5277,6 +5611,8 @@ export interface PaySupplierOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -5393,6 +5729,23 @@ export interface PaySupplierOrder {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -5403,6 +5756,8 @@ export interface PaySupplierOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -5460,6 +5815,17 @@ export interface PreviewImport {
       supplierProductId: string;
       title: string;
       currencyMatchesStore: boolean;
+      /** The rate the supplier's costs were last priced at into the store's currency; null when the supplier sells in it */
+      rate: ({
+        /** ISO 4217 code */
+        from: string;
+        /** ISO 4217 code */
+        to: string;
+        /** Units of `to` per unit of `from`, a decimal string */
+        rate: string;
+        source: "ecb" | "pinned" | "identity";
+        asOfDate: string;
+      }) | null;
       /** Store products already imported from or linked to this supplier product */
       duplicateOf: string[];
       variants: Array<Record<string, unknown>>;
@@ -5898,6 +6264,23 @@ export interface RerouteSupplierOrder {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -5908,6 +6291,8 @@ export interface RerouteSupplierOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -6024,6 +6409,23 @@ export interface RerouteSupplierOrder {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -6034,6 +6436,8 @@ export interface RerouteSupplierOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -6206,6 +6610,23 @@ export interface RetrySupplierOrder {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -6216,6 +6637,8 @@ export interface RetrySupplierOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -6332,6 +6755,23 @@ export interface RetrySupplierOrder {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -6342,6 +6782,8 @@ export interface RetrySupplierOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -6817,6 +7259,23 @@ export interface ShipStoreOrderPart {
         rateAsOf: string;
         recordedAt: string;
       }[];
+      /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+      supplierCredits: {
+        kind: "claimRefund" | "cancelRefund";
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        storeAmountMinor: number | null;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+        rate: string | null;
+        rateSource: "ecb" | "pinned" | "identity" | null;
+        rateAsOf: string | null;
+        counted: boolean;
+        recordedAt: string;
+      }[];
       profit: ({
         /** ISO 4217 code */
         currency: string;
@@ -6827,6 +7286,8 @@ export interface ShipStoreOrderPart {
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+        supplierCreditMinor: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -6859,6 +7320,8 @@ export interface ShipStoreOrderPart {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -7066,6 +7529,23 @@ export interface SubmitOrderPart {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -7076,6 +7556,8 @@ export interface SubmitOrderPart {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -7192,6 +7674,23 @@ export interface SubmitOrderPart {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -7202,6 +7701,8 @@ export interface SubmitOrderPart {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -7304,6 +7805,17 @@ export interface SyncProductLink {
       rule: "fastest";
       /** How much dearer than the cheapest candidate the fastest may be, in percent */
       maxCostAboveCheapestPercent: number;
+    }) | null;
+    /** The rate the supplier's costs were last priced at into the store's currency; null when the supplier sells in it */
+    costRate: ({
+      /** ISO 4217 code */
+      from: string;
+      /** ISO 4217 code */
+      to: string;
+      /** Units of `to` per unit of `from`, a decimal string */
+      rate: string;
+      source: "ecb" | "pinned" | "identity";
+      asOfDate: string;
     }) | null;
     lastSyncAt: string | null;
     lastSyncError: string | null;
@@ -7630,6 +8142,17 @@ export interface UpdateProductLink {
       rule: "fastest";
       /** How much dearer than the cheapest candidate the fastest may be, in percent */
       maxCostAboveCheapestPercent: number;
+    }) | null;
+    /** The rate the supplier's costs were last priced at into the store's currency; null when the supplier sells in it */
+    costRate: ({
+      /** ISO 4217 code */
+      from: string;
+      /** ISO 4217 code */
+      to: string;
+      /** Units of `to` per unit of `from`, a decimal string */
+      rate: string;
+      source: "ecb" | "pinned" | "identity";
+      asOfDate: string;
     }) | null;
     lastSyncAt: string | null;
     lastSyncError: string | null;

@@ -47,3 +47,9 @@ export async function setLinkRates(tx: Queryable, storeId: string, ids: string[]
     [storeId, ids, col('rate'), col('from'), col('to'), col('source'), col('asOfDate')],
   );
 }
+
+/** The store's currency (the stores domain's row): what a link's prices are in. */
+export async function storeCurrencyOf(db: Queryable, storeId: string): Promise<string> {
+  const [row] = await rows<{ currency: string }>(db, 'SELECT currency FROM stores WHERE id = $1', [storeId]);
+  return row.currency.trim();
+}

@@ -30,7 +30,7 @@ export class ClaimOutcomes {
   constructor(
     private readonly db: DataSource,
     private readonly records: SupplierOrderRecords,
-    private readonly parts: Pick<PartMoves, 'reshipItems'>,
+    private readonly parts: Pick<PartMoves, 'reshipItems' | 'creditDeltas'>,
     private readonly rates: StoreRates,
     /** Asks for a supplier order's dispatch job (the reship's). */
     private readonly send: (so: SupplierOrder) => Promise<void>,
@@ -71,7 +71,8 @@ export class ClaimOutcomes {
     const outcome: ClaimOutcome = { kind: 'refunded', amount, storeAmount, ...(rate.available ? {} : { rateMissing: rate.reason }), at: new Date().toISOString(), by };
     // The refund is a supplier credit on the part, taken off its landed cost with the claim's close (one transaction).
     return this.record(claim, { status: 'closed', outcome }, 'claimClosed', by.kind === 'supplier' ? SYSTEM : by, async (tx, c) => {
-      await recordCredit(tx, { storeId: c.storeId, id: crypto.randomUUID(), supplierOrderId: c.supplierOrderId, kind: 'claimRefund', sourceKey: c.id, amount, storeAmount, storeCurrency });
+      const counts = await recordCredit(tx, { storeId: c.storeId, id: crypto.randomUUID(), supplierOrderId: c.supplierOrderId, kind: 'claimRefund', sourceKey: c.id, amount, storeAmount, storeCurrency });
+      if (counts) await this.parts.creditDeltas(tx, { storeId: c.storeId, ...counts });
     });
   }
 

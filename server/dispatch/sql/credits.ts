@@ -1,8 +1,8 @@
 import { type Params, type Queryable, rows } from '../../platform/db';
 import type { Piece } from '../../platform/statement';
 
-// Supplier credits (docs/decisions.md, "Supplier credits"): one statement records a credit and, when it counts, the
-// delta that takes it off the part's landed cost in the profit report's sums (server/orders/sql/profit.ts folds it).
+// Supplier credits (docs/decisions.md, "Supplier credits"): money a supplier gave back on a part, recorded once per
+// cause; one that counts comes off the part's landed cost (the orders domain writes that into the report's sums).
 
 export interface NewCredit {
   storeId: string;
@@ -18,38 +18,29 @@ export interface NewCredit {
 }
 
 /**
- * Records the credit (nothing when its cause was recorded before) and, in the same statement, the delta: landed cost
- * less the credit, the credit as its own figure, under the part's day, product and connection as its landed cost was.
- * It counts when the part is live (not cancelled: a cancelled part's cost already left the sums), has a landed cost
- * (it entered the sums) and its order is in the store's currency (else its amounts are not summed). Answers whether it
- * was recorded and whether it counted.
+ * Records the credit (nothing when its cause was recorded before). It counts when the part is live (not cancelled: a
+ * cancelled part's cost already left the sums), has a landed cost (it entered the sums) and its order is in the store's
+ * currency (else its amounts are not summed): then the caller has the orders domain take it off the part's landed cost
+ * in the sums, in the same transaction. Answers the part it counts for, or null.
  */
-export async function recordCredit(tx: Queryable, c: NewCredit): Promise<{ recorded: boolean; counted: boolean }> {
+export async function recordCredit(tx: Queryable, c: NewCredit): Promise<{ orderId: string; groupKey: string; connectionId: string; amountMinor: number } | null> {
   const s = c.storeAmount;
-  const [r] = await rows<{ recorded: number; counted: number }>(
+  const [r] = await rows<{ order_id: string; group_key: string; connection_id: string; store_amount_minor: string; counted: boolean }>(
     tx,
     `WITH part AS (
-       SELECT s.store_id, s.id, s.order_id, s.connection_id, s.group_key, (o.created_at AT TIME ZONE 'UTC')::date AS day,
+       SELECT s.id, s.order_id, s.group_key, s.connection_id,
               $9::bigint IS NOT NULL AND s.status <> 'cancelled' AND trim(o.currency) = $8
                 AND EXISTS (SELECT 1 FROM landed_costs l WHERE l.store_id = s.store_id AND l.supplier_order_id = s.id) AS counts
          FROM supplier_orders s JOIN store_orders o ON o.store_id = s.store_id AND o.id = s.order_id
-        WHERE s.store_id = $1 AND s.id = $3),
-     c AS (
-       INSERT INTO supplier_credits (store_id, id, supplier_order_id, order_id, kind, source_key, amount_minor, currency, store_currency, store_amount_minor, rate, rate_source, rate_as_of, counted)
-       SELECT $1, $2, part.id, part.order_id, $4, $5, $6, $7, $8, $9, $10, $11, $12::date, part.counts FROM part
-       ON CONFLICT (store_id, kind, source_key) DO NOTHING RETURNING store_id, counted, store_amount_minor),
-     d AS (
-       INSERT INTO profit_deltas (store_id, order_id, day, product_key, product_label, connection_id, landed_cost_minor, supplier_credit_minor)
-       SELECT part.store_id, part.order_id, part.day, it.product_key, it.product_label, part.connection_id, -c.store_amount_minor, c.store_amount_minor
-         FROM c JOIN part ON true
-         CROSS JOIN LATERAL (SELECT min(i.product_id::text) AS product_key, (array_agg(coalesce(i.product_title, i.title) ORDER BY i.product_id))[1] AS product_label
-                               FROM store_order_items i WHERE i.store_id = part.store_id AND i.order_id = part.order_id AND i.group_key = part.group_key) it
-        WHERE c.counted
-       RETURNING 1)
-     SELECT (SELECT count(*) FROM c)::int AS recorded, (SELECT count(*) FROM d)::int AS counted`,
+        WHERE s.store_id = $1 AND s.id = $3)
+     INSERT INTO supplier_credits (store_id, id, supplier_order_id, order_id, kind, source_key, amount_minor, currency, store_currency, store_amount_minor, rate, rate_source, rate_as_of, counted)
+     SELECT $1, $2, part.id, part.order_id, $4, $5, $6, $7, $8, $9, $10, $11, $12::date, part.counts FROM part
+     ON CONFLICT (store_id, kind, source_key) DO NOTHING
+     RETURNING order_id, (SELECT group_key FROM part) AS group_key, (SELECT connection_id FROM part) AS connection_id, store_amount_minor, counted`,
     [c.storeId, c.id, c.supplierOrderId, c.kind, c.sourceKey, c.amount.amountMinor, c.amount.currency, c.storeCurrency, s?.amountMinor ?? null, s?.rate ?? null, s?.rateSource ?? null, s?.rateAsOf ?? null],
   );
-  return { recorded: r.recorded > 0, counted: r.counted > 0 };
+  if (!r || !r.counted) return null;
+  return { orderId: r.order_id, groupKey: r.group_key, connectionId: r.connection_id, amountMinor: Number(r.store_amount_minor) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { preparedRows, type Queryable } from '../../platform/db';
+import { DAY_KEY } from './profit';
 
 // The profit report's reads: the kept sums (profit_sums, folded by ./profit.ts) and the deltas not folded yet (profit_deltas, appended by
 // ./profit.ts and ./payments.ts), never the orders.
@@ -24,7 +25,7 @@ const FIGURES = ['orders', 'parts', 'revenue_minor', 'landed_cost_minor', 'payme
 
 /** Each grouping's key and label of a delta `d` (./profit.ts GROUPINGS); a fee's delta has only a day. */
 const KEY_OF: Record<ProfitGroupBy, { key: string; label: string }> = {
-  day: { key: 'd.day::text', label: 'd.day::text' },
+  day: { key: DAY_KEY('d'), label: 'd.day::text' },
   product: { key: 'd.product_key', label: 'd.product_label' },
   connection: { key: 'd.connection_id::text', label: "''" },
 };
