@@ -7,7 +7,7 @@ import { UnlinkDisconnected1764201600182 } from '../migrations/1764201600182-Unl
 import { ImportJobCredit1764374400000 } from '../migrations/1764374400000-ImportJobCredit';
 import { LinkAlternates1764892800340 } from '../migrations/1764892800340-LinkAlternates';
 import { LinkRouting1765324800421 } from '../migrations/1765324800421-LinkRouting';
-import { LinkCostRate1765584000530 } from '../migrations/1765584000530-LinkCostRate';
+import { LinkCostRate1765584000540 } from '../migrations/1765584000540-LinkCostRate';
 import type { CatalogueRates } from './conversion';
 import { domainModule, type Platform } from '../platform/domain';
 import { type Boss, POLLING } from '../platform/jobs';
@@ -36,7 +36,7 @@ export const catalogueModule = domainModule({
   needs: ['identity', 'stores', 'connections', 'events', 'rates'],
   provides: ['productReadBacks', 'linksOfConnection'],
   queues: CATALOGUE_QUEUES,
-  migrations: [Catalog1763942400000, UnlinkDisconnected1764201600182, ImportJobCredit1764374400000, LinkAlternates1764892800340, LinkRouting1765324800421, LinkCostRate1765584000530],
+  migrations: [Catalog1763942400000, UnlinkDisconnected1764201600182, ImportJobCredit1764374400000, LinkAlternates1764892800340, LinkRouting1765324800421, LinkCostRate1765584000540],
   build(p: Platform, deps: CatalogueNeeds) {
     const { db, log } = p;
     const { gateway, connections } = deps.connections;

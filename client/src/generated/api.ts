@@ -139,7 +139,7 @@ export interface AcknowledgeDeliveryAttention {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -148,6 +148,8 @@ export interface AcknowledgeDeliveryAttention {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -181,6 +183,8 @@ export interface AcknowledgeStoreOrderPaymentAttention {
   };
   query: Record<string, never>;
   body: {
+    /** The attention acknowledged, as the order showed it */
+    reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
     /** What was decided (for example "refunded the shopper; supplier order cancelled") */
     note: string;
   };
@@ -191,14 +195,33 @@ export interface AcknowledgeStoreOrderPaymentAttention {
     number: string;
     status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
     paymentMethod: "online" | "cashOnDelivery" | "manual";
-    /** The shopper's payment as the payment provider reported it (signed notifications only) */
-    paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+    /** The shopper's payment as the payment provider reported it (signed notifications only), derived from its payments: that of the standing one, first of paid, partiallyRefunded, authorised, refunded, failed (none without payments) */
+    paymentStatus: "none" | "authorised" | "paid" | "partiallyRefunded" | "failed" | "refunded";
+    /** What the provider refunded of the standing payment (order details only) */
+    amountRefundedMinor?: number;
+    /** Each payment the provider reported for the order, oldest first (order details only) */
+    providerPayments?: {
+      /** The provider's id of the payment (empty when its events named none) */
+      reference: string;
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      status: "authorised" | "paid" | "partiallyRefunded" | "refunded" | "failed";
+      /** What the provider refunded of it */
+      refundedMinor: number;
+      /** The provider's version of the last change applied */
+      version: number | null;
+      /** The shopper disputed it */
+      disputed: boolean;
+      updatedAt: string;
+    }[];
     /** When a staff member marked the order paid by hand (not the provider's word) */
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded` (`amountMinor`: what this refund gave back, the whole payment or part of it), `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (recorded before the provider is asked; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`), `refundRequested` (a refund asked of the provider, recorded before it is asked; `note`: its reason) and `refundFailed` (the provider refused it) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged" | "refundRequested" | "refundFailed";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
@@ -392,7 +415,7 @@ export interface AcknowledgeStoreOrderPaymentAttention {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
@@ -401,6 +424,8 @@ export interface AcknowledgeStoreOrderPaymentAttention {
         paymentFeeMinor: number | null;
         /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
         supplierCreditMinor: number;
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -426,7 +451,7 @@ export interface AcknowledgeStoreOrderPaymentAttention {
     profit?: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -435,6 +460,8 @@ export interface AcknowledgeStoreOrderPaymentAttention {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -480,7 +507,7 @@ export interface CancelSupplierClaim {
     status: "sending" | "open" | "withPerson" | "closed";
     supplierClaimId: string | null;
     supplierStatus: string | null;
-    /** A person's claim: by when the supplier takes it (AliExpress: when it may be escalated) */
+    /** A person's claim: by when the supplier takes it (for a supplier that escalates: when it may be escalated) */
     deadline: string | null;
     /** The claim's outcome once it has one: a refund (the supplier's amount, and the store's at the recorded rate), a reship, a rejection with the supplier's words, withdrawn, or stopped (its creator may no longer manage claims) */
     outcome: ({
@@ -697,7 +724,7 @@ export interface CancelSupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -706,6 +733,8 @@ export interface CancelSupplierOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -842,7 +871,7 @@ export interface CancelSupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -851,6 +880,8 @@ export interface CancelSupplierOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -1224,14 +1255,33 @@ export interface ConfirmStoreOrder {
     number: string;
     status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
     paymentMethod: "online" | "cashOnDelivery" | "manual";
-    /** The shopper's payment as the payment provider reported it (signed notifications only) */
-    paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+    /** The shopper's payment as the payment provider reported it (signed notifications only), derived from its payments: that of the standing one, first of paid, partiallyRefunded, authorised, refunded, failed (none without payments) */
+    paymentStatus: "none" | "authorised" | "paid" | "partiallyRefunded" | "failed" | "refunded";
+    /** What the provider refunded of the standing payment (order details only) */
+    amountRefundedMinor?: number;
+    /** Each payment the provider reported for the order, oldest first (order details only) */
+    providerPayments?: {
+      /** The provider's id of the payment (empty when its events named none) */
+      reference: string;
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      status: "authorised" | "paid" | "partiallyRefunded" | "refunded" | "failed";
+      /** What the provider refunded of it */
+      refundedMinor: number;
+      /** The provider's version of the last change applied */
+      version: number | null;
+      /** The shopper disputed it */
+      disputed: boolean;
+      updatedAt: string;
+    }[];
     /** When a staff member marked the order paid by hand (not the provider's word) */
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded` (`amountMinor`: what this refund gave back, the whole payment or part of it), `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (recorded before the provider is asked; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`), `refundRequested` (a refund asked of the provider, recorded before it is asked; `note`: its reason) and `refundFailed` (the provider refused it) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged" | "refundRequested" | "refundFailed";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
@@ -1425,7 +1475,7 @@ export interface ConfirmStoreOrder {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
@@ -1434,6 +1484,8 @@ export interface ConfirmStoreOrder {
         paymentFeeMinor: number | null;
         /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
         supplierCreditMinor: number;
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -1459,7 +1511,7 @@ export interface ConfirmStoreOrder {
     profit?: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -1468,6 +1520,8 @@ export interface ConfirmStoreOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -1928,14 +1982,33 @@ export interface CreateStoreOrder {
     number: string;
     status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
     paymentMethod: "online" | "cashOnDelivery" | "manual";
-    /** The shopper's payment as the payment provider reported it (signed notifications only) */
-    paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+    /** The shopper's payment as the payment provider reported it (signed notifications only), derived from its payments: that of the standing one, first of paid, partiallyRefunded, authorised, refunded, failed (none without payments) */
+    paymentStatus: "none" | "authorised" | "paid" | "partiallyRefunded" | "failed" | "refunded";
+    /** What the provider refunded of the standing payment (order details only) */
+    amountRefundedMinor?: number;
+    /** Each payment the provider reported for the order, oldest first (order details only) */
+    providerPayments?: {
+      /** The provider's id of the payment (empty when its events named none) */
+      reference: string;
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      status: "authorised" | "paid" | "partiallyRefunded" | "refunded" | "failed";
+      /** What the provider refunded of it */
+      refundedMinor: number;
+      /** The provider's version of the last change applied */
+      version: number | null;
+      /** The shopper disputed it */
+      disputed: boolean;
+      updatedAt: string;
+    }[];
     /** When a staff member marked the order paid by hand (not the provider's word) */
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded` (`amountMinor`: what this refund gave back, the whole payment or part of it), `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (recorded before the provider is asked; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`), `refundRequested` (a refund asked of the provider, recorded before it is asked; `note`: its reason) and `refundFailed` (the provider refused it) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged" | "refundRequested" | "refundFailed";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
@@ -2129,7 +2202,7 @@ export interface CreateStoreOrder {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
@@ -2138,6 +2211,8 @@ export interface CreateStoreOrder {
         paymentFeeMinor: number | null;
         /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
         supplierCreditMinor: number;
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -2163,7 +2238,7 @@ export interface CreateStoreOrder {
     profit?: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -2172,6 +2247,8 @@ export interface CreateStoreOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -2289,14 +2366,33 @@ export interface DeliverStoreOrderPart {
     number: string;
     status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
     paymentMethod: "online" | "cashOnDelivery" | "manual";
-    /** The shopper's payment as the payment provider reported it (signed notifications only) */
-    paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+    /** The shopper's payment as the payment provider reported it (signed notifications only), derived from its payments: that of the standing one, first of paid, partiallyRefunded, authorised, refunded, failed (none without payments) */
+    paymentStatus: "none" | "authorised" | "paid" | "partiallyRefunded" | "failed" | "refunded";
+    /** What the provider refunded of the standing payment (order details only) */
+    amountRefundedMinor?: number;
+    /** Each payment the provider reported for the order, oldest first (order details only) */
+    providerPayments?: {
+      /** The provider's id of the payment (empty when its events named none) */
+      reference: string;
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      status: "authorised" | "paid" | "partiallyRefunded" | "refunded" | "failed";
+      /** What the provider refunded of it */
+      refundedMinor: number;
+      /** The provider's version of the last change applied */
+      version: number | null;
+      /** The shopper disputed it */
+      disputed: boolean;
+      updatedAt: string;
+    }[];
     /** When a staff member marked the order paid by hand (not the provider's word) */
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded` (`amountMinor`: what this refund gave back, the whole payment or part of it), `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (recorded before the provider is asked; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`), `refundRequested` (a refund asked of the provider, recorded before it is asked; `note`: its reason) and `refundFailed` (the provider refused it) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged" | "refundRequested" | "refundFailed";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
@@ -2490,7 +2586,7 @@ export interface DeliverStoreOrderPart {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
@@ -2499,6 +2595,8 @@ export interface DeliverStoreOrderPart {
         paymentFeeMinor: number | null;
         /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
         supplierCreditMinor: number;
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -2524,7 +2622,7 @@ export interface DeliverStoreOrderPart {
     profit?: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -2533,6 +2631,8 @@ export interface DeliverStoreOrderPart {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -2692,7 +2792,7 @@ export interface FulfilOrderPartManually {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
@@ -2701,6 +2801,8 @@ export interface FulfilOrderPartManually {
         paymentFeeMinor: number | null;
         /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
         supplierCreditMinor: number;
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -2839,7 +2941,7 @@ export interface FulfilOrderPartManually {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -2848,6 +2950,8 @@ export interface FulfilOrderPartManually {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -3054,9 +3158,9 @@ export interface GetProfitReport {
   query: {
     cursor?: string;
     pageSize?: number;
-    /** A day in UTC, YYYY-MM-DD */
+    /** A day in UTC, YYYY-MM-DD (years 0001 to 9999) */
     from: string;
-    /** A day in UTC, YYYY-MM-DD */
+    /** A day in UTC, YYYY-MM-DD (years 0001 to 9999) */
     to: string;
     groupBy?: "day" | "product" | "connection";
   };
@@ -3065,9 +3169,9 @@ export interface GetProfitReport {
   result: {
     /** The store's currency (ISO 4217) */
     currency: string;
-    /** A day in UTC, YYYY-MM-DD */
+    /** A day in UTC, YYYY-MM-DD (years 0001 to 9999) */
     from: string;
-    /** A day in UTC, YYYY-MM-DD */
+    /** A day in UTC, YYYY-MM-DD (years 0001 to 9999) */
     to: string;
     groupBy: "day" | "product" | "connection";
     totals: {
@@ -3131,14 +3235,33 @@ export interface GetStoreOrder {
     number: string;
     status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
     paymentMethod: "online" | "cashOnDelivery" | "manual";
-    /** The shopper's payment as the payment provider reported it (signed notifications only) */
-    paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+    /** The shopper's payment as the payment provider reported it (signed notifications only), derived from its payments: that of the standing one, first of paid, partiallyRefunded, authorised, refunded, failed (none without payments) */
+    paymentStatus: "none" | "authorised" | "paid" | "partiallyRefunded" | "failed" | "refunded";
+    /** What the provider refunded of the standing payment (order details only) */
+    amountRefundedMinor?: number;
+    /** Each payment the provider reported for the order, oldest first (order details only) */
+    providerPayments?: {
+      /** The provider's id of the payment (empty when its events named none) */
+      reference: string;
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      status: "authorised" | "paid" | "partiallyRefunded" | "refunded" | "failed";
+      /** What the provider refunded of it */
+      refundedMinor: number;
+      /** The provider's version of the last change applied */
+      version: number | null;
+      /** The shopper disputed it */
+      disputed: boolean;
+      updatedAt: string;
+    }[];
     /** When a staff member marked the order paid by hand (not the provider's word) */
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded` (`amountMinor`: what this refund gave back, the whole payment or part of it), `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (recorded before the provider is asked; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`), `refundRequested` (a refund asked of the provider, recorded before it is asked; `note`: its reason) and `refundFailed` (the provider refused it) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged" | "refundRequested" | "refundFailed";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
@@ -3332,7 +3455,7 @@ export interface GetStoreOrder {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
@@ -3341,6 +3464,8 @@ export interface GetStoreOrder {
         paymentFeeMinor: number | null;
         /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
         supplierCreditMinor: number;
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -3366,7 +3491,7 @@ export interface GetStoreOrder {
     profit?: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -3375,6 +3500,8 @@ export interface GetStoreOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -3471,7 +3598,7 @@ export interface GetSupplierClaim {
     status: "sending" | "open" | "withPerson" | "closed";
     supplierClaimId: string | null;
     supplierStatus: string | null;
-    /** A person's claim: by when the supplier takes it (AliExpress: when it may be escalated) */
+    /** A person's claim: by when the supplier takes it (for a supplier that escalates: when it may be escalated) */
     deadline: string | null;
     /** The claim's outcome once it has one: a refund (the supplier's amount, and the store's at the recorded rate), a reship, a rejection with the supplier's words, withdrawn, or stopped (its creator may no longer manage claims) */
     outcome: ({
@@ -3688,7 +3815,7 @@ export interface GetSupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -3697,6 +3824,8 @@ export interface GetSupplierOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -4289,14 +4418,33 @@ export interface ListStoreOrders {
       number: string;
       status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
       paymentMethod: "online" | "cashOnDelivery" | "manual";
-      /** The shopper's payment as the payment provider reported it (signed notifications only) */
-      paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+      /** The shopper's payment as the payment provider reported it (signed notifications only), derived from its payments: that of the standing one, first of paid, partiallyRefunded, authorised, refunded, failed (none without payments) */
+      paymentStatus: "none" | "authorised" | "paid" | "partiallyRefunded" | "failed" | "refunded";
+      /** What the provider refunded of the standing payment (order details only) */
+      amountRefundedMinor?: number;
+      /** Each payment the provider reported for the order, oldest first (order details only) */
+      providerPayments?: {
+        /** The provider's id of the payment (empty when its events named none) */
+        reference: string;
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        status: "authorised" | "paid" | "partiallyRefunded" | "refunded" | "failed";
+        /** What the provider refunded of it */
+        refundedMinor: number;
+        /** The provider's version of the last change applied */
+        version: number | null;
+        /** The shopper disputed it */
+        disputed: boolean;
+        updatedAt: string;
+      }[];
       /** When a staff member marked the order paid by hand (not the provider's word) */
       markedPaidAt: string | null;
       /** Payment history, oldest first (order details only) */
       payments?: {
-        /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-        kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
+        /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded` (`amountMinor`: what this refund gave back, the whole payment or part of it), `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (recorded before the provider is asked; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`), `refundRequested` (a refund asked of the provider, recorded before it is asked; `note`: its reason) and `refundFailed` (the provider refused it) */
+        kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged" | "refundRequested" | "refundFailed";
         /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
         source: "provider" | "manual" | "service";
         amountMinor: number | null;
@@ -4490,7 +4638,7 @@ export interface ListStoreOrders {
         profit: ({
           /** ISO 4217 code */
           currency: string;
-          /** The items' prices (orders carry no shipping charge) */
+          /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
           revenueMinor: number | null;
           /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
           landedCostMinor: number | null;
@@ -4499,6 +4647,8 @@ export interface ListStoreOrders {
           paymentFeeMinor: number | null;
           /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
           supplierCreditMinor: number;
+          /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+          refundedMinor?: number;
           resultMinor: number | null;
           complete: boolean;
           /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -4524,7 +4674,7 @@ export interface ListStoreOrders {
       profit?: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
@@ -4533,6 +4683,8 @@ export interface ListStoreOrders {
         paymentFeeMinor: number | null;
         /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
         supplierCreditMinor: number;
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -4690,7 +4842,7 @@ export interface ListSupplierClaims {
       status: "sending" | "open" | "withPerson" | "closed";
       supplierClaimId: string | null;
       supplierStatus: string | null;
-      /** A person's claim: by when the supplier takes it (AliExpress: when it may be escalated) */
+      /** A person's claim: by when the supplier takes it (for a supplier that escalates: when it may be escalated) */
       deadline: string | null;
       /** The claim's outcome once it has one: a refund (the supplier's amount, and the store's at the recorded rate), a reship, a rejection with the supplier's words, withdrawn, or stopped (its creator may no longer manage claims) */
       outcome: ({
@@ -5003,7 +5155,7 @@ export interface ListSupplierOrders {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
@@ -5012,6 +5164,8 @@ export interface ListSupplierOrders {
         paymentFeeMinor: number | null;
         /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
         supplierCreditMinor: number;
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -5065,14 +5219,33 @@ export interface MarkStoreOrderPaid {
     number: string;
     status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
     paymentMethod: "online" | "cashOnDelivery" | "manual";
-    /** The shopper's payment as the payment provider reported it (signed notifications only) */
-    paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+    /** The shopper's payment as the payment provider reported it (signed notifications only), derived from its payments: that of the standing one, first of paid, partiallyRefunded, authorised, refunded, failed (none without payments) */
+    paymentStatus: "none" | "authorised" | "paid" | "partiallyRefunded" | "failed" | "refunded";
+    /** What the provider refunded of the standing payment (order details only) */
+    amountRefundedMinor?: number;
+    /** Each payment the provider reported for the order, oldest first (order details only) */
+    providerPayments?: {
+      /** The provider's id of the payment (empty when its events named none) */
+      reference: string;
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      status: "authorised" | "paid" | "partiallyRefunded" | "refunded" | "failed";
+      /** What the provider refunded of it */
+      refundedMinor: number;
+      /** The provider's version of the last change applied */
+      version: number | null;
+      /** The shopper disputed it */
+      disputed: boolean;
+      updatedAt: string;
+    }[];
     /** When a staff member marked the order paid by hand (not the provider's word) */
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded` (`amountMinor`: what this refund gave back, the whole payment or part of it), `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (recorded before the provider is asked; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`), `refundRequested` (a refund asked of the provider, recorded before it is asked; `note`: its reason) and `refundFailed` (the provider refused it) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged" | "refundRequested" | "refundFailed";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
@@ -5266,7 +5439,7 @@ export interface MarkStoreOrderPaid {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
@@ -5275,6 +5448,8 @@ export interface MarkStoreOrderPaid {
         paymentFeeMinor: number | null;
         /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
         supplierCreditMinor: number;
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -5300,7 +5475,7 @@ export interface MarkStoreOrderPaid {
     profit?: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -5309,6 +5484,8 @@ export interface MarkStoreOrderPaid {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -5366,7 +5543,7 @@ export interface OpenSupplierClaim {
     status: "sending" | "open" | "withPerson" | "closed";
     supplierClaimId: string | null;
     supplierStatus: string | null;
-    /** A person's claim: by when the supplier takes it (AliExpress: when it may be escalated) */
+    /** A person's claim: by when the supplier takes it (for a supplier that escalates: when it may be escalated) */
     deadline: string | null;
     /** The claim's outcome once it has one: a refund (the supplier's amount, and the store's at the recorded rate), a reship, a rejection with the supplier's words, withdrawn, or stopped (its creator may no longer manage claims) */
     outcome: ({
@@ -5604,7 +5781,7 @@ export interface PaySupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -5613,6 +5790,8 @@ export interface PaySupplierOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -5749,7 +5928,7 @@ export interface PaySupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -5758,6 +5937,8 @@ export interface PaySupplierOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -5916,7 +6097,7 @@ export interface RecordSupplierClaimOutcome {
     status: "sending" | "open" | "withPerson" | "closed";
     supplierClaimId: string | null;
     supplierStatus: string | null;
-    /** A person's claim: by when the supplier takes it (AliExpress: when it may be escalated) */
+    /** A person's claim: by when the supplier takes it (for a supplier that escalates: when it may be escalated) */
     deadline: string | null;
     /** The claim's outcome once it has one: a refund (the supplier's amount, and the store's at the recorded rate), a reship, a rejection with the supplier's words, withdrawn, or stopped (its creator may no longer manage claims) */
     outcome: ({
@@ -6035,6 +6216,37 @@ export interface RedeliverEvent {
     lastAttemptAt: string | null;
     deliveredAt: string | null;
     createdAt: string;
+  };
+}
+
+/** Refund the shopper, the whole order or part of it, through the store's payment provider (POST /api/store-orders/{storeId}/{orderId}/refunds) */
+export interface RefundStoreOrder {
+  method: "POST";
+  path: "/api/store-orders/{storeId}/{orderId}/refunds";
+  params: {
+    storeId: string;
+    orderId: string;
+  };
+  query: Record<string, never>;
+  body: {
+    /** How much to refund, in minor units of the order's currency */
+    amountMinor: number;
+    /** Optional: the order's currency (another is refused) */
+    currency?: string;
+    /** Why (kept in the payment history) */
+    reason?: string;
+  };
+  /** 202: Success */
+  result: {
+    orderId: string;
+    paymentReference: string;
+    /** Integer amount in minor units */
+    amountMinor: number;
+    /** ISO 4217 code */
+    currency: string;
+    reason: string | null;
+    status: "requested";
+    requestedAt: string;
   };
 }
 
@@ -6284,7 +6496,7 @@ export interface RerouteSupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -6293,6 +6505,8 @@ export interface RerouteSupplierOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -6429,7 +6643,7 @@ export interface RerouteSupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -6438,6 +6652,8 @@ export interface RerouteSupplierOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -6630,7 +6846,7 @@ export interface RetrySupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -6639,6 +6855,8 @@ export interface RetrySupplierOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -6775,7 +6993,7 @@ export interface RetrySupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -6784,6 +7002,8 @@ export interface RetrySupplierOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -7078,14 +7298,33 @@ export interface ShipStoreOrderPart {
     number: string;
     status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
     paymentMethod: "online" | "cashOnDelivery" | "manual";
-    /** The shopper's payment as the payment provider reported it (signed notifications only) */
-    paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+    /** The shopper's payment as the payment provider reported it (signed notifications only), derived from its payments: that of the standing one, first of paid, partiallyRefunded, authorised, refunded, failed (none without payments) */
+    paymentStatus: "none" | "authorised" | "paid" | "partiallyRefunded" | "failed" | "refunded";
+    /** What the provider refunded of the standing payment (order details only) */
+    amountRefundedMinor?: number;
+    /** Each payment the provider reported for the order, oldest first (order details only) */
+    providerPayments?: {
+      /** The provider's id of the payment (empty when its events named none) */
+      reference: string;
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      status: "authorised" | "paid" | "partiallyRefunded" | "refunded" | "failed";
+      /** What the provider refunded of it */
+      refundedMinor: number;
+      /** The provider's version of the last change applied */
+      version: number | null;
+      /** The shopper disputed it */
+      disputed: boolean;
+      updatedAt: string;
+    }[];
     /** When a staff member marked the order paid by hand (not the provider's word) */
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded` (`amountMinor`: what this refund gave back, the whole payment or part of it), `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (recorded before the provider is asked; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`), `refundRequested` (a refund asked of the provider, recorded before it is asked; `note`: its reason) and `refundFailed` (the provider refused it) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged" | "refundRequested" | "refundFailed";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
@@ -7279,7 +7518,7 @@ export interface ShipStoreOrderPart {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
@@ -7288,6 +7527,8 @@ export interface ShipStoreOrderPart {
         paymentFeeMinor: number | null;
         /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
         supplierCreditMinor: number;
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -7313,7 +7554,7 @@ export interface ShipStoreOrderPart {
     profit?: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -7322,6 +7563,8 @@ export interface ShipStoreOrderPart {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -7549,7 +7792,7 @@ export interface SubmitOrderPart {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -7558,6 +7801,8 @@ export interface SubmitOrderPart {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -7694,7 +7939,7 @@ export interface SubmitOrderPart {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -7703,6 +7948,8 @@ export interface SubmitOrderPart {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -8292,6 +8539,7 @@ export const routes = {
   receiveSupplierNotification: { method: "POST", path: "/api/store-suppliers/webhook/{supplierKey}/{integrationId}" },
   recordSupplierClaimOutcome: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims/{claimId}/outcome" },
   redeliverEvent: { method: "POST", path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/redeliver" },
+  refundStoreOrder: { method: "POST", path: "/api/store-orders/{storeId}/{orderId}/refunds" },
   removePaymentProvider: { method: "DELETE", path: "/api/stores/{storeId}/payment-provider" },
   removeStaffMember: { method: "DELETE", path: "/api/stores/{storeId}/staff/{accountId}" },
   replaceSupplierCredentials: { method: "PUT", path: "/api/store-suppliers/{storeId}/{id}" },
@@ -8383,6 +8631,7 @@ export interface Operations {
   receiveSupplierNotification: ReceiveSupplierNotification;
   recordSupplierClaimOutcome: RecordSupplierClaimOutcome;
   redeliverEvent: RedeliverEvent;
+  refundStoreOrder: RefundStoreOrder;
   removePaymentProvider: RemovePaymentProvider;
   removeStaffMember: RemoveStaffMember;
   replaceSupplierCredentials: ReplaceSupplierCredentials;

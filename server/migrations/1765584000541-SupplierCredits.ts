@@ -6,7 +6,7 @@ import { sqlMigration } from './sql-migration';
  * cause (`kind`, `source_key`: a unique index, not a check two writes could both pass). `counted`: it reduced the
  * part's landed cost in its profit and the report's sums (a live part with a landed cost, in the store's currency).
  */
-export const SupplierCredits1765584000531 = sqlMigration('SupplierCredits1765584000531', {
+export const SupplierCredits1765584000541 = sqlMigration('SupplierCredits1765584000541', {
   up: [
     `CREATE TABLE supplier_credits (
        store_id uuid NOT NULL,

@@ -6,7 +6,7 @@ import { sqlMigration } from './sql-migration';
  * one product's share of a part, counted in the product grouping only; the part's own row (no product) is counted by
  * day and connection.
  */
-export const ProfitSplit1765584000533 = sqlMigration('ProfitSplit1765584000533', {
+export const ProfitSplit1765584000543 = sqlMigration('ProfitSplit1765584000543', {
   up: [
     'ALTER TABLE profit_deltas ADD COLUMN supplier_credit_minor bigint NOT NULL DEFAULT 0, ADD COLUMN split boolean NOT NULL DEFAULT false',
     'ALTER TABLE profit_sums ADD COLUMN supplier_credit_minor bigint NOT NULL DEFAULT 0',

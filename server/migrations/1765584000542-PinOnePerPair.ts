@@ -6,7 +6,7 @@ import { sqlMigration } from './sql-migration';
  * database refuses it (a unique index on the unordered pair), not a check two requests could both pass. Where both
  * ways were pinned before, the newer pin stays.
  */
-export const PinOnePerPair1765584000532 = sqlMigration('PinOnePerPair1765584000532', {
+export const PinOnePerPair1765584000542 = sqlMigration('PinOnePerPair1765584000542', {
   up: [
     `DELETE FROM exchange_rate_pins a USING exchange_rate_pins b
       WHERE a.base = b.quote AND a.quote = b.base AND (a.pinned_at, a.base) < (b.pinned_at, b.base)`,
