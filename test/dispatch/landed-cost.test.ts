@@ -111,7 +111,7 @@ test('a JPY store buys from a USD supplier: the landed cost is recorded at confi
     { stage: 'confirmation', currency: 'USD', total_minor: String(items + shipping), store_currency: 'JPY', store_total_minor: String(yen), rate: USD_JPY, rate_source: 'ecb' },
   ]);
   const details = await storeOrder(shop, order.id);
-  expect(details.profit).toEqual({ currency: 'JPY', revenueMinor: 18000, landedCostMinor: yen, landedCostStage: 'accepted', paymentFeeMinor: 0, supplierCreditMinor: 0, resultMinor: 18000 - yen, complete: true, missing: [] });
+  expect(details.profit).toEqual({ currency: 'JPY', revenueMinor: 18000, landedCostMinor: yen, landedCostStage: 'accepted', paymentFeeMinor: 0, refundedMinor: 0, supplierCreditMinor: 0, resultMinor: 18000 - yen, complete: true, missing: [] });
 });
 
 test('a rate change between confirmation and payment shows both: the paid stage at the new rate, its difference in the history, and storeOrder.profitChanged', async () => {
@@ -265,7 +265,7 @@ test("a store order's profit: its parts' revenue less their landed costs and the
   const so = await settled(shop, submit(svc, shop, order.id));
   const landed = so.costs.totalMinor;
   const after = await storeOrder(shop, order.id);
-  expect(after.profit).toEqual({ currency: 'USD', revenueMinor: order.totalMinor, landedCostMinor: landed, landedCostStage: 'accepted', paymentFeeMinor: fee, supplierCreditMinor: 0, resultMinor: order.totalMinor - landed - fee, complete: true, missing: [] });
+  expect(after.profit).toEqual({ currency: 'USD', revenueMinor: order.totalMinor, landedCostMinor: landed, landedCostStage: 'accepted', paymentFeeMinor: fee, refundedMinor: 0, supplierCreditMinor: 0, resultMinor: order.totalMinor - landed - fee, complete: true, missing: [] });
   // The workers fold the part's and the fee's deltas into the profit report's kept sums (server/orders/profit-fold.ts).
   const day = await eventually(async () => {
     const { rows } = await svc.db.query(`SELECT (SELECT count(*)::int FROM profit_deltas WHERE store_id = $1) AS pending, s.* FROM profit_sums s WHERE s.store_id = $1 AND s.grouping = 'day'`, [shop.storeId]);
