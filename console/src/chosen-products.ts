@@ -13,7 +13,10 @@ export interface SupplierProduct {
   variants: Array<{ id: string; sku: string; title: string; cost: { amountMinor: number; currency: string }; stock: number; available: boolean }>;
 }
 interface Preview {
-  items: Array<{ supplierProductId: string; title: string; currencyMatchesStore: boolean; duplicateOf: string[]; variants: Array<{ sku: string; title: string; costMinor: number; priceMinor: number; profitMinor: number; currency: string; stock: number; available: boolean }> }>;
+  items: Array<{
+    supplierProductId: string; title: string; currencyMatchesStore: boolean; rate?: { from: string; to: string; rate: string; source: string; asOfDate: string } | null; duplicateOf: string[];
+    variants: Array<{ sku: string; title: string; costMinor: number; storeCostMinor?: number; storeCurrency?: string; priceMinor: number; profitMinor: number; currency: string; stock: number; available: boolean }>;
+  }>;
   errors: Array<{ supplierProductId: string; code: string; message: string }>;
 }
 
@@ -72,8 +75,13 @@ function previewTable(p: Preview, storeCurrency: string): HTMLElement {
         { class: 'preview-item', 'data-supplier-product': item.supplierProductId },
         h('h4', {}, item.title, ' ', h('small', { class: 'mono' }, item.supplierProductId)),
         item.duplicateOf.length ? h('p', { class: 'notice error' }, `Already in your store as ${item.duplicateOf.map((id) => `"${state.titles.get(id) ?? id}"`).join(', ')}: importing it again is refused.`) : null,
-        item.currencyMatchesStore ? null : h('p', { class: 'notice error' }, `The supplier prices it in another currency than your store's (${storeCurrency}); it cannot be imported.`),
-        h('table', {}, h('thead', {}, h('tr', {}, ...['Variant', 'Cost', 'Your price', 'Profit', 'Stock'].map((t) => h('th', {}, t)))), h('tbody', {}, ...item.variants.map((v) => h('tr', {}, h('td', {}, `${v.title} `, h('small', { class: 'mono' }, v.sku)), h('td', {}, money(v.costMinor, v.currency)), h('td', {}, h('strong', {}, money(v.priceMinor, v.currency))), h('td', {}, money(v.profitMinor, v.currency)), h('td', { class: 'num' }, v.available ? String(v.stock) : 'unavailable'))))),
+        // Priced in the store's currency after conversion at the rate shown (docs/decisions.md, "Import in any currency").
+        item.rate ? h('p', { class: 'notice', 'data-rate': item.rate.rate }, `The supplier prices it in ${item.rate.from}: costs converted at ${item.rate.rate} ${item.rate.to} per ${item.rate.from} (${item.rate.source}, ${item.rate.asOfDate}).`) : null,
+        h('table', {}, h('thead', {}, h('tr', {}, ...['Variant', 'Cost', 'Your price', 'Profit', 'Stock'].map((t) => h('th', {}, t)))), h('tbody', {}, ...item.variants.map((v) => {
+          const inStore = v.storeCurrency ?? storeCurrency;
+          const cost = v.storeCostMinor !== undefined && inStore !== v.currency ? `${money(v.costMinor, v.currency)} = ${money(v.storeCostMinor, inStore)}` : money(v.costMinor, v.currency);
+          return h('tr', {}, h('td', {}, `${v.title} `, h('small', { class: 'mono' }, v.sku)), h('td', {}, cost), h('td', {}, h('strong', {}, money(v.priceMinor, inStore))), h('td', {}, money(v.profitMinor, inStore)), h('td', { class: 'num' }, v.available ? String(v.stock) : 'unavailable'));
+        }))),
       ),
     ),
     ...p.errors.map((e) => h('p', { class: 'notice error' }, `${e.supplierProductId}: ${e.message}`)),

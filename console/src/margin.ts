@@ -56,6 +56,7 @@ function profitLine(el: HTMLElement, p: Profit, soldText: string, titles: string
   el.append(`${soldText} · `);
   el.append(p.landedCostMinor === null ? 'landed cost not known' : h('span', {}, 'landed cost ', converted(p.landedCostMinor, p.currency, titles)));
   if (fee && p.paymentFeeMinor) el.append(` · payment fee ${money(p.paymentFeeMinor, p.currency)}`);
+  if (p.supplierCreditMinor) el.append(` · supplier credit ${money(p.supplierCreditMinor, p.currency)} (off the landed cost)`);
   if (p.resultMinor !== null) el.append(' · ', marginOf(p));
   else el.append(' · no margin yet');
   const nf = notFinal(p);

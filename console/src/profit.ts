@@ -14,6 +14,10 @@ export interface ProfitFigures {
   revenueMinor: number;
   landedCostMinor: number;
   paymentFeeMinor: number;
+  /** What suppliers gave back (claims refunded), already off the landed cost. */
+  supplierCreditMinor: number;
+  /** Shoppers' refunds, when the report carries them (the payments' own deltas); absent, the series is not drawn. */
+  refundMinor?: number;
   resultMinor: number;
   incompleteParts: number;
 }
@@ -94,6 +98,8 @@ export async function profitPage(root: HTMLElement, ctx: Ctx): Promise<void> {
         h('dt', {}, 'Sold for'), h('dd', { 'data-total': 'revenue' }, money(t.revenueMinor, c)),
         h('dt', {}, 'Landed cost'), h('dd', { 'data-total': 'landedCost' }, money(t.landedCostMinor, c)),
         h('dt', {}, 'Payment fees'), h('dd', { 'data-total': 'paymentFee' }, money(t.paymentFeeMinor, c)),
+        h('dt', {}, 'Supplier credits'), h('dd', { 'data-total': 'supplierCredit' }, money(t.supplierCreditMinor ?? 0, c)),
+        ...(t.refundMinor === undefined ? [] : [h('dt', {}, 'Refunds'), h('dd', { 'data-total': 'refund' }, money(t.refundMinor, c))]),
         h('dt', {}, 'Margin'), h('dd', { 'data-total': 'result' }, h('strong', { class: t.resultMinor < 0 ? 'neg' : 'pos' }, money(t.resultMinor, c))),
       ),
       t.incompleteParts
@@ -114,7 +120,8 @@ export async function profitPage(root: HTMLElement, ctx: Ctx): Promise<void> {
 
 function rowsTable(r: ProfitReport): HTMLElement {
   const c = r.currency;
-  const cols = [GROUPS[r.groupBy].column, 'Orders', 'Parts', 'Sold for', 'Landed cost', 'Payment fees', 'Margin', 'Not final'];
+  const refunds = r.totals.refundMinor !== undefined;
+  const cols = [GROUPS[r.groupBy].column, 'Orders', 'Parts', 'Sold for', ...(refunds ? ['Refunds'] : []), 'Landed cost', 'Supplier credits', 'Payment fees', 'Margin', 'Not final'];
   return h(
     'table',
     { class: 'profit-rows' },
@@ -130,7 +137,9 @@ function rowsTable(r: ProfitReport): HTMLElement {
           h('td', { class: 'num' }, String(i.orders)),
           h('td', { class: 'num' }, String(i.parts)),
           h('td', { class: 'num' }, money(i.revenueMinor, c)),
+          ...(refunds ? [h('td', { class: 'num' }, money(i.refundMinor ?? 0, c))] : []),
           h('td', { class: 'num' }, money(i.landedCostMinor, c)),
+          h('td', { class: 'num' }, money(i.supplierCreditMinor ?? 0, c)),
           h('td', { class: 'num' }, money(i.paymentFeeMinor, c)),
           h('td', { class: `num ${i.resultMinor < 0 ? 'neg' : 'pos'}` }, money(i.resultMinor, c)),
           h('td', { class: 'num' }, i.incompleteParts ? `${i.incompleteParts} part${i.incompleteParts === 1 ? '' : 's'}` : ''),
@@ -156,10 +165,14 @@ async function drawChart(box: HTMLElement, r: ProfitReport): Promise<void> {
   const x = byDay ? rows.map((i) => dayTs(i.key)) : rows.map((_, n) => n);
   const fmt = (_u: unknown, v: number | null) => (v === null ? '—' : money(v, c));
   const bars = !byDay && uPlot.paths.bars ? (size: number) => uPlot.paths.bars!({ size: [size, 120] }) : null;
+  const refunds = r.totals.refundMinor !== undefined;
   const series = [
     { label: 'Sold for', stroke: '#2563eb', fill: byDay ? undefined : 'rgba(37,99,235,0.25)', width: 2, value: fmt, paths: bars?.(0.8) },
     { label: 'Landed cost', stroke: '#b45309', fill: byDay ? undefined : 'rgba(180,83,9,0.35)', width: 2, value: fmt, paths: bars?.(0.55) },
     { label: 'Margin', stroke: '#15803d', fill: byDay ? undefined : 'rgba(21,128,61,0.6)', width: 2, value: fmt, paths: bars?.(0.3) },
+    // Money back after the sale, each its own series: suppliers' credits, and shoppers' refunds when the report has them.
+    { label: 'Supplier credits', stroke: '#7c3aed', width: 2, dash: [6, 4], value: fmt, paths: bars?.(0.2) },
+    ...(refunds ? [{ label: 'Refunds', stroke: '#dc2626', width: 2, dash: [2, 3], value: fmt, paths: bars?.(0.15) }] : []),
   ];
   const labels = r.items.map((i) => i.label);
   const opts = {
@@ -176,7 +189,9 @@ async function drawChart(box: HTMLElement, r: ProfitReport): Promise<void> {
       { size: 80, values: (_u: unknown, splits: number[]) => splits.map((v) => money(v, c)) },
     ],
   };
-  new uPlot(opts, [x, rows.map((i) => i.revenueMinor), rows.map((i) => i.landedCostMinor), rows.map((i) => i.resultMinor)], box);
+  const credits = rows.map((i) => i.supplierCreditMinor ?? 0);
+  const data = [x, rows.map((i) => i.revenueMinor), rows.map((i) => i.landedCostMinor), rows.map((i) => i.resultMinor), credits, ...(refunds ? [rows.map((i) => i.refundMinor ?? 0)] : [])];
+  new uPlot(opts, data, box);
 }
 
 const dayTs = (key: string) => Date.UTC(+key.slice(0, 4), +key.slice(5, 7) - 1, +key.slice(8, 10)) / 1000;
@@ -185,7 +200,7 @@ const dayTs = (key: string) => Date.UTC(+key.slice(0, 4), +key.slice(5, 7) - 1, 
  * The rows of the days on screen, a day without a row at zero (nothing sold then): the whole range when it fits on one
  * page, else the page's first to last day.
  */
-function everyDay(r: ProfitReport): Array<Pick<ProfitRow, 'key' | 'revenueMinor' | 'landedCostMinor' | 'resultMinor'>> {
+function everyDay(r: ProfitReport): Array<Pick<ProfitRow, 'key' | 'revenueMinor' | 'landedCostMinor' | 'resultMinor' | 'supplierCreditMinor' | 'refundMinor'>> {
   const whole = !r.pagination.hasMore && !r.pagination.previousCursor;
   const first = whole ? r.from : r.items[0].key;
   const last = whole ? r.to : r.items[r.items.length - 1].key;
@@ -193,7 +208,7 @@ function everyDay(r: ProfitReport): Array<Pick<ProfitRow, 'key' | 'revenueMinor'
   const out = [];
   for (let t = dayTs(first); t <= dayTs(last); t += 86_400) {
     const key = new Date(t * 1000).toISOString().slice(0, 10);
-    out.push(byKey.get(key) ?? { key, revenueMinor: 0, landedCostMinor: 0, resultMinor: 0 });
+    out.push(byKey.get(key) ?? { key, revenueMinor: 0, landedCostMinor: 0, resultMinor: 0, supplierCreditMinor: 0, refundMinor: 0 });
   }
   return out;
 }

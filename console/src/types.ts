@@ -110,6 +110,8 @@ export interface Profit {
   landedCostMinor: number | null;
   landedCostStage: 'confirmation' | 'accepted' | 'paid' | null;
   paymentFeeMinor: number | null;
+  /** What suppliers gave back (a claim refunded), already off `landedCostMinor`; absent from an older service. */
+  supplierCreditMinor?: number;
   resultMinor: number | null;
   complete: boolean;
   missing: string[];

@@ -3,11 +3,14 @@ import type { SupplierProduct } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
 import { applyPriceRule } from './price-rule';
 import type { ProductService } from '../stores/products';
-import * as sql from './sql/links';
+import * as sql from './sql/link-sync';
+import { setSyncResults } from './sql/links';
+import { type CatalogueRates, type CostRate, costRatesFor, RateMissingError, storeCost } from './conversion';
 
 /** Why a link could not sync, for `lastSyncError`: short, and free of anything the supplier should not echo. */
 export function syncErrorText(err: unknown): string {
   if (err instanceof SupplierError) return `${err.kind}: ${err.message}`.slice(0, 300);
+  if (err instanceof RateMissingError) return `rateUnavailable: ${err.message}`;
   return 'The sync failed.';
 }
 
@@ -20,6 +23,19 @@ export interface ProductOutcome {
   error?: unknown;
 }
 
+/** The store's currency and the rates into it of the currencies these outcomes' supplier products price in. */
+export interface Pricing {
+  storeCurrency: string;
+  rates: Map<string, CostRate | RateMissingError>;
+}
+
+/** Looked up before the write's transaction (a rate look-up reads its own tables, not the links'). */
+export async function pricingFor(db: Queryable, rates: CatalogueRates, storeId: string, outcomes: ProductOutcome[]): Promise<Pricing> {
+  const storeCurrency = await sql.storeCurrencyOf(db, storeId);
+  const currencies = outcomes.flatMap((o) => o.product?.variants.map((v) => v.cost.currency) ?? []);
+  return { storeCurrency, rates: await costRatesFor(rates, currencies, storeCurrency) };
+}
+
 export const DROPPED = (id: string): SupplierProduct => ({ id, title: '', description: '', url: '', imageUrl: null, shipsTo: [], variants: [], updatedAt: null });
 
 /**
@@ -28,7 +44,7 @@ export const DROPPED = (id: string): SupplierProduct => ({ id, title: '', descri
  * `storeId` (one connection's, or one link's). A variant the supplier dropped goes to stock 0. Every link gets `last_sync_at`; its
  * `last_sync_error` is cleared, or set when its outcome carries an error. Runs inside the caller's transaction.
  */
-export async function applyOutcomes(tx: Queryable, store: Pick<ProductService, 'applySupplierChanges'>, storeId: string, outcomes: ProductOutcome[]): Promise<void> {
+export async function applyOutcomes(tx: Queryable, store: Pick<ProductService, 'applySupplierChanges'>, storeId: string, outcomes: ProductOutcome[], pricing: Pricing): Promise<void> {
   const productOf = new Map<string, ProductOutcome>();
   for (const o of outcomes) for (const id of o.linkIds) productOf.set(id, o);
   if (!productOf.size) return;
@@ -42,6 +58,13 @@ export async function applyOutcomes(tx: Queryable, store: Pick<ProductService, '
   const sv = { id: [] as string[], stock: [] as Array<number | null>, price: [] as Array<number | null> };
   const titles = { product: [] as string[], title: [] as string[] };
   const failed = new Map<string, unknown>(); // link id → error
+  const priced = { ids: [] as string[], rates: [] as Array<CostRate | null> };
+  /** The supplier's cost in the store's currency, at the rate looked up for this write (RateMissingError if none). */
+  const inStore = (costMinor: number, currency: string): { minor: number; rate: CostRate | null } => {
+    const rate = currency === pricing.storeCurrency ? null : (pricing.rates.get(currency) ?? new RateMissingError(currency, pricing.storeCurrency, 'missing'));
+    if (rate instanceof RateMissingError) throw rate;
+    return { minor: storeCost(costMinor, currency, pricing.storeCurrency, rate), rate };
+  };
   for (const link of links) {
     const outcome = productOf.get(link.id)!;
     if (outcome.error !== undefined) failed.set(link.id, outcome.error);
@@ -59,9 +82,17 @@ export async function applyOutcomes(tx: Queryable, store: Pick<ProductService, '
         let storeStock: number | null = null;
         if (link.sync.stock || (link.sync.availability && !available)) storeStock = link.sync.availability && !available ? 0 : stock;
         if (!s) storeStock = 0;
-        const price = link.sync.price && s ? applyPriceRule(link.price_rule, link.sync.cost ? cost : known, s.cost.currency).priceMinor : null;
-        return { v, stock, available, cost: costSynced ? cost : known, currency: costSynced ? s.cost.currency : v.currency, storeStock, price };
+        // Priced in the store's currency: the cost the link keeps (the supplier's now, or the one it kept) converted first.
+        const basis = link.sync.cost && s ? { minor: cost, currency: s.cost.currency } : { minor: known, currency: v.currency };
+        const converted = link.sync.price && s ? inStore(basis.minor, basis.currency) : null;
+        const price = converted ? applyPriceRule(link.price_rule, converted.minor, pricing.storeCurrency).priceMinor : null;
+        return { v, stock, available, cost: costSynced ? cost : known, currency: costSynced ? s.cost.currency : v.currency, storeStock, price, rate: converted?.rate };
       });
+      const usedRate = rows.find((r) => r.rate)?.rate;
+      if (rows.some((r) => r.rate !== undefined)) {
+        priced.ids.push(link.id);
+        priced.rates.push(usedRate ?? null);
+      }
       for (const r of rows) {
         lv.link.push(link.id);
         lv.variant.push(r.v.store_variant_id);
@@ -80,13 +111,16 @@ export async function applyOutcomes(tx: Queryable, store: Pick<ProductService, '
         titles.title.push(product.title);
       }
     } catch (err) {
-      failed.set(link.id, err); // this link's price rule cannot price the supplier's cost: nothing of it is applied
+      // This link's price rule cannot price the supplier's cost, or no rate converts it: nothing of it is applied
+      // (a price is never written from a cost read in another currency).
+      failed.set(link.id, err);
     }
   }
   if (lv.link.length) await sql.updateLinkVariants(tx, storeId, lv);
+  await sql.setLinkRates(tx, storeId, priced.ids, priced.rates);
   // The store's variants and titles are the stores domain's to write, in this transaction.
   await store.applySupplierChanges(tx, storeId, sv, titles);
   const ok = links.filter((l) => !failed.has(l.id)).map((l) => l.id);
   const bad = [...failed.entries()];
-  await sql.setSyncResults(tx, storeId, [...ok, ...bad.map(([id]) => id)], [...ok.map(() => null), ...bad.map(([, e]) => syncErrorText(e))]);
+  await setSyncResults(tx, storeId, [...ok, ...bad.map(([id]) => id)], [...ok.map(() => null), ...bad.map(([, e]) => syncErrorText(e))]);
 }

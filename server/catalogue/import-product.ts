@@ -8,7 +8,8 @@ import type { Store } from '../stores/types';
 import type { SupplierProduct } from '../suppliers/adapter';
 import { ItemError } from './import-failures';
 import type { LinkService } from './links';
-import { applyPriceRule, type PriceRule } from './price-rule';
+import { applyPriceRule, importRuleFor, type PriceRule } from './price-rule';
+import { type CatalogueRates, costRateFor, type CostRate, RateMissingError, storeCost } from './conversion';
 import * as sql from './sql/imports';
 import { linkedProduct } from './sql/links';
 import type { ImportItem, SyncSwitches } from './types';
@@ -23,6 +24,7 @@ export class ProductImporter {
     private readonly gateway: SupplierGateway,
     private readonly links: LinkService,
     private readonly products: ProductService,
+    private readonly rates: CatalogueRates,
   ) {}
 
   supplierName(conn: SupplierConnection): string {
@@ -54,9 +56,8 @@ export class ProductImporter {
     const { store, conn, product } = input;
     const variants = this.chosenVariants(product, input.item);
     if (!variants.length) throw new ItemError('noVariants', `Supplier product ${product.id} has no variants to import.`);
-    if (variants.some((v) => v.cost.currency !== store.currency)) {
-      throw new ItemError('currencyMismatch', `The supplier prices ${product.id} in ${variants[0].cost.currency}; the store sells in ${store.currency}.`);
-    }
+    const costRate = await this.costRate(product, variants, store.currency);
+    const rule = importRuleFor(input.rule, store.currency);
     await sql.lockImportOf(tx, `import:${store.id}:${conn.supplierKey}:${product.id}`);
     const dup = await linkedProduct(tx, store.id, conn.supplierKey, product.id);
     if (dup) throw new ItemError('alreadyImported', `Supplier product ${product.id} is already linked to store product ${dup}.`);
@@ -70,8 +71,8 @@ export class ProductImporter {
         variants: variants.map((v) => ({
           sku: v.sku,
           title: v.title,
-          priceMinor: applyPriceRule(input.rule, v.cost.amountMinor, v.cost.currency).priceMinor,
-          currency: v.cost.currency,
+          priceMinor: applyPriceRule(rule, storeCost(v.cost.amountMinor, v.cost.currency, store.currency, costRate), store.currency).priceMinor,
+          currency: store.currency,
           stock: v.available ? v.stock : 0,
         })),
       },
@@ -86,12 +87,28 @@ export class ProductImporter {
         conn,
         supplierProduct: product,
         mappings: storeVariants.map((sv) => ({ storeVariantId: sv.id, supplierVariantId: variants.find((v) => v.sku === sv.sku)!.id })),
-        priceRule: input.rule,
+        priceRule: rule,
         sync: input.sync,
+        costRate,
       },
       creator,
     );
     return { productId: created.id, linkId: link.id };
+  }
+
+  /**
+   * The rate the product's costs are converted at into the store's currency (null when it sells in theirs): one per
+   * product, so a product whose variants are priced in two currencies is refused rather than half converted.
+   */
+  async costRate(product: SupplierProduct, variants: SupplierProduct['variants'], storeCurrency: string): Promise<CostRate | null> {
+    const currencies = [...new Set(variants.map((v) => v.cost.currency))];
+    if (currencies.length > 1) throw new ItemError('currencyMixed', `The supplier prices ${product.id}'s variants in ${currencies.join(' and ')}.`);
+    try {
+      return await costRateFor(this.rates, currencies[0], storeCurrency);
+    } catch (err) {
+      if (err instanceof RateMissingError) throw new ItemError('rateUnavailable', `The supplier prices ${product.id} in ${err.from}; ${err.message}`);
+      throw err;
+    }
   }
 
   /** A product's transaction; a SKU the store already uses is that item's failure (skuTaken). */

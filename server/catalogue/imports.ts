@@ -19,7 +19,8 @@ export type { ImportItem } from './types';
 import type { LinkService, LinkView } from './links';
 import { failureOf, ImportFailure } from './import-failures';
 import { FETCH_CONCURRENCY, ProductImporter } from './import-product';
-import { applyPriceRule, PriceRule } from './price-rule';
+import { applyPriceRule, importRuleFor, PriceRule } from './price-rule';
+import { type CatalogueRates, storeCost } from './conversion';
 import { type ImportWork, sendImport } from './queues';
 import * as sql from './sql/imports';
 
@@ -50,8 +51,9 @@ export class ImportService {
     private readonly boss: () => Boss,
     private readonly cursors: Cursors,
     private readonly memberAccess: MemberAccess,
+    rates: CatalogueRates,
   ) {
-    this.importer = new ProductImporter(db, gateway, links, products);
+    this.importer = new ProductImporter(db, gateway, links, products, rates);
   }
   private readonly importer: ProductImporter;
 
@@ -91,14 +93,23 @@ export class ImportService {
       try {
         if (!f.ok) throw f.error;
         const product = f.value;
-        const variants = this.importer.chosenVariants(product, item).map((v) => {
-          const quote = applyPriceRule(rule, v.cost.amountMinor, v.cost.currency);
-          return { supplierVariantId: v.id, sku: v.sku, title: v.title, costMinor: v.cost.amountMinor, currency: v.cost.currency, priceMinor: quote.priceMinor, compareAtMinor: quote.compareAtMinor, profitMinor: quote.profitMinor, floorApplied: quote.floorApplied, stock: v.stock, available: v.available };
+        const chosen = this.importer.chosenVariants(product, item);
+        // The rate the import would convert at, shown beside the prices it makes (none when the currencies match).
+        const rate = chosen.length ? await this.importer.costRate(product, chosen, store.currency) : null;
+        const storeRule = importRuleFor(rule, store.currency);
+        const variants = chosen.map((v) => {
+          const storeCostMinor = storeCost(v.cost.amountMinor, v.cost.currency, store.currency, rate);
+          const quote = applyPriceRule(storeRule, storeCostMinor, store.currency);
+          return {
+            supplierVariantId: v.id, sku: v.sku, title: v.title, costMinor: v.cost.amountMinor, currency: v.cost.currency, storeCostMinor, storeCurrency: store.currency,
+            priceMinor: quote.priceMinor, compareAtMinor: quote.compareAtMinor, profitMinor: quote.profitMinor, floorApplied: quote.floorApplied, stock: v.stock, available: v.available,
+          };
         });
         previews.push({
           supplierProductId: product.id,
           title: product.title,
           currencyMatchesStore: variants.every((v) => v.currency === store.currency),
+          rate,
           duplicateOf: duplicates.get(product.id) ?? [],
           variants,
         });
@@ -141,10 +152,11 @@ export class ImportService {
 
   /** Larger imports: the job and its items are written at once, then a pg-boss job works through them. */
   async startJob(storeId: string, conn: SupplierConnection, items: ImportItem[], opts: { rule: PriceRule; sync: SyncSwitches }, creator: Creator, credit: CreditTicket): Promise<ImportJob> {
+    const priceRule = importRuleFor(opts.rule, (await this.store(storeId)).currency);
     const job = await this.db.transaction((tx) =>
       sql.insertImportJob(
         tx,
-        { id: crypto.randomUUID(), storeId, connectionId: conn.id, priceRule: opts.rule, sync: opts.sync, total: items.length, ...creator, credit: { action: credit.action, price: credit.price } },
+        { id: crypto.randomUUID(), storeId, connectionId: conn.id, priceRule, sync: opts.sync, total: items.length, ...creator, credit: { action: credit.action, price: credit.price } },
         items.map((item) => ({ supplierProductId: item.supplierProductId, variantIds: item.variantIds ?? null })),
       ),
     );

@@ -7,6 +7,8 @@ import { UnlinkDisconnected1764201600182 } from '../migrations/1764201600182-Unl
 import { ImportJobCredit1764374400000 } from '../migrations/1764374400000-ImportJobCredit';
 import { LinkAlternates1764892800340 } from '../migrations/1764892800340-LinkAlternates';
 import { LinkRouting1765324800421 } from '../migrations/1765324800421-LinkRouting';
+import { LinkCostRate1765584000540 } from '../migrations/1765584000540-LinkCostRate';
+import type { CatalogueRates } from './conversion';
 import { domainModule, type Platform } from '../platform/domain';
 import { type Boss, POLLING } from '../platform/jobs';
 import type { ProductService } from '../stores/products';
@@ -25,23 +27,24 @@ interface CatalogueNeeds {
   stores: { stores: StoreService; products: ProductService };
   connections: { gateway: SupplierGateway; connections: ConnectionService };
   events: { renderers: { register(kind: string, r: EventRenderer): void } };
+  rates: { rates: CatalogueRates };
 }
 
 /** Supplier products, imports, product links and their sync. */
 export const catalogueModule = domainModule({
   name: 'catalogue',
-  needs: ['identity', 'stores', 'connections', 'events'],
+  needs: ['identity', 'stores', 'connections', 'events', 'rates'],
   provides: ['productReadBacks', 'linksOfConnection'],
   queues: CATALOGUE_QUEUES,
-  migrations: [Catalog1763942400000, UnlinkDisconnected1764201600182, ImportJobCredit1764374400000, LinkAlternates1764892800340, LinkRouting1765324800421],
+  migrations: [Catalog1763942400000, UnlinkDisconnected1764201600182, ImportJobCredit1764374400000, LinkAlternates1764892800340, LinkRouting1765324800421, LinkCostRate1765584000540],
   build(p: Platform, deps: CatalogueNeeds) {
     const { db, log } = p;
     const { gateway, connections } = deps.connections;
     const products = deps.stores.products;
-    const links = new LinkService(db, p.cursors, gateway, products);
+    const links = new LinkService(db, p.cursors, gateway, products, deps.rates.rates);
     const supplierProducts = new SupplierProductService(gateway, p.secrets);
-    const imports = new ImportService(db, gateway, links, products, deps.stores.stores, connections, deps.identity.credits, () => p.boss, p.cursors, deps.identity.ownerAccess);
-    const catalogueSync = new CatalogueSync(db, gateway, links, connections, products, () => p.boss, log);
+    const imports = new ImportService(db, gateway, links, products, deps.stores.stores, connections, deps.identity.credits, () => p.boss, p.cursors, deps.identity.ownerAccess, deps.rates.rates);
+    const catalogueSync = new CatalogueSync(db, gateway, links, connections, products, () => p.boss, log, deps.rates.rates);
     for (const [kind, renderer] of Object.entries(catalogueEventRenderers(imports, links))) deps.events.renderers.register(kind, renderer);
     return {
       links, supplierProducts, imports, catalogueSync,

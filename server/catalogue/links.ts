@@ -13,8 +13,10 @@ import { SupplierError } from '../suppliers/errors';
 import { DEFAULT_SYNC, LinkAlternate, ProductLink, ProductLinkVariant, SyncSwitches } from './types';
 import { replaceAlternates } from './alternates';
 import { alternatesOfLinks } from './sql/alternates';
-import { normalisePriceRule, PriceRule } from './price-rule';
-import { applyOutcomes, DROPPED, syncErrorText } from './apply';
+import { importRuleFor, normalisePriceRule, PriceRule } from './price-rule';
+import { applyOutcomes, DROPPED, pricingFor, syncErrorText } from './apply';
+import type { CatalogueRates, CostRate } from './conversion';
+import { storeCurrencyOf } from './sql/link-sync';
 import * as sql from './sql/links';
 
 /** A link as the API shows it: times as text, its variant mappings without the link's id. */
@@ -52,6 +54,7 @@ export class LinkService {
     private readonly cursors: Cursors,
     private readonly gateway: SupplierGateway,
     private readonly products: Pick<ProductService, 'stored' | 'variantsOf' | 'applySupplierChanges'>,
+    private readonly rates: CatalogueRates,
   ) {}
 
   async view(link: ProductLink): Promise<LinkView> {
@@ -91,7 +94,7 @@ export class LinkService {
    */
   async createIn(
     tx: Queryable,
-    input: { storeId: string; product: StoreProduct; conn: SupplierConnection; supplierProduct: SupplierProduct; mappings: VariantMapping[]; priceRule: PriceRule; sync: SyncSwitches; alternates?: LinkAlternate[]; routing?: RoutingRule | null },
+    input: { storeId: string; product: StoreProduct; conn: SupplierConnection; supplierProduct: SupplierProduct; mappings: VariantMapping[]; priceRule: PriceRule; sync: SyncSwitches; alternates?: LinkAlternate[]; routing?: RoutingRule | null; costRate?: CostRate | null },
     creator: Creator,
   ): Promise<ProductLink> {
     const mapped = this.mapVariants(await this.products.variantsOf(input.storeId, input.product.id, tx), input.supplierProduct, input.mappings);
@@ -104,8 +107,10 @@ export class LinkService {
         connectionId: input.conn.id,
         supplierKey: input.conn.supplierKey,
         supplierProductId: input.supplierProduct.id,
-        priceRule: input.priceRule,
+        // The default rule takes the store's currency's ending (none in JPY).
+        priceRule: importRuleFor(input.priceRule, await storeCurrencyOf(tx, input.storeId)),
         sync: input.sync,
+        costRate: input.costRate ?? null,
         routing: input.routing ? normaliseRouting(input.routing) : null,
         lastSyncAt: new Date(),
         lastSyncError: null,
@@ -189,7 +194,9 @@ export class LinkService {
    * implementation for the hourly sync, "sync now" and notification read-backs).
    */
   async applySupplierProduct(link: ProductLink, product: SupplierProduct, error?: unknown): Promise<void> {
-    await this.db.transaction((tx) => applyOutcomes(tx, this.products, link.storeId, [{ linkIds: [link.id], product, error }]));
+    const outcomes = [{ linkIds: [link.id], product, error }];
+    const pricing = await pricingFor(this.db, this.rates, link.storeId, outcomes);
+    await this.db.transaction((tx) => applyOutcomes(tx, this.products, link.storeId, outcomes, pricing));
   }
 
   /** Links of one store (a connection's). */

@@ -58,6 +58,13 @@ export const DEFAULT_PRICE_RULE: PriceRule = Object.freeze({
  */
 export const DEFAULT_IMPORT_PRICE_RULE: PriceRule = Object.freeze({ ...DEFAULT_PRICE_RULE, multiplier: '2', endingMinor: 99 });
 
+/** The default rule for a store's currency: its ending is .99 of a major unit (990 in KWD), none in JPY (no minor unit). */
+export function importRuleFor(rule: PriceRule, currency: string): PriceRule {
+  if (rule !== DEFAULT_IMPORT_PRICE_RULE) return rule;
+  const perMajor = minorUnitsPerMajor(currency);
+  return { ...rule, endingMinor: perMajor === 1 ? null : (perMajor * 99) / 100 };
+}
+
 const DECIMAL_PATTERN = '^\\d{1,4}(\\.\\d{1,4})?$';
 const DECIMAL_RE = new RegExp(DECIMAL_PATTERN);
 const MAX_AMOUNT = 1_000_000_000;

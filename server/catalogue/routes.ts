@@ -7,7 +7,7 @@ import { IMPORT_INLINE_LIMIT, ImportService } from './imports';
 import { linkRoutes } from './link-routes';
 import type { LinkService } from './links';
 import { BASE, nothingImported, rule, usableConnection } from './route-parts';
-import { importFailureSchema, importItemSchema, importJobSchema, importJobSummarySchema, linkSchema, priceRuleSchema, supplierProductPageSchema, supplierProductSchema, syncSchema } from './schemas';
+import { costRateSchema, importFailureSchema, importItemSchema, importJobSchema, importJobSummarySchema, linkSchema, priceRuleSchema, supplierProductPageSchema, supplierProductSchema, syncSchema } from './schemas';
 import type { SupplierProductService } from './supplier-products';
 import { DEFAULT_SYNC } from './types';
 
@@ -54,10 +54,11 @@ export function catalogueRoutes(connections: ConnectionService, supplierProducts
                   supplierProductId: { type: 'string' },
                   title: { type: 'string' },
                   currencyMatchesStore: { type: 'boolean' },
+                  rate: costRateSchema,
                   duplicateOf: { type: 'array', items: uuid, description: 'Store products already imported from or linked to this supplier product' },
                   variants: { type: 'array', items: { type: 'object' } },
                 },
-                ['supplierProductId', 'title', 'currencyMatchesStore', 'duplicateOf', 'variants'],
+                ['supplierProductId', 'title', 'currencyMatchesStore', 'rate', 'duplicateOf', 'variants'],
               ),
             },
             errors: { type: 'array', items: importFailureSchema },

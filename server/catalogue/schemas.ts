@@ -93,6 +93,16 @@ export const linkRoutingSchema = {
   description: `This link's own routing rule, overriding the store's; null: the store's rule. ${routingRuleSchema.description}`,
 } as const;
 
+/** The rate a supplier's costs are converted at into the store's currency, with its source and day. */
+export const costRateSchema = {
+  ...object(
+    { from: currency, to: currency, rate: { type: 'string', description: 'Units of `to` per unit of `from`, a decimal string' }, source: { enum: ['ecb', 'pinned', 'identity'] }, asOfDate: { type: 'string', format: 'date' } },
+    ['from', 'to', 'rate', 'source', 'asOfDate'],
+  ),
+  type: ['object', 'null'],
+  description: 'The rate the supplier\'s costs were last priced at into the store\'s currency; null when the supplier sells in it',
+} as const;
+
 export const linkSchema = object(
   {
     id: uuid,
@@ -111,13 +121,14 @@ export const linkSchema = object(
     priceRule: priceRuleSchema,
     sync: syncSchema,
     routing: linkRoutingSchema,
+    costRate: costRateSchema,
     lastSyncAt: nullableDateTime,
     lastSyncError: { type: ['string', 'null'] },
     createdByKeyId: { type: ['string', 'null'], format: 'uuid' },
     createdAt: dateTime,
     updatedAt: dateTime,
   },
-  ['id', 'storeId', 'productId', 'connectionId', 'supplierKey', 'supplierProductId', 'variants', 'priceRule', 'sync', 'routing', 'lastSyncAt', 'lastSyncError', 'createdByKeyId', 'createdAt', 'updatedAt'],
+  ['id', 'storeId', 'productId', 'connectionId', 'supplierKey', 'supplierProductId', 'variants', 'priceRule', 'sync', 'routing', 'costRate', 'lastSyncAt', 'lastSyncError', 'createdByKeyId', 'createdAt', 'updatedAt'],
 );
 
 export const importItemSchema = object(

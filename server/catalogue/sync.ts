@@ -6,7 +6,8 @@ import type { ProductService } from '../stores/products';
 import { mapLimit } from '../platform/concurrency';
 import { SupplierError } from '../suppliers/errors';
 import type { LinkService } from './links';
-import { applyOutcomes, DROPPED, ProductOutcome } from './apply';
+import { applyOutcomes, DROPPED, pricingFor, ProductOutcome } from './apply';
+import type { CatalogueRates } from './conversion';
 import { type ConnectionSyncWork, type ProductReadBack, sendConnectionSync } from './queues';
 import * as sql from './sql/links';
 import { alternateProductsOf, syncAlternates } from './sql/alternates';
@@ -28,6 +29,7 @@ export class CatalogueSync {
     private readonly products: Pick<ProductService, 'applySupplierChanges'>,
     private readonly boss: () => Boss,
     private readonly log: Logger,
+    private readonly rates: CatalogueRates,
   ) {}
 
   /** Fans out: one sync job per live connection that has links, naming its store. */
@@ -68,7 +70,8 @@ export class CatalogueSync {
         }
       });
     const write = async (outcomes: ProductOutcome[]) => {
-      await this.db.transaction((tx) => applyOutcomes(tx, this.products, storeId, outcomes));
+      const pricing = await pricingFor(this.db, this.rates, storeId, outcomes);
+      await this.db.transaction((tx) => applyOutcomes(tx, this.products, storeId, outcomes, pricing));
       for (const o of outcomes) (o.error === undefined ? (synced += o.linkIds.length) : (failed += o.linkIds.length));
     };
     let writing: Promise<unknown> = Promise.resolve(null);

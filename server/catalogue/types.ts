@@ -1,5 +1,6 @@
 import type { RoutingRule } from '../connections';
 import type { PriceRule } from './price-rule';
+import type { CostRate } from './conversion';
 
 // The catalogue domain's types; its data module (./sql/) maps its rows into them.
 
@@ -25,6 +26,8 @@ export interface ProductLink {
   sync: SyncSwitches;
   /** This link's own routing rule; null: the store's. */
   routing: RoutingRule | null;
+  /** The rate its costs were last priced at into the store's currency; null when the supplier sells in it. */
+  costRate: CostRate | null;
   lastSyncAt: Date | null;
   lastSyncError: string | null;
   createdByAccountId: string;

@@ -38,6 +38,7 @@ import { SupplierOrderReadBack } from './read-back';
 import type { SupplierOrder } from './supplier-order';
 import { SupplierOrderWaiter } from './waiter';
 import { DeliveryWatch1765497600000 } from '../migrations/1765497600000-DeliveryWatch';
+import { SupplierCredits1765584000541 } from '../migrations/1765584000541-SupplierCredits';
 import { SupplierClaims1765497600001 } from '../migrations/1765497600001-SupplierClaims';
 import type { MemberAccess } from '../identity/owner-access';
 import { DeliveryWatchSweep } from './delivery/sweep';
@@ -73,7 +74,7 @@ export const dispatchModule = domainModule({
   needs: ['identity', 'suppliers', 'connections', 'orders', 'payments', 'stores', 'events', 'rates'],
   provides: ['feed', 'supplierOrdersOfOrders', 'orderReadBacks', 'openSupplierOrders'],
   queues: DISPATCH_QUEUES,
-  migrations: [ReadBackAskedAt1764201600181, DispatchSteps1764288000000, SupplierOrderCountSlots1764460800260, Reroutes1764892800341, LandedCosts1765324800000, SupplierOrderReturns1765324800500, DatabaseIdentity1765324800777, SupplierOrderRouting1765324800900, SupplierOrderEarlier1765411200110, DeliveryWatch1765497600000, SupplierClaims1765497600001],
+  migrations: [ReadBackAskedAt1764201600181, DispatchSteps1764288000000, SupplierOrderCountSlots1764460800260, Reroutes1764892800341, LandedCosts1765324800000, SupplierOrderReturns1765324800500, DatabaseIdentity1765324800777, SupplierOrderRouting1765324800900, SupplierOrderEarlier1765411200110, DeliveryWatch1765497600000, SupplierClaims1765497600001, SupplierCredits1765584000541],
   build(p: Platform, deps: DispatchNeeds) {
     const { config, db, log } = p;
     const registry = deps.suppliers.registry;

@@ -80,11 +80,27 @@ export interface Profit {
   /** The stage the landed cost is taken from: the latest recorded (paid, else accepted, else confirmation). */
   landedCostStage: LandedStage | null;
   paymentFeeMinor: number | null;
+  /** What suppliers gave back (claims and cancels refunded), already taken off `landedCostMinor`. */
+  supplierCreditMinor: number;
   /** A store order's: what the provider refunded to the shopper, taken out of `revenueMinor` (issue 53). */
   refundedMinor?: number;
   resultMinor: number | null;
   complete: boolean;
   missing: string[];
+}
+
+/** A supplier credit as a part shows it: its amount, the store's at the recorded rate, and whether it counts. */
+export interface SupplierCreditView {
+  kind: 'claimRefund' | 'cancelRefund';
+  amountMinor: number;
+  currency: string;
+  storeAmountMinor: number | null;
+  storeCurrency: string;
+  rate: string | null;
+  rateSource: string | null;
+  rateAsOf: string | null;
+  counted: boolean;
+  recordedAt: string;
 }
 
 /** What a part's profit is read from (./sql/reads.ts `moneyOf`). */
@@ -93,6 +109,7 @@ export interface PartMoney {
   orderCurrency: string;
   revenueMinor: number;
   landedCosts: LandedCostView[];
+  credits: SupplierCreditView[];
 }
 
 /**
@@ -107,9 +124,11 @@ export function partProfit(m: PartMoney): Profit {
   if (!latest) missing.push('landedCost');
   if (!m.landedCosts.some((l) => l.stage !== 'confirmation')) missing.push('acceptedCost');
   if (latest && latest.shippingMinor === null) missing.push('shipping');
-  const landed = latest ? latest.storeTotalMinor : null;
+  // Credits that counted (./sql/credits.ts says when) come off the landed cost, as they did in the report's sums.
+  const credit = m.credits.filter((c) => c.counted).reduce((a, c) => a + Number(c.storeAmountMinor), 0);
+  const landed = latest ? latest.storeTotalMinor - credit : null;
   return {
-    currency: m.storeCurrency, revenueMinor: revenue, landedCostMinor: landed, landedCostStage: latest?.stage ?? null, paymentFeeMinor: null,
+    currency: m.storeCurrency, revenueMinor: revenue, landedCostMinor: landed, landedCostStage: latest?.stage ?? null, paymentFeeMinor: null, supplierCreditMinor: credit,
     resultMinor: revenue !== null && landed !== null ? revenue - landed : null, complete: missing.length === 0, missing,
   };
 }
@@ -133,6 +152,7 @@ export function orderProfit(storeCurrency: string, parts: Profit[], fees: Array<
   const stage = parts.map((p) => p.landedCostStage).sort((a, b) => LANDED_STAGES.indexOf(a ?? 'confirmation') - LANDED_STAGES.indexOf(b ?? 'confirmation'))[0] ?? null;
   return {
     currency: storeCurrency, revenueMinor: revenue, landedCostMinor: landed, landedCostStage: stage, paymentFeeMinor: fee, refundedMinor: refund,
+    supplierCreditMinor: parts.reduce((a, p) => a + (p.supplierCreditMinor ?? 0), 0),
     resultMinor: revenue !== null && landed !== null && fee !== null ? revenue - landed - fee : null, complete: missing.size === 0, missing: [...missing],
   };
 }
@@ -140,7 +160,9 @@ export function orderProfit(storeCurrency: string, parts: Profit[], fees: Array<
 /** A store order's profit from its supplier orders as the routes show them (null: it has none, or none shows a profit). */
 export function profitOfStoreOrder(supplierOrders: Array<Record<string, unknown>>, fees: Array<{ amountMinor: number; currency: string }>, refunded?: { amountMinor: number; currency: string }): Profit | null {
   const live = supplierOrders.filter((s) => s.status !== 'cancelled' && s.profit);
-  const currency = (supplierOrders.find((s) => s.profit)?.profit as Profit | undefined)?.currency;
+  // Paid but not sent yet: the fee is already in the report's sums, so it shows in the order's own profit too (no
+  // revenue nor cost yet; `supplierOrders` missing). An order's fees are its provider's, in one currency.
+  const currency = (supplierOrders.find((s) => s.profit)?.profit as Profit | undefined)?.currency ?? fees[0]?.currency;
   if (!currency) return null;
   return orderProfit(currency, live.map((s) => s.profit as Profit), fees.map((f) => ({ feeMinor: f.amountMinor, feeCurrency: f.currency })), refunded);
 }

@@ -31,6 +31,16 @@ const landedCostSchema = object(
   ['stage', 'currency', 'itemsMinor', 'shippingMinor', 'totalMinor', 'storeCurrency', 'storeTotalMinor', 'rate', 'rateSource', 'rateAsOf', 'recordedAt'],
 );
 
+/** A supplier credit (docs/decisions.md, "Supplier credits"): `counted` when it came off the part's landed cost. */
+const supplierCreditSchema = object(
+  {
+    kind: { enum: ['claimRefund', 'cancelRefund'] }, amountMinor: minorUnits, currency, storeAmountMinor: money, storeCurrency: currency,
+    rate: { type: ['string', 'null'], description: 'Units of the store\'s currency per unit of the supplier\'s, a decimal string; null when none was usable' },
+    rateSource: { enum: ['ecb', 'pinned', 'identity', null] }, rateAsOf: { type: ['string', 'null'], format: 'date' }, counted: { type: 'boolean' }, recordedAt: dateTime,
+  },
+  ['kind', 'amountMinor', 'currency', 'storeAmountMinor', 'storeCurrency', 'rate', 'rateSource', 'rateAsOf', 'counted', 'recordedAt'],
+);
+
 /** A profit in the store's currency: complete once the supplier accepted; `missing` names what is not known yet. */
 export const profitSchema = object(
   {
@@ -39,12 +49,13 @@ export const profitSchema = object(
     landedCostMinor: { ...money, description: 'The latest landed cost recorded (paid, else accepted, else at confirmation), in the store\'s currency' },
     landedCostStage: { enum: ['confirmation', 'accepted', 'paid', null] },
     paymentFeeMinor: { ...money, description: "The payment provider's fee as it reported it; on a supplier order always null (the store order counts it)" },
+    supplierCreditMinor: { type: 'integer', description: "What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor" },
     refundedMinor: { type: 'integer', minimum: 0, description: 'A store order\'s only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor' },
     resultMinor: money,
     complete: { type: 'boolean' },
     missing: { type: 'array', items: { type: 'string' }, description: 'acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders' },
   },
-  ['currency', 'revenueMinor', 'landedCostMinor', 'landedCostStage', 'paymentFeeMinor', 'resultMinor', 'complete', 'missing'],
+  ['currency', 'revenueMinor', 'landedCostMinor', 'landedCostStage', 'paymentFeeMinor', 'supplierCreditMinor', 'resultMinor', 'complete', 'missing'],
 );
 
 export const supplierOrderSchema = object(
@@ -89,11 +100,12 @@ export const supplierOrderSchema = object(
     attempt: { type: 'integer', minimum: 1 },
     events: { type: 'array', items: eventSchema },
     landedCosts: { type: 'array', items: landedCostSchema, description: 'The landed cost (items and the chosen shipping) recorded at confirmation, when the supplier accepted and when it was paid, each in the supplier\'s and the store\'s currency with its rate' },
+    supplierCredits: { type: 'array', items: supplierCreditSchema, description: 'What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store\'s at the recorded rate' },
     profit: { oneOf: [profitSchema, { type: 'null' }] },
     destination: destinationSchema,
     destinationRedacted: { type: 'boolean' },
     createdAt: dateTime,
     updatedAt: dateTime,
   },
-  ['_id', 'storeId', 'orderId', 'orderNumber', 'fulfilmentGroupKey', 'integrationId', 'supplierKey', 'contractModel', 'status', 'reviewReason', 'reviewMessage', 'retryable', 'supplierOrderNumber', 'supplierOrderId', 'supplierStatus', 'costs', 'payment', 'shipping', 'deliveryAttention', 'tracking', 'reshipOf', 'attempt', 'events', 'landedCosts', 'profit', 'destinationRedacted', 'createdAt', 'updatedAt'],
+  ['_id', 'storeId', 'orderId', 'orderNumber', 'fulfilmentGroupKey', 'integrationId', 'supplierKey', 'contractModel', 'status', 'reviewReason', 'reviewMessage', 'retryable', 'supplierOrderNumber', 'supplierOrderId', 'supplierStatus', 'costs', 'payment', 'shipping', 'deliveryAttention', 'tracking', 'reshipOf', 'attempt', 'events', 'landedCosts', 'supplierCredits', 'profit', 'destinationRedacted', 'createdAt', 'updatedAt'],
 );

@@ -94,6 +94,7 @@ export class SupplierOrderReads {
       attempt: so.attempt,
       events,
       landedCosts: money?.landedCosts ?? [],
+      supplierCredits: money?.credits ?? [],
       profit: money ? partProfit(money) : null,
       ...(showCustomer ? { destination: so.destination, destinationRedacted: false } : { destinationRedacted: true }),
       createdAt: iso(so.createdAt),

@@ -1,7 +1,7 @@
 import type { Params, Queryable } from '../platform/db';
 import type { Piece } from '../platform/statement';
 import { moveItems, partMove, reshipItems } from './sql/parts';
-import { profitChangedPieces, profitSumPieces } from './sql/profit';
+import { creditDeltas, profitChangedPieces, profitSumPieces } from './sql/profit';
 import type { PartMove } from './types';
 
 export type ItemsMove = Parameters<typeof moveItems>[1];
@@ -36,6 +36,11 @@ export class PartMoves {
   /** A reroute's items leave their part for another (made pending if absent), inside the caller's transaction; answers how many moved. */
   moveItems(tx: Queryable, m: ItemsMove): Promise<number> {
     return moveItems(tx, m);
+  }
+
+  /** A supplier credit that counts comes off its part's landed cost in the profit report's sums, inside the caller's transaction. */
+  creditDeltas(tx: Queryable, c: Parameters<typeof creditDeltas>[1]): Promise<void> {
+    return creditDeltas(tx, c);
   }
 
   /** A reship's new part, with copies of the claimed items at no price, inside the caller's transaction; answers how many were copied. */

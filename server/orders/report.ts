@@ -12,6 +12,8 @@ export interface ProfitFigures {
   revenueMinor: number;
   landedCostMinor: number;
   paymentFeeMinor: number;
+  /** Supplier credits, already taken off `landedCostMinor` (shown as their own figure). */
+  supplierCreditMinor: number;
   resultMinor: number;
   incompleteParts: number;
 }
@@ -42,7 +44,7 @@ function figures(r: ProfitSumRow): ProfitFigures {
   const landedCostMinor = Number(r.landed_cost_minor);
   const paymentFeeMinor = Number(r.payment_fee_minor);
   return {
-    orders: Number(r.orders), parts: Number(r.parts), revenueMinor, landedCostMinor, paymentFeeMinor,
+    orders: Number(r.orders), parts: Number(r.parts), revenueMinor, landedCostMinor, paymentFeeMinor, supplierCreditMinor: Number(r.supplier_credit_minor ?? 0),
     resultMinor: revenueMinor - landedCostMinor - paymentFeeMinor, incompleteParts: Number(r.incomplete_parts),
   };
 }

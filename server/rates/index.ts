@@ -1,4 +1,5 @@
 import { ExchangeRates1765238400000 } from '../migrations/1765238400000-ExchangeRates';
+import { PinOnePerPair1765584000542 } from '../migrations/1765584000542-PinOnePerPair';
 import { domainModule, type Platform } from '../platform/domain';
 import { ECB_DAILY_URL } from '../platform/config';
 import type { Boss } from '../platform/jobs';
@@ -17,7 +18,7 @@ export const ratesModule = domainModule({
   needs: [],
   provides: ['rates'],
   queues: RATES_QUEUES,
-  migrations: [ExchangeRates1765238400000],
+  migrations: [ExchangeRates1765238400000, PinOnePerPair1765584000542],
   build(p: Platform) {
     const rates = new ExchangeRateService(p.db, new EcbRatesProvider(p.config.exchangeRatesUrl), p.config.exchangeRateMaxAgeDays, p.log);
     return {

@@ -1,7 +1,8 @@
 import type { DataSource } from 'typeorm';
 import { isCurrency } from '../platform/currencies';
 import type { Logger } from '../platform/logger';
-import { convertMinor, crossRate, normalRate } from './decimal';
+import { convertMinor, crossRate, inverseRate, normalRate } from './decimal';
+import { errors } from '../platform/errors';
 import type { ExchangeRatesProvider } from './provider';
 import { anyRateStored, latestPerEuro, pinOf, type PinRow, removePin, savePin, storeRates } from './sql';
 
@@ -77,6 +78,10 @@ export class ExchangeRateService {
     if (from === to) return { available: true, rate: '1', source: 'identity', asOfDate: day, fetchedAt: null };
     const pin = await pinOf(this.db, from, to);
     if (pin) return { available: true, rate: pin.rate, source: 'pinned', asOfDate: pin.pinned_at.toISOString().slice(0, 10), fetchedAt: null };
+    // A pin governs both directions: the other way answers its inverse, 1 / rate rounded half up once to the cross
+    // rates' decimals, never a fetched rate that would disagree with it (docs/decisions.md, "A pin governs both ways").
+    const opposite = await pinOf(this.db, to, from);
+    if (opposite) return { available: true, rate: inverseRate(opposite.rate), source: 'pinned', asOfDate: opposite.pinned_at.toISOString().slice(0, 10), fetchedAt: null };
     const legs = [from, to].filter((c) => c !== 'EUR');
     const stored = await latestPerEuro(this.db, legs, day);
     if (stored.length !== legs.length) return none('missing');
@@ -94,8 +99,15 @@ export class ExchangeRateService {
     return { ...rate, amountMinor: convertMinor(amountMinor, from, to, rate.rate), currency: to };
   }
 
+  /** Pins base→quote; 409 `oppositePinned` while quote→base is pinned (one pin governs a pair, both ways). */
   async pin(base: string, quote: string, rate: string, reason: string): Promise<PinView> {
-    const pinned = pinView(await savePin(this.db, base, quote, normalRate(rate), reason));
+    if (await pinOf(this.db, quote, base)) throw errors.conflict('oppositePinned', `${quote}→${base} is pinned, and a pin governs both ways: unpin it first, or pin that pair.`);
+    const saved = await savePin(this.db, base, quote, normalRate(rate), reason).catch((err: unknown) => {
+      // The other way pinned meanwhile: the pair's unique index (migration PinOnePerPair) refused this one.
+      if ((err as { constraint?: string }).constraint === 'exchange_rate_pins_pair_idx') throw errors.conflict('oppositePinned', `${quote}→${base} is pinned, and a pin governs both ways.`);
+      throw err;
+    });
+    const pinned = pinView(saved);
     this.log.info({ base, quote, rate: pinned.rate }, 'operator pinned an exchange rate');
     return pinned;
   }

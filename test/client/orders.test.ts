@@ -179,7 +179,7 @@ test("reports.profit answers the store's profit from the service's kept sums: th
   const today = new Date().toISOString().slice(0, 10);
   const report = await store.suppliers.reports.profit(shop.storeId, { from: today, to: today, groupBy: 'connection' });
   expect(sent.at(-1)!.url.pathname).toBe(`/api/store-suppliers/${shop.storeId}/reports/profit`);
-  const figures = { orders: 1, parts: 1, revenueMinor: profit.revenueMinor, landedCostMinor: profit.landedCostMinor, paymentFeeMinor: 0, resultMinor: profit.resultMinor, incompleteParts: 0 };
+  const figures = { orders: 1, parts: 1, revenueMinor: profit.revenueMinor, landedCostMinor: profit.landedCostMinor, paymentFeeMinor: 0, supplierCreditMinor: 0, resultMinor: profit.resultMinor, incompleteParts: 0 };
   expect(report).toMatchObject({ currency: 'USD', from: today, to: today, groupBy: 'connection', totals: figures });
   expect(report.items).toEqual([{ key: shop.connId, label: 'sandbox (live)', ...figures }]);
   const bad = await rejectionOf<ApiError>(store.suppliers.reports.profit(shop.storeId, { from: today, to: '2000-01-01' }));

@@ -104,14 +104,14 @@ test('a JPY store buys from a USD supplier: the landed cost is recorded at confi
   const stage = (s: string) => ({ stage: s, currency: 'USD', itemsMinor: items, shippingMinor: shipping, totalMinor: items + shipping, storeCurrency: 'JPY', storeTotalMinor: yen, rate: USD_JPY, rateSource: 'ecb', rateAsOf: day(-1), recordedAt: expect.any(String) });
   expect(so.landedCosts).toEqual([stage('confirmation'), stage('accepted')]);
   // Accepted: the profit is complete, in yen (the provider's fee is the store order's).
-  expect(so.profit).toEqual({ currency: 'JPY', revenueMinor: 18000, landedCostMinor: yen, landedCostStage: 'accepted', paymentFeeMinor: null, resultMinor: 18000 - yen, complete: true, missing: [] });
+  expect(so.profit).toEqual({ currency: 'JPY', revenueMinor: 18000, landedCostMinor: yen, landedCostStage: 'accepted', paymentFeeMinor: null, supplierCreditMinor: 0, resultMinor: 18000 - yen, complete: true, missing: [] });
   const rows = await svc.db.query(`SELECT stage, currency, total_minor, store_currency, store_total_minor, rate, rate_source FROM landed_costs WHERE supplier_order_id = $1 ORDER BY stage`, [so._id]);
   expect(rows.rows).toEqual([
     { stage: 'accepted', currency: 'USD', total_minor: String(items + shipping), store_currency: 'JPY', store_total_minor: String(yen), rate: USD_JPY, rate_source: 'ecb' },
     { stage: 'confirmation', currency: 'USD', total_minor: String(items + shipping), store_currency: 'JPY', store_total_minor: String(yen), rate: USD_JPY, rate_source: 'ecb' },
   ]);
   const details = await storeOrder(shop, order.id);
-  expect(details.profit).toEqual({ currency: 'JPY', revenueMinor: 18000, landedCostMinor: yen, landedCostStage: 'accepted', paymentFeeMinor: 0, resultMinor: 18000 - yen, complete: true, missing: [] });
+  expect(details.profit).toEqual({ currency: 'JPY', revenueMinor: 18000, landedCostMinor: yen, landedCostStage: 'accepted', paymentFeeMinor: 0, refundedMinor: 0, supplierCreditMinor: 0, resultMinor: 18000 - yen, complete: true, missing: [] });
 });
 
 test('a rate change between confirmation and payment shows both: the paid stage at the new rate, its difference in the history, and storeOrder.profitChanged', async () => {
@@ -174,7 +174,7 @@ test('a stale rate pauses the part (exchangeRateUnavailable, retryable; profit n
   expect(so).toMatchObject({ status: 'needsReview', reviewReason: 'exchangeRateUnavailable', retryable: true });
   expect(so.events.find((e: any) => e.type === 'paused').details).toMatchObject({ reason: 'exchangeRateUnavailable', from: 'USD', to: 'CHF', rateUnavailable: 'stale', rateAsOf: day(-10) });
   expect(so.landedCosts).toEqual([]);
-  expect(so.profit).toEqual({ currency: 'CHF', revenueMinor: 4000, landedCostMinor: null, landedCostStage: null, paymentFeeMinor: null, resultMinor: null, complete: false, missing: ['landedCost', 'acceptedCost'] });
+  expect(so.profit).toEqual({ currency: 'CHF', revenueMinor: 4000, landedCostMinor: null, landedCostStage: null, paymentFeeMinor: null, supplierCreditMinor: 0, resultMinor: null, complete: false, missing: ['landedCost', 'acceptedCost'] });
   expect((await storeOrder(shop, order.id)).profit).toMatchObject({ complete: false, missing: ['landedCost', 'acceptedCost'], resultMinor: null });
   // Nothing was sent to the supplier meanwhile.
   expect(so.supplierOrderId).toBeNull();
@@ -260,11 +260,12 @@ test("a store order's profit: its parts' revenue less their landed costs and the
   const before = await storeOrder(shop, order.id);
   expect(before.payments[0].fee).toEqual({ amountMinor: fee, currency: 'USD' });
   expect((await svc.db.query('SELECT fee_minor, fee_currency FROM payment_events WHERE order_id = $1', [order.id])).rows).toEqual([{ fee_minor: String(fee), fee_currency: 'USD' }]);
-  expect(before.profit).toBeNull(); // no supplier order yet
+  // Paid, not sent yet: its fee shows in its own profit, as the report's sums count it (issue 53).
+  expect(before.profit).toMatchObject({ revenueMinor: 0, landedCostMinor: 0, paymentFeeMinor: fee, resultMinor: -fee, complete: false, missing: ['supplierOrders'] });
   const so = await settled(shop, submit(svc, shop, order.id));
   const landed = so.costs.totalMinor;
   const after = await storeOrder(shop, order.id);
-  expect(after.profit).toEqual({ currency: 'USD', revenueMinor: order.totalMinor, landedCostMinor: landed, landedCostStage: 'accepted', paymentFeeMinor: fee, resultMinor: order.totalMinor - landed - fee, complete: true, missing: [] });
+  expect(after.profit).toEqual({ currency: 'USD', revenueMinor: order.totalMinor, landedCostMinor: landed, landedCostStage: 'accepted', paymentFeeMinor: fee, refundedMinor: 0, supplierCreditMinor: 0, resultMinor: order.totalMinor - landed - fee, complete: true, missing: [] });
   // The workers fold the part's and the fee's deltas into the profit report's kept sums (server/orders/profit-fold.ts).
   const day = await eventually(async () => {
     const { rows } = await svc.db.query(`SELECT (SELECT count(*)::int FROM profit_deltas WHERE store_id = $1) AS pending, s.* FROM profit_sums s WHERE s.store_id = $1 AND s.grouping = 'day'`, [shop.storeId]);

@@ -9,7 +9,7 @@ import { createDataSource } from '../../server/platform/db';
 import { foldProfitDeltas } from '../../server/orders/sql/profit';
 import { startSandboxExchangeRates, type RunningSandboxExchangeRates } from '../../server/sandboxes/exchange-rates';
 import { connectPayments, PaymentSandbox, startPaymentSandbox } from '../support/payments';
-import { eventually, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
+import { createKey, eventually, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
 import { openShop, placeOrder, Shop, soAction, submit } from '../support/orders';
 
 const DAY_MS = 86_400_000;
@@ -75,7 +75,7 @@ async function ownSums(shop: Shop) {
   const paymentFeeMinor = sum(orders.map((o) => o.profit.paymentFeeMinor ?? 0));
   return {
     parts: withCost, orders, totals: {
-      orders: orderIds.length, parts: withCost.length, revenueMinor, landedCostMinor, paymentFeeMinor, resultMinor: revenueMinor - landedCostMinor - paymentFeeMinor,
+      orders: orderIds.length, parts: withCost.length, revenueMinor, landedCostMinor, paymentFeeMinor, supplierCreditMinor: 0, resultMinor: revenueMinor - landedCostMinor - paymentFeeMinor,
       incompleteParts: withCost.filter((s) => !s.profit.complete).length,
     },
   };
@@ -131,7 +131,7 @@ test("the report's totals equal the parts' own profit summed through the API, in
     const mine = own.parts.filter((s) => productOf.get(s.orderId) === item.key);
     const rev = mine.reduce((a, s) => a + s.profit.revenueMinor, 0);
     const landed = mine.reduce((a, s) => a + s.profit.landedCostMinor, 0);
-    expect(item).toEqual({ key: item.key, label: expect.stringMatching(/\S/), orders: mine.length, parts: mine.length, revenueMinor: rev, landedCostMinor: landed, paymentFeeMinor: 0, resultMinor: rev - landed, incompleteParts: 0 });
+    expect(item).toEqual({ key: item.key, label: expect.stringMatching(/\S/), orders: mine.length, parts: mine.length, revenueMinor: rev, landedCostMinor: landed, paymentFeeMinor: 0, supplierCreditMinor: 0, resultMinor: rev - landed, incompleteParts: 0 });
   }
   const sum = (k: string) => byProduct.items.reduce((a: number, i: any) => a + i[k], 0);
   expect({ revenueMinor: sum('revenueMinor'), landedCostMinor: sum('landedCostMinor'), parts: sum('parts'), orders: sum('orders') })
@@ -144,7 +144,7 @@ test("the report's totals equal the parts' own profit summed through the API, in
   // A range without the orders' day holds nothing.
   const before = (await report(shop, `from=${day(-30)}&to=${day(-2)}`)).body.result;
   expect(before.items).toEqual([]);
-  expect(before.totals).toEqual({ orders: 0, parts: 0, revenueMinor: 0, landedCostMinor: 0, paymentFeeMinor: 0, resultMinor: 0, incompleteParts: 0 });
+  expect(before.totals).toEqual({ orders: 0, parts: 0, revenueMinor: 0, landedCostMinor: 0, paymentFeeMinor: 0, supplierCreditMinor: 0, resultMinor: 0, incompleteParts: 0 });
 });
 
 test("a refund in part takes its amount out of its order's profit and the report's totals as it is recorded: the totals still equal the orders' own", async () => {
@@ -198,7 +198,7 @@ test('a rate change between confirmation and payment moves the sums once: the pa
   const so = await settled(jpy, submit(svc, jpy, order.id));
   expect(so.landedCosts.map((l: any) => [l.stage, l.rate])).toEqual([['confirmation', USD_JPY], ['accepted', USD_JPY]]);
   const atAccepted = (await report(jpy, today())).body.result;
-  expect(atAccepted.totals).toEqual({ orders: 1, parts: 1, revenueMinor: 9000, landedCostMinor: so.profit.landedCostMinor, paymentFeeMinor: 0, resultMinor: 9000 - so.profit.landedCostMinor, incompleteParts: 0 });
+  expect(atAccepted.totals).toEqual({ orders: 1, parts: 1, revenueMinor: 9000, landedCostMinor: so.profit.landedCostMinor, paymentFeeMinor: 0, supplierCreditMinor: 0, resultMinor: 9000 - so.profit.landedCostMinor, incompleteParts: 0 });
   const operator = (method: string, path: string, body?: unknown) => svc.call(method, `/api/operator/exchange-rates${path}`, { body, headers: { 'X-Operator-Token': svc.operatorToken } });
   expect((await operator('PUT', '/USD/JPY', { rate: '150', reason: 'agreed for the test' })).status).toBe(200);
   try {
@@ -206,7 +206,7 @@ test('a rate change between confirmation and payment moves the sums once: the pa
     expect(paid.profit).toMatchObject({ landedCostStage: 'paid', complete: true });
     expect(paid.profit.landedCostMinor).not.toBe(so.profit.landedCostMinor);
     const after = (await report(jpy, today())).body.result;
-    expect(after.totals).toEqual({ orders: 1, parts: 1, revenueMinor: 9000, landedCostMinor: paid.profit.landedCostMinor, paymentFeeMinor: 0, resultMinor: paid.profit.resultMinor, incompleteParts: 0 });
+    expect(after.totals).toEqual({ orders: 1, parts: 1, revenueMinor: 9000, landedCostMinor: paid.profit.landedCostMinor, paymentFeeMinor: 0, supplierCreditMinor: 0, resultMinor: paid.profit.resultMinor, incompleteParts: 0 });
     expect(after.totals).toEqual((await ownSums(jpy)).totals);
     // Paying again records nothing new: the sums stay.
     await soAction(svc, jpy, so._id, 'pay');
@@ -221,10 +221,10 @@ test('a part cancelled leaves the sums (its order stays counted), as a store ord
   const order = await placeOrder(svc, shop, { quantity: 2 });
   const so = await settled(shop, submit(svc, shop, order.id));
   const entered = (await report(shop, today())).body.result.totals;
-  expect(entered).toEqual({ orders: 1, parts: 1, revenueMinor: so.profit.revenueMinor, landedCostMinor: so.profit.landedCostMinor, paymentFeeMinor: 0, resultMinor: so.profit.resultMinor, incompleteParts: 0 });
+  expect(entered).toEqual({ orders: 1, parts: 1, revenueMinor: so.profit.revenueMinor, landedCostMinor: so.profit.landedCostMinor, paymentFeeMinor: 0, supplierCreditMinor: 0, resultMinor: so.profit.resultMinor, incompleteParts: 0 });
   const cancelled = await soAction(svc, shop, so._id, 'cancel');
   expect([cancelled.status, cancelled.body.result.status]).toEqual([200, 'cancelled']);
-  expect((await report(shop, today())).body.result.totals).toEqual({ orders: 1, parts: 0, revenueMinor: 0, landedCostMinor: 0, paymentFeeMinor: 0, resultMinor: 0, incompleteParts: 0 });
+  expect((await report(shop, today())).body.result.totals).toEqual({ orders: 1, parts: 0, revenueMinor: 0, landedCostMinor: 0, paymentFeeMinor: 0, supplierCreditMinor: 0, resultMinor: 0, incompleteParts: 0 });
   expect((await svc.call('GET', `/api/store-orders/${shop.storeId}/${order.id}`, { key: shop.owner.key })).body.result.profit).toMatchObject({ revenueMinor: 0, landedCostMinor: 0 });
 });
 
@@ -234,7 +234,7 @@ test("a part priced in another currency than the store's is counted incomplete, 
   expect(so.status).toBe('submitted');
   expect(so.profit).toMatchObject({ currency: 'USD', revenueMinor: null, complete: false, missing: ['revenueInStoreCurrency'] });
   const r = (await report(eur, `${today()}&groupBy=connection`)).body.result;
-  const figures = { orders: 1, parts: 1, revenueMinor: 0, landedCostMinor: 0, paymentFeeMinor: 0, resultMinor: 0, incompleteParts: 1 };
+  const figures = { orders: 1, parts: 1, revenueMinor: 0, landedCostMinor: 0, paymentFeeMinor: 0, supplierCreditMinor: 0, resultMinor: 0, incompleteParts: 1 };
   expect(r.totals).toEqual(figures);
   expect(r.items).toEqual([{ key: eur.connId, label: 'sandbox (live)', ...figures }]);
 });
@@ -264,7 +264,8 @@ test("no part's write touches a kept sum: it appends its delta, the report adds 
 
   // Half folded: a part cancelled after the fold leaves the sums by its delta (its order stays counted).
   expect((await soAction(svc, store, sos[1]._id, 'cancel')).body.result.status).toBe('cancelled');
-  expect(await count('profit_deltas')).toBe(1);
+  // Its delta: the part's own row and its one product's share (issue 53: a part is split by item in the product grouping).
+  expect(await count('profit_deltas')).toBe(2);
   const [t, gone] = [pending[0].totals, sos[1].profit];
   const left = { ...t, parts: 2, revenueMinor: t.revenueMinor - gone.revenueMinor, landedCostMinor: t.landedCostMinor - gone.landedCostMinor, resultMinor: t.resultMinor - gone.revenueMinor + gone.landedCostMinor };
   const halfFolded = await reports();
@@ -324,6 +325,15 @@ test('a key without suppliers.view gets 403; another store\'s orders never appea
   expect((await report(shop, today())).body.result).toEqual(mine);
   // Nor through another store's id with this store's key (not its store: not found).
   expect((await report(other, today(), shop.owner.key)).status).toBe(404);
+});
+
+test("a key that reaches only its own records is refused the store-wide sums (403 recordScopeTooNarrow); the owner's session reads them", async () => {
+  const own = await createKey(svc, shop.owner.session, 'own records only', 'own');
+  const refused = await report(shop, today(), own.key);
+  expect([refused.status, refused.body.error.code]).toEqual([403, 'recordScopeTooNarrow']);
+  const signedIn = await svc.call('GET', `/api/store-suppliers/${shop.storeId}/reports/profit?${today()}`, { session: shop.owner.session });
+  expect(signedIn.status).toBe(200);
+  expect(signedIn.body.result.totals).toEqual((await report(shop, today())).body.result.totals);
 });
 
 leakScanTest();

@@ -78,11 +78,16 @@ describe('the service', () => {
     expect(pinned.status).toBe(200);
     expect(pinned.body.result).toEqual({ base: 'USD', quote: 'JPY', rate: '150', reason: 'agreed with the supplier for June', pinnedAt: expect.any(String) });
     expect((await operator('GET', '/USD/JPY')).body.result).toEqual({ available: true, from: 'USD', to: 'JPY', rate: '150', source: 'pinned', asOfDate: day(), fetchedAt: null });
-    // A pin is one direction: JPY→USD is still the fetched rate.
-    expect((await operator('GET', '/JPY/USD')).body.result).toMatchObject({ source: 'ecb', rate: '0.0062260091' });
+    // A pin governs both ways (issue 53, point 8): JPY→USD is its inverse, 1/150 rounded half up once to ten decimals,
+    // not the fetched rate that disagrees with it; a pin of the other way is refused while this one stands.
+    expect((await operator('GET', '/JPY/USD')).body.result).toEqual({ available: true, from: 'JPY', to: 'USD', rate: '0.0066666667', source: 'pinned', asOfDate: day(), fetchedAt: null });
+    const opposite = await operator('PUT', '/JPY/USD', { rate: '0.0062', reason: 'the other way' });
+    expect([opposite.status, opposite.body.error.code]).toEqual([409, 'oppositePinned']);
+    expect((await svc.db.query('SELECT base, quote FROM exchange_rate_pins')).rows).toEqual([{ base: 'USD', quote: 'JPY' }]);
     const unpinned = await operator('DELETE', '/USD/JPY');
     expect(unpinned.body.result).toEqual({ base: 'USD', quote: 'JPY', unpinned: true });
     expect((await operator('GET', '/USD/JPY')).body.result).toMatchObject({ source: 'ecb', rate: '160.6165343298' });
+    expect((await operator('GET', '/JPY/USD')).body.result).toMatchObject({ source: 'ecb', rate: '0.0062260091' });
     expect((await operator('DELETE', '/USD/JPY')).status).toBe(404);
   });
 });

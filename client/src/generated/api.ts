@@ -119,6 +119,23 @@ export interface AcknowledgeDeliveryAttention {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -129,6 +146,8 @@ export interface AcknowledgeDeliveryAttention {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
       refundedMinor?: number;
       resultMinor: number | null;
@@ -376,6 +395,23 @@ export interface AcknowledgeStoreOrderPaymentAttention {
         rateAsOf: string;
         recordedAt: string;
       }[];
+      /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+      supplierCredits: {
+        kind: "claimRefund" | "cancelRefund";
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        storeAmountMinor: number | null;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+        rate: string | null;
+        rateSource: "ecb" | "pinned" | "identity" | null;
+        rateAsOf: string | null;
+        counted: boolean;
+        recordedAt: string;
+      }[];
       profit: ({
         /** ISO 4217 code */
         currency: string;
@@ -386,6 +422,8 @@ export interface AcknowledgeStoreOrderPaymentAttention {
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+        supplierCreditMinor: number;
         /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
         refundedMinor?: number;
         resultMinor: number | null;
@@ -420,6 +458,8 @@ export interface AcknowledgeStoreOrderPaymentAttention {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
       refundedMinor?: number;
       resultMinor: number | null;
@@ -664,6 +704,23 @@ export interface CancelSupplierOrder {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -674,6 +731,8 @@ export interface CancelSupplierOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
       refundedMinor?: number;
       resultMinor: number | null;
@@ -792,6 +851,23 @@ export interface CancelSupplierOrder {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -802,6 +878,8 @@ export interface CancelSupplierOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
       refundedMinor?: number;
       resultMinor: number | null;
@@ -1377,6 +1455,23 @@ export interface ConfirmStoreOrder {
         rateAsOf: string;
         recordedAt: string;
       }[];
+      /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+      supplierCredits: {
+        kind: "claimRefund" | "cancelRefund";
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        storeAmountMinor: number | null;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+        rate: string | null;
+        rateSource: "ecb" | "pinned" | "identity" | null;
+        rateAsOf: string | null;
+        counted: boolean;
+        recordedAt: string;
+      }[];
       profit: ({
         /** ISO 4217 code */
         currency: string;
@@ -1387,6 +1482,8 @@ export interface ConfirmStoreOrder {
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+        supplierCreditMinor: number;
         /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
         refundedMinor?: number;
         resultMinor: number | null;
@@ -1421,6 +1518,8 @@ export interface ConfirmStoreOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
       refundedMinor?: number;
       resultMinor: number | null;
@@ -1806,6 +1905,17 @@ export interface CreateProductLink {
       /** How much dearer than the cheapest candidate the fastest may be, in percent */
       maxCostAboveCheapestPercent: number;
     }) | null;
+    /** The rate the supplier's costs were last priced at into the store's currency; null when the supplier sells in it */
+    costRate: ({
+      /** ISO 4217 code */
+      from: string;
+      /** ISO 4217 code */
+      to: string;
+      /** Units of `to` per unit of `from`, a decimal string */
+      rate: string;
+      source: "ecb" | "pinned" | "identity";
+      asOfDate: string;
+    }) | null;
     lastSyncAt: string | null;
     lastSyncError: string | null;
     createdByKeyId: string | null;
@@ -2072,6 +2182,23 @@ export interface CreateStoreOrder {
         rateAsOf: string;
         recordedAt: string;
       }[];
+      /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+      supplierCredits: {
+        kind: "claimRefund" | "cancelRefund";
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        storeAmountMinor: number | null;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+        rate: string | null;
+        rateSource: "ecb" | "pinned" | "identity" | null;
+        rateAsOf: string | null;
+        counted: boolean;
+        recordedAt: string;
+      }[];
       profit: ({
         /** ISO 4217 code */
         currency: string;
@@ -2082,6 +2209,8 @@ export interface CreateStoreOrder {
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+        supplierCreditMinor: number;
         /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
         refundedMinor?: number;
         resultMinor: number | null;
@@ -2116,6 +2245,8 @@ export interface CreateStoreOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
       refundedMinor?: number;
       resultMinor: number | null;
@@ -2435,6 +2566,23 @@ export interface DeliverStoreOrderPart {
         rateAsOf: string;
         recordedAt: string;
       }[];
+      /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+      supplierCredits: {
+        kind: "claimRefund" | "cancelRefund";
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        storeAmountMinor: number | null;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+        rate: string | null;
+        rateSource: "ecb" | "pinned" | "identity" | null;
+        rateAsOf: string | null;
+        counted: boolean;
+        recordedAt: string;
+      }[];
       profit: ({
         /** ISO 4217 code */
         currency: string;
@@ -2445,6 +2593,8 @@ export interface DeliverStoreOrderPart {
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+        supplierCreditMinor: number;
         /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
         refundedMinor?: number;
         resultMinor: number | null;
@@ -2479,6 +2629,8 @@ export interface DeliverStoreOrderPart {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
       refundedMinor?: number;
       resultMinor: number | null;
@@ -2620,6 +2772,23 @@ export interface FulfilOrderPartManually {
         rateAsOf: string;
         recordedAt: string;
       }[];
+      /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+      supplierCredits: {
+        kind: "claimRefund" | "cancelRefund";
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        storeAmountMinor: number | null;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+        rate: string | null;
+        rateSource: "ecb" | "pinned" | "identity" | null;
+        rateAsOf: string | null;
+        counted: boolean;
+        recordedAt: string;
+      }[];
       profit: ({
         /** ISO 4217 code */
         currency: string;
@@ -2630,6 +2799,8 @@ export interface FulfilOrderPartManually {
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+        supplierCreditMinor: number;
         /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
         refundedMinor?: number;
         resultMinor: number | null;
@@ -2750,6 +2921,23 @@ export interface FulfilOrderPartManually {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -2760,6 +2948,8 @@ export interface FulfilOrderPartManually {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
       refundedMinor?: number;
       resultMinor: number | null;
@@ -2993,6 +3183,8 @@ export interface GetProfitReport {
       landedCostMinor: number;
       /** Integer amount in the store's currency's minor units */
       paymentFeeMinor: number;
+      /** Supplier credits (claims refunded) at their recorded rates, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** Integer amount in the store's currency's minor units */
       resultMinor: number;
       incompleteParts: number;
@@ -3010,6 +3202,8 @@ export interface GetProfitReport {
       landedCostMinor: number;
       /** Integer amount in the store's currency's minor units */
       paymentFeeMinor: number;
+      /** Supplier credits (claims refunded) at their recorded rates, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** Integer amount in the store's currency's minor units */
       resultMinor: number;
       incompleteParts: number;
@@ -3241,6 +3435,23 @@ export interface GetStoreOrder {
         rateAsOf: string;
         recordedAt: string;
       }[];
+      /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+      supplierCredits: {
+        kind: "claimRefund" | "cancelRefund";
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        storeAmountMinor: number | null;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+        rate: string | null;
+        rateSource: "ecb" | "pinned" | "identity" | null;
+        rateAsOf: string | null;
+        counted: boolean;
+        recordedAt: string;
+      }[];
       profit: ({
         /** ISO 4217 code */
         currency: string;
@@ -3251,6 +3462,8 @@ export interface GetStoreOrder {
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+        supplierCreditMinor: number;
         /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
         refundedMinor?: number;
         resultMinor: number | null;
@@ -3285,6 +3498,8 @@ export interface GetStoreOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
       refundedMinor?: number;
       resultMinor: number | null;
@@ -3580,6 +3795,23 @@ export interface GetSupplierOrder {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -3590,6 +3822,8 @@ export interface GetSupplierOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
       refundedMinor?: number;
       resultMinor: number | null;
@@ -3808,6 +4042,17 @@ export interface ImportSupplierProducts {
         rule: "fastest";
         /** How much dearer than the cheapest candidate the fastest may be, in percent */
         maxCostAboveCheapestPercent: number;
+      }) | null;
+      /** The rate the supplier's costs were last priced at into the store's currency; null when the supplier sells in it */
+      costRate: ({
+        /** ISO 4217 code */
+        from: string;
+        /** ISO 4217 code */
+        to: string;
+        /** Units of `to` per unit of `from`, a decimal string */
+        rate: string;
+        source: "ecb" | "pinned" | "identity";
+        asOfDate: string;
       }) | null;
       lastSyncAt: string | null;
       lastSyncError: string | null;
@@ -4105,6 +4350,17 @@ export interface ListProductLinks {
         /** How much dearer than the cheapest candidate the fastest may be, in percent */
         maxCostAboveCheapestPercent: number;
       }) | null;
+      /** The rate the supplier's costs were last priced at into the store's currency; null when the supplier sells in it */
+      costRate: ({
+        /** ISO 4217 code */
+        from: string;
+        /** ISO 4217 code */
+        to: string;
+        /** Units of `to` per unit of `from`, a decimal string */
+        rate: string;
+        source: "ecb" | "pinned" | "identity";
+        asOfDate: string;
+      }) | null;
       lastSyncAt: string | null;
       lastSyncError: string | null;
       createdByKeyId: string | null;
@@ -4362,6 +4618,23 @@ export interface ListStoreOrders {
           rateAsOf: string;
           recordedAt: string;
         }[];
+        /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+        supplierCredits: {
+          kind: "claimRefund" | "cancelRefund";
+          /** Integer amount in minor units */
+          amountMinor: number;
+          /** ISO 4217 code */
+          currency: string;
+          storeAmountMinor: number | null;
+          /** ISO 4217 code */
+          storeCurrency: string;
+          /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+          rate: string | null;
+          rateSource: "ecb" | "pinned" | "identity" | null;
+          rateAsOf: string | null;
+          counted: boolean;
+          recordedAt: string;
+        }[];
         profit: ({
           /** ISO 4217 code */
           currency: string;
@@ -4372,6 +4645,8 @@ export interface ListStoreOrders {
           landedCostStage: "confirmation" | "accepted" | "paid" | null;
           /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
           paymentFeeMinor: number | null;
+          /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+          supplierCreditMinor: number;
           /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
           refundedMinor?: number;
           resultMinor: number | null;
@@ -4406,6 +4681,8 @@ export interface ListStoreOrders {
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+        supplierCreditMinor: number;
         /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
         refundedMinor?: number;
         resultMinor: number | null;
@@ -4858,6 +5135,23 @@ export interface ListSupplierOrders {
         rateAsOf: string;
         recordedAt: string;
       }[];
+      /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+      supplierCredits: {
+        kind: "claimRefund" | "cancelRefund";
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        storeAmountMinor: number | null;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+        rate: string | null;
+        rateSource: "ecb" | "pinned" | "identity" | null;
+        rateAsOf: string | null;
+        counted: boolean;
+        recordedAt: string;
+      }[];
       profit: ({
         /** ISO 4217 code */
         currency: string;
@@ -4868,6 +5162,8 @@ export interface ListSupplierOrders {
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+        supplierCreditMinor: number;
         /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
         refundedMinor?: number;
         resultMinor: number | null;
@@ -5123,6 +5419,23 @@ export interface MarkStoreOrderPaid {
         rateAsOf: string;
         recordedAt: string;
       }[];
+      /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+      supplierCredits: {
+        kind: "claimRefund" | "cancelRefund";
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        storeAmountMinor: number | null;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+        rate: string | null;
+        rateSource: "ecb" | "pinned" | "identity" | null;
+        rateAsOf: string | null;
+        counted: boolean;
+        recordedAt: string;
+      }[];
       profit: ({
         /** ISO 4217 code */
         currency: string;
@@ -5133,6 +5446,8 @@ export interface MarkStoreOrderPaid {
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+        supplierCreditMinor: number;
         /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
         refundedMinor?: number;
         resultMinor: number | null;
@@ -5167,6 +5482,8 @@ export interface MarkStoreOrderPaid {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
       refundedMinor?: number;
       resultMinor: number | null;
@@ -5444,6 +5761,23 @@ export interface PaySupplierOrder {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -5454,6 +5788,8 @@ export interface PaySupplierOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
       refundedMinor?: number;
       resultMinor: number | null;
@@ -5572,6 +5908,23 @@ export interface PaySupplierOrder {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -5582,6 +5935,8 @@ export interface PaySupplierOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
       refundedMinor?: number;
       resultMinor: number | null;
@@ -5641,6 +5996,17 @@ export interface PreviewImport {
       supplierProductId: string;
       title: string;
       currencyMatchesStore: boolean;
+      /** The rate the supplier's costs were last priced at into the store's currency; null when the supplier sells in it */
+      rate: ({
+        /** ISO 4217 code */
+        from: string;
+        /** ISO 4217 code */
+        to: string;
+        /** Units of `to` per unit of `from`, a decimal string */
+        rate: string;
+        source: "ecb" | "pinned" | "identity";
+        asOfDate: string;
+      }) | null;
       /** Store products already imported from or linked to this supplier product */
       duplicateOf: string[];
       variants: Array<Record<string, unknown>>;
@@ -6110,6 +6476,23 @@ export interface RerouteSupplierOrder {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -6120,6 +6503,8 @@ export interface RerouteSupplierOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
       refundedMinor?: number;
       resultMinor: number | null;
@@ -6238,6 +6623,23 @@ export interface RerouteSupplierOrder {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -6248,6 +6650,8 @@ export interface RerouteSupplierOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
       refundedMinor?: number;
       resultMinor: number | null;
@@ -6422,6 +6826,23 @@ export interface RetrySupplierOrder {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -6432,6 +6853,8 @@ export interface RetrySupplierOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
       refundedMinor?: number;
       resultMinor: number | null;
@@ -6550,6 +6973,23 @@ export interface RetrySupplierOrder {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -6560,6 +7000,8 @@ export interface RetrySupplierOrder {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
       refundedMinor?: number;
       resultMinor: number | null;
@@ -7056,6 +7498,23 @@ export interface ShipStoreOrderPart {
         rateAsOf: string;
         recordedAt: string;
       }[];
+      /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+      supplierCredits: {
+        kind: "claimRefund" | "cancelRefund";
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        storeAmountMinor: number | null;
+        /** ISO 4217 code */
+        storeCurrency: string;
+        /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+        rate: string | null;
+        rateSource: "ecb" | "pinned" | "identity" | null;
+        rateAsOf: string | null;
+        counted: boolean;
+        recordedAt: string;
+      }[];
       profit: ({
         /** ISO 4217 code */
         currency: string;
@@ -7066,6 +7525,8 @@ export interface ShipStoreOrderPart {
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+        supplierCreditMinor: number;
         /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
         refundedMinor?: number;
         resultMinor: number | null;
@@ -7100,6 +7561,8 @@ export interface ShipStoreOrderPart {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
       refundedMinor?: number;
       resultMinor: number | null;
@@ -7309,6 +7772,23 @@ export interface SubmitOrderPart {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -7319,6 +7799,8 @@ export interface SubmitOrderPart {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
       refundedMinor?: number;
       resultMinor: number | null;
@@ -7437,6 +7919,23 @@ export interface SubmitOrderPart {
       rateAsOf: string;
       recordedAt: string;
     }[];
+    /** What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate */
+    supplierCredits: {
+      kind: "claimRefund" | "cancelRefund";
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      storeAmountMinor: number | null;
+      /** ISO 4217 code */
+      storeCurrency: string;
+      /** Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable */
+      rate: string | null;
+      rateSource: "ecb" | "pinned" | "identity" | null;
+      rateAsOf: string | null;
+      counted: boolean;
+      recordedAt: string;
+    }[];
     profit: ({
       /** ISO 4217 code */
       currency: string;
@@ -7447,6 +7946,8 @@ export interface SubmitOrderPart {
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
+      supplierCreditMinor: number;
       /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
       refundedMinor?: number;
       resultMinor: number | null;
@@ -7551,6 +8052,17 @@ export interface SyncProductLink {
       rule: "fastest";
       /** How much dearer than the cheapest candidate the fastest may be, in percent */
       maxCostAboveCheapestPercent: number;
+    }) | null;
+    /** The rate the supplier's costs were last priced at into the store's currency; null when the supplier sells in it */
+    costRate: ({
+      /** ISO 4217 code */
+      from: string;
+      /** ISO 4217 code */
+      to: string;
+      /** Units of `to` per unit of `from`, a decimal string */
+      rate: string;
+      source: "ecb" | "pinned" | "identity";
+      asOfDate: string;
     }) | null;
     lastSyncAt: string | null;
     lastSyncError: string | null;
@@ -7877,6 +8389,17 @@ export interface UpdateProductLink {
       rule: "fastest";
       /** How much dearer than the cheapest candidate the fastest may be, in percent */
       maxCostAboveCheapestPercent: number;
+    }) | null;
+    /** The rate the supplier's costs were last priced at into the store's currency; null when the supplier sells in it */
+    costRate: ({
+      /** ISO 4217 code */
+      from: string;
+      /** ISO 4217 code */
+      to: string;
+      /** Units of `to` per unit of `from`, a decimal string */
+      rate: string;
+      source: "ecb" | "pinned" | "identity";
+      asOfDate: string;
     }) | null;
     lastSyncAt: string | null;
     lastSyncError: string | null;

@@ -3,6 +3,9 @@ import { affected, type Queryable, rows } from '../../platform/db';
 import { type KeysetListStatement, storeScope } from '../../platform/pagination';
 import type { RoutingRule } from '../../connections';
 import type { PriceRule } from '../price-rule';
+import type { CostRate } from '../conversion';
+
+const dayOf = (d: string | Date): string => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10));
 import type { LinkAlternate, ProductLink, ProductLinkVariant, SyncSwitches } from '../types';
 
 // The catalogue domain's data module (this folder): every statement on its tables (product links and their variant
@@ -41,6 +44,11 @@ export interface LinkRow {
   price_rule: PriceRule;
   sync: SyncSwitches;
   routing: RoutingRule | null;
+  cost_rate?: string | null;
+  cost_rate_from?: string | null;
+  cost_rate_to?: string | null;
+  cost_rate_source?: CostRate['source'] | null;
+  cost_rate_as_of?: string | null;
   last_sync_at: Date | null;
   last_sync_error: string | null;
   created_by_account_id: string;
@@ -58,6 +66,7 @@ export const linkOf = (r: LinkRow): ProductLink => ({
   priceRule: r.price_rule,
   sync: r.sync,
   routing: r.routing ?? null,
+  costRate: r.cost_rate ? { from: r.cost_rate_from!, to: r.cost_rate_to!, rate: r.cost_rate, source: r.cost_rate_source!, asOfDate: dayOf(r.cost_rate_as_of!) } : null,
   lastSyncAt: r.last_sync_at,
   lastSyncError: r.last_sync_error,
   createdByAccountId: r.created_by_account_id,
@@ -87,11 +96,13 @@ export async function linksOf(db: Queryable, storeId: string, connectionId: stri
 
 /** A product has one link at most: a second raises the unique violation (23505). */
 export async function insertLink(tx: Queryable, l: Omit<ProductLink, 'createdAt' | 'updatedAt'>): Promise<ProductLink> {
+  const c = l.costRate;
   const [r] = await rows<LinkRow>(
     tx,
-    `INSERT INTO product_links (id, store_id, product_id, connection_id, supplier_key, supplier_product_id, price_rule, sync, last_sync_at, last_sync_error, created_by_account_id, created_by_key_id, routing)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING *`,
-    [l.id, l.storeId, l.productId, l.connectionId, l.supplierKey, l.supplierProductId, JSON.stringify(l.priceRule), JSON.stringify(l.sync), l.lastSyncAt, l.lastSyncError, l.createdByAccountId, l.createdByKeyId, l.routing ? JSON.stringify(l.routing) : null],
+    `INSERT INTO product_links (id, store_id, product_id, connection_id, supplier_key, supplier_product_id, price_rule, sync, last_sync_at, last_sync_error, created_by_account_id, created_by_key_id, routing${c ? ', cost_rate, cost_rate_from, cost_rate_to, cost_rate_source, cost_rate_as_of' : ''})
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13${c ? ', $14, $15, $16, $17, $18' : ''}) RETURNING *`,
+    [l.id, l.storeId, l.productId, l.connectionId, l.supplierKey, l.supplierProductId, JSON.stringify(l.priceRule), JSON.stringify(l.sync), l.lastSyncAt, l.lastSyncError, l.createdByAccountId, l.createdByKeyId, l.routing ? JSON.stringify(l.routing) : null,
+      ...(c ? [c.rate, c.from, c.to, c.source, c.asOfDate] : [])],
   );
   return linkOf(r);
 }
@@ -205,34 +216,6 @@ export async function connectionsWithLinks(db: Queryable): Promise<Array<{ store
 
 export function linksOfConnection(db: Queryable, storeId: string, connectionId: string): Promise<Array<{ id: string; supplier_product_id: string }>> {
   return rows(db, 'SELECT id, supplier_product_id FROM product_links WHERE store_id = $1 AND connection_id = $2 ORDER BY created_at', [storeId, connectionId]);
-}
-
-interface LinkSyncRow {
-  id: string;
-  product_id: string;
-  sync: SyncSwitches;
-  price_rule: PriceRule;
-}
-
-/** Locked in one order, so concurrent batches and single-link syncs cannot deadlock. */
-export function lockLinks(tx: Queryable, storeId: string, linkIds: string[]): Promise<LinkSyncRow[]> {
-  return rows(tx, 'SELECT id, product_id, sync, price_rule FROM product_links WHERE store_id = $1 AND id = ANY($2) ORDER BY id FOR UPDATE', [storeId, linkIds]);
-}
-
-export function variantCostsOfLinks(tx: Queryable, storeId: string, linkIds: string[]): Promise<Array<{ link_id: string; store_variant_id: string; supplier_variant_id: string; cost_minor: string; currency: string }>> {
-  return rows(tx, 'SELECT link_id, store_variant_id, supplier_variant_id, cost_minor, currency FROM product_link_variants WHERE store_id = $1 AND link_id = ANY($2)', [storeId, linkIds]);
-}
-
-/** Set-based: one row per link variant (the arrays are columns). Rows already as given are not written again (no new row version). */
-export async function updateLinkVariants(tx: Queryable, storeId: string, v: { link: string[]; variant: string[]; stock: number[]; available: boolean[]; cost: number[]; currency: string[] }): Promise<void> {
-  await affected(
-    tx,
-    `UPDATE product_link_variants lv SET stock = u.stock, available = u.available, cost_minor = u.cost, currency = u.currency
-       FROM unnest($2::uuid[], $3::uuid[], $4::int[], $5::bool[], $6::bigint[], $7::text[]) AS u(link_id, store_variant_id, stock, available, cost, currency)
-      WHERE lv.store_id = $1 AND lv.link_id = u.link_id AND lv.store_variant_id = u.store_variant_id
-        AND (lv.stock, lv.available, lv.cost_minor, lv.currency) IS DISTINCT FROM (u.stock, u.available, u.cost, u.currency)`,
-    [storeId, v.link, v.variant, v.stock, v.available, v.cost, v.currency],
-  );
 }
 
 /** Answers how many links went; their variants go with them (ON DELETE CASCADE). */

@@ -10,6 +10,7 @@ import type { Money, SupplierOrderSnapshot } from '../../suppliers/adapter';
 import type { StoreRates } from '../landed';
 import type { SupplierOrderRecords } from '../records';
 import { moveClaim } from '../sql/claims';
+import { recordCredit } from '../sql/credits';
 import type { SupplierOrder } from '../supplier-order';
 import { SYSTEM } from '../dispatch-event';
 import type { Claim, ClaimOutcome } from './types';
@@ -29,7 +30,7 @@ export class ClaimOutcomes {
   constructor(
     private readonly db: DataSource,
     private readonly records: SupplierOrderRecords,
-    private readonly parts: Pick<PartMoves, 'reshipItems'>,
+    private readonly parts: Pick<PartMoves, 'reshipItems' | 'creditDeltas'>,
     private readonly rates: StoreRates,
     /** Asks for a supplier order's dispatch job (the reship's). */
     private readonly send: (so: SupplierOrder) => Promise<void>,
@@ -68,7 +69,11 @@ export class ClaimOutcomes {
       ? { amountMinor: convertMinor(amount.amountMinor, amount.currency, storeCurrency, rate.rate), currency: storeCurrency, rate: rate.rate, rateSource: rate.source, rateAsOf: rate.asOfDate }
       : null;
     const outcome: ClaimOutcome = { kind: 'refunded', amount, storeAmount, ...(rate.available ? {} : { rateMissing: rate.reason }), at: new Date().toISOString(), by };
-    return this.close(claim, outcome, by.kind === 'supplier' ? SYSTEM : by);
+    // The refund is a supplier credit on the part, taken off its landed cost with the claim's close (one transaction).
+    return this.record(claim, { status: 'closed', outcome }, 'claimClosed', by.kind === 'supplier' ? SYSTEM : by, async (tx, c) => {
+      const counts = await recordCredit(tx, { storeId: c.storeId, id: crypto.randomUUID(), supplierOrderId: c.supplierOrderId, kind: 'claimRefund', sourceKey: c.id, amount, storeAmount, storeCurrency });
+      if (counts) await this.parts.creditDeltas(tx, { storeId: c.storeId, ...counts });
+    });
   }
 
   /**

@@ -73,10 +73,12 @@ function profitSumPieces(p: Params, storeId: string, recorded: boolean, parts: P
   const now = recorded ? `SELECT stage, store_total_minor, store_currency FROM lc WHERE lc.supplier_order_id = so.id UNION ALL ${before}` : before;
   const gone = `so.status = 'cancelled' AND so.from_status IS DISTINCT FROM 'cancelled'`;
   const sum: Piece = {
-    name: 'lc_sum', gives: ['store_id', 'supplier_order_id', 'order_id', 'group_key', 'connection_id', 'stage', 'landed_minor', 'store_currency', 'previous_stage', 'previous_landed_minor', 'gone'],
+    name: 'lc_sum', gives: ['store_id', 'supplier_order_id', 'order_id', 'group_key', 'connection_id', 'stage', 'landed_minor', 'credit_minor', 'store_currency', 'previous_stage', 'previous_landed_minor', 'gone'],
     reads: { ...(recorded ? { lc: ['supplier_order_id', 'stage', 'store_total_minor', 'store_currency'] } : {}), so: ['store_id', 'id', 'order_id', 'group_key', 'connection_id', 'status', 'from_status'] },
     sql: `SELECT so.store_id, so.id AS supplier_order_id, so.order_id, so.group_key, so.connection_id, n.stage, n.store_total_minor AS landed_minor, n.store_currency,
-                 b.stage AS previous_stage, b.store_total_minor AS previous_landed_minor, ${gone} AS gone
+                 b.stage AS previous_stage, b.store_total_minor AS previous_landed_minor, ${gone} AS gone,
+                 -- The supplier credits that came off its landed cost (./credits.ts): a part that leaves takes them back too.
+                 (SELECT coalesce(sum(k.store_amount_minor), 0) FROM supplier_credits k WHERE k.store_id = so.store_id AND k.supplier_order_id = so.id AND k.counted) AS credit_minor
             FROM so
             CROSS JOIN LATERAL (${latest(now)}) n
             LEFT JOIN LATERAL (${latest(before)}) b ON true

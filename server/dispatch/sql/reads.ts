@@ -1,6 +1,6 @@
 import { affected, preparedRows, type Queryable, rows } from '../../platform/db';
 import { isoTime, type KeysetListStatement, storeScope } from '../../platform/pagination';
-import type { LandedCostView, PartMoney } from '../landed';
+import type { LandedCostView, PartMoney, SupplierCreditView } from '../landed';
 import type { PartRef, SupplierOrder, SupplierOrderEvent, SupplierOrderFilters } from '../supplier-order';
 import { COLUMNS_READ, EVENTS_OF_S, LISTED_OF_S, OF_S, supplierOrderOf, type SupplierOrderRow } from './rows';
 
@@ -57,6 +57,12 @@ export async function dueForRetry(db: Queryable, limit: number): Promise<Supplie
   return (await rows<SupplierOrderRow>(db, `SELECT /* cross-store: dispatch-retry-sweep */ * FROM supplier_orders WHERE status = 'failed' AND next_retry_at <= now() ORDER BY next_retry_at LIMIT $1`, [limit])).map(supplierOrderOf);
 }
 
+/** A part's supplier credits (./credits.ts), oldest first. */
+const CREDITS = `(SELECT coalesce(json_agg(json_build_object('kind', c.kind, 'amountMinor', c.amount_minor, 'currency', c.currency, 'storeAmountMinor', c.store_amount_minor,
+                   'storeCurrency', c.store_currency, 'rate', c.rate, 'rateSource', c.rate_source, 'rateAsOf', to_char(c.rate_as_of, 'YYYY-MM-DD'), 'counted', c.counted,
+                   'recordedAt', ${isoTime('c.recorded_at')}) ORDER BY c.recorded_at), '[]')
+               FROM supplier_credits c WHERE c.store_id = s.store_id AND c.supplier_order_id = s.id)`;
+
 /**
  * What the profit of some parts of one store is read from: the store's and the order's currency, the part's items'
  * prices (orders' rows) and its landed costs by stage; one statement, by the store.
@@ -64,21 +70,22 @@ export async function dueForRetry(db: Queryable, limit: number): Promise<Supplie
 export async function moneyOf(db: Queryable, storeId: string, ids: string[]): Promise<Map<string, PartMoney>> {
   if (!ids.length) return new Map();
   // Before its migration made landed_costs (a release answering while the previous one still runs): no profit yet.
-  const [made] = await preparedRows<{ made: boolean }>(db, `SELECT to_regclass('landed_costs') IS NOT NULL AS made`, []);
+  const [made] = await preparedRows<{ made: boolean; credits: boolean }>(db, `SELECT to_regclass('landed_costs') IS NOT NULL AS made, to_regclass('supplier_credits') IS NOT NULL AS credits`, []);
   if (!made.made) return new Map();
-  const found = await preparedRows<{ id: string; store_currency: string; order_currency: string; revenue_minor: string; landed: LandedCostView[] }>(
+  const found = await preparedRows<{ id: string; store_currency: string; order_currency: string; revenue_minor: string; landed: LandedCostView[]; credits: SupplierCreditView[] }>(
     db,
     `SELECT s.id, trim(st.currency) AS store_currency, trim(o.currency) AS order_currency,
             (SELECT coalesce(sum(i.unit_price_minor * i.quantity), 0) FROM store_order_items i WHERE i.store_id = s.store_id AND i.order_id = s.order_id AND i.group_key = s.group_key) AS revenue_minor,
             (SELECT coalesce(json_agg(json_build_object('stage', l.stage, 'currency', l.currency, 'itemsMinor', l.items_minor, 'shippingMinor', l.shipping_minor, 'totalMinor', l.total_minor,
                       'storeCurrency', l.store_currency, 'storeTotalMinor', l.store_total_minor, 'rate', l.rate, 'rateSource', l.rate_source, 'rateAsOf', to_char(l.rate_as_of, 'YYYY-MM-DD'),
                       'recordedAt', ${isoTime('l.recorded_at')}) ORDER BY array_position(ARRAY['confirmation', 'accepted', 'paid'], l.stage)), '[]')
-               FROM landed_costs l WHERE l.store_id = s.store_id AND l.supplier_order_id = s.id) AS landed
+               FROM landed_costs l WHERE l.store_id = s.store_id AND l.supplier_order_id = s.id) AS landed,
+            ${made.credits ? CREDITS : `'[]'::json`} AS credits
        FROM supplier_orders s JOIN stores st ON st.id = s.store_id JOIN store_orders o ON o.store_id = s.store_id AND o.id = s.order_id
       WHERE s.store_id = $1 AND s.id = ANY($2::uuid[])`,
     [storeId, ids],
   );
-  return new Map(found.map((r) => [r.id, { storeCurrency: r.store_currency, orderCurrency: r.order_currency, revenueMinor: Number(r.revenue_minor), landedCosts: r.landed }]));
+  return new Map(found.map((r) => [r.id, { storeCurrency: r.store_currency, orderCurrency: r.order_currency, revenueMinor: Number(r.revenue_minor), landedCosts: r.landed, credits: r.credits }]));
 }
 
 /** The store's currency (the stores domain's row). */

@@ -4,6 +4,7 @@ import { columnsOf, Statement } from '../../platform/statement';
 import { eventPiece } from '../events';
 import { assertMove } from '../state-machine';
 import { landedPieces } from './landed';
+import { cancelRefundPiece } from './credits';
 import type { SupplierOrder } from '../supplier-order';
 import type { Carried } from '../carry';
 import type { Change } from '../change';
@@ -86,6 +87,8 @@ export async function writeChange(db: Queryable, c: Carried, parts: PartMoves, a
   if (event) st.add(event);
   if (c.part) st.add(...parts.pieces(p, a.storeId, 'so', c.part));
   st.add(...landedPieces(p, a.storeId, c.landed, parts, { cancelled: c.to === 'cancelled' && c.from !== 'cancelled' }));
+  // The supplier refunded a paid order it cancelled: its supplier credit, with this change (./credits.ts).
+  if (c.fields.paymentStatus === 'refunded') st.add(cancelRefundPiece(p, a.storeId));
   const changed = await preparedRows<SupplierOrderRow>(db, st.sql(`SELECT ${COLUMN_NAMES}, pg_notify('${CHANGE_CHANNEL}', id::text) AS notified FROM so`, { so: SO_GIVES }), st.values);
   return changed.map(supplierOrderOf);
 }

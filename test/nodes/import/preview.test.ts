@@ -36,6 +36,9 @@ test('prices the chosen products with the price rule and names duplicates; nothi
 	expect(items.map((i) => i.supplierProductId)).toEqual([p.id, s.shop.products[0].supplierProductId]);
 	expect(items[1].duplicateOf).toEqual([s.shop.products[0].productId]);
 	expect(Number(variantsOf(items[0])[0].priceMinor) % 100).toBe(99);
+	// The rate the import would convert at (issue 53): none, the supplier sells in the store's currency; each variant's cost in it too.
+	expect(items[0].rate).toBeNull();
+	expect(variantsOf(items[0])[0]).toMatchObject({ storeCurrency: 'USD', storeCostMinor: variantsOf(items[0])[0].costMinor });
 });
 
 test('no product given is refused before any request; under Continue On Fail an unknown connection is its item\'s error', async () => {

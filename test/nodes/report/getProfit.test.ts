@@ -14,7 +14,7 @@ test("one item: the store's totals and every row by product (all pages read), eq
 	const landedCostMinor = s.shop.profits.reduce((a: number, p: any) => a + p.landedCostMinor, 0);
 	expect(json).toEqual([{
 		currency: 'USD', from: today(), to: today(), groupBy: 'product',
-		totals: { orders: 2, parts: 2, revenueMinor, landedCostMinor, paymentFeeMinor: 0, resultMinor: revenueMinor - landedCostMinor, incompleteParts: 0 },
+		totals: { orders: 2, parts: 2, revenueMinor, landedCostMinor, paymentFeeMinor: 0, supplierCreditMinor: 0, resultMinor: revenueMinor - landedCostMinor, incompleteParts: 0 },
 		items: s.shop.products.map((p) => p.productId).sort().map((key) => expect.objectContaining({ key, orders: 1, parts: 1 })),
 	}]);
 	expectPaired(out, [0]);

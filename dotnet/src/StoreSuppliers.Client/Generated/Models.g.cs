@@ -491,6 +491,10 @@ public sealed partial class ProfitReportItem
     [JsonPropertyName("paymentFeeMinor")]
     public long PaymentFeeMinor { get; set; }
 
+    /// <summary>Supplier credits (claims refunded) at their recorded rates, already taken off landedCostMinor</summary>
+    [JsonPropertyName("supplierCreditMinor")]
+    public long SupplierCreditMinor { get; set; }
+
     /// <summary>Integer amount in the store's currency's minor units</summary>
     [JsonPropertyName("resultMinor")]
     public long ResultMinor { get; set; }
@@ -584,6 +588,10 @@ public sealed partial class ProfitReportTotals
     /// <summary>Integer amount in the store's currency's minor units</summary>
     [JsonPropertyName("paymentFeeMinor")]
     public long PaymentFeeMinor { get; set; }
+
+    /// <summary>Supplier credits (claims refunded) at their recorded rates, already taken off landedCostMinor</summary>
+    [JsonPropertyName("supplierCreditMinor")]
+    public long SupplierCreditMinor { get; set; }
 
     /// <summary>Integer amount in the store's currency's minor units</summary>
     [JsonPropertyName("resultMinor")]
@@ -1409,6 +1417,10 @@ public sealed partial class SupplierOrder
     [JsonPropertyName("landedCosts")]
     public List<LandedCost> LandedCosts { get; set; } = new();
 
+    /// <summary>What the supplier gave back on this order (a claim or a cancel refunded), in its currency and the store's at the recorded rate</summary>
+    [JsonPropertyName("supplierCredits")]
+    public List<SupplierCredit> SupplierCredits { get; set; } = new();
+
     [JsonPropertyName("profit")]
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public SupplierOrderProfit? Profit { get; set; }
@@ -1986,6 +1998,83 @@ public readonly partial struct RateSource : IEquatable<RateSource>
     }
 }
 
+public sealed partial class SupplierCredit
+{
+    [JsonPropertyName("kind")]
+    public SupplierCreditKind Kind { get; set; }
+
+    /// <summary>Integer amount in minor units</summary>
+    [JsonPropertyName("amountMinor")]
+    public long AmountMinor { get; set; }
+
+    /// <summary>ISO 4217 code</summary>
+    [JsonPropertyName("currency")]
+    public string Currency { get; set; } = default!;
+
+    [JsonPropertyName("storeAmountMinor")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public long? StoreAmountMinor { get; set; }
+
+    /// <summary>ISO 4217 code</summary>
+    [JsonPropertyName("storeCurrency")]
+    public string StoreCurrency { get; set; } = default!;
+
+    /// <summary>Units of the store's currency per unit of the supplier's, a decimal string; null when none was usable</summary>
+    [JsonPropertyName("rate")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? Rate { get; set; }
+
+    [JsonPropertyName("rateSource")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public RateSource? RateSource { get; set; }
+
+    [JsonPropertyName("rateAsOf")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? RateAsOf { get; set; }
+
+    [JsonPropertyName("counted")]
+    public bool Counted { get; set; }
+
+    [JsonPropertyName("recordedAt")]
+    public DateTimeOffset RecordedAt { get; set; }
+}
+
+/// <summary>One of claimRefund, cancelRefund; a value this version does not know is kept as it is (see IsKnown).</summary>
+[JsonConverter(typeof(SupplierCreditKind.Converter))]
+public readonly partial struct SupplierCreditKind : IEquatable<SupplierCreditKind>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public SupplierCreditKind(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>claimRefund</c></summary>
+    public static SupplierCreditKind ClaimRefund { get; } = new SupplierCreditKind("claimRefund");
+
+    /// <summary><c>cancelRefund</c></summary>
+    public static SupplierCreditKind CancelRefund { get; } = new SupplierCreditKind("cancelRefund");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<SupplierCreditKind> Known { get; } = new[] { ClaimRefund, CancelRefund };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "claimRefund" || _value == "cancelRefund";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(SupplierCreditKind other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is SupplierCreditKind other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(SupplierCreditKind left, SupplierCreditKind right) => left.Equals(right);
+    public static bool operator !=(SupplierCreditKind left, SupplierCreditKind right) => !left.Equals(right);
+    public static implicit operator SupplierCreditKind(string value) => new SupplierCreditKind(value);
+
+    internal sealed class Converter : StringValueConverter<SupplierCreditKind>
+    {
+        protected override SupplierCreditKind FromString(string value) => new SupplierCreditKind(value);
+    }
+}
+
 public sealed partial class SupplierOrderProfit
 {
     /// <summary>ISO 4217 code</summary>
@@ -2010,6 +2099,10 @@ public sealed partial class SupplierOrderProfit
     [JsonPropertyName("paymentFeeMinor")]
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public long? PaymentFeeMinor { get; set; }
+
+    /// <summary>What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor</summary>
+    [JsonPropertyName("supplierCreditMinor")]
+    public long SupplierCreditMinor { get; set; }
 
     /// <summary>A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor</summary>
     [JsonPropertyName("refundedMinor")]
@@ -2708,6 +2801,11 @@ public sealed partial class ProductLink
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public JsonNode? Routing { get; set; }
 
+    /// <summary>The rate the supplier's costs were last priced at into the store's currency; null when the supplier sells in it</summary>
+    [JsonPropertyName("costRate")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public CostRate? CostRate { get; set; }
+
     [JsonPropertyName("lastSyncAt")]
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public DateTimeOffset? LastSyncAt { get; set; }
@@ -2831,6 +2929,28 @@ public sealed partial class ProductLinkSync
     /// <summary>Set stock to 0 for variants the supplier no longer offers</summary>
     [JsonPropertyName("availability")]
     public bool? Availability { get; set; }
+}
+
+/// <summary>The rate the supplier's costs were last priced at into the store's currency; null when the supplier sells in it</summary>
+public sealed partial class CostRate
+{
+    /// <summary>ISO 4217 code</summary>
+    [JsonPropertyName("from")]
+    public string From { get; set; } = default!;
+
+    /// <summary>ISO 4217 code</summary>
+    [JsonPropertyName("to")]
+    public string To { get; set; } = default!;
+
+    /// <summary>Units of `to` per unit of `from`, a decimal string</summary>
+    [JsonPropertyName("rate")]
+    public string Rate { get; set; } = default!;
+
+    [JsonPropertyName("source")]
+    public RateSource Source { get; set; }
+
+    [JsonPropertyName("asOfDate")]
+    public string AsOfDate { get; set; } = default!;
 }
 
 public sealed partial class ProductLinkPage
@@ -3658,6 +3778,11 @@ public sealed partial class PreviewImportResultItem
 
     [JsonPropertyName("currencyMatchesStore")]
     public bool CurrencyMatchesStore { get; set; }
+
+    /// <summary>The rate the supplier's costs were last priced at into the store's currency; null when the supplier sells in it</summary>
+    [JsonPropertyName("rate")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public CostRate? Rate { get; set; }
 
     /// <summary>Store products already imported from or linked to this supplier product</summary>
     [JsonPropertyName("duplicateOf")]
