@@ -16,7 +16,8 @@ import type { ConnectionService, SupplierConnection, SupplierGateway } from '../
 import type { ImportItem, ImportJob, SyncSwitches } from './types';
 
 export type { ImportItem } from './types';
-import type { LinkService, LinkView } from './links';
+import type { LinkService } from './links';
+import type { LinkView } from './link-views';
 import { failureOf, ImportFailure } from './import-failures';
 import { FETCH_CONCURRENCY, ProductImporter } from './import-product';
 import { applyPriceRule, importRuleFor, PriceRule } from './price-rule';

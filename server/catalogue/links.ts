@@ -1,4 +1,3 @@
-import { isCurrency } from '../platform/currencies';
 import type { Creator } from '../identity/permissions';
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
@@ -6,11 +5,11 @@ import type { Queryable } from '../platform/db';
 import { errors } from '../platform/errors';
 import { Cursors, keysetList, Page } from '../platform/pagination';
 import type { ProductService } from '../stores/products';
-import type { StoreProduct, StoreVariant } from '../stores/types';
+import type { StoreProduct } from '../stores/types';
 import { normaliseRouting, type RoutingRule, type SupplierConnection, type SupplierGateway } from '../connections';
 import type { SupplierProduct } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
-import { DEFAULT_SYNC, LinkAlternate, ProductLink, ProductLinkVariant, SyncSwitches } from './types';
+import { DEFAULT_SYNC, LinkAlternate, ProductLink, SyncSwitches } from './types';
 import { replaceAlternates } from './alternates';
 import { alternatesOfLinks } from './sql/alternates';
 import { importRuleFor, normalisePriceRule, PriceRule } from './price-rule';
@@ -18,35 +17,8 @@ import { applyOutcomes, DROPPED, pricingFor, syncErrorText } from './apply';
 import type { CatalogueRates, CostRate } from './conversion';
 import { storeCurrencyOf } from './sql/link-sync';
 import * as sql from './sql/links';
-
-/** A link as the API shows it: times as text, its variant mappings without the link's id. */
-export type LinkView = Omit<ProductLink, 'createdByAccountId' | 'lastSyncAt' | 'createdAt' | 'updatedAt'> & {
-  variants: Array<Omit<ProductLinkVariant, 'linkId'> & { alternates: AlternateView[] }>;
-  lastSyncAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-};
-
-interface VariantMapping {
-  storeVariantId: string;
-  supplierVariantId: string;
-  maxBuyPrice?: { amountMinor: number; currency: string } | null;
-}
-
-type AlternateView = Omit<LinkAlternate, 'storeVariantId' | 'position'>;
-
-function linkView(l: ProductLink, variants: Array<Omit<ProductLinkVariant, 'linkId'>>, alternates: LinkAlternate[]): LinkView {
-  const { createdByAccountId: _account, lastSyncAt, createdAt, updatedAt, ...rest } = l;
-  const alternatesOf = (storeVariantId: string): AlternateView[] =>
-    alternates.filter((a) => a.storeVariantId === storeVariantId).map(({ connectionId, supplierProductId, supplierVariantId, costMinor, currency, stock, available }) => ({ connectionId, supplierProductId, supplierVariantId, costMinor, currency, stock, available }));
-  return {
-    ...rest,
-    variants: variants.map((v) => ({ storeVariantId: v.storeVariantId, supplierVariantId: v.supplierVariantId, costMinor: v.costMinor, currency: v.currency, stock: v.stock, available: v.available, maxBuyPrice: v.maxBuyPrice ?? null, alternates: alternatesOf(v.storeVariantId) })),
-    lastSyncAt: lastSyncAt ? lastSyncAt.toISOString() : null,
-    createdAt: createdAt.toISOString(),
-    updatedAt: updatedAt.toISOString(),
-  };
-}
+import { linkView, type LinkView } from './link-views';
+import { mapVariants, type VariantMapping } from './link-variants';
 
 export class LinkService {
   constructor(
@@ -97,7 +69,7 @@ export class LinkService {
     input: { storeId: string; product: StoreProduct; conn: SupplierConnection; supplierProduct: SupplierProduct; mappings: VariantMapping[]; priceRule: PriceRule; sync: SyncSwitches; alternates?: LinkAlternate[]; routing?: RoutingRule | null; costRate?: CostRate | null },
     creator: Creator,
   ): Promise<ProductLink> {
-    const mapped = this.mapVariants(await this.products.variantsOf(input.storeId, input.product.id, tx), input.supplierProduct, input.mappings);
+    const mapped = mapVariants(await this.products.variantsOf(input.storeId, input.product.id, tx), input.supplierProduct, input.mappings);
     let link: ProductLink;
     try {
       link = await sql.insertLink(tx, {
@@ -125,28 +97,6 @@ export class LinkService {
     return link;
   }
 
-  /** Every store variant mapped once, each to a supplier variant that exists; otherwise 400 naming the variant. */
-  private mapVariants(storeVariants: StoreVariant[], supplierProduct: SupplierProduct, mappings: VariantMapping[]): Array<Omit<ProductLinkVariant, 'linkId'>> {
-    const supplierVariants = new Map(supplierProduct.variants.map((v) => [v.id, v]));
-    const byStore = new Map(mappings.map((m) => [m.storeVariantId, m]));
-    const problems: Array<{ field: string; message: string; variantId: string }> = [];
-    for (const m of mappings) {
-      if (!storeVariants.some((v) => v.id === m.storeVariantId)) problems.push({ field: 'body/variants', message: `store variant ${m.storeVariantId} is not a variant of this product`, variantId: m.storeVariantId });
-      if (m.maxBuyPrice && !isCurrency(m.maxBuyPrice.currency)) problems.push({ field: 'body/variants', message: `maxBuyPrice.currency ${m.maxBuyPrice.currency} is not an ISO 4217 currency`, variantId: m.storeVariantId });
-      if (!supplierVariants.has(m.supplierVariantId)) problems.push({ field: 'body/variants', message: `supplier variant ${m.supplierVariantId} does not exist on supplier product ${supplierProduct.id}`, variantId: m.supplierVariantId });
-    }
-    for (const v of storeVariants) {
-      if (!byStore.has(v.id)) problems.push({ field: 'body/variants', message: `store variant ${v.id} (${v.sku}) is not mapped to a supplier variant`, variantId: v.id });
-    }
-    if (mappings.length !== byStore.size) problems.push({ field: 'body/variants', message: 'a store variant is mapped more than once', variantId: '' });
-    if (problems.length) throw errors.badRequest('variantMappingInvalid', 'Every store variant must map to a variant the supplier product has.', problems);
-    return storeVariants.map((sv) => {
-      const supplier = supplierVariants.get(byStore.get(sv.id)!.supplierVariantId)!;
-      const m = byStore.get(sv.id)!;
-      return { storeVariantId: sv.id, supplierVariantId: supplier.id, costMinor: supplier.cost.amountMinor, currency: supplier.cost.currency, stock: supplier.stock, available: supplier.available, maxBuyPrice: m.maxBuyPrice ?? null };
-    });
-  }
-
   /** The store variants of the linked product (what alternates may be named for). */
   async storeVariantIds(storeId: string, productId: string): Promise<string[]> {
     return (await this.products.variantsOf(storeId, productId, this.db)).map((v) => v.id);
@@ -161,7 +111,7 @@ export class LinkService {
     const sync = changes.sync ? { ...DEFAULT_SYNC, ...link.sync, ...changes.sync } : undefined;
     const product = changes.variants ? await supplierProduct() : null;
     return this.db.transaction(async (tx) => {
-      if (product) await sql.replaceLinkVariants(tx, link.storeId, link.id, this.mapVariants(await this.products.variantsOf(link.storeId, link.productId, tx), product, changes.variants!));
+      if (product) await sql.replaceLinkVariants(tx, link.storeId, link.id, mapVariants(await this.products.variantsOf(link.storeId, link.productId, tx), product, changes.variants!));
       if (changes.alternates) await replaceAlternates(tx, link.storeId, link.id, changes.alternates);
       const routing = changes.routing === undefined ? undefined : changes.routing && normaliseRouting(changes.routing);
       return sql.updateLink(tx, link.storeId, link.id, { priceRule, sync, routing });
