@@ -4,7 +4,6 @@ import { SupplierError } from '../suppliers/errors';
 import { applyPriceRule } from './price-rule';
 import type { ProductService } from '../stores/products';
 import * as sql from './sql/link-sync';
-import { setSyncResults } from './sql/links';
 import { type CatalogueRates, type CostRate, costRatesFor, RateMissingError, storeCost } from './conversion';
 
 /** Why a link could not sync, for `lastSyncError`: short, and free of anything the supplier should not echo. */
@@ -122,5 +121,5 @@ export async function applyOutcomes(tx: Queryable, store: Pick<ProductService, '
   await store.applySupplierChanges(tx, storeId, sv, titles);
   const ok = links.filter((l) => !failed.has(l.id)).map((l) => l.id);
   const bad = [...failed.entries()];
-  await setSyncResults(tx, storeId, [...ok, ...bad.map(([id]) => id)], [...ok.map(() => null), ...bad.map(([, e]) => syncErrorText(e))]);
+  await sql.setSyncResults(tx, storeId, [...ok, ...bad.map(([id]) => id)], [...ok.map(() => null), ...bad.map(([, e]) => syncErrorText(e))]);
 }

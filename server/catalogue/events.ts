@@ -3,7 +3,7 @@ import type { ImportService } from './imports';
 import type { LinkService } from './links';
 import { type LinkRow, linkOf } from './sql/links';
 
-/** A link row as its event keeps it (JSON, ./sql/links.ts `setSyncResults`): its times as text, back to dates. */
+/** A link row as its event keeps it (JSON, ./sql/link-sync.ts `setSyncResults`): its times as text, back to dates. */
 type LinkSnapshot = Omit<LinkRow, 'last_sync_at' | 'created_at' | 'updated_at'> & { last_sync_at: string | null; created_at: string; updated_at: string };
 const linkOfSnapshot = (e: OutboxEvent) => {
   const r = snapshotOf<LinkSnapshot>(e);

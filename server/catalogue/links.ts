@@ -15,7 +15,8 @@ import { alternatesOfLinks } from './sql/alternates';
 import { importRuleFor, normalisePriceRule, PriceRule } from './price-rule';
 import { applyOutcomes, DROPPED, pricingFor, syncErrorText } from './apply';
 import type { CatalogueRates, CostRate } from './conversion';
-import { storeCurrencyOf } from './sql/link-sync';
+import { setSyncResults, storeCurrencyOf } from './sql/link-sync';
+import { replaceLinkVariants, variantsOfLinks } from './sql/link-variants';
 import * as sql from './sql/links';
 import { linkView, type LinkView } from './link-views';
 import { mapVariants, type VariantMapping } from './link-variants';
@@ -52,7 +53,7 @@ export class LinkService {
     const found = await Promise.all(
       stores.map((storeId) => {
         const ids = links.filter((l) => l.storeId === storeId).map((l) => l.id);
-        return Promise.all([sql.variantsOfLinks(this.db, storeId, ids), alternatesOfLinks(this.db, storeId, ids)]);
+        return Promise.all([variantsOfLinks(this.db, storeId, ids), alternatesOfLinks(this.db, storeId, ids)]);
       }),
     );
     const variants = found.flatMap(([v]) => v);
@@ -92,7 +93,7 @@ export class LinkService {
       if ((e as { code?: string }).code === '23505') throw errors.conflict('alreadyLinked', 'This store product is already linked to a supplier product.');
       throw e;
     }
-    await sql.replaceLinkVariants(tx, link.storeId, link.id, mapped);
+    await replaceLinkVariants(tx, link.storeId, link.id, mapped);
     if (input.alternates?.length) await replaceAlternates(tx, link.storeId, link.id, input.alternates);
     return link;
   }
@@ -111,7 +112,7 @@ export class LinkService {
     const sync = changes.sync ? { ...DEFAULT_SYNC, ...link.sync, ...changes.sync } : undefined;
     const product = changes.variants ? await supplierProduct() : null;
     return this.db.transaction(async (tx) => {
-      if (product) await sql.replaceLinkVariants(tx, link.storeId, link.id, mapVariants(await this.products.variantsOf(link.storeId, link.productId, tx), product, changes.variants!));
+      if (product) await replaceLinkVariants(tx, link.storeId, link.id, mapVariants(await this.products.variantsOf(link.storeId, link.productId, tx), product, changes.variants!));
       if (changes.alternates) await replaceAlternates(tx, link.storeId, link.id, changes.alternates);
       const routing = changes.routing === undefined ? undefined : changes.routing && normaliseRouting(changes.routing);
       return sql.updateLink(tx, link.storeId, link.id, { priceRule, sync, routing });
@@ -152,7 +153,7 @@ export class LinkService {
   /** Links of one store (a connection's). */
   async markSyncFailed(storeId: string, linkIds: string[], err: unknown): Promise<void> {
     if (!linkIds.length) return;
-    await sql.setSyncResults(this.db, storeId, linkIds, linkIds.map(() => syncErrorText(err)));
+    await setSyncResults(this.db, storeId, linkIds, linkIds.map(() => syncErrorText(err)));
   }
 
   /** Sync one link now, through the connection's gateway (circuit breaker and time-out). */

@@ -9,7 +9,7 @@ import type { LinkService } from './links';
 import { applyOutcomes, DROPPED, pricingFor, ProductOutcome } from './apply';
 import type { CatalogueRates } from './conversion';
 import { type ConnectionSyncWork, type ProductReadBack, sendConnectionSync } from './queues';
-import * as sql from './sql/links';
+import * as sql from './sql/link-sync';
 import { alternateProductsOf, syncAlternates } from './sql/alternates';
 
 const PRODUCT_CONCURRENCY = 8;

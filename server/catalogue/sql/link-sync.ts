@@ -1,10 +1,12 @@
+import { outboxStep } from '../../events';
 import { affected, type Queryable, rows } from '../../platform/db';
 import type { CostRate } from '../conversion';
 import type { PriceRule } from '../price-rule';
 import type { SyncSwitches } from '../types';
 
-// What a sync writes of the links (./links.ts holds the rest of the links' statements): their rows locked, their
-// variants' costs and stock, and the rate their costs were priced at.
+// What a sync reads and writes of the links (./links.ts holds the rest of the links' statements): the connections
+// to sync (the connections domain's, in one statement), the links' rows locked, their variants' costs and stock, the
+// rate their costs were priced at, and each link's outcome.
 
 interface LinkSyncRow {
   id: string;
@@ -52,4 +54,39 @@ export async function setLinkRates(tx: Queryable, storeId: string, ids: string[]
 export async function storeCurrencyOf(db: Queryable, storeId: string): Promise<string> {
   const [row] = await rows<{ currency: string }>(db, 'SELECT currency FROM stores WHERE id = $1', [storeId]);
   return row.currency.trim();
+}
+
+/**
+ * The links' sync outcome (`errors`: null clears a link's error), with `productLink.syncFailed` for each link whose
+ * error is new (the same error again is not repeated): the error before is read in the same statement, rows locked
+ * in id order (as `lockLinks` takes them).
+ */
+export async function setSyncResults(db: Queryable, storeId: string, ids: string[], errors: Array<string | null>): Promise<void> {
+  const event = outboxStep({
+    from: 'l', type: `'productLink.syncFailed'`, storeId: 'l.store_id', resourceKey: `'productLink:' || l.id`, recordKeyId: 'l.created_by_key_id',
+    snapshot: `to_jsonb(l) - 'was'`, where: 'l.last_sync_error IS NOT NULL AND l.was IS DISTINCT FROM l.last_sync_error',
+  });
+  await rows(
+    db,
+    `WITH was AS (SELECT id, last_sync_error AS was FROM product_links WHERE store_id = $1 AND id = ANY($2) ORDER BY id FOR UPDATE),
+          l AS (UPDATE product_links l SET last_sync_at = now(), last_sync_error = u.error
+                  FROM unnest($2::uuid[], $3::text[]) AS u(id, error), was WHERE l.store_id = $1 AND l.id = u.id AND was.id = u.id RETURNING l.*, was.was),
+          ev AS (${event})
+     SELECT 1`,
+    [storeId, ids, errors],
+  );
+}
+
+/** Live connections, of every store, that have links or alternates (the hourly fan-out: a sweep over all stores). */
+export async function connectionsWithLinks(db: Queryable): Promise<Array<{ storeId: string; connectionId: string }>> {
+  return rows(
+    db,
+    `SELECT /* cross-store: link-sync-fan-out */ DISTINCT x.store_id AS "storeId", x.connection_id AS "connectionId"
+       FROM (SELECT store_id, connection_id FROM product_links UNION SELECT store_id, connection_id FROM product_link_alternates) x
+       JOIN supplier_connections c ON c.store_id = x.store_id AND c.id = x.connection_id WHERE c.disconnected_at IS NULL AND c.enabled`,
+  );
+}
+
+export function linksOfConnection(db: Queryable, storeId: string, connectionId: string): Promise<Array<{ id: string; supplier_product_id: string }>> {
+  return rows(db, 'SELECT id, supplier_product_id FROM product_links WHERE store_id = $1 AND connection_id = $2 ORDER BY created_at', [storeId, connectionId]);
 }

@@ -1,4 +1,3 @@
-import { outboxStep } from '../../events';
 import { affected, type Queryable, rows } from '../../platform/db';
 import { type KeysetListStatement, storeScope } from '../../platform/pagination';
 import type { RoutingRule } from '../../connections';
@@ -9,9 +8,9 @@ const dayOf = (d: string | Date): string => (typeof d === 'string' ? d.slice(0, 
 import type { LinkAlternate, ProductLink, ProductLinkVariant, SyncSwitches } from '../types';
 
 // The catalogue domain's data module (this folder): every statement on its tables (product links and their variant
-// mappings, import jobs and their items). This file: links, and what a sync writes of them. The link list and a
-// link's mappings read the store variants' order (the stores domain's), and the sync looks for live connections (the
-// connections domain's), each in its one statement; nothing outside the catalogue's tables is written here.
+// mappings, import jobs and their items). This file: the links themselves (./link-variants.ts: their variant mappings;
+// ./link-sync.ts: what a sync reads and writes of them). The link list reads the store variants' order (the stores
+// domain's) in its one statement; nothing outside the catalogue's tables is written here.
 
 /** The product link list: each link with its variant mappings in the order of the store product's variants. */
 export function linkList(f: { storeId: string; ownKeyId: string | null; connectionId?: string; productId?: string }): KeysetListStatement {
@@ -122,65 +121,6 @@ export async function deleteLink(db: Queryable, storeId: string, id: string): Pr
   await affected(db, 'DELETE FROM product_links WHERE store_id = $1 AND id = $2', [storeId, id]);
 }
 
-/** Replaces the link's variant mappings. */
-export async function replaceLinkVariants(tx: Queryable, storeId: string, linkId: string, variants: Array<Omit<ProductLinkVariant, 'linkId'>>): Promise<void> {
-  await affected(tx, 'DELETE FROM product_link_variants WHERE store_id = $1 AND link_id = $2', [storeId, linkId]);
-  if (!variants.length) return;
-  const col = <K extends keyof Omit<ProductLinkVariant, 'linkId'>>(k: K) => variants.map((v) => v[k]);
-  // The maximum buy price's columns only when one is given: without, this release writes as the one before it.
-  const max = variants.some((v) => v.maxBuyPrice);
-  await affected(
-    tx,
-    `INSERT INTO product_link_variants (store_id, link_id, store_variant_id, supplier_variant_id, cost_minor, currency, stock, available${max ? ', max_buy_price_minor, max_buy_price_currency' : ''})
-     SELECT $1, $2, u.* FROM unnest($3::uuid[], $4::text[], $5::bigint[], $6::text[], $7::int[], $8::bool[]${max ? ', $9::bigint[], $10::text[]' : ''}) AS u`,
-    [storeId, linkId, col('storeVariantId'), col('supplierVariantId'), col('costMinor'), col('currency'), col('stock'), col('available'), ...(max ? [variants.map((v) => v.maxBuyPrice?.amountMinor ?? null), variants.map((v) => v.maxBuyPrice?.currency ?? null)] : [])],
-  );
-}
-
-interface LinkVariantRow {
-  link_id: string;
-  store_variant_id: string;
-  supplier_variant_id: string;
-  cost_minor: string;
-  currency: string;
-  stock: number;
-  available: boolean;
-  max_buy_price_minor: string | null;
-  max_buy_price_currency: string | null;
-}
-
-/** The variant mappings of these links, in the order of the store product's variants. */
-export async function variantsOfLinks(db: Queryable, storeId: string, linkIds: string[]): Promise<ProductLinkVariant[]> {
-  const found = await rows<LinkVariantRow>(
-    db,
-    'SELECT lv.* FROM product_link_variants lv JOIN store_variants sv ON sv.store_id = lv.store_id AND sv.id = lv.store_variant_id WHERE lv.store_id = $1 AND lv.link_id = ANY($2) ORDER BY sv.position',
-    [storeId, linkIds],
-  );
-  return found.map((r) => ({ linkId: r.link_id, storeVariantId: r.store_variant_id, supplierVariantId: r.supplier_variant_id, costMinor: Number(r.cost_minor), currency: r.currency, stock: r.stock, available: r.available,
-    maxBuyPrice: r.max_buy_price_minor == null ? null : { amountMinor: Number(r.max_buy_price_minor), currency: r.max_buy_price_currency! } }));
-}
-
-/**
- * The links' sync outcome (`errors`: null clears a link's error), with `productLink.syncFailed` for each link whose
- * error is new (the same error again is not repeated): the error before is read in the same statement, rows locked
- * in id order (as `lockLinks` takes them).
- */
-export async function setSyncResults(db: Queryable, storeId: string, ids: string[], errors: Array<string | null>): Promise<void> {
-  const event = outboxStep({
-    from: 'l', type: `'productLink.syncFailed'`, storeId: 'l.store_id', resourceKey: `'productLink:' || l.id`, recordKeyId: 'l.created_by_key_id',
-    snapshot: `to_jsonb(l) - 'was'`, where: 'l.last_sync_error IS NOT NULL AND l.was IS DISTINCT FROM l.last_sync_error',
-  });
-  await rows(
-    db,
-    `WITH was AS (SELECT id, last_sync_error AS was FROM product_links WHERE store_id = $1 AND id = ANY($2) ORDER BY id FOR UPDATE),
-          l AS (UPDATE product_links l SET last_sync_at = now(), last_sync_error = u.error
-                  FROM unnest($2::uuid[], $3::text[]) AS u(id, error), was WHERE l.store_id = $1 AND l.id = u.id AND was.id = u.id RETURNING l.*, was.was),
-          ev AS (${event})
-     SELECT 1`,
-    [storeId, ids, errors],
-  );
-}
-
 /** Store products linked to any of these supplier products. */
 export function linkedProducts(db: Queryable, storeId: string, supplierKey: string, supplierProductIds: string[]): Promise<Array<{ supplier_product_id: string; product_id: string }>> {
   return rows(db, 'SELECT supplier_product_id, product_id FROM product_links WHERE store_id = $1 AND supplier_key = $2 AND supplier_product_id = ANY($3)', [storeId, supplierKey, supplierProductIds]);
@@ -200,22 +140,6 @@ export async function linkCountOfConnection(db: Queryable, connectionId: string,
 /** Which of the account's connections (in any of its stores) link this supplier product: where a notification's read-back goes. */
 export function connectionsWithProduct(db: Queryable, account: string[], supplierProductId: string): Promise<Array<{ id: string; storeId: string }>> {
   return rows(db, `SELECT /* cross-store: shared-account-owners */ DISTINCT connection_id AS id, store_id AS "storeId" FROM product_links WHERE connection_id = ANY($1) AND supplier_product_id = $2`, [account, supplierProductId]);
-}
-
-// --- Sync
-
-/** Live connections, of every store, that have links or alternates (the hourly fan-out: a sweep over all stores). */
-export async function connectionsWithLinks(db: Queryable): Promise<Array<{ storeId: string; connectionId: string }>> {
-  return rows(
-    db,
-    `SELECT /* cross-store: link-sync-fan-out */ DISTINCT x.store_id AS "storeId", x.connection_id AS "connectionId"
-       FROM (SELECT store_id, connection_id FROM product_links UNION SELECT store_id, connection_id FROM product_link_alternates) x
-       JOIN supplier_connections c ON c.store_id = x.store_id AND c.id = x.connection_id WHERE c.disconnected_at IS NULL AND c.enabled`,
-  );
-}
-
-export function linksOfConnection(db: Queryable, storeId: string, connectionId: string): Promise<Array<{ id: string; supplier_product_id: string }>> {
-  return rows(db, 'SELECT id, supplier_product_id FROM product_links WHERE store_id = $1 AND connection_id = $2 ORDER BY created_at', [storeId, connectionId]);
 }
 
 /** Answers how many links went; their variants go with them (ON DELETE CASCADE). */
