@@ -19,26 +19,16 @@ export type { ImportItem } from './types';
 import type { LinkService } from './links';
 import type { LinkView } from './link-views';
 import { failureOf, ImportFailure } from './import-failures';
+import { importAuthorityEnded, importJobSummary, type ImportJobSummary, importJobView } from './import-jobs';
+import { previewImport } from './import-preview';
 import { FETCH_CONCURRENCY, ProductImporter } from './import-product';
-import { applyPriceRule, importRuleFor, PriceRule } from './price-rule';
-import { type CatalogueRates, storeCost } from './conversion';
+import { importRuleFor, PriceRule } from './price-rule';
+import type { CatalogueRates } from './conversion';
 import { type ImportWork, sendImport } from './queues';
 import * as sql from './sql/imports';
 
 /** Imports up to this many products answer at once; larger ones run as a background job. */
 export const IMPORT_INLINE_LIMIT = 50;
-
-interface ImportJobSummary {
-  id: string;
-  connectionId: string;
-  status: 'queued' | 'running' | 'completed' | 'failed';
-  total: number;
-  done: number;
-  failed: number;
-  createdAt: string;
-  updatedAt: string;
-  finishedAt: string | null;
-}
 
 export class ImportService {
   constructor(
@@ -63,17 +53,7 @@ export class ImportService {
    * so the count is the store's rows on their index (no kept count).
    */
   async listJobs(storeId: string, ownKeyId: string | null, q: { cursor?: string; pageSize: number }): Promise<Page<ImportJobSummary>> {
-    return keysetList<sql.ImportJobListRow, ImportJobSummary>(this.db, this.cursors, q, sql.importJobList({ storeId, ownKeyId }), (r) => ({
-      id: r.id,
-      connectionId: r.connection_id,
-      status: r.status,
-      total: Number(r.total),
-      done: Number(r.done),
-      failed: Number(r.failed),
-      createdAt: r.created_at.toISOString(),
-      updatedAt: r.updated_at.toISOString(),
-      finishedAt: r.finished_at ? r.finished_at.toISOString() : null,
-    }));
+    return keysetList<sql.ImportJobListRow, ImportJobSummary>(this.db, this.cursors, q, sql.importJobList({ storeId, ownKeyId }), importJobSummary);
   }
 
   private async store(id: string): Promise<Store> {
@@ -84,41 +64,7 @@ export class ImportService {
 
   /** Prices the chosen products and names duplicates; writes and charges nothing. */
   async preview(storeId: string, conn: SupplierConnection, items: ImportItem[], rule: PriceRule) {
-    const store = await this.store(storeId);
-    const fetched = await this.importer.fetchAll(conn, items);
-    const duplicates = await this.links.duplicatesOf(storeId, conn.supplierKey, items.map((i) => i.supplierProductId));
-    const previews = [];
-    const failures: ImportFailure[] = [];
-    for (const [i, item] of items.entries()) {
-      const f = fetched[i];
-      try {
-        if (!f.ok) throw f.error;
-        const product = f.value;
-        const chosen = this.importer.chosenVariants(product, item);
-        // The rate the import would convert at, shown beside the prices it makes (none when the currencies match).
-        const rate = chosen.length ? await this.importer.costRate(product, chosen, store.currency) : null;
-        const storeRule = importRuleFor(rule, store.currency);
-        const variants = chosen.map((v) => {
-          const storeCostMinor = storeCost(v.cost.amountMinor, v.cost.currency, store.currency, rate);
-          const quote = applyPriceRule(storeRule, storeCostMinor, store.currency);
-          return {
-            supplierVariantId: v.id, sku: v.sku, title: v.title, costMinor: v.cost.amountMinor, currency: v.cost.currency, storeCostMinor, storeCurrency: store.currency,
-            priceMinor: quote.priceMinor, compareAtMinor: quote.compareAtMinor, profitMinor: quote.profitMinor, floorApplied: quote.floorApplied, stock: v.stock, available: v.available,
-          };
-        });
-        previews.push({
-          supplierProductId: product.id,
-          title: product.title,
-          currencyMatchesStore: variants.every((v) => v.currency === store.currency),
-          rate,
-          duplicateOf: duplicates.get(product.id) ?? [],
-          variants,
-        });
-      } catch (err) {
-        failures.push(failureOf(item, err, this.importer.supplierName(conn)));
-      }
-    }
-    return { items: previews, errors: failures };
+    return previewImport(this.importer, this.links, await this.store(storeId), conn, items, rule);
   }
 
   /** Up to IMPORT_INLINE_LIMIT products at once (the route has charged for all; it refunds the ones in `errors`). */
@@ -184,7 +130,7 @@ export class ImportService {
     for (;;) {
       const batch = await sql.importItems(this.db, job, { pendingOnly: true, limit: FETCH_CONCURRENCY * 2 });
       if (!batch.length) break;
-      const ended = await this.authorityEnded(job.storeId, creator);
+      const ended = await importAuthorityEnded(this.memberAccess, job.storeId, creator);
       if (ended) {
         await sql.failPendingItems(this.db, job, 'importAuthorityEnded', ended);
         await sql.setImportJobStatus(this.db, job, 'failed');
@@ -210,34 +156,11 @@ export class ImportService {
     await sql.setImportJobStatus(this.db, job, 'completed');
   }
 
-  /**
-   * A job imports on the authority of the member who started it, checked again before every batch: they must still
-   * hold suppliers.import on the store, and the owner's plan must still include dropshipping. Their key being revoked
-   * does not stop it (the spec: a revoked key's earlier scheduled work is unaffected). Answers why it must stop, or null.
-   */
-  private async authorityEnded(storeId: string, creator: Creator): Promise<string | null> {
-    const access = await this.memberAccess(storeId, creator.createdByAccountId, null);
-    if (!access || !access.permissions.has('suppliers.import')) return 'The member who started the import may no longer import products into this store.';
-    if (!access.dropshipping) return 'The store owner\'s plan no longer includes dropshipping.';
-    return null;
-  }
 
   async getJob(storeId: string, jobId: string, ownKeyId: string | null) {
     const job = await sql.importJobInStore(this.db, storeId, jobId);
     if (!job || (ownKeyId && job.createdByKeyId !== ownKeyId)) throw errors.notFound('The import job');
     const items = await sql.importItems(this.db, job);
-    return {
-      id: job.id,
-      connectionId: job.connectionId,
-      status: job.status,
-      total: job.total,
-      done: items.filter((i) => i.status === 'done').length,
-      failed: items.filter((i) => i.status === 'failed').length,
-      errors: items.filter((i) => i.status === 'failed').map((i) => ({ supplierProductId: i.supplierProductId, code: i.errorCode ?? 'failed', message: i.errorMessage ?? '' })),
-      createdProductIds: items.filter((i) => i.productId).map((i) => i.productId!),
-      createdAt: job.createdAt.toISOString(),
-      updatedAt: job.updatedAt.toISOString(),
-      finishedAt: job.finishedAt ? job.finishedAt.toISOString() : null,
-    };
+    return importJobView(job, items);
   }
 }
