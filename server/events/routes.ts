@@ -22,6 +22,7 @@ export function eventRoutes(subscriptions: SubscriptionService) {
   return defineRoutes([
     route({
       operationId: 'createEventSubscription', method: 'post', path: BASE, tag: TAG, auth: 'caller', permission: 'suppliers.manage', readOnly: false,
+      idempotent: true,
       summary: 'Subscribe an address to the store\'s events',
       description: `${signing} The answer carries the signing secret; it is shown again only when rotated. Its creator owns it: deliveries are rendered with the owner's access as it is when each goes out, and stop (the subscription switched off, with the reason) once the owner leaves the store or the owner's key is revoked. A store has at most ${subscriptions.limits.perStore} subscriptions (409 \`subscriptionLimitReached\` beyond).`,
       params: params(['storeId']), body: object({ url: targetUrl, eventTypes, description }, ['url', 'eventTypes']),

@@ -1,0 +1,66 @@
+import { affected, rows, type Queryable } from '../../platform/db';
+import type { KeyClaim } from '../../platform/http/idempotency';
+
+// The identity domain's statements on callers' idempotency keys (docs/decisions.md, "Idempotency keys (issue 56)").
+
+export interface KeyRow {
+  fingerprint: string;
+  token: string;
+  lapsed: boolean;
+  made_ref: string | null;
+  answer_status: number | null;
+  answer_sealed: string | null;
+}
+
+/**
+ * Takes the key for this request: a new key, or one whose request died before making anything (its lease lapsed, the
+ * same request). Otherwise the row as it is, for the caller to replay or refuse. A concurrent claim of the same new key
+ * waits on the primary key until the first commits, then sees it.
+ */
+export async function claimKey(db: Queryable, c: KeyClaim, leaseSeconds: number): Promise<{ taken: boolean; row: KeyRow | null }> {
+  const [mine] = await rows(
+    db,
+    `INSERT INTO idempotency_keys (scope, key, fingerprint, token, lease_until) VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))
+     ON CONFLICT (scope, key) DO UPDATE SET token = EXCLUDED.token, lease_until = EXCLUDED.lease_until
+       WHERE idempotency_keys.answer_status IS NULL AND idempotency_keys.made_ref IS NULL
+         AND idempotency_keys.lease_until < now() AND idempotency_keys.fingerprint = EXCLUDED.fingerprint
+     RETURNING token`,
+    [c.scope, c.key, c.fingerprint, c.token, leaseSeconds],
+  );
+  if (mine) return { taken: true, row: null };
+  const [row] = await rows<KeyRow>(
+    db,
+    `SELECT fingerprint, token, lease_until < now() AS lapsed, made_ref, answer_status, answer_sealed FROM idempotency_keys WHERE scope = $1 AND key = $2`,
+    [c.scope, c.key],
+  );
+  return { taken: false, row: row ?? null };
+}
+
+export async function renewKey(db: Queryable, c: KeyClaim, leaseSeconds: number): Promise<void> {
+  await affected(db, 'UPDATE idempotency_keys SET lease_until = now() + make_interval(secs => $4) WHERE scope = $1 AND key = $2 AND token = $3', [c.scope, c.key, c.token, leaseSeconds]);
+}
+
+/** In the create's transaction: false when the claim is no longer this request's (the create then rolls back). */
+export async function markMade(tx: Queryable, c: KeyClaim, ref: string): Promise<boolean> {
+  return (await affected(tx, 'UPDATE idempotency_keys SET made_ref = $4 WHERE scope = $1 AND key = $2 AND token = $3 AND answer_status IS NULL', [c.scope, c.key, c.token, ref])) > 0;
+}
+
+/** The answer, once: a second writer (a recovery racing the first request) leaves the first one's. */
+export async function keepAnswer(db: Queryable, c: KeyClaim, status: number, sealed: string): Promise<void> {
+  await affected(db, 'UPDATE idempotency_keys SET answer_status = $3, answer_sealed = $4, lease_until = now() WHERE scope = $1 AND key = $2 AND answer_status IS NULL', [c.scope, c.key, status, sealed]);
+}
+
+/** Gives the key back when nothing was made; when something was, lets a retry recover it at once. */
+export async function releaseKey(db: Queryable, c: KeyClaim): Promise<void> {
+  await affected(
+    db,
+    `WITH gone AS (DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND token = $3 AND made_ref IS NULL AND answer_status IS NULL RETURNING 1)
+     UPDATE idempotency_keys SET lease_until = now() WHERE scope = $1 AND key = $2 AND token = $3 AND made_ref IS NOT NULL AND answer_status IS NULL`,
+    [c.scope, c.key, c.token],
+  );
+}
+
+/** Keys older than `hours` go (the hourly housekeeping); answers are kept at least that long. */
+export async function sweepKeys(db: Queryable, hours: number): Promise<number> {
+  return affected(db, 'DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1) AND lease_until < now()', [hours]);
+}
