@@ -20,43 +20,43 @@ export interface KeyRow {
 export async function claimKey(db: Queryable, c: KeyClaim, leaseSeconds: number): Promise<{ taken: boolean; row: KeyRow | null }> {
   const [mine] = await rows(
     db,
-    `INSERT INTO idempotency_keys (scope, key, fingerprint, token, lease_until) VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))
-     ON CONFLICT (scope, key) DO UPDATE SET token = EXCLUDED.token, lease_until = EXCLUDED.lease_until
+    `INSERT INTO idempotency_keys (account_id, scope, key, fingerprint, token, lease_until) VALUES ($6, $1, $2, $3, $4, now() + make_interval(secs => $5))
+     ON CONFLICT (account_id, scope, key) DO UPDATE SET token = EXCLUDED.token, lease_until = EXCLUDED.lease_until
        WHERE idempotency_keys.answer_status IS NULL AND idempotency_keys.made_ref IS NULL
          AND idempotency_keys.lease_until < now() AND idempotency_keys.fingerprint = EXCLUDED.fingerprint
      RETURNING token`,
-    [c.scope, c.key, c.fingerprint, c.token, leaseSeconds],
+    [c.scope, c.key, c.fingerprint, c.token, leaseSeconds, c.accountId],
   );
   if (mine) return { taken: true, row: null };
   const [row] = await rows<KeyRow>(
     db,
-    `SELECT fingerprint, token, lease_until < now() AS lapsed, made_ref, answer_status, answer_sealed FROM idempotency_keys WHERE scope = $1 AND key = $2`,
-    [c.scope, c.key],
+    `SELECT fingerprint, token, lease_until < now() AS lapsed, made_ref, answer_status, answer_sealed FROM idempotency_keys WHERE account_id = $3 AND scope = $1 AND key = $2`,
+    [c.scope, c.key, c.accountId],
   );
   return { taken: false, row: row ?? null };
 }
 
 export async function renewKey(db: Queryable, c: KeyClaim, leaseSeconds: number): Promise<void> {
-  await affected(db, 'UPDATE idempotency_keys SET lease_until = now() + make_interval(secs => $4) WHERE scope = $1 AND key = $2 AND token = $3', [c.scope, c.key, c.token, leaseSeconds]);
+  await affected(db, 'UPDATE idempotency_keys SET lease_until = now() + make_interval(secs => $4) WHERE account_id = $5 AND scope = $1 AND key = $2 AND token = $3', [c.scope, c.key, c.token, leaseSeconds, c.accountId]);
 }
 
 /** In the create's transaction: false when the claim is no longer this request's (the create then rolls back). */
 export async function markMade(tx: Queryable, c: KeyClaim, ref: string): Promise<boolean> {
-  return (await affected(tx, 'UPDATE idempotency_keys SET made_ref = $4 WHERE scope = $1 AND key = $2 AND token = $3 AND answer_status IS NULL', [c.scope, c.key, c.token, ref])) > 0;
+  return (await affected(tx, 'UPDATE idempotency_keys SET made_ref = $4 WHERE account_id = $5 AND scope = $1 AND key = $2 AND token = $3 AND answer_status IS NULL', [c.scope, c.key, c.token, ref, c.accountId])) > 0;
 }
 
 /** The answer, once: a second writer (a recovery racing the first request) leaves the first one's. */
 export async function keepAnswer(db: Queryable, c: KeyClaim, status: number, sealed: string): Promise<void> {
-  await affected(db, 'UPDATE idempotency_keys SET answer_status = $3, answer_sealed = $4, lease_until = now() WHERE scope = $1 AND key = $2 AND answer_status IS NULL', [c.scope, c.key, status, sealed]);
+  await affected(db, 'UPDATE idempotency_keys SET answer_status = $3, answer_sealed = $4, lease_until = now() WHERE account_id = $5 AND scope = $1 AND key = $2 AND answer_status IS NULL', [c.scope, c.key, status, sealed, c.accountId]);
 }
 
 /** Gives the key back when nothing was made; when something was, lets a retry recover it at once. */
 export async function releaseKey(db: Queryable, c: KeyClaim): Promise<void> {
   await affected(
     db,
-    `WITH gone AS (DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2 AND token = $3 AND made_ref IS NULL AND answer_status IS NULL RETURNING 1)
-     UPDATE idempotency_keys SET lease_until = now() WHERE scope = $1 AND key = $2 AND token = $3 AND made_ref IS NOT NULL AND answer_status IS NULL`,
-    [c.scope, c.key, c.token],
+    `WITH gone AS (DELETE FROM idempotency_keys WHERE account_id = $4 AND scope = $1 AND key = $2 AND token = $3 AND made_ref IS NULL AND answer_status IS NULL RETURNING 1)
+     UPDATE idempotency_keys SET lease_until = now() WHERE account_id = $4 AND scope = $1 AND key = $2 AND token = $3 AND made_ref IS NOT NULL AND answer_status IS NULL`,
+    [c.scope, c.key, c.token, c.accountId],
   );
 }
 

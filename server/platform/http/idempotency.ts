@@ -12,6 +12,8 @@ export interface StoredAnswer {
 
 /** One caller's key, for one request (its fingerprint: the operation, its path, query and canonical body). */
 export interface KeyClaim {
+  /** The caller's account (the table's distribution key); `scope` narrows it to the key or the signed-in user. */
+  accountId: string;
   scope: string;
   key: string;
   fingerprint: string;
