@@ -69,7 +69,7 @@ test('a subscription whose answer was lost is made once, and the retry shows its
 test('two calls are two keys; a key of your own is sent as given; reads carry none', async () => {
   const w = watchedFetch();
   const store = new StoreClient({ apiKey: shop.owner.key, baseUrl: svc.baseUrl, fetch: w.fetch });
-  const body = { url: 'http://127.0.0.1:9/twice', eventTypes: ['supplierOrder.created'] };
+  const body = { url: 'http://127.0.0.1:9/twice', eventTypes: ['supplierOrder.created' as const] };
   const a = await store.suppliers.events.create(shop.storeId, body);
   const b = await store.suppliers.events.create(shop.storeId, body);
   const c = await store.suppliers.events.create(shop.storeId, body, { idempotencyKey: 'my-own-key-1' });

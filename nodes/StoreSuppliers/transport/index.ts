@@ -176,7 +176,9 @@ export function routePath(route: Route, params: Record<string, string>): string 
 export function idempotencyKeyOf(this: StoreSuppliersContext, route: Route, itemIndex = 0): string {
 	const run = this as Partial<IExecuteFunctions>;
 	const executionId = typeof run.getExecutionId === 'function' ? run.getExecutionId() : undefined;
-	if (!executionId || typeof run.getWorkflowDataProxy !== 'function') return `n8n-${globalThis.crypto.randomUUID()}`;
+	if (!executionId || typeof run.getWorkflowDataProxy !== 'function') {
+		return `n8n-${this.getNode().id}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+	}
 	const runIndex = run.getWorkflowDataProxy(itemIndex).$runIndex as number;
 	return `n8n-${executionId}-${this.getNode().id}-${runIndex}-${itemIndex}-${route.operationId}`.slice(0, 255);
 }
