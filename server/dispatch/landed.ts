@@ -69,20 +69,8 @@ export function noRateMessage(r: RateUnavailable): string {
   return `No exchange rate from ${r.from} to ${r.to} to convert the cost with: ${why}. The part resumes by itself once a fresh rate is fetched or the operator pins one.`;
 }
 
-/** One recorded stage as the API shows it (`landedCosts[]` of a supplier order). */
-export interface LandedCostView {
-  stage: LandedStage;
-  currency: string;
-  itemsMinor: number;
-  shippingMinor: number | null;
-  totalMinor: number;
-  storeCurrency: string;
-  storeTotalMinor: number;
-  rate: string;
-  rateSource: string;
-  rateAsOf: string;
-  recordedAt: string;
-}
+/** One recorded stage as the API shows it (`landedCosts[]` of a supplier order): the stage as kept, with when. */
+export type LandedCostView = Omit<LandedCost, 'rateSource'> & { rateSource: string; recordedAt: string };
 
 /** What a profit is made of, in the store's currency; `missing` names what is not known yet (then `complete` is false). */
 export interface Profit {
