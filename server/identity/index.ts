@@ -14,6 +14,7 @@ import { ownerAccess } from './owner-access';
 import { CREDIT_HOLD_SWEEP_QUEUE, HOLD_SWEEP_KEY, IDENTITY_QUEUES, nextHoldSweep } from './queues';
 import { identityRoutes } from './routes';
 import { replaceSealedKey, sealedKeys } from './sql/identity';
+import { replaceSealedAnswer, sealedAnswers } from './sql/idempotency';
 
 /** Accounts, sessions, API keys, credits and the gate every request passes. */
 export const identityModule = domainModule({
@@ -23,7 +24,11 @@ export const identityModule = domainModule({
   queues: IDENTITY_QUEUES,
   migrations: [Foundation1763769600000, CreditLedgerReason1764460800100, LookupKeys1764633600700, CreditHolds1765065600400, IdempotencyKeys1765584000000],
   // API keys are kept sealed so their owner can copy them again.
-  sealed: [{ name: 'apiKeys', list: sealedKeys, replace: replaceSealedKey }],
+  sealed: [
+    { name: 'apiKeys', list: sealedKeys, replace: replaceSealedKey },
+    // Kept answers of idempotency keys: a subscription's holds its signing secret.
+    { name: 'idempotencyAnswers', list: sealedAnswers, replace: replaceSealedAnswer },
+  ],
   build(p: Platform) {
     const leaseSeconds = p.config.creditHoldLeaseSeconds;
     const credits = new CreditService(p.db, leaseSeconds);

@@ -64,3 +64,20 @@ export async function releaseKey(db: Queryable, c: KeyClaim): Promise<void> {
 export async function sweepKeys(db: Queryable, hours: number): Promise<number> {
   return affected(db, 'DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1) AND lease_until < now()', [hours]);
 }
+
+// Kept answers are sealed values like any other: a rotation of APP_SECRET seals them again (platform/sealed.ts). Their
+// id joins account, scope and key with '/' (neither an account id nor a scope holds one; a key may).
+export const sealedAnswers = (db: Queryable, limit?: number) =>
+  rows<{ id: string; sealed: string }>(
+    db,
+    `SELECT account_id::text || '/' || scope || '/' || key AS id, answer_sealed AS sealed FROM idempotency_keys
+     WHERE answer_sealed IS NOT NULL ORDER BY account_id, scope, key LIMIT $1`,
+    [limit ?? null],
+  );
+
+export async function replaceSealedAnswer(db: Queryable, id: string, was: string, now: string): Promise<boolean> {
+  const [accountId, scope] = id.split('/', 2);
+  const key = id.slice(accountId.length + scope.length + 2);
+  const sql = 'UPDATE idempotency_keys SET answer_sealed = $5 WHERE account_id = $1 AND scope = $2 AND key = $3 AND answer_sealed = $4';
+  return (await affected(db, sql, [accountId, scope, key, was, now])) > 0;
+}
