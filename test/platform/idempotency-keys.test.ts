@@ -146,6 +146,27 @@ test('a refusal (4xx) is the answer too: replayed; the keys are swept after a da
   }
 });
 
+test('a 5xx is not kept: the same key sent again runs, once', async () => {
+  // A bug at the credit hold (the failpoint throws there): 500, nothing made, the key given back.
+  const failing = await startService({ label: 'idempotency-500', sandbox, databaseUrl: svc.databaseUrl, env: { FAILPOINTS: 'credits.held=throw' } });
+  const body = { title: 'Kept once', variants: [{ sku: `K-${Date.now()}`, title: 'v', priceMinor: 500, currency: 'USD', stock: 1 }] };
+  const path = `/api/store-products/${shop.storeId}`;
+  const products = async () => (await svc.db.query('SELECT count(*)::int AS n FROM store_products WHERE store_id = $1 AND title = $2', [shop.storeId, 'Kept once'])).rows[0].n;
+  try {
+    const failed = await failing.call('POST', path, { key: shop.owner.key, body, headers: { 'Idempotency-Key': 'product-500' } });
+    expect(failed.status).toBe(500);
+  } finally {
+    await failing.stop();
+  }
+  expect(await products()).toBe(0);
+  const again = await svc.call('POST', path, { key: shop.owner.key, body, headers: { 'Idempotency-Key': 'product-500' } });
+  expect(again.status).toBe(201);
+  expect(again.headers.get('idempotent-replayed')).toBeNull();
+  const replay = await svc.call('POST', path, { key: shop.owner.key, body, headers: { 'Idempotency-Key': 'product-500' } });
+  expect([replay.status, replay.headers.get('idempotent-replayed'), replay.body.result.id]).toEqual([201, 'true', again.body.result.id]);
+  expect(await products()).toBe(1);
+});
+
 test('the process dies after the order committed, before its answer was kept: the retry recovers that order', async () => {
   const dying = await startService({ label: 'idempotency-kill', sandbox, databaseUrl: svc.databaseUrl, env: { FAILPOINTS: 'idempotency.answer', CREDIT_HOLD_LEASE_SECONDS: '3' } });
   const before = await orderCount();
