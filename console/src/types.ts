@@ -81,6 +81,9 @@ export interface StoreOrder {
   /** When a person marked it paid by hand (their word, not the provider's). */
   markedPaidAt: string | null;
   payments?: PaymentEntry[];
+  /** Each payment the provider reported, and what it refunded of the standing one (order details). */
+  providerPayments?: Array<{ reference: string; amountMinor: number; currency: string; status: string; refundedMinor: number; disputed: boolean; updatedAt: string }>;
+  amountRefundedMinor?: number;
   contractModel?: string;
   currency: string;
   totalMinor: number;

@@ -104,7 +104,7 @@ export const dispatchModule = domainModule({
     // What store orders show of their supplier orders (the orders domain's routes, built once the list is built).
     const supplierOrdersOfOrders: SupplierOrdersOfOrders = {
       schema: supplierOrderSchema, ofOrders: (storeId, ids, showCustomer) => reads.ofOrders(storeId, ids, showCustomer),
-      profit: { schema: profitSchema, ofOrder: (parts, fees) => profitOfStoreOrder(parts, fees) },
+      profit: { schema: profitSchema, ofOrder: (parts, fees, refunded) => profitOfStoreOrder(parts, fees, refunded) },
     };
     return {
       feed, records, queue, commands, job, reads, subscriptions, supplierOrdersOfOrders, claims, claimJob, watchSweep,

@@ -10,7 +10,7 @@ import type { SupplierRegistry } from '../suppliers/registry';
 import type { CaptureOutcome } from '../payments';
 import { shopperUnpaid } from './prechecks';
 import type { SupplierOrderRecords, Work } from './records';
-import { reasonFor } from './review-reasons';
+import { cleanReviewMessage, reasonFor } from './review-reasons';
 import type { Rerouter } from './reroute';
 import { FINAL } from './state-machine';
 import { landedCost, type LandedCost, landedOfAnswer, type StoreRates } from './landed';
@@ -94,7 +94,7 @@ export class DispatchJob {
   /** A passing error: failed and retried later while retries remain, then paused; an open circuit pauses the connection's waiting parts. */
   private fail(so: SupplierOrder, err: SupplierError, routed: RoutingChoice | null = null): Promise<SupplierOrder> {
     const circuitOpen = err instanceof CircuitOpenError;
-    const e = failure(so, { kind: err.kind, message: err.message, circuitOpen }, this.settings);
+    const e = failure(so, { kind: err.kind, message: cleanReviewMessage(err.message), circuitOpen }, this.settings);
     // A choice to carry is this part's alone: the connection's other parts then pause in their own jobs.
     return circuitOpen && !routed ? this.records.changeWithConnection(so, e) : this.change(so, e, routed);
   }
@@ -147,7 +147,7 @@ export class DispatchJob {
       if (!(err instanceof SupplierError)) throw err;
       const reason = reasonFor(err);
       // Refused: the number was not used, so a retry may take a new one.
-      if (reason) return this.change(so, pauseOf(w, new Refusal(reason, err.message), { numberUnused: true }), carry);
+      if (reason) return this.change(so, pauseOf(w, new Refusal(reason, cleanReviewMessage(err.message)), { numberUnused: true }), carry);
       if (err.kind === 'orderNumberExists') return so; // the next round's look-up finds it
       return this.fail(so, err, carry);
     }
@@ -193,7 +193,7 @@ export class DispatchJob {
       if (!(err instanceof SupplierError)) throw err;
       if (err.kind === 'alreadyPaid') return this.answered(so, await this.gateway.call(conn, (a, ctx) => a.getOrder(ctx, so.supplierOrderId!)), 'alreadyPaidAtSupplier', {}, settled, { storeCurrency: w.storeCurrency });
       const reason = reasonFor(err);
-      if (reason) return this.change(so, pauseOf(w, new Refusal(reason, err.message)));
+      if (reason) return this.change(so, pauseOf(w, new Refusal(reason, cleanReviewMessage(err.message))));
       throw err; // a passing error: the order stays submitted, the queue retries the job
     }
   }
@@ -207,7 +207,7 @@ export class DispatchJob {
     failpoint('dispatch.beforeCapture', so.id);
     const outcome = await this.shopper.capture(so.storeId, so.orderId);
     failpoint('dispatch.afterCapture', so.id);
-    return this.change(so, outcome.kind === 'requested' ? { type: 'captureRequested', reference: outcome.reference } : { type: 'captureFailed', message: outcome.message });
+    return this.change(so, outcome.kind === 'requested' ? { type: 'captureRequested', reference: outcome.reference } : { type: 'captureFailed', message: cleanReviewMessage(outcome.message) });
   }
 
   /**
@@ -238,7 +238,7 @@ export class DispatchJob {
       // A part a move brought here names where it came from: a person then sees both orders (the one before holds none).
       const before = so.earlier.map((e) => `${e.supplierKey} order ${e.supplierOrderNumber}`).join(', ');
       const from = before ? ` The part came here from ${before}, shown to hold no live order for it.` : '';
-      if (reason) return this.change(so, { type: 'cancelRefused', reason, message: `The supplier refused to cancel: ${err.message}${from}` });
+      if (reason) return this.change(so, { type: 'cancelRefused', reason, message: `The supplier refused to cancel: ${cleanReviewMessage(err.message)}${from}` });
       throw err; // a passing error: the queue retries the job
     }
   }

@@ -3,7 +3,7 @@ import type { DeliveryWatch } from '../connections';
 import type { PartMove } from '../orders';
 import type { DeliveryAttentionReason } from '../platform/vocabulary/delivery';
 import type { SupplierOrderSnapshot } from '../suppliers/adapter';
-import { cleanReviewMessage, REVIEW_REASONS, ReviewReason } from './review-reasons';
+import { REVIEW_REASONS, ReviewReason } from './review-reasons';
 import { ImpossibleMoveError, moveOf, MoveEvent, SAME, SupplierOrderStatus } from './state-machine';
 import { partMove } from './part-follow';
 import { watchedChange } from './delivery/effect';
@@ -154,7 +154,7 @@ function answerFields(so: SupplierOrder, a: SupplierOrderSnapshot): Fields {
   return { supplierOrderId: a.supplierOrderId, supplierStatus: a.supplierStatus, costs: a.costs, shipping: a.shipping, paymentStatus, numberKnownAbsent: false };
 }
 
-const review = (reason: ReviewReason, message: string): Fields => ({ reviewReason: reason, reviewMessage: cleanReviewMessage(message), retryable: REVIEW_REASONS[reason].retryable, payRequested: false });
+const review = (reason: ReviewReason, message: string): Fields => ({ reviewReason: reason, reviewMessage: message.slice(0, 500), retryable: REVIEW_REASONS[reason].retryable, payRequested: false });
 // A cancel that won over a reroute asked meanwhile (by the rule's pause) ends that request too.
 const WITHDRAWN: Fields = { cancelRequested: false, storeTakesOver: false, rerouteRequest: null };
 const TOO_LATE = 'The cancel came after the supplier shipped the order; handle it as a return.';
@@ -207,13 +207,13 @@ function effect(so: SupplierOrder, e: DispatchEvent, now: Date): { fields: Field
     case 'failed':
       return {
         fields: { retriesUsed: so.retriesUsed + 1, nextRetryAt: new Date(now.getTime() + e.retryInSeconds * 1000) },
-        history: by(SYSTEM, 'failed', { error: e.error, message: cleanReviewMessage(e.message), retryInSeconds: e.retryInSeconds }),
+        history: by(SYSTEM, 'failed', { error: e.error, message: e.message.slice(0, 500), retryInSeconds: e.retryInSeconds }),
       };
     case 'captureRequested':
       return { fields: { captureRequested: true }, history: by(SYSTEM, 'captureRequested', e.reference ? { reference: e.reference } : {}) };
     case 'captureFailed':
       // Final stays final: a delivered order only records it (the order's payment history and status say the rest).
-      if (so.status === 'delivered') return { fields: { captureRequested: true }, history: by(SYSTEM, 'captureFailed', { message: cleanReviewMessage(e.message) }) };
+      if (so.status === 'delivered') return { fields: { captureRequested: true }, history: by(SYSTEM, 'captureFailed', { message: e.message.slice(0, 500) }) };
       // Not asked any more: a retry (once the shopper paid again) asks the provider anew.
       return { fields: { ...review('customerCaptureFailed', `The supplier was paid, but charging the shopper failed. ${e.message}`), captureRequested: false }, history: by(SYSTEM, 'paused', { reason: 'customerCaptureFailed' }) };
     case 'cancelled': {

@@ -6,6 +6,7 @@ import type { ShippingQuote, SupplierProduct } from '../../suppliers/adapter';
 import { SupplierError } from '../../suppliers/errors';
 import type { SupplierRegistry } from '../../suppliers/registry';
 import { noRateMessage, type StoreRates } from '../landed';
+import { cleanReviewMessage } from '../review-reasons';
 import type { Work } from '../supplier-order';
 import { type Candidate, type Money, type Offer, Refusal } from './types';
 
@@ -189,8 +190,8 @@ function refusalOf(err: unknown, what: 'product' | 'shipping', id: string, count
   if (what === 'product' && err.kind === 'notFound') return new Refusal('variantUnavailable', `The supplier no longer offers product ${id}.`);
   // A quote refused (no service there, or none the rule allows) is the destination's, not a passing fault.
   if (what === 'shipping' && ['destinationUnsupported', 'notFound', 'refused', 'variantUnavailable'].includes(err.kind)) {
-    return new Refusal(err.kind === 'variantUnavailable' ? 'variantUnavailable' : 'destinationUnsupported', `The supplier quotes no shipping to ${country}: ${err.message}`);
+    return new Refusal(err.kind === 'variantUnavailable' ? 'variantUnavailable' : 'destinationUnsupported', `The supplier quotes no shipping to ${country}: ${cleanReviewMessage(err.message)}`);
   }
-  if (what === 'product' && err.kind === 'variantUnavailable') return new Refusal('variantUnavailable', `The supplier no longer offers product ${id}: ${err.message}`);
+  if (what === 'product' && err.kind === 'variantUnavailable') return new Refusal('variantUnavailable', `The supplier no longer offers product ${id}: ${cleanReviewMessage(err.message)}`);
   return new Refusal('connectionUnhealthy', `${what === 'product' ? `Its product ${id}` : 'Its shipping quote'} could not be read (${err.kind}).`, {}, 'candidate', err);
 }
