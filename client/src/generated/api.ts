@@ -8016,7 +8016,7 @@ export const routes = {
   receiveSupplierNotification: { method: "POST", path: "/api/store-suppliers/webhook/{supplierKey}/{integrationId}" },
   recordSupplierClaimOutcome: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims/{claimId}/outcome", idempotent: true },
   redeliverEvent: { method: "POST", path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/redeliver" },
-  refundStoreOrder: { method: "POST", path: "/api/store-orders/{storeId}/{orderId}/refunds" },
+  refundStoreOrder: { method: "POST", path: "/api/store-orders/{storeId}/{orderId}/refunds", idempotent: true },
   removePaymentProvider: { method: "DELETE", path: "/api/stores/{storeId}/payment-provider" },
   removeStaffMember: { method: "DELETE", path: "/api/stores/{storeId}/staff/{accountId}" },
   replaceSupplierCredentials: { method: "PUT", path: "/api/store-suppliers/{storeId}/{id}" },

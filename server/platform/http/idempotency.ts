@@ -117,7 +117,7 @@ export async function runKeyed(
   renewing.unref();
   let answer: Answer;
   try {
-    answer = await run({ made: (tx, ref) => keys.made(tx, claim, ref) });
+    answer = await run({ made: (tx, ref) => keys.made(tx, claim, ref), key: keyDigest(claim) });
   } catch (err) {
     clearInterval(renewing);
     if (err instanceof ApiError && keepsAnswer(err.status)) await keys.answer(claim, { status: err.status, body: err.toBody() }).catch(onStoreFailed);
@@ -134,4 +134,6 @@ export async function runKeyed(
 }
 
 /** A request without a key: what a create tells its key goes nowhere. */
-export const NO_KEY: RequestIdempotency = { made: async () => undefined };
+export const NO_KEY: RequestIdempotency = { made: async () => undefined, key: null };
+
+const keyDigest = (c: KeyClaim): string => crypto.createHash('sha256').update(`${c.accountId}/${c.scope}/${c.key}`).digest('hex');

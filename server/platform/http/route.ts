@@ -57,6 +57,11 @@ export interface RequestContext<P = Record<string, string>, Q = Record<string, u
 /** What a create tells its key, inside its own transaction: what it made (a no-op when no key was sent). */
 export interface RequestIdempotency {
   made(tx: Queryable, ref: string): Promise<void>;
+  /**
+   * A digest naming the caller's key (null without one): the same on every retry of the request, another for another
+   * caller. A money action hands it to the provider it calls, so that call too is made once.
+   */
+  key: string | null;
 }
 
 /** A handler's answer when it is not the route's usual status with `{ result }`. */

@@ -77,7 +77,7 @@ public sealed partial class StoreOrdersService
     /// <summary>Refund the shopper, the whole order or part of it, through the store's payment provider</summary>
     /// <remarks><c>POST /api/store-orders/{storeId}/{orderId}/refunds</c> Permission: <c>payments.manage</c>.</remarks>
     public Task<RefundStoreOrderResult> RefundAsync(string storeId, string orderId, RefundStoreOrderRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-        => _http.SendAsync(new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/refunds", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.RefundStoreOrderRequest) }, StoreJsonContext.Default.RefundStoreOrderResult, cancellationToken);
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/refunds", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.RefundStoreOrderRequest), RetrySafe = true, Idempotent = true }, StoreJsonContext.Default.RefundStoreOrderResult, cancellationToken);
 
     /// <summary>The store hands a part it fulfils itself to a carrier</summary>
     /// <remarks><c>POST /api/store-orders/{storeId}/{orderId}/groups/{groupKey}/ship</c> Permission: <c>orders.manage</c>.</remarks>
