@@ -179,3 +179,22 @@ export interface Claim {
   evidencePack: { where: string; text: string } | null;
   createdAt: string;
 }
+
+/** How an assistant (MCP) reaches the service with a key. */
+export interface AssistantLink {
+  url: string;
+  transport: string;
+  headers: { 'X-API-Key': string };
+}
+
+/** An API key as the API answers it (never its secret). */
+export interface ApiKey {
+  id: string;
+  name: string;
+  maskedKey: string;
+  recordScope: 'own' | 'account';
+  lastUsedAt: string | null;
+  revoked: boolean;
+  revokedAt: string | null;
+  createdAt: string;
+}

@@ -1,4 +1,4 @@
-import type { Work } from './records';
+import type { Work } from './work';
 import { Refusal } from './sourcing';
 
 /**
