@@ -70,6 +70,7 @@ export function catalogueRoutes(connections: ConnectionService, supplierProducts
     }),
     route({
       operationId: 'importSupplierProducts', method: 'post', path: `${BASE}/:storeId/:id/import`, tag: TAG_PRODUCTS, auth: 'caller', permission: 'suppliers.import', planGated: true,
+      idempotent: true,
       summary: `Import supplier products as store products with links; up to ${IMPORT_INLINE_LIMIT} at once, more as a background job to poll`,
       description: `Each product is created atomically with its variants and link, and costs the credits of one import. Up to ${IMPORT_INLINE_LIMIT} products answer 201 with what was created (and \`errors\` for the products that were not) or, when none was created, 422 \`nothingImported\` with each product's code and message in \`details\`; more answer 202 with the job to poll at GET /:storeId/imports/:jobId.`,
       // Up to the inline limit, every product is paid at once and the ones that fail are refunded; a job pays

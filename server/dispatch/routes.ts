@@ -81,6 +81,7 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
     }),
     route({
       operationId: 'submitOrderPart', method: 'post', path: `${BASE}/:storeId/orders/:orderId/groups/:groupKey/submit`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', planGated: true, credits: { action: 'supplierOrder.send', price: 3, when: 'recordCreated' }, readOnly: false,
+      idempotent: true,
       summary: 'Send one part of an order to its supplier now; called twice it still makes one supplier order',
       description: 'Charged once per supplier order made: a part that already has one answers it and charges nothing.',
       params: groupParams, headers: [preferHeader],
@@ -93,6 +94,7 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
     }),
     route({
       operationId: 'retrySupplierOrder', method: 'post', path: `${BASE}/:storeId/orders/:supplierOrderId/retry`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', planGated: true, readOnly: false,
+      idempotent: true,
       summary: 'Try a queued, paused or failed supplier order again',
       params: soParams, headers: [preferHeader],
       body: object({ acceptCost: { type: 'boolean', description: 'Accept the supplier\'s new cost after a price change; recorded as the caller\'s decision' } }),
@@ -101,6 +103,7 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
     }),
     route({
       operationId: 'rerouteSupplierOrder', method: 'post', path: `${BASE}/:storeId/orders/:supplierOrderId/reroute`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', planGated: true, readOnly: false,
+      idempotent: true,
       summary: 'Send a paused supplier order\'s items to a backup supplier (the link\'s alternates, in order, or the one named)',
       description:
         'Only once the supplier provably holds no live order for them (its create was refused, a look-up finds none, or it confirms the cancel). Never to a supplier the part was at before, unless named. Answers the paused order: status cancelled with a `rerouted` history entry (from, to, reason, costDifferenceMinor, landed) when an alternate took the items; still needsReview, its reviewMessage listing the alternates tried, when none could.',
@@ -118,12 +121,14 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
     }),
     route({
       operationId: 'paySupplierOrder', method: 'post', path: `${BASE}/:storeId/orders/:supplierOrderId/pay`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', planGated: true, readOnly: false,
+      idempotent: true,
       summary: 'Pay a supplier order that was created but not paid; one already paid at the supplier is recorded, not paid again',
       params: soParams, headers: [preferHeader], response: settled, extraResponses: [stillWorking],
       handler: async (ctx) => answer(ctx, await commands.pay(await load(ctx), actorOf(ctx.caller!), opts(ctx))),
     }),
     route({
       operationId: 'cancelSupplierOrder', method: 'post', path: `${BASE}/:storeId/orders/:supplierOrderId/cancel`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', readOnly: false,
+      idempotent: true,
       summary: 'Withdraw the order at the supplier where it still allows it; after the supplier shipped it pauses with supplierAlreadyShipped',
       description:
         'Taken at once, also while a reroute of the order is under way (the reroute ends). An order whose items a routing or reroute moved on is followed: the order that holds them now is cancelled, at its supplier too, and answered.',

@@ -35,7 +35,9 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
         ['items', 'destination', 'paymentMethod'],
       ),
       response: { status: 201, schema: orderSchema },
-      handler: async (ctx) => one(ctx, await orders.create(ctx.params.storeId, ctx.body, creatorOf(ctx.caller!))),
+      // The order and its key commit together: a first answer lost is rebuilt from the order, never made twice.
+      idempotent: { recover: async (ctx, orderId) => one(ctx, (await orders.byId(ctx.params.storeId, orderId))!) },
+      handler: async (ctx) => one(ctx, await orders.create(ctx.params.storeId, ctx.body, creatorOf(ctx.caller!), (tx, id) => ctx.idempotency.made(tx, id))),
     }),
     route({
       operationId: 'listStoreOrders', method: 'get', path: `${BASE}/:storeId`,
@@ -67,6 +69,7 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
     }),
     route({
       operationId: 'confirmStoreOrder', method: 'post', path: `${BASE}/:storeId/:orderId/confirm`, tag: TAG, auth: 'caller', permission: 'orders.manage', readOnly: false,
+      idempotent: true,
       summary: 'Confirm the order (staff); supplier parts under an automatic level are then sent in the background',
       description: 'Answers once the confirmation is stored; it never waits for a supplier. The supplier orders of automatic parts appear (status queued, then onwards) as the dispatch jobs run.',
       params: orderParams, response: { status: 200, schema: orderSchema },
@@ -74,6 +77,7 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
     }),
     route({
       operationId: 'markStoreOrderPaid', method: 'post', path: `${BASE}/:storeId/:orderId/mark-paid`,
+      idempotent: true,
       summary: 'Mark the order paid by hand (cash, bank transfer): confirms it; recorded as manual, not as the payment provider\'s word',
       description:
         'The shopper\'s `paymentStatus` moves only on the payment provider\'s signed notifications (POST /api/payment-notifications/:storeId). A manual mark confirms the order and shows in its payment history with who made it, but does not count as provider-confirmed for automatic supplier payment: that still needs the connection\'s allowUnpaidOrders (orders without online payment) or payNow. 409 when the provider already reported the order paid or refunded; marking twice changes nothing.',
