@@ -7,7 +7,7 @@ import { openLookupKeys } from './platform/lookup-keys';
 import { SEALED } from './keyring';
 import { EMBEDDED_DATABASE, EmbeddedDatabase, startEmbeddedPostgres } from './platform/embedded-postgres';
 import { EnvironmentError, listenFailure } from './platform/environment';
-import { closeServer, listen } from './platform/http/app';
+import { closeServer, listen } from './platform/http/server';
 import { Boss, startBoss } from './platform/jobs';
 import { bufferedStdout, createLogger } from './platform/logger';
 import { missingNodeFlagsSentence, unsupportedNodeSentence } from './platform/node-support';
