@@ -162,16 +162,12 @@ export class PatroniCluster {
   }
 
   /**
-   * The replicas stop receiving WAL (their walreceivers frozen): what the primary commits from now on exists only
-   * there, as when the network between them fails. `false` lets them go on.
+   * The primary stops sending WAL (its walsenders frozen): what it commits from now on exists only there, as when the
+   * network between it and its standbys fails. `false` lets them go on.
    */
   async freezeReplication(on: boolean): Promise<void> {
-    const leader = await this.leader();
-    for (const m of this.members.filter((x) => x.ports.name !== leader)) {
-      const pm = m.postmaster();
-      if (!pm) continue;
-      for (const pid of procTree(pm).filter((p) => /walreceiver/.test(cmdline(p)))) signal(pid, on ? 'SIGSTOP' : 'SIGCONT');
-    }
+    const pm = this.member(await this.leader()).postmaster();
+    for (const pid of pm ? procTree(pm).filter((p) => /walsender/.test(cmdline(p))) : []) signal(pid, on ? 'SIGSTOP' : 'SIGCONT');
   }
 
   /**

@@ -28,6 +28,32 @@ function boundedWaits(t: DbTimeouts): Record<string, unknown> {
   };
 }
 
+/**
+ * A connection that met a read-only server (SQLSTATE 25006: a primary demoted under it, reached through an address
+ * that now leads elsewhere) is closed at once, so the pool never lends it again; pg-pool already drops a connection
+ * whose own statement failed outside a transaction, TypeORM's transactions give theirs back as it was.
+ */
+export function dropReadOnlyConnections(ds: DataSource): void {
+  const pool = (ds.driver as PostgresDriver).master as { on(e: 'connect', fn: (c: PgClient) => void): void } | undefined;
+  pool?.on('connect', (client) => {
+    const query = client.query.bind(client);
+    client.query = ((...args: unknown[]) => {
+      const out = (query as (...a: unknown[]) => unknown)(...args);
+      if (out && typeof (out as Promise<unknown>).then === 'function' && typeof args.at(-1) !== 'function') {
+        return (out as Promise<unknown>).catch((err: { code?: string }) => {
+          if (err?.code === '25006') void client.end().catch(() => undefined);
+          throw err;
+        });
+      }
+      return out;
+    }) as PgClient['query'];
+  });
+}
+interface PgClient {
+  query: (...args: unknown[]) => unknown;
+  end(): Promise<void>;
+}
+
 /** TypeORM for the pool, transactions and migrations only: no entities, every domain maps its own rows (sql.ts). */
 export function createDataSource(url: string, migrations: Ctor, poolSize = 10, timeouts?: DbTimeouts): DataSource {
   return new DataSource({
@@ -140,9 +166,14 @@ export async function preparedRows<T = Record<string, unknown>>(db: Queryable, t
     name = `s${crypto.createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
     if (statementNames.size < 1000) statementNames.set(text, name);
   }
-  return (await run(db, text, values, name)).records as T[];
+  return (await run(db, text, values, naming ? name : undefined)).records as T[];
 }
 const statementNames = new Map<string, string>();
+/** Off behind a pooler in transaction mode: a statement prepared on one server connection is unknown on the next. */
+let naming = true;
+export function nameStatements(on: boolean): void {
+  naming = on;
+}
 
 /** How many rows a write touched. */
 export async function affected(db: Queryable, text: string, values: unknown[] = []): Promise<number> {

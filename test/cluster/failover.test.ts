@@ -1,9 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /**
- * The database fails over (issue 43, item 2; docs/reliability.md "Database failover"): a primary with a streaming
- * standby behind one address. Under dispatch with automatic payment and promise to sell, the standby's stream is cut,
- * the supplier takes orders and payments the standby never hears of, the primary dies and the standby is promoted.
- * The service reconnects through the same address by itself. Its records went back in time; the suppliers' and the
+ * The database fails over (issue 43, item 2; issue 56, item 1; docs/reliability.md "Database failover"): a Patroni
+ * cluster of three behind HAProxy, replicating asynchronously. Under dispatch with automatic payment and promise to
+ * sell, the primary's WAL stops flowing to its standbys (its walsenders frozen), the supplier takes orders and
+ * payments the standbys never hear of, and the primary's machine dies (Patroni and Postgres killed). Patroni elects a
+ * standby; nothing in the test promotes or switches anything. The service reconnects through HAProxy by itself. Its records went back in time; the suppliers' and the
  * payment provider's did not, and they are what the test reads.
  */
 import { Pool } from 'pg';
@@ -11,14 +12,14 @@ import { eventually, leakScanTest, Sandbox, Service, startSandbox, startService 
 import { openShop, placeOrder, received } from '../support/orders';
 import { connectPayments, PaymentSandbox, startPaymentSandbox } from '../support/payments';
 import { Receiver } from '../support/receiver';
-import { ReplicatedPostgres, rowsAt } from '../support/replication';
+import { PatroniCluster, rowsAt, startCluster } from '../support/cluster';
 import { FAST_EVENTS, inOrderPerResource, subscribe, verifiedEvents } from '../events/support';
 
 const PARTS = 8;
 // The standbys are declared (DATABASE_REPLICATION): only then does the service wait for them.
 const FAST = { DATABASE_REPLICATION: 'asynchronous', DISPATCH_WAIT_MS: '0', JOB_SUPERVISE_SECONDS: '1', DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '3', DISPATCH_RETRY_BASE_SECONDS: '1', ...FAST_EVENTS };
 
-let pair: ReplicatedPostgres;
+let pair: PatroniCluster;
 let sandbox: Sandbox;
 let provider: PaymentSandbox;
 let receiver: Receiver & { url: string };
@@ -34,8 +35,7 @@ afterAll(async () => {
 const count = async (url: string, sql: string, params: unknown[]): Promise<number> => (await rowsAt<{ n: number }>(url, sql, params))[0].n;
 
 test('a failover that loses commits: one order and one payment per part at the supplier, one capture per shopper, events in order', async () => {
-  pair = await ReplicatedPostgres.start();
-  await pair.primary.createDatabase('live');
+  pair = await startCluster('live');
   sandbox = await startSandbox();
   provider = await startPaymentSandbox();
   receiver = await Receiver.start();
@@ -51,21 +51,21 @@ test('a failover that loses commits: one order and one payment per part at the s
   await sandbox.control('POST', '/faults', { latencyMs: 1500 });
   for (const o of orders) await payments.pay(o.id, 'authorised');
   await eventually(async () => ((await received(sandbox)).orders.length >= PARTS ? true : undefined), 90000, 'every part created at the supplier');
-  await pair.caughtUp();
-  pair.cutReplication();
+  await pair.freezeReplication(true);
   const atCut = (await received(sandbox)).all.payments.length;
   // The supplier takes payments the standby never hears of.
   await eventually(async () => ((await received(sandbox)).all.payments.length >= Math.min(PARTS, atCut + 2) ? true : undefined), 60000, 'payments after the cut');
-  const confirmedBefore = await count(pair.primary.url('live'), `SELECT count(*)::int AS n FROM supplier_orders WHERE store_id = $1 AND payment_status = 'paid'`, [shop.storeId]);
-  const { lostWalBytes } = await pair.failover();
-  const confirmedAfter = await count(pair.standby.url('live'), `SELECT count(*)::int AS n FROM supplier_orders WHERE store_id = $1 AND payment_status = 'paid'`, [shop.storeId]);
+  const leader = await pair.leader();
+  const confirmedBefore = await count(pair.memberUrl(leader, 'live'), `SELECT count(*)::int AS n FROM supplier_orders WHERE store_id = $1 AND payment_status = 'paid'`, [shop.storeId]);
+  const { lostWalBytes, to } = await pair.failover('node', { rejoin: false });
+  const confirmedAfter = await count(pair.memberUrl(to, 'live'), `SELECT count(*)::int AS n FROM supplier_orders WHERE store_id = $1 AND payment_status = 'paid'`, [shop.storeId]);
   expect(lostWalBytes).toBeGreaterThan(0);
   // Commits the standby never received are gone: parts the supplier was paid for are unpaid in the records again.
   expect(confirmedAfter).toBeLessThan(confirmedBefore);
   await sandbox.control('POST', '/faults', { latencyMs: 0 });
 
-  // The test reads through the same address as the service (svc.db is the shared cluster's test role).
-  const db = new Pool({ connectionString: pair.url('live'), max: 1 });
+  // The test reads through the same address as the service, HAProxy (svc.db is the shared test database's role).
+  const db = new Pool({ connectionString: pair.directUrl('live'), max: 1 });
   db.on('error', () => undefined);
   // No restart, no operator step: the same process reconnects through the same address and finishes every part.
   let last: any[] = [];
