@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Server } from 'node:http';
 import { ConfigError, loadConfig } from './platform/config';
-import { dropReadOnlyConnections, migrate, nameStatements } from './platform/db';
+import { migrate, nameStatements } from './platform/db';
 import { failpoint } from './platform/failpoints';
 import { openLookupKeys } from './platform/lookup-keys';
 import { SEALED } from './keyring';
@@ -74,7 +74,6 @@ async function main(): Promise<void> {
   if (!migrated) stops.push(retryDeferredMigrations(sessionUrl, log, waits.connectMs, config.migrationRetrySeconds));
   const db = openDatabase(databaseUrl, config.dbPoolSize, waits);
   await db.initialize();
-  dropReadOnlyConnections(db);
   // Refuses (exit 2) when the keyring opens none of the data: before anything could seal or look up under a wrong secret.
   const lookup = await openLookupKeys(db, [config.appSecret, ...config.appSecretsPrevious], SEALED);
 

@@ -29,7 +29,10 @@ export function patroniConfig(s: ClusterSettings, m: MemberPorts, dir: string): 
     name: m.name,
     log: { level: 'INFO' },
     restapi: { listen: `127.0.0.1:${m.rest}`, connect_address: `127.0.0.1:${m.rest}` },
-    etcd3: { hosts: `127.0.0.1:${s.etcdPort}` },
+    // etcd's v2 API: Patroni 3.0.2 updates its leader key there by compare-and-swap on its own name. Through the v3
+    // API it puts the key unconditionally when its cached view is stale: a leader frozen past its TTL took the key
+    // back from the member elected meanwhile (seen here: two leaders in turn, the second one's commits rewound).
+    etcd: { hosts: `127.0.0.1:${s.etcdPort}` },
     bootstrap: {
       dcs: {
         ...PATRONI_DCS,

@@ -82,7 +82,7 @@ export class PatroniCluster {
     const peer = await freePort();
     const etcdDir = path.join(this.dir, 'etcd');
     this.etcd = spawnLogged('/usr/bin/etcd', ['--name', 'e', '--data-dir', etcdDir, '--listen-client-urls', `http://127.0.0.1:${etcdPort}`, '--advertise-client-urls', `http://127.0.0.1:${etcdPort}`,
-      '--listen-peer-urls', `http://127.0.0.1:${peer}`, '--initial-advertise-peer-urls', `http://127.0.0.1:${peer}`, '--initial-cluster', `e=http://127.0.0.1:${peer}`], path.join(this.dir, 'etcd.log'));
+      '--listen-peer-urls', `http://127.0.0.1:${peer}`, '--initial-advertise-peer-urls', `http://127.0.0.1:${peer}`, '--initial-cluster', `e=http://127.0.0.1:${peer}`, '--enable-v2=true'], path.join(this.dir, 'etcd.log'));
     await waitFor('etcd up', 20000, async () => ((await fetch(`http://127.0.0.1:${etcdPort}/health`)).ok ? true : undefined));
     const ports: MemberPorts[] = [];
     for (const name of ['m1', 'm2', 'm3']) ports.push({ name, pg: await freePort(), rest: await freePort() });

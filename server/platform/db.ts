@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import crypto from 'node:crypto';
+import { Client } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryRunner } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
@@ -29,29 +30,20 @@ function boundedWaits(t: DbTimeouts): Record<string, unknown> {
 }
 
 /**
- * A connection that met a read-only server (SQLSTATE 25006: a primary demoted under it, reached through an address
- * that now leads elsewhere) is closed at once, so the pool never lends it again; pg-pool already drops a connection
- * whose own statement failed outside a transaction, TypeORM's transactions give theirs back as it was.
+ * The pool's connections: one that met a read-only server (SQLSTATE 25006: a primary demoted under it, reached through
+ * an address that now leads elsewhere) is closed at once, so the pool never lends it again. pg-pool already drops a
+ * connection whose own statement failed outside a transaction; TypeORM's transactions give theirs back as it was.
  */
-export function dropReadOnlyConnections(ds: DataSource): void {
-  const pool = (ds.driver as PostgresDriver).master as { on(e: 'connect', fn: (c: PgClient) => void): void } | undefined;
-  pool?.on('connect', (client) => {
-    const query = client.query.bind(client);
-    client.query = ((...args: unknown[]) => {
-      const out = (query as (...a: unknown[]) => unknown)(...args);
-      if (out && typeof (out as Promise<unknown>).then === 'function' && typeof args.at(-1) !== 'function') {
-        return (out as Promise<unknown>).catch((err: { code?: string }) => {
-          if (err?.code === '25006') void client.end().catch(() => undefined);
-          throw err;
-        });
-      }
-      return out;
-    }) as PgClient['query'];
-  });
-}
-interface PgClient {
-  query: (...args: unknown[]) => unknown;
-  end(): Promise<void>;
+class DropOnReadOnly extends Client {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  query(...args: any[]): any {
+    const out = (super.query as (...a: unknown[]) => unknown)(...args);
+    if (typeof args.at(-1) === 'function' || !(out instanceof Promise)) return out;
+    return out.catch((err: { code?: string }) => {
+      if (err?.code === '25006') void this.end().catch(() => undefined);
+      throw err;
+    });
+  }
 }
 
 /** TypeORM for the pool, transactions and migrations only: no entities, every domain maps its own rows (sql.ts). */
@@ -64,7 +56,7 @@ export function createDataSource(url: string, migrations: Ctor, poolSize = 10, t
     synchronize: false,
     migrationsRun: false,
     migrationsTransactionMode: 'each',
-    extra: { max: poolSize, application_name: applicationName('store-suppliers'), ...(timeouts ? boundedWaits(timeouts) : {}) },
+    extra: { Client: DropOnReadOnly, max: poolSize, application_name: applicationName('store-suppliers'), ...(timeouts ? boundedWaits(timeouts) : {}) },
   });
 }
 
