@@ -116,6 +116,8 @@ export function pgbouncerConfig(dir: string, port: number, haproxyPort: number):
     'max_client_conn = 1000',
     'default_pool_size = 60',
     'server_login_retry = 1',
+    // Idle server connections closed after 30 s (the default keeps them 10 minutes): the pool follows the load down.
+    'server_idle_timeout = 30',
     'server_connect_timeout = 3',
     'ignore_startup_parameters = extra_float_digits,statement_timeout',
     `logfile = ${dir}/pgbouncer.log`,
