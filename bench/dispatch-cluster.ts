@@ -41,7 +41,7 @@ const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.le
 
 export async function dispatchCluster(databaseUrl: string): Promise<Figure[]> {
   const single = Object.assign(new URL(databaseUrl), { pathname: '/postgres' }).toString();
-  const cluster = await PatroniCluster.start({ synchronous: true });
+  const cluster = await PatroniCluster.start({ synchronous: true, fsync: true });
   try {
     const one: number[] = [];
     const three: number[] = [];
@@ -58,7 +58,7 @@ export async function dispatchCluster(databaseUrl: string): Promise<Figure[]> {
       baselineLabel: 'the same run on one server, no standby',
       ratio: mean(three) / mean(one),
       command: COMMAND,
-      notes: `Three Patroni members (Debian's PostgreSQL, etcd, HAProxy on /primary; synchronous_mode on, so synchronous_standby_names names one standby and every commit waits for its flush) on this one machine, against the bench's own embedded server; the service declared asynchronous found the database synchronous and ran no statement for standbys. Rounds alternate one server, cluster, cluster, one server.`,
+      notes: `Three Patroni members (Debian's PostgreSQL, etcd, HAProxy on /primary; synchronous_mode on, so synchronous_standby_names names one standby and every commit waits for its flush) on this one machine, against the bench's own embedded server (fsync on in both, so a synchronous standby's flush is a disk write as the primary's is); the service declared asynchronous found the database synchronous and ran no statement for standbys. Rounds alternate one server, cluster, cluster, one server.`,
     }];
   } finally {
     await cluster.destroy();

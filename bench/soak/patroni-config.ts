@@ -17,6 +17,7 @@ export interface ClusterSettings {
   /** Patroni's synchronous_mode: a commit returns once a standby has flushed it, and only such a standby is promoted. */
   synchronous: boolean;
   bin: string;
+  fsync?: boolean;
 }
 
 /** Timings: a dead leader's key expires after `ttl` s; Patroni runs its loop every `loop_wait` s. */
@@ -43,7 +44,7 @@ export function patroniConfig(s: ClusterSettings, m: MemberPorts, dir: string): 
         postgresql: {
           use_pg_rewind: true,
           use_slots: true,
-          parameters: { wal_level: 'replica', hot_standby: 'on', max_wal_senders: 10, max_replication_slots: 10, wal_keep_size: '256MB', max_connections: 200, fsync: 'off', wal_sender_timeout: '10s' },
+          parameters: { wal_level: 'replica', hot_standby: 'on', max_wal_senders: 10, max_replication_slots: 10, wal_keep_size: '256MB', max_connections: 200, fsync: s.fsync ? 'on' : 'off', wal_sender_timeout: '10s' },
         },
       },
       initdb: [{ encoding: 'UTF8' }, { locale: 'C' }, { auth: 'scram-sha-256' }],

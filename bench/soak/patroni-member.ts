@@ -1,9 +1,34 @@
 /** One member of the Patroni cluster (./patroni.ts): its Patroni process, and the Postgres that Patroni runs. */
-import type { ChildProcess } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Pool } from 'pg';
 import type { MemberPorts } from './patroni-config';
-import { chownTree, exitOf, postgresIds, spawnLogged } from './patroni';
+
+export function postgresIds(): { uid?: number; gid?: number } {
+  if (process.getuid?.() !== 0) return {};
+  return { uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()), gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()) };
+}
+
+export function chownTree(dir: string): void {
+  const ids = postgresIds();
+  if (ids.uid === undefined) return;
+  execFileSync('chown', ['-R', `${ids.uid}:${ids.gid}`, dir]);
+}
+
+export function spawnLogged(bin: string, args: string[], log: string, ids: { uid?: number; gid?: number } = {}, env: NodeJS.ProcessEnv = {}): ChildProcess {
+  const fd = fs.openSync(log, 'a');
+  const p = spawn(bin, args, { ...ids, stdio: ['ignore', fd, fd], env: { ...process.env, LC_ALL: 'C.UTF-8', ...env } });
+  fs.closeSync(fd);
+  p.on('error', () => undefined);
+  return p;
+}
+
+export function exitOf(p: ChildProcess, sig: NodeJS.Signals): Promise<void> {
+  const exited = new Promise<void>((r) => p.once('exit', () => r()));
+  p.kill(sig);
+  return exited;
+}
 
 export interface MemberState {
   name: string;
@@ -108,5 +133,26 @@ export class Member {
     const pm = this.postmaster();
     if (this.running) await exitOf(this.proc!, 'SIGKILL');
     for (const pid of pidsOf(pm ?? undefined)) signal(pid, 'SIGKILL');
+  }
+}
+
+export const cmdline = (pid: number): string => {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+};
+
+/** One row of one statement on a connection of its own, or null when the server is not there. */
+export async function one(url: string, sql: string): Promise<Record<string, any> | null> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const pool = new Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 3000 });
+  pool.on('error', () => undefined);
+  try {
+    return (await pool.query(sql)).rows[0] ?? null;
+  } catch {
+    return null;
+  } finally {
+    await pool.end().catch(() => undefined);
   }
 }

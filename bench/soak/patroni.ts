@@ -6,14 +6,13 @@
  * refuses). Patroni alone decides which member leads; nothing here promotes or switches anything. A member that died
  * is started again afterwards, as a supervisor would, and Patroni makes it a replica (pg_rewind if needed).
  */
-import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Pool } from 'pg';
 import { freePort } from '../free-port';
 import { haproxyConfig, type MemberPorts, patroniConfig, pgbouncerConfig } from './patroni-config';
-import { Member, memberState, type MemberState, pidsOf, procTree, signal } from './patroni-member';
+import { chownTree, cmdline, exitOf, Member, memberState, type MemberState, one, postgresIds, procTree, signal, spawnLogged } from './patroni-member';
 
 export type FailoverKind = 'node' | 'patroni' | 'freeze';
 
@@ -21,6 +20,8 @@ export interface ClusterOptions {
   synchronous?: boolean;
   password?: string;
   pgbouncer?: boolean;
+  /** fsync on (the benchmark's): the tests' clusters run with it off, as the tests' other servers do. */
+  fsync?: boolean;
 }
 
 /** The newest Debian PostgreSQL folder, or null. */
@@ -86,7 +87,7 @@ export class PatroniCluster {
     await waitFor('etcd up', 20000, async () => ((await fetch(`http://127.0.0.1:${etcdPort}/health`)).ok ? true : undefined));
     const ports: MemberPorts[] = [];
     for (const name of ['m1', 'm2', 'm3']) ports.push({ name, pg: await freePort(), rest: await freePort() });
-    const settings = { scope: `ss${process.pid}`, etcdPort, password: this.password, synchronous: !!opts.synchronous, bin };
+    const settings = { scope: `ss${process.pid}`, etcdPort, password: this.password, synchronous: !!opts.synchronous, bin, fsync: !!opts.fsync };
     for (const p of ports) {
       const mdir = path.join(this.dir, p.name);
       this.members.push(new Member(p, mdir, patroniConfig(settings, p, mdir)));
@@ -233,50 +234,4 @@ export class PatroniCluster {
   }
 }
 
-function cmdline(pid: number): string {
-  try {
-    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-  } catch {
-    return '';
-  }
-}
-
-export function postgresIds(): { uid?: number; gid?: number } {
-  if (process.getuid?.() !== 0) return {};
-  return { uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()), gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()) };
-}
-
-export function chownTree(dir: string): void {
-  const ids = postgresIds();
-  if (ids.uid === undefined) return;
-  execFileSync('chown', ['-R', `${ids.uid}:${ids.gid}`, dir]);
-}
-
-export function spawnLogged(bin: string, args: string[], log: string, ids: { uid?: number; gid?: number } = {}, env: NodeJS.ProcessEnv = {}): ChildProcess {
-  const fd = fs.openSync(log, 'a');
-  const p = spawn(bin, args, { ...ids, stdio: ['ignore', fd, fd], env: { ...process.env, LC_ALL: 'C.UTF-8', ...env } });
-  fs.closeSync(fd);
-  p.on('error', () => undefined);
-  return p;
-}
-
-export function exitOf(p: ChildProcess, sig: NodeJS.Signals): Promise<void> {
-  const exited = new Promise<void>((r) => p.once('exit', () => r()));
-  p.kill(sig);
-  return exited;
-}
-
-/** One row of one statement on a connection of its own, or null when the server is not there. */
-export async function one(url: string, sql: string): Promise<Record<string, any> | null> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const pool = new Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 3000 });
-  pool.on('error', () => undefined);
-  try {
-    return (await pool.query(sql)).rows[0] ?? null;
-  } catch {
-    return null;
-  } finally {
-    await pool.end().catch(() => undefined);
-  }
-}
-
-export { pidsOf };
+export { one };

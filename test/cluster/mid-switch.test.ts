@@ -84,7 +84,8 @@ test('mid-switch: 201 or 503 with Retry-After, never 500, through PgBouncer and 
   }
   expect(a.answers.at(-1)!.status).toBe(201);
   // The stale process meets a server that answers, read-only (SQLSTATE 25006 on every write): each write 503.
-  expect((await rowsAt(cluster.memberUrl(from, 'live'), 'SELECT pg_is_in_recovery() AS standby'))[0].standby).toBe(true);
+  const standby = async () => ((await rowsAt(cluster.memberUrl(from, 'live'), 'SELECT pg_is_in_recovery() AS standby').catch(() => []))[0]?.standby ? true : undefined);
+  expect(await eventually(standby, 60000, 'the old leader a standby')).toBe(true);
   expect(b.answers.filter((x) => x.at > rejoined + 2000).map((x) => x.status)).toEqual(b.answers.filter((x) => x.at > rejoined + 2000).map(() => 503));
   // It is reached and reads are served there: the writes' 503s are the read-only server's 25006, not a lost network.
   const listed = await stale.call('GET', `/api/store-orders/${shop.storeId}`, { key: shop.owner.key });
