@@ -36,7 +36,7 @@ export {
 } from './money.js';
 export { isImportJob, type ImportResult } from './suppliers/imports.js';
 export type { Claims, Connections, EventSubscriptions, Imports, Links, Products, Reports, SupplierOrders, Suppliers } from './suppliers/index.js';
-export type { ApiKeys, StoreOrderPage, StoreOrders } from './store.js';
+export type { ApiKeys, PaymentAttentionReason, StoreOrderPage, StoreOrders } from './store.js';
 export { VERSION } from './transport.js';
 export { webhooks, WebhookVerificationError, type VerifyOptions, type WebhookEvent, type WebhookHeaders, type WebhookVerificationFailure } from './webhooks.js';
 export type * from './types.js';

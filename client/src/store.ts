@@ -2,6 +2,8 @@ import { walkPages } from './paging.js';
 import type { Transport } from './transport.js';
 import type { Api, CurrentApiKey, RequestOptions, StoreOrder } from './types.js';
 
+export type PaymentAttentionReason = Api.AcknowledgeStoreOrderPaymentAttention['body']['reason'];
+
 /** The calling key. */
 export class ApiKeys {
   constructor(private readonly t: Transport) {}
@@ -28,11 +30,21 @@ export class StoreOrders {
   }
 
   /**
-   * A person dealt with the order's payment needing attention (`paymentAttention`): clears it, keeping the note and
-   * who in its payment history. Needs `payments.manage`; 409 `noPaymentAttention` when there is none.
+   * A person dealt with the order's payment needing attention for `reason` (its `paymentAttention.reason` as they saw
+   * it): clears it, keeping the note and who in its payment history. Needs `payments.manage`; 409 `attentionChanged`
+   * when the order's reason is another now, `noPaymentAttention` when there is none.
    */
-  async acknowledgePaymentAttention(storeId: string, orderId: string, note: string, options?: RequestOptions): Promise<StoreOrder> {
-    return (await this.t.call('acknowledgeStoreOrderPaymentAttention', { params: { storeId, orderId }, body: { note } }, options)).result;
+  async acknowledgePaymentAttention(storeId: string, orderId: string, reason: PaymentAttentionReason, note: string, options?: RequestOptions): Promise<StoreOrder> {
+    return (await this.t.call('acknowledgeStoreOrderPaymentAttention', { params: { storeId, orderId }, body: { reason, note } }, options)).result;
+  }
+
+  /**
+   * Refunds the shopper, the whole order or `amountMinor` of it, through the store's payment provider (202: the
+   * provider took it; the order's `providerPayments`, `amountRefundedMinor` and `paymentStatus` move on its signed
+   * event). Needs `payments.manage`; 409 `nothingToRefund`, `refundExceedsPayment`, `refundRefused`.
+   */
+  async refund(storeId: string, orderId: string, body: Api.RefundStoreOrder['body'], options?: RequestOptions): Promise<Api.RefundStoreOrder['result']> {
+    return (await this.t.call('refundStoreOrder', { params: { storeId, orderId }, body }, options)).result;
   }
 
   /** Every store order matching the filters, page after page. */

@@ -1,29 +1,12 @@
 import { api } from './api.js';
 import { act, clear, confirmAction, copyText, field, h, notice } from './dom.js';
 import { when } from './format.js';
-import type { Ctx } from './types.js';
-
-interface AssistantLink {
-  url: string;
-  transport: string;
-  headers: { 'X-API-Key': string };
-}
-interface ApiKey {
-  id: string;
-  name: string;
-  maskedKey: string;
-  recordScope: 'own' | 'account';
-  lastUsedAt: string | null;
-  revoked: boolean;
-  revokedAt: string | null;
-  createdAt: string;
-}
+import type { ApiKey, AssistantLink, Ctx } from './types.js';
+import { type NewKey, revoke, rotate, rotationCard } from './key-rotation.js';
 
 const SCOPES = { own: 'Only what this key made', account: 'Everything in the account' };
-/** The rotation the spec describes, kept while the page is open: the key being replaced and its successor. */
-let rotation: { oldId: string; newId: string | null } | null = null;
 /** A key to show once after the page is drawn again (kept in memory only, dropped once shown). */
-let pending: { title: string; key: string; link: AssistantLink } | null = null;
+let pending: NewKey | null = null;
 
 const scopeSelect = (value: string) => h('select', { name: 'recordScope' }, ...Object.entries(SCOPES).map(([v, label]) => h('option', { value: v, selected: v === value }, label)));
 
@@ -77,7 +60,7 @@ export async function keysPage(root: HTMLElement, ctx: Ctx): Promise<void> {
     root,
     h('h1', {}, 'API keys'),
     secret,
-    rotationCard(keys, render),
+    rotationCard(keys, render, (p) => (pending = p)),
     form,
     h(
       'section',
@@ -123,7 +106,7 @@ function keyRow(k: ApiKey, render: () => Promise<void>, showSecret: (t: string, 
           notice(`"${k.name}" now sees: ${SCOPES[select.value as 'own']}.`);
         }),
         b('Rotate', async () => {
-          rotation = { oldId: k.id, newId: null };
+          rotate(k.id);
           await render();
         }),
         b('Revoke', async () => {
@@ -140,54 +123,5 @@ function keyRow(k: ApiKey, render: () => Promise<void>, showSecret: (t: string, 
     h('td', {}, when(k.createdAt)),
     h('td', {}, k.revoked ? h('span', { class: 'badge bad' }, `Revoked ${when(k.revokedAt)}`) : h('span', { class: 'badge ok' }, 'Active')),
     h('td', {}, h('div', { class: 'buttons' }, ...actions)),
-  );
-}
-
-async function revoke(k: ApiKey): Promise<boolean> {
-  const ok = await confirmAction({
-    title: `Revoke "${k.name}"?`,
-    body: [`Every program using ${k.maskedKey} is refused from now on, including its assistant link. This cannot be undone.`],
-    action: 'Revoke key',
-    danger: true,
-  });
-  if (!ok) return false;
-  await api('DELETE', `/api/api-keys/${k.id}`);
-  notice(`"${k.name}" is revoked.`);
-  return true;
-}
-
-/** Create the new key, move the integration, watch its last-used time move, then revoke the old one. */
-function rotationCard(keys: ApiKey[], render: () => Promise<void>): HTMLElement | null {
-  const old = rotation && keys.find((k) => k.id === rotation!.oldId && !k.revoked);
-  if (!rotation || !old) return (rotation = null);
-  const fresh = rotation.newId ? keys.find((k) => k.id === rotation!.newId) : undefined;
-  const step = (done: boolean, ...c: Array<Node | string | null>) => h('li', { class: done ? 'done' : undefined }, ...c);
-  const make: HTMLButtonElement = h('button', { type: 'button', class: 'primary', onclick: () => void act(make, async () => {
-    const res = await api<{ key: string; apiKey: ApiKey; assistantLink: AssistantLink }>('POST', '/api/api-keys', { name: `${old.name} (new)`.slice(0, 100), recordScope: old.recordScope });
-    rotation!.newId = res.result.apiKey.id;
-    pending = { title: `The new key "${res.result.apiKey.name}"`, key: res.result.key, link: res.result.assistantLink };
-    await render();
-  }) }, 'Create the new key');
-  const check: HTMLButtonElement = h('button', { type: 'button', class: 'secondary', onclick: () => void act(check, render) }, 'Check again');
-  const finish: HTMLButtonElement = h('button', { type: 'button', class: 'danger', disabled: !fresh?.lastUsedAt, onclick: () => void act(finish, async () => {
-    if (await revoke(old)) {
-      rotation = null;
-      await render();
-    }
-  }) }, `Revoke "${old.name}"`);
-  const stop = h('button', { type: 'button', class: 'secondary', onclick: () => ((rotation = null), void render()) }, 'Stop rotating');
-  return h(
-    'section',
-    { class: 'card rotation' },
-    h('h2', {}, `Rotating "${old.name}"`),
-    h(
-      'ol',
-      {},
-      step(!!fresh, 'Create a new key with the same records. ', fresh ? `Done: "${fresh.name}".` : make),
-      step(!!fresh?.lastUsedAt, 'Put the new key in your integration (n8n credential, server setting) in place of the old one.'),
-      step(!!fresh?.lastUsedAt, 'Wait until the new key has been used: ', h('strong', {}, fresh ? `last used ${when(fresh.lastUsedAt, 'not yet')}` : 'create it first'), ' ', fresh ? check : null, ` (the old key: last used ${when(old.lastUsedAt)}).`),
-      step(false, 'Revoke the old key. ', finish),
-    ),
-    stop,
   );
 }

@@ -8,6 +8,7 @@ import { act, append, confirmAction, field, h, notice } from './dom.js';
 import { money, when } from './format.js';
 import type { Ctx, PaymentProviderView, StoreOrder } from './types.js';
 import { PAYMENT_METHOD, paymentSentence, SHOPPER_PAYMENT } from './words.js';
+import { providerPaymentsList, refundButton } from './order-refund.js';
 
 const WAIT_MS = 10 * 60_000;
 const LOOK_EVERY_MS = 1500;
@@ -38,7 +39,8 @@ export function checkoutFor(provider: PaymentProviderView | null, order: StoreOr
 export function paymentCard(order: StoreOrder, provider: PaymentProviderView | null, ctx: Ctx, opts: { url: string; render: () => Promise<void>; supplierParts: SupplierPart[] }): HTMLElement {
   const total = money(order.totalMinor, order.currency);
   const autoPay = opts.supplierParts.some((p) => paysByItself(p.automation));
-  const open = order.status !== 'cancelled' && order.paymentStatus !== 'paid' && order.paymentStatus !== 'refunded';
+  const open = order.status !== 'cancelled' && !['paid', 'partiallyRefunded', 'refunded'].includes(order.paymentStatus);
+  const refund = refundButton(order, opts.url, opts.render);
   const checkout = order.paymentMethod === 'online' && open && order.paymentStatus !== 'authorised' ? checkoutFor(provider, order) : null;
   const card: HTMLElement = h('section', { class: 'card payment', 'data-payment': order.paymentStatus });
   const wait = waiting?.orderId === order.id ? follow(order, card, opts.render) : null;
@@ -77,13 +79,15 @@ export function paymentCard(order: StoreOrder, provider: PaymentProviderView | n
       {},
       h('dt', {}, 'How the shopper pays'), h('dd', {}, PAYMENT_METHOD[order.paymentMethod] ?? order.paymentMethod),
       h('dt', {}, 'Payment provider says'), h('dd', {}, order.paymentMethod !== 'online' && order.paymentStatus === 'none' ? 'nothing (not paid online)' : providerSays(order, total, opts.supplierParts)),
+      ...(order.amountRefundedMinor ? [h('dt', {}, 'Refunded to the shopper'), h('dd', { class: 'refunded' }, money(order.amountRefundedMinor, order.currency))] : []),
       h('dt', {}, 'Marked paid by hand'), h('dd', {}, order.markedPaidAt ? `${when(order.markedPaidAt)} (a person's word, not the provider's)` : 'no'),
       ...(capture ? [h('dt', {}, 'Charging the shopper (promise to sell)'), h('dd', { class: 'capture', 'data-capture': capture.stage }, h('span', { class: `badge ${capture.stage === 'captured' ? 'ok' : capture.stage === 'failed' ? 'bad' : ''}` }, CAPTURE_BADGE[capture.stage]), ' ', capture.words)] : []),
     ),
     order.paymentAttention ? h('p', { class: 'message attention' }, ATTENTION[order.paymentAttention.reason] ?? `Needs attention: ${order.paymentAttention.reason}.`) : null,
     h('p', { class: 'message' }, providerLine(order, provider)),
     wait,
-    pay || mark ? h('div', { class: 'actions' }, pay, mark) : null,
+    providerPaymentsList(order),
+    pay || mark || refund ? h('div', { class: 'actions' }, pay, mark, refund) : null,
     mark || order.markedPaidAt ? h('p', { class: 'message rule' }, manualRule(autoPay)) : null,
     h('h3', {}, 'Payment history'),
     history.length
@@ -132,6 +136,7 @@ function providerSays(order: StoreOrder, total: string, parts: SupplierPart[]): 
     case 'paid': return `paid ${total}${whoPays(parts)}`;
     case 'authorised': return order.contractModel === 'promiseToSell' ? `authorised ${total}: charged when the supplier accepts` : `authorised ${total}, not settled yet`;
     case 'failed': return 'the payment failed';
+    case 'partiallyRefunded': return `paid ${total}, ${money(order.amountRefundedMinor ?? 0, order.currency)} of it refunded`;
     case 'refunded': return 'refunded';
     default: return 'nothing yet';
   }

@@ -81,6 +81,9 @@ export interface StoreOrder {
   /** When a person marked it paid by hand (their word, not the provider's). */
   markedPaidAt: string | null;
   payments?: PaymentEntry[];
+  /** Each payment the provider reported, and what it refunded of the standing one (order details). */
+  providerPayments?: Array<{ reference: string; amountMinor: number; currency: string; status: string; refundedMinor: number; disputed: boolean; updatedAt: string }>;
+  amountRefundedMinor?: number;
   contractModel?: string;
   currency: string;
   totalMinor: number;
@@ -174,5 +177,24 @@ export interface Claim {
   deadline: string | null;
   outcome: { kind: string; amount?: Money; storeAmount?: Money | null; supplierOrderId?: string | null; message?: string } | null;
   evidencePack: { where: string; text: string } | null;
+  createdAt: string;
+}
+
+/** How an assistant (MCP) reaches the service with a key. */
+export interface AssistantLink {
+  url: string;
+  transport: string;
+  headers: { 'X-API-Key': string };
+}
+
+/** An API key as the API answers it (never its secret). */
+export interface ApiKey {
+  id: string;
+  name: string;
+  maskedKey: string;
+  recordScope: 'own' | 'account';
+  lastUsedAt: string | null;
+  revoked: boolean;
+  revokedAt: string | null;
   createdAt: string;
 }

@@ -17,7 +17,7 @@ export const SUPPLIER_ORDER_STATUS: Record<SupplierOrderStatus, string> = {
 export const PART_STATUS: Record<PartStatus, string> = { pending: 'Not started', processing: 'Being prepared', shipped: 'Shipped', delivered: 'Delivered', cancelled: 'Cancelled' };
 export const ORDER_STATUS: Record<StoreOrderStatus, string> = { pending: 'Waiting for confirmation', confirmed: 'Confirmed', processing: 'Being prepared', shipped: 'Shipped', delivered: 'Delivered', cancelled: 'Cancelled' };
 export const SUPPLIER_PAYMENT: Record<string, string> = { notRequired: 'nothing to pay', unpaid: 'not paid yet', paid: 'paid', refunded: 'refunded' };
-export const SHOPPER_PAYMENT: Record<string, string> = { none: 'not paid', authorised: 'authorised, not settled', paid: 'paid', failed: 'payment failed', refunded: 'refunded' };
+export const SHOPPER_PAYMENT: Record<string, string> = { none: 'not paid', authorised: 'authorised, not settled', paid: 'paid', partiallyRefunded: 'partly refunded', failed: 'payment failed', refunded: 'refunded' };
 export const PAYMENT_METHOD: Record<string, string> = { online: 'Online payment', cashOnDelivery: 'Cash on delivery', manual: 'Outside the store (bank transfer, cash)' };
 
 /** What the payment provider said, for the history ("The payment provider <said>"); `m` is the amount or ''. */
@@ -27,7 +27,8 @@ const PROVIDER_SAID: Record<string, (m: string) => string> = {
   captured: (m) => `captured the shopper's authorised payment${m && ` of ${m}`}: the shopper is charged`,
   captureFailed: (m) => `refused to capture the shopper's payment${m && ` of ${m}`}: the shopper is not charged`,
   failed: (m) => `reported the shopper's payment${m && ` of ${m}`} failed`,
-  refunded: (m) => `refunded the shopper's payment${m && ` of ${m}`}`,
+  refunded: (m) => `refunded ${m || 'the payment'} to the shopper`,
+  disputed: () => 'reported that the shopper disputes the charge with their bank',
 };
 
 /** One payment history entry as a sentence: who said it (the provider, a person by hand, the service), money with its currency. */
@@ -44,6 +45,8 @@ export function paymentSentence(e: PaymentEntry, currency: string, you: string, 
   }
   const who = e.actor?.kind === 'user' ? (e.actor.id === you ? 'You' : 'Another person of the store') : e.actor?.kind === 'key' ? 'A program with an API key' : 'Someone';
   if (e.kind === 'attentionAcknowledged') return `${who} dealt with the payment needing attention: "${e.note ?? ''}".`;
+  if (e.kind === 'refundRequested') return `${who} asked the payment provider to refund ${m} to the shopper${ref}${e.note ? `: "${e.note}"` : ''}; its signed notification confirms it.`;
+  if (e.kind === 'refundFailed') return `The payment provider refused to refund ${m}${ref}: ${e.note ?? ''}`;
   const what = e.kind === 'paid' ? 'marked it paid by hand' : `recorded the payment as ${SHOPPER_PAYMENT[e.kind] ?? e.kind} by hand`;
   return `${who} ${what}${m && `: the shopper paid ${m}`}${ref}. A person's word, not the provider's: it confirms the order${autoPay ? ' but does not let the service pay the supplier automatically' : ''}.`;
 }

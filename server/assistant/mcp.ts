@@ -24,9 +24,12 @@ function loadSdk(): NonNullable<typeof sdk> {
   return sdk;
 }
 
-/** The routes offered as tools: every supplier route a key may call. */
+/** Besides them, a store order with its payments and its refund (issue 53): what a supplier order's money answers to. */
+const STORE_ORDER_TOOLS = new Set(['getStoreOrder', 'refundStoreOrder']);
+
+/** The routes offered as tools: every supplier route a key may call, and the store order's payments. */
 function isAssistantRoute(route: RouteDef): boolean {
-  return route.path.startsWith('/api/store-suppliers/') && route.auth === 'caller';
+  return (route.path.startsWith('/api/store-suppliers/') || STORE_ORDER_TOOLS.has(route.operationId)) && route.auth === 'caller';
 }
 
 function pathParams(path: string): string[] {

@@ -5,7 +5,9 @@ import { dateTime, object, params } from '../platform/http/schemas';
 import type { SupplierRegistry } from '../suppliers/registry';
 import { automationFields, connectionSchema, credentials, modeSchema, supplierKeySchema } from './schemas';
 import type { ConnectionService } from './service';
-import { SIGN_IN_CALLBACK_PATH, SIGN_IN_REFUSED, signInAddress, SignInService } from './sign-in';
+import { SignInService } from './sign-in';
+import { SIGN_IN_CALLBACK_PATH, signInAddress } from './sign-in-browser';
+import { SIGN_IN_REFUSED } from './sign-in-refusals';
 
 const BASE = '/api/store-suppliers';
 const TAG = 'Supplier connections';

@@ -6,29 +6,21 @@ import { errors } from '../platform/errors';
 import type { ConnectionMode, Money } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
 import type { SupplierRegistry } from '../suppliers/registry';
-import { Automation, DEFAULT_AUTOMATION, SupplierConnection } from './types';
+import { Automation, DEFAULT_AUTOMATION, type KeptOfConnection, SupplierConnection } from './types';
 import type { SupplierGateway } from './gateway';
 import type { CircuitBreaker } from './circuit-breaker';
 import { orSupplierFailure } from './http-errors';
+import { verifyCredentials } from './credentials';
 import * as sql from './sql/connections';
 import { setHealth } from './sql/health';
 import { NotificationAddresses } from './addresses';
-import { ConnectionSettings, gathering } from './settings';
+import { ConnectionSettings } from './settings';
 import { SharedAccounts } from './shared-accounts';
 import { type ConnectionView, connectionView } from './views';
 
 export type { ConnectionView } from './views';
-
-/**
- * What the domains built after this one keep of a connection, handed to its routes once the list is built (index.ts,
- * `lateRoutes`): what a disconnect would affect, and the links that go with it. The store id keeps each statement on its shard.
- */
-export interface KeptOfConnection {
-  /** The catalogue's product links: how many, and their removal inside the disconnect's transaction (answers how many went). */
-  links: { count(connectionId: string, storeId: string): Promise<number>; remove(tx: Queryable, connectionId: string, storeId: string): Promise<number> };
-  /** Dispatch's supplier orders still open at the supplier. */
-  openSupplierOrders(connectionId: string, storeId: string): Promise<number>;
-}
+// Declared with the domain's types; its routes and index.ts take it from here.
+export type { KeptOfConnection } from './types';
 
 export class ConnectionService {
   readonly accounts: SharedAccounts;
@@ -96,19 +88,14 @@ export class ConnectionService {
     const settings = this.settings.validateSettings(adapter, input.settings ?? {});
     // The supplier key lets the checks made while connecting take their turns of the account's rate limit too.
     const draft = { id: crypto.randomUUID(), storeId, mode: input.mode, settings, supplierKey: input.supplierKey };
-    const { working, onChanged } = gathering(input.credentials);
-    const { accountLabel, accountId } = await orSupplierFailure(adapter.verifyCredentials(this.gateway.context(draft, working, onChanged)));
-    await this.assertNotConnected(storeId, input.supplierKey, input.mode);
-    const registered = await this.addresses.register(adapter, draft, working, onChanged);
-    const credentials = { ...working, ...registered.fields };
+    const verified = await verifyCredentials(this.gateway, this.addresses, adapter, draft, input.credentials, () => this.assertNotConnected(storeId, input.supplierKey, input.mode));
     const fields = {
       id: draft.id,
       storeId,
       supplierKey: input.supplierKey,
       mode: input.mode,
       enabled: true,
-      credentialsSealed: this.gateway.sealCredentials(credentials),
-      accountLabel,
+      ...verified,
       settings,
       automation: { ...DEFAULT_AUTOMATION, ...(input.automation ?? {}) },
       health: null,
@@ -116,8 +103,6 @@ export class ConnectionService {
       circuitOpenUntil: null,
       lastWebhookAt: null,
       disconnectedAt: null,
-      registeredNotificationAddress: registered.url,
-      supplierAccountKey: this.gateway.supplierAccountKey(accountId),
       ...creator,
     };
     try {
@@ -146,21 +131,9 @@ export class ConnectionService {
   }
 
   async replaceCredentials(conn: SupplierConnection, credentials: Record<string, string>): Promise<SupplierConnection> {
-    const adapter = this.gateway.adapterFor(conn.supplierKey);
-    // The new credentials are gathered, not written into the row, until they are verified.
-    const { working, onChanged } = gathering(credentials);
-    const { accountLabel, accountId } = await orSupplierFailure(adapter.verifyCredentials(this.gateway.context(conn, working, onChanged)));
-    const registered = await this.addresses.register(adapter, conn, working, onChanged);
-    const kept = { ...working, ...registered.fields };
-    const supplierAccountKey = this.gateway.supplierAccountKey(accountId);
-    const replaced = await sql.updateConnection(this.db, conn, {
-      credentialsSealed: this.gateway.sealCredentials(kept),
-      accountLabel,
-      consecutiveFailures: 0,
-      circuitOpenUntil: null,
-      registeredNotificationAddress: registered.url,
-      supplierAccountKey,
-    });
+    const verified = await verifyCredentials(this.gateway, this.addresses, this.gateway.adapterFor(conn.supplierKey), conn, credentials);
+    const { supplierAccountKey } = verified;
+    const replaced = await sql.updateConnection(this.db, conn, { ...verified, consecutiveFailures: 0, circuitOpenUntil: null });
     // Moved to another supplier account: the one it left may have been receiving through it.
     if (conn.supplierAccountKey && conn.supplierAccountKey !== supplierAccountKey) await this.accounts.handOver(conn.supplierAccountKey, conn.id).catch(() => undefined);
     return replaced;

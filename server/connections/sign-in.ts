@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { Secrets } from '../platform/crypto';
 import type { Queryable } from '../platform/db';
-import { ApiError, errors } from '../platform/errors';
+import { errors } from '../platform/errors';
 import type { Gate } from '../platform/http/gate';
 import type { Caller } from '../platform/http/route';
 import { supportsSignIn, type ConnectionMode } from '../suppliers/adapter';
@@ -15,32 +15,10 @@ import { orSupplierFailure } from './http-errors';
 import type { ConnectionService } from './service';
 import { setHealth } from './sql/health';
 import * as sql from './sql/sign-in';
+import { browserCookie, callbackUri, cookieName, cookieOf, isHttps, signInAddress } from './sign-in-browser';
+import { SIGN_IN_OPENED_BY_ANOTHER, SIGN_IN_OPENER_LOST_ACCESS, SIGN_IN_OTHER_BROWSER, SIGN_IN_REFUSED, SIGN_IN_SPENT } from './sign-in-refusals';
 
 const STATE_TTL_MINUTES = 10;
-export const SIGN_IN_CALLBACK_PATH = '/api/store-suppliers/oauth/callback';
-/**
- * The browser's one-time value, one cookie per sign-in (so two sign-ins in one browser do not clash). Over https it is
- * a `__Host-` cookie (Secure, this host only, Path=/), which a sibling host or a plain-http page cannot set or shadow;
- * plain http (only the loopback local default) cannot hold one, so the cookie is sent only to the callback there.
- */
-const cookieName = (id: string, secure: boolean) => `${secure ? '__Host-' : ''}ss_sign_in_${id}`;
-
-const isHttps = (base: string) => base.startsWith('https:');
-/** Where the supplier sends the browser back: only ever at the configured public address. */
-const callbackUri = (base: string) => `${base}${SIGN_IN_CALLBACK_PATH}`;
-
-/** The sign-in's address at this service: the console opens it for a signed-in member of the store. */
-export const signInAddress = (storeId: string, id: string) => `/console#connect/${storeId}/${id}`;
-
-/** The one answer to a state that cannot complete a sign-in, whatever the reason. */
-export const SIGN_IN_REFUSED = new ApiError(400, 'invalidSignInState', 'The sign-in state is unknown, expired, already used or not valid.');
-
-/** The supplier's way back, in a browser that did not open the sign-in at this service (or lost its cookie). */
-const SIGN_IN_OTHER_BROWSER = new ApiError(
-  400,
-  'signInBrowserMismatch',
-  'This sign-in can be completed only in the browser that opened it at this service; nothing was connected. Start the sign-in again from the store\'s console.',
-);
 
 /** A sign-in state, consumed: for which supplier, and where the supplier sent the browser back. */
 interface SignInStarted {
@@ -53,19 +31,6 @@ interface SignInStarted {
 /** The store access the callback checks its opener against (the identity domain's gate), and the key that started it. */
 export type MemberAccess = Pick<Gate, 'storeAccess' | 'planIncludesDropshipping'>;
 type StartingKeys = Pick<ApiKeyService, 'get'>;
-
-/** The cookie, as `Set-Cookie` writes it: for the callback only, never readable by scripts, sent on the supplier's redirect. */
-function browserCookie(id: string, value: string, maxAgeSeconds: number, secure: boolean): string {
-  return `${cookieName(id, secure)}=${value}; Path=${secure ? '/' : SIGN_IN_CALLBACK_PATH}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`;
-}
-
-function cookieOf(header: string | string[] | undefined, name: string): string | undefined {
-  for (const part of [header ?? ''].flat().join(';').split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
-  }
-  return undefined;
-}
 
 /**
  * Sign-in connections. Started (through the API) for a store, a sign-in answers an address at this service; a member
@@ -209,13 +174,3 @@ export class SignInService {
     return sql.findSignInState(this.db, storeId, nonce);
   }
 }
-
-const SIGN_IN_SPENT = new ApiError(400, 'invalidSignInState', 'This sign-in has expired or was already used; start it again.');
-
-const SIGN_IN_OPENED_BY_ANOTHER = errors.conflict('signInOpenedByAnother', 'Another member of the store opened this sign-in; only their browser can complete it. Start a new sign-in.');
-
-const SIGN_IN_OPENER_LOST_ACCESS = new ApiError(
-  400,
-  'invalidSignInState',
-  'The member who opened this sign-in no longer holds suppliers.manage on the store, or the store owner\'s plan no longer includes dropshipping; nothing was connected.',
-);

@@ -1,3 +1,4 @@
+import type { Queryable } from '../platform/db';
 import type { ConnectionMode, ShippingMethodRule } from '../suppliers/adapter';
 import { DEFAULT_REROUTE_REASONS, REROUTE_REASONS, type RerouteReason } from '../platform/vocabulary/review-reasons';
 import { DELIVERY_EXCEPTIONS, type DeliveryException } from '../platform/vocabulary/delivery';
@@ -91,4 +92,15 @@ export interface SupplierConnection {
   createdByKeyId: string | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/**
+ * What the domains built after this one keep of a connection, handed to its routes once the list is built (index.ts,
+ * `lateRoutes`): what a disconnect would affect, and the links that go with it. The store id keeps each statement on its shard.
+ */
+export interface KeptOfConnection {
+  /** The catalogue's product links: how many, and their removal inside the disconnect's transaction (answers how many went). */
+  links: { count(connectionId: string, storeId: string): Promise<number>; remove(tx: Queryable, connectionId: string, storeId: string): Promise<number> };
+  /** Dispatch's supplier orders still open at the supplier. */
+  openSupplierOrders(connectionId: string, storeId: string): Promise<number>;
 }

@@ -1,4 +1,5 @@
-import { SYSTEM, type Change } from './transition';
+import { SYSTEM } from './dispatch-event';
+import type { Change } from './change';
 import type { RoutingChoice } from './supplier-order';
 
 /** A change that may carry routing's choice: its history entry `routed`, written before the change's own; none: no choice. */

@@ -10,7 +10,7 @@ import type { SupplierOrderRecords } from './records';
 import { ImpossibleMoveError } from './state-machine';
 import { nextStep } from './steps';
 import type { SupplierOrder } from './supplier-order';
-import type { DispatchEvent } from './transition';
+import type { DispatchEvent } from './dispatch-event';
 import type { SupplierOrderWaiter } from './waiter';
 
 export interface Outcome {
@@ -52,7 +52,7 @@ export class DispatchCommands {
    * moved the record meanwhile does not make the request fail: it is made again on the record as it now is. While a
    * reroute is under way a person's retry, pay or other reroute is 409 rerouteInProgress (the same reroute asked
    * again answers the one under way); a cancel is taken at once and ends the reroute, whose move then yields. The
-   * write's guard decides it in the database (./transition.ts `Change.guard`).
+   * write's guard decides it in the database (./change.ts `Change.guard`).
    */
   private async request(so: SupplierOrder, e: Extract<DispatchEvent, { type: keyof typeof REFUSED }>): Promise<SupplierOrder> {
     for (let attempt = 0; ; attempt++) {

@@ -18,7 +18,8 @@ import { ListenFeed } from '../platform/listen';
 import type { SupplierRegistry } from '../suppliers/registry';
 import { DispatchCommands } from './commands';
 import { supplierOrderRenderer } from './events';
-import { DispatchJob, type ShopperCapture } from './job';
+import { DispatchJob } from './job';
+import type { ShopperCapture } from './payment-steps';
 import type { StoreRates } from './landed';
 import { Rerouter } from './reroute';
 import { CLAIM_QUEUE, type ClaimJobData, ClaimQueue, DISPATCH_BATCH_WINDOW_MS, DISPATCH_QUEUE, DISPATCH_QUEUES, type DispatchJobData, DispatchQueue, type OrderReadBack, orderReadBacks, READBACK_CONCURRENCY, READBACK_QUEUE, SAFETY_NET_QUEUE, SWEEP_KEY, WORK_CHANNEL } from './queues';
@@ -104,7 +105,7 @@ export const dispatchModule = domainModule({
     // What store orders show of their supplier orders (the orders domain's routes, built once the list is built).
     const supplierOrdersOfOrders: SupplierOrdersOfOrders = {
       schema: supplierOrderSchema, ofOrders: (storeId, ids, showCustomer) => reads.ofOrders(storeId, ids, showCustomer),
-      profit: { schema: profitSchema, ofOrder: (parts, fees) => profitOfStoreOrder(parts, fees) },
+      profit: { schema: profitSchema, ofOrder: (parts, fees, refunded) => profitOfStoreOrder(parts, fees, refunded) },
     };
     return {
       feed, records, queue, commands, job, reads, subscriptions, supplierOrdersOfOrders, claims, claimJob, watchSweep,

@@ -7,27 +7,24 @@ import { CircuitOpenError } from '../connections';
 import type { SupplierOrderSnapshot } from '../suppliers/adapter';
 import { SupplierError } from '../suppliers/errors';
 import type { SupplierRegistry } from '../suppliers/registry';
-import type { CaptureOutcome } from '../payments';
 import { shopperUnpaid } from './prechecks';
-import type { SupplierOrderRecords, Work } from './records';
-import { reasonFor } from './review-reasons';
+import type { SupplierOrderRecords } from './records';
+import type { Work } from './work';
+import { cleanReviewMessage, reasonFor } from './review-reasons';
 import type { Rerouter } from './reroute';
-import { FINAL } from './state-machine';
 import { landedCost, type LandedCost, landedOfAnswer, type StoreRates } from './landed';
 import { nextStep, Step } from './steps';
 import type { DispatchRouting } from './routing';
 import { absentEarlier, Evaluation, here, isRefusal, pauseOf, Refusal, sendHere, type SourcingDeps } from './sourcing';
 import type { RoutingChoice, SupplierOrder } from './supplier-order';
-import { DispatchEvent, failure } from './transition';
+import type { DispatchEvent } from './dispatch-event';
+import { failure } from './transition';
+import { cancelAtSupplier } from './cancel-step';
+import { captureFromShopper, payAtSupplier, type ShopperCapture } from './payment-steps';
 
 const isConflict = (err: unknown) => err instanceof ApiError && err.code === 'concurrentChange';
 /** A reship's create names the claim the supplier approved it for (./claims/): the supplier charges nothing for it. */
 const reship = (so: SupplierOrder) => (so.reshipOf?.supplierClaimId ? { reshipOf: so.reshipOf.supplierClaimId } : {});
-
-/** Asks the store's payment provider to capture the shopper's payment (the payments domain); throws when it cannot be reached. */
-export interface ShopperCapture {
-  capture(storeId: string, orderId: string): Promise<CaptureOutcome>;
-}
 
 /**
  * The dispatch job: does whatever step the record says is due, again and again, until none is. It reads the record
@@ -73,17 +70,18 @@ export class DispatchJob {
 
   private readonly steps: Record<Step, (w: Work) => Promise<SupplierOrder>> = {
     send: (w) => this.send(w),
-    pay: (w) => this.pay(w),
-    capture: (w) => this.capture(w),
-    cancel: (w) => this.cancel(w),
+    pay: (w) => payAtSupplier(w, this.gateway, this),
+    capture: (w) => captureFromShopper(w, this.shopper, this),
+    cancel: (w) => cancelAtSupplier(w, this.gateway, (so, e) => this.change(so, e)),
     reroute: (w) => this.rerouter.run(new Evaluation(this.sourcing, w)),
   };
 
-  private change(so: SupplierOrder, e: DispatchEvent, routed: RoutingChoice | null = null): Promise<SupplierOrder> {
+  /** One write of the record (./records.ts); the step modules write through it and `answered`. */
+  change(so: SupplierOrder, e: DispatchEvent, routed: RoutingChoice | null = null): Promise<SupplierOrder> {
     return this.records.change(so, e, undefined, routed);
   }
 
-  private async answered(so: SupplierOrder, answer: SupplierOrderSnapshot, history: string, details: Record<string, unknown> = {}, more: { paymentDue?: boolean; payRequestDone?: boolean } = {}, landed: { storeCurrency?: string; confirmation?: LandedCost } = {}, routed: RoutingChoice | null = null) {
+  async answered(so: SupplierOrder, answer: SupplierOrderSnapshot, history: string, details: Record<string, unknown> = {}, more: { paymentDue?: boolean; payRequestDone?: boolean } = {}, landed: { storeCurrency?: string; confirmation?: LandedCost } = {}, routed: RoutingChoice | null = null) {
     return this.change(so, { type: 'supplierAnswered', answer, history, details, ...more, landed: await this.landedOf(so, answer, landed) }, routed);
   }
 
@@ -94,7 +92,7 @@ export class DispatchJob {
   /** A passing error: failed and retried later while retries remain, then paused; an open circuit pauses the connection's waiting parts. */
   private fail(so: SupplierOrder, err: SupplierError, routed: RoutingChoice | null = null): Promise<SupplierOrder> {
     const circuitOpen = err instanceof CircuitOpenError;
-    const e = failure(so, { kind: err.kind, message: err.message, circuitOpen }, this.settings);
+    const e = failure(so, { kind: err.kind, message: cleanReviewMessage(err.message), circuitOpen }, this.settings);
     // A choice to carry is this part's alone: the connection's other parts then pause in their own jobs.
     return circuitOpen && !routed ? this.records.changeWithConnection(so, e) : this.change(so, e, routed);
   }
@@ -147,7 +145,7 @@ export class DispatchJob {
       if (!(err instanceof SupplierError)) throw err;
       const reason = reasonFor(err);
       // Refused: the number was not used, so a retry may take a new one.
-      if (reason) return this.change(so, pauseOf(w, new Refusal(reason, err.message), { numberUnused: true }), carry);
+      if (reason) return this.change(so, pauseOf(w, new Refusal(reason, cleanReviewMessage(err.message)), { numberUnused: true }), carry);
       if (err.kind === 'orderNumberExists') return so; // the next round's look-up finds it
       return this.fail(so, err, carry);
     }
@@ -175,75 +173,5 @@ export class DispatchJob {
     if (!(await this.standbys.confirmed())) throw new Error('a database standby has not confirmed the supplier order record yet: it is not sent until one has');
     const now = await this.records.load(so.id, so.storeId);
     if (!now || now.status !== so.status || now.supplierOrderNumber !== so.supplierOrderNumber) throw errors.conflict('concurrentChange', 'The supplier order changed meanwhile; read it again.');
-  }
-
-  /** Reads the supplier's own status first: an order already paid there is recorded, never paid again. */
-  private async pay(w: Work): Promise<SupplierOrder> {
-    const { so, conn } = w;
-    const settled = { payRequestDone: true };
-    try {
-      const before = await this.gateway.call(conn, (a, ctx) => a.getOrder(ctx, so.supplierOrderId!));
-      const landed = { storeCurrency: w.storeCurrency };
-      if (before.paid) return this.answered(so, before, 'alreadyPaidAtSupplier', {}, settled, landed);
-      failpoint('dispatch.beforePay', so.id);
-      const paid = await this.gateway.call(conn, (a, ctx) => a.payOrder(ctx, so.supplierOrderId!));
-      failpoint('dispatch.afterPay', so.id);
-      return this.answered(so, paid, 'paid', so.payNow ? { payNow: true } : {}, settled, landed);
-    } catch (err) {
-      if (!(err instanceof SupplierError)) throw err;
-      if (err.kind === 'alreadyPaid') return this.answered(so, await this.gateway.call(conn, (a, ctx) => a.getOrder(ctx, so.supplierOrderId!)), 'alreadyPaidAtSupplier', {}, settled, { storeCurrency: w.storeCurrency });
-      const reason = reasonFor(err);
-      if (reason) return this.change(so, pauseOf(w, new Refusal(reason, err.message)));
-      throw err; // a passing error: the order stays submitted, the queue retries the job
-    }
-  }
-
-  /**
-   * Promise to sell: once the supplier accepted, the payment provider is asked to capture the shopper's payment. Its
-   * idempotency key makes a request repeated after a crash between asking and recording charge once; a refusal
-   * pauses at once; a provider that cannot be reached throws, and the queue asks again after a backoff.
-   */
-  private async capture({ so }: Work): Promise<SupplierOrder> {
-    failpoint('dispatch.beforeCapture', so.id);
-    const outcome = await this.shopper.capture(so.storeId, so.orderId);
-    failpoint('dispatch.afterCapture', so.id);
-    return this.change(so, outcome.kind === 'requested' ? { type: 'captureRequested', reference: outcome.reference } : { type: 'captureFailed', message: outcome.message });
-  }
-
-  /**
-   * Withdraws the order at the supplier, asking it first: the supplier may hold an order our record does not know
-   * of, or may have shipped it. Shipped, known before or learnt during the cancel: paused as supplierAlreadyShipped,
-   * with the shipment's carrier and tracking.
-   */
-  private async cancel({ so, conn }: Work): Promise<SupplierOrder> {
-    if (FINAL.has(so.status)) return this.change(so, { type: 'cancelRequestCleared' });
-    if (so.status === 'shipped') return this.change(so, { type: 'cancelTooLate', answer: null });
-    try {
-      const answer = so.supplierOrderId
-        ? await this.gateway.call(conn, (a, ctx) => a.getOrder(ctx, so.supplierOrderId!))
-        : conn.credentialsSealed && conn.enabled
-          ? await this.gateway.call(conn, (a, ctx) => a.findOrderByNumber(ctx, so.supplierOrderNumber))
-          : null;
-      if (!answer || answer.status === 'cancelled') return this.change(so, { type: 'cancelled', answer, withdrawn: false });
-      if (answer.status === 'shipped' || answer.status === 'delivered') return this.change(so, { type: 'cancelTooLate', answer });
-      const after = await this.gateway.call(conn, (a, ctx) => a.cancelOrder(ctx, answer.supplierOrderId));
-      return this.change(so, { type: 'cancelled', answer: after, withdrawn: true });
-    } catch (err) {
-      if (!(err instanceof SupplierError)) throw err;
-      if (err.kind === 'notFound') return this.change(so, { type: 'cancelled', answer: null, withdrawn: false });
-      // It shipped between our look and our cancel: its answer now carries the shipment.
-      if (err.kind === 'alreadyShipped') return this.change(so, { type: 'cancelTooLate', answer: await this.shipment(so, conn).catch(() => null) });
-      const reason = reasonFor(err);
-      // The supplier refuses to withdraw it (for example once paid): a person decides.
-      // A part a move brought here names where it came from: a person then sees both orders (the one before holds none).
-      const before = so.earlier.map((e) => `${e.supplierKey} order ${e.supplierOrderNumber}`).join(', ');
-      const from = before ? ` The part came here from ${before}, shown to hold no live order for it.` : '';
-      if (reason) return this.change(so, { type: 'cancelRefused', reason, message: `The supplier refused to cancel: ${err.message}${from}` });
-      throw err; // a passing error: the queue retries the job
-    }
-  }
-
-  private shipment(so: SupplierOrder, conn: Work['conn']): Promise<SupplierOrderSnapshot | null> {
-    return so.supplierOrderId ? this.gateway.call(conn, (a, ctx) => a.getOrder(ctx, so.supplierOrderId!)) : this.gateway.call(conn, (a, ctx) => a.findOrderByNumber(ctx, so.supplierOrderNumber));
   }
 }

@@ -69,20 +69,8 @@ export function noRateMessage(r: RateUnavailable): string {
   return `No exchange rate from ${r.from} to ${r.to} to convert the cost with: ${why}. The part resumes by itself once a fresh rate is fetched or the operator pins one.`;
 }
 
-/** One recorded stage as the API shows it (`landedCosts[]` of a supplier order). */
-export interface LandedCostView {
-  stage: LandedStage;
-  currency: string;
-  itemsMinor: number;
-  shippingMinor: number | null;
-  totalMinor: number;
-  storeCurrency: string;
-  storeTotalMinor: number;
-  rate: string;
-  rateSource: string;
-  rateAsOf: string;
-  recordedAt: string;
-}
+/** One recorded stage as the API shows it (`landedCosts[]` of a supplier order): the stage as kept, with when. */
+export type LandedCostView = Omit<LandedCost, 'rateSource'> & { rateSource: string; recordedAt: string };
 
 /** What a profit is made of, in the store's currency; `missing` names what is not known yet (then `complete` is false). */
 export interface Profit {
@@ -92,6 +80,8 @@ export interface Profit {
   /** The stage the landed cost is taken from: the latest recorded (paid, else accepted, else confirmation). */
   landedCostStage: LandedStage | null;
   paymentFeeMinor: number | null;
+  /** A store order's: what the provider refunded to the shopper, taken out of `revenueMinor` (issue 53). */
+  refundedMinor?: number;
   resultMinor: number | null;
   complete: boolean;
   missing: string[];
@@ -128,26 +118,29 @@ export function partProfit(m: PartMoney): Profit {
  * A store order's profit: its live supplier parts' (not cancelled) revenue and landed costs, less the payment
  * provider's fees when it reported them (in the store's currency; a fee in another currency is named missing).
  */
-export function orderProfit(storeCurrency: string, parts: Profit[], fees: Array<{ feeMinor: number; feeCurrency: string }>): Profit {
+export function orderProfit(storeCurrency: string, parts: Profit[], fees: Array<{ feeMinor: number; feeCurrency: string }>, refunded: { amountMinor: number; currency: string } = { amountMinor: 0, currency: storeCurrency }): Profit {
   const missing = new Set(parts.flatMap((p) => p.missing));
   if (!parts.length) missing.add('supplierOrders');
   const sum = (xs: Array<number | null>) => (xs.some((x) => x === null) ? null : xs.reduce<number>((a, b) => a + (b as number), 0));
-  const revenue = sum(parts.map((p) => p.revenueMinor));
+  // A refund takes money back from the sale: its revenue, as the profit report's sums do (in the store's currency).
+  const refund = refunded.currency === storeCurrency ? refunded.amountMinor : 0;
+  const sold = sum(parts.map((p) => p.revenueMinor));
+  const revenue = sold === null ? null : sold - refund;
   const landed = sum(parts.map((p) => p.landedCostMinor));
   const otherFee = fees.some((f) => f.feeCurrency !== storeCurrency);
   if (otherFee) missing.add('paymentFeeInStoreCurrency');
   const fee = fees.length && !otherFee ? fees.reduce((a, f) => a + f.feeMinor, 0) : fees.length ? null : 0;
   const stage = parts.map((p) => p.landedCostStage).sort((a, b) => LANDED_STAGES.indexOf(a ?? 'confirmation') - LANDED_STAGES.indexOf(b ?? 'confirmation'))[0] ?? null;
   return {
-    currency: storeCurrency, revenueMinor: revenue, landedCostMinor: landed, landedCostStage: stage, paymentFeeMinor: fee,
+    currency: storeCurrency, revenueMinor: revenue, landedCostMinor: landed, landedCostStage: stage, paymentFeeMinor: fee, refundedMinor: refund,
     resultMinor: revenue !== null && landed !== null && fee !== null ? revenue - landed - fee : null, complete: missing.size === 0, missing: [...missing],
   };
 }
 
 /** A store order's profit from its supplier orders as the routes show them (null: it has none, or none shows a profit). */
-export function profitOfStoreOrder(supplierOrders: Array<Record<string, unknown>>, fees: Array<{ amountMinor: number; currency: string }>): Profit | null {
+export function profitOfStoreOrder(supplierOrders: Array<Record<string, unknown>>, fees: Array<{ amountMinor: number; currency: string }>, refunded?: { amountMinor: number; currency: string }): Profit | null {
   const live = supplierOrders.filter((s) => s.status !== 'cancelled' && s.profit);
   const currency = (supplierOrders.find((s) => s.profit)?.profit as Profit | undefined)?.currency;
   if (!currency) return null;
-  return orderProfit(currency, live.map((s) => s.profit as Profit), fees.map((f) => ({ feeMinor: f.amountMinor, feeCurrency: f.currency })));
+  return orderProfit(currency, live.map((s) => s.profit as Profit), fees.map((f) => ({ feeMinor: f.amountMinor, feeCurrency: f.currency })), refunded);
 }

@@ -1,4 +1,4 @@
-import type { Work } from './records';
+import type { Work } from './work';
 import { Refusal } from './sourcing';
 
 /**
@@ -11,12 +11,14 @@ import { Refusal } from './sourcing';
  */
 export function shopperUnpaid({ so, conn, order }: Work): Refusal | null {
   const willPay = so.payNow || conn.automation.automaticPayment;
+  // Refunded in part, the sale stands for the rest: paid, for sending.
+  const paid = order.paymentStatus === 'paid' || order.paymentStatus === 'partiallyRefunded';
   if (so.contractModel === 'promiseToSell') {
-    if (order.paymentStatus !== 'authorised' && order.paymentStatus !== 'paid') return new Refusal('customerPaymentPending', "Promise to sell: the shopper's payment is not authorised yet.");
+    if (order.paymentStatus !== 'authorised' && !paid) return new Refusal('customerPaymentPending', "Promise to sell: the shopper's payment is not authorised yet.");
   } else if (willPay && !so.payNow) {
     if (order.paymentMethod === 'online') {
       if (order.paymentStatus === 'authorised') return new Refusal('customerPaymentNotSettled', "The shopper's payment is authorised but not settled yet.");
-      if (order.paymentStatus !== 'paid') return new Refusal('customerPaymentPending', 'The shopper has not paid online yet.');
+      if (!paid) return new Refusal('customerPaymentPending', 'The shopper has not paid online yet.');
     } else if (!conn.automation.allowUnpaidOrders) {
       return new Refusal('customerPaymentPending', 'The order has no online payment and the connection does not allow unpaid orders.');
     }

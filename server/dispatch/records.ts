@@ -5,16 +5,18 @@ import { errors } from '../platform/errors';
 import type { ConnectionService, SupplierConnection } from '../connections';
 import type { Actor } from '../identity/permissions';
 import * as sql from './sql/reads';
+import { workOfMany } from './sql/work';
 import { writeChange } from './sql/write';
-import type { NewSupplierOrder, PartRef, SupplierOrder, Work } from './supplier-order';
+import type { NewSupplierOrder, PartRef, SupplierOrder } from './supplier-order';
+import type { Work } from './work';
 import type { ItemsMove, PartMoves } from '../orders';
 import { connectionsOfPart } from './sql/reroute';
 import type { EarlierOrder, RerouteTry, RoutingChoice } from './supplier-order';
 import { type Carried, carrying } from './carry';
-import { DispatchEvent, SYSTEM, transition } from './transition';
+import { DispatchEvent, SYSTEM } from './dispatch-event';
+import { transition } from './transition';
 
 export { CHANGE_CHANNEL } from './sql/write';
-export type { PartRef, Work, WorkItem } from './supplier-order';
 
 /**
  * Supplier order records: the reads, and `change`, where every status change starts (`transition` decides it) and
@@ -69,7 +71,7 @@ export class SupplierOrderRecords {
   private async workOfMany(refs: Array<{ id: string; storeId: string }>): Promise<Array<Work | null>> {
     const found = new Map<string, Work>();
     for (const [storeId, ids] of groupByStore(refs)) {
-      for (const w of await sql.workOfMany(this.db, storeId, ids)) found.set(w.so.id, w);
+      for (const w of await workOfMany(this.db, storeId, ids)) found.set(w.so.id, w);
     }
     return refs.map((r) => found.get(r.id) ?? null);
   }

@@ -1,7 +1,8 @@
 import type { RoutingRule } from '../connections';
 import { failpoint } from '../platform/failpoints';
 import { SupplierError } from '../suppliers/errors';
-import type { SupplierOrderRecords, Work } from './records';
+import type { SupplierOrderRecords } from './records';
+import type { Work } from './work';
 import { absentBeforeRouting, type Evaluation, move, rankByRule, whyNotAskable } from './sourcing';
 import type { RoutingChoice, SupplierOrder } from './supplier-order';
 

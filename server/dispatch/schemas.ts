@@ -35,10 +35,11 @@ const landedCostSchema = object(
 export const profitSchema = object(
   {
     currency,
-    revenueMinor: { ...money, description: "The items' prices (orders carry no shipping charge)" },
+    revenueMinor: { ...money, description: "The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor)" },
     landedCostMinor: { ...money, description: 'The latest landed cost recorded (paid, else accepted, else at confirmation), in the store\'s currency' },
     landedCostStage: { enum: ['confirmation', 'accepted', 'paid', null] },
     paymentFeeMinor: { ...money, description: "The payment provider's fee as it reported it; on a supplier order always null (the store order counts it)" },
+    refundedMinor: { type: 'integer', minimum: 0, description: 'A store order\'s only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor' },
     resultMinor: money,
     complete: { type: 'boolean' },
     missing: { type: 'array', items: { type: 'string' }, description: 'acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders' },

@@ -3,7 +3,7 @@ import type { DispatchQueue } from './queues';
 import type { StoreRates } from './landed';
 import type { SupplierOrderRecords } from './records';
 import type { RewindWatch } from './rewind';
-import { SYSTEM } from './transition';
+import { SYSTEM } from './dispatch-event';
 
 interface SweeperSettings {
   /** How often each worker process sweeps (with up to a quarter of it added at random, so workers spread out). */

@@ -6,16 +6,15 @@ import { FailureStreak } from '../platform/failure-streak';
 import type { Logger } from '../platform/logger';
 import { BASE_PERMISSION, type Renderers } from './render';
 import { type ReactionConfig, ReactionRunner, type Reactions } from './reactions';
-import { type DeliveryConfig, FAULTS, GIVEN_UP, leaseMsOf, NOT_PERMITTED, type OwnerAccess, RETRIED, retryDelayMs } from './delivery-rules';
+import { type DeliveryConfig, leaseMsOf, type OwnerAccess } from './delivery-rules';
+import { DeliveryOutcomes } from './delivery-outcomes';
 
 export type { DeliveryConfig, OwnerAccess } from './delivery-rules';
-import { answered, type Sender } from './sender';
+import type { Sender } from './sender';
 import { webhookHeaders } from './signing';
 import type { Standbys } from '../platform/standbys';
-import { claim, complete, fanOut } from './sql/deliveries';
-import type { Claimed, InFlight, Outcome } from './sql/rows';
-import { switchOff } from './sql/subscriptions';
-import { OWNER_ENDED } from './types';
+import { claim, fanOut } from './sql/deliveries';
+import type { Claimed, InFlight } from './sql/rows';
 
 const count = (m: Map<string, number>, key: string, by: number) => {
   const n = (m.get(key) ?? 0) + by;
@@ -32,8 +31,6 @@ const count = (m: Map<string, number>, key: string, by: number) => {
 export class DeliveryLoop {
   private readonly inFlight: InFlight = { subscriptions: new Map(), stores: new Map() };
   private running = 0;
-  private finished: Outcome[] = [];
-  private givenUp: Array<{ storeId: string; subscriptionId: string; since: Date }> = [];
   private active = false;
   private poked = false;
   private wake: (() => void) | null = null;
@@ -53,9 +50,11 @@ export class DeliveryLoop {
     /** The service's own subscribers (./reactions.ts), and the event types only they take. */
     private readonly reactions: { registry: Reactions; config: ReactionConfig; internalTypes: string[] },
   ) {
+    this.outcomes = new DeliveryOutcomes(db, config, log, this.streak);
     this.runner = new ReactionRunner(db, reactions.registry, reactions.config, log, () => this.poke());
   }
   private readonly runner: ReactionRunner;
+  private readonly outcomes: DeliveryOutcomes;
 
   start(): void {
     if (this.active) return;
@@ -73,7 +72,7 @@ export class DeliveryLoop {
       this.poked = false;
       let claimed = 0;
       await this.streak.attempt(this.log, {}, { failed: 'event delivery pass failed', back: 'event delivery works again' }, async () => {
-        await this.settle();
+        await this.outcomes.settle();
         while ((await fanOut(this.db, 1000, this.reactions.registry.routes(), this.reactions.internalTypes)) === 1000);
         claimed += await this.runner.pass();
         const free = this.config.concurrency - this.running;
@@ -92,7 +91,7 @@ export class DeliveryLoop {
     const since = this.standbys.epoch();
     const claimed = await claim(this.db, { limit: free, perSubscription, perStore, inFlight: this.inFlight, leaseMs: leaseMsOf(timeoutMs) });
     if (claimed.length && !(await this.standbysConfirmed(leaseMsOf(timeoutMs) / 2, since))) {
-      for (const c of claimed) this.fault(c, 'standbyBehind');
+      for (const c of claimed) this.outcomes.fault(c, 'standbyBehind');
       return claimed.length;
     }
     const bySubscription = new Map<string, Claimed[]>();
@@ -102,7 +101,7 @@ export class DeliveryLoop {
         await this.prepare(batch);
       } catch (err) {
         this.log.error({ err, subscriptionId: batch[0].subscription.id }, 'event deliveries not prepared');
-        for (const c of batch) this.fault(c, 'internal');
+        for (const c of batch) this.outcomes.fault(c, 'internal');
       }
     }
     return claimed.length;
@@ -124,18 +123,18 @@ export class DeliveryLoop {
       this.log.error({ err, subscriptionId: s.id }, 'event subscription owner\'s access not read');
       return undefined;
     });
-    if (access === undefined) return batch.forEach((c) => this.fault(c, 'ownerUnreadable'));
-    if (!access || access.keyRevoked || !access.permissions.has(BASE_PERMISSION)) return this.switchOff(s.storeId, s.id, access?.keyRevoked ? 'keyRevoked' : 'ownerAccessEnded', batch);
+    if (access === undefined) return batch.forEach((c) => this.outcomes.fault(c, 'ownerUnreadable'));
+    if (!access || access.keyRevoked || !access.permissions.has(BASE_PERMISSION)) return this.outcomes.switchOff(s.storeId, s.id, access?.keyRevoked ? 'keyRevoked' : 'ownerAccessEnded', batch);
     const secrets = this.secretsOf(s);
-    if (!secrets) return batch.forEach((c) => this.fault(c, 'secretUnreadable'));
+    if (!secrets) return batch.forEach((c) => this.outcomes.fault(c, 'secretUnreadable'));
     const bodies = await this.renderers.bodies(batch.map((c) => c.event), access, this.config.bodyLimitBytes, (err, e) =>
       this.log.error({ err, subscriptionId: s.id, eventId: e.id, resourceKey: e.resourceKey }, 'event not rendered'),
     );
     batch.forEach((c, i) => {
       const r = bodies[i];
       if ('body' in r) this.begin(c, secrets, r.body);
-      else if (r.refused === 'renderFailed') this.fault(c, 'renderFailed');
-      else this.finished.push({ id: c.delivery.id, storeId: c.subscription.storeId, status: 'failed', nextAt: null, responseStatus: null, error: NOT_PERMITTED });
+      else if (r.refused === 'renderFailed') this.outcomes.fault(c, 'renderFailed');
+      else this.outcomes.notPermitted(c);
     });
   }
 
@@ -163,7 +162,7 @@ export class DeliveryLoop {
     void this.attempt(c, secrets, body)
       .catch((err: unknown) => {
         this.log.error({ err, deliveryId: c.delivery.id }, 'event delivery attempt failed');
-        this.fault(c, 'internal');
+        this.outcomes.fault(c, 'internal');
       })
       .finally(() => {
         this.running--;
@@ -177,57 +176,8 @@ export class DeliveryLoop {
   private async attempt(c: Claimed, secrets: string[], body: string): Promise<void> {
     failpoint('events.send');
     const r = await this.sender.send(c.subscription.url, webhookHeaders(secrets, c.event.id, body), body);
-    if (r.status !== null && r.status >= 200 && r.status < 300) {
-      this.finished.push({ id: c.delivery.id, storeId: c.subscription.storeId, status: 'delivered', nextAt: null, responseStatus: r.status, error: null });
-      return;
-    }
     if (r.cause) this.log.debug({ deliveryId: c.delivery.id, subscriptionId: c.subscription.id, cause: r.cause }, 'event delivery attempt refused');
-    const error = r.error ?? answered(r.status!);
-    if (this.retryPeriodOver(c)) {
-      this.finished.push({ id: c.delivery.id, storeId: c.subscription.storeId, status: 'failed', nextAt: null, responseStatus: r.status, error });
-      this.givenUp.push({ storeId: c.subscription.storeId, subscriptionId: c.subscription.id, since: c.delivery.pendingSince });
-    } else {
-      const wait = Math.max(this.backoff(c), Math.min(r.retryAfterMs ?? 0, this.config.retryMaxMs));
-      this.finished.push({ id: c.delivery.id, storeId: c.subscription.storeId, status: 'pending', nextAt: new Date(Date.now() + wait), responseStatus: r.status, error });
-    }
-  }
-
-  /** A fault on our side: retried like a failed send, then given up with the reason (its chain moves on then). */
-  private fault(c: Claimed, fault: keyof typeof FAULTS): void {
-    const over = this.retryPeriodOver(c);
-    const outcome = over ? { status: 'failed' as const, nextAt: null } : { status: 'pending' as const, nextAt: new Date(Date.now() + this.backoff(c)) };
-    this.finished.push({ id: c.delivery.id, storeId: c.subscription.storeId, ...outcome, responseStatus: null, error: FAULTS[fault] + (over ? GIVEN_UP : RETRIED) });
-  }
-
-  private retryPeriodOver = (c: Claimed) => Date.now() - c.delivery.pendingSince.getTime() >= this.config.giveUpMs;
-  private backoff = (c: Claimed) => retryDelayMs(c.delivery.attempts, this.config.retryBaseMs, this.config.retryMaxMs);
-
-  /** Writes the outcomes that came in; a subscription whose delivery was given up is switched off if nothing got through. */
-  private async settle(): Promise<void> {
-    const batch = this.finished;
-    const givenUp = this.givenUp;
-    this.finished = [];
-    this.givenUp = [];
-    try {
-      await complete(this.db, batch);
-    } catch (err) {
-      // Left leased: sent again once the lease lapses (at least once).
-      this.streak.throttle.warn(this.log, { err: String(err), deliveries: batch.length }, 'event delivery outcomes not written');
-      return;
-    }
-    for (const g of givenUp) {
-      const reason = { code: 'deliveriesFailing' as const, message: 'No delivery succeeded for the whole retry period; fix the receiver, then switch the subscription on.', at: new Date().toISOString() };
-      const off = await switchOff(this.db, g.storeId, g.subscriptionId, reason, g.since).catch((err: unknown) => this.log.warn({ err: String(err), subscriptionId: g.subscriptionId }, 'event subscription not switched off'));
-      if (off) this.log.warn({ subscriptionId: g.subscriptionId }, 'event subscription switched off: deliveries failing');
-    }
-  }
-
-  /** The owner can no longer act: switched off with the reason; its deliveries wait, not attempted, for someone to take it over. */
-  private async switchOff(storeId: string, subscriptionId: string, code: 'keyRevoked' | 'ownerAccessEnded', batch: Claimed[]): Promise<void> {
-    const message = OWNER_ENDED[code];
-    await switchOff(this.db, storeId, subscriptionId, { code, message, at: new Date().toISOString() });
-    for (const c of batch) this.finished.push({ id: c.delivery.id, storeId: c.subscription.storeId, status: 'pending', nextAt: new Date(), responseStatus: null, error: message });
-    this.log.warn({ subscriptionId, code }, 'event subscription switched off');
+    this.outcomes.answered(c, r);
   }
 
   /** Stops claiming and waits (bounded) for the deliveries in flight; what is left is sent again after its lease. */
@@ -237,6 +187,6 @@ export class DeliveryLoop {
     await this.loop;
     if (this.running) await boundedWait(timeoutMs, (done) => (this.drained = done));
     await this.runner.stop(timeoutMs);
-    await this.settle();
+    await this.outcomes.settle();
   }
 }

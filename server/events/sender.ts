@@ -4,7 +4,7 @@ import net from 'node:net';
 import { guardedLookup, isPublicAddress } from '../platform/address-guard';
 
 /** What one attempt came to: the receiver's status, or why there was none; a 429's Retry-After in ms. */
-interface SendResult {
+export interface SendResult {
   status: number | null;
   error: string | null;
   retryAfterMs: number | null;

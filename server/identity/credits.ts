@@ -5,7 +5,7 @@ import { errors } from '../platform/errors';
 import { creditsCharged } from '../platform/metrics';
 import type { CreditHold } from '../platform/http/gate';
 import type { Payer } from '../platform/http/route';
-import * as sql from './sql/identity';
+import * as sql from './sql/credits';
 import * as holds from './sql/credit-holds';
 
 export const SIGN_UP_CREDITS = 100;

@@ -37,6 +37,7 @@ SELECT create_distributed_table('store_order_items', 'store_id', colocate_with =
 SELECT create_distributed_table('fulfilment_groups', 'store_id', colocate_with => 'stores');
 SELECT create_distributed_table('payment_providers', 'store_id', colocate_with => 'stores');
 SELECT create_distributed_table('payment_events', 'store_id', colocate_with => 'stores');
+SELECT create_distributed_table('store_order_payments', 'store_id', colocate_with => 'stores');
 SELECT create_distributed_table('supplier_orders', 'store_id', colocate_with => 'stores');
 SELECT create_distributed_table('supplier_order_events', 'store_id', colocate_with => 'stores');
 SELECT create_distributed_table('landed_costs', 'store_id', colocate_with => 'stores');

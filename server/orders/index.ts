@@ -12,6 +12,7 @@ import { OrderItemRecordedCost1765152000410 } from '../migrations/1765152000410-
 import { PaymentEventOrder1765152000400 } from '../migrations/1765152000400-PaymentEventOrder';
 import { ProfitSums1765324800800 } from '../migrations/1765324800800-ProfitSums';
 import { ProfitDeltas1765411200520 } from '../migrations/1765411200520-ProfitDeltas';
+import { OrderPaymentRecords1765584000530 } from '../migrations/1765584000530-OrderPaymentRecords';
 import type { DataSource } from 'typeorm';
 import { domainModule, type Platform } from '../platform/domain';
 import type { AnyRoute } from '../platform/http/route';
@@ -43,7 +44,7 @@ export const ordersModule = domainModule({
   name: 'orders',
   needs: ['stores', 'events'],
   provides: ['orders', 'orderPayments', 'partMoves'],
-  migrations: [Orders1764028800000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, PaymentEventSource1764460800111, OrderMarkedPaid1764460800112, StoreOrderCountSlots1764460800261, OrderItemProductTitle1764720000320, StoreOrderStatusInCode1764806400331, PaymentEventOrder1765152000400, OrderItemRecordedCost1765152000410, ProfitSums1765324800800, OrderItemLinkCurrency1765411200100, ProfitDeltas1765411200520],
+  migrations: [Orders1764028800000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, PaymentEventSource1764460800111, OrderMarkedPaid1764460800112, StoreOrderCountSlots1764460800261, OrderItemProductTitle1764720000320, StoreOrderStatusInCode1764806400331, PaymentEventOrder1765152000400, OrderItemRecordedCost1765152000410, ProfitSums1765324800800, OrderItemLinkCurrency1765411200100, ProfitDeltas1765411200520, OrderPaymentRecords1765584000530],
   build(p: Platform, deps: { stores: OrderStores; events: { renderers: { register(kind: string, r: EventRenderer): void } } }) {
     const orders = new OrderService(p.db, deps.stores);
     const orderPayments = new OrderPayments(p.db, orders);

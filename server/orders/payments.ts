@@ -4,6 +4,8 @@ import { errors } from '../platform/errors';
 import type { PaymentAttentionReason, PaymentStatus, StoreOrder } from './types';
 import type { OrderService } from './service';
 import { orderInStore } from './sql/orders';
+import { orderPaymentOf, nextPayment, staleFor } from './payment-rule';
+import { appendRefundDelta, paymentsOfOrders, savePayment, type StoredPayment } from './sql/order-payments';
 import * as sql from './sql/payments';
 
 /** A payment event as the payment provider reported it in a signed notification (server/payments). */
@@ -21,30 +23,19 @@ export interface ProviderPaymentEvent {
   version: number | null;
   /** The provider's fee for this charge, when it reports one. */
   fee?: { amountMinor: number; currency: string } | null;
+  /** A refund: the provider's total refunded of the payment after it (absent: all of it). */
+  refundedMinor?: number | null;
 }
 
 type ProviderEventOutcome = 'applied' | 'stale' | 'duplicate' | 'amountMismatch';
 
-const STATUS_OF: Record<Exclude<ProviderPaymentEvent['kind'], 'disputed'>, PaymentStatus> = { authorised: 'authorised', paid: 'paid', captured: 'paid', captureFailed: 'failed', failed: 'failed', refunded: 'refunded' };
-
-/**
- * The shopper's payment status after a provider event: a refund is final; a paid payment moves only when the provider
- * takes it back (failed or refunded); events may arrive out of order, so an authorisation after the capture changes nothing.
- */
-function nextPaymentStatus(current: PaymentStatus, kind: Exclude<ProviderPaymentEvent['kind'], 'disputed'>): PaymentStatus | null {
-  const next = STATUS_OF[kind];
-  if (current === 'refunded' || next === current) return null;
-  if (current === 'paid' && next !== 'failed' && next !== 'refunded') return null;
-  return next;
-}
-
 /**
  * A payment taken back after it was paid, or (promise to sell) after the supplier was paid on its authorisation,
- * needs a person: the supplier is paid, the goods may be on their way.
+ * needs a person: the supplier is paid, the goods may be on their way. A refund in part keeps the order's sale: none.
  */
 function attentionFor(from: PaymentStatus, to: PaymentStatus, supplierPaid: boolean): PaymentAttentionReason | null {
   if (to !== 'failed' && to !== 'refunded') return null;
-  if (from === 'paid') return to === 'failed' ? 'paymentFailedAfterPaid' : 'refundedAfterPaid';
+  if (from === 'paid' || from === 'partiallyRefunded') return to === 'failed' ? 'paymentFailedAfterPaid' : 'refundedAfterPaid';
   if (from === 'authorised' && supplierPaid) return to === 'failed' ? 'paymentFailedAfterSupplierPaid' : 'refundedAfterSupplierPaid';
   return null;
 }
@@ -73,54 +64,99 @@ export class OrderPayments {
     // An authorisation or capture for another amount is not this order's payment.
     if (['paid', 'captured', 'authorised'].includes(event.kind) && (event.amountMinor !== order.totalMinor || event.currency !== order.currency)) return 'amountMismatch';
     return this.db.transaction(async (tx) => {
-      const current = await sql.lockPaymentStatus(tx, order.storeId, order.id);
-      const stale = await sql.laterEventApplied(tx, order.storeId, order.id, event);
+      const before = await sql.lockPaymentStatus(tx, order.storeId, order.id);
+      const all = await paymentsOfOrders(tx, order.storeId, [order.id]);
+      const reference = event.reference ?? '';
+      const payment = all.find((p) => p.reference === reference) ?? null;
+      // Each payment's events are ordered by that payment's own sequence: another payment's events never make them stale.
+      const stale = staleFor(payment, event);
+      const standing = payment && payment.status !== 'failed' && payment.status !== 'refunded';
       // A dispute leaves the status as it is (the provider's refund or failure follows if the shopper wins) but needs a person.
-      const disputed = event.kind === 'disputed' && !stale && (current === 'paid' || current === 'authorised');
-      const next = stale || event.kind === 'disputed' ? null : nextPaymentStatus(current, event.kind);
+      const disputed = event.kind === 'disputed' && !stale && !!standing;
+      const next = stale || event.kind === 'disputed' ? null : nextPayment(payment, event.kind, event.amountMinor, event.refundedMinor ?? null);
+      const refundedNow = next && event.kind === 'refunded' ? next.refundedMinor - (payment?.refundedMinor ?? 0) : null;
       const fresh = await sql.insertPaymentEvent(tx, {
-        storeId: order.storeId, orderId: order.id, kind: event.kind, source: 'provider', amountMinor: event.amountMinor, reference: event.reference, providerEventId: event.eventId,
+        storeId: order.storeId, orderId: order.id, kind: event.kind, source: 'provider', amountMinor: refundedNow ?? event.amountMinor, reference: event.reference, providerEventId: event.eventId,
         occurredAt: event.occurredAt, version: event.version, applied: next !== null || disputed, stale, fee: event.fee ?? null,
       });
       if (!fresh) return 'duplicate';
-      if (disputed) await sql.setPaymentStatus(tx, order.storeId, order.id, current, current, { reportedAs: 'disputed', attention: 'paymentDisputed', reaction: null, actor: PROVIDER });
+      if (disputed) {
+        await savePayment(tx, order.storeId, order.id, { ...payment!, disputed: true });
+        await sql.setPaymentStatus(tx, order.storeId, order.id, before.status, before.status, { reportedAs: 'disputed', attention: 'paymentDisputed', reaction: null, actor: PROVIDER, reference: event.reference });
+      }
       if (!next) return stale ? 'stale' : 'applied';
+      const moved = { reference, amountMinor: payment?.amountMinor ?? event.amountMinor, currency: payment?.currency ?? event.currency, disputed: payment?.disputed ?? false, ...next, version: event.version ?? payment?.version ?? null, occurredAt: event.occurredAt };
+      await savePayment(tx, order.storeId, order.id, moved);
+      const after = orderPaymentOf([...all.filter((p) => p.reference !== reference), moved]);
+      // A refund takes its amount out of the order's revenue in the profit report, in this transaction.
+      if (after.refundedMinor > before.refundedMinor) await appendRefundDelta(tx, order.storeId, order.id, after.refundedMinor - before.refundedMinor);
+      if (after.status === before.status && after.refundedMinor === before.refundedMinor) return 'applied';
+      const from = before.status;
+      const to = after.status;
       const promise = order.contractModel === 'promiseToSell';
-      const attention = attentionFor(current, next, promise && current === 'authorised' && (await sql.supplierPaidOn(tx, order.storeId, order.id)));
+      const attention = attentionFor(from, to, promise && from === 'authorised' && (await sql.supplierPaidOn(tx, order.storeId, order.id)));
       // Under promise to sell an authorisation starts sending; one failed or refunded means the shopper cannot be
       // charged: a supplier already paid on the promise waits for a person. Other domains react to these events.
-      const reaction = next === 'authorised' ? 'storeOrder.authorised' : (next === 'failed' || next === 'refunded') && current === 'authorised' && promise ? 'storeOrder.captureFailed' : null;
-      await sql.setPaymentStatus(tx, order.storeId, order.id, current, next, { reportedAs: event.kind, attention, reaction, actor: PROVIDER, reference: event.reference });
+      const reaction = to === 'authorised' && from !== 'authorised' ? 'storeOrder.authorised' : (to === 'failed' || to === 'refunded') && from === 'authorised' && promise ? 'storeOrder.captureFailed' : null;
+      const reportedAs = event.kind === 'refunded' && next.status === 'partiallyRefunded' ? 'partiallyRefunded' : event.kind;
+      await sql.setPaymentStatus(tx, order.storeId, order.id, from, to, { reportedAs, attention, reaction, actor: PROVIDER, reference: event.reference, refundedMinor: after.refundedMinor });
       // An online payment that is paid confirms a pending order.
-      if (next === 'paid' && order.paymentMethod === 'online' && order.status !== 'cancelled') await this.orders.confirmIn(tx, order.storeId, order.id, PROVIDER);
+      if (to === 'paid' && from !== 'paid' && order.paymentMethod === 'online' && order.status !== 'cancelled') await this.orders.confirmIn(tx, order.storeId, order.id, PROVIDER);
       return 'applied';
     });
   }
 
-  /** What a capture of the order's payment needs: its status as the provider reported it, and the payment it was authorised on. */
+  /**
+   * The payment a capture takes: one whose capture was asked already (asked again, its key answers the same), else
+   * the earliest still authorised (the one the order was confirmed on, never a later duplicate); `paid` when a
+   * payment of the order is paid. Each payment is captured under its own key (server/payments/capture.ts).
+   */
   async capturable(storeId: string, orderId: string): Promise<{ status: PaymentStatus; reference: string | null } | null> {
     const order = await orderInStore(this.db, storeId, orderId);
-    return order ? { status: order.paymentStatus, reference: await sql.paymentReferenceOf(this.db, storeId, orderId) } : null;
+    if (!order) return null;
+    const all = await paymentsOfOrders(this.db, storeId, [orderId]);
+    const paid = all.find((p) => p.status === 'paid' || p.status === 'partiallyRefunded');
+    if (paid) return { status: 'paid', reference: paid.reference };
+    const asked = new Set(await sql.captureAskedOf(this.db, storeId, orderId));
+    const authorised = all.filter((p) => p.status === 'authorised' && p.reference);
+    const take = authorised.find((p) => asked.has(p.reference)) ?? authorised[0];
+    return { status: take ? 'authorised' : order.paymentStatus, reference: take?.reference ?? null };
+  }
+
+  /** The order's payments as the provider reported them, of several orders of one store. */
+  async paymentsOf(storeId: string, orderIds: string[]): Promise<Map<string, StoredPayment[]>> {
+    const out = new Map<string, StoredPayment[]>(orderIds.map((id) => [id, []]));
+    for (const p of await paymentsOfOrders(this.db, storeId, orderIds, { beforeMigration: true })) out.get(p.orderId)?.push(p);
+    return out;
   }
 
   /**
-   * The service asked the provider to capture (or the provider refused in its answer): recorded once per payment. A
-   * refusal after a supplier part shipped needs a person: the goods are gone, pausing the part holds nothing back.
+   * The service asks the provider to capture (recorded before it asks, once per payment), or the provider refused: a
+   * refusal after a supplier part shipped needs a person, the goods are gone, pausing the part holds nothing back.
    */
   async recordCapture(storeId: string, orderId: string, kind: 'captureRequested' | 'captureFailed', reference: string | null): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const current = await sql.lockPaymentStatus(tx, storeId, orderId);
+      const current = (await sql.lockPaymentStatus(tx, storeId, orderId)).status;
       const fresh = await sql.insertPaymentEvent(tx, { storeId, orderId, kind, source: 'service', reference });
       if (!fresh || kind !== 'captureFailed' || !(await sql.supplierPartShipped(tx, storeId, orderId))) return;
       await sql.setPaymentStatus(tx, storeId, orderId, current, current, { reportedAs: 'captureRefused', attention: 'captureRefusedAfterShipped', reaction: null, actor: PROVIDER });
     });
   }
 
-  /** A person looked at the payment needing attention: it clears, and their note (and who) stays in the history. */
-  async acknowledgeAttention(order: StoreOrder, note: string, actor: Actor): Promise<void> {
+  /** A refund a person asked of the provider (recorded before it is asked), or the provider's refusal of it. */
+  async recordRefund(order: StoreOrder, kind: 'refundRequested' | 'refundFailed', e: { reference: string; amountMinor: number; note: string | null }, actor: Actor): Promise<void> {
+    await sql.insertPaymentEvent(this.db, { storeId: order.storeId, orderId: order.id, kind, source: 'manual', amountMinor: e.amountMinor, reference: e.reference, note: e.note, actor });
+  }
+
+  /**
+   * A person looked at the payment needing attention for `reason`: it clears, and their note (and who) stays in the
+   * history. A reason that arrived meanwhile is not cleared under a note about another (409 attentionChanged).
+   */
+  async acknowledgeAttention(order: StoreOrder, reason: PaymentAttentionReason, note: string, actor: Actor): Promise<void> {
     await this.db.transaction(async (tx) => {
-      const reason = await sql.clearPaymentAttention(tx, order.storeId, order.id);
-      if (!reason) throw errors.conflict('noPaymentAttention', 'The order\'s payment needs no attention: there is nothing to acknowledge.');
+      const was = await sql.clearPaymentAttention(tx, order.storeId, order.id, reason);
+      if (!was) throw errors.conflict('noPaymentAttention', 'The order\'s payment needs no attention: there is nothing to acknowledge.');
+      if (was !== reason) throw errors.conflict('attentionChanged', `The order's payment now needs attention for ${was}, not ${reason}: look at it again.`);
       await sql.insertPaymentEvent(tx, { storeId: order.storeId, orderId: order.id, kind: 'attentionAcknowledged', source: 'manual', note, attention: reason, actor });
     });
   }
@@ -128,7 +164,7 @@ export class OrderPayments {
   /** Cash, a bank transfer: a person says the shopper paid. Marking twice changes nothing the second time. */
   async markPaid(order: StoreOrder, input: { reference?: string; amountMinor?: number }, actor: Actor): Promise<void> {
     if (order.status === 'cancelled') throw errors.invalidState('A cancelled order cannot be marked paid.');
-    if (order.paymentStatus === 'paid' || order.paymentStatus === 'refunded') throw errors.invalidState(`The payment provider already reported this order ${order.paymentStatus}.`);
+    if (['paid', 'partiallyRefunded', 'refunded'].includes(order.paymentStatus)) throw errors.invalidState(`The payment provider already reported this order ${order.paymentStatus}.`);
     await this.db.transaction(async (tx) => {
       if (!(await sql.markPaid(tx, order.storeId, order.id))) return;
       await sql.insertPaymentEvent(tx, { storeId: order.storeId, orderId: order.id, kind: 'paid', source: 'manual', amountMinor: input.amountMinor ?? null, reference: input.reference ?? null, actor });

@@ -1,8 +1,8 @@
 import { defineRoutes, route } from '../platform/http/route';
-import { object, pageOf, pageQuery, params } from '../platform/http/schemas';
+import { calendarDay, object, pageOf, pageQuery, params } from '../platform/http/schemas';
 import type { ProfitReports } from './report';
 
-const day = { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}$', description: 'A day in UTC, YYYY-MM-DD' } as const;
+const day = { ...calendarDay, description: 'A day in UTC, YYYY-MM-DD (years 0001 to 9999)' } as const;
 const amount = { type: 'integer', description: "Integer amount in the store's currency's minor units" } as const;
 const count = { type: 'integer', minimum: 0 } as const;
 const figures = { orders: count, parts: count, revenueMinor: amount, landedCostMinor: amount, paymentFeeMinor: amount, resultMinor: amount, incompleteParts: count } as const;

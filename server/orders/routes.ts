@@ -3,7 +3,7 @@ import { errors } from '../platform/errors';
 import { defineRoutes, route, RequestContext } from '../platform/http/route';
 import { destinationSchema, minorUnits, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
 import { STORE_ORDER_STATUSES } from '../platform/vocabulary/statuses';
-import type { StoreOrder } from './types';
+import { PAYMENT_ATTENTION_REASONS, type StoreOrder } from './types';
 import { groupParams, orderParams, orderSchemaWith } from './schemas';
 import type { OrderPayments } from './payments';
 import type { OrderService } from './service';
@@ -88,12 +88,16 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
     route({
       operationId: 'acknowledgeStoreOrderPaymentAttention', method: 'post', path: `${BASE}/:storeId/:orderId/payment-attention/acknowledge`,
       summary: 'A person has dealt with the order\'s payment needing attention: clears paymentAttention, keeping the note and who in its payment history',
-      description: '409 `noPaymentAttention` when the order\'s payment needs no attention. The order still needs attention afterwards if a part does.',
+      description: '`reason` names the attention acknowledged (the order\'s `paymentAttention.reason` as the person saw it): 409 `attentionChanged` when the order\'s reason is another now (a new one arrived meanwhile: it is not cleared under a note about the old one); 409 `noPaymentAttention` when the order\'s payment needs no attention. The order still needs attention afterwards if a part does.',
       tag: TAG, auth: 'caller', permission: 'payments.manage', readOnly: false,
-      params: orderParams, body: object({ note: { type: 'string', minLength: 1, maxLength: 1000, pattern: '\\S', description: 'What was decided (for example "refunded the shopper; supplier order cancelled")' } }, ['note']),
+      params: orderParams,
+      body: object({
+        reason: { enum: [...PAYMENT_ATTENTION_REASONS], description: 'The attention acknowledged, as the order showed it' },
+        note: { type: 'string', minLength: 1, maxLength: 1000, pattern: '\\S', description: 'What was decided (for example "refunded the shopper; supplier order cancelled")' },
+      }, ['reason', 'note']),
       response: { status: 200, schema: orderSchema },
       async handler(ctx) {
-        await payments.acknowledgeAttention(await load(ctx), ctx.body.note, actorOf(ctx.caller!));
+        await payments.acknowledgeAttention(await load(ctx), ctx.body.reason, ctx.body.note, actorOf(ctx.caller!));
         return one(ctx, await load(ctx));
       },
     }),

@@ -22,8 +22,8 @@ const partSchema = object(
 const paymentEntrySchema = object(
   {
     kind: {
-      enum: ['authorised', 'paid', 'failed', 'refunded', 'captured', 'captureFailed', 'disputed', 'captureRequested', 'attentionAcknowledged'],
-      description: 'From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider\'s signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment\'s attention cleared, with `note` and `attentionReason`)',
+      enum: ['authorised', 'paid', 'failed', 'refunded', 'captured', 'captureFailed', 'disputed', 'captureRequested', 'attentionAcknowledged', 'refundRequested', 'refundFailed'],
+      description: 'From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded` (`amountMinor`: what this refund gave back, the whole payment or part of it), `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (recorded before the provider is asked; paid comes with the provider\'s signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment\'s attention cleared, with `note` and `attentionReason`), `refundRequested` (a refund asked of the provider, recorded before it is asked; `note`: its reason) and `refundFailed` (the provider refused it)',
     },
     source: { enum: ['provider', 'manual', 'service'], description: '`provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service\'s capture request under promise to sell and the provider\'s answer to it' },
     amountMinor: { type: ['integer', 'null'] },
@@ -51,6 +51,20 @@ const orderItemSchema = object(
   },
   ['id', 'productId', 'variantId', 'sku', 'title', 'productTitle', 'quantity', 'unitPriceMinor', 'groupKey'],
 );
+/** One provider payment of the order (docs/decisions.md, "Payments as records (issue 53)"). */
+const providerPaymentSchema = object(
+  {
+    reference: { type: 'string', description: 'The provider\'s id of the payment (empty when its events named none)' },
+    amountMinor: minorUnits,
+    currency,
+    status: { enum: ['authorised', 'paid', 'partiallyRefunded', 'refunded', 'failed'] },
+    refundedMinor: { ...minorUnits, description: 'What the provider refunded of it' },
+    version: { type: ['integer', 'null'], description: 'The provider\'s version of the last change applied' },
+    disputed: { type: 'boolean', description: 'The shopper disputed it' },
+    updatedAt: dateTime,
+  },
+  ['reference', 'amountMinor', 'currency', 'status', 'refundedMinor', 'version', 'disputed', 'updatedAt'],
+);
 const summarySchema = object({ parts: { type: 'integer' }, shipped: { type: 'integer' }, delivered: { type: 'integer' }, needingAttention: { type: 'integer' } }, ['parts', 'shipped', 'delivered', 'needingAttention']);
 /** A store order as the routes answer it; its supplier orders are described by the reader that brings them. */
 export const orderSchemaWith = (supplierOrder: JsonSchema, profit: JsonSchema) => object(
@@ -60,7 +74,12 @@ export const orderSchemaWith = (supplierOrder: JsonSchema, profit: JsonSchema) =
     number: { type: 'string' },
     status: { enum: [...STORE_ORDER_STATUSES] },
     paymentMethod: { enum: ['online', 'cashOnDelivery', 'manual'] },
-    paymentStatus: { enum: ['none', 'authorised', 'paid', 'failed', 'refunded'], description: 'The shopper\'s payment as the payment provider reported it (signed notifications only)' },
+    paymentStatus: {
+      enum: ['none', 'authorised', 'paid', 'partiallyRefunded', 'failed', 'refunded'],
+      description: 'The shopper\'s payment as the payment provider reported it (signed notifications only), derived from its payments: that of the standing one, first of paid, partiallyRefunded, authorised, refunded, failed (none without payments)',
+    },
+    amountRefundedMinor: { ...minorUnits, description: 'What the provider refunded of the standing payment (order details only)' },
+    providerPayments: { type: 'array', items: providerPaymentSchema, description: 'Each payment the provider reported for the order, oldest first (order details only)' },
     markedPaidAt: { type: ['string', 'null'], format: 'date-time', description: 'When a staff member marked the order paid by hand (not the provider\'s word)' },
     payments: { type: 'array', items: paymentEntrySchema, description: 'Payment history, oldest first (order details only)' },
     contractModel: { enum: ['standard', 'promiseToSell'] },

@@ -1,7 +1,7 @@
 // The orders domain's types; its data module (./sql/) maps its rows into them.
 
 export type PaymentMethod = 'online' | 'cashOnDelivery' | 'manual';
-export type PaymentStatus = 'none' | 'authorised' | 'paid' | 'failed' | 'refunded';
+export type PaymentStatus = 'none' | 'authorised' | 'paid' | 'partiallyRefunded' | 'failed' | 'refunded';
 /**
  * Why a payment needs a person: the provider took back a payment after it was paid, or (promise to sell) after the
  * supplier was paid on its authorisation; or it refused the capture after the supplier shipped (the goods are gone);
@@ -31,6 +31,8 @@ export interface StoreOrder {
   status: StoreOrderStatus;
   paymentMethod: PaymentMethod;
   paymentStatus: PaymentStatus;
+  /** What the provider refunded of the order's standing payment (docs/decisions.md, "Payments as records (issue 53)"). */
+  refundedMinor: number;
   contractModel: ContractModel;
   currency: string;
   totalMinor: number;

@@ -1,6 +1,7 @@
 import type { RequestContext, JsonSchema } from '../platform/http/route';
 import type { OrderPayments } from './payments';
 import type { OrderService } from './service';
+import type { StoredPayment } from './sql/order-payments';
 import type { StoreOrder } from './types';
 
 /**
@@ -11,8 +12,12 @@ export interface SupplierOrdersOfOrders {
   schema: JsonSchema;
   ofOrders(storeId: string, orderIds: string[], showCustomer: boolean): Promise<Array<{ orderId: string } & Record<string, unknown>>>;
   /** A store order's profit from its supplier orders (as `ofOrders` answers them) and the payment provider's fees; its schema. */
-  profit: { schema: JsonSchema; ofOrder(supplierOrders: Array<Record<string, unknown>>, fees: Array<{ amountMinor: number; currency: string }>): unknown };
+  profit: { schema: JsonSchema; ofOrder(supplierOrders: Array<Record<string, unknown>>, fees: Array<{ amountMinor: number; currency: string }>, refunded: { amountMinor: number; currency: string }): unknown };
 }
+
+const paymentView = (p: StoredPayment) => ({
+  reference: p.reference, amountMinor: p.amountMinor, currency: p.currency, status: p.status, refundedMinor: p.refundedMinor, version: p.version, disputed: p.disputed, updatedAt: p.updatedAt.toISOString(),
+});
 
 /** A store order as its routes answer it, items and history included when `full`. */
 export function orderViews(orders: OrderService, payments: OrderPayments, supplierOrders: SupplierOrdersOfOrders) {
@@ -27,6 +32,7 @@ export function orderViews(orders: OrderService, payments: OrderPayments, suppli
     const showCustomer = !!ctx.store?.permissions.has('customers.view');
     const soViews = canSeeSuppliers && full && ids.length ? await supplierOrders.ofOrders(storeId, ids, showCustomer) : [];
     const history = full ? await payments.history(storeId, ids) : new Map();
+    const records = full ? await payments.paymentsOf(storeId, ids) : new Map();
     const out = [];
     for (const o of list) {
       const items = full ? await orders.items(storeId, o.id) : [];
@@ -44,7 +50,7 @@ export function orderViews(orders: OrderService, payments: OrderPayments, suppli
         totalMinor: o.totalMinor,
         needsAttention: o.needsAttention,
         paymentAttention: o.paymentAttention ? { reason: o.paymentAttention.reason, since: o.paymentAttention.since.toISOString() } : null,
-        ...(full ? { payments: history.get(o.id) ?? [] } : {}),
+        ...(full ? { payments: history.get(o.id) ?? [], amountRefundedMinor: o.refundedMinor, providerPayments: (records.get(o.id) ?? []).map(paymentView) } : {}),
         ...(showCustomer ? { destination: o.destination, destinationRedacted: false } : { destinationRedacted: true }),
         ...(full ? { items: items.map((i) => ({ id: i.id, productId: i.productId, variantId: i.variantId, sku: i.sku, title: i.title, productTitle: i.productTitle, quantity: i.quantity, unitPriceMinor: i.unitPriceMinor, groupKey: i.groupKey })) } : {}),
         fulfilmentGroups: parts.map((g) => ({
@@ -58,7 +64,7 @@ export function orderViews(orders: OrderService, payments: OrderPayments, suppli
         ...(canSeeSuppliers && full ? { supplierOrders: soViews.filter((s) => s.orderId === o.id) } : {}),
         // Profit reads supplier costs: for the same callers, in order details.
         ...(canSeeSuppliers && full
-          ? { profit: supplierOrders.profit.ofOrder(soViews.filter((s) => s.orderId === o.id), ((history.get(o.id) ?? []) as Array<{ fee?: { amountMinor: number; currency: string } }>).flatMap((e) => (e.fee ? [e.fee] : []))) }
+          ? { profit: supplierOrders.profit.ofOrder(soViews.filter((s) => s.orderId === o.id), ((history.get(o.id) ?? []) as Array<{ fee?: { amountMinor: number; currency: string } }>).flatMap((e) => (e.fee ? [e.fee] : [])), { amountMinor: o.refundedMinor, currency: o.currency }) }
           : {}),
         confirmedAt: o.confirmedAt ? o.confirmedAt.toISOString() : null,
         createdAt: o.createdAt.toISOString(),

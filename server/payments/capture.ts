@@ -11,17 +11,18 @@ class ProviderUnavailableError extends Error {}
 const TIMEOUT_MS = 10_000;
 
 /**
- * The key the provider deduplicates on: one per order, whichever part asks and however often, so the provider can
- * never show two charges for one order (a second authorisation of the order is never captured under it).
+ * The key the provider deduplicates on: one per payment, whichever part asks and however often, so the provider
+ * charges a payment once; the order's payments are taken one at a time (a second authorisation only once the first
+ * can no longer be charged: OrderPayments.capturable), so the order is charged once too.
  */
-const captureKeyOf = (orderId: string) => `capture:${orderId}`;
+const captureKeyOf = (reference: string) => `capture:${reference}`;
 
 const refused = (message: string): CaptureOutcome => ({ kind: 'refused', message });
 
 /**
  * Promise to sell: asks the store's payment provider to capture the payment the order was authorised on (kept when
  * the provider's event authorised it, never a later authorisation), with the store's API key there and an
- * idempotency key per order, so a request repeated after a crash or a lost answer is
+ * idempotency key per payment, so a request repeated after a crash or a lost answer is
  * answered from the provider's record and charges once. It records that it asked (or the provider's refusal); the
  * payment becomes paid only on the provider's signed event. An answer that says nothing (no connection, a time-out,
  * 408, 429, 5xx) is thrown as ProviderUnavailableError: the dispatch job asks again after a backoff.
@@ -45,11 +46,13 @@ export class ShopperCaptures {
     if (!settings) return this.recorded(storeId, orderId, 'captureFailed', payment.reference, 'The store gave no API key for its payment provider, so the shopper cannot be charged: set it (PUT /api/stores/:storeId/payment-provider), then retry.');
     const base = this.apiBaseOf(settings.provider);
     if (!base) return this.recorded(storeId, orderId, 'captureFailed', payment.reference, `This service has no address for the ${settings.provider} payment provider (SANDBOX_PAYMENTS_URL).`);
+    // Recorded before the provider is asked: its signed event can never show in the history before the request.
+    await this.payments.recordCapture(storeId, orderId, 'captureRequested', payment.reference);
     let res: Response;
     try {
       res = await fetch(`${base}/v1/payments/${encodeURIComponent(payment.reference)}/capture`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${settings.apiKey}`, 'idempotency-key': captureKeyOf(orderId), accept: 'application/json' },
+        headers: { authorization: `Bearer ${settings.apiKey}`, 'idempotency-key': captureKeyOf(payment.reference), accept: 'application/json' },
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
     } catch (err) {
@@ -58,7 +61,7 @@ export class ShopperCaptures {
     const body = (await res.json().catch(() => null)) as { error?: { code?: unknown; message?: unknown } } | null;
     const code = typeof body?.error?.code === 'string' ? body.error.code : null;
     this.log.info({ storeId, orderId, status: res.status, code }, 'capture asked of the payment provider');
-    if (res.ok || code === 'alreadyCaptured') return this.recorded(storeId, orderId, 'captureRequested', payment.reference);
+    if (res.ok || code === 'alreadyCaptured') return { kind: 'requested', reference: payment.reference };
     if (res.status >= 500 || res.status === 408 || res.status === 429) throw new ProviderUnavailableError(`The payment provider answered ${res.status}; asked again later.`);
     const said = typeof body?.error?.message === 'string' ? body.error.message.slice(0, 300) : `status ${res.status}`;
     const why = res.status === 401 || res.status === 403 ? `The payment provider refused the store's API key (${said}).` : `The payment provider refused to charge the shopper: ${said}`;

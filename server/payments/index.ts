@@ -4,6 +4,7 @@ import { CaptureThroughProvider1764633600500 } from '../migrations/1764633600500
 import type { OrderPayments, OrderService } from '../orders';
 import { domainModule, type Platform } from '../platform/domain';
 import { ShopperCaptures } from './capture';
+import { ShopperRefunds } from './refunds';
 import { PaymentProviders } from './providers';
 import { paymentRoutes } from './routes';
 import { PaymentNotifications } from './service';
@@ -27,7 +28,9 @@ export const paymentsModule = domainModule({
     const providers = new PaymentProviders(p.db, p.secrets);
     const notifications = new PaymentNotifications(providers, deps.orders.orders, deps.orders.orderPayments, p.log);
     // Read when asked: the bundled sandbox provider's address is known only once main started it.
-    const captures = new ShopperCaptures(providers, deps.orders.orderPayments, (provider) => (provider === 'sandbox' ? p.config.sandboxPaymentsUrl : ''), p.log);
-    return { providers, notifications, captures, routes: paymentRoutes(providers, notifications, () => p.config.publicBaseUrl) };
+    const apiBaseOf = (provider: string) => (provider === 'sandbox' ? p.config.sandboxPaymentsUrl : '');
+    const captures = new ShopperCaptures(providers, deps.orders.orderPayments, apiBaseOf, p.log);
+    const refunds = new ShopperRefunds(providers, deps.orders.orderPayments, apiBaseOf, p.log);
+    return { providers, notifications, captures, routes: paymentRoutes(providers, notifications, () => p.config.publicBaseUrl, refunds, deps.orders.orders) };
   },
 });

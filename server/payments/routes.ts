@@ -1,12 +1,15 @@
+import { actorOf, ownRecordsKeyId } from '../identity/permissions';
+import type { OrderService } from '../orders';
 import { ApiError, databaseUnavailable } from '../platform/errors';
 import { defineRoutes, route, Reply } from '../platform/http/route';
-import { dateTime, object, params, uuid } from '../platform/http/schemas';
+import { currency, dateTime, minorUnits, object, params, uuid } from '../platform/http/schemas';
+import type { ShopperRefunds } from './refunds';
 import { PAYMENT_PROVIDERS, type PaymentProviders } from './providers';
 import { PAYMENT_NOTIFICATION_REFUSED, providerSchema } from './schemas';
 import { PAYMENT_EVENT_TYPES, type PaymentNotifications } from './service';
 
 const TAG = 'Payments';
-export function paymentRoutes(providers: PaymentProviders, notifications: PaymentNotifications, publicBaseUrl: () => string) {
+export function paymentRoutes(providers: PaymentProviders, notifications: PaymentNotifications, publicBaseUrl: () => string, refunds: ShopperRefunds, orders: OrderService) {
   const base = (origin: string) => publicBaseUrl() || origin;
   return defineRoutes([
     route({
@@ -68,6 +71,28 @@ export function paymentRoutes(providers: PaymentProviders, notifications: Paymen
       async handler({ params: p }) {
         await providers.remove(p.storeId);
         return { storeId: p.storeId, removedAt: new Date().toISOString() };
+      },
+    }),
+    route({
+      operationId: 'refundStoreOrder', method: 'post', path: '/api/store-orders/:storeId/:orderId/refunds', tag: 'Store orders', auth: 'caller', permission: 'payments.manage', readOnly: false,
+      summary: 'Refund the shopper, the whole order or part of it, through the store\'s payment provider',
+      description:
+        'Asks the provider (with the store\'s API key there) to refund `amountMinor` of the order\'s paid payment; recorded in the order\'s payment history (`refundRequested`, with `reason` and who) before the provider is asked. Answers 202 once the provider took it: the order\'s `providerPayments`, `amountRefundedMinor`, `paymentStatus` (`partiallyRefunded`, or `refunded` for the whole), its profit and the profit report move when the provider\'s signed event arrives, with `storeOrder.paymentChanged`. 400 `validationFailed` for another currency than the order\'s; 409 `nothingToRefund` (no paid payment), `refundExceedsPayment` (more than is left), `providerApiKeyMissing`, `refundRefused` (the provider\'s refusal, recorded as `refundFailed`); 503 `providerUnavailable` (whether it refunded is unknown: look at the order\'s payments before asking again).',
+      params: params(['storeId', 'orderId']),
+      body: object({
+        amountMinor: { ...minorUnits, minimum: 1, description: 'How much to refund, in minor units of the order\'s currency' },
+        currency: { ...currency, description: 'Optional: the order\'s currency (another is refused)' },
+        reason: { type: 'string', minLength: 1, maxLength: 500, pattern: '\\S', description: 'Why (kept in the payment history)' },
+      }, ['amountMinor']),
+      response: {
+        status: 202,
+        schema: object({
+          orderId: uuid, paymentReference: { type: 'string' }, amountMinor: minorUnits, currency, reason: { type: ['string', 'null'] }, status: { const: 'requested' }, requestedAt: dateTime,
+        }, ['orderId', 'paymentReference', 'amountMinor', 'currency', 'reason', 'status', 'requestedAt']),
+      },
+      async handler(ctx) {
+        const order = await orders.get(ctx.params.storeId, ctx.params.orderId, ownRecordsKeyId(ctx.caller));
+        return new Reply(202, await refunds.refund(order, ctx.body, actorOf(ctx.caller!)));
       },
     }),
   ]);

@@ -9,6 +9,8 @@ const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\
 export const PAYMENT_EVENT_TYPES: Record<string, ProviderPaymentEvent['kind']> = {
   'payment.authorised': 'authorised', 'payment.paid': 'paid', 'payment.captured': 'captured', 'payment.captureFailed': 'captureFailed', 'payment.failed': 'failed', 'payment.refunded': 'refunded',
   'payment.disputed': 'disputed',
+  // A refund of part of the payment: `data.refundedMinor` says how much of it is refunded in all.
+  'payment.partiallyRefunded': 'refunded',
 };
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -28,7 +30,7 @@ function readEvent(rawBody: string, eventId: string): (ProviderPaymentEvent & { 
   const { type, timestamp, data } = (body ?? {}) as { type?: unknown; timestamp?: unknown; data?: Record<string, unknown> };
   const kind = typeof type === 'string' && Object.hasOwn(PAYMENT_EVENT_TYPES, type) ? PAYMENT_EVENT_TYPES[type] : undefined;
   if (!kind || !data || typeof data !== 'object') return null;
-  const { orderId, amountMinor, currency, paymentId, version, fee } = data;
+  const { orderId, amountMinor, currency, paymentId, version, fee, refundedMinor } = data;
   // When the provider says it happened (in the signed body, not the delivery's header): what orders its events.
   const occurredAt = typeof timestamp === 'string' && ISO_TIME.test(timestamp) ? new Date(timestamp) : null;
   if (!occurredAt || Number.isNaN(occurredAt.getTime())) return null;
@@ -37,10 +39,13 @@ function readEvent(rawBody: string, eventId: string): (ProviderPaymentEvent & { 
   if (typeof amountMinor !== 'number' || !Number.isSafeInteger(amountMinor) || amountMinor < 0) return null;
   if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) return null;
   if (paymentId !== undefined && (typeof paymentId !== 'string' || paymentId.length > 200)) return null;
+  // A refund says how much of the payment the provider has refunded in all (absent: the whole of it).
+  if (refundedMinor !== undefined && (typeof refundedMinor !== 'number' || !Number.isSafeInteger(refundedMinor) || refundedMinor < 1 || refundedMinor > amountMinor)) return null;
   // The provider's fee, when it reports one (optional; a malformed one is left out, the event still counts).
   const f = fee && typeof fee === 'object' ? (fee as Record<string, unknown>) : null;
   const feeOk = f && typeof f.amountMinor === 'number' && Number.isSafeInteger(f.amountMinor) && f.amountMinor >= 0 && typeof f.currency === 'string' && /^[A-Z]{3}$/.test(f.currency);
-  return { kind, orderId, amountMinor, currency, reference: paymentId ?? null, eventId, occurredAt, version: version ?? null, fee: feeOk ? { amountMinor: f.amountMinor as number, currency: f.currency as string } : null };
+  return { kind, orderId, amountMinor, currency, reference: paymentId ?? null, eventId, occurredAt, version: version ?? null, fee: feeOk ? { amountMinor: f.amountMinor as number, currency: f.currency as string } : null,
+    refundedMinor: kind === 'refunded' ? (refundedMinor ?? null) : null };
 }
 
 /**

@@ -55,8 +55,9 @@ test('every supplier route is a tool, with read-only and changing tools marked',
   // The spec lists 12 connection, 11 product, import and link, and 7 supplier order routes; the service adds the
   // list of import jobs (docs/decisions.md), the 9 event subscription routes (issue 26), the reroute (issue 34) and
   // the store's routing rule, read and set (issue 42), the profit report (issue 41), and after shipping (issue 54) a
-  // delivery attention's acknowledgement and five claim routes.
-  expect(supplierOps.length).toBe(50);
+  // delivery attention's acknowledgement and five claim routes; and (issue 53) a store order with its payments and its refund.
+  for (const id of ['getStoreOrder', 'refundStoreOrder']) supplierOps.push({ id, readOnly: id === 'getStoreOrder' });
+  expect(supplierOps.length).toBe(52);
   expect(tools.map((t) => t.name).sort()).toEqual(supplierOps.map((o) => o.id).sort());
   for (const op of supplierOps) {
     const tool = tools.find((t) => t.name === op.id)!;
@@ -153,6 +154,16 @@ test('after shipping through the assistant: the claim tools (a part not shipped 
   expect(result(await client.callTool({ name: 'listSupplierClaims', arguments: { storeId: shop.storeId, supplierOrderId: soId } }))).toEqual({ result: { items: [] } });
   const ack = await client.callTool({ name: 'acknowledgeDeliveryAttention', arguments: { storeId: shop.storeId, supplierOrderId: soId, body: { reason: 'noTracking' } } });
   expect([ack.isError, result(ack).error.code]).toEqual([true, 'attentionChanged']);
+});
+
+test('a store order\'s payments through the assistant: the order with its providerPayments and amountRefundedMinor; a refund of an order never paid is refused', async () => {
+  const shop = await openShop(svc, sandbox, { page: 12, products: 1 });
+  const order = await placeOrder(svc, shop);
+  const client = await connect(shop.owner.key);
+  const got = await client.callTool({ name: 'getStoreOrder', arguments: { storeId: shop.storeId, orderId: order.id } });
+  expect(result(got).result).toMatchObject({ id: order.id, paymentStatus: 'none', amountRefundedMinor: 0, providerPayments: [] });
+  const refund = await client.callTool({ name: 'refundStoreOrder', arguments: { storeId: shop.storeId, orderId: order.id, body: { amountMinor: 100, reason: 'Returned' } } });
+  expect([refund.isError, result(refund).error.code]).toEqual([true, 'nothingToRefund']);
 });
 
 test('a read tool and a write tool answer what the REST routes answer, and charge the same credits', async () => {

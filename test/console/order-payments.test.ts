@@ -179,6 +179,26 @@ browser.describe('the shopper\'s payment in the console', () => {
     await page.getByRole('heading', { level: 1 }).locator('.badge.bad').getByText('needs attention').waitFor();
   });
 
+  test('a refund in part from the order page: the provider refunds that amount, and the page shows the payment partly refunded and what went back', async () => {
+    const order = await onlineOrder();
+    const { paymentId } = await payments.pay(order.id, 'paid');
+    await openOrder(order);
+    await card().locator(`table.provider-payments tr[data-reference="${paymentId}"]`).getByText('paid', { exact: true }).waitFor();
+    await card().getByRole('button', { name: 'Refund…' }).click();
+    const dialog = page.locator('dialog.confirm');
+    await dialog.locator('input[name="refundAmount"]').fill('1.00');
+    await dialog.locator('input[name="refundReason"]').fill('One item returned');
+    await dialog.getByRole('button', { name: 'Refund', exact: true }).click();
+    // The provider's own record: one refund of 100 minor units.
+    const [atProvider] = await eventually(async () => ((await provider.paymentsOf(order.id))[0]?.refundedMinor === 100 ? provider.paymentsOf(order.id) : undefined), 30000, 'the refund at the provider');
+    expect(atProvider.status).toBe('paid');
+    await eventually(async () => ((await storeOrder(order.id)).amountRefundedMinor === 100 ? true : undefined), 30000, 'the refund on the order');
+    await page.getByRole('button', { name: 'Read again' }).click();
+    await card().locator('dd.refunded').getByText(usd(100)).waitFor();
+    expect(await card().locator('h2 .badge').innerText()).toBe('partly refunded');
+    expect(await card().locator('ol.history').innerText()).toContain('One item returned');
+  });
+
   test('the pages raised no script error', () => {
     expect(w.browser.errors).toEqual([]);
   });

@@ -196,9 +196,9 @@ browser.describe('selling from the console', () => {
     await eventually(async () => {
       await page.getByRole('button', { name: 'Read again' }).click();
       await page.getByRole('heading', { level: 1, name: /^Order \d+/ }).waitFor();
-      return (await part.locator('.tracking').innerText()).includes('tracking number 1Z999AA10123456784') || undefined;
+      return (await part.locator('p.tracking').innerText()).includes('tracking number 1Z999AA10123456784') || undefined;
     }, 60_000, 'the tracking on the order page');
-    expect(await part.locator('.tracking').innerText()).toMatch(/^Shipped with UPS, tracking number 1Z999AA10123456784/);
+    expect(await part.locator('p.tracking').innerText()).toMatch(/^Shipped with UPS, tracking number 1Z999AA10123456784/);
     const after = (await api('GET', `/api/store-orders/${w.storeId}/${orderId}`)).body.result;
     expect(after.fulfilmentGroups.find((g: any) => g.groupKey === `supplier:${connId}`)).toMatchObject({ status: 'shipped', shipment: expect.objectContaining({ carrier: 'UPS', trackingNumber: '1Z999AA10123456784' }) });
     await w.shot('order');

@@ -10,7 +10,9 @@ import { EVENTS, ImpossibleMoveError, MOVE_TABLE, moveOf, MoveEvent, partStatusO
 import { nextStep } from '../../server/dispatch/steps';
 import type { RoutingChoice, SupplierOrder, SupplierPaymentStatus } from '../../server/dispatch/supplier-order';
 import { carrying } from '../../server/dispatch/carry';
-import { Change, DispatchEvent, failure, transition } from '../../server/dispatch/transition';
+import type { Change } from '../../server/dispatch/change';
+import type { DispatchEvent } from '../../server/dispatch/dispatch-event';
+import { failure, transition } from '../../server/dispatch/transition';
 
 const PAYMENTS: SupplierPaymentStatus[] = ['notRequired', 'unpaid', 'paid', 'refunded'];
 const KEY = { kind: 'key' as const, id: 'k1' };

@@ -48,7 +48,7 @@ function nodeOperations(): Array<{ resource: string; operation: string; op: Oper
 }
 
 /** The store-side routes the node also covers (store orders, and reading store products). */
-const STORE_SIDE = new Set(['createStoreOrder', 'listStoreOrders', 'getStoreOrder', 'confirmStoreOrder', 'markStoreOrderPaid', 'listStoreProducts', 'getStoreProduct']);
+const STORE_SIDE = new Set(['createStoreOrder', 'listStoreOrders', 'getStoreOrder', 'confirmStoreOrder', 'markStoreOrderPaid', 'refundStoreOrder', 'listStoreProducts', 'getStoreProduct']);
 
 async function supplierRoutes(withStoreSide = false): Promise<DocRoute[]> {
 	const res = await svc.call('GET', '/api/store-suppliers/openapi.json');

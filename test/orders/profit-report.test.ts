@@ -30,7 +30,7 @@ beforeAll(async () => {
   sandbox = await startSandbox();
   provider = await startPaymentSandbox();
   // The workers' fold is held (its failpoint throws): every report here adds deltas not folded yet, until a test folds them.
-  svc = await startService({ label: 'profit-report', sandbox, env: { EXCHANGE_RATES_URL: ecb.dailyUrl, FAILPOINTS: 'orders.profitFold=throw' } });
+  svc = await startService({ label: 'profit-report', sandbox, payments: provider, env: { EXCHANGE_RATES_URL: ecb.dailyUrl, FAILPOINTS: 'orders.profitFold=throw' } });
   folder = createDataSource(svc.databaseUrl, [], 2);
   await folder.initialize();
   await svc.waitForLog((l) => l.msg === 'exchange rates fetched', 60000);
@@ -69,7 +69,8 @@ async function ownSums(shop: Shop) {
   const orderIds = [...new Set(withCost.map((s) => s.orderId))];
   const orders = await Promise.all(orderIds.map((id) => svc.call('GET', `/api/store-orders/${shop.storeId}/${id}`, { key: shop.owner.key }).then((r) => r.body.result)));
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-  const revenueMinor = sum(withCost.map((s) => s.profit.revenueMinor));
+  // A refund takes its amount out of its order's revenue (issue 53): the parts' revenue less the orders' refunds.
+  const revenueMinor = sum(withCost.map((s) => s.profit.revenueMinor)) - sum(orders.map((o) => o.profit.refundedMinor ?? 0));
   const landedCostMinor = sum(withCost.map((s) => s.profit.landedCostMinor));
   const paymentFeeMinor = sum(orders.map((o) => o.profit.paymentFeeMinor ?? 0));
   return {
@@ -144,6 +145,35 @@ test("the report's totals equal the parts' own profit summed through the API, in
   const before = (await report(shop, `from=${day(-30)}&to=${day(-2)}`)).body.result;
   expect(before.items).toEqual([]);
   expect(before.totals).toEqual({ orders: 0, parts: 0, revenueMinor: 0, landedCostMinor: 0, paymentFeeMinor: 0, resultMinor: 0, incompleteParts: 0 });
+});
+
+test("a refund in part takes its amount out of its order's profit and the report's totals as it is recorded: the totals still equal the orders' own", async () => {
+  const store = await openShop(svc, sandbox, { page: 9 });
+  const payments = await connectPayments(svc, provider, store.storeId, store.owner.key);
+  const orders = [];
+  for (const quantity of [2, 1]) {
+    const order = await placeOrder(svc, store, { paymentMethod: 'online', quantity });
+    await payments.pay(order.id, 'paid');
+    expect(await settled(store, submit(svc, store, order.id))).toMatchObject({ status: 'submitted' });
+    orders.push(order);
+  }
+  const before = (await report(store, today())).body.result.totals;
+  const part = Math.floor(orders[0].totalMinor / 2);
+  const asked = await svc.call('POST', `/api/store-orders/${store.storeId}/${orders[0].id}/refunds`, { key: store.owner.key, body: { amountMinor: part } });
+  expect(asked.status).toBe(202);
+  const refunded = await eventually(async () => {
+    const o = (await svc.call('GET', `/api/store-orders/${store.storeId}/${orders[0].id}`, { key: store.owner.key })).body.result;
+    return o.amountRefundedMinor === part ? o : undefined;
+  }, 30000, 'the refund recorded');
+  expect(refunded.profit).toMatchObject({ refundedMinor: part });
+  // Recorded in the refund's own transaction: the report (its deltas unfolded here) shows it as soon as the order does.
+  const after = (await report(store, today())).body.result.totals;
+  expect(after.revenueMinor).toBe(before.revenueMinor - part);
+  const own = await ownSums(store);
+  expect(after).toEqual(own.totals);
+  expect(own.orders.reduce((a: number, o: any) => a + o.profit.resultMinor, 0)).toBe(after.resultMinor);
+  await foldProfitDeltas(folder, store.storeId);
+  expect((await report(store, today())).body.result.totals).toEqual(own.totals);
 });
 
 test('paged by key: every page holds the next keys, the totals are the whole range on each page, and the previous cursor goes back', async () => {
@@ -262,6 +292,9 @@ test('bad input answers 400 validationFailed naming the field', async () => {
     [`to=${day()}`, 'from'],
     [`from=${day()}`, 'to'],
     [`from=2026-02-30&to=2026-03-01`, 'from'],
+    // Postgres has no year 0: a 400 naming the field, not a 500 (issue 53, point 9).
+    ['from=0000-01-01&to=0000-12-31', 'from'],
+    ['from=0000-12-31&to=0001-01-02', 'from'],
     [`from=${day()}&to=${day(-1)}`, 'to'],
     [`from=${day(-400)}&to=${day()}`, 'to'],
     [`from=12/01/2026&to=${day()}`, 'from'],

@@ -120,7 +120,8 @@ test('a capture the provider declines in its answer pauses the supplier order wi
     return o.paymentStatus === 'failed' ? o : undefined;
   }, 30000, 'the signed capture failure');
   expect(failed.needsAttention).toBe(true);
-  expect(await captureRows(order.id)).toEqual([{ kind: 'captureFailed', source: 'service' }]);
+  // The request is recorded before the provider is asked, its refusal after.
+  expect(await captureRows(order.id)).toEqual([{ kind: 'captureRequested', source: 'service' }, { kind: 'captureFailed', source: 'service' }]);
   const listed = await svc.call('GET', `/api/store-orders/${shop.storeId}?needsAttention=true&pageSize=100`, { key: shop.owner.key });
   expect(listed.body.result.items.map((o: { id: string }) => o.id)).toContain(order.id);
 });

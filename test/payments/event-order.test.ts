@@ -3,7 +3,7 @@
  * each event carries the provider's sequence in its signed body (when it happened there, and the payment's version);
  * an event that arrives after a later one was applied is recorded as stale and moves nothing. A payment taken back
  * after the supplier was paid, or a capture refused after the supplier shipped, needs a person (paymentAttention), who
- * acknowledges it with a note. A capture takes the authorisation the order was confirmed on, under one key per order.
+ * acknowledges it with a note. A capture takes the authorisation the order was confirmed on, under one key per payment.
  * Notifications come from the sandbox payment provider (held and released out of order), or are signed by the test
  * exactly as the provider signs them; what the provider charged is read from its own records.
  */
@@ -95,15 +95,17 @@ test('a capture held at the provider and delivered after its later failure is re
   ]);
 });
 
-test('events signed like the provider\'s and delivered in reverse order: the later one stands, by time across payments and by version within one', async () => {
+test('events signed like the provider\'s and delivered in reverse order: the later one stands within one payment, by version', async () => {
   const order = await placeOrder(svc, shop, { paymentMethod: 'online' });
   const t0 = Date.now() - 60_000;
   expect((await signed(order, 'payment.authorised', { at: new Date(t0), paymentId: 'pay_one', version: 1 })).status).toBe(200);
   expect((await signed(order, 'payment.failed', { at: new Date(t0 + 2000), paymentId: 'pay_one', version: 3 })).status).toBe(200);
   // Earlier at the provider, delivered later: a paid that would undo the failure.
   expect((await signed(order, 'payment.captured', { at: new Date(t0 + 1000), paymentId: 'pay_one', version: 2 })).status).toBe(200);
-  expect((await signed(order, 'payment.paid', { at: new Date(t0 + 1500), paymentId: 'pay_two' })).status).toBe(200);
   expect(await storeOrder(order.id)).toMatchObject({ paymentStatus: 'failed', status: 'pending' });
+  // Another payment's events have their own sequence (issue 53): paid on its own, it pays the order, whatever its time.
+  expect((await signed(order, 'payment.paid', { at: new Date(t0 + 1500), paymentId: 'pay_two' })).status).toBe(200);
+  expect(await storeOrder(order.id)).toMatchObject({ paymentStatus: 'paid', status: 'confirmed' });
   // The same instant: the payment's version decides.
   const same = await placeOrder(svc, shop, { paymentMethod: 'online' });
   const at = new Date(Date.now() - 30_000);
@@ -170,7 +172,7 @@ test('a shopper disputes the charge after it was paid: the status stays paid, th
   const at = Date.now() - 60_000;
   expect((await signed(other, 'payment.paid', { at: new Date(at + 1000), paymentId: 'pay_late', version: 2 })).status).toBe(200);
   expect((await signed(other, 'payment.refunded', { at: new Date(at + 3000), paymentId: 'pay_late', version: 4 })).status).toBe(200);
-  await svc.call('POST', `/api/store-orders/${shop.storeId}/${other.id}/payment-attention/acknowledge`, { key: shop.owner.key, body: { note: 'refund seen' } });
+  await svc.call('POST', `/api/store-orders/${shop.storeId}/${other.id}/payment-attention/acknowledge`, { key: shop.owner.key, body: { reason: 'refundedAfterPaid', note: 'refund seen' } });
   expect((await signed(other, 'payment.disputed', { at: new Date(at + 2000), paymentId: 'pay_late', version: 3 })).status).toBe(200);
   expect(await storeOrder(other.id)).toMatchObject({ paymentStatus: 'refunded', paymentAttention: null, needsAttention: false });
   expect((await providerRows(other.id)).map((r: { kind: string; stale: boolean }) => [r.kind, r.stale])).toEqual([['paid', false], ['refunded', false], ['disputed', true]]);
@@ -179,17 +181,17 @@ test('a shopper disputes the charge after it was paid: the status stays paid, th
 test('a person acknowledges the payment\'s attention with a note: it clears, the note and who stay in the history; nothing to acknowledge is 409', async () => {
   const order = await placeOrder(svc, shop, { paymentMethod: 'online' });
   const ack = (body: unknown) => svc.call('POST', `/api/store-orders/${shop.storeId}/${order.id}/payment-attention/acknowledge`, { key: shop.owner.key, body });
-  const none = await ack({ note: 'nothing yet' });
+  const none = await ack({ reason: 'refundedAfterPaid', note: 'nothing yet' });
   expect([none.status, none.body.error?.code]).toEqual([409, 'noPaymentAttention']);
   await payments.pay(order.id, 'paid');
   await payments.pay(order.id, 'refunded');
   expect((await storeOrder(order.id)).paymentAttention).toMatchObject({ reason: 'refundedAfterPaid' });
-  for (const body of [{}, { note: '' }, { note: '   ' }, { note: 'x'.repeat(1001) }]) {
+  for (const body of [{}, { note: 'no reason' }, { reason: 'refundedAfterPaid', note: '' }, { reason: 'refundedAfterPaid', note: '   ' }, { reason: 'refundedAfterPaid', note: 'x'.repeat(1001) }]) {
     const bad = await ack(body);
     expect([bad.status, bad.body.error.code]).toEqual([400, 'validationFailed']);
   }
   expect((await storeOrder(order.id)).paymentAttention).not.toBeNull();
-  const done = await ack({ note: 'Refund confirmed with the shopper; supplier order cancelled by hand.' });
+  const done = await ack({ reason: 'refundedAfterPaid', note: 'Refund confirmed with the shopper; supplier order cancelled by hand.' });
   expect(done.status).toBe(200);
   expect(done.body.result).toMatchObject({ paymentStatus: 'refunded', paymentAttention: null, needsAttention: false });
   expect(done.body.result.payments.at(-1)).toEqual({
@@ -198,11 +200,11 @@ test('a person acknowledges the payment\'s attention with a note: it clears, the
   });
   const listed = await svc.call('GET', `/api/store-orders/${shop.storeId}?needsAttention=true&pageSize=100`, { key: shop.owner.key });
   expect(listed.body.result.items.map((o: { id: string }) => o.id)).not.toContain(order.id);
-  const twice = await ack({ note: 'again' });
+  const twice = await ack({ reason: 'refundedAfterPaid', note: 'again' });
   expect([twice.status, twice.body.error.code]).toEqual([409, 'noPaymentAttention']);
 });
 
-test('two authorisations of one order and two parts: both captures take the authorisation the order was confirmed on, under one key; the provider charges once', async () => {
+test('two authorisations of one order and two parts: both captures take the authorisation the order was confirmed on, under its key; the provider charges once', async () => {
   // A second part: a test-mode connection of the same supplier that never sends by itself (sent by hand below). Last
   // in this file: the supplier account's notifications go to the newest connection from now on.
   const conn = await svc.call('POST', `/api/store-suppliers/${shop.storeId}`, { key: shop.owner.key, body: { supplierKey: 'sandbox', mode: 'test', credentials: { apiKey: shop.account.testKey } } });
@@ -229,7 +231,7 @@ test('two authorisations of one order and two parts: both captures take the auth
   const byId = new Map(records.map((p) => [p.id, p]));
   expect(byId.get(first.body.id)!.captures).toHaveLength(1);
   expect(byId.get(again.body.id)).toMatchObject({ status: 'authorised', captures: [], captureRequests: [] });
-  expect(records.flatMap((p) => p.captureRequests.map((r) => r.idempotencyKey))).toEqual([`capture:${order.id}`, `capture:${order.id}`]);
+  expect(records.flatMap((p) => p.captureRequests.map((r) => r.idempotencyKey))).toEqual([`capture:${first.body.id}`, `capture:${first.body.id}`]);
   expect(records.reduce((n, p) => n + p.captures.length, 0)).toBe(1);
 });
 

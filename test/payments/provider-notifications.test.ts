@@ -33,9 +33,9 @@ const getOrder = (id: string) => svc.call('GET', `/api/store-orders/${shop.store
 const eventRows = async (orderId: string) => (await svc.db.query('SELECT kind, source, provider_event_id FROM payment_events WHERE order_id = $1 ORDER BY id', [orderId])).rows;
 
 /** A notification as the provider would send it, signed with `secret` (the store's unless said). */
-function notification(order: { id: string; totalMinor: number; currency: string }, opts: { type?: string; secret?: string; id?: string; at?: number; amountMinor?: number; body?: string } = {}) {
+function notification(order: { id: string; totalMinor: number; currency: string }, opts: { type?: string; secret?: string; id?: string; at?: number; amountMinor?: number; body?: string; paymentId?: string } = {}) {
   const eventId = opts.id ?? `evt_${crypto.randomBytes(8).toString('hex')}`;
-  const body = opts.body ?? JSON.stringify({ type: opts.type ?? 'payment.paid', timestamp: new Date().toISOString(), data: { orderId: order.id, paymentId: 'pay_test', amountMinor: opts.amountMinor ?? order.totalMinor, currency: order.currency } });
+  const body = opts.body ?? JSON.stringify({ type: opts.type ?? 'payment.paid', timestamp: new Date().toISOString(), data: { orderId: order.id, paymentId: opts.paymentId ?? 'pay_test', amountMinor: opts.amountMinor ?? order.totalMinor, currency: order.currency } });
   return { eventId, rawBody: body, headers: { 'Content-Type': 'application/json', ...signedHeaders(opts.secret ?? payments.signingSecret, eventId, body, opts.at) } };
 }
 const send = (storeId: string, n: { rawBody: string; headers: Record<string, string> }) => svc.call('POST', `/api/payment-notifications/${storeId}`, { rawBody: n.rawBody, headers: n.headers });
@@ -143,8 +143,9 @@ test('events out of order never move a payment back: an authorisation after the 
 
 test('a failure the provider reports after the payment was paid is not ignored: the payment fails and the order needs attention', async () => {
   const order = await placeOrder(svc, shop, { paymentMethod: 'online' });
-  await payments.pay(order.id, 'paid');
-  expect((await send(shop.storeId, notification(order, { type: 'payment.failed' }))).status).toBe(200);
+  // The failure of the payment the order was paid on (another payment's would not move it: issue 53).
+  const { paymentId } = await payments.pay(order.id, 'paid');
+  expect((await send(shop.storeId, notification(order, { type: 'payment.failed', paymentId }))).status).toBe(200);
   expect(await getOrder(order.id)).toMatchObject({ paymentStatus: 'failed', needsAttention: true, paymentAttention: { reason: 'paymentFailedAfterPaid', since: expect.any(String) } });
 });
 

@@ -122,13 +122,15 @@ export interface AcknowledgeDeliveryAttention {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -162,6 +164,8 @@ export interface AcknowledgeStoreOrderPaymentAttention {
   };
   query: Record<string, never>;
   body: {
+    /** The attention acknowledged, as the order showed it */
+    reason: "paymentFailedAfterPaid" | "refundedAfterPaid" | "paymentFailedAfterSupplierPaid" | "refundedAfterSupplierPaid" | "captureRefusedAfterShipped" | "paymentDisputed";
     /** What was decided (for example "refunded the shopper; supplier order cancelled") */
     note: string;
   };
@@ -172,14 +176,33 @@ export interface AcknowledgeStoreOrderPaymentAttention {
     number: string;
     status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
     paymentMethod: "online" | "cashOnDelivery" | "manual";
-    /** The shopper's payment as the payment provider reported it (signed notifications only) */
-    paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+    /** The shopper's payment as the payment provider reported it (signed notifications only), derived from its payments: that of the standing one, first of paid, partiallyRefunded, authorised, refunded, failed (none without payments) */
+    paymentStatus: "none" | "authorised" | "paid" | "partiallyRefunded" | "failed" | "refunded";
+    /** What the provider refunded of the standing payment (order details only) */
+    amountRefundedMinor?: number;
+    /** Each payment the provider reported for the order, oldest first (order details only) */
+    providerPayments?: {
+      /** The provider's id of the payment (empty when its events named none) */
+      reference: string;
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      status: "authorised" | "paid" | "partiallyRefunded" | "refunded" | "failed";
+      /** What the provider refunded of it */
+      refundedMinor: number;
+      /** The provider's version of the last change applied */
+      version: number | null;
+      /** The shopper disputed it */
+      disputed: boolean;
+      updatedAt: string;
+    }[];
     /** When a staff member marked the order paid by hand (not the provider's word) */
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded` (`amountMinor`: what this refund gave back, the whole payment or part of it), `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (recorded before the provider is asked; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`), `refundRequested` (a refund asked of the provider, recorded before it is asked; `note`: its reason) and `refundFailed` (the provider refused it) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged" | "refundRequested" | "refundFailed";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
@@ -356,13 +379,15 @@ export interface AcknowledgeStoreOrderPaymentAttention {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -388,13 +413,15 @@ export interface AcknowledgeStoreOrderPaymentAttention {
     profit?: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -440,7 +467,7 @@ export interface CancelSupplierClaim {
     status: "sending" | "open" | "withPerson" | "closed";
     supplierClaimId: string | null;
     supplierStatus: string | null;
-    /** A person's claim: by when the supplier takes it (AliExpress: when it may be escalated) */
+    /** A person's claim: by when the supplier takes it (for a supplier that escalates: when it may be escalated) */
     deadline: string | null;
     /** The claim's outcome once it has one: a refund (the supplier's amount, and the store's at the recorded rate), a reship, a rejection with the supplier's words, withdrawn, or stopped (its creator may no longer manage claims) */
     outcome: ({
@@ -640,13 +667,15 @@ export interface CancelSupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -766,13 +795,15 @@ export interface CancelSupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -1146,14 +1177,33 @@ export interface ConfirmStoreOrder {
     number: string;
     status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
     paymentMethod: "online" | "cashOnDelivery" | "manual";
-    /** The shopper's payment as the payment provider reported it (signed notifications only) */
-    paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+    /** The shopper's payment as the payment provider reported it (signed notifications only), derived from its payments: that of the standing one, first of paid, partiallyRefunded, authorised, refunded, failed (none without payments) */
+    paymentStatus: "none" | "authorised" | "paid" | "partiallyRefunded" | "failed" | "refunded";
+    /** What the provider refunded of the standing payment (order details only) */
+    amountRefundedMinor?: number;
+    /** Each payment the provider reported for the order, oldest first (order details only) */
+    providerPayments?: {
+      /** The provider's id of the payment (empty when its events named none) */
+      reference: string;
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      status: "authorised" | "paid" | "partiallyRefunded" | "refunded" | "failed";
+      /** What the provider refunded of it */
+      refundedMinor: number;
+      /** The provider's version of the last change applied */
+      version: number | null;
+      /** The shopper disputed it */
+      disputed: boolean;
+      updatedAt: string;
+    }[];
     /** When a staff member marked the order paid by hand (not the provider's word) */
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded` (`amountMinor`: what this refund gave back, the whole payment or part of it), `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (recorded before the provider is asked; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`), `refundRequested` (a refund asked of the provider, recorded before it is asked; `note`: its reason) and `refundFailed` (the provider refused it) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged" | "refundRequested" | "refundFailed";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
@@ -1330,13 +1380,15 @@ export interface ConfirmStoreOrder {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -1362,13 +1414,15 @@ export interface ConfirmStoreOrder {
     profit?: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -1818,14 +1872,33 @@ export interface CreateStoreOrder {
     number: string;
     status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
     paymentMethod: "online" | "cashOnDelivery" | "manual";
-    /** The shopper's payment as the payment provider reported it (signed notifications only) */
-    paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+    /** The shopper's payment as the payment provider reported it (signed notifications only), derived from its payments: that of the standing one, first of paid, partiallyRefunded, authorised, refunded, failed (none without payments) */
+    paymentStatus: "none" | "authorised" | "paid" | "partiallyRefunded" | "failed" | "refunded";
+    /** What the provider refunded of the standing payment (order details only) */
+    amountRefundedMinor?: number;
+    /** Each payment the provider reported for the order, oldest first (order details only) */
+    providerPayments?: {
+      /** The provider's id of the payment (empty when its events named none) */
+      reference: string;
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      status: "authorised" | "paid" | "partiallyRefunded" | "refunded" | "failed";
+      /** What the provider refunded of it */
+      refundedMinor: number;
+      /** The provider's version of the last change applied */
+      version: number | null;
+      /** The shopper disputed it */
+      disputed: boolean;
+      updatedAt: string;
+    }[];
     /** When a staff member marked the order paid by hand (not the provider's word) */
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded` (`amountMinor`: what this refund gave back, the whole payment or part of it), `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (recorded before the provider is asked; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`), `refundRequested` (a refund asked of the provider, recorded before it is asked; `note`: its reason) and `refundFailed` (the provider refused it) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged" | "refundRequested" | "refundFailed";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
@@ -2002,13 +2075,15 @@ export interface CreateStoreOrder {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -2034,13 +2109,15 @@ export interface CreateStoreOrder {
     profit?: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -2158,14 +2235,33 @@ export interface DeliverStoreOrderPart {
     number: string;
     status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
     paymentMethod: "online" | "cashOnDelivery" | "manual";
-    /** The shopper's payment as the payment provider reported it (signed notifications only) */
-    paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+    /** The shopper's payment as the payment provider reported it (signed notifications only), derived from its payments: that of the standing one, first of paid, partiallyRefunded, authorised, refunded, failed (none without payments) */
+    paymentStatus: "none" | "authorised" | "paid" | "partiallyRefunded" | "failed" | "refunded";
+    /** What the provider refunded of the standing payment (order details only) */
+    amountRefundedMinor?: number;
+    /** Each payment the provider reported for the order, oldest first (order details only) */
+    providerPayments?: {
+      /** The provider's id of the payment (empty when its events named none) */
+      reference: string;
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      status: "authorised" | "paid" | "partiallyRefunded" | "refunded" | "failed";
+      /** What the provider refunded of it */
+      refundedMinor: number;
+      /** The provider's version of the last change applied */
+      version: number | null;
+      /** The shopper disputed it */
+      disputed: boolean;
+      updatedAt: string;
+    }[];
     /** When a staff member marked the order paid by hand (not the provider's word) */
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded` (`amountMinor`: what this refund gave back, the whole payment or part of it), `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (recorded before the provider is asked; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`), `refundRequested` (a refund asked of the provider, recorded before it is asked; `note`: its reason) and `refundFailed` (the provider refused it) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged" | "refundRequested" | "refundFailed";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
@@ -2342,13 +2438,15 @@ export interface DeliverStoreOrderPart {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -2374,13 +2472,15 @@ export interface DeliverStoreOrderPart {
     profit?: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -2523,13 +2623,15 @@ export interface FulfilOrderPartManually {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -2651,13 +2753,15 @@ export interface FulfilOrderPartManually {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -2864,9 +2968,9 @@ export interface GetProfitReport {
   query: {
     cursor?: string;
     pageSize?: number;
-    /** A day in UTC, YYYY-MM-DD */
+    /** A day in UTC, YYYY-MM-DD (years 0001 to 9999) */
     from: string;
-    /** A day in UTC, YYYY-MM-DD */
+    /** A day in UTC, YYYY-MM-DD (years 0001 to 9999) */
     to: string;
     groupBy?: "day" | "product" | "connection";
   };
@@ -2875,9 +2979,9 @@ export interface GetProfitReport {
   result: {
     /** The store's currency (ISO 4217) */
     currency: string;
-    /** A day in UTC, YYYY-MM-DD */
+    /** A day in UTC, YYYY-MM-DD (years 0001 to 9999) */
     from: string;
-    /** A day in UTC, YYYY-MM-DD */
+    /** A day in UTC, YYYY-MM-DD (years 0001 to 9999) */
     to: string;
     groupBy: "day" | "product" | "connection";
     totals: {
@@ -2937,14 +3041,33 @@ export interface GetStoreOrder {
     number: string;
     status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
     paymentMethod: "online" | "cashOnDelivery" | "manual";
-    /** The shopper's payment as the payment provider reported it (signed notifications only) */
-    paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+    /** The shopper's payment as the payment provider reported it (signed notifications only), derived from its payments: that of the standing one, first of paid, partiallyRefunded, authorised, refunded, failed (none without payments) */
+    paymentStatus: "none" | "authorised" | "paid" | "partiallyRefunded" | "failed" | "refunded";
+    /** What the provider refunded of the standing payment (order details only) */
+    amountRefundedMinor?: number;
+    /** Each payment the provider reported for the order, oldest first (order details only) */
+    providerPayments?: {
+      /** The provider's id of the payment (empty when its events named none) */
+      reference: string;
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      status: "authorised" | "paid" | "partiallyRefunded" | "refunded" | "failed";
+      /** What the provider refunded of it */
+      refundedMinor: number;
+      /** The provider's version of the last change applied */
+      version: number | null;
+      /** The shopper disputed it */
+      disputed: boolean;
+      updatedAt: string;
+    }[];
     /** When a staff member marked the order paid by hand (not the provider's word) */
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded` (`amountMinor`: what this refund gave back, the whole payment or part of it), `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (recorded before the provider is asked; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`), `refundRequested` (a refund asked of the provider, recorded before it is asked; `note`: its reason) and `refundFailed` (the provider refused it) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged" | "refundRequested" | "refundFailed";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
@@ -3121,13 +3244,15 @@ export interface GetStoreOrder {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -3153,13 +3278,15 @@ export interface GetStoreOrder {
     profit?: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -3256,7 +3383,7 @@ export interface GetSupplierClaim {
     status: "sending" | "open" | "withPerson" | "closed";
     supplierClaimId: string | null;
     supplierStatus: string | null;
-    /** A person's claim: by when the supplier takes it (AliExpress: when it may be escalated) */
+    /** A person's claim: by when the supplier takes it (for a supplier that escalates: when it may be escalated) */
     deadline: string | null;
     /** The claim's outcome once it has one: a refund (the supplier's amount, and the store's at the recorded rate), a reship, a rejection with the supplier's words, withdrawn, or stopped (its creator may no longer manage claims) */
     outcome: ({
@@ -3456,13 +3583,15 @@ export interface GetSupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -4033,14 +4162,33 @@ export interface ListStoreOrders {
       number: string;
       status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
       paymentMethod: "online" | "cashOnDelivery" | "manual";
-      /** The shopper's payment as the payment provider reported it (signed notifications only) */
-      paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+      /** The shopper's payment as the payment provider reported it (signed notifications only), derived from its payments: that of the standing one, first of paid, partiallyRefunded, authorised, refunded, failed (none without payments) */
+      paymentStatus: "none" | "authorised" | "paid" | "partiallyRefunded" | "failed" | "refunded";
+      /** What the provider refunded of the standing payment (order details only) */
+      amountRefundedMinor?: number;
+      /** Each payment the provider reported for the order, oldest first (order details only) */
+      providerPayments?: {
+        /** The provider's id of the payment (empty when its events named none) */
+        reference: string;
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        status: "authorised" | "paid" | "partiallyRefunded" | "refunded" | "failed";
+        /** What the provider refunded of it */
+        refundedMinor: number;
+        /** The provider's version of the last change applied */
+        version: number | null;
+        /** The shopper disputed it */
+        disputed: boolean;
+        updatedAt: string;
+      }[];
       /** When a staff member marked the order paid by hand (not the provider's word) */
       markedPaidAt: string | null;
       /** Payment history, oldest first (order details only) */
       payments?: {
-        /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-        kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
+        /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded` (`amountMinor`: what this refund gave back, the whole payment or part of it), `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (recorded before the provider is asked; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`), `refundRequested` (a refund asked of the provider, recorded before it is asked; `note`: its reason) and `refundFailed` (the provider refused it) */
+        kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged" | "refundRequested" | "refundFailed";
         /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
         source: "provider" | "manual" | "service";
         amountMinor: number | null;
@@ -4217,13 +4365,15 @@ export interface ListStoreOrders {
         profit: ({
           /** ISO 4217 code */
           currency: string;
-          /** The items' prices (orders carry no shipping charge) */
+          /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
           revenueMinor: number | null;
           /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
           landedCostMinor: number | null;
           landedCostStage: "confirmation" | "accepted" | "paid" | null;
           /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
           paymentFeeMinor: number | null;
+          /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+          refundedMinor?: number;
           resultMinor: number | null;
           complete: boolean;
           /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -4249,13 +4399,15 @@ export interface ListStoreOrders {
       profit?: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -4413,7 +4565,7 @@ export interface ListSupplierClaims {
       status: "sending" | "open" | "withPerson" | "closed";
       supplierClaimId: string | null;
       supplierStatus: string | null;
-      /** A person's claim: by when the supplier takes it (AliExpress: when it may be escalated) */
+      /** A person's claim: by when the supplier takes it (for a supplier that escalates: when it may be escalated) */
       deadline: string | null;
       /** The claim's outcome once it has one: a refund (the supplier's amount, and the store's at the recorded rate), a reship, a rejection with the supplier's words, withdrawn, or stopped (its creator may no longer manage claims) */
       outcome: ({
@@ -4709,13 +4861,15 @@ export interface ListSupplierOrders {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -4769,14 +4923,33 @@ export interface MarkStoreOrderPaid {
     number: string;
     status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
     paymentMethod: "online" | "cashOnDelivery" | "manual";
-    /** The shopper's payment as the payment provider reported it (signed notifications only) */
-    paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+    /** The shopper's payment as the payment provider reported it (signed notifications only), derived from its payments: that of the standing one, first of paid, partiallyRefunded, authorised, refunded, failed (none without payments) */
+    paymentStatus: "none" | "authorised" | "paid" | "partiallyRefunded" | "failed" | "refunded";
+    /** What the provider refunded of the standing payment (order details only) */
+    amountRefundedMinor?: number;
+    /** Each payment the provider reported for the order, oldest first (order details only) */
+    providerPayments?: {
+      /** The provider's id of the payment (empty when its events named none) */
+      reference: string;
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      status: "authorised" | "paid" | "partiallyRefunded" | "refunded" | "failed";
+      /** What the provider refunded of it */
+      refundedMinor: number;
+      /** The provider's version of the last change applied */
+      version: number | null;
+      /** The shopper disputed it */
+      disputed: boolean;
+      updatedAt: string;
+    }[];
     /** When a staff member marked the order paid by hand (not the provider's word) */
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded` (`amountMinor`: what this refund gave back, the whole payment or part of it), `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (recorded before the provider is asked; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`), `refundRequested` (a refund asked of the provider, recorded before it is asked; `note`: its reason) and `refundFailed` (the provider refused it) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged" | "refundRequested" | "refundFailed";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
@@ -4953,13 +5126,15 @@ export interface MarkStoreOrderPaid {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -4985,13 +5160,15 @@ export interface MarkStoreOrderPaid {
     profit?: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -5049,7 +5226,7 @@ export interface OpenSupplierClaim {
     status: "sending" | "open" | "withPerson" | "closed";
     supplierClaimId: string | null;
     supplierStatus: string | null;
-    /** A person's claim: by when the supplier takes it (AliExpress: when it may be escalated) */
+    /** A person's claim: by when the supplier takes it (for a supplier that escalates: when it may be escalated) */
     deadline: string | null;
     /** The claim's outcome once it has one: a refund (the supplier's amount, and the store's at the recorded rate), a reship, a rejection with the supplier's words, withdrawn, or stopped (its creator may no longer manage claims) */
     outcome: ({
@@ -5270,13 +5447,15 @@ export interface PaySupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -5396,13 +5575,15 @@ export interface PaySupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -5550,7 +5731,7 @@ export interface RecordSupplierClaimOutcome {
     status: "sending" | "open" | "withPerson" | "closed";
     supplierClaimId: string | null;
     supplierStatus: string | null;
-    /** A person's claim: by when the supplier takes it (AliExpress: when it may be escalated) */
+    /** A person's claim: by when the supplier takes it (for a supplier that escalates: when it may be escalated) */
     deadline: string | null;
     /** The claim's outcome once it has one: a refund (the supplier's amount, and the store's at the recorded rate), a reship, a rejection with the supplier's words, withdrawn, or stopped (its creator may no longer manage claims) */
     outcome: ({
@@ -5669,6 +5850,37 @@ export interface RedeliverEvent {
     lastAttemptAt: string | null;
     deliveredAt: string | null;
     createdAt: string;
+  };
+}
+
+/** Refund the shopper, the whole order or part of it, through the store's payment provider (POST /api/store-orders/{storeId}/{orderId}/refunds) */
+export interface RefundStoreOrder {
+  method: "POST";
+  path: "/api/store-orders/{storeId}/{orderId}/refunds";
+  params: {
+    storeId: string;
+    orderId: string;
+  };
+  query: Record<string, never>;
+  body: {
+    /** How much to refund, in minor units of the order's currency */
+    amountMinor: number;
+    /** Optional: the order's currency (another is refused) */
+    currency?: string;
+    /** Why (kept in the payment history) */
+    reason?: string;
+  };
+  /** 202: Success */
+  result: {
+    orderId: string;
+    paymentReference: string;
+    /** Integer amount in minor units */
+    amountMinor: number;
+    /** ISO 4217 code */
+    currency: string;
+    reason: string | null;
+    status: "requested";
+    requestedAt: string;
   };
 }
 
@@ -5901,13 +6113,15 @@ export interface RerouteSupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -6027,13 +6241,15 @@ export interface RerouteSupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -6209,13 +6425,15 @@ export interface RetrySupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -6335,13 +6553,15 @@ export interface RetrySupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -6636,14 +6856,33 @@ export interface ShipStoreOrderPart {
     number: string;
     status: "pending" | "confirmed" | "processing" | "shipped" | "delivered" | "cancelled";
     paymentMethod: "online" | "cashOnDelivery" | "manual";
-    /** The shopper's payment as the payment provider reported it (signed notifications only) */
-    paymentStatus: "none" | "authorised" | "paid" | "failed" | "refunded";
+    /** The shopper's payment as the payment provider reported it (signed notifications only), derived from its payments: that of the standing one, first of paid, partiallyRefunded, authorised, refunded, failed (none without payments) */
+    paymentStatus: "none" | "authorised" | "paid" | "partiallyRefunded" | "failed" | "refunded";
+    /** What the provider refunded of the standing payment (order details only) */
+    amountRefundedMinor?: number;
+    /** Each payment the provider reported for the order, oldest first (order details only) */
+    providerPayments?: {
+      /** The provider's id of the payment (empty when its events named none) */
+      reference: string;
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      status: "authorised" | "paid" | "partiallyRefunded" | "refunded" | "failed";
+      /** What the provider refunded of it */
+      refundedMinor: number;
+      /** The provider's version of the last change applied */
+      version: number | null;
+      /** The shopper disputed it */
+      disputed: boolean;
+      updatedAt: string;
+    }[];
     /** When a staff member marked the order paid by hand (not the provider's word) */
     markedPaidAt: string | null;
     /** Payment history, oldest first (order details only) */
     payments?: {
-      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`) */
-      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged";
+      /** From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded` (`amountMinor`: what this refund gave back, the whole payment or part of it), `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (recorded before the provider is asked; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`), `refundRequested` (a refund asked of the provider, recorded before it is asked; `note`: its reason) and `refundFailed` (the provider refused it) */
+      kind: "authorised" | "paid" | "failed" | "refunded" | "captured" | "captureFailed" | "disputed" | "captureRequested" | "attentionAcknowledged" | "refundRequested" | "refundFailed";
       /** `provider`: a signed payment provider notification; `manual`: a staff member; `service`: the service's capture request under promise to sell and the provider's answer to it */
       source: "provider" | "manual" | "service";
       amountMinor: number | null;
@@ -6820,13 +7059,15 @@ export interface ShipStoreOrderPart {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
         landedCostStage: "confirmation" | "accepted" | "paid" | null;
         /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
         paymentFeeMinor: number | null;
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
         /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -6852,13 +7093,15 @@ export interface ShipStoreOrderPart {
     profit?: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -7069,13 +7312,15 @@ export interface SubmitOrderPart {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -7195,13 +7440,15 @@ export interface SubmitOrderPart {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
       landedCostStage: "confirmation" | "accepted" | "paid" | null;
       /** The payment provider's fee as it reported it; on a supplier order always null (the store order counts it) */
       paymentFeeMinor: number | null;
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
       /** acceptedCost, landedCost, shipping, revenueInStoreCurrency, paymentFeeInStoreCurrency, supplierOrders */
@@ -7769,6 +8016,7 @@ export const routes = {
   receiveSupplierNotification: { method: "POST", path: "/api/store-suppliers/webhook/{supplierKey}/{integrationId}" },
   recordSupplierClaimOutcome: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims/{claimId}/outcome" },
   redeliverEvent: { method: "POST", path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/redeliver" },
+  refundStoreOrder: { method: "POST", path: "/api/store-orders/{storeId}/{orderId}/refunds" },
   removePaymentProvider: { method: "DELETE", path: "/api/stores/{storeId}/payment-provider" },
   removeStaffMember: { method: "DELETE", path: "/api/stores/{storeId}/staff/{accountId}" },
   replaceSupplierCredentials: { method: "PUT", path: "/api/store-suppliers/{storeId}/{id}" },
@@ -7860,6 +8108,7 @@ export interface Operations {
   receiveSupplierNotification: ReceiveSupplierNotification;
   recordSupplierClaimOutcome: RecordSupplierClaimOutcome;
   redeliverEvent: RedeliverEvent;
+  refundStoreOrder: RefundStoreOrder;
   removePaymentProvider: RemovePaymentProvider;
   removeStaffMember: RemoveStaffMember;
   replaceSupplierCredentials: ReplaceSupplierCredentials;

@@ -9,7 +9,7 @@ import type { ClaimQueue } from '../queues';
 import type { SupplierOrderRecords } from '../records';
 import { claimById, claimsDue, liveClaimsOf, moveClaim } from '../sql/claims';
 import type { SupplierOrder } from '../supplier-order';
-import { SYSTEM } from '../transition';
+import { SYSTEM } from '../dispatch-event';
 import type { ClaimOutcomes } from './outcome';
 import type { Claim } from './types';
 

@@ -11,7 +11,7 @@ import type { StoreRates } from '../landed';
 import type { SupplierOrderRecords } from '../records';
 import { moveClaim } from '../sql/claims';
 import type { SupplierOrder } from '../supplier-order';
-import { SYSTEM } from '../transition';
+import { SYSTEM } from '../dispatch-event';
 import type { Claim, ClaimOutcome } from './types';
 import { claimDetails } from './views';
 

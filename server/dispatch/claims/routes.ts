@@ -23,7 +23,7 @@ export function claimRoutes(claims: ClaimCommands, reads: Pick<SupplierOrderRead
       operationId: 'openSupplierClaim', method: 'post', path: `${BASE}/:storeId/orders/:supplierOrderId/claims`, tag: TAG, auth: 'caller', permission: 'claims.manage', readOnly: false,
       summary: 'Open a claim with the supplier for items of a shipped supplier order: a refund or a reship',
       description:
-        "Where the supplier has a claims API (the sandbox, CJ) the claim is sent once, under its own id, then read back until the supplier decides (status sending, then open, then closed with its outcome); the supplier's limits are asked first (409 claimNotAllowed, 409 claimAboveLimit). Elsewhere (Printful, AliExpress) a person sends it: status withPerson, with the supplier's deadline and an evidence pack; record the outcome with .../outcome. A second claim on the same items is 409 claimExists.",
+        "Where the supplier has a claims API (the sandbox, CJ) the claim is sent once, under its own id, then read back until the supplier decides (status sending, then open, then closed with its outcome); the supplier's limits are asked first (409 claimNotAllowed, 409 claimAboveLimit). Elsewhere (a supplier without a claims API) a person sends it: status withPerson, with the supplier's deadline and an evidence pack; record the outcome with .../outcome. A second claim on the same items is 409 claimExists.",
       params: soParams, body: openClaimBody, response: { status: 201, schema: claimSchema },
       async handler(ctx) {
         const so = await load(ctx);

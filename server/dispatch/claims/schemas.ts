@@ -51,7 +51,7 @@ export const claimSchema = object(
     status: { enum: [...CLAIM_STATUSES] },
     supplierClaimId: { type: ['string', 'null'] },
     supplierStatus: { type: ['string', 'null'] },
-    deadline: { ...nullableDateTime, description: "A person's claim: by when the supplier takes it (AliExpress: when it may be escalated)" },
+    deadline: { ...nullableDateTime, description: "A person's claim: by when the supplier takes it (for a supplier that escalates: when it may be escalated)" },
     outcome: claimOutcomeSchema,
     cancelRequested: { type: 'boolean' },
     evidencePack: nullable(evidencePackSchema),

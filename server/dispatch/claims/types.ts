@@ -53,7 +53,7 @@ export interface Claim {
   supplierClaimId: string | null;
   supplierStatus: string | null;
   outcome: ClaimOutcome | null;
-  /** A person's claim: by when the supplier takes it (or, AliExpress, by when it may be escalated). */
+  /** A person's claim: by when the supplier takes it (or, where the supplier escalates, by when it may be). */
   deadline: Date | null;
   cancelRequested: boolean;
   /** Whose authority the claim acts on (checked again before it is sent and before a reship is placed). */

@@ -99,7 +99,7 @@ export async function absentEarlier(ev: Evaluation): Promise<Refusal | null> {
     try {
       const found = await held(ev, conn!, { supplierOrderId: e.supplierSideId, supplierOrderNumber: e.supplierOrderNumber });
       if (found && found.status !== 'cancelled') {
-        const words = `Not sent to ${so.supplierKey}: ${both}, and ${e.supplierKey} holds it (${found.supplierOrderId}, ${found.supplierStatus}). A person decides which one goes on.`;
+        const words = `Not sent to ${so.supplierKey}: ${both}, and ${e.supplierKey} holds it (${cleanReviewMessage(found.supplierOrderId)}, ${cleanReviewMessage(String(found.supplierStatus))}). A person decides which one goes on.`;
         return new Refusal('supplierRefused', words, { earlierSupplierOrderId: e.supplierOrderId, heldAt: { connectionId: e.connectionId, supplierOrderId: found.supplierOrderId } });
       }
     } catch (err) {

@@ -1,4 +1,4 @@
-import type { Work } from '../supplier-order';
+import type { Work } from '../work';
 import { type Candidate, type CandidateItem, Refusal } from './types';
 
 // Which connections may take a part, with each item mapped to a variant there: the work's one read gives them all.

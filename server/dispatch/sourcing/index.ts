@@ -1,6 +1,7 @@
-import type { DispatchEvent } from '../transition';
-import { SYSTEM } from '../transition';
-import type { RerouteRequest, Work } from '../supplier-order';
+import type { DispatchEvent } from '../dispatch-event';
+import { SYSTEM } from '../dispatch-event';
+import type { RerouteRequest } from '../supplier-order';
+import type { Work } from '../work';
 import type { Refusal } from './types';
 
 /**

@@ -6,8 +6,10 @@ import type { ShippingQuote, SupplierProduct } from '../../suppliers/adapter';
 import { SupplierError } from '../../suppliers/errors';
 import type { SupplierRegistry } from '../../suppliers/registry';
 import { noRateMessage, type StoreRates } from '../landed';
-import type { Work } from '../supplier-order';
+import { cleanReviewMessage } from '../review-reasons';
+import type { Work } from '../work';
 import { type Candidate, type Money, type Offer, Refusal } from './types';
+import { judge } from './judge';
 
 /** What the sourcing unit reads through: the supplier registry, the connections' gateway, the rates. */
 export interface SourcingDeps {
@@ -101,7 +103,7 @@ export class Evaluation {
     const refused = this.admissible(c);
     if (refused) return refused;
     try {
-      return await this.judge(c, await this.read(c));
+      return await judge(this, c, await this.read(c));
     } catch (err) {
       if (err instanceof Refusal) return err;
       throw err;
@@ -127,57 +129,11 @@ export class Evaluation {
     return { products, shipping };
   }
 
-  /** Variants, stock, destination and one currency per item; the shipping quote; the store's amount; then the limits. */
-  private async judge(c: Candidate, read: { products: Map<string, SupplierProduct>; shipping: ShippingQuote }): Promise<Offer | Refusal> {
-    const conn = c.conn!;
-    const country = this.work.so.destination.country.toUpperCase();
-    let currency = '';
-    let itemsMinor = 0;
-    const items: Offer['items'] = [];
-    const aboveMax: string[] = [];
-    for (const item of c.items) {
-      const product = read.products.get(item.supplierProductId)!;
-      const v = product.variants.find((x) => x.id === item.supplierVariantId);
-      if (!v || !v.available) throw new Refusal('variantUnavailable', `The supplier no longer offers variant ${item.supplierVariantId} (${item.sku}).`);
-      if (v.stock < item.quantity) throw new Refusal('variantUnavailable', `The supplier has ${v.stock} of variant ${item.supplierVariantId} (${item.sku}); the order needs ${item.quantity}.`);
-      if (!product.shipsTo.includes(country)) throw new Refusal('destinationUnsupported', `The supplier does not deliver product ${item.supplierProductId} to ${country}.`);
-      // One supplier order is priced in one currency: a supplier pricing one part's items in two is for a person.
-      if (currency && currency !== v.cost.currency) throw new Refusal('currencyMismatch', `The supplier prices the items of one order in ${currency} and ${v.cost.currency}.`);
-      currency = v.cost.currency;
-      itemsMinor += v.cost.amountMinor * item.quantity;
-      items.push({ id: item.id, supplierProductId: item.supplierProductId, supplierVariantId: v.id, unitCostMinor: v.cost.amountMinor });
-      const max = item.maxBuyPrice;
-      if (max && (await this.above(v.cost, max))) aboveMax.push(`${item.sku} costs ${await this.words(v.cost)}, above its maximum buy price of ${await this.words(max)}`);
-    }
-    const quote = read.shipping;
-    if (quote.cost.currency !== currency) throw new Refusal('currencyMismatch', `The supplier quotes shipping in ${quote.cost.currency} and the items in ${currency}.`);
-    const rate = await this.rate(currency);
-    if (rate instanceof Refusal) return rate;
-    const totalMinor = itemsMinor + quote.cost.amountMinor;
-    const offer: Offer = {
-      connectionId: conn.id, supplierKey: conn.supplierKey, items, currency, itemsMinor, totalMinor,
-      shipping: { service: quote.service, ...(quote.services ? { services: quote.services } : {}), costMinor: quote.cost.amountMinor, maxDays: quote.maxDays ?? null },
-      storeCurrency: this.storeCurrency, storeTotalMinor: convertMinor(totalMinor, currency, this.storeCurrency, rate.rate), rate, quotedAt: new Date().toISOString(),
-    };
-    const cost = { amountMinor: itemsMinor, currency };
-    if (aboveMax.length) return new Refusal('costAboveLimit', `${aboveMax.join('; ')}.`, { currentCostMinor: itemsMinor, currency, ...rateDetails(rate, this.storeCurrency) }, 'candidate', null, offer);
-    const limit = conn.automation.costLimit;
-    if (limit && (await this.above(cost, limit))) {
-      const why = `The items cost ${await this.words(cost)}, above the store's limit of ${await this.words(limit)}.`;
-      const both = limit.currency === currency ? {} : { currentStoreCostMinor: await this.inStore(cost), limitStoreMinor: await this.inStore(limit), ...rateDetails(rate, this.storeCurrency) };
-      return new Refusal('costAboveLimit', why, { currentCostMinor: itemsMinor, currency, limitMinor: limit.amountMinor, limitCurrency: limit.currency, ...both }, 'candidate', null, offer);
-    }
-    return offer;
-  }
-
   /** Whether `a` is above `b`: as they are in one currency, else both in the store's at today's rates. */
   async above(a: Money, b: Money): Promise<boolean> {
     return a.currency === b.currency ? a.amountMinor > b.amountMinor : (await this.inStore(a)) > (await this.inStore(b));
   }
 }
-
-/** A rate as a pause's details name it. */
-const rateDetails = (r: Rate, storeCurrency: string) => ({ rate: r.rate, rateSource: r.source, rateAsOf: r.asOfDate, storeCurrency });
 
 export function circuitOpen(conn: SupplierConnection): boolean {
   return !!conn.circuitOpenUntil && conn.circuitOpenUntil.getTime() > Date.now();
@@ -189,8 +145,8 @@ function refusalOf(err: unknown, what: 'product' | 'shipping', id: string, count
   if (what === 'product' && err.kind === 'notFound') return new Refusal('variantUnavailable', `The supplier no longer offers product ${id}.`);
   // A quote refused (no service there, or none the rule allows) is the destination's, not a passing fault.
   if (what === 'shipping' && ['destinationUnsupported', 'notFound', 'refused', 'variantUnavailable'].includes(err.kind)) {
-    return new Refusal(err.kind === 'variantUnavailable' ? 'variantUnavailable' : 'destinationUnsupported', `The supplier quotes no shipping to ${country}: ${err.message}`);
+    return new Refusal(err.kind === 'variantUnavailable' ? 'variantUnavailable' : 'destinationUnsupported', `The supplier quotes no shipping to ${country}: ${cleanReviewMessage(err.message)}`);
   }
-  if (what === 'product' && err.kind === 'variantUnavailable') return new Refusal('variantUnavailable', `The supplier no longer offers product ${id}: ${err.message}`);
+  if (what === 'product' && err.kind === 'variantUnavailable') return new Refusal('variantUnavailable', `The supplier no longer offers product ${id}: ${cleanReviewMessage(err.message)}`);
   return new Refusal('connectionUnhealthy', `${what === 'product' ? `Its product ${id}` : 'Its shipping quote'} could not be read (${err.kind}).`, {}, 'candidate', err);
 }

@@ -6,7 +6,7 @@ import { assertMove } from '../state-machine';
 import { landedPieces } from './landed';
 import type { SupplierOrder } from '../supplier-order';
 import type { Carried } from '../carry';
-import type { Change } from '../transition';
+import type { Change } from '../change';
 import { COLUMN_NAMES, COLUMNS_READ, supplierOrderOf, type SupplierOrderRow } from './rows';
 
 // The one write of a supplier order. Besides its own tables it takes pieces other domains build for it, in the same
@@ -25,7 +25,7 @@ const COLUMNS: Record<string, string> = {
   delivery: 'delivery', deliveryDueAt: 'delivery_due_at',
 };
 const JSON_FIELDS = new Set(['costs', 'shipping', 'rerouteRequest', 'rerouteTried', 'returns', 'routing', 'earlier', 'delivery']);
-/** A change's guard (../transition.ts `Change.guard`), checked by the same compare and set as its status. */
+/** A change's guard (../change.ts `Change.guard`), checked by the same compare and set as its status. */
 const GUARD_SQL: Record<Change['guard'][number], string> = { noReroute: 'reroute_request IS NULL', noCancel: 'NOT cancel_requested', reroute: 'reroute_request IS NOT NULL' };
 
 /** The columns `so`, the record as written, gives to the other pieces. */

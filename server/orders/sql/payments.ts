@@ -58,25 +58,10 @@ export async function insertPaymentEvent(tx: Queryable, e: PaymentEventRow): Pro
   return r.n > 0;
 }
 
-/**
- * True when the provider already applied an event that came after this one in its own order: for the same payment
- * its version says (when both carry one), otherwise when it happened (a strictly later time).
- */
-export async function laterEventApplied(tx: Queryable, storeId: string, orderId: string, e: { reference: string | null; version: number | null; occurredAt: Date }): Promise<boolean> {
-  const [r] = await rows<{ later: boolean }>(
-    tx,
-    `SELECT EXISTS (SELECT 1 FROM payment_events WHERE store_id = $1 AND order_id = $2 AND source = 'provider' AND applied
-       AND CASE WHEN $3::text IS NOT NULL AND reference = $3 AND provider_version IS NOT NULL AND $4::int IS NOT NULL THEN provider_version > $4
-                ELSE provider_occurred_at > $5::timestamptz END) AS later`,
-    [storeId, orderId, e.reference, e.version, e.occurredAt],
-  );
-  return r.later;
-}
-
-/** The provider's payment the order was authorised (or paid) on: what a capture takes, or null. */
-export async function paymentReferenceOf(db: Queryable, storeId: string, orderId: string): Promise<string | null> {
-  const [r] = await rows<{ payment_reference: string | null }>(db, 'SELECT payment_reference FROM store_orders WHERE store_id = $1 AND id = $2', [storeId, orderId]);
-  return r?.payment_reference ?? null;
+/** The provider payments the service asked to capture (each once: its captureRequested). */
+export async function captureAskedOf(db: Queryable, storeId: string, orderId: string): Promise<string[]> {
+  const found = await rows<{ reference: string }>(db, `SELECT reference FROM payment_events WHERE store_id = $1 AND order_id = $2 AND source = 'service' AND kind = 'captureRequested' AND reference IS NOT NULL`, [storeId, orderId]);
+  return found.map((r) => r.reference);
 }
 
 /** True when a supplier part of the order has shipped or been delivered (the goods are gone). */
@@ -136,44 +121,46 @@ export const storeOrderEvent = (p: Params, order: string, type: InternalEventTyp
  * back after the supplier or the order was paid). `reference`: the provider's payment that authorised or paid an order
  * that had none standing (none, or failed), kept as the one a capture takes.
  */
-export async function setPaymentStatus(tx: Queryable, storeId: string, orderId: string, from: PaymentStatus, to: PaymentStatus, e: { reportedAs: string; attention: PaymentAttentionReason | null; reaction: InternalEventType | null; actor: Actor; reference?: string | null }): Promise<void> {
+export async function setPaymentStatus(tx: Queryable, storeId: string, orderId: string, from: PaymentStatus, to: PaymentStatus, e: { reportedAs: string; attention: PaymentAttentionReason | null; reaction: InternalEventType | null; actor: Actor; reference?: string | null; refundedMinor?: number }): Promise<void> {
   const p = new Params();
+  const refunded = e.refundedMinor === undefined ? 'refunded_minor' : `${p.add(e.refundedMinor)}::bigint`;
   const attention = `${p.add(e.attention)}::text`;
   const takesReference = (to === 'authorised' || to === 'paid') && e.reference ? `CASE WHEN payment_reference IS NULL OR ${p.add(from)}::text IN ('none', 'failed') THEN ${p.add(e.reference)}::text ELSE payment_reference END` : 'payment_reference';
-  const update = `UPDATE store_orders SET payment_status = ${p.add(to)}, updated_at = now(), payment_attention = COALESCE(${attention}, payment_attention), payment_reference = ${takesReference},
+  const update = `UPDATE store_orders SET payment_status = ${p.add(to)}, updated_at = now(), refunded_minor = ${refunded}, payment_attention = COALESCE(${attention}, payment_attention), payment_reference = ${takesReference},
       payment_attention_at = CASE WHEN ${attention} IS NULL THEN payment_attention_at ELSE now() END, needs_attention = needs_attention OR ${attention} IS NOT NULL
-    WHERE store_id = ${p.add(storeId)} AND id = ${p.add(orderId)} RETURNING id, store_id, number, payment_status, needs_attention, payment_attention, payment_attention_at, created_by_key_id`;
+    WHERE store_id = ${p.add(storeId)} AND id = ${p.add(orderId)} RETURNING id, store_id, number, payment_status, refunded_minor, needs_attention, payment_attention, payment_attention_at, created_by_key_id`;
   const reaction = e.reaction ? `, reaction AS (${storeOrderEvent(p, 'o', e.reaction, e.actor)})` : '';
-  await rows(tx, `WITH o AS (${update}), ev AS (${paymentChangedEvent(p, from, e.reportedAs)})${reaction} SELECT 1`, p.values);
+  await rows(tx, `WITH o AS (${update}), ev AS (${paymentChangedEvent(p, from, e.reportedAs, e.reference ?? null)})${reaction} SELECT 1`, p.values);
 }
 
 /** `storeOrder.paymentChanged` for the order row `o` as written: its payment now and before, and what moved it. */
-const paymentChangedEvent = (p: Params, from: PaymentStatus, reportedAs: string) =>
+const paymentChangedEvent = (p: Params, from: PaymentStatus, reportedAs: string, reference: string | null) =>
   outboxStep({
     from: 'o', type: `'storeOrder.paymentChanged'`, storeId: 'o.store_id', resourceKey: `'storeOrder:' || o.id`, recordKeyId: 'o.created_by_key_id',
     snapshot: `jsonb_build_object('orderId', o.id, 'orderNumber', o.number, 'paymentStatus', o.payment_status, 'previousPaymentStatus', ${p.add(from)}::text,
-      'reportedAs', ${p.add(reportedAs)}::text, 'needsAttention', o.needs_attention,
+      'reportedAs', ${p.add(reportedAs)}::text, 'paymentReference', ${p.add(reference)}::text, 'amountRefundedMinor', o.refunded_minor, 'needsAttention', o.needs_attention,
       'paymentAttention', CASE WHEN o.payment_attention IS NULL THEN NULL ELSE jsonb_build_object('reason', o.payment_attention, 'since', to_char(o.payment_attention_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')) END)`,
   });
 
 /**
- * A person acknowledged the payment's attention: it clears, and the order needs attention only if a part still does.
- * Answers the reason it cleared, or null when the order had none.
+ * A person acknowledged the payment's attention for `reason`: it clears only while the order's reason is that one,
+ * and the order needs attention only if a part still does. Answers the reason the order had (null: none).
  */
-export async function clearPaymentAttention(tx: Queryable, storeId: string, orderId: string): Promise<PaymentAttentionReason | null> {
-  const [r] = await rows<{ reason: PaymentAttentionReason }>(
+export async function clearPaymentAttention(tx: Queryable, storeId: string, orderId: string, reason: PaymentAttentionReason): Promise<PaymentAttentionReason | null> {
+  const [was] = await rows<{ reason: PaymentAttentionReason | null }>(tx, 'SELECT payment_attention AS reason FROM store_orders WHERE store_id = $1 AND id = $2 FOR UPDATE', [storeId, orderId]);
+  if (was?.reason !== reason) return was?.reason ?? null;
+  await rows(
     tx,
     `UPDATE store_orders s SET payment_attention = NULL, payment_attention_at = NULL, updated_at = now(),
         needs_attention = EXISTS (SELECT 1 FROM fulfilment_groups g WHERE g.store_id = s.store_id AND g.order_id = s.id AND g.needs_attention)
-      FROM (SELECT id, payment_attention FROM store_orders WHERE store_id = $1 AND id = $2 FOR UPDATE) was
-      WHERE s.store_id = $1 AND s.id = was.id AND was.payment_attention IS NOT NULL RETURNING was.payment_attention AS reason`,
+      WHERE s.store_id = $1 AND s.id = $2`,
     [storeId, orderId],
   );
-  return r?.reason ?? null;
+  return reason;
 }
 
-/** The order's payment status, the row held for the rest of the caller's transaction. */
-export async function lockPaymentStatus(tx: Queryable, storeId: string, orderId: string): Promise<PaymentStatus> {
-  const [order] = await rows<{ payment_status: PaymentStatus }>(tx, 'SELECT payment_status FROM store_orders WHERE store_id = $1 AND id = $2 FOR UPDATE', [storeId, orderId]);
-  return order.payment_status;
+/** The order's payment status and amount refunded, the row held for the rest of the caller's transaction. */
+export async function lockPaymentStatus(tx: Queryable, storeId: string, orderId: string): Promise<{ status: PaymentStatus; refundedMinor: number }> {
+  const [order] = await rows<{ payment_status: PaymentStatus; refunded_minor: string }>(tx, 'SELECT payment_status, refunded_minor FROM store_orders WHERE store_id = $1 AND id = $2 FOR UPDATE', [storeId, orderId]);
+  return { status: order.payment_status, refundedMinor: Number(order.refunded_minor) };
 }

@@ -11,6 +11,7 @@ type PaymentOf = (ctx: Context, merchant: Merchant, from?: Payment['status'][]) 
 export const paymentView = (payment: Payment) => ({
   id: payment.id, orderId: payment.orderId, amountMinor: payment.amountMinor, currency: payment.currency, status: payment.status,
   captures: payment.captures.map((c) => ({ ...c })), captureRequests: payment.captureRequests.map((r) => ({ ...r })),
+  refunds: payment.refunds.map((r) => ({ ...r })), refundedMinor: payment.refundedMinor,
 });
 
 /** The answer to a capture request that acted: what the same idempotency key is answered from now on. */

@@ -21,9 +21,12 @@ export interface Payment {
   captures: Array<{ at: string; idempotencyKey: string | null; amountMinor: number }>;
   /** Every capture request it received, with the status it answered (replays and refusals included). */
   captureRequests: Array<{ at: string; idempotencyKey: string | null; status: number; replayed: boolean }>;
+  /** What it refunded, each refund once (a repeated Idempotency-Key is answered from the first). */
+  refunds: Array<{ at: string; idempotencyKey: string | null; amountMinor: number }>;
+  refundedMinor: number;
 }
 
-export type EventType = 'payment.authorised' | 'payment.paid' | 'payment.captured' | 'payment.captureFailed' | 'payment.failed' | 'payment.refunded' | 'payment.disputed';
+export type EventType = 'payment.authorised' | 'payment.paid' | 'payment.captured' | 'payment.captureFailed' | 'payment.failed' | 'payment.refunded' | 'payment.partiallyRefunded' | 'payment.disputed';
 
 /** The payment's status after each event. */
 export const STATUS_AFTER: Record<EventType, Payment['status']> = {
@@ -33,6 +36,8 @@ export const STATUS_AFTER: Record<EventType, Payment['status']> = {
   'payment.captureFailed': 'failed',
   'payment.failed': 'failed',
   'payment.refunded': 'refunded',
+  // Refunded in part: the rest stays charged (and may be refunded later).
+  'payment.partiallyRefunded': 'paid',
   // A dispute leaves the charge as it is until it is decided (a refund, or nothing).
   'payment.disputed': 'paid',
 };
@@ -99,8 +104,8 @@ export class PaymentsState {
     return m.signingSecret;
   }
 
-  addPayment(p: Omit<Payment, 'id' | 'captures' | 'captureRequests' | 'version'>): Payment {
-    const payment: Payment = { ...p, id: id('pay'), version: 0, captures: [], captureRequests: [] };
+  addPayment(p: Omit<Payment, 'id' | 'captures' | 'captureRequests' | 'version' | 'refunds' | 'refundedMinor'>): Payment {
+    const payment: Payment = { ...p, id: id('pay'), version: 0, captures: [], captureRequests: [], refunds: [], refundedMinor: 0 };
     this.payments.set(payment.id, payment);
     return payment;
   }
@@ -116,7 +121,8 @@ export class PaymentsState {
       type,
       body: JSON.stringify({
         type, timestamp: new Date().toISOString(),
-        data: { orderId: payment.orderId, paymentId: payment.id, amountMinor: payment.amountMinor, currency: payment.currency, version: payment.version, ...(CHARGED.has(type) ? { fee: feeOf(payment.amountMinor, payment.currency) } : {}) },
+        data: { orderId: payment.orderId, paymentId: payment.id, amountMinor: payment.amountMinor, currency: payment.currency, version: payment.version, ...(CHARGED.has(type) ? { fee: feeOf(payment.amountMinor, payment.currency) } : {}),
+          ...(type === 'payment.refunded' || type === 'payment.partiallyRefunded' ? { refundedMinor: payment.refundedMinor } : {}) },
       }),
       attempts: [],
       delivered: false,

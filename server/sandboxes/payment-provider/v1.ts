@@ -4,7 +4,7 @@ import { captureRoutes } from './capture';
 import { chargeInput } from './charge';
 import { Refusal } from './refusal';
 import type { Payments } from './runtime';
-import type { Merchant, Payment } from './state';
+import { type Merchant, type Payment, STATUS_AFTER } from './state';
 
 /** The merchant API: accounts, the notification address, payments and what became of them, the delivery log. */
 export function v1Router(p: Payments): Router {
@@ -49,10 +49,29 @@ export function v1Router(p: Payments): Router {
     const payment = paymentOf(ctx, merchant, ['authorised', 'paid']);
     ctx.body = { id: payment.id, status: 'failed', eventId: p.emit(merchant, payment, 'payment.failed') };
   });
+  // A refund of the whole payment, or of `amountMinor` of it (at most what is left); an Idempotency-Key acts once.
   v1.post('/payments/:id/refund', (ctx) => {
     const merchant = merchantOf(ctx);
     const payment = paymentOf(ctx, merchant, ['paid']);
-    ctx.body = { id: payment.id, status: 'refunded', eventId: p.emit(merchant, payment, 'payment.refunded') };
+    const key = ctx.get('idempotency-key') || null;
+    const stored = key === null ? undefined : p.state.idempotent.get(`${merchant.id}:refund:${key}`);
+    if (stored) {
+      ctx.set('Idempotent-Replayed', 'true');
+      ctx.status = stored.status;
+      ctx.body = stored.body;
+      return;
+    }
+    const { amountMinor } = body(ctx);
+    const left = payment.amountMinor - payment.refundedMinor;
+    if (amountMinor !== undefined && (!Number.isSafeInteger(amountMinor) || (amountMinor as number) < 1)) throw new Refusal(400, 'invalidAmount', 'amountMinor must be a positive integer');
+    if (amountMinor !== undefined && (amountMinor as number) > left) throw new Refusal(409, 'refundExceedsPayment', `At most ${left} is left to refund on this payment`);
+    const amount = (amountMinor as number | undefined) ?? left;
+    payment.refunds.push({ at: new Date().toISOString(), idempotencyKey: key, amountMinor: amount });
+    payment.refundedMinor += amount;
+    const type = payment.refundedMinor >= payment.amountMinor ? 'payment.refunded' : 'payment.partiallyRefunded';
+    const answer = { id: payment.id, status: STATUS_AFTER[type], refundedMinor: payment.refundedMinor, eventId: p.emit(merchant, payment, type) };
+    if (key !== null) p.state.idempotent.set(`${merchant.id}:refund:${key}`, { paymentId: payment.id, status: 200, body: answer });
+    ctx.body = answer;
   });
   // The shopper disputes the charge with their bank (a chargeback opened): the store hears of it.
   v1.post('/payments/:id/dispute', (ctx) => {

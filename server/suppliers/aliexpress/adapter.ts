@@ -5,8 +5,9 @@
  * message carries no token or secret.
  */
 import { catalogueEntry } from '../adapter';
-import type { CallLimits, CatalogueEntry, ConnectionMode, HealthResult, Money, ProductSearchPage, SupplierAdapter, SupplierCallContext, ShippingQuote, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
+import type { CallLimits, CatalogueEntry, ConnectionMode, HealthResult, Money, ProductSearchPage, SupplierAdapter, SupplierCallContext, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
 import { SupplierError } from '../errors';
+import { lendClient, type LentOrderCalls } from '../order-calls';
 import { healthFrom } from '../health';
 import { AeClient } from './client';
 import { refusalOf } from './codes';
@@ -40,9 +41,13 @@ export class AliExpressAdapter implements SupplierAdapter {
     rateKey: (credentials) => (credentials.userId ? `aliexpress:${credentials.userId}` : null),
   };
   private readonly client: AeClient;
+  readonly findOrderByNumber: LentOrderCalls['findOrderByNumber'];
+  readonly quoteShipping: LentOrderCalls['quoteShipping'];
+  readonly createOrder: LentOrderCalls['createOrder'];
 
   constructor(opts: AliExpressAdapterOptions) {
     this.client = new AeClient(opts.app, opts.callLimitWaitMs ?? 1000);
+    ({ findOrderByNumber: this.findOrderByNumber, quoteShipping: this.quoteShipping, createOrder: this.createOrder } = lendClient(this.client, { findOrderByNumber: findByNumber, quoteShipping, createOrder: placeOrder }));
   }
 
   // ---- sign-in
@@ -110,18 +115,6 @@ export class AliExpressAdapter implements SupplierAdapter {
 
   /** AliExpress has no look-up by our number (`out_order_id`): only the ids it answered a create with, kept by the service. */
   readonly ordersFoundBy = 'memory' as const;
-
-  findOrderByNumber(ctx: SupplierCallContext, orderNumber: string): Promise<SupplierOrderSnapshot | null> {
-    return findByNumber(this.client, ctx, orderNumber);
-  }
-
-  quoteShipping(ctx: SupplierCallContext, input: Pick<SupplierOrderInput, 'items' | 'destination'>): Promise<ShippingQuote> {
-    return quoteShipping(this.client, ctx, input);
-  }
-
-  createOrder(ctx: SupplierCallContext, input: SupplierOrderInput): Promise<SupplierOrderSnapshot> {
-    return placeOrder(this.client, ctx, input);
-  }
 
   getOrder(ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot> {
     return readOrders(this.client, ctx, supplierOrderId);

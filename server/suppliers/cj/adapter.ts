@@ -5,8 +5,9 @@
  */
 import { createHash } from 'node:crypto';
 import { catalogueEntry } from '../adapter';
-import type { CallLimits, CatalogueEntry, ClaimInput, ClaimLine, ClaimTerms, HealthResult, SupplierClaimSnapshot, Money, ProductSearchPage, ShippingQuote, SupplierAdapter, SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
+import type { CallLimits, CatalogueEntry, ClaimInput, ClaimLine, ClaimTerms, HealthResult, SupplierClaimSnapshot, Money, ProductSearchPage, SupplierAdapter, SupplierCallContext, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
 import { SupplierError } from '../errors';
+import { lendClient, type LentOrderCalls } from '../order-calls';
 import { healthFrom } from '../health';
 import { asObj } from '../http';
 import { callSpacingMs, CjClient } from './client';
@@ -38,12 +39,16 @@ export class CjAdapter implements SupplierAdapter {
     rateKey: (credentials) => (typeof credentials.apiKey === 'string' ? `cj:${accountKeyOf(credentials.apiKey)}` : null),
   };
   private readonly client: CjClient;
+  readonly findOrderByNumber: LentOrderCalls['findOrderByNumber'];
+  readonly quoteShipping: LentOrderCalls['quoteShipping'];
+  readonly createOrder: LentOrderCalls['createOrder'];
   /** The access tokens this process keeps per account (session.ts). */
   readonly tokens: TokenKeeper;
   private readonly variants = new VariantMemory();
 
   constructor(opts: CjAdapterOptions) {
     this.client = new CjClient(opts.baseUrl, { exchangeIntervalMs: opts.tokenExchangeIntervalMs ?? 300_000, refreshesPerMinute: opts.refreshesPerMinute ?? 5 });
+    ({ findOrderByNumber: this.findOrderByNumber, quoteShipping: this.quoteShipping, createOrder: this.createOrder } = lendClient(this.client, { findOrderByNumber, quoteShipping, createOrder }));
     this.tokens = this.client.tokens;
   }
 
@@ -108,18 +113,6 @@ export class CjAdapter implements SupplierAdapter {
   }
 
   // ---- orders
-
-  findOrderByNumber(ctx: SupplierCallContext, orderNumber: string): Promise<SupplierOrderSnapshot | null> {
-    return findOrderByNumber(this.client, ctx, orderNumber);
-  }
-
-  quoteShipping(ctx: SupplierCallContext, input: Pick<SupplierOrderInput, 'items' | 'destination'>): Promise<ShippingQuote> {
-    return quoteShipping(this.client, ctx, input);
-  }
-
-  createOrder(ctx: SupplierCallContext, input: SupplierOrderInput): Promise<SupplierOrderSnapshot> {
-    return createOrder(this.client, ctx, input);
-  }
 
   /** With the parcel's tracking once it shipped (./tracking.ts), and when CJ says it was paid. */
   async getOrder(ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot> {

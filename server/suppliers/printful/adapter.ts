@@ -4,8 +4,9 @@
  */
 import { createHash } from 'node:crypto';
 import { catalogueEntry } from '../adapter';
-import type { CallLimits, CatalogueEntry, HealthResult, Money, ProductSearchPage, SupplierAdapter, SupplierCallContext, ShippingQuote, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
+import type { CallLimits, CatalogueEntry, HealthResult, Money, ProductSearchPage, SupplierAdapter, SupplierCallContext, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
 import { SupplierError } from '../errors';
+import { lendClient, type LentOrderCalls } from '../order-calls';
 import { healthFrom } from '../health';
 import { asObj, optionalText, text } from '../http';
 import { pageOfCursor, pageSizeWithin } from '../paging';
@@ -35,9 +36,13 @@ export class PrintfulAdapter implements SupplierAdapter {
     rateKey: (credentials) => (typeof credentials.apiKey === 'string' && credentials.apiKey ? `printful:${digest(credentials.apiKey).slice(0, 32)}` : null),
   };
   private readonly client: PrintfulClient;
+  readonly findOrderByNumber: LentOrderCalls['findOrderByNumber'];
+  readonly quoteShipping: LentOrderCalls['quoteShipping'];
+  readonly createOrder: LentOrderCalls['createOrder'];
 
   constructor(opts: PrintfulAdapterOptions) {
     this.client = new PrintfulClient(opts.baseUrl);
+    ({ findOrderByNumber: this.findOrderByNumber, quoteShipping: this.quoteShipping, createOrder: this.createOrder } = lendClient(this.client, { findOrderByNumber, quoteShipping, createOrder }));
   }
 
   // ---- account
@@ -109,18 +114,6 @@ export class PrintfulAdapter implements SupplierAdapter {
   }
 
   // ---- orders
-
-  findOrderByNumber(ctx: SupplierCallContext, orderNumber: string): Promise<SupplierOrderSnapshot | null> {
-    return findOrderByNumber(this.client, ctx, orderNumber);
-  }
-
-  quoteShipping(ctx: SupplierCallContext, input: Pick<SupplierOrderInput, 'items' | 'destination'>): Promise<ShippingQuote> {
-    return quoteShipping(this.client, ctx, input);
-  }
-
-  createOrder(ctx: SupplierCallContext, input: SupplierOrderInput): Promise<SupplierOrderSnapshot> {
-    return createOrder(this.client, ctx, input);
-  }
 
   getOrder(ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot> {
     return getOrder(this.client, ctx, supplierOrderId);

@@ -505,11 +505,11 @@ public sealed partial class ProfitReport
     [JsonPropertyName("currency")]
     public string Currency { get; set; } = default!;
 
-    /// <summary>A day in UTC, YYYY-MM-DD</summary>
+    /// <summary>A day in UTC, YYYY-MM-DD (years 0001 to 9999)</summary>
     [JsonPropertyName("from")]
     public string From { get; set; } = default!;
 
-    /// <summary>A day in UTC, YYYY-MM-DD</summary>
+    /// <summary>A day in UTC, YYYY-MM-DD (years 0001 to 9999)</summary>
     [JsonPropertyName("to")]
     public string To { get; set; } = default!;
 
@@ -630,9 +630,17 @@ public sealed partial class StoreOrder
     [JsonPropertyName("paymentMethod")]
     public PaymentMethod PaymentMethod { get; set; }
 
-    /// <summary>The shopper's payment as the payment provider reported it (signed notifications only)</summary>
+    /// <summary>The shopper's payment as the payment provider reported it (signed notifications only), derived from its payments: that of the standing one, first of paid, partiallyRefunded, authorised, refunded, failed (none without payments)</summary>
     [JsonPropertyName("paymentStatus")]
     public PaymentStatus PaymentStatus { get; set; }
+
+    /// <summary>What the provider refunded of the standing payment (order details only)</summary>
+    [JsonPropertyName("amountRefundedMinor")]
+    public long? AmountRefundedMinor { get; set; }
+
+    /// <summary>Each payment the provider reported for the order, oldest first (order details only)</summary>
+    [JsonPropertyName("providerPayments")]
+    public List<ProviderPayment>? ProviderPayments { get; set; }
 
     /// <summary>When a staff member marked the order paid by hand (not the provider's word)</summary>
     [JsonPropertyName("markedPaidAt")]
@@ -784,7 +792,7 @@ public readonly partial struct PaymentMethod : IEquatable<PaymentMethod>
     }
 }
 
-/// <summary>The shopper's payment as the payment provider reported it (signed notifications only)</summary>
+/// <summary>The shopper's payment as the payment provider reported it (signed notifications only), derived from its payments: that of the standing one, first of paid, partiallyRefunded, authorised, refunded, failed (none without payments)</summary>
 [JsonConverter(typeof(PaymentStatus.Converter))]
 public readonly partial struct PaymentStatus : IEquatable<PaymentStatus>
 {
@@ -802,6 +810,9 @@ public readonly partial struct PaymentStatus : IEquatable<PaymentStatus>
     /// <summary><c>paid</c></summary>
     public static PaymentStatus Paid { get; } = new PaymentStatus("paid");
 
+    /// <summary><c>partiallyRefunded</c></summary>
+    public static PaymentStatus PartiallyRefunded { get; } = new PaymentStatus("partiallyRefunded");
+
     /// <summary><c>failed</c></summary>
     public static PaymentStatus Failed { get; } = new PaymentStatus("failed");
 
@@ -809,10 +820,10 @@ public readonly partial struct PaymentStatus : IEquatable<PaymentStatus>
     public static PaymentStatus Refunded { get; } = new PaymentStatus("refunded");
 
     /// <summary>Every value this version of the client knows.</summary>
-    public static IReadOnlyList<PaymentStatus> Known { get; } = new[] { None, Authorised, Paid, Failed, Refunded };
+    public static IReadOnlyList<PaymentStatus> Known { get; } = new[] { None, Authorised, Paid, PartiallyRefunded, Failed, Refunded };
 
     /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
-    public bool IsKnown => _value == "none" || _value == "authorised" || _value == "paid" || _value == "failed" || _value == "refunded";
+    public bool IsKnown => _value == "none" || _value == "authorised" || _value == "paid" || _value == "partiallyRefunded" || _value == "failed" || _value == "refunded";
 
     /// <summary>The value as the service spells it.</summary>
     public override string ToString() => _value ?? string.Empty;
@@ -829,9 +840,88 @@ public readonly partial struct PaymentStatus : IEquatable<PaymentStatus>
     }
 }
 
+public sealed partial class ProviderPayment
+{
+    /// <summary>The provider's id of the payment (empty when its events named none)</summary>
+    [JsonPropertyName("reference")]
+    public string Reference { get; set; } = default!;
+
+    /// <summary>Integer amount in minor units</summary>
+    [JsonPropertyName("amountMinor")]
+    public long AmountMinor { get; set; }
+
+    /// <summary>ISO 4217 code</summary>
+    [JsonPropertyName("currency")]
+    public string Currency { get; set; } = default!;
+
+    [JsonPropertyName("status")]
+    public ProviderPaymentStatus Status { get; set; }
+
+    /// <summary>What the provider refunded of it</summary>
+    [JsonPropertyName("refundedMinor")]
+    public long RefundedMinor { get; set; }
+
+    /// <summary>The provider's version of the last change applied</summary>
+    [JsonPropertyName("version")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public long? Version { get; set; }
+
+    /// <summary>The shopper disputed it</summary>
+    [JsonPropertyName("disputed")]
+    public bool Disputed { get; set; }
+
+    [JsonPropertyName("updatedAt")]
+    public DateTimeOffset UpdatedAt { get; set; }
+}
+
+/// <summary>One of authorised, paid, partiallyRefunded, refunded, failed; a value this version does not know is kept as it is (see IsKnown).</summary>
+[JsonConverter(typeof(ProviderPaymentStatus.Converter))]
+public readonly partial struct ProviderPaymentStatus : IEquatable<ProviderPaymentStatus>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public ProviderPaymentStatus(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>authorised</c></summary>
+    public static ProviderPaymentStatus Authorised { get; } = new ProviderPaymentStatus("authorised");
+
+    /// <summary><c>paid</c></summary>
+    public static ProviderPaymentStatus Paid { get; } = new ProviderPaymentStatus("paid");
+
+    /// <summary><c>partiallyRefunded</c></summary>
+    public static ProviderPaymentStatus PartiallyRefunded { get; } = new ProviderPaymentStatus("partiallyRefunded");
+
+    /// <summary><c>refunded</c></summary>
+    public static ProviderPaymentStatus Refunded { get; } = new ProviderPaymentStatus("refunded");
+
+    /// <summary><c>failed</c></summary>
+    public static ProviderPaymentStatus Failed { get; } = new ProviderPaymentStatus("failed");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<ProviderPaymentStatus> Known { get; } = new[] { Authorised, Paid, PartiallyRefunded, Refunded, Failed };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "authorised" || _value == "paid" || _value == "partiallyRefunded" || _value == "refunded" || _value == "failed";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(ProviderPaymentStatus other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is ProviderPaymentStatus other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(ProviderPaymentStatus left, ProviderPaymentStatus right) => left.Equals(right);
+    public static bool operator !=(ProviderPaymentStatus left, ProviderPaymentStatus right) => !left.Equals(right);
+    public static implicit operator ProviderPaymentStatus(string value) => new ProviderPaymentStatus(value);
+
+    internal sealed class Converter : StringValueConverter<ProviderPaymentStatus>
+    {
+        protected override ProviderPaymentStatus FromString(string value) => new ProviderPaymentStatus(value);
+    }
+}
+
 public sealed partial class StoreOrderPayment
 {
-    /// <summary>From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`)</summary>
+    /// <summary>From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded` (`amountMinor`: what this refund gave back, the whole payment or part of it), `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (recorded before the provider is asked; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`), `refundRequested` (a refund asked of the provider, recorded before it is asked; `note`: its reason) and `refundFailed` (the provider refused it)</summary>
     [JsonPropertyName("kind")]
     public StoreOrderPaymentKind Kind { get; set; }
 
@@ -872,7 +962,7 @@ public sealed partial class StoreOrderPayment
     public Money? Fee { get; set; }
 }
 
-/// <summary>From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded`, `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (the provider took its request to capture; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`)</summary>
+/// <summary>From the provider: `authorised`, `paid`, `captured` (an authorisation charged), `captureFailed`, `failed`, `refunded` (`amountMinor`: what this refund gave back, the whole payment or part of it), `disputed` (the shopper disputes the charge: the status stays, paymentAttention is set). From the service (promise to sell): `captureRequested` (recorded before the provider is asked; paid comes with the provider's signed `captured`) or `captureFailed` (the provider refused it in its answer). From a staff member: `paid` (marked by hand), `attentionAcknowledged` (the payment's attention cleared, with `note` and `attentionReason`), `refundRequested` (a refund asked of the provider, recorded before it is asked; `note`: its reason) and `refundFailed` (the provider refused it)</summary>
 [JsonConverter(typeof(StoreOrderPaymentKind.Converter))]
 public readonly partial struct StoreOrderPaymentKind : IEquatable<StoreOrderPaymentKind>
 {
@@ -908,11 +998,17 @@ public readonly partial struct StoreOrderPaymentKind : IEquatable<StoreOrderPaym
     /// <summary><c>attentionAcknowledged</c></summary>
     public static StoreOrderPaymentKind AttentionAcknowledged { get; } = new StoreOrderPaymentKind("attentionAcknowledged");
 
+    /// <summary><c>refundRequested</c></summary>
+    public static StoreOrderPaymentKind RefundRequested { get; } = new StoreOrderPaymentKind("refundRequested");
+
+    /// <summary><c>refundFailed</c></summary>
+    public static StoreOrderPaymentKind RefundFailed { get; } = new StoreOrderPaymentKind("refundFailed");
+
     /// <summary>Every value this version of the client knows.</summary>
-    public static IReadOnlyList<StoreOrderPaymentKind> Known { get; } = new[] { Authorised, Paid, Failed, Refunded, Captured, CaptureFailed, Disputed, CaptureRequested, AttentionAcknowledged };
+    public static IReadOnlyList<StoreOrderPaymentKind> Known { get; } = new[] { Authorised, Paid, Failed, Refunded, Captured, CaptureFailed, Disputed, CaptureRequested, AttentionAcknowledged, RefundRequested, RefundFailed };
 
     /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
-    public bool IsKnown => _value == "authorised" || _value == "paid" || _value == "failed" || _value == "refunded" || _value == "captured" || _value == "captureFailed" || _value == "disputed" || _value == "captureRequested" || _value == "attentionAcknowledged";
+    public bool IsKnown => _value == "authorised" || _value == "paid" || _value == "failed" || _value == "refunded" || _value == "captured" || _value == "captureFailed" || _value == "disputed" || _value == "captureRequested" || _value == "attentionAcknowledged" || _value == "refundRequested" || _value == "refundFailed";
 
     /// <summary>The value as the service spells it.</summary>
     public override string ToString() => _value ?? string.Empty;
@@ -1896,7 +1992,7 @@ public sealed partial class SupplierOrderProfit
     [JsonPropertyName("currency")]
     public string Currency { get; set; } = default!;
 
-    /// <summary>The items' prices (orders carry no shipping charge)</summary>
+    /// <summary>The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor)</summary>
     [JsonPropertyName("revenueMinor")]
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public long? RevenueMinor { get; set; }
@@ -1914,6 +2010,10 @@ public sealed partial class SupplierOrderProfit
     [JsonPropertyName("paymentFeeMinor")]
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public long? PaymentFeeMinor { get; set; }
+
+    /// <summary>A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor</summary>
+    [JsonPropertyName("refundedMinor")]
+    public long? RefundedMinor { get; set; }
 
     [JsonPropertyName("resultMinor")]
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
@@ -2071,7 +2171,7 @@ public sealed partial class SupplierClaim
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public string? SupplierStatus { get; set; }
 
-    /// <summary>A person's claim: by when the supplier takes it (AliExpress: when it may be escalated)</summary>
+    /// <summary>A person's claim: by when the supplier takes it (for a supplier that escalates: when it may be escalated)</summary>
     [JsonPropertyName("deadline")]
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public DateTimeOffset? Deadline { get; set; }
@@ -3567,6 +3667,33 @@ public sealed partial class PreviewImportResultItem
     public List<JsonObject> Variants { get; set; } = new();
 }
 
+public sealed partial class RefundStoreOrderResult
+{
+    [JsonPropertyName("orderId")]
+    public string OrderId { get; set; } = default!;
+
+    [JsonPropertyName("paymentReference")]
+    public string PaymentReference { get; set; } = default!;
+
+    /// <summary>Integer amount in minor units</summary>
+    [JsonPropertyName("amountMinor")]
+    public long AmountMinor { get; set; }
+
+    /// <summary>ISO 4217 code</summary>
+    [JsonPropertyName("currency")]
+    public string Currency { get; set; } = default!;
+
+    [JsonPropertyName("reason")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? Reason { get; set; }
+
+    [JsonPropertyName("status")]
+    public string Status { get; set; } = default!;
+
+    [JsonPropertyName("requestedAt")]
+    public DateTimeOffset RequestedAt { get; set; }
+}
+
 public sealed partial class RemovePaymentProviderResult
 {
     [JsonPropertyName("storeId")]
@@ -3607,6 +3734,10 @@ public sealed partial class AcknowledgeDeliveryAttentionRequest
 
 public sealed partial class AcknowledgeStoreOrderPaymentAttentionRequest
 {
+    /// <summary>The attention acknowledged, as the order showed it</summary>
+    [JsonPropertyName("reason")]
+    public AttentionReason Reason { get; set; }
+
     /// <summary>What was decided (for example "refunded the shopper; supplier order cancelled")</summary>
     [JsonPropertyName("note")]
     public string Note { get; set; } = default!;
@@ -4135,6 +4266,21 @@ public readonly partial struct RecordSupplierClaimOutcomeRequestOutcome : IEquat
     }
 }
 
+public sealed partial class RefundStoreOrderRequest
+{
+    /// <summary>How much to refund, in minor units of the order's currency</summary>
+    [JsonPropertyName("amountMinor")]
+    public long AmountMinor { get; set; }
+
+    /// <summary>Optional: the order's currency (another is refused)</summary>
+    [JsonPropertyName("currency")]
+    public string? Currency { get; set; }
+
+    /// <summary>Why (kept in the payment history)</summary>
+    [JsonPropertyName("reason")]
+    public string? Reason { get; set; }
+}
+
 public sealed partial class ReplaceSupplierCredentialsRequest
 {
     /// <summary>The supplier's credentials, as its `credentialsSchema` in the catalogue describes (for example `{ "apiKey": "..." }`)</summary>
@@ -4288,10 +4434,10 @@ public sealed partial class GetProfitReportQuery
 
     public int? PageSize { get; set; }
 
-    /// <summary>A day in UTC, YYYY-MM-DD</summary>
+    /// <summary>A day in UTC, YYYY-MM-DD (years 0001 to 9999)</summary>
     public string? From { get; set; }
 
-    /// <summary>A day in UTC, YYYY-MM-DD</summary>
+    /// <summary>A day in UTC, YYYY-MM-DD (years 0001 to 9999)</summary>
     public string? To { get; set; }
 
     public GroupBy? GroupBy { get; set; }

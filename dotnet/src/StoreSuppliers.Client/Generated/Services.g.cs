@@ -74,6 +74,11 @@ public sealed partial class StoreOrdersService
     public Task<StoreOrder> MarkPaidAsync(string storeId, string orderId, MarkStoreOrderPaidRequest? body = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
         => _http.SendAsync(new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/mark-paid", options) { Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.MarkStoreOrderPaidRequest) }, StoreJsonContext.Default.StoreOrder, cancellationToken);
 
+    /// <summary>Refund the shopper, the whole order or part of it, through the store's payment provider</summary>
+    /// <remarks><c>POST /api/store-orders/{storeId}/{orderId}/refunds</c> Permission: <c>payments.manage</c>.</remarks>
+    public Task<RefundStoreOrderResult> RefundAsync(string storeId, string orderId, RefundStoreOrderRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/refunds", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.RefundStoreOrderRequest) }, StoreJsonContext.Default.RefundStoreOrderResult, cancellationToken);
+
     /// <summary>The store hands a part it fulfils itself to a carrier</summary>
     /// <remarks><c>POST /api/store-orders/{storeId}/{orderId}/groups/{groupKey}/ship</c> Permission: <c>orders.manage</c>.</remarks>
     public Task<StoreOrder> ShipPartAsync(string storeId, string orderId, string groupKey, ShipStoreOrderPartRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)

@@ -54,6 +54,8 @@ namespace StoreSuppliers;
 [JsonSerializable(typeof(ProductLinkPage), TypeInfoPropertyName = "ProductLinkPage")]
 [JsonSerializable(typeof(ProfitReport), TypeInfoPropertyName = "ProfitReport")]
 [JsonSerializable(typeof(RecordSupplierClaimOutcomeRequest), TypeInfoPropertyName = "RecordSupplierClaimOutcomeRequest")]
+[JsonSerializable(typeof(RefundStoreOrderRequest), TypeInfoPropertyName = "RefundStoreOrderRequest")]
+[JsonSerializable(typeof(RefundStoreOrderResult), TypeInfoPropertyName = "RefundStoreOrderResult")]
 [JsonSerializable(typeof(RemovePaymentProviderResult), TypeInfoPropertyName = "RemovePaymentProviderResult")]
 [JsonSerializable(typeof(ReplaceSupplierCredentialsRequest), TypeInfoPropertyName = "ReplaceSupplierCredentialsRequest")]
 [JsonSerializable(typeof(RerouteSupplierOrderRequest), TypeInfoPropertyName = "RerouteSupplierOrderRequest")]

@@ -7,8 +7,9 @@ import * as create from './create.operation';
 import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as markPaid from './markPaid.operation';
+import * as refund from './refund.operation';
 
-export const operations = { confirm, create, get, getAll, markPaid } satisfies Record<string, OperationModule>;
+export const operations = { confirm, create, get, getAll, markPaid, refund } satisfies Record<string, OperationModule>;
 
 export const description: INodeProperties[] = [
 	{
@@ -23,6 +24,7 @@ export const description: INodeProperties[] = [
 			{ name: 'Get', value: 'get', description: 'Get a store order with its parts and supplier orders', action: 'Get a store order' },
 			{ name: 'Get Many', value: 'getAll', description: 'Get many store orders, newest first', action: 'Get many store orders' },
 			{ name: 'Mark as Paid', value: 'markPaid', description: 'Record that the shopper paid by hand (cash, bank transfer); confirms the order', action: 'Mark an order as paid' },
+			{ name: 'Refund', value: 'refund', description: "Refund the shopper, the whole order or part of it, through the store's payment provider", action: 'Refund a store order' },
 		],
 		default: 'getAll',
 	},
@@ -32,4 +34,5 @@ export const description: INodeProperties[] = [
 	...getAll.description,
 	...confirm.description,
 	...markPaid.description,
+	...refund.description,
 ];
