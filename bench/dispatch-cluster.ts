@@ -51,15 +51,17 @@ export async function dispatchCluster(databaseUrl: string): Promise<Figure[]> {
     three.push(await onCluster());
     one.push(await round(single, { DATABASE_REPLICATION: 'none' }));
     const fmt = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(', ');
-    return [{
-      name: `Dispatch on a Patroni cluster with a synchronous standby, ${PARTS.toLocaleString('en')} parts over ${STORES} stores`,
-      subject: { value: Number(mean(three).toFixed(1)), unit: `parts/s (rounds ${fmt(three)})` },
-      baseline: { value: Number(mean(one).toFixed(1)), unit: `parts/s (rounds ${fmt(one)})` },
-      baselineLabel: 'the same run on one server, no standby',
-      ratio: mean(three) / mean(one),
-      command: COMMAND,
-      notes: `Three Patroni members (Debian's PostgreSQL, etcd, HAProxy on /primary; synchronous_mode on, so synchronous_standby_names names one standby and every commit waits for its flush) on this one machine, against the bench's own embedded server (fsync on in both, so a synchronous standby's flush is a disk write as the primary's is); the service declared asynchronous found the database synchronous and ran no statement for standbys. Rounds alternate one server, cluster, cluster, one server.`,
-    }];
+    return [
+      {
+        name: `Dispatch on a Patroni cluster with a synchronous standby, ${PARTS.toLocaleString('en')} parts over ${STORES} stores`,
+        subject: { value: Number(mean(three).toFixed(1)), unit: `parts/s (rounds ${fmt(three)})` },
+        baseline: { value: Number(mean(one).toFixed(1)), unit: `parts/s (rounds ${fmt(one)})` },
+        baselineLabel: 'the same run on one server, no standby',
+        ratio: mean(three) / mean(one),
+        command: COMMAND,
+        notes: `Three Patroni members (Debian's PostgreSQL, etcd, HAProxy on /primary; synchronous_mode on, so synchronous_standby_names names one standby and every commit waits for its flush) on this one machine, against the bench's own embedded server (fsync on in both, so a synchronous standby's flush is a disk write as the primary's is); the service declared asynchronous found the database synchronous and ran no statement for standbys. Rounds alternate one server, cluster, cluster, one server.`,
+      },
+    ];
   } finally {
     await cluster.destroy();
   }

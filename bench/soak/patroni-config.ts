@@ -44,7 +44,16 @@ export function patroniConfig(s: ClusterSettings, m: MemberPorts, dir: string): 
         postgresql: {
           use_pg_rewind: true,
           use_slots: true,
-          parameters: { wal_level: 'replica', hot_standby: 'on', max_wal_senders: 10, max_replication_slots: 10, wal_keep_size: '256MB', max_connections: 200, fsync: s.fsync ? 'on' : 'off', wal_sender_timeout: '10s' },
+          parameters: {
+            wal_level: 'replica',
+            hot_standby: 'on',
+            max_wal_senders: 10,
+            max_replication_slots: 10,
+            wal_keep_size: '256MB',
+            max_connections: 200,
+            fsync: s.fsync ? 'on' : 'off',
+            wal_sender_timeout: '10s',
+          },
         },
       },
       initdb: [{ encoding: 'UTF8' }, { locale: 'C' }, { auth: 'scram-sha-256' }],

@@ -7,7 +7,10 @@ import type { MemberPorts } from './patroni-config';
 
 export function postgresIds(): { uid?: number; gid?: number } {
   if (process.getuid?.() !== 0) return {};
-  return { uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()), gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()) };
+  return {
+    uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()),
+    gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()),
+  };
 }
 
 export function chownTree(dir: string): void {
@@ -145,7 +148,8 @@ export const cmdline = (pid: number): string => {
 };
 
 /** One row of one statement on a connection of its own, or null when the server is not there. */
-export async function one(url: string, sql: string): Promise<Record<string, any> | null> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export async function one(url: string, sql: string): Promise<Record<string, any> | null> {
+  // eslint-disable-line @typescript-eslint/no-explicit-any
   const pool = new Pool({ connectionString: url, max: 1, connectionTimeoutMillis: 3000 });
   pool.on('error', () => undefined);
   try {

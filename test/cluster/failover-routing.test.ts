@@ -33,13 +33,26 @@ test('supplier orders a routing move made after the cut are sent only once a sta
   sandbox = await startSandbox();
   fake = await startFakeCj();
   svc = await startService({
-    label: 'failover-routing', sandbox, databaseUrl: pair.url('live'),
-    env: { DATABASE_REPLICATION: 'asynchronous', CJ_API_BASE_URL: fake.baseUrl, ROUTING_QUOTE_TIMEOUT_MS: String(CJ_LATENCY_MS * 3), STANDBY_WAIT_MS: '2000', DISPATCH_RETRY_BASE_SECONDS: '1', JOB_SUPERVISE_SECONDS: '1', DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '3' },
+    label: 'failover-routing',
+    sandbox,
+    databaseUrl: pair.url('live'),
+    env: {
+      DATABASE_REPLICATION: 'asynchronous',
+      CJ_API_BASE_URL: fake.baseUrl,
+      ROUTING_QUOTE_TIMEOUT_MS: String(CJ_LATENCY_MS * 3),
+      STANDBY_WAIT_MS: '2000',
+      DISPATCH_RETRY_BASE_SECONDS: '1',
+      JOB_SUPERVISE_SECONDS: '1',
+      DISPATCH_SWEEP_SECONDS: '1',
+      DISPATCH_SWEEP_STALE_SECONDS: '3',
+    },
   });
   const shop = await openRerouteShop(svc, sandbox, fake, { page: 1, priceFactor: 0.5 });
   // The sandbox ten times dearer: the rule moves every part to CJ before anything is created.
   await sandbox.control('POST', `/variants/${shop.products[0].supplierVariantId}`, { costMinor: shop.products[0].costMinor * 10 });
-  expect((await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/routing`, { key: shop.owner.key, body: { routing: { rule: 'lowestLandedCost' } } })).status).toBe(200);
+  expect(
+    (await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/routing`, { key: shop.owner.key, body: { routing: { rule: 'lowestLandedCost' } } })).status,
+  ).toBe(200);
   await cjControl(fake, 'POST', '/faults', { latencyMs: CJ_LATENCY_MS });
 
   const orders = [];
@@ -53,8 +66,20 @@ test('supplier orders a routing move made after the cut are sent only once a sta
   const leader = await pair.leader();
   const moved = `SELECT count(*)::int AS n FROM supplier_orders WHERE store_id = $1 AND connection_id = $2`;
   // The moves are written (on the primary only), and their sends had time to reach CJ: a look-up and a create there.
-  await eventually(async () => ((await rowsAt(pair.memberUrl(leader, 'live'), moved, [shop.storeId, shop.cjConnId]))[0].n >= PARTS ? true : undefined), 60000, 'every part moved to CJ on the primary');
-  await eventually(async () => (svc.logs.filter((l) => String(l.err ?? '').includes('standby has not confirmed the supplier order record')).length >= PARTS || (await cjControl(fake, 'GET', '/received')).orders.length >= 2 ? true : undefined), 60000, 'the new orders sent or held');
+  await eventually(
+    async () => ((await rowsAt(pair.memberUrl(leader, 'live'), moved, [shop.storeId, shop.cjConnId]))[0].n >= PARTS ? true : undefined),
+    60000,
+    'every part moved to CJ on the primary',
+  );
+  await eventually(
+    async () =>
+      svc.logs.filter((l) => String(l.err ?? '').includes('standby has not confirmed the supplier order record')).length >= PARTS ||
+      (await cjControl(fake, 'GET', '/received')).orders.length >= 2
+        ? true
+        : undefined,
+    60000,
+    'the new orders sent or held',
+  );
   const { lostWalBytes, to } = await pair.failover('patroni', { rejoin: false });
   expect(lostWalBytes).toBeGreaterThan(0);
   // Moves were lost: on the promoted standby parts are at their primary again, never routed (a move made before the
@@ -64,11 +89,19 @@ test('supplier orders a routing move made after the cut are sent only once a sta
 
   // No restart: the parts are routed again and sent, each once.
   let last: any[] = [];
-  const rows = await eventually(async () => {
-    last = await rowsAt(pair.directUrl('live'), `SELECT id, order_id, connection_id, status, review_reason, step_due, supplier_order_number FROM supplier_orders WHERE store_id = $1`, [shop.storeId]);
-    const live = last.filter((r) => r.connection_id === shop.cjConnId);
-    return live.length === PARTS && live.every((r) => r.status === 'submitted' && !r.step_due) ? last : undefined;
-  }, 120000, 'every part sent to CJ after the failover').catch((err) => {
+  const rows = await eventually(
+    async () => {
+      last = await rowsAt(
+        pair.directUrl('live'),
+        `SELECT id, order_id, connection_id, status, review_reason, step_due, supplier_order_number FROM supplier_orders WHERE store_id = $1`,
+        [shop.storeId],
+      );
+      const live = last.filter((r) => r.connection_id === shop.cjConnId);
+      return live.length === PARTS && live.every((r) => r.status === 'submitted' && !r.step_due) ? last : undefined;
+    },
+    120000,
+    'every part sent to CJ after the failover',
+  ).catch((err) => {
     throw new Error(`${err.message}: ${JSON.stringify(last)}`);
   });
   expect(svc.proc.exitCode).toBeNull();

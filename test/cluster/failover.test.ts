@@ -17,7 +17,15 @@ import { FAST_EVENTS, inOrderPerResource, subscribe, verifiedEvents } from '../e
 
 const PARTS = 8;
 // The standbys are declared (DATABASE_REPLICATION): only then does the service wait for them.
-const FAST = { DATABASE_REPLICATION: 'asynchronous', DISPATCH_WAIT_MS: '0', JOB_SUPERVISE_SECONDS: '1', DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '3', DISPATCH_RETRY_BASE_SECONDS: '1', ...FAST_EVENTS };
+const FAST = {
+  DATABASE_REPLICATION: 'asynchronous',
+  DISPATCH_WAIT_MS: '0',
+  JOB_SUPERVISE_SECONDS: '1',
+  DISPATCH_SWEEP_SECONDS: '1',
+  DISPATCH_SWEEP_STALE_SECONDS: '3',
+  DISPATCH_RETRY_BASE_SECONDS: '1',
+  ...FAST_EVENTS,
+};
 
 let pair: PatroniCluster;
 let sandbox: Sandbox;
@@ -42,7 +50,11 @@ test('a failover that loses commits: one order and one payment per part at the s
   svc = await startService({ label: 'failover', sandbox, payments: provider, databaseUrl: pair.url('live'), privateTargets: true, env: FAST });
   const shop = await openShop(svc, sandbox, { automation: { level: 'automatic', automaticPayment: true } });
   const payments = await connectPayments(svc, provider, shop.storeId, shop.owner.key);
-  const sub = await subscribe(svc, shop.owner.key, shop.storeId, receiver.url, ['supplierOrder.created', 'supplierOrder.statusChanged', 'orderPart.statusChanged']);
+  const sub = await subscribe(svc, shop.owner.key, shop.storeId, receiver.url, [
+    'supplierOrder.created',
+    'supplierOrder.statusChanged',
+    'orderPart.statusChanged',
+  ]);
   const orders = [];
   for (let i = 0; i < PARTS; i++) orders.push(await placeOrder(svc, shop, { paymentMethod: 'online', contractModel: 'promiseToSell' }));
 
@@ -54,11 +66,23 @@ test('a failover that loses commits: one order and one payment per part at the s
   await pair.freezeReplication(true);
   const atCut = (await received(sandbox)).all.payments.length;
   // The supplier takes payments the standby never hears of.
-  await eventually(async () => ((await received(sandbox)).all.payments.length >= Math.min(PARTS, atCut + 2) ? true : undefined), 60000, 'payments after the cut');
+  await eventually(
+    async () => ((await received(sandbox)).all.payments.length >= Math.min(PARTS, atCut + 2) ? true : undefined),
+    60000,
+    'payments after the cut',
+  );
   const leader = await pair.leader();
-  const confirmedBefore = await count(pair.memberUrl(leader, 'live'), `SELECT count(*)::int AS n FROM supplier_orders WHERE store_id = $1 AND payment_status = 'paid'`, [shop.storeId]);
+  const confirmedBefore = await count(
+    pair.memberUrl(leader, 'live'),
+    `SELECT count(*)::int AS n FROM supplier_orders WHERE store_id = $1 AND payment_status = 'paid'`,
+    [shop.storeId],
+  );
   const { lostWalBytes, to } = await pair.failover('node', { rejoin: false });
-  const confirmedAfter = await count(pair.memberUrl(to, 'live'), `SELECT count(*)::int AS n FROM supplier_orders WHERE store_id = $1 AND payment_status = 'paid'`, [shop.storeId]);
+  const confirmedAfter = await count(
+    pair.memberUrl(to, 'live'),
+    `SELECT count(*)::int AS n FROM supplier_orders WHERE store_id = $1 AND payment_status = 'paid'`,
+    [shop.storeId],
+  );
   expect(lostWalBytes).toBeGreaterThan(0);
   // Commits the standby never received are gone: parts the supplier was paid for are unpaid in the records again.
   expect(confirmedAfter).toBeLessThan(confirmedBefore);
@@ -69,11 +93,21 @@ test('a failover that loses commits: one order and one payment per part at the s
   db.on('error', () => undefined);
   // No restart, no operator step: the same process reconnects through the same address and finishes every part.
   let last: any[] = [];
-  const rows = await eventually(async () => {
-    last = (await db.query(`SELECT id, order_id, status, payment_status, capture_requested, step_due, review_reason, supplier_order_number FROM supplier_orders WHERE store_id = $1`, [shop.storeId])).rows;
-    const settled = (r: any) => !r.step_due && ((r.status === 'confirmed' && r.payment_status === 'paid' && r.capture_requested) || r.status === 'needsReview');
-    return last.length === PARTS && last.every(settled) ? last : undefined;
-  }, 150000, 'every part final or paused after the failover').catch((err) => {
+  const rows = await eventually(
+    async () => {
+      last = (
+        await db.query(
+          `SELECT id, order_id, status, payment_status, capture_requested, step_due, review_reason, supplier_order_number FROM supplier_orders WHERE store_id = $1`,
+          [shop.storeId],
+        )
+      ).rows;
+      const settled = (r: any) =>
+        !r.step_due && ((r.status === 'confirmed' && r.payment_status === 'paid' && r.capture_requested) || r.status === 'needsReview');
+      return last.length === PARTS && last.every(settled) ? last : undefined;
+    },
+    150000,
+    'every part final or paused after the failover',
+  ).catch((err) => {
     throw new Error(`${err.message}: ${JSON.stringify(last)}`);
   });
   await db.end();
@@ -94,18 +128,26 @@ test('a failover that loses commits: one order and one payment per part at the s
   // Every part that was confirmed ends confirmed and paid, the supplier's answer adopted, never ordered again.
   expect(rows.filter((row) => row.status === 'needsReview')).toEqual([]);
   // Those whose record came back from before say so in their history: found at the supplier, already paid there.
-  const histories = await Promise.all(rows.map(async (row) => (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${row.id}`, { key: shop.owner.key })).body.result.events.map((e: any) => e.type)));
+  const histories = await Promise.all(
+    rows.map(async (row) =>
+      (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${row.id}`, { key: shop.owner.key })).body.result.events.map((e: any) => e.type),
+    ),
+  );
   expect(histories.filter((h) => h.includes('foundAtSupplier') || h.includes('alreadyPaidAtSupplier')).length).toBeGreaterThan(0);
 
   // What receivers got stays in order per resource; each part's last event says where it ended.
-  await eventually(async () => {
-    // At least once: a delivery whose outcome the failover forgot is sent again, with its id, which receivers dedupe.
-    const events = [...new Map((await verifiedEvents(receiver.received, sub.secret)).map((e) => [e.id, e])).values()];
-    expect(events.every((e) => typeof e.id === 'string')).toBe(true);
-    const byResource = inOrderPerResource(events);
-    const done = rows.every((row) => byResource.get(`supplierOrder:${row.id}`)?.at(-1)?.data.status === 'confirmed');
-    return done ? true : undefined;
-  }, 60000, 'every part\'s events delivered');
+  await eventually(
+    async () => {
+      // At least once: a delivery whose outcome the failover forgot is sent again, with its id, which receivers dedupe.
+      const events = [...new Map((await verifiedEvents(receiver.received, sub.secret)).map((e) => [e.id, e])).values()];
+      expect(events.every((e) => typeof e.id === 'string')).toBe(true);
+      const byResource = inOrderPerResource(events);
+      const done = rows.every((row) => byResource.get(`supplierOrder:${row.id}`)?.at(-1)?.data.status === 'confirmed');
+      return done ? true : undefined;
+    },
+    60000,
+    "every part's events delivered",
+  );
 }, 300000);
 
 leakScanTest();

@@ -20,14 +20,21 @@ test('a transaction that meets a read-only server: 25006 reads as unavailable, a
         pid = ((await tx.query('SELECT pg_backend_pid() AS pid')) as Array<{ pid: number }>)[0].pid;
         await tx.query('INSERT INTO written VALUES (1)');
       })
-      .then(() => null, (e: unknown) => e);
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(err).toMatchObject({ driverError: { code: '25006' } });
     expect(databaseUnavailable(err)).toBe(true);
     // The server-side session of that connection ends: the pool will not lend it again.
-    const gone = await eventually(async () => {
-      const [r] = (await ds.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1', [pid])) as Array<{ n: number }>;
-      return r.n === 0 ? true : undefined;
-    }, 10000, 'the read-only connection closed');
+    const gone = await eventually(
+      async () => {
+        const [r] = (await ds.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1', [pid])) as Array<{ n: number }>;
+        return r.n === 0 ? true : undefined;
+      },
+      10000,
+      'the read-only connection closed',
+    );
     expect(gone).toBe(true);
     // The pool goes on with a new connection.
     await ds.query('INSERT INTO written VALUES (2)');
