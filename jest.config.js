@@ -4,7 +4,9 @@ module.exports = {
   roots: ['<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   // test/statements checks what the whole suite sent to Postgres: npm test runs it after the suite, on its own.
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/statements/'],
+  // test/cluster needs a Patroni cluster (Debian's patroni, etcd-server, haproxy, pgbouncer): its own set,
+  // jest.cluster.config.js, which .ci/run runs beside the n8n runs.
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/statements/', '<rootDir>/test/cluster/'],
   transform: { '^.+\\.ts$': ['ts-jest', { tsconfig: 'test/tsconfig.json' }] },
   globalSetup: '<rootDir>/test/support/global-setup.mjs',
   globalTeardown: '<rootDir>/test/support/global-teardown.mjs',

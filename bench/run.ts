@@ -7,6 +7,7 @@ import path from 'node:path';
 import { authOverhead } from './auth-overhead';
 import { dispatchBench } from './dispatch';
 import { dispatchAgainst } from './dispatch-against';
+import { dispatchCluster } from './dispatch-cluster';
 import { dispatchGuardBench } from './dispatch-guard';
 import { eventsBench } from './events';
 import { importBench } from './import';
@@ -33,7 +34,7 @@ const BENCHMARKS: Record<string, (databaseUrl: string) => Promise<Figure[]>> = {
   events: eventsBench,
 };
 /** Run only when named: this build against other commits' builds, each built first (minutes the first time). */
-const BY_NAME_ONLY: typeof BENCHMARKS = { 'dispatch-against': dispatchAgainst };
+const BY_NAME_ONLY: typeof BENCHMARKS = { 'dispatch-against': dispatchAgainst, 'dispatch-cluster': dispatchCluster };
 
 function fmt(x: Load | { value: number; unit: string }): string {
   if ('reqPerSec' in x) return `${x.reqPerSec.toLocaleString('en')} req/s, p50 ${x.p50} ms, p99 ${x.p99} ms`;

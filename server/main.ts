@@ -1,13 +1,13 @@
 import path from 'node:path';
 import type { Server } from 'node:http';
 import { ConfigError, loadConfig } from './platform/config';
-import { migrate } from './platform/db';
+import { migrate, nameStatements } from './platform/db';
 import { failpoint } from './platform/failpoints';
 import { openLookupKeys } from './platform/lookup-keys';
 import { SEALED } from './keyring';
 import { EMBEDDED_DATABASE, EmbeddedDatabase, startEmbeddedPostgres } from './platform/embedded-postgres';
 import { EnvironmentError, listenFailure } from './platform/environment';
-import { closeServer, listen } from './platform/http/app';
+import { closeServer, listen } from './platform/http/server';
 import { Boss, startBoss } from './platform/jobs';
 import { bufferedStdout, createLogger } from './platform/logger';
 import { missingNodeFlagsSentence, unsupportedNodeSentence } from './platform/node-support';
@@ -63,20 +63,26 @@ async function main(): Promise<void> {
 
   // Migrations may run long: on connections of their own, without the statement time-out the service's pool has.
   const waits = { connectMs: config.dbConnectTimeoutMs, statementMs: config.dbStatementTimeoutMs };
-  const migrator = openDatabase(databaseUrl, 2, { connectMs: waits.connectMs });
+  // Behind a pooler in transaction mode (DATABASE_SESSION_URL set): the migrations' session lock on a direct session,
+  // and no statement prepared by name.
+  const sessionUrl = config.databaseSessionUrl || databaseUrl;
+  nameStatements(!config.databaseSessionUrl);
+  const migrator = openDatabase(sessionUrl, 2, { connectMs: waits.connectMs });
   await migrator.initialize();
   const migrated = await migrate(migrator, log).finally(() => migrator.destroy());
   // A contract step waits for the previous release's processes to go: tried again (MIGRATION_RETRY_SECONDS) until it applies.
-  if (!migrated) stops.push(retryDeferredMigrations(databaseUrl, log, waits.connectMs, config.migrationRetrySeconds));
+  if (!migrated) stops.push(retryDeferredMigrations(sessionUrl, log, waits.connectMs, config.migrationRetrySeconds));
   const db = openDatabase(databaseUrl, config.dbPoolSize, waits);
   await db.initialize();
   // Refuses (exit 2) when the keyring opens none of the data: before anything could seal or look up under a wrong secret.
   const lookup = await openLookupKeys(db, [config.appSecret, ...config.appSecretsPrevious], SEALED);
 
   const runsWorkers = config.role !== 'api';
-  const boss: Boss = await startBoss(databaseUrl, QUEUES, log, { supervise: runsWorkers, schedule: runsWorkers, superviseSeconds: config.jobSuperviseSeconds, waits });
+  const boss: Boss = await startBoss(databaseUrl, QUEUES, log, { supervise: runsWorkers, schedule: runsWorkers, superviseSeconds: config.jobSuperviseSeconds, waits, pooled: !!config.databaseSessionUrl });
   const services = buildServices(config, db, log, boss, databaseUrl, lookup);
   void services.standbys.checkDeclared().catch((err: unknown) => log.warn({ err: String(err) }, 'replication slots not looked at'));
+  // Declared asynchronous: whether the database replicates synchronously itself (then nothing waits for standbys).
+  await services.standbys.watchSynchronous();
   const stopWorkers = runsWorkers ? await registerWorkers(boss, services) : null;
 
   let server: Server | null = null;
@@ -90,6 +96,7 @@ async function main(): Promise<void> {
     hardStop.unref();
     if (server) await closeServer(server, config.shutdownTimeoutMs);
     if (stopWorkers) await stopWorkers(config.shutdownTimeoutMs).catch((err: unknown) => log.error({ err }, 'dispatch stop failed'));
+    services.standbys.stop();
     await services.feed.close();
     await boss.stop({ graceful: true, timeout: config.shutdownTimeoutMs }).catch((err: unknown) => log.error({ err }, 'job queue stop failed'));
     for (const stop of stops.reverse()) await stop().catch(() => undefined);

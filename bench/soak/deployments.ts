@@ -15,7 +15,7 @@ import { Api } from './api';
 import { SERVICE_TUNING, SoakConfig } from './config';
 import { freePort } from '../free-port';
 import { EmbeddedPostgresControl, OwnPostgres, readerPool, Restartable } from './postgres';
-import { ReplicatedPostgres, replicationBin } from './replicated';
+import { clusterTools, PatroniCluster } from './patroni';
 import type { Suppliers } from './programs';
 import { Supervised } from './supervisor';
 
@@ -63,19 +63,27 @@ function baseEnv(): NodeJS.ProcessEnv {
 }
 
 export async function ownDeployment(cfg: SoakConfig, suppliers: Suppliers): Promise<Deployment> {
-  // With pg_basebackup at hand, a primary and a standby behind one address (the failover fault needs them).
-  const bin = replicationBin();
-  const pg: OwnPostgres | ReplicatedPostgres = bin ? await ReplicatedPostgres.start(bin, freePort) : new OwnPostgres(await freePort());
+  // With Patroni, etcd, HAProxy and PgBouncer at hand (Debian's, .ci/run installs them), a cluster of three behind
+  // PgBouncer in transaction mode (the failover fault needs it); synchronous unless SOAK_CLUSTER_SYNC=0.
+  const cluster = clusterTools(true);
+  const pg: OwnPostgres | PatroniCluster = cluster
+    ? await PatroniCluster.start({ synchronous: process.env.SOAK_CLUSTER_SYNC !== '0', password: 'soak', pgbouncer: true })
+    : new OwnPostgres(await freePort());
   if (pg instanceof OwnPostgres) await pg.init();
+  // What the service connects to: PgBouncer; its sessions (LISTEN, the migrations' lock) go to HAProxy directly.
+  const url = pg instanceof PatroniCluster ? pg.url() : pg.url;
+  const direct = pg instanceof PatroniCluster ? pg.directUrl() : pg.url;
   const port = await freePort();
   const token = operatorToken();
   const env: NodeJS.ProcessEnv = {
     ...baseEnv(),
     ...SERVICE_TUNING,
     ...supplierEnv(suppliers),
-    DATABASE_URL: pg.url,
-    // A primary with a streaming standby: declared, so writes, events and first orders wait for it.
-    DATABASE_REPLICATION: pg instanceof ReplicatedPostgres ? 'asynchronous' : 'none',
+    DATABASE_URL: url,
+    ...(pg instanceof PatroniCluster ? { DATABASE_SESSION_URL: direct } : {}),
+    // Standbys: declared asynchronous, so writes, events and first orders wait for them, unless the service finds
+    // the database synchronous itself (Patroni's synchronous_mode), which waits for them instead.
+    DATABASE_REPLICATION: pg instanceof PatroniCluster ? 'asynchronous' : 'none',
     APP_SECRET: `soak-${crypto.randomBytes(24).toString('hex')}`,
     OPERATOR_TOKEN: token,
     PORT: String(port),
@@ -94,7 +102,7 @@ export async function ownDeployment(cfg: SoakConfig, suppliers: Suppliers): Prom
     await pg.destroy();
     throw err;
   }
-  const reader = readerPool(pg.url);
+  const reader = readerPool(direct);
   return {
     name: 'own',
     api: new Api(`http://127.0.0.1:${port}`, token),

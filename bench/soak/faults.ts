@@ -7,7 +7,7 @@
  */
 import { control, sleep } from './api';
 import type { Deployment } from './deployments';
-import { ReplicatedPostgres } from './replicated';
+import { type FailoverKind, PatroniCluster } from './patroni';
 import type { Suppliers } from './programs';
 import { deliveryException } from './claims';
 
@@ -178,15 +178,17 @@ export class Faults {
       }
       case 'postgres failover': {
         const d = own!;
-        if (!(d.database instanceof ReplicatedPostgres)) throw new Error('the own database has no standby (no pg_basebackup here)');
-        const pair = d.database;
+        if (!(d.database instanceof PatroniCluster)) throw new Error('the own database is no Patroni cluster (Patroni, etcd, HAProxy, PgBouncer not installed)');
+        const cluster = d.database;
+        // The leader's machine dies, its Patroni alone dies, or it is cut off (frozen), in turn: Patroni decides.
+        const how: FailoverKind = (['node', 'patroni', 'freeze'] as const)[cluster.failovers % 3];
         const turn = (this.databaseTurn.get(d.name) ?? Promise.resolve()).then(async () => {
           for (const p of d.processes) await p.untilReady(120000);
-          return pair.failover();
+          return cluster.failover(how);
         });
         this.databaseTurn.set(d.name, turn.catch(() => undefined));
-        const { lostWalBytes } = await turn;
-        return `standby cut off, primary killed, standby promoted behind the same address (${lostWalBytes} bytes of WAL lost), a new standby made`;
+        const r = await turn;
+        return `${how}: leader ${r.from} failed, Patroni elected ${r.to} in ${r.seconds.toFixed(1)} s (${r.lostWalBytes} bytes of WAL lost), ${r.from} rejoined as a replica`;
       }
       case 'supplier latency': {
         const [where, url] = this.pick([['sandbox', s.sandbox.control], ['CJ', s.cj.control]]);

@@ -137,9 +137,10 @@ function emitTypes(openapi) {
     }
     lines.push('}', '');
   }
-  lines.push('/** Method and path of every operation: the client builds its requests from these. */');
+  lines.push('/** Method and path of every operation (and whether it takes an Idempotency-Key): the client builds its requests from these. */');
   lines.push('export const routes = {');
-  for (const { path, method, op } of ops) lines.push(`  ${key(op.operationId)}: { method: ${literal(method.toUpperCase())}, path: ${literal(path)} },`);
+  const keyed = (op) => (op.parameters ?? []).some((p) => p.in === 'header' && p.name === 'Idempotency-Key');
+  for (const { path, method, op } of ops) lines.push(`  ${key(op.operationId)}: { method: ${literal(method.toUpperCase())}, path: ${literal(path)}${keyed(op) ? ', idempotent: true' : ''} },`);
   lines.push('} as const;', '');
   lines.push('/** Every operation of the document by its operationId. */');
   lines.push('export interface Operations {');

@@ -50,9 +50,12 @@ export class Transport {
   }
 
   async call<K extends OperationId>(operationId: K, input: CallInput, options: RequestOptions = {}): Promise<Answer<Operations[K]['result']>> {
-    const route = routes[operationId];
+    const route: { method: string; path: string; idempotent?: boolean } = routes[operationId];
     const url = this.#url(route.path, input.params ?? {}, input.query);
-    const retrySafe = input.retrySafe ?? route.method === 'GET';
+    // A create or money action carries one key for the whole call, the same on every retry: the service then makes it
+    // once and answers a retry with the first result. With the key, sending again is safe.
+    const key = route.idempotent ? (options.idempotencyKey ?? globalThis.crypto.randomUUID()) : undefined;
+    const retrySafe = input.retrySafe ?? (route.method === 'GET' || key !== undefined);
     const maxRetries = retrySafe ? (options.maxRetries ?? this.#opts.maxRetries) : 0;
     const headers: Record<string, string> = {
       Accept: 'application/json',
@@ -61,6 +64,7 @@ export class Transport {
       ...input.headers,
       ...options.headers,
       'X-API-Key': this.#apiKey,
+      ...(key !== undefined ? { 'Idempotency-Key': key } : {}),
     };
     const body = input.body === undefined ? undefined : JSON.stringify(input.body);
     if (body !== undefined) headers['Content-Type'] = 'application/json';
@@ -70,7 +74,8 @@ export class Transport {
       try {
         return await this.#once<Operations[K]['result']>(route.method, url, headers, body, options);
       } catch (err) {
-        const again = err instanceof ConnectionError || err instanceof TimeoutError || (err instanceof ApiError && RETRY_STATUSES.has(err.status));
+        const inProgress = key !== undefined && err instanceof ApiError && err.code === 'idempotencyKeyInProgress';
+        const again = err instanceof ConnectionError || err instanceof TimeoutError || inProgress || (err instanceof ApiError && RETRY_STATUSES.has(err.status));
         if (!again || attempt >= maxRetries) throw err;
         if (err instanceof ApiError) retryAfterMs = retryAfterOf.get(err);
       }

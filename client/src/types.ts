@@ -55,6 +55,11 @@ export interface RequestOptions {
   maxRetries?: number;
   /** Extra request headers. */
   headers?: Record<string, string>;
+  /**
+   * The `Idempotency-Key` of a create or money action. The client makes one per call (a UUID) and sends the same one on
+   * each of its retries; give your own to keep it across your own retries (a job run again, a restart).
+   */
+  idempotencyKey?: string;
 }
 
 /** Options of submit, retry, reroute, pay and cancel. */

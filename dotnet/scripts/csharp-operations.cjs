@@ -64,8 +64,10 @@ function selectOperations(openapi) {
   nameMethods(ops);
   for (const o of ops) {
     o.pauseThrows = PAUSE_THROWS.has(o.id);
-    // Reads (the table's x-read-only, which also marks preview and resolve-url) and submit.
-    o.retrySafe = o.op['x-read-only'] === true || RETRY_SAFE.has(o.id);
+    // A create or money action: sent with one Idempotency-Key per call, the same on every retry.
+    o.idempotent = (o.op.parameters ?? []).some((p) => p.in === 'header' && p.name === 'Idempotency-Key');
+    // Reads (the table's x-read-only, which also marks preview and resolve-url), submit, and keyed calls.
+    o.retrySafe = o.op['x-read-only'] === true || RETRY_SAFE.has(o.id) || o.idempotent;
   }
   return ops;
 }

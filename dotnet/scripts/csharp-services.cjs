@@ -36,6 +36,7 @@ function methodFor(o) {
     ...(o.query ? ['Query = query?.ToQuery()'] : []),
     ...(o.body ? [`Body = ${o.body.required ? '' : 'body is null ? StoreHttp.EmptyObject : '}StoreHttp.Json(body, ${info(o.body.type)})`] : []),
     ...(o.retrySafe ? ['RetrySafe = true'] : []),
+    ...(o.idempotent ? ['Idempotent = true'] : []),
   ];
   const request = `new StoreRequest(${JSON.stringify(o.method)}, ${pathExpression(o)}, options)${fields.length ? ` { ${fields.join(', ')} }` : ''}`;
   const head = summary(o.op.summary, '    ') + remarks(o);

@@ -13,7 +13,7 @@ export const EVENT_TYPES = optionsOf(Object.keys(EVENT_WORDS) as EventType[], (t
 
 const BASE = '/api/store-suppliers/{storeId}/event-subscriptions';
 export const SUBSCRIPTION_ROUTES = {
-	create: { operationId: 'createEventSubscription', method: 'POST', path: BASE },
+	create: { operationId: 'createEventSubscription', method: 'POST', path: BASE, idempotent: true },
 	get: { operationId: 'getEventSubscription', method: 'GET', path: `${BASE}/{subscriptionId}` },
 	delete: { operationId: 'deleteEventSubscription', method: 'DELETE', path: `${BASE}/{subscriptionId}` },
 } satisfies Record<string, Route>;

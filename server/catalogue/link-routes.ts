@@ -37,6 +37,7 @@ export function linkRoutes(connections: ConnectionService, supplierProducts: Sup
     }),
     route({
       operationId: 'createProductLink', method: 'post', path: `${BASE}/:storeId/links`, tag: TAG_LINKS, auth: 'caller', permission: 'suppliers.import', planGated: true, credits: { action: 'productLink.create', price: 1 }, readOnly: false,
+      idempotent: true,
       summary: 'Link a product the store already has to a supplier product; every store variant maps to a supplier variant',
       params: params(['storeId']),
       body: object(

@@ -29,6 +29,7 @@ export function connectRoutes(connections: ConnectionService, signIn: SignInServ
   return defineRoutes([
     route({
       operationId: 'connectSupplier', method: 'post', path: `${BASE}/:storeId`, tag: TAG, auth: 'caller', permission: 'suppliers.manage', planGated: true, credits: CONNECT_CREDITS, readOnly: false,
+      idempotent: true,
       summary: 'Connect a supplier with its API key; the key is verified with the supplier before it is stored',
       description: 'A second connection to a supplier account that already has one (another store, or a reconnect) keeps both working and answers `sharedSupplierAccount: true`.',
       params: params(['storeId']),

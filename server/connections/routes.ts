@@ -2,11 +2,12 @@ import { ownRecordsKeyId } from '../identity/permissions';
 import { defineRoutes, route, RequestContext } from '../platform/http/route';
 import { object, params } from '../platform/http/schemas';
 import type { SupplierRegistry } from '../suppliers/registry';
-import { automationFields, catalogueEntrySchema, connectionSchema, credentials, disconnectedSchema, impactSchema, moneySchema, storeRoutingSchema, routingRuleSchema } from './schemas';
+import { catalogueEntrySchema, connectionSchema, credentials, disconnectedSchema, impactSchema, moneySchema, storeRoutingSchema, routingRuleSchema } from './schemas';
 import type { StoreRouting } from './routing';
 import type { ConnectionService, KeptOfConnection } from './service';
 import type { SignInService } from './sign-in';
 import { connectRoutes } from './connect-routes';
+import { connectionSettingsRoutes } from './settings-routes';
 
 const BASE = '/api/store-suppliers';
 const TAG = 'Supplier connections';
@@ -70,24 +71,7 @@ export function connectionRoutes(connections: ConnectionService, signIn: SignInS
       params: storeAndConnection, response: { status: 200, schema: impactSchema },
       handler: async (ctx) => connections.impact(await load(ctx), kept),
     }),
-    route({
-      operationId: 'changeSupplierSettings', method: 'put', path: `${BASE}/:storeId/:id/settings`, tag: TAG, auth: 'caller', permission: 'suppliers.manage', readOnly: false,
-      summary: 'Change the supplier\'s own settings (validated against its settings schema)',
-      params: storeAndConnection, body: object({ settings: { type: 'object' } }, ['settings']), response: { status: 200, schema: connectionSchema },
-      handler: async (ctx) => connections.present(await connections.changeSettings(await load(ctx), ctx.body.settings)),
-    }),
-    route({
-      operationId: 'changeSupplierAutomation', method: 'put', path: `${BASE}/:storeId/:id/automation`, tag: TAG, auth: 'caller', permission: 'suppliers.manage', planGated: true, readOnly: false,
-      summary: 'Change how orders are sent and the limits that stop them; fields left out keep their values',
-      params: storeAndConnection, body: object(automationFields, [], { minProperties: 1 }), response: { status: 200, schema: connectionSchema },
-      handler: async (ctx) => connections.present(await connections.changeAutomation(await load(ctx), ctx.body)),
-    }),
-    route({
-      operationId: 'setSupplierConnectionEnabled', method: 'put', path: `${BASE}/:storeId/:id/enabled`, tag: TAG, auth: 'caller', permission: 'suppliers.manage', planGated: { when: (body) => body?.enabled === true, description: 'when enabled is true' }, readOnly: false,
-      summary: 'Switch the connection on or off (switching on needs the owner\'s plan to include dropshipping)',
-      params: storeAndConnection, body: object({ enabled: { type: 'boolean' } }, ['enabled']), response: { status: 200, schema: connectionSchema },
-      handler: async (ctx) => connections.present(await connections.setEnabled(await load(ctx), ctx.body.enabled)),
-    }),
+    ...connectionSettingsRoutes(connections, load),
     route({
       operationId: 'disconnectSupplier', method: 'delete', path: `${BASE}/:storeId/:id`, tag: TAG, auth: 'caller', permission: 'suppliers.manage', readOnly: false,
       summary: 'Disconnect: credentials and the connection\'s product links are deleted; imported products stay as the store\'s own',

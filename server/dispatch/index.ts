@@ -79,7 +79,7 @@ export const dispatchModule = domainModule({
     const { config, db, log } = p;
     const registry = deps.suppliers.registry;
     const orders = deps.orders.orders;
-    const feed = new ListenFeed(p.databaseUrl, [CHANGE_CHANNEL, WORK_CHANNEL], log);
+    const feed = new ListenFeed(p.config.databaseSessionUrl || p.databaseUrl, [CHANGE_CHANNEL, WORK_CHANNEL], log);
     const records = new SupplierOrderRecords(db, deps.connections.connections, deps.orders.partMoves);
     const queue = new DispatchQueue(() => p.boss, db);
     const waiter = new SupplierOrderWaiter(records, feed, config.dispatchWaitMs);

@@ -1,55 +1,18 @@
 import { actorOf, ownRecordsKeyId } from '../identity/permissions';
 import { errors } from '../platform/errors';
-import { defineRoutes, route, Reply, RequestContext } from '../platform/http/route';
+import { defineRoutes, route, Reply } from '../platform/http/route';
 import { object, pageOf, params, uuid } from '../platform/http/schemas';
 import type { OrderService } from '../orders';
-import type { CommandOptions, DispatchCommands, Outcome } from './commands';
+import type { DispatchCommands } from './commands';
 import { supplierOrderSchema } from './schemas';
 import { SUPPLIER_ORDER_STATUSES } from './state-machine';
-import { DELIVERY_ATTENTION_REASONS } from '../platform/vocabulary/delivery';
 import type { SupplierOrderReads } from './views';
+import { answering, BASE, groupParams, preferHeader, settled, soParams, stillWorking, TAG } from './route-parts';
+import { supplierOrderActionRoutes } from './action-routes';
 
-const BASE = '/api/store-suppliers';
-const TAG = 'Supplier orders';
-const groupParams = object({ storeId: uuid, orderId: uuid, groupKey: { type: 'string', pattern: '^(store|supplier:[0-9a-fA-F-]{36}(:[0-9a-fA-F-]{36})?)$' } }, ['storeId', 'orderId', 'groupKey']);
-const soParams = params(['storeId', 'supplierOrderId']);
-const settled = {
-  status: 200,
-  schema: supplierOrderSchema,
-  description:
-    'The supplier order once the dispatch job acted on it (the service waits up to DISPATCH_WAIT_MS, woken the moment the record changes); a paused one (status needsReview, with reviewReason, reviewMessage and retryable) also answers 200',
-};
-const stillWorking: [number, { description: string; content: unknown }] = [
-  202,
-  {
-    description: 'The job had not finished within the wait, or the request asked not to wait (`Prefer: respond-async`): the supplier order as it is now; read it again to follow it',
-    content: { 'application/json': { schema: { type: 'object', properties: { result: supplierOrderSchema }, required: ['result'] } } },
-  },
-];
-const preferHeader = {
-  name: 'Prefer',
-  in: 'header',
-  required: false,
-  description: '`respond-async`: answer 202 at once with the supplier order as it is (status queued while the job waits), instead of waiting for the job',
-  schema: { type: 'string', maxLength: 200 },
-};
-
-type Ctx = RequestContext<{ storeId: string }, unknown, unknown>;
-
-/** RFC 7240: the caller prefers an answer at once to waiting for the job. */
-function prefersAsync(headers: Record<string, string | string[] | undefined>): boolean {
-  const v = headers.prefer;
-  return (Array.isArray(v) ? v.join(',') : (v ?? '')).split(/[,;]/).some((p) => p.trim().toLowerCase() === 'respond-async');
-}
-
+/** Supplier orders read, and a part sent or taken over; what is done to one supplier order is ./action-routes.ts. */
 export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierOrderReads, orders: OrderService) {
-  const showCustomer = (ctx: Ctx) => !!ctx.store?.permissions.has('customers.view');
-  const opts = (ctx: Ctx): CommandOptions => ({ respondAsync: prefersAsync(ctx.headers) });
-  const answer = async (ctx: Ctx, out: Outcome) => {
-    const [view] = await reads.views([out.so], showCustomer(ctx));
-    return new Reply(out.settled ? 200 : 202, view);
-  };
-  const load = (ctx: RequestContext<{ storeId: string; supplierOrderId: string }, unknown, unknown>) => reads.get(ctx.params.storeId, ctx.params.supplierOrderId, ownRecordsKeyId(ctx.caller));
+  const { showCustomer, opts, answer, load } = answering(reads);
 
   return defineRoutes([
     route({
@@ -81,6 +44,7 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
     }),
     route({
       operationId: 'submitOrderPart', method: 'post', path: `${BASE}/:storeId/orders/:orderId/groups/:groupKey/submit`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', planGated: true, credits: { action: 'supplierOrder.send', price: 3, when: 'recordCreated' }, readOnly: false,
+      idempotent: true,
       summary: 'Send one part of an order to its supplier now; called twice it still makes one supplier order',
       description: 'Charged once per supplier order made: a part that already has one answers it and charges nothing.',
       params: groupParams, headers: [preferHeader],
@@ -91,45 +55,7 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
         return answer(ctx, await commands.submit(order, ctx.params.groupKey, actorOf(ctx.caller!), !!ctx.body.payNow, { ...opts(ctx), charge: (tx) => ctx.credits.chargeInTransaction(tx) }));
       },
     }),
-    route({
-      operationId: 'retrySupplierOrder', method: 'post', path: `${BASE}/:storeId/orders/:supplierOrderId/retry`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', planGated: true, readOnly: false,
-      summary: 'Try a queued, paused or failed supplier order again',
-      params: soParams, headers: [preferHeader],
-      body: object({ acceptCost: { type: 'boolean', description: 'Accept the supplier\'s new cost after a price change; recorded as the caller\'s decision' } }),
-      response: settled, extraResponses: [stillWorking],
-      handler: async (ctx) => answer(ctx, await commands.retry(await load(ctx), actorOf(ctx.caller!), !!ctx.body.acceptCost, opts(ctx))),
-    }),
-    route({
-      operationId: 'rerouteSupplierOrder', method: 'post', path: `${BASE}/:storeId/orders/:supplierOrderId/reroute`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', planGated: true, readOnly: false,
-      summary: 'Send a paused supplier order\'s items to a backup supplier (the link\'s alternates, in order, or the one named)',
-      description:
-        'Only once the supplier provably holds no live order for them (its create was refused, a look-up finds none, or it confirms the cancel). Never to a supplier the part was at before, unless named. Answers the paused order: status cancelled with a `rerouted` history entry (from, to, reason, costDifferenceMinor, landed) when an alternate took the items; still needsReview, its reviewMessage listing the alternates tried, when none could.',
-      params: soParams, headers: [preferHeader],
-      body: object({ connectionId: { ...uuid, description: "Reroute to this connection only: an alternate of the items, or their link's own supplier (one the part left may be named); left out: each alternate in order" } }),
-      response: settled, extraResponses: [stillWorking],
-      handler: async (ctx) => answer(ctx, await commands.reroute(await load(ctx), actorOf(ctx.caller!), ctx.body.connectionId ?? null, opts(ctx))),
-    }),
-    route({
-      operationId: 'acknowledgeDeliveryAttention', method: 'post', path: `${BASE}/:storeId/orders/:supplierOrderId/delivery-attention/acknowledge`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', readOnly: false,
-      summary: "Acknowledge a sent order's delivery attention, naming the reason seen (409 attentionChanged when it changed meanwhile)",
-      description: 'The attention clears; its reason is not raised again until its threshold passes anew (an exception: until a new carrier scan reports one). Another reason that holds is raised at once. The status never changes.',
-      params: soParams, body: object({ reason: { enum: [...DELIVERY_ATTENTION_REASONS] } }, ['reason']), response: { status: 200, schema: supplierOrderSchema },
-      handler: async (ctx) => (await reads.views([await commands.acknowledge(await load(ctx), actorOf(ctx.caller!), ctx.body.reason)], showCustomer(ctx)))[0],
-    }),
-    route({
-      operationId: 'paySupplierOrder', method: 'post', path: `${BASE}/:storeId/orders/:supplierOrderId/pay`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', planGated: true, readOnly: false,
-      summary: 'Pay a supplier order that was created but not paid; one already paid at the supplier is recorded, not paid again',
-      params: soParams, headers: [preferHeader], response: settled, extraResponses: [stillWorking],
-      handler: async (ctx) => answer(ctx, await commands.pay(await load(ctx), actorOf(ctx.caller!), opts(ctx))),
-    }),
-    route({
-      operationId: 'cancelSupplierOrder', method: 'post', path: `${BASE}/:storeId/orders/:supplierOrderId/cancel`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', readOnly: false,
-      summary: 'Withdraw the order at the supplier where it still allows it; after the supplier shipped it pauses with supplierAlreadyShipped',
-      description:
-        'Taken at once, also while a reroute of the order is under way (the reroute ends). An order whose items a routing or reroute moved on is followed: the order that holds them now is cancelled, at its supplier too, and answered.',
-      params: soParams, headers: [preferHeader], response: settled, extraResponses: [stillWorking],
-      handler: async (ctx) => answer(ctx, await commands.cancel(await load(ctx), actorOf(ctx.caller!), opts(ctx))),
-    }),
+    ...supplierOrderActionRoutes(commands, reads),
     route({
       operationId: 'fulfilOrderPartManually', method: 'post', path: `${BASE}/:storeId/orders/:orderId/groups/:groupKey/fulfil-manually`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', readOnly: false,
       summary: 'Take a part over so the store ships it itself (its supplier order, if any, is cancelled)',

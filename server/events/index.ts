@@ -76,7 +76,7 @@ export const eventsModule = domainModule({
           retryMaxMs: c.eventRetryMaxMs, giveUpMs, bodyLimitBytes: c.eventBodyLimitBytes, pollMs: c.eventPollMs,
         }, p.log, p.standbys, { registry: reactions, config: { concurrency: 4, leaseMs: leaseMsOf(c.eventDeliveryTimeoutMs), retryMaxMs: c.eventRetryMaxMs, giveUpMs }, internalTypes: Object.keys(INTERNAL_EVENT_TYPES) });
         // Woken when a statement wrote events (and by its own freed slots); polls for retries falling due.
-        const feed = new ListenFeed(p.databaseUrl, [OUTBOX_CHANNEL], p.log);
+        const feed = new ListenFeed(p.config.databaseSessionUrl || p.databaseUrl, [OUTBOX_CHANNEL], p.log);
         feed.on(OUTBOX_CHANNEL, () => loop.poke());
         loop.start();
         // Deliveries check their owner as they go; this switches off, with the reason, what has nothing to send yet.

@@ -22,13 +22,20 @@ export function eventRoutes(subscriptions: SubscriptionService) {
   return defineRoutes([
     route({
       operationId: 'createEventSubscription', method: 'post', path: BASE, tag: TAG, auth: 'caller', permission: 'suppliers.manage', readOnly: false,
+      // The subscription and its key commit together: a lost answer is rebuilt from it, never made twice.
+      idempotent: {
+        async recover(ctx, id) {
+          const made = await subscriptions.made(ctx.params.storeId, id);
+          return subscriptionView(made.subscription, made.secret);
+        },
+      },
       summary: 'Subscribe an address to the store\'s events',
       description: `${signing} The answer carries the signing secret; it is shown again only when rotated. Its creator owns it: deliveries are rendered with the owner's access as it is when each goes out, and stop (the subscription switched off, with the reason) once the owner leaves the store or the owner's key is revoked. A store has at most ${subscriptions.limits.perStore} subscriptions (409 \`subscriptionLimitReached\` beyond).`,
       params: params(['storeId']), body: object({ url: targetUrl, eventTypes, description }, ['url', 'eventTypes']),
       response: { status: 201, schema: subscriptionSchema },
       countLimit: { limit: subscriptions.limits.perStore, per: 'store', of: 'event subscriptions', code: 'subscriptionLimitReached' },
       async handler(ctx) {
-        const made = await subscriptions.create(ctx.params.storeId, changerOf(ctx), ctx.body);
+        const made = await subscriptions.create(ctx.params.storeId, changerOf(ctx), ctx.body, (tx, id) => ctx.idempotency.made(tx, id));
         return subscriptionView(made.subscription, made.secret);
       },
     }),

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { DataSource } from 'typeorm';
+import type { Queryable } from '../platform/db';
 import { checkTarget } from '../platform/address-guard';
 import type { Secrets } from '../platform/crypto';
 import { ApiError, errors } from '../platform/errors';
@@ -49,16 +50,24 @@ export class SubscriptionService {
   ) {}
 
   /** Answers the new subscription and its signing secret, shown only here and when it is rotated. Its creator owns it. */
-  async create(storeId: string, owner: sql.Owner, input: SubscriptionInput): Promise<{ subscription: Subscription; secret: string }> {
+  async create(storeId: string, owner: sql.Owner, input: SubscriptionInput, made?: (tx: Queryable, id: string) => Promise<void>): Promise<{ subscription: Subscription; secret: string }> {
     await checkTarget(input.url, this.allowPrivateTargets);
     const secret = newSecret();
     const subscription = await sql.insertSubscription(
       this.db,
       { id: crypto.randomUUID(), storeId, url: input.url, description: input.description ?? null, eventTypes: unique(input.eventTypes), secretSealed: this.secrets.encrypt(secret), ownerAccountId: owner.accountId, ownerKeyId: owner.keyId },
       this.limits.perStore,
+      made,
     );
     if (!subscription) throw limitReached(this.limits.perStore);
     return { subscription, secret };
+  }
+
+  /** A subscription `create` made whose answer was lost (its idempotency key's recovery): with its secret as it is now. */
+  async made(storeId: string, id: string): Promise<{ subscription: Subscription; secret: string }> {
+    const subscription = await sql.subscriptionInStore(this.db, storeId, id, null);
+    if (!subscription) throw errors.notFound('The event subscription');
+    return { subscription, secret: this.secrets.decrypt(subscription.secretSealed) };
   }
 
   list(storeId: string, ownKeyId: string | null, q: { cursor?: string; pageSize: number }): Promise<Page<Subscription>> {

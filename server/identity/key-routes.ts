@@ -14,6 +14,7 @@ export function keyRoutes(accounts: AccountService, keys: ApiKeyService, base: (
   return defineRoutes([
     route({
       operationId: 'createApiKey', method: 'post', path: '/api/api-keys', tag: 'API keys', auth: 'session', readOnly: false,
+      idempotent: true,
       summary: 'Create an API key (Developer accounts; signed-in users only). The full key is in the answer.',
       body: object({ name: keyName, recordScope: { enum: [...RECORD_SCOPES], default: 'own' } }, ['name']),
       response: { status: 201, schema: object({ key: { type: 'string' }, apiKey: apiKeySchema, assistantLink: assistantLinkSchema }, ['key', 'apiKey', 'assistantLink']) },

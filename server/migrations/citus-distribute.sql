@@ -60,5 +60,7 @@ SELECT create_distributed_table('supplier_order_counts', 'store_id', colocate_wi
 SELECT create_distributed_table('credit_ledger', 'account_id', colocate_with => 'none');
 -- Credits held while their request runs: beside the ledger rows their settling writes.
 SELECT create_distributed_table('credit_holds', 'account_id', colocate_with => 'credit_ledger');
+-- Callers' idempotency keys: by account too, in the ledger's group.
+SELECT create_distributed_table('idempotency_keys', 'account_id', colocate_with => 'credit_ledger');
 
 COMMIT;

@@ -1,14 +1,15 @@
 import { actorOf, creatorOf, ownRecordsKeyId } from '../identity/permissions';
 import { errors } from '../platform/errors';
 import { defineRoutes, route, RequestContext } from '../platform/http/route';
-import { destinationSchema, minorUnits, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
+import { destinationSchema, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
 import { STORE_ORDER_STATUSES } from '../platform/vocabulary/statuses';
-import { PAYMENT_ATTENTION_REASONS, type StoreOrder } from './types';
+import { type StoreOrder } from './types';
 import { groupParams, orderParams, orderSchemaWith } from './schemas';
 import type { OrderPayments } from './payments';
 import type { OrderService } from './service';
 import type { StoreOrderQueries } from './queries';
 import { orderViews, type SupplierOrdersOfOrders } from './views';
+import { storeOrderPaymentRoutes } from './payment-routes';
 
 const BASE = '/api/store-orders';
 const TAG = 'Store orders';
@@ -35,7 +36,9 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
         ['items', 'destination', 'paymentMethod'],
       ),
       response: { status: 201, schema: orderSchema },
-      handler: async (ctx) => one(ctx, await orders.create(ctx.params.storeId, ctx.body, creatorOf(ctx.caller!))),
+      // The order and its key commit together: a first answer lost is rebuilt from the order, never made twice.
+      idempotent: { recover: async (ctx, orderId) => one(ctx, (await orders.byId(ctx.params.storeId, orderId))!) },
+      handler: async (ctx) => one(ctx, await orders.create(ctx.params.storeId, ctx.body, creatorOf(ctx.caller!), (tx, id) => ctx.idempotency.made(tx, id))),
     }),
     route({
       operationId: 'listStoreOrders', method: 'get', path: `${BASE}/:storeId`,
@@ -67,40 +70,13 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
     }),
     route({
       operationId: 'confirmStoreOrder', method: 'post', path: `${BASE}/:storeId/:orderId/confirm`, tag: TAG, auth: 'caller', permission: 'orders.manage', readOnly: false,
+      idempotent: true,
       summary: 'Confirm the order (staff); supplier parts under an automatic level are then sent in the background',
       description: 'Answers once the confirmation is stored; it never waits for a supplier. The supplier orders of automatic parts appear (status queued, then onwards) as the dispatch jobs run.',
       params: orderParams, response: { status: 200, schema: orderSchema },
       handler: async (ctx) => one(ctx, await orders.confirm(await load(ctx), actorOf(ctx.caller!))),
     }),
-    route({
-      operationId: 'markStoreOrderPaid', method: 'post', path: `${BASE}/:storeId/:orderId/mark-paid`,
-      summary: 'Mark the order paid by hand (cash, bank transfer): confirms it; recorded as manual, not as the payment provider\'s word',
-      description:
-        'The shopper\'s `paymentStatus` moves only on the payment provider\'s signed notifications (POST /api/payment-notifications/:storeId). A manual mark confirms the order and shows in its payment history with who made it, but does not count as provider-confirmed for automatic supplier payment: that still needs the connection\'s allowUnpaidOrders (orders without online payment) or payNow. 409 when the provider already reported the order paid or refunded; marking twice changes nothing.',
-      tag: TAG, auth: 'caller', permission: 'orders.manage', readOnly: false,
-      params: orderParams, body: object({ reference: { type: 'string', maxLength: 200, description: 'A receipt or transfer reference' }, amountMinor: minorUnits }),
-      response: { status: 200, schema: orderSchema },
-      async handler(ctx) {
-        await payments.markPaid(await load(ctx), ctx.body ?? {}, actorOf(ctx.caller!));
-        return one(ctx, await load(ctx));
-      },
-    }),
-    route({
-      operationId: 'acknowledgeStoreOrderPaymentAttention', method: 'post', path: `${BASE}/:storeId/:orderId/payment-attention/acknowledge`,
-      summary: 'A person has dealt with the order\'s payment needing attention: clears paymentAttention, keeping the note and who in its payment history',
-      description: '`reason` names the attention acknowledged (the order\'s `paymentAttention.reason` as the person saw it): 409 `attentionChanged` when the order\'s reason is another now (a new one arrived meanwhile: it is not cleared under a note about the old one); 409 `noPaymentAttention` when the order\'s payment needs no attention. The order still needs attention afterwards if a part does.',
-      tag: TAG, auth: 'caller', permission: 'payments.manage', readOnly: false,
-      params: orderParams,
-      body: object({
-        reason: { enum: [...PAYMENT_ATTENTION_REASONS], description: 'The attention acknowledged, as the order showed it' },
-        note: { type: 'string', minLength: 1, maxLength: 1000, pattern: '\\S', description: 'What was decided (for example "refunded the shopper; supplier order cancelled")' },
-      }, ['reason', 'note']),
-      response: { status: 200, schema: orderSchema },
-      async handler(ctx) {
-        await payments.acknowledgeAttention(await load(ctx), ctx.body.reason, ctx.body.note, actorOf(ctx.caller!));
-        return one(ctx, await load(ctx));
-      },
-    }),
+    ...storeOrderPaymentRoutes(payments, load, one, orderSchema),
     route({
       operationId: 'shipStoreOrderPart', method: 'post', path: `${BASE}/:storeId/:orderId/groups/:groupKey/ship`, tag: TAG, auth: 'caller', permission: 'orders.manage', readOnly: false,
       summary: 'The store hands a part it fulfils itself to a carrier',

@@ -43,8 +43,11 @@ export class OrderService {
     return sql.orderInStore(this.db, storeId, id);
   }
 
-  /** Splits the items into parts: the store's own, and one per supplier connection of the linked items. */
-  async create(storeId: string, input: CreateOrderInput, creator: Creator): Promise<StoreOrder> {
+  /**
+   * Splits the items into parts: the store's own, and one per supplier connection of the linked items. `made` runs in
+   * the order's transaction (its idempotency key records the order: both commit or neither).
+   */
+  async create(storeId: string, input: CreateOrderInput, creator: Creator, made?: (tx: EntityManager, orderId: string) => Promise<void>): Promise<StoreOrder> {
     const id = await this.db.transaction(async (tx) => {
       const variantIds = input.items.map((i) => i.variantId);
       const variants = await this.store.products.variantsInStore(tx, storeId, variantIds);
@@ -102,6 +105,7 @@ export class OrderService {
         items,
         groups,
       );
+      await made?.(tx, orderId);
       return orderId;
     });
     return (await sql.orderInStore(this.db, storeId, id))!;

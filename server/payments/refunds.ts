@@ -38,7 +38,8 @@ export class ShopperRefunds {
     private readonly log: Logger,
   ) {}
 
-  async refund(order: StoreOrder, input: RefundInput, actor: Actor): Promise<RefundAnswer> {
+  /** `requestKey`: the caller's idempotency key (its digest), so that a retry of this refund asks the provider once. */
+  async refund(order: StoreOrder, input: RefundInput, actor: Actor, requestKey: string | null = null): Promise<RefundAnswer> {
     if (input.currency !== undefined && input.currency !== order.currency) {
       throw errors.validationFailed([{ field: 'body/currency', message: `must be the order's currency (${order.currency})` }]);
     }
@@ -59,7 +60,7 @@ export class ShopperRefunds {
     try {
       res = await fetch(`${base}/v1/payments/${encodeURIComponent(payment.reference)}/refund`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${settings.apiKey}`, 'idempotency-key': `refund:${randomUUID()}`, 'content-type': 'application/json', accept: 'application/json' },
+        headers: { authorization: `Bearer ${settings.apiKey}`, 'idempotency-key': `refund:${requestKey ?? randomUUID()}`, 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ amountMinor: input.amountMinor }),
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });

@@ -75,6 +75,7 @@ export function paymentRoutes(providers: PaymentProviders, notifications: Paymen
     }),
     route({
       operationId: 'refundStoreOrder', method: 'post', path: '/api/store-orders/:storeId/:orderId/refunds', tag: 'Store orders', auth: 'caller', permission: 'payments.manage', readOnly: false,
+      idempotent: true,
       summary: 'Refund the shopper, the whole order or part of it, through the store\'s payment provider',
       description:
         'Asks the provider (with the store\'s API key there) to refund `amountMinor` of the order\'s paid payment; recorded in the order\'s payment history (`refundRequested`, with `reason` and who) before the provider is asked. Answers 202 once the provider took it: the order\'s `providerPayments`, `amountRefundedMinor`, `paymentStatus` (`partiallyRefunded`, or `refunded` for the whole), its profit and the profit report move when the provider\'s signed event arrives, with `storeOrder.paymentChanged`. 400 `validationFailed` for another currency than the order\'s; 409 `nothingToRefund` (no paid payment), `refundExceedsPayment` (more than is left), `providerApiKeyMissing`, `refundRefused` (the provider\'s refusal, recorded as `refundFailed`); 503 `providerUnavailable` (whether it refunded is unknown: look at the order\'s payments before asking again).',
@@ -92,7 +93,8 @@ export function paymentRoutes(providers: PaymentProviders, notifications: Paymen
       },
       async handler(ctx) {
         const order = await orders.get(ctx.params.storeId, ctx.params.orderId, ownRecordsKeyId(ctx.caller));
-        return new Reply(202, await refunds.refund(order, ctx.body, actorOf(ctx.caller!)));
+        // The caller's key names the provider's refund too: a retry after a lost answer (or a 503) refunds once.
+        return new Reply(202, await refunds.refund(order, ctx.body, actorOf(ctx.caller!), ctx.idempotency.key));
       },
     }),
   ]);

@@ -11,6 +11,12 @@ export interface Config {
   dataDir: string;
   /** Empty when the embedded Postgres is to be used. */
   databaseUrl: string;
+  /**
+   * Set when DATABASE_URL is a pooler in transaction mode (PgBouncer): a direct session to the primary (HAProxy's
+   * address), for what needs one (LISTEN, the migrations' lock). With it, no statement is prepared by name and
+   * pg-boss polls instead of listening (docs/operations.md, "PgBouncer").
+   */
+  databaseSessionUrl: string;
   embeddedPgPort: number;
   /** Where the embedded Postgres gets binaries and data it can reach when run as root from a closed folder. */
   embeddedPgCacheDir: string;
@@ -104,7 +110,8 @@ export interface Config {
   eventPollMs: number;
   /**
    * The database's replication as the operator declares it: `none` (no standby: nothing waits, not one statement per
-   * write) or `asynchronous` (standbys through physical slots, which the service waits for: ./standbys.ts).
+   * write) or `asynchronous` (standbys through physical slots, which the service waits for: ./standbys.ts, unless the
+   * database turns out to replicate synchronously itself).
    */
   databaseReplication: DatabaseReplication;
   /** How long a write's answer (and an event's delivery) waits for the database's standbys to confirm it (0: not at all). */

@@ -79,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
     host: env.HOST || '127.0.0.1',
     dataDir,
     databaseUrl,
+    databaseSessionUrl: urlVar(env, 'DATABASE_SESSION_URL', ['postgres:', 'postgresql:']),
     embeddedPgPort: intVar(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
     embeddedPgCacheDir: path.resolve(env.EMBEDDED_PG_CACHE_DIR || '/var/cache/store-suppliers'),
     appSecret,

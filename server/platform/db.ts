@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import crypto from 'node:crypto';
+import { Client } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import type { QueryRunner } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
@@ -28,6 +29,23 @@ function boundedWaits(t: DbTimeouts): Record<string, unknown> {
   };
 }
 
+/**
+ * The pool's connections: one that met a read-only server (SQLSTATE 25006: a primary demoted under it, reached through
+ * an address that now leads elsewhere) is closed at once, so the pool never lends it again. pg-pool already drops a
+ * connection whose own statement failed outside a transaction; TypeORM's transactions give theirs back as it was.
+ */
+class DropOnReadOnly extends Client {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  query(...args: any[]): any {
+    const out = (super.query as (...a: unknown[]) => unknown)(...args);
+    if (typeof args.at(-1) === 'function' || !(out instanceof Promise)) return out;
+    return out.catch((err: { code?: string }) => {
+      if (err?.code === '25006') void this.end().catch(() => undefined);
+      throw err;
+    });
+  }
+}
+
 /** TypeORM for the pool, transactions and migrations only: no entities, every domain maps its own rows (sql.ts). */
 export function createDataSource(url: string, migrations: Ctor, poolSize = 10, timeouts?: DbTimeouts): DataSource {
   return new DataSource({
@@ -38,7 +56,7 @@ export function createDataSource(url: string, migrations: Ctor, poolSize = 10, t
     synchronize: false,
     migrationsRun: false,
     migrationsTransactionMode: 'each',
-    extra: { max: poolSize, application_name: applicationName('store-suppliers'), ...(timeouts ? boundedWaits(timeouts) : {}) },
+    extra: { Client: DropOnReadOnly, max: poolSize, application_name: applicationName('store-suppliers'), ...(timeouts ? boundedWaits(timeouts) : {}) },
   });
 }
 
@@ -140,9 +158,14 @@ export async function preparedRows<T = Record<string, unknown>>(db: Queryable, t
     name = `s${crypto.createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
     if (statementNames.size < 1000) statementNames.set(text, name);
   }
-  return (await run(db, text, values, name)).records as T[];
+  return (await run(db, text, values, naming ? name : undefined)).records as T[];
 }
 const statementNames = new Map<string, string>();
+/** Off behind a pooler in transaction mode: a statement prepared on one server connection is unknown on the next. */
+let naming = true;
+export function nameStatements(on: boolean): void {
+  naming = on;
+}
 
 /** How many rows a write touched. */
 export async function affected(db: Queryable, text: string, values: unknown[] = []): Promise<number> {

@@ -77,9 +77,10 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE',
 /**
  * SQLSTATEs that say the server cannot serve now, not that the statement was wrong: class 08 (connection exception),
  * 57P01-57P03 (shut down by an administrator, crash shutdown, cannot connect now), 53300 (too many connections),
- * 57014 (cancelled: our statement time-out).
+ * 57014 (cancelled: our statement time-out), 25006 (a read-only transaction: a primary demoted under the connection,
+ * mid-failover).
  */
-const UNAVAILABLE_STATES = /^(08[0-9A-Z]{3}|57P0[123]|53300|57014)$/;
+const UNAVAILABLE_STATES = /^(08[0-9A-Z]{3}|57P0[123]|53300|57014|25006)$/;
 /** What node-postgres and pg-pool say when the connection went away or could not be had in time. */
 const UNAVAILABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|timeout expired|Client has encountered a connection error|Client was closed and is not queryable)/;
 

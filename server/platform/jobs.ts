@@ -30,7 +30,7 @@ export interface QueueSpec {
  */
 export const POLLING = { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 2, burstWhenReadyExceeds: 1 };
 
-export async function startBoss(connectionString: string, queues: QueueSpec[], log: Logger, opts: { supervise: boolean; schedule: boolean; superviseSeconds: number; waits?: DbTimeouts }): Promise<Boss> {
+export async function startBoss(connectionString: string, queues: QueueSpec[], log: Logger, opts: { supervise: boolean; schedule: boolean; superviseSeconds: number; waits?: DbTimeouts; pooled?: boolean }): Promise<Boss> {
   const { PgBoss } = (await import('pg-boss')) as PgBossModule;
   const boss = new PgBoss({
     connectionString,
@@ -42,7 +42,8 @@ export async function startBoss(connectionString: string, queues: QueueSpec[], l
     // The ready counts behind burst fetching come from this cache.
     queueCacheIntervalSeconds: 5,
     application_name: applicationName('store-suppliers-jobs'),
-    useListenNotify: true,
+    // Behind a pooler in transaction mode LISTEN has no session to live in: pg-boss polls (POLLING) instead.
+    useListenNotify: !opts.pooled,
     // Bounded like the service's own pool, but client-side only: pg-boss's maintenance may run longer than a request.
     ...(opts.waits ? { connectionTimeoutMillis: opts.waits.connectMs, keepAlive: true, query_timeout: opts.waits.statementMs ? opts.waits.statementMs + 1000 : undefined } : {}),
   } as ConstructorParameters<PgBossModule['PgBoss']>[0]);

@@ -35,10 +35,34 @@ export async function standbyBehind(db: Queryable, lsn?: string): Promise<{ lsn:
  * All of it only where the operator declares the replication asynchronous (DATABASE_REPLICATION): with `none` nothing
  * is looked up, ever (no statement per write, no second read of a first order), and everything is held at once.
  * Declared, not detected: a detection is a cached answer between two looks, and a cached "no slots" lost writes.
+ *
+ * Declared asynchronous, the database may replicate synchronously all the same (Patroni's synchronous_mode, or
+ * synchronous_standby_names set by hand, with synchronous_commit at `on` or stronger): every commit then returns only
+ * once a standby holds it, which is what this wait would make sure of, so nothing waits (docs/decisions.md, "The
+ * database's own synchronous replication"). Looked at once at start and every SYNC_LOOK_MS, never per write: a
+ * cached "synchronous" stays true under Patroni, which never promotes a standby that was not synchronous.
  */
+/** How often a declared asynchronous replication is looked at again for the database's own synchronous one. */
+export const SYNC_LOOK_MS = 10_000;
+
+/**
+ * Whether every commit waits for a standby: synchronous_standby_names names one, and synchronous_commit is `on`,
+ * `remote_write` or `remote_apply` (`local` and `off` do not wait).
+ */
+export async function databaseSynchronous(db: Queryable): Promise<boolean> {
+  const [r] = await rows<{ synchronous: boolean }>(
+    db,
+    `SELECT current_setting('synchronous_standby_names') <> '' AND current_setting('synchronous_commit') IN ('on', 'remote_write', 'remote_apply') AS synchronous`,
+  );
+  return r.synchronous;
+}
+
 export class Standbys {
   private timeline: number | null = null;
   private readonly throttle = new Throttle();
+  /** The database replicates synchronously itself (last look): nothing is waited for. */
+  private synchronous = false;
+  private looker: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly db: DataSource,
@@ -47,9 +71,33 @@ export class Standbys {
     private readonly replication: DatabaseReplication = 'asynchronous',
   ) {}
 
-  /** Whether the standbys are looked at: false with DATABASE_REPLICATION=none, and then nothing here runs a statement. */
+  /**
+   * Whether the standbys are looked at: false with DATABASE_REPLICATION=none, or while the database replicates
+   * synchronously itself; then nothing here runs a statement.
+   */
   get waits(): boolean {
-    return this.replication === 'asynchronous';
+    return this.replication === 'asynchronous' && !this.synchronous;
+  }
+
+  /**
+   * Declared asynchronous: whether the database replicates synchronously itself, looked at now and then every
+   * `everyMs` (one statement each time, none per write). A look that fails keeps the last answer.
+   */
+  async watchSynchronous(everyMs = SYNC_LOOK_MS): Promise<void> {
+    if (this.replication !== 'asynchronous' || this.looker) return;
+    const look = async () => {
+      const was = this.synchronous;
+      this.synchronous = await databaseSynchronous(this.db).catch(() => was);
+      if (this.synchronous !== was) this.log.info({ synchronous: this.synchronous }, this.synchronous ? 'the database replicates synchronously: the service does not wait for its standbys' : 'the database replicates asynchronously: the service waits for its standbys');
+    };
+    this.looker = setInterval(() => void look(), everyMs);
+    this.looker.unref();
+    await look();
+  }
+
+  stop(): void {
+    if (this.looker) clearInterval(this.looker);
+    this.looker = null;
   }
 
   /**

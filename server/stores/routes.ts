@@ -11,6 +11,7 @@ export function storeRoutes(stores: StoreService, products: ProductService, acco
   return defineRoutes([
     route({
       operationId: 'createStore', method: 'post', path: '/api/stores', tag: 'Stores', auth: 'caller', readOnly: false,
+      idempotent: true,
       summary: 'Create a store owned by the calling account',
       body: object({ name: { type: 'string', minLength: 1, maxLength: 200 }, currency }, ['name', 'currency']), response: { status: 201, schema: storeSchema },
       handler: async ({ caller, body }) => storeView(await stores.create(caller!.accountId, body)),
@@ -73,6 +74,7 @@ export function storeRoutes(stores: StoreService, products: ProductService, acco
     }),
     route({
       operationId: 'createStoreProduct', method: 'post', path: '/api/store-products/:storeId', tag: 'Store products', auth: 'caller', permission: 'products.manage', credits: { action: 'storeProduct.create', price: 1 }, readOnly: false,
+      idempotent: true,
       summary: 'Create a store product with its variants',
       params: params(['storeId']), body: object(productFields, ['title', 'variants']), response: { status: 201, schema: productSchema },
       handler: async ({ caller, params: p, body, credits }) => products.create(p.storeId, body, creatorOf(caller!), (tx) => credits.spendInTransaction(tx)),

@@ -80,8 +80,14 @@ test('network errors: safe calls are tried 1 + maxRetries times, then a Connecti
   expect(sent.every((s) => s.error)).toBe(true);
   expectNoKey(err, owner.key);
 
+  // A money action carries an Idempotency-Key: it is tried again too, every time with the same key.
+  const keyed = clientFor(closed, owner.key, { maxRetries: 2 });
+  await rejectionOf(keyed.store.suppliers.orders.pay(storeId, '00000000-0000-4000-8000-000000000000'));
+  expect(keyed.sent).toHaveLength(3);
+  expect(new Set(keyed.sent.map((s) => s.headers.get('idempotency-key'))).size).toBe(1);
+  // A change without a key is sent once.
   const once = clientFor(closed, owner.key, { maxRetries: 2 });
-  await rejectionOf(once.store.suppliers.orders.pay(storeId, '00000000-0000-4000-8000-000000000000'));
+  await rejectionOf(once.store.suppliers.connections.replaceCredentials(storeId, connId, { credentials: { apiKey: 'sbx_live_not_checked' } }));
   expect(once.sent).toHaveLength(1);
 });
 

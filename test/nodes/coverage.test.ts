@@ -12,6 +12,7 @@ import { resources } from '../../nodes/StoreSuppliers/actions/node.type';
 import { StoreSuppliers } from '../../nodes/StoreSuppliers/StoreSuppliers.node';
 import { StoreSuppliersTrigger } from '../../nodes/StoreSuppliersTrigger/StoreSuppliersTrigger.node';
 import { EVENT_TYPES, SUBSCRIPTION_ROUTES } from '../../nodes/StoreSuppliersTrigger/webhook';
+import type { Route } from '../../nodes/StoreSuppliers/transport';
 import { ORDER_STATUS_OPTIONS } from '../../nodes/StoreSuppliers/actions/storeOrder/common';
 import { STATUS_OPTIONS } from '../../nodes/StoreSuppliers/actions/supplierOrder/getAll.operation';
 import { EVENT_TYPES as SERVICE_EVENT_TYPES } from '../../server/events/types';
@@ -31,7 +32,11 @@ interface DocRoute {
 	operationId: string;
 	method: string;
 	path: string;
+	/** Takes an Idempotency-Key (a create or money action): the node must send one. */
+	idempotent: boolean;
 }
+
+const keyed = (op: any): boolean => (op?.parameters ?? []).some((p: any) => p.in === 'header' && p.name === 'Idempotency-Key');
 
 
 const BASE = '/api/store-suppliers/';
@@ -57,7 +62,7 @@ async function supplierRoutes(withStoreSide = false): Promise<DocRoute[]> {
 	for (const [path, item] of Object.entries<Record<string, any>>(res.body.paths)) {
 		if (withStoreSide && !path.startsWith(BASE)) {
 			for (const [method, op] of Object.entries<any>(item)) {
-				if (STORE_SIDE.has(op?.operationId)) routes.push({ operationId: op.operationId, method: method.toUpperCase(), path });
+				if (STORE_SIDE.has(op?.operationId)) routes.push({ operationId: op.operationId, method: method.toUpperCase(), path, idempotent: keyed(op) });
 			}
 			continue;
 		}
@@ -65,7 +70,7 @@ async function supplierRoutes(withStoreSide = false): Promise<DocRoute[]> {
 		for (const [method, op] of Object.entries<any>(item)) {
 			// The node calls with a key: a signed-in person's step (opening a sign-in in their browser) is not its.
 			if (!op?.security?.some((s: object) => 'apiKey' in s)) continue;
-			if (op?.operationId) routes.push({ operationId: op.operationId, method: method.toUpperCase(), path });
+			if (op?.operationId) routes.push({ operationId: op.operationId, method: method.toUpperCase(), path, idempotent: keyed(op) });
 		}
 	}
 	return routes;
@@ -80,7 +85,7 @@ test('every supplier route in the OpenAPI document (and the store-side routes it
 	expect(missing).toEqual([]);
 	for (const route of doc) {
 		const { routing } = byOperationId.get(route.operationId)!.op;
-		expect(`${routing.method} ${routing.path}`).toBe(`${route.method} ${route.path}`);
+		expect(`${routing.method} ${routing.path} keyed=${routing.idempotent === true}`).toBe(`${route.method} ${route.path} keyed=${route.idempotent}`);
 	}
 });
 
@@ -88,9 +93,9 @@ test('the subscription routes the trigger\'s webhook mode calls are the document
 	const res = await svc.call('GET', '/api/store-suppliers/openapi.json');
 	const byOperationId = new Map<string, string>();
 	for (const [path, item] of Object.entries<Record<string, any>>(res.body.paths)) {
-		for (const [method, op] of Object.entries<any>(item)) if (op?.operationId) byOperationId.set(op.operationId, `${method.toUpperCase()} ${path}`);
+		for (const [method, op] of Object.entries<any>(item)) if (op?.operationId) byOperationId.set(op.operationId, `${method.toUpperCase()} ${path} keyed=${keyed(op)}`);
 	}
-	for (const route of Object.values(SUBSCRIPTION_ROUTES)) expect(byOperationId.get(route.operationId)).toBe(`${route.method} ${route.path}`);
+	for (const route of Object.values<Route>(SUBSCRIPTION_ROUTES)) expect(byOperationId.get(route.operationId)).toBe(`${route.method} ${route.path} keyed=${route.idempotent === true}`);
 });
 
 test('the trigger offers exactly the service\'s event types, each described in the service\'s words', () => {

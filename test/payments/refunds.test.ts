@@ -105,4 +105,17 @@ test('the JS client: orders.refund in part, then the order\'s payments as the pr
   expect([tooMuch.status, tooMuch.code]).toEqual([409, 'refundExceedsPayment']);
 });
 
+test('a refund sent again with its Idempotency-Key (its answer lost) refunds once, at the provider too', async () => {
+  const order = await placeOrder(svc, shop, { paymentMethod: 'online', quantity: 2 });
+  await payments.pay(order.id, 'paid');
+  const body = { amountMinor: 100, currency: order.currency, reason: 'sent twice' };
+  const send = () => svc.call('POST', `/api/store-orders/${shop.storeId}/${order.id}/refunds`, { key: shop.owner.key, body, headers: { 'Idempotency-Key': `refund-${order.id}` } });
+  const first = await send();
+  const again = await send();
+  expect([first.status, again.status, again.headers.get('idempotent-replayed')]).toEqual([202, 202, 'true']);
+  expect(again.body).toEqual(first.body);
+  const [atProvider] = await provider.paymentsOf(order.id);
+  expect(atProvider.refunds).toHaveLength(1);
+});
+
 leakScanTest();

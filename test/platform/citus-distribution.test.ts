@@ -94,13 +94,14 @@ test('the distribution file runs on the migrated schema: every store table by st
   // Every table of the schema has a place: distributed, a reference table, or named as local.
   expect(tables.filter((t) => !placed.some((p) => p.rel === t) && !LOCAL.includes(t))).toEqual([]);
   expect(placed.filter((p) => p.kind === 'reference').map((p) => p.rel)).toEqual(['accounts', 'api_keys', 'sessions']);
-  const byStore = placed.filter((p) => p.kind === 'distributed' && !['credit_ledger', 'credit_holds'].includes(p.rel));
+  const byStore = placed.filter((p) => p.kind === 'distributed' && !['credit_ledger', 'credit_holds', 'idempotency_keys'].includes(p.rel));
   expect(byStore.length).toBeGreaterThan(25);
   // One co-location group: the one stores opened.
   expect(new Set(byStore.map((p) => p.colocation))).toEqual(new Set([placed.find((p) => p.rel === 'stores')?.colocation]));
   expect(byStore.filter((p) => p.column_name !== (p.rel === 'stores' ? 'id' : 'store_id'))).toEqual([]);
   expect(placed.find((p) => p.rel === 'credit_ledger')).toEqual({ rel: 'credit_ledger', kind: 'distributed', column_name: 'account_id', colocation: 'credit_ledger' });
   expect(placed.find((p) => p.rel === 'credit_holds')).toEqual({ rel: 'credit_holds', kind: 'distributed', column_name: 'account_id', colocation: 'credit_ledger' });
+  expect(placed.find((p) => p.rel === 'idempotency_keys')).toEqual({ rel: 'idempotency_keys', kind: 'distributed', column_name: 'account_id', colocation: 'credit_ledger' });
 });
 
 test('the stand-ins refuse what Citus refuses: a key without store_id, a foreign key by id alone', async () => {

@@ -91,7 +91,18 @@ export async function createDatabase(label: string, opts: { empty?: boolean } = 
   }
   const u = new URL(adminUrl());
   u.pathname = `/${name}`;
+  // Through PgBouncer (jest.pooled.config.js): the same server, another port.
+  if (process.env.TEST_POOLER_PORT) u.port = process.env.TEST_POOLER_PORT;
   return u.toString();
+}
+
+/** Behind PgBouncer (jest.pooled.config.js): the same database on a direct session, for LISTEN and the migrations' lock. */
+function sessionUrl(databaseUrl: string): Record<string, string> {
+  if (!process.env.TEST_POOLER_PORT) return {};
+  const u = new URL(databaseUrl);
+  if (u.port !== process.env.TEST_POOLER_PORT) return {};
+  u.port = new URL(adminUrl()).port;
+  return { DATABASE_SESSION_URL: u.toString() };
 }
 
 export async function call<T = any>(baseUrl: string, method: string, urlPath: string, opts: CallOptions = {}): Promise<Answer<T>> {
@@ -143,6 +154,7 @@ export function serviceEnv(opts: ServiceOptions, at: { databaseUrl: string; data
   return {
     ...process.env,
     DATABASE_URL: databaseUrl,
+    ...sessionUrl(databaseUrl),
     APP_SECRET: opts.appSecret ?? 'test-secret-'.padEnd(48, 'x'),
     PORT: String(port),
     ...(opts.publicBaseUrl ? { PUBLIC_BASE_URL: `http://127.0.0.1:${port}` } : {}),

@@ -18,12 +18,32 @@ interface Received {
 interface ServiceClaim { status: string; supplierClaimId: string | null; outcome: { kind: string; supplierOrderId: string | null } | null }
 interface ServiceSo { _id: string; status: string; supplierOrderNumber: string; reshipOf: { claimId: string } | null }
 
+type Store = Opened['store'];
+
+/** Every page of a store's supplier orders at the sandbox (a store holds hundreds: one page of 100 missed reships). */
+function sandboxOrdersOf(store: Store, listed: Map<string, Promise<ServiceSo[]>>): Promise<ServiceSo[]> {
+  const once = listed.get(store.storeId) ?? (async () => {
+    const out: ServiceSo[] = [];
+    for (let cursor = ''; ; ) {
+      const q = `integrationId=${store.conns.sandbox}&pageSize=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+      const page = await store.api.patiently<{ result: { items: ServiceSo[]; pagination: { nextCursor: string | null } } }>('GET', `/api/store-suppliers/${store.storeId}/orders?${q}`, { key: store.owner.key });
+      if (page.status !== 200) throw new Error(`listing the supplier orders of store ${store.index}: ${page.status}`);
+      out.push(...page.body.result.items);
+      if (!page.body.result.pagination.nextCursor) return out;
+      cursor = page.body.result.pagination.nextCursor;
+    }
+  })();
+  listed.set(store.storeId, once);
+  return once;
+}
+
 export async function noClaimOrReshipTwice(opened: Opened[], s: Suppliers): Promise<Verdict> {
   const r = await control<Received>(s.sandbox.control, 'GET', '/received');
   const failures: string[] = [];
   for (const [key, n] of Object.entries(r.claimOpensByKey)) if (n > 1) failures.push(`claim key ${key} was created at the sandbox ${n} times`);
   for (const [id, n] of Object.entries(r.reshipsByClaim)) if (n > 1) failures.push(`the sandbox's claim ${id} has ${n} reship orders`);
   let reshipped = 0;
+  const listed = new Map<string, Promise<ServiceSo[]>>();
   for (const o of opened) {
     const { api, owner, storeId } = o.store;
     const c = await api.patiently<{ result: ServiceClaim }>('GET', `/api/store-suppliers/${storeId}/orders/${o.supplierOrderId}/claims/${o.claimId}`, { key: owner.key });
@@ -36,8 +56,7 @@ export async function noClaimOrReshipTwice(opened: Opened[], s: Suppliers): Prom
     if (claim.supplierClaimId && opens !== 1) failures.push(`claim ${o.claimId} is ${claim.status} at the service as ${claim.supplierClaimId}, created at the sandbox ${opens} times`);
     if (claim.outcome?.kind !== 'reshipped') continue;
     reshipped++;
-    const listed = await api.patiently<{ result: { items: ServiceSo[] } }>('GET', `/api/store-suppliers/${storeId}/orders?integrationId=${o.store.conns.sandbox}&pageSize=100`, { key: owner.key });
-    const reships = listed.body.result.items.filter((so) => so.reshipOf?.claimId === o.claimId);
+    const reships = (await sandboxOrdersOf(o.store, listed)).filter((so) => so.reshipOf?.claimId === o.claimId);
     if (reships.length !== 1) failures.push(`claim ${o.claimId} won a reship; the service holds ${reships.length} reship orders for it`);
     for (const so of reships.filter((x) => x.status !== 'queued')) {
       const there = r.orders.filter((x) => x.orderNumber === so.supplierOrderNumber).length;

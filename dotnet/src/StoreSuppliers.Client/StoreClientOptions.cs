@@ -43,6 +43,12 @@ public class RequestOptions
 
     /// <summary>Extra request headers.</summary>
     public IDictionary<string, string> Headers { get; } = new Dictionary<string, string>();
+
+    /// <summary>
+    /// The Idempotency-Key of a create or money action. The client makes one per call (a GUID) and sends the same one
+    /// on each of its retries; give your own to keep it across your own retries (a job run again, a restart).
+    /// </summary>
+    public string? IdempotencyKey { get; set; }
 }
 
 /// <summary>Options of submit, retry, pay, cancel and fulfil-manually.</summary>

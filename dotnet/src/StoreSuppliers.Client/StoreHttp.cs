@@ -55,15 +55,21 @@ internal sealed class StoreHttp
     {
         var url = Url(request);
         var maxRetries = request.Options?.MaxRetries ?? _options.MaxRetries;
+        // One key for the whole call: a retry of a create whose answer was lost answers the first result, made once.
+        var key = request.Idempotent ? request.Options?.IdempotencyKey ?? Guid.NewGuid().ToString() : null;
         for (var attempt = 0; ; attempt++)
         {
             cancellationToken.ThrowIfCancellationRequested();
             TimeSpan? retryAfter = null;
             try
             {
-                return await SendOnceAsync(request, url, cancellationToken).ConfigureAwait(false);
+                return await SendOnceAsync(request, url, key, cancellationToken).ConfigureAwait(false);
             }
             catch (StoreApiException e) when (attempt < maxRetries && request.RetrySafe && e.StatusCode is 429 or 503)
+            {
+                retryAfter = e.RetryAfter;
+            }
+            catch (StoreApiException e) when (attempt < maxRetries && key is not null && e.Code == "idempotencyKeyInProgress")
             {
                 retryAfter = e.RetryAfter;
             }
@@ -77,12 +83,12 @@ internal sealed class StoreHttp
         }
     }
 
-    private async Task<StoreResponse> SendOnceAsync(StoreRequest request, string url, CancellationToken cancellationToken)
+    private async Task<StoreResponse> SendOnceAsync(StoreRequest request, string url, string? key, CancellationToken cancellationToken)
     {
         var timeout = request.Options?.Timeout ?? _options.Timeout;
         using var timer = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timer.CancelAfter(timeout);
-        using var message = Message(request, url);
+        using var message = Message(request, url, key);
         HttpResponseMessage response;
         try
         {
@@ -116,7 +122,7 @@ internal sealed class StoreHttp
         }
     }
 
-    private HttpRequestMessage Message(StoreRequest request, string url)
+    private HttpRequestMessage Message(StoreRequest request, string url, string? key)
     {
         var message = new HttpRequestMessage(new HttpMethod(request.Method), url);
         var headers = message.Headers;
@@ -130,6 +136,11 @@ internal sealed class StoreHttp
         }
         headers.Remove("X-API-Key");
         headers.TryAddWithoutValidation("X-API-Key", _apiKey);
+        if (key is not null)
+        {
+            headers.Remove("Idempotency-Key");
+            headers.TryAddWithoutValidation("Idempotency-Key", key);
+        }
         if (request.Body is { } body)
         {
             message.Content = new ByteArrayContent(body);

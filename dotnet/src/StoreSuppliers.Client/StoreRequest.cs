@@ -21,8 +21,11 @@ internal sealed class StoreRequest
     public IEnumerable<KeyValuePair<string, string>>? Query { get; set; }
     public byte[]? Body { get; set; }
 
-    /// <summary>Safe to send again after a time-out, 429 or 503 (reads, and submit which is idempotent per part).</summary>
+    /// <summary>Safe to send again after a time-out, 429 or 503 (reads, submit which is idempotent per part, and keyed calls).</summary>
     public bool RetrySafe { get; set; }
+
+    /// <summary>A create or money action: sent with an Idempotency-Key, one per call and the same on every retry.</summary>
+    public bool Idempotent { get; set; }
 }
 
 /// <summary>A successful answer: its status and the value inside <c>{ result }</c>.</summary>

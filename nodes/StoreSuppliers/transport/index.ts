@@ -28,12 +28,15 @@ export interface Route {
 	method: IHttpRequestMethods;
 	/** OpenAPI-style path, e.g. /api/store-suppliers/{storeId}/orders/{supplierOrderId}/retry */
 	path: string;
+	/** A create or money action: it is sent with an Idempotency-Key (see `idempotencyKeyOf`). */
+	idempotent?: true;
 }
 
 export interface RequestOptions {
 	qs?: IDataObject;
 	body?: IDataObject;
 	itemIndex?: number;
+	headers?: Record<string, string>;
 }
 
 /** The page envelope of cursor-paged lists: `{ items, pagination: { nextCursor, hasMore, ... } }`. */
@@ -113,13 +116,14 @@ export async function apiRequest(
 	this: StoreSuppliersContext,
 	method: IHttpRequestMethods,
 	path: string,
-	{ qs, body, itemIndex }: RequestOptions = {},
+	{ qs, body, itemIndex, headers }: RequestOptions = {},
 ): Promise<unknown> {
 	const baseUrl = await baseUrlOf.call(this);
 	const options: IHttpRequestOptions = {
 		method,
 		url: `${baseUrl}${path}`,
 		qs: queryOf(qs),
+		...(headers ? { headers } : {}),
 		json: true,
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
@@ -163,13 +167,30 @@ export function routePath(route: Route, params: Record<string, string>): string 
 	});
 }
 
+/**
+ * The Idempotency-Key of one item's create in one run of this node: the same when n8n runs the node again for
+ * Retry On Fail (the same execution, run and item), so a create whose answer was lost is not made twice; another
+ * run of the node (a loop) or another execution makes a new one. Outside an execution (a trigger's activation), a
+ * new key per call.
+ */
+export function idempotencyKeyOf(this: StoreSuppliersContext, route: Route, itemIndex = 0): string {
+	const run = this as Partial<IExecuteFunctions>;
+	const executionId = typeof run.getExecutionId === 'function' ? run.getExecutionId() : undefined;
+	if (!executionId || typeof run.getWorkflowDataProxy !== 'function') {
+		return `n8n-${this.getNode().id}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+	}
+	const runIndex = run.getWorkflowDataProxy(itemIndex).$runIndex as number;
+	return `n8n-${executionId}-${this.getNode().id}-${runIndex}-${itemIndex}-${route.operationId}`.slice(0, 255);
+}
+
 export async function callRoute(
 	this: StoreSuppliersContext,
 	route: Route,
 	params: Record<string, string>,
 	options: RequestOptions = {},
 ): Promise<unknown> {
-	return await apiRequest.call(this, route.method, routePath(route, params), options);
+	const headers = route.idempotent ? { 'Idempotency-Key': idempotencyKeyOf.call(this, route, options.itemIndex) } : undefined;
+	return await apiRequest.call(this, route.method, routePath(route, params), { ...options, ...(headers ? { headers: { ...options.headers, ...headers } } : {}) });
 }
 
 /**

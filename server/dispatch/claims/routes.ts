@@ -21,6 +21,7 @@ export function claimRoutes(claims: ClaimCommands, reads: Pick<SupplierOrderRead
   return defineRoutes([
     route({
       operationId: 'openSupplierClaim', method: 'post', path: `${BASE}/:storeId/orders/:supplierOrderId/claims`, tag: TAG, auth: 'caller', permission: 'claims.manage', readOnly: false,
+      idempotent: true,
       summary: 'Open a claim with the supplier for items of a shipped supplier order: a refund or a reship',
       description:
         "Where the supplier has a claims API (the sandbox, CJ) the claim is sent once, under its own id, then read back until the supplier decides (status sending, then open, then closed with its outcome); the supplier's limits are asked first (409 claimNotAllowed, 409 claimAboveLimit). Elsewhere (a supplier without a claims API) a person sends it: status withPerson, with the supplier's deadline and an evidence pack; record the outcome with .../outcome. A second claim on the same items is 409 claimExists.",
@@ -50,6 +51,7 @@ export function claimRoutes(claims: ClaimCommands, reads: Pick<SupplierOrderRead
     }),
     route({
       operationId: 'recordSupplierClaimOutcome', method: 'post', path: `${BASE}/:storeId/orders/:supplierOrderId/claims/:claimId/outcome`, tag: TAG, auth: 'caller', permission: 'claims.manage', readOnly: false,
+      idempotent: true,
       summary: "Record what the supplier decided on a claim a person sent (a supplier without a claims API)",
       description: "refunded (the supplier's amount and currency; the store's is converted at today's rate and recorded), reshipped (under the supplier's own order: nothing is placed here), or rejected with the supplier's words. 409 for a claim the service follows itself, or one that has its outcome.",
       params: claimParams, body: outcomeBody, response: { status: 200, schema: claimSchema },

@@ -54,6 +54,7 @@ export async function insertSubscription(
   db: DataSource,
   s: Pick<Subscription, 'id' | 'storeId' | 'url' | 'description' | 'eventTypes' | 'secretSealed' | 'ownerAccountId' | 'ownerKeyId'>,
   limit: number,
+  made?: (tx: Queryable, id: string) => Promise<void>,
 ): Promise<Subscription | null> {
   return db.transaction(async (tx) => {
     await rows(tx, 'SELECT pg_advisory_xact_lock($1, hashtext($2))', [SUBSCRIPTIONS_LOCK, s.storeId]);
@@ -63,6 +64,7 @@ export async function insertSubscription(
        SELECT $1, $2, $3, $4, $5, $6, $7, $8 WHERE (SELECT count(*) FROM event_subscriptions WHERE store_id = $2) < $9 RETURNING *`,
       [s.id, s.storeId, s.url, s.description, s.eventTypes, s.secretSealed, s.ownerAccountId, s.ownerKeyId, limit],
     );
+    if (r) await made?.(tx, r.id);
     return r ? subscriptionOf(r) : null;
   });
 }

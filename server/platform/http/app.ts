@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import type { Server } from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { koaBody } from 'koa-body';
@@ -218,32 +217,5 @@ function mountRoute(router: Router, runner: RouteRunner, gate: Gate, operatorTok
     if (out.headers) ctx.set(out.headers);
     ctx.status = out.status;
     ctx.body = out.body;
-  });
-}
-
-/** Listens, and closes gracefully: stops accepting, lets in-flight requests finish. */
-export function listen(app: Koa, port: number, host: string): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const server = app.listen(port, host, () => resolve(server));
-    server.once('error', reject);
-    // Longer than any client keeps an idle socket: a client whose event loop was busy must not send on a
-    // socket we closed meanwhile ("other side closed"). Shutdown closes idle sockets itself.
-    server.keepAliveTimeout = 65_000;
-    server.headersTimeout = 66_000;
-  });
-}
-
-export function closeServer(server: Server, timeoutMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      server.closeAllConnections();
-      resolve();
-    }, timeoutMs);
-    timer.unref();
-    server.close(() => {
-      clearTimeout(timer);
-      resolve();
-    });
-    server.closeIdleConnections();
   });
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db';
+import type { IdempotencyKeys } from './idempotency';
 import type { Caller, Payer, StoreAccess } from './route';
 
 export interface Credentials {
@@ -21,6 +22,8 @@ export interface Gate {
   charge(payer: Payer, action: string, amount: number, requestId: string, tx?: Queryable): Promise<void>;
   /** Takes price × units for `action` before the handler, held until the request ends; throws 402 when too few. */
   hold(payer: Payer, action: string, price: number, units: number, requestId: string): Promise<CreditHold>;
+  /** The callers' idempotency keys (absent: routes take no key, as in tests of the pipeline alone). */
+  idempotency?: IdempotencyKeys;
 }
 
 /**

@@ -49,6 +49,25 @@ const serviceUnavailableResponse = {
   headers: { 'Retry-After': { description: 'Seconds to wait before sending the call again', schema: { type: 'integer', minimum: 1 } } },
 };
 
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'A key of your own (a UUID) naming this one create or money action: sent again with the same key and body, within 24 hours, the first answer is replayed (status and body, with `Idempotent-Replayed: true`) and nothing runs twice. Keys are the caller\'s (the API key, or the signed-in account). A 5xx answer is not kept: send it again.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+};
+
+/** A keyed route's own refusals, beside what the route already says under 409 and 422. */
+function idempotentResponses(responses: Record<string, unknown>): void {
+  const also = (status: string, text: string) => {
+    const had = responses[status] as { description?: string } | undefined;
+    responses[status] = errorResponse(had?.description ? `${had.description}; or ${text}` : text);
+  };
+  also('409', 'idempotencyKeyInProgress: a request with this Idempotency-Key is still running (Retry-After)');
+  also('422', 'idempotencyKeyReused: this Idempotency-Key was used with another request');
+}
+
 /** The OpenAPI 3.1 document, derived from the one route table. */
 export function buildOpenApi(routes: AnyRoute[], opts: { version: string }) {
   const paths: Record<string, Record<string, unknown>> = {};
@@ -71,6 +90,7 @@ export function buildOpenApi(routes: AnyRoute[], opts: { version: string }) {
     if (r.params) responses['404'] = errorResponse('notFound: unknown, outside the record scope, or in another store');
     if (r.countLimit) responses['409'] = errorResponse(`${r.countLimit.code}: the store already has ${r.countLimit.limit} ${r.countLimit.of}`);
     if (r.rateLimit) responses['429'] = rateLimitedResponse(r.rateLimit);
+    if (r.idempotent) idempotentResponses(responses);
     // Any route, while the database cannot be reached (a Postgres restart, a fail-over): never a 500 for that.
     responses['503'] = serviceUnavailableResponse;
     if (r.body) {
@@ -83,7 +103,7 @@ export function buildOpenApi(routes: AnyRoute[], opts: { version: string }) {
       ...(r.description ? { description: r.description } : {}),
       tags: [r.tag],
       security: SECURITY[r.auth],
-      parameters: [...parameters(r.params, 'path'), ...parameters(r.query, 'query'), ...(r.headers ?? [])],
+      parameters: [...parameters(r.params, 'path'), ...parameters(r.query, 'query'), ...(r.headers ?? []), ...(r.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : [])],
       responses,
       'x-read-only': r.readOnly,
       // A carried caller never sees 403: its checks answer the route's one refusal (see the description).

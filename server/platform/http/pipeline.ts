@@ -1,8 +1,10 @@
+import crypto from 'node:crypto';
 import { ApiError, errors } from '../errors';
 import type { Logger } from '../logger';
 import { failpoint } from '../failpoints';
 import type { CreditHold, Gate } from './gate';
-import { AnyRoute, Caller, CreditRule, CreditTicket, Payer, Reply, RequestContext, RouteCredits, StoreAccess } from './route';
+import { fingerprintOf, idempotencyKeyOf, NO_KEY, runKeyed, scopeOf } from './idempotency';
+import { AnyRoute, Caller, CreditRule, CreditTicket, Payer, Reply, RequestContext, RequestIdempotency, RouteCredits, StoreAccess } from './route';
 import { compileValidators } from './validation';
 
 /** What one request brings to its route's pipeline, from HTTP or from the assistant link. */
@@ -87,9 +89,8 @@ async function runChecked(route: AnyRoute, gate: Gate, input: RouteInput, resolv
   }
   validate('body', body);
 
-  const credits = routeCredits(route.credits, body, caller, gate, requestId);
-  await credits.chargeUpFront();
-  const rc: RequestContext = {
+  const key = route.idempotent && caller && gate.idempotency ? idempotencyKeyOf(input.headers) : null;
+  const context = (credits: RouteCredits, idempotency: RequestIdempotency): RequestContext => ({
     requestId,
     params,
     query,
@@ -99,21 +100,36 @@ async function runChecked(route: AnyRoute, gate: Gate, input: RouteInput, resolv
     get log() {
       return input.log;
     },
-    credits: credits.api,
+    credits,
     carried,
     rawBody: input.rawBody,
     headers: input.headers,
     get origin() {
       return input.origin;
     },
+    idempotency,
+  });
+  const run = async (idempotency: RequestIdempotency) => {
+    const credits = routeCredits(route.credits, body, caller, gate, requestId);
+    await credits.chargeUpFront();
+    let out: unknown;
+    try {
+      out = await route.handler(context(credits.api, idempotency));
+    } finally {
+      // Success or failure alike: what the work spent stays charged, the rest is refunded.
+      await credits.settle().catch((e) => input.log.error({ err: e }, 'credit refund failed'));
+    }
+    return answerOf(route, out);
   };
-  let out: unknown;
-  try {
-    out = await route.handler(rc);
-  } finally {
-    // Success or failure alike: what the work spent stays charged, the rest is refunded.
-    await credits.settle().catch((e) => input.log.error({ err: e }, 'credit refund failed'));
-  }
+  if (key === null) return run(NO_KEY);
+  // Claimed before any credit is taken: a replay charges nothing.
+  const claim = { accountId: caller!.accountId, scope: scopeOf(caller!), key, fingerprint: fingerprintOf(route.operationId, params, query, body), token: crypto.randomUUID() };
+  const recover = typeof route.idempotent === 'object' ? route.idempotent.recover : null;
+  const rebuild = recover && (async (ref: string) => answerOf(route, await recover(context(NO_CREDITS.api, NO_KEY), ref)));
+  return runKeyed(gate.idempotency!, claim, run, rebuild, (err) => input.log.error({ err }, 'idempotency key not kept'));
+}
+
+function answerOf(route: AnyRoute, out: unknown): { status: number; body: unknown; headers?: Record<string, string> } {
   if (out instanceof Reply) return { status: out.status, body: out.raw ? out.result : { result: out.result }, headers: out.headers };
   return { status: route.response.status, body: route.response.status === 204 ? undefined : { result: out } };
 }

@@ -50,6 +50,18 @@ export interface RequestContext<P = Record<string, string>, Q = Record<string, u
   headers: Record<string, string | string[] | undefined>;
   /** The scheme, host and port this request came to (for addresses handed back to the caller). */
   origin: string;
+  /** The request's `Idempotency-Key`, when its route takes one (see `RouteDef.idempotent`). */
+  idempotency: RequestIdempotency;
+}
+
+/** What a create tells its key, inside its own transaction: what it made (a no-op when no key was sent). */
+export interface RequestIdempotency {
+  made(tx: Queryable, ref: string): Promise<void>;
+  /**
+   * A digest naming the caller's key (null without one): the same on every retry of the request, another for another
+   * caller. A money action hands it to the provider it calls, so that call too is made once.
+   */
+  key: string | null;
 }
 
 /** A handler's answer when it is not the route's usual status with `{ result }`. */
@@ -124,6 +136,12 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, C = unknown> {
   rateLimit?: RateLimit;
   /** How many of what it makes one store may have (409 `code` beyond): stated for the document (`x-limit`). */
   countLimit?: { limit: number; per: 'store'; of: string; code: string };
+  /**
+   * A create or a money action: it takes an `Idempotency-Key` (the pipeline replays the first answer). `recover` is
+   * for a create that records what it made in its own transaction (`RequestContext.idempotency`): it rebuilds the
+   * answer from that when the first request committed but never stored its answer.
+   */
+  idempotent?: true | { recover(ctx: RequestContext<SchemaValue<P, Record<string, never>>, SchemaValue<Q, Record<string, never>>, SchemaValue<B, undefined>, C>, ref: string): Promise<unknown> };
   /** What the route costs; absent: free. */
   credits?: CreditRule<SchemaValue<B, undefined>>;
   /**
@@ -159,7 +177,8 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, C = unknown> {
  * A route of the table, its schemas' types no longer needed: what reads the request (the plan gate, the credit rule,
  * the carried caller, the handler) takes what the pipeline hands it, values the validator checked against the schemas.
  */
-export type AnyRoute = Omit<RouteDef<JsonSchema | undefined, JsonSchema | undefined, JsonSchema | undefined>, 'planGated' | 'credits' | 'carriedCaller' | 'handler'> & {
+export type AnyRoute = Omit<RouteDef<JsonSchema | undefined, JsonSchema | undefined, JsonSchema | undefined>, 'planGated' | 'credits' | 'carriedCaller' | 'handler' | 'idempotent'> & {
+  idempotent?: true | { recover(ctx: RequestContext, ref: string): Promise<unknown> };
   planGated?: boolean | { when(body: unknown): boolean; description: string };
   credits?: CreditRule;
   carriedCaller?(query: Record<string, unknown>, headers: Record<string, string | string[] | undefined>): Promise<{ caller: Caller; storeId: string; carried: unknown } | null>;

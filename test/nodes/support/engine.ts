@@ -47,6 +47,8 @@ export interface Recorder {
 	to(pathPrefix: string): RecordedRequest[];
 	last(): RecordedRequest;
 	clear(): void;
+	/** Answers to drop once they have arrived (a connection reset after the service acted): the next N matching `path`. */
+	lose?: { path: RegExp; count: number };
 }
 
 export function recorder(): Recorder {
@@ -130,6 +132,10 @@ export function recordAnswers(helpers: { httpRequestWithAuthentication?: Functio
 			const answer = await real.call(this, type, options, ...rest);
 			if (options.returnFullResponse) note(answer.statusCode, answer.body);
 			else note(200, answer);
+			if (rec.lose && rec.lose.count > 0 && rec.lose.path.test(route)) {
+				rec.lose.count--;
+				throw new Error('socket hang up');
+			}
 			return answer;
 		} catch (error) {
 			const e = error as { httpCode?: string; cause?: { response?: { status?: number; data?: unknown } } };
@@ -186,9 +192,13 @@ export const nodeTypesOf = (types: Record<string, INodeType>): INodeTypes => ({
 	getKnownTypes: () => ({}),
 });
 
+let executions = 0;
+
 export function additionalDataOf(credentials: ICredentialDataDecryptedObject, rec: Recorder, workflow: Workflow): IWorkflowExecuteAdditionalData {
 	return {
 		credentialsHelper: new OneCredential(credentials, rec),
+		// Each run its own execution, as in n8n: the node's idempotency keys are made per execution.
+		executionId: `test-execution-${++executions}`,
 		hooks: new ExecutionLifecycleHooks('manual', 'test-execution', { id: workflow.id, name: workflow.name, nodes: [], connections: {}, active: false, settings: {} } as never),
 		executeWorkflow: async () => {
 			throw new Error('No sub-workflows here');

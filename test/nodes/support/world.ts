@@ -98,6 +98,10 @@ function asExpressions(parameters: Record<string, Param>, count: number): INode[
 
 interface RunOptions {
 	items?: INodeExecutionData[];
+	/** n8n's Retry On Fail: the node is run again, within the same run, up to `maxTries` times. */
+	retryOnFail?: { maxTries: number };
+	/** Drops the first `count` answers to requests matching `path` once they have arrived. */
+	lose?: Recorder['lose'];
 	continueOnFail?: boolean;
 	onError?: 'continueErrorOutput' | 'continueRegularOutput';
 }
@@ -105,12 +109,14 @@ interface RunOptions {
 async function runOnce(credentials: Credentials, parameters: Record<string, Param>, opts: RunOptions) {
 	const items = opts.items ?? [{ json: {} }];
 	const rec = recorder();
+	rec.lose = opts.lose;
 	const run = await runInEngine({
 		type: new StoreSuppliers(),
 		node: {
 			name: 'Store Suppliers',
 			type: 'n8n-nodes-store-suppliers.storeSuppliers',
 			parameters: asExpressions(parameters, items.length),
+			...(opts.retryOnFail ? { retryOnFail: true, maxTries: opts.retryOnFail.maxTries, waitBetweenTries: 0 } : {}),
 			...(opts.onError ? { onError: opts.onError } : opts.continueOnFail ? { onError: 'continueRegularOutput' as const } : {}),
 		},
 		items,

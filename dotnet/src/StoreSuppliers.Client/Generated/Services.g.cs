@@ -43,12 +43,12 @@ public sealed partial class StoreOrdersService
     /// <summary>Confirm the order (staff); supplier parts under an automatic level are then sent in the background</summary>
     /// <remarks><c>POST /api/store-orders/{storeId}/{orderId}/confirm</c> Permission: <c>orders.manage</c>.</remarks>
     public Task<StoreOrder> ConfirmAsync(string storeId, string orderId, RequestOptions? options = null, CancellationToken cancellationToken = default)
-        => _http.SendAsync(new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/confirm", options), StoreJsonContext.Default.StoreOrder, cancellationToken);
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/confirm", options) { RetrySafe = true, Idempotent = true }, StoreJsonContext.Default.StoreOrder, cancellationToken);
 
     /// <summary>Create a store order; its items are split into parts (the store's own, and one per supplier connection)</summary>
     /// <remarks><c>POST /api/store-orders/{storeId}</c> Permission: <c>orders.manage</c>.</remarks>
     public Task<StoreOrder> CreateAsync(string storeId, CreateStoreOrderRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-        => _http.SendAsync(new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)), options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.CreateStoreOrderRequest) }, StoreJsonContext.Default.StoreOrder, cancellationToken);
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)), options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.CreateStoreOrderRequest), RetrySafe = true, Idempotent = true }, StoreJsonContext.Default.StoreOrder, cancellationToken);
 
     /// <summary>A part the store fulfils itself was delivered</summary>
     /// <remarks><c>POST /api/store-orders/{storeId}/{orderId}/groups/{groupKey}/deliver</c> Permission: <c>orders.manage</c>.</remarks>
@@ -72,12 +72,12 @@ public sealed partial class StoreOrdersService
     /// <summary>Mark the order paid by hand (cash, bank transfer): confirms it; recorded as manual, not as the payment provider's word</summary>
     /// <remarks><c>POST /api/store-orders/{storeId}/{orderId}/mark-paid</c> Permission: <c>orders.manage</c>.</remarks>
     public Task<StoreOrder> MarkPaidAsync(string storeId, string orderId, MarkStoreOrderPaidRequest? body = null, RequestOptions? options = null, CancellationToken cancellationToken = default)
-        => _http.SendAsync(new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/mark-paid", options) { Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.MarkStoreOrderPaidRequest) }, StoreJsonContext.Default.StoreOrder, cancellationToken);
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/mark-paid", options) { Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.MarkStoreOrderPaidRequest), RetrySafe = true, Idempotent = true }, StoreJsonContext.Default.StoreOrder, cancellationToken);
 
     /// <summary>Refund the shopper, the whole order or part of it, through the store's payment provider</summary>
     /// <remarks><c>POST /api/store-orders/{storeId}/{orderId}/refunds</c> Permission: <c>payments.manage</c>.</remarks>
     public Task<RefundStoreOrderResult> RefundAsync(string storeId, string orderId, RefundStoreOrderRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-        => _http.SendAsync(new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/refunds", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.RefundStoreOrderRequest) }, StoreJsonContext.Default.RefundStoreOrderResult, cancellationToken);
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-orders/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/refunds", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.RefundStoreOrderRequest), RetrySafe = true, Idempotent = true }, StoreJsonContext.Default.RefundStoreOrderResult, cancellationToken);
 
     /// <summary>The store hands a part it fulfils itself to a carrier</summary>
     /// <remarks><c>POST /api/store-orders/{storeId}/{orderId}/groups/{groupKey}/ship</c> Permission: <c>orders.manage</c>.</remarks>
@@ -118,7 +118,7 @@ public sealed partial class StoreProductsService
     /// <summary>Create a store product with its variants</summary>
     /// <remarks><c>POST /api/store-products/{storeId}</c> Permission: <c>products.manage</c>. Costs 1 credit(s) per request.</remarks>
     public Task<StoreProduct> CreateAsync(string storeId, CreateStoreProductRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-        => _http.SendAsync(new StoreRequest("POST", "/api/store-products/" + StoreHttp.Segment(storeId, nameof(storeId)), options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.CreateStoreProductRequest) }, StoreJsonContext.Default.StoreProduct, cancellationToken);
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-products/" + StoreHttp.Segment(storeId, nameof(storeId)), options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.CreateStoreProductRequest), RetrySafe = true, Idempotent = true }, StoreJsonContext.Default.StoreProduct, cancellationToken);
 
     /// <summary>Delete a store product</summary>
     /// <remarks><c>DELETE /api/store-products/{storeId}/{productId}</c> Permission: <c>products.manage</c>.</remarks>
@@ -155,7 +155,7 @@ public sealed partial class StoresService
     /// <summary>Create a store owned by the calling account</summary>
     /// <remarks><c>POST /api/stores</c></remarks>
     public Task<CreateStoreResult> CreateAsync(CreateStoreRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-        => _http.SendAsync(new StoreRequest("POST", "/api/stores", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.CreateStoreRequest) }, StoreJsonContext.Default.CreateStoreResult, cancellationToken);
+        => _http.SendAsync(new StoreRequest("POST", "/api/stores", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.CreateStoreRequest), RetrySafe = true, Idempotent = true }, StoreJsonContext.Default.CreateStoreResult, cancellationToken);
 
     /// <summary>Stores the caller owns or works on, with the permissions held there</summary>
     /// <remarks><c>GET /api/stores</c></remarks>
@@ -203,12 +203,12 @@ public sealed partial class ClaimsService
     /// <summary>Open a claim with the supplier for items of a shipped supplier order: a refund or a reship</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims</c> Permission: <c>claims.manage</c>.</remarks>
     public Task<SupplierClaim> OpenAsync(string storeId, string supplierOrderId, OpenSupplierClaimRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/claims", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.OpenSupplierClaimRequest) }, StoreJsonContext.Default.SupplierClaim, cancellationToken);
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/claims", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.OpenSupplierClaimRequest), RetrySafe = true, Idempotent = true }, StoreJsonContext.Default.SupplierClaim, cancellationToken);
 
     /// <summary>Record what the supplier decided on a claim a person sent (a supplier without a claims API)</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims/{claimId}/outcome</c> Permission: <c>claims.manage</c>.</remarks>
     public Task<SupplierClaim> RecordOutcomeAsync(string storeId, string supplierOrderId, string claimId, RecordSupplierClaimOutcomeRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/claims/" + StoreHttp.Segment(claimId, nameof(claimId)) + "/outcome", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.RecordSupplierClaimOutcomeRequest) }, StoreJsonContext.Default.SupplierClaim, cancellationToken);
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/claims/" + StoreHttp.Segment(claimId, nameof(claimId)) + "/outcome", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.RecordSupplierClaimOutcomeRequest), RetrySafe = true, Idempotent = true }, StoreJsonContext.Default.SupplierClaim, cancellationToken);
 }
 
 /// <summary>Supplier connections: <c>store.Suppliers.Connections</c>.</summary>
@@ -236,7 +236,7 @@ public sealed partial class SupplierConnectionsService
     /// <summary>Connect a supplier with its API key; the key is verified with the supplier before it is stored</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}</c> Permission: <c>suppliers.manage</c>. Needs a plan with dropshipping. Costs 5 credit(s) per request.</remarks>
     public Task<SupplierConnection> ConnectAsync(string storeId, ConnectSupplierRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)), options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.ConnectSupplierRequest) }, StoreJsonContext.Default.SupplierConnection, cancellationToken);
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)), options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.ConnectSupplierRequest), RetrySafe = true, Idempotent = true }, StoreJsonContext.Default.SupplierConnection, cancellationToken);
 
     /// <summary>Disconnect: credentials and the connection's product links are deleted; imported products stay as the store's own</summary>
     /// <remarks><c>DELETE /api/store-suppliers/{storeId}/{id}</c> Permission: <c>suppliers.manage</c>.</remarks>
@@ -299,7 +299,7 @@ public sealed partial class EventSubscriptionsService
     /// <summary>Subscribe an address to the store's events</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/event-subscriptions</c> Permission: <c>suppliers.manage</c>.</remarks>
     public Task<EventSubscription> CreateAsync(string storeId, CreateEventSubscriptionRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/event-subscriptions", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.CreateEventSubscriptionRequest) }, StoreJsonContext.Default.EventSubscription, cancellationToken);
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/event-subscriptions", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.CreateEventSubscriptionRequest), RetrySafe = true, Idempotent = true }, StoreJsonContext.Default.EventSubscription, cancellationToken);
 
     /// <summary>Delete an event subscription and its delivery log</summary>
     /// <remarks><c>DELETE /api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}</c> Permission: <c>suppliers.manage</c>.</remarks>
@@ -365,7 +365,7 @@ public sealed partial class ImportsService
     /// <summary>Import supplier products as store products with links; up to 50 at once, more as a background job to poll</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/{id}/import</c> Permission: <c>suppliers.import</c>. Needs a plan with dropshipping. Costs 2 credit(s) per unit: at once up to the inline limit, else once per record made.</remarks>
     public Task<StoreAnswer<ImportSupplierProductsResult, ImportJob>> ImportAsync(string storeId, string id, ImportSupplierProductsRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/import", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.ImportSupplierProductsRequest) }, StoreJsonContext.Default.ImportSupplierProductsResult, StoreJsonContext.Default.ImportJob, cancellationToken);
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/" + StoreHttp.Segment(id, nameof(id)) + "/import", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.ImportSupplierProductsRequest), RetrySafe = true, Idempotent = true }, StoreJsonContext.Default.ImportSupplierProductsResult, StoreJsonContext.Default.ImportJob, cancellationToken);
 
     /// <summary>The store's import jobs, newest first, paged by cursor, each with its progress</summary>
     /// <remarks><c>GET /api/store-suppliers/{storeId}/imports</c> Permission: <c>suppliers.import</c>.</remarks>
@@ -392,7 +392,7 @@ public sealed partial class ProductLinksService
     /// <summary>Link a product the store already has to a supplier product; every store variant maps to a supplier variant</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/links</c> Permission: <c>suppliers.import</c>. Needs a plan with dropshipping. Costs 1 credit(s) per request.</remarks>
     public Task<ProductLink> CreateAsync(string storeId, CreateProductLinkRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/links", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.CreateProductLinkRequest) }, StoreJsonContext.Default.ProductLink, cancellationToken);
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/links", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.CreateProductLinkRequest), RetrySafe = true, Idempotent = true }, StoreJsonContext.Default.ProductLink, cancellationToken);
 
     /// <summary>Unlink; the product stays as the store's own</summary>
     /// <remarks><c>DELETE /api/store-suppliers/{storeId}/links/{linkId}</c> Permission: <c>suppliers.import</c>.</remarks>
@@ -434,7 +434,7 @@ public sealed partial class SupplierOrdersService
     /// <summary>Withdraw the order at the supplier where it still allows it; after the supplier shipped it pauses with supplierAlreadyShipped</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/cancel</c> Permission: <c>suppliers.orders.manage</c>.</remarks>
     public Task<SupplierOrder> CancelAsync(string storeId, string supplierOrderId, DispatchOptions? options = null, CancellationToken cancellationToken = default)
-        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/cancel", options), StoreJsonContext.Default.SupplierOrder, cancellationToken);
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/cancel", options) { RetrySafe = true, Idempotent = true }, StoreJsonContext.Default.SupplierOrder, cancellationToken);
 
     /// <summary>Take a part over so the store ships it itself (its supplier order, if any, is cancelled)</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{orderId}/groups/{groupKey}/fulfil-manually</c> Permission: <c>suppliers.orders.manage</c>.</remarks>
@@ -458,22 +458,22 @@ public sealed partial class SupplierOrdersService
     /// <summary>Pay a supplier order that was created but not paid; one already paid at the supplier is recorded, not paid again</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/pay</c> Permission: <c>suppliers.orders.manage</c>. Needs a plan with dropshipping. Throws <see cref="SupplierOrderPausedException"/> when the supplier order it answers is paused for review (a 202, the job not done yet, answers the order as it is).</remarks>
     public Task<SupplierOrder> PayAsync(string storeId, string supplierOrderId, DispatchOptions? options = null, CancellationToken cancellationToken = default)
-        => SupplierOrderPausedException.NotPausedAsync(_http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/pay", options), cancellationToken), StoreJsonContext.Default.SupplierOrder);
+        => SupplierOrderPausedException.NotPausedAsync(_http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/pay", options) { RetrySafe = true, Idempotent = true }, cancellationToken), StoreJsonContext.Default.SupplierOrder);
 
     /// <summary>Send a paused supplier order's items to a backup supplier (the link's alternates, in order, or the one named)</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/reroute</c> Permission: <c>suppliers.orders.manage</c>. Needs a plan with dropshipping. Throws <see cref="SupplierOrderPausedException"/> when the supplier order it answers is paused for review (a 202, the job not done yet, answers the order as it is).</remarks>
     public Task<SupplierOrder> RerouteAsync(string storeId, string supplierOrderId, RerouteSupplierOrderRequest? body = null, DispatchOptions? options = null, CancellationToken cancellationToken = default)
-        => SupplierOrderPausedException.NotPausedAsync(_http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/reroute", options) { Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.RerouteSupplierOrderRequest) }, cancellationToken), StoreJsonContext.Default.SupplierOrder);
+        => SupplierOrderPausedException.NotPausedAsync(_http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/reroute", options) { Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.RerouteSupplierOrderRequest), RetrySafe = true, Idempotent = true }, cancellationToken), StoreJsonContext.Default.SupplierOrder);
 
     /// <summary>Try a queued, paused or failed supplier order again</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/retry</c> Permission: <c>suppliers.orders.manage</c>. Needs a plan with dropshipping. Throws <see cref="SupplierOrderPausedException"/> when the supplier order it answers is paused for review (a 202, the job not done yet, answers the order as it is).</remarks>
     public Task<SupplierOrder> RetryAsync(string storeId, string supplierOrderId, RetrySupplierOrderRequest? body = null, DispatchOptions? options = null, CancellationToken cancellationToken = default)
-        => SupplierOrderPausedException.NotPausedAsync(_http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/retry", options) { Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.RetrySupplierOrderRequest) }, cancellationToken), StoreJsonContext.Default.SupplierOrder);
+        => SupplierOrderPausedException.NotPausedAsync(_http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/retry", options) { Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.RetrySupplierOrderRequest), RetrySafe = true, Idempotent = true }, cancellationToken), StoreJsonContext.Default.SupplierOrder);
 
     /// <summary>Send one part of an order to its supplier now; called twice it still makes one supplier order</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{orderId}/groups/{groupKey}/submit</c> Permission: <c>suppliers.orders.manage</c>. Needs a plan with dropshipping. Costs 3 credit(s) once per record made. Throws <see cref="SupplierOrderPausedException"/> when the supplier order it answers is paused for review (a 202, the job not done yet, answers the order as it is).</remarks>
     public Task<SupplierOrder> SubmitAsync(string storeId, string orderId, string groupKey, SubmitOrderPartRequest? body = null, DispatchOptions? options = null, CancellationToken cancellationToken = default)
-        => SupplierOrderPausedException.NotPausedAsync(_http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/groups/" + StoreHttp.Segment(groupKey, nameof(groupKey)) + "/submit", options) { Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.SubmitOrderPartRequest), RetrySafe = true }, cancellationToken), StoreJsonContext.Default.SupplierOrder);
+        => SupplierOrderPausedException.NotPausedAsync(_http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(orderId, nameof(orderId)) + "/groups/" + StoreHttp.Segment(groupKey, nameof(groupKey)) + "/submit", options) { Body = body is null ? StoreHttp.EmptyObject : StoreHttp.Json(body, StoreJsonContext.Default.SubmitOrderPartRequest), RetrySafe = true, Idempotent = true }, cancellationToken), StoreJsonContext.Default.SupplierOrder);
 }
 
 /// <summary>Supplier products and imports: <c>store.Suppliers.Products</c>.</summary>

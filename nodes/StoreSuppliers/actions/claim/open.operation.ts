@@ -9,7 +9,7 @@ import { optionsOf } from '../options';
 import { supplierOrderParams } from '../supplierOrder/common';
 import { claimOrderField } from './common';
 
-export const routing: Route = { operationId: 'openSupplierClaim', method: 'POST', path: '/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims' };
+export const routing: Route = { operationId: 'openSupplierClaim', method: 'POST', path: '/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims', idempotent: true };
 
 const properties: INodeProperties[] = [
 	claimOrderField,

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { callRoute, type Route } from '../../transport';
 import { claimIdField, claimOrderField, claimParams } from './common';
 
-export const routing: Route = { operationId: 'recordSupplierClaimOutcome', method: 'POST', path: '/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims/{claimId}/outcome' };
+export const routing: Route = { operationId: 'recordSupplierClaimOutcome', method: 'POST', path: '/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims/{claimId}/outcome', idempotent: true };
 
 const properties: INodeProperties[] = [
 	claimOrderField,

@@ -5,7 +5,7 @@ import { callRoute, type Route } from '../../transport';
 import { modeOption, optionalFields, supplierApiKeyField, supplierKeyOption } from '../common.descriptions';
 import { jsonObject, storeId } from '../helpers';
 
-export const routing: Route = { operationId: 'connectSupplier', method: 'POST', path: '/api/store-suppliers/{storeId}' };
+export const routing: Route = { operationId: 'connectSupplier', method: 'POST', path: '/api/store-suppliers/{storeId}', idempotent: true };
 
 const properties: INodeProperties[] = [
 	supplierKeyOption,

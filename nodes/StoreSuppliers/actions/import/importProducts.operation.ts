@@ -6,7 +6,7 @@ import { priceRuleField, productsField, syncField } from '../common.descriptions
 import { compact, connectionParams, priceRuleOf, productsOf } from '../helpers';
 import { connectionRLC } from '../locator';
 
-export const routing: Route = { operationId: 'importSupplierProducts', method: 'POST', path: '/api/store-suppliers/{storeId}/{id}/import' };
+export const routing: Route = { operationId: 'importSupplierProducts', method: 'POST', path: '/api/store-suppliers/{storeId}/{id}/import', idempotent: true };
 
 const properties: INodeProperties[] = [
 	connectionRLC,

@@ -7,7 +7,7 @@ import { compact, connectionId, idParameter, linkRoutingOf, priceRuleOf, storeId
 import { connectionRLC } from '../locator';
 import { alternatesField, alternatesOf } from './alternates';
 
-export const routing: Route = { operationId: 'createProductLink', method: 'POST', path: '/api/store-suppliers/{storeId}/links' };
+export const routing: Route = { operationId: 'createProductLink', method: 'POST', path: '/api/store-suppliers/{storeId}/links', idempotent: true };
 
 const properties: INodeProperties[] = [
 	connectionRLC,

@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { callRoute, type Route } from '../../transport';
 import { storeOrderParams, storeOrderRLC } from './common';
 
-export const routing: Route = { operationId: 'confirmStoreOrder', method: 'POST', path: '/api/store-orders/{storeId}/{orderId}/confirm' };
+export const routing: Route = { operationId: 'confirmStoreOrder', method: 'POST', path: '/api/store-orders/{storeId}/{orderId}/confirm', idempotent: true };
 
 export const description = updateDisplayOptions({ show: { resource: ['storeOrder'], operation: ['confirm'] } }, [storeOrderRLC]);
 

@@ -4,7 +4,7 @@ import { NodeOperationError, updateDisplayOptions } from 'n8n-workflow';
 import { callRoute, type Route } from '../../transport';
 import { jsonParameter, storeId } from '../helpers';
 
-export const routing: Route = { operationId: 'createStoreOrder', method: 'POST', path: '/api/store-orders/{storeId}' };
+export const routing: Route = { operationId: 'createStoreOrder', method: 'POST', path: '/api/store-orders/{storeId}', idempotent: true };
 
 const properties: INodeProperties[] = [
 	{

@@ -6,7 +6,7 @@ import { optionalFields } from '../common.descriptions';
 import { compact } from '../helpers';
 import { storeOrderParams, storeOrderRLC } from './common';
 
-export const routing: Route = { operationId: 'markStoreOrderPaid', method: 'POST', path: '/api/store-orders/{storeId}/{orderId}/mark-paid' };
+export const routing: Route = { operationId: 'markStoreOrderPaid', method: 'POST', path: '/api/store-orders/{storeId}/{orderId}/mark-paid', idempotent: true };
 
 const properties: INodeProperties[] = [
 	storeOrderRLC,

@@ -6,7 +6,7 @@ import { optionalFields } from '../common.descriptions';
 import { compact } from '../helpers';
 import { storeOrderParams, storeOrderRLC } from './common';
 
-export const routing: Route = { operationId: 'refundStoreOrder', method: 'POST', path: '/api/store-orders/{storeId}/{orderId}/refunds' };
+export const routing: Route = { operationId: 'refundStoreOrder', method: 'POST', path: '/api/store-orders/{storeId}/{orderId}/refunds', idempotent: true };
 
 const properties: INodeProperties[] = [
 	storeOrderRLC,

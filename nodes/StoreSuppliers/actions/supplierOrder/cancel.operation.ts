@@ -4,7 +4,7 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { callRoute, type Route } from '../../transport';
 import { supplierOrderIdField, supplierOrderParams } from './common';
 
-export const routing: Route = { operationId: 'cancelSupplierOrder', method: 'POST', path: '/api/store-suppliers/{storeId}/orders/{supplierOrderId}/cancel' };
+export const routing: Route = { operationId: 'cancelSupplierOrder', method: 'POST', path: '/api/store-suppliers/{storeId}/orders/{supplierOrderId}/cancel', idempotent: true };
 
 const properties: INodeProperties[] = [supplierOrderIdField];
 

@@ -5,7 +5,7 @@ import type { Route } from '../../transport';
 import { supplierOrderIdField, supplierOrderParams } from './common';
 import { sendSupplierOrder } from './paused';
 
-export const routing: Route = { operationId: 'paySupplierOrder', method: 'POST', path: '/api/store-suppliers/{storeId}/orders/{supplierOrderId}/pay' };
+export const routing: Route = { operationId: 'paySupplierOrder', method: 'POST', path: '/api/store-suppliers/{storeId}/orders/{supplierOrderId}/pay', idempotent: true };
 
 export const description = updateDisplayOptions({ show: { resource: ['supplierOrder'], operation: ['pay'] } }, [supplierOrderIdField]);
 

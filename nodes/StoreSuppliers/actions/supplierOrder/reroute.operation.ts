@@ -6,7 +6,7 @@ import { optionalFields } from '../common.descriptions';
 import { supplierOrderIdField, supplierOrderParams } from './common';
 import { sendSupplierOrder } from './paused';
 
-export const routing: Route = { operationId: 'rerouteSupplierOrder', method: 'POST', path: '/api/store-suppliers/{storeId}/orders/{supplierOrderId}/reroute' };
+export const routing: Route = { operationId: 'rerouteSupplierOrder', method: 'POST', path: '/api/store-suppliers/{storeId}/orders/{supplierOrderId}/reroute', idempotent: true };
 
 const options = optionalFields('options', [
 	{

@@ -5,7 +5,7 @@ import type { Route } from '../../transport';
 import { supplierOrderIdField, supplierOrderParams } from './common';
 import { sendSupplierOrder, switchOptions } from './paused';
 
-export const routing: Route = { operationId: 'retrySupplierOrder', method: 'POST', path: '/api/store-suppliers/{storeId}/orders/{supplierOrderId}/retry' };
+export const routing: Route = { operationId: 'retrySupplierOrder', method: 'POST', path: '/api/store-suppliers/{storeId}/orders/{supplierOrderId}/retry', idempotent: true };
 
 const acceptCost = switchOptions(
 	'acceptCost',

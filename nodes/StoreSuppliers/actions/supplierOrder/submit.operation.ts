@@ -5,7 +5,7 @@ import type { Route } from '../../transport';
 import { orderIdField, partConnectionField, partParams } from './common';
 import { sendSupplierOrder, switchOptions } from './paused';
 
-export const routing: Route = { operationId: 'submitOrderPart', method: 'POST', path: '/api/store-suppliers/{storeId}/orders/{orderId}/groups/{groupKey}/submit' };
+export const routing: Route = { operationId: 'submitOrderPart', method: 'POST', path: '/api/store-suppliers/{storeId}/orders/{orderId}/groups/{groupKey}/submit', idempotent: true };
 
 const payNow = switchOptions(
 	'payNow',
