@@ -19,41 +19,41 @@ const manifest = JSON.parse(fs.readFileSync(path.join(PKG, 'package.json'), 'utf
 const ICONS = ['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'];
 
 function buildIcons() {
-	return src(ICONS, { base: '.', allowEmpty: true, encoding: false }).pipe(dest('dist'));
+  return src(ICONS, { base: '.', allowEmpty: true, encoding: false }).pipe(dest('dist'));
 }
 
 function cleanPackage(done) {
-	fs.rmSync(OUT, { recursive: true, force: true });
-	done();
+  fs.rmSync(OUT, { recursive: true, force: true });
+  done();
 }
 
 /** Compiled JavaScript only: no source maps, no TypeScript, nothing but nodes and credentials. */
 function packageCode() {
-	for (const file of [...manifest.n8n.credentials, ...manifest.n8n.nodes]) {
-		if (!fs.existsSync(path.join(ROOT, file))) throw new Error(`${file} is missing: run tsc first (npm run build does).`);
-	}
-	return src(['dist/nodes/**/*.js', 'dist/credentials/**/*.js'], { base: 'dist' }).pipe(dest(path.join(OUT, 'dist')));
+  for (const file of [...manifest.n8n.credentials, ...manifest.n8n.nodes]) {
+    if (!fs.existsSync(path.join(ROOT, file))) throw new Error(`${file} is missing: run tsc first (npm run build does).`);
+  }
+  return src(['dist/nodes/**/*.js', 'dist/credentials/**/*.js'], { base: 'dist' }).pipe(dest(path.join(OUT, 'dist')));
 }
 
 /** Icons and codex files (StoreSuppliers.node.json) next to the compiled node files. */
 function packageAssets() {
-	return src([...ICONS, 'nodes/**/*.node.json'], { base: '.', allowEmpty: true, encoding: false }).pipe(dest(path.join(OUT, 'dist')));
+  return src([...ICONS, 'nodes/**/*.node.json'], { base: '.', allowEmpty: true, encoding: false }).pipe(dest(path.join(OUT, 'dist')));
 }
 
 function packageFiles(done) {
-	fs.mkdirSync(OUT, { recursive: true });
-	fs.writeFileSync(path.join(OUT, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-	fs.copyFileSync(path.join(PKG, 'README.md'), path.join(OUT, 'README.md'));
-	fs.copyFileSync(path.join(PKG, 'LICENSE.md'), path.join(OUT, 'LICENSE.md'));
-	done();
+  fs.mkdirSync(OUT, { recursive: true });
+  fs.writeFileSync(path.join(OUT, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  fs.copyFileSync(path.join(PKG, 'README.md'), path.join(OUT, 'README.md'));
+  fs.copyFileSync(path.join(PKG, 'LICENSE.md'), path.join(OUT, 'LICENSE.md'));
+  done();
 }
 
 /** The source view: n8n-package/'s files with nodes/ and credentials/ beside them, as in a package repository. */
 function buildSource(done) {
-	fs.rmSync(SOURCE_OUT, { recursive: true, force: true });
-	fs.cpSync(PKG, SOURCE_OUT, { recursive: true, filter: (from) => !from.includes(`${path.sep}node_modules`) });
-	for (const folder of ['nodes', 'credentials']) fs.cpSync(path.join(ROOT, folder), path.join(SOURCE_OUT, folder), { recursive: true });
-	done();
+  fs.rmSync(SOURCE_OUT, { recursive: true, force: true });
+  fs.cpSync(PKG, SOURCE_OUT, { recursive: true, filter: (from) => !from.includes(`${path.sep}node_modules`) });
+  for (const folder of ['nodes', 'credentials']) fs.cpSync(path.join(ROOT, folder), path.join(SOURCE_OUT, folder), { recursive: true });
+  done();
 }
 
 exports.manifest = manifest;

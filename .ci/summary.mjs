@@ -11,7 +11,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-const lines = (text) => (text ?? '').split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+const lines = (text) =>
+  (text ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith('#'));
 const files = lines(process.env.RESULT_FILES);
 const allowed = new Set(lines(process.env.ALLOWED_SKIPS));
 const root = process.cwd();

@@ -18,7 +18,8 @@ export function builtCommit(commit: string, log: (line: string) => void = (l) =>
   if (fs.existsSync(done)) return { root: dir, commit: full };
   fs.rmSync(dir, { recursive: true, force: true });
   fs.mkdirSync(dir, { recursive: true });
-  const run = (cmd: string, args: string[]) => execFileSync(cmd, args, { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' } });
+  const run = (cmd: string, args: string[]) =>
+    execFileSync(cmd, args, { cwd: dir, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' } });
   log(`bench: building ${full.slice(0, 12)} in ${dir} (git archive, npm ci, npm run build:server)`);
   execFileSync('sh', ['-c', `git -C "${root}" archive ${full} | tar -x -C "${dir}"`], { stdio: 'inherit' });
   run('npm', ['ci']);

@@ -57,7 +57,8 @@ export function postgresCpuSeconds(postmasterPid: number): number {
 /** The role a benchmark's process connects as, so that Postgres counts its statements apart. */
 export async function countedRole(admin: Pool, databaseUrl: string, role: string): Promise<string> {
   await admin.query(`DO $$ BEGIN CREATE ROLE ${role} LOGIN SUPERUSER PASSWORD 'bench'; EXCEPTION WHEN duplicate_object THEN NULL; END $$`);
-  if (process.env.BENCH_STATEMENTS === 'all') await admin.query(`ALTER ROLE ${role} SET pg_stat_statements.track = 'all'; ALTER ROLE ${role} SET pg_stat_statements.track_planning = on`);
+  if (process.env.BENCH_STATEMENTS === 'all')
+    await admin.query(`ALTER ROLE ${role} SET pg_stat_statements.track = 'all'; ALTER ROLE ${role} SET pg_stat_statements.track_planning = on`);
   await admin.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements').catch(() => undefined);
   const u = new URL(databaseUrl);
   u.username = role;

@@ -45,7 +45,9 @@ export async function stopCountingStatements(): Promise<void> {
 /** Statements completed so far in that database; each call counts itself once, afterwards (taken off in `metered`). */
 async function statements(): Promise<number | null> {
   if (!statementsDb) return null;
-  const r = await statementsDb.query('SELECT coalesce(sum(calls), 0)::bigint AS n FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())');
+  const r = await statementsDb.query(
+    'SELECT coalesce(sum(calls), 0)::bigint AS n FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())',
+  );
   return Number(r.rows[0].n);
 }
 
@@ -96,4 +98,13 @@ export async function metered<T extends { total: number }>(pid: number | undefin
   return out;
 }
 
-export const emptyUse = (profileDir?: string): CpuUse => ({ requests: 0, processUs: 0, processSystemUs: 0, databaseUs: null, generatorUs: 0, statements: null, windows: [], profileDir });
+export const emptyUse = (profileDir?: string): CpuUse => ({
+  requests: 0,
+  processUs: 0,
+  processSystemUs: 0,
+  databaseUs: null,
+  generatorUs: 0,
+  statements: null,
+  windows: [],
+  profileDir,
+});

@@ -62,10 +62,20 @@ async function round(adminUrl: string, b: Build, shape: Shape): Promise<Round> {
       [SERVICE_ROLE],
     );
     const ms = statements.reduce((a, r) => a + Number(r.ms), 0);
-    const top = statements.slice(0, 4).map((r) => ({ id: r.id, query: r.query, calls: Number(r.calls) / Math.max(1, run.done), ms: Number(r.ms) / Math.max(1, run.done) }));
+    const top = statements
+      .slice(0, 4)
+      .map((r) => ({ id: r.id, query: r.query, calls: Number(r.calls) / Math.max(1, run.done), ms: Number(r.ms) / Math.max(1, run.done) }));
     await checkOnce(svc.db, sandbox, many);
     const per = (x: number) => x / Math.max(1, run.done);
-    return { perSecond: run.perSecond, cpuMs: per(cost.cpuSeconds * 1000), statements: per(cost.statements ?? NaN), execMs: per(ms), postgresCpuMs: per(cost.postgresCpuSeconds * 1000), waits, top };
+    return {
+      perSecond: run.perSecond,
+      cpuMs: per(cost.cpuSeconds * 1000),
+      statements: per(cost.statements ?? NaN),
+      execMs: per(ms),
+      postgresCpuMs: per(cost.postgresCpuSeconds * 1000),
+      waits,
+      top,
+    };
   } finally {
     await boss.stop({ graceful: false }).catch(() => undefined);
     await svc.stop();
@@ -79,9 +89,15 @@ const fmt = (x: number, d = 2) => x.toLocaleString('en', { minimumFractionDigits
 
 /** Each build's statements that took the most execution time (its first round), per part, split into work and waiting by their samples. */
 function topRows(builds: Build[], rounds: Round[][]): string[] {
-  const out = ['| Build | Statement (shortened) | Calls per part | Exec ms per part | Exec ms per call: work, waiting, and its commit\'s waits |', '|---|---|---|---|---|'];
+  const out = [
+    "| Build | Statement (shortened) | Calls per part | Exec ms per part | Exec ms per call: work, waiting, and its commit's waits |",
+    '|---|---|---|---|---|',
+  ];
   rounds.forEach((rs, i) => {
-    for (const t of rs[0].top) out.push(`| ${builds[i].label} | \`${t.query.replace(/\|/g, '\\|').replace(/`/g, "'")}…\` | ${fmt(t.calls)} | ${fmt(t.ms)} | ${splitOf(rs[0].waits, t.id, t.ms / Math.max(1e-9, t.calls))} |`);
+    for (const t of rs[0].top)
+      out.push(
+        `| ${builds[i].label} | \`${t.query.replace(/\|/g, '\\|').replace(/`/g, "'")}…\` | ${fmt(t.calls)} | ${fmt(t.ms)} | ${splitOf(rs[0].waits, t.id, t.ms / Math.max(1e-9, t.calls))} |`,
+      );
   });
   return out;
 }
@@ -98,8 +114,12 @@ function waitRows(builds: Build[], rounds: Round[][]): string[] {
     return { m, samples, all: [...m.values()].reduce((a, b) => a + b, 0) };
   };
   const per = rounds.map(of);
-  const keys = [...new Set(per.flatMap((p) => [...p.m.keys()]))].map((k) => ({ k, n: Math.max(...per.map((p) => (p.m.get(k) ?? 0) / Math.max(1, p.all))) })).filter((x) => x.n >= 0.01).sort((a, b) => b.n - a.n);
-  const cell = (p: ReturnType<typeof of>, k: string) => `${fmt((p.m.get(k) ?? 0) / Math.max(1, p.samples))} (${(100 * (p.m.get(k) ?? 0) / Math.max(1, p.all)).toFixed(0)} %)`;
+  const keys = [...new Set(per.flatMap((p) => [...p.m.keys()]))]
+    .map((k) => ({ k, n: Math.max(...per.map((p) => (p.m.get(k) ?? 0) / Math.max(1, p.all))) }))
+    .filter((x) => x.n >= 0.01)
+    .sort((a, b) => b.n - a.n);
+  const cell = (p: ReturnType<typeof of>, k: string) =>
+    `${fmt((p.m.get(k) ?? 0) / Math.max(1, p.samples))} (${((100 * (p.m.get(k) ?? 0)) / Math.max(1, p.all)).toFixed(0)} %)`;
   return [
     `| Wait event (\`work\`: none) | ${builds.map((b) => `${b.label}: backends (share)`).join(' | ')} |`,
     `|---|${builds.map(() => '---|').join('')}`,
@@ -110,11 +130,17 @@ function waitRows(builds: Build[], rounds: Round[][]): string[] {
 
 export async function dispatchAgainst(databaseUrl: string): Promise<Figure[]> {
   const adminUrl = Object.assign(new URL(databaseUrl), { pathname: '/postgres' }).toString();
-  const commits = (process.env.BENCH_AGAINST ?? 'b552fc1').split(',').map((c) => c.trim()).filter(Boolean);
-  const builds: Build[] = [{ label: 'this build' }, ...commits.map((c) => {
-    const b = builtCommit(c);
-    return { label: `\`${b.commit.slice(0, 7)}\``, build: { root: b.root, flags: serviceFlagsOf(b.root) } };
-  })];
+  const commits = (process.env.BENCH_AGAINST ?? 'b552fc1')
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean);
+  const builds: Build[] = [
+    { label: 'this build' },
+    ...commits.map((c) => {
+      const b = builtCommit(c);
+      return { label: `\`${b.commit.slice(0, 7)}\``, build: { root: b.root, flags: serviceFlagsOf(b.root) } };
+    }),
+  ];
   const perBuild = Number(process.env.BENCH_AGAINST_ROUNDS ?? 2);
   // A B B A …: each build as often first as last, so a drift of the machine's load falls on all alike.
   const order = Array.from({ length: perBuild }, (_, i) => (i % 2 ? [...builds].reverse() : builds)).flat();
@@ -130,9 +156,14 @@ export async function dispatchAgainst(databaseUrl: string): Promise<Figure[]> {
       const r = await round(adminUrl, b, shape);
       rounds[builds.indexOf(b)].push(r);
       // Each round as it ends, so a run cut short still says what it measured.
-      process.stderr.write(`bench:   ${Math.round(r.perSecond)} parts/s, service ${fmt(r.cpuMs)} ms CPU, ${fmt(r.statements)} statements, Postgres ${fmt(r.execMs)} ms execution and ${fmt(r.postgresCpuMs)} ms CPU, per part\n`);
+      process.stderr.write(
+        `bench:   ${Math.round(r.perSecond)} parts/s, service ${fmt(r.cpuMs)} ms CPU, ${fmt(r.statements)} statements, Postgres ${fmt(r.execMs)} ms execution and ${fmt(r.postgresCpuMs)} ms CPU, per part\n`,
+      );
     }
-    const name = shape.stores === 1 ? `${shape.parts.toLocaleString('en')} parts in one store (its one connection)` : `${shape.parts.toLocaleString('en')} parts (${shape.stores} stores × ${(shape.parts / shape.stores).toLocaleString('en')})`;
+    const name =
+      shape.stores === 1
+        ? `${shape.parts.toLocaleString('en')} parts in one store (its one connection)`
+        : `${shape.parts.toLocaleString('en')} parts (${shape.stores} stores × ${(shape.parts / shape.stores).toLocaleString('en')})`;
     const measures: Array<[string, (r: Round) => number, number, string]> = [
       ['Parts dispatched per second', (r) => r.perSecond, 0, 'ratio ≥ 0.95'],
       ['Service CPU per part (ms)', (r) => r.cpuMs, 2, '≤ 0.85'],
@@ -145,7 +176,10 @@ export async function dispatchAgainst(databaseUrl: string): Promise<Figure[]> {
     const [head, base] = [builds[0], builds[1]];
     figures.push({
       name: `Dispatch of ${name}, no added supplier latency, against ${base.label}`,
-      subject: { value: Math.round(mean(rounds[0].map((r) => r.perSecond))), unit: `parts/s (mean of ${perBuild} rounds: ${rounds[0].map((r) => Math.round(r.perSecond)).join(', ')})` },
+      subject: {
+        value: Math.round(mean(rounds[0].map((r) => r.perSecond))),
+        unit: `parts/s (mean of ${perBuild} rounds: ${rounds[0].map((r) => Math.round(r.perSecond)).join(', ')})`,
+      },
       baseline: { value: Math.round(mean(rounds[1].map((r) => r.perSecond))), unit: `parts/s (${rounds[1].map((r) => Math.round(r.perSecond)).join(', ')})` },
       baselineLabel: `the same dispatch by the service built from ${base.label} (bench/builds.ts), rounds alternating with this build's in the same run`,
       ratio: ratio((r) => r.perSecond, 1),
@@ -155,15 +189,31 @@ export async function dispatchAgainst(databaseUrl: string): Promise<Figure[]> {
         `Service CPU per part: ${rounds.map((rs, i) => `${builds[i].label} ${fmt(mean(rs.map((r) => r.cpuMs)))} ms`).join(', ')}; statements per part: ${rounds.map((rs, i) => `${builds[i].label} ${fmt(mean(rs.map((r) => r.statements)))}`).join(', ')}; ` +
         `Postgres execution time per part: ${rounds.map((rs, i) => `${builds[i].label} ${fmt(mean(rs.map((r) => r.execMs)))} ms`).join(', ')} (the section "Dispatch against other builds" has every round).`,
     });
-    const section = figures.find((f) => f.section?.id === 'dispatch-against')?.section ?? { id: 'dispatch-against', title: 'Dispatch against other builds (same run, rounds alternating)', lines: [] };
+    const section = figures.find((f) => f.section?.id === 'dispatch-against')?.section ?? {
+      id: 'dispatch-against',
+      title: 'Dispatch against other builds (same run, rounds alternating)',
+      lines: [],
+    };
     section.lines.push(
       `### ${name}, no added supplier latency (\`${figures[figures.length - 1].command}\`)`,
       '',
       `Order of the rounds: ${order.map((b) => b.label).join(', ')}. Each cell: the mean, then each round. Ratio: ${head.label} ÷ each other build (for time and counts below 1 is better).`,
       '',
-      `| Measure | ${builds.map((b) => b.label).join(' | ')} | ${builds.slice(1).map((b) => `Ratio to ${b.label}`).join(' | ')} | Goal |`,
-      `|---|${builds.map(() => '---|').join('')}${builds.slice(1).map(() => '---|').join('')}---|`,
-      ...measures.map(([label, f, d, goal]) => `| ${label} | ${cells(f, d).join(' | ')} | ${builds.slice(1).map((_, i) => fmt(ratio(f, i + 1))).join(' | ')} | ${goal} |`),
+      `| Measure | ${builds.map((b) => b.label).join(' | ')} | ${builds
+        .slice(1)
+        .map((b) => `Ratio to ${b.label}`)
+        .join(' | ')} | Goal |`,
+      `|---|${builds.map(() => '---|').join('')}${builds
+        .slice(1)
+        .map(() => '---|')
+        .join('')}---|`,
+      ...measures.map(
+        ([label, f, d, goal]) =>
+          `| ${label} | ${cells(f, d).join(' | ')} | ${builds
+            .slice(1)
+            .map((_, i) => fmt(ratio(f, i + 1)))
+            .join(' | ')} | ${goal} |`,
+      ),
       '',
       "The service's backends meanwhile (pg_stat_activity every 25 ms, as in the per-statement section): the mean number of active backends in each wait event, and its share of all active backends.",
       '',

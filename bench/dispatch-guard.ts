@@ -27,22 +27,45 @@ const NOOP_ROLE = 'bench_dispatch_noop';
 const root = path.resolve(__dirname, '../..');
 
 /** The 1,000 parts dispatched, checked once at the sandbox; statements per part (and, for the benchmark, per no-op job). */
-async function measure(databaseUrl: string, withNoop: boolean): Promise<{ perPart: number; statements: number; parts: number; seconds: number; noop?: { perJob: number; statements: number } }> {
+async function measure(
+  databaseUrl: string,
+  withNoop: boolean,
+): Promise<{ perPart: number; statements: number; parts: number; seconds: number; noop?: { perJob: number; statements: number } }> {
   const sandbox = await startBenchSandbox();
   const admin = new Pool({ connectionString: databaseUrl, max: 1 });
-  const svc = await startBenchService(databaseUrl, { SUPPLIER_TIMEOUT_MS: '3000', DATABASE_URL: await countedRole(admin, databaseUrl, SERVICE_ROLE) }, { sandboxUrl: sandbox.baseUrl });
+  const svc = await startBenchService(
+    databaseUrl,
+    { SUPPLIER_TIMEOUT_MS: '3000', DATABASE_URL: await countedRole(admin, databaseUrl, SERVICE_ROLE) },
+    { sandboxUrl: sandbox.baseUrl },
+  );
   const boss = await startBoss(svc.databaseUrl, [], createLogger('silent'), { supervise: false, schedule: false, superviseSeconds: 30 });
   try {
     const two = await shops(svc, sandbox, 2, 500, { key: (await developerKey(svc)).key, products: 10 });
     let noop: { perJob: number; statements: number } | undefined;
     if (withNoop) {
       await boss.createQueue('bench.noop', DISPATCH_QUEUES[0] as never);
-      const noopBoss = await startBoss(await countedRole(admin, databaseUrl, NOOP_ROLE), [], createLogger('silent'), { supervise: false, schedule: false, superviseSeconds: 30 });
+      const noopBoss = await startBoss(await countedRole(admin, databaseUrl, NOOP_ROLE), [], createLogger('silent'), {
+        supervise: false,
+        schedule: false,
+        superviseSeconds: 30,
+      });
       let done = 0;
-      const runner = new JobRunner<unknown>(noopBoss, 'bench.noop', RUNNER_OPTIONS, async () => undefined, createLogger('silent'), async (jobs) => void (done += jobs.length));
+      const runner = new JobRunner<unknown>(
+        noopBoss,
+        'bench.noop',
+        RUNNER_OPTIONS,
+        async () => undefined,
+        createLogger('silent'),
+        async (jobs) => void (done += jobs.length),
+      );
       runner.start();
       const m = await meter({ db: svc.db, role: NOOP_ROLE });
-      await queueParts(boss, svc.db, 'bench.noop', partsOf(two).map((p) => ({ ...p, id: crypto.randomUUID(), orderId: crypto.randomUUID() })));
+      await queueParts(
+        boss,
+        svc.db,
+        'bench.noop',
+        partsOf(two).map((p) => ({ ...p, id: crypto.randomUUID(), orderId: crypto.randomUUID() })),
+      );
       runner.poke();
       const ran = await drain(async () => done, 1000);
       const cost = await m.stop();
@@ -73,20 +96,26 @@ const RUNS = Number(process.env.BENCH_GUARD_RUNS ?? 5);
 /** `npm run bench -- dispatch-guard`: the figure CI holds the service to. */
 export async function dispatchGuardBench(databaseUrl: string): Promise<Figure[]> {
   const runs = [await measure(databaseUrl, true)];
-  for (let i = 1; i < RUNS; i++) runs.push(await measure(await freshDatabase(Object.assign(new URL(databaseUrl), { pathname: '/postgres' }).toString(), 'guard'), false));
+  for (let i = 1; i < RUNS; i++)
+    runs.push(await measure(await freshDatabase(Object.assign(new URL(databaseUrl), { pathname: '/postgres' }).toString(), 'guard'), false));
   const got = runs.reduce((a, b) => (b.perPart > a.perPart ? b : a));
-  return [{
-    name: GUARD_FIGURE,
-    subject: { value: Number(got.perPart.toFixed(2)), unit: `statements per part, the highest of ${runs.length} runs (${runs.map((r) => `${r.perPart.toFixed(2)} in ${r.seconds.toFixed(1)} s`).join(', ')})` },
-    baseline: { value: Number(runs[0].noop!.perJob.toFixed(2)), unit: `statements per job (${runs[0].noop!.statements.toLocaleString('en')})` },
-    baselineLabel: "1,000 no-op jobs through the same runner and options: statements of the runner's pg-boss",
-    ratio: got.perPart / Math.max(1e-9, runs[0].noop!.perJob),
-    command: 'npm run bench -- dispatch-guard',
-    notes:
-      `CI's guard (\`.ci/run\`, \`node dist/bench/dispatch-guard.js\`) runs the same 1,000 parts and fails when statements per part rise above this figure by more than ${GUARD_MARGIN}. ` +
-      'Counted as the 10,000-part figure counts (pg_stat_statements, the service\'s own role, every statement it ran meanwhile); 1,000 parts over 2 stores × 500 (a connection each, no added supplier latency), ' +
-      `each run on a fresh database, its parts checked ordered exactly once at the sandbox. Fewer parts than the 10,000-part figure: the periodic loops' statements weigh a little more per part, and how many the loops run moves a little with the pace, hence the highest of the runs.`,
-  }];
+  return [
+    {
+      name: GUARD_FIGURE,
+      subject: {
+        value: Number(got.perPart.toFixed(2)),
+        unit: `statements per part, the highest of ${runs.length} runs (${runs.map((r) => `${r.perPart.toFixed(2)} in ${r.seconds.toFixed(1)} s`).join(', ')})`,
+      },
+      baseline: { value: Number(runs[0].noop!.perJob.toFixed(2)), unit: `statements per job (${runs[0].noop!.statements.toLocaleString('en')})` },
+      baselineLabel: "1,000 no-op jobs through the same runner and options: statements of the runner's pg-boss",
+      ratio: got.perPart / Math.max(1e-9, runs[0].noop!.perJob),
+      command: 'npm run bench -- dispatch-guard',
+      notes:
+        `CI's guard (\`.ci/run\`, \`node dist/bench/dispatch-guard.js\`) runs the same 1,000 parts and fails when statements per part rise above this figure by more than ${GUARD_MARGIN}. ` +
+        "Counted as the 10,000-part figure counts (pg_stat_statements, the service's own role, every statement it ran meanwhile); 1,000 parts over 2 stores × 500 (a connection each, no added supplier latency), " +
+        `each run on a fresh database, its parts checked ordered exactly once at the sandbox. Fewer parts than the 10,000-part figure: the periodic loops' statements weigh a little more per part, and how many the loops run moves a little with the pace, hence the highest of the runs.`,
+    },
+  ];
 }
 
 /** The figure as docs/benchmarks.md documents it (its row's subject), or null. */
@@ -105,7 +134,9 @@ async function ci(): Promise<void> {
     if (documented === null) throw new Error(`docs/benchmarks.md has no row "${GUARD_FIGURE}" (npm run bench -- dispatch-guard writes it)`);
     const got = await measure(await freshDatabase(pg.adminUrl, 'guard'), false);
     failed = got.perPart > documented + GUARD_MARGIN ? 1 : 0;
-    process.stdout.write(`dispatch guard: ${got.perPart.toFixed(2)} statements per part (${got.statements} for ${got.parts} parts in ${got.seconds.toFixed(1)} s); documented ${documented}, limit ${(documented + GUARD_MARGIN).toFixed(2)}: ${failed ? 'FAILED' : 'passed'}\n`);
+    process.stdout.write(
+      `dispatch guard: ${got.perPart.toFixed(2)} statements per part (${got.statements} for ${got.parts} parts in ${got.seconds.toFixed(1)} s); documented ${documented}, limit ${(documented + GUARD_MARGIN).toFixed(2)}: ${failed ? 'FAILED' : 'passed'}\n`,
+    );
   } catch (err) {
     process.stdout.write(`dispatch guard: could not measure: ${err instanceof Error ? err.message : String(err)}\n`);
   } finally {

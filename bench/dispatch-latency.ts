@@ -28,4 +28,3 @@ export async function underLatency({ svc, sandbox, boss, key }: Ctx): Promise<Fi
   }
   return figures;
 }
-

@@ -20,7 +20,11 @@ const each = (x: number | null, n: number) => (x === null ? NaN : Number((x / Ma
 /** The second warehouse's control API and supplier API (the sandbox program serves it under /eu). */
 const eu = (sandbox: BenchSandbox) => {
   const send = async <T>(path: string, method: string, headers: Record<string, string>, body?: unknown): Promise<T> => {
-    const res = await fetch(`${sandbox.baseUrl}/eu${path}`, { method, headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${sandbox.baseUrl}/eu${path}`, {
+      method,
+      headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`sandbox /eu ${method} ${path}: ${res.status} ${text}`);
     return (text ? JSON.parse(text) : undefined) as T;
@@ -32,7 +36,11 @@ const eu = (sandbox: BenchSandbox) => {
 };
 
 async function api(ctx: Ctx, method: string, p: string, body?: unknown): Promise<any> {
-  const res = await fetch(ctx.svc.baseUrl + p, { method, headers: { 'X-API-Key': ctx.key, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(ctx.svc.baseUrl + p, {
+    method,
+    headers: { 'X-API-Key': ctx.key, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${text}`);
   return (JSON.parse(text) as { result: any }).result;
@@ -42,7 +50,11 @@ async function api(ctx: Ctx, method: string, p: string, body?: unknown): Promise
 async function carriedAtEu(sandbox: BenchSandbox, liveKey: string): Promise<Set<string>> {
   const out = new Set<string>();
   for (let page = 1; out.size < 200; page++) {
-    const got = await eu(sandbox).v1<{ items: Array<{ id: string; shipsTo: string[]; variants: Array<{ id: string; available: boolean }> }> }>(liveKey, 'GET', `/products?page=${page}&pageSize=100`);
+    const got = await eu(sandbox).v1<{ items: Array<{ id: string; shipsTo: string[]; variants: Array<{ id: string; available: boolean }> }> }>(
+      liveKey,
+      'GET',
+      `/products?page=${page}&pageSize=100`,
+    );
     if (!got.items.length) break;
     for (const p of got.items) if (p.shipsTo.includes('US') && p.variants[0]?.available) out.add(p.variants[0].id);
   }
@@ -53,7 +65,11 @@ async function carriedAtEu(sandbox: BenchSandbox, liveKey: string): Promise<Set<
 async function withAlternates(ctx: Ctx, shop: DispatchShop): Promise<string> {
   const w = eu(ctx.sandbox);
   const account = await w.control<{ accountId: string; liveKey: string }>('POST', '/accounts', { balanceMinor: 1_000_000_000, testBalanceMinor: 1_000_000 });
-  const conn = await api(ctx, 'POST', `/api/store-suppliers/${shop.storeId}`, { supplierKey: 'sandbox-eu', mode: 'live', credentials: { apiKey: account.liveKey } });
+  const conn = await api(ctx, 'POST', `/api/store-suppliers/${shop.storeId}`, {
+    supplierKey: 'sandbox-eu',
+    mode: 'live',
+    credentials: { apiKey: account.liveKey },
+  });
   await api(ctx, 'PUT', `/api/store-suppliers/${shop.storeId}/${conn.id}/automation`, { level: 'manual', automaticPayment: false });
   const { rows: links } = await ctx.svc.db.query(
     `SELECT l.id, l.supplier_product_id, lv.supplier_variant_id, lv.store_variant_id FROM product_links l JOIN product_link_variants lv ON lv.link_id = l.id WHERE l.store_id = $1`,
@@ -62,7 +78,9 @@ async function withAlternates(ctx: Ctx, shop: DispatchShop): Promise<string> {
   for (const l of links) {
     await w.control('POST', `/variants/${encodeURIComponent(l.supplier_variant_id)}`, { stock: 10_000_000 });
     await api(ctx, 'PUT', `/api/store-suppliers/${shop.storeId}/links/${l.id}`, {
-      alternates: [{ storeVariantId: l.store_variant_id, connectionId: conn.id, supplierProductId: l.supplier_product_id, supplierVariantId: l.supplier_variant_id }],
+      alternates: [
+        { storeVariantId: l.store_variant_id, connectionId: conn.id, supplierProductId: l.supplier_product_id, supplierVariantId: l.supplier_variant_id },
+      ],
     });
   }
   await api(ctx, 'PUT', `/api/store-suppliers/${shop.storeId}/routing`, { routing: { rule: 'lowestLandedCost' } });
@@ -71,7 +89,12 @@ async function withAlternates(ctx: Ctx, shop: DispatchShop): Promise<string> {
 
 /** Parts settled (at either supplier): their live supplier order left `queued`; a part moved by routing counts once, by the order that took it. */
 const settledOf = (db: Pool, group: DispatchShop[]) => async () =>
-  (await db.query(`SELECT count(*)::int AS n FROM supplier_orders WHERE store_id = ANY($1) AND status NOT IN ('queued', 'cancelled') AND supplier_order_number <> ALL($2)`, [group.map((s) => s.storeId), group.map((s) => s.warmUpNumber)])).rows[0].n as number;
+  (
+    await db.query(
+      `SELECT count(*)::int AS n FROM supplier_orders WHERE store_id = ANY($1) AND status NOT IN ('queued', 'cancelled') AND supplier_order_number <> ALL($2)`,
+      [group.map((s) => s.storeId), group.map((s) => s.warmUpNumber)],
+    )
+  ).rows[0].n as number;
 
 /**
  * Every part was ordered exactly once across the two warehouses: one live supplier order per part, held by the
@@ -103,7 +126,9 @@ async function checkOnceAcrossTwo(db: Pool, sandbox: BenchSandbox, group: Dispat
   const parts = group.reduce((n, s) => n + s.parts.length, 0);
   const notOnce = [...live].filter(([, n]) => n !== 1);
   if (wrong.length || notOnce.length || live.size !== parts) {
-    throw new Error(`not every part ordered exactly once: ${wrong.length} orders wrong at a warehouse (e.g. ${JSON.stringify(wrong.slice(0, 3))}), ${notOnce.length} parts with more than one live order, ${live.size} of ${parts} placed`);
+    throw new Error(
+      `not every part ordered exactly once: ${wrong.length} orders wrong at a warehouse (e.g. ${JSON.stringify(wrong.slice(0, 3))}), ${notOnce.length} parts with more than one live order, ${live.size} of ${parts} placed`,
+    );
   }
   return count;
 }
@@ -131,7 +156,10 @@ export async function routingUnderLatency(ctx: Ctx, metered: (ctx: Ctx) => Promi
     await eu(sandbox).control('DELETE', '/call-load');
     const m = await metered(ctx);
     await queueParts(boss, svc.db, DISPATCH_QUEUE, partsOf(group));
-    const got = await drain(settledOf(svc.db, group), group.reduce((n, s) => n + s.parts.length, 0));
+    const got = await drain(
+      settledOf(svc.db, group),
+      group.reduce((n, s) => n + s.parts.length, 0),
+    );
     const cost = await m.stop();
     await sandbox.control('DELETE', '/faults');
     await eu(sandbox).control('DELETE', '/faults');
@@ -149,7 +177,14 @@ export async function routingUnderLatency(ctx: Ctx, metered: (ctx: Ctx) => Promi
     const calls: Calls = { ...a.calls };
     for (const [k, n] of Object.entries(b.calls)) calls[k] = (calls[k] ?? 0) + n;
     const sum = (k: keyof Cost) => ((a.cost[k] ?? 0) as number) + ((b.cost[k] ?? 0) as number);
-    const cost: Cost = { wallSeconds: sum('wallSeconds'), cpuSeconds: sum('cpuSeconds'), systemSeconds: sum('systemSeconds'), postgresCpuSeconds: sum('postgresCpuSeconds'), benchCpuSeconds: sum('benchCpuSeconds'), statements: a.cost.statements === null || b.cost.statements === null ? null : a.cost.statements + b.cost.statements };
+    const cost: Cost = {
+      wallSeconds: sum('wallSeconds'),
+      cpuSeconds: sum('cpuSeconds'),
+      systemSeconds: sum('systemSeconds'),
+      postgresCpuSeconds: sum('postgresCpuSeconds'),
+      benchCpuSeconds: sum('benchCpuSeconds'),
+      statements: a.cost.statements === null || b.cost.statements === null ? null : a.cost.statements + b.cost.statements,
+    };
     return { got: { done, ms, perSecond: done / (ms / 1000) }, cost, calls };
   };
 
@@ -163,7 +198,12 @@ export async function routingUnderLatency(ctx: Ctx, metered: (ctx: Ctx) => Promi
   for (const s of routed) await withAlternates(ctx, s);
 
   const half = Math.ceil(CONNECTIONS / 2);
-  const [b1, s1, s2, b2] = [await round(plain.slice(0, half)), await round(routed.slice(0, half)), await round(routed.slice(half)), await round(plain.slice(half))];
+  const [b1, s1, s2, b2] = [
+    await round(plain.slice(0, half)),
+    await round(routed.slice(0, half)),
+    await round(routed.slice(half)),
+    await round(plain.slice(half)),
+  ];
   const base = { ...both(b1, b2), where: await checkOnceAcrossTwo(svc.db, sandbox, plain) };
   const subj = { ...both(s1, s2), where: await checkOnceAcrossTwo(svc.db, sandbox, routed) };
   const { rows: quoted } = await svc.db.query(
@@ -173,7 +213,11 @@ export async function routingUnderLatency(ctx: Ctx, metered: (ctx: Ctx) => Promi
   const [subjStatements, baseStatements] = [each(subj.cost.statements, subj.got.done), each(base.cost.statements, base.got.done)];
   const reads = (c: Calls) => (c['GET /v1/products/:id'] ?? 0) + (c['POST /v1/shipping/quote'] ?? 0);
   const all = (c: Calls) => Object.values(c).reduce((n, x) => n + x, 0);
-  const kinds = (c: Calls) => Object.entries(c).sort().map(([k, n]) => `${k} ${each(n, total)}`).join(', ');
+  const kinds = (c: Calls) =>
+    Object.entries(c)
+      .sort()
+      .map(([k, n]) => `${k} ${each(n, total)}`)
+      .join(', ');
   const label = `${total.toLocaleString('en')} order parts over ${CONNECTIONS} connections, ${LATENCY_MS} ms per supplier call`;
   const setUp =
     `Each store has two connections: \`sandbox\` (the primary of every link) and \`sandbox-eu\` (the sandbox program's second warehouse, an account of its own), and every link one alternate there (the same variant), in both groups; only the rule differs. ` +
@@ -193,7 +237,10 @@ export async function routingUnderLatency(ctx: Ctx, metered: (ctx: Ctx) => Promi
     },
     {
       name: `Supplier calls per routed part (lowestLandedCost over two candidates): ${label}`,
-      subject: { value: each(reads(subj.calls), total), unit: `reads per part to judge the candidates (products and shipping quotes; ${each(all(subj.calls), total)} calls per part in all)` },
+      subject: {
+        value: each(reads(subj.calls), total),
+        unit: `reads per part to judge the candidates (products and shipping quotes; ${each(all(subj.calls), total)} calls per part in all)`,
+      },
       baseline: { value: each(reads(base.calls), total), unit: `reads per part with \`primary\` (${each(all(base.calls), total)} calls per part in all)` },
       baselineLabel: 'the same parts with rule `primary`, same run',
       ratio: reads(subj.calls) / Math.max(1, reads(base.calls)),
@@ -204,8 +251,14 @@ export async function routingUnderLatency(ctx: Ctx, metered: (ctx: Ctx) => Promi
     },
     {
       name: `SQL statements of the service per part with routing (lowestLandedCost over two candidates): ${label}`,
-      subject: { value: subjStatements, unit: `statements per part (${subj.cost.statements?.toLocaleString('en') ?? 'n/a'} for ${subj.got.done.toLocaleString('en')})` },
-      baseline: { value: baseStatements, unit: `statements per part with \`primary\` (${base.cost.statements?.toLocaleString('en') ?? 'n/a'} for ${base.got.done.toLocaleString('en')})` },
+      subject: {
+        value: subjStatements,
+        unit: `statements per part (${subj.cost.statements?.toLocaleString('en') ?? 'n/a'} for ${subj.got.done.toLocaleString('en')})`,
+      },
+      baseline: {
+        value: baseStatements,
+        unit: `statements per part with \`primary\` (${base.cost.statements?.toLocaleString('en') ?? 'n/a'} for ${base.got.done.toLocaleString('en')})`,
+      },
       baselineLabel: 'the same parts with rule `primary`, same run',
       ratio: subjStatements / Math.max(1e-9, baseStatements),
       command,

@@ -28,19 +28,32 @@ async function statementBreakdown(db: Pool, role: string, units: number, unit: s
   const rest = all.filter((x) => !shown.includes(x));
   // A statement's execution time split by its samples (bench/dispatch-waits.ts).
   const split = (x: (typeof all)[number]) => (waits ? ` ${splitOf(waits, x.id, x.ms / Math.max(1, x.calls))} |` : '');
-  const [head, rule, blank] = waits ? [' Exec ms per call: work, waiting (from the samples), and the commit\'s waits after it |', '---|', ' |'] : ['', '', ''];
+  const [head, rule, blank] = waits ? [" Exec ms per call: work, waiting (from the samples), and the commit's waits after it |", '---|', ' |'] : ['', '', ''];
   return [
     `| Statement (normalised, shortened) | Whose | Calls | Calls per ${unit} | Exec ms | Exec ms per ${unit} |${head} Rows |`,
     `|---|---|---|---|---|---|${rule}---|`,
-    ...shown.map((x) => `| \`${short(x.query)}\` | ${x.boss ? 'pg-boss' : 'ours'} | ${x.calls.toLocaleString('en')} | ${per(x.calls)} | ${Math.round(x.ms).toLocaleString('en')} | ${per(x.ms)} |${split(x)} ${x.rows.toLocaleString('en')} |`),
-    ...(rest.length ? [`| ${rest.length} other statements | | ${sum(rest, 'calls').toLocaleString('en')} | ${per(sum(rest, 'calls'))} | ${Math.round(sum(rest, 'ms')).toLocaleString('en')} | ${per(sum(rest, 'ms'))} |${blank} |`] : []),
+    ...shown.map(
+      (x) =>
+        `| \`${short(x.query)}\` | ${x.boss ? 'pg-boss' : 'ours'} | ${x.calls.toLocaleString('en')} | ${per(x.calls)} | ${Math.round(x.ms).toLocaleString('en')} | ${per(x.ms)} |${split(x)} ${x.rows.toLocaleString('en')} |`,
+    ),
+    ...(rest.length
+      ? [
+          `| ${rest.length} other statements | | ${sum(rest, 'calls').toLocaleString('en')} | ${per(sum(rest, 'calls'))} | ${Math.round(sum(rest, 'ms')).toLocaleString('en')} | ${per(sum(rest, 'ms'))} |${blank} |`,
+        ]
+      : []),
     `| **All** | | ${calls.toLocaleString('en')} | ${per(calls)} | ${Math.round(ms).toLocaleString('en')} | ${per(ms)} |${blank} |`,
     `| **pg-boss's own** (its schema; the deferred foreign-key check on each job inserted) | pg-boss | ${sum(boss, 'calls').toLocaleString('en')} (${pct(sum(boss, 'calls'), calls)}) | ${per(sum(boss, 'calls'))} | ${Math.round(sum(boss, 'ms')).toLocaleString('en')} (${pct(sum(boss, 'ms'), ms)}) | ${per(sum(boss, 'ms'))} |${blank} |`,
   ];
 }
 
 /** The section: what was counted, then the table. */
-export async function dispatchStatements(db: Pool, role: string, parts: number, postgresMsPerPart: number, waits?: Waits): Promise<{ id: string; title: string; lines: string[] }> {
+export async function dispatchStatements(
+  db: Pool,
+  role: string,
+  parts: number,
+  postgresMsPerPart: number,
+  waits?: Waits,
+): Promise<{ id: string; title: string; lines: string[] }> {
   return {
     id: 'dispatch-statements',
     title: 'Where the dispatch of 10,000 parts spent Postgres (per statement)',

@@ -76,15 +76,25 @@ export function waitShares(w: Waits, queryId: string): { samples: number; waitin
   const m = w.byStatement.get(queryId);
   if (!m) return { samples: 0, waiting: 0, rowLock: 0, commit: 0 };
   const count = (f: (k: string) => boolean) => [...m.entries()].filter(([k]) => f(k)).reduce((a, [, v]) => a + v, 0);
-  const running = Math.max(1, count((k) => !atCommit(k)));
-  return { samples: total(m), waiting: count((k) => k !== 'work' && !atCommit(k)) / running, rowLock: count(onRow) / running, commit: count(atCommit) / running };
+  const running = Math.max(
+    1,
+    count((k) => !atCommit(k)),
+  );
+  return {
+    samples: total(m),
+    waiting: count((k) => k !== 'work' && !atCommit(k)) / running,
+    rowLock: count(onRow) / running,
+    commit: count(atCommit) / running,
+  };
 }
 
 /** "8.06: 0.56 work, 7.50 waiting (0.75 on a row lock); commit +2.10": a statement's execution per call, split by its samples. */
 export function splitOf(w: Waits, queryId: string, msPerCall: number): string {
   const s = waitShares(w, queryId);
   const f = (x: number) => (msPerCall * x).toFixed(2);
-  return s.samples < 5 ? `${msPerCall.toFixed(2)} (${s.samples} samples)` : `${msPerCall.toFixed(2)}: ${f(1 - s.waiting)} work, ${f(s.waiting)} waiting (${f(s.rowLock)} on a row lock); its commit waited ${f(s.commit)} more`;
+  return s.samples < 5
+    ? `${msPerCall.toFixed(2)} (${s.samples} samples)`
+    : `${msPerCall.toFixed(2)}: ${f(1 - s.waiting)} work, ${f(s.waiting)} waiting (${f(s.rowLock)} on a row lock); its commit waited ${f(s.commit)} more`;
 }
 
 /** The table of what the backends were doing: each wait (or work), its backend-samples and share, and the mean busy backends. */
@@ -94,7 +104,9 @@ export function waitLines(w: Waits): string[] {
   return [
     `| What the backend was doing (wait event; \`work\`: none, running) | Backend-samples | Share | Backends at once (mean) |`,
     '|---|---|---|---|',
-    ...rows.map(([k, n]) => `| ${k}${atCommit(k) ? ' (at commit)' : ''} | ${n.toLocaleString('en')} | ${pct(n, all)} | ${(n / Math.max(1, w.samples)).toFixed(2)} |`),
+    ...rows.map(
+      ([k, n]) => `| ${k}${atCommit(k) ? ' (at commit)' : ''} | ${n.toLocaleString('en')} | ${pct(n, all)} | ${(n / Math.max(1, w.samples)).toFixed(2)} |`,
+    ),
     `| **All active backends of the service** | ${all.toLocaleString('en')} | 100 % | ${(all / Math.max(1, w.samples)).toFixed(2)} |`,
   ];
 }

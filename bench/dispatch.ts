@@ -38,7 +38,6 @@ const metered = (ctx: Ctx) => meter({ pid: ctx.svc.pid, postmasterPid: benchPost
 const allCpuMs = (c: Cost, n: number, benchIsOther = true) => msEach(c.cpuSeconds + c.postgresCpuSeconds + (benchIsOther ? c.benchCpuSeconds : 0), n);
 const busyCores = (c: Cost, benchIsOther = true) => ((c.cpuSeconds + c.postgresCpuSeconds + (benchIsOther ? c.benchCpuSeconds : 0)) / c.wallSeconds).toFixed(2);
 
-
 /**
  * 1. 10,000 parts over 10 connections, no added latency, against 10,000 no-op jobs through the same runner: the
  * rate, and what each part costs: CPU time of the service, SQL statements counted by Postgres, and memory.
@@ -49,9 +48,20 @@ async function throughput(ctx: Ctx): Promise<Figure[]> {
   const noop = 'bench.noop';
   await boss.createQueue(noop, DISPATCH_QUEUES[0] as never);
   // The no-op runner gets a pg-boss of its own, under its own role, so its statements are counted apart.
-  const noopBoss = await startBoss(await countedRole(admin, svc.databaseUrl, NOOP_ROLE), [], createLogger('silent'), { supervise: false, schedule: false, superviseSeconds: 30 });
+  const noopBoss = await startBoss(await countedRole(admin, svc.databaseUrl, NOOP_ROLE), [], createLogger('silent'), {
+    supervise: false,
+    schedule: false,
+    superviseSeconds: 30,
+  });
   let noopDone = 0;
-  const runner = new JobRunner<unknown>(noopBoss, noop, RUNNER_OPTIONS, async () => undefined, createLogger('silent'), async (jobs) => void (noopDone += jobs.length));
+  const runner = new JobRunner<unknown>(
+    noopBoss,
+    noop,
+    RUNNER_OPTIONS,
+    async () => undefined,
+    createLogger('silent'),
+    async (jobs) => void (noopDone += jobs.length),
+  );
   runner.start();
   const noopParts = partsOf(many).map((p) => ({ ...p, id: crypto.randomUUID(), orderId: crypto.randomUUID() }));
   await queueParts(boss, svc.db, noop, noopParts);
@@ -76,14 +86,18 @@ async function throughput(ctx: Ctx): Promise<Figure[]> {
   const section = await dispatchStatements(svc.db, SERVICE_ROLE, subj.done, msEach(cost.postgresCpuSeconds, subj.done), waits);
   const checked = await checkOnce(svc.db, sandbox, many);
   // Parts a connection-wide pause (an open circuit on a loaded machine) left in needsReview cost one write for many.
-  const { rows: ended } = await svc.db.query(`SELECT status, count(*)::int AS n FROM supplier_orders WHERE store_id = ANY($1) GROUP BY status ORDER BY status`, [many.map((s) => s.storeId)]);
+  const { rows: ended } = await svc.db.query(
+    `SELECT status, count(*)::int AS n FROM supplier_orders WHERE store_id = ANY($1) GROUP BY status ORDER BY status`,
+    [many.map((s) => s.storeId)],
+  );
   const [partMs, jobMs] = [allCpuMs(cost, subj.done), allCpuMs(noopCost, base.done, false)];
   return [
     {
       name: 'Dispatch of 10,000 order parts (10 stores × 1,000), no added supplier latency',
       subject: { value: Math.round(subj.perSecond), unit: `parts/s (${subj.done.toLocaleString('en')} in ${(subj.ms / 1000).toFixed(1)} s)` },
       baseline: { value: Math.round(base.perSecond), unit: `jobs/s (${base.done.toLocaleString('en')} in ${(base.ms / 1000).toFixed(1)} s)` },
-      baselineLabel: "10,000 no-op jobs on a queue with the dispatch queue's options, through the same runner and options (400 slots, 20 per connection), in the bench process",
+      baselineLabel:
+        "10,000 no-op jobs on a queue with the dispatch queue's options, through the same runner and options (400 slots, 20 per connection), in the bench process",
       ratio: subj.perSecond / base.perSecond,
       command,
       notes:
@@ -91,7 +105,7 @@ async function throughput(ctx: Ctx): Promise<Figure[]> {
         `Jobs are put on the queue in one go by the benchmark (groups = connections), then counted as they leave \`queued\` (polled every 100 ms). Checked afterwards: ${checked.toLocaleString('en')} parts sent, each exactly once at the sandbox; by status: ${ended.map((r) => `${r.n} ${r.status}`).join(', ')}. ` +
         `Service role \`all\`; the sandbox supplier and the no-op runner share the bench process; all on the same ${CORES} cores. ` +
         `What bounds it, in CPU time: a part costs ${partMs} ms of CPU across the service, Postgres and the sandbox, a no-op job ${jobMs} ms across its runner and Postgres. ` +
-        `Half the no-op rate (${Math.round(base.perSecond / 2)} parts/s) needs ${((base.perSecond / 2) * partMs / 1000).toFixed(2)} cores at that cost; with all ${CORES} cores to itself dispatch could reach ${Math.round((CORES * 1000) / partMs)} parts/s. ` +
+        `Half the no-op rate (${Math.round(base.perSecond / 2)} parts/s) needs ${(((base.perSecond / 2) * partMs) / 1000).toFixed(2)} cores at that cost; with all ${CORES} cores to itself dispatch could reach ${Math.round((CORES * 1000) / partMs)} parts/s. ` +
         `Our processes kept ${busyCores(cost)} of the ${CORES} cores busy during the dispatch (${busyCores(noopCost, false)} during the no-op jobs); the rest went to other work on the machine. ` +
         `Dispatch: ${cpuSplit(cost, CORES)}; no-op jobs: ${cpuSplit(noopCost, CORES, 'runner (bench process)')}.`,
       section,
@@ -99,7 +113,10 @@ async function throughput(ctx: Ctx): Promise<Figure[]> {
     {
       name: 'CPU time of the service per dispatched part (10,000 parts, no added supplier latency)',
       subject: { value: msEach(cost.cpuSeconds, subj.done), unit: `ms per part (${cost.cpuSeconds.toFixed(1)} s for ${subj.done.toLocaleString('en')})` },
-      baseline: { value: msEach(noopCost.cpuSeconds, base.done), unit: `ms per job (${noopCost.cpuSeconds.toFixed(1)} s for ${base.done.toLocaleString('en')})` },
+      baseline: {
+        value: msEach(noopCost.cpuSeconds, base.done),
+        unit: `ms per job (${noopCost.cpuSeconds.toFixed(1)} s for ${base.done.toLocaleString('en')})`,
+      },
       baselineLabel: 'the no-op jobs above: CPU time of the process running them through the same runner',
       ratio: cost.cpuSeconds / Math.max(1, subj.done) / Math.max(1e-9, noopCost.cpuSeconds / Math.max(1, base.done)),
       command,
@@ -109,14 +126,17 @@ async function throughput(ctx: Ctx): Promise<Figure[]> {
     },
     {
       name: 'SQL statements of the service per dispatched part (10,000 parts, no added supplier latency)',
-      subject: { value: each(cost.statements, subj.done), unit: `statements per part (${cost.statements?.toLocaleString('en') ?? 'n/a'} for ${subj.done.toLocaleString('en')})` },
+      subject: {
+        value: each(cost.statements, subj.done),
+        unit: `statements per part (${cost.statements?.toLocaleString('en') ?? 'n/a'} for ${subj.done.toLocaleString('en')})`,
+      },
       baseline: { value: each(noopCost.statements, base.done), unit: `statements per job (${noopCost.statements?.toLocaleString('en') ?? 'n/a'})` },
       baselineLabel: "the no-op jobs above: statements of the runner's pg-boss (fetch, complete, heartbeat)",
       ratio: each(cost.statements, subj.done) / Math.max(1e-9, each(noopCost.statements, base.done)),
       command,
       notes:
-        'Goal: at most half of the 8.0 measured before this round (8.0-8.15 in three runs). Counted by Postgres (pg_stat_statements, every statement sent: queries, BEGIN, COMMIT, and the foreign-key checks pg-boss\'s completion runs) under the service\'s own database role, so the benchmark\'s polling and seeding are not in it. ' +
-        'Everything the service ran meanwhile counts: the jobs, their completions, the runner\'s fetches and heartbeats, the sweeper. Per part: one read of what the step needs, one write, and a share of the batched completions, fetches and after-batch look.',
+        "Goal: at most half of the 8.0 measured before this round (8.0-8.15 in three runs). Counted by Postgres (pg_stat_statements, every statement sent: queries, BEGIN, COMMIT, and the foreign-key checks pg-boss's completion runs) under the service's own database role, so the benchmark's polling and seeding are not in it. " +
+        "Everything the service ran meanwhile counts: the jobs, their completions, the runner's fetches and heartbeats, the sweeper. Per part: one read of what the step needs, one write, and a share of the batched completions, fetches and after-batch look.",
     },
     {
       name: 'Service memory with the default dispatch slots (400), peak during the 10,000-part dispatch',
@@ -125,7 +145,8 @@ async function throughput(ctx: Ctx): Promise<Figure[]> {
       baselineLabel: 'the same service process just before the run (started, set up, idle), same run',
       ratio: peakRss / Math.max(1, idleRss),
       command,
-      notes: 'Goal ≤ 250 MB. DISPATCH_CONCURRENCY at its default (400 slots), every slot busy while 10,000 parts wait; resident memory from /proc/<pid>/status.',
+      notes:
+        'Goal ≤ 250 MB. DISPATCH_CONCURRENCY at its default (400 slots), every slot busy while 10,000 parts wait; resident memory from /proc/<pid>/status.',
     },
   ];
 }
@@ -147,7 +168,10 @@ async function fairness(ctx: Ctx): Promise<Figure[]> {
   const besideCost = await besideMeter.stop();
   if (process.env.BENCH_STATEMENTS) process.stderr.write(`${JSON.stringify(await topStatements(svc.db, SERVICE_ROLE, 25), null, 1)}\n`);
   await sandbox.control('DELETE', '/faults');
-  const { rows: ofA } = await svc.db.query(`SELECT status, count(*)::int AS n FROM supplier_orders WHERE store_id = $1 AND supplier_order_number <> $2 GROUP BY status ORDER BY status`, [a.storeId, a.warmUpNumber]);
+  const { rows: ofA } = await svc.db.query(
+    `SELECT status, count(*)::int AS n FROM supplier_orders WHERE store_id = $1 AND supplier_order_number <> $2 GROUP BY status ORDER BY status`,
+    [a.storeId, a.warmUpNumber],
+  );
   return [
     {
       name: "Fairness: connection B's 1,000 parts while connection A's supplier times out on every call (1,000 parts)",
@@ -176,11 +200,21 @@ async function confirmUnderLoad(ctx: Ctx): Promise<Figure[]> {
     let i = 0;
     if (process.env.BENCH_STATEMENTS) await svc.db.query('SELECT pg_stat_statements_reset()');
     const m = await metered(ctx);
-    const got = await load(svc.baseUrl, {}, {
-      connections: 10,
-      seconds: 5,
-      requests: [{ method: 'POST', headers: { 'X-API-Key': key }, setupRequest: (req) => ({ ...req, path: `/api/store-orders/${shop.storeId}/${shop.parts[i++ % shop.parts.length].orderId}/confirm` }) }],
-    });
+    const got = await load(
+      svc.baseUrl,
+      {},
+      {
+        connections: 10,
+        seconds: 5,
+        requests: [
+          {
+            method: 'POST',
+            headers: { 'X-API-Key': key },
+            setupRequest: (req) => ({ ...req, path: `/api/store-orders/${shop.storeId}/${shop.parts[i++ % shop.parts.length].orderId}/confirm` }),
+          },
+        ],
+      },
+    );
     const cost = await m.stop();
     if (process.env.BENCH_STATEMENTS) process.stderr.write(`${JSON.stringify(await topStatements(svc.db, SERVICE_ROLE, 30), null, 1)}\n`);
     return { got, cost };
@@ -191,7 +225,8 @@ async function confirmUnderLoad(ctx: Ctx): Promise<Figure[]> {
   await new Promise((r) => setTimeout(r, 2000));
   const loaded = await confirmLoad(toConfirm);
   await sandbox.control('DELETE', '/faults');
-  const per = (c: Cost, n: number) => `${msEach(c.cpuSeconds, n)} ms of service CPU, ${msEach(c.postgresCpuSeconds, n)} ms of Postgres and ${msEach(c.benchCpuSeconds, n)} ms of load generator per confirmation (${each(c.statements, n)} statements)`;
+  const per = (c: Cost, n: number) =>
+    `${msEach(c.cpuSeconds, n)} ms of service CPU, ${msEach(c.postgresCpuSeconds, n)} ms of Postgres and ${msEach(c.benchCpuSeconds, n)} ms of load generator per confirmation (${each(c.statements, n)} statements)`;
   return [
     {
       name: 'Confirm a store order while its supplier takes 1.5 s a call and 1,000 parts wait (p99)',
@@ -215,7 +250,11 @@ export async function dispatchBench(databaseUrl: string): Promise<Figure[]> {
   const admin = new Pool({ connectionString: databaseUrl, max: 1 });
   // The service connects under a role of its own, so Postgres counts its statements apart from the benchmark's.
   const serviceUrl = await countedRole(admin, databaseUrl, SERVICE_ROLE);
-  const svc = await startBenchService(databaseUrl, { SUPPLIER_TIMEOUT_MS: '3000', DATABASE_URL: serviceUrl, SANDBOX_SUPPLIER_EU: 'true' }, { sandboxUrl: sandbox.baseUrl });
+  const svc = await startBenchService(
+    databaseUrl,
+    { SUPPLIER_TIMEOUT_MS: '3000', DATABASE_URL: serviceUrl, SANDBOX_SUPPLIER_EU: 'true' },
+    { sandboxUrl: sandbox.baseUrl },
+  );
   const boss = await startBoss(svc.databaseUrl, [], createLogger('silent'), { supervise: false, schedule: false, superviseSeconds: 30 });
   try {
     const ctx: Ctx = { svc, sandbox, boss, admin, key: (await developerKey(svc)).key };

@@ -52,7 +52,10 @@ async function pacedLatencies(svc: BenchService, ids: string[], sink: Awaited<Re
     written += n;
   }
   await waitFor(() => sink.arrivals.length >= before + written, 120_000, `store B's events (${label})`);
-  return sink.arrivals.slice(before).filter((a) => committed.has(a.marker)).map((a) => Math.max(0, a.at - committed.get(a.marker)!));
+  return sink.arrivals
+    .slice(before)
+    .filter((a) => committed.has(a.marker))
+    .map((a) => Math.max(0, a.at - committed.get(a.marker)!));
 }
 
 /**
@@ -75,16 +78,24 @@ export async function storeFairness(svc: BenchService, sandbox: BenchSandbox, co
     const subs = [];
     for (const h of hanging) subs.push(await subscribeHealth(svc, a.key, storeA.storeId, h.url));
     for (let i = 0; i < BACKLOG; i++) {
-      const res = await fetch(`${svc.baseUrl}/api/store-suppliers/${storeA.storeId}/event-subscriptions/${subs[i % HANGING].id}/test`, { method: 'POST', headers: { 'X-API-Key': a.key } });
+      const res = await fetch(`${svc.baseUrl}/api/store-suppliers/${storeA.storeId}/event-subscriptions/${subs[i % HANGING].id}/test`, {
+        method: 'POST',
+        headers: { 'X-API-Key': a.key },
+      });
       if (res.status !== 202) throw new Error(`test event: ${res.status} ${await res.text()}`);
     }
-    await waitFor(() => hanging.reduce((n, h) => n + h.held(), 0) > 0, 30_000, 'store A\'s receivers holding deliveries');
+    await waitFor(() => hanging.reduce((n, h) => n + h.held(), 0) > 0, 30_000, "store A's receivers holding deliveries");
     const loaded = await pacedLatencies(svc, ids, sink, 'loaded');
     const held = hanging.reduce((n, h) => n + h.held(), 0);
     process.stderr.write(`bench events: store B beside store A, p99 ${p99(loaded)} ms (store A's receivers took ${held} requests)\n`);
-    for (const s of subs) await fetch(`${svc.baseUrl}/api/store-suppliers/${storeA.storeId}/event-subscriptions/${s.id}`, { method: 'PATCH', headers: { 'X-API-Key': a.key, 'Content-Type': 'application/json' }, body: '{"enabled":false}' });
+    for (const s of subs)
+      await fetch(`${svc.baseUrl}/api/store-suppliers/${storeA.storeId}/event-subscriptions/${s.id}`, {
+        method: 'PATCH',
+        headers: { 'X-API-Key': a.key, 'Content-Type': 'application/json' },
+        body: '{"enabled":false}',
+      });
     return {
-      name: 'Events: one store\'s p99 beside another store\'s seven hanging receivers and backlog',
+      name: "Events: one store's p99 beside another store's seven hanging receivers and backlog",
       subject: { value: p99(loaded), unit: 'ms p99' },
       baseline: { value: p99(alone), unit: 'ms p99' },
       baselineLabel: 'the same store alone, same run',

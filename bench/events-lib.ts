@@ -55,7 +55,9 @@ export async function resources(svc: BenchService, storeId: string, connectionId
 /** Subscribes an address to a store's connection health events; answers the subscription's id and secret. */
 export async function subscribeHealth(svc: BenchService, key: string, storeId: string, url: string): Promise<{ id: string; secret: string }> {
   const res = await fetch(`${svc.baseUrl}/api/store-suppliers/${storeId}/event-subscriptions`, {
-    method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify({ url, eventTypes: ['connection.healthChanged'] }),
+    method: 'POST',
+    headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ url, eventTypes: ['connection.healthChanged'] }),
   });
   if (res.status !== 201) throw new Error(`subscribe: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { result: { id: string; secret: string } }).result;

@@ -23,7 +23,16 @@ export async function eventsBench(databaseUrl: string): Promise<Figure[]> {
   const sandbox = await startBenchSandbox();
   const sink = await receiver();
   // Test events make store A's backlog in the fairness figure: more than a store's usual budget of them.
-  const svc = await startBenchService(databaseUrl, { EVENT_TARGETS_ALLOW_PRIVATE: 'true', EVENT_POLL_MS: '1000', EVENT_SENDS_PER_MINUTE: '100000', ...(process.env.BENCH_EVENTS_SLOTS ? { EVENT_SUBSCRIPTION_CONCURRENCY: process.env.BENCH_EVENTS_SLOTS } : {}) }, { sandboxUrl: sandbox.baseUrl, profile: true });
+  const svc = await startBenchService(
+    databaseUrl,
+    {
+      EVENT_TARGETS_ALLOW_PRIVATE: 'true',
+      EVENT_POLL_MS: '1000',
+      EVENT_SENDS_PER_MINUTE: '100000',
+      ...(process.env.BENCH_EVENTS_SLOTS ? { EVENT_SUBSCRIPTION_CONCURRENCY: process.env.BENCH_EVENTS_SLOTS } : {}),
+    },
+    { sandboxUrl: sandbox.baseUrl, profile: true },
+  );
   const listener = new Client({ connectionString: databaseUrl });
   // The service's own processes end first; idle clients cut then must not end the benchmark.
   svc.db.on('error', () => undefined);
@@ -85,30 +94,43 @@ export async function eventsBench(databaseUrl: string): Promise<Figure[]> {
 
     process.stderr.write(`bench events: burst drained\n`);
     // The same receiver fed directly: signed POSTs of a body of the same size, 32 in flight (a subscription's slots).
-    const body = JSON.stringify({ id: crypto.randomUUID(), type: 'connection.healthChanged', createdAt: new Date().toISOString(), storeId, data: { health: { message: 'direct' }, pad: 'x'.repeat(900) } });
+    const body = JSON.stringify({
+      id: crypto.randomUUID(),
+      type: 'connection.healthChanged',
+      createdAt: new Date().toISOString(),
+      storeId,
+      data: { health: { message: 'direct' }, pad: 'x'.repeat(900) },
+    });
     const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
     const direct = async () => {
-      const h = crypto.createHmac('sha256', Buffer.from(secret.slice(6), 'base64')).update(body).digest('base64');
+      const h = crypto
+        .createHmac('sha256', Buffer.from(secret.slice(6), 'base64'))
+        .update(body)
+        .digest('base64');
       await new Promise<void>((resolve, reject) => {
-        const req = http.request(sink.url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'webhook-signature': `v1,${h}` } }, (res) => res.resume().on('end', resolve));
+        const req = http.request(sink.url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'webhook-signature': `v1,${h}` } }, (res) =>
+          res.resume().on('end', resolve),
+        );
         req.on('error', reject);
         req.end(body);
       });
     };
     const t0 = performance.now();
     let sent = 0;
-    await Promise.all(Array.from({ length: 32 }, async () => {
-      while (sent < BURST) {
-        sent++;
-        await direct();
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (sent < BURST) {
+          sent++;
+          await direct();
+        }
+      }),
+    );
     const bare = BURST / ((performance.now() - t0) / 1000);
     process.stderr.write(`bench events: direct POSTs ${Math.round(bare)}/s\n`);
     agent.destroy();
 
     const command = 'npm run bench -- events';
-    process.stderr.write('bench events: one store beside another\'s hanging receivers\n');
+    process.stderr.write("bench events: one store beside another's hanging receivers\n");
     const fairness = await storeFairness(svc, sandbox, command);
     const cpu = (u: typeof paced) => `${Math.round(u.processUs / u.requests)} µs`;
     return [

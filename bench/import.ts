@@ -18,7 +18,10 @@ export async function importBench(databaseUrl: string): Promise<Figure[]> {
     const account = await sandbox.control<{ liveKey: string }>('POST', '/accounts', { balanceMinor: 1_000_000, testBalanceMinor: 1_000_000 });
     // 50 distinct products that have something to import (variants priced in USD, as every sandbox product is).
     const page = await sandbox.v1<{ items: Array<{ id: string; variants: unknown[] }> }>(account.liveKey, 'GET', '/products?page=2&pageSize=100');
-    const ids = page.items.filter((p) => p.variants.length > 0).slice(0, PRODUCTS).map((p) => p.id);
+    const ids = page.items
+      .filter((p) => p.variants.length > 0)
+      .slice(0, PRODUCTS)
+      .map((p) => p.id);
     if (ids.length !== PRODUCTS) throw new Error(`only ${ids.length} products to import`);
 
     // Imports refuse duplicates per store: a fresh store (and connection) for every timed import, plus one to warm up on.

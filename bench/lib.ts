@@ -81,9 +81,16 @@ function profiling(profile: boolean | undefined): { args: string[]; dir?: string
 }
 
 /** The bench's own bare routes (bench/baseline-server.ts), in a process of their own on the same database. */
-export async function startBaselineServer(databaseUrl: string, appSecret: string, opts: { profile?: boolean } = {}): Promise<Metered & { baseUrl: string; stop(): Promise<void> }> {
+export async function startBaselineServer(
+  databaseUrl: string,
+  appSecret: string,
+  opts: { profile?: boolean } = {},
+): Promise<Metered & { baseUrl: string; stop(): Promise<void> }> {
   const prof = profiling(opts.profile);
-  const proc = spawn(process.execPath, [...prof.args, path.join(root, 'dist/bench/baseline-server.js')], { env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: appSecret }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(process.execPath, [...prof.args, path.join(root, 'dist/bench/baseline-server.js')], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: appSecret },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const baseUrl = await new Promise<string>((resolve, reject) => {
     proc.stdout!.once('data', (c: Buffer) => resolve((JSON.parse(c.toString().split('\n')[0]) as { baseUrl: string }).baseUrl));
     proc.once('exit', (code) => reject(new Error(`baseline server exited ${code}`)));
@@ -139,9 +146,27 @@ export async function benchDatabase(): Promise<{ adminUrl: string; stop(): Promi
   fs.chmodSync(dir, 0o755);
   const port = 20000 + Math.floor(Math.random() * 20000);
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  const pg = new EmbeddedPostgres({ databaseDir: path.join(dir, 'data'), user: 'postgres', password: 'bench', port, persistent: false, createPostgresUser: isRoot, onLog: () => undefined, onError: () => undefined,
+  const pg = new EmbeddedPostgres({
+    databaseDir: path.join(dir, 'data'),
+    user: 'postgres',
+    password: 'bench',
+    port,
+    persistent: false,
+    createPostgresUser: isRoot,
+    onLog: () => undefined,
+    onError: () => undefined,
     // BENCH_PG_FLAGS: more server settings for a look inside (for example auto_explain's), space-separated name=value.
-    postgresFlags: ['-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.max=10000', ...(process.env.BENCH_PG_FLAGS ?? '').split(/\s+/).filter(Boolean).flatMap((f) => ['-c', f])] });
+    postgresFlags: [
+      '-c',
+      'shared_preload_libraries=pg_stat_statements',
+      '-c',
+      'pg_stat_statements.max=10000',
+      ...(process.env.BENCH_PG_FLAGS ?? '')
+        .split(/\s+/)
+        .filter(Boolean)
+        .flatMap((f) => ['-c', f]),
+    ],
+  });
   await pg.initialise();
   await pg.start();
   benchPostgres.postmasterPid = Number(fs.readFileSync(path.join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
@@ -173,9 +198,22 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
   if (opts.sandboxUrl) extra.SANDBOX_SUPPLIER_URL = opts.sandboxUrl;
   if (opts.publicAddress) extra.PUBLIC_BASE_URL = `http://127.0.0.1:${port}`;
   const prof = profiling(opts.profile);
-  const [flags, main] = opts.build ? [opts.build.flags, path.join(opts.build.root, 'dist/server/main.js')] : [SERVICE_NODE_FLAGS, path.join(root, 'dist/server/main.js')];
+  const [flags, main] = opts.build
+    ? [opts.build.flags, path.join(opts.build.root, 'dist/server/main.js')]
+    : [SERVICE_NODE_FLAGS, path.join(root, 'dist/server/main.js')];
   const proc: ChildProcess = spawn(process.execPath, [...flags, ...prof.args, main, ...(opts.args ?? [])], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: appSecret, OPERATOR_TOKEN: operatorToken, PORT: String(port), LOG_LEVEL: 'info', SEED_DEMO: 'false', SANDBOX_SUPPLIER: 'false', ...extra, ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      APP_SECRET: appSecret,
+      OPERATOR_TOKEN: operatorToken,
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+      SEED_DEMO: 'false',
+      SANDBOX_SUPPLIER: 'false',
+      ...extra,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
     ...(opts.build ? { cwd: opts.build.root } : {}),
   });
@@ -218,7 +256,10 @@ export async function startBenchService(databaseUrl: string, env: Record<string,
 }
 
 /** Signs up a Developer and answers its key; the operator (token `operatorToken`) puts it on pro with credits. */
-export async function developerKey({ baseUrl, operatorToken }: Pick<BenchService, 'baseUrl' | 'operatorToken'>): Promise<{ key: string; session: string; accountId: string }> {
+export async function developerKey({
+  baseUrl,
+  operatorToken,
+}: Pick<BenchService, 'baseUrl' | 'operatorToken'>): Promise<{ key: string; session: string; accountId: string }> {
   const send = async (method: string, p: string, body: unknown, auth: Record<string, string> = {}) => {
     const res = await fetch(baseUrl + p, { method, headers: { 'Content-Type': 'application/json', ...auth }, body: JSON.stringify(body) });
     if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${await res.text()}`);
@@ -240,8 +281,11 @@ export async function developerKey({ baseUrl, operatorToken }: Pick<BenchService
 /** Runs an operator command (server/cli.ts) against the service's database; answers its stdout. */
 export function runCli(svc: BenchService, ...args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, [path.join(root, 'dist/server/cli.js'), ...args], { env: { ...process.env, DATABASE_URL: svc.databaseUrl, APP_SECRET: svc.appSecret } }, (err, stdout, stderr) =>
-      err ? reject(new Error(`cli ${args.join(' ')} failed: ${err.message}\n${stderr}`)) : resolve(stdout),
+    execFile(
+      process.execPath,
+      [path.join(root, 'dist/server/cli.js'), ...args],
+      { env: { ...process.env, DATABASE_URL: svc.databaseUrl, APP_SECRET: svc.appSecret } },
+      (err, stdout, stderr) => (err ? reject(new Error(`cli ${args.join(' ')} failed: ${err.message}\n${stderr}`)) : resolve(stdout)),
     );
   });
 }
@@ -259,7 +303,11 @@ export async function startBenchSandbox(opts: { productCount?: number } = {}): P
   process.env.SANDBOX_LOG_LEVEL = 'silent';
   const running = await startSandboxSupplier({ port: 0, control: true, ...opts });
   const send = async (url: string, method: string, headers: Record<string, string>, body?: unknown) => {
-    const res = await fetch(url, { method, headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(url, {
+      method,
+      headers: { ...headers, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`sandbox ${method} ${new URL(url).pathname}: ${res.status} ${text}`);
     return text ? JSON.parse(text) : undefined;

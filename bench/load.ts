@@ -33,7 +33,12 @@ export interface LoadRequest {
   path?: string;
   headers?: Record<string, string>;
   body?: string;
-  setupRequest?: (req: { method: string; path: string; headers: Record<string, string>; body: string | Buffer }) => { method: string; path: string; headers: Record<string, string>; body: string | Buffer };
+  setupRequest?: (req: { method: string; path: string; headers: Record<string, string>; body: string | Buffer }) => {
+    method: string;
+    path: string;
+    headers: Record<string, string>;
+    body: string | Buffer;
+  };
 }
 
 export async function load(
@@ -50,7 +55,14 @@ export async function load(
     body: opts.body,
     ...(opts.requests ? { requests: opts.requests } : {}),
   });
-  return { reqPerSec: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, total: r.requests.total, non2xx: r.non2xx, errors: r.errors + r.timeouts };
+  return {
+    reqPerSec: Math.round(r.requests.average),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    total: r.requests.total,
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+  };
 }
 
 /** One side of a comparison: the address, its headers and load options. */
@@ -101,7 +113,6 @@ export function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
-
 
 /** One load on one target, metered like a side of `loadPair`. */
 export async function loadOn(target: LoadTarget): Promise<Load> {

@@ -21,7 +21,12 @@ function signedPool(secret: string, count: number, orderOf: (i: number) => strin
   const createdAt = new Date().toISOString();
   const pool: Signed[] = new Array(count);
   for (let i = 0; i < count; i++) {
-    const body = JSON.stringify({ id: `evt_${run}_${i}`, type: 'order.updated', createdAt, data: { orderId: orderOf(i), orderNumber: `B-${i}`, status: 'shipped' } });
+    const body = JSON.stringify({
+      id: `evt_${run}_${i}`,
+      type: 'order.updated',
+      createdAt,
+      data: { orderId: orderOf(i), orderNumber: `B-${i}`, status: 'shipped' },
+    });
     pool[i] = { body, signature: signSandboxNotification(secret, body, t) };
   }
   return pool;
@@ -45,7 +50,12 @@ function notificationRequests(path: string, secret: string, pool: Signed[], orde
           const i = next++;
           let n = pool[i];
           if (!n) {
-            const body = JSON.stringify({ id: `evt_${run}_late_${i}`, type: 'order.updated', createdAt: new Date().toISOString(), data: { orderId: orderOf(i), orderNumber: `B-${i}`, status: 'shipped' } });
+            const body = JSON.stringify({
+              id: `evt_${run}_late_${i}`,
+              type: 'order.updated',
+              createdAt: new Date().toISOString(),
+              data: { orderId: orderOf(i), orderNumber: `B-${i}`, status: 'shipped' },
+            });
             n = { body, signature: signSandboxNotification(secret, body, Math.floor(Date.now() / 1000)) };
           }
           return { ...req, body: n.body, headers: { ...req.headers, 'X-Sandbox-Signature': n.signature } };
@@ -80,7 +90,11 @@ export async function notifications(databaseUrl: string): Promise<Figure[]> {
 
     // One by hand first: a wrong set-up must fail here, not as 100 % non-2xx under load.
     const [probe] = signedPool(signingSecret, 1, () => 'SBX-O-PROBE');
-    const res = await fetch(conn.webhookUrl, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-Sandbox-Signature': probe.signature }, body: probe.body });
+    const res = await fetch(conn.webhookUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'X-Sandbox-Signature': probe.signature },
+      body: probe.body,
+    });
     if (res.status !== 200) throw new Error(`a signed notification was answered ${res.status}: ${await res.text()}`);
 
     const baseline = checked('GET /healthz', await loadOn({ url: `${svc.baseUrl}/healthz`, ...svc }));
@@ -123,7 +137,8 @@ export async function notifications(databaseUrl: string): Promise<Figure[]> {
         ratio: sameOrder.reqPerSec / baseline.reqPerSec,
         command,
         cpu: { service: sameOrder.cpu!, bare: baseline.cpu!, per: 'notification' },
-        notes: 'Ratio as above. Same work except the read-back insert: the `stately` queue already holds a job for the order, so pg-boss answers null instead of queueing another.',
+        notes:
+          'Ratio as above. Same work except the read-back insert: the `stately` queue already holds a job for the order, so pg-boss answers null instead of queueing another.',
       },
     ];
   } finally {

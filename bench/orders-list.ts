@@ -55,9 +55,11 @@ export async function ordersListBench(databaseUrl: string): Promise<Figure[]> {
     if (real.status !== 200) throw new Error(`the list answered ${real.status}: ${JSON.stringify(realBody)}`);
     const bare = ((await (await fetch(baseUrl, { headers: { 'X-API-Key': key } })).json()) as Array<{ id: string }>).slice(0, 25);
     const page = realBody.result;
-    if (page.items.length !== 25 || page.items.some((i) => i.status !== 'needsReview') || !page.pagination.hasMore) throw new Error(`unexpected page: ${page.items.length} items, hasMore ${page.pagination.hasMore}`);
+    if (page.items.length !== 25 || page.items.some((i) => i.status !== 'needsReview') || !page.pagination.hasMore)
+      throw new Error(`unexpected page: ${page.items.length} items, hasMore ${page.pagination.hasMore}`);
     if (page.pagination.totalCount !== expected) throw new Error(`totalCount ${page.pagination.totalCount}, expected ${expected}`);
-    if (bare.length !== 25 || new Set(bare.map((r) => r.id)).size !== 25 || !page.items.every((i) => bare.some((r) => r.id === i._id))) throw new Error('the bare route answers other rows than the list');
+    if (bare.length !== 25 || new Set(bare.map((r) => r.id)).size !== 25 || !page.items.every((i) => bare.some((r) => r.id === i._id)))
+      throw new Error('the bare route answers other rows than the list');
 
     await load(baseUrl, { 'X-API-Key': key }, { seconds: 1 }); // warm-up
     await load(listUrl, { 'X-API-Key': key }, { seconds: 1 });
@@ -70,7 +72,10 @@ export async function ordersListBench(databaseUrl: string): Promise<Figure[]> {
     const countArgs = [storeId, 'needsReview'];
     const directSql = `SELECT count(*) AS n FROM supplier_orders WHERE store_id = $1 AND status = 'needsReview'`;
     const directArgs = [storeId];
-    for (const [sql, args] of [[countSql, countArgs], [directSql, directArgs]] as const) {
+    for (const [sql, args] of [
+      [countSql, countArgs],
+      [directSql, directArgs],
+    ] as const) {
       const n = Number((await pg.query(sql, [...args])).rows[0].n);
       if (n !== expected) throw new Error(`${sql} answered ${n}, expected ${expected}`);
     }
@@ -108,7 +113,8 @@ export async function ordersListBench(databaseUrl: string): Promise<Figure[]> {
         name: `Page of 25 supplier orders, needsReview=true (${sizes})`,
         subject,
         baseline,
-        baselineLabel: 'bare Koa route (bench/baseline-server.ts): one indexed key lookup, then one statement for the keyset page (LIMIT 26), its events and the kept count',
+        baselineLabel:
+          'bare Koa route (bench/baseline-server.ts): one indexed key lookup, then one statement for the keyset page (LIMIT 26), its events and the kept count',
         ratio: subject.reqPerSec / baseline.reqPerSec,
         command,
         cpu: { service: subject.cpu!, bare: baseline.cpu!, per: 'request' },
@@ -154,7 +160,8 @@ function describePlan(plan: { 'Node Type': string; 'Index Name'?: string; Plans?
 
 export async function seed(pg: Pool, accountId: string): Promise<void> {
   const t0 = performance.now();
-  const step = (what: string) => process.env.BENCH_VERBOSE && process.stderr.write(`bench:   seed ${what} at ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+  const step = (what: string) =>
+    process.env.BENCH_VERBOSE && process.stderr.write(`bench:   seed ${what} at ${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
   await pg.query(
     `INSERT INTO stores (id, owner_account_id, name, currency, created_at)
      SELECT md5('bench-store-' || g)::uuid, $1, 'Bench store ' || g, 'USD', now() - make_interval(days => g) FROM generate_series(1, $2::int) g`,
@@ -243,10 +250,16 @@ async function dropForSeed(pg: Pool, tables: string[]): Promise<string[]> {
   const fks: string[] = [];
   for (const table of tables) {
     const constraints: Array<{ conname: string; contype: string; def: string }> = (
-      await pg.query(`SELECT conname, contype, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = $1::regclass AND contype IN ('u', 'f') ORDER BY contype DESC, conname`, [table])
+      await pg.query(
+        `SELECT conname, contype, pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = $1::regclass AND contype IN ('u', 'f') ORDER BY contype DESC, conname`,
+        [table],
+      )
     ).rows;
     const indexes: Array<{ indexname: string; indexdef: string }> = (
-      await pg.query(`SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename = $1 AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE conrelid = $1::regclass) ORDER BY indexname`, [table])
+      await pg.query(
+        `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename = $1 AND indexname NOT IN (SELECT conname FROM pg_constraint WHERE conrelid = $1::regclass) ORDER BY indexname`,
+        [table],
+      )
     ).rows;
     for (const c of constraints) {
       await pg.query(`ALTER TABLE ${table} DROP CONSTRAINT ${c.conname}`);

@@ -6,7 +6,11 @@ const PRODUCTS = 20000;
 /** A Developer's store with `n` products of one variant each, seeded by SQL; answers its key and store. */
 export async function seedProductStore(svc: BenchService, n: number): Promise<{ key: string; storeId: string }> {
   const { key, accountId } = await developerKey(svc);
-  const store = await fetch(`${svc.baseUrl}/api/stores`, { method: 'POST', headers: { 'X-API-Key': key, 'Content-Type': 'application/json' }, body: JSON.stringify({ name: 'Bench', currency: 'USD' }) });
+  const store = await fetch(`${svc.baseUrl}/api/stores`, {
+    method: 'POST',
+    headers: { 'X-API-Key': key, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench', currency: 'USD' }),
+  });
   const storeId = ((await store.json()) as { result: { id: string } }).result.id;
   await svc.db.query(
     `INSERT INTO store_products (id, store_id, title, description, status, created_by_account_id, created_at)
@@ -31,24 +35,32 @@ export async function productsPage(databaseUrl: string): Promise<Figure[]> {
     const { key, storeId } = await seedProductStore(svc, PRODUCTS);
     const bareUrl = `${bare.baseUrl}/store-products/${storeId}`;
     const listUrl = `${svc.baseUrl}/api/store-products/${storeId}?pageSize=25`;
-    const page = (await (await fetch(listUrl, { headers: { 'X-API-Key': key } })).json()) as { result: { items: Array<{ id: string; variants: unknown[] }>; pagination: { totalCount: number } } };
+    const page = (await (await fetch(listUrl, { headers: { 'X-API-Key': key } })).json()) as {
+      result: { items: Array<{ id: string; variants: unknown[] }>; pagination: { totalCount: number } };
+    };
     const rows = (await (await fetch(bareUrl, { headers: { 'X-API-Key': key } })).json()) as Array<{ id: string; total_count: string }>;
-    if (page.result.pagination.totalCount !== PRODUCTS || Number(rows[0].total_count) !== PRODUCTS) throw new Error('totalCount differs from the products seeded');
+    if (page.result.pagination.totalCount !== PRODUCTS || Number(rows[0].total_count) !== PRODUCTS)
+      throw new Error('totalCount differs from the products seeded');
     if (page.result.items.some((p, i) => p.id !== rows[i].id || p.variants.length !== 1)) throw new Error('the bare route answers other rows than the list');
     await load(bareUrl, { 'X-API-Key': key }, { seconds: 1 }); // warm-up
     await load(listUrl, { 'X-API-Key': key }, { seconds: 1 });
-    const { baseline, subject } = await loadPair({ url: bareUrl, headers: { 'X-API-Key': key }, ...bare }, { url: listUrl, headers: { 'X-API-Key': key }, ...svc });
+    const { baseline, subject } = await loadPair(
+      { url: bareUrl, headers: { 'X-API-Key': key }, ...bare },
+      { url: listUrl, headers: { 'X-API-Key': key }, ...svc },
+    );
     if (subject.non2xx) throw new Error(`${subject.non2xx} non-2xx answers from the product list`);
     return [
       {
         name: `Page of 25 store products (store with ${PRODUCTS.toLocaleString('en')} products)`,
         subject,
         baseline,
-        baselineLabel: 'bare Koa route (bench/baseline-server.ts): one indexed key lookup, then one statement for the 26 rows, their variants and the kept count',
+        baselineLabel:
+          'bare Koa route (bench/baseline-server.ts): one indexed key lookup, then one statement for the 26 rows, their variants and the kept count',
         ratio: subject.reqPerSec / baseline.reqPerSec,
         command: 'npm run bench -- products',
         cpu: { service: subject.cpu!, bare: baseline.cpu!, per: 'request' },
-        notes: 'The real route reads key, account and store access in one statement, then the page, its variants and the exact totalCount (store_product_counts) in one more; it adds the pipeline (validation, permission), signed cursors, the envelope and the request log.',
+        notes:
+          'The real route reads key, account and store access in one statement, then the page, its variants and the exact totalCount (store_product_counts) in one more; it adds the pipeline (validation, permission), signed cursors, the envelope and the request log.',
       },
     ];
   } finally {

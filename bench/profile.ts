@@ -5,7 +5,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-export const CATEGORIES = ['pipeline', 'validation', 'logging', 'metrics', 'serialisation', 'SQL', 'domain', 'Node (HTTP, streams, crypto)', 'GC', 'other'] as const;
+export const CATEGORIES = [
+  'pipeline',
+  'validation',
+  'logging',
+  'metrics',
+  'serialisation',
+  'SQL',
+  'domain',
+  'Node (HTTP, streams, crypto)',
+  'GC',
+  'other',
+] as const;
 export type Category = (typeof CATEGORIES)[number];
 const NODE: Category = 'Node (HTTP, streams, crypto)';
 
@@ -28,7 +39,10 @@ const RULES: Array<[RegExp, Category]> = [
   [/node_modules\/(ajv|ajv-formats|fast-uri)\/|platform\/http\/validation\.js/, 'validation'],
   [/node_modules\/(pg|pg-protocol|pg-types|pg-pool|postgres-[a-z]+|typeorm)\/|\/sql\.js$|platform\/(db|pagination)\.js/, 'SQL'],
   [/node_modules\/(koa-body|co-body|raw-body|inflation|iconv-lite)\//, 'serialisation'],
-  [/node_modules\/(koa|@koa\/router|koa-compose|path-to-regexp|http-errors|statuses|accepts|type-is|mime-types|content-type|cookies|delegates|only|on-finished|encodeurl|escape-html|vary|negotiator|fresh|destroy|ee-first)\/|platform\/http\/|bench\/baseline-server\.js/, 'pipeline'],
+  [
+    /node_modules\/(koa|@koa\/router|koa-compose|path-to-regexp|http-errors|statuses|accepts|type-is|mime-types|content-type|cookies|delegates|only|on-finished|encodeurl|escape-html|vary|negotiator|fresh|destroy|ee-first)\/|platform\/http\/|bench\/baseline-server\.js/,
+    'pipeline',
+  ],
   [/\/server\//, 'domain'],
 ];
 /** Categories that own everything under them: the logger's JSON and writes are logging, pg's are SQL. */
@@ -105,7 +119,10 @@ export interface Spent {
 
 /** "kernel 120 (baseline 50), logging 31 (baseline 0), …": µs per unit of each category, sorted by the difference to the baseline. */
 export function describe(service: Spent, bare: Spent | null): string {
-  const parts = (x: Spent): Record<string, number> => ({ 'kernel (system time)': x.systemUs, ...Object.fromEntries(CATEGORIES.map((c) => [c, x.shares[c] * x.userUs])) });
+  const parts = (x: Spent): Record<string, number> => ({
+    'kernel (system time)': x.systemUs,
+    ...Object.fromEntries(CATEGORIES.map((c) => [c, x.shares[c] * x.userUs])),
+  });
   const s = parts(service);
   const b = bare ? parts(bare) : null;
   return Object.keys(s)

@@ -48,9 +48,7 @@ const DIRECT = `SELECT count(DISTINCT o.id) AS orders, count(*) AS parts, coales
  * The report over the last year (groupBy=day, a page of 25 days) under load, its service's and database's CPU per
  * request, against the database's CPU per run of the one statement; the totals must agree first.
  */
-export async function profitReportFigure(
-  pg: Pool, svc: { baseUrl: string; pid?: number }, key: string, storeId: string, command: string,
-): Promise<Figure> {
+export async function profitReportFigure(pg: Pool, svc: { baseUrl: string; pid?: number }, key: string, storeId: string, command: string): Promise<Figure> {
   const to = new Date().toISOString().slice(0, 10);
   const from = new Date(Date.now() - 365 * 86_400_000).toISOString().slice(0, 10);
   const url = `${svc.baseUrl}/api/store-suppliers/${storeId}/reports/profit?from=${from}&to=${to}&groupBy=day&pageSize=25`;
@@ -59,15 +57,23 @@ export async function profitReportFigure(
   const body = (await answer.json()) as { result: { totals: Record<string, number>; items: unknown[] } };
   if (answer.status !== 200) throw new Error(`the profit report answered ${answer.status}: ${JSON.stringify(body)}`);
   const [direct] = (await pg.query(DIRECT, [storeId, from, to])).rows;
-  const want = { orders: Number(direct.orders), parts: Number(direct.parts), revenueMinor: Number(direct.revenue_minor), landedCostMinor: Number(direct.landed_cost_minor), paymentFeeMinor: Number(direct.payment_fee_minor) };
+  const want = {
+    orders: Number(direct.orders),
+    parts: Number(direct.parts),
+    revenueMinor: Number(direct.revenue_minor),
+    landedCostMinor: Number(direct.landed_cost_minor),
+    paymentFeeMinor: Number(direct.payment_fee_minor),
+  };
   const got = body.result.totals;
-  if (Object.entries(want).some(([k, v]) => got[k] !== v) || !want.parts) throw new Error(`the report's totals ${JSON.stringify(got)} are not the rows' ${JSON.stringify(want)}`);
+  if (Object.entries(want).some(([k, v]) => got[k] !== v) || !want.parts)
+    throw new Error(`the report's totals ${JSON.stringify(got)} are not the rows' ${JSON.stringify(want)}`);
 
   await load(url, headers, { seconds: 1 }); // warm-up
   for (let i = 0; i < 3; i++) await pg.query(DIRECT, [storeId, from, to]);
   const report = emptyUse();
   const loaded = await metered(svc.pid, report, () => load(url, headers, { seconds: 4 }));
-  if (loaded.non2xx || loaded.errors || !loaded.total) throw new Error(`profit report under load: ${loaded.non2xx} non-2xx, ${loaded.errors} errors of ${loaded.total}`);
+  if (loaded.non2xx || loaded.errors || !loaded.total)
+    throw new Error(`profit report under load: ${loaded.non2xx} non-2xx, ${loaded.errors} errors of ${loaded.total}`);
   const rows = emptyUse();
   await metered(undefined, rows, async () => {
     for (let i = 0; i < DIRECT_RUNS; i++) await pg.query(DIRECT, [storeId, from, to]);
@@ -79,7 +85,8 @@ export async function profitReportFigure(
     name: `Profit report, a year by day, page of 25 (the store of ${want.parts.toLocaleString('en')} parts with landed costs, of ${want.orders.toLocaleString('en')} orders)`,
     subject: { value: Math.round(reportUs), unit: 'µs CPU per request (service + database)' },
     baseline: { value: Math.round(directUs), unit: `µs database CPU per statement (${DIRECT_RUNS} runs)` },
-    baselineLabel: 'one SQL statement summing the same totals over the rows: the latest landed_costs stage per part (DISTINCT ON), joined to store_orders for the day and revenue, and payment_events for fees',
+    baselineLabel:
+      'one SQL statement summing the same totals over the rows: the latest landed_costs stage per part (DISTINCT ON), joined to store_orders for the day and revenue, and payment_events for fees',
     ratio: directUs ? reportUs / directUs : Number.NaN,
     command,
     notes:

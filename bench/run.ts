@@ -41,9 +41,11 @@ function fmt(x: Load | { value: number; unit: string }): string {
   return `${x.value.toLocaleString('en', { maximumFractionDigits: 2 })} ${x.unit}`;
 }
 
-const row = (f: Figure) => `| ${f.name} | ${fmt(f.subject)} | ${f.baselineLabel}: ${fmt(f.baseline)} | ${f.ratio.toFixed(2)} | ${f.rssMb ?? '–'} MB | \`${f.command}\` |`;
+const row = (f: Figure) =>
+  `| ${f.name} | ${fmt(f.subject)} | ${f.baselineLabel}: ${fmt(f.baseline)} | ${f.ratio.toFixed(2)} | ${f.rssMb ?? '–'} MB | \`${f.command}\` |`;
 const note = (f: Figure) => `- **${f.name}**: ${f.notes}`;
-const section = (f: Figure) => (f.section ? [`<!-- section ${f.section.id} -->`, `## ${f.section.title}`, '', ...f.section.lines, `<!-- /section ${f.section.id} -->`, ''] : []);
+const section = (f: Figure) =>
+  f.section ? [`<!-- section ${f.section.id} -->`, `## ${f.section.title}`, '', ...f.section.lines, `<!-- /section ${f.section.id} -->`, ''] : [];
 
 /**
  * The file with these figures' rows, notes and sections replaced (or added), every other line as it was: a run of
@@ -110,7 +112,11 @@ async function main(): Promise<void> {
     '',
     ...figures.flatMap(section),
     ...cpuSection(figures),
-    'Re-run with `npm run bench` (all) or `npm run bench -- <name>` (one of: ' + Object.keys(BENCHMARKS).join(', ') + '; and, only when named, ' + Object.keys(BY_NAME_ONLY).join(', ') + '). `BENCH_SECONDS` sets the duration.',
+    'Re-run with `npm run bench` (all) or `npm run bench -- <name>` (one of: ' +
+      Object.keys(BENCHMARKS).join(', ') +
+      '; and, only when named, ' +
+      Object.keys(BY_NAME_ONLY).join(', ') +
+      '). `BENCH_SECONDS` sets the duration.',
     '',
   ];
   const out = path.resolve(__dirname, '../../docs/benchmarks.md');
@@ -119,7 +125,10 @@ async function main(): Promise<void> {
     if (process.env.BENCH_UPDATE) {
       fs.writeFileSync(out, updated(fs.readFileSync(out, 'utf8'), figures));
       process.stderr.write('bench: a subset was run; its figures, notes and sections were replaced in docs/benchmarks.md, the rest left as it was.\n');
-    } else process.stderr.write('bench: a subset was run; docs/benchmarks.md left as it is (run without names to rewrite it, or set BENCH_UPDATE=1 to replace only these figures).\n');
+    } else
+      process.stderr.write(
+        'bench: a subset was run; docs/benchmarks.md left as it is (run without names to rewrite it, or set BENCH_UPDATE=1 to replace only these figures).\n',
+      );
   } else {
     fs.writeFileSync(out, lines.join('\n'));
     process.stdout.write(lines.join('\n'));

@@ -25,7 +25,8 @@ async function topology(databaseUrl: string, n: number, env: Record<string, stri
   // The first process runs the migrations; the others start after it.
   api.push(await startBenchService(databaseUrl, { APP_SECRET: appSecret, ...env }, { ...opts(env), args: ['--role', 'api'] }));
   for (let i = 1; i < n; i++) api.push(await startBenchService(databaseUrl, { APP_SECRET: appSecret, ...env }, { ...opts(env), args: ['--role', 'api'] }));
-  for (let i = 0; i < n; i++) workers.push(await startBenchService(databaseUrl, { APP_SECRET: appSecret, ...env }, { ...opts(env), args: ['--role', 'worker'] }));
+  for (let i = 0; i < n; i++)
+    workers.push(await startBenchService(databaseUrl, { APP_SECRET: appSecret, ...env }, { ...opts(env), args: ['--role', 'worker'] }));
   return { api, workers, stop: async () => void (await Promise.all([...api, ...workers].map((s) => s.stop()))) };
 }
 const opts = (env: Record<string, string>) => (env.SANDBOX_SUPPLIER_URL ? { sandboxUrl: env.SANDBOX_SUPPLIER_URL } : {});
@@ -36,14 +37,27 @@ async function listLoad(t: Topology): Promise<{ load: Load; totalCounts: number[
   const { key, storeId } = await seedProductStore(svc, PRODUCTS);
   const urls = t.api.map((a) => `${a.baseUrl}/api/store-products/${storeId}?pageSize=25`);
   // Correctness first: every process answers the same page and the exact count.
-  const pages = await Promise.all(urls.map(async (u) => (await (await fetch(u, { headers: { 'X-API-Key': key } })).json()) as { result: { items: Array<{ id: string }>; pagination: { totalCount: number } } }));
-  if (pages.some((p) => JSON.stringify(p.result.items.map((i) => i.id)) !== JSON.stringify(pages[0].result.items.map((i) => i.id)))) throw new Error('the API processes answer different pages');
+  const pages = await Promise.all(
+    urls.map(
+      async (u) =>
+        (await (await fetch(u, { headers: { 'X-API-Key': key } })).json()) as { result: { items: Array<{ id: string }>; pagination: { totalCount: number } } },
+    ),
+  );
+  if (pages.some((p) => JSON.stringify(p.result.items.map((i) => i.id)) !== JSON.stringify(pages[0].result.items.map((i) => i.id))))
+    throw new Error('the API processes answer different pages');
   await Promise.all(urls.map((u) => load(u, { 'X-API-Key': key }, { seconds: 1, connections: Math.ceil(CONNECTIONS / urls.length) })));
   const loads = await Promise.all(urls.map((u) => load(u, { 'X-API-Key': key }, { connections: Math.ceil(CONNECTIONS / urls.length) })));
   if (loads.some((l) => l.non2xx || l.errors || !l.total)) throw new Error(`the list under load: ${JSON.stringify(loads)}`);
   const sum = (f: (l: Load) => number) => loads.reduce((a, l) => a + f(l), 0);
   return {
-    load: { reqPerSec: sum((l) => l.reqPerSec), p50: Math.max(...loads.map((l) => l.p50)), p99: Math.max(...loads.map((l) => l.p99)), total: sum((l) => l.total), non2xx: 0, errors: 0 },
+    load: {
+      reqPerSec: sum((l) => l.reqPerSec),
+      p50: Math.max(...loads.map((l) => l.p50)),
+      p99: Math.max(...loads.map((l) => l.p99)),
+      total: sum((l) => l.total),
+      non2xx: 0,
+      errors: 0,
+    },
     totalCounts: pages.map((p) => p.result.pagination.totalCount),
   };
 }
@@ -59,7 +73,13 @@ async function dispatchRun(databaseUrl: string, n: number): Promise<{ perSecond:
     const boss = await startBoss(databaseUrl, [], createLogger('silent'), { supervise: false, schedule: false, superviseSeconds: 30 });
     const started = performance.now();
     await queueParts(boss, t.api[0].db, DISPATCH_QUEUE, partsOf(all));
-    const d = await drain(sentOf(t.api[0].db, all.map((x) => x.storeId)), PARTS);
+    const d = await drain(
+      sentOf(
+        t.api[0].db,
+        all.map((x) => x.storeId),
+      ),
+      PARTS,
+    );
     const seconds = (performance.now() - started) / 1000;
     await boss.stop({ graceful: false });
     await t.stop();

@@ -64,7 +64,8 @@ export async function syncBench(databaseUrl: string): Promise<Figure[]> {
       await runCli(svc, 'sync-links');
       cliMs = performance.now() - started;
       for (;;) {
-        const synced = (await svc.db.query('SELECT count(*)::int AS n FROM product_links WHERE store_id = $1 AND last_sync_at > $2', [conn.storeId, t0])).rows[0].n;
+        const synced = (await svc.db.query('SELECT count(*)::int AS n FROM product_links WHERE store_id = $1 AND last_sync_at > $2', [conn.storeId, t0]))
+          .rows[0].n;
         if (synced >= LINKS) return { total: synced };
         if (performance.now() - started > TIMEOUT_MS) throw new Error(`only ${synced} of ${LINKS} links synced after ${TIMEOUT_MS / 1000} s`);
         await new Promise((r) => setTimeout(r, 100));
@@ -81,7 +82,11 @@ export async function syncBench(databaseUrl: string): Promise<Figure[]> {
     ).rows[0];
     const pickUpS = Number(span.pick_up);
     const workS = Number(span.work);
-    const failed = (await svc.db.query('SELECT count(*)::int AS n, min(last_sync_error) AS e FROM product_links WHERE store_id = $1 AND last_sync_error IS NOT NULL', [conn.storeId])).rows[0];
+    const failed = (
+      await svc.db.query('SELECT count(*)::int AS n, min(last_sync_error) AS e FROM product_links WHERE store_id = $1 AND last_sync_error IS NOT NULL', [
+        conn.storeId,
+      ])
+    ).rows[0];
     if (failed.n) throw new Error(`${failed.n} links failed to sync, e.g. ${failed.e}`);
 
     const subject = LINKS / workS;
@@ -111,9 +116,24 @@ export async function syncBench(databaseUrl: string): Promise<Figure[]> {
 /** 10,000 imported-like links, spread round-robin over the products: store products, variants, links and variant mappings. */
 async function seed(db: import('pg').Pool, ids: { storeId: string; connectionId: string; accountId: string }, products: SandboxProduct[]): Promise<void> {
   const sp = { id: [] as string[], title: [] as string[], description: [] as string[], age: [] as number[] };
-  const sv = { id: [] as string[], product: [] as string[], sku: [] as string[], title: [] as string[], price: [] as number[], stock: [] as number[], position: [] as number[] };
+  const sv = {
+    id: [] as string[],
+    product: [] as string[],
+    sku: [] as string[],
+    title: [] as string[],
+    price: [] as number[],
+    stock: [] as number[],
+    position: [] as number[],
+  };
   const pl = { id: [] as string[], product: [] as string[], supplierProduct: [] as string[] };
-  const lv = { link: [] as string[], storeVariant: [] as string[], supplierVariant: [] as string[], cost: [] as number[], stock: [] as number[], available: [] as boolean[] };
+  const lv = {
+    link: [] as string[],
+    storeVariant: [] as string[],
+    supplierVariant: [] as string[],
+    cost: [] as number[],
+    stock: [] as number[],
+    available: [] as boolean[],
+  };
   for (let i = 0; i < LINKS; i++) {
     const p = products[i % products.length];
     const copy = Math.floor(i / products.length);
@@ -160,7 +180,16 @@ async function seed(db: import('pg').Pool, ids: { storeId: string; connectionId:
     `INSERT INTO product_links (id, store_id, product_id, connection_id, supplier_key, supplier_product_id, price_rule, sync, last_sync_at, created_by_account_id, created_at, updated_at)
      SELECT u.id, $1, u.product_id, $2, 'sandbox', u.supplier_product_id, $3::jsonb, $4::jsonb, now() - interval '1 hour', $5, sp.created_at, sp.created_at
        FROM unnest($6::uuid[], $7::uuid[], $8::text[]) AS u(id, product_id, supplier_product_id) JOIN store_products sp ON sp.id = u.product_id`,
-    [ids.storeId, ids.connectionId, JSON.stringify({ ...DEFAULT_PRICE_RULE, multiplier: '2' }), JSON.stringify(SYNC_SWITCHES), ids.accountId, pl.id, pl.product, pl.supplierProduct],
+    [
+      ids.storeId,
+      ids.connectionId,
+      JSON.stringify({ ...DEFAULT_PRICE_RULE, multiplier: '2' }),
+      JSON.stringify(SYNC_SWITCHES),
+      ids.accountId,
+      pl.id,
+      pl.product,
+      pl.supplierProduct,
+    ],
   );
   await db.query(
     `INSERT INTO product_link_variants (store_id, link_id, store_variant_id, supplier_variant_id, cost_minor, currency, stock, available)

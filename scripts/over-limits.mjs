@@ -17,8 +17,7 @@ const formatted = args.includes('--formatted');
 const near = args.includes('--near') ? Number(args[args.indexOf('--near') + 1]) : 0;
 const width = args.includes('--width') ? { printWidth: Number(args[args.indexOf('--width') + 1]) } : {};
 
-const walk = (dir) =>
-  fs.readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' }).map((f) => path.posix.join(dir, f.split(path.sep).join('/')));
+const walk = (dir) => fs.readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' }).map((f) => path.posix.join(dir, f.split(path.sep).join('/')));
 const server = walk('server').filter((f) => f.endsWith('.ts'));
 const others = ['client/src', 'client/scripts', 'nodes', 'console/src'].flatMap((dir) =>
   walk(dir).filter((f) => /\.(ts|cjs|mjs|js)$/.test(f) && !path.posix.relative(dir, f).startsWith('generated')),

@@ -29,7 +29,8 @@ import { GRANT_LIMIT } from './operator/schemas';
 import { QUEUES } from './workers';
 import { openDatabase } from './composition';
 
-const USAGE = 'known: sync-links, account <email>, set-plan <email> <plan>, grant-credits <email> <amount> --reason "<why>", reseal, migrations, revert-migration <name>';
+const USAGE =
+  'known: sync-links, account <email>, set-plan <email> <plan>, grant-credits <email> <amount> --reason "<why>", reseal, migrations, revert-migration <name>';
 
 /** Every migration in order, with whether the database has it. */
 async function migrations(db: DataSource): Promise<Array<{ name: string; applied: boolean }>> {

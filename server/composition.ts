@@ -29,14 +29,33 @@ import { mountConsole } from './console/serve';
 export const VERSION = '4.4.0';
 
 /** The suppliers this process can reach: not a domain of its own (no table, no route), but what several are built from. */
-const suppliersModule = domainModule({ name: 'suppliers', needs: [], provides: ['registry'], migrations: [], build: (p: Platform) => ({ registry: supplierRegistry(p.config), routes: [] }) });
+const suppliersModule = domainModule({
+  name: 'suppliers',
+  needs: [],
+  provides: ['registry'],
+  migrations: [],
+  build: (p: Platform) => ({ registry: supplierRegistry(p.config), routes: [] }),
+});
 
 /**
  * Every domain, in the order they are built: each is built from the platform and the domains before it that it
  * `needs` (checked by `InOrder` below when this compiles, and by `assemble` when it runs). Queues, migrations, sealed
  * values, the route table and the workers all come from this list.
  */
-export const DOMAIN_MODULES = [identityModule, operatorModule, ratesModule, storesModule, eventsModule, suppliersModule, connectionsModule, catalogueModule, ordersModule, paymentsModule, dispatchModule, notificationsModule] as const;
+export const DOMAIN_MODULES = [
+  identityModule,
+  operatorModule,
+  ratesModule,
+  storesModule,
+  eventsModule,
+  suppliersModule,
+  connectionsModule,
+  catalogueModule,
+  ordersModule,
+  paymentsModule,
+  dispatchModule,
+  notificationsModule,
+] as const;
 
 // Checked when this compiles (platform/domain.ts): each module needs only what the ones before it provide, and late
 // routes (store orders showing their supplier orders, a connection's disconnect) only what the whole list provides.
@@ -84,7 +103,16 @@ function assemble(p: Platform): Map<string, Domain> {
 /** Every domain, built once per process, each from the platform and the domains it needs (`lookup`: the database's, platform/lookup-keys.ts). */
 export function buildServices(config: Config, db: DataSource, log: Logger, boss: Boss, databaseUrl: string, lookup?: LookupKeys) {
   const secrets = new Secrets([config.appSecret, ...config.appSecretsPrevious], lookup);
-  const p: Platform = { config, db, databaseUrl, log, boss, secrets, cursors: new Cursors(secrets), standbys: new Standbys(db, config.standbyWaitMs, log, config.databaseReplication) };
+  const p: Platform = {
+    config,
+    db,
+    databaseUrl,
+    log,
+    boss,
+    secrets,
+    cursors: new Cursors(secrets),
+    standbys: new Standbys(db, config.standbyWaitMs, log, config.databaseReplication),
+  };
   const built = assemble(p);
   // Keyed by each module's name, each built by its own module: the types the modules give them.
   const d = Object.fromEntries(built) as unknown as BuiltDomains;
@@ -92,8 +120,17 @@ export function buildServices(config: Config, db: DataSource, log: Logger, boss:
   const domains = [...MODULES.filter((m) => m.routesFirst), ...MODULES.filter((m) => !m.routesFirst)].map((m) => built.get(m.name)!);
   const { identity } = d;
   return {
-    ...p, domains, registry: d.suppliers.registry, feed: d.dispatch.feed, gate: identity.gate, accounts: identity.accounts, apiKeys: identity.apiKeys,
-    operator: d.operator.operator, stores: d.stores.stores, connections: d.connections.connections, paymentProviders: d.payments.providers,
+    ...p,
+    domains,
+    registry: d.suppliers.registry,
+    feed: d.dispatch.feed,
+    gate: identity.gate,
+    accounts: identity.accounts,
+    apiKeys: identity.apiKeys,
+    operator: d.operator.operator,
+    stores: d.stores.stores,
+    connections: d.connections.connections,
+    paymentProviders: d.payments.providers,
   };
 }
 export type Services = ReturnType<typeof buildServices>;

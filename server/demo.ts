@@ -80,9 +80,19 @@ export async function ensureDemo(s: Services, baseUrl: string): Promise<DemoInfo
       if (s.registry.find('sandbox-eu')) {
         const backup = await ensureSandboxConnection(s, store.id, owner.id, 'sandbox-eu', SANDBOX_EU_DEMO_KEY);
         info.backupConnectionId = backup;
-        info.sandboxSupplierEu = { baseUrl: `${sandboxUrl}/eu`, apiKey: SANDBOX_EU_DEMO_KEY, controlUrl: s.config.sandboxSupplierControl ? `${sandboxUrl}/eu/control` : null };
-        await ensureDemoLinks(s, { baseUrl, apiKey: info.apiKey, storeId: store.id, connectionId: info.connectionId as string, backupConnectionId: backup }).catch((err: unknown) => {
-          s.log.warn({ err: String(err) }, 'the demo store\'s linked products with backups could not be set up');
+        info.sandboxSupplierEu = {
+          baseUrl: `${sandboxUrl}/eu`,
+          apiKey: SANDBOX_EU_DEMO_KEY,
+          controlUrl: s.config.sandboxSupplierControl ? `${sandboxUrl}/eu/control` : null,
+        };
+        await ensureDemoLinks(s, {
+          baseUrl,
+          apiKey: info.apiKey,
+          storeId: store.id,
+          connectionId: info.connectionId as string,
+          backupConnectionId: backup,
+        }).catch((err: unknown) => {
+          s.log.warn({ err: String(err) }, "the demo store's linked products with backups could not be set up");
         });
       }
     }
@@ -110,7 +120,11 @@ async function ensureSandboxConnection(s: Services, storeId: string, ownerId: st
     await s.connections.reregisterAddress(existing);
     return existing.id;
   }
-  const conn = await s.connections.connect(storeId, { supplierKey, mode: 'live', credentials: { apiKey } }, { createdByAccountId: ownerId, createdByKeyId: null });
+  const conn = await s.connections.connect(
+    storeId,
+    { supplierKey, mode: 'live', credentials: { apiKey } },
+    { createdByAccountId: ownerId, createdByKeyId: null },
+  );
   await s.connections.changeAutomation(conn, { level: 'manual' });
   return conn.id;
 }
@@ -121,7 +135,10 @@ async function ensureSandboxConnection(s: Services, storeId: string, ownerId: st
  * once: a store that has a link with backups already is left as it is. Products picked: shipped to the US by both, in
  * stock at both, the backup no dearer than the reroute rule's default ceiling (10%).
  */
-async function ensureDemoLinks(s: Services, d: { baseUrl: string; apiKey: string; storeId: string; connectionId: string; backupConnectionId: string }): Promise<void> {
+async function ensureDemoLinks(
+  s: Services,
+  d: { baseUrl: string; apiKey: string; storeId: string; connectionId: string; backupConnectionId: string },
+): Promise<void> {
   const api = async (method: string, path: string, body?: unknown) => {
     const res = await fetch(`${d.baseUrl}/api/store-suppliers/${d.storeId}${path}`, {
       method,
@@ -140,7 +157,10 @@ async function ensureDemoLinks(s: Services, d: { baseUrl: string; apiKey: string
   const picked: Array<{ product: P; variantId: string }> = [];
   let cursor: string | null = null;
   for (let page = 1; picked.length < DEMO_LINKS && page <= 5; page++) {
-    const found: { items: P[]; pagination: { nextCursor: string | null } } = await api('GET', `/${d.connectionId}/products?pageSize=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+    const found: { items: P[]; pagination: { nextCursor: string | null } } = await api(
+      'GET',
+      `/${d.connectionId}/products?pageSize=50${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+    );
     cursor = found.pagination.nextCursor;
     for (const p of found.items) {
       if (picked.length >= DEMO_LINKS) break;
@@ -154,9 +174,20 @@ async function ensureDemoLinks(s: Services, d: { baseUrl: string; apiKey: string
     if (!cursor) break;
   }
   if (!picked.length) return;
-  const imported = await api('POST', `/${d.connectionId}/import`, { products: picked.map((x) => ({ supplierProductId: x.product.id, variantIds: [x.variantId] })) });
-  for (const link of imported.links as Array<{ id: string; supplierProductId: string; variants: Array<{ storeVariantId: string; supplierVariantId: string }> }>) {
-    const alternates = link.variants.map((v) => ({ storeVariantId: v.storeVariantId, connectionId: d.backupConnectionId, supplierProductId: link.supplierProductId, supplierVariantId: v.supplierVariantId }));
+  const imported = await api('POST', `/${d.connectionId}/import`, {
+    products: picked.map((x) => ({ supplierProductId: x.product.id, variantIds: [x.variantId] })),
+  });
+  for (const link of imported.links as Array<{
+    id: string;
+    supplierProductId: string;
+    variants: Array<{ storeVariantId: string; supplierVariantId: string }>;
+  }>) {
+    const alternates = link.variants.map((v) => ({
+      storeVariantId: v.storeVariantId,
+      connectionId: d.backupConnectionId,
+      supplierProductId: link.supplierProductId,
+      supplierVariantId: v.supplierVariantId,
+    }));
     await api('PUT', `/links/${link.id}`, { alternates });
   }
   s.log.info({ links: imported.links.length }, 'demo store: linked products with a backup supplier each');

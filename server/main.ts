@@ -46,7 +46,13 @@ async function main(): Promise<void> {
   let embedded: EmbeddedDatabase | null = null;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
-    embedded = await startEmbeddedPostgres({ dir: path.join(config.dataDir, 'pg'), cacheDir: config.embeddedPgCacheDir, port: config.embeddedPgPort, database: EMBEDDED_DATABASE, log });
+    embedded = await startEmbeddedPostgres({
+      dir: path.join(config.dataDir, 'pg'),
+      cacheDir: config.embeddedPgCacheDir,
+      port: config.embeddedPgPort,
+      database: EMBEDDED_DATABASE,
+      log,
+    });
     databaseUrl = embedded.url;
     log.info({ port: config.embeddedPgPort, dataDir: config.dataDir }, 'embedded postgres started');
   }
@@ -58,7 +64,9 @@ async function main(): Promise<void> {
   // Event subscriptions to loopback and private addresses: the operator's explicit choice, said out loud like the above.
   if (config.eventTargetsAllowPrivate) {
     log.warn({ variable: 'EVENT_TARGETS_ALLOW_PRIVATE' }, 'private event targets are allowed');
-    banner.push('  Event subscriptions may target loopback and private addresses (EVENT_TARGETS_ALLOW_PRIVATE=true, set by npm start for local trials; unset it where others can sign up)');
+    banner.push(
+      '  Event subscriptions may target loopback and private addresses (EVENT_TARGETS_ALLOW_PRIVATE=true, set by npm start for local trials; unset it where others can sign up)',
+    );
   }
 
   // Migrations may run long: on connections of their own, without the statement time-out the service's pool has.
@@ -78,7 +86,13 @@ async function main(): Promise<void> {
   const lookup = await openLookupKeys(db, [config.appSecret, ...config.appSecretsPrevious], SEALED);
 
   const runsWorkers = config.role !== 'api';
-  const boss: Boss = await startBoss(databaseUrl, QUEUES, log, { supervise: runsWorkers, schedule: runsWorkers, superviseSeconds: config.jobSuperviseSeconds, waits, pooled: !!config.databaseSessionUrl });
+  const boss: Boss = await startBoss(databaseUrl, QUEUES, log, {
+    supervise: runsWorkers,
+    schedule: runsWorkers,
+    superviseSeconds: config.jobSuperviseSeconds,
+    waits,
+    pooled: !!config.databaseSessionUrl,
+  });
   const services = buildServices(config, db, log, boss, databaseUrl, lookup);
   void services.standbys.checkDeclared().catch((err: unknown) => log.warn({ err: String(err) }, 'replication slots not looked at'));
   // Declared asynchronous: whether the database replicates synchronously itself (then nothing waits for standbys).
@@ -139,7 +153,9 @@ async function main(): Promise<void> {
           `  API key (demo store owner): ${demo.apiKey}`,
           `  Store id:                   ${demo.storeId}`,
           `  Try:  curl -s -H "X-API-Key: ${demo.apiKey}" ${baseUrl}/api/api-key/current`,
-          ...(demo.paymentProvider ? [`  Shoppers pay at the sandbox payment provider: ${demo.paymentProvider.checkoutUrl}&orderId=<order id>&amountMinor=<total>&currency=USD`] : []),
+          ...(demo.paymentProvider
+            ? [`  Shoppers pay at the sandbox payment provider: ${demo.paymentProvider.checkoutUrl}&orderId=<order id>&amountMinor=<total>&currency=USD`]
+            : []),
           `  API reference: ${baseUrl}/api/store-suppliers/openapi.json`,
           `  The same, as JSON: ${file}`,
           ...banner,
@@ -153,7 +169,6 @@ async function main(): Promise<void> {
     log.info({ role: config.role }, 'worker started');
     log.flush();
   }
-
 }
 
 main().catch((err) => {

@@ -33,15 +33,34 @@ export async function startSandboxPrograms(config: Config, log: Logger): Promise
   const onOff = control ? '1' : '0';
   const supplier =
     config.sandboxSupplier && !config.sandboxSupplierUrl
-      ? startChildProgram(SUPPLIER_MAIN, programEnv({ SANDBOX_PORT: String(config.sandboxSupplierPort), SANDBOX_CONTROL: onOff, SANDBOX_AUTO_SHIP_MS: String(config.sandboxSupplierAutoShipMs) }), 'the sandbox supplier', log)
+      ? startChildProgram(
+          SUPPLIER_MAIN,
+          programEnv({
+            SANDBOX_PORT: String(config.sandboxSupplierPort),
+            SANDBOX_CONTROL: onOff,
+            SANDBOX_AUTO_SHIP_MS: String(config.sandboxSupplierAutoShipMs),
+          }),
+          'the sandbox supplier',
+          log,
+        )
       : null;
   const payments =
     config.sandboxPayments && !config.sandboxPaymentsUrl
-      ? startChildProgram(PAYMENT_PROVIDER_MAIN, programEnv({ SANDBOX_PAYMENTS_PORT: String(config.sandboxPaymentsPort), SANDBOX_PAYMENTS_CONTROL: onOff }), 'the sandbox payment provider', log)
+      ? startChildProgram(
+          PAYMENT_PROVIDER_MAIN,
+          programEnv({ SANDBOX_PAYMENTS_PORT: String(config.sandboxPaymentsPort), SANDBOX_PAYMENTS_CONTROL: onOff }),
+          'the sandbox payment provider',
+          log,
+        )
       : null;
   // The embedded default never reaches the ECB: the bundled ECB-format server publishes its rates instead.
   const rates = config.sandboxExchangeRates
-    ? startChildProgram(EXCHANGE_RATES_MAIN, programEnv({ SANDBOX_EXCHANGE_RATES_PORT: String(config.sandboxExchangeRatesPort), SANDBOX_EXCHANGE_RATES_CONTROL: onOff }), 'the sandbox exchange rates', log)
+    ? startChildProgram(
+        EXCHANGE_RATES_MAIN,
+        programEnv({ SANDBOX_EXCHANGE_RATES_PORT: String(config.sandboxExchangeRatesPort), SANDBOX_EXCHANGE_RATES_CONTROL: onOff }),
+        'the sandbox exchange rates',
+        log,
+      )
     : null;
   // All start at once; a failure of a later one is said after the first's (a failed start exits the service anyway).
   void payments?.catch(() => undefined);
@@ -58,11 +77,17 @@ export async function startSandboxPrograms(config: Config, log: Logger): Promise
   };
   if (supplier) {
     config.sandboxSupplierUrl = await started(supplier, 'sandbox supplier', 'SANDBOX_SUPPLIER_PORT', config.sandboxSupplierPort);
-    if (control) banner.push(`  Sandbox supplier control API is ON at ${config.sandboxSupplierUrl}/control (fault injection, for local trials; SANDBOX_SUPPLIER_CONTROL=0 turns it off)`);
+    if (control)
+      banner.push(
+        `  Sandbox supplier control API is ON at ${config.sandboxSupplierUrl}/control (fault injection, for local trials; SANDBOX_SUPPLIER_CONTROL=0 turns it off)`,
+      );
   }
   if (payments) {
     config.sandboxPaymentsUrl = await started(payments, 'sandbox payment provider', 'SANDBOX_PAYMENTS_PORT', config.sandboxPaymentsPort);
-    if (control) banner.push(`  Sandbox payment provider control API is ON at ${config.sandboxPaymentsUrl}/control (capture faults, for local trials; SANDBOX_SUPPLIER_CONTROL=0 turns it off)`);
+    if (control)
+      banner.push(
+        `  Sandbox payment provider control API is ON at ${config.sandboxPaymentsUrl}/control (capture faults, for local trials; SANDBOX_SUPPLIER_CONTROL=0 turns it off)`,
+      );
   }
   if (rates) {
     const baseUrl = await started(rates, 'sandbox exchange rates', 'SANDBOX_EXCHANGE_RATES_PORT', config.sandboxExchangeRatesPort);

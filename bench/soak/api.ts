@@ -100,7 +100,16 @@ export class Api {
     const a = await this.call<T>(method, path, opts);
     const ok = a.status >= 200 && a.status < 300;
     const expected = a.status === 0 ? null : ok ? (spec.done ? spec.done(a) : spec.price) : 0;
-    this.book.push({ requestId: a.requestId, accountId: spec.accountId, action: spec.action, price: spec.price, expected, probe: spec.probe, what: spec.what, status: a.status });
+    this.book.push({
+      requestId: a.requestId,
+      accountId: spec.accountId,
+      action: spec.action,
+      price: spec.price,
+      expected,
+      probe: spec.probe,
+      what: spec.what,
+      status: a.status,
+    });
     return a;
   }
 

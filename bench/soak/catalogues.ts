@@ -45,7 +45,9 @@ interface AeProduct {
 export async function loadCatalogues(s: Suppliers): Promise<Catalogues> {
   const sandbox: Offer[] = [];
   for (let page = 1; page <= 6; page++) {
-    const res = await call<{ items: SandboxProduct[] }>(s.sandbox.baseUrl, 'GET', `/v1/products?pageSize=100&page=${page}`, { headers: { Authorization: 'Bearer sbx_live_demo' } });
+    const res = await call<{ items: SandboxProduct[] }>(s.sandbox.baseUrl, 'GET', `/v1/products?pageSize=100&page=${page}`, {
+      headers: { Authorization: 'Bearer sbx_live_demo' },
+    });
     for (const p of res.body.items) {
       const v = p.variants[0];
       if (p.shipsTo.includes('US') && v.available && v.stock >= 100) sandbox.push({ supplierProductId: p.id, supplierVariantId: v.id });
@@ -100,13 +102,20 @@ export async function importOne(store: ImportingStore, cats: Catalogues, supplie
       what: `import ${supplier} product ${offer.supplierProductId} into store ${storeId}`,
       done: (x) => 2 * x.body.result.products.length,
       probe: async () => {
-        const links = await api.patiently<{ result: { items: Array<{ supplierProductId: string }> } }>('GET', `/api/store-suppliers/${storeId}/links?connectionId=${connId}&pageSize=100`, { key: owner.key });
+        const links = await api.patiently<{ result: { items: Array<{ supplierProductId: string }> } }>(
+          'GET',
+          `/api/store-suppliers/${storeId}/links?connectionId=${connId}&pageSize=100`,
+          { key: owner.key },
+        );
         return links.body.result.items.some((l) => l.supplierProductId === offer.supplierProductId);
       },
     },
     'POST',
     `/api/store-suppliers/${storeId}/${connId}/import`,
-    { key: owner.key, body: { products: [{ supplierProductId: offer.supplierProductId, variantIds: [offer.supplierVariantId] }], priceRule: { multiplier: '2' } } },
+    {
+      key: owner.key,
+      body: { products: [{ supplierProductId: offer.supplierProductId, variantIds: [offer.supplierVariantId] }], priceRule: { multiplier: '2' } },
+    },
   );
   const made = a.status === 201 ? a.body.result.products[0] : undefined;
   if (!made) return null;

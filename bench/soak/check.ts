@@ -60,6 +60,13 @@ export async function checkInvariants(c: Checked): Promise<Verdict[]> {
       await c.claims?.end();
       return noClaimOrReshipTwice(c.claims?.opened ?? [], c.suppliers);
     })),
-    ...(await attempt(['never two live orders for the same items across suppliers', 'every reroute asked for ended rerouted or paused', 'no part moved to the same alternate twice'], () => reroutingInvariants(c.stores, c.rerouting, c.suppliers))),
+    ...(await attempt(
+      [
+        'never two live orders for the same items across suppliers',
+        'every reroute asked for ended rerouted or paused',
+        'no part moved to the same alternate twice',
+      ],
+      () => reroutingInvariants(c.stores, c.rerouting, c.suppliers),
+    )),
   ];
 }

@@ -57,7 +57,12 @@ function supplierEnv(s: Suppliers): Record<string, string> {
 function baseEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of Object.keys(env)) {
-    if (/^(DATABASE_URL|APP_SECRET|APP_SECRET_PREVIOUS|OPERATOR_TOKEN|PUBLIC_BASE_URL|SEED_DEMO|SANDBOX_|EVENT_|DISPATCH_|SUPPLIER_|FAILPOINTS|DATA_DIR|EMBEDDED_PG_|PORT$|HOST$)/.test(name)) delete env[name];
+    if (
+      /^(DATABASE_URL|APP_SECRET|APP_SECRET_PREVIOUS|OPERATOR_TOKEN|PUBLIC_BASE_URL|SEED_DEMO|SANDBOX_|EVENT_|DISPATCH_|SUPPLIER_|FAILPOINTS|DATA_DIR|EMBEDDED_PG_|PORT$|HOST$)/.test(
+        name,
+      )
+    )
+      delete env[name];
   }
   return env;
 }

@@ -12,10 +12,21 @@ import type { Suppliers } from './programs';
 import { deliveryException } from './claims';
 
 export type FaultKind =
-  | 'kill api' | 'kill worker' | 'kill embedded service'
-  | 'postgres restart' | 'postgres 30 s outage' | 'postgres failover' | 'embedded postgres restart' | 'embedded postgres 30 s outage'
-  | 'supplier latency' | 'supplier time-out' | 'supplier 5xx' | 'supplier refusal' | 'supplier account outage'
-  | 'provider capture fault' | 'supplier delivery exception';
+  | 'kill api'
+  | 'kill worker'
+  | 'kill embedded service'
+  | 'postgres restart'
+  | 'postgres 30 s outage'
+  | 'postgres failover'
+  | 'embedded postgres restart'
+  | 'embedded postgres 30 s outage'
+  | 'supplier latency'
+  | 'supplier time-out'
+  | 'supplier 5xx'
+  | 'supplier refusal'
+  | 'supplier account outage'
+  | 'provider capture fault'
+  | 'supplier delivery exception';
 
 interface Planned {
   at: number;
@@ -51,7 +62,14 @@ const SHORT_CYCLE: Array<[number, FaultKind]> = [
   [40, 'kill worker'],
 ];
 
-const SUPPLIER_KINDS: FaultKind[] = ['supplier latency', 'supplier time-out', 'supplier 5xx', 'supplier refusal', 'supplier account outage', 'provider capture fault'];
+const SUPPLIER_KINDS: FaultKind[] = [
+  'supplier latency',
+  'supplier time-out',
+  'supplier 5xx',
+  'supplier refusal',
+  'supplier account outage',
+  'provider capture fault',
+];
 
 function shuffled<T>(xs: T[], random: () => number): T[] {
   const out = [...xs];
@@ -172,13 +190,17 @@ export class Faults {
           await sleep(outage);
           await d.database.start();
         });
-        this.databaseTurn.set(d.name, turn.catch(() => undefined));
+        this.databaseTurn.set(
+          d.name,
+          turn.catch(() => undefined),
+        );
         await turn;
         return outage ? 'fast shutdown, started again 30 s later' : 'fast shutdown, started again at once';
       }
       case 'postgres failover': {
         const d = own!;
-        if (!(d.database instanceof PatroniCluster)) throw new Error('the own database is no Patroni cluster (Patroni, etcd, HAProxy, PgBouncer not installed)');
+        if (!(d.database instanceof PatroniCluster))
+          throw new Error('the own database is no Patroni cluster (Patroni, etcd, HAProxy, PgBouncer not installed)');
         const cluster = d.database;
         // The leader's machine dies, its Patroni alone dies, or it is cut off (frozen), in turn: Patroni decides.
         const how: FailoverKind = (['node', 'patroni', 'freeze'] as const)[cluster.failovers % 3];
@@ -186,19 +208,29 @@ export class Faults {
           for (const p of d.processes) await p.untilReady(120000);
           return cluster.failover(how);
         });
-        this.databaseTurn.set(d.name, turn.catch(() => undefined));
+        this.databaseTurn.set(
+          d.name,
+          turn.catch(() => undefined),
+        );
         const r = await turn;
         return `${how}: leader ${r.from} failed, Patroni elected ${r.to} in ${r.seconds.toFixed(1)} s (${r.lostWalBytes} bytes of WAL lost), ${r.from} rejoined as a replica`;
       }
       case 'supplier latency': {
-        const [where, url] = this.pick([['sandbox', s.sandbox.control], ['CJ', s.cj.control]]);
+        const [where, url] = this.pick([
+          ['sandbox', s.sandbox.control],
+          ['CJ', s.cj.control],
+        ]);
         await control(url, 'POST', '/faults', { latencyMs: 2500 });
         await sleep(15000);
         await control(url, 'POST', '/faults', { latencyMs: 0 });
         return `${where}: 2.5 s on every call for 15 s`;
       }
       case 'supplier time-out': {
-        const [where, url] = this.pick([['sandbox', s.sandbox.control], ['CJ', s.cj.control], ['AliExpress', s.aliexpress.control]]);
+        const [where, url] = this.pick([
+          ['sandbox', s.sandbox.control],
+          ['CJ', s.cj.control],
+          ['AliExpress', s.aliexpress.control],
+        ]);
         await control(url, 'POST', '/faults', { timeoutAfterCreateNext: 1 });
         return `${where}: the next create succeeds and never answers`;
       }
@@ -218,7 +250,9 @@ export class Faults {
           await control(s.sandbox.control, 'POST', '/faults', { refuseNext: { count: 1, message: 'Soak: the warehouse refused this order' } });
           return 'sandbox: the next create is refused';
         }
-        await control(s.aliexpress.control, 'POST', '/faults', { failNext: [{ method: 'aliexpress.ds.order.create', code: 'BLACKLIST_BUYER_IN_LIST', inResult: true, count: 1 }] });
+        await control(s.aliexpress.control, 'POST', '/faults', {
+          failNext: [{ method: 'aliexpress.ds.order.create', code: 'BLACKLIST_BUYER_IN_LIST', inResult: true, count: 1 }],
+        });
         return 'AliExpress: the next create is refused';
       }
       case 'supplier account outage': {

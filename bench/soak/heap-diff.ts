@@ -40,7 +40,8 @@ function load(file: string): Heap {
   const group = (i: number): string => {
     const type = types[raw.nodes[i * w + T]];
     const name = raw.strings[raw.nodes[i * w + N]];
-    if (type === 'object' || type === 'closure' || type === 'native' || type === 'regexp') return `${type === 'closure' ? 'function ' : ''}${name.slice(0, 60)}`;
+    if (type === 'object' || type === 'closure' || type === 'native' || type === 'regexp')
+      return `${type === 'closure' ? 'function ' : ''}${name.slice(0, 60)}`;
     if (type.includes('string')) return '(strings)';
     if (type === 'code') return '(compiled code)';
     if (type === 'array') return `(internal array) ${name.slice(0, 40)}`;
@@ -106,14 +107,17 @@ function main(): void {
   out.push(`Heap: ${mb(early.total)} MB in ${early.count} objects early, ${mb(late.total)} MB in ${late.count} objects late.`, '');
   const a = bySelfSize(early);
   const b = bySelfSize(late);
-  const grew = [...b].map(([g, v]) => ({ g, n0: a.get(g)?.n ?? 0, b0: a.get(g)?.bytes ?? 0, n1: v.n, b1: v.bytes })).sort((x, y) => y.b1 - y.b0 - (x.b1 - x.b0));
+  const grew = [...b]
+    .map(([g, v]) => ({ g, n0: a.get(g)?.n ?? 0, b0: a.get(g)?.bytes ?? 0, n1: v.n, b1: v.bytes }))
+    .sort((x, y) => y.b1 - y.b0 - (x.b1 - x.b0));
   out.push('| Grew most (self size) | Objects early → late | MB early → late | MB grown |', '|---|---|---|---|');
   for (const r of grew.slice(0, rows)) out.push(`| ${r.g.replace(/\|/g, '\\|')} | ${r.n0} → ${r.n1} | ${mb(r.b0)} → ${mb(r.b1)} | ${mb(r.b1 - r.b0)} |`);
   const born = bySelfSize(late, (i) => late.id(i) > early.maxId);
   const bornTotal = [...born.values()].reduce((s, v) => s + v.bytes, 0);
   out.push('', `Born after the early snapshot and alive in the late one: ${mb(bornTotal)} MB.`, '');
   out.push('| Born since, still alive | Objects | MB | One retainer chain |', '|---|---|---|---|');
-  for (const [g, v] of [...born].sort((x, y) => y[1].bytes - x[1].bytes).slice(0, rows)) out.push(`| ${g.replace(/\|/g, '\\|')} | ${v.n} | ${mb(v.bytes)} | ${chain(late, v.sample)} |`);
+  for (const [g, v] of [...born].sort((x, y) => y[1].bytes - x[1].bytes).slice(0, rows))
+    out.push(`| ${g.replace(/\|/g, '\\|')} | ${v.n} | ${mb(v.bytes)} | ${chain(late, v.sample)} |`);
   process.stdout.write(`${out.join('\n')}\n`);
 }
 

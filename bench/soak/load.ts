@@ -44,32 +44,76 @@ export function startLoad(stores: Store[], cats: Catalogues, shoppers: Shoppers,
 
   const kinds: SupplierName[] = ['sandbox', 'cj', 'aliexpress', 'printful'];
   for (const store of stores) {
-    every('shopper', () => 3000 + random() * 4000, () => buying, () => shoppers.order(store, (o) => dispatch.add(o)));
+    every(
+      'shopper',
+      () => 3000 + random() * 4000,
+      () => buying,
+      () => shoppers.order(store, (o) => dispatch.add(o)),
+    );
     let next = 0;
-    every('import', () => 45000, () => buying, async () => {
-      if (await importOne(store, cats, kinds[next++ % kinds.length])) out.imports++;
-    });
-    every('link sync', () => 20000, () => buying, async () => {
-      const links = await store.api.call<{ result: { items: Array<{ id: string }> } }>('GET', `/api/store-suppliers/${store.storeId}/links?pageSize=100`, { key: store.owner.key });
-      if (links.status !== 200 || !links.body.result.items.length) return;
-      const link = links.body.result.items[Math.floor(random() * links.body.result.items.length)];
-      const synced = await store.api.call('POST', `/api/store-suppliers/${store.storeId}/links/${link.id}/sync`, { key: store.owner.key });
-      if (synced.status === 200) out.syncs++;
-    });
+    every(
+      'import',
+      () => 45000,
+      () => buying,
+      async () => {
+        if (await importOne(store, cats, kinds[next++ % kinds.length])) out.imports++;
+      },
+    );
+    every(
+      'link sync',
+      () => 20000,
+      () => buying,
+      async () => {
+        const links = await store.api.call<{ result: { items: Array<{ id: string }> } }>('GET', `/api/store-suppliers/${store.storeId}/links?pageSize=100`, {
+          key: store.owner.key,
+        });
+        if (links.status !== 200 || !links.body.result.items.length) return;
+        const link = links.body.result.items[Math.floor(random() * links.body.result.items.length)];
+        const synced = await store.api.call('POST', `/api/store-suppliers/${store.storeId}/links/${link.id}/sync`, { key: store.owner.key });
+        if (synced.status === 200) out.syncs++;
+      },
+    );
     // AliExpress's refusal of the buyer account switches the connection off; the merchant settles it with AliExpress
     // and switches it on again, as its health says to (else the run would send AliExpress nothing from then on).
-    every('switch on again', () => 20000, () => running, async () => {
-      const conns = await store.api.call<{ result: Array<{ id: string; enabled: boolean }> }>('GET', `/api/store-suppliers/${store.storeId}`, { key: store.owner.key });
-      for (const c of conns.status === 200 ? conns.body.result.filter((x) => !x.enabled) : []) {
-        const on = await store.api.call('PUT', `/api/store-suppliers/${store.storeId}/${c.id}/enabled`, { key: store.owner.key, body: { enabled: true } });
-        if (on.status === 200) out.switchedOn++;
-      }
-    });
+    every(
+      'switch on again',
+      () => 20000,
+      () => running,
+      async () => {
+        const conns = await store.api.call<{ result: Array<{ id: string; enabled: boolean }> }>('GET', `/api/store-suppliers/${store.storeId}`, {
+          key: store.owner.key,
+        });
+        for (const c of conns.status === 200 ? conns.body.result.filter((x) => !x.enabled) : []) {
+          const on = await store.api.call('PUT', `/api/store-suppliers/${store.storeId}/${c.id}/enabled`, { key: store.owner.key, body: { enabled: true } });
+          if (on.status === 200) out.switchedOn++;
+        }
+      },
+    );
   }
-  every('manual dispatch', () => 1000, () => running, () => dispatch.pass());
-  every('suppliers ship', () => 5000, () => running, () => side.ship());
-  every('stock moves', () => 20000, () => buying, () => side.moveStock(stores.flatMap((s) => s.products)));
-  every('provider resends', () => 15000, () => running, () => shoppers.resendUndelivered());
+  every(
+    'manual dispatch',
+    () => 1000,
+    () => running,
+    () => dispatch.pass(),
+  );
+  every(
+    'suppliers ship',
+    () => 5000,
+    () => running,
+    () => side.ship(),
+  );
+  every(
+    'stock moves',
+    () => 20000,
+    () => buying,
+    () => side.moveStock(stores.flatMap((s) => s.products)),
+  );
+  every(
+    'provider resends',
+    () => 15000,
+    () => running,
+    () => shoppers.resendUndelivered(),
+  );
 
   const finish = async () => {
     // A loop ends within its interval; none waits on anything longer than a call's time limit.

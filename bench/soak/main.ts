@@ -73,8 +73,14 @@ async function run(): Promise<number> {
     const timers = plan(durationMs, cfg.databases, random).map((p) => setTimeout(() => faults.inject(p.kind, p.at), p.at));
     const heap: HeapSnapshot[] = [];
     const heapDir = cfg.heapSnapshots;
-    const early = heapDir ? setTimeout(() => void takeHeapSnapshots(deployments, heapDir, 'early', Math.round(durationMs / 3000)).then((s) => heap.push(...s)), durationMs / 3) : null;
-    const progress = setInterval(() => say(`${Math.round((Date.now() - t0) / 1000)} s: ${shoppers.orders.length} orders, ${[...faults.injected.values()].reduce((a, b) => a + b, 0)} faults`), 60000);
+    const early = heapDir
+      ? setTimeout(() => void takeHeapSnapshots(deployments, heapDir, 'early', Math.round(durationMs / 3000)).then((s) => heap.push(...s)), durationMs / 3)
+      : null;
+    const progress = setInterval(
+      () =>
+        say(`${Math.round((Date.now() - t0) / 1000)} s: ${shoppers.orders.length} orders, ${[...faults.injected.values()].reduce((a, b) => a + b, 0)} faults`),
+      60000,
+    );
     await sleep(durationMs);
     timers.forEach(clearTimeout);
     clearInterval(progress);
@@ -89,14 +95,37 @@ async function run(): Promise<number> {
     await faults.clear();
     const settled = await settle(suppliers, stores, deployments, shoppers, dispatch, cfg.settleSeconds);
     await loops.stop();
-    const verdicts = await checkInvariants({ stores, deployments, suppliers, shoppers, dispatch, monitor, lastHalf: { from: t0 + durationMs / 2, to: t0 + durationMs }, rerouting, claims });
+    const verdicts = await checkInvariants({
+      stores,
+      deployments,
+      suppliers,
+      shoppers,
+      dispatch,
+      monitor,
+      lastHalf: { from: t0 + durationMs / 2, to: t0 + durationMs },
+      rerouting,
+      claims,
+    });
 
     const loadLine = `${shoppers.orders.length} orders (${shoppers.orders.filter((o) => o.contractModel === 'promiseToSell').length} promise-to-sell), ${dispatch.submitted} parts sent by hand, ${loops.imports} imports, ${loops.syncs} link syncs, ${loops.switchedOn} connections switched on again, ${stores.reduce((n, s) => n + s.receivers.reduce((m, r) => m + r.deliveries.length, 0), 0)} event deliveries`;
-    const report: RunReport = { minutes: cfg.minutes, databases: cfg.databases, stores: stores.length, faults: faults.injected, verdicts, settled, load: loadLine, startedAt };
+    const report: RunReport = {
+      minutes: cfg.minutes,
+      databases: cfg.databases,
+      stores: stores.length,
+      faults: faults.injected,
+      verdicts,
+      settled,
+      load: loadLine,
+      startedAt,
+    };
     report.reroutes = rerouting.summary();
     for (const line of faults.log) say(`fault at ${line}`);
     for (const [k, n] of loops.errors) say(`load error ×${n}: ${k}`);
-    for (const d of deployments) for (const p of d.processes) say(`${p.name}: ${p.incarnations.length} starts (${p.incarnations.map((x) => x.end ?? 'running').join(', ')}); warnings: ${[...p.warnings].map(([m, n]) => `${m} ×${n}`).join('; ') || 'none'}`);
+    for (const d of deployments)
+      for (const p of d.processes)
+        say(
+          `${p.name}: ${p.incarnations.length} starts (${p.incarnations.map((x) => x.end ?? 'running').join(', ')}); warnings: ${[...p.warnings].map(([m, n]) => `${m} ×${n}`).join('; ') || 'none'}`,
+        );
     for (const h of heap) say(`heap snapshot ${h.label} of ${h.process} (pid ${h.pid}) at ${h.at} s, VmRSS ${h.rssMb} MB: ${h.file} (${h.megabytes} MB)`);
     for (const [a, b] of pairs(heap)) say(`what grew in ${a.process}: node --max-old-space-size=8192 dist/bench/soak/heap-diff.js ${a.file} ${b.file}`);
     say(`load: ${loadLine}; settled in ${settled.seconds} s${settled.drained ? '' : `, bound reached with ${settled.left.join('; ')}`}`);
@@ -104,8 +133,20 @@ async function run(): Promise<number> {
       say(`${v.held ? 'held  ' : 'BROKEN'} ${v.name}: ${v.checked}`);
       for (const f of v.failures) say(`  ${f}`);
     }
-    const samples = monitor.series.map((x) => ({ name: x.name, kind: x.kind, pid: x.pid, values: x.samples.map((v) => [Math.round((v.at - t0) / 1000), Math.round(v.value)]) }));
-    writeResults(cfg.resultsFile, verdicts, { summary: summaryLine(report), seed, faults: Object.fromEntries(faults.injected), faultLog: faults.log, samples, heapSnapshots: heap });
+    const samples = monitor.series.map((x) => ({
+      name: x.name,
+      kind: x.kind,
+      pid: x.pid,
+      values: x.samples.map((v) => [Math.round((v.at - t0) / 1000), Math.round(v.value)]),
+    }));
+    writeResults(cfg.resultsFile, verdicts, {
+      summary: summaryLine(report),
+      seed,
+      faults: Object.fromEntries(faults.injected),
+      faultLog: faults.log,
+      samples,
+      heapSnapshots: heap,
+    });
     if (cfg.record) recordRun(report);
     process.stdout.write(`${summaryLine(report)}\n`);
     return verdicts.every((v) => v.held) ? 0 : 1;

@@ -63,7 +63,11 @@ export class ManualDispatch {
     if (t.step === 'submit') {
       const partKey = `${orderId}:${groupKey}`;
       const path = `/api/store-suppliers/${store.storeId}/orders/${orderId}/groups/${encodeURIComponent(groupKey)}/submit`;
-      const a: Answer<{ result: SupplierOrderView }> = await store.api.call('POST', path, { key: store.owner.key, body: { payNow: t.payNow }, headers: { Prefer: 'respond-async' } });
+      const a: Answer<{ result: SupplierOrderView }> = await store.api.call('POST', path, {
+        key: store.owner.key,
+        body: { payNow: t.payNow },
+        headers: { Prefer: 'respond-async' },
+      });
       const book = this.submitsByPart.get(partKey) ?? { order: t.order, requestIds: [] };
       book.requestIds.push(a.requestId);
       this.submitsByPart.set(partKey, book);
@@ -82,7 +86,10 @@ export class ManualDispatch {
     if (so.status !== 200) return this.later(t);
     const { status, payment } = so.body.result;
     if (status === 'submitted' && payment.status === 'unpaid') {
-      const paid = await store.api.call('POST', `/api/store-suppliers/${store.storeId}/orders/${t.soId}/pay`, { key: store.owner.key, headers: { Prefer: 'respond-async' } });
+      const paid = await store.api.call('POST', `/api/store-suppliers/${store.storeId}/orders/${t.soId}/pay`, {
+        key: store.owner.key,
+        headers: { Prefer: 'respond-async' },
+      });
       if (paid.status === 200 || paid.status === 202) this.paid++;
       return this.later(t, 3000);
     }

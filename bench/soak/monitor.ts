@@ -71,7 +71,13 @@ export class Monitor {
           `SELECT application_name AS app, count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name <> 'soak-reader' AND backend_type = 'client backend' GROUP BY 1 ORDER BY 1`,
           [d.databaseName],
         );
-        this.push(d.name, 'connections', null, r.rows.reduce((n, x) => n + x.n, 0), r.rows.map((x) => `${x.app || '(unnamed)'} ${x.n}`).join(', '));
+        this.push(
+          d.name,
+          'connections',
+          null,
+          r.rows.reduce((n, x) => n + x.n, 0),
+          r.rows.map((x) => `${x.app || '(unnamed)'} ${x.n}`).join(', '),
+        );
       } catch {
         /* the database is away (a fault): no sample */
       }

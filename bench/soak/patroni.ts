@@ -27,7 +27,12 @@ export interface ClusterOptions {
 /** The newest Debian PostgreSQL folder, or null. */
 export function debianPostgres(): string | null {
   const system = '/usr/lib/postgresql';
-  const versions = fs.existsSync(system) ? fs.readdirSync(system).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = fs.existsSync(system)
+    ? fs
+        .readdirSync(system)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   return versions.map((v) => path.join(system, v, 'bin')).find((d) => fs.existsSync(path.join(d, 'pg_rewind'))) ?? null;
 }
 
@@ -65,7 +70,8 @@ export class PatroniCluster {
 
   static async start(opts: ClusterOptions = {}): Promise<PatroniCluster> {
     const bin = debianPostgres();
-    if (!bin || !clusterTools(opts.pgbouncer)) throw new Error('No Patroni cluster here: install patroni, etcd-server, haproxy, pgbouncer and postgresql (.ci/run does).');
+    if (!bin || !clusterTools(opts.pgbouncer))
+      throw new Error('No Patroni cluster here: install patroni, etcd-server, haproxy, pgbouncer and postgresql (.ci/run does).');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'store-suppliers-patroni-'));
     fs.chmodSync(dir, 0o755);
     const c = new PatroniCluster(dir, opts.password ?? 'test', !!opts.synchronous);
@@ -82,8 +88,27 @@ export class PatroniCluster {
     const etcdPort = await freePort();
     const peer = await freePort();
     const etcdDir = path.join(this.dir, 'etcd');
-    this.etcd = spawnLogged('/usr/bin/etcd', ['--name', 'e', '--data-dir', etcdDir, '--listen-client-urls', `http://127.0.0.1:${etcdPort}`, '--advertise-client-urls', `http://127.0.0.1:${etcdPort}`,
-      '--listen-peer-urls', `http://127.0.0.1:${peer}`, '--initial-advertise-peer-urls', `http://127.0.0.1:${peer}`, '--initial-cluster', `e=http://127.0.0.1:${peer}`, '--enable-v2=true'], path.join(this.dir, 'etcd.log'));
+    this.etcd = spawnLogged(
+      '/usr/bin/etcd',
+      [
+        '--name',
+        'e',
+        '--data-dir',
+        etcdDir,
+        '--listen-client-urls',
+        `http://127.0.0.1:${etcdPort}`,
+        '--advertise-client-urls',
+        `http://127.0.0.1:${etcdPort}`,
+        '--listen-peer-urls',
+        `http://127.0.0.1:${peer}`,
+        '--initial-advertise-peer-urls',
+        `http://127.0.0.1:${peer}`,
+        '--initial-cluster',
+        `e=http://127.0.0.1:${peer}`,
+        '--enable-v2=true',
+      ],
+      path.join(this.dir, 'etcd.log'),
+    );
     await waitFor('etcd up', 20000, async () => ((await fetch(`http://127.0.0.1:${etcdPort}/health`)).ok ? true : undefined));
     const ports: MemberPorts[] = [];
     for (const name of ['m1', 'm2', 'm3']) ports.push({ name, pg: await freePort(), rest: await freePort() });
@@ -114,7 +139,7 @@ export class PatroniCluster {
     chownTree(bdir);
     // PgBouncer refuses to run as root.
     this.pgbouncer = spawnLogged('/usr/sbin/pgbouncer', [path.join(bdir, 'pgbouncer.ini')], path.join(bdir, 'stderr.log'), postgresIds());
-    await waitFor('PgBouncer up', 20000, async () => (await one(this.url(), 'SELECT 1 AS ok')) ? true : undefined);
+    await waitFor('PgBouncer up', 20000, async () => ((await one(this.url(), 'SELECT 1 AS ok')) ? true : undefined));
   }
 
   /** The service's address: PgBouncer's when it runs, else HAProxy's primary. */
@@ -145,16 +170,27 @@ export class PatroniCluster {
   }
 
   async leader(ms = 60000, not?: string): Promise<string> {
-    return waitFor(`a leader${not ? ` other than ${not}` : ''}`, ms, async () => (await this.state()).find((m) => m.role === 'leader' && m.state === 'running' && m.name !== not)?.name);
+    return waitFor(
+      `a leader${not ? ` other than ${not}` : ''}`,
+      ms,
+      async () => (await this.state()).find((m) => m.role === 'leader' && m.state === 'running' && m.name !== not)?.name,
+    );
   }
 
   /** Every member running, the replicas streaming, and HAProxy's primary writable. */
   async healthy(ms = 120000): Promise<void> {
     await waitFor('every member running', ms, async () => {
       const s = await this.state();
-      return s.length === this.members.length && s.every((m) => ['running', 'streaming'].includes(m.state)) && s.filter((m) => m.role === 'leader').length === 1 && (!this.synchronous || s.some((m) => m.role === 'sync_standby')) ? true : undefined;
+      return s.length === this.members.length &&
+        s.every((m) => ['running', 'streaming'].includes(m.state)) &&
+        s.filter((m) => m.role === 'leader').length === 1 &&
+        (!this.synchronous || s.some((m) => m.role === 'sync_standby'))
+        ? true
+        : undefined;
     });
-    await waitFor('the primary through HAProxy', ms, async () => ((await one(this.directUrl(), 'SELECT NOT pg_is_in_recovery() AS ok'))?.ok ? true : undefined));
+    await waitFor('the primary through HAProxy', ms, async () =>
+      (await one(this.directUrl(), 'SELECT NOT pg_is_in_recovery() AS ok'))?.ok ? true : undefined,
+    );
   }
 
   /** The current WAL position of a member, in bytes, read on it directly. */
@@ -188,7 +224,7 @@ export class PatroniCluster {
     const to = await this.leader(90000, from);
     const seconds = (Date.now() - started) / 1000;
     if (kind === 'patroni') lsn = await this.lsnOf(from).catch(() => lsn); // it took writes until HAProxy turned away
-    const switchpoint = await waitFor('the new timeline\'s history', 30000, () => this.switchpoint(to));
+    const switchpoint = await waitFor("the new timeline's history", 30000, () => this.switchpoint(to));
     const lost = lsn > switchpoint ? Number(lsn - switchpoint) : 0;
     this.failovers++;
     if (opts.rejoin !== false) await this.rejoin(from, kind);
@@ -197,7 +233,10 @@ export class PatroniCluster {
 
   /** Where the member's timeline branched off the previous one (its history file's last line), in bytes. */
   private async switchpoint(name: string): Promise<bigint | undefined> {
-    const r = await one(this.memberUrl(name), `SELECT pg_read_file('pg_wal/' || lpad(upper(to_hex(timeline_id)), 8, '0') || '.history') AS h FROM pg_control_checkpoint() WHERE NOT pg_is_in_recovery()`);
+    const r = await one(
+      this.memberUrl(name),
+      `SELECT pg_read_file('pg_wal/' || lpad(upper(to_hex(timeline_id)), 8, '0') || '.history') AS h FROM pg_control_checkpoint() WHERE NOT pg_is_in_recovery()`,
+    );
     const at = r?.h?.trim().split('\n').at(-1)?.split('\t')[1];
     if (!at) return undefined;
     const [hi, lo] = at.split('/').map((x: string) => BigInt(`0x${x}`));

@@ -20,7 +20,10 @@ const env = { ...process.env, LC_ALL: 'C' };
 
 function postgresIds(): { uid?: number; gid?: number } {
   if (!isRoot()) return {};
-  return { uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()), gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()) };
+  return {
+    uid: Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim()),
+    gid: Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim()),
+  };
 }
 
 /** A reading connection pool: every transaction read-only, so the soak cannot write what it checks. */
@@ -71,7 +74,11 @@ export class OwnPostgres implements Restartable {
     fs.mkdirSync(this.dataDir, { mode: 0o700 });
     if (this.ids.uid !== undefined) fs.chownSync(this.dataDir, this.ids.uid, this.ids.gid!);
     // Not spawnSync: the source may be reached through a proxy served by this very process.
-    const proc = spawn(path.join(this.bin, 'pg_basebackup'), ['-h', '127.0.0.1', '-p', String(sourcePort), '-U', 'postgres', '-D', this.dataDir, '-R', '-C', '-S', slot, '-X', 'stream', '--no-sync'], { ...this.ids, stdio: ['ignore', 'ignore', 'pipe'], env: { ...env, PGPASSWORD: 'soak' } });
+    const proc = spawn(
+      path.join(this.bin, 'pg_basebackup'),
+      ['-h', '127.0.0.1', '-p', String(sourcePort), '-U', 'postgres', '-D', this.dataDir, '-R', '-C', '-S', slot, '-X', 'stream', '--no-sync'],
+      { ...this.ids, stdio: ['ignore', 'ignore', 'pipe'], env: { ...env, PGPASSWORD: 'soak' } },
+    );
     let err = '';
     proc.stderr!.on('data', (c: Buffer) => (err += c.toString('utf8')));
     const code = await new Promise<number | null>((r) => proc.once('exit', r));
@@ -95,7 +102,11 @@ export class OwnPostgres implements Restartable {
     const pw = path.join(this.dir, 'pw');
     fs.writeFileSync(pw, 'soak\n');
     if (this.ids.uid !== undefined) for (const f of [this.dataDir, pw]) fs.chownSync(f, this.ids.uid, this.ids.gid!);
-    const out = spawnSync(path.join(this.bin, 'initdb'), ['-D', this.dataDir, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pw}`, '-E', 'UTF8', '--no-sync'], { ...this.ids, encoding: 'utf8', env });
+    const out = spawnSync(
+      path.join(this.bin, 'initdb'),
+      ['-D', this.dataDir, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pw}`, '-E', 'UTF8', '--no-sync'],
+      { ...this.ids, encoding: 'utf8', env },
+    );
     fs.rmSync(pw, { force: true });
     if (out.status !== 0) throw new Error(`initdb failed (${out.status}): ${out.stderr}`);
     if (start) await this.start();
@@ -108,7 +119,11 @@ export class OwnPostgres implements Restartable {
       const keep = process.env.SOAK_LOG_DIR ? path.join(process.env.SOAK_LOG_DIR, `postgres-${this.port}.log`) : null;
       if (keep) fs.mkdirSync(path.dirname(keep), { recursive: true });
       const logging = keep ? ['-c', 'log_line_prefix=%m [%p] ', '-c', 'log_replication_commands=on'] : [];
-      const proc = spawn(path.join(this.bin, 'postgres'), ['-D', this.dataDir, '-p', String(this.port), '-h', '127.0.0.1', '-k', '', '-c', 'fsync=off', '-c', 'max_connections=300', ...logging], { ...this.ids, stdio: ['ignore', 'ignore', 'pipe'], env });
+      const proc = spawn(
+        path.join(this.bin, 'postgres'),
+        ['-D', this.dataDir, '-p', String(this.port), '-h', '127.0.0.1', '-k', '', '-c', 'fsync=off', '-c', 'max_connections=300', ...logging],
+        { ...this.ids, stdio: ['ignore', 'ignore', 'pipe'], env },
+      );
       let log = '';
       const timer = setTimeout(() => reject(new Error(`postgres did not start:\n${log}`)), 60000);
       proc.stderr!.on('data', (chunk: Buffer) => {
@@ -180,8 +195,19 @@ export class EmbeddedPostgresControl implements Restartable {
 
   async start(): Promise<void> {
     const pgCtl = path.join(BIN, 'pg_ctl');
-    const args = ['-D', this.dataDir, '-o', `-p ${this.port} -c max_connections=300 -c fsync=off`, '-l', path.join(this.dataDir, 'soak-restarted.log'), '-w', 'start'];
-    const out = isRoot() ? spawnSync('runuser', ['-u', 'postgres', '--', pgCtl, ...args], { encoding: 'utf8', env }) : spawnSync(pgCtl, args, { encoding: 'utf8', env });
+    const args = [
+      '-D',
+      this.dataDir,
+      '-o',
+      `-p ${this.port} -c max_connections=300 -c fsync=off`,
+      '-l',
+      path.join(this.dataDir, 'soak-restarted.log'),
+      '-w',
+      'start',
+    ];
+    const out = isRoot()
+      ? spawnSync('runuser', ['-u', 'postgres', '--', pgCtl, ...args], { encoding: 'utf8', env })
+      : spawnSync(pgCtl, args, { encoding: 'utf8', env });
     if (out.status !== 0) throw new Error(`pg_ctl start failed (${out.status}): ${out.stdout}${out.stderr}`);
   }
 }

@@ -95,7 +95,13 @@ export async function startSuppliers(): Promise<Suppliers> {
     return started[started.length - 1];
   };
   // Paid sandbox orders ship by themselves after 15 s; a create that "times out after succeeding" is held 8 s.
-  const sandbox = await start('sandbox-supplier', { ...quiet, SANDBOX_PORT: '0', SANDBOX_CONTROL: '1', SANDBOX_AUTO_SHIP_MS: '15000', SANDBOX_CREATE_HANG_MS: '8000' });
+  const sandbox = await start('sandbox-supplier', {
+    ...quiet,
+    SANDBOX_PORT: '0',
+    SANDBOX_CONTROL: '1',
+    SANDBOX_AUTO_SHIP_MS: '15000',
+    SANDBOX_CREATE_HANG_MS: '8000',
+  });
   const payments = await start('sandbox-payments', { ...quiet, SANDBOX_PAYMENTS_PORT: '0', SANDBOX_PAYMENTS_CONTROL: '1' });
   const cj = await start('fake-cj', { FAKE_CJ_PORT: '0' });
   const ae = await start('fake-aliexpress', { FAKE_ALIEXPRESS_PORT: '0' });
@@ -108,7 +114,12 @@ export async function startSuppliers(): Promise<Suppliers> {
     sandbox: { baseUrl: sbx, control: `${sbx}/control` },
     payments: { baseUrl: pay, control: `${pay}/control` },
     cj: { baseUrl: cj.banner.fakeCj.baseUrl, control: cj.banner.fakeCj.controlUrl },
-    aliexpress: { baseUrl: ae.banner.fakeAliExpress.baseUrl, control: ae.banner.fakeAliExpress.controlUrl, appKey: ae.banner.fakeAliExpress.appKey, appSecret: ae.banner.fakeAliExpress.appSecret },
+    aliexpress: {
+      baseUrl: ae.banner.fakeAliExpress.baseUrl,
+      control: ae.banner.fakeAliExpress.controlUrl,
+      appKey: ae.banner.fakeAliExpress.appKey,
+      appSecret: ae.banner.fakeAliExpress.appSecret,
+    },
     printful: { baseUrl: pf.banner.fakePrintful.baseUrl, control: pf.banner.fakePrintful.controlUrl },
     rates: { dailyUrl: rates.banner.sandboxExchangeRates.dailyUrl },
     programs: started,

@@ -92,8 +92,24 @@ export function ordersAtSuppliers(g: Gathered): AtSupplier[] {
   for (const p of g.sandbox.payments) sandboxPaid.set(p.orderId, (sandboxPaid.get(p.orderId) ?? 0) + 1);
   const cjPaid = new Set(g.cj.payments.map((p) => p.orderId));
   return [
-    ...g.sandbox.orders.map((o) => ({ supplier: 'sandbox' as const, id: o.id, account: o.accountId, number: o.orderNumber, status: o.status, live: o.status !== 'cancelled', paid: o.paid || (sandboxPaid.get(o.id) ?? 0) > 0 })),
-    ...g.cj.orders.map((o) => ({ supplier: 'cj' as const, id: o.orderId, account: o.openId, number: o.orderNumber, status: o.status, live: o.status !== 'CANCELLED', paid: cjPaid.has(o.orderId) })),
+    ...g.sandbox.orders.map((o) => ({
+      supplier: 'sandbox' as const,
+      id: o.id,
+      account: o.accountId,
+      number: o.orderNumber,
+      status: o.status,
+      live: o.status !== 'cancelled',
+      paid: o.paid || (sandboxPaid.get(o.id) ?? 0) > 0,
+    })),
+    ...g.cj.orders.map((o) => ({
+      supplier: 'cj' as const,
+      id: o.orderId,
+      account: o.openId,
+      number: o.orderNumber,
+      status: o.status,
+      live: o.status !== 'CANCELLED',
+      paid: cjPaid.has(o.orderId),
+    })),
     ...g.aliexpress.map((o) => ({
       supplier: 'aliexpress' as const,
       id: o.id,
@@ -104,6 +120,14 @@ export function ordersAtSuppliers(g: Gathered): AtSupplier[] {
       paid: o.paidAtCreate || o.orderStatus !== 'PLACE_ORDER_SUCCESS',
     })),
     // Confirmed is paid (the store's card is charged); a cancel refunds it.
-    ...g.printful.map((o) => ({ supplier: 'printful' as const, id: String(o.id), account: String(o.storeId), number: o.external_id, status: o.status, live: o.status !== 'canceled', paid: o.confirms > 0 && o.status !== 'canceled' })),
+    ...g.printful.map((o) => ({
+      supplier: 'printful' as const,
+      id: String(o.id),
+      account: String(o.storeId),
+      number: o.external_id,
+      status: o.status,
+      live: o.status !== 'canceled',
+      paid: o.confirms > 0 && o.status !== 'canceled',
+    })),
   ];
 }

@@ -17,8 +17,15 @@ import { TcpProxy } from './tcp-proxy';
 /** The newest Debian PostgreSQL with pg_basebackup, or null. */
 export function replicationBin(): string | null {
   const system = '/usr/lib/postgresql';
-  const versions = fs.existsSync(system) ? fs.readdirSync(system).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
-  return versions.map((v) => path.join(system, v, 'bin')).find((d) => ['initdb', 'postgres', 'pg_basebackup'].every((b) => fs.existsSync(path.join(d, b)))) ?? null;
+  const versions = fs.existsSync(system)
+    ? fs
+        .readdirSync(system)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  return (
+    versions.map((v) => path.join(system, v, 'bin')).find((d) => ['initdb', 'postgres', 'pg_basebackup'].every((b) => fs.existsSync(path.join(d, b)))) ?? null
+  );
 }
 
 async function one<T>(url: string, sql: string): Promise<T> {
@@ -77,11 +84,21 @@ export class ReplicatedPostgres implements Restartable {
     const standby = this.standby;
     this.link.cut();
     await sleep(1500); // the primary commits on: these are the commits a failover loses
-    const { lsn, slots } = await one<{ lsn: string; slots: string }>(this.primary.url, `SELECT pg_current_wal_lsn()::text AS lsn, (SELECT string_agg(slot_name || ' ' || coalesce(restart_lsn::text, '-') || ' ' || active, ', ') FROM pg_replication_slots) AS slots`);
+    const { lsn, slots } = await one<{ lsn: string; slots: string }>(
+      this.primary.url,
+      `SELECT pg_current_wal_lsn()::text AS lsn, (SELECT string_agg(slot_name || ' ' || coalesce(restart_lsn::text, '-') || ' ' || active, ', ') FROM pg_replication_slots) AS slots`,
+    );
     await this.primary.crash();
-    const { received, replayed } = await one<{ received: string; replayed: string }>(standby.url, 'SELECT coalesce(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn())::text AS received, pg_last_wal_replay_lsn()::text AS replayed');
+    const { received, replayed } = await one<{ received: string; replayed: string }>(
+      standby.url,
+      'SELECT coalesce(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn())::text AS received, pg_last_wal_replay_lsn()::text AS replayed',
+    );
     // SOAK_LOG_DIR: where each side stood, beside the servers' own logs.
-    if (process.env.SOAK_LOG_DIR) fs.appendFileSync(path.join(process.env.SOAK_LOG_DIR, 'failovers.log'), `${new Date().toISOString()} primary ${this.primary.port} at ${lsn} (slots ${slots}); standby ${standby.port} received ${received}, replayed ${replayed}\n`);
+    if (process.env.SOAK_LOG_DIR)
+      fs.appendFileSync(
+        path.join(process.env.SOAK_LOG_DIR, 'failovers.log'),
+        `${new Date().toISOString()} primary ${this.primary.port} at ${lsn} (slots ${slots}); standby ${standby.port} received ${received}, replayed ${replayed}\n`,
+      );
     await one(standby.url, 'SELECT pg_promote(true, 60)');
     this.front.switchTo(standby.port);
     const { lost } = await one<{ lost: string }>(standby.url, `SELECT greatest(0, '${lsn}'::pg_lsn - '${received}'::pg_lsn)::bigint::text AS lost`);

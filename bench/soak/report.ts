@@ -25,7 +25,10 @@ export interface RunReport {
 }
 
 export const faultsByKind = (faults: Map<FaultKind, number>): string =>
-  [...faults].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([k, n]) => `${k} ${n}`).join(', ');
+  [...faults]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
 
 export function summaryLine(r: RunReport): string {
   const total = [...r.faults.values()].reduce((a, b) => a + b, 0);
@@ -37,7 +40,13 @@ export function writeResults(file: string, verdicts: Verdict[], extra: Record<st
   const full = path.resolve(ROOT, file);
   fs.mkdirSync(path.dirname(full), { recursive: true });
   const held = verdicts.filter((v) => v.held).length;
-  const body = { passed: held, failed: verdicts.length - held, skipped: 0, invariants: verdicts.map((v) => ({ name: v.name, held: v.held, checked: v.checked, failures: v.failures })), ...extra };
+  const body = {
+    passed: held,
+    failed: verdicts.length - held,
+    skipped: 0,
+    invariants: verdicts.map((v) => ({ name: v.name, held: v.held, checked: v.checked, failures: v.failures })),
+    ...extra,
+  };
   fs.writeFileSync(full, `${JSON.stringify(body, null, 2)}\n`);
 }
 
@@ -56,7 +65,11 @@ export function recordRun(r: RunReport): void {
   const from = text.indexOf(START);
   const to = text.indexOf(END);
   if (from < 0 || to < from) throw new Error(`docs/reliability.md has no table between "${START}" and "${END}"`);
-  const lines = text.slice(from + START.length, to).trim().split('\n').filter((l) => l.trim());
+  const lines = text
+    .slice(from + START.length, to)
+    .trim()
+    .split('\n')
+    .filter((l) => l.trim());
   const header = lines.slice(0, 2);
   const rows = lines.slice(2);
   const held = r.verdicts.filter((v) => v.held).length;

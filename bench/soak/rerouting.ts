@@ -18,7 +18,16 @@
  */
 import { call, control, sleep } from './api';
 import type { Catalogues, Offer, SupplierName } from './catalogues';
-import { AskedByHand, liveAcrossReroutes, noAlternateTwice, noTwoLiveAcrossSuppliers, RerouteCounts, reroutePending, reroutesEnded, SoEvent } from './invariants/rerouting';
+import {
+  AskedByHand,
+  liveAcrossReroutes,
+  noAlternateTwice,
+  noTwoLiveAcrossSuppliers,
+  RerouteCounts,
+  reroutePending,
+  reroutesEnded,
+  SoEvent,
+} from './invariants/rerouting';
 import type { Verdict } from './invariants/verdict';
 import type { ManualDispatch } from './merchant';
 import type { Suppliers } from './programs';
@@ -33,7 +42,16 @@ export const REROUTING_IN_SOAK = true;
 type Kind = 'sandbox→cj by rule' | 'cj→sandbox by rule' | 'cj→sandbox by hand' | RoutingKind;
 const KINDS: Kind[] = ['sandbox→cj by rule', 'cj→sandbox by rule', 'cj→sandbox by hand', ...ROUTING_KINDS];
 const COST_LIMIT_MINOR = 50000;
-const DESTINATION = { name: 'Ada Lovelace', line1: '12 Analytical Street', city: 'Springfield', region: 'IL', postalCode: '62701', country: 'US', phone: '+1 555 010 0199', email: 'ada@example.test' };
+const DESTINATION = {
+  name: 'Ada Lovelace',
+  line1: '12 Analytical Street',
+  city: 'Springfield',
+  region: 'IL',
+  postalCode: '62701',
+  country: 'US',
+  phone: '+1 555 010 0199',
+  email: 'ada@example.test',
+};
 
 type Planned = { store: Store; kind: Kind; productId: string; variantId: string };
 type Provoked = { plan: Planned; order: PlacedOrder; done: boolean };
@@ -72,7 +90,18 @@ export class ReroutingLoad {
   /** The store's ten offers at the ends of the catalogues: per kind, its primary and its alternate (./routing.ts's last). */
   private offers(store: Store): Offer[] {
     const at = (name: SupplierName, k: number) => this.c.cats[name][this.c.cats[name].length - 1 - (5 * (store.index - 1) + k)];
-    return [at('sandbox', 0), at('cj', 0), at('cj', 1), at('sandbox', 1), at('cj', 2), at('sandbox', 2), at('sandbox', 3), at('cj', 3), at('sandbox', 4), at('cj', 4)];
+    return [
+      at('sandbox', 0),
+      at('cj', 0),
+      at('cj', 1),
+      at('sandbox', 1),
+      at('cj', 2),
+      at('sandbox', 2),
+      at('sandbox', 3),
+      at('cj', 3),
+      at('sandbox', 4),
+      at('cj', 4),
+    ];
   }
 
   private count(where: string, err: unknown): void {
@@ -97,21 +126,37 @@ export class ReroutingLoad {
     const planned: Planned[] = [];
     const [sbxA, cjA, cjB, sbxB, cjC, sbxC, sbxD, cjD, sbxE, cjE] = this.offers(store);
     const s = this.c.suppliers;
-    const sandboxAt = (o: Offer, stock: number, costMinor = 2000) => control(s.sandbox.control, 'POST', `/variants/${o.supplierVariantId}`, { costMinor, stock });
+    const sandboxAt = (o: Offer, stock: number, costMinor = 2000) =>
+      control(s.sandbox.control, 'POST', `/variants/${o.supplierVariantId}`, { costMinor, stock });
     const cjAt = (o: Offer, sellPrice: string, stock: number) => control(s.cj.control, 'POST', `/variants/${o.supplierVariantId}`, { sellPrice, stock });
     try {
       await store.api.patiently('PUT', `/api/store-suppliers/${store.storeId}/${store.conns.cj}/automation`, {
         key: store.owner.key,
-        body: { level: 'manual', automaticPayment: false, costLimit: { amountMinor: COST_LIMIT_MINOR, currency: 'USD' }, reroute: { reasons: ['destinationUnsupported', 'costAboveLimit'], maxCostIncreasePercent: 10 } },
+        body: {
+          level: 'manual',
+          automaticPayment: false,
+          costLimit: { amountMinor: COST_LIMIT_MINOR, currency: 'USD' },
+          reroute: { reasons: ['destinationUnsupported', 'costAboveLimit'], maxCostIncreasePercent: 10 },
+        },
       });
-      await Promise.all([sandboxAt(sbxA, 500), cjAt(cjA, '20.00', 500), cjAt(cjB, '600.00', 500), sandboxAt(sbxB, 1000), cjAt(cjC, '20.00', 500), sandboxAt(sbxC, 1000)]);
+      await Promise.all([
+        sandboxAt(sbxA, 500),
+        cjAt(cjA, '20.00', 500),
+        cjAt(cjB, '600.00', 500),
+        sandboxAt(sbxB, 1000),
+        cjAt(cjC, '20.00', 500),
+        sandboxAt(sbxC, 1000),
+      ]);
       const a = await this.linked(store, 'sandbox→cj by rule', sbxA, 'sandbox', { ...cjA, connectionId: store.conns.cj });
       const b = await this.linked(store, 'cj→sandbox by rule', cjB, 'cj', { ...sbxB, connectionId: store.conns.sandbox });
       const c = await this.linked(store, 'cj→sandbox by hand', cjC, 'cj', { ...sbxC, connectionId: store.conns.sandbox });
       // The primaries fail from now on: stock 0 at the sandbox and at CJ.
       if (a) await sandboxAt(sbxA, 0);
       if (c) await cjAt(cjC, '20.00', 0);
-      const routed: Array<[RoutingKind, Offer, Offer]> = [['sandbox→cj by routing', sbxD, cjD], ['sandbox kept by routing', sbxE, cjE]];
+      const routed: Array<[RoutingKind, Offer, Offer]> = [
+        ['sandbox→cj by routing', sbxD, cjD],
+        ['sandbox kept by routing', sbxE, cjE],
+      ];
       for (const [kind, primary, alternate] of routed) {
         await Promise.all([sandboxAt(primary, 1000, ROUTING_PLAN[kind].sandboxCostMinor), cjAt(alternate, ROUTING_PLAN[kind].cjSellPrice, 500)]);
         const p = await this.linked(store, kind, primary, 'sandbox', { ...alternate, connectionId: store.conns.cj }, ROUTING_PLAN[kind].routing);
@@ -128,20 +173,45 @@ export class ReroutingLoad {
   }
 
   /** Imports the offer (2 credits, in the credit book) and names its alternate; answers the plan, or null. */
-  private async linked(store: Store, kind: Kind, offer: Offer, supplier: SupplierName, alternate: Offer & { connectionId: string }, routing?: Record<string, unknown>): Promise<Planned | null> {
+  private async linked(
+    store: Store,
+    kind: Kind,
+    offer: Offer,
+    supplier: SupplierName,
+    alternate: Offer & { connectionId: string },
+    routing?: Record<string, unknown>,
+  ): Promise<Planned | null> {
     const { api, owner, storeId } = store;
-    const links = () => api.patiently<{ result: { items: Array<{ id: string; supplierProductId: string }> } }>('GET', `/api/store-suppliers/${storeId}/links?connectionId=${store.conns[supplier]}&pageSize=100`, { key: owner.key });
+    const links = () =>
+      api.patiently<{ result: { items: Array<{ id: string; supplierProductId: string }> } }>(
+        'GET',
+        `/api/store-suppliers/${storeId}/links?connectionId=${store.conns[supplier]}&pageSize=100`,
+        { key: owner.key },
+      );
     const a = await api.charged<{ result: { products: Array<{ id: string; variants: Array<{ id: string }> }> } }>(
-      { accountId: owner.accountId, action: 'supplierProduct.import', price: 2, what: `import ${supplier} product ${offer.supplierProductId} into store ${storeId} (rerouting: ${kind})`, done: (x) => 2 * x.body.result.products.length, probe: async () => (await links()).body.result.items.some((l) => l.supplierProductId === offer.supplierProductId) },
+      {
+        accountId: owner.accountId,
+        action: 'supplierProduct.import',
+        price: 2,
+        what: `import ${supplier} product ${offer.supplierProductId} into store ${storeId} (rerouting: ${kind})`,
+        done: (x) => 2 * x.body.result.products.length,
+        probe: async () => (await links()).body.result.items.some((l) => l.supplierProductId === offer.supplierProductId),
+      },
       'POST',
       `/api/store-suppliers/${storeId}/${store.conns[supplier]}/import`,
-      { key: owner.key, body: { products: [{ supplierProductId: offer.supplierProductId, variantIds: [offer.supplierVariantId] }], priceRule: { multiplier: '2' } } },
+      {
+        key: owner.key,
+        body: { products: [{ supplierProductId: offer.supplierProductId, variantIds: [offer.supplierVariantId] }], priceRule: { multiplier: '2' } },
+      },
     );
     const made = a.status === 201 ? a.body.result.products[0] : undefined;
     if (!made) return null;
     const link = (await links()).body.result.items.find((l) => l.supplierProductId === offer.supplierProductId);
     if (!link) return null;
-    const set = await api.patiently('PUT', `/api/store-suppliers/${storeId}/links/${link.id}`, { key: owner.key, body: { alternates: [{ storeVariantId: made.variants[0].id, ...alternate }], ...(routing ? { routing } : {}) } });
+    const set = await api.patiently('PUT', `/api/store-suppliers/${storeId}/links/${link.id}`, {
+      key: owner.key,
+      body: { alternates: [{ storeVariantId: made.variants[0].id, ...alternate }], ...(routing ? { routing } : {}) },
+    });
     if (set.status !== 200) throw new Error(`alternates of ${kind}: ${set.status} ${set.text.slice(0, 200)}`);
     return { store, kind, productId: made.id, variantId: made.variants[0].id };
   }
@@ -151,11 +221,26 @@ export class ReroutingLoad {
     const { store } = plan;
     const res = await store.api.call<{ result: { id: string; totalMinor: number; currency: string } }>('POST', `/api/store-orders/${store.storeId}`, {
       key: store.owner.key,
-      body: { items: [{ productId: plan.productId, variantId: plan.variantId, quantity: 1 }], destination: DESTINATION, paymentMethod: 'online', contractModel: 'standard' },
+      body: {
+        items: [{ productId: plan.productId, variantId: plan.variantId, quantity: 1 }],
+        destination: DESTINATION,
+        paymentMethod: 'online',
+        contractModel: 'standard',
+      },
     });
     if (res.status !== 201) return;
     const supplier: SupplierName = plan.kind.startsWith('cj') ? 'cj' : 'sandbox';
-    const o: PlacedOrder = { store, orderId: res.body.result.id, contractModel: 'standard', totalMinor: res.body.result.totalMinor, suppliers: [supplier], paymentId: null, eventId: null, eventDelivered: false, placedAt: Date.now() };
+    const o: PlacedOrder = {
+      store,
+      orderId: res.body.result.id,
+      contractModel: 'standard',
+      totalMinor: res.body.result.totalMinor,
+      suppliers: [supplier],
+      paymentId: null,
+      eventId: null,
+      eventDelivered: false,
+      placedAt: Date.now(),
+    };
     this.c.shoppers.orders.push(o);
     this.provoked.push({ plan, order: o, done: false });
     const paid = await call<{ id: string; eventId: string }>(this.c.suppliers.payments.baseUrl, 'POST', '/v1/payments', {
@@ -172,18 +257,38 @@ export class ReroutingLoad {
   private async merchant(): Promise<void> {
     for (const p of this.provoked.filter((x) => !x.done && Date.now() - x.order.placedAt > 3000)) {
       const { store } = p.plan;
-      const a = await store.api.call<{ result: { items: Listed[] } }>('GET', `/api/store-suppliers/${store.storeId}/orders?orderId=${p.order.orderId}`, { key: store.owner.key });
+      const a = await store.api.call<{ result: { items: Listed[] } }>('GET', `/api/store-suppliers/${store.storeId}/orders?orderId=${p.order.orderId}`, {
+        key: store.owner.key,
+      });
       if (a.status !== 200) continue;
       const sos = a.body.result.items;
       let open = sos.length === 0;
       for (const so of sos) {
         const asked = this.askedByHand.some((x) => x.supplierOrderId === so._id);
-        if (p.plan.kind === 'cj→sandbox by hand' && so.status === 'needsReview' && so.reviewReason === 'variantUnavailable' && so.integrationId === store.conns.cj && !asked) {
-          const r = await store.api.call('POST', `/api/store-suppliers/${store.storeId}/orders/${so._id}/reroute`, { key: store.owner.key, body: {}, headers: { Prefer: 'respond-async' } });
+        if (
+          p.plan.kind === 'cj→sandbox by hand' &&
+          so.status === 'needsReview' &&
+          so.reviewReason === 'variantUnavailable' &&
+          so.integrationId === store.conns.cj &&
+          !asked
+        ) {
+          const r = await store.api.call('POST', `/api/store-suppliers/${store.storeId}/orders/${so._id}/reroute`, {
+            key: store.owner.key,
+            body: {},
+            headers: { Prefer: 'respond-async' },
+          });
           if (r.status === 200 || r.status === 202) this.askedByHand.push({ supplierOrderId: so._id, storeIndex: store.index, status: r.status });
           open = true;
-        } else if (so.integrationId === store.conns.cj && so.status === 'submitted' && so.payment.status === 'unpaid' && ['reroute', 'routing'].includes(String(so.events[0]?.details?.trigger))) {
-          const r = await store.api.call('POST', `/api/store-suppliers/${store.storeId}/orders/${so._id}/pay`, { key: store.owner.key, headers: { Prefer: 'respond-async' } });
+        } else if (
+          so.integrationId === store.conns.cj &&
+          so.status === 'submitted' &&
+          so.payment.status === 'unpaid' &&
+          ['reroute', 'routing'].includes(String(so.events[0]?.details?.trigger))
+        ) {
+          const r = await store.api.call('POST', `/api/store-suppliers/${store.storeId}/orders/${so._id}/pay`, {
+            key: store.owner.key,
+            headers: { Prefer: 'respond-async' },
+          });
           if (r.status === 200 || r.status === 202) this.paid++;
           open = true;
         } else if (!['shipped', 'delivered', 'cancelled', 'needsReview'].includes(so.status) || reroutePending(so.events)) open = true;
@@ -215,7 +320,9 @@ export class ReroutingLoad {
 
   summary(): string {
     const c = this.counts;
-    return c ? `${c.byRule + c.byHand} reroutes (${c.byRule} by rule, ${c.byHand} by hand: ${c.rerouted} rerouted, ${c.paused} left paused)` : 'reroutes not checked';
+    return c
+      ? `${c.byRule + c.byHand} reroutes (${c.byRule} by rule, ${c.byHand} by hand: ${c.rerouted} rerouted, ${c.paused} left paused)`
+      : 'reroutes not checked';
   }
 }
 
@@ -235,10 +342,15 @@ export async function reroutingInvariants(stores: Store[], load: ReroutingLoad |
   const kinds = KINDS.map((k) => `${load.provoked.filter((p) => p.plan.kind === k).length} ${k}`).join(', ');
   for (const so of g.supplierOrders.values()) {
     for (const e of (so as ServiceSupplierOrder & { events?: SoEvent[] }).events ?? []) {
-      if (e.type === 'rerouteFailed') process.stderr.write(`soak: rerouting: supplier order ${so._id} (store ${so.store.index}, ${so.supplierKey}, ${so.status}) left paused: ${String(e.details?.message)} ${JSON.stringify(e.details?.tried ?? [])}\n`);
+      if (e.type === 'rerouteFailed')
+        process.stderr.write(
+          `soak: rerouting: supplier order ${so._id} (store ${so.store.index}, ${so.supplierKey}, ${so.status}) left paused: ${String(e.details?.message)} ${JSON.stringify(e.details?.tried ?? [])}\n`,
+        );
     }
   }
-  process.stderr.write(`soak: rerouting: ${load.provoked.length} orders to reroute (${kinds}), ${load.askedByHand.length} reroutes asked by hand, ${load.paid} alternates paid by hand; ${load.summary()}\n`);
+  process.stderr.write(
+    `soak: rerouting: ${load.provoked.length} orders to reroute (${kinds}), ${load.askedByHand.length} reroutes asked by hand, ${load.paid} alternates paid by hand; ${load.summary()}\n`,
+  );
   const routedOrders = load.provoked.filter((p) => (ROUTING_KINDS as readonly string[]).includes(p.plan.kind)).length;
   return [noTwoLiveAcrossSuppliers(g, load.sampled), ended.verdict, noAlternateTwice(g), routedByRule(g, routedOrders)];
 }

@@ -47,7 +47,10 @@ interface Choice {
  */
 export function brokenChoice(c: Choice, primaryConnectionId: string | undefined): string | null {
   const q = c.candidates;
-  if (!q.length) return c.connectionId === primaryConnectionId ? null : `no candidate quoted, yet connection ${c.connectionId} chosen over the primary ${primaryConnectionId}`;
+  if (!q.length)
+    return c.connectionId === primaryConnectionId
+      ? null
+      : `no candidate quoted, yet connection ${c.connectionId} chosen over the primary ${primaryConnectionId}`;
   if (new Set(q.map((x) => x.storeCurrency)).size !== 1) return `candidates in ${[...new Set(q.map((x) => x.storeCurrency))].join(' and ')}: not comparable`;
   const chosen = q.find((x) => x.connectionId === c.connectionId);
   if (!chosen) return `chose connection ${c.connectionId}, which is no candidate`;
@@ -71,7 +74,7 @@ export function routedByRule(g: Gathered, ordered: number): Verdict {
     const chain = root.get(so._id) ?? so._id;
     const c: Chain = byChain.get(chain) ?? { choices: new Map(), orders: [] };
     c.orders.push(so._id);
-    for (const e of ((so as { events?: SoEvent[] }).events ?? [])) {
+    for (const e of (so as { events?: SoEvent[] }).events ?? []) {
       if (e.type === 'routed' && e.details) c.choices.set(String(e.details.supplierOrderId), e.details as unknown as Choice);
     }
     byChain.set(chain, c);
@@ -83,7 +86,8 @@ export function routedByRule(g: Gathered, ordered: number): Verdict {
   for (const [chain, c] of byChain) {
     if (!c.choices.size) continue;
     routed++;
-    if (c.choices.size > 1) failures.push(`the items first sent as supplier order ${chain} were routed ${c.choices.size} times (by ${[...c.choices.keys()].join(', ')})`);
+    if (c.choices.size > 1)
+      failures.push(`the items first sent as supplier order ${chain} were routed ${c.choices.size} times (by ${[...c.choices.keys()].join(', ')})`);
     for (const choice of c.choices.values()) {
       const maker = g.supplierOrders.get(choice.supplierOrderId);
       const why = brokenChoice(choice, maker && connectionOf(maker));
@@ -93,12 +97,21 @@ export function routedByRule(g: Gathered, ordered: number): Verdict {
     // Moved: the order its move made is at the chosen connection. Not moved though another was chosen: the part was
     // sent where it was (the supplier held its number already, or a fault paused it before the move: a part is
     // never moved after its first attempt), which the line counts.
-    const made = c.orders.map((id) => g.supplierOrders.get(id)!).find((so) => ((so as { events?: SoEvent[] }).events ?? []).some((e) => e.type === 'created' && e.details?.trigger === 'routing'));
+    const made = c.orders
+      .map((id) => g.supplierOrders.get(id)!)
+      .find((so) => ((so as { events?: SoEvent[] }).events ?? []).some((e) => e.type === 'created' && e.details?.trigger === 'routing'));
     if (made) {
       moved++;
-      if (connectionOf(made) !== choice.connectionId) failures.push(`the items of supplier order ${chain} were routed to connection ${choice.connectionId}, but moved to ${made._id} on ${connectionOf(made)}`);
+      if (connectionOf(made) !== choice.connectionId)
+        failures.push(
+          `the items of supplier order ${chain} were routed to connection ${choice.connectionId}, but moved to ${made._id} on ${connectionOf(made)}`,
+        );
     } else if (connectionOf(g.supplierOrders.get(chain)!) !== choice.connectionId) stayed++;
   }
   if (ordered >= 5 && routed === 0) failures.push(`${ordered} orders of routed products, and not one part routed`);
-  return verdict('every routing choice kept its rule, once per part', `${ordered} orders of routed products: ${routed} parts routed, ${moved} of them moved to their alternate, ${stayed} sent where they were though another was chosen`, failures);
+  return verdict(
+    'every routing choice kept its rule, once per part',
+    `${ordered} orders of routed products: ${routed} parts routed, ${moved} of them moved to their alternate, ${stayed} sent where they were though another was chosen`,
+    failures,
+  );
 }

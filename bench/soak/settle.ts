@@ -21,7 +21,9 @@ export interface Settled {
 }
 
 async function waiting(d: Deployment): Promise<number> {
-  const r = await d.reader.query<{ n: number }>(`SELECT count(*)::int AS n FROM pgboss.job WHERE name LIKE 'dispatch.%' AND state IN ('created', 'retry', 'active')`);
+  const r = await d.reader.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pgboss.job WHERE name LIKE 'dispatch.%' AND state IN ('created', 'retry', 'active')`,
+  );
   return r.rows[0].n;
 }
 
@@ -42,7 +44,14 @@ async function left(g: Gathered, stores: Store[], deployments: Deployment[], sho
   return out;
 }
 
-export async function settle(s: Suppliers, stores: Store[], deployments: Deployment[], shoppers: Shoppers, dispatch: ManualDispatch, boundSeconds: number): Promise<Settled> {
+export async function settle(
+  s: Suppliers,
+  stores: Store[],
+  deployments: Deployment[],
+  shoppers: Shoppers,
+  dispatch: ManualDispatch,
+  boundSeconds: number,
+): Promise<Settled> {
   const started = Date.now();
   for (const d of deployments) for (const p of d.processes) await p.untilReady(boundSeconds * 1000);
   let last: string[] = [];

@@ -23,7 +23,16 @@ export interface PlacedOrder {
   placedAt: number;
 }
 
-const DESTINATION = { name: 'Ada Lovelace', line1: '12 Analytical Street', city: 'Springfield', region: 'IL', postalCode: '62701', country: 'US', phone: '+1 555 010 0199', email: 'ada@example.test' };
+const DESTINATION = {
+  name: 'Ada Lovelace',
+  line1: '12 Analytical Street',
+  city: 'Springfield',
+  region: 'IL',
+  postalCode: '62701',
+  country: 'US',
+  phone: '+1 555 010 0199',
+  email: 'ada@example.test',
+};
 
 const pick = <T>(xs: T[], random: () => number): T => xs[Math.floor(random() * xs.length)];
 
@@ -53,7 +62,11 @@ export class Shoppers {
   /** One shopper's order, and its payment at the provider. Answers the order (null when it was not made). */
   async order(store: Store, onCjPart: (o: PlacedOrder) => void): Promise<PlacedOrder | null> {
     const promise = this.random() < 0.2;
-    const items = basket(store, promise, this.random).map((p) => ({ productId: p.productId, variantId: p.variantId, quantity: 1 + Math.floor(this.random() * 2) }));
+    const items = basket(store, promise, this.random).map((p) => ({
+      productId: p.productId,
+      variantId: p.variantId,
+      quantity: 1 + Math.floor(this.random() * 2),
+    }));
     const res = await store.api.call<{ result: { id: string; totalMinor: number; currency: string } }>('POST', `/api/store-orders/${store.storeId}`, {
       key: store.owner.key,
       body: { items, destination: DESTINATION, paymentMethod: 'online', contractModel: promise ? 'promiseToSell' : 'standard' },
@@ -64,7 +77,17 @@ export class Shoppers {
       return null;
     }
     const suppliers = [...new Set(items.map((i) => store.products.find((p) => p.productId === i.productId)!.supplier))];
-    const o: PlacedOrder = { store, orderId: res.body.result.id, contractModel: promise ? 'promiseToSell' : 'standard', totalMinor: res.body.result.totalMinor, suppliers, paymentId: null, eventId: null, eventDelivered: false, placedAt: Date.now() };
+    const o: PlacedOrder = {
+      store,
+      orderId: res.body.result.id,
+      contractModel: promise ? 'promiseToSell' : 'standard',
+      totalMinor: res.body.result.totalMinor,
+      suppliers,
+      paymentId: null,
+      eventId: null,
+      eventDelivered: false,
+      placedAt: Date.now(),
+    };
     this.orders.push(o);
     // The shopper pays a moment later, at the provider (which is not faulted on this call: it is the shopper's side).
     await sleep(200 + Math.floor(this.random() * 800));
@@ -89,7 +112,9 @@ export class Shoppers {
     for (const o of this.orders) {
       if (!o.eventId || o.eventDelivered) continue;
       const auth = { Authorization: `Bearer ${o.store.merchant.apiKey}` };
-      const e = await call<{ delivered: boolean; attempts: Array<{ at: string }> }>(this.s.payments.baseUrl, 'GET', `/v1/events/${o.eventId}`, { headers: auth });
+      const e = await call<{ delivered: boolean; attempts: Array<{ at: string }> }>(this.s.payments.baseUrl, 'GET', `/v1/events/${o.eventId}`, {
+        headers: auth,
+      });
       if (e.status !== 200) continue;
       if (e.body.delivered) {
         o.eventDelivered = true;

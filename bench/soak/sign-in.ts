@@ -36,7 +36,10 @@ export interface SignedIn {
 /** Signs the store in to the AliExpress buyer `userId`; answers the connection the way back made. */
 export async function signInToAliExpress(api: Api, owner: { key: string; session: string }, storeId: string, userId: string): Promise<SignedIn> {
   const started = resultOf(
-    await api.patiently<{ result: { authorizationUrl: string } }>('POST', `/api/store-suppliers/${storeId}/oauth/start`, { key: owner.key, body: { supplierKey: 'aliexpress', mode: 'live' } }),
+    await api.patiently<{ result: { authorizationUrl: string } }>('POST', `/api/store-suppliers/${storeId}/oauth/start`, {
+      key: owner.key,
+      body: { supplierKey: 'aliexpress', mode: 'live' },
+    }),
     'AliExpress sign-in start',
   );
   const [, signInId] = /#connect\/[^/]+\/([^/]+)$/.exec(started.authorizationUrl) ?? [];

@@ -54,7 +54,8 @@ export class Supervised {
     await Promise.race([
       new Promise<void>((r) => this.readyWaiters.push(r)),
       sleep(timeoutMs).then(() => {
-        if (!this.ready) throw new Error(`${this.name} was not ready within ${Math.round(timeoutMs / 1000)} s; it said last:\n${this.complaints.slice(-15).join('\n')}`);
+        if (!this.ready)
+          throw new Error(`${this.name} was not ready within ${Math.round(timeoutMs / 1000)} s; it said last:\n${this.complaints.slice(-15).join('\n')}`);
       }),
     ]);
   }
@@ -91,7 +92,10 @@ export class Supervised {
     const heapDir = soakConfig().heapSnapshots;
     // SOAK_HEAP_SNAPSHOTS: SIGUSR2 makes V8 write a heap snapshot into that folder (bench/soak/heap.ts).
     const heapFlags = heapDir ? ['--heapsnapshot-signal=SIGUSR2', `--diagnostic-dir=${heapDir}`] : [];
-    const proc = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...heapFlags, MAIN, '--role', this.role], { env: this.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [...SERVICE_NODE_FLAGS, ...heapFlags, MAIN, '--role', this.role], {
+      env: this.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     this.proc = proc;
     this.ready = false;
     const life: Incarnation = { pid: proc.pid ?? 0, startedAt: Date.now(), endedAt: null, end: null };

@@ -63,7 +63,11 @@ export class SupplierSide {
     const now = Date.now();
     for (const o of (await aeOrders(this.s)).filter((x) => x.orderStatus === 'WAIT_SELLER_SEND_GOODS' && now - x.createdAt > 12000)) {
       const tracking = `LP${String(Math.floor(this.random() * 1e12)).padStart(12, '0')}`;
-      await control(this.s.aliexpress.control, 'POST', `/orders/${o.id}`, { orderStatus: 'WAIT_BUYER_ACCEPT_GOODS', logisticsStatus: 'SELLER_SEND_GOODS', trackingNumber: tracking }).catch(() => undefined);
+      await control(this.s.aliexpress.control, 'POST', `/orders/${o.id}`, {
+        orderStatus: 'WAIT_BUYER_ACCEPT_GOODS',
+        logisticsStatus: 'SELLER_SEND_GOODS',
+        trackingNumber: tracking,
+      }).catch(() => undefined);
       this.shipped++;
     }
     // Printful ships confirmed orders on its own clock, once they are looked at (the read moves them).
@@ -81,7 +85,10 @@ export class SupplierSide {
       else if (p.supplier === 'cj') await control(this.s.cj.control, 'POST', `/variants/${p.supplierVariantId}`, { stock }).catch(() => undefined);
       // Printful prints on demand: no stock to move.
       else if (p.supplier === 'printful') continue;
-      else await control(this.s.aliexpress.control, 'POST', `/products/${p.supplierProductId}`, { skus: [{ skuId: p.supplierVariantId.split(':')[1], stock }] }).catch(() => undefined);
+      else
+        await control(this.s.aliexpress.control, 'POST', `/products/${p.supplierProductId}`, {
+          skus: [{ skuId: p.supplierVariantId.split(':')[1], stock }],
+        }).catch(() => undefined);
       this.stockMoves++;
     }
   }

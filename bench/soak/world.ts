@@ -34,16 +34,29 @@ export const CREDITS_GRANTED = 1_000_000;
 
 async function developer(api: Api, index: number): Promise<Store['owner']> {
   const email = `soak-${index}-${crypto.randomBytes(4).toString('hex')}@example.test`;
-  const up = resultOf(await api.patiently<{ result: { sessionToken: string; account: { id: string } } }>('POST', '/api/auth/sign-up', { body: { email, password: crypto.randomBytes(16).toString('hex'), name: `Soak merchant ${index}` } }), 'sign-up');
+  const up = resultOf(
+    await api.patiently<{ result: { sessionToken: string; account: { id: string } } }>('POST', '/api/auth/sign-up', {
+      body: { email, password: crypto.randomBytes(16).toString('hex'), name: `Soak merchant ${index}` },
+    }),
+    'sign-up',
+  );
   resultOf(await api.patiently<{ result: unknown }>('POST', '/api/account/developer', { session: up.sessionToken }), 'Developer account');
   await api.operator('PUT', `/api/operator/accounts/${up.account.id}/plan`, { plan: 'pro' });
   await api.operator('POST', `/api/operator/accounts/${up.account.id}/credits`, { amount: CREDITS_GRANTED, reason: 'soak' });
-  const key = resultOf(await api.patiently<{ result: { key: string } }>('POST', '/api/api-keys', { session: up.sessionToken, body: { name: 'soak', recordScope: 'account' } }), 'API key');
+  const key = resultOf(
+    await api.patiently<{ result: { key: string } }>('POST', '/api/api-keys', { session: up.sessionToken, body: { name: 'soak', recordScope: 'account' } }),
+    'API key',
+  );
   return { accountId: up.account.id, key: key.key, session: up.sessionToken };
 }
 
 async function connect(api: Api, owner: Store['owner'], storeId: string, supplier: SupplierName, body: unknown): Promise<string> {
-  const a = await api.charged<{ result: { id: string } }>({ accountId: owner.accountId, action: 'supplierConnection.connect', price: 5, what: `connect ${supplier} to store ${storeId}` }, 'POST', `/api/store-suppliers/${storeId}`, { key: owner.key, body });
+  const a = await api.charged<{ result: { id: string } }>(
+    { accountId: owner.accountId, action: 'supplierConnection.connect', price: 5, what: `connect ${supplier} to store ${storeId}` },
+    'POST',
+    `/api/store-suppliers/${storeId}`,
+    { key: owner.key, body },
+  );
   return resultOf(a, `connect ${supplier}`).id;
 }
 
@@ -61,9 +74,15 @@ const BEHAVIOURS: Behaviour[][] = [
 export async function openStore(index: number, deployment: Deployment, s: Suppliers, cats: Catalogues, random: () => number): Promise<Store> {
   const api = deployment.api;
   const owner = await developer(api, index);
-  const storeId = resultOf(await api.patiently<{ result: { id: string } }>('POST', '/api/stores', { key: owner.key, body: { name: `Soak store ${index}`, currency: 'USD' } }), 'store').id;
+  const storeId = resultOf(
+    await api.patiently<{ result: { id: string } }>('POST', '/api/stores', { key: owner.key, body: { name: `Soak store ${index}`, currency: 'USD' } }),
+    'store',
+  ).id;
 
-  const sbx = await control<{ accountId: string; liveKey: string }>(s.sandbox.control, 'POST', '/accounts', { balanceMinor: 1_000_000_000, testBalanceMinor: 100_000 });
+  const sbx = await control<{ accountId: string; liveKey: string }>(s.sandbox.control, 'POST', '/accounts', {
+    balanceMinor: 1_000_000_000,
+    testBalanceMinor: 100_000,
+  });
   const cj = await control<{ openId: string; apiKey: string }>(s.cj.control, 'POST', '/accounts', { balance: '10000000.00', qps: 6 });
   const buyer = await control<{ userId: string }>(s.aliexpress.control, 'POST', '/buyers', {});
   const pf = await control<{ token: string; storeIds: number[] }>(s.printful.control, 'POST', '/accounts', { name: `Soak print shop ${index}` });
@@ -74,7 +93,15 @@ export async function openStore(index: number, deployment: Deployment, s: Suppli
     printful: await connect(api, owner, storeId, 'printful', { supplierKey: 'printful', mode: 'live', credentials: { apiKey: pf.token } }),
   };
   const signedIn = await signInToAliExpress(api, owner, storeId, buyer.userId);
-  api.book.push({ requestId: signedIn.requestId, accountId: owner.accountId, action: 'supplierConnection.connect', price: 5, expected: 5, what: `connect aliexpress to store ${storeId} by signing in`, status: signedIn.status });
+  api.book.push({
+    requestId: signedIn.requestId,
+    accountId: owner.accountId,
+    action: 'supplierConnection.connect',
+    price: 5,
+    expected: 5,
+    what: `connect aliexpress to store ${storeId} by signing in`,
+    status: signedIn.status,
+  });
   conns.aliexpress = signedIn.connId;
   await automation(api, owner, storeId, conns.sandbox, { level: 'automatic', automaticPayment: true });
   await automation(api, owner, storeId, conns.cj, { level: 'manual', automaticPayment: false });
@@ -106,7 +133,12 @@ export async function openStore(index: number, deployment: Deployment, s: Suppli
     headers: { authorization: `Bearer ${merchant.apiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify({ url: `${api.baseUrl}/api/payment-notifications/${storeId}` }),
   }).then((r) => r.json() as Promise<{ signingSecret: string }>);
-  const provider = { provider: 'sandbox', signingSecret: address.signingSecret, checkoutUrl: `${s.payments.baseUrl}/checkout?merchant=${merchant.merchantId}`, apiKey: merchant.apiKey };
+  const provider = {
+    provider: 'sandbox',
+    signingSecret: address.signingSecret,
+    checkoutUrl: `${s.payments.baseUrl}/checkout?merchant=${merchant.merchantId}`,
+    apiKey: merchant.apiKey,
+  };
   resultOf(await api.patiently<{ result: unknown }>('PUT', `/api/stores/${storeId}/payment-provider`, { key: owner.key, body: provider }), 'payment provider');
   store.merchant = { id: merchant.merchantId, apiKey: merchant.apiKey };
 
@@ -114,7 +146,10 @@ export async function openStore(index: number, deployment: Deployment, s: Suppli
     const receiver = new Receiver(`store${index}-${i}-${behaviour}`, behaviour, random);
     await receiver.start();
     const sub = resultOf(
-      await api.patiently<{ result: { id: string; secret: string } }>('POST', `/api/store-suppliers/${storeId}/event-subscriptions`, { key: owner.key, body: { url: receiver.url, eventTypes: ['*'] } }),
+      await api.patiently<{ result: { id: string; secret: string } }>('POST', `/api/store-suppliers/${storeId}/event-subscriptions`, {
+        key: owner.key,
+        body: { url: receiver.url, eventTypes: ['*'] },
+      }),
       'event subscription',
     );
     receiver.secret = sub.secret;

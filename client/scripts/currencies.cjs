@@ -28,7 +28,11 @@ function emitCurrenciesTs(table = serverCurrencyTable()) {
   return `// Generated from server/platform/currencies.ts by \`npm run generate:client\`; do not edit.
 /** ISO 4217 codes with the decimals of their amounts (JPY 0, USD 2, KWD 3, CLF 4). */
 export const CURRENCY_EXPONENTS: Readonly<Record<string, number>> = Object.freeze({
-${rows(table.map(([c, d]) => `${c}: ${d},`), 10, '  ')}
+${rows(
+  table.map(([c, d]) => `${c}: ${d},`),
+  10,
+  '  ',
+)}
 });
 `;
 }
@@ -45,7 +49,11 @@ public static partial class Currencies
 {
     private static readonly Dictionary<string, int> Table = new Dictionary<string, int>(System.StringComparer.Ordinal)
     {
-${rows(table.map(([c, d]) => `["${c}"] = ${d},`), 10, '        ')}
+${rows(
+  table.map(([c, d]) => `["${c}"] = ${d},`),
+  10,
+  '        ',
+)}
     };
 }
 `;

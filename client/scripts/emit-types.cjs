@@ -116,8 +116,15 @@ function emitTypes(openapi) {
   for (const { path, method, op } of ops) {
     const params = (op.parameters ?? []).filter((p) => p.in === 'path');
     const query = (op.parameters ?? []).filter((p) => p.in === 'query');
-    const asObject = (list) => ({ type: 'object', additionalProperties: false, properties: Object.fromEntries(list.map((p) => [p.name, { ...p.schema, ...(p.description ? { description: p.description } : {}) }])), required: list.filter((p) => p.required).map((p) => p.name) });
-    const statuses = Object.keys(op.responses ?? {}).filter((s) => /^2/.test(s)).sort();
+    const asObject = (list) => ({
+      type: 'object',
+      additionalProperties: false,
+      properties: Object.fromEntries(list.map((p) => [p.name, { ...p.schema, ...(p.description ? { description: p.description } : {}) }])),
+      required: list.filter((p) => p.required).map((p) => p.name),
+    });
+    const statuses = Object.keys(op.responses ?? {})
+      .filter((s) => /^2/.test(s))
+      .sort();
     const main = statuses.find((s) => s !== '202') ?? statuses[0];
     const body = op.requestBody ? jsonSchemaOf(op.requestBody) : undefined;
     lines.push(doc(`${op.summary} (${method.toUpperCase()} ${path})`, '').trimEnd());
@@ -140,7 +147,8 @@ function emitTypes(openapi) {
   lines.push('/** Method and path of every operation (and whether it takes an Idempotency-Key): the client builds its requests from these. */');
   lines.push('export const routes = {');
   const keyed = (op) => (op.parameters ?? []).some((p) => p.in === 'header' && p.name === 'Idempotency-Key');
-  for (const { path, method, op } of ops) lines.push(`  ${key(op.operationId)}: { method: ${literal(method.toUpperCase())}, path: ${literal(path)}${keyed(op) ? ', idempotent: true' : ''} },`);
+  for (const { path, method, op } of ops)
+    lines.push(`  ${key(op.operationId)}: { method: ${literal(method.toUpperCase())}, path: ${literal(path)}${keyed(op) ? ', idempotent: true' : ''} },`);
   lines.push('} as const;', '');
   lines.push('/** Every operation of the document by its operationId. */');
   lines.push('export interface Operations {');

@@ -23,7 +23,8 @@ export interface StoreClientOptions {
   dangerouslyAllowBrowser?: boolean;
 }
 
-const looksLikeBrowser = () => typeof (globalThis as { window?: unknown }).window !== 'undefined' && typeof (globalThis as { document?: unknown }).document !== 'undefined';
+const looksLikeBrowser = () =>
+  typeof (globalThis as { window?: unknown }).window !== 'undefined' && typeof (globalThis as { document?: unknown }).document !== 'undefined';
 
 /** The Store Suppliers client: `store.suppliers.*`, `store.orders.*` and `store.apiKey.current()`. */
 export class StoreClient {
@@ -38,7 +39,8 @@ export class StoreClient {
       );
     }
     if (typeof options.apiKey !== 'string' || options.apiKey.trim() === '') throw new StoreSuppliersError('apiKey is required (a Store Suppliers API key).');
-    if (typeof options.baseUrl !== 'string' || !/^https?:\/\//.test(options.baseUrl)) throw new StoreSuppliersError('baseUrl is required, for example http://127.0.0.1:3000.');
+    if (typeof options.baseUrl !== 'string' || !/^https?:\/\//.test(options.baseUrl))
+      throw new StoreSuppliersError('baseUrl is required, for example http://127.0.0.1:3000.');
     const platformFetch = options.fetch ?? globalThis.fetch;
     if (typeof platformFetch !== 'function') throw new StoreSuppliersError('No fetch: use Node.js 20 or later, or pass the fetch option.');
     const transport = new Transport({

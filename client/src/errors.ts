@@ -104,8 +104,16 @@ const BY_CODE: Record<string, ApiErrorClass> = {
 };
 
 /** The most specific class for an answer: by code first, then by status. */
-export function apiErrorFor(status: number, code: string, message: string, details: ErrorDetail[], requestId: string | undefined, extra: Record<string, unknown>): ApiError {
-  const Cls = BY_CODE[code] ?? (status === 429 ? RateLimitedError : status === 503 ? ServiceUnavailableError : status === 401 ? UnauthenticatedError : ApiError);
+export function apiErrorFor(
+  status: number,
+  code: string,
+  message: string,
+  details: ErrorDetail[],
+  requestId: string | undefined,
+  extra: Record<string, unknown>,
+): ApiError {
+  const Cls =
+    BY_CODE[code] ?? (status === 429 ? RateLimitedError : status === 503 ? ServiceUnavailableError : status === 401 ? UnauthenticatedError : ApiError);
   return new Cls(status, code, message, details, requestId, extra);
 }
 

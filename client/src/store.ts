@@ -34,7 +34,13 @@ export class StoreOrders {
    * it): clears it, keeping the note and who in its payment history. Needs `payments.manage`; 409 `attentionChanged`
    * when the order's reason is another now, `noPaymentAttention` when there is none.
    */
-  async acknowledgePaymentAttention(storeId: string, orderId: string, reason: PaymentAttentionReason, note: string, options?: RequestOptions): Promise<StoreOrder> {
+  async acknowledgePaymentAttention(
+    storeId: string,
+    orderId: string,
+    reason: PaymentAttentionReason,
+    note: string,
+    options?: RequestOptions,
+  ): Promise<StoreOrder> {
     return (await this.t.call('acknowledgeStoreOrderPaymentAttention', { params: { storeId, orderId }, body: { reason, note } }, options)).result;
   }
 
@@ -48,7 +54,11 @@ export class StoreOrders {
   }
 
   /** Every store order matching the filters, page after page. */
-  iterate(storeId: string, filters: Omit<Api.ListStoreOrders['query'], 'cursor'> = {}, options?: RequestOptions): AsyncGenerator<StoreOrderPage['items'][number], void, undefined> {
+  iterate(
+    storeId: string,
+    filters: Omit<Api.ListStoreOrders['query'], 'cursor'> = {},
+    options?: RequestOptions,
+  ): AsyncGenerator<StoreOrderPage['items'][number], void, undefined> {
     return walkPages((query, o) => this.list(storeId, query, o), filters, options);
   }
 }

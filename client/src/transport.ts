@@ -75,7 +75,8 @@ export class Transport {
         return await this.#once<Operations[K]['result']>(route.method, url, headers, body, options);
       } catch (err) {
         const inProgress = key !== undefined && err instanceof ApiError && err.code === 'idempotencyKeyInProgress';
-        const again = err instanceof ConnectionError || err instanceof TimeoutError || inProgress || (err instanceof ApiError && RETRY_STATUSES.has(err.status));
+        const again =
+          err instanceof ConnectionError || err instanceof TimeoutError || inProgress || (err instanceof ApiError && RETRY_STATUSES.has(err.status));
         if (!again || attempt >= maxRetries) throw err;
         if (err instanceof ApiError) retryAfterMs = retryAfterOf.get(err);
       }

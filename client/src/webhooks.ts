@@ -54,11 +54,17 @@ function base64Bytes(text: string): Uint8Array<ArrayBuffer> {
  * within the tolerance, and one of the `v1,` signatures an HMAC-SHA256 of `id.timestamp.body` under the secret
  * (compared in constant time by Web Crypto). Verify the raw body exactly as received, before parsing it.
  */
-async function verify<T = unknown>(rawBody: string | Uint8Array, headers: WebhookHeaders, secret: string, options: VerifyOptions = {}): Promise<WebhookEvent<T>> {
+async function verify<T = unknown>(
+  rawBody: string | Uint8Array,
+  headers: WebhookHeaders,
+  secret: string,
+  options: VerifyOptions = {},
+): Promise<WebhookEvent<T>> {
   const id = header(headers, 'webhook-id');
   const timestamp = header(headers, 'webhook-timestamp');
   const signatures = header(headers, 'webhook-signature');
-  if (!id || !timestamp || !signatures) throw new WebhookVerificationError('missingHeaders', 'The webhook-id, webhook-timestamp and webhook-signature headers are required.');
+  if (!id || !timestamp || !signatures)
+    throw new WebhookVerificationError('missingHeaders', 'The webhook-id, webhook-timestamp and webhook-signature headers are required.');
   const seconds = Number(timestamp);
   const now = Math.floor((options.now ?? new Date()).getTime() / 1000);
   if (!/^\d+$/.test(timestamp) || Math.abs(now - seconds) > (options.toleranceSeconds ?? 300)) {
@@ -66,7 +72,13 @@ async function verify<T = unknown>(rawBody: string | Uint8Array, headers: Webhoo
   }
   let key: CryptoKey;
   try {
-    key = await crypto.subtle.importKey('raw', base64Bytes(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify']);
+    key = await crypto.subtle.importKey(
+      'raw',
+      base64Bytes(secret.startsWith(PREFIX) ? secret.slice(PREFIX.length) : secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['verify'],
+    );
   } catch {
     throw new WebhookVerificationError('invalidSecret', 'The secret is not a signing secret (whsec_ and base64).');
   }
@@ -89,7 +101,7 @@ async function verify<T = unknown>(rawBody: string | Uint8Array, headers: Webhoo
       }
     }
   }
-  throw new WebhookVerificationError('invalidSignature', 'No signature matches: the body or headers were changed, or the secret is not this subscription\'s.');
+  throw new WebhookVerificationError('invalidSignature', "No signature matches: the body or headers were changed, or the secret is not this subscription's.");
 }
 
 /** Checks deliveries of the service's events: `await webhooks.verify(rawBody, headers, secret)` answers the event. */

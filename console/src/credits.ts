@@ -31,7 +31,10 @@ let limit = 25;
 export async function creditsPage(root: HTMLElement, ctx: Ctx): Promise<void> {
   await ctx.refreshAccount();
   const ledger = (await api<LedgerEntry[]>('GET', `/api/account/credits/ledger?limit=${limit}`)).result;
-  const more = ledger.length === limit && limit < 200 ? h('button', { type: 'button', class: 'secondary', onclick: () => ((limit = 200), void creditsPage(root, ctx)) }, 'Show up to 200') : null;
+  const more =
+    ledger.length === limit && limit < 200
+      ? h('button', { type: 'button', class: 'secondary', onclick: () => ((limit = 200), void creditsPage(root, ctx)) }, 'Show up to 200')
+      : null;
   clear(
     root,
     h('h1', {}, 'Credits'),
@@ -39,16 +42,43 @@ export async function creditsPage(root: HTMLElement, ctx: Ctx): Promise<void> {
       'section',
       { class: 'card' },
       h('p', { class: 'big' }, `${ctx.account.credits} credits`),
-      h('p', {}, 'Actions that create something (connecting a supplier, importing, sending an order) use credits; reading is free. A failed action gives its credits back.'),
+      h(
+        'p',
+        {},
+        'Actions that create something (connecting a supplier, importing, sending an order) use credits; reading is free. A failed action gives its credits back.',
+      ),
       // Credits and plans are the operator's to give: no page here adds them.
-      h('p', { class: 'how-to-buy' }, 'To buy credits or change your plan, contact the operator of this service (your billing contact). Credits they add show below with their reason.'),
+      h(
+        'p',
+        { class: 'how-to-buy' },
+        'To buy credits or change your plan, contact the operator of this service (your billing contact). Credits they add show below with their reason.',
+      ),
     ),
     h(
       'section',
       { class: 'card' },
       h('h2', {}, 'Latest movements'),
       ledger.length
-        ? h('table', {}, h('thead', {}, h('tr', {}, ...['When', 'What', 'Credits', 'Balance after', 'By'].map((t) => h('th', {}, t)))), h('tbody', {}, ...ledger.map((e) => h('tr', {}, h('td', {}, when(e.createdAt)), h('td', {}, describe(e)), h('td', { class: e.amount < 0 ? 'neg num' : 'pos num' }, e.amount > 0 ? `+${e.amount}` : String(e.amount)), h('td', { class: 'num' }, String(e.balanceAfter)), h('td', {}, e.apiKeyId ? 'an API key' : 'you, signed in')))))
+        ? h(
+            'table',
+            {},
+            h('thead', {}, h('tr', {}, ...['When', 'What', 'Credits', 'Balance after', 'By'].map((t) => h('th', {}, t)))),
+            h(
+              'tbody',
+              {},
+              ...ledger.map((e) =>
+                h(
+                  'tr',
+                  {},
+                  h('td', {}, when(e.createdAt)),
+                  h('td', {}, describe(e)),
+                  h('td', { class: e.amount < 0 ? 'neg num' : 'pos num' }, e.amount > 0 ? `+${e.amount}` : String(e.amount)),
+                  h('td', { class: 'num' }, String(e.balanceAfter)),
+                  h('td', {}, e.apiKeyId ? 'an API key' : 'you, signed in'),
+                ),
+              ),
+            ),
+          )
         : h('p', {}, 'No movements yet.'),
       more,
     ),

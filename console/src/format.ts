@@ -34,7 +34,9 @@ export function money(amountMinor: number, currency: string): string {
     const digits = decimalsOf(currency);
     // The exact decimal text, never a division in floating point; Intl only adds the symbol and the grouping.
     const text = (amountMinor < 0 ? '-' : '') + minorToText(Math.abs(amountMinor), currency);
-    return new Intl.NumberFormat(undefined, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(text as unknown as number);
+    return new Intl.NumberFormat(undefined, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits }).format(
+      text as unknown as number,
+    );
   } catch {
     return `${amountMinor} (minor units of ${currency})`;
   }

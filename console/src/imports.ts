@@ -30,9 +30,14 @@ export function importJobsSection(ctx: Ctx, finished: () => Promise<void>): HTML
     const page = (await api<Page<ImportJob>>('GET', `${base}/imports${qs({ pageSize: 5, cursor: view.cursor })}`)).result;
     if (page.items.some((j) => going.has(j.id) && (j.status === 'completed' || j.status === 'failed')) && section.isConnected) return finished();
     const open = view.open && page.items.some((j) => j.id === view.open) ? (await api<ImportJob>('GET', `${base}/imports/${view.open}`)).result : null;
-    const pager = (label: string, c: string | null) => h('button', { type: 'button', class: 'secondary', disabled: !c, onclick: () => ((view.cursor = c ?? undefined), void draw()) }, label);
+    const pager = (label: string, c: string | null) =>
+      h('button', { type: 'button', class: 'secondary', disabled: !c, onclick: () => ((view.cursor = c ?? undefined), void draw()) }, label);
     const rows = page.items.flatMap((j) => {
-      const toggle = h('button', { type: 'button', class: 'link', onclick: () => ((view.open = view.open === j.id ? null : j.id), void draw()) }, view.open === j.id ? 'Hide' : 'Details');
+      const toggle = h(
+        'button',
+        { type: 'button', class: 'link', onclick: () => ((view.open = view.open === j.id ? null : j.id), void draw()) },
+        view.open === j.id ? 'Hide' : 'Details',
+      );
       const row = h(
         'tr',
         { 'data-import-job': j.id, 'data-status': j.status },
@@ -51,8 +56,21 @@ export function importJobsSection(ctx: Ctx, finished: () => Promise<void>): HTML
       section,
       h('h2', {}, `Import jobs (${page.pagination.totalCount})`),
       h('p', {}, 'Imports of more than 50 products run in the background; each product is imported (and charged) on its own.'),
-      rows.length ? h('table', {}, h('thead', {}, h('tr', {}, ...['Started', 'Status', 'Progress', 'Result', 'Finished', ''].map((t) => h('th', {}, t)))), h('tbody', {}, ...rows)) : h('p', {}, 'No import job yet.'),
-      h('div', { class: 'actions' }, pager('Newer', page.pagination.previousCursor), pager('Older', page.pagination.hasMore ? page.pagination.nextCursor : null), h('button', { type: 'button', class: 'secondary', onclick: () => void draw() }, 'Read again')),
+      rows.length
+        ? h(
+            'table',
+            {},
+            h('thead', {}, h('tr', {}, ...['Started', 'Status', 'Progress', 'Result', 'Finished', ''].map((t) => h('th', {}, t)))),
+            h('tbody', {}, ...rows),
+          )
+        : h('p', {}, 'No import job yet.'),
+      h(
+        'div',
+        { class: 'actions' },
+        pager('Newer', page.pagination.previousCursor),
+        pager('Older', page.pagination.hasMore ? page.pagination.nextCursor : null),
+        h('button', { type: 'button', class: 'secondary', onclick: () => void draw() }, 'Read again'),
+      ),
     );
     for (const j of page.items) if (j.status === 'queued' || j.status === 'running') going.add(j.id);
     if (going.size) setTimeout(() => section.isConnected && void draw().catch(() => undefined), 2000);

@@ -38,19 +38,41 @@ export function rotationCard(keys: ApiKey[], render: () => Promise<void>, rememb
   if (!rotation || !old) return (rotation = null);
   const fresh = rotation.newId ? keys.find((k) => k.id === rotation!.newId) : undefined;
   const step = (done: boolean, ...c: Array<Node | string | null>) => h('li', { class: done ? 'done' : undefined }, ...c);
-  const make: HTMLButtonElement = h('button', { type: 'button', class: 'primary', onclick: () => void act(make, async () => {
-    const res = await api<{ key: string; apiKey: ApiKey; assistantLink: AssistantLink }>('POST', '/api/api-keys', { name: `${old.name} (new)`.slice(0, 100), recordScope: old.recordScope });
-    rotation!.newId = res.result.apiKey.id;
-    remember({ title: `The new key "${res.result.apiKey.name}"`, key: res.result.key, link: res.result.assistantLink });
-    await render();
-  }) }, 'Create the new key');
+  const make: HTMLButtonElement = h(
+    'button',
+    {
+      type: 'button',
+      class: 'primary',
+      onclick: () =>
+        void act(make, async () => {
+          const res = await api<{ key: string; apiKey: ApiKey; assistantLink: AssistantLink }>('POST', '/api/api-keys', {
+            name: `${old.name} (new)`.slice(0, 100),
+            recordScope: old.recordScope,
+          });
+          rotation!.newId = res.result.apiKey.id;
+          remember({ title: `The new key "${res.result.apiKey.name}"`, key: res.result.key, link: res.result.assistantLink });
+          await render();
+        }),
+    },
+    'Create the new key',
+  );
   const check: HTMLButtonElement = h('button', { type: 'button', class: 'secondary', onclick: () => void act(check, render) }, 'Check again');
-  const finish: HTMLButtonElement = h('button', { type: 'button', class: 'danger', disabled: !fresh?.lastUsedAt, onclick: () => void act(finish, async () => {
-    if (await revoke(old)) {
-      rotation = null;
-      await render();
-    }
-  }) }, `Revoke "${old.name}"`);
+  const finish: HTMLButtonElement = h(
+    'button',
+    {
+      type: 'button',
+      class: 'danger',
+      disabled: !fresh?.lastUsedAt,
+      onclick: () =>
+        void act(finish, async () => {
+          if (await revoke(old)) {
+            rotation = null;
+            await render();
+          }
+        }),
+    },
+    `Revoke "${old.name}"`,
+  );
   const stop = h('button', { type: 'button', class: 'secondary', onclick: () => ((rotation = null), void render()) }, 'Stop rotating');
   return h(
     'section',
@@ -61,7 +83,14 @@ export function rotationCard(keys: ApiKey[], render: () => Promise<void>, rememb
       {},
       step(!!fresh, 'Create a new key with the same records. ', fresh ? `Done: "${fresh.name}".` : make),
       step(!!fresh?.lastUsedAt, 'Put the new key in your integration (n8n credential, server setting) in place of the old one.'),
-      step(!!fresh?.lastUsedAt, 'Wait until the new key has been used: ', h('strong', {}, fresh ? `last used ${when(fresh.lastUsedAt, 'not yet')}` : 'create it first'), ' ', fresh ? check : null, ` (the old key: last used ${when(old.lastUsedAt)}).`),
+      step(
+        !!fresh?.lastUsedAt,
+        'Wait until the new key has been used: ',
+        h('strong', {}, fresh ? `last used ${when(fresh.lastUsedAt, 'not yet')}` : 'create it first'),
+        ' ',
+        fresh ? check : null,
+        ` (the old key: last used ${when(old.lastUsedAt)}).`,
+      ),
       step(false, 'Revoke the old key. ', finish),
     ),
     stop,

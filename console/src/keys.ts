@@ -8,13 +8,35 @@ const SCOPES = { own: 'Only what this key made', account: 'Everything in the acc
 /** A key to show once after the page is drawn again (kept in memory only, dropped once shown). */
 let pending: NewKey | null = null;
 
-const scopeSelect = (value: string) => h('select', { name: 'recordScope' }, ...Object.entries(SCOPES).map(([v, label]) => h('option', { value: v, selected: v === value }, label)));
+const scopeSelect = (value: string) =>
+  h('select', { name: 'recordScope' }, ...Object.entries(SCOPES).map(([v, label]) => h('option', { value: v, selected: v === value }, label)));
 
 export async function keysPage(root: HTMLElement, ctx: Ctx): Promise<void> {
   const render = () => keysPage(root, ctx);
   if (!ctx.account.isDeveloper) {
-    const up = h('button', { type: 'button', class: 'primary', onclick: () => void act(up, async () => (await api('POST', '/api/account/developer'), await ctx.refreshAccount(), await render())) }, 'Become a developer (free)');
-    clear(root, h('h1', {}, 'API keys'), h('section', { class: 'card' }, h('p', {}, 'API keys let your own programs, n8n or an assistant use the service. They need a Developer account; the upgrade is free and changes nothing else.'), up));
+    const up = h(
+      'button',
+      {
+        type: 'button',
+        class: 'primary',
+        onclick: () => void act(up, async () => (await api('POST', '/api/account/developer'), await ctx.refreshAccount(), await render())),
+      },
+      'Become a developer (free)',
+    );
+    clear(
+      root,
+      h('h1', {}, 'API keys'),
+      h(
+        'section',
+        { class: 'card' },
+        h(
+          'p',
+          {},
+          'API keys let your own programs, n8n or an assistant use the service. They need a Developer account; the upgrade is free and changes nothing else.',
+        ),
+        up,
+      ),
+    );
     return;
   }
   const keys = (await api<ApiKey[]>('GET', '/api/api-keys')).result;
@@ -28,9 +50,14 @@ export async function keysPage(root: HTMLElement, ctx: Ctx): Promise<void> {
       h('p', {}, 'Keep it on a server only: never in a web page, an app or a shared document. You can copy it again here while signed in.'),
       h('div', { class: 'row' }, input, h('button', { type: 'button', class: 'primary', onclick: () => void copyText(key, 'Key') }, 'Copy key')),
       h('h3', {}, 'Assistant (MCP) link'),
-      h('p', {}, 'Paste this into an assistant\'s configuration to let it use the service with this key\'s rights.'),
+      h('p', {}, "Paste this into an assistant's configuration to let it use the service with this key's rights."),
       h('pre', { class: 'mono' }, config),
-      h('div', { class: 'actions' }, h('button', { type: 'button', class: 'secondary', onclick: () => void copyText(config, 'Assistant link') }, 'Copy assistant link'), h('button', { type: 'button', class: 'secondary', onclick: () => (clear(secret), (secret.hidden = true)) }, 'Hide')),
+      h(
+        'div',
+        { class: 'actions' },
+        h('button', { type: 'button', class: 'secondary', onclick: () => void copyText(config, 'Assistant link') }, 'Copy assistant link'),
+        h('button', { type: 'button', class: 'secondary', onclick: () => (clear(secret), (secret.hidden = true)) }, 'Hide'),
+      ),
     );
     secret.hidden = false;
     input.select();
@@ -41,18 +68,33 @@ export async function keysPage(root: HTMLElement, ctx: Ctx): Promise<void> {
   const create = h('button', { type: 'submit', class: 'primary' }, 'Create key');
   const form = h(
     'form',
-    { class: 'card', onsubmit: (ev: Event) => (ev.preventDefault(), void act(create, async () => {
-      const res = await api<{ key: string; apiKey: ApiKey; assistantLink: AssistantLink }>('POST', '/api/api-keys', { name: name.value, recordScope: scope.value });
-      pending = { title: `Your new key "${res.result.apiKey.name}"`, key: res.result.key, link: res.result.assistantLink };
-      await render();
-      notice(`Key "${res.result.apiKey.name}" created.`);
-    })) },
+    {
+      class: 'card',
+      onsubmit: (ev: Event) => (
+        ev.preventDefault(),
+        void act(create, async () => {
+          const res = await api<{ key: string; apiKey: ApiKey; assistantLink: AssistantLink }>('POST', '/api/api-keys', {
+            name: name.value,
+            recordScope: scope.value,
+          });
+          pending = { title: `Your new key "${res.result.apiKey.name}"`, key: res.result.key, link: res.result.assistantLink };
+          await render();
+          notice(`Key "${res.result.apiKey.name}" created.`);
+        })
+      ),
+    },
     h('h2', {}, 'New key'),
     h('div', { class: 'row' }, field('Name', name), field('Records it can see', scope, 'A key that sees only its own records suits one integration.')),
     h('div', { class: 'actions' }, create),
   );
 
-  const table = (list: ApiKey[]) => h('table', {}, h('thead', {}, h('tr', {}, ...['Name', 'Key', 'Records it can see', 'Last used', 'Created', 'Status', ''].map((t) => h('th', {}, t)))), h('tbody', {}, ...list.map((k) => keyRow(k, render, showSecret))));
+  const table = (list: ApiKey[]) =>
+    h(
+      'table',
+      {},
+      h('thead', {}, h('tr', {}, ...['Name', 'Key', 'Records it can see', 'Last used', 'Created', 'Status', ''].map((t) => h('th', {}, t)))),
+      h('tbody', {}, ...list.map((k) => keyRow(k, render, showSecret))),
+    );
   const active = keys.filter((k) => !k.revoked);
   // Revoked keys are kept for the record but fold away: they can do nothing any more.
   const revoked = keys.filter((k) => k.revoked);
@@ -109,9 +151,13 @@ function keyRow(k: ApiKey, render: () => Promise<void>, showSecret: (t: string, 
           rotate(k.id);
           await render();
         }),
-        b('Revoke', async () => {
-          if (await revoke(k)) await render();
-        }, 'danger'),
+        b(
+          'Revoke',
+          async () => {
+            if (await revoke(k)) await render();
+          },
+          'danger',
+        ),
       ];
   return h(
     'tr',

@@ -36,7 +36,7 @@ function signInForm(message?: string, knownEmail = ''): void {
     'form',
     { class: 'card signin', onsubmit: (ev: Event) => (ev.preventDefault(), void act(submit, () => signIn(email.value, password.value))) },
     h('h1', {}, 'Store Suppliers console'),
-    h('p', {}, 'Sign in with your account\'s e-mail address and password. The console never asks for an API key.'),
+    h('p', {}, "Sign in with your account's e-mail address and password. The console never asks for an API key."),
     location.hash.startsWith('#connect/') ? h('p', { class: 'notice waiting' }, 'Sign in to go on connecting a supplier to your store.') : null,
     message ? h('p', { class: 'notice error' }, message) : null,
     field('E-mail', email),
@@ -76,12 +76,19 @@ const sessionStorePick = () => sessionStorage.getItem('consoleStore');
 
 function header(): HTMLElement {
   const c = ctx!;
-  const picker = h('select', { 'aria-label': 'Store', onchange: (ev: Event) => {
-    const id = (ev.target as HTMLSelectElement).value;
-    c.store = stores.find((s) => s.id === id) ?? null;
-    sessionStorage.setItem('consoleStore', id);
-    void show();
-  } }, ...stores.map((s) => h('option', { value: s.id, selected: s.id === c.store?.id }, s.name)));
+  const picker = h(
+    'select',
+    {
+      'aria-label': 'Store',
+      onchange: (ev: Event) => {
+        const id = (ev.target as HTMLSelectElement).value;
+        c.store = stores.find((s) => s.id === id) ?? null;
+        sessionStorage.setItem('consoleStore', id);
+        void show();
+      },
+    },
+    ...stores.map((s) => h('option', { value: s.id, selected: s.id === c.store?.id }, s.name)),
+  );
   const out = h('button', { type: 'button', class: 'secondary', onclick: () => void signOut() }, 'Sign out');
   const bar = h(
     'header',
@@ -104,7 +111,13 @@ async function signOut(): Promise<void> {
 }
 
 function nav(current: string): HTMLElement {
-  return h('nav', {}, ...Object.entries(PAGES).map(([id, p]) => h('a', { href: `#${id}`, class: id === current ? 'current' : undefined, 'aria-current': id === current ? 'page' : undefined }, p.title)));
+  return h(
+    'nav',
+    {},
+    ...Object.entries(PAGES).map(([id, p]) =>
+      h('a', { href: `#${id}`, class: id === current ? 'current' : undefined, 'aria-current': id === current ? 'page' : undefined }, p.title),
+    ),
+  );
 }
 
 async function show(): Promise<void> {
@@ -139,11 +152,17 @@ function noStore(root: HTMLElement): void {
     h('h1', {}, 'No store yet'),
     h(
       'form',
-      { class: 'card', onsubmit: (ev: Event) => (ev.preventDefault(), void act(submit, async () => {
-        const res = await api<Store>('POST', '/api/stores', { name: name.value, currency: currency.value });
-        sessionStorage.setItem('consoleStore', res.result.id);
-        await start(ctx!.account);
-      })) },
+      {
+        class: 'card',
+        onsubmit: (ev: Event) => (
+          ev.preventDefault(),
+          void act(submit, async () => {
+            const res = await api<Store>('POST', '/api/stores', { name: name.value, currency: currency.value });
+            sessionStorage.setItem('consoleStore', res.result.id);
+            await start(ctx!.account);
+          })
+        ),
+      },
       h('p', {}, 'Suppliers, orders and links belong to a store. Create one to start.'),
       field('Store name', name),
       field('Currency', currency, 'Three letters, for example USD or EUR'),

@@ -18,23 +18,25 @@ export const MISSING: Record<string, string> = {
   acceptedCost: 'the supplier has not accepted the order yet, so the cost is the one read at confirmation',
   landedCost: 'no landed cost is recorded yet',
   shipping: 'the supplier quoted no shipping before the order, so shipping is not in the cost yet',
-  revenueInStoreCurrency: 'the order is not in the store\'s currency, so what it sold for is not counted',
-  paymentFeeInStoreCurrency: 'the payment provider\'s fee is in another currency than the store\'s',
+  revenueInStoreCurrency: "the order is not in the store's currency, so what it sold for is not counted",
+  paymentFeeInStoreCurrency: "the payment provider's fee is in another currency than the store's",
   supplierOrders: 'no part has been sent to a supplier yet',
 };
 
 const STAGE: Record<string, string> = { confirmation: 'at confirmation', accepted: 'when the supplier accepted the order', paid: 'when the supplier was paid' };
-const SOURCE: Record<string, string> = { ecb: 'the European Central Bank\'s reference rate', pinned: 'a rate the operator pinned' };
+const SOURCE: Record<string, string> = { ecb: "the European Central Bank's reference rate", pinned: 'a rate the operator pinned' };
 
 /** The hover text of a converted amount: from what, at which rate, from which source, as of when. */
 export function rateTitle(l: LandedCost): string {
   const recorded = `Recorded ${STAGE[l.stage] ?? l.stage}.`;
-  if (l.rateSource === 'identity' || l.currency === l.storeCurrency) return `${money(l.totalMinor, l.currency)}: the supplier charges in the store's currency (${l.storeCurrency}), nothing converted. ${recorded}`;
+  if (l.rateSource === 'identity' || l.currency === l.storeCurrency)
+    return `${money(l.totalMinor, l.currency)}: the supplier charges in the store's currency (${l.storeCurrency}), nothing converted. ${recorded}`;
   return `${money(l.totalMinor, l.currency)} (${l.currency}) converted to ${l.storeCurrency} at 1 ${l.currency} = ${l.rate} ${l.storeCurrency}, ${SOURCE[l.rateSource] ?? l.rateSource} as of ${l.rateAsOf}. ${recorded}`;
 }
 
 /** The landed cost a profit is taken from (its stage), with its rate. */
-const landedOf = (so: SupplierOrder): LandedCost | undefined => (so.profit?.landedCostStage ? so.landedCosts?.find((l) => l.stage === so.profit!.landedCostStage) : undefined);
+const landedOf = (so: SupplierOrder): LandedCost | undefined =>
+  so.profit?.landedCostStage ? so.landedCosts?.find((l) => l.stage === so.profit!.landedCostStage) : undefined;
 
 /** An amount in the store's currency that was converted: its rate on hover. */
 function converted(amountMinor: number, currency: string, titles: string[]): HTMLElement {
@@ -64,7 +66,8 @@ function profitLine(el: HTMLElement, p: Profit, soldText: string, titles: string
   return el;
 }
 
-const soldFor = (order: Order, part: OrderPart) => (order.items ?? []).filter((i) => i.groupKey === part.groupKey).reduce((sum, i) => sum + i.unitPriceMinor * i.quantity, 0);
+const soldFor = (order: Order, part: OrderPart) =>
+  (order.items ?? []).filter((i) => i.groupKey === part.groupKey).reduce((sum, i) => sum + i.unitPriceMinor * i.quantity, 0);
 
 /** One part's line: sold for, its landed cost in the store's currency, the margin, and whether it is final. */
 export function partMarginLine(order: Order, part: OrderPart): HTMLElement {
@@ -83,11 +86,15 @@ export function partMarginLine(order: Order, part: OrderPart): HTMLElement {
 
 /** The order's line: its supplier parts together less the payment provider's fee; the store's own items are left out. */
 export function orderMargin(order: Order): HTMLElement {
-  const own = order.fulfilmentGroups.filter((p) => !supplierPart(p)).map((p) => soldFor(order, p)).reduce((a, b) => a + b, 0);
+  const own = order.fulfilmentGroups
+    .filter((p) => !supplierPart(p))
+    .map((p) => soldFor(order, p))
+    .reduce((a, b) => a + b, 0);
   const ownNote = own ? ` Your own items (sold for ${money(own, order.currency)}) are left out: their cost is not kept here.` : '';
   const out = h('span', { class: 'margin', 'data-cost': 'unknown' });
   if (!order.fulfilmentGroups.some(supplierPart)) return (out.append('Not known: every item is shipped by you, and their cost is not kept here.'), out);
-  if (order.profit === undefined || !order.supplierOrders) return (out.append('Not known: your access does not include supplier orders (suppliers.view).'), out);
+  if (order.profit === undefined || !order.supplierOrders)
+    return (out.append('Not known: your access does not include supplier orders (suppliers.view).'), out);
   if (!order.profit) return (out.append(`Not known yet: no supplier part has a cost so far (the supplier says it once the part is sent).${ownNote}`), out);
   const p = order.profit;
   const live = order.supplierOrders.filter((s) => s.status !== 'cancelled');
@@ -95,7 +102,13 @@ export function orderMargin(order: Order): HTMLElement {
     const l = landedOf(so);
     return l ? [`${so.supplierOrderNumber}: ${rateTitle(l)}`] : [];
   });
-  profitLine(out, p, `${own ? 'Supplier parts: sold' : 'Sold'} for ${p.revenueMinor === null ? 'an amount not in the store\'s currency' : money(p.revenueMinor, p.currency)}`, titles, true);
+  profitLine(
+    out,
+    p,
+    `${own ? 'Supplier parts: sold' : 'Sold'} for ${p.revenueMinor === null ? "an amount not in the store's currency" : money(p.revenueMinor, p.currency)}`,
+    titles,
+    true,
+  );
   if (ownNote) out.append(ownNote);
   return out;
 }

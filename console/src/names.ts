@@ -6,7 +6,9 @@ const cache = new Map<string, Promise<Map<string, string>>>();
 export function supplierNames(storeId: string): Promise<Map<string, string>> {
   let names = cache.get(storeId);
   if (!names) {
-    names = api<Array<{ key: string; name: string }>>('GET', `/api/store-suppliers/${storeId}/catalogue`).then((r) => new Map(r.result.map((e) => [e.key, e.name])));
+    names = api<Array<{ key: string; name: string }>>('GET', `/api/store-suppliers/${storeId}/catalogue`).then(
+      (r) => new Map(r.result.map((e) => [e.key, e.name])),
+    );
     names.catch(() => cache.delete(storeId));
     cache.set(storeId, names);
   }

@@ -24,7 +24,15 @@ export function priceRuleFields(rule: PriceRule, currency: string): PriceRuleFie
   const major = (minor: number) => (minor / per).toFixed(Math.round(Math.log10(per)));
   const multiplier = h('input', { name: 'multiplier', value: rule.multiplier, required: true, pattern: '[0-9]+(\\.[0-9]{1,4})?', class: 'short' });
   const markup = h('input', { name: 'markup', type: 'number', min: 0, step: String(1 / per), value: major(rule.markupMinor), class: 'short' });
-  const ending = h('input', { name: 'ending', type: 'number', min: 0, max: Math.max(per - 1, 0), value: rule.endingMinor ?? '', placeholder: 'none', class: 'short' });
+  const ending = h('input', {
+    name: 'ending',
+    type: 'number',
+    min: 0,
+    max: Math.max(per - 1, 0),
+    value: rule.endingMinor ?? '',
+    placeholder: 'none',
+    class: 'short',
+  });
   const profit = h('input', { name: 'minimumProfit', type: 'number', min: 0, step: String(1 / per), value: major(rule.minimumProfitMinor), class: 'short' });
   return {
     element: h(

@@ -55,7 +55,9 @@ export async function drawChart(box: HTMLElement, r: ProfitReport): Promise<void
     width: Math.max(320, box.clientWidth || 800),
     height: 280,
     scales: {
-      x: byDay ? { time: true, range: (_u: unknown, min: number, max: number) => [min - 43_200, max + 43_200] } : { time: false, range: [-0.5, labels.length - 0.5] },
+      x: byDay
+        ? { time: true, range: (_u: unknown, min: number, max: number) => [min - 43_200, max + 43_200] }
+        : { time: false, range: [-0.5, labels.length - 0.5] },
       // Always from zero (or below it, at a loss), so bars and lines compare honestly.
       y: { range: (_u: unknown, min: number, max: number) => [Math.min(0, min), Math.max(0, max) * 1.1 || 1] },
     },
@@ -66,7 +68,14 @@ export async function drawChart(box: HTMLElement, r: ProfitReport): Promise<void
     ],
   };
   const credits = rows.map((i) => i.supplierCreditMinor ?? 0);
-  const data = [x, rows.map((i) => i.revenueMinor), rows.map((i) => i.landedCostMinor), rows.map((i) => i.resultMinor), credits, ...(refunds ? [rows.map((i) => i.refundMinor ?? 0)] : [])];
+  const data = [
+    x,
+    rows.map((i) => i.revenueMinor),
+    rows.map((i) => i.landedCostMinor),
+    rows.map((i) => i.resultMinor),
+    credits,
+    ...(refunds ? [rows.map((i) => i.refundMinor ?? 0)] : []),
+  ];
   new uPlot(opts, data, box);
 }
 

@@ -31,19 +31,46 @@ export async function reviewPage(root: HTMLElement, ctx: Ctx): Promise<void> {
         'section',
         { class: 'card', id: `list-${id}` },
         h('h2', {}, `${list.title} (${page.pagination.totalCount})`),
-        page.items.length ? ordersTable(page.items, base, render) : h('p', {}, id === 'needsReview' ? 'Nothing waits for review.' : id === 'needsAttention' ? 'Every sent parcel is on its way.' : 'No failed orders.'),
-        page.pagination.previousCursor || page.pagination.hasMore ? h('div', { class: 'actions' }, pager('Newer', page.pagination.previousCursor), pager('Older', page.pagination.hasMore ? page.pagination.nextCursor : null)) : null,
+        page.items.length
+          ? ordersTable(page.items, base, render)
+          : h('p', {}, id === 'needsReview' ? 'Nothing waits for review.' : id === 'needsAttention' ? 'Every sent parcel is on its way.' : 'No failed orders.'),
+        page.pagination.previousCursor || page.pagination.hasMore
+          ? h(
+              'div',
+              { class: 'actions' },
+              pager('Newer', page.pagination.previousCursor),
+              pager('Older', page.pagination.hasMore ? page.pagination.nextCursor : null),
+            )
+          : null,
       );
     }),
   );
-  clear(root, h('h1', {}, 'Review queue'), h('p', {}, 'Supplier orders that stopped and need a decision, and sent ones whose delivery needs a look, newest first. Each says why, what to do next, and what every action will do before you choose it.'), ...sections);
+  clear(
+    root,
+    h('h1', {}, 'Review queue'),
+    h(
+      'p',
+      {},
+      'Supplier orders that stopped and need a decision, and sent ones whose delivery needs a look, newest first. Each says why, what to do next, and what every action will do before you choose it.',
+    ),
+    ...sections,
+  );
 }
 
 function ordersTable(items: SupplierOrder[], base: string, render: () => Promise<void>): HTMLElement {
   const rows: HTMLElement[] = [];
   for (const so of items) {
     const supplier = names.get(so.supplierKey) ?? so.supplierKey;
-    const toggle = h('button', { type: 'button', class: 'link', 'aria-expanded': String(openId === so._id), onclick: () => ((openId = openId === so._id ? null : so._id), void render()) }, openId === so._id ? 'Hide' : 'Details');
+    const toggle = h(
+      'button',
+      {
+        type: 'button',
+        class: 'link',
+        'aria-expanded': String(openId === so._id),
+        onclick: () => ((openId = openId === so._id ? null : so._id), void render()),
+      },
+      openId === so._id ? 'Hide' : 'Details',
+    );
     rows.push(
       h(
         'tr',
@@ -52,12 +79,23 @@ function ordersTable(items: SupplierOrder[], base: string, render: () => Promise
         h('td', {}, supplier),
         h('td', {}, statusBadge(so.status)),
         h('td', {}, whyStopped(so) ?? attentionBrief(so)),
-        h('td', {}, so.costs ? money(so.costs.totalMinor, so.costs.currency) : '—', h('br'), h('small', {}, `payment: ${SUPPLIER_PAYMENT[so.payment.status] ?? so.payment.status}`)),
+        h(
+          'td',
+          {},
+          so.costs ? money(so.costs.totalMinor, so.costs.currency) : '—',
+          h('br'),
+          h('small', {}, `payment: ${SUPPLIER_PAYMENT[so.payment.status] ?? so.payment.status}`),
+        ),
         h('td', {}, when(so.createdAt)),
         h('td', {}, toggle),
       ),
     );
     if (openId === so._id) rows.push(h('tr', { class: 'details' }, h('td', { colspan: 7 }, supplierOrderDetails(so, { base, supplier, render }))));
   }
-  return h('table', {}, h('thead', {}, h('tr', {}, ...['Order', 'Supplier', 'Status', 'Why it stopped', 'Cost', 'Created', ''].map((t) => h('th', {}, t)))), h('tbody', {}, ...rows));
+  return h(
+    'table',
+    {},
+    h('thead', {}, h('tr', {}, ...['Order', 'Supplier', 'Status', 'Why it stopped', 'Cost', 'Created', ''].map((t) => h('th', {}, t)))),
+    h('tbody', {}, ...rows),
+  );
 }

@@ -15,7 +15,11 @@ export interface OpenedSignIn {
  * the supplier's way back completes the sign-in only where that cookie is.
  */
 export async function openSignIn(storeId: string, signInId: string): Promise<OpenedSignIn> {
-  return (await api<OpenedSignIn>('POST', `/api/store-suppliers/${encodeURIComponent(storeId)}/oauth/${encodeURIComponent(signInId)}/open`, undefined, { cookies: true })).result;
+  return (
+    await api<OpenedSignIn>('POST', `/api/store-suppliers/${encodeURIComponent(storeId)}/oauth/${encodeURIComponent(signInId)}/open`, undefined, {
+      cookies: true,
+    })
+  ).result;
 }
 
 /** The store and sign-in a sign-in's address names (`/console#connect/<storeId>/<signInId>`). */
@@ -31,10 +35,20 @@ export function signInOf(authorizationUrl: string): { storeId: string; signInId:
 export async function connectPage(root: HTMLElement, _ctx: Ctx, storeId: string, signInId: string): Promise<void> {
   const stores = (await api<Store[]>('GET', '/api/stores')).result;
   const store = stores.find((s) => s.id === storeId);
-  const go = h('button', { type: 'button', class: 'primary', disabled: !store, onclick: () => void act(go, async () => {
-    const opened = await openSignIn(storeId, signInId);
-    location.assign(opened.supplierUrl);
-  }) }, 'Continue to the supplier');
+  const go = h(
+    'button',
+    {
+      type: 'button',
+      class: 'primary',
+      disabled: !store,
+      onclick: () =>
+        void act(go, async () => {
+          const opened = await openSignIn(storeId, signInId);
+          location.assign(opened.supplierUrl);
+        }),
+    },
+    'Continue to the supplier',
+  );
   clear(
     root,
     h('h1', { id: 'connect-page' }, 'Connect a supplier'),
@@ -43,7 +57,7 @@ export async function connectPage(root: HTMLElement, _ctx: Ctx, storeId: string,
           'div',
           { class: 'card' },
           h('p', {}, 'A sign-in at a supplier was started for the store ', h('strong', {}, store.name), '.'),
-          h('p', {}, 'The supplier account you sign in with there will place this store\'s orders, paid from that account. Continue only if you expected this.'),
+          h('p', {}, "The supplier account you sign in with there will place this store's orders, paid from that account. Continue only if you expected this."),
           h('p', {}, 'The sign-in finishes in this browser only.'),
           h('div', { class: 'actions' }, go),
         )

@@ -40,24 +40,60 @@ export function whyStopped(so: SupplierOrder): HTMLElement | null {
 
 export function costsText(so: SupplierOrder): string {
   const c = so.costs;
-  return c ? `${money(c.itemsMinor, c.currency)} for the items + ${money(c.shippingMinor, c.currency)} shipping = ${money(c.totalMinor, c.currency)}` : 'not known yet';
+  return c
+    ? `${money(c.itemsMinor, c.currency)} for the items + ${money(c.shippingMinor, c.currency)} shipping = ${money(c.totalMinor, c.currency)}`
+    : 'not known yet';
 }
 
 /** The actions the spec allows for this order, each with what it will do. */
 function actionsFor(so: SupplierOrder, supplier: string): Action[] {
   const group = `orders/${so.orderId}/groups/${encodeURIComponent(so.fulfilmentGroupKey)}`;
-  const cost = so.costs ? money(so.costs.totalMinor, so.costs.currency) : 'the supplier\'s current cost';
+  const cost = so.costs ? money(so.costs.totalMinor, so.costs.currency) : "the supplier's current cost";
   const out: Action[] = [];
   if (['needsReview', 'failed', 'queued'].includes(so.status)) {
     const pays = so.supplierOrderId && so.payment.status === 'unpaid';
-    out.push({ label: 'Retry', does: pays ? `Asks ${supplier} again for the same order and pays it (${cost}) from your balance there. Do it once the cause is fixed, for example after a top-up.` : `Sends the order to ${supplier} again as it is. Do it once the cause is fixed.`, path: `orders/${so._id}/retry`, body: {} });
-    if (so.reviewReason === 'costChanged' || so.reviewReason === 'costAboveLimit') out.push({ label: 'Retry accepting the new cost', does: 'Sends the order at the supplier\'s current cost and records that you accepted it.', path: `orders/${so._id}/retry`, body: { acceptCost: true } });
+    out.push({
+      label: 'Retry',
+      does: pays
+        ? `Asks ${supplier} again for the same order and pays it (${cost}) from your balance there. Do it once the cause is fixed, for example after a top-up.`
+        : `Sends the order to ${supplier} again as it is. Do it once the cause is fixed.`,
+      path: `orders/${so._id}/retry`,
+      body: {},
+    });
+    if (so.reviewReason === 'costChanged' || so.reviewReason === 'costAboveLimit')
+      out.push({
+        label: 'Retry accepting the new cost',
+        does: "Sends the order at the supplier's current cost and records that you accepted it.",
+        path: `orders/${so._id}/retry`,
+        body: { acceptCost: true },
+      });
   }
-  if (so.status === 'needsReview') out.push({ label: 'Reroute to a backup supplier', does: `Sends the items to the product's backup suppliers, in their order, once ${supplier} provably holds no order for them; this order is then cancelled. If none can take them, it stays stopped and says why.`, path: `orders/${so._id}/reroute`, body: {} });
-  if (so.supplierOrderId && so.payment.status === 'unpaid' && so.status !== 'cancelled') out.push({ label: 'Pay', does: `Pays ${supplier} for this order (${cost}). An order already paid there is recorded, not paid twice.`, path: `orders/${so._id}/pay` });
+  if (so.status === 'needsReview')
+    out.push({
+      label: 'Reroute to a backup supplier',
+      does: `Sends the items to the product's backup suppliers, in their order, once ${supplier} provably holds no order for them; this order is then cancelled. If none can take them, it stays stopped and says why.`,
+      path: `orders/${so._id}/reroute`,
+      body: {},
+    });
+  if (so.supplierOrderId && so.payment.status === 'unpaid' && so.status !== 'cancelled')
+    out.push({
+      label: 'Pay',
+      does: `Pays ${supplier} for this order (${cost}). An order already paid there is recorded, not paid twice.`,
+      path: `orders/${so._id}/pay`,
+    });
   if (!['cancelled', 'delivered', 'shipped'].includes(so.status)) {
-    out.push({ label: 'Cancel', does: `Withdraws the order at ${supplier} where it still allows it. If the supplier already shipped, it stops for review again.`, path: `orders/${so._id}/cancel`, danger: true });
-    out.push({ label: 'Fulfil it yourself', does: 'You ship this part from your own stock; its supplier order is cancelled.', path: `${group}/fulfil-manually`, danger: true });
+    out.push({
+      label: 'Cancel',
+      does: `Withdraws the order at ${supplier} where it still allows it. If the supplier already shipped, it stops for review again.`,
+      path: `orders/${so._id}/cancel`,
+      danger: true,
+    });
+    out.push({
+      label: 'Fulfil it yourself',
+      does: 'You ship this part from your own stock; its supplier order is cancelled.',
+      path: `${group}/fulfil-manually`,
+      danger: true,
+    });
   }
   return out;
 }
@@ -70,21 +106,39 @@ export function reportOutcome(orderNumber: string, answer: Answer<Partial<Suppli
   if (so?.status === 'cancelled' && rerouted) return notice(`Order ${orderNumber}: ${reroutedSentence(rerouted.details, so.costs?.currency ?? 'USD')}`);
   if (so?.status === 'needsReview') {
     const reason = reasonOf(so.reviewReason);
-    return notice(`Order ${orderNumber} stopped: ${reason?.why ?? 'see the message'}.${so.reviewMessage ? ` ${so.reviewMessage}.` : ''} ${reason?.next ?? ''}`.replace(/\.\./g, '.').trim(), 'error');
+    return notice(
+      `Order ${orderNumber} stopped: ${reason?.why ?? 'see the message'}.${so.reviewMessage ? ` ${so.reviewMessage}.` : ''} ${reason?.next ?? ''}`
+        .replace(/\.\./g, '.')
+        .trim(),
+      'error',
+    );
   }
-  if (so?.status === 'failed') return notice(`Order ${orderNumber}: the supplier could not be reached${so.reviewMessage ? ` (${so.reviewMessage})` : ''}. The service tries again by itself; look again later.`, 'error');
+  if (so?.status === 'failed')
+    return notice(
+      `Order ${orderNumber}: the supplier could not be reached${so.reviewMessage ? ` (${so.reviewMessage})` : ''}. The service tries again by itself; look again later.`,
+      'error',
+    );
   notice(`Order ${orderNumber}: ${(so?.status ? wordFor(SUPPLIER_ORDER_STATUS, so.status) : 'done').toLowerCase()}.`);
 }
 
 /** Costs, payment, shipping, the actions and the history of one supplier order. */
 export function supplierOrderDetails(so: SupplierOrder, opts: { base: string; supplier: string; render: () => Promise<void> }): HTMLElement {
   const buttons = actionsFor(so, opts.supplier).map((a) => {
-    const b: HTMLButtonElement = h('button', { type: 'button', class: a.danger ? 'danger' : 'primary', onclick: () => void act(b, async () => {
-      if (!(await confirmAction({ title: `${a.label}: order ${so.orderNumber}`, body: [a.does], action: a.label, danger: a.danger }))) return;
-      const res = await api<Partial<SupplierOrder> & { supplierOrder?: SupplierOrder | null }>('POST', `${opts.base}/${a.path}`, a.body);
-      await opts.render();
-      reportOutcome(so.orderNumber, res);
-    }) }, a.label);
+    const b: HTMLButtonElement = h(
+      'button',
+      {
+        type: 'button',
+        class: a.danger ? 'danger' : 'primary',
+        onclick: () =>
+          void act(b, async () => {
+            if (!(await confirmAction({ title: `${a.label}: order ${so.orderNumber}`, body: [a.does], action: a.label, danger: a.danger }))) return;
+            const res = await api<Partial<SupplierOrder> & { supplierOrder?: SupplierOrder | null }>('POST', `${opts.base}/${a.path}`, a.body);
+            await opts.render();
+            reportOutcome(so.orderNumber, res);
+          }),
+      },
+      a.label,
+    );
     return h('div', { class: 'action' }, b, h('span', {}, a.does));
   });
   const currency = so.costs?.currency ?? 'USD';
@@ -95,10 +149,26 @@ export function supplierOrderDetails(so: SupplierOrder, opts: { base: string; su
     h(
       'dl',
       {},
-      h('dt', {}, 'Costs'), h('dd', {}, costsText(so)),
-      h('dt', {}, 'Payment to the supplier'), h('dd', {}, SUPPLIER_PAYMENT[so.payment.status] ?? so.payment.status),
-      h('dt', {}, 'Shipping'), h('dd', {}, so.shipping ? `${so.shipping.carrier}, tracking ${so.shipping.trackingNumber}${so.shipping.shippedAt ? `, shipped ${when(so.shipping.shippedAt)}` : ''}` : 'not shipped yet', trackingList(so)),
-      h('dt', {}, 'At the supplier'), h('dd', {}, so.supplierOrderId ? `order ${so.supplierOrderId}${so.supplierStatus ? ` ("${so.supplierStatus}")` : ''}` : 'not created yet', h('small', { class: 'mono' }, ` · our number ${so.supplierOrderNumber}, attempt ${so.attempt}`)),
+      h('dt', {}, 'Costs'),
+      h('dd', {}, costsText(so)),
+      h('dt', {}, 'Payment to the supplier'),
+      h('dd', {}, SUPPLIER_PAYMENT[so.payment.status] ?? so.payment.status),
+      h('dt', {}, 'Shipping'),
+      h(
+        'dd',
+        {},
+        so.shipping
+          ? `${so.shipping.carrier}, tracking ${so.shipping.trackingNumber}${so.shipping.shippedAt ? `, shipped ${when(so.shipping.shippedAt)}` : ''}`
+          : 'not shipped yet',
+        trackingList(so),
+      ),
+      h('dt', {}, 'At the supplier'),
+      h(
+        'dd',
+        {},
+        so.supplierOrderId ? `order ${so.supplierOrderId}${so.supplierStatus ? ` ("${so.supplierStatus}")` : ''}` : 'not created yet',
+        h('small', { class: 'mono' }, ` · our number ${so.supplierOrderNumber}, attempt ${so.attempt}`),
+      ),
     ),
     buttons.length ? h('h4', {}, 'What you can do') : null,
     ...buttons,

@@ -82,7 +82,15 @@ export interface StoreOrder {
   markedPaidAt: string | null;
   payments?: PaymentEntry[];
   /** Each payment the provider reported, and what it refunded of the standing one (order details). */
-  providerPayments?: Array<{ reference: string; amountMinor: number; currency: string; status: string; refundedMinor: number; disputed: boolean; updatedAt: string }>;
+  providerPayments?: Array<{
+    reference: string;
+    amountMinor: number;
+    currency: string;
+    status: string;
+    refundedMinor: number;
+    disputed: boolean;
+    updatedAt: string;
+  }>;
   amountRefundedMinor?: number;
   contractModel?: string;
   currency: string;
@@ -91,10 +99,30 @@ export interface StoreOrder {
   /** The provider took the payment back after it was paid: a person decides. */
   paymentAttention?: { reason: string; since: string } | null;
   /** Only for staff allowed to see customer data (customers.view); `destinationRedacted` otherwise. */
-  destination?: { name: string; line1: string; line2?: string; city: string; region?: string; postalCode: string; country: string; email?: string; phone?: string };
+  destination?: {
+    name: string;
+    line1: string;
+    line2?: string;
+    city: string;
+    region?: string;
+    postalCode: string;
+    country: string;
+    email?: string;
+    phone?: string;
+  };
   destinationRedacted: boolean;
   /** `title` is the variant's, `productTitle` its product's, both as sold. */
-  items?: Array<{ id: string; productId: string; variantId: string; sku: string; title: string; productTitle: string | null; quantity: number; unitPriceMinor: number; groupKey: string }>;
+  items?: Array<{
+    id: string;
+    productId: string;
+    variantId: string;
+    sku: string;
+    title: string;
+    productTitle: string | null;
+    quantity: number;
+    unitPriceMinor: number;
+    groupKey: string;
+  }>;
   fulfilmentGroups: OrderPart[];
   fulfilmentSummary: { parts: number; shipped: number; delivered: number; needingAttention: number };
   confirmedAt: string | null;
@@ -157,12 +185,24 @@ export interface SupplierOrder {
   payment: { status: string };
   shipping: { carrier: string; trackingNumber: string; shippedAt: string | null } | null;
   attempt: number;
-  events: Array<{ at: string; actor: { kind: string; id: string | null }; type: string; from: string | null; to: string | null; details: Record<string, unknown> }>;
+  events: Array<{
+    at: string;
+    actor: { kind: string; id: string | null };
+    type: string;
+    from: string | null;
+    to: string | null;
+    details: Record<string, unknown>;
+  }>;
   landedCosts?: LandedCost[];
   profit?: Profit | null;
   /** After shipping: why its delivery needs a look (the status stays), the carrier's scans, the claim a reship serves. */
   deliveryAttention?: { reason: string; since: string; message: string } | null;
-  tracking?: { events: Array<{ at: string; description: string; location: string | null }>; lastScanAt: string | null; exception: string | null; promisedMaxDays: number | null } | null;
+  tracking?: {
+    events: Array<{ at: string; description: string; location: string | null }>;
+    lastScanAt: string | null;
+    exception: string | null;
+    promisedMaxDays: number | null;
+  } | null;
   reshipOf?: { claimId: string; supplierOrderId: string } | null;
   createdAt: string;
 }

@@ -14,11 +14,35 @@ export const SUPPLIER_ORDER_STATUS: Record<SupplierOrderStatus, string> = {
   cancelled: 'Cancelled',
   failed: 'Failed for now (retried automatically)',
 };
-export const PART_STATUS: Record<PartStatus, string> = { pending: 'Not started', processing: 'Being prepared', shipped: 'Shipped', delivered: 'Delivered', cancelled: 'Cancelled' };
-export const ORDER_STATUS: Record<StoreOrderStatus, string> = { pending: 'Waiting for confirmation', confirmed: 'Confirmed', processing: 'Being prepared', shipped: 'Shipped', delivered: 'Delivered', cancelled: 'Cancelled' };
+export const PART_STATUS: Record<PartStatus, string> = {
+  pending: 'Not started',
+  processing: 'Being prepared',
+  shipped: 'Shipped',
+  delivered: 'Delivered',
+  cancelled: 'Cancelled',
+};
+export const ORDER_STATUS: Record<StoreOrderStatus, string> = {
+  pending: 'Waiting for confirmation',
+  confirmed: 'Confirmed',
+  processing: 'Being prepared',
+  shipped: 'Shipped',
+  delivered: 'Delivered',
+  cancelled: 'Cancelled',
+};
 export const SUPPLIER_PAYMENT: Record<string, string> = { notRequired: 'nothing to pay', unpaid: 'not paid yet', paid: 'paid', refunded: 'refunded' };
-export const SHOPPER_PAYMENT: Record<string, string> = { none: 'not paid', authorised: 'authorised, not settled', paid: 'paid', partiallyRefunded: 'partly refunded', failed: 'payment failed', refunded: 'refunded' };
-export const PAYMENT_METHOD: Record<string, string> = { online: 'Online payment', cashOnDelivery: 'Cash on delivery', manual: 'Outside the store (bank transfer, cash)' };
+export const SHOPPER_PAYMENT: Record<string, string> = {
+  none: 'not paid',
+  authorised: 'authorised, not settled',
+  paid: 'paid',
+  partiallyRefunded: 'partly refunded',
+  failed: 'payment failed',
+  refunded: 'refunded',
+};
+export const PAYMENT_METHOD: Record<string, string> = {
+  online: 'Online payment',
+  cashOnDelivery: 'Cash on delivery',
+  manual: 'Outside the store (bank transfer, cash)',
+};
 
 /** What the payment provider said, for the history ("The payment provider <said>"); `m` is the amount or ''. */
 const PROVIDER_SAID: Record<string, (m: string) => string> = {
@@ -36,16 +60,21 @@ const PROVIDER_SAID: Record<string, (m: string) => string> = {
 export function paymentSentence(e: PaymentEntry, currency: string, you: string, autoPay: boolean): string {
   const m = e.amountMinor === null ? '' : money(e.amountMinor, currency);
   const ref = e.reference ? ` (${e.source === 'provider' ? 'its payment id' : 'reference'} ${e.reference})` : '';
-  if (e.source === 'provider') return `The payment provider ${PROVIDER_SAID[e.kind]?.(m) ?? `reported the payment ${e.kind}`}${ref}, in a signed notification.${e.stale ? ' It arrived after a later event of the provider and changed nothing.' : ''}`;
+  if (e.source === 'provider')
+    return `The payment provider ${PROVIDER_SAID[e.kind]?.(m) ?? `reported the payment ${e.kind}`}${ref}, in a signed notification.${e.stale ? ' It arrived after a later event of the provider and changed nothing.' : ''}`;
   if (e.source === 'service') {
-    if (e.kind === 'captureRequested') return `The supplier accepted the order, so the service asked the payment provider to capture the shopper's payment${ref}; the provider's signed notification confirms the charge.`;
-    if (e.kind === 'captureFailed') return `The service asked the payment provider to capture the shopper's payment${ref}, and the provider refused: the shopper is not charged.`;
+    if (e.kind === 'captureRequested')
+      return `The supplier accepted the order, so the service asked the payment provider to capture the shopper's payment${ref}; the provider's signed notification confirms the charge.`;
+    if (e.kind === 'captureFailed')
+      return `The service asked the payment provider to capture the shopper's payment${ref}, and the provider refused: the shopper is not charged.`;
     // Recorded by earlier versions without asking the provider; asked of the provider since.
     return `An earlier version of the service recorded the shopper as charged${m && ` ${m}`} without the payment provider's word.`;
   }
-  const who = e.actor?.kind === 'user' ? (e.actor.id === you ? 'You' : 'Another person of the store') : e.actor?.kind === 'key' ? 'A program with an API key' : 'Someone';
+  const who =
+    e.actor?.kind === 'user' ? (e.actor.id === you ? 'You' : 'Another person of the store') : e.actor?.kind === 'key' ? 'A program with an API key' : 'Someone';
   if (e.kind === 'attentionAcknowledged') return `${who} dealt with the payment needing attention: "${e.note ?? ''}".`;
-  if (e.kind === 'refundRequested') return `${who} asked the payment provider to refund ${m} to the shopper${ref}${e.note ? `: "${e.note}"` : ''}; its signed notification confirms it.`;
+  if (e.kind === 'refundRequested')
+    return `${who} asked the payment provider to refund ${m} to the shopper${ref}${e.note ? `: "${e.note}"` : ''}; its signed notification confirms it.`;
   if (e.kind === 'refundFailed') return `The payment provider refused to refund ${m}${ref}: ${e.note ?? ''}`;
   const what = e.kind === 'paid' ? 'marked it paid by hand' : `recorded the payment as ${SHOPPER_PAYMENT[e.kind] ?? e.kind} by hand`;
   return `${who} ${what}${m && `: the shopper paid ${m}`}${ref}. A person's word, not the provider's: it confirms the order${autoPay ? ' but does not let the service pay the supplier automatically' : ''}.`;
@@ -77,15 +106,30 @@ export function reroutedSentence(details: Record<string, unknown>, currency: str
   const diff = typeof d.costDifferenceMinor === 'number' ? d.costDifferenceMinor : 0;
   const cost = diff === 0 ? 'at the same cost' : `${money(Math.abs(diff), d.currency ?? currency)} ${diff > 0 ? 'dearer' : 'cheaper'}`;
   const why = reasonWords(d.reason ?? null).toLowerCase() || 'it stopped';
-  const who = d.by === 'rule' ? 'by the connection\'s reroute rule' : 'by hand';
+  const who = d.by === 'rule' ? "by the connection's reroute rule" : 'by hand';
   return `Rerouted from ${d.from?.supplierKey ?? 'this supplier'} to the backup supplier ${d.to?.supplierKey ?? ''} (its supplier order ${d.to?.supplierOrderId ?? ''}), ${who}, because ${why}; ${cost}.`;
 }
 
-interface RoutedQuote { supplierKey?: string; currency?: string; totalMinor?: number; storeCurrency?: string; storeTotalMinor?: number; rate?: string; maxDays?: number | null; connectionId?: string }
+interface RoutedQuote {
+  supplierKey?: string;
+  currency?: string;
+  totalMinor?: number;
+  storeCurrency?: string;
+  storeTotalMinor?: number;
+  rate?: string;
+  maxDays?: number | null;
+  connectionId?: string;
+}
 
 /** A `routed` entry: the rule, every candidate's quote (in the store's currency, with the supplier's and the rate), those left out, and why the winner won. */
 export function routedSentence(details: Record<string, unknown>): string {
-  const d = details as { rule?: string; why?: string; connectionId?: string; candidates?: RoutedQuote[]; excluded?: Array<{ supplierKey?: string; why?: string }> };
+  const d = details as {
+    rule?: string;
+    why?: string;
+    connectionId?: string;
+    candidates?: RoutedQuote[];
+    excluded?: Array<{ supplierKey?: string; why?: string }>;
+  };
   const rule = d.rule === 'fastest' ? 'the fastest within a cost cap' : 'the lowest landed cost';
   const quote = (q: RoutedQuote) => {
     const store = typeof q.storeTotalMinor === 'number' ? money(q.storeTotalMinor, q.storeCurrency ?? 'USD') : '?';
@@ -98,7 +142,14 @@ export function routedSentence(details: Record<string, unknown>): string {
   return `Supplier chosen by ${rule}. ${d.why ?? ''} Candidates: ${candidates || 'none'}.${excluded ? ` Not candidates: ${excluded}.` : ''}`;
 }
 
-const TRIGGERS: Record<string, string> = { submit: 'someone sent the part', confirmation: 'the store order was confirmed', authorisation: 'the shopper\'s payment was authorised', payment: 'the shopper paid', reroute: 'its items were rerouted here from a paused supplier order', routing: 'the routing rule chose this supplier for its items' };
+const TRIGGERS: Record<string, string> = {
+  submit: 'someone sent the part',
+  confirmation: 'the store order was confirmed',
+  authorisation: "the shopper's payment was authorised",
+  payment: 'the shopper paid',
+  reroute: 'its items were rerouted here from a paused supplier order',
+  routing: 'the routing rule chose this supplier for its items',
+};
 
 /** One history entry as a sentence, amounts with their currency; nothing is shown as raw JSON. */
 export function eventSentence(e: HistoryEvent, currency: string): string {
@@ -108,9 +159,12 @@ export function eventSentence(e: HistoryEvent, currency: string): string {
   const sentence = (() => {
     switch (e.type) {
       case 'created':
-        return `Created because ${TRIGGERS[String(d.trigger)] ?? 'it was sent'}${d.payNow ? ', to be paid at once (pay now, without waiting for the shopper\'s payment)' : ''}.`;
+        return `Created because ${TRIGGERS[String(d.trigger)] ?? 'it was sent'}${d.payNow ? ", to be paid at once (pay now, without waiting for the shopper's payment)" : ''}.`;
       case 'paused': {
-        const costs = typeof d.currentCostMinor === 'number' ? ` It costs ${amount(d.currentCostMinor)} now${typeof d.recordedCostMinor === 'number' ? `, ${amount(d.recordedCostMinor)} when imported` : ''}${typeof d.limitMinor === 'number' ? `; your limit is ${amount(d.limitMinor)}` : ''}.` : '';
+        const costs =
+          typeof d.currentCostMinor === 'number'
+            ? ` It costs ${amount(d.currentCostMinor)} now${typeof d.recordedCostMinor === 'number' ? `, ${amount(d.recordedCostMinor)} when imported` : ''}${typeof d.limitMinor === 'number' ? `; your limit is ${amount(d.limitMinor)}` : ''}.`
+            : '';
         return `Stopped for review: ${reasonWords(typeof d.reason === 'string' ? d.reason : null) || 'see the message'}.${costs}`;
       }
       case 'retry':
@@ -132,15 +186,19 @@ export function eventSentence(e: HistoryEvent, currency: string): string {
       case 'readBack':
         return `Read again from the supplier${supplierSays}.`;
       case 'packageReturned': {
-        const packages = Array.isArray(d.returned) ? (d.returned as Array<{ carrier?: unknown; trackingNumber?: unknown }>).map((r) => `${String(r.carrier ?? '')} ${String(r.trackingNumber ?? '')}`.trim()) : [];
+        const packages = Array.isArray(d.returned)
+          ? (d.returned as Array<{ carrier?: unknown; trackingNumber?: unknown }>).map((r) =>
+              `${String(r.carrier ?? '')} ${String(r.trackingNumber ?? '')}`.trim(),
+            )
+          : [];
         return `A package went back to the supplier${packages.length ? ` (${packages.join(', ')})` : ''}: reship or refund it${supplierSays}.`;
       }
       case 'captureRequested':
-        return 'The payment provider was asked to capture the shopper\'s payment, and took the request (its signed notification confirms the charge).';
+        return "The payment provider was asked to capture the shopper's payment, and took the request (its signed notification confirms the charge).";
       case 'captureFailed':
         return `The payment provider refused to charge the shopper${typeof d.message === 'string' ? ` (${d.message})` : ''}.`;
       case 'shopperCharged':
-        return 'Recorded as charged by an earlier version of the service, without the payment provider\'s word.';
+        return "Recorded as charged by an earlier version of the service, without the payment provider's word.";
       case 'cancelRequested':
         return 'Cancellation asked for.';
       case 'rerouteRequested':

@@ -14,53 +14,53 @@ import * as supplierProduct from './actions/supplierProduct/SupplierProduct.reso
 import { listSearch, loadOptions, recordSearch } from './methods';
 
 export class StoreSuppliers implements INodeType {
-	description: INodeTypeDescription = {
-		displayName: 'Store Suppliers',
-		name: 'storeSuppliers',
-		icon: { light: 'file:storeSuppliers.svg', dark: 'file:storeSuppliers.dark.svg' },
-		group: ['transform'],
-		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Connect dropshipping suppliers, import their products, create and confirm store orders, and send, retry and pay supplier orders',
-		defaults: { name: 'Store Suppliers' },
-		usableAsTool: true,
-		inputs: [NodeConnectionTypes.Main],
-		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'storeSuppliersApi', required: true }],
-		properties: [
-			{
-				displayName: 'Resource',
-				name: 'resource',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Claim', value: 'claim' },
-					{ name: 'Connection', value: 'connection' },
-					{ name: 'Import', value: 'import' },
-					{ name: 'Product Link', value: 'productLink' },
-					{ name: 'Report', value: 'report' },
-					{ name: 'Store Order', value: 'storeOrder' },
-					{ name: 'Store Product', value: 'storeProduct' },
-					{ name: 'Supplier Order', value: 'supplierOrder' },
-					{ name: 'Supplier Product', value: 'supplierProduct' },
-				],
-				default: 'supplierOrder',
-			},
-			...connection.description,
-			...supplierProduct.description,
-			...importResource.description,
-			...productLink.description,
-			...supplierOrder.description,
-			...storeOrder.description,
-			...storeProduct.description,
-			...report.description,
-			...claim.description,
-		],
-	};
+  description: INodeTypeDescription = {
+    displayName: 'Store Suppliers',
+    name: 'storeSuppliers',
+    icon: { light: 'file:storeSuppliers.svg', dark: 'file:storeSuppliers.dark.svg' },
+    group: ['transform'],
+    version: 1,
+    subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+    description: 'Connect dropshipping suppliers, import their products, create and confirm store orders, and send, retry and pay supplier orders',
+    defaults: { name: 'Store Suppliers' },
+    usableAsTool: true,
+    inputs: [NodeConnectionTypes.Main],
+    outputs: [NodeConnectionTypes.Main],
+    credentials: [{ name: 'storeSuppliersApi', required: true }],
+    properties: [
+      {
+        displayName: 'Resource',
+        name: 'resource',
+        type: 'options',
+        noDataExpression: true,
+        options: [
+          { name: 'Claim', value: 'claim' },
+          { name: 'Connection', value: 'connection' },
+          { name: 'Import', value: 'import' },
+          { name: 'Product Link', value: 'productLink' },
+          { name: 'Report', value: 'report' },
+          { name: 'Store Order', value: 'storeOrder' },
+          { name: 'Store Product', value: 'storeProduct' },
+          { name: 'Supplier Order', value: 'supplierOrder' },
+          { name: 'Supplier Product', value: 'supplierProduct' },
+        ],
+        default: 'supplierOrder',
+      },
+      ...connection.description,
+      ...supplierProduct.description,
+      ...importResource.description,
+      ...productLink.description,
+      ...supplierOrder.description,
+      ...storeOrder.description,
+      ...storeProduct.description,
+      ...report.description,
+      ...claim.description,
+    ],
+  };
 
-	methods = { listSearch: { ...listSearch, ...recordSearch }, loadOptions };
+  methods = { listSearch: { ...listSearch, ...recordSearch }, loadOptions };
 
-	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
-		return await router.call(this);
-	}
+  async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+    return await router.call(this);
+  }
 }

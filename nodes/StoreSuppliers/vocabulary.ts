@@ -49,7 +49,9 @@ export const isRerouteReason = (reason: string): reason is RerouteReason => (RER
  * Words for people: `why` and `next` the console's review (why it stopped, what a person can do), `advice` the n8n
  * node's error (what a program may do), `rerouteLabel` the console's reroute rule (reroutable reasons only).
  */
-type ReviewReasonWords<R extends ReviewReason> = { why: string; next: string; advice: string } & ((typeof REVIEW_REASONS)[R]['reroute'] extends 'no' ? { rerouteLabel?: never } : { rerouteLabel: string });
+type ReviewReasonWords<R extends ReviewReason> = { why: string; next: string; advice: string } & ((typeof REVIEW_REASONS)[R]['reroute'] extends 'no'
+  ? { rerouteLabel?: never }
+  : { rerouteLabel: string });
 
 export const REVIEW_REASON_WORDS: { [R in ReviewReason]: ReviewReasonWords<R> } = {
   insufficientBalance: {
@@ -73,21 +75,21 @@ export const REVIEW_REASON_WORDS: { [R in ReviewReason]: ReviewReasonWords<R> } 
   costAboveLimit: {
     why: 'It costs more than the limit you set',
     next: 'Retry accepting the cost if you agree, or fulfil it yourself.',
-    advice: 'The cost is above the limit the store set; retry only on a person\'s decision (Accept Cost).',
+    advice: "The cost is above the limit the store set; retry only on a person's decision (Accept Cost).",
     rerouteLabel: 'The cost is above your limit',
   },
   costChanged: {
-    why: 'The supplier\'s price changed since you imported the product',
+    why: "The supplier's price changed since you imported the product",
     next: 'Check the new cost, then retry accepting it if you agree.',
-    advice: 'The supplier\'s price moved since import; retry with Accept Cost only on a person\'s decision.',
+    advice: "The supplier's price moved since import; retry with Accept Cost only on a person's decision.",
   },
   customerPaymentPending: {
     why: 'The shopper has not paid yet',
-    next: 'Retry once the payment provider confirmed the shopper\'s payment (a mark by hand does not count), or fulfil the part yourself.',
+    next: "Retry once the payment provider confirmed the shopper's payment (a mark by hand does not count), or fulfil the part yourself.",
     advice: 'The shopper has not paid online; submit when the store decides.',
   },
   customerPaymentNotSettled: {
-    why: 'The shopper\'s payment is authorised but not settled yet',
+    why: "The shopper's payment is authorised but not settled yet",
     next: 'Retry once the payment is settled.',
     advice: 'The payment is authorised but not settled; retry after settlement.',
   },
@@ -98,7 +100,7 @@ export const REVIEW_REASON_WORDS: { [R in ReviewReason]: ReviewReasonWords<R> } 
   },
   supplierRefused: {
     why: 'The supplier refused the order',
-    next: 'Read the supplier\'s message, fix the cause, then retry.',
+    next: "Read the supplier's message, fix the cause, then retry.",
     advice: 'Read the message; retry once the cause is fixed.',
     rerouteLabel: 'The supplier refused the order',
   },
@@ -133,7 +135,7 @@ export const REVIEW_REASON_WORDS: { [R in ReviewReason]: ReviewReasonWords<R> } 
     advice: 'The supplier may already hold this order and cannot be asked by number; a person has to look at the supplier before retrying.',
   },
   exchangeRateUnavailable: {
-    why: 'No recent exchange rate between the supplier\'s currency and your store\'s',
+    why: "No recent exchange rate between the supplier's currency and your store's",
     next: 'Wait: it resumes by itself once a fresh rate is fetched or the operator pins one. Or fulfil it yourself.',
     advice: 'No exchange rate recent enough to convert the cost; it resumes by itself once a fresh or pinned rate exists.',
   },
@@ -141,7 +143,17 @@ export const REVIEW_REASON_WORDS: { [R in ReviewReason]: ReviewReasonWords<R> } 
 
 // Statuses people read: a supplier order's, an order part's, a store order's. Copied like server/platform/vocabulary/review-reasons.ts: no imports.
 
-export const SUPPLIER_ORDER_STATUSES = ['queued', 'needsReview', 'submitted', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled', 'failed'] as const;
+export const SUPPLIER_ORDER_STATUSES = [
+  'queued',
+  'needsReview',
+  'submitted',
+  'confirmed',
+  'processing',
+  'shipped',
+  'delivered',
+  'cancelled',
+  'failed',
+] as const;
 export type SupplierOrderStatus = (typeof SUPPLIER_ORDER_STATUSES)[number];
 
 export const PART_STATUSES = ['pending', 'processing', 'shipped', 'delivered', 'cancelled'] as const;
@@ -163,18 +175,25 @@ export const EVENT_TYPES = {
   'supplierOrder.shipped': 'The supplier shipped the order: carrier and tracking number in shipping.',
   'supplierOrder.delivered': 'The supplier order was delivered.',
   'supplierOrder.cancelled': 'The supplier order was cancelled.',
-  'supplierOrder.rerouted': 'A paused supplier order\'s items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference.',
-  'supplierOrder.routed': 'Dispatch chose the supplier order\'s supplier by the routing rule before sending it: its history entry routed names the rule, the chosen connection, why, and every candidate\'s quote (cost, currency, rate, days).',
-  'supplierOrder.returned': 'A package of a shipped supplier order went back to the supplier (Printful\'s package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays.',
+  'supplierOrder.rerouted':
+    "A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference.",
+  'supplierOrder.routed':
+    "Dispatch chose the supplier order's supplier by the routing rule before sending it: its history entry routed names the rule, the chosen connection, why, and every candidate's quote (cost, currency, rate, days).",
+  'supplierOrder.returned':
+    "A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays.",
   'supplierOrder.failed': 'Sending the supplier order failed for now; a background job retries it.',
-  'supplierOrder.deliveryAttention': "A sent supplier order's delivery needs a look (no tracking, no movement, overdue, or the supplier's exception): deliveryAttention names the reason; the status stays.",
+  'supplierOrder.deliveryAttention':
+    "A sent supplier order's delivery needs a look (no tracking, no movement, overdue, or the supplier's exception): deliveryAttention names the reason; the status stays.",
   'supplierOrder.deliveryAttentionCleared': "A supplier order's delivery attention ended: tracking moved, it was delivered, or a person acknowledged it.",
-  'supplierOrder.claimOpened': 'A claim with the supplier was opened for some of the order\'s items: the history entry claimOpened holds the claim.',
-  'supplierOrder.claimUpdated': 'A claim with the supplier moved (sent, or the supplier\'s status changed): the history entry claimUpdated holds the claim.',
-  'supplierOrder.claimClosed': 'A claim with the supplier has its outcome (refunded, reshipped with the new supplier order, rejected with the supplier\'s words, withdrawn or stopped): the history entry claimClosed holds the claim.',
+  'supplierOrder.claimOpened': "A claim with the supplier was opened for some of the order's items: the history entry claimOpened holds the claim.",
+  'supplierOrder.claimUpdated': "A claim with the supplier moved (sent, or the supplier's status changed): the history entry claimUpdated holds the claim.",
+  'supplierOrder.claimClosed':
+    "A claim with the supplier has its outcome (refunded, reshipped with the new supplier order, rejected with the supplier's words, withdrawn or stopped): the history entry claimClosed holds the claim.",
   'orderPart.statusChanged': "An order part's status changed (pending, processing, shipped, delivered, cancelled).",
-  'storeOrder.paymentChanged': "A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged.",
-  'storeOrder.profitChanged': "A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit.",
+  'storeOrder.paymentChanged':
+    "A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged.",
+  'storeOrder.profitChanged':
+    "A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit.",
   'importJob.finished': 'An import job finished (completed or failed): counts, errors and the products it made.',
   'productLink.syncFailed': "A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated.",
   'connection.circuitOpened': "Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil.",

@@ -14,27 +14,27 @@ type Ctx = IPollFunctions | IWebhookFunctions;
 const keyOf = (ctx: Ctx) => JSON.stringify([ctx.getWorkflow().id ?? '', ctx.getNode().name]);
 
 function dropExpired(now: number): void {
-	for (const [key, list] of held) {
-		const live = list.filter((e) => e.until > now);
-		if (live.length) held.set(key, live);
-		else held.delete(key);
-	}
+  for (const [key, list] of held) {
+    const live = list.filter((e) => e.until > now);
+    if (live.length) held.set(key, live);
+    else held.delete(key);
+  }
 }
 
 /** Called by the webhook for a delivery to the test URL. */
 export function holdTestEvent(ctx: IWebhookFunctions, items: INodeExecutionData[][]): void {
-	const now = Date.now();
-	dropExpired(now);
-	const key = keyOf(ctx);
-	held.set(key, [...(held.get(key) ?? []), { until: now + HOLD_MS, items }]);
+  const now = Date.now();
+  dropExpired(now);
+  const key = keyOf(ctx);
+  held.set(key, [...(held.get(key) ?? []), { until: now + HOLD_MS, items }]);
 }
 
 /** Called by the poll of a manual run in webhook mode: the oldest event held for this node, once. */
 export function takeTestEvent(ctx: IPollFunctions): INodeExecutionData[][] | null {
-	dropExpired(Date.now());
-	const key = keyOf(ctx);
-	const [first, ...rest] = held.get(key) ?? [];
-	if (rest.length) held.set(key, rest);
-	else held.delete(key);
-	return first?.items ?? null;
+  dropExpired(Date.now());
+  const key = keyOf(ctx);
+  const [first, ...rest] = held.get(key) ?? [];
+  if (rest.length) held.set(key, rest);
+  else held.delete(key);
+  return first?.items ?? null;
 }

@@ -13,22 +13,22 @@ export const EVENT_TYPES = optionsOf(Object.keys(EVENT_WORDS) as EventType[], (t
 
 const BASE = '/api/store-suppliers/{storeId}/event-subscriptions';
 export const SUBSCRIPTION_ROUTES = {
-	create: { operationId: 'createEventSubscription', method: 'POST', path: BASE, idempotent: true },
-	get: { operationId: 'getEventSubscription', method: 'GET', path: `${BASE}/{subscriptionId}` },
-	delete: { operationId: 'deleteEventSubscription', method: 'DELETE', path: `${BASE}/{subscriptionId}` },
+  create: { operationId: 'createEventSubscription', method: 'POST', path: BASE, idempotent: true },
+  get: { operationId: 'getEventSubscription', method: 'GET', path: `${BASE}/{subscriptionId}` },
+  delete: { operationId: 'deleteEventSubscription', method: 'DELETE', path: `${BASE}/{subscriptionId}` },
 } satisfies Record<string, Route>;
 
 /** What the trigger keeps in the workflow's static data of the node while its webhook is active. */
 export interface WebhookState {
-	subscriptionId?: string;
-	secret?: string;
-	url?: string;
+  subscriptionId?: string;
+  secret?: string;
+  url?: string;
 }
 
 const isWebhookMode = (ctx: IHookFunctions | IWebhookFunctions) => modeOf(ctx) === 'webhook';
 const chosenTypes = (ctx: IHookFunctions): string[] => {
-	const raw = ctx.getNodeParameter('eventTypes', ['supplierOrder.paused']) as string[];
-	return raw.length ? [...raw].sort() : ['supplierOrder.paused'];
+  const raw = ctx.getNodeParameter('eventTypes', ['supplierOrder.paused']) as string[];
+  return raw.length ? [...raw].sort() : ['supplierOrder.paused'];
 };
 
 const notFound = (error: unknown) => String((error as { httpCode?: unknown }).httpCode) === '404';
@@ -39,51 +39,51 @@ const notFound = (error: unknown) => String((error as { httpCode?: unknown }).ht
  * is gone, or points elsewhere, or no longer has the chosen types, is made again.
  */
 export const subscriptionMethods = {
-	async checkExists(this: IHookFunctions): Promise<boolean> {
-		if (!isWebhookMode(this)) return true;
-		const state = this.getWorkflowStaticData('node') as WebhookState;
-		if (!state.subscriptionId || !state.secret) return false;
-		try {
-			const sub = (await callRoute.call(this, SUBSCRIPTION_ROUTES.get, { storeId: storeOf(this), subscriptionId: state.subscriptionId })) as IDataObject;
-			const types = ((sub.eventTypes as string[]) ?? []).slice().sort();
-			return sub.url === this.getNodeWebhookUrl('default') && sub.enabled !== false && types.join() === chosenTypes(this).join();
-		} catch (error) {
-			if (notFound(error)) return false;
-			throw new NodeApiError(this.getNode(), error as JsonObject); // hands back the transport's own error
-		}
-	},
+  async checkExists(this: IHookFunctions): Promise<boolean> {
+    if (!isWebhookMode(this)) return true;
+    const state = this.getWorkflowStaticData('node') as WebhookState;
+    if (!state.subscriptionId || !state.secret) return false;
+    try {
+      const sub = (await callRoute.call(this, SUBSCRIPTION_ROUTES.get, { storeId: storeOf(this), subscriptionId: state.subscriptionId })) as IDataObject;
+      const types = ((sub.eventTypes as string[]) ?? []).slice().sort();
+      return sub.url === this.getNodeWebhookUrl('default') && sub.enabled !== false && types.join() === chosenTypes(this).join();
+    } catch (error) {
+      if (notFound(error)) return false;
+      throw new NodeApiError(this.getNode(), error as JsonObject); // hands back the transport's own error
+    }
+  },
 
-	async create(this: IHookFunctions): Promise<boolean> {
-		if (!isWebhookMode(this)) return true;
-		const state = this.getWorkflowStaticData('node') as WebhookState;
-		// A stale subscription goes first; not when the editor listens for a test event: the static data
-		// then still names the active workflow's subscription, which must stay.
-		if (state.subscriptionId && this.getMode() !== 'manual') await subscriptionMethods.delete.call(this);
-		const url = this.getNodeWebhookUrl('default')!;
-		const made = (await callRoute.call(
-			this,
-			SUBSCRIPTION_ROUTES.create,
-			{ storeId: storeOf(this) },
-			{ body: { url, eventTypes: chosenTypes(this), description: `n8n: ${this.getWorkflow().name ?? this.getWorkflow().id} / ${this.getNode().name}` } },
-		)) as IDataObject;
-		Object.assign(state, { subscriptionId: String(made.id), secret: String(made.secret), url });
-		return true;
-	},
+  async create(this: IHookFunctions): Promise<boolean> {
+    if (!isWebhookMode(this)) return true;
+    const state = this.getWorkflowStaticData('node') as WebhookState;
+    // A stale subscription goes first; not when the editor listens for a test event: the static data
+    // then still names the active workflow's subscription, which must stay.
+    if (state.subscriptionId && this.getMode() !== 'manual') await subscriptionMethods.delete.call(this);
+    const url = this.getNodeWebhookUrl('default')!;
+    const made = (await callRoute.call(
+      this,
+      SUBSCRIPTION_ROUTES.create,
+      { storeId: storeOf(this) },
+      { body: { url, eventTypes: chosenTypes(this), description: `n8n: ${this.getWorkflow().name ?? this.getWorkflow().id} / ${this.getNode().name}` } },
+    )) as IDataObject;
+    Object.assign(state, { subscriptionId: String(made.id), secret: String(made.secret), url });
+    return true;
+  },
 
-	async delete(this: IHookFunctions): Promise<boolean> {
-		const state = this.getWorkflowStaticData('node') as WebhookState;
-		if (state.subscriptionId) {
-			try {
-				await callRoute.call(this, SUBSCRIPTION_ROUTES.delete, { storeId: storeOf(this), subscriptionId: state.subscriptionId });
-			} catch (error) {
-				if (!notFound(error)) throw new NodeApiError(this.getNode(), error as JsonObject);
-			}
-		}
-		delete state.subscriptionId;
-		delete state.secret;
-		delete state.url;
-		return true;
-	},
+  async delete(this: IHookFunctions): Promise<boolean> {
+    const state = this.getWorkflowStaticData('node') as WebhookState;
+    if (state.subscriptionId) {
+      try {
+        await callRoute.call(this, SUBSCRIPTION_ROUTES.delete, { storeId: storeOf(this), subscriptionId: state.subscriptionId });
+      } catch (error) {
+        if (!notFound(error)) throw new NodeApiError(this.getNode(), error as JsonObject);
+      }
+    }
+    delete state.subscriptionId;
+    delete state.secret;
+    delete state.url;
+    return true;
+  },
 };
 
 /**
@@ -93,16 +93,17 @@ export const subscriptionMethods = {
  * held for the manual run's poll, which n8n calls in its place (test-event.ts).
  */
 export async function receiveEvent(this: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const req = this.getRequestObject();
-	const res = this.getResponseObject();
-	const state = this.getWorkflowStaticData('node') as WebhookState;
-	const raw = (req as { rawBody?: Buffer }).rawBody ?? Buffer.from(JSON.stringify(req.body ?? {}));
-	const verdict = isWebhookMode(this) && state.secret ? verifyDelivery(raw, req.headers, state.secret) : { ok: false as const, reason: 'no active subscription' };
-	if (!verdict.ok) {
-		res.status(401).json({ error: { code: 'invalidSignature', message: `The delivery was refused: ${verdict.reason}.` } });
-		return { noWebhookResponse: true };
-	}
-	const workflowData = [this.helpers.returnJsonArray([this.getBodyData()])];
-	if (this.getMode() === 'manual') holdTestEvent(this, workflowData);
-	return { workflowData };
+  const req = this.getRequestObject();
+  const res = this.getResponseObject();
+  const state = this.getWorkflowStaticData('node') as WebhookState;
+  const raw = (req as { rawBody?: Buffer }).rawBody ?? Buffer.from(JSON.stringify(req.body ?? {}));
+  const verdict =
+    isWebhookMode(this) && state.secret ? verifyDelivery(raw, req.headers, state.secret) : { ok: false as const, reason: 'no active subscription' };
+  if (!verdict.ok) {
+    res.status(401).json({ error: { code: 'invalidSignature', message: `The delivery was refused: ${verdict.reason}.` } });
+    return { noWebhookResponse: true };
+  }
+  const workflowData = [this.helpers.returnJsonArray([this.getBodyData()])];
+  if (this.getMode() === 'manual') holdTestEvent(this, workflowData);
+  return { workflowData };
 }

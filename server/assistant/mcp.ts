@@ -55,7 +55,12 @@ function toolOf(route: RouteDef) {
   return {
     name: route.operationId,
     title: route.summary,
-    description: [route.summary, route.description, route.permission ? `Needs the store permission ${route.permission}.` : '', route.planGated ? 'Needs the store owner\'s plan to include dropshipping.' : '']
+    description: [
+      route.summary,
+      route.description,
+      route.permission ? `Needs the store permission ${route.permission}.` : '',
+      route.planGated ? "Needs the store owner's plan to include dropshipping." : '',
+    ]
       .filter(Boolean)
       .join(' '),
     inputSchema: { type: 'object' as const, properties, required, additionalProperties: false },
@@ -88,7 +93,16 @@ export function mountAssistant(router: Router, opts: { runners: RouteRunner[]; g
       const unknown = Object.keys(args).filter((k) => !(k in params) && !(k in query) && k !== 'body');
       try {
         if (unknown.length) throw errors.validationFailed(unknown.map((k) => ({ field: k, message: 'is not a known field' })));
-        const out = await runner.run({ caller, params, query, body: args.body, headers: base.headers, origin: base.origin, requestId: base.requestId, log: base.log });
+        const out = await runner.run({
+          caller,
+          params,
+          query,
+          body: args.body,
+          headers: base.headers,
+          origin: base.origin,
+          requestId: base.requestId,
+          log: base.log,
+        });
         const payload = (out.body ?? { result: null }) as Record<string, unknown>;
         return { content: [{ type: 'text' as const, text: JSON.stringify(payload) }], structuredContent: payload, isError: out.status >= 400 };
       } catch (caught) {
@@ -107,7 +121,12 @@ export function mountAssistant(router: Router, opts: { runners: RouteRunner[]; g
   router.post(MCP_PATH, async (ctx) => {
     ctx.state.routePath = MCP_PATH;
     const caller = await authenticateRequest(ctx, opts.gate, 'caller');
-    const server = serverFor(caller!, { origin: originOf(ctx), requestId: ctx.state.requestId, log: (ctx.state.request as RequestLog).log, headers: ctx.headers });
+    const server = serverFor(caller!, {
+      origin: originOf(ctx),
+      requestId: ctx.state.requestId,
+      log: (ctx.state.request as RequestLog).log,
+      headers: ctx.headers,
+    });
     const transport = new (loadSdk().Transport)({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     // The transport answers on the raw response; Koa must leave it alone.

@@ -17,14 +17,23 @@ interface AlternateSources {
 }
 
 const invalid = (details: ErrorDetail[]) =>
-  new ApiError(422, 'alternateInvalid', 'An alternate cannot be used: each must be a live connection of this store other than the link\'s, and a variant its supplier has; details names each.', details);
+  new ApiError(
+    422,
+    'alternateInvalid',
+    "An alternate cannot be used: each must be a live connection of this store other than the link's, and a variant its supplier has; details names each.",
+    details,
+  );
 
 /**
  * A link's alternates, checked before anything is written: each on a connection of the store that is live (on, not
  * removed, with credentials) and not the link's own, for a store variant of the linked product, naming a variant
  * the supplier really has (read through the gateway). Answers them with what the supplier says of each now.
  */
-export async function checkAlternates(src: AlternateSources, link: { storeId: string; connectionId: string; storeVariantIds: string[] }, input: AlternateInput[]): Promise<LinkAlternate[]> {
+export async function checkAlternates(
+  src: AlternateSources,
+  link: { storeId: string; connectionId: string; storeVariantIds: string[] },
+  input: AlternateInput[],
+): Promise<LinkAlternate[]> {
   const problems: ErrorDetail[] = [];
   const conns = new Map<string, SupplierConnection | null>();
   const products = new Map<string, SupplierProduct | null>();
@@ -33,7 +42,8 @@ export async function checkAlternates(src: AlternateSources, link: { storeId: st
   const out: LinkAlternate[] = [];
   for (const [i, a] of input.entries()) {
     const at = (f: keyof AlternateInput) => `body/alternates/${i}/${f}`;
-    if (!link.storeVariantIds.includes(a.storeVariantId)) problems.push({ field: at('storeVariantId'), message: `store variant ${a.storeVariantId} is not a variant of the linked product` });
+    if (!link.storeVariantIds.includes(a.storeVariantId))
+      problems.push({ field: at('storeVariantId'), message: `store variant ${a.storeVariantId} is not a variant of the linked product` });
     const key = `${a.storeVariantId}:${a.connectionId}:${a.supplierVariantId}`;
     if (seen.has(key)) problems.push({ field: at('supplierVariantId'), message: 'this alternate is named twice for the store variant' });
     seen.add(key);
@@ -47,7 +57,7 @@ export async function checkAlternates(src: AlternateSources, link: { storeId: st
       continue;
     }
     if (conn.id === link.connectionId) {
-      problems.push({ field: at('connectionId'), message: 'an alternate must be on another connection than the link\'s own' });
+      problems.push({ field: at('connectionId'), message: "an alternate must be on another connection than the link's own" });
       continue;
     }
     if (conn.disconnectedAt || !conn.enabled || !conn.credentialsSealed) {
@@ -63,7 +73,10 @@ export async function checkAlternates(src: AlternateSources, link: { storeId: st
     }
     const v = product.variants.find((x) => x.id === a.supplierVariantId);
     if (!v) {
-      problems.push({ field: at('supplierVariantId'), message: `supplier variant ${a.supplierVariantId} does not exist on supplier product ${a.supplierProductId}` });
+      problems.push({
+        field: at('supplierVariantId'),
+        message: `supplier variant ${a.supplierVariantId} does not exist on supplier product ${a.supplierProductId}`,
+      });
       continue;
     }
     out.push({ ...a, position, costMinor: v.cost.amountMinor, currency: v.cost.currency, stock: v.stock, available: v.available });
@@ -81,4 +94,5 @@ async function readProduct(src: AlternateSources, conn: SupplierConnection, id: 
   }
 }
 
-export const replaceAlternates = (tx: Queryable, storeId: string, linkId: string, alternates: LinkAlternate[]) => sql.replaceAlternates(tx, storeId, linkId, alternates);
+export const replaceAlternates = (tx: Queryable, storeId: string, linkId: string, alternates: LinkAlternate[]) =>
+  sql.replaceAlternates(tx, storeId, linkId, alternates);

@@ -35,7 +35,16 @@ export async function pricingFor(db: Queryable, rates: CatalogueRates, storeId: 
   return { storeCurrency, rates: await costRatesFor(rates, currencies, storeCurrency) };
 }
 
-export const DROPPED = (id: string): SupplierProduct => ({ id, title: '', description: '', url: '', imageUrl: null, shipsTo: [], variants: [], updatedAt: null });
+export const DROPPED = (id: string): SupplierProduct => ({
+  id,
+  title: '',
+  description: '',
+  url: '',
+  imageUrl: null,
+  shipsTo: [],
+  variants: [],
+  updatedAt: null,
+});
 
 /**
  * Applies what the supplier says now to many links, within each link's sync switches, in a fixed number of
@@ -43,17 +52,36 @@ export const DROPPED = (id: string): SupplierProduct => ({ id, title: '', descri
  * `storeId` (one connection's, or one link's). A variant the supplier dropped goes to stock 0. Every link gets `last_sync_at`; its
  * `last_sync_error` is cleared, or set when its outcome carries an error. Runs inside the caller's transaction.
  */
-export async function applyOutcomes(tx: Queryable, store: Pick<ProductService, 'applySupplierChanges'>, storeId: string, outcomes: ProductOutcome[], pricing: Pricing): Promise<void> {
+export async function applyOutcomes(
+  tx: Queryable,
+  store: Pick<ProductService, 'applySupplierChanges'>,
+  storeId: string,
+  outcomes: ProductOutcome[],
+  pricing: Pricing,
+): Promise<void> {
   const productOf = new Map<string, ProductOutcome>();
   for (const o of outcomes) for (const id of o.linkIds) productOf.set(id, o);
   if (!productOf.size) return;
   const links = await sql.lockLinks(tx, storeId, [...productOf.keys()]);
   const applied = links.filter((l) => productOf.get(l.id)!.product);
-  const variants = applied.length ? await sql.variantCostsOfLinks(tx, storeId, applied.map((l) => l.id)) : [];
+  const variants = applied.length
+    ? await sql.variantCostsOfLinks(
+        tx,
+        storeId,
+        applied.map((l) => l.id),
+      )
+    : [];
   const variantsOf = new Map<string, typeof variants>();
   for (const v of variants) variantsOf.set(v.link_id, [...(variantsOf.get(v.link_id) ?? []), v]);
 
-  const lv = { link: [] as string[], variant: [] as string[], stock: [] as number[], available: [] as boolean[], cost: [] as number[], currency: [] as string[] };
+  const lv = {
+    link: [] as string[],
+    variant: [] as string[],
+    stock: [] as number[],
+    available: [] as boolean[],
+    cost: [] as number[],
+    currency: [] as string[],
+  };
   const sv = { id: [] as string[], stock: [] as Array<number | null>, price: [] as Array<number | null> };
   const titles = { product: [] as string[], title: [] as string[] };
   const failed = new Map<string, unknown>(); // link id → error
@@ -85,7 +113,16 @@ export async function applyOutcomes(tx: Queryable, store: Pick<ProductService, '
         const basis = link.sync.cost && s ? { minor: cost, currency: s.cost.currency } : { minor: known, currency: v.currency };
         const converted = link.sync.price && s ? inStore(basis.minor, basis.currency) : null;
         const price = converted ? applyPriceRule(link.price_rule, converted.minor, pricing.storeCurrency).priceMinor : null;
-        return { v, stock, available, cost: costSynced ? cost : known, currency: costSynced ? s.cost.currency : v.currency, storeStock, price, rate: converted?.rate };
+        return {
+          v,
+          stock,
+          available,
+          cost: costSynced ? cost : known,
+          currency: costSynced ? s.cost.currency : v.currency,
+          storeStock,
+          price,
+          rate: converted?.rate,
+        };
       });
       const usedRate = rows.find((r) => r.rate)?.rate;
       if (rows.some((r) => r.rate !== undefined)) {

@@ -42,10 +42,16 @@ export async function costRatesFor(rates: CatalogueRates, currencies: Iterable<s
   const out = new Map<string, CostRate | RateMissingError>();
   for (const from of new Set(currencies)) {
     if (from === to) continue;
-    out.set(from, await costRateFor(rates, from, to).then((r) => r!, (err: unknown) => {
-      if (err instanceof RateMissingError) return err;
-      throw err;
-    }));
+    out.set(
+      from,
+      await costRateFor(rates, from, to).then(
+        (r) => r!,
+        (err: unknown) => {
+          if (err instanceof RateMissingError) return err;
+          throw err;
+        },
+      ),
+    );
   }
   return out;
 }

@@ -7,7 +7,12 @@ import { type LinkRow, linkOf } from './sql/links';
 type LinkSnapshot = Omit<LinkRow, 'last_sync_at' | 'created_at' | 'updated_at'> & { last_sync_at: string | null; created_at: string; updated_at: string };
 const linkOfSnapshot = (e: OutboxEvent) => {
   const r = snapshotOf<LinkSnapshot>(e);
-  return linkOf({ ...r, last_sync_at: r.last_sync_at === null ? null : new Date(r.last_sync_at), created_at: new Date(r.created_at), updated_at: new Date(r.updated_at) });
+  return linkOf({
+    ...r,
+    last_sync_at: r.last_sync_at === null ? null : new Date(r.last_sync_at),
+    created_at: new Date(r.created_at),
+    updated_at: new Date(r.updated_at),
+  });
 };
 
 /** The catalogue's events' data: the import job and the product link as their routes answer them. */

@@ -31,10 +31,14 @@ export function failureOf(item: ImportItem, err: unknown, supplier: string): Imp
 }
 
 function supplierWords(err: SupplierError, id: string, supplier: string): { code: string; message: string } {
-  if (err instanceof SignInLapsedError) return { code: 'signInExpired', message: `The sign-in at ${supplier} ended; sign in again in Connections, then import again.` };
-  if (err instanceof CircuitOpenError) return { code: 'circuitOpen', message: `The ${supplier} connection is paused after repeated errors; import again later.` };
-  if (err.kind === 'notFound') return { code: 'supplierProductNotFound', message: `${supplier} has no product ${id}. Check the id, or paste the product's link instead.` };
+  if (err instanceof SignInLapsedError)
+    return { code: 'signInExpired', message: `The sign-in at ${supplier} ended; sign in again in Connections, then import again.` };
+  if (err instanceof CircuitOpenError)
+    return { code: 'circuitOpen', message: `The ${supplier} connection is paused after repeated errors; import again later.` };
+  if (err.kind === 'notFound')
+    return { code: 'supplierProductNotFound', message: `${supplier} has no product ${id}. Check the id, or paste the product's link instead.` };
   if (err.isOutage) return { code: 'supplierUnavailable', message: `${supplier} did not answer in time; import again in a few minutes.` };
-  if (err.kind === 'credentialsRejected') return { code: 'credentialsRejected', message: `${supplier} refused the connection's credentials; connect it again, then import again.` };
+  if (err.kind === 'credentialsRejected')
+    return { code: 'credentialsRejected', message: `${supplier} refused the connection's credentials; connect it again, then import again.` };
   return { code: 'supplierRefused', message: `${supplier} refused to show product ${id}.` };
 }

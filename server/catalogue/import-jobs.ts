@@ -40,7 +40,9 @@ export function importJobView(job: ImportJob, items: ImportJobItem[]) {
     total: job.total,
     done: items.filter((i) => i.status === 'done').length,
     failed: items.filter((i) => i.status === 'failed').length,
-    errors: items.filter((i) => i.status === 'failed').map((i) => ({ supplierProductId: i.supplierProductId, code: i.errorCode ?? 'failed', message: i.errorMessage ?? '' })),
+    errors: items
+      .filter((i) => i.status === 'failed')
+      .map((i) => ({ supplierProductId: i.supplierProductId, code: i.errorCode ?? 'failed', message: i.errorMessage ?? '' })),
     createdProductIds: items.filter((i) => i.productId).map((i) => i.productId!),
     createdAt: job.createdAt.toISOString(),
     updatedAt: job.updatedAt.toISOString(),
@@ -56,6 +58,6 @@ export function importJobView(job: ImportJob, items: ImportJobItem[]) {
 export async function importAuthorityEnded(memberAccess: MemberAccess, storeId: string, creator: Creator): Promise<string | null> {
   const access = await memberAccess(storeId, creator.createdByAccountId, null);
   if (!access || !access.permissions.has('suppliers.import')) return 'The member who started the import may no longer import products into this store.';
-  if (!access.dropshipping) return 'The store owner\'s plan no longer includes dropshipping.';
+  if (!access.dropshipping) return "The store owner's plan no longer includes dropshipping.";
   return null;
 }

@@ -8,9 +8,20 @@ import { applyPriceRule, importRuleFor, PriceRule } from './price-rule';
 import { storeCost } from './conversion';
 
 /** The import preview: prices the chosen products and names duplicates; writes and charges nothing. */
-export async function previewImport(importer: ProductImporter, links: Pick<LinkService, 'duplicatesOf'>, store: Store, conn: SupplierConnection, items: ImportItem[], rule: PriceRule) {
+export async function previewImport(
+  importer: ProductImporter,
+  links: Pick<LinkService, 'duplicatesOf'>,
+  store: Store,
+  conn: SupplierConnection,
+  items: ImportItem[],
+  rule: PriceRule,
+) {
   const fetched = await importer.fetchAll(conn, items);
-  const duplicates = await links.duplicatesOf(store.id, conn.supplierKey, items.map((i) => i.supplierProductId));
+  const duplicates = await links.duplicatesOf(
+    store.id,
+    conn.supplierKey,
+    items.map((i) => i.supplierProductId),
+  );
   const previews = [];
   const failures: ImportFailure[] = [];
   for (const [i, item] of items.entries()) {
@@ -26,8 +37,19 @@ export async function previewImport(importer: ProductImporter, links: Pick<LinkS
         const storeCostMinor = storeCost(v.cost.amountMinor, v.cost.currency, store.currency, rate);
         const quote = applyPriceRule(storeRule, storeCostMinor, store.currency);
         return {
-          supplierVariantId: v.id, sku: v.sku, title: v.title, costMinor: v.cost.amountMinor, currency: v.cost.currency, storeCostMinor, storeCurrency: store.currency,
-          priceMinor: quote.priceMinor, compareAtMinor: quote.compareAtMinor, profitMinor: quote.profitMinor, floorApplied: quote.floorApplied, stock: v.stock, available: v.available,
+          supplierVariantId: v.id,
+          sku: v.sku,
+          title: v.title,
+          costMinor: v.cost.amountMinor,
+          currency: v.cost.currency,
+          storeCostMinor,
+          storeCurrency: store.currency,
+          priceMinor: quote.priceMinor,
+          compareAtMinor: quote.compareAtMinor,
+          profitMinor: quote.profitMinor,
+          floorApplied: quote.floorApplied,
+          stock: v.stock,
+          available: v.available,
         };
       });
       previews.push({

@@ -50,7 +50,15 @@ export class ProductImporter {
    */
   async importOne(
     tx: Queryable,
-    input: { store: Store; conn: SupplierConnection; product: SupplierProduct; item: ImportItem; rule: PriceRule; sync: SyncSwitches; status?: 'active' | 'draft' },
+    input: {
+      store: Store;
+      conn: SupplierConnection;
+      product: SupplierProduct;
+      item: ImportItem;
+      rule: PriceRule;
+      sync: SyncSwitches;
+      status?: 'active' | 'draft';
+    },
     creator: Creator,
   ): Promise<{ productId: string; linkId: string }> {
     const { store, conn, product } = input;
@@ -117,7 +125,7 @@ export class ProductImporter {
       return await this.db.transaction(fn);
     } catch (e) {
       if ((e as { code?: string; constraint?: string }).code === '23505' && (e as { constraint?: string }).constraint === 'store_variants_sku_key') {
-        throw new ItemError('skuTaken', 'A variant of this store already uses one of the supplier\'s SKUs.');
+        throw new ItemError('skuTaken', "A variant of this store already uses one of the supplier's SKUs.");
       }
       throw e;
     }

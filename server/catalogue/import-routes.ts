@@ -4,7 +4,16 @@ import { object, pageOf, pageQuery, params, uuid } from '../platform/http/schema
 import { productSchema } from '../stores/schemas';
 import { IMPORT_INLINE_LIMIT, ImportService } from './imports';
 import { BASE, nothingImported, rule, usableConnection } from './route-parts';
-import { costRateSchema, importFailureSchema, importItemSchema, importJobSchema, importJobSummarySchema, linkSchema, priceRuleSchema, syncSchema } from './schemas';
+import {
+  costRateSchema,
+  importFailureSchema,
+  importItemSchema,
+  importJobSchema,
+  importJobSummarySchema,
+  linkSchema,
+  priceRuleSchema,
+  syncSchema,
+} from './schemas';
 import { DEFAULT_SYNC } from './types';
 
 const TAG_PRODUCTS = 'Supplier products and imports';
@@ -13,10 +22,19 @@ const TAG_PRODUCTS = 'Supplier products and imports';
 export function importRoutes(imports: ImportService, usable: ReturnType<typeof usableConnection>) {
   return defineRoutes([
     route({
-      operationId: 'previewImport', method: 'post', path: `${BASE}/:storeId/:id/import/preview`, tag: TAG_PRODUCTS, auth: 'caller', permission: 'suppliers.import', planGated: true, readOnly: true,
+      operationId: 'previewImport',
+      method: 'post',
+      path: `${BASE}/:storeId/:id/import/preview`,
+      tag: TAG_PRODUCTS,
+      auth: 'caller',
+      permission: 'suppliers.import',
+      planGated: true,
+      readOnly: true,
       summary: 'Price chosen products with the price rule and name duplicates; nothing is written or charged',
       params: params(['storeId', 'id']),
-      body: object({ products: { type: 'array', items: importItemSchema, minItems: 1, maxItems: IMPORT_INLINE_LIMIT }, priceRule: priceRuleSchema }, ['products']),
+      body: object({ products: { type: 'array', items: importItemSchema, minItems: 1, maxItems: IMPORT_INLINE_LIMIT }, priceRule: priceRuleSchema }, [
+        'products',
+      ]),
       response: {
         status: 200,
         schema: object(
@@ -43,25 +61,62 @@ export function importRoutes(imports: ImportService, usable: ReturnType<typeof u
       handler: async (ctx) => imports.preview(ctx.params.storeId, await usable(ctx, ctx.params.id), ctx.body.products, rule(ctx.body.priceRule)),
     }),
     route({
-      operationId: 'importSupplierProducts', method: 'post', path: `${BASE}/:storeId/:id/import`, tag: TAG_PRODUCTS, auth: 'caller', permission: 'suppliers.import', planGated: true,
+      operationId: 'importSupplierProducts',
+      method: 'post',
+      path: `${BASE}/:storeId/:id/import`,
+      tag: TAG_PRODUCTS,
+      auth: 'caller',
+      permission: 'suppliers.import',
+      planGated: true,
       idempotent: true,
       summary: `Import supplier products as store products with links; up to ${IMPORT_INLINE_LIMIT} at once, more as a background job to poll`,
       description: `Each product is created atomically with its variants and link, and costs the credits of one import. Up to ${IMPORT_INLINE_LIMIT} products answer 201 with what was created (and \`errors\` for the products that were not) or, when none was created, 422 \`nothingImported\` with each product's code and message in \`details\`; more answer 202 with the job to poll at GET /:storeId/imports/:jobId.`,
       // Up to the inline limit, every product is paid at once and the ones that fail are refunded; a job pays
       // for each product in the transaction that makes it.
-      credits: { action: 'supplierProduct.import', price: 2, unit: 'product', units: (body) => body.products.length, when: (body) => (body.products.length <= IMPORT_INLINE_LIMIT ? 'request' : 'recordCreated') }, readOnly: false,
+      credits: {
+        action: 'supplierProduct.import',
+        price: 2,
+        unit: 'product',
+        units: (body) => body.products.length,
+        when: (body) => (body.products.length <= IMPORT_INLINE_LIMIT ? 'request' : 'recordCreated'),
+      },
+      readOnly: false,
       params: params(['storeId', 'id']),
       body: object(
-        { products: { type: 'array', items: importItemSchema, minItems: 1, maxItems: 1000 }, priceRule: priceRuleSchema, sync: syncSchema, status: { enum: ['active', 'draft'] } },
+        {
+          products: { type: 'array', items: importItemSchema, minItems: 1, maxItems: 1000 },
+          priceRule: priceRuleSchema,
+          sync: syncSchema,
+          status: { enum: ['active', 'draft'] },
+        },
         ['products'],
       ),
       response: {
         status: 201,
-        schema: object({ products: { type: 'array', items: productSchema }, links: { type: 'array', items: linkSchema }, errors: { type: 'array', items: importFailureSchema } }, ['products', 'links', 'errors']),
+        schema: object(
+          {
+            products: { type: 'array', items: productSchema },
+            links: { type: 'array', items: linkSchema },
+            errors: { type: 'array', items: importFailureSchema },
+          },
+          ['products', 'links', 'errors'],
+        ),
       },
       extraResponses: [
-        [202, { description: 'A background import job; poll it', content: { 'application/json': { schema: { type: 'object', properties: { result: importJobSchema } } } } }],
-        [422, { description: 'nothingImported: no product was created; `details` holds each product\'s `supplierProductId`, `code` and `message`', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } }],
+        [
+          202,
+          {
+            description: 'A background import job; poll it',
+            content: { 'application/json': { schema: { type: 'object', properties: { result: importJobSchema } } } },
+          },
+        ],
+        [
+          422,
+          {
+            description: "nothingImported: no product was created; `details` holds each product's `supplierProductId`, `code` and `message`",
+            content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          },
+        ],
       ],
       async handler(ctx) {
         const conn = await usable(ctx, ctx.params.id);
@@ -79,16 +134,31 @@ export function importRoutes(imports: ImportService, usable: ReturnType<typeof u
       },
     }),
     route({
-      operationId: 'listImportJobs', method: 'get', path: `${BASE}/:storeId/imports`, tag: TAG_PRODUCTS, auth: 'caller', permission: 'suppliers.import', readOnly: true,
-      summary: 'The store\'s import jobs, newest first, paged by cursor, each with its progress',
-      description: 'Not in the spec\'s route list: it lets a person or a workflow find a background import without having kept its id.',
-      params: params(['storeId']), query: object({ ...pageQuery }), response: { status: 200, schema: pageOf(importJobSummarySchema) },
+      operationId: 'listImportJobs',
+      method: 'get',
+      path: `${BASE}/:storeId/imports`,
+      tag: TAG_PRODUCTS,
+      auth: 'caller',
+      permission: 'suppliers.import',
+      readOnly: true,
+      summary: "The store's import jobs, newest first, paged by cursor, each with its progress",
+      description: "Not in the spec's route list: it lets a person or a workflow find a background import without having kept its id.",
+      params: params(['storeId']),
+      query: object({ ...pageQuery }),
+      response: { status: 200, schema: pageOf(importJobSummarySchema) },
       handler: async (ctx) => imports.listJobs(ctx.params.storeId, ownRecordsKeyId(ctx.caller), ctx.query),
     }),
     route({
-      operationId: 'getImportJob', method: 'get', path: `${BASE}/:storeId/imports/:jobId`, tag: TAG_PRODUCTS, auth: 'caller', permission: 'suppliers.import', readOnly: true,
+      operationId: 'getImportJob',
+      method: 'get',
+      path: `${BASE}/:storeId/imports/:jobId`,
+      tag: TAG_PRODUCTS,
+      auth: 'caller',
+      permission: 'suppliers.import',
+      readOnly: true,
       summary: 'Progress of a background import: status, total, done, failed, per-product errors and created products',
-      params: params(['storeId', 'jobId']), response: { status: 200, schema: importJobSchema },
+      params: params(['storeId', 'jobId']),
+      response: { status: 200, schema: importJobSchema },
       handler: async (ctx) => imports.getJob(ctx.params.storeId, ctx.params.jobId, ownRecordsKeyId(ctx.caller)),
     }),
   ]);

@@ -69,7 +69,14 @@ export class ImportService {
 
   /** Up to IMPORT_INLINE_LIMIT products at once (the route has charged for all; it refunds the ones in `errors`). */
   /** `within`: what commits with each product made (the credit it spends). */
-  async importNow(storeId: string, conn: SupplierConnection, items: ImportItem[], opts: { rule: PriceRule; sync: SyncSwitches; status?: 'active' | 'draft' }, creator: Creator, within?: (tx: Queryable) => Promise<void>) {
+  async importNow(
+    storeId: string,
+    conn: SupplierConnection,
+    items: ImportItem[],
+    opts: { rule: PriceRule; sync: SyncSwitches; status?: 'active' | 'draft' },
+    creator: Creator,
+    within?: (tx: Queryable) => Promise<void>,
+  ) {
     const store = await this.store(storeId);
     const fetched = await this.importer.fetchAll(conn, items);
     const created: Array<{ productId: string; linkId: string }> = [];
@@ -98,12 +105,28 @@ export class ImportService {
   }
 
   /** Larger imports: the job and its items are written at once, then a pg-boss job works through them. */
-  async startJob(storeId: string, conn: SupplierConnection, items: ImportItem[], opts: { rule: PriceRule; sync: SyncSwitches }, creator: Creator, credit: CreditTicket): Promise<ImportJob> {
+  async startJob(
+    storeId: string,
+    conn: SupplierConnection,
+    items: ImportItem[],
+    opts: { rule: PriceRule; sync: SyncSwitches },
+    creator: Creator,
+    credit: CreditTicket,
+  ): Promise<ImportJob> {
     const priceRule = importRuleFor(opts.rule, (await this.store(storeId)).currency);
     const job = await this.db.transaction((tx) =>
       sql.insertImportJob(
         tx,
-        { id: crypto.randomUUID(), storeId, connectionId: conn.id, priceRule, sync: opts.sync, total: items.length, ...creator, credit: { action: credit.action, price: credit.price } },
+        {
+          id: crypto.randomUUID(),
+          storeId,
+          connectionId: conn.id,
+          priceRule,
+          sync: opts.sync,
+          total: items.length,
+          ...creator,
+          credit: { action: credit.action, price: credit.price },
+        },
         items.map((item) => ({ supplierProductId: item.supplierProductId, variantIds: item.variantIds ?? null })),
       ),
     );
@@ -143,7 +166,13 @@ export class ImportService {
         try {
           if (!f.ok) throw f.error;
           await this.importer.inTransaction(async (tx) => {
-            await this.credits.charge({ accountId: creator.createdByAccountId, apiKeyId: creator.createdByKeyId }, job.credit.action, job.credit.price, `import:${job.id}:${row.position}`, tx);
+            await this.credits.charge(
+              { accountId: creator.createdByAccountId, apiKeyId: creator.createdByKeyId },
+              job.credit.action,
+              job.credit.price,
+              `import:${job.id}:${row.position}`,
+              tx,
+            );
             const out = await this.importer.importOne(tx, { store, conn, product: f.value, item: items[i], rule: job.priceRule, sync: job.sync }, creator);
             await sql.itemDone(tx, job, row.position, out.productId);
           });
@@ -155,7 +184,6 @@ export class ImportService {
     }
     await sql.setImportJobStatus(this.db, job, 'completed');
   }
-
 
   async getJob(storeId: string, jobId: string, ownKeyId: string | null) {
     const job = await sql.importJobInStore(this.db, storeId, jobId);

@@ -16,7 +16,17 @@ import type { StoreService } from '../stores/stores';
 import { catalogueEventRenderers } from './events';
 import { ImportService } from './imports';
 import { LinkService } from './links';
-import { CATALOGUE_QUEUES, type ConnectionSyncWork, IMPORT_QUEUE, type ImportWork, type ProductReadBack, productReadBacks, READBACK_CONCURRENCY, READBACK_QUEUE, SYNC_QUEUES } from './queues';
+import {
+  CATALOGUE_QUEUES,
+  type ConnectionSyncWork,
+  IMPORT_QUEUE,
+  type ImportWork,
+  type ProductReadBack,
+  productReadBacks,
+  READBACK_CONCURRENCY,
+  READBACK_QUEUE,
+  SYNC_QUEUES,
+} from './queues';
 import { catalogueRoutes } from './routes';
 import { deleteLinksOfConnection, linkCountOfConnection } from './sql/links';
 import { SupplierProductService } from './supplier-products';
@@ -36,22 +46,47 @@ export const catalogueModule = domainModule({
   needs: ['identity', 'stores', 'connections', 'events', 'rates'],
   provides: ['productReadBacks', 'linksOfConnection'],
   queues: CATALOGUE_QUEUES,
-  migrations: [Catalog1763942400000, UnlinkDisconnected1764201600182, ImportJobCredit1764374400000, LinkAlternates1764892800340, LinkRouting1765324800421, LinkCostRate1765584000540],
+  migrations: [
+    Catalog1763942400000,
+    UnlinkDisconnected1764201600182,
+    ImportJobCredit1764374400000,
+    LinkAlternates1764892800340,
+    LinkRouting1765324800421,
+    LinkCostRate1765584000540,
+  ],
   build(p: Platform, deps: CatalogueNeeds) {
     const { db, log } = p;
     const { gateway, connections } = deps.connections;
     const products = deps.stores.products;
     const links = new LinkService(db, p.cursors, gateway, products, deps.rates.rates);
     const supplierProducts = new SupplierProductService(gateway, p.secrets);
-    const imports = new ImportService(db, gateway, links, products, deps.stores.stores, connections, deps.identity.credits, () => p.boss, p.cursors, deps.identity.ownerAccess, deps.rates.rates);
+    const imports = new ImportService(
+      db,
+      gateway,
+      links,
+      products,
+      deps.stores.stores,
+      connections,
+      deps.identity.credits,
+      () => p.boss,
+      p.cursors,
+      deps.identity.ownerAccess,
+      deps.rates.rates,
+    );
     const catalogueSync = new CatalogueSync(db, gateway, links, connections, products, () => p.boss, log, deps.rates.rates);
     for (const [kind, renderer] of Object.entries(catalogueEventRenderers(imports, links))) deps.events.renderers.register(kind, renderer);
     return {
-      links, supplierProducts, imports, catalogueSync,
+      links,
+      supplierProducts,
+      imports,
+      catalogueSync,
       // What others ask of the catalogue: a notification's read-backs; a connection's links, counted before a disconnect
       // and removed in its transaction (links to a supplier that is gone mean nothing).
       productReadBacks: productReadBacks(() => p.boss, db),
-      linksOfConnection: { count: (connectionId: string, storeId: string) => linkCountOfConnection(db, connectionId, storeId), remove: deleteLinksOfConnection },
+      linksOfConnection: {
+        count: (connectionId: string, storeId: string) => linkCountOfConnection(db, connectionId, storeId),
+        remove: deleteLinksOfConnection,
+      },
       routes: catalogueRoutes(connections, supplierProducts, imports, links),
       async work(boss: Boss) {
         // Stores take turns: one import of a store runs at a time across processes, so a store that queued many

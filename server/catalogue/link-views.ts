@@ -13,10 +13,29 @@ type AlternateView = Omit<LinkAlternate, 'storeVariantId' | 'position'>;
 export function linkView(l: ProductLink, variants: Array<Omit<ProductLinkVariant, 'linkId'>>, alternates: LinkAlternate[]): LinkView {
   const { createdByAccountId: _account, lastSyncAt, createdAt, updatedAt, ...rest } = l;
   const alternatesOf = (storeVariantId: string): AlternateView[] =>
-    alternates.filter((a) => a.storeVariantId === storeVariantId).map(({ connectionId, supplierProductId, supplierVariantId, costMinor, currency, stock, available }) => ({ connectionId, supplierProductId, supplierVariantId, costMinor, currency, stock, available }));
+    alternates
+      .filter((a) => a.storeVariantId === storeVariantId)
+      .map(({ connectionId, supplierProductId, supplierVariantId, costMinor, currency, stock, available }) => ({
+        connectionId,
+        supplierProductId,
+        supplierVariantId,
+        costMinor,
+        currency,
+        stock,
+        available,
+      }));
   return {
     ...rest,
-    variants: variants.map((v) => ({ storeVariantId: v.storeVariantId, supplierVariantId: v.supplierVariantId, costMinor: v.costMinor, currency: v.currency, stock: v.stock, available: v.available, maxBuyPrice: v.maxBuyPrice ?? null, alternates: alternatesOf(v.storeVariantId) })),
+    variants: variants.map((v) => ({
+      storeVariantId: v.storeVariantId,
+      supplierVariantId: v.supplierVariantId,
+      costMinor: v.costMinor,
+      currency: v.currency,
+      stock: v.stock,
+      available: v.available,
+      maxBuyPrice: v.maxBuyPrice ?? null,
+      alternates: alternatesOf(v.storeVariantId),
+    })),
     lastSyncAt: lastSyncAt ? lastSyncAt.toISOString() : null,
     createdAt: createdAt.toISOString(),
     updatedAt: updatedAt.toISOString(),

@@ -41,9 +41,17 @@ export class LinkService {
   }
 
   /** A page in one statement: the links, their variant mappings and the exact totalCount kept by the database. */
-  async list(storeId: string, ownKeyId: string | null, q: { cursor?: string; pageSize: number; connectionId?: string; productId?: string }): Promise<Page<LinkView>> {
-    return keysetList<sql.LinkListRow, LinkView>(this.db, this.cursors, q, sql.linkList({ storeId, ownKeyId, connectionId: q.connectionId, productId: q.productId }), (r) =>
-      linkView(sql.linkOf(r), r.variants, r.alternates),
+  async list(
+    storeId: string,
+    ownKeyId: string | null,
+    q: { cursor?: string; pageSize: number; connectionId?: string; productId?: string },
+  ): Promise<Page<LinkView>> {
+    return keysetList<sql.LinkListRow, LinkView>(
+      this.db,
+      this.cursors,
+      q,
+      sql.linkList({ storeId, ownKeyId, connectionId: q.connectionId, productId: q.productId }),
+      (r) => linkView(sql.linkOf(r), r.variants, r.alternates),
     );
   }
 
@@ -58,7 +66,13 @@ export class LinkService {
     );
     const variants = found.flatMap(([v]) => v);
     const alternates = found.flatMap(([, a]) => a);
-    return links.map((l) => linkView(l, variants.filter((v) => v.linkId === l.id), alternates.filter((a) => a.linkId === l.id)));
+    return links.map((l) =>
+      linkView(
+        l,
+        variants.filter((v) => v.linkId === l.id),
+        alternates.filter((a) => a.linkId === l.id),
+      ),
+    );
   }
 
   /**
@@ -67,7 +81,18 @@ export class LinkService {
    */
   async createIn(
     tx: Queryable,
-    input: { storeId: string; product: StoreProduct; conn: SupplierConnection; supplierProduct: SupplierProduct; mappings: VariantMapping[]; priceRule: PriceRule; sync: SyncSwitches; alternates?: LinkAlternate[]; routing?: RoutingRule | null; costRate?: CostRate | null },
+    input: {
+      storeId: string;
+      product: StoreProduct;
+      conn: SupplierConnection;
+      supplierProduct: SupplierProduct;
+      mappings: VariantMapping[];
+      priceRule: PriceRule;
+      sync: SyncSwitches;
+      alternates?: LinkAlternate[];
+      routing?: RoutingRule | null;
+      costRate?: CostRate | null;
+    },
     creator: Creator,
   ): Promise<ProductLink> {
     const mapped = mapVariants(await this.products.variantsOf(input.storeId, input.product.id, tx), input.supplierProduct, input.mappings);
@@ -105,14 +130,26 @@ export class LinkService {
 
   async update(
     link: ProductLink,
-    changes: { variants?: VariantMapping[]; priceRule?: Partial<PriceRule>; sync?: Partial<SyncSwitches>; alternates?: LinkAlternate[]; routing?: RoutingRule | null },
+    changes: {
+      variants?: VariantMapping[];
+      priceRule?: Partial<PriceRule>;
+      sync?: Partial<SyncSwitches>;
+      alternates?: LinkAlternate[];
+      routing?: RoutingRule | null;
+    },
     supplierProduct: () => Promise<SupplierProduct>,
   ): Promise<ProductLink> {
     const priceRule = changes.priceRule ? normalisePriceRule({ ...link.priceRule, ...changes.priceRule }) : undefined;
     const sync = changes.sync ? { ...DEFAULT_SYNC, ...link.sync, ...changes.sync } : undefined;
     const product = changes.variants ? await supplierProduct() : null;
     return this.db.transaction(async (tx) => {
-      if (product) await replaceLinkVariants(tx, link.storeId, link.id, mapVariants(await this.products.variantsOf(link.storeId, link.productId, tx), product, changes.variants!));
+      if (product)
+        await replaceLinkVariants(
+          tx,
+          link.storeId,
+          link.id,
+          mapVariants(await this.products.variantsOf(link.storeId, link.productId, tx), product, changes.variants!),
+        );
       if (changes.alternates) await replaceAlternates(tx, link.storeId, link.id, changes.alternates);
       const routing = changes.routing === undefined ? undefined : changes.routing && normaliseRouting(changes.routing);
       return sql.updateLink(tx, link.storeId, link.id, { priceRule, sync, routing });
@@ -153,7 +190,12 @@ export class LinkService {
   /** Links of one store (a connection's). */
   async markSyncFailed(storeId: string, linkIds: string[], err: unknown): Promise<void> {
     if (!linkIds.length) return;
-    await setSyncResults(this.db, storeId, linkIds, linkIds.map(() => syncErrorText(err)));
+    await setSyncResults(
+      this.db,
+      storeId,
+      linkIds,
+      linkIds.map(() => syncErrorText(err)),
+    );
   }
 
   /** Sync one link now, through the connection's gateway (circuit breaker and time-out). */

@@ -52,7 +52,7 @@ export const DEFAULT_PRICE_RULE: PriceRule = Object.freeze({
   minimumProfitMinor: 0,
 });
 
- /**
+/**
  * The rule for a request that gives none (import, preview, a new link): twice the cost, rounded up to x.99.
  * Not the field defaults above (which would sell at cost): see docs/decisions.md, "Price rule when none is given".
  */
@@ -95,7 +95,8 @@ export const priceRuleSchema = {
       minimum: 0,
       maximum: MAX_ENDING,
       default: DEFAULT_PRICE_RULE.endingMinor,
-      description: 'Round up to a price ending within one major unit (99 → x.99); must be below the minor units per major unit of the currency (0 or null for currencies without minor units); null = no rounding.',
+      description:
+        'Round up to a price ending within one major unit (99 → x.99); must be below the minor units per major unit of the currency (0 or null for currencies without minor units); null = no rounding.',
     },
     compareAtMultiplier: {
       type: ['string', 'null'],

@@ -52,5 +52,11 @@ export interface ProductReadBack {
 /** What a supplier's notification asks of the catalogue (the notifications domain is given it): who links a supplier product, and its read-back, queued in the caller's transaction. */
 export const productReadBacks = (boss: () => Boss, db: Queryable) => ({
   holders: (connectionIds: string[], supplierProductId: string) => connectionsWithProduct(db, connectionIds, supplierProductId),
-  ask: (tx: Queryable, asks: ProductReadBack[]) => insertInTransaction(boss(), tx, READBACK_QUEUE, asks.map((data) => ({ data, singletonKey: `${data.connectionId}:${data.supplierProductId}` }))),
+  ask: (tx: Queryable, asks: ProductReadBack[]) =>
+    insertInTransaction(
+      boss(),
+      tx,
+      READBACK_QUEUE,
+      asks.map((data) => ({ data, singletonKey: `${data.connectionId}:${data.supplierProductId}` })),
+    ),
 });

@@ -8,8 +8,8 @@ export const syncSchema = object(
   {
     cost: { type: 'boolean', description: 'Keep the recorded supplier cost of each variant current' },
     price: { type: 'boolean', description: 'Re-price store variants from the cost through the price rule' },
-    stock: { type: 'boolean', description: 'Copy the supplier\'s stock to the store variants' },
-    title: { type: 'boolean', description: 'Copy the supplier\'s product title' },
+    stock: { type: 'boolean', description: "Copy the supplier's stock to the store variants" },
+    title: { type: 'boolean', description: "Copy the supplier's product title" },
     availability: { type: 'boolean', description: 'Set stock to 0 for variants the supplier no longer offers' },
   },
   [],
@@ -63,26 +63,42 @@ export const supplierProductPageSchema = object(
 /** A variant's maximum buy price: per unit, in any currency (compared in the store's at the day's rate). */
 export const maxBuyPriceSchema = {
   oneOf: [object({ amountMinor: minorUnits, currency }, ['amountMinor', 'currency']), { type: 'null' }],
-  description: "The most the store pays the supplier for one unit of the variant; a part whose supplier cost is above it pauses costAboveLimit. Any currency: compared in the store's currency at the day's rate",
+  description:
+    "The most the store pays the supplier for one unit of the variant; a part whose supplier cost is above it pauses costAboveLimit. Any currency: compared in the store's currency at the day's rate",
 } as const;
 
-export const variantMappingSchema = object({ storeVariantId: uuid, supplierVariantId: supplierRef, maxBuyPrice: maxBuyPriceSchema }, ['storeVariantId', 'supplierVariantId']);
+export const variantMappingSchema = object({ storeVariantId: uuid, supplierVariantId: supplierRef, maxBuyPrice: maxBuyPriceSchema }, [
+  'storeVariantId',
+  'supplierVariantId',
+]);
 
 export const alternateInputSchema = object(
   { storeVariantId: uuid, connectionId: uuid, supplierProductId: supplierRef, supplierVariantId: supplierRef },
   ['storeVariantId', 'connectionId', 'supplierProductId', 'supplierVariantId'],
-  { description: 'A backup supplier variant for one store variant, on another live connection of the store; a store variant\'s alternates are tried in the order listed' },
+  {
+    description:
+      "A backup supplier variant for one store variant, on another live connection of the store; a store variant's alternates are tried in the order listed",
+  },
 );
 
 export const alternatesBody = {
   type: 'array',
   items: alternateInputSchema,
   maxItems: 100,
-  description: 'Backup supplier variants (at most 5 per store variant), replacing the link\'s alternates; an empty list removes them. Each is checked: 422 alternateInvalid names each field that fails',
+  description:
+    "Backup supplier variants (at most 5 per store variant), replacing the link's alternates; an empty list removes them. Each is checked: 422 alternateInvalid names each field that fails",
 } as const;
 
 const alternateSchema = object(
-  { connectionId: uuid, supplierProductId: { type: 'string' }, supplierVariantId: { type: 'string' }, costMinor: minorUnits, currency, stock: { type: 'integer' }, available: { type: 'boolean' } },
+  {
+    connectionId: uuid,
+    supplierProductId: { type: 'string' },
+    supplierVariantId: { type: 'string' },
+    costMinor: minorUnits,
+    currency,
+    stock: { type: 'integer' },
+    available: { type: 'boolean' },
+  },
   ['connectionId', 'supplierProductId', 'supplierVariantId', 'costMinor', 'currency', 'stock', 'available'],
   { description: 'A backup supplier variant, with its cost and stock as last read (the hourly sync keeps them)' },
 );
@@ -96,11 +112,17 @@ export const linkRoutingSchema = {
 /** The rate a supplier's costs are converted at into the store's currency, with its source and day. */
 export const costRateSchema = {
   ...object(
-    { from: currency, to: currency, rate: { type: 'string', description: 'Units of `to` per unit of `from`, a decimal string' }, source: { enum: ['ecb', 'pinned', 'identity'] }, asOfDate: { type: 'string', format: 'date' } },
+    {
+      from: currency,
+      to: currency,
+      rate: { type: 'string', description: 'Units of `to` per unit of `from`, a decimal string' },
+      source: { enum: ['ecb', 'pinned', 'identity'] },
+      asOfDate: { type: 'string', format: 'date' },
+    },
     ['from', 'to', 'rate', 'source', 'asOfDate'],
   ),
   type: ['object', 'null'],
-  description: 'The rate the supplier\'s costs were last priced at into the store\'s currency; null when the supplier sells in it',
+  description: "The rate the supplier's costs were last priced at into the store's currency; null when the supplier sells in it",
 } as const;
 
 export const linkSchema = object(
@@ -114,7 +136,16 @@ export const linkSchema = object(
     variants: {
       type: 'array',
       items: object(
-        { storeVariantId: uuid, supplierVariantId: { type: 'string' }, costMinor: minorUnits, currency, stock: { type: 'integer' }, available: { type: 'boolean' }, maxBuyPrice: maxBuyPriceSchema, alternates: { type: 'array', items: alternateSchema } },
+        {
+          storeVariantId: uuid,
+          supplierVariantId: { type: 'string' },
+          costMinor: minorUnits,
+          currency,
+          stock: { type: 'integer' },
+          available: { type: 'boolean' },
+          maxBuyPrice: maxBuyPriceSchema,
+          alternates: { type: 'array', items: alternateSchema },
+        },
         ['storeVariantId', 'supplierVariantId', 'costMinor', 'currency', 'stock', 'available', 'maxBuyPrice', 'alternates'],
       ),
     },
@@ -128,7 +159,24 @@ export const linkSchema = object(
     createdAt: dateTime,
     updatedAt: dateTime,
   },
-  ['id', 'storeId', 'productId', 'connectionId', 'supplierKey', 'supplierProductId', 'variants', 'priceRule', 'sync', 'routing', 'costRate', 'lastSyncAt', 'lastSyncError', 'createdByKeyId', 'createdAt', 'updatedAt'],
+  [
+    'id',
+    'storeId',
+    'productId',
+    'connectionId',
+    'supplierKey',
+    'supplierProductId',
+    'variants',
+    'priceRule',
+    'sync',
+    'routing',
+    'costRate',
+    'lastSyncAt',
+    'lastSyncError',
+    'createdByKeyId',
+    'createdAt',
+    'updatedAt',
+  ],
 );
 
 export const importItemSchema = object(
@@ -136,7 +184,11 @@ export const importItemSchema = object(
   ['supplierProductId'],
 );
 
-export const importFailureSchema = object({ supplierProductId: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' } }, ['supplierProductId', 'code', 'message']);
+export const importFailureSchema = object({ supplierProductId: { type: 'string' }, code: { type: 'string' }, message: { type: 'string' } }, [
+  'supplierProductId',
+  'code',
+  'message',
+]);
 
 const jobProgress = {
   id: uuid,
@@ -149,7 +201,17 @@ const jobProgress = {
 const jobTimes = { createdAt: dateTime, updatedAt: dateTime, finishedAt: nullableDateTime } as const;
 
 /** An import job in the list: its progress, without the per-product errors and products (read the job for those). */
-export const importJobSummarySchema = object({ ...jobProgress, ...jobTimes }, ['id', 'connectionId', 'status', 'total', 'done', 'failed', 'createdAt', 'updatedAt', 'finishedAt']);
+export const importJobSummarySchema = object({ ...jobProgress, ...jobTimes }, [
+  'id',
+  'connectionId',
+  'status',
+  'total',
+  'done',
+  'failed',
+  'createdAt',
+  'updatedAt',
+  'finishedAt',
+]);
 
 export const importJobSchema = object(
   { ...jobProgress, errors: { type: 'array', items: importFailureSchema }, createdProductIds: { type: 'array', items: uuid }, ...jobTimes },

@@ -31,7 +31,9 @@ export class SupplierProductService {
   async search(conn: SupplierConnection, q: { query?: string; cursor?: string; pageSize: number }) {
     const query = q.query ?? '';
     const inner = q.cursor ? this.unwrap(conn, query, q.cursor) : undefined;
-    const page = await orSupplierFailure(this.gateway.call(conn, (a, ctx) => a.searchProducts(ctx, { query: query || undefined, cursor: inner, pageSize: q.pageSize })));
+    const page = await orSupplierFailure(
+      this.gateway.call(conn, (a, ctx) => a.searchProducts(ctx, { query: query || undefined, cursor: inner, pageSize: q.pageSize })),
+    );
     return {
       items: page.items,
       pagination: {

@@ -49,11 +49,19 @@ export class CatalogueSync {
     const alternates = await alternateProductsOf(this.db, storeId, connectionId);
     if (!links.length && !alternates.length) return { synced: 0, failed: 0 };
     if (!conn || conn.disconnectedAt || !conn.enabled || !conn.credentialsSealed) {
-      await this.links.markSyncFailed(storeId, links.map((l) => l.id), new SupplierError('unavailable', 'The connection is switched off or removed.'));
+      await this.links.markSyncFailed(
+        storeId,
+        links.map((l) => l.id),
+        new SupplierError('unavailable', 'The connection is switched off or removed.'),
+      );
       return { synced: 0, failed: links.length };
     }
     // Alternates on this connection (backups for other connections' links) are read here, like its own links.
-    if (alternates.length) await this.syncAlternates(conn, alternates.map((a) => a.supplier_product_id));
+    if (alternates.length)
+      await this.syncAlternates(
+        conn,
+        alternates.map((a) => a.supplier_product_id),
+      );
     const byProduct = new Map<string, string[]>();
     for (const l of links) byProduct.set(l.supplier_product_id, [...(byProduct.get(l.supplier_product_id) ?? []), l.id]);
     const products = [...byProduct.entries()];
@@ -72,14 +80,17 @@ export class CatalogueSync {
     const write = async (outcomes: ProductOutcome[]) => {
       const pricing = await pricingFor(this.db, this.rates, storeId, outcomes);
       await this.db.transaction((tx) => applyOutcomes(tx, this.products, storeId, outcomes, pricing));
-      for (const o of outcomes) (o.error === undefined ? (synced += o.linkIds.length) : (failed += o.linkIds.length));
+      for (const o of outcomes) o.error === undefined ? (synced += o.linkIds.length) : (failed += o.linkIds.length);
     };
     let writing: Promise<unknown> = Promise.resolve(null);
     for (let at = 0; at < products.length; at += PRODUCTS_PER_BATCH) {
       const outcomes = await read(products.slice(at, at + PRODUCTS_PER_BATCH));
       const previous = await writing;
       if (previous instanceof Error) throw previous;
-      writing = write(outcomes).then(() => null, (err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+      writing = write(outcomes).then(
+        () => null,
+        (err: unknown) => (err instanceof Error ? err : new Error(String(err))),
+      );
     }
     const last = await writing;
     if (last instanceof Error) throw last;
@@ -88,7 +99,14 @@ export class CatalogueSync {
 
   /** Each supplier product the alternates on this connection name, read once; a product the supplier dropped leaves them unavailable. */
   private async syncAlternates(conn: NonNullable<Awaited<ReturnType<ConnectionService['findById']>>>, productIds: string[]): Promise<void> {
-    const v = { product: [] as string[], variant: [] as string[], cost: [] as Array<number | null>, currency: [] as Array<string | null>, stock: [] as number[], available: [] as boolean[] };
+    const v = {
+      product: [] as string[],
+      variant: [] as string[],
+      cost: [] as Array<number | null>,
+      currency: [] as Array<string | null>,
+      stock: [] as number[],
+      available: [] as boolean[],
+    };
     const dropped: string[] = [];
     await mapLimit(productIds, PRODUCT_CONCURRENCY, async (id) => {
       try {

@@ -19,7 +19,13 @@ export class SupplierCallRates {
     // Waits until the slot's own time (not for a duration counted from the answer), so a slow answer to this
     // statement does not squeeze this call closer to the one before it.
     const wait = slotMs - Date.now();
-    if (wait > MAX_WAIT_MS) throw new SupplierError('unavailable', `Too many calls are waiting for this supplier account's rate limit (one every ${spacingMs} ms); try again later`, undefined, true);
+    if (wait > MAX_WAIT_MS)
+      throw new SupplierError(
+        'unavailable',
+        `Too many calls are waiting for this supplier account's rate limit (one every ${spacingMs} ms); try again later`,
+        undefined,
+        true,
+      );
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
   }
 }

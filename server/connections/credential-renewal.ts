@@ -24,7 +24,12 @@ export class CredentialRenewal {
 
   /** One sweep over the live connections of suppliers that renew; answers how many were renewed and how many lapsed. */
   async sweep(now = new Date()): Promise<{ renewed: number; lapsed: number }> {
-    const adapters = new Map(this.registry.adapters().filter(renewsCredentials).map((a) => [a.entry.key, a]));
+    const adapters = new Map(
+      this.registry
+        .adapters()
+        .filter(renewsCredentials)
+        .map((a) => [a.entry.key, a]),
+    );
     const done = { renewed: 0, lapsed: 0 };
     if (!adapters.size) return done;
     for (const conn of await liveConnectionsOf(this.db, [...adapters.keys()])) {
@@ -41,7 +46,12 @@ export class CredentialRenewal {
 
   private async renew(conn: RenewableConnection, adapter: RenewingAdapter, credentials: Record<string, string>): Promise<'renewed' | 'lapsed' | 'failed'> {
     const started = Date.now();
-    const health = (ok: boolean, message: string) => ({ status: ok ? ('healthy' as const) : ('unhealthy' as const), checkedAt: new Date().toISOString(), latencyMs: Date.now() - started, message });
+    const health = (ok: boolean, message: string) => ({
+      status: ok ? ('healthy' as const) : ('unhealthy' as const),
+      checkedAt: new Date().toISOString(),
+      latencyMs: Date.now() - started,
+      message,
+    });
     try {
       const changed = await adapter.renewCredentials(this.gateway.context(conn, credentials));
       const sealed = this.gateway.sealCredentials({ ...credentials, ...changed });

@@ -34,5 +34,10 @@ export async function verifyCredentials(
   await beforeRegister();
   const registered = await addresses.register(adapter, conn, working, onChanged);
   const kept = { ...working, ...registered.fields };
-  return { credentialsSealed: gateway.sealCredentials(kept), accountLabel, registeredNotificationAddress: registered.url, supplierAccountKey: gateway.supplierAccountKey(accountId) };
+  return {
+    credentialsSealed: gateway.sealCredentials(kept),
+    accountLabel,
+    registeredNotificationAddress: registered.url,
+    supplierAccountKey: gateway.supplierAccountKey(accountId),
+  };
 }

@@ -84,7 +84,8 @@ export class SupplierGateway {
    * given (credentials not stored yet); otherwise, for a stored connection, to an encrypted update of its row.
    */
   context(
-    conn: Pick<SupplierConnection, 'id' | 'mode' | 'settings'> & Partial<Pick<SupplierConnection, 'storeId' | 'credentialsSealed' | 'supplierKey' | 'automation'>>,
+    conn: Pick<SupplierConnection, 'id' | 'mode' | 'settings'> &
+      Partial<Pick<SupplierConnection, 'storeId' | 'credentialsSealed' | 'supplierKey' | 'automation'>>,
     credentials: Record<string, string>,
     onCredentialsChanged?: (changed: Record<string, string>) => Promise<void>,
   ): SupplierCallContext {
@@ -119,7 +120,10 @@ export class SupplierGateway {
   }
 
   /** The shared rate limit of the supplier account (or connection), when its supplier declares one. */
-  private pacer(conn: Pick<SupplierConnection, 'id' | 'settings'> & Partial<Pick<SupplierConnection, 'supplierKey'>>, credentials: Record<string, string>): (() => Promise<void>) | undefined {
+  private pacer(
+    conn: Pick<SupplierConnection, 'id' | 'settings'> & Partial<Pick<SupplierConnection, 'supplierKey'>>,
+    credentials: Record<string, string>,
+  ): (() => Promise<void>) | undefined {
     const adapter = conn.supplierKey ? this.registry.find(conn.supplierKey) : null;
     const spacing = this.rates && adapter ? adapter.limits.callSpacingMs(conn.settings) : null;
     if (!spacing) return undefined;
@@ -185,7 +189,12 @@ export class SupplierGateway {
     } catch (err) {
       if (err instanceof SupplierError && err.isSupplierFault) {
         await this.breaker.recordFailure(conn);
-        await this.noteHealth(conn, false, Date.now() - started, `${adapter.entry.name} did not answer the last call in time, or answered with a server error.`);
+        await this.noteHealth(
+          conn,
+          false,
+          Date.now() - started,
+          `${adapter.entry.name} did not answer the last call in time, or answered with a server error.`,
+        );
       }
       // Nothing can be ordered on that account: switched off, so its orders pause as connectionMissing until a person acts.
       if (err instanceof SupplierError && err.kind === 'accountUnusable' && this.db) {

@@ -19,7 +19,11 @@ function supplierFailure(err: unknown): unknown {
     case 'credentialsRejected':
       return new ApiError(400, 'credentialsRejected', `The supplier refused the credentials: ${err.message}`);
     case 'notFound':
-      return new ApiError(404, 'notFound', err.subject?.productId ? `The supplier has no product ${err.subject.productId}.` : 'The supplier has no such record.');
+      return new ApiError(
+        404,
+        'notFound',
+        err.subject?.productId ? `The supplier has no product ${err.subject.productId}.` : 'The supplier has no such record.',
+      );
     case 'notSupported':
       return new ApiError(400, 'notSupported', err.message);
     default:

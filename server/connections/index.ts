@@ -53,22 +53,39 @@ export const connectionsModule = domainModule({
   provides: ['gateway', 'connections'],
   queues: CONNECTION_QUEUES,
   migrations: [
-    SupplierConnections1763856000000, RegisteredNotificationAddress1764115200000, SupplierAccountKey1764201600180, SupplierCallRates1764288000003, RenameRegisteredWebhookUrl1764374400001,
-    SupplierOrderNumbers1764460800250, AutomationShippingMethod1764460800251, SignInAddress1764633600310, SignInOpenedBy1764633600311, SignInBrowserDigest1764633600312,
-    SignInRefusedCodes1765065600401, StoreSupplierRouting1765324800420,
+    SupplierConnections1763856000000,
+    RegisteredNotificationAddress1764115200000,
+    SupplierAccountKey1764201600180,
+    SupplierCallRates1764288000003,
+    RenameRegisteredWebhookUrl1764374400001,
+    SupplierOrderNumbers1764460800250,
+    AutomationShippingMethod1764460800251,
+    SignInAddress1764633600310,
+    SignInOpenedBy1764633600311,
+    SignInBrowserDigest1764633600312,
+    SignInRefusedCodes1765065600401,
+    StoreSupplierRouting1765324800420,
   ],
   // Each live connection's supplier credentials (a disconnected one keeps none), named by store and id (one shard each).
   sealed: [
     {
       name: 'supplierCredentials',
-      list: async (db, limit) => (await liveConnections(db)).flatMap((c) => (c.credentialsSealed ? [{ id: `${c.storeId}/${c.id}`, sealed: c.credentialsSealed }] : [])).slice(0, limit),
+      list: async (db, limit) =>
+        (await liveConnections(db)).flatMap((c) => (c.credentialsSealed ? [{ id: `${c.storeId}/${c.id}`, sealed: c.credentialsSealed }] : [])).slice(0, limit),
       replace: (db, named, was, now) => {
         const [storeId, id] = named.split('/');
         return replaceCredentials(db, { storeId, id }, was, now);
       },
     },
   ],
-  build(p: Platform, deps: { identity: { gate: MemberAccess; apiKeys: Pick<ApiKeyService, 'get'> }; suppliers: { registry: SupplierRegistry }; events: { renderers: { register(kind: string, r: EventRenderer): void } } }) {
+  build(
+    p: Platform,
+    deps: {
+      identity: { gate: MemberAccess; apiKeys: Pick<ApiKeyService, 'get'> };
+      suppliers: { registry: SupplierRegistry };
+      events: { renderers: { register(kind: string, r: EventRenderer): void } };
+    },
+  ) {
     const { config, db } = p;
     const registry = deps.suppliers.registry;
     const breaker = new CircuitBreaker(db, { failureThreshold: config.circuitFailureThreshold, cooldownSeconds: config.circuitCooldownSeconds });
@@ -103,7 +120,13 @@ export const connectionsModule = domainModule({
   },
   lateRoutes: {
     needs: ['catalogue', 'dispatch'],
-    build: (self, later: { catalogue: { linksOfConnection: KeptOfConnection['links'] }; dispatch: { openSupplierOrders: KeptOfConnection['openSupplierOrders'] } }) =>
-      connectionRoutes(self.connections, self.signIn, self.registry, self.routing, { links: later.catalogue.linksOfConnection, openSupplierOrders: later.dispatch.openSupplierOrders }),
+    build: (
+      self,
+      later: { catalogue: { linksOfConnection: KeptOfConnection['links'] }; dispatch: { openSupplierOrders: KeptOfConnection['openSupplierOrders'] } },
+    ) =>
+      connectionRoutes(self.connections, self.signIn, self.registry, self.routing, {
+        links: later.catalogue.linksOfConnection,
+        openSupplierOrders: later.dispatch.openSupplierOrders,
+      }),
   },
 });

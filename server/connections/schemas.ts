@@ -6,7 +6,10 @@ export { automationFields } from './automation-schemas';
 
 export const supplierKeySchema = { type: 'string', pattern: '^[a-z0-9-]{1,40}$' } as const;
 
-export const credentials = { type: 'object', description: 'The supplier\'s credentials, as its `credentialsSchema` in the catalogue describes (for example `{ "apiKey": "..." }`)' } as const;
+export const credentials = {
+  type: 'object',
+  description: 'The supplier\'s credentials, as its `credentialsSchema` in the catalogue describes (for example `{ "apiKey": "..." }`)',
+} as const;
 
 export const impactSchema = object({ linkedProducts: { type: 'integer' }, openSupplierOrders: { type: 'integer' } }, ['linkedProducts', 'openSupplierOrders']);
 
@@ -15,19 +18,27 @@ export const disconnectedSchema = object(
     id: uuid,
     disconnected: { const: true },
     impact: { type: 'object', description: 'What the connection had when it was disconnected, as GET .../impact counts it' },
-    removedLinks: { type: 'integer', description: 'Product links removed with the connection; their products stay as the store\'s own, unlinked' },
+    removedLinks: { type: 'integer', description: "Product links removed with the connection; their products stay as the store's own, unlinked" },
   },
   ['id', 'disconnected', 'impact', 'removedLinks'],
 );
 
-export const modeSchema = { enum: ['test', 'live'], description: '`test` places orders in the supplier\'s test environment (where it has one)' } as const;
+export const modeSchema = { enum: ['test', 'live'], description: "`test` places orders in the supplier's test environment (where it has one)" } as const;
 
 /** A routing rule, as the store sets it and a product link overrides it (docs/decisions.md, "Routing rule"). */
 export const routingRuleSchema = {
   oneOf: [
     object({ rule: { enum: ['primary', 'lowestLandedCost'] } }, ['rule']),
     object(
-      { rule: { const: 'fastest' }, maxCostAboveCheapestPercent: { type: 'integer', minimum: 0, maximum: 1000, description: 'How much dearer than the cheapest candidate the fastest may be, in percent' } },
+      {
+        rule: { const: 'fastest' },
+        maxCostAboveCheapestPercent: {
+          type: 'integer',
+          minimum: 0,
+          maximum: 1000,
+          description: 'How much dearer than the cheapest candidate the fastest may be, in percent',
+        },
+      },
       ['rule', 'maxCostAboveCheapestPercent'],
     ),
   ],
@@ -42,7 +53,12 @@ export const storeRoutingSchema = object(
 
 const healthSchema = {
   oneOf: [
-    object({ status: { enum: ['healthy', 'unhealthy'] }, checkedAt: dateTime, latencyMs: { type: 'integer' }, message: { type: 'string' } }, ['status', 'checkedAt', 'latencyMs', 'message']),
+    object({ status: { enum: ['healthy', 'unhealthy'] }, checkedAt: dateTime, latencyMs: { type: 'integer' }, message: { type: 'string' } }, [
+      'status',
+      'checkedAt',
+      'latencyMs',
+      'message',
+    ]),
     { type: 'null' },
   ],
 } as const;
@@ -56,19 +72,42 @@ export const connectionSchema = object(
     enabled: { type: 'boolean' },
     hasCredentials: { type: 'boolean' },
     accountLabel: { type: 'string', description: 'The supplier account the credentials belong to' },
-    settings: { type: 'object', description: 'The supplier\'s own settings; see `settingsSchema` in the catalogue' },
+    settings: { type: 'object', description: "The supplier's own settings; see `settingsSchema` in the catalogue" },
     automation: automationSchema,
     health: healthSchema,
     isCircuitOpen: { type: 'boolean' },
     circuitOpenUntil: nullableDateTime,
     lastWebhookAt: nullableDateTime,
     webhookUrl: { type: 'string', description: 'Where the supplier sends notifications; empty when no public address is configured' },
-    sharedSupplierAccount: { type: 'boolean', description: 'Another live connection (of any store) is on the same supplier account; notifications reach each connection for its own orders and products' },
+    sharedSupplierAccount: {
+      type: 'boolean',
+      description:
+        'Another live connection (of any store) is on the same supplier account; notifications reach each connection for its own orders and products',
+    },
     createdByKeyId: { type: ['string', 'null'], format: 'uuid' },
     createdAt: dateTime,
     updatedAt: dateTime,
   },
-  ['id', 'storeId', 'supplierKey', 'mode', 'enabled', 'hasCredentials', 'accountLabel', 'settings', 'automation', 'health', 'isCircuitOpen', 'circuitOpenUntil', 'lastWebhookAt', 'webhookUrl', 'sharedSupplierAccount', 'createdByKeyId', 'createdAt', 'updatedAt'],
+  [
+    'id',
+    'storeId',
+    'supplierKey',
+    'mode',
+    'enabled',
+    'hasCredentials',
+    'accountLabel',
+    'settings',
+    'automation',
+    'health',
+    'isCircuitOpen',
+    'circuitOpenUntil',
+    'lastWebhookAt',
+    'webhookUrl',
+    'sharedSupplierAccount',
+    'createdByKeyId',
+    'createdAt',
+    'updatedAt',
+  ],
 );
 
 export const catalogueEntrySchema = object(
@@ -84,12 +123,24 @@ export const catalogueEntrySchema = object(
         balance: { type: 'boolean' },
         cancel: { type: 'boolean' },
         notifications: { type: 'boolean' },
-        payment: { enum: ['balance', 'atCreate', 'external'], description: '`balance`: paid from a balance at the supplier (pay); `atCreate`: paid only as the order is created, with automatic payment on; `external`: not through the API' },
+        payment: {
+          enum: ['balance', 'atCreate', 'external'],
+          description:
+            '`balance`: paid from a balance at the supplier (pay); `atCreate`: paid only as the order is created, with automatic payment on; `external`: not through the API',
+        },
         syncFields: { type: 'array', items: { enum: ['cost', 'price', 'stock', 'title', 'availability'] } },
         claims: object(
-          { via: { enum: ['api', 'person'] }, deadlineDays: { type: ['integer', 'null'] }, counted: { enum: ['fromShipping', 'fromClaim'] }, where: { type: 'string' } },
+          {
+            via: { enum: ['api', 'person'] },
+            deadlineDays: { type: ['integer', 'null'] },
+            counted: { enum: ['fromShipping', 'fromClaim'] },
+            where: { type: 'string' },
+          },
           ['via', 'deadlineDays', 'counted', 'where'],
-          { description: '`api`: the service sends claims and follows them; `person`: a person sends them where `where` says, within `deadlineDays` of shipping' },
+          {
+            description:
+              '`api`: the service sends claims and follows them; `person`: a person sends them where `where` says, within `deadlineDays` of shipping',
+          },
         ),
       },
       ['authKind', 'hasSandbox', 'balance', 'cancel', 'notifications', 'payment', 'syncFields', 'claims'],

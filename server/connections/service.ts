@@ -80,7 +80,13 @@ export class ConnectionService {
   /** Verifies with the supplier first; nothing is stored when it refuses. `within`: what commits with the connection (its credit). */
   async connect(
     storeId: string,
-    input: { supplierKey: string; mode: ConnectionMode; credentials: Record<string, string>; settings?: Record<string, unknown>; automation?: Partial<Automation> },
+    input: {
+      supplierKey: string;
+      mode: ConnectionMode;
+      credentials: Record<string, string>;
+      settings?: Record<string, unknown>;
+      automation?: Partial<Automation>;
+    },
     creator: Creator,
     within?: (tx: Queryable) => Promise<void>,
   ): Promise<SupplierConnection> {
@@ -88,7 +94,9 @@ export class ConnectionService {
     const settings = this.settings.validateSettings(adapter, input.settings ?? {});
     // The supplier key lets the checks made while connecting take their turns of the account's rate limit too.
     const draft = { id: crypto.randomUUID(), storeId, mode: input.mode, settings, supplierKey: input.supplierKey };
-    const verified = await verifyCredentials(this.gateway, this.addresses, adapter, draft, input.credentials, () => this.assertNotConnected(storeId, input.supplierKey, input.mode));
+    const verified = await verifyCredentials(this.gateway, this.addresses, adapter, draft, input.credentials, () =>
+      this.assertNotConnected(storeId, input.supplierKey, input.mode),
+    );
     const fields = {
       id: draft.id,
       storeId,
@@ -135,7 +143,8 @@ export class ConnectionService {
     const { supplierAccountKey } = verified;
     const replaced = await sql.updateConnection(this.db, conn, { ...verified, consecutiveFailures: 0, circuitOpenUntil: null });
     // Moved to another supplier account: the one it left may have been receiving through it.
-    if (conn.supplierAccountKey && conn.supplierAccountKey !== supplierAccountKey) await this.accounts.handOver(conn.supplierAccountKey, conn.id).catch(() => undefined);
+    if (conn.supplierAccountKey && conn.supplierAccountKey !== supplierAccountKey)
+      await this.accounts.handOver(conn.supplierAccountKey, conn.id).catch(() => undefined);
     return replaced;
   }
 
@@ -154,7 +163,12 @@ export class ConnectionService {
     }
     if (result.ok) await this.breaker.recordSuccess(conn);
     else await this.breaker.recordFailure(conn);
-    const health = { status: result.ok ? 'healthy' : 'unhealthy', checkedAt: new Date().toISOString(), latencyMs: result.latencyMs, message: result.message } as const;
+    const health = {
+      status: result.ok ? 'healthy' : 'unhealthy',
+      checkedAt: new Date().toISOString(),
+      latencyMs: result.latencyMs,
+      message: result.message,
+    } as const;
     return (await setHealth(this.db, conn, health)) ?? conn;
   }
 
@@ -192,7 +206,10 @@ export class ConnectionService {
    * (disconnected) so history that names it still resolves, and the products stay as the store's own.
    * Another connection on the same supplier account then takes over its notification address.
    */
-  async disconnect(conn: SupplierConnection, kept: KeptOfConnection): Promise<{ impact: Record<string, number>; removedLinks: number; handOverError: unknown }> {
+  async disconnect(
+    conn: SupplierConnection,
+    kept: KeptOfConnection,
+  ): Promise<{ impact: Record<string, number>; removedLinks: number; handOverError: unknown }> {
     const impact = await this.impact(conn, kept);
     const removedLinks = await this.db.transaction(async (tx) => {
       if (!(await sql.disconnect(tx, conn))) throw errors.notFound('The connection');

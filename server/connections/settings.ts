@@ -21,12 +21,14 @@ export class ConnectionSettings {
   adapter(supplierKey: string): SupplierAdapter {
     const adapter = this.registry.find(supplierKey);
     if (!adapter) throw errors.validationFailed([{ field: 'body/supplierKey', message: `no supplier ${supplierKey} in the catalogue` }]);
-    if (this.registry.isSwitchedOff(supplierKey)) throw errors.badRequest('supplierSwitchedOff', `The supplier ${supplierKey} is switched off by the operator of this service.`);
+    if (this.registry.isSwitchedOff(supplierKey))
+      throw errors.badRequest('supplierSwitchedOff', `The supplier ${supplierKey} is switched off by the operator of this service.`);
     return adapter;
   }
 
   validateCredentials(adapter: SupplierAdapter, credentials: Record<string, unknown>): Record<string, string> {
-    if (supportsSignIn(adapter)) throw errors.badRequest('signInRequired', `${adapter.entry.name} is connected through sign-in: use POST /:storeId/oauth/start.`);
+    if (supportsSignIn(adapter))
+      throw errors.badRequest('signInRequired', `${adapter.entry.name} is connected through sign-in: use POST /:storeId/oauth/start.`);
     const validate = settingsAjv.compile(adapter.entry.credentialsSchema);
     if (!validate(credentials)) {
       throw errors.validationFailed((validate.errors ?? []).map((e) => ({ field: `body/credentials${e.instancePath}`, message: e.message ?? 'is not valid' })));

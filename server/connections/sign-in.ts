@@ -54,14 +54,27 @@ export class SignInService {
   async start(storeId: string, caller: { accountId: string; apiKeyId: string | null }, input: { supplierKey: string; mode: ConnectionMode }, baseUrl: string) {
     const adapter = this.registry.find(input.supplierKey);
     if (!adapter) throw errors.validationFailed([{ field: 'body/supplierKey', message: `no supplier ${input.supplierKey} in the catalogue` }]);
-    if (this.registry.isSwitchedOff(input.supplierKey)) throw errors.badRequest('supplierSwitchedOff', `The supplier ${input.supplierKey} is switched off by the operator of this service.`);
+    if (this.registry.isSwitchedOff(input.supplierKey))
+      throw errors.badRequest('supplierSwitchedOff', `The supplier ${input.supplierKey} is switched off by the operator of this service.`);
     if (!supportsSignIn(adapter)) {
       throw errors.badRequest('apiKeyRequired', `${adapter.entry.name} is connected with an API key: use POST /:storeId.`);
     }
     const nonce = crypto.randomBytes(24).toString('base64url');
     const redirectUri = callbackUri(baseUrl);
     const expiresAt = new Date(Date.now() + STATE_TTL_MINUTES * 60_000);
-    const id = await sql.saveSignInState(this.db, nonce, { store_id: storeId, account_id: caller.accountId, api_key_id: caller.apiKeyId, supplier_key: input.supplierKey, mode: input.mode, redirect_uri: redirectUri }, expiresAt);
+    const id = await sql.saveSignInState(
+      this.db,
+      nonce,
+      {
+        store_id: storeId,
+        account_id: caller.accountId,
+        api_key_id: caller.apiKeyId,
+        supplier_key: input.supplierKey,
+        mode: input.mode,
+        redirect_uri: redirectUri,
+      },
+      expiresAt,
+    );
     return { authorizationUrl: `${baseUrl}${signInAddress(storeId, id)}`, state: this.stateOf(storeId, nonce), expiresAt: expiresAt.toISOString() };
   }
 
@@ -80,7 +93,8 @@ export class SignInService {
     if (st.opened_by_account_id && st.opened_by_account_id !== accountId) throw SIGN_IN_OPENED_BY_ANOTHER;
     const adapter = this.registry.find(st.supplier_key);
     if (!adapter || !supportsSignIn(adapter)) throw SIGN_IN_REFUSED;
-    if (this.registry.isSwitchedOff(st.supplier_key)) throw errors.badRequest('supplierSwitchedOff', `The supplier ${st.supplier_key} is switched off by the operator of this service.`);
+    if (this.registry.isSwitchedOff(st.supplier_key))
+      throw errors.badRequest('supplierSwitchedOff', `The supplier ${st.supplier_key} is switched off by the operator of this service.`);
     const value = crypto.randomBytes(32).toString('base64url');
     if (!(await sql.bindSignInBrowser(this.db, storeId, id, accountId, this.secrets.sign(`sign-in-browser|${id}|${value}`)))) {
       // Lost a race since the read: used or expired meanwhile, or another member opened it first.
@@ -109,12 +123,22 @@ export class SignInService {
    * Throws when the browser is not the one that opened it, leaving the state to that browser; or when the member who
    * did may no longer connect suppliers to the store. The route's pipeline then checks the starter as any caller.
    */
-  async consume(state: string, cookies: string | string[] | undefined, base: string, code: string | undefined): Promise<{ caller: Caller; storeId: string; carried: SignInStarted } | null> {
+  async consume(
+    state: string,
+    cookies: string | string[] | undefined,
+    base: string,
+    code: string | undefined,
+  ): Promise<{ caller: Caller; storeId: string; carried: SignInStarted } | null> {
     const found = await this.find(state);
     if (!found || !base || found.redirect_uri !== callbackUri(base)) return null;
     const value = cookieOf(cookies, cookieName(found.id, isHttps(base)));
     const codeSeal = code ? `sign-in-code|${found.id}|${code}` : null;
-    if (!found.opened_by_account_id || !found.browser_digest || !value || !this.secrets.verifySignature(`sign-in-browser|${found.id}|${value}`, found.browser_digest)) {
+    if (
+      !found.opened_by_account_id ||
+      !found.browser_digest ||
+      !value ||
+      !this.secrets.verifySignature(`sign-in-browser|${found.id}|${value}`, found.browser_digest)
+    ) {
       // The state stays for the opening browser; a code that reached another one is never exchanged, by anyone.
       if (codeSeal) await sql.refuseSignInCode(this.db, found.store_id, found.id, this.secrets.sign(codeSeal));
       throw SIGN_IN_OTHER_BROWSER;
@@ -131,7 +155,11 @@ export class SignInService {
       if (!key || key.revokedAt) return null;
       apiKey = { id: st.api_key_id, recordScope: key.recordScope };
     }
-    return { caller: { accountId: st.account_id, apiKey }, storeId: st.store_id, carried: { signInId: st.id, supplierKey: st.supplier_key, mode: st.mode, redirectUri: st.redirect_uri } };
+    return {
+      caller: { accountId: st.account_id, apiKey },
+      storeId: st.store_id,
+      carried: { signInId: st.id, supplierKey: st.supplier_key, mode: st.mode, redirectUri: st.redirect_uri },
+    };
   }
 
   /**
@@ -155,10 +183,18 @@ export class SignInService {
     const existing = await this.connections.liveOf(storeId, started.supplierKey, started.mode);
     if (existing && (!ownKeyId || existing.createdByKeyId === ownKeyId)) {
       const conn = await this.connections.replaceCredentials(existing, credentials);
-      await setHealth(this.db, conn, { status: 'healthy', checkedAt: new Date().toISOString(), latencyMs: 0, message: `Signed in again as ${conn.accountLabel}` });
+      await setHealth(this.db, conn, {
+        status: 'healthy',
+        checkedAt: new Date().toISOString(),
+        latencyMs: 0,
+        message: `Signed in again as ${conn.accountLabel}`,
+      });
       return { conn: await this.connections.get(storeId, conn.id, null), renewed: true };
     }
-    return { conn: await this.connections.connect(storeId, { supplierKey: started.supplierKey, mode: started.mode, credentials }, creator, within), renewed: false };
+    return {
+      conn: await this.connections.connect(storeId, { supplierKey: started.supplierKey, mode: started.mode, credentials }, creator, within),
+      renewed: false,
+    };
   }
 
   /** A state names its store, signed with it (`storeId.nonce.signature`), so using it is a statement on the store's shard. */

@@ -49,7 +49,14 @@ export interface RerouteRule {
 export const DEFAULT_REROUTE: RerouteRule = { reasons: [...DEFAULT_REROUTE_REASONS], maxCostIncreasePercent: 10 };
 
 export const DEFAULT_AUTOMATION: Automation = {
-  level: 'manual', automaticPayment: false, costLimit: null, excludedCountries: [], allowUnpaidOrders: false, shippingMethod: { rule: 'cheapest' }, reroute: DEFAULT_REROUTE, deliveryWatch: DEFAULT_DELIVERY_WATCH,
+  level: 'manual',
+  automaticPayment: false,
+  costLimit: null,
+  excludedCountries: [],
+  allowUnpaidOrders: false,
+  shippingMethod: { rule: 'cheapest' },
+  reroute: DEFAULT_REROUTE,
+  deliveryWatch: DEFAULT_DELIVERY_WATCH,
 };
 
 /**

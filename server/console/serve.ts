@@ -9,7 +9,12 @@ import type Koa from 'koa';
  */
 const ROOT = path.resolve(__dirname, '../../..');
 const SOURCES = [path.join(ROOT, 'console/static'), path.join(ROOT, 'dist/console')];
-const TYPES: Record<string, string> = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.svg': 'image/svg+xml' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
 
 const CONSOLE_CSP = [
   "default-src 'none'",

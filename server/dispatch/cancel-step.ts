@@ -44,5 +44,7 @@ export async function cancelAtSupplier({ so, conn }: Work, gateway: SupplierGate
 }
 
 function shipment(gateway: SupplierGateway, so: SupplierOrder, conn: Work['conn']): Promise<SupplierOrderSnapshot | null> {
-  return so.supplierOrderId ? gateway.call(conn, (a, ctx) => a.getOrder(ctx, so.supplierOrderId!)) : gateway.call(conn, (a, ctx) => a.findOrderByNumber(ctx, so.supplierOrderNumber));
+  return so.supplierOrderId
+    ? gateway.call(conn, (a, ctx) => a.getOrder(ctx, so.supplierOrderId!))
+    : gateway.call(conn, (a, ctx) => a.findOrderByNumber(ctx, so.supplierOrderNumber));
 }

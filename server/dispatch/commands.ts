@@ -75,7 +75,13 @@ export class DispatchCommands {
    * One supplier order per order part however often it is called; `charge` runs in the transaction that makes the
    * record, so a repeated or concurrent submit of the same part answers the same order and charges nothing.
    */
-  async submit(order: StoreOrder, groupKey: string, actor: Actor, payNow: boolean, opts: CommandOptions & { charge?: (tx: EntityManager) => Promise<void> } = {}): Promise<Outcome> {
+  async submit(
+    order: StoreOrder,
+    groupKey: string,
+    actor: Actor,
+    payNow: boolean,
+    opts: CommandOptions & { charge?: (tx: EntityManager) => Promise<void> } = {},
+  ): Promise<Outcome> {
     const group = await this.supplierPart(order, groupKey);
     const existing = await this.records.forPart(order.storeId, order.id, groupKey);
     if (existing) return this.answer(existing, opts);
@@ -85,13 +91,27 @@ export class DispatchCommands {
   }
 
   /** Makes the part's supplier order (status queued) if it has none; the caller asks for the job. */
-  async ensure(order: StoreOrder, group: FulfilmentGroup, actor: Actor, o: { payNow: boolean; trigger: string; charge?: (tx: EntityManager) => Promise<void> }) {
+  async ensure(
+    order: StoreOrder,
+    group: FulfilmentGroup,
+    actor: Actor,
+    o: { payNow: boolean; trigger: string; charge?: (tx: EntityManager) => Promise<void> },
+  ) {
     const conn = await this.records.connection(order.storeId, group.connectionId!);
     if (!conn) throw errors.notFound('The order part');
     return this.records.create(
       {
-        id: crypto.randomUUID(), storeId: order.storeId, orderId: order.id, groupKey: group.groupKey, connectionId: conn.id, supplierKey: conn.supplierKey, orderNumber: order.number,
-        contractModel: order.contractModel, destination: order.destination, payNow: o.payNow, createdByAccountId: order.createdByAccountId,
+        id: crypto.randomUUID(),
+        storeId: order.storeId,
+        orderId: order.id,
+        groupKey: group.groupKey,
+        connectionId: conn.id,
+        supplierKey: conn.supplierKey,
+        orderNumber: order.number,
+        contractModel: order.contractModel,
+        destination: order.destination,
+        payNow: o.payNow,
+        createdByAccountId: order.createdByAccountId,
         createdByKeyId: actor.kind === 'key' ? actor.id : order.createdByKeyId,
       },
       actor,
@@ -132,7 +152,9 @@ export class DispatchCommands {
     }
     const named = connectionId && so.status === 'needsReview' ? await this.records.connectionsOfPart(so) : null;
     if (named && (connectionId === so.connectionId || !named.includes(connectionId!))) {
-      throw new ApiError(422, 'alternateInvalid', 'The connection is neither an alternate of this part\'s items nor their link\'s own supplier.', [{ field: 'body/connectionId', message: `connection ${connectionId} holds no variant of these items` }]);
+      throw new ApiError(422, 'alternateInvalid', "The connection is neither an alternate of this part's items nor their link's own supplier.", [
+        { field: 'body/connectionId', message: `connection ${connectionId} holds no variant of these items` },
+      ]);
     }
     const request = { by: 'manual' as const, reason: so.reviewReason ?? 'supplierRefused', connectionId, actor: { kind: actor.kind, id: actor.id } };
     return this.answer(await this.request(so, { type: 'rerouteRequested', actor, request }), opts);
@@ -145,9 +167,13 @@ export class DispatchCommands {
   async acknowledge(so: SupplierOrder, actor: Actor, reason: DeliveryAttentionReason): Promise<SupplierOrder> {
     for (let attempt = 0; ; attempt++) {
       const now = so.delivery?.attention?.reason;
-      if (now !== reason) throw errors.conflict('attentionChanged', now ? `The delivery attention is ${now} now, not ${reason}; read the order again.` : 'The order needs no delivery attention now.');
+      if (now !== reason)
+        throw errors.conflict(
+          'attentionChanged',
+          now ? `The delivery attention is ${now} now, not ${reason}; read the order again.` : 'The order needs no delivery attention now.',
+        );
       const conn = await this.records.connection(so.storeId, so.connectionId);
-      if (!conn) throw errors.notFound('The supplier order\'s connection');
+      if (!conn) throw errors.notFound("The supplier order's connection");
       try {
         return await this.records.change(so, { type: 'attentionAcknowledged', actor, reason, watch: conn.automation.deliveryWatch });
       } catch (err) {

@@ -12,7 +12,16 @@ export const SYSTEM: Actor = { kind: 'system', id: null };
 /** Something that happens to a supplier order: a request, or what the dispatch job learnt (see MOVE_TABLE). */
 export type DispatchEvent =
   /** `reroutedFrom`: made by a reroute (what the history records of it); `tried`: the alternates tried before, carried. */
-  | { type: 'create'; record: NewSupplierOrder; actor: Actor; trigger: string; reroutedFrom?: Record<string, unknown>; tried?: RerouteTry[]; routing?: RoutingChoice; earlier?: EarlierOrder[] }
+  | {
+      type: 'create';
+      record: NewSupplierOrder;
+      actor: Actor;
+      trigger: string;
+      reroutedFrom?: Record<string, unknown>;
+      tried?: RerouteTry[];
+      routing?: RoutingChoice;
+      earlier?: EarlierOrder[];
+    }
   | { type: 'retry'; actor: Actor; acceptCost?: { costMinor: number | null }; resumed?: 'exchangeRateAvailable' }
   | { type: 'automaticRetry' }
   | { type: 'payRequested'; actor: Actor }
@@ -21,7 +30,16 @@ export type DispatchEvent =
    * The supplier's view of our order; `history` names how we learnt it (createdAtSupplier, paid, readBack, ...);
    * `landed`: the part's landed costs this answer records (at confirmation, accepted, paid: ./landed.ts).
    */
-  | { type: 'supplierAnswered'; answer: SupplierOrderSnapshot; history: string; details?: Record<string, unknown>; paymentDue?: boolean; payRequestDone?: boolean; landed?: LandedCost[]; watch?: DeliveryWatch }
+  | {
+      type: 'supplierAnswered';
+      answer: SupplierOrderSnapshot;
+      history: string;
+      details?: Record<string, unknown>;
+      paymentDue?: boolean;
+      payRequestDone?: boolean;
+      landed?: LandedCost[];
+      watch?: DeliveryWatch;
+    }
   /** The delivery watch (./delivery/): a threshold came due (the sweep), or a person acknowledged the attention; the status stays. */
   | { type: 'deliveryWatched'; watch: DeliveryWatch }
   | { type: 'attentionAcknowledged'; actor: Actor; reason: DeliveryAttentionReason; watch: DeliveryWatch }

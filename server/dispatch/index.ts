@@ -22,7 +22,23 @@ import { DispatchJob } from './job';
 import type { ShopperCapture } from './payment-steps';
 import type { StoreRates } from './landed';
 import { Rerouter } from './reroute';
-import { CLAIM_QUEUE, type ClaimJobData, ClaimQueue, DISPATCH_BATCH_WINDOW_MS, DISPATCH_QUEUE, DISPATCH_QUEUES, type DispatchJobData, DispatchQueue, type OrderReadBack, orderReadBacks, READBACK_CONCURRENCY, READBACK_QUEUE, SAFETY_NET_QUEUE, SWEEP_KEY, WORK_CHANNEL } from './queues';
+import {
+  CLAIM_QUEUE,
+  type ClaimJobData,
+  ClaimQueue,
+  DISPATCH_BATCH_WINDOW_MS,
+  DISPATCH_QUEUE,
+  DISPATCH_QUEUES,
+  type DispatchJobData,
+  DispatchQueue,
+  type OrderReadBack,
+  orderReadBacks,
+  READBACK_CONCURRENCY,
+  READBACK_QUEUE,
+  SAFETY_NET_QUEUE,
+  SWEEP_KEY,
+  WORK_CHANNEL,
+} from './queues';
 import { CHANGE_CHANNEL, SupplierOrderRecords } from './records';
 import { supplierOrderRoutes } from './routes';
 import { SafetyNet } from './safety-net';
@@ -49,7 +65,13 @@ import { claimRoutes } from './claims/routes';
 
 /** The dispatch runner's options in a process; the benchmark's no-op baseline uses the same (bench/dispatch-shop.ts). */
 export function dispatchRunnerOptions(p: Pick<Platform, 'config'>, registry: SupplierRegistry): JobRunnerOptions {
-  return { concurrency: p.config.dispatchConcurrency, groupConcurrency: { default: 4, tiers: registry.callsInFlight() }, pollMs: 2000, heartbeatSeconds: 10, batchWindowMs: DISPATCH_BATCH_WINDOW_MS };
+  return {
+    concurrency: p.config.dispatchConcurrency,
+    groupConcurrency: { default: 4, tiers: registry.callsInFlight() },
+    pollMs: 2000,
+    heartbeatSeconds: 10,
+    batchWindowMs: DISPATCH_BATCH_WINDOW_MS,
+  };
 }
 
 interface DispatchNeeds {
@@ -74,7 +96,20 @@ export const dispatchModule = domainModule({
   needs: ['identity', 'suppliers', 'connections', 'orders', 'payments', 'stores', 'events', 'rates'],
   provides: ['feed', 'supplierOrdersOfOrders', 'orderReadBacks', 'openSupplierOrders'],
   queues: DISPATCH_QUEUES,
-  migrations: [ReadBackAskedAt1764201600181, DispatchSteps1764288000000, SupplierOrderCountSlots1764460800260, Reroutes1764892800341, LandedCosts1765324800000, SupplierOrderReturns1765324800500, DatabaseIdentity1765324800777, SupplierOrderRouting1765324800900, SupplierOrderEarlier1765411200110, DeliveryWatch1765497600000, SupplierClaims1765497600001, SupplierCredits1765584000541],
+  migrations: [
+    ReadBackAskedAt1764201600181,
+    DispatchSteps1764288000000,
+    SupplierOrderCountSlots1764460800260,
+    Reroutes1764892800341,
+    LandedCosts1765324800000,
+    SupplierOrderReturns1765324800500,
+    DatabaseIdentity1765324800777,
+    SupplierOrderRouting1765324800900,
+    SupplierOrderEarlier1765411200110,
+    DeliveryWatch1765497600000,
+    SupplierClaims1765497600001,
+    SupplierCredits1765584000541,
+  ],
   build(p: Platform, deps: DispatchNeeds) {
     const { config, db, log } = p;
     const registry = deps.suppliers.registry;
@@ -87,8 +122,18 @@ export const dispatchModule = domainModule({
     const send = async (so: SupplierOrder) => void (await queue.request(so));
     const rerouter = new Rerouter(records, send, deps.stores.storeDropshipping);
     const retries = { retryLimit: config.dispatchRetryLimit, retryBaseSeconds: config.dispatchRetryBaseSeconds };
-    const job = new DispatchJob(records, deps.connections.gateway, registry, deps.payments.captures, retries, log, rerouter, deps.rates.rates,
-      new DispatchRouting(records, config.routingQuoteTimeoutMs, send), p.standbys);
+    const job = new DispatchJob(
+      records,
+      deps.connections.gateway,
+      registry,
+      deps.payments.captures,
+      retries,
+      log,
+      rerouter,
+      deps.rates.rates,
+      new DispatchRouting(records, config.routingQuoteTimeoutMs, send),
+      p.standbys,
+    );
     // After shipping: the delivery watch's sweep, and claims with the supplier (./delivery/, ./claims/).
     const claimQueue = new ClaimQueue(() => p.boss);
     const outcomes = new ClaimOutcomes(db, records, deps.orders.partMoves, deps.rates.rates, send);
@@ -98,18 +143,37 @@ export const dispatchModule = domainModule({
     const afterShipping = { sweep: async () => ({ raised: await watchSweep.sweep(), claims: await claimJob.requeueDue() }) };
     const readBack = new SupplierOrderReadBack(records, deps.connections.gateway, deps.rates.rates, log, (so) => claimJob.followUp(so));
     const rewind = new RewindWatch(db, records, registry, log);
-    const sweeper = new DispatchSweeper(records, queue, rewind, { intervalMs: config.dispatchSweepSeconds * 1000, staleSeconds: config.dispatchSweepStaleSeconds }, log, deps.rates.rates, afterShipping);
+    const sweeper = new DispatchSweeper(
+      records,
+      queue,
+      rewind,
+      { intervalMs: config.dispatchSweepSeconds * 1000, staleSeconds: config.dispatchSweepStaleSeconds },
+      log,
+      deps.rates.rates,
+      afterShipping,
+    );
     const subscriptions = new DispatchSubscriptions(orders, records, commands, queue, log);
     const reads = new SupplierOrderReads(db, p.cursors);
     deps.events.renderers.register('supplierOrder', supplierOrderRenderer(reads));
     deps.events.reactions.on(STORE_ORDER_REACTIONS, SEND_ON_ORDER_EVENTS, (e) => subscriptions.onStoreOrderEvent(storeOrderEventOf(e)));
     // What store orders show of their supplier orders (the orders domain's routes, built once the list is built).
     const supplierOrdersOfOrders: SupplierOrdersOfOrders = {
-      schema: supplierOrderSchema, ofOrders: (storeId, ids, showCustomer) => reads.ofOrders(storeId, ids, showCustomer),
+      schema: supplierOrderSchema,
+      ofOrders: (storeId, ids, showCustomer) => reads.ofOrders(storeId, ids, showCustomer),
       profit: { schema: profitSchema, ofOrder: (parts, fees, refunded) => profitOfStoreOrder(parts, fees, refunded) },
     };
     return {
-      feed, records, queue, commands, job, reads, subscriptions, supplierOrdersOfOrders, claims, claimJob, watchSweep,
+      feed,
+      records,
+      queue,
+      commands,
+      job,
+      reads,
+      subscriptions,
+      supplierOrdersOfOrders,
+      claims,
+      claimJob,
+      watchSweep,
       // What others ask of dispatch: a notification's read-backs; the count a connection's disconnect shows.
       orderReadBacks: orderReadBacks(() => p.boss, db),
       openSupplierOrders: (connectionId: string, storeId: string) => openSupplierOrderCount(db, storeId, connectionId),

@@ -81,7 +81,15 @@ export class DispatchJob {
     return this.records.change(so, e, undefined, routed);
   }
 
-  async answered(so: SupplierOrder, answer: SupplierOrderSnapshot, history: string, details: Record<string, unknown> = {}, more: { paymentDue?: boolean; payRequestDone?: boolean } = {}, landed: { storeCurrency?: string; confirmation?: LandedCost } = {}, routed: RoutingChoice | null = null) {
+  async answered(
+    so: SupplierOrder,
+    answer: SupplierOrderSnapshot,
+    history: string,
+    details: Record<string, unknown> = {},
+    more: { paymentDue?: boolean; payRequestDone?: boolean } = {},
+    landed: { storeCurrency?: string; confirmation?: LandedCost } = {},
+    routed: RoutingChoice | null = null,
+  ) {
     return this.change(so, { type: 'supplierAnswered', answer, history, details, ...more, landed: await this.landedOf(so, answer, landed) }, routed);
   }
 
@@ -117,7 +125,12 @@ export class DispatchJob {
     if (isRefusal(offer)) return this.refused(w, offer, carry);
     const left = await absentEarlier(ev);
     if (left) return this.refused(w, left, carry);
-    const confirmation = landedCost('confirmation', { currency: offer.currency, itemsMinor: offer.itemsMinor, shippingMinor: offer.shipping.costMinor }, w.storeCurrency, offer.rate);
+    const confirmation = landedCost(
+      'confirmation',
+      { currency: offer.currency, itemsMinor: offer.itemsMinor, shippingMinor: offer.shipping.costMinor },
+      w.storeCurrency,
+      offer.rate,
+    );
     // Whether payment follows is decided now, from pay now and the automation as it is when the order is sent.
     const sent = { paymentDue: so.payNow || conn.automation.automaticPayment };
     const number = { supplierOrderNumber: so.supplierOrderNumber };
@@ -139,7 +152,14 @@ export class DispatchJob {
     const shipping = { service: offer.shipping.service, ...(offer.shipping.services ? { services: offer.shipping.services } : {}) };
     try {
       created = await this.gateway.call(conn, (a, ctx) =>
-        a.createOrder(ctx, { orderNumber: so.supplierOrderNumber, items: rest.items.map((i) => ({ variantId: i.supplierVariantId!, quantity: i.quantity })), destination: so.destination, paymentDue: sent.paymentDue, shipping, ...reship(so) }),
+        a.createOrder(ctx, {
+          orderNumber: so.supplierOrderNumber,
+          items: rest.items.map((i) => ({ variantId: i.supplierVariantId!, quantity: i.quantity })),
+          destination: so.destination,
+          paymentDue: sent.paymentDue,
+          shipping,
+          ...reship(so),
+        }),
       );
     } catch (err) {
       if (!(err instanceof SupplierError)) throw err;
@@ -172,6 +192,7 @@ export class DispatchJob {
     if (!this.standbys.waits) return; // no standby declared: nothing to wait for, no failover to read again after
     if (!(await this.standbys.confirmed())) throw new Error('a database standby has not confirmed the supplier order record yet: it is not sent until one has');
     const now = await this.records.load(so.id, so.storeId);
-    if (!now || now.status !== so.status || now.supplierOrderNumber !== so.supplierOrderNumber) throw errors.conflict('concurrentChange', 'The supplier order changed meanwhile; read it again.');
+    if (!now || now.status !== so.status || now.supplierOrderNumber !== so.supplierOrderNumber)
+      throw errors.conflict('concurrentChange', 'The supplier order changed meanwhile; read it again.');
   }
 }

@@ -30,11 +30,24 @@ export interface StoreRates {
 }
 
 /** A landed cost at `stage`, converted at `rate` (from the supplier's currency to the store's): rounded half up once, on the total. */
-export function landedCost(stage: LandedStage, costs: { currency: string; itemsMinor: number; shippingMinor: number | null }, storeCurrency: string, rate: Rate): LandedCost {
+export function landedCost(
+  stage: LandedStage,
+  costs: { currency: string; itemsMinor: number; shippingMinor: number | null },
+  storeCurrency: string,
+  rate: Rate,
+): LandedCost {
   const totalMinor = costs.itemsMinor + (costs.shippingMinor ?? 0);
   return {
-    stage, currency: costs.currency, itemsMinor: costs.itemsMinor, shippingMinor: costs.shippingMinor, totalMinor, storeCurrency,
-    storeTotalMinor: convertMinor(totalMinor, costs.currency, storeCurrency, rate.rate), rate: rate.rate, rateSource: rate.source, rateAsOf: rate.asOfDate,
+    stage,
+    currency: costs.currency,
+    itemsMinor: costs.itemsMinor,
+    shippingMinor: costs.shippingMinor,
+    totalMinor,
+    storeCurrency,
+    storeTotalMinor: convertMinor(totalMinor, costs.currency, storeCurrency, rate.rate),
+    rate: rate.rate,
+    rateSource: rate.source,
+    rateAsOf: rate.asOfDate,
   };
 }
 
@@ -44,7 +57,9 @@ export function landedCost(stage: LandedStage, costs: { currency: string; itemsM
  * converted at today's rate. Without a usable rate then, that stage is not recorded (the profit names it missing).
  */
 export async function landedOfAnswer(
-  so: SupplierOrder, answer: SupplierOrderSnapshot, given: { storeCurrency?: string; confirmation?: LandedCost },
+  so: SupplierOrder,
+  answer: SupplierOrderSnapshot,
+  given: { storeCurrency?: string; confirmation?: LandedCost },
   deps: { rates: StoreRates; storeCurrency(storeId: string): Promise<string>; log: Logger },
 ): Promise<LandedCost[]> {
   const out = given.confirmation ? [given.confirmation] : [];
@@ -57,15 +72,28 @@ export async function landedOfAnswer(
   const storeCurrency = given.storeCurrency ?? (await deps.storeCurrency(so.storeId));
   const rate = await deps.rates.rateFor(costs.currency, storeCurrency);
   if (!rate.available) {
-    deps.log.warn({ supplierOrderId: so.id, from: costs.currency, to: storeCurrency, reason: rate.reason, stages }, 'landed cost not recorded: no exchange rate');
+    deps.log.warn(
+      { supplierOrderId: so.id, from: costs.currency, to: storeCurrency, reason: rate.reason, stages },
+      'landed cost not recorded: no exchange rate',
+    );
     return out;
   }
-  return [...out, ...stages.map((stage) => landedCost(stage, { currency: costs.currency, itemsMinor: costs.itemsMinor, shippingMinor: costs.shippingMinor }, storeCurrency, rate))];
+  return [
+    ...out,
+    ...stages.map((stage) =>
+      landedCost(stage, { currency: costs.currency, itemsMinor: costs.itemsMinor, shippingMinor: costs.shippingMinor }, storeCurrency, rate),
+    ),
+  ];
 }
 
 /** Words for a rate there is none of, for a pause's message. */
 export function noRateMessage(r: RateUnavailable): string {
-  const why = r.reason === 'stale' ? `the newest is of ${r.asOfDate}, older than the service uses` : r.reason === 'missing' ? 'none is stored or pinned' : 'a currency is not ISO 4217';
+  const why =
+    r.reason === 'stale'
+      ? `the newest is of ${r.asOfDate}, older than the service uses`
+      : r.reason === 'missing'
+        ? 'none is stored or pinned'
+        : 'a currency is not ISO 4217';
   return `No exchange rate from ${r.from} to ${r.to} to convert the cost with: ${why}. The part resumes by itself once a fresh rate is fetched or the operator pins one.`;
 }
 
@@ -128,8 +156,15 @@ export function partProfit(m: PartMoney): Profit {
   const credit = m.credits.filter((c) => c.counted).reduce((a, c) => a + Number(c.storeAmountMinor), 0);
   const landed = latest ? latest.storeTotalMinor - credit : null;
   return {
-    currency: m.storeCurrency, revenueMinor: revenue, landedCostMinor: landed, landedCostStage: latest?.stage ?? null, paymentFeeMinor: null, supplierCreditMinor: credit,
-    resultMinor: revenue !== null && landed !== null ? revenue - landed : null, complete: missing.length === 0, missing,
+    currency: m.storeCurrency,
+    revenueMinor: revenue,
+    landedCostMinor: landed,
+    landedCostStage: latest?.stage ?? null,
+    paymentFeeMinor: null,
+    supplierCreditMinor: credit,
+    resultMinor: revenue !== null && landed !== null ? revenue - landed : null,
+    complete: missing.length === 0,
+    missing,
   };
 }
 
@@ -137,7 +172,12 @@ export function partProfit(m: PartMoney): Profit {
  * A store order's profit: its live supplier parts' (not cancelled) revenue and landed costs, less the payment
  * provider's fees when it reported them (in the store's currency; a fee in another currency is named missing).
  */
-export function orderProfit(storeCurrency: string, parts: Profit[], fees: Array<{ feeMinor: number; feeCurrency: string }>, refunded: { amountMinor: number; currency: string } = { amountMinor: 0, currency: storeCurrency }): Profit {
+export function orderProfit(
+  storeCurrency: string,
+  parts: Profit[],
+  fees: Array<{ feeMinor: number; feeCurrency: string }>,
+  refunded: { amountMinor: number; currency: string } = { amountMinor: 0, currency: storeCurrency },
+): Profit {
   const missing = new Set(parts.flatMap((p) => p.missing));
   if (!parts.length) missing.add('supplierOrders');
   const sum = (xs: Array<number | null>) => (xs.some((x) => x === null) ? null : xs.reduce<number>((a, b) => a + (b as number), 0));
@@ -149,20 +189,37 @@ export function orderProfit(storeCurrency: string, parts: Profit[], fees: Array<
   const otherFee = fees.some((f) => f.feeCurrency !== storeCurrency);
   if (otherFee) missing.add('paymentFeeInStoreCurrency');
   const fee = fees.length && !otherFee ? fees.reduce((a, f) => a + f.feeMinor, 0) : fees.length ? null : 0;
-  const stage = parts.map((p) => p.landedCostStage).sort((a, b) => LANDED_STAGES.indexOf(a ?? 'confirmation') - LANDED_STAGES.indexOf(b ?? 'confirmation'))[0] ?? null;
+  const stage =
+    parts.map((p) => p.landedCostStage).sort((a, b) => LANDED_STAGES.indexOf(a ?? 'confirmation') - LANDED_STAGES.indexOf(b ?? 'confirmation'))[0] ?? null;
   return {
-    currency: storeCurrency, revenueMinor: revenue, landedCostMinor: landed, landedCostStage: stage, paymentFeeMinor: fee, refundedMinor: refund,
+    currency: storeCurrency,
+    revenueMinor: revenue,
+    landedCostMinor: landed,
+    landedCostStage: stage,
+    paymentFeeMinor: fee,
+    refundedMinor: refund,
     supplierCreditMinor: parts.reduce((a, p) => a + (p.supplierCreditMinor ?? 0), 0),
-    resultMinor: revenue !== null && landed !== null && fee !== null ? revenue - landed - fee : null, complete: missing.size === 0, missing: [...missing],
+    resultMinor: revenue !== null && landed !== null && fee !== null ? revenue - landed - fee : null,
+    complete: missing.size === 0,
+    missing: [...missing],
   };
 }
 
 /** A store order's profit from its supplier orders as the routes show them (null: it has none, or none shows a profit). */
-export function profitOfStoreOrder(supplierOrders: Array<Record<string, unknown>>, fees: Array<{ amountMinor: number; currency: string }>, refunded?: { amountMinor: number; currency: string }): Profit | null {
+export function profitOfStoreOrder(
+  supplierOrders: Array<Record<string, unknown>>,
+  fees: Array<{ amountMinor: number; currency: string }>,
+  refunded?: { amountMinor: number; currency: string },
+): Profit | null {
   const live = supplierOrders.filter((s) => s.status !== 'cancelled' && s.profit);
   // Paid but not sent yet: the fee is already in the report's sums, so it shows in the order's own profit too (no
   // revenue nor cost yet; `supplierOrders` missing). An order's fees are its provider's, in one currency.
   const currency = (supplierOrders.find((s) => s.profit)?.profit as Profit | undefined)?.currency ?? fees[0]?.currency;
   if (!currency) return null;
-  return orderProfit(currency, live.map((s) => s.profit as Profit), fees.map((f) => ({ feeMinor: f.amountMinor, feeCurrency: f.currency })), refunded);
+  return orderProfit(
+    currency,
+    live.map((s) => s.profit as Profit),
+    fees.map((f) => ({ feeMinor: f.amountMinor, feeCurrency: f.currency })),
+    refunded,
+  );
 }

@@ -13,7 +13,14 @@ import type { DispatchEvent } from './dispatch-event';
 /** The dispatch job's writes (./job.ts) that the payment steps record through. */
 export interface StepWrites {
   change(so: SupplierOrder, e: DispatchEvent): Promise<SupplierOrder>;
-  answered(so: SupplierOrder, answer: SupplierOrderSnapshot, history: string, details?: Record<string, unknown>, more?: { paymentDue?: boolean; payRequestDone?: boolean }, landed?: { storeCurrency?: string; confirmation?: LandedCost }): Promise<SupplierOrder>;
+  answered(
+    so: SupplierOrder,
+    answer: SupplierOrderSnapshot,
+    history: string,
+    details?: Record<string, unknown>,
+    more?: { paymentDue?: boolean; payRequestDone?: boolean },
+    landed?: { storeCurrency?: string; confirmation?: LandedCost },
+  ): Promise<SupplierOrder>;
 }
 
 /** Asks the store's payment provider to capture the shopper's payment (the payments domain); throws when it cannot be reached. */
@@ -35,7 +42,10 @@ export async function payAtSupplier(w: Work, gateway: SupplierGateway, job: Step
     return job.answered(so, paid, 'paid', so.payNow ? { payNow: true } : {}, settled, landed);
   } catch (err) {
     if (!(err instanceof SupplierError)) throw err;
-    if (err.kind === 'alreadyPaid') return job.answered(so, await gateway.call(conn, (a, ctx) => a.getOrder(ctx, so.supplierOrderId!)), 'alreadyPaidAtSupplier', {}, settled, { storeCurrency: w.storeCurrency });
+    if (err.kind === 'alreadyPaid')
+      return job.answered(so, await gateway.call(conn, (a, ctx) => a.getOrder(ctx, so.supplierOrderId!)), 'alreadyPaidAtSupplier', {}, settled, {
+        storeCurrency: w.storeCurrency,
+      });
     const reason = reasonFor(err);
     if (reason) return job.change(so, pauseOf(w, new Refusal(reason, cleanReviewMessage(err.message))));
     throw err; // a passing error: the order stays submitted, the queue retries the job
@@ -51,5 +61,10 @@ export async function captureFromShopper({ so }: Work, shopper: ShopperCapture, 
   failpoint('dispatch.beforeCapture', so.id);
   const outcome = await shopper.capture(so.storeId, so.orderId);
   failpoint('dispatch.afterCapture', so.id);
-  return job.change(so, outcome.kind === 'requested' ? { type: 'captureRequested', reference: outcome.reference } : { type: 'captureFailed', message: cleanReviewMessage(outcome.message) });
+  return job.change(
+    so,
+    outcome.kind === 'requested'
+      ? { type: 'captureRequested', reference: outcome.reference }
+      : { type: 'captureFailed', message: cleanReviewMessage(outcome.message) },
+  );
 }

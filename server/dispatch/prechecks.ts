@@ -14,7 +14,8 @@ export function shopperUnpaid({ so, conn, order }: Work): Refusal | null {
   // Refunded in part, the sale stands for the rest: paid, for sending.
   const paid = order.paymentStatus === 'paid' || order.paymentStatus === 'partiallyRefunded';
   if (so.contractModel === 'promiseToSell') {
-    if (order.paymentStatus !== 'authorised' && !paid) return new Refusal('customerPaymentPending', "Promise to sell: the shopper's payment is not authorised yet.");
+    if (order.paymentStatus !== 'authorised' && !paid)
+      return new Refusal('customerPaymentPending', "Promise to sell: the shopper's payment is not authorised yet.");
   } else if (willPay && !so.payNow) {
     if (order.paymentMethod === 'online') {
       if (order.paymentStatus === 'authorised') return new Refusal('customerPaymentNotSettled', "The shopper's payment is authorised but not settled yet.");

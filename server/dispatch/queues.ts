@@ -53,7 +53,10 @@ export class ClaimQueue {
   constructor(private readonly boss: () => Boss) {}
 
   async request(c: { id: string; storeId: string }, afterSeconds = 0): Promise<void> {
-    await this.boss().send(CLAIM_QUEUE, { claimId: c.id, storeId: c.storeId } satisfies ClaimJobData, { singletonKey: claimJobKey(c.id), ...(afterSeconds ? { startAfter: afterSeconds } : {}) });
+    await this.boss().send(CLAIM_QUEUE, { claimId: c.id, storeId: c.storeId } satisfies ClaimJobData, {
+      singletonKey: claimJobKey(c.id),
+      ...(afterSeconds ? { startAfter: afterSeconds } : {}),
+    });
   }
 }
 
@@ -68,7 +71,13 @@ export interface OrderReadBack {
 /** What a supplier's notification asks of dispatch (the notifications domain is given it): who has a supplier order, and its read-back, queued in the caller's transaction. */
 export const orderReadBacks = (boss: () => Boss, db: Queryable) => ({
   holders: (connectionIds: string[], supplierOrderId: string) => connectionsWithOrder(db, connectionIds, supplierOrderId),
-  ask: (tx: Queryable, asks: OrderReadBack[]) => insertInTransaction(boss(), tx, READBACK_QUEUE, asks.map((data) => ({ data, singletonKey: readBackKey(data.connectionId, data.supplierOrderId) }))),
+  ask: (tx: Queryable, asks: OrderReadBack[]) =>
+    insertInTransaction(
+      boss(),
+      tx,
+      READBACK_QUEUE,
+      asks.map((data) => ({ data, singletonKey: readBackKey(data.connectionId, data.supplierOrderId) })),
+    ),
 });
 
 export type { PartRef } from './supplier-order';
@@ -91,7 +100,10 @@ export class DispatchQueue {
 
   /** True when a job was queued; false when one already waits or runs for the part (it will see the record as it is now). */
   async request(so: PartRef): Promise<boolean> {
-    const id = await this.boss().send(DISPATCH_QUEUE, dispatchJobData(so), { singletonKey: singletonKeyOf(so), group: { id: so.connectionId, tier: so.supplierKey } });
+    const id = await this.boss().send(DISPATCH_QUEUE, dispatchJobData(so), {
+      singletonKey: singletonKeyOf(so),
+      group: { id: so.connectionId, tier: so.supplierKey },
+    });
     if (id) await this.wake();
     return !!id;
   }

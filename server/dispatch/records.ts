@@ -108,7 +108,12 @@ export class SupplierOrderRecords {
    * Exactly one supplier order per order part (unique index), written before any call to the supplier, with its
    * first event and the part's new state; `charge` runs in the same transaction only when this call made the record.
    */
-  async create(record: NewSupplierOrder, actor: Actor, trigger: string, charge?: (tx: EntityManager) => Promise<void>): Promise<{ so: SupplierOrder; created: boolean }> {
+  async create(
+    record: NewSupplierOrder,
+    actor: Actor,
+    trigger: string,
+    charge?: (tx: EntityManager) => Promise<void>,
+  ): Promise<{ so: SupplierOrder; created: boolean }> {
     const change = transition(null, { type: 'create', record, actor, trigger });
     const [made] = charge
       ? await this.db.transaction(async (tx) => {
@@ -142,16 +147,43 @@ export class SupplierOrderRecords {
    * transaction with `routedAway` (a queued order that sent nothing), the choice carried to the chosen order, and
    * written on `so` too by its own write there when `chosenNow` (routing writes its choice nowhere else).
    */
-  async reroute(so: SupplierOrder, r: { rerouted: Extract<DispatchEvent, { type: 'rerouted' | 'routedAway' }>; record: NewSupplierOrder; tried: RerouteTry[]; items: ItemsMove['items']; routing?: RoutingChoice; chosenNow?: boolean; earlier: EarlierOrder[] }) {
+  async reroute(
+    so: SupplierOrder,
+    r: {
+      rerouted: Extract<DispatchEvent, { type: 'rerouted' | 'routedAway' }>;
+      record: NewSupplierOrder;
+      tried: RerouteTry[];
+      items: ItemsMove['items'];
+      routing?: RoutingChoice;
+      chosenNow?: boolean;
+      earlier: EarlierOrder[];
+    },
+  ) {
     return this.db.transaction(async (tx) => {
-      await this.parts.moveItems(tx, { storeId: so.storeId, orderId: so.orderId, fromKey: so.groupKey, toKey: r.record.groupKey, connectionId: r.record.connectionId, items: r.items });
+      await this.parts.moveItems(tx, {
+        storeId: so.storeId,
+        orderId: so.orderId,
+        fromKey: so.groupKey,
+        toKey: r.record.groupKey,
+        connectionId: r.record.connectionId,
+        items: r.items,
+      });
       const [first] = await this.write(tx, carrying(transition(so, r.rerouted), r.chosenNow ? r.routing : null));
       if (!first) throw errors.conflict('concurrentChange', 'The supplier order changed meanwhile; read it again.');
       const actor = r.rerouted.type === 'rerouted' && r.rerouted.actor.kind !== 'system' ? r.rerouted.actor : SYSTEM;
       const trigger = r.rerouted.type === 'rerouted' ? 'reroute' : 'routing';
-      const made = transition(null, { type: 'create', record: r.record, actor, trigger, reroutedFrom: r.rerouted.details, tried: r.tried, earlier: r.earlier, ...(r.routing ? { routing: r.routing } : {}) });
+      const made = transition(null, {
+        type: 'create',
+        record: r.record,
+        actor,
+        trigger,
+        reroutedFrom: r.rerouted.details,
+        tried: r.tried,
+        earlier: r.earlier,
+        ...(r.routing ? { routing: r.routing } : {}),
+      });
       const [second] = await this.write(tx, made);
-      if (!second) throw errors.conflict('concurrentChange', 'The alternate\'s part changed meanwhile; try again.');
+      if (!second) throw errors.conflict('concurrentChange', "The alternate's part changed meanwhile; try again.");
       return { first, second };
     });
   }

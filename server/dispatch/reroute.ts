@@ -20,14 +20,18 @@ export class Rerouter {
   async run(ev: Evaluation): Promise<SupplierOrder> {
     const { so } = ev.work;
     const request = so.rerouteRequest!;
-    if (request.by === 'rule' && !(await this.storeDropshipping(so.storeId))) return this.end(so, [], "Not rerouted: the store owner's plan does not include dropshipping now.");
+    if (request.by === 'rule' && !(await this.storeDropshipping(so.storeId)))
+      return this.end(so, [], "Not rerouted: the store owner's plan does not include dropshipping now.");
     const proof = await absentBeforeRerouting(ev);
     if ('stop' in proof) return this.end(so, [], `Not rerouted: ${proof.stop}`);
     const tried: RerouteTry[] = [];
     const pick = await firstUnderCeiling(ev, request, tried);
     if (!pick) {
       const left = [...new Set(so.earlier.map((e) => e.supplierKey))];
-      const note = left.length && !request.connectionId ? ` The part was at ${left.join(', ')} before: no machine sends it back there; a person may reroute it there by name.` : '';
+      const note =
+        left.length && !request.connectionId
+          ? ` The part was at ${left.join(', ')} before: no machine sends it back there; a person may reroute it there by name.`
+          : '';
       return this.end(so, tried, `${tried.length ? 'Not rerouted: no alternate could take the part.' : 'Not rerouted: no alternate is left to try.'}${note}`);
     }
     const { first, second } = await move(ev, this.records, pick.offer, { kind: 'rerouted', request, tried, answer: proof.answer, proof: proof.proof });

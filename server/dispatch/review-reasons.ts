@@ -19,7 +19,10 @@ export function cleanReviewMessage(message: string): string {
     .replace(/\b(?:sk|pk|whsec|ssk|sst|tok|sbx_live|sbx_test|sbx_at)_[\w-]{6,}/gi, '[token]')
     .replace(/\b[A-Za-z0-9_-]{32,}\b/g, '[token]')
     .replace(/\+?\d[\d\s().-]{7,}\d/g, '[phone]')
-    .replace(/\b\d{1,5}\s+(?:[A-Z][\w'-]*\s){0,4}(?:street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|way|court|ct|place|pl|square|sq|terrace|close)\b\.?/gi, '[address]')
+    .replace(
+      /\b\d{1,5}\s+(?:[A-Z][\w'-]*\s){0,4}(?:street|st|avenue|ave|road|rd|lane|ln|drive|dr|boulevard|blvd|way|court|ct|place|pl|square|sq|terrace|close)\b\.?/gi,
+      '[address]',
+    )
     .replace(/\u0000(\d+)\u0000/g, (_, i: string) => kept[Number(i)])
     .slice(0, 500);
 }

@@ -30,8 +30,14 @@ export class RewindWatch {
       throw err;
     });
     if (!stamp?.reconcileDue) return 0;
-    this.log.warn({ previous: stamp.previous, current: stamp.current }, 'the database went back in time (restored or failed over): reconciling with the suppliers');
-    const keys = this.registry.adapters().filter((a) => a.ordersFoundBy === 'memory').map((a) => a.entry.key);
+    this.log.warn(
+      { previous: stamp.previous, current: stamp.current },
+      'the database went back in time (restored or failed over): reconciling with the suppliers',
+    );
+    const keys = this.registry
+      .adapters()
+      .filter((a) => a.ordersFoundBy === 'memory')
+      .map((a) => a.entry.key);
     let paused = 0;
     let after: string | null = null;
     while (keys.length) {

@@ -9,7 +9,10 @@ import type { SupplierOrderReads } from './views';
 
 export const BASE = '/api/store-suppliers';
 export const TAG = 'Supplier orders';
-export const groupParams = object({ storeId: uuid, orderId: uuid, groupKey: { type: 'string', pattern: '^(store|supplier:[0-9a-fA-F-]{36}(:[0-9a-fA-F-]{36})?)$' } }, ['storeId', 'orderId', 'groupKey']);
+export const groupParams = object(
+  { storeId: uuid, orderId: uuid, groupKey: { type: 'string', pattern: '^(store|supplier:[0-9a-fA-F-]{36}(:[0-9a-fA-F-]{36})?)$' } },
+  ['storeId', 'orderId', 'groupKey'],
+);
 export const soParams = params(['storeId', 'supplierOrderId']);
 export const settled = {
   status: 200,
@@ -20,7 +23,8 @@ export const settled = {
 export const stillWorking: [number, { description: string; content: unknown }] = [
   202,
   {
-    description: 'The job had not finished within the wait, or the request asked not to wait (`Prefer: respond-async`): the supplier order as it is now; read it again to follow it',
+    description:
+      'The job had not finished within the wait, or the request asked not to wait (`Prefer: respond-async`): the supplier order as it is now; read it again to follow it',
     content: { 'application/json': { schema: { type: 'object', properties: { result: supplierOrderSchema }, required: ['result'] } } },
   },
 ];
@@ -48,6 +52,7 @@ export function answering(reads: SupplierOrderReads) {
     const [view] = await reads.views([out.so], showCustomer(ctx));
     return new Reply(out.settled ? 200 : 202, view);
   };
-  const load = (ctx: RequestContext<{ storeId: string; supplierOrderId: string }, unknown, unknown>) => reads.get(ctx.params.storeId, ctx.params.supplierOrderId, ownRecordsKeyId(ctx.caller));
+  const load = (ctx: RequestContext<{ storeId: string; supplierOrderId: string }, unknown, unknown>) =>
+    reads.get(ctx.params.storeId, ctx.params.supplierOrderId, ownRecordsKeyId(ctx.caller));
   return { showCustomer, opts, answer, load };
 }

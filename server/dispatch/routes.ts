@@ -16,7 +16,13 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
 
   return defineRoutes([
     route({
-      operationId: 'listSupplierOrders', method: 'get', path: `${BASE}/:storeId/orders`, tag: TAG, auth: 'caller', permission: 'suppliers.view', readOnly: true,
+      operationId: 'listSupplierOrders',
+      method: 'get',
+      path: `${BASE}/:storeId/orders`,
+      tag: TAG,
+      auth: 'caller',
+      permission: 'suppliers.view',
+      readOnly: true,
       summary: 'Supplier orders, newest first, filtered and paged by cursor',
       description: 'Repeat with the same filters and the previous nextCursor as cursor until hasMore is false. Read every page before acting on rows.',
       params: params(['storeId']),
@@ -37,29 +43,61 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
       },
     }),
     route({
-      operationId: 'getSupplierOrder', method: 'get', path: `${BASE}/:storeId/orders/:supplierOrderId`, tag: TAG, auth: 'caller', permission: 'suppliers.view', readOnly: true,
+      operationId: 'getSupplierOrder',
+      method: 'get',
+      path: `${BASE}/:storeId/orders/:supplierOrderId`,
+      tag: TAG,
+      auth: 'caller',
+      permission: 'suppliers.view',
+      readOnly: true,
       summary: 'One supplier order with its history',
-      params: soParams, response: { status: 200, schema: supplierOrderSchema },
+      params: soParams,
+      response: { status: 200, schema: supplierOrderSchema },
       handler: async (ctx) => (await reads.views([await load(ctx)], showCustomer(ctx)))[0],
     }),
     route({
-      operationId: 'submitOrderPart', method: 'post', path: `${BASE}/:storeId/orders/:orderId/groups/:groupKey/submit`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', planGated: true, credits: { action: 'supplierOrder.send', price: 3, when: 'recordCreated' }, readOnly: false,
+      operationId: 'submitOrderPart',
+      method: 'post',
+      path: `${BASE}/:storeId/orders/:orderId/groups/:groupKey/submit`,
+      tag: TAG,
+      auth: 'caller',
+      permission: 'suppliers.orders.manage',
+      planGated: true,
+      credits: { action: 'supplierOrder.send', price: 3, when: 'recordCreated' },
+      readOnly: false,
       idempotent: true,
       summary: 'Send one part of an order to its supplier now; called twice it still makes one supplier order',
       description: 'Charged once per supplier order made: a part that already has one answers it and charges nothing.',
-      params: groupParams, headers: [preferHeader],
-      body: object({ payNow: { type: 'boolean', description: 'Also pay as soon as it is created, skipping the check that the shopper paid; recorded in the history' } }),
-      response: settled, extraResponses: [stillWorking],
+      params: groupParams,
+      headers: [preferHeader],
+      body: object({
+        payNow: { type: 'boolean', description: 'Also pay as soon as it is created, skipping the check that the shopper paid; recorded in the history' },
+      }),
+      response: settled,
+      extraResponses: [stillWorking],
       async handler(ctx) {
         const order = await orders.get(ctx.params.storeId, ctx.params.orderId, ownRecordsKeyId(ctx.caller));
-        return answer(ctx, await commands.submit(order, ctx.params.groupKey, actorOf(ctx.caller!), !!ctx.body.payNow, { ...opts(ctx), charge: (tx) => ctx.credits.chargeInTransaction(tx) }));
+        return answer(
+          ctx,
+          await commands.submit(order, ctx.params.groupKey, actorOf(ctx.caller!), !!ctx.body.payNow, {
+            ...opts(ctx),
+            charge: (tx) => ctx.credits.chargeInTransaction(tx),
+          }),
+        );
       },
     }),
     ...supplierOrderActionRoutes(commands, reads),
     route({
-      operationId: 'fulfilOrderPartManually', method: 'post', path: `${BASE}/:storeId/orders/:orderId/groups/:groupKey/fulfil-manually`, tag: TAG, auth: 'caller', permission: 'suppliers.orders.manage', readOnly: false,
+      operationId: 'fulfilOrderPartManually',
+      method: 'post',
+      path: `${BASE}/:storeId/orders/:orderId/groups/:groupKey/fulfil-manually`,
+      tag: TAG,
+      auth: 'caller',
+      permission: 'suppliers.orders.manage',
+      readOnly: false,
       summary: 'Take a part over so the store ships it itself (its supplier order, if any, is cancelled)',
-      params: groupParams, headers: [preferHeader],
+      params: groupParams,
+      headers: [preferHeader],
       response: {
         status: 200,
         schema: object({ supplierOrder: { oneOf: [supplierOrderSchema, { type: 'null' }] }, part: { type: 'object' } }, ['supplierOrder', 'part']),
@@ -70,7 +108,10 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
         const out = await commands.fulfilManually(order, ctx.params.groupKey, actorOf(ctx.caller!), opts(ctx));
         if (!out.group) throw errors.notFound('The order part');
         const so = out.so ? (await reads.views([out.so], showCustomer(ctx)))[0] : null;
-        return new Reply(out.settled ? 200 : 202, { supplierOrder: so, part: { groupKey: out.group.groupKey, status: out.group.status, fulfilledByStore: out.group.fulfilledByStore, shipment: out.group.shipment } });
+        return new Reply(out.settled ? 200 : 202, {
+          supplierOrder: so,
+          part: { groupKey: out.group.groupKey, status: out.group.status, fulfilledByStore: out.group.fulfilledByStore, shipment: out.group.shipment },
+        });
       },
     }),
   ]);

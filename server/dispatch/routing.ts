@@ -21,8 +21,17 @@ export function ruleOf(w: Work): RoutingRule {
 export function routable(w: Work): boolean {
   const { so } = w;
   return (
-    so.status === 'queued' && so.routing === null && so.attempt === 1 && so.retriesUsed === 0 && !so.numberKnownAbsent && !so.cancelRequested && !so.rerouteRequest && !so.rerouteTried.length &&
-    !so.earlier.length && w.items.length > 0 && w.items.every((i) => i.linkConnectionId === so.connectionId && i.supplierVariantId && i.supplierProductId)
+    so.status === 'queued' &&
+    so.routing === null &&
+    so.attempt === 1 &&
+    so.retriesUsed === 0 &&
+    !so.numberKnownAbsent &&
+    !so.cancelRequested &&
+    !so.rerouteRequest &&
+    !so.rerouteTried.length &&
+    !so.earlier.length &&
+    w.items.length > 0 &&
+    w.items.every((i) => i.linkConnectionId === so.connectionId && i.supplierVariantId && i.supplierProductId)
   );
 }
 
@@ -54,7 +63,14 @@ export class DispatchRouting {
     const ranked = cannot ? null : await rankByRule(ev, rule, this.quoteTimeoutMs);
     const choice: RoutingChoice = ranked
       ? { ...ranked.choice, supplierOrderId: so.id }
-      : { rule: rule.rule, connectionId: so.connectionId, candidates: [], excluded: [], supplierOrderId: so.id, why: `Not routed: ${cannot}, so the part stays with it.` };
+      : {
+          rule: rule.rule,
+          connectionId: so.connectionId,
+          candidates: [],
+          excluded: [],
+          supplierOrderId: so.id,
+          why: `Not routed: ${cannot}, so the part stays with it.`,
+        };
     failpoint('dispatch.routeAfterChoice', so.id);
     const offer = ranked?.offers.find((o) => o.connectionId === choice.connectionId);
     if (choice.connectionId === so.connectionId || !offer) return { carry: choice };
@@ -67,7 +83,7 @@ export class DispatchRouting {
     }
     // It holds our number already (a create before the rule was set, then a crash): the send records it here.
     if (!('absent' in proof)) {
-      const why = 'cannot' in proof ? `it cannot be asked whether it holds the part's order (${proof.cannot})` : 'the part\'s supplier already holds its order';
+      const why = 'cannot' in proof ? `it cannot be asked whether it holds the part's order (${proof.cannot})` : "the part's supplier already holds its order";
       return { carry: { ...choice, connectionId: so.connectionId, why: `${choice.why} Not moved: ${why}.` } };
     }
     const { first, second } = await move(ev, this.records, offer, { kind: 'routed', choice, chosenNow: true });

@@ -52,7 +52,12 @@ export class SafetyNet {
    * (every read-back writes the row) nor asked for by the safety net for the due age.
    */
   async due(): Promise<Array<OrderReadBack & { id: string }>> {
-    const rows = await sql.dueOrders(this.db, { dueAfterSeconds: this.timing.dueAfterSeconds, maxAgeDays: MAX_AGE_DAYS, perConnection: PER_CONNECTION, perSweep: PER_SWEEP });
+    const rows = await sql.dueOrders(this.db, {
+      dueAfterSeconds: this.timing.dueAfterSeconds,
+      maxAgeDays: MAX_AGE_DAYS,
+      perConnection: PER_CONNECTION,
+      perSweep: PER_SWEEP,
+    });
     return rows.map((r) => ({ id: r.id, storeId: r.store_id, connectionId: r.connection_id, supplierOrderId: r.supplier_order_id }));
   }
 

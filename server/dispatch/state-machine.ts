@@ -16,11 +16,32 @@ export { SUPPLIER_ORDER_STATUSES, type SupplierOrderStatus };
  * (or refused by it), or the end of a cancel.
  */
 export const EVENTS = [
-  'create', 'retry', 'automaticRetry', 'payRequested', 'cancelRequested',
-  'supplierCreated', 'supplierPaid', 'supplierProcessing', 'supplierShipped', 'supplierDelivered', 'supplierCancelled',
-  'paused', 'failed', 'captureRequested', 'captureFailed', 'cancelled', 'cancelRefused', 'cancelTooLate', 'cancelRequestCleared',
-  'rerouteRequested', 'rerouted', 'rerouteEnded', 'routedAway',
-  'deliveryWatched', 'attentionAcknowledged', 'claimRecorded',
+  'create',
+  'retry',
+  'automaticRetry',
+  'payRequested',
+  'cancelRequested',
+  'supplierCreated',
+  'supplierPaid',
+  'supplierProcessing',
+  'supplierShipped',
+  'supplierDelivered',
+  'supplierCancelled',
+  'paused',
+  'failed',
+  'captureRequested',
+  'captureFailed',
+  'cancelled',
+  'cancelRefused',
+  'cancelTooLate',
+  'cancelRequestCleared',
+  'rerouteRequested',
+  'rerouted',
+  'rerouteEnded',
+  'routedAway',
+  'deliveryWatched',
+  'attentionAcknowledged',
+  'claimRecorded',
 ] as const;
 export type MoveEvent = (typeof EVENTS)[number];
 
@@ -46,57 +67,57 @@ const CANCELLABLE = ['queued', 'needsReview', 'failed', 'submitted', 'confirmed'
 
 export const MOVE_TABLE: readonly Move[] = [
   // from                                                                   event                   to              payment
-  row([NONE],                                                               'create',               'queued'),
-  row(['queued', 'needsReview', 'failed'],                                  'retry',                'queued'),
-  row(['failed'],                                                           'automaticRetry',       'queued'),
-  row(['submitted'],                                                        'payRequested',         SAME,           ['unpaid']),
+  row([NONE], 'create', 'queued'),
+  row(['queued', 'needsReview', 'failed'], 'retry', 'queued'),
+  row(['failed'], 'automaticRetry', 'queued'),
+  row(['submitted'], 'payRequested', SAME, ['unpaid']),
   // A cancel is asked of anything not final; after the supplier shipped it ends in a pause (cancelTooLate).
-  row([...CANCELLABLE, 'shipped'],                                          'cancelRequested',      SAME),
+  row([...CANCELLABLE, 'shipped'], 'cancelRequested', SAME),
 
   // The supplier's answer moves the status forwards only; a paused or failed order keeps its status (a paused
   // order never clears by itself), and so does one already further on: only the supplier's fields are refreshed.
-  row(['queued'],                                                           'supplierCreated',      'submitted'),
+  row(['queued'], 'supplierCreated', 'submitted'),
   row(['submitted', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled', 'needsReview', 'failed'], 'supplierCreated', SAME),
-  row(['queued', 'submitted'],                                              'supplierPaid',         'confirmed'),
+  row(['queued', 'submitted'], 'supplierPaid', 'confirmed'),
   row(['confirmed', 'processing', 'shipped', 'delivered', 'cancelled', 'needsReview', 'failed'], 'supplierPaid', SAME),
-  row(['queued', 'submitted', 'confirmed'],                                 'supplierProcessing',   'processing'),
+  row(['queued', 'submitted', 'confirmed'], 'supplierProcessing', 'processing'),
   row(['processing', 'shipped', 'delivered', 'cancelled', 'needsReview', 'failed'], 'supplierProcessing', SAME),
-  row(OPEN,                                                                 'supplierShipped',      'shipped'),
-  row(['shipped', 'delivered', 'cancelled', 'needsReview', 'failed'],       'supplierShipped',      SAME),
-  row([...OPEN, 'shipped'],                                                 'supplierDelivered',    'delivered'),
-  row(['delivered', 'cancelled', 'needsReview', 'failed'],                  'supplierDelivered',    SAME),
-  row(OPEN,                                                                 'supplierCancelled',    'cancelled'),
-  row(['shipped', 'delivered', 'cancelled', 'needsReview', 'failed'],       'supplierCancelled',    SAME),
+  row(OPEN, 'supplierShipped', 'shipped'),
+  row(['shipped', 'delivered', 'cancelled', 'needsReview', 'failed'], 'supplierShipped', SAME),
+  row([...OPEN, 'shipped'], 'supplierDelivered', 'delivered'),
+  row(['delivered', 'cancelled', 'needsReview', 'failed'], 'supplierDelivered', SAME),
+  row(OPEN, 'supplierCancelled', 'cancelled'),
+  row(['shipped', 'delivered', 'cancelled', 'needsReview', 'failed'], 'supplierCancelled', SAME),
 
   // What the dispatch job decided.
   // A failed order waiting for its automatic retry may be paused for a person instead (the database went back in time).
-  row([...OPEN, 'failed'],                                                  'paused',               'needsReview'),
-  row(['queued'],                                                           'failed',               'failed'),
-  row(['confirmed', 'processing', 'shipped', 'delivered'],                  'captureRequested',     SAME,           ['paid']),
+  row([...OPEN, 'failed'], 'paused', 'needsReview'),
+  row(['queued'], 'failed', 'failed'),
+  row(['confirmed', 'processing', 'shipped', 'delivered'], 'captureRequested', SAME, ['paid']),
   // The supplier was paid but the shopper cannot be charged: a person is told at once (a delivered order stays final).
-  row(['confirmed', 'processing', 'shipped'],                               'captureFailed',        'needsReview',  ['paid']),
-  row(['delivered'],                                                        'captureFailed',        SAME,           ['paid']),
-  row(CANCELLABLE,                                                          'cancelled',            'cancelled'),
-  row(CANCELLABLE,                                                          'cancelRefused',        'needsReview'),
-  row([...CANCELLABLE, 'shipped'],                                          'cancelTooLate',        'needsReview'),
-  row(['delivered', 'cancelled'],                                           'cancelRequestCleared', SAME),
+  row(['confirmed', 'processing', 'shipped'], 'captureFailed', 'needsReview', ['paid']),
+  row(['delivered'], 'captureFailed', SAME, ['paid']),
+  row(CANCELLABLE, 'cancelled', 'cancelled'),
+  row(CANCELLABLE, 'cancelRefused', 'needsReview'),
+  row([...CANCELLABLE, 'shipped'], 'cancelTooLate', 'needsReview'),
+  row(['delivered', 'cancelled'], 'cancelRequestCleared', SAME),
 
   // Rerouting to a backup supplier: asked of a paused order (by its connection's rule, or a person); it ends with
   // the items moved to an alternate (this order cancelled, once the first supplier provably holds no live order for
   // them), or with the pause standing and the alternates tried in its message.
-  row(['needsReview'],                                                      'rerouteRequested',     SAME),
-  row(['needsReview'],                                                      'rerouted',             'cancelled'),
-  row(['needsReview'],                                                      'rerouteEnded',         SAME),
+  row(['needsReview'], 'rerouteRequested', SAME),
+  row(['needsReview'], 'rerouted', 'cancelled'),
+  row(['needsReview'], 'rerouteEnded', SAME),
 
   // Routing at dispatch, before the first create: another supplier chosen, the items moved to that supplier's order in
   // one transaction, this one cancelled (the choice rides on a change's write: ./carry.ts).
-  row(['queued'],                                                           'routedAway',           'cancelled'),
+  row(['queued'], 'routedAway', 'cancelled'),
 
   // After shipping (./delivery/, ./claims/): the delivery watch's look, a person's acknowledgement of it, and a claim's
   // history entry. None moves the status.
-  row([...SUPPLIER_ORDER_STATUSES],                                         'deliveryWatched',      SAME),
-  row([...SUPPLIER_ORDER_STATUSES],                                         'attentionAcknowledged', SAME),
-  row([...SUPPLIER_ORDER_STATUSES],                                         'claimRecorded',        SAME),
+  row([...SUPPLIER_ORDER_STATUSES], 'deliveryWatched', SAME),
+  row([...SUPPLIER_ORDER_STATUSES], 'attentionAcknowledged', SAME),
+  row([...SUPPLIER_ORDER_STATUSES], 'claimRecorded', SAME),
 ];
 
 /** The row of the table for this status, payment status and event; undefined when the move is not allowed. */
@@ -107,7 +128,10 @@ export function moveOf(from: SupplierOrderStatus | null, payment: SupplierPaymen
 
 /** Every status each status may move to (a status kept is not a move), read from the table. */
 export const MOVES: Readonly<Record<SupplierOrderStatus, readonly SupplierOrderStatus[]>> = Object.fromEntries(
-  SUPPLIER_ORDER_STATUSES.map((from) => [from, [...new Set(MOVE_TABLE.filter((m) => m.from.includes(from) && m.to !== SAME && m.to !== from).map((m) => m.to as SupplierOrderStatus))]]),
+  SUPPLIER_ORDER_STATUSES.map((from) => [
+    from,
+    [...new Set(MOVE_TABLE.filter((m) => m.from.includes(from) && m.to !== SAME && m.to !== from).map((m) => m.to as SupplierOrderStatus))],
+  ]),
 ) as Record<SupplierOrderStatus, SupplierOrderStatus[]>;
 
 /** How far along the supplier's own progress is; the table never moves an order to a lower rank on a supplier's answer. */

@@ -9,11 +9,22 @@ export type Step = 'cancel' | 'send' | 'pay' | 'capture' | 'reroute';
  * same rule is the generated column `step_due` (migration DispatchSteps), which the sweeper's index and the runner's
  * look after a batch read; test/dispatch/rules-in-the-database.test.ts checks that the two agree for every state.
  */
-export function nextStep(so: Pick<SupplierOrder, 'status' | 'cancelRequested' | 'paymentStatus' | 'paymentDue' | 'payRequested' | 'contractModel' | 'captureRequested' | 'rerouteRequest'>): Step | null {
+export function nextStep(
+  so: Pick<
+    SupplierOrder,
+    'status' | 'cancelRequested' | 'paymentStatus' | 'paymentDue' | 'payRequested' | 'contractModel' | 'captureRequested' | 'rerouteRequest'
+  >,
+): Step | null {
   if (so.cancelRequested) return 'cancel';
   if (so.status === 'needsReview' && so.rerouteRequest) return 'reroute';
   if (so.status === 'queued') return 'send';
   if (so.status === 'submitted' && so.paymentStatus === 'unpaid' && (so.paymentDue || so.payRequested)) return 'pay';
-  if (so.contractModel === 'promiseToSell' && so.paymentStatus === 'paid' && !so.captureRequested && ['confirmed', 'processing', 'shipped', 'delivered'].includes(so.status)) return 'capture';
+  if (
+    so.contractModel === 'promiseToSell' &&
+    so.paymentStatus === 'paid' &&
+    !so.captureRequested &&
+    ['confirmed', 'processing', 'shipped', 'delivered'].includes(so.status)
+  )
+    return 'capture';
   return null;
 }

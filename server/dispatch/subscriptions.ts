@@ -59,7 +59,7 @@ export class DispatchSubscriptions {
       // Sending is plan-gated: an automatic send acts for the store under the owner's plan when the order was confirmed
       // (or authorised), not when the automation was set.
       if (!planChecked && !planIncludesDropshipping(e.ownerPlan)) {
-        this.log.warn({ orderId: order.id, storeId: order.storeId }, 'automatic send skipped: the store owner\'s plan does not include dropshipping');
+        this.log.warn({ orderId: order.id, storeId: order.storeId }, "automatic send skipped: the store owner's plan does not include dropshipping");
         return;
       }
       planChecked = true;
@@ -70,7 +70,7 @@ export class DispatchSubscriptions {
 
   /** The provider failed the shopper's payment: each part whose supplier was paid on the promise is paused (at most a few tries if it moves meanwhile). */
   private async captureFailed(storeId: string, orderId: string): Promise<void> {
-    const message = 'The payment provider reported that the shopper\'s payment failed.';
+    const message = "The payment provider reported that the shopper's payment failed.";
     for (const group of await this.orders.groups(storeId, [orderId])) {
       for (let attempt = 0; attempt < 3; attempt++) {
         const so = await this.records.forPart(storeId, orderId, group.groupKey);

@@ -6,7 +6,10 @@ import type { DeliveryState, ReshipOf } from './delivery/types';
 export type { SupplierPaymentStatus } from './state-machine';
 
 interface SupplierCosts {
-  itemsMinor: number; shippingMinor: number; totalMinor: number; currency: string;
+  itemsMinor: number;
+  shippingMinor: number;
+  totalMinor: number;
+  currency: string;
 }
 
 export interface Shipping {
@@ -166,7 +169,18 @@ export interface SupplierOrderEvent {
 /** What a new supplier order is made from: the part, its connection, and who asked. */
 export type NewSupplierOrder = Pick<
   SupplierOrder,
-  'id' | 'storeId' | 'orderId' | 'groupKey' | 'connectionId' | 'supplierKey' | 'orderNumber' | 'contractModel' | 'destination' | 'payNow' | 'createdByAccountId' | 'createdByKeyId'
+  | 'id'
+  | 'storeId'
+  | 'orderId'
+  | 'groupKey'
+  | 'connectionId'
+  | 'supplierKey'
+  | 'orderNumber'
+  | 'contractModel'
+  | 'destination'
+  | 'payNow'
+  | 'createdByAccountId'
+  | 'createdByKeyId'
 > & { reshipOf?: ReshipOf };
 
 export interface PartRef {

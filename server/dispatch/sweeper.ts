@@ -82,15 +82,18 @@ export class DispatchSweeper {
   start(): void {
     const next = () => {
       if (this.stopped) return;
-      this.timer = setTimeout(async () => {
-        try {
-          const out = await this.sweep();
-          if (out.retried || out.requeued) this.log.info(out, 'dispatch sweep');
-        } catch (err) {
-          this.throttle.warn(this.log, { err: String(err) }, 'dispatch sweep failed');
-        }
-        next();
-      }, this.settings.intervalMs * (1 + Math.random() / 4));
+      this.timer = setTimeout(
+        async () => {
+          try {
+            const out = await this.sweep();
+            if (out.retried || out.requeued) this.log.info(out, 'dispatch sweep');
+          } catch (err) {
+            this.throttle.warn(this.log, { err: String(err) }, 'dispatch sweep failed');
+          }
+          next();
+        },
+        this.settings.intervalMs * (1 + Math.random() / 4),
+      );
       this.timer.unref();
     };
     next();

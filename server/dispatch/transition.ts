@@ -10,7 +10,8 @@ import { effect } from './effect';
 
 const GUARDS: Partial<Record<DispatchEvent['type'], Change['guard']>> = {
   // A person's cancel waits on no machine: it ends a reroute under way (whose move then finds it: `noCancel`).
-  retry: ['noReroute'], payRequested: ['noReroute'],
+  retry: ['noReroute'],
+  payRequested: ['noReroute'],
   rerouteRequested: ['noReroute', 'noCancel'],
   rerouted: ['reroute', 'noCancel'],
   routedAway: ['noReroute', 'noCancel'],
@@ -44,30 +45,90 @@ export function transition(so: SupplierOrder | null, e: DispatchEvent, now = new
   // Made by a move: every order the part was at before goes with it (./sourcing/absence.ts asks them again).
   if (e.type === 'create' && e.earlier) base.earlier = e.earlier;
   let after: SupplierOrder = { ...base, ...fields, status: to, updatedAt: now };
-  const watched = so && (e.type === 'supplierAnswered' || e.type === 'deliveryWatched' || e.type === 'attentionAcknowledged') ? watchedChange(so, e, after, now, to !== so.status || history.type === 'packageReturned') : null;
+  const watched =
+    so && (e.type === 'supplierAnswered' || e.type === 'deliveryWatched' || e.type === 'attentionAcknowledged')
+      ? watchedChange(so, e, after, now, to !== so.status || history.type === 'packageReturned')
+      : null;
   if (watched) {
     Object.assign(fields, watched.fields);
     after = { ...after, ...watched.fields };
     Object.assign(history, watched.history ?? { details: { ...history.details, ...watched.details } });
   }
   const landed = e.type === 'supplierAnswered' ? (e.landed ?? []) : [];
-  if (landed.length) history.details = { ...history.details, landedCosts: landed.map(({ stage, currency, totalMinor, storeCurrency, storeTotalMinor, rate }) => ({ stage, currency, totalMinor, storeCurrency, storeTotalMinor, rate })) };
+  if (landed.length)
+    history.details = {
+      ...history.details,
+      landedCosts: landed.map(({ stage, currency, totalMinor, storeCurrency, storeTotalMinor, rate }) => ({
+        stage,
+        currency,
+        totalMinor,
+        storeCurrency,
+        storeTotalMinor,
+        rate,
+      })),
+    };
   const delivery = watched ? { deliveryWas: watched.was, alsoEvent: watched.also } : {};
-  return { id: base.id, from: so?.status ?? null, to, fields, guard: GUARDS[e.type] ?? [], history, part: partMove(base, e, after), landed, after, next: nextStep(after), ...delivery };
+  return {
+    id: base.id,
+    from: so?.status ?? null,
+    to,
+    fields,
+    guard: GUARDS[e.type] ?? [],
+    history,
+    part: partMove(base, e, after),
+    landed,
+    after,
+    next: nextStep(after),
+    ...delivery,
+  };
 }
 
 /** A passing error: failed, retried after a backoff while retries remain; then, or with the circuit open, a pause. */
-export function failure(so: SupplierOrder, err: { kind: string; message: string; circuitOpen: boolean }, settings: { retryLimit: number; retryBaseSeconds: number }): DispatchEvent {
+export function failure(
+  so: SupplierOrder,
+  err: { kind: string; message: string; circuitOpen: boolean },
+  settings: { retryLimit: number; retryBaseSeconds: number },
+): DispatchEvent {
   const used = so.retriesUsed + 1;
   if (err.circuitOpen) return { type: 'paused', reason: 'connectionUnhealthy', message: err.message };
-  if (used > settings.retryLimit) return { type: 'paused', reason: 'connectionUnhealthy', message: `The supplier did not answer after ${settings.retryLimit} retries: ${err.message}` };
+  if (used > settings.retryLimit)
+    return { type: 'paused', reason: 'connectionUnhealthy', message: `The supplier did not answer after ${settings.retryLimit} retries: ${err.message}` };
   return { type: 'failed', error: err.kind, message: err.message, retryInSeconds: settings.retryBaseSeconds * 2 ** (used - 1) };
 }
 
 function newRecord(r: NewSupplierOrder, now: Date): SupplierOrder {
   return {
-    ...r, status: 'queued', reviewReason: null, reviewMessage: null, retryable: null, supplierOrderNumber: supplierOrderNumber(r.id, 1), numberKnownAbsent: false,
-    supplierOrderId: null, supplierStatus: null, costs: null, paymentStatus: 'unpaid', shipping: null, attempt: 1, payRequested: false, cancelRequested: false,
-    paymentDue: false, captureRequested: false, storeTakesOver: false, acceptedCostMinor: null, rerouteRequest: null, rerouteTried: [], reroutedTo: null, returns: [], routing: null, earlier: [], delivery: null, deliveryDueAt: null, reshipOf: r.reshipOf ?? null, retriesUsed: 0, nextRetryAt: null, createdAt: now, updatedAt: now,
+    ...r,
+    status: 'queued',
+    reviewReason: null,
+    reviewMessage: null,
+    retryable: null,
+    supplierOrderNumber: supplierOrderNumber(r.id, 1),
+    numberKnownAbsent: false,
+    supplierOrderId: null,
+    supplierStatus: null,
+    costs: null,
+    paymentStatus: 'unpaid',
+    shipping: null,
+    attempt: 1,
+    payRequested: false,
+    cancelRequested: false,
+    paymentDue: false,
+    captureRequested: false,
+    storeTakesOver: false,
+    acceptedCostMinor: null,
+    rerouteRequest: null,
+    rerouteTried: [],
+    reroutedTo: null,
+    returns: [],
+    routing: null,
+    earlier: [],
+    delivery: null,
+    deliveryDueAt: null,
+    reshipOf: r.reshipOf ?? null,
+    retriesUsed: 0,
+    nextRetryAt: null,
+    createdAt: now,
+    updatedAt: now,
   };
 }

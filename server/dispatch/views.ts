@@ -12,9 +12,31 @@ export type { SupplierOrderEvent } from './supplier-order';
 type SupplierOrderQuery = Omit<SupplierOrderFilters, 'connectionId'> & { integrationId?: string };
 
 /** A supplier order as a list page answers it (./sql/rows.ts, `LISTED_OF_S`): the fields its view reads, times as ISO 8601 text, its history. */
-export type ListedSupplierOrder = Pick<SupplierOrder, 'id' | 'storeId' | 'orderId' | 'orderNumber' | 'groupKey' | 'connectionId' | 'supplierKey' | 'contractModel' | 'status' | 'reviewReason'
-  | 'reviewMessage' | 'retryable' | 'supplierOrderNumber' | 'supplierOrderId' | 'supplierStatus' | 'costs' | 'paymentStatus' | 'shipping' | 'attempt' | 'destination' | 'delivery' | 'reshipOf'>
-  & { createdAt: string; updatedAt: string; events: SupplierOrderEvent[] };
+export type ListedSupplierOrder = Pick<
+  SupplierOrder,
+  | 'id'
+  | 'storeId'
+  | 'orderId'
+  | 'orderNumber'
+  | 'groupKey'
+  | 'connectionId'
+  | 'supplierKey'
+  | 'contractModel'
+  | 'status'
+  | 'reviewReason'
+  | 'reviewMessage'
+  | 'retryable'
+  | 'supplierOrderNumber'
+  | 'supplierOrderId'
+  | 'supplierStatus'
+  | 'costs'
+  | 'paymentStatus'
+  | 'shipping'
+  | 'attempt'
+  | 'destination'
+  | 'delivery'
+  | 'reshipOf'
+> & { createdAt: string; updatedAt: string; events: SupplierOrderEvent[] };
 
 /** What a view of a supplier order reads: a whole record, or a list page's row (times already ISO text, its history along). */
 type Shown = SupplierOrder | ListedSupplierOrder;
@@ -39,9 +61,16 @@ export class SupplierOrderReads {
     // One read per store (in practice one): each stays on its store's shard.
     const byStore = new Map<string, string[]>();
     for (const r of records) byStore.set(r.storeId, [...new Set([...(byStore.get(r.storeId) ?? []), r.id])]);
-    const found = (await Promise.all([...byStore].map(([storeId, ids]) => sql.eventsOf(this.db, storeId, ids)))).flat().sort((a, b) => Number(a.id) - Number(b.id));
+    const found = (await Promise.all([...byStore].map(([storeId, ids]) => sql.eventsOf(this.db, storeId, ids))))
+      .flat()
+      .sort((a, b) => Number(a.id) - Number(b.id));
     for (const r of found) {
-      out.get(r.supplier_order_id)!.push([Number(r.id), { at: r.at.toISOString(), actor: { kind: r.actor_kind, id: r.actor_id }, type: r.type, from: r.from_status, to: r.to_status, details: r.details }]);
+      out
+        .get(r.supplier_order_id)!
+        .push([
+          Number(r.id),
+          { at: r.at.toISOString(), actor: { kind: r.actor_kind, id: r.actor_id }, type: r.type, from: r.from_status, to: r.to_status, details: r.details },
+        ]);
     }
     return out;
   }
@@ -55,14 +84,29 @@ export class SupplierOrderReads {
   async asWritten(written: Array<{ so: SupplierOrder; historyId: number }>, showCustomer: boolean) {
     const history = await this.history(written.map((w) => w.so));
     const money = await this.money(written.map((w) => w.so));
-    return written.map((w) => this.view(w.so, history.get(w.so.id)!.filter(([id]) => id <= w.historyId).map(([, e]) => e), showCustomer, money.get(w.so.id)));
+    return written.map((w) =>
+      this.view(
+        w.so,
+        history
+          .get(w.so.id)!
+          .filter(([id]) => id <= w.historyId)
+          .map(([, e]) => e),
+        showCustomer,
+        money.get(w.so.id),
+      ),
+    );
   }
 
   /** Each part's landed costs and what its profit is made of (one read per store; a page is one store's). */
   private async money(records: Array<{ id: string; storeId: string }>): Promise<Map<string, PartMoney>> {
     const out = new Map<string, PartMoney>();
     for (const storeId of new Set(records.map((r) => r.storeId))) {
-      for (const [id, m] of await sql.moneyOf(this.db, storeId, records.filter((r) => r.storeId === storeId).map((r) => r.id))) out.set(id, m);
+      for (const [id, m] of await sql.moneyOf(
+        this.db,
+        storeId,
+        records.filter((r) => r.storeId === storeId).map((r) => r.id),
+      ))
+        out.set(id, m);
     }
     return out;
   }
@@ -89,7 +133,9 @@ export class SupplierOrderReads {
       shipping: so.shipping,
       // After shipping (./delivery/, ./claims/): what the watch raised, the carrier's scans, and the claim a reship serves.
       deliveryAttention: so.delivery?.attention ?? null,
-      tracking: so.delivery ? { events: so.delivery.scans, lastScanAt: so.delivery.lastScanAt, exception: so.delivery.exception, promisedMaxDays: so.delivery.promisedMaxDays } : null,
+      tracking: so.delivery
+        ? { events: so.delivery.scans, lastScanAt: so.delivery.lastScanAt, exception: so.delivery.exception, promisedMaxDays: so.delivery.promisedMaxDays }
+        : null,
       reshipOf: so.reshipOf ?? null,
       attempt: so.attempt,
       events,
@@ -113,7 +159,11 @@ export class SupplierOrderReads {
   async ofOrders(storeId: string, orderIds: string[], showCustomer: boolean) {
     if (!orderIds.length) return [];
     const found = await sql.supplierOrdersOfOrders(this.db, storeId, orderIds);
-    const money = await sql.moneyOf(this.db, storeId, found.map((r) => r.id));
+    const money = await sql.moneyOf(
+      this.db,
+      storeId,
+      found.map((r) => r.id),
+    );
     return found.map((r) => this.view(supplierOrderOf(r), r.events, showCustomer, money.get(r.id)));
   }
 

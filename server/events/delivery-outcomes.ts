@@ -35,7 +35,14 @@ export class DeliveryOutcomes {
       this.givenUp.push({ storeId: c.subscription.storeId, subscriptionId: c.subscription.id, since: c.delivery.pendingSince });
     } else {
       const wait = Math.max(this.backoff(c), Math.min(r.retryAfterMs ?? 0, this.config.retryMaxMs));
-      this.finished.push({ id: c.delivery.id, storeId: c.subscription.storeId, status: 'pending', nextAt: new Date(Date.now() + wait), responseStatus: r.status, error });
+      this.finished.push({
+        id: c.delivery.id,
+        storeId: c.subscription.storeId,
+        status: 'pending',
+        nextAt: new Date(Date.now() + wait),
+        responseStatus: r.status,
+        error,
+      });
     }
   }
 
@@ -48,7 +55,13 @@ export class DeliveryOutcomes {
   fault(c: Claimed, fault: keyof typeof FAULTS): void {
     const over = this.retryPeriodOver(c);
     const outcome = over ? { status: 'failed' as const, nextAt: null } : { status: 'pending' as const, nextAt: new Date(Date.now() + this.backoff(c)) };
-    this.finished.push({ id: c.delivery.id, storeId: c.subscription.storeId, ...outcome, responseStatus: null, error: FAULTS[fault] + (over ? GIVEN_UP : RETRIED) });
+    this.finished.push({
+      id: c.delivery.id,
+      storeId: c.subscription.storeId,
+      ...outcome,
+      responseStatus: null,
+      error: FAULTS[fault] + (over ? GIVEN_UP : RETRIED),
+    });
   }
 
   private retryPeriodOver = (c: Claimed) => Date.now() - c.delivery.pendingSince.getTime() >= this.config.giveUpMs;
@@ -68,8 +81,14 @@ export class DeliveryOutcomes {
       return;
     }
     for (const g of givenUp) {
-      const reason = { code: 'deliveriesFailing' as const, message: 'No delivery succeeded for the whole retry period; fix the receiver, then switch the subscription on.', at: new Date().toISOString() };
-      const off = await switchOff(this.db, g.storeId, g.subscriptionId, reason, g.since).catch((err: unknown) => this.log.warn({ err: String(err), subscriptionId: g.subscriptionId }, 'event subscription not switched off'));
+      const reason = {
+        code: 'deliveriesFailing' as const,
+        message: 'No delivery succeeded for the whole retry period; fix the receiver, then switch the subscription on.',
+        at: new Date().toISOString(),
+      };
+      const off = await switchOff(this.db, g.storeId, g.subscriptionId, reason, g.since).catch((err: unknown) =>
+        this.log.warn({ err: String(err), subscriptionId: g.subscriptionId }, 'event subscription not switched off'),
+      );
       if (off) this.log.warn({ subscriptionId: g.subscriptionId }, 'event subscription switched off: deliveries failing');
     }
   }
@@ -78,7 +97,8 @@ export class DeliveryOutcomes {
   async switchOff(storeId: string, subscriptionId: string, code: 'keyRevoked' | 'ownerAccessEnded', batch: Claimed[]): Promise<void> {
     const message = OWNER_ENDED[code];
     await switchOff(this.db, storeId, subscriptionId, { code, message, at: new Date().toISOString() });
-    for (const c of batch) this.finished.push({ id: c.delivery.id, storeId: c.subscription.storeId, status: 'pending', nextAt: new Date(), responseStatus: null, error: message });
+    for (const c of batch)
+      this.finished.push({ id: c.delivery.id, storeId: c.subscription.storeId, status: 'pending', nextAt: new Date(), responseStatus: null, error: message });
     this.log.warn({ subscriptionId, code }, 'event subscription switched off');
   }
 }

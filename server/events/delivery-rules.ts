@@ -22,12 +22,12 @@ export type OwnerAccess = (storeId: string, accountId: string, keyId: string | n
 /** Why a delivery could not be built or sent on our side: retried like a failed send, then given up with the reason. */
 export const FAULTS = {
   renderFailed: 'The event could not be rendered',
-  ownerUnreadable: 'The subscription owner\'s access could not be read',
+  ownerUnreadable: "The subscription owner's access could not be read",
   secretUnreadable: 'The signing secret could not be read (rotate the secret)',
   internal: 'The delivery could not be sent (an error on our side)',
   standbyBehind: "The database's standby had not yet confirmed the event (a failover could still lose it)",
 } as const;
-export const NOT_PERMITTED = 'The subscription\'s owner may not read this resource.';
+export const NOT_PERMITTED = "The subscription's owner may not read this resource.";
 export const RETRIED = '; it is retried.';
 export const GIVEN_UP = '; it was retried until its retry period ended.';
 

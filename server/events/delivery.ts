@@ -120,15 +120,19 @@ export class DeliveryLoop {
   private async prepare(batch: Claimed[]): Promise<void> {
     const s = batch[0].subscription;
     const access = await this.ownerAccess(s.storeId, s.ownerAccountId, s.ownerKeyId).catch((err: unknown) => {
-      this.log.error({ err, subscriptionId: s.id }, 'event subscription owner\'s access not read');
+      this.log.error({ err, subscriptionId: s.id }, "event subscription owner's access not read");
       return undefined;
     });
     if (access === undefined) return batch.forEach((c) => this.outcomes.fault(c, 'ownerUnreadable'));
-    if (!access || access.keyRevoked || !access.permissions.has(BASE_PERMISSION)) return this.outcomes.switchOff(s.storeId, s.id, access?.keyRevoked ? 'keyRevoked' : 'ownerAccessEnded', batch);
+    if (!access || access.keyRevoked || !access.permissions.has(BASE_PERMISSION))
+      return this.outcomes.switchOff(s.storeId, s.id, access?.keyRevoked ? 'keyRevoked' : 'ownerAccessEnded', batch);
     const secrets = this.secretsOf(s);
     if (!secrets) return batch.forEach((c) => this.outcomes.fault(c, 'secretUnreadable'));
-    const bodies = await this.renderers.bodies(batch.map((c) => c.event), access, this.config.bodyLimitBytes, (err, e) =>
-      this.log.error({ err, subscriptionId: s.id, eventId: e.id, resourceKey: e.resourceKey }, 'event not rendered'),
+    const bodies = await this.renderers.bodies(
+      batch.map((c) => c.event),
+      access,
+      this.config.bodyLimitBytes,
+      (err, e) => this.log.error({ err, subscriptionId: s.id, eventId: e.id, resourceKey: e.resourceKey }, 'event not rendered'),
     );
     batch.forEach((c, i) => {
       const r = bodies[i];

@@ -37,7 +37,8 @@ export function closeRegistries(renderers: Renderers, reactions: Reactions): voi
   reactions.close();
   const unrendered = [...new Set(Object.keys(EVENT_TYPES).map((t) => t.split('.')[0]))].filter((kind) => !renderers.kinds().includes(kind));
   const unheard = Object.keys(INTERNAL_EVENT_TYPES).filter((t) => !reactions.routes().some((r) => r.type === t));
-  if (unrendered.length || unheard.length) throw new Error(`events: no renderer for ${unrendered.join(', ') || '-'}; no reaction to ${unheard.join(', ') || '-'}`);
+  if (unrendered.length || unheard.length)
+    throw new Error(`events: no renderer for ${unrendered.join(', ') || '-'}; no reaction to ${unheard.join(', ') || '-'}`);
 }
 
 /**
@@ -52,14 +53,33 @@ export const eventsModule = domainModule({
   name: 'events',
   needs: ['identity'],
   provides: ['renderers', 'reactions'],
-  migrations: [EventOutbox1764547200000, EventSubscriptions1764547200001, EventDeliveries1764547200002, EventOutboxNotify1764547200003, EventTriggers1764547200004, EventSubscriptionOwner1764633600370, RateLimits1764633600371, EventReactions1764806400330, EventsWrittenInCode1764806400332],
+  migrations: [
+    EventOutbox1764547200000,
+    EventSubscriptions1764547200001,
+    EventDeliveries1764547200002,
+    EventOutboxNotify1764547200003,
+    EventTriggers1764547200004,
+    EventSubscriptionOwner1764633600370,
+    RateLimits1764633600371,
+    EventReactions1764806400330,
+    EventsWrittenInCode1764806400332,
+  ],
   sealed: SUBSCRIPTION_SECRETS,
   build(p: Platform, deps: { identity: { ownerAccess: OwnerAccess } }) {
     const c = p.config;
     const renderers = new Renderers();
     const reactions = new Reactions();
-    const sends = { bucket: 'eventSends', limit: c.eventSendsPerMinute, windowSeconds: 60, per: 'store' as const, shared: ['testEventSubscription', 'redeliverEvent'] };
-    const subscriptions = new SubscriptionService(p.db, p.secrets, p.cursors, c.eventTargetsAllowPrivate, renderers, deps.identity.ownerAccess, { perStore: c.eventSubscriptionsPerStore, sends });
+    const sends = {
+      bucket: 'eventSends',
+      limit: c.eventSendsPerMinute,
+      windowSeconds: 60,
+      per: 'store' as const,
+      shared: ['testEventSubscription', 'redeliverEvent'],
+    };
+    const subscriptions = new SubscriptionService(p.db, p.secrets, p.cursors, c.eventTargetsAllowPrivate, renderers, deps.identity.ownerAccess, {
+      perStore: c.eventSubscriptionsPerStore,
+      sends,
+    });
     return {
       subscriptions,
       renderers,
@@ -71,10 +91,31 @@ export const eventsModule = domainModule({
       async work() {
         const sender = new Sender(c.eventDeliveryTimeoutMs, c.eventTargetsAllowPrivate);
         const giveUpMs = c.eventGiveUpSeconds * 1000;
-        const loop = new DeliveryLoop(p.db, p.secrets, renderers, sender, deps.identity.ownerAccess, {
-          concurrency: c.eventDeliveryConcurrency, perSubscription: c.eventSubscriptionConcurrency, perStore: Math.min(c.eventStoreConcurrency, c.eventDeliveryConcurrency), timeoutMs: c.eventDeliveryTimeoutMs, retryBaseMs: c.eventRetryBaseMs,
-          retryMaxMs: c.eventRetryMaxMs, giveUpMs, bodyLimitBytes: c.eventBodyLimitBytes, pollMs: c.eventPollMs,
-        }, p.log, p.standbys, { registry: reactions, config: { concurrency: 4, leaseMs: leaseMsOf(c.eventDeliveryTimeoutMs), retryMaxMs: c.eventRetryMaxMs, giveUpMs }, internalTypes: Object.keys(INTERNAL_EVENT_TYPES) });
+        const loop = new DeliveryLoop(
+          p.db,
+          p.secrets,
+          renderers,
+          sender,
+          deps.identity.ownerAccess,
+          {
+            concurrency: c.eventDeliveryConcurrency,
+            perSubscription: c.eventSubscriptionConcurrency,
+            perStore: Math.min(c.eventStoreConcurrency, c.eventDeliveryConcurrency),
+            timeoutMs: c.eventDeliveryTimeoutMs,
+            retryBaseMs: c.eventRetryBaseMs,
+            retryMaxMs: c.eventRetryMaxMs,
+            giveUpMs,
+            bodyLimitBytes: c.eventBodyLimitBytes,
+            pollMs: c.eventPollMs,
+          },
+          p.log,
+          p.standbys,
+          {
+            registry: reactions,
+            config: { concurrency: 4, leaseMs: leaseMsOf(c.eventDeliveryTimeoutMs), retryMaxMs: c.eventRetryMaxMs, giveUpMs },
+            internalTypes: Object.keys(INTERNAL_EVENT_TYPES),
+          },
+        );
         // Woken when a statement wrote events (and by its own freed slots); polls for retries falling due.
         const feed = new ListenFeed(p.config.databaseSessionUrl || p.databaseUrl, [OUTBOX_CHANNEL], p.log);
         feed.on(OUTBOX_CHANNEL, () => loop.poke());

@@ -93,11 +93,19 @@ export class ReactionRunner {
       await handle(r.event);
     } catch (err) {
       const over = Date.now() - r.pendingSince.getTime() >= this.config.giveUpMs;
-      failure = { error: String((err as Error)?.message ?? err).slice(0, 500), nextAt: over ? null : new Date(Date.now() + retryDelayMs(r.attempts, RETRY_BASE_MS, this.config.retryMaxMs)) };
-      this.log[over ? 'error' : 'warn']({ err, reaction: r.handler, eventId: r.event.id, type: r.event.type, attempts: r.attempts }, over ? 'event reaction given up' : 'event reaction failed; it is tried again');
+      failure = {
+        error: String((err as Error)?.message ?? err).slice(0, 500),
+        nextAt: over ? null : new Date(Date.now() + retryDelayMs(r.attempts, RETRY_BASE_MS, this.config.retryMaxMs)),
+      };
+      this.log[over ? 'error' : 'warn'](
+        { err, reaction: r.handler, eventId: r.event.id, type: r.event.type, attempts: r.attempts },
+        over ? 'event reaction given up' : 'event reaction failed; it is tried again',
+      );
     }
     // Not written (the database away): the lease lapses and the reaction runs again.
-    await endReaction(this.db, r.event.storeId, r.id, failure).catch((err: unknown) => this.log.warn({ err: String(err), reaction: r.handler }, 'event reaction outcome not written'));
+    await endReaction(this.db, r.event.storeId, r.id, failure).catch((err: unknown) =>
+      this.log.warn({ err: String(err), reaction: r.handler }, 'event reaction outcome not written'),
+    );
   }
 
   /** Waits (bounded) for the reactions in flight; what is left runs again once its lease lapses. */

@@ -75,7 +75,12 @@ export class Renderers {
    * event at a time, so only the event that cannot be rendered fails. A body over `limitBytes` is sent without its
    * data, for the receiver to read it back.
    */
-  async bodies(events: OutboxEvent[], reader: Reader, limitBytes: number, onFailure: (err: unknown, e: OutboxEvent) => void = () => undefined): Promise<Rendered[]> {
+  async bodies(
+    events: OutboxEvent[],
+    reader: Reader,
+    limitBytes: number,
+    onFailure: (err: unknown, e: OutboxEvent) => void = () => undefined,
+  ): Promise<Rendered[]> {
     const out: Rendered[] = new Array(events.length).fill({ refused: 'notPermitted' });
     const showCustomer = reader.permissions.has('customers.view');
     const groups = new Map<string, number[]>();
@@ -88,7 +93,14 @@ export class Renderers {
     for (const [kind, indexes] of groups) {
       const renderer = this.byKind.get(kind);
       if (renderer?.permission && !reader.permissions.has(renderer.permission)) continue;
-      const batch = renderer ? await renderer.render(indexes.map((i) => events[i]), showCustomer).catch(() => null) : null;
+      const batch = renderer
+        ? await renderer
+            .render(
+              indexes.map((i) => events[i]),
+              showCustomer,
+            )
+            .catch(() => null)
+        : null;
       for (const [n, i] of indexes.entries()) {
         try {
           if (!renderer) throw new Error(`no renderer for events of ${kind}`);

@@ -2,7 +2,9 @@ import { dateTime, nullableDateTime, object, uuid } from '../platform/http/schem
 import { ALL_TYPES, DISABLED_CODES, EVENT_TYPES, TEST_EVENT_TYPE } from './types';
 import type { Delivery, Subscription } from './types';
 
-const typeList = Object.entries(EVENT_TYPES).map(([t, what]) => `\`${t}\`: ${what}`).join(' ');
+const typeList = Object.entries(EVENT_TYPES)
+  .map(([t, what]) => `\`${t}\`: ${what}`)
+  .join(' ');
 
 export const eventTypes = {
   type: 'array',
@@ -13,7 +15,13 @@ export const eventTypes = {
   description: `The event types to send, or \`${ALL_TYPES}\` for all (types added later included). ${typeList}`,
 } as const;
 
-export const targetUrl = { type: 'string', minLength: 8, maxLength: 2000, format: 'uri', description: 'Where events are POSTed: an http(s) address on the public internet' } as const;
+export const targetUrl = {
+  type: 'string',
+  minLength: 8,
+  maxLength: 2000,
+  format: 'uri',
+  description: 'Where events are POSTed: an http(s) address on the public internet',
+} as const;
 
 export const subscriptionSchema = object(
   {
@@ -43,7 +51,7 @@ export const subscriptionSchema = object(
 export const deliverySchema = object(
   {
     id: uuid,
-    eventId: { type: 'string', description: 'The event\'s id: the `webhook-id` header of every attempt' },
+    eventId: { type: 'string', description: "The event's id: the `webhook-id` header of every attempt" },
     eventType: { type: 'string', description: `An event type, or \`${TEST_EVENT_TYPE}\`` },
     status: { enum: ['pending', 'delivered', 'failed'] },
     attempts: { type: 'integer', minimum: 0 },
@@ -61,14 +69,33 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export function subscriptionView(s: Subscription, secret?: string) {
   return {
-    id: s.id, storeId: s.storeId, url: s.url, description: s.description, eventTypes: s.eventTypes, enabled: s.enabled, disabledReason: s.disabledReason,
-    lastSuccessAt: iso(s.lastSuccessAt), owner: { accountId: s.ownerAccountId, keyId: s.ownerKeyId }, ...(secret ? { secret } : {}), createdAt: s.createdAt.toISOString(), updatedAt: s.updatedAt.toISOString(),
+    id: s.id,
+    storeId: s.storeId,
+    url: s.url,
+    description: s.description,
+    eventTypes: s.eventTypes,
+    enabled: s.enabled,
+    disabledReason: s.disabledReason,
+    lastSuccessAt: iso(s.lastSuccessAt),
+    owner: { accountId: s.ownerAccountId, keyId: s.ownerKeyId },
+    ...(secret ? { secret } : {}),
+    createdAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
   };
 }
 
 export function deliveryView(d: Delivery) {
   return {
-    id: d.id, eventId: d.eventId, eventType: d.eventType, status: d.status, attempts: d.attempts, responseStatus: d.responseStatus, lastError: d.lastError,
-    nextAttemptAt: iso(d.nextAttemptAt), lastAttemptAt: iso(d.lastAttemptAt), deliveredAt: iso(d.deliveredAt), createdAt: d.createdAt.toISOString(),
+    id: d.id,
+    eventId: d.eventId,
+    eventType: d.eventType,
+    status: d.status,
+    attempts: d.attempts,
+    responseStatus: d.responseStatus,
+    lastError: d.lastError,
+    nextAttemptAt: iso(d.nextAttemptAt),
+    lastAttemptAt: iso(d.lastAttemptAt),
+    deliveredAt: iso(d.deliveredAt),
+    createdAt: d.createdAt.toISOString(),
   };
 }

@@ -38,7 +38,8 @@ export class Sender {
   send(url: string, headers: Record<string, string>, body: string): Promise<SendResult> {
     const target = new URL(url);
     const host = target.hostname.replace(/^\[|\]$/g, '');
-    if (!this.allowPrivate && net.isIP(host) && !isPublicAddress(host)) return Promise.resolve({ status: null, error: SEND_ERRORS.refused, retryAfterMs: null, cause: 'ENOTPUBLIC' });
+    if (!this.allowPrivate && net.isIP(host) && !isPublicAddress(host))
+      return Promise.resolve({ status: null, error: SEND_ERRORS.refused, retryAfterMs: null, cause: 'ENOTPUBLIC' });
     const secure = target.protocol === 'https:';
     return new Promise((resolve) => {
       let settled = false;
@@ -54,14 +55,17 @@ export class Sender {
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'user-agent': 'StoreSuppliers-Webhooks/1', ...headers },
       });
       const timer = setTimeout(() => req.destroy(Object.assign(new Error('timed out'), { code: 'ETIMEDOUT' })), this.timeoutMs);
-      req.on('error', (err: NodeJS.ErrnoException) => done({ status: null, error: err.code === 'ETIMEDOUT' ? SEND_ERRORS.timedOut : SEND_ERRORS.refused, retryAfterMs: null, cause: err.code ?? 'unknown' }));
+      req.on('error', (err: NodeJS.ErrnoException) =>
+        done({ status: null, error: err.code === 'ETIMEDOUT' ? SEND_ERRORS.timedOut : SEND_ERRORS.refused, retryAfterMs: null, cause: err.code ?? 'unknown' }),
+      );
       req.on('response', (res) => {
         let read = 0;
         res.on('data', (chunk: Buffer) => {
           read += chunk.length;
           if (read > 64 * 1024) res.destroy();
         });
-        const finish = () => done({ status: res.statusCode ?? null, error: null, retryAfterMs: res.statusCode === 429 ? retryAfter(res.headers['retry-after']) : null });
+        const finish = () =>
+          done({ status: res.statusCode ?? null, error: null, retryAfterMs: res.statusCode === 429 ? retryAfter(res.headers['retry-after']) : null });
         res.on('end', finish);
         res.on('close', finish);
         res.on('error', finish);

@@ -50,12 +50,26 @@ export class SubscriptionService {
   ) {}
 
   /** Answers the new subscription and its signing secret, shown only here and when it is rotated. Its creator owns it. */
-  async create(storeId: string, owner: sql.Owner, input: SubscriptionInput, made?: (tx: Queryable, id: string) => Promise<void>): Promise<{ subscription: Subscription; secret: string }> {
+  async create(
+    storeId: string,
+    owner: sql.Owner,
+    input: SubscriptionInput,
+    made?: (tx: Queryable, id: string) => Promise<void>,
+  ): Promise<{ subscription: Subscription; secret: string }> {
     await checkTarget(input.url, this.allowPrivateTargets);
     const secret = newSecret();
     const subscription = await sql.insertSubscription(
       this.db,
-      { id: crypto.randomUUID(), storeId, url: input.url, description: input.description ?? null, eventTypes: unique(input.eventTypes), secretSealed: this.secrets.encrypt(secret), ownerAccountId: owner.accountId, ownerKeyId: owner.keyId },
+      {
+        id: crypto.randomUUID(),
+        storeId,
+        url: input.url,
+        description: input.description ?? null,
+        eventTypes: unique(input.eventTypes),
+        secretSealed: this.secrets.encrypt(secret),
+        ownerAccountId: owner.accountId,
+        ownerKeyId: owner.keyId,
+      },
       this.limits.perStore,
       made,
     );
@@ -85,7 +99,13 @@ export class SubscriptionService {
    * switch may be changed by any member who may manage it: deliveries still go to the owner's address, rendered for
    * the owner. Switching on needs an owner who still has the store.
    */
-  async update(storeId: string, id: string, ownKeyId: string | null, changer: Changer, changes: Partial<SubscriptionInput> & { enabled?: boolean }): Promise<Subscription> {
+  async update(
+    storeId: string,
+    id: string,
+    ownKeyId: string | null,
+    changer: Changer,
+    changes: Partial<SubscriptionInput> & { enabled?: boolean },
+  ): Promise<Subscription> {
     const s = await this.get(storeId, id, ownKeyId);
     const eventTypes = changes.eventTypes ? unique(changes.eventTypes) : undefined;
     const owner = changes.url !== undefined ? this.takeOver(s, changer, eventTypes ?? s.eventTypes) : null;
@@ -100,7 +120,13 @@ export class SubscriptionService {
   }
 
   /** A new secret, and the changer its owner; the old one keeps signing beside it for `keepOldSeconds`, so receivers can move without a gap. */
-  async rotate(storeId: string, id: string, ownKeyId: string | null, changer: Changer, keepOldSeconds: number): Promise<{ subscription: Subscription; secret: string }> {
+  async rotate(
+    storeId: string,
+    id: string,
+    ownKeyId: string | null,
+    changer: Changer,
+    keepOldSeconds: number,
+  ): Promise<{ subscription: Subscription; secret: string }> {
     const s = await this.get(storeId, id, ownKeyId);
     const owner = this.takeOver(s, changer, s.eventTypes);
     const secret = newSecret();
@@ -112,7 +138,10 @@ export class SubscriptionService {
   async test(storeId: string, id: string, ownKeyId: string | null): Promise<Delivery> {
     const s = await this.get(storeId, id, ownKeyId);
     await takeRate(this.db, this.limits.sends, storeId);
-    const deliveryId = await insertTestEvent(this.db, s, { subscriptionId: s.id, message: 'A test event from Store Suppliers: the subscription reaches this address.' });
+    const deliveryId = await insertTestEvent(this.db, s, {
+      subscriptionId: s.id,
+      message: 'A test event from Store Suppliers: the subscription reaches this address.',
+    });
     return (await deliveryOfSubscription(this.db, storeId, s.id, deliveryId))!;
   }
 
@@ -156,11 +185,16 @@ export class SubscriptionService {
   private async ownerStillActs(storeId: string, owner: sql.Owner): Promise<void> {
     const access = await this.ownerAccess(storeId, owner.accountId, owner.keyId);
     if (access && !access.keyRevoked && access.permissions.has(BASE_PERMISSION)) return;
-    throw errors.conflict('subscriptionOwnerAccessEnded', 'The subscription\'s owner can no longer act in this store; change its url or rotate its secret to take it over, then switch it on.');
+    throw errors.conflict(
+      'subscriptionOwnerAccessEnded',
+      "The subscription's owner can no longer act in this store; change its url or rotate its secret to take it over, then switch it on.",
+    );
   }
 }
 
 const limitReached = (limit: number) =>
-  new ApiError(409, 'subscriptionLimitReached', `A store has at most ${limit} event subscriptions; delete one first.`, [{ message: 'Subscription limit reached', limit }]);
+  new ApiError(409, 'subscriptionLimitReached', `A store has at most ${limit} event subscriptions; delete one first.`, [
+    { message: 'Subscription limit reached', limit },
+  ]);
 
 const unique = (types: string[]) => [...new Set(types)];

@@ -9,7 +9,7 @@ export { EVENT_TYPES, type EventType } from '../platform/vocabulary/event-types'
 export const INTERNAL_EVENT_TYPES = {
   'storeOrder.confirmed': 'A store order was confirmed, by a staff member or by a payment that confirms it.',
   'storeOrder.authorised': "The shopper's payment of a store order was authorised.",
-  'storeOrder.captureFailed': "The payment provider failed the authorised payment of a promise-to-sell store order.",
+  'storeOrder.captureFailed': 'The payment provider failed the authorised payment of a promise-to-sell store order.',
 } as const;
 export type InternalEventType = keyof typeof INTERNAL_EVENT_TYPES;
 
@@ -43,8 +43,8 @@ type DisabledCode = (typeof DISABLED_CODES)[number];
 
 /** What a subscription shows when its owner can no longer act for it. */
 export const OWNER_ENDED = {
-  keyRevoked: 'The API key of the subscription\'s owner was revoked.',
-  ownerAccessEnded: 'The subscription\'s owner may no longer read this store\'s supplier data.',
+  keyRevoked: "The API key of the subscription's owner was revoked.",
+  ownerAccessEnded: "The subscription's owner may no longer read this store's supplier data.",
 } as const;
 
 export interface DisabledReason {

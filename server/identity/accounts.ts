@@ -109,7 +109,12 @@ export class AccountService {
 
   private async startSession(accountId: string): Promise<string> {
     const token = SESSION_PREFIX + randomBase62(32);
-    await sql.insertSession(this.db, { id: crypto.randomUUID(), accountId, tokenDigest: this.secrets.digest(token), expiresAt: new Date(Date.now() + this.sessionTtlHours * 3600_000) });
+    await sql.insertSession(this.db, {
+      id: crypto.randomUUID(),
+      accountId,
+      tokenDigest: this.secrets.digest(token),
+      expiresAt: new Date(Date.now() + this.sessionTtlHours * 3600_000),
+    });
     return token;
   }
 

@@ -45,7 +45,8 @@ export class CreditService {
       renewEveryMs: (this.holdLeaseSeconds * 1000) / 3,
       spend: async (tx, n) => {
         // Gone: the request outlived its lease and the sweep refunded it; its work must not be done unpaid.
-        if (!(await holds.spendHeld(tx, key, n))) throw errors.unavailable('This request took too long and its credits were given back; nothing more was done. Send it again.');
+        if (!(await holds.spendHeld(tx, key, n)))
+          throw errors.unavailable('This request took too long and its credits were given back; nothing more was done. Send it again.');
       },
       renew: () => holds.renewHeld(this.db, key, this.holdLeaseSeconds),
       settle: async () => void (await holds.releaseHeld(this.db, key, false)),
@@ -62,14 +63,29 @@ export class CreditService {
     }
   }
 
-  async credit(accountId: string, apiKeyId: string | null, action: string, amount: number, requestId: string | null, reason: string | null = null): Promise<void> {
+  async credit(
+    accountId: string,
+    apiKeyId: string | null,
+    action: string,
+    amount: number,
+    requestId: string | null,
+    reason: string | null = null,
+  ): Promise<void> {
     await sql.addCredits(this.db, { accountId, apiKeyId, action, amount, requestId, reason });
   }
 
   /** The newest ledger entries of the account: charges, refunds and top-ups, each with the balance after it. */
   async ledger(accountId: string, limit: number): Promise<CreditLedgerView[]> {
     const rows = await sql.ledgerOf(this.db, accountId, limit);
-    return rows.map((r) => ({ action: r.action, amount: r.amount, balanceAfter: r.balance_after, apiKeyId: r.api_key_id, requestId: r.request_id, reason: r.reason, createdAt: r.created_at.toISOString() }));
+    return rows.map((r) => ({
+      action: r.action,
+      amount: r.amount,
+      balanceAfter: r.balance_after,
+      apiKeyId: r.api_key_id,
+      requestId: r.request_id,
+      reason: r.reason,
+      createdAt: r.created_at.toISOString(),
+    }));
   }
 }
 

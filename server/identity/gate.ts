@@ -26,8 +26,20 @@ export interface KeyDescription {
 }
 
 function describeKey(r: KeyRow, lastUsedAt: Date | null): KeyDescription {
-  const key = { id: r.id, accountId: r.account_id, name: r.name, recordScope: r.record_scope, keyLast4: r.key_last4, lastUsedAt, revokedAt: null, createdAt: r.created_at };
-  return { key, account: { id: r.account_id, email: r.email, name: r.account_name, plan: r.account_plan, isDeveloper: r.is_developer, credits: Number(r.credits) } };
+  const key = {
+    id: r.id,
+    accountId: r.account_id,
+    name: r.name,
+    recordScope: r.record_scope,
+    keyLast4: r.key_last4,
+    lastUsedAt,
+    revokedAt: null,
+    createdAt: r.created_at,
+  };
+  return {
+    key,
+    account: { id: r.account_id, email: r.email, name: r.account_name, plan: r.account_plan, isDeveloper: r.is_developer, credits: Number(r.credits) },
+  };
 }
 
 export function createGate(db: DataSource, accounts: AccountService, keys: ApiKeyService, credits: CreditService): Gate {

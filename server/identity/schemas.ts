@@ -43,5 +43,8 @@ export const assistantLinkSchema = object(
     headers: object({ 'X-API-Key': { type: 'string' } }, ['X-API-Key']),
   },
   ['url', 'transport', 'headers'],
-  { description: 'The key\'s assistant (MCP) link: the address and how to pass the key, ready to paste into an assistant\'s configuration. It uses the key\'s record scope and stops when the key is revoked.' },
+  {
+    description:
+      "The key's assistant (MCP) link: the address and how to pass the key, ready to paste into an assistant's configuration. It uses the key's record scope and stops when the key is revoked.",
+  },
 );

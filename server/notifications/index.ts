@@ -17,7 +17,12 @@ export const notificationsModule = domainModule({
   routesFirst: true,
   build(
     p: Platform,
-    deps: { suppliers: { registry: SupplierRegistry }; connections: { gateway: SupplierGateway }; catalogue: { productReadBacks: ProductReadBacks }; dispatch: { orderReadBacks: OrderReadBacks } },
+    deps: {
+      suppliers: { registry: SupplierRegistry };
+      connections: { gateway: SupplierGateway };
+      catalogue: { productReadBacks: ProductReadBacks };
+      dispatch: { orderReadBacks: OrderReadBacks };
+    },
   ) {
     const readBacks = { order: deps.dispatch.orderReadBacks, product: deps.catalogue.productReadBacks };
     const notifications = new NotificationService(p.db, deps.suppliers.registry, deps.connections.gateway, readBacks);

@@ -7,9 +7,15 @@ const PATH = '/api/store-suppliers/webhook';
 
 /** The address's answers: raw body, one refusal for every reason, 503 when the service cannot decide. */
 const common = {
-  tag: 'Supplier notifications', auth: 'none' as const, readOnly: false, rawBody: true, refusal: NOTIFICATION_REFUSED,
+  tag: 'Supplier notifications',
+  auth: 'none' as const,
+  readOnly: false,
+  rawBody: true,
+  refusal: NOTIFICATION_REFUSED,
   response: { status: 200, schema: notificationReceived, raw: true },
-  extraResponses: [[503, { description: 'The service cannot decide now (for example the database is unreachable); send again later' }]] as Array<[number, { description: string }]>,
+  extraResponses: [[503, { description: 'The service cannot decide now (for example the database is unreachable); send again later' }]] as Array<
+    [number, { description: string }]
+  >,
 };
 
 const ANSWERS =
@@ -32,8 +38,10 @@ export function notificationRoutes(notifications: NotificationService) {
   return defineRoutes([
     route({
       ...common,
-      operationId: 'receiveSupplierNotification', method: 'post', path: `${PATH}/:supplierKey/:integrationId`,
-      summary: 'The supplier reports order status, tracking and stock; verified against the connection\'s own credentials',
+      operationId: 'receiveSupplierNotification',
+      method: 'post',
+      path: `${PATH}/:supplierKey/:integrationId`,
+      summary: "The supplier reports order status, tracking and stock; verified against the connection's own credentials",
       description: `The address a connection answers as \`webhookUrl\` and registers with its supplier. Its integrationId carries the connection's store, signed by the service (an altered one is refused, and so is any other form). ${ANSWERS}`,
       params: notificationParams,
       handler: receive,

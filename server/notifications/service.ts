@@ -56,9 +56,17 @@ interface Notified {
 
 function readBackJob({ id: connectionId, storeId }: Owner, subject: NotificationSubject): ReadBackJob {
   if (subject.kind === 'order') {
-    return { kind: 'order', key: `${connectionId}:${subject.supplierOrderId}`, data: { connectionId, storeId, supplierOrderId: subject.supplierOrderId, orderNumber: subject.orderNumber } };
+    return {
+      kind: 'order',
+      key: `${connectionId}:${subject.supplierOrderId}`,
+      data: { connectionId, storeId, supplierOrderId: subject.supplierOrderId, orderNumber: subject.orderNumber },
+    };
   }
-  return { kind: 'product', key: `${connectionId}:${subject.supplierProductId}`, data: { connectionId, storeId, supplierProductId: subject.supplierProductId } };
+  return {
+    kind: 'product',
+    key: `${connectionId}:${subject.supplierProductId}`,
+    data: { connectionId, storeId, supplierProductId: subject.supplierProductId },
+  };
 }
 
 /**
@@ -88,7 +96,12 @@ export class NotificationService {
    * 'refused' for every reason alike; throws (answered 503) only when it cannot decide. `addressId` is the address's
    * integration id, which carries the connection and its store, signed.
    */
-  async receive(supplierKey: string, addressId: string, rawBody: string | undefined, headers: Record<string, string | string[] | undefined>): Promise<'accepted' | 'refused'> {
+  async receive(
+    supplierKey: string,
+    addressId: string,
+    rawBody: string | undefined,
+    headers: Record<string, string | string[] | undefined>,
+  ): Promise<'accepted' | 'refused'> {
     const addressed = readAddressId(supplierKey, addressId, (v) => this.gateway.addressTag(v));
     if (!addressed || rawBody === undefined) return 'refused';
     const { connectionId, storeId } = addressed;
@@ -125,7 +138,7 @@ export class NotificationService {
     const keys = [...new Set(conns.flatMap((c) => (c.supplierAccountKey ? [c.supplierAccountKey] : [])))];
     const onAccount = keys.length ? await sql.liveOnAccounts(this.db, keys) : new Map<string, Owner[]>();
     const addressed = (conn: SupplierConnection): Addressed => {
-      const others = (conn.supplierAccountKey ? onAccount.get(conn.supplierAccountKey) ?? [] : []).filter((o) => o.id !== conn.id);
+      const others = (conn.supplierAccountKey ? (onAccount.get(conn.supplierAccountKey) ?? []) : []).filter((o) => o.id !== conn.id);
       return { conn, account: [{ id: conn.id, storeId: conn.storeId }, ...others] };
     };
     const byAddress = new Map(conns.map((c) => [c.id, c]));
@@ -167,7 +180,14 @@ export class NotificationService {
       const fresh: Array<{ connection_id: string; event_id: string }> = [];
       for (const storeId of [...byStore.keys()].sort()) {
         const own = byStore.get(storeId)!;
-        fresh.push(...(await sql.writeReceipts(qr, storeId, own.map((n) => n.connectionId), own.map((n) => n.eventId))));
+        fresh.push(
+          ...(await sql.writeReceipts(
+            qr,
+            storeId,
+            own.map((n) => n.connectionId),
+            own.map((n) => n.eventId),
+          )),
+        );
       }
       // Only the first of the same event inside a batch is fresh; a repeat is a replay like any other.
       const unclaimed = new Set(fresh.map((r) => `${r.connection_id} ${r.event_id}`));
@@ -177,8 +197,14 @@ export class NotificationService {
         if (accepted[i]) for (const job of n.jobs) if (!byKey.has(`${job.kind} ${job.key}`)) byKey.set(`${job.kind} ${job.key}`, job);
       });
       const jobs = [...byKey.values()];
-      await this.readBacks.order.ask(qr, jobs.flatMap((j) => (j.kind === 'order' ? [j.data] : [])));
-      await this.readBacks.product.ask(qr, jobs.flatMap((j) => (j.kind === 'product' ? [j.data] : [])));
+      await this.readBacks.order.ask(
+        qr,
+        jobs.flatMap((j) => (j.kind === 'order' ? [j.data] : [])),
+      );
+      await this.readBacks.product.ask(
+        qr,
+        jobs.flatMap((j) => (j.kind === 'product' ? [j.data] : [])),
+      );
       await qr.commitTransaction();
       return accepted;
     } catch (err) {
@@ -196,7 +222,10 @@ export class NotificationService {
   private async ownersOf(account: Owner[], subject: NotificationSubject): Promise<Owner[]> {
     if (account.length === 1) return account;
     const ids = account.map((o) => o.id);
-    const owners = subject.kind === 'order' ? await this.readBacks.order.holders(ids, subject.supplierOrderId) : await this.readBacks.product.holders(ids, subject.supplierProductId);
+    const owners =
+      subject.kind === 'order'
+        ? await this.readBacks.order.holders(ids, subject.supplierOrderId)
+        : await this.readBacks.product.holders(ids, subject.supplierProductId);
     return owners.length ? owners : [account[0]];
   }
 }

@@ -38,7 +38,12 @@ export async function liveOnAccounts(db: Queryable, accountKeys: string[]): Prom
  * The receipts of one store's notifications in a batch (an event id seen before is a replay: not written) and its
  * connections' last notification time, in one statement. Answers the fresh ones.
  */
-export function writeReceipts(tx: Queryable, storeId: string, connectionIds: string[], eventIds: string[]): Promise<Array<{ connection_id: string; event_id: string }>> {
+export function writeReceipts(
+  tx: Queryable,
+  storeId: string,
+  connectionIds: string[],
+  eventIds: string[],
+): Promise<Array<{ connection_id: string; event_id: string }>> {
   return rows(
     tx,
     `WITH input AS (SELECT DISTINCT connection_id, event_id FROM unnest($2::uuid[], $3::text[]) AS u(connection_id, event_id)),
@@ -52,4 +57,3 @@ export function writeReceipts(tx: Queryable, storeId: string, connectionIds: str
     [storeId, connectionIds, eventIds],
   );
 }
-

@@ -45,7 +45,23 @@ export const ordersModule = domainModule({
   name: 'orders',
   needs: ['stores', 'events'],
   provides: ['orders', 'orderPayments', 'partMoves'],
-  migrations: [Orders1764028800000, PartNeedsAttention1764288000001, StoreOrderFromParts1764288000002, PaymentEventSource1764460800111, OrderMarkedPaid1764460800112, StoreOrderCountSlots1764460800261, OrderItemProductTitle1764720000320, StoreOrderStatusInCode1764806400331, PaymentEventOrder1765152000400, OrderItemRecordedCost1765152000410, ProfitSums1765324800800, OrderItemLinkCurrency1765411200100, ProfitDeltas1765411200520, OrderPaymentRecords1765584000530, ProfitSplit1765584000543],
+  migrations: [
+    Orders1764028800000,
+    PartNeedsAttention1764288000001,
+    StoreOrderFromParts1764288000002,
+    PaymentEventSource1764460800111,
+    OrderMarkedPaid1764460800112,
+    StoreOrderCountSlots1764460800261,
+    OrderItemProductTitle1764720000320,
+    StoreOrderStatusInCode1764806400331,
+    PaymentEventOrder1765152000400,
+    OrderItemRecordedCost1765152000410,
+    ProfitSums1765324800800,
+    OrderItemLinkCurrency1765411200100,
+    ProfitDeltas1765411200520,
+    OrderPaymentRecords1765584000530,
+    ProfitSplit1765584000543,
+  ],
   build(p: Platform, deps: { stores: OrderStores; events: { renderers: { register(kind: string, r: EventRenderer): void } } }) {
     const orders = new OrderService(p.db, deps.stores);
     const orderPayments = new OrderPayments(p.db, orders);
@@ -53,7 +69,10 @@ export const ordersModule = domainModule({
     deps.events.renderers.register('orderPart', orderPartRenderer(p.db));
     deps.events.renderers.register('storeOrder', storeOrderPaymentRenderer);
     return {
-      orders, orderPayments, queries, partMoves: new PartMoves(),
+      orders,
+      orderPayments,
+      queries,
+      partMoves: new PartMoves(),
       routes: [...profitReportRoutes(new ProfitReports(p.db, p.cursors))] as AnyRoute[],
       async work() {
         const fold = new ProfitFold(p.db, p.log);
@@ -64,6 +83,7 @@ export const ordersModule = domainModule({
   },
   lateRoutes: {
     needs: ['dispatch'],
-    build: (self, later: { dispatch: { supplierOrdersOfOrders: SupplierOrdersOfOrders } }) => storeOrderRoutes(self.orders, self.orderPayments, later.dispatch.supplierOrdersOfOrders, self.queries),
+    build: (self, later: { dispatch: { supplierOrdersOfOrders: SupplierOrdersOfOrders } }) =>
+      storeOrderRoutes(self.orders, self.orderPayments, later.dispatch.supplierOrdersOfOrders, self.queries),
   },
 });

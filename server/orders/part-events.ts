@@ -27,8 +27,14 @@ export function orderPartRenderer(db: Queryable): EventRenderer {
         for (const [key, ids] of await partsWithItems(db, storeId, ofStore)) items.set(`${storeId}:${key}`, ids);
       }
       return parts.map((g, i) => ({
-        orderId: g.order_id, orderNumber: g.order_number, groupKey: g.group_key, connectionId: g.connection_id, status: g.status,
-        fulfilledByStore: g.fulfilled_by_store, items: items.get(`${events[i].storeId}:${g.order_id}:${g.group_key}`) ?? [], shipment: g.shipment,
+        orderId: g.order_id,
+        orderNumber: g.order_number,
+        groupKey: g.group_key,
+        connectionId: g.connection_id,
+        status: g.status,
+        fulfilledByStore: g.fulfilled_by_store,
+        items: items.get(`${events[i].storeId}:${g.order_id}:${g.group_key}`) ?? [],
+        shipment: g.shipment,
       }));
     },
   };

@@ -20,7 +20,13 @@ export interface PaymentRecord {
 /** What a provider event reports of one payment. */
 export type PaymentEventKind = 'authorised' | 'paid' | 'captured' | 'captureFailed' | 'failed' | 'refunded' | 'disputed';
 
-const STATUS_OF: Record<Exclude<PaymentEventKind, 'disputed' | 'refunded'>, OnePaymentStatus> = { authorised: 'authorised', paid: 'paid', captured: 'paid', captureFailed: 'failed', failed: 'failed' };
+const STATUS_OF: Record<Exclude<PaymentEventKind, 'disputed' | 'refunded'>, OnePaymentStatus> = {
+  authorised: 'authorised',
+  paid: 'paid',
+  captured: 'paid',
+  captureFailed: 'failed',
+  failed: 'failed',
+};
 
 /**
  * True when the payment already had a later change applied than this event, in the provider's order: by version
@@ -38,7 +44,12 @@ export function staleFor(p: PaymentRecord | null, e: { version: number | null; o
  * only when the provider takes money back (failed, refunded in part or whole); an authorisation or a capture after
  * paid changes nothing. A refund's `refundedMinor` is the provider's total refunded of the payment (absent: all of it).
  */
-export function nextPayment(current: PaymentRecord | null, kind: Exclude<PaymentEventKind, 'disputed'>, amountMinor: number, refundedTotal: number | null): { status: OnePaymentStatus; refundedMinor: number } | null {
+export function nextPayment(
+  current: PaymentRecord | null,
+  kind: Exclude<PaymentEventKind, 'disputed'>,
+  amountMinor: number,
+  refundedTotal: number | null,
+): { status: OnePaymentStatus; refundedMinor: number } | null {
   const was = current?.status ?? null;
   if (was === 'refunded') return null;
   if (kind === 'refunded') {

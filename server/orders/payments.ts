@@ -65,13 +65,32 @@ export class OrderPayments {
       const current = (await sql.lockPaymentStatus(tx, storeId, orderId)).status;
       const fresh = await sql.insertPaymentEvent(tx, { storeId, orderId, kind, source: 'service', reference });
       if (!fresh || kind !== 'captureFailed' || !(await sql.supplierPartShipped(tx, storeId, orderId))) return;
-      await sql.setPaymentStatus(tx, storeId, orderId, current, current, { reportedAs: 'captureRefused', attention: 'captureRefusedAfterShipped', reaction: null, actor: PROVIDER });
+      await sql.setPaymentStatus(tx, storeId, orderId, current, current, {
+        reportedAs: 'captureRefused',
+        attention: 'captureRefusedAfterShipped',
+        reaction: null,
+        actor: PROVIDER,
+      });
     });
   }
 
   /** A refund a person asked of the provider (recorded before it is asked), or the provider's refusal of it. */
-  async recordRefund(order: StoreOrder, kind: 'refundRequested' | 'refundFailed', e: { reference: string; amountMinor: number; note: string | null }, actor: Actor): Promise<void> {
-    await sql.insertPaymentEvent(this.db, { storeId: order.storeId, orderId: order.id, kind, source: 'manual', amountMinor: e.amountMinor, reference: e.reference, note: e.note, actor });
+  async recordRefund(
+    order: StoreOrder,
+    kind: 'refundRequested' | 'refundFailed',
+    e: { reference: string; amountMinor: number; note: string | null },
+    actor: Actor,
+  ): Promise<void> {
+    await sql.insertPaymentEvent(this.db, {
+      storeId: order.storeId,
+      orderId: order.id,
+      kind,
+      source: 'manual',
+      amountMinor: e.amountMinor,
+      reference: e.reference,
+      note: e.note,
+      actor,
+    });
   }
 
   /**
@@ -81,19 +100,36 @@ export class OrderPayments {
   async acknowledgeAttention(order: StoreOrder, reason: PaymentAttentionReason, note: string, actor: Actor): Promise<void> {
     await this.db.transaction(async (tx) => {
       const was = await sql.clearPaymentAttention(tx, order.storeId, order.id, reason);
-      if (!was) throw errors.conflict('noPaymentAttention', 'The order\'s payment needs no attention: there is nothing to acknowledge.');
+      if (!was) throw errors.conflict('noPaymentAttention', "The order's payment needs no attention: there is nothing to acknowledge.");
       if (was !== reason) throw errors.conflict('attentionChanged', `The order's payment now needs attention for ${was}, not ${reason}: look at it again.`);
-      await sql.insertPaymentEvent(tx, { storeId: order.storeId, orderId: order.id, kind: 'attentionAcknowledged', source: 'manual', note, attention: reason, actor });
+      await sql.insertPaymentEvent(tx, {
+        storeId: order.storeId,
+        orderId: order.id,
+        kind: 'attentionAcknowledged',
+        source: 'manual',
+        note,
+        attention: reason,
+        actor,
+      });
     });
   }
 
   /** Cash, a bank transfer: a person says the shopper paid. Marking twice changes nothing the second time. */
   async markPaid(order: StoreOrder, input: { reference?: string; amountMinor?: number }, actor: Actor): Promise<void> {
     if (order.status === 'cancelled') throw errors.invalidState('A cancelled order cannot be marked paid.');
-    if (['paid', 'partiallyRefunded', 'refunded'].includes(order.paymentStatus)) throw errors.invalidState(`The payment provider already reported this order ${order.paymentStatus}.`);
+    if (['paid', 'partiallyRefunded', 'refunded'].includes(order.paymentStatus))
+      throw errors.invalidState(`The payment provider already reported this order ${order.paymentStatus}.`);
     await this.db.transaction(async (tx) => {
       if (!(await sql.markPaid(tx, order.storeId, order.id))) return;
-      await sql.insertPaymentEvent(tx, { storeId: order.storeId, orderId: order.id, kind: 'paid', source: 'manual', amountMinor: input.amountMinor ?? null, reference: input.reference ?? null, actor });
+      await sql.insertPaymentEvent(tx, {
+        storeId: order.storeId,
+        orderId: order.id,
+        kind: 'paid',
+        source: 'manual',
+        amountMinor: input.amountMinor ?? null,
+        reference: input.reference ?? null,
+        actor,
+      });
       await this.orders.confirmIn(tx, order.storeId, order.id, actor);
     });
   }
@@ -104,8 +140,16 @@ export class OrderPayments {
     if (!orderIds.length) return out;
     for (const r of await sql.paymentEventsOf(this.db, storeId, orderIds)) {
       out.get(r.order_id)!.push({
-        kind: r.kind, source: r.source, amountMinor: r.amount_minor === null ? null : Number(r.amount_minor), reference: r.reference, actor: r.actor, at: r.created_at.toISOString(),
-        ...(r.fee_minor !== null ? { fee: { amountMinor: Number(r.fee_minor), currency: r.fee_currency! } } : {}), ...(r.stale ? { stale: true } : {}), ...(r.note !== null ? { note: r.note } : {}), ...(r.attention !== null ? { attentionReason: r.attention } : {}),
+        kind: r.kind,
+        source: r.source,
+        amountMinor: r.amount_minor === null ? null : Number(r.amount_minor),
+        reference: r.reference,
+        actor: r.actor,
+        at: r.created_at.toISOString(),
+        ...(r.fee_minor !== null ? { fee: { amountMinor: Number(r.fee_minor), currency: r.fee_currency! } } : {}),
+        ...(r.stale ? { stale: true } : {}),
+        ...(r.note !== null ? { note: r.note } : {}),
+        ...(r.attention !== null ? { attentionReason: r.attention } : {}),
       });
     }
     return out;

@@ -36,13 +36,16 @@ export class ProfitFold {
   start(): void {
     const next = () => {
       if (this.stopped) return;
-      this.timer = setTimeout(() => {
-        this.running = this.fold().then(
-          () => undefined,
-          (err: unknown) => this.throttle.warn(this.log, { err: String(err) }, 'profit sums not folded'),
-        );
-        void this.running.then(next);
-      }, this.intervalMs * (1 + Math.random() / 4));
+      this.timer = setTimeout(
+        () => {
+          this.running = this.fold().then(
+            () => undefined,
+            (err: unknown) => this.throttle.warn(this.log, { err: String(err) }, 'profit sums not folded'),
+          );
+          void this.running.then(next);
+        },
+        this.intervalMs * (1 + Math.random() / 4),
+      );
       this.timer.unref();
     };
     next();

@@ -43,7 +43,8 @@ export const PROVIDER: Actor = { kind: 'system', id: null };
 /** Applies one provider event to its payment, by reference and version, and derives the order's status from all its payments. */
 export async function applyProviderEvent(db: DataSource, orders: OrderService, order: StoreOrder, event: ProviderPaymentEvent): Promise<ProviderEventOutcome> {
   // An authorisation or capture for another amount is not this order's payment.
-  if (['paid', 'captured', 'authorised'].includes(event.kind) && (event.amountMinor !== order.totalMinor || event.currency !== order.currency)) return 'amountMismatch';
+  if (['paid', 'captured', 'authorised'].includes(event.kind) && (event.amountMinor !== order.totalMinor || event.currency !== order.currency))
+    return 'amountMismatch';
   return db.transaction(async (tx) => {
     const before = await sql.lockPaymentStatus(tx, order.storeId, order.id);
     const all = await paymentsOfOrders(tx, order.storeId, [order.id]);
@@ -57,16 +58,40 @@ export async function applyProviderEvent(db: DataSource, orders: OrderService, o
     const next = stale || event.kind === 'disputed' ? null : nextPayment(payment, event.kind, event.amountMinor, event.refundedMinor ?? null);
     const refundedNow = next && event.kind === 'refunded' ? next.refundedMinor - (payment?.refundedMinor ?? 0) : null;
     const fresh = await sql.insertPaymentEvent(tx, {
-      storeId: order.storeId, orderId: order.id, kind: event.kind, source: 'provider', amountMinor: refundedNow ?? event.amountMinor, reference: event.reference, providerEventId: event.eventId,
-      occurredAt: event.occurredAt, version: event.version, applied: next !== null || disputed, stale, fee: event.fee ?? null,
+      storeId: order.storeId,
+      orderId: order.id,
+      kind: event.kind,
+      source: 'provider',
+      amountMinor: refundedNow ?? event.amountMinor,
+      reference: event.reference,
+      providerEventId: event.eventId,
+      occurredAt: event.occurredAt,
+      version: event.version,
+      applied: next !== null || disputed,
+      stale,
+      fee: event.fee ?? null,
     });
     if (!fresh) return 'duplicate';
     if (disputed) {
       await savePayment(tx, order.storeId, order.id, { ...payment!, disputed: true });
-      await sql.setPaymentStatus(tx, order.storeId, order.id, before.status, before.status, { reportedAs: 'disputed', attention: 'paymentDisputed', reaction: null, actor: PROVIDER, reference: event.reference });
+      await sql.setPaymentStatus(tx, order.storeId, order.id, before.status, before.status, {
+        reportedAs: 'disputed',
+        attention: 'paymentDisputed',
+        reaction: null,
+        actor: PROVIDER,
+        reference: event.reference,
+      });
     }
     if (!next) return stale ? 'stale' : 'applied';
-    const moved = { reference, amountMinor: payment?.amountMinor ?? event.amountMinor, currency: payment?.currency ?? event.currency, disputed: payment?.disputed ?? false, ...next, version: event.version ?? payment?.version ?? null, occurredAt: event.occurredAt };
+    const moved = {
+      reference,
+      amountMinor: payment?.amountMinor ?? event.amountMinor,
+      currency: payment?.currency ?? event.currency,
+      disputed: payment?.disputed ?? false,
+      ...next,
+      version: event.version ?? payment?.version ?? null,
+      occurredAt: event.occurredAt,
+    };
     await savePayment(tx, order.storeId, order.id, moved);
     const after = orderPaymentOf([...all.filter((p) => p.reference !== reference), moved]);
     // A refund takes its amount out of the order's revenue in the profit report, in this transaction.
@@ -78,11 +103,24 @@ export async function applyProviderEvent(db: DataSource, orders: OrderService, o
     const attention = attentionFor(from, to, promise && from === 'authorised' && (await sql.supplierPaidOn(tx, order.storeId, order.id)));
     // Under promise to sell an authorisation starts sending; one failed or refunded means the shopper cannot be
     // charged: a supplier already paid on the promise waits for a person. Other domains react to these events.
-    const reaction = to === 'authorised' && from !== 'authorised' ? 'storeOrder.authorised' : (to === 'failed' || to === 'refunded') && from === 'authorised' && promise ? 'storeOrder.captureFailed' : null;
+    const reaction =
+      to === 'authorised' && from !== 'authorised'
+        ? 'storeOrder.authorised'
+        : (to === 'failed' || to === 'refunded') && from === 'authorised' && promise
+          ? 'storeOrder.captureFailed'
+          : null;
     const reportedAs = event.kind === 'refunded' && next.status === 'partiallyRefunded' ? 'partiallyRefunded' : event.kind;
-    await sql.setPaymentStatus(tx, order.storeId, order.id, from, to, { reportedAs, attention, reaction, actor: PROVIDER, reference: event.reference, refundedMinor: after.refundedMinor });
+    await sql.setPaymentStatus(tx, order.storeId, order.id, from, to, {
+      reportedAs,
+      attention,
+      reaction,
+      actor: PROVIDER,
+      reference: event.reference,
+      refundedMinor: after.refundedMinor,
+    });
     // An online payment that is paid confirms a pending order.
-    if (to === 'paid' && from !== 'paid' && order.paymentMethod === 'online' && order.status !== 'cancelled') await orders.confirmIn(tx, order.storeId, order.id, PROVIDER);
+    if (to === 'paid' && from !== 'paid' && order.paymentMethod === 'online' && order.status !== 'cancelled')
+      await orders.confirmIn(tx, order.storeId, order.id, PROVIDER);
     return 'applied';
   });
 }

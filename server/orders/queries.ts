@@ -19,7 +19,14 @@ interface StoreOrderListItem {
   paymentAttention: { reason: string; since: string } | null;
   destination?: Destination;
   destinationRedacted: boolean;
-  fulfilmentGroups: Array<{ groupKey: string; connectionId: string | null; status: FulfilmentGroup['status']; fulfilledByStore: boolean; items: string[]; shipment: FulfilmentGroup['shipment'] }>;
+  fulfilmentGroups: Array<{
+    groupKey: string;
+    connectionId: string | null;
+    status: FulfilmentGroup['status'];
+    fulfilledByStore: boolean;
+    items: string[];
+    shipment: FulfilmentGroup['shipment'];
+  }>;
   fulfilmentSummary: { parts: number; shipped: number; delivered: number; needingAttention: number };
   confirmedAt: string | null;
   createdAt: string;
@@ -54,7 +61,14 @@ export class StoreOrderQueries {
       needsAttention: o.needs_attention,
       paymentAttention: o.payment_attention ? { reason: o.payment_attention, since: o.payment_attention_at!.toISOString() } : null,
       ...(showCustomer ? { destination: o.destination, destinationRedacted: false } : { destinationRedacted: true }),
-      fulfilmentGroups: o.parts.map((g) => ({ groupKey: g.groupKey, connectionId: g.connectionId, status: g.status, fulfilledByStore: g.fulfilledByStore, items: [], shipment: g.shipment })),
+      fulfilmentGroups: o.parts.map((g) => ({
+        groupKey: g.groupKey,
+        connectionId: g.connectionId,
+        status: g.status,
+        fulfilledByStore: g.fulfilledByStore,
+        items: [],
+        shipment: g.shipment,
+      })),
       fulfilmentSummary: {
         parts: o.parts.length,
         shipped: o.parts.filter((g) => g.status === 'shipped' || g.status === 'delivered').length,

@@ -44,8 +44,14 @@ function figures(r: ProfitSumRow): ProfitFigures {
   const landedCostMinor = Number(r.landed_cost_minor);
   const paymentFeeMinor = Number(r.payment_fee_minor);
   return {
-    orders: Number(r.orders), parts: Number(r.parts), revenueMinor, landedCostMinor, paymentFeeMinor, supplierCreditMinor: Number(r.supplier_credit_minor ?? 0),
-    resultMinor: revenueMinor - landedCostMinor - paymentFeeMinor, incompleteParts: Number(r.incomplete_parts),
+    orders: Number(r.orders),
+    parts: Number(r.parts),
+    revenueMinor,
+    landedCostMinor,
+    paymentFeeMinor,
+    supplierCreditMinor: Number(r.supplier_credit_minor ?? 0),
+    resultMinor: revenueMinor - landedCostMinor - paymentFeeMinor,
+    incompleteParts: Number(r.incomplete_parts),
   };
 }
 
@@ -64,9 +70,20 @@ export class ProfitReports {
     if ((to - from) / DAY_MS > MAX_REPORT_DAYS) throw errors.validationFailed([{ field: 'to', message: `must be at most ${MAX_REPORT_DAYS} days after from` }]);
     let head: { currency: string; totals: ProfitFigures } | null = null;
     const page = await keysetPage<ProfitSumRow & { cursor_at: string; id: string }, ProfitReportItem>({
-      cursors: this.cursors, list: 'profitReport', filters: { storeId, from: q.from, to: q.to, groupBy: q.groupBy }, cursor: q.cursor, pageSize: q.pageSize,
+      cursors: this.cursors,
+      list: 'profitReport',
+      filters: { storeId, from: q.from, to: q.to, groupBy: q.groupBy },
+      cursor: q.cursor,
+      pageSize: q.pageSize,
       fetch: async (pos, limit) => {
-        const r = await profitSums(this.db, storeId, { from: q.from, to: q.to, groupBy: q.groupBy, after: pos?.id ?? null, before: pos?.dir === 'prev', limit });
+        const r = await profitSums(this.db, storeId, {
+          from: q.from,
+          to: q.to,
+          groupBy: q.groupBy,
+          after: pos?.id ?? null,
+          before: pos?.dir === 'prev',
+          limit,
+        });
         head = { currency: r.currency, totals: figures(r.totals) };
         // Going back, the page is read in descending key order (keysetPage turns it round).
         const rows = (pos?.dir === 'prev' ? [...r.page].reverse() : r.page).map((x) => ({ ...x, cursor_at: '', id: x.key }));

@@ -18,17 +18,33 @@ type Ctx = RequestContext<{ storeId: string }, unknown, unknown>;
 export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, supplierOrders: SupplierOrdersOfOrders, listQueries: StoreOrderQueries) {
   const orderSchema = orderSchemaWith(supplierOrders.schema, supplierOrders.profit.schema);
   const details = orderViews(orders, payments, supplierOrders);
-  const load = (ctx: RequestContext<{ storeId: string; orderId: string }, unknown, unknown>) => orders.get(ctx.params.storeId, ctx.params.orderId, ownRecordsKeyId(ctx.caller));
+  const load = (ctx: RequestContext<{ storeId: string; orderId: string }, unknown, unknown>) =>
+    orders.get(ctx.params.storeId, ctx.params.orderId, ownRecordsKeyId(ctx.caller));
   const one = async (ctx: Ctx, o: StoreOrder) => (await details(ctx, [o], true))[0];
 
   return defineRoutes([
     route({
-      operationId: 'createStoreOrder', method: 'post', path: `${BASE}/:storeId`, tag: TAG, auth: 'caller', permission: 'orders.manage', readOnly: false,
-      summary: 'Create a store order; its items are split into parts (the store\'s own, and one per supplier connection)',
+      operationId: 'createStoreOrder',
+      method: 'post',
+      path: `${BASE}/:storeId`,
+      tag: TAG,
+      auth: 'caller',
+      permission: 'orders.manage',
+      readOnly: false,
+      summary: "Create a store order; its items are split into parts (the store's own, and one per supplier connection)",
       params: params(['storeId']),
       body: object(
         {
-          items: { type: 'array', minItems: 1, maxItems: 200, items: object({ productId: uuid, variantId: uuid, quantity: { type: 'integer', minimum: 1, maximum: 10000 } }, ['productId', 'variantId', 'quantity']) },
+          items: {
+            type: 'array',
+            minItems: 1,
+            maxItems: 200,
+            items: object({ productId: uuid, variantId: uuid, quantity: { type: 'integer', minimum: 1, maximum: 10000 } }, [
+              'productId',
+              'variantId',
+              'quantity',
+            ]),
+          },
           destination: destinationSchema,
           paymentMethod: { enum: ['online', 'cashOnDelivery', 'manual'] },
           contractModel: { enum: ['standard', 'promiseToSell'], default: 'standard' },
@@ -41,17 +57,28 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
       handler: async (ctx) => one(ctx, await orders.create(ctx.params.storeId, ctx.body, creatorOf(ctx.caller!), (tx, id) => ctx.idempotency.made(tx, id))),
     }),
     route({
-      operationId: 'listStoreOrders', method: 'get', path: `${BASE}/:storeId`,
-      summary: 'Store orders, newest first; each carries a summary of its parts; needsAttention=true keeps orders with a part (or the payment) needing attention',
+      operationId: 'listStoreOrders',
+      method: 'get',
+      path: `${BASE}/:storeId`,
+      summary:
+        'Store orders, newest first; each carries a summary of its parts; needsAttention=true keeps orders with a part (or the payment) needing attention',
       description:
         '`customer` keeps the orders whose delivery name or e-mail contains it (letter case aside). It searches customer data, so it needs `customers.view` as well: without it the answer is 403 `permissionDenied`.',
-      tag: TAG, auth: 'caller', permission: 'orders.view', readOnly: true,
+      tag: TAG,
+      auth: 'caller',
+      permission: 'orders.view',
+      readOnly: true,
       params: params(['storeId']),
       query: object({
         ...pageQuery,
         needsAttention: { type: 'boolean' },
         status: { enum: [...STORE_ORDER_STATUSES] },
-        customer: { type: 'string', minLength: 1, maxLength: 200, description: 'Part of the delivery name or e-mail, letter case aside (needs customers.view)' },
+        customer: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 200,
+          description: 'Part of the delivery name or e-mail, letter case aside (needs customers.view)',
+        },
       }),
       response: { status: 200, schema: pageOf(orderSchema) },
       async handler(ctx) {
@@ -63,25 +90,49 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
       },
     }),
     route({
-      operationId: 'getStoreOrder', method: 'get', path: `${BASE}/:storeId/:orderId`, tag: TAG, auth: 'caller', permission: 'orders.view', readOnly: true,
+      operationId: 'getStoreOrder',
+      method: 'get',
+      path: `${BASE}/:storeId/:orderId`,
+      tag: TAG,
+      auth: 'caller',
+      permission: 'orders.view',
+      readOnly: true,
       summary: 'Order details with its parts; for a caller who also holds suppliers.view, its supplier orders with costs',
-      params: orderParams, response: { status: 200, schema: orderSchema },
+      params: orderParams,
+      response: { status: 200, schema: orderSchema },
       handler: async (ctx) => one(ctx, await load(ctx)),
     }),
     route({
-      operationId: 'confirmStoreOrder', method: 'post', path: `${BASE}/:storeId/:orderId/confirm`, tag: TAG, auth: 'caller', permission: 'orders.manage', readOnly: false,
+      operationId: 'confirmStoreOrder',
+      method: 'post',
+      path: `${BASE}/:storeId/:orderId/confirm`,
+      tag: TAG,
+      auth: 'caller',
+      permission: 'orders.manage',
+      readOnly: false,
       idempotent: true,
       summary: 'Confirm the order (staff); supplier parts under an automatic level are then sent in the background',
-      description: 'Answers once the confirmation is stored; it never waits for a supplier. The supplier orders of automatic parts appear (status queued, then onwards) as the dispatch jobs run.',
-      params: orderParams, response: { status: 200, schema: orderSchema },
+      description:
+        'Answers once the confirmation is stored; it never waits for a supplier. The supplier orders of automatic parts appear (status queued, then onwards) as the dispatch jobs run.',
+      params: orderParams,
+      response: { status: 200, schema: orderSchema },
       handler: async (ctx) => one(ctx, await orders.confirm(await load(ctx), actorOf(ctx.caller!))),
     }),
     ...storeOrderPaymentRoutes(payments, load, one, orderSchema),
     route({
-      operationId: 'shipStoreOrderPart', method: 'post', path: `${BASE}/:storeId/:orderId/groups/:groupKey/ship`, tag: TAG, auth: 'caller', permission: 'orders.manage', readOnly: false,
+      operationId: 'shipStoreOrderPart',
+      method: 'post',
+      path: `${BASE}/:storeId/:orderId/groups/:groupKey/ship`,
+      tag: TAG,
+      auth: 'caller',
+      permission: 'orders.manage',
+      readOnly: false,
       summary: 'The store hands a part it fulfils itself to a carrier',
       params: groupParams,
-      body: object({ carrier: { type: 'string', minLength: 1, maxLength: 100 }, trackingNumber: { type: 'string', minLength: 1, maxLength: 100 } }, ['carrier', 'trackingNumber']),
+      body: object({ carrier: { type: 'string', minLength: 1, maxLength: 100 }, trackingNumber: { type: 'string', minLength: 1, maxLength: 100 } }, [
+        'carrier',
+        'trackingNumber',
+      ]),
       response: { status: 200, schema: orderSchema },
       async handler(ctx) {
         await orders.shipOwnPart(await load(ctx), ctx.params.groupKey, 'shipped', ctx.body);
@@ -89,9 +140,16 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
       },
     }),
     route({
-      operationId: 'deliverStoreOrderPart', method: 'post', path: `${BASE}/:storeId/:orderId/groups/:groupKey/deliver`, tag: TAG, auth: 'caller', permission: 'orders.manage', readOnly: false,
+      operationId: 'deliverStoreOrderPart',
+      method: 'post',
+      path: `${BASE}/:storeId/:orderId/groups/:groupKey/deliver`,
+      tag: TAG,
+      auth: 'caller',
+      permission: 'orders.manage',
+      readOnly: false,
       summary: 'A part the store fulfils itself was delivered',
-      params: groupParams, response: { status: 200, schema: orderSchema },
+      params: groupParams,
+      response: { status: 200, schema: orderSchema },
       async handler(ctx) {
         await orders.shipOwnPart(await load(ctx), ctx.params.groupKey, 'delivered');
         return one(ctx, await load(ctx));

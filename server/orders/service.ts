@@ -54,7 +54,9 @@ export class OrderService {
       const byId = new Map(variants.map((v) => [v.id, v]));
       const problems = input.items.flatMap((item, i) => {
         const v = byId.get(item.variantId);
-        return !v || v.productId !== item.productId ? [{ field: `body/items/${i}`, message: `variant ${item.variantId} of product ${item.productId} is not in this store` }] : [];
+        return !v || v.productId !== item.productId
+          ? [{ field: `body/items/${i}`, message: `variant ${item.variantId} of product ${item.productId} is not in this store` }]
+          : [];
       });
       if (problems.length) throw errors.validationFailed(problems);
       const currencies = new Set(variants.map((v) => v.currency));
@@ -161,6 +163,7 @@ export class OrderService {
       to === 'shipped'
         ? { carrier: shipment!.carrier, trackingNumber: shipment!.trackingNumber, shippedAt: now, deliveredAt: null }
         : { ...(group.shipment ?? { carrier: '', trackingNumber: '', shippedAt: null }), deliveredAt: now };
-    if (!(await movePartNow(this.db, order.storeId, order.id, groupKey, { kind: 'byStore', status: to, shipment: next, from: allowed[to] }))) throw errors.invalidState('The part changed meanwhile; read the order again.');
+    if (!(await movePartNow(this.db, order.storeId, order.id, groupKey, { kind: 'byStore', status: to, shipment: next, from: allowed[to] })))
+      throw errors.invalidState('The part changed meanwhile; read the order again.');
   }
 }

@@ -7,8 +7,21 @@ export type PaymentStatus = 'none' | 'authorised' | 'paid' | 'partiallyRefunded'
  * supplier was paid on its authorisation; or it refused the capture after the supplier shipped (the goods are gone);
  * or the shopper disputes the charge.
  */
-export type PaymentAttentionReason = 'paymentFailedAfterPaid' | 'refundedAfterPaid' | 'paymentFailedAfterSupplierPaid' | 'refundedAfterSupplierPaid' | 'captureRefusedAfterShipped' | 'paymentDisputed';
-export const PAYMENT_ATTENTION_REASONS: PaymentAttentionReason[] = ['paymentFailedAfterPaid', 'refundedAfterPaid', 'paymentFailedAfterSupplierPaid', 'refundedAfterSupplierPaid', 'captureRefusedAfterShipped', 'paymentDisputed'];
+export type PaymentAttentionReason =
+  | 'paymentFailedAfterPaid'
+  | 'refundedAfterPaid'
+  | 'paymentFailedAfterSupplierPaid'
+  | 'refundedAfterSupplierPaid'
+  | 'captureRefusedAfterShipped'
+  | 'paymentDisputed';
+export const PAYMENT_ATTENTION_REASONS: PaymentAttentionReason[] = [
+  'paymentFailedAfterPaid',
+  'refundedAfterPaid',
+  'paymentFailedAfterSupplierPaid',
+  'refundedAfterSupplierPaid',
+  'captureRefusedAfterShipped',
+  'paymentDisputed',
+];
 export type ContractModel = 'standard' | 'promiseToSell';
 import type { PartStatus, StoreOrderStatus } from '../platform/vocabulary/statuses';
 export type { PartStatus };

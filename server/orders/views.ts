@@ -12,11 +12,25 @@ export interface SupplierOrdersOfOrders {
   schema: JsonSchema;
   ofOrders(storeId: string, orderIds: string[], showCustomer: boolean): Promise<Array<{ orderId: string } & Record<string, unknown>>>;
   /** A store order's profit from its supplier orders (as `ofOrders` answers them) and the payment provider's fees; its schema. */
-  profit: { schema: JsonSchema; ofOrder(supplierOrders: Array<Record<string, unknown>>, fees: Array<{ amountMinor: number; currency: string }>, refunded: { amountMinor: number; currency: string }): unknown };
+  profit: {
+    schema: JsonSchema;
+    ofOrder(
+      supplierOrders: Array<Record<string, unknown>>,
+      fees: Array<{ amountMinor: number; currency: string }>,
+      refunded: { amountMinor: number; currency: string },
+    ): unknown;
+  };
 }
 
 const paymentView = (p: StoredPayment) => ({
-  reference: p.reference, amountMinor: p.amountMinor, currency: p.currency, status: p.status, refundedMinor: p.refundedMinor, version: p.version, disputed: p.disputed, updatedAt: p.updatedAt.toISOString(),
+  reference: p.reference,
+  amountMinor: p.amountMinor,
+  currency: p.currency,
+  status: p.status,
+  refundedMinor: p.refundedMinor,
+  version: p.version,
+  disputed: p.disputed,
+  updatedAt: p.updatedAt.toISOString(),
 });
 
 /** A store order as its routes answer it, items and history included when `full`. */
@@ -50,21 +64,49 @@ export function orderViews(orders: OrderService, payments: OrderPayments, suppli
         totalMinor: o.totalMinor,
         needsAttention: o.needsAttention,
         paymentAttention: o.paymentAttention ? { reason: o.paymentAttention.reason, since: o.paymentAttention.since.toISOString() } : null,
-        ...(full ? { payments: history.get(o.id) ?? [], amountRefundedMinor: o.refundedMinor, providerPayments: (records.get(o.id) ?? []).map(paymentView) } : {}),
+        ...(full
+          ? { payments: history.get(o.id) ?? [], amountRefundedMinor: o.refundedMinor, providerPayments: (records.get(o.id) ?? []).map(paymentView) }
+          : {}),
         ...(showCustomer ? { destination: o.destination, destinationRedacted: false } : { destinationRedacted: true }),
-        ...(full ? { items: items.map((i) => ({ id: i.id, productId: i.productId, variantId: i.variantId, sku: i.sku, title: i.title, productTitle: i.productTitle, quantity: i.quantity, unitPriceMinor: i.unitPriceMinor, groupKey: i.groupKey })) } : {}),
+        ...(full
+          ? {
+              items: items.map((i) => ({
+                id: i.id,
+                productId: i.productId,
+                variantId: i.variantId,
+                sku: i.sku,
+                title: i.title,
+                productTitle: i.productTitle,
+                quantity: i.quantity,
+                unitPriceMinor: i.unitPriceMinor,
+                groupKey: i.groupKey,
+              })),
+            }
+          : {}),
         fulfilmentGroups: parts.map((g) => ({
-          groupKey: g.groupKey, connectionId: g.connectionId, status: g.status, fulfilledByStore: g.fulfilledByStore,
-          items: full ? items.filter((i) => i.groupKey === g.groupKey).map((i) => i.id) : [], shipment: g.shipment,
+          groupKey: g.groupKey,
+          connectionId: g.connectionId,
+          status: g.status,
+          fulfilledByStore: g.fulfilledByStore,
+          items: full ? items.filter((i) => i.groupKey === g.groupKey).map((i) => i.id) : [],
+          shipment: g.shipment,
         })),
         fulfilmentSummary: {
-          parts: parts.length, shipped: parts.filter((g) => g.status === 'shipped' || g.status === 'delivered').length,
-          delivered: parts.filter((g) => g.status === 'delivered').length, needingAttention: parts.filter((g) => g.needsAttention).length,
+          parts: parts.length,
+          shipped: parts.filter((g) => g.status === 'shipped' || g.status === 'delivered').length,
+          delivered: parts.filter((g) => g.status === 'delivered').length,
+          needingAttention: parts.filter((g) => g.needsAttention).length,
         },
         ...(canSeeSuppliers && full ? { supplierOrders: soViews.filter((s) => s.orderId === o.id) } : {}),
         // Profit reads supplier costs: for the same callers, in order details.
         ...(canSeeSuppliers && full
-          ? { profit: supplierOrders.profit.ofOrder(soViews.filter((s) => s.orderId === o.id), ((history.get(o.id) ?? []) as Array<{ fee?: { amountMinor: number; currency: string } }>).flatMap((e) => (e.fee ? [e.fee] : [])), { amountMinor: o.refundedMinor, currency: o.currency }) }
+          ? {
+              profit: supplierOrders.profit.ofOrder(
+                soViews.filter((s) => s.orderId === o.id),
+                ((history.get(o.id) ?? []) as Array<{ fee?: { amountMinor: number; currency: string } }>).flatMap((e) => (e.fee ? [e.fee] : [])),
+                { amountMinor: o.refundedMinor, currency: o.currency },
+              ),
+            }
           : {}),
         confirmedAt: o.confirmedAt ? o.confirmedAt.toISOString() : null,
         createdAt: o.createdAt.toISOString(),

@@ -43,9 +43,23 @@ export class ShopperCaptures {
     if (payment.status === 'paid') return this.recorded(storeId, orderId, 'captureRequested', payment.reference);
     if (!payment.reference) return this.recorded(storeId, orderId, 'captureFailed', null, 'The payment provider reported no authorised payment to capture.');
     const settings = await this.providers.apiKeyOf(storeId);
-    if (!settings) return this.recorded(storeId, orderId, 'captureFailed', payment.reference, 'The store gave no API key for its payment provider, so the shopper cannot be charged: set it (PUT /api/stores/:storeId/payment-provider), then retry.');
+    if (!settings)
+      return this.recorded(
+        storeId,
+        orderId,
+        'captureFailed',
+        payment.reference,
+        'The store gave no API key for its payment provider, so the shopper cannot be charged: set it (PUT /api/stores/:storeId/payment-provider), then retry.',
+      );
     const base = this.apiBaseOf(settings.provider);
-    if (!base) return this.recorded(storeId, orderId, 'captureFailed', payment.reference, `This service has no address for the ${settings.provider} payment provider (SANDBOX_PAYMENTS_URL).`);
+    if (!base)
+      return this.recorded(
+        storeId,
+        orderId,
+        'captureFailed',
+        payment.reference,
+        `This service has no address for the ${settings.provider} payment provider (SANDBOX_PAYMENTS_URL).`,
+      );
     // Recorded before the provider is asked: its signed event can never show in the history before the request.
     await this.payments.recordCapture(storeId, orderId, 'captureRequested', payment.reference);
     let res: Response;
@@ -62,13 +76,23 @@ export class ShopperCaptures {
     const code = typeof body?.error?.code === 'string' ? body.error.code : null;
     this.log.info({ storeId, orderId, status: res.status, code }, 'capture asked of the payment provider');
     if (res.ok || code === 'alreadyCaptured') return { kind: 'requested', reference: payment.reference };
-    if (res.status >= 500 || res.status === 408 || res.status === 429) throw new ProviderUnavailableError(`The payment provider answered ${res.status}; asked again later.`);
+    if (res.status >= 500 || res.status === 408 || res.status === 429)
+      throw new ProviderUnavailableError(`The payment provider answered ${res.status}; asked again later.`);
     const said = typeof body?.error?.message === 'string' ? body.error.message.slice(0, 300) : `status ${res.status}`;
-    const why = res.status === 401 || res.status === 403 ? `The payment provider refused the store's API key (${said}).` : `The payment provider refused to charge the shopper: ${said}`;
+    const why =
+      res.status === 401 || res.status === 403
+        ? `The payment provider refused the store's API key (${said}).`
+        : `The payment provider refused to charge the shopper: ${said}`;
     return this.recorded(storeId, orderId, 'captureFailed', payment.reference, why);
   }
 
-  private async recorded(storeId: string, orderId: string, kind: 'captureRequested' | 'captureFailed', reference: string | null, message = ''): Promise<CaptureOutcome> {
+  private async recorded(
+    storeId: string,
+    orderId: string,
+    kind: 'captureRequested' | 'captureFailed',
+    reference: string | null,
+    message = '',
+  ): Promise<CaptureOutcome> {
     await this.payments.recordCapture(storeId, orderId, kind, reference);
     return kind === 'captureRequested' ? { kind: 'requested', reference } : refused(message);
   }

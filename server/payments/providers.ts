@@ -42,12 +42,22 @@ export class PaymentProviders {
 
   async view(storeId: string, baseUrl: string): Promise<PaymentProviderView> {
     const row = await sql.providerOf(this.db, storeId);
-    return { provider: (row?.provider as PaymentProvider) ?? null, notificationUrl: baseUrl + notificationPath(storeId), configured: !!row, checkoutUrl: row?.checkout_url ?? null, hasApiKey: !!row?.api_key_sealed, updatedAt: row ? row.updated_at.toISOString() : null };
+    return {
+      provider: (row?.provider as PaymentProvider) ?? null,
+      notificationUrl: baseUrl + notificationPath(storeId),
+      configured: !!row,
+      checkoutUrl: row?.checkout_url ?? null,
+      hasApiKey: !!row?.api_key_sealed,
+      updatedAt: row ? row.updated_at.toISOString() : null,
+    };
   }
 
   /** Sets or replaces the provider and its signing secret; events signed with the old one are refused from now on. */
   async configure(storeId: string, settings: ProviderSettings): Promise<void> {
-    if (!signingKeyOf(settings.signingSecret)) throw errors.validationFailed([{ field: 'body/signingSecret', message: 'must be the provider\'s signing secret: whsec_ followed by 24 to 64 bytes in base64' }]);
+    if (!signingKeyOf(settings.signingSecret))
+      throw errors.validationFailed([
+        { field: 'body/signingSecret', message: "must be the provider's signing secret: whsec_ followed by 24 to 64 bytes in base64" },
+      ]);
     const apiKey = settings.apiKey === undefined || settings.apiKey === null ? settings.apiKey : this.secrets.encrypt(settings.apiKey);
     await sql.saveProvider(this.db, storeId, settings.provider, this.secrets.encrypt(settings.signingSecret), apiKey, settings.checkoutUrl ?? null);
   }

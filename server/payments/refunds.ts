@@ -49,28 +49,53 @@ export class ShopperRefunds {
     if (!paid.length) throw errors.conflict('nothingToRefund', 'No payment of the order is paid (as the provider reported it): there is nothing to refund.');
     // The standing payment first (the one that keeps the most), so a refund in part never empties a duplicate by chance.
     const payment = paid.find((p) => left(p) >= input.amountMinor);
-    if (!payment) throw errors.conflict('refundExceedsPayment', `At most ${left(paid[0])} (minor units of ${order.currency}) is left to refund on the order's payment.`);
+    if (!payment)
+      throw errors.conflict('refundExceedsPayment', `At most ${left(paid[0])} (minor units of ${order.currency}) is left to refund on the order's payment.`);
     const settings = await this.providers.apiKeyOf(order.storeId);
-    if (!settings) throw errors.conflict('providerApiKeyMissing', 'The store gave no API key for its payment provider: set it (PUT /api/stores/:storeId/payment-provider), then refund.');
+    if (!settings)
+      throw errors.conflict(
+        'providerApiKeyMissing',
+        'The store gave no API key for its payment provider: set it (PUT /api/stores/:storeId/payment-provider), then refund.',
+      );
     const base = this.apiBaseOf(settings.provider);
-    if (!base) throw errors.conflict('providerApiKeyMissing', `This service has no address for the ${settings.provider} payment provider (SANDBOX_PAYMENTS_URL).`);
+    if (!base)
+      throw errors.conflict('providerApiKeyMissing', `This service has no address for the ${settings.provider} payment provider (SANDBOX_PAYMENTS_URL).`);
     const asked = { reference: payment.reference, amountMinor: input.amountMinor, note: input.reason ?? null };
     await this.payments.recordRefund(order, 'refundRequested', asked, actor);
     let res: Response;
     try {
       res = await fetch(`${base}/v1/payments/${encodeURIComponent(payment.reference)}/refund`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${settings.apiKey}`, 'idempotency-key': `refund:${requestKey ?? randomUUID()}`, 'content-type': 'application/json', accept: 'application/json' },
+        headers: {
+          authorization: `Bearer ${settings.apiKey}`,
+          'idempotency-key': `refund:${requestKey ?? randomUUID()}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
         body: JSON.stringify({ amountMinor: input.amountMinor }),
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
     } catch (err) {
-      throw new ApiError(503, 'providerUnavailable', `The payment provider could not be reached (${err instanceof Error ? err.name : 'error'}): look at the order's payments before asking again.`);
+      throw new ApiError(
+        503,
+        'providerUnavailable',
+        `The payment provider could not be reached (${err instanceof Error ? err.name : 'error'}): look at the order's payments before asking again.`,
+      );
     }
     const body = (await res.json().catch(() => null)) as { error?: { code?: unknown; message?: unknown } } | null;
     this.log.info({ storeId: order.storeId, orderId: order.id, status: res.status }, 'refund asked of the payment provider');
-    if (res.ok) return { orderId: order.id, paymentReference: payment.reference, amountMinor: input.amountMinor, currency: order.currency, reason: input.reason ?? null, status: 'requested', requestedAt: new Date().toISOString() };
-    if (res.status >= 500 || res.status === 408 || res.status === 429) throw new ApiError(503, 'providerUnavailable', `The payment provider answered ${res.status}: look at the order's payments before asking again.`);
+    if (res.ok)
+      return {
+        orderId: order.id,
+        paymentReference: payment.reference,
+        amountMinor: input.amountMinor,
+        currency: order.currency,
+        reason: input.reason ?? null,
+        status: 'requested',
+        requestedAt: new Date().toISOString(),
+      };
+    if (res.status >= 500 || res.status === 408 || res.status === 429)
+      throw new ApiError(503, 'providerUnavailable', `The payment provider answered ${res.status}: look at the order's payments before asking again.`);
     const said = typeof body?.error?.message === 'string' ? body.error.message.slice(0, 300) : `status ${res.status}`;
     await this.payments.recordRefund(order, 'refundFailed', { ...asked, note: said }, actor);
     throw errors.conflict('refundRefused', `The payment provider refused the refund: ${said}`);

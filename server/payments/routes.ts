@@ -9,17 +9,30 @@ import { PAYMENT_NOTIFICATION_REFUSED, providerSchema } from './schemas';
 import { PAYMENT_EVENT_TYPES, type PaymentNotifications } from './service';
 
 const TAG = 'Payments';
-export function paymentRoutes(providers: PaymentProviders, notifications: PaymentNotifications, publicBaseUrl: () => string, refunds: ShopperRefunds, orders: OrderService) {
+export function paymentRoutes(
+  providers: PaymentProviders,
+  notifications: PaymentNotifications,
+  publicBaseUrl: () => string,
+  refunds: ShopperRefunds,
+  orders: OrderService,
+) {
   const base = (origin: string) => publicBaseUrl() || origin;
   return defineRoutes([
     route({
-      operationId: 'receivePaymentNotification', method: 'post', path: '/api/payment-notifications/:storeId',
-      summary: 'The store\'s payment provider reports a shopper payment (authorised, paid, captured, capture failed, failed, refunded, disputed), signed with the store\'s secret',
+      operationId: 'receivePaymentNotification',
+      method: 'post',
+      path: '/api/payment-notifications/:storeId',
+      summary:
+        "The store's payment provider reports a shopper payment (authorised, paid, captured, capture failed, failed, refunded, disputed), signed with the store's secret",
       description:
-        'Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature` over the raw body); the body is `{ type, timestamp, data: { orderId, paymentId, amountMinor, currency, version } }` (`timestamp`: when the change happened at the provider, required; `version`: the payment\'s version there) with `type` one of ' +
-        Object.keys(PAYMENT_EVENT_TYPES).map((t) => `\`${t}\``).join(', ') +
-        '. Only these events move an order\'s `paymentStatus`; events apply in the provider\'s order (`timestamp`, and `version` within one payment): one that comes before an event already applied is recorded as stale and moves nothing; a failure or refund after the order (or, under promise to sell, the supplier) was paid also sets `paymentAttention`. An event id already recorded is acknowledged and changes nothing. Every refusal answers 400 with the same body; 503 when the service cannot decide (the provider should send again).',
-      tag: TAG, auth: 'none', readOnly: false,
+        "Standard Webhooks headers (`webhook-id`, `webhook-timestamp` within 5 minutes, `webhook-signature` over the raw body); the body is `{ type, timestamp, data: { orderId, paymentId, amountMinor, currency, version } }` (`timestamp`: when the change happened at the provider, required; `version`: the payment's version there) with `type` one of " +
+        Object.keys(PAYMENT_EVENT_TYPES)
+          .map((t) => `\`${t}\``)
+          .join(', ') +
+        ". Only these events move an order's `paymentStatus`; events apply in the provider's order (`timestamp`, and `version` within one payment): one that comes before an event already applied is recorded as stale and moves nothing; a failure or refund after the order (or, under promise to sell, the supplier) was paid also sets `paymentAttention`. An event id already recorded is acknowledged and changes nothing. Every refusal answers 400 with the same body; 503 when the service cannot decide (the provider should send again).",
+      tag: TAG,
+      auth: 'none',
+      readOnly: false,
       rawBody: true,
       refusal: PAYMENT_NOTIFICATION_REFUSED,
       params: object({ storeId: { type: 'string', maxLength: 100 } }, ['storeId']),
@@ -39,22 +52,48 @@ export function paymentRoutes(providers: PaymentProviders, notifications: Paymen
       },
     }),
     route({
-      operationId: 'getPaymentProvider', method: 'get', path: '/api/stores/:storeId/payment-provider', tag: TAG, auth: 'caller', permission: 'payments.manage', readOnly: true,
-      summary: 'The store\'s payment provider and the notification address to enter there; the signing secret is never answered',
-      params: params(['storeId']), response: { status: 200, schema: providerSchema },
+      operationId: 'getPaymentProvider',
+      method: 'get',
+      path: '/api/stores/:storeId/payment-provider',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'payments.manage',
+      readOnly: true,
+      summary: "The store's payment provider and the notification address to enter there; the signing secret is never answered",
+      params: params(['storeId']),
+      response: { status: 200, schema: providerSchema },
       handler: async ({ params: p, origin }) => providers.view(p.storeId, base(origin)),
     }),
     route({
-      operationId: 'setPaymentProvider', method: 'put', path: '/api/stores/:storeId/payment-provider', tag: TAG, auth: 'caller', permission: 'payments.manage', readOnly: false,
-      summary: 'Set the store\'s payment provider, the secret it signs notifications with and the store\'s API key there (from the provider\'s dashboard)',
+      operationId: 'setPaymentProvider',
+      method: 'put',
+      path: '/api/stores/:storeId/payment-provider',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'payments.manage',
+      readOnly: false,
+      summary: "Set the store's payment provider, the secret it signs notifications with and the store's API key there (from the provider's dashboard)",
       description: 'Replaces any earlier secret at once: events signed with the old one are refused from then on.',
       params: params(['storeId']),
       body: object(
         {
           provider: { enum: [...PAYMENT_PROVIDERS] },
           signingSecret: { type: 'string', minLength: 1, maxLength: 200, description: '`whsec_` and base64' },
-          checkoutUrl: { type: 'string', format: 'uri', pattern: '^https?://', maxLength: 500, description: 'Optional: the provider\'s hosted checkout for this store (the sandbox payment provider\'s `/checkout?merchant=<id>`), where the console sends a person to pay an order as its shopper' },
-          apiKey: { type: ['string', 'null'], minLength: 1, maxLength: 500, description: 'The store\'s API key at the provider, which the service uses to capture promise-to-sell payments when the supplier accepts. Kept sealed, never answered. Omitted: the key stored before is kept; null: removed' },
+          checkoutUrl: {
+            type: 'string',
+            format: 'uri',
+            pattern: '^https?://',
+            maxLength: 500,
+            description:
+              "Optional: the provider's hosted checkout for this store (the sandbox payment provider's `/checkout?merchant=<id>`), where the console sends a person to pay an order as its shopper",
+          },
+          apiKey: {
+            type: ['string', 'null'],
+            minLength: 1,
+            maxLength: 500,
+            description:
+              "The store's API key at the provider, which the service uses to capture promise-to-sell payments when the supplier accepts. Kept sealed, never answered. Omitted: the key stored before is kept; null: removed",
+          },
         },
         ['provider', 'signingSecret'],
       ),
@@ -65,31 +104,56 @@ export function paymentRoutes(providers: PaymentProviders, notifications: Paymen
       },
     }),
     route({
-      operationId: 'removePaymentProvider', method: 'delete', path: '/api/stores/:storeId/payment-provider', tag: TAG, auth: 'caller', permission: 'payments.manage', readOnly: false,
-      summary: 'Forget the store\'s payment provider and its secret: its notifications are refused from now on',
-      params: params(['storeId']), response: { status: 200, schema: object({ storeId: uuid, removedAt: dateTime }, ['storeId', 'removedAt']) },
+      operationId: 'removePaymentProvider',
+      method: 'delete',
+      path: '/api/stores/:storeId/payment-provider',
+      tag: TAG,
+      auth: 'caller',
+      permission: 'payments.manage',
+      readOnly: false,
+      summary: "Forget the store's payment provider and its secret: its notifications are refused from now on",
+      params: params(['storeId']),
+      response: { status: 200, schema: object({ storeId: uuid, removedAt: dateTime }, ['storeId', 'removedAt']) },
       async handler({ params: p }) {
         await providers.remove(p.storeId);
         return { storeId: p.storeId, removedAt: new Date().toISOString() };
       },
     }),
     route({
-      operationId: 'refundStoreOrder', method: 'post', path: '/api/store-orders/:storeId/:orderId/refunds', tag: 'Store orders', auth: 'caller', permission: 'payments.manage', readOnly: false,
+      operationId: 'refundStoreOrder',
+      method: 'post',
+      path: '/api/store-orders/:storeId/:orderId/refunds',
+      tag: 'Store orders',
+      auth: 'caller',
+      permission: 'payments.manage',
+      readOnly: false,
       idempotent: true,
-      summary: 'Refund the shopper, the whole order or part of it, through the store\'s payment provider',
+      summary: "Refund the shopper, the whole order or part of it, through the store's payment provider",
       description:
-        'Asks the provider (with the store\'s API key there) to refund `amountMinor` of the order\'s paid payment; recorded in the order\'s payment history (`refundRequested`, with `reason` and who) before the provider is asked. Answers 202 once the provider took it: the order\'s `providerPayments`, `amountRefundedMinor`, `paymentStatus` (`partiallyRefunded`, or `refunded` for the whole), its profit and the profit report move when the provider\'s signed event arrives, with `storeOrder.paymentChanged`. 400 `validationFailed` for another currency than the order\'s; 409 `nothingToRefund` (no paid payment), `refundExceedsPayment` (more than is left), `providerApiKeyMissing`, `refundRefused` (the provider\'s refusal, recorded as `refundFailed`); 503 `providerUnavailable` (whether it refunded is unknown: look at the order\'s payments before asking again).',
+        "Asks the provider (with the store's API key there) to refund `amountMinor` of the order's paid payment; recorded in the order's payment history (`refundRequested`, with `reason` and who) before the provider is asked. Answers 202 once the provider took it: the order's `providerPayments`, `amountRefundedMinor`, `paymentStatus` (`partiallyRefunded`, or `refunded` for the whole), its profit and the profit report move when the provider's signed event arrives, with `storeOrder.paymentChanged`. 400 `validationFailed` for another currency than the order's; 409 `nothingToRefund` (no paid payment), `refundExceedsPayment` (more than is left), `providerApiKeyMissing`, `refundRefused` (the provider's refusal, recorded as `refundFailed`); 503 `providerUnavailable` (whether it refunded is unknown: look at the order's payments before asking again).",
       params: params(['storeId', 'orderId']),
-      body: object({
-        amountMinor: { ...minorUnits, minimum: 1, description: 'How much to refund, in minor units of the order\'s currency' },
-        currency: { ...currency, description: 'Optional: the order\'s currency (another is refused)' },
-        reason: { type: 'string', minLength: 1, maxLength: 500, pattern: '\\S', description: 'Why (kept in the payment history)' },
-      }, ['amountMinor']),
+      body: object(
+        {
+          amountMinor: { ...minorUnits, minimum: 1, description: "How much to refund, in minor units of the order's currency" },
+          currency: { ...currency, description: "Optional: the order's currency (another is refused)" },
+          reason: { type: 'string', minLength: 1, maxLength: 500, pattern: '\\S', description: 'Why (kept in the payment history)' },
+        },
+        ['amountMinor'],
+      ),
       response: {
         status: 202,
-        schema: object({
-          orderId: uuid, paymentReference: { type: 'string' }, amountMinor: minorUnits, currency, reason: { type: ['string', 'null'] }, status: { const: 'requested' }, requestedAt: dateTime,
-        }, ['orderId', 'paymentReference', 'amountMinor', 'currency', 'reason', 'status', 'requestedAt']),
+        schema: object(
+          {
+            orderId: uuid,
+            paymentReference: { type: 'string' },
+            amountMinor: minorUnits,
+            currency,
+            reason: { type: ['string', 'null'] },
+            status: { const: 'requested' },
+            requestedAt: dateTime,
+          },
+          ['orderId', 'paymentReference', 'amountMinor', 'currency', 'reason', 'status', 'requestedAt'],
+        ),
       },
       async handler(ctx) {
         const order = await orders.get(ctx.params.storeId, ctx.params.orderId, ownRecordsKeyId(ctx.caller));

@@ -7,7 +7,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?(Z|[+-]\d{2}:\d{2})$/;
 /** The provider's event types (Standard Webhooks `type`) and what each reports. */
 export const PAYMENT_EVENT_TYPES: Record<string, ProviderPaymentEvent['kind']> = {
-  'payment.authorised': 'authorised', 'payment.paid': 'paid', 'payment.captured': 'captured', 'payment.captureFailed': 'captureFailed', 'payment.failed': 'failed', 'payment.refunded': 'refunded',
+  'payment.authorised': 'authorised',
+  'payment.paid': 'paid',
+  'payment.captured': 'captured',
+  'payment.captureFailed': 'captureFailed',
+  'payment.failed': 'failed',
+  'payment.refunded': 'refunded',
   'payment.disputed': 'disputed',
   // A refund of part of the payment: `data.refundedMinor` says how much of it is refunded in all.
   'payment.partiallyRefunded': 'refunded',
@@ -40,12 +45,32 @@ function readEvent(rawBody: string, eventId: string): (ProviderPaymentEvent & { 
   if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) return null;
   if (paymentId !== undefined && (typeof paymentId !== 'string' || paymentId.length > 200)) return null;
   // A refund says how much of the payment the provider has refunded in all (absent: the whole of it).
-  if (refundedMinor !== undefined && (typeof refundedMinor !== 'number' || !Number.isSafeInteger(refundedMinor) || refundedMinor < 1 || refundedMinor > amountMinor)) return null;
+  if (
+    refundedMinor !== undefined &&
+    (typeof refundedMinor !== 'number' || !Number.isSafeInteger(refundedMinor) || refundedMinor < 1 || refundedMinor > amountMinor)
+  )
+    return null;
   // The provider's fee, when it reports one (optional; a malformed one is left out, the event still counts).
   const f = fee && typeof fee === 'object' ? (fee as Record<string, unknown>) : null;
-  const feeOk = f && typeof f.amountMinor === 'number' && Number.isSafeInteger(f.amountMinor) && f.amountMinor >= 0 && typeof f.currency === 'string' && /^[A-Z]{3}$/.test(f.currency);
-  return { kind, orderId, amountMinor, currency, reference: paymentId ?? null, eventId, occurredAt, version: version ?? null, fee: feeOk ? { amountMinor: f.amountMinor as number, currency: f.currency as string } : null,
-    refundedMinor: kind === 'refunded' ? (refundedMinor ?? null) : null };
+  const feeOk =
+    f &&
+    typeof f.amountMinor === 'number' &&
+    Number.isSafeInteger(f.amountMinor) &&
+    f.amountMinor >= 0 &&
+    typeof f.currency === 'string' &&
+    /^[A-Z]{3}$/.test(f.currency);
+  return {
+    kind,
+    orderId,
+    amountMinor,
+    currency,
+    reference: paymentId ?? null,
+    eventId,
+    occurredAt,
+    version: version ?? null,
+    fee: feeOk ? { amountMinor: f.amountMinor as number, currency: f.currency as string } : null,
+    refundedMinor: kind === 'refunded' ? (refundedMinor ?? null) : null,
+  };
 }
 
 /**
@@ -65,7 +90,11 @@ export class PaymentNotifications {
     if (!UUID.test(storeId) || rawBody === undefined) return 'refused';
     const secret = await this.providers.signingSecretOf(storeId);
     if (!secret) return 'refused';
-    const eventId = verifySignedNotification(secret, rawBody, { id: one(headers, 'webhook-id'), timestamp: one(headers, 'webhook-timestamp'), signature: one(headers, 'webhook-signature') });
+    const eventId = verifySignedNotification(secret, rawBody, {
+      id: one(headers, 'webhook-id'),
+      timestamp: one(headers, 'webhook-timestamp'),
+      signature: one(headers, 'webhook-signature'),
+    });
     if (!eventId) return 'refused';
     const event = readEvent(rawBody, eventId);
     if (!event) return 'refused';

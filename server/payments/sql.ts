@@ -13,12 +13,23 @@ interface ProviderRow {
 }
 
 export async function providerOf(db: Queryable, storeId: string): Promise<ProviderRow | null> {
-  const [row] = await rows<ProviderRow>(db, 'SELECT store_id, provider, signing_secret_sealed, api_key_sealed, checkout_url, updated_at FROM payment_providers WHERE store_id = $1', [storeId]);
+  const [row] = await rows<ProviderRow>(
+    db,
+    'SELECT store_id, provider, signing_secret_sealed, api_key_sealed, checkout_url, updated_at FROM payment_providers WHERE store_id = $1',
+    [storeId],
+  );
   return row ?? null;
 }
 
 /** Sets the store's provider; an API key of undefined keeps the one stored (null removes it). */
-export async function saveProvider(db: Queryable, storeId: string, provider: string, sealed: string, apiKeySealed: string | null | undefined, checkoutUrl: string | null): Promise<ProviderRow> {
+export async function saveProvider(
+  db: Queryable,
+  storeId: string,
+  provider: string,
+  sealed: string,
+  apiKeySealed: string | null | undefined,
+  checkoutUrl: string | null,
+): Promise<ProviderRow> {
   const [row] = await rows<ProviderRow>(
     db,
     `INSERT INTO payment_providers (store_id, provider, signing_secret_sealed, api_key_sealed, checkout_url) VALUES ($1, $2, $3, $4, $5)
@@ -38,8 +49,19 @@ export async function removeProvider(db: Queryable, storeId: string): Promise<bo
  * The secret each store's payment provider signs its notifications with, and the store's API key there (captures):
  * the keyring's reseal reads them, and replaces one only while it is unchanged.
  */
-export const PROVIDER_SECRETS: SealedValues[] = ([['paymentProviderSecrets', 'signing_secret_sealed'], ['paymentProviderApiKeys', 'api_key_sealed']] as const).map(([name, column]) => ({
+export const PROVIDER_SECRETS: SealedValues[] = (
+  [
+    ['paymentProviderSecrets', 'signing_secret_sealed'],
+    ['paymentProviderApiKeys', 'api_key_sealed'],
+  ] as const
+).map(([name, column]) => ({
   name,
-  list: (db, limit) => rows<{ id: string; sealed: string }>(db, `SELECT /* cross-store: reseal-payment-provider-secrets */ store_id::text AS id, ${column} AS sealed FROM payment_providers WHERE ${column} IS NOT NULL ORDER BY store_id LIMIT $1`, [limit ?? null]),
-  replace: async (db, storeId, was, now) => (await affected(db, `UPDATE payment_providers SET ${column} = $3 WHERE store_id = $1 AND ${column} = $2`, [storeId, was, now])) > 0,
+  list: (db, limit) =>
+    rows<{ id: string; sealed: string }>(
+      db,
+      `SELECT /* cross-store: reseal-payment-provider-secrets */ store_id::text AS id, ${column} AS sealed FROM payment_providers WHERE ${column} IS NOT NULL ORDER BY store_id LIMIT $1`,
+      [limit ?? null],
+    ),
+  replace: async (db, storeId, was, now) =>
+    (await affected(db, `UPDATE payment_providers SET ${column} = $3 WHERE store_id = $1 AND ${column} = $2`, [storeId, was, now])) > 0,
 }));

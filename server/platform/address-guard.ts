@@ -9,17 +9,41 @@ import { errors } from './errors';
 
 const blocked4 = new net.BlockList();
 for (const [net4, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
-  ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked4.addSubnet(net4, bits, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked4.addSubnet(net4, bits, 'ipv4');
 
 // IPv6 ranges refused whole: unspecified and loopback, local-use NAT64 (RFC 8215: where it embeds the IPv4 address
 // is the network's choice), discard, Teredo (the IPv4 inside is obfuscated), benchmarking, documentation (2001:db8::/32
 // and 3fff::/20), SRv6 SIDs, unique local, deprecated site-local, link-local, multicast.
 const blocked6 = new net.BlockList();
 for (const [net6, bits] of [
-  ['::', 128], ['::1', 128], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 32], ['2001:2::', 48], ['2001:db8::', 32], ['3fff::', 20], ['5f00::', 16],
-  ['fc00::', 7], ['fec0::', 10], ['fe80::', 10], ['ff00::', 8],
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b:1::', 48],
+  ['100::', 64],
+  ['2001::', 32],
+  ['2001:2::', 48],
+  ['2001:db8::', 32],
+  ['3fff::', 20],
+  ['5f00::', 16],
+  ['fc00::', 7],
+  ['fec0::', 10],
+  ['fe80::', 10],
+  ['ff00::', 8],
 ] as const) {
   blocked6.addSubnet(net6, bits, 'ipv6');
 }
@@ -28,7 +52,15 @@ for (const [net6, bits] of [
 const ietfAssignments = new net.BlockList();
 ietfAssignments.addSubnet('2001::', 23, 'ipv6');
 const globalAssignments = new net.BlockList();
-for (const [net6, bits] of [['2001:1::1', 128], ['2001:1::2', 128], ['2001:1::3', 128], ['2001:3::', 32], ['2001:4:112::', 48], ['2001:20::', 28], ['2001:30::', 28]] as const) {
+for (const [net6, bits] of [
+  ['2001:1::1', 128],
+  ['2001:1::2', 128],
+  ['2001:1::3', 128],
+  ['2001:3::', 32],
+  ['2001:4:112::', 48],
+  ['2001:20::', 28],
+  ['2001:30::', 28],
+] as const) {
   globalAssignments.addSubnet(net6, bits, 'ipv6');
 }
 
@@ -105,7 +137,8 @@ export async function checkTarget(raw: string, allowPrivate: boolean): Promise<U
   } catch {
     throw refused(`The host ${host} could not be resolved.`);
   }
-  if (!addresses.length || !addresses.every(isPublicAddress)) throw refused('The url must reach a public internet address (not a loopback, private or link-local one).');
+  if (!addresses.length || !addresses.every(isPublicAddress))
+    throw refused('The url must reach a public internet address (not a loopback, private or link-local one).');
   return url;
 }
 

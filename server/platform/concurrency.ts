@@ -13,7 +13,11 @@ export async function mapLimit<T, R>(items: T[], limit: number, fn: (item: T, in
 }
 
 /** Like Promise.allSettled over mapLimit. */
-export function settleLimit<T, R>(items: T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<Array<{ ok: true; value: R } | { ok: false; error: unknown }>> {
+export function settleLimit<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<Array<{ ok: true; value: R } | { ok: false; error: unknown }>> {
   return mapLimit(items, limit, async (item, i) => {
     try {
       return { ok: true as const, value: await fn(item, i) };

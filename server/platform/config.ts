@@ -55,10 +55,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, argv: string[] 
   // No token configured outside the embedded default: the operator API does not exist.
   let operatorToken = env.OPERATOR_TOKEN ?? '';
   if (!operatorToken && embedded) operatorToken = embeddedSecret(dataDir, 'operator-token', 'sso_');
-  else if (operatorToken && (operatorToken.length < 32 || operatorToken.length > 512 || /\s/.test(operatorToken))) bad('OPERATOR_TOKEN', 'must be 32 to 512 characters without spaces');
+  else if (operatorToken && (operatorToken.length < 32 || operatorToken.length > 512 || /\s/.test(operatorToken)))
+    bad('OPERATOR_TOKEN', 'must be 32 to 512 characters without spaces');
   const metricsToken = env.METRICS_TOKEN ?? '';
-  if (metricsToken && (metricsToken.length < 32 || metricsToken.length > 512 || /\s/.test(metricsToken))) bad('METRICS_TOKEN', 'must be 32 to 512 characters without spaces');
-  if (metricsToken && metricsToken === operatorToken) bad('METRICS_TOKEN', 'must differ from OPERATOR_TOKEN (it is read-only; the operator token also changes plans and grants credits)');
+  if (metricsToken && (metricsToken.length < 32 || metricsToken.length > 512 || /\s/.test(metricsToken)))
+    bad('METRICS_TOKEN', 'must be 32 to 512 characters without spaces');
+  if (metricsToken && metricsToken === operatorToken)
+    bad('METRICS_TOKEN', 'must differ from OPERATOR_TOKEN (it is read-only; the operator token also changes plans and grants credits)');
   const appSecretsPrevious = previousSecrets(env, appSecret);
   const logLevel = env.LOG_LEVEL || 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {

@@ -131,7 +131,7 @@ async function run(db: Queryable, text: string, values: unknown[], name?: string
   if (runner) {
     // The transaction's own connection (connected on first use, as TypeORM does). TypeORM keeps it in a protected
     // field, which no type may name from outside: hence the way through unknown.
-    const connection = ((runner as unknown as { databaseConnection?: PgQueryable }).databaseConnection ?? ((await runner.connect()) as PgQueryable));
+    const connection = (runner as unknown as { databaseConnection?: PgQueryable }).databaseConnection ?? ((await runner.connect()) as PgQueryable);
     result = await connection.query(q);
   } else {
     const source = db instanceof DataSource ? db : db.connection;

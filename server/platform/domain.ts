@@ -65,7 +65,13 @@ interface ModuleParts {
  * the list's order is checked when it compiles and when it is assembled), and what it offers the domains after it
  * (`provides`: they are handed only these, each a member of what `build` answers: checked with the order).
  */
-export interface DomainModule<Name extends string, Needs extends object, Built extends Domain, K extends string = never, Later extends object = object> extends ModuleParts {
+export interface DomainModule<
+  Name extends string,
+  Needs extends object,
+  Built extends Domain,
+  K extends string = never,
+  Later extends object = object,
+> extends ModuleParts {
   name: Name;
   needs: ReadonlyArray<keyof Needs & string>;
   provides: readonly K[];
@@ -88,7 +94,9 @@ export interface AnyDomainModule extends ModuleParts {
 }
 
 /** Declares a domain's module, typed as written. */
-export const domainModule = <Name extends string, Needs extends object, Built extends Domain, K extends string = never, Later extends object = object>(m: DomainModule<Name, Needs, Built, K, Later>) => m;
+export const domainModule = <Name extends string, Needs extends object, Built extends Domain, K extends string = never, Later extends object = object>(
+  m: DomainModule<Name, Needs, Built, K, Later>,
+) => m;
 
 /**
  * True when every module of the list provides only what it builds, and needs only what the modules before it provide
@@ -106,10 +114,16 @@ export type InOrder<T extends readonly unknown[], Built = object> = T extends re
 
 /** What every module of the list provides, by name, once the whole list is built. */
 export type ProvidedBy<T extends readonly unknown[]> = {
-  [M in T[number] as M extends { name: infer N extends string } ? N : never]: M extends DomainModule<string, infer _N, infer B, infer K, infer _L> ? Pick<B, K & keyof B> : never;
+  [M in T[number] as M extends { name: infer N extends string } ? N : never]: M extends DomainModule<string, infer _N, infer B, infer K, infer _L>
+    ? Pick<B, K & keyof B>
+    : never;
 };
 
 /** True when every module's late routes need only what the list provides (`P`); otherwise which module's do not. */
 export type LateInOrder<T extends readonly unknown[], P> = T extends readonly [infer M, ...infer Rest]
-  ? M extends DomainModule<infer Name, infer _N, infer _B, infer _K, infer Later> ? (P extends Later ? LateInOrder<Rest, P> : `${Name}'s late routes need what the list does not provide`) : never
+  ? M extends DomainModule<infer Name, infer _N, infer _B, infer _K, infer Later>
+    ? P extends Later
+      ? LateInOrder<Rest, P>
+      : `${Name}'s late routes need what the list does not provide`
+    : never
   : true;

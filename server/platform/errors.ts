@@ -43,16 +43,13 @@ export const errors = {
       { message: 'Not enough credits', needed, available },
     ]),
   permissionDenied: (permission: string) =>
-    new ApiError(403, 'permissionDenied', `This action needs the store permission ${permission}.`, [
-      { message: 'Missing store permission', permission },
-    ]),
+    new ApiError(403, 'permissionDenied', `This action needs the store permission ${permission}.`, [{ message: 'Missing store permission', permission }]),
   planRequired: (plan: string) =>
     new ApiError(403, 'planRequired', `The store owner's plan does not include dropshipping; the ${plan} plan or higher is required.`, [
       { message: 'Plan required', plan },
     ]),
   keysCannotManageKeys: () => new ApiError(403, 'keysCannotManageKeys', 'API keys cannot manage API keys; sign in as a user.'),
-  developerRequired: () =>
-    new ApiError(403, 'developerAccountRequired', 'API keys are a feature of Developer accounts; upgrade the account first (free).'),
+  developerRequired: () => new ApiError(403, 'developerAccountRequired', 'API keys are a feature of Developer accounts; upgrade the account first (free).'),
   forbidden: (code: string, message: string) => new ApiError(403, code, message),
   notFound: (what = 'The resource') => new ApiError(404, 'notFound', `${what} was not found.`),
   methodNotAllowed: () => new ApiError(405, 'methodNotAllowed', 'This method is not allowed on this path.'),
@@ -82,7 +79,8 @@ const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE',
  */
 const UNAVAILABLE_STATES = /^(08[0-9A-Z]{3}|57P0[123]|53300|57014|25006)$/;
 /** What node-postgres and pg-pool say when the connection went away or could not be had in time. */
-const UNAVAILABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|timeout expired|Client has encountered a connection error|Client was closed and is not queryable)/;
+const UNAVAILABLE_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Query read timeout|timeout expired|Client has encountered a connection error|Client was closed and is not queryable)/;
 
 /** Whether `err` (or what it wraps: TypeORM's driverError, a cause, an AggregateError's errors) says the database is out of reach. */
 export function databaseUnavailable(err: unknown, depth = 0): boolean {

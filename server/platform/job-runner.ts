@@ -114,7 +114,9 @@ export class JobRunner<T> {
         const fields = { err: err instanceof Error ? err.message : String(err), queue: this.queue, jobId: job.id };
         if (databaseUnavailable(err)) this.throttle.warn(this.log, fields, 'job failed; the queue retries it');
         else this.log.warn(fields, 'job failed; the queue retries it');
-        await this.boss.fail(this.queue, [{ id: job.id, retryCount: job.retryCount }], { message: err instanceof Error ? err.message : String(err) }).catch(() => undefined);
+        await this.boss
+          .fail(this.queue, [{ id: job.id, retryCount: job.retryCount }], { message: err instanceof Error ? err.message : String(err) })
+          .catch(() => undefined);
         this.active.delete(job.id);
       }
       if (--this.handlersRunning === 0) this.signals.drain();
@@ -129,16 +131,26 @@ export class JobRunner<T> {
     const batch = this.finished;
     this.finished = [];
     await this.boss
-      .complete(this.queue, batch.map((j) => ({ id: j.id, retryCount: j.retryCount })))
-      .catch((err: unknown) => this.throttle.warn(this.log, { err: String(err), queue: this.queue, jobs: batch.length }, 'job completion failed; the queue retries those jobs'));
+      .complete(
+        this.queue,
+        batch.map((j) => ({ id: j.id, retryCount: j.retryCount })),
+      )
+      .catch((err: unknown) =>
+        this.throttle.warn(this.log, { err: String(err), queue: this.queue, jobs: batch.length }, 'job completion failed; the queue retries those jobs'),
+      );
     for (const j of batch) this.active.delete(j.id);
-    if (this.after) await this.after(batch).catch((err: unknown) => this.throttle.warn(this.log, { err: String(err), queue: this.queue, jobs: batch.length }, 'after-job check failed'));
+    if (this.after)
+      await this.after(batch).catch((err: unknown) =>
+        this.throttle.warn(this.log, { err: String(err), queue: this.queue, jobs: batch.length }, 'after-job check failed'),
+      );
   }
 
   private async touch(): Promise<void> {
     if (!this.active.size) return;
     const held = [...this.active.values()].map((j) => ({ id: j.id, retryCount: j.retryCount }));
-    await this.boss.touch(this.queue, held).catch((err: unknown) => this.throttle.warn(this.log, { err: String(err), queue: this.queue }, 'job heartbeat failed'));
+    await this.boss
+      .touch(this.queue, held)
+      .catch((err: unknown) => this.throttle.warn(this.log, { err: String(err), queue: this.queue }, 'job heartbeat failed'));
   }
 
   /** Stops fetching and waits (bounded) for the jobs in flight; what is left is retried by the queue after its heartbeat lapses. */

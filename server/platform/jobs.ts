@@ -30,7 +30,12 @@ export interface QueueSpec {
  */
 export const POLLING = { pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 2, burstWhenReadyExceeds: 1 };
 
-export async function startBoss(connectionString: string, queues: QueueSpec[], log: Logger, opts: { supervise: boolean; schedule: boolean; superviseSeconds: number; waits?: DbTimeouts; pooled?: boolean }): Promise<Boss> {
+export async function startBoss(
+  connectionString: string,
+  queues: QueueSpec[],
+  log: Logger,
+  opts: { supervise: boolean; schedule: boolean; superviseSeconds: number; waits?: DbTimeouts; pooled?: boolean },
+): Promise<Boss> {
   const { PgBoss } = (await import('pg-boss')) as PgBossModule;
   const boss = new PgBoss({
     connectionString,
@@ -45,7 +50,9 @@ export async function startBoss(connectionString: string, queues: QueueSpec[], l
     // Behind a pooler in transaction mode LISTEN has no session to live in: pg-boss polls (POLLING) instead.
     useListenNotify: !opts.pooled,
     // Bounded like the service's own pool, but client-side only: pg-boss's maintenance may run longer than a request.
-    ...(opts.waits ? { connectionTimeoutMillis: opts.waits.connectMs, keepAlive: true, query_timeout: opts.waits.statementMs ? opts.waits.statementMs + 1000 : undefined } : {}),
+    ...(opts.waits
+      ? { connectionTimeoutMillis: opts.waits.connectMs, keepAlive: true, query_timeout: opts.waits.statementMs ? opts.waits.statementMs + 1000 : undefined }
+      : {}),
   } as ConstructorParameters<PgBossModule['PgBoss']>[0]);
   // Every worker polls: a database away would fail each poll of each queue, so that is said once per window.
   const throttle = new Throttle();

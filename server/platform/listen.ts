@@ -67,7 +67,12 @@ export class ListenFeed {
   }
 
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.connectionString, application_name: applicationName('store-suppliers-listen'), connectionTimeoutMillis: 10_000, keepAlive: true });
+    const client = new Client({
+      connectionString: this.connectionString,
+      application_name: applicationName('store-suppliers-listen'),
+      connectionTimeoutMillis: 10_000,
+      keepAlive: true,
+    });
     client.on('notification', (n) => this.events.emit(n.channel, n.payload ?? ''));
     client.on('error', (err) => {
       this.throttle.warn(this.log, { err: String(err) }, 'listen connection lost');

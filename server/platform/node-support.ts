@@ -8,7 +8,9 @@ export const SUPPORTED_NODE = '^22.13.0 || >=24.11.0';
 export function unsupportedNodeSentence(version: string = process.versions.node): string | null {
   const [major, minor] = version.split('.').map(Number);
   const supported = (major === 22 && minor >= 13) || (major === 24 && minor >= 11) || major > 24;
-  return supported ? null : `Node.js ${version} is not supported (Store Suppliers needs Node 22.13+ or 24.11+, as its dependencies pg-boss and TypeORM do); running anyway, which may fail.`;
+  return supported
+    ? null
+    : `Node.js ${version} is not supported (Store Suppliers needs Node 22.13+ or 24.11+, as its dependencies pg-boss and TypeORM do); running anyway, which may fail.`;
 }
 
 /**
@@ -22,5 +24,7 @@ export const SERVICE_NODE_FLAGS = ['--max-semi-space-size=16'] as const;
 export function missingNodeFlagsSentence(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): string | null {
   const given = [...execArgv, ...nodeOptions.split(/\s+/)];
   const missing = SERVICE_NODE_FLAGS.filter((flag) => !given.some((g) => g.split('=')[0] === flag.split('=')[0]));
-  return missing.length ? `started without ${missing.join(' ')} (npm start passes it; give it to node or in NODE_OPTIONS): memory use may grow past the service's budget` : null;
+  return missing.length
+    ? `started without ${missing.join(' ')} (npm start passes it; give it to node or in NODE_OPTIONS): memory use may grow past the service's budget`
+    : null;
 }

@@ -20,7 +20,11 @@ export class Cursors {
   constructor(private readonly secrets: Secrets) {}
 
   private bind(list: string, filters: Record<string, unknown>): string {
-    const canonical = JSON.stringify(Object.keys(filters).sort().map((k) => [k, filters[k] ?? null]));
+    const canonical = JSON.stringify(
+      Object.keys(filters)
+        .sort()
+        .map((k) => [k, filters[k] ?? null]),
+    );
     return crypto.hash('sha256', `${list}|${canonical}`, 'base64url').slice(0, 16);
   }
 
@@ -111,7 +115,9 @@ function keysetStatement(o: KeysetListStatement & { pos: CursorPosition | null; 
   const joinBack = `${store >= 0 ? `${a}.store_id = $${store + 1} AND ` : ''}${a}.id = page.id`;
   const counts = o.counts && o.filters.every((f) => f.countColumn) ? o.counts : null;
   const countWhere = counts ? o.filters.map((f, i) => `${f.countColumn} ${f.op ?? '='} $${i + 1}`) : rowWhere;
-  const countSql = counts ? `SELECT coalesce(sum(${counts.sum}), 0)::bigint FROM ${counts.table} WHERE ${countWhere.join(' AND ')}` : `SELECT count(*) FROM ${o.table} ${a} WHERE ${rowWhere.join(' AND ')}`;
+  const countSql = counts
+    ? `SELECT coalesce(sum(${counts.sum}), 0)::bigint FROM ${counts.table} WHERE ${countWhere.join(' AND ')}`
+    : `SELECT count(*) FROM ${o.table} ${a} WHERE ${rowWhere.join(' AND ')}`;
   const pageWhere = [...rowWhere];
   if (o.pos) pageWhere.push(`(${a}.created_at, ${a}.id) ${o.pos.dir === 'next' ? '<' : '>'} (${arg(o.pos.createdAt)}::timestamptz, ${arg(o.pos.id)}::uuid)`);
   const dir = o.pos?.dir === 'prev' ? 'ASC' : 'DESC';

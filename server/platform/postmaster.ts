@@ -89,14 +89,19 @@ function ownerAlive(dir: string, postmaster: number): { pid: number } | null {
 
 /** Stops the postmaster: fast shutdown (SIGINT: sessions end, a checkpoint, a clean stop), then immediate if it hangs. */
 export async function stopPostmaster(pid: number, fastMs = 30_000): Promise<void> {
-  for (const [signal, waitMs] of [['SIGINT', fastMs], ['SIGQUIT', 10_000]] as const) {
+  for (const [signal, waitMs] of [
+    ['SIGINT', fastMs],
+    ['SIGQUIT', 10_000],
+  ] as const) {
     try {
       process.kill(pid, signal);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ESRCH') return;
-      throw new EnvironmentError(`An embedded Postgres (pid ${pid}) runs on this DATA_DIR and this process may not stop it: stop it yourself (or run the service as its user), then start again.`);
+      throw new EnvironmentError(
+        `An embedded Postgres (pid ${pid}) runs on this DATA_DIR and this process may not stop it: stop it yourself (or run the service as its user), then start again.`,
+      );
     }
-    for (const until = Date.now() + waitMs; Date.now() < until; ) {
+    for (const until = Date.now() + waitMs; Date.now() < until;) {
       if (!alive(pid)) return;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -120,7 +125,10 @@ export async function stopLeftover(dir: string, log: Logger): Promise<void> {
   }
   if (running === null) return;
   const owner = ownerAlive(dir, pid);
-  if (owner) throw new EnvironmentError(`Another Store Suppliers process (pid ${owner.pid}) runs the embedded Postgres on this DATA_DIR: stop it first, or set DATA_DIR to another folder.`);
+  if (owner)
+    throw new EnvironmentError(
+      `Another Store Suppliers process (pid ${owner.pid}) runs the embedded Postgres on this DATA_DIR: stop it first, or set DATA_DIR to another folder.`,
+    );
   log.warn({ pid }, 'embedded postgres left running by a killed run: stopping it');
   await stopPostmaster(pid);
   log.info({ pid }, 'embedded postgres left by a killed run stopped');

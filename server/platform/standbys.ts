@@ -88,7 +88,13 @@ export class Standbys {
     const look = async () => {
       const was = this.synchronous;
       this.synchronous = await databaseSynchronous(this.db).catch(() => was);
-      if (this.synchronous !== was) this.log.info({ synchronous: this.synchronous }, this.synchronous ? 'the database replicates synchronously: the service does not wait for its standbys' : 'the database replicates asynchronously: the service waits for its standbys');
+      if (this.synchronous !== was)
+        this.log.info(
+          { synchronous: this.synchronous },
+          this.synchronous
+            ? 'the database replicates synchronously: the service does not wait for its standbys'
+            : 'the database replicates asynchronously: the service waits for its standbys',
+        );
     };
     this.looker = setInterval(() => void look(), everyMs);
     this.looker.unref();
@@ -107,7 +113,11 @@ export class Standbys {
   async checkDeclared(): Promise<void> {
     if (this.waits) return;
     const [r] = await rows<{ slots: number }>(this.db, `SELECT count(*)::int AS slots FROM pg_replication_slots WHERE slot_type = 'physical'`, []);
-    if (r.slots > 0) this.log.warn({ slots: r.slots, variable: 'DATABASE_REPLICATION' }, 'the database has physical replication slots but DATABASE_REPLICATION is none: its standbys are not waited for (set it to asynchronous)');
+    if (r.slots > 0)
+      this.log.warn(
+        { slots: r.slots, variable: 'DATABASE_REPLICATION' },
+        'the database has physical replication slots but DATABASE_REPLICATION is none: its standbys are not waited for (set it to asynchronous)',
+      );
   }
 
   /** The database's WAL timeline as last seen: kept by a caller before its work, handed to `confirm` after it. */
@@ -121,7 +131,8 @@ export class Standbys {
 
   /** A write's answer: a failover since `since` answers 503 (the caller sends again); a standby behind is waited for, then given up on. */
   async acknowledge(since: number | null): Promise<void> {
-    if ((await this.confirm(this.waitMs, since)) === 'switched') throw errors.unavailable('The database failed over while this request was answered: whether its change was kept is not known. Send it again.');
+    if ((await this.confirm(this.waitMs, since)) === 'switched')
+      throw errors.unavailable('The database failed over while this request was answered: whether its change was kept is not known. Send it again.');
   }
 
   /**

@@ -19,7 +19,7 @@ const RATE_CUBE = /<Cube\s{1,40}currency\s{0,40}=\s{0,40}(['"])([A-Z]{3})\1\s{1,
 /** The text without its comments, each found by indexOf; an unclosed comment is malformed. */
 function withoutComments(text: string, bad: (why: string) => never): string {
   let out = '';
-  for (let at = 0; ; ) {
+  for (let at = 0; ;) {
     const open = text.indexOf('<!--', at);
     if (open < 0) return out + text.slice(at);
     const close = text.indexOf('-->', open + 4);

@@ -16,18 +16,32 @@ function pair(p: { base: string; quote: string }): void {
 export function ratesRoutes(rates: ExchangeRateService) {
   return defineRoutes([
     route({
-      operationId: 'operatorGetExchangeRate', method: 'get', path: PATH, tag: TAG, auth: 'operator', readOnly: true,
+      operationId: 'operatorGetExchangeRate',
+      method: 'get',
+      path: PATH,
+      tag: TAG,
+      auth: 'operator',
+      readOnly: true,
       summary: 'Operator: the exchange rate the service would use from base to quote, with its source and day, or why there is none',
-      params: pairParams, query: rateQuery, response: { status: 200, schema: rateAnswerSchema },
+      params: pairParams,
+      query: rateQuery,
+      response: { status: 200, schema: rateAnswerSchema },
       handler: async ({ params: p, query }) => {
         const answer = await rates.rateFor(p.base, p.quote, query.asOf);
         return { from: p.base, to: p.quote, ...answer };
       },
     }),
     route({
-      operationId: 'operatorPinExchangeRate', method: 'put', path: PATH, tag: TAG, auth: 'operator', readOnly: false,
+      operationId: 'operatorPinExchangeRate',
+      method: 'put',
+      path: PATH,
+      tag: TAG,
+      auth: 'operator',
+      readOnly: false,
       summary: 'Operator: pin the rate from base to quote (a decimal string); it wins over fetched rates until unpinned',
-      params: pairParams, body: pinBody, response: { status: 200, schema: pinSchema },
+      params: pairParams,
+      body: pinBody,
+      response: { status: 200, schema: pinSchema },
       handler: async ({ params: p, body }) => {
         pair(p);
         if (/^[0.]+$/.test(body.rate)) throw errors.badRequest('invalidRate', 'A rate is greater than zero.');
@@ -35,9 +49,15 @@ export function ratesRoutes(rates: ExchangeRateService) {
       },
     }),
     route({
-      operationId: 'operatorUnpinExchangeRate', method: 'delete', path: PATH, tag: TAG, auth: 'operator', readOnly: false,
+      operationId: 'operatorUnpinExchangeRate',
+      method: 'delete',
+      path: PATH,
+      tag: TAG,
+      auth: 'operator',
+      readOnly: false,
       summary: 'Operator: unpin the rate from base to quote; fetched rates apply again',
-      params: pairParams, response: { status: 200, schema: unpinnedSchema },
+      params: pairParams,
+      response: { status: 200, schema: unpinnedSchema },
       handler: async ({ params: p }) => {
         pair(p);
         if (!(await rates.unpin(p.base, p.quote))) throw errors.notFound('The pinned rate');

@@ -81,7 +81,8 @@ export class ExchangeRateService {
     // A pin governs both directions: the other way answers its inverse, 1 / rate rounded half up once to the cross
     // rates' decimals, never a fetched rate that would disagree with it (docs/decisions.md, "A pin governs both ways").
     const opposite = await pinOf(this.db, to, from);
-    if (opposite) return { available: true, rate: inverseRate(opposite.rate), source: 'pinned', asOfDate: opposite.pinned_at.toISOString().slice(0, 10), fetchedAt: null };
+    if (opposite)
+      return { available: true, rate: inverseRate(opposite.rate), source: 'pinned', asOfDate: opposite.pinned_at.toISOString().slice(0, 10), fetchedAt: null };
     const legs = [from, to].filter((c) => c !== 'EUR');
     const stored = await latestPerEuro(this.db, legs, day);
     if (stored.length !== legs.length) return none('missing');
@@ -101,10 +102,12 @@ export class ExchangeRateService {
 
   /** Pins base→quote; 409 `oppositePinned` while quote→base is pinned (one pin governs a pair, both ways). */
   async pin(base: string, quote: string, rate: string, reason: string): Promise<PinView> {
-    if (await pinOf(this.db, quote, base)) throw errors.conflict('oppositePinned', `${quote}→${base} is pinned, and a pin governs both ways: unpin it first, or pin that pair.`);
+    if (await pinOf(this.db, quote, base))
+      throw errors.conflict('oppositePinned', `${quote}→${base} is pinned, and a pin governs both ways: unpin it first, or pin that pair.`);
     const saved = await savePin(this.db, base, quote, normalRate(rate), reason).catch((err: unknown) => {
       // The other way pinned meanwhile: the pair's unique index (migration PinOnePerPair) refused this one.
-      if ((err as { constraint?: string }).constraint === 'exchange_rate_pins_pair_idx') throw errors.conflict('oppositePinned', `${quote}→${base} is pinned, and a pin governs both ways.`);
+      if ((err as { constraint?: string }).constraint === 'exchange_rate_pins_pair_idx')
+        throw errors.conflict('oppositePinned', `${quote}→${base} is pinned, and a pin governs both ways.`);
       throw err;
     });
     const pinned = pinView(saved);

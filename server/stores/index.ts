@@ -18,6 +18,11 @@ export const storesModule = domainModule({
   build(p: Platform, deps: { identity: { accounts: AccountService } }) {
     const stores = new StoreService(p.db);
     const products = new ProductService(p.db, p.cursors);
-    return { stores, products, storeDropshipping: (storeId: string) => stores.dropshipping(storeId), routes: storeRoutes(stores, products, deps.identity.accounts) };
+    return {
+      stores,
+      products,
+      storeDropshipping: (storeId: string) => stores.dropshipping(storeId),
+      routes: storeRoutes(stores, products, deps.identity.accounts),
+    };
   },
 });

@@ -26,7 +26,6 @@ interface ProductInput {
   variants: VariantInput[];
 }
 
-
 function productView(p: StoreProduct, variants: StoreVariant[]): ProductView {
   return {
     id: p.id,
@@ -66,7 +65,17 @@ export class ProductService {
     });
     await sql.insertVariants(
       tx,
-      input.variants.map((v, i) => ({ id: crypto.randomUUID(), productId: product.id, storeId, sku: v.sku, title: v.title, priceMinor: v.priceMinor, currency: v.currency, stock: v.stock, position: i })),
+      input.variants.map((v, i) => ({
+        id: crypto.randomUUID(),
+        productId: product.id,
+        storeId,
+        sku: v.sku,
+        title: v.title,
+        priceMinor: v.priceMinor,
+        currency: v.currency,
+        stock: v.stock,
+        position: i,
+      })),
     );
     return product;
   }
@@ -123,7 +132,8 @@ export class ProductService {
           const existing = await sql.variantsOfProduct(tx, storeId, id);
           const known = new Set(existing.map((v) => v.id));
           for (const v of changes.variants) {
-            if (v.id && !known.has(v.id)) throw errors.validationFailed([{ field: 'body/variants', message: `variant ${v.id} does not belong to this product` }]);
+            if (v.id && !known.has(v.id))
+              throw errors.validationFailed([{ field: 'body/variants', message: `variant ${v.id} does not belong to this product` }]);
           }
           const keep = new Set(changes.variants.map((v) => v.id).filter(Boolean));
           const removed = existing.filter((v) => !keep.has(v.id)).map((v) => v.id);
@@ -161,7 +171,12 @@ export class ProductService {
    * What the supplier says now, applied inside the caller's transaction (the catalogue's link sync): variants' stock
    * and price (a null keeps the variant's own), and products' titles, all of the one store.
    */
-  async applySupplierChanges(tx: Queryable, storeId: string, variants: { id: string[]; stock: Array<number | null>; price: Array<number | null> }, titles: { product: string[]; title: string[] }): Promise<void> {
+  async applySupplierChanges(
+    tx: Queryable,
+    storeId: string,
+    variants: { id: string[]; stock: Array<number | null>; price: Array<number | null> },
+    titles: { product: string[]; title: string[] },
+  ): Promise<void> {
     if (variants.id.length) await sql.updateStoreVariants(tx, storeId, variants);
     if (titles.product.length) await sql.updateProductTitles(tx, storeId, titles);
   }

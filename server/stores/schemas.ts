@@ -4,12 +4,19 @@ import { currency, dateTime, minorUnits, object, uuid } from '../platform/http/s
 // The stores domain's schemas: what its routes take and answer. The store product is the stores domain's
 // resource; other domains' answers that carry products use productSchema from here.
 
-export const storeSchema = object(
-  { id: uuid, name: { type: 'string' }, currency, ownerAccountId: uuid, createdAt: dateTime },
-  ['id', 'name', 'currency', 'ownerAccountId', 'createdAt'],
-);
+export const storeSchema = object({ id: uuid, name: { type: 'string' }, currency, ownerAccountId: uuid, createdAt: dateTime }, [
+  'id',
+  'name',
+  'currency',
+  'ownerAccountId',
+  'createdAt',
+]);
 export const permission = { enum: PERMISSIONS } as const;
-export const staffSchema = object({ accountId: uuid, permissions: { type: 'array', items: permission }, createdAt: dateTime }, ['accountId', 'permissions', 'createdAt']);
+export const staffSchema = object({ accountId: uuid, permissions: { type: 'array', items: permission }, createdAt: dateTime }, [
+  'accountId',
+  'permissions',
+  'createdAt',
+]);
 
 const variantIn = object(
   {

@@ -99,7 +99,11 @@ function refuseBeyond(grantor: Grantor, before: string[], after: string[]): void
     403,
     'grantExceedsOwnPermissions',
     `A staff member grants or takes away only permissions they hold, and never ${[...OWNER_GRANTS].join(' or ')}: the store owner does. Not yours to change: ${beyond.map((b) => b.permission).join(', ')}.`,
-    beyond.map((b) => ({ message: b.reason === 'ownerOnly' ? 'Granted and taken away by the store owner only' : 'Not held by the caller', permission: b.permission, reason: b.reason })),
+    beyond.map((b) => ({
+      message: b.reason === 'ownerOnly' ? 'Granted and taken away by the store owner only' : 'Not held by the caller',
+      permission: b.permission,
+      reason: b.reason,
+    })),
   );
 }
 
@@ -109,7 +113,10 @@ function refuseBeyond(grantor: Grantor, before: string[], after: string[]): void
  */
 export function grantorOf(caller: Caller, store: StoreAccess): Grantor {
   if (ownRecordsKeyId(caller)) {
-    throw errors.forbidden('recordScopeTooNarrow', 'Staff reach every record of the store; a key that reaches only its own records cannot manage them. Use a key that reaches all the account\'s records, or sign in.');
+    throw errors.forbidden(
+      'recordScopeTooNarrow',
+      "Staff reach every record of the store; a key that reaches only its own records cannot manage them. Use a key that reaches all the account's records, or sign in.",
+    );
   }
   return { isOwner: store.isOwner, permissions: store.permissions };
 }

@@ -5,11 +5,44 @@
  */
 
 import type { CatalogueEntry } from './description';
-import type { ClaimInput, ClaimLine, ClaimTerms, HealthResult, Money, ProductSearchPage, SupplierClaimSnapshot, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from './shapes';
+import type {
+  ClaimInput,
+  ClaimLine,
+  ClaimTerms,
+  HealthResult,
+  Money,
+  ProductSearchPage,
+  SupplierClaimSnapshot,
+  SupplierOrderInput,
+  SupplierOrderSnapshot,
+  SupplierProduct,
+  VerifiedAccount,
+  VerifiedNotification,
+} from './shapes';
 
 export type { AuthKind, CatalogueEntry, JsonSchema, SupplierCapabilities, SupplierDescription, SyncField } from './description';
 export { catalogueEntry } from './description';
-export type { ClaimDecision, ClaimInput, ClaimLine, ClaimTerms, DeliveryException, Destination, HealthResult, Money, NotificationSubject, ProductSearchPage, SupplierClaimSnapshot, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, SupplierVariant, TrackingEvent, TrackingView, VerifiedAccount, VerifiedNotification } from './shapes';
+export type {
+  ClaimDecision,
+  ClaimInput,
+  ClaimLine,
+  ClaimTerms,
+  DeliveryException,
+  Destination,
+  HealthResult,
+  Money,
+  NotificationSubject,
+  ProductSearchPage,
+  SupplierClaimSnapshot,
+  SupplierOrderInput,
+  SupplierOrderSnapshot,
+  SupplierProduct,
+  SupplierVariant,
+  TrackingEvent,
+  TrackingView,
+  VerifiedAccount,
+  VerifiedNotification,
+} from './shapes';
 
 export type ConnectionMode = 'test' | 'live';
 

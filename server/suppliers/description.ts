@@ -48,7 +48,10 @@ export interface CatalogueEntry extends Omit<SupplierDescription, 'capabilities'
 }
 
 /** The catalogue entry of an adapter: its description, with the capabilities its methods show. */
-export function catalogueEntry(description: SupplierDescription, adapter: { signInUrl?: unknown; exchangeSignInCode?: unknown; registerNotificationAddress?: unknown; openClaim?: unknown }): CatalogueEntry {
+export function catalogueEntry(
+  description: SupplierDescription,
+  adapter: { signInUrl?: unknown; exchangeSignInCode?: unknown; registerNotificationAddress?: unknown; openClaim?: unknown },
+): CatalogueEntry {
   const { hasSandbox, balance, cancel, payment, syncFields, claims } = description.capabilities;
   const signIn = typeof adapter.signInUrl === 'function' && typeof adapter.exchangeSignInCode === 'function';
   const byApi = typeof adapter.openClaim === 'function';
@@ -56,8 +59,19 @@ export function catalogueEntry(description: SupplierDescription, adapter: { sign
     ...description,
     // In the order the catalogue has always shown them.
     capabilities: {
-      authKind: signIn ? 'signIn' : 'apiKey', hasSandbox, balance, cancel, notifications: typeof adapter.registerNotificationAddress === 'function', payment, syncFields,
-      claims: { via: byApi ? 'api' : 'person', deadlineDays: claims?.deadlineDays ?? null, counted: claims?.counted ?? 'fromShipping', where: claims?.where ?? (byApi ? 'Sent by the service through the supplier\'s API.' : 'At the supplier, by a person.') },
+      authKind: signIn ? 'signIn' : 'apiKey',
+      hasSandbox,
+      balance,
+      cancel,
+      notifications: typeof adapter.registerNotificationAddress === 'function',
+      payment,
+      syncFields,
+      claims: {
+        via: byApi ? 'api' : 'person',
+        deadlineDays: claims?.deadlineDays ?? null,
+        counted: claims?.counted ?? 'fromShipping',
+        where: claims?.where ?? (byApi ? "Sent by the service through the supplier's API." : 'At the supplier, by a person.'),
+      },
     },
   };
 }

@@ -159,8 +159,13 @@ export function sendRequest(req: SupplierRequest, names: SupplierNames): Promise
           chunks.push(chunk);
         });
         res.on('end', () => finish(null, { status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8'), label }));
-        res.on('error', (err) => finish(new SupplierError('unavailable', `Could not reach ${names.object} for ${label} (${networkErrorCode(err) ?? 'network error'})`)));
-        res.on('close', () => !res.complete && finish(new SupplierError('unavailable', `Could not reach ${names.object} for ${label} (the answer was cut off)`)));
+        res.on('error', (err) =>
+          finish(new SupplierError('unavailable', `Could not reach ${names.object} for ${label} (${networkErrorCode(err) ?? 'network error'})`)),
+        );
+        res.on(
+          'close',
+          () => !res.complete && finish(new SupplierError('unavailable', `Could not reach ${names.object} for ${label} (the answer was cut off)`)),
+        );
       });
       request.on('error', (err) => {
         if (resends > 0 && request.reusedSocket && !settled && networkErrorCode(err) === 'ECONNRESET') {

@@ -20,7 +20,9 @@ export function supplierRegistry(config: Config): SupplierRegistry {
   const aliExpress = settings.aliexpress;
   return new SupplierRegistry(
     [
-      ...(config.sandboxSupplierUrl ? createSandboxAdapters({ baseUrl: config.sandboxSupplierUrl, limits: settings.sandbox, secondWarehouse: config.sandboxSupplierEu }) : []),
+      ...(config.sandboxSupplierUrl
+        ? createSandboxAdapters({ baseUrl: config.sandboxSupplierUrl, limits: settings.sandbox, secondWarehouse: config.sandboxSupplierEu })
+        : []),
       createCjAdapter({ baseUrl: settings.cj.baseUrl }),
       createPrintfulAdapter({ baseUrl: settings.printful.baseUrl }),
       // Without the operator's app nothing can be signed: AliExpress is then not in the catalogue at all.

@@ -13,7 +13,12 @@ beforeAll(async () => {
   owner = await newDeveloper(svc, { plan: 'pro' });
   storeId = await createStore(svc, owner.key);
   const acc = await sandbox.account();
-  connId = (await svc.call('POST', `/api/store-suppliers/${storeId}`, { key: owner.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } } })).body.result.id;
+  connId = (
+    await svc.call('POST', `/api/store-suppliers/${storeId}`, {
+      key: owner.key,
+      body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } },
+    })
+  ).body.result.id;
 });
 afterAll(async () => {
   await svc.stop();
@@ -32,13 +37,25 @@ test('browse pages through the supplier catalogue by cursor; a search narrows it
   const ids = new Set([...first.body.result.items, ...second.body.result.items].map((p: { id: string }) => p.id));
   expect(ids.size).toBe(40);
   const v = first.body.result.items[0].variants[0];
-  expect(v).toEqual({ id: expect.any(String), sku: expect.any(String), title: expect.any(String), options: expect.any(Object), cost: { amountMinor: expect.any(Number), currency: 'USD' }, stock: expect.any(Number), available: expect.any(Boolean) });
+  expect(v).toEqual({
+    id: expect.any(String),
+    sku: expect.any(String),
+    title: expect.any(String),
+    options: expect.any(Object),
+    cost: { amountMinor: expect.any(Number), currency: 'USD' },
+    stock: expect.any(Number),
+    available: expect.any(Boolean),
+  });
   expect(Number.isInteger(v.cost.amountMinor)).toBe(true);
 
   const word = first.body.result.items[0].title.split(' ').pop().toLowerCase();
   const search = await svc.call('GET', path(`/products?query=${encodeURIComponent(word)}&pageSize=100`), { key: owner.key });
   expect(search.body.result.items.length).toBeGreaterThan(0);
-  expect(search.body.result.items.every((p: { title: string; id: string; variants: Array<{ sku: string }> }) => `${p.title} ${p.id} ${p.variants.map((x) => x.sku).join(' ')}`.toLowerCase().includes(word))).toBe(true);
+  expect(
+    search.body.result.items.every((p: { title: string; id: string; variants: Array<{ sku: string }> }) =>
+      `${p.title} ${p.id} ${p.variants.map((x) => x.sku).join(' ')}`.toLowerCase().includes(word),
+    ),
+  ).toBe(true);
   expect(search.body.result.pagination.totalCount).toBeLessThan(first.body.result.pagination.totalCount);
 
   // A cursor belongs to its query.
@@ -52,14 +69,19 @@ test('one supplier product with variants, costs and stock; an unknown one is 404
   expect(res.status).toBe(200);
   const direct = await sandbox.v1('sbx_live_demo', 'GET', '/products/SBX-P00042');
   expect(res.body.result).toMatchObject({ id: 'SBX-P00042', title: direct.body.title, url: direct.body.url, shipsTo: direct.body.shipsTo });
-  expect(res.body.result.variants.map((v: any) => [v.id, v.cost.amountMinor, v.stock, v.available])).toEqual(direct.body.variants.map((v: any) => [v.id, v.costMinor, v.stock, v.available]));
+  expect(res.body.result.variants.map((v: any) => [v.id, v.cost.amountMinor, v.stock, v.available])).toEqual(
+    direct.body.variants.map((v: any) => [v.id, v.costMinor, v.stock, v.available]),
+  );
   const missing = await svc.call('GET', path('/products/SBX-P99999'), { key: owner.key });
   expect(missing.status).toBe(404);
   expect(missing.body.error).toEqual({ code: 'notFound', message: 'The supplier has no product SBX-P99999.' });
 });
 
 test('resolve-url turns a product page address into the supplier product id', async () => {
-  const res = await svc.call('POST', path('/products/resolve-url'), { key: owner.key, body: { url: '  https://shop.sandbox-supplier.test/p/SBX-P00007?ref=mail  ' } });
+  const res = await svc.call('POST', path('/products/resolve-url'), {
+    key: owner.key,
+    body: { url: '  https://shop.sandbox-supplier.test/p/SBX-P00007?ref=mail  ' },
+  });
   expect(res.status).toBe(200);
   expect(res.body.result.supplierProductId).toBe('SBX-P00007');
   expect(res.body.result.product.id).toBe('SBX-P00007');
@@ -107,7 +129,12 @@ test('resolve-url never fetches a pasted address: local, private, metadata, othe
 test('a switched-off connection cannot be browsed', async () => {
   const store = await createStore(svc, owner.key, 'Off');
   const acc = await sandbox.account();
-  const id = (await svc.call('POST', `/api/store-suppliers/${store}`, { key: owner.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } } })).body.result.id;
+  const id = (
+    await svc.call('POST', `/api/store-suppliers/${store}`, {
+      key: owner.key,
+      body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } },
+    })
+  ).body.result.id;
   await svc.call('PUT', `/api/store-suppliers/${store}/${id}/enabled`, { key: owner.key, body: { enabled: false } });
   const res = await svc.call('GET', `/api/store-suppliers/${store}/${id}/products`, { key: owner.key });
   expect(res.status).toBe(409);

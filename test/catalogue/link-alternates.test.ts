@@ -28,20 +28,38 @@ afterAll(async () => {
 });
 
 const linkUrl = () => `/api/store-suppliers/${shop.storeId}/links/${shop.linkId}`;
-const getLink = async () => (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/links?productId=${shop.products[0].productId}`, { key: shop.owner.key })).body.result.items[0];
+const getLink = async () =>
+  (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/links?productId=${shop.products[0].productId}`, { key: shop.owner.key })).body.result.items[0];
 const put = (alternates: unknown[]) => svc.call('PUT', linkUrl(), { key: shop.owner.key, body: { alternates } });
-const alt = (more: Record<string, string> = {}) => ({ storeVariantId: shop.products[0].variantId, connectionId: shop.cjConnId, supplierProductId: shop.cj.pid, supplierVariantId: shop.cj.vid, ...more });
+const alt = (more: Record<string, string> = {}) => ({
+  storeVariantId: shop.products[0].variantId,
+  connectionId: shop.cjConnId,
+  supplierProductId: shop.cj.pid,
+  supplierVariantId: shop.cj.vid,
+  ...more,
+});
 
 test('the link shows its alternates with cost and stock as the supplier gave them', async () => {
-  const link = (await getLink());
+  const link = await getLink();
   expect(link.variants[0].alternates).toEqual([
-    { connectionId: shop.cjConnId, supplierProductId: shop.cj.pid, supplierVariantId: shop.cj.vid, costMinor: shop.products[0].costMinor, currency: 'USD', stock: 500, available: true },
+    {
+      connectionId: shop.cjConnId,
+      supplierProductId: shop.cj.pid,
+      supplierVariantId: shop.cj.vid,
+      costMinor: shop.products[0].costMinor,
+      currency: 'USD',
+      stock: 500,
+      available: true,
+    },
   ]);
 });
 
 test('each alternate is checked: 422 alternateInvalid names every field that fails, and nothing is written', async () => {
   const other = await createStore(svc, shop.owner.key, 'Other store');
-  const otherConn = await svc.call('POST', `/api/store-suppliers/${other}`, { key: shop.owner.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: (await sandbox.account(1000)).liveKey } } });
+  const otherConn = await svc.call('POST', `/api/store-suppliers/${other}`, {
+    key: shop.owner.key,
+    body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: (await sandbox.account(1000)).liveKey } },
+  });
   const res = await put([
     alt({ connectionId: shop.connId }),
     alt({ connectionId: otherConn.body.result.id }),
@@ -52,7 +70,11 @@ test('each alternate is checked: 422 alternateInvalid names every field that fai
   expect(res.status).toBe(422);
   expect(res.body.error.code).toBe('alternateInvalid');
   expect(res.body.error.details.map((d: any) => d.field)).toEqual([
-    'body/alternates/0/connectionId', 'body/alternates/1/connectionId', 'body/alternates/2/supplierVariantId', 'body/alternates/3/supplierProductId', 'body/alternates/4/storeVariantId',
+    'body/alternates/0/connectionId',
+    'body/alternates/1/connectionId',
+    'body/alternates/2/supplierVariantId',
+    'body/alternates/3/supplierProductId',
+    'body/alternates/4/storeVariantId',
   ]);
   expect((await getLink()).variants[0].alternates).toHaveLength(1);
   // A connection switched off is refused too.
@@ -64,13 +86,17 @@ test('each alternate is checked: 422 alternateInvalid names every field that fai
   expect((await put([{ storeVariantId: shop.products[0].variantId }])).status).toBe(400);
 });
 
-test('the hourly sync keeps each alternate\'s cost and stock, read in its own connection\'s sync', async () => {
+test("the hourly sync keeps each alternate's cost and stock, read in its own connection's sync", async () => {
   await cjControl(fake, 'POST', `/variants/${shop.cj.vid}`, { sellPrice: '123.45', stock: 7 });
   runCli(svc, 'sync-links');
-  await eventually(async () => {
-    const [a] = (await getLink()).variants[0].alternates;
-    return a.costMinor === 12345 && a.stock === 7 ? a : undefined;
-  }, 60000, 'the alternate synced');
+  await eventually(
+    async () => {
+      const [a] = (await getLink()).variants[0].alternates;
+      return a.costMinor === 12345 && a.stock === 7 ? a : undefined;
+    },
+    60000,
+    'the alternate synced',
+  );
 });
 
 test('the reroute rule: defaults on a connection, changed through the automation, reasons checked', async () => {

@@ -1,4 +1,16 @@
-import { createKey, createStore, Developer, eventually, leakScanTest, newDeveloper, runCli, Sandbox, Service, startSandbox, startService } from '../support/harness';
+import {
+  createKey,
+  createStore,
+  Developer,
+  eventually,
+  leakScanTest,
+  newDeveloper,
+  runCli,
+  Sandbox,
+  Service,
+  startSandbox,
+  startService,
+} from '../support/harness';
 
 let sandbox: Sandbox;
 let svc: Service;
@@ -13,7 +25,12 @@ beforeAll(async () => {
   owner = await newDeveloper(svc, { plan: 'pro', credits: 1000 });
   storeId = await createStore(svc, owner.key);
   acc = await sandbox.account();
-  connId = (await svc.call('POST', `/api/store-suppliers/${storeId}`, { key: owner.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } } })).body.result.id;
+  connId = (
+    await svc.call('POST', `/api/store-suppliers/${storeId}`, {
+      key: owner.key,
+      body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } },
+    })
+  ).body.result.id;
 });
 afterAll(async () => {
   await svc.stop();
@@ -33,12 +50,18 @@ async function productWithVariants(page: number) {
 }
 
 async function storeProduct(skus: string[], key = owner.key) {
-  const res = await svc.call('POST', `/api/store-products/${storeId}`, { key, body: { title: 'Own product', variants: skus.map((sku) => ({ sku, title: sku, priceMinor: 1000, currency: 'USD', stock: 1 })) } });
+  const res = await svc.call('POST', `/api/store-products/${storeId}`, {
+    key,
+    body: { title: 'Own product', variants: skus.map((sku) => ({ sku, title: sku, priceMinor: 1000, currency: 'USD', stock: 1 })) },
+  });
   return res.body.result;
 }
 
 async function importOne(id: string, body: Record<string, unknown> = {}) {
-  const res = await svc.call('POST', `/api/store-suppliers/${storeId}/${connId}/import`, { key: owner.key, body: { products: [{ supplierProductId: id }], ...body } });
+  const res = await svc.call('POST', `/api/store-suppliers/${storeId}/${connId}/import`, {
+    key: owner.key,
+    body: { products: [{ supplierProductId: id }], ...body },
+  });
   if (res.status !== 201 || res.body.result.errors.length) throw new Error(res.text);
   return { product: res.body.result.products[0], link: res.body.result.links[0] };
 }
@@ -58,12 +81,28 @@ test('link an existing product: every store variant must map to a variant the su
   expect(missing.body.error.code).toBe('variantMappingInvalid');
   expect(missing.body.error.details).toEqual([expect.objectContaining({ variantId: b.id })]);
 
-  const unknown = await svc.call('POST', links(), { key: owner.key, body: body([{ storeVariantId: a.id, supplierVariantId: sp.variants[0].id }, { storeVariantId: b.id, supplierVariantId: `${sp.id}-V99` }]) });
+  const unknown = await svc.call('POST', links(), {
+    key: owner.key,
+    body: body([
+      { storeVariantId: a.id, supplierVariantId: sp.variants[0].id },
+      { storeVariantId: b.id, supplierVariantId: `${sp.id}-V99` },
+    ]),
+  });
   expect(unknown.status).toBe(400);
   expect(unknown.body.error.details).toEqual([expect.objectContaining({ variantId: `${sp.id}-V99` })]);
   expect((await svc.db.query('SELECT count(*)::int AS n FROM product_links WHERE product_id = $1', [own.id])).rows[0].n).toBe(0);
 
-  const ok = await svc.call('POST', links(), { key: owner.key, body: { ...body([{ storeVariantId: a.id, supplierVariantId: sp.variants[1].id }, { storeVariantId: b.id, supplierVariantId: sp.variants[0].id }]), priceRule: { markupMinor: 250 }, sync: { title: true } } });
+  const ok = await svc.call('POST', links(), {
+    key: owner.key,
+    body: {
+      ...body([
+        { storeVariantId: a.id, supplierVariantId: sp.variants[1].id },
+        { storeVariantId: b.id, supplierVariantId: sp.variants[0].id },
+      ]),
+      priceRule: { markupMinor: 250 },
+      sync: { title: true },
+    },
+  });
   expect(ok.status).toBe(201);
   expect(ok.body.result).toMatchObject({
     productId: own.id,
@@ -76,7 +115,13 @@ test('link an existing product: every store variant must map to a variant the su
     [a.id, sp.variants[1].id, sp.variants[1].costMinor],
     [b.id, sp.variants[0].id, sp.variants[0].costMinor],
   ]);
-  const twice = await svc.call('POST', links(), { key: owner.key, body: body([{ storeVariantId: a.id, supplierVariantId: sp.variants[0].id }, { storeVariantId: b.id, supplierVariantId: sp.variants[1].id }]) });
+  const twice = await svc.call('POST', links(), {
+    key: owner.key,
+    body: body([
+      { storeVariantId: a.id, supplierVariantId: sp.variants[0].id },
+      { storeVariantId: b.id, supplierVariantId: sp.variants[1].id },
+    ]),
+  });
   expect(twice.status).toBe(409);
 
   // Sync now applies the switches: title copied, prices from cost + 250, stock copied.
@@ -125,8 +170,14 @@ test('list pages by cursor; update changes mapping, rule and switches; delete ke
 
   const { link, product } = made[1];
   const sp = await supplierProduct(link.supplierProductId);
-  const swapped = link.variants.map((v: any, i: number) => ({ storeVariantId: v.storeVariantId, supplierVariantId: sp.variants[(i + 1) % sp.variants.length].id }));
-  const upd = await svc.call('PUT', links(`/${link.id}`), { key: owner.key, body: { variants: swapped, priceRule: { multiplier: '3' }, sync: { stock: false } } });
+  const swapped = link.variants.map((v: any, i: number) => ({
+    storeVariantId: v.storeVariantId,
+    supplierVariantId: sp.variants[(i + 1) % sp.variants.length].id,
+  }));
+  const upd = await svc.call('PUT', links(`/${link.id}`), {
+    key: owner.key,
+    body: { variants: swapped, priceRule: { multiplier: '3' }, sync: { stock: false } },
+  });
   expect(upd.status).toBe(200);
   expect(upd.body.result.variants.map((v: any) => v.supplierVariantId)).toEqual(swapped.map((v: any) => v.supplierVariantId));
   expect(upd.body.result.priceRule.multiplier).toBe('3');
@@ -140,7 +191,9 @@ test('list pages by cursor; update changes mapping, rule and switches; delete ke
   expect((await svc.call('POST', links(`/${link.id}/sync`), { key: owner.key })).status).toBe(404);
   expect((await svc.call('GET', `/api/store-products/${storeId}/${product.id}`, { key: owner.key })).status).toBe(200);
   const impact = await svc.call('GET', `/api/store-suppliers/${storeId}/${connId}/impact`, { key: owner.key });
-  expect(impact.body.result.linkedProducts).toBe((await svc.db.query('SELECT count(*)::int AS n FROM product_links WHERE connection_id = $1', [connId])).rows[0].n);
+  expect(impact.body.result.linkedProducts).toBe(
+    (await svc.db.query('SELECT count(*)::int AS n FROM product_links WHERE connection_id = $1', [connId])).rows[0].n,
+  );
 });
 
 test('hourly sync: cost, price and stock changes at the supplier reach the store within the switches; a dropped variant goes to stock 0', async () => {
@@ -161,10 +214,17 @@ test('hourly sync: cost, price and stock changes at the supplier reach the store
 
   const t0 = (await svc.db.query('SELECT now() AS t')).rows[0].t;
   runCli(svc, 'sync-links');
-  await eventually(async () => {
-    const rows = await svc.db.query('SELECT count(*)::int AS n FROM product_links WHERE id = ANY($1) AND last_sync_at > $2', [[a.link.id, b.link.id, c.body.result.links[0].id], t0]);
-    return rows.rows[0].n === 3 ? true : undefined;
-  }, 30000, 'the hourly sync of all three links');
+  await eventually(
+    async () => {
+      const rows = await svc.db.query('SELECT count(*)::int AS n FROM product_links WHERE id = ANY($1) AND last_sync_at > $2', [
+        [a.link.id, b.link.id, c.body.result.links[0].id],
+        t0,
+      ]);
+      return rows.rows[0].n === 3 ? true : undefined;
+    },
+    30000,
+    'the hourly sync of all three links',
+  );
 
   const va = await variantsOf(a.product.id);
   expect(va[0]).toMatchObject({ price: 8642, stock: 7 });
@@ -180,9 +240,17 @@ test('hourly sync: cost, price and stock changes at the supplier reach the store
 test('a failing supplier marks its own links with lastSyncError and does not stop the others', async () => {
   const store2 = await createStore(svc, owner.key, 'Second');
   const acc2 = await sandbox.account();
-  const conn2 = (await svc.call('POST', `/api/store-suppliers/${store2}`, { key: owner.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc2.liveKey } } })).body.result.id;
+  const conn2 = (
+    await svc.call('POST', `/api/store-suppliers/${store2}`, {
+      key: owner.key,
+      body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc2.liveKey } },
+    })
+  ).body.result.id;
   const sp = await productWithVariants(9);
-  const imported = await svc.call('POST', `/api/store-suppliers/${store2}/${conn2}/import`, { key: owner.key, body: { products: [{ supplierProductId: sp.id }] } });
+  const imported = await svc.call('POST', `/api/store-suppliers/${store2}/${conn2}/import`, {
+    key: owner.key,
+    body: { products: [{ supplierProductId: sp.id }] },
+  });
   const failing = imported.body.result.links[0].id;
   const healthy = (await importOne((await productWithVariants(10)).id)).link.id;
   await svc.db.query('UPDATE product_links SET last_sync_error = NULL, last_sync_at = NULL WHERE id = ANY($1)', [[failing, healthy]]);
@@ -190,10 +258,14 @@ test('a failing supplier marks its own links with lastSyncError and does not sto
   await sandbox.control('POST', '/faults', { unavailableAccounts: [acc2.accountId] });
   try {
     runCli(svc, 'sync-links');
-    const rows = await eventually(async () => {
-      const r = await svc.db.query('SELECT id, last_sync_at, last_sync_error FROM product_links WHERE id = ANY($1)', [[failing, healthy]]);
-      return r.rows.every((x: any) => x.last_sync_at) ? r.rows : undefined;
-    }, 30000, 'both links to be synced');
+    const rows = await eventually(
+      async () => {
+        const r = await svc.db.query('SELECT id, last_sync_at, last_sync_error FROM product_links WHERE id = ANY($1)', [[failing, healthy]]);
+        return r.rows.every((x: any) => x.last_sync_at) ? r.rows : undefined;
+      },
+      30000,
+      'both links to be synced',
+    );
     const byId = Object.fromEntries(rows.map((r: any) => [r.id, r]));
     expect(byId[failing].last_sync_error).toMatch(/^unavailable: /);
     expect(byId[healthy].last_sync_error).toBeNull();
@@ -211,10 +283,14 @@ test('a stock or price notification from the supplier is read back and applied t
   const sp = await productWithVariants(11);
   const { product } = await importOne(sp.id, { priceRule: { multiplier: '1', markupMinor: 100 } });
   await sandbox.control('POST', `/variants/${sp.variants[0].id}`, { costMinor: 2000, stock: 42 });
-  await eventually(async () => {
-    const v = (await variantsOf(product.id))[0];
-    return v.price === 2100 && v.stock === 42 ? v : undefined;
-  }, 20000, 'the read-back of the product notification');
+  await eventually(
+    async () => {
+      const v = (await variantsOf(product.id))[0];
+      return v.price === 2100 && v.stock === 42 ? v : undefined;
+    },
+    20000,
+    'the read-back of the product notification',
+  );
   const [conn] = (await svc.db.query('SELECT last_webhook_at FROM supplier_connections WHERE id = $1', [connId])).rows;
   expect(conn.last_webhook_at).not.toBeNull();
 });

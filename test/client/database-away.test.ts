@@ -38,7 +38,9 @@ test('database stopped: 503 serviceUnavailable; reads wait out Retry-After and s
 
   // A change without an Idempotency-Key (a create carries one, and is sent again like a read).
   const write = clientFor(svc, owner.key, { maxRetries: 3 });
-  await rejectionOf(write.store.suppliers.connections.replaceCredentials(storeId, '00000000-0000-4000-8000-000000000000', { credentials: { apiKey: 'sbx_live_not_checked' } }));
+  await rejectionOf(
+    write.store.suppliers.connections.replaceCredentials(storeId, '00000000-0000-4000-8000-000000000000', { credentials: { apiKey: 'sbx_live_not_checked' } }),
+  );
   expect(write.sent.map((s) => [s.method, s.status])).toEqual([['PUT', 503]]);
 
   const read = clientFor(svc, owner.key, { maxRetries: 3 });

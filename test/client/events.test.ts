@@ -19,9 +19,19 @@ test('create, test, read the delivery log, redeliver, rotate and delete through 
   const { store } = clientFor(svc, owner.key);
   const receiver = await Receiver.start();
   try {
-    const sub = await store.suppliers.events.create(storeId, { url: receiver.url, eventTypes: ['supplierOrder.paused', 'supplierOrder.shipped'], description: 'ops' });
+    const sub = await store.suppliers.events.create(storeId, {
+      url: receiver.url,
+      eventTypes: ['supplierOrder.paused', 'supplierOrder.shipped'],
+      description: 'ops',
+    });
     seen.secrets.add(sub.secret!);
-    expect(sub).toMatchObject({ storeId, url: receiver.url, enabled: true, disabledReason: null, eventTypes: ['supplierOrder.paused', 'supplierOrder.shipped'] });
+    expect(sub).toMatchObject({
+      storeId,
+      url: receiver.url,
+      enabled: true,
+      disabledReason: null,
+      eventTypes: ['supplierOrder.paused', 'supplierOrder.shipped'],
+    });
     expect(sub.secret).toMatch(/^whsec_/);
     expect((await store.suppliers.events.list(storeId)).items.map((s) => s.id)).toEqual([sub.id]);
     expect(await store.suppliers.events.get(storeId, sub.id)).not.toHaveProperty('secret');
@@ -38,10 +48,14 @@ test('create, test, read the delivery log, redeliver, rotate and delete through 
     await expect(webhooks.verify(got.body, got.headers, other.secret!)).rejects.toMatchObject({ reason: 'invalidSignature' });
 
     // The receiver's answer is recorded just after it reaches the receiver: wait for the log to say so.
-    const page = await eventually(async () => {
-      const p = await store.suppliers.events.deliveries(storeId, sub.id, { status: 'delivered' });
-      return p.items.length ? p : undefined;
-    }, 20000, 'the delivery logged as delivered');
+    const page = await eventually(
+      async () => {
+        const p = await store.suppliers.events.deliveries(storeId, sub.id, { status: 'delivered' });
+        return p.items.length ? p : undefined;
+      },
+      20000,
+      'the delivery logged as delivered',
+    );
     expect(page.items[0]).toMatchObject({ id: delivery.id, status: 'delivered', attempts: 1, responseStatus: 200 });
     const again = await store.suppliers.events.redeliver(storeId, sub.id, delivery.id);
     expect(again.status).toBe('pending');

@@ -52,7 +52,11 @@ test('every supplier route of the document has a method of the client', () => {
     .join('\n');
   const missing: string[] = [];
   for (const [p, methods] of Object.entries(served.paths as Record<string, Record<string, any>>)) {
-    const wanted = p.startsWith('/api/store-suppliers/{storeId}') || p.startsWith('/api/store-orders/{storeId}/{orderId}') || p === '/api/api-key/current' || p === '/api/store-orders/{storeId}';
+    const wanted =
+      p.startsWith('/api/store-suppliers/{storeId}') ||
+      p.startsWith('/api/store-orders/{storeId}/{orderId}') ||
+      p === '/api/api-key/current' ||
+      p === '/api/store-orders/{storeId}';
     for (const [method, op] of Object.entries(methods)) {
       // The client calls with a key: a signed-in person's step (opening a sign-in in their browser) is not its.
       if (!wanted || !(op.security ?? []).some((s: object) => 'apiKey' in s)) continue;

@@ -40,11 +40,15 @@ function losingFirstAnswer(path: RegExp) {
 const count = async (sql: string, params: unknown[]) => Number((await svc.db.query(sql, params)).rows[0].n);
 
 test('an import whose answer was lost is sent again with the same key: imported and charged once', async () => {
-  const items = (await sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=50&page=8')).body.items.filter((p: any) => p.variants[0].available && p.shipsTo.includes('US'));
+  const items = (await sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=50&page=8')).body.items.filter(
+    (p: any) => p.variants[0].available && p.shipsTo.includes('US'),
+  );
   const { store, sent } = losingFirstAnswer(/\/import$/);
   const credits = async () => Number((await svc.db.query('SELECT credits FROM accounts WHERE id = $1', [shop.owner.accountId])).rows[0].credits);
   const before = await credits();
-  const done: any = await store.suppliers.imports.run(shop.storeId, shop.connId, { products: [{ supplierProductId: items[0].id, variantIds: [items[0].variants[0].id] }] });
+  const done: any = await store.suppliers.imports.run(shop.storeId, shop.connId, {
+    products: [{ supplierProductId: items[0].id, variantIds: [items[0].variants[0].id] }],
+  });
   const posts = sent.filter((s) => s.method === 'POST');
   expect(posts).toHaveLength(2);
   const keys = posts.map((s) => s.headers.get('idempotency-key'));
@@ -62,7 +66,9 @@ test('a subscription whose answer was lost is made once, and the retry shows its
   seen.secrets.add(made.secret!);
   const posts = sent.filter((s) => s.method === 'POST');
   expect(posts.map((s) => s.headers.get('idempotency-key'))).toEqual([posts[0].headers.get('idempotency-key'), posts[0].headers.get('idempotency-key')]);
-  expect(await count("SELECT count(*)::int AS n FROM event_subscriptions WHERE store_id = $1 AND url = 'http://127.0.0.1:9/client-hook'", [shop.storeId])).toBe(1);
+  expect(await count("SELECT count(*)::int AS n FROM event_subscriptions WHERE store_id = $1 AND url = 'http://127.0.0.1:9/client-hook'", [shop.storeId])).toBe(
+    1,
+  );
   expect(made.secret).toMatch(/\S{16,}/);
 });
 

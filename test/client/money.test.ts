@@ -15,7 +15,23 @@ const { emitCurrenciesTs, emitCurrenciesCs } = require('../../client/scripts/cur
   emitCurrenciesCs(table?: Array<[string, number]>): string;
 };
 const root = path.resolve(__dirname, '../..');
-const { addMoney, compareMoney, currencyExponent, currencyExponents, CurrencyMismatchError, formatMinor, formatMoney, isCurrency, MoneyFormatError, parseMinor, parseMoney, subtractMoney, sumMoney, UnknownCurrencyError, StoreSuppliersError } = client;
+const {
+  addMoney,
+  compareMoney,
+  currencyExponent,
+  currencyExponents,
+  CurrencyMismatchError,
+  formatMinor,
+  formatMoney,
+  isCurrency,
+  MoneyFormatError,
+  parseMinor,
+  parseMoney,
+  subtractMoney,
+  sumMoney,
+  UnknownCurrencyError,
+  StoreSuppliersError,
+} = client;
 
 test("the client's table is the service's, code for code (run `npm run generate:client` / `generate:dotnet` if not)", () => {
   const server = currencyTable();
@@ -40,7 +56,7 @@ const CASES = [
 ] as const;
 
 describe.each(CASES)('%s (%i decimals)', (currency, digits) => {
-  test('its exponent is ISO 4217\'s', () => {
+  test("its exponent is ISO 4217's", () => {
     expect(currencyExponent(currency)).toBe(digits);
     expect(isCurrency(currency)).toBe(true);
   });
@@ -119,7 +135,13 @@ test('fixed cases', () => {
 test('two currencies are never summed or compared, whatever the numbers', () => {
   const usd = { amountMinor: 100, currency: 'USD' };
   const eur = { amountMinor: 100, currency: 'EUR' };
-  for (const act of [() => addMoney(usd, eur), () => subtractMoney(usd, eur), () => compareMoney(usd, eur), () => sumMoney([usd, eur], 'USD'), () => sumMoney([usd], 'EUR')]) {
+  for (const act of [
+    () => addMoney(usd, eur),
+    () => subtractMoney(usd, eur),
+    () => compareMoney(usd, eur),
+    () => sumMoney([usd, eur], 'USD'),
+    () => sumMoney([usd], 'EUR'),
+  ]) {
     expect(act).toThrow(CurrencyMismatchError);
     expect(act).toThrow(StoreSuppliersError);
   }
@@ -139,7 +161,8 @@ test('an unknown code, text that is not an amount and amounts past a safe intege
   expect(() => parseMinor('1.00', 'XYZ')).toThrow(UnknownCurrencyError);
   expect(() => sumMoney([], 'XYZ')).toThrow(UnknownCurrencyError);
   expect(() => addMoney({ amountMinor: 1, currency: 'XYZ' }, { amountMinor: 1, currency: 'XYZ' })).toThrow(UnknownCurrencyError);
-  for (const bad of ['', '.', '-', '1,234', '12.3.4', '1e3', 'abc', '$12', '15.16 -- 15.17', '1'.repeat(101)]) expect(() => parseMinor(bad, 'USD')).toThrow(MoneyFormatError);
+  for (const bad of ['', '.', '-', '1,234', '12.3.4', '1e3', 'abc', '$12', '15.16 -- 15.17', '1'.repeat(101)])
+    expect(() => parseMinor(bad, 'USD')).toThrow(MoneyFormatError);
   expect(() => parseMinor('90071992547409.92', 'USD')).toThrow(MoneyFormatError);
   expect(() => formatMinor(1.5, 'USD')).toThrow(MoneyFormatError);
   expect(() => formatMinor(Number.MAX_SAFE_INTEGER + 1, 'USD')).toThrow(MoneyFormatError);

@@ -68,7 +68,11 @@ test('pay: with no balance it throws insufficientBalance and nothing is paid; af
 
   const err = await rejectionOf<SupplierOrderPausedError>(store.suppliers.orders.pay(shop.storeId, created._id));
   expect(err).toBeInstanceOf(SupplierOrderPausedError);
-  expect({ reason: err.reviewReason, retryable: err.retryable, id: err.supplierOrder._id }).toEqual({ reason: 'insufficientBalance', retryable: false, id: created._id });
+  expect({ reason: err.reviewReason, retryable: err.retryable, id: err.supplierOrder._id }).toEqual({
+    reason: 'insufficientBalance',
+    retryable: false,
+    id: created._id,
+  });
   expect((await received(sandbox)).payments.filter((p: any) => p.orderNumber === created.supplierOrderNumber)).toEqual([]);
 
   await sandbox.control('POST', `/accounts/${shop.account.accountId}/balance`, { balanceMinor: 1_000_000 });
@@ -179,7 +183,16 @@ test("reports.profit answers the store's profit from the service's kept sums: th
   const today = new Date().toISOString().slice(0, 10);
   const report = await store.suppliers.reports.profit(shop.storeId, { from: today, to: today, groupBy: 'connection' });
   expect(sent.at(-1)!.url.pathname).toBe(`/api/store-suppliers/${shop.storeId}/reports/profit`);
-  const figures = { orders: 1, parts: 1, revenueMinor: profit.revenueMinor, landedCostMinor: profit.landedCostMinor, paymentFeeMinor: 0, supplierCreditMinor: 0, resultMinor: profit.resultMinor, incompleteParts: 0 };
+  const figures = {
+    orders: 1,
+    parts: 1,
+    revenueMinor: profit.revenueMinor,
+    landedCostMinor: profit.landedCostMinor,
+    paymentFeeMinor: 0,
+    supplierCreditMinor: 0,
+    resultMinor: profit.resultMinor,
+    incompleteParts: 0,
+  };
   expect(report).toMatchObject({ currency: 'USD', from: today, to: today, groupBy: 'connection', totals: figures });
   expect(report.items).toEqual([{ key: shop.connId, label: 'sandbox (live)', ...figures }]);
   const bad = await rejectionOf<ApiError>(store.suppliers.reports.profit(shop.storeId, { from: today, to: '2000-01-01' }));

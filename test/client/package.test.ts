@@ -21,7 +21,9 @@ let orders: Array<{ id: string }>;
 beforeAll(async () => {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'client-pack-'));
   // dist/ was built by `npm test`; --ignore-scripts keeps prepack from rebuilding it under other running tests.
-  const packed = JSON.parse(execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: path.join(root, 'client'), encoding: 'utf8' }));
+  const packed = JSON.parse(
+    execFileSync(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: path.join(root, 'client'), encoding: 'utf8' }),
+  );
   tarball = path.join(work, packed[0].filename);
   project = path.join(work, 'project');
   fs.mkdirSync(project);
@@ -73,7 +75,15 @@ async function run(file: string, order: { id: string }) {
 
 test('the tarball holds the ESM and CommonJS builds with declarations, a licence and a readme, and no runtime dependencies', () => {
   const listing = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n');
-  for (const f of ['package/dist/esm/index.js', 'package/dist/esm/index.d.ts', 'package/dist/cjs/index.js', 'package/dist/cjs/index.d.ts', 'package/README.md', 'package/LICENSE']) expect(listing).toContain(f);
+  for (const f of [
+    'package/dist/esm/index.js',
+    'package/dist/esm/index.d.ts',
+    'package/dist/cjs/index.js',
+    'package/dist/cjs/index.d.ts',
+    'package/README.md',
+    'package/LICENSE',
+  ])
+    expect(listing).toContain(f);
   expect(listing.filter((f) => f.includes('/src/') || f.includes('/scripts/'))).toEqual([]);
   const manifest = JSON.parse(fs.readFileSync(path.join(project, 'node_modules/@store-suppliers/client/package.json'), 'utf8'));
   expect(manifest).toMatchObject({ name: '@store-suppliers/client', version: '4.3.0', license: 'MIT', engines: { node: '>=20' } });
@@ -85,7 +95,12 @@ test('the snippet runs as an ES module: list, iterate, a paused submit thrown, a
   const order = orders[0];
   fs.writeFileSync(path.join(project, 'snippet.mjs'), SNIPPET("import { StoreClient, SupplierOrderPausedError } from '@store-suppliers/client';"));
   const out = await run('snippet.mjs', order);
-  expect(out).toMatchObject({ pageSize: 50, failed: [], paused: { reason: 'costAboveLimit', retryable: false }, after: { id: out.paused.id, reviewReason: null } });
+  expect(out).toMatchObject({
+    pageSize: 50,
+    failed: [],
+    paused: { reason: 'costAboveLimit', retryable: false },
+    after: { id: out.paused.id, reviewReason: null },
+  });
   expect(['submitted', 'confirmed']).toContain(out.after.status);
   // Read back with the client itself: a read is retried if an idle connection was closed meanwhile.
   const so = await new StoreClient({ apiKey: shop.owner.key, baseUrl: svc.baseUrl }).suppliers.orders.get(shop.storeId, out.paused.id);
@@ -113,8 +128,24 @@ export async function first(storeId: string): Promise<SupplierOrder | undefined>
   fs.writeFileSync(path.join(project, 'check.mts'), source);
   fs.writeFileSync(path.join(project, 'check.cts'), source);
   // A wrong field must fail, or this check proves nothing.
-  fs.writeFileSync(path.join(project, 'wrong.mts'), `import { StoreClient } from '@store-suppliers/client';\nnew StoreClient({ apiKey: 'k', baseUrl: 'x' }).suppliers.orders.list('s', { needsReveiw: true });\n`);
-  const tscArgs = ['--noEmit', '--strict', '--module', 'node16', '--moduleResolution', 'node16', '--target', 'es2022', '--types', 'node', '--typeRoots', path.join(root, 'node_modules/@types')];
+  fs.writeFileSync(
+    path.join(project, 'wrong.mts'),
+    `import { StoreClient } from '@store-suppliers/client';\nnew StoreClient({ apiKey: 'k', baseUrl: 'x' }).suppliers.orders.list('s', { needsReveiw: true });\n`,
+  );
+  const tscArgs = [
+    '--noEmit',
+    '--strict',
+    '--module',
+    'node16',
+    '--moduleResolution',
+    'node16',
+    '--target',
+    'es2022',
+    '--types',
+    'node',
+    '--typeRoots',
+    path.join(root, 'node_modules/@types'),
+  ];
   await execFileAsync(process.execPath, [tsc, ...tscArgs, 'check.mts', 'check.cts'], { cwd: project, encoding: 'utf8' });
   let wrong = '';
   try {

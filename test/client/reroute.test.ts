@@ -34,15 +34,34 @@ test('links: alternates set on update in order, shown with cost and stock, repla
   const { store, sent } = clientFor(svc, shop.owner.key);
   const p = shop.products[0];
   const linkId = (await store.suppliers.links.list(shop.storeId, { productId: p.productId })).items[0].id;
-  const alt: AlternateInput = { storeVariantId: p.variantId, connectionId: shop.backupConnId, supplierProductId: p.supplierProductId, supplierVariantId: p.supplierVariantId };
+  const alt: AlternateInput = {
+    storeVariantId: p.variantId,
+    connectionId: shop.backupConnId,
+    supplierProductId: p.supplierProductId,
+    supplierVariantId: p.supplierVariantId,
+  };
 
   const set = await store.suppliers.links.update(shop.storeId, linkId, { alternates: [alt] });
   expect(sent.at(-1)).toMatchObject({ method: 'PUT', status: 200, body: { alternates: [alt] } });
-  expect(set.variants[0].alternates).toEqual([{ connectionId: shop.backupConnId, supplierProductId: p.supplierProductId, supplierVariantId: p.supplierVariantId, costMinor: p.costMinor, currency: 'USD', stock: expect.any(Number), available: true }]);
+  expect(set.variants[0].alternates).toEqual([
+    {
+      connectionId: shop.backupConnId,
+      supplierProductId: p.supplierProductId,
+      supplierVariantId: p.supplierVariantId,
+      costMinor: p.costMinor,
+      currency: 'USD',
+      stock: expect.any(Number),
+      available: true,
+    },
+  ]);
 
   const bad = await rejectionOf<ApiError>(store.suppliers.links.update(shop.storeId, linkId, { alternates: [{ ...alt, connectionId: shop.connId }] }));
   expect(bad).toBeInstanceOf(ApiError);
-  expect({ status: bad.status, code: bad.code, fields: bad.details.map((d) => d.field) }).toEqual({ status: 422, code: 'alternateInvalid', fields: ['body/alternates/0/connectionId'] });
+  expect({ status: bad.status, code: bad.code, fields: bad.details.map((d) => d.field) }).toEqual({
+    status: 422,
+    code: 'alternateInvalid',
+    fields: ['body/alternates/0/connectionId'],
+  });
   expect((await store.suppliers.links.list(shop.storeId, { productId: p.productId })).items[0].variants[0].alternates).toHaveLength(1);
 
   const removed = await store.suppliers.links.update(shop.storeId, linkId, { alternates: [] });
@@ -83,7 +102,14 @@ test('reroute: the pause standing throws SupplierOrderPausedError naming the alt
   expect(sent.at(-1)).toMatchObject({ method: 'POST', status: 200, body: { connectionId: shop.backupConnId } });
   expect(rerouted).toMatchObject({ _id: second._id, status: 'cancelled' });
   const entry = store.suppliers.orders.rerouted(rerouted)!;
-  expect(entry).toMatchObject({ reason: 'costAboveLimit', by: 'manual', from: { supplierOrderId: second._id, connectionId: shop.connId }, to: { connectionId: shop.backupConnId }, costDifferenceMinor: 0, currency: 'USD' });
+  expect(entry).toMatchObject({
+    reason: 'costAboveLimit',
+    by: 'manual',
+    from: { supplierOrderId: second._id, connectionId: shop.connId },
+    to: { connectionId: shop.backupConnId },
+    costDifferenceMinor: 0,
+    currency: 'USD',
+  });
   const moved = await store.suppliers.orders.get(shop.storeId, entry.to.supplierOrderId);
   expect(moved).toMatchObject({ integrationId: shop.backupConnId, orderId: second.orderId });
   expect(store.suppliers.orders.rerouted(moved)).toBeNull();
@@ -105,10 +131,14 @@ test('reroute with respondAsync: 202 with the order still paused is returned, no
   expect(sent.at(-1)).toMatchObject({ method: 'POST', status: 202 });
   expect(sent.at(-1)!.headers.get('prefer')).toBe('respond-async');
   expect(answered).toMatchObject({ _id: paused._id, status: 'needsReview' });
-  const now = await eventually(async () => {
-    const so = await store.suppliers.orders.get(shop.storeId, paused._id);
-    return so.status === 'cancelled' ? so : undefined;
-  }, 30000, 'the order to be rerouted');
+  const now = await eventually(
+    async () => {
+      const so = await store.suppliers.orders.get(shop.storeId, paused._id);
+      return so.status === 'cancelled' ? so : undefined;
+    },
+    30000,
+    'the order to be rerouted',
+  );
   expect(store.suppliers.orders.rerouted(now)).toMatchObject({ by: 'manual', to: { connectionId: shop.backupConnId } });
 });
 

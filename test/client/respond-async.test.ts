@@ -24,10 +24,14 @@ test('submit answered 202 returns the queued supplier order; it is sent later by
   expect(sent.at(-1)).toMatchObject({ method: 'POST', status: 202 });
   expect(sent.at(-1)!.headers.get('prefer')).toBe('respond-async');
   expect(so).toMatchObject({ orderId: order.id, status: 'queued' });
-  const later = await eventually(async () => {
-    const s = await store.suppliers.orders.get(shop.storeId, so._id);
-    return s.status === 'submitted' ? s : undefined;
-  }, 30000, 'the job to send the order');
+  const later = await eventually(
+    async () => {
+      const s = await store.suppliers.orders.get(shop.storeId, so._id);
+      return s.status === 'submitted' ? s : undefined;
+    },
+    30000,
+    'the job to send the order',
+  );
   expect((await received(sandbox)).count(later.supplierOrderNumber)).toBe(1);
 });
 
@@ -39,10 +43,14 @@ test('a 202 is returned even for an order the job will pause: the pause is seen 
   expect(sent.at(-1)).toMatchObject({ status: 202 });
   expect(sent.at(-1)!.headers.get('prefer')).toBeNull();
   expect(so.status).toBe('queued');
-  const paused = await eventually(async () => {
-    const s = await store.suppliers.orders.get(shop.storeId, so._id);
-    return s.status === 'needsReview' ? s : undefined;
-  }, 30000, 'the job to pause the order');
+  const paused = await eventually(
+    async () => {
+      const s = await store.suppliers.orders.get(shop.storeId, so._id);
+      return s.status === 'needsReview' ? s : undefined;
+    },
+    30000,
+    'the job to pause the order',
+  );
   expect(paused.reviewReason).toBe('costAboveLimit');
 
   const retried = await store.suppliers.orders.retry(shop.storeId, so._id, {}, { respondAsync: true });

@@ -84,7 +84,9 @@ test('connections: catalogue, connect, list, test, balance, impact, settings, au
 
   const replaced = await store.suppliers.connections.replaceCredentials(storeId, connId, { credentials: { apiKey: acc.liveKey } });
   expect(replaced).toMatchObject({ id: connId, hasCredentials: true });
-  const refused = await rejectionOf<ApiError>(store.suppliers.connections.replaceCredentials(storeId, connId, { credentials: { apiKey: 'sbx_live_not_a_key' } }));
+  const refused = await rejectionOf<ApiError>(
+    store.suppliers.connections.replaceCredentials(storeId, connId, { credentials: { apiKey: 'sbx_live_not_a_key' } }),
+  );
   expect(refused).toBeInstanceOf(ApiError);
   expect({ status: refused.status, code: refused.code }).toEqual({ status: 400, code: 'credentialsRejected' });
 });
@@ -141,7 +143,10 @@ test('imports: preview prices without charging, run imports, a large run answers
 test('links: create, list, update, sync, delete', async () => {
   const { store } = clientFor(svc, owner.key);
   const [p] = await goodProducts(6, 1);
-  const own = await svc.call('POST', `/api/store-products/${storeId}`, { key: owner.key, body: { title: 'Own product', variants: [{ sku: 'OWN-1', title: 'One', priceMinor: 1000, currency: 'USD', stock: 1 }] } });
+  const own = await svc.call('POST', `/api/store-products/${storeId}`, {
+    key: owner.key,
+    body: { title: 'Own product', variants: [{ sku: 'OWN-1', title: 'One', priceMinor: 1000, currency: 'USD', stock: 1 }] },
+  });
   expect(own.status).toBe(201);
   const link = await store.suppliers.links.create(storeId, {
     productId: own.body.result.id,
@@ -172,7 +177,9 @@ test('links: create, list, update, sync, delete', async () => {
 
 test('refusals are ApiErrors a program can branch on: validationFailed, notFound, planRequired', async () => {
   const { store } = clientFor(svc, owner.key);
-  const invalid = await rejectionOf<ValidationFailedError>(store.suppliers.connections.connect(storeId, { supplierKey: 'sandbox', mode: 'bogus' as 'live', credentials: {} }));
+  const invalid = await rejectionOf<ValidationFailedError>(
+    store.suppliers.connections.connect(storeId, { supplierKey: 'sandbox', mode: 'bogus' as 'live', credentials: {} }),
+  );
   expect(invalid).toBeInstanceOf(ValidationFailedError);
   expect({ status: invalid.status, code: invalid.code }).toEqual({ status: 400, code: 'validationFailed' });
   expect(invalid.details.length).toBeGreaterThan(0);
@@ -184,7 +191,9 @@ test('refusals are ApiErrors a program can branch on: validationFailed, notFound
 
   const free = await newDeveloper(svc, { credits: 100 });
   const freeStore = await createStore(svc, free.key);
-  const gated = await rejectionOf<PlanRequiredError>(clientFor(svc, free.key).store.suppliers.connections.connect(freeStore, { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } }));
+  const gated = await rejectionOf<PlanRequiredError>(
+    clientFor(svc, free.key).store.suppliers.connections.connect(freeStore, { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } }),
+  );
   expect(gated).toBeInstanceOf(PlanRequiredError);
   expect(gated).toMatchObject({ status: 403, code: 'planRequired' });
   for (const err of [invalid, missing, gated]) expectNoKey(err, owner.key);

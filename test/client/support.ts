@@ -22,7 +22,12 @@ export function watchedFetch(): { fetch: typeof fetch; sent: Sent[] } {
   const sent: Sent[] = [];
   const watched: typeof fetch = async (input, init) => {
     const url = new URL(String(input));
-    const entry: Sent = { method: init?.method ?? 'GET', url, headers: new Headers(init?.headers), body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined };
+    const entry: Sent = {
+      method: init?.method ?? 'GET',
+      url,
+      headers: new Headers(init?.headers),
+      body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+    };
     sent.push(entry);
     try {
       const res = await fetch(input, init);

@@ -64,7 +64,9 @@ test('a call that is not safe to repeat is sent once, even when answered 503', a
   const { store, sent } = clientFor(svc, owner.key);
   await sandbox.control('POST', '/faults', { failNext: 1 });
   const acc = await sandbox.account(1);
-  const err = await rejectionOf<ServiceUnavailableError>(store.suppliers.connections.replaceCredentials(storeId, connId, { credentials: { apiKey: acc.liveKey } }));
+  const err = await rejectionOf<ServiceUnavailableError>(
+    store.suppliers.connections.replaceCredentials(storeId, connId, { credentials: { apiKey: acc.liveKey } }),
+  );
   expect(err).toBeInstanceOf(ServiceUnavailableError);
   expect(sent.map((s) => [s.method, s.status])).toEqual([['PUT', 503]]);
 });
@@ -98,7 +100,9 @@ test('timeoutMs: no answer in time is a TimeoutError (and a safe call is tried a
   expect(err).toBeInstanceOf(TimeoutError);
   expect(err.timeoutMs).toBe(200);
   expect(sent).toHaveLength(2);
-  const perCall = await rejectionOf<TimeoutError>(clientFor(svc, owner.key).store.suppliers.connections.balance(storeId, connId, { timeoutMs: 100, maxRetries: 0 }));
+  const perCall = await rejectionOf<TimeoutError>(
+    clientFor(svc, owner.key).store.suppliers.connections.balance(storeId, connId, { timeoutMs: 100, maxRetries: 0 }),
+  );
   expect(perCall).toBeInstanceOf(TimeoutError);
 });
 

@@ -1,4 +1,18 @@
-import { createDatabase, createKey, createStore, Developer, eventually, leakScanTest, newDeveloper, notificationAddress, Sandbox, seen, Service, startSandbox, startService } from '../support/harness';
+import {
+  createDatabase,
+  createKey,
+  createStore,
+  Developer,
+  eventually,
+  leakScanTest,
+  newDeveloper,
+  notificationAddress,
+  Sandbox,
+  seen,
+  Service,
+  startSandbox,
+  startService,
+} from '../support/harness';
 
 let sandbox: Sandbox;
 let svc: Service;
@@ -26,7 +40,10 @@ test('the catalogue names each supplier with what it can do; a supplier switched
   const res = await svc.call('GET', base('/catalogue'), { key: owner.key });
   expect(res.status).toBe(200);
   const byKey = Object.fromEntries(res.body.result.map((e: { key: string }) => [e.key, e]));
-  expect(byKey.sandbox).toMatchObject({ available: true, capabilities: { authKind: 'apiKey', hasSandbox: true, balance: true, notifications: true, payment: 'balance' } });
+  expect(byKey.sandbox).toMatchObject({
+    available: true,
+    capabilities: { authKind: 'apiKey', hasSandbox: true, balance: true, notifications: true, payment: 'balance' },
+  });
   expect(byKey.sandbox.settingsSchema.properties).toHaveProperty('shippingSpeed');
   expect(byKey['sandbox-signin']).toMatchObject({ available: false, capabilities: { authKind: 'signIn', hasSandbox: false } });
 });
@@ -46,7 +63,10 @@ describe('connect with an API key', () => {
     const wrongMode = await connect(owner.key, acc.liveKey, 'test');
     expect(wrongMode.status).toBe(400);
     expect(wrongMode.body.error.code).toBe('credentialsRejected');
-    const malformed = await svc.call('POST', base(), { key: owner.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: 'nope', extra: 1 } } });
+    const malformed = await svc.call('POST', base(), {
+      key: owner.key,
+      body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: 'nope', extra: 1 } },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error.code).toBe('validationFailed');
     const unknown = await svc.call('POST', base(), { key: owner.key, body: { supplierKey: 'acme', mode: 'live', credentials: {} } });
@@ -80,7 +100,9 @@ describe('connect with an API key', () => {
     const hook = await sandbox.v1(acc.liveKey, 'GET', '/webhook');
     expect(hook.body.url).toBe(c.webhookUrl);
     // Earlier refused connects were charged and refunded; this one is the only net charge.
-    const ledger = await svc.db.query(`SELECT sum(amount)::int AS net FROM credit_ledger WHERE account_id = $1 AND action LIKE 'supplierConnection.connect%'`, [owner.accountId]);
+    const ledger = await svc.db.query(`SELECT sum(amount)::int AS net FROM credit_ledger WHERE account_id = $1 AND action LIKE 'supplierConnection.connect%'`, [
+      owner.accountId,
+    ]);
     expect(ledger.rows).toEqual([{ net: -5 }]);
 
     const again = await connect(owner.key, acc.liveKey);
@@ -112,7 +134,7 @@ describe('one connection', () => {
     id = (await connect(owner.key, acc.liveKey, 'live', store2)).body.result.id;
   });
 
-  test('balance answers the supplier\'s balance in minor units', async () => {
+  test("balance answers the supplier's balance in minor units", async () => {
     const res = await svc.call('GET', one('/balance'), { key: owner.key });
     expect(res.body.result).toEqual({ amountMinor: 12345, currency: 'USD' });
     await sandbox.control('POST', `/accounts/${acc.accountId}/balance`, { balanceMinor: 777 });
@@ -140,7 +162,7 @@ describe('one connection', () => {
     expect(res.body.result).toEqual({ linkedProducts: 0, openSupplierOrders: 0 });
   });
 
-  test('settings are validated against the supplier\'s own schema', async () => {
+  test("settings are validated against the supplier's own schema", async () => {
     const ok = await svc.call('PUT', one('/settings'), { key: owner.key, body: { settings: { shippingSpeed: 'express', orderNotePrefix: 'ACME' } } });
     expect(ok.body.result.settings).toEqual({ shippingSpeed: 'express', orderNotePrefix: 'ACME' });
     const bad = await svc.call('PUT', one('/settings'), { key: owner.key, body: { settings: { shippingSpeed: 'teleport', colour: 'red' } } });
@@ -157,13 +179,31 @@ describe('one connection', () => {
       body: { level: 'automatic', costLimit: { amountMinor: 5000, currency: 'USD' }, excludedCountries: ['fr', 'DE'] },
     });
     expect(res.status).toBe(200);
-    expect(res.body.result.automation).toEqual({ level: 'automatic', automaticPayment: false, costLimit: { amountMinor: 5000, currency: 'USD' }, excludedCountries: ['DE', 'FR'], allowUnpaidOrders: false, shippingMethod: { rule: 'cheapest' }, reroute: { reasons: ['variantUnavailable', 'destinationUnsupported', 'costAboveLimit'], maxCostIncreasePercent: 10 }, deliveryWatch: { noTrackingDays: 7, noMovementHours: 72, overdueGraceDays: 3, exceptions: ['returnedToSender', 'failedDelivery', 'customsHold'] } });
+    expect(res.body.result.automation).toEqual({
+      level: 'automatic',
+      automaticPayment: false,
+      costLimit: { amountMinor: 5000, currency: 'USD' },
+      excludedCountries: ['DE', 'FR'],
+      allowUnpaidOrders: false,
+      shippingMethod: { rule: 'cheapest' },
+      reroute: { reasons: ['variantUnavailable', 'destinationUnsupported', 'costAboveLimit'], maxCostIncreasePercent: 10 },
+      deliveryWatch: { noTrackingDays: 7, noMovementHours: 72, overdueGraceDays: 3, exceptions: ['returnedToSender', 'failedDelivery', 'customsHold'] },
+    });
     // The delivery watch's thresholds (issue 54), changed whole; the other fields keep.
-    const watch = await svc.call('PUT', one('/automation'), { key: owner.key, body: { deliveryWatch: { noTrackingDays: 5, noMovementHours: 48, overdueGraceDays: 0, exceptions: ['customsHold'] } } });
-    expect(watch.body.result.automation).toMatchObject({ level: 'automatic', deliveryWatch: { noTrackingDays: 5, noMovementHours: 48, overdueGraceDays: 0, exceptions: ['customsHold'] } });
+    const watch = await svc.call('PUT', one('/automation'), {
+      key: owner.key,
+      body: { deliveryWatch: { noTrackingDays: 5, noMovementHours: 48, overdueGraceDays: 0, exceptions: ['customsHold'] } },
+    });
+    expect(watch.body.result.automation).toMatchObject({
+      level: 'automatic',
+      deliveryWatch: { noTrackingDays: 5, noMovementHours: 48, overdueGraceDays: 0, exceptions: ['customsHold'] },
+    });
     const more = await svc.call('PUT', one('/automation'), { key: owner.key, body: { automaticPayment: true, costLimit: null } });
     expect(more.body.result.automation).toMatchObject({ level: 'automatic', automaticPayment: true, costLimit: null, excludedCountries: ['DE', 'FR'] });
-    const bad = await svc.call('PUT', one('/automation'), { key: owner.key, body: { level: 'sometimes', excludedCountries: ['FRA'], costLimit: { amountMinor: -1, currency: 'usd' }, extra: true } });
+    const bad = await svc.call('PUT', one('/automation'), {
+      key: owner.key,
+      body: { level: 'sometimes', excludedCountries: ['FRA'], costLimit: { amountMinor: -1, currency: 'usd' }, extra: true },
+    });
     expect(bad.status).toBe(400);
     const fields = bad.body.error.details.map((d: { field: string }) => d.field);
     expect(fields).toEqual(expect.arrayContaining(['body/level', 'body/excludedCountries/0', 'body/extra']));
@@ -192,8 +232,11 @@ describe('one connection', () => {
     expect((await sandbox.v1(other.liveKey, 'GET', '/webhook')).body.url).toBe(ok.body.result.webhookUrl);
   });
 
-  test('disconnect deletes the credentials; the store\'s products stay; the connection is gone from lists', async () => {
-    const product = await svc.call('POST', `/api/store-products/${store2}`, { key: owner.key, body: { title: 'Stays', variants: [{ sku: 'STAY-1', title: 'V', priceMinor: 100, currency: 'USD', stock: 1 }] } });
+  test("disconnect deletes the credentials; the store's products stay; the connection is gone from lists", async () => {
+    const product = await svc.call('POST', `/api/store-products/${store2}`, {
+      key: owner.key,
+      body: { title: 'Stays', variants: [{ sku: 'STAY-1', title: 'V', priceMinor: 100, currency: 'USD', stock: 1 }] },
+    });
     const res = await svc.call('DELETE', one(), { key: owner.key });
     expect(res.status).toBe(200);
     expect(res.body.result).toEqual({ id, disconnected: true, impact: { linkedProducts: 0, openSupplierOrders: 0 }, removedLinks: 0 });
@@ -240,7 +283,10 @@ test('without PUBLIC_BASE_URL the notification address is empty and nothing is r
     const dev = await newDeveloper(plain, { plan: 'pro' });
     const store = await createStore(plain, dev.key);
     const acc = await sandbox.account();
-    const res = await plain.call('POST', `/api/store-suppliers/${store}`, { key: dev.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } } });
+    const res = await plain.call('POST', `/api/store-suppliers/${store}`, {
+      key: dev.key,
+      body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } },
+    });
     expect(res.status).toBe(201);
     expect(res.body.result.webhookUrl).toBe('');
     expect((await sandbox.v1(acc.liveKey, 'GET', '/webhook')).body.url).toBeNull();
@@ -255,7 +301,12 @@ test('a changed public address is registered again with the supplier at the next
   const dev = await newDeveloper(first, { plan: 'pro' });
   const store = await createStore(first, dev.key);
   const acc = await sandbox.account();
-  const conn = (await first.call('POST', `/api/store-suppliers/${store}`, { key: dev.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } } })).body.result;
+  const conn = (
+    await first.call('POST', `/api/store-suppliers/${store}`, {
+      key: dev.key,
+      body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } },
+    })
+  ).body.result;
   const firstUrl = (await sandbox.v1(acc.liveKey, 'GET', '/webhook')).body.url as string;
   expect(firstUrl).toMatch(notificationAddress(first.baseUrl, store, conn.id));
   await first.stop();
@@ -264,7 +315,11 @@ test('a changed public address is registered again with the supplier at the next
     expect(second.baseUrl).not.toBe(first.baseUrl);
     // The same integration id (its tag is kept across restarts), under the new public address.
     const expected = `${second.baseUrl}${new URL(firstUrl).pathname}`;
-    await eventually(async () => ((await sandbox.v1(acc.liveKey, 'GET', '/webhook')).body.url === expected ? true : undefined), 10000, 'the address to be registered again');
+    await eventually(
+      async () => ((await sandbox.v1(acc.liveKey, 'GET', '/webhook')).body.url === expected ? true : undefined),
+      10000,
+      'the address to be registered again',
+    );
     const listed = (await second.call('GET', `/api/store-suppliers/${store}`, { key: dev.key })).body.result[0];
     expect(listed.webhookUrl).toBe(expected);
   } finally {

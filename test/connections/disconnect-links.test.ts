@@ -35,7 +35,10 @@ test('disconnect removes the links in the same step, says how many, and leaves t
     expect([put.status, put.body.error.code]).toEqual([404, 'notFound']);
     expect((await svc.call('POST', `/api/store-suppliers/${shop.storeId}/links/${link.id}/sync`, { key: shop.owner.key })).status).toBe(404);
   }
-  const rows = await svc.db.query('SELECT (SELECT count(*)::int FROM product_links WHERE connection_id = $1) AS links, (SELECT count(*)::int FROM product_link_variants WHERE link_id = ANY($2)) AS variants', [shop.connId, links.map((l: any) => l.id)]);
+  const rows = await svc.db.query(
+    'SELECT (SELECT count(*)::int FROM product_links WHERE connection_id = $1) AS links, (SELECT count(*)::int FROM product_link_variants WHERE link_id = ANY($2)) AS variants',
+    [shop.connId, links.map((l: any) => l.id)],
+  );
   expect(rows.rows[0]).toEqual({ links: 0, variants: 0 });
   // The imported products stay, with their variants, as the store's own.
   for (const p of shop.products) {

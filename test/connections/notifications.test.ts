@@ -21,7 +21,12 @@ beforeAll(async () => {
   owner = await newDeveloper(svc, { plan: 'pro' });
   storeId = await createStore(svc, owner.key);
   acc = await sandbox.account(1_000_000);
-  conn = (await svc.call('POST', `/api/store-suppliers/${storeId}`, { key: owner.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } } })).body.result;
+  conn = (
+    await svc.call('POST', `/api/store-suppliers/${storeId}`, {
+      key: owner.key,
+      body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } },
+    })
+  ).body.result;
   // Registering the same address again answers the secret the sandbox already signs with.
   secret = (await sandbox.v1(acc.liveKey, 'PUT', '/webhook', { url: conn.webhookUrl })).body.signingSecret;
   refusal = (await post(pathOf(conn), '{}', {})).text;
@@ -48,7 +53,10 @@ function signed(body: string, opts: { secret?: string; t?: number } = {}) {
 }
 
 async function jobs(singletonKey?: string): Promise<Array<{ state: string; data: any; singleton_key: string }>> {
-  const res = await svc.db.query(`SELECT state, data, singleton_key FROM pgboss.job WHERE name = $1 ${singletonKey ? 'AND singleton_key = $2' : ''}`, singletonKey ? [ORDER_QUEUE, singletonKey] : [ORDER_QUEUE]);
+  const res = await svc.db.query(
+    `SELECT state, data, singleton_key FROM pgboss.job WHERE name = $1 ${singletonKey ? 'AND singleton_key = $2' : ''}`,
+    singletonKey ? [ORDER_QUEUE, singletonKey] : [ORDER_QUEUE],
+  );
   return res.rows;
 }
 
@@ -57,8 +65,14 @@ async function lastWebhookAt(id = conn.id): Promise<Date | null> {
 }
 
 test('a real notification from the supplier is verified, recorded and queues a read-back; it changes nothing else', async () => {
-  const products = (await sandbox.v1(acc.liveKey, 'GET', '/products?pageSize=50')).body.items as Array<{ shipsTo: string[]; variants: Array<{ id: string; stock: number; available: boolean }> }>;
-  const variant = products.filter((p) => p.shipsTo.includes('US')).flatMap((p) => p.variants).find((v) => v.available && v.stock > 0)!;
+  const products = (await sandbox.v1(acc.liveKey, 'GET', '/products?pageSize=50')).body.items as Array<{
+    shipsTo: string[];
+    variants: Array<{ id: string; stock: number; available: boolean }>;
+  }>;
+  const variant = products
+    .filter((p) => p.shipsTo.includes('US'))
+    .flatMap((p) => p.variants)
+    .find((v) => v.available && v.stock > 0)!;
   const order = await sandbox.v1(acc.liveKey, 'POST', '/orders', {
     orderNumber: 'REAL-1',
     items: [{ variantId: variant.id, quantity: 1 }],
@@ -73,10 +87,14 @@ test('a real notification from the supplier is verified, recorded and queues a r
   }
   expect(await lastWebhookAt()).not.toBeNull();
   // The read-back is queued right after the receipt is written.
-  const queued = await eventually(async () => {
-    const rows = await jobs(`${conn.id}:${order.body.id}`);
-    return rows.length ? rows : undefined;
-  }, 5000, 'the read-back job');
+  const queued = await eventually(
+    async () => {
+      const rows = await jobs(`${conn.id}:${order.body.id}`);
+      return rows.length ? rows : undefined;
+    },
+    5000,
+    'the read-back job',
+  );
   expect(queued).toHaveLength(1);
   expect(queued[0].data).toEqual({ connectionId: conn.id, storeId, supplierOrderId: order.body.id, orderNumber: 'REAL-1' });
   const listed = (await svc.call('GET', `/api/store-suppliers/${storeId}`, { key: owner.key })).body.result[0];
@@ -87,14 +105,29 @@ test('forged, stale, unsigned, malformed and misaddressed notifications: one ide
   const before = await lastWebhookAt();
   const jobsBefore = (await jobs()).length;
   const other = await sandbox.account();
-  const otherConn = (await svc.call('POST', `/api/store-suppliers/${storeId}`, { key: owner.key, body: { supplierKey: 'sandbox', mode: 'test', credentials: { apiKey: (other as any).testKey } } })).body.result;
+  const otherConn = (
+    await svc.call('POST', `/api/store-suppliers/${storeId}`, {
+      key: owner.key,
+      body: { supplierKey: 'sandbox', mode: 'test', credentials: { apiKey: (other as any).testKey } },
+    })
+  ).body.result;
   const disabledStore = await createStore(svc, owner.key, 'Disabled');
   const third = await sandbox.account();
-  const disabled = (await svc.call('POST', `/api/store-suppliers/${disabledStore}`, { key: owner.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: third.liveKey } } })).body.result;
+  const disabled = (
+    await svc.call('POST', `/api/store-suppliers/${disabledStore}`, {
+      key: owner.key,
+      body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: third.liveKey } },
+    })
+  ).body.result;
   await svc.call('PUT', `/api/store-suppliers/${disabledStore}/${disabled.id}/enabled`, { key: owner.key, body: { enabled: false } });
   const goneStore = await createStore(svc, owner.key, 'Gone');
   const fourth = await sandbox.account();
-  const gone = (await svc.call('POST', `/api/store-suppliers/${goneStore}`, { key: owner.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: fourth.liveKey } } })).body.result;
+  const gone = (
+    await svc.call('POST', `/api/store-suppliers/${goneStore}`, {
+      key: owner.key,
+      body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: fourth.liveKey } },
+    })
+  ).body.result;
   const goneSecret = (await sandbox.v1(fourth.liveKey, 'PUT', '/webhook', { url: gone.webhookUrl })).body.signingSecret;
   await svc.call('DELETE', `/api/store-suppliers/${goneStore}/${gone.id}`, { key: owner.key });
 
@@ -104,14 +137,19 @@ test('forged, stale, unsigned, malformed and misaddressed notifications: one ide
   const [, storeHex, tag] = addressId.split('.');
   const cases: Array<[string, string, string, Record<string, string>]> = [
     ['wrong secret', path, body, signed(body, { secret: 'whsec_guess' })],
-    ['another connection\'s secret', pathOf(otherConn), body, signed(body)],
+    ["another connection's secret", pathOf(otherConn), body, signed(body)],
     ['body changed after signing', path, body.replace('shipped', 'delivered'), signed(body)],
     ['stale timestamp', path, body, signed(body, { t: Math.floor(Date.now() / 1000) - 3600 })],
     ['future timestamp', path, body, signed(body, { t: Math.floor(Date.now() / 1000) + 3600 })],
     ['no signature', path, body, {}],
     ['garbage signature', path, body, { 'X-Sandbox-Signature': 'nonsense' }],
     ['signed but not JSON', path, 'not json', signed('not json')],
-    ['signed but unknown type', path, JSON.stringify({ id: 'evt_x', type: 'order.teleported', data: {} }), signed(JSON.stringify({ id: 'evt_x', type: 'order.teleported', data: {} }))],
+    [
+      'signed but unknown type',
+      path,
+      JSON.stringify({ id: 'evt_x', type: 'order.teleported', data: {} }),
+      signed(JSON.stringify({ id: 'evt_x', type: 'order.teleported', data: {} })),
+    ],
     ['unknown supplier', `/api/store-suppliers/webhook/acme/${addressId}`, body, signed(body)],
     ['supplier key of another connection', `/api/store-suppliers/webhook/sandbox-signin/${addressId}`, body, signed(body)],
     ['unknown connection', `/api/store-suppliers/webhook/sandbox/${crypto.randomUUID()}.${storeHex}.${tag}`, body, signed(body)],

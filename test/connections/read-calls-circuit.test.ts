@@ -21,7 +21,24 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-const HOSTILE_IDS = ['.', '..', '%2e', '%2E%2E', '.%2e', '%ED%A0%80', '%EF%BF%BF', '%00', 'a%2Fb', '..%2F..%2Fv1%2Faccount', '%5C..', 'SBX-P999999999', '%20', '~', 'x'.repeat(300), '%E0%A4%A'];
+const HOSTILE_IDS = [
+  '.',
+  '..',
+  '%2e',
+  '%2E%2E',
+  '.%2e',
+  '%ED%A0%80',
+  '%EF%BF%BF',
+  '%00',
+  'a%2Fb',
+  '..%2F..%2Fv1%2Faccount',
+  '%5C..',
+  'SBX-P999999999',
+  '%20',
+  '~',
+  'x'.repeat(300),
+  '%E0%A4%A',
+];
 
 /** A GET whose path goes out exactly as written (fetch would resolve `.` and `..` segments first). */
 function rawGet(path: string, key: string): Promise<{ status: number; body: any }> {
@@ -53,19 +70,42 @@ test('no sequence of read calls opens the circuit; the next submit is sent to th
   };
   for (let round = 0; round < 3; round++) {
     for (const id of HOSTILE_IDS) await note(`product ${id}`, rawGet(`${base}/products/${id}`, key));
-    for (const q of ['%00', '..', '%ED%A0%80', '*', 'x'.repeat(250), '%E0%A4%A']) await note(`search ${q}`, svc.call('GET', `${base}/products?query=${q}`, { key }));
+    for (const q of ['%00', '..', '%ED%A0%80', '*', 'x'.repeat(250), '%E0%A4%A'])
+      await note(`search ${q}`, svc.call('GET', `${base}/products?query=${q}`, { key }));
     await note('cursor', svc.call('GET', `${base}/products?cursor=999999999`, { key }));
-    for (const url of ['https://shop.sandbox-supplier.test/p/SBX-P999999999', 'https://shop.sandbox-supplier.test/p/..', 'https://shop.sandbox-supplier.test/p/%2e%2e', 'javascript:alert(1)']) {
+    for (const url of [
+      'https://shop.sandbox-supplier.test/p/SBX-P999999999',
+      'https://shop.sandbox-supplier.test/p/..',
+      'https://shop.sandbox-supplier.test/p/%2e%2e',
+      'javascript:alert(1)',
+    ]) {
       await note(`resolve ${url}`, svc.call('POST', `${base}/products/resolve-url`, { key, body: { url } }));
     }
     for (const supplierProductId of ['..', '.', 'SBX-P999999999', '\udfff\ud800', 'a/b', 'a\u0000b']) {
-      await note(`preview ${JSON.stringify(supplierProductId)}`, svc.call('POST', `${base}/import/preview`, { key, body: { products: [{ supplierProductId }] } }));
+      await note(
+        `preview ${JSON.stringify(supplierProductId)}`,
+        svc.call('POST', `${base}/import/preview`, { key, body: { products: [{ supplierProductId }] } }),
+      );
     }
-    await note('preview variant', svc.call('POST', `${base}/import/preview`, { key, body: { products: [{ supplierProductId: shop.products[0].supplierProductId, variantIds: ['..', 'SBX-V0'] }] } }));
-    await note('link unknown', svc.call('POST', `/api/store-suppliers/${shop.storeId}/links`, {
-      key,
-      body: { productId: shop.products[0].productId, connectionId: shop.connId, supplierProductId: 'SBX-P999999999', variants: [{ storeVariantId: shop.products[0].variantId, supplierVariantId: 'SBX-V0' }] },
-    }));
+    await note(
+      'preview variant',
+      svc.call('POST', `${base}/import/preview`, {
+        key,
+        body: { products: [{ supplierProductId: shop.products[0].supplierProductId, variantIds: ['..', 'SBX-V0'] }] },
+      }),
+    );
+    await note(
+      'link unknown',
+      svc.call('POST', `/api/store-suppliers/${shop.storeId}/links`, {
+        key,
+        body: {
+          productId: shop.products[0].productId,
+          connectionId: shop.connId,
+          supplierProductId: 'SBX-P999999999',
+          variants: [{ storeVariantId: shop.products[0].variantId, supplierVariantId: 'SBX-V0' }],
+        },
+      }),
+    );
     await note('balance', svc.call('GET', `${base}/balance`, { key }));
   }
   if (process.env.SHOW_STATUSES) console.log(JSON.stringify(statuses.slice(0, statuses.length / 3)));

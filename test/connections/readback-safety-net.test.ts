@@ -26,10 +26,14 @@ const supplierOrder = (id: string) => svc.call('GET', `/api/store-suppliers/${sh
 async function confirmedOrder() {
   const order = await placeOrder(svc, shop);
   await svc.call('POST', `/api/store-orders/${shop.storeId}/${order.id}/confirm`, { key: shop.owner.key });
-  return eventually(async () => {
-    const o = (await svc.call('GET', `/api/store-orders/${shop.storeId}/${order.id}`, { key: shop.owner.key })).body.result;
-    return o.supplierOrders[0]?.status === 'confirmed' ? o.supplierOrders[0] : undefined;
-  }, 20000, 'the automatic send');
+  return eventually(
+    async () => {
+      const o = (await svc.call('GET', `/api/store-orders/${shop.storeId}/${order.id}`, { key: shop.owner.key })).body.result;
+      return o.supplierOrders[0]?.status === 'confirmed' ? o.supplierOrders[0] : undefined;
+    },
+    20000,
+    'the automatic send',
+  );
 }
 
 test('a shipment made at the supplier with its notifications switched off still reaches the service', async () => {
@@ -41,10 +45,14 @@ test('a shipment made at the supplier with its notifications switched off still 
     const sentBefore = (await received(sandbox)).all.notificationsSent;
     await sandbox.control('POST', `/orders/${so.supplierOrderId}/ship`, { carrier: 'SandboxPost', trackingNumber: 'SBX000000000777' });
     // Generous bound: the interval is 4 s; this only proves it comes without any notification.
-    const shipped = await eventually(async () => {
-      const s = await supplierOrder(so._id);
-      return s.status === 'shipped' ? s : undefined;
-    }, 60000, 'the safety-net read-back');
+    const shipped = await eventually(
+      async () => {
+        const s = await supplierOrder(so._id);
+        return s.status === 'shipped' ? s : undefined;
+      },
+      60000,
+      'the safety-net read-back',
+    );
     expect(shipped.shipping).toMatchObject({ carrier: 'SandboxPost', trackingNumber: 'SBX000000000777' });
     expect(shipped.events.at(-1)).toMatchObject({ type: 'readBack', from: 'confirmed', to: 'shipped', actor: { kind: 'system' } });
     expect((await received(sandbox)).all.notificationsSent).toBe(sentBefore);

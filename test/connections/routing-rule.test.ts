@@ -24,7 +24,8 @@ afterAll(async () => {
 });
 
 const routingUrl = () => `/api/store-suppliers/${shop.storeId}/routing`;
-const linkOf = async () => (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/links?productId=${shop.products[0].productId}`, { key: shop.owner.key })).body.result.items[0];
+const linkOf = async () =>
+  (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/links?productId=${shop.products[0].productId}`, { key: shop.owner.key })).body.result.items[0];
 
 async function storedRows(): Promise<{ store: unknown[]; link: unknown[] }> {
   const db = new Client({ connectionString: svc.databaseUrl });
@@ -78,7 +79,7 @@ test('a malformed rule is 400 validationFailed naming the field, and the stored 
   expect((await svc.call('GET', routingUrl(), { key: shop.owner.key })).body.result.routing).toEqual({ rule: 'fastest', maxCostAboveCheapestPercent: 15 });
 });
 
-test('a link overrides the store\'s rule, and null gives it back to the store; malformed is 400', async () => {
+test("a link overrides the store's rule, and null gives it back to the store; malformed is 400", async () => {
   const url = `/api/store-suppliers/${shop.storeId}/links/${(await linkOf()).id}`;
   const set = await svc.call('PUT', url, { key: shop.owner.key, body: { routing: { rule: 'lowestLandedCost' } } });
   expect([set.status, set.body.result.routing]).toEqual([200, { rule: 'lowestLandedCost' }]);
@@ -116,7 +117,9 @@ test('a link is created with its own rule', async () => {
 
 test('staff with suppliers.view read the rule but may not change it (403), nor may another account (404 or 403)', async () => {
   const staff = await newDeveloper(svc, { plan: 'pro' });
-  expect((await svc.call('PUT', `/api/stores/${shop.storeId}/staff`, { key: shop.owner.key, body: { email: staff.email, permissions: ['suppliers.view'] } })).status).toBe(200);
+  expect(
+    (await svc.call('PUT', `/api/stores/${shop.storeId}/staff`, { key: shop.owner.key, body: { email: staff.email, permissions: ['suppliers.view'] } })).status,
+  ).toBe(200);
   const read = await svc.call('GET', routingUrl(), { key: staff.key });
   expect([read.status, read.body.result.routing]).toEqual([200, { rule: 'fastest', maxCostAboveCheapestPercent: 15 }]);
   const change = await svc.call('PUT', routingUrl(), { key: staff.key, body: { routing: { rule: 'primary' } } });

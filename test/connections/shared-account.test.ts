@@ -29,11 +29,17 @@ const registeredUrl = async () => (await sandbox.v1(shop1.account.liveKey, 'GET'
 async function secondStore(): Promise<{ shop: Shop; answer: any }> {
   const owner = await newDeveloper(svc, { plan: 'pro', credits: 5000 });
   const storeId = await createStore(svc, owner.key, 'Second store');
-  const res = await svc.call('POST', `/api/store-suppliers/${storeId}`, { key: owner.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: shop1.account.liveKey }, automation: AUTOMATIC } });
+  const res = await svc.call('POST', `/api/store-suppliers/${storeId}`, {
+    key: owner.key,
+    body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: shop1.account.liveKey }, automation: AUTOMATIC },
+  });
   expect(res.status).toBe(201);
   const items = (await sandbox.v1(shop1.account.liveKey, 'GET', '/products?pageSize=50&page=5')).body.items;
   const p = items.find((x: any) => x.shipsTo.includes('US') && x.variants[0].available && x.variants[0].stock >= 50);
-  const imported = await svc.call('POST', `/api/store-suppliers/${storeId}/${res.body.result.id}/import`, { key: owner.key, body: { products: [{ supplierProductId: p.id, variantIds: [p.variants[0].id] }] } });
+  const imported = await svc.call('POST', `/api/store-suppliers/${storeId}/${res.body.result.id}/import`, {
+    key: owner.key,
+    body: { products: [{ supplierProductId: p.id, variantIds: [p.variants[0].id] }] },
+  });
   expect(imported.status).toBe(201);
   const product = imported.body.result.products[0];
   const shop: Shop = {
@@ -41,7 +47,15 @@ async function secondStore(): Promise<{ shop: Shop; answer: any }> {
     storeId,
     connId: res.body.result.id,
     account: shop1.account,
-    products: [{ productId: product.id, variantId: product.variants[0].id, supplierVariantId: p.variants[0].id, supplierProductId: p.id, costMinor: p.variants[0].costMinor }],
+    products: [
+      {
+        productId: product.id,
+        variantId: product.variants[0].id,
+        supplierVariantId: p.variants[0].id,
+        supplierProductId: p.id,
+        costMinor: p.variants[0].costMinor,
+      },
+    ],
   };
   return { shop, answer: res.body.result };
 }
@@ -50,15 +64,23 @@ async function secondStore(): Promise<{ shop: Shop; answer: any }> {
 async function shipsThrough(shop: Shop, trackingNumber: string) {
   const order = await placeOrder(svc, shop);
   await svc.call('POST', `/api/store-orders/${shop.storeId}/${order.id}/confirm`, { key: shop.owner.key });
-  const so = await eventually(async () => {
-    const o = (await svc.call('GET', `/api/store-orders/${shop.storeId}/${order.id}`, { key: shop.owner.key })).body.result;
-    return o.supplierOrders[0]?.status === 'confirmed' ? o.supplierOrders[0] : undefined;
-  }, 20000, 'the automatic send');
+  const so = await eventually(
+    async () => {
+      const o = (await svc.call('GET', `/api/store-orders/${shop.storeId}/${order.id}`, { key: shop.owner.key })).body.result;
+      return o.supplierOrders[0]?.status === 'confirmed' ? o.supplierOrders[0] : undefined;
+    },
+    20000,
+    'the automatic send',
+  );
   await sandbox.control('POST', `/orders/${so.supplierOrderId}/ship`, { carrier: 'SandboxPost', trackingNumber });
-  return eventually(async () => {
-    const s = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${so._id}`, { key: shop.owner.key })).body.result;
-    return s.status === 'shipped' ? s : undefined;
-  }, 20000, `the shipment ${trackingNumber} read back`);
+  return eventually(
+    async () => {
+      const s = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${so._id}`, { key: shop.owner.key })).body.result;
+      return s.status === 'shipped' ? s : undefined;
+    },
+    20000,
+    `the shipment ${trackingNumber} read back`,
+  );
 }
 
 test('a second store on the same supplier account: both keep working, the answer says so, each store gets its own shipments', async () => {
@@ -84,10 +106,15 @@ test('a second store on the same supplier account: both keep working, the answer
   // A product change arrives there too, and is read back into the store that links the product.
   const p = shop1.products[0];
   await sandbox.control('POST', `/variants/${p.supplierVariantId}`, { costMinor: p.costMinor + 123 });
-  const link = await eventually(async () => {
-    const [l] = (await svc.call('GET', `/api/store-suppliers/${shop1.storeId}/links?connectionId=${shop1.connId}`, { key: shop1.owner.key })).body.result.items;
-    return l.variants[0].costMinor === p.costMinor + 123 ? l : undefined;
-  }, 20000, 'the product change read back into store 1');
+  const link = await eventually(
+    async () => {
+      const [l] = (await svc.call('GET', `/api/store-suppliers/${shop1.storeId}/links?connectionId=${shop1.connId}`, { key: shop1.owner.key })).body.result
+        .items;
+      return l.variants[0].costMinor === p.costMinor + 123 ? l : undefined;
+    },
+    20000,
+    'the product change read back into store 1',
+  );
   expect(link.lastSyncAt).not.toBeNull();
 });
 
@@ -105,7 +132,9 @@ test('disconnecting the connection that receives hands the address to the other 
 test('sign-in to the same supplier account shares it too', async () => {
   const owner = await newDeveloper(svc, { plan: 'pro', credits: 100 });
   const storeId = await createStore(svc, owner.key, 'Signed-in store');
-  const started = (await svc.call('POST', `/api/store-suppliers/${storeId}/oauth/start`, { key: owner.key, body: { supplierKey: 'sandbox-signin', mode: 'live' } })).body.result;
+  const started = (
+    await svc.call('POST', `/api/store-suppliers/${storeId}/oauth/start`, { key: owner.key, body: { supplierKey: 'sandbox-signin', mode: 'live' } })
+  ).body.result;
   const done = await signInInBrowser(svc, started.authorizationUrl, owner.session, sandboxApproval(shop1.account.accountId));
   expect(done.status).toBe(201);
   expect(done.body.result).toMatchObject({ supplierKey: 'sandbox-signin', sharedSupplierAccount: true });
@@ -131,7 +160,7 @@ test('a store on another supplier account is not shared', async () => {
   expect((await connections(other))[0].sharedSupplierAccount).toBe(false);
 });
 
-test('a connection keeps its supplier account as a keyed digest, never the supplier\'s own id', async () => {
+test("a connection keeps its supplier account as a keyed digest, never the supplier's own id", async () => {
   const known = (await svc.db.query('SELECT supplier_account_key FROM supplier_connections WHERE id = $1', [shop1.connId])).rows[0].supplier_account_key;
   expect(known).toMatch(/^[A-Za-z0-9_-]{43}$/);
   expect(known).not.toContain(shop1.account.accountId);

@@ -27,14 +27,23 @@ function postWithHost(s: Service, path: string, host: string, key: string, body:
   const u = new URL(s.baseUrl);
   const payload = JSON.stringify(body);
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: u.hostname, port: u.port, method: 'POST', path, headers: { Host: host, 'X-API-Key': key, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) } }, (res) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString('utf8')));
-      res.on('end', () => {
-        seen.responses.push({ route: `POST ${path}`, text });
-        resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
-      });
-    });
+    const req = http.request(
+      {
+        host: u.hostname,
+        port: u.port,
+        method: 'POST',
+        path,
+        headers: { Host: host, 'X-API-Key': key, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) },
+      },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString('utf8')));
+        res.on('end', () => {
+          seen.responses.push({ route: `POST ${path}`, text });
+          resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(payload);
   });
@@ -131,7 +140,12 @@ test('attack: a code that came back in another browser is never exchanged, not e
   const exchanged = await fetch(`${sandbox.baseUrl}/oauth/token`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'authorization_code', code: back.searchParams.get('code'), redirect_uri: `${svc.baseUrl}/api/store-suppliers/oauth/callback`, client_id: 'store-suppliers' }),
+    body: JSON.stringify({
+      grant_type: 'authorization_code',
+      code: back.searchParams.get('code'),
+      redirect_uri: `${svc.baseUrl}/api/store-suppliers/oauth/callback`,
+      client_id: 'store-suppliers',
+    }),
   });
   const token = await exchanged.json();
   expect([exchanged.status, typeof token.access_token]).toEqual([200, 'string']);
@@ -164,7 +178,10 @@ test('over https the cookie is __Host- prefixed, Secure and Path=/; the unprefix
     const signInId = new URL(started.authorizationUrl).hash.split('/')[2];
     const browser = new CookieBrowser();
     // The TLS proxy in front is not part of the test: the browser talks to the service behind it.
-    const open = await browser.fetch(`${secure.baseUrl}/api/store-suppliers/${store}/oauth/${signInId}/open`, { method: 'POST', headers: { Authorization: `Bearer ${dev.session}` } });
+    const open = await browser.fetch(`${secure.baseUrl}/api/store-suppliers/${store}/oauth/${signInId}/open`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${dev.session}` },
+    });
     const opened = await open.json();
     expect(open.status).toBe(200);
     const cookie = open.headers.get('set-cookie')!;
@@ -174,7 +191,9 @@ test('over https the cookie is __Host- prefixed, Secure and Path=/; the unprefix
     const behindProxy = `${secure.baseUrl}${back.pathname}${back.search}`;
     const value = cookie.split(';')[0].split('=')[1];
     // The unprefixed name, with the right value (and a code of its own: a code that came back without the cookie is never used).
-    const unprefixed = await fetch(`${secure.baseUrl}${back.pathname}?state=${encodeURIComponent(started.state)}&code=other`, { headers: { Cookie: `ss_sign_in_${signInId}=${value}` } });
+    const unprefixed = await fetch(`${secure.baseUrl}${back.pathname}?state=${encodeURIComponent(started.state)}&code=other`, {
+      headers: { Cookie: `ss_sign_in_${signInId}=${value}` },
+    });
     expect([unprefixed.status, (await unprefixed.json()).error?.code]).toEqual([400, 'signInBrowserMismatch']);
     const done = await browser.navigate(behindProxy);
     expect([done.status, done.body.result?.supplierKey]).toEqual([201, 'sandbox-signin']);

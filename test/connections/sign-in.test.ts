@@ -56,7 +56,13 @@ test('end to end: start, approve at the supplier, come back with a code, connect
   expect(back.origin + back.pathname).toBe(`${svc.baseUrl}/api/store-suppliers/oauth/callback`);
   const done = await browser.navigate(back.toString());
   expect(done.status).toBe(201);
-  expect(done.body.result).toMatchObject({ supplierKey: 'sandbox-signin', mode: 'live', hasCredentials: true, createdByKeyId: owner.keyId, accountLabel: `${acc.accountId} (live)` });
+  expect(done.body.result).toMatchObject({
+    supplierKey: 'sandbox-signin',
+    mode: 'live',
+    hasCredentials: true,
+    createdByKeyId: owner.keyId,
+    accountLabel: `${acc.accountId} (live)`,
+  });
   const balance = await svc.call('GET', `/api/store-suppliers/${storeId}/${done.body.result.id}/balance`, { key: owner.key });
   expect(balance.status).toBe(400);
   expect(balance.body.error.code).toBe('balanceNotSupported');
@@ -81,13 +87,24 @@ test('a tampered, made-up, expired or missing state is refused with 400', async 
   const started = await start(owner.key, store);
   const { browser, back } = await openAndApprove(started.authorizationUrl, acc.accountId);
   const code = back.searchParams.get('code')!;
-  const cb = async (state: string) => (await browser.navigate(`${svc.baseUrl}/api/store-suppliers/oauth/callback?state=${encodeURIComponent(state)}&code=${encodeURIComponent(code)}`));
+  const cb = async (state: string) =>
+    await browser.navigate(`${svc.baseUrl}/api/store-suppliers/oauth/callback?state=${encodeURIComponent(state)}&code=${encodeURIComponent(code)}`);
   const [stateStore, nonce, sig] = started.state.split('.');
   expect(stateStore).toBe(store);
   const otherStore = await createStore(svc, owner.key, 'Other');
   // The shape states had before they named their store (`nonce.signature`), rightly signed: no published version made one.
   const unnamed = `${nonce}.${new Secrets(TEST_APP_SECRET).sign(`sign-in|${nonce}`)}`;
-  for (const bad of [`${store}.${nonce}.${sig.slice(0, -2)}xx`, `${store}.${nonce}x.${sig}`, `${otherStore}.${nonce}.${sig}`, `${nonce}.${sig}`, unnamed, 'made-up', `${nonce}`, `${store}.${nonce}`, `.${nonce}.${sig}`]) {
+  for (const bad of [
+    `${store}.${nonce}.${sig.slice(0, -2)}xx`,
+    `${store}.${nonce}x.${sig}`,
+    `${otherStore}.${nonce}.${sig}`,
+    `${nonce}.${sig}`,
+    unnamed,
+    'made-up',
+    `${nonce}`,
+    `${store}.${nonce}`,
+    `.${nonce}.${sig}`,
+  ]) {
     const res = await cb(bad);
     expect([bad, res.status, res.body.error?.code]).toEqual([bad, 400, 'invalidSignInState']);
   }
@@ -152,7 +169,12 @@ test('a forwarded supplier page: approved in another browser, the way back conne
   const exchanged = await fetch(`${sandbox.baseUrl}/oauth/token`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'authorization_code', code: back.searchParams.get('code'), redirect_uri: `${svc.baseUrl}/api/store-suppliers/oauth/callback`, client_id: 'store-suppliers' }),
+    body: JSON.stringify({
+      grant_type: 'authorization_code',
+      code: back.searchParams.get('code'),
+      redirect_uri: `${svc.baseUrl}/api/store-suppliers/oauth/callback`,
+      client_id: 'store-suppliers',
+    }),
   });
   const token = await exchanged.json();
   expect([exchanged.status, typeof token.access_token]).toEqual([200, 'string']);
@@ -177,7 +199,9 @@ test('opening a sign-in: a signed-in member with suppliers.manage only; never a 
 
   const first = await open({ session: manager.session });
   expect(first.status).toBe(200);
-  expect(first.headers.get('set-cookie')).toMatch(/^ss_sign_in_[0-9a-f-]{36}=[A-Za-z0-9_-]{43}; Path=\/api\/store-suppliers\/oauth\/callback; Max-Age=\d+; HttpOnly; SameSite=Lax$/);
+  expect(first.headers.get('set-cookie')).toMatch(
+    /^ss_sign_in_[0-9a-f-]{36}=[A-Za-z0-9_-]{43}; Path=\/api\/store-suppliers\/oauth\/callback; Max-Age=\d+; HttpOnly; SameSite=Lax$/,
+  );
   expect(first.headers.get('cache-control')).toBe('no-store');
   // The same member again (another browser of theirs): the newest holds it. Another member: refused.
   expect((await open({ session: manager.session })).status).toBe(200);
@@ -190,7 +214,10 @@ test('opening a sign-in: a signed-in member with suppliers.manage only; never a 
 });
 
 test('each supplier is connected its own way', async () => {
-  const byKey = await svc.call('POST', `/api/store-suppliers/${storeId}`, { key: owner.key, body: { supplierKey: 'sandbox-signin', mode: 'live', credentials: {} } });
+  const byKey = await svc.call('POST', `/api/store-suppliers/${storeId}`, {
+    key: owner.key,
+    body: { supplierKey: 'sandbox-signin', mode: 'live', credentials: {} },
+  });
   expect(byKey.status).toBe(400);
   expect(byKey.body.error.code).toBe('signInRequired');
   const bySignIn = await svc.call('POST', `/api/store-suppliers/${storeId}/oauth/start`, { key: owner.key, body: { supplierKey: 'sandbox', mode: 'live' } });
@@ -209,11 +236,15 @@ test('a test connection to a supplier without a test environment is allowed', as
   expect(done.body.result.mode).toBe('test');
 });
 
-
 test('a sign-in connection costs what a key connection costs: charged once, refunded when declined or renewed, 402 when too few credits', async () => {
   const payer = await newDeveloper(svc, { plan: 'pro', credits: 20 });
   const store = await createStore(svc, payer.key, 'Paid');
-  const ledger = async () => (await svc.db.query(`SELECT action, amount FROM credit_ledger WHERE account_id = $1 AND action LIKE 'supplierConnection.connect%' ORDER BY id`, [payer.accountId])).rows;
+  const ledger = async () =>
+    (
+      await svc.db.query(`SELECT action, amount FROM credit_ledger WHERE account_id = $1 AND action LIKE 'supplierConnection.connect%' ORDER BY id`, [
+        payer.accountId,
+      ])
+    ).rows;
   const credits = async () => (await svc.db.query('SELECT credits FROM accounts WHERE id = $1', [payer.accountId])).rows[0].credits as number;
   const acc = await sandbox.account();
 
@@ -228,7 +259,9 @@ test('a sign-in connection costs what a key connection costs: charged once, refu
   const declined = await start(payer.key, store);
   const declinedBrowser = new CookieBrowser();
   await openSignIn(declinedBrowser, svc, declined.authorizationUrl, payer.session);
-  const no = await declinedBrowser.navigate(`${svc.baseUrl}/api/store-suppliers/oauth/callback?state=${encodeURIComponent(declined.state)}&error=access_denied`);
+  const no = await declinedBrowser.navigate(
+    `${svc.baseUrl}/api/store-suppliers/oauth/callback?state=${encodeURIComponent(declined.state)}&error=access_denied`,
+  );
   expect(no.body.error.code).toBe('signInDeclined');
   expect(await credits()).toBe(before - 5);
 
@@ -238,7 +271,10 @@ test('a sign-in connection costs what a key connection costs: charged once, refu
   expect(renewed.status).toBe(201);
   expect(renewed.body.result.id).toBe(done.body.result.id);
   expect(await credits()).toBe(before - 5);
-  expect((await ledger()).slice(-2)).toEqual([{ action: 'supplierConnection.connect', amount: -5 }, { action: 'supplierConnection.connect.refund', amount: 5 }]);
+  expect((await ledger()).slice(-2)).toEqual([
+    { action: 'supplierConnection.connect', amount: -5 },
+    { action: 'supplierConnection.connect.refund', amount: 5 },
+  ]);
 
   await svc.db.query('UPDATE accounts SET credits = 4 WHERE id = $1', [payer.accountId]);
   const poor = await openAndApprove((await start(payer.key, store)).authorizationUrl, acc.accountId, payer.session);

@@ -30,9 +30,14 @@ browser.describe('backup suppliers in the console', () => {
     w = await openConsole(browser.chromium(), { label: 'console_backups' });
     page = w.page;
     // Orders stop at the cost limit before anything is sent, and the rule reroutes on nothing: a person decides.
-    ({ connId, product } = await connectAndImport(w, { page: 12, fits: (p) => p.variants.length > 1 && p.variants[1].available, automation: { costLimit: { amountMinor: 1, currency: 'USD' }, reroute: { reasons: [], maxCostIncreasePercent: 10 } } }));
+    ({ connId, product } = await connectAndImport(w, {
+      page: 12,
+      fits: (p) => p.variants.length > 1 && p.variants[1].available,
+      automation: { costLimit: { amountMinor: 1, currency: 'USD' }, reroute: { reasons: [], maxCostIncreasePercent: 10 } },
+    }));
     const account = await w.sandbox.account(10_000_000);
-    backupId = (await api('POST', `/api/store-suppliers/${w.storeId}`, { supplierKey: 'sandbox', mode: 'test', credentials: { apiKey: account.testKey } })).body.result.id;
+    backupId = (await api('POST', `/api/store-suppliers/${w.storeId}`, { supplierKey: 'sandbox', mode: 'test', credentials: { apiKey: account.testKey } })).body
+      .result.id;
     const l = await link();
     const p = (await w.sandbox.v1('sbx_live_demo', 'GET', `/products/${l.supplierProductId}`)).body;
     supplier = { id: p.id, url: p.url, title: p.title, variants: p.variants.map((v: any) => ({ id: v.id, title: v.title, costMinor: v.costMinor })) };
@@ -42,11 +47,11 @@ browser.describe('backup suppliers in the console', () => {
     await w?.close();
   });
 
-  test('backups are found by search and by a pasted link, ordered, removed, and saved as the link\'s alternates in that order', async () => {
+  test("backups are found by search and by a pasted link, ordered, removed, and saved as the link's alternates in that order", async () => {
     await w.go('catalog', 'Imports and links');
     const row = page.locator(`tr[data-link-id="${(await link()).id}"]`);
     await row.getByRole('button', { name: 'Backups…' }).click();
-    expect(await dialog().innerText()).toContain('None: when this variant\'s order stops, it waits for you.');
+    expect(await dialog().innerText()).toContain("None: when this variant's order stops, it waits for you.");
     const [v0, v1] = supplier.variants;
 
     // By search: the other supplier's catalogue, then the variant.
@@ -63,8 +68,12 @@ browser.describe('backup suppliers in the console', () => {
     expect(await backups().evaluateAll((lis) => lis.map((li) => li.getAttribute('data-backup')))).toEqual([`${backupId}:${v0.id}`, `${backupId}:${v1.id}`]);
 
     // Ordered and removed: v1 first, v0 removed, then v0 again last.
-    await dialog().getByRole('button', { name: `Move ${supplier.title}, ${v1.title} up` }).click();
-    await dialog().getByRole('button', { name: `Remove ${supplier.title}, ${v0.title}` }).click();
+    await dialog()
+      .getByRole('button', { name: `Move ${supplier.title}, ${v1.title} up` })
+      .click();
+    await dialog()
+      .getByRole('button', { name: `Remove ${supplier.title}, ${v0.title}` })
+      .click();
     await dialog().getByLabel('Or paste its product link').fill(supplier.url);
     await dialog().getByLabel('Or paste its product link').press('Enter');
     await dialog().getByLabel(`Variant of ${supplier.title}`).selectOption(v0.id);
@@ -76,11 +85,16 @@ browser.describe('backup suppliers in the console', () => {
     await page.locator('#notice.ok').getByText('2 backups saved').waitFor();
 
     const saved = (await link()).variants[0];
-    expect(saved.alternates.map((a: any) => [a.connectionId, a.supplierProductId, a.supplierVariantId])).toEqual([[backupId, supplier.id, v1.id], [backupId, supplier.id, v0.id]]);
+    expect(saved.alternates.map((a: any) => [a.connectionId, a.supplierProductId, a.supplierVariantId])).toEqual([
+      [backupId, supplier.id, v1.id],
+      [backupId, supplier.id, v0.id],
+    ]);
     expect(await row.locator('[data-backups]').innerText()).toBe('2 backups at other suppliers');
     // Opened again, the dialog shows what the service keeps, with cost and stock.
     await row.getByRole('button', { name: 'Backups…' }).click();
-    expect(await backups().first().innerText()).toContain(`${supplier.id} / ${v1.id} — ${usd(saved.alternates[0].costMinor)}, ${saved.alternates[0].stock} in stock`);
+    expect(await backups().first().innerText()).toContain(
+      `${supplier.id} / ${v1.id} — ${usd(saved.alternates[0].costMinor)}, ${saved.alternates[0].stock} in stock`,
+    );
     await dialog().getByRole('button', { name: 'Cancel' }).click();
   });
 
@@ -91,7 +105,7 @@ browser.describe('backup suppliers in the console', () => {
     await w.openOrder(order);
     const first = page.locator(`[data-supplier-order="${sent.body.result._id}"]`);
     await first.getByRole('button', { name: 'Reroute to a backup supplier' }).click();
-    expect(await dialog().innerText()).toContain('Sends the items to the product\'s backup suppliers, in their order');
+    expect(await dialog().innerText()).toContain("Sends the items to the product's backup suppliers, in their order");
     await dialog().getByRole('button', { name: 'Reroute to a backup supplier' }).click();
     await page.locator('#notice.ok').getByText('Rerouted from', { exact: false }).waitFor();
 
@@ -111,13 +125,18 @@ browser.describe('backup suppliers in the console', () => {
     await w.shot('order-rerouted');
   });
 
-  test('the connection\'s automation edits the reroute rule: its reasons and how much dearer a backup may be', async () => {
+  test("the connection's automation edits the reroute rule: its reasons and how much dearer a backup may be", async () => {
     await w.go('connections', 'Connections');
     const form = page.locator(`article[data-connection-id="${backupId}"] form.automation`);
-    const saved = async () => (await api('GET', `/api/store-suppliers/${w.storeId}`)).body.result.find((c: { id: string }) => c.id === backupId).automation.reroute;
+    const saved = async () =>
+      (await api('GET', `/api/store-suppliers/${w.storeId}`)).body.result.find((c: { id: string }) => c.id === backupId).automation.reroute;
     // The defaults, as the service keeps them.
     const boxes = form.locator('fieldset.reroute input[type=checkbox]');
-    expect(await boxes.evaluateAll((bs) => bs.filter((b) => (b as HTMLInputElement).checked).map((b) => b.getAttribute('name')))).toEqual(['reroute-variantUnavailable', 'reroute-destinationUnsupported', 'reroute-costAboveLimit']);
+    expect(await boxes.evaluateAll((bs) => bs.filter((b) => (b as HTMLInputElement).checked).map((b) => b.getAttribute('name')))).toEqual([
+      'reroute-variantUnavailable',
+      'reroute-destinationUnsupported',
+      'reroute-costAboveLimit',
+    ]);
     expect(await form.getByLabel('A backup may cost at most this % more').inputValue()).toBe('10');
 
     await form.getByLabel('The supplier does not deliver there').uncheck();
@@ -130,7 +149,7 @@ browser.describe('backup suppliers in the console', () => {
     await w.shot('connections-reroute-rule');
   });
 
-  test('routed by the store\'s rule: the order page\'s history shows the candidates\' quotes, the one left out and why the winner won', async () => {
+  test("routed by the store's rule: the order page's history shows the candidates' quotes, the one left out and why the winner won", async () => {
     // The primary's cost limit (1 cent) leaves it out; the backup, quoted live, is chosen before anything is sent.
     expect((await api('PUT', `/api/store-suppliers/${w.storeId}/routing`, { routing: { rule: 'lowestLandedCost' } })).status).toBe(200);
     try {
@@ -143,12 +162,20 @@ browser.describe('backup suppliers in the console', () => {
       }
       const first = parts.find((s: any) => s.integrationId === connId);
       const routed = first.events.find((e: any) => e.type === 'routed').details;
-      expect(routed).toMatchObject({ rule: 'lowestLandedCost', connectionId: backupId, excluded: [{ connectionId: connId, supplierKey: 'sandbox', why: expect.stringMatching(/above the store's limit of \$0\.01\.$/) }] });
+      expect(routed).toMatchObject({
+        rule: 'lowestLandedCost',
+        connectionId: backupId,
+        excluded: [{ connectionId: connId, supplierKey: 'sandbox', why: expect.stringMatching(/above the store's limit of \$0\.01\.$/) }],
+      });
       const [quote] = routed.candidates;
       await w.openOrder(order);
       const history = await page.locator(`[data-supplier-order="${first._id}"] ol.history`).innerText();
-      expect(history).toContain(`Supplier chosen by the lowest landed cost. ${routed.why} Candidates: sandbox (chosen) ${usd(quote.storeTotalMinor)}, up to ${quote.maxDays} days. Not candidates: sandbox: ${routed.excluded[0].why}`);
-      expect(history).toContain(`Its items went to the chosen supplier sandbox (its supplier order ${parts.find((s: any) => s.integrationId === backupId)._id}); nothing was placed here.`);
+      expect(history).toContain(
+        `Supplier chosen by the lowest landed cost. ${routed.why} Candidates: sandbox (chosen) ${usd(quote.storeTotalMinor)}, up to ${quote.maxDays} days. Not candidates: sandbox: ${routed.excluded[0].why}`,
+      );
+      expect(history).toContain(
+        `Its items went to the chosen supplier sandbox (its supplier order ${parts.find((s: any) => s.integrationId === backupId)._id}); nothing was placed here.`,
+      );
       await w.shot('order-routed');
     } finally {
       await api('PUT', `/api/store-suppliers/${w.storeId}/routing`, { routing: { rule: 'primary' } });

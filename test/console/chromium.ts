@@ -18,22 +18,35 @@ export function findChromium(): ChromiumLookup {
   if (chosen) return fs.existsSync(chosen) ? { path: chosen } : { skip: `CHROMIUM_PATH is ${chosen}, which does not exist.` };
   const have = found();
   if (have) return { path: have };
-  if (process.platform !== 'linux' || !fs.existsSync('/usr/bin/apt-get')) return { skip: 'Chromium is not installed and this machine has no apt-get to install Debian\'s chromium package.' };
-  if (process.getuid?.() !== 0) return { skip: 'Chromium is not installed and installing it needs root: run `apt-get install -y chromium` (or set CHROMIUM_PATH).' };
-  process.stderr.write('Browser test: installing Debian\'s chromium package (apt-get), once per machine...\n');
+  if (process.platform !== 'linux' || !fs.existsSync('/usr/bin/apt-get'))
+    return { skip: "Chromium is not installed and this machine has no apt-get to install Debian's chromium package." };
+  if (process.getuid?.() !== 0)
+    return { skip: 'Chromium is not installed and installing it needs root: run `apt-get install -y chromium` (or set CHROMIUM_PATH).' };
+  process.stderr.write("Browser test: installing Debian's chromium package (apt-get), once per machine...\n");
   try {
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     execFileSync('apt-get', ['update'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
     execFileSync('apt-get', ['install', '-y', 'chromium'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   } catch (err) {
-    return { skip: `Chromium is not installed and \`apt-get install -y chromium\` failed: ${String((err as { stderr?: Buffer }).stderr ?? err).slice(0, 400)}` };
+    return {
+      skip: `Chromium is not installed and \`apt-get install -y chromium\` failed: ${String((err as { stderr?: Buffer }).stderr ?? err).slice(0, 400)}`,
+    };
   }
   const now = found();
   return now ? { path: now } : { skip: 'apt-get installed chromium but no chromium executable was found.' };
 }
 
 /** Flags for a quiet, offline headless Chromium: no GPU, no sandbox (root in CI), nothing fetched in the background. */
-export const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /**
  * The policy every browser test file follows: outside CI a missing Chromium skips the suite, said out loud; under CI

@@ -22,12 +22,20 @@ async function consoleSuite(env: Record<string, string>): Promise<Outcome> {
   const jest = path.join(ROOT, 'node_modules/jest/bin/jest.js');
   const args = [jest, '--runTestsByPath', 'test/console/console.test.ts', '--json', '--testTimeout=60000'];
   // On this run's Postgres and its migrated template: a child jest need not start and migrate a Postgres of its own.
-  const res = await run(process.execPath, args, { cwd: ROOT, env: { ...process.env, DATABASE_URL: process.env.TEST_ADMIN_DATABASE_URL!, ...env }, maxBuffer: 20 * 1024 * 1024 }).then(
+  const res = await run(process.execPath, args, {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: process.env.TEST_ADMIN_DATABASE_URL!, ...env },
+    maxBuffer: 20 * 1024 * 1024,
+  }).then(
     (r) => ({ code: 0, stdout: r.stdout }),
     (e: { code: number; stdout: string }) => ({ code: e.code, stdout: e.stdout }),
   );
   const json = JSON.parse(res.stdout);
-  const messages = json.testResults.map((s: { message: string }) => s.message).join('\n') + json.testResults.flatMap((s: { assertionResults: Array<{ failureMessages: string[] }> }) => s.assertionResults.flatMap((a) => a.failureMessages)).join('\n');
+  const messages =
+    json.testResults.map((s: { message: string }) => s.message).join('\n') +
+    json.testResults
+      .flatMap((s: { assertionResults: Array<{ failureMessages: string[] }> }) => s.assertionResults.flatMap((a) => a.failureMessages))
+      .join('\n');
   return { code: res.code, passed: json.numPassedTests, failed: json.numFailedTests, skipped: json.numPendingTests + json.numTodoTests, messages };
 }
 

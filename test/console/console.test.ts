@@ -43,7 +43,15 @@ browser.describe('merchant console in a browser', () => {
     expect(res.text).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/); // no inline script
     expect(res.text).not.toMatch(/\sstyle=|<style/);
     const dirs = [path.join(ROOT, 'console/static'), path.join(ROOT, 'dist/console')];
-    const sizes = (vendored: boolean) => dirs.flatMap((d) => fs.readdirSync(d).filter((f) => /\.(js|css|html|svg)$/.test(f) && f.startsWith('uplot.') === vendored).map((f) => fs.statSync(path.join(d, f)).size)).reduce((a, b) => a + b, 0);
+    const sizes = (vendored: boolean) =>
+      dirs
+        .flatMap((d) =>
+          fs
+            .readdirSync(d)
+            .filter((f) => /\.(js|css|html|svg)$/.test(f) && f.startsWith('uplot.') === vendored)
+            .map((f) => fs.statSync(path.join(d, f)).size),
+        )
+        .reduce((a, b) => a + b, 0);
     expect(sizes(false)).toBeLessThan(200 * 1024);
     // The profit page's chart library (docs/decisions.md, "The profit page's chart"), loaded by that page only.
     expect(sizes(true)).toBeGreaterThan(0);
@@ -73,7 +81,10 @@ browser.describe('merchant console in a browser', () => {
     await page.getByRole('button', { name: 'Create key' }).click();
     const key = await page.locator('#secret-key').inputValue();
     seen.secrets.add(key);
-    expect((await call(w.svc.baseUrl, 'GET', '/api/api-key/current', { key })).body.result.key).toMatchObject({ name: 'n8n production', recordScope: 'account' });
+    expect((await call(w.svc.baseUrl, 'GET', '/api/api-key/current', { key })).body.result.key).toMatchObject({
+      name: 'n8n production',
+      recordScope: 'account',
+    });
     await page.locator('#secret').getByRole('button', { name: 'Copy key' }).click();
     await page.getByText('Key copied to the clipboard.').waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
@@ -114,7 +125,10 @@ browser.describe('merchant console in a browser', () => {
     await page.getByLabel('Password').fill(w.owner.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await w.go('keys', 'API keys');
-    await page.locator('tr', { has: page.getByRole('cell', { name: 'shop sync', exact: true }) }).getByRole('button', { name: 'Rotate' }).click();
+    await page
+      .locator('tr', { has: page.getByRole('cell', { name: 'shop sync', exact: true }) })
+      .getByRole('button', { name: 'Rotate' })
+      .click();
     const card = page.locator('section.rotation');
     await card.getByRole('button', { name: 'Create the new key' }).click();
     const fresh = await page.locator('#secret-key').inputValue();
@@ -122,7 +136,10 @@ browser.describe('merchant console in a browser', () => {
     expect(fresh).not.toBe(old.key);
     expect(await card.getByRole('button', { name: 'Revoke "shop sync"' }).isDisabled()).toBe(true);
     // The integration moves: its next call uses the new key, and the console sees the last-used time move.
-    expect((await call(w.svc.baseUrl, 'GET', '/api/api-key/current', { key: fresh })).body.result.key).toMatchObject({ name: 'shop sync (new)', recordScope: 'own' });
+    expect((await call(w.svc.baseUrl, 'GET', '/api/api-key/current', { key: fresh })).body.result.key).toMatchObject({
+      name: 'shop sync (new)',
+      recordScope: 'own',
+    });
     await card.getByRole('button', { name: 'Check again' }).click();
     await card.getByRole('button', { name: 'Revoke "shop sync"' }).and(page.locator(':enabled')).waitFor();
     await w.hideInPicture(fresh);
@@ -139,11 +156,17 @@ browser.describe('merchant console in a browser', () => {
     await page.getByRole('dialog').getByLabel('New name').fill('shop sync 2');
     await page.getByRole('dialog').getByRole('button', { name: 'Rename' }).click();
     await page.getByText('Renamed to "shop sync 2".').waitFor();
-    await page.locator('tr', { has: page.getByRole('cell', { name: 'shop sync 2', exact: true }) }).getByRole('button', { name: 'Change records' }).click();
+    await page
+      .locator('tr', { has: page.getByRole('cell', { name: 'shop sync 2', exact: true }) })
+      .getByRole('button', { name: 'Change records' })
+      .click();
     await page.getByRole('dialog').locator('select').selectOption('account');
     await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
     await page.getByText('"shop sync 2" now sees: Everything in the account.').waitFor();
-    expect((await call(w.svc.baseUrl, 'GET', '/api/api-key/current', { key: fresh })).body.result.key).toMatchObject({ name: 'shop sync 2', recordScope: 'account' });
+    expect((await call(w.svc.baseUrl, 'GET', '/api/api-key/current', { key: fresh })).body.result.key).toMatchObject({
+      name: 'shop sync 2',
+      recordScope: 'account',
+    });
   });
 
   test('connects the sandbox supplier by signing in at it', async () => {
@@ -224,7 +247,7 @@ browser.describe('merchant console in a browser', () => {
     expect(r.all.payments.filter((x: any) => x.orderNumber === so.body.result.supplierOrderNumber)).toHaveLength(1);
   });
 
-  test('connections: connect by API key, balance, automation, the store\'s routing rule, switch off and on, disconnect after its impact', async () => {
+  test("connections: connect by API key, balance, automation, the store's routing rule, switch off and on, disconnect after its impact", async () => {
     const acc = await w.sandbox.account(123_45);
     await w.go('connections', 'Connections');
     const card = page.locator('form.supplier', { hasText: 'Sandbox Supplier' }).filter({ hasNotText: '(sign-in)' }).first();
@@ -250,16 +273,19 @@ browser.describe('merchant console in a browser', () => {
 
     // The store's routing rule: a form of its own beside the connections, read back over HTTP as saved.
     const routing = page.locator('form.routing');
-    await routing.getByText('the store chooses the product\'s own supplier').waitFor();
+    await routing.getByText("the store chooses the product's own supplier").waitFor();
     await routing.getByLabel('Choose the supplier by').selectOption('fastest');
     await routing.getByLabel('At most this % dearer than the cheapest').fill('15');
     await routing.getByRole('button', { name: 'Save routing' }).click();
     await page.getByText('Routing saved.').waitFor();
     await page.locator('form.routing').getByText('the fastest supplier, at most 15% dearer than the cheapest').waitFor();
-    expect((await w.svc.call('GET', `/api/store-suppliers/${w.storeId}/routing`, { key: w.owner.key })).body.result.routing).toEqual({ rule: 'fastest', maxCostAboveCheapestPercent: 15 });
+    expect((await w.svc.call('GET', `/api/store-suppliers/${w.storeId}/routing`, { key: w.owner.key })).body.result.routing).toEqual({
+      rule: 'fastest',
+      maxCostAboveCheapestPercent: 15,
+    });
     await page.locator('form.routing').getByLabel('Choose the supplier by').selectOption('primary');
     await page.locator('form.routing').getByRole('button', { name: 'Save routing' }).click();
-    await page.locator('form.routing').getByText('the store chooses the product\'s own supplier').waitFor();
+    await page.locator('form.routing').getByText("the store chooses the product's own supplier").waitFor();
     expect((await w.svc.call('GET', `/api/store-suppliers/${w.storeId}/routing`, { key: w.owner.key })).body.result.routing).toEqual({ rule: 'primary' });
 
     await page.locator(`article[data-connection-id="${id}"]`).getByRole('button', { name: 'Switch off' }).click();

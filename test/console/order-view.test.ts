@@ -32,7 +32,8 @@ const eur = (minor: number) => new Intl.NumberFormat('en-US', { style: 'currency
 /** "margin $38.33 (44.6%)", as the page works it out from what the service answered. */
 const margin = (sold: number, cost: number) => `margin ${usd(sold - cost)} (${(((sold - cost) / sold) * 100).toFixed(1)}%)`;
 
-const newOrder = (paymentMethod: string, destination: Record<string, string> = US_ADDRESS, item = { productId: product.id, variantId: product.variantId }) => placeOrder(w, item, { paymentMethod, destination });
+const newOrder = (paymentMethod: string, destination: Record<string, string> = US_ADDRESS, item = { productId: product.id, variantId: product.variantId }) =>
+  placeOrder(w, item, { paymentMethod, destination });
 const openOrder = (order: { id: string; number: string }) => w.openOrder(order);
 
 browser.describe('reading orders in the console', () => {
@@ -54,12 +55,20 @@ browser.describe('reading orders in the console', () => {
   test('a connection that pays by hand: no sentence says the service may pay the supplier automatically', async () => {
     const paid = await newOrder('online');
     await payments.pay(paid.id, 'paid');
-    await eventually(async () => ((await storeOrder(paid.id)).paymentStatus === 'paid' ? true : undefined), 30_000, 'the provider\'s payment');
+    await eventually(async () => ((await storeOrder(paid.id)).paymentStatus === 'paid' ? true : undefined), 30_000, "the provider's payment");
     await openOrder(paid);
-    expect(await card().innerText()).toMatch(new RegExp(`Payment provider says\\s+paid \\${usd(paid.totalMinor)}: the supplier is paid only when you pay it \\(its connection does not pay automatically\\)`));
-    expect(await part().locator('p.automation').innerText()).toBe('It sends an order to the supplier only when you send it, and leaves paying the supplier to you: pay now when you send it, or Pay on its supplier order.');
+    expect(await card().innerText()).toMatch(
+      new RegExp(
+        `Payment provider says\\s+paid \\${usd(paid.totalMinor)}: the supplier is paid only when you pay it \\(its connection does not pay automatically\\)`,
+      ),
+    );
+    expect(await part().locator('p.automation').innerText()).toBe(
+      'It sends an order to the supplier only when you send it, and leaves paying the supplier to you: pay now when you send it, or Pay on its supplier order.',
+    );
     await part().getByRole('button', { name: 'Send to the supplier…' }).click();
-    expect(await page.getByRole('dialog').innerText()).toContain('The payment provider confirmed the shopper\'s payment. This connection does not pay the supplier by itself: without pay now, the supplier order waits unpaid until you pay it.');
+    expect(await page.getByRole('dialog').innerText()).toContain(
+      "The payment provider confirmed the shopper's payment. This connection does not pay the supplier by itself: without pay now, the supplier order waits unpaid until you pay it.",
+    );
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     expect(await page.locator('#app').innerText()).not.toMatch(/pay the supplier automatically/);
 
@@ -67,46 +76,69 @@ browser.describe('reading orders in the console', () => {
     await openOrder(byHand);
     await page.getByRole('button', { name: 'Confirm the order' }).click();
     const confirm = await page.getByRole('dialog').innerText();
-    expect(confirm).toContain(`Sandbox Supplier · ${(await api('GET', `/api/store-suppliers/${w.storeId}`)).body.result[0].accountLabel}: waits for you to send it.`);
+    expect(confirm).toContain(
+      `Sandbox Supplier · ${(await api('GET', `/api/store-suppliers/${w.storeId}`)).body.result[0].accountLabel}: waits for you to send it.`,
+    );
     expect(confirm).not.toContain('automatically');
     await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
     await card().getByRole('button', { name: 'Mark as paid…' }).click();
     const dialog = page.getByRole('dialog');
-    expect(await dialog.innerText()).toContain('A mark by hand confirms the order. The supplier is paid only when you pay it: send the supplier part with "pay now", or press Pay on its supplier order.');
+    expect(await dialog.innerText()).toContain(
+      'A mark by hand confirms the order. The supplier is paid only when you pay it: send the supplier part with "pay now", or press Pay on its supplier order.',
+    );
     expect(await dialog.innerText()).not.toContain('automatically');
     await dialog.getByRole('button', { name: 'Mark as paid' }).click();
-    await page.locator('#notice.ok').getByText(`Order ${byHand.number} is marked paid by hand and confirmed. Pay the supplier yourself`, { exact: false }).waitFor();
+    await page
+      .locator('#notice.ok')
+      .getByText(`Order ${byHand.number} is marked paid by hand and confirmed. Pay the supplier yourself`, { exact: false })
+      .waitFor();
     expect(await card().locator('ol.payments').innerText()).toMatch(/A person's word, not the provider's: it confirms the order\.$/);
     expect(await page.locator('#app').innerText()).not.toMatch(/pay the supplier automatically|paid automatically/);
   });
 
-  test('items by product; cost and margin per part and per order, in the store\'s currency, from the supplier order\'s costs', async () => {
+  test("items by product; cost and margin per part and per order, in the store's currency, from the supplier order's costs", async () => {
     const order = await newOrder('manual');
     await openOrder(order);
-    expect(await part().locator('ul.items').innerText()).toBe(`1 × ${product.title} — ${product.variant.title} (${product.variant.sku}) at ${usd(product.variant.priceMinor)}`);
-    expect(await part().locator('p.margin').innerText()).toBe(`Sold for ${usd(product.variant.priceMinor)} · cost not known: the supplier says it once the part is sent.`);
-    expect(await page.locator('dd .margin').innerText()).toBe('Not known yet: no supplier part has a cost so far (the supplier says it once the part is sent).');
+    expect(await part().locator('ul.items').innerText()).toBe(
+      `1 × ${product.title} — ${product.variant.title} (${product.variant.sku}) at ${usd(product.variant.priceMinor)}`,
+    );
+    expect(await part().locator('p.margin').innerText()).toBe(
+      `Sold for ${usd(product.variant.priceMinor)} · cost not known: the supplier says it once the part is sent.`,
+    );
+    expect(await page.locator('dd .margin').innerText()).toBe(
+      'Not known yet: no supplier part has a cost so far (the supplier says it once the part is sent).',
+    );
 
     await part().getByRole('button', { name: 'Send to the supplier…' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
     // On a busy machine the send may answer "still working" (202): the page is read again until it shows the cost.
-    const so = await eventually(async () => {
-      const s = (await storeOrder(order.id)).supplierOrders[0];
-      return s?.status === 'submitted' ? s : undefined;
-    }, 60_000, 'the part created at the supplier');
+    const so = await eventually(
+      async () => {
+        const s = (await storeOrder(order.id)).supplierOrders[0];
+        return s?.status === 'submitted' ? s : undefined;
+      },
+      60_000,
+      'the part created at the supplier',
+    );
     expect(so).toMatchObject({ payment: { status: 'unpaid' }, costs: { currency: 'USD' } });
-    await eventually(async () => {
-      await page.getByRole('button', { name: 'Read again' }).click();
-      await page.getByRole('heading', { level: 1, name: new RegExp(`^Order ${order.number}\\b`) }).waitFor();
-      return (await part().locator('p.margin').getAttribute('data-cost')) === 'known' || undefined;
-    }, 60_000, 'the cost on the order page');
+    await eventually(
+      async () => {
+        await page.getByRole('button', { name: 'Read again' }).click();
+        await page.getByRole('heading', { level: 1, name: new RegExp(`^Order ${order.number}\\b`) }).waitFor();
+        return (await part().locator('p.margin').getAttribute('data-cost')) === 'known' || undefined;
+      },
+      60_000,
+      'the cost on the order page',
+    );
     const sold = product.variant.priceMinor;
     const cost = so.costs.totalMinor;
     // A store and supplier in one currency: the landed cost is the supplier's cost, nothing converted.
     const profit = (await storeOrder(order.id)).supplierOrders[0].profit;
     expect(profit).toMatchObject({ currency: 'USD', revenueMinor: sold, landedCostMinor: cost, resultMinor: sold - cost, complete: true });
     expect(await part().locator('p.margin').innerText()).toBe(`Sold for ${usd(sold)} · landed cost ${usd(cost)} · ${margin(sold, cost)}`);
-    expect(await part().locator('p.margin .converted').getAttribute('title')).toBe(`${usd(cost)}: the supplier charges in the store's currency (USD), nothing converted. Recorded when the supplier accepted the order.`);
+    expect(await part().locator('p.margin .converted').getAttribute('title')).toBe(
+      `${usd(cost)}: the supplier charges in the store's currency (USD), nothing converted. Recorded when the supplier accepted the order.`,
+    );
     expect(await page.locator('dd .margin').innerText()).toBe(`Sold for ${usd(sold)} · landed cost ${usd(cost)} · ${margin(sold, cost)}`);
     await w.shot('order-cost-margin');
 
@@ -114,39 +146,67 @@ browser.describe('reading orders in the console', () => {
     expect((await api('PUT', `/api/store-suppliers/${w.storeId}/${connId}/automation`, { automaticPayment: true })).status).toBe(200);
     const paid = await newOrder('online');
     await payments.pay(paid.id, 'paid');
-    await eventually(async () => ((await storeOrder(paid.id)).paymentStatus === 'paid' ? true : undefined), 30_000, 'the provider\'s payment');
+    await eventually(async () => ((await storeOrder(paid.id)).paymentStatus === 'paid' ? true : undefined), 30_000, "the provider's payment");
     await openOrder(paid);
-    expect(await card().innerText()).toMatch(new RegExp(`Payment provider says\\s+paid \\${usd(paid.totalMinor)}: the service may pay the supplier automatically`));
-    expect(await part().locator('p.automation').innerText()).toContain('pays the supplier by itself once the payment provider confirmed the shopper\'s payment');
+    expect(await card().innerText()).toMatch(
+      new RegExp(`Payment provider says\\s+paid \\${usd(paid.totalMinor)}: the service may pay the supplier automatically`),
+    );
+    expect(await part().locator('p.automation').innerText()).toContain("pays the supplier by itself once the payment provider confirmed the shopper's payment");
     expect((await api('PUT', `/api/store-suppliers/${w.storeId}/${connId}/automation`, { automaticPayment: false })).status).toBe(200);
   });
 
-  test('an order in another currency than the store\'s: its landed cost shown, no margin, and why', async () => {
+  test("an order in another currency than the store's: its landed cost shown, no margin, and why", async () => {
     // A product the store sells in euros, linked by hand to a supplier product priced in dollars.
     const items = (await w.sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=50&page=10')).body.items;
     const p = items.find((x: any) => x.shipsTo.includes('US') && x.variants[0].available && x.variants[0].stock >= 50);
-    const made = (await api('POST', `/api/store-products/${w.storeId}`, { title: 'Euro lamp', variants: [{ sku: 'EUR-LAMP-1', title: 'Default', priceMinor: 9900, currency: 'EUR', stock: 5 }] })).body.result;
-    const link = await api('POST', `/api/store-suppliers/${w.storeId}/links`, { productId: made.id, connectionId: connId, supplierProductId: p.id, variants: [{ storeVariantId: made.variants[0].id, supplierVariantId: p.variants[0].id }], sync: { price: false } });
+    const made = (
+      await api('POST', `/api/store-products/${w.storeId}`, {
+        title: 'Euro lamp',
+        variants: [{ sku: 'EUR-LAMP-1', title: 'Default', priceMinor: 9900, currency: 'EUR', stock: 5 }],
+      })
+    ).body.result;
+    const link = await api('POST', `/api/store-suppliers/${w.storeId}/links`, {
+      productId: made.id,
+      connectionId: connId,
+      supplierProductId: p.id,
+      variants: [{ storeVariantId: made.variants[0].id, supplierVariantId: p.variants[0].id }],
+      sync: { price: false },
+    });
     expect(link.status).toBe(201);
     const order = await newOrder('manual', US_ADDRESS, { productId: made.id, variantId: made.variants[0].id });
     expect(order).toMatchObject({ currency: 'EUR', totalMinor: 9900 });
-    expect((await api('POST', `/api/store-suppliers/${w.storeId}/orders/${order.id}/groups/${encodeURIComponent(`supplier:${connId}`)}/submit`, {})).status).toBeLessThan(300);
-    const so = await eventually(async () => {
-      const s = (await storeOrder(order.id)).supplierOrders[0];
-      return s?.status === 'submitted' ? s : undefined;
-    }, 60_000, 'the part created at the supplier');
+    expect(
+      (await api('POST', `/api/store-suppliers/${w.storeId}/orders/${order.id}/groups/${encodeURIComponent(`supplier:${connId}`)}/submit`, {})).status,
+    ).toBeLessThan(300);
+    const so = await eventually(
+      async () => {
+        const s = (await storeOrder(order.id)).supplierOrders[0];
+        return s?.status === 'submitted' ? s : undefined;
+      },
+      60_000,
+      'the part created at the supplier',
+    );
     expect(so.costs).toMatchObject({ currency: 'USD' });
     await openOrder(order);
     // The store sells in dollars; this order is in euros, so what it sold for is not in the store's currency.
-    expect(so.profit).toMatchObject({ currency: 'USD', revenueMinor: null, landedCostMinor: so.costs.totalMinor, resultMinor: null, complete: false, missing: ['revenueInStoreCurrency'] });
-    const why = 'not final: the order is not in the store\'s currency, so what it sold for is not counted.';
+    expect(so.profit).toMatchObject({
+      currency: 'USD',
+      revenueMinor: null,
+      landedCostMinor: so.costs.totalMinor,
+      resultMinor: null,
+      complete: false,
+      missing: ['revenueInStoreCurrency'],
+    });
+    const why = "not final: the order is not in the store's currency, so what it sold for is not counted.";
     expect(await part().locator('p.margin').innerText()).toBe(`Sold for ${eur(9900)} · landed cost ${usd(so.costs.totalMinor)} · no margin yet · ${why}`);
     expect(await part().locator('p.margin').getAttribute('data-cost')).toBe('partial');
-    expect(await page.locator('dd .margin').innerText()).toBe(`Sold for an amount not in the store's currency · landed cost ${usd(so.costs.totalMinor)} · no margin yet · ${why}`);
+    expect(await page.locator('dd .margin').innerText()).toBe(
+      `Sold for an amount not in the store's currency · landed cost ${usd(so.costs.totalMinor)} · no margin yet · ${why}`,
+    );
     await w.shot('order-currencies');
   });
 
-  test('the orders list names each order\'s customer and finds orders by customer; staff without customer data get neither', async () => {
+  test("the orders list names each order's customer and finds orders by customer; staff without customer data get neither", async () => {
     const grace = await newOrder('manual', GRACE);
     await w.go('orders', 'Orders');
     const row = page.locator(`tr[data-order-id="${grace.id}"]`);
@@ -212,11 +272,13 @@ browser.describe('reading orders in the console', () => {
     await w.go('connections', 'Connections');
     expect(await form.getByLabel('Shipping method').inputValue()).toBe('named');
     expect(await form.getByLabel('Service name').inputValue()).toBe('CAINIAO_STANDARD');
-    expect(await form.locator('p.message').innerText()).toBe('It sends an order to the supplier only when you send it, and leaves paying the supplier to you: pay now when you send it, or Pay on its supplier order.');
+    expect(await form.locator('p.message').innerText()).toBe(
+      'It sends an order to the supplier only when you send it, and leaves paying the supplier to you: pay now when you send it, or Pay on its supplier order.',
+    );
     await w.shot('connections-automation');
   });
 
-  test('after shipping: a stalled parcel in the review queue\'s deliveries needing a look and on the order page, a claim for a reship opened there, the attention acknowledged', async () => {
+  test("after shipping: a stalled parcel in the review queue's deliveries needing a look and on the order page, a claim for a reship opened there, the attention acknowledged", async () => {
     const order = await newOrder('manual');
     expect((await api('POST', `/api/store-orders/${w.storeId}/${order.id}/confirm`)).status).toBe(200);
     const sent = (await api('POST', `/api/store-suppliers/${w.storeId}/orders/${order.id}/groups/supplier:${connId}/submit`, { payNow: true })).body.result;

@@ -17,7 +17,11 @@ let page: Page;
 let fake: RunningFakePrintful;
 
 async function account(accountLevel: boolean): Promise<{ token: string; storeIds: number[] }> {
-  const res = await fetch(`${fake.controlUrl}/accounts`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ accountLevel, stores: 2, name: accountLevel ? 'Account shop' : 'Store shop' }) });
+  const res = await fetch(`${fake.controlUrl}/accounts`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ accountLevel, stores: 2, name: accountLevel ? 'Account shop' : 'Store shop' }),
+  });
   const acc = (await res.json()) as { token: string; storeIds: number[] };
   seen.secrets.add(acc.token);
   return acc;
@@ -49,11 +53,16 @@ browser.describe('connecting Printful in the console', () => {
 
     const other = await createStore(w.svc, w.owner.key, 'Second Shop');
     const read = async (storeId: string) => (await w.svc.call('GET', `/api/store-suppliers/${storeId}`, { key: w.owner.key })).body.result;
-    expect((await read(w.storeId)).map((c: { supplierKey: string; accountLabel: string }) => [c.supplierKey, c.accountLabel])).toEqual([['printful', `Printful store "Store shop" (${store.storeIds[0]})`]]);
+    expect((await read(w.storeId)).map((c: { supplierKey: string; accountLabel: string }) => [c.supplierKey, c.accountLabel])).toEqual([
+      ['printful', `Printful store "Store shop" (${store.storeIds[0]})`],
+    ]);
 
     // The account-level token names its second store; the service checked it with Printful (X-PF-Store-Id).
     const acct = await account(true);
-    const res = await w.svc.call('POST', `/api/store-suppliers/${other}`, { key: w.owner.key, body: { supplierKey: 'printful', mode: 'live', credentials: { apiKey: acct.token, storeId: String(acct.storeIds[1]) } } });
+    const res = await w.svc.call('POST', `/api/store-suppliers/${other}`, {
+      key: w.owner.key,
+      body: { supplierKey: 'printful', mode: 'live', credentials: { apiKey: acct.token, storeId: String(acct.storeIds[1]) } },
+    });
     expect(res.status).toBe(201);
     expect(res.body.result.accountLabel).toBe(`Printful store "Account shop 2" (${acct.storeIds[1]})`);
     expect(w.browser.errors).toEqual([]);

@@ -30,32 +30,59 @@ let order: { id: string; number: string };
 const api = (method: string, path: string, body?: unknown) => w.svc.call(method, path, { key: w.owner.key, body });
 const part = () => page.locator(`section.part[data-part="supplier:${connId}"]`);
 
-browser.describe('margin and profit in the store\'s currency', () => {
+browser.describe("margin and profit in the store's currency", () => {
   beforeAll(async () => {
     process.env.SANDBOX_LOG_LEVEL ??= 'silent';
     ecb = await startSandboxExchangeRates({ control: true });
-    await fetch(`${ecb.baseUrl}/control/rates`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ date: day(-1), rates: { USD: '1.0705' } }) });
+    await fetch(`${ecb.baseUrl}/control/rates`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ date: day(-1), rates: { USD: '1.0705' } }),
+    });
     w = await openConsole(browser.chromium(), { label: 'console_profit', env: { EXCHANGE_RATES_URL: ecb.dailyUrl } });
     page = w.page;
     await w.svc.waitForLog((l) => l.msg === 'exchange rates fetched', 60_000);
     // A euro store whose product is linked by hand to a sandbox (USD) variant.
     storeId = (await api('POST', '/api/stores', { name: 'Euro Shop', currency: 'EUR' })).body.result.id;
     const account = await w.sandbox.account(10_000_000);
-    connId = (await api('POST', `/api/store-suppliers/${storeId}`, { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: account.liveKey } })).body.result.id;
+    connId = (await api('POST', `/api/store-suppliers/${storeId}`, { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: account.liveKey } })).body
+      .result.id;
     const items = (await w.sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=50&page=5')).body.items;
     const p = items.find((x: any) => x.shipsTo.includes('US') && x.variants[0].available && x.variants[0].stock >= 50);
     productTitle = p.title;
-    const made = (await api('POST', `/api/store-products/${storeId}`, { title: p.title, variants: [{ sku: `EU-${p.variants[0].id}`, title: 'One', priceMinor: 9900, currency: 'EUR', stock: 100 }] })).body.result;
-    const link = await api('POST', `/api/store-suppliers/${storeId}/links`, { productId: made.id, connectionId: connId, supplierProductId: p.id, variants: [{ storeVariantId: made.variants[0].id, supplierVariantId: p.variants[0].id }], sync: { price: false } });
+    const made = (
+      await api('POST', `/api/store-products/${storeId}`, {
+        title: p.title,
+        variants: [{ sku: `EU-${p.variants[0].id}`, title: 'One', priceMinor: 9900, currency: 'EUR', stock: 100 }],
+      })
+    ).body.result;
+    const link = await api('POST', `/api/store-suppliers/${storeId}/links`, {
+      productId: made.id,
+      connectionId: connId,
+      supplierProductId: p.id,
+      variants: [{ storeVariantId: made.variants[0].id, supplierVariantId: p.variants[0].id }],
+      sync: { price: false },
+    });
     expect(link.status).toBe(201);
-    const placed = await api('POST', `/api/store-orders/${storeId}`, { items: [{ productId: made.id, variantId: made.variants[0].id, quantity: 1 }], destination: US_ADDRESS, paymentMethod: 'manual' });
+    const placed = await api('POST', `/api/store-orders/${storeId}`, {
+      items: [{ productId: made.id, variantId: made.variants[0].id, quantity: 1 }],
+      destination: US_ADDRESS,
+      paymentMethod: 'manual',
+    });
     expect(placed.status).toBe(201);
     order = placed.body.result;
-    expect((await api('POST', `/api/store-suppliers/${storeId}/orders/${order.id}/groups/${encodeURIComponent(`supplier:${connId}`)}/submit`, { payNow: true })).status).toBeLessThan(300);
-    await eventually(async () => {
-      const so = (await api('GET', `/api/store-orders/${storeId}/${order.id}`)).body.result.supplierOrders[0];
-      return so?.profit?.complete ? so : undefined;
-    }, 60_000, 'the part accepted by the supplier');
+    expect(
+      (await api('POST', `/api/store-suppliers/${storeId}/orders/${order.id}/groups/${encodeURIComponent(`supplier:${connId}`)}/submit`, { payNow: true }))
+        .status,
+    ).toBeLessThan(300);
+    await eventually(
+      async () => {
+        const so = (await api('GET', `/api/store-orders/${storeId}/${order.id}`)).body.result.supplierOrders[0];
+        return so?.profit?.complete ? so : undefined;
+      },
+      60_000,
+      'the part accepted by the supplier',
+    );
     await w.signIn();
     await page.getByLabel('Store').selectOption({ label: 'Euro Shop' });
     await page.getByRole('heading', { level: 1, name: 'Review queue' }).waitFor();
@@ -73,21 +100,25 @@ browser.describe('margin and profit in the store\'s currency', () => {
     expect(so.profit).toMatchObject({ currency: 'EUR', revenueMinor: 9900, landedCostMinor: landed.storeTotalMinor, complete: true });
     await w.openOrder(order);
     const share = (p: { resultMinor: number; revenueMinor: number }) => ((p.resultMinor / p.revenueMinor) * 100).toFixed(1);
-    expect(await part().locator('p.margin').innerText()).toBe(`Sold for ${eur(9900)} · landed cost ${eur(so.profit.landedCostMinor)} · margin ${eur(so.profit.resultMinor)} (${share(so.profit)}%)`);
+    expect(await part().locator('p.margin').innerText()).toBe(
+      `Sold for ${eur(9900)} · landed cost ${eur(so.profit.landedCostMinor)} · margin ${eur(so.profit.resultMinor)} (${share(so.profit)}%)`,
+    );
     expect(await part().locator('p.margin').getAttribute('data-cost')).toBe('known');
     const hover = `${usd(landed.totalMinor)} (USD) converted to EUR at 1 USD = ${landed.rate} EUR, the European Central Bank's reference rate as of ${day(-1)}. Recorded ${landed.stage === 'paid' ? 'when the supplier was paid' : 'when the supplier accepted the order'}.`;
     expect(await part().locator('.converted').getAttribute('title')).toBe(hover);
     // The order's line: its parts less the payment provider's fee (none for an order paid by hand).
     const p = details.profit;
     expect(p).toMatchObject({ currency: 'EUR', complete: true, paymentFeeMinor: 0 });
-    expect(await page.locator('dd .margin').innerText()).toBe(`Sold for ${eur(p.revenueMinor)} · landed cost ${eur(p.landedCostMinor)} · margin ${eur(p.resultMinor)} (${share(p)}%)`);
+    expect(await page.locator('dd .margin').innerText()).toBe(
+      `Sold for ${eur(p.revenueMinor)} · landed cost ${eur(p.landedCostMinor)} · margin ${eur(p.resultMinor)} (${share(p)}%)`,
+    );
     expect(await page.locator('dd .margin .converted').getAttribute('title')).toBe(`${so.supplierOrderNumber}: ${hover}`);
     await part().locator('.converted').hover();
     await part().locator('.converted').focus();
     await w.shot('order-margin-rate');
   });
 
-  test('the profit page: the report\'s totals, its rows and a chart, by day and by product', async () => {
+  test("the profit page: the report's totals, its rows and a chart, by day and by product", async () => {
     const report = async (groupBy: string) => {
       const res = await api('GET', `/api/store-suppliers/${storeId}/reports/profit?from=${day(-29)}&to=${day()}&groupBy=${groupBy}`);
       expect(res.status).toBe(200);
@@ -96,7 +127,14 @@ browser.describe('margin and profit in the store\'s currency', () => {
     const byDay = await report('day');
     // The report's sums are the order's own: this store has one order.
     const own = (await api('GET', `/api/store-orders/${storeId}/${order.id}`)).body.result.profit;
-    expect(byDay.totals).toMatchObject({ orders: 1, parts: 1, revenueMinor: own.revenueMinor, landedCostMinor: own.landedCostMinor, resultMinor: own.resultMinor, incompleteParts: 0 });
+    expect(byDay.totals).toMatchObject({
+      orders: 1,
+      parts: 1,
+      revenueMinor: own.revenueMinor,
+      landedCostMinor: own.landedCostMinor,
+      resultMinor: own.resultMinor,
+      incompleteParts: 0,
+    });
     await w.go('profit', 'Profit');
     const total = (name: string) => page.locator(`dd[data-total="${name}"]`).innerText();
     expect(await total('orders')).toBe('1');
@@ -106,8 +144,20 @@ browser.describe('margin and profit in the store\'s currency', () => {
     // Supplier credits are a figure and a series of their own (issue 53): none here.
     expect(await total('supplierCredit')).toBe(eur(byDay.totals.supplierCreditMinor));
     expect(await total('result')).toBe(eur(byDay.totals.resultMinor));
-    expect(await page.locator('table.profit-rows tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-key')))).toEqual(byDay.items.map((i: any) => i.key));
-    expect(await page.locator(`table.profit-rows tr[data-key="${day()}"] td`).allInnerTexts()).toEqual([day(), '1', '1', eur(own.revenueMinor), eur(own.landedCostMinor), eur(0), eur(byDay.items[0].paymentFeeMinor), eur(own.resultMinor), '']);
+    expect(await page.locator('table.profit-rows tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-key')))).toEqual(
+      byDay.items.map((i: any) => i.key),
+    );
+    expect(await page.locator(`table.profit-rows tr[data-key="${day()}"] td`).allInnerTexts()).toEqual([
+      day(),
+      '1',
+      '1',
+      eur(own.revenueMinor),
+      eur(own.landedCostMinor),
+      eur(0),
+      eur(byDay.items[0].paymentFeeMinor),
+      eur(own.resultMinor),
+      '',
+    ]);
     await expectChartDrawn('day');
     expect(await page.locator('.chart[data-group-by="day"] .u-legend').innerText()).toContain('Supplier credits');
     await w.shot('profit');

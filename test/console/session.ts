@@ -21,7 +21,10 @@ export interface ConsoleWorld {
   close(): Promise<void>;
 }
 
-export async function openConsole(chromium: string, opts: { label: string; publicBaseUrl?: boolean; payments?: { baseUrl: string }; env?: Record<string, string> }): Promise<ConsoleWorld> {
+export async function openConsole(
+  chromium: string,
+  opts: { label: string; publicBaseUrl?: boolean; payments?: { baseUrl: string }; env?: Record<string, string> },
+): Promise<ConsoleWorld> {
   // The browser first: one that cannot start fails the suite before anything else is set up.
   const browser = await launchBrowser(chromium);
   const sandbox = await startSandbox();

@@ -22,7 +22,8 @@ let connId: string;
 /** Supplier products on sale, in stock and shipped to the US, from one catalogue page. */
 let picks: any[];
 const api = (method: string, path: string, body?: unknown) => w.svc.call(method, path, { key: w.owner.key, body });
-const linkOf = async (supplierProductId: string) => (await api('GET', `/api/store-suppliers/${w.storeId}/links?pageSize=100`)).body.result.items.find((l: any) => l.supplierProductId === supplierProductId);
+const linkOf = async (supplierProductId: string) =>
+  (await api('GET', `/api/store-suppliers/${w.storeId}/links?pageSize=100`)).body.result.items.find((l: any) => l.supplierProductId === supplierProductId);
 const notice = () => page.locator('#notice');
 
 browser.describe('selling from the console', () => {
@@ -30,7 +31,8 @@ browser.describe('selling from the console', () => {
     w = await openConsole(browser.chromium(), { label: 'console_shop', publicBaseUrl: true });
     page = w.page;
     account = await w.sandbox.account(0);
-    connId = (await api('POST', `/api/store-suppliers/${w.storeId}`, { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: account.liveKey } })).body.result.id;
+    connId = (await api('POST', `/api/store-suppliers/${w.storeId}`, { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: account.liveKey } })).body
+      .result.id;
     const items = (await w.sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=50&page=5')).body.items;
     picks = items.filter((p: any) => p.shipsTo.includes('US') && p.variants.every((v: any) => v.available && v.stock >= 20)).slice(0, 3);
     expect(picks).toHaveLength(3);
@@ -63,7 +65,12 @@ browser.describe('selling from the console', () => {
     await page.getByRole('button', { name: 'Preview prices (free)' }).click();
     await page.locator(`.preview-item[data-supplier-product="${a.id}"]`).waitFor();
     const rule = { multiplier: '3', markupMinor: 0, endingMinor: 49, minimumProfitMinor: 0 };
-    const expected = (await api('POST', `/api/store-suppliers/${w.storeId}/${connId}/import/preview`, { products: [a, b, c].map((p) => ({ supplierProductId: p.id })), priceRule: rule })).body.result;
+    const expected = (
+      await api('POST', `/api/store-suppliers/${w.storeId}/${connId}/import/preview`, {
+        products: [a, b, c].map((p) => ({ supplierProductId: p.id })),
+        priceRule: rule,
+      })
+    ).body.result;
     for (const item of expected.items) {
       const shown = await page.locator(`.preview-item[data-supplier-product="${item.supplierProductId}"]`).innerText();
       for (const v of item.variants) expect(shown).toContain(`${usd(v.costMinor)}\t${usd(v.priceMinor)}\t${usd(v.profitMinor)}`);
@@ -116,7 +123,11 @@ browser.describe('selling from the console', () => {
     await dialog.getByLabel('Choose the supplier by').selectOption('lowestLandedCost');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await notice().getByText(`"${a.title}": price rule and sync switches saved.`).waitFor();
-    expect(await linkOf(a.id)).toMatchObject({ priceRule: expect.objectContaining({ multiplier: '4' }), sync: expect.objectContaining({ stock: false, price: true }), routing: { rule: 'lowestLandedCost' } });
+    expect(await linkOf(a.id)).toMatchObject({
+      priceRule: expect.objectContaining({ multiplier: '4' }),
+      sync: expect.objectContaining({ stock: false, price: true }),
+      routing: { rule: 'lowestLandedCost' },
+    });
 
     const linkB = await linkOf(b.id);
     await page.locator(`tr[data-link-id="${linkB.id}"]`).getByRole('button', { name: 'Unlink…' }).click();
@@ -152,13 +163,26 @@ browser.describe('selling from the console', () => {
     await page.getByLabel('Product').locator(`option[value="${product.id}/${product.variants[0].id}"]`).waitFor({ state: 'attached' });
     await page.getByLabel('Product').selectOption(`${product.id}/${product.variants[0].id}`);
     await page.getByLabel('Quantity').fill('2');
-    for (const [label, value] of [['Name', US_ADDRESS.name], ['E-mail', US_ADDRESS.email], ['Address', US_ADDRESS.line1], ['City', US_ADDRESS.city], ['Postal code', US_ADDRESS.postalCode], ['Country', 'us']]) await page.getByLabel(label, { exact: true }).fill(value);
+    for (const [label, value] of [
+      ['Name', US_ADDRESS.name],
+      ['E-mail', US_ADDRESS.email],
+      ['Address', US_ADDRESS.line1],
+      ['City', US_ADDRESS.city],
+      ['Postal code', US_ADDRESS.postalCode],
+      ['Country', 'us'],
+    ])
+      await page.getByLabel(label, { exact: true }).fill(value);
     await page.getByLabel('How the shopper pays').selectOption('manual');
     await page.getByRole('button', { name: 'Create the order' }).click();
     await page.getByRole('heading', { level: 1, name: /^Order \d+/ }).waitFor();
     const orderId = decodeURIComponent(new URL(page.url()).hash.split('/')[1]);
     const order = (await api('GET', `/api/store-orders/${w.storeId}/${orderId}`)).body.result;
-    expect(order).toMatchObject({ status: 'pending', paymentMethod: 'manual', totalMinor: product.variants[0].priceMinor * 2, destination: expect.objectContaining({ country: 'US', city: US_ADDRESS.city }) });
+    expect(order).toMatchObject({
+      status: 'pending',
+      paymentMethod: 'manual',
+      totalMinor: product.variants[0].priceMinor * 2,
+      destination: expect.objectContaining({ country: 'US', city: US_ADDRESS.city }),
+    });
 
     await page.getByRole('button', { name: 'Confirm the order' }).click();
     await page.getByRole('dialog').getByRole('button', { name: 'Confirm' }).click();
@@ -170,11 +194,16 @@ browser.describe('selling from the console', () => {
     await part.getByRole('button', { name: 'Send to the supplier…' }).click();
     await page.getByRole('dialog').getByRole('checkbox').check();
     await page.getByRole('dialog').getByRole('button', { name: 'Send' }).click();
-    await page.locator('#notice.error').getByText(`Order ${order.number} stopped: Your balance at the supplier is too low to pay for it.`, { exact: false }).waitFor();
+    await page
+      .locator('#notice.error')
+      .getByText(`Order ${order.number} stopped: Your balance at the supplier is too low to pay for it.`, { exact: false })
+      .waitFor();
     await part.getByText('What to do: Top up your balance at the supplier, then retry.').waitFor();
     const so = (await api('GET', `/api/store-suppliers/${w.storeId}/orders?orderId=${orderId}`)).body.result.items[0];
     expect(so).toMatchObject({ status: 'needsReview', reviewReason: 'insufficientBalance', payment: { status: 'unpaid' } });
-    expect(await part.innerText()).toContain(`${usd(so.costs.itemsMinor)} for the items + ${usd(so.costs.shippingMinor)} shipping = ${usd(so.costs.totalMinor)}`);
+    expect(await part.innerText()).toContain(
+      `${usd(so.costs.itemsMinor)} for the items + ${usd(so.costs.shippingMinor)} shipping = ${usd(so.costs.totalMinor)}`,
+    );
 
     await w.go('orders', 'Orders');
     await page.getByRole('button', { name: 'Needs attention' }).click();
@@ -193,14 +222,21 @@ browser.describe('selling from the console', () => {
     // The supplier ships: its notification brings the tracking to the part (read again until it shows).
     const paid = (await api('GET', `/api/store-suppliers/${w.storeId}/orders/${so._id}`)).body.result;
     await w.sandbox.control('POST', `/orders/${paid.supplierOrderId}/ship`, { carrier: 'UPS', trackingNumber: '1Z999AA10123456784' });
-    await eventually(async () => {
-      await page.getByRole('button', { name: 'Read again' }).click();
-      await page.getByRole('heading', { level: 1, name: /^Order \d+/ }).waitFor();
-      return (await part.locator('p.tracking').innerText()).includes('tracking number 1Z999AA10123456784') || undefined;
-    }, 60_000, 'the tracking on the order page');
+    await eventually(
+      async () => {
+        await page.getByRole('button', { name: 'Read again' }).click();
+        await page.getByRole('heading', { level: 1, name: /^Order \d+/ }).waitFor();
+        return (await part.locator('p.tracking').innerText()).includes('tracking number 1Z999AA10123456784') || undefined;
+      },
+      60_000,
+      'the tracking on the order page',
+    );
     expect(await part.locator('p.tracking').innerText()).toMatch(/^Shipped with UPS, tracking number 1Z999AA10123456784/);
     const after = (await api('GET', `/api/store-orders/${w.storeId}/${orderId}`)).body.result;
-    expect(after.fulfilmentGroups.find((g: any) => g.groupKey === `supplier:${connId}`)).toMatchObject({ status: 'shipped', shipment: expect.objectContaining({ carrier: 'UPS', trackingNumber: '1Z999AA10123456784' }) });
+    expect(after.fulfilmentGroups.find((g: any) => g.groupKey === `supplier:${connId}`)).toMatchObject({
+      status: 'shipped',
+      shipment: expect.objectContaining({ carrier: 'UPS', trackingNumber: '1Z999AA10123456784' }),
+    });
     await w.shot('order');
   });
 

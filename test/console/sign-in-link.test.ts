@@ -19,11 +19,15 @@ let page: Page;
 let other: Browser;
 
 const start = async () => {
-  const res = await w.svc.call('POST', `/api/store-suppliers/${w.storeId}/oauth/start`, { key: w.owner.key, body: { supplierKey: 'sandbox-signin', mode: 'live' } });
+  const res = await w.svc.call('POST', `/api/store-suppliers/${w.storeId}/oauth/start`, {
+    key: w.owner.key,
+    body: { supplierKey: 'sandbox-signin', mode: 'live' },
+  });
   expect(res.status).toBe(200);
   return res.body.result as { authorizationUrl: string };
 };
-const connections = async () => (await w.svc.call('GET', `/api/store-suppliers/${w.storeId}`, { key: w.owner.key })).body.result as Array<{ supplierKey: string; accountLabel: string }>;
+const connections = async () =>
+  (await w.svc.call('GET', `/api/store-suppliers/${w.storeId}`, { key: w.owner.key })).body.result as Array<{ supplierKey: string; accountLabel: string }>;
 
 async function signInAt(p: Page, email: string, password: string) {
   await p.getByText('Sign in to go on connecting a supplier to your store.').waitFor();
@@ -33,7 +37,7 @@ async function signInAt(p: Page, email: string, password: string) {
   await p.getByRole('heading', { level: 1, name: 'Connect a supplier' }).waitFor();
 }
 
-browser.describe('a supplier sign-in\'s address, in a browser', () => {
+browser.describe("a supplier sign-in's address, in a browser", () => {
   beforeAll(async () => {
     w = await openConsole(browser.chromium(), { label: 'console_sign_in_link', publicBaseUrl: true });
     page = w.page;

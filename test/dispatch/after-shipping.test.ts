@@ -20,7 +20,18 @@ beforeAll(async () => {
   sandbox = await startSandbox();
   fake = await startFakeCj();
   printful = await startFakePrintful({ requestsPerMinute: 100_000 });
-  svc = await startService({ label: 'after-shipping', sandbox, publicBaseUrl: true, env: { CJ_API_BASE_URL: fake.baseUrl, PRINTFUL_API_BASE_URL: printful.baseUrl, DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '2', CLAIM_CHECK_SECONDS: '2' } });
+  svc = await startService({
+    label: 'after-shipping',
+    sandbox,
+    publicBaseUrl: true,
+    env: {
+      CJ_API_BASE_URL: fake.baseUrl,
+      PRINTFUL_API_BASE_URL: printful.baseUrl,
+      DISPATCH_SWEEP_SECONDS: '1',
+      DISPATCH_SWEEP_STALE_SECONDS: '2',
+      CLAIM_CHECK_SECONDS: '2',
+    },
+  });
 });
 afterAll(async () => {
   await svc?.stop();
@@ -31,8 +42,10 @@ afterAll(async () => {
 
 const api = (shop: Shop) => `/api/store-suppliers/${shop.storeId}`;
 const getSo = (shop: Shop, id: string) => svc.call('GET', `${api(shop)}/orders/${id}`, { key: shop.owner.key }).then((r) => r.body.result);
-const until = <T>(what: string, check: () => Promise<T | undefined | false>, ms = 30000) => eventually(async () => (await check()) || undefined, ms, what) as Promise<T>;
-const outbox = async (soId: string) => (await svc.db.query(`SELECT type FROM event_outbox WHERE resource_key = $1 ORDER BY seq`, [`supplierOrder:${soId}`])).rows.map((r) => r.type);
+const until = <T>(what: string, check: () => Promise<T | undefined | false>, ms = 30000) =>
+  eventually(async () => (await check()) || undefined, ms, what) as Promise<T>;
+const outbox = async (soId: string) =>
+  (await svc.db.query(`SELECT type FROM event_outbox WHERE resource_key = $1 ORDER BY seq`, [`supplierOrder:${soId}`])).rows.map((r) => r.type);
 
 /** A part sent, paid and shipped at the sandbox, the shipment read back. */
 async function shippedPart(shop: Shop) {
@@ -51,23 +64,34 @@ async function shippedPart(shop: Shop) {
 test('the watch: a stalled parcel raises noMovement on the clock (the status stays), moving clears it, a person acknowledges it, an exception is raised at once', async () => {
   const shop = await openShop(svc, sandbox, { page: 2 });
   const { order, so } = await shippedPart(shop);
-  expect(so.tracking).toMatchObject({ events: [expect.objectContaining({ description: 'Picked up by the carrier' })], exception: null, promisedMaxDays: expect.any(Number) });
+  expect(so.tracking).toMatchObject({
+    events: [expect.objectContaining({ description: 'Picked up by the carrier' })],
+    exception: null,
+    promisedMaxDays: expect.any(Number),
+  });
   expect(so.deliveryAttention).toBeNull();
   const stallFor = async (hours: number) => {
     await sandbox.control('POST', `/orders/${so.supplierOrderId}/parcel`, { stalled: true });
     await sandbox.control('POST', '/clock', { advanceHours: hours });
   };
-  const attention = (reason: string | null) => until(`attention ${reason}`, async () => {
-    const now = await getSo(shop, so._id);
-    return (now.deliveryAttention?.reason ?? null) === reason ? now : undefined;
-  });
+  const attention = (reason: string | null) =>
+    until(`attention ${reason}`, async () => {
+      const now = await getSo(shop, so._id);
+      return (now.deliveryAttention?.reason ?? null) === reason ? now : undefined;
+    });
   await stallFor(80);
   const watched = await attention('noMovement');
-  expect(watched).toMatchObject({ status: 'shipped', reviewReason: null, deliveryAttention: { reason: 'noMovement', message: expect.stringContaining('72 hours') } });
+  expect(watched).toMatchObject({
+    status: 'shipped',
+    reviewReason: null,
+    deliveryAttention: { reason: 'noMovement', message: expect.stringContaining('72 hours') },
+  });
   // The list's filter, and the store order's (its part needs a person).
   const listed = await svc.call('GET', `${api(shop)}/orders?needsAttention=true`, { key: shop.owner.key });
   expect(listed.body.result.items.map((s: any) => s._id)).toEqual([so._id]);
-  expect((await svc.call('GET', `${api(shop)}/orders?needsAttention=false`, { key: shop.owner.key })).body.result.items.map((s: any) => s._id)).not.toContain(so._id);
+  expect((await svc.call('GET', `${api(shop)}/orders?needsAttention=false`, { key: shop.owner.key })).body.result.items.map((s: any) => s._id)).not.toContain(
+    so._id,
+  );
   const storeOrder = (await svc.call('GET', `/api/store-orders/${shop.storeId}/${order.id}`, { key: shop.owner.key })).body.result;
   expect(storeOrder).toMatchObject({ status: 'shipped', needsAttention: true });
 
@@ -97,7 +121,11 @@ test('the watch: a stalled parcel raises noMovement on the clock (the status sta
   expect(held.deliveryAttention.message).toBe('The carrier reports: Held at customs: duties unpaid.');
   expect(held.tracking.exception).toBe('customsHold');
   expect((await outbox(so._id)).filter((t) => t.startsWith('supplierOrder.deliveryAttention'))).toEqual([
-    'supplierOrder.deliveryAttention', 'supplierOrder.deliveryAttentionCleared', 'supplierOrder.deliveryAttention', 'supplierOrder.deliveryAttentionCleared', 'supplierOrder.deliveryAttention',
+    'supplierOrder.deliveryAttention',
+    'supplierOrder.deliveryAttentionCleared',
+    'supplierOrder.deliveryAttention',
+    'supplierOrder.deliveryAttentionCleared',
+    'supplierOrder.deliveryAttention',
   ]);
 });
 
@@ -105,17 +133,39 @@ test('a claim for a reship: sent once under its id, decided by the sandbox, one 
   const shop = await openShop(svc, sandbox, { page: 4 });
   const { order, so } = await shippedPart(shop);
   const itemId = order.items[0].id;
-  const opened = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, { key: shop.owner.key, body: { reason: 'notReceived', expectation: 'reship', items: [{ itemId, quantity: 1 }], message: 'Lost in transit', evidence: ['https://example.test/photo.jpg'] } });
+  const opened = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, {
+    key: shop.owner.key,
+    body: {
+      reason: 'notReceived',
+      expectation: 'reship',
+      items: [{ itemId, quantity: 1 }],
+      message: 'Lost in transit',
+      evidence: ['https://example.test/photo.jpg'],
+    },
+  });
   expect(opened.status).toBe(201);
-  expect(opened.body.result).toMatchObject({ via: 'api', status: 'sending', reason: 'notReceived', expectation: 'reship', items: [{ itemId, quantity: 1 }], evidencePack: null });
+  expect(opened.body.result).toMatchObject({
+    via: 'api',
+    status: 'sending',
+    reason: 'notReceived',
+    expectation: 'reship',
+    items: [{ itemId, quantity: 1 }],
+    evidencePack: null,
+  });
   const claimId = opened.body.result._id;
   // The same items again: 409, by the database (claimExists), or by the supplier once it holds the first (claimNotAllowed).
-  const again = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, { key: shop.owner.key, body: { reason: 'damaged', expectation: 'refund', items: [{ itemId, quantity: 1 }] } });
+  const again = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, {
+    key: shop.owner.key,
+    body: { reason: 'damaged', expectation: 'refund', items: [{ itemId, quantity: 1 }] },
+  });
   expect(again.status).toBe(409);
   expect(['claimExists', 'claimNotAllowed']).toContain(again.body.error.code);
   const open = await until('the claim open at the sandbox', async () => {
     const got = await svc.call('GET', `${api(shop)}/orders/${so._id}/claims/${claimId}`, { key: shop.owner.key });
-    if (!got.body.result) throw new Error(got.text + JSON.stringify(await svc.waitForLog((l) => l.requestId === got.body.error.requestId && Number(l.level) >= 50, 3000).catch(() => null)));
+    if (!got.body.result)
+      throw new Error(
+        got.text + JSON.stringify(await svc.waitForLog((l) => l.requestId === got.body.error.requestId && Number(l.level) >= 50, 3000).catch(() => null)),
+      );
     const c = got.body.result;
     return c.status === 'open' ? c : undefined;
   });
@@ -132,7 +182,12 @@ test('a claim for a reship: sent once under its id, decided by the sandbox, one 
     const r = await getSo(shop, closed.outcome.supplierOrderId);
     return r.status === 'confirmed' ? r : undefined;
   });
-  expect(reship).toMatchObject({ orderId: order.id, fulfilmentGroupKey: `supplier:${shop.connId}:${claimId}`, reshipOf: { claimId, supplierOrderId: so._id }, costs: { totalMinor: 0 } });
+  expect(reship).toMatchObject({
+    orderId: order.id,
+    fulfilmentGroupKey: `supplier:${shop.connId}:${claimId}`,
+    reshipOf: { claimId, supplierOrderId: so._id },
+    costs: { totalMinor: 0 },
+  });
   await sandbox.control('POST', `/orders/${reship.supplierOrderId}/ship`, {});
   await until('the reship shipped', async () => (await getSo(shop, reship._id)).status === 'shipped');
   const r = await received(sandbox);
@@ -141,16 +196,26 @@ test('a claim for a reship: sent once under its id, decided by the sandbox, one 
   // The history and the events of the claimed order: opened, sent, closed.
   const history = (await getSo(shop, so._id)).events.filter((e: any) => e.type.startsWith('claim')).map((e: any) => e.type);
   expect(history).toEqual(['claimOpened', 'claimUpdated', 'claimClosed']);
-  expect((await outbox(so._id)).filter((t) => t.includes('claim'))).toEqual(['supplierOrder.claimOpened', 'supplierOrder.claimUpdated', 'supplierOrder.claimClosed']);
+  expect((await outbox(so._id)).filter((t) => t.includes('claim'))).toEqual([
+    'supplierOrder.claimOpened',
+    'supplierOrder.claimUpdated',
+    'supplierOrder.claimClosed',
+  ]);
 });
 
-test('a claim for a refund: the supplier\'s amount and currency, and the store\'s at the recorded rate; limits are asked first', async () => {
+test("a claim for a refund: the supplier's amount and currency, and the store's at the recorded rate; limits are asked first", async () => {
   const shop = await openShop(svc, sandbox, { page: 5 });
   const { order, so } = await shippedPart(shop);
   const itemId = order.items[0].id;
-  const tooMany = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, { key: shop.owner.key, body: { reason: 'damaged', expectation: 'refund', items: [{ itemId, quantity: 5 }] } });
+  const tooMany = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, {
+    key: shop.owner.key,
+    body: { reason: 'damaged', expectation: 'refund', items: [{ itemId, quantity: 5 }] },
+  });
   expect([tooMany.status, tooMany.body.error.code]).toEqual([422, 'claimInvalid']);
-  const opened = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, { key: shop.owner.key, body: { reason: 'damaged', expectation: 'refund', items: [{ itemId, quantity: 1 }] } });
+  const opened = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, {
+    key: shop.owner.key,
+    body: { reason: 'damaged', expectation: 'refund', items: [{ itemId, quantity: 1 }] },
+  });
   expect(opened.status).toBe(201);
   const claimId = opened.body.result._id;
   const open = await until('sent', async () => {
@@ -162,7 +227,11 @@ test('a claim for a refund: the supplier\'s amount and currency, and the store\'
     const c = (await svc.call('GET', `${api(shop)}/orders/${so._id}/claims/${claimId}`, { key: shop.owner.key })).body.result;
     return c.status === 'closed' ? c : undefined;
   });
-  expect(closed.outcome).toMatchObject({ kind: 'refunded', amount: { amountMinor: 1234, currency: 'USD' }, storeAmount: { amountMinor: 1234, currency: 'USD', rate: '1', rateSource: 'identity' } });
+  expect(closed.outcome).toMatchObject({
+    kind: 'refunded',
+    amount: { amountMinor: 1234, currency: 'USD' },
+    storeAmount: { amountMinor: 1234, currency: 'USD', rate: '1', rateSource: 'identity' },
+  });
 });
 
 /** A store with a CJ connection and one imported CJ product. */
@@ -172,11 +241,23 @@ async function openCjShop(): Promise<Shop> {
   const acc = await cjControl(fake, 'POST', '/accounts', { balance: '10000.00', qps: 6 });
   seen.secrets.add(acc.apiKey);
   seen.secrets.add(acc.openId);
-  const conn = await svc.call('POST', `/api/store-suppliers/${storeId}`, { key: owner.key, body: { supplierKey: 'cj', mode: 'live', credentials: { apiKey: acc.apiKey }, settings: { requestsPerSecond: 6 } } });
+  const conn = await svc.call('POST', `/api/store-suppliers/${storeId}`, {
+    key: owner.key,
+    body: { supplierKey: 'cj', mode: 'live', credentials: { apiKey: acc.apiKey }, settings: { requestsPerSecond: 6 } },
+  });
   const product = (await cjControl(fake, 'GET', '/catalogue')).find((p: any) => p.status === 3);
-  const res = await svc.call('POST', `/api/store-suppliers/${storeId}/${conn.body.result.id}/import`, { key: owner.key, body: { products: [{ supplierProductId: product.pid, variantIds: [product.variants[0].vid] }] } });
+  const res = await svc.call('POST', `/api/store-suppliers/${storeId}/${conn.body.result.id}/import`, {
+    key: owner.key,
+    body: { products: [{ supplierProductId: product.pid, variantIds: [product.variants[0].vid] }] },
+  });
   const p = res.body.result.products[0];
-  return { owner, storeId, connId: conn.body.result.id, account: { accountId: acc.openId, liveKey: acc.apiKey, testKey: '' }, products: [{ productId: p.id, variantId: p.variants[0].id, supplierVariantId: product.variants[0].vid, supplierProductId: product.pid, costMinor: 0 }] };
+  return {
+    owner,
+    storeId,
+    connId: conn.body.result.id,
+    account: { accountId: acc.openId, liveKey: acc.apiKey, testKey: '' },
+    products: [{ productId: p.id, variantId: p.variants[0].id, supplierVariantId: product.variants[0].vid, supplierProductId: product.pid, costMinor: 0 }],
+  };
 }
 
 /** A CJ part sent, paid and shipped, the shipment read back (CJ's ORDER and LOGISTIC notifications). */
@@ -192,7 +273,7 @@ async function cjShipped(shop: Shop) {
   return { order, so };
 }
 
-test('CJ: trackInfo read back after its notifications; a stalled parcel raises noMovement on the fake\'s clock', async () => {
+test("CJ: trackInfo read back after its notifications; a stalled parcel raises noMovement on the fake's clock", async () => {
   const shop = await openCjShop();
   const { so } = await cjShipped(shop);
   expect(so.tracking.events).toEqual([expect.objectContaining({ description: 'Departed the warehouse' })]);
@@ -205,11 +286,14 @@ test('CJ: trackInfo read back after its notifications; a stalled parcel raises n
   expect(watched).toMatchObject({ status: 'shipped', deliveryAttention: { reason: 'noMovement' } });
 });
 
-test('CJ: a dispute sent once under the claim\'s id (businessDisputeId), its limits asked first; CJ\'s reissue is recorded as the reship, never created again', async () => {
+test("CJ: a dispute sent once under the claim's id (businessDisputeId), its limits asked first; CJ's reissue is recorded as the reship, never created again", async () => {
   const shop = await openCjShop();
   const { order, so } = await cjShipped(shop);
   const itemId = order.items[0].id;
-  const opened = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, { key: shop.owner.key, body: { reason: 'damaged', expectation: 'reship', items: [{ itemId, quantity: 1 }], message: 'Cracked on arrival' } });
+  const opened = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, {
+    key: shop.owner.key,
+    body: { reason: 'damaged', expectation: 'reship', items: [{ itemId, quantity: 1 }], message: 'Cracked on arrival' },
+  });
   expect(opened.status).toBe(201);
   const claimId = opened.body.result._id;
   const open = await until('the dispute open at CJ', async () => {
@@ -217,7 +301,10 @@ test('CJ: a dispute sent once under the claim\'s id (businessDisputeId), its lim
     return c.status === 'open' ? c : undefined;
   });
   // CJ says canChoose false while its dispute is unfinished: a second claim is refused before anything is recorded.
-  const again = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, { key: shop.owner.key, body: { reason: 'quality', expectation: 'refund', items: [{ itemId, quantity: 1 }] } });
+  const again = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, {
+    key: shop.owner.key,
+    body: { reason: 'quality', expectation: 'refund', items: [{ itemId, quantity: 1 }] },
+  });
   expect(again.status).toBe(409);
   await cjControl(fake, 'POST', `/disputes/${open.supplierClaimId}/decide`, { finallyDeal: 2 });
   const closed = await until('the reissue recorded', async () => {
@@ -234,7 +321,7 @@ test('CJ: a dispute sent once under the claim\'s id (businessDisputeId), its lim
   expect(atCj.orders.filter((o: any) => o.orderNumber === reship.supplierOrderNumber)).toEqual([]);
 });
 
-test('Printful (no claims API): a claim a person sends, with the supplier\'s 30 days and an evidence pack; two at once on the same item: one, by the database; the person records the refund', async () => {
+test("Printful (no claims API): a claim a person sends, with the supplier's 30 days and an evidence pack; two at once on the same item: one, by the database; the person records the refund", async () => {
   const shop = await openPrintfulShop(svc, printful);
   const order = await placeOrder(svc, shop, { destination: PRINTFUL_US });
   const sent = await submit(svc, shop, order.id, { payNow: true });
@@ -252,39 +339,67 @@ test('Printful (no claims API): a claim a person sends, with the supplier\'s 30 
   expect(both.find((r) => r.status === 409)!.body.error.code).toBe('claimExists');
   const claim = both.find((r) => r.status === 201)!.body.result;
   const shippedAt = Date.parse(so.tracking.events[0].at);
-  expect(claim).toMatchObject({ via: 'person', status: 'withPerson', evidencePack: { where: expect.stringContaining('Report a problem'), tracking: { trackingNumber: 'PF-TRACK-1' }, text: expect.stringContaining('It arrived damaged: 1 x') } });
+  expect(claim).toMatchObject({
+    via: 'person',
+    status: 'withPerson',
+    evidencePack: {
+      where: expect.stringContaining('Report a problem'),
+      tracking: { trackingNumber: 'PF-TRACK-1' },
+      text: expect.stringContaining('It arrived damaged: 1 x'),
+    },
+  });
   expect(Math.abs(Date.parse(claim.deadline) - (shippedAt + 30 * 86_400_000))).toBeLessThan(5000);
-  const recorded = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims/${claim._id}/outcome`, { key: shop.owner.key, body: { outcome: 'refunded', amount: { amountMinor: 950, currency: 'USD' } } });
+  const recorded = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims/${claim._id}/outcome`, {
+    key: shop.owner.key,
+    body: { outcome: 'refunded', amount: { amountMinor: 950, currency: 'USD' } },
+  });
   expect(recorded.status).toBe(200);
-  expect(recorded.body.result).toMatchObject({ status: 'closed', outcome: { kind: 'refunded', amount: { amountMinor: 950, currency: 'USD' }, storeAmount: { amountMinor: 950, currency: 'USD' }, by: { kind: 'key' } } });
-  const twice = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims/${claim._id}/outcome`, { key: shop.owner.key, body: { outcome: 'rejected', message: 'no' } });
+  expect(recorded.body.result).toMatchObject({
+    status: 'closed',
+    outcome: { kind: 'refunded', amount: { amountMinor: 950, currency: 'USD' }, storeAmount: { amountMinor: 950, currency: 'USD' }, by: { kind: 'key' } },
+  });
+  const twice = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims/${claim._id}/outcome`, {
+    key: shop.owner.key,
+    body: { outcome: 'rejected', message: 'no' },
+  });
   expect([twice.status, twice.body.error.code]).toEqual([409, 'invalidState']);
 });
 
-test('a claim acts on its creator\'s authority as it is when sent: a staff member whose claims.manage was taken meanwhile sends nothing (stopped)', async () => {
+test("a claim acts on its creator's authority as it is when sent: a staff member whose claims.manage was taken meanwhile sends nothing (stopped)", async () => {
   const shop = await openShop(svc, sandbox, { page: 6 });
   const { order, so } = await shippedPart(shop);
   const staff = await newDeveloper(svc);
   const staffKey = (await createKey(svc, staff.session, 'claims', 'account')).key;
-  const grant = (permissions: string[]) => svc.call('PUT', `/api/stores/${shop.storeId}/staff`, { key: shop.owner.key, body: { email: staff.email, permissions } });
+  const grant = (permissions: string[]) =>
+    svc.call('PUT', `/api/stores/${shop.storeId}/staff`, { key: shop.owner.key, body: { email: staff.email, permissions } });
   expect((await grant(['suppliers.view', 'claims.manage'])).status).toBe(200);
   // The sandbox answers this account slowly: the claim's look-up by its key is under way when the grant is taken back.
   await sandbox.control('POST', '/faults', { accountLatencyMs: { [shop.account.accountId]: 2000 } });
   try {
-    const opened = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, { key: staffKey, body: { reason: 'notReceived', expectation: 'reship', items: [{ itemId: order.items[0].id, quantity: 1 }] } });
+    const opened = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, {
+      key: staffKey,
+      body: { reason: 'notReceived', expectation: 'reship', items: [{ itemId: order.items[0].id, quantity: 1 }] },
+    });
     expect(opened.status).toBe(201);
     expect((await grant(['suppliers.view'])).status).toBe(200);
-    const stopped = await until('the claim stopped', async () => {
-      const c = (await svc.call('GET', `${api(shop)}/orders/${so._id}/claims/${opened.body.result._id}`, { key: shop.owner.key })).body.result;
-      return c.status === 'closed' ? c : undefined;
-    }, 30000);
+    const stopped = await until(
+      'the claim stopped',
+      async () => {
+        const c = (await svc.call('GET', `${api(shop)}/orders/${so._id}/claims/${opened.body.result._id}`, { key: shop.owner.key })).body.result;
+        return c.status === 'closed' ? c : undefined;
+      },
+      30000,
+    );
     expect(stopped.outcome).toMatchObject({ kind: 'stopped', message: 'Its creator may no longer manage claims in this store.' });
     expect((await received(sandbox)).all.claimOpensByKey[opened.body.result._id]).toBeUndefined();
   } finally {
     await sandbox.control('POST', '/faults', { accountLatencyMs: {} });
   }
   // Evidence the supplier could not open, or an address with a user in it: refused with the field named.
-  const bad = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, { key: shop.owner.key, body: { reason: 'damaged', expectation: 'refund', items: [{ itemId: order.items[0].id, quantity: 1 }], evidence: ['http://user@example.test/x.jpg'] } });
+  const bad = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, {
+    key: shop.owner.key,
+    body: { reason: 'damaged', expectation: 'refund', items: [{ itemId: order.items[0].id, quantity: 1 }], evidence: ['http://user@example.test/x.jpg'] },
+  });
   expect([bad.status, bad.body.error.code]).toEqual([400, 'validationFailed']);
 });
 
@@ -296,7 +411,9 @@ test('the JS client: claims open, list, get and cancel (withdrawn at the sandbox
   const claim = await claims.open(shop.storeId, so._id, { reason: 'wrongItem', expectation: 'refund', items: [{ itemId: order.items[0].id, quantity: 1 }] });
   expect(sent.at(-1)).toMatchObject({ method: 'POST', status: 201 });
   expect((await claims.list(shop.storeId, so._id)).map((c) => c._id)).toEqual([claim._id]);
-  const again = await rejectionOf<ApiError>(claims.open(shop.storeId, so._id, { reason: 'wrongItem', expectation: 'refund', items: [{ itemId: order.items[0].id, quantity: 1 }] }));
+  const again = await rejectionOf<ApiError>(
+    claims.open(shop.storeId, so._id, { reason: 'wrongItem', expectation: 'refund', items: [{ itemId: order.items[0].id, quantity: 1 }] }),
+  );
   expect(again).toBeInstanceOf(ApiError);
   expect(again.status).toBe(409);
   await until('sent', async () => (await claims.get(shop.storeId, so._id, claim._id)).status === 'open');

@@ -19,7 +19,8 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-const getSo = (shop: Shop, id: string) => svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${id}`, { key: shop.owner.key }).then((r) => r.body.result);
+const getSo = (shop: Shop, id: string) =>
+  svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${id}`, { key: shop.owner.key }).then((r) => r.body.result);
 const getOrder = (shop: Shop, id: string) => svc.call('GET', `/api/store-orders/${shop.storeId}/${id}`, { key: shop.owner.key }).then((r) => r.body.result);
 
 /** A part sent and paid at the supplier (pay now): its supplier order is confirmed. */
@@ -32,10 +33,20 @@ async function paidPart(shop: Shop) {
 
 /** What every late cancel must leave: paused for a return, the shipment kept, the part shown shipped and needing a person, nothing cancelled at the supplier. */
 async function expectPausedAsShipped(shop: Shop, orderId: string, so: any, tracking: string) {
-  expect(so).toMatchObject({ status: 'needsReview', reviewReason: 'supplierAlreadyShipped', retryable: false, shipping: { carrier: 'LatePost', trackingNumber: tracking } });
-  expect(so.events.filter((e: any) => e.type === 'paused')).toEqual([expect.objectContaining({ to: 'needsReview', details: { reason: 'supplierAlreadyShipped' } })]);
+  expect(so).toMatchObject({
+    status: 'needsReview',
+    reviewReason: 'supplierAlreadyShipped',
+    retryable: false,
+    shipping: { carrier: 'LatePost', trackingNumber: tracking },
+  });
+  expect(so.events.filter((e: any) => e.type === 'paused')).toEqual([
+    expect.objectContaining({ to: 'needsReview', details: { reason: 'supplierAlreadyShipped' } }),
+  ]);
   const order = await getOrder(shop, orderId);
-  expect(order.fulfilmentGroups.find((g: any) => g.groupKey.startsWith('supplier:'))).toMatchObject({ status: 'shipped', shipment: { carrier: 'LatePost', trackingNumber: tracking } });
+  expect(order.fulfilmentGroups.find((g: any) => g.groupKey.startsWith('supplier:'))).toMatchObject({
+    status: 'shipped',
+    shipment: { carrier: 'LatePost', trackingNumber: tracking },
+  });
   expect(order.fulfilmentSummary.needingAttention).toBe(1);
   expect((await received(sandbox)).all.orders.find((o: any) => o.orderNumber === so.supplierOrderNumber).status).toBe('shipped');
 }
@@ -76,19 +87,29 @@ test('shipment and cancel racing, several parts: each ends either cancelled at t
   for (let i = 0; i < 6; i++) parts.push(await paidPart(shop));
   await Promise.all(
     parts.map(async ({ so }, i) => {
-      const asked = svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${so._id}/cancel`, { key: shop.owner.key, headers: { Prefer: 'respond-async' } });
+      const asked = svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${so._id}/cancel`, {
+        key: shop.owner.key,
+        headers: { Prefer: 'respond-async' },
+      });
       // The sandbox refuses to ship an order the cancel already withdrew; that part simply ends cancelled.
-      const shipped = sandbox.control('POST', `/orders/${so.supplierOrderId}/ship`, { carrier: 'LatePost', trackingNumber: `LP-RACE-${i}` }).then(() => true, () => false);
+      const shipped = sandbox.control('POST', `/orders/${so.supplierOrderId}/ship`, { carrier: 'LatePost', trackingNumber: `LP-RACE-${i}` }).then(
+        () => true,
+        () => false,
+      );
       expect((await asked).status).toBe(202);
       await shipped;
     }),
   );
   const atSupplier = new Map((await received(sandbox)).all.orders.map((o: any) => [o.orderNumber, o.status]));
   for (const [i, { order, so }] of parts.entries()) {
-    const settled = await eventually(async () => {
-      const now = await getSo(shop, so._id);
-      return now.status === 'cancelled' || now.status === 'needsReview' ? now : undefined;
-    }, 30000, `part ${i} settled`);
+    const settled = await eventually(
+      async () => {
+        const now = await getSo(shop, so._id);
+        return now.status === 'cancelled' || now.status === 'needsReview' ? now : undefined;
+      },
+      30000,
+      `part ${i} settled`,
+    );
     if (atSupplier.get(so.supplierOrderNumber) === 'cancelled') expect(settled).toMatchObject({ status: 'cancelled', reviewReason: null });
     else await expectPausedAsShipped(shop, order.id, settled, `LP-RACE-${i}`);
   }

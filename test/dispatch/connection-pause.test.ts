@@ -20,7 +20,11 @@ afterAll(async () => {
 });
 
 const submitAsync = (shop: Shop, orderId: string) =>
-  svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${orderId}/groups/${encodeURIComponent(`supplier:${shop.connId}`)}/submit`, { key: shop.owner.key, body: {}, headers: { Prefer: 'respond-async' } });
+  svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${orderId}/groups/${encodeURIComponent(`supplier:${shop.connId}`)}/submit`, {
+    key: shop.owner.key,
+    body: {},
+    headers: { Prefer: 'respond-async' },
+  });
 
 test('a switched-off connection: every waiting part is paused with connectionMissing, each with its own history and part', async () => {
   const shop = await openShop(svc, sandbox, { page: 5 });
@@ -33,10 +37,14 @@ test('a switched-off connection: every waiting part is paused with connectionMis
   const otherOrder = await placeOrder(svc, other);
   const otherSent = (await submitAsync(other, otherOrder.id)).body.result;
 
-  const rows = await eventually(async () => {
-    const { rows } = await svc.db.query(`SELECT id, status, review_reason, retryable FROM supplier_orders WHERE store_id = $1`, [shop.storeId]);
-    return rows.length === 8 && rows.every((r) => r.status === 'needsReview') ? rows : undefined;
-  }, 30000, 'every part paused');
+  const rows = await eventually(
+    async () => {
+      const { rows } = await svc.db.query(`SELECT id, status, review_reason, retryable FROM supplier_orders WHERE store_id = $1`, [shop.storeId]);
+      return rows.length === 8 && rows.every((r) => r.status === 'needsReview') ? rows : undefined;
+    },
+    30000,
+    'every part paused',
+  );
   expect(rows.every((r) => r.review_reason === 'connectionMissing' && r.retryable === false)).toBe(true);
   const { rows: events } = await svc.db.query(
     `SELECT supplier_order_id, type, from_status, to_status, details->>'reason' AS reason, at FROM supplier_order_events WHERE supplier_order_id = ANY($1) ORDER BY id`,
@@ -58,10 +66,14 @@ test('a switched-off connection: every waiting part is paused with connectionMis
     expect(got.fulfilmentGroups[0].status).toBe('pending');
   }
   // The other connection's part went on to its supplier.
-  await eventually(async () => {
-    const so = (await svc.call('GET', `/api/store-suppliers/${other.storeId}/orders/${otherSent._id}`, { key: other.owner.key })).body.result;
-    return so.status === 'submitted' ? so : undefined;
-  }, 30000, "the other connection's part sent");
+  await eventually(
+    async () => {
+      const so = (await svc.call('GET', `/api/store-suppliers/${other.storeId}/orders/${otherSent._id}`, { key: other.owner.key })).body.result;
+      return so.status === 'submitted' ? so : undefined;
+    },
+    30000,
+    "the other connection's part sent",
+  );
 });
 
 leakScanTest();

@@ -21,9 +21,12 @@ async function service(opts: Parameters<typeof startService>[0]): Promise<Servic
   started.push(s);
   return s;
 }
-const getSo = (svc: Service, shop: Shop, id: string) => svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${id}`, { key: shop.owner.key }).then((r) => r.body.result);
+const getSo = (svc: Service, shop: Shop, id: string) =>
+  svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${id}`, { key: shop.owner.key }).then((r) => r.body.result);
 const ledger = (svc: Service, accountId: string) =>
-  svc.db.query(`SELECT action, amount FROM credit_ledger WHERE account_id = $1 AND action LIKE 'supplierOrder.send%' ORDER BY id`, [accountId]).then((r) => r.rows);
+  svc.db
+    .query(`SELECT action, amount FROM credit_ledger WHERE account_id = $1 AND action LIKE 'supplierOrder.send%' ORDER BY id`, [accountId])
+    .then((r) => r.rows);
 
 describe('one charge per supplier order', () => {
   let svc: Service;
@@ -137,10 +140,14 @@ describe('per-connection limits across processes', () => {
     await sandbox.control('DELETE', '/call-load');
     const answers = await Promise.all(orders.map((o) => submit(api, shop, o.id)));
     expect(answers.every((a) => a.status === 202)).toBe(true);
-    await eventually(async () => {
-      const { rows } = await api.db.query(`SELECT count(*)::int AS n FROM supplier_orders WHERE store_id = $1 AND status = 'submitted'`, [shop.storeId]);
-      return rows[0].n === 12 ? true : undefined;
-    }, 90000, 'twelve parts sent');
+    await eventually(
+      async () => {
+        const { rows } = await api.db.query(`SELECT count(*)::int AS n FROM supplier_orders WHERE store_id = $1 AND status = 'submitted'`, [shop.storeId]);
+        return rows[0].n === 12 ? true : undefined;
+      },
+      90000,
+      'twelve parts sent',
+    );
     const load = (await received(sandbox)).all.callLoad[shop.account.accountId];
     expect(load.maxInFlight).toBeGreaterThanOrEqual(1);
     expect(load.maxInFlight).toBeLessThanOrEqual(2);

@@ -52,10 +52,14 @@ async function send(shop: Shop, c: Create, key: string, signal?: AbortSignal): P
 
 /** What a careful client does: the same key again while the service answers 503 or the connection fails. */
 const sendUntilAnswered = (shop: Shop, c: Create, key: string) =>
-  eventually(async () => {
-    const r = await send(shop, c, key).catch(() => undefined);
-    return r && r.status !== 503 && r.status !== 409 ? r : undefined;
-  }, 90000, `an answer for ${key}`);
+  eventually(
+    async () => {
+      const r = await send(shop, c, key).catch(() => undefined);
+      return r && r.status !== 503 && r.status !== 409 ? r : undefined;
+    },
+    90000,
+    `an answer for ${key}`,
+  );
 
 const onPrimary = async (sql: string, params: unknown[]) => (await rowsAt(pair.primary.url('live'), sql, params))[0];
 
@@ -65,11 +69,26 @@ test('creates replayed with their Idempotency-Key across a failover count one of
   sandbox = await startSandbox();
   svc = await startService({ label: 'failover-keys', sandbox, databaseUrl: pair.url('live'), privateTargets: true, env: FAST });
   const shop = await openShop(svc, sandbox, { page: 3, automation: { level: 'automatic', automaticPayment: false, allowUnpaidOrders: true } });
-  const spare = (await sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=50&page=4')).body.items.filter((p: any) => p.variants[0].available && p.shipsTo.includes('US'));
+  const spare = (await sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=50&page=4')).body.items.filter(
+    (p: any) => p.variants[0].available && p.shipsTo.includes('US'),
+  );
   const creates = (n: number): Record<string, Create> => ({
-    order: { path: `/api/store-orders/${shop.storeId}`, body: { items: [{ productId: shop.products[0].productId, variantId: shop.products[0].variantId, quantity: n }], destination: US_ADDRESS, paymentMethod: 'manual' } },
-    import: { path: `/api/store-suppliers/${shop.storeId}/${shop.connId}/import`, body: { products: [{ supplierProductId: spare[n].id, variantIds: [spare[n].variants[0].id] }] } },
-    subscription: { path: `/api/store-suppliers/${shop.storeId}/event-subscriptions`, body: { url: `http://127.0.0.1:9/hook-${n}`, eventTypes: ['supplierOrder.created'] } },
+    order: {
+      path: `/api/store-orders/${shop.storeId}`,
+      body: {
+        items: [{ productId: shop.products[0].productId, variantId: shop.products[0].variantId, quantity: n }],
+        destination: US_ADDRESS,
+        paymentMethod: 'manual',
+      },
+    },
+    import: {
+      path: `/api/store-suppliers/${shop.storeId}/${shop.connId}/import`,
+      body: { products: [{ supplierProductId: spare[n].id, variantIds: [spare[n].variants[0].id] }] },
+    },
+    subscription: {
+      path: `/api/store-suppliers/${shop.storeId}/event-subscriptions`,
+      body: { url: `http://127.0.0.1:9/hook-${n}`, eventTypes: ['supplierOrder.created'] },
+    },
   });
   const first = creates(1);
   const second = creates(2);
@@ -81,7 +100,14 @@ test('creates replayed with their Idempotency-Key across a failover count one of
   const aborts = new AbortController();
   const lost = Object.entries(first).map(([name, c]) => send(shop, c, `first-${name}`, aborts.signal).catch((err) => err));
   for (const name of Object.keys(first)) {
-    await eventually(async () => ((await onPrimary('SELECT count(*)::int AS n FROM idempotency_keys WHERE key = $1 AND answer_status IS NOT NULL', [`first-${name}`])).n === 1 ? true : undefined), 60000, `the answer of first-${name} kept`);
+    await eventually(
+      async () =>
+        (await onPrimary('SELECT count(*)::int AS n FROM idempotency_keys WHERE key = $1 AND answer_status IS NOT NULL', [`first-${name}`])).n === 1
+          ? true
+          : undefined,
+      60000,
+      `the answer of first-${name} kept`,
+    );
   }
   aborts.abort();
   for (const l of await Promise.all(lost)) expect(String(l)).toMatch(/abort/i);
@@ -91,8 +117,19 @@ test('creates replayed with their Idempotency-Key across a failover count one of
   // 2. Commits lost: made on the primary after the cut, never streamed, then the primary dies.
   pair.cutReplication();
   const pending = Object.entries(second).map(([name, c]) => send(shop, c, `second-${name}`).catch((err) => err));
-  await eventually(async () => ((await onPrimary('SELECT count(*)::int AS n FROM store_orders WHERE store_id = $1', [shop.storeId])).n === 2 ? true : undefined), 60000, 'the second order on the primary');
-  await eventually(async () => ((await onPrimary('SELECT count(*)::int AS n FROM idempotency_keys WHERE key LIKE $1 AND answer_status IS NOT NULL', ['second-%'])).n === 3 ? true : undefined), 60000, 'the second creates kept on the primary');
+  await eventually(
+    async () => ((await onPrimary('SELECT count(*)::int AS n FROM store_orders WHERE store_id = $1', [shop.storeId])).n === 2 ? true : undefined),
+    60000,
+    'the second order on the primary',
+  );
+  await eventually(
+    async () =>
+      (await onPrimary('SELECT count(*)::int AS n FROM idempotency_keys WHERE key LIKE $1 AND answer_status IS NOT NULL', ['second-%'])).n === 3
+        ? true
+        : undefined,
+    60000,
+    'the second creates kept on the primary',
+  );
   const { lostWalBytes } = await pair.failover();
   expect(lostWalBytes).toBeGreaterThan(0);
   // Never told they were made: the service cannot know whether they were kept.
@@ -132,16 +169,22 @@ test('creates replayed with their Idempotency-Key across a failover count one of
     expect((await sendUntilAnswered(shop, confirm, `confirm-${id}`)).status).toBe(200);
     expect((await sendUntilAnswered(shop, confirm, `confirm-${id}`)).replayed).toBe(true);
   }
-  const numbers = await eventually(async () => {
-    const r = (await db.query(`SELECT supplier_order_number FROM supplier_orders WHERE store_id = $1 AND supplier_order_number IS NOT NULL`, [shop.storeId])).rows;
-    return r.length === 2 ? r.map((x: any) => x.supplier_order_number as string) : undefined;
-  }, 90000, 'both orders numbered');
+  const numbers = await eventually(
+    async () => {
+      const r = (await db.query(`SELECT supplier_order_number FROM supplier_orders WHERE store_id = $1 AND supplier_order_number IS NOT NULL`, [shop.storeId]))
+        .rows;
+      return r.length === 2 ? r.map((x: any) => x.supplier_order_number as string) : undefined;
+    },
+    90000,
+    'both orders numbered',
+  );
   const mine = (r: Awaited<ReturnType<typeof received>>) => r.orders.filter((o: any) => o.accountId === shop.account.accountId);
   await eventually(async () => (mine(await received(sandbox)).length >= 2 ? true : undefined), 90000, 'both orders at the supplier');
   // A little longer: a second order for either would have arrived by now.
   await new Promise((r) => setTimeout(r, 3000));
   const atSupplier = await received(sandbox);
-  for (const number of numbers) expect([number, atSupplier.orders.filter((o: any) => o.orderNumber.startsWith(number.replace(/-\d+$/, '-'))).length]).toEqual([number, 1]);
+  for (const number of numbers)
+    expect([number, atSupplier.orders.filter((o: any) => o.orderNumber.startsWith(number.replace(/-\d+$/, '-'))).length]).toEqual([number, 1]);
   expect(mine(atSupplier)).toHaveLength(2);
   await db.end();
 }, 300000);

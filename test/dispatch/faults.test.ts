@@ -28,7 +28,8 @@ async function serviceFor(opts: Parameters<typeof startService>[0], stopWith: No
   return svc;
 }
 
-const getSo = (svc: Service, shop: Shop, soId: string) => svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${soId}`, { key: shop.owner.key }).then((r) => r.body.result);
+const getSo = (svc: Service, shop: Shop, soId: string) =>
+  svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${soId}`, { key: shop.owner.key }).then((r) => r.body.result);
 
 /** Waits until the supplier order reaches `status`; a pause or any other final state fails at once with the record. */
 async function settlesAs(svc: Service, shop: Shop, soId: string, status: string, timeoutMs: number) {
@@ -36,7 +37,10 @@ async function settlesAs(svc: Service, shop: Shop, soId: string, status: string,
     async () => {
       const so = await getSo(svc, shop, soId);
       if (so?.status === status) return so;
-      if (so && ['needsReview', 'cancelled'].includes(so.status)) throw new Error(`supplier order ${soId} ended ${so.status}: ${JSON.stringify({ reviewReason: so.reviewReason, reviewMessage: so.reviewMessage, events: so.events })}`);
+      if (so && ['needsReview', 'cancelled'].includes(so.status))
+        throw new Error(
+          `supplier order ${soId} ended ${so.status}: ${JSON.stringify({ reviewReason: so.reviewReason, reviewMessage: so.reviewMessage, events: so.events })}`,
+        );
       return undefined;
     },
     timeoutMs,
@@ -127,11 +131,15 @@ test('a worker killed with SIGKILL mid-dispatch: a new worker finishes every par
 
   // Kill the worker once two orders exist at the supplier that it has not heard of (their creates hang); its other
   // jobs are somewhere in their 1.5 s calls, or still waiting for a free slot.
-  const madeBeforeKill = await eventually(async () => {
-    const r = await received(sandbox);
-    const made = numbers.filter((n) => r.count(n) > 0);
-    return made.length >= 2 ? made : undefined;
-  }, 20000, 'two orders to exist at the supplier');
+  const madeBeforeKill = await eventually(
+    async () => {
+      const r = await received(sandbox);
+      const made = numbers.filter((n) => r.count(n) > 0);
+      return made.length >= 2 ? made : undefined;
+    },
+    20000,
+    'two orders to exist at the supplier',
+  );
   await first.stop('SIGKILL');
   const attemptsAtKill = (await received(sandbox)).all.createAttempts as number;
   const atKill = await api.db.query(`SELECT status, count(*)::int AS n FROM supplier_orders WHERE store_id = $1 GROUP BY status`, [shop.storeId]);
@@ -142,7 +150,9 @@ test('a worker killed with SIGKILL mid-dispatch: a new worker finishes every par
   await serviceFor({ label: 'faults-kill', sandbox, databaseUrl, role: 'worker', env: workerEnv }, 'SIGKILL');
   const settled = await eventually(
     async () => {
-      const { rows } = await api.db.query(`SELECT id, order_id, status, supplier_order_number, supplier_order_id FROM supplier_orders WHERE store_id = $1`, [shop.storeId]);
+      const { rows } = await api.db.query(`SELECT id, order_id, status, supplier_order_number, supplier_order_id FROM supplier_orders WHERE store_id = $1`, [
+        shop.storeId,
+      ]);
       return rows.length === 5 && rows.every((r) => !['queued', 'failed'].includes(r.status)) ? rows : undefined;
     },
     50000,
@@ -191,7 +201,10 @@ test('Postgres restarted (fast shutdown) mid-dispatch: the supplier order settle
 
   const sandbox = await sandboxFor();
   // Stopped with SIGKILL: should the test fail while Postgres is down, a graceful stop would wait out its timeouts.
-  const svc = await serviceFor({ label: 'faults-pg', sandbox, databaseUrl, env: { DISPATCH_WAIT_MS: '0', JOB_SUPERVISE_SECONDS: '1', DISPATCH_RETRY_BASE_SECONDS: '1' } }, 'SIGKILL');
+  const svc = await serviceFor(
+    { label: 'faults-pg', sandbox, databaseUrl, env: { DISPATCH_WAIT_MS: '0', JOB_SUPERVISE_SECONDS: '1', DISPATCH_RETRY_BASE_SECONDS: '1' } },
+    'SIGKILL',
+  );
   const shop = await openShop(svc, sandbox);
   const order = await placeOrder(svc, shop);
 
@@ -259,7 +272,11 @@ test('two worker processes on one database: 20 parts submitted at once, each ord
   const sandbox = await sandboxFor();
   const databaseUrl = await createDatabase('faults-two');
   const api = await serviceFor({ label: 'faults-two', sandbox, databaseUrl, role: 'api', env: { DISPATCH_WAIT_MS: '0' } });
-  await Promise.all([0, 1].map(() => serviceFor({ label: 'faults-two', sandbox, databaseUrl, role: 'worker', env: { JOB_SUPERVISE_SECONDS: '1', DISPATCH_RETRY_BASE_SECONDS: '1' } })));
+  await Promise.all(
+    [0, 1].map(() =>
+      serviceFor({ label: 'faults-two', sandbox, databaseUrl, role: 'worker', env: { JOB_SUPERVISE_SECONDS: '1', DISPATCH_RETRY_BASE_SECONDS: '1' } }),
+    ),
+  );
   const shop = await openShop(api, sandbox);
   const orders = [];
   for (let i = 0; i < 20; i++) orders.push(await placeOrder(api, shop));

@@ -17,17 +17,21 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-test('a dispatch job carries its part\'s record and its store', async () => {
+test("a dispatch job carries its part's record and its store", async () => {
   const shop = await openShop(api, sandbox);
   const orders = [await placeOrder(api, shop), await placeOrder(api, shop)];
   // Submitted by the store: the API process writes each part's supplier order and queues its job (answered 202, no wait).
   for (const o of orders) expect((await submit(api, shop, o.id, { payNow: true })).status).toBe(202);
-  const queued = await eventually(async () => {
-    const { rows } = await api.db.query(
-      `SELECT j.data, s.id FROM pgboss.job j JOIN supplier_orders s ON s.id::text = j.data->>'supplierOrderId' WHERE j.name = 'dispatch.supplier-order' AND s.store_id = $1 AND j.state = 'created'`,
-      [shop.storeId],
-    );
-    return rows.length === orders.length ? rows : undefined;
-  }, 30000, 'a job per part');
+  const queued = await eventually(
+    async () => {
+      const { rows } = await api.db.query(
+        `SELECT j.data, s.id FROM pgboss.job j JOIN supplier_orders s ON s.id::text = j.data->>'supplierOrderId' WHERE j.name = 'dispatch.supplier-order' AND s.store_id = $1 AND j.state = 'created'`,
+        [shop.storeId],
+      );
+      return rows.length === orders.length ? rows : undefined;
+    },
+    30000,
+    'a job per part',
+  );
   expect(queued.map((r) => r.data)).toEqual(queued.map((r) => ({ supplierOrderId: r.id, storeId: shop.storeId })));
 });

@@ -3,4 +3,8 @@ import { killedAtRerouteStep, killSetup, REROUTE_POINTS } from '../support/kill-
 
 killSetup();
 
-test.each(REROUTE_POINTS)('killed at %s, again and again: every part ends rerouted, one live order across both suppliers', (point) => killedAtRerouteStep(point)(), 300000);
+test.each(REROUTE_POINTS)(
+  'killed at %s, again and again: every part ends rerouted, one live order across both suppliers',
+  (point) => killedAtRerouteStep(point)(),
+  300000,
+);

@@ -6,6 +6,14 @@ import { killedAtReshipStep, killedBetweenCreateAndRecordThenSwitchedOff, killSe
 
 killSetup();
 
-test("killed after the primary's create, the primary then switched off: no alternate is asked to create, one live order across both suppliers", killedBetweenCreateAndRecordThenSwitchedOff, 300000);
+test(
+  "killed after the primary's create, the primary then switched off: no alternate is asked to create, one live order across both suppliers",
+  killedBetweenCreateAndRecordThenSwitchedOff,
+  300000,
+);
 
-test.each(RESHIP_POINTS)('killed at %s, again and again: every claim sent once, every reship made once at the sandbox', (point) => killedAtReshipStep(point)(), 300000);
+test.each(RESHIP_POINTS)(
+  'killed at %s, again and again: every claim sent once, every reship made once at the sandbox',
+  (point) => killedAtReshipStep(point)(),
+  300000,
+);

@@ -3,4 +3,8 @@ import { killedAtRoutingStep, killSetup, ROUTING_POINTS } from '../support/kill-
 
 killSetup();
 
-test.each(ROUTING_POINTS)('killed at %s, again and again: every part ends at the chosen supplier, one live order across both suppliers', (point) => killedAtRoutingStep(point)(), 300000);
+test.each(ROUTING_POINTS)(
+  'killed at %s, again and again: every part ends at the chosen supplier, one live order across both suppliers',
+  (point) => killedAtRoutingStep(point)(),
+  300000,
+);

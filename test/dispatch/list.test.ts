@@ -73,8 +73,12 @@ test('filters: needsReview, status, integrationId, orderId, contractModel; total
   expect((await list('?contractModel=promiseToSell')).body.result.pagination.totalCount).toBe(0);
   expect((await list('?contractModel=standard')).body.result.pagination.totalCount).toBe(7);
   // The kept counts agree with counting the rows.
-  const direct = await svc.db.query(`SELECT status, count(*)::int AS n FROM supplier_orders WHERE store_id = $1 GROUP BY status ORDER BY status`, [shop.storeId]);
-  const kept = await svc.db.query(`SELECT status, sum(n)::int AS n FROM supplier_order_counts WHERE store_id = $1 AND n > 0 GROUP BY status ORDER BY status`, [shop.storeId]);
+  const direct = await svc.db.query(`SELECT status, count(*)::int AS n FROM supplier_orders WHERE store_id = $1 GROUP BY status ORDER BY status`, [
+    shop.storeId,
+  ]);
+  const kept = await svc.db.query(`SELECT status, sum(n)::int AS n FROM supplier_order_counts WHERE store_id = $1 AND n > 0 GROUP BY status ORDER BY status`, [
+    shop.storeId,
+  ]);
   expect(kept.rows).toEqual(direct.rows);
 });
 
@@ -92,7 +96,8 @@ test('a listed supplier order is what reading it alone answers: every field, its
   expect(items).toHaveLength(7);
   for (const item of items) {
     expect(item.events.length).toBeGreaterThan(0);
-    for (const at of [item.createdAt, item.updatedAt, ...item.events.map((e: { at: string }) => e.at)]) expect(at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    for (const at of [item.createdAt, item.updatedAt, ...item.events.map((e: { at: string }) => e.at)])
+      expect(at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(item).toEqual((await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${item._id}`, { key: shop.owner.key })).body.result);
   }
 });

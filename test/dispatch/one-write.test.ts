@@ -29,7 +29,9 @@ function body(rel: string, name: string): string {
 }
 
 test("a supplier order's status is written in one place: writeChange, which checks the move against the table", () => {
-  const writes = files.flatMap((f) => [...read(f).matchAll(/(INSERT INTO supplier_orders\b|UPDATE supplier_orders SET[^`]*?\bstatus\s*=)/g)].map((m) => `${f}: ${m[1].slice(0, 40)}`));
+  const writes = files.flatMap((f) =>
+    [...read(f).matchAll(/(INSERT INTO supplier_orders\b|UPDATE supplier_orders SET[^`]*?\bstatus\s*=)/g)].map((m) => `${f}: ${m[1].slice(0, 40)}`),
+  );
   expect(writes).toEqual(['dispatch/sql/write.ts: INSERT INTO supplier_orders', 'dispatch/sql/write.ts: UPDATE supplier_orders SET status =']);
   const write = body('dispatch/sql/write.ts', 'writeChange');
   expect(write).toContain('INSERT INTO supplier_orders');
@@ -55,7 +57,9 @@ test("a supplier order's status is written in one place: writeChange, which chec
 });
 
 test("an order part's status is written only by orders' partMove; dispatch never writes fulfilment_groups", () => {
-  const writes = files.flatMap((f) => [...read(f).matchAll(/(UPDATE fulfilment_groups|INSERT INTO fulfilment_groups|DELETE FROM fulfilment_groups)/g)].map(() => f));
+  const writes = files.flatMap((f) =>
+    [...read(f).matchAll(/(UPDATE fulfilment_groups|INSERT INTO fulfilment_groups|DELETE FROM fulfilment_groups)/g)].map(() => f),
+  );
   // The new order's parts are inserted with it (orders/sql/orders.ts); every later write is partMove's.
   expect([...new Set(writes)].sort()).toEqual(['orders/sql/orders.ts', 'orders/sql/parts.ts']);
   expect(read('orders/sql/orders.ts')).not.toMatch(/UPDATE fulfilment_groups/);
@@ -67,11 +71,19 @@ test("an order part's status is written only by orders' partMove; dispatch never
 });
 
 test('dispatch and orders read and write through their own sql.ts: no repository, query builder or entity manager calls', () => {
-  for (const f of [...domain('dispatch'), ...domain('orders')]) expect({ f, calls: read(f).match(/getRepository|createQueryBuilder|\.manager\.|findOneBy|findBy\(|\.save\(/g) ?? [] }).toEqual({ f, calls: [] });
+  for (const f of [...domain('dispatch'), ...domain('orders')])
+    expect({ f, calls: read(f).match(/getRepository|createQueryBuilder|\.manager\.|findOneBy|findBy\(|\.save\(/g) ?? [] }).toEqual({ f, calls: [] });
 });
 
 test('dispatch imports only types from orders (its part moves come from the orders service it is built with); orders imports nothing of dispatch', () => {
-  const fromOrders = domain('dispatch').flatMap((f) => [...read(f).matchAll(/^import (type )?\{([^}]*)\} from '(?:\.\.\/)+orders(\/[\w/-]+)?';/gm)].map((m) => ({ f, type: !!m[1], names: m[2].trim(), module: m[3] ?? 'index' })));
+  const fromOrders = domain('dispatch').flatMap((f) =>
+    [...read(f).matchAll(/^import (type )?\{([^}]*)\} from '(?:\.\.\/)+orders(\/[\w/-]+)?';/gm)].map((m) => ({
+      f,
+      type: !!m[1],
+      names: m[2].trim(),
+      module: m[3] ?? 'index',
+    })),
+  );
   expect(fromOrders.length).toBeGreaterThan(0);
   expect(fromOrders.filter((i) => !i.type || i.module !== 'index')).toEqual([]);
   // No domain's index re-exports a data function that runs statements (one taking a database handle): another domain
@@ -79,10 +91,14 @@ test('dispatch imports only types from orders (its part moves come from the orde
   for (const d of ['identity', 'operator', 'stores', 'events', 'connections', 'notifications', 'catalogue', 'orders', 'payments', 'dispatch']) {
     const runners = [...read(`${d}/index.ts`).matchAll(/^export \{([^}]*)\} from '\.\/(sql[/\w-]*)';/gm)].flatMap((m) => {
       const source = read(`${d}/${m[2]}.ts`);
-      return m[1].split(',').map((n) => n.trim()).filter((n) => !n.startsWith('type ')).filter((n) => {
-        const decl = new RegExp(`export (?:async )?function ${n}\\(([^)]*)\\)`).exec(source);
-        return decl !== null && /Queryable|DataSource|EntityManager/.test(decl[1]);
-      });
+      return m[1]
+        .split(',')
+        .map((n) => n.trim())
+        .filter((n) => !n.startsWith('type '))
+        .filter((n) => {
+          const decl = new RegExp(`export (?:async )?function ${n}\\(([^)]*)\\)`).exec(source);
+          return decl !== null && /Queryable|DataSource|EntityManager/.test(decl[1]);
+        });
     });
     expect({ d, runners }).toEqual({ d, runners: [] });
   }

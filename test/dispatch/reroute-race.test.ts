@@ -27,25 +27,35 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-const partsOf = async (shop: RerouteShop, orderId: string) => (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?orderId=${orderId}`, { key: shop.owner.key })).body.result.items;
+const partsOf = async (shop: RerouteShop, orderId: string) =>
+  (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?orderId=${orderId}`, { key: shop.owner.key })).body.result.items;
 
 /** A part paused at the sandbox (no rule reroutes it), then the sandbox's late order under its number. */
 async function pausedThenCreatedAfterAll(shop: RerouteShop): Promise<{ so: any; late: any; orderId: string }> {
   await sandbox.control('POST', `/variants/${shop.products[0].supplierVariantId}`, { stock: 0 });
   const order = await placeOrder(svc, shop);
   expect((await svc.call('POST', `/api/store-orders/${shop.storeId}/${order.id}/confirm`, { key: shop.owner.key })).status).toBe(200);
-  const so = await eventually(async () => {
-    const [s] = await partsOf(shop, order.id);
-    return s?.status === 'needsReview' ? s : undefined;
-  }, 30000, 'the pause');
+  const so = await eventually(
+    async () => {
+      const [s] = await partsOf(shop, order.id);
+      return s?.status === 'needsReview' ? s : undefined;
+    },
+    30000,
+    'the pause',
+  );
   await sandbox.control('POST', `/variants/${shop.products[0].supplierVariantId}`, { stock: 10 });
-  const late = await sandbox.v1(shop.account.liveKey, 'POST', '/orders', { orderNumber: so.supplierOrderNumber, items: [{ variantId: shop.products[0].supplierVariantId, quantity: 1 }], destination: US_ADDRESS });
+  const late = await sandbox.v1(shop.account.liveKey, 'POST', '/orders', {
+    orderNumber: so.supplierOrderNumber,
+    items: [{ variantId: shop.products[0].supplierVariantId, quantity: 1 }],
+    destination: US_ADDRESS,
+  });
   expect(late.status).toBe(201);
   expect(await liveOrders(sandbox, fake, [so.supplierOrderNumber])).toEqual({ sandbox: 1, cj: 0 });
   return { so, late: late.body, orderId: order.id };
 }
 
-const reroute = (shop: RerouteShop, id: string) => svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${id}/reroute`, { key: shop.owner.key, body: {} });
+const reroute = (shop: RerouteShop, id: string) =>
+  svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${id}/reroute`, { key: shop.owner.key, body: {} });
 
 test('the first supplier holds the order after all: it is cancelled there first, and only then does CJ get one', async () => {
   const shop = await openRerouteShop(svc, sandbox, fake, { page: 18, automation: { reroute: { reasons: [], maxCostIncreasePercent: 10 } } });
@@ -54,7 +64,11 @@ test('the first supplier holds the order after all: it is cancelled there first,
   expect([res.status, res.body.result.status]).toEqual([200, 'cancelled']);
   // The first order as the sandbox answered the cancel: recorded on the rerouted order.
   expect(res.body.result).toMatchObject({ supplierOrderId: expect.any(String), supplierStatus: expect.stringMatching(/cancel/i) });
-  const second = await eventually(async () => (await partsOf(shop, orderId)).find((s: any) => s._id !== so._id && s.status === 'submitted'), 30000, 'the alternate to be sent');
+  const second = await eventually(
+    async () => (await partsOf(shop, orderId)).find((s: any) => s._id !== so._id && s.status === 'submitted'),
+    30000,
+    'the alternate to be sent',
+  );
   expect(await liveOrders(sandbox, fake, [so.supplierOrderNumber, second.supplierOrderNumber])).toEqual({ sandbox: 0, cj: 1 });
 });
 

@@ -34,11 +34,15 @@ const FRANCE = { name: 'Ada Lovelace', line1: '1 Rue de la Paix', city: 'Paris',
 
 /** The order's supplier orders once the reroute is done or given up: oldest first. */
 async function rerouted(shop: RerouteShop, orderId: string, n: number): Promise<any[]> {
-  return eventually(async () => {
-    const sos = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?orderId=${orderId}`, { key: shop.owner.key })).body.result.items;
-    const done = sos.length === n && sos.every((s: any) => s.status !== 'queued' && !(s.status === 'needsReview' && s.events.at(-1).details?.reroute));
-    return done ? [...sos].sort((a: any, b: any) => a.createdAt.localeCompare(b.createdAt)) : undefined;
-  }, 30000, `the reroute of order ${orderId}`);
+  return eventually(
+    async () => {
+      const sos = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?orderId=${orderId}`, { key: shop.owner.key })).body.result.items;
+      const done = sos.length === n && sos.every((s: any) => s.status !== 'queued' && !(s.status === 'needsReview' && s.events.at(-1).details?.reroute));
+      return done ? [...sos].sort((a: any, b: any) => a.createdAt.localeCompare(b.createdAt)) : undefined;
+    },
+    30000,
+    `the reroute of order ${orderId}`,
+  );
 }
 
 async function confirm(shop: RerouteShop, destination?: Record<string, string>) {
@@ -47,11 +51,29 @@ async function confirm(shop: RerouteShop, destination?: Record<string, string>) 
   return order;
 }
 
-const CASES: Array<[string, { page: number; automation?: Record<string, unknown>; balanceMinor?: number; before?: (shop: RerouteShop) => Promise<unknown>; destination?: Record<string, string> }]> = [
+const CASES: Array<
+  [
+    string,
+    {
+      page: number;
+      automation?: Record<string, unknown>;
+      balanceMinor?: number;
+      before?: (shop: RerouteShop) => Promise<unknown>;
+      destination?: Record<string, string>;
+    },
+  ]
+> = [
   ['destinationUnsupported', { page: 7, before: () => sandbox.control('POST', '/countries/FR', { served: false }), destination: FRANCE }],
   ['costAboveLimit', { page: 8, automation: { costLimit: { amountMinor: 1, currency: 'USD' } } }],
   ['insufficientBalance', { page: 9, balanceMinor: 0, automation: { automaticPayment: true, reroute: { reasons: ALL, maxCostIncreasePercent: 10 } } }],
-  ['supplierRefused', { page: 10, automation: { reroute: { reasons: ALL, maxCostIncreasePercent: 10 } }, before: () => sandbox.control('POST', '/faults', { refuseNext: { count: 1, message: 'Refused for the test' } }) }],
+  [
+    'supplierRefused',
+    {
+      page: 10,
+      automation: { reroute: { reasons: ALL, maxCostIncreasePercent: 10 } },
+      before: () => sandbox.control('POST', '/faults', { refuseNext: { count: 1, message: 'Refused for the test' } }),
+    },
+  ],
 ];
 
 test.each(CASES)('a part paused as %s goes to the alternate; one live order across both suppliers', async (reason, c) => {
@@ -100,9 +122,15 @@ test('when every alternate fails the original pause stands, its message listing 
   const order = await confirm(shop);
   const [so] = await rerouted(shop, order.id, 1);
   expect(so).toMatchObject({ status: 'needsReview', reviewReason: 'variantUnavailable', integrationId: shop.connId });
-  expect(so.reviewMessage).toMatch(/Not rerouted: no alternate could take the part\. Alternates tried: 1\. cj: The supplier (no longer offers|has 0 of).* 2\. cj: It costs .* above the ceiling/);
+  expect(so.reviewMessage).toMatch(
+    /Not rerouted: no alternate could take the part\. Alternates tried: 1\. cj: The supplier (no longer offers|has 0 of).* 2\. cj: It costs .* above the ceiling/,
+  );
   expect(await liveOrders(sandbox, fake, [so.supplierOrderNumber])).toEqual({ sandbox: 0, cj: 0 });
   // Asked again by hand, nothing is left to try: the pause stands.
   const again = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${so._id}/reroute`, { key: shop.owner.key, body: {} });
-  expect([again.status, again.body.result.status, again.body.result.reviewMessage]).toEqual([200, 'needsReview', expect.stringContaining('no alternate is left to try')]);
+  expect([again.status, again.body.result.status, again.body.result.reviewMessage]).toEqual([
+    200,
+    'needsReview',
+    expect.stringContaining('no alternate is left to try'),
+  ]);
 });

@@ -25,8 +25,10 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-const getSo = async (shop: RerouteShop, id: string) => (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${id}`, { key: shop.owner.key })).body.result;
-const partsOf = async (shop: RerouteShop, orderId: string) => (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?orderId=${orderId}`, { key: shop.owner.key })).body.result.items;
+const getSo = async (shop: RerouteShop, id: string) =>
+  (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${id}`, { key: shop.owner.key })).body.result;
+const partsOf = async (shop: RerouteShop, orderId: string) =>
+  (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?orderId=${orderId}`, { key: shop.owner.key })).body.result.items;
 
 async function confirmed(shop: RerouteShop): Promise<any> {
   const order = await placeOrder(svc, shop);
@@ -36,12 +38,16 @@ async function confirmed(shop: RerouteShop): Promise<any> {
 
 /** The order's supplier orders once none has a step left: each settled (not queued) and no reroute pending. */
 async function settled(shop: RerouteShop, orderId: string, n: number): Promise<any[]> {
-  return eventually(async () => {
-    const sos = await partsOf(shop, orderId);
-    if (sos.length !== n) return undefined;
-    const busy = sos.some((s: any) => s.status === 'queued' || (s.status === 'needsReview' && s.events.at(-1)?.details?.reroute));
-    return busy ? undefined : sos;
-  }, 30000, `the order's ${n} supplier orders to settle`);
+  return eventually(
+    async () => {
+      const sos = await partsOf(shop, orderId);
+      if (sos.length !== n) return undefined;
+      const busy = sos.some((s: any) => s.status === 'queued' || (s.status === 'needsReview' && s.events.at(-1)?.details?.reroute));
+      return busy ? undefined : sos;
+    },
+    30000,
+    `the order's ${n} supplier orders to settle`,
+  );
 }
 
 const unavailable = (shop: RerouteShop) => sandbox.control('POST', `/variants/${shop.products[0].supplierVariantId}`, { stock: 0 });
@@ -54,7 +60,12 @@ test('a part paused as variantUnavailable goes to the CJ alternate: the sandbox 
 
   expect(first).toMatchObject({ integrationId: shop.connId, status: 'cancelled' });
   const rerouted = first.events.find((e: any) => e.type === 'rerouted');
-  expect(rerouted.details).toMatchObject({ reason: 'variantUnavailable', by: 'rule', from: { connectionId: shop.connId }, to: { connectionId: shop.cjConnId, supplierOrderId: second._id } });
+  expect(rerouted.details).toMatchObject({
+    reason: 'variantUnavailable',
+    by: 'rule',
+    from: { connectionId: shop.connId },
+    to: { connectionId: shop.cjConnId, supplierOrderId: second._id },
+  });
   expect(rerouted.details.costDifferenceMinor).toBe(Math.round(shop.products[0].costMinor * 1.05) - shop.products[0].costMinor);
   expect(second).toMatchObject({ integrationId: shop.cjConnId, supplierKey: 'cj', status: 'submitted', fulfilmentGroupKey: `supplier:${shop.cjConnId}` });
   expect(second.events[0].details).toMatchObject({ trigger: 'reroute', reroutedFrom: { from: { supplierOrderId: first._id } } });
@@ -72,7 +83,10 @@ test('a part paused as variantUnavailable goes to the CJ alternate: the sandbox 
 });
 
 test('a reason left out of the rule stays paused, and nothing reaches CJ', async () => {
-  const shop = await openRerouteShop(svc, sandbox, fake, { page: 3, automation: { reroute: { reasons: ['destinationUnsupported'], maxCostIncreasePercent: 10 } } });
+  const shop = await openRerouteShop(svc, sandbox, fake, {
+    page: 3,
+    automation: { reroute: { reasons: ['destinationUnsupported'], maxCostIncreasePercent: 10 } },
+  });
   await unavailable(shop);
   const order = await confirmed(shop);
   const [so] = await settled(shop, order.id, 1);
@@ -82,16 +96,24 @@ test('a reason left out of the rule stays paused, and nothing reaches CJ', async
 });
 
 test('an alternate above the cost ceiling is not used: the pause stands, its message naming the alternate and why', async () => {
-  const shop = await openRerouteShop(svc, sandbox, fake, { page: 4, priceFactor: 1.5, automation: { reroute: { reasons: ['variantUnavailable'], maxCostIncreasePercent: 20 } } });
+  const shop = await openRerouteShop(svc, sandbox, fake, {
+    page: 4,
+    priceFactor: 1.5,
+    automation: { reroute: { reasons: ['variantUnavailable'], maxCostIncreasePercent: 20 } },
+  });
   await unavailable(shop);
   const order = await confirmed(shop);
-  const so = await eventually(async () => {
-    const [s] = await partsOf(shop, order.id);
-    return s?.events.some((e: any) => e.type === 'rerouteFailed') ? s : undefined;
-  }, 30000, 'the reroute to fail');
+  const so = await eventually(
+    async () => {
+      const [s] = await partsOf(shop, order.id);
+      return s?.events.some((e: any) => e.type === 'rerouteFailed') ? s : undefined;
+    },
+    30000,
+    'the reroute to fail',
+  );
   expect(so).toMatchObject({ status: 'needsReview', reviewReason: 'variantUnavailable' });
   expect(so.reviewMessage).toMatch(/Alternates tried: 1\. cj: It costs .* above the ceiling/);
-  expect((await partsOf(shop, order.id))).toHaveLength(1);
+  expect(await partsOf(shop, order.id)).toHaveLength(1);
   expect(await liveOrders(sandbox, fake, [so.supplierOrderNumber])).toEqual({ sandbox: 0, cj: 0 });
 });
 
@@ -113,10 +135,14 @@ test('a manual reroute moves a paused part for its caller; a part not paused is 
   expect(res.body.result.status).toBe('cancelled');
   const rerouted = res.body.result.events.find((e: any) => e.type === 'rerouted');
   expect(rerouted).toMatchObject({ actor: { kind: 'key' }, details: { by: 'manual', reason: 'variantUnavailable' } });
-  const second = await eventually(async () => {
-    const s = await getSo(shop, rerouted.details.to.supplierOrderId);
-    return s.status === 'submitted' ? s : undefined;
-  }, 30000, 'the alternate to be sent');
+  const second = await eventually(
+    async () => {
+      const s = await getSo(shop, rerouted.details.to.supplierOrderId);
+      return s.status === 'submitted' ? s : undefined;
+    },
+    30000,
+    'the alternate to be sent',
+  );
   expect(await liveOrders(sandbox, fake, [paused.supplierOrderNumber, second.supplierOrderNumber])).toEqual({ sandbox: 0, cj: 1 });
 
   const again = await svc.call('POST', url(paused._id), { key: shop.owner.key, body: {} });

@@ -18,7 +18,13 @@ import { AeWorld, startAeWorld } from '../suppliers/aliexpress-support';
 
 const SECRET = 'restore-older-backup-'.padEnd(48, 'r');
 seen.secrets.add(SECRET);
-const FAST = { JOB_SUPERVISE_SECONDS: '1', DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '3', DISPATCH_RETRY_BASE_SECONDS: '1', DISPATCH_WAIT_MS: '0' };
+const FAST = {
+  JOB_SUPERVISE_SECONDS: '1',
+  DISPATCH_SWEEP_SECONDS: '1',
+  DISPATCH_SWEEP_STALE_SECONDS: '3',
+  DISPATCH_RETRY_BASE_SECONDS: '1',
+  DISPATCH_WAIT_MS: '0',
+};
 
 let pg: OwnPostgres;
 let sandbox: Sandbox;
@@ -51,7 +57,13 @@ test('restored from a dump taken before three parts were sent: adopted, sent onc
   sandbox = await startSandbox();
   // The API alone first: confirmed parts wait on the queue, unsent, while the dump is taken.
   world = await startAeWorld('restore', FAST, { databaseUrl: pg.url('live'), sandbox, appSecret: SECRET, role: 'api' });
-  const aeEnv = { ALIEXPRESS_APP_KEY: world.fake.appKey, ALIEXPRESS_APP_SECRET: world.fake.appSecret, ALIEXPRESS_API_BASE_URL: world.fake.baseUrl, SUPPLIER_TIMEOUT_MS: '2500', ...FAST };
+  const aeEnv = {
+    ALIEXPRESS_APP_KEY: world.fake.appKey,
+    ALIEXPRESS_APP_SECRET: world.fake.appSecret,
+    ALIEXPRESS_API_BASE_URL: world.fake.baseUrl,
+    SUPPLIER_TIMEOUT_MS: '2500',
+    ...FAST,
+  };
   const api = world.svc;
   const automatic = { level: 'automatic', automaticPayment: false, allowUnpaidOrders: true };
   const held = await openShop(api, sandbox, { automation: automatic });
@@ -72,7 +84,15 @@ test('restored from a dump taken before three parts were sent: adopted, sent onc
 
   // Dispatch runs on: the sandbox and AliExpress take two parts; the third's account is down.
   await sandbox.control('POST', '/faults', { unavailableAccounts: [unsent.account.accountId] });
-  const worker = await startService({ label: 'restore-worker', databaseUrl: pg.url('live'), sandbox, appSecret: SECRET, role: 'worker', publicBaseUrl: true, env: aeEnv });
+  const worker = await startService({
+    label: 'restore-worker',
+    databaseUrl: pg.url('live'),
+    sandbox,
+    appSecret: SECRET,
+    role: 'worker',
+    publicBaseUrl: true,
+    env: aeEnv,
+  });
   services.push(worker);
   await eventually(async () => ((await partOf(api, held, orderIds.held)).supplierOrderId ? true : undefined), 60000, 'the sandbox part sent');
   await eventually(async () => ((await partOf(api, ae, orderIds.ae)).supplierOrderId ? true : undefined), 60000, 'the AliExpress part sent');
@@ -91,22 +111,36 @@ test('restored from a dump taken before three parts were sent: adopted, sent onc
   await restored.waitForLog((l) => l.msg === 'reconciled with the suppliers after the database went back in time', 60000);
 
   // Held by the sandbox: found by its number and adopted.
-  const adopted = await eventually(async () => {
-    const so = await partOf(restored, held, orderIds.held);
-    return so.status === 'submitted' ? so : undefined;
-  }, 60000, 'the held part adopted');
-  const adoptedHistory = (await restored.call('GET', `/api/store-suppliers/${held.storeId}/orders/${adopted._id}`, { key: held.owner.key })).body.result.events.map((e: any) => e.type);
+  const adopted = await eventually(
+    async () => {
+      const so = await partOf(restored, held, orderIds.held);
+      return so.status === 'submitted' ? so : undefined;
+    },
+    60000,
+    'the held part adopted',
+  );
+  const adoptedHistory = (
+    await restored.call('GET', `/api/store-suppliers/${held.storeId}/orders/${adopted._id}`, { key: held.owner.key })
+  ).body.result.events.map((e: any) => e.type);
   expect(adoptedHistory).toContain('foundAtSupplier');
   // Held by no supplier: sent once.
-  const sent = await eventually(async () => {
-    const so = await partOf(restored, unsent, orderIds.unsent);
-    return so.status === 'submitted' ? so : undefined;
-  }, 60000, 'the unsent part sent');
+  const sent = await eventually(
+    async () => {
+      const so = await partOf(restored, unsent, orderIds.unsent);
+      return so.status === 'submitted' ? so : undefined;
+    },
+    60000,
+    'the unsent part sent',
+  );
   // AliExpress cannot be asked: paused for a person, with its own reason.
-  const paused = await eventually(async () => {
-    const so = await partOf(restored, ae, orderIds.ae);
-    return so.status === 'needsReview' ? so : undefined;
-  }, 60000, 'the AliExpress part paused');
+  const paused = await eventually(
+    async () => {
+      const so = await partOf(restored, ae, orderIds.ae);
+      return so.status === 'needsReview' ? so : undefined;
+    },
+    60000,
+    'the AliExpress part paused',
+  );
   expect(paused).toMatchObject({ reviewReason: 'orderNumberUnverifiable', retryable: false, supplierOrderId: null });
   expect(paused.supplierOrderNumber).toBe(before.ae.supplierOrderNumber);
   expect(paused.reviewMessage).toMatch(/records went back in time/);

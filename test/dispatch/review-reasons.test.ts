@@ -12,7 +12,13 @@ beforeAll(async () => {
   sandbox = await startSandbox();
   paymentProvider = await startPaymentSandbox();
   // No public address: nothing is read back by notification here, so the service's view stays as the tests leave it.
-  svc = await startService({ label: 'reasons', sandbox, publicBaseUrl: true, payments: paymentProvider, env: { DISPATCH_RETRY_LIMIT: '1', DISPATCH_RETRY_BASE_SECONDS: '1', JOB_SUPERVISE_SECONDS: '1' } });
+  svc = await startService({
+    label: 'reasons',
+    sandbox,
+    publicBaseUrl: true,
+    payments: paymentProvider,
+    env: { DISPATCH_RETRY_LIMIT: '1', DISPATCH_RETRY_BASE_SECONDS: '1', JOB_SUPERVISE_SECONDS: '1' },
+  });
 });
 afterAll(async () => {
   await svc.stop();
@@ -38,7 +44,11 @@ const RETRYABLE: Record<string, boolean> = {
 const reached = new Set<string>();
 
 function expectPaused(so: any, reason: string) {
-  expect({ status: so.status, reviewReason: so.reviewReason, retryable: so.retryable }).toEqual({ status: 'needsReview', reviewReason: reason, retryable: RETRYABLE[reason] });
+  expect({ status: so.status, reviewReason: so.reviewReason, retryable: so.retryable }).toEqual({
+    status: 'needsReview',
+    reviewReason: reason,
+    retryable: RETRYABLE[reason],
+  });
   expect(typeof so.reviewMessage).toBe('string');
   reached.add(reason);
 }
@@ -78,9 +88,17 @@ test('variantUnavailable: the supplier stopped offering the variant; nothing is 
 
 test('destinationUnsupported: a country the store excluded, and one the supplier does not serve', async () => {
   const shop = await openShop(svc, sandbox, { page: 4, automation: { excludedCountries: ['CA'] } });
-  const excluded = await submit(svc, shop, (await placeOrder(svc, shop, { destination: { name: 'A', line1: '1 Rue', city: 'Montreal', postalCode: 'H2X', country: 'CA' } })).id);
+  const excluded = await submit(
+    svc,
+    shop,
+    (await placeOrder(svc, shop, { destination: { name: 'A', line1: '1 Rue', city: 'Montreal', postalCode: 'H2X', country: 'CA' } })).id,
+  );
   expectPaused(excluded.body.result, 'destinationUnsupported');
-  const unserved = await submit(svc, shop, (await placeOrder(svc, shop, { destination: { name: 'A', line1: '1 Rua', city: 'Rio', postalCode: '20000', country: 'BR' } })).id);
+  const unserved = await submit(
+    svc,
+    shop,
+    (await placeOrder(svc, shop, { destination: { name: 'A', line1: '1 Rua', city: 'Rio', postalCode: '20000', country: 'BR' } })).id,
+  );
   expectPaused(unserved.body.result, 'destinationUnsupported');
 });
 
@@ -95,18 +113,23 @@ test('costAboveLimit, then sent when a person accepts the cost', async () => {
   expect(accepted.body.result.status).toBe('submitted');
 });
 
-test('costChanged: paused until a retry with acceptCost, recorded as the caller\'s decision', async () => {
+test("costChanged: paused until a retry with acceptCost, recorded as the caller's decision", async () => {
   const shop = await openShop(svc, sandbox, { page: 6 });
   const order = await placeOrder(svc, shop);
   await sandbox.control('POST', `/variants/${shop.products[0].supplierVariantId}`, { costMinor: shop.products[0].costMinor + 333 });
   const res = await submit(svc, shop, order.id);
   expectPaused(res.body.result, 'costChanged');
-  expect(res.body.result.reviewMessage).toBe(`The supplier's cost moved from ${usd(shop.products[0].costMinor)} to ${usd(shop.products[0].costMinor + 333)} since import.`);
+  expect(res.body.result.reviewMessage).toBe(
+    `The supplier's cost moved from ${usd(shop.products[0].costMinor)} to ${usd(shop.products[0].costMinor + 333)} since import.`,
+  );
   const accepted = await soAction(svc, shop, res.body.result._id, 'retry', { acceptCost: true });
   expect(accepted.body.result.status).toBe('submitted');
   expect(accepted.body.result.costs.itemsMinor).toBe(shop.products[0].costMinor + 333);
   const retryEvent = accepted.body.result.events.find((e: any) => e.type === 'retry' && e.details.acceptCost);
-  expect(retryEvent).toMatchObject({ actor: { kind: 'key', id: shop.owner.keyId }, details: { acceptCost: true, acceptedCostMinor: shop.products[0].costMinor + 333 } });
+  expect(retryEvent).toMatchObject({
+    actor: { kind: 'key', id: shop.owner.keyId },
+    details: { acceptCost: true, acceptedCostMinor: shop.products[0].costMinor + 333 },
+  });
 });
 
 test('customerPaymentPending and customerPaymentNotSettled under automatic payment', async () => {
@@ -138,10 +161,14 @@ test('connectionUnhealthy once the background retries are used up; retryable', a
   try {
     const res = await submit(svc, shop, (await placeOrder(svc, shop)).id);
     expect(res.body.result.status).toBe('failed');
-    const so = await eventually(async () => {
-      const r = await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${res.body.result._id}`, { key: shop.owner.key });
-      return r.body.result.status === 'needsReview' ? r.body.result : undefined;
-    }, 20000, 'the retries to run out');
+    const so = await eventually(
+      async () => {
+        const r = await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${res.body.result._id}`, { key: shop.owner.key });
+        return r.body.result.status === 'needsReview' ? r.body.result : undefined;
+      },
+      20000,
+      'the retries to run out',
+    );
     expectPaused(so, 'connectionUnhealthy');
     expect(so.events.map((e: any) => e.type)).toEqual(expect.arrayContaining(['failed', 'automaticRetry', 'paused']));
   } finally {
@@ -149,9 +176,11 @@ test('connectionUnhealthy once the background retries are used up; retryable', a
   }
 });
 
-test('supplierRefused with the supplier\'s words, cleaned of contact details and tokens; retryable', async () => {
+test("supplierRefused with the supplier's words, cleaned of contact details and tokens; retryable", async () => {
   const shop = await openShop(svc, sandbox, { page: 9 });
-  await sandbox.control('POST', '/faults', { refuseNext: { count: 1, message: 'Address incomplete: call +1 555 123 4567 or write to ops@supplier.test, ref tok_abcdefghijklmnop' } });
+  await sandbox.control('POST', '/faults', {
+    refuseNext: { count: 1, message: 'Address incomplete: call +1 555 123 4567 or write to ops@supplier.test, ref tok_abcdefghijklmnop' },
+  });
   const res = await submit(svc, shop, (await placeOrder(svc, shop)).id);
   expectPaused(res.body.result, 'supplierRefused');
   expect(res.body.result.reviewMessage).toContain('Address incomplete');
@@ -179,20 +208,41 @@ test('supplierAlreadyShipped: a cancel that comes after the supplier shipped', a
 
 test('testMode: a test connection to a supplier without a test environment places nothing', async () => {
   const shop = await openShop(svc, sandbox, { page: 12 });
-  const started = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/oauth/start`, { key: shop.owner.key, body: { supplierKey: 'sandbox-signin', mode: 'test' } });
+  const started = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/oauth/start`, {
+    key: shop.owner.key,
+    body: { supplierKey: 'sandbox-signin', mode: 'test' },
+  });
   const conn = await signInInBrowser(svc, started.body.result.authorizationUrl, shop.owner.session, sandboxApproval(shop.account.accountId));
   expect(conn.status).toBe(201);
   // Link a store product to the sign-in connection and order it.
   const sp = shop.products[1];
-  const own = await svc.call('POST', `/api/store-products/${shop.storeId}`, { key: shop.owner.key, body: { title: 'T', variants: [{ sku: `TM-${Date.now()}`, title: 'v', priceMinor: 100, currency: 'USD', stock: 5 }] } });
+  const own = await svc.call('POST', `/api/store-products/${shop.storeId}`, {
+    key: shop.owner.key,
+    body: { title: 'T', variants: [{ sku: `TM-${Date.now()}`, title: 'v', priceMinor: 100, currency: 'USD', stock: 5 }] },
+  });
   const link = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/links`, {
     key: shop.owner.key,
-    body: { productId: own.body.result.id, connectionId: conn.body.result.id, supplierProductId: sp.supplierProductId, variants: [{ storeVariantId: own.body.result.variants[0].id, supplierVariantId: sp.supplierVariantId }] },
+    body: {
+      productId: own.body.result.id,
+      connectionId: conn.body.result.id,
+      supplierProductId: sp.supplierProductId,
+      variants: [{ storeVariantId: own.body.result.variants[0].id, supplierVariantId: sp.supplierVariantId }],
+    },
   });
   expect(link.status).toBe(201);
-  const order = await svc.call('POST', `/api/store-orders/${shop.storeId}`, { key: shop.owner.key, body: { items: [{ productId: own.body.result.id, variantId: own.body.result.variants[0].id, quantity: 1 }], destination: { name: 'A', line1: '1 Main', city: 'X', postalCode: '1', country: 'US' }, paymentMethod: 'manual' } });
+  const order = await svc.call('POST', `/api/store-orders/${shop.storeId}`, {
+    key: shop.owner.key,
+    body: {
+      items: [{ productId: own.body.result.id, variantId: own.body.result.variants[0].id, quantity: 1 }],
+      destination: { name: 'A', line1: '1 Main', city: 'X', postalCode: '1', country: 'US' },
+      paymentMethod: 'manual',
+    },
+  });
   const group = `supplier:${conn.body.result.id}`;
-  const res = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${order.body.result.id}/groups/${encodeURIComponent(group)}/submit`, { key: shop.owner.key, body: {} });
+  const res = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${order.body.result.id}/groups/${encodeURIComponent(group)}/submit`, {
+    key: shop.owner.key,
+    body: {},
+  });
   expectPaused(res.body.result, 'testMode');
   expect(res.body.result.supplierOrderId).toBeNull();
 });
@@ -202,10 +252,14 @@ test('customerCaptureFailed: promise to sell, the supplier was paid but charging
   const order = await placeOrder(svc, shop, { paymentMethod: 'online', contractModel: 'promiseToSell' });
   // Sending starts once the shopper's payment is authorised.
   await payment(shop, order.id, 'authorised');
-  const list = await eventually(async () => {
-    const r = await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?orderId=${order.id}`, { key: shop.owner.key });
-    return r.body.result.items[0]?.status === 'submitted' ? r.body.result.items[0] : undefined;
-  }, 15000, 'the promise-to-sell send');
+  const list = await eventually(
+    async () => {
+      const r = await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?orderId=${order.id}`, { key: shop.owner.key });
+      return r.body.result.items[0]?.status === 'submitted' ? r.body.result.items[0] : undefined;
+    },
+    15000,
+    'the promise-to-sell send',
+  );
   expect(list.contractModel).toBe('promiseToSell');
   await payment(shop, order.id, 'failed');
   const paid = await soAction(svc, shop, list._id, 'pay');
@@ -217,10 +271,14 @@ test('promise to sell, the happy path: the shopper is charged when the supplier 
   const shop = await openShop(svc, sandbox, { page: 14, automation: { level: 'manual', automaticPayment: true } });
   const order = await placeOrder(svc, shop, { paymentMethod: 'online', contractModel: 'promiseToSell' });
   await payment(shop, order.id, 'authorised');
-  await eventually(async () => {
-    const r = await svc.call('GET', `/api/store-orders/${shop.storeId}/${order.id}`, { key: shop.owner.key });
-    return r.body.result.paymentStatus === 'paid' ? r : undefined;
-  }, 15000, 'the capture');
+  await eventually(
+    async () => {
+      const r = await svc.call('GET', `/api/store-orders/${shop.storeId}/${order.id}`, { key: shop.owner.key });
+      return r.body.result.paymentStatus === 'paid' ? r : undefined;
+    },
+    15000,
+    'the capture',
+  );
   const so = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?orderId=${order.id}`, { key: shop.owner.key })).body.result.items[0];
   expect(so).toMatchObject({ status: 'confirmed', payment: { status: 'paid' }, reviewReason: null });
 });
@@ -229,7 +287,7 @@ test('all thirteen review reasons were reached', () => {
   expect([...reached].sort()).toEqual(Object.keys(RETRYABLE).sort());
 });
 
-test('a part of the store\'s own items has no supplier', async () => {
+test("a part of the store's own items has no supplier", async () => {
   const shop = await openShop(svc, sandbox, { page: 15 });
   const order = await placeOrder(svc, shop);
   const res = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${order.id}/groups/store/submit`, { key: shop.owner.key, body: {} });

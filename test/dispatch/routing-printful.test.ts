@@ -18,7 +18,11 @@ let svc: Service;
 beforeAll(async () => {
   sandbox = await startSandbox();
   printful = await startFakePrintful({ requestsPerMinute: 100_000 });
-  svc = await startService({ label: 'routing-printful', sandbox, env: { PRINTFUL_API_BASE_URL: printful.baseUrl, DISPATCH_RETRY_BASE_SECONDS: '1', JOB_SUPERVISE_SECONDS: '1' } });
+  svc = await startService({
+    label: 'routing-printful',
+    sandbox,
+    env: { PRINTFUL_API_BASE_URL: printful.baseUrl, DISPATCH_RETRY_BASE_SECONDS: '1', JOB_SUPERVISE_SECONDS: '1' },
+  });
 });
 afterAll(async () => {
   await svc?.stop();
@@ -36,19 +40,32 @@ test('lowestLandedCost with a Printful alternate: Printful, the cheaper, takes t
   const links = await svc.call('GET', `/api/store-suppliers/${shop.storeId}/links?productId=${shop.products[0].productId}`, { key: shop.owner.key });
   const set = await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/links/${links.body.result.items[0].id}`, {
     key: shop.owner.key,
-    body: { alternates: [{ storeVariantId: shop.products[0].variantId, connectionId: pf.connId, supplierProductId: variant.productId, supplierVariantId: variant.variantId }] },
+    body: {
+      alternates: [
+        { storeVariantId: shop.products[0].variantId, connectionId: pf.connId, supplierProductId: variant.productId, supplierVariantId: variant.variantId },
+      ],
+    },
   });
   expect(set.status).toBe(200);
   await sandbox.control('POST', `/variants/${shop.products[0].supplierVariantId}`, { costMinor: shop.products[0].costMinor * 10 });
-  expect((await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/routing`, { key: shop.owner.key, body: { routing: { rule: 'lowestLandedCost' } } })).status).toBe(200);
+  expect(
+    (await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/routing`, { key: shop.owner.key, body: { routing: { rule: 'lowestLandedCost' } } })).status,
+  ).toBe(200);
 
   const order = await placeOrder(svc, shop, { destination: PRINTFUL_US });
   expect((await svc.call('POST', `/api/store-orders/${shop.storeId}/${order.id}/confirm`, { key: shop.owner.key })).status).toBe(200);
-  const parts = async () => (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?orderId=${order.id}`, { key: shop.owner.key })).body.result.items;
-  const [first, second] = await eventually(async () => {
-    const sos = await parts();
-    return sos.length === 2 && sos.some((s: any) => s.supplierKey === 'printful' && s.status === 'submitted') ? sos.sort((a: any, b: any) => a.createdAt.localeCompare(b.createdAt)) : undefined;
-  }, 30000, 'the part routed to Printful and sent');
+  const parts = async () =>
+    (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?orderId=${order.id}`, { key: shop.owner.key })).body.result.items;
+  const [first, second] = await eventually(
+    async () => {
+      const sos = await parts();
+      return sos.length === 2 && sos.some((s: any) => s.supplierKey === 'printful' && s.status === 'submitted')
+        ? sos.sort((a: any, b: any) => a.createdAt.localeCompare(b.createdAt))
+        : undefined;
+    },
+    30000,
+    'the part routed to Printful and sent',
+  );
 
   expect(first).toMatchObject({ integrationId: shop.connId, status: 'cancelled' });
   const routed = first.events.find((e: any) => e.type === 'routed');
@@ -67,7 +84,9 @@ test('lowestLandedCost with a Printful alternate: Printful, the cheaper, takes t
   const all = await printfulControl(printful, 'GET', '/orders');
   expect(all.filter((o: any) => o.storeId === pf.storeIds[0])).toHaveLength(1);
   const held = await printfulOrdersAt(printful, second.supplierOrderNumber);
-  expect(held.map((o: any) => ({ id: String(o.id), status: o.status, createCalls: o.createCalls, confirms: o.confirms }))).toEqual([{ id: second.supplierOrderId, status: 'draft', createCalls: 1, confirms: 0 }]);
+  expect(held.map((o: any) => ({ id: String(o.id), status: o.status, createCalls: o.createCalls, confirms: o.confirms }))).toEqual([
+    { id: second.supplierOrderId, status: 'draft', createCalls: 1, confirms: 0 },
+  ]);
 });
 
 test('a Printful backup whose shipping cannot be quoted (no service to the country) is no candidate, with why, however cheap its items: the part stays', async () => {
@@ -78,21 +97,33 @@ test('a Printful backup whose shipping cannot be quoted (no service to the count
   const links = await svc.call('GET', `/api/store-suppliers/${shop.storeId}/links?productId=${shop.products[0].productId}`, { key: shop.owner.key });
   const set = await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/links/${links.body.result.items[0].id}`, {
     key: shop.owner.key,
-    body: { alternates: [{ storeVariantId: shop.products[0].variantId, connectionId: pf.connId, supplierProductId: variant.productId, supplierVariantId: variant.variantId }] },
+    body: {
+      alternates: [
+        { storeVariantId: shop.products[0].variantId, connectionId: pf.connId, supplierProductId: variant.productId, supplierVariantId: variant.variantId },
+      ],
+    },
   });
   expect(set.status).toBe(200);
-  expect((await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/routing`, { key: shop.owner.key, body: { routing: { rule: 'lowestLandedCost' } } })).status).toBe(200);
+  expect(
+    (await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/routing`, { key: shop.owner.key, body: { routing: { rule: 'lowestLandedCost' } } })).status,
+  ).toBe(200);
   await printfulControl(printful, 'POST', '/countries/US', { served: false });
   try {
     const order = await placeOrder(svc, shop, { destination: PRINTFUL_US });
     expect((await svc.call('POST', `/api/store-orders/${shop.storeId}/${order.id}/confirm`, { key: shop.owner.key })).status).toBe(200);
-    const [only] = await eventually(async () => {
-      const sos = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?orderId=${order.id}`, { key: shop.owner.key })).body.result.items;
-      return sos.length === 1 && sos[0].status === 'submitted' ? sos : undefined;
-    }, 30000, 'the part sent to its primary');
+    const [only] = await eventually(
+      async () => {
+        const sos = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?orderId=${order.id}`, { key: shop.owner.key })).body.result.items;
+        return sos.length === 1 && sos[0].status === 'submitted' ? sos : undefined;
+      },
+      30000,
+      'the part sent to its primary',
+    );
     const routed = only.events.find((e: any) => e.type === 'routed').details;
     expect(routed.candidates.map((c: any) => c.connectionId)).toEqual([shop.connId]);
-    expect(routed.excluded).toEqual([{ connectionId: pf.connId, supplierKey: 'printful', why: expect.stringMatching(/^The supplier quotes no shipping to US: /) }]);
+    expect(routed.excluded).toEqual([
+      { connectionId: pf.connId, supplierKey: 'printful', why: expect.stringMatching(/^The supplier quotes no shipping to US: /) },
+    ]);
     expect((await printfulControl(printful, 'GET', '/orders')).filter((o: any) => o.storeId === pf.storeIds[0])).toHaveLength(0);
   } finally {
     await printfulControl(printful, 'POST', '/countries/US', { served: true });

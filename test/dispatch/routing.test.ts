@@ -17,7 +17,11 @@ let svc: Service;
 beforeAll(async () => {
   sandbox = await startSandbox();
   fake = await startFakeCj();
-  svc = await startService({ label: 'routing', sandbox, env: { CJ_API_BASE_URL: fake.baseUrl, ROUTING_QUOTE_TIMEOUT_MS: '1500', DISPATCH_RETRY_BASE_SECONDS: '1', JOB_SUPERVISE_SECONDS: '1' } });
+  svc = await startService({
+    label: 'routing',
+    sandbox,
+    env: { CJ_API_BASE_URL: fake.baseUrl, ROUTING_QUOTE_TIMEOUT_MS: '1500', DISPATCH_RETRY_BASE_SECONDS: '1', JOB_SUPERVISE_SECONDS: '1' },
+  });
 });
 afterAll(async () => {
   await svc?.stop();
@@ -25,10 +29,12 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-const partsOf = async (shop: RerouteShop, orderId: string) => (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?orderId=${orderId}`, { key: shop.owner.key })).body.result.items;
+const partsOf = async (shop: RerouteShop, orderId: string) =>
+  (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?orderId=${orderId}`, { key: shop.owner.key })).body.result.items;
 
 /** The sandbox's cost now ten times the recorded one: CJ's landed cost is the lower whatever the shipping. */
-const sandboxDearer = (shop: RerouteShop) => sandbox.control('POST', `/variants/${shop.products[0].supplierVariantId}`, { costMinor: shop.products[0].costMinor * 10 });
+const sandboxDearer = (shop: RerouteShop) =>
+  sandbox.control('POST', `/variants/${shop.products[0].supplierVariantId}`, { costMinor: shop.products[0].costMinor * 10 });
 
 async function setRule(shop: RerouteShop, routing: Record<string, unknown>) {
   const res = await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/routing`, { key: shop.owner.key, body: { routing } });
@@ -44,12 +50,18 @@ async function confirmed(shop: RerouteShop): Promise<any> {
 /** The order's supplier orders once every one is past queued, oldest first. */
 async function settled(shop: RerouteShop, orderId: string, n: number): Promise<any[]> {
   let last: any[] = [];
-  const sos = await eventually(async () => {
-    const found = await partsOf(shop, orderId);
-    last = found;
-    return found.length === n && found.every((s: any) => s.status !== 'queued') ? found : undefined;
-  }, 30000, `the order's ${n} supplier orders to settle`).catch((err) => {
-    throw new Error(`${err.message}: ${JSON.stringify(last.map((s: any) => ({ conn: s.integrationId, status: s.status, reason: s.reviewReason, message: s.reviewMessage, events: s.events.map((e: any) => [e.type, e.details?.why ?? e.details?.message]) })))}`);
+  const sos = await eventually(
+    async () => {
+      const found = await partsOf(shop, orderId);
+      last = found;
+      return found.length === n && found.every((s: any) => s.status !== 'queued') ? found : undefined;
+    },
+    30000,
+    `the order's ${n} supplier orders to settle`,
+  ).catch((err) => {
+    throw new Error(
+      `${err.message}: ${JSON.stringify(last.map((s: any) => ({ conn: s.integrationId, status: s.status, reason: s.reviewReason, message: s.reviewMessage, events: s.events.map((e: any) => [e.type, e.details?.why ?? e.details?.message]) })))}`,
+    );
   });
   return sos.sort((a: any, b: any) => a.createdAt.localeCompare(b.createdAt));
 }
@@ -83,21 +95,36 @@ test('lowestLandedCost: the cheaper CJ alternate takes the part before anything 
   // The suppliers' own records: nothing at the sandbox, one live order at CJ.
   expect((await received(sandbox)).count(first.supplierOrderNumber)).toBe(0);
   expect(await liveOrders(sandbox, fake, numbersOf([first, second]))).toEqual({ sandbox: 0, cj: 1 });
-  const { rows } = await svc.db.query(`SELECT type FROM event_outbox WHERE store_id = $1 AND resource_key = $2 ORDER BY seq`, [shop.storeId, `supplierOrder:${first._id}`]);
+  const { rows } = await svc.db.query(`SELECT type FROM event_outbox WHERE store_id = $1 AND resource_key = $2 ORDER BY seq`, [
+    shop.storeId,
+    `supplierOrder:${first._id}`,
+  ]);
   expect(rows.map((r: any) => r.type)).toEqual(['supplierOrder.created', 'supplierOrder.routed']);
   // The choice is written by the move's own write (one transaction), never on its own before it.
   const entries = await entriesOf(shop, first._id);
-  expect(entries.map((e: any) => [e.type, e.from_status, e.to_status])).toEqual([['created', null, 'queued'], ['routed', 'queued', 'queued'], ['routedAway', 'queued', 'cancelled']]);
+  expect(entries.map((e: any) => [e.type, e.from_status, e.to_status])).toEqual([
+    ['created', null, 'queued'],
+    ['routed', 'queued', 'queued'],
+    ['routedAway', 'queued', 'cancelled'],
+  ]);
   expect(entries[1].tx).toBe(entries[2].tx);
 });
 
 const entriesOf = async (shop: { storeId: string }, id: string) =>
-  (await svc.db.query(`SELECT type, from_status, to_status, xmin::text AS tx FROM supplier_order_events WHERE store_id = $1 AND supplier_order_id = $2 ORDER BY id`, [shop.storeId, id])).rows;
+  (
+    await svc.db.query(
+      `SELECT type, from_status, to_status, xmin::text AS tx FROM supplier_order_events WHERE store_id = $1 AND supplier_order_id = $2 ORDER BY id`,
+      [shop.storeId, id],
+    )
+  ).rows;
 
 test("primary (a link's own rule over the store's lowestLandedCost): no choice is made, the part goes to its primary", async () => {
   const shop = await openRerouteShop(svc, sandbox, fake, { page: 3, priceFactor: 0.5 });
   await setRule(shop, { rule: 'lowestLandedCost' });
-  const set = await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/links/${shop.linkId}`, { key: shop.owner.key, body: { routing: { rule: 'primary' } } });
+  const set = await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/links/${shop.linkId}`, {
+    key: shop.owner.key,
+    body: { routing: { rule: 'primary' } },
+  });
   expect(set.status).toBe(200);
   const order = await confirmed(shop);
   const [only] = await settled(shop, order.id, 1);
@@ -128,9 +155,16 @@ test('fastest within the cap: CJ, quoting fewer days, wins while within the cap;
   expect(await liveOrders(sandbox, fake, [only.supplierOrderNumber])).toEqual({ sandbox: 1, cj: 0 });
   // Staying costs no write of its own: the choice rides on the create's answer write (one transaction), first.
   const entries = await entriesOf(shop, only._id);
-  expect(entries.map((e: any) => [e.type, e.from_status, e.to_status])).toEqual([['created', null, 'queued'], ['routed', 'queued', 'queued'], ['createdAtSupplier', 'queued', 'submitted']]);
+  expect(entries.map((e: any) => [e.type, e.from_status, e.to_status])).toEqual([
+    ['created', null, 'queued'],
+    ['routed', 'queued', 'queued'],
+    ['createdAtSupplier', 'queued', 'submitted'],
+  ]);
   expect(entries[1].tx).toBe(entries[2].tx);
-  const { rows } = await svc.db.query(`SELECT type FROM event_outbox WHERE store_id = $1 AND resource_key = $2 ORDER BY seq`, [shop.storeId, `supplierOrder:${only._id}`]);
+  const { rows } = await svc.db.query(`SELECT type FROM event_outbox WHERE store_id = $1 AND resource_key = $2 ORDER BY seq`, [
+    shop.storeId,
+    `supplierOrder:${only._id}`,
+  ]);
   expect(rows.map((r: any) => r.type)).toEqual(['supplierOrder.created', 'supplierOrder.routed', 'supplierOrder.statusChanged']);
 });
 
@@ -146,7 +180,10 @@ test('a candidate out of stock, or whose destination the store excluded, is no c
   expect(routed.excluded).toEqual([{ connectionId: shop.cjConnId, supplierKey: 'cj', why: expect.stringMatching(/has 0 of .*the order needs 1/) }]);
 
   await cjControl(fake, 'POST', `/variants/${shop.cj.vid}`, { stock: 500 });
-  const auto = await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/${shop.cjConnId}/automation`, { key: shop.owner.key, body: { excludedCountries: ['US'] } });
+  const auto = await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/${shop.cjConnId}/automation`, {
+    key: shop.owner.key,
+    body: { excludedCountries: ['US'] },
+  });
   expect(auto.status).toBe(200);
   const next = await confirmed(shop);
   const [kept] = await settled(shop, next.id, 1);
@@ -175,22 +212,44 @@ test('20 parts routed at once: exactly one live order per part across both suppl
   const shop = await openRerouteShop(svc, sandbox, fake, { page: 7, priceFactor: 0.5 });
   await setRule(shop, { rule: 'lowestLandedCost' });
   const orders = await Promise.all(Array.from({ length: 20 }, () => placeOrder(svc, shop)));
-  await Promise.all(orders.map(async (o) => expect((await svc.call('POST', `/api/store-orders/${shop.storeId}/${o.id}/confirm`, { key: shop.owner.key })).status).toBe(200)));
+  await Promise.all(
+    orders.map(async (o) => expect((await svc.call('POST', `/api/store-orders/${shop.storeId}/${o.id}/confirm`, { key: shop.owner.key })).status).toBe(200)),
+  );
   // Every part routed, and settled: at the sandbox, or moved to CJ (a CJ quote held up behind its connection's
   // 6 requests per second may miss the time limit: that part then stays, as a quote that fails counts as none).
-  const rows = await eventually(async () => {
-    const { rows: found } = await svc.db.query(`SELECT order_id, connection_id, status, supplier_order_number, routing IS NOT NULL AS routed FROM supplier_orders WHERE store_id = $1`, [shop.storeId]);
-    const byOrder = orders.map((o) => found.filter((r: any) => r.order_id === o.id));
-    const done = byOrder.every((sos) => sos.length && sos.every((r: any) => r.status !== 'queued' && r.routed) && sos.some((r: any) => r.status === 'submitted'));
-    return done ? found : undefined;
-  }, 60000, 'every part routed and submitted');
+  const rows = await eventually(
+    async () => {
+      const { rows: found } = await svc.db.query(
+        `SELECT order_id, connection_id, status, supplier_order_number, routing IS NOT NULL AS routed FROM supplier_orders WHERE store_id = $1`,
+        [shop.storeId],
+      );
+      const byOrder = orders.map((o) => found.filter((r: any) => r.order_id === o.id));
+      const done = byOrder.every(
+        (sos) => sos.length && sos.every((r: any) => r.status !== 'queued' && r.routed) && sos.some((r: any) => r.status === 'submitted'),
+      );
+      return done ? found : undefined;
+    },
+    60000,
+    'every part routed and submitted',
+  );
   let toCj = 0;
   for (const o of orders) {
     const sos = rows.filter((r: any) => r.order_id === o.id);
     const moved = sos.length === 2;
     if (moved) toCj++;
-    expect(sos.map((r: any) => [r.connection_id, r.status]).sort()).toEqual(moved ? [[shop.connId, 'cancelled'], [shop.cjConnId, 'submitted']].sort() : [[shop.connId, 'submitted']]);
-    const live = await liveOrders(sandbox, fake, sos.map((r: any) => r.supplier_order_number));
+    expect(sos.map((r: any) => [r.connection_id, r.status]).sort()).toEqual(
+      moved
+        ? [
+            [shop.connId, 'cancelled'],
+            [shop.cjConnId, 'submitted'],
+          ].sort()
+        : [[shop.connId, 'submitted']],
+    );
+    const live = await liveOrders(
+      sandbox,
+      fake,
+      sos.map((r: any) => r.supplier_order_number),
+    );
     expect(live.sandbox + live.cj).toBe(1);
     expect(live).toEqual(moved ? { sandbox: 0, cj: 1 } : { sandbox: 1, cj: 0 });
   }
@@ -199,8 +258,15 @@ test('20 parts routed at once: exactly one live order per part across both suppl
 
 test('the chosen supplier then fails (CJ cannot take the payment): no machine sends the part back to the primary it left (A → B → A); a person may, by name, and one live order stays', async () => {
   const shop = await openRerouteShop(svc, sandbox, fake, { page: 8, priceFactor: 0.2 });
-  const cjAutomation = { level: 'automatic', allowUnpaidOrders: true, automaticPayment: true, reroute: { reasons: ['insufficientBalance'], maxCostIncreasePercent: 10 } };
-  expect((await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/${shop.cjConnId}/automation`, { key: shop.owner.key, body: cjAutomation })).status).toBe(200);
+  const cjAutomation = {
+    level: 'automatic',
+    allowUnpaidOrders: true,
+    automaticPayment: true,
+    reroute: { reasons: ['insufficientBalance'], maxCostIncreasePercent: 10 },
+  };
+  expect((await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/${shop.cjConnId}/automation`, { key: shop.owner.key, body: cjAutomation })).status).toBe(
+    200,
+  );
   await cjControl(fake, 'POST', `/accounts/${shop.cjOpenId}`, { balance: '0.00' });
   await setRule(shop, { rule: 'lowestLandedCost' });
   const order = await confirmed(shop);
@@ -208,17 +274,28 @@ test('the chosen supplier then fails (CJ cannot take the payment): no machine se
   expect([first, atCj].map((s: any) => s.integrationId)).toEqual([shop.connId, shop.cjConnId]);
   expect(routedEntry(first).details.connectionId).toBe(shop.cjConnId);
   // The rule's reroute ran and left it paused: the sandbox was where the part was before.
-  const ended = await eventually(async () => {
-    const s = (await partsOf(shop, order.id)).find((x: any) => x._id === atCj._id);
-    return s.events.some((e: any) => e.type === 'rerouteFailed') ? s : undefined;
-  }, 30000, "the rule's reroute to end");
+  const ended = await eventually(
+    async () => {
+      const s = (await partsOf(shop, order.id)).find((x: any) => x._id === atCj._id);
+      return s.events.some((e: any) => e.type === 'rerouteFailed') ? s : undefined;
+    },
+    30000,
+    "the rule's reroute to end",
+  );
   expect(ended).toMatchObject({ status: 'needsReview', reviewReason: 'insufficientBalance' });
   expect(ended.reviewMessage).toMatch(/The part was at sandbox before: no machine sends it back there; a person may reroute it there by name\./);
 
-  const res = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${atCj._id}/reroute`, { key: shop.owner.key, body: { connectionId: shop.connId } });
+  const res = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${atCj._id}/reroute`, {
+    key: shop.owner.key,
+    body: { connectionId: shop.connId },
+  });
   expect(res.status).toBe(200);
   const sos = await settled(shop, order.id, 3);
-  expect(sos.map((s: any) => [s.integrationId, s.status])).toEqual([[shop.connId, 'cancelled'], [shop.cjConnId, 'cancelled'], [shop.connId, 'submitted']]);
+  expect(sos.map((s: any) => [s.integrationId, s.status])).toEqual([
+    [shop.connId, 'cancelled'],
+    [shop.cjConnId, 'cancelled'],
+    [shop.connId, 'submitted'],
+  ]);
   const rerouted = sos[1].events.find((e: any) => e.type === 'rerouted');
   expect(rerouted.details).toMatchObject({ reason: 'insufficientBalance', by: 'manual', to: { connectionId: shop.connId, supplierOrderId: sos[2]._id } });
   expect(sos[2].events[0].details).toMatchObject({ trigger: 'reroute' });

@@ -37,7 +37,7 @@ afterAll(async () => {
   await svc?.stop();
 });
 
-test('the store order status rule gives the spec\'s answer for every combination of up to three parts', async () => {
+test("the store order status rule gives the spec's answer for every combination of up to three parts", async () => {
   const combos: Part[][] = [[]];
   for (let n = 1; n <= 3; n++) for (let i = 0; i < 5 ** n; i++) combos.push(Array.from({ length: n }, (_, k) => PARTS[Math.floor(i / 5 ** k) % 5]));
   // The rule as the orders domain writes it: over an order's parts (one row with no status when it has none).
@@ -46,7 +46,9 @@ test('the store order status rule gives the spec\'s answer for every combination
   let checked = 0;
   for (const parts of combos) {
     for (const confirmed of [false, true]) {
-      const { rows: [r] } = await client.query(rule, [confirmed, parts, parts.map(() => false)]);
+      const {
+        rows: [r],
+      } = await client.query(rule, [confirmed, parts, parts.map(() => false)]);
       expect({ parts, confirmed, status: r.s }).toEqual({ parts, confirmed, status: expected(parts, confirmed) });
       checked++;
     }
@@ -58,8 +60,10 @@ test('the store order status rule gives the spec\'s answer for every combination
   expect(expected(['delivered', 'cancelled'], true)).toBe('delivered');
 });
 
-test('step_due (the sweeper\'s index) agrees with the job\'s next step for every record state', async () => {
-  const { rows: [ids] } = await client.query('SELECT gen_random_uuid() AS store, gen_random_uuid() AS conn, gen_random_uuid() AS account');
+test("step_due (the sweeper's index) agrees with the job's next step for every record state", async () => {
+  const {
+    rows: [ids],
+  } = await client.query('SELECT gen_random_uuid() AS store, gen_random_uuid() AS conn, gen_random_uuid() AS account');
   let n = 0;
   for (const status of SUPPLIER_ORDER_STATUSES)
     for (const cancelRequested of [false, true])
@@ -68,17 +72,34 @@ test('step_due (the sweeper\'s index) agrees with the job\'s next step for every
           for (const payRequested of [false, true])
             for (const contractModel of ['standard', 'promiseToSell'] as const)
               for (const captureRequested of [false, true])
-                for (const rerouteRequest of [null, { by: 'rule' as const, reason: 'variantUnavailable' as const, connectionId: null, actor: { kind: 'system' as const, id: null } }]) {
-                const { rows: [row] } = await client.query(
-                  `INSERT INTO supplier_orders (id, store_id, order_id, group_key, connection_id, supplier_key, order_number, contract_model, status, supplier_order_number,
+                for (const rerouteRequest of [
+                  null,
+                  { by: 'rule' as const, reason: 'variantUnavailable' as const, connectionId: null, actor: { kind: 'system' as const, id: null } },
+                ]) {
+                  const {
+                    rows: [row],
+                  } = await client.query(
+                    `INSERT INTO supplier_orders (id, store_id, order_id, group_key, connection_id, supplier_key, order_number, contract_model, status, supplier_order_number,
                                                 payment_status, destination, created_by_account_id, cancel_requested, payment_due, pay_requested, capture_requested, reroute_request)
                    VALUES (gen_random_uuid(), $1, gen_random_uuid(), 'supplier:x', $2, 'sandbox', '1', $3, $4, 'ss-' || gen_random_uuid(), $5, '{}', $6, $7, $8, $9, $10, $11)
                    RETURNING step_due`,
-                  [ids.store, ids.conn, contractModel, status, paymentStatus, ids.account, cancelRequested, paymentDue, payRequested, captureRequested, rerouteRequest && JSON.stringify(rerouteRequest)],
-                );
-                const state = { status, cancelRequested, paymentStatus, paymentDue, payRequested, contractModel, captureRequested, rerouteRequest };
-                expect({ state, due: row.step_due }).toEqual({ state, due: nextStep(state) !== null });
-                n++;
-              }
+                    [
+                      ids.store,
+                      ids.conn,
+                      contractModel,
+                      status,
+                      paymentStatus,
+                      ids.account,
+                      cancelRequested,
+                      paymentDue,
+                      payRequested,
+                      captureRequested,
+                      rerouteRequest && JSON.stringify(rerouteRequest),
+                    ],
+                  );
+                  const state = { status, cancelRequested, paymentStatus, paymentDue, payRequested, contractModel, captureRequested, rerouteRequest };
+                  expect({ state, due: row.step_due }).toEqual({ state, due: nextStep(state) !== null });
+                  n++;
+                }
   expect(n).toBe(9 * 2 * 4 * 2 * 2 * 2 * 2 * 2);
 });

@@ -19,7 +19,13 @@ beforeAll(async () => {
     label: 'spec-rules',
     sandbox,
     publicBaseUrl: true,
-    env: { DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '1', DISPATCH_RETRY_BASE_SECONDS: '1', DISPATCH_RETRY_LIMIT: '5', CIRCUIT_FAILURE_THRESHOLD: '50' },
+    env: {
+      DISPATCH_SWEEP_SECONDS: '1',
+      DISPATCH_SWEEP_STALE_SECONDS: '1',
+      DISPATCH_RETRY_BASE_SECONDS: '1',
+      DISPATCH_RETRY_LIMIT: '5',
+      CIRCUIT_FAILURE_THRESHOLD: '50',
+    },
   });
 });
 afterAll(async () => {
@@ -27,19 +33,25 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-const supplierOrder = (shop: Shop, id: string) => svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${id}`, { key: shop.owner.key }).then((r) => r.body.result);
+const supplierOrder = (shop: Shop, id: string) =>
+  svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${id}`, { key: shop.owner.key }).then((r) => r.body.result);
 
 /** The order a submit or retry answered, once its job is done with it: a 202 (the job outlasted the wait, as on a busy machine) is followed. */
 async function settled(shop: Shop, answer: Promise<{ status: number; body: any }>): Promise<any> {
   const res = await answer;
   if (res.status === 200) return res.body.result;
   expect(res.status).toBe(202);
-  return eventually(async () => {
-    const so = await supplierOrder(shop, res.body.result._id);
-    return so.status !== 'queued' ? so : undefined;
-  }, 60000, 'the job behind a 202');
+  return eventually(
+    async () => {
+      const so = await supplierOrder(shop, res.body.result._id);
+      return so.status !== 'queued' ? so : undefined;
+    },
+    60000,
+    'the job behind a 202',
+  );
 }
-const ofOrder = (shop: Shop, orderId: string) => svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?orderId=${orderId}`, { key: shop.owner.key }).then((r) => r.body.result.items);
+const ofOrder = (shop: Shop, orderId: string) =>
+  svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?orderId=${orderId}`, { key: shop.owner.key }).then((r) => r.body.result.items);
 
 /** A paused order: created at the supplier, its payment refused for the balance (insufficientBalance, not retryable). */
 async function pausedForBalance(page: number): Promise<{ shop: Shop; so: any }> {
@@ -57,18 +69,26 @@ async function backgroundRetryAfter(page: number): Promise<any> {
   const shop = await openShop(svc, sandbox, { page });
   await sandbox.control('POST', '/faults', { unavailableAccounts: [shop.account.accountId] });
   const res = await submit(svc, shop, (await placeOrder(svc, shop)).id);
-  const failed = await eventually(async () => {
-    const so = (await ofOrder(shop, res.body.result.orderId))[0];
-    return so?.status === 'failed' ? so : undefined;
-  }, 30000, 'the order to fail while its supplier account is down');
+  const failed = await eventually(
+    async () => {
+      const so = (await ofOrder(shop, res.body.result.orderId))[0];
+      return so?.status === 'failed' ? so : undefined;
+    },
+    30000,
+    'the order to fail while its supplier account is down',
+  );
   await sandbox.control('DELETE', '/faults');
-  return eventually(async () => {
-    const so = await supplierOrder(shop, failed._id);
-    return so.events.some((e: any) => e.type === 'automaticRetry') && so.status !== 'queued' && so.status !== 'failed' ? so : undefined;
-  }, 60000, 'the background retry of the failed order');
+  return eventually(
+    async () => {
+      const so = await supplierOrder(shop, failed._id);
+      return so.events.some((e: any) => e.type === 'automaticRetry') && so.status !== 'queued' && so.status !== 'failed' ? so : undefined;
+    },
+    60000,
+    'the background retry of the failed order',
+  );
 }
 
-test('duplicate protection 1: the confirmation\'s automatic send raced against manual submits gives one job\'s work: one supplier order, one create', async () => {
+test("duplicate protection 1: the confirmation's automatic send raced against manual submits gives one job's work: one supplier order, one create", async () => {
   const shop = await openShop(svc, sandbox, { page: 2, automation: { level: 'automatic' } });
   const order = await placeOrder(svc, shop);
   // The supplier answers slowly, so every trigger arrives while the first job is still out.
@@ -83,10 +103,14 @@ test('duplicate protection 1: the confirmation\'s automatic send raced against m
   } finally {
     await sandbox.control('DELETE', '/faults');
   }
-  const so = await eventually(async () => {
-    const [one] = await ofOrder(shop, order.id);
-    return one?.status === 'submitted' ? one : undefined;
-  }, 30000, 'the part to be sent');
+  const so = await eventually(
+    async () => {
+      const [one] = await ofOrder(shop, order.id);
+      return one?.status === 'submitted' ? one : undefined;
+    },
+    30000,
+    'the part to be sent',
+  );
   expect(await ofOrder(shop, order.id)).toHaveLength(1);
   const rows = await svc.db.query('SELECT count(*)::int AS n FROM supplier_orders WHERE order_id = $1', [order.id]);
   expect(rows.rows[0].n).toBe(1);
@@ -95,7 +119,9 @@ test('duplicate protection 1: the confirmation\'s automatic send raced against m
   const prefix = so.supplierOrderNumber.replace(/\d+$/, '');
   expect((await received(sandbox)).all.orders.filter((o: any) => o.orderNumber.startsWith(prefix))).toHaveLength(1);
   // One job per part, named as the spec names it: every job this part ever had carries that one key.
-  const keys = await svc.db.query(`SELECT DISTINCT singleton_key FROM pgboss.job WHERE name = 'dispatch.supplier-order' AND data->>'supplierOrderId' = $1`, [so._id]);
+  const keys = await svc.db.query(`SELECT DISTINCT singleton_key FROM pgboss.job WHERE name = 'dispatch.supplier-order' AND data->>'supplierOrderId' = $1`, [
+    so._id,
+  ]);
   expect(keys.rows.map((r) => r.singleton_key)).toEqual([`supplier-order:${order.id}:${groupOf(shop)}`]);
 });
 
@@ -115,15 +141,19 @@ test('duplicate protection 2: a new attempt (after the supplier refused the crea
   expect(r.count(retried.supplierOrderNumber)).toBe(1);
 });
 
-test('duplicate protection 5: a paused order does not clear by itself, even once the supplier\'s side changed and its notification was read back, and sweeps ran', async () => {
+test("duplicate protection 5: a paused order does not clear by itself, even once the supplier's side changed and its notification was read back, and sweeps ran", async () => {
   const { shop, so } = await pausedForBalance(4);
   // At the supplier the cause goes away: topped up, and the order paid there by hand. The supplier notifies.
   await sandbox.control('POST', `/accounts/${shop.account.accountId}/balance`, { balanceMinor: 10_000_000 });
   expect((await sandbox.v1(shop.account.liveKey, 'POST', `/orders/${so.supplierOrderId}/pay`)).status).toBe(200);
-  const readBack = await eventually(async () => {
-    const now = await supplierOrder(shop, so._id);
-    return now.supplierStatus !== so.supplierStatus ? now : undefined;
-  }, 30000, 'the notification\'s read-back');
+  const readBack = await eventually(
+    async () => {
+      const now = await supplierOrder(shop, so._id);
+      return now.supplierStatus !== so.supplierStatus ? now : undefined;
+    },
+    30000,
+    "the notification's read-back",
+  );
   expect(readBack.supplierStatus).toBe('paid');
   await backgroundRetryAfter(5);
   const after = await supplierOrder(shop, so._id);
@@ -160,27 +190,54 @@ test('a notification never moves money, stock or status by itself: what it claim
   const secret = (await sandbox.v1(shop.account.liveKey, 'PUT', '/webhook', { url: conn.webhookUrl })).body.signingSecret;
   const notify = async (data: Record<string, unknown>, type: string) => {
     const body = JSON.stringify({ id: `evt_claim_${Date.now()}_${Math.random()}`, type, createdAt: new Date().toISOString(), data });
-    const res = await svc.call('POST', new URL(conn.webhookUrl).pathname, { rawBody: body, headers: { 'Content-Type': 'application/json', 'X-Sandbox-Signature': signSandboxNotification(secret, body, Math.floor(Date.now() / 1000)) } });
+    const res = await svc.call('POST', new URL(conn.webhookUrl).pathname, {
+      rawBody: body,
+      headers: { 'Content-Type': 'application/json', 'X-Sandbox-Signature': signSandboxNotification(secret, body, Math.floor(Date.now() / 1000)) },
+    });
     expect(res.status).toBe(200);
   };
   // The order: the notification claims it was paid, shipped and delivered, at another cost.
-  await notify({ orderId: so.supplierOrderId, orderNumber: so.supplierOrderNumber, status: 'delivered', paid: true, shipping: { carrier: 'Fake', trackingNumber: 'F1' }, costs: { totalMinor: 1 } }, 'order.updated');
-  const read = await eventually(async () => {
-    const now = await supplierOrder(shop, so._id);
-    return now.updatedAt > so.updatedAt ? now : undefined;
-  }, 30000, 'the read-back the notification asked for');
+  await notify(
+    {
+      orderId: so.supplierOrderId,
+      orderNumber: so.supplierOrderNumber,
+      status: 'delivered',
+      paid: true,
+      shipping: { carrier: 'Fake', trackingNumber: 'F1' },
+      costs: { totalMinor: 1 },
+    },
+    'order.updated',
+  );
+  const read = await eventually(
+    async () => {
+      const now = await supplierOrder(shop, so._id);
+      return now.updatedAt > so.updatedAt ? now : undefined;
+    },
+    30000,
+    'the read-back the notification asked for',
+  );
   expect(read).toMatchObject({ status: 'submitted', payment: { status: 'unpaid' }, shipping: so.shipping, costs: so.costs });
   expect((await received(sandbox, so.supplierOrderNumber)).payments).toEqual([]);
   const part = (await svc.call('GET', `/api/store-orders/${shop.storeId}/${order.id}`, { key: shop.owner.key })).body.result.fulfilmentGroups[0];
   expect(part.status).not.toBe('shipped');
   // A product: the notification claims it is out of stock and cheaper; the link keeps what the supplier says.
-  const linkOf = async () => (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/links`, { key: shop.owner.key })).body.result.items.find((l: any) => l.supplierProductId === shop.products[0].supplierProductId);
+  const linkOf = async () =>
+    (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/links`, { key: shop.owner.key })).body.result.items.find(
+      (l: any) => l.supplierProductId === shop.products[0].supplierProductId,
+    );
   const before = await linkOf();
-  await notify({ productId: shop.products[0].supplierProductId, variantIds: [shop.products[0].supplierVariantId], stock: 0, costMinor: 1, available: false }, 'product.updated');
-  const synced = await eventually(async () => {
-    const now = await linkOf();
-    return now.lastSyncAt && now.lastSyncAt !== before.lastSyncAt ? now : undefined;
-  }, 30000, 'the product read-back');
+  await notify(
+    { productId: shop.products[0].supplierProductId, variantIds: [shop.products[0].supplierVariantId], stock: 0, costMinor: 1, available: false },
+    'product.updated',
+  );
+  const synced = await eventually(
+    async () => {
+      const now = await linkOf();
+      return now.lastSyncAt && now.lastSyncAt !== before.lastSyncAt ? now : undefined;
+    },
+    30000,
+    'the product read-back',
+  );
   // The link holds what the supplier says now (its stock moved with our own order), not what the notification claimed.
   const atSupplier = (await sandbox.v1('sbx_live_demo', 'GET', `/products/${shop.products[0].supplierProductId}`)).body;
   const variant = atSupplier.variants.find((v: any) => v.id === shop.products[0].supplierVariantId);
@@ -211,10 +268,14 @@ test('connectionMissing when the operator switched the supplier off (DISABLED_SU
     const so =
       answer.status === 200
         ? answer.body.result
-        : await eventually(async () => {
-            const now = (await off.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${answer.body.result._id}`, { key: shop.owner.key })).body.result;
-            return now.status !== 'queued' ? now : undefined;
-          }, 60000, 'the job behind a 202');
+        : await eventually(
+            async () => {
+              const now = (await off.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${answer.body.result._id}`, { key: shop.owner.key })).body.result;
+              return now.status !== 'queued' ? now : undefined;
+            },
+            60000,
+            'the job behind a 202',
+          );
     expect(so).toMatchObject({ status: 'needsReview', reviewReason: 'connectionMissing', retryable: false, supplierOrderId: null });
     expect(so.reviewMessage).toMatch(/switched off by the operator/);
     expect((await received(sandbox, so.supplierOrderNumber)).count(so.supplierOrderNumber)).toBe(0);

@@ -35,7 +35,7 @@ describe('supplier order state machine', () => {
     expect(canMove('needsReview', 'submitted')).toBe(false);
   });
 
-  test('the supplier\'s progress only moves forward', () => {
+  test("the supplier's progress only moves forward", () => {
     const forward = ['submitted', 'confirmed', 'processing', 'shipped', 'delivered'] as const;
     for (let i = 1; i < forward.length; i++) {
       expect(PROGRESS_RANK[forward[i]]).toBeGreaterThan(PROGRESS_RANK[forward[i - 1]]);
@@ -54,7 +54,12 @@ describe('supplier order state machine', () => {
 
 describe('review reasons', () => {
   test('retryable as the spec sets it', () => {
-    expect(Object.entries(REVIEW_REASONS).filter(([, r]) => r.retryable).map(([k]) => k).sort()).toEqual(['connectionUnhealthy', 'exchangeRateUnavailable', 'supplierRefused']);
+    expect(
+      Object.entries(REVIEW_REASONS)
+        .filter(([, r]) => r.retryable)
+        .map(([k]) => k)
+        .sort(),
+    ).toEqual(['connectionUnhealthy', 'exchangeRateUnavailable', 'supplierRefused']);
     // The count is the vocabulary's: each reason has its words, and the reroutable ones are among them.
     const count = REVIEW_REASON_LIST.length;
     expect(Object.keys(REVIEW_REASONS)).toHaveLength(count);
@@ -62,7 +67,9 @@ describe('review reasons', () => {
     expect(REROUTE_REASONS.every((r) => REVIEW_REASON_LIST.includes(r))).toBe(true);
   });
   test('messages lose e-mail addresses, phone numbers, tokens and street addresses', () => {
-    const cleaned = cleanReviewMessage('Refused for Ada (ada@example.com, +44 20 7946 0958) at 221 Baker Street: token sbx_live_abcdefgh12345 and 0123456789abcdef0123456789abcdef01; variant SBX-P00012-V1');
+    const cleaned = cleanReviewMessage(
+      'Refused for Ada (ada@example.com, +44 20 7946 0958) at 221 Baker Street: token sbx_live_abcdefgh12345 and 0123456789abcdef0123456789abcdef01; variant SBX-P00012-V1',
+    );
     expect(cleaned).not.toMatch(/ada@|7946|Baker Street|sbx_live_abc|0123456789abcdef/);
     expect(cleaned).toContain('SBX-P00012-V1');
     expect(cleaned).toContain('[email]');
@@ -70,12 +77,21 @@ describe('review reasons', () => {
     expect(cleaned).toContain('[address]');
   });
   test('money and percentages stay whole: no ceiling of $10 or more reads as a phone number', () => {
-    const words = 'it costs $78.24, above the ceiling of $71.72 (10% above the recorded cost of $65.20); CA$1,204.00 (125% above €1,000.50); call +44 20 7946 0958';
+    const words =
+      'it costs $78.24, above the ceiling of $71.72 (10% above the recorded cost of $65.20); CA$1,204.00 (125% above €1,000.50); call +44 20 7946 0958';
     const cleaned = cleanReviewMessage(words);
-    expect(cleaned).toBe('it costs $78.24, above the ceiling of $71.72 (10% above the recorded cost of $65.20); CA$1,204.00 (125% above €1,000.50); call [phone]');
+    expect(cleaned).toBe(
+      'it costs $78.24, above the ceiling of $71.72 (10% above the recorded cost of $65.20); CA$1,204.00 (125% above €1,000.50); call [phone]',
+    );
   });
   test('the pause message after a reroute names every alternate tried while they fit, then points to the history', () => {
-    const tried = (n: number) => Array.from({ length: n }, (_, i) => ({ connectionId: 'c', position: i, supplierKey: 'cj', why: `it costs $${78 + i}.24, above the ceiling of $71.72 (10% above the recorded cost of $65.20)` }));
+    const tried = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        connectionId: 'c',
+        position: i,
+        supplierKey: 'cj',
+        why: `it costs $${78 + i}.24, above the ceiling of $71.72 (10% above the recorded cost of $65.20)`,
+      }));
     const five = rerouteMessage('The supplier has 0 of variant V1.', 'Not rerouted: no alternate could take the part.', tried(5));
     expect(five).toMatch(/Alternates tried: 1\. cj: it costs \$78\.24, above the ceiling of \$71\.72 \(10% above .* 5\. cj: it costs \$82\.24, .*\)\.$/);
     const many = rerouteMessage('Paused.', 'Not rerouted: no alternate could take the part.', tried(40));

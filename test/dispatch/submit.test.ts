@@ -21,7 +21,15 @@ test('submit creates one supplier order at the supplier, pay pays it once, and t
   const res = await submit(svc, shop, order.id);
   expect(res.status).toBe(200);
   const so = res.body.result;
-  expect(so).toMatchObject({ status: 'submitted', orderNumber: order.number, fulfilmentGroupKey: groupOf(shop), supplierKey: 'sandbox', attempt: 1, payment: { status: 'unpaid' }, reviewReason: null });
+  expect(so).toMatchObject({
+    status: 'submitted',
+    orderNumber: order.number,
+    fulfilmentGroupKey: groupOf(shop),
+    supplierKey: 'sandbox',
+    attempt: 1,
+    payment: { status: 'unpaid' },
+    reviewReason: null,
+  });
   expect(so.supplierOrderId).toMatch(/^SBX-O/);
   const r = await received(sandbox, so.supplierOrderNumber);
   expect(r.count(so.supplierOrderNumber)).toBe(1);
@@ -34,9 +42,14 @@ test('submit creates one supplier order at the supplier, pay pays it once, and t
   // No replication declared (DATABASE_REPLICATION unset): no write's answer nor first order looked at the standbys.
   // Counted by Postgres (pg_stat_statements, kept in the server's administrative database), this service's database only.
   const admin = new Pool({ connectionString: adminUrl(), max: 1 });
-  const looks = await admin.query(`SELECT coalesce(sum(calls), 0)::int AS n, (SELECT coalesce(sum(calls), 0)::int FROM pg_stat_statements s WHERE s.dbid = d.oid) AS all
+  const looks = await admin
+    .query(
+      `SELECT coalesce(sum(calls), 0)::int AS n, (SELECT coalesce(sum(calls), 0)::int FROM pg_stat_statements s WHERE s.dbid = d.oid) AS all
                                      FROM pg_database d LEFT JOIN pg_stat_statements s ON s.dbid = d.oid AND s.query LIKE '%pg_replication_slots%' AND s.query LIKE '%pg_current_wal_insert_lsn%'
-                                    WHERE d.datname = $1 GROUP BY d.oid`, [new URL(svc.databaseUrl).pathname.slice(1)]).finally(() => admin.end());
+                                    WHERE d.datname = $1 GROUP BY d.oid`,
+      [new URL(svc.databaseUrl).pathname.slice(1)],
+    )
+    .finally(() => admin.end());
   expect(looks.rows[0].all).toBeGreaterThan(0);
   expect(looks.rows[0].n).toBe(0);
 

@@ -46,9 +46,10 @@ async function pause(): Promise<any> {
 }
 const pauseIn = (got: Received[], soId: string) => got.find((x) => x.json?.type === 'supplierOrder.paused' && x.json.data._id === soId);
 const pausedOf = (r: Receiver, soId: string) => pauseIn(r.received, soId);
-const ownerOf = async (id: string) => (await svc.db.query('SELECT owner_account_id AS account, owner_key_id AS key FROM event_subscriptions WHERE id = $1', [id])).rows[0];
+const ownerOf = async (id: string) =>
+  (await svc.db.query('SELECT owner_account_id AS account, owner_key_id AS key FROM event_subscriptions WHERE id = $1', [id])).rows[0];
 
-test('a staff member with only suppliers.view and suppliers.manage can neither point the owner\'s subscription at their receiver nor rotate its secret; the owner\'s receiver keeps getting events', async () => {
+test("a staff member with only suppliers.view and suppliers.manage can neither point the owner's subscription at their receiver nor rotate its secret; the owner's receiver keeps getting events", async () => {
   const mine = await receiver();
   const sub = await subscribe(svc, shop.owner.key, shop.storeId, mine.url);
   const mallory = await staff(['suppliers.view', 'suppliers.manage']);
@@ -66,8 +67,8 @@ test('a staff member with only suppliers.view and suppliers.manage can neither p
   expect(await ownerOf(sub.id)).toEqual({ account: shop.owner.accountId, key: shop.owner.keyId });
 
   const so = await pause();
-  await mine.until((r) => !!pauseIn(r, so._id), 20000, 'the pause at the owner\'s receiver');
-  const [event] = (await verifiedEvents([pausedOf(mine, so._id)!], sub.secret));
+  await mine.until((r) => !!pauseIn(r, so._id), 20000, "the pause at the owner's receiver");
+  const [event] = await verifiedEvents([pausedOf(mine, so._id)!], sub.secret);
   expect(event.data.destination).toMatchObject({ name: 'Ada Lovelace' });
   expect(theirs.received).toEqual([]);
   const read = await svc.call('GET', `${base()}/${sub.id}`, { key: mallory.key });
@@ -89,11 +90,14 @@ test('a member holding every permission the data needs takes it over: deliveries
   expect(listed.body.result.owner).toEqual({ accountId: trent.accountId, keyId: trent.keyId });
 
   const first = await pause();
-  await theirs.until((r) => !!pauseIn(r, first._id), 20000, 'the pause at the new owner\'s receiver');
+  await theirs.until((r) => !!pauseIn(r, first._id), 20000, "the pause at the new owner's receiver");
   expect(pausedOf(theirs, first._id)!.json.data.destination).toMatchObject({ name: 'Ada Lovelace' });
   expect(before.received.filter((x) => x.json?.data?._id === first._id)).toEqual([]);
 
-  await grant(trent, ALL_DATA.filter((p) => p !== 'customers.view'));
+  await grant(
+    trent,
+    ALL_DATA.filter((p) => p !== 'customers.view'),
+  );
   const second = await pause();
   await theirs.until((r) => !!pauseIn(r, second._id), 20000, 'the second pause');
   const data = pausedOf(theirs, second._id)!.json.data;
@@ -128,10 +132,14 @@ test('an owner removed from the store: the subscription is switched off with the
   expect((await svc.call('DELETE', `/api/stores/${shop.storeId}/staff/${trudy.accountId}`, { key: shop.owner.key })).status).toBe(204);
   const count = r.received.length;
   await pause();
-  const off = await eventually(async () => {
-    const s = (await svc.call('GET', `${base()}/${sub.id}`, { key: shop.owner.key })).body.result;
-    return s.enabled ? undefined : s;
-  }, 20000, 'the switch-off');
+  const off = await eventually(
+    async () => {
+      const s = (await svc.call('GET', `${base()}/${sub.id}`, { key: shop.owner.key })).body.result;
+      return s.enabled ? undefined : s;
+    },
+    20000,
+    'the switch-off',
+  );
   expect(off.disabledReason).toMatchObject({ code: 'ownerAccessEnded', message: expect.any(String) });
   await pause();
   await new Promise((resolve) => setTimeout(resolve, 1500));
@@ -142,7 +150,10 @@ test('an owner removed from the store: the subscription is switched off with the
   const taken = await svc.call('POST', `${base()}/${sub.id}/rotate-secret`, { key: shop.owner.key, body: { keepOldSeconds: 0 } });
   expect(taken.status).toBe(200);
   seen.secrets.add(taken.body.result.secret);
-  expect((await svc.call('PATCH', `${base()}/${sub.id}`, { key: shop.owner.key, body: { enabled: true } })).body.result).toMatchObject({ enabled: true, disabledReason: null });
+  expect((await svc.call('PATCH', `${base()}/${sub.id}`, { key: shop.owner.key, body: { enabled: true } })).body.result).toMatchObject({
+    enabled: true,
+    disabledReason: null,
+  });
 });
 
 test('a revoked key that owns a subscription switches it off with keyRevoked', async () => {
@@ -151,10 +162,14 @@ test('a revoked key that owns a subscription switches it off with keyRevoked', a
   const sub = await subscribe(svc, victor.key, shop.storeId, r.url, ['supplierOrder.paused']);
   expect((await svc.call('DELETE', `/api/api-keys/${victor.keyId}`, { session: victor.session })).status).toBe(200);
   await pause();
-  const off = await eventually(async () => {
-    const s = (await svc.call('GET', `${base()}/${sub.id}`, { key: shop.owner.key })).body.result;
-    return s.enabled ? undefined : s;
-  }, 20000, 'the switch-off');
+  const off = await eventually(
+    async () => {
+      const s = (await svc.call('GET', `${base()}/${sub.id}`, { key: shop.owner.key })).body.result;
+      return s.enabled ? undefined : s;
+    },
+    20000,
+    'the switch-off',
+  );
   expect(off.disabledReason.code).toBe('keyRevoked');
   expect(r.received).toEqual([]);
 });
@@ -170,10 +185,14 @@ test('with nothing to send, an owner removed from the store or a revoked owning 
   expect((await svc.call('DELETE', `/api/stores/${shop.storeId}/staff/${removedOwner.accountId}`, { key: shop.owner.key })).status).toBe(204);
   expect((await svc.call('DELETE', `/api/api-keys/${revokedOwner.keyId}`, { session: revokedOwner.session })).status).toBe(200);
   const read = async (id: string) => (await svc.call('GET', `${base()}/${id}`, { key: shop.owner.key })).body.result;
-  const off = await eventually(async () => {
-    const [a, b] = [await read(byRemoved.id), await read(byRevoked.id)];
-    return a.enabled || b.enabled ? undefined : [a, b];
-  }, 15000, 'both switched off');
+  const off = await eventually(
+    async () => {
+      const [a, b] = [await read(byRemoved.id), await read(byRevoked.id)];
+      return a.enabled || b.enabled ? undefined : [a, b];
+    },
+    15000,
+    'both switched off',
+  );
   expect(off[0].disabledReason).toMatchObject({ code: 'ownerAccessEnded', message: expect.stringMatching(/may no longer read/) });
   expect(off[1].disabledReason).toMatchObject({ code: 'keyRevoked', message: expect.stringMatching(/revoked/) });
   expect(Date.parse(off[0].disabledReason.at)).not.toBeNaN();
@@ -181,7 +200,7 @@ test('with nothing to send, an owner removed from the store or a revoked owning 
   expect(await read(kept.id)).toMatchObject({ enabled: true, disabledReason: null });
 });
 
-test('a member who is not the owner may change the types, description and switch, which still deliver to the owner\'s address with the owner\'s access', async () => {
+test("a member who is not the owner may change the types, description and switch, which still deliver to the owner's address with the owner's access", async () => {
   const r = await receiver();
   const sub = await subscribe(svc, shop.owner.key, shop.storeId, r.url, ['connection.healthChanged']);
   const walter = await staff(['suppliers.view', 'suppliers.manage']);

@@ -51,9 +51,12 @@ test('SIGKILL of the worker mid-delivery loses nothing: held deliveries are sent
   for (let i = 0; i < 2; i++) await api.call('POST', `${base}/test`, { key: shop.owner.key });
 
   await startWorker();
-  const pending = async () => Number((await api.db.query(`SELECT count(*) FROM event_deliveries WHERE subscription_id = $1 AND status <> 'delivered'`, [sub.id])).rows[0].count);
+  const pending = async () =>
+    Number((await api.db.query(`SELECT count(*) FROM event_deliveries WHERE subscription_id = $1 AND status <> 'delivered'`, [sub.id])).rows[0].count);
   await eventually(async () => ((await pending()) === 0 ? true : undefined), 60000, 'every delivery made after the restart');
-  const expected = (await api.db.query(`SELECT o.id FROM event_outbox o JOIN event_deliveries d ON d.event_seq = o.seq WHERE d.subscription_id = $1`, [sub.id])).rows.map((r) => r.id);
+  const expected = (
+    await api.db.query(`SELECT o.id FROM event_outbox o JOIN event_deliveries d ON d.event_seq = o.seq WHERE d.subscription_id = $1`, [sub.id])
+  ).rows.map((r) => r.id);
   expect(expected.length).toBeGreaterThanOrEqual(7);
   const accepted = await verifiedEvents(receiver.received, sub.secret);
   expect([...new Set(accepted.map((e) => e.id))].sort()).toEqual([...expected].sort());

@@ -38,13 +38,20 @@ test('a pause arrives signed, with the supplier order as the API answers it, aft
   const so = await pause();
   await receiver.until((r) => r.some((x) => x.json?.type === 'supplierOrder.paused' && x.json.data._id === so._id), 20000, 'the pause');
   // The part's events are another resource's chain: in order among themselves, not with the supplier order's.
-  await receiver.until((r) => r.some((x) => x.json?.type === 'orderPart.statusChanged' && x.json.data.orderId === so.orderId && x.json.data.status === 'pending'), 20000, 'the part back to pending');
+  await receiver.until(
+    (r) => r.some((x) => x.json?.type === 'orderPart.statusChanged' && x.json.data.orderId === so.orderId && x.json.data.status === 'pending'),
+    20000,
+    'the part back to pending',
+  );
 
   const events = await verifiedEvents(receiver.received, sub.secret);
   const mine = events.filter((e) => e.data?._id === so._id);
   expect(mine.map((e) => e.type)).toEqual(['supplierOrder.created', 'supplierOrder.statusChanged', 'supplierOrder.paused']);
   const paused = mine[2];
-  expect(paused).toMatchObject({ storeId: shop.storeId, data: { status: 'needsReview', reviewReason: 'insufficientBalance', retryable: false, destinationRedacted: false } });
+  expect(paused).toMatchObject({
+    storeId: shop.storeId,
+    data: { status: 'needsReview', reviewReason: 'insufficientBalance', retryable: false, destinationRedacted: false },
+  });
   expect(paused.data.destination).toMatchObject({ country: 'US' });
   // The supplier order as GET answers it, history up to the pause included.
   const got = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${so._id}`, { key: shop.owner.key })).body.result;
@@ -75,14 +82,19 @@ test('a bad signature, a changed body, an old timestamp and a wrong secret are r
   const forged = { ...r.headers, 'webhook-signature': `v1,${crypto.createHmac('sha256', 'not the secret').update(r.body).digest('base64')}` };
   await expect(webhooks.verify(r.body, forged, sub.secret)).rejects.toMatchObject({ reason: 'invalidSignature' });
   await expect(webhooks.verify(r.body, r.headers, `whsec_${crypto.randomBytes(32).toString('base64')}`)).rejects.toMatchObject({ reason: 'invalidSignature' });
-  await expect(webhooks.verify(r.body, r.headers, sub.secret, { now: new Date(Date.now() + 3600_000) })).rejects.toMatchObject({ reason: 'timestampOutOfRange' });
+  await expect(webhooks.verify(r.body, r.headers, sub.secret, { now: new Date(Date.now() + 3600_000) })).rejects.toMatchObject({
+    reason: 'timestampOutOfRange',
+  });
   await expect(webhooks.verify(r.body, { ...r.headers, 'webhook-id': undefined }, sub.secret)).rejects.toMatchObject({ reason: 'missingHeaders' });
   await receiver.down();
 });
 
 test('for a subscription owner without customers.view, data carries no destination, as the API would answer them', async () => {
   const staff = await newDeveloper(svc);
-  const granted = await svc.call('PUT', `/api/stores/${shop.storeId}/staff`, { key: shop.owner.key, body: { email: staff.email, permissions: ['suppliers.view', 'suppliers.manage', 'orders.view'] } });
+  const granted = await svc.call('PUT', `/api/stores/${shop.storeId}/staff`, {
+    key: shop.owner.key,
+    body: { email: staff.email, permissions: ['suppliers.view', 'suppliers.manage', 'orders.view'] },
+  });
   expect(granted.status).toBe(200);
   const receiver = await Receiver.start();
   const sub = await subscribe(svc, staff.key, shop.storeId, receiver.url, ['supplierOrder.paused']);
@@ -96,7 +108,7 @@ test('for a subscription owner without customers.view, data carries no destinati
   await receiver.down();
 });
 
-test('an own-scope key\'s subscription receives only the events of records that key made', async () => {
+test("an own-scope key's subscription receives only the events of records that key made", async () => {
   const own = await createKey(svc, shop.owner.session, 'own scope', 'own');
   const receiver = await Receiver.start();
   await subscribe(svc, own.key, shop.storeId, receiver.url, ['supplierOrder.created']);
@@ -104,7 +116,7 @@ test('an own-scope key\'s subscription receives only the events of records that 
   const order = await placeOrder(svc, shop, { key: own.key });
   const mine = await submit(svc, shop, order.id, { payNow: true }, own.key);
   expect(mine.status).toBeLessThan(300);
-  await receiver.until((r) => r.some((x) => x.json?.data?._id === mine.body.result._id), 20000, 'the own key\'s order');
+  await receiver.until((r) => r.some((x) => x.json?.data?._id === mine.body.result._id), 20000, "the own key's order");
   await new Promise((r) => setTimeout(r, 1000));
   expect(receiver.received.map((x) => x.json.data._id)).toEqual([mine.body.result._id]);
   expect(receiver.received.map((x) => x.json.data._id)).not.toContain(others._id);
@@ -122,35 +134,61 @@ test('a receiver down for ten minutes, then up, receives every event once, in or
   // More changes of the same resources while the receiver is down: they wait behind the first, in order.
   expect((await soAction(svc, shop, first._id, 'retry')).status).toBeLessThan(300);
   expect((await soAction(svc, shop, second._id, 'cancel')).status).toBeLessThan(300);
-  const pending = async () => (await svc.db.query(`SELECT attempts FROM event_deliveries WHERE subscription_id = $1 AND status = 'pending' ORDER BY event_seq`, [sub.id])).rows;
-  await eventually(async () => {
-    const rows = await pending();
-    const heads = rows.filter((r) => r.attempts > 0);
-    return heads.length > 0 && heads.every((r) => r.attempts >= 6) ? true : undefined;
-  }, 60000, 'six failed attempts at every delivery that can be sent');
+  const pending = async () =>
+    (await svc.db.query(`SELECT attempts FROM event_deliveries WHERE subscription_id = $1 AND status = 'pending' ORDER BY event_seq`, [sub.id])).rows;
+  await eventually(
+    async () => {
+      const rows = await pending();
+      const heads = rows.filter((r) => r.attempts > 0);
+      return heads.length > 0 && heads.every((r) => r.attempts >= 6) ? true : undefined;
+    },
+    60000,
+    'six failed attempts at every delivery that can be sent',
+  );
   const waiting = (await pending()).length;
   expect(waiting).toBeGreaterThanOrEqual(10);
-  const list = await svc.call('GET', `/api/store-suppliers/${shop.storeId}/event-subscriptions/${sub.id}/deliveries?status=pending&pageSize=100`, { key: shop.owner.key });
-  expect(list.body.result.items.find((d: any) => d.attempts >= 6)).toMatchObject({ status: 'pending', responseStatus: null, lastError: 'The connection was refused.' });
+  const list = await svc.call('GET', `/api/store-suppliers/${shop.storeId}/event-subscriptions/${sub.id}/deliveries?status=pending&pageSize=100`, {
+    key: shop.owner.key,
+  });
+  expect(list.body.result.items.find((d: any) => d.attempts >= 6)).toMatchObject({
+    status: 'pending',
+    responseStatus: null,
+    lastError: 'The connection was refused.',
+  });
 
   await receiver.up();
   await eventually(async () => ((await pending()).length === 0 ? true : undefined), 30000, 'every delivery made');
-  const expected = (await svc.db.query(`SELECT o.id FROM event_outbox o JOIN event_deliveries d ON d.event_seq = o.seq WHERE d.subscription_id = $1`, [sub.id])).rows.map((r) => r.id);
+  const expected = (
+    await svc.db.query(`SELECT o.id FROM event_outbox o JOIN event_deliveries d ON d.event_seq = o.seq WHERE d.subscription_id = $1`, [sub.id])
+  ).rows.map((r) => r.id);
   const events = await verifiedEvents(receiver.received, sub.secret);
   expect(events.map((e) => e.id).sort()).toEqual(expected.sort());
   expect(new Set(events.map((e) => e.id)).size).toBe(events.length);
   const byResource = inOrderPerResource(events);
   expect(byResource.get(`supplierOrder:${first._id}`)!.map((e) => e.type)).toEqual([
-    'supplierOrder.created', 'supplierOrder.statusChanged', 'supplierOrder.paused', 'supplierOrder.statusChanged', 'supplierOrder.statusChanged', 'supplierOrder.paused',
+    'supplierOrder.created',
+    'supplierOrder.statusChanged',
+    'supplierOrder.paused',
+    'supplierOrder.statusChanged',
+    'supplierOrder.statusChanged',
+    'supplierOrder.paused',
   ]);
-  expect(byResource.get(`supplierOrder:${second._id}`)!.map((e) => e.type).slice(-1)).toEqual(['supplierOrder.cancelled']);
+  expect(
+    byResource
+      .get(`supplierOrder:${second._id}`)!
+      .map((e) => e.type)
+      .slice(-1),
+  ).toEqual(['supplierOrder.cancelled']);
   await receiver.down();
 });
 
 test('a supplier order whose creation is rolled back (its charge refused) records no event; its event number is spent unused', async () => {
   const order = await placeOrder(svc, shop);
   const lastSeq = async () => Number((await svc.db.query('SELECT last_value FROM event_outbox_seq_seq')).rows[0].last_value);
-  const eventsOf = async () => (await svc.db.query(`SELECT type FROM event_outbox WHERE snapshot->'record'->>'order_id' = $1 OR snapshot->>'order_id' = $1`, [order.id])).rows.map((r) => r.type);
+  const eventsOf = async () =>
+    (await svc.db.query(`SELECT type FROM event_outbox WHERE snapshot->'record'->>'order_id' = $1 OR snapshot->>'order_id' = $1`, [order.id])).rows.map(
+      (r) => r.type,
+    );
   await svc.db.query('UPDATE accounts SET credits = 1 WHERE id = $1', [shop.owner.accountId]);
   const seqBefore = await lastSeq();
   const refused = await submit(svc, shop, order.id, { payNow: true });

@@ -37,7 +37,9 @@ const receiver = () => receivers.start();
 test('a store has at most EVENT_SUBSCRIPTIONS_PER_STORE subscriptions: the next is 409 subscriptionLimitReached, also when asked for at once through two processes', async () => {
   const { dev, storeId, base } = await ownStore(svc);
   const r = await receiver();
-  const made = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? second : svc).call('POST', base, { key: dev.key, body: { url: r.url, eventTypes: ['*'] } })));
+  const made = await Promise.all(
+    Array.from({ length: 6 }, (_, i) => (i % 2 ? second : svc).call('POST', base, { key: dev.key, body: { url: r.url, eventTypes: ['*'] } })),
+  );
   for (const m of made) if (m.status === 201) seen.secrets.add(m.body.result.secret);
   expect(made.map((m) => m.status).sort()).toEqual([201, 201, 201, 409, 409, 409]);
   const refused = made.find((m) => m.status === 409)!;
@@ -91,7 +93,7 @@ test('the limits are in the OpenAPI document: x-rate-limit and 429 on test and r
   expect(create.responses['409'].description).toMatch(/subscriptionLimitReached/);
 });
 
-test('a store\'s hanging receivers hold only the store\'s share of the delivery slots: another store\'s event goes out at once', async () => {
+test("a store's hanging receivers hold only the store's share of the delivery slots: another store's event goes out at once", async () => {
   const a = await ownStore(svc);
   const hanging = await Promise.all([receiver(), receiver(), receiver()]);
   for (const h of hanging) h.answer = () => 'hang';
@@ -100,13 +102,13 @@ test('a store\'s hanging receivers hold only the store\'s share of the delivery 
   // A backlog: three test events each, nine due at once.
   for (const s of subs) for (let i = 0; i < 3; i++) expect((await svc.call('POST', `${a.base}/${s.id}/test`, { key: a.dev.key })).status).toBe(202);
   const arrivals = () => hanging.flatMap((h) => h.received.map((x) => x.at)).sort((x, y) => x - y);
-  await eventually(async () => (arrivals().length >= 2 ? true : undefined), 20000, 'store A\'s receivers holding deliveries');
+  await eventually(async () => (arrivals().length >= 2 ? true : undefined), 20000, "store A's receivers holding deliveries");
 
   const b = await ownStore(svc);
   const quick = await receiver();
   const bSub = await subscribe(svc, b.dev.key, b.storeId, quick.url);
   expect((await svc.call('POST', `${b.base}/${bSub.id}/test`, { key: b.dev.key })).status).toBe(202);
-  await quick.until((got) => got.length >= 1, 20000, 'store B\'s event');
+  await quick.until((got) => got.length >= 1, 20000, "store B's event");
   const firstHeld = arrivals()[0];
   // Store B's event went out while store A's first deliveries were still held (each waits out the 5 s time limit),
   // and store A never had more than its share (2) in flight before that.

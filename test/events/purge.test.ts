@@ -35,13 +35,20 @@ test('housekeeping purges the old, finished events of every store, and keeps the
   const delivered = await testEvent(a, (await subscribe(svc, a.dev.key, a.storeId, live.url)).id);
   const pending = await testEvent(b, (await subscribe(svc, b.dev.key, b.storeId, failing.url)).id);
   const recent = await testEvent(b, (await subscribe(svc, b.dev.key, b.storeId, live.url)).id);
-  await eventually(async () => ((await statusOf(delivered.delivery))?.status === 'delivered' && (await statusOf(recent.delivery))?.status === 'delivered') || undefined, 30000, 'delivered');
-  await eventually(async () => ((await statusOf(pending.delivery))?.attempts > 0) || undefined, 30000, 'attempted');
+  await eventually(
+    async () => ((await statusOf(delivered.delivery))?.status === 'delivered' && (await statusOf(recent.delivery))?.status === 'delivered') || undefined,
+    30000,
+    'delivered',
+  );
+  await eventually(async () => (await statusOf(pending.delivery))?.attempts > 0 || undefined, 30000, 'attempted');
   await svc.db.query(`UPDATE event_outbox SET created_at = now() - interval '8 days' WHERE seq = ANY($1::bigint[])`, [[delivered.seq, pending.seq]]);
 
   await svc.db.query(`INSERT INTO pgboss.job (name, data, policy) SELECT name, '{}'::jsonb, policy FROM pgboss.queue WHERE name = 'housekeeping'`);
-  const left = async () => (await svc.db.query('SELECT seq::text FROM event_outbox WHERE seq = ANY($1::bigint[]) ORDER BY seq', [[delivered.seq, pending.seq, recent.seq]])).rows.map((r: { seq: string }) => r.seq);
-  await eventually(async () => ((await left()).length === 2) || undefined, 30000, 'the old delivered event purged');
+  const left = async () =>
+    (await svc.db.query('SELECT seq::text FROM event_outbox WHERE seq = ANY($1::bigint[]) ORDER BY seq', [[delivered.seq, pending.seq, recent.seq]])).rows.map(
+      (r: { seq: string }) => r.seq,
+    );
+  await eventually(async () => (await left()).length === 2 || undefined, 30000, 'the old delivered event purged');
   expect(await left()).toEqual([pending.seq, recent.seq].sort((x, y) => Number(x) - Number(y)));
   expect(await statusOf(delivered.delivery)).toBeUndefined();
   expect((await statusOf(pending.delivery)).status).toBe('pending');

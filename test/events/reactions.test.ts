@@ -25,7 +25,14 @@ afterAll(async () => {
 
 async function start(label: string, databaseUrl: string, role: 'api' | 'worker', env: Record<string, string> = {}): Promise<Service | 'crashed'> {
   try {
-    const svc = await startService({ label, sandbox, databaseUrl, role, privateTargets: true, env: { ...FAST_EVENTS, DISPATCH_WAIT_MS: '0', JOB_SUPERVISE_SECONDS: '1', ...env } });
+    const svc = await startService({
+      label,
+      sandbox,
+      databaseUrl,
+      role,
+      privateTargets: true,
+      env: { ...FAST_EVENTS, DISPATCH_WAIT_MS: '0', JOB_SUPERVISE_SECONDS: '1', ...env },
+    });
     started.push(svc);
     return svc;
   } catch (err) {
@@ -37,10 +44,14 @@ async function start(label: string, databaseUrl: string, role: 'api' | 'worker',
 
 /** The supplier orders of the store once every part has one sent, each ordered once at the supplier. */
 async function sentOnce(api: Service, shop: Shop, parts: number) {
-  const rows = await eventually(async () => {
-    const { rows } = await api.db.query(`SELECT status, supplier_order_number FROM supplier_orders WHERE store_id = $1`, [shop.storeId]);
-    return rows.length === parts && rows.every((r) => r.status !== 'queued') ? rows : undefined;
-  }, 90000, 'every part sent');
+  const rows = await eventually(
+    async () => {
+      const { rows } = await api.db.query(`SELECT status, supplier_order_number FROM supplier_orders WHERE store_id = $1`, [shop.storeId]);
+      return rows.length === parts && rows.every((r) => r.status !== 'queued') ? rows : undefined;
+    },
+    90000,
+    'every part sent',
+  );
   const r = await received(sandbox);
   for (const row of rows) expect(r.count(row.supplier_order_number)).toBe(1);
   return rows;
@@ -53,20 +64,33 @@ test('a worker killed while it reacts to a confirmation leaves the reaction to t
   const orders = [await placeOrder(api, shop), await placeOrder(api, shop)];
   for (const o of orders) expect((await api.call('POST', `/api/store-orders/${shop.storeId}/${o.id}/confirm`, { key: shop.owner.key })).status).toBe(200);
   // The orders domain recorded its event with each confirmation; nothing is sent until a worker reacts.
-  const { rows: recorded } = await api.db.query(`SELECT count(*)::int AS n FROM event_outbox WHERE type = 'storeOrder.confirmed' AND store_id = $1`, [shop.storeId]);
+  const { rows: recorded } = await api.db.query(`SELECT count(*)::int AS n FROM event_outbox WHERE type = 'storeOrder.confirmed' AND store_id = $1`, [
+    shop.storeId,
+  ]);
   expect(recorded[0].n).toBe(2);
 
   const doomed = await start('reactions-crash', databaseUrl, 'worker', { FAILPOINTS: 'events.react' });
-  if (doomed !== 'crashed') await eventually(async () => (doomed.proc.exitCode !== null || doomed.proc.signalCode !== null ? true : undefined), 30000, 'the worker dying at its reaction');
+  if (doomed !== 'crashed')
+    await eventually(
+      async () => (doomed.proc.exitCode !== null || doomed.proc.signalCode !== null ? true : undefined),
+      30000,
+      'the worker dying at its reaction',
+    );
   const { rows: supplierOrders } = await api.db.query(`SELECT count(*)::int AS n FROM supplier_orders WHERE store_id = $1`, [shop.storeId]);
   expect(supplierOrders[0].n).toBe(0);
 
   await start('reactions-crash', databaseUrl, 'worker');
   await sentOnce(api, shop, 2);
-  await eventually(async () => {
-    const { rows } = await api.db.query(`SELECT count(*)::int AS n FROM event_reactions r JOIN event_outbox o ON o.seq = r.event_seq WHERE o.store_id = $1`, [shop.storeId]);
-    return rows[0].n === 0 ? true : undefined;
-  }, 30000, 'the reactions done (and gone)');
+  await eventually(
+    async () => {
+      const { rows } = await api.db.query(`SELECT count(*)::int AS n FROM event_reactions r JOIN event_outbox o ON o.seq = r.event_seq WHERE o.store_id = $1`, [
+        shop.storeId,
+      ]);
+      return rows[0].n === 0 ? true : undefined;
+    },
+    30000,
+    'the reactions done (and gone)',
+  );
 }, 240000);
 
 test('internal event types are offered to no subscription: not chosen by name, not taken by *', async () => {
@@ -74,7 +98,10 @@ test('internal event types are offered to no subscription: not chosen by name, n
   const svc = (await start('reactions-internal', databaseUrl, 'api')) as Service;
   const shop = await openShop(svc, sandbox, { automation: AUTOMATIC });
   const receiver = await receivers.start();
-  const refused = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/event-subscriptions`, { key: shop.owner.key, body: { url: receiver.url, eventTypes: ['storeOrder.confirmed'] } });
+  const refused = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/event-subscriptions`, {
+    key: shop.owner.key,
+    body: { url: receiver.url, eventTypes: ['storeOrder.confirmed'] },
+  });
   expect([refused.status, refused.body.error?.code]).toEqual([400, 'validationFailed']);
   const { secret } = await subscribe(svc, shop.owner.key, shop.storeId, receiver.url, ['*']);
   await start('reactions-internal', databaseUrl, 'worker');

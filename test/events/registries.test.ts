@@ -14,7 +14,11 @@ test('a kind a subscription may choose without its renderer, or an internal even
   const renderers = new Renderers();
   for (const kind of kinds.filter((k) => k !== 'supplierOrder')) renderers.register(kind, renderer);
   const reactions = new Reactions();
-  reactions.on(Object.keys(INTERNAL_EVENT_TYPES).filter((t) => t !== 'storeOrder.captureFailed'), 'probe', async () => undefined);
+  reactions.on(
+    Object.keys(INTERNAL_EVENT_TYPES).filter((t) => t !== 'storeOrder.captureFailed'),
+    'probe',
+    async () => undefined,
+  );
   expect(() => closeRegistries(renderers, reactions)).toThrow('events: no renderer for supplierOrder; no reaction to storeOrder.captureFailed');
 });
 

@@ -29,7 +29,12 @@ afterAll(async () => {
 
 const receiver = () => receivers.start();
 const deliveriesOf = async (subscriptionId: string) =>
-  (await svc.db.query(`SELECT d.status, d.attempts, d.last_error, o.resource_key, o.id AS event_id FROM event_deliveries d JOIN event_outbox o ON o.seq = d.event_seq WHERE d.subscription_id = $1 ORDER BY d.event_seq`, [subscriptionId])).rows;
+  (
+    await svc.db.query(
+      `SELECT d.status, d.attempts, d.last_error, o.resource_key, o.id AS event_id FROM event_deliveries d JOIN event_outbox o ON o.seq = d.event_seq WHERE d.subscription_id = $1 ORDER BY d.event_seq`,
+      [subscriptionId],
+    )
+  ).rows;
 
 test('an event whose row cannot be rendered is retried, then given up with its reason; the rest of its pass goes out at once and its chain moves on', async () => {
   const r = await receiver();
@@ -43,7 +48,10 @@ test('an event whose row cannot be rendered is retried, then given up with its r
   const client = await svc.db.connect();
   try {
     await client.query('BEGIN');
-    await client.query(`INSERT INTO event_outbox (store_id, type, resource_key, snapshot) VALUES ($1, 'supplierOrder.statusChanged', 'supplierOrder:broken', '{"record": null}')`, [shop.storeId]);
+    await client.query(
+      `INSERT INTO event_outbox (store_id, type, resource_key, snapshot) VALUES ($1, 'supplierOrder.statusChanged', 'supplierOrder:broken', '{"record": null}')`,
+      [shop.storeId],
+    );
     for (const key of ['supplierOrder:broken', 'supplierOrder:fine-1', 'supplierOrder:fine-2', 'supplierOrder:fine-3']) {
       await client.query(
         `INSERT INTO event_outbox (store_id, type, resource_key, snapshot) SELECT store_id, type, $2, snapshot FROM event_outbox WHERE store_id = $1 AND type = 'supplierOrder.paused' LIMIT 1`,
@@ -55,12 +63,20 @@ test('an event whose row cannot be rendered is retried, then given up with its r
     client.release();
   }
 
-  const rows = await eventually(async () => {
-    const all = (await deliveriesOf(sub.id)).filter((d) => d.resource_key.startsWith('supplierOrder:fine') || d.resource_key === 'supplierOrder:broken');
-    return all.length === 5 && all.every((d) => d.status !== 'pending') ? all : undefined;
-  }, 30000, 'every delivery of the transaction ended');
+  const rows = await eventually(
+    async () => {
+      const all = (await deliveriesOf(sub.id)).filter((d) => d.resource_key.startsWith('supplierOrder:fine') || d.resource_key === 'supplierOrder:broken');
+      return all.length === 5 && all.every((d) => d.status !== 'pending') ? all : undefined;
+    },
+    30000,
+    'every delivery of the transaction ended',
+  );
   const [broken, behind, ...fine] = rows;
-  expect(broken).toMatchObject({ resource_key: 'supplierOrder:broken', status: 'failed', last_error: 'The event could not be rendered; it was retried until its retry period ended.' });
+  expect(broken).toMatchObject({
+    resource_key: 'supplierOrder:broken',
+    status: 'failed',
+    last_error: 'The event could not be rendered; it was retried until its retry period ended.',
+  });
   expect(broken.attempts).toBeGreaterThanOrEqual(2);
   // The next of its chain went once the broken one was given up; the others of the pass at their first attempt.
   expect(behind).toMatchObject({ resource_key: 'supplierOrder:broken', status: 'delivered' });
@@ -74,7 +90,7 @@ test('an event whose row cannot be rendered is retried, then given up with its r
   expect(got.has(broken.event_id)).toBe(false);
 });
 
-test('a subscription whose sealed secret cannot be opened: its delivery is retried, then given up with the reason; another subscription\'s delivery goes', async () => {
+test("a subscription whose sealed secret cannot be opened: its delivery is retried, then given up with the reason; another subscription's delivery goes", async () => {
   const bad = await receiver();
   const good = await receiver();
   const damaged = await subscribe(svc, shop.owner.key, shop.storeId, bad.url);
@@ -83,11 +99,15 @@ test('a subscription whose sealed secret cannot be opened: its delivery is retri
   const base = `/api/store-suppliers/${shop.storeId}/event-subscriptions`;
   expect((await svc.call('POST', `${base}/${damaged.id}/test`, { key: shop.owner.key })).status).toBe(202);
   expect((await svc.call('POST', `${base}/${fine.id}/test`, { key: shop.owner.key })).status).toBe(202);
-  await good.until((got) => got.length >= 1, 20000, 'the good subscription\'s test event');
-  const [failed] = await eventually(async () => {
-    const rows = await deliveriesOf(damaged.id);
-    return rows.length && rows[0].status === 'failed' ? rows : undefined;
-  }, 30000, 'the damaged subscription\'s delivery given up');
+  await good.until((got) => got.length >= 1, 20000, "the good subscription's test event");
+  const [failed] = await eventually(
+    async () => {
+      const rows = await deliveriesOf(damaged.id);
+      return rows.length && rows[0].status === 'failed' ? rows : undefined;
+    },
+    30000,
+    "the damaged subscription's delivery given up",
+  );
   expect(failed.last_error).toBe('The signing secret could not be read (rotate the secret); it was retried until its retry period ended.');
   expect(failed.attempts).toBeGreaterThanOrEqual(2);
   expect(bad.received).toEqual([]);
@@ -104,11 +124,15 @@ test('a send that throws is caught: the delivery is retried with its reason and 
   const sub = await subscribe(thrower, dev.key, storeId, r.url);
   const sent = await thrower.call('POST', `/api/store-suppliers/${storeId}/event-subscriptions/${sub.id}/test`, { key: dev.key });
   expect(sent.status).toBe(202);
-  const d = await eventually(async () => {
-    const got = await thrower.call('GET', `/api/store-suppliers/${storeId}/event-subscriptions/${sub.id}/deliveries`, { key: dev.key });
-    const item = got.body?.result?.items?.[0];
-    return item && item.attempts >= 2 ? item : undefined;
-  }, 30000, 'two attempts');
+  const d = await eventually(
+    async () => {
+      const got = await thrower.call('GET', `/api/store-suppliers/${storeId}/event-subscriptions/${sub.id}/deliveries`, { key: dev.key });
+      const item = got.body?.result?.items?.[0];
+      return item && item.attempts >= 2 ? item : undefined;
+    },
+    30000,
+    'two attempts',
+  );
   expect(d).toMatchObject({ status: 'pending', responseStatus: null, lastError: 'The delivery could not be sent (an error on our side); it is retried.' });
   expect(thrower.proc.exitCode).toBeNull();
   expect((await thrower.call('GET', '/healthz')).status).toBe(200);

@@ -16,10 +16,22 @@ let secret: string;
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  svc = await startService({ label: 'events-sources', sandbox, privateTargets: true, env: { ...FAST_EVENTS, CIRCUIT_FAILURE_THRESHOLD: '3', CIRCUIT_COOLDOWN_SECONDS: '600' } });
+  svc = await startService({
+    label: 'events-sources',
+    sandbox,
+    privateTargets: true,
+    env: { ...FAST_EVENTS, CIRCUIT_FAILURE_THRESHOLD: '3', CIRCUIT_COOLDOWN_SECONDS: '600' },
+  });
   shop = await openShop(svc, sandbox, { page: 4 });
   receiver = await Receiver.start();
-  secret = (await subscribe(svc, shop.owner.key, shop.storeId, receiver.url, ['importJob.finished', 'productLink.syncFailed', 'connection.circuitOpened', 'connection.healthChanged'])).secret;
+  secret = (
+    await subscribe(svc, shop.owner.key, shop.storeId, receiver.url, [
+      'importJob.finished',
+      'productLink.syncFailed',
+      'connection.circuitOpened',
+      'connection.healthChanged',
+    ])
+  ).secret;
 }, 120000);
 afterAll(async () => {
   await receiver.down();
@@ -78,7 +90,10 @@ test('a link whose sync fails reports the new error once, not again for the same
 
 test('an import job that finishes reports the job as GET answers it', async () => {
   const page = (await sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=100&page=9')).body.items.slice(0, 51);
-  const res = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/${shop.connId}/import`, { key: shop.owner.key, body: { products: page.map((p: any) => ({ supplierProductId: p.id })) } });
+  const res = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/${shop.connId}/import`, {
+    key: shop.owner.key,
+    body: { products: page.map((p: any) => ({ supplierProductId: p.id })) },
+  });
   expect(res.status).toBe(202);
   await arrived('importJob.finished');
   const [finished] = await events('importJob.finished');
@@ -92,7 +107,11 @@ test('no database trigger writes an event: a row changed behind the service reco
     `SELECT t.tgname FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid WHERE NOT t.tgisinternal AND p.prosrc ~* 'insert\\s+into\\s+event_outbox'`,
   );
   expect(writers.rows.map((r) => r.tgname)).toEqual([]);
-  const outbox = async () => Number((await svc.db.query(`SELECT count(*) FROM event_outbox WHERE resource_key = $1 AND type = 'connection.healthChanged'`, [`connection:${shop.connId}`])).rows[0].count);
+  const outbox = async () =>
+    Number(
+      (await svc.db.query(`SELECT count(*) FROM event_outbox WHERE resource_key = $1 AND type = 'connection.healthChanged'`, [`connection:${shop.connId}`]))
+        .rows[0].count,
+    );
   const before = await outbox();
   const unhealthy = JSON.stringify({ status: 'unhealthy', checkedAt: new Date().toISOString(), latencyMs: 1, message: 'changed behind the service' });
   await svc.db.query('UPDATE supplier_connections SET health = $2 WHERE id = $1', [shop.connId, unhealthy]);

@@ -40,7 +40,7 @@ async function confirmOrder(api: Service, shop: Shop) {
   return order.id as string;
 }
 
-test('attack: store A floods confirmations; store B\'s one automatic send is handled before A\'s last ones, and reaches the supplier', async () => {
+test("attack: store A floods confirmations; store B's one automatic send is handled before A's last ones, and reaches the supplier", async () => {
   const api = await apiOnly('turns_reactions');
   const a = await openShop(api, sandbox, { page: 20, automation: AUTOMATIC });
   const b = await openShop(api, sandbox, { page: 21, automation: AUTOMATIC });
@@ -48,26 +48,35 @@ test('attack: store A floods confirmations; store B\'s one automatic send is han
   for (let i = 0; i < N; i++) await confirmOrder(api, a);
   await confirmOrder(api, b);
   await worker(api, 'turns_reactions');
-  const parts = await eventually(async () => {
-    const r = await api.db.query(`SELECT store_id, supplier_order_number FROM supplier_orders WHERE store_id = ANY($1) ORDER BY created_at, id`, [[a.storeId, b.storeId]]);
-    return r.rows.length === N + 1 ? (r.rows as Array<{ store_id: string; supplier_order_number: string }>) : undefined;
-  }, 120_000, 'every part made');
+  const parts = await eventually(
+    async () => {
+      const r = await api.db.query(`SELECT store_id, supplier_order_number FROM supplier_orders WHERE store_id = ANY($1) ORDER BY created_at, id`, [
+        [a.storeId, b.storeId],
+      ]);
+      return r.rows.length === N + 1 ? (r.rows as Array<{ store_id: string; supplier_order_number: string }>) : undefined;
+    },
+    120_000,
+    'every part made',
+  );
   const bAt = parts.findIndex((p) => p.store_id === b.storeId);
   // First come across stores, B's would be last (N); taking turns, it is among the first claim.
   expect(bAt).toBeLessThan(N / 2);
   const bPart = parts[bAt];
-  await eventually(async () => ((await received(sandbox)).count(bPart.supplier_order_number) === 1 ? true : undefined), 60_000, 'B\'s part at the supplier');
+  await eventually(async () => ((await received(sandbox)).count(bPart.supplier_order_number) === 1 ? true : undefined), 60_000, "B's part at the supplier");
 });
 
 const A_IMPORTS = 6;
 
-test('attack: store A queues many imports; store B\'s one import starts before A\'s queued ones', async () => {
+test("attack: store A queues many imports; store B's one import starts before A's queued ones", async () => {
   const api = await apiOnly('turns_imports');
   const a = await openShop(api, sandbox, { page: 22, products: 1 });
   const b = await openShop(api, sandbox, { page: 23, products: 1 });
   const queue = async (shop: Shop, product: string) => {
     // Over 50 products: a job for the worker.
-    const res = await api.call('POST', `/api/store-suppliers/${shop.storeId}/${shop.connId}/import`, { key: shop.owner.key, body: { products: Array.from({ length: 51 }, () => ({ supplierProductId: product })) } });
+    const res = await api.call('POST', `/api/store-suppliers/${shop.storeId}/${shop.connId}/import`, {
+      key: shop.owner.key,
+      body: { products: Array.from({ length: 51 }, () => ({ supplierProductId: product })) },
+    });
     expect(res.status).toBe(202);
     return res.body.result.id as string;
   };
@@ -75,13 +84,17 @@ test('attack: store A queues many imports; store B\'s one import starts before A
   for (let i = 0; i < A_IMPORTS; i++) await queue(a, products[i]);
   const bJob = await queue(b, products[A_IMPORTS]);
   await worker(api, 'turns_imports');
-  const jobs = await eventually(async () => {
-    const r = await api.db.query(
-      `SELECT data->>'importJobId' AS id, data->>'storeId' AS store_id, state FROM pgboss.job WHERE name = 'catalog.import' AND data->>'storeId' = ANY($1) ORDER BY started_on, id`,
-      [[a.storeId, b.storeId]],
-    );
-    return r.rows.length === A_IMPORTS + 1 && r.rows.every((j) => j.state === 'completed') ? (r.rows as Array<{ id: string; store_id: string }>) : undefined;
-  }, 120_000, 'every import done');
+  const jobs = await eventually(
+    async () => {
+      const r = await api.db.query(
+        `SELECT data->>'importJobId' AS id, data->>'storeId' AS store_id, state FROM pgboss.job WHERE name = 'catalog.import' AND data->>'storeId' = ANY($1) ORDER BY started_on, id`,
+        [[a.storeId, b.storeId]],
+      );
+      return r.rows.length === A_IMPORTS + 1 && r.rows.every((j) => j.state === 'completed') ? (r.rows as Array<{ id: string; store_id: string }>) : undefined;
+    },
+    120_000,
+    'every import done',
+  );
   // First come across stores, every one of A's would start before B's (queued earlier): B's last. Taking turns, a
   // fetch skips a store with an import running, so B's starts before A's last. pg-boss checks that when it fetches,
   // without a lock: two slots fetching at one instant may each take one of A's (loaded CI runs saw it for A's first

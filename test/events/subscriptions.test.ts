@@ -33,8 +33,13 @@ const receiver = () => receivers.start();
 test('reading takes suppliers.view, changing takes suppliers.manage; a key without either is refused', async () => {
   const viewer = await newDeveloper(svc);
   const outsider = await newDeveloper(svc);
-  expect((await svc.call('PUT', `/api/stores/${shop.storeId}/staff`, { key: shop.owner.key, body: { email: viewer.email, permissions: ['suppliers.view'] } })).status).toBe(200);
-  expect((await svc.call('PUT', `/api/stores/${shop.storeId}/staff`, { key: shop.owner.key, body: { email: outsider.email, permissions: ['orders.view'] } })).status).toBe(200);
+  expect(
+    (await svc.call('PUT', `/api/stores/${shop.storeId}/staff`, { key: shop.owner.key, body: { email: viewer.email, permissions: ['suppliers.view'] } }))
+      .status,
+  ).toBe(200);
+  expect(
+    (await svc.call('PUT', `/api/stores/${shop.storeId}/staff`, { key: shop.owner.key, body: { email: outsider.email, permissions: ['orders.view'] } })).status,
+  ).toBe(200);
   const r = await receiver();
   const made = await subscribe(svc, shop.owner.key, shop.storeId, r.url, ['supplierOrder.paused']);
 
@@ -92,10 +97,14 @@ test('the test event arrives signed; the delivery log shows status, attempts and
   expect(new Set(r.received.map((x) => x.headers['webhook-id']))).toEqual(new Set([event.id]));
 
   const deliveries = `${base()}/${sub.id}/deliveries`;
-  const [d] = await eventually(async () => {
-    const items = (await svc.call('GET', `${deliveries}?status=delivered`, { key: shop.owner.key })).body.result.items;
-    return items.length ? items : undefined;
-  }, 10000, 'the delivered row');
+  const [d] = await eventually(
+    async () => {
+      const items = (await svc.call('GET', `${deliveries}?status=delivered`, { key: shop.owner.key })).body.result.items;
+      return items.length ? items : undefined;
+    },
+    10000,
+    'the delivered row',
+  );
   expect(d).toMatchObject({ id: sent.body.result.id, eventId: event.id, status: 'delivered', responseStatus: 200, lastError: null, nextAttemptAt: null });
   expect(d.attempts).toBe(r.received.length);
   expect(d.attempts).toBeGreaterThanOrEqual(3);
@@ -147,10 +156,14 @@ test('a subscription whose deliveries fail for the whole retry period is switche
   r.answer = () => 503;
   const sub = await subscribe(svc, shop.owner.key, shop.storeId, r.url);
   await svc.call('POST', `${base()}/${sub.id}/test`, { key: shop.owner.key });
-  const off = await eventually(async () => {
-    const s = (await svc.call('GET', `${base()}/${sub.id}`, { key: shop.owner.key })).body.result;
-    return s.enabled ? undefined : s;
-  }, 30000, 'the switch-off');
+  const off = await eventually(
+    async () => {
+      const s = (await svc.call('GET', `${base()}/${sub.id}`, { key: shop.owner.key })).body.result;
+      return s.enabled ? undefined : s;
+    },
+    30000,
+    'the switch-off',
+  );
   expect(off.disabledReason).toMatchObject({ code: 'deliveriesFailing', message: expect.stringMatching(/retry period/) });
   const [failed] = (await svc.call('GET', `${base()}/${sub.id}/deliveries`, { key: shop.owner.key })).body.result.items;
   expect(failed).toMatchObject({ status: 'failed', responseStatus: 503 });
@@ -164,7 +177,15 @@ test('a subscription whose deliveries fail for the whole retry period is switche
 test('the address guard refuses loopback, private and link-local targets outside the local default', async () => {
   const guarded = await startService({ label: 'events-guard', databaseUrl: svc.databaseUrl });
   try {
-    for (const url of ['http://127.0.0.1:8080/hook', 'http://localhost/hook', 'http://10.1.2.3/hook', 'http://192.168.1.1/hook', 'http://169.254.169.254/latest', 'http://[::1]/hook', 'http://[::ffff:127.0.0.1]/hook']) {
+    for (const url of [
+      'http://127.0.0.1:8080/hook',
+      'http://localhost/hook',
+      'http://10.1.2.3/hook',
+      'http://192.168.1.1/hook',
+      'http://169.254.169.254/latest',
+      'http://[::1]/hook',
+      'http://[::ffff:127.0.0.1]/hook',
+    ]) {
       const res = await guarded.call('POST', base(), { key: shop.owner.key, body: { url, eventTypes: ['*'] } });
       expect([url, res.status, res.body.error?.code]).toEqual([url, 400, 'targetNotAllowed']);
     }

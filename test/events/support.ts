@@ -14,7 +14,13 @@ export const FAST_EVENTS = {
   EVENT_POLL_MS: '200',
 };
 
-export async function subscribe(svc: Service, key: string, storeId: string, url: string, eventTypes: string[] = ['*']): Promise<{ id: string; secret: string }> {
+export async function subscribe(
+  svc: Service,
+  key: string,
+  storeId: string,
+  url: string,
+  eventTypes: string[] = ['*'],
+): Promise<{ id: string; secret: string }> {
   const res = await svc.call('POST', `/api/store-suppliers/${storeId}/event-subscriptions`, { key, body: { url, eventTypes } });
   if (res.status !== 201) throw new Error(`subscribe answered ${res.status}: ${res.text}`);
   seen.secrets.add(res.body.result.secret);
@@ -51,7 +57,12 @@ export async function verifiedEvents(received: Received[], secret: string): Prom
 }
 
 /** The resource an event is about: its ordering key. */
-export const resourceOf = (e: any): string => (e.type.startsWith('supplierOrder.') ? `supplierOrder:${e.data._id}` : e.type.startsWith('orderPart.') ? `orderPart:${e.data.orderId}:${e.data.groupKey}` : e.type);
+export const resourceOf = (e: any): string =>
+  e.type.startsWith('supplierOrder.')
+    ? `supplierOrder:${e.data._id}`
+    : e.type.startsWith('orderPart.')
+      ? `orderPart:${e.data.orderId}:${e.data.groupKey}`
+      : e.type;
 
 /** Per resource, the events in the order received; fails when one resource's events came out of their order. */
 export function inOrderPerResource(events: any[]): Map<string, any[]> {
@@ -59,7 +70,8 @@ export function inOrderPerResource(events: any[]): Map<string, any[]> {
   for (const e of events) by.set(resourceOf(e), [...(by.get(resourceOf(e)) ?? []), e]);
   for (const [resource, list] of by) {
     const times = list.map((e) => e.createdAt);
-    if (times.some((t, i) => i > 0 && t <= times[i - 1])) throw new Error(`events of ${resource} out of order: ${list.map((e) => `${e.type}@${e.createdAt}`).join(', ')}`);
+    if (times.some((t, i) => i > 0 && t <= times[i - 1]))
+      throw new Error(`events of ${resource} out of order: ${list.map((e) => `${e.type}@${e.createdAt}`).join(', ')}`);
     if (resource.startsWith('supplierOrder:')) {
       const lengths = list.map((e) => e.data.events.length);
       if (lengths.some((n, i) => i > 0 && n <= lengths[i - 1])) throw new Error(`history of ${resource} not growing: ${lengths.join(', ')}`);

@@ -28,10 +28,14 @@ const LEAKS = /\d+\.\d+\.\d+\.\d+|::|\bE[A-Z]{3,}\b|getaddrinfo|certificate|SSL|
 
 async function firstFailure(svc: Service, s: { dev: Developer; base: string }, subscriptionId: string) {
   expect((await svc.call('POST', `${s.base}/${subscriptionId}/test`, { key: s.dev.key })).status).toBe(202);
-  return eventually(async () => {
-    const item = (await svc.call('GET', `${s.base}/${subscriptionId}/deliveries`, { key: s.dev.key })).body.result.items[0];
-    return item && item.attempts >= 1 && item.lastError ? item : undefined;
-  }, 20000, 'a failed attempt');
+  return eventually(
+    async () => {
+      const item = (await svc.call('GET', `${s.base}/${subscriptionId}/deliveries`, { key: s.dev.key })).body.result.items[0];
+      return item && item.attempts >= 1 && item.lastError ? item : undefined;
+    },
+    20000,
+    'a failed attempt',
+  );
 }
 
 test('without EVENT_TARGETS_ALLOW_PRIVATE, a new account cannot subscribe a loopback or private address, whatever the database', async () => {
@@ -46,11 +50,26 @@ test('without EVENT_TARGETS_ALLOW_PRIVATE, a new account cannot subscribe a loop
 test('the guard refuses private addresses in their NAT64, 6to4, IPv4-compatible and IPv4-mapped IPv6 forms, and lets their public ones through', async () => {
   const s = await ownStore(guarded);
   const refused = [
-    '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::ffff:10.1.2.3]', '[::ffff:0:a9fe:a9fe]', // IPv4-mapped (and translated) loopback, private, link-local
-    '[::127.0.0.1]', '[::a00:1]', '[::c0a8:101]', // IPv4-compatible
-    '[64:ff9b::127.0.0.1]', '[64:ff9b::a9fe:a9fe]', '[64:ff9b::c0a8:1]', '[64:ff9b:1::a00:1]', '[64:ff9b:1:ffff::1]', // NAT64, well-known and local-use
-    '[2002:7f00:1::1]', '[2002:a00:1::]', '[2002:c0a8:101:1::1]', '[2002:a9fe:a9fe::1]', // 6to4
-    '[::]', '[fe80::1]', '[fd00::1]', '[2001:db8::1]',
+    '[::ffff:127.0.0.1]',
+    '[::ffff:7f00:1]',
+    '[::ffff:10.1.2.3]',
+    '[::ffff:0:a9fe:a9fe]', // IPv4-mapped (and translated) loopback, private, link-local
+    '[::127.0.0.1]',
+    '[::a00:1]',
+    '[::c0a8:101]', // IPv4-compatible
+    '[64:ff9b::127.0.0.1]',
+    '[64:ff9b::a9fe:a9fe]',
+    '[64:ff9b::c0a8:1]',
+    '[64:ff9b:1::a00:1]',
+    '[64:ff9b:1:ffff::1]', // NAT64, well-known and local-use
+    '[2002:7f00:1::1]',
+    '[2002:a00:1::]',
+    '[2002:c0a8:101:1::1]',
+    '[2002:a9fe:a9fe::1]', // 6to4
+    '[::]',
+    '[fe80::1]',
+    '[fd00::1]',
+    '[2001:db8::1]',
   ];
   for (const host of refused) {
     const res = await guarded.call('POST', s.base, { key: s.dev.key, body: { url: `http://${host}/hook`, eventTypes: ['*'] } });
@@ -66,7 +85,19 @@ test('the guard refuses private addresses in their NAT64, 6to4, IPv4-compatible 
 
 test('attack: deprecated and reserved IPv6 ranges are refused as targets (site-local, discard, documentation, SRv6, IETF assignments)', async () => {
   const s = await ownStore(guarded);
-  for (const host of ['[fec0::1]', '[fed0:1::1]', '[100::1]', '[2001:db8::1]', '[3fff::1]', '[5f00::1]', '[2001:5::1]', '[2001:1ff::1]', '[::1]', '[fc00::1]', '[ff0e::1]']) {
+  for (const host of [
+    '[fec0::1]',
+    '[fed0:1::1]',
+    '[100::1]',
+    '[2001:db8::1]',
+    '[3fff::1]',
+    '[5f00::1]',
+    '[2001:5::1]',
+    '[2001:1ff::1]',
+    '[::1]',
+    '[fc00::1]',
+    '[ff0e::1]',
+  ]) {
     const res = await guarded.call('POST', s.base, { key: s.dev.key, body: { url: `https://${host}/hook`, eventTypes: ['*'] } });
     expect([host, res.status, res.body.error?.code]).toEqual([host, 400, 'targetNotAllowed']);
   }

@@ -62,14 +62,17 @@ afterAll(async () => {
 /** The routes beside the table: health, metrics, the document itself, and the assistant link's JSON-RPC. */
 function besideTheTable(doc: any): fc.Arbitrary<FuzzRequest> {
   const opIds = operationsOf(doc).map((o) => o.operationId);
-  const plain = fc.constantFrom('/healthz', '/readyz', '/metrics', '/api/store-suppliers/openapi.json', '/healthz/..', '/%2e%2e/healthz').map(
-    (p): FuzzRequest => ({ op: `GET ${p}`, method: 'GET', path: p, headers: {} }),
-  );
+  const plain = fc
+    .constantFrom('/healthz', '/readyz', '/metrics', '/api/store-suppliers/openapi.json', '/healthz/..', '/%2e%2e/healthz')
+    .map((p): FuzzRequest => ({ op: `GET ${p}`, method: 'GET', path: p, headers: {} }));
   const rpc = fc
     .record({
       method: fc.oneof(fc.constantFrom('tools/call', 'tools/list', 'initialize', 'ping'), hostileValue),
       name: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...opIds) }, { weight: 1, arbitrary: hostileValue }),
-      args: fc.oneof(wellShaped({ type: 'object', properties: { storeId: { type: 'string' }, id: { type: 'string' } } }, (n) => ids.byName[n] ?? []), hostileValue),
+      args: fc.oneof(
+        wellShaped({ type: 'object', properties: { storeId: { type: 'string' }, id: { type: 'string' } } }, (n) => ids.byName[n] ?? []),
+        hostileValue,
+      ),
     })
     .map(({ method, name, args }): FuzzRequest => ({
       op: 'POST /api/mcp',
@@ -81,45 +84,49 @@ function besideTheTable(doc: any): fc.Arbitrary<FuzzRequest> {
   return fc.oneof(plain, rpc);
 }
 
-test(`${RUNS} hostile requests across every operation: no 5xx, no hang, healthy afterwards`, async () => {
-  const doc = (await svc.call('GET', '/api/store-suppliers/openapi.json')).body;
-  const ops = operationsOf(doc);
-  expect(ops.length).toBeGreaterThan(50);
-  const anyRequest = fc.oneof(...ops.map((op) => requestFor(op, ids)), besideTheTable(doc));
-  const failures: Array<{ op: string; path: string; status: number | string; text: string }> = [];
-  const perOp = new Map<string, number>();
-  const byStatus = new Map<string, number>();
-  let requests = 0;
-  let fiveXX = 0;
-  let refused = 0;
-  await fc.assert(
-    fc.asyncProperty(anyRequest, async (req) => {
-      const res = await send(svc.baseUrl, req, CLIENT_TIMEOUT_MS);
-      requests++;
-      perOp.set(req.op, (perOp.get(req.op) ?? 0) + 1);
-      if (res.status === 'refused') refused++;
-      const code = typeof res.status === 'number' ? `${res.status} ${/"code":"(\w+)"/.exec(res.text)?.[1] ?? ''}` : res.status;
-      byStatus.set(code, (byStatus.get(code) ?? 0) + 1);
-      if (res.status === 'timeout' || (typeof res.status === 'number' && res.status >= 500)) {
-        if (res.status !== 'timeout') fiveXX++;
-        if (failures.length < 20) failures.push({ op: req.op, path: req.path.slice(0, 200), status: res.status, text: res.text.slice(0, 300) });
-      }
-    }),
-    { numRuns: RUNS, seed: SEED, endOnFailure: true },
-  );
-  const summary = `${requests} requests, ${fiveXX} 5xx (${failures.length - fiveXX} timeouts, ${refused} connections cut, ${perOp.size} operations, seed ${SEED})`;
-  process.stdout.write(`\nfuzz: ${summary}\n`);
-  if (process.env.FUZZ_VERBOSE) process.stdout.write(`${JSON.stringify([...byStatus].sort((a, b) => b[1] - a[1]))}\n`);
-  fs.mkdirSync(path.resolve('dist'), { recursive: true });
-  fs.writeFileSync(path.resolve('dist/fuzz-summary.txt'), `${summary}\n`);
+test(
+  `${RUNS} hostile requests across every operation: no 5xx, no hang, healthy afterwards`,
+  async () => {
+    const doc = (await svc.call('GET', '/api/store-suppliers/openapi.json')).body;
+    const ops = operationsOf(doc);
+    expect(ops.length).toBeGreaterThan(50);
+    const anyRequest = fc.oneof(...ops.map((op) => requestFor(op, ids)), besideTheTable(doc));
+    const failures: Array<{ op: string; path: string; status: number | string; text: string }> = [];
+    const perOp = new Map<string, number>();
+    const byStatus = new Map<string, number>();
+    let requests = 0;
+    let fiveXX = 0;
+    let refused = 0;
+    await fc.assert(
+      fc.asyncProperty(anyRequest, async (req) => {
+        const res = await send(svc.baseUrl, req, CLIENT_TIMEOUT_MS);
+        requests++;
+        perOp.set(req.op, (perOp.get(req.op) ?? 0) + 1);
+        if (res.status === 'refused') refused++;
+        const code = typeof res.status === 'number' ? `${res.status} ${/"code":"(\w+)"/.exec(res.text)?.[1] ?? ''}` : res.status;
+        byStatus.set(code, (byStatus.get(code) ?? 0) + 1);
+        if (res.status === 'timeout' || (typeof res.status === 'number' && res.status >= 500)) {
+          if (res.status !== 'timeout') fiveXX++;
+          if (failures.length < 20) failures.push({ op: req.op, path: req.path.slice(0, 200), status: res.status, text: res.text.slice(0, 300) });
+        }
+      }),
+      { numRuns: RUNS, seed: SEED, endOnFailure: true },
+    );
+    const summary = `${requests} requests, ${fiveXX} 5xx (${failures.length - fiveXX} timeouts, ${refused} connections cut, ${perOp.size} operations, seed ${SEED})`;
+    process.stdout.write(`\nfuzz: ${summary}\n`);
+    if (process.env.FUZZ_VERBOSE) process.stdout.write(`${JSON.stringify([...byStatus].sort((a, b) => b[1] - a[1]))}\n`);
+    fs.mkdirSync(path.resolve('dist'), { recursive: true });
+    fs.writeFileSync(path.resolve('dist/fuzz-summary.txt'), `${summary}\n`);
 
-  expect(failures).toEqual([]);
-  expect(requests).toBe(RUNS);
-  // Every operation of the document was tried.
-  for (const op of ops) expect([op.method, op.path, perOp.has(`${op.method} ${op.path}`)]).toEqual([op.method, op.path, true]);
-  // Nothing reached the catch-all error handler.
-  expect(svc.logs.filter((l) => l.msg === 'request failed')).toEqual([]);
-}, 30 * 60_000);
+    expect(failures).toEqual([]);
+    expect(requests).toBe(RUNS);
+    // Every operation of the document was tried.
+    for (const op of ops) expect([op.method, op.path, perOp.has(`${op.method} ${op.path}`)]).toEqual([op.method, op.path, true]);
+    // Nothing reached the catch-all error handler.
+    expect(svc.logs.filter((l) => l.msg === 'request failed')).toEqual([]);
+  },
+  30 * 60_000,
+);
 
 test('the service is healthy afterwards: health, a normal call, the circuit closed, nothing polluted', async () => {
   expect((await svc.call('GET', '/healthz')).status).toBe(200);
@@ -130,7 +137,9 @@ test('the service is healthy afterwards: health, a normal call, the circuit clos
   expect(conn).toMatchObject({ isCircuitOpen: false, circuitOpenUntil: null });
   // No merchant route changes a plan or credits, so the run left the owner on pro.
   expect((await svc.call('GET', '/api/account', { session: shop.owner.session })).body.result.plan).toBe('pro');
-  expect((await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/${shop.connId}/enabled`, { key: shop.owner.key, body: { enabled: true } })).status).toBe(200);
+  expect((await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/${shop.connId}/enabled`, { key: shop.owner.key, body: { enabled: true } })).status).toBe(
+    200,
+  );
   const products = await svc.call('GET', `/api/store-suppliers/${shop.storeId}/${shop.connId}/products?pageSize=2`, { key: shop.owner.key });
   expect(products.status).toBe(200);
   expect(products.body.result.items.length).toBeGreaterThan(0);

@@ -9,12 +9,49 @@ type Schema = Record<string, any>;
 
 /** Strings an attacker tries first. */
 export const TRICKY_STRINGS = [
-  '', ' ', '.', '..', '../', '..\\', '/', '//', '%2e%2e', '%2F', '%00', '\u0000', 'a\u0000b', '\ud800', '\udfff\ud800', 'a\udc00',
-  '\uffff', '\u202e', '\r\n', '<script>', "' OR 1=1 --", '${7*7}', '__proto__', 'constructor', 'prototype', 'null', 'undefined',
-  'NaN', '-1', '1e309', '0x10', 'SBX-P1', 'SBX-P1/../account', '%ED%A0%80', 'ä', '😀', 'store', 'supplier:not-a-uuid',
+  '',
+  ' ',
+  '.',
+  '..',
+  '../',
+  '..\\',
+  '/',
+  '//',
+  '%2e%2e',
+  '%2F',
+  '%00',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  '\udfff\ud800',
+  'a\udc00',
+  '\uffff',
+  '\u202e',
+  '\r\n',
+  '<script>',
+  "' OR 1=1 --",
+  '${7*7}',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'null',
+  'undefined',
+  'NaN',
+  '-1',
+  '1e309',
+  '0x10',
+  'SBX-P1',
+  'SBX-P1/../account',
+  '%ED%A0%80',
+  'ä',
+  '😀',
+  'store',
+  'supplier:not-a-uuid',
 ];
 
-const hugeString = fc.constantFrom(10_000, 70_000, 300_000).chain((n) => fc.constantFrom('x', 'é', '\u0000', '\ud800', '😀').map((c) => c.repeat(n / c.length)));
+const hugeString = fc
+  .constantFrom(10_000, 70_000, 300_000)
+  .chain((n) => fc.constantFrom('x', 'é', '\u0000', '\ud800', '😀').map((c) => c.repeat(n / c.length)));
 
 const deepNesting = fc.tuple(fc.constantFrom(33, 200, 1000), fc.boolean()).map(([depth, arrays]) => {
   let v: unknown = 'bottom';
@@ -62,15 +99,16 @@ export function wellShaped(schema: Schema | undefined, known: (name: string) => 
   switch (type) {
     case 'string': {
       const ids = known(name);
-      const base = schema.format === 'uuid'
-        ? fc.uuid()
-        : schema.format === 'date-time'
-          ? fc.date({ min: new Date(2000, 0, 1), max: new Date(2100, 0, 1), noInvalidDate: true }).map((d) => d.toISOString())
-          : schema.format === 'email'
-            ? fc.emailAddress()
-            : schema.pattern
-              ? fc.stringMatching(new RegExp(schema.pattern)).filter((s) => s.length <= (schema.maxLength ?? 200) && s.length >= (schema.minLength ?? 0))
-              : fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 40) });
+      const base =
+        schema.format === 'uuid'
+          ? fc.uuid()
+          : schema.format === 'date-time'
+            ? fc.date({ min: new Date(2000, 0, 1), max: new Date(2100, 0, 1), noInvalidDate: true }).map((d) => d.toISOString())
+            : schema.format === 'email'
+              ? fc.emailAddress()
+              : schema.pattern
+                ? fc.stringMatching(new RegExp(schema.pattern)).filter((s) => s.length <= (schema.maxLength ?? 200) && s.length >= (schema.minLength ?? 0))
+                : fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 40, 40) });
       return ids.length ? fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...ids) }, { weight: 1, arbitrary: base }) : base;
     }
     case 'integer':
@@ -108,7 +146,27 @@ export function maybeHostile(arb: fc.Arbitrary<unknown>, odds = 12): fc.Arbitrar
 export function pathSegment(valid: fc.Arbitrary<string>): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 6, arbitrary: valid.map(encode) },
-    { weight: 1, arbitrary: fc.constantFrom('.', '..', '%2e', '%2E%2E', '.%2e', '%00', '%ED%A0%80', '%E0%A4%A', '%FF', '%', 'a%2Fb', '%5C..', '~', '%20', ';x=1', 'x'.repeat(5000)) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '.',
+        '..',
+        '%2e',
+        '%2E%2E',
+        '.%2e',
+        '%00',
+        '%ED%A0%80',
+        '%E0%A4%A',
+        '%FF',
+        '%',
+        'a%2Fb',
+        '%5C..',
+        '~',
+        '%20',
+        ';x=1',
+        'x'.repeat(5000),
+      ),
+    },
     { weight: 2, arbitrary: weirdString.map(encode) },
   );
 }
@@ -120,8 +178,18 @@ export function encode(s: string): string {
 
 /** Text Postgres cannot store, or too much of it: what a valid body carries in one field to reach the database. */
 export const taint = fc.oneof(
-  fc.constantFrom((s: string) => `${s}\u0000`, (s: string) => `\u0000${s}`, (s: string) => `${s}\ud800`, (s: string) => `\udfff\ud800${s}`, (s: string) => `${s}\udc00x`),
-  fc.constantFrom((s: string) => s + 'y'.repeat(25_000), (s: string) => `${s}/../..`, (s: string) => `${s}%00`),
+  fc.constantFrom(
+    (s: string) => `${s}\u0000`,
+    (s: string) => `\u0000${s}`,
+    (s: string) => `${s}\ud800`,
+    (s: string) => `\udfff\ud800${s}`,
+    (s: string) => `${s}\udc00x`,
+  ),
+  fc.constantFrom(
+    (s: string) => s + 'y'.repeat(25_000),
+    (s: string) => `${s}/../..`,
+    (s: string) => `${s}%00`,
+  ),
 );
 
 /** `value` with one of its string leaves (or field names) changed by `change`; chosen by `pick`. */
@@ -133,7 +201,11 @@ export function tainted(value: unknown, pick: number, change: (s: string) => str
     else if (v && typeof v === 'object') {
       const o = v as Record<string, unknown>;
       for (const k of Object.keys(o)) {
-        if (inKey) leaves.push(() => { o[change(k)] = o[k]; delete o[k]; });
+        if (inKey)
+          leaves.push(() => {
+            o[change(k)] = o[k];
+            delete o[k];
+          });
         walk(o[k], (x) => (o[k] = x));
       }
     }

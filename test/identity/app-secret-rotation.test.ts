@@ -29,7 +29,14 @@ afterAll(async () => {
 });
 
 const serviceWith = async (secret: string, previous = '') => {
-  const svc = await startService({ label: 'rotation', databaseUrl, sandbox, appSecret: secret, privateTargets: true, env: { ...FAST_EVENTS, APP_SECRET_PREVIOUS: previous } });
+  const svc = await startService({
+    label: 'rotation',
+    databaseUrl,
+    sandbox,
+    appSecret: secret,
+    privateTargets: true,
+    env: { ...FAST_EVENTS, APP_SECRET_PREVIOUS: previous },
+  });
   running.push(svc);
   return svc;
 };
@@ -38,7 +45,19 @@ const stop = async (svc: Service) => {
   expect(await svc.stop()).toBe(0);
 };
 const run = (file: string, secret: string, previous: string, args: string[] = []) =>
-  spawnSync(process.execPath, [file, ...args], { env: { ...process.env, DATABASE_URL: databaseUrl, APP_SECRET: secret, APP_SECRET_PREVIOUS: previous, SEED_DEMO: 'false', SANDBOX_SUPPLIER: 'false', PORT: '0' }, encoding: 'utf8', timeout: 60000 });
+  spawnSync(process.execPath, [file, ...args], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      APP_SECRET: secret,
+      APP_SECRET_PREVIOUS: previous,
+      SEED_DEMO: 'false',
+      SANDBOX_SUPPLIER: 'false',
+      PORT: '0',
+    },
+    encoding: 'utf8',
+    timeout: 60000,
+  });
 
 /** A cursor signed under the keyring as it is now. */
 async function cursorOf(svc: Service, shop: Shop): Promise<string> {
@@ -68,7 +87,10 @@ test('rotate with the earlier secret in the ring, reseal, then run without it; a
   const shop = await openShop(first, sandbox);
   const second = await createKey(first, shop.owner.session, 'second key');
   const subscription = await subscribe(first, shop.owner.key, shop.storeId, receiver.url, ['*']);
-  const provider = await first.call('PUT', `/api/stores/${shop.storeId}/payment-provider`, { key: shop.owner.key, body: { provider: 'sandbox', signingSecret: PROVIDER_SECRET, apiKey: 'spk_rotation_test_key' } });
+  const provider = await first.call('PUT', `/api/stores/${shop.storeId}/payment-provider`, {
+    key: shop.owner.key,
+    body: { provider: 'sandbox', signingSecret: PROVIDER_SECRET, apiKey: 'spk_rotation_test_key' },
+  });
   expect([provider.status, provider.status === 200 ? '' : provider.text]).toEqual([200, '']);
   const cursor = await cursorOf(first, shop);
   expect(typeof cursor).toBe('string');
@@ -106,13 +128,22 @@ test('rotate with the earlier secret in the ring, reseal, then run without it; a
   await stop(after);
 
   // 4. A secret that opens nothing, and the old one alone after the reseal: one sentence naming the variable, exit 2.
-  for (const [secret, previous] of [[WRONG, ''], [OLD, ''], [WRONG, WRONG.replace('w', 'x')]]) {
+  for (const [secret, previous] of [
+    [WRONG, ''],
+    [OLD, ''],
+    [WRONG, WRONG.replace('w', 'x')],
+  ]) {
     const refused = run(main, secret, previous);
     expect(refused.status).toBe(2);
-    expect(refused.stderr.trim()).toMatch(/^APP_SECRET opens none of the data sealed in this database: set APP_SECRET to the secret the data was sealed under[^\n]*\.$/);
+    expect(refused.stderr.trim()).toMatch(
+      /^APP_SECRET opens none of the data sealed in this database: set APP_SECRET to the secret the data was sealed under[^\n]*\.$/,
+    );
   }
   const badList = run(main, NEW, 'short');
-  expect([badList.status, badList.stderr.trim()]).toEqual([2, 'Invalid environment variable APP_SECRET_PREVIOUS: each earlier secret must be at least 32 characters, separated by commas']);
+  expect([badList.status, badList.stderr.trim()]).toEqual([
+    2,
+    'Invalid environment variable APP_SECRET_PREVIOUS: each earlier secret must be at least 32 characters, separated by commas',
+  ]);
 }, 240000);
 
 leakScanTest();

@@ -29,7 +29,12 @@ beforeAll(async () => {
   storeId = await createStore(api, owner.key);
   const acc = await sandbox.account();
   sandboxAccount = acc.accountId;
-  connId = (await api.call('POST', `/api/store-suppliers/${storeId}`, { key: owner.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } } })).body.result.id;
+  connId = (
+    await api.call('POST', `/api/store-suppliers/${storeId}`, {
+      key: owner.key,
+      body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } },
+    })
+  ).body.result.id;
   catalogue = (await sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=100&page=3')).body.items;
 }, 120000);
 afterAll(async () => {
@@ -46,9 +51,11 @@ const balance = async (): Promise<number> => {
 };
 const ledgerOf = async (requestId: string) =>
   (await api.db.query('SELECT action, amount FROM credit_ledger WHERE account_id = $1 AND request_id = $2 ORDER BY id', [owner.accountId, requestId])).rows;
-const holds = async () => (await api.db.query('SELECT request_id, units, units_spent FROM credit_holds WHERE account_id = $1 ORDER BY created_at', [owner.accountId])).rows;
+const holds = async () =>
+  (await api.db.query('SELECT request_id, units, units_spent FROM credit_holds WHERE account_id = $1 ORDER BY created_at', [owner.accountId])).rows;
 const productsLinkedTo = async (ids: string[]) =>
-  (await api.db.query('SELECT count(*)::int AS n FROM product_links WHERE store_id = $1 AND supplier_product_id = ANY($2::text[])', [storeId, ids])).rows[0].n as number;
+  (await api.db.query('SELECT count(*)::int AS n FROM product_links WHERE store_id = $1 AND supplier_product_id = ANY($2::text[])', [storeId, ids])).rows[0]
+    .n as number;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** An API process on the same database that SIGKILLs itself at `failpoint`. */
@@ -74,7 +81,11 @@ test('killed half-way through an import of three products: the one made stays ch
   const before = await balance();
   const killer = await doomedApi('catalogue.importedOne');
   await killedBy(killer, () =>
-    killer.call('POST', `/api/store-suppliers/${storeId}/${connId}/import`, { key: owner.key, body: { products: chosen.map((id) => ({ supplierProductId: id })) }, headers: { 'X-Request-Id': 'killed-import' } }),
+    killer.call('POST', `/api/store-suppliers/${storeId}/${connId}/import`, {
+      key: owner.key,
+      body: { products: chosen.map((id) => ({ supplierProductId: id })) },
+      headers: { 'X-Request-Id': 'killed-import' },
+    }),
   );
   // Killed after the first product committed: all three charged, and nobody left to refund the two never made.
   expect(await productsLinkedTo(chosen)).toBe(1);
@@ -122,7 +133,11 @@ test('a request that finished is not refunded by the sweep, even one that outliv
   await startWorker();
   const before = await balance();
   const [a, b] = catalogue.slice(3, 5).map((p) => p.id);
-  const done = await api.call('POST', `/api/store-suppliers/${storeId}/${connId}/import`, { key: owner.key, body: { products: [{ supplierProductId: a }, { supplierProductId: 'SBX-P99999' }] }, headers: { 'X-Request-Id': 'finished-import' } });
+  const done = await api.call('POST', `/api/store-suppliers/${storeId}/${connId}/import`, {
+    key: owner.key,
+    body: { products: [{ supplierProductId: a }, { supplierProductId: 'SBX-P99999' }] },
+    headers: { 'X-Request-Id': 'finished-import' },
+  });
   expect(done.status).toBe(201);
   expect(done.body.result.products).toHaveLength(1);
   expect(await holds()).toEqual([]);
@@ -130,7 +145,11 @@ test('a request that finished is not refunded by the sweep, even one that outliv
   // Slower than three leases: the request keeps its hold alive while it runs, so the sweep never takes it.
   await sandbox.control('POST', '/faults', { accountLatencyMs: { [sandboxAccount]: 10000 } });
   try {
-    const slow = await api.call('POST', `/api/store-suppliers/${storeId}/${connId}/import`, { key: owner.key, body: { products: [{ supplierProductId: b }] }, headers: { 'X-Request-Id': 'slow-import' } });
+    const slow = await api.call('POST', `/api/store-suppliers/${storeId}/${connId}/import`, {
+      key: owner.key,
+      body: { products: [{ supplierProductId: b }] },
+      headers: { 'X-Request-Id': 'slow-import' },
+    });
     expect(slow.status).toBe(201);
   } finally {
     await sandbox.control('DELETE', '/faults');
@@ -151,12 +170,16 @@ test('a process stalled past its lease: the sweep refunds the hold, and the work
   const id = catalogue[5].id;
   await sandbox.control('POST', '/faults', { accountLatencyMs: { [sandboxAccount]: 6000 } });
   try {
-    const answer = api.call('POST', `/api/store-suppliers/${storeId}/${connId}/import`, { key: owner.key, body: { products: [{ supplierProductId: id }] }, headers: { 'X-Request-Id': 'stalled-import' } });
+    const answer = api.call('POST', `/api/store-suppliers/${storeId}/${connId}/import`, {
+      key: owner.key,
+      body: { products: [{ supplierProductId: id }] },
+      headers: { 'X-Request-Id': 'stalled-import' },
+    });
     await eventually(async () => ((await holds()).length === 1 ? true : undefined), 20000, 'the credits held');
     // Stopped while it waits on the supplier: it cannot renew its lease, so the worker's sweep refunds the hold.
     api.proc.kill('SIGSTOP');
     try {
-      await eventually(async () => ((await holds()).length === 0 ? true : undefined), 30000, 'the sweep refunding the stalled request\'s hold');
+      await eventually(async () => ((await holds()).length === 0 ? true : undefined), 30000, "the sweep refunding the stalled request's hold");
     } finally {
       api.proc.kill('SIGCONT');
     }

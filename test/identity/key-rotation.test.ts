@@ -18,11 +18,12 @@ test('rotation: new key, move the integration, last-used moves on the new key, o
   const owner = await newDeveloper(svc, { plan: 'pro' });
   const storeId = await createStore(svc, owner.key);
   const integration = (key: string) => svc.call('GET', `/api/store-suppliers/${storeId}`, { key });
-  const listed = async (id: string) => (await svc.call('GET', '/api/api-keys', { session: owner.session })).body.result.find((k: { id: string }) => k.id === id);
+  const listed = async (id: string) =>
+    (await svc.call('GET', '/api/api-keys', { session: owner.session })).body.result.find((k: { id: string }) => k.id === id);
 
   // The integration runs on the old key.
   expect((await integration(owner.key)).status).toBe(200);
-  const oldUsed = (await eventually(async () => (await listed(owner.keyId))?.lastUsedAt ?? undefined, 20000, 'the old key\'s last use')) as string;
+  const oldUsed = (await eventually(async () => (await listed(owner.keyId))?.lastUsedAt ?? undefined, 20000, "the old key's last use")) as string;
 
   // 1. A new key, made while signed in.
   const fresh = await createKey(svc, owner.session, 'rotated', 'account');
@@ -30,7 +31,7 @@ test('rotation: new key, move the integration, last-used moves on the new key, o
 
   // 2. Move the integration; 3. the new key's last-used time moves, first from nothing, then forward.
   expect((await integration(fresh.key)).status).toBe(200);
-  const first = (await eventually(async () => (await listed(fresh.id))?.lastUsedAt ?? undefined, 20000, 'the new key\'s first use')) as string;
+  const first = (await eventually(async () => (await listed(fresh.id))?.lastUsedAt ?? undefined, 20000, "the new key's first use")) as string;
   const second = (await eventually(
     async () => {
       expect((await integration(fresh.key)).status).toBe(200);
@@ -38,7 +39,7 @@ test('rotation: new key, move the integration, last-used moves on the new key, o
       return at > first ? at : undefined;
     },
     20000,
-    'the new key\'s last use to move on',
+    "the new key's last use to move on",
   )) as string;
   expect(Date.parse(second)).toBeGreaterThan(Date.parse(first));
   // The old key was not used meanwhile: its time stayed where it was.
@@ -50,7 +51,11 @@ test('rotation: new key, move the integration, last-used moves on the new key, o
   const refused = await integration(owner.key);
   const unknown = await integration('ssk_' + 'Q'.repeat(43));
   expect([refused.status, refused.text]).toEqual([401, unknown.text]);
-  const assistant = await svc.call('POST', '/api/mcp', { key: owner.key, headers: { Accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } });
+  const assistant = await svc.call('POST', '/api/mcp', {
+    key: owner.key,
+    headers: { Accept: 'application/json, text/event-stream' },
+    body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+  });
   expect(assistant.status).toBe(401);
   // The new key carries on, and the old one shows revoked, its last use unchanged.
   expect((await integration(fresh.key)).status).toBe(200);

@@ -3,7 +3,19 @@
  * the operator API needs the operator token and does not exist without one, and the CLI does the same actions.
  */
 import crypto from 'node:crypto';
-import { createKey, createStore, Developer, leakScanTest, newDeveloper, operatorOf, runCli, seen, Service, startService, TEST_OPERATOR_TOKEN } from '../support/harness';
+import {
+  createKey,
+  createStore,
+  Developer,
+  leakScanTest,
+  newDeveloper,
+  operatorOf,
+  runCli,
+  seen,
+  Service,
+  startService,
+  TEST_OPERATOR_TOKEN,
+} from '../support/harness';
 
 interface Operation {
   operationId: string;
@@ -32,7 +44,14 @@ beforeAll(async () => {
   ops = [];
   for (const [p, methods] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
     for (const [method, op] of Object.entries(methods)) {
-      ops.push({ operationId: op.operationId, method: method.toUpperCase(), path: p, security: op.security, planGated: !!op['x-plan-gated'], hasBody: !!op.requestBody });
+      ops.push({
+        operationId: op.operationId,
+        method: method.toUpperCase(),
+        path: p,
+        security: op.security,
+        planGated: !!op['x-plan-gated'],
+        hasBody: !!op.requestBody,
+      });
     }
   }
 });
@@ -55,12 +74,22 @@ function urlOf(op: Operation, ids: Record<string, string>): string {
 }
 
 /** Bodies that ask for more: a plan, credits, a grant, and each of those alone (a route takes whichever it knows). */
-const ESCALATIONS = [{ plan: 'business', amount: 1_000_000, credits: 1_000_000, reason: 'free upgrade' }, { plan: 'pro' }, { amount: 1_000_000 }, { credits: 1_000_000 }, { amount: 1_000_000, reason: 'gift' }, {}];
+const ESCALATIONS = [
+  { plan: 'business', amount: 1_000_000, credits: 1_000_000, reason: 'free upgrade' },
+  { plan: 'pro' },
+  { amount: 1_000_000 },
+  { credits: 1_000_000 },
+  { amount: 1_000_000, reason: 'gift' },
+  {},
+];
 
 test('a free account cannot become Pro, gain credits or reach a Pro-only operation by any merchant route (every route of the table, with a session and with a key)', async () => {
   const free = await newDeveloper(svc);
   const storeId = await createStore(svc, free.key);
-  const product = await svc.call('POST', `/api/store-products/${storeId}`, { key: free.key, body: { title: 'Mug', variants: [{ sku: 'MUG-1', title: 'Default', priceMinor: 1200, currency: 'USD', stock: 3 }] } });
+  const product = await svc.call('POST', `/api/store-products/${storeId}`, {
+    key: free.key,
+    body: { title: 'Mug', variants: [{ sku: 'MUG-1', title: 'Default', priceMinor: 1200, currency: 'USD', stock: 3 }] },
+  });
   expect(product.status).toBe(201);
   // A second key for the key routes to rename and revoke, so the walk keeps its own key and session.
   const spare = await createKey(svc, free.session, 'spare', 'own');
@@ -103,10 +132,20 @@ test('a free account cannot become Pro, gain credits or reach a Pro-only operati
 test('the operator API: a missing or wrong token is 401; with the token, find by e-mail, set a plan, grant credits with the reason in the ledger', async () => {
   const dev = await newDeveloper(svc);
   const opRoutes = ops.filter(isOperator);
-  expect(opRoutes.map((o) => o.operationId).sort()).toEqual(['operatorFindAccount', 'operatorGetExchangeRate', 'operatorGrantCredits', 'operatorPinExchangeRate', 'operatorSetPlan', 'operatorUnpinExchangeRate']);
+  expect(opRoutes.map((o) => o.operationId).sort()).toEqual([
+    'operatorFindAccount',
+    'operatorGetExchangeRate',
+    'operatorGrantCredits',
+    'operatorPinExchangeRate',
+    'operatorSetPlan',
+    'operatorUnpinExchangeRate',
+  ]);
   for (const op of opRoutes) {
     for (const headers of [{}, asOperator('sso_wrong-token-'.padEnd(48, 'w')), { 'X-API-Key': dev.key }, { Authorization: `Bearer ${dev.session}` }]) {
-      const res = await svc.call(op.method, urlOf(op, { accountId: dev.accountId }) + (op.method === 'GET' ? `?email=${encodeURIComponent(dev.email)}` : ''), { headers, body: op.hasBody ? { plan: 'pro', amount: 5, reason: 'x' } : undefined });
+      const res = await svc.call(op.method, urlOf(op, { accountId: dev.accountId }) + (op.method === 'GET' ? `?email=${encodeURIComponent(dev.email)}` : ''), {
+        headers,
+        body: op.hasBody ? { plan: 'pro', amount: 5, reason: 'x' } : undefined,
+      });
       expect([op.operationId, res.status, res.body?.error?.code]).toEqual([op.operationId, 401, 'unauthenticated']);
     }
   }
@@ -121,11 +160,20 @@ test('the operator API: a missing or wrong token is 401; with the token, find by
 
   const noReason = await svc.call('POST', `/api/operator/accounts/${dev.accountId}/credits`, { headers: asOperator(), body: { amount: 50 } });
   expect([noReason.status, noReason.body.error.code]).toEqual([400, 'validationFailed']);
-  const grant = await svc.call('POST', `/api/operator/accounts/${dev.accountId}/credits`, { headers: asOperator(), body: { amount: 250, reason: 'Invoice 2026-0042 paid' } });
+  const grant = await svc.call('POST', `/api/operator/accounts/${dev.accountId}/credits`, {
+    headers: asOperator(),
+    body: { amount: 250, reason: 'Invoice 2026-0042 paid' },
+  });
   expect(grant.status).toBe(200);
   expect(grant.body.result.credits).toBe(350);
   const ledger = (await svc.call('GET', '/api/account/credits/ledger', { session: dev.session })).body.result;
-  expect(ledger[0]).toMatchObject({ action: 'operator.grant', amount: 250, balanceAfter: 350, reason: 'Invoice 2026-0042 paid', requestId: grant.headers.get('x-request-id') });
+  expect(ledger[0]).toMatchObject({
+    action: 'operator.grant',
+    amount: 250,
+    balanceAfter: 350,
+    reason: 'Invoice 2026-0042 paid',
+    requestId: grant.headers.get('x-request-id'),
+  });
   expect((await svc.call('PUT', `/api/operator/accounts/${crypto.randomUUID()}/plan`, { headers: asOperator(), body: { plan: 'pro' } })).status).toBe(404);
 });
 
@@ -147,7 +195,9 @@ test('the CLI: account, set-plan and grant-credits (with its reason in the ledge
   expect(JSON.parse(runCli(svc, 'account', dev.email))).toMatchObject({ id: dev.accountId, plan: 'free' });
   expect(JSON.parse(runCli(svc, 'set-plan', dev.email, 'business'))).toMatchObject({ plan: 'business' });
   expect(JSON.parse(runCli(svc, 'grant-credits', dev.email, '40', '--reason', 'Support ticket 17'))).toMatchObject({ credits: 140 });
-  const [row] = (await svc.db.query(`SELECT action, amount, reason, request_id FROM credit_ledger WHERE account_id = $1 ORDER BY id DESC LIMIT 1`, [dev.accountId])).rows;
+  const [row] = (
+    await svc.db.query(`SELECT action, amount, reason, request_id FROM credit_ledger WHERE account_id = $1 ORDER BY id DESC LIMIT 1`, [dev.accountId])
+  ).rows;
   expect(row).toEqual({ action: 'operator.grant', amount: 40, reason: 'Support ticket 17', request_id: null });
   expect(() => runCli(svc, 'grant-credits', dev.email, '40')).toThrow(/--reason/);
   expect(() => runCli(svc, 'set-plan', dev.email, 'platinum')).toThrow(/Usage: set-plan/);
@@ -162,7 +212,12 @@ test('without an operator token configured, every operator route answers 404, ex
     for (const op of ops.filter(isOperator)) {
       for (const headers of [{}, asOperator(), asOperator('')]) {
         const res = await off.call(op.method, urlOf(op, {}), { headers, body: op.hasBody ? { plan: 'pro', amount: 5, reason: 'x' } : undefined });
-        expect([op.operationId, res.status, res.body.error.code, res.body.error.message]).toEqual([op.operationId, 404, 'notFound', unknown.body.error.message]);
+        expect([op.operationId, res.status, res.body.error.code, res.body.error.message]).toEqual([
+          op.operationId,
+          404,
+          'notFound',
+          unknown.body.error.message,
+        ]);
       }
     }
     // Metrics take the operator token too: without one they are not served at all.

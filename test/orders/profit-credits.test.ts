@@ -24,7 +24,12 @@ beforeAll(async () => {
   process.env.SANDBOX_LOG_LEVEL ??= 'silent';
   sandbox = await startSandbox();
   provider = await startPaymentSandbox();
-  svc = await startService({ label: 'profit-credits', sandbox, publicBaseUrl: true, env: { CLAIM_CHECK_SECONDS: '2', DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '2' } });
+  svc = await startService({
+    label: 'profit-credits',
+    sandbox,
+    publicBaseUrl: true,
+    env: { CLAIM_CHECK_SECONDS: '2', DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '2' },
+  });
 });
 afterAll(async () => {
   await svc?.stop();
@@ -35,20 +40,38 @@ afterAll(async () => {
 const api = (shop: Shop) => `/api/store-suppliers/${shop.storeId}`;
 const report = (shop: Shop, query: string) => svc.call('GET', `${api(shop)}/reports/profit?${query}`, { key: shop.owner.key }).then((r) => r.body.result);
 const getSo = (shop: Shop, id: string) => svc.call('GET', `${api(shop)}/orders/${id}`, { key: shop.owner.key }).then((r) => r.body.result);
-const until = <T>(what: string, check: () => Promise<T | undefined | false>, ms = 30000) => eventually(async () => (await check()) || undefined, ms, what) as Promise<T>;
+const until = <T>(what: string, check: () => Promise<T | undefined | false>, ms = 30000) =>
+  eventually(async () => (await check()) || undefined, ms, what) as Promise<T>;
 
 /** The store's orders' own profits summed as the API answers them: the figures the report's totals must equal. */
 async function ownTotals(shop: Shop) {
   const list = (await svc.call('GET', `/api/store-orders/${shop.storeId}?pageSize=100`, { key: shop.owner.key })).body.result.items;
-  const orders = await Promise.all(list.map((o: any) => svc.call('GET', `/api/store-orders/${shop.storeId}/${o.id}`, { key: shop.owner.key }).then((r) => r.body.result)));
+  const orders = await Promise.all(
+    list.map((o: any) => svc.call('GET', `/api/store-orders/${shop.storeId}/${o.id}`, { key: shop.owner.key }).then((r) => r.body.result)),
+  );
   const profits = orders.map((o: any) => o.profit).filter(Boolean);
   const sum = (k: string) => profits.reduce((a: number, p: any) => a + (p[k] ?? 0), 0);
   const revenueMinor = sum('revenueMinor');
   const landedCostMinor = sum('landedCostMinor');
   const paymentFeeMinor = sum('paymentFeeMinor');
-  return { orders, figures: { revenueMinor, landedCostMinor, paymentFeeMinor, supplierCreditMinor: sum('supplierCreditMinor'), resultMinor: revenueMinor - landedCostMinor - paymentFeeMinor } };
+  return {
+    orders,
+    figures: {
+      revenueMinor,
+      landedCostMinor,
+      paymentFeeMinor,
+      supplierCreditMinor: sum('supplierCreditMinor'),
+      resultMinor: revenueMinor - landedCostMinor - paymentFeeMinor,
+    },
+  };
 }
-const money = (t: any) => ({ revenueMinor: t.revenueMinor, landedCostMinor: t.landedCostMinor, paymentFeeMinor: t.paymentFeeMinor, supplierCreditMinor: t.supplierCreditMinor, resultMinor: t.resultMinor });
+const money = (t: any) => ({
+  revenueMinor: t.revenueMinor,
+  landedCostMinor: t.landedCostMinor,
+  paymentFeeMinor: t.paymentFeeMinor,
+  supplierCreditMinor: t.supplierCreditMinor,
+  resultMinor: t.resultMinor,
+});
 async function agree(shop: Shop) {
   const own = await ownTotals(shop);
   const r = await report(shop, today());
@@ -67,7 +90,14 @@ test('an order paid but not sent shows its fee in its own profit, as the report 
   const order = await placeOrder(svc, shop, { paymentMethod: 'online' });
   await payments.pay(order.id, 'paid');
   const own = (await svc.call('GET', `/api/store-orders/${shop.storeId}/${order.id}`, { key: shop.owner.key })).body.result;
-  expect(own.profit).toMatchObject({ currency: 'USD', revenueMinor: 0, landedCostMinor: 0, supplierCreditMinor: 0, complete: false, missing: expect.arrayContaining(['supplierOrders']) });
+  expect(own.profit).toMatchObject({
+    currency: 'USD',
+    revenueMinor: 0,
+    landedCostMinor: 0,
+    supplierCreditMinor: 0,
+    complete: false,
+    missing: expect.arrayContaining(['supplierOrders']),
+  });
   expect(own.profit.paymentFeeMinor).toBeGreaterThan(0);
   expect(own.profit.resultMinor).toBe(-own.profit.paymentFeeMinor);
   await agree(shop);
@@ -83,7 +113,10 @@ test('a claim the supplier refunds is a credit at a recorded rate: off the lande
   await until('shipped', async () => (await getSo(shop, so._id)).status === 'shipped');
   const before = await getSo(shop, so._id);
   const { report: was } = await agree(shop);
-  const opened = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, { key: shop.owner.key, body: { reason: 'damaged', expectation: 'refund', items: [{ itemId: order.items[0].id, quantity: 1 }] } });
+  const opened = await svc.call('POST', `${api(shop)}/orders/${so._id}/claims`, {
+    key: shop.owner.key,
+    body: { reason: 'damaged', expectation: 'refund', items: [{ itemId: order.items[0].id, quantity: 1 }] },
+  });
   expect(opened.status).toBe(201);
   const open = await until('sent', async () => {
     const c = (await svc.call('GET', `${api(shop)}/orders/${so._id}/claims/${opened.body.result._id}`, { key: shop.owner.key })).body.result;
@@ -94,9 +127,28 @@ test('a claim the supplier refunds is a credit at a recorded rate: off the lande
     const now = await getSo(shop, so._id);
     return now.supplierCredits.length ? now : undefined;
   });
-  expect(credited.supplierCredits).toEqual([{ kind: 'claimRefund', amountMinor: 500, currency: 'USD', storeAmountMinor: 500, storeCurrency: 'USD', rate: '1', rateSource: 'identity', rateAsOf: day(), counted: true, recordedAt: expect.any(String) }]);
-  expect(credited.profit).toMatchObject({ landedCostMinor: before.profit.landedCostMinor - 500, supplierCreditMinor: 500, resultMinor: before.profit.resultMinor + 500 });
-  const row = (await svc.db.query(`SELECT kind, amount_minor, store_amount_minor, rate, rate_source, counted FROM supplier_credits WHERE store_id = $1`, [shop.storeId])).rows;
+  expect(credited.supplierCredits).toEqual([
+    {
+      kind: 'claimRefund',
+      amountMinor: 500,
+      currency: 'USD',
+      storeAmountMinor: 500,
+      storeCurrency: 'USD',
+      rate: '1',
+      rateSource: 'identity',
+      rateAsOf: day(),
+      counted: true,
+      recordedAt: expect.any(String),
+    },
+  ]);
+  expect(credited.profit).toMatchObject({
+    landedCostMinor: before.profit.landedCostMinor - 500,
+    supplierCreditMinor: 500,
+    resultMinor: before.profit.resultMinor + 500,
+  });
+  const row = (
+    await svc.db.query(`SELECT kind, amount_minor, store_amount_minor, rate, rate_source, counted FROM supplier_credits WHERE store_id = $1`, [shop.storeId])
+  ).rows;
   expect(row).toEqual([{ kind: 'claimRefund', amount_minor: '500', store_amount_minor: '500', rate: '1', rate_source: 'identity', counted: true }]);
   const { own, report: now } = await agree(shop);
   expect(now.totals.supplierCreditMinor).toBe(was.totals.supplierCreditMinor + 500);
@@ -115,12 +167,29 @@ test('a cancel the supplier refunds is kept as a credit at the recorded rate, an
   expect(so.payment.status).toBe('paid');
   const cancelled = await soAction(svc, shop, so._id, 'cancel');
   expect(cancelled.status).toBeLessThan(300);
-  const after = await until('refunded', async () => {
-    const now = await getSo(shop, so._id);
-    return now.status === 'cancelled' && now.payment.status === 'refunded' && now.supplierCredits.length ? now : undefined;
-  }, 60000);
+  const after = await until(
+    'refunded',
+    async () => {
+      const now = await getSo(shop, so._id);
+      return now.status === 'cancelled' && now.payment.status === 'refunded' && now.supplierCredits.length ? now : undefined;
+    },
+    60000,
+  );
   const landed = so.landedCosts.at(-1);
-  expect(after.supplierCredits).toEqual([{ kind: 'cancelRefund', amountMinor: so.costs.totalMinor, currency: 'USD', storeAmountMinor: landed.storeTotalMinor, storeCurrency: 'USD', rate: landed.rate, rateSource: landed.rateSource, rateAsOf: landed.rateAsOf, counted: false, recordedAt: expect.any(String) }]);
+  expect(after.supplierCredits).toEqual([
+    {
+      kind: 'cancelRefund',
+      amountMinor: so.costs.totalMinor,
+      currency: 'USD',
+      storeAmountMinor: landed.storeTotalMinor,
+      storeCurrency: 'USD',
+      rate: landed.rate,
+      rateSource: landed.rateSource,
+      rateAsOf: landed.rateAsOf,
+      counted: false,
+      recordedAt: expect.any(String),
+    },
+  ]);
   await agree(shop);
 });
 
@@ -129,7 +198,15 @@ test('a part of two products counts under each by its items: its revenue by item
   const [a, b] = two.products;
   const made = await svc.call('POST', `/api/store-orders/${two.storeId}`, {
     key: two.owner.key,
-    body: { items: [{ productId: a.productId, variantId: a.variantId, quantity: 1 }, { productId: b.productId, variantId: b.variantId, quantity: 2 }], destination: US_ADDRESS, paymentMethod: 'manual', contractModel: 'standard' },
+    body: {
+      items: [
+        { productId: a.productId, variantId: a.variantId, quantity: 1 },
+        { productId: b.productId, variantId: b.variantId, quantity: 2 },
+      ],
+      destination: US_ADDRESS,
+      paymentMethod: 'manual',
+      contractModel: 'standard',
+    },
   });
   expect(made.status).toBe(201);
   const so = (await submit(svc, two, made.body.result.id)).body.result;
@@ -138,7 +215,8 @@ test('a part of two products counts under each by its items: its revenue by item
     return now.profit?.landedCostStage === 'accepted' ? now : undefined;
   });
   const items = made.body.result.items;
-  const revenueOf = (productId: string) => items.filter((i: any) => i.productId === productId).reduce((x: number, i: any) => x + i.unitPriceMinor * i.quantity, 0);
+  const revenueOf = (productId: string) =>
+    items.filter((i: any) => i.productId === productId).reduce((x: number, i: any) => x + i.unitPriceMinor * i.quantity, 0);
   const landed = part.profit.landedCostMinor;
   // Cumulative rounding in key order: the first product's share rounded, the second takes the rest.
   const [first, second] = [a.productId, b.productId].sort();
@@ -151,6 +229,8 @@ test('a part of two products counts under each by its items: its revenue by item
   ]);
   // The part once by day and by connection, and the totals equal the order's own profit.
   expect(byProduct.totals).toMatchObject({ orders: 1, parts: 1, revenueMinor: part.profit.revenueMinor, landedCostMinor: landed });
-  expect((await report(two, `${today()}&groupBy=connection`)).items).toEqual([expect.objectContaining({ key: two.connId, parts: 1, revenueMinor: part.profit.revenueMinor, landedCostMinor: landed })]);
+  expect((await report(two, `${today()}&groupBy=connection`)).items).toEqual([
+    expect.objectContaining({ key: two.connId, parts: 1, revenueMinor: part.profit.revenueMinor, landedCostMinor: landed }),
+  ]);
   await agree(two);
 });

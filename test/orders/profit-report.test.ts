@@ -26,11 +26,20 @@ let folder: DataSource;
 beforeAll(async () => {
   process.env.SANDBOX_LOG_LEVEL ??= 'silent';
   ecb = await startSandboxExchangeRates({ control: true });
-  await fetch(`${ecb.baseUrl}/control/rates`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ date: day(-1), rates: RATES }) });
+  await fetch(`${ecb.baseUrl}/control/rates`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ date: day(-1), rates: RATES }),
+  });
   sandbox = await startSandbox();
   provider = await startPaymentSandbox();
   // The workers' fold is held (its failpoint throws): every report here adds deltas not folded yet, until a test folds them.
-  svc = await startService({ label: 'profit-report', sandbox, payments: provider, env: { EXCHANGE_RATES_URL: ecb.dailyUrl, FAILPOINTS: 'orders.profitFold=throw' } });
+  svc = await startService({
+    label: 'profit-report',
+    sandbox,
+    payments: provider,
+    env: { EXCHANGE_RATES_URL: ecb.dailyUrl, FAILPOINTS: 'orders.profitFold=throw' },
+  });
   folder = createDataSource(svc.databaseUrl, [], 2);
   await folder.initialize();
   await svc.waitForLog((l) => l.msg === 'exchange rates fetched', 60000);
@@ -51,31 +60,49 @@ async function settled(shop: Shop, answer: Promise<{ status: number; body: any; 
   const res = await answer;
   if (res.status === 200) return res.body.result;
   if (res.status !== 202) throw new Error(res.text);
-  return eventually(async () => {
-    const so = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${res.body.result._id}`, { key: shop.owner.key })).body.result;
-    return so.status !== 'queued' ? so : undefined;
-  }, 60000, 'the job behind a 202');
+  return eventually(
+    async () => {
+      const so = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${res.body.result._id}`, { key: shop.owner.key })).body.result;
+      return so.status !== 'queued' ? so : undefined;
+    },
+    60000,
+    'the job behind a 202',
+  );
 }
 
 /** The sums of the store's parts' and orders' own `profit`, as the API answers them (every page). */
 async function ownSums(shop: Shop) {
   const parts: any[] = [];
-  for (let cursor: string | null = ''; cursor !== null; ) {
-    const page: any = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?pageSize=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { key: shop.owner.key })).body.result;
+  for (let cursor: string | null = ''; cursor !== null;) {
+    const page: any = (
+      await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?pageSize=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, {
+        key: shop.owner.key,
+      })
+    ).body.result;
     parts.push(...page.items);
     cursor = page.pagination.nextCursor;
   }
   const withCost = parts.filter((s) => s.profit.landedCostMinor !== null);
   const orderIds = [...new Set(withCost.map((s) => s.orderId))];
-  const orders = await Promise.all(orderIds.map((id) => svc.call('GET', `/api/store-orders/${shop.storeId}/${id}`, { key: shop.owner.key }).then((r) => r.body.result)));
+  const orders = await Promise.all(
+    orderIds.map((id) => svc.call('GET', `/api/store-orders/${shop.storeId}/${id}`, { key: shop.owner.key }).then((r) => r.body.result)),
+  );
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   // A refund takes its amount out of its order's revenue (issue 53): the parts' revenue less the orders' refunds.
   const revenueMinor = sum(withCost.map((s) => s.profit.revenueMinor)) - sum(orders.map((o) => o.profit.refundedMinor ?? 0));
   const landedCostMinor = sum(withCost.map((s) => s.profit.landedCostMinor));
   const paymentFeeMinor = sum(orders.map((o) => o.profit.paymentFeeMinor ?? 0));
   return {
-    parts: withCost, orders, totals: {
-      orders: orderIds.length, parts: withCost.length, revenueMinor, landedCostMinor, paymentFeeMinor, supplierCreditMinor: 0, resultMinor: revenueMinor - landedCostMinor - paymentFeeMinor,
+    parts: withCost,
+    orders,
+    totals: {
+      orders: orderIds.length,
+      parts: withCost.length,
+      revenueMinor,
+      landedCostMinor,
+      paymentFeeMinor,
+      supplierCreditMinor: 0,
+      resultMinor: revenueMinor - landedCostMinor - paymentFeeMinor,
       incompleteParts: withCost.filter((s) => !s.profit.complete).length,
     },
   };
@@ -87,24 +114,50 @@ async function linkedShop(storeCurrency: string, priceCurrency: string, priceMin
   const store = await svc.call('POST', '/api/stores', { key: owner.key, body: { name: `${storeCurrency} store`, currency: storeCurrency } });
   const storeId = store.body.result.id;
   const account = await sandbox.account(10_000_000);
-  const conn = await svc.call('POST', `/api/store-suppliers/${storeId}`, { key: owner.key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: account.liveKey } } });
+  const conn = await svc.call('POST', `/api/store-suppliers/${storeId}`, {
+    key: owner.key,
+    body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: account.liveKey } },
+  });
   const items = (await sandbox.v1('sbx_live_demo', 'GET', `/products?pageSize=50&page=${page}`)).body.items;
   const p = items.find((x: any) => x.shipsTo.includes('US') && x.variants[0].available && x.variants[0].stock >= 50);
-  const product = await svc.call('POST', `/api/store-products/${storeId}`, { key: owner.key, body: { title: p.title, variants: [{ sku: `sku-${p.variants[0].id}`, title: 'One', priceMinor, currency: priceCurrency, stock: 100 }] } });
+  const product = await svc.call('POST', `/api/store-products/${storeId}`, {
+    key: owner.key,
+    body: { title: p.title, variants: [{ sku: `sku-${p.variants[0].id}`, title: 'One', priceMinor, currency: priceCurrency, stock: 100 }] },
+  });
   expect(product.status).toBe(201);
   const variantId = product.body.result.variants[0].id;
   const link = await svc.call('POST', `/api/store-suppliers/${storeId}/links`, {
-    key: owner.key, body: { productId: product.body.result.id, connectionId: conn.body.result.id, supplierProductId: p.id, variants: [{ storeVariantId: variantId, supplierVariantId: p.variants[0].id }], sync: { price: false } },
+    key: owner.key,
+    body: {
+      productId: product.body.result.id,
+      connectionId: conn.body.result.id,
+      supplierProductId: p.id,
+      variants: [{ storeVariantId: variantId, supplierVariantId: p.variants[0].id }],
+      sync: { price: false },
+    },
   });
   expect(link.status).toBe(201);
-  return { owner, storeId, connId: conn.body.result.id, account, products: [{ productId: product.body.result.id, variantId, supplierVariantId: p.variants[0].id, supplierProductId: p.id, costMinor: p.variants[0].costMinor }] };
+  return {
+    owner,
+    storeId,
+    connId: conn.body.result.id,
+    account,
+    products: [
+      { productId: product.body.result.id, variantId, supplierVariantId: p.variants[0].id, supplierProductId: p.id, costMinor: p.variants[0].costMinor },
+    ],
+  };
 }
 
 let shop: Shop;
 beforeAll(async () => {
   shop = await openShop(svc, sandbox, { page: 3, products: 3 });
   const payments = await connectPayments(svc, provider, shop.storeId, shop.owner.key);
-  for (const [productIndex, quantity] of [[0, 1], [1, 2], [2, 1], [0, 3]]) {
+  for (const [productIndex, quantity] of [
+    [0, 1],
+    [1, 2],
+    [2, 1],
+    [0, 3],
+  ]) {
     const order = await placeOrder(svc, shop, { paymentMethod: 'online', productIndex, quantity });
     await payments.pay(order.id, 'paid');
     expect(await settled(shop, submit(svc, shop, order.id))).toMatchObject({ status: 'submitted' });
@@ -131,20 +184,46 @@ test("the report's totals equal the parts' own profit summed through the API, in
     const mine = own.parts.filter((s) => productOf.get(s.orderId) === item.key);
     const rev = mine.reduce((a, s) => a + s.profit.revenueMinor, 0);
     const landed = mine.reduce((a, s) => a + s.profit.landedCostMinor, 0);
-    expect(item).toEqual({ key: item.key, label: expect.stringMatching(/\S/), orders: mine.length, parts: mine.length, revenueMinor: rev, landedCostMinor: landed, paymentFeeMinor: 0, supplierCreditMinor: 0, resultMinor: rev - landed, incompleteParts: 0 });
+    expect(item).toEqual({
+      key: item.key,
+      label: expect.stringMatching(/\S/),
+      orders: mine.length,
+      parts: mine.length,
+      revenueMinor: rev,
+      landedCostMinor: landed,
+      paymentFeeMinor: 0,
+      supplierCreditMinor: 0,
+      resultMinor: rev - landed,
+      incompleteParts: 0,
+    });
   }
   const sum = (k: string) => byProduct.items.reduce((a: number, i: any) => a + i[k], 0);
-  expect({ revenueMinor: sum('revenueMinor'), landedCostMinor: sum('landedCostMinor'), parts: sum('parts'), orders: sum('orders') })
-    .toEqual({ revenueMinor: own.totals.revenueMinor, landedCostMinor: own.totals.landedCostMinor, parts: 4, orders: 4 });
+  expect({ revenueMinor: sum('revenueMinor'), landedCostMinor: sum('landedCostMinor'), parts: sum('parts'), orders: sum('orders') }).toEqual({
+    revenueMinor: own.totals.revenueMinor,
+    landedCostMinor: own.totals.landedCostMinor,
+    parts: 4,
+    orders: 4,
+  });
   // Fees are the orders': only the totals and the rows by day carry them.
   expect(sum('paymentFeeMinor')).toBe(0);
 
   const byConnection = (await report(shop, `${today()}&groupBy=connection`)).body.result;
-  expect(byConnection.items).toEqual([{ key: shop.connId, label: 'sandbox (live)', ...own.totals, paymentFeeMinor: 0, resultMinor: own.totals.revenueMinor - own.totals.landedCostMinor }]);
+  expect(byConnection.items).toEqual([
+    { key: shop.connId, label: 'sandbox (live)', ...own.totals, paymentFeeMinor: 0, resultMinor: own.totals.revenueMinor - own.totals.landedCostMinor },
+  ]);
   // A range without the orders' day holds nothing.
   const before = (await report(shop, `from=${day(-30)}&to=${day(-2)}`)).body.result;
   expect(before.items).toEqual([]);
-  expect(before.totals).toEqual({ orders: 0, parts: 0, revenueMinor: 0, landedCostMinor: 0, paymentFeeMinor: 0, supplierCreditMinor: 0, resultMinor: 0, incompleteParts: 0 });
+  expect(before.totals).toEqual({
+    orders: 0,
+    parts: 0,
+    revenueMinor: 0,
+    landedCostMinor: 0,
+    paymentFeeMinor: 0,
+    supplierCreditMinor: 0,
+    resultMinor: 0,
+    incompleteParts: 0,
+  });
 });
 
 test("a refund in part takes its amount out of its order's profit and the report's totals as it is recorded: the totals still equal the orders' own", async () => {
@@ -161,10 +240,14 @@ test("a refund in part takes its amount out of its order's profit and the report
   const part = Math.floor(orders[0].totalMinor / 2);
   const asked = await svc.call('POST', `/api/store-orders/${store.storeId}/${orders[0].id}/refunds`, { key: store.owner.key, body: { amountMinor: part } });
   expect(asked.status).toBe(202);
-  const refunded = await eventually(async () => {
-    const o = (await svc.call('GET', `/api/store-orders/${store.storeId}/${orders[0].id}`, { key: store.owner.key })).body.result;
-    return o.amountRefundedMinor === part ? o : undefined;
-  }, 30000, 'the refund recorded');
+  const refunded = await eventually(
+    async () => {
+      const o = (await svc.call('GET', `/api/store-orders/${store.storeId}/${orders[0].id}`, { key: store.owner.key })).body.result;
+      return o.amountRefundedMinor === part ? o : undefined;
+    },
+    30000,
+    'the refund recorded',
+  );
   expect(refunded.profit).toMatchObject({ refundedMinor: part });
   // Recorded in the refund's own transaction: the report (its deltas unfolded here) shows it as soon as the order does.
   const after = (await report(store, today())).body.result.totals;
@@ -196,17 +279,39 @@ test('a rate change between confirmation and payment moves the sums once: the pa
   const jpy = await linkedShop('JPY', 'JPY', 9000, 4);
   const order = await placeOrder(svc, jpy);
   const so = await settled(jpy, submit(svc, jpy, order.id));
-  expect(so.landedCosts.map((l: any) => [l.stage, l.rate])).toEqual([['confirmation', USD_JPY], ['accepted', USD_JPY]]);
+  expect(so.landedCosts.map((l: any) => [l.stage, l.rate])).toEqual([
+    ['confirmation', USD_JPY],
+    ['accepted', USD_JPY],
+  ]);
   const atAccepted = (await report(jpy, today())).body.result;
-  expect(atAccepted.totals).toEqual({ orders: 1, parts: 1, revenueMinor: 9000, landedCostMinor: so.profit.landedCostMinor, paymentFeeMinor: 0, supplierCreditMinor: 0, resultMinor: 9000 - so.profit.landedCostMinor, incompleteParts: 0 });
-  const operator = (method: string, path: string, body?: unknown) => svc.call(method, `/api/operator/exchange-rates${path}`, { body, headers: { 'X-Operator-Token': svc.operatorToken } });
+  expect(atAccepted.totals).toEqual({
+    orders: 1,
+    parts: 1,
+    revenueMinor: 9000,
+    landedCostMinor: so.profit.landedCostMinor,
+    paymentFeeMinor: 0,
+    supplierCreditMinor: 0,
+    resultMinor: 9000 - so.profit.landedCostMinor,
+    incompleteParts: 0,
+  });
+  const operator = (method: string, path: string, body?: unknown) =>
+    svc.call(method, `/api/operator/exchange-rates${path}`, { body, headers: { 'X-Operator-Token': svc.operatorToken } });
   expect((await operator('PUT', '/USD/JPY', { rate: '150', reason: 'agreed for the test' })).status).toBe(200);
   try {
     const paid = (await soAction(svc, jpy, so._id, 'pay')).body.result;
     expect(paid.profit).toMatchObject({ landedCostStage: 'paid', complete: true });
     expect(paid.profit.landedCostMinor).not.toBe(so.profit.landedCostMinor);
     const after = (await report(jpy, today())).body.result;
-    expect(after.totals).toEqual({ orders: 1, parts: 1, revenueMinor: 9000, landedCostMinor: paid.profit.landedCostMinor, paymentFeeMinor: 0, supplierCreditMinor: 0, resultMinor: paid.profit.resultMinor, incompleteParts: 0 });
+    expect(after.totals).toEqual({
+      orders: 1,
+      parts: 1,
+      revenueMinor: 9000,
+      landedCostMinor: paid.profit.landedCostMinor,
+      paymentFeeMinor: 0,
+      supplierCreditMinor: 0,
+      resultMinor: paid.profit.resultMinor,
+      incompleteParts: 0,
+    });
     expect(after.totals).toEqual((await ownSums(jpy)).totals);
     // Paying again records nothing new: the sums stay.
     await soAction(svc, jpy, so._id, 'pay');
@@ -216,16 +321,37 @@ test('a rate change between confirmation and payment moves the sums once: the pa
   }
 });
 
-test('a part cancelled leaves the sums (its order stays counted), as a store order\'s profit leaves cancelled parts out', async () => {
+test("a part cancelled leaves the sums (its order stays counted), as a store order's profit leaves cancelled parts out", async () => {
   const shop = await openShop(svc, sandbox, { page: 8, products: 1 });
   const order = await placeOrder(svc, shop, { quantity: 2 });
   const so = await settled(shop, submit(svc, shop, order.id));
   const entered = (await report(shop, today())).body.result.totals;
-  expect(entered).toEqual({ orders: 1, parts: 1, revenueMinor: so.profit.revenueMinor, landedCostMinor: so.profit.landedCostMinor, paymentFeeMinor: 0, supplierCreditMinor: 0, resultMinor: so.profit.resultMinor, incompleteParts: 0 });
+  expect(entered).toEqual({
+    orders: 1,
+    parts: 1,
+    revenueMinor: so.profit.revenueMinor,
+    landedCostMinor: so.profit.landedCostMinor,
+    paymentFeeMinor: 0,
+    supplierCreditMinor: 0,
+    resultMinor: so.profit.resultMinor,
+    incompleteParts: 0,
+  });
   const cancelled = await soAction(svc, shop, so._id, 'cancel');
   expect([cancelled.status, cancelled.body.result.status]).toEqual([200, 'cancelled']);
-  expect((await report(shop, today())).body.result.totals).toEqual({ orders: 1, parts: 0, revenueMinor: 0, landedCostMinor: 0, paymentFeeMinor: 0, supplierCreditMinor: 0, resultMinor: 0, incompleteParts: 0 });
-  expect((await svc.call('GET', `/api/store-orders/${shop.storeId}/${order.id}`, { key: shop.owner.key })).body.result.profit).toMatchObject({ revenueMinor: 0, landedCostMinor: 0 });
+  expect((await report(shop, today())).body.result.totals).toEqual({
+    orders: 1,
+    parts: 0,
+    revenueMinor: 0,
+    landedCostMinor: 0,
+    paymentFeeMinor: 0,
+    supplierCreditMinor: 0,
+    resultMinor: 0,
+    incompleteParts: 0,
+  });
+  expect((await svc.call('GET', `/api/store-orders/${shop.storeId}/${order.id}`, { key: shop.owner.key })).body.result.profit).toMatchObject({
+    revenueMinor: 0,
+    landedCostMinor: 0,
+  });
 });
 
 test("a part priced in another currency than the store's is counted incomplete, its amounts left out (its profit names revenueInStoreCurrency)", async () => {
@@ -248,7 +374,8 @@ test("no part's write touches a kept sum: it appends its delta, the report adds 
     await payments.pay(order.id, 'paid');
     sos.push(await settled(store, submit(svc, store, order.id)));
   }
-  const count = async (table: string) => (await svc.db.query(`SELECT count(*)::int AS n FROM ${table} WHERE store_id = $1`, [store.storeId])).rows[0].n as number;
+  const count = async (table: string) =>
+    (await svc.db.query(`SELECT count(*)::int AS n FROM ${table} WHERE store_id = $1`, [store.storeId])).rows[0].n as number;
   // Three parts entered and paid: their stages and fees are deltas; no kept sum or order key was written by them.
   expect([await count('profit_sums'), await count('profit_order_keys')]).toEqual([0, 0]);
   expect(await count('profit_deltas')).toBeGreaterThanOrEqual(6);
@@ -267,7 +394,13 @@ test("no part's write touches a kept sum: it appends its delta, the report adds 
   // Its delta: the part's own row and its one product's share (issue 53: a part is split by item in the product grouping).
   expect(await count('profit_deltas')).toBe(2);
   const [t, gone] = [pending[0].totals, sos[1].profit];
-  const left = { ...t, parts: 2, revenueMinor: t.revenueMinor - gone.revenueMinor, landedCostMinor: t.landedCostMinor - gone.landedCostMinor, resultMinor: t.resultMinor - gone.revenueMinor + gone.landedCostMinor };
+  const left = {
+    ...t,
+    parts: 2,
+    revenueMinor: t.revenueMinor - gone.revenueMinor,
+    landedCostMinor: t.landedCostMinor - gone.landedCostMinor,
+    resultMinor: t.resultMinor - gone.revenueMinor + gone.landedCostMinor,
+  };
   const halfFolded = await reports();
   expect(halfFolded.map((r) => r.totals)).toEqual([left, left, left]);
   // A key only a pending delta holds (a third product, after the fold) pages in its place among the kept ones.
@@ -275,7 +408,7 @@ test("no part's write touches a kept sum: it appends its delta, the report adds 
   const all = (await report(store, `${today()}&groupBy=product`)).body.result;
   expect(all.items).toHaveLength(3);
   const paged = [];
-  for (let cursor = ''; ; ) {
+  for (let cursor = ''; ;) {
     const page = (await report(store, `${today()}&groupBy=product&pageSize=1${cursor && `&cursor=${encodeURIComponent(cursor)}`}`)).body.result;
     expect(page.totals).toEqual(all.totals);
     paged.push(...page.items);
@@ -304,13 +437,18 @@ test('bad input answers 400 validationFailed naming the field', async () => {
   ];
   for (const [query, field] of cases) {
     const res = await report(shop, query);
-    expect([query, res.status, res.body.error.code, JSON.stringify(res.body.error.details)]).toEqual([query, 400, 'validationFailed', expect.stringContaining(field)]);
+    expect([query, res.status, res.body.error.code, JSON.stringify(res.body.error.details)]).toEqual([
+      query,
+      400,
+      'validationFailed',
+      expect.stringContaining(field),
+    ]);
   }
   const ok = await report(shop, `from=${day(-366)}&to=${day()}`);
   expect(ok.status).toBe(200);
 });
 
-test('a key without suppliers.view gets 403; another store\'s orders never appear in a store\'s report', async () => {
+test("a key without suppliers.view gets 403; another store's orders never appear in a store's report", async () => {
   const clerk = await newDeveloper(svc);
   await svc.call('PUT', `/api/stores/${shop.storeId}/staff`, { key: shop.owner.key, body: { email: clerk.email, permissions: ['orders.view'] } });
   const refused = await report(shop, today(), clerk.key);

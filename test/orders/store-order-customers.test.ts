@@ -33,17 +33,33 @@ afterAll(async () => {
   await sandbox.close();
 });
 
-test('an order\'s items carry their product\'s title as sold, beside the variant\'s', async () => {
+test("an order's items carry their product's title as sold, beside the variant's", async () => {
   const order = (await svc.call('GET', `/api/store-orders/${shop.storeId}/${orders[0].id}`, { key: shop.owner.key })).body.result;
   const product = (await svc.call('GET', `/api/store-products/${shop.storeId}/${shop.products[0].productId}`, { key: shop.owner.key })).body.result;
   const variant = product.variants.find((v: { id: string }) => v.id === shop.products[0].variantId);
   expect(order.items).toEqual([
-    { id: expect.any(String), productId: product.id, variantId: variant.id, sku: variant.sku, title: variant.title, productTitle: product.title, quantity: 1, unitPriceMinor: variant.priceMinor, groupKey: `supplier:${shop.connId}` },
+    {
+      id: expect.any(String),
+      productId: product.id,
+      variantId: variant.id,
+      sku: variant.sku,
+      title: variant.title,
+      productTitle: product.title,
+      quantity: 1,
+      unitPriceMinor: variant.priceMinor,
+      groupKey: `supplier:${shop.connId}`,
+    },
   ]);
   // Renamed later: the order keeps what was sold; a new order takes the new title.
-  expect((await svc.call('PUT', `/api/store-products/${shop.storeId}/${product.id}`, { key: shop.owner.key, body: { title: 'Renamed lamp' } })).status).toBe(200);
-  expect((await svc.call('GET', `/api/store-orders/${shop.storeId}/${orders[0].id}`, { key: shop.owner.key })).body.result.items[0].productTitle).toBe(product.title);
-  expect((await placeOrder(svc, shop, { destination: { ...US_ADDRESS, name: 'Alan Turing', email: 'alan@turing.example' } })).items[0].productTitle).toBe('Renamed lamp');
+  expect((await svc.call('PUT', `/api/store-products/${shop.storeId}/${product.id}`, { key: shop.owner.key, body: { title: 'Renamed lamp' } })).status).toBe(
+    200,
+  );
+  expect((await svc.call('GET', `/api/store-orders/${shop.storeId}/${orders[0].id}`, { key: shop.owner.key })).body.result.items[0].productTitle).toBe(
+    product.title,
+  );
+  expect((await placeOrder(svc, shop, { destination: { ...US_ADDRESS, name: 'Alan Turing', email: 'alan@turing.example' } })).items[0].productTitle).toBe(
+    'Renamed lamp',
+  );
 });
 
 test('customer finds the orders whose delivery name or e-mail contains it, letter case aside', async () => {
@@ -56,7 +72,9 @@ test('customer finds the orders whose delivery name or e-mail contains it, lette
   const page = (await list('?customer=example.test&pageSize=1')).body.result;
   expect(page.pagination).toMatchObject({ totalCount: 2, hasMore: true });
   // The cursor belongs to the search: with another, it is refused rather than paging the wrong list.
-  expect((await list(`?customer=example.test&pageSize=1&cursor=${page.pagination.nextCursor}`)).body.result.items.map((o: { id: string }) => o.id)).toEqual([ada.id]);
+  expect((await list(`?customer=example.test&pageSize=1&cursor=${page.pagination.nextCursor}`)).body.result.items.map((o: { id: string }) => o.id)).toEqual([
+    ada.id,
+  ]);
   const other = await list(`?customer=hopper&pageSize=1&cursor=${page.pagination.nextCursor}`);
   expect([other.status, other.body.error.code]).toEqual([400, 'invalidCursor']);
   // With the other filters: all of them hold.
@@ -65,7 +83,7 @@ test('customer finds the orders whose delivery name or e-mail contains it, lette
   expect((await list('?customer=nobody')).body.result.pagination.totalCount).toBe(0);
 });
 
-test('the search is literal: LIKE\'s wildcards and its escape match only themselves', async () => {
+test("the search is literal: LIKE's wildcards and its escape match only themselves", async () => {
   for (const text of ['%', '_', '\\', '%a%', 'a_a']) {
     const res = await list(`?customer=${encodeURIComponent(text)}`);
     expect([text, res.status, ids(res)]).toEqual([text, 200, []]);
@@ -79,7 +97,12 @@ test('without customers.view a caller cannot search by customer (403 naming it),
   await svc.call('PUT', `/api/stores/${shop.storeId}/staff`, { key: shop.owner.key, body: { email: clerk.email, permissions: ['orders.view'] } });
   for (const query of ['?customer=hopper', '?customer=zzz-no-match', '?customer=a&needsAttention=true']) {
     const refused = await list(query, clerk.key);
-    expect([query, refused.status, refused.body.error.code, refused.body.error.details]).toEqual([query, 403, 'permissionDenied', [expect.objectContaining({ permission: 'customers.view' })]]);
+    expect([query, refused.status, refused.body.error.code, refused.body.error.details]).toEqual([
+      query,
+      403,
+      'permissionDenied',
+      [expect.objectContaining({ permission: 'customers.view' })],
+    ]);
   }
   const all = (await list('', clerk.key)).body.result;
   expect(all.items.length).toBeGreaterThanOrEqual(3);
@@ -87,7 +110,10 @@ test('without customers.view a caller cannot search by customer (403 naming it),
   expect(JSON.stringify(all)).not.toContain('Hopper');
 
   const packer = await newDeveloper(svc);
-  await svc.call('PUT', `/api/stores/${shop.storeId}/staff`, { key: shop.owner.key, body: { email: packer.email, permissions: ['orders.view', 'customers.view'] } });
+  await svc.call('PUT', `/api/stores/${shop.storeId}/staff`, {
+    key: shop.owner.key,
+    body: { email: packer.email, permissions: ['orders.view', 'customers.view'] },
+  });
   const found = (await list('?customer=hopper', packer.key)).body.result;
   expect(found.items.map((o: { id: string; destination: { name: string } }) => [o.id, o.destination.name])).toEqual([[orders[1].id, 'Grace Hopper']]);
 });

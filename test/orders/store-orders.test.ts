@@ -19,17 +19,28 @@ afterAll(async () => {
 });
 
 async function ownProduct(shop: any) {
-  const res = await svc.call('POST', `/api/store-products/${shop.storeId}`, { key: shop.owner.key, body: { title: 'Own', variants: [{ sku: `OWN-${Math.random().toString(36).slice(2)}`, title: 'v', priceMinor: 700, currency: 'USD', stock: 9 }] } });
+  const res = await svc.call('POST', `/api/store-products/${shop.storeId}`, {
+    key: shop.owner.key,
+    body: { title: 'Own', variants: [{ sku: `OWN-${Math.random().toString(36).slice(2)}`, title: 'v', priceMinor: 700, currency: 'USD', stock: 9 }] },
+  });
   return { productId: res.body.result.id, variantId: res.body.result.variants[0].id };
 }
 
-const getOrder = (shop: any, id: string, key = shop.owner.key) => svc.call('GET', `/api/store-orders/${shop.storeId}/${id}`, { key }).then((r) => r.body.result);
+const getOrder = (shop: any, id: string, key = shop.owner.key) =>
+  svc.call('GET', `/api/store-orders/${shop.storeId}/${id}`, { key }).then((r) => r.body.result);
 
-test('an order splits into the store\'s own part and one part per supplier connection', async () => {
+test("an order splits into the store's own part and one part per supplier connection", async () => {
   const shop = await openShop(svc, sandbox, { page: 16 });
   const own = await ownProduct(shop);
   const order = await placeOrder(svc, shop, { ownItem: own, quantity: 2 });
-  expect(order).toMatchObject({ status: 'pending', paymentStatus: 'none', contractModel: 'standard', needsAttention: false, destination: US_ADDRESS, destinationRedacted: false });
+  expect(order).toMatchObject({
+    status: 'pending',
+    paymentStatus: 'none',
+    contractModel: 'standard',
+    needsAttention: false,
+    destination: US_ADDRESS,
+    destinationRedacted: false,
+  });
   expect(order.fulfilmentGroups.map((g: any) => [g.groupKey, g.status, g.fulfilledByStore])).toEqual([
     ['store', 'pending', true],
     [groupOf(shop), 'pending', false],
@@ -48,10 +59,14 @@ test('parts move the order: slowest part first; shipped and delivered only when 
   // Automatic level: confirming sends the supplier part once.
   const confirmed = await svc.call('POST', `/api/store-orders/${shop.storeId}/${order.id}/confirm`, { key: shop.owner.key });
   expect(confirmed.status).toBe(200);
-  const so = await eventually(async () => {
-    const o = await getOrder(shop, order.id);
-    return o.supplierOrders[0]?.status === 'confirmed' ? o.supplierOrders[0] : undefined;
-  }, 15000, 'the automatic send');
+  const so = await eventually(
+    async () => {
+      const o = await getOrder(shop, order.id);
+      return o.supplierOrders[0]?.status === 'confirmed' ? o.supplierOrders[0] : undefined;
+    },
+    15000,
+    'the automatic send',
+  );
   expect((await received(sandbox)).count(so.supplierOrderNumber)).toBe(1);
   let o = await getOrder(shop, order.id);
   expect(o.status).toBe('processing');
@@ -59,16 +74,23 @@ test('parts move the order: slowest part first; shipped and delivered only when 
 
   // The supplier ships: its notification is read back, and the part carries the shipment.
   await sandbox.control('POST', `/orders/${so.supplierOrderId}/ship`, { carrier: 'SandboxPost', trackingNumber: 'SBX000000000123' });
-  o = await eventually(async () => {
-    const x = await getOrder(shop, order.id);
-    return x.fulfilmentGroups[1].status === 'shipped' ? x : undefined;
-  }, 15000, 'the read-back of the shipment');
+  o = await eventually(
+    async () => {
+      const x = await getOrder(shop, order.id);
+      return x.fulfilmentGroups[1].status === 'shipped' ? x : undefined;
+    },
+    15000,
+    'the read-back of the shipment',
+  );
   expect(o.fulfilmentGroups[1].shipment).toMatchObject({ carrier: 'SandboxPost', trackingNumber: 'SBX000000000123' });
   expect(o.supplierOrders[0]).toMatchObject({ status: 'shipped', shipping: { carrier: 'SandboxPost', trackingNumber: 'SBX000000000123' } });
   expect(o.status).toBe('processing');
   expect(o.fulfilmentSummary).toMatchObject({ parts: 2, shipped: 1, delivered: 0 });
 
-  await svc.call('POST', `/api/store-orders/${shop.storeId}/${order.id}/groups/store/ship`, { key: shop.owner.key, body: { carrier: 'Post', trackingNumber: 'OWN1' } });
+  await svc.call('POST', `/api/store-orders/${shop.storeId}/${order.id}/groups/store/ship`, {
+    key: shop.owner.key,
+    body: { carrier: 'Post', trackingNumber: 'OWN1' },
+  });
   expect((await getOrder(shop, order.id)).status).toBe('shipped');
   await sandbox.control('POST', `/orders/${so.supplierOrderId}/deliver`, {});
   await eventually(async () => ((await getOrder(shop, order.id)).fulfilmentGroups[1].status === 'delivered' ? true : undefined), 15000, 'delivery read-back');
@@ -82,13 +104,25 @@ test('parts move the order: slowest part first; shipped and delivered only when 
   const delivered = (await getOrder(shop, order.id)).supplierOrders[0];
   const conn = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}`, { key: shop.owner.key })).body.result.find((c: any) => c.id === shop.connId);
   const secret = (await sandbox.v1(shop.account.liveKey, 'PUT', '/webhook', { url: conn.webhookUrl })).body.signingSecret;
-  const late = JSON.stringify({ id: `evt_late_${so.supplierOrderId}`, type: 'order.updated', createdAt: new Date(Date.now() - 60_000).toISOString(), data: { orderId: so.supplierOrderId, orderNumber: so.supplierOrderNumber, status: 'shipped' } });
-  const accepted = await svc.call('POST', new URL(conn.webhookUrl).pathname, { rawBody: late, headers: { 'Content-Type': 'application/json', 'X-Sandbox-Signature': signSandboxNotification(secret, late, Math.floor(Date.now() / 1000)) } });
+  const late = JSON.stringify({
+    id: `evt_late_${so.supplierOrderId}`,
+    type: 'order.updated',
+    createdAt: new Date(Date.now() - 60_000).toISOString(),
+    data: { orderId: so.supplierOrderId, orderNumber: so.supplierOrderNumber, status: 'shipped' },
+  });
+  const accepted = await svc.call('POST', new URL(conn.webhookUrl).pathname, {
+    rawBody: late,
+    headers: { 'Content-Type': 'application/json', 'X-Sandbox-Signature': signSandboxNotification(secret, late, Math.floor(Date.now() / 1000)) },
+  });
   expect(accepted.status).toBe(200);
-  const later = await eventually(async () => {
-    const x = await getOrder(shop, order.id);
-    return x.supplierOrders[0].updatedAt > delivered.updatedAt ? x : undefined;
-  }, 15000, 'the late notification\'s read-back');
+  const later = await eventually(
+    async () => {
+      const x = await getOrder(shop, order.id);
+      return x.supplierOrders[0].updatedAt > delivered.updatedAt ? x : undefined;
+    },
+    15000,
+    "the late notification's read-back",
+  );
   expect(later.supplierOrders[0].status).toBe('delivered');
   // Nor for a moment: since delivery the history holds read-backs only, none of them a move.
   const since = later.supplierOrders[0].events.slice(delivered.events.length);
@@ -102,10 +136,14 @@ test('an online payment that is paid confirms the order and sends under an autom
   const shop = await openShop(svc, sandbox, { page: 18, automation: { level: 'automatic', automaticPayment: true } });
   const order = await placeOrder(svc, shop, { paymentMethod: 'online' });
   await (await connectPayments(svc, paymentProvider, shop.storeId, shop.owner.key)).pay(order.id, 'paid');
-  const so = await eventually(async () => {
-    const o = await getOrder(shop, order.id);
-    return o.supplierOrders[0]?.status === 'confirmed' ? o.supplierOrders[0] : undefined;
-  }, 15000, 'send after payment');
+  const so = await eventually(
+    async () => {
+      const o = await getOrder(shop, order.id);
+      return o.supplierOrders[0]?.status === 'confirmed' ? o.supplierOrders[0] : undefined;
+    },
+    15000,
+    'send after payment',
+  );
   expect(so.payment.status).toBe('paid');
   expect((await getOrder(shop, order.id)).paymentStatus).toBe('paid');
 });
@@ -115,7 +153,10 @@ test('customer data and supplier orders are shown only to callers allowed to see
   const order = await placeOrder(svc, shop);
   await submit(svc, shop, order.id);
   const clerk = await newDeveloper(svc);
-  await svc.call('PUT', `/api/stores/${shop.storeId}/staff`, { key: shop.owner.key, body: { email: clerk.email, permissions: ['orders.view', 'suppliers.view'] } });
+  await svc.call('PUT', `/api/stores/${shop.storeId}/staff`, {
+    key: shop.owner.key,
+    body: { email: clerk.email, permissions: ['orders.view', 'suppliers.view'] },
+  });
   const seenByClerk = await getOrder(shop, order.id, clerk.key);
   expect(seenByClerk.destinationRedacted).toBe(true);
   expect(seenByClerk).not.toHaveProperty('destination');
@@ -127,7 +168,10 @@ test('customer data and supplier orders are shown only to callers allowed to see
   expect(JSON.stringify(list.body)).not.toContain(US_ADDRESS.line1);
 
   const packer = await newDeveloper(svc);
-  await svc.call('PUT', `/api/stores/${shop.storeId}/staff`, { key: shop.owner.key, body: { email: packer.email, permissions: ['orders.view', 'customers.view'] } });
+  await svc.call('PUT', `/api/stores/${shop.storeId}/staff`, {
+    key: shop.owner.key,
+    body: { email: packer.email, permissions: ['orders.view', 'customers.view'] },
+  });
   const seenByPacker = await getOrder(shop, order.id, packer.key);
   expect(seenByPacker.destination).toEqual(US_ADDRESS);
   expect(seenByPacker).not.toHaveProperty('supplierOrders');
@@ -171,14 +215,21 @@ test('fulfil manually: the supplier order is cancelled and the store ships the p
   const order = await placeOrder(svc, shop);
   await svc.call('POST', `/api/store-orders/${shop.storeId}/${order.id}/confirm`, { key: shop.owner.key });
   const so = (await submit(svc, shop, order.id)).body.result;
-  const res = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${order.id}/groups/${encodeURIComponent(groupOf(shop))}/fulfil-manually`, { key: shop.owner.key });
+  const res = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${order.id}/groups/${encodeURIComponent(groupOf(shop))}/fulfil-manually`, {
+    key: shop.owner.key,
+  });
   expect(res.status).toBe(200);
   expect(res.body.result.supplierOrder.status).toBe('cancelled');
   expect(res.body.result.part).toMatchObject({ status: 'processing', fulfilledByStore: true });
   expect((await received(sandbox)).all.orders.find((o: any) => o.orderNumber === so.supplierOrderNumber).status).toBe('cancelled');
-  const shipped = await svc.call('POST', `/api/store-orders/${shop.storeId}/${order.id}/groups/${encodeURIComponent(groupOf(shop))}/ship`, { key: shop.owner.key, body: { carrier: 'Post', trackingNumber: 'T9' } });
+  const shipped = await svc.call('POST', `/api/store-orders/${shop.storeId}/${order.id}/groups/${encodeURIComponent(groupOf(shop))}/ship`, {
+    key: shop.owner.key,
+    body: { carrier: 'Post', trackingNumber: 'T9' },
+  });
   expect(shipped.body.result.status).toBe('shipped');
-  const twice = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${order.id}/groups/${encodeURIComponent(groupOf(shop))}/fulfil-manually`, { key: shop.owner.key });
+  const twice = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${order.id}/groups/${encodeURIComponent(groupOf(shop))}/fulfil-manually`, {
+    key: shop.owner.key,
+  });
   expect(twice.status).toBe(409);
 });
 
@@ -191,26 +242,44 @@ test('work started by a key goes on after the key is revoked', async () => {
   try {
     const pending = submit(svc, shop, order.id, {}, temp.key);
     // In flight: the request was let in with the key and made its supplier order.
-    await eventually(async () => ((await svc.db.query('SELECT 1 FROM supplier_orders WHERE order_id = $1', [order.id])).rowCount ? true : undefined), 20000, 'the submit to be in flight');
+    await eventually(
+      async () => ((await svc.db.query('SELECT 1 FROM supplier_orders WHERE order_id = $1', [order.id])).rowCount ? true : undefined),
+      20000,
+      'the submit to be in flight',
+    );
     await svc.call('DELETE', `/api/api-keys/${temp.id}`, { session: shop.owner.session });
     expect((await svc.call('GET', '/api/api-key/current', { key: temp.key })).status).toBe(401);
     await pending;
   } finally {
     await sandbox.control('DELETE', '/faults');
   }
-  const so = await eventually(async () => {
-    const o = await getOrder(shop, order.id);
-    return o.supplierOrders[0]?.status === 'submitted' ? o.supplierOrders[0] : undefined;
-  }, 15000, 'the send to finish');
+  const so = await eventually(
+    async () => {
+      const o = await getOrder(shop, order.id);
+      return o.supplierOrders[0]?.status === 'submitted' ? o.supplierOrders[0] : undefined;
+    },
+    15000,
+    'the send to finish',
+  );
   expect(so.events[0].actor).toEqual({ kind: 'key', id: temp.id });
 });
 
 test('store order routes refuse bad input with stable codes', async () => {
   const shop = await openShop(svc, sandbox, { page: 24 });
-  const bad = await svc.call('POST', `/api/store-orders/${shop.storeId}`, { key: shop.owner.key, body: { items: [{ productId: shop.products[0].productId, variantId: shop.products[1].variantId, quantity: 1 }], destination: US_ADDRESS, paymentMethod: 'manual' } });
+  const bad = await svc.call('POST', `/api/store-orders/${shop.storeId}`, {
+    key: shop.owner.key,
+    body: {
+      items: [{ productId: shop.products[0].productId, variantId: shop.products[1].variantId, quantity: 1 }],
+      destination: US_ADDRESS,
+      paymentMethod: 'manual',
+    },
+  });
   expect(bad.status).toBe(400);
   expect(bad.body.error.details[0].field).toBe('body/items/0');
-  const badMark = await svc.call('POST', `/api/store-orders/${shop.storeId}/${(await placeOrder(svc, shop)).id}/mark-paid`, { key: shop.owner.key, body: { kind: 'teleported' } });
+  const badMark = await svc.call('POST', `/api/store-orders/${shop.storeId}/${(await placeOrder(svc, shop)).id}/mark-paid`, {
+    key: shop.owner.key,
+    body: { kind: 'teleported' },
+  });
   expect([badMark.status, badMark.body.error.code]).toEqual([400, 'validationFailed']);
 });
 

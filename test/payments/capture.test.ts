@@ -23,12 +23,24 @@ beforeAll(async () => {
   sandbox = await startSandbox();
   provider = await startPaymentSandbox();
   receiver = await Receiver.start();
-  svc = await startService({ label: 'capture', sandbox, payments: provider, privateTargets: true, env: { ...FAST_EVENTS, DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '3' } });
+  svc = await startService({
+    label: 'capture',
+    sandbox,
+    payments: provider,
+    privateTargets: true,
+    env: { ...FAST_EVENTS, DISPATCH_SWEEP_SECONDS: '1', DISPATCH_SWEEP_STALE_SECONDS: '3' },
+  });
   // Sent on the authorisation, and the supplier paid at once: the capture is then due.
   shop = await openShop(svc, sandbox, { page: 4, automation: { level: 'manual', automaticPayment: true } });
   payments = await connectPayments(svc, provider, shop.storeId, shop.owner.key, { apiKey: false });
-  keyGiven = await svc.call('PUT', `/api/stores/${shop.storeId}/payment-provider`, { key: shop.owner.key, body: { provider: 'sandbox', signingSecret: payments.signingSecret, apiKey: payments.apiKey } });
-  subscribed = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/event-subscriptions`, { key: shop.owner.key, body: { url: receiver.url, eventTypes: ['storeOrder.paymentChanged'] } });
+  keyGiven = await svc.call('PUT', `/api/stores/${shop.storeId}/payment-provider`, {
+    key: shop.owner.key,
+    body: { provider: 'sandbox', signingSecret: payments.signingSecret, apiKey: payments.apiKey },
+  });
+  subscribed = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/event-subscriptions`, {
+    key: shop.owner.key,
+    body: { url: receiver.url, eventTypes: ['storeOrder.paymentChanged'] },
+  });
   if (subscribed.status === 201) seen.secrets.add(subscribed.body.result.secret);
 });
 afterEach(async () => {
@@ -43,8 +55,10 @@ afterAll(async () => {
 });
 
 const storeOrder = async (id: string) => (await svc.call('GET', `/api/store-orders/${shop.storeId}/${id}`, { key: shop.owner.key })).body.result;
-const supplierOrderOf = async (orderId: string) => (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?orderId=${orderId}`, { key: shop.owner.key })).body.result.items[0];
-const captureRows = async (orderId: string) => (await svc.db.query(`SELECT kind, source FROM payment_events WHERE order_id = $1 AND source = 'service' ORDER BY id`, [orderId])).rows;
+const supplierOrderOf = async (orderId: string) =>
+  (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders?orderId=${orderId}`, { key: shop.owner.key })).body.result.items[0];
+const captureRows = async (orderId: string) =>
+  (await svc.db.query(`SELECT kind, source FROM payment_events WHERE order_id = $1 AND source = 'service' ORDER BY id`, [orderId])).rows;
 
 /** A promise-to-sell order whose shopper's payment the provider authorised (the signed event arrived). */
 async function authorisedOrder() {
@@ -54,13 +68,17 @@ async function authorisedOrder() {
 }
 
 async function pausedFor(orderId: string) {
-  return eventually(async () => {
-    const so = await supplierOrderOf(orderId);
-    return so?.status === 'needsReview' ? so : undefined;
-  }, 60000, 'the supplier order paused');
+  return eventually(
+    async () => {
+      const so = await supplierOrderOf(orderId);
+      return so?.status === 'needsReview' ? so : undefined;
+    },
+    60000,
+    'the supplier order paused',
+  );
 }
 
-test('the store gives the provider\'s API key: taken, sealed, and never answered', async () => {
+test("the store gives the provider's API key: taken, sealed, and never answered", async () => {
   expect(keyGiven.status).toBe(200);
   expect(keyGiven.text).not.toContain(payments.apiKey);
   const view = await svc.call('GET', `/api/stores/${shop.storeId}/payment-provider`, { key: shop.owner.key });
@@ -71,19 +89,27 @@ test('the store gives the provider\'s API key: taken, sealed, and never answered
   expect(row.api_key_sealed).not.toContain(payments.apiKey);
 });
 
-test('the supplier accepts: the provider captures the shopper\'s payment (its own record), and the order is paid only on its signed event', async () => {
+test("the supplier accepts: the provider captures the shopper's payment (its own record), and the order is paid only on its signed event", async () => {
   // The provider's capture events wait at the provider: the service learns of the capture only from its answer.
   await provider.control('POST', '/deliveries', { held: true, types: ['payment.captured'] });
   const { order, paymentId } = await authorisedOrder();
-  const [payment] = await eventually(async () => {
-    const found = await provider.paymentsOf(order.id);
-    return found[0]?.captures.length ? found : undefined;
-  }, 60000, 'a capture at the provider');
+  const [payment] = await eventually(
+    async () => {
+      const found = await provider.paymentsOf(order.id);
+      return found[0]?.captures.length ? found : undefined;
+    },
+    60000,
+    'a capture at the provider',
+  );
   expect(payment).toMatchObject({ id: paymentId, status: 'paid', captures: [{ amountMinor: order.totalMinor, idempotencyKey: expect.any(String) }] });
-  const so = await eventually(async () => {
-    const s = await supplierOrderOf(order.id);
-    return s?.events.some((e: { type: string }) => e.type === 'captureRequested') ? s : undefined;
-  }, 30000, 'the capture request recorded');
+  const so = await eventually(
+    async () => {
+      const s = await supplierOrderOf(order.id);
+      return s?.events.some((e: { type: string }) => e.type === 'captureRequested') ? s : undefined;
+    },
+    30000,
+    'the capture request recorded',
+  );
   expect(so).toMatchObject({ status: 'confirmed', payment: { status: 'paid' }, reviewReason: null });
   // Asked and answered, but the provider's signed word has not arrived: not paid yet.
   const asked = await storeOrder(order.id);
@@ -91,11 +117,19 @@ test('the supplier accepts: the provider captures the shopper\'s payment (its ow
   expect(asked.payments.map((p: { kind: string; source: string }) => `${p.source} ${p.kind}`)).toEqual(['provider authorised', 'service captureRequested']);
 
   await provider.control('POST', '/deliveries', { held: false });
-  const paid = await eventually(async () => {
-    const o = await storeOrder(order.id);
-    return o.paymentStatus === 'paid' ? o : undefined;
-  }, 30000, 'the signed capture event');
-  expect(paid.payments.map((p: { kind: string; source: string }) => `${p.source} ${p.kind}`)).toEqual(['provider authorised', 'service captureRequested', 'provider captured']);
+  const paid = await eventually(
+    async () => {
+      const o = await storeOrder(order.id);
+      return o.paymentStatus === 'paid' ? o : undefined;
+    },
+    30000,
+    'the signed capture event',
+  );
+  expect(paid.payments.map((p: { kind: string; source: string }) => `${p.source} ${p.kind}`)).toEqual([
+    'provider authorised',
+    'service captureRequested',
+    'provider captured',
+  ]);
   expect(paid.needsAttention).toBe(false);
   // Charged once, whatever else happened.
   const [after] = await provider.paymentsOf(order.id);
@@ -115,13 +149,20 @@ test('a capture the provider declines in its answer pauses the supplier order wi
   expect(payment.captures).toEqual([]);
   expect(payment.captureRequests.map((r) => r.status)).toEqual([402]);
   // The provider's signed capture failure moves the payment; the order needs a person.
-  const failed = await eventually(async () => {
-    const o = await storeOrder(order.id);
-    return o.paymentStatus === 'failed' ? o : undefined;
-  }, 30000, 'the signed capture failure');
+  const failed = await eventually(
+    async () => {
+      const o = await storeOrder(order.id);
+      return o.paymentStatus === 'failed' ? o : undefined;
+    },
+    30000,
+    'the signed capture failure',
+  );
   expect(failed.needsAttention).toBe(true);
   // The request is recorded before the provider is asked, its refusal after.
-  expect(await captureRows(order.id)).toEqual([{ kind: 'captureRequested', source: 'service' }, { kind: 'captureFailed', source: 'service' }]);
+  expect(await captureRows(order.id)).toEqual([
+    { kind: 'captureRequested', source: 'service' },
+    { kind: 'captureFailed', source: 'service' },
+  ]);
   const listed = await svc.call('GET', `/api/store-orders/${shop.storeId}?needsAttention=true&pageSize=100`, { key: shop.owner.key });
   expect(listed.body.result.items.map((o: { id: string }) => o.id)).toContain(order.id);
 });
@@ -139,10 +180,14 @@ test('a provider that cannot be reached is asked again with backoff, never recor
   await provider.control('POST', '/faults', { unavailable: { count: 2 } });
   await provider.control('POST', '/deliveries', { held: true, types: ['payment.captured'] });
   const { order } = await authorisedOrder();
-  const [payment] = await eventually(async () => {
-    const found = await provider.paymentsOf(order.id);
-    return found[0]?.captures.length ? found : undefined;
-  }, 90000, 'the capture once the provider answers');
+  const [payment] = await eventually(
+    async () => {
+      const found = await provider.paymentsOf(order.id);
+      return found[0]?.captures.length ? found : undefined;
+    },
+    90000,
+    'the capture once the provider answers',
+  );
   const requests = payment.captureRequests;
   expect(requests.map((r) => r.status)).toEqual([503, 503, 200]);
   expect(new Set(requests.map((r) => r.idempotencyKey)).size).toBe(1);
@@ -158,18 +203,33 @@ test('the provider captured but its answer was lost: asked again with the same k
   // Its capture event waits too, so the service learns nothing until it asks again.
   await provider.control('POST', '/deliveries', { held: true, types: ['payment.captured'] });
   const { order } = await authorisedOrder();
-  const [payment] = await eventually(async () => {
-    const found = await provider.paymentsOf(order.id);
-    return found[0]?.captureRequests.length >= 2 ? found : undefined;
-  }, 90000, 'the capture asked again');
+  const [payment] = await eventually(
+    async () => {
+      const found = await provider.paymentsOf(order.id);
+      return found[0]?.captureRequests.length >= 2 ? found : undefined;
+    },
+    90000,
+    'the capture asked again',
+  );
   expect(payment.captures).toHaveLength(1);
-  expect(payment.captureRequests.map((r) => [r.status, r.replayed])).toEqual([[200, false], [200, true]]);
+  expect(payment.captureRequests.map((r) => [r.status, r.replayed])).toEqual([
+    [200, false],
+    [200, true],
+  ]);
   await provider.control('POST', '/deliveries', { held: false });
-  const paid = await eventually(async () => {
-    const o = await storeOrder(order.id);
-    return o.paymentStatus === 'paid' ? o : undefined;
-  }, 30000, 'the order paid');
-  expect(paid.payments.map((p: { kind: string; source: string }) => `${p.source} ${p.kind}`)).toEqual(['provider authorised', 'service captureRequested', 'provider captured']);
+  const paid = await eventually(
+    async () => {
+      const o = await storeOrder(order.id);
+      return o.paymentStatus === 'paid' ? o : undefined;
+    },
+    30000,
+    'the order paid',
+  );
+  expect(paid.payments.map((p: { kind: string; source: string }) => `${p.source} ${p.kind}`)).toEqual([
+    'provider authorised',
+    'service captureRequested',
+    'provider captured',
+  ]);
   expect((await provider.paymentsOf(order.id))[0].captures).toHaveLength(1);
 });
 

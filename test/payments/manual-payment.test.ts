@@ -23,27 +23,42 @@ afterAll(async () => {
 });
 
 const AUTOMATIC = { level: 'automatic', automaticPayment: true };
-const getOrder = (shop: { storeId: string; owner: { key: string } }, id: string) => svc.call('GET', `/api/store-orders/${shop.storeId}/${id}`, { key: shop.owner.key }).then((r) => r.body.result);
-const markPaid = (shop: { storeId: string; owner: { key: string } }, id: string, body: Record<string, unknown> = {}) => svc.call('POST', `/api/store-orders/${shop.storeId}/${id}/mark-paid`, { key: shop.owner.key, body });
+const getOrder = (shop: { storeId: string; owner: { key: string } }, id: string) =>
+  svc.call('GET', `/api/store-orders/${shop.storeId}/${id}`, { key: shop.owner.key }).then((r) => r.body.result);
+const markPaid = (shop: { storeId: string; owner: { key: string } }, id: string, body: Record<string, unknown> = {}) =>
+  svc.call('POST', `/api/store-orders/${shop.storeId}/${id}/mark-paid`, { key: shop.owner.key, body });
 
 /**
  * The part's supplier order once the confirmation's dispatch job is done with it: paid at the supplier, or paused.
  * (`submitted` is on the way: with automatic payment the pay step follows.)
  */
 async function settledSupplierOrder(shop: { storeId: string; owner: { key: string } }, orderId: string) {
-  return eventually(async () => {
-    const so = (await getOrder(shop, orderId)).supplierOrders?.[0];
-    return so && ['confirmed', 'needsReview'].includes(so.status) ? so : undefined;
-  }, 30000, 'the automatic send after confirmation');
+  return eventually(
+    async () => {
+      const so = (await getOrder(shop, orderId)).supplierOrders?.[0];
+      return so && ['confirmed', 'needsReview'].includes(so.status) ? so : undefined;
+    },
+    30000,
+    'the automatic send after confirmation',
+  );
 }
 
-test('marked paid by hand: confirmed, in the history as manual with who did it, and the provider\'s payment status untouched', async () => {
+test("marked paid by hand: confirmed, in the history as manual with who did it, and the provider's payment status untouched", async () => {
   const shop = await openShop(svc, sandbox, { page: 2 });
   const order = await placeOrder(svc, shop, { paymentMethod: 'manual' });
   const res = await markPaid(shop, order.id, { reference: 'bank transfer 7781', amountMinor: order.totalMinor });
   expect(res.status).toBe(200);
   expect(res.body.result).toMatchObject({ status: 'confirmed', paymentStatus: 'none', markedPaidAt: expect.any(String) });
-  expect(res.body.result.payments).toEqual([{ kind: 'paid', source: 'manual', amountMinor: order.totalMinor, reference: 'bank transfer 7781', actor: { kind: 'key', id: shop.owner.keyId }, at: expect.any(String) }]);
+  expect(res.body.result.payments).toEqual([
+    {
+      kind: 'paid',
+      source: 'manual',
+      amountMinor: order.totalMinor,
+      reference: 'bank transfer 7781',
+      actor: { kind: 'key', id: shop.owner.keyId },
+      at: expect.any(String),
+    },
+  ]);
   // Twice is once.
   const again = await markPaid(shop, order.id, { reference: 'again' });
   expect(again.body.result.payments).toHaveLength(1);
@@ -61,7 +76,7 @@ test('a manual "paid" never starts automatic supplier payment: the part pauses c
   }
 });
 
-test('what still pays automatically: the provider\'s signed payment, allowUnpaidOrders for an order without online payment, and payNow', async () => {
+test("what still pays automatically: the provider's signed payment, allowUnpaidOrders for an order without online payment, and payNow", async () => {
   const shop = await openShop(svc, sandbox, { page: 4, automation: AUTOMATIC });
   const payments = await connectPayments(svc, provider, shop.storeId, shop.owner.key);
   const online = await placeOrder(svc, shop, { paymentMethod: 'online' });

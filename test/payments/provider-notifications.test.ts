@@ -30,25 +30,53 @@ afterAll(async () => {
 });
 
 const getOrder = (id: string) => svc.call('GET', `/api/store-orders/${shop.storeId}/${id}`, { key: shop.owner.key }).then((r) => r.body.result);
-const eventRows = async (orderId: string) => (await svc.db.query('SELECT kind, source, provider_event_id FROM payment_events WHERE order_id = $1 ORDER BY id', [orderId])).rows;
+const eventRows = async (orderId: string) =>
+  (await svc.db.query('SELECT kind, source, provider_event_id FROM payment_events WHERE order_id = $1 ORDER BY id', [orderId])).rows;
 
 /** A notification as the provider would send it, signed with `secret` (the store's unless said). */
-function notification(order: { id: string; totalMinor: number; currency: string }, opts: { type?: string; secret?: string; id?: string; at?: number; amountMinor?: number; body?: string; paymentId?: string } = {}) {
+function notification(
+  order: { id: string; totalMinor: number; currency: string },
+  opts: { type?: string; secret?: string; id?: string; at?: number; amountMinor?: number; body?: string; paymentId?: string } = {},
+) {
   const eventId = opts.id ?? `evt_${crypto.randomBytes(8).toString('hex')}`;
-  const body = opts.body ?? JSON.stringify({ type: opts.type ?? 'payment.paid', timestamp: new Date().toISOString(), data: { orderId: order.id, paymentId: opts.paymentId ?? 'pay_test', amountMinor: opts.amountMinor ?? order.totalMinor, currency: order.currency } });
-  return { eventId, rawBody: body, headers: { 'Content-Type': 'application/json', ...signedHeaders(opts.secret ?? payments.signingSecret, eventId, body, opts.at) } };
+  const body =
+    opts.body ??
+    JSON.stringify({
+      type: opts.type ?? 'payment.paid',
+      timestamp: new Date().toISOString(),
+      data: { orderId: order.id, paymentId: opts.paymentId ?? 'pay_test', amountMinor: opts.amountMinor ?? order.totalMinor, currency: order.currency },
+    });
+  return {
+    eventId,
+    rawBody: body,
+    headers: { 'Content-Type': 'application/json', ...signedHeaders(opts.secret ?? payments.signingSecret, eventId, body, opts.at) },
+  };
 }
-const send = (storeId: string, n: { rawBody: string; headers: Record<string, string> }) => svc.call('POST', `/api/payment-notifications/${storeId}`, { rawBody: n.rawBody, headers: n.headers });
+const send = (storeId: string, n: { rawBody: string; headers: Record<string, string> }) =>
+  svc.call('POST', `/api/payment-notifications/${storeId}`, { rawBody: n.rawBody, headers: n.headers });
 
-test('the store\'s provider settings: the address to enter at the provider, a secret that is checked and never answered', async () => {
+test("the store's provider settings: the address to enter at the provider, a secret that is checked and never answered", async () => {
   const view = await svc.call('GET', `/api/stores/${shop.storeId}/payment-provider`, { key: shop.owner.key });
-  expect(view.body.result).toEqual({ provider: 'sandbox', notificationUrl: `${svc.baseUrl}/api/payment-notifications/${shop.storeId}`, configured: true, checkoutUrl: `${provider.baseUrl}/checkout?merchant=${payments.merchantId}`, hasApiKey: true, updatedAt: expect.any(String) });
+  expect(view.body.result).toEqual({
+    provider: 'sandbox',
+    notificationUrl: `${svc.baseUrl}/api/payment-notifications/${shop.storeId}`,
+    configured: true,
+    checkoutUrl: `${provider.baseUrl}/checkout?merchant=${payments.merchantId}`,
+    hasApiKey: true,
+    updatedAt: expect.any(String),
+  });
   expect(view.text).not.toContain(payments.signingSecret);
   expect(view.text).not.toContain(payments.apiKey);
-  const bad = await svc.call('PUT', `/api/stores/${shop.storeId}/payment-provider`, { key: shop.owner.key, body: { provider: 'sandbox', signingSecret: 'not-a-secret' } });
+  const bad = await svc.call('PUT', `/api/stores/${shop.storeId}/payment-provider`, {
+    key: shop.owner.key,
+    body: { provider: 'sandbox', signingSecret: 'not-a-secret' },
+  });
   expect([bad.status, bad.body.error.code, bad.body.error.details[0].field]).toEqual([400, 'validationFailed', 'body/signingSecret']);
   // The console opens the checkout address: only an http(s) address is taken.
-  const script = await svc.call('PUT', `/api/stores/${shop.storeId}/payment-provider`, { key: shop.owner.key, body: { provider: 'sandbox', signingSecret: payments.signingSecret, checkoutUrl: 'javascript:alert(1)' } });
+  const script = await svc.call('PUT', `/api/stores/${shop.storeId}/payment-provider`, {
+    key: shop.owner.key,
+    body: { provider: 'sandbox', signingSecret: payments.signingSecret, checkoutUrl: 'javascript:alert(1)' },
+  });
   expect([script.status, script.body.error.code, script.body.error.details[0].field]).toEqual([400, 'validationFailed', 'body/checkoutUrl']);
   // The stored secret is sealed, not kept as text.
   const row = (await svc.db.query('SELECT signing_secret_sealed FROM payment_providers WHERE store_id = $1', [shop.storeId])).rows[0];
@@ -56,7 +84,7 @@ test('the store\'s provider settings: the address to enter at the provider, a se
   expect(row.signing_secret_sealed).not.toContain(payments.signingSecret.slice(6));
 });
 
-test('a shopper pays at the provider: the signed event marks the order paid, confirms it, and shows in its history as the provider\'s', async () => {
+test("a shopper pays at the provider: the signed event marks the order paid, confirms it, and shows in its history as the provider's", async () => {
   const order = await placeOrder(svc, shop, { paymentMethod: 'online' });
   expect(order).toMatchObject({ paymentStatus: 'none', status: 'pending', markedPaidAt: null });
   const { eventId, paymentId } = await payments.pay(order.id, 'paid');
@@ -64,7 +92,9 @@ test('a shopper pays at the provider: the signed event marks the order paid, con
   expect(paid).toMatchObject({ paymentStatus: 'paid', status: 'confirmed', markedPaidAt: null });
   // The sandbox provider reports its fee (2.9% + 30 minor units) with the charge; it is kept with the event.
   const fee = { amountMinor: Math.floor((order.totalMinor * 29 + 500) / 1000) + 30, currency: order.currency };
-  expect(paid.payments).toEqual([{ kind: 'paid', source: 'provider', amountMinor: order.totalMinor, reference: paymentId, actor: null, at: expect.any(String), fee }]);
+  expect(paid.payments).toEqual([
+    { kind: 'paid', source: 'provider', amountMinor: order.totalMinor, reference: paymentId, actor: null, at: expect.any(String), fee },
+  ]);
   expect(await eventRows(order.id)).toEqual([{ kind: 'paid', source: 'provider', provider_event_id: eventId }]);
 });
 
@@ -82,14 +112,17 @@ test('every refusal answers the same 400 body, and moves nothing', async () => {
     'body changed after signing': send(shop.storeId, tampered),
     'timestamp six minutes old': send(shop.storeId, notification(order, { at: Math.floor(Date.now() / 1000) - 360 })),
     'timestamp six minutes ahead': send(shop.storeId, notification(order, { at: Math.floor(Date.now() / 1000) + 360 })),
-    'another store\'s order': send(shop.storeId, notification(othersOrder)),
+    "another store's order": send(shop.storeId, notification(othersOrder)),
     'an order that does not exist': send(shop.storeId, notification({ ...order, id: crypto.randomUUID() })),
-    'an amount that is not the order\'s': send(shop.storeId, notification(order, { amountMinor: 1 })),
+    "an amount that is not the order's": send(shop.storeId, notification(order, { amountMinor: 1 })),
     'an event type it does not know': send(shop.storeId, notification(order, { type: 'payment.teleported' })),
     'a body that is not JSON': send(shop.storeId, notification(order, { body: 'paid=yes' })),
     'a store with no provider': send(other.storeId, notification(othersOrder)),
     'a store id that is not one': send('not-a-store', notification(order)),
-    'a path under the address that matches nothing': svc.call('POST', `/api/payment-notifications/${shop.storeId}/extra`, { rawBody: good.rawBody, headers: good.headers }),
+    'a path under the address that matches nothing': svc.call('POST', `/api/payment-notifications/${shop.storeId}/extra`, {
+      rawBody: good.rawBody,
+      headers: good.headers,
+    }),
     'an oversized body': send(shop.storeId, notification(order, { body: JSON.stringify({ pad: 'x'.repeat(300_000) }) })),
   };
   const answers = Object.fromEntries(await Promise.all(Object.entries(refusals).map(async ([why, p]) => [why, await p] as const)));
@@ -103,7 +136,7 @@ test('every refusal answers the same 400 body, and moves nothing', async () => {
   expect((await getOrder(order.id)).paymentStatus).toBe('paid');
 });
 
-test('an event sent again (the provider\'s retry, or a replay inside the tolerance) is acknowledged and recorded once', async () => {
+test("an event sent again (the provider's retry, or a replay inside the tolerance) is acknowledged and recorded once", async () => {
   const order = await placeOrder(svc, shop, { paymentMethod: 'online' });
   const { eventId } = await payments.pay(order.id, 'authorised');
   const resend = await provider.v1(payments.apiKey, 'POST', `/events/${eventId}/resend`);
@@ -146,21 +179,29 @@ test('a failure the provider reports after the payment was paid is not ignored: 
   // The failure of the payment the order was paid on (another payment's would not move it: issue 53).
   const { paymentId } = await payments.pay(order.id, 'paid');
   expect((await send(shop.storeId, notification(order, { type: 'payment.failed', paymentId }))).status).toBe(200);
-  expect(await getOrder(order.id)).toMatchObject({ paymentStatus: 'failed', needsAttention: true, paymentAttention: { reason: 'paymentFailedAfterPaid', since: expect.any(String) } });
+  expect(await getOrder(order.id)).toMatchObject({
+    paymentStatus: 'failed',
+    needsAttention: true,
+    paymentAttention: { reason: 'paymentFailedAfterPaid', since: expect.any(String) },
+  });
 });
 
 test('a new secret takes over at once: events signed with the old one are refused', async () => {
   const order = await placeOrder(svc, shop, { paymentMethod: 'online' });
   const old = payments.signingSecret;
-  const rotated = (await provider.v1(payments.apiKey, 'PUT', '/notification-address', { url: `${svc.baseUrl}/api/payment-notifications/${shop.storeId}` })).body.signingSecret;
+  const rotated = (await provider.v1(payments.apiKey, 'PUT', '/notification-address', { url: `${svc.baseUrl}/api/payment-notifications/${shop.storeId}` })).body
+    .signingSecret;
   seen.secrets.add(rotated);
-  expect((await svc.call('PUT', `/api/stores/${shop.storeId}/payment-provider`, { key: shop.owner.key, body: { provider: 'sandbox', signingSecret: rotated } })).status).toBe(200);
+  expect(
+    (await svc.call('PUT', `/api/stores/${shop.storeId}/payment-provider`, { key: shop.owner.key, body: { provider: 'sandbox', signingSecret: rotated } }))
+      .status,
+  ).toBe(200);
   expect((await send(shop.storeId, notification(order, { secret: old }))).status).toBe(400);
   expect((await send(shop.storeId, notification(order, { secret: rotated }))).status).toBe(200);
   payments.signingSecret = rotated;
 });
 
-test('when the service cannot decide it answers 503, and the provider\'s next attempt is accepted', async () => {
+test("when the service cannot decide it answers 503, and the provider's next attempt is accepted", async () => {
   const order = await placeOrder(svc, shop, { paymentMethod: 'online' });
   const sealed = (await svc.db.query('SELECT signing_secret_sealed FROM payment_providers WHERE store_id = $1', [shop.storeId])).rows[0].signing_secret_sealed;
   // A secret the service cannot unseal: it cannot tell a good event from a bad one.
@@ -168,7 +209,9 @@ test('when the service cannot decide it answers 503, and the provider\'s next at
   const direct = await send(shop.storeId, notification(order));
   expect([direct.status, direct.body.error.code]).toEqual([503, 'serviceUnavailable']);
   const charge = await provider.v1(payments.apiKey, 'POST', '/payments', { orderId: order.id, amountMinor: order.totalMinor, currency: order.currency });
-  await expectEventually(async () => (await provider.v1(payments.apiKey, 'GET', `/events/${charge.body.eventId}`)).body.attempts.some((a: { status: number }) => a.status === 503));
+  await expectEventually(async () =>
+    (await provider.v1(payments.apiKey, 'GET', `/events/${charge.body.eventId}`)).body.attempts.some((a: { status: number }) => a.status === 503),
+  );
   expect((await getOrder(order.id)).paymentStatus).toBe('none');
   await svc.db.query('UPDATE payment_providers SET signing_secret_sealed = $2 WHERE store_id = $1', [shop.storeId, sealed]);
   const log = await provider.delivered(payments.apiKey, charge.body.eventId);

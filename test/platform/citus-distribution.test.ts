@@ -99,21 +99,40 @@ test('the distribution file runs on the migrated schema: every store table by st
   // One co-location group: the one stores opened.
   expect(new Set(byStore.map((p) => p.colocation))).toEqual(new Set([placed.find((p) => p.rel === 'stores')?.colocation]));
   expect(byStore.filter((p) => p.column_name !== (p.rel === 'stores' ? 'id' : 'store_id'))).toEqual([]);
-  expect(placed.find((p) => p.rel === 'credit_ledger')).toEqual({ rel: 'credit_ledger', kind: 'distributed', column_name: 'account_id', colocation: 'credit_ledger' });
-  expect(placed.find((p) => p.rel === 'credit_holds')).toEqual({ rel: 'credit_holds', kind: 'distributed', column_name: 'account_id', colocation: 'credit_ledger' });
-  expect(placed.find((p) => p.rel === 'idempotency_keys')).toEqual({ rel: 'idempotency_keys', kind: 'distributed', column_name: 'account_id', colocation: 'credit_ledger' });
+  expect(placed.find((p) => p.rel === 'credit_ledger')).toEqual({
+    rel: 'credit_ledger',
+    kind: 'distributed',
+    column_name: 'account_id',
+    colocation: 'credit_ledger',
+  });
+  expect(placed.find((p) => p.rel === 'credit_holds')).toEqual({
+    rel: 'credit_holds',
+    kind: 'distributed',
+    column_name: 'account_id',
+    colocation: 'credit_ledger',
+  });
+  expect(placed.find((p) => p.rel === 'idempotency_keys')).toEqual({
+    rel: 'idempotency_keys',
+    kind: 'distributed',
+    column_name: 'account_id',
+    colocation: 'credit_ledger',
+  });
 });
 
 test('the stand-ins refuse what Citus refuses: a key without store_id, a foreign key by id alone', async () => {
-  await expect(distribute('ALTER TABLE supplier_order_events DROP CONSTRAINT supplier_order_events_pkey; ALTER TABLE supplier_order_events ADD PRIMARY KEY (id)')).rejects.toThrow(
-    /unique index supplier_order_events_pkey of supplier_order_events does not include store_id/,
-  );
-  await expect(distribute('CREATE UNIQUE INDEX by_id ON store_products (id); ALTER TABLE store_order_items ADD CONSTRAINT by_id FOREIGN KEY (product_id) REFERENCES store_products (id)')).rejects.toThrow(
-    /unique index by_id of store_products does not include store_id/,
-  );
+  await expect(
+    distribute('ALTER TABLE supplier_order_events DROP CONSTRAINT supplier_order_events_pkey; ALTER TABLE supplier_order_events ADD PRIMARY KEY (id)'),
+  ).rejects.toThrow(/unique index supplier_order_events_pkey of supplier_order_events does not include store_id/);
+  await expect(
+    distribute(
+      'CREATE UNIQUE INDEX by_id ON store_products (id); ALTER TABLE store_order_items ADD CONSTRAINT by_id FOREIGN KEY (product_id) REFERENCES store_products (id)',
+    ),
+  ).rejects.toThrow(/unique index by_id of store_products does not include store_id/);
   // Both keys unique by store, but the foreign key pairs the store with another column.
-  await expect(distribute('ALTER TABLE store_order_items ADD CONSTRAINT crossed FOREIGN KEY (store_id, product_id) REFERENCES store_products (id, store_id)')).rejects.toThrow(
-    /store_order_items refers to store_products without the distribution column on both sides \(crossed\)/,
+  await expect(
+    distribute('ALTER TABLE store_order_items ADD CONSTRAINT crossed FOREIGN KEY (store_id, product_id) REFERENCES store_products (id, store_id)'),
+  ).rejects.toThrow(/store_order_items refers to store_products without the distribution column on both sides \(crossed\)/);
+  await expect(distribute('ALTER TABLE accounts ADD COLUMN last_store uuid REFERENCES stores (id)')).rejects.toThrow(
+    /reference table accounts refers to stores/,
   );
-  await expect(distribute('ALTER TABLE accounts ADD COLUMN last_store uuid REFERENCES stores (id)')).rejects.toThrow(/reference table accounts refers to stores/);
 });

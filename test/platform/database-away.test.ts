@@ -40,14 +40,22 @@ beforeAll(async () => {
     sandbox,
     publicBaseUrl: true,
     privateTargets: true,
-    env: { ...FAST_EVENTS, DB_CONNECT_TIMEOUT_MS: String(CONNECT_MS), DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_MS), DISPATCH_RETRY_BASE_SECONDS: '1', JOB_SUPERVISE_SECONDS: '1' },
+    env: {
+      ...FAST_EVENTS,
+      DB_CONNECT_TIMEOUT_MS: String(CONNECT_MS),
+      DB_STATEMENT_TIMEOUT_MS: String(STATEMENT_MS),
+      DISPATCH_RETRY_BASE_SECONDS: '1',
+      JOB_SUPERVISE_SECONDS: '1',
+    },
   });
   receiver = await Receiver.start();
   shop = await openShop(svc, sandbox);
   notificationPath = new URL((await svc.call('GET', `/api/store-suppliers/${shop.storeId}`, { key: shop.owner.key })).body.result[0].webhookUrl).pathname;
   subscription = await subscribe(svc, shop.owner.key, shop.storeId, receiver.url, ['supplierOrder.created']);
   const doc = (await svc.call('GET', '/api/store-suppliers/openapi.json')).body;
-  operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) => Object.keys(ops).map((method) => ({ method: method.toUpperCase(), path: p })));
+  operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([p, ops]) =>
+    Object.keys(ops).map((method) => ({ method: method.toUpperCase(), path: p })),
+  );
 }, 120000);
 
 afterAll(async () => {
@@ -61,10 +69,31 @@ afterAll(async () => {
 async function everyRoute() {
   const answers = [];
   for (const op of operations) {
-    const p = op.path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'storeId' ? shop.storeId : name === 'supplierKey' ? 'sandbox' : name === 'integrationId' ? notificationPath.slice(notificationPath.lastIndexOf('/') + 1) : name === 'connectionId' ? shop.connId : '00000000-0000-4000-8000-000000000000'));
+    const p = op.path.replace(/\{(\w+)\}/g, (_, name: string) =>
+      name === 'storeId'
+        ? shop.storeId
+        : name === 'supplierKey'
+          ? 'sandbox'
+          : name === 'integrationId'
+            ? notificationPath.slice(notificationPath.lastIndexOf('/') + 1)
+            : name === 'connectionId'
+              ? shop.connId
+              : '00000000-0000-4000-8000-000000000000',
+    );
     const started = Date.now();
-    const res = await svc.call(op.method, p, { key: p.startsWith('/api/api-keys') || p.startsWith('/api/auth') ? undefined : shop.owner.key, session: p.startsWith('/api/api-keys') ? shop.owner.session : undefined, headers: { 'X-Operator-Token': TEST_OPERATOR_TOKEN }, body: op.method === 'GET' || op.method === 'DELETE' ? undefined : {} });
-    answers.push({ route: `${op.method} ${op.path}`, status: res.status, code: res.body?.error?.code, retryAfter: res.headers.get('retry-after'), ms: Date.now() - started });
+    const res = await svc.call(op.method, p, {
+      key: p.startsWith('/api/api-keys') || p.startsWith('/api/auth') ? undefined : shop.owner.key,
+      session: p.startsWith('/api/api-keys') ? shop.owner.session : undefined,
+      headers: { 'X-Operator-Token': TEST_OPERATOR_TOKEN },
+      body: op.method === 'GET' || op.method === 'DELETE' ? undefined : {},
+    });
+    answers.push({
+      route: `${op.method} ${op.path}`,
+      status: res.status,
+      code: res.body?.error?.code,
+      retryAfter: res.headers.get('retry-after'),
+      ms: Date.now() - started,
+    });
   }
   return answers;
 }
@@ -125,7 +154,7 @@ test('Postgres stopped: every route answers 503 with Retry-After, in time; Postg
   }
   expect([res.status, res.body.result.status]).toEqual([200, 'submitted']);
   expect((await received(sandbox)).count(res.body.result.supplierOrderNumber)).toBe(1);
-  await receiver.until((r) => r.filter((x) => x.status === 200).length >= 2, 30000, 'the new order\'s event');
+  await receiver.until((r) => r.filter((x) => x.status === 200).length >= 2, 30000, "the new order's event");
   expect(subscription.id).toBeTruthy();
 }, 120000);
 
@@ -133,7 +162,10 @@ test('Postgres frozen (neither answering nor refusing): requests answer 503 with
   expect((await svc.call('GET', '/api/api-key/current', { key: shop.owner.key })).status).toBe(200);
   pg.freeze(true);
   try {
-    for (const call of [() => svc.call('GET', '/api/api-key/current', { key: shop.owner.key }), () => svc.call('GET', `/api/store-orders/${shop.storeId}`, { key: shop.owner.key })]) {
+    for (const call of [
+      () => svc.call('GET', '/api/api-key/current', { key: shop.owner.key }),
+      () => svc.call('GET', `/api/store-orders/${shop.storeId}`, { key: shop.owner.key }),
+    ]) {
       const started = Date.now();
       expectUnavailable(await call());
       expect(Date.now() - started).toBeLessThan(BOUND_MS);

@@ -12,7 +12,9 @@ afterAll(stopStartedDefaults);
 /** `npm start`'s environment, as its script in package.json sets it: private event targets only for the embedded default. */
 function npmStartSets(env: Record<string, string | undefined>): string {
   const script: string = JSON.parse(fs.readFileSync(path.resolve(__dirname, '../../package.json'), 'utf8')).scripts.start;
-  const probe = script.replace('npm run build:server --silent && ', '').replace(/node( --[\w=-]+)* dist\/server\/main\.js/, 'node -e "process.stdout.write(String(process.env.EVENT_TARGETS_ALLOW_PRIVATE))"');
+  const probe = script
+    .replace('npm run build:server --silent && ', '')
+    .replace(/node( --[\w=-]+)* dist\/server\/main\.js/, 'node -e "process.stdout.write(String(process.env.EVENT_TARGETS_ALLOW_PRIVATE))"');
   return spawnSync('sh', ['-c', probe], { env: env as NodeJS.ProcessEnv, encoding: 'utf8' }).stdout;
 }
 
@@ -25,21 +27,32 @@ test('npm start sets EVENT_TARGETS_ALLOW_PRIVATE for the embedded default only, 
 
 /** A store order of a new store product, paid by a "shopper" at the sandbox provider's checkout page; waits until the order is paid. */
 async function payAtCheckout(demo: any): Promise<void> {
-  const product = await call(demo.baseUrl, 'POST', `/api/store-products/${demo.storeId}`, { key: demo.apiKey, body: { title: 'Mug', variants: [{ sku: `MUG-${Date.now()}`, title: 'Default', priceMinor: 1250, currency: 'USD', stock: 5 }] } });
+  const product = await call(demo.baseUrl, 'POST', `/api/store-products/${demo.storeId}`, {
+    key: demo.apiKey,
+    body: { title: 'Mug', variants: [{ sku: `MUG-${Date.now()}`, title: 'Default', priceMinor: 1250, currency: 'USD', stock: 5 }] },
+  });
   expect(product.status).toBe(201);
   const order = await call(demo.baseUrl, 'POST', `/api/store-orders/${demo.storeId}`, {
     key: demo.apiKey,
-    body: { items: [{ productId: product.body.result.id, variantId: product.body.result.variants[0].id, quantity: 2 }], destination: { name: 'A', line1: '1 Main', city: 'X', postalCode: '1', country: 'US' }, paymentMethod: 'online' },
+    body: {
+      items: [{ productId: product.body.result.id, variantId: product.body.result.variants[0].id, quantity: 2 }],
+      destination: { name: 'A', line1: '1 Main', city: 'X', postalCode: '1', country: 'US' },
+      paymentMethod: 'online',
+    },
   });
   const page = await fetch(`${demo.paymentProvider.checkoutUrl}&orderId=${order.body.result.id}&amountMinor=2500&currency=USD`);
   expect(await page.text()).toContain('Pay 25.00 USD');
   const form = new URLSearchParams({ merchant: demo.paymentProvider.merchantId, orderId: order.body.result.id, amountMinor: '2500', currency: 'USD' });
   const paid = await fetch(`${demo.paymentProvider.baseUrl}/checkout`, { method: 'POST', body: form });
   expect(await paid.text()).toContain('Paid');
-  await eventually(async () => {
-    const o = await call(demo.baseUrl, 'GET', `/api/store-orders/${demo.storeId}/${order.body.result.id}`, { key: demo.apiKey });
-    return o.body.result.paymentStatus === 'paid' && o.body.result.confirmedAt ? true : undefined;
-  }, 20000, 'the checkout payment to reach the store');
+  await eventually(
+    async () => {
+      const o = await call(demo.baseUrl, 'GET', `/api/store-orders/${demo.storeId}/${order.body.result.id}`, { key: demo.apiKey });
+      return o.body.result.paymentStatus === 'paid' && o.body.result.confirmedAt ? true : undefined;
+    },
+    20000,
+    'the checkout payment to reach the store',
+  );
 }
 
 test('first start creates the demo once; a restart finds the same account, store and keys', async () => {
@@ -69,7 +82,9 @@ test('first start creates the demo once; a restart finds the same account, store
   // The operator API is on in the embedded default, with the generated token written for the newcomer.
   seen.secrets.add(demo.operatorToken);
   expect(demo.operatorToken).toMatch(/^sso_[\w-]{40,}$/);
-  const staff = await call(demo.baseUrl, 'GET', `/api/operator/accounts?email=${encodeURIComponent(demo.email)}`, { headers: { 'X-Operator-Token': demo.operatorToken } });
+  const staff = await call(demo.baseUrl, 'GET', `/api/operator/accounts?email=${encodeURIComponent(demo.email)}`, {
+    headers: { 'X-Operator-Token': demo.operatorToken },
+  });
   expect(staff.body.result).toMatchObject({ email: demo.email, plan: 'pro' });
 
   const current = await call(demo.baseUrl, 'GET', '/api/api-key/current', { key: demo.apiKey });
@@ -79,21 +94,52 @@ test('first start creates the demo once; a restart finds the same account, store
   const stores = await call(demo.baseUrl, 'GET', '/api/stores', { key: demo.staffApiKey });
   expect(stores.body.result).toEqual([expect.objectContaining({ id: demo.storeId, role: 'staff', permissions: ['suppliers.view'] })]);
   // The demo store is connected to the bundled sandbox supplier in live mode, ready to browse.
-  expect(demo.sandboxSupplier).toEqual({ baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), apiKey: 'sbx_live_demo', controlUrl: `${demo.sandboxSupplier.baseUrl}/control` });
+  expect(demo.sandboxSupplier).toEqual({
+    baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+    apiKey: 'sbx_live_demo',
+    controlUrl: `${demo.sandboxSupplier.baseUrl}/control`,
+  });
   const connections = await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}`, { key: demo.apiKey });
   // And to the sandbox program's second warehouse, a supplier of its own (sandbox-eu, its own account) through the same adapter.
-  expect(demo.sandboxSupplierEu).toEqual({ baseUrl: `${demo.sandboxSupplier.baseUrl}/eu`, apiKey: 'sbx_live_demo_eu', controlUrl: `${demo.sandboxSupplier.baseUrl}/eu/control` });
-  expect(connections.body.result).toEqual(expect.arrayContaining([
-    expect.objectContaining({ id: demo.connectionId, supplierKey: 'sandbox', mode: 'live', enabled: true, webhookUrl: expect.stringMatching(notificationAddress(demo.baseUrl, demo.storeId, demo.connectionId)) }),
-    expect.objectContaining({ id: demo.backupConnectionId, supplierKey: 'sandbox-eu', mode: 'live', enabled: true, accountLabel: 'acct_demo_eu (live)', sharedSupplierAccount: false, webhookUrl: expect.stringMatching(notificationAddress(demo.baseUrl, demo.storeId, demo.backupConnectionId, 'sandbox-eu')) }),
-  ]));
+  expect(demo.sandboxSupplierEu).toEqual({
+    baseUrl: `${demo.sandboxSupplier.baseUrl}/eu`,
+    apiKey: 'sbx_live_demo_eu',
+    controlUrl: `${demo.sandboxSupplier.baseUrl}/eu/control`,
+  });
+  expect(connections.body.result).toEqual(
+    expect.arrayContaining([
+      expect.objectContaining({
+        id: demo.connectionId,
+        supplierKey: 'sandbox',
+        mode: 'live',
+        enabled: true,
+        webhookUrl: expect.stringMatching(notificationAddress(demo.baseUrl, demo.storeId, demo.connectionId)),
+      }),
+      expect.objectContaining({
+        id: demo.backupConnectionId,
+        supplierKey: 'sandbox-eu',
+        mode: 'live',
+        enabled: true,
+        accountLabel: 'acct_demo_eu (live)',
+        sharedSupplierAccount: false,
+        webhookUrl: expect.stringMatching(notificationAddress(demo.baseUrl, demo.storeId, demo.backupConnectionId, 'sandbox-eu')),
+      }),
+    ]),
+  );
   expect(connections.body.result).toHaveLength(2);
   // The demo's linked products each carry their twin at the second warehouse as a backup, ready for rerouting.
   const links = (await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}/links?pageSize=100`, { key: demo.apiKey })).body.result.items;
   expect(links).toHaveLength(3);
   for (const link of links) {
     expect(link.connectionId).toBe(demo.connectionId);
-    expect(link.variants[0].alternates).toEqual([expect.objectContaining({ connectionId: demo.backupConnectionId, supplierProductId: link.supplierProductId, supplierVariantId: link.variants[0].supplierVariantId, available: true })]);
+    expect(link.variants[0].alternates).toEqual([
+      expect.objectContaining({
+        connectionId: demo.backupConnectionId,
+        supplierProductId: link.supplierProductId,
+        supplierVariantId: link.variants[0].supplierVariantId,
+        available: true,
+      }),
+    ]);
     expect(link.variants[0].alternates[0].costMinor * 100).toBeLessThanOrEqual(link.variants[0].costMinor * 110);
   }
   const euBalance = await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}/${demo.backupConnectionId}/balance`, { key: demo.apiKey });
@@ -101,9 +147,19 @@ test('first start creates the demo once; a restart finds the same account, store
   const balance = await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}/${demo.connectionId}/balance`, { key: demo.apiKey });
   expect(balance.body.result).toEqual({ amountMinor: expect.any(Number), currency: 'USD' });
   // The demo store takes its shopper payments from the bundled sandbox payment provider.
-  expect(demo.paymentProvider).toEqual({ baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), apiKey: 'spk_demo', merchantId: 'mer_demo', checkoutUrl: `${demo.paymentProvider.baseUrl}/checkout?merchant=mer_demo` });
+  expect(demo.paymentProvider).toEqual({
+    baseUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+    apiKey: 'spk_demo',
+    merchantId: 'mer_demo',
+    checkoutUrl: `${demo.paymentProvider.baseUrl}/checkout?merchant=mer_demo`,
+  });
   const provider = await call(demo.baseUrl, 'GET', `/api/stores/${demo.storeId}/payment-provider`, { key: demo.apiKey });
-  expect(provider.body.result).toMatchObject({ provider: 'sandbox', configured: true, notificationUrl: `${demo.baseUrl}/api/payment-notifications/${demo.storeId}`, checkoutUrl: demo.paymentProvider.checkoutUrl });
+  expect(provider.body.result).toMatchObject({
+    provider: 'sandbox',
+    configured: true,
+    notificationUrl: `${demo.baseUrl}/api/payment-notifications/${demo.storeId}`,
+    checkoutUrl: demo.paymentProvider.checkoutUrl,
+  });
   expect(first.stderr()).toContain(`Shoppers pay at the sandbox payment provider: ${demo.paymentProvider.checkoutUrl}&orderId=`);
   await payAtCheckout(demo);
   const staffView = await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}`, { key: demo.staffApiKey });
@@ -116,7 +172,9 @@ test('first start creates the demo once; a restart finds the same account, store
   // Started without EVENT_TARGETS_ALLOW_PRIVATE, the embedded database allows no private event targets: an account
   // signed up a minute ago cannot make the service POST to the sandbox's loopback control API.
   expect(first.stderr()).not.toContain('EVENT_TARGETS_ALLOW_PRIVATE');
-  const newcomer = await call(demo.baseUrl, 'POST', '/api/auth/sign-up', { body: { email: 'newcomer@example.test', password: 'newcomer-password-1', name: 'New' } });
+  const newcomer = await call(demo.baseUrl, 'POST', '/api/auth/sign-up', {
+    body: { email: 'newcomer@example.test', password: 'newcomer-password-1', name: 'New' },
+  });
   seen.secrets.add(newcomer.body.result.sessionToken);
   seen.secrets.add('newcomer-password-1');
   const ownStore = await call(demo.baseUrl, 'POST', '/api/stores', { session: newcomer.body.result.sessionToken, body: { name: 'Mine', currency: 'USD' } });
@@ -134,18 +192,34 @@ test('first start creates the demo once; a restart finds the same account, store
   // `npm start` sets it for the embedded default: the banner and a warning log line say so, and a local receiver works.
   const second = await startDefault(dataDir, pgPort, { EVENT_TARGETS_ALLOW_PRIVATE: npmStartSets({ PATH: process.env.PATH }) });
   expect(second.stderr()).toContain('Event subscriptions may target loopback and private addresses (EVENT_TARGETS_ALLOW_PRIVATE=true');
-  expect(second.stdout().split('\n').filter((l) => l.includes('"private event targets are allowed"'))).toEqual([expect.stringContaining('"level":40')]);
+  expect(
+    second
+      .stdout()
+      .split('\n')
+      .filter((l) => l.includes('"private event targets are allowed"')),
+  ).toEqual([expect.stringContaining('"level":40')]);
   const again = JSON.parse(fs.readFileSync(path.join(dataDir, 'demo.json'), 'utf8'));
-  const strip = (d: any) => ({ ...d, baseUrl: '', sandboxSupplier: { ...d.sandboxSupplier, baseUrl: '', controlUrl: '' }, sandboxSupplierEu: { ...d.sandboxSupplierEu, baseUrl: '', controlUrl: '' }, paymentProvider: { ...d.paymentProvider, baseUrl: '', checkoutUrl: '' } });
+  const strip = (d: any) => ({
+    ...d,
+    baseUrl: '',
+    sandboxSupplier: { ...d.sandboxSupplier, baseUrl: '', controlUrl: '' },
+    sandboxSupplierEu: { ...d.sandboxSupplierEu, baseUrl: '', controlUrl: '' },
+    paymentProvider: { ...d.paymentProvider, baseUrl: '', checkoutUrl: '' },
+  });
   expect(strip(again)).toEqual(strip(demo));
   // The sandbox started afresh; the demo connection still works against it.
   const balanceAgain = await call(again.baseUrl, 'GET', `/api/store-suppliers/${again.storeId}/${again.connectionId}/balance`, { key: again.apiKey });
   expect(balanceAgain.status).toBe(200);
   // The links with backups were made once: a restart finds them and adds none.
-  expect((await call(again.baseUrl, 'GET', `/api/store-suppliers/${again.storeId}/links?pageSize=100`, { key: again.apiKey })).body.result.items).toHaveLength(3);
+  expect((await call(again.baseUrl, 'GET', `/api/store-suppliers/${again.storeId}/links?pageSize=100`, { key: again.apiKey })).body.result.items).toHaveLength(
+    3,
+  );
   // The sandbox payment provider started afresh too; the demo store was set up with it again.
   await payAtCheckout(again);
-  const local = await call(again.baseUrl, 'POST', `/api/store-suppliers/${again.storeId}/event-subscriptions`, { key: again.apiKey, body: { url: `${again.baseUrl}/healthz`, eventTypes: ['connection.healthChanged'] } });
+  const local = await call(again.baseUrl, 'POST', `/api/store-suppliers/${again.storeId}/event-subscriptions`, {
+    key: again.apiKey,
+    body: { url: `${again.baseUrl}/healthz`, eventTypes: ['connection.healthChanged'] },
+  });
   expect(local.status).toBe(201);
   seen.secrets.add(local.body.result.secret);
   const accounts = await call(again.baseUrl, 'GET', '/api/api-keys', { session: signIn.body.result.sessionToken });

@@ -44,7 +44,9 @@ test('SIGKILL of the node process alone: its Postgres stops by itself, or the ne
   // Two services on one data folder: the second says so in one sentence instead of fighting over the Postgres.
   const twin = spawnSync(process.execPath, [MAIN], { env: defaultEnv(dataDir, pgPort), encoding: 'utf8', timeout: 60000 });
   expect(twin.status).toBe(2);
-  expect(twin.stderr).toMatch(new RegExp(`Cannot start: Another Store Suppliers process \\(pid ${first.proc.pid}\\) runs the embedded Postgres on this DATA_DIR`));
+  expect(twin.stderr).toMatch(
+    new RegExp(`Cannot start: Another Store Suppliers process \\(pid ${first.proc.pid}\\) runs the embedded Postgres on this DATA_DIR`),
+  );
 
   // 1. The watcher: the node process killed alone, its Postgres goes within seconds.
   let postmaster = postmasterOf(dataDir);
@@ -86,8 +88,12 @@ test('SIGKILL of the node process alone: its Postgres stops by itself, or the ne
 
 test('no message or document advises removing the data folder', () => {
   const root = path.resolve(__dirname, '../..');
-  const files = ['server', 'docs'].flatMap((d) => fs.readdirSync(path.join(root, d), { recursive: true, encoding: 'utf8' }).map((f) => path.join(root, d, f))).concat(path.join(root, 'README.md'));
-  const advising = files.filter((f) => /\.(ts|md)$/.test(f) && /remove the data (folder|directory)|delete the data (folder|directory)|rm -rf \.data/i.test(fs.readFileSync(f, 'utf8')));
+  const files = ['server', 'docs']
+    .flatMap((d) => fs.readdirSync(path.join(root, d), { recursive: true, encoding: 'utf8' }).map((f) => path.join(root, d, f)))
+    .concat(path.join(root, 'README.md'));
+  const advising = files.filter(
+    (f) => /\.(ts|md)$/.test(f) && /remove the data (folder|directory)|delete the data (folder|directory)|rm -rf \.data/i.test(fs.readFileSync(f, 'utf8')),
+  );
   expect(advising).toEqual([]);
 });
 

@@ -20,10 +20,14 @@ beforeAll(async () => {
   shop = await openShop(svc, sandbox, { page: 2 });
   const sent = (await submit(svc, shop, (await placeOrder(svc, shop)).id)).body.result;
   // Followed to its end: on a busy machine the submit may answer 202 before the job is done.
-  submitted = await eventually(async () => {
-    const so = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${sent._id}`, { key: shop.owner.key })).body.result;
-    return so.status === 'submitted' ? so : undefined;
-  }, 60000, 'the supplier order to be submitted');
+  submitted = await eventually(
+    async () => {
+      const so = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${sent._id}`, { key: shop.owner.key })).body.result;
+      return so.status === 'submitted' ? so : undefined;
+    },
+    60000,
+    'the supplier order to be submitted',
+  );
   toFulfil = await placeOrder(svc, shop, { productIndex: 1 });
   await operatorOf(svc).setPlan(shop.owner.accountId, 'free');
   expect((await svc.call('GET', '/api/api-key/current', { key: shop.owner.key })).body.result.plan.name).toBe('free');

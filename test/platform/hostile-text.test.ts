@@ -24,12 +24,57 @@ const SURROGATE = 'must not contain an unpaired surrogate';
 
 test.each([
   ['store name', 'POST', () => '/api/stores', () => ({ name: 'Shop\u0000', currency: 'USD' }), 'body/name', NUL],
-  ['store product title', 'POST', () => `/api/store-products/${shop.storeId}`, () => ({ title: 'Mug\ud800', variants: [{ sku: 'S1', title: 'One', priceMinor: 100, currency: 'USD', stock: 1 }] }), 'body/title', SURROGATE],
-  ['variant sku', 'POST', () => `/api/store-products/${shop.storeId}`, () => ({ title: 'Mug', variants: [{ sku: '\udfffS', title: 'One', priceMinor: 100, currency: 'USD', stock: 1 }] }), 'body/variants/0/sku', SURROGATE],
-  ['order destination', 'POST', () => `/api/store-orders/${shop.storeId}`, () => ({ items: [{ productId: shop.products[0].productId, variantId: shop.products[0].variantId, quantity: 1 }], destination: { ...US_ADDRESS, city: 'Spring\u0000field' } }), 'body/destination/city', NUL],
-  ['connection settings', 'PUT', () => `/api/store-suppliers/${shop.storeId}/${shop.connId}/settings`, () => ({ settings: { orderNotePrefix: 'x\u0000' } }), 'body/settings/orderNotePrefix', NUL],
-  ['a field name in settings', 'PUT', () => `/api/store-suppliers/${shop.storeId}/${shop.connId}/settings`, () => ({ settings: { 'order\u0000NotePrefix': 'x' } }), 'body/settings', 'has a field name containing a NUL character'],
-  ['imported product id', 'POST', () => `/api/store-suppliers/${shop.storeId}/${shop.connId}/import`, () => ({ products: [{ supplierProductId: '\udfff\ud800' }] }), 'body/products/0/supplierProductId', SURROGATE],
+  [
+    'store product title',
+    'POST',
+    () => `/api/store-products/${shop.storeId}`,
+    () => ({ title: 'Mug\ud800', variants: [{ sku: 'S1', title: 'One', priceMinor: 100, currency: 'USD', stock: 1 }] }),
+    'body/title',
+    SURROGATE,
+  ],
+  [
+    'variant sku',
+    'POST',
+    () => `/api/store-products/${shop.storeId}`,
+    () => ({ title: 'Mug', variants: [{ sku: '\udfffS', title: 'One', priceMinor: 100, currency: 'USD', stock: 1 }] }),
+    'body/variants/0/sku',
+    SURROGATE,
+  ],
+  [
+    'order destination',
+    'POST',
+    () => `/api/store-orders/${shop.storeId}`,
+    () => ({
+      items: [{ productId: shop.products[0].productId, variantId: shop.products[0].variantId, quantity: 1 }],
+      destination: { ...US_ADDRESS, city: 'Spring\u0000field' },
+    }),
+    'body/destination/city',
+    NUL,
+  ],
+  [
+    'connection settings',
+    'PUT',
+    () => `/api/store-suppliers/${shop.storeId}/${shop.connId}/settings`,
+    () => ({ settings: { orderNotePrefix: 'x\u0000' } }),
+    'body/settings/orderNotePrefix',
+    NUL,
+  ],
+  [
+    'a field name in settings',
+    'PUT',
+    () => `/api/store-suppliers/${shop.storeId}/${shop.connId}/settings`,
+    () => ({ settings: { 'order\u0000NotePrefix': 'x' } }),
+    'body/settings',
+    'has a field name containing a NUL character',
+  ],
+  [
+    'imported product id',
+    'POST',
+    () => `/api/store-suppliers/${shop.storeId}/${shop.connId}/import`,
+    () => ({ products: [{ supplierProductId: '\udfff\ud800' }] }),
+    'body/products/0/supplierProductId',
+    SURROGATE,
+  ],
 ])('%s: 400 validationFailed naming the field, nothing stored', async (_what, method, url, body, field, message) => {
   const res = await svc.call(method, url(), { key: shop.owner.key, body: body() });
   expect(res.status).toBe(400);
@@ -65,7 +110,13 @@ test('every string a request can carry has a maximum length in the OpenAPI docum
     if (!node || typeof node !== 'object') return;
     if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}/${i}`));
     const type = node.type;
-    if ((type === 'string' || (Array.isArray(type) && type.includes('string'))) && node.maxLength === undefined && node.enum === undefined && node.const === undefined) unbounded.push(at);
+    if (
+      (type === 'string' || (Array.isArray(type) && type.includes('string'))) &&
+      node.maxLength === undefined &&
+      node.enum === undefined &&
+      node.const === undefined
+    )
+      unbounded.push(at);
     for (const [k, v] of Object.entries(node)) if (k !== 'enum' && k !== 'const' && k !== 'default') walk(v, `${at}/${k}`);
   };
   for (const [p, item] of Object.entries<any>(doc.paths)) {

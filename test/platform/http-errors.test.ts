@@ -105,7 +105,14 @@ test('healthz and readyz answer anyone', async () => {
 test('metrics answer only the operator token, as X-Operator-Token or as a bearer token (what scrapers send)', async () => {
   const wrong = 'sso_not-the-operator-token-'.padEnd(48, 'n');
   seen.secrets.add(wrong);
-  for (const headers of [{}, { 'X-Operator-Token': wrong }, { Authorization: `Bearer ${wrong}` }, { 'X-API-Key': dev.key }, { Authorization: `Bearer ${dev.session}` }, { 'X-Operator-Token': '' }]) {
+  for (const headers of [
+    {},
+    { 'X-Operator-Token': wrong },
+    { Authorization: `Bearer ${wrong}` },
+    { 'X-API-Key': dev.key },
+    { Authorization: `Bearer ${dev.session}` },
+    { 'X-Operator-Token': '' },
+  ]) {
     const res = await svc.call('GET', '/metrics', { headers });
     expect([Object.keys(headers).join(), res.status, res.body?.error?.code]).toEqual([Object.keys(headers).join(), 401, 'unauthenticated']);
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');

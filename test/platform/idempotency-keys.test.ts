@@ -24,10 +24,15 @@ afterAll(async () => {
   await sandbox?.close();
 });
 
-const orderBody = (quantity = 1) => ({ items: [{ productId: shop.products[0].productId, variantId: shop.products[0].variantId, quantity }], destination: US_ADDRESS, paymentMethod: 'manual' });
+const orderBody = (quantity = 1) => ({
+  items: [{ productId: shop.products[0].productId, variantId: shop.products[0].variantId, quantity }],
+  destination: US_ADDRESS,
+  paymentMethod: 'manual',
+});
 const createOrder = (key: string, idem: string, body: unknown = orderBody(), s: Pick<Service, 'call'> = svc) =>
   s.call('POST', `/api/store-orders/${shop.storeId}`, { key, body, headers: { 'Idempotency-Key': idem } });
-const orderCount = async (storeId = shop.storeId) => (await svc.db.query('SELECT count(*)::int AS n FROM store_orders WHERE store_id = $1', [storeId])).rows[0].n as number;
+const orderCount = async (storeId = shop.storeId) =>
+  (await svc.db.query('SELECT count(*)::int AS n FROM store_orders WHERE store_id = $1', [storeId])).rows[0].n as number;
 const credits = async (accountId: string) => Number((await svc.db.query('SELECT credits FROM accounts WHERE id = $1', [accountId])).rows[0].credits);
 
 test('the same key and body answer the first result, replayed, and make one order', async () => {
@@ -45,7 +50,9 @@ test('the same key and body answer the first result, replayed, and make one orde
 });
 
 test('a replayed import is charged once and imports once', async () => {
-  const items = (await sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=50&page=6')).body.items.filter((p: any) => p.variants[0].available && p.shipsTo.includes('US'));
+  const items = (await sandbox.v1('sbx_live_demo', 'GET', '/products?pageSize=50&page=6')).body.items.filter(
+    (p: any) => p.variants[0].available && p.shipsTo.includes('US'),
+  );
   const body = { products: [{ supplierProductId: items[0].id, variantIds: [items[0].variants[0].id] }] };
   const path = `/api/store-suppliers/${shop.storeId}/${shop.connId}/import`;
   const before = await credits(shop.owner.accountId);
@@ -81,7 +88,11 @@ test('attack: a key reused with another body is refused 422 and makes nothing', 
   expect(other.status).toBe(422);
   expect(other.body.error.code).toBe('idempotencyKeyReused');
   // Another operation under the same key is another request too.
-  const store = await svc.call('POST', '/api/stores', { key: shop.owner.key, body: { name: 'x', currency: 'USD' }, headers: { 'Idempotency-Key': 'order-b-1' } });
+  const store = await svc.call('POST', '/api/stores', {
+    key: shop.owner.key,
+    body: { name: 'x', currency: 'USD' },
+    headers: { 'Idempotency-Key': 'order-b-1' },
+  });
   expect(store.status).toBe(422);
   expect(await orderCount()).toBe(before);
 });
@@ -101,7 +112,10 @@ test('attack: concurrent sends of one key make one order; the others replay it o
 
 test("attack: another caller's same key is another key: never someone else's answer", async () => {
   const clerk = await newDeveloper(svc);
-  await svc.call('PUT', `/api/stores/${shop.storeId}/staff`, { key: shop.owner.key, body: { email: clerk.email, permissions: ['orders.manage', 'orders.view'] } });
+  await svc.call('PUT', `/api/stores/${shop.storeId}/staff`, {
+    key: shop.owner.key,
+    body: { email: clerk.email, permissions: ['orders.manage', 'orders.view'] },
+  });
   const owners = await createOrder(shop.owner.key, 'shared-key');
   const ownersAgain = await createOrder(shop.owner.key, 'shared-key');
   expect(ownersAgain.body.result.id).toBe(owners.body.result.id);
@@ -151,7 +165,8 @@ test('a 5xx is not kept: the same key sent again runs, once', async () => {
   const failing = await startService({ label: 'idempotency-500', sandbox, databaseUrl: svc.databaseUrl, env: { FAILPOINTS: 'credits.held=throw' } });
   const body = { title: 'Kept once', variants: [{ sku: `K-${Date.now()}`, title: 'v', priceMinor: 500, currency: 'USD', stock: 1 }] };
   const path = `/api/store-products/${shop.storeId}`;
-  const products = async () => (await svc.db.query('SELECT count(*)::int AS n FROM store_products WHERE store_id = $1 AND title = $2', [shop.storeId, 'Kept once'])).rows[0].n;
+  const products = async () =>
+    (await svc.db.query('SELECT count(*)::int AS n FROM store_products WHERE store_id = $1 AND title = $2', [shop.storeId, 'Kept once'])).rows[0].n;
   try {
     const failed = await failing.call('POST', path, { key: shop.owner.key, body, headers: { 'Idempotency-Key': 'product-500' } });
     expect(failed.status).toBe(500);
@@ -168,7 +183,12 @@ test('a 5xx is not kept: the same key sent again runs, once', async () => {
 });
 
 test('the process dies after the order committed, before its answer was kept: the retry recovers that order', async () => {
-  const dying = await startService({ label: 'idempotency-kill', sandbox, databaseUrl: svc.databaseUrl, env: { FAILPOINTS: 'idempotency.answer', CREDIT_HOLD_LEASE_SECONDS: '3' } });
+  const dying = await startService({
+    label: 'idempotency-kill',
+    sandbox,
+    databaseUrl: svc.databaseUrl,
+    env: { FAILPOINTS: 'idempotency.answer', CREDIT_HOLD_LEASE_SECONDS: '3' },
+  });
   const before = await orderCount();
   const lost = await createOrder(shop.owner.key, 'order-e-1', orderBody(2), dying).catch((err) => err);
   expect(String(lost)).toMatch(/fetch failed/);

@@ -31,7 +31,7 @@ test('route files hold no any: handlers are typed from their schemas', () => {
 const isDataModule = (name: string) => /^[a-z-]+\/(sql\.ts|sql\/[\w-]+\.ts)$/.test(name);
 const domainOf = (name: string) => (name.includes('/') ? name.slice(0, name.indexOf('/')) : '');
 
-test('raw SQL lives in each domain\'s data module (and the platform and migrations)', () => {
+test("raw SQL lives in each domain's data module (and the platform and migrations)", () => {
   // composition.ts: the readiness probe's SELECT 1; demo.ts: the advisory lock that keeps two starts from seeding twice.
   const allowed = (name: string) =>
     isDataModule(name) || name.startsWith('platform/') || name.startsWith('migrations/') || name === 'composition.ts' || name === 'demo.ts';
@@ -40,11 +40,13 @@ test('raw SQL lives in each domain\'s data module (and the platform and migratio
   expect(files.some((f) => f.name.endsWith('/sql.ts'))).toBe(true);
   expect(files.some((f) => /\/sql\/[\w-]+\.ts$/.test(f.name))).toBe(true);
   // One data module per domain: a sql.ts or a sql/ folder, not both.
-  const both = [...new Set(files.map((f) => domainOf(f.name)))].filter((d) => files.some((f) => f.name === `${d}/sql.ts`) && files.some((f) => f.name.startsWith(`${d}/sql/`)));
+  const both = [...new Set(files.map((f) => domainOf(f.name)))].filter(
+    (d) => files.some((f) => f.name === `${d}/sql.ts`) && files.some((f) => f.name.startsWith(`${d}/sql/`)),
+  );
   expect(both).toEqual([]);
 });
 
-test('no domain imports another domain\'s data module: effects go through its service or a step its index publishes', () => {
+test("no domain imports another domain's data module: effects go through its service or a step its index publishes", () => {
   const importsOf = (text: string) => [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'(\.[^']+)'/gm)].map((m) => m[1]);
   const dataModuleOf = (from: string, spec: string) => {
     const target = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
@@ -65,21 +67,24 @@ test('no domain imports another domain\'s data module: effects go through its se
 
 test('each domain reaches its tables only through its data module: no repository, query builder or entity-manager finder elsewhere, and no entities', () => {
   const home = (name: string) => isDataModule(name) || name.startsWith('migrations/') || name === 'platform/db.ts';
-  const typeormFinder = /\.getRepository\(|createQueryBuilder\(|\.manager\b|\b(?:tx|em|manager|trx)\.(?:find\w*|save|insert|update|delete|remove|count\w*|exists\w*|increment|decrement|upsert|preload|merge|create)\(|import \{[^}]*\b(?:In|IsNull|Not|Repository|FindOptionsWhere)\b[^}]*\} from 'typeorm'/;
+  const typeormFinder =
+    /\.getRepository\(|createQueryBuilder\(|\.manager\b|\b(?:tx|em|manager|trx)\.(?:find\w*|save|insert|update|delete|remove|count\w*|exists\w*|increment|decrement|upsert|preload|merge|create)\(|import \{[^}]*\b(?:In|IsNull|Not|Repository|FindOptionsWhere)\b[^}]*\} from 'typeorm'/;
   const offending = files.filter((f) => !home(f.name) && typeormFinder.test(f.text)).map((f) => f.name);
   expect(offending).toEqual([]);
   expect(files.filter((f) => /@Entity\(|from '\.\.?\/.*entities'/.test(f.text)).map((f) => f.name)).toEqual([]);
   // The rule can see what it looks for.
-  expect(typeormFinder.test("await tx.getRepository(Store).findOneBy({ id })")).toBe(true);
+  expect(typeormFinder.test('await tx.getRepository(Store).findOneBy({ id })')).toBe(true);
 });
 
-test('nothing in the service reads pg-boss\'s own tables', () => {
+test("nothing in the service reads pg-boss's own tables", () => {
   expect(files.filter((f) => /\bpgboss\./.test(f.text)).map((f) => f.name)).toEqual([]);
 });
 
 /** Where each import of a file leads: a path under server/ (relative imports), or the package's name. */
 function importsOf(f: { name: string; text: string }): Array<{ spec: string; target: string | null }> {
-  const specs = [...f.text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'";]*?from\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)|\brequire\(\s*'([^']+)'\s*\)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
+  const specs = [...f.text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'";]*?from\s+'([^']+)'|\bimport\(\s*'([^']+)'\s*\)|\brequire\(\s*'([^']+)'\s*\)/g)].map(
+    (m) => m[1] ?? m[2] ?? m[3],
+  );
   return specs.map((spec) => ({ spec, target: spec.startsWith('.') ? path.posix.normalize(path.posix.join(path.posix.dirname(f.name), spec)) : null }));
 }
 
@@ -100,10 +105,16 @@ test('the sandboxes import nothing of the service, and the service imports nothi
   expect(outside).toEqual([]);
   const intoSandboxes = files
     .filter((f) => !f.name.startsWith('sandboxes/'))
-    .flatMap((f) => importsOf(f).filter(({ target }) => target?.startsWith('sandboxes/')).map(({ spec }) => `${f.name}: ${spec}`));
+    .flatMap((f) =>
+      importsOf(f)
+        .filter(({ target }) => target?.startsWith('sandboxes/'))
+        .map(({ spec }) => `${f.name}: ${spec}`),
+    );
   expect(intoSandboxes).toEqual([]);
   // The rule can see what it looks for.
-  expect(importsOf({ name: 'sandboxes/supplier/types.ts', text: "import type { Destination } from '../../suppliers/adapter';" })).toEqual([{ spec: '../../suppliers/adapter', target: 'suppliers/adapter' }]);
+  expect(importsOf({ name: 'sandboxes/supplier/types.ts', text: "import type { Destination } from '../../suppliers/adapter';" })).toEqual([
+    { spec: '../../suppliers/adapter', target: 'suppliers/adapter' },
+  ]);
   expect(importsOf({ name: 'main.ts', text: "import {\n  startSandboxSupplier,\n} from './sandboxes/supplier';" })[0].target).toBe('sandboxes/supplier');
 });
 
@@ -115,13 +126,13 @@ test('no source file over 250 lines, no route file over 200, but those still nam
   const stillOver: string[] = [];
   // The client, the n8n nodes and the console too (the client's generated types excepted).
   const others = ['client/src', 'client/scripts', 'nodes', 'console/src'].flatMap((dir) =>
-    fs.readdirSync(path.join(SERVER, '..', dir), { recursive: true, encoding: 'utf8' })
+    fs
+      .readdirSync(path.join(SERVER, '..', dir), { recursive: true, encoding: 'utf8' })
       .filter((f) => /\.(ts|cjs|mjs|js)$/.test(f) && !f.startsWith('generated'))
-      .map((f) => ({ name: `../${dir}/${f}`, text: fs.readFileSync(path.join(SERVER, '..', dir, f), 'utf8') })));
+      .map((f) => ({ name: `../${dir}/${f}`, text: fs.readFileSync(path.join(SERVER, '..', dir, f), 'utf8') })),
+  );
   expect(others.some((f) => f.name.startsWith('../nodes/')) && others.some((f) => f.name.startsWith('../console/'))).toBe(true);
-  const over = [...files, ...others]
-    .filter((f) => f.text.split('\n').length - 1 > (/(^|\/)[\w-]*routes\.ts$/.test(f.name) ? 200 : 250))
-    .map((f) => f.name);
+  const over = [...files, ...others].filter((f) => f.text.split('\n').length - 1 > (/(^|\/)[\w-]*routes\.ts$/.test(f.name) ? 200 : 250)).map((f) => f.name);
   expect(over.filter((name) => !stillOver.includes(name))).toEqual([]);
   // A file that came under its limit leaves the list.
   expect(stillOver.filter((name) => !over.includes(name))).toEqual([]);
@@ -130,7 +141,11 @@ test('no source file over 250 lines, no route file over 200, but those still nam
 test('the supplier contract stands alone, and test fakes are not shipped', () => {
   for (const name of ['suppliers/adapter.ts', 'suppliers/shapes.ts', 'suppliers/description.ts']) {
     const contract = files.find((f) => f.name === name)!;
-    expect(importsOf(contract).map(({ spec }) => spec).filter((spec) => !/^\.\/(shapes|description)$/.test(spec))).toEqual([]);
+    expect(
+      importsOf(contract)
+        .map(({ spec }) => spec)
+        .filter((spec) => !/^\.\/(shapes|description)$/.test(spec)),
+    ).toEqual([]);
   }
   expect(files.filter((f) => /fake/i.test(f.name)).map((f) => f.name)).toEqual([]);
 });
@@ -142,25 +157,36 @@ test('one word per concept: catalogue and notifications folders; integrationId o
   expect(files.filter((f) => !wire(f.name) && /integrationId/.test(f.text)).map((f) => f.name)).toEqual([]);
 });
 
-test('each queue is declared once, in its domain\'s queues.ts', () => {
+test("each queue is declared once, in its domain's queues.ts", () => {
   const declared = files.filter((f) => /name: [A-Z_.]+,\s*policy:/.test(f.text)).map((f) => f.name);
   expect(declared.length).toBeGreaterThan(0);
   expect(declared.filter((n) => !n.endsWith('/queues.ts'))).toEqual([]);
 });
 
-test('the specified top level: nodes/ and credentials/ at the root, the README\'s map names every entry', () => {
+test("the specified top level: nodes/ and credentials/ at the root, the README's map names every entry", () => {
   const ROOT = path.join(__dirname, '../..');
   for (const entry of ['package.json', 'tsconfig.json', 'nodes', 'credentials', 'server', 'test', 'gulpfile.js', 'README.md']) {
     expect(fs.existsSync(path.join(ROOT, entry))).toBe(true);
   }
   // n8n-package/ keeps only the package's own files; the sources are at the root.
-  expect(fs.readdirSync(path.join(ROOT, 'n8n-package')).filter((e) => e !== 'node_modules').sort()).toEqual(['LICENSE.md', 'README.md', 'eslint.config.mjs', 'package.json']);
+  expect(
+    fs
+      .readdirSync(path.join(ROOT, 'n8n-package'))
+      .filter((e) => e !== 'node_modules')
+      .sort(),
+  ).toEqual(['LICENSE.md', 'README.md', 'eslint.config.mjs', 'package.json']);
   const ignored = new Set(['.git', 'node_modules', 'dist', 'package', '.data', '.gitignore']);
-  const present = fs.readdirSync(ROOT, { withFileTypes: true }).filter((e) => !ignored.has(e.name)).map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
+  const present = fs
+    .readdirSync(ROOT, { withFileTypes: true })
+    .filter((e) => !ignored.has(e.name))
+    .map((e) => (e.isDirectory() ? `${e.name}/` : e.name));
   const readme = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const map = /## Map of the tree\s+```\n([\s\S]*?)```/.exec(readme)![1];
   // An entry's line names it first; an indented line goes on with the entry above.
-  const named = map.split('\n').filter((line) => line && !/^\s/.test(line)).map((line) => line.split(/\s+/)[0]);
+  const named = map
+    .split('\n')
+    .filter((line) => line && !/^\s/.test(line))
+    .map((line) => line.split(/\s+/)[0]);
   expect(named.sort()).toEqual(present.sort());
 });
 
@@ -175,8 +201,16 @@ const classOf = (name: string) => {
 test('every domain assembles itself from its index.ts module and keeps its schemas (schemas.ts)', () => {
   const missing = DOMAINS.flatMap((d) => ['index.ts', 'schemas.ts'].map((f) => `${d}/${f}`)).filter((f) => !files.some((x) => x.name === f));
   expect(missing).toEqual([]);
-  expect(DOMAIN_MODULES.map((m) => m.name).filter((n) => n !== 'suppliers').sort()).toEqual([...DOMAINS].sort());
-  for (const d of DOMAINS) expect({ d, declares: new RegExp(`export const ${d}Module = domainModule\\(`).test(files.find((f) => f.name === `${d}/index.ts`)!.text) }).toEqual({ d, declares: true });
+  expect(
+    DOMAIN_MODULES.map((m) => m.name)
+      .filter((n) => n !== 'suppliers')
+      .sort(),
+  ).toEqual([...DOMAINS].sort());
+  for (const d of DOMAINS)
+    expect({ d, declares: new RegExp(`export const ${d}Module = domainModule\\(`).test(files.find((f) => f.name === `${d}/index.ts`)!.text) }).toEqual({
+      d,
+      declares: true,
+    });
 });
 
 test('every migration file is owned by exactly one domain, and the runner takes them in timestamp order', () => {
@@ -192,7 +226,8 @@ test('every migration file is owned by exactly one domain, and the runner takes 
 
 test('the composition and the workers are one list of domains; no closure refers to a domain built later', () => {
   const composition = files.find((f) => f.name === 'composition.ts')!.text;
-  expect(composition.split('\n').length).toBeLessThanOrEqual(130);
+  // A short file: 130 lines before the formatter (issue 55), which writes its one list and two objects one entry a line.
+  expect(composition.split('\n').length).toBeLessThanOrEqual(170);
   // No service is built there: each domain's module builds its own (the platform's pieces are made there).
   expect(composition.match(/\bnew [A-Z]\w+\(/g)).toEqual(['new Error(', 'new Secrets(', 'new Cursors(', 'new Standbys(']);
   expect(composition).toMatch(/export const DOMAIN_MODULES = \[/);
@@ -232,10 +267,14 @@ describe('docs/architecture.md, the map, is true', () => {
     .filter(([domain]) => /^[a-z]+$/.test(domain))
     .map(([domain, tables, events, queues]) => ({ domain, tables: list(tables), events: list(events), queues: list(queues) }));
   function list(cell: string): string[] {
-    return cell.split(',').map((x) => x.trim()).filter(Boolean);
+    return cell
+      .split(',')
+      .map((x) => x.trim())
+      .filter(Boolean);
   }
   /** The tables a migration creates (ListCounts names its counts tables in its list). */
-  const created = (f: { text: string }) => [...f.text.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?(\w+)/g), ...f.text.matchAll(/counts: '(\w+)'/g)].map((m) => m[1]);
+  const created = (f: { text: string }) =>
+    [...f.text.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?"?(\w+)/g), ...f.text.matchAll(/counts: '(\w+)'/g)].map((m) => m[1]);
   /** Migrations written per milestone (before ImportJobCredit) created several domains' tables at once. */
   const milestone = (file: string) => Number(/^migrations\/(\d+)/.exec(file)![1]) < 1764374400000;
 
@@ -254,7 +293,9 @@ describe('docs/architecture.md, the map, is true', () => {
         const by = migrationFiles.filter((f) => created(f).includes(table)).map((f) => f.name);
         const fits = by.some((f) => milestone(f) || ownerOf.get(classOf(f)) === r.domain || r.domain === 'platform');
         expect({ table, createdBy: by, fits }).toEqual({ table, createdBy: by, fits: true });
-        const writers = files.filter((f) => !f.name.startsWith('migrations/') && new RegExp(`(INSERT INTO|UPDATE|DELETE FROM) ${table}\\b`).test(f.text)).map((f) => f.name);
+        const writers = files
+          .filter((f) => !f.name.startsWith('migrations/') && new RegExp(`(INSERT INTO|UPDATE|DELETE FROM) ${table}\\b`).test(f.text))
+          .map((f) => f.name);
         const home = (name: string) => (r.domain === 'platform' ? name.startsWith('platform/') : domainOf(name) === r.domain && isDataModule(name));
         expect({ table, foreignWriters: writers.filter((w) => !home(w)) }).toEqual({ table, foreignWriters: [] });
       }
@@ -267,7 +308,9 @@ describe('docs/architecture.md, the map, is true', () => {
     for (const r of rows) {
       for (const kind of new Set(r.events.map((e) => e.split('.')[0]))) {
         // An event's resource key starts with its kind: `'storeOrder:' || o.id`, or the test events' `subscription:`.
-        const writers = files.filter((f) => new RegExp(`['\`]${kind}:`).test(f.text) && /outboxStep\(|INSERT INTO event_outbox/.test(f.text)).map((f) => domainOf(f.name));
+        const writers = files
+          .filter((f) => new RegExp(`['\`]${kind}:`).test(f.text) && /outboxStep\(|INSERT INTO event_outbox/.test(f.text))
+          .map((f) => domainOf(f.name));
         expect({ kind, writers: [...new Set(writers)] }).toEqual({ kind, writers: [r.domain] });
       }
     }
@@ -280,7 +323,9 @@ describe('docs/architecture.md, the map, is true', () => {
       [...f.text.matchAll(/\b(?:FROM|JOIN)\s+(\w+)/g)].map((m) => m[1]).filter((t) => order.indexOf(ownerOf.get(t) ?? '') > order.indexOf(domainOf(f.name)));
     const found = new Set(files.filter((f) => isDataModule(f.name)).flatMap((f) => upward(f).map((t) => `${domainOf(f.name)} reads ${t}`)));
     const bullet = /^- \*\*Reads up the list\*\*([\s\S]*?)(?=\n- |\n\n)/m.exec(text)![1];
-    const listed = [...bullet.matchAll(/`([a-z]+)` reads ((?:`\w+`(?:, | and )?)+)/g)].flatMap((m) => [...m[2].matchAll(/`(\w+)`/g)].map((t) => `${m[1]} reads ${t[1]}`));
+    const listed = [...bullet.matchAll(/`([a-z]+)` reads ((?:`\w+`(?:, | and )?)+)/g)].flatMap((m) =>
+      [...m[2].matchAll(/`(\w+)`/g)].map((t) => `${m[1]} reads ${t[1]}`),
+    );
     expect([...found].sort()).toEqual([...listed].sort());
     // The rule can see what it looks for.
     expect(upward({ name: 'identity/sql/x.ts', text: 'SELECT 1 FROM accounts a JOIN supplier_orders so ON true' })).toEqual(['supplier_orders']);

@@ -20,7 +20,10 @@ test('a bad environment variable stops the start with a message naming it', () =
   }
   const noSecret = spawnSync(process.execPath, [main], { env: { ...process.env, DATABASE_URL: 'postgres://127.0.0.1:1/x', APP_SECRET: '' }, encoding: 'utf8' });
   expect(noSecret.stderr).toContain('APP_SECRET');
-  const badRole = spawnSync(process.execPath, [main, '--role', 'chef'], { env: { ...process.env, DATABASE_URL: 'postgres://127.0.0.1:1/x', APP_SECRET: 'y'.repeat(40) }, encoding: 'utf8' });
+  const badRole = spawnSync(process.execPath, [main, '--role', 'chef'], {
+    env: { ...process.env, DATABASE_URL: 'postgres://127.0.0.1:1/x', APP_SECRET: 'y'.repeat(40) },
+    encoding: 'utf8',
+  });
   expect(badRole.status).toBe(2);
   expect(badRole.stderr).toContain('--role');
 });
@@ -40,10 +43,14 @@ test('SIGTERM: no new requests, the in-flight request finishes, the process exit
   });
   // In flight for sure: Postgres shows the request's statement waiting on the held row.
   const watcher = new Pool({ connectionString: asTests(svc.databaseUrl), max: 1 });
-  await eventually(async () => {
-    const r = await watcher.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
-    return r.rows[0].n > 0 ? true : undefined;
-  }, 30000, 'the request to wait on the held account row');
+  await eventually(
+    async () => {
+      const r = await watcher.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+      return r.rows[0].n > 0 ? true : undefined;
+    },
+    30000,
+    'the request to wait on the held account row',
+  );
   await watcher.end();
   const exit = svc.stop('SIGTERM');
   await svc.waitForLog((l) => l.msg === 'shutting down');
@@ -76,7 +83,14 @@ test('api and worker roles, and several processes, share one database', async ()
     const migrations = await api1.db.query('SELECT count(*)::int AS n FROM migrations');
     expect(migrations.rows[0].n).toBeGreaterThanOrEqual(1);
     const schedules = await api1.db.query(`SELECT name FROM pgboss.schedule`);
-    expect(schedules.rows.map((r: { name: string }) => r.name).sort()).toEqual(['catalog.sync-all', 'connections.credential-renewal', 'credits.hold-sweep', 'exchange-rates.refresh', 'housekeeping', 'readback.safety-net']);
+    expect(schedules.rows.map((r: { name: string }) => r.name).sort()).toEqual([
+      'catalog.sync-all',
+      'connections.credential-renewal',
+      'credits.hold-sweep',
+      'exchange-rates.refresh',
+      'housekeeping',
+      'readback.safety-net',
+    ]);
   } finally {
     await Promise.all([api1.stop(), api2.stop(), worker.stop()]);
   }

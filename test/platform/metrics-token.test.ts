@@ -51,7 +51,10 @@ test('with METRICS_TOKEN and no operator token: metrics are served, the operator
   try {
     expect((await off.call('GET', '/metrics', { headers: bearer(METRICS_TOKEN) })).status).toBe(200);
     const dev = await newDeveloper(off);
-    const plan = await off.call('PUT', `/api/operator/accounts/${dev.accountId}/plan`, { headers: { 'X-Operator-Token': METRICS_TOKEN }, body: { plan: 'pro' } });
+    const plan = await off.call('PUT', `/api/operator/accounts/${dev.accountId}/plan`, {
+      headers: { 'X-Operator-Token': METRICS_TOKEN },
+      body: { plan: 'pro' },
+    });
     expect([plan.status, plan.body.error?.code]).toEqual([404, 'notFound']);
   } finally {
     await off.stop();

@@ -13,10 +13,13 @@ const { SUPPORTED_NODE, unsupportedNodeSentence } = require(path.join(ROOT, 'dis
 
 test('supported: 22.13 and later 22s, 24.11 and later; not 20, early 22s, 23, or early 24s', () => {
   for (const v of ['22.13.0', '22.23.3', '24.11.0', '24.21.0', '26.0.0']) expect([v, unsupportedNodeSentence(v)]).toEqual([v, null]);
-  for (const v of ['18.20.0', '20.19.0', '20.20.2', '22.12.0', '23.11.0', '24.10.0']) expect(unsupportedNodeSentence(v)).toMatch(new RegExp(`^Node\\.js ${v.replace(/\./g, '\\.')} is not supported \\(.*\\); running anyway, which may fail\\.$`));
+  for (const v of ['18.20.0', '20.19.0', '20.20.2', '22.12.0', '23.11.0', '24.10.0'])
+    expect(unsupportedNodeSentence(v)).toMatch(
+      new RegExp(`^Node\\.js ${v.replace(/\./g, '\\.')} is not supported \\(.*\\); running anyway, which may fail\\.$`),
+    );
 });
 
-test('engines in package.json (and its lock) say the same, and every runtime dependency\'s own engines allow both lines', () => {
+test("engines in package.json (and its lock) say the same, and every runtime dependency's own engines allow both lines", () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
   expect(pkg.engines.node).toBe(SUPPORTED_NODE);
   expect(JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8')).packages[''].engines.node).toBe(SUPPORTED_NODE);
@@ -51,13 +54,15 @@ test('npm start on an unsupported Node says so in one sentence first, and carrie
     encoding: 'utf8',
   });
   const lines = res.stderr.trim().split('\n');
-  expect(lines[0]).toBe('Node.js 20.20.2 is not supported (Store Suppliers needs Node 22.13+ or 24.11+, as its dependencies pg-boss and TypeORM do); running anyway, which may fail.');
+  expect(lines[0]).toBe(
+    'Node.js 20.20.2 is not supported (Store Suppliers needs Node 22.13+ or 24.11+, as its dependencies pg-boss and TypeORM do); running anyway, which may fail.',
+  );
   // It carried on: the next thing it did was read its configuration (here refused, exit 2).
   expect(lines[1]).toMatch(/^Invalid environment variable LOG_LEVEL/);
   expect(res.status).toBe(2);
 });
 
-test('CI runs on both lines: the registry\'s Node 22 and Node 24, each an n8n of the matrix', () => {
+test("CI runs on both lines: the registry's Node 22 and Node 24, each an n8n of the matrix", () => {
   const runtimes = fs.readFileSync(path.join(ROOT, 'test/e2e/runtimes.mjs'), 'utf8');
   const node24 = /NODE24_VERSION = '([\d.]+)'/.exec(runtimes)![1];
   const node22 = /NODE22_VERSION = '([\d.]+)'/.exec(runtimes)![1];

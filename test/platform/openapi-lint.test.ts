@@ -34,13 +34,19 @@ afterAll(async () => {
 /** `redocly lint openapi.json` in a folder holding the repository's configuration: its problems, by rule. */
 async function lint(document: unknown): Promise<Array<{ ruleId: string; severity: string; message: string }>> {
   fs.writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(document));
-  const out = await run(process.execPath, [REDOCLY, 'lint', 'openapi.json', '--format=json'], { cwd: dir, env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }, maxBuffer: 64 * 1024 * 1024 }).catch(
-    (err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }),
-  );
-  return JSON.parse(out.stdout).problems.map((p: { ruleId: string; severity: string; message: string }) => ({ ruleId: p.ruleId, severity: p.severity, message: p.message }));
+  const out = await run(process.execPath, [REDOCLY, 'lint', 'openapi.json', '--format=json'], {
+    cwd: dir,
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    maxBuffer: 64 * 1024 * 1024,
+  }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
+  return JSON.parse(out.stdout).problems.map((p: { ruleId: string; severity: string; message: string }) => ({
+    ruleId: p.ruleId,
+    severity: p.severity,
+    message: p.message,
+  }));
 }
 
-test('the served document has no lint problem: servers, license, and only the spec\'s own ambiguous paths, recorded', async () => {
+test("the served document has no lint problem: servers, license, and only the spec's own ambiguous paths, recorded", async () => {
   expect(doc.servers).toEqual([{ url: svc.baseUrl, description: 'This service' }]);
   expect(doc.info.license).toEqual({ name: 'MIT', identifier: 'MIT' });
   expect(await lint(doc)).toEqual([]);

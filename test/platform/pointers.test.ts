@@ -25,7 +25,13 @@ const MIGRATION = /\b(\d{13}-[A-Z]\w*)\b/g;
 const RELATIVE = /(?<![\w./-])(\.\.?\/[\w.\-/]*\.(?:ts|js|mjs|cjs))\b/g;
 
 const everyFile = [...walk(path.join(ROOT, 'server'), /./), ...walk(path.join(ROOT, 'test'), /./)].map(rel);
-const globRe = (glob: string) => new RegExp(`^${glob.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*\*\//g, '(?:.*/)?').replace(/\*/g, '[^/]*')}$`);
+const globRe = (glob: string) =>
+  new RegExp(
+    `^${glob
+      .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*\*\//g, '(?:.*/)?')
+      .replace(/\*/g, '[^/]*')}$`,
+  );
 function exists(p: string): boolean {
   const clean = p.replace(/[/.]+$/, '');
   if (clean.includes('*')) return everyFile.some((f) => globRe(clean).test(f));
@@ -83,15 +89,34 @@ test('the check finds what is stale: a missing file, a folder named as a file, a
 const CODE_DIRS = ['server', 'nodes', 'credentials', 'client', 'console', 'dotnet', 'bench', 'test'];
 const NOT_CODE = new Set([
   // Postgres and Citus
-  'pg_stat_replication', 'pg_stat_user_tables.n_dead_tup', 'primary_slot_name', 'citus.enable_unsafe_triggers', 'create_distributed_table_concurrently', 'synchronous_standby_names', 'synchronous_commit',
+  'pg_stat_replication',
+  'pg_stat_user_tables.n_dead_tup',
+  'primary_slot_name',
+  'citus.enable_unsafe_triggers',
+  'create_distributed_table_concurrently',
+  'synchronous_standby_names',
+  'synchronous_commit',
   // Node, Linux and the C library
-  'Atomics.wait', 'v8.getHeapSpaceStatistics', 'v8.setFlagsFromString', 'prctl', 'MALLOC_ARENA_MAX',
+  'Atomics.wait',
+  'v8.getHeapSpaceStatistics',
+  'v8.setFlagsFromString',
+  'prctl',
+  'MALLOC_ARENA_MAX',
   // n8n: its settings, its engine, a lint rule, the type it gives custom nodes
-  'N8N_CUSTOM_EXTENSIONS', 'N8N_WEBHOOK_URL', 'WorkflowExecute.handleNodeErrorOutput', 'node-usable-as-tool', 'CUSTOM.storeSuppliers', 'CUSTOM.storeSuppliersTrigger',
+  'N8N_CUSTOM_EXTENSIONS',
+  'N8N_WEBHOOK_URL',
+  'WorkflowExecute.handleNodeErrorOutput',
+  'node-usable-as-tool',
+  'CUSTOM.storeSuppliers',
+  'CUSTOM.storeSuppliersTrigger',
   // CJ's API, where the docs say what the adapter leaves out
-  'isSandbox', 'payBalanceV2', 'createOrderV3', 'platformToken',
+  'isSandbox',
+  'payBalanceV2',
+  'createOrderV3',
+  'platformToken',
   // npm: a package not used, and an override's reference to a dependency's version
-  'standardwebhooks', '$isolated-vm',
+  'standardwebhooks',
+  '$isolated-vm',
   // The reader's own file (the .NET walk's)
   'Program.cs',
 ]);
@@ -127,7 +152,9 @@ function staleNames(file: string, text: string): string[] {
   const { words, fileNames } = (index ??= codeIndex());
   const own = new Set([...text.matchAll(FENCED)].filter((m) => /^(sh|bash)$/.test(m[1])).flatMap((m) => m[2].match(WORDS) ?? []));
   const isCode = (name: string) =>
-    FILE_NAME.test(name) ? fileNames.has(name) || words.has(name) : words.has(name) || fileNames.has(name) || own.has(name) || (name.includes('.') && name.split('.').every((part) => words.has(part)));
+    FILE_NAME.test(name)
+      ? fileNames.has(name) || words.has(name)
+      : words.has(name) || fileNames.has(name) || own.has(name) || (name.includes('.') && name.split('.').every((part) => words.has(part)));
   const out: string[] = [];
   for (const m of text.replace(FENCED, '').matchAll(/`([^`\n]+)`/g)) {
     const name = NAME.exec(m[1])?.[1];

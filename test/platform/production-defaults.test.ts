@@ -15,12 +15,22 @@ test('with DATABASE_URL, the bundled sandboxes start without their control APIs,
   try {
     const payments = await sandboxOf(svc, 'sandbox payment provider');
     expect(payments.control).toBe(false);
-    expect((await fetch(`${payments.baseUrl}/control/faults`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"refuseCapture":{"count":1}}' })).status).toBe(404);
+    expect(
+      (
+        await fetch(`${payments.baseUrl}/control/faults`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: '{"refuseCapture":{"count":1}}',
+        })
+      ).status,
+    ).toBe(404);
     const sandbox = await sandboxOf(svc);
     expect(sandbox.control).toBe(false);
     const faults = await fetch(`${sandbox.baseUrl}/control/faults`);
     expect(faults.status).toBe(404);
-    expect((await fetch(`${sandbox.baseUrl}/control/accounts`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status).toBe(404);
+    expect((await fetch(`${sandbox.baseUrl}/control/accounts`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' })).status).toBe(
+      404,
+    );
     // The supplier API itself answers: it is the control routes that are missing.
     expect((await fetch(`${sandbox.baseUrl}/v1/products?pageSize=1`, { headers: { Authorization: 'Bearer sbx_live_demo' } })).status).toBe(200);
     expect(svc.stderr()).not.toMatch(/control API/i);
@@ -35,7 +45,10 @@ test('SANDBOX_SUPPLIER_CONTROL=1 turns both on, and both the banner and the log 
   try {
     const payments = await sandboxOf(svc, 'sandbox payment provider');
     expect((await fetch(`${payments.baseUrl}/control/faults`)).status).toBe(200);
-    expect(await svc.waitForLog((l) => l.msg === 'sandbox payment provider control API is on')).toMatchObject({ level: 40, controlUrl: `${payments.baseUrl}/control` });
+    expect(await svc.waitForLog((l) => l.msg === 'sandbox payment provider control API is on')).toMatchObject({
+      level: 40,
+      controlUrl: `${payments.baseUrl}/control`,
+    });
     expect(svc.stderr()).toContain(`Sandbox payment provider control API is ON at ${payments.baseUrl}/control`);
     const sandbox = await sandboxOf(svc);
     expect(sandbox.control).toBe(true);

@@ -93,7 +93,7 @@ test('the shown-output patterns: ids and amounts vary, names in quotes vary, wor
   ]);
 });
 
-test('the README\'s whole order with curl runs as written, twice in a row, and prints what the README shows', async () => {
+test("the README's whole order with curl runs as written, twice in a row, and prints what the README shows", async () => {
   const blocks = walkOf(fs.readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8'));
   // Every step is in the walk: the import, the order, the payment, the supplier part, promise to sell, the tracking.
   expect(blocks.length).toBeGreaterThanOrEqual(8);
@@ -126,7 +126,8 @@ async function walkTwice(blocks: Array<{ sh: string; prints: string[] | null }>,
       if (!b.prints) return;
       expect({ run, block: i, lines: outputs[i].length }).toEqual({ run, block: i, lines: b.prints.length });
       b.prints.forEach((shown, n) => {
-        if (!shownLine(shown).test(outputs[i][n])) throw new Error(`run ${run}, block ${i}, line ${n + 1}: printed\n  ${outputs[i][n]}\nbut the README shows\n  ${shown}`);
+        if (!shownLine(shown).test(outputs[i][n]))
+          throw new Error(`run ${run}, block ${i}, line ${n + 1}: printed\n  ${outputs[i][n]}\nbut the README shows\n  ${shown}`);
       });
     });
     outs.push(stdout);
@@ -134,7 +135,7 @@ async function walkTwice(blocks: Array<{ sh: string; prints: string[] | null }>,
   return outs;
 }
 
-test('the README\'s route and reroute with curl runs as written, twice in a row, and prints what the README shows', async () => {
+test("the README's route and reroute with curl runs as written, twice in a row, and prints what the README shows", async () => {
   const blocks = walkOf(fs.readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8'), REROUTE_SECTION);
   // The suppliers, the product with a backup, an order routed, the supplier running out, an order rerouted, the stock back.
   expect(blocks.length).toBeGreaterThanOrEqual(6);
@@ -154,15 +155,20 @@ test('the README\'s route and reroute with curl runs as written, twice in a row,
   const numbers = outs.map((o) => /^sandbox-eu: (\S+)$/m.exec(o)?.[1]);
   expect(numbers).toEqual(['created', 'created']);
   expect(outs.map((o) => /^routed to (\S+)$/m.exec(o)?.[1])).toEqual(['sandbox-eu', 'sandbox-eu']);
-  const firsts = (await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}/orders?integrationId=${demo.connectionId}`, { key: demo.apiKey })).body.result.items;
+  const firsts = (await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}/orders?integrationId=${demo.connectionId}`, { key: demo.apiKey })).body
+    .result.items;
   const by = (type: string) => firsts.filter((so: any) => so.events.some((e: any) => e.type === type));
   expect([by('routedAway').length, by('rerouted').length]).toEqual([2, 2]);
   const eu = await (await fetch(`${demo.sandboxSupplierEu.controlUrl}/received`)).json();
   const main = await (await fetch(`${demo.sandboxSupplier.controlUrl}/received`)).json();
-  const rerouted = (await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}/orders?integrationId=${demo.backupConnectionId}`, { key: demo.apiKey })).body.result.items;
+  const rerouted = (
+    await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}/orders?integrationId=${demo.backupConnectionId}`, { key: demo.apiKey })
+  ).body.result.items;
   expect(rerouted).toHaveLength(4);
   for (const so of rerouted) {
-    expect(eu.orders.filter((o: any) => o.orderNumber === so.supplierOrderNumber)).toEqual([expect.objectContaining({ accountId: 'acct_demo_eu', status: 'created' })]);
+    expect(eu.orders.filter((o: any) => o.orderNumber === so.supplierOrderNumber)).toEqual([
+      expect.objectContaining({ accountId: 'acct_demo_eu', status: 'created' }),
+    ]);
     expect(main.orders.filter((o: any) => o.orderNumber === so.supplierOrderNumber)).toEqual([]);
   }
 
@@ -171,7 +177,7 @@ test('the README\'s route and reroute with curl runs as written, twice in a row,
   fs.rmSync(folder, { recursive: true, force: true });
 });
 
-test('the README\'s parcel that does not arrive, with curl, runs as written, twice in a row: the attention, one claim, one reship shipped', async () => {
+test("the README's parcel that does not arrive, with curl, runs as written, twice in a row: the attention, one claim, one reship shipped", async () => {
   const blocks = walkOf(fs.readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8'), PARCEL_SECTION);
   // The helpers, the order shipped, the parcel stalled, the claim, the sandbox's decision and the reship.
   expect(blocks.length).toBeGreaterThanOrEqual(5);
@@ -184,10 +190,15 @@ test('the README\'s parcel that does not arrive, with curl, runs as written, twi
   for (const secret of [demo.apiKey, demo.staffApiKey, demo.password, demo.operatorToken]) seen.secrets.add(secret);
 
   const outs = await walkTwice(blocks, folder);
-  expect(outs.map((o) => /^at the sandbox: claim sent (\d+) time\(s\), (\d+) reship order\(s\)$/m.exec(o)?.slice(1))).toEqual([['1', '1'], ['1', '1']]);
+  expect(outs.map((o) => /^at the sandbox: claim sent (\d+) time\(s\), (\d+) reship order\(s\)$/m.exec(o)?.slice(1))).toEqual([
+    ['1', '1'],
+    ['1', '1'],
+  ]);
   // The service's records agree: two claims closed as reshipped, each with one reship order, shipped (the first one
   // delivered since: the second run moved the sandbox's clock 80 hours on).
-  const claimed = (await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}/orders?integrationId=${demo.connectionId}&pageSize=100`, { key: demo.apiKey })).body.result.items;
+  const claimed = (
+    await call(demo.baseUrl, 'GET', `/api/store-suppliers/${demo.storeId}/orders?integrationId=${demo.connectionId}&pageSize=100`, { key: demo.apiKey })
+  ).body.result.items;
   const reships = claimed.filter((so: any) => so.reshipOf);
   expect(reships.map((so: any) => so.status).sort()).toEqual(['delivered', 'shipped']);
   const received = await (await fetch(`${demo.sandboxSupplier.controlUrl}/received`)).json();

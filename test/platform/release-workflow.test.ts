@@ -81,7 +81,9 @@ test('it publishes the n8n package and the JavaScript client with provenance, an
   const setupNode = publish.steps.find((s) => s.uses?.startsWith('actions/setup-node@'))!;
   expect(setupNode.with).toMatchObject({ 'registry-url': 'https://registry.npmjs.org' });
   expect(runs(publish)).toMatch(/dotnet pack dotnet\/src\/StoreSuppliers\.Client -c Release -o dist\/nuget/);
-  expect(runs(publish)).toMatch(/dotnet nuget push "dist\/nuget\/\*\.nupkg" --api-key "\$\{\{ secrets\.NUGET_API_KEY \}\}" --source https:\/\/api\.nuget\.org\/v3\/index\.json/);
+  expect(runs(publish)).toMatch(
+    /dotnet nuget push "dist\/nuget\/\*\.nupkg" --api-key "\$\{\{ secrets\.NUGET_API_KEY \}\}" --source https:\/\/api\.nuget\.org\/v3\/index\.json/,
+  );
   expect(fs.existsSync(path.join(ROOT, 'dotnet/src/StoreSuppliers.Client/StoreSuppliers.Client.csproj'))).toBe(true);
 });
 
@@ -98,7 +100,10 @@ test('its version check, run here as written: the tag must be the version of the
 });
 
 test('every manifest names the one repository, its issues and the same author', () => {
-  const manifests = ['package.json', 'client/package.json', 'n8n-package/package.json'].map((f) => ({ f, m: JSON.parse(fs.readFileSync(path.join(ROOT, f), 'utf8')) }));
+  const manifests = ['package.json', 'client/package.json', 'n8n-package/package.json'].map((f) => ({
+    f,
+    m: JSON.parse(fs.readFileSync(path.join(ROOT, f), 'utf8')),
+  }));
   for (const { f, m } of manifests) {
     expect({ f, url: m.repository?.url, type: m.repository?.type }).toEqual({ f, url: `git+${REPOSITORY}.git`, type: 'git' });
     expect({ f, homepage: m.homepage.startsWith(REPOSITORY) }).toEqual({ f, homepage: true });

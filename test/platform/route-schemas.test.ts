@@ -11,7 +11,7 @@ import type { Boss } from '../../server/platform/jobs';
 
 const env = { APP_SECRET: 'x'.repeat(40), DATABASE_URL: 'postgres://127.0.0.1:1/none', ALIEXPRESS_APP_KEY: '34567812', ALIEXPRESS_APP_SECRET: 's'.repeat(32) };
 
-test('every route\'s params, query and body schemas compile', () => {
+test("every route's params, query and body schemas compile", () => {
   const config = loadConfig(env, []);
   const routes = routeTable(buildServices(config, openDatabase(config.databaseUrl), createLogger('silent'), null as unknown as Boss, config.databaseUrl));
   expect(routes.length).toBeGreaterThan(75);

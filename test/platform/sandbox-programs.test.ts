@@ -7,10 +7,23 @@ import { eventually, leakScanTest, type Service, startService } from '../support
 import { childrenOf } from '../support/own-postgres';
 
 // EXCHANGE_RATES_URL unset, as in `npm start`: the bundled ECB-format server starts and the service reads it.
-const BOTH = { SANDBOX_SUPPLIER: '1', SANDBOX_SUPPLIER_PORT: '0', SANDBOX_PAYMENTS: '1', SANDBOX_PAYMENTS_PORT: '0', SANDBOX_SUPPLIER_CONTROL: '1', SANDBOX_EXCHANGE_RATES: '1', SANDBOX_EXCHANGE_RATES_PORT: '0', EXCHANGE_RATES_URL: '' };
+const BOTH = {
+  SANDBOX_SUPPLIER: '1',
+  SANDBOX_SUPPLIER_PORT: '0',
+  SANDBOX_PAYMENTS: '1',
+  SANDBOX_PAYMENTS_PORT: '0',
+  SANDBOX_SUPPLIER_CONTROL: '1',
+  SANDBOX_EXCHANGE_RATES: '1',
+  SANDBOX_EXCHANGE_RATES_PORT: '0',
+  EXCHANGE_RATES_URL: '',
+};
 const commandOf = (pid: number) => fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
 const environOf = (pid: number) => fs.readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
-const answers = (url: string) => fetch(url, { signal: AbortSignal.timeout(2000) }).then((r) => r.status, () => null);
+const answers = (url: string) =>
+  fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+    (r) => r.status,
+    () => null,
+  );
 
 async function sandboxesOf(svc: Service) {
   const supplier = String((await svc.waitForLog((l) => l.msg === 'sandbox supplier started')).baseUrl);
@@ -18,10 +31,17 @@ async function sandboxesOf(svc: Service) {
   const rates = String((await svc.waitForLog((l) => l.msg === 'sandbox exchange rates started')).baseUrl);
   const children = childrenOf(svc.proc.pid!);
   const pidOf = (script: string) => children.find((pid) => commandOf(pid).includes(script));
-  return { supplier, payments, rates, supplierPid: pidOf('sandboxes/supplier/main.js'), paymentsPid: pidOf('sandboxes/payment-provider/main.js'), ratesPid: pidOf('sandboxes/exchange-rates/main.js') };
+  return {
+    supplier,
+    payments,
+    rates,
+    supplierPid: pidOf('sandboxes/supplier/main.js'),
+    paymentsPid: pidOf('sandboxes/payment-provider/main.js'),
+    ratesPid: pidOf('sandboxes/exchange-rates/main.js'),
+  };
 }
 
-test('each sandbox is a child process of its own, with none of the service\'s secrets in its environment', async () => {
+test("each sandbox is a child process of its own, with none of the service's secrets in its environment", async () => {
   const svc = await startService({ label: 'sandbox-programs', env: BOTH });
   try {
     const s = await sandboxesOf(svc);

@@ -84,14 +84,23 @@ test('a standby being made counts from the moment its slot appears, even right a
     expect([none.waits, await none.confirm(3000, since), none.epoch()]).toEqual([false, 'held', null]);
     await expect(none.acknowledge(since)).resolves.toBeUndefined();
     const said: string[] = [];
-    await new Standbys(db, 3000, createLogger('warn', 'standbys-test', new Writable({ write: (chunk, _enc, done) => (said.push(String(chunk)), done()) })), 'none').checkDeclared();
+    await new Standbys(
+      db,
+      3000,
+      createLogger('warn', 'standbys-test', new Writable({ write: (chunk, _enc, done) => (said.push(String(chunk)), done()) })),
+      'none',
+    ).checkDeclared();
     expect(said.join('')).toMatch(/physical replication slots but DATABASE_REPLICATION is none/);
 
     // The standby confirms (its slot moves past the write): now it holds.
-    const answer = await eventually(async () => {
-      await db.query(`SELECT pg_replication_slot_advance('being_made', pg_current_wal_flush_lsn())`);
-      return (await standbys.confirm(100, since)) === 'held' ? 'held' : undefined;
-    }, 10000, 'the check once the slot has passed the write');
+    const answer = await eventually(
+      async () => {
+        await db.query(`SELECT pg_replication_slot_advance('being_made', pg_current_wal_flush_lsn())`);
+        return (await standbys.confirm(100, since)) === 'held' ? 'held' : undefined;
+      },
+      10000,
+      'the check once the slot has passed the write',
+    );
     expect(answer).toBe('held');
   } finally {
     await db.query(`SELECT pg_drop_replication_slot('being_made')`).catch(() => undefined);

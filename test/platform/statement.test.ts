@@ -23,7 +23,7 @@ test('a name taken twice is refused', () => {
   expect(() => st.add({ name: 'part', gives: ['x'], reads: {}, sql: 'SELECT 2 AS x' })).toThrow(new PieceClash('two pieces of one statement are named part'));
 });
 
-test('a read of a relation nobody before defines, or of a column it does not give, is refused; so is the final select\'s', () => {
+test("a read of a relation nobody before defines, or of a column it does not give, is refused; so is the final select's", () => {
   const st = new Statement(new Params()).add({ name: 'a', gives: ['x'], reads: {}, sql: 'SELECT 1 AS x' });
   expect(() => st.add({ name: 'b', gives: [], reads: { later: ['x'] }, sql: 'SELECT x FROM later' })).toThrow(/reads later, which no piece before it defines/);
   expect(() => st.add({ name: 'b', gives: [], reads: { a: ['x', 'y'] }, sql: 'SELECT y FROM a' })).toThrow(/reads y of a, which it does not give/);
@@ -42,5 +42,11 @@ test("orders' part move needs order_id and group_key of the relation it is given
 });
 
 test('columns of a select or RETURNING list, by the name they are given', () => {
-  expect(columnsOf('g.order_id, g.group_key, was.status AS was_status, ord.number AS "order_number", id')).toEqual(['order_id', 'group_key', 'was_status', 'order_number', 'id']);
+  expect(columnsOf('g.order_id, g.group_key, was.status AS was_status, ord.number AS "order_number", id')).toEqual([
+    'order_id',
+    'group_key',
+    'was_status',
+    'order_number',
+    'id',
+  ]);
 });

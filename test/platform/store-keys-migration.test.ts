@@ -11,7 +11,18 @@ let sandbox: Sandbox;
 let svc: Service;
 let db: Pool;
 
-const CHILDREN = ['product_link_variants', 'import_job_items', 'store_order_items', 'fulfilment_groups', 'payment_events', 'supplier_order_events', 'supplier_order_numbers', 'supplier_notification_receipts', 'event_deliveries', 'event_reactions'];
+const CHILDREN = [
+  'product_link_variants',
+  'import_job_items',
+  'store_order_items',
+  'fulfilment_groups',
+  'payment_events',
+  'supplier_order_events',
+  'supplier_order_numbers',
+  'supplier_notification_receipts',
+  'event_deliveries',
+  'event_reactions',
+];
 
 async function keyOf(table: string): Promise<string> {
   const r = await db.query(`SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = $1::regclass AND contype = 'p'`, [table]);
@@ -53,7 +64,9 @@ test('reversed to the previous schema and applied again while the previous relea
   // Reversed: the previous release's keys and columns, the rows kept.
   const reverted = JSON.parse(runCli(svc, 'revert-migration', 'StoreKeysExpand1764979200350'));
   // Later migrations are reverted first (and applied again after the contract step): every one from the expand step on, newest first.
-  const fromExpand = MIGRATIONS.map((m) => new m().name).filter((n) => Number(/(\d+)$/.exec(n)![1]) >= 1764979200350).reverse();
+  const fromExpand = MIGRATIONS.map((m) => new m().name)
+    .filter((n) => Number(/(\d+)$/.exec(n)![1]) >= 1764979200350)
+    .reverse();
   expect(fromExpand.slice(-3)).toEqual(['StoreKeysWrittenByCode1764979200352', 'StoreKeysContract1764979200351', 'StoreKeysExpand1764979200350']);
   expect(reverted.reverted).toEqual(fromExpand);
   expect(await keyOf('supplier_orders')).toBe('PRIMARY KEY (id)');
@@ -65,7 +78,10 @@ test('reversed to the previous schema and applied again while the previous relea
   const old = new Client({ connectionString: asTests(svc.databaseUrl), application_name: 'store-suppliers' });
   await old.connect();
   const oldWrite = (eventId: string) =>
-    old.query('INSERT INTO supplier_notification_receipts (connection_id, event_id) VALUES ($1, $2) ON CONFLICT (connection_id, event_id) DO NOTHING', [shop.connId, eventId]);
+    old.query('INSERT INTO supplier_notification_receipts (connection_id, event_id) VALUES ($1, $2) ON CONFLICT (connection_id, event_id) DO NOTHING', [
+      shop.connId,
+      eventId,
+    ]);
   await oldWrite('before-expand');
 
   svc = await startService({ label: 'store-keys', sandbox, publicBaseUrl: true, databaseUrl: svc.databaseUrl, env: { MIGRATION_RETRY_SECONDS: '1' } });
@@ -75,12 +91,16 @@ test('reversed to the previous schema and applied again while the previous relea
   expect(await applied('StoreKeysContract1764979200351')).toBe(false);
   await oldWrite('during-expand');
   await oldWrite('during-expand');
-  const receipts = await db.query('SELECT event_id, store_id FROM supplier_notification_receipts WHERE connection_id = $1 AND event_id LIKE $2 ORDER BY event_id', [shop.connId, '%expand']);
+  const receipts = await db.query(
+    'SELECT event_id, store_id FROM supplier_notification_receipts WHERE connection_id = $1 AND event_id LIKE $2 ORDER BY event_id',
+    [shop.connId, '%expand'],
+  );
   expect(receipts.rows).toEqual([
     { event_id: 'before-expand', store_id: shop.storeId },
     { event_id: 'during-expand', store_id: shop.storeId },
   ]);
-  for (const t of CHILDREN) expect({ t, unfilled: (await db.query(`SELECT count(*)::int AS n FROM ${t} WHERE store_id IS NULL`)).rows[0].n }).toEqual({ t, unfilled: 0 });
+  for (const t of CHILDREN)
+    expect({ t, unfilled: (await db.query(`SELECT count(*)::int AS n FROM ${t} WHERE store_id IS NULL`)).rows[0].n }).toEqual({ t, unfilled: 0 });
   const events = await db.query('SELECT e.store_id = s.store_id AS same FROM supplier_order_events e JOIN supplier_orders s ON s.id = e.supplier_order_id');
   expect(events.rows.every((r) => r.same)).toBe(true);
   // The new release answers meanwhile.
@@ -88,13 +108,19 @@ test('reversed to the previous schema and applied again while the previous relea
 
   // The previous release's process goes: the contract step applies within its retry.
   await old.end();
-  await eventually(async () => ((await applied('StoreKeysWrittenByCode1764979200352')) ? true : undefined), 30000, 'the contract step and the fill triggers\' removal to apply');
+  await eventually(
+    async () => ((await applied('StoreKeysWrittenByCode1764979200352')) ? true : undefined),
+    30000,
+    "the contract step and the fill triggers' removal to apply",
+  );
   // And every migration after them (each in its own transaction): an order placed before the last is applied meets a
   // schema the code does not know yet (a loaded CI run got a 500 so).
   const newest = new MIGRATIONS[MIGRATIONS.length - 1]().name!;
   await eventually(async () => ((await applied(newest)) ? true : undefined), 30000, 'the migrations after the contract step to apply');
   // Every writer sends store_id now: an insert without it is refused, no trigger fills it any more.
-  await expect(db.query('INSERT INTO supplier_notification_receipts (connection_id, event_id) VALUES ($1, $2)', [shop.connId, 'no-store'])).rejects.toThrow(/null value in column "store_id"/);
+  await expect(db.query('INSERT INTO supplier_notification_receipts (connection_id, event_id) VALUES ($1, $2)', [shop.connId, 'no-store'])).rejects.toThrow(
+    /null value in column "store_id"/,
+  );
   expect(await keyOf('supplier_orders')).toBe('PRIMARY KEY (store_id, id)');
   expect(await keyOf('supplier_notification_receipts')).toBe('PRIMARY KEY (store_id, connection_id, event_id)');
   expect(await keyOf('credit_ledger')).toBe('PRIMARY KEY (account_id, id)');

@@ -17,14 +17,14 @@ function sources(dir: string): Array<{ name: string; text: string }> {
 
 const all = sources(SERVER);
 
-test('no dispatch or catalogue file names AliExpress or imports any supplier\'s adapter', () => {
+test("no dispatch or catalogue file names AliExpress or imports any supplier's adapter", () => {
   const neutral = all.filter((f) => /^(dispatch|catalogue)\//.test(f.name));
   expect(neutral.length).toBeGreaterThan(10);
   expect(neutral.filter((f) => /ali-?express/i.test(f.text)).map((f) => f.name)).toEqual([]);
   expect(neutral.filter((f) => /from '\.\.\/suppliers\/(?!adapter'|errors'|registry')/.test(f.text)).map((f) => f.name)).toEqual([]);
 });
 
-test('only the suppliers\' registry (server/suppliers/index.ts, which the composition asks for) builds the AliExpress adapter; nothing else outside its folder imports it', () => {
+test("only the suppliers' registry (server/suppliers/index.ts, which the composition asks for) builds the AliExpress adapter; nothing else outside its folder imports it", () => {
   const importers = all.filter((f) => !f.name.startsWith('suppliers/aliexpress/') && /(suppliers\/|'\.\/)aliexpress\//.test(f.text)).map((f) => f.name);
   expect(importers).toEqual(['suppliers/index.ts']);
 });

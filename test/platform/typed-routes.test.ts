@@ -8,7 +8,9 @@ test('params, query and body are typed from the schemas; a wrong use does not co
   const { options } = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
   const file = path.join(root, 'test/types/typed-route.check.ts');
   const program = ts.createProgram([file], { ...options, noEmit: true, incremental: false, rootDir: root });
-  const problems = ts.getPreEmitDiagnostics(program).map((d) => `${d.file ? path.relative(root, d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+  const problems = ts
+    .getPreEmitDiagnostics(program)
+    .map((d) => `${d.file ? path.relative(root, d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
   // An unused @ts-expect-error is itself an error, so this also fails when a wrong use starts to compile.
   expect(problems).toEqual([]);
 }, 120000);

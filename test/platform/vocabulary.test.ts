@@ -10,17 +10,24 @@ import path from 'node:path';
 
 const ROOT = path.join(__dirname, '../..');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const generator = require(path.join(ROOT, 'server/platform/vocabulary/generate.cjs')) as { render(root: string, files?: string[]): string; write(root: string): void; TARGETS: string[]; AFTER_SHIPPING: { files: string[]; targets: string[] } };
+const generator = require(path.join(ROOT, 'server/platform/vocabulary/generate.cjs')) as {
+  render(root: string, files?: string[]): string;
+  write(root: string): void;
+  TARGETS: string[];
+  AFTER_SHIPPING: { files: string[]; targets: string[] };
+};
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
 
 jest.setTimeout(180_000);
 
 test('the console and the node read the vocabulary as it is (npm run generate:vocabulary)', () => {
   const text = generator.render(ROOT);
-  for (const target of generator.TARGETS) expect({ target, current: fs.readFileSync(path.join(ROOT, target), 'utf8') === text }).toEqual({ target, current: true });
+  for (const target of generator.TARGETS)
+    expect({ target, current: fs.readFileSync(path.join(ROOT, target), 'utf8') === text }).toEqual({ target, current: true });
   // After shipping's words (delivery attention, claims), copied beside them.
   const after = generator.render(ROOT, generator.AFTER_SHIPPING.files);
-  for (const target of generator.AFTER_SHIPPING.targets) expect({ target, current: fs.readFileSync(path.join(ROOT, target), 'utf8') === after }).toEqual({ target, current: true });
+  for (const target of generator.AFTER_SHIPPING.targets)
+    expect({ target, current: fs.readFileSync(path.join(ROOT, target), 'utf8') === after }).toEqual({ target, current: true });
 });
 
 /** `tsc --noEmit -p` of one project in the scratch folder: its errors, or '' when it compiles. */
@@ -43,7 +50,10 @@ test('a review reason added without its words fails to compile in the service, t
     // The node and the service's module, as the root tsconfig.json compiles them (without the rest of the service).
     const root = JSON.parse(fs.readFileSync(path.join(ROOT, 'tsconfig.json'), 'utf8')) as { compilerOptions: Record<string, unknown> };
     const options = { ...root.compilerOptions, incremental: false, tsBuildInfoFile: undefined, types: ['node'] };
-    fs.writeFileSync(path.join(dir, 'tsconfig.node.json'), JSON.stringify({ compilerOptions: options, include: ['nodes/**/*.ts', 'server/platform/vocabulary/*.ts'] }));
+    fs.writeFileSync(
+      path.join(dir, 'tsconfig.node.json'),
+      JSON.stringify({ compilerOptions: options, include: ['nodes/**/*.ts', 'server/platform/vocabulary/*.ts'] }),
+    );
 
     const module = path.join(dir, 'server/platform/vocabulary/review-reasons.ts');
     const original = fs.readFileSync(module, 'utf8');
@@ -58,14 +68,17 @@ test('a review reason added without its words fails to compile in the service, t
     expect(nodeErrors).toMatch(/review-reasons\.ts[\s\S]*vocabularyProbe/);
 
     // Its words, but none for the reroute rule it may be chosen for: still refused.
-    const words = "  customerCaptureFailed: {\n";
+    const words = '  customerCaptureFailed: {\n';
     const noLabel = "  vocabularyProbe: { why: 'Probe', next: 'Probe next.', advice: 'Probe advice.' },\n";
     const added = fs.readFileSync(module, 'utf8');
     fs.writeFileSync(module, added.replace(words, `${noLabel}${words}`));
     generator.write(dir);
     expect(compile(dir, 'console/tsconfig.json')).toMatch(/rerouteLabel/);
 
-    fs.writeFileSync(module, added.replace(words, `${noLabel.replace("advice: 'Probe advice.'", "advice: 'Probe advice.', rerouteLabel: 'Probe label'")}${words}`));
+    fs.writeFileSync(
+      module,
+      added.replace(words, `${noLabel.replace("advice: 'Probe advice.'", "advice: 'Probe advice.', rerouteLabel: 'Probe label'")}${words}`),
+    );
     generator.write(dir);
     expect(compile(dir, 'console/tsconfig.json')).toBe('');
     expect(compile(dir, 'tsconfig.node.json')).toBe('');

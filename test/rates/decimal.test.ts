@@ -78,28 +78,41 @@ const rateArb = fc.tuple(fc.integer({ min: 1, max: 999_999 }), fc.integer({ min:
 
 test('property: the converted amount is the exact product rounded half up: within half a unit, ties up', () => {
   fc.assert(
-    fc.property(fc.integer({ min: 0, max: 1_000_000_000 }), fc.constantFrom(...CURRENCIES), fc.constantFrom(...CURRENCIES), rateArb, (amount, from, to, rate) => {
-      const r = parseRate(rate);
-      // exact = amount × r.units × 10^to / 10^(r.scale + from): compare result against it without dividing.
-      const num = BigInt(amount) * r.units * 10n ** BigInt(minorUnitsOf(to));
-      const den = 10n ** BigInt(r.scale + minorUnitsOf(from));
-      // An amount no JavaScript number holds exactly is refused, never rounded through a float.
-      if (num / den >= BigInt(Number.MAX_SAFE_INTEGER)) return void expect(() => convertMinor(amount, from, to, rate)).toThrow(RangeError);
-      const result = BigInt(convertMinor(amount, from, to, rate));
-      const twice = 2n * (result * den - num); // 2 × (result − exact) × den
-      expect(twice > -den && twice <= den).toBe(true);
-    }),
+    fc.property(
+      fc.integer({ min: 0, max: 1_000_000_000 }),
+      fc.constantFrom(...CURRENCIES),
+      fc.constantFrom(...CURRENCIES),
+      rateArb,
+      (amount, from, to, rate) => {
+        const r = parseRate(rate);
+        // exact = amount × r.units × 10^to / 10^(r.scale + from): compare result against it without dividing.
+        const num = BigInt(amount) * r.units * 10n ** BigInt(minorUnitsOf(to));
+        const den = 10n ** BigInt(r.scale + minorUnitsOf(from));
+        // An amount no JavaScript number holds exactly is refused, never rounded through a float.
+        if (num / den >= BigInt(Number.MAX_SAFE_INTEGER)) return void expect(() => convertMinor(amount, from, to, rate)).toThrow(RangeError);
+        const result = BigInt(convertMinor(amount, from, to, rate));
+        const twice = 2n * (result * den - num); // 2 × (result − exact) × den
+        expect(twice > -den && twice <= den).toBe(true);
+      },
+    ),
     { numRuns: 2000 },
   );
 });
 
 test('property: converting is monotonic in the amount, and identity at rate 1', () => {
   fc.assert(
-    fc.property(fc.integer({ min: 0, max: 1_000_000 }), fc.integer({ min: 0, max: 1000 }), fc.constantFrom(...CURRENCIES), fc.constantFrom(...CURRENCIES), rateArb, (a, d, from, to, rate) => {
-      fc.pre(BigInt(a + d) * parseRate(rate).units * 10n ** BigInt(minorUnitsOf(to)) < BigInt(Number.MAX_SAFE_INTEGER));
-      expect(convertMinor(a + d, from, to, rate)).toBeGreaterThanOrEqual(convertMinor(a, from, to, rate));
-      expect(convertMinor(a, from, from, '1')).toBe(a);
-    }),
+    fc.property(
+      fc.integer({ min: 0, max: 1_000_000 }),
+      fc.integer({ min: 0, max: 1000 }),
+      fc.constantFrom(...CURRENCIES),
+      fc.constantFrom(...CURRENCIES),
+      rateArb,
+      (a, d, from, to, rate) => {
+        fc.pre(BigInt(a + d) * parseRate(rate).units * 10n ** BigInt(minorUnitsOf(to)) < BigInt(Number.MAX_SAFE_INTEGER));
+        expect(convertMinor(a + d, from, to, rate)).toBeGreaterThanOrEqual(convertMinor(a, from, to, rate));
+        expect(convertMinor(a, from, from, '1')).toBe(a);
+      },
+    ),
     { numRuns: 1000 },
   );
 });

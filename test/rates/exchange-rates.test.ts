@@ -18,7 +18,11 @@ const RATES = { USD: '1.0705', JPY: '171.94', KWD: '0.32810', GBP: '0.84638' };
 
 let ecb: RunningSandboxExchangeRates;
 const control = async (method: string, p: string, body?: unknown) => {
-  const res = await fetch(`${ecb.baseUrl}/control${p}`, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${ecb.baseUrl}/control${p}`, {
+    method,
+    headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`ECB-format server control ${method} ${p}: ${res.status}`);
   return res.json();
 };
@@ -42,7 +46,9 @@ describe('the service', () => {
   test('with none stored, the job fetches the rates at start and keeps each with its source, day and fetch time; it runs daily', async () => {
     const started = Date.now();
     await svc.waitForLog((l) => l.msg === 'exchange rates fetched', 60000);
-    const { rows } = await svc.db.query(`SELECT source, currency, to_char(as_of_date, 'YYYY-MM-DD') AS as_of_date, per_euro, fetched_at FROM exchange_rates ORDER BY currency`);
+    const { rows } = await svc.db.query(
+      `SELECT source, currency, to_char(as_of_date, 'YYYY-MM-DD') AS as_of_date, per_euro, fetched_at FROM exchange_rates ORDER BY currency`,
+    );
     expect(rows.map((r) => [r.source, r.currency, r.as_of_date, r.per_euro])).toEqual([
       ['ecb', 'GBP', day(-1), '0.84638'],
       ['ecb', 'JPY', day(-1), '171.94'],
@@ -58,13 +64,33 @@ describe('the service', () => {
     await svc.waitForLog((l) => l.msg === 'exchange rates fetched', 60000);
     const usdJpy = await operator('GET', '/USD/JPY');
     expect(usdJpy.status).toBe(200);
-    expect(usdJpy.body.result).toEqual({ available: true, from: 'USD', to: 'JPY', rate: '160.6165343298', source: 'ecb', asOfDate: day(-1), fetchedAt: expect.any(String) });
+    expect(usdJpy.body.result).toEqual({
+      available: true,
+      from: 'USD',
+      to: 'JPY',
+      rate: '160.6165343298',
+      source: 'ecb',
+      asOfDate: day(-1),
+      fetchedAt: expect.any(String),
+    });
     expect((await operator('GET', '/EUR/GBP')).body.result).toMatchObject({ rate: '0.84638', source: 'ecb' });
     expect((await operator('GET', '/USD/USD')).body.result).toMatchObject({ rate: '1', source: 'identity' });
     // EXCHANGE_RATE_MAX_AGE_DAYS is 4: four days after the rates' day they are used, five days after they are not.
     expect((await operator('GET', `/USD/JPY?asOf=${day(3)}`)).body.result).toMatchObject({ available: true, asOfDate: day(-1) });
-    expect((await operator('GET', `/USD/JPY?asOf=${day(4)}`)).body.result).toEqual({ available: false, reason: 'stale', from: 'USD', to: 'JPY', asOfDate: day(-1) });
-    expect((await operator('GET', `/USD/JPY?asOf=${day(-30)}`)).body.result).toEqual({ available: false, reason: 'missing', from: 'USD', to: 'JPY', asOfDate: null });
+    expect((await operator('GET', `/USD/JPY?asOf=${day(4)}`)).body.result).toEqual({
+      available: false,
+      reason: 'stale',
+      from: 'USD',
+      to: 'JPY',
+      asOfDate: day(-1),
+    });
+    expect((await operator('GET', `/USD/JPY?asOf=${day(-30)}`)).body.result).toEqual({
+      available: false,
+      reason: 'missing',
+      from: 'USD',
+      to: 'JPY',
+      asOfDate: null,
+    });
     expect((await operator('GET', '/USD/SEK')).body.result).toMatchObject({ available: false, reason: 'missing' });
   });
 
@@ -77,10 +103,26 @@ describe('the service', () => {
     const pinned = await operator('PUT', '/USD/JPY', { rate: '150.00', reason: 'agreed with the supplier for June' });
     expect(pinned.status).toBe(200);
     expect(pinned.body.result).toEqual({ base: 'USD', quote: 'JPY', rate: '150', reason: 'agreed with the supplier for June', pinnedAt: expect.any(String) });
-    expect((await operator('GET', '/USD/JPY')).body.result).toEqual({ available: true, from: 'USD', to: 'JPY', rate: '150', source: 'pinned', asOfDate: day(), fetchedAt: null });
+    expect((await operator('GET', '/USD/JPY')).body.result).toEqual({
+      available: true,
+      from: 'USD',
+      to: 'JPY',
+      rate: '150',
+      source: 'pinned',
+      asOfDate: day(),
+      fetchedAt: null,
+    });
     // A pin governs both ways (issue 53, point 8): JPY→USD is its inverse, 1/150 rounded half up once to ten decimals,
     // not the fetched rate that disagrees with it; a pin of the other way is refused while this one stands.
-    expect((await operator('GET', '/JPY/USD')).body.result).toEqual({ available: true, from: 'JPY', to: 'USD', rate: '0.0066666667', source: 'pinned', asOfDate: day(), fetchedAt: null });
+    expect((await operator('GET', '/JPY/USD')).body.result).toEqual({
+      available: true,
+      from: 'JPY',
+      to: 'USD',
+      rate: '0.0066666667',
+      source: 'pinned',
+      asOfDate: day(),
+      fetchedAt: null,
+    });
     const opposite = await operator('PUT', '/JPY/USD', { rate: '0.0062', reason: 'the other way' });
     expect([opposite.status, opposite.body.error.code]).toEqual([409, 'oppositePinned']);
     expect((await svc.db.query('SELECT base, quote FROM exchange_rate_pins')).rows).toEqual([{ base: 'USD', quote: 'JPY' }]);
@@ -113,11 +155,24 @@ describe('the lookup service over the ECB-format server', () => {
     await control('PUT', '/rates', { date: day(), rates: RATES });
     await control('DELETE', '/faults');
   });
-  const stored = async () => (await pool.query(`SELECT source, currency, to_char(as_of_date, 'YYYY-MM-DD') AS d, per_euro, fetched_at FROM exchange_rates ORDER BY currency, as_of_date`)).rows;
+  const stored = async () =>
+    (
+      await pool.query(
+        `SELECT source, currency, to_char(as_of_date, 'YYYY-MM-DD') AS d, per_euro, fetched_at FROM exchange_rates ORDER BY currency, as_of_date`,
+      )
+    ).rows;
 
-  test('JPY, USD and KWD amounts convert exactly in each currency\'s minor units, with the rate, source and day', async () => {
+  test("JPY, USD and KWD amounts convert exactly in each currency's minor units, with the rate, source and day", async () => {
     await rates.refresh();
-    expect(await rates.convert(10000, 'JPY', 'USD')).toEqual({ available: true, amountMinor: 6226, currency: 'USD', rate: '0.0062260091', source: 'ecb', asOfDate: day(), fetchedAt: expect.any(String) });
+    expect(await rates.convert(10000, 'JPY', 'USD')).toEqual({
+      available: true,
+      amountMinor: 6226,
+      currency: 'USD',
+      rate: '0.0062260091',
+      source: 'ecb',
+      asOfDate: day(),
+      fetchedAt: expect.any(String),
+    });
     expect(await rates.convert(4916, 'USD', 'JPY')).toMatchObject({ amountMinor: 7896, rate: '160.6165343298' });
     // 1.234 KWD at 3.2626… USD per KWD = 4.0261… USD.
     expect(await rates.convert(1234, 'KWD', 'USD')).toMatchObject({ amountMinor: 403, rate: '3.262724779' });

@@ -12,11 +12,24 @@ import type { Store } from '../../bench/soak/world';
 const store = { index: 1 } as Store;
 type Held = ServiceSupplierOrder & { store: Store; events: SoEvent[] };
 const so = (id: string, supplierKey: string, status: string, events: SoEvent[]): Held => ({
-  _id: id, orderId: 'order-1', fulfilmentGroupKey: `supplier:${supplierKey}`, supplierKey, status, reviewReason: null,
-  supplierOrderNumber: `ss-${id}-1`, supplierOrderId: null, payment: { status: 'paid' }, attempt: 1, store, events,
+  _id: id,
+  orderId: 'order-1',
+  fulfilmentGroupKey: `supplier:${supplierKey}`,
+  supplierKey,
+  status,
+  reviewReason: null,
+  supplierOrderNumber: `ss-${id}-1`,
+  supplierOrderId: null,
+  payment: { status: 'paid' },
+  attempt: 1,
+  store,
+  events,
 });
 const paused = { type: 'paused', at: '2026-11-26T14:00:00Z', details: { reason: 'variantUnavailable', reroute: true } };
-const rerouted = (to: string, connectionId = 'cj-conn') => ({ type: 'rerouted', details: { to: { supplierOrderId: to, connectionId }, reason: 'variantUnavailable', by: 'rule' } });
+const rerouted = (to: string, connectionId = 'cj-conn') => ({
+  type: 'rerouted',
+  details: { to: { supplierOrderId: to, connectionId }, reason: 'variantUnavailable', by: 'rule' },
+});
 const createdFrom = (from: string) => ({ type: 'created', details: { trigger: 'reroute', reroutedFrom: { from: { supplierOrderId: from } } } });
 
 /** A sandbox part paused and rerouted by the rule to CJ: the sandbox never made it (cancelled), CJ holds it, paid. */
@@ -46,7 +59,7 @@ test('a part rerouted once, its first order cancelled at the sandbox: every rero
   expect(ended.counts).toEqual({ byRule: 1, byHand: 0, rerouted: 1, paused: 0 });
 });
 
-test('the first order still live at the sandbox while CJ holds the alternate\'s: two live orders for the same items, across suppliers', () => {
+test("the first order still live at the sandbox while CJ holds the alternate's: two live orders for the same items, across suppliers", () => {
   const g = records();
   g.sandbox.orders[0].status = 'paid';
   const v = noTwoLiveAcrossSuppliers(g, none);
@@ -59,7 +72,12 @@ test('the first order still live at the sandbox while CJ holds the alternate\'s:
 test('a sample counts an order live only if both its reads found it live: a reroute in flight passes, a real double is caught and reported at the end', () => {
   const g = records();
   // The first read: the sandbox's order still live, CJ's not made yet; the second: cancelled, and CJ's made.
-  const inFlight = { sandbox: { ...g.sandbox, orders: [{ ...g.sandbox.orders[0], status: 'paid' }] }, cj: { ...g.cj, orders: [] }, aliexpress: [], printful: [] };
+  const inFlight = {
+    sandbox: { ...g.sandbox, orders: [{ ...g.sandbox.orders[0], status: 'paid' }] },
+    cj: { ...g.cj, orders: [] },
+    aliexpress: [],
+    printful: [],
+  };
   expect(liveAcrossReroutes(g, inFlight)).toEqual([]);
   // Both reads found both live.
   const doubled = records();
@@ -68,7 +86,9 @@ test('a sample counts an order live only if both its reads found it live: a rero
   expect(sampled).toHaveLength(1);
   const v = noTwoLiveAcrossSuppliers(g, { samples: 3, failures: new Map([['x', `2026-11-26T14:00:30Z: ${sampled[0]}`]]) });
   expect(v.held).toBe(false);
-  expect(v.failures[0]).toMatch(/^never two live orders for the same items across suppliers: during the run: 2026-11-26T14:00:30Z: the items of order order-1 .* have 2 live orders/);
+  expect(v.failures[0]).toMatch(
+    /^never two live orders for the same items across suppliers: during the run: 2026-11-26T14:00:30Z: the items of order order-1 .* have 2 live orders/,
+  );
 });
 
 test('a reroute by hand answered 202 and missing from the history is lost; one asked and never ended is stuck', () => {
@@ -76,7 +96,9 @@ test('a reroute by hand answered 202 and missing from the history is lost; one a
   g.supplierOrders.set('cccc', so('cccc', 'cj', 'needsReview', [{ type: 'created' }, { type: 'paused', details: { reason: 'variantUnavailable' } }]));
   const lost = reroutesEnded(g, [{ supplierOrderId: 'cccc', storeIndex: 1, status: 202 }]).verdict;
   expect(lost.held).toBe(false);
-  expect(lost.failures).toEqual(["every reroute asked for ended rerouted or paused: supplier order cccc (store 1, order order-1, cj, needsReview): the soak's reroute was answered 202, but its history holds no request: lost"]);
+  expect(lost.failures).toEqual([
+    "every reroute asked for ended rerouted or paused: supplier order cccc (store 1, order order-1, cj, needsReview): the soak's reroute was answered 202, but its history holds no request: lost",
+  ]);
   (g.supplierOrders.get('cccc') as Held).events.push({ type: 'rerouteRequested', at: '2026-11-26T14:01:00Z' });
   expect(reroutesEnded(g, [{ supplierOrderId: 'cccc', storeIndex: 1, status: 202 }]).verdict.failures).toEqual([
     'every reroute asked for ended rerouted or paused: supplier order cccc (store 1, order order-1, cj, needsReview): its reroute (by hand, asked 2026-11-26T14:01:00Z) never ended: stuck',
@@ -96,7 +118,9 @@ test('rerouted to an order the service does not have, or that no supplier holds 
   ]);
   const h = records();
   h.cj.orders = [];
-  expect(reroutesEnded(h, []).verdict.failures[0]).toMatch(/rerouted to supplier order bbbb \(store 1, order order-1, cj, shipped\), which no supplier holds \(number ss-bbbb-1\): the items are lost$/);
+  expect(reroutesEnded(h, []).verdict.failures[0]).toMatch(
+    /rerouted to supplier order bbbb \(store 1, order order-1, cj, shipped\), which no supplier holds \(number ss-bbbb-1\): the items are lost$/,
+  );
 });
 
 test('a part moved to the same alternate twice (CJ, paused there, then CJ again) breaks "no part moved to the same alternate twice"', () => {
@@ -109,5 +133,7 @@ test('a part moved to the same alternate twice (CJ, paused there, then CJ again)
   g.byNumberStem.set('ss-dddd', third);
   const v = noAlternateTwice(g);
   expect(v.held).toBe(false);
-  expect(v.failures).toEqual(['no part moved to the same alternate twice: the items first sent as supplier order aaaa (order order-1) moved 2 times to the alternate on connection cj-conn: from aaaa, bbbb']);
+  expect(v.failures).toEqual([
+    'no part moved to the same alternate twice: the items first sent as supplier order aaaa (order order-1) moved 2 times to the alternate on connection cj-conn: from aaaa, bbbb',
+  ]);
 });

@@ -11,9 +11,41 @@ const quote = (connectionId: string, storeTotalMinor: number, maxDays: number) =
 const cheapest = { supplierOrderId: 'a1', rule: 'lowestLandedCost' as const, connectionId: 'cj', candidates: [quote('cj', 1500, 12), quote('sbx', 6500, 8)] };
 
 function records(events: Array<{ type: string; details?: Record<string, unknown> }>, heldBy: string): Gathered {
-  const first = { _id: 'a1', orderId: 'o1', fulfilmentGroupKey: 'supplier:sbx', supplierKey: 'sandbox', status: 'cancelled', reviewReason: null, supplierOrderNumber: 'ss-a1-1', supplierOrderId: null, payment: { status: 'unpaid' }, attempt: 1, store, integrationId: 'sbx', events } as ServiceSupplierOrder & { store: Store };
-  const second = { ...first, _id: 'b1', status: 'confirmed', supplierKey: 'cj', supplierOrderNumber: 'ss-b1-1', integrationId: heldBy, events: [{ type: 'created', details: { trigger: 'routing', reroutedFrom: { from: { supplierOrderId: 'a1' } } } }] };
-  return { sandbox: { orders: [], payments: [], refunds: [] }, cj: { orders: [], payments: [] }, aliexpress: [], printful: [], supplierOrders: new Map([['a1', first], ['b1', second]]), byNumberStem: new Map() };
+  const first = {
+    _id: 'a1',
+    orderId: 'o1',
+    fulfilmentGroupKey: 'supplier:sbx',
+    supplierKey: 'sandbox',
+    status: 'cancelled',
+    reviewReason: null,
+    supplierOrderNumber: 'ss-a1-1',
+    supplierOrderId: null,
+    payment: { status: 'unpaid' },
+    attempt: 1,
+    store,
+    integrationId: 'sbx',
+    events,
+  } as ServiceSupplierOrder & { store: Store };
+  const second = {
+    ...first,
+    _id: 'b1',
+    status: 'confirmed',
+    supplierKey: 'cj',
+    supplierOrderNumber: 'ss-b1-1',
+    integrationId: heldBy,
+    events: [{ type: 'created', details: { trigger: 'routing', reroutedFrom: { from: { supplierOrderId: 'a1' } } } }],
+  };
+  return {
+    sandbox: { orders: [], payments: [], refunds: [] },
+    cj: { orders: [], payments: [] },
+    aliexpress: [],
+    printful: [],
+    supplierOrders: new Map([
+      ['a1', first],
+      ['b1', second],
+    ]),
+    byNumberStem: new Map(),
+  };
 }
 
 test('a choice that kept its rule holds; one that broke it says how', () => {
@@ -22,7 +54,9 @@ test('a choice that kept its rule holds; one that broke it says how', () => {
   const fastest = { ...cheapest, rule: 'fastest' as const, maxCostAboveCheapestPercent: 10 };
   expect(brokenChoice(fastest, 'sbx')).toBeNull(); // the faster one costs far above the cap
   expect(brokenChoice({ ...fastest, maxCostAboveCheapestPercent: 400 }, 'sbx')).toBe('chose 12 days when 8 were within the cap');
-  expect(brokenChoice({ ...cheapest, candidates: [quote('cj', 1500, 12), { ...quote('sbx', 900, 8), storeCurrency: 'EUR' }] }, 'sbx')).toMatch(/not comparable/);
+  expect(brokenChoice({ ...cheapest, candidates: [quote('cj', 1500, 12), { ...quote('sbx', 900, 8), storeCurrency: 'EUR' }] }, 'sbx')).toMatch(
+    /not comparable/,
+  );
   // Every quote failed: the part stays with its primary, and only there.
   expect(brokenChoice({ ...fastest, candidates: [], connectionId: 'sbx' }, 'sbx')).toBeNull();
   expect(brokenChoice({ ...fastest, candidates: [], connectionId: 'cj' }, 'sbx')).toBe('no candidate quoted, yet connection cj chosen over the primary sbx');

@@ -21,7 +21,36 @@ export function allowedCrossStore(): Map<string, string> {
   return new Map([...section.matchAll(/^- `([^`]+)`: (.+)$/gm)].map((m) => [m[1], m[2]]));
 }
 
-const KEYWORDS = new Set(['where', 'set', 'on', 'join', 'left', 'right', 'inner', 'full', 'cross', 'using', 'values', 'select', 'group', 'order', 'limit', 'returning', 'for', 'as', 'default', 'natural', 'union', 'except', 'intersect', 'window', 'having', 'offset', 'lateral', 'overriding']);
+const KEYWORDS = new Set([
+  'where',
+  'set',
+  'on',
+  'join',
+  'left',
+  'right',
+  'inner',
+  'full',
+  'cross',
+  'using',
+  'values',
+  'select',
+  'group',
+  'order',
+  'limit',
+  'returning',
+  'for',
+  'as',
+  'default',
+  'natural',
+  'union',
+  'except',
+  'intersect',
+  'window',
+  'having',
+  'offset',
+  'lateral',
+  'overriding',
+]);
 
 export interface Verdict {
   query: string;
@@ -68,7 +97,7 @@ export function judge(query: string, tables: ReadonlyMap<string, string>): Verdi
     .map(([, a, , b]) => [a, b] as const);
   // A CTE or function's rows carrying store_id: as pinned as the statement's own seeds.
   const seeded = pinned.size > 0;
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const [a, b] of joins) {
       const aOk = pinned.has(a) || (seeded && !named.has(a));

@@ -29,12 +29,16 @@ type Credential = { key: string } | { session: string };
 const byKey = (d: Developer): Credential => ({ key: d.key });
 const bySession = (d: Developer): Credential => ({ session: d.session });
 
-const setStaff = (as: Credential, email: string, permissions: string[]) => svc.call('PUT', `/api/stores/${storeId}/staff`, { ...as, body: { email, permissions } });
+const setStaff = (as: Credential, email: string, permissions: string[]) =>
+  svc.call('PUT', `/api/stores/${storeId}/staff`, { ...as, body: { email, permissions } });
 const permissionsOf = async (accountId: string): Promise<string[] | null> =>
   (await svc.db.query('SELECT permissions FROM store_staff WHERE store_id = $1 AND account_id = $2', [storeId, accountId])).rows[0]?.permissions ?? null;
 /** What payments.manage is for: whoever sets the provider's signing secret decides which payment events the store believes. */
 const setProviderSecret = (d: Developer) =>
-  svc.call('PUT', `/api/stores/${storeId}/payment-provider`, { key: d.key, body: { provider: 'sandbox', signingSecret: `whsec_${crypto.randomBytes(24).toString('base64')}` } });
+  svc.call('PUT', `/api/stores/${storeId}/payment-provider`, {
+    key: d.key,
+    body: { provider: 'sandbox', signingSecret: `whsec_${crypto.randomBytes(24).toString('base64')}` },
+  });
 
 function expectRefused(res: { status: number; body: any }, permissions: string[]) {
   expect([res.status, res.body?.error?.code]).toEqual([403, 'grantExceedsOwnPermissions']);

@@ -38,7 +38,13 @@ test('create, get, update (keeping, changing and adding variants), delete', asyn
   const small = p.variants[0];
   const updated = await svc.call('PUT', `/api/store-products/${storeId}/${p.id}`, {
     key: dev.key,
-    body: { title: 'Renamed', variants: [{ ...small, priceMinor: 999 }, { sku: 'P1-XL', title: 'XL', priceMinor: 3000, currency: 'USD', stock: 1 }] },
+    body: {
+      title: 'Renamed',
+      variants: [
+        { ...small, priceMinor: 999 },
+        { sku: 'P1-XL', title: 'XL', priceMinor: 3000, currency: 'USD', stock: 1 },
+      ],
+    },
   });
   expect(updated.status).toBe(200);
   expect(updated.body.result.title).toBe('Renamed');
@@ -58,7 +64,10 @@ test('create, get, update (keeping, changing and adding variants), delete', asyn
 test('a SKU already used in the store: 409 skuTaken, nothing half-written', async () => {
   await svc.call('POST', `/api/store-products/${storeId}`, { key: dev.key, body: body(2) });
   const before = (await svc.db.query('SELECT count(*)::int AS n FROM store_products WHERE store_id = $1', [storeId])).rows[0].n;
-  const dup = await svc.call('POST', `/api/store-products/${storeId}`, { key: dev.key, body: { ...body(3), variants: [body(3).variants[0], body(2).variants[0]] } });
+  const dup = await svc.call('POST', `/api/store-products/${storeId}`, {
+    key: dev.key,
+    body: { ...body(3), variants: [body(3).variants[0], body(2).variants[0]] },
+  });
   expect(dup.status).toBe(409);
   expect(dup.body.error.code).toBe('skuTaken');
   const after = (await svc.db.query('SELECT count(*)::int AS n FROM store_products WHERE store_id = $1', [storeId])).rows[0].n;
@@ -92,7 +101,7 @@ test('the same price for a signed-in session as for a key', async () => {
   expect(before - after).toBe(1);
 });
 
-test('a staff member\'s key is charged to the staff member\'s own account', async () => {
+test("a staff member's key is charged to the staff member's own account", async () => {
   const staff = await newDeveloper(svc, { credits: 10 });
   await svc.call('PUT', `/api/stores/${storeId}/staff`, { key: dev.key, body: { email: staff.email, permissions: ['products.manage', 'products.view'] } });
   const ownerBefore = (await svc.db.query('SELECT credits FROM accounts WHERE id = $1', [dev.accountId])).rows[0].credits;
@@ -133,7 +142,9 @@ describe('cursor paging', () => {
     const titles = pages.flatMap((p) => p.items.map((i: { title: string }) => i.title));
     expect(titles).toEqual([...titles].sort().reverse());
 
-    const back = await svc.call('GET', `/api/store-products/${pageStore}?pageSize=3&cursor=${encodeURIComponent(pages[2].pagination.previousCursor)}`, { key: dev.key });
+    const back = await svc.call('GET', `/api/store-products/${pageStore}?pageSize=3&cursor=${encodeURIComponent(pages[2].pagination.previousCursor)}`, {
+      key: dev.key,
+    });
     expect(back.body.result.items.map((p: { id: string }) => p.id)).toEqual(pages[1].items.map((p: { id: string }) => p.id));
   });
 
@@ -156,7 +167,9 @@ describe('cursor paging', () => {
     const otherStore = await svc.call('GET', `/api/store-products/${storeId}?cursor=${encodeURIComponent(cursor)}`, { key: dev.key });
     expect(otherStore.body.error.code).toBe('invalidCursor');
     const tampered = cursor.slice(0, -2) + (cursor.endsWith('AA') ? 'BB' : 'AA');
-    expect((await svc.call('GET', `/api/store-products/${pageStore}?cursor=${encodeURIComponent(tampered)}`, { key: dev.key })).body.error.code).toBe('invalidCursor');
+    expect((await svc.call('GET', `/api/store-products/${pageStore}?cursor=${encodeURIComponent(tampered)}`, { key: dev.key })).body.error.code).toBe(
+      'invalidCursor',
+    );
     expect((await svc.call('GET', `/api/store-products/${pageStore}?cursor=garbage`, { key: dev.key })).body.error.code).toBe('invalidCursor');
   });
 });

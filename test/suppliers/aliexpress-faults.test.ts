@@ -17,7 +17,8 @@ beforeAll(async () => {
 afterAll(async () => w?.close());
 afterEach(async () => w.control('DELETE', '/faults'));
 
-const failCreate = (code: string, message = `refused: ${code}`) => w.control('POST', '/faults', { failNext: [{ method: 'aliexpress.ds.order.create', code, message, count: 1, inResult: true }] });
+const failCreate = (code: string, message = `refused: ${code}`) =>
+  w.control('POST', '/faults', { failNext: [{ method: 'aliexpress.ds.order.create', code, message, count: 1, inResult: true }] });
 const types = (so: any) => so.events.map((e: any) => e.type);
 
 describe('every create error code of the note reaches the review reason it names', () => {
@@ -32,7 +33,7 @@ describe('every create error code of the note reaches the review reason it names
     ['ERROR_WHEN_BUILD_FOR_PLACE_ORDER', 'supplierRefused', /could not build the order/],
     ['A001', 'supplierRefused', /\(A001\)/],
     ['A006', 'supplierRefused', /\(A006\)/],
-  ])('%s -> %s, with AliExpress\'s words cleaned; nothing ordered', async (code, reason, said) => {
+  ])("%s -> %s, with AliExpress's words cleaned; nothing ordered", async (code, reason, said) => {
     const shop = await w.openShop();
     await failCreate(code, `Please check the address, or call +86 571 8502 2088 / write to ds-help@aliexpress.test`);
     const res = await submit(w.svc, shop, (await placeOrder(w.svc, shop)).id);
@@ -65,12 +66,15 @@ describe('every create error code of the note reaches the review reason it names
     const orders = await w.ordersAt(so.supplierOrderNumber);
     expect(orders.map((o: any) => o.id)).toEqual([so.supplierOrderId]);
     const tries = (await w.control('GET', '/received')).creates.filter((c: any) => c.outOrderId === so.supplierOrderNumber);
-    expect(tries.map((c: any) => [c.accepted, c.errorCode])).toEqual([[true, null], [false, 'REPEATED_ORDER_ERROR']]);
+    expect(tries.map((c: any) => [c.accepted, c.errorCode])).toEqual([
+      [true, null],
+      [false, 'REPEATED_ORDER_ERROR'],
+    ]);
     expect(types(so)).toEqual(expect.arrayContaining(['failed', 'automaticRetry', 'createdAtSupplier']));
     expect(so.events.find((e: any) => e.type === 'failed').details.error).toBe('timeout');
   }, 60000);
 
-  test('cancel is refused with the catalogue\'s reason: AliExpress has no cancel call', async () => {
+  test("cancel is refused with the catalogue's reason: AliExpress has no cancel call", async () => {
     const shop = await w.openShop();
     const res = await submit(w.svc, shop, (await placeOrder(w.svc, shop)).id);
     expect(res.body.result.status).toBe('submitted');
@@ -85,7 +89,8 @@ describe('every create error code of the note reaches the review reason it names
 describe('ApiCallLimit is a throttle', () => {
   test('a short ban is waited out; a lasting one answers 503 and never opens the circuit', async () => {
     const shop = await w.openShop();
-    const product = () => w.svc.call('GET', `/api/store-suppliers/${shop.storeId}/${shop.connId}/products/${shop.products[0].supplierProductId}`, { key: shop.owner.key });
+    const product = () =>
+      w.svc.call('GET', `/api/store-suppliers/${shop.storeId}/${shop.connId}/products/${shop.products[0].supplierProductId}`, { key: shop.owner.key });
     await w.control('POST', '/faults', { callLimitNext: 2 });
     expect((await product()).status).toBe(200);
     await w.control('POST', '/faults', { callLimitNext: 60 });
@@ -99,38 +104,54 @@ describe('ApiCallLimit is a throttle', () => {
 
 describe('the sign-in, renewed on schedule', () => {
   const secrets = new Secrets('test-secret-'.padEnd(48, 'x'));
-  const stored = async (connId: string) => JSON.parse(secrets.decrypt((await w.svc.db.query('SELECT credentials_sealed FROM supplier_connections WHERE id = $1', [connId])).rows[0].credentials_sealed));
+  const stored = async (connId: string) =>
+    JSON.parse(
+      secrets.decrypt((await w.svc.db.query('SELECT credentials_sealed FROM supplier_connections WHERE id = $1', [connId])).rows[0].credentials_sealed),
+    );
 
   test('renewed before it ends (a quarter of its life before), kept sealed; calls go on with the new token', async () => {
     const shop = await w.openShop({ buyer: { accessTtlMs: 8000 } });
     const first = await stored(shop.connId);
-    const renewed = await eventually(async () => {
-      const now = await stored(shop.connId);
-      return now.accessToken !== first.accessToken ? now : undefined;
-    }, 20000, 'the sign-in to be renewed');
+    const renewed = await eventually(
+      async () => {
+        const now = await stored(shop.connId);
+        return now.accessToken !== first.accessToken ? now : undefined;
+      },
+      20000,
+      'the sign-in to be renewed',
+    );
     const buyer = await w.control('GET', `/buyers/${shop.buyer.userId}`);
     expect(buyer.refreshes).toBeGreaterThanOrEqual(1);
     expect(buyer.issued).toContain(renewed.accessToken);
     expect(Date.parse(renewed.accessTokenExpiresAt)).toBeGreaterThan(Date.parse(first.accessTokenExpiresAt));
     // The first token has ended by now; the product read works with the renewed one.
     await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(first.accessTokenExpiresAt) - Date.now() + 200)));
-    expect((await w.svc.call('GET', `/api/store-suppliers/${shop.storeId}/${shop.connId}/products/${shop.products[0].supplierProductId}`, { key: shop.owner.key })).status).toBe(200);
+    expect(
+      (await w.svc.call('GET', `/api/store-suppliers/${shop.storeId}/${shop.connId}/products/${shop.products[0].supplierProductId}`, { key: shop.owner.key }))
+        .status,
+    ).toBe(200);
   }, 40000);
 
   test('a renewal AliExpress refuses: unhealthy, orders pause as connectionUnhealthy, reads say sign in again; signing in again restores it', async () => {
     const shop = await w.openShop({ buyer: { accessTtlMs: 8000 } });
     await w.control('POST', `/buyers/${shop.buyer.userId}/revoke`, { refresh: true });
-    const conn = await eventually(async () => {
-      const c = (await w.svc.call('GET', `/api/store-suppliers/${shop.storeId}`, { key: shop.owner.key })).body.result[0];
-      return c.health?.status === 'unhealthy' ? c : undefined;
-    }, 20000, 'the renewal to fail');
+    const conn = await eventually(
+      async () => {
+        const c = (await w.svc.call('GET', `/api/store-suppliers/${shop.storeId}`, { key: shop.owner.key })).body.result[0];
+        return c.health?.status === 'unhealthy' ? c : undefined;
+      },
+      20000,
+      'the renewal to fail',
+    );
     expect(conn.health.message).toMatch(/could not be renewed.*Sign in to AliExpress Dropshipping again/);
     const res = await submit(w.svc, shop, (await placeOrder(w.svc, shop)).id);
     const so = await w.pausedAs(shop, res.body.result._id, 'connectionUnhealthy');
     expect(so.retryable).toBe(true);
     // The paused order tells the merchant what to do, in the connection's own words.
     expect(so.reviewMessage).toMatch(/Sign in to AliExpress Dropshipping again/);
-    const read = await w.svc.call('GET', `/api/store-suppliers/${shop.storeId}/${shop.connId}/products/${shop.products[0].supplierProductId}`, { key: shop.owner.key });
+    const read = await w.svc.call('GET', `/api/store-suppliers/${shop.storeId}/${shop.connId}/products/${shop.products[0].supplierProductId}`, {
+      key: shop.owner.key,
+    });
     expect([read.status, read.body.error.code]).toEqual([409, 'signInExpired']);
     expect(read.body.error.message).toMatch(/Sign in to AliExpress Dropshipping again/);
     const tested = await w.svc.call('POST', `/api/store-suppliers/${shop.storeId}/${shop.connId}/test`, { key: shop.owner.key });

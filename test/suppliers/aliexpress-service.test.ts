@@ -24,9 +24,24 @@ describe('catalogue, automation and sign-in', () => {
     const shop = await w.openShop();
     const res = await w.svc.call('GET', `/api/store-suppliers/${shop.storeId}/catalogue`, { key: shop.owner.key });
     const ae = res.body.result.find((e: any) => e.key === 'aliexpress');
-    expect(ae).toMatchObject({ name: 'AliExpress Dropshipping', available: true, capabilities: { authKind: 'signIn', hasSandbox: false, balance: false, cancel: false, notifications: false, payment: 'atCreate', syncFields: ['cost', 'stock', 'availability'] } });
+    expect(ae).toMatchObject({
+      name: 'AliExpress Dropshipping',
+      available: true,
+      capabilities: {
+        authKind: 'signIn',
+        hasSandbox: false,
+        balance: false,
+        cancel: false,
+        notifications: false,
+        payment: 'atCreate',
+        syncFields: ['cost', 'stock', 'availability'],
+      },
+    });
     expect(ae.settingsSchema.properties).toHaveProperty('shipToCountry');
-    const byKey = await w.svc.call('POST', `/api/store-suppliers/${shop.storeId}`, { key: shop.owner.key, body: { supplierKey: 'aliexpress', mode: 'live', credentials: {} } });
+    const byKey = await w.svc.call('POST', `/api/store-suppliers/${shop.storeId}`, {
+      key: shop.owner.key,
+      body: { supplierKey: 'aliexpress', mode: 'live', credentials: {} },
+    });
     expect([byKey.status, byKey.body.error.code]).toEqual([400, 'signInRequired']);
     const balance = await w.svc.call('GET', `/api/store-suppliers/${shop.storeId}/${shop.connId}/balance`, { key: shop.owner.key });
     expect([balance.status, balance.body.error.code]).toEqual([400, 'balanceNotSupported']);
@@ -56,7 +71,12 @@ describe('catalogue, automation and sign-in', () => {
     const shop = await w.openShop({ products: 0 });
     const list = (await w.svc.call('GET', `/api/store-suppliers/${shop.storeId}`, { key: shop.owner.key })).body.result;
     expect(list).toHaveLength(1);
-    expect(list[0]).toMatchObject({ supplierKey: 'aliexpress', hasCredentials: true, accountLabel: `AliExpress buyer ${shop.buyer.nick}`, webhookUrl: expect.stringMatching(new RegExp(`/webhook/aliexpress/${shop.connId}\\.${shop.storeId.replace(/-/g, '')}\\.[A-Za-z0-9_-]{22}$`)) });
+    expect(list[0]).toMatchObject({
+      supplierKey: 'aliexpress',
+      hasCredentials: true,
+      accountLabel: `AliExpress buyer ${shop.buyer.nick}`,
+      webhookUrl: expect.stringMatching(new RegExp(`/webhook/aliexpress/${shop.connId}\\.${shop.storeId.replace(/-/g, '')}\\.[A-Za-z0-9_-]{22}$`)),
+    });
     const [row] = (await w.svc.db.query('SELECT credentials_sealed FROM supplier_connections WHERE id = $1', [shop.connId])).rows;
     const buyer = await w.control('GET', `/buyers/${shop.buyer.userId}`);
     expect(buyer.issued.length).toBe(2);
@@ -83,30 +103,51 @@ describe('browse, import and link sync', () => {
     expect(first.status).toBe(200);
     const catalogue: any[] = await w.control('GET', '/catalogue');
     expect(first.body.result.pagination).toMatchObject({ hasMore: true, totalCount: catalogue.filter((p) => p.status === 'onSelling').length, pageSize: 10 });
-    const next = await w.svc.call('GET', `${base}/products?pageSize=10&cursor=${encodeURIComponent(first.body.result.pagination.nextCursor)}`, { key: shop.owner.key });
+    const next = await w.svc.call('GET', `${base}/products?pageSize=10&cursor=${encodeURIComponent(first.body.result.pagination.nextCursor)}`, {
+      key: shop.owner.key,
+    });
     expect(next.body.result.items[0].id).not.toBe(first.body.result.items[0].id);
     const p = catalogue[3];
     const one = await w.svc.call('GET', `${base}/products/${p.productId}`, { key: shop.owner.key });
-    expect(one.body.result.variants.map((v: any) => [v.id, v.cost, v.stock])).toEqual(p.skus.map((s: any) => [`${p.productId}:${s.skuId}`, { amountMinor: s.priceCents, currency: 'USD' }, s.stock]));
+    expect(one.body.result.variants.map((v: any) => [v.id, v.cost, v.stock])).toEqual(
+      p.skus.map((s: any) => [`${p.productId}:${s.skuId}`, { amountMinor: s.priceCents, currency: 'USD' }, s.stock]),
+    );
     await w.control('POST', `/products/${catalogue[4].productId}`, { notSoldTo: ['US'] });
     expect((await w.svc.call('GET', `${base}/products/${catalogue[4].productId}`, { key: shop.owner.key })).status).toBe(404);
-    const resolved = await w.svc.call('POST', `${base}/products/resolve-url`, { key: shop.owner.key, body: { url: `https://de.aliexpress.com/item/${p.productId}.html?spm=x` } });
+    const resolved = await w.svc.call('POST', `${base}/products/resolve-url`, {
+      key: shop.owner.key,
+      body: { url: `https://de.aliexpress.com/item/${p.productId}.html?spm=x` },
+    });
     expect(resolved.body.result.supplierProductId).toBe(p.productId);
     // An address that is not an AliExpress product page is refused from its text alone.
     const calls = (await w.control('GET', '/received')).calls;
-    expect((await w.svc.call('POST', `${base}/products/resolve-url`, { key: shop.owner.key, body: { url: `https://aliexpress.evil.test/item/${p.productId}.html` } })).body.error.code).toBe('unsupportedUrl');
+    expect(
+      (
+        await w.svc.call('POST', `${base}/products/resolve-url`, {
+          key: shop.owner.key,
+          body: { url: `https://aliexpress.evil.test/item/${p.productId}.html` },
+        })
+      ).body.error.code,
+    ).toBe('unsupportedUrl');
     expect((await w.control('GET', '/received')).calls).toEqual(calls);
   });
 
-  test('import makes store products at AliExpress\'s cost; sync brings a new cost and stock, and a product taken off sale', async () => {
+  test("import makes store products at AliExpress's cost; sync brings a new cost and stock, and a product taken off sale", async () => {
     const shop = await w.openShop();
     const [p] = (await w.control('GET', '/catalogue')).filter((x: any) => x.productId === shop.products[0].supplierProductId);
     const links = (await w.svc.call('GET', `/api/store-suppliers/${shop.storeId}/links`, { key: shop.owner.key })).body.result.items;
-    expect(links[0]).toMatchObject({ supplierKey: 'aliexpress', supplierProductId: p.productId, variants: [{ supplierVariantId: `${p.productId}:${p.skus[0].skuId}`, costMinor: p.skus[0].priceCents, currency: 'USD' }] });
+    expect(links[0]).toMatchObject({
+      supplierKey: 'aliexpress',
+      supplierProductId: p.productId,
+      variants: [{ supplierVariantId: `${p.productId}:${p.skus[0].skuId}`, costMinor: p.skus[0].priceCents, currency: 'USD' }],
+    });
     await w.control('POST', `/products/${p.productId}`, { skus: [{ skuId: p.skus[0].skuId, priceCents: 4321, stock: 7 }] });
     const synced = await w.svc.call('POST', `/api/store-suppliers/${shop.storeId}/links/${links[0].id}/sync`, { key: shop.owner.key });
     expect(synced.body.result).toMatchObject({ lastSyncError: null, variants: [{ costMinor: 4321, stock: 7, available: true }] });
-    expect((await w.svc.db.query('SELECT price_minor::int AS price, stock FROM store_variants WHERE id = $1', [shop.products[0].variantId])).rows[0]).toEqual({ price: 4321, stock: 7 });
+    expect((await w.svc.db.query('SELECT price_minor::int AS price, stock FROM store_variants WHERE id = $1', [shop.products[0].variantId])).rows[0]).toEqual({
+      price: 4321,
+      stock: 7,
+    });
     await w.control('POST', `/products/${p.productId}`, { status: 'offline' });
     const off = await w.svc.call('POST', `/api/store-suppliers/${shop.storeId}/links/${links[0].id}/sync`, { key: shop.owner.key });
     expect(off.body.result.variants[0]).toMatchObject({ available: false });
@@ -131,8 +172,18 @@ describe('dispatch through AliExpress', () => {
     expect(orders.map((o: any) => o.id)).toEqual([so.supplierOrderId]);
     // The landed cost at confirmation carries the freight quote of the service the create then took (issue 51).
     const pid = shop.products[0].supplierProductId;
-    const fee = ({ CAINIAO_ECONOMY: 90 + 30 * 2, AE_DIRECT_EXPRESS: 1200 + 150 * 2, CAINIAO_STANDARD: 150 + 40 * 2 + (Number(pid.slice(-3)) % 5) * 10 } as Record<string, number>)[service];
-    expect(so.landedCosts.find((l: any) => l.stage === 'confirmation')).toMatchObject({ currency: 'USD', itemsMinor: shop.products[0].costMinor * 2, shippingMinor: fee, totalMinor: shop.products[0].costMinor * 2 + fee });
+    const fee = (
+      { CAINIAO_ECONOMY: 90 + 30 * 2, AE_DIRECT_EXPRESS: 1200 + 150 * 2, CAINIAO_STANDARD: 150 + 40 * 2 + (Number(pid.slice(-3)) % 5) * 10 } as Record<
+        string,
+        number
+      >
+    )[service];
+    expect(so.landedCosts.find((l: any) => l.stage === 'confirmation')).toMatchObject({
+      currency: 'USD',
+      itemsMinor: shop.products[0].costMinor * 2,
+      shippingMinor: fee,
+      totalMinor: shop.products[0].costMinor * 2 + fee,
+    });
   });
 
   test('a named service AliExpress does not offer pauses as destinationUnsupported, and nothing is ordered', async () => {
@@ -158,7 +209,7 @@ describe('dispatch through AliExpress', () => {
     expect((await soAction(w.svc, shop, so._id, 'pay')).status).toBe(409);
   });
 
-  test('pay now without automatic payment: the create pays (try_to_pay), recorded as the caller\'s choice, never paid again', async () => {
+  test("pay now without automatic payment: the create pays (try_to_pay), recorded as the caller's choice, never paid again", async () => {
     const shop = await w.openShop({ automation: { automaticPayment: false, allowUnpaidOrders: true } });
     const res = await submit(w.svc, shop, (await placeOrder(w.svc, shop)).id, { payNow: true });
     const so = await w.settles(shop, res.body.result._id, 'confirmed');
@@ -169,7 +220,7 @@ describe('dispatch through AliExpress', () => {
     expect(await w.ordersAt(so.supplierOrderNumber)).toHaveLength(1);
   });
 
-  test('without automatic payment, pay is refused with AliExpress\'s way (the website); once paid there a retry reads it back, no second order', async () => {
+  test("without automatic payment, pay is refused with AliExpress's way (the website); once paid there a retry reads it back, no second order", async () => {
     const shop = await w.openShop();
     const res = await submit(w.svc, shop, (await placeOrder(w.svc, shop)).id);
     expect(res.body.result.status).toBe('submitted');
@@ -200,7 +251,8 @@ describe('dispatch through AliExpress', () => {
     await move({ orderStatus: 'WAIT_BUYER_ACCEPT_GOODS', logisticsStatus: 'SELLER_SEND_GOODS', trackingNumber: 'LP00123456789CN', carrier: 'Cainiao' });
     const shipped = await w.settles(shop, id, 'shipped');
     expect(shipped.shipping).toMatchObject({ carrier: 'Cainiao', trackingNumber: 'LP00123456789CN' });
-    const part = () => w.svc.call('GET', `/api/store-orders/${shop.storeId}/${order.id}`, { key: shop.owner.key }).then((r) => r.body.result.fulfilmentGroups[0]);
+    const part = () =>
+      w.svc.call('GET', `/api/store-orders/${shop.storeId}/${order.id}`, { key: shop.owner.key }).then((r) => r.body.result.fulfilmentGroups[0]);
     expect(await part()).toMatchObject({ status: 'shipped', shipment: { carrier: 'Cainiao', trackingNumber: 'LP00123456789CN' } });
     await move({ orderStatus: 'FINISH', logisticsStatus: 'BUYER_ACCEPT_GOODS' });
     await w.settles(shop, id, 'delivered');
@@ -215,7 +267,12 @@ describe('dispatch through AliExpress', () => {
     expect(new Set(sellers).size).toBe(2);
     const order = await w.svc.call('POST', `/api/store-orders/${shop.storeId}`, {
       key: shop.owner.key,
-      body: { items: shop.products.map((p) => ({ productId: p.productId, variantId: p.variantId, quantity: 1 })), destination: { name: 'Ada Lovelace', line1: '12 Analytical Street', city: 'Springfield', postalCode: '62701', country: 'US', phone: '+1 555 010 0199' }, paymentMethod: 'manual', contractModel: 'standard' },
+      body: {
+        items: shop.products.map((p) => ({ productId: p.productId, variantId: p.variantId, quantity: 1 })),
+        destination: { name: 'Ada Lovelace', line1: '12 Analytical Street', city: 'Springfield', postalCode: '62701', country: 'US', phone: '+1 555 010 0199' },
+        paymentMethod: 'manual',
+        contractModel: 'standard',
+      },
     });
     const res = await submit(w.svc, shop, order.body.result.id);
     const so = await w.settles(shop, res.body.result._id, 'confirmed');
@@ -227,10 +284,14 @@ describe('dispatch through AliExpress', () => {
     // One ships: the supplier order stays at the slower one; both shipped: shipped.
     await w.control('POST', `/orders/${orders[0].id}`, { orderStatus: 'WAIT_BUYER_ACCEPT_GOODS', trackingNumber: 'LP1', carrier: 'Cainiao' });
     // Read back with the one shipped: both AliExpress statuses show, and the supplier order stays with the slower.
-    const half = await eventually(async () => {
-      const s = await w.getSo(shop, so._id);
-      return s.supplierStatus === 'WAIT_BUYER_ACCEPT_GOODS,WAIT_SELLER_SEND_GOODS' ? s : undefined;
-    }, 25000, 'the read-back of the half-shipped order');
+    const half = await eventually(
+      async () => {
+        const s = await w.getSo(shop, so._id);
+        return s.supplierStatus === 'WAIT_BUYER_ACCEPT_GOODS,WAIT_SELLER_SEND_GOODS' ? s : undefined;
+      },
+      25000,
+      'the read-back of the half-shipped order',
+    );
     expect(half.status).toBe('confirmed');
     await w.control('POST', `/orders/${orders[1].id}`, { orderStatus: 'WAIT_BUYER_ACCEPT_GOODS', trackingNumber: 'LP2', carrier: 'YunExpress' });
     const shipped = await w.settles(shop, so._id, 'shipped');

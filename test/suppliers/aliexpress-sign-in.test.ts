@@ -65,7 +65,7 @@ test('a forwarded sign-in link: a stranger who follows it and approves with thei
   expect(new URL(started.authorizationUrl).origin).toBe(svc().baseUrl);
 });
 
-test('a forwarded AliExpress page: the attacker opens the sign-in, sends the AliExpress page on; the way back in the victim\'s browser connects nothing', async () => {
+test("a forwarded AliExpress page: the attacker opens the sign-in, sends the AliExpress page on; the way back in the victim's browser connects nothing", async () => {
   const attacker = await shop();
   const started = await start(attacker.owner, attacker.storeId);
   const attackerBrowser = new CookieBrowser();
@@ -88,11 +88,18 @@ test('a forwarded AliExpress page: the attacker opens the sign-in, sends the Ali
   expect(await tokensIssued(victimBuyer)).toEqual([]);
 });
 
-test('another member\'s browser cannot complete a sign-in a member opened', async () => {
+test("another member's browser cannot complete a sign-in a member opened", async () => {
   const { owner, storeId } = await shop();
   const [alice, bob] = [await newDeveloper(svc()), await newDeveloper(svc())];
   for (const m of [alice, bob]) {
-    expect((await svc().call('PUT', `/api/stores/${storeId}/staff`, { key: owner.key, body: { email: m.email, permissions: ['suppliers.manage', 'suppliers.view'] } })).status).toBe(200);
+    expect(
+      (
+        await svc().call('PUT', `/api/stores/${storeId}/staff`, {
+          key: owner.key,
+          body: { email: m.email, permissions: ['suppliers.manage', 'suppliers.view'] },
+        })
+      ).status,
+    ).toBe(200);
   }
   const aliceBrowser = new CookieBrowser();
   const bobBrowser = new CookieBrowser();
@@ -108,7 +115,7 @@ test('another member\'s browser cannot complete a sign-in a member opened', asyn
   expect(await tokensIssued(aliceBuyer)).toEqual([]);
 });
 
-test('the member\'s own browser completes it: the console address, open, AliExpress, back; the cookie is HttpOnly, SameSite=Lax, for the way back only, and cleared', async () => {
+test("the member's own browser completes it: the console address, open, AliExpress, back; the cookie is HttpOnly, SameSite=Lax, for the way back only, and cleared", async () => {
   const { owner, storeId } = await shop();
   const started = await start(owner, storeId);
   expect(started.authorizationUrl).toMatch(new RegExp(`^${svc().baseUrl}/console#connect/${storeId}/[0-9a-f-]{36}$`));

@@ -53,14 +53,21 @@ export async function startAeWorld(label: string, env: Record<string, string> = 
   });
   const used = new Set<string>();
   const control = async (method: string, path: string, body?: unknown): Promise<any> => {
-    const res = await fetch(fake.controlUrl + path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(fake.controlUrl + path, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`control ${method} ${path}: ${res.status} ${text}`);
     return text ? JSON.parse(text) : undefined;
   };
 
   const signIn = async (owner: { key: string; session: string }, storeId: string, userId: string) => {
-    const started = await svc.call('POST', `/api/store-suppliers/${storeId}/oauth/start`, { key: owner.key, body: { supplierKey: 'aliexpress', mode: 'live' } });
+    const started = await svc.call('POST', `/api/store-suppliers/${storeId}/oauth/start`, {
+      key: owner.key,
+      body: { supplierKey: 'aliexpress', mode: 'live' },
+    });
     if (started.status !== 200) throw new Error(started.text);
     const browser = new CookieBrowser();
     const opened = await openSignIn(browser, svc, started.body.result.authorizationUrl, owner.session);
@@ -90,11 +97,16 @@ export async function startAeWorld(label: string, env: Record<string, string> = 
       }
       if (opts.products === 0) return { owner, storeId, connId, account: { accountId: buyer.userId, liveKey: '', testKey: '' }, products: [], buyer };
       const catalogue: any[] = await control('GET', '/catalogue');
-      const chosen = catalogue.filter((p) => p.status === 'onSelling' && !p.notSoldTo.length && !used.has(p.productId) && (opts.filter ?? (() => true))(p)).slice(0, opts.products ?? 1);
+      const chosen = catalogue
+        .filter((p) => p.status === 'onSelling' && !p.notSoldTo.length && !used.has(p.productId) && (opts.filter ?? (() => true))(p))
+        .slice(0, opts.products ?? 1);
       for (const p of chosen) used.add(p.productId);
       const res = await svc.call('POST', `/api/store-suppliers/${storeId}/${connId}/import`, {
         key: owner.key,
-        body: { products: chosen.map((p) => ({ supplierProductId: p.productId, variantIds: [`${p.productId}:${p.skus[0].skuId}`] })), priceRule: { multiplier: '1' } },
+        body: {
+          products: chosen.map((p) => ({ supplierProductId: p.productId, variantIds: [`${p.productId}:${p.skus[0].skuId}`] })),
+          priceRule: { multiplier: '1' },
+        },
       });
       if (res.status !== 201 || res.body.result.errors.length) throw new Error(res.text);
       const products = res.body.result.products.map((sp: any, i: number) => ({
@@ -112,7 +124,8 @@ export async function startAeWorld(label: string, env: Record<string, string> = 
         async () => {
           const so = await world.getSo(shop, soId);
           if (so.status === status) return so;
-          if (['needsReview', 'cancelled'].includes(so.status)) throw new Error(`ended ${so.status}: ${JSON.stringify({ reviewReason: so.reviewReason, reviewMessage: so.reviewMessage, events: so.events })}`);
+          if (['needsReview', 'cancelled'].includes(so.status))
+            throw new Error(`ended ${so.status}: ${JSON.stringify({ reviewReason: so.reviewReason, reviewMessage: so.reviewMessage, events: so.events })}`);
           return undefined;
         },
         timeoutMs,
@@ -120,10 +133,14 @@ export async function startAeWorld(label: string, env: Record<string, string> = 
       );
     },
     async pausedAs(shop, soId, reason, timeoutMs = 25000) {
-      const so = await eventually(async () => {
-        const s = await world.getSo(shop, soId);
-        return s.status === 'needsReview' ? s : undefined;
-      }, timeoutMs, `supplier order ${soId} to pause as ${reason}`);
+      const so = await eventually(
+        async () => {
+          const s = await world.getSo(shop, soId);
+          return s.status === 'needsReview' ? s : undefined;
+        },
+        timeoutMs,
+        `supplier order ${soId} to pause as ${reason}`,
+      );
       expect({ status: so.status, reviewReason: so.reviewReason }).toEqual({ status: 'needsReview', reviewReason: reason });
       return so;
     },

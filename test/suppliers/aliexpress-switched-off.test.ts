@@ -26,7 +26,8 @@ async function paidOrder(shop: AeShop): Promise<{ id: string; aeId: string }> {
   return { id: so._id, aeId: so.supplierOrderId };
 }
 
-const connectionOf = async (shop: AeShop) => (await w.svc.call('GET', `/api/store-suppliers/${shop.storeId}`, { key: shop.owner.key })).body.result.find((c: any) => c.id === shop.connId);
+const connectionOf = async (shop: AeShop) =>
+  (await w.svc.call('GET', `/api/store-suppliers/${shop.storeId}`, { key: shop.owner.key })).body.result.find((c: any) => c.id === shop.connId);
 
 /** AliExpress ships the order; the service must learn it from a read-back alone, within a few intervals (2 s here). */
 async function shipsAndIsReadBack(shop: AeShop, order: { id: string; aeId: string }, tracking: string): Promise<void> {
@@ -35,25 +36,40 @@ async function shipsAndIsReadBack(shop: AeShop, order: { id: string; aeId: strin
   const waitingFromBefore = `SELECT count(*)::int AS n FROM pgboss.job WHERE name = 'readback.supplier-order' AND state IN ('created', 'retry', 'active')
                                AND data->>'supplierOrderId' = $1 AND created_on <= $2`;
   // Up to a minute: one of them may wait for its queue's retry (30 s), as a quiet CI run once saw.
-  await eventually(async () => ((await w.svc.db.query(waitingFromBefore, [order.aeId, now])).rows[0].n === 0 ? true : undefined), 60000, 'the read-backs asked for before');
-  await w.control('POST', `/orders/${order.aeId}`, { orderStatus: 'WAIT_BUYER_ACCEPT_GOODS', logisticsStatus: 'SELLER_SEND_GOODS', trackingNumber: tracking, carrier: 'Cainiao' });
+  await eventually(
+    async () => ((await w.svc.db.query(waitingFromBefore, [order.aeId, now])).rows[0].n === 0 ? true : undefined),
+    60000,
+    'the read-backs asked for before',
+  );
+  await w.control('POST', `/orders/${order.aeId}`, {
+    orderStatus: 'WAIT_BUYER_ACCEPT_GOODS',
+    logisticsStatus: 'SELLER_SEND_GOODS',
+    trackingNumber: tracking,
+    carrier: 'Cainiao',
+  });
   const shipped = await w.settles(shop, order.id, 'shipped', 30000);
   expect(shipped.shipping).toMatchObject({ carrier: 'Cainiao', trackingNumber: tracking });
   expect(shipped.events.at(-1)).toMatchObject({ type: 'readBack', from: 'confirmed', to: 'shipped' });
 }
 
-test('the soak\'s refusal: a blacklisted-buyer answer switches the connection off; an order already paid still reaches shipped', async () => {
+test("the soak's refusal: a blacklisted-buyer answer switches the connection off; an order already paid still reaches shipped", async () => {
   const shop = await w.openShop(AUTOMATION);
   const paid = await paidOrder(shop);
   // The soak's "supplier refusal" at AliExpress: the next create answers BLACKLIST_BUYER_IN_LIST.
   await w.control('POST', '/faults', { failNext: [{ method: 'aliexpress.ds.order.create', code: 'BLACKLIST_BUYER_IN_LIST', inResult: true, count: 1 }] });
   const refused = await submit(w.svc, shop, (await placeOrder(w.svc, shop)).id);
   await w.pausedAs(shop, refused.body.result._id, 'connectionMissing');
-  expect(await connectionOf(shop)).toMatchObject({ enabled: false, health: { status: 'unhealthy', message: expect.stringContaining('BLACKLIST_BUYER_IN_LIST') } });
+  expect(await connectionOf(shop)).toMatchObject({
+    enabled: false,
+    health: { status: 'unhealthy', message: expect.stringContaining('BLACKLIST_BUYER_IN_LIST') },
+  });
 
   await shipsAndIsReadBack(shop, paid, 'LP00000000018CN');
   // Still off, and still saying why: the read-backs since (answered fine) do not make its health "healthy".
-  expect(await connectionOf(shop)).toMatchObject({ enabled: false, health: { status: 'unhealthy', message: expect.stringContaining('BLACKLIST_BUYER_IN_LIST') } });
+  expect(await connectionOf(shop)).toMatchObject({
+    enabled: false,
+    health: { status: 'unhealthy', message: expect.stringContaining('BLACKLIST_BUYER_IN_LIST') },
+  });
   const creates = (await w.control('GET', '/received')).creates.filter((c: any) => c.userId === shop.buyer.userId);
   expect(creates.map((c: any) => c.accepted)).toEqual([true, false]);
 }, 150000);

@@ -22,7 +22,14 @@ afterAll(async () => fake?.close());
 describe('the signature', () => {
   // Computed with Python's hmac module from the note's recipe, not with this code.
   test('business call: sorted key+value pairs, HMAC-SHA256 with the app secret, upper-case hex', () => {
-    const params = { app_key: '12345678', timestamp: '1700000000000', sign_method: 'sha256', method: 'aliexpress.ds.product.get', product_id: '1005001', access_token: 'tok' };
+    const params = {
+      app_key: '12345678',
+      timestamp: '1700000000000',
+      sign_method: 'sha256',
+      method: 'aliexpress.ds.product.get',
+      product_id: '1005001',
+      access_token: 'tok',
+    };
     expect(signatureBase(params)).toBe('access_tokentokapp_key12345678methodaliexpress.ds.product.getproduct_id1005001sign_methodsha256timestamp1700000000000');
     expect(sign(params, 'test-secret')).toBe('E282705A75DFF09D60889AAB0C59E463D793A97EEF098B9A73C0764E8E81F2B2');
     expect(sign({ ...params, sign: 'ignored' }, 'test-secret')).toBe('E282705A75DFF09D60889AAB0C59E463D793A97EEF098B9A73C0764E8E81F2B2');
@@ -36,11 +43,21 @@ describe('the signature', () => {
 
 describe('the local server checks every request as AliExpress does', () => {
   async function post(params: Record<string, string>, path = '/sync'): Promise<any> {
-    const res = await fetch(fake.baseUrl + path, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() });
+    const res = await fetch(fake.baseUrl + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(params).toString(),
+    });
     return res.json();
   }
   const signed = (p: Record<string, string>, secret = fake.appSecret, apiPath = '') => ({ ...p, sign: sign(p, secret, apiPath) });
-  const base = (timestamp = Date.now()) => ({ app_key: fake.appKey, timestamp: String(timestamp), sign_method: 'sha256', method: 'aliexpress.ds.text.search', access_token: 'nobody' });
+  const base = (timestamp = Date.now()) => ({
+    app_key: fake.appKey,
+    timestamp: String(timestamp),
+    sign_method: 'sha256',
+    method: 'aliexpress.ds.text.search',
+    access_token: 'nobody',
+  });
   const code = (answer: any) => answer.error_response?.code;
 
   test('signature and app key: a wrong secret, a changed parameter or another app are refused before the token is looked at', async () => {
@@ -67,25 +84,35 @@ describe('the local server checks every request as AliExpress does', () => {
   });
 });
 
-describe('the operator\'s configuration', () => {
+describe("the operator's configuration", () => {
   const env = { APP_SECRET: 'x'.repeat(40), DATABASE_URL: 'postgres://127.0.0.1:1/none' };
 
   test('key and secret: both or neither, named when wrong', () => {
     // Declared beside the adapter (suppliers/aliexpress/config.ts), read by the registry as the service starts.
     const app = (e: Record<string, string>) => supplierSettings(loadConfig(e, []).env).aliexpress;
     expect(app(env)).toBeNull();
-    expect(app({ ...env, ALIEXPRESS_APP_KEY: '34567812', ALIEXPRESS_APP_SECRET: 's'.repeat(32) })).toEqual({ appKey: '34567812', appSecret: 's'.repeat(32), apiBaseUrl: 'https://api-sg.aliexpress.com' });
-    expect(() => app({ ...env, ALIEXPRESS_APP_KEY: '34567812' })).toThrow(new ConfigError('Invalid environment variable ALIEXPRESS_APP_SECRET: required when ALIEXPRESS_APP_KEY is set'));
+    expect(app({ ...env, ALIEXPRESS_APP_KEY: '34567812', ALIEXPRESS_APP_SECRET: 's'.repeat(32) })).toEqual({
+      appKey: '34567812',
+      appSecret: 's'.repeat(32),
+      apiBaseUrl: 'https://api-sg.aliexpress.com',
+    });
+    expect(() => app({ ...env, ALIEXPRESS_APP_KEY: '34567812' })).toThrow(
+      new ConfigError('Invalid environment variable ALIEXPRESS_APP_SECRET: required when ALIEXPRESS_APP_KEY is set'),
+    );
     expect(() => app({ ...env, ALIEXPRESS_APP_SECRET: 's'.repeat(32) })).toThrow(/ALIEXPRESS_APP_KEY: required/);
     expect(() => app({ ...env, ALIEXPRESS_APP_KEY: '34 56', ALIEXPRESS_APP_SECRET: 's'.repeat(32) })).toThrow(/ALIEXPRESS_APP_KEY/);
     expect(() => app({ ...env, ALIEXPRESS_APP_KEY: '34567812', ALIEXPRESS_APP_SECRET: 'short' })).toThrow(/ALIEXPRESS_APP_SECRET/);
-    expect(() => app({ ...env, ALIEXPRESS_APP_KEY: '34567812', ALIEXPRESS_APP_SECRET: 's'.repeat(32), ALIEXPRESS_API_BASE_URL: 'ftp://x' })).toThrow(/ALIEXPRESS_API_BASE_URL/);
+    expect(() => app({ ...env, ALIEXPRESS_APP_KEY: '34567812', ALIEXPRESS_APP_SECRET: 's'.repeat(32), ALIEXPRESS_API_BASE_URL: 'ftp://x' })).toThrow(
+      /ALIEXPRESS_API_BASE_URL/,
+    );
   });
 
   test('without an app AliExpress is not in the catalogue; with one it is, connected by sign-in', () => {
     const keys = (extra: Record<string, string>) => {
       const config = loadConfig({ ...env, ...extra }, []);
-      return buildServices(config, openDatabase(config.databaseUrl), createLogger('silent'), null as unknown as Boss, config.databaseUrl).registry.entries().map((e) => [e.key, e.capabilities.authKind]);
+      return buildServices(config, openDatabase(config.databaseUrl), createLogger('silent'), null as unknown as Boss, config.databaseUrl)
+        .registry.entries()
+        .map((e) => [e.key, e.capabilities.authKind]);
     };
     expect(keys({}).map(([k]) => k)).not.toContain('aliexpress');
     expect(keys({ ALIEXPRESS_APP_KEY: '34567812', ALIEXPRESS_APP_SECRET: 's'.repeat(32) })).toContainEqual(['aliexpress', 'signIn']);

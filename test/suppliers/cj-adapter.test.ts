@@ -36,7 +36,11 @@ afterEach(async () => {
 });
 
 async function control(f: RunningFakeCj, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(f.controlUrl + path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(f.controlUrl + path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`control ${method} ${path}: ${res.status} ${text}`);
   return text ? JSON.parse(text) : undefined;
@@ -48,7 +52,11 @@ interface Acc {
 }
 
 async function newAccount(f = fake, opts: { balance?: string; qps?: number; points?: number } = {}): Promise<Acc> {
-  const acc = await control(f, 'POST', '/accounts', { balance: opts.balance ?? '1000.00', qps: opts.qps ?? 6, ...(opts.points !== undefined ? { points: opts.points } : {}) });
+  const acc = await control(f, 'POST', '/accounts', {
+    balance: opts.balance ?? '1000.00',
+    qps: opts.qps ?? 6,
+    ...(opts.points !== undefined ? { points: opts.points } : {}),
+  });
   seen.secrets.add(acc.apiKey);
   seen.secrets.add(acc.openId);
   openIds.add(`${fakes.indexOf(f)}:${acc.openId}`);
@@ -135,13 +143,29 @@ async function freshProduct(f = fake): Promise<any> {
   return p;
 }
 
-const US = { name: 'Ada Lovelace', line1: '1 Main St', city: 'Springfield', region: 'IL', postalCode: '62701', country: 'US', phone: '+1 555 010 0199', email: 'ada@example.test' };
+const US = {
+  name: 'Ada Lovelace',
+  line1: '1 Main St',
+  city: 'Springfield',
+  region: 'IL',
+  postalCode: '62701',
+  country: 'US',
+  phone: '+1 555 010 0199',
+  email: 'ada@example.test',
+};
 let seq = 0;
 const number = (prefix = 'T') => `${prefix}-${Date.now().toString(36)}-${++seq}`;
 
 async function placeOrder(c: Conn, opts: { vid?: string; country?: string; quantity?: number; orderNumber?: string } = {}): Promise<SupplierOrderSnapshot> {
   const vid = opts.vid ?? (await freshProduct()).variants[0].vid;
-  return observe('createOrder', adapter.createOrder(c.ctx, { orderNumber: opts.orderNumber ?? number(), items: [{ variantId: vid, quantity: opts.quantity ?? 1 }], destination: { ...US, country: opts.country ?? 'US' } }));
+  return observe(
+    'createOrder',
+    adapter.createOrder(c.ctx, {
+      orderNumber: opts.orderNumber ?? number(),
+      items: [{ variantId: vid, quantity: opts.quantity ?? 1 }],
+      destination: { ...US, country: opts.country ?? 'US' },
+    }),
+  );
 }
 
 /** Calls CJ's API by hand with a token the fake mints for tests (it does not use the account's exchange). */
@@ -149,7 +173,11 @@ async function rawApi(acc: Acc, method: string, path: string, body?: unknown): P
   const { accessToken } = await control(fake, 'POST', `/accounts/${acc.openId}/token`);
   seen.secrets.add(accessToken);
   for (let attempt = 0; ; attempt++) {
-    const res = await fetch(fake.baseUrl + path, { method, headers: { 'CJ-Access-Token': accessToken, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(fake.baseUrl + path, {
+      method,
+      headers: { 'CJ-Access-Token': accessToken, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const answer = await res.json();
     // By hand, the account's per-second limit is respected the simple way.
     if (answer.code !== 1600200 || attempt === 10) return answer;
@@ -163,13 +191,22 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('the catalogue entry: cj, connected by API key, balance, cancel, notifications, paid from the balance, syncs cost, stock and availability', () => {
   expect(CJ_ENTRY.key).toBe('cj');
-  expect(CJ_ENTRY.capabilities).toEqual({ authKind: 'apiKey', hasSandbox: false, balance: true, cancel: true, notifications: true, payment: 'balance', syncFields: ['cost', 'stock', 'availability'], claims: { via: 'api', deadlineDays: null, counted: 'fromShipping', where: "Sent by the service through the supplier's API." } });
+  expect(CJ_ENTRY.capabilities).toEqual({
+    authKind: 'apiKey',
+    hasSandbox: false,
+    balance: true,
+    cancel: true,
+    notifications: true,
+    payment: 'balance',
+    syncFields: ['cost', 'stock', 'availability'],
+    claims: { via: 'api', deadlineDays: null, counted: 'fromShipping', where: "Sent by the service through the supplier's API." },
+  });
   expect(CJ_ENTRY.credentialsSchema).toMatchObject({ required: ['apiKey'], additionalProperties: false });
   expect(CJ_ENTRY.defaultSettings).toEqual({ requestsPerSecond: 1, fromCountryCode: 'CN' });
   expect(adapter.entry).toBe(CJ_ENTRY);
 });
 
-test('CJ_API_BASE_URL: CJ\'s own address by default, any http(s) address when set, anything else refused at start', () => {
+test("CJ_API_BASE_URL: CJ's own address by default, any http(s) address when set, anything else refused at start", () => {
   const env = { DATABASE_URL: 'postgres://u:p@127.0.0.1:5432/x', APP_SECRET: 'c'.repeat(40) };
   // Declared beside the adapter (suppliers/cj/config.ts), read by the registry as the service starts.
   const cj = (e: Record<string, string>) => supplierSettings(loadConfig(e, []).env).cj;
@@ -193,7 +230,14 @@ describe('tokens', () => {
     // The account is told apart by a digest of the openId, never the openId itself (CJ signs notifications with it).
     expect(label.accountId).toBe(`cj:${createHash('sha256').update(acc.openId).digest('hex')}`);
     expect(c.changes).toHaveLength(1);
-    expect(Object.keys(c.changes[0]).sort()).toEqual(['accessToken', 'accessTokenExpiresAt', 'accessTokenIssuedAt', 'openId', 'refreshToken', 'refreshTokenExpiresAt']);
+    expect(Object.keys(c.changes[0]).sort()).toEqual([
+      'accessToken',
+      'accessTokenExpiresAt',
+      'accessTokenIssuedAt',
+      'openId',
+      'refreshToken',
+      'refreshTokenExpiresAt',
+    ]);
     expect(c.changes[0].openId).toBe(acc.openId);
     const info = await control(fake, 'GET', `/accounts/${acc.openId}`);
     expect(c.credentials.accessToken).toBe(info.currentAccessToken);
@@ -292,7 +336,7 @@ describe('tokens', () => {
     for (const t of (await control(f, 'GET', `/accounts/${acc.openId}`)).tokens) seen.secrets.add(t);
   });
 
-  test('refreshes stay within CJ\'s 5 a minute even when tokens would need more', async () => {
+  test("refreshes stay within CJ's 5 a minute even when tokens would need more", async () => {
     const f = await startFakeCj({ accessTokenTtlMs: 1000, tokenExchangeIntervalMs: 0 });
     fakes.push(f);
     const a = createCjAdapter({ baseUrl: f.baseUrl, tokenExchangeIntervalMs: 0 });
@@ -314,7 +358,7 @@ describe('tokens', () => {
 // ---------------------------------------------------------------- rate limit
 
 describe('rate limit', () => {
-  test('the adapter declares CJ\'s per-account rate (1000/rate ms, plus a margin; 1 a second by default) and takes a turn before every request', async () => {
+  test("the adapter declares CJ's per-account rate (1000/rate ms, plus a margin; 1 a second by default) and takes a turn before every request", async () => {
     expect(adapter.limits.callSpacingMs({ requestsPerSecond: 2 })).toBe(520);
     expect(adapter.limits.callSpacingMs({})).toBe(1020);
     expect(adapter.limits.callSpacingMs({ requestsPerSecond: 99 })).toBe(1020);
@@ -330,24 +374,36 @@ describe('rate limit', () => {
     // One turn per request that reached CJ, and paced that way CJ refused none of them.
     expect(paced.filter((id) => id === c.ctx.connectionId).length - turnsBefore).toBe(requests);
     expect(r.qpsRejections).toBe(before.qpsRejections);
-    const times = r.arrivals.filter((x: any) => x.openId === acc.openId && x.path === '/shopping/pay/getBalance').map((x: any) => x.at).slice(-6);
+    const times = r.arrivals
+      .filter((x: any) => x.openId === acc.openId && x.path === '/shopping/pay/getBalance')
+      .map((x: any) => x.at)
+      .slice(-6);
     for (let i = 1; i < times.length; i++) expect(times[i] - times[i - 1]).toBeGreaterThanOrEqual(450);
   });
 
-  test('CJ\'s own limit (1600200) answers a call that is then made again in a later turn; only a lasting refusal is unavailable', async () => {
+  test("CJ's own limit (1600200) answers a call that is then made again in a later turn; only a lasting refusal is unavailable", async () => {
     const acc = await newAccount(fake, { qps: 1 });
     // The adapter believes the account may make 6 a second; CJ allows 1.
     const c = conn(acc, { rps: 6 });
     await observe('verify', adapter.verifyCredentials(c.ctx));
     await sleep(1100);
-    const out = await Promise.all([observe('balance', adapter.getBalance(c.ctx)), observe('balance', adapter.getBalance(c.ctx))].map((p) => p.then(() => 'ok', (e: SupplierError) => e.kind)));
+    const out = await Promise.all(
+      [observe('balance', adapter.getBalance(c.ctx)), observe('balance', adapter.getBalance(c.ctx))].map((p) =>
+        p.then(
+          () => 'ok',
+          (e: SupplierError) => e.kind,
+        ),
+      ),
+    );
     expect(out).toContain('ok');
     await sleep(1100);
     await control(fake, 'POST', '/faults', { failNext: { path: '/shopping/pay/getBalance', code: 1600200, message: 'Too Many Requests', count: 1 } });
     expect(await observe('balance', adapter.getBalance(c.ctx))).toMatchObject({ currency: 'USD' });
     // Sent as HTTP 429: still CJ's per-second limit (not the points), so still made again.
     await sleep(1100);
-    await control(fake, 'POST', '/faults', { failNext: { path: '/shopping/pay/getBalance', code: 1600200, httpStatus: 429, message: 'Too Many Requests', count: 1 } });
+    await control(fake, 'POST', '/faults', {
+      failNext: { path: '/shopping/pay/getBalance', code: 1600200, httpStatus: 429, message: 'Too Many Requests', count: 1 },
+    });
     expect(await observe('balance', adapter.getBalance(c.ctx))).toMatchObject({ currency: 'USD' });
     await control(fake, 'POST', '/faults', { failNext: { path: '/shopping/pay/getBalance', code: 1600200, message: 'Too Many Requests', count: 3 } });
     const err = await failure('balance', adapter.getBalance(c.ctx));
@@ -447,7 +503,7 @@ describe('every mapped CJ code reaches its error kind', () => {
     expect((await failure('balance', nowhere.getBalance(conn(acc).ctx))).kind).toBe('unavailable');
   });
 
-  test('a refusal keeps CJ\'s words, cleaned of contact details, tokens and the account\'s own secrets', async () => {
+  test("a refusal keeps CJ's words, cleaned of contact details, tokens and the account's own secrets", async () => {
     const message = `Address rejected: call +1 555 123 4567 or write to ops@cj.test; key ${acc.apiKey} token ${c.credentials.accessToken}`;
     await control(fake, 'POST', '/faults', { failNext: { path: '/shopping/order/createOrderV2', code: 1603000, message, count: 1 } });
     const err = await failure('create', placeOrder(c));
@@ -488,11 +544,14 @@ describe('money: USD amounts to integer cents, exactly', () => {
     expect(usdToMinor(input)).toBe(cents);
   });
 
-  test.each([[''], ['abc'], ['-1.00'], [-1], [Number.NaN], [Infinity], ['1,234.00'], ['1.2.3'], ['90071992547409.92'], [null], [undefined], [{}], ['12 USD']])('%p is refused', (input) => {
-    expect(() => usdToMinor(input)).toThrow(MoneyFormatError);
-  });
+  test.each([[''], ['abc'], ['-1.00'], [-1], [Number.NaN], [Infinity], ['1,234.00'], ['1.2.3'], ['90071992547409.92'], [null], [undefined], [{}], ['12 USD']])(
+    '%p is refused',
+    (input) => {
+      expect(() => usdToMinor(input)).toThrow(MoneyFormatError);
+    },
+  );
 
-  test('prices and balances as CJ sends them reach the adapter\'s Money exactly', async () => {
+  test("prices and balances as CJ sends them reach the adapter's Money exactly", async () => {
     const acc = await newAccount(fake, { balance: '1234.56' });
     const c = conn(acc);
     expect(await observe('balance', adapter.getBalance(c.ctx))).toEqual({ amountMinor: 123456, currency: 'USD' });
@@ -543,7 +602,7 @@ describe('product URLs are read from their text, never fetched', () => {
     expect(cjProductIdFromUrl(new URL(url))).toBe(pid);
   });
 
-  test('a product\'s own url resolves back to its id', async () => {
+  test("a product's own url resolves back to its id", async () => {
     const acc = await newAccount();
     const p = await freshProduct();
     const product = await observe('getProduct', adapter.getProduct(conn(acc).ctx, p.pid));
@@ -584,14 +643,25 @@ describe('products', () => {
     expect(product).toMatchObject({ id: p.pid, title: p.nameEn, imageUrl: p.image, updatedAt: null });
     expect(product.shipsTo).toEqual(expect.arrayContaining(['US', 'DE', 'BR', 'JP']));
     expect(product.variants).toEqual(
-      p.variants.map((v: any) => ({ id: v.vid, sku: v.sku, title: v.nameEn, options: { variant: v.key }, cost: { amountMinor: usdToMinor(v.sellPrice), currency: 'USD' }, stock: v.totalStock, available: true })),
+      p.variants.map((v: any) => ({
+        id: v.vid,
+        sku: v.sku,
+        title: v.nameEn,
+        options: { variant: v.key },
+        cost: { amountMinor: usdToMinor(v.sellPrice), currency: 'USD' },
+        stock: v.totalStock,
+        available: true,
+      })),
     );
     expect((await failure('getProduct', adapter.getProduct(c.ctx, '00000000-0000-0000-0000-000000000000'))).kind).toBe('notFound');
   });
 
   test('a removed variant is not listed; a product off the shelves is unavailable; stock without inventories comes from the stock call', async () => {
     const p = await freshProduct();
-    const withTwo = p.variants.length >= 2 ? p : (await control(fake, 'GET', '/catalogue')).find((x: any) => x.status === 3 && x.variants.length >= 2 && !used.has(`0:${x.pid}`));
+    const withTwo =
+      p.variants.length >= 2
+        ? p
+        : (await control(fake, 'GET', '/catalogue')).find((x: any) => x.status === 3 && x.variants.length >= 2 && !used.has(`0:${x.pid}`));
     used.add(`0:${withTwo.pid}`);
     await control(fake, 'POST', `/variants/${withTwo.variants[0].vid}`, { removed: true });
     const product = await observe('getProduct', adapter.getProduct(c.ctx, withTwo.pid));
@@ -631,9 +701,16 @@ describe('orders', () => {
     expect(created).toMatchObject({ orderNumber, supplierStatus: 'CREATED', status: 'created', paid: false, shipping: null });
     expect(created.supplierOrderId).toMatch(/^SD\d+$/);
     const itemsMinor = usdToMinor(p.variants[0].sellPrice) * 2;
-    expect(created.costs).toEqual({ itemsMinor, shippingMinor: usdToMinor(cheapest.logisticPrice), totalMinor: itemsMinor + usdToMinor(cheapest.logisticPrice), currency: 'USD' });
+    expect(created.costs).toEqual({
+      itemsMinor,
+      shippingMinor: usdToMinor(cheapest.logisticPrice),
+      totalMinor: itemsMinor + usdToMinor(cheapest.logisticPrice),
+      currency: 'USD',
+    });
     let r = await received();
-    expect(r.creates.filter((x: any) => x.orderNumber === orderNumber)).toEqual([{ orderNumber, payType: 3, logisticName: cheapest.logisticName, openId: acc.openId, accepted: true }]);
+    expect(r.creates.filter((x: any) => x.orderNumber === orderNumber)).toEqual([
+      { orderNumber, payType: 3, logisticName: cheapest.logisticName, openId: acc.openId, accepted: true },
+    ]);
 
     expect(await observe('find', adapter.findOrderByNumber(c.ctx, orderNumber))).toEqual(created);
     expect(await observe('find', adapter.findOrderByNumber(c.ctx, 'never-made'))).toBeNull();
@@ -672,7 +749,19 @@ describe('orders', () => {
     const p = await freshProduct();
     const vid = p.variants[0].vid;
     const orderNumber = number('DUP');
-    const body = { orderNumber, shippingCountryCode: 'US', shippingCountry: 'United States', shippingProvince: 'IL', shippingCity: 'Springfield', shippingAddress: '1 Main St', shippingCustomerName: 'A', logisticName: 'CJPacket Ordinary', fromCountryCode: 'CN', payType: 3, products: [{ vid, quantity: 1 }] };
+    const body = {
+      orderNumber,
+      shippingCountryCode: 'US',
+      shippingCountry: 'United States',
+      shippingProvince: 'IL',
+      shippingCity: 'Springfield',
+      shippingAddress: '1 Main St',
+      shippingCustomerName: 'A',
+      logisticName: 'CJPacket Ordinary',
+      fromCountryCode: 'CN',
+      payType: 3,
+      products: [{ vid, quantity: 1 }],
+    };
     const first = await rawApi(acc, 'POST', '/shopping/order/createOrderV2', body);
     const second = await rawApi(acc, 'POST', '/shopping/order/createOrderV2', body);
     expect([first.code, second.code]).toEqual([200, 200]);
@@ -703,7 +792,10 @@ describe('orders', () => {
     const orderNumber = number('HANG');
     await control(fake, 'POST', '/faults', { timeoutAfterCreateNext: 1 });
     const quick = { ...c.ctx, timeoutMs: 800 };
-    const err = await failure('create', adapter.createOrder(quick, { orderNumber, items: [{ variantId: (await freshProduct()).variants[0].vid, quantity: 1 }], destination: US }));
+    const err = await failure(
+      'create',
+      adapter.createOrder(quick, { orderNumber, items: [{ variantId: (await freshProduct()).variants[0].vid, quantity: 1 }], destination: US }),
+    );
     expect(err.kind).toBe('timeout');
     const found = await observe('find', adapter.findOrderByNumber(c.ctx, orderNumber));
     expect(found).toMatchObject({ orderNumber, status: 'created' });
@@ -808,7 +900,10 @@ describe('notifications', () => {
     const paid = await waitFor((b) => b.type === 'ORDER' && b.params.cjOrderId === order.supplierOrderId && b.params.orderStatus === 'UNSHIPPED');
     expect(typeof paid.headers.sign).toBe('string');
     const event = JSON.parse(paid.rawBody);
-    expect(verify(paid.rawBody, { sign: paid.headers.sign as string })).toEqual({ eventId: event.messageId, subjects: [{ kind: 'order', supplierOrderId: order.supplierOrderId, orderNumber: order.orderNumber }] });
+    expect(verify(paid.rawBody, { sign: paid.headers.sign as string })).toEqual({
+      eventId: event.messageId,
+      subjects: [{ kind: 'order', supplierOrderId: order.supplierOrderId, orderNumber: order.orderNumber }],
+    });
 
     await control(fake, 'POST', `/orders/${order.supplierOrderId}/ship`);
     const logistic = await waitFor((b) => b.type === 'LOGISTIC' && b.params.orderId === order.supplierOrderId);
@@ -837,12 +932,22 @@ describe('notifications', () => {
     const product = await waitFor((b) => b.type === 'PRODUCT' && b.params.pid === p.pid);
     expect(verify(product.rawBody, { sign: product.headers.sign as string })?.subjects).toEqual([{ kind: 'product', supplierProductId: p.pid }]);
     // A variant this process never read names no product: nothing to read back.
-    const unknown = JSON.stringify({ messageId: 'm-1', type: 'VARIANT', messageType: 'UPDATE', params: { vid: 'FFFFFFFF-0000-0000-0000-000000000000', variantSellPrice: 1 } });
+    const unknown = JSON.stringify({
+      messageId: 'm-1',
+      type: 'VARIANT',
+      messageType: 'UPDATE',
+      params: { vid: 'FFFFFFFF-0000-0000-0000-000000000000', variantSellPrice: 1 },
+    });
     expect(verify(unknown, { sign: signCjNotification(acc.openId, unknown) })).toBeNull();
   });
 
   test('tampered, re-keyed, unsigned, malformed and unknown notifications are all null', () => {
-    const body = JSON.stringify({ messageId: 'abc123', type: 'ORDER', messageType: 'UPDATE', params: { cjOrderId: 'SD1', orderNumber: 'N-1', orderStatus: 'SHIPPED' } });
+    const body = JSON.stringify({
+      messageId: 'abc123',
+      type: 'ORDER',
+      messageType: 'UPDATE',
+      params: { cjOrderId: 'SD1', orderNumber: 'N-1', orderStatus: 'SHIPPED' },
+    });
     const sign = signCjNotification(acc.openId, body);
     expect(verify(body, { sign })).toEqual({ eventId: 'abc123', subjects: [{ kind: 'order', supplierOrderId: 'SD1', orderNumber: 'N-1' }] });
     expect(verify(body, { sign: ` ${sign} ` })).not.toBeNull();
@@ -865,7 +970,10 @@ describe('notifications', () => {
     expect(signed(JSON.stringify({ messageId: 'x', type: 'SOURCINGCREATE', params: { id: 1 } }))).toBeNull();
     expect(signed(JSON.stringify({ messageId: 'x', type: 'ORDER', params: {} }))).toBeNull();
     expect(signed(JSON.stringify({ messageId: 'x', type: 'ORDER' }))).toBeNull();
-    expect(signed(JSON.stringify({ type: 'LOGISTIC', params: { orderId: 'SD7' } }))).toEqual({ eventId: null, subjects: [{ kind: 'order', supplierOrderId: 'SD7' }] });
+    expect(signed(JSON.stringify({ type: 'LOGISTIC', params: { orderId: 'SD7' } }))).toEqual({
+      eventId: null,
+      subjects: [{ kind: 'order', supplierOrderId: 'SD7' }],
+    });
   });
 });
 

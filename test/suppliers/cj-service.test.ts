@@ -25,7 +25,13 @@ beforeAll(async () => {
     label: 'cj-service',
     publicBaseUrl: true,
     appSecret: APP_SECRET,
-    env: { CJ_API_BASE_URL: fake.baseUrl, SUPPLIER_TIMEOUT_MS: '2500', DISPATCH_RETRY_LIMIT: '1', DISPATCH_RETRY_BASE_SECONDS: '1', JOB_SUPERVISE_SECONDS: '1' },
+    env: {
+      CJ_API_BASE_URL: fake.baseUrl,
+      SUPPLIER_TIMEOUT_MS: '2500',
+      DISPATCH_RETRY_LIMIT: '1',
+      DISPATCH_RETRY_BASE_SECONDS: '1',
+      JOB_SUPERVISE_SECONDS: '1',
+    },
   });
   catalogue = await control('GET', '/catalogue');
 });
@@ -38,7 +44,11 @@ afterEach(async () => {
 });
 
 async function control(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(fake.controlUrl + path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(fake.controlUrl + path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`control ${method} ${path}: ${res.status} ${text}`);
   return text ? JSON.parse(text) : undefined;
@@ -69,16 +79,24 @@ interface CjShop extends Shop {
 }
 
 /** A store with a CJ connection (6 calls a second, as a CJ Advanced account) and imported products. */
-async function openCjShop(opts: { balance?: string; products?: number; automation?: Record<string, unknown>; account?: Record<string, unknown> } = {}): Promise<CjShop> {
+async function openCjShop(
+  opts: { balance?: string; products?: number; automation?: Record<string, unknown>; account?: Record<string, unknown> } = {},
+): Promise<CjShop> {
   const owner = await newDeveloper(svc, { plan: 'pro', credits: 5000 });
   const storeId = await createStore(svc, owner.key);
   const cj = await cjAccount(opts.balance ?? '10000.00', opts.account);
-  const conn = await svc.call('POST', `/api/store-suppliers/${storeId}`, { key: owner.key, body: { supplierKey: 'cj', mode: 'live', credentials: { apiKey: cj.apiKey }, settings: { requestsPerSecond: 6 } } });
+  const conn = await svc.call('POST', `/api/store-suppliers/${storeId}`, {
+    key: owner.key,
+    body: { supplierKey: 'cj', mode: 'live', credentials: { apiKey: cj.apiKey }, settings: { requestsPerSecond: 6 } },
+  });
   if (conn.status !== 201) throw new Error(conn.text);
   const connId = conn.body.result.id;
   if (opts.automation) await svc.call('PUT', `/api/store-suppliers/${storeId}/${connId}/automation`, { key: owner.key, body: opts.automation });
   const chosen = freshProducts(opts.products ?? 1);
-  const res = await svc.call('POST', `/api/store-suppliers/${storeId}/${connId}/import`, { key: owner.key, body: { products: chosen.map((p) => ({ supplierProductId: p.pid, variantIds: [p.variants[0].vid] })), priceRule: { multiplier: '1' } } });
+  const res = await svc.call('POST', `/api/store-suppliers/${storeId}/${connId}/import`, {
+    key: owner.key,
+    body: { products: chosen.map((p) => ({ supplierProductId: p.pid, variantIds: [p.variants[0].vid] })), priceRule: { multiplier: '1' } },
+  });
   if (res.status !== 201 || res.body.result.errors.length) throw new Error(res.text);
   const products = res.body.result.products.map((p: any, i: number) => ({
     productId: p.id,
@@ -90,14 +108,16 @@ async function openCjShop(opts: { balance?: string; products?: number; automatio
   return { owner, storeId, connId, account: { accountId: cj.openId, liveKey: cj.apiKey, testKey: '' }, products, cj };
 }
 
-const getSo = async (shop: Shop, soId: string) => (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${soId}`, { key: shop.owner.key })).body.result;
+const getSo = async (shop: Shop, soId: string) =>
+  (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${soId}`, { key: shop.owner.key })).body.result;
 
 async function settles(shop: Shop, soId: string, status: string, timeoutMs = 20000): Promise<any> {
   return eventually(
     async () => {
       const so = await getSo(shop, soId);
       if (so.status === status) return so;
-      if (so.status !== status && ['needsReview', 'cancelled'].includes(so.status)) throw new Error(`ended ${so.status}: ${JSON.stringify({ reviewReason: so.reviewReason, reviewMessage: so.reviewMessage, events: so.events })}`);
+      if (so.status !== status && ['needsReview', 'cancelled'].includes(so.status))
+        throw new Error(`ended ${so.status}: ${JSON.stringify({ reviewReason: so.reviewReason, reviewMessage: so.reviewMessage, events: so.events })}`);
       return undefined;
     },
     timeoutMs,
@@ -133,26 +153,49 @@ describe('connect', () => {
     const storeId = await createStore(svc, owner.key);
     const res = await svc.call('GET', `/api/store-suppliers/${storeId}/catalogue`, { key: owner.key });
     const cj = res.body.result.find((e: any) => e.key === 'cj');
-    expect(cj).toMatchObject({ name: 'CJ Dropshipping', available: true, capabilities: { authKind: 'apiKey', hasSandbox: false, balance: true, cancel: true, notifications: true, payment: 'balance', syncFields: ['cost', 'stock', 'availability'] } });
+    expect(cj).toMatchObject({
+      name: 'CJ Dropshipping',
+      available: true,
+      capabilities: {
+        authKind: 'apiKey',
+        hasSandbox: false,
+        balance: true,
+        cancel: true,
+        notifications: true,
+        payment: 'balance',
+        syncFields: ['cost', 'stock', 'availability'],
+      },
+    });
     expect(cj.settingsSchema.properties).toHaveProperty('requestsPerSecond');
   });
 
-  test('a refused key stores nothing; a good one is kept sealed with CJ\'s tokens, and the notification address is registered at CJ', async () => {
+  test("a refused key stores nothing; a good one is kept sealed with CJ's tokens, and the notification address is registered at CJ", async () => {
     const owner = await newDeveloper(svc, { plan: 'pro', credits: 100 });
     const storeId = await createStore(svc, owner.key);
     const bogus = 'CJ1234567@api@ffffffffffffffffffffffffffffffff';
     seen.secrets.add(bogus);
-    const refused = await svc.call('POST', `/api/store-suppliers/${storeId}`, { key: owner.key, body: { supplierKey: 'cj', mode: 'live', credentials: { apiKey: bogus } } });
+    const refused = await svc.call('POST', `/api/store-suppliers/${storeId}`, {
+      key: owner.key,
+      body: { supplierKey: 'cj', mode: 'live', credentials: { apiKey: bogus } },
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error.code).toBe('credentialsRejected');
     expect((await svc.db.query('SELECT count(*)::int AS n FROM supplier_connections WHERE store_id = $1', [storeId])).rows[0].n).toBe(0);
 
     const acc = await cjAccount('321.09');
     const before = (await received()).tokenExchanges;
-    const res = await svc.call('POST', `/api/store-suppliers/${storeId}`, { key: owner.key, body: { supplierKey: 'cj', mode: 'live', credentials: { apiKey: acc.apiKey } } });
+    const res = await svc.call('POST', `/api/store-suppliers/${storeId}`, {
+      key: owner.key,
+      body: { supplierKey: 'cj', mode: 'live', credentials: { apiKey: acc.apiKey } },
+    });
     expect(res.status).toBe(201);
     const conn = res.body.result;
-    expect(conn).toMatchObject({ supplierKey: 'cj', hasCredentials: true, accountLabel: `CJ account (API key ending ${acc.apiKey.slice(-4)})`, settings: { requestsPerSecond: 1, fromCountryCode: 'CN' } });
+    expect(conn).toMatchObject({
+      supplierKey: 'cj',
+      hasCredentials: true,
+      accountLabel: `CJ account (API key ending ${acc.apiKey.slice(-4)})`,
+      settings: { requestsPerSecond: 1, fromCountryCode: 'CN' },
+    });
     expect(conn.webhookUrl).toMatch(new RegExp(`/api/store-suppliers/webhook/cj/${conn.id}\\.${storeId.replace(/-/g, '')}\\.[A-Za-z0-9_-]{22}$`));
     const info = await control('GET', `/accounts/${acc.openId}`);
     expect(info.callbacks).toEqual({ product: conn.webhookUrl, stock: conn.webhookUrl, order: conn.webhookUrl, logistics: conn.webhookUrl });
@@ -160,7 +203,15 @@ describe('connect', () => {
 
     const { sealed, credentials } = await storedCredentials(conn.id);
     expect(credentials).toMatchObject({ apiKey: acc.apiKey, openId: acc.openId, accessToken: info.currentAccessToken });
-    expect(Object.keys(credentials).sort()).toEqual(['accessToken', 'accessTokenExpiresAt', 'accessTokenIssuedAt', 'apiKey', 'openId', 'refreshToken', 'refreshTokenExpiresAt']);
+    expect(Object.keys(credentials).sort()).toEqual([
+      'accessToken',
+      'accessTokenExpiresAt',
+      'accessTokenIssuedAt',
+      'apiKey',
+      'openId',
+      'refreshToken',
+      'refreshTokenExpiresAt',
+    ]);
     for (const value of [acc.apiKey, credentials.accessToken, credentials.refreshToken]) expect(sealed).not.toContain(value);
 
     const balance = await svc.call('GET', `/api/store-suppliers/${storeId}/${conn.id}/balance`, { key: owner.key });
@@ -174,7 +225,10 @@ describe('connect', () => {
   test('replacing the key stores the new key with its own tokens and registers the address for the new account', async () => {
     const shop = await openCjShop();
     const next = await cjAccount('77.00');
-    const res = await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/${shop.connId}`, { key: shop.owner.key, body: { credentials: { apiKey: next.apiKey } } });
+    const res = await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/${shop.connId}`, {
+      key: shop.owner.key,
+      body: { credentials: { apiKey: next.apiKey } },
+    });
     expect(res.status).toBe(200);
     expect(res.body.result.accountLabel).toBe(`CJ account (API key ending ${next.apiKey.slice(-4)})`);
     const { credentials } = await storedCredentials(shop.connId);
@@ -209,7 +263,7 @@ describe('connect', () => {
 // ---------------------------------------------------------------- catalogue
 
 describe('browse, import and link sync', () => {
-  test('browse pages through CJ\'s catalogue; one product with variants; a CJ product address resolves without being fetched', async () => {
+  test("browse pages through CJ's catalogue; one product with variants; a CJ product address resolves without being fetched", async () => {
     const shop = await openCjShop();
     const base = `/api/store-suppliers/${shop.storeId}/${shop.connId}`;
     const first = await svc.call('GET', `${base}/products?pageSize=25`, { key: shop.owner.key });
@@ -217,21 +271,32 @@ describe('browse, import and link sync', () => {
     const onSale = catalogue.filter((p) => p.status === 3);
     expect(first.body.result.pagination).toMatchObject({ hasMore: true, totalCount: onSale.length, pageSize: 25 });
     expect(first.body.result.items[0]).toMatchObject({ id: onSale[0].pid, title: onSale[0].nameEn, variants: [] });
-    const second = await svc.call('GET', `${base}/products?pageSize=25&cursor=${encodeURIComponent(first.body.result.pagination.nextCursor)}`, { key: shop.owner.key });
+    const second = await svc.call('GET', `${base}/products?pageSize=25&cursor=${encodeURIComponent(first.body.result.pagination.nextCursor)}`, {
+      key: shop.owner.key,
+    });
     expect(second.body.result.items[0].id).toBe(onSale[25].pid);
     const searched = await svc.call('GET', `${base}/products?query=${encodeURIComponent(onSale[5].nameEn)}`, { key: shop.owner.key });
     expect(searched.body.result.items.map((p: any) => p.id)).toContain(onSale[5].pid);
 
     const [p] = freshProducts(1);
     const one = await svc.call('GET', `${base}/products/${p.pid}`, { key: shop.owner.key });
-    expect(one.body.result.variants.map((v: any) => [v.id, v.cost.amountMinor, v.stock])).toEqual(p.variants.map((v: any) => [v.vid, usdToMinor(v.sellPrice), v.totalStock]));
+    expect(one.body.result.variants.map((v: any) => [v.id, v.cost.amountMinor, v.stock])).toEqual(
+      p.variants.map((v: any) => [v.vid, usdToMinor(v.sellPrice), v.totalStock]),
+    );
     expect((await svc.call('GET', `${base}/products/00000000-0000-0000-0000-000000000000`, { key: shop.owner.key })).status).toBe(404);
 
-    const resolved = await svc.call('POST', `${base}/products/resolve-url`, { key: shop.owner.key, body: { url: `https://cjdropshipping.com/product/anything-p-${p.pid}.html?utm=x` } });
+    const resolved = await svc.call('POST', `${base}/products/resolve-url`, {
+      key: shop.owner.key,
+      body: { url: `https://cjdropshipping.com/product/anything-p-${p.pid}.html?utm=x` },
+    });
     expect(resolved.status).toBe(200);
     expect(resolved.body.result.supplierProductId).toBe(p.pid);
     const calls = (await received()).arrivals.length;
-    for (const url of ['https://cjdropshipping.com/product/x.html', `http://127.0.0.1:${fake.port}/product/x-p-${p.pid}.html`, `https://app.cjdropshipping.com/product/x-p-${p.pid}.html`]) {
+    for (const url of [
+      'https://cjdropshipping.com/product/x.html',
+      `http://127.0.0.1:${fake.port}/product/x-p-${p.pid}.html`,
+      `https://app.cjdropshipping.com/product/x-p-${p.pid}.html`,
+    ]) {
       const res = await svc.call('POST', `${base}/products/resolve-url`, { key: shop.owner.key, body: { url } });
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe('unsupportedUrl');
@@ -239,20 +304,27 @@ describe('browse, import and link sync', () => {
     expect((await received()).arrivals.length).toBe(calls);
   });
 
-  test('import makes store products at CJ\'s cost; sync brings CJ\'s new cost, stock and a removed variant to the store', async () => {
+  test("import makes store products at CJ's cost; sync brings CJ's new cost, stock and a removed variant to the store", async () => {
     const shop = await openCjShop({ products: 1 });
     const [p] = catalogue.filter((x) => x.pid === shop.products[0].supplierProductId);
     const variant = (await svc.db.query('SELECT price_minor::int AS price, stock FROM store_variants WHERE id = $1', [shop.products[0].variantId])).rows[0];
     expect(variant).toEqual({ price: usdToMinor(p.variants[0].sellPrice), stock: p.variants[0].totalStock });
     const links = await svc.call('GET', `/api/store-suppliers/${shop.storeId}/links`, { key: shop.owner.key });
     const link = links.body.result.items[0];
-    expect(link).toMatchObject({ supplierKey: 'cj', supplierProductId: p.pid, variants: [{ supplierVariantId: p.variants[0].vid, costMinor: usdToMinor(p.variants[0].sellPrice), currency: 'USD' }] });
+    expect(link).toMatchObject({
+      supplierKey: 'cj',
+      supplierProductId: p.pid,
+      variants: [{ supplierVariantId: p.variants[0].vid, costMinor: usdToMinor(p.variants[0].sellPrice), currency: 'USD' }],
+    });
 
     await control('POST', `/variants/${p.variants[0].vid}`, { sellPrice: '23.455', stock: 12 });
     const synced = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/links/${link.id}/sync`, { key: shop.owner.key });
     expect(synced.status).toBe(200);
     expect(synced.body.result).toMatchObject({ lastSyncError: null, variants: [{ costMinor: 2346, stock: 12, available: true }] });
-    expect((await svc.db.query('SELECT price_minor::int AS price, stock FROM store_variants WHERE id = $1', [shop.products[0].variantId])).rows[0]).toEqual({ price: 2346, stock: 12 });
+    expect((await svc.db.query('SELECT price_minor::int AS price, stock FROM store_variants WHERE id = $1', [shop.products[0].variantId])).rows[0]).toEqual({
+      price: 2346,
+      stock: 12,
+    });
 
     await control('POST', `/variants/${p.variants[0].vid}`, { removed: true });
     const gone = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/links/${link.id}/sync`, { key: shop.owner.key });
@@ -264,7 +336,7 @@ describe('browse, import and link sync', () => {
 // ---------------------------------------------------------------- dispatch
 
 describe('dispatch through CJ', () => {
-  test('submit -> created at CJ (create only, cheapest shipping) -> paid from the balance -> shipped and delivered, read back on CJ\'s notifications', async () => {
+  test("submit -> created at CJ (create only, cheapest shipping) -> paid from the balance -> shipped and delivered, read back on CJ's notifications", async () => {
     const shop = await openCjShop();
     const order = await placeOrder(svc, shop, { quantity: 2 });
     const res = await submit(svc, shop, order.id);
@@ -274,7 +346,12 @@ describe('dispatch through CJ', () => {
     expect(so.supplierOrderId).toMatch(/^SD\d+$/);
     const [atCj] = await ordersAtCj(so.supplierOrderNumber);
     expect(atCj).toMatchObject({ cjOrderId: so.supplierOrderId, payType: 3, status: 'CREATED' });
-    expect(so.costs).toEqual({ itemsMinor: shop.products[0].costMinor * 2, shippingMinor: atCj.amountCents - shop.products[0].costMinor * 2, totalMinor: atCj.amountCents, currency: 'USD' });
+    expect(so.costs).toEqual({
+      itemsMinor: shop.products[0].costMinor * 2,
+      shippingMinor: atCj.amountCents - shop.products[0].costMinor * 2,
+      totalMinor: atCj.amountCents,
+      currency: 'USD',
+    });
 
     const balanceBefore = (await control('GET', `/accounts/${shop.cj.openId}`)).balanceCents;
     const paid = await soAction(svc, shop, so._id, 'pay');
@@ -351,7 +428,11 @@ describe('duplicate protection against the CJ-format server', () => {
     // CJ's order notifications would have the service read the payment back first; without them the pay job must see it.
     const { accessToken } = await control('POST', `/accounts/${shop.cj.openId}/token`);
     seen.secrets.add(accessToken);
-    const off = await fetch(`${fake.baseUrl}/webhook/set`, { method: 'POST', headers: { 'CJ-Access-Token': accessToken, 'content-type': 'application/json' }, body: JSON.stringify({ order: { type: 'CANCEL' }, logistics: { type: 'CANCEL' } }) });
+    const off = await fetch(`${fake.baseUrl}/webhook/set`, {
+      method: 'POST',
+      headers: { 'CJ-Access-Token': accessToken, 'content-type': 'application/json' },
+      body: JSON.stringify({ order: { type: 'CANCEL' }, logistics: { type: 'CANCEL' } }),
+    });
     expect((await off.json()).code).toBe(200);
     const res = await submit(svc, shop, (await placeOrder(svc, shop)).id);
     expect(res.body.result.status).toBe('submitted');
@@ -371,8 +452,27 @@ describe('duplicate protection against the CJ-format server', () => {
     const [p] = catalogue.filter((x) => x.pid === shop.products[0].supplierProductId);
     const { accessToken } = await control('POST', `/accounts/${shop.cj.openId}/token`);
     seen.secrets.add(accessToken);
-    const body = { orderNumber: `BYHAND-${Date.now()}`, shippingCountryCode: 'US', shippingCountry: 'United States', shippingProvince: 'IL', shippingCity: 'Springfield', shippingAddress: '1 Main St', shippingCustomerName: 'A', logisticName: 'CJPacket Ordinary', fromCountryCode: 'CN', payType: 3, products: [{ vid: p.variants[0].vid, quantity: 1 }] };
-    const byHand = async () => (await fetch(`${fake.baseUrl}/shopping/order/createOrderV2`, { method: 'POST', headers: { 'CJ-Access-Token': accessToken, 'content-type': 'application/json' }, body: JSON.stringify(body) })).json();
+    const body = {
+      orderNumber: `BYHAND-${Date.now()}`,
+      shippingCountryCode: 'US',
+      shippingCountry: 'United States',
+      shippingProvince: 'IL',
+      shippingCity: 'Springfield',
+      shippingAddress: '1 Main St',
+      shippingCustomerName: 'A',
+      logisticName: 'CJPacket Ordinary',
+      fromCountryCode: 'CN',
+      payType: 3,
+      products: [{ vid: p.variants[0].vid, quantity: 1 }],
+    };
+    const byHand = async () =>
+      (
+        await fetch(`${fake.baseUrl}/shopping/order/createOrderV2`, {
+          method: 'POST',
+          headers: { 'CJ-Access-Token': accessToken, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json();
     expect((await byHand()).code).toBe(200);
     await new Promise((r) => setTimeout(r, 1100));
     expect((await byHand()).code).toBe(200);
@@ -423,11 +523,15 @@ describe('every mapped CJ code reaches its review reason through dispatch', () =
     expect(await ordersAtCj(b.supplierOrderNumber)).toHaveLength(0);
   });
 
-  test('destinationUnsupported: no shipping method to the country, and CJ\'s country code refusal (1605002)', async () => {
+  test("destinationUnsupported: no shipping method to the country, and CJ's country code refusal (1605002)", async () => {
     const shop = await openCjShop();
     await control('POST', '/countries/NZ', { served: false });
     try {
-      const nz = await submit(svc, shop, (await placeOrder(svc, shop, { destination: { ...US_ADDRESS, country: 'NZ', city: 'Auckland', postalCode: '1010' } })).id);
+      const nz = await submit(
+        svc,
+        shop,
+        (await placeOrder(svc, shop, { destination: { ...US_ADDRESS, country: 'NZ', city: 'Auckland', postalCode: '1010' } })).id,
+      );
       await pausedAs(shop, nz.body.result._id, 'destinationUnsupported');
     } finally {
       await control('POST', '/countries/NZ', { served: true });
@@ -439,9 +543,16 @@ describe('every mapped CJ code reaches its review reason through dispatch', () =
     expect((await received()).orders.filter((o: any) => o.openId === shop.cj.openId)).toHaveLength(0);
   });
 
-  test('supplierRefused with CJ\'s words, cleaned of contact details; retryable, and a retry creates the order once', async () => {
+  test("supplierRefused with CJ's words, cleaned of contact details; retryable, and a retry creates the order once", async () => {
     const shop = await openCjShop();
-    await control('POST', '/faults', { failNext: { path: '/shopping/order/createOrderV2', code: 1603000, message: 'Order create fail: address incomplete, call +1 555 123 4567 or write to ops@cj.test', count: 1 } });
+    await control('POST', '/faults', {
+      failNext: {
+        path: '/shopping/order/createOrderV2',
+        code: 1603000,
+        message: 'Order create fail: address incomplete, call +1 555 123 4567 or write to ops@cj.test',
+        count: 1,
+      },
+    });
     const res = await submit(svc, shop, (await placeOrder(svc, shop)).id);
     const so = await pausedAs(shop, res.body.result._id, 'supplierRefused');
     expect(so.retryable).toBe(true);
@@ -456,16 +567,20 @@ describe('every mapped CJ code reaches its review reason through dispatch', () =
     ['a burst of 5xx answers', (openId: string) => ({ unavailableAccounts: [openId] })],
     ['CJ busy (1600000) on every call', () => ({ failNext: { path: '*', code: 1600000, message: 'System busy', count: 40 } })],
     ['too many requests (1600200) on every call', () => ({ failNext: { path: '*', code: 1600200, message: 'Too Many Requests', count: 60 } })],
-  ])('connectionUnhealthy after the retries are used up: %s', async (_label, faults) => {
-    const shop = await openCjShop();
-    await control('POST', '/faults', faults(shop.cj.openId));
-    const res = await submit(svc, shop, (await placeOrder(svc, shop)).id);
-    expect(res.body.result.status).toBe('failed');
-    const so = await pausedAs(shop, res.body.result._id, 'connectionUnhealthy', 25000);
-    expect(so.retryable).toBe(true);
-    expect(so.events.map((e: any) => e.type)).toEqual(expect.arrayContaining(['failed', 'automaticRetry', 'paused']));
-    expect((await received()).orders.filter((o: any) => o.openId === shop.cj.openId)).toHaveLength(0);
-  }, 40000);
+  ])(
+    'connectionUnhealthy after the retries are used up: %s',
+    async (_label, faults) => {
+      const shop = await openCjShop();
+      await control('POST', '/faults', faults(shop.cj.openId));
+      const res = await submit(svc, shop, (await placeOrder(svc, shop)).id);
+      expect(res.body.result.status).toBe('failed');
+      const so = await pausedAs(shop, res.body.result._id, 'connectionUnhealthy', 25000);
+      expect(so.retryable).toBe(true);
+      expect(so.events.map((e: any) => e.type)).toEqual(expect.arrayContaining(['failed', 'automaticRetry', 'paused']));
+      expect((await received()).orders.filter((o: any) => o.openId === shop.cj.openId)).toHaveLength(0);
+    },
+    40000,
+  );
 
   test.each([
     ['too many requests (1600200)', 1600200],

@@ -9,7 +9,11 @@ import { ContractFixture, memory, supplierContract } from './contract';
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
 export async function aeControl(fake: RunningFakeAliExpress, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(fake.controlUrl + path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(fake.controlUrl + path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`control ${method} ${path}: ${res.status} ${text}`);
   return text ? JSON.parse(text) : undefined;
@@ -19,7 +23,8 @@ function aliExpressFixture(): ContractFixture {
   let fake: RunningFakeAliExpress | undefined;
   const started = startFakeAliExpress({ orderReadableAfterMs: 800, createHangMs: 3000 }).then((f) => (fake = f));
   const used = new Set<string>();
-  const adapterFor = (f: RunningFakeAliExpress) => createAliExpressAdapter({ app: { appKey: f.appKey, appSecret: f.appSecret, baseUrl: f.baseUrl }, callLimitWaitMs: 50 });
+  const adapterFor = (f: RunningFakeAliExpress) =>
+    createAliExpressAdapter({ app: { appKey: f.appKey, appSecret: f.appSecret, baseUrl: f.baseUrl }, callLimitWaitMs: 50 });
   let adapter: ReturnType<typeof adapterFor> | undefined;
   const fixture: ContractFixture = {
     get adapter() {
@@ -57,7 +62,15 @@ function aliExpressFixture(): ContractFixture {
       }
       throw new Error('catalogue exhausted');
     },
-    destination: { name: 'Ada Lovelace', line1: '12 Analytical Street', city: 'Springfield', region: 'IL', postalCode: '62701', country: 'US', phone: '+1 555 010 0199' },
+    destination: {
+      name: 'Ada Lovelace',
+      line1: '12 Analytical Street',
+      city: 'Springfield',
+      region: 'IL',
+      postalCode: '62701',
+      country: 'US',
+      phone: '+1 555 010 0199',
+    },
     timeOutNextCreate: async () => void (await aeControl(fake!, 'POST', '/faults', { timeoutAfterCreateNext: 1 })),
     ordersAtSupplier: async (number) => (await aeControl(fake!, 'GET', `/orders?outOrderId=${encodeURIComponent(number)}`)).length,
     close: async () => fake?.close(),

@@ -13,7 +13,11 @@ function cjFixture(): ContractFixture {
   const started = startFakeCj({ createHangMs: 3000 }).then((f) => (fake = f));
   const used = new Set<string>();
   const control = async (method: string, path: string, body?: unknown): Promise<any> => {
-    const res = await fetch((await started).controlUrl + path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch((await started).controlUrl + path, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`control ${method} ${path}: ${res.status} ${text}`);
     return text ? JSON.parse(text) : undefined;
@@ -58,7 +62,15 @@ function cjFixture(): ContractFixture {
       }
       throw new Error('catalogue exhausted');
     },
-    destination: { name: 'Ada Lovelace', line1: '12 Analytical Street', city: 'Springfield', region: 'IL', postalCode: '62701', country: 'US', phone: '+1 555 010 0199' },
+    destination: {
+      name: 'Ada Lovelace',
+      line1: '12 Analytical Street',
+      city: 'Springfield',
+      region: 'IL',
+      postalCode: '62701',
+      country: 'US',
+      phone: '+1 555 010 0199',
+    },
     timeOutNextCreate: async () => void (await control('POST', '/faults', { timeoutAfterCreateNext: 1 })),
     ordersAtSupplier: async (number) => (await control('GET', '/received')).orders.filter((o: any) => o.orderNumber === number).length,
     close: async () => fake?.close(),

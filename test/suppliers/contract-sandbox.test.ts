@@ -22,7 +22,14 @@ function sandboxFixture(): ContractFixture {
       const s = await started;
       adapter ??= createSandboxAdapters({ baseUrl: s.baseUrl })[0];
       const acc = await s.account(10_000_000);
-      const ctx: SupplierCallContext = { connectionId: `sbx-${acc.accountId}`, mode: 'live', credentials: { apiKey: acc.liveKey }, settings: { shippingSpeed: 'standard', orderNotePrefix: '' }, timeoutMs: 5000, orderNumbers: memory() };
+      const ctx: SupplierCallContext = {
+        connectionId: `sbx-${acc.accountId}`,
+        mode: 'live',
+        credentials: { apiKey: acc.liveKey },
+        settings: { shippingSpeed: 'standard', orderNotePrefix: '' },
+        timeoutMs: 5000,
+        orderNumbers: memory(),
+      };
       return ctx;
     },
     refused: (ctx) => ({ ...ctx, credentials: { apiKey: 'sbx_live_not_a_key_of_anyone' } }),
@@ -37,7 +44,15 @@ function sandboxFixture(): ContractFixture {
       }
       throw new Error('catalogue exhausted');
     },
-    destination: { name: 'Ada Lovelace', line1: '12 Analytical Street', city: 'Springfield', region: 'IL', postalCode: '62701', country: 'US', phone: '+1 555 010 0199' },
+    destination: {
+      name: 'Ada Lovelace',
+      line1: '12 Analytical Street',
+      city: 'Springfield',
+      region: 'IL',
+      postalCode: '62701',
+      country: 'US',
+      phone: '+1 555 010 0199',
+    },
     timeOutNextCreate: async () => void (await sandbox!.control('POST', '/faults', { timeoutAfterCreateNext: 1 })),
     ordersAtSupplier: async (number) => (await sandbox!.control('GET', '/received')).ordersByNumber[number] ?? 0,
     close: async () => sandbox?.close(),
@@ -70,7 +85,14 @@ function euFixture(): ContractFixture {
       const acc = await eu('POST', '/control/accounts', { balanceMinor: 10_000_000, testBalanceMinor: 10_000_000 });
       seen.secrets.add(acc.liveKey);
       seen.secrets.add(acc.testKey);
-      const ctx: SupplierCallContext = { connectionId: `sbx-eu-${acc.accountId}`, mode: 'live', credentials: { apiKey: acc.liveKey }, settings: { shippingSpeed: 'standard', orderNotePrefix: '' }, timeoutMs: 5000, orderNumbers: memory() };
+      const ctx: SupplierCallContext = {
+        connectionId: `sbx-eu-${acc.accountId}`,
+        mode: 'live',
+        credentials: { apiKey: acc.liveKey },
+        settings: { shippingSpeed: 'standard', orderNotePrefix: '' },
+        timeoutMs: 5000,
+        orderNumbers: memory(),
+      };
       return ctx;
     },
     refused: (ctx) => ({ ...ctx, credentials: { apiKey: 'sbx_live_demo' } }),
@@ -85,7 +107,15 @@ function euFixture(): ContractFixture {
       }
       throw new Error('catalogue exhausted');
     },
-    destination: { name: 'Ada Lovelace', line1: '12 Analytical Street', city: 'Springfield', region: 'IL', postalCode: '62701', country: 'US', phone: '+1 555 010 0199' },
+    destination: {
+      name: 'Ada Lovelace',
+      line1: '12 Analytical Street',
+      city: 'Springfield',
+      region: 'IL',
+      postalCode: '62701',
+      country: 'US',
+      phone: '+1 555 010 0199',
+    },
     timeOutNextCreate: async () => void (await eu('POST', '/control/faults', { timeoutAfterCreateNext: 1 })),
     ordersAtSupplier: async (number) => (await eu('GET', '/control/received')).ordersByNumber[number] ?? 0,
     close: async () => sandbox?.close(),

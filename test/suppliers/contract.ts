@@ -45,27 +45,44 @@ let seq = 0;
 const orderNumber = () => `ss-contract-${Date.now().toString(36)}-${++seq}`;
 
 /** What dispatch does for one attempt: look the number up, create only when absent, again after a passing error. */
-async function dispatchOnce(adapter: SupplierAdapter, ctx: SupplierCallContext, number: string, variantId: string, destination: Destination): Promise<SupplierOrderSnapshot> {
-  return eventually(async () => {
-    try {
-      return (await adapter.findOrderByNumber(ctx, number)) ?? (await adapter.createOrder(ctx, { orderNumber: number, items: [{ variantId, quantity: 1 }], destination }));
-    } catch (err) {
-      if (err instanceof SupplierError && (err.isOutage || err.kind === 'orderNumberExists')) return undefined;
-      throw err;
-    }
-  }, 30000, `order ${number} to be placed once`);
+async function dispatchOnce(
+  adapter: SupplierAdapter,
+  ctx: SupplierCallContext,
+  number: string,
+  variantId: string,
+  destination: Destination,
+): Promise<SupplierOrderSnapshot> {
+  return eventually(
+    async () => {
+      try {
+        return (
+          (await adapter.findOrderByNumber(ctx, number)) ??
+          (await adapter.createOrder(ctx, { orderNumber: number, items: [{ variantId, quantity: 1 }], destination }))
+        );
+      } catch (err) {
+        if (err instanceof SupplierError && (err.isOutage || err.kind === 'orderNumberExists')) return undefined;
+        throw err;
+      }
+    },
+    30000,
+    `order ${number} to be placed once`,
+  );
 }
 
 /** The order as the supplier shows it, once it shows it (AliExpress: some seconds after the create). */
 const readable = (adapter: SupplierAdapter, ctx: SupplierCallContext, id: string) =>
-  eventually(async () => {
-    try {
-      return await adapter.getOrder(ctx, id);
-    } catch (err) {
-      if (err instanceof SupplierError && err.isOutage) return undefined;
-      throw err;
-    }
-  }, 30000, `order ${id} to be readable`);
+  eventually(
+    async () => {
+      try {
+        return await adapter.getOrder(ctx, id);
+      } catch (err) {
+        if (err instanceof SupplierError && err.isOutage) return undefined;
+        throw err;
+      }
+    },
+    30000,
+    `order ${id} to be readable`,
+  );
 
 export function supplierContract(name: string, fixture: () => ContractFixture): void {
   describe(`${name}: the supplier contract`, () => {
@@ -139,7 +156,9 @@ export function supplierContract(name: string, fixture: () => ContractFixture): 
       const number = orderNumber();
       await f.timeOutNextCreate();
       const short = { ...ctx, timeoutMs: 1500 };
-      expect((await failure(f.adapter.createOrder(short, { orderNumber: number, items: [{ variantId, quantity: 1 }], destination: f.destination }))).kind).toBe('timeout');
+      expect((await failure(f.adapter.createOrder(short, { orderNumber: number, items: [{ variantId, quantity: 1 }], destination: f.destination }))).kind).toBe(
+        'timeout',
+      );
       const placed = await dispatchOnce(f.adapter, ctx, number, variantId, f.destination);
       expect(await f.ordersAtSupplier(number)).toBe(1);
       expect((await dispatchOnce(f.adapter, ctx, number, variantId, f.destination)).supplierOrderId).toBe(placed.supplierOrderId);
@@ -150,7 +169,12 @@ export function supplierContract(name: string, fixture: () => ContractFixture): 
       const { variantId } = await f.freshVariant();
       const payment = f.adapter.entry.capabilities.payment;
       // Payment due at create: suppliers paid only then are paid by the create; the others ignore it.
-      const created = await f.adapter.createOrder(ctx, { orderNumber: orderNumber(), items: [{ variantId, quantity: 1 }], destination: f.destination, paymentDue: true });
+      const created = await f.adapter.createOrder(ctx, {
+        orderNumber: orderNumber(),
+        items: [{ variantId, quantity: 1 }],
+        destination: f.destination,
+        paymentDue: true,
+      });
       if (payment === 'balance') {
         expect((await f.adapter.payOrder(ctx, created.supplierOrderId)).paid).toBe(true);
       } else {

@@ -14,7 +14,7 @@ const CASES = [
 ] as const;
 
 describe.each(CASES)('%s (%i decimals)', (currency, digits) => {
-  test('its minor units are ISO 4217\'s', () => {
+  test("its minor units are ISO 4217's", () => {
     expect(minorUnitsOf(currency)).toBe(digits);
   });
 
@@ -71,7 +71,7 @@ test('a code ISO 4217 does not list is refused, never read with a guessed number
   expect(() => minorToDecimal(100, 'usd')).toThrow(MoneyFormatError);
 });
 
-test('amounts are shown with their currency\'s own decimals', () => {
+test("amounts are shown with their currency's own decimals", () => {
   expect(formatMoney(4916, 'USD')).toBe('$49.16');
   expect(formatMoney(500, 'JPY')).toBe('¥500');
   expect(formatMoney(1234, 'KWD').replace(/\s/g, ' ')).toBe('KWD 1.234');

@@ -70,18 +70,38 @@ test('several packages of one order keep their own tracking, joined; partial is 
   const { created } = await draft(2);
   await w.adapter.payOrder(ctx, created.supplierOrderId);
   const order = (await w.control('GET', '/orders')).find((o: { id: number }) => String(o.id) === created.supplierOrderId);
-  await w.control('POST', `/orders/${created.supplierOrderId}/ship`, { carrier: 'USPS', trackingNumber: '9400111899223344556677', itemIds: [order.items[0].id] });
+  await w.control('POST', `/orders/${created.supplierOrderId}/ship`, {
+    carrier: 'USPS',
+    trackingNumber: '9400111899223344556677',
+    itemIds: [order.items[0].id],
+  });
   const partial = await w.adapter.getOrder(ctx, created.supplierOrderId);
-  expect(partial).toMatchObject({ supplierStatus: 'partial', status: 'processing', paid: true, shipping: { carrier: 'USPS', trackingNumber: '9400111899223344556677' } });
+  expect(partial).toMatchObject({
+    supplierStatus: 'partial',
+    status: 'processing',
+    paid: true,
+    shipping: { carrier: 'USPS', trackingNumber: '9400111899223344556677' },
+  });
   await w.control('POST', `/orders/${created.supplierOrderId}/ship`, { carrier: 'DHL', trackingNumber: 'JD014600003828195678' });
   const all = await w.adapter.getOrder(ctx, created.supplierOrderId);
-  expect(all).toMatchObject({ supplierStatus: 'fulfilled', status: 'shipped', shipping: { carrier: 'USPS, DHL', trackingNumber: '9400111899223344556677, JD014600003828195678', shippedAt: expect.any(String) } });
+  expect(all).toMatchObject({
+    supplierStatus: 'fulfilled',
+    status: 'shipped',
+    shipping: { carrier: 'USPS, DHL', trackingNumber: '9400111899223344556677, JD014600003828195678', shippedAt: expect.any(String) },
+  });
 });
 
 test('every Printful status maps to a supplier order status, and cancel follows Printful: refunded while pending, refused later', async () => {
   const expected: Record<string, [string, boolean]> = {
-    draft: ['created', false], failed: ['created', false], pending: ['paid', true], inprocess: ['processing', true], onhold: ['processing', true],
-    partial: ['processing', true], fulfilled: ['shipped', true], canceled: ['cancelled', false], archived: ['processing', true],
+    draft: ['created', false],
+    failed: ['created', false],
+    pending: ['paid', true],
+    inprocess: ['processing', true],
+    onhold: ['processing', true],
+    partial: ['processing', true],
+    fulfilled: ['shipped', true],
+    canceled: ['cancelled', false],
+    archived: ['processing', true],
   };
   const { created } = await draft();
   const id = created.supplierOrderId;
@@ -117,7 +137,9 @@ test('shipping: the rule picks from /shipping/rates; a destination Printful does
   await w.adapter.createOrder(fast, { orderNumber, items: [{ variantId, quantity: 1 }], destination: US });
   expect((await w.ordersAt(orderNumber))[0]).toMatchObject({ shipping: 'EXPRESS', costs: { shipping: '12.49' } });
   await w.control('POST', '/countries/DE', { served: false });
-  const err = await failure(w.adapter.createOrder(ctx, { orderNumber: number(), items: [{ variantId, quantity: 1 }], destination: { ...US, country: 'DE', region: undefined } }));
+  const err = await failure(
+    w.adapter.createOrder(ctx, { orderNumber: number(), items: [{ variantId, quantity: 1 }], destination: { ...US, country: 'DE', region: undefined } }),
+  );
   expect(err.kind).toBe('destinationUnsupported');
   expect(err.message).toMatch(/SH-2/);
 });
@@ -125,14 +147,16 @@ test('shipping: the rule picks from /shipping/rates; a destination Printful does
 test('account-level tokens name the store in X-PF-Store-Id; another store is refused, and errors carry no token', async () => {
   const { ctx: acct, storeIds } = await w.connect({ accountLevel: true, stores: 2 });
   expect((await w.adapter.verifyCredentials(acct)).accountId).toBe(`printful:store:${storeIds[0]}`);
-  expect((await w.adapter.verifyCredentials({ ...acct, credentials: { ...acct.credentials, storeId: String(storeIds[1]) } })).accountId).toBe(`printful:store:${storeIds[1]}`);
+  expect((await w.adapter.verifyCredentials({ ...acct, credentials: { ...acct.credentials, storeId: String(storeIds[1]) } })).accountId).toBe(
+    `printful:store:${storeIds[1]}`,
+  );
   expect((await failure(w.adapter.verifyCredentials({ ...acct, credentials: { ...acct.credentials, storeId: '123' } }))).kind).toBe('credentialsRejected');
   const err = await failure(w.adapter.verifyCredentials({ ...acct, credentials: { apiKey: acct.credentials.apiKey } }));
   expect(err.kind).toBe('refused');
   expect(err.message).not.toContain(acct.credentials.apiKey);
 });
 
-test('Printful\'s 5xx problem details are unavailable (a supplier fault); its 429 is throttled, with its rate headers', async () => {
+test("Printful's 5xx problem details are unavailable (a supplier fault); its 429 is throttled, with its rate headers", async () => {
   await w.control('POST', '/faults', { failNext: [{ path: '/store', status: 503, times: 1 }] });
   const down = await failure(w.adapter.verifyCredentials(ctx));
   expect(down).toMatchObject({ kind: 'unavailable', isSupplierFault: true });
@@ -162,7 +186,7 @@ test('the declared limit: one call per 510 ms per token, shared by every connect
   expect(key).not.toContain('a-token-of-some-length');
 });
 
-test('on the fake\'s clock a confirmed order moves pending -> inprocess -> fulfilled, with its package\'s tracking', async () => {
+test("on the fake's clock a confirmed order moves pending -> inprocess -> fulfilled, with its package's tracking", async () => {
   const timed = await printfulWorld({ advanceMs: 1000 });
   try {
     const { ctx: c } = await timed.connect();
@@ -177,7 +201,11 @@ test('on the fake\'s clock a confirmed order moves pending -> inprocess -> fulfi
       last = await timed.adapter.getOrder(c, created.supplierOrderId);
     }
     expect(seenStatuses).toEqual(['pending', 'inprocess']);
-    expect(last).toMatchObject({ supplierStatus: 'fulfilled', status: 'shipped', shipping: { carrier: 'USPS', trackingNumber: expect.stringMatching(/^9400/) } });
+    expect(last).toMatchObject({
+      supplierStatus: 'fulfilled',
+      status: 'shipped',
+      shipping: { carrier: 'USPS', trackingNumber: expect.stringMatching(/^9400/) },
+    });
   } finally {
     await timed.fake.close();
   }

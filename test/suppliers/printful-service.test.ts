@@ -21,7 +21,12 @@ let svc: Service;
 
 beforeAll(async () => {
   fake = await startFakePrintful({ retryMinuteMs: MINUTE_MS, requestsPerMinute: 100_000, hangMs: 3000 });
-  svc = await startService({ label: 'printful-service', publicBaseUrl: true, appSecret: APP_SECRET, env: { PRINTFUL_API_BASE_URL: fake.baseUrl, SUPPLIER_TIMEOUT_MS: '2500' } });
+  svc = await startService({
+    label: 'printful-service',
+    publicBaseUrl: true,
+    appSecret: APP_SECRET,
+    env: { PRINTFUL_API_BASE_URL: fake.baseUrl, SUPPLIER_TIMEOUT_MS: '2500' },
+  });
 });
 afterAll(async () => {
   await svc?.stop();
@@ -29,22 +34,31 @@ afterAll(async () => {
 });
 
 const control = (method: string, path: string, body?: unknown) => printfulControl(fake, method, path, body);
-const getSo = async (shop: PrintfulShop, soId: string) => (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${soId}`, { key: shop.owner.key })).body.result;
+const getSo = async (shop: PrintfulShop, soId: string) =>
+  (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/orders/${soId}`, { key: shop.owner.key })).body.result;
 const deliveries = async (pred: (d: any) => boolean = () => true) => (await control('GET', '/webhooks')).deliveries.filter(pred);
-const connectionOf = async (shop: PrintfulShop) => (await svc.call('GET', `/api/store-suppliers/${shop.storeId}`, { key: shop.owner.key })).body.result.find((c: any) => c.id === shop.connId);
+const connectionOf = async (shop: PrintfulShop) =>
+  (await svc.call('GET', `/api/store-suppliers/${shop.storeId}`, { key: shop.owner.key })).body.result.find((c: any) => c.id === shop.connId);
 const fakeOrder = async (number: string) => (await printfulOrdersAt(fake, number))[0];
 
 async function until(shop: PrintfulShop, soId: string, check: (so: any) => boolean, what: string): Promise<any> {
-  return eventually(async () => {
-    const so = await getSo(shop, soId);
-    return check(so) ? so : undefined;
-  }, 20000, what);
+  return eventually(
+    async () => {
+      const so = await getSo(shop, soId);
+      return check(so) ? so : undefined;
+    },
+    20000,
+    what,
+  );
 }
 
 /** An order of every product of the shop, one line each, sent to Printful as a draft. */
 async function sendOrder(shop: PrintfulShop): Promise<{ orderId: string; so: any }> {
   const items = shop.products.map((p) => ({ productId: p.productId, variantId: p.variantId, quantity: 1 }));
-  const order = await svc.call('POST', `/api/store-orders/${shop.storeId}`, { key: shop.owner.key, body: { items, destination: PRINTFUL_US, paymentMethod: 'manual', contractModel: 'standard' } });
+  const order = await svc.call('POST', `/api/store-orders/${shop.storeId}`, {
+    key: shop.owner.key,
+    body: { items, destination: PRINTFUL_US, paymentMethod: 'manual', contractModel: 'standard' },
+  });
   if (order.status !== 201) throw new Error(order.text);
   const res = await submit(svc, shop, order.body.result.id);
   expect(res.status).toBe(200);
@@ -54,13 +68,18 @@ async function sendOrder(shop: PrintfulShop): Promise<{ orderId: string; so: any
 
 const secrets = new Secrets(APP_SECRET);
 
-test('connecting registers the store-named notification address with Printful\'s webhook configuration, read back, and keeps the store it serves', async () => {
+test("connecting registers the store-named notification address with Printful's webhook configuration, read back, and keeps the store it serves", async () => {
   const shop = await openPrintfulShop(svc, fake);
   const conn = await connectionOf(shop);
   expect(conn.webhookUrl).toMatch(notificationAddress(svc.baseUrl, shop.storeId, shop.connId, 'printful'));
   const { configs } = await control('GET', '/webhooks');
-  expect(configs[shop.printful.storeIds[0]]).toEqual({ url: conn.webhookUrl, types: ['package_shipped', 'package_returned', 'order_failed', 'order_canceled', 'order_put_hold', 'order_remove_hold', 'order_updated'], params: {} });
-  const sealed = (await svc.db.query('SELECT credentials_sealed, registered_notification_address FROM supplier_connections WHERE id = $1', [shop.connId])).rows[0];
+  expect(configs[shop.printful.storeIds[0]]).toEqual({
+    url: conn.webhookUrl,
+    types: ['package_shipped', 'package_returned', 'order_failed', 'order_canceled', 'order_put_hold', 'order_remove_hold', 'order_updated'],
+    params: {},
+  });
+  const sealed = (await svc.db.query('SELECT credentials_sealed, registered_notification_address FROM supplier_connections WHERE id = $1', [shop.connId]))
+    .rows[0];
   expect(sealed.registered_notification_address).toBe(conn.webhookUrl);
   expect(JSON.parse(secrets.decrypt(sealed.credentials_sealed))).toEqual({ apiKey: shop.printful.token, notifyStoreId: String(shop.printful.storeIds[0]) });
   const catalogue = (await svc.call('GET', `/api/store-suppliers/${shop.storeId}/catalogue`, { key: shop.owner.key })).body.result;
@@ -131,11 +150,15 @@ test('Printful retries a refused webhook on its schedule; once the service answe
   await soAction(svc, shop, so._id, 'pay');
   const at = await fakeOrder(so.supplierOrderNumber);
   // Switched off, the connection refuses notifications (400, as every refusal).
-  expect((await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/${shop.connId}/enabled`, { key: shop.owner.key, body: { enabled: false } })).status).toBe(200);
+  expect((await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/${shop.connId}/enabled`, { key: shop.owner.key, body: { enabled: false } })).status).toBe(
+    200,
+  );
   await control('POST', `/orders/${at.id}/ship`, { trackingNumber: 'PF-RETRIED-1' });
   const mine = (d: any) => d.type === 'package_shipped' && JSON.parse(d.body).data.order.id === at.id;
   await eventually(async () => ((await deliveries(mine)).length >= 2 ? true : undefined), 10000, 'two refused deliveries');
-  expect((await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/${shop.connId}/enabled`, { key: shop.owner.key, body: { enabled: true } })).status).toBe(200);
+  expect((await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/${shop.connId}/enabled`, { key: shop.owner.key, body: { enabled: true } })).status).toBe(
+    200,
+  );
   const accepted = await eventually(async () => (await deliveries(mine)).find((d: any) => d.status === 200), 20000, 'an accepted retry');
   const shipped = await until(shop, so._id, (s) => s.status === 'shipped', 'shipped');
   expect(shipped.shipping.trackingNumber).toBe('PF-RETRIED-1');
@@ -152,7 +175,7 @@ test('Printful retries a refused webhook on its schedule; once the service answe
   expect(new Set(all.map((d: any) => JSON.parse(d.body).created)).size).toBe(1);
 });
 
-test('refused alike: another store\'s event, one older than the retry schedule, an unregistered type, an altered address, the bare connection id; none is read back', async () => {
+test("refused alike: another store's event, one older than the retry schedule, an unregistered type, an altered address, the bare connection id; none is read back", async () => {
   const shop = await openPrintfulShop(svc, fake);
   const { so } = await sendOrder(shop);
   const conn = await connectionOf(shop);
@@ -169,14 +192,21 @@ test('refused alike: another store\'s event, one older than the retry schedule, 
   ];
   for (const body of refusals) {
     const res = await post(conn.webhookUrl, body);
-    expect({ status: res.status, body: await res.json() }).toEqual({ status: 400, body: { error: { code: 'notificationRefused', message: 'The notification was not accepted.' } } });
+    expect({ status: res.status, body: await res.json() }).toEqual({
+      status: 400,
+      body: { error: { code: 'notificationRefused', message: 'The notification was not accepted.' } },
+    });
   }
   const altered = conn.webhookUrl.replace(/.$/, (c: string) => (c === 'A' ? 'B' : 'A'));
   // The connection's id alone, without the store and tag of its address: no address of this service.
   const bare = conn.webhookUrl.replace(/[^/]+$/, conn.id);
   for (const url of [altered, bare]) {
     const res = await post(url, good);
-    expect({ url, status: res.status, body: await res.json() }).toEqual({ url, status: 400, body: { error: { code: 'notificationRefused', message: 'The notification was not accepted.' } } });
+    expect({ url, status: res.status, body: await res.json() }).toEqual({
+      url,
+      status: 400,
+      body: { error: { code: 'notificationRefused', message: 'The notification was not accepted.' } },
+    });
   }
   expect((await getSo(shop, so._id)).events.filter((e: any) => e.type === 'readBack')).toHaveLength(0);
   // The same event, rightly addressed and in time, is taken: 22 hours late is still within Printful's retries.

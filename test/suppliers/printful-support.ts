@@ -19,14 +19,26 @@ export interface PrintfulWorld {
   ordersAt(orderNumber: string): Promise<any[]>;
 }
 
-export const US = { name: 'Ada Lovelace', line1: '12 Analytical Street', city: 'Springfield', region: 'IL', postalCode: '62701', country: 'US', phone: '+1 555 010 0199' };
+export const US = {
+  name: 'Ada Lovelace',
+  line1: '12 Analytical Street',
+  city: 'Springfield',
+  region: 'IL',
+  postalCode: '62701',
+  country: 'US',
+  phone: '+1 555 010 0199',
+};
 
 export async function printfulWorld(opts: FakePrintfulOptions = {}): Promise<PrintfulWorld> {
   const fake = await startFakePrintful({ hangMs: 3000, requestsPerMinute: 1000, ...opts });
   const adapter = createPrintfulAdapter({ baseUrl: fake.baseUrl });
   const used = new Set<string>();
   const control = async (method: string, path: string, body?: unknown): Promise<any> => {
-    const res = await fetch(fake.controlUrl + path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(fake.controlUrl + path, {
+      method,
+      headers: body === undefined ? {} : { 'content-type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status >= 300) throw new Error(`control ${method} ${path}: ${res.status} ${text}`);
     return text ? JSON.parse(text) : undefined;
@@ -40,7 +52,14 @@ export async function printfulWorld(opts: FakePrintfulOptions = {}): Promise<Pri
       seen.secrets.add(acc.token);
       const credentials: Record<string, string> = { apiKey: acc.token };
       if (o.accountLevel) credentials.storeId = String(acc.storeIds[0]);
-      const ctx: SupplierCallContext = { connectionId: `printful-${acc.storeIds[0]}`, mode: 'live', credentials, settings: {}, timeoutMs: 5000, orderNumbers: memory() };
+      const ctx: SupplierCallContext = {
+        connectionId: `printful-${acc.storeIds[0]}`,
+        mode: 'live',
+        credentials,
+        settings: {},
+        timeoutMs: 5000,
+        orderNumbers: memory(),
+      };
       return { ctx, storeIds: acc.storeIds };
     },
     async freshVariant() {

@@ -370,7 +370,11 @@ describe('orders', () => {
     expect(shipped.status).toBe('shipped');
     expect(shipped.shipping).toEqual({ carrier: 'TestPost', trackingNumber: 'TRK123', shippedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
     // The carrier's first scan comes with it (issue 54).
-    expect(shipped.tracking).toEqual({ events: [{ at: shipped.shipping!.shippedAt, description: 'Picked up by the carrier', location: 'Shenzhen, CN' }], exception: null, promisedMaxDays: expect.any(Number) });
+    expect(shipped.tracking).toEqual({
+      events: [{ at: shipped.shipping!.shippedAt, description: 'Picked up by the carrier', location: 'Shenzhen, CN' }],
+      exception: null,
+      promisedMaxDays: expect.any(Number),
+    });
 
     const cancel = await failure(apiKey.cancelOrder(live(k), created.supplierOrderId));
     expect(cancel.kind).toBe('alreadyShipped');
@@ -456,7 +460,9 @@ describe('orders', () => {
     expect(ok.status).toBe('created');
 
     const { variant: noGb } = await freshVariant({ notShippedTo: 'GB' });
-    const gb = await failure(apiKey.createOrder(live(k), { orderNumber: orderNumber(), items: [{ variantId: noGb.id, quantity: 1 }], destination: { ...US, country: 'GB' } }));
+    const gb = await failure(
+      apiKey.createOrder(live(k), { orderNumber: orderNumber(), items: [{ variantId: noGb.id, quantity: 1 }], destination: { ...US, country: 'GB' } }),
+    );
     expect(gb.kind).toBe('destinationUnsupported');
   });
 
@@ -493,7 +499,9 @@ describe('orders', () => {
     await control('POST', '/faults', { timeoutAfterCreateNext: 1 });
     const number = orderNumber('T');
     const started = Date.now();
-    const err = await failure(apiKey.createOrder(ctx('live', { apiKey: k.liveKey }, 300), { orderNumber: number, items: [{ variantId: variant.id, quantity: 1 }], destination: US }));
+    const err = await failure(
+      apiKey.createOrder(ctx('live', { apiKey: k.liveKey }, 300), { orderNumber: number, items: [{ variantId: variant.id, quantity: 1 }], destination: US }),
+    );
     const took = Date.now() - started;
     expect(err.kind).toBe('timeout');
     expect(err.isOutage).toBe(true);
@@ -533,7 +541,17 @@ describe('answers the sandbox would never give', () => {
       if (req.url === '/v1/account') return json(200, { accountId: 'a', environment: 'live', balanceMinor: 12.5, currency: 'USD' });
       if (req.url === '/v1/products/SBX-NUL') {
         const variant = { id: 'V\u0000', sku: 's\ud800', title: 't', options: { 'size\u0000': 'L\udc00' }, costMinor: 100, stock: 1, available: true };
-        return json(200, { id: 'SBX-NUL', title: 'Mug\u0000', description: '\udfff\ud800', url: 'u', imageUrl: null, shipsTo: ['US'], currency: 'USD', variants: [variant], updatedAt: null });
+        return json(200, {
+          id: 'SBX-NUL',
+          title: 'Mug\u0000',
+          description: '\udfff\ud800',
+          url: 'u',
+          imageUrl: null,
+          shipsTo: ['US'],
+          currency: 'USD',
+          variants: [variant],
+          updatedAt: null,
+        });
       }
       if (req.url?.startsWith('/v1/products?')) return res.writeHead(302, { location: '/elsewhere' }).end();
       if (req.url?.startsWith('/v1/orders/')) return res.writeHead(502, { 'content-type': 'text/html' }).end(`<h1>bad gateway ${token}</h1>`);
@@ -708,12 +726,16 @@ describe('notifications', () => {
     const tampered = orderHit.raw.replace(created.supplierOrderId, 'SBX-OOTHER');
     expect(tampered).not.toBe(orderHit.raw);
     expect(apiKey.verifyNotification(c, { rawBody: tampered, headers: orderHit.headers, now })).toBeNull();
-    expect(apiKey.verifyNotification(live(k, { signingSecret: 'whsec_wrong_secret_value' }), { rawBody: orderHit.raw, headers: orderHit.headers, now })).toBeNull();
+    expect(
+      apiKey.verifyNotification(live(k, { signingSecret: 'whsec_wrong_secret_value' }), { rawBody: orderHit.raw, headers: orderHit.headers, now }),
+    ).toBeNull();
     expect(apiKey.verifyNotification(live(k), { rawBody: orderHit.raw, headers: orderHit.headers, now })).toBeNull();
     expect(apiKey.verifyNotification(c, { rawBody: orderHit.raw, headers: orderHit.headers, now: new Date(now.getTime() + 301_000) })).toBeNull();
     expect(apiKey.verifyNotification(c, { rawBody: orderHit.raw, headers: orderHit.headers, now: new Date(now.getTime() - 301_000) })).toBeNull();
     // Still inside the window: proves the stale refusals above are about time alone.
-    expect(apiKey.verifyNotification(c, { rawBody: orderHit.raw, headers: orderHit.headers, now: new Date(now.getTime() + 200_000) })?.subjects).toHaveLength(1);
+    expect(apiKey.verifyNotification(c, { rawBody: orderHit.raw, headers: orderHit.headers, now: new Date(now.getTime() + 200_000) })?.subjects).toHaveLength(
+      1,
+    );
     const noHeader = { ...orderHit.headers };
     delete noHeader['x-sandbox-signature'];
     expect(apiKey.verifyNotification(c, { rawBody: orderHit.raw, headers: noHeader, now })).toBeNull();
@@ -749,7 +771,10 @@ describe('notifications', () => {
     expect(apiKey.verifyNotification(c, signed('[1,2]'))).toBeNull();
     // Upper-case hex and a short signature.
     const h = signed(good).headers['x-sandbox-signature'];
-    expect(apiKey.verifyNotification(c, { rawBody: good, headers: { 'x-sandbox-signature': h.toUpperCase().replace('T=', 't=').replace('V1=', 'v1=') }, now })?.subjects).toHaveLength(1);
+    expect(
+      apiKey.verifyNotification(c, { rawBody: good, headers: { 'x-sandbox-signature': h.toUpperCase().replace('T=', 't=').replace('V1=', 'v1=') }, now })
+        ?.subjects,
+    ).toHaveLength(1);
     expect(apiKey.verifyNotification(c, { rawBody: good, headers: { 'x-sandbox-signature': h.slice(0, -2) }, now })).toBeNull();
   });
 });

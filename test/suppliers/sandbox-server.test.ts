@@ -220,9 +220,7 @@ describe('catalogue', () => {
   });
 
   test('search is a case-insensitive substring match over title, sku and id, with paging', async () => {
-    const expected = catalogue.filter((p) =>
-      [p.title, p.id, ...p.variants.map((v) => v.sku)].some((s) => s.toLowerCase().includes('lamp')),
-    );
+    const expected = catalogue.filter((p) => [p.title, p.id, ...p.variants.map((v) => v.sku)].some((s) => s.toLowerCase().includes('lamp')));
     expect(expected.length).toBeGreaterThan(5);
 
     const first = await v1('GET', '/products?q=lAmP&page=1&pageSize=5', DEMO_ACCOUNT.liveKey);
@@ -472,8 +470,7 @@ describe('orders', () => {
   test('cancel releases stock, refunds a paid order, is idempotent, and a cancelled order cannot be paid', async () => {
     const keys = await newAccount(100_000);
     const { product, variant } = await freshVariant({ stock: 10 });
-    const stockOf = async () =>
-      (await v1('GET', `/products/${product.id}`, keys.liveKey)).body.variants.find((v: Variant) => v.id === variant.id).stock;
+    const stockOf = async () => (await v1('GET', `/products/${product.id}`, keys.liveKey)).body.variants.find((v: Variant) => v.id === variant.id).stock;
 
     const unpaid = (await createOrder(keys.liveKey, variant.id, 4)).body as Order;
     expect(await stockOf()).toBe(6);
@@ -660,7 +657,17 @@ describe('faults', () => {
       shippingSurchargeMinor: 0,
     });
     const cleared = await control('DELETE', '/faults');
-    expect(cleared.body).toEqual({ latencyMs: 0, failNext: 0, timeoutAfterCreateNext: 0, refuseNext: null, rejectKeys: false, unavailableAccounts: [], silentAccounts: [], accountLatencyMs: {}, shippingSurchargeMinor: 0 });
+    expect(cleared.body).toEqual({
+      latencyMs: 0,
+      failNext: 0,
+      timeoutAfterCreateNext: 0,
+      refuseNext: null,
+      rejectKeys: false,
+      unavailableAccounts: [],
+      silentAccounts: [],
+      accountLatencyMs: {},
+      shippingSurchargeMinor: 0,
+    });
     expect((await control('POST', '/faults', { failNext: -1 })).status).toBe(400);
   });
 

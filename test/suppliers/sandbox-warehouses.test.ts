@@ -24,7 +24,8 @@ async function call(path: string, key: string | null, method = 'GET', body?: unk
   const res = await fetch(sbx.baseUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   return { status: res.status, body: await res.json() };
 }
-const all = async (prefix: string, key: string) => (await call(`${prefix}/v1/products?pageSize=100&page=1`, key)).body.items.concat((await call(`${prefix}/v1/products?pageSize=100&page=2`, key)).body.items);
+const all = async (prefix: string, key: string) =>
+  (await call(`${prefix}/v1/products?pageSize=100&page=1`, key)).body.items.concat((await call(`${prefix}/v1/products?pageSize=100&page=2`, key)).body.items);
 
 test('each warehouse knows only its own accounts', async () => {
   expect((await call('/eu/v1/account', EU_DEMO_ACCOUNT.liveKey)).body).toMatchObject({ accountId: 'acct_demo_eu', environment: 'live' });
@@ -44,7 +45,11 @@ test('the catalogues overlap: most products at both, the same variants, other co
   let cheaper = 0;
   for (const p of eu) {
     const m: any = byId.get(p.id);
-    expect({ id: p.id, title: p.title, variants: p.variants.map((v: any) => v.id) }).toEqual({ id: m.id, title: m.title, variants: m.variants.map((v: any) => v.id) });
+    expect({ id: p.id, title: p.title, variants: p.variants.map((v: any) => v.id) }).toEqual({
+      id: m.id,
+      title: m.title,
+      variants: m.variants.map((v: any) => v.id),
+    });
     expect([p.shipsFrom, m.shipsFrom]).toEqual(['DE', 'CN']);
     expect(p.deliveryDays.max).toBeLessThan(m.deliveryDays.min);
     if (p.variants[0].costMinor > m.variants[0].costMinor) dearer++;
@@ -54,10 +59,12 @@ test('the catalogues overlap: most products at both, the same variants, other co
   expect(cheaper).toBeGreaterThan(10);
 });
 
-test('stock and orders are each warehouse\'s own; shipping is priced by each', async () => {
+test("stock and orders are each warehouse's own; shipping is priced by each", async () => {
   const eu = await all('/eu', EU_DEMO_ACCOUNT.liveKey);
   const main = new Map((await all('', DEMO_ACCOUNT.liveKey)).map((p: any) => [p.id, p]));
-  const p = eu.find((x: any) => x.shipsTo.includes('US') && x.variants[0].available && x.variants[0].stock > 5 && (main.get(x.id) as any)?.variants[0].stock > 5);
+  const p = eu.find(
+    (x: any) => x.shipsTo.includes('US') && x.variants[0].available && x.variants[0].stock > 5 && (main.get(x.id) as any)?.variants[0].stock > 5,
+  );
   const v = p.variants[0].id;
   const before = (main.get(p.id) as any).variants[0].stock;
   const destination = { name: 'A', line1: '1 Main', city: 'X', postalCode: '1', country: 'US' };

@@ -15,14 +15,40 @@ export function stopStartedDefaults(): void {
 
 /** The environment of the embedded default on `dataDir`: every variable that would turn it off is removed. */
 export function defaultEnv(dataDir: string, pgPort: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, EMBEDDED_PG_PORT: String(pgPort), PORT: '0', SANDBOX_SUPPLIER_PORT: '0', SANDBOX_PAYMENTS_PORT: '0', SANDBOX_EXCHANGE_RATES_PORT: '0' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    EMBEDDED_PG_PORT: String(pgPort),
+    PORT: '0',
+    SANDBOX_SUPPLIER_PORT: '0',
+    SANDBOX_PAYMENTS_PORT: '0',
+    SANDBOX_EXCHANGE_RATES_PORT: '0',
+  };
   delete env.EVENT_TARGETS_ALLOW_PRIVATE;
   Object.assign(env, extra);
-  for (const name of ['DATABASE_URL', 'APP_SECRET', 'APP_SECRET_PREVIOUS', 'SEED_DEMO', 'SANDBOX_SUPPLIER', 'SANDBOX_SUPPLIER_URL', 'SANDBOX_PAYMENTS', 'SANDBOX_PAYMENTS_URL', 'SANDBOX_EXCHANGE_RATES', 'EXCHANGE_RATES_URL', 'OPERATOR_TOKEN', 'PUBLIC_BASE_URL']) delete env[name];
+  for (const name of [
+    'DATABASE_URL',
+    'APP_SECRET',
+    'APP_SECRET_PREVIOUS',
+    'SEED_DEMO',
+    'SANDBOX_SUPPLIER',
+    'SANDBOX_SUPPLIER_URL',
+    'SANDBOX_PAYMENTS',
+    'SANDBOX_PAYMENTS_URL',
+    'SANDBOX_EXCHANGE_RATES',
+    'EXCHANGE_RATES_URL',
+    'OPERATOR_TOKEN',
+    'PUBLIC_BASE_URL',
+  ])
+    delete env[name];
   return env;
 }
 
-export async function startDefault(dataDir: string, pgPort: number, extra: Record<string, string> = {}): Promise<{ proc: ChildProcess; stderr: () => string; stdout: () => string; exited: Promise<number | null> }> {
+export async function startDefault(
+  dataDir: string,
+  pgPort: number,
+  extra: Record<string, string> = {},
+): Promise<{ proc: ChildProcess; stderr: () => string; stdout: () => string; exited: Promise<number | null> }> {
   const proc = spawn(process.execPath, [MAIN], { env: defaultEnv(dataDir, pgPort, extra), stdio: ['ignore', 'pipe', 'pipe'] });
   running.add(proc);
   proc.once('exit', () => running.delete(proc));

@@ -8,7 +8,6 @@ import { pathToFileURL } from 'node:url';
 import { startCollecting } from './statements-collector.mjs';
 import { freePort } from './free-port.mjs';
 
-
 /**
  * Statements are collected from the run (pg_stat_statements): the tests' own reads and writes go through a role of
  * their own (TEST_DATABASE_ROLE, harness.ts), so only what the service sent is checked.
@@ -19,7 +18,9 @@ async function collectStatements(adminUrl) {
   await client.connect();
   try {
     await client.query('CREATE EXTENSION IF NOT EXISTS pg_stat_statements');
-    await client.query(`DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'store_suppliers_tests') THEN CREATE ROLE store_suppliers_tests SUPERUSER LOGIN PASSWORD 'test'; END IF; END $$`);
+    await client.query(
+      `DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM pg_roles WHERE rolname = 'store_suppliers_tests') THEN CREATE ROLE store_suppliers_tests SUPERUSER LOGIN PASSWORD 'test'; END IF; END $$`,
+    );
   } finally {
     await client.end();
   }
@@ -91,7 +92,20 @@ export default async function globalSetup() {
     persistent: false,
     createPostgresUser: isRoot,
     // pg_stat_statements: what the service really sent, checked for single-shard statements (test/statements).
-    postgresFlags: ['-c', 'max_connections=400', '-c', 'fsync=off', '-c', 'full_page_writes=off', '-c', 'shared_preload_libraries=pg_stat_statements', '-c', 'pg_stat_statements.max=200000', '-c', 'pg_stat_statements.track_utility=off'],
+    postgresFlags: [
+      '-c',
+      'max_connections=400',
+      '-c',
+      'fsync=off',
+      '-c',
+      'full_page_writes=off',
+      '-c',
+      'shared_preload_libraries=pg_stat_statements',
+      '-c',
+      'pg_stat_statements.max=200000',
+      '-c',
+      'pg_stat_statements.track_utility=off',
+    ],
     onLog: () => undefined,
     onError: () => undefined,
   });

@@ -81,7 +81,10 @@ export function asTests(databaseUrl: string): string {
  * schema made; `empty` for tests of migrating itself.
  */
 export async function createDatabase(label: string, opts: { empty?: boolean } = {}): Promise<string> {
-  const name = `t_${label.replace(/[^a-z0-9]/gi, '_').toLowerCase().slice(0, 30)}_${crypto.randomBytes(4).toString('hex')}`;
+  const name = `t_${label
+    .replace(/[^a-z0-9]/gi, '_')
+    .toLowerCase()
+    .slice(0, 30)}_${crypto.randomBytes(4).toString('hex')}`;
   const template = opts.empty ? undefined : process.env.TEST_TEMPLATE_DATABASE;
   const admin = new Pool({ connectionString: adminUrl(), max: 1 });
   try {
@@ -182,7 +185,10 @@ export async function startService(opts: ServiceOptions): Promise<Service> {
   const port = opts.publicBaseUrl ? await freePort() : 0;
   const env = serviceEnv(opts, { databaseUrl, dataDir, port });
   // With the V8 flags the service is run with in production (npm start, docs/operations.md).
-  const proc = spawn(process.execPath, [...SERVICE_NODE_FLAGS, path.join(root, 'dist/server/main.js'), '--role', opts.role ?? 'all'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const proc = spawn(process.execPath, [...SERVICE_NODE_FLAGS, path.join(root, 'dist/server/main.js'), '--role', opts.role ?? 'all'], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const logs: Array<Record<string, unknown>> = [];
   const waiters: Array<{ pred: (l: Record<string, unknown>) => boolean; resolve: (l: Record<string, unknown>) => void }> = [];
   let stderr = '';
@@ -304,7 +310,12 @@ export async function newDeveloper(svc: ServiceClient, opts: { plan?: string; re
   return { accountId, email, password, session, key: k.key, keyId: k.id };
 }
 
-export async function createKey(svc: ServiceClient, session: string, name: string, recordScope: 'own' | 'account' = 'own'): Promise<{ key: string; id: string }> {
+export async function createKey(
+  svc: ServiceClient,
+  session: string,
+  name: string,
+  recordScope: 'own' | 'account' = 'own',
+): Promise<{ key: string; id: string }> {
   const res = await svc.call('POST', '/api/api-keys', { session, body: { name, recordScope } });
   if (res.status !== 201) throw new Error(`key creation failed: ${res.text}`);
   seen.secrets.add(res.body.result.key);
@@ -347,7 +358,11 @@ export async function startSandbox(opts: { autoShipAfterMs?: number; createHangM
 /** A running sandbox supplier (in this process or another: the node tests share one), with its control and merchant APIs. */
 export function sandboxAt(running: RunningSandboxSupplier): Sandbox {
   const control = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${running.baseUrl}/control${p}`, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${running.baseUrl}/control${p}`, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     if (res.status >= 400) throw new Error(`sandbox control ${method} ${p}: ${res.status} ${text}`);
     return text ? JSON.parse(text) : undefined;
@@ -363,7 +378,11 @@ export function sandboxAt(running: RunningSandboxSupplier): Sandbox {
       return acc;
     },
     async v1(key, method, p, body) {
-      const res = await fetch(`${running.baseUrl}/v1${p}`, { method, headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(`${running.baseUrl}/v1${p}`, {
+        method,
+        headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : undefined };
     },
@@ -384,7 +403,9 @@ export function runCli(svc: Service, ...args: string[]): string {
 /** A connection's notification address in the spec's form: its integration id carries the store, signed (`<connectionId>.<store>.<tag>`). */
 export function notificationAddress(baseUrl: string, storeId: string, connectionId: string, supplierKey = 'sandbox'): RegExp {
   const esc = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${esc(baseUrl)}/api/store-suppliers/webhook/${esc(supplierKey)}/${esc(connectionId)}\\.${storeId.replace(/-/g, '')}\\.[A-Za-z0-9_-]{22}$`);
+  return new RegExp(
+    `^${esc(baseUrl)}/api/store-suppliers/webhook/${esc(supplierKey)}/${esc(connectionId)}\\.${storeId.replace(/-/g, '')}\\.[A-Za-z0-9_-]{22}$`,
+  );
 }
 
 export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20000, what = 'condition'): Promise<T> {

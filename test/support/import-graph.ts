@@ -56,7 +56,11 @@ export function compositionOrder(serverDir: string): string[] {
   const list = /DOMAIN_MODULES\s*=\s*\[([^\]]*)\]/.exec(text);
   if (!list) return [];
   // Each module is named for its folder: identityModule is server/identity.
-  return list[1].split(',').map((n) => n.trim()).filter(Boolean).map((n) => n.replace(/Module$/, ''));
+  return list[1]
+    .split(',')
+    .map((n) => n.trim())
+    .filter(Boolean)
+    .map((n) => n.replace(/Module$/, ''));
 }
 
 function stronglyConnected(nodes: string[], next: Map<string, string[]>): string[][] {

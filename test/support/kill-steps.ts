@@ -68,13 +68,22 @@ function crossingLog(label: string): string {
   return file;
 }
 
-interface Crossing { point: string; part: string; pid: number; action: string }
+interface Crossing {
+  point: string;
+  part: string;
+  pid: number;
+  action: string;
+}
 
 function crossingsOf(file: string): Crossing[] {
-  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => {
-    const [point, part, pid, action] = l.split(' ');
-    return { point, part, pid: Number(pid), action };
-  });
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => {
+      const [point, part, pid, action] = l.split(' ');
+      return { point, part, pid: Number(pid), action };
+    });
 }
 
 /**
@@ -93,7 +102,13 @@ function expectCrossedAndKilled(file: string, point: string, parts: string[], de
 
 async function worker(label: string, databaseUrl: string, log: string, failpoint?: string): Promise<Service | 'crashed'> {
   try {
-    const env = { ...WORKER_ENV, CJ_API_BASE_URL: fake.baseUrl, PRINTFUL_API_BASE_URL: printful.baseUrl, FAILPOINTS_LOG: log, ...(failpoint ? { FAILPOINTS: failpoint } : {}) };
+    const env = {
+      ...WORKER_ENV,
+      CJ_API_BASE_URL: fake.baseUrl,
+      PRINTFUL_API_BASE_URL: printful.baseUrl,
+      FAILPOINTS_LOG: log,
+      ...(failpoint ? { FAILPOINTS: failpoint } : {}),
+    };
     const w = await startService({ label, sandbox, payments: paymentProvider, databaseUrl, role: 'worker', env });
     started.push(w);
     return w;
@@ -119,86 +134,109 @@ async function crashAgainAndAgain(label: string, databaseUrl: string, log: strin
  * `supplier` printful: the part goes to the Printful-format server, where create is a draft and pay its confirm; a
  * crash between them (afterCreate, beforePay) must leave one draft, found again, and one confirm.
  */
-export const killedAtStep = (point: string, model: 'standard' | 'promiseToSell', supplier: 'sandbox' | 'printful' = 'sandbox') => async () => {
-  const label = `kill-${supplier === 'printful' ? 'pf-' : ''}${point.split('.')[1]}`;
-  const databaseUrl = await createDatabase(label);
-  const api = await startService({ label, sandbox, payments: paymentProvider, databaseUrl, role: 'api', env: { DISPATCH_WAIT_MS: '0', PRINTFUL_API_BASE_URL: printful.baseUrl } });
-  started.push(api);
-  const automation = { level: 'automatic', automaticPayment: true, allowUnpaidOrders: true };
-  const shop: Shop = supplier === 'printful' ? await openPrintfulShop(api, printful, { automation }) : await openShop(api, sandbox, { automation });
-  const orders = [];
-  const destination = supplier === 'printful' ? { destination: PRINTFUL_US } : {};
-  for (let i = 0; i < PARTS; i++) orders.push(await placeOrder(api, shop, model === 'promiseToSell' ? { paymentMethod: 'online', contractModel: 'promiseToSell', ...destination } : destination));
-  // Promise to sell starts on the shopper's authorisation, which the payment provider reports.
-  const payments = model === 'promiseToSell' ? await connectPayments(api, paymentProvider, shop.storeId, shop.owner.key) : null;
-  for (const o of orders) {
-    if (payments) await payments.pay(o.id, 'authorised');
-    else expect((await api.call('POST', `/api/store-orders/${shop.storeId}/${o.id}/confirm`, { key: shop.owner.key })).status).toBe(200);
-  }
-
-  const log = crossingLog(label);
-  const crashes = await crashAgainAndAgain(label, databaseUrl, log, point);
-  expect(crashes).toBeGreaterThanOrEqual(1);
-
-  const restartedAt = Date.now();
-  await worker(label, databaseUrl, log);
-  let last: unknown[] = [];
-  const rows = await eventually(
-    async () => {
-      const { rows } = await api.db.query(
-        `SELECT id, status, payment_status, capture_requested, step_due, supplier_order_number, review_reason, review_message FROM supplier_orders WHERE store_id = $1`,
-        [shop.storeId],
+export const killedAtStep =
+  (point: string, model: 'standard' | 'promiseToSell', supplier: 'sandbox' | 'printful' = 'sandbox') =>
+  async () => {
+    const label = `kill-${supplier === 'printful' ? 'pf-' : ''}${point.split('.')[1]}`;
+    const databaseUrl = await createDatabase(label);
+    const api = await startService({
+      label,
+      sandbox,
+      payments: paymentProvider,
+      databaseUrl,
+      role: 'api',
+      env: { DISPATCH_WAIT_MS: '0', PRINTFUL_API_BASE_URL: printful.baseUrl },
+    });
+    started.push(api);
+    const automation = { level: 'automatic', automaticPayment: true, allowUnpaidOrders: true };
+    const shop: Shop = supplier === 'printful' ? await openPrintfulShop(api, printful, { automation }) : await openShop(api, sandbox, { automation });
+    const orders = [];
+    const destination = supplier === 'printful' ? { destination: PRINTFUL_US } : {};
+    for (let i = 0; i < PARTS; i++)
+      orders.push(
+        await placeOrder(api, shop, model === 'promiseToSell' ? { paymentMethod: 'online', contractModel: 'promiseToSell', ...destination } : destination),
       );
-      last = rows;
-      return rows.length === PARTS && rows.every((r) => r.status === 'confirmed' && r.payment_status === 'paid' && !r.step_due) ? rows : undefined;
-    },
-    150000,
-    `every part confirmed and paid after ${point}`,
-  ).catch((err) => {
-    throw new Error(`${err.message}: ${JSON.stringify(last)}`);
-  });
-  const recoveredMs = Date.now() - restartedAt;
-  // The bound documented in docs/decisions.md: a dead worker's job waits out its 10 s heartbeat.
-  console.log(`${point}: ${crashes} crashes, every part settled ${recoveredMs} ms after the last restart`);
-
-  expectCrossedAndKilled(log, point, rows.map((row) => row.id), crashes);
-  if (supplier === 'printful') {
-    // Printful's own records: one draft per part, asked for once (the look-up by external id found it after a crash),
-    // confirmed once, and no confirm asked for a second time.
-    for (const row of rows) {
-      const held = await printfulOrdersAt(printful, row.supplier_order_number);
-      expect(held.map((o: any) => ({ status: o.status, createCalls: o.createCalls, confirms: o.confirms, confirmCalls: o.confirmCalls, cancels: o.cancels }))).toEqual([
-        { status: 'pending', createCalls: 1, confirms: 1, confirmCalls: 1, cancels: 0 },
-      ]);
-    }
-    return;
-  }
-  const r = await received(sandbox);
-  for (const row of rows) {
-    expect(r.count(row.supplier_order_number)).toBe(1);
-    expect(r.all.payments.filter((p: any) => p.orderNumber === row.supplier_order_number)).toHaveLength(1);
-  }
-  if (model === 'promiseToSell') {
-    expect(rows.every((row) => row.capture_requested)).toBe(true);
-    // The payment provider's own records: each shopper's payment captured exactly once, however often it was asked.
+    // Promise to sell starts on the shopper's authorisation, which the payment provider reports.
+    const payments = model === 'promiseToSell' ? await connectPayments(api, paymentProvider, shop.storeId, shop.owner.key) : null;
     for (const o of orders) {
-      const atProvider = await paymentProvider.paymentsOf(o.id);
-      expect(atProvider.map((p) => [p.status, p.captures.length])).toEqual([['paid', 1]]);
+      if (payments) await payments.pay(o.id, 'authorised');
+      else expect((await api.call('POST', `/api/store-orders/${shop.storeId}/${o.id}/confirm`, { key: shop.owner.key })).status).toBe(200);
     }
-    // Paid only on the provider's signed capture event, one per order.
-    await eventually(async () => {
-      const { rows: paid } = await api.db.query(`SELECT count(*)::int AS n FROM store_orders WHERE id = ANY($1) AND payment_status = 'paid'`, [orders.map((o) => o.id)]);
-      return paid[0].n === PARTS ? true : undefined;
-    }, 30000, 'every order paid on the provider\'s signed event');
-    const { rows: captures } = await api.db.query(
-      `SELECT order_id, count(*) FILTER (WHERE kind = 'captured' AND source = 'provider')::int AS captured, count(*) FILTER (WHERE kind = 'captureFailed')::int AS failed
-         FROM payment_events WHERE order_id = ANY($1) GROUP BY order_id`,
-      [orders.map((o) => o.id)],
+
+    const log = crossingLog(label);
+    const crashes = await crashAgainAndAgain(label, databaseUrl, log, point);
+    expect(crashes).toBeGreaterThanOrEqual(1);
+
+    const restartedAt = Date.now();
+    await worker(label, databaseUrl, log);
+    let last: unknown[] = [];
+    const rows = await eventually(
+      async () => {
+        const { rows } = await api.db.query(
+          `SELECT id, status, payment_status, capture_requested, step_due, supplier_order_number, review_reason, review_message FROM supplier_orders WHERE store_id = $1`,
+          [shop.storeId],
+        );
+        last = rows;
+        return rows.length === PARTS && rows.every((r) => r.status === 'confirmed' && r.payment_status === 'paid' && !r.step_due) ? rows : undefined;
+      },
+      150000,
+      `every part confirmed and paid after ${point}`,
+    ).catch((err) => {
+      throw new Error(`${err.message}: ${JSON.stringify(last)}`);
+    });
+    const recoveredMs = Date.now() - restartedAt;
+    // The bound documented in docs/decisions.md: a dead worker's job waits out its 10 s heartbeat.
+    console.log(`${point}: ${crashes} crashes, every part settled ${recoveredMs} ms after the last restart`);
+
+    expectCrossedAndKilled(
+      log,
+      point,
+      rows.map((row) => row.id),
+      crashes,
     );
-    expect(captures).toHaveLength(PARTS);
-    for (const c of captures) expect(c).toMatchObject({ captured: 1, failed: 0 });
-  }
-};
+    if (supplier === 'printful') {
+      // Printful's own records: one draft per part, asked for once (the look-up by external id found it after a crash),
+      // confirmed once, and no confirm asked for a second time.
+      for (const row of rows) {
+        const held = await printfulOrdersAt(printful, row.supplier_order_number);
+        expect(
+          held.map((o: any) => ({ status: o.status, createCalls: o.createCalls, confirms: o.confirms, confirmCalls: o.confirmCalls, cancels: o.cancels })),
+        ).toEqual([{ status: 'pending', createCalls: 1, confirms: 1, confirmCalls: 1, cancels: 0 }]);
+      }
+      return;
+    }
+    const r = await received(sandbox);
+    for (const row of rows) {
+      expect(r.count(row.supplier_order_number)).toBe(1);
+      expect(r.all.payments.filter((p: any) => p.orderNumber === row.supplier_order_number)).toHaveLength(1);
+    }
+    if (model === 'promiseToSell') {
+      expect(rows.every((row) => row.capture_requested)).toBe(true);
+      // The payment provider's own records: each shopper's payment captured exactly once, however often it was asked.
+      for (const o of orders) {
+        const atProvider = await paymentProvider.paymentsOf(o.id);
+        expect(atProvider.map((p) => [p.status, p.captures.length])).toEqual([['paid', 1]]);
+      }
+      // Paid only on the provider's signed capture event, one per order.
+      await eventually(
+        async () => {
+          const { rows: paid } = await api.db.query(`SELECT count(*)::int AS n FROM store_orders WHERE id = ANY($1) AND payment_status = 'paid'`, [
+            orders.map((o) => o.id),
+          ]);
+          return paid[0].n === PARTS ? true : undefined;
+        },
+        30000,
+        "every order paid on the provider's signed event",
+      );
+      const { rows: captures } = await api.db.query(
+        `SELECT order_id, count(*) FILTER (WHERE kind = 'captured' AND source = 'provider')::int AS captured, count(*) FILTER (WHERE kind = 'captureFailed')::int AS failed
+         FROM payment_events WHERE order_id = ANY($1) GROUP BY order_id`,
+        [orders.map((o) => o.id)],
+      );
+      expect(captures).toHaveLength(PARTS);
+      for (const c of captures) expect(c).toMatchObject({ captured: 1, failed: 0 });
+    }
+  };
 
 export const REROUTE_POINTS = ['dispatch.rerouteBeforeCancel', 'dispatch.rerouteAfterCancel', 'dispatch.rerouteAfterMove'];
 
@@ -210,7 +248,11 @@ export const killedAtRerouteStep = (point: string) => async () => {
   // The sandbox creates the order, then cannot take the payment (no balance): the rule reroutes on insufficientBalance,
   // so the sandbox's live order must be cancelled there before anything reaches CJ.
   const page = 6 + REROUTE_POINTS.indexOf(point);
-  const shop = await openRerouteShop(api, sandbox, fake, { page, balanceMinor: 0, automation: { automaticPayment: true, reroute: { reasons: ['insufficientBalance'], maxCostIncreasePercent: 10 } } });
+  const shop = await openRerouteShop(api, sandbox, fake, {
+    page,
+    balanceMinor: 0,
+    automation: { automaticPayment: true, reroute: { reasons: ['insufficientBalance'], maxCostIncreasePercent: 10 } },
+  });
   const orders = [];
   // One part per crash at least: a crash after a step done does not come back to it.
   for (let i = 0; i < PARTS; i++) orders.push(await placeOrder(api, shop));
@@ -222,14 +264,25 @@ export const killedAtRerouteStep = (point: string) => async () => {
   await worker(label, databaseUrl, log);
   const q = `SELECT id, order_id, connection_id, status, step_due, supplier_order_number FROM supplier_orders WHERE store_id = $1 ORDER BY created_at`;
   let last: unknown[] = [];
-  const rows = await eventually(async () => {
-    last = (await api.db.query(q, [shop.storeId])).rows;
-    const done = last.length === 2 * PARTS && (last as any[]).every((r) => !r.step_due && (r.connection_id === shop.connId ? r.status === 'cancelled' : r.status === 'submitted'));
-    return done ? (last as any[]) : undefined;
-  }, 150000, `every part rerouted after ${point}`).catch((err) => {
+  const rows = await eventually(
+    async () => {
+      last = (await api.db.query(q, [shop.storeId])).rows;
+      const done =
+        last.length === 2 * PARTS &&
+        (last as any[]).every((r) => !r.step_due && (r.connection_id === shop.connId ? r.status === 'cancelled' : r.status === 'submitted'));
+      return done ? (last as any[]) : undefined;
+    },
+    150000,
+    `every part rerouted after ${point}`,
+  ).catch((err) => {
     throw new Error(`${err.message}: ${JSON.stringify(last)}`);
   });
-  expectCrossedAndKilled(log, point, rows.filter((r) => r.connection_id === shop.connId).map((r) => r.id), crashes);
+  expectCrossedAndKilled(
+    log,
+    point,
+    rows.filter((r) => r.connection_id === shop.connId).map((r) => r.id),
+    crashes,
+  );
   for (const o of orders) {
     const numbers = rows.filter((r) => r.order_id === o.id).map((r) => r.supplier_order_number);
     expect(await liveOrders(sandbox, fake, numbers)).toEqual({ sandbox: 0, cj: 1 });
@@ -254,7 +307,9 @@ export const killedAtRoutingStep = (point: string) => async () => {
   const shop = await openRerouteShop(api, sandbox, fake, { page, priceFactor: 0.5 });
   // The sandbox's cost now ten times the recorded one: CJ's landed cost is the lower whatever the shipping.
   await sandbox.control('POST', `/variants/${shop.products[0].supplierVariantId}`, { costMinor: shop.products[0].costMinor * 10 });
-  expect((await api.call('PUT', `/api/store-suppliers/${shop.storeId}/routing`, { key: shop.owner.key, body: { routing: { rule: 'lowestLandedCost' } } })).status).toBe(200);
+  expect(
+    (await api.call('PUT', `/api/store-suppliers/${shop.storeId}/routing`, { key: shop.owner.key, body: { routing: { rule: 'lowestLandedCost' } } })).status,
+  ).toBe(200);
   const orders = [];
   for (let i = 0; i < PARTS; i++) orders.push(await placeOrder(api, shop));
   for (const o of orders) expect((await api.call('POST', `/api/store-orders/${shop.storeId}/${o.id}/confirm`, { key: shop.owner.key })).status).toBe(200);
@@ -265,14 +320,25 @@ export const killedAtRoutingStep = (point: string) => async () => {
   await worker(label, databaseUrl, log);
   const q = `SELECT id, order_id, connection_id, status, step_due, supplier_order_number, routing->>'connectionId' AS chosen FROM supplier_orders WHERE store_id = $1 ORDER BY created_at`;
   let last: unknown[] = [];
-  const rows = await eventually(async () => {
-    last = (await api.db.query(q, [shop.storeId])).rows;
-    const done = last.length === 2 * PARTS && (last as any[]).every((r) => !r.step_due && (r.connection_id === shop.connId ? r.status === 'cancelled' : r.status === 'submitted'));
-    return done ? (last as any[]) : undefined;
-  }, 150000, `every part routed after ${point}`).catch((err) => {
+  const rows = await eventually(
+    async () => {
+      last = (await api.db.query(q, [shop.storeId])).rows;
+      const done =
+        last.length === 2 * PARTS &&
+        (last as any[]).every((r) => !r.step_due && (r.connection_id === shop.connId ? r.status === 'cancelled' : r.status === 'submitted'));
+      return done ? (last as any[]) : undefined;
+    },
+    150000,
+    `every part routed after ${point}`,
+  ).catch((err) => {
     throw new Error(`${err.message}: ${JSON.stringify(last)}`);
   });
-  expectCrossedAndKilled(log, point, rows.filter((r) => r.connection_id === shop.connId).map((r) => r.id), crashes);
+  expectCrossedAndKilled(
+    log,
+    point,
+    rows.filter((r) => r.connection_id === shop.connId).map((r) => r.id),
+    crashes,
+  );
   for (const o of orders) {
     const parts = rows.filter((r) => r.order_id === o.id);
     // The same choice on both records, carried out once.
@@ -297,7 +363,9 @@ export const killedBetweenCreateAndRecordThenSwitchedOff = async () => {
   started.push(api);
   // The sandbox is the cheaper now: routing keeps the part with it, which creates it.
   const shop = await openRerouteShop(api, sandbox, fake, { page: 13, priceFactor: 2 });
-  expect((await api.call('PUT', `/api/store-suppliers/${shop.storeId}/routing`, { key: shop.owner.key, body: { routing: { rule: 'lowestLandedCost' } } })).status).toBe(200);
+  expect(
+    (await api.call('PUT', `/api/store-suppliers/${shop.storeId}/routing`, { key: shop.owner.key, body: { routing: { rule: 'lowestLandedCost' } } })).status,
+  ).toBe(200);
   const order = await placeOrder(api, shop);
   expect((await api.call('POST', `/api/store-orders/${shop.storeId}/${order.id}/confirm`, { key: shop.owner.key })).status).toBe(200);
   const log = crossingLog(label);
@@ -308,27 +376,46 @@ export const killedBetweenCreateAndRecordThenSwitchedOff = async () => {
   expect((await received(sandbox)).count(first.supplier_order_number)).toBe(1);
 
   // The primary switched off, the alternate now far cheaper: what routing alone would pick.
-  expect((await api.call('PUT', `/api/store-suppliers/${shop.storeId}/${shop.connId}/enabled`, { key: shop.owner.key, body: { enabled: false } })).status).toBe(200);
+  expect((await api.call('PUT', `/api/store-suppliers/${shop.storeId}/${shop.connId}/enabled`, { key: shop.owner.key, body: { enabled: false } })).status).toBe(
+    200,
+  );
   await cjControl(fake, 'POST', `/variants/${shop.cj.vid}`, { sellPrice: '0.50' });
   await worker(label, databaseUrl, log);
-  const q = 'SELECT id, connection_id, status, review_reason, review_message, step_due, supplier_order_number FROM supplier_orders WHERE store_id = $1 ORDER BY created_at';
+  const q =
+    'SELECT id, connection_id, status, review_reason, review_message, step_due, supplier_order_number FROM supplier_orders WHERE store_id = $1 ORDER BY created_at';
   let last: any[] = [];
-  const rows = await eventually(async () => {
-    last = (await api.db.query(q, [shop.storeId])).rows;
-    return last.length && last.every((r) => !r.step_due && r.status !== 'queued') ? last : undefined;
-  }, 60000, 'the part to settle after the restart').catch((err) => {
+  const rows = await eventually(
+    async () => {
+      last = (await api.db.query(q, [shop.storeId])).rows;
+      return last.length && last.every((r) => !r.step_due && r.status !== 'queued') ? last : undefined;
+    },
+    60000,
+    'the part to settle after the restart',
+  ).catch((err) => {
     throw new Error(`${err.message}: ${JSON.stringify(last)}`);
   });
-  expect(await liveOrders(sandbox, fake, rows.map((r) => r.supplier_order_number))).toEqual({ sandbox: 1, cj: 0 });
+  expect(
+    await liveOrders(
+      sandbox,
+      fake,
+      rows.map((r) => r.supplier_order_number),
+    ),
+  ).toEqual({ sandbox: 1, cj: 0 });
   expect(rows.map((r) => [r.connection_id, r.status, r.review_reason])).toEqual([[shop.connId, 'needsReview', 'connectionMissing']]);
 
   // Switched on and retried: the order the sandbox holds is found by its number and recorded.
-  expect((await api.call('PUT', `/api/store-suppliers/${shop.storeId}/${shop.connId}/enabled`, { key: shop.owner.key, body: { enabled: true } })).status).toBe(200);
+  expect((await api.call('PUT', `/api/store-suppliers/${shop.storeId}/${shop.connId}/enabled`, { key: shop.owner.key, body: { enabled: true } })).status).toBe(
+    200,
+  );
   expect((await api.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${first.id}/retry`, { key: shop.owner.key, body: {} })).status).toBeLessThan(300);
-  const done = await eventually(async () => {
-    const { rows: now } = await api.db.query(q, [shop.storeId]);
-    return now.length === 1 && now[0].status === 'submitted' && !now[0].step_due ? now : undefined;
-  }, 60000, 'the primary\'s order to be found and recorded');
+  const done = await eventually(
+    async () => {
+      const { rows: now } = await api.db.query(q, [shop.storeId]);
+      return now.length === 1 && now[0].status === 'submitted' && !now[0].step_due ? now : undefined;
+    },
+    60000,
+    "the primary's order to be found and recorded",
+  );
   expect((await received(sandbox)).count(done[0].supplier_order_number)).toBe(1);
   expect(await liveOrders(sandbox, fake, [done[0].supplier_order_number])).toEqual({ sandbox: 1, cj: 0 });
 };
@@ -347,7 +434,10 @@ export const killedAtReshipStep = (point: string) => async () => {
   const databaseUrl = await createDatabase(label);
   const api = await startService({ label, sandbox, databaseUrl, role: 'api', publicBaseUrl: true, env: { DISPATCH_WAIT_MS: '0' } });
   started.push(api);
-  const shop = await openShop(api, sandbox, { page: 14 + RESHIP_POINTS.indexOf(point), automation: { level: 'automatic', automaticPayment: true, allowUnpaidOrders: true } });
+  const shop = await openShop(api, sandbox, {
+    page: 14 + RESHIP_POINTS.indexOf(point),
+    automation: { level: 'automatic', automaticPayment: true, allowUnpaidOrders: true },
+  });
   const orders = [];
   for (let i = 0; i < PARTS; i++) orders.push(await placeOrder(api, shop));
   for (const o of orders) expect((await api.call('POST', `/api/store-orders/${shop.storeId}/${o.id}/confirm`, { key: shop.owner.key })).status).toBe(200);
@@ -355,20 +445,32 @@ export const killedAtReshipStep = (point: string) => async () => {
   const plain = async () => (await worker(label, databaseUrl, log)) as Service;
   const q = 'SELECT id, order_id, status, supplier_order_id, reship_of FROM supplier_orders WHERE store_id = $1';
   let helper = await plain();
-  const sent = await eventually(async () => {
-    const { rows } = await api.db.query(q, [shop.storeId]);
-    return rows.length === PARTS && rows.every((r) => r.status === 'confirmed') ? rows : undefined;
-  }, 60000, 'every part paid at the sandbox');
+  const sent = await eventually(
+    async () => {
+      const { rows } = await api.db.query(q, [shop.storeId]);
+      return rows.length === PARTS && rows.every((r) => r.status === 'confirmed') ? rows : undefined;
+    },
+    60000,
+    'every part paid at the sandbox',
+  );
   for (const r of sent) await sandbox.control('POST', `/orders/${r.supplier_order_id}/ship`, {});
-  await eventually(async () => ((await api.db.query(q, [shop.storeId])).rows.every((r) => r.status === 'shipped') ? true : undefined), 60000, 'every part shipped');
+  await eventually(
+    async () => ((await api.db.query(q, [shop.storeId])).rows.every((r) => r.status === 'shipped') ? true : undefined),
+    60000,
+    'every part shipped',
+  );
   const claims: string[] = [];
   for (const r of sent) {
     const order = orders.find((o) => o.id === r.order_id)!;
-    const opened = await api.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${r.id}/claims`, { key: shop.owner.key, body: { reason: 'notReceived', expectation: 'reship', items: [{ itemId: order.items[0].id, quantity: 1 }] } });
+    const opened = await api.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${r.id}/claims`, {
+      key: shop.owner.key,
+      body: { reason: 'notReceived', expectation: 'reship', items: [{ itemId: order.items[0].id, quantity: 1 }] },
+    });
     expect(opened.status).toBe(201);
     claims.push(opened.body.result._id);
   }
-  const claimsNow = async () => (await api.db.query('SELECT id, status, supplier_claim_id, outcome FROM supplier_claims WHERE store_id = $1', [shop.storeId])).rows;
+  const claimsNow = async () =>
+    (await api.db.query('SELECT id, status, supplier_claim_id, outcome FROM supplier_claims WHERE store_id = $1', [shop.storeId])).rows;
   if (point === 'dispatch.reshipAfterOutcome') {
     // Sent by the plain worker; the sandbox then decides each for a reship, which the armed workers take up.
     await eventually(async () => ((await claimsNow()).every((c) => c.status === 'open') ? true : undefined), 60000, 'every claim sent');
@@ -383,15 +485,23 @@ export const killedAtReshipStep = (point: string) => async () => {
     await eventually(async () => ((await claimsNow()).every((c) => c.status === 'open') ? true : undefined), 90000, `every claim sent after ${point}`);
     for (const c of await claimsNow()) await sandbox.control('POST', `/claims/${c.supplier_claim_id}/decide`, { outcome: 'reship' });
   }
-  const closed = await eventually(async () => {
-    const now = await claimsNow();
-    return now.every((c) => c.status === 'closed') ? now : undefined;
-  }, 120000, `every claim closed after ${point}`);
+  const closed = await eventually(
+    async () => {
+      const now = await claimsNow();
+      return now.every((c) => c.status === 'closed') ? now : undefined;
+    },
+    120000,
+    `every claim closed after ${point}`,
+  );
   expectCrossedAndKilled(log, point, claims, crashes);
-  const reships = await eventually(async () => {
-    const { rows } = await api.db.query(`${q} AND reship_of IS NOT NULL`, [shop.storeId]);
-    return rows.length >= PARTS && rows.every((r) => r.status === 'confirmed') ? rows : undefined;
-  }, 90000, 'every reship sent');
+  const reships = await eventually(
+    async () => {
+      const { rows } = await api.db.query(`${q} AND reship_of IS NOT NULL`, [shop.storeId]);
+      return rows.length >= PARTS && rows.every((r) => r.status === 'confirmed') ? rows : undefined;
+    },
+    90000,
+    'every reship sent',
+  );
   const r = (await received(sandbox)).all;
   for (const c of closed) {
     expect(c.outcome).toMatchObject({ kind: 'reshipped' });

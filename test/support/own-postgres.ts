@@ -17,7 +17,12 @@ export function dumpTools(): string | null {
   const complete = (dir: string) => ['pg_dump', 'pg_restore', 'initdb', 'postgres'].every((b) => fs.existsSync(path.join(dir, b)));
   if (complete(EMBEDDED_BIN)) return EMBEDDED_BIN;
   const system = '/usr/lib/postgresql';
-  const versions = fs.existsSync(system) ? fs.readdirSync(system).filter((v) => /^\d+$/.test(v)).sort((a, b) => Number(b) - Number(a)) : [];
+  const versions = fs.existsSync(system)
+    ? fs
+        .readdirSync(system)
+        .filter((v) => /^\d+$/.test(v))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
   return versions.map((v) => path.join(system, v, 'bin')).find(complete) ?? null;
 }
 
@@ -53,7 +58,11 @@ export class OwnPostgres {
     const pwfile = path.join(this.dir, 'pw');
     fs.writeFileSync(pwfile, 'test\n');
     if (this.ids.uid !== undefined) fs.chownSync(pwfile, this.ids.uid, this.ids.gid!);
-    const out = spawnSync(path.join(this.bin, 'initdb'), ['-D', this.data, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--no-sync'], { ...this.ids, encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } });
+    const out = spawnSync(
+      path.join(this.bin, 'initdb'),
+      ['-D', this.data, '-U', 'postgres', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--no-sync'],
+      { ...this.ids, encoding: 'utf8', env: { ...process.env, LC_ALL: 'C' } },
+    );
     fs.rmSync(pwfile, { force: true });
     if (out.status !== 0) throw new Error(`initdb failed (${out.status}): ${out.stderr}`);
     this.port = await freePort();
@@ -72,7 +81,11 @@ export class OwnPostgres {
   async standbyOf(port: number): Promise<void> {
     fs.chmodSync(this.data, 0o700);
     // Not spawnSync: the primary may be reached through a proxy served by this very process.
-    const proc = spawn(path.join(this.bin, 'pg_basebackup'), ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-D', this.data, '-R', '-C', '-S', 'standby', '-X', 'stream', '--no-sync'], { ...this.ids, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PGPASSWORD: 'test', LC_ALL: 'C' } });
+    const proc = spawn(
+      path.join(this.bin, 'pg_basebackup'),
+      ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', '-D', this.data, '-R', '-C', '-S', 'standby', '-X', 'stream', '--no-sync'],
+      { ...this.ids, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PGPASSWORD: 'test', LC_ALL: 'C' } },
+    );
     let stderr = '';
     proc.stderr!.on('data', (c: Buffer) => (stderr += c.toString('utf8')));
     const status = await new Promise<number | null>((resolve) => proc.once('exit', resolve));
@@ -113,7 +126,11 @@ export class OwnPostgres {
   start(): Promise<void> {
     return new Promise((resolve, reject) => {
       // No unix socket (its default directory is not writable by the postgres user everywhere): TCP on loopback only.
-      const proc = spawn(path.join(this.bin, 'postgres'), ['-D', this.data, '-p', String(this.port), '-h', '127.0.0.1', '-k', '', '-c', 'fsync=off', '-c', 'max_connections=200'], { ...this.ids, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' } });
+      const proc = spawn(
+        path.join(this.bin, 'postgres'),
+        ['-D', this.data, '-p', String(this.port), '-h', '127.0.0.1', '-k', '', '-c', 'fsync=off', '-c', 'max_connections=200'],
+        { ...this.ids, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, LC_ALL: 'C' } },
+      );
       let log = '';
       const timer = setTimeout(() => reject(new Error(`postgres did not start:\n${log}`)), 30000);
       proc.stderr!.on('data', (chunk: Buffer) => {

@@ -31,12 +31,20 @@ export async function startPaymentSandbox(opts: { retryDelaysMs?: number[] } = {
   process.env.SANDBOX_LOG_LEVEL ??= 'silent';
   const running = await startSandboxPayments({ port: 0, control: true, retryDelaysMs: opts.retryDelaysMs ?? [200, 400, 800] });
   const v1 = async (apiKey: string, method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${running.baseUrl}/v1${p}`, { method, headers: { Authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${running.baseUrl}/v1${p}`, {
+      method,
+      headers: { Authorization: `Bearer ${apiKey}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : undefined };
   };
   const control = async (method: string, p: string, body?: unknown) => {
-    const res = await fetch(`${running.baseUrl}/control${p}`, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(`${running.baseUrl}/control${p}`, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     if (!res.ok) throw new Error(`payment provider control ${method} ${p}: ${res.status} ${await res.text()}`);
     return res.json();
   };
@@ -47,10 +55,14 @@ export async function startPaymentSandbox(opts: { retryDelaysMs?: number[] } = {
     control,
     paymentsOf: async (orderId) => (await control('GET', `/payments?orderId=${orderId}`)).items,
     delivered: (apiKey, eventId, timeoutMs = 20000) =>
-      eventually(async () => {
-        const e = (await v1(apiKey, 'GET', `/events/${eventId}`)).body;
-        return e?.delivered ? e : undefined;
-      }, timeoutMs, `delivery of payment event ${eventId}`),
+      eventually(
+        async () => {
+          const e = (await v1(apiKey, 'GET', `/events/${eventId}`)).body;
+          return e?.delivered ? e : undefined;
+        },
+        timeoutMs,
+        `delivery of payment event ${eventId}`,
+      ),
   };
 }
 
@@ -69,13 +81,24 @@ export interface StorePayments {
  * A merchant account at the provider for the store, its notification address there, and the secret in the service;
  * with `apiKey` (the default) also the merchant's API key, which the service needs to capture promise-to-sell payments.
  */
-export async function connectPayments(svc: Service, pay: PaymentSandbox, storeId: string, key: string, opts: { apiKey?: boolean } = {}): Promise<StorePayments> {
+export async function connectPayments(
+  svc: Service,
+  pay: PaymentSandbox,
+  storeId: string,
+  key: string,
+  opts: { apiKey?: boolean } = {},
+): Promise<StorePayments> {
   const merchant = (await fetch(`${pay.baseUrl}/v1/merchants`, { method: 'POST' }).then((r) => r.json())) as { merchantId: string; apiKey: string };
   seen.secrets.add(merchant.apiKey);
   const address = await pay.v1(merchant.apiKey, 'PUT', '/notification-address', { url: `${svc.baseUrl}/api/payment-notifications/${storeId}` });
   const signingSecret = address.body.signingSecret as string;
   seen.secrets.add(signingSecret);
-  const body = { provider: 'sandbox', signingSecret, checkoutUrl: `${pay.baseUrl}/checkout?merchant=${merchant.merchantId}`, ...(opts.apiKey === false ? {} : { apiKey: merchant.apiKey }) };
+  const body = {
+    provider: 'sandbox',
+    signingSecret,
+    checkoutUrl: `${pay.baseUrl}/checkout?merchant=${merchant.merchantId}`,
+    ...(opts.apiKey === false ? {} : { apiKey: merchant.apiKey }),
+  };
   const set = await svc.call('PUT', `/api/stores/${storeId}/payment-provider`, { key, body });
   if (set.status !== 200) throw new Error(`payment provider not set: ${set.text}`);
   const payments = new Map<string, { id: string; status: string }>();
@@ -87,9 +110,17 @@ export async function connectPayments(svc: Service, pay: PaymentSandbox, storeId
       const current = payments.get(orderId);
       let res;
       if (kind === 'refunded') res = await pay.v1(merchant.apiKey, 'POST', `/payments/${current?.id}/refund`);
-      else if (kind === 'failed' && (current?.status === 'authorised' || current?.status === 'paid')) res = await pay.v1(merchant.apiKey, 'POST', `/payments/${current.id}/fail`);
+      else if (kind === 'failed' && (current?.status === 'authorised' || current?.status === 'paid'))
+        res = await pay.v1(merchant.apiKey, 'POST', `/payments/${current.id}/fail`);
       else if (current?.status === 'authorised' && kind === 'paid') res = await pay.v1(merchant.apiKey, 'POST', `/payments/${current.id}/capture`);
-      else res = await pay.v1(merchant.apiKey, 'POST', '/payments', { orderId, amountMinor: order.totalMinor, currency: order.currency, capture: kind !== 'authorised', decline: kind === 'failed' });
+      else
+        res = await pay.v1(merchant.apiKey, 'POST', '/payments', {
+          orderId,
+          amountMinor: order.totalMinor,
+          currency: order.currency,
+          capture: kind !== 'authorised',
+          decline: kind === 'failed',
+        });
       if (res.status >= 300) throw new Error(`the provider refused ${kind}: ${JSON.stringify(res.body)}`);
       payments.set(orderId, { id: res.body.id, status: kind });
       await pay.delivered(merchant.apiKey, res.body.eventId);

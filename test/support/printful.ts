@@ -6,14 +6,27 @@ import type { Shop } from './orders';
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
 /** Printful needs a state for the US. */
-export const PRINTFUL_US = { name: 'Ada Lovelace', line1: '12 Analytical Street', city: 'Springfield', region: 'IL', postalCode: '62701', country: 'US', phone: '+1 555 010 0199', email: 'ada@example.test' };
+export const PRINTFUL_US = {
+  name: 'Ada Lovelace',
+  line1: '12 Analytical Street',
+  city: 'Springfield',
+  region: 'IL',
+  postalCode: '62701',
+  country: 'US',
+  phone: '+1 555 010 0199',
+  email: 'ada@example.test',
+};
 
 export interface PrintfulShop extends Shop {
   printful: { token: string; storeIds: number[] };
 }
 
 export async function printfulControl(fake: RunningFakePrintful, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(fake.controlUrl + path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(fake.controlUrl + path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`control ${method} ${path}: ${res.status} ${text}`);
   return text ? JSON.parse(text) : undefined;
@@ -34,26 +47,54 @@ export async function freshProducts(fake: RunningFakePrintful, n: number): Promi
 }
 
 /** A new Printful store (its token) connected to the service's store: the connection's id and the token. */
-export async function connectPrintful(svc: ServiceClient, fake: RunningFakePrintful, owner: { key: string }, storeId: string): Promise<{ connId: string; token: string; storeIds: number[] }> {
+export async function connectPrintful(
+  svc: ServiceClient,
+  fake: RunningFakePrintful,
+  owner: { key: string },
+  storeId: string,
+): Promise<{ connId: string; token: string; storeIds: number[] }> {
   const acc = await printfulControl(fake, 'POST', '/accounts', { name: 'Print shop' });
   seen.secrets.add(acc.token);
-  const conn = await svc.call('POST', `/api/store-suppliers/${storeId}`, { key: owner.key, body: { supplierKey: 'printful', mode: 'live', credentials: { apiKey: acc.token } } });
+  const conn = await svc.call('POST', `/api/store-suppliers/${storeId}`, {
+    key: owner.key,
+    body: { supplierKey: 'printful', mode: 'live', credentials: { apiKey: acc.token } },
+  });
   if (conn.status !== 201) throw new Error(conn.text);
   return { connId: conn.body.result.id, token: acc.token, storeIds: acc.storeIds };
 }
 
 /** A new Printful store (its token) connected to a new store of the service, or to `into` (another connection of it). */
-export async function openPrintfulShop(svc: ServiceClient, fake: RunningFakePrintful, opts: { products?: number; automation?: Record<string, unknown>; into?: Shop } = {}): Promise<PrintfulShop> {
+export async function openPrintfulShop(
+  svc: ServiceClient,
+  fake: RunningFakePrintful,
+  opts: { products?: number; automation?: Record<string, unknown>; into?: Shop } = {},
+): Promise<PrintfulShop> {
   const owner = opts.into?.owner ?? (await newDeveloper(svc, { plan: 'pro', credits: 5000 }));
   const storeId = opts.into?.storeId ?? (await createStore(svc, owner.key));
   const acc = await connectPrintful(svc, fake, owner, storeId);
   const connId = acc.connId;
   if (opts.automation) await svc.call('PUT', `/api/store-suppliers/${storeId}/${connId}/automation`, { key: owner.key, body: opts.automation });
   const chosen = await freshProducts(fake, opts.products ?? 1);
-  const res = await svc.call('POST', `/api/store-suppliers/${storeId}/${connId}/import`, { key: owner.key, body: { products: chosen.map((p) => ({ supplierProductId: p.productId, variantIds: [p.variantId] })), priceRule: { multiplier: '1' } } });
+  const res = await svc.call('POST', `/api/store-suppliers/${storeId}/${connId}/import`, {
+    key: owner.key,
+    body: { products: chosen.map((p) => ({ supplierProductId: p.productId, variantIds: [p.variantId] })), priceRule: { multiplier: '1' } },
+  });
   if (res.status !== 201 || res.body.result.errors.length) throw new Error(res.text);
-  const products = res.body.result.products.map((p: any, i: number) => ({ productId: p.id, variantId: p.variants[0].id, supplierVariantId: chosen[i].variantId, supplierProductId: chosen[i].productId, costMinor: chosen[i].costMinor }));
-  return { owner, storeId, connId, account: { accountId: String(acc.storeIds[0]), liveKey: acc.token, testKey: '' }, products, printful: { token: acc.token, storeIds: acc.storeIds } };
+  const products = res.body.result.products.map((p: any, i: number) => ({
+    productId: p.id,
+    variantId: p.variants[0].id,
+    supplierVariantId: chosen[i].variantId,
+    supplierProductId: chosen[i].productId,
+    costMinor: chosen[i].costMinor,
+  }));
+  return {
+    owner,
+    storeId,
+    connId,
+    account: { accountId: String(acc.storeIds[0]), liveKey: acc.token, testKey: '' },
+    products,
+    printful: { token: acc.token, storeIds: acc.storeIds },
+  };
 }
 
 /** The orders the fake Printful holds under a number (its own records: confirms and cancels counted). */

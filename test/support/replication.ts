@@ -51,7 +51,10 @@ export class ReplicatedPostgres {
     const bin = replicationTools();
     const primary = new OwnPostgres(bin);
     await primary.init();
-    primary.configure(['wal_level = replica', 'max_wal_senders = 4', 'wal_keep_size = 256MB', 'hot_standby = on'], ['host replication all 127.0.0.1/32 scram-sha-256']);
+    primary.configure(
+      ['wal_level = replica', 'max_wal_senders = 4', 'wal_keep_size = 256MB', 'hot_standby = on'],
+      ['host replication all 127.0.0.1/32 scram-sha-256'],
+    );
     await primary.start();
     const link = new TcpProxy(primary.port);
     await link.listen();
@@ -92,7 +95,10 @@ export class ReplicatedPostgres {
   async failover(): Promise<{ lostWalBytes: number }> {
     const { lsn } = await one<{ lsn: string }>(this.primary.url(), 'SELECT pg_current_wal_lsn()::text AS lsn');
     await this.primary.crash();
-    const { received } = await one<{ received: string }>(this.standby.url(), 'SELECT coalesce(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn())::text AS received');
+    const { received } = await one<{ received: string }>(
+      this.standby.url(),
+      'SELECT coalesce(pg_last_wal_receive_lsn(), pg_last_wal_replay_lsn())::text AS received',
+    );
     await one(this.standby.url(), 'SELECT pg_promote(true, 60)');
     this.front.switchTo(this.standby.port);
     const { lost } = await one<{ lost: string }>(this.standby.url(), `SELECT ('${lsn}'::pg_lsn - '${received}'::pg_lsn)::bigint::text AS lost`);

@@ -14,7 +14,11 @@ export interface RerouteShop extends Shop {
 }
 
 export async function cjControl(fake: RunningFakeCj, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(fake.controlUrl + path, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(fake.controlUrl + path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`control ${method} ${path}: ${res.status} ${text}`);
   return text ? JSON.parse(text) : undefined;
@@ -33,8 +37,15 @@ export async function cjProduct(fake: RunningFakeCj, shop: RerouteShop, priceMin
 }
 
 /** Names the link's alternates, in this order. */
-export async function setAlternates(svc: Service, shop: RerouteShop, alternates: Array<{ connectionId: string; supplierProductId: string; supplierVariantId: string }>) {
-  const set = await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/links/${shop.linkId}`, { key: shop.owner.key, body: { alternates: alternates.map((a) => ({ storeVariantId: shop.products[0].variantId, ...a })) } });
+export async function setAlternates(
+  svc: Service,
+  shop: RerouteShop,
+  alternates: Array<{ connectionId: string; supplierProductId: string; supplierVariantId: string }>,
+) {
+  const set = await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/links/${shop.linkId}`, {
+    key: shop.owner.key,
+    body: { alternates: alternates.map((a) => ({ storeVariantId: shop.products[0].variantId, ...a })) },
+  });
   if (set.status !== 200) throw new Error(set.text);
   return set.body.result;
 }
@@ -50,12 +61,26 @@ export async function secondAlternate(svc: Service, fake: RunningFakeCj, shop: R
  * A store whose sandbox product has the CJ variant as its one alternate, priced like the primary (times `priceFactor`).
  * `page`: the sandbox catalogue page the product comes from (one per test: variant changes at the sandbox are global).
  */
-export async function openRerouteShop(svc: Service, sandbox: Sandbox, fake: RunningFakeCj, opts: { page: number; automation?: Record<string, unknown>; priceFactor?: number; plan?: string; balanceMinor?: number }): Promise<RerouteShop> {
-  const shop = await openShop(svc, sandbox, { page: opts.page, products: 1, plan: opts.plan, balanceMinor: opts.balanceMinor, automation: { level: 'automatic', allowUnpaidOrders: true, ...(opts.automation ?? {}) } });
+export async function openRerouteShop(
+  svc: Service,
+  sandbox: Sandbox,
+  fake: RunningFakeCj,
+  opts: { page: number; automation?: Record<string, unknown>; priceFactor?: number; plan?: string; balanceMinor?: number },
+): Promise<RerouteShop> {
+  const shop = await openShop(svc, sandbox, {
+    page: opts.page,
+    products: 1,
+    plan: opts.plan,
+    balanceMinor: opts.balanceMinor,
+    automation: { level: 'automatic', allowUnpaidOrders: true, ...(opts.automation ?? {}) },
+  });
   const acc = await cjControl(fake, 'POST', '/accounts', { balance: '10000.00', qps: 6 });
   seen.secrets.add(acc.apiKey);
   seen.secrets.add(acc.openId);
-  const conn = await svc.call('POST', `/api/store-suppliers/${shop.storeId}`, { key: shop.owner.key, body: { supplierKey: 'cj', mode: 'live', credentials: { apiKey: acc.apiKey }, settings: { requestsPerSecond: 6 } } });
+  const conn = await svc.call('POST', `/api/store-suppliers/${shop.storeId}`, {
+    key: shop.owner.key,
+    body: { supplierKey: 'cj', mode: 'live', credentials: { apiKey: acc.apiKey }, settings: { requestsPerSecond: 6 } },
+  });
   if (conn.status !== 201) throw new Error(conn.text);
   const catalogue = await cjControl(fake, 'GET', '/catalogue');
   const product = catalogue.find((p: any) => p.status === 3 && !usedCj.has(p.pid));
@@ -67,7 +92,9 @@ export async function openRerouteShop(svc: Service, sandbox: Sandbox, fake: Runn
   const linkId = links.body.result.items[0].id;
   const set = await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/links/${linkId}`, {
     key: shop.owner.key,
-    body: { alternates: [{ storeVariantId: shop.products[0].variantId, connectionId: conn.body.result.id, supplierProductId: product.pid, supplierVariantId: vid }] },
+    body: {
+      alternates: [{ storeVariantId: shop.products[0].variantId, connectionId: conn.body.result.id, supplierProductId: product.pid, supplierVariantId: vid }],
+    },
   });
   if (set.status !== 200) throw new Error(set.text);
   return { ...shop, cjConnId: conn.body.result.id, cjOpenId: acc.openId, cj: { pid: product.pid, vid }, linkId };
@@ -76,13 +103,19 @@ export async function openRerouteShop(svc: Service, sandbox: Sandbox, fake: Runn
 /** What each supplier really holds for these numbers: live (not cancelled) orders at the sandbox and at CJ. */
 export async function liveOrders(sandbox: Sandbox, fake: RunningFakeCj, numbers: string[]): Promise<{ sandbox: number; cj: number }> {
   const atSandbox = (await received(sandbox)).orders.filter((o: any) => numbers.includes(o.orderNumber) && o.status !== 'cancelled');
-  const atCj = (await cjControl(fake, 'GET', '/received')).orders.filter((o: any) => numbers.includes(o.orderNumber) && !/cancel/i.test(String(o.orderStatus ?? o.status ?? '')));
+  const atCj = (await cjControl(fake, 'GET', '/received')).orders.filter(
+    (o: any) => numbers.includes(o.orderNumber) && !/cancel/i.test(String(o.orderStatus ?? o.status ?? '')),
+  );
   return { sandbox: atSandbox.length, cj: atCj.length };
 }
 
 /** The sandbox program's second warehouse (`sandbox-eu`, at /eu): its control API. */
 export async function euControl(sandbox: Sandbox, method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${sandbox.baseUrl}/eu/control${path}`, { method, headers: body === undefined ? {} : { 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(`${sandbox.baseUrl}/eu/control${path}`, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   if (res.status >= 300) throw new Error(`eu control ${method} ${path}: ${res.status} ${text}`);
   return text ? JSON.parse(text) : undefined;
@@ -96,9 +129,15 @@ export async function connectEu(svc: Service, sandbox: Sandbox, shop: Shop, curr
   const acc = await euControl(sandbox, 'POST', '/accounts', { currency });
   seen.secrets.add(acc.liveKey);
   seen.secrets.add(acc.testKey);
-  const conn = await svc.call('POST', `/api/store-suppliers/${shop.storeId}`, { key: shop.owner.key, body: { supplierKey: 'sandbox-eu', mode: 'live', credentials: { apiKey: acc.liveKey } } });
+  const conn = await svc.call('POST', `/api/store-suppliers/${shop.storeId}`, {
+    key: shop.owner.key,
+    body: { supplierKey: 'sandbox-eu', mode: 'live', credentials: { apiKey: acc.liveKey } },
+  });
   if (conn.status !== 201) throw new Error(conn.text);
-  const auto = await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/${conn.body.result.id}/automation`, { key: shop.owner.key, body: { level: 'automatic', allowUnpaidOrders: true } });
+  const auto = await svc.call('PUT', `/api/store-suppliers/${shop.storeId}/${conn.body.result.id}/automation`, {
+    key: shop.owner.key,
+    body: { level: 'automatic', allowUnpaidOrders: true },
+  });
   if (auto.status !== 200) throw new Error(auto.text);
   return conn.body.result.id;
 }

@@ -87,14 +87,23 @@ async function page(url: string, res: Response): Promise<Page> {
  * `session`: opens the sign-in in this browser and answers the supplier's page to go to. An address that is not at
  * the service is already the supplier's page.
  */
-export async function openSignIn(browser: CookieBrowser, svc: Service, authorizationUrl: string, session: string): Promise<{ status: number; body: any; supplierUrl?: string }> {
+export async function openSignIn(
+  browser: CookieBrowser,
+  svc: Service,
+  authorizationUrl: string,
+  session: string,
+): Promise<{ status: number; body: any; supplierUrl?: string }> {
   const at = new URL(authorizationUrl);
   if (at.origin !== new URL(svc.baseUrl).origin) return { status: 200, body: undefined, supplierUrl: authorizationUrl };
   const console = await browser.navigate(authorizationUrl);
-  if (console.status !== 200 || !console.text.includes('/console/main.js')) throw new Error(`the sign-in address is not the console: ${console.status} ${console.text.slice(0, 200)}`);
+  if (console.status !== 200 || !console.text.includes('/console/main.js'))
+    throw new Error(`the sign-in address is not the console: ${console.status} ${console.text.slice(0, 200)}`);
   const [, storeId, signInId] = /^#connect\/([^/]+)\/([^/]+)$/.exec(at.hash) ?? [];
   if (!storeId || !signInId) throw new Error(`no sign-in in ${authorizationUrl}`);
-  const res = await browser.fetch(`${svc.baseUrl}/api/store-suppliers/${storeId}/oauth/${signInId}/open`, { method: 'POST', headers: { Authorization: `Bearer ${session}` } });
+  const res = await browser.fetch(`${svc.baseUrl}/api/store-suppliers/${storeId}/oauth/${signInId}/open`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${session}` },
+  });
   const p = await page(res.url || `${svc.baseUrl}/api/store-suppliers/${storeId}/oauth/${signInId}/open`, res);
   return { status: p.status, body: p.body, supplierUrl: p.status === 200 ? p.body.result.supplierUrl : undefined };
 }

@@ -50,7 +50,9 @@ export async function writeStatements(adminUrl) {
   try {
     await read(client, state.seen);
     // The migrations' own statements (run in migrations_only by the global setup) are not the service's.
-    const { rows: migrations } = await client.query(`SELECT DISTINCT m.query FROM pg_stat_statements m JOIN pg_database d ON d.oid = m.dbid WHERE d.datname = 'migrations_only' AND m.query IS NOT NULL`);
+    const { rows: migrations } = await client.query(
+      `SELECT DISTINCT m.query FROM pg_stat_statements m JOIN pg_database d ON d.oid = m.dbid WHERE d.datname = 'migrations_only' AND m.query IS NOT NULL`,
+    );
     const migration = new Set(migrations.map((r) => r.query));
     const byQuery = new Map();
     const databasesSeen = new Set();
@@ -64,7 +66,9 @@ export async function writeStatements(adminUrl) {
       byQuery.set(query, entry);
     }
     // Every test database against those the service was seen in: one with no statements would be work unchecked.
-    const { rows: [info] } = await client.query(`
+    const {
+      rows: [info],
+    } = await client.query(`
       SELECT (SELECT count(*) FROM pg_database WHERE datname LIKE 't\\_%')::int AS created,
              (SELECT stats_reset FROM pg_stat_statements_info)::text AS reset,
              (SELECT dealloc FROM pg_stat_statements_info)::bigint AS dealloc,
@@ -75,7 +79,12 @@ export async function writeStatements(adminUrl) {
     fs.writeFileSync(
       file,
       JSON.stringify(
-        { collectedAt: new Date().toISOString(), evicted: Number(info.dealloc), databases: { created: info.created, seen: databasesSeen.size, reset: info.reset, textsLost: info.textsLost }, statements },
+        {
+          collectedAt: new Date().toISOString(),
+          evicted: Number(info.dealloc),
+          databases: { created: info.created, seen: databasesSeen.size, reset: info.reset, textsLost: info.textsLost },
+          statements,
+        },
         null,
         1,
       ),

@@ -15,24 +15,39 @@ interface Received {
   reshipsByClaim: Record<string, number>;
   orders: Array<{ orderNumber: string }>;
 }
-interface ServiceClaim { status: string; supplierClaimId: string | null; outcome: { kind: string; supplierOrderId: string | null } | null }
-interface ServiceSo { _id: string; status: string; supplierOrderNumber: string; reshipOf: { claimId: string } | null }
+interface ServiceClaim {
+  status: string;
+  supplierClaimId: string | null;
+  outcome: { kind: string; supplierOrderId: string | null } | null;
+}
+interface ServiceSo {
+  _id: string;
+  status: string;
+  supplierOrderNumber: string;
+  reshipOf: { claimId: string } | null;
+}
 
 type Store = Opened['store'];
 
 /** Every page of a store's supplier orders at the sandbox (a store holds hundreds: one page of 100 missed reships). */
 function sandboxOrdersOf(store: Store, listed: Map<string, Promise<ServiceSo[]>>): Promise<ServiceSo[]> {
-  const once = listed.get(store.storeId) ?? (async () => {
-    const out: ServiceSo[] = [];
-    for (let cursor = ''; ; ) {
-      const q = `integrationId=${store.conns.sandbox}&pageSize=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const page = await store.api.patiently<{ result: { items: ServiceSo[]; pagination: { nextCursor: string | null } } }>('GET', `/api/store-suppliers/${store.storeId}/orders?${q}`, { key: store.owner.key });
-      if (page.status !== 200) throw new Error(`listing the supplier orders of store ${store.index}: ${page.status}`);
-      out.push(...page.body.result.items);
-      if (!page.body.result.pagination.nextCursor) return out;
-      cursor = page.body.result.pagination.nextCursor;
-    }
-  })();
+  const once =
+    listed.get(store.storeId) ??
+    (async () => {
+      const out: ServiceSo[] = [];
+      for (let cursor = ''; ;) {
+        const q = `integrationId=${store.conns.sandbox}&pageSize=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+        const page = await store.api.patiently<{ result: { items: ServiceSo[]; pagination: { nextCursor: string | null } } }>(
+          'GET',
+          `/api/store-suppliers/${store.storeId}/orders?${q}`,
+          { key: store.owner.key },
+        );
+        if (page.status !== 200) throw new Error(`listing the supplier orders of store ${store.index}: ${page.status}`);
+        out.push(...page.body.result.items);
+        if (!page.body.result.pagination.nextCursor) return out;
+        cursor = page.body.result.pagination.nextCursor;
+      }
+    })();
   listed.set(store.storeId, once);
   return once;
 }
@@ -46,14 +61,17 @@ export async function noClaimOrReshipTwice(opened: Opened[], s: Suppliers): Prom
   const listed = new Map<string, Promise<ServiceSo[]>>();
   for (const o of opened) {
     const { api, owner, storeId } = o.store;
-    const c = await api.patiently<{ result: ServiceClaim }>('GET', `/api/store-suppliers/${storeId}/orders/${o.supplierOrderId}/claims/${o.claimId}`, { key: owner.key });
+    const c = await api.patiently<{ result: ServiceClaim }>('GET', `/api/store-suppliers/${storeId}/orders/${o.supplierOrderId}/claims/${o.claimId}`, {
+      key: owner.key,
+    });
     if (c.status !== 200) {
       failures.push(`claim ${o.claimId} (store ${o.store.index}) could not be read: ${c.status}`);
       continue;
     }
     const claim = c.body.result;
     const opens = r.claimOpensByKey[o.claimId] ?? 0;
-    if (claim.supplierClaimId && opens !== 1) failures.push(`claim ${o.claimId} is ${claim.status} at the service as ${claim.supplierClaimId}, created at the sandbox ${opens} times`);
+    if (claim.supplierClaimId && opens !== 1)
+      failures.push(`claim ${o.claimId} is ${claim.status} at the service as ${claim.supplierClaimId}, created at the sandbox ${opens} times`);
     if (claim.outcome?.kind !== 'reshipped') continue;
     reshipped++;
     const reships = (await sandboxOrdersOf(o.store, listed)).filter((so) => so.reshipOf?.claimId === o.claimId);
@@ -62,7 +80,12 @@ export async function noClaimOrReshipTwice(opened: Opened[], s: Suppliers): Prom
       const there = r.orders.filter((x) => x.orderNumber === so.supplierOrderNumber).length;
       if (there !== 1) failures.push(`reship ${so._id} of claim ${o.claimId} (${so.status}) is ${there} orders at the sandbox under its number`);
     }
-    if (claim.supplierClaimId && (r.reshipsByClaim[claim.supplierClaimId] ?? 0) > 1) failures.push(`claim ${o.claimId}: ${r.reshipsByClaim[claim.supplierClaimId]} reship orders at the sandbox`);
+    if (claim.supplierClaimId && (r.reshipsByClaim[claim.supplierClaimId] ?? 0) > 1)
+      failures.push(`claim ${o.claimId}: ${r.reshipsByClaim[claim.supplierClaimId]} reship orders at the sandbox`);
   }
-  return verdict('no claim sent twice, no reship created twice', `${opened.length} claims opened (${reshipped} reshipped), ${r.claims.length} claims at the sandbox`, failures);
+  return verdict(
+    'no claim sent twice, no reship created twice',
+    `${opened.length} claims opened (${reshipped} reshipped), ${r.claims.length} claims at the sandbox`,
+    failures,
+  );
 }

@@ -38,12 +38,18 @@ async function holdsSettled(stores: Store[]): Promise<string[]> {
     const standing: HoldRow[] = [];
     for (const d of new Set(stores.map((s) => s.deployment))) {
       const accounts = stores.filter((s) => s.deployment === d).map((s) => s.owner.accountId);
-      const r = await d.reader.query<HoldRow>('SELECT account_id, request_id, action, units, units_spent, lease_until FROM credit_holds WHERE account_id = ANY($1::uuid[])', [accounts]);
+      const r = await d.reader.query<HoldRow>(
+        'SELECT account_id, request_id, action, units, units_spent, lease_until FROM credit_holds WHERE account_id = ANY($1::uuid[])',
+        [accounts],
+      );
       standing.push(...r.rows);
     }
     if (!standing.length) return [];
     if (Date.now() > deadline) {
-      return standing.map((h) => `credits held for request ${h.request_id} (${h.action}, ${h.units} units, ${h.units_spent} spent) were never settled: its lease ended ${h.lease_until.toISOString()}`);
+      return standing.map(
+        (h) =>
+          `credits held for request ${h.request_id} (${h.action}, ${h.units} units, ${h.units_spent} spent) were never settled: its lease ended ${h.lease_until.toISOString()}`,
+      );
     }
     await new Promise((r) => setTimeout(r, 1000));
   }
@@ -62,7 +68,10 @@ export async function creditLedgerMatches(stores: Store[], dispatch: ManualDispa
   const byAccount = new Map<string, number>();
   for (const d of new Set(stores.map((s) => s.deployment))) {
     const accounts = stores.filter((s) => s.deployment === d).map((s) => s.owner.accountId);
-    const r = await d.reader.query<LedgerRow>(`SELECT account_id, action, amount, request_id FROM credit_ledger WHERE account_id = ANY($1::uuid[]) ORDER BY id`, [accounts]);
+    const r = await d.reader.query<LedgerRow>(
+      `SELECT account_id, action, amount, request_id FROM credit_ledger WHERE account_id = ANY($1::uuid[]) ORDER BY id`,
+      [accounts],
+    );
     for (const row of r.rows) {
       if (!PRICED.includes(row.action.replace(/\.refund$/, ''))) continue;
       byAccount.set(row.account_id, (byAccount.get(row.account_id) ?? 0) - row.amount);
@@ -86,7 +95,10 @@ export async function creditLedgerMatches(stores: Store[], dispatch: ManualDispa
     owed.set(c.accountId, (owed.get(c.accountId) ?? 0) + (expected ?? 0));
     const got = net.get(c.requestId)?.amount ?? 0;
     if (expected === null) failures.push(`request ${c.requestId} (${c.what}) got no answer and has no probe; ${ledgerSays(c.requestId)}`);
-    else if (got !== expected) failures.push(`request ${c.requestId} (${c.what}) was answered ${c.status || 'nothing'}${c.expected === null ? ` and its work was ${expected ? 'done' : 'not done'}` : ''}: the soak counts ${expected} credits, ${ledgerSays(c.requestId)}`);
+    else if (got !== expected)
+      failures.push(
+        `request ${c.requestId} (${c.what}) was answered ${c.status || 'nothing'}${c.expected === null ? ` and its work was ${expected ? 'done' : 'not done'}` : ''}: the soak counts ${expected} credits, ${ledgerSays(c.requestId)}`,
+      );
   }
   for (const [partKey, book] of dispatch.submitsByPart) {
     for (const id of book.requestIds) counted.add(id);
@@ -95,17 +107,26 @@ export async function creditLedgerMatches(stores: Store[], dispatch: ManualDispa
     const got = book.requestIds.reduce((n, id) => n + (net.get(id)?.amount ?? 0), 0);
     owed.set(book.order.store.owner.accountId, (owed.get(book.order.store.owner.accountId) ?? 0) + (made ? 3 : 0));
     if (got !== (made ? 3 : 0)) {
-      failures.push(`order ${orderId}, part ${groupKey} (store ${book.order.store.index}) was sent by ${book.requestIds.length} submit requests (${book.requestIds.join(', ')}) and ${made ? 'has one supplier order: 3 credits' : 'has no supplier order: 0 credits'}; the ledger charged them ${got} in all`);
+      failures.push(
+        `order ${orderId}, part ${groupKey} (store ${book.order.store.index}) was sent by ${book.requestIds.length} submit requests (${book.requestIds.join(', ')}) and ${made ? 'has one supplier order: 3 credits' : 'has no supplier order: 0 credits'}; the ledger charged them ${got} in all`,
+      );
     }
   }
-  for (const [id, e] of net) if (!counted.has(id)) failures.push(`the ledger charged ${e.amount} (${e.rows.join(', ')}) under request ${id}, which the soak never sent`);
+  for (const [id, e] of net)
+    if (!counted.has(id)) failures.push(`the ledger charged ${e.amount} (${e.rows.join(', ')}) under request ${id}, which the soak never sent`);
   for (const store of stores) {
     const a = await store.api.patiently<{ result: { credits: { available: number } } }>('GET', '/api/api-key/current', { key: store.owner.key });
     const want = SIGN_UP_CREDITS + CREDITS_GRANTED - (owed.get(store.owner.accountId) ?? 0);
     if (a.status !== 200) failures.push(`store ${store.index}'s balance could not be read: ${a.status}`);
     else if (a.body.result.credits.available !== want) {
-      failures.push(`account ${store.owner.accountId} (store ${store.index}) has ${a.body.result.credits.available} credits; granted ${SIGN_UP_CREDITS + CREDITS_GRANTED}, the soak's calls cost ${owed.get(store.owner.accountId) ?? 0}, the ledger's priced rows ${byAccount.get(store.owner.accountId) ?? 0}`);
+      failures.push(
+        `account ${store.owner.accountId} (store ${store.index}) has ${a.body.result.credits.available} credits; granted ${SIGN_UP_CREDITS + CREDITS_GRANTED}, the soak's calls cost ${owed.get(store.owner.accountId) ?? 0}, the ledger's priced rows ${byAccount.get(store.owner.accountId) ?? 0}`,
+      );
     }
   }
-  return verdict('credit ledger equal to the charged calls', `${calls.length} charged calls and ${dispatch.submitsByPart.size} parts sent by hand, against ${net.size} request ids on the ledger`, failures);
+  return verdict(
+    'credit ledger equal to the charged calls',
+    `${calls.length} charged calls and ${dispatch.submitsByPart.size} parts sent by hand, against ${net.size} request ids on the ledger`,
+    failures,
+  );
 }

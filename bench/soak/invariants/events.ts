@@ -61,9 +61,14 @@ async function outboxFor(d: Deployment, subscriptionId: string): Promise<OutboxE
 }
 
 async function deliveryRow(d: Deployment, subscriptionId: string, seq: string): Promise<string> {
-  const r = await d.reader.query<DeliveryRow>(`SELECT status, attempts, response_status, last_error FROM event_deliveries WHERE subscription_id = $1 AND event_seq = $2`, [subscriptionId, seq]);
+  const r = await d.reader.query<DeliveryRow>(
+    `SELECT status, attempts, response_status, last_error FROM event_deliveries WHERE subscription_id = $1 AND event_seq = $2`,
+    [subscriptionId, seq],
+  );
   const row = r.rows[0];
-  return row ? `the service's delivery row is ${row.status} after ${row.attempts} attempts (last answer ${row.response_status ?? 'none'}${row.last_error ? `, ${row.last_error}` : ''})` : 'the service has no delivery row for it';
+  return row
+    ? `the service's delivery row is ${row.status} after ${row.attempts} attempts (last answer ${row.response_status ?? 'none'}${row.last_error ? `, ${row.last_error}` : ''})`
+    : 'the service has no delivery row for it';
 }
 
 /** Events still owed to the subscriptions (for the settle phase): outbox events their receivers have not accepted. */
@@ -91,7 +96,8 @@ export async function eventsDelivered(stores: Store[]): Promise<Verdict[]> {
       attempts += r.deliveries.length;
       const accepted = new Map<string, number>();
       for (const x of r.accepted()) if (!accepted.has(x.eventId)) accepted.set(x.eventId, x.order);
-      for (const x of r.deliveries.filter((y) => y.status === 200 && !y.signed)) missing.push(`receiver ${r.name} got event ${x.eventId} (${x.type}) with a signature that does not verify`);
+      for (const x of r.deliveries.filter((y) => y.status === 200 && !y.signed))
+        missing.push(`receiver ${r.name} got event ${x.eventId} (${x.type}) with a signature that does not verify`);
       for (const e of outbox.filter((y) => !accepted.has(y.id))) {
         const tries = r.deliveries.filter((x) => x.eventId === e.id);
         missing.push(
@@ -118,7 +124,11 @@ export async function eventsDelivered(stores: Store[]): Promise<Verdict[]> {
   }
   const subs = stores.reduce((n, s) => n + s.subscriptions.length, 0);
   return [
-    verdict('every event delivered at least once', `${expected} events owed to ${subs} subscriptions by the outbox; ${attempts} delivery attempts received`, missing),
+    verdict(
+      'every event delivered at least once',
+      `${expected} events owed to ${subs} subscriptions by the outbox; ${attempts} delivery attempts received`,
+      missing,
+    ),
     verdict('events in order per resource', `${attempts} delivery attempts at ${subs} receivers`, disorder),
   ];
 }

@@ -38,7 +38,12 @@ export async function noJobPastItsTimeout(deployments: Deployment[]): Promise<Ve
       const age = (t: Date | null) => (t ? `${Math.round((j.now.getTime() - t.getTime()) / 1000)} s ago` : 'never');
       // What else holds its key: under the `stately` and `exclusive` policies a job of the same key in the way keeps it waiting.
       const same = j.singleton_key
-        ? (await d.reader.query<JobRow>(`SELECT id, state, started_on, start_after, heartbeat_on, expire_seconds FROM pgboss.job WHERE name = $1 AND singleton_key = $2 AND id <> $3`, [j.name, j.singleton_key, j.id])).rows
+        ? (
+            await d.reader.query<JobRow>(
+              `SELECT id, state, started_on, start_after, heartbeat_on, expire_seconds FROM pgboss.job WHERE name = $1 AND singleton_key = $2 AND id <> $3`,
+              [j.name, j.singleton_key, j.id],
+            )
+          ).rows
         : [];
       failures.push(
         `${d.name}: job ${j.id} (${j.name}${j.singleton_key ? `, ${j.singleton_key}` : ''}) is ${j.state}: started ${age(j.started_on)}, due ${age(j.start_after)}, ` +

@@ -40,7 +40,9 @@ export function rssFlat(series: Series[], half: { from: number; to: number }): V
     const allowed = Math.max(early * 0.2, 32);
     judged.push(`${s.name} at most ${mb(early)} early, at least ${mb(late)} late`);
     if (late - early > allowed) {
-      failures.push(`${s.name} (pid ${s.pid}) grew: its lowest sample in the last third of the last half is ${mb(late)}, its highest in the first third ${mb(early)} (${mb(allowed)} allowed), of ${window.length} samples: ${window.map((x) => Math.round(x.value)).join(' ')}`);
+      failures.push(
+        `${s.name} (pid ${s.pid}) grew: its lowest sample in the last third of the last half is ${mb(late)}, its highest in the first third ${mb(early)} (${mb(allowed)} allowed), of ${window.length} samples: ${window.map((x) => Math.round(x.value)).join(' ')}`,
+      );
     }
   }
   if (!judged.length) failures.push('no process had enough samples over the last half of the run to judge');
@@ -52,7 +54,10 @@ export function connectionsFlat(series: Series[], deployments: Deployment[], hal
   const judged: string[] = [];
   for (const d of deployments) {
     const ceiling = d.processes.length * CONNECTIONS_PER_PROCESS;
-    const window = series.filter((x) => x.kind === 'connections' && x.name === d.name).flatMap((x) => x.samples).filter((x) => x.at >= half.from && x.at <= half.to);
+    const window = series
+      .filter((x) => x.kind === 'connections' && x.name === d.name)
+      .flatMap((x) => x.samples)
+      .filter((x) => x.at >= half.from && x.at <= half.to);
     if (window.length < 6) {
       failures.push(`${d.name}: only ${window.length} samples of its connections over the last half`);
       continue;
@@ -61,8 +66,14 @@ export function connectionsFlat(series: Series[], deployments: Deployment[], hal
     const most = Math.max(...window.map((x) => x.value));
     judged.push(`${d.name} at most ${early} → ${late} (ceiling ${ceiling})`);
     const top = window.find((x) => x.value === most);
-    if (most > ceiling) failures.push(`${d.name} had ${most} connections open${top?.detail ? ` (${top.detail})` : ''}, above the ${ceiling} its ${d.processes.length} processes may open: ${window.map((x) => x.value).join(' ')}`);
-    if (late > early + 5) failures.push(`${d.name}'s connections climbed: at most ${early} in the first third of the last half, ${late} in the last third: ${window.map((x) => x.value).join(' ')}`);
+    if (most > ceiling)
+      failures.push(
+        `${d.name} had ${most} connections open${top?.detail ? ` (${top.detail})` : ''}, above the ${ceiling} its ${d.processes.length} processes may open: ${window.map((x) => x.value).join(' ')}`,
+      );
+    if (late > early + 5)
+      failures.push(
+        `${d.name}'s connections climbed: at most ${early} in the first third of the last half, ${late} in the last third: ${window.map((x) => x.value).join(' ')}`,
+      );
   }
   return verdict('open connections flat over the last half', judged.join(', '), failures);
 }

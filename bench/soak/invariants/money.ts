@@ -23,7 +23,9 @@ export function noDuplicateSupplierOrders(g: Gathered): Verdict[] {
   const all = ordersAtSuppliers(g);
   const byNumber: string[] = [];
   for (const [key, orders] of repeated(all, (o) => `${o.supplier}|${o.account}|${o.number}`)) {
-    byNumber.push(`${key.split('|')[0]} holds ${orders.length} orders numbered ${orders[0].number}: ${orders.map(describe).join('; ')}; ${serviceSays(g, orders[0].number)}`);
+    byNumber.push(
+      `${key.split('|')[0]} holds ${orders.length} orders numbered ${orders[0].number}: ${orders.map(describe).join('; ')}; ${serviceSays(g, orders[0].number)}`,
+    );
   }
   const perPart: string[] = [];
   const partOf = (o: AtSupplier) => {
@@ -31,13 +33,26 @@ export function noDuplicateSupplierOrders(g: Gathered): Verdict[] {
     return so ? `${so.orderId}|${so.fulfilmentGroupKey}` : null;
   };
   for (const o of all) if (!partOf(o)) perPart.push(`${describe(o)} answers to no supplier order the service has: an order made and then forgotten`);
-  for (const [key, orders] of repeated(all.filter((o) => o.live && partOf(o)), (o) => partOf(o)!)) {
+  for (const [key, orders] of repeated(
+    all.filter((o) => o.live && partOf(o)),
+    (o) => partOf(o)!,
+  )) {
     const [orderId, groupKey] = key.split('|');
-    perPart.push(`order ${orderId}, part ${groupKey} has ${orders.length} live orders at its suppliers: ${orders.map(describe).join('; ')}; ${serviceSays(g, orders[0].number)}`);
+    perPart.push(
+      `order ${orderId}, part ${groupKey} has ${orders.length} live orders at its suppliers: ${orders.map(describe).join('; ')}; ${serviceSays(g, orders[0].number)}`,
+    );
   }
   return [
-    verdict('no duplicate supplier order per number', `${all.length} orders at the suppliers (sandbox ${g.sandbox.orders.length}, CJ ${g.cj.orders.length}, AliExpress ${g.aliexpress.length}, Printful ${g.printful.length})`, byNumber),
-    verdict('no duplicate supplier order per order part', `${all.length} orders at the suppliers against ${g.supplierOrders.size} supplier orders of the service`, perPart),
+    verdict(
+      'no duplicate supplier order per number',
+      `${all.length} orders at the suppliers (sandbox ${g.sandbox.orders.length}, CJ ${g.cj.orders.length}, AliExpress ${g.aliexpress.length}, Printful ${g.printful.length})`,
+      byNumber,
+    ),
+    verdict(
+      'no duplicate supplier order per order part',
+      `${all.length} orders at the suppliers against ${g.supplierOrders.size} supplier orders of the service`,
+      perPart,
+    ),
   ];
 }
 
@@ -47,14 +62,21 @@ export function noDoublePayment(g: Gathered): Verdict {
   const refunds = new Map<string, number>();
   for (const r of g.sandbox.refunds) refunds.set(r.orderId, (refunds.get(r.orderId) ?? 0) + 1);
   for (const [orderId, pays] of repeated(g.sandbox.payments, (p) => p.orderId)) {
-    if (pays.length - (refunds.get(orderId) ?? 0) > 1) failures.push(`the sandbox took ${pays.length} payments (${pays.map((p) => p.amountMinor).join(', ')}) for its order ${orderId} (number ${pays[0].orderNumber}), refunded ${refunds.get(orderId) ?? 0}; ${serviceSays(g, pays[0].orderNumber)}`);
+    if (pays.length - (refunds.get(orderId) ?? 0) > 1)
+      failures.push(
+        `the sandbox took ${pays.length} payments (${pays.map((p) => p.amountMinor).join(', ')}) for its order ${orderId} (number ${pays[0].orderNumber}), refunded ${refunds.get(orderId) ?? 0}; ${serviceSays(g, pays[0].orderNumber)}`,
+      );
   }
   for (const [orderId, pays] of repeated(g.cj.payments, (p) => p.orderId)) {
-    failures.push(`CJ took ${pays.length} payments (${pays.map((p) => `${p.amountCents} by ${p.source}`).join(', ')}) for its order ${orderId} (number ${pays[0].orderNumber}); ${serviceSays(g, pays[0].orderNumber)}`);
+    failures.push(
+      `CJ took ${pays.length} payments (${pays.map((p) => `${p.amountCents} by ${p.source}`).join(', ')}) for its order ${orderId} (number ${pays[0].orderNumber}); ${serviceSays(g, pays[0].orderNumber)}`,
+    );
   }
   // Printful: a draft confirmed (charged) twice, or a confirm asked for twice (the second is refused, but was sent).
   for (const o of g.printful.filter((x) => x.confirms > 1 || x.confirmCalls > 1)) {
-    failures.push(`Printful was asked to confirm its order ${o.id} (number ${o.external_id}) ${o.confirmCalls} times and confirmed it ${o.confirms} times; ${serviceSays(g, o.external_id)}`);
+    failures.push(
+      `Printful was asked to confirm its order ${o.id} (number ${o.external_id}) ${o.confirmCalls} times and confirmed it ${o.confirms} times; ${serviceSays(g, o.external_id)}`,
+    );
   }
   const paid = ordersAtSuppliers(g).filter((o) => o.paid && g.byNumberStem.has(numberStem(o.number)));
   for (const [, orders] of repeated(paid, (o) => {
@@ -63,7 +85,11 @@ export function noDoublePayment(g: Gathered): Verdict {
   })) {
     failures.push(`one order part was paid ${orders.length} times at its suppliers: ${orders.map(describe).join('; ')}; ${serviceSays(g, orders[0].number)}`);
   }
-  return verdict('no double payment at any supplier', `${g.sandbox.payments.length} sandbox and ${g.cj.payments.length} CJ payments, ${g.aliexpress.filter((o) => o.paidAtCreate).length} AliExpress orders paid at creation, ${g.printful.filter((o) => o.confirms > 0).length} Printful orders confirmed`, failures);
+  return verdict(
+    'no double payment at any supplier',
+    `${g.sandbox.payments.length} sandbox and ${g.cj.payments.length} CJ payments, ${g.aliexpress.filter((o) => o.paidAtCreate).length} AliExpress orders paid at creation, ${g.printful.filter((o) => o.confirms > 0).length} Printful orders confirmed`,
+    failures,
+  );
 }
 
 interface ProviderPayment {
@@ -95,5 +121,9 @@ export async function noShopperCapturedTwice(s: Suppliers, orders: PlacedOrder[]
       );
     }
   }
-  return verdict('no shopper captured twice', `${orders.length} store orders at the provider: ${captures} charges, ${requests} capture requests from the service`, failures);
+  return verdict(
+    'no shopper captured twice',
+    `${orders.length} store orders at the provider: ${captures} charges, ${requests} capture requests from the service`,
+    failures,
+  );
 }

@@ -28,7 +28,8 @@ export async function confirmedPartsSettled(g: Gathered, orders: PlacedOrder[]):
   const failures: string[] = [];
   const atSuppliers = ordersAtSuppliers(g);
   const bySo = new Map<string, ServiceSupplierOrder[]>();
-  for (const so of g.supplierOrders.values()) bySo.set(`${so.orderId}|${so.fulfilmentGroupKey}`, [...(bySo.get(`${so.orderId}|${so.fulfilmentGroupKey}`) ?? []), so]);
+  for (const so of g.supplierOrders.values())
+    bySo.set(`${so.orderId}|${so.fulfilmentGroupKey}`, [...(bySo.get(`${so.orderId}|${so.fulfilmentGroupKey}`) ?? []), so]);
   let parts = 0;
   for (const o of orders) {
     if (!o.paymentId) continue;
@@ -43,15 +44,25 @@ export async function confirmedPartsSettled(g: Gathered, orders: PlacedOrder[]):
       const where = `order ${o.orderId} (store ${o.store.index}, ${o.contractModel}, ${order.status}, payment ${order.paymentStatus}), part ${part.groupKey} (${part.status})`;
       if (!sos.length) {
         const event = o.eventDelivered ? 'delivered' : 'not delivered';
-        failures.push(`${where} has no supplier order; the provider's ${o.contractModel === 'promiseToSell' ? 'authorisation' : 'payment'} event was ${event} to the service`);
+        failures.push(
+          `${where} has no supplier order; the provider's ${o.contractModel === 'promiseToSell' ? 'authorisation' : 'payment'} event was ${event} to the service`,
+        );
         continue;
       }
       for (const so of sos.filter((x) => !SETTLED.has(x.status))) {
         const there = atSuppliers.filter((x) => numberStem(x.number) === numberStem(so.supplierOrderNumber));
-        const supplierSays = there.length ? there.map((x) => `${x.supplier} order ${x.id} is ${x.status}${x.paid ? ', paid' : ', unpaid'}`).join('; ') : 'the supplier has no order with its number';
-        failures.push(`${where}: supplier order ${so._id} is ${so.status} (payment ${so.payment.status}, attempt ${so.attempt}), its job: ${await jobOf(o, so)}; ${supplierSays}`);
+        const supplierSays = there.length
+          ? there.map((x) => `${x.supplier} order ${x.id} is ${x.status}${x.paid ? ', paid' : ', unpaid'}`).join('; ')
+          : 'the supplier has no order with its number';
+        failures.push(
+          `${where}: supplier order ${so._id} is ${so.status} (payment ${so.payment.status}, attempt ${so.attempt}), its job: ${await jobOf(o, so)}; ${supplierSays}`,
+        );
       }
     }
   }
-  return verdict('every confirmed part final or paused', `${parts} supplier parts of ${orders.filter((o) => o.paymentId).length} paid or authorised orders`, failures);
+  return verdict(
+    'every confirmed part final or paused',
+    `${parts} supplier parts of ${orders.filter((o) => o.paymentId).length} paid or authorised orders`,
+    failures,
+  );
 }

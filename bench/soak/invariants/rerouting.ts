@@ -33,7 +33,8 @@ export interface AskedByHand {
 }
 
 const eventsOf = (so: ServiceSupplierOrder): SoEvent[] => (so as Held).events ?? [];
-const field = (x: unknown, ...path: string[]): unknown => path.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), x);
+const field = (x: unknown, ...path: string[]): unknown =>
+  path.reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), x);
 const isRequest = (e: SoEvent) => (e.type === 'paused' && e.details?.reroute === true) || e.type === 'rerouteRequested';
 /** Whether a reroute was asked for and has not ended yet: the last request has no `rerouted` or `rerouteFailed` after it. */
 export const reroutePending = (events: SoEvent[]): boolean => {
@@ -68,15 +69,29 @@ export function chains(g: Gathered): Map<string, string> {
  */
 export function liveAcrossReroutes(g: Gathered, earlier?: SupplierReads): string[] {
   const root = chains(g);
-  const liveBefore = earlier ? new Set(ordersAtSuppliers({ ...g, ...earlier }).filter((o) => o.live).map((o) => `${o.supplier}|${o.id}`)) : null;
+  const liveBefore = earlier
+    ? new Set(
+        ordersAtSuppliers({ ...g, ...earlier })
+          .filter((o) => o.live)
+          .map((o) => `${o.supplier}|${o.id}`),
+      )
+    : null;
   const live = ordersAtSuppliers(g).filter((o) => o.live && (!liveBefore || liveBefore.has(`${o.supplier}|${o.id}`)));
   const soOf = (number: string) => g.byNumberStem.get(numberStem(number));
   const failures: string[] = [];
-  for (const [chain, orders] of repeated(live.filter((o) => soOf(o.number)), (o) => root.get(soOf(o.number)!._id) ?? soOf(o.number)!._id)) {
+  for (const [chain, orders] of repeated(
+    live.filter((o) => soOf(o.number)),
+    (o) => root.get(soOf(o.number)!._id) ?? soOf(o.number)!._id,
+  )) {
     const first = g.supplierOrders.get(chain);
     failures.push(
       `the items of order ${first?.orderId ?? '?'} (store ${first?.store.index ?? '?'}, first sent as supplier order ${chain}) have ${orders.length} live orders at their suppliers: ` +
-        orders.map((o) => `${o.supplier} order ${o.id} (number ${o.number}, ${o.status}${o.paid ? ', paid' : ''}) for the service's ${soOf(o.number)!._id}, ${soOf(o.number)!.status}`).join('; '),
+        orders
+          .map(
+            (o) =>
+              `${o.supplier} order ${o.id} (number ${o.number}, ${o.status}${o.paid ? ', paid' : ''}) for the service's ${soOf(o.number)!._id}, ${soOf(o.number)!.status}`,
+          )
+          .join('; '),
     );
   }
   return failures;
@@ -86,7 +101,11 @@ export function liveAcrossReroutes(g: Gathered, earlier?: SupplierReads): string
 export function noTwoLiveAcrossSuppliers(g: Gathered, sampled: { samples: number; failures: Map<string, string> }): Verdict {
   const failures = [...liveAcrossReroutes(g), ...[...sampled.failures.values()].map((f) => `during the run: ${f}`)];
   const rerouted = [...chains(g)].filter(([id, r]) => id !== r).length;
-  return verdict('never two live orders for the same items across suppliers', `${g.supplierOrders.size} supplier orders (${rerouted} made by a reroute) at the end, and ${sampled.samples} samples during the run`, failures);
+  return verdict(
+    'never two live orders for the same items across suppliers',
+    `${g.supplierOrders.size} supplier orders (${rerouted} made by a reroute) at the end, and ${sampled.samples} samples during the run`,
+    failures,
+  );
 }
 
 export interface RerouteCounts {
@@ -101,7 +120,8 @@ export function reroutesEnded(g: Gathered, asked: AskedByHand[]): { verdict: Ver
   const failures: string[] = [];
   const counts: RerouteCounts = { byRule: 0, byHand: 0, rerouted: 0, paused: 0 };
   const atSuppliers = new Set(ordersAtSuppliers(g).map((o) => numberStem(o.number)));
-  const name = (so: Held) => `supplier order ${so._id} (store ${so.store.index}, order ${so.orderId}, ${so.supplierKey}, ${so.status}${so.reviewReason ? ` ${so.reviewReason}` : ''})`;
+  const name = (so: Held) =>
+    `supplier order ${so._id} (store ${so.store.index}, order ${so.orderId}, ${so.supplierKey}, ${so.status}${so.reviewReason ? ` ${so.reviewReason}` : ''})`;
   for (const so of g.supplierOrders.values() as Iterable<Held>) {
     let pending: SoEvent | null = null;
     let outcome: SoEvent | null = null;
@@ -117,20 +137,27 @@ export function reroutesEnded(g: Gathered, asked: AskedByHand[]): { verdict: Ver
         else counts.paused++;
       }
     }
-    if (pending) failures.push(`${name(so)}: its reroute (${pending.type === 'paused' ? 'by rule' : 'by hand'}, asked ${pending.at ?? '?'}) never ended: stuck`);
+    if (pending)
+      failures.push(`${name(so)}: its reroute (${pending.type === 'paused' ? 'by rule' : 'by hand'}, asked ${pending.at ?? '?'}) never ended: stuck`);
     if (!outcome) continue;
-    if (outcome.type === 'rerouteFailed' && so.status !== 'needsReview' && !pending) failures.push(`${name(so)}: its reroute ended without an alternate, but it is no longer paused`);
+    if (outcome.type === 'rerouteFailed' && so.status !== 'needsReview' && !pending)
+      failures.push(`${name(so)}: its reroute ended without an alternate, but it is no longer paused`);
     if (outcome.type !== 'rerouted') continue;
     const to = field(outcome.details, 'to', 'supplierOrderId');
     const alt = typeof to === 'string' ? g.supplierOrders.get(to) : undefined;
     if (so.status !== 'cancelled') failures.push(`${name(so)}: rerouted to ${String(to)}, yet not cancelled`);
     if (!alt) failures.push(`${name(so)}: rerouted to supplier order ${String(to)}, which the service does not have: the items are lost`);
-    else if (SENT.has(alt.status) && !atSuppliers.has(numberStem(alt.supplierOrderNumber))) failures.push(`${name(so)}: rerouted to ${name(alt as Held)}, which no supplier holds (number ${alt.supplierOrderNumber}): the items are lost`);
+    else if (SENT.has(alt.status) && !atSuppliers.has(numberStem(alt.supplierOrderNumber)))
+      failures.push(`${name(so)}: rerouted to ${name(alt as Held)}, which no supplier holds (number ${alt.supplierOrderNumber}): the items are lost`);
   }
   for (const a of asked) {
     const so = g.supplierOrders.get(a.supplierOrderId);
-    if (!so) failures.push(`the reroute the soak asked for supplier order ${a.supplierOrderId} (store ${a.storeIndex}, answered ${a.status}): the service has no such order`);
-    else if (!eventsOf(so).some((e) => e.type === 'rerouteRequested')) failures.push(`${name(so as Held)}: the soak's reroute was answered ${a.status}, but its history holds no request: lost`);
+    if (!so)
+      failures.push(
+        `the reroute the soak asked for supplier order ${a.supplierOrderId} (store ${a.storeIndex}, answered ${a.status}): the service has no such order`,
+      );
+    else if (!eventsOf(so).some((e) => e.type === 'rerouteRequested'))
+      failures.push(`${name(so as Held)}: the soak's reroute was answered ${a.status}, but its history holds no request: lost`);
   }
   const v = verdict(
     'every reroute asked for ended rerouted or paused',
@@ -150,7 +177,8 @@ export function noAlternateTwice(g: Gathered): Verdict {
     }
   }
   const failures = [...repeated(moves, (m) => `${m.chain}|${m.connectionId}`)].map(
-    ([, ms]) => `the items first sent as supplier order ${ms[0].chain} (order ${g.supplierOrders.get(ms[0].chain)?.orderId ?? '?'}) moved ${ms.length} times to the alternate on connection ${ms[0].connectionId}: from ${ms.map((m) => m.from).join(', ')}`,
+    ([, ms]) =>
+      `the items first sent as supplier order ${ms[0].chain} (order ${g.supplierOrders.get(ms[0].chain)?.orderId ?? '?'}) moved ${ms.length} times to the alternate on connection ${ms[0].connectionId}: from ${ms.map((m) => m.from).join(', ')}`,
   );
   return verdict('no part moved to the same alternate twice', `${moves.length} moves to an alternate`, failures);
 }

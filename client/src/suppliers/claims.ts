@@ -24,7 +24,13 @@ export class Claims {
   }
 
   /** A person's claim: what the supplier decided (refunded with its amount, reshipped, or rejected with its words). */
-  async recordOutcome(storeId: string, supplierOrderId: string, claimId: string, body: Api.RecordSupplierClaimOutcome['body'], options?: RequestOptions): Promise<Claim> {
+  async recordOutcome(
+    storeId: string,
+    supplierOrderId: string,
+    claimId: string,
+    body: Api.RecordSupplierClaimOutcome['body'],
+    options?: RequestOptions,
+  ): Promise<Claim> {
     return (await this.t.call('recordSupplierClaimOutcome', { params: { storeId, supplierOrderId, claimId }, body }, options)).result;
   }
 

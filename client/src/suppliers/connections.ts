@@ -25,7 +25,12 @@ export class Connections {
     return (await this.t.call('startSupplierSignIn', { params: { storeId }, body }, options)).result;
   }
 
-  async replaceCredentials(storeId: string, id: string, body: Api.ReplaceSupplierCredentials['body'], options?: RequestOptions): Promise<Api.ReplaceSupplierCredentials['result']> {
+  async replaceCredentials(
+    storeId: string,
+    id: string,
+    body: Api.ReplaceSupplierCredentials['body'],
+    options?: RequestOptions,
+  ): Promise<Api.ReplaceSupplierCredentials['result']> {
     return (await this.t.call('replaceSupplierCredentials', { params: { storeId, id }, body }, options)).result;
   }
 
@@ -45,12 +50,22 @@ export class Connections {
   }
 
   /** Changes the supplier's own settings. */
-  async settings(storeId: string, id: string, body: Api.ChangeSupplierSettings['body'], options?: RequestOptions): Promise<Api.ChangeSupplierSettings['result']> {
+  async settings(
+    storeId: string,
+    id: string,
+    body: Api.ChangeSupplierSettings['body'],
+    options?: RequestOptions,
+  ): Promise<Api.ChangeSupplierSettings['result']> {
     return (await this.t.call('changeSupplierSettings', { params: { storeId, id }, body }, options)).result;
   }
 
   /** Changes how orders are sent, the limits that stop them, and the reroute rule (`reroute`: reasons, maxCostIncreasePercent). */
-  async automation(storeId: string, id: string, body: Api.ChangeSupplierAutomation['body'], options?: RequestOptions): Promise<Api.ChangeSupplierAutomation['result']> {
+  async automation(
+    storeId: string,
+    id: string,
+    body: Api.ChangeSupplierAutomation['body'],
+    options?: RequestOptions,
+  ): Promise<Api.ChangeSupplierAutomation['result']> {
     return (await this.t.call('changeSupplierAutomation', { params: { storeId, id }, body }, options)).result;
   }
 

@@ -22,7 +22,12 @@ export class EventSubscriptions {
   }
 
   /** Changes the address, event types or description, or switches it on (`enabled: true` after a switch-off) or off. */
-  async update(storeId: string, subscriptionId: string, body: Api.UpdateEventSubscription['body'], options?: RequestOptions): Promise<Api.UpdateEventSubscription['result']> {
+  async update(
+    storeId: string,
+    subscriptionId: string,
+    body: Api.UpdateEventSubscription['body'],
+    options?: RequestOptions,
+  ): Promise<Api.UpdateEventSubscription['result']> {
     return (await this.t.call('updateEventSubscription', { params: { storeId, subscriptionId }, body }, options)).result;
   }
 
@@ -31,7 +36,12 @@ export class EventSubscriptions {
   }
 
   /** A new secret; the old one keeps signing beside it for `keepOldSeconds` (default a day). */
-  async rotateSecret(storeId: string, subscriptionId: string, body: Api.RotateEventSubscriptionSecret['body'] = {}, options?: RequestOptions): Promise<Api.RotateEventSubscriptionSecret['result']> {
+  async rotateSecret(
+    storeId: string,
+    subscriptionId: string,
+    body: Api.RotateEventSubscriptionSecret['body'] = {},
+    options?: RequestOptions,
+  ): Promise<Api.RotateEventSubscriptionSecret['result']> {
     return (await this.t.call('rotateEventSubscriptionSecret', { params: { storeId, subscriptionId }, body }, options)).result;
   }
 
@@ -40,7 +50,12 @@ export class EventSubscriptions {
     return (await this.t.call('testEventSubscription', { params: { storeId, subscriptionId } }, options)).result;
   }
 
-  async deliveries(storeId: string, subscriptionId: string, query: Api.ListEventDeliveries['query'] = {}, options?: RequestOptions): Promise<Api.ListEventDeliveries['result']> {
+  async deliveries(
+    storeId: string,
+    subscriptionId: string,
+    query: Api.ListEventDeliveries['query'] = {},
+    options?: RequestOptions,
+  ): Promise<Api.ListEventDeliveries['result']> {
     return (await this.t.call('listEventDeliveries', { params: { storeId, subscriptionId }, query }, options)).result;
   }
 

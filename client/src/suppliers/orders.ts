@@ -27,7 +27,9 @@ export class SupplierOrders {
    * order, so the client retries it like a read. Throws SupplierOrderPausedError when the order paused.
    */
   async submit(storeId: string, orderId: string, groupKey: string, body: Api.SubmitOrderPart['body'] = {}, options?: DispatchOptions): Promise<SupplierOrder> {
-    return notPaused(await this.t.call('submitOrderPart', { params: { storeId, orderId, groupKey }, body, retrySafe: true, headers: prefer(options) }, options));
+    return notPaused(
+      await this.t.call('submitOrderPart', { params: { storeId, orderId, groupKey }, body, retrySafe: true, headers: prefer(options) }, options),
+    );
   }
 
   /** Tries a queued, paused or failed supplier order again. Throws SupplierOrderPausedError when it paused (again). */
@@ -68,7 +70,12 @@ export class SupplierOrders {
    * Acknowledges a sent order's delivery attention, naming the reason seen (ApiError attentionChanged, 409, when it is
    * another now): it clears, and is not raised again for that reason until its threshold passes anew.
    */
-  async acknowledgeDeliveryAttention(storeId: string, supplierOrderId: string, body: Api.AcknowledgeDeliveryAttention['body'], options?: RequestOptions): Promise<SupplierOrder> {
+  async acknowledgeDeliveryAttention(
+    storeId: string,
+    supplierOrderId: string,
+    body: Api.AcknowledgeDeliveryAttention['body'],
+    options?: RequestOptions,
+  ): Promise<SupplierOrder> {
     return (await this.t.call('acknowledgeDeliveryAttention', { params: { storeId, supplierOrderId }, body }, options)).result;
   }
 

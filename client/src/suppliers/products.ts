@@ -6,7 +6,12 @@ export class Products {
   constructor(private readonly t: Transport) {}
 
   /** Browses or searches the supplier's catalogue, one page at a time. */
-  async search(storeId: string, id: string, query: Api.SearchSupplierProducts['query'] = {}, options?: RequestOptions): Promise<Api.SearchSupplierProducts['result']> {
+  async search(
+    storeId: string,
+    id: string,
+    query: Api.SearchSupplierProducts['query'] = {},
+    options?: RequestOptions,
+  ): Promise<Api.SearchSupplierProducts['result']> {
     return (await this.t.call('searchSupplierProducts', { params: { storeId, id }, query }, options)).result;
   }
 

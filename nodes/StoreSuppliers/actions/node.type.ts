@@ -11,15 +11,15 @@ import * as supplierProduct from './supplierProduct/SupplierProduct.resource';
 
 /** Every operation of the node, by resource and operation value: the router's dispatch table. */
 export const resources = {
-	claim: claim.operations,
-	connection: connection.operations,
-	import: importResource.operations,
-	productLink: productLink.operations,
-	report: report.operations,
-	storeOrder: storeOrder.operations,
-	storeProduct: storeProduct.operations,
-	supplierOrder: supplierOrder.operations,
-	supplierProduct: supplierProduct.operations,
+  claim: claim.operations,
+  connection: connection.operations,
+  import: importResource.operations,
+  productLink: productLink.operations,
+  report: report.operations,
+  storeOrder: storeOrder.operations,
+  storeProduct: storeProduct.operations,
+  supplierOrder: supplierOrder.operations,
+  supplierProduct: supplierProduct.operations,
 } satisfies Record<string, Record<string, OperationModule>>;
 
 export type StoreSuppliersResource = keyof typeof resources;
@@ -28,7 +28,7 @@ const isResource = (name: string): name is StoreSuppliersResource => Object.hasO
 
 /** The operation the node's parameters name, when the map has it (a saved workflow may name one it no longer has). */
 export function operationFor(resource: string, operation: string): OperationModule | undefined {
-	if (!isResource(resource)) return undefined;
-	const operations: Record<string, OperationModule> = resources[resource];
-	return Object.hasOwn(operations, operation) ? operations[operation] : undefined;
+  if (!isResource(resource)) return undefined;
+  const operations: Record<string, OperationModule> = resources[resource];
+  return Object.hasOwn(operations, operation) ? operations[operation] : undefined;
 }

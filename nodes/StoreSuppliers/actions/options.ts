@@ -6,14 +6,14 @@
 
 /** A value as n8n names an option: `needsReview` is Needs Review, `supplierOrder.paused` Supplier Order Paused. */
 export const titleOf = (value: string): string =>
-	value
-		.split(/\.|(?=[A-Z])/)
-		.map((word) => word.charAt(0).toUpperCase() + word.slice(1))
-		.join(' ');
+  value
+    .split(/\.|(?=[A-Z])/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join(' ');
 
 /** The options of a list, by name as n8n sorts them, typed by the list's values; `describe` gives each its description. */
 export function optionsOf<V extends string>(values: readonly V[], describe?: (value: V) => string): Array<{ name: string; value: V; description?: string }> {
-	return values
-		.map((value) => ({ name: titleOf(value), value, ...(describe ? { description: describe(value) } : {}) }))
-		.sort((a, b) => a.name.localeCompare(b.name));
+  return values
+    .map((value) => ({ name: titleOf(value), value, ...(describe ? { description: describe(value) } : {}) }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -5,13 +5,29 @@ import type { LinkAlternate } from '../types';
 // connections of the store) and what the sync writes of them. Nothing outside the catalogue's tables is written here.
 
 interface AlternateRow {
-  link_id: string; store_variant_id: string; position: number; connection_id: string; supplier_product_id: string; supplier_variant_id: string;
-  cost_minor: string; currency: string; stock: number; available: boolean;
+  link_id: string;
+  store_variant_id: string;
+  position: number;
+  connection_id: string;
+  supplier_product_id: string;
+  supplier_variant_id: string;
+  cost_minor: string;
+  currency: string;
+  stock: number;
+  available: boolean;
 }
 
 const alternateOf = (r: AlternateRow): LinkAlternate & { linkId: string } => ({
-  linkId: r.link_id, storeVariantId: r.store_variant_id, position: r.position, connectionId: r.connection_id, supplierProductId: r.supplier_product_id,
-  supplierVariantId: r.supplier_variant_id, costMinor: Number(r.cost_minor), currency: r.currency, stock: r.stock, available: r.available,
+  linkId: r.link_id,
+  storeVariantId: r.store_variant_id,
+  position: r.position,
+  connectionId: r.connection_id,
+  supplierProductId: r.supplier_product_id,
+  supplierVariantId: r.supplier_variant_id,
+  costMinor: Number(r.cost_minor),
+  currency: r.currency,
+  stock: r.stock,
+  available: r.available,
 });
 
 /** Replaces the link's alternates (each store variant's in the order given). */
@@ -23,13 +39,29 @@ export async function replaceAlternates(tx: Queryable, storeId: string, linkId: 
     tx,
     `INSERT INTO product_link_alternates (store_id, link_id, store_variant_id, position, connection_id, supplier_product_id, supplier_variant_id, cost_minor, currency, stock, available)
      SELECT $1, $2, u.* FROM unnest($3::uuid[], $4::smallint[], $5::uuid[], $6::text[], $7::text[], $8::bigint[], $9::text[], $10::int[], $11::bool[]) AS u`,
-    [storeId, linkId, col('storeVariantId'), col('position'), col('connectionId'), col('supplierProductId'), col('supplierVariantId'), col('costMinor'), col('currency'), col('stock'), col('available')],
+    [
+      storeId,
+      linkId,
+      col('storeVariantId'),
+      col('position'),
+      col('connectionId'),
+      col('supplierProductId'),
+      col('supplierVariantId'),
+      col('costMinor'),
+      col('currency'),
+      col('stock'),
+      col('available'),
+    ],
   );
 }
 
 /** The alternates of these links, each store variant's in order. */
 export async function alternatesOfLinks(db: Queryable, storeId: string, linkIds: string[]): Promise<Array<LinkAlternate & { linkId: string }>> {
-  const found = await rows<AlternateRow>(db, 'SELECT * FROM product_link_alternates WHERE store_id = $1 AND link_id = ANY($2) ORDER BY link_id, store_variant_id, position', [storeId, linkIds]);
+  const found = await rows<AlternateRow>(
+    db,
+    'SELECT * FROM product_link_alternates WHERE store_id = $1 AND link_id = ANY($2) ORDER BY link_id, store_variant_id, position',
+    [storeId, linkIds],
+  );
   return found.map(alternateOf);
 }
 
@@ -39,9 +71,19 @@ export function alternateProductsOf(db: Queryable, storeId: string, connectionId
 }
 
 /** What the supplier says now of the alternates on a connection (set-based; a variant it no longer has: stock 0, unavailable). */
-export async function syncAlternates(tx: Queryable, storeId: string, connectionId: string, v: { product: string[]; variant: string[]; cost: Array<number | null>; currency: Array<string | null>; stock: number[]; available: boolean[] }, dropped: string[]): Promise<void> {
+export async function syncAlternates(
+  tx: Queryable,
+  storeId: string,
+  connectionId: string,
+  v: { product: string[]; variant: string[]; cost: Array<number | null>; currency: Array<string | null>; stock: number[]; available: boolean[] },
+  dropped: string[],
+): Promise<void> {
   if (dropped.length) {
-    await affected(tx, 'UPDATE product_link_alternates SET stock = 0, available = false, synced_at = now() WHERE store_id = $1 AND connection_id = $2 AND supplier_product_id = ANY($3)', [storeId, connectionId, dropped]);
+    await affected(
+      tx,
+      'UPDATE product_link_alternates SET stock = 0, available = false, synced_at = now() WHERE store_id = $1 AND connection_id = $2 AND supplier_product_id = ANY($3)',
+      [storeId, connectionId, dropped],
+    );
   }
   if (!v.product.length) return;
   await affected(

@@ -21,7 +21,12 @@ export interface ImportJobListRow {
 /** A store's import jobs with their progress. Import jobs are few per store, so their rows are counted (no kept count). */
 export function importJobList(f: { storeId: string; ownKeyId: string | null }): KeysetListStatement {
   const filters = storeScope(f.storeId, f.ownKeyId);
-  return { list: 'importJobs', binding: f, table: 'import_jobs', alias: 'j', filters,
+  return {
+    list: 'importJobs',
+    binding: f,
+    table: 'import_jobs',
+    alias: 'j',
+    filters,
     columns: `j.*,
       (SELECT count(*) FROM import_job_items i WHERE i.store_id = j.store_id AND i.job_id = j.id AND i.status = 'done')::int AS done,
       (SELECT count(*) FROM import_job_items i WHERE i.store_id = j.store_id AND i.job_id = j.id AND i.status = 'failed')::int AS failed`,
@@ -41,11 +46,20 @@ export interface JobRef {
 }
 
 export async function failPendingItems(db: Queryable, job: JobRef, code: string, message: string): Promise<void> {
-  await affected(db, `UPDATE import_job_items SET status = 'failed', error_code = $3, error_message = $4 WHERE store_id = $1 AND job_id = $2 AND status = 'pending'`, [job.storeId, job.id, code, message]);
+  await affected(
+    db,
+    `UPDATE import_job_items SET status = 'failed', error_code = $3, error_message = $4 WHERE store_id = $1 AND job_id = $2 AND status = 'pending'`,
+    [job.storeId, job.id, code, message],
+  );
 }
 
 export async function itemDone(tx: Queryable, job: JobRef, position: number, productId: string): Promise<void> {
-  await affected(tx, `UPDATE import_job_items SET status = 'done', product_id = $4 WHERE store_id = $1 AND job_id = $2 AND position = $3`, [job.storeId, job.id, position, productId]);
+  await affected(tx, `UPDATE import_job_items SET status = 'done', product_id = $4 WHERE store_id = $1 AND job_id = $2 AND position = $3`, [
+    job.storeId,
+    job.id,
+    position,
+    productId,
+  ]);
 }
 
 export async function itemFailed(db: Queryable, job: JobRef, position: number, code: string, message: string): Promise<void> {
@@ -88,12 +102,26 @@ const importJobOf = (r: ImportJobRow): ImportJob => ({
 });
 
 /** The job and its pending items, written together. */
-export async function insertImportJob(tx: Queryable, j: Omit<ImportJob, 'createdAt' | 'updatedAt' | 'finishedAt' | 'status'>, items: Array<Pick<ImportJobItem, 'supplierProductId' | 'variantIds'>>): Promise<ImportJob> {
+export async function insertImportJob(
+  tx: Queryable,
+  j: Omit<ImportJob, 'createdAt' | 'updatedAt' | 'finishedAt' | 'status'>,
+  items: Array<Pick<ImportJobItem, 'supplierProductId' | 'variantIds'>>,
+): Promise<ImportJob> {
   const [r] = await rows<ImportJobRow>(
     tx,
     `INSERT INTO import_jobs (id, store_id, connection_id, status, price_rule, sync, total, credit, created_by_account_id, created_by_key_id)
      VALUES ($1, $2, $3, 'queued', $4, $5, $6, $7, $8, $9) RETURNING *`,
-    [j.id, j.storeId, j.connectionId, JSON.stringify(j.priceRule), JSON.stringify(j.sync), j.total, JSON.stringify(j.credit), j.createdByAccountId, j.createdByKeyId],
+    [
+      j.id,
+      j.storeId,
+      j.connectionId,
+      JSON.stringify(j.priceRule),
+      JSON.stringify(j.sync),
+      j.total,
+      JSON.stringify(j.credit),
+      j.createdByAccountId,
+      j.createdByKeyId,
+    ],
   );
   // Each item's variant choice is a list (or none): as jsonb, since unnest would flatten a text[][].
   await affected(
@@ -114,8 +142,13 @@ export async function importJobInStore(db: Queryable, storeId: string, id: strin
 /** Moves the job on; a finished job gets its finishing time, and `importJob.finished` is recorded when it finished now. */
 export async function setImportJobStatus(db: Queryable, job: JobRef, status: ImportJobStatus): Promise<void> {
   const event = outboxStep({
-    from: 'j', type: `'importJob.finished'`, storeId: 'j.store_id', resourceKey: `'importJob:' || j.id`, recordKeyId: 'j.created_by_key_id',
-    snapshot: `to_jsonb(j) - 'was'`, where: `j.status IN ('completed', 'failed') AND j.was IS DISTINCT FROM j.status`,
+    from: 'j',
+    type: `'importJob.finished'`,
+    storeId: 'j.store_id',
+    resourceKey: `'importJob:' || j.id`,
+    recordKeyId: 'j.created_by_key_id',
+    snapshot: `to_jsonb(j) - 'was'`,
+    where: `j.status IN ('completed', 'failed') AND j.was IS DISTINCT FROM j.status`,
   });
   await rows(
     db,

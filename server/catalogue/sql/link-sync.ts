@@ -20,12 +20,24 @@ export function lockLinks(tx: Queryable, storeId: string, linkIds: string[]): Pr
   return rows(tx, 'SELECT id, product_id, sync, price_rule FROM product_links WHERE store_id = $1 AND id = ANY($2) ORDER BY id FOR UPDATE', [storeId, linkIds]);
 }
 
-export function variantCostsOfLinks(tx: Queryable, storeId: string, linkIds: string[]): Promise<Array<{ link_id: string; store_variant_id: string; supplier_variant_id: string; cost_minor: string; currency: string }>> {
-  return rows(tx, 'SELECT link_id, store_variant_id, supplier_variant_id, cost_minor, currency FROM product_link_variants WHERE store_id = $1 AND link_id = ANY($2)', [storeId, linkIds]);
+export function variantCostsOfLinks(
+  tx: Queryable,
+  storeId: string,
+  linkIds: string[],
+): Promise<Array<{ link_id: string; store_variant_id: string; supplier_variant_id: string; cost_minor: string; currency: string }>> {
+  return rows(
+    tx,
+    'SELECT link_id, store_variant_id, supplier_variant_id, cost_minor, currency FROM product_link_variants WHERE store_id = $1 AND link_id = ANY($2)',
+    [storeId, linkIds],
+  );
 }
 
 /** Set-based: one row per link variant (the arrays are columns). Rows already as given are not written again (no new row version). */
-export async function updateLinkVariants(tx: Queryable, storeId: string, v: { link: string[]; variant: string[]; stock: number[]; available: boolean[]; cost: number[]; currency: string[] }): Promise<void> {
+export async function updateLinkVariants(
+  tx: Queryable,
+  storeId: string,
+  v: { link: string[]; variant: string[]; stock: number[]; available: boolean[]; cost: number[]; currency: string[] },
+): Promise<void> {
   await affected(
     tx,
     `UPDATE product_link_variants lv SET stock = u.stock, available = u.available, cost_minor = u.cost, currency = u.currency
@@ -63,8 +75,13 @@ export async function storeCurrencyOf(db: Queryable, storeId: string): Promise<s
  */
 export async function setSyncResults(db: Queryable, storeId: string, ids: string[], errors: Array<string | null>): Promise<void> {
   const event = outboxStep({
-    from: 'l', type: `'productLink.syncFailed'`, storeId: 'l.store_id', resourceKey: `'productLink:' || l.id`, recordKeyId: 'l.created_by_key_id',
-    snapshot: `to_jsonb(l) - 'was'`, where: 'l.last_sync_error IS NOT NULL AND l.was IS DISTINCT FROM l.last_sync_error',
+    from: 'l',
+    type: `'productLink.syncFailed'`,
+    storeId: 'l.store_id',
+    resourceKey: `'productLink:' || l.id`,
+    recordKeyId: 'l.created_by_key_id',
+    snapshot: `to_jsonb(l) - 'was'`,
+    where: 'l.last_sync_error IS NOT NULL AND l.was IS DISTINCT FROM l.last_sync_error',
   });
   await rows(
     db,

@@ -15,7 +15,17 @@ export async function replaceLinkVariants(tx: Queryable, storeId: string, linkId
     tx,
     `INSERT INTO product_link_variants (store_id, link_id, store_variant_id, supplier_variant_id, cost_minor, currency, stock, available${max ? ', max_buy_price_minor, max_buy_price_currency' : ''})
      SELECT $1, $2, u.* FROM unnest($3::uuid[], $4::text[], $5::bigint[], $6::text[], $7::int[], $8::bool[]${max ? ', $9::bigint[], $10::text[]' : ''}) AS u`,
-    [storeId, linkId, col('storeVariantId'), col('supplierVariantId'), col('costMinor'), col('currency'), col('stock'), col('available'), ...(max ? [variants.map((v) => v.maxBuyPrice?.amountMinor ?? null), variants.map((v) => v.maxBuyPrice?.currency ?? null)] : [])],
+    [
+      storeId,
+      linkId,
+      col('storeVariantId'),
+      col('supplierVariantId'),
+      col('costMinor'),
+      col('currency'),
+      col('stock'),
+      col('available'),
+      ...(max ? [variants.map((v) => v.maxBuyPrice?.amountMinor ?? null), variants.map((v) => v.maxBuyPrice?.currency ?? null)] : []),
+    ],
   );
 }
 
@@ -38,6 +48,14 @@ export async function variantsOfLinks(db: Queryable, storeId: string, linkIds: s
     'SELECT lv.* FROM product_link_variants lv JOIN store_variants sv ON sv.store_id = lv.store_id AND sv.id = lv.store_variant_id WHERE lv.store_id = $1 AND lv.link_id = ANY($2) ORDER BY sv.position',
     [storeId, linkIds],
   );
-  return found.map((r) => ({ linkId: r.link_id, storeVariantId: r.store_variant_id, supplierVariantId: r.supplier_variant_id, costMinor: Number(r.cost_minor), currency: r.currency, stock: r.stock, available: r.available,
-    maxBuyPrice: r.max_buy_price_minor == null ? null : { amountMinor: Number(r.max_buy_price_minor), currency: r.max_buy_price_currency! } }));
+  return found.map((r) => ({
+    linkId: r.link_id,
+    storeVariantId: r.store_variant_id,
+    supplierVariantId: r.supplier_variant_id,
+    costMinor: Number(r.cost_minor),
+    currency: r.currency,
+    stock: r.stock,
+    available: r.available,
+    maxBuyPrice: r.max_buy_price_minor == null ? null : { amountMinor: Number(r.max_buy_price_minor), currency: r.max_buy_price_currency! },
+  }));
 }

@@ -18,7 +18,12 @@ export function linkList(f: { storeId: string; ownKeyId: string | null; connecti
   if (f.connectionId) filters.push({ column: 'connection_id', countColumn: 'connection_id', value: f.connectionId });
   // A product has at most one link: counting by its index is as cheap as the counts.
   if (f.productId) filters.push({ column: 'product_id', value: f.productId });
-  return { list: 'productLinks', binding: f, table: 'product_links', alias: 'l', filters,
+  return {
+    list: 'productLinks',
+    binding: f,
+    table: 'product_links',
+    alias: 'l',
+    filters,
     columns: `l.*, (SELECT coalesce(json_agg(json_build_object('storeVariantId', lv.store_variant_id, 'supplierVariantId', lv.supplier_variant_id, 'costMinor', lv.cost_minor,
                               'currency', lv.currency, 'stock', lv.stock, 'available', lv.available,
                               -- Read through the row's JSON: this release answers before its migration added the columns (docs/scaling.md).
@@ -65,7 +70,9 @@ export const linkOf = (r: LinkRow): ProductLink => ({
   priceRule: r.price_rule,
   sync: r.sync,
   routing: r.routing ?? null,
-  costRate: r.cost_rate ? { from: r.cost_rate_from!, to: r.cost_rate_to!, rate: r.cost_rate, source: r.cost_rate_source!, asOfDate: dayOf(r.cost_rate_as_of!) } : null,
+  costRate: r.cost_rate
+    ? { from: r.cost_rate_from!, to: r.cost_rate_to!, rate: r.cost_rate, source: r.cost_rate_source!, asOfDate: dayOf(r.cost_rate_as_of!) }
+    : null,
   lastSyncAt: r.last_sync_at,
   lastSyncError: r.last_sync_error,
   createdByAccountId: r.created_by_account_id,
@@ -100,19 +107,45 @@ export async function insertLink(tx: Queryable, l: Omit<ProductLink, 'createdAt'
     tx,
     `INSERT INTO product_links (id, store_id, product_id, connection_id, supplier_key, supplier_product_id, price_rule, sync, last_sync_at, last_sync_error, created_by_account_id, created_by_key_id, routing${c ? ', cost_rate, cost_rate_from, cost_rate_to, cost_rate_source, cost_rate_as_of' : ''})
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13${c ? ', $14, $15, $16, $17, $18' : ''}) RETURNING *`,
-    [l.id, l.storeId, l.productId, l.connectionId, l.supplierKey, l.supplierProductId, JSON.stringify(l.priceRule), JSON.stringify(l.sync), l.lastSyncAt, l.lastSyncError, l.createdByAccountId, l.createdByKeyId, l.routing ? JSON.stringify(l.routing) : null,
-      ...(c ? [c.rate, c.from, c.to, c.source, c.asOfDate] : [])],
+    [
+      l.id,
+      l.storeId,
+      l.productId,
+      l.connectionId,
+      l.supplierKey,
+      l.supplierProductId,
+      JSON.stringify(l.priceRule),
+      JSON.stringify(l.sync),
+      l.lastSyncAt,
+      l.lastSyncError,
+      l.createdByAccountId,
+      l.createdByKeyId,
+      l.routing ? JSON.stringify(l.routing) : null,
+      ...(c ? [c.rate, c.from, c.to, c.source, c.asOfDate] : []),
+    ],
   );
   return linkOf(r);
 }
 
 /** Sets the price rule, switches and routing rule given (the others stay; routing null: the store's) and stamps the change. */
-export async function updateLink(tx: Queryable, storeId: string, id: string, f: { priceRule?: PriceRule; sync?: SyncSwitches; routing?: RoutingRule | null }): Promise<ProductLink> {
+export async function updateLink(
+  tx: Queryable,
+  storeId: string,
+  id: string,
+  f: { priceRule?: PriceRule; sync?: SyncSwitches; routing?: RoutingRule | null },
+): Promise<ProductLink> {
   const [r] = await rows<LinkRow>(
     tx,
     `UPDATE product_links SET price_rule = coalesce($3::jsonb, price_rule), sync = coalesce($4::jsonb, sync), routing = CASE WHEN $5 THEN $6::jsonb ELSE routing END, updated_at = now()
       WHERE store_id = $1 AND id = $2 RETURNING *`,
-    [storeId, id, f.priceRule ? JSON.stringify(f.priceRule) : null, f.sync ? JSON.stringify(f.sync) : null, f.routing !== undefined, f.routing ? JSON.stringify(f.routing) : null],
+    [
+      storeId,
+      id,
+      f.priceRule ? JSON.stringify(f.priceRule) : null,
+      f.sync ? JSON.stringify(f.sync) : null,
+      f.routing !== undefined,
+      f.routing ? JSON.stringify(f.routing) : null,
+    ],
   );
   return linkOf(r);
 }
@@ -122,24 +155,44 @@ export async function deleteLink(db: Queryable, storeId: string, id: string): Pr
 }
 
 /** Store products linked to any of these supplier products. */
-export function linkedProducts(db: Queryable, storeId: string, supplierKey: string, supplierProductIds: string[]): Promise<Array<{ supplier_product_id: string; product_id: string }>> {
-  return rows(db, 'SELECT supplier_product_id, product_id FROM product_links WHERE store_id = $1 AND supplier_key = $2 AND supplier_product_id = ANY($3)', [storeId, supplierKey, supplierProductIds]);
+export function linkedProducts(
+  db: Queryable,
+  storeId: string,
+  supplierKey: string,
+  supplierProductIds: string[],
+): Promise<Array<{ supplier_product_id: string; product_id: string }>> {
+  return rows(db, 'SELECT supplier_product_id, product_id FROM product_links WHERE store_id = $1 AND supplier_key = $2 AND supplier_product_id = ANY($3)', [
+    storeId,
+    supplierKey,
+    supplierProductIds,
+  ]);
 }
 
 /** The store product already linked to this supplier product, if any. */
 export async function linkedProduct(db: Queryable, storeId: string, supplierKey: string, supplierProductId: string): Promise<string | null> {
-  const [row] = await rows<{ product_id: string }>(db, 'SELECT product_id FROM product_links WHERE store_id = $1 AND supplier_key = $2 AND supplier_product_id = $3 LIMIT 1', [storeId, supplierKey, supplierProductId]);
+  const [row] = await rows<{ product_id: string }>(
+    db,
+    'SELECT product_id FROM product_links WHERE store_id = $1 AND supplier_key = $2 AND supplier_product_id = $3 LIMIT 1',
+    [storeId, supplierKey, supplierProductId],
+  );
   return row ? row.product_id : null;
 }
 
 export async function linkCountOfConnection(db: Queryable, connectionId: string, storeId: string): Promise<number> {
-  const [row] = await rows<{ n: number }>(db, 'SELECT count(*)::int AS n FROM product_links WHERE store_id = $1 AND connection_id = $2', [storeId, connectionId]);
+  const [row] = await rows<{ n: number }>(db, 'SELECT count(*)::int AS n FROM product_links WHERE store_id = $1 AND connection_id = $2', [
+    storeId,
+    connectionId,
+  ]);
   return row.n;
 }
 
 /** Which of the account's connections (in any of its stores) link this supplier product: where a notification's read-back goes. */
 export function connectionsWithProduct(db: Queryable, account: string[], supplierProductId: string): Promise<Array<{ id: string; storeId: string }>> {
-  return rows(db, `SELECT /* cross-store: shared-account-owners */ DISTINCT connection_id AS id, store_id AS "storeId" FROM product_links WHERE connection_id = ANY($1) AND supplier_product_id = $2`, [account, supplierProductId]);
+  return rows(
+    db,
+    `SELECT /* cross-store: shared-account-owners */ DISTINCT connection_id AS id, store_id AS "storeId" FROM product_links WHERE connection_id = ANY($1) AND supplier_product_id = $2`,
+    [account, supplierProductId],
+  );
 }
 
 /** Answers how many links went; their variants go with them (ON DELETE CASCADE). */

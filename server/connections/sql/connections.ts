@@ -48,7 +48,12 @@ export async function liveConnectionTo(db: Queryable, storeId: string, supplierK
 
 /** Every store's live connections: the start's sweep of notification addresses, and the keyring's reseal. */
 export async function liveConnections(db: Queryable): Promise<SupplierConnection[]> {
-  return (await rows<ConnectionRow>(db, 'SELECT /* cross-store: live-connections-sweep */ * FROM supplier_connections WHERE disconnected_at IS NULL ORDER BY created_at')).map(connectionOf);
+  return (
+    await rows<ConnectionRow>(
+      db,
+      'SELECT /* cross-store: live-connections-sweep */ * FROM supplier_connections WHERE disconnected_at IS NULL ORDER BY created_at',
+    )
+  ).map(connectionOf);
 }
 
 /** A second live connection of the store to the same supplier and mode raises the unique violation (23505). */
@@ -59,9 +64,24 @@ export async function insertConnection(db: Queryable, c: Omit<SupplierConnection
                                        circuit_open_until, last_webhook_at, disconnected_at, registered_notification_address, supplier_account_key, created_by_account_id, created_by_key_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) RETURNING *`,
     [
-      c.id, c.storeId, c.supplierKey, c.mode, c.enabled, c.credentialsSealed, c.accountLabel, JSON.stringify(c.settings), JSON.stringify(c.automation),
-      c.health === null ? null : JSON.stringify(c.health), c.consecutiveFailures, c.circuitOpenUntil, c.lastWebhookAt, c.disconnectedAt,
-      c.registeredNotificationAddress, c.supplierAccountKey, c.createdByAccountId, c.createdByKeyId,
+      c.id,
+      c.storeId,
+      c.supplierKey,
+      c.mode,
+      c.enabled,
+      c.credentialsSealed,
+      c.accountLabel,
+      JSON.stringify(c.settings),
+      JSON.stringify(c.automation),
+      c.health === null ? null : JSON.stringify(c.health),
+      c.consecutiveFailures,
+      c.circuitOpenUntil,
+      c.lastWebhookAt,
+      c.disconnectedAt,
+      c.registeredNotificationAddress,
+      c.supplierAccountKey,
+      c.createdByAccountId,
+      c.createdByKeyId,
     ],
   );
   return connectionOf(r);
@@ -82,7 +102,11 @@ const CHANGEABLE = {
 const JSON_FIELDS = new Set(['settings', 'automation', 'health']);
 
 /** Sets the fields given (the others stay), stamps the change, and answers the connection as it is now. */
-export async function updateConnection(db: Queryable, conn: StoreConnection, changes: Partial<Pick<SupplierConnection, keyof typeof CHANGEABLE>>): Promise<SupplierConnection> {
+export async function updateConnection(
+  db: Queryable,
+  conn: StoreConnection,
+  changes: Partial<Pick<SupplierConnection, keyof typeof CHANGEABLE>>,
+): Promise<SupplierConnection> {
   const values: unknown[] = [conn.storeId, conn.id];
   const sets = Object.entries(changes)
     .filter(([field, value]) => value !== undefined && field in CHANGEABLE)
@@ -90,29 +114,53 @@ export async function updateConnection(db: Queryable, conn: StoreConnection, cha
       values.push(JSON_FIELDS.has(field) && value !== null ? JSON.stringify(value) : value);
       return `${CHANGEABLE[field as keyof typeof CHANGEABLE]} = $${values.length}`;
     });
-  const [r] = await rows<ConnectionRow>(db, `UPDATE supplier_connections SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE store_id = $1 AND id = $2 RETURNING *`, values);
+  const [r] = await rows<ConnectionRow>(
+    db,
+    `UPDATE supplier_connections SET ${[...sets, 'updated_at = now()'].join(', ')} WHERE store_id = $1 AND id = $2 RETURNING *`,
+    values,
+  );
   return connectionOf(r);
 }
 
 /** Stores the sealed credentials only while the row still holds `expected`; true when written. */
 export async function replaceCredentials(db: Queryable, conn: StoreConnection, expected: string, sealed: string): Promise<boolean> {
-  return (await affected(db, 'UPDATE supplier_connections SET credentials_sealed = $4 WHERE store_id = $1 AND id = $2 AND credentials_sealed = $3 AND disconnected_at IS NULL', [conn.storeId, conn.id, expected, sealed])) > 0;
+  return (
+    (await affected(
+      db,
+      'UPDATE supplier_connections SET credentials_sealed = $4 WHERE store_id = $1 AND id = $2 AND credentials_sealed = $3 AND disconnected_at IS NULL',
+      [conn.storeId, conn.id, expected, sealed],
+    )) > 0
+  );
 }
 
 /** True when this call disconnected it (it was live). */
 export async function disconnect(tx: Queryable, conn: StoreConnection): Promise<boolean> {
-  return (await affected(tx, 'UPDATE supplier_connections SET credentials_sealed = NULL, enabled = false, disconnected_at = now(), updated_at = now() WHERE store_id = $1 AND id = $2 AND disconnected_at IS NULL', [conn.storeId, conn.id])) > 0;
+  return (
+    (await affected(
+      tx,
+      'UPDATE supplier_connections SET credentials_sealed = NULL, enabled = false, disconnected_at = now(), updated_at = now() WHERE store_id = $1 AND id = $2 AND disconnected_at IS NULL',
+      [conn.storeId, conn.id],
+    )) > 0
+  );
 }
 
 /** The other live connections on the supplier account. */
 export async function otherLiveConnections(db: Queryable, accountKey: string, except: string): Promise<string[]> {
-  const found = await rows<{ id: string }>(db, `${SHARED_ACCOUNT} id FROM supplier_connections WHERE supplier_account_key = $1 AND disconnected_at IS NULL AND id <> $2`, [accountKey, except]);
+  const found = await rows<{ id: string }>(
+    db,
+    `${SHARED_ACCOUNT} id FROM supplier_connections WHERE supplier_account_key = $1 AND disconnected_at IS NULL AND id <> $2`,
+    [accountKey, except],
+  );
   return found.map((r) => r.id);
 }
 
 /** Which of these account keys have more than one live connection. */
 export async function sharedAccountKeys(db: Queryable, keys: string[]): Promise<string[]> {
-  const found = await rows<{ key: string }>(db, `${SHARED_ACCOUNT} supplier_account_key AS key FROM supplier_connections WHERE supplier_account_key = ANY($1) AND disconnected_at IS NULL GROUP BY 1 HAVING count(*) > 1`, [keys]);
+  const found = await rows<{ key: string }>(
+    db,
+    `${SHARED_ACCOUNT} supplier_account_key AS key FROM supplier_connections WHERE supplier_account_key = ANY($1) AND disconnected_at IS NULL GROUP BY 1 HAVING count(*) > 1`,
+    [keys],
+  );
   return found.map((r) => r.key);
 }
 
@@ -145,7 +193,6 @@ export async function liveConnectionsOf(db: Queryable, supplierKeys: string[]): 
     [supplierKeys],
   );
 }
-
 
 /**
  * The connections' last notification time, as a step of the notifications' statement that writes `receipts` (rows

@@ -12,9 +12,21 @@ import { type ConnectionRow, connectionOf, connectionSnapshot } from './rows';
  * `type` when `changed` holds of the row as written (`c`) and its value before (`c.was`, from `before`, read with the
  * row locked, so it is the value this update replaces). Answers the row as written, or none.
  */
-async function changeWithEvent(db: Queryable, p: Params, o: { conn: StoreConnection; set: string; where?: string; before: string; type: string; changed: string }): Promise<SupplierConnection | null> {
+async function changeWithEvent(
+  db: Queryable,
+  p: Params,
+  o: { conn: StoreConnection; set: string; where?: string; before: string; type: string; changed: string },
+): Promise<SupplierConnection | null> {
   const store = p.add(o.conn.storeId);
-  const event = outboxStep({ from: 'c', type: `'${o.type}'`, storeId: 'c.store_id', resourceKey: `'connection:' || c.id`, recordKeyId: 'c.created_by_key_id', snapshot: connectionSnapshot('c'), where: o.changed });
+  const event = outboxStep({
+    from: 'c',
+    type: `'${o.type}'`,
+    storeId: 'c.store_id',
+    resourceKey: `'connection:' || c.id`,
+    recordKeyId: 'c.created_by_key_id',
+    snapshot: connectionSnapshot('c'),
+    where: o.changed,
+  });
   const [r] = await rows<ConnectionRow>(
     db,
     `WITH was AS (SELECT id, ${o.before} AS was FROM supplier_connections WHERE store_id = ${store} AND id = ${p.add(o.conn.id)}${o.where ? ` AND ${o.where}` : ''} FOR UPDATE),
@@ -70,7 +82,12 @@ export async function countFailure(db: Queryable, conn: StoreConnection, failure
  * made replace the ones it started from (written only while the row still holds `expected`: a new sign-in wins).
  * Answers the connection as written, or null when it was not.
  */
-export function setHealth(db: Queryable, conn: StoreConnection, health: Health, also: { switchOff?: true; credentials?: { expected: string; sealed: string } } = {}): Promise<SupplierConnection | null> {
+export function setHealth(
+  db: Queryable,
+  conn: StoreConnection,
+  health: Health,
+  also: { switchOff?: true; credentials?: { expected: string; sealed: string } } = {},
+): Promise<SupplierConnection | null> {
   const p = new Params();
   const set = [`health = ${p.json(health)}`, 'updated_at = now()'];
   const where: string[] = [];
@@ -81,8 +98,12 @@ export function setHealth(db: Queryable, conn: StoreConnection, health: Health, 
     set.push(`credentials_sealed = ${p.add(also.credentials.sealed)}`);
   }
   return changeWithEvent(db, p, {
-    conn, set: set.join(', '), where: where.join(' AND ') || undefined, before: `health->>'status'`,
-    type: 'connection.healthChanged', changed: `c.health->>'status' IS DISTINCT FROM c.was`,
+    conn,
+    set: set.join(', '),
+    where: where.join(' AND ') || undefined,
+    before: `health->>'status'`,
+    type: 'connection.healthChanged',
+    changed: `c.health->>'status' IS DISTINCT FROM c.was`,
   });
 }
 

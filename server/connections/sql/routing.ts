@@ -5,7 +5,9 @@ import type { RoutingRule } from '../types';
 
 /** The store's rule and when it was set; null: never set. */
 export async function routingOfStore(db: Queryable, storeId: string): Promise<{ routing: RoutingRule; updatedAt: Date } | null> {
-  const [r] = await rows<{ routing: RoutingRule; updated_at: Date }>(db, 'SELECT routing, updated_at FROM store_supplier_routing WHERE store_id = $1', [storeId]);
+  const [r] = await rows<{ routing: RoutingRule; updated_at: Date }>(db, 'SELECT routing, updated_at FROM store_supplier_routing WHERE store_id = $1', [
+    storeId,
+  ]);
   return r ? { routing: r.routing, updatedAt: r.updated_at } : null;
 }
 

@@ -46,7 +46,11 @@ export function connectionOf(r: ConnectionRow): SupplierConnection {
     credentialsSealed: r.credentials_sealed,
     accountLabel: r.account_label,
     settings: r.settings,
-    automation: { ...r.automation, reroute: { ...DEFAULT_REROUTE, ...r.automation.reroute }, deliveryWatch: { ...DEFAULT_DELIVERY_WATCH, ...r.automation.deliveryWatch } },
+    automation: {
+      ...r.automation,
+      reroute: { ...DEFAULT_REROUTE, ...r.automation.reroute },
+      deliveryWatch: { ...DEFAULT_DELIVERY_WATCH, ...r.automation.deliveryWatch },
+    },
     health: r.health,
     consecutiveFailures: r.consecutive_failures,
     circuitOpenUntil: at(r.circuit_open_until),

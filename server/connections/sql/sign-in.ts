@@ -42,7 +42,11 @@ const FOUND = 'id, store_id, account_id, api_key_id, supplier_key, mode, redirec
 
 /** The store's state, while it is neither used nor expired; null otherwise. Nothing is used up. */
 export async function findSignInState(db: Queryable, storeId: string, nonce: string): Promise<UsedSignIn | null> {
-  const [st] = await rows<UsedSignIn>(db, `SELECT ${FOUND} FROM supplier_sign_in_states WHERE store_id = $1 AND nonce = $2 AND used_at IS NULL AND expires_at > now()`, [storeId, nonce]);
+  const [st] = await rows<UsedSignIn>(
+    db,
+    `SELECT ${FOUND} FROM supplier_sign_in_states WHERE store_id = $1 AND nonce = $2 AND used_at IS NULL AND expires_at > now()`,
+    [storeId, nonce],
+  );
   return st ?? null;
 }
 

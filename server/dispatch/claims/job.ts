@@ -68,7 +68,16 @@ export class ClaimJob {
     const so = await this.records.loadOrFail(claim.supplierOrderId, claim.storeId);
     const conn = await this.records.connection(claim.storeId, claim.connectionId);
     if (!conn || conn.disconnectedAt || !conn.credentialsSealed) {
-      await this.outcomes.close(claim, { kind: 'stopped', message: 'The supplier connection was removed: the claim cannot be followed here any more.', at: new Date().toISOString(), by: SYSTEM }, SYSTEM);
+      await this.outcomes.close(
+        claim,
+        {
+          kind: 'stopped',
+          message: 'The supplier connection was removed: the claim cannot be followed here any more.',
+          at: new Date().toISOString(),
+          by: SYSTEM,
+        },
+        SYSTEM,
+      );
       return false;
     }
     return claim.status === 'sending' ? this.send(claim, so, conn) : this.follow(claim, so, conn);
@@ -82,7 +91,15 @@ export class ClaimJob {
       if (ended) return this.closed(claim, { kind: 'stopped', message: ended });
       failpoint('dispatch.claimBeforeSend', claim.id);
       try {
-        const input = { supplierOrderId: so.supplierOrderId!, claimKey: claim.id, reason: claim.reason, expectation: claim.expectation, lines: claim.items.map((i) => ({ variantId: i.supplierVariantId, quantity: i.quantity })), message: claim.message, evidence: claim.evidence };
+        const input = {
+          supplierOrderId: so.supplierOrderId!,
+          claimKey: claim.id,
+          reason: claim.reason,
+          expectation: claim.expectation,
+          lines: claim.items.map((i) => ({ variantId: i.supplierVariantId, quantity: i.quantity })),
+          message: claim.message,
+          evidence: claim.evidence,
+        };
         sent = await this.gateway.call(conn, (a, ctx) => a.openClaim!(ctx, input));
       } catch (err) {
         if (!(err instanceof SupplierError) || !REFUSALS.has(err.kind)) throw err;
@@ -90,7 +107,12 @@ export class ClaimJob {
       }
       failpoint('dispatch.claimAfterSend', claim.id);
     }
-    await this.outcomes.record(claim, { status: 'open', supplierClaimId: sent.supplierClaimId, supplierStatus: sent.supplierStatus, nextCheckAt: new Date() }, 'claimUpdated', SYSTEM);
+    await this.outcomes.record(
+      claim,
+      { status: 'open', supplierClaimId: sent.supplierClaimId, supplierStatus: sent.supplierStatus, nextCheckAt: new Date() },
+      'claimUpdated',
+      SYSTEM,
+    );
     return true;
   }
 
@@ -104,7 +126,8 @@ export class ClaimJob {
     if (snap.status === 'cancelled') return this.closed(claim, { kind: 'cancelled' });
     if (snap.status === 'decided' && snap.decision) return this.decided(claim, snap.decision, conn);
     const next = new Date(Date.now() + this.checkSeconds * 1000);
-    if (snap.supplierStatus !== claim.supplierStatus) await this.outcomes.record(claim, { supplierStatus: snap.supplierStatus, nextCheckAt: next }, 'claimUpdated', SYSTEM);
+    if (snap.supplierStatus !== claim.supplierStatus)
+      await this.outcomes.record(claim, { supplierStatus: snap.supplierStatus, nextCheckAt: next }, 'claimUpdated', SYSTEM);
     else await moveClaim(this.db, claim, { nextCheckAt: next });
     // The next look is the sweeper's once it is due (no delayed job: it would hold the claim's one waiting slot, and a
     // notification's read-back could not ask sooner).

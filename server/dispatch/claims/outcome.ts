@@ -40,7 +40,13 @@ export class ClaimOutcomes {
    * `claim` moved by compare and set on its status (409 claimChanged if it moved meanwhile), with `kind` in the supplier
    * order's history; `more` runs in the same transaction. A supplier order that changed meanwhile is read again.
    */
-  async record(claim: Claim, to: Move, kind: 'claimUpdated' | 'claimClosed', actor: Actor, more?: (tx: Queryable, moved: Claim, so: SupplierOrder) => Promise<void>): Promise<Claim> {
+  async record(
+    claim: Claim,
+    to: Move,
+    kind: 'claimUpdated' | 'claimClosed',
+    actor: Actor,
+    more?: (tx: Queryable, moved: Claim, so: SupplierOrder) => Promise<void>,
+  ): Promise<Claim> {
     for (let attempt = 0; ; attempt++) {
       const so = await this.records.loadOrFail(claim.supplierOrderId, claim.storeId);
       try {
@@ -66,12 +72,34 @@ export class ClaimOutcomes {
     const storeCurrency = await this.records.storeCurrency(claim.storeId);
     const rate = await this.rates.rateFor(amount.currency, storeCurrency);
     const storeAmount = rate.available
-      ? { amountMinor: convertMinor(amount.amountMinor, amount.currency, storeCurrency, rate.rate), currency: storeCurrency, rate: rate.rate, rateSource: rate.source, rateAsOf: rate.asOfDate }
+      ? {
+          amountMinor: convertMinor(amount.amountMinor, amount.currency, storeCurrency, rate.rate),
+          currency: storeCurrency,
+          rate: rate.rate,
+          rateSource: rate.source,
+          rateAsOf: rate.asOfDate,
+        }
       : null;
-    const outcome: ClaimOutcome = { kind: 'refunded', amount, storeAmount, ...(rate.available ? {} : { rateMissing: rate.reason }), at: new Date().toISOString(), by };
+    const outcome: ClaimOutcome = {
+      kind: 'refunded',
+      amount,
+      storeAmount,
+      ...(rate.available ? {} : { rateMissing: rate.reason }),
+      at: new Date().toISOString(),
+      by,
+    };
     // The refund is a supplier credit on the part, taken off its landed cost with the claim's close (one transaction).
     return this.record(claim, { status: 'closed', outcome }, 'claimClosed', by.kind === 'supplier' ? SYSTEM : by, async (tx, c) => {
-      const counts = await recordCredit(tx, { storeId: c.storeId, id: crypto.randomUUID(), supplierOrderId: c.supplierOrderId, kind: 'claimRefund', sourceKey: c.id, amount, storeAmount, storeCurrency });
+      const counts = await recordCredit(tx, {
+        storeId: c.storeId,
+        id: crypto.randomUUID(),
+        supplierOrderId: c.supplierOrderId,
+        kind: 'claimRefund',
+        sourceKey: c.id,
+        amount,
+        storeAmount,
+        storeCurrency,
+      });
       if (counts) await this.parts.creditDeltas(tx, { storeId: c.storeId, ...counts });
     });
   }
@@ -86,20 +114,45 @@ export class ClaimOutcomes {
   async reshipped(claim: Claim, adopt: SupplierOrderSnapshot | null, held?: string): Promise<Claim> {
     failpoint('dispatch.reshipBeforeOutcome', claim.id);
     const id = crypto.randomUUID();
-    const outcome: ClaimOutcome = { kind: 'reshipped', supplierOrderId: held ? null : id, supplierSideOrderId: adopt?.supplierOrderId ?? null, ...(held ? { held } : {}), at: new Date().toISOString(), by: SUPPLIER };
+    const outcome: ClaimOutcome = {
+      kind: 'reshipped',
+      supplierOrderId: held ? null : id,
+      supplierSideOrderId: adopt?.supplierOrderId ?? null,
+      ...(held ? { held } : {}),
+      at: new Date().toISOString(),
+      by: SUPPLIER,
+    };
     let made: SupplierOrder | null = null;
     const closed = await this.record(claim, { status: 'closed', outcome }, 'claimClosed', SYSTEM, async (tx, c, so) => {
       if (held) return;
       const groupKey = `${so.groupKey.split(':').slice(0, 2).join(':')}:${c.id}`;
-      const copied = await this.parts.reshipItems(tx, { storeId: c.storeId, orderId: c.orderId, fromKey: so.groupKey, toKey: groupKey, connectionId: so.connectionId, items: c.items.map((i) => ({ id: i.itemId, quantity: i.quantity })) });
-      if (copied !== c.items.length) throw errors.conflict('concurrentChange', 'The reship\'s part exists already; read the claim again.');
+      const copied = await this.parts.reshipItems(tx, {
+        storeId: c.storeId,
+        orderId: c.orderId,
+        fromKey: so.groupKey,
+        toKey: groupKey,
+        connectionId: so.connectionId,
+        items: c.items.map((i) => ({ id: i.itemId, quantity: i.quantity })),
+      });
+      if (copied !== c.items.length) throw errors.conflict('concurrentChange', "The reship's part exists already; read the claim again.");
       const record = {
-        id, storeId: c.storeId, orderId: c.orderId, groupKey, connectionId: so.connectionId, supplierKey: so.supplierKey, orderNumber: so.orderNumber, contractModel: so.contractModel,
-        destination: so.destination, payNow: false, createdByAccountId: c.createdByAccountId, createdByKeyId: c.createdByKeyId,
+        id,
+        storeId: c.storeId,
+        orderId: c.orderId,
+        groupKey,
+        connectionId: so.connectionId,
+        supplierKey: so.supplierKey,
+        orderNumber: so.orderNumber,
+        contractModel: so.contractModel,
+        destination: so.destination,
+        payNow: false,
+        createdByAccountId: c.createdByAccountId,
+        createdByKeyId: c.createdByKeyId,
         reshipOf: { claimId: c.id, supplierOrderId: so.id, supplierClaimId: c.supplierClaimId },
       };
       made = await this.records.createIn(tx, record, c.actor, 'reship');
-      if (adopt) made = await this.records.change(made, { type: 'supplierAnswered', answer: adopt, history: 'foundAtSupplier', details: { reshipOf: c.id } }, tx);
+      if (adopt)
+        made = await this.records.change(made, { type: 'supplierAnswered', answer: adopt, history: 'foundAtSupplier', details: { reshipOf: c.id } }, tx);
     });
     failpoint('dispatch.reshipAfterOutcome', claim.id);
     if (made) await this.send(made);

@@ -39,7 +39,8 @@ export interface Requester {
 const DAY = 86_400_000;
 /** A parcel is claimed once it left: shipped or delivered, or paused after it shipped (a late cancel). */
 const claimable = (so: SupplierOrder) => so.status === 'shipped' || so.status === 'delivered' || (so.status === 'needsReview' && !!so.shipping);
-const invalid = (details: Array<{ field: string; message: string }>) => new ApiError(422, 'claimInvalid', 'Some of the claim\'s items cannot be claimed on this supplier order.', details);
+const invalid = (details: Array<{ field: string; message: string }>) =>
+  new ApiError(422, 'claimInvalid', "Some of the claim's items cannot be claimed on this supplier order.", details);
 
 /**
  * What a caller asks of claims (docs/decisions.md, "Claims with the supplier"): open one (its items checked against the
@@ -70,19 +71,40 @@ export class ClaimCommands {
   }
 
   async open(so: SupplierOrder, body: ClaimRequest, by: Requester): Promise<Claim> {
-    if (!claimable(so) || !so.supplierOrderId) throw errors.invalidState(`Only a supplier order the supplier shipped can be claimed; this one is ${so.status}.`);
+    if (!claimable(so) || !so.supplierOrderId)
+      throw errors.invalidState(`Only a supplier order the supplier shipped can be claimed; this one is ${so.status}.`);
     const items = await this.itemsOf(so, body.items);
     const conn = await this.records.connection(so.storeId, so.connectionId);
-    if (!conn) throw errors.notFound('The supplier order\'s connection');
+    if (!conn) throw errors.notFound("The supplier order's connection");
     const cap = this.capability(conn.supplierKey);
     if (cap.via === 'api') await this.checkTerms(conn, so, items, body.expectation);
     const now = Date.now();
     const from = cap.counted === 'fromClaim' ? now : Date.parse(so.delivery?.shippedAt ?? so.shipping?.shippedAt ?? new Date(now).toISOString());
     const claim: Claim = {
-      id: crypto.randomUUID(), storeId: so.storeId, supplierOrderId: so.id, orderId: so.orderId, connectionId: so.connectionId, supplierKey: so.supplierKey, via: cap.via,
-      reason: body.reason, expectation: body.expectation, items, message: body.message ?? '', evidence: body.evidence ?? [], status: cap.via === 'api' ? 'sending' : 'withPerson',
-      supplierClaimId: null, supplierStatus: null, outcome: null, deadline: cap.via === 'person' && cap.deadlineDays ? new Date(from + cap.deadlineDays * DAY) : null, cancelRequested: false,
-      createdByAccountId: by.accountId, createdByKeyId: by.keyId, actor: by.actor, createdAt: new Date(now), updatedAt: new Date(now), closedAt: null,
+      id: crypto.randomUUID(),
+      storeId: so.storeId,
+      supplierOrderId: so.id,
+      orderId: so.orderId,
+      connectionId: so.connectionId,
+      supplierKey: so.supplierKey,
+      via: cap.via,
+      reason: body.reason,
+      expectation: body.expectation,
+      items,
+      message: body.message ?? '',
+      evidence: body.evidence ?? [],
+      status: cap.via === 'api' ? 'sending' : 'withPerson',
+      supplierClaimId: null,
+      supplierStatus: null,
+      outcome: null,
+      deadline: cap.via === 'person' && cap.deadlineDays ? new Date(from + cap.deadlineDays * DAY) : null,
+      cancelRequested: false,
+      createdByAccountId: by.accountId,
+      createdByKeyId: by.keyId,
+      actor: by.actor,
+      createdAt: new Date(now),
+      updatedAt: new Date(now),
+      closedAt: null,
     };
     const made = await this.insert(claim, so);
     if (made.via === 'api') await this.queue.request(made);
@@ -91,7 +113,10 @@ export class ClaimCommands {
 
   /** A person's claim: what the supplier decided, as the person records it. */
   async recordOutcome(claim: Claim, body: OutcomeRequest, actor: Actor): Promise<Claim> {
-    if (claim.via !== 'person' || claim.status !== 'withPerson') throw errors.invalidState(claim.via === 'api' ? 'The service follows this claim with the supplier; its outcome is the supplier\'s.' : 'This claim has its outcome already.');
+    if (claim.via !== 'person' || claim.status !== 'withPerson')
+      throw errors.invalidState(
+        claim.via === 'api' ? "The service follows this claim with the supplier; its outcome is the supplier's." : 'This claim has its outcome already.',
+      );
     const at = new Date().toISOString();
     const needs = body.outcome === 'refunded' && !body.amount ? 'amount' : body.outcome === 'rejected' && !body.message ? 'message' : null;
     if (needs) throw errors.validationFailed([{ field: `body/${needs}`, message: `is required with the outcome ${body.outcome}` }]);
@@ -105,7 +130,8 @@ export class ClaimCommands {
   async cancel(claim: Claim, actor: Actor): Promise<Claim> {
     if (claim.status === 'closed') throw errors.invalidState('This claim has its outcome already.');
     if (claim.status === 'withPerson') return this.outcomes.close(claim, { kind: 'cancelled', at: new Date().toISOString(), by: actor }, actor);
-    if (typeof this.gateway.adapterFor(claim.supplierKey).cancelClaim !== 'function') throw errors.conflict('claimNotCancellable', 'This supplier does not let a claim be withdrawn through its API; withdraw it at the supplier.');
+    if (typeof this.gateway.adapterFor(claim.supplierKey).cancelClaim !== 'function')
+      throw errors.conflict('claimNotCancellable', 'This supplier does not let a claim be withdrawn through its API; withdraw it at the supplier.');
     if (claim.cancelRequested) return claim;
     const asked = await this.outcomes.record(claim, { cancelRequested: true }, 'claimUpdated', actor);
     await this.queue.request(asked);
@@ -129,7 +155,10 @@ export class ClaimCommands {
 
   /** Asked of the supplier before anything is recorded: each line open to a claim, the expectation offered, the amount within its most. */
   private async checkTerms(conn: SupplierConnection, so: SupplierOrder, items: ClaimItem[], expectation: ClaimExpectation): Promise<void> {
-    const lines = [...new Map(items.map((i) => [i.supplierVariantId, 0])).keys()].map((variantId) => ({ variantId, quantity: items.filter((i) => i.supplierVariantId === variantId).reduce((n, i) => n + i.quantity, 0) }));
+    const lines = [...new Map(items.map((i) => [i.supplierVariantId, 0])).keys()].map((variantId) => ({
+      variantId,
+      quantity: items.filter((i) => i.supplierVariantId === variantId).reduce((n, i) => n + i.quantity, 0),
+    }));
     const terms = await orSupplierFailure(this.gateway.call(conn, (a, ctx) => a.claimTerms!(ctx, so.supplierOrderId!, lines)));
     const refused = lines.flatMap((l) => {
       const t = terms.lines.find((x) => x.variantId === l.variantId);
@@ -137,13 +166,19 @@ export class ClaimCommands {
       return t.openQuantity < l.quantity ? [{ field: l.variantId, message: `only ${t.openQuantity} of it are still open to a claim at the supplier` }] : [];
     });
     if (refused.length) throw new ApiError(409, 'claimNotAllowed', 'The supplier does not take this claim now.', refused);
-    if (!terms.expectations.includes(expectation)) throw new ApiError(409, 'claimNotAllowed', `The supplier offers ${terms.expectations.join(' or ') || 'nothing'} for these items, not a ${expectation}.`);
+    if (!terms.expectations.includes(expectation))
+      throw new ApiError(409, 'claimNotAllowed', `The supplier offers ${terms.expectations.join(' or ') || 'nothing'} for these items, not a ${expectation}.`);
     const priced = lines.map((l) => ({ ...l, price: terms.lines.find((x) => x.variantId === l.variantId)!.unitPrice }));
     const max = terms.maxAmount;
     // Compared only in one currency: the supplier prices its lines and its limit alike (a mix is not compared as numbers).
     if (max && priced.every((p) => p.price.currency === max.currency)) {
       const claimed = priced.reduce((n, p) => n + p.price.amountMinor * p.quantity, 0);
-      if (claimed > max.amountMinor) throw new ApiError(409, 'claimAboveLimit', `The claim is worth ${claimed} ${max.currency} (minor units); the supplier takes claims up to ${max.amountMinor} on this order.`);
+      if (claimed > max.amountMinor)
+        throw new ApiError(
+          409,
+          'claimAboveLimit',
+          `The claim is worth ${claimed} ${max.currency} (minor units); the supplier takes claims up to ${max.amountMinor} on this order.`,
+        );
     }
   }
 

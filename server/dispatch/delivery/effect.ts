@@ -37,10 +37,21 @@ export function watchedChange(before: SupplierOrder, e: WatchEvent, after: Suppl
   const turn = e.type === 'attentionAcknowledged' ? (r.delivery.attention ? 'raised' : 'cleared') : r.turn;
   const fields = { delivery: r.delivery, deliveryDueAt: r.dueAt };
   const now_ = r.delivery.attention;
-  const details: Record<string, unknown> = turn === 'raised' ? { deliveryAttention: now_ } : turn === 'cleared' ? { deliveryAttentionCleared: { reason: was?.reason ?? null } } : {};
+  const details: Record<string, unknown> =
+    turn === 'raised' ? { deliveryAttention: now_ } : turn === 'cleared' ? { deliveryAttentionCleared: { reason: was?.reason ?? null } } : {};
   if (e.type === 'attentionAcknowledged') details.acknowledged = e.reason;
   const type = turn === 'raised' ? 'deliveryAttention' : turn === 'cleared' ? 'deliveryAttentionCleared' : null;
-  const history = type && !keepName ? { type, details: { ...(turn === 'raised' ? { ...now_ } : { reason: was?.reason ?? null }), ...(e.type === 'attentionAcknowledged' ? { acknowledged: true } : {}), ...(e.type === 'supplierAnswered' ? { via: e.history } : {}) } } : null;
+  const history =
+    type && !keepName
+      ? {
+          type,
+          details: {
+            ...(turn === 'raised' ? { ...now_ } : { reason: was?.reason ?? null }),
+            ...(e.type === 'attentionAcknowledged' ? { acknowledged: true } : {}),
+            ...(e.type === 'supplierAnswered' ? { via: e.history } : {}),
+          },
+        }
+      : null;
   const also: EventType | null = type && keepName ? (turn === 'raised' ? 'supplierOrder.deliveryAttention' : 'supplierOrder.deliveryAttentionCleared') : null;
   return { fields, history, details, also, was: before.delivery };
 }

@@ -32,7 +32,16 @@ export const scanKey = (d: DeliveryState): string | null => {
 };
 
 /** Nothing known yet. */
-export const UNWATCHED: DeliveryState = { paidAt: null, shippedAt: null, lastScanAt: null, scans: [], exception: null, promisedMaxDays: null, attention: null, acknowledged: null };
+export const UNWATCHED: DeliveryState = {
+  paidAt: null,
+  shippedAt: null,
+  lastScanAt: null,
+  scans: [],
+  exception: null,
+  promisedMaxDays: null,
+  attention: null,
+  acknowledged: null,
+};
 const ms = (iso: string | null): number => (iso ? Date.parse(iso) : NaN);
 const later = (a: string | null, b: string | null): string | null => (!a ? b : !b ? a : ms(a) >= ms(b) ? a : b);
 
@@ -43,7 +52,12 @@ const later = (a: string | null, b: string | null): string | null => (!a ? b : !
 export function observe(before: DeliveryState | null, after: Watched, answer: SupplierOrderSnapshot | undefined, now: Date): DeliveryState {
   const s = before ?? UNWATCHED;
   const t = answer?.tracking;
-  const scans: TrackingEvent[] = t ? t.events.filter((e) => Number.isFinite(ms(e.at))).sort((a, b) => ms(a.at) - ms(b.at)).slice(-SCANS_KEPT) : s.scans;
+  const scans: TrackingEvent[] = t
+    ? t.events
+        .filter((e) => Number.isFinite(ms(e.at)))
+        .sort((a, b) => ms(a.at) - ms(b.at))
+        .slice(-SCANS_KEPT)
+    : s.scans;
   const paid = after.paymentStatus === 'paid';
   return {
     ...s,
@@ -74,15 +88,27 @@ function thresholds(d: DeliveryState, after: Watched, w: DeliveryWatch): Thresho
   }
   if (!after.shipping) {
     const paid = base('noTracking', d.paidAt);
-    out.push({ reason: 'noTracking', from: paid ? ms(paid) + w.noTrackingDays * DAY : null, message: `No tracking ${w.noTrackingDays} days after the supplier was paid (${d.paidAt}).` });
+    out.push({
+      reason: 'noTracking',
+      from: paid ? ms(paid) + w.noTrackingDays * DAY : null,
+      message: `No tracking ${w.noTrackingDays} days after the supplier was paid (${d.paidAt}).`,
+    });
     return out;
   }
   const moved = base('noMovement', d.lastScanAt ?? d.shippedAt);
-  out.push({ reason: 'noMovement', from: moved ? ms(moved) + w.noMovementHours * HOUR : null, message: `No carrier scan since ${d.lastScanAt ?? d.shippedAt} (the watch allows ${w.noMovementHours} hours).` });
+  out.push({
+    reason: 'noMovement',
+    from: moved ? ms(moved) + w.noMovementHours * HOUR : null,
+    message: `No carrier scan since ${d.lastScanAt ?? d.shippedAt} (the watch allows ${w.noMovementHours} hours).`,
+  });
   if (d.promisedMaxDays !== null && d.shippedAt) {
     const promised = ms(d.shippedAt) + (d.promisedMaxDays + w.overdueGraceDays) * DAY;
     const from = ack?.reason === 'overdue' ? Math.max(promised, ms(ack.at) + Math.max(1, w.overdueGraceDays) * DAY) : promised;
-    out.push({ reason: 'overdue', from, message: `Not delivered ${d.promisedMaxDays} days after shipping on ${d.shippedAt}, as promised, nor in the ${w.overdueGraceDays} days' grace.` });
+    out.push({
+      reason: 'overdue',
+      from,
+      message: `Not delivered ${d.promisedMaxDays} days after shipping on ${d.shippedAt}, as promised, nor in the ${w.overdueGraceDays} days' grace.`,
+    });
   }
   return out;
 }
@@ -98,7 +124,11 @@ export function evaluate(d: DeliveryState, after: Watched, w: DeliveryWatch, now
   const t = now.getTime();
   const holds = all.find((x) => x.from !== null && x.from <= t);
   const next = all.filter((x) => x.from !== null && x.from > t).map((x) => x.from!);
-  const attention: DeliveryAttention | null = holds ? (d.attention?.reason === holds.reason ? d.attention : { reason: holds.reason, since: now.toISOString(), message: holds.message }) : null;
+  const attention: DeliveryAttention | null = holds
+    ? d.attention?.reason === holds.reason
+      ? d.attention
+      : { reason: holds.reason, since: now.toISOString(), message: holds.message }
+    : null;
   const turn = attention?.reason === d.attention?.reason ? null : attention ? 'raised' : 'cleared';
   return { delivery: { ...d, attention }, dueAt: next.length ? new Date(Math.min(...next)) : null, turn };
 }

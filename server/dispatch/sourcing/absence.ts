@@ -25,10 +25,16 @@ export function whyNotAskable(ev: Evaluation, conn: SupplierConnection | null): 
 }
 
 /** What `so`'s supplier holds under its number now: its order, or null; never the answer of a supplier that cannot say. */
-async function held(ev: Evaluation, conn: SupplierConnection, so: Pick<SupplierOrder, 'supplierOrderId' | 'supplierOrderNumber'>): Promise<SupplierOrderSnapshot | null> {
+async function held(
+  ev: Evaluation,
+  conn: SupplierConnection,
+  so: Pick<SupplierOrder, 'supplierOrderId' | 'supplierOrderNumber'>,
+): Promise<SupplierOrderSnapshot | null> {
   const gateway = ev.deps.gateway;
   try {
-    return so.supplierOrderId ? await gateway.call(conn, (a, ctx) => a.getOrder(ctx, so.supplierOrderId!)) : await gateway.call(conn, (a, ctx) => a.findOrderByNumber(ctx, so.supplierOrderNumber));
+    return so.supplierOrderId
+      ? await gateway.call(conn, (a, ctx) => a.getOrder(ctx, so.supplierOrderId!))
+      : await gateway.call(conn, (a, ctx) => a.findOrderByNumber(ctx, so.supplierOrderNumber));
   } catch (err) {
     if (err instanceof SupplierError && err.kind === 'notFound') return null;
     throw err;
@@ -94,16 +100,22 @@ export async function absentEarlier(ev: Evaluation): Promise<Refusal | null> {
     const both = `the part was at ${e.supplierKey} before (order ${e.supplierOrderNumber})`;
     if (why) {
       const reason = conn && circuitOpen(conn) ? 'connectionUnhealthy' : 'connectionMissing';
-      return new Refusal(reason, `Not sent to ${so.supplierKey}: ${both}, and it cannot be asked now whether it holds that order (${why}).`, { earlierSupplierOrderId: e.supplierOrderId });
+      return new Refusal(reason, `Not sent to ${so.supplierKey}: ${both}, and it cannot be asked now whether it holds that order (${why}).`, {
+        earlierSupplierOrderId: e.supplierOrderId,
+      });
     }
     try {
       const found = await held(ev, conn!, { supplierOrderId: e.supplierSideId, supplierOrderNumber: e.supplierOrderNumber });
       if (found && found.status !== 'cancelled') {
         const words = `Not sent to ${so.supplierKey}: ${both}, and ${e.supplierKey} holds it (${cleanReviewMessage(found.supplierOrderId)}, ${cleanReviewMessage(String(found.supplierStatus))}). A person decides which one goes on.`;
-        return new Refusal('supplierRefused', words, { earlierSupplierOrderId: e.supplierOrderId, heldAt: { connectionId: e.connectionId, supplierOrderId: found.supplierOrderId } });
+        return new Refusal('supplierRefused', words, {
+          earlierSupplierOrderId: e.supplierOrderId,
+          heldAt: { connectionId: e.connectionId, supplierOrderId: found.supplierOrderId },
+        });
       }
     } catch (err) {
-      if (err instanceof SupplierError) return new Refusal('connectionUnhealthy', `${e.supplierKey}, where the part was before, did not answer (${err.kind}).`, {}, 'candidate', err);
+      if (err instanceof SupplierError)
+        return new Refusal('connectionUnhealthy', `${e.supplierKey}, where the part was before, did not answer (${err.kind}).`, {}, 'candidate', err);
       throw err;
     }
   }

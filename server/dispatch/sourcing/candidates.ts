@@ -8,7 +8,14 @@ export function here(w: Work): Candidate | Refusal {
   const items: CandidateItem[] = [];
   for (const i of w.items) {
     if (!i.supplierProductId || !i.supplierVariantId) return new Refusal('variantUnavailable', `The item ${i.sku} is no longer linked to a supplier variant.`);
-    items.push({ id: i.id, sku: i.sku, quantity: i.quantity, supplierProductId: i.supplierProductId, supplierVariantId: i.supplierVariantId, maxBuyPrice: i.maxBuyPrice });
+    items.push({
+      id: i.id,
+      sku: i.sku,
+      quantity: i.quantity,
+      supplierProductId: i.supplierProductId,
+      supplierVariantId: i.supplierVariantId,
+      maxBuyPrice: i.maxBuyPrice,
+    });
   }
   return { connectionId: w.so.connectionId, conn: w.conn, items, position: null };
 }
@@ -24,10 +31,21 @@ export function elsewhere(w: Work): Candidate[] {
   const places = [...new Map(w.alternates.filter((a) => a.connectionId !== so.connectionId).map((a) => [`${a.connectionId}#${a.position}`, a])).values()];
   places.sort((a, b) => a.position - b.position);
   for (const { connectionId, position } of places) {
-    const onConn = w.alternates.filter((a) => a.connectionId === connectionId).sort((a, b) => Number(b.position === position) - Number(a.position === position) || a.position - b.position);
+    const onConn = w.alternates
+      .filter((a) => a.connectionId === connectionId)
+      .sort((a, b) => Number(b.position === position) - Number(a.position === position) || a.position - b.position);
     const items = w.items.map((i): CandidateItem | null => {
       const a = onConn.find((x) => x.itemId === i.id);
-      return a ? { id: i.id, sku: i.sku, quantity: i.quantity, supplierProductId: a.supplierProductId, supplierVariantId: a.supplierVariantId, maxBuyPrice: i.maxBuyPrice } : null;
+      return a
+        ? {
+            id: i.id,
+            sku: i.sku,
+            quantity: i.quantity,
+            supplierProductId: a.supplierProductId,
+            supplierVariantId: a.supplierVariantId,
+            maxBuyPrice: i.maxBuyPrice,
+          }
+        : null;
     });
     if (items.some((i) => !i)) continue;
     out.push({ connectionId, conn: connectionOf(w, connectionId), items: items as CandidateItem[], position });
@@ -41,7 +59,14 @@ export function elsewhere(w: Work): Candidate[] {
 function linkOwn(w: Work): Candidate | null {
   const first = w.items[0]?.linkConnectionId;
   if (!first || first === w.so.connectionId || w.items.some((i) => i.linkConnectionId !== first || !i.linkProductId || !i.linkVariantId)) return null;
-  const items = w.items.map((i) => ({ id: i.id, sku: i.sku, quantity: i.quantity, supplierProductId: i.linkProductId!, supplierVariantId: i.linkVariantId!, maxBuyPrice: i.maxBuyPrice }));
+  const items = w.items.map((i) => ({
+    id: i.id,
+    sku: i.sku,
+    quantity: i.quantity,
+    supplierProductId: i.linkProductId!,
+    supplierVariantId: i.linkVariantId!,
+    maxBuyPrice: i.maxBuyPrice,
+  }));
   return { connectionId: first, conn: connectionOf(w, first), items, position: -1 };
 }
 

@@ -52,7 +52,8 @@ export class Evaluation {
     if (!conn || conn.storeId !== so.storeId) return new Refusal('connectionMissing', 'not a connection of this store');
     const adapter = this.deps.registry.find(conn.supplierKey);
     const connection = (reason: ConstructorParameters<typeof Refusal>[0], why: string) => new Refusal(reason, why, {}, 'connection');
-    if (!adapter || this.deps.registry.isSwitchedOff(conn.supplierKey)) return connection('connectionMissing', `The supplier ${conn.supplierKey} is switched off by the operator of this service.`);
+    if (!adapter || this.deps.registry.isSwitchedOff(conn.supplierKey))
+      return connection('connectionMissing', `The supplier ${conn.supplierKey} is switched off by the operator of this service.`);
     if (conn.disconnectedAt || !conn.credentialsSealed) return connection('connectionMissing', 'The connection was removed.');
     if (!conn.enabled) return connection('connectionMissing', 'The connection is switched off.');
     if (conn.mode === 'test' && !adapter.entry.capabilities.hasSandbox) {
@@ -78,7 +79,14 @@ export class Evaluation {
     let found = this.rateAnswers.get(currency);
     if (!found) {
       found = this.deps.rates.rateFor(currency, this.storeCurrency).then((r) =>
-        r.available ? r : new Refusal('exchangeRateUnavailable', noRateMessage(r), { from: r.from, to: r.to, rateUnavailable: r.reason, ...(r.asOfDate ? { rateAsOf: r.asOfDate } : {}) }),
+        r.available
+          ? r
+          : new Refusal('exchangeRateUnavailable', noRateMessage(r), {
+              from: r.from,
+              to: r.to,
+              rateUnavailable: r.reason,
+              ...(r.asOfDate ? { rateAsOf: r.asOfDate } : {}),
+            }),
       );
       this.rateAnswers.set(currency, found);
     }
@@ -96,7 +104,9 @@ export class Evaluation {
   async words(m: Money): Promise<string> {
     if (m.currency === this.storeCurrency) return money(m);
     const r = await this.rate(m.currency);
-    return r instanceof Refusal ? money(m) : `${money(m)} (${money({ amountMinor: convertMinor(m.amountMinor, m.currency, this.storeCurrency, r.rate), currency: this.storeCurrency })})`;
+    return r instanceof Refusal
+      ? money(m)
+      : `${money(m)} (${money({ amountMinor: convertMinor(m.amountMinor, m.currency, this.storeCurrency, r.rate), currency: this.storeCurrency })})`;
   }
 
   private async evaluate(c: Candidate): Promise<Offer | Refusal> {
@@ -145,8 +155,18 @@ function refusalOf(err: unknown, what: 'product' | 'shipping', id: string, count
   if (what === 'product' && err.kind === 'notFound') return new Refusal('variantUnavailable', `The supplier no longer offers product ${id}.`);
   // A quote refused (no service there, or none the rule allows) is the destination's, not a passing fault.
   if (what === 'shipping' && ['destinationUnsupported', 'notFound', 'refused', 'variantUnavailable'].includes(err.kind)) {
-    return new Refusal(err.kind === 'variantUnavailable' ? 'variantUnavailable' : 'destinationUnsupported', `The supplier quotes no shipping to ${country}: ${cleanReviewMessage(err.message)}`);
+    return new Refusal(
+      err.kind === 'variantUnavailable' ? 'variantUnavailable' : 'destinationUnsupported',
+      `The supplier quotes no shipping to ${country}: ${cleanReviewMessage(err.message)}`,
+    );
   }
-  if (what === 'product' && err.kind === 'variantUnavailable') return new Refusal('variantUnavailable', `The supplier no longer offers product ${id}: ${cleanReviewMessage(err.message)}`);
-  return new Refusal('connectionUnhealthy', `${what === 'product' ? `Its product ${id}` : 'Its shipping quote'} could not be read (${err.kind}).`, {}, 'candidate', err);
+  if (what === 'product' && err.kind === 'variantUnavailable')
+    return new Refusal('variantUnavailable', `The supplier no longer offers product ${id}: ${cleanReviewMessage(err.message)}`);
+  return new Refusal(
+    'connectionUnhealthy',
+    `${what === 'product' ? `Its product ${id}` : 'Its shipping quote'} could not be read (${err.kind}).`,
+    {},
+    'candidate',
+    err,
+  );
 }

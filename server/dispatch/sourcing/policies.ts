@@ -22,7 +22,8 @@ export async function sendHere(ev: Evaluation): Promise<Offer | Refusal> {
   const { so } = ev.work;
   const routed = so.routing && so.routing.supplierOrderId !== so.id && so.routing.connectionId === so.connectionId ? so.routing : null;
   const chosen = routed?.candidates.find((q) => q.connectionId === so.connectionId);
-  if (chosen?.shippingService && chosen.quotedAt && Date.now() - Date.parse(chosen.quotedAt) < QUOTE_KEPT_MS && so.attempt === 1 && so.retriesUsed === 0) return offerOf(chosen);
+  if (chosen?.shippingService && chosen.quotedAt && Date.now() - Date.parse(chosen.quotedAt) < QUOTE_KEPT_MS && so.attempt === 1 && so.retriesUsed === 0)
+    return offerOf(chosen);
   const c = here(ev.work);
   if (isRefusal(c)) return c;
   const r = await ev.offer(c);
@@ -60,7 +61,13 @@ async function costChanged(ev: Evaluation, offer: Offer): Promise<Refusal | null
   const store = (n: number) => formatMoney(n, ev.storeCurrency);
   const words = `The supplier's cost moved from ${store(beforeStore)} to ${store(nowStore)} (in the store's currency) since ${since}; it now prices in ${offer.currency}: ${await ev.words(current)}.`;
   const rate = { rate: offer.rate.rate, rateSource: offer.rate.source, rateAsOf: offer.rate.asOfDate, storeCurrency: ev.storeCurrency };
-  return new Refusal('costChanged', words, { recordedStoreCostMinor: beforeStore, currentStoreCostMinor: nowStore, currentCostMinor: offer.itemsMinor, currency: offer.currency, ...rate });
+  return new Refusal('costChanged', words, {
+    recordedStoreCostMinor: beforeStore,
+    currentStoreCostMinor: nowStore,
+    currentCostMinor: offer.itemsMinor,
+    currency: offer.currency,
+    ...rate,
+  });
 }
 
 /** Routing's rule over the part's candidates, each quoted at once within the time limit; the offers kept for the move. */
@@ -71,22 +78,35 @@ export async function rankByRule(ev: Evaluation, rule: Exclude<RoutingRule, { ru
   const offers = settled.flatMap((s) => (isRefusal(s.r) ? [] : [s.r]));
   // Cheapest first; equal totals keep the listed order (the part's own supplier first).
   offers.sort((a, b) => a.storeTotalMinor - b.storeTotalMinor);
-  const excluded = settled.flatMap(({ c, r }) => (isRefusal(r) ? [{ connectionId: c.connectionId, supplierKey: c.conn?.supplierKey ?? 'unknown', why: r.why }] : []));
-  const base = { rule: rule.rule, ...(rule.rule === 'fastest' ? { maxCostAboveCheapestPercent: rule.maxCostAboveCheapestPercent } : {}), candidates: offers.map(quoteOf), excluded };
+  const excluded = settled.flatMap(({ c, r }) =>
+    isRefusal(r) ? [{ connectionId: c.connectionId, supplierKey: c.conn?.supplierKey ?? 'unknown', why: r.why }] : [],
+  );
+  const base = {
+    rule: rule.rule,
+    ...(rule.rule === 'fastest' ? { maxCostAboveCheapestPercent: rule.maxCostAboveCheapestPercent } : {}),
+    candidates: offers.map(quoteOf),
+    excluded,
+  };
   const choose = (connectionId: string, why: string) => ({ choice: { ...base, connectionId, why } as Omit<RoutingChoice, 'supplierOrderId'>, offers });
   if (!offers.length) return choose(ev.work.so.connectionId, 'No candidate could be quoted: the part stays with its supplier.');
   const cheapest = offers[0];
   const total = (o: Offer) => formatMoney(o.storeTotalMinor, o.storeCurrency);
   if (rule.rule === 'lowestLandedCost') {
     const next = offers[1];
-    return choose(cheapest.connectionId, `The lowest landed cost: ${total(cheapest)}${next ? ` (next ${next.supplierKey} at ${total(next)})` : ' (the only candidate)'}.`);
+    return choose(
+      cheapest.connectionId,
+      `The lowest landed cost: ${total(cheapest)}${next ? ` (next ${next.supplierKey} at ${total(next)})` : ' (the only candidate)'}.`,
+    );
   }
   const cap = Math.floor((cheapest.storeTotalMinor * (100 + rule.maxCostAboveCheapestPercent)) / 100);
   const days = (o: Offer) => o.shipping.maxDays ?? Number.POSITIVE_INFINITY;
   const fastest = offers.filter((o) => o.storeTotalMinor <= cap).sort((a, b) => days(a) - days(b) || a.storeTotalMinor - b.storeTotalMinor)[0];
   const overCap = offers.filter((o) => o.storeTotalMinor > cap && days(o) < days(fastest));
   const capWords = `within ${rule.maxCostAboveCheapestPercent}% of the cheapest (${total(cheapest)}, cap ${formatMoney(cap, cheapest.storeCurrency)})`;
-  const dayWords = fastest.shipping.maxDays === null ? 'no candidate quotes its delivery time, so the cheapest' : `at most ${fastest.shipping.maxDays} days for ${total(fastest)}`;
+  const dayWords =
+    fastest.shipping.maxDays === null
+      ? 'no candidate quotes its delivery time, so the cheapest'
+      : `at most ${fastest.shipping.maxDays} days for ${total(fastest)}`;
   const excludedWords = overCap.length ? `; above the cap: ${overCap.map((o) => `${o.supplierKey} (${o.shipping.maxDays} days, ${total(o)})`).join(', ')}` : '';
   return choose(fastest.connectionId, `The fastest ${capWords}: ${dayWords}${excludedWords}.`);
 }
@@ -109,7 +129,8 @@ export async function firstUnderCeiling(ev: Evaluation, request: RerouteRequest,
   const percent = conn.automation.reroute.maxCostIncreasePercent;
   for (const c of candidates) {
     const r = await ev.offer(c);
-    const passOver = (why: string) => tried.push({ connectionId: c.connectionId, position: c.position ?? 0, supplierKey: c.conn?.supplierKey ?? 'unknown', why });
+    const passOver = (why: string) =>
+      tried.push({ connectionId: c.connectionId, position: c.position ?? 0, supplierKey: c.conn?.supplierKey ?? 'unknown', why });
     if (isRefusal(r)) {
       passOver(r.why);
       continue;
@@ -148,7 +169,8 @@ async function aboveCeiling(ev: Evaluation, offer: Offer, percent: number): Prom
 /** The cost difference of a move: in the one currency of both, else in the store's. */
 export async function difference(ev: Evaluation, offer: Offer): Promise<Money> {
   const recorded = ev.work.items.map((i) => ({ amountMinor: (i.recordedCostMinor ?? 0) * i.quantity, currency: i.recordedCurrency ?? offer.currency }));
-  if (recorded.every((r) => r.currency === offer.currency)) return { amountMinor: offer.itemsMinor - recorded.reduce((n, r) => n + r.amountMinor, 0), currency: offer.currency };
+  if (recorded.every((r) => r.currency === offer.currency))
+    return { amountMinor: offer.itemsMinor - recorded.reduce((n, r) => n + r.amountMinor, 0), currency: offer.currency };
   let was = 0;
   for (const r of recorded) was += await ev.inStore(r);
   return { amountMinor: (await ev.inStore({ amountMinor: offer.itemsMinor, currency: offer.currency })) - was, currency: ev.storeCurrency };
@@ -156,19 +178,38 @@ export async function difference(ev: Evaluation, offer: Offer): Promise<Money> {
 
 export function quoteOf(o: Offer): RoutingQuote {
   return {
-    connectionId: o.connectionId, supplierKey: o.supplierKey, items: o.items.map(({ unitCostMinor, ...i }) => ({ ...i, linkCostMinor: unitCostMinor })),
-    currency: o.currency, itemsMinor: o.itemsMinor, shippingMinor: o.shipping.costMinor, totalMinor: o.totalMinor, storeCurrency: o.storeCurrency, storeTotalMinor: o.storeTotalMinor,
-    rate: o.rate.rate, rateSource: o.rate.source, rateAsOf: o.rate.asOfDate, maxDays: o.shipping.maxDays, shippingService: o.shipping.service,
-    ...(o.shipping.services ? { shippingServices: o.shipping.services } : {}), quotedAt: o.quotedAt,
+    connectionId: o.connectionId,
+    supplierKey: o.supplierKey,
+    items: o.items.map(({ unitCostMinor, ...i }) => ({ ...i, linkCostMinor: unitCostMinor })),
+    currency: o.currency,
+    itemsMinor: o.itemsMinor,
+    shippingMinor: o.shipping.costMinor,
+    totalMinor: o.totalMinor,
+    storeCurrency: o.storeCurrency,
+    storeTotalMinor: o.storeTotalMinor,
+    rate: o.rate.rate,
+    rateSource: o.rate.source,
+    rateAsOf: o.rate.asOfDate,
+    maxDays: o.shipping.maxDays,
+    shippingService: o.shipping.service,
+    ...(o.shipping.services ? { shippingServices: o.shipping.services } : {}),
+    quotedAt: o.quotedAt,
   };
 }
 
 function offerOf(q: RoutingQuote): Offer {
   return {
-    connectionId: q.connectionId, supplierKey: q.supplierKey, items: q.items.map(({ linkCostMinor, ...i }) => ({ ...i, unitCostMinor: linkCostMinor })),
-    currency: q.currency, itemsMinor: q.itemsMinor, totalMinor: q.totalMinor,
+    connectionId: q.connectionId,
+    supplierKey: q.supplierKey,
+    items: q.items.map(({ linkCostMinor, ...i }) => ({ ...i, unitCostMinor: linkCostMinor })),
+    currency: q.currency,
+    itemsMinor: q.itemsMinor,
+    totalMinor: q.totalMinor,
     shipping: { service: q.shippingService!, ...(q.shippingServices ? { services: q.shippingServices } : {}), costMinor: q.shippingMinor, maxDays: q.maxDays },
-    storeCurrency: q.storeCurrency, storeTotalMinor: q.storeTotalMinor, rate: { available: true, rate: q.rate, source: q.rateSource as RateSource, asOfDate: q.rateAsOf, fetchedAt: null }, quotedAt: q.quotedAt!,
+    storeCurrency: q.storeCurrency,
+    storeTotalMinor: q.storeTotalMinor,
+    rate: { available: true, rate: q.rate, source: q.rateSource as RateSource, asOfDate: q.rateAsOf, fetchedAt: null },
+    quotedAt: q.quotedAt!,
   };
 }
 

@@ -23,7 +23,10 @@ export interface NewCredit {
  * currency (else its amounts are not summed): then the caller has the orders domain take it off the part's landed cost
  * in the sums, in the same transaction. Answers the part it counts for, or null.
  */
-export async function recordCredit(tx: Queryable, c: NewCredit): Promise<{ orderId: string; groupKey: string; connectionId: string; amountMinor: number } | null> {
+export async function recordCredit(
+  tx: Queryable,
+  c: NewCredit,
+): Promise<{ orderId: string; groupKey: string; connectionId: string; amountMinor: number } | null> {
   const s = c.storeAmount;
   const [r] = await rows<{ order_id: string; group_key: string; connection_id: string; store_amount_minor: string; counted: boolean }>(
     tx,
@@ -37,7 +40,20 @@ export async function recordCredit(tx: Queryable, c: NewCredit): Promise<{ order
      SELECT $1, $2, part.id, part.order_id, $4, $5, $6, $7, $8, $9, $10, $11, $12::date, part.counts FROM part
      ON CONFLICT (store_id, kind, source_key) DO NOTHING
      RETURNING order_id, (SELECT group_key FROM part) AS group_key, (SELECT connection_id FROM part) AS connection_id, store_amount_minor, counted`,
-    [c.storeId, c.id, c.supplierOrderId, c.kind, c.sourceKey, c.amount.amountMinor, c.amount.currency, c.storeCurrency, s?.amountMinor ?? null, s?.rate ?? null, s?.rateSource ?? null, s?.rateAsOf ?? null],
+    [
+      c.storeId,
+      c.id,
+      c.supplierOrderId,
+      c.kind,
+      c.sourceKey,
+      c.amount.amountMinor,
+      c.amount.currency,
+      c.storeCurrency,
+      s?.amountMinor ?? null,
+      s?.rate ?? null,
+      s?.rateSource ?? null,
+      s?.rateAsOf ?? null,
+    ],
   );
   if (!r || !r.counted) return null;
   return { orderId: r.order_id, groupKey: r.group_key, connectionId: r.connection_id, amountMinor: Number(r.store_amount_minor) };
@@ -52,7 +68,9 @@ export async function recordCredit(tx: Queryable, c: NewCredit): Promise<{ order
 export function cancelRefundPiece(p: Params, storeId: string): Piece {
   const store = p.add(storeId);
   return {
-    name: 'credit_cancel', gives: ['*'], reads: { so: ['store_id', 'id', 'order_id', 'costs', 'payment_status'] },
+    name: 'credit_cancel',
+    gives: ['*'],
+    reads: { so: ['store_id', 'id', 'order_id', 'costs', 'payment_status'] },
     sql: `INSERT INTO supplier_credits (store_id, id, supplier_order_id, order_id, kind, source_key, amount_minor, currency, store_currency, store_amount_minor, rate, rate_source, rate_as_of, counted)
           SELECT so.store_id, gen_random_uuid(), so.id, so.order_id, 'cancelRefund', so.id::text, (so.costs ->> 'totalMinor')::bigint, so.costs ->> 'currency',
                  coalesce(l.store_currency, (SELECT trim(st.currency) FROM stores st WHERE st.id = ${store}::uuid)),

@@ -21,5 +21,10 @@ export async function deliveryDue(db: Queryable, limit: number): Promise<Array<{
 
 /** A look that raised nothing: only the due time moves (no history, and updated_at keeps meaning the last change). */
 export async function moveDeliveryDue(db: Queryable, so: { storeId: string; id: string }, was: DeliveryState | null, dueAt: Date | null): Promise<void> {
-  await affected(db, 'UPDATE supplier_orders SET delivery_due_at = $3 WHERE store_id = $1 AND id = $2 AND delivery IS NOT DISTINCT FROM $4::jsonb', [so.storeId, so.id, dueAt, was === null ? null : JSON.stringify(was)]);
+  await affected(db, 'UPDATE supplier_orders SET delivery_due_at = $3 WHERE store_id = $1 AND id = $2 AND delivery IS NOT DISTINCT FROM $4::jsonb', [
+    so.storeId,
+    so.id,
+    dueAt,
+    was === null ? null : JSON.stringify(was),
+  ]);
 }

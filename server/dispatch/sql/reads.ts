@@ -16,7 +16,11 @@ export async function supplierOrderById(db: Queryable, id: string, storeId: stri
 }
 
 export async function supplierOrderOfPart(db: Queryable, storeId: string, orderId: string, groupKey: string): Promise<SupplierOrder | null> {
-  const [r] = await preparedRows<SupplierOrderRow>(db, `SELECT ${COLUMNS_READ} FROM supplier_orders WHERE store_id = $1 AND order_id = $2 AND group_key = $3`, [storeId, orderId, groupKey]);
+  const [r] = await preparedRows<SupplierOrderRow>(db, `SELECT ${COLUMNS_READ} FROM supplier_orders WHERE store_id = $1 AND order_id = $2 AND group_key = $3`, [
+    storeId,
+    orderId,
+    groupKey,
+  ]);
   return r ? supplierOrderOf(r) : null;
 }
 
@@ -31,13 +35,25 @@ export async function queuedOfConnection(db: Queryable, so: Pick<SupplierOrder, 
 }
 
 export async function supplierOrderBySupplierId(db: Queryable, connectionId: string, supplierOrderId: string, storeId: string): Promise<SupplierOrder | null> {
-  const [r] = await rows<SupplierOrderRow>(db, 'SELECT * FROM supplier_orders WHERE connection_id = $1 AND supplier_order_id = $2 AND store_id = $3', [connectionId, supplierOrderId, storeId]);
+  const [r] = await rows<SupplierOrderRow>(db, 'SELECT * FROM supplier_orders WHERE connection_id = $1 AND supplier_order_id = $2 AND store_id = $3', [
+    connectionId,
+    supplierOrderId,
+    storeId,
+  ]);
   return r ? supplierOrderOf(r) : null;
 }
 
 /** The supplier orders of some store orders, oldest first, each with its events (the list's shape), in one read. */
-export function supplierOrdersOfOrders(db: Queryable, storeId: string, orderIds: string[]): Promise<Array<SupplierOrderRow & { events: SupplierOrderEvent[] }>> {
-  return preparedRows(db, `SELECT ${OF_S}, ${EVENTS_OF_S} AS events FROM supplier_orders s WHERE s.store_id = $1 AND s.order_id = ANY($2) ORDER BY s.created_at`, [storeId, orderIds]);
+export function supplierOrdersOfOrders(
+  db: Queryable,
+  storeId: string,
+  orderIds: string[],
+): Promise<Array<SupplierOrderRow & { events: SupplierOrderEvent[] }>> {
+  return preparedRows(
+    db,
+    `SELECT ${OF_S}, ${EVENTS_OF_S} AS events FROM supplier_orders s WHERE s.store_id = $1 AND s.order_id = ANY($2) ORDER BY s.created_at`,
+    [storeId, orderIds],
+  );
 }
 
 const PART_REF = `id, store_id AS "storeId", order_id AS "orderId", group_key AS "groupKey", connection_id AS "connectionId", supplier_key AS "supplierKey"`;
@@ -49,12 +65,22 @@ export function stepDueAmong(db: Queryable, storeId: string, ids: string[]): Pro
 
 /** Records with a step due that nothing touched for a while (a lost job, a crash between commit and send). */
 export function staleWithStepDue(db: Queryable, olderThanSeconds: number, limit: number): Promise<PartRef[]> {
-  return rows(db, `SELECT /* cross-store: dispatch-stale-sweep */ ${PART_REF} FROM supplier_orders WHERE step_due AND updated_at < now() - make_interval(secs => $1) ORDER BY updated_at LIMIT $2`, [olderThanSeconds, limit]);
+  return rows(
+    db,
+    `SELECT /* cross-store: dispatch-stale-sweep */ ${PART_REF} FROM supplier_orders WHERE step_due AND updated_at < now() - make_interval(secs => $1) ORDER BY updated_at LIMIT $2`,
+    [olderThanSeconds, limit],
+  );
 }
 
 /** Failed records whose backoff has passed. */
 export async function dueForRetry(db: Queryable, limit: number): Promise<SupplierOrder[]> {
-  return (await rows<SupplierOrderRow>(db, `SELECT /* cross-store: dispatch-retry-sweep */ * FROM supplier_orders WHERE status = 'failed' AND next_retry_at <= now() ORDER BY next_retry_at LIMIT $1`, [limit])).map(supplierOrderOf);
+  return (
+    await rows<SupplierOrderRow>(
+      db,
+      `SELECT /* cross-store: dispatch-retry-sweep */ * FROM supplier_orders WHERE status = 'failed' AND next_retry_at <= now() ORDER BY next_retry_at LIMIT $1`,
+      [limit],
+    )
+  ).map(supplierOrderOf);
 }
 
 /** A part's supplier credits (./credits.ts), oldest first. */
@@ -70,9 +96,20 @@ const CREDITS = `(SELECT coalesce(json_agg(json_build_object('kind', c.kind, 'am
 export async function moneyOf(db: Queryable, storeId: string, ids: string[]): Promise<Map<string, PartMoney>> {
   if (!ids.length) return new Map();
   // Before its migration made landed_costs (a release answering while the previous one still runs): no profit yet.
-  const [made] = await preparedRows<{ made: boolean; credits: boolean }>(db, `SELECT to_regclass('landed_costs') IS NOT NULL AS made, to_regclass('supplier_credits') IS NOT NULL AS credits`, []);
+  const [made] = await preparedRows<{ made: boolean; credits: boolean }>(
+    db,
+    `SELECT to_regclass('landed_costs') IS NOT NULL AS made, to_regclass('supplier_credits') IS NOT NULL AS credits`,
+    [],
+  );
   if (!made.made) return new Map();
-  const found = await preparedRows<{ id: string; store_currency: string; order_currency: string; revenue_minor: string; landed: LandedCostView[]; credits: SupplierCreditView[] }>(
+  const found = await preparedRows<{
+    id: string;
+    store_currency: string;
+    order_currency: string;
+    revenue_minor: string;
+    landed: LandedCostView[];
+    credits: SupplierCreditView[];
+  }>(
     db,
     `SELECT s.id, trim(st.currency) AS store_currency, trim(o.currency) AS order_currency,
             (SELECT coalesce(sum(i.unit_price_minor * i.quantity), 0) FROM store_order_items i WHERE i.store_id = s.store_id AND i.order_id = s.order_id AND i.group_key = s.group_key) AS revenue_minor,
@@ -85,7 +122,12 @@ export async function moneyOf(db: Queryable, storeId: string, ids: string[]): Pr
       WHERE s.store_id = $1 AND s.id = ANY($2::uuid[])`,
     [storeId, ids],
   );
-  return new Map(found.map((r) => [r.id, { storeCurrency: r.store_currency, orderCurrency: r.order_currency, revenueMinor: Number(r.revenue_minor), landedCosts: r.landed, credits: r.credits }]));
+  return new Map(
+    found.map((r) => [
+      r.id,
+      { storeCurrency: r.store_currency, orderCurrency: r.order_currency, revenueMinor: Number(r.revenue_minor), landedCosts: r.landed, credits: r.credits },
+    ]),
+  );
 }
 
 /** The store's currency (the stores domain's row). */
@@ -122,12 +164,20 @@ export async function waitingOnRate(db: Queryable, pairs: string[], limit: numbe
 
 /** The last cost the pre-checks saw. */
 export async function lastSeenCost(db: Queryable, storeId: string, soId: string): Promise<number | null> {
-  const [row] = await rows<{ c: string | null }>(db, `SELECT details->>'currentCostMinor' AS c FROM supplier_order_events WHERE store_id = $1 AND supplier_order_id = $2 AND details ? 'currentCostMinor' ORDER BY id DESC LIMIT 1`, [storeId, soId]);
+  const [row] = await rows<{ c: string | null }>(
+    db,
+    `SELECT details->>'currentCostMinor' AS c FROM supplier_order_events WHERE store_id = $1 AND supplier_order_id = $2 AND details ? 'currentCostMinor' ORDER BY id DESC LIMIT 1`,
+    [storeId, soId],
+  );
   return row?.c != null ? Number(row.c) : null;
 }
 
 export async function openSupplierOrderCount(db: Queryable, storeId: string, connectionId: string): Promise<number> {
-  const [row] = await rows<{ n: number }>(db, `SELECT count(*)::int AS n FROM supplier_orders WHERE store_id = $1 AND connection_id = $2 AND status NOT IN ('delivered', 'cancelled')`, [storeId, connectionId]);
+  const [row] = await rows<{ n: number }>(
+    db,
+    `SELECT count(*)::int AS n FROM supplier_orders WHERE store_id = $1 AND connection_id = $2 AND status NOT IN ('delivered', 'cancelled')`,
+    [storeId, connectionId],
+  );
   return row.n;
 }
 
@@ -136,7 +186,23 @@ export async function wakeRunners(db: Queryable): Promise<void> {
   await affected(db, `SELECT pg_notify('${WORK_CHANNEL}', '')`);
 }
 
-export function eventsOf(db: Queryable, storeId: string, ids: string[]): Promise<Array<{ id: string; supplier_order_id: string; at: Date; actor_kind: string; actor_id: string | null; type: string; from_status: string | null; to_status: string | null; details: Record<string, unknown> }>> {
+export function eventsOf(
+  db: Queryable,
+  storeId: string,
+  ids: string[],
+): Promise<
+  Array<{
+    id: string;
+    supplier_order_id: string;
+    at: Date;
+    actor_kind: string;
+    actor_id: string | null;
+    type: string;
+    from_status: string | null;
+    to_status: string | null;
+    details: Record<string, unknown>;
+  }>
+> {
   return rows(db, 'SELECT * FROM supplier_order_events WHERE store_id = $1 AND supplier_order_id = ANY($2) ORDER BY id', [storeId, ids]);
 }
 
@@ -147,7 +213,8 @@ export function eventsOf(db: Queryable, storeId: string, ids: string[]): Promise
 export function supplierOrderList(storeId: string, ownKeyId: string | null, f: SupplierOrderFilters): KeysetListStatement {
   // The counts do not keep the creating key: an own key's list counts its rows.
   const filters = storeScope(storeId, ownKeyId, false);
-  const add = (column: string, value: unknown, counted: boolean, op: '=' | '<>' = '=') => filters.push({ column, value, op, ...(counted ? { countColumn: column } : {}) });
+  const add = (column: string, value: unknown, counted: boolean, op: '=' | '<>' = '=') =>
+    filters.push({ column, value, op, ...(counted ? { countColumn: column } : {}) });
   if (f.needsReview === true) add('status', 'needsReview', true);
   if (f.needsReview === false) add('status', 'needsReview', true, '<>');
   if (f.status) add('status', f.status, true);
@@ -158,7 +225,16 @@ export function supplierOrderList(storeId: string, ownKeyId: string | null, f: S
   if (f.needsAttention !== undefined) add('needs_attention', f.needsAttention, false);
   return {
     list: 'supplierOrders',
-    binding: { storeId, ownKeyId, status: f.status ?? null, needsReview: f.needsReview ?? null, needsAttention: f.needsAttention ?? null, connectionId: f.connectionId ?? null, orderId: f.orderId ?? null, contractModel: f.contractModel ?? null },
+    binding: {
+      storeId,
+      ownKeyId,
+      status: f.status ?? null,
+      needsReview: f.needsReview ?? null,
+      needsAttention: f.needsAttention ?? null,
+      connectionId: f.connectionId ?? null,
+      orderId: f.orderId ?? null,
+      contractModel: f.contractModel ?? null,
+    },
     table: 'supplier_orders',
     alias: 's',
     filters,

@@ -46,7 +46,8 @@ export interface SupplierOrderRow {
   next_retry_at: Date | null;
   created_by_account_id: string;
   created_by_key_id: string | null;
-  created_at: Date; updated_at: Date;
+  created_at: Date;
+  updated_at: Date;
 }
 
 /**
@@ -66,14 +67,31 @@ const NAMES = `id, store_id, order_id, group_key, connection_id, supplier_key, o
   cancel_requested, payment_due, capture_requested, store_takes_over, accepted_cost_minor, reroute_request, reroute_tried, rerouted_to, returns, routing, earlier, delivery, delivery_due_at, reship_of, destination, retries_used, next_retry_at, created_by_account_id,
   created_by_key_id, created_at, updated_at`;
 /** A supplier order's columns, named (the hot statements are prepared: their result may not change with the table). */
-export const COLUMNS_READ = NAMES.replace(/\breturns\b/, returnsOf('supplier_orders')).replace(/\brouting\b/, routingOf('supplier_orders')).replace(/\bearlier\b/, earlierOf('supplier_orders'))
-  .replace(/\bdelivery\b/, deliveryOf('supplier_orders')).replace(/\bdelivery_due_at\b/, dueOf('supplier_orders')).replace(/\breship_of\b/, reshipOf('supplier_orders'));
+export const COLUMNS_READ = NAMES.replace(/\breturns\b/, returnsOf('supplier_orders'))
+  .replace(/\brouting\b/, routingOf('supplier_orders'))
+  .replace(/\bearlier\b/, earlierOf('supplier_orders'))
+  .replace(/\bdelivery\b/, deliveryOf('supplier_orders'))
+  .replace(/\bdelivery_due_at\b/, dueOf('supplier_orders'))
+  .replace(/\breship_of\b/, reshipOf('supplier_orders'));
 /** The same, by name alone: what a statement's own `so` gives. */
 export const COLUMN_NAMES = NAMES.replace(/\s+/g, ' ');
-const READ_AS: Record<string, (row: string) => string> = { returns: returnsOf, routing: routingOf, earlier: earlierOf, delivery: deliveryOf, delivery_due_at: dueOf, reship_of: reshipOf };
-export const OF_S = NAMES.split(',').map((c) => READ_AS[c.trim()]?.('s') ?? `s.${c.trim()}`).join(', ');
+const READ_AS: Record<string, (row: string) => string> = {
+  returns: returnsOf,
+  routing: routingOf,
+  earlier: earlierOf,
+  delivery: deliveryOf,
+  delivery_due_at: dueOf,
+  reship_of: reshipOf,
+};
+export const OF_S = NAMES.split(',')
+  .map((c) => READ_AS[c.trim()]?.('s') ?? `s.${c.trim()}`)
+  .join(', ');
 export const LISTED_OF_S = `${'id store_id order_id order_number group_key connection_id supplier_key contract_model status review_reason review_message retryable supplier_order_number supplier_order_id supplier_status costs payment_status shipping attempt destination'
-  .split(' ').map((c) => `s.${c} AS "${c.replace(/_(\w)/g, (_, x: string) => x.toUpperCase())}"`).join(', ')}, to_jsonb(s) -> 'delivery' AS "delivery", to_jsonb(s) -> 'reship_of' AS "reshipOf", ${isoTime('s.created_at')} AS "createdAt", ${isoTime('s.updated_at')} AS "updatedAt"`;
+  .split(' ')
+  .map((c) => `s.${c} AS "${c.replace(/_(\w)/g, (_, x: string) => x.toUpperCase())}"`)
+  .join(
+    ', ',
+  )}, to_jsonb(s) -> 'delivery' AS "delivery", to_jsonb(s) -> 'reship_of' AS "reshipOf", ${isoTime('s.created_at')} AS "createdAt", ${isoTime('s.updated_at')} AS "updatedAt"`;
 
 /** A supplier order's history as JSON, oldest first, each `at` in ISO 8601 as answered (for `s`, a supplier order row). */
 export const EVENTS_OF_S = `(SELECT coalesce(json_agg(json_build_object('at', ${isoTime('e.at')}, 'actor', json_build_object('kind', e.actor_kind, 'id', e.actor_id), 'type', e.type,
@@ -82,13 +100,48 @@ export const EVENTS_OF_S = `(SELECT coalesce(json_agg(json_build_object('at', ${
 
 export function supplierOrderOf(r: SupplierOrderRow): SupplierOrder {
   return {
-    id: r.id, storeId: r.store_id, orderId: r.order_id, groupKey: r.group_key, connectionId: r.connection_id, supplierKey: r.supplier_key, orderNumber: r.order_number,
-    contractModel: r.contract_model, status: r.status, reviewReason: r.review_reason, reviewMessage: r.review_message, retryable: r.retryable,
-    supplierOrderNumber: r.supplier_order_number, numberKnownAbsent: r.number_known_absent, supplierOrderId: r.supplier_order_id, supplierStatus: r.supplier_status,
-    costs: r.costs, paymentStatus: r.payment_status, shipping: r.shipping, attempt: r.attempt, payNow: r.pay_now, payRequested: r.pay_requested,
-    cancelRequested: r.cancel_requested, paymentDue: r.payment_due, captureRequested: r.capture_requested, storeTakesOver: r.store_takes_over,
-    acceptedCostMinor: r.accepted_cost_minor === null ? null : Number(r.accepted_cost_minor), rerouteRequest: r.reroute_request, rerouteTried: r.reroute_tried ?? [], reroutedTo: r.rerouted_to, returns: r.returns ?? [], routing: r.routing ?? null, earlier: r.earlier ?? [],
-    delivery: r.delivery ?? null, deliveryDueAt: r.delivery_due_at ? new Date(r.delivery_due_at) : null, reshipOf: r.reship_of ?? null, destination: r.destination, retriesUsed: r.retries_used,
-    nextRetryAt: r.next_retry_at, createdByAccountId: r.created_by_account_id, createdByKeyId: r.created_by_key_id, createdAt: r.created_at, updatedAt: r.updated_at,
+    id: r.id,
+    storeId: r.store_id,
+    orderId: r.order_id,
+    groupKey: r.group_key,
+    connectionId: r.connection_id,
+    supplierKey: r.supplier_key,
+    orderNumber: r.order_number,
+    contractModel: r.contract_model,
+    status: r.status,
+    reviewReason: r.review_reason,
+    reviewMessage: r.review_message,
+    retryable: r.retryable,
+    supplierOrderNumber: r.supplier_order_number,
+    numberKnownAbsent: r.number_known_absent,
+    supplierOrderId: r.supplier_order_id,
+    supplierStatus: r.supplier_status,
+    costs: r.costs,
+    paymentStatus: r.payment_status,
+    shipping: r.shipping,
+    attempt: r.attempt,
+    payNow: r.pay_now,
+    payRequested: r.pay_requested,
+    cancelRequested: r.cancel_requested,
+    paymentDue: r.payment_due,
+    captureRequested: r.capture_requested,
+    storeTakesOver: r.store_takes_over,
+    acceptedCostMinor: r.accepted_cost_minor === null ? null : Number(r.accepted_cost_minor),
+    rerouteRequest: r.reroute_request,
+    rerouteTried: r.reroute_tried ?? [],
+    reroutedTo: r.rerouted_to,
+    returns: r.returns ?? [],
+    routing: r.routing ?? null,
+    earlier: r.earlier ?? [],
+    delivery: r.delivery ?? null,
+    deliveryDueAt: r.delivery_due_at ? new Date(r.delivery_due_at) : null,
+    reshipOf: r.reship_of ?? null,
+    destination: r.destination,
+    retriesUsed: r.retries_used,
+    nextRetryAt: r.next_retry_at,
+    createdByAccountId: r.created_by_account_id,
+    createdByKeyId: r.created_by_key_id,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
   };
 }

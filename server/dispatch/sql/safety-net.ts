@@ -9,7 +9,10 @@ import { affected, type Queryable, rows } from '../../platform/db';
  * stops new orders, not the following of those already at the supplier): neither changed (every
  * read-back writes the row) nor asked for by the safety net for `dueAfterSeconds`; at most `perConnection` each.
  */
-export function dueOrders(db: Queryable, o: { dueAfterSeconds: number; maxAgeDays: number; perConnection: number; perSweep: number }): Promise<Array<{ id: string; store_id: string; connection_id: string; supplier_order_id: string }>> {
+export function dueOrders(
+  db: Queryable,
+  o: { dueAfterSeconds: number; maxAgeDays: number; perConnection: number; perSweep: number },
+): Promise<Array<{ id: string; store_id: string; connection_id: string; supplier_order_id: string }>> {
   // Statuses the supplier still moves on its own (as in the partial index of migration ReadBackAskedAt). Queued and
   // failed orders belong to the dispatch job, which reads them itself.
   return rows(

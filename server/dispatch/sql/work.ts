@@ -14,7 +14,19 @@ import { OF_S, supplierOrderOf, type SupplierOrderRow } from './rows';
  * linked to now. By the store (equality), so that under Citus it runs on the store's shard.
  */
 export async function workOfMany(db: Queryable, storeId: string, ids: string[]): Promise<Work[]> {
-  const found = await preparedRows<SupplierOrderRow & { connection: ConnectionRow; order_payment_method: PaymentMethod; order_payment_status: PaymentStatus; order_confirmed: boolean; store_currency: string; store_routing: Work['storeRouting']; items: WorkItem[]; alternates: WorkAlternate[] | null; connections: ConnectionRow[] | null }>(
+  const found = await preparedRows<
+    SupplierOrderRow & {
+      connection: ConnectionRow;
+      order_payment_method: PaymentMethod;
+      order_payment_status: PaymentStatus;
+      order_confirmed: boolean;
+      store_currency: string;
+      store_routing: Work['storeRouting'];
+      items: WorkItem[];
+      alternates: WorkAlternate[] | null;
+      connections: ConnectionRow[] | null;
+    }
+  >(
     db,
     `SELECT ${OF_S}, to_jsonb(c.*) AS connection, trim(st.currency) AS store_currency, (SELECT r.routing FROM store_supplier_routing r WHERE r.store_id = s.store_id) AS store_routing, o.payment_method AS order_payment_method, o.payment_status AS order_payment_status, o.confirmed_at IS NOT NULL AS order_confirmed,
             COALESCE((SELECT json_agg(json_build_object('id', i.id, 'sku', i.sku, 'quantity', i.quantity, 'supplierVariantId', i.supplier_variant_id,
@@ -70,7 +82,12 @@ export async function workOfMany(db: Queryable, storeId: string, ids: string[]):
     so: supplierOrderOf(r),
     conn: connectionOf(r.connection),
     order: { paymentMethod: r.order_payment_method, paymentStatus: r.order_payment_status, confirmed: r.order_confirmed },
-    items: r.items.map((i) => ({ ...i, linkCostMinor: numberOrNull(i.linkCostMinor), recordedCostMinor: numberOrNull(i.recordedCostMinor), maxBuyPrice: i.maxBuyPrice ? { amountMinor: Number(i.maxBuyPrice.amountMinor), currency: i.maxBuyPrice.currency } : null })),
+    items: r.items.map((i) => ({
+      ...i,
+      linkCostMinor: numberOrNull(i.linkCostMinor),
+      recordedCostMinor: numberOrNull(i.recordedCostMinor),
+      maxBuyPrice: i.maxBuyPrice ? { amountMinor: Number(i.maxBuyPrice.amountMinor), currency: i.maxBuyPrice.currency } : null,
+    })),
     storeCurrency: r.store_currency,
     storeRouting: r.store_routing,
     alternates: r.alternates ?? [],

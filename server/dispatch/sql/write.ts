@@ -19,15 +19,41 @@ export const CHANGE_CHANNEL = 'supplier_order_changed';
 
 /** The columns of the fields a change may write, and which hold JSON. */
 const COLUMNS: Record<string, string> = {
-  reviewReason: 'review_reason', reviewMessage: 'review_message', retryable: 'retryable', supplierOrderId: 'supplier_order_id', supplierStatus: 'supplier_status',
-  costs: 'costs', paymentStatus: 'payment_status', shipping: 'shipping', attempt: 'attempt', supplierOrderNumber: 'supplier_order_number',
-  numberKnownAbsent: 'number_known_absent', payRequested: 'pay_requested', cancelRequested: 'cancel_requested', storeTakesOver: 'store_takes_over',
-  acceptedCostMinor: 'accepted_cost_minor', rerouteRequest: 'reroute_request', rerouteTried: 'reroute_tried', reroutedTo: 'rerouted_to', returns: 'returns', retriesUsed: 'retries_used', nextRetryAt: 'next_retry_at', paymentDue: 'payment_due', captureRequested: 'capture_requested', routing: 'routing', earlier: 'earlier',
-  delivery: 'delivery', deliveryDueAt: 'delivery_due_at',
+  reviewReason: 'review_reason',
+  reviewMessage: 'review_message',
+  retryable: 'retryable',
+  supplierOrderId: 'supplier_order_id',
+  supplierStatus: 'supplier_status',
+  costs: 'costs',
+  paymentStatus: 'payment_status',
+  shipping: 'shipping',
+  attempt: 'attempt',
+  supplierOrderNumber: 'supplier_order_number',
+  numberKnownAbsent: 'number_known_absent',
+  payRequested: 'pay_requested',
+  cancelRequested: 'cancel_requested',
+  storeTakesOver: 'store_takes_over',
+  acceptedCostMinor: 'accepted_cost_minor',
+  rerouteRequest: 'reroute_request',
+  rerouteTried: 'reroute_tried',
+  reroutedTo: 'rerouted_to',
+  returns: 'returns',
+  retriesUsed: 'retries_used',
+  nextRetryAt: 'next_retry_at',
+  paymentDue: 'payment_due',
+  captureRequested: 'capture_requested',
+  routing: 'routing',
+  earlier: 'earlier',
+  delivery: 'delivery',
+  deliveryDueAt: 'delivery_due_at',
 };
 const JSON_FIELDS = new Set(['costs', 'shipping', 'rerouteRequest', 'rerouteTried', 'returns', 'routing', 'earlier', 'delivery']);
 /** A change's guard (../change.ts `Change.guard`), checked by the same compare and set as its status. */
-const GUARD_SQL: Record<Change['guard'][number], string> = { noReroute: 'reroute_request IS NULL', noCancel: 'NOT cancel_requested', reroute: 'reroute_request IS NOT NULL' };
+const GUARD_SQL: Record<Change['guard'][number], string> = {
+  noReroute: 'reroute_request IS NULL',
+  noCancel: 'NOT cancel_requested',
+  reroute: 'reroute_request IS NOT NULL',
+};
 
 /** The columns `so`, the record as written, gives to the other pieces. */
 const SO_GIVES = [...columnsOf(COLUMN_NAMES), 'from_status'];
@@ -62,7 +88,8 @@ export async function writeChange(db: Queryable, c: Carried, parts: PartMoves, a
     // One record by equality: Postgres then plans the statement once per connection (its generic plan costs what a
     // fresh one does), instead of planning its many pieces again at every write because an array's length is unknown.
     const ids = alike.length ? `id = ANY(${p.add([c.id, ...alike])}::uuid[])` : `id = ${p.add(c.id)}::uuid`;
-    const guard = c.guard.map((g) => ` AND ${GUARD_SQL[g]}`).join('') + (c.deliveryWas !== undefined ? ` AND delivery IS NOT DISTINCT FROM ${p.json(c.deliveryWas)}` : '');
+    const guard =
+      c.guard.map((g) => ` AND ${GUARD_SQL[g]}`).join('') + (c.deliveryWas !== undefined ? ` AND delivery IS NOT DISTINCT FROM ${p.json(c.deliveryWas)}` : '');
     so = `UPDATE supplier_orders SET status = ${p.add(c.to)}, updated_at = now()${sets.map((x) => `, ${x}`).join('')}
            WHERE store_id = ${p.add(a.storeId)} AND ${ids} AND status = ${from}${guard} RETURNING ${COLUMNS_READ}, ${from}::text AS from_status`;
   }
@@ -72,13 +99,17 @@ export async function writeChange(db: Queryable, c: Carried, parts: PartMoves, a
   if (r) {
     // Routing's choice carried by this change (../carry.ts): its entry first, the status as it was.
     st.add({
-      name: 'ev_routed', gives: ['id', 'supplier_order_id'], reads: { so: ['store_id', 'id', 'from_status'] },
+      name: 'ev_routed',
+      gives: ['id', 'supplier_order_id'],
+      reads: { so: ['store_id', 'id', 'from_status'] },
       sql: `INSERT INTO supplier_order_events (store_id, supplier_order_id, actor_kind, actor_id, type, from_status, to_status, details)
             SELECT store_id, id, ${p.add(r.actor.kind)}, ${p.add(r.actor.id)}, ${p.add(r.type)}, from_status, from_status, ${p.json(r.details)} FROM so RETURNING id, supplier_order_id`,
     });
   }
   st.add({
-    name: 'ev', gives: ['id', 'supplier_order_id'], reads: { so: ['store_id', 'id', 'from_status', 'status'], ...(r ? { ev_routed: [] } : {}) },
+    name: 'ev',
+    gives: ['id', 'supplier_order_id'],
+    reads: { so: ['store_id', 'id', 'from_status', 'status'], ...(r ? { ev_routed: [] } : {}) },
     // Reading ev_routed makes its entry (and its id) come first.
     sql: `INSERT INTO supplier_order_events (store_id, supplier_order_id, actor_kind, actor_id, type, from_status, to_status, details)
           SELECT store_id, id, ${p.add(h.actor.kind)}, ${p.add(h.actor.id)}, ${p.add(h.type)}, from_status, status, ${p.json(h.details)} FROM so${r ? ' WHERE (SELECT count(*) FROM ev_routed) >= 0' : ''} RETURNING id, supplier_order_id`,
@@ -89,6 +120,10 @@ export async function writeChange(db: Queryable, c: Carried, parts: PartMoves, a
   st.add(...landedPieces(p, a.storeId, c.landed, parts, { cancelled: c.to === 'cancelled' && c.from !== 'cancelled' }));
   // The supplier refunded a paid order it cancelled: its supplier credit, with this change (./credits.ts).
   if (c.fields.paymentStatus === 'refunded') st.add(cancelRefundPiece(p, a.storeId));
-  const changed = await preparedRows<SupplierOrderRow>(db, st.sql(`SELECT ${COLUMN_NAMES}, pg_notify('${CHANGE_CHANNEL}', id::text) AS notified FROM so`, { so: SO_GIVES }), st.values);
+  const changed = await preparedRows<SupplierOrderRow>(
+    db,
+    st.sql(`SELECT ${COLUMN_NAMES}, pg_notify('${CHANGE_CHANNEL}', id::text) AS notified FROM so`, { so: SO_GIVES }),
+    st.values,
+  );
   return changed.map(supplierOrderOf);
 }

@@ -63,7 +63,10 @@ export async function fanOut(db: DataSource, limit: number, reactions: ReactionR
  * receiver holds only its own, a store's dead receivers only the store's share), `limit` in all. Stores take turns:
  * each store's oldest due first, then each one's next. Another process's claim of the same row fails its re-check.
  */
-export async function claim(db: Queryable, o: { limit: number; perSubscription: number; perStore: number; inFlight: InFlight; leaseMs: number }): Promise<Claimed[]> {
+export async function claim(
+  db: Queryable,
+  o: { limit: number; perSubscription: number; perStore: number; inFlight: InFlight; leaseMs: number },
+): Promise<Claimed[]> {
   const busy = (m: Map<string, number>, cap: number) => [...m].filter(([, n]) => n >= cap).map(([id]) => id);
   const { subscriptions: subs, stores } = o.inFlight;
   const found = await preparedRows<ClaimRow>(
@@ -86,14 +89,31 @@ export async function claim(db: Queryable, o: { limit: number; perSubscription: 
       WHERE d.store_id = picked.store_id AND d.id = picked.id AND o.store_id = d.store_id AND o.seq = d.event_seq AND s.store_id = d.store_id AND s.id = d.subscription_id AND d.status = 'pending' AND d.next_attempt_at <= now()
      RETURNING d.id, d.attempts, d.pending_since, o.seq, o.id AS event_id, o.store_id, o.type, o.resource_key, o.record_key_id, o.snapshot, o.created_at,
                s.id AS subscription_id, s.url, s.secret_sealed, s.previous_secret_sealed, s.previous_secret_until, s.owner_account_id, s.owner_key_id`,
-    [o.limit, o.perSubscription, busy(subs, o.perSubscription), busy(stores, o.perStore), o.leaseMs / 1000, [...subs.keys()], [...subs.values()], [...stores.keys()], [...stores.values()], o.perStore],
+    [
+      o.limit,
+      o.perSubscription,
+      busy(subs, o.perSubscription),
+      busy(stores, o.perStore),
+      o.leaseMs / 1000,
+      [...subs.keys()],
+      [...subs.values()],
+      [...stores.keys()],
+      [...stores.values()],
+      o.perStore,
+    ],
   );
   return found.map((r) => ({
     delivery: { id: r.id, attempts: r.attempts, pendingSince: r.pending_since },
     event: outboxEventOf(r),
     subscription: {
-      id: r.subscription_id, storeId: r.store_id, url: r.url, secretSealed: r.secret_sealed, previousSecretSealed: r.previous_secret_sealed,
-      previousSecretUntil: r.previous_secret_until, ownerAccountId: r.owner_account_id, ownerKeyId: r.owner_key_id,
+      id: r.subscription_id,
+      storeId: r.store_id,
+      url: r.url,
+      secretSealed: r.secret_sealed,
+      previousSecretSealed: r.previous_secret_sealed,
+      previousSecretUntil: r.previous_secret_until,
+      ownerAccountId: r.owner_account_id,
+      ownerKeyId: r.owner_key_id,
     },
   }));
 }
@@ -119,7 +139,14 @@ export async function complete(db: DataSource, outcomes: Outcome[]): Promise<voi
        ok AS (UPDATE event_subscriptions s SET last_success_at = now() FROM (SELECT DISTINCT store_id, subscription_id FROM d WHERE status = 'delivered') ok
                WHERE s.store_id = ok.store_id AND s.id = ok.subscription_id AND (s.last_success_at IS NULL OR s.last_success_at < now() - interval '5 seconds') RETURNING 1)
        SELECT (SELECT count(*) FROM released)::int AS released`,
-      [outcomes.map((o) => o.id), outcomes.map((o) => o.status), outcomes.map((o) => o.nextAt), outcomes.map((o) => o.responseStatus), outcomes.map((o) => o.error), outcomes.map((o) => o.storeId)],
+      [
+        outcomes.map((o) => o.id),
+        outcomes.map((o) => o.status),
+        outcomes.map((o) => o.nextAt),
+        outcomes.map((o) => o.responseStatus),
+        outcomes.map((o) => o.error),
+        outcomes.map((o) => o.storeId),
+      ],
     ),
   );
 }
@@ -127,10 +154,19 @@ export async function complete(db: DataSource, outcomes: Outcome[]): Promise<voi
 const DELIVERY_COLUMNS = `d.*, o.id AS event_id, o.type AS event_type`;
 
 export function deliveryList(storeId: string, subscriptionId: string, status: string | null): KeysetListStatement {
-  const filters = [{ column: 'store_id', value: storeId }, { column: 'subscription_id', value: subscriptionId }, ...(status ? [{ column: 'status', value: status }] : [])];
+  const filters = [
+    { column: 'store_id', value: storeId },
+    { column: 'subscription_id', value: subscriptionId },
+    ...(status ? [{ column: 'status', value: status }] : []),
+  ];
   const ofEvent = (column: string) => `(SELECT o.${column} FROM event_outbox o WHERE o.store_id = d.store_id AND o.seq = d.event_seq)`;
   return {
-    list: 'eventDeliveries', binding: { subscriptionId, status }, table: 'event_deliveries', alias: 'd', filters, counts: null,
+    list: 'eventDeliveries',
+    binding: { subscriptionId, status },
+    table: 'event_deliveries',
+    alias: 'd',
+    filters,
+    counts: null,
     columns: `d.*, ${ofEvent('id')} AS event_id, ${ofEvent('type')} AS event_type`,
   };
 }
@@ -146,7 +182,11 @@ export async function deliveryOfSubscription(db: Queryable, storeId: string, sub
 
 /** Due again now, with a fresh retry period (one in flight keeps its lease); the delivery loops are woken. */
 export async function redeliver(db: Queryable, storeId: string, id: string): Promise<void> {
-  await rows(db, `WITH d AS (UPDATE event_deliveries SET status = 'pending', next_attempt_at = CASE WHEN leased_until > now() THEN next_attempt_at ELSE now() END, pending_since = now()
+  await rows(
+    db,
+    `WITH d AS (UPDATE event_deliveries SET status = 'pending', next_attempt_at = CASE WHEN leased_until > now() THEN next_attempt_at ELSE now() END, pending_since = now()
                    WHERE store_id = $2 AND id = $1 RETURNING id)
-                  SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM d`, [id, storeId]);
+                  SELECT pg_notify('${OUTBOX_CHANNEL}', '') FROM d`,
+    [id, storeId],
+  );
 }

@@ -39,7 +39,10 @@ export async function claimReactions(db: Queryable, limit: number, leaseMs: numb
     [limit, leaseMs / 1000],
   );
   return found.map((r) => ({
-    id: r.id, handler: r.handler, attempts: r.attempts, pendingSince: r.pending_since,
+    id: r.id,
+    handler: r.handler,
+    attempts: r.attempts,
+    pendingSince: r.pending_since,
     event: outboxEventOf(r),
   }));
 }

@@ -34,7 +34,10 @@ export interface ClaimedReaction {
 export interface Claimed {
   delivery: Pick<Delivery, 'id' | 'attempts' | 'pendingSince'>;
   event: OutboxEvent;
-  subscription: Pick<Subscription, 'id' | 'storeId' | 'url' | 'secretSealed' | 'previousSecretSealed' | 'previousSecretUntil' | 'ownerAccountId' | 'ownerKeyId'>;
+  subscription: Pick<
+    Subscription,
+    'id' | 'storeId' | 'url' | 'secretSealed' | 'previousSecretSealed' | 'previousSecretUntil' | 'ownerAccountId' | 'ownerKeyId'
+  >;
 }
 
 /** Deliveries this process has in flight, by subscription and by store. */
@@ -73,9 +76,21 @@ export interface SubscriptionRow {
 }
 
 export const subscriptionOf = (r: SubscriptionRow): Subscription => ({
-  id: r.id, storeId: r.store_id, url: r.url, description: r.description, eventTypes: r.event_types, secretSealed: r.secret_sealed,
-  previousSecretSealed: r.previous_secret_sealed, previousSecretUntil: r.previous_secret_until, enabled: r.enabled, disabledReason: r.disabled_reason,
-  lastSuccessAt: r.last_success_at, ownerAccountId: r.owner_account_id, ownerKeyId: r.owner_key_id, createdAt: r.created_at, updatedAt: r.updated_at,
+  id: r.id,
+  storeId: r.store_id,
+  url: r.url,
+  description: r.description,
+  eventTypes: r.event_types,
+  secretSealed: r.secret_sealed,
+  previousSecretSealed: r.previous_secret_sealed,
+  previousSecretUntil: r.previous_secret_until,
+  enabled: r.enabled,
+  disabledReason: r.disabled_reason,
+  lastSuccessAt: r.last_success_at,
+  ownerAccountId: r.owner_account_id,
+  ownerKeyId: r.owner_key_id,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 
 /** A delivery row with its event's id and type (the list and the single read join them). */
@@ -110,7 +125,14 @@ export interface EventColumns {
 }
 
 export const outboxEventOf = (r: EventColumns): OutboxEvent => ({
-  seq: Number(r.seq), id: r.event_id, storeId: r.store_id, type: r.type, resourceKey: r.resource_key, recordKeyId: r.record_key_id, snapshot: r.snapshot, createdAt: r.created_at,
+  seq: Number(r.seq),
+  id: r.event_id,
+  storeId: r.store_id,
+  type: r.type,
+  resourceKey: r.resource_key,
+  recordKeyId: r.record_key_id,
+  snapshot: r.snapshot,
+  createdAt: r.created_at,
 });
 
 /** A claimed delivery as the claim statement answers it: the delivery, its event and its subscription. */
@@ -128,7 +150,19 @@ export interface ClaimRow extends EventColumns {
 }
 
 export const deliveryOf = (r: DeliveryRow): Delivery => ({
-  id: r.id, eventSeq: Number(r.event_seq), eventId: r.event_id, eventType: r.event_type, subscriptionId: r.subscription_id, resourceKey: r.resource_key,
-  status: r.status, attempts: r.attempts, nextAttemptAt: r.status === 'pending' && Number.isFinite(new Date(r.next_attempt_at).getTime()) ? r.next_attempt_at : null, pendingSince: r.pending_since, lastAttemptAt: r.last_attempt_at,
-  responseStatus: r.response_status, lastError: r.last_error, deliveredAt: r.delivered_at, createdAt: r.created_at,
+  id: r.id,
+  eventSeq: Number(r.event_seq),
+  eventId: r.event_id,
+  eventType: r.event_type,
+  subscriptionId: r.subscription_id,
+  resourceKey: r.resource_key,
+  status: r.status,
+  attempts: r.attempts,
+  nextAttemptAt: r.status === 'pending' && Number.isFinite(new Date(r.next_attempt_at).getTime()) ? r.next_attempt_at : null,
+  pendingSince: r.pending_since,
+  lastAttemptAt: r.last_attempt_at,
+  responseStatus: r.response_status,
+  lastError: r.last_error,
+  deliveredAt: r.delivered_at,
+  createdAt: r.created_at,
 });

@@ -71,7 +71,11 @@ export async function insertSubscription(
 
 /** One subscription of a store; with `ownKeyId`, only one that key owns. Every write below names the subscription's store too. */
 export async function subscriptionInStore(db: Queryable, storeId: string, id: string, ownKeyId: string | null): Promise<Subscription | null> {
-  const [r] = await rows<SubscriptionRow>(db, 'SELECT * FROM event_subscriptions WHERE id = $1 AND store_id = $2 AND ($3::uuid IS NULL OR owner_key_id = $3)', [id, storeId, ownKeyId]);
+  const [r] = await rows<SubscriptionRow>(db, 'SELECT * FROM event_subscriptions WHERE id = $1 AND store_id = $2 AND ($3::uuid IS NULL OR owner_key_id = $3)', [
+    id,
+    storeId,
+    ownKeyId,
+  ]);
   return r ? subscriptionOf(r) : null;
 }
 
@@ -86,10 +90,17 @@ export interface Owner {
   keyId: string | null;
 }
 
-const ownerSet = (n: number) => `owner_account_id = coalesce($${n}, owner_account_id), owner_key_id = CASE WHEN $${n}::uuid IS NULL THEN owner_key_id ELSE $${n + 1}::uuid END`;
+const ownerSet = (n: number) =>
+  `owner_account_id = coalesce($${n}, owner_account_id), owner_key_id = CASE WHEN $${n}::uuid IS NULL THEN owner_key_id ELSE $${n + 1}::uuid END`;
 
 /** Changes the given fields (and the owner); switching on clears the reason and gives the waiting deliveries a fresh retry period. */
-export async function updateSubscription(db: Queryable, storeId: string, id: string, c: { url?: string; description?: string | null; eventTypes?: string[]; enabled?: boolean }, owner: Owner | null): Promise<Subscription> {
+export async function updateSubscription(
+  db: Queryable,
+  storeId: string,
+  id: string,
+  c: { url?: string; description?: string | null; eventTypes?: string[]; enabled?: boolean },
+  owner: Owner | null,
+): Promise<Subscription> {
   const [r] = await rows<SubscriptionRow>(
     db,
     `WITH s AS (UPDATE event_subscriptions SET url = coalesce($2, url), description = CASE WHEN $3 THEN $4 ELSE description END, event_types = coalesce($5, event_types),
@@ -97,13 +108,31 @@ export async function updateSubscription(db: Queryable, storeId: string, id: str
                  WHERE store_id = $10 AND id = $1 RETURNING *),
      fresh AS (UPDATE event_deliveries d SET pending_since = now() FROM s WHERE $6::boolean AND d.store_id = $10 AND d.subscription_id = s.id AND d.status = 'pending')
      SELECT * FROM s`,
-    [id, c.url ?? null, 'description' in c, c.description ?? null, c.eventTypes ?? null, c.enabled ?? null, JSON.stringify({ code: 'switchedOff', message: 'Switched off by a member of the store.', at: new Date().toISOString() }), owner?.accountId ?? null, owner?.keyId ?? null, storeId],
+    [
+      id,
+      c.url ?? null,
+      'description' in c,
+      c.description ?? null,
+      c.eventTypes ?? null,
+      c.enabled ?? null,
+      JSON.stringify({ code: 'switchedOff', message: 'Switched off by a member of the store.', at: new Date().toISOString() }),
+      owner?.accountId ?? null,
+      owner?.keyId ?? null,
+      storeId,
+    ],
   );
   return subscriptionOf(r);
 }
 
 /** A new secret, and its new owner; the one it replaces keeps signing beside it until `previousUntil` (null: not at all). */
-export async function rotateSecret(db: Queryable, storeId: string, id: string, secretSealed: string, previousUntil: Date | null, owner: Owner): Promise<Subscription> {
+export async function rotateSecret(
+  db: Queryable,
+  storeId: string,
+  id: string,
+  secretSealed: string,
+  previousUntil: Date | null,
+  owner: Owner,
+): Promise<Subscription> {
   const [r] = await rows<SubscriptionRow>(
     db,
     `UPDATE event_subscriptions SET previous_secret_sealed = CASE WHEN $3::timestamptz IS NULL THEN NULL ELSE secret_sealed END, previous_secret_until = $3,
@@ -118,7 +147,10 @@ export async function rotateSecret(db: Queryable, storeId: string, id: string, s
  * them across stores, each by `<store id>:<id>`, and replaces one in its own store.
  */
 export const SUBSCRIPTION_SECRETS: SealedValues[] = (
-  [['subscriptionSecrets', 'secret_sealed'], ['subscriptionPreviousSecrets', 'previous_secret_sealed']] as const
+  [
+    ['subscriptionSecrets', 'secret_sealed'],
+    ['subscriptionPreviousSecrets', 'previous_secret_sealed'],
+  ] as const
 ).map(([name, column]) => ({
   name,
   list: (db, limit) =>
@@ -129,7 +161,9 @@ export const SUBSCRIPTION_SECRETS: SealedValues[] = (
     ),
   replace: async (db, key, was, now) => {
     const [storeId, id] = key.split(':');
-    return (await affected(db, `UPDATE event_subscriptions SET ${column} = $3 WHERE store_id = $4 AND id = $1 AND ${column} = $2`, [id, was, now, storeId])) > 0;
+    return (
+      (await affected(db, `UPDATE event_subscriptions SET ${column} = $3 WHERE store_id = $4 AND id = $1 AND ${column} = $2`, [id, was, now, storeId])) > 0
+    );
   },
 }));
 

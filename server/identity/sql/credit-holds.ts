@@ -32,13 +32,21 @@ export async function takeHeld(
 
 /** Marks units of the hold spent, in the transaction that does their work; false when the hold is no longer there. */
 export async function spendHeld(tx: Queryable, k: HoldKey, units: number): Promise<boolean> {
-  const r = await rows(tx, 'UPDATE credit_holds SET units_spent = units_spent + $3 WHERE account_id = $1 AND id = $2 AND units_spent + $3 <= units RETURNING id', [k.accountId, k.holdId, units]);
+  const r = await rows(
+    tx,
+    'UPDATE credit_holds SET units_spent = units_spent + $3 WHERE account_id = $1 AND id = $2 AND units_spent + $3 <= units RETURNING id',
+    [k.accountId, k.holdId, units],
+  );
   return r.length > 0;
 }
 
 /** The request is still running: its hold is not to be swept before the lease ends. */
 export async function renewHeld(db: Queryable, k: HoldKey, leaseSeconds: number): Promise<void> {
-  await rows(db, 'UPDATE credit_holds SET lease_until = now() + make_interval(secs => $3) WHERE account_id = $1 AND id = $2', [k.accountId, k.holdId, leaseSeconds]);
+  await rows(db, 'UPDATE credit_holds SET lease_until = now() + make_interval(secs => $3) WHERE account_id = $1 AND id = $2', [
+    k.accountId,
+    k.holdId,
+    leaseSeconds,
+  ]);
 }
 
 /**
@@ -66,5 +74,7 @@ export async function releaseHeld(db: Queryable, k: HoldKey, lapsedOnly: boolean
 
 /** Holds whose lease ended (their process stopped renewing them), oldest first, of every account. */
 export function lapsedHolds(db: Queryable, limit: number): Promise<Array<{ account_id: string; id: string }>> {
-  return rows(db, 'SELECT /* cross-store: credit-hold-sweep */ account_id, id FROM credit_holds WHERE lease_until < now() ORDER BY lease_until LIMIT $1', [limit]);
+  return rows(db, 'SELECT /* cross-store: credit-hold-sweep */ account_id, id FROM credit_holds WHERE lease_until < now() ORDER BY lease_until LIMIT $1', [
+    limit,
+  ]);
 }

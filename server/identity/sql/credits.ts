@@ -3,7 +3,10 @@ import { type Queryable, rows } from '../../platform/db';
 // An account's credits: taken and added in one statement each, with their ledger entry (credit_ledger).
 
 /** Takes the credits in one conditional update, with its ledger entry; null when the balance is too low. */
-export async function takeCredits(db: Queryable, e: { accountId: string; apiKeyId: string | null; action: string; amount: number; requestId: string | null }): Promise<number | null> {
+export async function takeCredits(
+  db: Queryable,
+  e: { accountId: string; apiKeyId: string | null; action: string; amount: number; requestId: string | null },
+): Promise<number | null> {
   const [row] = await rows<{ credits: number }>(
     db,
     `WITH charged AS (
@@ -24,7 +27,10 @@ export async function creditBalance(db: Queryable, accountId: string): Promise<n
 }
 
 /** Adds credits, with their ledger entry (and the operator's reason for a grant). */
-export async function addCredits(db: Queryable, e: { accountId: string; apiKeyId: string | null; action: string; amount: number; requestId: string | null; reason?: string | null }): Promise<void> {
+export async function addCredits(
+  db: Queryable,
+  e: { accountId: string; apiKeyId: string | null; action: string; amount: number; requestId: string | null; reason?: string | null },
+): Promise<void> {
   await rows(
     db,
     `WITH credited AS (UPDATE accounts SET credits = credits + $2 WHERE id = $1 RETURNING credits)
@@ -34,6 +40,25 @@ export async function addCredits(db: Queryable, e: { accountId: string; apiKeyId
   );
 }
 
-export function ledgerOf(db: Queryable, accountId: string, limit: number): Promise<Array<{ id: string; action: string; amount: number; balance_after: number; api_key_id: string | null; request_id: string | null; reason: string | null; created_at: Date }>> {
-  return rows(db, `SELECT id, action, amount, balance_after, api_key_id, request_id, reason, created_at FROM credit_ledger WHERE account_id = $1 ORDER BY id DESC LIMIT $2`, [accountId, limit]);
+export function ledgerOf(
+  db: Queryable,
+  accountId: string,
+  limit: number,
+): Promise<
+  Array<{
+    id: string;
+    action: string;
+    amount: number;
+    balance_after: number;
+    api_key_id: string | null;
+    request_id: string | null;
+    reason: string | null;
+    created_at: Date;
+  }>
+> {
+  return rows(
+    db,
+    `SELECT id, action, amount, balance_after, api_key_id, request_id, reason, created_at FROM credit_ledger WHERE account_id = $1 ORDER BY id DESC LIMIT $2`,
+    [accountId, limit],
+  );
 }

@@ -37,17 +37,31 @@ export async function claimKey(db: Queryable, c: KeyClaim, leaseSeconds: number)
 }
 
 export async function renewKey(db: Queryable, c: KeyClaim, leaseSeconds: number): Promise<void> {
-  await affected(db, 'UPDATE idempotency_keys SET lease_until = now() + make_interval(secs => $4) WHERE account_id = $5 AND scope = $1 AND key = $2 AND token = $3', [c.scope, c.key, c.token, leaseSeconds, c.accountId]);
+  await affected(
+    db,
+    'UPDATE idempotency_keys SET lease_until = now() + make_interval(secs => $4) WHERE account_id = $5 AND scope = $1 AND key = $2 AND token = $3',
+    [c.scope, c.key, c.token, leaseSeconds, c.accountId],
+  );
 }
 
 /** In the create's transaction: false when the claim is no longer this request's (the create then rolls back). */
 export async function markMade(tx: Queryable, c: KeyClaim, ref: string): Promise<boolean> {
-  return (await affected(tx, 'UPDATE idempotency_keys SET made_ref = $4 WHERE account_id = $5 AND scope = $1 AND key = $2 AND token = $3 AND answer_status IS NULL', [c.scope, c.key, c.token, ref, c.accountId])) > 0;
+  return (
+    (await affected(
+      tx,
+      'UPDATE idempotency_keys SET made_ref = $4 WHERE account_id = $5 AND scope = $1 AND key = $2 AND token = $3 AND answer_status IS NULL',
+      [c.scope, c.key, c.token, ref, c.accountId],
+    )) > 0
+  );
 }
 
 /** The answer, once: a second writer (a recovery racing the first request) leaves the first one's. */
 export async function keepAnswer(db: Queryable, c: KeyClaim, status: number, sealed: string): Promise<void> {
-  await affected(db, 'UPDATE idempotency_keys SET answer_status = $3, answer_sealed = $4, lease_until = now() WHERE account_id = $5 AND scope = $1 AND key = $2 AND answer_status IS NULL', [c.scope, c.key, status, sealed, c.accountId]);
+  await affected(
+    db,
+    'UPDATE idempotency_keys SET answer_status = $3, answer_sealed = $4, lease_until = now() WHERE account_id = $5 AND scope = $1 AND key = $2 AND answer_status IS NULL',
+    [c.scope, c.key, status, sealed, c.accountId],
+  );
 }
 
 /** Gives the key back when nothing was made; when something was, lets a retry recover it at once. */

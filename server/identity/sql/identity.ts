@@ -86,7 +86,11 @@ export async function revokeKey(db: Queryable, id: string, accountId: string): P
 
 /** Stamps the key's last use, unless another stamp within the interval is already there. */
 export async function stampKeyUse(db: Queryable, id: string, at: Date, intervalSeconds: number): Promise<void> {
-  await affected(db, `UPDATE api_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - make_interval(secs => $3))`, [id, at, intervalSeconds]);
+  await affected(
+    db,
+    `UPDATE api_keys SET last_used_at = $2 WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - make_interval(secs => $3))`,
+    [id, at, intervalSeconds],
+  );
 }
 
 // --- Accounts and sessions
@@ -114,7 +118,12 @@ const accountOf = (r: AccountRow): Account => ({
 
 /** A second account with the same e-mail (in any case) raises the unique violation (23505). */
 export async function insertAccount(db: Queryable, a: Pick<Account, 'id' | 'email' | 'passwordHash' | 'name'>): Promise<void> {
-  await affected(db, `INSERT INTO accounts (id, email, password_hash, name, plan, is_developer, credits) VALUES ($1, $2, $3, $4, 'free', false, 0)`, [a.id, a.email, a.passwordHash, a.name]);
+  await affected(db, `INSERT INTO accounts (id, email, password_hash, name, plan, is_developer, credits) VALUES ($1, $2, $3, $4, 'free', false, 0)`, [
+    a.id,
+    a.email,
+    a.passwordHash,
+    a.name,
+  ]);
 }
 
 export async function accountById(db: Queryable, id: string): Promise<Account | null> {
@@ -137,7 +146,12 @@ export async function setPlan(db: Queryable, id: string, plan: Plan): Promise<vo
 }
 
 export async function insertSession(db: Queryable, s: { id: string; accountId: string; tokenDigest: Buffer; expiresAt: Date }): Promise<void> {
-  await affected(db, 'INSERT INTO sessions (id, account_id, token_digest, expires_at) VALUES ($1, $2, $3, $4)', [s.id, s.accountId, s.tokenDigest, s.expiresAt]);
+  await affected(db, 'INSERT INTO sessions (id, account_id, token_digest, expires_at) VALUES ($1, $2, $3, $4)', [
+    s.id,
+    s.accountId,
+    s.tokenDigest,
+    s.expiresAt,
+  ]);
 }
 
 export async function endSession(db: Queryable, id: string): Promise<void> {
@@ -201,5 +215,7 @@ export async function updateApiKey(db: Queryable, accountId: string, id: string,
 }
 
 /** API keys as sealed for copying, for the keyring's reseal; a value is replaced only while unchanged. */
-export const sealedKeys = (db: Queryable, limit?: number) => rows<{ id: string; sealed: string }>(db, 'SELECT id::text, key_sealed AS sealed FROM api_keys ORDER BY id LIMIT $1', [limit ?? null]);
-export const replaceSealedKey = async (db: Queryable, id: string, was: string, now: string) => (await affected(db, 'UPDATE api_keys SET key_sealed = $3 WHERE id = $1 AND key_sealed = $2', [id, was, now])) > 0;
+export const sealedKeys = (db: Queryable, limit?: number) =>
+  rows<{ id: string; sealed: string }>(db, 'SELECT id::text, key_sealed AS sealed FROM api_keys ORDER BY id LIMIT $1', [limit ?? null]);
+export const replaceSealedKey = async (db: Queryable, id: string, was: string, now: string) =>
+  (await affected(db, 'UPDATE api_keys SET key_sealed = $3 WHERE id = $1 AND key_sealed = $2', [id, was, now])) > 0;

@@ -21,8 +21,16 @@ const COLUMNS = 'order_id, reference, amount_minor, currency, status, refunded_m
 export type StoredPayment = PaymentRecord & { orderId: string; updatedAt: Date };
 
 const fromRow = (r: PaymentRow): StoredPayment => ({
-  orderId: r.order_id, reference: r.reference, amountMinor: Number(r.amount_minor), currency: r.currency, status: r.status, refundedMinor: Number(r.refunded_minor),
-  version: r.version, occurredAt: r.occurred_at, disputed: r.disputed, updatedAt: r.updated_at,
+  orderId: r.order_id,
+  reference: r.reference,
+  amountMinor: Number(r.amount_minor),
+  currency: r.currency,
+  status: r.status,
+  refundedMinor: Number(r.refunded_minor),
+  version: r.version,
+  occurredAt: r.occurred_at,
+  disputed: r.disputed,
+  updatedAt: r.updated_at,
 });
 
 /**
@@ -32,7 +40,11 @@ const fromRow = (r: PaymentRow): StoredPayment => ({
 export async function paymentsOfOrders(db: Queryable, storeId: string, orderIds: string[], opts: { beforeMigration?: boolean } = {}): Promise<StoredPayment[]> {
   if (!orderIds.length) return [];
   try {
-    const found = await rows<PaymentRow>(db, `SELECT ${COLUMNS} FROM store_order_payments WHERE store_id = $1 AND order_id = ANY($2) ORDER BY created_at, reference`, [storeId, orderIds]);
+    const found = await rows<PaymentRow>(
+      db,
+      `SELECT ${COLUMNS} FROM store_order_payments WHERE store_id = $1 AND order_id = ANY($2) ORDER BY created_at, reference`,
+      [storeId, orderIds],
+    );
     return found.map(fromRow);
   } catch (err) {
     if (opts.beforeMigration && (err as { code?: string }).code === '42P01') return [];

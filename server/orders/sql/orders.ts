@@ -7,17 +7,48 @@ import type { Destination, FulfilmentGroup, PaymentAttentionReason, StoreOrder, 
 // A new order reads the catalogue's links of its variants (and their connections) in one statement; it writes none.
 
 interface OrderRow {
-  id: string; store_id: string; number: string; status: StoreOrder['status']; payment_method: StoreOrder['paymentMethod']; payment_status: StoreOrder['paymentStatus'];
-  contract_model: StoreOrder['contractModel']; currency: string; total_minor: string; refunded_minor: string; destination: Destination; needs_attention: boolean;
-  payment_attention: PaymentAttentionReason | null; payment_attention_at: Date | null; confirmed_at: Date | null; marked_paid_at: Date | null;
-  created_by_account_id: string; created_by_key_id: string | null; created_at: Date; updated_at: Date;
+  id: string;
+  store_id: string;
+  number: string;
+  status: StoreOrder['status'];
+  payment_method: StoreOrder['paymentMethod'];
+  payment_status: StoreOrder['paymentStatus'];
+  contract_model: StoreOrder['contractModel'];
+  currency: string;
+  total_minor: string;
+  refunded_minor: string;
+  destination: Destination;
+  needs_attention: boolean;
+  payment_attention: PaymentAttentionReason | null;
+  payment_attention_at: Date | null;
+  confirmed_at: Date | null;
+  marked_paid_at: Date | null;
+  created_by_account_id: string;
+  created_by_key_id: string | null;
+  created_at: Date;
+  updated_at: Date;
 }
 
 const storeOrderOf = (r: OrderRow): StoreOrder => ({
-  id: r.id, storeId: r.store_id, number: r.number, status: r.status, paymentMethod: r.payment_method, paymentStatus: r.payment_status, refundedMinor: Number(r.refunded_minor),
-  contractModel: r.contract_model, currency: r.currency, totalMinor: Number(r.total_minor), destination: r.destination, needsAttention: r.needs_attention,
+  id: r.id,
+  storeId: r.store_id,
+  number: r.number,
+  status: r.status,
+  paymentMethod: r.payment_method,
+  paymentStatus: r.payment_status,
+  refundedMinor: Number(r.refunded_minor),
+  contractModel: r.contract_model,
+  currency: r.currency,
+  totalMinor: Number(r.total_minor),
+  destination: r.destination,
+  needsAttention: r.needs_attention,
   paymentAttention: r.payment_attention ? { reason: r.payment_attention, since: r.payment_attention_at! } : null,
-  confirmedAt: r.confirmed_at, markedPaidAt: r.marked_paid_at, createdByAccountId: r.created_by_account_id, createdByKeyId: r.created_by_key_id, createdAt: r.created_at, updatedAt: r.updated_at,
+  confirmedAt: r.confirmed_at,
+  markedPaidAt: r.marked_paid_at,
+  createdByAccountId: r.created_by_account_id,
+  createdByKeyId: r.created_by_key_id,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
 });
 
 /**
@@ -40,22 +71,36 @@ export async function orderInStore(db: Queryable, storeId: string, id: string): 
 }
 
 export function itemsOf(db: Queryable, storeId: string, orderId: string): Promise<StoreOrderItem[]> {
-  return preparedRows<StoreOrderItem>(db, `SELECT ${ITEM_COLUMNS} FROM store_order_items WHERE store_id = $1 AND order_id = $2 ORDER BY position`, [storeId, orderId]);
+  return preparedRows<StoreOrderItem>(db, `SELECT ${ITEM_COLUMNS} FROM store_order_items WHERE store_id = $1 AND order_id = $2 ORDER BY position`, [
+    storeId,
+    orderId,
+  ]);
 }
 
 export function groupsOf(db: Queryable, storeId: string, orderIds: string[]): Promise<FulfilmentGroup[]> {
-  return preparedRows<FulfilmentGroup>(db, `SELECT ${GROUP_COLUMNS} FROM fulfilment_groups WHERE store_id = $1 AND order_id = ANY($2) ORDER BY group_key`, [storeId, orderIds]);
+  return preparedRows<FulfilmentGroup>(db, `SELECT ${GROUP_COLUMNS} FROM fulfilment_groups WHERE store_id = $1 AND order_id = ANY($2) ORDER BY group_key`, [
+    storeId,
+    orderIds,
+  ]);
 }
 
 export async function groupOf(db: Queryable, storeId: string, orderId: string, groupKey: string): Promise<FulfilmentGroup | null> {
-  const [g] = await preparedRows<FulfilmentGroup>(db, `SELECT ${GROUP_COLUMNS} FROM fulfilment_groups WHERE store_id = $1 AND order_id = $2 AND group_key = $3`, [storeId, orderId, groupKey]);
+  const [g] = await preparedRows<FulfilmentGroup>(
+    db,
+    `SELECT ${GROUP_COLUMNS} FROM fulfilment_groups WHERE store_id = $1 AND order_id = $2 AND group_key = $3`,
+    [storeId, orderId, groupKey],
+  );
   return g ?? null;
 }
 
 // --- A new order
 
 /** The links of these store variants through live connections (each table pinned to the store). */
-export function liveLinksOfVariants(tx: Queryable, storeId: string, variantIds: string[]): Promise<Array<{ store_variant_id: string; connection_id: string; supplier_variant_id: string; cost_minor: string; currency: string }>> {
+export function liveLinksOfVariants(
+  tx: Queryable,
+  storeId: string,
+  variantIds: string[],
+): Promise<Array<{ store_variant_id: string; connection_id: string; supplier_variant_id: string; cost_minor: string; currency: string }>> {
   return rows(
     tx,
     `SELECT lv.store_variant_id, l.connection_id, lv.supplier_variant_id, lv.cost_minor, lv.currency
@@ -67,7 +112,12 @@ export function liveLinksOfVariants(tx: Queryable, storeId: string, variantIds: 
 }
 
 /** The order, its items and its parts (each part pending), in one statement. */
-export async function insertOrder(tx: Queryable, o: Omit<StoreOrder, 'createdAt' | 'updatedAt' | 'status' | 'needsAttention' | 'paymentAttention' | 'confirmedAt' | 'markedPaidAt' | 'refundedMinor'>, items: Array<StoreOrderItem & { linkCurrency: string | null }>, groups: Array<Pick<FulfilmentGroup, 'groupKey' | 'connectionId' | 'fulfilledByStore'>>): Promise<void> {
+export async function insertOrder(
+  tx: Queryable,
+  o: Omit<StoreOrder, 'createdAt' | 'updatedAt' | 'status' | 'needsAttention' | 'paymentAttention' | 'confirmedAt' | 'markedPaidAt' | 'refundedMinor'>,
+  items: Array<StoreOrderItem & { linkCurrency: string | null }>,
+  groups: Array<Pick<FulfilmentGroup, 'groupKey' | 'connectionId' | 'fulfilledByStore'>>,
+): Promise<void> {
   await affected(
     tx,
     `WITH o AS (
@@ -80,12 +130,32 @@ export async function insertOrder(tx: Queryable, o: Omit<StoreOrder, 'createdAt'
      )
      INSERT INTO fulfilment_groups (store_id, order_id, group_key, connection_id, status, shipment, fulfilled_by_store)
      SELECT $2::uuid, o.id, g."groupKey", g."connectionId", 'pending', NULL, g."fulfilledByStore" FROM o, jsonb_to_recordset($13::jsonb) AS g("groupKey" text, "connectionId" uuid, "fulfilledByStore" boolean)`,
-    [o.id, o.storeId, o.number, o.paymentMethod, o.paymentStatus, o.contractModel, o.currency, o.totalMinor, JSON.stringify(o.destination), o.createdByAccountId, o.createdByKeyId, JSON.stringify(items), JSON.stringify(groups)],
+    [
+      o.id,
+      o.storeId,
+      o.number,
+      o.paymentMethod,
+      o.paymentStatus,
+      o.contractModel,
+      o.currency,
+      o.totalMinor,
+      JSON.stringify(o.destination),
+      o.createdByAccountId,
+      o.createdByKeyId,
+      JSON.stringify(items),
+      JSON.stringify(groups),
+    ],
   );
 }
 
 export interface OrderListRow extends OrderRow {
-  parts: Array<{ groupKey: string; connectionId: string | null; status: FulfilmentGroup['status']; fulfilledByStore: boolean; shipment: FulfilmentGroup['shipment'] }>;
+  parts: Array<{
+    groupKey: string;
+    connectionId: string | null;
+    status: FulfilmentGroup['status'];
+    fulfilledByStore: boolean;
+    shipment: FulfilmentGroup['shipment'];
+  }>;
   attention: number;
 }
 
@@ -95,7 +165,12 @@ export function orderList(f: { storeId: string; ownKeyId: string | null; needsAt
   if (f.needsAttention !== undefined) filters.push({ column: 'needs_attention', countColumn: 'needs_attention', value: f.needsAttention });
   if (f.status) filters.push({ column: 'status', countColumn: 'status', value: f.status });
   if (f.customer) filters.push({ column: "destination->>'name'", orColumns: ["destination->>'email'"], op: 'contains', value: f.customer });
-  return { list: 'storeOrders', binding: f, table: 'store_orders', alias: 'o', filters,
+  return {
+    list: 'storeOrders',
+    binding: f,
+    table: 'store_orders',
+    alias: 'o',
+    filters,
     // attention: the order's parts waiting for review or failed.
     columns: `o.*,
       (SELECT coalesce(json_agg(json_build_object('groupKey', g.group_key, 'connectionId', g.connection_id, 'status', g.status,

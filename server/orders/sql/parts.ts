@@ -53,8 +53,13 @@ export function partMove(p: Params, storeId: string, parts: string, move: PartMo
                   ${from} AND g.fulfilled_by_store AND g.status = ANY(${p.add(move.from)}::text[])`;
   }
   const event = outboxStep({
-    from: 'part', type: `'orderPart.statusChanged'`, storeId: 'part.store_id', resourceKey: `'orderPart:' || part.order_id || ':' || part.group_key`,
-    recordKeyId: 'part.created_by_key_id', snapshot: 'to_jsonb(part) - \'needs_attention\'', where: 'part.status IS DISTINCT FROM part.was_status',
+    from: 'part',
+    type: `'orderPart.statusChanged'`,
+    storeId: 'part.store_id',
+    resourceKey: `'orderPart:' || part.order_id || ':' || part.group_key`,
+    recordKeyId: 'part.created_by_key_id',
+    snapshot: "to_jsonb(part) - 'needs_attention'",
+    where: 'part.status IS DISTINCT FROM part.was_status',
   });
   const confirmingReads = confirming ? { [confirming]: ['order_id'] } : {};
   // The parts as they are now: those this statement moved, and the others of their orders as they were.
@@ -65,13 +70,17 @@ export function partMove(p: Params, storeId: string, parts: string, move: PartMo
     { name: 'part', gives: moved, reads: { [parts]: PART_KEYS }, sql: `${update} RETURNING ${MOVED}` },
     { name: 'part_event', gives: ['*'], reads: { part: moved }, sql: event },
     {
-      name: 'part_now', gives: ['order_id', 'status', 'needs_attention'], reads: { part: ['order_id', 'group_key', 'status', 'needs_attention'], ...confirmingReads },
+      name: 'part_now',
+      gives: ['order_id', 'status', 'needs_attention'],
+      reads: { part: ['order_id', 'group_key', 'status', 'needs_attention'], ...confirmingReads },
       sql: `SELECT g.order_id, g.status, g.needs_attention FROM fulfilment_groups g
              WHERE g.store_id = ${store} AND g.order_id IN (${orders}) AND NOT EXISTS (SELECT 1 FROM part m WHERE m.order_id = g.order_id AND m.group_key = g.group_key)
             UNION ALL SELECT order_id, status, needs_attention FROM part`,
     },
     {
-      name: 'order_follow', gives: ['id', 'store_id', 'created_by_key_id'], reads: { part_now: ['order_id', 'status', 'needs_attention'], part: ['order_id'], ...confirmingReads },
+      name: 'order_follow',
+      gives: ['id', 'store_id', 'created_by_key_id'],
+      reads: { part_now: ['order_id', 'status', 'needs_attention'], part: ['order_id'], ...confirmingReads },
       sql: `UPDATE store_orders s SET status = ${statusFromParts('f', confirmed)}, needs_attention = f.attention OR s.payment_attention IS NOT NULL,
                    ${confirming ? `confirmed_at = CASE WHEN s.confirmed_at IS NULL AND s.id IN (SELECT order_id FROM ${confirming}) THEN now() ELSE s.confirmed_at END, ` : ''}updated_at = now()
               FROM (SELECT o.order_id, ${PARTS_SUMMARY} FROM (${orders}) o LEFT JOIN part_now x ON x.order_id = o.order_id GROUP BY o.order_id) f
@@ -88,11 +97,18 @@ export async function confirmOrder(tx: Queryable, storeId: string, orderId: stri
   const st = new Statement(new Params());
   const p = st.p;
   st.add({
-    name: 'o', gives: PART_KEYS, reads: {},
+    name: 'o',
+    gives: PART_KEYS,
+    reads: {},
     sql: `SELECT id AS order_id, ${p.add(storeGroup)}::text AS group_key FROM store_orders WHERE store_id = ${p.add(storeId)} AND id = ${p.add(orderId)} AND confirmed_at IS NULL FOR UPDATE`,
   });
   st.add(...partMove(p, storeId, 'o', { kind: 'byStore', status: 'processing', shipment: null, from: ['pending'] }, 'o'));
-  st.add({ name: 'confirmed_event', gives: ['*'], reads: { order_follow: ['id', 'store_id', 'created_by_key_id'] }, sql: storeOrderEvent(p, 'order_follow', 'storeOrder.confirmed', actor) });
+  st.add({
+    name: 'confirmed_event',
+    gives: ['*'],
+    reads: { order_follow: ['id', 'store_id', 'created_by_key_id'] },
+    sql: storeOrderEvent(p, 'order_follow', 'storeOrder.confirmed', actor),
+  });
   return (await preparedRows(tx, st.sql('SELECT order_id FROM o', { o: ['order_id'] }), st.values)).length > 0;
 }
 
@@ -100,7 +116,17 @@ export async function confirmOrder(tx: Queryable, storeId: string, orderId: stri
  * A reroute's items leave their part for another (made pending for `connectionId` if absent), each now ordered as
  * the alternate's supplier variant at its cost; inside the caller's transaction. Answers how many moved.
  */
-export async function moveItems(tx: Queryable, m: { storeId: string; orderId: string; fromKey: string; toKey: string; connectionId: string; items: Array<{ id: string; supplierVariantId: string; linkCostMinor: number; linkCurrency: string }> }): Promise<number> {
+export async function moveItems(
+  tx: Queryable,
+  m: {
+    storeId: string;
+    orderId: string;
+    fromKey: string;
+    toKey: string;
+    connectionId: string;
+    items: Array<{ id: string; supplierVariantId: string; linkCostMinor: number; linkCurrency: string }>;
+  },
+): Promise<number> {
   // The cost the move accepted goes with its currency: one column never holds one currency's units read as another's.
   const [r] = await rows<{ n: number }>(
     tx,
@@ -109,7 +135,17 @@ export async function moveItems(tx: Queryable, m: { storeId: string; orderId: st
                   FROM unnest($5::uuid[], $6::text[], $7::bigint[], $9::text[]) AS u(id, variant, cost, currency)
                  WHERE i.store_id = $8 AND i.order_id = $1 AND i.group_key = $2 AND i.id = u.id RETURNING i.id)
      SELECT count(*)::int AS n FROM i`,
-    [m.orderId, m.fromKey, m.toKey, m.connectionId, m.items.map((x) => x.id), m.items.map((x) => x.supplierVariantId), m.items.map((x) => x.linkCostMinor), m.storeId, m.items.map((x) => x.linkCurrency)],
+    [
+      m.orderId,
+      m.fromKey,
+      m.toKey,
+      m.connectionId,
+      m.items.map((x) => x.id),
+      m.items.map((x) => x.supplierVariantId),
+      m.items.map((x) => x.linkCostMinor),
+      m.storeId,
+      m.items.map((x) => x.linkCurrency),
+    ],
   );
   return r.n;
 }
@@ -119,7 +155,10 @@ export async function moveItems(tx: Queryable, m: { storeId: string; orderId: st
  * `connectionId`, pending, each with the quantity claimed and no price (the shopper paid once, so no revenue twice);
  * inside the caller's transaction. Made once: a part already there takes nothing. Answers how many items were copied.
  */
-export async function reshipItems(tx: Queryable, m: { storeId: string; orderId: string; fromKey: string; toKey: string; connectionId: string; items: Array<{ id: string; quantity: number }> }): Promise<number> {
+export async function reshipItems(
+  tx: Queryable,
+  m: { storeId: string; orderId: string; fromKey: string; toKey: string; connectionId: string; items: Array<{ id: string; quantity: number }> },
+): Promise<number> {
   const [r] = await rows<{ n: number }>(
     tx,
     `WITH g AS (INSERT INTO fulfilment_groups (store_id, order_id, group_key, connection_id, status) VALUES ($1, $2, $4, $5, 'pending') ON CONFLICT (store_id, order_id, group_key) DO NOTHING RETURNING 1),

@@ -33,12 +33,30 @@ interface PaymentEventRow {
 export async function insertPaymentEvent(tx: Queryable, e: PaymentEventRow): Promise<boolean> {
   // The fee's columns only when the provider reported one: without, this release writes as the one before it.
   const fee = e.fee ?? null;
-  const once = e.source === 'service' ? 'WHERE NOT EXISTS (SELECT 1 FROM payment_events WHERE store_id = $8 AND order_id = $1 AND source = $3 AND kind = $2 AND reference IS NOT DISTINCT FROM $5)' : '';
+  const once =
+    e.source === 'service'
+      ? 'WHERE NOT EXISTS (SELECT 1 FROM payment_events WHERE store_id = $8 AND order_id = $1 AND source = $3 AND kind = $2 AND reference IS NOT DISTINCT FROM $5)'
+      : '';
   const insert = `INSERT INTO payment_events (store_id, order_id, kind, source, amount_minor, reference, provider_event_id, actor, provider_occurred_at, provider_version, applied, stale, note, attention${fee ? ', fee_minor, fee_currency' : ''})
        SELECT $8::uuid, $1::uuid, $2::text, $3::text, $4::bigint, $5::text, $6::text, $7::jsonb, $9::timestamptz, $10::int, $11::boolean, $12::boolean, $13::text, $14::text${fee ? ', $15::bigint, $16::text' : ''} ${once}
        ON CONFLICT (store_id, order_id, provider_event_id) WHERE provider_event_id IS NOT NULL DO NOTHING`;
-  const args = [e.orderId, e.kind, e.source, e.amountMinor ?? null, e.reference ?? null, e.providerEventId ?? null, e.actor ? JSON.stringify(e.actor) : null, e.storeId,
-    e.occurredAt ?? null, e.version ?? null, e.applied ?? null, e.stale ?? false, e.note ?? null, e.attention ?? null, ...(fee ? [fee.amountMinor, fee.currency] : [])];
+  const args = [
+    e.orderId,
+    e.kind,
+    e.source,
+    e.amountMinor ?? null,
+    e.reference ?? null,
+    e.providerEventId ?? null,
+    e.actor ? JSON.stringify(e.actor) : null,
+    e.storeId,
+    e.occurredAt ?? null,
+    e.version ?? null,
+    e.applied ?? null,
+    e.stale ?? false,
+    e.note ?? null,
+    e.attention ?? null,
+    ...(fee ? [fee.amountMinor, fee.currency] : []),
+  ];
   if (!fee) return (await affected(tx, insert, args)) > 0;
   // A fee the event records joins the profit report's sums (its order's day: a delta, folded later), in the same
   // statement; one in another currency than the store's is not converted, and not summed.
@@ -58,13 +76,21 @@ export async function insertPaymentEvent(tx: Queryable, e: PaymentEventRow): Pro
 
 /** The provider payments the service asked to capture (each once: its captureRequested). */
 export async function captureAskedOf(db: Queryable, storeId: string, orderId: string): Promise<string[]> {
-  const found = await rows<{ reference: string }>(db, `SELECT reference FROM payment_events WHERE store_id = $1 AND order_id = $2 AND source = 'service' AND kind = 'captureRequested' AND reference IS NOT NULL`, [storeId, orderId]);
+  const found = await rows<{ reference: string }>(
+    db,
+    `SELECT reference FROM payment_events WHERE store_id = $1 AND order_id = $2 AND source = 'service' AND kind = 'captureRequested' AND reference IS NOT NULL`,
+    [storeId, orderId],
+  );
   return found.map((r) => r.reference);
 }
 
 /** True when a supplier part of the order has shipped or been delivered (the goods are gone). */
 export async function supplierPartShipped(db: Queryable, storeId: string, orderId: string): Promise<boolean> {
-  const [r] = await rows<{ shipped: boolean }>(db, `SELECT EXISTS (SELECT 1 FROM fulfilment_groups WHERE store_id = $1 AND order_id = $2 AND NOT fulfilled_by_store AND status IN ('shipped', 'delivered')) AS shipped`, [storeId, orderId]);
+  const [r] = await rows<{ shipped: boolean }>(
+    db,
+    `SELECT EXISTS (SELECT 1 FROM fulfilment_groups WHERE store_id = $1 AND order_id = $2 AND NOT fulfilled_by_store AND status IN ('shipped', 'delivered')) AS shipped`,
+    [storeId, orderId],
+  );
   return r.shipped;
 }
 
@@ -84,7 +110,26 @@ export async function supplierPaidOn(db: Queryable, storeId: string, orderId: st
 }
 
 /** The payment history of these orders, oldest first. */
-export function paymentEventsOf(db: Queryable, storeId: string, orderIds: string[]): Promise<Array<{ order_id: string; kind: string; source: PaymentEventRow['source']; amount_minor: string | null; reference: string | null; actor: Actor | null; stale: boolean; note: string | null; attention: string | null; fee_minor: string | null; fee_currency: string | null; created_at: Date }>> {
+export function paymentEventsOf(
+  db: Queryable,
+  storeId: string,
+  orderIds: string[],
+): Promise<
+  Array<{
+    order_id: string;
+    kind: string;
+    source: PaymentEventRow['source'];
+    amount_minor: string | null;
+    reference: string | null;
+    actor: Actor | null;
+    stale: boolean;
+    note: string | null;
+    attention: string | null;
+    fee_minor: string | null;
+    fee_currency: string | null;
+    created_at: Date;
+  }>
+> {
   // Issue 40's columns read through the row's JSON: while an earlier contract migration waits for the previous release
   // (docs/scaling.md, "Changing the keys without downtime"), this release answers before its migration added them.
   return rows(
@@ -98,7 +143,12 @@ export function paymentEventsOf(db: Queryable, storeId: string, orderIds: string
 
 /** True when this call marked the order paid by hand (it was not marked before). */
 export async function markPaid(tx: Queryable, storeId: string, orderId: string): Promise<boolean> {
-  return (await affected(tx, 'UPDATE store_orders SET marked_paid_at = now(), updated_at = now() WHERE store_id = $1 AND id = $2 AND marked_paid_at IS NULL', [storeId, orderId])) > 0;
+  return (
+    (await affected(tx, 'UPDATE store_orders SET marked_paid_at = now(), updated_at = now() WHERE store_id = $1 AND id = $2 AND marked_paid_at IS NULL', [
+      storeId,
+      orderId,
+    ])) > 0
+  );
 }
 
 export * from './payment-status';

@@ -8,17 +8,26 @@ import type { Piece } from '../../platform/statement';
  */
 export function profitChangedPieces(p: Params, storeId: string, moved: string): Piece[] {
   const store = p.add(storeId);
-  return [{
-    name: 'profit_event', gives: ['*'], reads: { [moved]: ['store_id', 'order_id', 'data'] },
-    sql: outboxStep({
-      from: `${moved} m JOIN store_orders o ON o.store_id = ${store}::uuid AND o.id = m.order_id`, type: `'storeOrder.profitChanged'`, storeId: 'm.store_id',
-      resourceKey: `'storeOrder:' || m.order_id`, recordKeyId: 'o.created_by_key_id', snapshot: 'm.data',
-    }),
-  }];
+  return [
+    {
+      name: 'profit_event',
+      gives: ['*'],
+      reads: { [moved]: ['store_id', 'order_id', 'data'] },
+      sql: outboxStep({
+        from: `${moved} m JOIN store_orders o ON o.store_id = ${store}::uuid AND o.id = m.order_id`,
+        type: `'storeOrder.profitChanged'`,
+        storeId: 'm.store_id',
+        resourceKey: `'storeOrder:' || m.order_id`,
+        recordKeyId: 'o.created_by_key_id',
+        snapshot: 'm.data',
+      }),
+    },
+  ];
 }
 
 /** The groupings the profit report keeps sums by, of a delta `x`; each part counts once in each (a day's row also takes the fees). */
-export const GROUPINGS = (x: string) => `(VALUES ('day', ${DAY_KEY(x)}, ${x}.day::text), ('product', ${x}.product_key, ${x}.product_label), ('connection', ${x}.connection_id::text, ''))`;
+export const GROUPINGS = (x: string) =>
+  `(VALUES ('day', ${DAY_KEY(x)}, ${x}.day::text), ('product', ${x}.product_key, ${x}.product_label), ('connection', ${x}.connection_id::text, ''))`;
 /** A delta's day key: none for a product's share of a part (`split`), which counts in the product grouping only. */
 export const DAY_KEY = (x: string) => `CASE WHEN ${x}.split THEN NULL ELSE ${x}.day::text END`;
 
@@ -60,8 +69,23 @@ function deltaRows(store: string, src: string): string {
 export function profitSumPieces(p: Params, storeId: string, moved: string): Piece[] {
   const store = p.add(storeId);
   const part: Piece = {
-    name: 'ps_part', gives: ['store_id', 'order_id', 'group_key', 'day', 'connection_id', 'first', 'revenue_minor', 'landed_minor', 'credit_minor', 'incomplete', 'parts'],
-    reads: { [moved]: ['store_id', 'order_id', 'group_key', 'connection_id', 'stage', 'landed_minor', 'credit_minor', 'store_currency', 'previous_stage', 'previous_landed_minor', 'gone'] },
+    name: 'ps_part',
+    gives: ['store_id', 'order_id', 'group_key', 'day', 'connection_id', 'first', 'revenue_minor', 'landed_minor', 'credit_minor', 'incomplete', 'parts'],
+    reads: {
+      [moved]: [
+        'store_id',
+        'order_id',
+        'group_key',
+        'connection_id',
+        'stage',
+        'landed_minor',
+        'credit_minor',
+        'store_currency',
+        'previous_stage',
+        'previous_landed_minor',
+        'gone',
+      ],
+    },
     // A part cancelled (gone) takes back what the sums hold of it (its stages before this statement); one that
     // entered and left in the same statement never counted.
     sql: `SELECT m.store_id, m.order_id, m.group_key, (o.created_at AT TIME ZONE 'UTC')::date AS day, m.connection_id, m.previous_stage IS NULL AND NOT m.gone AS first,
@@ -80,7 +104,11 @@ export function profitSumPieces(p: Params, storeId: string, moved: string): Piec
                                   FROM store_order_items i WHERE i.store_id = ${store}::uuid AND i.order_id = m.order_id AND i.group_key = m.group_key) it`,
   };
   const delta: Piece = {
-    name: 'ps_delta', gives: ['*'], reads: { ps_part: ['store_id', 'order_id', 'group_key', 'day', 'connection_id', 'first', 'revenue_minor', 'landed_minor', 'credit_minor', 'incomplete', 'parts'] },
+    name: 'ps_delta',
+    gives: ['*'],
+    reads: {
+      ps_part: ['store_id', 'order_id', 'group_key', 'day', 'connection_id', 'first', 'revenue_minor', 'landed_minor', 'credit_minor', 'incomplete', 'parts'],
+    },
     sql: deltaRows(store, 'ps_part'),
   };
   return [part, delta];
@@ -126,7 +154,10 @@ export async function storesWithProfitDeltas(db: Queryable, limit: number): Prom
  * A supplier credit that counts (../../dispatch/sql/credits.ts decides when) comes off its part's landed cost in the
  * sums: its deltas (landed cost less the credit, the credit as its own figure), inside the caller's transaction.
  */
-export async function creditDeltas(tx: Queryable, c: { storeId: string; orderId: string; groupKey: string; connectionId: string; amountMinor: number }): Promise<void> {
+export async function creditDeltas(
+  tx: Queryable,
+  c: { storeId: string; orderId: string; groupKey: string; connectionId: string; amountMinor: number },
+): Promise<void> {
   await rows(
     tx,
     `WITH c AS (SELECT o.store_id, o.id AS order_id, $3::text AS group_key, (o.created_at AT TIME ZONE 'UTC')::date AS day, $4::uuid AS connection_id, false AS first,

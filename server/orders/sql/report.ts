@@ -51,7 +51,9 @@ function pending(groupBy: ProfitGroupBy, byKey: boolean): string {
  * index); the deltas, few between two folds, are added beside them. A connection's label is read for the page's rows only.
  */
 export async function profitSums(
-  db: Queryable, storeId: string, q: { from: string; to: string; groupBy: ProfitGroupBy; after: string | null; before: boolean; limit: number },
+  db: Queryable,
+  storeId: string,
+  q: { from: string; to: string; groupBy: ProfitGroupBy; after: string | null; before: boolean; limit: number },
 ): Promise<{ currency: string; totals: ProfitSumRow; totalCount: number; page: ProfitSumRow[] }> {
   const keyAfter = (k: string) => (q.after === null ? '' : `AND ${k} ${q.before ? '<' : '>'} $5`);
   const order = q.before ? 'DESC' : 'ASC';
@@ -81,6 +83,11 @@ export async function profitSums(
     [storeId, q.from, q.to, q.groupBy, ...(q.after === null ? [] : [q.after])],
   );
   const r = found[0];
-  const totals = Object.fromEntries(Object.entries(r.totals).map(([k, v]) => [k, FIGURES.includes(k) ? String(Number(v) + Number((r.pending_totals as unknown as Record<string, unknown>)[k] ?? 0)) : v])) as unknown as ProfitSumRow;
+  const totals = Object.fromEntries(
+    Object.entries(r.totals).map(([k, v]) => [
+      k,
+      FIGURES.includes(k) ? String(Number(v) + Number((r.pending_totals as unknown as Record<string, unknown>)[k] ?? 0)) : v,
+    ]),
+  ) as unknown as ProfitSumRow;
   return { currency: r.currency, totals, totalCount: Number(r.total_count), page: r.page ?? [] };
 }

@@ -102,20 +102,20 @@ export function buildApp(opts: AppOptions): Koa {
   // bytes as they came, whatever their type; every other body must be JSON, refused before parsing otherwise.
   const rawRoutes = opts.routes.filter((r) => r.rawBody).map((r) => ({ prefix: r.path.split('/:')[0] + '/', refusal: r.refusal }));
   const parseJson = koaBody({
-      json: true,
-      urlencoded: false,
-      text: false,
-      multipart: false,
-      jsonLimit: opts.jsonBodyLimit,
-      jsonStrict: true,
-      includeUnparsed: false,
-      parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
-      onError: (err: Error & { status?: number; type?: string }) => {
-        if (err.status === 413 || err.type === 'entity.too.large') throw errors.payloadTooLarge();
-        if (err.status === 415) throw errors.unsupportedMediaType();
-        throw errors.malformedJson();
-      },
-    } as Parameters<typeof koaBody>[0]);
+    json: true,
+    urlencoded: false,
+    text: false,
+    multipart: false,
+    jsonLimit: opts.jsonBodyLimit,
+    jsonStrict: true,
+    includeUnparsed: false,
+    parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
+    onError: (err: Error & { status?: number; type?: string }) => {
+      if (err.status === 413 || err.type === 'entity.too.large') throw errors.payloadTooLarge();
+      if (err.status === 415) throw errors.unsupportedMediaType();
+      throw errors.malformedJson();
+    },
+  } as Parameters<typeof koaBody>[0]);
   app.use((ctx, next) => {
     if (!WITH_BODY.has(ctx.method)) return next();
     const raw = ctx.method === 'POST' ? rawRoutes.find((r) => ctx.path.startsWith(r.prefix)) : undefined;
@@ -135,7 +135,9 @@ export function buildApp(opts: AppOptions): Koa {
   });
   router.get('/metrics', async (ctx) => {
     ctx.state.routePath = '/metrics';
-    checkMetricsToken({ operator: opts.operatorToken, metrics: opts.metricsToken ?? '' }, header(ctx, 'x-operator-token'), bearer(ctx), () => ctx.set('WWW-Authenticate', METRICS_CHALLENGE));
+    checkMetricsToken({ operator: opts.operatorToken, metrics: opts.metricsToken ?? '' }, header(ctx, 'x-operator-token'), bearer(ctx), () =>
+      ctx.set('WWW-Authenticate', METRICS_CHALLENGE),
+    );
     ctx.type = registry.contentType;
     ctx.body = await registry.metrics();
   });
@@ -175,7 +177,13 @@ export function originOf(ctx: Koa.Context): string {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Authentication and, for a well-formed :storeId, the caller's access to that store, in one round trip. */
-async function authenticateForStore(ctx: Koa.Context, gate: Gate, auth: RouteDef['auth'], storeId: string | null, keyRefusal?: unknown): Promise<{ caller: Caller | null; store?: StoreAccess | null }> {
+async function authenticateForStore(
+  ctx: Koa.Context,
+  gate: Gate,
+  auth: RouteDef['auth'],
+  storeId: string | null,
+  keyRefusal?: unknown,
+): Promise<{ caller: Caller | null; store?: StoreAccess | null }> {
   if (auth === 'none' || auth === 'carried' || auth === 'operator') return { caller: null };
   const found = await gate.authenticateFor({ apiKey: header(ctx, 'x-api-key'), bearer: bearer(ctx) }, storeId && UUID.test(storeId) ? storeId : null);
   if (!found) throw errors.unauthenticated();
@@ -193,7 +201,10 @@ function mountRoute(router: Router, runner: RouteRunner, gate: Gate, operatorTok
       checkOperatorToken(operatorToken, header(ctx, 'x-operator-token'));
       (ctx.state.request as RequestLog).asOperator();
     }
-    const { caller, store } = route.auth === 'operator' ? { caller: null, store: undefined } : await authenticateForStore(ctx, gate, route.auth, ctx.params.storeId ?? null, route.keyRefusal);
+    const { caller, store } =
+      route.auth === 'operator'
+        ? { caller: null, store: undefined }
+        : await authenticateForStore(ctx, gate, route.auth, ctx.params.storeId ?? null, route.keyRefusal);
     let body: unknown = ctx.state.rawBodyRoute ? undefined : ctx.request.body;
     if (body && typeof body === 'object' && !hasBody(ctx)) body = undefined;
     const request = ctx.state.request as RequestLog;

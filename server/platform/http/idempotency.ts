@@ -23,11 +23,7 @@ export interface KeyClaim {
 
 /** What claiming a key found: run the request, replay, refuse, or rebuild an answer from what the first made. */
 export type Claimed =
-  | { kind: 'run' }
-  | { kind: 'replay'; answer: StoredAnswer }
-  | { kind: 'reused' }
-  | { kind: 'inProgress' }
-  | { kind: 'recover'; ref: string };
+  { kind: 'run' } | { kind: 'replay'; answer: StoredAnswer } | { kind: 'reused' } | { kind: 'inProgress' } | { kind: 'recover'; ref: string };
 
 /** The keys as the identity domain keeps them (server/identity/idempotency.ts); the pipeline knows no SQL. */
 export interface IdempotencyKeys {
@@ -49,7 +45,14 @@ export const idempotencyErrors = {
   invalid: () => new ApiError(400, 'invalidIdempotencyKey', 'Idempotency-Key must be 1 to 255 visible ASCII characters.'),
   reused: () => new ApiError(422, 'idempotencyKeyReused', 'This Idempotency-Key was used with another request (operation, path or body); use a new key.'),
   inProgress: () =>
-    new ApiError(409, 'idempotencyKeyInProgress', 'A request with this Idempotency-Key is still running; send it again once it has answered.', undefined, undefined, { 'Retry-After': '1' }),
+    new ApiError(
+      409,
+      'idempotencyKeyInProgress',
+      'A request with this Idempotency-Key is still running; send it again once it has answered.',
+      undefined,
+      undefined,
+      { 'Retry-After': '1' },
+    ),
 };
 
 /** The header's key, or null when none was sent; refuses a malformed one. */
@@ -64,7 +67,9 @@ export function idempotencyKeyOf(headers: Record<string, string | string[] | und
 export function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   if (v && typeof v === 'object') {
-    const entries = Object.keys(v as object).sort().filter((k) => (v as Record<string, unknown>)[k] !== undefined);
+    const entries = Object.keys(v as object)
+      .sort()
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined);
     return `{${entries.map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`).join(',')}}`;
   }
   return JSON.stringify(v ?? null);
@@ -76,7 +81,10 @@ export function scopeOf(caller: Caller): string {
 }
 
 export function fingerprintOf(operationId: string, params: unknown, query: unknown, body: unknown): string {
-  return crypto.createHash('sha256').update(`${operationId}\n${canonicalJson(params)}\n${canonicalJson(query)}\n${canonicalJson(body)}`).digest('hex');
+  return crypto
+    .createHash('sha256')
+    .update(`${operationId}\n${canonicalJson(params)}\n${canonicalJson(query)}\n${canonicalJson(body)}`)
+    .digest('hex');
 }
 
 /** Answers kept for a key: a refusal is the answer too, except one that says to come back later (429). */

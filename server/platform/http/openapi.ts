@@ -22,7 +22,12 @@ function parameters(schema: JsonSchema | undefined, where: 'path' | 'query') {
 
 /** The route's price as the document states it; `x-credit-unit` says what one price buys when it is not a request. */
 function creditExtensions(rule: NonNullable<AnyRoute['credits']>) {
-  const charged = typeof rule.when === 'function' ? 'per unit: at once up to the inline limit, else once per record made' : rule.when === 'recordCreated' ? 'once per record made' : 'per request';
+  const charged =
+    typeof rule.when === 'function'
+      ? 'per unit: at once up to the inline limit, else once per record made'
+      : rule.when === 'recordCreated'
+        ? 'once per record made'
+        : 'per request';
   return { 'x-credit-action': rule.action, 'x-credit-price': rule.price, ...(rule.unit ? { 'x-credit-unit': rule.unit } : {}), 'x-credit-charged': charged };
 }
 
@@ -54,7 +59,7 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   in: 'header',
   required: false,
   description:
-    'A key of your own (a UUID) naming this one create or money action: sent again with the same key and body, within 24 hours, the first answer is replayed (status and body, with `Idempotent-Replayed: true`) and nothing runs twice. Keys are the caller\'s (the API key, or the signed-in account). A 5xx answer is not kept: send it again.',
+    "A key of your own (a UUID) naming this one create or money action: sent again with the same key and body, within 24 hours, the first answer is replayed (status and body, with `Idempotent-Replayed: true`) and nothing runs twice. Keys are the caller's (the API key, or the signed-in account). A 5xx answer is not kept: send it again.",
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
 };
 
@@ -86,7 +91,8 @@ export function buildOpenApi(routes: AnyRoute[], opts: { version: string }) {
     if (r.auth === 'operator') responses['401'] = errorResponse('unauthenticated: missing or wrong operator token');
     else if (r.auth !== 'none' && r.auth !== 'carried') responses['401'] = errorResponse('unauthenticated: missing, unknown or revoked key or session');
     if (r.credits) responses['402'] = errorResponse('insufficientCredits');
-    if (r.auth === 'session' || ((r.permission || r.planGated) && r.auth !== 'carried')) responses['403'] = errorResponse('permissionDenied, planRequired or keysCannotManageKeys');
+    if (r.auth === 'session' || ((r.permission || r.planGated) && r.auth !== 'carried'))
+      responses['403'] = errorResponse('permissionDenied, planRequired or keysCannotManageKeys');
     if (r.params) responses['404'] = errorResponse('notFound: unknown, outside the record scope, or in another store');
     if (r.countLimit) responses['409'] = errorResponse(`${r.countLimit.code}: the store already has ${r.countLimit.limit} ${r.countLimit.of}`);
     if (r.rateLimit) responses['429'] = rateLimitedResponse(r.rateLimit);
@@ -103,14 +109,28 @@ export function buildOpenApi(routes: AnyRoute[], opts: { version: string }) {
       ...(r.description ? { description: r.description } : {}),
       tags: [r.tag],
       security: SECURITY[r.auth],
-      parameters: [...parameters(r.params, 'path'), ...parameters(r.query, 'query'), ...(r.headers ?? []), ...(r.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : [])],
+      parameters: [
+        ...parameters(r.params, 'path'),
+        ...parameters(r.query, 'query'),
+        ...(r.headers ?? []),
+        ...(r.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : []),
+      ],
       responses,
       'x-read-only': r.readOnly,
       // A carried caller never sees 403: its checks answer the route's one refusal (see the description).
       ...(r.permission && r.auth !== 'carried' ? { 'x-permission': r.permission } : {}),
       ...(r.auth === 'carried' ? {} : r.planGated === true ? { 'x-plan-gated': true } : r.planGated ? { 'x-plan-gated': r.planGated.description } : {}),
       ...(r.credits ? creditExtensions(r.credits) : {}),
-      ...(r.rateLimit ? { 'x-rate-limit': { limit: r.rateLimit.limit, windowSeconds: r.rateLimit.windowSeconds, per: r.rateLimit.per, ...(r.rateLimit.shared ? { shared: r.rateLimit.shared } : {}) } } : {}),
+      ...(r.rateLimit
+        ? {
+            'x-rate-limit': {
+              limit: r.rateLimit.limit,
+              windowSeconds: r.rateLimit.windowSeconds,
+              per: r.rateLimit.per,
+              ...(r.rateLimit.shared ? { shared: r.rateLimit.shared } : {}),
+            },
+          }
+        : {}),
       ...(r.countLimit ? { 'x-limit': { limit: r.countLimit.limit, per: r.countLimit.per, of: r.countLimit.of } } : {}),
     };
     if (r.body) op.requestBody = { required: true, content: { 'application/json': { schema: boundStrings(r.body) } } };
@@ -131,7 +151,12 @@ export function buildOpenApi(routes: AnyRoute[], opts: { version: string }) {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
         session: { type: 'http', scheme: 'bearer', description: 'Session token from /api/auth/sign-in' },
-        operatorToken: { type: 'apiKey', in: 'header', name: 'X-Operator-Token', description: 'The operator of the service (OPERATOR_TOKEN); without one configured the operator API answers 404' },
+        operatorToken: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Operator-Token',
+          description: 'The operator of the service (OPERATOR_TOKEN); without one configured the operator API answers 404',
+        },
       },
       schemas: { Error: errorBody },
     },

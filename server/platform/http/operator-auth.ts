@@ -18,12 +18,21 @@ export const METRICS_CHALLENGE = 'Bearer realm="metrics"';
  * other scrapers send), or the operator token there or in `X-Operator-Token`: the figures describe the whole service,
  * every store's traffic included. The metrics token opens nothing else. Without either configured they are not served.
  */
-export function checkMetricsToken(tokens: { operator: string; metrics: string }, operatorHeader: string | undefined, bearer: string | undefined, challenge: () => void): void {
+export function checkMetricsToken(
+  tokens: { operator: string; metrics: string },
+  operatorHeader: string | undefined,
+  bearer: string | undefined,
+  challenge: () => void,
+): void {
   if (!tokens.operator && !tokens.metrics) throw errors.notFound('The route');
   const byOperator = !!tokens.operator && [operatorHeader, bearer].some((given) => given !== undefined && sameSecret(tokens.operator, given));
   const byMetrics = !!tokens.metrics && bearer !== undefined && sameSecret(tokens.metrics, bearer);
   if (!byOperator && !byMetrics) {
     challenge();
-    throw new ApiError(401, 'unauthenticated', 'Metrics need the metrics token as Authorization: Bearer <token> (or the operator token, in X-Operator-Token or as the bearer token).');
+    throw new ApiError(
+      401,
+      'unauthenticated',
+      'Metrics need the metrics token as Authorization: Bearer <token> (or the operator token, in X-Operator-Token or as the bearer token).',
+    );
   }
 }

@@ -123,7 +123,13 @@ async function runChecked(route: AnyRoute, gate: Gate, input: RouteInput, resolv
   };
   if (key === null) return run(NO_KEY);
   // Claimed before any credit is taken: a replay charges nothing.
-  const claim = { accountId: caller!.accountId, scope: scopeOf(caller!), key, fingerprint: fingerprintOf(route.operationId, params, query, body), token: crypto.randomUUID() };
+  const claim = {
+    accountId: caller!.accountId,
+    scope: scopeOf(caller!),
+    key,
+    fingerprint: fingerprintOf(route.operationId, params, query, body),
+    token: crypto.randomUUID(),
+  };
   const recover = typeof route.idempotent === 'object' ? route.idempotent.recover : null;
   const rebuild = recover && (async (ref: string) => answerOf(route, await recover(context(NO_CREDITS.api, NO_KEY), ref)));
   return runKeyed(gate.idempotency!, claim, run, rebuild, (err) => input.log.error({ err }, 'idempotency key not kept'));

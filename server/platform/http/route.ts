@@ -141,14 +141,24 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, C = unknown> {
    * for a create that records what it made in its own transaction (`RequestContext.idempotency`): it rebuilds the
    * answer from that when the first request committed but never stored its answer.
    */
-  idempotent?: true | { recover(ctx: RequestContext<SchemaValue<P, Record<string, never>>, SchemaValue<Q, Record<string, never>>, SchemaValue<B, undefined>, C>, ref: string): Promise<unknown> };
+  idempotent?:
+    | true
+    | {
+        recover(
+          ctx: RequestContext<SchemaValue<P, Record<string, never>>, SchemaValue<Q, Record<string, never>>, SchemaValue<B, undefined>, C>,
+          ref: string,
+        ): Promise<unknown>;
+      };
   /** What the route costs; absent: free. */
   credits?: CreditRule<SchemaValue<B, undefined>>;
   /**
    * With `auth: 'carried'`: the user the request carries a token for, and the store it names, or null. Store
    * access, permission, plan and credits are then checked as for any caller; any refusal answers `refusal`.
    */
-  carriedCaller?(query: SchemaValue<Q, Record<string, unknown>>, headers: Record<string, string | string[] | undefined>): Promise<{ caller: Caller; storeId: string; carried: C } | null>;
+  carriedCaller?(
+    query: SchemaValue<Q, Record<string, unknown>>,
+    headers: Record<string, string | string[] | undefined>,
+  ): Promise<{ caller: Caller; storeId: string; carried: C } | null>;
   /** With `auth: 'session'`: the 403 an API key gets (`keysCannotManageKeys` unless said). */
   keyRefusal?: unknown;
   /** Whether the route changes anything (used by the OpenAPI document and assistant tools). */
@@ -177,18 +187,27 @@ export interface RouteDef<P = unknown, Q = unknown, B = unknown, C = unknown> {
  * A route of the table, its schemas' types no longer needed: what reads the request (the plan gate, the credit rule,
  * the carried caller, the handler) takes what the pipeline hands it, values the validator checked against the schemas.
  */
-export type AnyRoute = Omit<RouteDef<JsonSchema | undefined, JsonSchema | undefined, JsonSchema | undefined>, 'planGated' | 'credits' | 'carriedCaller' | 'handler' | 'idempotent'> & {
+export type AnyRoute = Omit<
+  RouteDef<JsonSchema | undefined, JsonSchema | undefined, JsonSchema | undefined>,
+  'planGated' | 'credits' | 'carriedCaller' | 'handler' | 'idempotent'
+> & {
   idempotent?: true | { recover(ctx: RequestContext, ref: string): Promise<unknown> };
   planGated?: boolean | { when(body: unknown): boolean; description: string };
   credits?: CreditRule;
-  carriedCaller?(query: Record<string, unknown>, headers: Record<string, string | string[] | undefined>): Promise<{ caller: Caller; storeId: string; carried: unknown } | null>;
+  carriedCaller?(
+    query: Record<string, unknown>,
+    headers: Record<string, string | string[] | undefined>,
+  ): Promise<{ caller: Caller; storeId: string; carried: unknown } | null>;
   handler(ctx: RequestContext): Promise<unknown>;
 };
 
 /** One route: the handler's params, query and body take their types from the schemas beside it. */
-export function route<const P extends JSONSchema | undefined = undefined, const Q extends JSONSchema | undefined = undefined, const B extends JSONSchema | undefined = undefined, C = unknown>(
-  def: RouteDef<P, Q, B, C>,
-): AnyRoute {
+export function route<
+  const P extends JSONSchema | undefined = undefined,
+  const Q extends JSONSchema | undefined = undefined,
+  const B extends JSONSchema | undefined = undefined,
+  C = unknown,
+>(def: RouteDef<P, Q, B, C>): AnyRoute {
   // The one place the schemas' types are let go: the pipeline validates every value against those schemas before it
   // reaches the handler, which the type system cannot see.
   return def as unknown as AnyRoute;

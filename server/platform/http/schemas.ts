@@ -9,7 +9,12 @@ export const dateTime = { type: 'string', format: 'date-time' } as const;
  * A day as an input, YYYY-MM-DD: a real calendar day (format date: no 2026-02-30) within the years Postgres takes
  * (0001 to 9999; it has no year 0), so a bad day is a 400 naming the field, never a 500 from the database.
  */
-export const calendarDay = { type: 'string', format: 'date', pattern: '^(?!0000)[0-9]{4}-[0-9]{2}-[0-9]{2}$', description: 'A day, YYYY-MM-DD (years 0001 to 9999)' } as const;
+export const calendarDay = {
+  type: 'string',
+  format: 'date',
+  pattern: '^(?!0000)[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+  description: 'A day, YYYY-MM-DD (years 0001 to 9999)',
+} as const;
 export const nullableDateTime = { type: ['string', 'null'], format: 'date-time' } as const;
 export const currency = { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 code' } as const;
 export const minorUnits = { type: 'integer', minimum: 0, maximum: 9007199254740991, description: 'Integer amount in minor units' } as const;
@@ -74,7 +79,6 @@ export const errorBody = object(
   },
   ['error'],
 );
-
 
 /** The shopper's delivery address (the supplier contract's `Destination`), as store orders take it and supplier orders show it. */
 export const destinationSchema = object(

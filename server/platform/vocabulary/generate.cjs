@@ -7,7 +7,10 @@ const path = require('node:path');
 const FILES = ['review-reasons.ts', 'statuses.ts', 'event-types.ts', 'permissions.ts'];
 const TARGETS = ['console/src/vocabulary.ts', 'nodes/StoreSuppliers/vocabulary.ts'];
 /** After shipping's words (issue 54), a copy of their own so that no copy grows past one sitting. */
-const AFTER_SHIPPING = { files: ['delivery.ts', 'claims.ts'], targets: ['console/src/after-shipping-words.ts', 'nodes/StoreSuppliers/after-shipping-words.ts'] };
+const AFTER_SHIPPING = {
+  files: ['delivery.ts', 'claims.ts'],
+  targets: ['console/src/after-shipping-words.ts', 'nodes/StoreSuppliers/after-shipping-words.ts'],
+};
 
 /** The copy's text: the vocabulary's files one after another, under a header that names where to change them. */
 function render(root, files = FILES) {

@@ -47,7 +47,9 @@ export const isRerouteReason = (reason: string): reason is RerouteReason => (RER
  * Words for people: `why` and `next` the console's review (why it stopped, what a person can do), `advice` the n8n
  * node's error (what a program may do), `rerouteLabel` the console's reroute rule (reroutable reasons only).
  */
-type ReviewReasonWords<R extends ReviewReason> = { why: string; next: string; advice: string } & ((typeof REVIEW_REASONS)[R]['reroute'] extends 'no' ? { rerouteLabel?: never } : { rerouteLabel: string });
+type ReviewReasonWords<R extends ReviewReason> = { why: string; next: string; advice: string } & ((typeof REVIEW_REASONS)[R]['reroute'] extends 'no'
+  ? { rerouteLabel?: never }
+  : { rerouteLabel: string });
 
 export const REVIEW_REASON_WORDS: { [R in ReviewReason]: ReviewReasonWords<R> } = {
   insufficientBalance: {
@@ -71,21 +73,21 @@ export const REVIEW_REASON_WORDS: { [R in ReviewReason]: ReviewReasonWords<R> } 
   costAboveLimit: {
     why: 'It costs more than the limit you set',
     next: 'Retry accepting the cost if you agree, or fulfil it yourself.',
-    advice: 'The cost is above the limit the store set; retry only on a person\'s decision (Accept Cost).',
+    advice: "The cost is above the limit the store set; retry only on a person's decision (Accept Cost).",
     rerouteLabel: 'The cost is above your limit',
   },
   costChanged: {
-    why: 'The supplier\'s price changed since you imported the product',
+    why: "The supplier's price changed since you imported the product",
     next: 'Check the new cost, then retry accepting it if you agree.',
-    advice: 'The supplier\'s price moved since import; retry with Accept Cost only on a person\'s decision.',
+    advice: "The supplier's price moved since import; retry with Accept Cost only on a person's decision.",
   },
   customerPaymentPending: {
     why: 'The shopper has not paid yet',
-    next: 'Retry once the payment provider confirmed the shopper\'s payment (a mark by hand does not count), or fulfil the part yourself.',
+    next: "Retry once the payment provider confirmed the shopper's payment (a mark by hand does not count), or fulfil the part yourself.",
     advice: 'The shopper has not paid online; submit when the store decides.',
   },
   customerPaymentNotSettled: {
-    why: 'The shopper\'s payment is authorised but not settled yet',
+    why: "The shopper's payment is authorised but not settled yet",
     next: 'Retry once the payment is settled.',
     advice: 'The payment is authorised but not settled; retry after settlement.',
   },
@@ -96,7 +98,7 @@ export const REVIEW_REASON_WORDS: { [R in ReviewReason]: ReviewReasonWords<R> } 
   },
   supplierRefused: {
     why: 'The supplier refused the order',
-    next: 'Read the supplier\'s message, fix the cause, then retry.',
+    next: "Read the supplier's message, fix the cause, then retry.",
     advice: 'Read the message; retry once the cause is fixed.',
     rerouteLabel: 'The supplier refused the order',
   },
@@ -131,7 +133,7 @@ export const REVIEW_REASON_WORDS: { [R in ReviewReason]: ReviewReasonWords<R> } 
     advice: 'The supplier may already hold this order and cannot be asked by number; a person has to look at the supplier before retrying.',
   },
   exchangeRateUnavailable: {
-    why: 'No recent exchange rate between the supplier\'s currency and your store\'s',
+    why: "No recent exchange rate between the supplier's currency and your store's",
     next: 'Wait: it resumes by itself once a fresh rate is fetched or the operator pins one. Or fulfil it yourself.',
     advice: 'No exchange rate recent enough to convert the cost; it resumes by itself once a fresh or pinned rate exists.',
   },

@@ -1,6 +1,16 @@
 // Statuses people read: a supplier order's, an order part's, a store order's. Copied like server/platform/vocabulary/review-reasons.ts: no imports.
 
-export const SUPPLIER_ORDER_STATUSES = ['queued', 'needsReview', 'submitted', 'confirmed', 'processing', 'shipped', 'delivered', 'cancelled', 'failed'] as const;
+export const SUPPLIER_ORDER_STATUSES = [
+  'queued',
+  'needsReview',
+  'submitted',
+  'confirmed',
+  'processing',
+  'shipped',
+  'delivered',
+  'cancelled',
+  'failed',
+] as const;
 export type SupplierOrderStatus = (typeof SUPPLIER_ORDER_STATUSES)[number];
 
 export const PART_STATUSES = ['pending', 'processing', 'shipped', 'delivered', 'cancelled'] as const;

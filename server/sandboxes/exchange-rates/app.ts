@@ -51,7 +51,9 @@ export function createRatesApp(state: RatesState, control: boolean, log: Logger,
     ctx.type = 'text/xml';
     if (f.malformed > 0) {
       f.malformed--;
-      ctx.body = dailyXml(state).replace(/<Cube currency='(\w+)' rate='[^']*'\/>/, "<Cube currency='$1' rate='1,0705'/>").replace('</gesmes:Envelope>', '');
+      ctx.body = dailyXml(state)
+        .replace(/<Cube currency='(\w+)' rate='[^']*'\/>/, "<Cube currency='$1' rate='1,0705'/>")
+        .replace('</gesmes:Envelope>', '');
       return;
     }
     ctx.body = dailyXml(state);
@@ -67,7 +69,8 @@ export function createRatesApp(state: RatesState, control: boolean, log: Logger,
       if (body.rates !== undefined) {
         const rates = body.rates as Record<string, unknown>;
         if (!rates || typeof rates !== 'object' || Array.isArray(rates)) throw new Refusal('rates must be an object of currency → decimal string');
-        for (const [c, r] of Object.entries(rates)) if (!/^[A-Z]{3}$/.test(c) || typeof r !== 'string' || !RATE.test(r)) throw new Refusal(`rate of ${c} must be a decimal string`);
+        for (const [c, r] of Object.entries(rates))
+          if (!/^[A-Z]{3}$/.test(c) || typeof r !== 'string' || !RATE.test(r)) throw new Refusal(`rate of ${c} must be a decimal string`);
         state.rates = { ...(rates as Record<string, string>) };
       }
       if (typeof body.date === 'string') state.date = body.date;
@@ -75,7 +78,11 @@ export function createRatesApp(state: RatesState, control: boolean, log: Logger,
     });
     router.post('/control/faults', (ctx) => {
       const body = (ctx.request.body ?? {}) as Record<string, unknown>;
-      state.faults = { unavailable: count(body.unavailable, 'unavailable'), timeout: count(body.timeout, 'timeout'), malformed: count(body.malformed, 'malformed') };
+      state.faults = {
+        unavailable: count(body.unavailable, 'unavailable'),
+        timeout: count(body.timeout, 'timeout'),
+        malformed: count(body.malformed, 'malformed'),
+      };
       ctx.body = state.faults;
     });
     router.delete('/control/faults', (ctx) => {

@@ -16,9 +16,12 @@ export function createPaymentsApp(p: Payments, log: Logger): Koa {
       await next();
     } catch (err) {
       const known = err instanceof Refusal ? err : null;
-      const status = known?.status ?? ((err as { status?: number }).status && (err as { status: number }).status < 500 ? (err as { status: number }).status : 500);
+      const status =
+        known?.status ?? ((err as { status?: number }).status && (err as { status: number }).status < 500 ? (err as { status: number }).status : 500);
       ctx.status = status;
-      ctx.body = { error: { code: known?.code ?? (status === 500 ? 'internal' : 'badRequest'), message: known?.message ?? (err instanceof Error ? err.message : 'error') } };
+      ctx.body = {
+        error: { code: known?.code ?? (status === 500 ? 'internal' : 'badRequest'), message: known?.message ?? (err instanceof Error ? err.message : 'error') },
+      };
       if (status === 500) log.error({ err }, 'sandbox payments handler failed');
     }
   });

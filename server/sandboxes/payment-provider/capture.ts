@@ -9,9 +9,15 @@ type PaymentOf = (ctx: Context, merchant: Merchant, from?: Payment['status'][]) 
 
 /** What the provider shows of a payment: its status, what it charged (captures) and every capture request it had. */
 export const paymentView = (payment: Payment) => ({
-  id: payment.id, orderId: payment.orderId, amountMinor: payment.amountMinor, currency: payment.currency, status: payment.status,
-  captures: payment.captures.map((c) => ({ ...c })), captureRequests: payment.captureRequests.map((r) => ({ ...r })),
-  refunds: payment.refunds.map((r) => ({ ...r })), refundedMinor: payment.refundedMinor,
+  id: payment.id,
+  orderId: payment.orderId,
+  amountMinor: payment.amountMinor,
+  currency: payment.currency,
+  status: payment.status,
+  captures: payment.captures.map((c) => ({ ...c })),
+  captureRequests: payment.captureRequests.map((r) => ({ ...r })),
+  refunds: payment.refunds.map((r) => ({ ...r })),
+  refundedMinor: payment.refundedMinor,
 });
 
 /** The answer to a capture request that acted: what the same idempotency key is answered from now on. */

@@ -38,7 +38,10 @@ export function checkoutRouter(p: Payments): Router {
     const merchant = merchantFor(p, q.merchant);
     const fields = Object.entries({ merchant: merchant.id, ...input }).map(([k, v]) => `<input type="hidden" name="${k}" value="${escape(String(v))}">`);
     ctx.type = 'html';
-    ctx.body = page(`Pay ${shown(input.amountMinor, input.currency)}`, `<p>Order ${escape(input.orderId)}</p><form method="post" action="/checkout">${fields.join('')}<button type="submit">Pay</button></form>`);
+    ctx.body = page(
+      `Pay ${shown(input.amountMinor, input.currency)}`,
+      `<p>Order ${escape(input.orderId)}</p><form method="post" action="/checkout">${fields.join('')}<button type="submit">Pay</button></form>`,
+    );
   });
   router.post('/checkout', (ctx) => {
     const form = (ctx.request.body ?? {}) as Record<string, string>;
@@ -47,7 +50,10 @@ export function checkoutRouter(p: Payments): Router {
     const payment = p.state.addPayment({ ...input, merchantId: merchant.id, status: 'authorised' });
     const eventId = p.emit(merchant, payment, 'payment.paid');
     ctx.type = 'html';
-    ctx.body = page('Paid', `<p>Payment <code>${escape(payment.id)}</code> for order ${escape(input.orderId)}; the store was sent event <code>${escape(eventId)}</code>.</p>`);
+    ctx.body = page(
+      'Paid',
+      `<p>Payment <code>${escape(payment.id)}</code> for order ${escape(input.orderId)}; the store was sent event <code>${escape(eventId)}</code>.</p>`,
+    );
   });
   return router;
 }

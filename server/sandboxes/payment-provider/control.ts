@@ -50,7 +50,8 @@ export function controlRouter(p: Payments): Router {
   router.post('/deliveries', (ctx) => {
     const { held, types } = object(ctx.request.body ?? {}, 'the body');
     if (typeof held !== 'boolean') throw new Refusal(400, 'invalidRequest', 'held must be true or false');
-    if (types !== undefined && (!Array.isArray(types) || !types.every((t) => typeof t === 'string'))) throw new Refusal(400, 'invalidRequest', 'types must be a list of event types');
+    if (types !== undefined && (!Array.isArray(types) || !types.every((t) => typeof t === 'string')))
+      throw new Refusal(400, 'invalidRequest', 'types must be a list of event types');
     p.sender.hold(held, (types as string[] | undefined) ?? null);
     ctx.body = { held, types: types ?? null };
   });

@@ -37,7 +37,8 @@ export async function startSandboxPayments(opts: SandboxPaymentsOptions = {}): P
     emit(merchant, payment, type, idempotencyKey = null) {
       payment.status = STATUS_AFTER[type];
       payment.version++;
-      if (type === 'payment.paid' || type === 'payment.captured') payment.captures.push({ at: new Date().toISOString(), idempotencyKey, amountMinor: payment.amountMinor });
+      if (type === 'payment.paid' || type === 'payment.captured')
+        payment.captures.push({ at: new Date().toISOString(), idempotencyKey, amountMinor: payment.amountMinor });
       const event = state.eventFor(payment, type);
       sender.send(merchant, event);
       return event.id;

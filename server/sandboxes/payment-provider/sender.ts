@@ -62,7 +62,12 @@ export class EventSender {
   private async post(url: string, secret: string, event: SentEvent): Promise<number | null> {
     const attempt: SentEvent['attempts'][number] = { at: new Date().toISOString(), status: null };
     try {
-      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'SandboxPayments-Webhooks/1', ...signedHeaders(secret, event.id, event.body) }, body: event.body, signal: AbortSignal.timeout(TIMEOUT_MS) });
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'user-agent': 'SandboxPayments-Webhooks/1', ...signedHeaders(secret, event.id, event.body) },
+        body: event.body,
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
       await res.arrayBuffer();
       attempt.status = res.status;
       if (res.ok) event.delivered = true;

@@ -26,7 +26,15 @@ export interface Payment {
   refundedMinor: number;
 }
 
-export type EventType = 'payment.authorised' | 'payment.paid' | 'payment.captured' | 'payment.captureFailed' | 'payment.failed' | 'payment.refunded' | 'payment.partiallyRefunded' | 'payment.disputed';
+export type EventType =
+  | 'payment.authorised'
+  | 'payment.paid'
+  | 'payment.captured'
+  | 'payment.captureFailed'
+  | 'payment.failed'
+  | 'payment.refunded'
+  | 'payment.partiallyRefunded'
+  | 'payment.disputed';
 
 /** The payment's status after each event. */
 export const STATUS_AFTER: Record<EventType, Payment['status']> = {
@@ -120,9 +128,17 @@ export class PaymentsState {
       merchantId: payment.merchantId,
       type,
       body: JSON.stringify({
-        type, timestamp: new Date().toISOString(),
-        data: { orderId: payment.orderId, paymentId: payment.id, amountMinor: payment.amountMinor, currency: payment.currency, version: payment.version, ...(CHARGED.has(type) ? { fee: feeOf(payment.amountMinor, payment.currency) } : {}),
-          ...(type === 'payment.refunded' || type === 'payment.partiallyRefunded' ? { refundedMinor: payment.refundedMinor } : {}) },
+        type,
+        timestamp: new Date().toISOString(),
+        data: {
+          orderId: payment.orderId,
+          paymentId: payment.id,
+          amountMinor: payment.amountMinor,
+          currency: payment.currency,
+          version: payment.version,
+          ...(CHARGED.has(type) ? { fee: feeOf(payment.amountMinor, payment.currency) } : {}),
+          ...(type === 'payment.refunded' || type === 'payment.partiallyRefunded' ? { refundedMinor: payment.refundedMinor } : {}),
+        },
       }),
       attempts: [],
       delivered: false,

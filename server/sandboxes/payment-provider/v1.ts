@@ -63,8 +63,10 @@ export function v1Router(p: Payments): Router {
     }
     const { amountMinor } = body(ctx);
     const left = payment.amountMinor - payment.refundedMinor;
-    if (amountMinor !== undefined && (!Number.isSafeInteger(amountMinor) || (amountMinor as number) < 1)) throw new Refusal(400, 'invalidAmount', 'amountMinor must be a positive integer');
-    if (amountMinor !== undefined && (amountMinor as number) > left) throw new Refusal(409, 'refundExceedsPayment', `At most ${left} is left to refund on this payment`);
+    if (amountMinor !== undefined && (!Number.isSafeInteger(amountMinor) || (amountMinor as number) < 1))
+      throw new Refusal(400, 'invalidAmount', 'amountMinor must be a positive integer');
+    if (amountMinor !== undefined && (amountMinor as number) > left)
+      throw new Refusal(409, 'refundExceedsPayment', `At most ${left} is left to refund on this payment`);
     const amount = (amountMinor as number | undefined) ?? left;
     payment.refunds.push({ at: new Date().toISOString(), idempotencyKey: key, amountMinor: amount });
     payment.refundedMinor += amount;

@@ -25,7 +25,11 @@ export class Catalogue {
     for (let i = 0; i < productCount; i++) {
       const base = buildProduct(rand, i, usedTitles);
       const min = warehouse.deliveryDays.min + Math.floor(own() * 3);
-      const product: Product = { ...base, shipsFrom: warehouse.shipsFrom, deliveryDays: { min, max: Math.max(min, warehouse.deliveryDays.max + Math.floor(own() * 6) - 2) } };
+      const product: Product = {
+        ...base,
+        shipsFrom: warehouse.shipsFrom,
+        deliveryDays: { min, max: Math.max(min, warehouse.deliveryDays.max + Math.floor(own() * 6) - 2) },
+      };
       const overlap = warehouse.overlap;
       if (overlap) {
         const carried = own() < overlap.carries;

@@ -44,8 +44,12 @@ export function claimsRouter(rt: SandboxRuntime): Router {
     const claimKey = optionalString(body, 'claimKey', 64);
     if (!claimKey) throw invalidRequest('claimKey is required');
     const claim = state.claims.open(caller, record, {
-      claimKey, reason: oneOf(body.reason, CLAIM_REASONS, 'reason'), expectation: oneOf(body.expectation, ['refund', 'reship'] as const, 'expectation'),
-      lines: lines(body.lines), message: optionalString(body, 'message', 500) ?? '', evidence,
+      claimKey,
+      reason: oneOf(body.reason, CLAIM_REASONS, 'reason'),
+      expectation: oneOf(body.expectation, ['refund', 'reship'] as const, 'expectation'),
+      lines: lines(body.lines),
+      message: optionalString(body, 'message', 500) ?? '',
+      evidence,
     });
     ctx.status = 201;
     ctx.body = claimBody(claim);
@@ -95,7 +99,11 @@ export function afterShippingControl(rt: SandboxRuntime): Router {
 
   router.post('/claims/:id/decide', (ctx) => {
     const body = bodyObject(ctx.request.body);
-    ctx.body = state.decideClaim(ctx.params.id, { outcome: body.outcome, amountMinor: optionalInt(body, 'amountMinor'), message: optionalString(body, 'message', 500) });
+    ctx.body = state.decideClaim(ctx.params.id, {
+      outcome: body.outcome,
+      amountMinor: optionalInt(body, 'amountMinor'),
+      message: optionalString(body, 'message', 500),
+    });
   });
   return router;
 }

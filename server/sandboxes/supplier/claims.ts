@@ -44,9 +44,18 @@ export class Claims {
     return {
       lines: lines.map((l) => {
         const item = order.items.find((i) => i.variantId === l.variantId);
-        const claimed = claims.filter(live).flatMap((c) => c.lines).filter((x) => x.variantId === l.variantId).reduce((n, x) => n + x.quantity, 0);
+        const claimed = claims
+          .filter(live)
+          .flatMap((c) => c.lines)
+          .filter((x) => x.variantId === l.variantId)
+          .reduce((n, x) => n + x.quantity, 0);
         const open = claims.some((c) => c.status === 'open' && c.lines.some((x) => x.variantId === l.variantId));
-        return { variantId: l.variantId, openQuantity: item ? Math.max(0, item.quantity - claimed) : 0, canChoose: !!item && !open, unitPriceMinor: item?.unitCostMinor ?? 0 };
+        return {
+          variantId: l.variantId,
+          openQuantity: item ? Math.max(0, item.quantity - claimed) : 0,
+          canChoose: !!item && !open,
+          unitPriceMinor: item?.unitCostMinor ?? 0,
+        };
       }),
       maxAmountMinor: order.costs.totalMinor,
       currency: order.costs.currency,
@@ -54,17 +63,36 @@ export class Claims {
     };
   }
 
-  open(caller: Caller, record: OrderRecord, input: Omit<SandboxClaim, 'id' | 'orderId' | 'accountId' | 'status' | 'outcome' | 'createdAt' | 'updatedAt'>): SandboxClaim {
+  open(
+    caller: Caller,
+    record: OrderRecord,
+    input: Omit<SandboxClaim, 'id' | 'orderId' | 'accountId' | 'status' | 'outcome' | 'createdAt' | 'updatedAt'>,
+  ): SandboxClaim {
     this.opensByKey.set(input.claimKey, (this.opensByKey.get(input.claimKey) ?? 0) + 1);
     const existing = this.byKey(caller, input.claimKey);
     if (existing) throw new ApiError(409, 'claimKeyExists', `Claim key ${input.claimKey} is claim ${existing.id} already`, { claimId: existing.id });
-    if (record.order.status !== 'shipped' && record.order.status !== 'delivered') throw new ApiError(409, 'notClaimable', `Order ${record.order.id} is ${record.order.status}; only a shipped order can be claimed`);
+    if (record.order.status !== 'shipped' && record.order.status !== 'delivered')
+      throw new ApiError(409, 'notClaimable', `Order ${record.order.id} is ${record.order.status}; only a shipped order can be claimed`);
     const terms = this.terms(record, input.lines);
     for (const [i, t] of terms.lines.entries()) {
-      if (!t.canChoose || t.openQuantity < input.lines[i].quantity) throw new ApiError(409, 'notClaimable', `Variant ${t.variantId}: ${t.canChoose ? `only ${t.openQuantity} open to a claim` : 'a claim is open on it already'}`);
+      if (!t.canChoose || t.openQuantity < input.lines[i].quantity)
+        throw new ApiError(
+          409,
+          'notClaimable',
+          `Variant ${t.variantId}: ${t.canChoose ? `only ${t.openQuantity} open to a claim` : 'a claim is open on it already'}`,
+        );
     }
     const at = now();
-    const claim: SandboxClaim = { ...input, id: `SBX-C${randomBytes(5).toString('hex').toUpperCase()}`, orderId: record.order.id, accountId: caller.account.id, status: 'open', outcome: null, createdAt: at, updatedAt: at };
+    const claim: SandboxClaim = {
+      ...input,
+      id: `SBX-C${randomBytes(5).toString('hex').toUpperCase()}`,
+      orderId: record.order.id,
+      accountId: caller.account.id,
+      status: 'open',
+      outcome: null,
+      createdAt: at,
+      updatedAt: at,
+    };
     this.byId.set(claim.id, claim);
     return claim;
   }

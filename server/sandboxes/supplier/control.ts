@@ -71,7 +71,11 @@ export function controlRouter(rt: SandboxRuntime): Router {
   router.post('/orders/:id/ship', (ctx) => {
     const body = bodyObject(ctx.request.body);
     const record = state.orders.any(ctx.params.id);
-    ctx.body = state.orders.shipByControl(record, optionalString(body, 'carrier', 64) || undefined, optionalString(body, 'trackingNumber', 64) || undefined).order;
+    ctx.body = state.orders.shipByControl(
+      record,
+      optionalString(body, 'carrier', 64) || undefined,
+      optionalString(body, 'trackingNumber', 64) || undefined,
+    ).order;
   });
 
   router.post('/orders/:id/deliver', (ctx) => {

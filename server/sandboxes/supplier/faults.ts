@@ -4,13 +4,29 @@ import type { Faults } from './types';
 import { bodyObject, optionalBool, optionalInt, optionalString, type Json } from './validate';
 
 export function noFaults(): Faults {
-  return { latencyMs: 0, failNext: 0, timeoutAfterCreateNext: 0, refuseNext: null, rejectKeys: false, unavailableAccounts: [], silentAccounts: [], accountLatencyMs: {}, shippingSurchargeMinor: 0 };
+  return {
+    latencyMs: 0,
+    failNext: 0,
+    timeoutAfterCreateNext: 0,
+    refuseNext: null,
+    rejectKeys: false,
+    unavailableAccounts: [],
+    silentAccounts: [],
+    accountLatencyMs: {},
+    shippingSurchargeMinor: 0,
+  };
 }
 
 const MAX_LATENCY_MS = 120_000;
 
 export function faultView(faults: Faults): Faults {
-  return { ...faults, refuseNext: faults.refuseNext ? { ...faults.refuseNext } : null, unavailableAccounts: [...faults.unavailableAccounts], silentAccounts: [...faults.silentAccounts], accountLatencyMs: { ...faults.accountLatencyMs } };
+  return {
+    ...faults,
+    refuseNext: faults.refuseNext ? { ...faults.refuseNext } : null,
+    unavailableAccounts: [...faults.unavailableAccounts],
+    silentAccounts: [...faults.silentAccounts],
+    accountLatencyMs: { ...faults.accountLatencyMs },
+  };
 }
 
 /** The fault set after a POST /control/faults: only the fields given change. */
@@ -30,19 +46,22 @@ export function mergeFaults(current: Faults, body: Json): Faults {
   const rejectKeys = optionalBool(body, 'rejectKeys');
   if (rejectKeys !== undefined) next.rejectKeys = rejectKeys;
   if (body.unavailableAccounts !== undefined) {
-    if (!Array.isArray(body.unavailableAccounts) || !body.unavailableAccounts.every((a: unknown) => typeof a === 'string')) throw invalidRequest('unavailableAccounts must be an array of account ids');
+    if (!Array.isArray(body.unavailableAccounts) || !body.unavailableAccounts.every((a: unknown) => typeof a === 'string'))
+      throw invalidRequest('unavailableAccounts must be an array of account ids');
     next.unavailableAccounts = [...(body.unavailableAccounts as string[])];
   }
   if (body.accountLatencyMs !== undefined) {
     const given = bodyObject(body.accountLatencyMs);
     next.accountLatencyMs = {};
     for (const [account, ms] of Object.entries(given)) {
-      if (!Number.isInteger(ms) || (ms as number) < 0 || (ms as number) > MAX_LATENCY_MS) throw invalidRequest(`accountLatencyMs.${account} must be an integer from 0 to ${MAX_LATENCY_MS}`);
+      if (!Number.isInteger(ms) || (ms as number) < 0 || (ms as number) > MAX_LATENCY_MS)
+        throw invalidRequest(`accountLatencyMs.${account} must be an integer from 0 to ${MAX_LATENCY_MS}`);
       next.accountLatencyMs[account] = ms as number;
     }
   }
   if (body.silentAccounts !== undefined) {
-    if (!Array.isArray(body.silentAccounts) || !body.silentAccounts.every((a: unknown) => typeof a === 'string')) throw invalidRequest('silentAccounts must be an array of account ids');
+    if (!Array.isArray(body.silentAccounts) || !body.silentAccounts.every((a: unknown) => typeof a === 'string'))
+      throw invalidRequest('silentAccounts must be an array of account ids');
     next.silentAccounts = [...(body.silentAccounts as string[])];
   }
   if (body.refuseNext !== undefined) {

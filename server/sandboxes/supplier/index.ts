@@ -79,6 +79,14 @@ export async function startSandboxSupplier(opts: SandboxSupplierOptions = {}): P
     }
     notifier.close();
   });
-  log.info({ baseUrl: running.baseUrl, control: opts.control ?? false, demoAccount: DEMO_ACCOUNT, secondWarehouse: { baseUrl: `${running.baseUrl}${prefix}`, demoAccount: EU_DEMO_ACCOUNT } }, 'sandbox supplier listening');
+  log.info(
+    {
+      baseUrl: running.baseUrl,
+      control: opts.control ?? false,
+      demoAccount: DEMO_ACCOUNT,
+      secondWarehouse: { baseUrl: `${running.baseUrl}${prefix}`, demoAccount: EU_DEMO_ACCOUNT },
+    },
+    'sandbox supplier listening',
+  );
   return running;
 }

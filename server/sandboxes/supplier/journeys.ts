@@ -105,7 +105,12 @@ export class Journeys {
   exception(orderId: string, kind: ParcelException, description?: string): boolean {
     const j = this.byOrder.get(orderId);
     if (!j) return false;
-    j.scans.push({ at: this.clock.now(), description: description ?? EXCEPTION_WORDS[kind], location: j.scans[j.scans.length - 1]?.location ?? 'On the way', exception: kind });
+    j.scans.push({
+      at: this.clock.now(),
+      description: description ?? EXCEPTION_WORDS[kind],
+      location: j.scans[j.scans.length - 1]?.location ?? 'On the way',
+      exception: kind,
+    });
     j.stalledAt ??= this.clock.now();
     return true;
   }
@@ -120,7 +125,12 @@ export class Journeys {
       shippedAt: j ? this.clock.report(j.shippedAt) : null,
       tracking: j
         ? {
-            events: j.scans.map((s) => ({ at: this.clock.report(s.at), description: s.description, location: s.location, ...(s.exception ? { exception: s.exception } : {}) })),
+            events: j.scans.map((s) => ({
+              at: this.clock.report(s.at),
+              description: s.description,
+              location: s.location,
+              ...(s.exception ? { exception: s.exception } : {}),
+            })),
             exception: last?.exception ?? null,
             promisedMaxDays,
           }
@@ -131,7 +141,12 @@ export class Journeys {
   /** The journey's next planned scan, at its planned time; true when it delivered the parcel. */
   private advanceOne(order: Order, j: Journey): boolean {
     const step = PLAN[j.next];
-    const where = step.where === 'origin' ? 'Shenzhen, CN' : step.where === 'country' ? `${order.destination.country} gateway` : `${order.destination.city}, ${order.destination.country}`;
+    const where =
+      step.where === 'origin'
+        ? 'Shenzhen, CN'
+        : step.where === 'country'
+          ? `${order.destination.country} gateway`
+          : `${order.destination.city}, ${order.destination.country}`;
     j.scans.push({ at: j.startedAt + step.hours * HOUR, description: step.description, location: where });
     j.next++;
     return j.next === PLAN.length;

@@ -20,19 +20,22 @@ export function takeLines(world: LineChecks, input: OrderRequest): OrderItem[] {
   const lines = input.items.map((item) => {
     const found = catalogue.getVariant(item.variantId);
     if (!found) throw new ApiError(422, 'variantUnavailable', `Variant ${item.variantId} does not exist`, { variantId: item.variantId });
-    if (!found.variant.available) throw new ApiError(422, 'variantUnavailable', `Variant ${item.variantId} is no longer available`, { variantId: item.variantId });
+    if (!found.variant.available)
+      throw new ApiError(422, 'variantUnavailable', `Variant ${item.variantId} is no longer available`, { variantId: item.variantId });
     return { item, ...found };
   });
   const country = input.destination.country;
   for (const { product } of lines) {
-    if (!product.shipsTo.includes(country)) throw new ApiError(422, 'destinationUnsupported', `Product ${product.id} does not ship to ${country}`, { productId: product.id });
+    if (!product.shipsTo.includes(country))
+      throw new ApiError(422, 'destinationUnsupported', `Product ${product.id} does not ship to ${country}`, { productId: product.id });
   }
   if (!world.isCountryServed(country)) throw new ApiError(422, 'destinationUnsupported', `Shipping to ${country} is currently suspended`);
   const wanted = new Map<string, number>();
   for (const { item } of lines) wanted.set(item.variantId, (wanted.get(item.variantId) ?? 0) + item.quantity);
   for (const [variantId, quantity] of wanted) {
     const { variant } = catalogue.getVariant(variantId)!;
-    if (variant.stock < quantity) throw new ApiError(422, 'variantUnavailable', `Variant ${variantId} has ${variant.stock} in stock, ${quantity} requested`, { variantId });
+    if (variant.stock < quantity)
+      throw new ApiError(422, 'variantUnavailable', `Variant ${variantId} has ${variant.stock} in stock, ${quantity} requested`, { variantId });
   }
   const faults = world.faults();
   const refusal = faults.refuseNext;

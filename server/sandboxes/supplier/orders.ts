@@ -61,7 +61,8 @@ export class Orders {
   create(caller: Caller, input: OrderRequest): OrderRecord {
     const scope = this.scope(caller.env);
     const existing = scope.byNumber.get(input.orderNumber);
-    if (existing) throw new ApiError(409, 'orderNumberExists', `Order number ${input.orderNumber} already exists as ${existing.order.id}`, { orderId: existing.order.id });
+    if (existing)
+      throw new ApiError(409, 'orderNumberExists', `Order number ${input.orderNumber} already exists as ${existing.order.id}`, { orderId: existing.order.id });
     // A reship the sandbox approved costs nothing, and is paid as it is made.
     if (input.reshipOf) this.world.reship(caller, input.reshipOf);
     const free = input.reshipOf ? 0 : 1;
@@ -135,7 +136,13 @@ export class Orders {
     if (order.status === 'cancelled') throw new ApiError(409, 'orderCancelled', `Order ${id} is cancelled`);
     const total = order.costs.totalMinor;
     const balance = caller.env.balanceMinor;
-    if (balance < total) throw new ApiError(402, 'insufficientBalance', `Balance ${spoken(balance, order.costs.currency)} is below the order total ${spoken(total, order.costs.currency)}`, { balanceMinor: balance, requiredMinor: total });
+    if (balance < total)
+      throw new ApiError(
+        402,
+        'insufficientBalance',
+        `Balance ${spoken(balance, order.costs.currency)} is below the order total ${spoken(total, order.costs.currency)}`,
+        { balanceMinor: balance, requiredMinor: total },
+      );
     caller.env.balanceMinor -= total;
     order.paid = true;
     this.world.records.payments.push(movement(record, total));
@@ -219,7 +226,14 @@ function invalidTransition(record: OrderRecord, rule: string): ApiError {
 }
 
 function movement(record: OrderRecord, amountMinor: number) {
-  return { orderId: record.order.id, orderNumber: record.order.orderNumber, amountMinor, at: now(), accountId: record.accountId, environment: record.environment };
+  return {
+    orderId: record.order.id,
+    orderNumber: record.order.orderNumber,
+    amountMinor,
+    at: now(),
+    accountId: record.accountId,
+    environment: record.environment,
+  };
 }
 
 /** The warehouse's one shipping service in US cents (the main one: 4.99 USD for the first unit, 1.00 for each further one). */

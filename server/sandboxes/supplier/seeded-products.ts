@@ -17,25 +17,91 @@ export function mulberry32(seed: number): () => number {
 }
 
 const ADJECTIVES = [
-  'Rustic', 'Modern', 'Classic', 'Vintage', 'Compact', 'Deluxe', 'Minimal', 'Sturdy', 'Elegant', 'Cozy',
-  'Portable', 'Handmade', 'Nordic', 'Urban', 'Coastal', 'Bold', 'Soft', 'Sleek', 'Foldable', 'Premium',
-  'Everyday', 'Retro', 'Glossy', 'Matte', 'Organic', 'Heritage', 'Lightweight', 'Oversized', 'Tiny', 'Woven',
+  'Rustic',
+  'Modern',
+  'Classic',
+  'Vintage',
+  'Compact',
+  'Deluxe',
+  'Minimal',
+  'Sturdy',
+  'Elegant',
+  'Cozy',
+  'Portable',
+  'Handmade',
+  'Nordic',
+  'Urban',
+  'Coastal',
+  'Bold',
+  'Soft',
+  'Sleek',
+  'Foldable',
+  'Premium',
+  'Everyday',
+  'Retro',
+  'Glossy',
+  'Matte',
+  'Organic',
+  'Heritage',
+  'Lightweight',
+  'Oversized',
+  'Tiny',
+  'Woven',
 ];
 const MATERIALS = [
-  'Bamboo', 'Oak', 'Walnut', 'Linen', 'Cotton', 'Wool', 'Leather', 'Ceramic', 'Glass', 'Steel',
-  'Copper', 'Brass', 'Marble', 'Cork', 'Rattan', 'Silicone', 'Canvas', 'Denim', 'Velvet', 'Stoneware',
+  'Bamboo',
+  'Oak',
+  'Walnut',
+  'Linen',
+  'Cotton',
+  'Wool',
+  'Leather',
+  'Ceramic',
+  'Glass',
+  'Steel',
+  'Copper',
+  'Brass',
+  'Marble',
+  'Cork',
+  'Rattan',
+  'Silicone',
+  'Canvas',
+  'Denim',
+  'Velvet',
+  'Stoneware',
 ];
 
 type SizeKind = 'apparel' | 'scale';
 const SCALE_NOUNS = [
-  'Lamp', 'Mug', 'Chair', 'Table', 'Vase', 'Bowl', 'Planter', 'Shelf', 'Clock', 'Mirror', 'Rug', 'Cushion',
-  'Blanket', 'Basket', 'Tray', 'Candle', 'Backpack', 'Wallet', 'Notebook', 'Bottle', 'Teapot', 'Cutting Board',
-  'Speaker', 'Headphones', 'Desk Organizer', 'Picture Frame', 'Stool',
+  'Lamp',
+  'Mug',
+  'Chair',
+  'Table',
+  'Vase',
+  'Bowl',
+  'Planter',
+  'Shelf',
+  'Clock',
+  'Mirror',
+  'Rug',
+  'Cushion',
+  'Blanket',
+  'Basket',
+  'Tray',
+  'Candle',
+  'Backpack',
+  'Wallet',
+  'Notebook',
+  'Bottle',
+  'Teapot',
+  'Cutting Board',
+  'Speaker',
+  'Headphones',
+  'Desk Organizer',
+  'Picture Frame',
+  'Stool',
 ];
-const APPAREL_NOUNS = [
-  'T-Shirt', 'Hoodie', 'Jacket', 'Scarf', 'Beanie', 'Apron', 'Tote Bag', 'Sneakers', 'Gloves', 'Socks', 'Dress',
-  'Belt', 'Cap',
-];
+const APPAREL_NOUNS = ['T-Shirt', 'Hoodie', 'Jacket', 'Scarf', 'Beanie', 'Apron', 'Tote Bag', 'Sneakers', 'Gloves', 'Socks', 'Dress', 'Belt', 'Cap'];
 // In this order: seeded catalogues depend on it.
 const NOUNS: ReadonlyArray<{ name: string; sizes: SizeKind }> = [
   ...SCALE_NOUNS.map((name) => ({ name, sizes: 'scale' as const })),
@@ -72,7 +138,10 @@ function shuffled<T>(rand: () => number, list: readonly T[]): T[] {
 }
 
 function skuCode(noun: string): string {
-  return noun.replace(/[^A-Za-z]/g, '').slice(0, 3).toUpperCase();
+  return noun
+    .replace(/[^A-Za-z]/g, '')
+    .slice(0, 3)
+    .toUpperCase();
 }
 
 export function buildProduct(rand: () => number, index: number, usedTitles: Set<string>): Omit<Product, 'shipsFrom' | 'deliveryDays'> {
@@ -123,8 +192,7 @@ export function buildProduct(rand: () => number, index: number, usedTitles: Set<
     };
   });
 
-  const description =
-    `${adjective} ${noun.name.toLowerCase()} made of ${material.toLowerCase()}. ` + `${pick(rand, BLURBS)} ${pick(rand, BLURBS)}`;
+  const description = `${adjective} ${noun.name.toLowerCase()} made of ${material.toLowerCase()}. ` + `${pick(rand, BLURBS)} ${pick(rand, BLURBS)}`;
   const updatedAt = new Date(BASE_UPDATED_MS - Math.floor(rand() * 180 * 86400) * 1000).toISOString();
 
   return {

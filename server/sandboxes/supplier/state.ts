@@ -61,7 +61,8 @@ export class SandboxState {
       autoShipAfterMs: this.options.autoShipAfterMs,
       shipping: this.warehouse.shipping,
       reship: (caller, claimId) => {
-        if (this.claims.get(caller, claimId).outcome?.kind !== 'reship') throw new ApiError(409, 'notReshippable', `Claim ${claimId} is not approved for a reship`);
+        if (this.claims.get(caller, claimId).outcome?.kind !== 'reship')
+          throw new ApiError(409, 'notReshippable', `Claim ${claimId} is not approved for a reship`);
         this.records.reshipsByClaim.set(claimId, (this.records.reshipsByClaim.get(claimId) ?? 0) + 1);
       },
     });
@@ -72,7 +73,12 @@ export class SandboxState {
     const { order } = record;
     const days = Math.max(1, ...order.items.map((i) => this.catalogue.getVariant(i.variantId)?.product.deliveryDays.max ?? 12));
     const seen = this.journeys.view(order, days);
-    return { ...order, paidAt: seen.paidAt, shipping: order.shipping ? { ...order.shipping, shippedAt: seen.shippedAt ?? order.shipping.shippedAt } : null, tracking: seen.tracking };
+    return {
+      ...order,
+      paidAt: seen.paidAt,
+      shipping: order.shipping ? { ...order.shipping, shippedAt: seen.shippedAt ?? order.shipping.shippedAt } : null,
+      tracking: seen.tracking,
+    };
   }
 
   /** The clock moves: parcels scanned meanwhile move on (the last scan delivers), and every order not yet delivered is told. */
@@ -89,7 +95,9 @@ export class SandboxState {
 
   /** A test stalls a parcel, or puts it in a carrier's exception; its order is told. */
   parcel(record: OrderRecord, change: { stalled?: boolean; exception?: ParcelException; description?: string }): boolean {
-    const known = change.exception ? this.journeys.exception(record.order.id, change.exception, change.description) : this.journeys.stall(record.order.id, change.stalled ?? true);
+    const known = change.exception
+      ? this.journeys.exception(record.order.id, change.exception, change.description)
+      : this.journeys.stall(record.order.id, change.stalled ?? true);
     if (known) this.orderChanged(record);
     return known;
   }
@@ -103,9 +111,20 @@ export class SandboxState {
     if (decided.outcome?.kind === 'refund' && account) {
       const env = account.envs[record.environment];
       env.balanceMinor += decided.outcome.amountMinor;
-      this.records.refunds.push({ orderId: record.order.id, orderNumber: record.order.orderNumber, amountMinor: decided.outcome.amountMinor, at: new Date().toISOString(), accountId: account.id, environment: record.environment });
+      this.records.refunds.push({
+        orderId: record.order.id,
+        orderNumber: record.order.orderNumber,
+        amountMinor: decided.outcome.amountMinor,
+        at: new Date().toISOString(),
+        accountId: account.id,
+        environment: record.environment,
+      });
     }
-    if (account) this.notify(account, account.envs[record.environment], { type: 'claim.updated', data: { claimId: id, orderId: record.order.id, status: decided.status } });
+    if (account)
+      this.notify(account, account.envs[record.environment], {
+        type: 'claim.updated',
+        data: { claimId: id, orderId: record.order.id, status: decided.status },
+      });
     return decided;
   }
 
@@ -133,7 +152,8 @@ export class SandboxState {
     if (patch.available !== undefined) variant.available = patch.available;
     product.updatedAt = new Date().toISOString();
     for (const account of this.accounts.all()) {
-      for (const env of Object.values(account.envs)) this.notify(account, env, { type: 'product.updated', data: { productId: product.id, variantIds: [variant.id] } });
+      for (const env of Object.values(account.envs))
+        this.notify(account, env, { type: 'product.updated', data: { productId: product.id, variantIds: [variant.id] } });
     }
     return product;
   }
@@ -143,7 +163,11 @@ export class SandboxState {
     if (order.paid) this.journeys.paidNow(order.id);
     if (order.status === 'shipped') this.journeys.start(order);
     const account = this.accounts.get(accountId);
-    if (account) this.notify(account, account.envs[environment], { type: 'order.updated', data: { orderId: order.id, orderNumber: order.orderNumber, status: order.status } });
+    if (account)
+      this.notify(account, account.envs[environment], {
+        type: 'order.updated',
+        data: { orderId: order.id, orderNumber: order.orderNumber, status: order.status },
+      });
   }
 
   /** Sent when the environment has a notification address, unless a fault silences the account. */
@@ -154,10 +178,37 @@ export class SandboxState {
 
   received(): Record<string, unknown> {
     const { callLoad, ...records } = this.records.view();
-    const orders = [...this.orders.all()].map(({ order, accountId, environment }) => ({ id: order.id, accountId, environment, orderNumber: order.orderNumber, status: order.status, paid: order.paid, totalMinor: order.costs.totalMinor, currency: order.costs.currency }));
+    const orders = [...this.orders.all()].map(({ order, accountId, environment }) => ({
+      id: order.id,
+      accountId,
+      environment,
+      orderNumber: order.orderNumber,
+      status: order.status,
+      paid: order.paid,
+      totalMinor: order.costs.totalMinor,
+      currency: order.costs.currency,
+    }));
     const { sent, delivered, failed } = this.notifier.counters;
-    const claims = this.claims.all().map((c) => ({ id: c.id, claimKey: c.claimKey, orderId: c.orderId, status: c.status, outcome: c.outcome, opens: this.claims.opensByKey.get(c.claimKey) ?? 0 }));
-    return { callLoad, orders, ...records, claims, claimOpensByKey: Object.fromEntries(this.claims.opensByKey), clockOffsetHours: this.clock.offsetMs / 3_600_000, notificationsSent: sent, notificationsDelivered: delivered, notificationsFailed: failed, oauthClientIds: this.signIns.clientIds };
+    const claims = this.claims.all().map((c) => ({
+      id: c.id,
+      claimKey: c.claimKey,
+      orderId: c.orderId,
+      status: c.status,
+      outcome: c.outcome,
+      opens: this.claims.opensByKey.get(c.claimKey) ?? 0,
+    }));
+    return {
+      callLoad,
+      orders,
+      ...records,
+      claims,
+      claimOpensByKey: Object.fromEntries(this.claims.opensByKey),
+      clockOffsetHours: this.clock.offsetMs / 3_600_000,
+      notificationsSent: sent,
+      notificationsDelivered: delivered,
+      notificationsFailed: failed,
+      oauthClientIds: this.signIns.clientIds,
+    };
   }
 
   reset(): void {

@@ -39,8 +39,15 @@ export interface Product {
  * program of its own, it states the shape rather than import it). Empty optional fields are left out.
  */
 export interface Destination {
-  name: string; line1: string; line2?: string; city: string; region?: string; postalCode: string; country: string;
-  phone?: string; email?: string;
+  name: string;
+  line1: string;
+  line2?: string;
+  city: string;
+  region?: string;
+  postalCode: string;
+  country: string;
+  phone?: string;
+  email?: string;
 }
 
 export interface OrderItem {

@@ -45,7 +45,8 @@ export function v1Gate(rt: SandboxRuntime): Middleware {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(ctx.get('authorization'));
     const caller = match ? rt.state.authenticate(match[1]) : null;
     if (!caller) throw unauthorized(ctx, match ? 'Unknown API key or access token' : 'Missing Authorization: Bearer header');
-    if (faults.unavailableAccounts.includes(caller.account.id)) throw new ApiError(503, 'unavailable', 'Sandbox supplier is temporarily unavailable for this account (injected fault)');
+    if (faults.unavailableAccounts.includes(caller.account.id))
+      throw new ApiError(503, 'unavailable', 'Sandbox supplier is temporarily unavailable for this account (injected fault)');
     (ctx.state as { caller?: Caller }).caller = caller;
     // What was asked, ids taken out: a benchmark counts the calls of each kind a part cost.
     const route = `${ctx.method} ${ctx.path.replace(/^(\/v1\/(?:products|orders))\/[^/]+/, '$1/:id')}`;
@@ -96,12 +97,25 @@ export function v1Router(rt: SandboxRuntime): Router {
   router.post('/shipping/quote', (ctx) => {
     const body = bodyObject(ctx.request.body);
     const items = Array.isArray(body.items) ? body.items : [];
-    const units = items.reduce((n: number, i: unknown) => n + (typeof i === 'object' && i && Number.isInteger((i as { quantity?: unknown }).quantity) ? Number((i as { quantity: number }).quantity) : 0), 0);
+    const units = items.reduce(
+      (n: number, i: unknown) =>
+        n + (typeof i === 'object' && i && Number.isInteger((i as { quantity?: unknown }).quantity) ? Number((i as { quantity: number }).quantity) : 0),
+      0,
+    );
     if (units < 1) throw new ApiError(400, 'invalidRequest', 'items must name at least one unit');
     // The longest delivery among the items' products, as this warehouse ships them.
-    const days = items.map((i: unknown) => (typeof i === 'object' && i ? state.catalogue.getVariant(String((i as { variantId?: unknown }).variantId))?.product.deliveryDays.max : undefined)).filter((d: number | undefined): d is number => d !== undefined);
+    const days = items
+      .map((i: unknown) =>
+        typeof i === 'object' && i ? state.catalogue.getVariant(String((i as { variantId?: unknown }).variantId))?.product.deliveryDays.max : undefined,
+      )
+      .filter((d: number | undefined): d is number => d !== undefined);
     const currency = callerOf(ctx).account.currency;
-    ctx.body = { service: 'standard', costMinor: fromCents(shippingQuote(state.warehouse.shipping, units), currency), currency, maxDays: days.length ? Math.max(...days) : 12 };
+    ctx.body = {
+      service: 'standard',
+      costMinor: fromCents(shippingQuote(state.warehouse.shipping, units), currency),
+      currency,
+      maxDays: days.length ? Math.max(...days) : 12,
+    };
   });
 
   router.post('/orders', (ctx) => {

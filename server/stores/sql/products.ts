@@ -25,7 +25,12 @@ export interface ProductListRow {
 export function productList(f: { storeId: string; ownKeyId: string | null; status?: string }): KeysetListStatement {
   const filters = storeScope(f.storeId, f.ownKeyId);
   if (f.status) filters.push({ column: 'status', countColumn: 'status', value: f.status });
-  return { list: 'storeProducts', binding: f, table: 'store_products', alias: 'p', filters,
+  return {
+    list: 'storeProducts',
+    binding: f,
+    table: 'store_products',
+    alias: 'p',
+    filters,
     columns: `p.id, p.store_id, p.title, p.description, p.status, p.created_by_key_id, ${isoTime('p.created_at')} AS created_at, ${isoTime('p.updated_at')} AS updated_at,
               (SELECT coalesce(json_agg(json_build_object('id', v.id, 'sku', v.sku, 'title', v.title, 'priceMinor', v.price_minor, 'currency', v.currency, 'stock', v.stock) ORDER BY v.position), '[]')
                       FROM store_variants v WHERE v.store_id = p.store_id AND v.product_id = p.id) AS variants`,
@@ -34,7 +39,11 @@ export function productList(f: { storeId: string; ownKeyId: string | null; statu
 }
 
 /** These variants of the store (others' or unknown ids are left out), as an order line needs them. */
-export function variantsInStore(db: Queryable, storeId: string, ids: string[]): Promise<Array<{ id: string; productId: string; productTitle: string; sku: string; title: string; priceMinor: number; currency: string }>> {
+export function variantsInStore(
+  db: Queryable,
+  storeId: string,
+  ids: string[],
+): Promise<Array<{ id: string; productId: string; productTitle: string; sku: string; title: string; priceMinor: number; currency: string }>> {
   return rows(
     db,
     `SELECT v.id, v.product_id AS "productId", p.title AS "productTitle", v.sku, v.title, v.price_minor::float8 AS "priceMinor", v.currency
@@ -83,7 +92,12 @@ export async function productInStore(db: Queryable, storeId: string, id: string)
 }
 
 /** Sets the fields given (the others stay) and stamps the change. */
-export async function updateProduct(tx: Queryable, storeId: string, id: string, f: Partial<Pick<StoreProduct, 'title' | 'description' | 'status'>>): Promise<void> {
+export async function updateProduct(
+  tx: Queryable,
+  storeId: string,
+  id: string,
+  f: Partial<Pick<StoreProduct, 'title' | 'description' | 'status'>>,
+): Promise<void> {
   await affected(
     tx,
     'UPDATE store_products SET title = coalesce($3, title), description = coalesce($4, description), status = coalesce($5, status), updated_at = now() WHERE store_id = $1 AND id = $2',
@@ -120,7 +134,9 @@ const variantOf = (r: VariantRow): StoreVariant => ({
 
 /** The product's variants in position order. */
 export async function variantsOfProduct(db: Queryable, storeId: string, productId: string): Promise<StoreVariant[]> {
-  return (await rows<VariantRow>(db, 'SELECT * FROM store_variants WHERE store_id = $1 AND product_id = $2 ORDER BY position', [storeId, productId])).map(variantOf);
+  return (await rows<VariantRow>(db, 'SELECT * FROM store_variants WHERE store_id = $1 AND product_id = $2 ORDER BY position', [storeId, productId])).map(
+    variantOf,
+  );
 }
 
 export async function insertVariants(tx: Queryable, variants: StoreVariant[]): Promise<void> {
@@ -134,17 +150,17 @@ export async function insertVariants(tx: Queryable, variants: StoreVariant[]): P
   );
 }
 
-export async function updateVariant(tx: Queryable, storeId: string, id: string, v: Pick<StoreVariant, 'sku' | 'title' | 'priceMinor' | 'currency' | 'stock' | 'position'>): Promise<void> {
-  await affected(tx, 'UPDATE store_variants SET sku = $3, title = $4, price_minor = $5, currency = $6, stock = $7, position = $8 WHERE store_id = $1 AND id = $2', [
-    storeId,
-    id,
-    v.sku,
-    v.title,
-    v.priceMinor,
-    v.currency,
-    v.stock,
-    v.position,
-  ]);
+export async function updateVariant(
+  tx: Queryable,
+  storeId: string,
+  id: string,
+  v: Pick<StoreVariant, 'sku' | 'title' | 'priceMinor' | 'currency' | 'stock' | 'position'>,
+): Promise<void> {
+  await affected(
+    tx,
+    'UPDATE store_variants SET sku = $3, title = $4, price_minor = $5, currency = $6, stock = $7, position = $8 WHERE store_id = $1 AND id = $2',
+    [storeId, id, v.sku, v.title, v.priceMinor, v.currency, v.stock, v.position],
+  );
 }
 
 export async function deleteVariants(tx: Queryable, storeId: string, ids: string[]): Promise<void> {
@@ -154,7 +170,11 @@ export async function deleteVariants(tx: Queryable, storeId: string, ids: string
 // --- What the catalogue's link sync applies (through ProductService.applySupplierChanges)
 
 /** Set-based: a null stock or price keeps the variant's own; variants already so are not written again. */
-export async function updateStoreVariants(tx: Queryable, storeId: string, v: { id: string[]; stock: Array<number | null>; price: Array<number | null> }): Promise<void> {
+export async function updateStoreVariants(
+  tx: Queryable,
+  storeId: string,
+  v: { id: string[]; stock: Array<number | null>; price: Array<number | null> },
+): Promise<void> {
   await affected(
     tx,
     `UPDATE store_variants v SET stock = coalesce(u.stock, v.stock), price_minor = coalesce(u.price, v.price_minor)

@@ -27,7 +27,11 @@ export function storesOfAccount(db: Queryable, accountId: string): Promise<Store
 
 /** The store's next order number (the counter is the store's; the orders domain asks for it). */
 export async function nextOrderNumber(tx: Queryable, storeId: string): Promise<number> {
-  const [{ order_counter: n }] = await rows<{ order_counter: number }>(tx, 'UPDATE stores SET order_counter = order_counter + 1 WHERE id = $1 RETURNING order_counter', [storeId]);
+  const [{ order_counter: n }] = await rows<{ order_counter: number }>(
+    tx,
+    'UPDATE stores SET order_counter = order_counter + 1 WHERE id = $1 RETURNING order_counter',
+    [storeId],
+  );
   return n;
 }
 
@@ -41,7 +45,12 @@ interface StoreRow {
 const storeOf = (r: StoreRow): Store => ({ id: r.id, ownerAccountId: r.owner_account_id, name: r.name, currency: r.currency, createdAt: r.created_at });
 
 export async function insertStore(db: Queryable, s: Pick<Store, 'id' | 'ownerAccountId' | 'name' | 'currency'>): Promise<Store> {
-  const [r] = await rows<StoreRow>(db, 'INSERT INTO stores (id, owner_account_id, name, currency) VALUES ($1, $2, $3, $4) RETURNING *', [s.id, s.ownerAccountId, s.name, s.currency]);
+  const [r] = await rows<StoreRow>(db, 'INSERT INTO stores (id, owner_account_id, name, currency) VALUES ($1, $2, $3, $4) RETURNING *', [
+    s.id,
+    s.ownerAccountId,
+    s.name,
+    s.currency,
+  ]);
   return storeOf(r);
 }
 

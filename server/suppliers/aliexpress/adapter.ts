@@ -5,7 +5,20 @@
  * message carries no token or secret.
  */
 import { catalogueEntry } from '../adapter';
-import type { CallLimits, CatalogueEntry, ConnectionMode, HealthResult, Money, ProductSearchPage, SupplierAdapter, SupplierCallContext, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
+import type {
+  CallLimits,
+  CatalogueEntry,
+  ConnectionMode,
+  HealthResult,
+  Money,
+  ProductSearchPage,
+  SupplierAdapter,
+  SupplierCallContext,
+  SupplierOrderSnapshot,
+  SupplierProduct,
+  VerifiedAccount,
+  VerifiedNotification,
+} from '../adapter';
 import { SupplierError } from '../errors';
 import { lendClient, type LentOrderCalls } from '../order-calls';
 import { healthFrom } from '../health';
@@ -47,18 +60,32 @@ export class AliExpressAdapter implements SupplierAdapter {
 
   constructor(opts: AliExpressAdapterOptions) {
     this.client = new AeClient(opts.app, opts.callLimitWaitMs ?? 1000);
-    ({ findOrderByNumber: this.findOrderByNumber, quoteShipping: this.quoteShipping, createOrder: this.createOrder } = lendClient(this.client, { findOrderByNumber: findByNumber, quoteShipping, createOrder: placeOrder }));
+    ({
+      findOrderByNumber: this.findOrderByNumber,
+      quoteShipping: this.quoteShipping,
+      createOrder: this.createOrder,
+    } = lendClient(this.client, { findOrderByNumber: findByNumber, quoteShipping, createOrder: placeOrder }));
   }
 
   // ---- sign-in
 
   signInUrl(input: { state: string; redirectUri: string; mode: ConnectionMode }): string {
-    const q = new URLSearchParams({ response_type: 'code', force_auth: 'true', redirect_uri: input.redirectUri, client_id: this.client.http.app.appKey, state: input.state });
+    const q = new URLSearchParams({
+      response_type: 'code',
+      force_auth: 'true',
+      redirect_uri: input.redirectUri,
+      client_id: this.client.http.app.appKey,
+      state: input.state,
+    });
     return `${this.client.http.baseUrl}/oauth/authorize?${q.toString()}`;
   }
 
   async exchangeSignInCode(input: { code: string; redirectUri: string; timeoutMs: number }): Promise<Record<string, string>> {
-    const answer = await this.client.http.system('/auth/token/create', { code: input.code }, { timeoutMs: input.timeoutMs, secrets: [input.code, this.client.http.app.appSecret] });
+    const answer = await this.client.http.system(
+      '/auth/token/create',
+      { code: input.code },
+      { timeoutMs: input.timeoutMs, secrets: [input.code, this.client.http.app.appSecret] },
+    );
     if (!answer.ok) throw refusalOf(answer.refusal, 'auth');
     return tokenFields(this.client.read('/auth/token/create', () => readTokenAnswer(answer.body, Date.now())));
   }
@@ -70,9 +97,17 @@ export class AliExpressAdapter implements SupplierAdapter {
 
   async renewCredentials(ctx: SupplierCallContext): Promise<Record<string, string>> {
     const current = this.client.tokens(ctx);
-    if (!renewable(current, Date.now())) throw new SupplierError('credentialsRejected', 'The AliExpress sign-in cannot be renewed (AliExpress gave no refresh token, or it ended); sign in to AliExpress again');
+    if (!renewable(current, Date.now()))
+      throw new SupplierError(
+        'credentialsRejected',
+        'The AliExpress sign-in cannot be renewed (AliExpress gave no refresh token, or it ended); sign in to AliExpress again',
+      );
     await ctx.pace?.();
-    const answer = await this.client.http.system('/auth/token/refresh', { refresh_token: current.refreshToken }, { timeoutMs: ctx.timeoutMs, secrets: this.client.secrets(ctx) });
+    const answer = await this.client.http.system(
+      '/auth/token/refresh',
+      { refresh_token: current.refreshToken },
+      { timeoutMs: ctx.timeoutMs, secrets: this.client.secrets(ctx) },
+    );
     if (!answer.ok) throw refusalOf(answer.refusal, 'auth');
     return tokenFields(this.client.read('/auth/token/refresh', () => readTokenAnswer(answer.body, Date.now(), current)));
   }
@@ -126,7 +161,7 @@ export class AliExpressAdapter implements SupplierAdapter {
     if (now.paid) throw new SupplierError('alreadyPaid', 'AliExpress already has this order paid', { supplierOrderId });
     throw new SupplierError(
       'notSupported',
-      'AliExpress takes payment only as it creates an order (with the connection\'s automatic payment on) and has no payment call: pay this order on aliexpress.com, then retry it here to read the payment back',
+      "AliExpress takes payment only as it creates an order (with the connection's automatic payment on) and has no payment call: pay this order on aliexpress.com, then retry it here to read the payment back",
       { supplierOrderId },
     );
   }
@@ -135,8 +170,13 @@ export class AliExpressAdapter implements SupplierAdapter {
   async cancelOrder(ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot> {
     const now = await this.getOrder(ctx, supplierOrderId);
     if (now.status === 'cancelled') return now;
-    if (now.status === 'shipped' || now.status === 'delivered') throw new SupplierError('alreadyShipped', 'AliExpress already shipped this order', { supplierOrderId });
-    throw new SupplierError('notSupported', 'AliExpress has no cancel call: cancel this order on aliexpress.com (My orders), where the seller may still allow it', { supplierOrderId });
+    if (now.status === 'shipped' || now.status === 'delivered')
+      throw new SupplierError('alreadyShipped', 'AliExpress already shipped this order', { supplierOrderId });
+    throw new SupplierError(
+      'notSupported',
+      'AliExpress has no cancel call: cancel this order on aliexpress.com (My orders), where the seller may still allow it',
+      { supplierOrderId },
+    );
   }
 
   verifyNotification(): VerifiedNotification | null {

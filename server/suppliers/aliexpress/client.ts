@@ -57,7 +57,14 @@ export class AeClient {
     }
   }
 
-  async call(ctx: SupplierCallContext, method: string, params: Record<string, string>, context: AeContext, subject?: Record<string, string>, refused?: (r: AeRefusal) => SupplierError): Promise<Obj> {
+  async call(
+    ctx: SupplierCallContext,
+    method: string,
+    params: Record<string, string>,
+    context: AeContext,
+    subject?: Record<string, string>,
+    refused?: (r: AeRefusal) => SupplierError,
+  ): Promise<Obj> {
     return (await this.callWithText(ctx, method, params, context, subject, refused)).body;
   }
 
@@ -67,7 +74,10 @@ export class AeClient {
       return reader();
     } catch (err) {
       if (err instanceof SupplierError) throw err;
-      throw new SupplierError('unavailable', `AliExpress answered ${label} with an unexpected body (${err instanceof ShapeError ? err.message : 'unreadable body'})`);
+      throw new SupplierError(
+        'unavailable',
+        `AliExpress answered ${label} with an unexpected body (${err instanceof ShapeError ? err.message : 'unreadable body'})`,
+      );
     }
   }
 }

@@ -15,6 +15,7 @@ export function aliExpressSettings(env: NodeJS.ProcessEnv): AliExpressSettings {
   if (!appKey) bad('ALIEXPRESS_APP_KEY', 'required when ALIEXPRESS_APP_SECRET is set');
   if (!appSecret) bad('ALIEXPRESS_APP_SECRET', 'required when ALIEXPRESS_APP_KEY is set');
   if (!/^[0-9A-Za-z]{4,64}$/.test(appKey)) bad('ALIEXPRESS_APP_KEY', 'expected the app key of the AliExpress Open Platform console (letters and digits)');
-  if (!/^[\x21-\x7e]{16,128}$/.test(appSecret)) bad('ALIEXPRESS_APP_SECRET', 'expected the app secret of the AliExpress Open Platform console (16 to 128 printable characters)');
+  if (!/^[\x21-\x7e]{16,128}$/.test(appSecret))
+    bad('ALIEXPRESS_APP_SECRET', 'expected the app secret of the AliExpress Open Platform console (16 to 128 printable characters)');
   return { appKey, appSecret, apiBaseUrl: urlVar(env, 'ALIEXPRESS_API_BASE_URL', ['http:', 'https:']) || ALIEXPRESS_API_BASE_URL_DEFAULT };
 }

@@ -19,15 +19,30 @@ export const ALIEXPRESS_DESCRIPTION: SupplierDescription = {
     payment: 'atCreate',
     syncFields: ['cost', 'stock', 'availability'],
     // The DS API has no dispute call: the buyer opens one on aliexpress.com; the seller has 15 days to answer, then it escalates.
-    claims: { deadlineDays: 15, counted: 'fromClaim', where: 'aliexpress.com: My Orders, the order, Open dispute (the seller has 15 days to answer, then escalate).' },
+    claims: {
+      deadlineDays: 15,
+      counted: 'fromClaim',
+      where: 'aliexpress.com: My Orders, the order, Open dispute (the seller has 15 days to answer, then escalate).',
+    },
   },
   settingsSchema: {
     type: 'object',
     properties: {
-      shipToCountry: { type: 'string', pattern: '^[A-Z]{2}$', default: 'US', description: 'The country product costs and stock are read for (ISO code): where most of the store\'s orders go' },
-      currency: { enum: CURRENCIES, default: 'USD', description: 'The currency costs are read and orders paid in; the store\'s own currency' },
+      shipToCountry: {
+        type: 'string',
+        pattern: '^[A-Z]{2}$',
+        default: 'US',
+        description: "The country product costs and stock are read for (ISO code): where most of the store's orders go",
+      },
+      currency: { enum: CURRENCIES, default: 'USD', description: "The currency costs are read and orders paid in; the store's own currency" },
       language: { type: 'string', pattern: '^[a-z]{2}(_[A-Z]{2})?$', default: 'en', description: 'The language of titles and options' },
-      requestsPerSecond: { type: 'integer', minimum: 1, maximum: 50, default: DEFAULT_REQUESTS_PER_SECOND, description: 'Calls per second for this AliExpress account (AliExpress answers ApiCallLimit above what it allows)' },
+      requestsPerSecond: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 50,
+        default: DEFAULT_REQUESTS_PER_SECOND,
+        description: 'Calls per second for this AliExpress account (AliExpress answers ApiCallLimit above what it allows)',
+      },
     },
     additionalProperties: false,
   },

@@ -63,7 +63,8 @@ export class AeHttp {
   private async post(path: string, form: Record<string, string>, label: string, wrapper: string | null, call: AeCall): Promise<AeAnswer> {
     const res = await sendRequest({ method: 'POST', baseUrl: this.baseUrl, path, form, timeoutMs: call.timeoutMs }, NAMES);
     if (res.status >= 500) throw new SupplierError('unavailable', `AliExpress failed ${label} (HTTP ${res.status})`);
-    if (res.status >= 300 && res.status < 400) throw new SupplierError('unavailable', `AliExpress answered ${label} with an unexpected redirect (HTTP ${res.status})`);
+    if (res.status >= 300 && res.status < 400)
+      throw new SupplierError('unavailable', `AliExpress answered ${label} with an unexpected redirect (HTTP ${res.status})`);
     const body = jsonOrUndefined(res.text);
     const o = body && typeof body === 'object' && !Array.isArray(body) ? (body as Obj) : null;
     if (!o) throw new SupplierError('unavailable', `AliExpress answered ${label} with something other than JSON (HTTP ${res.status})`);
@@ -71,10 +72,14 @@ export class AeHttp {
     if (err && typeof err === 'object' && !Array.isArray(err)) {
       const e = err as Obj;
       const said = text(e.sub_msg) || text(e.msg) || text(e.message);
-      return { ok: false, refusal: { code: text(e.code), subCode: text(e.sub_code), type: text(e.type), message: cleanSupplierWords(said, call.secrets), label } };
+      return {
+        ok: false,
+        refusal: { code: text(e.code), subCode: text(e.sub_code), type: text(e.type), message: cleanSupplierWords(said, call.secrets), label },
+      };
     }
     const inner = wrapper === null ? o : o[wrapper];
-    if (!inner || typeof inner !== 'object' || Array.isArray(inner)) throw new SupplierError('unavailable', `AliExpress answered ${label} without ${wrapper ?? 'a body'} (HTTP ${res.status})`);
+    if (!inner || typeof inner !== 'object' || Array.isArray(inner))
+      throw new SupplierError('unavailable', `AliExpress answered ${label} without ${wrapper ?? 'a body'} (HTTP ${res.status})`);
     return { ok: true, body: inner as Obj, text: res.text, label };
   }
 }

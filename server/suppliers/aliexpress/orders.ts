@@ -27,12 +27,14 @@ const RANK: Record<Status, number> = { created: 0, paid: 1, processing: 2, shipp
 
 /** The note's mapping (docs/suppliers/aliexpress.md, Statuses); an order_status we do not know is a ShapeError. */
 function statusOf(orderStatus: string, logisticsStatus: string, endReason: string | null): { status: Status; paid: boolean } {
-  if (orderStatus === 'PLACE_ORDER_SUCCESS' || orderStatus === 'WAIT_GROUP' || orderStatus === 'WAIT_COMPLETE_ADDRESS') return { status: 'created', paid: false };
+  if (orderStatus === 'PLACE_ORDER_SUCCESS' || orderStatus === 'WAIT_GROUP' || orderStatus === 'WAIT_COMPLETE_ADDRESS')
+    return { status: 'created', paid: false };
   if (PAID_WAITING.has(orderStatus)) return { status: 'created', paid: true };
   if (orderStatus === 'WAIT_SELLER_SEND_GOODS') return { status: 'paid', paid: true };
   if (orderStatus === 'SELLER_PART_SEND_GOODS') return { status: 'processing', paid: true };
   if (orderStatus === 'WAIT_BUYER_ACCEPT_GOODS') return { status: 'shipped', paid: true };
-  if (orderStatus === 'FINISH') return endReason && logisticsStatus !== 'BUYER_ACCEPT_GOODS' ? { status: 'cancelled', paid: false } : { status: 'delivered', paid: true };
+  if (orderStatus === 'FINISH')
+    return endReason && logisticsStatus !== 'BUYER_ACCEPT_GOODS' ? { status: 'cancelled', paid: false } : { status: 'delivered', paid: true };
   // A cancel under way is not an end yet; read-back only moves forwards, so "created" changes nothing.
   if (orderStatus === 'IN_CANCEL') return endReason ? { status: 'cancelled', paid: false } : { status: 'created', paid: false };
   throw new ShapeError(`result.order_status ${orderStatus.slice(0, 40)} is not a known status`);
@@ -78,7 +80,11 @@ export function readTracking(result: unknown): { carrier: string; trackingNumber
   const times = listOf(l.detail_node_list, 'tracking.detail_node_list')
     .map((n) => (n && typeof n === 'object' ? Number((n as Obj).time_stamp) : NaN))
     .filter((t) => Number.isFinite(t) && t > 0);
-  return { carrier: optionalText(l, 'carrier_name') ?? 'AliExpress', trackingNumber, shippedAt: times.length ? new Date(Math.min(...times)).toISOString() : null };
+  return {
+    carrier: optionalText(l, 'carrier_name') ?? 'AliExpress',
+    trackingNumber,
+    shippedAt: times.length ? new Date(Math.min(...times)).toISOString() : null,
+  };
 }
 
 export const joinIds = (ids: string[]) => ids.join(',');
@@ -88,7 +94,11 @@ export function splitIds(supplierOrderId: string): string[] | null {
 }
 
 /** Several AliExpress orders of one create as one snapshot (see the top of this file). */
-export function combine(orderNumber: string, orders: AeOrder[], tracking: Map<string, { carrier: string; trackingNumber: string; shippedAt: string | null }>): SupplierOrderSnapshot {
+export function combine(
+  orderNumber: string,
+  orders: AeOrder[],
+  tracking: Map<string, { carrier: string; trackingNumber: string; shippedAt: string | null }>,
+): SupplierOrderSnapshot {
   const open = orders.filter((o) => o.status !== 'cancelled');
   const slowest = open.length ? open.reduce((a, b) => (RANK[b.status] < RANK[a.status] ? b : a)) : orders[0];
   const currencies = new Set(orders.map((o) => o.currency));
@@ -108,12 +118,24 @@ export function combine(orderNumber: string, orders: AeOrder[], tracking: Map<st
     paid: open.length > 0 && open.every((o) => o.paid),
     costs: summable ? { itemsMinor: items, shippingMinor: Math.max(0, total - items), totalMinor: total, currency: [...currencies][0] as string } : null,
     shipping: shipments.length
-      ? { carrier: [...new Set(shipments.map((s) => s.carrier))].join(', '), trackingNumber: shipments.map((s) => s.trackingNumber).join(', '), shippedAt: shipments.find((s) => s.shippedAt)?.shippedAt ?? null }
+      ? {
+          carrier: [...new Set(shipments.map((s) => s.carrier))].join(', '),
+          trackingNumber: shipments.map((s) => s.trackingNumber).join(', '),
+          shippedAt: shipments.find((s) => s.shippedAt)?.shippedAt ?? null,
+        }
       : null,
   };
 }
 
 /** What a create answers before AliExpress lets it be read (about 10 s): created, not known to be paid. */
 export function justCreated(orderNumber: string, ids: string[]): SupplierOrderSnapshot {
-  return { supplierOrderId: joinIds(ids), orderNumber, supplierStatus: ids.map(() => 'PLACE_ORDER_SUCCESS').join(','), status: 'created', paid: false, costs: null, shipping: null };
+  return {
+    supplierOrderId: joinIds(ids),
+    orderNumber,
+    supplierStatus: ids.map(() => 'PLACE_ORDER_SUCCESS').join(','),
+    status: 'created',
+    paid: false,
+    costs: null,
+    shipping: null,
+  };
 }

@@ -42,7 +42,10 @@ function orderIdsOf(result: Obj, text: string): string[] {
   if (list === undefined || list === null) return [];
   const raw = /"order_list"\s*:\s*(?:\{\s*"number"\s*:\s*)?\[([^\]]*)\]/.exec(text);
   if (!raw) throw new ShapeError('result.order_list is not a list of order ids');
-  const ids = raw[1].split(',').map((s) => s.trim().replace(/^"|"$/g, '')).filter(Boolean);
+  const ids = raw[1]
+    .split(',')
+    .map((s) => s.trim().replace(/^"|"$/g, ''))
+    .filter(Boolean);
   if (!ids.every((id) => /^\d{1,30}$/.test(id))) throw new ShapeError('result.order_list holds something other than order ids');
   return ids;
 }
@@ -53,7 +56,13 @@ async function keep(ctx: SupplierCallContext, orderNumber: string, ids: string[]
 }
 
 /** The service the rule picks from the item's freight quote (`aliexpress.ds.freight.query`); none fits: destinationUnsupported. */
-async function serviceFor(ae: AeClient, ctx: SupplierCallContext, item: { productId: string; skuId: string; quantity: number }, country: string, subject: Record<string, string>): Promise<ShippingOption> {
+async function serviceFor(
+  ae: AeClient,
+  ctx: SupplierCallContext,
+  item: { productId: string; skuId: string; quantity: number },
+  country: string,
+  subject: Record<string, string>,
+): Promise<ShippingOption> {
   const rule = ctx.ordering?.shippingMethod ?? CHEAPEST;
   // Built by hand: the product id is digits that may pass 2^53.
   const req = `{"quantity":${item.quantity},"shipToCountry":${JSON.stringify(country)},"productId":${item.productId},"selectedSkuId":${JSON.stringify(item.skuId)},"language":${JSON.stringify(setting(ctx, 'language', 'en'))},"locale":${JSON.stringify(setting(ctx, 'language', 'en'))},"currency":${JSON.stringify(setting(ctx, 'currency', 'USD'))}}`;
@@ -61,7 +70,11 @@ async function serviceFor(ae: AeClient, ctx: SupplierCallContext, item: { produc
   const result = ae.read('aliexpress.ds.freight.query', () => asObj(body.result, 'result'));
   const code = optionalText(result, 'code');
   if (result.success === false || result.success === 'false' || code === '505') {
-    throw new SupplierError('destinationUnsupported', `AliExpress does not deliver this item to ${country} (${code ?? 'no code'})${result.msg ? `: ${cleanSupplierWords(String(result.msg), [])}` : ''}`, subject);
+    throw new SupplierError(
+      'destinationUnsupported',
+      `AliExpress does not deliver this item to ${country} (${code ?? 'no code'})${result.msg ? `: ${cleanSupplierWords(String(result.msg), [])}` : ''}`,
+      subject,
+    );
   }
   const options = ae.read('aliexpress.ds.freight.query', () => readFreight(result, setting(ctx, 'currency', 'USD')));
   const chosen = chooseShipping(options, rule);
@@ -87,7 +100,8 @@ export async function quoteShipping(ae: AeClient, ctx: SupplierCallContext, inpu
   }
   const days = chosen.map((o) => o.maxDays);
   return {
-    service: [...new Set(chosen.map((o) => o.service))].join(', '), services: chosen.map((o) => o.service),
+    service: [...new Set(chosen.map((o) => o.service))].join(', '),
+    services: chosen.map((o) => o.service),
     cost: { amountMinor: chosen.reduce((n, o) => n + o.costMinor, 0), currency: setting(ctx, 'currency', 'USD') },
     maxDays: days.some((d) => d === null) ? null : Math.max(...(days as number[])),
   };
@@ -116,10 +130,19 @@ export async function placeOrder(ae: AeClient, ctx: SupplierCallContext, input: 
     productItems.push({ product_id: ids.productId, product_count: item.quantity, sku_attr: sku.skuAttr, logistics_service_name: service, order_memo: '' });
   }
   const place = { out_order_id: input.orderNumber, logistics_address: addressOf(input.destination, country), product_items: productItems };
-  const extend = { payment: { pay_currency: setting(ctx, 'currency', 'USD'), try_to_pay: String(!!input.paymentDue) }, trade_extra_param: { business_model: 'retail' } };
+  const extend = {
+    payment: { pay_currency: setting(ctx, 'currency', 'USD'), try_to_pay: String(!!input.paymentDue) },
+    trade_extra_param: { business_model: 'retail' },
+  };
   const subject = input.items.length === 1 ? { variantId: input.items[0].variantId } : undefined;
   // Never retried here: after a time-out the order may exist; the retry's create meets AliExpress's duplicate guard.
-  const { body, text } = await ae.callWithText(ctx, 'aliexpress.ds.order.create', { param_place_order_request4_open_api_d_t_o: JSON.stringify(place), ds_extend_request: JSON.stringify(extend) }, 'order', subject);
+  const { body, text } = await ae.callWithText(
+    ctx,
+    'aliexpress.ds.order.create',
+    { param_place_order_request4_open_api_d_t_o: JSON.stringify(place), ds_extend_request: JSON.stringify(extend) },
+    'order',
+    subject,
+  );
   const { result, ids } = ae.read('aliexpress.ds.order.create', () => {
     const r = asObj(body.result, 'result');
     return { result: r, ids: orderIdsOf(r, text) };
@@ -136,7 +159,11 @@ export async function placeOrder(ae: AeClient, ctx: SupplierCallContext, input: 
       await keep(ctx, input.orderNumber, known);
       return justCreated(input.orderNumber, known);
     }
-    throw new SupplierError('unavailable', `AliExpress already has an order with this number (${REPEATED_ORDER}) but did not say which; find it on aliexpress.com before trying again`, subject);
+    throw new SupplierError(
+      'unavailable',
+      `AliExpress already has an order with this number (${REPEATED_ORDER}) but did not say which; find it on aliexpress.com before trying again`,
+      subject,
+    );
   }
   throw createRefusalOf(code, cleanSupplierWords(optionalText(result, 'error_msg') ?? '', [...Object.values(ctx.credentials)]), subject);
 }

@@ -11,8 +11,20 @@ import { count, listOf, readProduct, readSearchItem } from './readers';
 const MAX_PAGE = 100;
 const MAX_PAGE_SIZE = 50;
 
-export async function search(client: AeClient, ctx: SupplierCallContext, keyWord: string | undefined, page: number, pageSize: number): Promise<{ items: SupplierProduct[]; total: number }> {
-  const params: Record<string, string> = { local: setting(ctx, 'language', 'en'), countryCode: setting(ctx, 'shipToCountry', 'US'), currency: setting(ctx, 'currency', 'USD'), pageIndex: String(page), pageSize: String(pageSize) };
+export async function search(
+  client: AeClient,
+  ctx: SupplierCallContext,
+  keyWord: string | undefined,
+  page: number,
+  pageSize: number,
+): Promise<{ items: SupplierProduct[]; total: number }> {
+  const params: Record<string, string> = {
+    local: setting(ctx, 'language', 'en'),
+    countryCode: setting(ctx, 'shipToCountry', 'US'),
+    currency: setting(ctx, 'currency', 'USD'),
+    pageIndex: String(page),
+    pageSize: String(pageSize),
+  };
   if (keyWord) params.keyWord = keyWord;
   const body = await client.call(ctx, 'aliexpress.ds.text.search', params, 'other');
   return client.read('aliexpress.ds.text.search', () => {
@@ -22,7 +34,11 @@ export async function search(client: AeClient, ctx: SupplierCallContext, keyWord
   });
 }
 
-export async function searchProducts(client: AeClient, ctx: SupplierCallContext, q: { query?: string; cursor?: string; pageSize: number }): Promise<ProductSearchPage> {
+export async function searchProducts(
+  client: AeClient,
+  ctx: SupplierCallContext,
+  q: { query?: string; cursor?: string; pageSize: number },
+): Promise<ProductSearchPage> {
   const page = pageOfCursor(q.cursor, MAX_PAGE);
   const size = pageSizeWithin(q.pageSize, MAX_PAGE_SIZE);
   const { items, total } = await search(client, ctx, q.query?.trim() || undefined, page, size);
@@ -33,11 +49,18 @@ export async function searchProducts(client: AeClient, ctx: SupplierCallContext,
 /** The product as sold to `country` (the connection's ship-to country unless an order names another). */
 export async function productFor(client: AeClient, ctx: SupplierCallContext, productId: string, country: string, context: AeContext) {
   const subject = { productId };
-  if (!/^\d{1,30}$/.test(productId)) throw new SupplierError(context === 'product' ? 'notFound' : 'variantUnavailable', 'Not an AliExpress product id', subject);
+  if (!/^\d{1,30}$/.test(productId))
+    throw new SupplierError(context === 'product' ? 'notFound' : 'variantUnavailable', 'Not an AliExpress product id', subject);
   const body = await client.call(
     ctx,
     'aliexpress.ds.product.get',
-    { product_id: productId, ship_to_country: country, target_currency: setting(ctx, 'currency', 'USD'), target_language: setting(ctx, 'language', 'en'), remove_personal_benefit: 'false' },
+    {
+      product_id: productId,
+      ship_to_country: country,
+      target_currency: setting(ctx, 'currency', 'USD'),
+      target_language: setting(ctx, 'language', 'en'),
+      remove_personal_benefit: 'false',
+    },
     context,
     subject,
   );

@@ -102,7 +102,16 @@ export function readSearchItem(raw: unknown, at: string): SupplierProduct {
   const p = asObj(raw, at);
   const id = optionalText(p, 'itemId') ?? text(p, 'item_id', at);
   const image = optionalText(p, 'itemMainPic');
-  return { id, title: optionalText(p, 'title') ?? id, description: '', url: productUrl(id), imageUrl: image && /^https?:\/\//.test(image) ? image : null, shipsTo: [...ISO_COUNTRIES], variants: [], updatedAt: null };
+  return {
+    id,
+    title: optionalText(p, 'title') ?? id,
+    description: '',
+    url: productUrl(id),
+    imageUrl: image && /^https?:\/\//.test(image) ? image : null,
+    shipsTo: [...ISO_COUNTRIES],
+    variants: [],
+    updatedAt: null,
+  };
 }
 
 /**

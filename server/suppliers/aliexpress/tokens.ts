@@ -41,7 +41,15 @@ export function readTokenAnswer(o: Obj, now: number, current?: AeTokens): AeToke
   const refreshTokenExpiresAt = renewable ? endOf(o, 'refresh_token_valid_time', 'refresh_expires_in', now) : NaN;
   const userId = optionalText(o, 'user_id') ?? current?.userId;
   if (!userId) throw new ShapeError('token.user_id is not a string');
-  return { accessToken, accessTokenExpiresAt, refreshToken, refreshTokenExpiresAt, issuedAt: now, userId, userNick: optionalText(o, 'user_nick') ?? current?.userNick ?? userId };
+  return {
+    accessToken,
+    accessTokenExpiresAt,
+    refreshToken,
+    refreshTokenExpiresAt,
+    issuedAt: now,
+    userId,
+    userNick: optionalText(o, 'user_nick') ?? current?.userNick ?? userId,
+  };
 }
 
 const iso = (ms: number) => (Number.isFinite(ms) ? new Date(ms).toISOString() : '');

@@ -5,7 +5,23 @@
  */
 import { createHash } from 'node:crypto';
 import { catalogueEntry } from '../adapter';
-import type { CallLimits, CatalogueEntry, ClaimInput, ClaimLine, ClaimTerms, HealthResult, SupplierClaimSnapshot, Money, ProductSearchPage, SupplierAdapter, SupplierCallContext, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
+import type {
+  CallLimits,
+  CatalogueEntry,
+  ClaimInput,
+  ClaimLine,
+  ClaimTerms,
+  HealthResult,
+  SupplierClaimSnapshot,
+  Money,
+  ProductSearchPage,
+  SupplierAdapter,
+  SupplierCallContext,
+  SupplierOrderSnapshot,
+  SupplierProduct,
+  VerifiedAccount,
+  VerifiedNotification,
+} from '../adapter';
 import { SupplierError } from '../errors';
 import { lendClient, type LentOrderCalls } from '../order-calls';
 import { healthFrom } from '../health';
@@ -48,7 +64,11 @@ export class CjAdapter implements SupplierAdapter {
 
   constructor(opts: CjAdapterOptions) {
     this.client = new CjClient(opts.baseUrl, { exchangeIntervalMs: opts.tokenExchangeIntervalMs ?? 300_000, refreshesPerMinute: opts.refreshesPerMinute ?? 5 });
-    ({ findOrderByNumber: this.findOrderByNumber, quoteShipping: this.quoteShipping, createOrder: this.createOrder } = lendClient(this.client, { findOrderByNumber, quoteShipping, createOrder }));
+    ({
+      findOrderByNumber: this.findOrderByNumber,
+      quoteShipping: this.quoteShipping,
+      createOrder: this.createOrder,
+    } = lendClient(this.client, { findOrderByNumber, quoteShipping, createOrder }));
     this.tokens = this.client.tokens;
   }
 
@@ -103,7 +123,10 @@ export class CjAdapter implements SupplierAdapter {
     return { openId: tokens.openId };
   }
 
-  verifyNotification(ctx: SupplierCallContext, input: { rawBody: string; headers: Record<string, string | undefined>; now: Date }): VerifiedNotification | null {
+  verifyNotification(
+    ctx: SupplierCallContext,
+    input: { rawBody: string; headers: Record<string, string | undefined>; now: Date },
+  ): VerifiedNotification | null {
     try {
       return readNotification(ctx.credentials.openId, input, (vid) => this.variants.productOfVariant(vid));
     } catch {
@@ -117,7 +140,10 @@ export class CjAdapter implements SupplierAdapter {
   /** With the parcel's tracking once it shipped (./tracking.ts), and when CJ says it was paid. */
   async getOrder(ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot> {
     const order = snapshotOf(await orderDetail(this.client, ctx, supplierOrderId));
-    const tracking = order.shipping && (order.status === 'shipped' || order.status === 'delivered') ? await trackInfo(this.client, ctx, order.shipping.trackingNumber) : undefined;
+    const tracking =
+      order.shipping && (order.status === 'shipped' || order.status === 'delivered')
+        ? await trackInfo(this.client, ctx, order.shipping.trackingNumber)
+        : undefined;
     return tracking ? { ...order, tracking } : order;
   }
 

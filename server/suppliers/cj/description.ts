@@ -32,7 +32,9 @@ export const CJ_DESCRIPTION: SupplierDescription = {
   defaultSettings: { requestsPerSecond: DEFAULT_REQUESTS_PER_SECOND, fromCountryCode: 'CN' },
   credentialsSchema: {
     type: 'object',
-    properties: { apiKey: { type: 'string', minLength: 8, maxLength: 200, pattern: '^[\\x21-\\x7e]+$', description: 'The CJ API key (My CJ > Authorization > API)' } },
+    properties: {
+      apiKey: { type: 'string', minLength: 8, maxLength: 200, pattern: '^[\\x21-\\x7e]+$', description: 'The CJ API key (My CJ > Authorization > API)' },
+    },
     required: ['apiKey'],
     additionalProperties: false,
   },

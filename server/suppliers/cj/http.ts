@@ -51,16 +51,21 @@ export class CjHttp {
    */
   async send(call: CjCall): Promise<CjAnswer> {
     const headers = call.token === undefined ? undefined : { 'CJ-Access-Token': call.token };
-    const { status, text, label } = await sendRequest({ method: call.method, baseUrl: this.baseUrl, path: call.path, query: call.query, headers, body: call.body, timeoutMs: call.timeoutMs }, NAMES);
+    const { status, text, label } = await sendRequest(
+      { method: call.method, baseUrl: this.baseUrl, path: call.path, query: call.query, headers, body: call.body, timeoutMs: call.timeoutMs },
+      NAMES,
+    );
     const body = jsonOrUndefined(text);
     const envelope = body && typeof body === 'object' && !Array.isArray(body) ? (body as Obj) : null;
     const rawCode = envelope?.code;
     const code = typeof rawCode === 'number' ? rawCode : typeof rawCode === 'string' && /^\d{1,9}$/.test(rawCode) ? Number(rawCode) : NaN;
     const message = envelope && typeof envelope.message === 'string' ? scrub(envelope.message, call.secrets) : '';
-    if (status === 429) return { httpStatus: status, code: Number.isFinite(code) ? code : 1600201, message: message || 'HTTP 429', data: null, text: '', label };
+    if (status === 429)
+      return { httpStatus: status, code: Number.isFinite(code) ? code : 1600201, message: message || 'HTTP 429', data: null, text: '', label };
     if (status >= 500) throw new SupplierError('unavailable', `CJ failed ${label} (HTTP ${status}${Number.isFinite(code) ? ` ${code}` : ''})`);
     if (status >= 300 && status < 400) throw new SupplierError('unavailable', `CJ answered ${label} with an unexpected redirect (HTTP ${status})`);
-    if (!envelope || !Number.isFinite(code)) throw new SupplierError('unavailable', `CJ answered ${label} with something other than its envelope (HTTP ${status})`);
+    if (!envelope || !Number.isFinite(code))
+      throw new SupplierError('unavailable', `CJ answered ${label} with something other than its envelope (HTTP ${status})`);
     // Success is code 200 with result true; `result` missing is read as success, false as a refusal.
     const ok = code === 200 && envelope.result !== false && envelope.success !== false;
     return { httpStatus: status, code: ok ? 200 : code === 200 ? 1600000 : code, message, data: envelope.data ?? null, text, label };
@@ -74,7 +79,8 @@ export type FailureContext = 'product' | 'order' | 'pay' | 'auth' | 'other';
 export function failureOf(answer: CjAnswer, context: FailureContext, subject?: Record<string, string>): SupplierError {
   const { code, label } = answer;
   const said = answer.message || `code ${code}`;
-  if (answer.httpStatus === 429 && code !== QPS_CODE) return new SupplierError('unavailable', `CJ refused ${label}: the daily API points are used up (HTTP 429, ${code})`, undefined, true);
+  if (answer.httpStatus === 429 && code !== QPS_CODE)
+    return new SupplierError('unavailable', `CJ refused ${label}: the daily API points are used up (HTTP 429, ${code})`, undefined, true);
   switch (true) {
     case code === 1600000:
       return new SupplierError('unavailable', `CJ is busy and did not handle ${label} (${code})`);

@@ -33,7 +33,11 @@ export class VariantMemory {
   }
 }
 
-export async function searchProducts(client: CjClient, ctx: SupplierCallContext, q: { query?: string; cursor?: string; pageSize: number }): Promise<ProductSearchPage> {
+export async function searchProducts(
+  client: CjClient,
+  ctx: SupplierCallContext,
+  q: { query?: string; cursor?: string; pageSize: number },
+): Promise<ProductSearchPage> {
   const page = pageOfCursor(q.cursor, MAX_PAGE);
   const size = pageSizeWithin(q.pageSize, MAX_PAGE_SIZE);
   const keyWord = q.query?.trim() ? q.query.trim() : undefined;
@@ -59,7 +63,12 @@ export async function searchProducts(client: CjClient, ctx: SupplierCallContext,
 
 export async function getProduct(client: CjClient, ctx: SupplierCallContext, supplierProductId: string, variants: VariantMemory): Promise<SupplierProduct> {
   const subject = { productId: supplierProductId };
-  const answer = await client.request(ctx, { method: 'GET', path: '/product/query', query: { pid: supplierProductId, features: 'enable_inventory' } }, 'product', subject);
+  const answer = await client.request(
+    ctx,
+    { method: 'GET', path: '/product/query', query: { pid: supplierProductId, features: 'enable_inventory' } },
+    'product',
+    subject,
+  );
   if (answer.data === null || answer.data === undefined) throw new SupplierError('notFound', 'CJ does not offer this product', subject);
   const { product, missingStock } = client.read(answer, (data) => readProduct(data));
   // Variants whose stock did not come with the product: CJ's stock call, one per variant.

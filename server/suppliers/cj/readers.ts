@@ -159,7 +159,10 @@ export function readProduct(data: unknown): { product: SupplierProduct; missingS
   });
   const title = titleOf(o, pid);
   const description = typeof o.description === 'string' ? o.description : '';
-  return { product: { id: pid, title, description, url: cjProductUrl(pid, title), imageUrl: imageOf(o), shipsTo: WORLD, variants, updatedAt: null }, missingStock };
+  return {
+    product: { id: pid, title, description, url: cjProductUrl(pid, title), imageUrl: imageOf(o), shipsTo: WORLD, variants, updatedAt: null },
+    missingStock,
+  };
 }
 
 /** An order of a list, detail or create answer, with CJ's numeric id where it sends the code as the id. */

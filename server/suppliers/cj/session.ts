@@ -170,7 +170,12 @@ export class TokenKeeper {
       // CJ would refuse (or answer the same tokens): say what the last exchange said instead of asking again.
       if (last.error && last.error.kind === 'credentialsRejected') throw last.error;
       const waitS = Math.ceil((last.at + this.limits.exchangeIntervalMs - now) / 1000);
-      throw new SupplierError('unavailable', `CJ allows one API key exchange every ${Math.round(this.limits.exchangeIntervalMs / 1000)} s; the next is possible in ${waitS} s`, undefined, true);
+      throw new SupplierError(
+        'unavailable',
+        `CJ allows one API key exchange every ${Math.round(this.limits.exchangeIntervalMs / 1000)} s; the next is possible in ${waitS} s`,
+        undefined,
+        true,
+      );
     }
     this.exchanges.set(account, { at: now, error: null });
     if (this.exchanges.size > 10_000) for (const [key, e] of this.exchanges) if (now - e.at > this.limits.exchangeIntervalMs) this.exchanges.delete(key);

@@ -69,4 +69,3 @@ function subjectsOf(type: string, params: Obj, productOfVariant: (vid: string) =
       return [];
   }
 }
-

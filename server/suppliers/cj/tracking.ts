@@ -8,7 +8,11 @@ import { asObj, optionalText } from '../http';
 import type { CjClient } from './client';
 import { list, parseCjDate } from './readers';
 
-const EXCEPTIONS: Array<[RegExp, DeliveryException]> = [[/return/i, 'returnedToSender'], [/custom/i, 'customsHold'], [/(fail|exception|undeliver)/i, 'failedDelivery']];
+const EXCEPTIONS: Array<[RegExp, DeliveryException]> = [
+  [/return/i, 'returnedToSender'],
+  [/custom/i, 'customsHold'],
+  [/(fail|exception|undeliver)/i, 'failedDelivery'],
+];
 
 export async function trackInfo(client: CjClient, ctx: SupplierCallContext, trackNumber: string): Promise<TrackingView | undefined> {
   const answer = await client.request(ctx, { method: 'GET', path: '/logistic/trackInfo', query: { trackNumber } }, 'order');
@@ -20,7 +24,10 @@ export async function trackInfo(client: CjClient, ctx: SupplierCallContext, trac
     const at = parseCjDate(row.deliveryTime);
     const words = optionalText(row, 'trackingStatus') ?? '';
     const exception = /deliver(ed)?$/i.test(words) ? null : (EXCEPTIONS.find(([re]) => re.test(words))?.[1] ?? null);
-    const events = Number.isFinite(at) && words ? [{ at: new Date(at).toISOString(), description: words, location: optionalText(row, 'trackingTo'), ...(exception ? { exception } : {}) }] : [];
+    const events =
+      Number.isFinite(at) && words
+        ? [{ at: new Date(at).toISOString(), description: words, location: optionalText(row, 'trackingTo'), ...(exception ? { exception } : {}) }]
+        : [];
     return { events, exception, promisedMaxDays: null };
   });
 }

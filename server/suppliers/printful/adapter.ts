@@ -4,7 +4,19 @@
  */
 import { createHash } from 'node:crypto';
 import { catalogueEntry } from '../adapter';
-import type { CallLimits, CatalogueEntry, HealthResult, Money, ProductSearchPage, SupplierAdapter, SupplierCallContext, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
+import type {
+  CallLimits,
+  CatalogueEntry,
+  HealthResult,
+  Money,
+  ProductSearchPage,
+  SupplierAdapter,
+  SupplierCallContext,
+  SupplierOrderSnapshot,
+  SupplierProduct,
+  VerifiedAccount,
+  VerifiedNotification,
+} from '../adapter';
 import { SupplierError } from '../errors';
 import { lendClient, type LentOrderCalls } from '../order-calls';
 import { healthFrom } from '../health';
@@ -42,7 +54,11 @@ export class PrintfulAdapter implements SupplierAdapter {
 
   constructor(opts: PrintfulAdapterOptions) {
     this.client = new PrintfulClient(opts.baseUrl);
-    ({ findOrderByNumber: this.findOrderByNumber, quoteShipping: this.quoteShipping, createOrder: this.createOrder } = lendClient(this.client, { findOrderByNumber, quoteShipping, createOrder }));
+    ({
+      findOrderByNumber: this.findOrderByNumber,
+      quoteShipping: this.quoteShipping,
+      createOrder: this.createOrder,
+    } = lendClient(this.client, { findOrderByNumber, quoteShipping, createOrder }));
   }
 
   // ---- account
@@ -77,7 +93,16 @@ export class PrintfulAdapter implements SupplierAdapter {
         const o = asObj(raw, `products[${i}]`);
         const id = text(o, 'id', `products[${i}]`);
         // The list carries no variants: costs and availability come with the product itself.
-        return { id, title: optionalText(o, 'name') ?? id, description: '', url: productUrl(id), imageUrl: optionalText(o, 'thumbnail_url'), shipsTo: WORLD, variants: [], updatedAt: null };
+        return {
+          id,
+          title: optionalText(o, 'name') ?? id,
+          description: '',
+          url: productUrl(id),
+          imageUrl: optionalText(o, 'thumbnail_url'),
+          shipsTo: WORLD,
+          variants: [],
+          updatedAt: null,
+        };
       });
       const total = typeof a.paging?.total === 'number' && Number.isSafeInteger(a.paging.total) ? a.paging.total : null;
       const more = total !== null ? offset + items.length < total : items.length === limit;
@@ -89,7 +114,9 @@ export class PrintfulAdapter implements SupplierAdapter {
     const subject = { productId: supplierProductId };
     if (!/^\d{1,15}$/.test(supplierProductId)) throw new SupplierError('notFound', 'Not a Printful product id', subject);
     const answer = await this.client.request(ctx, { method: 'GET', path: `/store/products/${supplierProductId}` }, 'product', subject);
-    const variants = this.client.read(answer, (r) => list(asObj(r, 'product').sync_variants ?? [], 'product.sync_variants').map((v, i) => asObj(v, `product.sync_variants[${i}]`)));
+    const variants = this.client.read(answer, (r) =>
+      list(asObj(r, 'product').sync_variants ?? [], 'product.sync_variants').map((v, i) => asObj(v, `product.sync_variants[${i}]`)),
+    );
     const catalogue = new Map<string, CatalogueVariant>();
     const products = new Set(variants.map(catalogueProductOf).filter((p): p is string => p !== null && /^\d{1,15}$/.test(p)));
     for (const pid of products) {
@@ -109,7 +136,10 @@ export class PrintfulAdapter implements SupplierAdapter {
     return registerWebhook(this.client, ctx, url);
   }
 
-  verifyNotification(ctx: SupplierCallContext, input: { rawBody: string; headers: Record<string, string | undefined>; now: Date }): VerifiedNotification | null {
+  verifyNotification(
+    ctx: SupplierCallContext,
+    input: { rawBody: string; headers: Record<string, string | undefined>; now: Date },
+  ): VerifiedNotification | null {
     return readWebhook(ctx, input);
   }
 

@@ -45,7 +45,9 @@ const asObjOrNull = (v: unknown): Obj | null => (v && typeof v === 'object' && !
 function refusalOf(status: number, body: Obj | null, label: string, secrets: string[]): PrintfulRefusal {
   const error = body?.error;
   const errObj = asObjOrNull(error);
-  const said = [errObj?.message, error, body?.result, body?.detail, body?.details, body?.title, body?.data].find((w): w is string => typeof w === 'string' && w !== '');
+  const said = [errObj?.message, error, body?.result, body?.detail, body?.details, body?.title, body?.data].find(
+    (w): w is string => typeof w === 'string' && w !== '',
+  );
   const code = [body?.api_error_code, errObj?.api_error_code, errObj?.code].find((c): c is string => typeof c === 'string' && /^[A-Z]{2}-\d{1,3}$/.test(c));
   return { status, apiCode: code ?? null, words: said ? cleanSupplierWords(said, secrets) : `HTTP ${status}`, label };
 }
@@ -55,14 +57,21 @@ export function failureOf(r: PrintfulRefusal, context: FailureContext, subject?:
   const said = `${r.words}${r.apiCode ? ` (${r.apiCode})` : ''}`;
   if (r.status === 401) return new SupplierError('credentialsRejected', `Printful refused the token (HTTP 401): ${said}`);
   if (r.status === 403) return new SupplierError('credentialsRejected', `Printful refused the token for ${r.label}; it may lack a scope (HTTP 403): ${said}`);
-  if (r.status === 429 || r.status === 419) return new SupplierError('unavailable', `Printful refused ${r.label}: too many requests (HTTP ${r.status})`, undefined, true);
+  if (r.status === 429 || r.status === 419)
+    return new SupplierError('unavailable', `Printful refused ${r.label}: too many requests (HTTP ${r.status})`, undefined, true);
   if (r.apiCode === 'OR-13') return new SupplierError('orderNumberExists', 'Printful already has an order with this external id (OR-13)', subject);
   if (r.apiCode === 'OR-2') return new SupplierError('accountUnusable', `Printful refused ${r.label}: the store is terminated (OR-2)`);
-  if (r.apiCode === 'OR-6' || r.apiCode === 'PR-1') return new SupplierError('variantUnavailable', `Printful will not make a variant of this order: ${said}`, subject);
-  if (r.apiCode === 'SH-1' || r.apiCode === 'SH-2' || r.apiCode === 'OR-9') return new SupplierError('destinationUnsupported', `Printful does not ship this order to its destination: ${said}`);
+  if (r.apiCode === 'OR-6' || r.apiCode === 'PR-1')
+    return new SupplierError('variantUnavailable', `Printful will not make a variant of this order: ${said}`, subject);
+  if (r.apiCode === 'SH-1' || r.apiCode === 'SH-2' || r.apiCode === 'OR-9')
+    return new SupplierError('destinationUnsupported', `Printful does not ship this order to its destination: ${said}`);
   if (r.status === 404) {
     if (context === 'variant') return new SupplierError('variantUnavailable', `Printful no longer has a variant of this order (HTTP 404)`, subject);
-    return new SupplierError('notFound', `Printful has no such ${context === 'product' ? 'product' : context === 'order' ? 'order' : 'thing'} (HTTP 404)`, subject);
+    return new SupplierError(
+      'notFound',
+      `Printful has no such ${context === 'product' ? 'product' : context === 'order' ? 'order' : 'thing'} (HTTP 404)`,
+      subject,
+    );
   }
   return new SupplierError('refused', `Printful refused ${r.label} (HTTP ${r.status}): ${said}`, subject);
 }
@@ -90,18 +99,23 @@ export class PrintfulClient {
       headers['x-pf-store-id'] = storeId;
     }
     await ctx.pace?.();
-    const { status, text, label } = await sendRequest({ method: call.method, baseUrl: this.baseUrl, path: call.path, query: call.query, headers, body: call.body, timeoutMs: ctx.timeoutMs }, NAMES);
+    const { status, text, label } = await sendRequest(
+      { method: call.method, baseUrl: this.baseUrl, path: call.path, query: call.query, headers, body: call.body, timeoutMs: ctx.timeoutMs },
+      NAMES,
+    );
     const body = asObjOrNull(jsonOrUndefined(text));
     if (status >= 500) throw new SupplierError('unavailable', `Printful failed ${label} (HTTP ${status})`);
     if (status >= 300 && status < 400) throw new SupplierError('unavailable', `Printful answered ${label} with an unexpected redirect (HTTP ${status})`);
     if (status >= 400) return refusalOf(status, body, label, secretsOf(ctx.credentials));
     if (call.v2) {
-      if (!body || !('data' in body)) throw new SupplierError('unavailable', `Printful answered ${label} with something other than its envelope (HTTP ${status})`);
+      if (!body || !('data' in body))
+        throw new SupplierError('unavailable', `Printful answered ${label} with something other than its envelope (HTTP ${status})`);
       return { status, result: body.data, paging: asObjOrNull(body.paging), label };
     }
     // Body `code` mirrors the HTTP status; a 2xx carrying another code is a refusal in a success's clothes.
     const code = typeof body?.code === 'number' ? body.code : status;
-    if (!body || !('result' in body)) throw new SupplierError('unavailable', `Printful answered ${label} with something other than its envelope (HTTP ${status})`);
+    if (!body || !('result' in body))
+      throw new SupplierError('unavailable', `Printful answered ${label} with something other than its envelope (HTTP ${status})`);
     if (code >= 400) return refusalOf(code, body, label, secretsOf(ctx.credentials));
     return { status, result: body.result, paging: asObjOrNull(body.paging), label };
   }

@@ -23,7 +23,13 @@ export const PRINTFUL_DESCRIPTION: SupplierDescription = {
     type: 'object',
     properties: {
       // `apiKey`, as every API-key supplier names it: the console's form and the n8n node send it under that name.
-      apiKey: { type: 'string', minLength: 8, maxLength: 200, pattern: '^[\\x21-\\x7e]+$', description: 'A Printful private token (Developer Portal > Your tokens) with the orders, sync_products and webhooks scopes' },
+      apiKey: {
+        type: 'string',
+        minLength: 8,
+        maxLength: 200,
+        pattern: '^[\\x21-\\x7e]+$',
+        description: 'A Printful private token (Developer Portal > Your tokens) with the orders, sync_products and webhooks scopes',
+      },
       storeId: { type: 'string', pattern: '^[1-9][0-9]{0,14}$', description: 'The Printful store id; needed only when the token is account-level' },
     },
     required: ['apiKey'],

@@ -11,7 +11,15 @@ import { asObj, Obj, optionalText, text } from '../http';
 import type { PrintfulClient } from './client';
 
 /** The events registered: every one that names an order. (`stock_updated` needs catalogue product ids; sync covers stock.) */
-export const WEBHOOK_TYPES = ['package_shipped', 'package_returned', 'order_failed', 'order_canceled', 'order_put_hold', 'order_remove_hold', 'order_updated'] as const;
+export const WEBHOOK_TYPES = [
+  'package_shipped',
+  'package_returned',
+  'order_failed',
+  'order_canceled',
+  'order_put_hold',
+  'order_remove_hold',
+  'order_updated',
+] as const;
 
 /**
  * Printful retries a delivery not answered 2xx after 1, 4, 16, 64, 256 and 1024 minutes (22 h 45 min in all); every
@@ -66,6 +74,8 @@ export function readWebhook(ctx: SupplierCallContext, input: { rawBody: string; 
   const subject: NotificationSubject = { kind: 'order', supplierOrderId: orderId, ...(orderNumber ? { orderNumber } : {}) };
   // Printful sends no event id: the event is its type, time, store, order and package. `retries` is left out, so a
   // redelivery after a refusal or a 503 is taken, and one of an event already taken is a replay.
-  const eventId = `printful:${createHash('sha256').update(JSON.stringify([type, created, storeId, orderId, shipment ?? ''])).digest('hex')}`;
+  const eventId = `printful:${createHash('sha256')
+    .update(JSON.stringify([type, created, storeId, orderId, shipment ?? '']))
+    .digest('hex')}`;
   return { eventId, subjects: [subject] };
 }

@@ -28,7 +28,9 @@ async function readRaw(client: PrintfulClient, ctx: SupplierCallContext, supplie
 export async function getOrder(client: PrintfulClient, ctx: SupplierCallContext, supplierOrderId: string): Promise<SupplierOrderSnapshot> {
   const raw = await readRaw(client, ctx, supplierOrderId);
   if (!Array.isArray(raw.shipments) || raw.shipments.length === 0) return readOrder(raw);
-  const answer = await client.request(ctx, { method: 'GET', path: `/v2${orderPath(supplierOrderId)}/shipments`, query: { limit: '100' }, v2: true }, 'order', { supplierOrderId });
+  const answer = await client.request(ctx, { method: 'GET', path: `/v2${orderPath(supplierOrderId)}/shipments`, query: { limit: '100' }, v2: true }, 'order', {
+    supplierOrderId,
+  });
   return readOrder(raw, 'order', client.read(answer, readShipmentStates));
 }
 
@@ -45,7 +47,11 @@ export async function findOrderByNumber(client: PrintfulClient, ctx: SupplierCal
 }
 
 /** The catalogue variant each line is made from (shipping rates take catalogue variants, orders sync variants). */
-async function catalogueVariants(client: PrintfulClient, ctx: SupplierCallContext, input: Pick<SupplierOrderInput, 'items'>): Promise<Array<{ variant_id: number; quantity: number }>> {
+async function catalogueVariants(
+  client: PrintfulClient,
+  ctx: SupplierCallContext,
+  input: Pick<SupplierOrderInput, 'items'>,
+): Promise<Array<{ variant_id: number; quantity: number }>> {
   const out: Array<{ variant_id: number; quantity: number }> = [];
   for (const item of input.items) {
     const subject = { variantId: item.variantId };
@@ -74,7 +80,12 @@ function recipientOf(input: Pick<SupplierOrderInput, 'destination'>): Record<str
 }
 
 /** The service the connection's rule picks among Printful's rates for these items and recipient, with its cost. */
-async function chooseRate(client: PrintfulClient, ctx: SupplierCallContext, input: Pick<SupplierOrderInput, 'items' | 'destination'>, items: Array<{ variant_id: number; quantity: number }>): Promise<ShippingQuote> {
+async function chooseRate(
+  client: PrintfulClient,
+  ctx: SupplierCallContext,
+  input: Pick<SupplierOrderInput, 'items' | 'destination'>,
+  items: Array<{ variant_id: number; quantity: number }>,
+): Promise<ShippingQuote> {
   const to = input.destination.country.toUpperCase();
   const answer = await client.request(ctx, { method: 'POST', path: '/shipping/rates', body: { recipient: recipientOf(input), items } }, 'other');
   const options = client.read(answer, (r) =>
@@ -82,34 +93,54 @@ async function chooseRate(client: PrintfulClient, ctx: SupplierCallContext, inpu
       const o = asObj(raw, `rates[${i}]`);
       const max = o.maxDeliveryDays;
       const currency = currencyOf(o);
-      return { service: text(o, 'id', `rates[${i}]`), costMinor: minor(o.rate, currency, `rates[${i}].rate`), currency, maxDays: typeof max === 'number' && Number.isSafeInteger(max) ? max : null };
+      return {
+        service: text(o, 'id', `rates[${i}]`),
+        costMinor: minor(o.rate, currency, `rates[${i}].rate`),
+        currency,
+        maxDays: typeof max === 'number' && Number.isSafeInteger(max) ? max : null,
+      };
     }),
   );
   if (!options.length) throw new SupplierError('destinationUnsupported', `Printful has no shipping service to ${to} for this order`);
   const rule = ctx.ordering?.shippingMethod;
   const chosen = chooseShipping(options, rule);
-  if (!chosen) throw new SupplierError('destinationUnsupported', `Printful does not offer ${describeRule(rule)} to ${to} for this order (it offers ${options.map((o) => o.service).join(', ')})`);
+  if (!chosen)
+    throw new SupplierError(
+      'destinationUnsupported',
+      `Printful does not offer ${describeRule(rule)} to ${to} for this order (it offers ${options.map((o) => o.service).join(', ')})`,
+    );
   const { currency } = options.find((o) => o.service === chosen.service)!;
   return { service: chosen.service, cost: { amountMinor: chosen.costMinor, currency }, maxDays: chosen.maxDays };
 }
 
 /** Printful's `/shipping/rates` for the order's catalogue variants, the service picked as the create will take it. */
-export async function quoteShipping(client: PrintfulClient, ctx: SupplierCallContext, input: Pick<SupplierOrderInput, 'items' | 'destination'>): Promise<ShippingQuote> {
-  if (!isCountryCode(input.destination.country.toUpperCase())) throw new SupplierError('destinationUnsupported', `${input.destination.country} is not a country Printful knows`);
+export async function quoteShipping(
+  client: PrintfulClient,
+  ctx: SupplierCallContext,
+  input: Pick<SupplierOrderInput, 'items' | 'destination'>,
+): Promise<ShippingQuote> {
+  if (!isCountryCode(input.destination.country.toUpperCase()))
+    throw new SupplierError('destinationUnsupported', `${input.destination.country} is not a country Printful knows`);
   return chooseRate(client, ctx, input, await catalogueVariants(client, ctx, input));
 }
 
 /** A draft, never confirmed here: payment is its own step, after reading the order. */
 export async function createOrder(client: PrintfulClient, ctx: SupplierCallContext, input: SupplierOrderInput): Promise<SupplierOrderSnapshot> {
   if (!EXTERNAL_ID.test(input.orderNumber)) throw new SupplierError('refused', 'Printful takes up to 32 letters, digits, - and _ as an order number');
-  if (!isCountryCode(input.destination.country.toUpperCase())) throw new SupplierError('destinationUnsupported', `${input.destination.country} is not a country Printful knows`);
+  if (!isCountryCode(input.destination.country.toUpperCase()))
+    throw new SupplierError('destinationUnsupported', `${input.destination.country} is not a country Printful knows`);
   if (!input.items.length) throw new SupplierError('refused', 'An order needs at least one item');
   // The service quoted before the order when there was a quote (Printful refuses one it no longer offers); else the rule's now.
   const shipping = input.shipping?.service ?? (await quoteShipping(client, ctx, input)).service;
   // Right before creating: after a lost answer the draft exists, and Printful would refuse the number (OR-13).
   const existing = await findOrderByNumber(client, ctx, input.orderNumber);
   if (existing) return existing;
-  const body = { external_id: input.orderNumber, shipping, recipient: recipientOf(input), items: input.items.map((i) => ({ sync_variant_id: Number(i.variantId), quantity: i.quantity })) };
+  const body = {
+    external_id: input.orderNumber,
+    shipping,
+    recipient: recipientOf(input),
+    items: input.items.map((i) => ({ sync_variant_id: Number(i.variantId), quantity: i.quantity })),
+  };
   const subject = input.items.length === 1 ? { variantId: input.items[0].variantId } : undefined;
   // Never retried here, and never with `confirm`: after a time-out the caller looks the number up.
   const answer = await client.send(ctx, { method: 'POST', path: '/orders', body });
@@ -134,7 +165,12 @@ export async function payOrder(client: PrintfulClient, ctx: SupplierCallContext,
   const snap = readOrder(before);
   if (snap.paid) throw new SupplierError('alreadyPaid', `Printful already has this order confirmed (${snap.supplierStatus})`, subject);
   if (snap.supplierStatus === 'canceled') throw new SupplierError('refused', 'Printful cancelled this order; it cannot be paid', subject);
-  if (snap.supplierStatus === 'failed') throw new SupplierError('refused', 'Printful returned this order as failed (address, print files or the charge); fix it in the Printful dashboard', subject);
+  if (snap.supplierStatus === 'failed')
+    throw new SupplierError(
+      'refused',
+      'Printful returned this order as failed (address, print files or the charge); fix it in the Printful dashboard',
+      subject,
+    );
   const answer = await client.send(ctx, { method: 'POST', path: `${orderPath(supplierOrderId)}/confirm` });
   if (!('words' in answer)) return client.read(answer, (r) => readOrder(r));
   const err = failureOf(answer, 'order', subject);
@@ -142,7 +178,8 @@ export async function payOrder(client: PrintfulClient, ctx: SupplierCallContext,
   // Decided on the order, not on the words: a draft whose costs are still being calculated is confirmed later.
   const after = await readRaw(client, ctx, supplierOrderId);
   if (readOrder(after).paid) throw new SupplierError('alreadyPaid', 'Printful already has this order confirmed', subject);
-  if (after.status === 'draft' && costsPending(after)) throw new SupplierError('unavailable', `Printful is still calculating this order's costs; it is confirmed once they are known`, subject, true);
+  if (after.status === 'draft' && costsPending(after))
+    throw new SupplierError('unavailable', `Printful is still calculating this order's costs; it is confirmed once they are known`, subject, true);
   throw err;
 }
 
@@ -152,7 +189,8 @@ export async function cancelOrder(client: PrintfulClient, ctx: SupplierCallConte
   const check = (snap: SupplierOrderSnapshot): SupplierOrderSnapshot | null => {
     if (snap.supplierStatus === 'canceled') return snap;
     if (SHIPPED.has(snap.supplierStatus)) throw new SupplierError('alreadyShipped', `Printful already shipped this order (${snap.supplierStatus})`, subject);
-    if (!CANCELLABLE.has(snap.supplierStatus)) throw new SupplierError('refused', `Printful does not cancel an order once it is ${snap.supplierStatus}; ask Printful support`, subject);
+    if (!CANCELLABLE.has(snap.supplierStatus))
+      throw new SupplierError('refused', `Printful does not cancel an order once it is ${snap.supplierStatus}; ask Printful support`, subject);
     return null;
   };
   const done = check(await getOrder(client, ctx, supplierOrderId));

@@ -79,7 +79,14 @@ export interface ShipmentState {
 }
 
 /** v2's delivery statuses that are a carrier's exception. */
-const DELIVERY_EXCEPTIONS: Record<string, DeliveryException> = { return_to_sender: 'returnedToSender', returned_to_sender: 'returnedToSender', failure: 'failedDelivery', failed: 'failedDelivery', exception: 'failedDelivery', customs: 'customsHold' };
+const DELIVERY_EXCEPTIONS: Record<string, DeliveryException> = {
+  return_to_sender: 'returnedToSender',
+  returned_to_sender: 'returnedToSender',
+  failure: 'failedDelivery',
+  failed: 'failedDelivery',
+  exception: 'failedDelivery',
+  customs: 'customsHold',
+};
 
 export function readShipmentStates(result: unknown): Map<string, ShipmentState> {
   const out = new Map<string, ShipmentState>();
@@ -119,10 +126,22 @@ export function readOrder(raw: unknown, at = 'order', states?: Map<string, Shipm
     .map((s) => ({ carrier: optionalText(s, 'carrier') ?? 'Printful', trackingNumber: optionalText(s, 'tracking_number'), shippedAt: shippedAtOf(s) }))
     .filter((s): s is { carrier: string; trackingNumber: string; shippedAt: string | null } => s.trackingNumber !== null);
   const shipping = tracked.length
-    ? { carrier: [...new Set(tracked.map((s) => s.carrier))].join(', '), trackingNumber: tracked.map((s) => s.trackingNumber).join(', '), shippedAt: tracked.find((s) => s.shippedAt)?.shippedAt ?? null }
+    ? {
+        carrier: [...new Set(tracked.map((s) => s.carrier))].join(', '),
+        trackingNumber: tracked.map((s) => s.trackingNumber).join(', '),
+        shippedAt: tracked.find((s) => s.shippedAt)?.shippedAt ?? null,
+      }
     : null;
   let status = mapped.status as Status;
-  const snapshot: SupplierOrderSnapshot = { supplierOrderId: text(o, 'id', at), orderNumber: optionalText(o, 'external_id') ?? '', supplierStatus, status, paid: mapped.paid, costs, shipping };
+  const snapshot: SupplierOrderSnapshot = {
+    supplierOrderId: text(o, 'id', at),
+    orderNumber: optionalText(o, 'external_id') ?? '',
+    supplierStatus,
+    status,
+    paid: mapped.paid,
+    costs,
+    shipping,
+  };
   if (states) {
     const stateOf = (s: Obj) => states.get(optionalText(s, 'id') ?? '');
     snapshot.returns = shipments
@@ -132,7 +151,11 @@ export function readOrder(raw: unknown, at = 'order', states?: Map<string, Shipm
     if (status === 'shipped' && kept.length && kept.every((s) => stateOf(s)?.delivered)) status = 'delivered';
     // The kept packages' carrier events, as one journey; an exception of one of them is the parcel's.
     const keptStates = kept.map(stateOf).filter((x): x is ShipmentState => !!x);
-    snapshot.tracking = { events: keptStates.flatMap((x) => x.events), exception: keptStates.find((x) => x.exception)?.exception ?? null, promisedMaxDays: null };
+    snapshot.tracking = {
+      events: keptStates.flatMap((x) => x.events),
+      exception: keptStates.find((x) => x.exception)?.exception ?? null,
+      promisedMaxDays: null,
+    };
     snapshot.status = status;
   }
   return snapshot;

@@ -11,7 +11,6 @@ import { readSignInToken } from './readers';
 import { API_KEY_DESCRIPTION, EU_DESCRIPTION, SIGN_IN_DESCRIPTION } from './description';
 import { SandboxAdapterBase } from './calls';
 
-
 /** The sandbox documents no limit; the operator can set one to rehearse a supplier that has. */
 export interface SandboxLimits {
   callsInFlight?: number;
@@ -59,7 +58,11 @@ class SandboxSignInAdapter extends SandboxAdapterBase {
   }
 
   signInUrl(input: { state: string; redirectUri: string; mode: ConnectionMode }): string {
-    const q = [`client_id=${encodeURIComponent(this.clientId)}`, `redirect_uri=${encodeURIComponent(input.redirectUri)}`, `state=${encodeURIComponent(input.state)}`];
+    const q = [
+      `client_id=${encodeURIComponent(this.clientId)}`,
+      `redirect_uri=${encodeURIComponent(input.redirectUri)}`,
+      `state=${encodeURIComponent(input.state)}`,
+    ];
     return `${this.http.url('/oauth/authorize')}?${q.join('&')}`;
   }
 

@@ -1,6 +1,22 @@
 // The supplier calls both sandbox entries make (./adapter.ts): catalogue, shipping, orders, claims, notifications.
 
-import type { CallLimits, CatalogueEntry, ClaimInput, ClaimLine, HealthResult, Money, ProductSearchPage, ShippingQuote, SupplierAdapter, SupplierCallContext, SupplierOrderInput, SupplierOrderSnapshot, SupplierProduct, VerifiedAccount, VerifiedNotification } from '../adapter';
+import type {
+  CallLimits,
+  CatalogueEntry,
+  ClaimInput,
+  ClaimLine,
+  HealthResult,
+  Money,
+  ProductSearchPage,
+  ShippingQuote,
+  SupplierAdapter,
+  SupplierCallContext,
+  SupplierOrderInput,
+  SupplierOrderSnapshot,
+  SupplierProduct,
+  VerifiedAccount,
+  VerifiedNotification,
+} from '../adapter';
 import { SupplierError } from '../errors';
 import { healthFrom } from '../health';
 import { asObj, secretsOf, ShapeError } from '../http';
@@ -100,10 +116,18 @@ export abstract class SandboxAdapterBase implements SupplierAdapter {
   }
 
   async quoteShipping(ctx: SupplierCallContext, input: Pick<SupplierOrderInput, 'items' | 'destination'>): Promise<ShippingQuote> {
-    const answer = await this.send(ctx, { method: 'POST', path: '/v1/shipping/quote', body: { items: input.items.map((i) => ({ variantId: i.variantId, quantity: i.quantity })), country: input.destination.country } });
+    const answer = await this.send(ctx, {
+      method: 'POST',
+      path: '/v1/shipping/quote',
+      body: { items: input.items.map((i) => ({ variantId: i.variantId, quantity: i.quantity })), country: input.destination.country },
+    });
     return okBody(answer, (body) => {
       const o = asObj(body, 'quote');
-      return { service: str(o, 'service', 'quote'), cost: { amountMinor: int(o, 'costMinor', 'quote'), currency: str(o, 'currency', 'quote') }, maxDays: Number.isInteger(o.maxDays) ? Number(o.maxDays) : null };
+      return {
+        service: str(o, 'service', 'quote'),
+        cost: { amountMinor: int(o, 'costMinor', 'quote'), currency: str(o, 'currency', 'quote') },
+        maxDays: Number.isInteger(o.maxDays) ? Number(o.maxDays) : null,
+      };
     });
   }
 
@@ -149,7 +173,10 @@ export abstract class SandboxAdapterBase implements SupplierAdapter {
   getClaim = (ctx: SupplierCallContext, _id: string, claimId: string) => this.claims.get(ctx, claimId);
   cancelClaim = (ctx: SupplierCallContext, _id: string, claimId: string) => this.claims.cancel(ctx, claimId);
 
-  verifyNotification(ctx: SupplierCallContext, input: { rawBody: string; headers: Record<string, string | undefined>; now: Date }): VerifiedNotification | null {
+  verifyNotification(
+    ctx: SupplierCallContext,
+    input: { rawBody: string; headers: Record<string, string | undefined>; now: Date },
+  ): VerifiedNotification | null {
     try {
       return readNotification(ctx.credentials.signingSecret, input);
     } catch {

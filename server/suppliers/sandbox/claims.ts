@@ -10,11 +10,21 @@ export function sandboxClaims(send: Send) {
   const path = (id: string) => `/v1/claims/${segment(id, { supplierClaimId: id })}`;
   return {
     async terms(ctx: SupplierCallContext, supplierOrderId: string, lines: ClaimLine[]): Promise<ClaimTerms> {
-      return okBody(await send(ctx, { method: 'POST', path: '/v1/claims/terms', body: { orderId: supplierOrderId, lines } }), readClaimTerms, { supplierOrderId });
+      return okBody(await send(ctx, { method: 'POST', path: '/v1/claims/terms', body: { orderId: supplierOrderId, lines } }), readClaimTerms, {
+        supplierOrderId,
+      });
     },
     /** Never retried here: after a time-out the claim may exist, and the caller looks it up by its key. */
     async open(ctx: SupplierCallContext, input: ClaimInput): Promise<SupplierClaimSnapshot> {
-      const body = { orderId: input.supplierOrderId, claimKey: input.claimKey, reason: input.reason, expectation: input.expectation, lines: input.lines, message: input.message, evidence: input.evidence };
+      const body = {
+        orderId: input.supplierOrderId,
+        claimKey: input.claimKey,
+        reason: input.reason,
+        expectation: input.expectation,
+        lines: input.lines,
+        message: input.message,
+        evidence: input.evidence,
+      };
       return okBody(await send(ctx, { method: 'POST', path: '/v1/claims', body }), (b) => readClaim(b), { supplierOrderId: input.supplierOrderId });
     },
     async find(ctx: SupplierCallContext, claimKey: string): Promise<SupplierClaimSnapshot | null> {

@@ -45,7 +45,10 @@ export class SandboxHttp {
   /** Answers any HTTP status; throws only when no answer arrived (or it could not be read). Never retries. */
   async send(call: Call): Promise<Answer> {
     const headers = call.token === undefined ? undefined : { authorization: `Bearer ${call.token}` };
-    const { status, text, label } = await sendRequest({ method: call.method, baseUrl: this.baseUrl, path: call.path, query: call.query, headers, body: call.body, timeoutMs: call.timeoutMs }, NAMES);
+    const { status, text, label } = await sendRequest(
+      { method: call.method, baseUrl: this.baseUrl, path: call.path, query: call.query, headers, body: call.body, timeoutMs: call.timeoutMs },
+      NAMES,
+    );
     return { status, body: jsonOrUndefined(text), label, secrets: call.secrets };
   }
 }

@@ -92,7 +92,12 @@ export function readOrder(body: unknown, at = 'order'): SupplierOrderSnapshot {
   if (o.costs !== null && o.costs !== undefined) {
     const c = asObj(o.costs, `${at}.costs`);
     const cAt = `${at}.costs`;
-    costs = { itemsMinor: int(c, 'itemsMinor', cAt), shippingMinor: int(c, 'shippingMinor', cAt), totalMinor: int(c, 'totalMinor', cAt), currency: str(c, 'currency', cAt) };
+    costs = {
+      itemsMinor: int(c, 'itemsMinor', cAt),
+      shippingMinor: int(c, 'shippingMinor', cAt),
+      totalMinor: int(c, 'totalMinor', cAt),
+      currency: str(c, 'currency', cAt),
+    };
   }
   let shipping: SupplierOrderSnapshot['shipping'] = null;
   if (o.shipping !== null && o.shipping !== undefined) {
@@ -100,7 +105,16 @@ export function readOrder(body: unknown, at = 'order'): SupplierOrderSnapshot {
     const s = asObj(o.shipping, sAt);
     shipping = { carrier: str(s, 'carrier', sAt), trackingNumber: str(s, 'trackingNumber', sAt), shippedAt: nullableStr(s, 'shippedAt', sAt) };
   }
-  return { supplierOrderId: str(o, 'id', at), orderNumber: str(o, 'orderNumber', at), supplierStatus, status, paid: bool(o, 'paid', at), costs, shipping, ...readTracking(o, at) };
+  return {
+    supplierOrderId: str(o, 'id', at),
+    orderNumber: str(o, 'orderNumber', at),
+    supplierStatus,
+    status,
+    paid: bool(o, 'paid', at),
+    costs,
+    shipping,
+    ...readTracking(o, at),
+  };
 }
 
 const EXCEPTIONS = ['returnedToSender', 'failedDelivery', 'customsHold'] as const;
@@ -119,7 +133,11 @@ function readTracking(o: Obj, at: string): Pick<SupplierOrderSnapshot, 'paidAt' 
     const exception = exceptionOf(e.exception);
     return { at: str(e, 'at', eAt), description: str(e, 'description', eAt), location: nullableStr(e, 'location', eAt), ...(exception ? { exception } : {}) };
   });
-  out.tracking = { events, exception: exceptionOf(t.exception) ?? null, promisedMaxDays: Number.isInteger(t.promisedMaxDays) ? Number(t.promisedMaxDays) : null };
+  out.tracking = {
+    events,
+    exception: exceptionOf(t.exception) ?? null,
+    promisedMaxDays: Number.isInteger(t.promisedMaxDays) ? Number(t.promisedMaxDays) : null,
+  };
   return out;
 }
 
@@ -129,7 +147,8 @@ export function readClaim(body: unknown, at = 'claim'): SupplierClaimSnapshot {
   const supplierStatus = str(o, 'status', at);
   const outcome = o.outcome === null || o.outcome === undefined ? null : asObj(o.outcome, `${at}.outcome`);
   let decision: SupplierClaimSnapshot['decision'] = null;
-  if (outcome?.kind === 'refund') decision = { kind: 'refund', amount: { amountMinor: int(outcome, 'amountMinor', `${at}.outcome`), currency: str(outcome, 'currency', `${at}.outcome`) } };
+  if (outcome?.kind === 'refund')
+    decision = { kind: 'refund', amount: { amountMinor: int(outcome, 'amountMinor', `${at}.outcome`), currency: str(outcome, 'currency', `${at}.outcome`) } };
   else if (outcome?.kind === 'reship') decision = { kind: 'reship', supplierOrderId: null };
   else if (outcome?.kind === 'rejected') decision = { kind: 'rejected', message: str(outcome, 'message', `${at}.outcome`) };
   const status = supplierStatus === 'cancelled' ? 'cancelled' : decision ? 'decided' : 'open';
@@ -142,7 +161,12 @@ export function readClaimTerms(body: unknown): ClaimTerms {
   const currency = str(o, 'currency', 'terms');
   const lines = list(o, 'lines', 'terms').map((raw, i) => {
     const l = asObj(raw, `terms.lines[${i}]`);
-    return { variantId: str(l, 'variantId', `terms.lines[${i}]`), openQuantity: int(l, 'openQuantity', `terms.lines[${i}]`), canChoose: bool(l, 'canChoose', `terms.lines[${i}]`), unitPrice: { amountMinor: int(l, 'unitPriceMinor', `terms.lines[${i}]`), currency } };
+    return {
+      variantId: str(l, 'variantId', `terms.lines[${i}]`),
+      openQuantity: int(l, 'openQuantity', `terms.lines[${i}]`),
+      canChoose: bool(l, 'canChoose', `terms.lines[${i}]`),
+      unitPrice: { amountMinor: int(l, 'unitPriceMinor', `terms.lines[${i}]`), currency },
+    };
   });
   const expectations = list(o, 'expectations', 'terms').filter((e): e is 'refund' | 'reship' => e === 'refund' || e === 'reship');
   return { lines, maxAmount: Number.isInteger(o.maxAmountMinor) ? { amountMinor: Number(o.maxAmountMinor), currency } : null, expectations };

@@ -25,7 +25,10 @@ function parseSignature(header: string): { t: number; signatures: Buffer[] } | n
 }
 
 /** What a notification signed with `secret` asks to read back, or null for any refusal (it may throw on a body that is not JSON). */
-export function readNotification(secret: string | undefined, input: { rawBody: string; headers: Record<string, string | undefined>; now: Date }): VerifiedNotification | null {
+export function readNotification(
+  secret: string | undefined,
+  input: { rawBody: string; headers: Record<string, string | undefined>; now: Date },
+): VerifiedNotification | null {
   if (!secret) return null;
   const header = input.headers[SIGNATURE_HEADER];
   if (typeof header !== 'string' || header.length > 1024) return null;

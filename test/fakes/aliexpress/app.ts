@@ -26,7 +26,16 @@ function write(ctx: Context, value: unknown): void {
 
 function refuse(ctx: Context, rt: FakeRuntime, err: AeFail): void {
   rt.state.refused(err.code);
-  write(ctx, { error_response: { code: err.code, type: err.type, sub_code: err.subCode || undefined, sub_msg: err.message, msg: err.message, request_id: randomUUID().slice(0, 13) } });
+  write(ctx, {
+    error_response: {
+      code: err.code,
+      type: err.type,
+      sub_code: err.subCode || undefined,
+      sub_msg: err.message,
+      msg: err.message,
+      request_id: randomUUID().slice(0, 13),
+    },
+  });
 }
 
 function params(ctx: Context): Record<string, string> {

@@ -61,7 +61,14 @@ export function seedCatalogue(seed: number, count: number): FakeProduct[] {
         stock: 20 + Math.floor(next() * 500),
       });
     }
-    products.push({ productId, title: `${COLOURS[i % COLOURS.length]} ${NOUNS[i % NOUNS.length]} ${i + 1}`, status: 'onSelling', sellerId: `seller-${(i % 3) + 1}`, skus, notSoldTo: new Set() });
+    products.push({
+      productId,
+      title: `${COLOURS[i % COLOURS.length]} ${NOUNS[i % NOUNS.length]} ${i + 1}`,
+      status: 'onSelling',
+      sellerId: `seller-${(i % 3) + 1}`,
+      skus,
+      notSoldTo: new Set(),
+    });
   }
   return products;
 }

@@ -45,7 +45,12 @@ export function controlRouter(state: FakeAeState): Router {
 
   router.post('/buyers', (ctx) => {
     const b = bodyOf(ctx);
-    const buyer = state.signIn.addBuyer({ nick: typeof b.nick === 'string' ? b.nick : undefined, accessTtlMs: num(b.accessTtlMs), refreshTtlMs: num(b.refreshTtlMs), refreshable: b.refreshable === false ? false : undefined });
+    const buyer = state.signIn.addBuyer({
+      nick: typeof b.nick === 'string' ? b.nick : undefined,
+      accessTtlMs: num(b.accessTtlMs),
+      refreshTtlMs: num(b.refreshTtlMs),
+      refreshable: b.refreshable === false ? false : undefined,
+    });
     ctx.status = 201;
     ctx.body = { userId: buyer.userId, nick: buyer.nick, account: buyer.account };
   });
@@ -74,7 +79,17 @@ export function controlRouter(state: FakeAeState): Router {
     if (!o) throw new AeFail('NoOrder', 'No such order');
     const b = bodyOf(ctx);
     const s = (v: unknown) => (typeof v === 'string' ? v : undefined);
-    state.orders.set(o, { orderStatus: s(b.orderStatus), logisticsStatus: s(b.logisticsStatus), endReason: b.endReason === null ? null : s(b.endReason), trackingNumber: s(b.trackingNumber), carrier: s(b.carrier) }, Date.now());
+    state.orders.set(
+      o,
+      {
+        orderStatus: s(b.orderStatus),
+        logisticsStatus: s(b.logisticsStatus),
+        endReason: b.endReason === null ? null : s(b.endReason),
+        trackingNumber: s(b.trackingNumber),
+        carrier: s(b.carrier),
+      },
+      Date.now(),
+    );
     ctx.body = o;
   });
   router.post('/orders/:id/pay', (ctx) => {

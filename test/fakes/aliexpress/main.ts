@@ -15,6 +15,14 @@ runProgram('AliExpress-format server', async () => {
   });
   const buyer = running.state.signIn.addBuyer({ nick: 'demo-buyer' });
   // The app secret goes to the terminal only: this server exists for local trials.
-  const banner = { fakeAliExpress: { baseUrl: running.baseUrl, controlUrl: running.controlUrl, appKey: running.appKey, appSecret: running.appSecret, demoBuyerUserId: buyer.userId } };
+  const banner = {
+    fakeAliExpress: {
+      baseUrl: running.baseUrl,
+      controlUrl: running.controlUrl,
+      appKey: running.appKey,
+      appSecret: running.appSecret,
+      demoBuyerUserId: buyer.userId,
+    },
+  };
   return { baseUrl: running.baseUrl, banner, close: () => running.close() };
 });

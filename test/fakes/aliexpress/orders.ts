@@ -63,11 +63,13 @@ export class FakeOrders {
     const out = typeof place.out_order_id === 'string' ? place.out_order_id : '';
     const guardKey = `${buyer.userId}:${out}`;
     const held = out ? this.guard.get(guardKey) : undefined;
-    if (held && now - held.at < GUARD_MS) throw Object.assign(new AeFail('REPEATED_ORDER_ERROR', 'The order is repeated: it was placed before with this out_order_id'), { ids: held.ids });
+    if (held && now - held.at < GUARD_MS)
+      throw Object.assign(new AeFail('REPEATED_ORDER_ERROR', 'The order is repeated: it was placed before with this out_order_id'), { ids: held.ids });
     if (buyer.blacklisted) throw new AeFail('BLACKLIST_BUYER_IN_LIST', 'The buyer is in the blacklist');
     if (buyer.disabled) throw new AeFail('USER_ACCOUNT_DISABLED', 'The user account is disabled');
     const address = place.logistics_address && typeof place.logistics_address === 'object' ? (place.logistics_address as Record<string, unknown>) : {};
-    for (const f of ['address', 'city', 'country', 'zip', 'full_name']) if (!address[f]) throw new AeFail('B_DROPSHIPPER_DELIVERY_ADDRESS_VALIDATE_FAIL', `The delivery address has no ${f}`);
+    for (const f of ['address', 'city', 'country', 'zip', 'full_name'])
+      if (!address[f]) throw new AeFail('B_DROPSHIPPER_DELIVERY_ADDRESS_VALIDATE_FAIL', `The delivery address has no ${f}`);
     if (address.country === 'BR' && !address.cpf) throw new AeFail('B_DROPSHIPPER_DELIVERY_ADDRESS_CPF_CN_INVALID', 'A CPF is required for Brazil');
     const items = Array.isArray(place.product_items) ? place.product_items : [];
     if (!items.length) throw new AeFail('ERROR_WHEN_BUILD_FOR_PLACE_ORDER', 'No product items');
@@ -85,7 +87,15 @@ export class FakeOrders {
       if (!option) throw new AeFail('DELIVERY_METHOD_NOT_EXIST', `The delivery method ${String(it.logistics_service_name)} does not exist for this item`);
       record.items.push({ productId: p.productId, skuAttr: sku.skuAttr, service: option.code, count });
       const lines = bySeller.get(p.sellerId) ?? [];
-      lines.push({ productId: p.productId, skuId: sku.skuId, skuAttr: sku.skuAttr, count, priceCents: sku.priceCents, service: option.code, feeCents: option.feeCents });
+      lines.push({
+        productId: p.productId,
+        skuId: sku.skuId,
+        skuAttr: sku.skuAttr,
+        count,
+        priceCents: sku.priceCents,
+        service: option.code,
+        feeCents: option.feeCents,
+      });
       bySeller.set(p.sellerId, lines);
     }
     const paid = tryToPay && !buyer.paymentFails;
@@ -93,7 +103,19 @@ export class FakeOrders {
     for (const lines of bySeller.values()) {
       for (const l of lines) this.product(l.productId)!.skus.find((s) => s.skuId === l.skuId)!.stock -= l.count;
       const id = String(this.next++);
-      this.byId.set(id, { id, userId: buyer.userId, outOrderId: out, createdAt: now, orderStatus: paid ? 'WAIT_SELLER_SEND_GOODS' : 'PLACE_ORDER_SUCCESS', logisticsStatus: paid ? 'WAIT_SELLER_SEND_GOODS' : 'DEFAULT', endReason: null, currency, lines, paidAtCreate: paid, tracking: null });
+      this.byId.set(id, {
+        id,
+        userId: buyer.userId,
+        outOrderId: out,
+        createdAt: now,
+        orderStatus: paid ? 'WAIT_SELLER_SEND_GOODS' : 'PLACE_ORDER_SUCCESS',
+        logisticsStatus: paid ? 'WAIT_SELLER_SEND_GOODS' : 'DEFAULT',
+        endReason: null,
+        currency,
+        lines,
+        paidAtCreate: paid,
+        tracking: null,
+      });
       ids.push(id);
     }
     if (out) this.guard.set(guardKey, { ids, at: now });
@@ -116,13 +138,28 @@ export class FakeOrders {
       logistics_status: o.logisticsStatus,
       ...(o.endReason ? { end_reason: o.endReason } : {}),
       order_amount: money(total),
-      child_order_list: { aeop_child_order_info: o.lines.map((l) => ({ product_id: Number(l.productId), product_count: l.count, product_price: money(l.priceCents), sku_id: l.skuId })) },
+      child_order_list: {
+        aeop_child_order_info: o.lines.map((l) => ({
+          product_id: Number(l.productId),
+          product_count: l.count,
+          product_price: money(l.priceCents),
+          sku_id: l.skuId,
+        })),
+      },
       logistics_info_list: { aeop_order_logistics_info: o.tracking ? [{ logistics_no: o.tracking.number, logistics_service: o.lines[0].service }] : [] },
     };
   }
 
   trackingAnswer(o: FakeOrder): Record<string, unknown> {
-    const lines = o.tracking ? [{ mail_no: o.tracking.number, carrier_name: o.tracking.carrier, detail_node_list: [{ time_stamp: o.tracking.at, tracking_name: 'Picked up', tracking_detail_desc: 'The parcel left the seller' }] }] : [];
+    const lines = o.tracking
+      ? [
+          {
+            mail_no: o.tracking.number,
+            carrier_name: o.tracking.carrier,
+            detail_node_list: [{ time_stamp: o.tracking.at, tracking_name: 'Picked up', tracking_detail_desc: 'The parcel left the seller' }],
+          },
+        ]
+      : [];
     return { ret: true, code: 200, data: { tracking_detail_line_list: lines } };
   }
 
@@ -133,7 +170,11 @@ export class FakeOrders {
     o.logisticsStatus = 'WAIT_SELLER_SEND_GOODS';
   }
 
-  set(o: FakeOrder, to: { orderStatus?: string; logisticsStatus?: string; endReason?: string | null; trackingNumber?: string; carrier?: string }, now: number): void {
+  set(
+    o: FakeOrder,
+    to: { orderStatus?: string; logisticsStatus?: string; endReason?: string | null; trackingNumber?: string; carrier?: string },
+    now: number,
+  ): void {
     if (to.orderStatus) o.orderStatus = to.orderStatus;
     if (to.logisticsStatus) o.logisticsStatus = to.logisticsStatus;
     if (to.endReason !== undefined) o.endReason = to.endReason;

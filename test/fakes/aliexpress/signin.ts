@@ -126,7 +126,10 @@ export class FakeSignIn {
   }
 
   revoke(userId: string, what: { access?: boolean; refresh?: boolean }): void {
-    for (const [map, on] of [[this.access, what.access], [this.refresh, what.refresh]] as const) {
+    for (const [map, on] of [
+      [this.access, what.access],
+      [this.refresh, what.refresh],
+    ] as const) {
       if (!on) continue;
       for (const t of map.values()) if (t.userId === userId) t.revoked = true;
     }
@@ -134,7 +137,8 @@ export class FakeSignIn {
 
   currentAccessToken(userId: string, now: number): string | null {
     let best: [string, Token] | null = null;
-    for (const entry of this.access) if (entry[1].userId === userId && !entry[1].revoked && entry[1].expiresAt > now && (!best || entry[1].expiresAt > best[1].expiresAt)) best = entry;
+    for (const entry of this.access)
+      if (entry[1].userId === userId && !entry[1].revoked && entry[1].expiresAt > now && (!best || entry[1].expiresAt > best[1].expiresAt)) best = entry;
     return best ? best[0] : null;
   }
 }

@@ -133,7 +133,11 @@ export class FakeAeState {
       salePriceCurrency: p.currency || 'USD',
       itemUrl: `https://www.aliexpress.com/item/${x.productId}.html`,
     }));
-    return { code: '00', msg: 'Call succeeds', data: { totalCount: found.length, pageIndex: page, pageSize: size, products: { selection_search_product: items } } };
+    return {
+      code: '00',
+      msg: 'Call succeeds',
+      data: { totalCount: found.length, pageIndex: page, pageSize: size, products: { selection_search_product: items } },
+    };
   }
 
   productAnswer(id: string | undefined, country: string, currency: string): unknown {
@@ -141,7 +145,13 @@ export class FakeAeState {
     if (!x) throw new AeFail('605', 'ITEM_ID_NOT_FOUND: the item does not exist', 'ITEM_ID_NOT_FOUND');
     if (x.notSoldTo.has(country) || this.unserved.has(country)) throw new AeFail('602', `The product is not sold to ${country}`, 'PRODUCT_NOT_SALE_TO_COUNTRY');
     return {
-      ae_item_base_info_dto: { product_id: Number(x.productId), subject: x.title, product_status_type: x.status, currency_code: currency, detail: `<p>${x.title}</p>` },
+      ae_item_base_info_dto: {
+        product_id: Number(x.productId),
+        subject: x.title,
+        product_status_type: x.status,
+        currency_code: currency,
+        detail: `<p>${x.title}</p>`,
+      },
       ae_item_sku_info_dtos: {
         ae_item_sku_info_d_t_o: x.skus.map((s) => ({
           sku_id: s.skuId,
@@ -182,7 +192,15 @@ export class FakeAeState {
     const extend = p.ds_extend_request ? json(p.ds_extend_request, 'ds_extend_request') : {};
     const payment = extend.payment && typeof extend.payment === 'object' ? (extend.payment as Record<string, unknown>) : {};
     const tryToPay = String(payment.try_to_pay) === 'true';
-    const record: CreateRecord = { outOrderId: String(place.out_order_id ?? ''), userId: buyer.userId, tryToPay, items: [], address: (place.logistics_address as Record<string, unknown>) ?? {}, accepted: false, errorCode: null };
+    const record: CreateRecord = {
+      outOrderId: String(place.out_order_id ?? ''),
+      userId: buyer.userId,
+      tryToPay,
+      items: [],
+      address: (place.logistics_address as Record<string, unknown>) ?? {},
+      accepted: false,
+      errorCode: null,
+    };
     this.received.creates.push(record);
     try {
       const injected = this.take('aliexpress.ds.order.create', true);
@@ -198,7 +216,12 @@ export class FakeAeState {
       if (!(err instanceof AeFail)) throw err;
       record.errorCode = err.code;
       const held = (err as AeFail & { ids?: string[] }).ids;
-      return { is_success: false, error_code: err.code, error_msg: err.message, ...(held && !this.faults.repeatedWithoutIds ? { order_list: { number: held.map((id) => BigInt(id)) } } : {}) };
+      return {
+        is_success: false,
+        error_code: err.code,
+        error_msg: err.message,
+        ...(held && !this.faults.repeatedWithoutIds ? { order_list: { number: held.map((id) => BigInt(id)) } } : {}),
+      };
     }
   }
 }

@@ -28,13 +28,21 @@ export function expectedSign(params: Record<string, string>, secret: string, api
 }
 
 /** Throws the platform's refusal, or returns when the request is the app's and signed right now. */
-export function checkRequest(params: Record<string, string>, app: { appKey: string; appSecret: string }, apiPath: string, now: number, maxSkewMs = MAX_SKEW_MS): void {
+export function checkRequest(
+  params: Record<string, string>,
+  app: { appKey: string; appSecret: string },
+  apiPath: string,
+  now: number,
+  maxSkewMs = MAX_SKEW_MS,
+): void {
   if (!params.app_key) throw new AeFail('MissingAppKey', 'Missing app key');
   if (params.app_key !== app.appKey) throw new AeFail('InvalidAppKey', 'The app key does not exist');
   if (!/^\d{10,16}$/.test(params.timestamp ?? '')) throw new AeFail('InvalidTimestamp', 'The timestamp is missing or not in milliseconds');
-  if (Math.abs(now - Number(params.timestamp)) > maxSkewMs) throw new AeFail('InvalidTimestamp', 'The request timestamp is more than 7200 seconds from the server time');
+  if (Math.abs(now - Number(params.timestamp)) > maxSkewMs)
+    throw new AeFail('InvalidTimestamp', 'The request timestamp is more than 7200 seconds from the server time');
   if (params.sign_method !== 'sha256') throw new AeFail('InvalidSignMethod', 'Only sha256 signatures are taken here');
   const given = Buffer.from(params.sign ?? '', 'utf8');
   const wanted = Buffer.from(expectedSign(params, app.appSecret, apiPath), 'utf8');
-  if (given.length !== wanted.length || !timingSafeEqual(given, wanted)) throw new AeFail('IncompleteSignature', 'The request signature does not conform to platform standards');
+  if (given.length !== wanted.length || !timingSafeEqual(given, wanted))
+    throw new AeFail('IncompleteSignature', 'The request signature does not conform to platform standards');
 }

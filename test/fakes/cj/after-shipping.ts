@@ -24,12 +24,32 @@ const REASONS = [
 ];
 export type ParcelException = 'customsHold' | 'returnedToSender' | 'failedDelivery';
 
-interface Scan { at: number; status: number; activity: string; location: string }
-interface Parcel { startedAt: number; scans: Scan[]; next: number; stalledAt: number | null }
+interface Scan {
+  at: number;
+  status: number;
+  activity: string;
+  location: string;
+}
+interface Parcel {
+  startedAt: number;
+  scans: Scan[];
+  next: number;
+  stalledAt: number | null;
+}
 export interface FakeDispute {
-  id: string; businessDisputeId: string; orderId: string; openId: string; disputeReasonId: number; expectType: number; messageText: string;
+  id: string;
+  businessDisputeId: string;
+  orderId: string;
+  openId: string;
+  disputeReasonId: number;
+  expectType: number;
+  messageText: string;
   productList: Array<{ lineItemId: string; quantity: number; price: number }>;
-  status: 'PROCESSING' | 'FINISHED' | 'CANCELLED'; finallyDeal: number | null; money: number | null; resendOrderCode: string | null; createdAt: number;
+  status: 'PROCESSING' | 'FINISHED' | 'CANCELLED';
+  finallyDeal: number | null;
+  money: number | null;
+  resendOrderCode: string | null;
+  createdAt: number;
 }
 
 export class FakeCjAfterShipping {
@@ -61,7 +81,8 @@ export class FakeCjAfterShipping {
     this.offsetMs += hours * HOUR;
     const out: Array<{ cjOrderId: string; scan: Scan }> = [];
     for (const [id, p] of this.parcels) {
-      while (p.stalledAt === null && p.next < PLAN.length && p.startedAt + PLAN[p.next].hours * HOUR <= this.now()) out.push({ cjOrderId: id, scan: this.step(p) });
+      while (p.stalledAt === null && p.next < PLAN.length && p.startedAt + PLAN[p.next].hours * HOUR <= this.now())
+        out.push({ cjOrderId: id, scan: this.step(p) });
     }
     return out;
   }
@@ -80,7 +101,12 @@ export class FakeCjAfterShipping {
   exception(cjOrderId: string, kind: ParcelException): Scan | null {
     const p = this.parcels.get(cjOrderId);
     if (!p) return null;
-    const scan = { at: this.now(), status: kind === 'returnedToSender' ? 14 : 13, activity: kind === 'customsHold' ? 'Exception: held by customs' : kind === 'failedDelivery' ? 'Exception: delivery failed' : 'Returned to sender', location: 'Destination' };
+    const scan = {
+      at: this.now(),
+      status: kind === 'returnedToSender' ? 14 : 13,
+      activity: kind === 'customsHold' ? 'Exception: held by customs' : kind === 'failedDelivery' ? 'Exception: delivery failed' : 'Returned to sender',
+      location: 'Destination',
+    };
     p.scans.push(scan);
     p.stalledAt ??= this.now();
     return scan;
@@ -91,16 +117,23 @@ export class FakeCjAfterShipping {
     const p = this.parcels.get(order.cjOrderId);
     const last = p?.scans[p.scans.length - 1];
     return {
-      trackingNumber: order.trackNumber, trackingFrom: order.fromCountryCode, trackingTo: order.shipping.shippingCountryCode,
-      deliveryDay: p ? Math.floor((this.now() - p.startedAt) / (24 * HOUR)) : 0, deliveryTime: last ? this.report(last.at) : null,
-      trackingStatus: last?.activity ?? 'Not found', lastMileCarrier: order.logisticName, lastTrackNumber: order.trackNumber,
+      trackingNumber: order.trackNumber,
+      trackingFrom: order.fromCountryCode,
+      trackingTo: order.shipping.shippingCountryCode,
+      deliveryDay: p ? Math.floor((this.now() - p.startedAt) / (24 * HOUR)) : 0,
+      deliveryTime: last ? this.report(last.at) : null,
+      trackingStatus: last?.activity ?? 'Not found',
+      lastMileCarrier: order.logisticName,
+      lastTrackNumber: order.trackNumber,
     };
   }
 
   /** LOGISTIC's events (a JSON string, as CJ sends it). */
   events(cjOrderId: string): string {
     const p = this.parcels.get(cjOrderId);
-    return JSON.stringify((p?.scans ?? []).map((s) => ({ status: s.status, activity: s.activity, location: s.location, eventTime: this.report(s.at), statusDesc: s.activity })));
+    return JSON.stringify(
+      (p?.scans ?? []).map((s) => ({ status: s.status, activity: s.activity, location: s.location, eventTime: this.report(s.at), statusDesc: s.activity })),
+    );
   }
 
   // ---------------------------------------------------------------- disputes
@@ -108,19 +141,44 @@ export class FakeCjAfterShipping {
   products(order: FakeOrder): Record<string, unknown> {
     const live = this.disputes.filter((d) => d.orderId === order.cjOrderId && d.status !== 'CANCELLED' && !(d.status === 'FINISHED' && d.finallyDeal === 3));
     return {
-      orderId: order.cjOrderId, orderNumber: order.orderNumber,
+      orderId: order.cjOrderId,
+      orderNumber: order.orderNumber,
       productInfoList: order.products.map((l) => {
-        const claimed = live.flatMap((d) => d.productList).filter((x) => x.lineItemId === l.lineItemId).reduce((n, x) => n + x.quantity, 0);
+        const claimed = live
+          .flatMap((d) => d.productList)
+          .filter((x) => x.lineItemId === l.lineItemId)
+          .reduce((n, x) => n + x.quantity, 0);
         const open = live.some((d) => d.status === 'PROCESSING' && d.productList.some((x) => x.lineItemId === l.lineItemId));
-        return { lineItemId: l.lineItemId, cjProductId: `P-${l.vid}`, cjVariantId: l.vid, canChoose: !open && claimed < l.quantity, price: Number(minorToUsd(l.unitCents)), quantity: l.quantity - claimed, cjProductName: l.vid, cjImage: null, sku: l.vid, supplierName: 'CJ' };
+        return {
+          lineItemId: l.lineItemId,
+          cjProductId: `P-${l.vid}`,
+          cjVariantId: l.vid,
+          canChoose: !open && claimed < l.quantity,
+          price: Number(minorToUsd(l.unitCents)),
+          quantity: l.quantity - claimed,
+          cjProductName: l.vid,
+          cjImage: null,
+          sku: l.vid,
+          supplierName: 'CJ',
+        };
       }),
     };
   }
 
   confirmInfo(order: FakeOrder, lines: unknown): Record<string, unknown> {
     if (!Array.isArray(lines) || !lines.length) throw new CjFail(1600100, 'Param error');
-    const cents = lines.reduce((n: number, l: { lineItemId?: string; quantity?: number }) => n + (order.products.find((p) => p.lineItemId === l.lineItemId)?.unitCents ?? 0) * Number(l.quantity ?? 0), 0);
-    return { maxProductPrice: Number(minorToUsd(cents)), maxPostage: Number(minorToUsd(order.postageCents)), maxAmount: Number(minorToUsd(cents + order.postageCents)), expectResultOptionList: ['1', '2'], disputeReasonList: REASONS };
+    const cents = lines.reduce(
+      (n: number, l: { lineItemId?: string; quantity?: number }) =>
+        n + (order.products.find((p) => p.lineItemId === l.lineItemId)?.unitCents ?? 0) * Number(l.quantity ?? 0),
+      0,
+    );
+    return {
+      maxProductPrice: Number(minorToUsd(cents)),
+      maxPostage: Number(minorToUsd(order.postageCents)),
+      maxAmount: Number(minorToUsd(cents + order.postageCents)),
+      expectResultOptionList: ['1', '2'],
+      disputeReasonList: REASONS,
+    };
   }
 
   create(order: FakeOrder, body: Record<string, unknown>): void {
@@ -137,16 +195,40 @@ export class FakeCjAfterShipping {
     const expectType = Number(body.expectType);
     if (expectType !== 1 && expectType !== 2) throw new CjFail(1600100, 'Param error: expectType');
     this.disputes.push({
-      id: String(1_700_000 + this.disputes.length + 1), businessDisputeId: key, orderId: order.cjOrderId, openId: order.openId, disputeReasonId: Number(body.disputeReasonId), expectType,
-      messageText: String(body.messageText ?? '').slice(0, 500), productList: lines, status: 'PROCESSING', finallyDeal: null, money: null, resendOrderCode: null, createdAt: Date.now(),
+      id: String(1_700_000 + this.disputes.length + 1),
+      businessDisputeId: key,
+      orderId: order.cjOrderId,
+      openId: order.openId,
+      disputeReasonId: Number(body.disputeReasonId),
+      expectType,
+      messageText: String(body.messageText ?? '').slice(0, 500),
+      productList: lines,
+      status: 'PROCESSING',
+      finallyDeal: null,
+      money: null,
+      resendOrderCode: null,
+      createdAt: Date.now(),
     });
   }
 
   list(order: FakeOrder, disputeId?: string): Record<string, unknown> {
     const rows = this.disputes.filter((d) => d.orderId === order.cjOrderId && (!disputeId || d.id === disputeId));
     return {
-      pageNum: 1, pageSize: 20, total: rows.length,
-      list: rows.map((d) => ({ id: d.id, businessDisputeId: d.businessDisputeId, status: d.status, disputeReason: REASONS.find((r) => r.disputeReasonId === d.disputeReasonId)?.reasonName ?? '', replacementAmount: null, resendOrderCode: d.resendOrderCode, money: d.money, finallyDeal: d.finallyDeal, createDate: chinaDate(d.createdAt), productList: d.productList })),
+      pageNum: 1,
+      pageSize: 20,
+      total: rows.length,
+      list: rows.map((d) => ({
+        id: d.id,
+        businessDisputeId: d.businessDisputeId,
+        status: d.status,
+        disputeReason: REASONS.find((r) => r.disputeReasonId === d.disputeReasonId)?.reasonName ?? '',
+        replacementAmount: null,
+        resendOrderCode: d.resendOrderCode,
+        money: d.money,
+        finallyDeal: d.finallyDeal,
+        createDate: chinaDate(d.createdAt),
+        productList: d.productList,
+      })),
     };
   }
 

@@ -25,7 +25,8 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 function bodyOf(ctx: Context): Record<string, unknown> {
   const body = ctx.request.body as unknown;
-  if (body === undefined || body === null || (!ctx.request.length && typeof body === 'object' && Object.keys(body).length === 0)) throw new CjFail(16900204, 'Missing request body');
+  if (body === undefined || body === null || (!ctx.request.length && typeof body === 'object' && Object.keys(body).length === 0))
+    throw new CjFail(16900204, 'Missing request body');
   if (typeof body !== 'object' || Array.isArray(body)) throw new CjFail(16900205, 'The body is not a JSON object');
   return body as Record<string, unknown>;
 }
@@ -39,7 +40,10 @@ function queryText(ctx: Context, key: string): string | undefined {
 function queryList(ctx: Context, key: string): string[] {
   const v = ctx.query[key];
   const raw = Array.isArray(v) ? v : v === undefined ? [] : [v];
-  return raw.flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean);
+  return raw
+    .flatMap((s) => s.split(','))
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 function intParam(ctx: Context, key: string, dflt: number, min: number, max: number): number {
@@ -67,10 +71,23 @@ function apiRouter(rt: FakeRuntime): Router {
   });
 
   router.get('/product/listV2', (ctx) => {
-    ctx.body = envelope(200, 'Success', state.listV2({ keyWord: queryText(ctx, 'keyWord'), page: intParam(ctx, 'page', 1, 1, 1000), size: intParam(ctx, 'size', 10, 1, 100) }));
+    ctx.body = envelope(
+      200,
+      'Success',
+      state.listV2({ keyWord: queryText(ctx, 'keyWord'), page: intParam(ctx, 'page', 1, 1, 1000), size: intParam(ctx, 'size', 10, 1, 100) }),
+    );
   });
   router.get('/product/query', (ctx) => {
-    ctx.body = envelope(200, 'Success', state.productQuery({ pid: queryText(ctx, 'pid'), productSku: queryText(ctx, 'productSku'), variantSku: queryText(ctx, 'variantSku'), features: queryList(ctx, 'features').join(',') }));
+    ctx.body = envelope(
+      200,
+      'Success',
+      state.productQuery({
+        pid: queryText(ctx, 'pid'),
+        productSku: queryText(ctx, 'productSku'),
+        variantSku: queryText(ctx, 'variantSku'),
+        features: queryList(ctx, 'features').join(','),
+      }),
+    );
   });
   router.get('/product/stock/queryByVid', (ctx) => {
     const vid = queryText(ctx, 'vid');
@@ -129,7 +146,11 @@ function apiRouter(rt: FakeRuntime): Router {
     const numbers = queryList(ctx, 'trackNumber');
     if (!numbers.length) throw new CjFail(16900403, 'trackNumber is empty');
     const mine = state.orders.filter((o) => o.openId === account(ctx).openId && o.trackNumber && numbers.includes(o.trackNumber));
-    ctx.body = envelope(200, 'Success', mine.map((o) => state.after.trackInfo(o)));
+    ctx.body = envelope(
+      200,
+      'Success',
+      mine.map((o) => state.after.trackInfo(o)),
+    );
   });
   const disputed = (ctx: Context, id: unknown) => {
     const o = typeof id === 'string' && id ? state.findOrder(account(ctx), id, false) : undefined;
@@ -280,7 +301,19 @@ function controlRouter(rt: FakeRuntime): Router {
     if (!o) throw controlError(404, `No order ${id}`);
     return o;
   };
-  const accountView = (a: Account) => ({ openId: a.openId, apiKey: a.apiKey, email: a.email, balanceCents: a.balanceCents, qps: a.qps, points: a.points, pointsUsed: a.pointsUsed, callbacks: a.callbacks, subscribed: [...a.subscribed], tokens: state.tokensOf(a.openId), currentAccessToken: a.current?.access ?? null });
+  const accountView = (a: Account) => ({
+    openId: a.openId,
+    apiKey: a.apiKey,
+    email: a.email,
+    balanceCents: a.balanceCents,
+    qps: a.qps,
+    points: a.points,
+    pointsUsed: a.pointsUsed,
+    callbacks: a.callbacks,
+    subscribed: [...a.subscribed],
+    tokens: state.tokensOf(a.openId),
+    currentAccessToken: a.current?.access ?? null,
+  });
 
   router.post('/accounts', (ctx) => {
     const b = body(ctx);
@@ -375,7 +408,10 @@ function controlRouter(rt: FakeRuntime): Router {
   router.post('/orders/:id/ship', (ctx) => {
     const o = order(ctx.params.id);
     const b = body(ctx);
-    state.ship(o, { logisticName: typeof b.logisticName === 'string' ? b.logisticName : undefined, trackNumber: typeof b.trackNumber === 'string' ? b.trackNumber : undefined });
+    state.ship(o, {
+      logisticName: typeof b.logisticName === 'string' ? b.logisticName : undefined,
+      trackNumber: typeof b.trackNumber === 'string' ? b.trackNumber : undefined,
+    });
     ctx.body = o;
   });
   router.post('/orders/:id/deliver', (ctx) => {
@@ -394,8 +430,10 @@ function controlRouter(rt: FakeRuntime): Router {
   router.post('/orders/:id/parcel', (ctx) => {
     const b = body(ctx);
     const exception = b.exception as 'customsHold' | 'returnedToSender' | 'failedDelivery' | undefined;
-    if (exception !== undefined && !['customsHold', 'returnedToSender', 'failedDelivery'].includes(exception)) throw controlError(400, 'exception is customsHold, returnedToSender or failedDelivery');
-    if (!state.parcel(order(ctx.params.id), { stalled: b.stalled !== false, exception })) throw controlError(409, `Order ${ctx.params.id} has no parcel on its way`);
+    if (exception !== undefined && !['customsHold', 'returnedToSender', 'failedDelivery'].includes(exception))
+      throw controlError(400, 'exception is customsHold, returnedToSender or failedDelivery');
+    if (!state.parcel(order(ctx.params.id), { stalled: b.stalled !== false, exception }))
+      throw controlError(409, `Order ${ctx.params.id} has no parcel on its way`);
     ctx.body = { ok: true };
   });
   router.post('/disputes/:id/decide', (ctx) => {

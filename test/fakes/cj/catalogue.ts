@@ -46,8 +46,40 @@ function random(seed: number): () => number {
   };
 }
 
-const WORDS_A = ['Wireless', 'Magnetic', 'Portable', 'Silicone', 'Foldable', 'LED', 'Waterproof', 'Mini', 'Retro', 'Smart', 'Stainless', 'Cotton', 'Bamboo', 'Ergonomic', 'Adjustable'];
-const WORDS_B = ['Phone Holder', 'Pet Brush', 'Night Light', 'Yoga Mat', 'Phone Case', 'Water Bottle', 'Desk Lamp', 'Earbuds', 'Backpack', 'Kitchen Scale', 'Hair Clip', 'Car Charger', 'Sunglasses', 'Socks', 'Watch Strap'];
+const WORDS_A = [
+  'Wireless',
+  'Magnetic',
+  'Portable',
+  'Silicone',
+  'Foldable',
+  'LED',
+  'Waterproof',
+  'Mini',
+  'Retro',
+  'Smart',
+  'Stainless',
+  'Cotton',
+  'Bamboo',
+  'Ergonomic',
+  'Adjustable',
+];
+const WORDS_B = [
+  'Phone Holder',
+  'Pet Brush',
+  'Night Light',
+  'Yoga Mat',
+  'Phone Case',
+  'Water Bottle',
+  'Desk Lamp',
+  'Earbuds',
+  'Backpack',
+  'Kitchen Scale',
+  'Hair Clip',
+  'Car Charger',
+  'Sunglasses',
+  'Socks',
+  'Watch Strap',
+];
 const CATEGORIES = ['Home & Garden', 'Consumer Electronics', 'Pet Supplies', 'Sports & Outdoors', 'Phones & Accessories', 'Jewelry & Watches'];
 const COLOURS = ['Black', 'White', 'Red', 'Blue', 'Pink', 'Green'];
 const SIZES = ['S', 'M', 'L', 'XL'];
@@ -94,7 +126,16 @@ export function buildCatalogue(seed: number, productCount: number): FakeProduct[
       });
     }
     // Every eleventh product is off the shelves.
-    products.push({ pid, nameEn, sku, categoryName: pick(CATEGORIES), status: i % 11 === 7 ? 2 : 3, weight, image: `https://cf.cjdropshipping.test/${pid}.jpg`, variants });
+    products.push({
+      pid,
+      nameEn,
+      sku,
+      categoryName: pick(CATEGORIES),
+      status: i % 11 === 7 ? 2 : 3,
+      weight,
+      image: `https://cf.cjdropshipping.test/${pid}.jpg`,
+      variants,
+    });
   }
   return products;
 }

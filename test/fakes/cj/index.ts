@@ -58,7 +58,12 @@ class Notifier {
     const timer = setTimeout(() => abort.abort(), NOTIFY_TIMEOUT_MS);
     this.inFlight.add(abort);
     this.counters.sent++;
-    fetch(n.url, { method: 'POST', headers: { 'content-type': 'application/json', sign: signCjNotification(n.openId, rawBody) }, body: rawBody, signal: abort.signal })
+    fetch(n.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', sign: signCjNotification(n.openId, rawBody) },
+      body: rawBody,
+      signal: abort.signal,
+    })
       .then(async (res) => {
         await res.arrayBuffer().catch(() => undefined);
         if (res.status === 200) this.counters.delivered++;

@@ -121,7 +121,15 @@ export interface Notification {
 }
 
 /** Points per call (CJ from mid-2026); unlisted calls cost nothing. */
-const POINTS: Record<string, number> = { '/product/listV2': 50, '/product/list': 50, '/product/query': 10, '/product/variant/query': 10, '/product/variant/queryByVid': 10, '/product/stock/queryByVid': 10, '/logistic/freightCalculate': 10 };
+const POINTS: Record<string, number> = {
+  '/product/listV2': 50,
+  '/product/list': 50,
+  '/product/query': 10,
+  '/product/variant/query': 10,
+  '/product/variant/queryByVid': 10,
+  '/product/stock/queryByVid': 10,
+  '/logistic/freightCalculate': 10,
+};
 
 const DAY_MS = 86_400_000;
 const CHINA_OFFSET_MS = 8 * 3_600_000;
@@ -260,7 +268,10 @@ export class FakeCjState {
     const now = Date.now();
     if (account.lastExchangeAt !== null && now - account.lastExchangeAt < this.settings.tokenExchangeIntervalMs) {
       this.report.qpsRejections++;
-      throw new CjFail(1600200, `Too Many Requests: getAccessToken may be called once every ${Math.round(this.settings.tokenExchangeIntervalMs / 1000)} seconds`);
+      throw new CjFail(
+        1600200,
+        `Too Many Requests: getAccessToken may be called once every ${Math.round(this.settings.tokenExchangeIntervalMs / 1000)} seconds`,
+      );
     }
     account.lastExchangeAt = now;
     this.report.tokenExchanges++;
@@ -336,7 +347,9 @@ export class FakeCjState {
     if (account.points !== null && cost > 0) {
       if (account.pointsUsed + cost > account.points) {
         this.report.quotaRejections++;
-        throw new CjFail(1600201, 'Too many requests: the daily points are used up', 429, { pointsInfo: { usedToday: account.pointsUsed, remaining: account.points - account.pointsUsed, total: account.points } });
+        throw new CjFail(1600201, 'Too many requests: the daily points are used up', 429, {
+          pointsInfo: { usedToday: account.pointsUsed, remaining: account.points - account.pointsUsed, total: account.points },
+        });
       }
       account.pointsUsed += cost;
     }
@@ -380,11 +393,26 @@ export class FakeCjState {
       warehouseInventoryNum: p.variants.reduce((s, v) => s + FakeCjState.variantStock(v), 0),
       currency: 'USD',
     }));
-    return { pageSize: q.size, pageNumber: q.page, totalRecords: matches.length, totalPages: Math.ceil(matches.length / q.size), content: [{ productList, relatedCategoryList: [] }] };
+    return {
+      pageSize: q.size,
+      pageNumber: q.page,
+      totalRecords: matches.length,
+      totalPages: Math.ceil(matches.length / q.size),
+      content: [{ productList, relatedCategoryList: [] }],
+    };
   }
 
   private stockRows(v: FakeVariant) {
-    return v.stock.map((r) => ({ vid: v.vid, areaId: r.areaId, areaEn: r.areaEn, countryCode: r.countryCode, totalInventoryNum: r.stock, cjInventoryNum: r.stock, factoryInventoryNum: 0, storageNum: r.stock }));
+    return v.stock.map((r) => ({
+      vid: v.vid,
+      areaId: r.areaId,
+      areaEn: r.areaEn,
+      countryCode: r.countryCode,
+      totalInventoryNum: r.stock,
+      cjInventoryNum: r.stock,
+      factoryInventoryNum: 0,
+      storageNum: r.stock,
+    }));
   }
 
   productQuery(q: { pid?: string; productSku?: string; variantSku?: string; features?: string }): Record<string, unknown> {
@@ -529,7 +557,8 @@ export class FakeCjState {
     const orderNumber = need('orderNumber');
     if (orderNumber.length > 50) throw new CjFail(1600300, 'Param error: orderNumber is longer than 50');
     const shipping: Record<string, string> = {};
-    for (const key of ['shippingCountryCode', 'shippingCountry', 'shippingProvince', 'shippingCity', 'shippingAddress', 'shippingCustomerName']) shipping[key] = need(key);
+    for (const key of ['shippingCountryCode', 'shippingCountry', 'shippingProvince', 'shippingCity', 'shippingAddress', 'shippingCustomerName'])
+      shipping[key] = need(key);
     for (const key of ['shippingZip', 'shippingPhone', 'shippingAddress2', 'email']) if (typeof body[key] === 'string') shipping[key] = body[key] as string;
     const logisticName = need('logisticName');
     const from = need('fromCountryCode');
@@ -641,7 +670,14 @@ export class FakeCjState {
     if (account.balanceCents < amount) throw new CjFail(1604000, 'Balance insufficient');
     account.balanceCents -= amount;
     order.paidAt = Date.now();
-    this.report.payments.push({ orderId: order.orderId, cjOrderId: order.cjOrderId, orderNumber: order.orderNumber, openId: account.openId, amountCents: amount, source });
+    this.report.payments.push({
+      orderId: order.orderId,
+      cjOrderId: order.cjOrderId,
+      orderNumber: order.orderNumber,
+      openId: account.openId,
+      amountCents: amount,
+      source,
+    });
     this.setStatus(order, 'UNSHIPPED');
   }
 
@@ -681,8 +717,25 @@ export class FakeCjState {
     const from = this.findOrder(null, d.orderId, false)!;
     const n = this.nextNumber();
     const now = Date.now();
-    const products = from.products.filter((l) => d.productList.some((x) => x.lineItemId === l.lineItemId)).map((l, i) => ({ ...l, quantity: d.productList.find((x) => x.lineItemId === l.lineItemId)!.quantity, unitCents: 0, lineItemId: `${n}-${i + 1}` }));
-    this.orders.push({ ...from, orderId: String(2_400_000_000_000_000_000n + BigInt(n)), cjOrderId: `SD${String(26_000_000_000_000 + n)}`, orderNumber: `RESEND-${d.id}`, status: 'UNSHIPPED', products, productCents: 0, postageCents: 0, createdAt: now, updatedAt: now, paidAt: now, shippedAt: null, deliveredAt: null, trackNumber: null });
+    const products = from.products
+      .filter((l) => d.productList.some((x) => x.lineItemId === l.lineItemId))
+      .map((l, i) => ({ ...l, quantity: d.productList.find((x) => x.lineItemId === l.lineItemId)!.quantity, unitCents: 0, lineItemId: `${n}-${i + 1}` }));
+    this.orders.push({
+      ...from,
+      orderId: String(2_400_000_000_000_000_000n + BigInt(n)),
+      cjOrderId: `SD${String(26_000_000_000_000 + n)}`,
+      orderNumber: `RESEND-${d.id}`,
+      status: 'UNSHIPPED',
+      products,
+      productCents: 0,
+      postageCents: 0,
+      createdAt: now,
+      updatedAt: now,
+      paidAt: now,
+      shippedAt: null,
+      deliveredAt: null,
+      trackNumber: null,
+    });
     return `SD${String(26_000_000_000_000 + n)}`;
   }
 
@@ -749,7 +802,11 @@ export class FakeCjState {
   private push(account: Account, topic: Topic, type: string, messageType: string, params: Record<string, unknown>): void {
     const url = account.callbacks[topic];
     if (!url) return;
-    this.notify({ url, openId: account.openId, body: { messageId: randomUUID().replace(/-/g, ''), type, messageType, openId: Number(account.openId), params } });
+    this.notify({
+      url,
+      openId: account.openId,
+      body: { messageId: randomUUID().replace(/-/g, ''), type, messageType, openId: Number(account.openId), params },
+    });
   }
 
   private orderNotification(order: FakeOrder, messageType: 'INSERT' | 'UPDATE'): void {
@@ -790,15 +847,33 @@ export class FakeCjState {
     for (const account of this.accounts.values()) {
       if (!account.subscribed.has(p.pid)) continue;
       if (change.product) {
-        this.push(account, 'product', 'PRODUCT', 'UPDATE', { pid: p.pid, productNameEn: p.nameEn, productSku: p.sku, productImage: p.image, productSellPrice: this.priceRange(p), productStatus: p.status, fields: change.product });
+        this.push(account, 'product', 'PRODUCT', 'UPDATE', {
+          pid: p.pid,
+          productNameEn: p.nameEn,
+          productSku: p.sku,
+          productImage: p.image,
+          productSellPrice: this.priceRange(p),
+          productStatus: p.status,
+          fields: change.product,
+        });
       }
       if (change.variant) {
         const v = change.variant.v;
-        this.push(account, 'product', 'VARIANT', v.removed ? 'DELETE' : 'UPDATE', { vid: v.vid, variantSku: v.sku, variantSellPrice: /^\d+(\.\d+)?$/.test(v.sellPrice) ? Number(v.sellPrice) : v.sellPrice, variantWeight: v.weight, variantStatus: v.removed ? 0 : 1, variantKey: v.key, fields: change.variant.fields });
+        this.push(account, 'product', 'VARIANT', v.removed ? 'DELETE' : 'UPDATE', {
+          vid: v.vid,
+          variantSku: v.sku,
+          variantSellPrice: /^\d+(\.\d+)?$/.test(v.sellPrice) ? Number(v.sellPrice) : v.sellPrice,
+          variantWeight: v.weight,
+          variantStatus: v.removed ? 0 : 1,
+          variantKey: v.key,
+          fields: change.variant.fields,
+        });
       }
       if (change.stock) {
         const v = change.stock;
-        this.push(account, 'stock', 'STOCK', 'UPDATE', { [v.vid]: v.stock.map((r) => ({ vid: v.vid, areaId: r.areaId, areaEn: r.areaEn, countryCode: r.countryCode, storageNum: r.stock })) });
+        this.push(account, 'stock', 'STOCK', 'UPDATE', {
+          [v.vid]: v.stock.map((r) => ({ vid: v.vid, areaId: r.areaId, areaEn: r.areaEn, countryCode: r.countryCode, storageNum: r.stock })),
+        });
       }
     }
   }
@@ -819,8 +894,19 @@ export class FakeCjState {
     for (const o of this.orders) ordersByNumber[o.orderNumber] = (ordersByNumber[o.orderNumber] ?? 0) + 1;
     return {
       ...this.report,
-      disputes: this.after.disputes, disputeCreatesByKey: this.after.createsByKey, resends: this.after.resends,
-      orders: this.orders.map((o) => ({ orderId: o.orderId, cjOrderId: o.cjOrderId, orderNumber: o.orderNumber, openId: o.openId, status: o.status, payType: o.payType, logisticName: o.logisticName, amountCents: o.productCents + o.postageCents })),
+      disputes: this.after.disputes,
+      disputeCreatesByKey: this.after.createsByKey,
+      resends: this.after.resends,
+      orders: this.orders.map((o) => ({
+        orderId: o.orderId,
+        cjOrderId: o.cjOrderId,
+        orderNumber: o.orderNumber,
+        openId: o.openId,
+        status: o.status,
+        payType: o.payType,
+        logisticName: o.logisticName,
+        amountCents: o.productCents + o.postageCents,
+      })),
       ordersByNumber,
     };
   }

@@ -49,7 +49,15 @@ export function seedCatalogue(productCount: number): { catalogue: CatalogueProdu
   const catalogue = KINDS.map((title, k): CatalogueProduct => {
     const id = 71 + k * 100;
     const variants = COLORS.flatMap((color, c) =>
-      SIZES.map((size, s): CatalogueVariant => ({ id: 4000 + k * 100 + c * 10 + s, product_id: id, name: `${title} (${color} / ${size})`, size, color, price: `${9 + k * 3}.${String(45 + s * 10).padStart(2, '0')}`, in_stock: true })),
+      SIZES.map((size, s): CatalogueVariant => ({
+        id: 4000 + k * 100 + c * 10 + s,
+        product_id: id,
+        name: `${title} (${color} / ${size})`,
+        size,
+        color,
+        price: `${9 + k * 3}.${String(45 + s * 10).padStart(2, '0')}`,
+        in_stock: true,
+      })),
     );
     return { id, title, variants };
   });

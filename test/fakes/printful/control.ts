@@ -25,7 +25,15 @@ function mergeFaults(cur: Faults, b: Record<string, unknown>): Faults {
   if (Array.isArray(b.failNext)) {
     const rules = b.failNext.map((r: Partial<FailRule>) => {
       if (typeof r?.path !== 'string' || typeof r.status !== 'number') throw new PfFail(400, 'failNext: path and status are required');
-      return { method: r.method, path: r.path, status: r.status, message: r.message, reason: r.reason, apiCode: r.apiCode, times: count(r.times, 'times') ?? 1 };
+      return {
+        method: r.method,
+        path: r.path,
+        status: r.status,
+        message: r.message,
+        reason: r.reason,
+        apiCode: r.apiCode,
+        times: count(r.times, 'times') ?? 1,
+      };
     });
     next.failNext = [...cur.failNext, ...rules];
   }
@@ -76,7 +84,14 @@ export function controlRouter(state: FakePrintfulState): Router {
   });
 
   router.get('/orders', (ctx) => {
-    ctx.body = state.orders.map((o) => ({ ...state.view(state.tick(o)), storeId: o.storeId, confirms: o.confirms, confirmCalls: o.confirmCalls, cancels: o.cancels, createCalls: state.createCalls.get(o.external_id) ?? 0 }));
+    ctx.body = state.orders.map((o) => ({
+      ...state.view(state.tick(o)),
+      storeId: o.storeId,
+      confirms: o.confirms,
+      confirmCalls: o.confirmCalls,
+      cancels: o.cancels,
+      createCalls: state.createCalls.get(o.external_id) ?? 0,
+    }));
   });
   router.post('/orders/:id/status', (ctx) => {
     const o = order(ctx);
@@ -85,7 +100,16 @@ export function controlRouter(state: FakePrintfulState): Router {
     const before = o.status;
     state.setStatus(o, status);
     // The webhooks Printful sends for these moves (`{reason, order}`).
-    const type = status === 'failed' ? 'order_failed' : status === 'canceled' ? 'order_canceled' : status === 'onhold' ? 'order_put_hold' : before === 'onhold' ? 'order_remove_hold' : 'order_updated';
+    const type =
+      status === 'failed'
+        ? 'order_failed'
+        : status === 'canceled'
+          ? 'order_canceled'
+          : status === 'onhold'
+            ? 'order_put_hold'
+            : before === 'onhold'
+              ? 'order_remove_hold'
+              : 'order_updated';
     state.emit(o, type, { reason: typeof reason === 'string' ? reason : 'Changed by the control API' });
     ctx.body = state.view(o);
   });
@@ -113,7 +137,12 @@ export function controlRouter(state: FakePrintfulState): Router {
     const o = order(ctx);
     const b = body(ctx);
     const itemIds = Array.isArray(b.itemIds) ? b.itemIds.map(Number) : undefined;
-    state.ship(o, { carrier: typeof b.carrier === 'string' ? b.carrier : undefined, trackingNumber: typeof b.trackingNumber === 'string' ? b.trackingNumber : undefined, itemIds, reshipment: b.reshipment === true });
+    state.ship(o, {
+      carrier: typeof b.carrier === 'string' ? b.carrier : undefined,
+      trackingNumber: typeof b.trackingNumber === 'string' ? b.trackingNumber : undefined,
+      itemIds,
+      reshipment: b.reshipment === true,
+    });
     ctx.body = state.view(o);
   });
   router.post('/orders/:id/costs-ready', (ctx) => {

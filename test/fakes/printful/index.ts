@@ -31,7 +31,8 @@ class Webhooks {
     const record = (status: number) => {
       clearTimeout(timer);
       this.state.deliveries.push({ type: e.type, url: e.url, created: e.created, retries, status, at: Date.now(), body });
-      if ((status < 200 || status >= 300) && retries < RETRY_MINUTES.length && !this.closed) this.later(() => this.send(e, retries + 1), RETRY_MINUTES[retries] * this.minuteMs);
+      if ((status < 200 || status >= 300) && retries < RETRY_MINUTES.length && !this.closed)
+        this.later(() => this.send(e, retries + 1), RETRY_MINUTES[retries] * this.minuteMs);
     };
     fetch(e.url, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'Printful' }, body, signal: abort.signal })
       .then(async (res) => {

@@ -96,7 +96,13 @@ export interface Faults {
   costsCalculatingMs: number;
 }
 
-export const noFaults = (): Faults => ({ failNext: [], timeoutAfterCreateNext: 0, timeoutAfterConfirmNext: 0, costsCalculatingNext: 0, costsCalculatingMs: 60_000 });
+export const noFaults = (): Faults => ({
+  failNext: [],
+  timeoutAfterCreateNext: 0,
+  timeoutAfterConfirmNext: 0,
+  costsCalculatingNext: 0,
+  costsCalculatingMs: 60_000,
+});
 
 export const RATES = [
   { id: 'STANDARD', name: 'Flat Rate (Estimated delivery: 4-8 business days)', cents: 499, perExtraItem: 150, minDeliveryDays: 4, maxDeliveryDays: 8 },
@@ -178,8 +184,7 @@ export class FakePrintfulState {
   }
 
   syncVariant(id: number): { v: SyncVariant; p: SyncProduct; made: CatalogueVariant } | null {
-    for (const p of this.products)
-      for (const v of p.variants) if (v.id === id) return { v, p, made: this.catalogueVariant(v.variant_id)! };
+    for (const p of this.products) for (const v of p.variants) if (v.id === id) return { v, p, made: this.catalogueVariant(v.variant_id)! };
     return null;
   }
 
@@ -235,10 +240,22 @@ export class FakePrintfulState {
     return o.shipments.map((s) => {
       const p = o.packages.get(s.id)!;
       return {
-        id: s.id, order_id: o.id, order_external_id: o.external_id, carrier: s.carrier, service: s.service, shipment_status: p.shipment_status,
-        shipped_at: new Date(s.shipped_at * 1000).toISOString(), delivery_status: p.delivered_at !== null ? 'delivered' : p.shipment_status === 'returned' ? 'return_to_sender' : 'in_transit',
-        delivered_at: p.delivered_at !== null ? new Date(p.delivered_at * 1000).toISOString() : null, is_reshipment: s.reshipment, tracking_url: s.tracking_url,
-        tracking_events: [{ triggered_at: new Date(s.shipped_at * 1000).toISOString(), description: 'Shipped' }, ...(p.delivered_at !== null ? [{ triggered_at: new Date(p.delivered_at * 1000).toISOString(), description: 'Delivered' }] : [])], shipment_items: s.items.map((i) => ({ id: i.item_id, order_item_id: i.item_id, quantity: i.quantity })),
+        id: s.id,
+        order_id: o.id,
+        order_external_id: o.external_id,
+        carrier: s.carrier,
+        service: s.service,
+        shipment_status: p.shipment_status,
+        shipped_at: new Date(s.shipped_at * 1000).toISOString(),
+        delivery_status: p.delivered_at !== null ? 'delivered' : p.shipment_status === 'returned' ? 'return_to_sender' : 'in_transit',
+        delivered_at: p.delivered_at !== null ? new Date(p.delivered_at * 1000).toISOString() : null,
+        is_reshipment: s.reshipment,
+        tracking_url: s.tracking_url,
+        tracking_events: [
+          { triggered_at: new Date(s.shipped_at * 1000).toISOString(), description: 'Shipped' },
+          ...(p.delivered_at !== null ? [{ triggered_at: new Date(p.delivered_at * 1000).toISOString(), description: 'Delivered' }] : []),
+        ],
+        shipment_items: s.items.map((i) => ({ id: i.item_id, order_item_id: i.item_id, quantity: i.quantity })),
       };
     });
   }
@@ -251,8 +268,15 @@ export class FakePrintfulState {
     const id = this.nextShipment++;
     const tracking = p.trackingNumber ?? `9400${id}${o.id}`.slice(0, 22);
     const s: Shipment = {
-      id, carrier: p.carrier ?? 'USPS', service: 'USPS First Class Mail', tracking_number: tracking, tracking_url: `https://www.printful.com/tracking/${tracking}`,
-      created: unix(now), ship_date: new Date(now).toISOString().slice(0, 10), shipped_at: unix(now), reshipment: p.reshipment === true,
+      id,
+      carrier: p.carrier ?? 'USPS',
+      service: 'USPS First Class Mail',
+      tracking_number: tracking,
+      tracking_url: `https://www.printful.com/tracking/${tracking}`,
+      created: unix(now),
+      ship_date: new Date(now).toISOString().slice(0, 10),
+      shipped_at: unix(now),
+      reshipment: p.reshipment === true,
       items: ids.map((item_id) => ({ item_id, quantity: o.items.find((i) => i.id === item_id)?.quantity ?? 1 })),
     };
     o.shipments.push(s);
@@ -264,15 +288,39 @@ export class FakePrintfulState {
     return s;
   }
 
-  newOrder(storeId: number, fields: Pick<FakeOrder, 'external_id' | 'shipping' | 'shipping_service_name' | 'recipient' | 'shippingCents'>, lines: Array<{ sv: SyncVariant; made: CatalogueVariant; quantity: number }>): FakeOrder {
+  newOrder(
+    storeId: number,
+    fields: Pick<FakeOrder, 'external_id' | 'shipping' | 'shipping_service_name' | 'recipient' | 'shippingCents'>,
+    lines: Array<{ sv: SyncVariant; made: CatalogueVariant; quantity: number }>,
+  ): FakeOrder {
     const now = Date.now();
     const calculating = this.faults.costsCalculatingNext > 0;
     if (calculating) this.faults.costsCalculatingNext--;
-    const items = lines.map((l) => ({ id: this.nextItem++, sync_variant_id: l.sv.id, variant_id: l.made.id, quantity: l.quantity, price: l.made.price, name: l.sv.name }));
+    const items = lines.map((l) => ({
+      id: this.nextItem++,
+      sync_variant_id: l.sv.id,
+      variant_id: l.made.id,
+      quantity: l.quantity,
+      price: l.made.price,
+      name: l.sv.name,
+    }));
     const subtotalCents = lines.reduce((sum, l) => sum + Math.round(Number(l.made.price.replace('.', ''))) * l.quantity, 0);
     const o: FakeOrder = {
-      id: this.nextOrder++, storeId, ...fields, status: 'draft', items, subtotalCents, costsReadyAt: calculating ? now + this.faults.costsCalculatingMs : null,
-      shipments: [], packages: new Map(), created: unix(now), updated: unix(now), confirmedAt: null, confirms: 0, confirmCalls: 0, cancels: 0,
+      id: this.nextOrder++,
+      storeId,
+      ...fields,
+      status: 'draft',
+      items,
+      subtotalCents,
+      costsReadyAt: calculating ? now + this.faults.costsCalculatingMs : null,
+      shipments: [],
+      packages: new Map(),
+      created: unix(now),
+      updated: unix(now),
+      confirmedAt: null,
+      confirms: 0,
+      confirmCalls: 0,
+      cancels: 0,
     };
     this.orders.push(o);
     return o;
@@ -283,16 +331,43 @@ export class FakePrintfulState {
     const calculating = o.costsReadyAt !== null;
     const amount = (cents: number) => (calculating ? null : money(cents));
     return {
-      id: o.id, external_id: o.external_id, store: o.storeId, status: o.status, shipping: o.shipping, shipping_service_name: o.shipping_service_name,
-      created: o.created, updated: o.updated, recipient: o.recipient,
-      items: o.items.map((i) => ({ id: i.id, external_id: null, variant_id: i.variant_id, sync_variant_id: i.sync_variant_id, quantity: i.quantity, price: i.price, retail_price: null, name: i.name })),
+      id: o.id,
+      external_id: o.external_id,
+      store: o.storeId,
+      status: o.status,
+      shipping: o.shipping,
+      shipping_service_name: o.shipping_service_name,
+      created: o.created,
+      updated: o.updated,
+      recipient: o.recipient,
+      items: o.items.map((i) => ({
+        id: i.id,
+        external_id: null,
+        variant_id: i.variant_id,
+        sync_variant_id: i.sync_variant_id,
+        quantity: i.quantity,
+        price: i.price,
+        retail_price: null,
+        name: i.name,
+      })),
       costs: {
-        currency: 'USD', subtotal: amount(o.subtotalCents), discount: amount(0), shipping: amount(o.shippingCents), digitization: amount(0), additional_fee: amount(0),
-        fulfillment_fee: amount(0), retail_delivery_fee: amount(0), tax: amount(0), vat: amount(0), total: amount(o.subtotalCents + o.shippingCents),
+        currency: 'USD',
+        subtotal: amount(o.subtotalCents),
+        discount: amount(0),
+        shipping: amount(o.shippingCents),
+        digitization: amount(0),
+        additional_fee: amount(0),
+        fulfillment_fee: amount(0),
+        retail_delivery_fee: amount(0),
+        tax: amount(0),
+        vat: amount(0),
+        total: amount(o.subtotalCents + o.shippingCents),
         calculation_status: calculating ? 'calculating' : 'done',
       },
       retail_costs: { currency: 'USD', subtotal: null, discount: null, shipping: null, tax: null, vat: null, total: null },
-      shipments: o.shipments, gift: null, packing_slip: null,
+      shipments: o.shipments,
+      gift: null,
+      packing_slip: null,
     };
   }
 }

@@ -8,27 +8,30 @@ import { rl, type Credentials } from '../support/context';
 import { credentialsOf, setUp } from '../support/world';
 
 export function claimFile(page: number) {
-	const s = setUp('supplierOrder', (w) => openShop(w.svc, w.sandbox, { page }));
-	const base = () => `/api/store-suppliers/${s.shop.storeId}`;
-	return {
-		s,
-		base,
-		creds: (): Credentials => credentialsOf(s.world.svc, s.shop.owner.key),
-		params: (p: Record<string, unknown>) => ({ resource: 'claim', store: rl(s.shop.storeId), ...p }),
-		async shippedPart(shop: Shop = s.shop) {
-			const order = await placeOrder(s.world.svc, shop);
-			const sent = (await submit(s.world.svc, shop, order.id, { payNow: true })).body.result;
-			await s.world.sandbox.control('POST', `/orders/${sent.supplierOrderId}/ship`, {});
-			const late = await s.world.svc.call('POST', `${base()}/orders/${sent._id}/cancel`, { key: shop.owner.key });
-			if (late.body?.result?.reviewReason !== 'supplierAlreadyShipped') throw new Error(late.text);
-			return { order, so: late.body.result };
-		},
-		/** A claim opened through the API on a fresh shipped part. */
-		async claimed() {
-			const { order, so } = await this.shippedPart();
-			const c = await s.world.svc.call('POST', `${base()}/orders/${so._id}/claims`, { key: s.shop.owner.key, body: { reason: 'damaged', expectation: 'refund', items: [{ itemId: order.items[0].id, quantity: 1 }] } });
-			if (c.status !== 201) throw new Error(c.text);
-			return { order, so, claim: c.body.result };
-		},
-	};
+  const s = setUp('supplierOrder', (w) => openShop(w.svc, w.sandbox, { page }));
+  const base = () => `/api/store-suppliers/${s.shop.storeId}`;
+  return {
+    s,
+    base,
+    creds: (): Credentials => credentialsOf(s.world.svc, s.shop.owner.key),
+    params: (p: Record<string, unknown>) => ({ resource: 'claim', store: rl(s.shop.storeId), ...p }),
+    async shippedPart(shop: Shop = s.shop) {
+      const order = await placeOrder(s.world.svc, shop);
+      const sent = (await submit(s.world.svc, shop, order.id, { payNow: true })).body.result;
+      await s.world.sandbox.control('POST', `/orders/${sent.supplierOrderId}/ship`, {});
+      const late = await s.world.svc.call('POST', `${base()}/orders/${sent._id}/cancel`, { key: shop.owner.key });
+      if (late.body?.result?.reviewReason !== 'supplierAlreadyShipped') throw new Error(late.text);
+      return { order, so: late.body.result };
+    },
+    /** A claim opened through the API on a fresh shipped part. */
+    async claimed() {
+      const { order, so } = await this.shippedPart();
+      const c = await s.world.svc.call('POST', `${base()}/orders/${so._id}/claims`, {
+        key: s.shop.owner.key,
+        body: { reason: 'damaged', expectation: 'refund', items: [{ itemId: order.items[0].id, quantity: 1 }] },
+      });
+      if (c.status !== 201) throw new Error(c.text);
+      return { order, so, claim: c.body.result };
+    },
+  };
 }

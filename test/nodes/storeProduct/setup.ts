@@ -3,6 +3,6 @@ import { openShop } from '../../support/orders';
 import { resourceFile } from '../support/world';
 
 export function storeProductFile() {
-	const file = resourceFile('storeProduct', 'storeProduct', (w) => openShop(w.svc, w.sandbox, { page: 11 }));
-	return { ...file, products: () => `/api/store-products/${file.s.shop.storeId}` };
+  const file = resourceFile('storeProduct', 'storeProduct', (w) => openShop(w.svc, w.sandbox, { page: 11 }));
+  return { ...file, products: () => `/api/store-products/${file.s.shop.storeId}` };
 }

@@ -17,9 +17,9 @@ const children = [];
 let state = 'starting';
 
 function publish(content) {
-	const tmp = `${file('json')}.${process.pid}`;
-	fs.writeFileSync(tmp, JSON.stringify(content));
-	fs.renameSync(tmp, file('json'));
+  const tmp = `${file('json')}.${process.pid}`;
+  fs.writeFileSync(tmp, JSON.stringify(content));
+  fs.renameSync(tmp, file('json'));
 }
 
 /**
@@ -29,76 +29,78 @@ function publish(content) {
  */
 let stopping = false;
 async function stop() {
-	if (stopping) return;
-	stopping = true;
-	state = 'stopping';
-	const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
-	const exited = running.map((child) => new Promise((resolve) => child.once('exit', resolve)));
-	for (const child of running) child.kill('SIGTERM');
-	const deadline = new Promise((resolve) => setTimeout(resolve, 15_000));
-	await Promise.race([Promise.all(exited), deadline]);
-	for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-	fs.rmSync(dataDir, { recursive: true, force: true });
-	for (const ext of ['json', 'log', 'lock']) fs.rmSync(file(ext), { recursive: true, force: true });
-	try {
-		fs.rmdirSync(dir);
-	} catch {
-		// Another world of the run still has its files there.
-	}
-	process.exit(0);
+  if (stopping) return;
+  stopping = true;
+  state = 'stopping';
+  const running = children.filter((child) => child.exitCode === null && child.signalCode === null);
+  const exited = running.map((child) => new Promise((resolve) => child.once('exit', resolve)));
+  for (const child of running) child.kill('SIGTERM');
+  const deadline = new Promise((resolve) => setTimeout(resolve, 15_000));
+  await Promise.race([Promise.all(exited), deadline]);
+  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  for (const ext of ['json', 'log', 'lock']) fs.rmSync(file(ext), { recursive: true, force: true });
+  try {
+    fs.rmdirSync(dir);
+  } catch {
+    // Another world of the run still has its files there.
+  }
+  process.exit(0);
 }
 
 /** Starts a program; answers what `readyOf` finds in the first stdout line that names it. */
 function start(main, args, env, readyOf) {
-	return new Promise((resolve, reject) => {
-		const child = spawn(process.execPath, [main, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-		children.push(child);
-		let ready = false;
-		readline.createInterface({ input: child.stdout }).on('line', (line) => {
-			fs.writeSync(log, `${line}\n`);
-			if (ready) return;
-			let found;
-			try {
-				found = readyOf(JSON.parse(line));
-			} catch {
-				found = undefined;
-			}
-			if (found) {
-				ready = true;
-				resolve(found);
-			}
-		});
-		child.stderr.on('data', (chunk) => fs.writeSync(log, chunk));
-		child.once('exit', (code) => {
-			if (!ready) reject(new Error(`${path.basename(main)} exited with ${code} before it was ready (see ${file('log')})`));
-			else if (state === 'ready') publish({ error: `${path.basename(main)} exited with ${code}` });
-		});
-	});
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [main, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    let ready = false;
+    readline.createInterface({ input: child.stdout }).on('line', (line) => {
+      fs.writeSync(log, `${line}\n`);
+      if (ready) return;
+      let found;
+      try {
+        found = readyOf(JSON.parse(line));
+      } catch {
+        found = undefined;
+      }
+      if (found) {
+        ready = true;
+        resolve(found);
+      }
+    });
+    child.stderr.on('data', (chunk) => fs.writeSync(log, chunk));
+    child.once('exit', (code) => {
+      if (!ready) reject(new Error(`${path.basename(main)} exited with ${code} before it was ready (see ${file('log')})`));
+      else if (state === 'ready') publish({ error: `${path.basename(main)} exited with ${code}` });
+    });
+  });
 }
 
 const ownerAlive = () => {
-	try {
-		process.kill(owner, 0);
-		return true;
-	} catch (err) {
-		return err.code === 'EPERM';
-	}
+  try {
+    process.kill(owner, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
 };
 setInterval(() => {
-	if (!ownerAlive()) void stop();
+  if (!ownerAlive()) void stop();
 }, 500);
 process.once('SIGTERM', () => void stop());
 
 try {
-	const sandboxEnv = { ...process.env, SANDBOX_PORT: '0', SANDBOX_CONTROL: '1', SANDBOX_LOG_LEVEL: 'silent' };
-	delete sandboxEnv.NODE_TEST_WORLD;
-	const sandboxUrl = await start(sandboxMain, [], sandboxEnv, (line) => line.sandboxSupplier?.baseUrl);
-	const baseUrl = await start(serviceMain, ['--role', 'all'], { ...serviceEnv, SANDBOX_SUPPLIER_URL: sandboxUrl }, (line) => (line.msg === 'listening' ? line.baseUrl : undefined));
-	publish({ baseUrl, sandboxUrl });
-	state = 'ready';
+  const sandboxEnv = { ...process.env, SANDBOX_PORT: '0', SANDBOX_CONTROL: '1', SANDBOX_LOG_LEVEL: 'silent' };
+  delete sandboxEnv.NODE_TEST_WORLD;
+  const sandboxUrl = await start(sandboxMain, [], sandboxEnv, (line) => line.sandboxSupplier?.baseUrl);
+  const baseUrl = await start(serviceMain, ['--role', 'all'], { ...serviceEnv, SANDBOX_SUPPLIER_URL: sandboxUrl }, (line) =>
+    line.msg === 'listening' ? line.baseUrl : undefined,
+  );
+  publish({ baseUrl, sandboxUrl });
+  state = 'ready';
 } catch (err) {
-	// The reason stays for the test files until the run is over; then stop() clears it.
-	state = 'failed';
-	publish({ error: String(err instanceof Error ? err.message : err) });
-	for (const child of children) child.kill('SIGTERM');
+  // The reason stays for the test files until the run is over; then stop() clears it.
+  state = 'failed';
+  publish({ error: String(err instanceof Error ? err.message : err) });
+  for (const child of children) child.kill('SIGTERM');
 }

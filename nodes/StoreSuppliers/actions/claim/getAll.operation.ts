@@ -11,6 +11,6 @@ export const description = updateDisplayOptions({ show: { resource: ['claim'], o
 
 /** A supplier order's claims, oldest first: one item each. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const answer = (await callRoute.call(this, routing, supplierOrderParams.call(this, itemIndex), { itemIndex })) as { items: IDataObject[] };
-	return answer.items;
+  const answer = (await callRoute.call(this, routing, supplierOrderParams.call(this, itemIndex), { itemIndex })) as { items: IDataObject[] };
+  return answer.items;
 }

@@ -13,6 +13,6 @@ export const description = updateDisplayOptions({ show: { resource: ['connection
 
 /** Disconnects: the credentials are deleted; imported products stay as the store's own. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const params = connectionParams.call(this, itemIndex);
-	return (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject;
+  const params = connectionParams.call(this, itemIndex);
+  return (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject;
 }

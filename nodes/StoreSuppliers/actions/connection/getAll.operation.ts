@@ -11,6 +11,6 @@ export const description = updateDisplayOptions({ show: { resource: ['connection
 
 /** The store's connections with health and automation: the service answers them all at once (no pages), so the limit is cut here. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const rows = (await callRoute.call(this, routing, { storeId: storeId.call(this, itemIndex) }, { itemIndex })) as IDataObject[];
-	return rows.slice(0, limitOf.call(this, itemIndex));
+  const rows = (await callRoute.call(this, routing, { storeId: storeId.call(this, itemIndex) }, { itemIndex })) as IDataObject[];
+  return rows.slice(0, limitOf.call(this, itemIndex));
 }

@@ -13,6 +13,6 @@ export const description = updateDisplayOptions({ show: { resource: ['connection
 
 /** The account balance at the supplier, where the supplier reports one. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const params = connectionParams.call(this, itemIndex);
-	return (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject;
+  const params = connectionParams.call(this, itemIndex);
+  return (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject;
 }

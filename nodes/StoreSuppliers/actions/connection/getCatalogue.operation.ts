@@ -12,5 +12,5 @@ export const description = updateDisplayOptions({ show: { resource: ['connection
 
 /** One item per supplier the store can connect, with what each can do. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	return (await callRoute.call(this, routing, { storeId: storeId.call(this, itemIndex) }, { itemIndex })) as IDataObject[];
+  return (await callRoute.call(this, routing, { storeId: storeId.call(this, itemIndex) }, { itemIndex })) as IDataObject[];
 }

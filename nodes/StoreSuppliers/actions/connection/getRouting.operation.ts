@@ -12,5 +12,5 @@ export const description = updateDisplayOptions({ show: { resource: ['connection
 
 /** The store's routing rule (primary until set) and when it was set. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	return (await callRoute.call(this, routing, { storeId: storeId.call(this, itemIndex) }, { itemIndex })) as IDataObject;
+  return (await callRoute.call(this, routing, { storeId: storeId.call(this, itemIndex) }, { itemIndex })) as IDataObject;
 }

@@ -14,7 +14,7 @@ export const description = updateDisplayOptions({ show: { resource: ['connection
 
 /** Replaces the connection's key at the supplier; the new key is verified with the supplier first. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const body = { credentials: { apiKey: this.getNodeParameter('supplierApiKey', itemIndex) as string } };
-	const params = connectionParams.call(this, itemIndex);
-	return (await callRoute.call(this, routing, params, { body, itemIndex })) as IDataObject;
+  const body = { credentials: { apiKey: this.getNodeParameter('supplierApiKey', itemIndex) as string } };
+  const params = connectionParams.call(this, itemIndex);
+  return (await callRoute.call(this, routing, params, { body, itemIndex })) as IDataObject;
 }

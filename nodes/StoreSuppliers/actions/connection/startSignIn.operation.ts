@@ -16,9 +16,9 @@ export const description = updateDisplayOptions({ show: { resource: ['connection
  * (signed in to the console); the supplier's callback in that browser then creates the connection.
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const body = {
-		supplierKey: this.getNodeParameter('supplierKey', itemIndex) as string,
-		mode: this.getNodeParameter('mode', itemIndex) as string,
-	};
-	return (await callRoute.call(this, routing, { storeId: storeId.call(this, itemIndex) }, { body, itemIndex })) as IDataObject;
+  const body = {
+    supplierKey: this.getNodeParameter('supplierKey', itemIndex) as string,
+    mode: this.getNodeParameter('mode', itemIndex) as string,
+  };
+  return (await callRoute.call(this, routing, { storeId: storeId.call(this, itemIndex) }, { body, itemIndex })) as IDataObject;
 }

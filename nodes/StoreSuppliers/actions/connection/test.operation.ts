@@ -13,6 +13,6 @@ export const description = updateDisplayOptions({ show: { resource: ['connection
 
 /** Checks the connection now; the answer is the connection with its recorded health. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const params = connectionParams.call(this, itemIndex);
-	return (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject;
+  const params = connectionParams.call(this, itemIndex);
+  return (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject;
 }

@@ -11,5 +11,5 @@ export const description = updateDisplayOptions({ show: { resource: ['import'], 
 
 /** The store's import jobs, newest first, one item per job with its progress. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	return await getMany.call(this, itemIndex, routing, { storeId: storeId.call(this, itemIndex) });
+  return await getMany.call(this, itemIndex, routing, { storeId: storeId.call(this, itemIndex) });
 }

@@ -9,21 +9,21 @@ import { connectionRLC } from '../locator';
 export const routing: Route = { operationId: 'importSupplierProducts', method: 'POST', path: '/api/store-suppliers/{storeId}/{id}/import', idempotent: true };
 
 const properties: INodeProperties[] = [
-	connectionRLC,
-	productsField,
-	priceRuleField,
-	syncField,
-	{
-		displayName: 'Product Status',
-		name: 'status',
-		type: 'options',
-		options: [
-			{ name: 'Active', value: 'active' },
-			{ name: 'Draft', value: 'draft' },
-		],
-		default: 'active',
-		description: 'The status of the store products created',
-	},
+  connectionRLC,
+  productsField,
+  priceRuleField,
+  syncField,
+  {
+    displayName: 'Product Status',
+    name: 'status',
+    type: 'options',
+    options: [
+      { name: 'Active', value: 'active' },
+      { name: 'Draft', value: 'draft' },
+    ],
+    default: 'active',
+    description: 'The status of the store products created',
+  },
 ];
 
 export const description = updateDisplayOptions({ show: { resource: ['import'], operation: ['importProducts'] } }, properties);
@@ -33,13 +33,13 @@ export const description = updateDisplayOptions({ show: { resource: ['import'], 
  * (products, links, errors); more answer a background job to read with Get Job.
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const sync = this.getNodeParameter('sync', itemIndex, {}) as IDataObject;
-	const body = compact({
-		products: productsOf.call(this, itemIndex),
-		priceRule: priceRuleOf(this.getNodeParameter('priceRule', itemIndex, {}) as IDataObject),
-		sync: Object.keys(sync).length ? sync : undefined,
-		status: this.getNodeParameter('status', itemIndex, 'active') as string,
-	});
-	const params = connectionParams.call(this, itemIndex);
-	return (await callRoute.call(this, routing, params, { body, itemIndex })) as IDataObject;
+  const sync = this.getNodeParameter('sync', itemIndex, {}) as IDataObject;
+  const body = compact({
+    products: productsOf.call(this, itemIndex),
+    priceRule: priceRuleOf(this.getNodeParameter('priceRule', itemIndex, {}) as IDataObject),
+    sync: Object.keys(sync).length ? sync : undefined,
+    status: this.getNodeParameter('status', itemIndex, 'active') as string,
+  });
+  const params = connectionParams.call(this, itemIndex);
+  return (await callRoute.call(this, routing, params, { body, itemIndex })) as IDataObject;
 }

@@ -14,21 +14,21 @@ export const description = updateDisplayOptions({ show: { resource: ['import'], 
 
 /** Prices the chosen products with the price rule and names duplicates; nothing is written or charged. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const body = compact({
-		products: productsOf.call(this, itemIndex),
-		priceRule: priceRuleOf(this.getNodeParameter('priceRule', itemIndex, {}) as IDataObject),
-	});
-	const params = connectionParams.call(this, itemIndex);
-	const preview = (await callRoute.call(this, routing, params, { body, itemIndex })) as IDataObject;
-	return { ...preview, items: ((preview.items ?? []) as IDataObject[]).map(withMargins) };
+  const body = compact({
+    products: productsOf.call(this, itemIndex),
+    priceRule: priceRuleOf(this.getNodeParameter('priceRule', itemIndex, {}) as IDataObject),
+  });
+  const params = connectionParams.call(this, itemIndex);
+  const preview = (await callRoute.call(this, routing, params, { body, itemIndex })) as IDataObject;
+  return { ...preview, items: ((preview.items ?? []) as IDataObject[]).map(withMargins) };
 }
 
 /** Each variant's margin: profit as a percentage of the price, to one decimal (null without a price). */
 function withMargins(item: IDataObject): IDataObject {
-	const variants = ((item.variants ?? []) as IDataObject[]).map((v) => {
-		const price = Number(v.priceMinor);
-		const margin = price > 0 ? Math.round((Number(v.profitMinor) / price) * 1000) / 10 : null;
-		return { ...v, marginPercent: margin };
-	});
-	return { ...item, variants };
+  const variants = ((item.variants ?? []) as IDataObject[]).map((v) => {
+    const price = Number(v.priceMinor);
+    const margin = price > 0 ? Math.round((Number(v.profitMinor) / price) * 1000) / 10 : null;
+    return { ...v, marginPercent: margin };
+  });
+  return { ...item, variants };
 }

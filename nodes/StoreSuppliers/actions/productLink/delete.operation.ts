@@ -12,7 +12,7 @@ export const description = updateDisplayOptions({ show: { resource: ['productLin
 
 /** Unlinks; the product stays as the store's own. The service answers nothing (204). */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const params = linkParams.call(this, itemIndex);
-	await callRoute.call(this, routing, params, { itemIndex });
-	return { id: params.linkId, deleted: true };
+  const params = linkParams.call(this, itemIndex);
+  await callRoute.call(this, routing, params, { itemIndex });
+  return { id: params.linkId, deleted: true };
 }

@@ -12,6 +12,6 @@ export const description = updateDisplayOptions({ show: { resource: ['productLin
 
 /** Syncs one link now, within its sync switches; answers the link afterwards. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const params = linkParams.call(this, itemIndex);
-	return (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject;
+  const params = linkParams.call(this, itemIndex);
+  return (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject;
 }

@@ -10,6 +10,6 @@ export const description = updateDisplayOptions({ show: { resource: ['storeOrder
 
 /** Confirms the order; supplier parts under an automatic level are sent at once. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const params = storeOrderParams.call(this, itemIndex);
-	return (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject;
+  const params = storeOrderParams.call(this, itemIndex);
+  return (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject;
 }

@@ -10,12 +10,12 @@ export const routing: Route = { operationId: 'getStoreOrder', method: 'GET', pat
 const properties: INodeProperties[] = [storeOrderRLC];
 
 export const description = [
-	...updateDisplayOptions({ show: { resource: ['storeOrder'], operation: ['get'] } }, properties),
-	simplifyField('storeOrder', 'get', false),
+  ...updateDisplayOptions({ show: { resource: ['storeOrder'], operation: ['get'] } }, properties),
+  simplifyField('storeOrder', 'get', false),
 ];
 
 /** One store order with its items, parts and (for a key that may see suppliers) its supplier orders. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const params = storeOrderParams.call(this, itemIndex);
-	return simplified.call(this, itemIndex, 'storeOrder', (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject);
+  const params = storeOrderParams.call(this, itemIndex);
+  return simplified.call(this, itemIndex, 'storeOrder', (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject);
 }

@@ -4,7 +4,12 @@ import { updateDisplayOptions } from 'n8n-workflow';
 import { callRoute, type Route } from '../../transport';
 import { supplierOrderIdField, supplierOrderParams } from './common';
 
-export const routing: Route = { operationId: 'cancelSupplierOrder', method: 'POST', path: '/api/store-suppliers/{storeId}/orders/{supplierOrderId}/cancel', idempotent: true };
+export const routing: Route = {
+  operationId: 'cancelSupplierOrder',
+  method: 'POST',
+  path: '/api/store-suppliers/{storeId}/orders/{supplierOrderId}/cancel',
+  idempotent: true,
+};
 
 const properties: INodeProperties[] = [supplierOrderIdField];
 
@@ -12,6 +17,6 @@ export const description = updateDisplayOptions({ show: { resource: ['supplierOr
 
 /** Withdraws the order at the supplier where it still allows it; after the supplier shipped, it pauses with supplierAlreadyShipped (answered as is). */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const params = supplierOrderParams.call(this, itemIndex);
-	return (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject;
+  const params = supplierOrderParams.call(this, itemIndex);
+  return (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject;
 }

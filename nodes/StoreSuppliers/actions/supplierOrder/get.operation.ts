@@ -10,12 +10,12 @@ export const routing: Route = { operationId: 'getSupplierOrder', method: 'GET', 
 const properties: INodeProperties[] = [supplierOrderIdField];
 
 export const description = [
-	...updateDisplayOptions({ show: { resource: ['supplierOrder'], operation: ['get'] } }, properties),
-	simplifyField('supplierOrder', 'get', false),
+  ...updateDisplayOptions({ show: { resource: ['supplierOrder'], operation: ['get'] } }, properties),
+  simplifyField('supplierOrder', 'get', false),
 ];
 
 /** One supplier order with its history. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const params = supplierOrderParams.call(this, itemIndex);
-	return simplified.call(this, itemIndex, 'supplierOrder', (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject);
+  const params = supplierOrderParams.call(this, itemIndex);
+  return simplified.call(this, itemIndex, 'supplierOrder', (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject);
 }

@@ -7,18 +7,18 @@ import { REVIEW_REASON_WORDS, type ReviewReason } from '../../vocabulary';
 
 /** What a program may do about each review reason (spec: Review reasons; the words are the vocabulary's). */
 const adviceFor = (reason: string): string | undefined =>
-	Object.hasOwn(REVIEW_REASON_WORDS, reason) ? REVIEW_REASON_WORDS[reason as ReviewReason].advice : undefined;
+  Object.hasOwn(REVIEW_REASON_WORDS, reason) ? REVIEW_REASON_WORDS[reason as ReviewReason].advice : undefined;
 
 /** The supplier order the error is about, when it is a pause (kept on the error for Continue On Fail). */
 export function supplierOrderOf(error: unknown): IDataObject | undefined {
-	// Read from the context, not by class: n8n may hand the node's error back as its own copy.
-	const so = ((error as { context?: IDataObject } | undefined)?.context as IDataObject | undefined)?.supplierOrder;
-	return typeof so === 'object' && so !== null ? (so as IDataObject) : undefined;
+  // Read from the context, not by class: n8n may hand the node's error back as its own copy.
+  const so = ((error as { context?: IDataObject } | undefined)?.context as IDataObject | undefined)?.supplierOrder;
+  return typeof so === 'object' && so !== null ? (so as IDataObject) : undefined;
 }
 
 /** What a pause item carries beside its error message. */
 export function pauseOf(so: IDataObject): IDataObject {
-	return { reviewReason: so.reviewReason ?? null, retryable: so.retryable ?? null, supplierOrder: so };
+  return { reviewReason: so.reviewReason ?? null, retryable: so.retryable ?? null, supplierOrder: so };
 }
 
 /**
@@ -26,9 +26,9 @@ export function pauseOf(so: IDataObject): IDataObject {
  * rule sends to the backups): the order is on its way to a backup supplier, not stopped for a person yet.
  */
 function reroutePending(so: IDataObject): boolean {
-	const events = Array.isArray(so.events) ? (so.events as IDataObject[]) : [];
-	const last = events[events.length - 1];
-	return last?.type === 'rerouteRequested' || (last?.type === 'paused' && !!(last.details as IDataObject | undefined)?.reroute);
+  const events = Array.isArray(so.events) ? (so.events as IDataObject[]) : [];
+  const last = events[events.length - 1];
+  return last?.type === 'rerouteRequested' || (last?.type === 'paused' && !!(last.details as IDataObject | undefined)?.reroute);
 }
 
 /**
@@ -36,24 +36,20 @@ function reroutePending(so: IDataObject): boolean {
  * SDKs, that is an error here, naming the reason and the supplier's message.
  */
 function failIfPaused(this: IExecuteFunctions, so: IDataObject, itemIndex: number): IDataObject {
-	if (so?.status !== 'needsReview' || reroutePending(so)) return so;
-	const reason = String(so.reviewReason ?? 'unknown');
-	const message = so.reviewMessage ? String(so.reviewMessage) : 'no message';
-	const error = new NodeOperationError(
-		this.getNode(),
-		`Supplier order paused for review: ${reason}: ${message}`,
-		{
-			itemIndex,
-			description: [
-				`Supplier order ${String(so._id)} (store order ${String(so.orderNumber)}, attempt ${String(so.attempt)}) needs review.`,
-				`reviewReason: ${reason}; retryable: ${String(so.retryable)}.`,
-				`reviewMessage: ${message}`,
-				adviceFor(reason) ?? 'Read the supplier order again to see why.',
-			].join('\n'),
-		},
-	);
-	error.context.supplierOrder = so;
-	throw error;
+  if (so?.status !== 'needsReview' || reroutePending(so)) return so;
+  const reason = String(so.reviewReason ?? 'unknown');
+  const message = so.reviewMessage ? String(so.reviewMessage) : 'no message';
+  const error = new NodeOperationError(this.getNode(), `Supplier order paused for review: ${reason}: ${message}`, {
+    itemIndex,
+    description: [
+      `Supplier order ${String(so._id)} (store order ${String(so.orderNumber)}, attempt ${String(so.attempt)}) needs review.`,
+      `reviewReason: ${reason}; retryable: ${String(so.retryable)}.`,
+      `reviewMessage: ${message}`,
+      adviceFor(reason) ?? 'Read the supplier order again to see why.',
+    ].join('\n'),
+  });
+  error.context.supplierOrder = so;
+  throw error;
 }
 
 /**
@@ -62,20 +58,20 @@ function failIfPaused(this: IExecuteFunctions, so: IDataObject, itemIndex: numbe
  * supplier order, or fails with the pause (a reroute no alternate could take leaves the pause standing).
  */
 export async function sendSupplierOrder(
-	this: IExecuteFunctions,
-	itemIndex: number,
-	route: Route,
-	params: Record<string, string>,
-	switchName?: string,
-	given?: IDataObject,
+  this: IExecuteFunctions,
+  itemIndex: number,
+  route: Route,
+  params: Record<string, string>,
+  switchName?: string,
+  given?: IDataObject,
 ): Promise<IDataObject> {
-	const options: IDataObject = switchName ? this.getNodeParameter('options', itemIndex, {}) : {};
-	const body = switchName ? (options[switchName] === undefined ? {} : { [switchName]: Boolean(options[switchName]) }) : given;
-	const so = (await callRoute.call(this, route, params, { body, itemIndex })) as IDataObject;
-	return failIfPaused.call(this, so, itemIndex);
+  const options: IDataObject = switchName ? this.getNodeParameter('options', itemIndex, {}) : {};
+  const body = switchName ? (options[switchName] === undefined ? {} : { [switchName]: Boolean(options[switchName]) }) : given;
+  const so = (await callRoute.call(this, route, params, { body, itemIndex })) as IDataObject;
+  return failIfPaused.call(this, so, itemIndex);
 }
 
 /** The Options of submit and retry: one switch, off unless set. */
 export function switchOptions(name: string, displayName: string, description: string): INodeProperties {
-	return optionalFields('options', [{ displayName, name, type: 'boolean', default: false, description }]);
+  return optionalFields('options', [{ displayName, name, type: 'boolean', default: false, description }]);
 }

@@ -5,7 +5,12 @@ import type { Route } from '../../transport';
 import { supplierOrderIdField, supplierOrderParams } from './common';
 import { sendSupplierOrder } from './paused';
 
-export const routing: Route = { operationId: 'paySupplierOrder', method: 'POST', path: '/api/store-suppliers/{storeId}/orders/{supplierOrderId}/pay', idempotent: true };
+export const routing: Route = {
+  operationId: 'paySupplierOrder',
+  method: 'POST',
+  path: '/api/store-suppliers/{storeId}/orders/{supplierOrderId}/pay',
+  idempotent: true,
+};
 
 export const description = updateDisplayOptions({ show: { resource: ['supplierOrder'], operation: ['pay'] } }, [supplierOrderIdField]);
 
@@ -14,5 +19,5 @@ export const description = updateDisplayOptions({ show: { resource: ['supplierOr
  * paid again. A pause (such as insufficientBalance) is an error naming the reason.
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	return await sendSupplierOrder.call(this, itemIndex, routing, supplierOrderParams.call(this, itemIndex));
+  return await sendSupplierOrder.call(this, itemIndex, routing, supplierOrderParams.call(this, itemIndex));
 }

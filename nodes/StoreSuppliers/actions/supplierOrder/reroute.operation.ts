@@ -6,18 +6,23 @@ import { optionalFields } from '../common.descriptions';
 import { supplierOrderIdField, supplierOrderParams } from './common';
 import { sendSupplierOrder } from './paused';
 
-export const routing: Route = { operationId: 'rerouteSupplierOrder', method: 'POST', path: '/api/store-suppliers/{storeId}/orders/{supplierOrderId}/reroute', idempotent: true };
+export const routing: Route = {
+  operationId: 'rerouteSupplierOrder',
+  method: 'POST',
+  path: '/api/store-suppliers/{storeId}/orders/{supplierOrderId}/reroute',
+  idempotent: true,
+};
 
 const options = optionalFields('options', [
-	{
-		displayName: 'Target Connection Name or ID',
-		name: 'connectionId',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getConnections', loadOptionsDependsOn: ['store.value'] },
-		default: '',
-		description:
-			'Reroute to the alternates on this connection only; left out, each alternate of the link in order. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
+  {
+    displayName: 'Target Connection Name or ID',
+    name: 'connectionId',
+    type: 'options',
+    typeOptions: { loadOptionsMethod: 'getConnections', loadOptionsDependsOn: ['store.value'] },
+    default: '',
+    description:
+      'Reroute to the alternates on this connection only; left out, each alternate of the link in order. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+  },
 ]);
 
 export const description = updateDisplayOptions({ show: { resource: ['supplierOrder'], operation: ['reroute'] } }, [supplierOrderIdField, options]);
@@ -28,7 +33,7 @@ export const description = updateDisplayOptions({ show: { resource: ['supplierOr
  * alternates tried (as a pause of Submit or Retry is).
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const chosen = String((this.getNodeParameter('options', itemIndex, {}) as IDataObject).connectionId ?? '').trim();
-	const body = chosen ? { connectionId: chosen } : {};
-	return await sendSupplierOrder.call(this, itemIndex, routing, supplierOrderParams.call(this, itemIndex), undefined, body);
+  const chosen = String((this.getNodeParameter('options', itemIndex, {}) as IDataObject).connectionId ?? '').trim();
+  const body = chosen ? { connectionId: chosen } : {};
+  return await sendSupplierOrder.call(this, itemIndex, routing, supplierOrderParams.call(this, itemIndex), undefined, body);
 }

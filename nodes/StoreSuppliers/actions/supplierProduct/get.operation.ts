@@ -8,16 +8,13 @@ import { connectionRLC } from '../locator';
 
 export const routing: Route = { operationId: 'getSupplierProduct', method: 'GET', path: '/api/store-suppliers/{storeId}/{id}/products/{supplierProductId}' };
 
-const properties: INodeProperties[] = [
-	connectionRLC,
-	supplierProductIdField,
-];
+const properties: INodeProperties[] = [connectionRLC, supplierProductIdField];
 
 export const description = updateDisplayOptions({ show: { resource: ['supplierProduct'], operation: ['get'] } }, properties);
 
 /** One supplier product with its variants, costs and stock. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const supplierProductId = idParameter.call(this, 'supplierProductId', itemIndex, 'The supplier product ID');
-	const params = { ...connectionParams.call(this, itemIndex), supplierProductId };
-	return (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject;
+  const supplierProductId = idParameter.call(this, 'supplierProductId', itemIndex, 'The supplier product ID');
+  const params = { ...connectionParams.call(this, itemIndex), supplierProductId };
+  return (await callRoute.call(this, routing, params, { itemIndex })) as IDataObject;
 }
