@@ -12,7 +12,8 @@ export const dateTime = { type: 'string', format: 'date-time' } as const;
 export const calendarDay = {
   type: 'string',
   format: 'date',
-  pattern: '^(?!0000)[0-9]{4}-[0-9]{2}-[0-9]{2}$',
+  // No lookahead: the year 0000 is left out by its digits (generators of inputs from patterns, like the fuzz test's, read no lookahead).
+  pattern: '^(000[1-9]|00[1-9][0-9]|0[1-9][0-9]{2}|[1-9][0-9]{3})-[0-9]{2}-[0-9]{2}$',
   description: 'A day, YYYY-MM-DD (years 0001 to 9999)',
 } as const;
 export const nullableDateTime = { type: ['string', 'null'], format: 'date-time' } as const;
