@@ -76,7 +76,11 @@ export async function releaseKey(db: Queryable, c: KeyClaim): Promise<void> {
 
 /** Keys older than `hours` go (the hourly housekeeping); answers are kept at least that long. */
 export async function sweepKeys(db: Queryable, hours: number): Promise<number> {
-  return affected(db, 'DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1) AND lease_until < now()', [hours]);
+  return affected(
+    db,
+    '/* cross-store: idempotency-key-sweep */ DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1) AND lease_until < now()',
+    [hours],
+  );
 }
 
 // Kept answers are sealed values like any other: a rotation of APP_SECRET seals them again (platform/sealed.ts). Their
@@ -84,7 +88,7 @@ export async function sweepKeys(db: Queryable, hours: number): Promise<number> {
 export const sealedAnswers = (db: Queryable, limit?: number) =>
   rows<{ id: string; sealed: string }>(
     db,
-    `SELECT account_id::text || '/' || scope || '/' || key AS id, answer_sealed AS sealed FROM idempotency_keys
+    `SELECT /* cross-store: idempotency-answers-reseal */ account_id::text || '/' || scope || '/' || key AS id, answer_sealed AS sealed FROM idempotency_keys
      WHERE answer_sealed IS NOT NULL ORDER BY account_id, scope, key LIMIT $1`,
     [limit ?? null],
   );

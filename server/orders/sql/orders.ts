@@ -66,7 +66,7 @@ const GROUP_COLUMNS = `order_id AS "orderId", group_key AS "groupKey", connectio
 // --- Reads
 
 export async function orderInStore(db: Queryable, storeId: string, id: string): Promise<StoreOrder | null> {
-  const [r] = await preparedRows<OrderRow>(db, `SELECT ${ORDER_COLUMNS} FROM store_orders o WHERE id = $1 AND store_id = $2`, [id, storeId]);
+  const [r] = await preparedRows<OrderRow>(db, `SELECT ${ORDER_COLUMNS} FROM store_orders o WHERE o.id = $1 AND o.store_id = $2`, [id, storeId]);
   return r ? storeOrderOf(r) : null;
 }
 
