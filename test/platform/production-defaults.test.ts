@@ -2,7 +2,7 @@
  * Production defaults (docs/operations.md, "Deployment checklist"): with DATABASE_URL set, nothing meant for
  * local trials is on unless asked for, and what is on is said at start.
  */
-import { leakScanTest, Service, startService } from '../support/harness';
+import { eventually, leakScanTest, Service, startService } from '../support/harness';
 
 async function sandboxOf(svc: Service, which = 'sandbox supplier'): Promise<{ baseUrl: string; control: boolean }> {
   const line = await svc.waitForLog((l) => l.msg === `${which} started`);
@@ -49,13 +49,17 @@ test('SANDBOX_SUPPLIER_CONTROL=1 turns both on, and both the banner and the log 
       level: 40,
       controlUrl: `${payments.baseUrl}/control`,
     });
-    expect(svc.stderr()).toContain(`Sandbox payment provider control API is ON at ${payments.baseUrl}/control`);
+    // The banner is printed once every sandbox has started, after the log line: wait for it.
+    const bannerP = `Sandbox payment provider control API is ON at ${payments.baseUrl}/control`;
+    await eventually(async () => svc.stderr().includes(bannerP) || undefined, 30_000, 'the banner');
     const sandbox = await sandboxOf(svc);
     expect(sandbox.control).toBe(true);
     expect((await fetch(`${sandbox.baseUrl}/control/faults`)).status).toBe(200);
     const warned = await svc.waitForLog((l) => l.msg === 'sandbox supplier control API is on');
     expect(warned).toMatchObject({ level: 40, controlUrl: `${sandbox.baseUrl}/control` });
-    expect(svc.stderr()).toContain(`Sandbox supplier control API is ON at ${sandbox.baseUrl}/control`);
+    // The banner is printed once every sandbox has started, after the log line: wait for it.
+    const bannerS = `Sandbox supplier control API is ON at ${sandbox.baseUrl}/control`;
+    await eventually(async () => svc.stderr().includes(bannerS) || undefined, 30_000, 'the banner');
   } finally {
     await svc.stop();
   }
