@@ -78,7 +78,7 @@ export async function releaseKey(db: Queryable, c: KeyClaim): Promise<void> {
 export async function sweepKeys(db: Queryable, hours: number): Promise<number> {
   return affected(
     db,
-    '/* cross-store: idempotency-key-sweep */ DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1) AND lease_until < now()',
+    'DELETE /* cross-store: idempotency-key-sweep */ FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1) AND lease_until < now()',
     [hours],
   );
 }
