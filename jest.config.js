@@ -14,7 +14,7 @@ module.exports = {
   testTimeout: 120000,
   // Most suites wait on timers, child processes and the network, not the CPU: with three at a time the two cores
   // still idled a third of the first minutes, while the crash drills wait out heartbeats (four of them, minutes each,
-  // start first: test/support/sequencer.js), so a fifth worker takes the rest meanwhile.
+  // start first, longest first by test/support/durations.json: test/support/sequencer.js), so a fifth worker takes the rest meanwhile.
   maxWorkers: 5,
   testSequencer: '<rootDir>/test/support/sequencer.js',
 };
