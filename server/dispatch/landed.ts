@@ -110,7 +110,9 @@ export interface Profit {
   paymentFeeMinor: number | null;
   /** What suppliers gave back (claims and cancels refunded), already taken off `landedCostMinor`. */
   supplierCreditMinor: number;
-  /** A store order's: what the provider refunded to the shopper, taken out of `revenueMinor` (issue 53). */
+  /** A store order's: what the provider refunded to the shopper, taken out of `revenueMinor` (issue 53), as the report's figure. */
+  refundMinor?: number;
+  /** The same amount, under the name it was first answered with. */
   refundedMinor?: number;
   resultMinor: number | null;
   complete: boolean;
@@ -197,6 +199,7 @@ export function orderProfit(
     landedCostMinor: landed,
     landedCostStage: stage,
     paymentFeeMinor: fee,
+    refundMinor: refund,
     refundedMinor: refund,
     supplierCreditMinor: parts.reduce((a, p) => a + (p.supplierCreditMinor ?? 0), 0),
     resultMinor: revenue !== null && landed !== null && fee !== null ? revenue - landed - fee : null,

@@ -62,7 +62,7 @@ export const profitSchema = object(
     currency,
     revenueMinor: {
       ...money,
-      description: "The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor)",
+      description: "The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor)",
     },
     landedCostMinor: { ...money, description: "The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency" },
     landedCostStage: { enum: ['confirmation', 'accepted', 'paid', null] },
@@ -71,11 +71,13 @@ export const profitSchema = object(
       type: 'integer',
       description: "What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor",
     },
-    refundedMinor: {
+    refundMinor: {
       type: 'integer',
       minimum: 0,
-      description: "A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor",
+      description:
+        "A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor",
     },
+    refundedMinor: { type: 'integer', minimum: 0, description: 'The same as refundMinor (its first name)' },
     resultMinor: money,
     complete: { type: 'boolean' },
     missing: {

@@ -12,6 +12,7 @@ import { OrderItemRecordedCost1765152000410 } from '../migrations/1765152000410-
 import { PaymentEventOrder1765152000400 } from '../migrations/1765152000400-PaymentEventOrder';
 import { ProfitSums1765324800800 } from '../migrations/1765324800800-ProfitSums';
 import { ProfitSplit1765584000543 } from '../migrations/1765584000543-ProfitSplit';
+import { ProfitRefunds1765584000560 } from '../migrations/1765584000560-ProfitRefunds';
 import { ProfitDeltas1765411200520 } from '../migrations/1765411200520-ProfitDeltas';
 import { OrderPaymentRecords1765584000530 } from '../migrations/1765584000530-OrderPaymentRecords';
 import type { DataSource } from 'typeorm';
@@ -61,6 +62,7 @@ export const ordersModule = domainModule({
     ProfitDeltas1765411200520,
     OrderPaymentRecords1765584000530,
     ProfitSplit1765584000543,
+    ProfitRefunds1765584000560,
   ],
   build(p: Platform, deps: { stores: OrderStores; events: { renderers: { register(kind: string, r: EventRenderer): void } } }) {
     const orders = new OrderService(p.db, deps.stores);

@@ -8,6 +8,11 @@ const day = { ...calendarDay, description: 'A day in UTC, YYYY-MM-DD (years 0001
 const amount = { type: 'integer', description: "Integer amount in the store's currency's minor units" } as const;
 const count = { type: 'integer', minimum: 0 } as const;
 const credit = { ...amount, description: 'Supplier credits (claims refunded) at their recorded rates, already taken off landedCostMinor' } as const;
+const refund = {
+  ...amount,
+  minimum: 0,
+  description: "The shoppers' refunds, whole and partial, in the store's currency, already taken out of revenueMinor (split to parts and products as fees are)",
+} as const;
 const figures = {
   orders: count,
   parts: count,
@@ -15,10 +20,21 @@ const figures = {
   landedCostMinor: amount,
   paymentFeeMinor: amount,
   supplierCreditMinor: credit,
-  resultMinor: amount,
+  refundMinor: refund,
+  resultMinor: { ...amount, description: 'revenueMinor (net of refunds) less landedCostMinor (net of supplier credits) less paymentFeeMinor' },
   incompleteParts: count,
 } as const;
-const FIGURES = ['orders', 'parts', 'revenueMinor', 'landedCostMinor', 'paymentFeeMinor', 'supplierCreditMinor', 'resultMinor', 'incompleteParts'] as const;
+const FIGURES = [
+  'orders',
+  'parts',
+  'revenueMinor',
+  'landedCostMinor',
+  'paymentFeeMinor',
+  'supplierCreditMinor',
+  'refundMinor',
+  'resultMinor',
+  'incompleteParts',
+] as const;
 const item = object(
   {
     key: { type: 'string', description: 'The day (groupBy=day), the store product id (product) or the connection id (connection)' },
@@ -53,7 +69,7 @@ export function profitReportRoutes(reports: ProfitReports) {
       readOnly: true,
       summary: "The store's profit over a range of days, in its currency: totals and rows per day, product or connection, keyset-paged by key",
       description:
-        "Read from sums the service keeps as landed costs, revenue and the payment provider's fees are recorded (not from a scan of the orders). `from` and `to` are inclusive days in UTC, at most 366 days apart. A part enters with its first landed cost; `incompleteParts` counts parts the supplier has not accepted yet and parts priced in another currency than the store's (their amounts are not summed). Fees are the orders's: rows by product or connection carry none, the totals and rows by day do. A key whose record scope is `own` is refused (403 `recordScopeTooNarrow`): the sums hold every order of the store.",
+        "Read from sums the service keeps as landed costs, revenue and the payment provider's fees are recorded (not from a scan of the orders). `from` and `to` are inclusive days in UTC, at most 366 days apart. A part enters with its first landed cost; `incompleteParts` counts parts the supplier has not accepted yet and parts priced in another currency than the store's (their amounts are not summed). A payment's fee and a shopper's refund are split to the order's parts by their share of its items' prices, and to a part's products by item, so every grouping carries them; `revenueMinor` is net of refunds (`refundMinor` shows them). A key whose record scope is `own` is refused (403 `recordScopeTooNarrow`): the sums hold every order of the store.",
       params: params(['storeId']),
       query: object({ ...pageQuery, from: day, to: day, groupBy: { enum: ['day', 'product', 'connection'], default: 'day' } }, ['from', 'to']),
       response: { status: 200, schema: reportSchema },

@@ -14,6 +14,8 @@ export interface ProfitFigures {
   paymentFeeMinor: number;
   /** Supplier credits, already taken off `landedCostMinor` (shown as their own figure). */
   supplierCreditMinor: number;
+  /** The shoppers' refunds (whole and partial), already taken out of `revenueMinor` (shown as their own figure). */
+  refundMinor: number;
   resultMinor: number;
   incompleteParts: number;
 }
@@ -50,6 +52,7 @@ function figures(r: ProfitSumRow): ProfitFigures {
     landedCostMinor,
     paymentFeeMinor,
     supplierCreditMinor: Number(r.supplier_credit_minor ?? 0),
+    refundMinor: Number(r.refund_minor ?? 0),
     resultMinor: revenueMinor - landedCostMinor - paymentFeeMinor,
     incompleteParts: Number(r.incomplete_parts),
   };

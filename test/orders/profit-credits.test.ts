@@ -2,8 +2,8 @@
  * Profit after the sale (issue 53, item 3's profit parts, point 6; docs/decisions.md, "Supplier credits", "The fee
  * split"), over real HTTP with the sandbox supplier and the payments sandbox: a claim refunded by the supplier is a
  * supplier credit at a recorded rate that comes off the part's landed cost, in its profit and in the report's sums; a
- * cancel the supplier refunded is kept as a credit and moves no figure twice; fees are split to parts by their share,
- * so rows by product and connection carry them; a part of two products counts under each by its items; an order paid
+ * cancel the supplier refunded is kept as a credit and moves no figure twice (fees and refunds split to parts:
+ * test/orders/profit-split.test.ts); a part of two products counts under each by its items; an order paid
  * but not sent shows its fee in its own profit. At every step the report's totals equal the orders' own profits.
  */
 import { connectPayments, PaymentSandbox, startPaymentSandbox, type StorePayments } from '../support/payments';
@@ -61,6 +61,7 @@ async function ownTotals(shop: Shop) {
       landedCostMinor,
       paymentFeeMinor,
       supplierCreditMinor: sum('supplierCreditMinor'),
+      refundMinor: sum('refundMinor'),
       resultMinor: revenueMinor - landedCostMinor - paymentFeeMinor,
     },
   };
@@ -70,6 +71,7 @@ const money = (t: any) => ({
   landedCostMinor: t.landedCostMinor,
   paymentFeeMinor: t.paymentFeeMinor,
   supplierCreditMinor: t.supplierCreditMinor,
+  refundMinor: t.refundMinor,
   resultMinor: t.resultMinor,
 });
 async function agree(shop: Shop) {

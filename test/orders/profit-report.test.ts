@@ -89,7 +89,8 @@ async function ownSums(shop: Shop) {
   );
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   // A refund takes its amount out of its order's revenue (issue 53): the parts' revenue less the orders' refunds.
-  const revenueMinor = sum(withCost.map((s) => s.profit.revenueMinor)) - sum(orders.map((o) => o.profit.refundedMinor ?? 0));
+  const refundMinor = sum(orders.map((o) => o.profit.refundMinor ?? 0));
+  const revenueMinor = sum(withCost.map((s) => s.profit.revenueMinor)) - refundMinor;
   const landedCostMinor = sum(withCost.map((s) => s.profit.landedCostMinor));
   const paymentFeeMinor = sum(orders.map((o) => o.profit.paymentFeeMinor ?? 0));
   return {
@@ -102,6 +103,7 @@ async function ownSums(shop: Shop) {
       landedCostMinor,
       paymentFeeMinor,
       supplierCreditMinor: 0,
+      refundMinor,
       resultMinor: revenueMinor - landedCostMinor - paymentFeeMinor,
       incompleteParts: withCost.filter((s) => !s.profit.complete).length,
     },
@@ -178,12 +180,16 @@ test("the report's totals equal the parts' own profit summed through the API, in
   const byProduct = (await report(shop, `${today()}&groupBy=product`)).body.result;
   expect(byProduct.totals).toEqual(own.totals);
   expect(byProduct.items.map((i: any) => i.key)).toEqual(shop.products.map((p) => p.productId).sort());
-  // Each product's row: the parts of the orders that bought it (one product per order here), as they answer.
+  // Each product's row: the parts of the orders that bought it (one product per order here), as they answer, with
+  // their orders' fees (issue 53: a fee is split to the order's parts and their products, here all of it to the one).
   const productOf = new Map(own.orders.map((o: any) => [o.id, o.items[0].productId]));
+  const feeOf = new Map(own.orders.map((o: any) => [o.id, o.profit.paymentFeeMinor]));
   for (const item of byProduct.items) {
     const mine = own.parts.filter((s) => productOf.get(s.orderId) === item.key);
     const rev = mine.reduce((a, s) => a + s.profit.revenueMinor, 0);
     const landed = mine.reduce((a, s) => a + s.profit.landedCostMinor, 0);
+    const fee = mine.reduce((a, s) => a + feeOf.get(s.orderId), 0);
+    expect(fee).toBeGreaterThan(0);
     expect(item).toEqual({
       key: item.key,
       label: expect.stringMatching(/\S/),
@@ -191,26 +197,33 @@ test("the report's totals equal the parts' own profit summed through the API, in
       parts: mine.length,
       revenueMinor: rev,
       landedCostMinor: landed,
-      paymentFeeMinor: 0,
+      paymentFeeMinor: fee,
       supplierCreditMinor: 0,
-      resultMinor: rev - landed,
+      refundMinor: 0,
+      resultMinor: rev - landed - fee,
       incompleteParts: 0,
     });
   }
   const sum = (k: string) => byProduct.items.reduce((a: number, i: any) => a + i[k], 0);
-  expect({ revenueMinor: sum('revenueMinor'), landedCostMinor: sum('landedCostMinor'), parts: sum('parts'), orders: sum('orders') }).toEqual({
+  expect({
+    revenueMinor: sum('revenueMinor'),
+    landedCostMinor: sum('landedCostMinor'),
+    paymentFeeMinor: sum('paymentFeeMinor'),
+    resultMinor: sum('resultMinor'),
+    parts: sum('parts'),
+    orders: sum('orders'),
+  }).toEqual({
     revenueMinor: own.totals.revenueMinor,
     landedCostMinor: own.totals.landedCostMinor,
+    paymentFeeMinor: own.totals.paymentFeeMinor,
+    resultMinor: own.totals.resultMinor,
     parts: 4,
     orders: 4,
   });
-  // Fees are the orders': only the totals and the rows by day carry them.
-  expect(sum('paymentFeeMinor')).toBe(0);
 
+  // By connection (one here): the whole, fees included.
   const byConnection = (await report(shop, `${today()}&groupBy=connection`)).body.result;
-  expect(byConnection.items).toEqual([
-    { key: shop.connId, label: 'sandbox (live)', ...own.totals, paymentFeeMinor: 0, resultMinor: own.totals.revenueMinor - own.totals.landedCostMinor },
-  ]);
+  expect(byConnection.items).toEqual([{ key: shop.connId, label: 'sandbox (live)', ...own.totals }]);
   // A range without the orders' day holds nothing.
   const before = (await report(shop, `from=${day(-30)}&to=${day(-2)}`)).body.result;
   expect(before.items).toEqual([]);
@@ -221,6 +234,7 @@ test("the report's totals equal the parts' own profit summed through the API, in
     landedCostMinor: 0,
     paymentFeeMinor: 0,
     supplierCreditMinor: 0,
+    refundMinor: 0,
     resultMinor: 0,
     incompleteParts: 0,
   });
@@ -248,12 +262,19 @@ test("a refund in part takes its amount out of its order's profit and the report
     30000,
     'the refund recorded',
   );
-  expect(refunded.profit).toMatchObject({ refundedMinor: part });
+  expect(refunded.profit).toMatchObject({ refundMinor: part, refundedMinor: part });
   // Recorded in the refund's own transaction: the report (its deltas unfolded here) shows it as soon as the order does.
   const after = (await report(store, today())).body.result.totals;
   expect(after.revenueMinor).toBe(before.revenueMinor - part);
+  expect(after.refundMinor).toBe(before.refundMinor + part);
   const own = await ownSums(store);
   expect(after).toEqual(own.totals);
+  // Its own figure in every grouping, split as a fee is (one part, one product here: all of it).
+  for (const [groupBy, key] of [
+    ['connection', store.connId],
+    ['product', store.products[0].productId],
+  ])
+    expect((await report(store, `${today()}&groupBy=${groupBy}`)).body.result.items).toEqual([{ key, label: expect.any(String), ...own.totals }]);
   expect(own.orders.reduce((a: number, o: any) => a + o.profit.resultMinor, 0)).toBe(after.resultMinor);
   await foldProfitDeltas(folder, store.storeId);
   expect((await report(store, today())).body.result.totals).toEqual(own.totals);
@@ -291,6 +312,7 @@ test('a rate change between confirmation and payment moves the sums once: the pa
     landedCostMinor: so.profit.landedCostMinor,
     paymentFeeMinor: 0,
     supplierCreditMinor: 0,
+    refundMinor: 0,
     resultMinor: 9000 - so.profit.landedCostMinor,
     incompleteParts: 0,
   });
@@ -309,6 +331,7 @@ test('a rate change between confirmation and payment moves the sums once: the pa
       landedCostMinor: paid.profit.landedCostMinor,
       paymentFeeMinor: 0,
       supplierCreditMinor: 0,
+      refundMinor: 0,
       resultMinor: paid.profit.resultMinor,
       incompleteParts: 0,
     });
@@ -333,6 +356,7 @@ test("a part cancelled leaves the sums (its order stays counted), as a store ord
     landedCostMinor: so.profit.landedCostMinor,
     paymentFeeMinor: 0,
     supplierCreditMinor: 0,
+    refundMinor: 0,
     resultMinor: so.profit.resultMinor,
     incompleteParts: 0,
   });
@@ -345,6 +369,7 @@ test("a part cancelled leaves the sums (its order stays counted), as a store ord
     landedCostMinor: 0,
     paymentFeeMinor: 0,
     supplierCreditMinor: 0,
+    refundMinor: 0,
     resultMinor: 0,
     incompleteParts: 0,
   });
@@ -360,7 +385,17 @@ test("a part priced in another currency than the store's is counted incomplete, 
   expect(so.status).toBe('submitted');
   expect(so.profit).toMatchObject({ currency: 'USD', revenueMinor: null, complete: false, missing: ['revenueInStoreCurrency'] });
   const r = (await report(eur, `${today()}&groupBy=connection`)).body.result;
-  const figures = { orders: 1, parts: 1, revenueMinor: 0, landedCostMinor: 0, paymentFeeMinor: 0, supplierCreditMinor: 0, resultMinor: 0, incompleteParts: 1 };
+  const figures = {
+    orders: 1,
+    parts: 1,
+    revenueMinor: 0,
+    landedCostMinor: 0,
+    paymentFeeMinor: 0,
+    supplierCreditMinor: 0,
+    refundMinor: 0,
+    resultMinor: 0,
+    incompleteParts: 1,
+  };
   expect(r.totals).toEqual(figures);
   expect(r.items).toEqual([{ key: eur.connId, label: 'sandbox (live)', ...figures }]);
 });

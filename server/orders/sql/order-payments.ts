@@ -1,5 +1,6 @@
 import { type Queryable, rows } from '../../platform/db';
 import type { OnePaymentStatus, PaymentRecord } from '../payment-rule';
+import { paymentDeltaCtes } from './profit';
 
 // Each provider payment of a store order (store_order_payments), and what a refund changes in the profit report.
 
@@ -65,16 +66,17 @@ export async function savePayment(tx: Queryable, storeId: string, orderId: strin
 }
 
 /**
- * A refund takes its amount out of the order's revenue in the profit report's sums: a delta appended (folded later,
- * as the parts' are), the order's day, no product nor connection (the day's row and the totals carry it). Only for an
- * order in the store's currency, as its parts' revenue is.
+ * A refund takes its amount out of the order's revenue in the profit report's sums and counts as a refund there:
+ * deltas appended (folded later, as the parts' are) on the order's day, split to its parts and their products as a
+ * fee is (./profit.ts `paymentDeltaCtes`). Only for an order in the store's currency, as its parts' revenue is.
  */
 export async function appendRefundDelta(tx: Queryable, storeId: string, orderId: string, refundedMinor: number): Promise<void> {
   await rows(
     tx,
-    `INSERT INTO profit_deltas (store_id, order_id, day, revenue_minor)
-     SELECT o.store_id, o.id, (o.created_at AT TIME ZONE 'UTC')::date, -$3::bigint FROM store_orders o JOIN stores st ON st.id = $1
-      WHERE o.store_id = $1 AND o.id = $2 AND trim(o.currency) = trim(st.currency)`,
+    `WITH pay AS (SELECT o.store_id, o.id AS order_id, (o.created_at AT TIME ZONE 'UTC')::date AS day, 0::bigint AS fee_minor, $3::bigint AS refund_minor
+                    FROM store_orders o JOIN stores st ON st.id = $1 WHERE o.store_id = $1 AND o.id = $2 AND trim(o.currency) = trim(st.currency)),
+          ${paymentDeltaCtes('$1', 'pay')}
+     SELECT count(*)::int AS n FROM pay_delta`,
     [storeId, orderId, refundedMinor],
   );
 }

@@ -1,6 +1,7 @@
 import type { Actor } from '../../identity/permissions';
 import { affected, type Queryable, rows } from '../../platform/db';
 import type { PaymentAttentionReason, PaymentStatus } from '../types';
+import { paymentDeltaCtes } from './profit';
 
 // The shopper's payment of a store order: its history (payment_events) and its status, with the events they make.
 // The events other domains react to carry the store owner's plan, read in their statement (stores', identity's rows).
@@ -58,16 +59,15 @@ export async function insertPaymentEvent(tx: Queryable, e: PaymentEventRow): Pro
     ...(fee ? [fee.amountMinor, fee.currency] : []),
   ];
   if (!fee) return (await affected(tx, insert, args)) > 0;
-  // A fee the event records joins the profit report's sums (its order's day: a delta, folded later), in the same
-  // statement; one in another currency than the store's is not converted, and not summed.
+  // A fee the event records joins the profit report's sums (its order's day: deltas, folded later), split to the order's
+  // parts and their products in the same statement; one in another currency than the store's is not converted, and not summed.
   const [r] = await rows<{ n: number }>(
     tx,
     `WITH ins AS (${insert} RETURNING store_id, order_id, fee_minor, fee_currency),
-          fee AS (INSERT INTO profit_deltas (store_id, order_id, day, payment_fee_minor)
-                  SELECT ins.store_id, ins.order_id, (o.created_at AT TIME ZONE 'UTC')::date, ins.fee_minor
+          pay AS (SELECT ins.store_id, ins.order_id, (o.created_at AT TIME ZONE 'UTC')::date AS day, ins.fee_minor, 0::bigint AS refund_minor
                     FROM ins JOIN store_orders o ON o.store_id = $8 AND o.id = ins.order_id JOIN stores st ON st.id = $8
-                   WHERE ins.fee_minor IS NOT NULL AND ins.fee_currency = trim(st.currency)
-                  RETURNING store_id)
+                   WHERE ins.fee_minor IS NOT NULL AND ins.fee_currency = trim(st.currency)),
+          ${paymentDeltaCtes('$8', 'pay')}
      SELECT count(*)::int AS n FROM ins`,
     args,
   );

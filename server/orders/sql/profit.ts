@@ -36,24 +36,59 @@ const productsOf = (store: string, order: string, group: string) => `CROSS JOIN 
     SELECT q.product_key, q.product_label, q.weight, sum(q.weight) OVER (ORDER BY q.product_key) AS cum, sum(q.weight) OVER () AS total, row_number() OVER (ORDER BY q.product_key) AS n
       FROM (SELECT i.product_id::text AS product_key, max(coalesce(i.product_title, i.title)) AS product_label, sum(i.unit_price_minor * i.quantity) AS weight
               FROM store_order_items i WHERE i.store_id = ${store}::uuid AND i.order_id = ${order} AND i.group_key = ${group} AND i.product_id IS NOT NULL GROUP BY i.product_id) q) sp`;
-/** Product `sp`'s share of `amount` by its items' prices, rounded cumulatively: the shares add up to the amount exactly. */
-const shareOf = (amount: string) => `(CASE WHEN sp.total = 0 THEN (CASE WHEN sp.n = 1 THEN ${amount} ELSE 0 END)
-    ELSE round(${amount}::numeric * sp.cum / sp.total) - round(${amount}::numeric * (sp.cum - sp.weight) / sp.total) END)::bigint`;
+/** Row `r`'s share of `amount` by its weight, rounded cumulatively in key order: the shares add up to the amount exactly. */
+const shareOf = (amount: string, r = 'sp') => `(CASE WHEN ${r}.total = 0 THEN (CASE WHEN ${r}.n = 1 THEN ${amount} ELSE 0 END)
+    ELSE round(${amount}::numeric * ${r}.cum / ${r}.total) - round(${amount}::numeric * (${r}.cum - ${r}.weight) / ${r}.total) END)::bigint`;
 
 /**
  * The deltas of the rows of `src` (a part's change each: store_id, order_id, group_key, day, connection_id, first,
- * parts, revenue_minor, landed_minor, credit_minor, incomplete): the part's own row, counted by day and connection, and
- * one row per product of its items with that product's share, counted by product (docs/decisions.md, "A part of
- * several products"). Rows that change nothing are not written.
+ * parts, revenue_minor, landed_minor, credit_minor, incomplete, and with `payment` fee_minor and refund_minor): the
+ * part's own row, counted by day and connection, and one row per product of its items with that product's share,
+ * counted by product (docs/decisions.md, "A part of several products"). Rows that change nothing are not written.
  */
-function deltaRows(store: string, src: string): string {
-  const changes = `(x.first OR x.parts <> 0 OR x.revenue_minor <> 0 OR x.landed_minor <> 0 OR x.credit_minor <> 0 OR x.incomplete <> 0)`;
-  return `INSERT INTO profit_deltas (store_id, order_id, day, product_key, product_label, connection_id, entered, parts, revenue_minor, landed_cost_minor, supplier_credit_minor, incomplete_parts, split)
-          SELECT x.store_id, x.order_id, x.day, NULL, NULL, x.connection_id, x.first, x.parts, x.revenue_minor, x.landed_minor, x.credit_minor, x.incomplete, false FROM ${src} x WHERE ${changes}
+function deltaRows(store: string, src: string, payment = false): string {
+  const amounts = [
+    ['revenue_minor', 'x.revenue_minor'],
+    ['landed_cost_minor', 'x.landed_minor'],
+    ['supplier_credit_minor', 'x.credit_minor'],
+    ...(payment
+      ? [
+          ['payment_fee_minor', 'x.fee_minor'],
+          ['refund_minor', 'x.refund_minor'],
+        ]
+      : []),
+  ];
+  const changes = `(x.first OR x.parts <> 0 OR x.incomplete <> 0 OR ${amounts.map(([, a]) => `${a} <> 0`).join(' OR ')})`;
+  return `INSERT INTO profit_deltas (store_id, order_id, day, product_key, product_label, connection_id, entered, parts, incomplete_parts, split, ${amounts.map(([c]) => c).join(', ')})
+          SELECT x.store_id, x.order_id, x.day, NULL, NULL, x.connection_id, x.first, x.parts, x.incomplete, false, ${amounts.map(([, a]) => a).join(', ')} FROM ${src} x WHERE ${changes}
           UNION ALL
-          SELECT x.store_id, x.order_id, x.day, sp.product_key, sp.product_label, NULL, x.first, x.parts, ${shareOf('x.revenue_minor')}, ${shareOf('x.landed_minor')}, ${shareOf('x.credit_minor')}, x.incomplete, true
+          SELECT x.store_id, x.order_id, x.day, sp.product_key, sp.product_label, NULL, x.first, x.parts, x.incomplete, true, ${amounts.map(([, a]) => shareOf(a)).join(', ')}
             FROM ${src} x ${productsOf(store, 'x.order_id', 'x.group_key')} WHERE ${changes}
           RETURNING store_id`;
+}
+
+/**
+ * A payment's fee and refund split to its order's parts (docs/decisions.md, "The fee split"), as two CTEs of the
+ * caller's statement (`pay_part`, `pay_delta`) over the rows of `src` (store_id, order_id, day, fee_minor,
+ * refund_minor; one per order): each part (its fulfilment group, whoever fulfils it) takes a share by its items'
+ * prices among the order's, rounded cumulatively in group key order so the shares add up to the amount exactly (all of
+ * it to the first part when the items are free; an order with no part keeps it on its day), under the part's
+ * connection as it is now; then each product of the part a share of the part's by its items (`deltaRows`). A refund
+ * comes out of revenue there too, so every grouping's revenue is net of it.
+ */
+export function paymentDeltaCtes(store: string, src: string): string {
+  const parts = `SELECT q.group_key, q.connection_id, q.weight, sum(q.weight) OVER (ORDER BY q.group_key) AS cum, sum(q.weight) OVER () AS total,
+           row_number() OVER (ORDER BY q.group_key) AS n
+      FROM (SELECT g.group_key, g.connection_id, (SELECT coalesce(sum(i.unit_price_minor * i.quantity), 0) FROM store_order_items i
+                                                  WHERE i.store_id = ${store}::uuid AND i.order_id = x.order_id AND i.group_key = g.group_key) AS weight
+              FROM fulfilment_groups g WHERE g.store_id = ${store}::uuid AND g.order_id = x.order_id
+            UNION ALL SELECT NULL, NULL, 0 WHERE NOT EXISTS (SELECT 1 FROM fulfilment_groups g WHERE g.store_id = ${store}::uuid AND g.order_id = x.order_id)) q`;
+  return `pay_part AS (
+      SELECT x.store_id, x.order_id, pp.group_key, x.day, pp.connection_id, false AS first, 0 AS parts, 0 AS incomplete, 0::bigint AS landed_minor,
+             0::bigint AS credit_minor, ${shareOf('x.fee_minor', 'pp')} AS fee_minor, ${shareOf('x.refund_minor', 'pp')} AS refund_minor,
+             -${shareOf('x.refund_minor', 'pp')} AS revenue_minor
+        FROM ${src} x CROSS JOIN LATERAL (${parts}) pp),
+    pay_delta AS (${deltaRows(store, 'pay_part', true)})`;
 }
 
 /**
@@ -123,19 +158,20 @@ export async function foldProfitDeltas(db: Queryable, storeId: string): Promise<
   const [r] = await rows<{ folded: number }>(
     db,
     `WITH d AS (DELETE FROM profit_deltas WHERE store_id = $1 RETURNING *),
-          x AS (SELECT d.store_id, d.order_id, d.day, d.entered, d.parts, d.revenue_minor, d.landed_cost_minor, d.payment_fee_minor, d.supplier_credit_minor, d.incomplete_parts, g.grouping, g.key, g.label
+          x AS (SELECT d.store_id, d.order_id, d.day, d.entered, d.parts, d.revenue_minor, d.landed_cost_minor, d.payment_fee_minor, d.supplier_credit_minor, d.refund_minor, d.incomplete_parts, g.grouping, g.key, g.label
                   FROM d CROSS JOIN LATERAL ${GROUPINGS('d')} AS g(grouping, key, label) WHERE g.key IS NOT NULL),
           k AS (INSERT INTO profit_order_keys (store_id, order_id, grouping, key)
                 SELECT DISTINCT x.store_id, x.order_id, x.grouping, x.key FROM x WHERE x.entered
                 ON CONFLICT DO NOTHING RETURNING order_id, grouping, key),
-          s AS (INSERT INTO profit_sums AS s (store_id, grouping, key, day, label, orders, parts, revenue_minor, landed_cost_minor, payment_fee_minor, supplier_credit_minor, incomplete_parts)
+          s AS (INSERT INTO profit_sums AS s (store_id, grouping, key, day, label, orders, parts, revenue_minor, landed_cost_minor, payment_fee_minor, supplier_credit_minor, refund_minor, incomplete_parts)
                 SELECT x.store_id, x.grouping, x.key, x.day, coalesce(max(x.label) FILTER (WHERE x.label <> ''), ''),
                        count(DISTINCT x.order_id) FILTER (WHERE x.entered AND EXISTS (SELECT 1 FROM k WHERE k.order_id = x.order_id AND k.grouping = x.grouping AND k.key = x.key)),
-                       sum(x.parts), sum(x.revenue_minor), sum(x.landed_cost_minor), sum(x.payment_fee_minor), sum(x.supplier_credit_minor), sum(x.incomplete_parts)
+                       sum(x.parts), sum(x.revenue_minor), sum(x.landed_cost_minor), sum(x.payment_fee_minor), sum(x.supplier_credit_minor), sum(x.refund_minor), sum(x.incomplete_parts)
                   FROM x GROUP BY x.store_id, x.grouping, x.key, x.day ORDER BY x.grouping, x.key, x.day
                 ON CONFLICT (store_id, grouping, key, day) DO UPDATE SET orders = s.orders + EXCLUDED.orders, parts = s.parts + EXCLUDED.parts,
                    revenue_minor = s.revenue_minor + EXCLUDED.revenue_minor, landed_cost_minor = s.landed_cost_minor + EXCLUDED.landed_cost_minor,
-                   payment_fee_minor = s.payment_fee_minor + EXCLUDED.payment_fee_minor, supplier_credit_minor = s.supplier_credit_minor + EXCLUDED.supplier_credit_minor, incomplete_parts = s.incomplete_parts + EXCLUDED.incomplete_parts,
+                   payment_fee_minor = s.payment_fee_minor + EXCLUDED.payment_fee_minor, supplier_credit_minor = s.supplier_credit_minor + EXCLUDED.supplier_credit_minor,
+                   refund_minor = s.refund_minor + EXCLUDED.refund_minor, incomplete_parts = s.incomplete_parts + EXCLUDED.incomplete_parts,
                    label = CASE WHEN EXCLUDED.label <> '' THEN EXCLUDED.label ELSE s.label END
                 RETURNING 1)
      SELECT (SELECT count(*) FROM d)::int AS folded, (SELECT count(*) FROM s)::int AS sums`,

@@ -15,15 +15,17 @@ export interface ProfitSumRow {
   landed_cost_minor: string;
   payment_fee_minor: string;
   supplier_credit_minor: string;
+  refund_minor: string;
   incomplete_parts: string;
 }
 
 const SUMS = `coalesce(sum(s.orders), 0) AS orders, coalesce(sum(s.parts), 0) AS parts, coalesce(sum(s.revenue_minor), 0) AS revenue_minor,
               coalesce(sum(s.landed_cost_minor), 0) AS landed_cost_minor, coalesce(sum(s.payment_fee_minor), 0) AS payment_fee_minor,
-              coalesce(sum(s.supplier_credit_minor), 0) AS supplier_credit_minor, coalesce(sum(s.incomplete_parts), 0) AS incomplete_parts`;
-const FIGURES = ['orders', 'parts', 'revenue_minor', 'landed_cost_minor', 'payment_fee_minor', 'supplier_credit_minor', 'incomplete_parts'];
+              coalesce(sum(s.supplier_credit_minor), 0) AS supplier_credit_minor, coalesce(sum(s.refund_minor), 0) AS refund_minor,
+              coalesce(sum(s.incomplete_parts), 0) AS incomplete_parts`;
+const FIGURES = ['orders', 'parts', 'revenue_minor', 'landed_cost_minor', 'payment_fee_minor', 'supplier_credit_minor', 'refund_minor', 'incomplete_parts'];
 
-/** Each grouping's key and label of a delta `d` (./profit.ts GROUPINGS); a fee's delta has only a day. */
+/** Each grouping's key and label of a delta `d` (./profit.ts GROUPINGS). */
 const KEY_OF: Record<ProfitGroupBy, { key: string; label: string }> = {
   day: { key: DAY_KEY('d'), label: 'd.day::text' },
   product: { key: 'd.product_key', label: 'd.product_label' },
@@ -38,7 +40,7 @@ function pending(groupBy: ProfitGroupBy, byKey: boolean): string {
               count(DISTINCT d.order_id) FILTER (WHERE d.entered AND NOT EXISTS (
                 SELECT 1 FROM profit_order_keys k WHERE k.store_id = $1 AND k.order_id = d.order_id AND k.grouping = ${grouping} AND k.key = ${key})) AS orders,
               sum(d.parts) AS parts, sum(d.revenue_minor) AS revenue_minor, sum(d.landed_cost_minor) AS landed_cost_minor,
-              sum(d.payment_fee_minor) AS payment_fee_minor, sum(d.supplier_credit_minor) AS supplier_credit_minor, sum(d.incomplete_parts) AS incomplete_parts
+              sum(d.payment_fee_minor) AS payment_fee_minor, sum(d.supplier_credit_minor) AS supplier_credit_minor, sum(d.refund_minor) AS refund_minor, sum(d.incomplete_parts) AS incomplete_parts
          FROM profit_deltas d WHERE d.store_id = $1 AND d.day BETWEEN $2::date AND $3::date AND ${key} IS NOT NULL${byKey ? ' GROUP BY 1' : ''}`;
 }
 
@@ -77,7 +79,7 @@ export async function profitSums(
               + (SELECT count(*) FROM pending p WHERE NOT EXISTS (SELECT 1 FROM profit_sums s WHERE ${range} AND s.grouping = $4 AND s.key = p.key)) AS total_count,
             (SELECT json_agg(json_build_object('key', p.key, 'label', CASE WHEN $4 = 'connection' THEN coalesce(c.supplier_key || ' (' || c.mode || ')', p.label) ELSE p.label END,
                       'orders', p.orders, 'parts', p.parts, 'revenue_minor', p.revenue_minor, 'landed_cost_minor', p.landed_cost_minor,
-                      'payment_fee_minor', p.payment_fee_minor, 'supplier_credit_minor', p.supplier_credit_minor, 'incomplete_parts', p.incomplete_parts) ORDER BY p.key)
+                      'payment_fee_minor', p.payment_fee_minor, 'supplier_credit_minor', p.supplier_credit_minor, 'refund_minor', p.refund_minor, 'incomplete_parts', p.incomplete_parts) ORDER BY p.key)
                FROM page p LEFT JOIN supplier_connections c ON $4 = 'connection' AND c.store_id = $1 AND c.id::text = p.key) AS page
        FROM stores st WHERE st.id = $1`,
     [storeId, q.from, q.to, q.groupBy, ...(q.after === null ? [] : [q.after])],
