@@ -74,7 +74,7 @@ export async function profitPage(root: HTMLElement, ctx: Ctx): Promise<void> {
     h(
       'p',
       {},
-      `What your supplier parts earned, in the store's currency (${c}): what they sold for, their landed cost (items and shipping, each converted at the rate recorded with it; each order's page shows the rate), the payment provider's fees and the margin.`,
+      `What your supplier parts earned, in the store's currency (${c}): what they sold for (less refunds to shoppers, also shown on their own), their landed cost (items and shipping, each converted at the rate recorded with it, less suppliers' credits, also shown on their own; each order's page shows the rate), the payment provider's fees and the margin. A payment's fees and refunds are shared among its order's products and suppliers by price.`,
     ),
     form,
     h(

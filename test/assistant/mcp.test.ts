@@ -186,7 +186,11 @@ test('the profit report through the assistant: a read-only tool with from, to an
     parts: 1,
     revenueMinor: so.body.result.profit.revenueMinor,
     landedCostMinor: so.body.result.profit.landedCostMinor,
+    supplierCreditMinor: 0,
+    refundMinor: 0,
   });
+  // The tool says what the figures are: refunds and fees split to parts and products (issue 53).
+  expect(tool.description).toContain('`refundMinor` shows them');
   const bad = await client.callTool({ name: 'getProfitReport', arguments: { storeId: shop.storeId, from: today, to: '1999-12-31' } });
   expect([bad.isError, result(bad).error.code]).toEqual([true, 'validationFailed']);
 });

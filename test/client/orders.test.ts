@@ -190,6 +190,7 @@ test("reports.profit answers the store's profit from the service's kept sums: th
     landedCostMinor: profit.landedCostMinor,
     paymentFeeMinor: 0,
     supplierCreditMinor: 0,
+    refundMinor: 0,
     resultMinor: profit.resultMinor,
     incompleteParts: 0,
   };

@@ -7,8 +7,10 @@
 import type { Page } from 'playwright-core';
 import { startSandboxExchangeRates, type RunningSandboxExchangeRates } from '../../server/sandboxes/exchange-rates';
 import { eventually } from '../support/harness';
+import { type PaymentSandbox, startPaymentSandbox } from '../support/payments';
 import { US_ADDRESS } from '../support/orders';
 import { browserSuite } from './chromium';
+import { creditAndRefund } from './money-back';
 import { ConsoleWorld, openConsole } from './session';
 
 jest.setTimeout(180_000);
@@ -21,6 +23,7 @@ const eur = (minor: number) => new Intl.NumberFormat('en-US', { style: 'currency
 const usd = (minor: number) => new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(minor / 100);
 
 let ecb: RunningSandboxExchangeRates;
+let provider: PaymentSandbox;
 let w: ConsoleWorld;
 let page: Page;
 let storeId: string;
@@ -39,7 +42,13 @@ browser.describe("margin and profit in the store's currency", () => {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ date: day(-1), rates: { USD: '1.0705' } }),
     });
-    w = await openConsole(browser.chromium(), { label: 'console_profit', env: { EXCHANGE_RATES_URL: ecb.dailyUrl } });
+    provider = await startPaymentSandbox();
+    w = await openConsole(browser.chromium(), {
+      label: 'console_profit',
+      publicBaseUrl: true,
+      payments: provider,
+      env: { EXCHANGE_RATES_URL: ecb.dailyUrl, CLAIM_CHECK_SECONDS: '2' },
+    });
     page = w.page;
     await w.svc.waitForLog((l) => l.msg === 'exchange rates fetched', 60_000);
     // A euro store whose product is linked by hand to a sandbox (USD) variant.
@@ -90,6 +99,7 @@ browser.describe("margin and profit in the store's currency", () => {
   afterAll(async () => {
     await w?.close();
     await ecb?.close();
+    await provider?.close();
   });
 
   test('the order page: margin per part and per order in euros, each converted amount with its rate, source and as-of date on hover', async () => {
@@ -118,48 +128,71 @@ browser.describe("margin and profit in the store's currency", () => {
     await w.shot('order-margin-rate');
   });
 
-  test("the profit page: the report's totals, its rows and a chart, by day and by product", async () => {
+  test("the profit page: the report's totals, its rows and a chart, by day and by product, refunds and supplier credits as their own series", async () => {
+    await creditAndRefund(w, provider, { storeId, orderId: order.id, connId });
     const report = async (groupBy: string) => {
       const res = await api('GET', `/api/store-suppliers/${storeId}/reports/profit?from=${day(-29)}&to=${day()}&groupBy=${groupBy}`);
       expect(res.status).toBe(200);
       return res.body.result;
     };
     const byDay = await report('day');
-    // The report's sums are the order's own: this store has one order.
-    const own = (await api('GET', `/api/store-orders/${storeId}/${order.id}`)).body.result.profit;
-    expect(byDay.totals).toMatchObject({
-      orders: 1,
-      parts: 1,
-      revenueMinor: own.revenueMinor,
-      landedCostMinor: own.landedCostMinor,
-      resultMinor: own.resultMinor,
+    // The report's sums are the orders' own: this store has two, one credited by its supplier, one refunded in part.
+    const list = (await api('GET', `/api/store-orders/${storeId}?pageSize=10`)).body.result.items;
+    const owns = await Promise.all(list.map(async (o: any) => (await api('GET', `/api/store-orders/${storeId}/${o.id}`)).body.result.profit));
+    const sum = (k: string) => owns.reduce((a: number, p: any) => a + (p[k] ?? 0), 0);
+    expect(byDay.totals).toEqual({
+      orders: 2,
+      parts: 2,
+      revenueMinor: sum('revenueMinor'),
+      landedCostMinor: sum('landedCostMinor'),
+      paymentFeeMinor: sum('paymentFeeMinor'),
+      supplierCreditMinor: sum('supplierCreditMinor'),
+      refundMinor: 150,
+      resultMinor: sum('resultMinor'),
       incompleteParts: 0,
     });
+    expect(byDay.totals.supplierCreditMinor).toBeGreaterThan(0);
     await w.go('profit', 'Profit');
     const total = (name: string) => page.locator(`dd[data-total="${name}"]`).innerText();
-    expect(await total('orders')).toBe('1');
+    expect(await total('orders')).toBe('2');
     expect(await total('revenue')).toBe(eur(byDay.totals.revenueMinor));
     expect(await total('landedCost')).toBe(eur(byDay.totals.landedCostMinor));
     expect(await total('paymentFee')).toBe(eur(byDay.totals.paymentFeeMinor));
-    // Supplier credits are a figure and a series of their own (issue 53): none here.
+    // Supplier credits and refunds are figures and series of their own (issue 53).
     expect(await total('supplierCredit')).toBe(eur(byDay.totals.supplierCreditMinor));
+    expect(await total('refund')).toBe(eur(150));
     expect(await total('result')).toBe(eur(byDay.totals.resultMinor));
     expect(await page.locator('table.profit-rows tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-key')))).toEqual(
       byDay.items.map((i: any) => i.key),
     );
+    expect(await page.locator('table.profit-rows th').allInnerTexts()).toEqual([
+      'Day',
+      'Orders',
+      'Parts',
+      'Sold for',
+      'Refunds',
+      'Landed cost',
+      'Supplier credits',
+      'Payment fees',
+      'Margin',
+      'Not final',
+    ]);
+    const t = byDay.totals;
     expect(await page.locator(`table.profit-rows tr[data-key="${day()}"] td`).allInnerTexts()).toEqual([
       day(),
-      '1',
-      '1',
-      eur(own.revenueMinor),
-      eur(own.landedCostMinor),
-      eur(0),
-      eur(byDay.items[0].paymentFeeMinor),
-      eur(own.resultMinor),
+      '2',
+      '2',
+      eur(t.revenueMinor),
+      eur(150),
+      eur(t.landedCostMinor),
+      eur(t.supplierCreditMinor),
+      eur(t.paymentFeeMinor),
+      eur(t.resultMinor),
       '',
     ]);
     await expectChartDrawn('day');
-    expect(await page.locator('.chart[data-group-by="day"] .u-legend').innerText()).toContain('Supplier credits');
+    const legend = await page.locator('.chart[data-group-by="day"] .u-legend').innerText();
+    expect([legend.includes('Supplier credits'), legend.includes('Refunds')]).toEqual([true, true]);
     await w.shot('profit');
 
     const byProduct = await report('product');
@@ -168,6 +201,7 @@ browser.describe("margin and profit in the store's currency", () => {
     await page.locator('.chart[data-group-by="product"]').waitFor();
     expect(await page.locator('table.profit-rows tbody tr td:first-child').allInnerTexts()).toEqual(byProduct.items.map((i: any) => i.label));
     expect(byProduct.items.map((i: any) => i.label)).toEqual([productTitle]);
+    expect(byProduct.items[0]).toMatchObject({ refundMinor: 150, supplierCreditMinor: t.supplierCreditMinor, paymentFeeMinor: t.paymentFeeMinor });
     await expectChartDrawn('product');
     await w.shot('profit-by-product');
   });

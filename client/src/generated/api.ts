@@ -139,7 +139,7 @@ export interface AcknowledgeDeliveryAttention {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -148,7 +148,9 @@ export interface AcknowledgeDeliveryAttention {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
-      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+      refundMinor?: number;
+      /** The same as refundMinor (its first name) */
       refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
@@ -415,7 +417,7 @@ export interface AcknowledgeStoreOrderPaymentAttention {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
@@ -424,7 +426,9 @@ export interface AcknowledgeStoreOrderPaymentAttention {
         paymentFeeMinor: number | null;
         /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
         supplierCreditMinor: number;
-        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+        refundMinor?: number;
+        /** The same as refundMinor (its first name) */
         refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
@@ -451,7 +455,7 @@ export interface AcknowledgeStoreOrderPaymentAttention {
     profit?: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -460,7 +464,9 @@ export interface AcknowledgeStoreOrderPaymentAttention {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
-      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+      refundMinor?: number;
+      /** The same as refundMinor (its first name) */
       refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
@@ -724,7 +730,7 @@ export interface CancelSupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -733,7 +739,9 @@ export interface CancelSupplierOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
-      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+      refundMinor?: number;
+      /** The same as refundMinor (its first name) */
       refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
@@ -871,7 +879,7 @@ export interface CancelSupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -880,7 +888,9 @@ export interface CancelSupplierOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
-      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+      refundMinor?: number;
+      /** The same as refundMinor (its first name) */
       refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
@@ -1475,7 +1485,7 @@ export interface ConfirmStoreOrder {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
@@ -1484,7 +1494,9 @@ export interface ConfirmStoreOrder {
         paymentFeeMinor: number | null;
         /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
         supplierCreditMinor: number;
-        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+        refundMinor?: number;
+        /** The same as refundMinor (its first name) */
         refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
@@ -1511,7 +1523,7 @@ export interface ConfirmStoreOrder {
     profit?: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -1520,7 +1532,9 @@ export interface ConfirmStoreOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
-      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+      refundMinor?: number;
+      /** The same as refundMinor (its first name) */
       refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
@@ -2202,7 +2216,7 @@ export interface CreateStoreOrder {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
@@ -2211,7 +2225,9 @@ export interface CreateStoreOrder {
         paymentFeeMinor: number | null;
         /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
         supplierCreditMinor: number;
-        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+        refundMinor?: number;
+        /** The same as refundMinor (its first name) */
         refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
@@ -2238,7 +2254,7 @@ export interface CreateStoreOrder {
     profit?: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -2247,7 +2263,9 @@ export interface CreateStoreOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
-      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+      refundMinor?: number;
+      /** The same as refundMinor (its first name) */
       refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
@@ -2586,7 +2604,7 @@ export interface DeliverStoreOrderPart {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
@@ -2595,7 +2613,9 @@ export interface DeliverStoreOrderPart {
         paymentFeeMinor: number | null;
         /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
         supplierCreditMinor: number;
-        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+        refundMinor?: number;
+        /** The same as refundMinor (its first name) */
         refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
@@ -2622,7 +2642,7 @@ export interface DeliverStoreOrderPart {
     profit?: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -2631,7 +2651,9 @@ export interface DeliverStoreOrderPart {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
-      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+      refundMinor?: number;
+      /** The same as refundMinor (its first name) */
       refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
@@ -2792,7 +2814,7 @@ export interface FulfilOrderPartManually {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
@@ -2801,7 +2823,9 @@ export interface FulfilOrderPartManually {
         paymentFeeMinor: number | null;
         /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
         supplierCreditMinor: number;
-        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+        refundMinor?: number;
+        /** The same as refundMinor (its first name) */
         refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
@@ -2941,7 +2965,7 @@ export interface FulfilOrderPartManually {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -2950,7 +2974,9 @@ export interface FulfilOrderPartManually {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
-      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+      refundMinor?: number;
+      /** The same as refundMinor (its first name) */
       refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
@@ -3185,7 +3211,9 @@ export interface GetProfitReport {
       paymentFeeMinor: number;
       /** Supplier credits (claims refunded) at their recorded rates, already taken off landedCostMinor */
       supplierCreditMinor: number;
-      /** Integer amount in the store's currency's minor units */
+      /** The shoppers' refunds, whole and partial, in the store's currency, already taken out of revenueMinor (split to parts and products as fees are) */
+      refundMinor: number;
+      /** revenueMinor (net of refunds) less landedCostMinor (net of supplier credits) less paymentFeeMinor */
       resultMinor: number;
       incompleteParts: number;
     };
@@ -3204,7 +3232,9 @@ export interface GetProfitReport {
       paymentFeeMinor: number;
       /** Supplier credits (claims refunded) at their recorded rates, already taken off landedCostMinor */
       supplierCreditMinor: number;
-      /** Integer amount in the store's currency's minor units */
+      /** The shoppers' refunds, whole and partial, in the store's currency, already taken out of revenueMinor (split to parts and products as fees are) */
+      refundMinor: number;
+      /** revenueMinor (net of refunds) less landedCostMinor (net of supplier credits) less paymentFeeMinor */
       resultMinor: number;
       incompleteParts: number;
     }[];
@@ -3455,7 +3485,7 @@ export interface GetStoreOrder {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
@@ -3464,7 +3494,9 @@ export interface GetStoreOrder {
         paymentFeeMinor: number | null;
         /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
         supplierCreditMinor: number;
-        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+        refundMinor?: number;
+        /** The same as refundMinor (its first name) */
         refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
@@ -3491,7 +3523,7 @@ export interface GetStoreOrder {
     profit?: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -3500,7 +3532,9 @@ export interface GetStoreOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
-      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+      refundMinor?: number;
+      /** The same as refundMinor (its first name) */
       refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
@@ -3815,7 +3849,7 @@ export interface GetSupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -3824,7 +3858,9 @@ export interface GetSupplierOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
-      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+      refundMinor?: number;
+      /** The same as refundMinor (its first name) */
       refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
@@ -4638,7 +4674,7 @@ export interface ListStoreOrders {
         profit: ({
           /** ISO 4217 code */
           currency: string;
-          /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+          /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
           revenueMinor: number | null;
           /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
           landedCostMinor: number | null;
@@ -4647,7 +4683,9 @@ export interface ListStoreOrders {
           paymentFeeMinor: number | null;
           /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
           supplierCreditMinor: number;
-          /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+          /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+          refundMinor?: number;
+          /** The same as refundMinor (its first name) */
           refundedMinor?: number;
           resultMinor: number | null;
           complete: boolean;
@@ -4674,7 +4712,7 @@ export interface ListStoreOrders {
       profit?: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
@@ -4683,7 +4721,9 @@ export interface ListStoreOrders {
         paymentFeeMinor: number | null;
         /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
         supplierCreditMinor: number;
-        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+        refundMinor?: number;
+        /** The same as refundMinor (its first name) */
         refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
@@ -5155,7 +5195,7 @@ export interface ListSupplierOrders {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
@@ -5164,7 +5204,9 @@ export interface ListSupplierOrders {
         paymentFeeMinor: number | null;
         /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
         supplierCreditMinor: number;
-        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+        refundMinor?: number;
+        /** The same as refundMinor (its first name) */
         refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
@@ -5439,7 +5481,7 @@ export interface MarkStoreOrderPaid {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
@@ -5448,7 +5490,9 @@ export interface MarkStoreOrderPaid {
         paymentFeeMinor: number | null;
         /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
         supplierCreditMinor: number;
-        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+        refundMinor?: number;
+        /** The same as refundMinor (its first name) */
         refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
@@ -5475,7 +5519,7 @@ export interface MarkStoreOrderPaid {
     profit?: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -5484,7 +5528,9 @@ export interface MarkStoreOrderPaid {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
-      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+      refundMinor?: number;
+      /** The same as refundMinor (its first name) */
       refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
@@ -5781,7 +5827,7 @@ export interface PaySupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -5790,7 +5836,9 @@ export interface PaySupplierOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
-      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+      refundMinor?: number;
+      /** The same as refundMinor (its first name) */
       refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
@@ -5928,7 +5976,7 @@ export interface PaySupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -5937,7 +5985,9 @@ export interface PaySupplierOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
-      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+      refundMinor?: number;
+      /** The same as refundMinor (its first name) */
       refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
@@ -6496,7 +6546,7 @@ export interface RerouteSupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -6505,7 +6555,9 @@ export interface RerouteSupplierOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
-      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+      refundMinor?: number;
+      /** The same as refundMinor (its first name) */
       refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
@@ -6643,7 +6695,7 @@ export interface RerouteSupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -6652,7 +6704,9 @@ export interface RerouteSupplierOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
-      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+      refundMinor?: number;
+      /** The same as refundMinor (its first name) */
       refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
@@ -6846,7 +6900,7 @@ export interface RetrySupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -6855,7 +6909,9 @@ export interface RetrySupplierOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
-      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+      refundMinor?: number;
+      /** The same as refundMinor (its first name) */
       refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
@@ -6993,7 +7049,7 @@ export interface RetrySupplierOrder {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -7002,7 +7058,9 @@ export interface RetrySupplierOrder {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
-      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+      refundMinor?: number;
+      /** The same as refundMinor (its first name) */
       refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
@@ -7518,7 +7576,7 @@ export interface ShipStoreOrderPart {
       profit: ({
         /** ISO 4217 code */
         currency: string;
-        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+        /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
         revenueMinor: number | null;
         /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
         landedCostMinor: number | null;
@@ -7527,7 +7585,9 @@ export interface ShipStoreOrderPart {
         paymentFeeMinor: number | null;
         /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
         supplierCreditMinor: number;
-        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+        /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+        refundMinor?: number;
+        /** The same as refundMinor (its first name) */
         refundedMinor?: number;
         resultMinor: number | null;
         complete: boolean;
@@ -7554,7 +7614,7 @@ export interface ShipStoreOrderPart {
     profit?: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -7563,7 +7623,9 @@ export interface ShipStoreOrderPart {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
-      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+      refundMinor?: number;
+      /** The same as refundMinor (its first name) */
       refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
@@ -7792,7 +7854,7 @@ export interface SubmitOrderPart {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -7801,7 +7863,9 @@ export interface SubmitOrderPart {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
-      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+      refundMinor?: number;
+      /** The same as refundMinor (its first name) */
       refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;
@@ -7939,7 +8003,7 @@ export interface SubmitOrderPart {
     profit: ({
       /** ISO 4217 code */
       currency: string;
-      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor) */
+      /** The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor) */
       revenueMinor: number | null;
       /** The latest landed cost recorded (paid, else accepted, else at confirmation), in the store's currency */
       landedCostMinor: number | null;
@@ -7948,7 +8012,9 @@ export interface SubmitOrderPart {
       paymentFeeMinor: number | null;
       /** What suppliers gave back (a claim refunded) in the store's currency at the recorded rate, already taken off landedCostMinor */
       supplierCreditMinor: number;
-      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor */
+      /** A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor */
+      refundMinor?: number;
+      /** The same as refundMinor (its first name) */
       refundedMinor?: number;
       resultMinor: number | null;
       complete: boolean;

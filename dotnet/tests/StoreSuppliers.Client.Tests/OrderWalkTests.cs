@@ -108,6 +108,8 @@ public sealed class OrderWalkTests(ServiceFixture svc) : FaultTests(svc)
         Assert.Equal((today, 1L, 1L, profit.RevenueMinor, profit.LandedCostMinor, 0L), (report.From, report.Totals.Orders, report.Totals.Parts, (long?)report.Totals.RevenueMinor, (long?)report.Totals.LandedCostMinor, report.Totals.IncompleteParts));
         var day = Assert.Single(report.Items);
         Assert.Equal((today, profit.ResultMinor), (day.Key, (long?)day.ResultMinor));
+        // Refunds and supplier credits are figures of their own (none here); the order's profit carries its refunds too.
+        Assert.Equal((0L, 0L), (report.Totals.RefundMinor, report.Totals.SupplierCreditMinor));
         await Assert.ThrowsAsync<InvalidRequestException>(() => store.Suppliers.Reports.GetProfitAsync(shop.StoreId, new GetProfitReportQuery { From = today, To = "2000-01-01" }));
     }
 }

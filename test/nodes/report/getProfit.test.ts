@@ -35,6 +35,7 @@ test("one item: the store's totals and every row by product (all pages read), eq
         landedCostMinor,
         paymentFeeMinor: 0,
         supplierCreditMinor: 0,
+        refundMinor: 0,
         resultMinor: revenueMinor - landedCostMinor,
         incompleteParts: 0,
       },

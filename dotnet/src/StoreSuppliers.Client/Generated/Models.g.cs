@@ -495,7 +495,11 @@ public sealed partial class ProfitReportItem
     [JsonPropertyName("supplierCreditMinor")]
     public long SupplierCreditMinor { get; set; }
 
-    /// <summary>Integer amount in the store's currency's minor units</summary>
+    /// <summary>The shoppers' refunds, whole and partial, in the store's currency, already taken out of revenueMinor (split to parts and products as fees are)</summary>
+    [JsonPropertyName("refundMinor")]
+    public long RefundMinor { get; set; }
+
+    /// <summary>revenueMinor (net of refunds) less landedCostMinor (net of supplier credits) less paymentFeeMinor</summary>
     [JsonPropertyName("resultMinor")]
     public long ResultMinor { get; set; }
 
@@ -593,7 +597,11 @@ public sealed partial class ProfitReportTotals
     [JsonPropertyName("supplierCreditMinor")]
     public long SupplierCreditMinor { get; set; }
 
-    /// <summary>Integer amount in the store's currency's minor units</summary>
+    /// <summary>The shoppers' refunds, whole and partial, in the store's currency, already taken out of revenueMinor (split to parts and products as fees are)</summary>
+    [JsonPropertyName("refundMinor")]
+    public long RefundMinor { get; set; }
+
+    /// <summary>revenueMinor (net of refunds) less landedCostMinor (net of supplier credits) less paymentFeeMinor</summary>
     [JsonPropertyName("resultMinor")]
     public long ResultMinor { get; set; }
 
@@ -2081,7 +2089,7 @@ public sealed partial class SupplierOrderProfit
     [JsonPropertyName("currency")]
     public string Currency { get; set; } = default!;
 
-    /// <summary>The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundedMinor)</summary>
+    /// <summary>The items' prices (orders carry no shipping charge); on a store order, less what the provider refunded to the shopper (refundMinor)</summary>
     [JsonPropertyName("revenueMinor")]
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public long? RevenueMinor { get; set; }
@@ -2104,7 +2112,11 @@ public sealed partial class SupplierOrderProfit
     [JsonPropertyName("supplierCreditMinor")]
     public long SupplierCreditMinor { get; set; }
 
-    /// <summary>A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor</summary>
+    /// <summary>A store order's only: what the provider refunded to the shopper (whole or in part), already taken out of revenueMinor; the profit report's refundMinor</summary>
+    [JsonPropertyName("refundMinor")]
+    public long? RefundMinor { get; set; }
+
+    /// <summary>The same as refundMinor (its first name)</summary>
     [JsonPropertyName("refundedMinor")]
     public long? RefundedMinor { get; set; }
 
