@@ -103,7 +103,7 @@ export function supplierOrderOf(r: SupplierOrderRow): SupplierOrder {
     id: r.id,
     storeId: r.store_id,
     orderId: r.order_id,
-    groupKey: r.group_key,
+    partKey: r.group_key, // the column's name for the part key
     connectionId: r.connection_id,
     supplierKey: r.supplier_key,
     orderNumber: r.order_number,
