@@ -25,7 +25,7 @@ export interface SupplierOrder {
   id: string;
   storeId: string;
   orderId: string;
-  groupKey: string;
+  partKey: string;
   connectionId: string;
   supplierKey: string;
   orderNumber: string;
@@ -172,7 +172,7 @@ export type NewSupplierOrder = Pick<
   | 'id'
   | 'storeId'
   | 'orderId'
-  | 'groupKey'
+  | 'partKey'
   | 'connectionId'
   | 'supplierKey'
   | 'orderNumber'
@@ -187,7 +187,7 @@ export interface PartRef {
   id: string;
   storeId: string;
   orderId: string;
-  groupKey: string;
+  partKey: string;
   connectionId: string;
   supplierKey: string;
 }

@@ -4,7 +4,7 @@ import { defineRoutes, route, RequestContext } from '../platform/http/route';
 import { destinationSchema, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
 import { STORE_ORDER_STATUSES } from '../platform/vocabulary/statuses';
 import { type StoreOrder } from './types';
-import { groupParams, orderParams, orderSchemaWith } from './schemas';
+import { partParams, orderParams, orderSchemaWith } from './schemas';
 import type { OrderPayments } from './payments';
 import type { OrderService } from './service';
 import type { StoreOrderQueries } from './queries';
@@ -128,13 +128,14 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
       permission: 'orders.manage',
       readOnly: false,
       summary: 'The store hands a part it fulfils itself to a carrier',
-      params: groupParams,
+      params: partParams,
       body: object({ carrier: { type: 'string', minLength: 1, maxLength: 100 }, trackingNumber: { type: 'string', minLength: 1, maxLength: 100 } }, [
         'carrier',
         'trackingNumber',
       ]),
       response: { status: 200, schema: orderSchema },
       async handler(ctx) {
+        // `:groupKey` is the path's (wire) name of the part key.
         await orders.shipOwnPart(await load(ctx), ctx.params.groupKey, 'shipped', ctx.body);
         return one(ctx, await load(ctx));
       },
@@ -148,9 +149,10 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
       permission: 'orders.manage',
       readOnly: false,
       summary: 'A part the store fulfils itself was delivered',
-      params: groupParams,
+      params: partParams,
       response: { status: 200, schema: orderSchema },
       async handler(ctx) {
+        // `:groupKey` is the path's (wire) name of the part key.
         await orders.shipOwnPart(await load(ctx), ctx.params.groupKey, 'delivered');
         return one(ctx, await load(ctx));
       },

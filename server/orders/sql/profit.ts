@@ -32,10 +32,10 @@ export const GROUPINGS = (x: string) =>
 export const DAY_KEY = (x: string) => `CASE WHEN ${x}.split THEN NULL ELSE ${x}.day::text END`;
 
 /** A part's products (items that have one), each weighed by its items' prices, as lateral `sp` (for `shareOf`). */
-const productsOf = (store: string, order: string, group: string) => `CROSS JOIN LATERAL (
+const productsOf = (store: string, order: string, part: string) => `CROSS JOIN LATERAL (
     SELECT q.product_key, q.product_label, q.weight, sum(q.weight) OVER (ORDER BY q.product_key) AS cum, sum(q.weight) OVER () AS total, row_number() OVER (ORDER BY q.product_key) AS n
       FROM (SELECT i.product_id::text AS product_key, max(coalesce(i.product_title, i.title)) AS product_label, sum(i.unit_price_minor * i.quantity) AS weight
-              FROM store_order_items i WHERE i.store_id = ${store}::uuid AND i.order_id = ${order} AND i.group_key = ${group} AND i.product_id IS NOT NULL GROUP BY i.product_id) q) sp`;
+              FROM store_order_items i WHERE i.store_id = ${store}::uuid AND i.order_id = ${order} AND i.group_key = ${part} AND i.product_id IS NOT NULL GROUP BY i.product_id) q) sp`;
 /** Row `r`'s share of `amount` by its weight, rounded cumulatively in key order: the shares add up to the amount exactly. */
 const shareOf = (amount: string, r = 'sp') => `(CASE WHEN ${r}.total = 0 THEN (CASE WHEN ${r}.n = 1 THEN ${amount} ELSE 0 END)
     ELSE round(${amount}::numeric * ${r}.cum / ${r}.total) - round(${amount}::numeric * (${r}.cum - ${r}.weight) / ${r}.total) END)::bigint`;
@@ -70,8 +70,8 @@ function deltaRows(store: string, src: string, payment = false): string {
 /**
  * A payment's fee and refund split to its order's parts (docs/decisions.md, "The fee split"), as two CTEs of the
  * caller's statement (`pay_part`, `pay_delta`) over the rows of `src` (store_id, order_id, day, fee_minor,
- * refund_minor; one per order): each part (its fulfilment group, whoever fulfils it) takes a share by its items'
- * prices among the order's, rounded cumulatively in group key order so the shares add up to the amount exactly (all of
+ * refund_minor; one per order): each part (whoever fulfils it) takes a share by its items'
+ * prices among the order's, rounded cumulatively in part key order so the shares add up to the amount exactly (all of
  * it to the first part when the items are free; an order with no part keeps it on its day), under the part's
  * connection as it is now; then each product of the part a share of the part's by its items (`deltaRows`). A refund
  * comes out of revenue there too, so every grouping's revenue is net of it.
@@ -192,7 +192,7 @@ export async function storesWithProfitDeltas(db: Queryable, limit: number): Prom
  */
 export async function creditDeltas(
   tx: Queryable,
-  c: { storeId: string; orderId: string; groupKey: string; connectionId: string; amountMinor: number },
+  c: { storeId: string; orderId: string; partKey: string; connectionId: string; amountMinor: number },
 ): Promise<void> {
   await rows(
     tx,
@@ -201,6 +201,6 @@ export async function creditDeltas(
                   FROM store_orders o WHERE o.store_id = $1 AND o.id = $2),
           d AS (${deltaRows('$1', 'c')})
      SELECT count(*)::int AS n FROM d`,
-    [c.storeId, c.orderId, c.groupKey, c.connectionId, c.amountMinor],
+    [c.storeId, c.orderId, c.partKey, c.connectionId, c.amountMinor],
   );
 }
