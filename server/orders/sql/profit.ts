@@ -56,6 +56,21 @@ function deltaRows(store: string, src: string): string {
           RETURNING store_id`;
 }
 
+/** What the relation `moved` of `profitSumPieces` gives, one row a part (dispatch's landed costs write it). */
+export const PROFIT_SUM_COLUMNS = [
+  'store_id',
+  'order_id',
+  'group_key',
+  'connection_id',
+  'stage',
+  'landed_minor',
+  'credit_minor',
+  'store_currency',
+  'previous_stage',
+  'previous_landed_minor',
+  'gone',
+] as const;
+
 /**
  * What each part of `moved` whose latest landed cost stage this statement recorded changes in the profit report's sums
  * (docs/decisions.md, "The profit report"): on its first stage the part enters with its revenue and counts
@@ -71,21 +86,7 @@ export function profitSumPieces(p: Params, storeId: string, moved: string): Piec
   const part: Piece = {
     name: 'ps_part',
     gives: ['store_id', 'order_id', 'group_key', 'day', 'connection_id', 'first', 'revenue_minor', 'landed_minor', 'credit_minor', 'incomplete', 'parts'],
-    reads: {
-      [moved]: [
-        'store_id',
-        'order_id',
-        'group_key',
-        'connection_id',
-        'stage',
-        'landed_minor',
-        'credit_minor',
-        'store_currency',
-        'previous_stage',
-        'previous_landed_minor',
-        'gone',
-      ],
-    },
+    reads: { [moved]: [...PROFIT_SUM_COLUMNS] },
     // A part cancelled (gone) takes back what the sums hold of it (its stages before this statement); one that
     // entered and left in the same statement never counted.
     sql: `SELECT m.store_id, m.order_id, m.group_key, (o.created_at AT TIME ZONE 'UTC')::date AS day, m.connection_id, m.previous_stage IS NULL AND NOT m.gone AS first,
