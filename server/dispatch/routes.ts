@@ -1,6 +1,6 @@
 import { actorOf, ownRecordsKeyId } from '../identity/permissions';
 import { errors } from '../platform/errors';
-import { defineRoutes, route, Reply } from '../platform/http/route';
+import { byCaller, defineRoutes, Reply, route } from '../platform/http/route';
 import { object, pageOf, params, uuid } from '../platform/http/schemas';
 import type { OrderService } from '../orders';
 import type { DispatchCommands } from './commands';
@@ -19,10 +19,7 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
       operationId: 'listSupplierOrders',
       method: 'get',
       path: `${BASE}/:storeId/orders`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.view',
-      readOnly: true,
+      ...byCaller(TAG, 'suppliers.view', true),
       summary: 'Supplier orders, newest first, filtered and paged by cursor',
       description: 'Repeat with the same filters and the previous nextCursor as cursor until hasMore is false. Read every page before acting on rows.',
       params: params(['storeId']),
@@ -46,10 +43,7 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
       operationId: 'getSupplierOrder',
       method: 'get',
       path: `${BASE}/:storeId/orders/:supplierOrderId`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.view',
-      readOnly: true,
+      ...byCaller(TAG, 'suppliers.view', true),
       summary: 'One supplier order with its history',
       params: soParams,
       response: { status: 200, schema: supplierOrderSchema },
@@ -92,10 +86,7 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
       operationId: 'fulfilOrderPartManually',
       method: 'post',
       path: `${BASE}/:storeId/orders/:orderId/groups/:groupKey/fulfil-manually`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.orders.manage',
-      readOnly: false,
+      ...byCaller(TAG, 'suppliers.orders.manage', false),
       summary: 'Take a part over so the store ships it itself (its supplier order, if any, is cancelled)',
       params: partParams,
       headers: [preferHeader],

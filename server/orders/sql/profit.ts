@@ -67,6 +67,21 @@ function deltaRows(store: string, src: string, payment = false): string {
           RETURNING store_id`;
 }
 
+/** What the relation `moved` of `profitSumPieces` gives, one row a part (dispatch's landed costs write it). */
+export const PROFIT_SUM_COLUMNS = [
+  'store_id',
+  'order_id',
+  'group_key',
+  'connection_id',
+  'stage',
+  'landed_minor',
+  'credit_minor',
+  'store_currency',
+  'previous_stage',
+  'previous_landed_minor',
+  'gone',
+] as const;
+
 /**
  * A payment's fee and refund split to its order's parts (docs/decisions.md, "The fee split"), as two CTEs of the
  * caller's statement (`pay_part`, `pay_delta`) over the rows of `src` (store_id, order_id, day, fee_minor,
@@ -106,21 +121,7 @@ export function profitSumPieces(p: Params, storeId: string, moved: string): Piec
   const part: Piece = {
     name: 'ps_part',
     gives: ['store_id', 'order_id', 'group_key', 'day', 'connection_id', 'first', 'revenue_minor', 'landed_minor', 'credit_minor', 'incomplete', 'parts'],
-    reads: {
-      [moved]: [
-        'store_id',
-        'order_id',
-        'group_key',
-        'connection_id',
-        'stage',
-        'landed_minor',
-        'credit_minor',
-        'store_currency',
-        'previous_stage',
-        'previous_landed_minor',
-        'gone',
-      ],
-    },
+    reads: { [moved]: [...PROFIT_SUM_COLUMNS] },
     // A part cancelled (gone) takes back what the sums hold of it (its stages before this statement); one that
     // entered and left in the same statement never counted.
     sql: `SELECT m.store_id, m.order_id, m.group_key, (o.created_at AT TIME ZONE 'UTC')::date AS day, m.connection_id, m.previous_stage IS NULL AND NOT m.gone AS first,
