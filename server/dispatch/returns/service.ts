@@ -155,14 +155,13 @@ export class ReturnCommands {
 
   /** The return and its history entry (returnRecorded, with its event), the items checked again under the part's lock. */
   private insert(r: PartReturn, so: SupplierOrder, part: Part): Promise<PartReturn> {
-    return this.inPart(so.storeId, so.id, async (tx) => {
+    return this.inPart(so.storeId, so.id, async (tx, now) => {
       this.itemsOf(
         part,
         r.items.map((i) => ({ itemId: i.itemId, quantity: i.quantity })),
         await returnedOfPart(tx, so.storeId, so.id),
       );
       const made = await insertReturn(tx, r);
-      const now = await this.records.loadOrFail(so.id, so.storeId);
       await this.records.change(now, { type: 'returnRecorded', actor: r.actor, kind: 'returnRecorded', details: { return: returnDetails(made) } }, tx);
       return made;
     });
