@@ -8,6 +8,7 @@
 import { createKey, eventually, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
 import { openShop, placeOrder, Shop, soAction, submit } from '../support/orders';
 import { connectPayments, PaymentSandbox, startPaymentSandbox, StorePayments } from '../support/payments';
+import { ApiError, clientFor, rejectionOf } from '../client/support';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
@@ -248,6 +249,24 @@ test("the attacks: another store's part is 404; a key without returns.manage, or
   // Without a refund, returns.manage is enough.
   expect((await returnOf(shop, so._id, { reason: body.reason, items: body.items }, staffKey)).status).toBe(201);
   expect(await refundsAt(order.id)).toEqual([]);
+});
+
+test('the JS client: returns.create with a refund, list, get and sendRefund; an item returned twice is an ApiError of 409', async () => {
+  const { shop, payments } = await payingShop(10);
+  const { order, so } = await shippedPart(shop, payments, 1);
+  const { store, sent } = clientFor(svc, shop.owner.key);
+  const returns = store.suppliers.returns;
+  const items = [{ itemId: order.items[0].id, quantity: 1 }];
+  const made = await returns.create(shop.storeId, so._id, { reason: 'wrongItem', items, refund: { amountMinor: 123 } });
+  expect(sent.at(-1)).toMatchObject({ method: 'POST', status: 201 });
+  expect(made.refund).toMatchObject({ status: 'requested', amountMinor: 123 });
+  expect((await returns.list(shop.storeId, so._id)).map((r) => r._id)).toEqual([made._id]);
+  expect((await returns.get(shop.storeId, so._id, made._id)).money).toMatchObject({ refundMinor: 123, netMinor: -123 });
+  expect((await returns.sendRefund(shop.storeId, so._id, made._id)).refund?.status).toBe('requested');
+  const twice = await rejectionOf<ApiError>(returns.create(shop.storeId, so._id, { reason: 'wrongItem', items }));
+  expect(twice).toBeInstanceOf(ApiError);
+  expect([twice.status, twice.code]).toEqual([409, 'alreadyReturned']);
+  expect(await refundsAt(order.id)).toHaveLength(1);
 });
 
 leakScanTest();

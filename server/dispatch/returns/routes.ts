@@ -86,6 +86,8 @@ export function returnRoutes(returns: ReturnCommands, reads: Pick<SupplierOrderR
       auth: 'caller',
       permission: 'returns.manage',
       readOnly: false,
+      // Safe to send again by nature (the return's own key at the provider); keyed too, so the clients retry it.
+      idempotent: true,
       summary: "Ask the payment provider again for a return's refund whose answer was not had (status sending), under the same key: it refunds once",
       description:
         'Needs payments.manage too. A refund requested or refused is answered as it is, nothing asked; 409 returnWithoutRefund for a return that refunds nothing.',
