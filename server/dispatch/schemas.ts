@@ -112,7 +112,7 @@ export const supplierOrderSchema = object(
         { type: 'null' },
       ],
       description:
-        'What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn)',
+        'What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn)',
     },
     supplierOrderNumber: { type: 'string' },
     supplierOrderId: { type: ['string', 'null'] },

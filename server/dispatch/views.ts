@@ -48,7 +48,7 @@ function nextActionOf(so: Shown) {
   if (so.status !== 'needsReview' || so.reviewReason !== 'supplierAlreadyShipped') return null;
   return {
     action: 'return' as const,
-    operationId: 'createSupplierOrderReturn',
+    operationId: 'recordSupplierOrderReturn',
     method: 'POST' as const,
     path: `/api/store-suppliers/${so.storeId}/orders/${so.id}/returns`,
   };

@@ -208,7 +208,7 @@ test('a cancel after the supplier shipped names the return as its next action, a
   expect(cancel.body.result).toMatchObject({
     status: 'needsReview',
     reviewReason: 'supplierAlreadyShipped',
-    nextAction: { action: 'return', operationId: 'createSupplierOrderReturn', method: 'POST', path: `${api(shop)}/orders/${so._id}/returns` },
+    nextAction: { action: 'return', operationId: 'recordSupplierOrderReturn', method: 'POST', path: `${api(shop)}/orders/${so._id}/returns` },
   });
   const made = await svc.call('POST', cancel.body.result.nextAction.path, {
     key: shop.owner.key,

@@ -103,7 +103,7 @@ const validBodies: Record<string, () => unknown> = {
   acknowledgeDeliveryAttention: () => ({ reason: 'noMovement' }),
   openSupplierClaim: () => ({ reason: 'notReceived', expectation: 'reship', items: [{ itemId: crypto.randomUUID(), quantity: 1 }] }),
   recordSupplierClaimOutcome: () => ({ outcome: 'rejected', message: 'Not ours' }),
-  createSupplierOrderReturn: () => ({ reason: 'damaged', items: [{ itemId: crypto.randomUUID(), quantity: 1 }] }),
+  recordSupplierOrderReturn: () => ({ reason: 'damaged', items: [{ itemId: crypto.randomUUID(), quantity: 1 }] }),
 };
 
 async function connection(key: string, store: string): Promise<string> {

@@ -39,7 +39,7 @@ export interface AcknowledgeDeliveryAttention {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
-    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
     nextAction: ({
       action: "return";
       operationId: string;
@@ -322,7 +322,7 @@ export interface AcknowledgeStoreOrderPaymentAttention {
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
-      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
       nextAction: ({
         action: "return";
         operationId: string;
@@ -638,7 +638,7 @@ export interface CancelSupplierOrder {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
-    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
     nextAction: ({
       action: "return";
       operationId: string;
@@ -792,7 +792,7 @@ export interface CancelSupplierOrder {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
-    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
     nextAction: ({
       action: "return";
       operationId: string;
@@ -1403,7 +1403,7 @@ export interface ConfirmStoreOrder {
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
-      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
       nextAction: ({
         action: "return";
         operationId: string;
@@ -2137,7 +2137,7 @@ export interface CreateStoreOrder {
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
-      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
       nextAction: ({
         action: "return";
         operationId: string;
@@ -2348,82 +2348,6 @@ export interface CreateStoreProduct {
   };
 }
 
-/** Record a return of items of a shipped supplier order, on the store's side: why, the claim it goes with, and the shopper's refund (POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns) */
-export interface CreateSupplierOrderReturn {
-  method: "POST";
-  path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns";
-  params: {
-    storeId: string;
-    supplierOrderId: string;
-  };
-  query: Record<string, never>;
-  body: {
-    reason: "noLongerWanted" | "damaged" | "wrongItem" | "notAsDescribed" | "arrivedLate" | "cancelledAfterShipping";
-    /** What happened, in the store's words */
-    note?: string;
-    /** The store order's items (of this supplier order's part) and how many of each: at most what was sent less what earlier returns hold */
-    items: {
-      itemId: string;
-      quantity: number;
-    }[];
-    /** The claim with the supplier on this supplier order that this return goes with */
-    claimId?: string;
-    /** Refund the shopper through the store's payment provider (needs payments.manage too): at most what is left of the order's payment */
-    refund?: {
-      /** How much to refund the shopper, in minor units of the order's currency */
-      amountMinor: number;
-      /** Optional: the order's currency (another is refused) */
-      currency?: string;
-    };
-  };
-  /** 201: Success */
-  result: {
-    _id: string;
-    storeId: string;
-    supplierOrderId: string;
-    orderId: string;
-    reason: "noLongerWanted" | "damaged" | "wrongItem" | "notAsDescribed" | "arrivedLate" | "cancelledAfterShipping";
-    note: string;
-    items: {
-      itemId: string;
-      sku: string;
-      quantity: number;
-    }[];
-    /** The claim with the supplier this return goes with */
-    claimId: string | null;
-    /** The shopper's refund through the payment provider; null: not refunded */
-    refund: ({
-      /** Integer amount in minor units */
-      amountMinor: number;
-      /** ISO 4217 code */
-      currency: string;
-      /** `sending`: recorded under the return's key, the provider's answer not had yet (ask again with .../refund: the same key, refunded once); `requested`: the provider took it (the order shows it once its signed event arrives); `refused`: `message` says why */
-      status: "sending" | "requested" | "refused";
-      /** The Idempotency-Key the payment provider is asked under, every time */
-      idempotencyKey: string;
-      paymentReference: string | null;
-      message: string | null;
-      requestedAt: string | null;
-    }) | null;
-    money: {
-      /** ISO 4217 code */
-      currency: string;
-      /** Refunded to the shopper (0 when not, or refused) */
-      refundMinor: number;
-      /** The supplier's credit on the claim, in this currency at its recorded rate (null: none yet, or in another currency) */
-      supplierCreditMinor: number | null;
-      /** The credit less the refund: what the return gains (or, below zero, costs) the store */
-      netMinor: number;
-    };
-    createdBy: {
-      kind: "key" | "user" | "system" | "supplier";
-      id: string | null;
-    };
-    createdAt: string;
-    updatedAt: string;
-  };
-}
-
 /** Delete an event subscription and its delivery log (DELETE /api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}) */
 export interface DeleteEventSubscription {
   method: "DELETE";
@@ -2604,7 +2528,7 @@ export interface DeliverStoreOrderPart {
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
-      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
       nextAction: ({
         action: "return";
         operationId: string;
@@ -2817,7 +2741,7 @@ export interface FulfilOrderPartManually {
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
-      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
       nextAction: ({
         action: "return";
         operationId: string;
@@ -2973,7 +2897,7 @@ export interface FulfilOrderPartManually {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
-    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
     nextAction: ({
       action: "return";
       operationId: string;
@@ -3494,7 +3418,7 @@ export interface GetStoreOrder {
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
-      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
       nextAction: ({
         action: "return";
         operationId: string;
@@ -3861,7 +3785,7 @@ export interface GetSupplierOrder {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
-    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
     nextAction: ({
       action: "return";
       operationId: string;
@@ -4024,6 +3948,7 @@ export interface GetSupplierOrderReturn {
     items: {
       itemId: string;
       sku: string;
+      /** How many the shopper sent back */
       quantity: number;
     }[];
     /** The claim with the supplier this return goes with */
@@ -4750,7 +4675,7 @@ export interface ListStoreOrders {
         reviewMessage: string | null;
         /** Whether trying again with nothing changed may succeed; false when the order is not paused */
         retryable: boolean;
-        /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+        /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
         nextAction: ({
           action: "return";
           operationId: string;
@@ -5260,6 +5185,7 @@ export interface ListSupplierOrderReturns {
       items: {
         itemId: string;
         sku: string;
+        /** How many the shopper sent back */
         quantity: number;
       }[];
       /** The claim with the supplier this return goes with */
@@ -5334,7 +5260,7 @@ export interface ListSupplierOrders {
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
-      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
       nextAction: ({
         action: "return";
         operationId: string;
@@ -5625,7 +5551,7 @@ export interface MarkStoreOrderPaid {
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
-      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
       nextAction: ({
         action: "return";
         operationId: string;
@@ -5974,7 +5900,7 @@ export interface PaySupplierOrder {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
-    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
     nextAction: ({
       action: "return";
       operationId: string;
@@ -6128,7 +6054,7 @@ export interface PaySupplierOrder {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
-    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
     nextAction: ({
       action: "return";
       operationId: string;
@@ -6496,6 +6422,84 @@ export interface RecordSupplierClaimOutcome {
   };
 }
 
+/** Record a return of items of a shipped supplier order, on the store's side: why, the claim it goes with, and the shopper's refund (POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns) */
+export interface RecordSupplierOrderReturn {
+  method: "POST";
+  path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns";
+  params: {
+    storeId: string;
+    supplierOrderId: string;
+  };
+  query: Record<string, never>;
+  body: {
+    reason: "noLongerWanted" | "damaged" | "wrongItem" | "notAsDescribed" | "arrivedLate" | "cancelledAfterShipping";
+    /** What happened, in the store's words */
+    note?: string;
+    /** The store order's items (of this supplier order's part) and how many of each: at most what was sent less what earlier returns hold */
+    items: {
+      itemId: string;
+      /** How many the shopper sends back */
+      quantity: number;
+    }[];
+    /** The claim with the supplier on this supplier order that this return goes with */
+    claimId?: string;
+    /** Refund the shopper through the store's payment provider (needs payments.manage too): at most what is left of the order's payment */
+    refund?: {
+      /** How much to refund the shopper, in minor units of the order's currency */
+      amountMinor: number;
+      /** Optional: the order's currency (another is refused) */
+      currency?: string;
+    };
+  };
+  /** 201: Success */
+  result: {
+    _id: string;
+    storeId: string;
+    supplierOrderId: string;
+    orderId: string;
+    reason: "noLongerWanted" | "damaged" | "wrongItem" | "notAsDescribed" | "arrivedLate" | "cancelledAfterShipping";
+    note: string;
+    items: {
+      itemId: string;
+      sku: string;
+      /** How many the shopper sent back */
+      quantity: number;
+    }[];
+    /** The claim with the supplier this return goes with */
+    claimId: string | null;
+    /** The shopper's refund through the payment provider; null: not refunded */
+    refund: ({
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      /** `sending`: recorded under the return's key, the provider's answer not had yet (ask again with .../refund: the same key, refunded once); `requested`: the provider took it (the order shows it once its signed event arrives); `refused`: `message` says why */
+      status: "sending" | "requested" | "refused";
+      /** The Idempotency-Key the payment provider is asked under, every time */
+      idempotencyKey: string;
+      paymentReference: string | null;
+      message: string | null;
+      requestedAt: string | null;
+    }) | null;
+    money: {
+      /** ISO 4217 code */
+      currency: string;
+      /** Refunded to the shopper (0 when not, or refused) */
+      refundMinor: number;
+      /** The supplier's credit on the claim, in this currency at its recorded rate (null: none yet, or in another currency) */
+      supplierCreditMinor: number | null;
+      /** The credit less the refund: what the return gains (or, below zero, costs) the store */
+      netMinor: number;
+    };
+    createdBy: {
+      kind: "key" | "user" | "system" | "supplier";
+      id: string | null;
+    };
+    createdAt: string;
+    updatedAt: string;
+  };
+}
+
 /** Send a delivery's event again now (same webhook-id) (POST /api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/redeliver) */
 export interface RedeliverEvent {
   method: "POST";
@@ -6703,7 +6707,7 @@ export interface RerouteSupplierOrder {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
-    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
     nextAction: ({
       action: "return";
       operationId: string;
@@ -6857,7 +6861,7 @@ export interface RerouteSupplierOrder {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
-    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
     nextAction: ({
       action: "return";
       operationId: string;
@@ -7067,7 +7071,7 @@ export interface RetrySupplierOrder {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
-    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
     nextAction: ({
       action: "return";
       operationId: string;
@@ -7221,7 +7225,7 @@ export interface RetrySupplierOrder {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
-    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
     nextAction: ({
       action: "return";
       operationId: string;
@@ -7496,6 +7500,7 @@ export interface SendSupplierOrderReturnRefund {
     items: {
       itemId: string;
       sku: string;
+      /** How many the shopper sent back */
       quantity: number;
     }[];
     /** The claim with the supplier this return goes with */
@@ -7812,7 +7817,7 @@ export interface ShipStoreOrderPart {
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
-      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
       nextAction: ({
         action: "return";
         operationId: string;
@@ -8093,7 +8098,7 @@ export interface SubmitOrderPart {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
-    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
     nextAction: ({
       action: "return";
       operationId: string;
@@ -8247,7 +8252,7 @@ export interface SubmitOrderPart {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
-    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn) */
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
     nextAction: ({
       action: "return";
       operationId: string;
@@ -8910,7 +8915,6 @@ export const routes = {
   createStore: { method: "POST", path: "/api/stores", idempotent: true },
   createStoreOrder: { method: "POST", path: "/api/store-orders/{storeId}", idempotent: true },
   createStoreProduct: { method: "POST", path: "/api/store-products/{storeId}", idempotent: true },
-  createSupplierOrderReturn: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns", idempotent: true },
   deleteEventSubscription: { method: "DELETE", path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}" },
   deleteProductLink: { method: "DELETE", path: "/api/store-suppliers/{storeId}/links/{linkId}" },
   deleteStoreProduct: { method: "DELETE", path: "/api/store-products/{storeId}/{productId}" },
@@ -8956,6 +8960,7 @@ export const routes = {
   receivePaymentNotification: { method: "POST", path: "/api/payment-notifications/{storeId}" },
   receiveSupplierNotification: { method: "POST", path: "/api/store-suppliers/webhook/{supplierKey}/{integrationId}" },
   recordSupplierClaimOutcome: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims/{claimId}/outcome", idempotent: true },
+  recordSupplierOrderReturn: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns", idempotent: true },
   redeliverEvent: { method: "POST", path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/redeliver" },
   refundStoreOrder: { method: "POST", path: "/api/store-orders/{storeId}/{orderId}/refunds", idempotent: true },
   removePaymentProvider: { method: "DELETE", path: "/api/stores/{storeId}/payment-provider" },
@@ -9006,7 +9011,6 @@ export interface Operations {
   createStore: CreateStore;
   createStoreOrder: CreateStoreOrder;
   createStoreProduct: CreateStoreProduct;
-  createSupplierOrderReturn: CreateSupplierOrderReturn;
   deleteEventSubscription: DeleteEventSubscription;
   deleteProductLink: DeleteProductLink;
   deleteStoreProduct: DeleteStoreProduct;
@@ -9052,6 +9056,7 @@ export interface Operations {
   receivePaymentNotification: ReceivePaymentNotification;
   receiveSupplierNotification: ReceiveSupplierNotification;
   recordSupplierClaimOutcome: RecordSupplierClaimOutcome;
+  recordSupplierOrderReturn: RecordSupplierOrderReturn;
   redeliverEvent: RedeliverEvent;
   refundStoreOrder: RefundStoreOrder;
   removePaymentProvider: RemovePaymentProvider;

@@ -9,8 +9,8 @@ import type { Api, PartReturn, RequestOptions } from '../types.js';
 export class Returns {
   constructor(private readonly t: Transport) {}
 
-  async create(storeId: string, supplierOrderId: string, body: Api.CreateSupplierOrderReturn['body'], options?: RequestOptions): Promise<PartReturn> {
-    return (await this.t.call('createSupplierOrderReturn', { params: { storeId, supplierOrderId }, body }, options)).result;
+  async create(storeId: string, supplierOrderId: string, body: Api.RecordSupplierOrderReturn['body'], options?: RequestOptions): Promise<PartReturn> {
+    return (await this.t.call('recordSupplierOrderReturn', { params: { storeId, supplierOrderId }, body }, options)).result;
   }
 
   /** The supplier order's returns, oldest first. */

@@ -17,11 +17,11 @@ public sealed class ReturnTests(ServiceFixture svc)
         var so = await store.Suppliers.Orders.SubmitAsync(shop.StoreId, order.Id, shop.GroupKey, new SubmitOrderPartRequest { PayNow = true });
         Assert.Null(so.NextAction);
 
-        var notShipped = await Assert.ThrowsAsync<InvalidStateException>(() => store.Suppliers.Returns.CreateAsync(shop.StoreId, so.Id, new CreateSupplierOrderReturnRequest
+        var notShipped = await Assert.ThrowsAsync<InvalidStateException>(() => store.Suppliers.Returns.RecordAsync(shop.StoreId, so.Id, new RecordSupplierOrderReturnRequest
         {
             Reason = SupplierOrderReturnReason.Damaged,
-            Items = [new CreateSupplierOrderReturnRequestItem { ItemId = order.Items![0].Id, Quantity = 1 }],
-            Refund = new CreateSupplierOrderReturnRequestRefund { AmountMinor = 100 },
+            Items = [new OpenSupplierClaimRequestItem { ItemId = order.Items![0].Id, Quantity = 1 }],
+            Refund = new RecordSupplierOrderReturnRequestRefund { AmountMinor = 100 },
         }));
         Assert.Equal((409, "invalidState"), (notShipped.StatusCode, notShipped.Code));
         Assert.Empty((await store.Suppliers.Returns.ListAsync(shop.StoreId, so.Id)).Items);

@@ -26,7 +26,7 @@ export function returnRoutes(returns: ReturnCommands, reads: Pick<SupplierOrderR
 
   return defineRoutes([
     route({
-      operationId: 'createSupplierOrderReturn',
+      operationId: 'recordSupplierOrderReturn',
       method: 'post',
       path: `${BASE}/:storeId/orders/:supplierOrderId/returns`,
       tag: TAG,

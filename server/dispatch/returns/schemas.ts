@@ -31,7 +31,11 @@ export const returnSchema = object(
     note: { type: 'string' },
     items: {
       type: 'array',
-      items: object({ itemId: uuid, sku: { type: 'string' }, quantity: { type: 'integer', minimum: 1 } }, ['itemId', 'sku', 'quantity']),
+      items: object({ itemId: uuid, sku: { type: 'string' }, quantity: { type: 'integer', minimum: 1, description: 'How many the shopper sent back' } }, [
+        'itemId',
+        'sku',
+        'quantity',
+      ]),
     },
     claimId: { type: ['string', 'null'], format: 'uuid', description: 'The claim with the supplier this return goes with' },
     refund: { oneOf: [refundSchema, { type: 'null' }], description: "The shopper's refund through the payment provider; null: not refunded" },
@@ -63,7 +67,10 @@ export const createReturnBody = object(
       type: 'array',
       minItems: 1,
       maxItems: 50,
-      items: object({ itemId: uuid, quantity: { type: 'integer', minimum: 1, maximum: 100000 } }, ['itemId', 'quantity']),
+      items: object({ itemId: uuid, quantity: { type: 'integer', minimum: 1, maximum: 100000, description: 'How many the shopper sends back' } }, [
+        'itemId',
+        'quantity',
+      ]),
       description: "The store order's items (of this supplier order's part) and how many of each: at most what was sent less what earlier returns hold",
     },
     claimId: { ...uuid, description: 'The claim with the supplier on this supplier order that this return goes with' },

@@ -1370,7 +1370,7 @@ public sealed partial class SupplierOrder
     [JsonPropertyName("retryable")]
     public bool Retryable { get; set; }
 
-    /// <summary>What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn)</summary>
+    /// <summary>What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn)</summary>
     [JsonPropertyName("nextAction")]
     [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
     public NextAction? NextAction { get; set; }
@@ -1578,7 +1578,7 @@ public readonly partial struct ReviewReason : IEquatable<ReviewReason>
     }
 }
 
-/// <summary>What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (createSupplierOrderReturn)</summary>
+/// <summary>What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn)</summary>
 public sealed partial class NextAction
 {
     [JsonPropertyName("action")]
@@ -4441,49 +4441,6 @@ public sealed partial class CreateStoreProductRequestVariant
     public int Stock { get; set; }
 }
 
-public sealed partial class CreateSupplierOrderReturnRequest
-{
-    [JsonPropertyName("reason")]
-    public SupplierOrderReturnReason Reason { get; set; }
-
-    /// <summary>What happened, in the store's words</summary>
-    [JsonPropertyName("note")]
-    public string? Note { get; set; }
-
-    /// <summary>The store order's items (of this supplier order's part) and how many of each: at most what was sent less what earlier returns hold</summary>
-    [JsonPropertyName("items")]
-    public List<CreateSupplierOrderReturnRequestItem> Items { get; set; } = new();
-
-    /// <summary>The claim with the supplier on this supplier order that this return goes with</summary>
-    [JsonPropertyName("claimId")]
-    public string? ClaimId { get; set; }
-
-    /// <summary>Refund the shopper through the store's payment provider (needs payments.manage too): at most what is left of the order's payment</summary>
-    [JsonPropertyName("refund")]
-    public CreateSupplierOrderReturnRequestRefund? Refund { get; set; }
-}
-
-public sealed partial class CreateSupplierOrderReturnRequestItem
-{
-    [JsonPropertyName("itemId")]
-    public string ItemId { get; set; } = default!;
-
-    [JsonPropertyName("quantity")]
-    public int Quantity { get; set; }
-}
-
-/// <summary>Refund the shopper through the store's payment provider (needs payments.manage too): at most what is left of the order's payment</summary>
-public sealed partial class CreateSupplierOrderReturnRequestRefund
-{
-    /// <summary>How much to refund the shopper, in minor units of the order's currency</summary>
-    [JsonPropertyName("amountMinor")]
-    public long AmountMinor { get; set; }
-
-    /// <summary>Optional: the order's currency (another is refused)</summary>
-    [JsonPropertyName("currency")]
-    public string? Currency { get; set; }
-}
-
 public sealed partial class ImportSupplierProductsRequest
 {
     [JsonPropertyName("products")]
@@ -4568,7 +4525,7 @@ public sealed partial class OpenSupplierClaimRequest
 
     /// <summary>The store order's items (of this supplier order's part) and how many of each</summary>
     [JsonPropertyName("items")]
-    public List<CreateSupplierOrderReturnRequestItem> Items { get; set; } = new();
+    public List<OpenSupplierClaimRequestItem> Items { get; set; } = new();
 
     /// <summary>To the supplier (CJ takes 500 characters)</summary>
     [JsonPropertyName("message")]
@@ -4577,6 +4534,15 @@ public sealed partial class OpenSupplierClaimRequest
     /// <summary>https addresses of photos or videos the supplier can open</summary>
     [JsonPropertyName("evidence")]
     public List<string>? Evidence { get; set; }
+}
+
+public sealed partial class OpenSupplierClaimRequestItem
+{
+    [JsonPropertyName("itemId")]
+    public string ItemId { get; set; } = default!;
+
+    [JsonPropertyName("quantity")]
+    public int Quantity { get; set; }
 }
 
 public sealed partial class PreviewImportRequest
@@ -4644,6 +4610,40 @@ public readonly partial struct RecordSupplierClaimOutcomeRequestOutcome : IEquat
     {
         protected override RecordSupplierClaimOutcomeRequestOutcome FromString(string value) => new RecordSupplierClaimOutcomeRequestOutcome(value);
     }
+}
+
+public sealed partial class RecordSupplierOrderReturnRequest
+{
+    [JsonPropertyName("reason")]
+    public SupplierOrderReturnReason Reason { get; set; }
+
+    /// <summary>What happened, in the store's words</summary>
+    [JsonPropertyName("note")]
+    public string? Note { get; set; }
+
+    /// <summary>The store order's items (of this supplier order's part) and how many of each: at most what was sent less what earlier returns hold</summary>
+    [JsonPropertyName("items")]
+    public List<OpenSupplierClaimRequestItem> Items { get; set; } = new();
+
+    /// <summary>The claim with the supplier on this supplier order that this return goes with</summary>
+    [JsonPropertyName("claimId")]
+    public string? ClaimId { get; set; }
+
+    /// <summary>Refund the shopper through the store's payment provider (needs payments.manage too): at most what is left of the order's payment</summary>
+    [JsonPropertyName("refund")]
+    public RecordSupplierOrderReturnRequestRefund? Refund { get; set; }
+}
+
+/// <summary>Refund the shopper through the store's payment provider (needs payments.manage too): at most what is left of the order's payment</summary>
+public sealed partial class RecordSupplierOrderReturnRequestRefund
+{
+    /// <summary>How much to refund the shopper, in minor units of the order's currency</summary>
+    [JsonPropertyName("amountMinor")]
+    public long AmountMinor { get; set; }
+
+    /// <summary>Optional: the order's currency (another is refused)</summary>
+    [JsonPropertyName("currency")]
+    public string? Currency { get; set; }
 }
 
 public sealed partial class RefundStoreOrderRequest

@@ -527,11 +527,6 @@ public sealed partial class ReturnsService
 
     internal ReturnsService(StoreHttp http) => _http = http;
 
-    /// <summary>Record a return of items of a shipped supplier order, on the store's side: why, the claim it goes with, and the shopper's refund</summary>
-    /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns</c> Permission: <c>returns.manage</c>.</remarks>
-    public Task<SupplierOrderReturn> CreateAsync(string storeId, string supplierOrderId, CreateSupplierOrderReturnRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
-        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/returns", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.CreateSupplierOrderReturnRequest), RetrySafe = true, Idempotent = true }, StoreJsonContext.Default.SupplierOrderReturn, cancellationToken);
-
     /// <summary>One return, with its refund and its money (the refund, the supplier's credit on its claim, the net)</summary>
     /// <remarks><c>GET /api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns/{returnId}</c> Permission: <c>suppliers.view</c>.</remarks>
     public Task<SupplierOrderReturn> GetAsync(string storeId, string supplierOrderId, string returnId, RequestOptions? options = null, CancellationToken cancellationToken = default)
@@ -541,6 +536,11 @@ public sealed partial class ReturnsService
     /// <remarks><c>GET /api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns</c> Permission: <c>suppliers.view</c>.</remarks>
     public Task<ListSupplierOrderReturnsResult> ListAsync(string storeId, string supplierOrderId, RequestOptions? options = null, CancellationToken cancellationToken = default)
         => _http.SendAsync(new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/returns", options) { RetrySafe = true }, StoreJsonContext.Default.ListSupplierOrderReturnsResult, cancellationToken);
+
+    /// <summary>Record a return of items of a shipped supplier order, on the store's side: why, the claim it goes with, and the shopper's refund</summary>
+    /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns</c> Permission: <c>returns.manage</c>.</remarks>
+    public Task<SupplierOrderReturn> RecordAsync(string storeId, string supplierOrderId, RecordSupplierOrderReturnRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/returns", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.RecordSupplierOrderReturnRequest), RetrySafe = true, Idempotent = true }, StoreJsonContext.Default.SupplierOrderReturn, cancellationToken);
 
     /// <summary>Ask the payment provider again for a return's refund whose answer was not had (status sending), under the same key: it refunds once</summary>
     /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns/{returnId}/refund</c> Permission: <c>returns.manage</c>.</remarks>

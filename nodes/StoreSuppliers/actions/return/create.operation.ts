@@ -10,7 +10,7 @@ import { supplierOrderParams } from '../supplierOrder/common';
 import { returnOrderField } from './common';
 
 export const routing: Route = {
-  operationId: 'createSupplierOrderReturn',
+  operationId: 'recordSupplierOrderReturn',
   method: 'POST',
   path: '/api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns',
   idempotent: true,
