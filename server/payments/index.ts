@@ -32,6 +32,12 @@ export const paymentsModule = domainModule({
     const apiBaseOf = (provider: string) => (provider === 'sandbox' ? p.config.sandboxPaymentsUrl : '');
     const captures = new ShopperCaptures(providers, deps.orders.orderPayments, apiBaseOf, p.log);
     const refunds = new ShopperRefunds(providers, deps.orders.orderPayments, apiBaseOf, p.log);
-    return { providers, notifications, captures, refunds, routes: paymentRoutes(providers, notifications, () => p.config.publicBaseUrl, refunds, deps.orders.orders) };
+    return {
+      providers,
+      notifications,
+      captures,
+      refunds,
+      routes: paymentRoutes(providers, notifications, () => p.config.publicBaseUrl, refunds, deps.orders.orders),
+    };
   },
 });
