@@ -50,7 +50,7 @@ export interface DispatchShop {
   /** Supplier product ids of the linked products, in the order the parts use them round-robin. */
   supplierProductIds: string[];
   /** The seeded supplier orders, status `queued`. */
-  parts: Array<{ id: string; orderId: string; groupKey: string; number: string; supplierProductId: string }>;
+  parts: Array<{ id: string; orderId: string; partKey: string; number: string; supplierProductId: string }>;
   /** The one order submitted through the API first (untimed): checks the set-up and warms the dispatch path. */
   warmUpNumber: string;
   seedMs: number;
@@ -106,7 +106,7 @@ export async function dispatchShop(
     products: chosen.map((c) => ({ supplierProductId: c.id, variantIds: [c.variantId] })),
   });
   if (imported.errors.length || imported.products.length !== PRODUCTS) throw new Error(`import: ${JSON.stringify(imported.errors)}`);
-  const groupKey = `supplier:${conn.connectionId}`;
+  const partKey = `supplier:${conn.connectionId}`;
 
   // One order placed and submitted through the API: the template of the seeded rows, and a check that a part dispatches.
   const p0 = imported.products[0];
@@ -116,7 +116,7 @@ export async function dispatchShop(
     paymentMethod: 'manual',
     contractModel: 'standard',
   });
-  const submitted = await api(svc, key, 'POST', `/api/store-suppliers/${conn.storeId}/orders/${template.id}/groups/${encodeURIComponent(groupKey)}/submit`, {});
+  const submitted = await api(svc, key, 'POST', `/api/store-suppliers/${conn.storeId}/orders/${template.id}/groups/${encodeURIComponent(partKey)}/submit`, {});
   if (submitted.status !== 'submitted') throw new Error(`the warm-up submit left the supplier order ${submitted.status}: ${submitted.reviewMessage ?? ''}`);
 
   if (opts.automation) await api(svc, key, 'PUT', `/api/store-suppliers/${conn.storeId}/${conn.connectionId}/automation`, opts.automation);
@@ -157,12 +157,12 @@ export async function dispatchShop(
       `INSERT INTO store_order_items (store_id, id, order_id, position, product_id, variant_id, sku, title, quantity, unit_price_minor, group_key, supplier_variant_id, link_cost_minor)
        SELECT t.store_id, p.item_id, p.order_id, 0, l.product_id, l.variant_id, l.sku, l.title, 1, l.price_minor, $1, l.supplier_variant_id, l.cost_minor
          FROM bench_parts p JOIN bench_links l ON l.k = p.k CROSS JOIN (SELECT store_id FROM store_orders WHERE id = $2) t`,
-      [groupKey, template.id],
+      [partKey, template.id],
     );
     await c.query(
       `INSERT INTO fulfilment_groups (store_id, order_id, group_key, connection_id, status, shipment, fulfilled_by_store)
        SELECT t.store_id, order_id, $1, $2, 'pending', NULL, false FROM bench_parts CROSS JOIN (SELECT store_id FROM store_orders WHERE id = $3) t`,
-      [groupKey, conn.connectionId, template.id],
+      [partKey, conn.connectionId, template.id],
     );
     // As ensure() writes them on submit: status queued, attempt 1, its number, unpaid, not pay-now. Left out for
     // orders that are to be confirmed during the run (their supplier orders come from the confirmation).
@@ -171,7 +171,7 @@ export async function dispatchShop(
         `INSERT INTO supplier_orders (id, store_id, order_id, group_key, connection_id, supplier_key, order_number, contract_model, status, supplier_order_number, payment_status, pay_now, destination, created_by_account_id, created_by_key_id, created_at, updated_at)
        SELECT p.so_id, t.store_id, p.order_id, $2, $3, 'sandbox', p.number, t.contract_model, 'queued', 'ss-' || left(replace(p.so_id::text, '-', ''), 20) || '-1', 'unpaid', false, t.destination, t.created_by_account_id, t.created_by_key_id, p.at, p.at
          FROM bench_parts p CROSS JOIN (SELECT * FROM store_orders WHERE id = $1) t`,
-        [template.id, groupKey, conn.connectionId],
+        [template.id, partKey, conn.connectionId],
       );
     if (opts.confirmed !== false)
       await c.query(
@@ -191,7 +191,7 @@ export async function dispatchShop(
       liveKey: account.liveKey,
       accountId: account.accountId,
       supplierProductIds: chosen.map((x) => x.id),
-      parts: rows.rows.map((r) => ({ id: r.id, orderId: r.order_id, groupKey, number: r.number, supplierProductId: r.supplier_product_id })),
+      parts: rows.rows.map((r) => ({ id: r.id, orderId: r.order_id, partKey, number: r.number, supplierProductId: r.supplier_product_id })),
       warmUpNumber: submitted.supplierOrderNumber,
       seedMs: performance.now() - started,
     };

@@ -59,18 +59,18 @@ export class ManualDispatch {
 
   private async step(t: Task): Promise<void> {
     const { store, orderId } = t.order;
-    const groupKey = `supplier:${store.conns.cj}`;
+    const partKey = `supplier:${store.conns.cj}`;
     if (t.step === 'submit') {
-      const partKey = `${orderId}:${groupKey}`;
-      const path = `/api/store-suppliers/${store.storeId}/orders/${orderId}/groups/${encodeURIComponent(groupKey)}/submit`;
+      const bookKey = `${orderId}:${partKey}`;
+      const path = `/api/store-suppliers/${store.storeId}/orders/${orderId}/groups/${encodeURIComponent(partKey)}/submit`;
       const a: Answer<{ result: SupplierOrderView }> = await store.api.call('POST', path, {
         key: store.owner.key,
         body: { payNow: t.payNow },
         headers: { Prefer: 'respond-async' },
       });
-      const book = this.submitsByPart.get(partKey) ?? { order: t.order, requestIds: [] };
+      const book = this.submitsByPart.get(bookKey) ?? { order: t.order, requestIds: [] };
       book.requestIds.push(a.requestId);
-      this.submitsByPart.set(partKey, book);
+      this.submitsByPart.set(bookKey, book);
       if (a.status === 200 || a.status === 202) {
         this.submitted++;
         if (t.payNow) return this.done(t);

@@ -47,7 +47,7 @@ export function costsText(so: SupplierOrder): string {
 
 /** The actions the spec allows for this order, each with what it will do. */
 function actionsFor(so: SupplierOrder, supplier: string): Action[] {
-  const group = `orders/${so.orderId}/groups/${encodeURIComponent(so.fulfilmentGroupKey)}`;
+  const partPath = `orders/${so.orderId}/groups/${encodeURIComponent(so.fulfilmentGroupKey)}`;
   const cost = so.costs ? money(so.costs.totalMinor, so.costs.currency) : "the supplier's current cost";
   const out: Action[] = [];
   if (['needsReview', 'failed', 'queued'].includes(so.status)) {
@@ -91,7 +91,7 @@ function actionsFor(so: SupplierOrder, supplier: string): Action[] {
     out.push({
       label: 'Fulfil it yourself',
       does: 'You ship this part from your own stock; its supplier order is cancelled.',
-      path: `${group}/fulfil-manually`,
+      path: `${partPath}/fulfil-manually`,
       danger: true,
     });
   }

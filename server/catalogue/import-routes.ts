@@ -1,5 +1,5 @@
 import { creatorOf, ownRecordsKeyId } from '../identity/permissions';
-import { defineRoutes, Reply, route } from '../platform/http/route';
+import { byCaller, defineRoutes, Reply, route } from '../platform/http/route';
 import { object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
 import { productSchema } from '../stores/schemas';
 import { IMPORT_INLINE_LIMIT, ImportService } from './imports';
@@ -137,10 +137,7 @@ export function importRoutes(imports: ImportService, usable: ReturnType<typeof u
       operationId: 'listImportJobs',
       method: 'get',
       path: `${BASE}/:storeId/imports`,
-      tag: TAG_PRODUCTS,
-      auth: 'caller',
-      permission: 'suppliers.import',
-      readOnly: true,
+      ...byCaller(TAG_PRODUCTS, 'suppliers.import', true),
       summary: "The store's import jobs, newest first, paged by cursor, each with its progress",
       description: "Not in the spec's route list: it lets a person or a workflow find a background import without having kept its id.",
       params: params(['storeId']),
@@ -152,10 +149,7 @@ export function importRoutes(imports: ImportService, usable: ReturnType<typeof u
       operationId: 'getImportJob',
       method: 'get',
       path: `${BASE}/:storeId/imports/:jobId`,
-      tag: TAG_PRODUCTS,
-      auth: 'caller',
-      permission: 'suppliers.import',
-      readOnly: true,
+      ...byCaller(TAG_PRODUCTS, 'suppliers.import', true),
       summary: 'Progress of a background import: status, total, done, failed, per-product errors and created products',
       params: params(['storeId', 'jobId']),
       response: { status: 200, schema: importJobSchema },

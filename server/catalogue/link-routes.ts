@@ -1,6 +1,6 @@
 import { creatorOf, ownRecordsKeyId } from '../identity/permissions';
 import { ApiError, errors } from '../platform/errors';
-import { defineRoutes, Reply, route } from '../platform/http/route';
+import { byCaller, defineRoutes, Reply, route } from '../platform/http/route';
 import { object, pageOf, pageQuery, params, supplierRef, uuid } from '../platform/http/schemas';
 import type { ConnectionService } from '../connections';
 import type { LinkService } from './links';
@@ -40,10 +40,7 @@ export function linkRoutes(connections: ConnectionService, supplierProducts: Sup
       operationId: 'listProductLinks',
       method: 'get',
       path: `${BASE}/:storeId/links`,
-      tag: TAG_LINKS,
-      auth: 'caller',
-      permission: 'suppliers.view',
-      readOnly: true,
+      ...byCaller(TAG_LINKS, 'suppliers.view', true),
       summary: "The store's product links, newest first, paged by cursor",
       params: params(['storeId']),
       query: object({ ...pageQuery, connectionId: uuid, productId: uuid }),
@@ -108,10 +105,7 @@ export function linkRoutes(connections: ConnectionService, supplierProducts: Sup
       operationId: 'updateProductLink',
       method: 'put',
       path: `${BASE}/:storeId/links/:linkId`,
-      tag: TAG_LINKS,
-      auth: 'caller',
-      permission: 'suppliers.import',
-      readOnly: false,
+      ...byCaller(TAG_LINKS, 'suppliers.import', false),
       // What reads the supplier (a new variant mapping, alternates) needs dropshipping, as creating the link did.
       planGated: {
         when: (body) => body.variants !== undefined || (body.alternates?.length ?? 0) > 0,
@@ -145,10 +139,7 @@ export function linkRoutes(connections: ConnectionService, supplierProducts: Sup
       operationId: 'deleteProductLink',
       method: 'delete',
       path: `${BASE}/:storeId/links/:linkId`,
-      tag: TAG_LINKS,
-      auth: 'caller',
-      permission: 'suppliers.import',
-      readOnly: false,
+      ...byCaller(TAG_LINKS, 'suppliers.import', false),
       summary: "Unlink; the product stays as the store's own",
       params: params(['storeId', 'linkId']),
       response: { status: 204, schema: {} },
@@ -161,10 +152,7 @@ export function linkRoutes(connections: ConnectionService, supplierProducts: Sup
       operationId: 'syncProductLink',
       method: 'post',
       path: `${BASE}/:storeId/links/:linkId/sync`,
-      tag: TAG_LINKS,
-      auth: 'caller',
-      permission: 'suppliers.import',
-      readOnly: false,
+      ...byCaller(TAG_LINKS, 'suppliers.import', false),
       summary: 'Sync one link now, within its sync switches',
       params: params(['storeId', 'linkId']),
       response: { status: 200, schema: linkSchema },

@@ -1,4 +1,4 @@
-import { defineRoutes, route, RequestContext } from '../platform/http/route';
+import { byCaller, defineRoutes, RequestContext, route } from '../platform/http/route';
 import { object, params } from '../platform/http/schemas';
 import { automationFields, connectionSchema } from './schemas';
 import type { ConnectionService } from './service';
@@ -14,10 +14,7 @@ export function connectionSettingsRoutes(connections: ConnectionService, load: (
       operationId: 'changeSupplierSettings',
       method: 'put',
       path: `${BASE}/:storeId/:id/settings`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.manage',
-      readOnly: false,
+      ...byCaller(TAG, 'suppliers.manage', false),
       summary: "Change the supplier's own settings (validated against its settings schema)",
       params: storeAndConnection,
       body: object({ settings: { type: 'object' } }, ['settings']),

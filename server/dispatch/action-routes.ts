@@ -1,5 +1,5 @@
 import { actorOf } from '../identity/permissions';
-import { defineRoutes, route } from '../platform/http/route';
+import { byCaller, defineRoutes, route } from '../platform/http/route';
 import { object, uuid } from '../platform/http/schemas';
 import { DELIVERY_ATTENTION_REASONS } from '../platform/vocabulary/delivery';
 import type { DispatchCommands } from './commands';
@@ -59,10 +59,7 @@ export function supplierOrderActionRoutes(commands: DispatchCommands, reads: Sup
       operationId: 'acknowledgeDeliveryAttention',
       method: 'post',
       path: `${BASE}/:storeId/orders/:supplierOrderId/delivery-attention/acknowledge`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.orders.manage',
-      readOnly: false,
+      ...byCaller(TAG, 'suppliers.orders.manage', false),
       summary: "Acknowledge a sent order's delivery attention, naming the reason seen (409 attentionChanged when it changed meanwhile)",
       description:
         'The attention clears; its reason is not raised again until its threshold passes anew (an exception: until a new carrier scan reports one). Another reason that holds is raised at once. The status never changes.',
@@ -92,10 +89,7 @@ export function supplierOrderActionRoutes(commands: DispatchCommands, reads: Sup
       operationId: 'cancelSupplierOrder',
       method: 'post',
       path: `${BASE}/:storeId/orders/:supplierOrderId/cancel`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.orders.manage',
-      readOnly: false,
+      ...byCaller(TAG, 'suppliers.orders.manage', false),
       idempotent: true,
       summary: 'Withdraw the order at the supplier where it still allows it; after the supplier shipped it pauses with supplierAlreadyShipped',
       description:

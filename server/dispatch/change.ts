@@ -7,7 +7,7 @@ import type { LandedCost } from './landed';
 import type { Step } from './steps';
 import type { SupplierOrder } from './supplier-order';
 
-export type Fields = Partial<Omit<SupplierOrder, 'id' | 'status' | 'storeId' | 'orderId' | 'groupKey' | 'createdAt' | 'updatedAt'>>;
+export type Fields = Partial<Omit<SupplierOrder, 'id' | 'status' | 'storeId' | 'orderId' | 'partKey' | 'createdAt' | 'updatedAt'>>;
 
 /** One change of a supplier order, as ./sql/write.ts `writeChange` writes it in one statement. */
 export interface Change {

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { ApiError, errors } from '../platform/errors';
 import type { OrderService } from '../orders';
-import type { FulfilmentGroup, StoreOrder } from '../orders';
+import type { OrderPart, StoreOrder } from '../orders';
 import type { Actor } from '../identity/permissions';
 import type { DeliveryAttentionReason } from '../platform/vocabulary/delivery';
 import type { DispatchQueue } from './queues';
@@ -39,7 +39,7 @@ export class DispatchCommands {
     private readonly queue: DispatchQueue,
     private readonly waiter: SupplierOrderWaiter,
     /** The orders domain's parts, injected: dispatch reads a part and hands one to the store through it. */
-    private readonly parts: Pick<OrderService, 'group' | 'handPartToStore'>,
+    private readonly parts: Pick<OrderService, 'part' | 'handPartToStore'>,
   ) {}
 
   private async answer(so: SupplierOrder, opts: CommandOptions): Promise<Outcome> {
@@ -77,34 +77,29 @@ export class DispatchCommands {
    */
   async submit(
     order: StoreOrder,
-    groupKey: string,
+    partKey: string,
     actor: Actor,
     payNow: boolean,
     opts: CommandOptions & { charge?: (tx: EntityManager) => Promise<void> } = {},
   ): Promise<Outcome> {
-    const group = await this.supplierPart(order, groupKey);
-    const existing = await this.records.forPart(order.storeId, order.id, groupKey);
+    const part = await this.supplierPart(order, partKey);
+    const existing = await this.records.forPart(order.storeId, order.id, partKey);
     if (existing) return this.answer(existing, opts);
-    if (group.fulfilledByStore) throw errors.invalidState('The store fulfils this part itself.');
-    const { so } = await this.ensure(order, group, actor, { payNow, trigger: 'submit', charge: opts.charge });
+    if (part.fulfilledByStore) throw errors.invalidState('The store fulfils this part itself.');
+    const { so } = await this.ensure(order, part, actor, { payNow, trigger: 'submit', charge: opts.charge });
     return this.answer(so, opts);
   }
 
   /** Makes the part's supplier order (status queued) if it has none; the caller asks for the job. */
-  async ensure(
-    order: StoreOrder,
-    group: FulfilmentGroup,
-    actor: Actor,
-    o: { payNow: boolean; trigger: string; charge?: (tx: EntityManager) => Promise<void> },
-  ) {
-    const conn = await this.records.connection(order.storeId, group.connectionId!);
+  async ensure(order: StoreOrder, part: OrderPart, actor: Actor, o: { payNow: boolean; trigger: string; charge?: (tx: EntityManager) => Promise<void> }) {
+    const conn = await this.records.connection(order.storeId, part.connectionId!);
     if (!conn) throw errors.notFound('The order part');
     return this.records.create(
       {
         id: crypto.randomUUID(),
         storeId: order.storeId,
         orderId: order.id,
-        groupKey: group.groupKey,
+        partKey: part.partKey,
         connectionId: conn.id,
         supplierKey: conn.supplierKey,
         orderNumber: order.number,
@@ -184,24 +179,24 @@ export class DispatchCommands {
   }
 
   /** The store takes a part over: its supplier order (if any) is cancelled and the store ships the part. */
-  async fulfilManually(order: StoreOrder, groupKey: string, actor: Actor, opts: CommandOptions = {}) {
-    const group = await this.parts.group(order.storeId, order.id, groupKey);
-    if (!group || !groupKey.startsWith('supplier:')) throw errors.notFound('The supplier part');
-    if (group.fulfilledByStore) throw errors.invalidState('The store already fulfils this part.');
-    const so = await this.records.forPart(order.storeId, order.id, groupKey);
+  async fulfilManually(order: StoreOrder, partKey: string, actor: Actor, opts: CommandOptions = {}) {
+    const part = await this.parts.part(order.storeId, order.id, partKey);
+    if (!part || !partKey.startsWith('supplier:')) throw errors.notFound('The supplier part');
+    if (part.fulfilledByStore) throw errors.invalidState('The store already fulfils this part.');
+    const so = await this.records.forPart(order.storeId, order.id, partKey);
     if (so && (so.status === 'shipped' || so.status === 'delivered')) throw errors.invalidState('The supplier already shipped this part.');
     if (so && so.status !== 'cancelled') {
       const out = await this.cancel(so, actor, { ...opts, storeTakesOver: true });
-      return { so: out.so, group: await this.parts.group(order.storeId, order.id, groupKey), settled: out.settled };
+      return { so: out.so, part: await this.parts.part(order.storeId, order.id, partKey), settled: out.settled };
     }
-    await this.parts.handPartToStore(order.storeId, order.id, groupKey);
-    return { so, group: await this.parts.group(order.storeId, order.id, groupKey), settled: true };
+    await this.parts.handPartToStore(order.storeId, order.id, partKey);
+    return { so, part: await this.parts.part(order.storeId, order.id, partKey), settled: true };
   }
 
-  private async supplierPart(order: StoreOrder, groupKey: string): Promise<FulfilmentGroup> {
-    if (!groupKey.startsWith('supplier:')) throw errors.badRequest('notASupplierPart', "This part holds the store's own items; it has no supplier.");
-    const group = await this.parts.group(order.storeId, order.id, groupKey);
-    if (!group || !group.connectionId) throw errors.notFound('The order part');
-    return group;
+  private async supplierPart(order: StoreOrder, partKey: string): Promise<OrderPart> {
+    if (!partKey.startsWith('supplier:')) throw errors.badRequest('notASupplierPart', "This part holds the store's own items; it has no supplier.");
+    const part = await this.parts.part(order.storeId, order.id, partKey);
+    if (!part || !part.connectionId) throw errors.notFound('The order part');
+    return part;
   }
 }

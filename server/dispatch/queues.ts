@@ -25,7 +25,7 @@ export const readBackKey = (connectionId: string, supplierOrderId: string) => `$
  */
 export const DISPATCH_BATCH_WINDOW_MS = 25;
 
-export const singletonKeyOf = (so: { orderId: string; groupKey: string }) => `supplier-order:${so.orderId}:${so.groupKey}`;
+export const singletonKeyOf = (so: { orderId: string; partKey: string }) => `supplier-order:${so.orderId}:${so.partKey}`;
 
 /**
  * The dispatch queue: `exclusive` admits one queued-or-active job per order part; a dead worker's job comes back

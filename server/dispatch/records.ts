@@ -48,8 +48,8 @@ export class SupplierOrderRecords {
     return so;
   }
 
-  forPart(storeId: string, orderId: string, groupKey: string): Promise<SupplierOrder | null> {
-    return sql.supplierOrderOfPart(this.db, storeId, orderId, groupKey);
+  forPart(storeId: string, orderId: string, partKey: string): Promise<SupplierOrder | null> {
+    return sql.supplierOrderOfPart(this.db, storeId, orderId, partKey);
   }
 
   bySupplierId(connectionId: string, supplierOrderId: string, storeId: string): Promise<SupplierOrder | null> {
@@ -123,7 +123,7 @@ export class SupplierOrderRecords {
         })
       : await this.write(this.db, change);
     if (made) return { so: made, created: true };
-    const existing = await this.forPart(record.storeId, record.orderId, record.groupKey);
+    const existing = await this.forPart(record.storeId, record.orderId, record.partKey);
     if (!existing) throw errors.conflict('concurrentChange', 'The order part changed meanwhile; try again.');
     return { so: existing, created: false };
   }
@@ -163,8 +163,8 @@ export class SupplierOrderRecords {
       await this.parts.moveItems(tx, {
         storeId: so.storeId,
         orderId: so.orderId,
-        fromKey: so.groupKey,
-        toKey: r.record.groupKey,
+        fromKey: so.partKey,
+        toKey: r.record.partKey,
         connectionId: r.record.connectionId,
         items: r.items,
       });

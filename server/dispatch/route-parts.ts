@@ -9,7 +9,7 @@ import type { SupplierOrderReads } from './views';
 
 export const BASE = '/api/store-suppliers';
 export const TAG = 'Supplier orders';
-export const groupParams = object(
+export const partParams = object(
   { storeId: uuid, orderId: uuid, groupKey: { type: 'string', pattern: '^(store|supplier:[0-9a-fA-F-]{36}(:[0-9a-fA-F-]{36})?)$' } },
   ['storeId', 'orderId', 'groupKey'],
 );

@@ -1,13 +1,13 @@
 import { actorOf, ownRecordsKeyId } from '../identity/permissions';
 import { errors } from '../platform/errors';
-import { defineRoutes, route, Reply } from '../platform/http/route';
+import { byCaller, defineRoutes, Reply, route } from '../platform/http/route';
 import { object, pageOf, params, uuid } from '../platform/http/schemas';
 import type { OrderService } from '../orders';
 import type { DispatchCommands } from './commands';
 import { supplierOrderSchema } from './schemas';
 import { SUPPLIER_ORDER_STATUSES } from './state-machine';
 import type { SupplierOrderReads } from './views';
-import { answering, BASE, groupParams, preferHeader, settled, soParams, stillWorking, TAG } from './route-parts';
+import { answering, BASE, partParams, preferHeader, settled, soParams, stillWorking, TAG } from './route-parts';
 import { supplierOrderActionRoutes } from './action-routes';
 
 /** Supplier orders read, and a part sent or taken over; what is done to one supplier order is ./action-routes.ts. */
@@ -19,10 +19,7 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
       operationId: 'listSupplierOrders',
       method: 'get',
       path: `${BASE}/:storeId/orders`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.view',
-      readOnly: true,
+      ...byCaller(TAG, 'suppliers.view', true),
       summary: 'Supplier orders, newest first, filtered and paged by cursor',
       description: 'Repeat with the same filters and the previous nextCursor as cursor until hasMore is false. Read every page before acting on rows.',
       params: params(['storeId']),
@@ -46,10 +43,7 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
       operationId: 'getSupplierOrder',
       method: 'get',
       path: `${BASE}/:storeId/orders/:supplierOrderId`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.view',
-      readOnly: true,
+      ...byCaller(TAG, 'suppliers.view', true),
       summary: 'One supplier order with its history',
       params: soParams,
       response: { status: 200, schema: supplierOrderSchema },
@@ -68,7 +62,7 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
       idempotent: true,
       summary: 'Send one part of an order to its supplier now; called twice it still makes one supplier order',
       description: 'Charged once per supplier order made: a part that already has one answers it and charges nothing.',
-      params: groupParams,
+      params: partParams,
       headers: [preferHeader],
       body: object({
         payNow: { type: 'boolean', description: 'Also pay as soon as it is created, skipping the check that the shopper paid; recorded in the history' },
@@ -79,6 +73,7 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
         const order = await orders.get(ctx.params.storeId, ctx.params.orderId, ownRecordsKeyId(ctx.caller));
         return answer(
           ctx,
+          // `:groupKey` is the path's (wire) name of the part key.
           await commands.submit(order, ctx.params.groupKey, actorOf(ctx.caller!), !!ctx.body.payNow, {
             ...opts(ctx),
             charge: (tx) => ctx.credits.chargeInTransaction(tx),
@@ -91,12 +86,9 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
       operationId: 'fulfilOrderPartManually',
       method: 'post',
       path: `${BASE}/:storeId/orders/:orderId/groups/:groupKey/fulfil-manually`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.orders.manage',
-      readOnly: false,
+      ...byCaller(TAG, 'suppliers.orders.manage', false),
       summary: 'Take a part over so the store ships it itself (its supplier order, if any, is cancelled)',
-      params: groupParams,
+      params: partParams,
       headers: [preferHeader],
       response: {
         status: 200,
@@ -105,12 +97,14 @@ export function supplierOrderRoutes(commands: DispatchCommands, reads: SupplierO
       extraResponses: [stillWorking],
       async handler(ctx) {
         const order = await orders.get(ctx.params.storeId, ctx.params.orderId, ownRecordsKeyId(ctx.caller));
+        // `:groupKey` is the path's (wire) name of the part key.
         const out = await commands.fulfilManually(order, ctx.params.groupKey, actorOf(ctx.caller!), opts(ctx));
-        if (!out.group) throw errors.notFound('The order part');
+        if (!out.part) throw errors.notFound('The order part');
         const so = out.so ? (await reads.views([out.so], showCustomer(ctx)))[0] : null;
         return new Reply(out.settled ? 200 : 202, {
           supplierOrder: so,
-          part: { groupKey: out.group.groupKey, status: out.group.status, fulfilledByStore: out.group.fulfilledByStore, shipment: out.group.shipment },
+          // The answer's `groupKey` is the wire's name for partKey.
+          part: { groupKey: out.part.partKey, status: out.part.status, fulfilledByStore: out.part.fulfilledByStore, shipment: out.part.shipment },
         });
       },
     }),

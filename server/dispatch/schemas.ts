@@ -3,6 +3,18 @@ import { REVIEW_REASONS } from './review-reasons';
 import { SUPPLIER_ORDER_STATUSES } from './state-machine';
 import { DELIVERY_ATTENTION_REASONS, DELIVERY_EXCEPTIONS } from '../platform/vocabulary/delivery';
 
+/** A supplier order's shipment as the supplier reported it (a reship's too), or null before it ships. */
+export const SHIPMENT = {
+  oneOf: [
+    object({ carrier: { type: 'string' }, trackingNumber: { type: 'string' }, shippedAt: { type: ['string', 'null'] } }, [
+      'carrier',
+      'trackingNumber',
+      'shippedAt',
+    ]),
+    { type: 'null' },
+  ],
+} as const;
+
 const eventSchema = object(
   {
     at: dateTime,
@@ -129,16 +141,7 @@ export const supplierOrderSchema = object(
       ],
     },
     payment: object({ status: { enum: ['notRequired', 'unpaid', 'paid', 'refunded'] } }, ['status']),
-    shipping: {
-      oneOf: [
-        object({ carrier: { type: 'string' }, trackingNumber: { type: 'string' }, shippedAt: { type: ['string', 'null'] } }, [
-          'carrier',
-          'trackingNumber',
-          'shippedAt',
-        ]),
-        { type: 'null' },
-      ],
-    },
+    shipping: SHIPMENT,
     deliveryAttention: {
       oneOf: [
         object({ reason: { enum: [...DELIVERY_ATTENTION_REASONS] }, since: dateTime, message: { type: 'string' } }, ['reason', 'since', 'message']),

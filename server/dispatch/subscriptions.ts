@@ -51,9 +51,9 @@ export class DispatchSubscriptions {
     if (e.kind === 'confirmed' && order.contractModel === 'promiseToSell') return; // sent on authorisation instead
     if (e.kind === 'authorised' && order.contractModel !== 'promiseToSell') return;
     let planChecked = false;
-    for (const group of await this.orders.groups(order.storeId, [order.id])) {
-      if (!group.connectionId || group.fulfilledByStore) continue;
-      const conn = await this.records.connection(order.storeId, group.connectionId);
+    for (const part of await this.orders.parts(order.storeId, [order.id])) {
+      if (!part.connectionId || part.fulfilledByStore) continue;
+      const conn = await this.records.connection(order.storeId, part.connectionId);
       if (!conn) continue;
       if (e.kind === 'confirmed' ? conn.automation.level !== 'automatic' : conn.automation.level === 'off') continue;
       // Sending is plan-gated: an automatic send acts for the store under the owner's plan when the order was confirmed
@@ -63,7 +63,7 @@ export class DispatchSubscriptions {
         return;
       }
       planChecked = true;
-      const { so } = await this.commands.ensure(order, group, e.actor, { payNow: false, trigger: e.kind === 'confirmed' ? 'confirmation' : 'authorisation' });
+      const { so } = await this.commands.ensure(order, part, e.actor, { payNow: false, trigger: e.kind === 'confirmed' ? 'confirmation' : 'authorisation' });
       if (so.status === 'queued') await this.queue.request(so);
     }
   }
@@ -71,9 +71,9 @@ export class DispatchSubscriptions {
   /** The provider failed the shopper's payment: each part whose supplier was paid on the promise is paused (at most a few tries if it moves meanwhile). */
   private async captureFailed(storeId: string, orderId: string): Promise<void> {
     const message = "The payment provider reported that the shopper's payment failed.";
-    for (const group of await this.orders.groups(storeId, [orderId])) {
+    for (const part of await this.orders.parts(storeId, [orderId])) {
       for (let attempt = 0; attempt < 3; attempt++) {
-        const so = await this.records.forPart(storeId, orderId, group.groupKey);
+        const so = await this.records.forPart(storeId, orderId, part.partKey);
         if (!so || so.contractModel !== 'promiseToSell' || !moveOf(so.status, so.paymentStatus, 'captureFailed')) break;
         try {
           await this.records.change(so, { type: 'captureFailed', message });

@@ -25,7 +25,7 @@ export interface SupplierOrder {
   id: string;
   storeId: string;
   orderId: string;
-  groupKey: string;
+  partKey: string;
   connectionId: string;
   supplierKey: string;
   orderNumber: string;
@@ -172,7 +172,7 @@ export type NewSupplierOrder = Pick<
   | 'id'
   | 'storeId'
   | 'orderId'
-  | 'groupKey'
+  | 'partKey'
   | 'connectionId'
   | 'supplierKey'
   | 'orderNumber'
@@ -183,14 +183,9 @@ export type NewSupplierOrder = Pick<
   | 'createdByKeyId'
 > & { reshipOf?: ReshipOf };
 
-export interface PartRef {
-  id: string;
-  storeId: string;
-  orderId: string;
-  groupKey: string;
-  connectionId: string;
-  supplierKey: string;
-}
+/** What names a part's supplier order, where a step needs no more of it. */
+export type PartRef = Pick<SupplierOrder, 'id' | 'storeId' | 'orderId' | 'partKey' | 'connectionId' | 'supplierKey'>;
+
 /** The service's own number for an attempt, sent to the supplier as its order number. */
 export function supplierOrderNumber(id: string, attempt: number): string {
   return `ss-${id.replace(/-/g, '').slice(0, 20)}-${attempt}`;

@@ -18,7 +18,7 @@ export type ListedSupplierOrder = Pick<
   | 'storeId'
   | 'orderId'
   | 'orderNumber'
-  | 'groupKey'
+  | 'partKey'
   | 'connectionId'
   | 'supplierKey'
   | 'contractModel'
@@ -128,7 +128,7 @@ export class SupplierOrderReads {
       storeId: so.storeId,
       orderId: so.orderId,
       orderNumber: so.orderNumber,
-      fulfilmentGroupKey: so.groupKey,
+      fulfilmentGroupKey: so.partKey, // the wire's name for the part key
       integrationId: so.connectionId,
       supplierKey: so.supplierKey,
       contractModel: so.contractModel,

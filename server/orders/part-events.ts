@@ -29,7 +29,7 @@ export function orderPartRenderer(db: Queryable): EventRenderer {
       return parts.map((g, i) => ({
         orderId: g.order_id,
         orderNumber: g.order_number,
-        groupKey: g.group_key,
+        groupKey: g.group_key, // the event's wire name
         connectionId: g.connection_id,
         status: g.status,
         fulfilledByStore: g.fulfilled_by_store,

@@ -1,7 +1,7 @@
 import type { Params, Queryable } from '../platform/db';
 import type { Piece } from '../platform/statement';
 import { moveItems, partMove, reshipItems } from './sql/parts';
-import { creditDeltas, profitChangedPieces, profitSumPieces } from './sql/profit';
+import { creditDeltas, PROFIT_SUM_COLUMNS, profitChangedPieces, profitSumPieces } from './sql/profit';
 import type { PartMove } from './types';
 
 export type ItemsMove = Parameters<typeof moveItems>[1];
@@ -23,6 +23,9 @@ export class PartMoves {
   profitChanged(p: Params, storeId: string, moved: string): Piece[] {
     return profitChangedPieces(p, storeId, moved);
   }
+
+  /** The columns the relation given to `profitSums` has (the caller's piece gives them). */
+  readonly profitSumColumns = PROFIT_SUM_COLUMNS;
 
   /**
    * The profit report's kept sums for each row of the relation `parts` (a part whose latest landed cost stage moved, or that was cancelled:

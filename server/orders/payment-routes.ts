@@ -1,5 +1,5 @@
 import { actorOf } from '../identity/permissions';
-import { defineRoutes, route, RequestContext } from '../platform/http/route';
+import { byCaller, defineRoutes, RequestContext, route } from '../platform/http/route';
 import { minorUnits, object, params } from '../platform/http/schemas';
 import { PAYMENT_ATTENTION_REASONS, type StoreOrder } from './types';
 import { orderParams, orderSchemaWith } from './schemas';
@@ -25,10 +25,7 @@ export function storeOrderPaymentRoutes(
       summary: "Mark the order paid by hand (cash, bank transfer): confirms it; recorded as manual, not as the payment provider's word",
       description:
         "The shopper's `paymentStatus` moves only on the payment provider's signed notifications (POST /api/payment-notifications/:storeId). A manual mark confirms the order and shows in its payment history with who made it, but does not count as provider-confirmed for automatic supplier payment: that still needs the connection's allowUnpaidOrders (orders without online payment) or payNow. 409 when the provider already reported the order paid or refunded; marking twice changes nothing.",
-      tag: TAG,
-      auth: 'caller',
-      permission: 'orders.manage',
-      readOnly: false,
+      ...byCaller(TAG, 'orders.manage', false),
       params: orderParams,
       body: object({ reference: { type: 'string', maxLength: 200, description: 'A receipt or transfer reference' }, amountMinor: minorUnits }),
       response: { status: 200, schema: orderSchema },
@@ -44,10 +41,7 @@ export function storeOrderPaymentRoutes(
       summary: "A person has dealt with the order's payment needing attention: clears paymentAttention, keeping the note and who in its payment history",
       description:
         "`reason` names the attention acknowledged (the order's `paymentAttention.reason` as the person saw it): 409 `attentionChanged` when the order's reason is another now (a new one arrived meanwhile: it is not cleared under a note about the old one); 409 `noPaymentAttention` when the order's payment needs no attention. The order still needs attention afterwards if a part does.",
-      tag: TAG,
-      auth: 'caller',
-      permission: 'payments.manage',
-      readOnly: false,
+      ...byCaller(TAG, 'payments.manage', false),
       params: orderParams,
       body: object(
         {

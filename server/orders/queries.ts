@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { Cursors, keysetList, Page } from '../platform/pagination';
-import type { Destination, FulfilmentGroup, StoreOrder } from './types';
+import type { Destination, OrderPart, StoreOrder } from './types';
 import * as sql from './sql/orders';
 
 /** A store order as the list shows it: its parts and their summary, without items or supplier orders. */
@@ -20,12 +20,12 @@ interface StoreOrderListItem {
   destination?: Destination;
   destinationRedacted: boolean;
   fulfilmentGroups: Array<{
-    groupKey: string;
+    groupKey: string; // the wire's name of partKey
     connectionId: string | null;
-    status: FulfilmentGroup['status'];
+    status: OrderPart['status'];
     fulfilledByStore: boolean;
     items: string[];
-    shipment: FulfilmentGroup['shipment'];
+    shipment: OrderPart['shipment'];
   }>;
   fulfilmentSummary: { parts: number; shipped: number; delivered: number; needingAttention: number };
   confirmedAt: string | null;
@@ -62,7 +62,7 @@ export class StoreOrderQueries {
       paymentAttention: o.payment_attention ? { reason: o.payment_attention, since: o.payment_attention_at!.toISOString() } : null,
       ...(showCustomer ? { destination: o.destination, destinationRedacted: false } : { destinationRedacted: true }),
       fulfilmentGroups: o.parts.map((g) => ({
-        groupKey: g.groupKey,
+        groupKey: g.partKey, // the wire's name
         connectionId: g.connectionId,
         status: g.status,
         fulfilledByStore: g.fulfilledByStore,

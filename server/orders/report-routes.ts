@@ -1,6 +1,6 @@
 import { ownRecordsKeyId } from '../identity/permissions';
 import { errors } from '../platform/errors';
-import { defineRoutes, route } from '../platform/http/route';
+import { byCaller, defineRoutes, route } from '../platform/http/route';
 import { calendarDay, object, pageOf, pageQuery, params } from '../platform/http/schemas';
 import type { ProfitReports } from './report';
 
@@ -47,10 +47,7 @@ export function profitReportRoutes(reports: ProfitReports) {
       operationId: 'getProfitReport',
       method: 'get',
       path: '/api/store-suppliers/:storeId/reports/profit',
-      tag: 'Reports',
-      auth: 'caller',
-      permission: 'suppliers.view',
-      readOnly: true,
+      ...byCaller('Reports', 'suppliers.view', true),
       summary: "The store's profit over a range of days, in its currency: totals and rows per day, product or connection, keyset-paged by key",
       description:
         "Read from sums the service keeps as landed costs, revenue and the payment provider's fees are recorded (not from a scan of the orders). `from` and `to` are inclusive days in UTC, at most 366 days apart. A part enters with its first landed cost; `incompleteParts` counts parts the supplier has not accepted yet and parts priced in another currency than the store's (their amounts are not summed). Fees are the orders's: rows by product or connection carry none, the totals and rows by day do. A key whose record scope is `own` is refused (403 `recordScopeTooNarrow`): the sums hold every order of the store.",

@@ -1,10 +1,10 @@
 import { actorOf, creatorOf, ownRecordsKeyId } from '../identity/permissions';
 import { errors } from '../platform/errors';
-import { defineRoutes, route, RequestContext } from '../platform/http/route';
+import { byCaller, defineRoutes, RequestContext, route } from '../platform/http/route';
 import { destinationSchema, object, pageOf, pageQuery, params, uuid } from '../platform/http/schemas';
 import { STORE_ORDER_STATUSES } from '../platform/vocabulary/statuses';
 import { type StoreOrder } from './types';
-import { groupParams, orderParams, orderSchemaWith } from './schemas';
+import { partParams, orderParams, orderSchemaWith } from './schemas';
 import type { OrderPayments } from './payments';
 import type { OrderService } from './service';
 import type { StoreOrderQueries } from './queries';
@@ -27,10 +27,7 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
       operationId: 'createStoreOrder',
       method: 'post',
       path: `${BASE}/:storeId`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'orders.manage',
-      readOnly: false,
+      ...byCaller(TAG, 'orders.manage', false),
       summary: "Create a store order; its items are split into parts (the store's own, and one per supplier connection)",
       params: params(['storeId']),
       body: object(
@@ -64,10 +61,7 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
         'Store orders, newest first; each carries a summary of its parts; needsAttention=true keeps orders with a part (or the payment) needing attention',
       description:
         '`customer` keeps the orders whose delivery name or e-mail contains it (letter case aside). It searches customer data, so it needs `customers.view` as well: without it the answer is 403 `permissionDenied`.',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'orders.view',
-      readOnly: true,
+      ...byCaller(TAG, 'orders.view', true),
       params: params(['storeId']),
       query: object({
         ...pageQuery,
@@ -93,10 +87,7 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
       operationId: 'getStoreOrder',
       method: 'get',
       path: `${BASE}/:storeId/:orderId`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'orders.view',
-      readOnly: true,
+      ...byCaller(TAG, 'orders.view', true),
       summary: 'Order details with its parts; for a caller who also holds suppliers.view, its supplier orders with costs',
       params: orderParams,
       response: { status: 200, schema: orderSchema },
@@ -106,10 +97,7 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
       operationId: 'confirmStoreOrder',
       method: 'post',
       path: `${BASE}/:storeId/:orderId/confirm`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'orders.manage',
-      readOnly: false,
+      ...byCaller(TAG, 'orders.manage', false),
       idempotent: true,
       summary: 'Confirm the order (staff); supplier parts under an automatic level are then sent in the background',
       description:
@@ -123,18 +111,16 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
       operationId: 'shipStoreOrderPart',
       method: 'post',
       path: `${BASE}/:storeId/:orderId/groups/:groupKey/ship`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'orders.manage',
-      readOnly: false,
+      ...byCaller(TAG, 'orders.manage', false),
       summary: 'The store hands a part it fulfils itself to a carrier',
-      params: groupParams,
+      params: partParams,
       body: object({ carrier: { type: 'string', minLength: 1, maxLength: 100 }, trackingNumber: { type: 'string', minLength: 1, maxLength: 100 } }, [
         'carrier',
         'trackingNumber',
       ]),
       response: { status: 200, schema: orderSchema },
       async handler(ctx) {
+        // `:groupKey` is the path's (wire) name of the part key.
         await orders.shipOwnPart(await load(ctx), ctx.params.groupKey, 'shipped', ctx.body);
         return one(ctx, await load(ctx));
       },
@@ -143,14 +129,12 @@ export function storeOrderRoutes(orders: OrderService, payments: OrderPayments, 
       operationId: 'deliverStoreOrderPart',
       method: 'post',
       path: `${BASE}/:storeId/:orderId/groups/:groupKey/deliver`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'orders.manage',
-      readOnly: false,
+      ...byCaller(TAG, 'orders.manage', false),
       summary: 'A part the store fulfils itself was delivered',
-      params: groupParams,
+      params: partParams,
       response: { status: 200, schema: orderSchema },
       async handler(ctx) {
+        // `:groupKey` is the path's (wire) name of the part key.
         await orders.shipOwnPart(await load(ctx), ctx.params.groupKey, 'delivered');
         return one(ctx, await load(ctx));
       },

@@ -6,7 +6,7 @@ import { PAYMENT_ATTENTION_REASONS } from './types';
 // The orders domain's schemas: what its routes take and answer.
 
 export const orderParams = params(['storeId', 'orderId']);
-export const groupParams = object({ storeId: uuid, orderId: uuid, groupKey: { type: 'string', pattern: '^(store|supplier:[0-9a-fA-F-]{36})$' } }, [
+export const partParams = object({ storeId: uuid, orderId: uuid, groupKey: { type: 'string', pattern: '^(store|supplier:[0-9a-fA-F-]{36})$' } }, [
   'storeId',
   'orderId',
   'groupKey',

@@ -6,12 +6,12 @@ import type { Actor } from '../identity/permissions';
 import type { Queryable } from '../platform/db';
 import type { ProductService } from '../stores/products';
 import type { StoreService } from '../stores/stores';
-import type { ContractModel, Destination, FulfilmentGroup, PartStatus, PaymentMethod, Shipment, StoreOrder, StoreOrderItem } from './types';
+import type { ContractModel, Destination, OrderPart, PartStatus, PaymentMethod, Shipment, StoreOrder, StoreOrderItem } from './types';
 import * as sql from './sql/orders';
 import { confirmOrder, movePartNow } from './sql/parts';
 
-const STORE_GROUP = 'store';
-const supplierGroupKey = (connectionId: string) => `supplier:${connectionId}`;
+const STORE_PART = 'store';
+const supplierPartKey = (connectionId: string) => `supplier:${connectionId}`;
 
 export interface CreateOrderInput {
   items: Array<{ productId: string; variantId: string; quantity: number }>;
@@ -78,17 +78,17 @@ export class OrderService {
           productTitle: v.productTitle,
           quantity: item.quantity,
           unitPriceMinor: v.priceMinor,
-          groupKey: link ? supplierGroupKey(link.connection_id) : STORE_GROUP,
+          partKey: link ? supplierPartKey(link.connection_id) : STORE_PART,
           supplierVariantId: link?.supplier_variant_id ?? null,
           linkCostMinor: link ? Number(link.cost_minor) : null,
           // The cost recorded when the order is taken, and its currency: every reroute's ceiling starts from it.
           linkCurrency: link?.currency ?? null,
         };
       });
-      const groups = [...new Set(items.map((i) => i.groupKey))].map((groupKey) => ({
-        groupKey,
-        connectionId: groupKey === STORE_GROUP ? null : groupKey.slice('supplier:'.length),
-        fulfilledByStore: groupKey === STORE_GROUP,
+      const parts = [...new Set(items.map((i) => i.partKey))].map((partKey) => ({
+        partKey,
+        connectionId: partKey === STORE_PART ? null : partKey.slice('supplier:'.length),
+        fulfilledByStore: partKey === STORE_PART,
       }));
       await sql.insertOrder(
         tx,
@@ -105,7 +105,7 @@ export class OrderService {
           ...creator,
         },
         items,
-        groups,
+        parts,
       );
       await made?.(tx, orderId);
       return orderId;
@@ -124,12 +124,12 @@ export class OrderService {
   }
 
   /** The parts of these orders of one store. */
-  groups(storeId: string, orderIds: string[], tx: Queryable = this.db): Promise<FulfilmentGroup[]> {
-    return orderIds.length ? sql.groupsOf(tx, storeId, orderIds) : Promise.resolve([]);
+  parts(storeId: string, orderIds: string[], tx: Queryable = this.db): Promise<OrderPart[]> {
+    return orderIds.length ? sql.partsOf(tx, storeId, orderIds) : Promise.resolve([]);
   }
 
-  group(storeId: string, orderId: string, groupKey: string): Promise<FulfilmentGroup | null> {
-    return sql.groupOf(this.db, storeId, orderId, groupKey);
+  part(storeId: string, orderId: string, partKey: string): Promise<OrderPart | null> {
+    return sql.partOf(this.db, storeId, orderId, partKey);
   }
 
   /** A staff member confirms; the store's own part starts being prepared. Answers once its own transaction commits. */
@@ -142,28 +142,28 @@ export class OrderService {
 
   /** Confirms inside the caller's transaction (a staff member, or a payment that confirms: ./payments). */
   async confirmIn(tx: EntityManager, storeId: string, orderId: string, actor: Actor): Promise<void> {
-    await confirmOrder(tx, storeId, orderId, STORE_GROUP, actor);
+    await confirmOrder(tx, storeId, orderId, STORE_PART, actor);
   }
 
   /** The store takes a supplier part over (it has no supplier order left): it ships the part itself from now on. */
-  async handPartToStore(storeId: string, orderId: string, groupKey: string): Promise<void> {
-    await movePartNow(this.db, storeId, orderId, groupKey, { kind: 'handToStore' });
+  async handPartToStore(storeId: string, orderId: string, partKey: string): Promise<void> {
+    await movePartNow(this.db, storeId, orderId, partKey, { kind: 'handToStore' });
   }
 
   /** The store ships or delivers a part it fulfils itself (its own items, or a part taken over). */
-  async shipOwnPart(order: StoreOrder, groupKey: string, to: 'shipped' | 'delivered', shipment?: { carrier: string; trackingNumber: string }): Promise<void> {
-    const group = await this.group(order.storeId, order.id, groupKey);
-    if (!group) throw errors.notFound('The order part');
-    if (!group.fulfilledByStore) throw errors.invalidState('This part is fulfilled by its supplier; its status follows the supplier order.');
+  async shipOwnPart(order: StoreOrder, partKey: string, to: 'shipped' | 'delivered', shipment?: { carrier: string; trackingNumber: string }): Promise<void> {
+    const part = await this.part(order.storeId, order.id, partKey);
+    if (!part) throw errors.notFound('The order part');
+    if (!part.fulfilledByStore) throw errors.invalidState('This part is fulfilled by its supplier; its status follows the supplier order.');
     if (!order.confirmedAt) throw errors.invalidState('Confirm the order first.');
     const allowed: Record<string, PartStatus[]> = { shipped: ['pending', 'processing'], delivered: ['shipped'] };
-    if (!allowed[to].includes(group.status)) throw errors.invalidState(`A ${group.status} part cannot become ${to}.`);
+    if (!allowed[to].includes(part.status)) throw errors.invalidState(`A ${part.status} part cannot become ${to}.`);
     const now = new Date().toISOString();
     const next: Shipment =
       to === 'shipped'
         ? { carrier: shipment!.carrier, trackingNumber: shipment!.trackingNumber, shippedAt: now, deliveredAt: null }
-        : { ...(group.shipment ?? { carrier: '', trackingNumber: '', shippedAt: null }), deliveredAt: now };
-    if (!(await movePartNow(this.db, order.storeId, order.id, groupKey, { kind: 'byStore', status: to, shipment: next, from: allowed[to] })))
+        : { ...(part.shipment ?? { carrier: '', trackingNumber: '', shippedAt: null }), deliveredAt: now };
+    if (!(await movePartNow(this.db, order.storeId, order.id, partKey, { kind: 'byStore', status: to, shipment: next, from: allowed[to] })))
       throw errors.invalidState('The part changed meanwhile; read the order again.');
   }
 }

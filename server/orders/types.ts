@@ -74,15 +74,15 @@ export interface StoreOrderItem {
   productTitle: string | null;
   quantity: number;
   unitPriceMinor: number;
-  groupKey: string;
+  partKey: string;
   supplierVariantId: string | null;
   linkCostMinor: number | null;
 }
 
 /** An order part: the store's own items, or one supplier connection's. */
-export interface FulfilmentGroup {
+export interface OrderPart {
   orderId: string;
-  groupKey: string;
+  partKey: string;
   connectionId: string | null;
   status: PartStatus;
   shipment: Shipment | null;

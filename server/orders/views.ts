@@ -41,7 +41,7 @@ export function orderViews(orders: OrderService, payments: OrderPayments, suppli
     // A route's orders are all of its store: every read below is of that one store.
     const storeId = list[0]?.storeId ?? '';
     if (list.some((o) => o.storeId !== storeId)) throw new Error('orders of several stores in one answer');
-    const groups = await orders.groups(storeId, ids);
+    const allParts = await orders.parts(storeId, ids);
     const canSeeSuppliers = !!ctx.store?.permissions.has('suppliers.view');
     const showCustomer = !!ctx.store?.permissions.has('customers.view');
     const soViews = canSeeSuppliers && full && ids.length ? await supplierOrders.ofOrders(storeId, ids, showCustomer) : [];
@@ -50,7 +50,7 @@ export function orderViews(orders: OrderService, payments: OrderPayments, suppli
     const out = [];
     for (const o of list) {
       const items = full ? await orders.items(storeId, o.id) : [];
-      const parts = groups.filter((g) => g.orderId === o.id);
+      const parts = allParts.filter((g) => g.orderId === o.id);
       out.push({
         id: o.id,
         storeId: o.storeId,
@@ -79,16 +79,16 @@ export function orderViews(orders: OrderService, payments: OrderPayments, suppli
                 productTitle: i.productTitle,
                 quantity: i.quantity,
                 unitPriceMinor: i.unitPriceMinor,
-                groupKey: i.groupKey,
+                groupKey: i.partKey, // the wire's name for the part key
               })),
             }
           : {}),
         fulfilmentGroups: parts.map((g) => ({
-          groupKey: g.groupKey,
+          groupKey: g.partKey, // the wire's name for the part key
           connectionId: g.connectionId,
           status: g.status,
           fulfilledByStore: g.fulfilledByStore,
-          items: full ? items.filter((i) => i.groupKey === g.groupKey).map((i) => i.id) : [],
+          items: full ? items.filter((i) => i.partKey === g.partKey).map((i) => i.id) : [],
           shipment: g.shipment,
         })),
         fulfilmentSummary: {

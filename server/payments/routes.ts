@@ -1,7 +1,7 @@
 import { actorOf, ownRecordsKeyId } from '../identity/permissions';
 import type { OrderService } from '../orders';
 import { ApiError, databaseUnavailable } from '../platform/errors';
-import { defineRoutes, route, Reply } from '../platform/http/route';
+import { byCaller, defineRoutes, Reply, route } from '../platform/http/route';
 import { currency, dateTime, minorUnits, object, params, uuid } from '../platform/http/schemas';
 import type { ShopperRefunds } from './refunds';
 import { PAYMENT_PROVIDERS, type PaymentProviders } from './providers';
@@ -55,10 +55,7 @@ export function paymentRoutes(
       operationId: 'getPaymentProvider',
       method: 'get',
       path: '/api/stores/:storeId/payment-provider',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'payments.manage',
-      readOnly: true,
+      ...byCaller(TAG, 'payments.manage', true),
       summary: "The store's payment provider and the notification address to enter there; the signing secret is never answered",
       params: params(['storeId']),
       response: { status: 200, schema: providerSchema },
@@ -68,10 +65,7 @@ export function paymentRoutes(
       operationId: 'setPaymentProvider',
       method: 'put',
       path: '/api/stores/:storeId/payment-provider',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'payments.manage',
-      readOnly: false,
+      ...byCaller(TAG, 'payments.manage', false),
       summary: "Set the store's payment provider, the secret it signs notifications with and the store's API key there (from the provider's dashboard)",
       description: 'Replaces any earlier secret at once: events signed with the old one are refused from then on.',
       params: params(['storeId']),
@@ -107,10 +101,7 @@ export function paymentRoutes(
       operationId: 'removePaymentProvider',
       method: 'delete',
       path: '/api/stores/:storeId/payment-provider',
-      tag: TAG,
-      auth: 'caller',
-      permission: 'payments.manage',
-      readOnly: false,
+      ...byCaller(TAG, 'payments.manage', false),
       summary: "Forget the store's payment provider and its secret: its notifications are refused from now on",
       params: params(['storeId']),
       response: { status: 200, schema: object({ storeId: uuid, removedAt: dateTime }, ['storeId', 'removedAt']) },
@@ -123,10 +114,7 @@ export function paymentRoutes(
       operationId: 'refundStoreOrder',
       method: 'post',
       path: '/api/store-orders/:storeId/:orderId/refunds',
-      tag: 'Store orders',
-      auth: 'caller',
-      permission: 'payments.manage',
-      readOnly: false,
+      ...byCaller('Store orders', 'payments.manage', false),
       idempotent: true,
       summary: "Refund the shopper, the whole order or part of it, through the store's payment provider",
       description:

@@ -1,6 +1,6 @@
 /** The client's supplier orders and store orders: paused orders throw, 200s return, pages are walked to the end. */
 import { eventually, leakScanTest, Sandbox, Service, startSandbox, startService } from '../support/harness';
-import { groupOf, openShop, placeOrder, received, Shop, US_ADDRESS } from '../support/orders';
+import { partKeyOf, openShop, placeOrder, received, Shop, US_ADDRESS } from '../support/orders';
 import { ApiError, clientFor, expectNoKey, InvalidStateError, rejectionOf, StoreSuppliersError, SupplierOrderPausedError } from './support';
 
 let sandbox: Sandbox;
@@ -21,14 +21,14 @@ test('submit: a part paused for review throws SupplierOrderPausedError carrying 
   const shop = await openShop(svc, sandbox, { page: 2 });
   const { store, sent } = clientFor(svc, shop.owner.key);
   const order = await placeOrder(svc, shop, { destination: BRAZIL });
-  const err = await rejectionOf<SupplierOrderPausedError>(store.suppliers.orders.submit(shop.storeId, order.id, groupOf(shop), { payNow: true }));
+  const err = await rejectionOf<SupplierOrderPausedError>(store.suppliers.orders.submit(shop.storeId, order.id, partKeyOf(shop), { payNow: true }));
   expect(err).toBeInstanceOf(SupplierOrderPausedError);
   expect(err).toBeInstanceOf(StoreSuppliersError);
   expect(err).not.toBeInstanceOf(ApiError);
   expect({ reviewReason: err.reviewReason, retryable: err.retryable }).toEqual({ reviewReason: 'destinationUnsupported', retryable: false });
   expect(err.reviewMessage).toEqual(expect.any(String));
   expect(err.message).toContain('destinationUnsupported');
-  expect(err.supplierOrder).toMatchObject({ orderId: order.id, fulfilmentGroupKey: groupOf(shop), status: 'needsReview' });
+  expect(err.supplierOrder).toMatchObject({ orderId: order.id, fulfilmentGroupKey: partKeyOf(shop), status: 'needsReview' });
   // The service answered 200: the order is paused, not refused, and nothing reached the supplier.
   expect(sent.at(-1)).toMatchObject({ method: 'POST', status: 200, body: { payNow: true } });
   expect((await received(sandbox)).count(err.supplierOrder.supplierOrderNumber)).toBe(0);
@@ -41,7 +41,7 @@ test('retry: paused again throws; with acceptCost the order goes on and the choi
   const shop = await openShop(svc, sandbox, { page: 13, automation: { costLimit: { amountMinor: 1, currency: 'USD' } } });
   const { store, sent } = clientFor(svc, shop.owner.key);
   const order = await placeOrder(svc, shop);
-  const paused = await rejectionOf<SupplierOrderPausedError>(store.suppliers.orders.submit(shop.storeId, order.id, groupOf(shop)));
+  const paused = await rejectionOf<SupplierOrderPausedError>(store.suppliers.orders.submit(shop.storeId, order.id, partKeyOf(shop)));
   expect(paused.reviewReason).toBe('costAboveLimit');
   const id = paused.supplierOrder._id;
 
@@ -63,7 +63,7 @@ test('pay: with no balance it throws insufficientBalance and nothing is paid; af
   const shop = await openShop(svc, sandbox, { page: 3, balanceMinor: 0 });
   const { store } = clientFor(svc, shop.owner.key);
   const order = await placeOrder(svc, shop);
-  const created = await store.suppliers.orders.submit(shop.storeId, order.id, groupOf(shop));
+  const created = await store.suppliers.orders.submit(shop.storeId, order.id, partKeyOf(shop));
   expect(created).toMatchObject({ status: 'submitted', payment: { status: 'unpaid' } });
 
   const err = await rejectionOf<SupplierOrderPausedError>(store.suppliers.orders.pay(shop.storeId, created._id));
@@ -94,7 +94,7 @@ describe('lists', () => {
     // Seven supplier orders: every other one paused (destination not served), the rest sent.
     for (let i = 0; i < 7; i++) {
       const order = await placeOrder(svc, shop, i % 2 === 0 ? { destination: BRAZIL } : {});
-      const so = await store.suppliers.orders.submit(shop.storeId, order.id, groupOf(shop)).catch((e) => (e as SupplierOrderPausedError).supplierOrder);
+      const so = await store.suppliers.orders.submit(shop.storeId, order.id, partKeyOf(shop)).catch((e) => (e as SupplierOrderPausedError).supplierOrder);
       newestFirst.unshift(so._id);
       if (so.status === 'needsReview') pausedNewestFirst.unshift(so._id);
     }
@@ -135,7 +135,7 @@ describe('lists', () => {
     expect(attention.items.every((o) => o.needsAttention)).toBe(true);
 
     const one = await store.orders.get(shop.storeId, pausedOrders[0].orderId);
-    expect(one.fulfilmentGroups.map((g) => g.groupKey)).toContain(groupOf(shop));
+    expect(one.fulfilmentGroups.map((g) => g.groupKey)).toContain(partKeyOf(shop));
     expect(one.supplierOrders?.map((s) => s._id)).toEqual([pausedOrders[0]._id]);
 
     const walked: string[] = [];
@@ -148,7 +148,7 @@ test('cancel returns the cancelled order; fulfilManually takes a part over; a se
   const shop = await openShop(svc, sandbox, { page: 7 });
   const { store } = clientFor(svc, shop.owner.key);
   const [a, b] = [await placeOrder(svc, shop), await placeOrder(svc, shop)];
-  const soA = await store.suppliers.orders.submit(shop.storeId, a.id, groupOf(shop));
+  const soA = await store.suppliers.orders.submit(shop.storeId, a.id, partKeyOf(shop));
   const cancelled = await store.suppliers.orders.cancel(shop.storeId, soA._id);
   expect(cancelled).toMatchObject({ _id: soA._id, status: 'cancelled' });
   expect((await received(sandbox)).all.orders.find((o: any) => o.orderNumber === soA.supplierOrderNumber).status).toBe('cancelled');
@@ -157,8 +157,8 @@ test('cancel returns the cancelled order; fulfilManually takes a part over; a se
   expect(twice.status).toBe(409);
   if (twice.code === 'invalidState') expect(twice).toBeInstanceOf(InvalidStateError);
 
-  await store.suppliers.orders.submit(shop.storeId, b.id, groupOf(shop));
-  const taken = await store.suppliers.orders.fulfilManually(shop.storeId, b.id, groupOf(shop));
+  await store.suppliers.orders.submit(shop.storeId, b.id, partKeyOf(shop));
+  const taken = await store.suppliers.orders.fulfilManually(shop.storeId, b.id, partKeyOf(shop));
   expect(taken.supplierOrder).toMatchObject({ status: 'cancelled' });
   expect(taken.part).toMatchObject({ fulfilledByStore: true });
 });
@@ -168,8 +168,8 @@ test('submit twice gives one supplier order (the reason the client may retry it)
   const { store } = clientFor(svc, shop.owner.key);
   const order = await placeOrder(svc, shop);
   const [one, two] = await Promise.all([
-    store.suppliers.orders.submit(shop.storeId, order.id, groupOf(shop)),
-    store.suppliers.orders.submit(shop.storeId, order.id, groupOf(shop)),
+    store.suppliers.orders.submit(shop.storeId, order.id, partKeyOf(shop)),
+    store.suppliers.orders.submit(shop.storeId, order.id, partKeyOf(shop)),
   ]);
   expect(two._id).toBe(one._id);
   await eventually(async () => ((await received(sandbox)).count(one.supplierOrderNumber) === 1 ? true : undefined), 10000, 'the supplier to hold the order');
@@ -178,7 +178,7 @@ test('submit twice gives one supplier order (the reason the client may retry it)
 test("reports.profit answers the store's profit from the service's kept sums: the part's own figures, by connection, with a ValidationFailedError for a bad range", async () => {
   const shop = await openShop(svc, sandbox, { page: 9 });
   const { store, sent } = clientFor(svc, shop.owner.key);
-  const so = await store.suppliers.orders.submit(shop.storeId, (await placeOrder(svc, shop, { quantity: 2 })).id, groupOf(shop));
+  const so = await store.suppliers.orders.submit(shop.storeId, (await placeOrder(svc, shop, { quantity: 2 })).id, partKeyOf(shop));
   const profit = (await store.suppliers.orders.get(shop.storeId, so._id)).profit!;
   const today = new Date().toISOString().slice(0, 10);
   const report = await store.suppliers.reports.profit(shop.storeId, { from: today, to: today, groupBy: 'connection' });

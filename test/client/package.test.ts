@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { leakScanTest, Sandbox, Service, startSandbox, startService } from '../support/harness';
-import { groupOf, openShop, placeOrder, Shop } from '../support/orders';
+import { partKeyOf, openShop, placeOrder, Shop } from '../support/orders';
 import { StoreClient } from './support';
 
 const execFileAsync = promisify(execFile);
@@ -68,7 +68,7 @@ async function run(file: string, order: { id: string }) {
   const { stdout: out } = await execFileAsync(process.execPath, [file], {
     cwd: project,
     encoding: 'utf8',
-    env: { ...process.env, STORE_API_KEY: shop.owner.key, BASE_URL: svc.baseUrl, STORE_ID: shop.storeId, ORDER_ID: order.id, GROUP_KEY: groupOf(shop) },
+    env: { ...process.env, STORE_API_KEY: shop.owner.key, BASE_URL: svc.baseUrl, STORE_ID: shop.storeId, ORDER_ID: order.id, GROUP_KEY: partKeyOf(shop) },
   });
   return JSON.parse(out.trim().split('\n').pop()!);
 }

@@ -6,7 +6,7 @@
  */
 import { eventually, leakScanTest, Sandbox, Service, startSandbox, startService } from '../support/harness';
 import { connectTestMode, linkWithBackup } from '../support/backup';
-import { groupOf, openShop, placeOrder, received, Shop } from '../support/orders';
+import { partKeyOf, openShop, placeOrder, received, Shop } from '../support/orders';
 import { ApiError, clientFor, InvalidStateError, rejectionOf, SupplierOrderPausedError, type AlternateInput, type RerouteRule } from './support';
 
 let sandbox: Sandbox;
@@ -84,7 +84,7 @@ test('reroute: the pause standing throws SupplierOrderPausedError naming the alt
   const { store, sent } = clientFor(svc, shop.owner.key);
   const pausedOrder = async () => {
     const order = await placeOrder(svc, shop);
-    return (await rejectionOf<SupplierOrderPausedError>(store.suppliers.orders.submit(shop.storeId, order.id, groupOf(shop)))).supplierOrder;
+    return (await rejectionOf<SupplierOrderPausedError>(store.suppliers.orders.submit(shop.storeId, order.id, partKeyOf(shop)))).supplierOrder;
   };
 
   // The backup's automation off: no alternate can take the part, the pause stands.
@@ -126,7 +126,7 @@ test('reroute with respondAsync: 202 with the order still paused is returned, no
   await linkWithBackup(svc, shop, shop.backupConnId);
   const { store, sent } = clientFor(svc, shop.owner.key);
   const order = await placeOrder(svc, shop);
-  const paused = (await rejectionOf<SupplierOrderPausedError>(store.suppliers.orders.submit(shop.storeId, order.id, groupOf(shop)))).supplierOrder;
+  const paused = (await rejectionOf<SupplierOrderPausedError>(store.suppliers.orders.submit(shop.storeId, order.id, partKeyOf(shop)))).supplierOrder;
   const answered = await store.suppliers.orders.reroute(shop.storeId, paused._id, {}, { respondAsync: true });
   expect(sent.at(-1)).toMatchObject({ method: 'POST', status: 202 });
   expect(sent.at(-1)!.headers.get('prefer')).toBe('respond-async');

@@ -1,6 +1,6 @@
 /** A 202 (the dispatch job is still working) is returned, never thrown; `respondAsync` sends `Prefer: respond-async`. */
 import { eventually, leakScanTest, Sandbox, Service, startSandbox, startService } from '../support/harness';
-import { groupOf, openShop, placeOrder, received } from '../support/orders';
+import { partKeyOf, openShop, placeOrder, received } from '../support/orders';
 import { clientFor } from './support';
 
 let sandbox: Sandbox;
@@ -20,7 +20,7 @@ test('submit answered 202 returns the queued supplier order; it is sent later by
   const shop = await openShop(svc, sandbox, { page: 15 });
   const { store, sent } = clientFor(svc, shop.owner.key);
   const order = await placeOrder(svc, shop);
-  const so = await store.suppliers.orders.submit(shop.storeId, order.id, groupOf(shop), {}, { respondAsync: true });
+  const so = await store.suppliers.orders.submit(shop.storeId, order.id, partKeyOf(shop), {}, { respondAsync: true });
   expect(sent.at(-1)).toMatchObject({ method: 'POST', status: 202 });
   expect(sent.at(-1)!.headers.get('prefer')).toBe('respond-async');
   expect(so).toMatchObject({ orderId: order.id, status: 'queued' });
@@ -39,7 +39,7 @@ test('a 202 is returned even for an order the job will pause: the pause is seen 
   const shop = await openShop(svc, sandbox, { page: 16, automation: { costLimit: { amountMinor: 1, currency: 'USD' } } });
   const { store, sent } = clientFor(svc, shop.owner.key);
   const order = await placeOrder(svc, shop);
-  const so = await store.suppliers.orders.submit(shop.storeId, order.id, groupOf(shop));
+  const so = await store.suppliers.orders.submit(shop.storeId, order.id, partKeyOf(shop));
   expect(sent.at(-1)).toMatchObject({ status: 202 });
   expect(sent.at(-1)!.headers.get('prefer')).toBeNull();
   expect(so.status).toBe('queued');

@@ -5,7 +5,7 @@
  * the calls it was answering.
  */
 import { createDatabase, eventually, Sandbox, Service, startSandbox, startService } from '../support/harness';
-import { groupOf, openShop, placeOrder, received, Shop, submit } from '../support/orders';
+import { partKeyOf, openShop, placeOrder, received, Shop, submit } from '../support/orders';
 
 let sandbox: Sandbox;
 const started: Service[] = [];
@@ -106,13 +106,13 @@ describe('Prefer: respond-async', () => {
     const svc = await service({ label: 'engine-async' });
     const shop = await openShop(svc, sandbox);
     const order = await placeOrder(svc, shop);
-    const res = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${order.id}/groups/${encodeURIComponent(groupOf(shop))}/submit`, {
+    const res = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${order.id}/groups/${encodeURIComponent(partKeyOf(shop))}/submit`, {
       key: shop.owner.key,
       body: {},
       headers: { Prefer: 'respond-async' },
     });
     expect(res.status).toBe(202);
-    expect(res.body.result).toMatchObject({ status: 'queued', fulfilmentGroupKey: groupOf(shop) });
+    expect(res.body.result).toMatchObject({ status: 'queued', fulfilmentGroupKey: partKeyOf(shop) });
     const so = await eventually(async () => {
       const s = await getSo(svc, shop, res.body.result._id);
       return s.status === 'submitted' ? s : undefined;

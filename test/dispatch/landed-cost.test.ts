@@ -10,7 +10,7 @@ import { RunningFakeCj, startFakeCj } from '../fakes/cj';
 import { cjControl, openRerouteShop } from '../support/reroute';
 import { connectPayments, PaymentSandbox, startPaymentSandbox } from '../support/payments';
 import { eventually, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
-import { groupOf, openShop, placeOrder, Shop, soAction, submit } from '../support/orders';
+import { partKeyOf, openShop, placeOrder, Shop, soAction, submit } from '../support/orders';
 
 const DAY_MS = 86_400_000;
 const day = (offsetDays = 0) => new Date(Date.now() + offsetDays * DAY_MS).toISOString().slice(0, 10);
@@ -273,7 +273,7 @@ test('accepted at another cost than confirmed (the supplier charged more shippin
   });
   const events = await svc.db.query(`SELECT snapshot FROM event_outbox WHERE store_id = $1 AND type = 'storeOrder.profitChanged'`, [shop.storeId]);
   expect(events.rows).toEqual([
-    { snapshot: expect.objectContaining({ supplierOrderId: so._id, stage: 'accepted', differenceMinor: 250, fulfilmentGroupKey: groupOf(shop) }) },
+    { snapshot: expect.objectContaining({ supplierOrderId: so._id, stage: 'accepted', differenceMinor: 250, fulfilmentGroupKey: partKeyOf(shop) }) },
   ]);
   // The same cost at acceptance as at confirmation moves nothing: no event for another order.
   const calm = await openShop(svc, sandbox, { page: 6 });

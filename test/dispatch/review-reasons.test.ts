@@ -1,7 +1,7 @@
 /** Every review reason of the spec is reachable, each with the spec's retryable value. */
 import { call, eventually, leakScanTest, Sandbox, Service, startSandbox, startService } from '../support/harness';
 import { sandboxApproval, signInInBrowser } from '../support/sign-in-browser';
-import { groupOf, openShop, placeOrder, received, soAction, submit } from '../support/orders';
+import { partKeyOf, openShop, placeOrder, received, soAction, submit } from '../support/orders';
 import { PaymentKind, PaymentSandbox, shopperPayments, startPaymentSandbox } from '../support/payments';
 
 let sandbox: Sandbox;
@@ -238,8 +238,8 @@ test('testMode: a test connection to a supplier without a test environment place
       paymentMethod: 'manual',
     },
   });
-  const group = `supplier:${conn.body.result.id}`;
-  const res = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${order.body.result.id}/groups/${encodeURIComponent(group)}/submit`, {
+  const partKey = `supplier:${conn.body.result.id}`;
+  const res = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${order.body.result.id}/groups/${encodeURIComponent(partKey)}/submit`, {
     key: shop.owner.key,
     body: {},
   });
@@ -292,7 +292,7 @@ test("a part of the store's own items has no supplier", async () => {
   const order = await placeOrder(svc, shop);
   const res = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${order.id}/groups/store/submit`, { key: shop.owner.key, body: {} });
   expect(res.status).toBe(400);
-  expect(groupOf(shop)).toMatch(/^supplier:/);
+  expect(partKeyOf(shop)).toMatch(/^supplier:/);
 });
 
 leakScanTest();

@@ -6,7 +6,7 @@
  */
 import { signSandboxNotification } from '../../server/sandboxes/supplier';
 import { eventually, leakScanTest, Sandbox, Service, startSandbox, startService } from '../support/harness';
-import { groupOf, openShop, placeOrder, received, Shop, soAction, submit } from '../support/orders';
+import { partKeyOf, openShop, placeOrder, received, Shop, soAction, submit } from '../support/orders';
 
 let sandbox: Sandbox;
 let svc: Service;
@@ -122,7 +122,7 @@ test("duplicate protection 1: the confirmation's automatic send raced against ma
   const keys = await svc.db.query(`SELECT DISTINCT singleton_key FROM pgboss.job WHERE name = 'dispatch.supplier-order' AND data->>'supplierOrderId' = $1`, [
     so._id,
   ]);
-  expect(keys.rows.map((r) => r.singleton_key)).toEqual([`supplier-order:${order.id}:${groupOf(shop)}`]);
+  expect(keys.rows.map((r) => r.singleton_key)).toEqual([`supplier-order:${order.id}:${partKeyOf(shop)}`]);
 });
 
 test('duplicate protection 2: a new attempt (after the supplier refused the create) sends a new order number; the refused one is never reused', async () => {

@@ -1,6 +1,6 @@
 import { Pool } from 'pg';
 import { adminUrl, leakScanTest, Sandbox, Service, startSandbox, startService } from '../support/harness';
-import { groupOf, openShop, placeOrder, received, soAction, submit } from '../support/orders';
+import { partKeyOf, openShop, placeOrder, received, soAction, submit } from '../support/orders';
 
 let sandbox: Sandbox;
 let svc: Service;
@@ -17,14 +17,14 @@ afterAll(async () => {
 test('submit creates one supplier order at the supplier, pay pays it once, and the order part follows', async () => {
   const shop = await openShop(svc, sandbox);
   const order = await placeOrder(svc, shop, { quantity: 2 });
-  expect(order.fulfilmentGroups.map((g: any) => g.groupKey)).toEqual([groupOf(shop)]);
+  expect(order.fulfilmentGroups.map((g: any) => g.groupKey)).toEqual([partKeyOf(shop)]);
   const res = await submit(svc, shop, order.id);
   expect(res.status).toBe(200);
   const so = res.body.result;
   expect(so).toMatchObject({
     status: 'submitted',
     orderNumber: order.number,
-    fulfilmentGroupKey: groupOf(shop),
+    fulfilmentGroupKey: partKeyOf(shop),
     supplierKey: 'sandbox',
     attempt: 1,
     payment: { status: 'unpaid' },

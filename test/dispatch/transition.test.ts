@@ -34,7 +34,7 @@ function record(status: SupplierOrderStatus, paymentStatus: SupplierPaymentStatu
     id: '00000000-0000-4000-8000-000000000001',
     storeId: 's',
     orderId: 'o',
-    groupKey: 'supplier:c',
+    partKey: 'supplier:c',
     connectionId: 'c',
     supplierKey: 'sandbox',
     orderNumber: '1',

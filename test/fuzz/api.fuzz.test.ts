@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { leakScanTest, Sandbox, Service, startSandbox, startService } from '../support/harness';
-import { groupOf, openShop, placeOrder, Shop, submit } from '../support/orders';
+import { partKeyOf, openShop, placeOrder, Shop, submit } from '../support/orders';
 import { hostileValue, wellShaped } from './arbitraries';
 import { FuzzRequest, Ids, operationsOf, requestFor, send } from './requests';
 
@@ -46,7 +46,7 @@ beforeAll(async () => {
       supplierVariantId: [shop.products[0].supplierVariantId],
       orderId: [order.id],
       supplierOrderId: [so._id],
-      groupKey: [groupOf(shop), 'store'],
+      groupKey: [partKeyOf(shop), 'store'],
       keyId: [shop.owner.keyId],
       accountId: [shop.owner.accountId],
       currency: ['USD'],

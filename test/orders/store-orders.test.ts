@@ -1,6 +1,6 @@
 import { signSandboxNotification } from '../../server/sandboxes/supplier';
 import { createKey, eventually, leakScanTest, newDeveloper, Sandbox, Service, startSandbox, startService } from '../support/harness';
-import { groupOf, openShop, placeOrder, received, soAction, submit, US_ADDRESS } from '../support/orders';
+import { partKeyOf, openShop, placeOrder, received, soAction, submit, US_ADDRESS } from '../support/orders';
 import { connectPayments, PaymentSandbox, startPaymentSandbox } from '../support/payments';
 
 let sandbox: Sandbox;
@@ -43,10 +43,10 @@ test("an order splits into the store's own part and one part per supplier connec
   });
   expect(order.fulfilmentGroups.map((g: any) => [g.groupKey, g.status, g.fulfilledByStore])).toEqual([
     ['store', 'pending', true],
-    [groupOf(shop), 'pending', false],
+    [partKeyOf(shop), 'pending', false],
   ]);
   expect(order.fulfilmentSummary).toEqual({ parts: 2, shipped: 0, delivered: 0, needingAttention: 0 });
-  const supplierItem = order.items.find((i: any) => i.groupKey === groupOf(shop));
+  const supplierItem = order.items.find((i: any) => i.groupKey === partKeyOf(shop));
   expect(supplierItem.quantity).toBe(2);
   expect(order.totalMinor).toBe(order.items.reduce((s: number, i: any) => s + i.unitPriceMinor * i.quantity, 0));
   expect(order.supplierOrders).toEqual([]);
@@ -215,21 +215,25 @@ test('fulfil manually: the supplier order is cancelled and the store ships the p
   const order = await placeOrder(svc, shop);
   await svc.call('POST', `/api/store-orders/${shop.storeId}/${order.id}/confirm`, { key: shop.owner.key });
   const so = (await submit(svc, shop, order.id)).body.result;
-  const res = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${order.id}/groups/${encodeURIComponent(groupOf(shop))}/fulfil-manually`, {
+  const res = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${order.id}/groups/${encodeURIComponent(partKeyOf(shop))}/fulfil-manually`, {
     key: shop.owner.key,
   });
   expect(res.status).toBe(200);
   expect(res.body.result.supplierOrder.status).toBe('cancelled');
   expect(res.body.result.part).toMatchObject({ status: 'processing', fulfilledByStore: true });
   expect((await received(sandbox)).all.orders.find((o: any) => o.orderNumber === so.supplierOrderNumber).status).toBe('cancelled');
-  const shipped = await svc.call('POST', `/api/store-orders/${shop.storeId}/${order.id}/groups/${encodeURIComponent(groupOf(shop))}/ship`, {
+  const shipped = await svc.call('POST', `/api/store-orders/${shop.storeId}/${order.id}/groups/${encodeURIComponent(partKeyOf(shop))}/ship`, {
     key: shop.owner.key,
     body: { carrier: 'Post', trackingNumber: 'T9' },
   });
   expect(shipped.body.result.status).toBe('shipped');
-  const twice = await svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${order.id}/groups/${encodeURIComponent(groupOf(shop))}/fulfil-manually`, {
-    key: shop.owner.key,
-  });
+  const twice = await svc.call(
+    'POST',
+    `/api/store-suppliers/${shop.storeId}/orders/${order.id}/groups/${encodeURIComponent(partKeyOf(shop))}/fulfil-manually`,
+    {
+      key: shop.owner.key,
+    },
+  );
   expect(twice.status).toBe(409);
 });
 

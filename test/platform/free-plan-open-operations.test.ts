@@ -5,7 +5,7 @@
  * manually. (The gated ones are refused: test/platform/authorization-matrix.test.ts.)
  */
 import { eventually, leakScanTest, operatorOf, Sandbox, Service, startSandbox, startService } from '../support/harness';
-import { groupOf, openShop, placeOrder, received, Shop, submit } from '../support/orders';
+import { partKeyOf, openShop, placeOrder, received, Shop, submit } from '../support/orders';
 
 let sandbox: Sandbox;
 let svc: Service;
@@ -75,7 +75,7 @@ test('cancelling a supplier order, and fulfilling a part manually', async () => 
   const cancelled = await call('POST', `/orders/${submitted._id}/cancel`);
   expect([cancelled.status, cancelled.body.result.status]).toEqual([200, 'cancelled']);
   expect((await received(sandbox, submitted.supplierOrderNumber)).orders[0].status).toBe('cancelled');
-  const taken = await call('POST', `/orders/${toFulfil.id}/groups/${encodeURIComponent(groupOf(shop))}/fulfil-manually`);
+  const taken = await call('POST', `/orders/${toFulfil.id}/groups/${encodeURIComponent(partKeyOf(shop))}/fulfil-manually`);
   expect(taken.status).toBe(200);
   expect(taken.body.result.part).toMatchObject({ fulfilledByStore: true });
 });

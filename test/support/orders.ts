@@ -87,10 +87,10 @@ export async function placeOrder(
   return res.body.result;
 }
 
-export const groupOf = (shop: Shop) => `supplier:${shop.connId}`;
+export const partKeyOf = (shop: Shop) => `supplier:${shop.connId}`;
 
 export function submit(svc: ServiceClient, shop: Shop, orderId: string, body: Record<string, unknown> = {}, key = shop.owner.key) {
-  return svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${orderId}/groups/${encodeURIComponent(groupOf(shop))}/submit`, { key, body });
+  return svc.call('POST', `/api/store-suppliers/${shop.storeId}/orders/${orderId}/groups/${encodeURIComponent(partKeyOf(shop))}/submit`, { key, body });
 }
 
 export function soAction(svc: ServiceClient, shop: Shop, soId: string, action: 'retry' | 'pay' | 'cancel', body?: Record<string, unknown>) {

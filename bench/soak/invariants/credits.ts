@@ -100,15 +100,15 @@ export async function creditLedgerMatches(stores: Store[], dispatch: ManualDispa
         `request ${c.requestId} (${c.what}) was answered ${c.status || 'nothing'}${c.expected === null ? ` and its work was ${expected ? 'done' : 'not done'}` : ''}: the soak counts ${expected} credits, ${ledgerSays(c.requestId)}`,
       );
   }
-  for (const [partKey, book] of dispatch.submitsByPart) {
+  for (const [bookKey, book] of dispatch.submitsByPart) {
     for (const id of book.requestIds) counted.add(id);
-    const [orderId, groupKey] = partKey.split(/:(?=supplier:)/);
-    const made = [...g.supplierOrders.values()].some((so) => so.orderId === orderId && so.fulfilmentGroupKey === groupKey);
+    const [orderId, partKey] = bookKey.split(/:(?=supplier:)/);
+    const made = [...g.supplierOrders.values()].some((so) => so.orderId === orderId && so.fulfilmentGroupKey === partKey);
     const got = book.requestIds.reduce((n, id) => n + (net.get(id)?.amount ?? 0), 0);
     owed.set(book.order.store.owner.accountId, (owed.get(book.order.store.owner.accountId) ?? 0) + (made ? 3 : 0));
     if (got !== (made ? 3 : 0)) {
       failures.push(
-        `order ${orderId}, part ${groupKey} (store ${book.order.store.index}) was sent by ${book.requestIds.length} submit requests (${book.requestIds.join(', ')}) and ${made ? 'has one supplier order: 3 credits' : 'has no supplier order: 0 credits'}; the ledger charged them ${got} in all`,
+        `order ${orderId}, part ${partKey} (store ${book.order.store.index}) was sent by ${book.requestIds.length} submit requests (${book.requestIds.join(', ')}) and ${made ? 'has one supplier order: 3 credits' : 'has no supplier order: 0 credits'}; the ledger charged them ${got} in all`,
       );
     }
   }

@@ -37,9 +37,9 @@ export function noDuplicateSupplierOrders(g: Gathered): Verdict[] {
     all.filter((o) => o.live && partOf(o)),
     (o) => partOf(o)!,
   )) {
-    const [orderId, groupKey] = key.split('|');
+    const [orderId, partKey] = key.split('|');
     perPart.push(
-      `order ${orderId}, part ${groupKey} has ${orders.length} live orders at its suppliers: ${orders.map(describe).join('; ')}; ${serviceSays(g, orders[0].number)}`,
+      `order ${orderId}, part ${partKey} has ${orders.length} live orders at its suppliers: ${orders.map(describe).join('; ')}; ${serviceSays(g, orders[0].number)}`,
     );
   }
   return [

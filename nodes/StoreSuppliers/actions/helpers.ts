@@ -32,7 +32,7 @@ export function connectionParams(this: IExecuteFunctions, itemIndex: number): { 
 }
 
 /** The part of a store order that a connection serves: `supplier:<connection id>` (given whole, kept). */
-export function groupKeyOf(connection: string): string {
+export function partKeyOf(connection: string): string {
   return connection === 'store' || connection.startsWith('supplier:') ? connection : `supplier:${connection}`;
 }
 

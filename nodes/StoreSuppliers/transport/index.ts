@@ -158,7 +158,7 @@ export async function apiRequest(
   return typeof reply === 'object' && reply !== null && 'result' in reply ? reply.result : reply;
 }
 
-/** Fills `{name}` segments of a route's path; every value is encoded (group keys carry a colon). */
+/** Fills `{name}` segments of a route's path; every value is encoded (part keys carry a colon). */
 export function routePath(route: Route, params: Record<string, string>): string {
   return route.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];

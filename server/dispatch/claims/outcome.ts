@@ -125,12 +125,12 @@ export class ClaimOutcomes {
     let made: SupplierOrder | null = null;
     const closed = await this.record(claim, { status: 'closed', outcome }, 'claimClosed', SYSTEM, async (tx, c, so) => {
       if (held) return;
-      const groupKey = `${so.groupKey.split(':').slice(0, 2).join(':')}:${c.id}`;
+      const partKey = `${so.partKey.split(':').slice(0, 2).join(':')}:${c.id}`;
       const copied = await this.parts.reshipItems(tx, {
         storeId: c.storeId,
         orderId: c.orderId,
-        fromKey: so.groupKey,
-        toKey: groupKey,
+        fromKey: so.partKey,
+        toKey: partKey,
         connectionId: so.connectionId,
         items: c.items.map((i) => ({ id: i.itemId, quantity: i.quantity })),
       });
@@ -139,7 +139,7 @@ export class ClaimOutcomes {
         id,
         storeId: c.storeId,
         orderId: c.orderId,
-        groupKey,
+        partKey,
         connectionId: so.connectionId,
         supplierKey: so.supplierKey,
         orderNumber: so.orderNumber,

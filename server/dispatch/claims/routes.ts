@@ -1,5 +1,5 @@
 import { actorOf, ownRecordsKeyId } from '../../identity/permissions';
-import { defineRoutes, route, Reply, type RequestContext } from '../../platform/http/route';
+import { byCaller, defineRoutes, Reply, type RequestContext, route } from '../../platform/http/route';
 import { object, params } from '../../platform/http/schemas';
 import type { SupplierOrderReads } from '../views';
 import type { ClaimCommands } from './service';
@@ -24,10 +24,7 @@ export function claimRoutes(claims: ClaimCommands, reads: Pick<SupplierOrderRead
       operationId: 'openSupplierClaim',
       method: 'post',
       path: `${BASE}/:storeId/orders/:supplierOrderId/claims`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'claims.manage',
-      readOnly: false,
+      ...byCaller(TAG, 'claims.manage', false),
       idempotent: true,
       summary: 'Open a claim with the supplier for items of a shipped supplier order: a refund or a reship',
       description:
@@ -45,10 +42,7 @@ export function claimRoutes(claims: ClaimCommands, reads: Pick<SupplierOrderRead
       operationId: 'listSupplierClaims',
       method: 'get',
       path: `${BASE}/:storeId/orders/:supplierOrderId/claims`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.view',
-      readOnly: true,
+      ...byCaller(TAG, 'suppliers.view', true),
       summary: "A supplier order's claims, oldest first",
       params: soParams,
       response: { status: 200, schema: object({ items: { type: 'array', items: claimSchema } }, ['items']) },
@@ -61,10 +55,7 @@ export function claimRoutes(claims: ClaimCommands, reads: Pick<SupplierOrderRead
       operationId: 'getSupplierClaim',
       method: 'get',
       path: `${BASE}/:storeId/orders/:supplierOrderId/claims/:claimId`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.view',
-      readOnly: true,
+      ...byCaller(TAG, 'suppliers.view', true),
       summary: 'One claim with the supplier',
       params: claimParams,
       response: { status: 200, schema: claimSchema },
@@ -77,10 +68,7 @@ export function claimRoutes(claims: ClaimCommands, reads: Pick<SupplierOrderRead
       operationId: 'recordSupplierClaimOutcome',
       method: 'post',
       path: `${BASE}/:storeId/orders/:supplierOrderId/claims/:claimId/outcome`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'claims.manage',
-      readOnly: false,
+      ...byCaller(TAG, 'claims.manage', false),
       idempotent: true,
       summary: 'Record what the supplier decided on a claim a person sent (a supplier without a claims API)',
       description:
@@ -98,10 +86,7 @@ export function claimRoutes(claims: ClaimCommands, reads: Pick<SupplierOrderRead
       operationId: 'cancelSupplierClaim',
       method: 'post',
       path: `${BASE}/:storeId/orders/:supplierOrderId/claims/:claimId/cancel`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'claims.manage',
-      readOnly: false,
+      ...byCaller(TAG, 'claims.manage', false),
       summary: "Withdraw a claim: at once for a person's; at the supplier where it allows it (409 claimNotCancellable where not)",
       params: claimParams,
       response: { status: 200, schema: claimSchema },

@@ -1,5 +1,6 @@
 import { CLAIM_EXPECTATIONS, CLAIM_REASONS, CLAIM_STATUSES } from '../../platform/vocabulary/claims';
 import { currency, dateTime, minorUnits, nullableDateTime, object, supplierRef, uuid } from '../../platform/http/schemas';
+import { SHIPMENT } from '../schemas';
 
 const money = object({ amountMinor: minorUnits, currency }, ['amountMinor', 'currency']);
 const actor = object({ kind: { enum: ['key', 'user', 'system', 'supplier'] }, id: { type: ['string', 'null'] } }, ['kind', 'id']);
@@ -53,16 +54,7 @@ const evidencePackSchema = object(
     deadline: nullableDateTime,
     supplierOrderId: { type: ['string', 'null'] },
     supplierOrderNumber: { type: 'string' },
-    tracking: {
-      oneOf: [
-        object({ carrier: { type: 'string' }, trackingNumber: { type: 'string' }, shippedAt: { type: ['string', 'null'] } }, [
-          'carrier',
-          'trackingNumber',
-          'shippedAt',
-        ]),
-        { type: 'null' },
-      ],
-    },
+    tracking: SHIPMENT,
     items: {
       type: 'array',
       items: object({ sku: { type: 'string' }, supplierVariantId: { type: 'string' }, quantity: { type: 'integer' } }, [

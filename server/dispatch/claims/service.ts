@@ -140,7 +140,7 @@ export class ClaimCommands {
 
   /** The claimed items, each an item of the part and within its quantity (one entry per item). */
   private async itemsOf(so: SupplierOrder, asked: ClaimRequest['items']): Promise<ClaimItem[]> {
-    const part = await itemsOfPart(this.db, so.storeId, so.orderId, so.groupKey);
+    const part = await itemsOfPart(this.db, so.storeId, so.orderId, so.partKey);
     const details: Array<{ field: string; message: string }> = [];
     const items = asked.flatMap((a, n) => {
       const found = part.find((p) => p.id === a.itemId);

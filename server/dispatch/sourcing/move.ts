@@ -27,7 +27,7 @@ export async function move(
 ): Promise<{ first: SupplierOrder; second: SupplierOrder }> {
   const { so, conn: from } = ev.work;
   const first = `supplier:${offer.connectionId}`;
-  const groupKey = (await records.forPart(so.storeId, so.orderId, first)) ? `${first}:${so.id}` : first;
+  const partKey = (await records.forPart(so.storeId, so.orderId, first)) ? `${first}:${so.id}` : first;
   const id = crypto.randomUUID();
   const landed = {
     currency: offer.currency,
@@ -42,7 +42,7 @@ export async function move(
   };
   const base = {
     from: { supplierOrderId: so.id, connectionId: from.id, supplierKey: from.supplierKey },
-    to: { supplierOrderId: id, connectionId: offer.connectionId, supplierKey: offer.supplierKey, groupKey },
+    to: { supplierOrderId: id, connectionId: offer.connectionId, supplierKey: offer.supplierKey, groupKey: partKey }, // the event's wire name
   };
   const left: EarlierOrder = {
     supplierOrderId: so.id,
@@ -56,7 +56,7 @@ export async function move(
     id,
     storeId: so.storeId,
     orderId: so.orderId,
-    groupKey,
+    partKey,
     connectionId: offer.connectionId,
     supplierKey: offer.supplierKey,
     orderNumber: so.orderNumber,

@@ -70,12 +70,12 @@ export function itemsOfPart(
   db: Queryable,
   storeId: string,
   orderId: string,
-  groupKey: string,
+  partKey: string,
 ): Promise<Array<{ id: string; sku: string; quantity: number; supplierVariantId: string | null }>> {
   return preparedRows(
     db,
     'SELECT id, sku, quantity, supplier_variant_id AS "supplierVariantId" FROM store_order_items WHERE store_id = $1 AND order_id = $2 AND group_key = $3 ORDER BY position',
-    [storeId, orderId, groupKey],
+    [storeId, orderId, partKey],
   );
 }
 

@@ -26,7 +26,7 @@ export interface NewCredit {
 export async function recordCredit(
   tx: Queryable,
   c: NewCredit,
-): Promise<{ orderId: string; groupKey: string; connectionId: string; amountMinor: number } | null> {
+): Promise<{ orderId: string; partKey: string; connectionId: string; amountMinor: number } | null> {
   const s = c.storeAmount;
   const [r] = await rows<{ order_id: string; group_key: string; connection_id: string; store_amount_minor: string; counted: boolean }>(
     tx,
@@ -56,7 +56,7 @@ export async function recordCredit(
     ],
   );
   if (!r || !r.counted) return null;
-  return { orderId: r.order_id, groupKey: r.group_key, connectionId: r.connection_id, amountMinor: Number(r.store_amount_minor) };
+  return { orderId: r.order_id, partKey: r.group_key /* the column's name */, connectionId: r.connection_id, amountMinor: Number(r.store_amount_minor) };
 }
 
 /**

@@ -36,7 +36,7 @@ export function landedPieces(
   p: Params,
   storeId: string,
   landed: LandedCost[],
-  parts: Pick<PartMoves, 'profitChanged' | 'profitSums'>,
+  parts: Pick<PartMoves, 'profitChanged' | 'profitSums' | 'profitSumColumns'>,
   opts: { cancelled?: boolean } = {},
 ): Piece[] {
   if (!landed.length) return opts.cancelled ? profitSumPieces(p, storeId, false, parts) : [];
@@ -108,7 +108,7 @@ export function landedPieces(
  * recorded (`recorded`: the `lc` piece is there), with that stage's cost and the one it replaces (recorded before), so
  * the sums take the difference, once; and a part this statement cancelled (`gone`), whose sums are taken back.
  */
-function profitSumPieces(p: Params, storeId: string, recorded: boolean, parts: Pick<PartMoves, 'profitSums'>): Piece[] {
+function profitSumPieces(p: Params, storeId: string, recorded: boolean, parts: Pick<PartMoves, 'profitSums' | 'profitSumColumns'>): Piece[] {
   const store = p.add(storeId);
   const latest = (from: string) =>
     `SELECT x.stage, x.store_total_minor, x.store_currency FROM (${from}) x ORDER BY array_position(${STAGE_RANK}, x.stage) DESC LIMIT 1`;
@@ -117,20 +117,7 @@ function profitSumPieces(p: Params, storeId: string, recorded: boolean, parts: P
   const gone = `so.status = 'cancelled' AND so.from_status IS DISTINCT FROM 'cancelled'`;
   const sum: Piece = {
     name: 'lc_sum',
-    gives: [
-      'store_id',
-      'supplier_order_id',
-      'order_id',
-      'group_key',
-      'connection_id',
-      'stage',
-      'landed_minor',
-      'credit_minor',
-      'store_currency',
-      'previous_stage',
-      'previous_landed_minor',
-      'gone',
-    ],
+    gives: ['supplier_order_id', ...parts.profitSumColumns],
     reads: {
       ...(recorded ? { lc: ['supplier_order_id', 'stage', 'store_total_minor', 'store_currency'] } : {}),
       so: ['store_id', 'id', 'order_id', 'group_key', 'connection_id', 'status', 'from_status'],

@@ -15,11 +15,11 @@ export async function supplierOrderById(db: Queryable, id: string, storeId: stri
   return r ? supplierOrderOf(r) : null;
 }
 
-export async function supplierOrderOfPart(db: Queryable, storeId: string, orderId: string, groupKey: string): Promise<SupplierOrder | null> {
+export async function supplierOrderOfPart(db: Queryable, storeId: string, orderId: string, partKey: string): Promise<SupplierOrder | null> {
   const [r] = await preparedRows<SupplierOrderRow>(db, `SELECT ${COLUMNS_READ} FROM supplier_orders WHERE store_id = $1 AND order_id = $2 AND group_key = $3`, [
     storeId,
     orderId,
-    groupKey,
+    partKey,
   ]);
   return r ? supplierOrderOf(r) : null;
 }
@@ -56,7 +56,8 @@ export function supplierOrdersOfOrders(
   );
 }
 
-const PART_REF = `id, store_id AS "storeId", order_id AS "orderId", group_key AS "groupKey", connection_id AS "connectionId", supplier_key AS "supplierKey"`;
+// The column group_key is the code's partKey.
+const PART_REF = `id, store_id AS "storeId", order_id AS "orderId", group_key AS "partKey", connection_id AS "connectionId", supplier_key AS "supplierKey"`;
 
 /** Which of these records of a store have a step due (the generated column): the runner's look after a batch of jobs. */
 export function stepDueAmong(db: Queryable, storeId: string, ids: string[]): Promise<PartRef[]> {

@@ -88,7 +88,7 @@ export const OF_S = NAMES.split(',')
   .join(', ');
 export const LISTED_OF_S = `${'id store_id order_id order_number group_key connection_id supplier_key contract_model status review_reason review_message retryable supplier_order_number supplier_order_id supplier_status costs payment_status shipping attempt destination'
   .split(' ')
-  .map((c) => `s.${c} AS "${c.replace(/_(\w)/g, (_, x: string) => x.toUpperCase())}"`)
+  .map((c) => `s.${c} AS "${c === 'group_key' ? 'partKey' : c.replace(/_(\w)/g, (_, x: string) => x.toUpperCase())}"`) // group_key: the code's partKey
   .join(
     ', ',
   )}, to_jsonb(s) -> 'delivery' AS "delivery", to_jsonb(s) -> 'reship_of' AS "reshipOf", ${isoTime('s.created_at')} AS "createdAt", ${isoTime('s.updated_at')} AS "updatedAt"`;
@@ -103,7 +103,7 @@ export function supplierOrderOf(r: SupplierOrderRow): SupplierOrder {
     id: r.id,
     storeId: r.store_id,
     orderId: r.order_id,
-    groupKey: r.group_key,
+    partKey: r.group_key, // the column's name for the part key
     connectionId: r.connection_id,
     supplierKey: r.supplier_key,
     orderNumber: r.order_number,

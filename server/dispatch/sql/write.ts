@@ -74,7 +74,7 @@ export async function writeChange(db: Queryable, c: Carried, parts: PartMoves, a
   if (c.from === null) {
     so = `INSERT INTO supplier_orders (id, store_id, order_id, group_key, connection_id, supplier_key, order_number, contract_model, status, supplier_order_number,
                                        payment_status, pay_now, destination, created_by_account_id, created_by_key_id, reroute_tried, routing, earlier${a.reshipOf ? ', reship_of' : ''})
-          VALUES (${[a.id, a.storeId, a.orderId, a.groupKey, a.connectionId, a.supplierKey, a.orderNumber, a.contractModel, a.status, a.supplierOrderNumber, a.paymentStatus, a.payNow].map((v) => p.add(v)).join(', ')},
+          VALUES (${[a.id, a.storeId, a.orderId, a.partKey, a.connectionId, a.supplierKey, a.orderNumber, a.contractModel, a.status, a.supplierOrderNumber, a.paymentStatus, a.payNow].map((v) => p.add(v)).join(', ')},
                   ${p.json(a.destination)}, ${p.add(a.createdByAccountId)}, ${p.add(a.createdByKeyId)}, ${p.json(a.rerouteTried)}, ${p.json(a.routing)}, ${p.json(a.earlier.length ? a.earlier : null)}${a.reshipOf ? `, ${p.json(a.reshipOf)}` : ''})
           ON CONFLICT (store_id, order_id, group_key) DO NOTHING RETURNING ${COLUMNS_READ}, NULL::text AS from_status`;
   } else {

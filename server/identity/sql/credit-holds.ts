@@ -1,4 +1,5 @@
 import { rows, type Queryable } from '../../platform/db';
+import { CHARGE } from './credits';
 
 // The identity domain's statements on credit holds: credits taken before a request's work, given back for the units
 // the work did not spend when the request ends, or by the sweep when it never ended (docs/decisions.md, "Credits").
@@ -15,12 +16,7 @@ export async function takeHeld(
 ): Promise<number | null> {
   const [row] = await rows<{ credits: number }>(
     db,
-    `WITH charged AS (
-       UPDATE accounts SET credits = credits - $2 WHERE id = $1 AND credits >= $2 RETURNING credits
-     ), ledger AS (
-       INSERT INTO credit_ledger (account_id, api_key_id, action, amount, balance_after, request_id)
-       SELECT $1, $3, $4, -$2, credits, $5 FROM charged
-     ), held AS (
+    `WITH ${CHARGE}, held AS (
        INSERT INTO credit_holds (id, account_id, api_key_id, action, price, units, request_id, lease_until)
        SELECT $6, $1, $3, $4, $7, $8, $5, now() + make_interval(secs => $9) FROM charged
      )

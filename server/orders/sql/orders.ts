@@ -1,6 +1,6 @@
 import { affected, preparedRows, type Queryable, rows } from '../../platform/db';
 import { type KeysetListStatement, storeScope } from '../../platform/pagination';
-import type { Destination, FulfilmentGroup, PaymentAttentionReason, StoreOrder, StoreOrderItem } from '../types';
+import type { Destination, OrderPart, PaymentAttentionReason, StoreOrder, StoreOrderItem } from '../types';
 
 // The orders domain's data module (this folder): every statement on its tables (store orders, their items and parts,
 // payment events), rows turned into its types by the mappers below. This file: orders, items, parts read, the list.
@@ -58,9 +58,10 @@ const storeOrderOf = (r: OrderRow): StoreOrder => ({
 const ORDER_COLUMNS = `id, store_id, number, status, payment_method, payment_status, contract_model, currency, total_minor,
   COALESCE((to_jsonb(o) ->> 'refunded_minor')::bigint, 0) AS refunded_minor, destination, needs_attention,
   payment_attention, payment_attention_at, confirmed_at, marked_paid_at, created_by_account_id, created_by_key_id, created_at, updated_at`;
+// The column group_key is the code's partKey (the glossary in docs/architecture.md).
 const ITEM_COLUMNS = `id, order_id AS "orderId", position, product_id AS "productId", variant_id AS "variantId", sku, title, product_title AS "productTitle", quantity,
-  unit_price_minor::float8 AS "unitPriceMinor", group_key AS "groupKey", supplier_variant_id AS "supplierVariantId", link_cost_minor::float8 AS "linkCostMinor"`;
-const GROUP_COLUMNS = `order_id AS "orderId", group_key AS "groupKey", connection_id AS "connectionId", status, shipment,
+  unit_price_minor::float8 AS "unitPriceMinor", group_key AS "partKey", supplier_variant_id AS "supplierVariantId", link_cost_minor::float8 AS "linkCostMinor"`;
+const PART_COLUMNS = `order_id AS "orderId", group_key AS "partKey", connection_id AS "connectionId", status, shipment,
   fulfilled_by_store AS "fulfilledByStore", needs_attention AS "needsAttention", updated_at AS "updatedAt"`;
 
 // --- Reads
@@ -77,19 +78,19 @@ export function itemsOf(db: Queryable, storeId: string, orderId: string): Promis
   ]);
 }
 
-export function groupsOf(db: Queryable, storeId: string, orderIds: string[]): Promise<FulfilmentGroup[]> {
-  return preparedRows<FulfilmentGroup>(db, `SELECT ${GROUP_COLUMNS} FROM fulfilment_groups WHERE store_id = $1 AND order_id = ANY($2) ORDER BY group_key`, [
+export function partsOf(db: Queryable, storeId: string, orderIds: string[]): Promise<OrderPart[]> {
+  return preparedRows<OrderPart>(db, `SELECT ${PART_COLUMNS} FROM fulfilment_groups WHERE store_id = $1 AND order_id = ANY($2) ORDER BY group_key`, [
     storeId,
     orderIds,
   ]);
 }
 
-export async function groupOf(db: Queryable, storeId: string, orderId: string, groupKey: string): Promise<FulfilmentGroup | null> {
-  const [g] = await preparedRows<FulfilmentGroup>(
-    db,
-    `SELECT ${GROUP_COLUMNS} FROM fulfilment_groups WHERE store_id = $1 AND order_id = $2 AND group_key = $3`,
-    [storeId, orderId, groupKey],
-  );
+export async function partOf(db: Queryable, storeId: string, orderId: string, partKey: string): Promise<OrderPart | null> {
+  const [g] = await preparedRows<OrderPart>(db, `SELECT ${PART_COLUMNS} FROM fulfilment_groups WHERE store_id = $1 AND order_id = $2 AND group_key = $3`, [
+    storeId,
+    orderId,
+    partKey,
+  ]);
   return g ?? null;
 }
 
@@ -116,7 +117,7 @@ export async function insertOrder(
   tx: Queryable,
   o: Omit<StoreOrder, 'createdAt' | 'updatedAt' | 'status' | 'needsAttention' | 'paymentAttention' | 'confirmedAt' | 'markedPaidAt' | 'refundedMinor'>,
   items: Array<StoreOrderItem & { linkCurrency: string | null }>,
-  groups: Array<Pick<FulfilmentGroup, 'groupKey' | 'connectionId' | 'fulfilledByStore'>>,
+  parts: Array<Pick<OrderPart, 'partKey' | 'connectionId' | 'fulfilledByStore'>>,
 ): Promise<void> {
   await affected(
     tx,
@@ -125,11 +126,11 @@ export async function insertOrder(
        VALUES ($1, $2, $3, 'pending', $4, $5, $6, $7, $8, $9, false, $10, $11) RETURNING id
      ), i AS (
        INSERT INTO store_order_items (id, store_id, order_id, position, product_id, variant_id, sku, title, product_title, quantity, unit_price_minor, group_key, supplier_variant_id, link_cost_minor, recorded_cost_minor, recorded_currency)
-       SELECT x.id, $2::uuid, o.id, x.position, x."productId", x."variantId", x.sku, x.title, x."productTitle", x.quantity, x."unitPriceMinor", x."groupKey", x."supplierVariantId", x."linkCostMinor", x."linkCostMinor", x."linkCurrency"
-         FROM o, jsonb_to_recordset($12::jsonb) AS x(id uuid, position int, "productId" uuid, "variantId" uuid, sku text, title text, "productTitle" text, quantity int, "unitPriceMinor" bigint, "groupKey" text, "supplierVariantId" text, "linkCostMinor" bigint, "linkCurrency" text)
+       SELECT x.id, $2::uuid, o.id, x.position, x."productId", x."variantId", x.sku, x.title, x."productTitle", x.quantity, x."unitPriceMinor", x."partKey", x."supplierVariantId", x."linkCostMinor", x."linkCostMinor", x."linkCurrency"
+         FROM o, jsonb_to_recordset($12::jsonb) AS x(id uuid, position int, "productId" uuid, "variantId" uuid, sku text, title text, "productTitle" text, quantity int, "unitPriceMinor" bigint, "partKey" text, "supplierVariantId" text, "linkCostMinor" bigint, "linkCurrency" text)
      )
      INSERT INTO fulfilment_groups (store_id, order_id, group_key, connection_id, status, shipment, fulfilled_by_store)
-     SELECT $2::uuid, o.id, g."groupKey", g."connectionId", 'pending', NULL, g."fulfilledByStore" FROM o, jsonb_to_recordset($13::jsonb) AS g("groupKey" text, "connectionId" uuid, "fulfilledByStore" boolean)`,
+     SELECT $2::uuid, o.id, g."partKey", g."connectionId", 'pending', NULL, g."fulfilledByStore" FROM o, jsonb_to_recordset($13::jsonb) AS g("partKey" text, "connectionId" uuid, "fulfilledByStore" boolean)`,
     [
       o.id,
       o.storeId,
@@ -143,18 +144,18 @@ export async function insertOrder(
       o.createdByAccountId,
       o.createdByKeyId,
       JSON.stringify(items),
-      JSON.stringify(groups),
+      JSON.stringify(parts),
     ],
   );
 }
 
 export interface OrderListRow extends OrderRow {
   parts: Array<{
-    groupKey: string;
+    partKey: string;
     connectionId: string | null;
-    status: FulfilmentGroup['status'];
+    status: OrderPart['status'];
     fulfilledByStore: boolean;
-    shipment: FulfilmentGroup['shipment'];
+    shipment: OrderPart['shipment'];
   }>;
   attention: number;
 }
@@ -171,9 +172,9 @@ export function orderList(f: { storeId: string; ownKeyId: string | null; needsAt
     table: 'store_orders',
     alias: 'o',
     filters,
-    // attention: the order's parts waiting for review or failed.
+    // attention: the order's parts waiting for review or failed; parts' group_key is read as partKey.
     columns: `o.*,
-      (SELECT coalesce(json_agg(json_build_object('groupKey', g.group_key, 'connectionId', g.connection_id, 'status', g.status,
+      (SELECT coalesce(json_agg(json_build_object('partKey', g.group_key, 'connectionId', g.connection_id, 'status', g.status,
                                   'fulfilledByStore', g.fulfilled_by_store, 'shipment', g.shipment) ORDER BY g.group_key), '[]')
          FROM fulfilment_groups g WHERE g.store_id = o.store_id AND g.order_id = o.id) AS parts,
       (SELECT count(*)::int FROM fulfilment_groups g WHERE g.store_id = o.store_id AND g.order_id = o.id AND g.needs_attention) AS attention`,

@@ -90,17 +90,17 @@ export function partMove(p: Params, storeId: string, parts: string, move: PartMo
 }
 
 /**
- * Confirms the order and starts its own part (`storeGroup`, if pending), the order following its parts, with the
+ * Confirms the order and starts its own part (`storePart`, if pending), the order following its parts, with the
  * `storeOrder.confirmed` event other domains react to, in one statement; true when this call confirmed it.
  */
-export async function confirmOrder(tx: Queryable, storeId: string, orderId: string, storeGroup: string, actor: Actor): Promise<boolean> {
+export async function confirmOrder(tx: Queryable, storeId: string, orderId: string, storePart: string, actor: Actor): Promise<boolean> {
   const st = new Statement(new Params());
   const p = st.p;
   st.add({
     name: 'o',
     gives: PART_KEYS,
     reads: {},
-    sql: `SELECT id AS order_id, ${p.add(storeGroup)}::text AS group_key FROM store_orders WHERE store_id = ${p.add(storeId)} AND id = ${p.add(orderId)} AND confirmed_at IS NULL FOR UPDATE`,
+    sql: `SELECT id AS order_id, ${p.add(storePart)}::text AS group_key FROM store_orders WHERE store_id = ${p.add(storeId)} AND id = ${p.add(orderId)} AND confirmed_at IS NULL FOR UPDATE`,
   });
   st.add(...partMove(p, storeId, 'o', { kind: 'byStore', status: 'processing', shipment: null, from: ['pending'] }, 'o'));
   st.add({
@@ -177,9 +177,9 @@ export async function reshipItems(
 }
 
 /** `partMove` as a statement of its own, for one part; true when the part moved. */
-export async function movePartNow(db: Queryable, storeId: string, orderId: string, groupKey: string, move: PartMove): Promise<boolean> {
+export async function movePartNow(db: Queryable, storeId: string, orderId: string, partKey: string, move: PartMove): Promise<boolean> {
   const st = new Statement(new Params());
-  st.add({ name: 'one', gives: PART_KEYS, reads: {}, sql: `SELECT ${st.p.add(orderId)}::uuid AS order_id, ${st.p.add(groupKey)}::text AS group_key` });
+  st.add({ name: 'one', gives: PART_KEYS, reads: {}, sql: `SELECT ${st.p.add(orderId)}::uuid AS order_id, ${st.p.add(partKey)}::text AS group_key` });
   st.add(...partMove(st.p, storeId, 'one', move));
   return (await rows(db, st.sql('SELECT order_id FROM part', { part: ['order_id'] }), st.values)).length > 0;
 }

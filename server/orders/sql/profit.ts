@@ -32,10 +32,10 @@ export const GROUPINGS = (x: string) =>
 export const DAY_KEY = (x: string) => `CASE WHEN ${x}.split THEN NULL ELSE ${x}.day::text END`;
 
 /** A part's products (items that have one), each weighed by its items' prices, as lateral `sp` (for `shareOf`). */
-const productsOf = (store: string, order: string, group: string) => `CROSS JOIN LATERAL (
+const productsOf = (store: string, order: string, part: string) => `CROSS JOIN LATERAL (
     SELECT q.product_key, q.product_label, q.weight, sum(q.weight) OVER (ORDER BY q.product_key) AS cum, sum(q.weight) OVER () AS total, row_number() OVER (ORDER BY q.product_key) AS n
       FROM (SELECT i.product_id::text AS product_key, max(coalesce(i.product_title, i.title)) AS product_label, sum(i.unit_price_minor * i.quantity) AS weight
-              FROM store_order_items i WHERE i.store_id = ${store}::uuid AND i.order_id = ${order} AND i.group_key = ${group} AND i.product_id IS NOT NULL GROUP BY i.product_id) q) sp`;
+              FROM store_order_items i WHERE i.store_id = ${store}::uuid AND i.order_id = ${order} AND i.group_key = ${part} AND i.product_id IS NOT NULL GROUP BY i.product_id) q) sp`;
 /** Product `sp`'s share of `amount` by its items' prices, rounded cumulatively: the shares add up to the amount exactly. */
 const shareOf = (amount: string) => `(CASE WHEN sp.total = 0 THEN (CASE WHEN sp.n = 1 THEN ${amount} ELSE 0 END)
     ELSE round(${amount}::numeric * sp.cum / sp.total) - round(${amount}::numeric * (sp.cum - sp.weight) / sp.total) END)::bigint`;
@@ -56,6 +56,21 @@ function deltaRows(store: string, src: string): string {
           RETURNING store_id`;
 }
 
+/** What the relation `moved` of `profitSumPieces` gives, one row a part (dispatch's landed costs write it). */
+export const PROFIT_SUM_COLUMNS = [
+  'store_id',
+  'order_id',
+  'group_key',
+  'connection_id',
+  'stage',
+  'landed_minor',
+  'credit_minor',
+  'store_currency',
+  'previous_stage',
+  'previous_landed_minor',
+  'gone',
+] as const;
+
 /**
  * What each part of `moved` whose latest landed cost stage this statement recorded changes in the profit report's sums
  * (docs/decisions.md, "The profit report"): on its first stage the part enters with its revenue and counts
@@ -71,21 +86,7 @@ export function profitSumPieces(p: Params, storeId: string, moved: string): Piec
   const part: Piece = {
     name: 'ps_part',
     gives: ['store_id', 'order_id', 'group_key', 'day', 'connection_id', 'first', 'revenue_minor', 'landed_minor', 'credit_minor', 'incomplete', 'parts'],
-    reads: {
-      [moved]: [
-        'store_id',
-        'order_id',
-        'group_key',
-        'connection_id',
-        'stage',
-        'landed_minor',
-        'credit_minor',
-        'store_currency',
-        'previous_stage',
-        'previous_landed_minor',
-        'gone',
-      ],
-    },
+    reads: { [moved]: [...PROFIT_SUM_COLUMNS] },
     // A part cancelled (gone) takes back what the sums hold of it (its stages before this statement); one that
     // entered and left in the same statement never counted.
     sql: `SELECT m.store_id, m.order_id, m.group_key, (o.created_at AT TIME ZONE 'UTC')::date AS day, m.connection_id, m.previous_stage IS NULL AND NOT m.gone AS first,
@@ -156,7 +157,7 @@ export async function storesWithProfitDeltas(db: Queryable, limit: number): Prom
  */
 export async function creditDeltas(
   tx: Queryable,
-  c: { storeId: string; orderId: string; groupKey: string; connectionId: string; amountMinor: number },
+  c: { storeId: string; orderId: string; partKey: string; connectionId: string; amountMinor: number },
 ): Promise<void> {
   await rows(
     tx,
@@ -165,6 +166,6 @@ export async function creditDeltas(
                   FROM store_orders o WHERE o.store_id = $1 AND o.id = $2),
           d AS (${deltaRows('$1', 'c')})
      SELECT count(*)::int AS n FROM d`,
-    [c.storeId, c.orderId, c.groupKey, c.connectionId, c.amountMinor],
+    [c.storeId, c.orderId, c.partKey, c.connectionId, c.amountMinor],
   );
 }

@@ -201,6 +201,9 @@ export type AnyRoute = Omit<
   handler(ctx: RequestContext): Promise<unknown>;
 };
 
+/** The access most routes declare: a caller (key or session) holding a store permission, and whether it writes. */
+export const byCaller = (tag: string, permission: string, readOnly: boolean) => ({ tag, auth: 'caller' as const, permission, readOnly });
+
 /** One route: the handler's params, query and body take their types from the schemas beside it. */
 export function route<
   const P extends JSONSchema | undefined = undefined,

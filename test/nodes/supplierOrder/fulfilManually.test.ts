@@ -1,5 +1,5 @@
 /** Supplier Order › Fulfil Manually. */
-import { groupOf, placeOrder } from '../../support/orders';
+import { partKeyOf, placeOrder } from '../../support/orders';
 import { errorItem, expectPaired, expectSent, MISSING_ID, runEachItem } from '../support/checks';
 import { rl } from '../support/context';
 import { leakScanTest, runNode } from '../support/world';
@@ -13,10 +13,10 @@ test('hands the part (the one the connection serves) to the store and answers { 
   const { json, out, rec } = await runNode(creds(rich), params(rich, { operation: 'fulfilManually', orderId: order.id, connection: rl(rich.connId) }));
   expectSent(
     rec.last(),
-    { method: 'POST', path: `${base(rich)}/orders/${order.id}/groups/${encodeURIComponent(groupOf(rich))}/fulfil-manually`, body: undefined, status: 200 },
+    { method: 'POST', path: `${base(rich)}/orders/${order.id}/groups/${encodeURIComponent(partKeyOf(rich))}/fulfil-manually`, body: undefined, status: 200 },
     creds(rich),
   );
-  expect(json[0]).toMatchObject({ part: { groupKey: groupOf(rich), fulfilledByStore: true } });
+  expect(json[0]).toMatchObject({ part: { groupKey: partKeyOf(rich), fulfilledByStore: true } });
   expectPaired(out, [0]);
 });
 

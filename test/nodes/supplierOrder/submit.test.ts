@@ -1,6 +1,6 @@
 /** Supplier Order › Submit: a part sent now; a paused answer is an error (and, under the error output, an item). */
 import { createStore, newDeveloper } from '../../support/harness';
-import { groupOf, placeOrder, Shop } from '../../support/orders';
+import { partKeyOf, placeOrder, Shop } from '../../support/orders';
 import { errorItem, expectPaired, expectSent } from '../support/checks';
 import { rl } from '../support/context';
 import { credentialsOf, leakScanTest, pausedOrder, runNode, runNodeError, supplierOrderWhen } from '../support/world';
@@ -9,7 +9,7 @@ import { supplierOrderFile } from './setup';
 const { s, shop, creds, base, params } = supplierOrderFile({ poor: 2, limited: 13, ruled: 10 });
 const submitParams = (on: Shop, orderId: unknown, options: unknown) =>
   params(on, { operation: 'submit', store: rl(on.storeId, 'list'), orderId, connection: rl(on.connId), options });
-const partPath = (on: Shop, orderId: string) => `${base(on)}/orders/${orderId}/groups/${encodeURIComponent(groupOf(on))}/submit`;
+const partPath = (on: Shop, orderId: string) => `${base(on)}/orders/${orderId}/groups/${encodeURIComponent(partKeyOf(on))}/submit`;
 
 test('sends the part with payNow; a paused answer is a NodeOperationError naming reviewReason and reviewMessage', async () => {
   const limited = shop('limited');

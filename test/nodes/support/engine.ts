@@ -11,6 +11,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 
 import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import './regex-engine';
 import type {
   ICredentialDataDecryptedObject,
   IDataObject,

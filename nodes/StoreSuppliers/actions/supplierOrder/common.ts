@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { connectionId, groupKeyOf, idParameter, storeId } from '../helpers';
+import { connectionId, partKeyOf, idParameter, storeId } from '../helpers';
 import { connectionRLC, recordLocator } from '../locator';
 
 export const supplierOrderIdField = recordLocator({
@@ -37,6 +37,6 @@ export function partParams(this: IExecuteFunctions, itemIndex: number): { storeI
   return {
     storeId: storeId.call(this, itemIndex),
     orderId: idParameter.call(this, 'orderId', itemIndex, 'The store order ID'),
-    groupKey: groupKeyOf(connectionId.call(this, itemIndex)),
+    groupKey: partKeyOf(connectionId.call(this, itemIndex)),
   };
 }
