@@ -1,5 +1,5 @@
 import { actorOf, ownRecordsKeyId } from '../../identity/permissions';
-import { defineRoutes, route, Reply, type RequestContext } from '../../platform/http/route';
+import { byCaller, defineRoutes, Reply, type RequestContext, route } from '../../platform/http/route';
 import { object, params } from '../../platform/http/schemas';
 import { errors } from '../../platform/errors';
 import type { SupplierOrderReads } from '../views';
@@ -29,10 +29,7 @@ export function returnRoutes(returns: ReturnCommands, reads: Pick<SupplierOrderR
       operationId: 'recordSupplierOrderReturn',
       method: 'post',
       path: `${BASE}/:storeId/orders/:supplierOrderId/returns`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'returns.manage',
-      readOnly: false,
+      ...byCaller(TAG, 'returns.manage', false),
       idempotent: true,
       summary: "Record a return of items of a shipped supplier order, on the store's side: why, the claim it goes with, and the shopper's refund",
       description:
@@ -50,10 +47,7 @@ export function returnRoutes(returns: ReturnCommands, reads: Pick<SupplierOrderR
       operationId: 'listSupplierOrderReturns',
       method: 'get',
       path: `${BASE}/:storeId/orders/:supplierOrderId/returns`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.view',
-      readOnly: true,
+      ...byCaller(TAG, 'suppliers.view', true),
       summary: "A supplier order's returns, oldest first",
       params: soParams,
       response: { status: 200, schema: object({ items: { type: 'array', items: returnSchema } }, ['items']) },
@@ -66,10 +60,7 @@ export function returnRoutes(returns: ReturnCommands, reads: Pick<SupplierOrderR
       operationId: 'getSupplierOrderReturn',
       method: 'get',
       path: `${BASE}/:storeId/orders/:supplierOrderId/returns/:returnId`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'suppliers.view',
-      readOnly: true,
+      ...byCaller(TAG, 'suppliers.view', true),
       summary: "One return, with its refund and its money (the refund, the supplier's credit on its claim, the net)",
       params: returnParams,
       response: { status: 200, schema: returnSchema },
@@ -82,10 +73,7 @@ export function returnRoutes(returns: ReturnCommands, reads: Pick<SupplierOrderR
       operationId: 'sendSupplierOrderReturnRefund',
       method: 'post',
       path: `${BASE}/:storeId/orders/:supplierOrderId/returns/:returnId/refund`,
-      tag: TAG,
-      auth: 'caller',
-      permission: 'returns.manage',
-      readOnly: false,
+      ...byCaller(TAG, 'returns.manage', false),
       // Safe to send again by nature (the return's own key at the provider); keyed too, so the clients retry it.
       idempotent: true,
       summary: "Ask the payment provider again for a return's refund whose answer was not had (status sending), under the same key: it refunds once",

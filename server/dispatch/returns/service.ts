@@ -64,7 +64,7 @@ export class ReturnCommands {
 
   async create(so: SupplierOrder, body: ReturnRequest, by: Requester): Promise<PartReturn> {
     if (!returnable(so)) throw errors.invalidState(`Only a supplier order the supplier shipped can be returned; this one is ${so.status}.`);
-    const part = await itemsOfPart(this.db, so.storeId, so.orderId, so.groupKey);
+    const part = await itemsOfPart(this.db, so.storeId, so.orderId, so.partKey);
     const items = this.itemsOf(part, body.items, await returnedOfPart(this.db, so.storeId, so.id));
     if (body.claimId) {
       // Looked up in this store only: another store's claim is not found, as one of another part is refused.
