@@ -54,6 +54,10 @@ browser.describe('returns on the order page', () => {
     await w.openOrder(order);
     await part().locator('.returns').waitFor();
     expect(await part().locator('.returns').innerText()).toContain('None yet.');
+    // Shipped: nothing to retry, reroute, cancel or fulfil; the page says a return is what is left.
+    for (const name of ['Retry', 'Reroute to a backup supplier', 'Cancel', 'Fulfil it yourself'])
+      expect(await part().getByRole('button', { name, exact: true }).count()).toBe(0);
+    expect(await part().innerText()).toContain('The supplier shipped it: record a return below');
     const record = part().getByRole('button', { name: 'Record a return' });
     expect(await record.getAttribute('class')).toBe('primary');
     await record.click();
