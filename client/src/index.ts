@@ -35,7 +35,7 @@ export {
   type Money,
 } from './money.js';
 export { isImportJob, type ImportResult } from './suppliers/imports.js';
-export type { Claims, Connections, EventSubscriptions, Imports, Links, Products, Reports, SupplierOrders, Suppliers } from './suppliers/index.js';
+export type { Claims, Returns, Connections, EventSubscriptions, Imports, Links, Products, Reports, SupplierOrders, Suppliers } from './suppliers/index.js';
 export type { ApiKeys, PaymentAttentionReason, StoreOrderPage, StoreOrders } from './store.js';
 export { VERSION } from './transport.js';
 export { webhooks, WebhookVerificationError, type VerifyOptions, type WebhookEvent, type WebhookHeaders, type WebhookVerificationFailure } from './webhooks.js';

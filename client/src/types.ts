@@ -26,6 +26,7 @@ export type RerouteReason = RerouteRule['reasons'][number];
 /** A claim with the supplier, and its outcome once it has one (refunded, reshipped, rejected, cancelled, stopped). */
 export type Claim = Api.GetSupplierClaim['result'];
 export type ClaimOutcome = NonNullable<Claim['outcome']>;
+export type PartReturn = Api.GetSupplierOrderReturn['result'];
 /** Why a sent order's delivery needs a look (its status stays): no tracking, no movement, overdue, or the supplier's exception. */
 export type DeliveryAttention = NonNullable<SupplierOrder['deliveryAttention']>;
 /** The event types a subscription may name (`*`: all). */

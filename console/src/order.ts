@@ -9,6 +9,7 @@ import { supplierNames } from './names.js';
 import { paymentCard } from './order-payment.js';
 import { reportOutcome, statusBadge, supplierOrderDetails, whyStopped, type SupplierOrder } from './supplier-order.js';
 import { claimsSection } from './after-shipping.js';
+import { returnsSection } from './returns.js';
 import type { Ctx, OrderPart, PaymentProviderView, StoreOrder } from './types.js';
 import { ORDER_STATUS, PART_STATUS, wordFor } from './words.js';
 
@@ -163,6 +164,12 @@ function supplierOrderCard(so: SupplierOrder, opts: { base: string; supplier: st
     (el) => el && claims.append(el),
     () => undefined,
   );
+  // Its returns too, after the claims (./returns.ts).
+  const returns = h('div', { class: 'returns-slot' });
+  void returnsSection(so, opts).then(
+    (el) => el && returns.append(el),
+    () => undefined,
+  );
   return h(
     'div',
     { class: 'supplier-order', 'data-supplier-order': so._id },
@@ -170,6 +177,7 @@ function supplierOrderCard(so: SupplierOrder, opts: { base: string; supplier: st
     whyStopped(so),
     supplierOrderDetails(so, opts),
     claims,
+    returns,
   );
 }
 

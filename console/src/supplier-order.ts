@@ -50,6 +50,8 @@ function actionsFor(so: SupplierOrder, supplier: string): Action[] {
   const partPath = `orders/${so.orderId}/groups/${encodeURIComponent(so.fulfilmentGroupKey)}`;
   const cost = so.costs ? money(so.costs.totalMinor, so.costs.currency) : "the supplier's current cost";
   const out: Action[] = [];
+  // Shipped before a cancel reached the supplier: nothing to retry, reroute, cancel or fulfil; a return is what is left.
+  if (so.nextAction?.action === 'return') return out;
   if (['needsReview', 'failed', 'queued'].includes(so.status)) {
     const pays = so.supplierOrderId && so.payment.status === 'unpaid';
     out.push({
@@ -170,7 +172,10 @@ export function supplierOrderDetails(so: SupplierOrder, opts: { base: string; su
         h('small', { class: 'mono' }, ` · our number ${so.supplierOrderNumber}, attempt ${so.attempt}`),
       ),
     ),
-    buttons.length ? h('h4', {}, 'What you can do') : null,
+    buttons.length || so.nextAction ? h('h4', {}, 'What you can do') : null,
+    so.nextAction?.action === 'return'
+      ? h('p', {}, 'The supplier shipped it: record a return below (which items, why, and whether the shopper is refunded).')
+      : null,
     ...buttons,
     h('h4', {}, 'History'),
     h('ol', { class: 'history' }, ...so.events.map((e) => h('li', {}, h('time', {}, when(e.at)), ' ', eventSentence(e, currency)))),

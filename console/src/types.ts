@@ -204,6 +204,7 @@ export interface SupplierOrder {
     promisedMaxDays: number | null;
   } | null;
   reshipOf?: { claimId: string; supplierOrderId: string } | null;
+  nextAction?: { action: 'return'; operationId: string; method: 'POST'; path: string } | null;
   createdAt: string;
 }
 

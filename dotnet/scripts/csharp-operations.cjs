@@ -24,6 +24,7 @@ const SERVICES = {
   },
   'Product links': { path: 'Suppliers.Links', cls: 'ProductLinksService' },
   'Supplier orders': { path: 'Suppliers.Orders', cls: 'SupplierOrdersService', nouns: ['part'] },
+  Returns: { path: 'Suppliers.Returns', cls: 'ReturnsService', nouns: ['order'] },
   'API keys': { path: 'ApiKey', cls: 'ApiKeyService' },
   Stores: { path: 'Stores', cls: 'StoresService' },
   'Store products': { path: 'Products', cls: 'StoreProductsService' },

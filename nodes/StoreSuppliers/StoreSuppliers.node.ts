@@ -2,6 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import * as claim from './actions/claim/Claim.resource';
+import * as returnResource from './actions/return/Return.resource';
 import * as connection from './actions/connection/Connection.resource';
 import * as importResource from './actions/import/Import.resource';
 import * as productLink from './actions/productLink/ProductLink.resource';
@@ -39,6 +40,7 @@ export class StoreSuppliers implements INodeType {
           { name: 'Import', value: 'import' },
           { name: 'Product Link', value: 'productLink' },
           { name: 'Report', value: 'report' },
+          { name: 'Return', value: 'return' },
           { name: 'Store Order', value: 'storeOrder' },
           { name: 'Store Product', value: 'storeProduct' },
           { name: 'Supplier Order', value: 'supplierOrder' },
@@ -55,6 +57,7 @@ export class StoreSuppliers implements INodeType {
       ...storeProduct.description,
       ...report.description,
       ...claim.description,
+      ...returnResource.description,
     ],
   };
 

@@ -189,6 +189,10 @@ export const EVENT_TYPES = {
   'supplierOrder.claimUpdated': "A claim with the supplier moved (sent, or the supplier's status changed): the history entry claimUpdated holds the claim.",
   'supplierOrder.claimClosed':
     "A claim with the supplier has its outcome (refunded, reshipped with the new supplier order, rejected with the supplier's words, withdrawn or stopped): the history entry claimClosed holds the claim.",
+  'supplierOrder.returnRecorded':
+    "Items of a shipped supplier order were returned on the store's side (why, and whether the shopper is refunded): the history entry returnRecorded holds the return.",
+  'supplierOrder.returnUpdated':
+    "A return's refund to the shopper moved (the provider took it, or refused it): the history entry returnUpdated holds the return.",
   'orderPart.statusChanged': "An order part's status changed (pending, processing, shipped, delivered, cancelled).",
   'storeOrder.paymentChanged':
     "A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged.",
@@ -219,5 +223,7 @@ export const PERMISSIONS = [
   'payments.manage',
   // Claims with suppliers: opening one may bring a refund or a new order at the supplier.
   'claims.manage',
+  // Returns on the store's side; a return that refunds the shopper also needs payments.manage (money leaves the store).
+  'returns.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

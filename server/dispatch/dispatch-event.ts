@@ -45,6 +45,8 @@ export type DispatchEvent =
   | { type: 'attentionAcknowledged'; actor: Actor; reason: DeliveryAttentionReason; watch: DeliveryWatch }
   /** A claim with the supplier (./claims/) goes to the history, with its event; the status stays. */
   | { type: 'claimRecorded'; actor: Actor; kind: 'claimOpened' | 'claimUpdated' | 'claimClosed'; details: Record<string, unknown> }
+  /** A return on the store's side (./returns/), or its refund's move, goes to the history with its event; the status stays. */
+  | { type: 'returnRecorded'; actor: Actor; kind: 'returnRecorded' | 'returnUpdated'; details: Record<string, unknown> }
   /** `numberUnused`: the supplier refused the create, so the number was never used. */
   | { type: 'paused'; reason: ReviewReason; message: string; details?: Record<string, unknown>; numberUnused?: boolean; reroute?: RerouteRequest }
   | { type: 'failed'; error: string; message: string; retryInSeconds: number }

@@ -149,6 +149,7 @@ export function effect(so: SupplierOrder, e: DispatchEvent, now: Date): { fields
     case 'attentionAcknowledged':
       return { fields: {}, history: by(e.actor, 'deliveryAttentionCleared', { reason: e.reason }) };
     case 'claimRecorded':
+    case 'returnRecorded':
       return { fields: {}, history: by(e.actor, e.kind, e.details) };
     case 'rerouteEnded': {
       // Spread, not Object.assign: the compiler checks each field's type (a reason's flags are not its retryable).

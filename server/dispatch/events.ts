@@ -36,6 +36,8 @@ export function eventPiece(p: Params, c: Carried): Piece | null {
     claimOpened: 'supplierOrder.claimOpened',
     claimUpdated: 'supplierOrder.claimUpdated',
     claimClosed: 'supplierOrder.claimClosed',
+    returnRecorded: 'supplierOrder.returnRecorded',
+    returnUpdated: 'supplierOrder.returnUpdated',
   };
   // Routed away: the choice's event (`routed`) says where the items went, and the chosen order its `created`.
   const type = c.history.type === 'routedAway' ? null : (named[c.history.type] ?? supplierOrderEventType(c.from, c.to));

@@ -62,6 +62,10 @@ import { ClaimCommands } from './claims/service';
 import { ClaimJob } from './claims/job';
 import { ClaimOutcomes } from './claims/outcome';
 import { claimRoutes } from './claims/routes';
+import type { ShopperRefunds } from '../payments/refunds';
+import { PartReturns1765670400317 } from '../migrations/1765670400317-PartReturns';
+import { ReturnCommands } from './returns/service';
+import { returnRoutes } from './returns/routes';
 
 /** The dispatch runner's options in a process; the benchmark's no-op baseline uses the same (bench/dispatch-shop.ts). */
 export function dispatchRunnerOptions(p: Pick<Platform, 'config'>, registry: SupplierRegistry): JobRunnerOptions {
@@ -78,7 +82,7 @@ interface DispatchNeeds {
   suppliers: { registry: SupplierRegistry };
   connections: { gateway: SupplierGateway; connections: ConnectionService };
   orders: { orders: OrderService; partMoves: PartMoves };
-  payments: { captures: ShopperCapture };
+  payments: { captures: ShopperCapture; refunds: ShopperRefunds };
   stores: { storeDropshipping(storeId: string): Promise<boolean> };
   events: { renderers: { register(kind: string, r: EventRenderer): void }; reactions: { on(types: string[], name: string, handle: ReactionHandler): void } };
   rates: { rates: StoreRates };
@@ -109,6 +113,7 @@ export const dispatchModule = domainModule({
     DeliveryWatch1765497600000,
     SupplierClaims1765497600001,
     SupplierCredits1765584000541,
+    PartReturns1765670400317,
   ],
   build(p: Platform, deps: DispatchNeeds) {
     const { config, db, log } = p;
@@ -139,6 +144,8 @@ export const dispatchModule = domainModule({
     const outcomes = new ClaimOutcomes(db, records, deps.orders.partMoves, deps.rates.rates, send);
     const claims = new ClaimCommands(db, records, deps.connections.gateway, outcomes, claimQueue);
     const claimJob = new ClaimJob(db, records, deps.connections.gateway, outcomes, claimQueue, deps.identity.ownerAccess, config.claimCheckSeconds);
+    // Returns on the store's side (./returns/): the shopper refunded through the payments domain's refunds.
+    const returns = new ReturnCommands(db, records, orders, deps.payments.refunds);
     const watchSweep = new DeliveryWatchSweep(db, records);
     const afterShipping = { sweep: async () => ({ raised: await watchSweep.sweep(), claims: await claimJob.requeueDue() }) };
     const readBack = new SupplierOrderReadBack(records, deps.connections.gateway, deps.rates.rates, log, (so) => claimJob.followUp(so));
@@ -177,7 +184,7 @@ export const dispatchModule = domainModule({
       // What others ask of dispatch: a notification's read-backs; the count a connection's disconnect shows.
       orderReadBacks: orderReadBacks(() => p.boss, db),
       openSupplierOrders: (connectionId: string, storeId: string) => openSupplierOrderCount(db, storeId, connectionId),
-      routes: [...supplierOrderRoutes(commands, reads, orders), ...claimRoutes(claims, reads)],
+      routes: [...supplierOrderRoutes(commands, reads, orders), ...claimRoutes(claims, reads), ...returnRoutes(returns, reads)],
       async work(boss: Boss) {
         // Many slots, a per-connection limit enforced when jobs are claimed, woken by every send.
         const runner = new JobRunner<DispatchJobData>(

@@ -115,6 +115,19 @@ export const supplierOrderSchema = object(
     reviewReason: { enum: [...Object.keys(REVIEW_REASONS), null] },
     reviewMessage: { type: ['string', 'null'] },
     retryable: { type: 'boolean', description: 'Whether trying again with nothing changed may succeed; false when the order is not paused' },
+    nextAction: {
+      oneOf: [
+        object({ action: { const: 'return' }, operationId: { type: 'string' }, method: { const: 'POST' }, path: { type: 'string' } }, [
+          'action',
+          'operationId',
+          'method',
+          'path',
+        ]),
+        { type: 'null' },
+      ],
+      description:
+        'What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn)',
+    },
     supplierOrderNumber: { type: 'string' },
     supplierOrderId: { type: ['string', 'null'] },
     supplierStatus: { type: ['string', 'null'] },
@@ -200,6 +213,7 @@ export const supplierOrderSchema = object(
     'reviewReason',
     'reviewMessage',
     'retryable',
+    'nextAction',
     'supplierOrderNumber',
     'supplierOrderId',
     'supplierStatus',

@@ -42,6 +42,7 @@ export const EVENTS = [
   'deliveryWatched',
   'attentionAcknowledged',
   'claimRecorded',
+  'returnRecorded',
 ] as const;
 export type MoveEvent = (typeof EVENTS)[number];
 
@@ -118,6 +119,8 @@ export const MOVE_TABLE: readonly Move[] = [
   row([...SUPPLIER_ORDER_STATUSES], 'deliveryWatched', SAME),
   row([...SUPPLIER_ORDER_STATUSES], 'attentionAcknowledged', SAME),
   row([...SUPPLIER_ORDER_STATUSES], 'claimRecorded', SAME),
+  // A return on the store's side (./returns/): the route checks the part shipped; the status stays.
+  row([...SUPPLIER_ORDER_STATUSES], 'returnRecorded', SAME),
 ];
 
 /** The row of the table for this status, payment status and event; undefined when the move is not allowed. */

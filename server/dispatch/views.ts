@@ -43,6 +43,17 @@ type Shown = SupplierOrder | ListedSupplierOrder;
 const iso = (at: Date | string): string => (typeof at === 'string' ? at : at.toISOString());
 
 /** Reads of supplier orders: one, and the cursor-paged list with its exact totalCount. */
+/** What a person does next where the route table has it: a cancel that came after the supplier shipped is handled as a return. */
+function nextActionOf(so: Shown) {
+  if (so.status !== 'needsReview' || so.reviewReason !== 'supplierAlreadyShipped') return null;
+  return {
+    action: 'return' as const,
+    operationId: 'recordSupplierOrderReturn',
+    method: 'POST' as const,
+    path: `/api/store-suppliers/${so.storeId}/orders/${so.id}/returns`,
+  };
+}
+
 export class SupplierOrderReads {
   constructor(
     private readonly db: DataSource,
@@ -125,6 +136,7 @@ export class SupplierOrderReads {
       reviewReason: so.reviewReason,
       reviewMessage: so.reviewMessage,
       retryable: so.retryable ?? false,
+      nextAction: nextActionOf(so),
       supplierOrderNumber: so.supplierOrderNumber,
       supplierOrderId: so.supplierOrderId,
       supplierStatus: so.supplierStatus,

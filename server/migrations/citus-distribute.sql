@@ -44,6 +44,7 @@ SELECT create_distributed_table('landed_costs', 'store_id', colocate_with => 'st
 SELECT create_distributed_table('supplier_claims', 'store_id', colocate_with => 'stores');
 SELECT create_distributed_table('supplier_claim_items', 'store_id', colocate_with => 'stores');
 SELECT create_distributed_table('supplier_credits', 'store_id', colocate_with => 'stores');
+SELECT create_distributed_table('part_returns', 'store_id', colocate_with => 'stores');
 SELECT create_distributed_table('profit_sums', 'store_id', colocate_with => 'stores');
 SELECT create_distributed_table('profit_order_keys', 'store_id', colocate_with => 'stores');
 SELECT create_distributed_table('profit_deltas', 'store_id', colocate_with => 'stores');

@@ -14,12 +14,13 @@ export type { CaptureOutcome } from './capture';
 
 /**
  * Each store's payment provider, the signed payment events it sends (which the orders domain records), and the
- * captures the service asks of it (promise to sell; dispatch calls them when the supplier accepts).
+ * captures and refunds the service asks of it (promise to sell: dispatch captures when the supplier accepts; a
+ * return on the store's side refunds the shopper).
  */
 export const paymentsModule = domainModule({
   name: 'payments',
   needs: ['orders'],
-  provides: ['providers', 'captures'],
+  provides: ['providers', 'captures', 'refunds'],
   migrations: [PaymentProviders1764460800110, PaymentProviderCheckout1764460800270, CaptureThroughProvider1764633600500],
   sealed: PROVIDER_SECRETS,
   // The provider's notification address.
@@ -31,6 +32,12 @@ export const paymentsModule = domainModule({
     const apiBaseOf = (provider: string) => (provider === 'sandbox' ? p.config.sandboxPaymentsUrl : '');
     const captures = new ShopperCaptures(providers, deps.orders.orderPayments, apiBaseOf, p.log);
     const refunds = new ShopperRefunds(providers, deps.orders.orderPayments, apiBaseOf, p.log);
-    return { providers, notifications, captures, routes: paymentRoutes(providers, notifications, () => p.config.publicBaseUrl, refunds, deps.orders.orders) };
+    return {
+      providers,
+      notifications,
+      captures,
+      refunds,
+      routes: paymentRoutes(providers, notifications, () => p.config.publicBaseUrl, refunds, deps.orders.orders),
+    };
   },
 });

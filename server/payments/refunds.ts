@@ -38,17 +38,24 @@ export class ShopperRefunds {
     private readonly log: Logger,
   ) {}
 
-  /** `requestKey`: the caller's idempotency key (its digest), so that a retry of this refund asks the provider once. */
-  async refund(order: StoreOrder, input: RefundInput, actor: Actor, requestKey: string | null = null): Promise<RefundAnswer> {
+  /**
+   * What a refund would be asked against, every check made before anything is recorded (the order's currency, a paid
+   * payment with enough left, the store's API key at the provider): a return checks its refund with it first.
+   * `reference`: a refund asked before under a key, asked again against the same payment whatever it shows now (it may
+   * show the first ask's refund already: the provider answers the key as the first time, and refunds nothing more).
+   */
+  async prepare(order: StoreOrder, input: RefundInput, reference: string | null = null) {
     if (input.currency !== undefined && input.currency !== order.currency) {
       throw errors.validationFailed([{ field: 'body/currency', message: `must be the order's currency (${order.currency})` }]);
     }
     const all = (await this.payments.paymentsOf(order.storeId, [order.id])).get(order.id) ?? [];
     const left = (p: { amountMinor: number; refundedMinor: number }) => p.amountMinor - p.refundedMinor;
     const paid = all.filter((p) => (p.status === 'paid' || p.status === 'partiallyRefunded') && p.reference).sort((a, b) => left(b) - left(a));
-    if (!paid.length) throw errors.conflict('nothingToRefund', 'No payment of the order is paid (as the provider reported it): there is nothing to refund.');
+    const again = reference ? all.find((p) => p.reference === reference) : undefined;
+    if (!paid.length && !again)
+      throw errors.conflict('nothingToRefund', 'No payment of the order is paid (as the provider reported it): there is nothing to refund.');
     // The standing payment first (the one that keeps the most), so a refund in part never empties a duplicate by chance.
-    const payment = paid.find((p) => left(p) >= input.amountMinor);
+    const payment = again ?? paid.find((p) => left(p) >= input.amountMinor);
     if (!payment)
       throw errors.conflict('refundExceedsPayment', `At most ${left(paid[0])} (minor units of ${order.currency}) is left to refund on the order's payment.`);
     const settings = await this.providers.apiKeyOf(order.storeId);
@@ -60,6 +67,15 @@ export class ShopperRefunds {
     const base = this.apiBaseOf(settings.provider);
     if (!base)
       throw errors.conflict('providerApiKeyMissing', `This service has no address for the ${settings.provider} payment provider (SANDBOX_PAYMENTS_URL).`);
+    return { payment: payment as typeof payment & { reference: string }, apiKey: settings.apiKey, base };
+  }
+
+  /**
+   * `requestKey`: the caller's idempotency key (its digest), or a return's own key, so that a retry of this refund
+   * asks the provider under the same key: it refunds once.
+   */
+  async refund(order: StoreOrder, input: RefundInput, actor: Actor, requestKey: string | null = null, reference: string | null = null): Promise<RefundAnswer> {
+    const { payment, apiKey, base } = await this.prepare(order, input, reference);
     const asked = { reference: payment.reference, amountMinor: input.amountMinor, note: input.reason ?? null };
     await this.payments.recordRefund(order, 'refundRequested', asked, actor);
     let res: Response;
@@ -67,7 +83,7 @@ export class ShopperRefunds {
       res = await fetch(`${base}/v1/payments/${encodeURIComponent(payment.reference)}/refund`, {
         method: 'POST',
         headers: {
-          authorization: `Bearer ${settings.apiKey}`,
+          authorization: `Bearer ${apiKey}`,
           'idempotency-key': `refund:${requestKey ?? randomUUID()}`,
           'content-type': 'application/json',
           accept: 'application/json',

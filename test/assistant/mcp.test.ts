@@ -60,9 +60,10 @@ test('every supplier route is a tool, with read-only and changing tools marked',
   // The spec lists 12 connection, 11 product, import and link, and 7 supplier order routes; the service adds the
   // list of import jobs (docs/decisions.md), the 9 event subscription routes (issue 26), the reroute (issue 34) and
   // the store's routing rule, read and set (issue 42), the profit report (issue 41), and after shipping (issue 54) a
-  // delivery attention's acknowledgement and five claim routes; and (issue 53) a store order with its payments and its refund.
+  // delivery attention's acknowledgement, five claim routes and four return routes; and (issue 53) a store order with
+  // its payments and its refund.
   for (const id of ['getStoreOrder', 'refundStoreOrder']) supplierOps.push({ id, readOnly: id === 'getStoreOrder' });
-  expect(supplierOps.length).toBe(52);
+  expect(supplierOps.length).toBe(56);
   expect(tools.map((t) => t.name).sort()).toEqual(supplierOps.map((o) => o.id).sort());
   for (const op of supplierOps) {
     const tool = tools.find((t) => t.name === op.id)!;
@@ -218,6 +219,17 @@ test('after shipping through the assistant: the claim tools (a part not shipped 
     arguments: { storeId: shop.storeId, supplierOrderId: soId, body: { reason: 'noTracking' } },
   });
   expect([ack.isError, result(ack).error.code]).toEqual([true, 'attentionChanged']);
+  // A return (issue 54, item 3): a part not shipped yet has none; the tool says what a refund needs besides.
+  const ret = await client.callTool({
+    name: 'recordSupplierOrderReturn',
+    arguments: { storeId: shop.storeId, supplierOrderId: soId, body: { reason: 'damaged', items: [{ itemId: order.items[0].id, quantity: 1 }] } },
+  });
+  expect([ret.isError, result(ret).error.code]).toEqual([true, 'invalidState']);
+  expect(result(await client.callTool({ name: 'listSupplierOrderReturns', arguments: { storeId: shop.storeId, supplierOrderId: soId } }))).toEqual({
+    result: { items: [] },
+  });
+  const { tools } = await client.listTools();
+  expect(tools.find((t) => t.name === 'recordSupplierOrderReturn')!.description).toContain('needs payments.manage too');
 });
 
 test("a store order's payments through the assistant: the order with its providerPayments and amountRefundedMinor; a refund of an order never paid is refused", async () => {

@@ -134,6 +134,7 @@ const SAMPLES: Record<MoveEvent, DispatchEvent> = {
   deliveryWatched: { type: 'deliveryWatched', watch: WATCH },
   attentionAcknowledged: { type: 'attentionAcknowledged', actor: KEY, reason: 'noMovement', watch: WATCH },
   claimRecorded: { type: 'claimRecorded', actor: KEY, kind: 'claimOpened', details: { claim: { _id: 'c1' } } },
+  returnRecorded: { type: 'returnRecorded', actor: KEY, kind: 'returnRecorded', details: { return: { _id: 'r1' } } },
 };
 
 /** Every (status, payment status, event) and what the transition made of it: a change, or null when refused. */

@@ -58,6 +58,7 @@ const PERMISSIONS = [
   'staff.manage',
   'payments.manage',
   'claims.manage',
+  'returns.manage',
 ];
 
 /** A body that passes validation, for routes whose credit charge must be reached. */
@@ -102,6 +103,7 @@ const validBodies: Record<string, () => unknown> = {
   acknowledgeDeliveryAttention: () => ({ reason: 'noMovement' }),
   openSupplierClaim: () => ({ reason: 'notReceived', expectation: 'reship', items: [{ itemId: crypto.randomUUID(), quantity: 1 }] }),
   recordSupplierClaimOutcome: () => ({ outcome: 'rejected', message: 'Not ours' }),
+  recordSupplierOrderReturn: () => ({ reason: 'damaged', items: [{ itemId: crypto.randomUUID(), quantity: 1 }] }),
 };
 
 async function connection(key: string, store: string): Promise<string> {
@@ -202,6 +204,7 @@ beforeAll(async () => {
       groupKey: 'store',
       signInId: crypto.randomUUID(),
       claimId: crypto.randomUUID(),
+      returnId: crypto.randomUUID(),
     };
   }
   // Records the own-scope key must not reach: a product link and an import job made with the account key.
@@ -260,6 +263,7 @@ beforeAll(async () => {
     groupKey: `supplier:${crypto.randomUUID()}`,
     signInId: crypto.randomUUID(),
     claimId: crypto.randomUUID(),
+    returnId: crypto.randomUUID(),
   };
 });
 

@@ -39,6 +39,13 @@ export interface AcknowledgeDeliveryAttention {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+    nextAction: ({
+      action: "return";
+      operationId: string;
+      method: "POST";
+      path: string;
+    }) | null;
     supplierOrderNumber: string;
     supplierOrderId: string | null;
     supplierStatus: string | null;
@@ -317,6 +324,13 @@ export interface AcknowledgeStoreOrderPaymentAttention {
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
+      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+      nextAction: ({
+        action: "return";
+        operationId: string;
+        method: "POST";
+        path: string;
+      }) | null;
       supplierOrderNumber: string;
       supplierOrderId: string | null;
       supplierStatus: string | null;
@@ -630,6 +644,13 @@ export interface CancelSupplierOrder {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+    nextAction: ({
+      action: "return";
+      operationId: string;
+      method: "POST";
+      path: string;
+    }) | null;
     supplierOrderNumber: string;
     supplierOrderId: string | null;
     supplierStatus: string | null;
@@ -779,6 +800,13 @@ export interface CancelSupplierOrder {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+    nextAction: ({
+      action: "return";
+      operationId: string;
+      method: "POST";
+      path: string;
+    }) | null;
     supplierOrderNumber: string;
     supplierOrderId: string | null;
     supplierStatus: string | null;
@@ -1385,6 +1413,13 @@ export interface ConfirmStoreOrder {
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
+      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+      nextAction: ({
+        action: "return";
+        operationId: string;
+        method: "POST";
+        path: string;
+      }) | null;
       supplierOrderNumber: string;
       supplierOrderId: string | null;
       supplierStatus: string | null;
@@ -1752,8 +1787,8 @@ export interface CreateEventSubscription {
   body: {
     /** Where events are POSTed: an http(s) address on the public internet */
     url: string;
-    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.routed`: Dispatch chose the supplier order's supplier by the routing rule before sending it: its history entry routed names the rule, the chosen connection, why, and every candidate's quote (cost, currency, rate, days). `supplierOrder.returned`: A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `supplierOrder.deliveryAttention`: A sent supplier order's delivery needs a look (no tracking, no movement, overdue, or the supplier's exception): deliveryAttention names the reason; the status stays. `supplierOrder.deliveryAttentionCleared`: A supplier order's delivery attention ended: tracking moved, it was delivered, or a person acknowledged it. `supplierOrder.claimOpened`: A claim with the supplier was opened for some of the order's items: the history entry claimOpened holds the claim. `supplierOrder.claimUpdated`: A claim with the supplier moved (sent, or the supplier's status changed): the history entry claimUpdated holds the claim. `supplierOrder.claimClosed`: A claim with the supplier has its outcome (refunded, reshipped with the new supplier order, rejected with the supplier's words, withdrawn or stopped): the history entry claimClosed holds the claim. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
-    eventTypes: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.routed" | "supplierOrder.returned" | "supplierOrder.failed" | "supplierOrder.deliveryAttention" | "supplierOrder.deliveryAttentionCleared" | "supplierOrder.claimOpened" | "supplierOrder.claimUpdated" | "supplierOrder.claimClosed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "storeOrder.profitChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
+    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.routed`: Dispatch chose the supplier order's supplier by the routing rule before sending it: its history entry routed names the rule, the chosen connection, why, and every candidate's quote (cost, currency, rate, days). `supplierOrder.returned`: A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `supplierOrder.deliveryAttention`: A sent supplier order's delivery needs a look (no tracking, no movement, overdue, or the supplier's exception): deliveryAttention names the reason; the status stays. `supplierOrder.deliveryAttentionCleared`: A supplier order's delivery attention ended: tracking moved, it was delivered, or a person acknowledged it. `supplierOrder.claimOpened`: A claim with the supplier was opened for some of the order's items: the history entry claimOpened holds the claim. `supplierOrder.claimUpdated`: A claim with the supplier moved (sent, or the supplier's status changed): the history entry claimUpdated holds the claim. `supplierOrder.claimClosed`: A claim with the supplier has its outcome (refunded, reshipped with the new supplier order, rejected with the supplier's words, withdrawn or stopped): the history entry claimClosed holds the claim. `supplierOrder.returnRecorded`: Items of a shipped supplier order were returned on the store's side (why, and whether the shopper is refunded): the history entry returnRecorded holds the return. `supplierOrder.returnUpdated`: A return's refund to the shopper moved (the provider took it, or refused it): the history entry returnUpdated holds the return. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
+    eventTypes: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.routed" | "supplierOrder.returned" | "supplierOrder.failed" | "supplierOrder.deliveryAttention" | "supplierOrder.deliveryAttentionCleared" | "supplierOrder.claimOpened" | "supplierOrder.claimUpdated" | "supplierOrder.claimClosed" | "supplierOrder.returnRecorded" | "supplierOrder.returnUpdated" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "storeOrder.profitChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
     description?: string | null;
   };
   /** 201: Success */
@@ -2116,6 +2151,13 @@ export interface CreateStoreOrder {
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
+      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+      nextAction: ({
+        action: "return";
+        operationId: string;
+        method: "POST";
+        path: string;
+      }) | null;
       supplierOrderNumber: string;
       supplierOrderId: string | null;
       supplierStatus: string | null;
@@ -2504,6 +2546,13 @@ export interface DeliverStoreOrderPart {
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
+      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+      nextAction: ({
+        action: "return";
+        operationId: string;
+        method: "POST";
+        path: string;
+      }) | null;
       supplierOrderNumber: string;
       supplierOrderId: string | null;
       supplierStatus: string | null;
@@ -2714,6 +2763,13 @@ export interface FulfilOrderPartManually {
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
+      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+      nextAction: ({
+        action: "return";
+        operationId: string;
+        method: "POST";
+        path: string;
+      }) | null;
       supplierOrderNumber: string;
       supplierOrderId: string | null;
       supplierStatus: string | null;
@@ -2865,6 +2921,13 @@ export interface FulfilOrderPartManually {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+    nextAction: ({
+      action: "return";
+      operationId: string;
+      method: "POST";
+      path: string;
+    }) | null;
     supplierOrderNumber: string;
     supplierOrderId: string | null;
     supplierStatus: string | null;
@@ -3385,6 +3448,13 @@ export interface GetStoreOrder {
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
+      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+      nextAction: ({
+        action: "return";
+        operationId: string;
+        method: "POST";
+        path: string;
+      }) | null;
       supplierOrderNumber: string;
       supplierOrderId: string | null;
       supplierStatus: string | null;
@@ -3749,6 +3819,13 @@ export interface GetSupplierOrder {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+    nextAction: ({
+      action: "return";
+      operationId: string;
+      method: "POST";
+      path: string;
+    }) | null;
     supplierOrderNumber: string;
     supplierOrderId: string | null;
     supplierStatus: string | null;
@@ -3880,6 +3957,66 @@ export interface GetSupplierOrder {
       email?: string;
     };
     destinationRedacted: boolean;
+    createdAt: string;
+    updatedAt: string;
+  };
+}
+
+/** One return, with its refund and its money (the refund, the supplier's credit on its claim, the net) (GET /api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns/{returnId}) */
+export interface GetSupplierOrderReturn {
+  method: "GET";
+  path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns/{returnId}";
+  params: {
+    storeId: string;
+    supplierOrderId: string;
+    returnId: string;
+  };
+  query: Record<string, never>;
+  body: undefined;
+  /** 200: Success */
+  result: {
+    _id: string;
+    storeId: string;
+    supplierOrderId: string;
+    orderId: string;
+    reason: "noLongerWanted" | "damaged" | "wrongItem" | "notAsDescribed" | "arrivedLate" | "cancelledAfterShipping";
+    note: string;
+    items: {
+      itemId: string;
+      sku: string;
+      /** How many the shopper sent back */
+      quantity: number;
+    }[];
+    /** The claim with the supplier this return goes with */
+    claimId: string | null;
+    /** The shopper's refund through the payment provider; null: not refunded */
+    refund: ({
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      /** `sending`: recorded under the return's key, the provider's answer not had yet (ask again with .../refund: the same key, refunded once); `requested`: the provider took it (the order shows it once its signed event arrives); `refused`: `message` says why */
+      status: "sending" | "requested" | "refused";
+      /** The Idempotency-Key the payment provider is asked under, every time */
+      idempotencyKey: string;
+      paymentReference: string | null;
+      message: string | null;
+      requestedAt: string | null;
+    }) | null;
+    money: {
+      /** ISO 4217 code */
+      currency: string;
+      /** Refunded to the shopper (0 when not, or refused) */
+      refundMinor: number;
+      /** The supplier's credit on the claim, in this currency at its recorded rate (null: none yet, or in another currency) */
+      supplierCreditMinor: number | null;
+      /** The credit less the refund: what the return gains (or, below zero, costs) the store */
+      netMinor: number;
+    };
+    createdBy: {
+      kind: "key" | "user" | "system" | "supplier";
+      id: string | null;
+    };
     createdAt: string;
     updatedAt: string;
   };
@@ -4425,7 +4562,7 @@ export interface ListStaff {
   /** 200: Success */
   result: {
     accountId: string;
-    permissions: Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage" | "payments.manage" | "claims.manage">;
+    permissions: Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage" | "payments.manage" | "claims.manage" | "returns.manage">;
     createdAt: string;
   }[];
 }
@@ -4574,6 +4711,13 @@ export interface ListStoreOrders {
         reviewMessage: string | null;
         /** Whether trying again with nothing changed may succeed; false when the order is not paused */
         retryable: boolean;
+        /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+        nextAction: ({
+          action: "return";
+          operationId: string;
+          method: "POST";
+          path: string;
+        }) | null;
         supplierOrderNumber: string;
         supplierOrderId: string | null;
         supplierStatus: string | null;
@@ -4805,7 +4949,7 @@ export interface ListStores {
     ownerAccountId: string;
     createdAt: string;
     role: "owner" | "staff";
-    permissions: (Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage" | "payments.manage" | "claims.manage">) | null;
+    permissions: (Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage" | "payments.manage" | "claims.manage" | "returns.manage">) | null;
   }[];
 }
 
@@ -5059,6 +5203,67 @@ export interface ListSupplierConnections {
   }[];
 }
 
+/** A supplier order's returns, oldest first (GET /api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns) */
+export interface ListSupplierOrderReturns {
+  method: "GET";
+  path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns";
+  params: {
+    storeId: string;
+    supplierOrderId: string;
+  };
+  query: Record<string, never>;
+  body: undefined;
+  /** 200: Success */
+  result: {
+    items: {
+      _id: string;
+      storeId: string;
+      supplierOrderId: string;
+      orderId: string;
+      reason: "noLongerWanted" | "damaged" | "wrongItem" | "notAsDescribed" | "arrivedLate" | "cancelledAfterShipping";
+      note: string;
+      items: {
+        itemId: string;
+        sku: string;
+        /** How many the shopper sent back */
+        quantity: number;
+      }[];
+      /** The claim with the supplier this return goes with */
+      claimId: string | null;
+      /** The shopper's refund through the payment provider; null: not refunded */
+      refund: ({
+        /** Integer amount in minor units */
+        amountMinor: number;
+        /** ISO 4217 code */
+        currency: string;
+        /** `sending`: recorded under the return's key, the provider's answer not had yet (ask again with .../refund: the same key, refunded once); `requested`: the provider took it (the order shows it once its signed event arrives); `refused`: `message` says why */
+        status: "sending" | "requested" | "refused";
+        /** The Idempotency-Key the payment provider is asked under, every time */
+        idempotencyKey: string;
+        paymentReference: string | null;
+        message: string | null;
+        requestedAt: string | null;
+      }) | null;
+      money: {
+        /** ISO 4217 code */
+        currency: string;
+        /** Refunded to the shopper (0 when not, or refused) */
+        refundMinor: number;
+        /** The supplier's credit on the claim, in this currency at its recorded rate (null: none yet, or in another currency) */
+        supplierCreditMinor: number | null;
+        /** The credit less the refund: what the return gains (or, below zero, costs) the store */
+        netMinor: number;
+      };
+      createdBy: {
+        kind: "key" | "user" | "system" | "supplier";
+        id: string | null;
+      };
+      createdAt: string;
+      updatedAt: string;
+    }[];
+  };
+}
+
 /** Supplier orders, newest first, filtered and paged by cursor (GET /api/store-suppliers/{storeId}/orders) */
 export interface ListSupplierOrders {
   method: "GET";
@@ -5095,6 +5300,13 @@ export interface ListSupplierOrders {
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
+      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+      nextAction: ({
+        action: "return";
+        operationId: string;
+        method: "POST";
+        path: string;
+      }) | null;
       supplierOrderNumber: string;
       supplierOrderId: string | null;
       supplierStatus: string | null;
@@ -5381,6 +5593,13 @@ export interface MarkStoreOrderPaid {
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
+      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+      nextAction: ({
+        action: "return";
+        operationId: string;
+        method: "POST";
+        path: string;
+      }) | null;
       supplierOrderNumber: string;
       supplierOrderId: string | null;
       supplierStatus: string | null;
@@ -5727,6 +5946,13 @@ export interface PaySupplierOrder {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+    nextAction: ({
+      action: "return";
+      operationId: string;
+      method: "POST";
+      path: string;
+    }) | null;
     supplierOrderNumber: string;
     supplierOrderId: string | null;
     supplierStatus: string | null;
@@ -5876,6 +6102,13 @@ export interface PaySupplierOrder {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+    nextAction: ({
+      action: "return";
+      operationId: string;
+      method: "POST";
+      path: string;
+    }) | null;
     supplierOrderNumber: string;
     supplierOrderId: string | null;
     supplierStatus: string | null;
@@ -6239,6 +6472,84 @@ export interface RecordSupplierClaimOutcome {
   };
 }
 
+/** Record a return of items of a shipped supplier order, on the store's side: why, the claim it goes with, and the shopper's refund (POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns) */
+export interface RecordSupplierOrderReturn {
+  method: "POST";
+  path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns";
+  params: {
+    storeId: string;
+    supplierOrderId: string;
+  };
+  query: Record<string, never>;
+  body: {
+    reason: "noLongerWanted" | "damaged" | "wrongItem" | "notAsDescribed" | "arrivedLate" | "cancelledAfterShipping";
+    /** What happened, in the store's words */
+    note?: string;
+    /** The store order's items (of this supplier order's part) and how many of each: at most what was sent less what earlier returns hold */
+    items: {
+      itemId: string;
+      /** How many the shopper sends back */
+      quantity: number;
+    }[];
+    /** The claim with the supplier on this supplier order that this return goes with */
+    claimId?: string;
+    /** Refund the shopper through the store's payment provider (needs payments.manage too): at most what is left of the order's payment */
+    refund?: {
+      /** How much to refund the shopper, in minor units of the order's currency */
+      amountMinor: number;
+      /** Optional: the order's currency (another is refused) */
+      currency?: string;
+    };
+  };
+  /** 201: Success */
+  result: {
+    _id: string;
+    storeId: string;
+    supplierOrderId: string;
+    orderId: string;
+    reason: "noLongerWanted" | "damaged" | "wrongItem" | "notAsDescribed" | "arrivedLate" | "cancelledAfterShipping";
+    note: string;
+    items: {
+      itemId: string;
+      sku: string;
+      /** How many the shopper sent back */
+      quantity: number;
+    }[];
+    /** The claim with the supplier this return goes with */
+    claimId: string | null;
+    /** The shopper's refund through the payment provider; null: not refunded */
+    refund: ({
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      /** `sending`: recorded under the return's key, the provider's answer not had yet (ask again with .../refund: the same key, refunded once); `requested`: the provider took it (the order shows it once its signed event arrives); `refused`: `message` says why */
+      status: "sending" | "requested" | "refused";
+      /** The Idempotency-Key the payment provider is asked under, every time */
+      idempotencyKey: string;
+      paymentReference: string | null;
+      message: string | null;
+      requestedAt: string | null;
+    }) | null;
+    money: {
+      /** ISO 4217 code */
+      currency: string;
+      /** Refunded to the shopper (0 when not, or refused) */
+      refundMinor: number;
+      /** The supplier's credit on the claim, in this currency at its recorded rate (null: none yet, or in another currency) */
+      supplierCreditMinor: number | null;
+      /** The credit less the refund: what the return gains (or, below zero, costs) the store */
+      netMinor: number;
+    };
+    createdBy: {
+      kind: "key" | "user" | "system" | "supplier";
+      id: string | null;
+    };
+    createdAt: string;
+    updatedAt: string;
+  };
+}
+
 /** Send a delivery's event again now (same webhook-id) (POST /api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/redeliver) */
 export interface RedeliverEvent {
   method: "POST";
@@ -6446,6 +6757,13 @@ export interface RerouteSupplierOrder {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+    nextAction: ({
+      action: "return";
+      operationId: string;
+      method: "POST";
+      path: string;
+    }) | null;
     supplierOrderNumber: string;
     supplierOrderId: string | null;
     supplierStatus: string | null;
@@ -6595,6 +6913,13 @@ export interface RerouteSupplierOrder {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+    nextAction: ({
+      action: "return";
+      operationId: string;
+      method: "POST";
+      path: string;
+    }) | null;
     supplierOrderNumber: string;
     supplierOrderId: string | null;
     supplierStatus: string | null;
@@ -6800,6 +7125,13 @@ export interface RetrySupplierOrder {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+    nextAction: ({
+      action: "return";
+      operationId: string;
+      method: "POST";
+      path: string;
+    }) | null;
     supplierOrderNumber: string;
     supplierOrderId: string | null;
     supplierStatus: string | null;
@@ -6949,6 +7281,13 @@ export interface RetrySupplierOrder {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+    nextAction: ({
+      action: "return";
+      operationId: string;
+      method: "POST";
+      path: string;
+    }) | null;
     supplierOrderNumber: string;
     supplierOrderId: string | null;
     supplierStatus: string | null;
@@ -7197,6 +7536,66 @@ export interface SearchSupplierProducts {
   };
 }
 
+/** Ask the payment provider again for a return's refund whose answer was not had (status sending), under the same key: it refunds once (POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns/{returnId}/refund) */
+export interface SendSupplierOrderReturnRefund {
+  method: "POST";
+  path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns/{returnId}/refund";
+  params: {
+    storeId: string;
+    supplierOrderId: string;
+    returnId: string;
+  };
+  query: Record<string, never>;
+  body: undefined;
+  /** 200: Success */
+  result: {
+    _id: string;
+    storeId: string;
+    supplierOrderId: string;
+    orderId: string;
+    reason: "noLongerWanted" | "damaged" | "wrongItem" | "notAsDescribed" | "arrivedLate" | "cancelledAfterShipping";
+    note: string;
+    items: {
+      itemId: string;
+      sku: string;
+      /** How many the shopper sent back */
+      quantity: number;
+    }[];
+    /** The claim with the supplier this return goes with */
+    claimId: string | null;
+    /** The shopper's refund through the payment provider; null: not refunded */
+    refund: ({
+      /** Integer amount in minor units */
+      amountMinor: number;
+      /** ISO 4217 code */
+      currency: string;
+      /** `sending`: recorded under the return's key, the provider's answer not had yet (ask again with .../refund: the same key, refunded once); `requested`: the provider took it (the order shows it once its signed event arrives); `refused`: `message` says why */
+      status: "sending" | "requested" | "refused";
+      /** The Idempotency-Key the payment provider is asked under, every time */
+      idempotencyKey: string;
+      paymentReference: string | null;
+      message: string | null;
+      requestedAt: string | null;
+    }) | null;
+    money: {
+      /** ISO 4217 code */
+      currency: string;
+      /** Refunded to the shopper (0 when not, or refused) */
+      refundMinor: number;
+      /** The supplier's credit on the claim, in this currency at its recorded rate (null: none yet, or in another currency) */
+      supplierCreditMinor: number | null;
+      /** The credit less the refund: what the return gains (or, below zero, costs) the store */
+      netMinor: number;
+    };
+    createdBy: {
+      kind: "key" | "user" | "system" | "supplier";
+      id: string | null;
+    };
+    createdAt: string;
+    updatedAt: string;
+  };
+}
+
 /** Set the store's payment provider, the secret it signs notifications with and the store's API key there (from the provider's dashboard) (PUT /api/stores/{storeId}/payment-provider) */
 export interface SetPaymentProvider {
   method: "PUT";
@@ -7238,12 +7637,12 @@ export interface SetStaffMember {
   query: Record<string, never>;
   body: {
     email: string;
-    permissions: Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage" | "payments.manage" | "claims.manage">;
+    permissions: Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage" | "payments.manage" | "claims.manage" | "returns.manage">;
   };
   /** 200: Success */
   result: {
     accountId: string;
-    permissions: Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage" | "payments.manage" | "claims.manage">;
+    permissions: Array<"suppliers.view" | "suppliers.manage" | "suppliers.import" | "suppliers.orders.manage" | "products.view" | "products.manage" | "orders.view" | "orders.manage" | "customers.view" | "staff.manage" | "payments.manage" | "claims.manage" | "returns.manage">;
     createdAt: string;
   };
 }
@@ -7476,6 +7875,13 @@ export interface ShipStoreOrderPart {
       reviewMessage: string | null;
       /** Whether trying again with nothing changed may succeed; false when the order is not paused */
       retryable: boolean;
+      /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+      nextAction: ({
+        action: "return";
+        operationId: string;
+        method: "POST";
+        path: string;
+      }) | null;
       supplierOrderNumber: string;
       supplierOrderId: string | null;
       supplierStatus: string | null;
@@ -7754,6 +8160,13 @@ export interface SubmitOrderPart {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+    nextAction: ({
+      action: "return";
+      operationId: string;
+      method: "POST";
+      path: string;
+    }) | null;
     supplierOrderNumber: string;
     supplierOrderId: string | null;
     supplierStatus: string | null;
@@ -7903,6 +8316,13 @@ export interface SubmitOrderPart {
     reviewMessage: string | null;
     /** Whether trying again with nothing changed may succeed; false when the order is not paused */
     retryable: boolean;
+    /** What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn) */
+    nextAction: ({
+      action: "return";
+      operationId: string;
+      method: "POST";
+      path: string;
+    }) | null;
     supplierOrderNumber: string;
     supplierOrderId: string | null;
     supplierStatus: string | null;
@@ -8290,8 +8710,8 @@ export interface UpdateEventSubscription {
   body: {
     /** Where events are POSTed: an http(s) address on the public internet */
     url?: string;
-    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.routed`: Dispatch chose the supplier order's supplier by the routing rule before sending it: its history entry routed names the rule, the chosen connection, why, and every candidate's quote (cost, currency, rate, days). `supplierOrder.returned`: A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `supplierOrder.deliveryAttention`: A sent supplier order's delivery needs a look (no tracking, no movement, overdue, or the supplier's exception): deliveryAttention names the reason; the status stays. `supplierOrder.deliveryAttentionCleared`: A supplier order's delivery attention ended: tracking moved, it was delivered, or a person acknowledged it. `supplierOrder.claimOpened`: A claim with the supplier was opened for some of the order's items: the history entry claimOpened holds the claim. `supplierOrder.claimUpdated`: A claim with the supplier moved (sent, or the supplier's status changed): the history entry claimUpdated holds the claim. `supplierOrder.claimClosed`: A claim with the supplier has its outcome (refunded, reshipped with the new supplier order, rejected with the supplier's words, withdrawn or stopped): the history entry claimClosed holds the claim. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
-    eventTypes?: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.routed" | "supplierOrder.returned" | "supplierOrder.failed" | "supplierOrder.deliveryAttention" | "supplierOrder.deliveryAttentionCleared" | "supplierOrder.claimOpened" | "supplierOrder.claimUpdated" | "supplierOrder.claimClosed" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "storeOrder.profitChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
+    /** The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.routed`: Dispatch chose the supplier order's supplier by the routing rule before sending it: its history entry routed names the rule, the chosen connection, why, and every candidate's quote (cost, currency, rate, days). `supplierOrder.returned`: A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `supplierOrder.deliveryAttention`: A sent supplier order's delivery needs a look (no tracking, no movement, overdue, or the supplier's exception): deliveryAttention names the reason; the status stays. `supplierOrder.deliveryAttentionCleared`: A supplier order's delivery attention ended: tracking moved, it was delivered, or a person acknowledged it. `supplierOrder.claimOpened`: A claim with the supplier was opened for some of the order's items: the history entry claimOpened holds the claim. `supplierOrder.claimUpdated`: A claim with the supplier moved (sent, or the supplier's status changed): the history entry claimUpdated holds the claim. `supplierOrder.claimClosed`: A claim with the supplier has its outcome (refunded, reshipped with the new supplier order, rejected with the supplier's words, withdrawn or stopped): the history entry claimClosed holds the claim. `supplierOrder.returnRecorded`: Items of a shipped supplier order were returned on the store's side (why, and whether the shopper is refunded): the history entry returnRecorded holds the return. `supplierOrder.returnUpdated`: A return's refund to the shopper moved (the provider took it, or refused it): the history entry returnUpdated holds the return. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message. */
+    eventTypes?: Array<"supplierOrder.created" | "supplierOrder.statusChanged" | "supplierOrder.paused" | "supplierOrder.shipped" | "supplierOrder.delivered" | "supplierOrder.cancelled" | "supplierOrder.rerouted" | "supplierOrder.routed" | "supplierOrder.returned" | "supplierOrder.failed" | "supplierOrder.deliveryAttention" | "supplierOrder.deliveryAttentionCleared" | "supplierOrder.claimOpened" | "supplierOrder.claimUpdated" | "supplierOrder.claimClosed" | "supplierOrder.returnRecorded" | "supplierOrder.returnUpdated" | "orderPart.statusChanged" | "storeOrder.paymentChanged" | "storeOrder.profitChanged" | "importJob.finished" | "productLink.syncFailed" | "connection.circuitOpened" | "connection.healthChanged" | "*">;
     description?: string | null;
     enabled?: boolean;
   };
@@ -8579,6 +8999,7 @@ export const routes = {
   getSupplierBalance: { method: "GET", path: "/api/store-suppliers/{storeId}/{id}/balance" },
   getSupplierClaim: { method: "GET", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims/{claimId}" },
   getSupplierOrder: { method: "GET", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}" },
+  getSupplierOrderReturn: { method: "GET", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns/{returnId}" },
   getSupplierProduct: { method: "GET", path: "/api/store-suppliers/{storeId}/{id}/products/{supplierProductId}" },
   getSupplierRouting: { method: "GET", path: "/api/store-suppliers/{storeId}/routing" },
   importSupplierProducts: { method: "POST", path: "/api/store-suppliers/{storeId}/{id}/import", idempotent: true },
@@ -8595,6 +9016,7 @@ export const routes = {
   listSupplierCatalogue: { method: "GET", path: "/api/store-suppliers/{storeId}/catalogue" },
   listSupplierClaims: { method: "GET", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims" },
   listSupplierConnections: { method: "GET", path: "/api/store-suppliers/{storeId}" },
+  listSupplierOrderReturns: { method: "GET", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns" },
   listSupplierOrders: { method: "GET", path: "/api/store-suppliers/{storeId}/orders" },
   markStoreOrderPaid: { method: "POST", path: "/api/store-orders/{storeId}/{orderId}/mark-paid", idempotent: true },
   openSupplierClaim: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims", idempotent: true },
@@ -8604,6 +9026,7 @@ export const routes = {
   receivePaymentNotification: { method: "POST", path: "/api/payment-notifications/{storeId}" },
   receiveSupplierNotification: { method: "POST", path: "/api/store-suppliers/webhook/{supplierKey}/{integrationId}" },
   recordSupplierClaimOutcome: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/claims/{claimId}/outcome", idempotent: true },
+  recordSupplierOrderReturn: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns", idempotent: true },
   redeliverEvent: { method: "POST", path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/deliveries/{deliveryId}/redeliver" },
   refundStoreOrder: { method: "POST", path: "/api/store-orders/{storeId}/{orderId}/refunds", idempotent: true },
   removePaymentProvider: { method: "DELETE", path: "/api/stores/{storeId}/payment-provider" },
@@ -8615,6 +9038,7 @@ export const routes = {
   revokeApiKey: { method: "DELETE", path: "/api/api-keys/{keyId}" },
   rotateEventSubscriptionSecret: { method: "POST", path: "/api/store-suppliers/{storeId}/event-subscriptions/{subscriptionId}/rotate-secret" },
   searchSupplierProducts: { method: "GET", path: "/api/store-suppliers/{storeId}/{id}/products" },
+  sendSupplierOrderReturnRefund: { method: "POST", path: "/api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns/{returnId}/refund", idempotent: true },
   setPaymentProvider: { method: "PUT", path: "/api/stores/{storeId}/payment-provider" },
   setStaffMember: { method: "PUT", path: "/api/stores/{storeId}/staff" },
   setSupplierConnectionEnabled: { method: "PUT", path: "/api/store-suppliers/{storeId}/{id}/enabled" },
@@ -8671,6 +9095,7 @@ export interface Operations {
   getSupplierBalance: GetSupplierBalance;
   getSupplierClaim: GetSupplierClaim;
   getSupplierOrder: GetSupplierOrder;
+  getSupplierOrderReturn: GetSupplierOrderReturn;
   getSupplierProduct: GetSupplierProduct;
   getSupplierRouting: GetSupplierRouting;
   importSupplierProducts: ImportSupplierProducts;
@@ -8687,6 +9112,7 @@ export interface Operations {
   listSupplierCatalogue: ListSupplierCatalogue;
   listSupplierClaims: ListSupplierClaims;
   listSupplierConnections: ListSupplierConnections;
+  listSupplierOrderReturns: ListSupplierOrderReturns;
   listSupplierOrders: ListSupplierOrders;
   markStoreOrderPaid: MarkStoreOrderPaid;
   openSupplierClaim: OpenSupplierClaim;
@@ -8696,6 +9122,7 @@ export interface Operations {
   receivePaymentNotification: ReceivePaymentNotification;
   receiveSupplierNotification: ReceiveSupplierNotification;
   recordSupplierClaimOutcome: RecordSupplierClaimOutcome;
+  recordSupplierOrderReturn: RecordSupplierOrderReturn;
   redeliverEvent: RedeliverEvent;
   refundStoreOrder: RefundStoreOrder;
   removePaymentProvider: RemovePaymentProvider;
@@ -8707,6 +9134,7 @@ export interface Operations {
   revokeApiKey: RevokeApiKey;
   rotateEventSubscriptionSecret: RotateEventSubscriptionSecret;
   searchSupplierProducts: SearchSupplierProducts;
+  sendSupplierOrderReturnRefund: SendSupplierOrderReturnRefund;
   setPaymentProvider: SetPaymentProvider;
   setStaffMember: SetStaffMember;
   setSupplierConnectionEnabled: SetSupplierConnectionEnabled;

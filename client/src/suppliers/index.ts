@@ -1,5 +1,6 @@
 import type { Transport } from '../transport.js';
 import { Claims } from './claims.js';
+import { Returns } from './returns.js';
 import { Connections } from './connections.js';
 import { EventSubscriptions } from './events.js';
 import { Imports } from './imports.js';
@@ -18,6 +19,7 @@ export class Suppliers {
   readonly events: EventSubscriptions;
   readonly reports: Reports;
   readonly claims: Claims;
+  readonly returns: Returns;
 
   constructor(t: Transport) {
     this.connections = new Connections(t);
@@ -28,7 +30,8 @@ export class Suppliers {
     this.events = new EventSubscriptions(t);
     this.reports = new Reports(t);
     this.claims = new Claims(t);
+    this.returns = new Returns(t);
   }
 }
 
-export { Claims, Connections, EventSubscriptions, Imports, Links, Products, Reports, SupplierOrders };
+export { Claims, Returns, Connections, EventSubscriptions, Imports, Links, Products, Reports, SupplierOrders };

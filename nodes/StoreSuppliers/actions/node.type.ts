@@ -4,6 +4,7 @@ import * as connection from './connection/Connection.resource';
 import * as importResource from './import/Import.resource';
 import * as productLink from './productLink/ProductLink.resource';
 import * as report from './report/Report.resource';
+import * as returnResource from './return/Return.resource';
 import * as storeOrder from './storeOrder/StoreOrder.resource';
 import * as storeProduct from './storeProduct/StoreProduct.resource';
 import * as supplierOrder from './supplierOrder/SupplierOrder.resource';
@@ -16,6 +17,7 @@ export const resources = {
   import: importResource.operations,
   productLink: productLink.operations,
   report: report.operations,
+  return: returnResource.operations,
   storeOrder: storeOrder.operations,
   storeProduct: storeProduct.operations,
   supplierOrder: supplierOrder.operations,

@@ -8,7 +8,7 @@ const FILES = ['review-reasons.ts', 'statuses.ts', 'event-types.ts', 'permission
 const TARGETS = ['console/src/vocabulary.ts', 'nodes/StoreSuppliers/vocabulary.ts'];
 /** After shipping's words (issue 54), a copy of their own so that no copy grows past one sitting. */
 const AFTER_SHIPPING = {
-  files: ['delivery.ts', 'claims.ts'],
+  files: ['delivery.ts', 'claims.ts', 'returns.ts'],
   targets: ['console/src/after-shipping-words.ts', 'nodes/StoreSuppliers/after-shipping-words.ts'],
 };
 

@@ -16,5 +16,7 @@ export const PERMISSIONS = [
   'payments.manage',
   // Claims with suppliers: opening one may bring a refund or a new order at the supplier.
   'claims.manage',
+  // Returns on the store's side; a return that refunds the shopper also needs payments.manage (money leaves the store).
+  'returns.manage',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];

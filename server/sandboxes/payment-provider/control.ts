@@ -40,6 +40,7 @@ export function controlRouter(p: Payments): Router {
     }
     if (body.unavailable !== undefined) faults.unavailable = count(object(body.unavailable, 'unavailable').count, 'unavailable.count');
     if (body.loseAnswer !== undefined) faults.loseAnswer = count(object(body.loseAnswer, 'loseAnswer').count, 'loseAnswer.count');
+    if (body.loseRefundAnswer !== undefined) faults.loseRefundAnswer = count(object(body.loseRefundAnswer, 'loseRefundAnswer').count, 'loseRefundAnswer.count');
     ctx.body = faults;
   });
   router.delete('/faults', (ctx) => {

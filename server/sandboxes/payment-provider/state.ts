@@ -58,9 +58,11 @@ export interface CaptureFaults {
   refuse: { count: number; message: string; mode: 'answer' | 'event' } | null;
   unavailable: number;
   loseAnswer: number;
+  /** The next refunds are made, their answers lost on the way. */
+  loseRefundAnswer: number;
 }
 
-export const noCaptureFaults = (): CaptureFaults => ({ refuse: null, unavailable: 0, loseAnswer: 0 });
+export const noCaptureFaults = (): CaptureFaults => ({ refuse: null, unavailable: 0, loseAnswer: 0, loseRefundAnswer: 0 });
 
 export interface SentEvent {
   id: string;

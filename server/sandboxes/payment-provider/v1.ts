@@ -49,12 +49,14 @@ export function v1Router(p: Payments): Router {
     const payment = paymentOf(ctx, merchant, ['authorised', 'paid']);
     ctx.body = { id: payment.id, status: 'failed', eventId: p.emit(merchant, payment, 'payment.failed') };
   });
-  // A refund of the whole payment, or of `amountMinor` of it (at most what is left); an Idempotency-Key acts once.
+  // A refund of the whole payment, or of `amountMinor` of it (at most what is left); an Idempotency-Key acts once, and
+  // is answered as the first time whatever the payment shows since (a whole refund left it refunded).
   v1.post('/payments/:id/refund', (ctx) => {
     const merchant = merchantOf(ctx);
-    const payment = paymentOf(ctx, merchant, ['paid']);
     const key = ctx.get('idempotency-key') || null;
     const stored = key === null ? undefined : p.state.idempotent.get(`${merchant.id}:refund:${key}`);
+    const payment = paymentOf(ctx, merchant, stored ? undefined : ['paid']);
+    if (stored && stored.paymentId !== payment.id) throw new Refusal(422, 'idempotencyKeyReused', 'This Idempotency-Key was used for another payment');
     if (stored) {
       ctx.set('Idempotent-Replayed', 'true');
       ctx.status = stored.status;
@@ -73,6 +75,13 @@ export function v1Router(p: Payments): Router {
     const type = payment.refundedMinor >= payment.amountMinor ? 'payment.refunded' : 'payment.partiallyRefunded';
     const answer = { id: payment.id, status: STATUS_AFTER[type], refundedMinor: payment.refundedMinor, eventId: p.emit(merchant, payment, type) };
     if (key !== null) p.state.idempotent.set(`${merchant.id}:refund:${key}`, { paymentId: payment.id, status: 200, body: answer });
+    if (p.state.faults.loseRefundAnswer > 0) {
+      // Refunded here, but the answer never reaches the caller: as a network cut after the refund.
+      p.state.faults.loseRefundAnswer--;
+      ctx.respond = false;
+      ctx.req.socket.destroy();
+      return;
+    }
     ctx.body = answer;
   });
   // The shopper disputes the charge with their bank (a chargeback opened): the store hears of it.

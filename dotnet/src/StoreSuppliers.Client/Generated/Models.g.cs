@@ -1378,6 +1378,11 @@ public sealed partial class SupplierOrder
     [JsonPropertyName("retryable")]
     public bool Retryable { get; set; }
 
+    /// <summary>What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn)</summary>
+    [JsonPropertyName("nextAction")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public NextAction? NextAction { get; set; }
+
     [JsonPropertyName("supplierOrderNumber")]
     public string SupplierOrderNumber { get; set; } = default!;
 
@@ -1579,6 +1584,22 @@ public readonly partial struct ReviewReason : IEquatable<ReviewReason>
     {
         protected override ReviewReason FromString(string value) => new ReviewReason(value);
     }
+}
+
+/// <summary>What a person does next, as a route: paused as supplierAlreadyShipped (a cancel after the supplier shipped), a return of its items (recordSupplierOrderReturn)</summary>
+public sealed partial class NextAction
+{
+    [JsonPropertyName("action")]
+    public string Action { get; set; } = default!;
+
+    [JsonPropertyName("operationId")]
+    public string OperationId { get; set; } = default!;
+
+    [JsonPropertyName("method")]
+    public string Method { get; set; } = default!;
+
+    [JsonPropertyName("path")]
+    public string Path { get; set; } = default!;
 }
 
 public sealed partial class SupplierOrderCosts
@@ -2570,6 +2591,191 @@ public readonly partial struct CreatedByKind : IEquatable<CreatedByKind>
     }
 }
 
+public sealed partial class SupplierOrderReturn
+{
+    [JsonPropertyName("_id")]
+    public string Id { get; set; } = default!;
+
+    [JsonPropertyName("storeId")]
+    public string StoreId { get; set; } = default!;
+
+    [JsonPropertyName("supplierOrderId")]
+    public string SupplierOrderId { get; set; } = default!;
+
+    [JsonPropertyName("orderId")]
+    public string OrderId { get; set; } = default!;
+
+    [JsonPropertyName("reason")]
+    public SupplierOrderReturnReason Reason { get; set; }
+
+    [JsonPropertyName("note")]
+    public string Note { get; set; } = default!;
+
+    [JsonPropertyName("items")]
+    public List<SupplierClaimItem> Items { get; set; } = new();
+
+    /// <summary>The claim with the supplier this return goes with</summary>
+    [JsonPropertyName("claimId")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? ClaimId { get; set; }
+
+    /// <summary>The shopper's refund through the payment provider; null: not refunded</summary>
+    [JsonPropertyName("refund")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public SupplierOrderReturnRefund? Refund { get; set; }
+
+    [JsonPropertyName("money")]
+    public SupplierOrderReturnMoney Money { get; set; } = default!;
+
+    [JsonPropertyName("createdBy")]
+    public CreatedBy CreatedBy { get; set; } = default!;
+
+    [JsonPropertyName("createdAt")]
+    public DateTimeOffset CreatedAt { get; set; }
+
+    [JsonPropertyName("updatedAt")]
+    public DateTimeOffset UpdatedAt { get; set; }
+}
+
+/// <summary>One of noLongerWanted, damaged, wrongItem, notAsDescribed, arrivedLate, cancelledAfterShipping; a value this version does not know is kept as it is (see IsKnown).</summary>
+[JsonConverter(typeof(SupplierOrderReturnReason.Converter))]
+public readonly partial struct SupplierOrderReturnReason : IEquatable<SupplierOrderReturnReason>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public SupplierOrderReturnReason(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>noLongerWanted</c></summary>
+    public static SupplierOrderReturnReason NoLongerWanted { get; } = new SupplierOrderReturnReason("noLongerWanted");
+
+    /// <summary><c>damaged</c></summary>
+    public static SupplierOrderReturnReason Damaged { get; } = new SupplierOrderReturnReason("damaged");
+
+    /// <summary><c>wrongItem</c></summary>
+    public static SupplierOrderReturnReason WrongItem { get; } = new SupplierOrderReturnReason("wrongItem");
+
+    /// <summary><c>notAsDescribed</c></summary>
+    public static SupplierOrderReturnReason NotAsDescribed { get; } = new SupplierOrderReturnReason("notAsDescribed");
+
+    /// <summary><c>arrivedLate</c></summary>
+    public static SupplierOrderReturnReason ArrivedLate { get; } = new SupplierOrderReturnReason("arrivedLate");
+
+    /// <summary><c>cancelledAfterShipping</c></summary>
+    public static SupplierOrderReturnReason CancelledAfterShipping { get; } = new SupplierOrderReturnReason("cancelledAfterShipping");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<SupplierOrderReturnReason> Known { get; } = new[] { NoLongerWanted, Damaged, WrongItem, NotAsDescribed, ArrivedLate, CancelledAfterShipping };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "noLongerWanted" || _value == "damaged" || _value == "wrongItem" || _value == "notAsDescribed" || _value == "arrivedLate" || _value == "cancelledAfterShipping";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(SupplierOrderReturnReason other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is SupplierOrderReturnReason other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(SupplierOrderReturnReason left, SupplierOrderReturnReason right) => left.Equals(right);
+    public static bool operator !=(SupplierOrderReturnReason left, SupplierOrderReturnReason right) => !left.Equals(right);
+    public static implicit operator SupplierOrderReturnReason(string value) => new SupplierOrderReturnReason(value);
+
+    internal sealed class Converter : StringValueConverter<SupplierOrderReturnReason>
+    {
+        protected override SupplierOrderReturnReason FromString(string value) => new SupplierOrderReturnReason(value);
+    }
+}
+
+/// <summary>The shopper's refund through the payment provider; null: not refunded</summary>
+public sealed partial class SupplierOrderReturnRefund
+{
+    /// <summary>Integer amount in minor units</summary>
+    [JsonPropertyName("amountMinor")]
+    public long AmountMinor { get; set; }
+
+    /// <summary>ISO 4217 code</summary>
+    [JsonPropertyName("currency")]
+    public string Currency { get; set; } = default!;
+
+    /// <summary>`sending`: recorded under the return's key, the provider's answer not had yet (ask again with .../refund: the same key, refunded once); `requested`: the provider took it (the order shows it once its signed event arrives); `refused`: `message` says why</summary>
+    [JsonPropertyName("status")]
+    public SupplierOrderReturnRefundStatus Status { get; set; }
+
+    /// <summary>The Idempotency-Key the payment provider is asked under, every time</summary>
+    [JsonPropertyName("idempotencyKey")]
+    public string IdempotencyKey { get; set; } = default!;
+
+    [JsonPropertyName("paymentReference")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? PaymentReference { get; set; }
+
+    [JsonPropertyName("message")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public string? Message { get; set; }
+
+    [JsonPropertyName("requestedAt")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public DateTimeOffset? RequestedAt { get; set; }
+}
+
+/// <summary>`sending`: recorded under the return's key, the provider's answer not had yet (ask again with .../refund: the same key, refunded once); `requested`: the provider took it (the order shows it once its signed event arrives); `refused`: `message` says why</summary>
+[JsonConverter(typeof(SupplierOrderReturnRefundStatus.Converter))]
+public readonly partial struct SupplierOrderReturnRefundStatus : IEquatable<SupplierOrderReturnRefundStatus>
+{
+    private readonly string? _value;
+
+    /// <summary>A value as the service spells it.</summary>
+    public SupplierOrderReturnRefundStatus(string value) => _value = value ?? throw new ArgumentNullException(nameof(value));
+
+    /// <summary><c>sending</c></summary>
+    public static SupplierOrderReturnRefundStatus Sending { get; } = new SupplierOrderReturnRefundStatus("sending");
+
+    /// <summary><c>requested</c></summary>
+    public static SupplierOrderReturnRefundStatus Requested { get; } = new SupplierOrderReturnRefundStatus("requested");
+
+    /// <summary><c>refused</c></summary>
+    public static SupplierOrderReturnRefundStatus Refused { get; } = new SupplierOrderReturnRefundStatus("refused");
+
+    /// <summary>Every value this version of the client knows.</summary>
+    public static IReadOnlyList<SupplierOrderReturnRefundStatus> Known { get; } = new[] { Sending, Requested, Refused };
+
+    /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
+    public bool IsKnown => _value == "sending" || _value == "requested" || _value == "refused";
+
+    /// <summary>The value as the service spells it.</summary>
+    public override string ToString() => _value ?? string.Empty;
+    public bool Equals(SupplierOrderReturnRefundStatus other) => string.Equals(_value, other._value, StringComparison.Ordinal);
+    public override bool Equals(object? obj) => obj is SupplierOrderReturnRefundStatus other && Equals(other);
+    public override int GetHashCode() => _value is null ? 0 : StringComparer.Ordinal.GetHashCode(_value);
+    public static bool operator ==(SupplierOrderReturnRefundStatus left, SupplierOrderReturnRefundStatus right) => left.Equals(right);
+    public static bool operator !=(SupplierOrderReturnRefundStatus left, SupplierOrderReturnRefundStatus right) => !left.Equals(right);
+    public static implicit operator SupplierOrderReturnRefundStatus(string value) => new SupplierOrderReturnRefundStatus(value);
+
+    internal sealed class Converter : StringValueConverter<SupplierOrderReturnRefundStatus>
+    {
+        protected override SupplierOrderReturnRefundStatus FromString(string value) => new SupplierOrderReturnRefundStatus(value);
+    }
+}
+
+public sealed partial class SupplierOrderReturnMoney
+{
+    /// <summary>ISO 4217 code</summary>
+    [JsonPropertyName("currency")]
+    public string Currency { get; set; } = default!;
+
+    /// <summary>Refunded to the shopper (0 when not, or refused)</summary>
+    [JsonPropertyName("refundMinor")]
+    public long RefundMinor { get; set; }
+
+    /// <summary>The supplier's credit on the claim, in this currency at its recorded rate (null: none yet, or in another currency)</summary>
+    [JsonPropertyName("supplierCreditMinor")]
+    [JsonIgnore(Condition = JsonIgnoreCondition.Never)]
+    public long? SupplierCreditMinor { get; set; }
+
+    /// <summary>The credit less the refund: what the return gains (or, below zero, costs) the store</summary>
+    [JsonPropertyName("netMinor")]
+    public long NetMinor { get; set; }
+}
+
 public sealed partial class SupplierProduct
 {
     [JsonPropertyName("id")]
@@ -2986,7 +3192,7 @@ public sealed partial class StaffMember
     public DateTimeOffset CreatedAt { get; set; }
 }
 
-/// <summary>One of suppliers.view, suppliers.manage, suppliers.import, suppliers.orders.manage, products.view, products.manage, orders.view, orders.manage, customers.view, staff.manage, payments.manage, claims.manage; a value this version does not know is kept as it is (see IsKnown).</summary>
+/// <summary>One of suppliers.view, suppliers.manage, suppliers.import, suppliers.orders.manage, products.view, products.manage, orders.view, orders.manage, customers.view, staff.manage, payments.manage, claims.manage, returns.manage; a value this version does not know is kept as it is (see IsKnown).</summary>
 [JsonConverter(typeof(StaffMemberPermission.Converter))]
 public readonly partial struct StaffMemberPermission : IEquatable<StaffMemberPermission>
 {
@@ -3031,11 +3237,14 @@ public readonly partial struct StaffMemberPermission : IEquatable<StaffMemberPer
     /// <summary><c>claims.manage</c></summary>
     public static StaffMemberPermission ClaimsManage { get; } = new StaffMemberPermission("claims.manage");
 
+    /// <summary><c>returns.manage</c></summary>
+    public static StaffMemberPermission ReturnsManage { get; } = new StaffMemberPermission("returns.manage");
+
     /// <summary>Every value this version of the client knows.</summary>
-    public static IReadOnlyList<StaffMemberPermission> Known { get; } = new[] { SuppliersView, SuppliersManage, SuppliersImport, SuppliersOrdersManage, ProductsView, ProductsManage, OrdersView, OrdersManage, CustomersView, StaffManage, PaymentsManage, ClaimsManage };
+    public static IReadOnlyList<StaffMemberPermission> Known { get; } = new[] { SuppliersView, SuppliersManage, SuppliersImport, SuppliersOrdersManage, ProductsView, ProductsManage, OrdersView, OrdersManage, CustomersView, StaffManage, PaymentsManage, ClaimsManage, ReturnsManage };
 
     /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
-    public bool IsKnown => _value == "suppliers.view" || _value == "suppliers.manage" || _value == "suppliers.import" || _value == "suppliers.orders.manage" || _value == "products.view" || _value == "products.manage" || _value == "orders.view" || _value == "orders.manage" || _value == "customers.view" || _value == "staff.manage" || _value == "payments.manage" || _value == "claims.manage";
+    public bool IsKnown => _value == "suppliers.view" || _value == "suppliers.manage" || _value == "suppliers.import" || _value == "suppliers.orders.manage" || _value == "products.view" || _value == "products.manage" || _value == "orders.view" || _value == "orders.manage" || _value == "customers.view" || _value == "staff.manage" || _value == "payments.manage" || _value == "claims.manage" || _value == "returns.manage";
 
     /// <summary>The value as the service spells it.</summary>
     public override string ToString() => _value ?? string.Empty;
@@ -3674,6 +3883,12 @@ public readonly partial struct SupplierConnectionHealthStatus : IEquatable<Suppl
     }
 }
 
+public sealed partial class ListSupplierOrderReturnsResult
+{
+    [JsonPropertyName("items")]
+    public List<SupplierOrderReturn> Items { get; set; } = new();
+}
+
 public sealed partial class SupplierOrderPage
 {
     [JsonPropertyName("items")]
@@ -3990,7 +4205,7 @@ public sealed partial class CreateEventSubscriptionRequest
     [JsonPropertyName("url")]
     public string Url { get; set; } = default!;
 
-    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.routed`: Dispatch chose the supplier order's supplier by the routing rule before sending it: its history entry routed names the rule, the chosen connection, why, and every candidate's quote (cost, currency, rate, days). `supplierOrder.returned`: A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `supplierOrder.deliveryAttention`: A sent supplier order's delivery needs a look (no tracking, no movement, overdue, or the supplier's exception): deliveryAttention names the reason; the status stays. `supplierOrder.deliveryAttentionCleared`: A supplier order's delivery attention ended: tracking moved, it was delivered, or a person acknowledged it. `supplierOrder.claimOpened`: A claim with the supplier was opened for some of the order's items: the history entry claimOpened holds the claim. `supplierOrder.claimUpdated`: A claim with the supplier moved (sent, or the supplier's status changed): the history entry claimUpdated holds the claim. `supplierOrder.claimClosed`: A claim with the supplier has its outcome (refunded, reshipped with the new supplier order, rejected with the supplier's words, withdrawn or stopped): the history entry claimClosed holds the claim. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
+    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.routed`: Dispatch chose the supplier order's supplier by the routing rule before sending it: its history entry routed names the rule, the chosen connection, why, and every candidate's quote (cost, currency, rate, days). `supplierOrder.returned`: A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `supplierOrder.deliveryAttention`: A sent supplier order's delivery needs a look (no tracking, no movement, overdue, or the supplier's exception): deliveryAttention names the reason; the status stays. `supplierOrder.deliveryAttentionCleared`: A supplier order's delivery attention ended: tracking moved, it was delivered, or a person acknowledged it. `supplierOrder.claimOpened`: A claim with the supplier was opened for some of the order's items: the history entry claimOpened holds the claim. `supplierOrder.claimUpdated`: A claim with the supplier moved (sent, or the supplier's status changed): the history entry claimUpdated holds the claim. `supplierOrder.claimClosed`: A claim with the supplier has its outcome (refunded, reshipped with the new supplier order, rejected with the supplier's words, withdrawn or stopped): the history entry claimClosed holds the claim. `supplierOrder.returnRecorded`: Items of a shipped supplier order were returned on the store's side (why, and whether the shopper is refunded): the history entry returnRecorded holds the return. `supplierOrder.returnUpdated`: A return's refund to the shopper moved (the provider took it, or refused it): the history entry returnUpdated holds the return. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
     [JsonPropertyName("eventTypes")]
     public List<EventType> EventTypes { get; set; } = new();
 
@@ -3998,7 +4213,7 @@ public sealed partial class CreateEventSubscriptionRequest
     public string? Description { get; set; }
 }
 
-/// <summary>One of supplierOrder.created, supplierOrder.statusChanged, supplierOrder.paused, supplierOrder.shipped, supplierOrder.delivered, supplierOrder.cancelled, supplierOrder.rerouted, supplierOrder.routed, supplierOrder.returned, supplierOrder.failed, supplierOrder.deliveryAttention, supplierOrder.deliveryAttentionCleared, supplierOrder.claimOpened, supplierOrder.claimUpdated, supplierOrder.claimClosed, orderPart.statusChanged, storeOrder.paymentChanged, storeOrder.profitChanged, importJob.finished, productLink.syncFailed, connection.circuitOpened, connection.healthChanged, *; a value this version does not know is kept as it is (see IsKnown).</summary>
+/// <summary>One of supplierOrder.created, supplierOrder.statusChanged, supplierOrder.paused, supplierOrder.shipped, supplierOrder.delivered, supplierOrder.cancelled, supplierOrder.rerouted, supplierOrder.routed, supplierOrder.returned, supplierOrder.failed, supplierOrder.deliveryAttention, supplierOrder.deliveryAttentionCleared, supplierOrder.claimOpened, supplierOrder.claimUpdated, supplierOrder.claimClosed, supplierOrder.returnRecorded, supplierOrder.returnUpdated, orderPart.statusChanged, storeOrder.paymentChanged, storeOrder.profitChanged, importJob.finished, productLink.syncFailed, connection.circuitOpened, connection.healthChanged, *; a value this version does not know is kept as it is (see IsKnown).</summary>
 [JsonConverter(typeof(EventType.Converter))]
 public readonly partial struct EventType : IEquatable<EventType>
 {
@@ -4052,6 +4267,12 @@ public readonly partial struct EventType : IEquatable<EventType>
     /// <summary><c>supplierOrder.claimClosed</c></summary>
     public static EventType SupplierOrderClaimClosed { get; } = new EventType("supplierOrder.claimClosed");
 
+    /// <summary><c>supplierOrder.returnRecorded</c></summary>
+    public static EventType SupplierOrderReturnRecorded { get; } = new EventType("supplierOrder.returnRecorded");
+
+    /// <summary><c>supplierOrder.returnUpdated</c></summary>
+    public static EventType SupplierOrderReturnUpdated { get; } = new EventType("supplierOrder.returnUpdated");
+
     /// <summary><c>orderPart.statusChanged</c></summary>
     public static EventType OrderPartStatusChanged { get; } = new EventType("orderPart.statusChanged");
 
@@ -4077,10 +4298,10 @@ public readonly partial struct EventType : IEquatable<EventType>
     public static EventType Value { get; } = new EventType("*");
 
     /// <summary>Every value this version of the client knows.</summary>
-    public static IReadOnlyList<EventType> Known { get; } = new[] { SupplierOrderCreated, SupplierOrderStatusChanged, SupplierOrderPaused, SupplierOrderShipped, SupplierOrderDelivered, SupplierOrderCancelled, SupplierOrderRerouted, SupplierOrderRouted, SupplierOrderReturned, SupplierOrderFailed, SupplierOrderDeliveryAttention, SupplierOrderDeliveryAttentionCleared, SupplierOrderClaimOpened, SupplierOrderClaimUpdated, SupplierOrderClaimClosed, OrderPartStatusChanged, StoreOrderPaymentChanged, StoreOrderProfitChanged, ImportJobFinished, ProductLinkSyncFailed, ConnectionCircuitOpened, ConnectionHealthChanged, Value };
+    public static IReadOnlyList<EventType> Known { get; } = new[] { SupplierOrderCreated, SupplierOrderStatusChanged, SupplierOrderPaused, SupplierOrderShipped, SupplierOrderDelivered, SupplierOrderCancelled, SupplierOrderRerouted, SupplierOrderRouted, SupplierOrderReturned, SupplierOrderFailed, SupplierOrderDeliveryAttention, SupplierOrderDeliveryAttentionCleared, SupplierOrderClaimOpened, SupplierOrderClaimUpdated, SupplierOrderClaimClosed, SupplierOrderReturnRecorded, SupplierOrderReturnUpdated, OrderPartStatusChanged, StoreOrderPaymentChanged, StoreOrderProfitChanged, ImportJobFinished, ProductLinkSyncFailed, ConnectionCircuitOpened, ConnectionHealthChanged, Value };
 
     /// <summary>Whether this version of the client knows the value (a newer service may send others).</summary>
-    public bool IsKnown => _value == "supplierOrder.created" || _value == "supplierOrder.statusChanged" || _value == "supplierOrder.paused" || _value == "supplierOrder.shipped" || _value == "supplierOrder.delivered" || _value == "supplierOrder.cancelled" || _value == "supplierOrder.rerouted" || _value == "supplierOrder.routed" || _value == "supplierOrder.returned" || _value == "supplierOrder.failed" || _value == "supplierOrder.deliveryAttention" || _value == "supplierOrder.deliveryAttentionCleared" || _value == "supplierOrder.claimOpened" || _value == "supplierOrder.claimUpdated" || _value == "supplierOrder.claimClosed" || _value == "orderPart.statusChanged" || _value == "storeOrder.paymentChanged" || _value == "storeOrder.profitChanged" || _value == "importJob.finished" || _value == "productLink.syncFailed" || _value == "connection.circuitOpened" || _value == "connection.healthChanged" || _value == "*";
+    public bool IsKnown => _value == "supplierOrder.created" || _value == "supplierOrder.statusChanged" || _value == "supplierOrder.paused" || _value == "supplierOrder.shipped" || _value == "supplierOrder.delivered" || _value == "supplierOrder.cancelled" || _value == "supplierOrder.rerouted" || _value == "supplierOrder.routed" || _value == "supplierOrder.returned" || _value == "supplierOrder.failed" || _value == "supplierOrder.deliveryAttention" || _value == "supplierOrder.deliveryAttentionCleared" || _value == "supplierOrder.claimOpened" || _value == "supplierOrder.claimUpdated" || _value == "supplierOrder.claimClosed" || _value == "supplierOrder.returnRecorded" || _value == "supplierOrder.returnUpdated" || _value == "orderPart.statusChanged" || _value == "storeOrder.paymentChanged" || _value == "storeOrder.profitChanged" || _value == "importJob.finished" || _value == "productLink.syncFailed" || _value == "connection.circuitOpened" || _value == "connection.healthChanged" || _value == "*";
 
     /// <summary>The value as the service spells it.</summary>
     public override string ToString() => _value ?? string.Empty;
@@ -4403,6 +4624,40 @@ public readonly partial struct RecordSupplierClaimOutcomeRequestOutcome : IEquat
     }
 }
 
+public sealed partial class RecordSupplierOrderReturnRequest
+{
+    [JsonPropertyName("reason")]
+    public SupplierOrderReturnReason Reason { get; set; }
+
+    /// <summary>What happened, in the store's words</summary>
+    [JsonPropertyName("note")]
+    public string? Note { get; set; }
+
+    /// <summary>The store order's items (of this supplier order's part) and how many of each: at most what was sent less what earlier returns hold</summary>
+    [JsonPropertyName("items")]
+    public List<OpenSupplierClaimRequestItem> Items { get; set; } = new();
+
+    /// <summary>The claim with the supplier on this supplier order that this return goes with</summary>
+    [JsonPropertyName("claimId")]
+    public string? ClaimId { get; set; }
+
+    /// <summary>Refund the shopper through the store's payment provider (needs payments.manage too): at most what is left of the order's payment</summary>
+    [JsonPropertyName("refund")]
+    public RecordSupplierOrderReturnRequestRefund? Refund { get; set; }
+}
+
+/// <summary>Refund the shopper through the store's payment provider (needs payments.manage too): at most what is left of the order's payment</summary>
+public sealed partial class RecordSupplierOrderReturnRequestRefund
+{
+    /// <summary>How much to refund the shopper, in minor units of the order's currency</summary>
+    [JsonPropertyName("amountMinor")]
+    public long AmountMinor { get; set; }
+
+    /// <summary>Optional: the order's currency (another is refused)</summary>
+    [JsonPropertyName("currency")]
+    public string? Currency { get; set; }
+}
+
 public sealed partial class RefundStoreOrderRequest
 {
     /// <summary>How much to refund, in minor units of the order's currency</summary>
@@ -4516,7 +4771,7 @@ public sealed partial class UpdateEventSubscriptionRequest
     [JsonPropertyName("url")]
     public string? Url { get; set; }
 
-    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.routed`: Dispatch chose the supplier order's supplier by the routing rule before sending it: its history entry routed names the rule, the chosen connection, why, and every candidate's quote (cost, currency, rate, days). `supplierOrder.returned`: A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `supplierOrder.deliveryAttention`: A sent supplier order's delivery needs a look (no tracking, no movement, overdue, or the supplier's exception): deliveryAttention names the reason; the status stays. `supplierOrder.deliveryAttentionCleared`: A supplier order's delivery attention ended: tracking moved, it was delivered, or a person acknowledged it. `supplierOrder.claimOpened`: A claim with the supplier was opened for some of the order's items: the history entry claimOpened holds the claim. `supplierOrder.claimUpdated`: A claim with the supplier moved (sent, or the supplier's status changed): the history entry claimUpdated holds the claim. `supplierOrder.claimClosed`: A claim with the supplier has its outcome (refunded, reshipped with the new supplier order, rejected with the supplier's words, withdrawn or stopped): the history entry claimClosed holds the claim. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
+    /// <summary>The event types to send, or `*` for all (types added later included). `supplierOrder.created`: A supplier order was made for an order part (status queued). `supplierOrder.statusChanged`: A supplier order moved to another status not named by its own type (submitted, confirmed, processing, queued again). `supplierOrder.paused`: A supplier order stopped for review: reviewReason, reviewMessage and retryable say why. `supplierOrder.shipped`: The supplier shipped the order: carrier and tracking number in shipping. `supplierOrder.delivered`: The supplier order was delivered. `supplierOrder.cancelled`: The supplier order was cancelled. `supplierOrder.rerouted`: A paused supplier order's items went to a backup supplier: this order is cancelled, and the history of both names from, to, the reason and the cost difference. `supplierOrder.routed`: Dispatch chose the supplier order's supplier by the routing rule before sending it: its history entry routed names the rule, the chosen connection, why, and every candidate's quote (cost, currency, rate, days). `supplierOrder.returned`: A package of a shipped supplier order went back to the supplier (Printful's package_returned, read back): its history entry packageReturned names the carrier and tracking number; the status stays. `supplierOrder.failed`: Sending the supplier order failed for now; a background job retries it. `supplierOrder.deliveryAttention`: A sent supplier order's delivery needs a look (no tracking, no movement, overdue, or the supplier's exception): deliveryAttention names the reason; the status stays. `supplierOrder.deliveryAttentionCleared`: A supplier order's delivery attention ended: tracking moved, it was delivered, or a person acknowledged it. `supplierOrder.claimOpened`: A claim with the supplier was opened for some of the order's items: the history entry claimOpened holds the claim. `supplierOrder.claimUpdated`: A claim with the supplier moved (sent, or the supplier's status changed): the history entry claimUpdated holds the claim. `supplierOrder.claimClosed`: A claim with the supplier has its outcome (refunded, reshipped with the new supplier order, rejected with the supplier's words, withdrawn or stopped): the history entry claimClosed holds the claim. `supplierOrder.returnRecorded`: Items of a shipped supplier order were returned on the store's side (why, and whether the shopper is refunded): the history entry returnRecorded holds the return. `supplierOrder.returnUpdated`: A return's refund to the shopper moved (the provider took it, or refused it): the history entry returnUpdated holds the return. `orderPart.statusChanged`: An order part's status changed (pending, processing, shipped, delivered, cancelled). `storeOrder.paymentChanged`: A store order's paymentStatus changed on the payment provider's signed word (authorised, paid, failed, refunded); a payment taken back after it (or, under promise to sell, the supplier) was paid also sets needsAttention and paymentAttention; so do a capture refused after a supplier part shipped and a dispute of the charge, sent with the status unchanged. `storeOrder.profitChanged`: A part's landed cost moved from the one recorded at confirmation (the supplier accepted or was paid at another cost, or at another rate): the part's landed costs by stage and the store order's profit. `importJob.finished`: An import job finished (completed or failed): counts, errors and the products it made. `productLink.syncFailed`: A product link's sync failed with a new error (lastSyncError says which); the same error again is not repeated. `connection.circuitOpened`: Calls to the supplier failed often enough that the connection's circuit opened: calls wait until circuitOpenUntil. `connection.healthChanged`: The connection's health status changed (healthy or unhealthy), with the check's message.</summary>
     [JsonPropertyName("eventTypes")]
     public List<EventType>? EventTypes { get; set; }
 

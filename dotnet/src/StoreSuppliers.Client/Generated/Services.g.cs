@@ -520,6 +520,34 @@ public sealed partial class ReportsService
         => Paging.WalkAsync(query ?? new GetProfitReportQuery(), (q, ct) => GetProfitAsync(storeId, q, options, ct), (q, cursor) => q.WithCursor(cursor), page => page.Items, page => page.Pagination.NextCursor, page => page.Pagination.HasMore, cancellationToken);
 }
 
+/// <summary>Returns: <c>store.Suppliers.Returns</c>.</summary>
+public sealed partial class ReturnsService
+{
+    private readonly StoreHttp _http;
+
+    internal ReturnsService(StoreHttp http) => _http = http;
+
+    /// <summary>One return, with its refund and its money (the refund, the supplier's credit on its claim, the net)</summary>
+    /// <remarks><c>GET /api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns/{returnId}</c> Permission: <c>suppliers.view</c>.</remarks>
+    public Task<SupplierOrderReturn> GetAsync(string storeId, string supplierOrderId, string returnId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/returns/" + StoreHttp.Segment(returnId, nameof(returnId)), options) { RetrySafe = true }, StoreJsonContext.Default.SupplierOrderReturn, cancellationToken);
+
+    /// <summary>A supplier order's returns, oldest first</summary>
+    /// <remarks><c>GET /api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns</c> Permission: <c>suppliers.view</c>.</remarks>
+    public Task<ListSupplierOrderReturnsResult> ListAsync(string storeId, string supplierOrderId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("GET", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/returns", options) { RetrySafe = true }, StoreJsonContext.Default.ListSupplierOrderReturnsResult, cancellationToken);
+
+    /// <summary>Record a return of items of a shipped supplier order, on the store's side: why, the claim it goes with, and the shopper's refund</summary>
+    /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns</c> Permission: <c>returns.manage</c>.</remarks>
+    public Task<SupplierOrderReturn> RecordAsync(string storeId, string supplierOrderId, RecordSupplierOrderReturnRequest body, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/returns", options) { Body = StoreHttp.Json(body, StoreJsonContext.Default.RecordSupplierOrderReturnRequest), RetrySafe = true, Idempotent = true }, StoreJsonContext.Default.SupplierOrderReturn, cancellationToken);
+
+    /// <summary>Ask the payment provider again for a return's refund whose answer was not had (status sending), under the same key: it refunds once</summary>
+    /// <remarks><c>POST /api/store-suppliers/{storeId}/orders/{supplierOrderId}/returns/{returnId}/refund</c> Permission: <c>returns.manage</c>.</remarks>
+    public Task<SupplierOrderReturn> SendRefundAsync(string storeId, string supplierOrderId, string returnId, RequestOptions? options = null, CancellationToken cancellationToken = default)
+        => _http.SendAsync(new StoreRequest("POST", "/api/store-suppliers/" + StoreHttp.Segment(storeId, nameof(storeId)) + "/orders/" + StoreHttp.Segment(supplierOrderId, nameof(supplierOrderId)) + "/returns/" + StoreHttp.Segment(returnId, nameof(returnId)) + "/refund", options) { RetrySafe = true, Idempotent = true }, StoreJsonContext.Default.SupplierOrderReturn, cancellationToken);
+}
+
 /// <summary>Every supplier route of the store: <c>store.Suppliers</c>.</summary>
 public sealed partial class SuppliersService
 {
@@ -533,6 +561,7 @@ public sealed partial class SuppliersService
         Orders = new SupplierOrdersService(http);
         Products = new SupplierProductsService(http);
         Reports = new ReportsService(http);
+        Returns = new ReturnsService(http);
     }
 
     /// <summary>Claims.</summary>
@@ -558,6 +587,9 @@ public sealed partial class SuppliersService
 
     /// <summary>Reports.</summary>
     public ReportsService Reports { get; }
+
+    /// <summary>Returns.</summary>
+    public ReturnsService Returns { get; }
 }
 
 public sealed partial class StoreClient
