@@ -250,9 +250,12 @@ export async function dispatchBench(databaseUrl: string): Promise<Figure[]> {
   const admin = new Pool({ connectionString: databaseUrl, max: 1 });
   // The service connects under a role of its own, so Postgres counts its statements apart from the benchmark's.
   const serviceUrl = await countedRole(admin, databaseUrl, SERVICE_ROLE);
+  // The shops' parts are seeded as submit leaves them (queued) and their jobs queued by each figure when it starts: the
+  // safety net's sweep would take a part seeded more than DISPATCH_SWEEP_STALE_SECONDS (15 s) before its round as one
+  // whose job was lost, and send it before the round (the routing figure's set-up of 20 stores takes minutes).
   const svc = await startBenchService(
     databaseUrl,
-    { SUPPLIER_TIMEOUT_MS: '3000', DATABASE_URL: serviceUrl, SANDBOX_SUPPLIER_EU: 'true' },
+    { SUPPLIER_TIMEOUT_MS: '3000', DATABASE_URL: serviceUrl, SANDBOX_SUPPLIER_EU: 'true', DISPATCH_SWEEP_STALE_SECONDS: '3600' },
     { sandboxUrl: sandbox.baseUrl },
   );
   const boss = await startBoss(svc.databaseUrl, [], createLogger('silent'), { supervise: false, schedule: false, superviseSeconds: 30 });
